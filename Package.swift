@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+// Dolphin Continuity: a local-first memory and continuity engine.
+// Layering (each target depends only on those above it):
+//   CSQLite -> ContinuityKit -> KnowledgeEngine -> AgentRuntime -> MCPServer -> DolphinCommands -> dolphin
+import PackageDescription
+
+let package = Package(
+  name: "DolphinContinuity",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [
+    .library(name: "ContinuityKit", targets: ["ContinuityKit"]),
+    .library(name: "KnowledgeEngine", targets: ["KnowledgeEngine"]),
+    .library(name: "AgentRuntime", targets: ["AgentRuntime"]),
+    .library(name: "MCPServer", targets: ["MCPServer"]),
+    .executable(name: "dolphin", targets: ["dolphin"]),
+  ],
+  targets: [
+    // Debian: libsqlite3-dev. Apple platforms use the system SQLite3 module instead.
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
+    .target(
+      name: "ContinuityKit",
+      dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))]
+    ),
+    .target(name: "KnowledgeEngine", dependencies: ["ContinuityKit"]),
+    .target(name: "AgentRuntime", dependencies: ["KnowledgeEngine"]),
+    .target(name: "MCPServer", dependencies: ["AgentRuntime"]),
+    .target(name: "DolphinCommands", dependencies: ["MCPServer"]),
+    .executableTarget(name: "dolphin", dependencies: ["DolphinCommands"]),
+    .target(name: "TestSupport", dependencies: ["ContinuityKit"]),
+    .testTarget(
+      name: "ContinuityKitTests",
+      dependencies: ["ContinuityKit", "TestSupport"],
+      exclude: ["Fixtures"]
+    ),
+    .testTarget(name: "KnowledgeEngineTests", dependencies: ["KnowledgeEngine", "TestSupport"]),
+    .testTarget(
+      name: "DolphinCommandsTests",
+      dependencies: ["DolphinCommands", "TestSupport"]
+    ),
+  ]
+)

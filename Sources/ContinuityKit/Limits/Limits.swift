@@ -1,0 +1,160 @@
+import Foundation
+
+/// Every bound of the workspace in one place.
+///
+/// Units: text lengths are counted in `Character`s (extended grapheme clusters), never bytes
+/// or UTF-16 units; code-analysis input is counted in UTF-8 bytes. User input over a bound is
+/// rejected with ``ValidationError`` naming the field, the limit and the actual size; derived
+/// output is truncated with ``Truncation/marker``.
+public enum Limits {
+  // Knowledge
+  public static let title = 300
+  public static let content = 16_000
+  public static let tagsPerItem = 16
+  public static let tagLength = 48
+  public static let relationshipsPerItem = 32
+  /// Default cap on knowledge items; ``Settings/knowledgeItemLimit`` may raise it.
+  public static let knowledgeItemsDefault = 10_000
+  /// The highest value ``Settings/knowledgeItemLimit`` accepts.
+  public static let knowledgeItemsMaximum = 100_000
+  public static let revision = 1_000_000
+
+  // Legacy memories
+  public static let memories = 10_000
+  public static let memoryText = 16_000
+
+  // Tasks
+  public static let tasks = 5_000
+  public static let taskTitle = 300
+  public static let taskNotes = 4_000
+
+  // Handoffs
+  public static let handoffs = 200
+  public static let handoffFocus = 300
+  public static let handoffSummary = 4_000
+  public static let handoffNextSteps = 12
+  public static let handoffNextStepLength = 300
+  /// Each id list of a handoff or task (knowledge ids, task ids).
+  public static let idsPerList = 64
+  public static let handoffExcerpts = 12
+  public static let handoffExcerptLength = 500
+
+  // Derived and activity data (oldest pruned first)
+  public static let digestsKept = 50
+  public static let receiptsKept = 10_000
+  public static let checkpointsKept = 1_000
+  public static let messagesKept = 10_000
+
+  // Outputs and queries
+  public static let searchResultsDefault = 10
+  public static let searchResultsMaximum = 50
+  public static let promptEvidenceItems = 8
+  public static let promptEvidenceCharacters = 4_000
+  public static let insights = 25
+  /// Code-analysis input, in UTF-8 bytes.
+  public static let codeAnalysisBytes = 200_000
+  public static let codeAnalysisFindings = 500
+  public static let renderedToolOutput = 8_000
+  public static let query = 500
+
+  /// One row per bound, for documentation (`dolphin limits`) and tests.
+  public static let table: [(name: String, value: Int, unit: String)] = [
+    ("title", title, "characters"),
+    ("content", content, "characters"),
+    ("tags per item", tagsPerItem, "tags"),
+    ("tag length", tagLength, "characters"),
+    ("relationships per item", relationshipsPerItem, "relationships"),
+    ("knowledge items (default)", knowledgeItemsDefault, "items"),
+    ("knowledge items (maximum setting)", knowledgeItemsMaximum, "items"),
+    ("revision", revision, "revisions"),
+    ("memories", memories, "memories"),
+    ("memory text", memoryText, "characters"),
+    ("tasks", tasks, "tasks"),
+    ("task title", taskTitle, "characters"),
+    ("task notes", taskNotes, "characters"),
+    ("handoffs", handoffs, "handoffs"),
+    ("handoff focus", handoffFocus, "characters"),
+    ("handoff summary", handoffSummary, "characters"),
+    ("handoff next steps", handoffNextSteps, "steps"),
+    ("handoff next step length", handoffNextStepLength, "characters"),
+    ("ids per list", idsPerList, "ids"),
+    ("handoff excerpts", handoffExcerpts, "excerpts"),
+    ("handoff excerpt length", handoffExcerptLength, "characters"),
+    ("digests kept", digestsKept, "digests"),
+    ("receipts kept", receiptsKept, "receipts"),
+    ("checkpoints kept", checkpointsKept, "checkpoints"),
+    ("messages kept", messagesKept, "messages"),
+    ("search results (default)", searchResultsDefault, "results"),
+    ("search results (maximum)", searchResultsMaximum, "results"),
+    ("prompt evidence items", promptEvidenceItems, "items"),
+    ("prompt evidence", promptEvidenceCharacters, "characters"),
+    ("insights", insights, "insights"),
+    ("code analysis input", codeAnalysisBytes, "UTF-8 bytes"),
+    ("code analysis findings", codeAnalysisFindings, "findings"),
+    ("rendered tool output", renderedToolOutput, "characters"),
+    ("query", query, "characters"),
+  ]
+}
+
+/// User input that breaks a bound or a format rule.
+///
+/// `description` names the field, the limit and what was given, e.g.
+/// `title is 301 characters; the limit is 300`.
+public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The field, e.g. `title`, `tags[3]`, `relationships`.
+  public var field: String
+  /// The bound that was broken, when the error is about a bound.
+  public var limit: Int?
+  /// The size that was given, in the bound's unit.
+  public var actual: Int?
+  /// The full human-readable message.
+  public var message: String
+
+  public init(field: String, limit: Int? = nil, actual: Int? = nil, message: String) {
+    self.field = field
+    self.limit = limit
+    self.actual = actual
+    self.message = message
+  }
+
+  /// `field` is `actual` `unit`; the limit is `limit`.
+  public static func tooLong(_ field: String, limit: Int, actual: Int, unit: String = "characters")
+    -> ValidationError
+  {
+    ValidationError(
+      field: field, limit: limit, actual: actual,
+      message: "\(field) is \(actual) \(unit); the limit is \(limit) \(unit)")
+  }
+
+  /// `field` has `actual` entries; the limit is `limit`.
+  public static func tooMany(_ field: String, limit: Int, actual: Int, unit: String) -> ValidationError {
+    ValidationError(
+      field: field, limit: limit, actual: actual,
+      message: "\(field) has \(actual) \(unit); the limit is \(limit)")
+  }
+
+  public var description: String { message }
+}
+
+extension Limits {
+  /// Throws ``ValidationError/tooLong(_:limit:actual:unit:)`` when `text` has more than `limit`
+  /// `Character`s.
+  public static func check(_ field: String, _ text: String, limit: Int) throws(ValidationError) {
+    let n = text.count
+    if n > limit { throw .tooLong(field, limit: limit, actual: n) }
+  }
+
+  /// Throws when `text` is empty after trimming whitespace.
+  public static func checkNotEmpty(_ field: String, _ text: String) throws(ValidationError) {
+    if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+      throw ValidationError(field: field, message: "\(field) must not be empty")
+    }
+  }
+
+  /// Throws ``ValidationError/tooMany(_:limit:actual:unit:)`` when `count > limit`.
+  public static func checkCount(_ field: String, _ count: Int, limit: Int, unit: String)
+    throws(ValidationError)
+  {
+    if count > limit { throw .tooMany(field, limit: limit, actual: count, unit: unit) }
+  }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// JSON coding with a stable, locale-free shape: sorted keys, ISO-8601 UTC dates with
+/// millisecond precision, no escaped slashes.
+public enum StableJSON {
+  /// An encoder that sorts keys and writes dates as `2026-11-29T18:19:32.123Z`.
+  public static func encoder(pretty: Bool = false) -> JSONEncoder {
+    let e = JSONEncoder()
+    e.outputFormatting = pretty
+      ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+    e.dateEncodingStrategy = .custom { date, encoder in
+      var c = encoder.singleValueContainer()
+      try c.encode(ISO8601.string(from: date))
+    }
+    return e
+  }
+
+  /// A decoder for the dates ``encoder(pretty:)`` writes; also accepts ISO-8601 without
+  /// fractional seconds.
+  public static func decoder() -> JSONDecoder {
+    let d = JSONDecoder()
+    d.dateDecodingStrategy = .custom { decoder in
+      let c = try decoder.singleValueContainer()
+      let s = try c.decode(String.self)
+      guard let date = ISO8601.date(from: s) else {
+        throw DecodingError.dataCorruptedError(
+          in: c, debugDescription: "expected an ISO-8601 date such as 2026-11-29T18:19:32Z, got '\(s)'")
+      }
+      return date
+    }
+    return d
+  }
+
+  /// Encodes `value` as a UTF-8 string with sorted keys.
+  public static func string<T: Encodable>(_ value: T, pretty: Bool = false) throws -> String {
+    String(decoding: try encoder(pretty: pretty).encode(value), as: UTF8.self)
+  }
+}
+
+/// Locale-free ISO-8601 formatting in UTC.
+public enum ISO8601 {
+  /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC. Dates are rounded down to whole milliseconds.
+  public static func string(from date: Date) -> String {
+    let ms = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
+    let millis = ms - seconds * 1000
+    let (y, mo, d, h, mi, s) = civil(fromUnixSeconds: seconds)
+    return String(
+      format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, mo, d, h, mi, s, Int(millis))
+  }
+
+  /// Parses `yyyy-MM-ddTHH:mm:ss[.fraction](Z|±hh:mm)`; nil for anything else.
+  public static func date(from string: String) -> Date? {
+    let u = Array(string.utf8)
+    func num(_ a: Int, _ n: Int) -> Int? {
+      guard a + n <= u.count else { return nil }
+      var v = 0
+      for i in a..<(a + n) {
+        let c = u[i]
+        guard c >= 48, c <= 57 else { return nil }
+        v = v * 10 + Int(c - 48)
+      }
+      return v
+    }
+    guard u.count >= 20, let y = num(0, 4), u[4] == 45, let mo = num(5, 2), u[7] == 45,
+      let d = num(8, 2), u[10] == 84 || u[10] == 116, let h = num(11, 2), u[13] == 58,
+      let mi = num(14, 2), u[16] == 58, let s = num(17, 2),
+      (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
+    else { return nil }
+    var i = 19
+    var fraction = 0.0
+    if i < u.count, u[i] == 46 {
+      i += 1
+      var scale = 0.1
+      let start = i
+      while i < u.count, u[i] >= 48, u[i] <= 57 {
+        fraction += Double(u[i] - 48) * scale
+        scale /= 10
+        i += 1
+      }
+      if i == start { return nil }
+    }
+    var offset = 0
+    guard i < u.count else { return nil }
+    if u[i] == 90 || u[i] == 122 {
+      i += 1
+    } else if u[i] == 43 || u[i] == 45 {
+      guard let oh = num(i + 1, 2), u.count > i + 3, u[i + 3] == 58, let om = num(i + 4, 2)
+      else { return nil }
+      offset = (oh * 3600 + om * 60) * (u[i] == 45 ? -1 : 1)
+      i += 6
+    } else {
+      return nil
+    }
+    guard i == u.count else { return nil }
+    let days = daysFromCivil(y, mo, d)
+    let total = Double(days * 86_400 + h * 3600 + mi * 60 + s - offset) + fraction
+    return Date(timeIntervalSince1970: total)
+  }
+
+  // Howard Hinnant's civil-date algorithms (public domain), proleptic Gregorian calendar.
+  static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+    let y = m <= 2 ? y0 - 1 : y0
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  static func civil(fromUnixSeconds t: Int64) -> (Int, Int, Int, Int, Int, Int) {
+    var days = t / 86_400
+    var rem = t % 86_400
+    if rem < 0 {
+      rem += 86_400
+      days -= 1
+    }
+    let z = Int(days) + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp + (mp < 10 ? 3 : -9)
+    let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+    return (y, m, d, Int(rem / 3600), Int(rem % 3600 / 60), Int(rem % 60))
+  }
+}
