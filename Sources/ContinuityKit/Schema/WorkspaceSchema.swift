@@ -1,0 +1,186 @@
+/// The database schema as named, append-only migration steps.
+///
+/// Each step runs in its own transaction and is recorded in `schema_migration`; once shipped, a
+/// step is never edited. `PRAGMA user_version` holds the data-model version
+/// (``SchemaVersion/current``). A database with a newer `user_version`, or with a recorded step
+/// this build does not know, is newer than this build and is opened read-only.
+package enum WorkspaceSchema {
+  /// One named migration step.
+  package struct Step: Sendable {
+    package let name: String
+    package let sql: String
+  }
+
+  /// The steps in order. Append only.
+  package static let steps: [Step] = [
+    Step(name: "0001-schema-v5-records", sql: recordsV5),
+    Step(name: "0002-lexical-index", sql: lexicalIndex),
+  ]
+
+  static let recordsV5 = """
+    CREATE TABLE meta (
+      key TEXT PRIMARY KEY NOT NULL,
+      value TEXT NOT NULL
+    );
+    CREATE TABLE knowledge (
+      rowid INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      kind TEXT NOT NULL,
+      title TEXT NOT NULL,
+      content TEXT NOT NULL,
+      source TEXT NOT NULL,
+      tags TEXT NOT NULL,
+      priority TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      revision INTEGER NOT NULL,
+      memory_id TEXT
+    );
+    CREATE INDEX knowledge_kind ON knowledge(kind, updated_at);
+    CREATE INDEX knowledge_updated ON knowledge(updated_at);
+    CREATE TABLE knowledge_tag (
+      tag TEXT NOT NULL,
+      knowledge_rowid INTEGER NOT NULL,
+      PRIMARY KEY (tag, knowledge_rowid)
+    ) WITHOUT ROWID;
+    CREATE TABLE knowledge_relationship (
+      source_id TEXT NOT NULL,
+      ordinal INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      target_id TEXT NOT NULL,
+      PRIMARY KEY (source_id, ordinal)
+    ) WITHOUT ROWID;
+    CREATE INDEX knowledge_relationship_target ON knowledge_relationship(target_id);
+    CREATE TABLE memory (
+      rowid INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      text TEXT NOT NULL,
+      tags TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      knowledge_id TEXT
+    );
+    CREATE TABLE task (
+      rowid INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      title TEXT NOT NULL,
+      notes TEXT NOT NULL,
+      status TEXT NOT NULL,
+      priority TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      completed_at TEXT,
+      knowledge_ids TEXT NOT NULL
+    );
+    CREATE TABLE handoff (
+      rowid INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      focus TEXT NOT NULL,
+      summary TEXT NOT NULL,
+      next_steps TEXT NOT NULL,
+      knowledge_ids TEXT NOT NULL,
+      task_ids TEXT NOT NULL,
+      recent_excerpts TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      restored_at TEXT
+    );
+    CREATE TABLE digest (
+      rowid INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      created_at TEXT NOT NULL,
+      trigger TEXT NOT NULL,
+      sections TEXT NOT NULL,
+      algorithm TEXT NOT NULL,
+      algorithm_version TEXT NOT NULL
+    );
+    CREATE TABLE digest_evidence (
+      evidence_id TEXT NOT NULL,
+      digest_id TEXT NOT NULL,
+      PRIMARY KEY (evidence_id, digest_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE conversation (
+      rowid INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      title TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE TABLE message (
+      rowid INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      conversation_id TEXT NOT NULL,
+      role TEXT NOT NULL,
+      text TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    );
+    CREATE INDEX message_conversation ON message(conversation_id, rowid);
+    CREATE TABLE receipt (
+      rowid INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      call_id TEXT NOT NULL,
+      tool TEXT NOT NULL,
+      risk TEXT NOT NULL,
+      arguments TEXT NOT NULL,
+      outcome TEXT NOT NULL,
+      changed_ids TEXT NOT NULL,
+      started_at TEXT NOT NULL,
+      finished_at TEXT NOT NULL,
+      approval TEXT,
+      message TEXT NOT NULL
+    );
+    CREATE TABLE checkpoint (
+      rowid INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      run_id TEXT NOT NULL,
+      step INTEGER NOT NULL,
+      state TEXT NOT NULL,
+      note TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    );
+    CREATE TABLE quarantine (
+      rowid INTEGER PRIMARY KEY,
+      source_file TEXT NOT NULL,
+      collection TEXT NOT NULL,
+      record_index INTEGER NOT NULL,
+      reason TEXT NOT NULL,
+      raw TEXT NOT NULL,
+      quarantined_at TEXT NOT NULL
+    );
+    CREATE TABLE legacy_import (
+      sha256 TEXT PRIMARY KEY NOT NULL,
+      file_name TEXT NOT NULL,
+      backup_path TEXT NOT NULL,
+      source_version INTEGER NOT NULL,
+      imported_at TEXT NOT NULL
+    );
+    """
+
+  /// The persisted inverted index for `hybrid-lexical-v1` (see KnowledgeEngine's
+  /// `HybridLexicalRanker`). A document key is the knowledge row id, or the negated memory
+  /// row id for a legacy memory.
+  static let lexicalIndex = """
+    CREATE TABLE lexical_document (
+      doc INTEGER PRIMARY KEY,
+      title_length INTEGER NOT NULL,
+      tags_length INTEGER NOT NULL,
+      content_length INTEGER NOT NULL
+    );
+    CREATE TABLE lexical_term (
+      term_id INTEGER PRIMARY KEY,
+      term TEXT NOT NULL UNIQUE,
+      document_frequency INTEGER NOT NULL
+    );
+    CREATE TABLE lexical_posting (
+      term_id INTEGER NOT NULL,
+      doc INTEGER NOT NULL,
+      field INTEGER NOT NULL,
+      frequency INTEGER NOT NULL,
+      positions BLOB NOT NULL,
+      PRIMARY KEY (term_id, doc, field)
+    ) WITHOUT ROWID;
+    CREATE INDEX lexical_posting_doc ON lexical_posting(doc);
+    CREATE TABLE lexical_trigram (
+      trigram TEXT NOT NULL,
+      term_id INTEGER NOT NULL,
+      PRIMARY KEY (trigram, term_id)
+    ) WITHOUT ROWID;
+    """
+}

@@ -1,0 +1,205 @@
+import Foundation
+
+#if canImport(SQLite3)
+  import SQLite3
+#else
+  import CSQLite
+#endif
+
+// SQLITE_TRANSIENT: tells SQLite to copy bound text/blob before the call returns.
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A value bound to or read from an SQL statement.
+package enum SQLValue: Sendable, Equatable {
+  case null
+  case integer(Int64)
+  case real(Double)
+  case text(String)
+  case blob([UInt8])
+}
+
+/// A thin owner of one `sqlite3*` connection: prepared statements (cached), bound parameters
+/// only, typed column reads, and errors carrying SQLite's code and message.
+///
+/// Not thread-safe by itself: its owner serializes access (``SQLiteWorkspaceStore`` holds it in
+/// a `Mutex`).
+package final class SQLiteConnection {
+  package let path: String
+  package let displayName: String
+  private var handle: OpaquePointer?
+  private var cache: [String: OpaquePointer] = [:]
+
+  /// Opens (creating when `create`) the database at `path` (`:memory:` for a private
+  /// in-memory database).
+  /// - Throws: ``WorkspaceError/storage(file:code:message:)`` when SQLite cannot open it.
+  package init(path: String, readOnly: Bool, create: Bool) throws(WorkspaceError) {
+    self.path = path
+    self.displayName = path
+    var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
+    if readOnly {
+      flags |= SQLITE_OPEN_READONLY
+    } else {
+      flags |= SQLITE_OPEN_READWRITE
+      if create { flags |= SQLITE_OPEN_CREATE }
+    }
+    var db: OpaquePointer?
+    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    if rc != SQLITE_OK {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+      sqlite3_close_v2(db)
+      throw .storage(file: path, code: rc, message: message)
+    }
+    handle = db
+    sqlite3_extended_result_codes(db, 1)
+  }
+
+  deinit { close() }
+
+  /// Finalizes cached statements and closes the connection.
+  package func close() {
+    for (_, stmt) in cache { sqlite3_finalize(stmt) }
+    cache.removeAll()
+    if let h = handle { sqlite3_close_v2(h) }
+    handle = nil
+  }
+
+  private func error(_ rc: Int32, _ sql: String? = nil) -> WorkspaceError {
+    let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "connection closed"
+    let code = handle.map { sqlite3_extended_errcode($0) } ?? rc
+    if rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB || (code & 0xff) == SQLITE_CORRUPT
+      || (code & 0xff) == SQLITE_NOTADB
+    {
+      return .damaged(file: displayName, message: "SQLite error \(code): \(message)")
+    }
+    return .storage(file: displayName, code: code, message: message)
+  }
+
+  /// Runs one or more SQL statements that take no parameters (schema, pragmas).
+  package func execute(_ sql: String) throws(WorkspaceError) {
+    var errmsg: UnsafeMutablePointer<CChar>?
+    let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
+    if rc != SQLITE_OK {
+      let e = error(rc)
+      sqlite3_free(errmsg)
+      throw e
+    }
+  }
+
+  private func prepare(_ sql: String) throws(WorkspaceError) -> OpaquePointer {
+    if let stmt = cache[sql] {
+      sqlite3_reset(stmt)
+      sqlite3_clear_bindings(stmt)
+      return stmt
+    }
+    var stmt: OpaquePointer?
+    let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+    guard rc == SQLITE_OK, let s = stmt else { throw error(rc, sql) }
+    cache[sql] = s
+    return s
+  }
+
+  private func bind(_ stmt: OpaquePointer, _ values: [SQLValue]) throws(WorkspaceError) {
+    for (i, value) in values.enumerated() {
+      let idx = Int32(i + 1)
+      let rc: Int32
+      switch value {
+      case .null: rc = sqlite3_bind_null(stmt, idx)
+      case .integer(let v): rc = sqlite3_bind_int64(stmt, idx, v)
+      case .real(let v): rc = sqlite3_bind_double(stmt, idx, v)
+      case .text(let v): rc = sqlite3_bind_text(stmt, idx, v, -1, sqliteTransient)
+      case .blob(let v):
+        rc = v.withUnsafeBytes { buf in
+          sqlite3_bind_blob(stmt, idx, buf.baseAddress, Int32(buf.count), sqliteTransient)
+        }
+      }
+      if rc != SQLITE_OK { throw error(rc) }
+    }
+  }
+
+  /// Runs a statement that returns no rows.
+  /// - Returns: the number of rows changed.
+  @discardableResult
+  package func run(_ sql: String, _ values: [SQLValue] = []) throws(WorkspaceError) -> Int {
+    let stmt = try prepare(sql)
+    defer { sqlite3_reset(stmt) }
+    try bind(stmt, values)
+    let rc = sqlite3_step(stmt)
+    guard rc == SQLITE_DONE || rc == SQLITE_ROW else { throw error(rc, sql) }
+    return Int(sqlite3_changes(handle))
+  }
+
+  /// Runs a query and hands each row to `body`.
+  package func query(
+    _ sql: String, _ values: [SQLValue] = [], _ body: (SQLRow) throws(WorkspaceError) -> Void
+  ) throws(WorkspaceError) {
+    let stmt = try prepare(sql)
+    defer { sqlite3_reset(stmt) }
+    try bind(stmt, values)
+    while true {
+      let rc = sqlite3_step(stmt)
+      if rc == SQLITE_DONE { return }
+      guard rc == SQLITE_ROW else { throw error(rc, sql) }
+      try body(SQLRow(stmt: stmt))
+    }
+  }
+
+  /// Runs a query and maps every row.
+  package func all<T>(
+    _ sql: String, _ values: [SQLValue] = [], _ map: (SQLRow) throws(WorkspaceError) -> T
+  ) throws(WorkspaceError) -> [T] {
+    var out: [T] = []
+    try query(sql, values) { (row) throws(WorkspaceError) in out.append(try map(row)) }
+    return out
+  }
+
+  /// The first row mapped, or nil.
+  package func first<T>(
+    _ sql: String, _ values: [SQLValue] = [], _ map: (SQLRow) throws(WorkspaceError) -> T
+  ) throws(WorkspaceError) -> T? {
+    let stmt = try prepare(sql)
+    defer { sqlite3_reset(stmt) }
+    try bind(stmt, values)
+    let rc = sqlite3_step(stmt)
+    if rc == SQLITE_DONE { return nil }
+    guard rc == SQLITE_ROW else { throw error(rc, sql) }
+    return try map(SQLRow(stmt: stmt))
+  }
+
+  /// A single integer (`SELECT count(*) …`); 0 when there is no row.
+  package func integer(_ sql: String, _ values: [SQLValue] = []) throws(WorkspaceError) -> Int64 {
+    try first(sql, values) { $0.int64(0) } ?? 0
+  }
+
+  /// The rowid of the last inserted row.
+  package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+  /// Sets how long (milliseconds) a statement waits for another connection's lock.
+  package func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+
+  /// Whether the connection is in autocommit mode (no open transaction).
+  package var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+  /// SQLite's library version, e.g. `3.40.1`.
+  package static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+}
+
+/// One result row, valid only inside the closure it is handed to.
+package struct SQLRow {
+  let stmt: OpaquePointer
+
+  package func isNull(_ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }
+  package func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(stmt, i) }
+  package func int(_ i: Int32) -> Int { Int(sqlite3_column_int64(stmt, i)) }
+  package func double(_ i: Int32) -> Double { sqlite3_column_double(stmt, i) }
+  package func text(_ i: Int32) -> String {
+    guard let p = sqlite3_column_text(stmt, i) else { return "" }
+    let n = Int(sqlite3_column_bytes(stmt, i))
+    return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+  }
+  package func optionalText(_ i: Int32) -> String? { isNull(i) ? nil : text(i) }
+  package func blob(_ i: Int32) -> [UInt8] {
+    let n = Int(sqlite3_column_bytes(stmt, i))
+    guard n > 0, let p = sqlite3_column_blob(stmt, i) else { return [] }
+    return Array(UnsafeRawBufferPointer(start: p, count: n))
+  }
+}

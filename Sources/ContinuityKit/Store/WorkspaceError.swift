@@ -1,0 +1,49 @@
+import Foundation
+
+/// Every failure of the ContinuityKit layer.
+///
+/// Each case carries what went wrong and with which value; ``description`` adds how to fix it.
+public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// User input broke a bound or format rule. Nothing was written.
+  case validation(ValidationError)
+  /// No record of `recordType` (e.g. `knowledge item`) has the id `id`.
+  case notFound(recordType: String, id: String)
+  /// SQLite reported an error for `file` (`:memory:` for the in-memory store).
+  case storage(file: String, code: Int32, message: String)
+  /// The database at `file` has schema `found`, newer than this build's `supported`; it was
+  /// opened read-only and will not be written.
+  case newerSchema(file: String, found: Int, supported: Int)
+  /// A write was attempted on a store opened read-only (for `reason`).
+  case readOnly(file: String, reason: String)
+  /// The file is not a usable workspace database (damaged, or not SQLite at all).
+  case damaged(file: String, message: String)
+  /// A filesystem operation on `path` failed.
+  case fileSystem(path: String, message: String)
+  /// A collection is full: `what` already holds `limit` records.
+  case capacity(what: String, limit: Int)
+
+  public var description: String {
+    switch self {
+    case .validation(let e):
+      return e.message
+    case .notFound(let type, let id):
+      return "no \(type) has the id \(id)"
+    case .storage(let file, let code, let message):
+      return "storage error in \(file): SQLite error \(code): \(message)"
+    case .newerSchema(let file, let found, let supported):
+      return
+        "\(file) has workspace schema \(found), newer than this build supports (\(supported)); "
+        + "it was opened read-only and will not be written. Upgrade dolphin to change it."
+    case .readOnly(let file, let reason):
+      return "\(file) is open read-only (\(reason)); nothing was written"
+    case .damaged(let file, let message):
+      return
+        "\(file) is damaged or not a workspace database: \(message). Nothing was changed; "
+        + "run `dolphin doctor` for recovery steps"
+    case .fileSystem(let path, let message):
+      return "\(path): \(message)"
+    case .capacity(let what, let limit):
+      return "\(what) already holds \(limit), the limit; delete some or raise the setting"
+    }
+  }
+}

@@ -1,0 +1,291 @@
+import Foundation
+
+// Digests, conversations, messages, receipts, checkpoints; legacy bookkeeping; snapshots.
+extension WorkspaceTransaction {
+  // MARK: Digests
+
+  static let digestColumns = "rowid, id, created_at, trigger, sections, algorithm, algorithm_version"
+
+  func digestRow(_ row: SQLRow) throws(WorkspaceError) -> Digest {
+    Digest(
+      id: try uuid(row, 1, "digest"), createdAt: try date(row, 2, "digest.created_at"),
+      trigger: try decodeJSON(DigestTrigger.self, row, 3, "digest.trigger"),
+      sections: try decodeJSON(DigestSections.self, row, 4, "digest.sections"),
+      algorithm: row.text(5), algorithmVersion: row.text(6))
+  }
+
+  /// Stored digests, newest first.
+  public func listDigests() throws(WorkspaceError) -> [Digest] {
+    requireValid()
+    return try db.all("SELECT \(Self.digestColumns) FROM digest ORDER BY rowid DESC") {
+      (row) throws(WorkspaceError) in try digestRow(row)
+    }
+  }
+
+  /// The digest with `id`, or nil.
+  public func digest(id: UUID) throws(WorkspaceError) -> Digest? {
+    requireValid()
+    return try db.first("SELECT \(Self.digestColumns) FROM digest WHERE id = ?", [Self.text(id)]) {
+      (row) throws(WorkspaceError) in try digestRow(row)
+    }
+  }
+
+  /// Stores a digest and prunes the oldest beyond ``Limits/digestsKept``.
+  /// - Returns: ids of digests pruned.
+  @discardableResult
+  public func insertDigest(_ digest: Digest) throws(WorkspaceError) -> [UUID] {
+    try requireWritable()
+    try db.run(
+      "INSERT INTO digest(id, created_at, trigger, sections, algorithm, algorithm_version) VALUES (?,?,?,?,?,?)",
+      [Self.text(digest.id), Self.text(digest.createdAt), Self.json(digest.trigger), Self.json(digest.sections),
+       .text(digest.algorithm), .text(digest.algorithmVersion)])
+    for e in digest.evidenceIDs {
+      try db.run("INSERT OR IGNORE INTO digest_evidence(evidence_id, digest_id) VALUES (?, ?)", [Self.text(e), Self.text(digest.id)])
+    }
+    let excess = try db.all(
+      "SELECT id FROM digest ORDER BY rowid DESC LIMIT -1 OFFSET ?", [.integer(Int64(Limits.digestsKept))]
+    ) { (row) throws(WorkspaceError) in try uuid(row, 0, "digest") }
+    for id in excess { try deleteDigest(id: id) }
+    return excess
+  }
+
+  /// Ids of stored digests that cite `evidenceID`.
+  public func digests(citing evidenceID: UUID) throws(WorkspaceError) -> [UUID] {
+    requireValid()
+    return try db.all(
+      "SELECT digest_id FROM digest_evidence WHERE evidence_id = ? ORDER BY digest_id", [Self.text(evidenceID)]
+    ) { (row) throws(WorkspaceError) in try uuid(row, 0, "digest_evidence") }
+  }
+
+  /// Deletes a digest. - Throws: `.notFound`.
+  public func deleteDigest(id: UUID) throws(WorkspaceError) {
+    try requireWritable()
+    try db.run("DELETE FROM digest_evidence WHERE digest_id = ?", [Self.text(id)])
+    if try db.run("DELETE FROM digest WHERE id = ?", [Self.text(id)]) == 0 {
+      throw .notFound(recordType: "digest", id: id.uuidString)
+    }
+  }
+
+  /// Number of stored digests.
+  public func digestCount() throws(WorkspaceError) -> Int {
+    requireValid()
+    return Int(try db.integer("SELECT count(*) FROM digest"))
+  }
+
+  // MARK: Conversations and messages
+
+  /// All conversations, oldest first.
+  public func listConversations() throws(WorkspaceError) -> [Conversation] {
+    requireValid()
+    return try db.all("SELECT id, title, created_at, updated_at FROM conversation ORDER BY created_at, id") {
+      (row) throws(WorkspaceError) in
+      Conversation(
+        id: try uuid(row, 0, "conversation"), title: row.text(1),
+        createdAt: try date(row, 2, "conversation.created_at"), updatedAt: try date(row, 3, "conversation.updated_at"))
+    }
+  }
+
+  /// Inserts a conversation.
+  public func insertConversation(_ c: Conversation) throws(WorkspaceError) {
+    try requireWritable()
+    do { try Limits.check("conversation title", c.title, limit: Limits.title) } catch { throw .validation(error) }
+    try db.run(
+      "INSERT INTO conversation(id, title, created_at, updated_at) VALUES (?,?,?,?)",
+      [Self.text(c.id), .text(c.title), Self.text(c.createdAt), Self.text(c.updatedAt)])
+  }
+
+  /// Messages in insertion order (all conversations, or one).
+  public func listMessages(conversationID: UUID? = nil) throws(WorkspaceError) -> [ChatMessage] {
+    requireValid()
+    var sql = "SELECT id, conversation_id, role, text, created_at FROM message"
+    var args: [SQLValue] = []
+    if let conversationID {
+      sql += " WHERE conversation_id = ?"
+      args.append(Self.text(conversationID))
+    }
+    sql += " ORDER BY rowid"
+    return try db.all(sql, args) { (row) throws(WorkspaceError) in
+      ChatMessage(
+        id: try uuid(row, 0, "message"), conversationID: try uuid(row, 1, "message.conversation_id"),
+        role: try enumValue(ChatRole.self, row, 2, "message.role"), text: row.text(3),
+        createdAt: try date(row, 4, "message.created_at"))
+    }
+  }
+
+  /// Appends a message and prunes the oldest beyond ``Limits/messagesKept``.
+  public func insertMessage(_ m: ChatMessage) throws(WorkspaceError) {
+    try requireWritable()
+    do { try Limits.check("message text", m.text, limit: Limits.content) } catch { throw .validation(error) }
+    try db.run(
+      "INSERT INTO message(id, conversation_id, role, text, created_at) VALUES (?,?,?,?,?)",
+      [Self.text(m.id), Self.text(m.conversationID), .text(m.role.rawValue), .text(m.text), Self.text(m.createdAt)])
+    try db.run(
+      "DELETE FROM message WHERE rowid IN (SELECT rowid FROM message ORDER BY rowid DESC LIMIT -1 OFFSET ?)",
+      [.integer(Int64(Limits.messagesKept))])
+  }
+
+  // MARK: Receipts and checkpoints
+
+  /// Receipts, oldest first.
+  public func listReceipts() throws(WorkspaceError) -> [ActivityReceipt] {
+    requireValid()
+    return try db.all(
+      "SELECT id, call_id, tool, risk, arguments, outcome, changed_ids, started_at, finished_at, approval, message FROM receipt ORDER BY rowid"
+    ) { (row) throws(WorkspaceError) in
+      ActivityReceipt(
+        id: try uuid(row, 0, "receipt"), callID: row.text(1), tool: row.text(2), risk: row.text(3),
+        arguments: row.text(4), outcome: try enumValue(ReceiptOutcome.self, row, 5, "receipt.outcome"),
+        changedIDs: try decodeJSON([UUID].self, row, 6, "receipt.changed_ids"),
+        startedAt: try date(row, 7, "receipt.started_at"), finishedAt: try date(row, 8, "receipt.finished_at"),
+        approval: row.optionalText(9), message: row.text(10))
+    }
+  }
+
+  /// Appends a receipt and prunes the oldest beyond ``Limits/receiptsKept``.
+  public func insertReceipt(_ r: ActivityReceipt) throws(WorkspaceError) {
+    try requireWritable()
+    try db.run(
+      "INSERT INTO receipt(id, call_id, tool, risk, arguments, outcome, changed_ids, started_at, finished_at, approval, message) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+      [Self.text(r.id), .text(r.callID), .text(r.tool), .text(r.risk), .text(r.arguments), .text(r.outcome.rawValue),
+       Self.json(r.changedIDs), Self.text(r.startedAt), Self.text(r.finishedAt), r.approval.map { .text($0) } ?? .null,
+       .text(r.message)])
+    try db.run(
+      "DELETE FROM receipt WHERE rowid IN (SELECT rowid FROM receipt ORDER BY rowid DESC LIMIT -1 OFFSET ?)",
+      [.integer(Int64(Limits.receiptsKept))])
+  }
+
+  /// Checkpoints, oldest first.
+  public func listCheckpoints() throws(WorkspaceError) -> [RunCheckpoint] {
+    requireValid()
+    return try db.all("SELECT id, run_id, step, state, note, created_at FROM checkpoint ORDER BY rowid") {
+      (row) throws(WorkspaceError) in
+      RunCheckpoint(
+        id: try uuid(row, 0, "checkpoint"), runID: try uuid(row, 1, "checkpoint.run_id"), step: row.int(2),
+        state: row.text(3), note: row.text(4), createdAt: try date(row, 5, "checkpoint.created_at"))
+    }
+  }
+
+  /// Appends a checkpoint and prunes the oldest beyond ``Limits/checkpointsKept``.
+  public func insertCheckpoint(_ c: RunCheckpoint) throws(WorkspaceError) {
+    try requireWritable()
+    try db.run(
+      "INSERT INTO checkpoint(id, run_id, step, state, note, created_at) VALUES (?,?,?,?,?,?)",
+      [Self.text(c.id), Self.text(c.runID), .integer(Int64(c.step)), .text(c.state), .text(c.note), Self.text(c.createdAt)])
+    try db.run(
+      "DELETE FROM checkpoint WHERE rowid IN (SELECT rowid FROM checkpoint ORDER BY rowid DESC LIMIT -1 OFFSET ?)",
+      [.integer(Int64(Limits.checkpointsKept))])
+  }
+
+  // MARK: Legacy bookkeeping
+
+  /// A record kept aside verbatim because it failed validation during an import.
+  public struct QuarantineEntry: Sendable, Equatable, Codable {
+    public var sourceFile: String
+    public var collection: String
+    public var recordIndex: Int
+    public var reason: String
+    public var raw: String
+    public var quarantinedAt: Date
+
+    public init(sourceFile: String, collection: String, recordIndex: Int, reason: String, raw: String, quarantinedAt: Date) {
+      self.sourceFile = sourceFile
+      self.collection = collection
+      self.recordIndex = recordIndex
+      self.reason = reason
+      self.raw = raw
+      self.quarantinedAt = quarantinedAt
+    }
+  }
+
+  /// Keeps a record aside verbatim.
+  public func insertQuarantine(_ q: QuarantineEntry) throws(WorkspaceError) {
+    try requireWritable()
+    try db.run(
+      "INSERT INTO quarantine(source_file, collection, record_index, reason, raw, quarantined_at) VALUES (?,?,?,?,?,?)",
+      [.text(q.sourceFile), .text(q.collection), .integer(Int64(q.recordIndex)), .text(q.reason), .text(q.raw),
+       Self.text(q.quarantinedAt)])
+  }
+
+  /// Records kept aside, in insertion order.
+  public func listQuarantine() throws(WorkspaceError) -> [QuarantineEntry] {
+    requireValid()
+    return try db.all(
+      "SELECT source_file, collection, record_index, reason, raw, quarantined_at FROM quarantine ORDER BY rowid"
+    ) { (row) throws(WorkspaceError) in
+      QuarantineEntry(
+        sourceFile: row.text(0), collection: row.text(1), recordIndex: row.int(2), reason: row.text(3),
+        raw: row.text(4), quarantinedAt: try date(row, 5, "quarantine.quarantined_at"))
+    }
+  }
+
+  /// A legacy file already imported, identified by its sha256.
+  public struct LegacyImportRecord: Sendable, Equatable, Codable {
+    public var sha256: String
+    public var fileName: String
+    public var backupPath: String
+    public var sourceVersion: Int
+    public var importedAt: Date
+  }
+
+  /// The import of the file with this sha256, if it happened.
+  public func legacyImport(sha256: String) throws(WorkspaceError) -> LegacyImportRecord? {
+    requireValid()
+    return try db.first(
+      "SELECT sha256, file_name, backup_path, source_version, imported_at FROM legacy_import WHERE sha256 = ?",
+      [.text(sha256)]
+    ) { (row) throws(WorkspaceError) in
+      LegacyImportRecord(
+        sha256: row.text(0), fileName: row.text(1), backupPath: row.text(2), sourceVersion: row.int(3),
+        importedAt: try date(row, 4, "legacy_import.imported_at"))
+    }
+  }
+
+  /// Records that the file with this sha256 was imported.
+  public func recordLegacyImport(_ r: LegacyImportRecord) throws(WorkspaceError) {
+    try requireWritable()
+    try db.run(
+      "INSERT INTO legacy_import(sha256, file_name, backup_path, source_version, imported_at) VALUES (?,?,?,?,?)",
+      [.text(r.sha256), .text(r.fileName), .text(r.backupPath), .integer(Int64(r.sourceVersion)), Self.text(r.importedAt)])
+  }
+
+  // MARK: Whole workspace
+
+  /// Record counts by type, for `status`.
+  public func counts() throws(WorkspaceError) -> [String: Int] {
+    requireValid()
+    var out: [String: Int] = [:]
+    for table in ["knowledge", "memory", "task", "handoff", "digest", "conversation", "message", "receipt",
+                  "checkpoint", "quarantine"] {
+      out[table] = Int(try db.integer("SELECT count(*) FROM \(table)"))
+    }
+    return out
+  }
+
+  /// The whole workspace as one value (for export and tests). Lists are in stable orders:
+  /// knowledge, memories, tasks, handoffs and digests by id; activity in insertion order.
+  public func snapshot() throws(WorkspaceError) -> AssistantWorkspace {
+    requireValid()
+    return AssistantWorkspace(
+      knowledge: try db.all("SELECT \(Self.knowledgeColumns) FROM knowledge ORDER BY id") {
+        (row) throws(WorkspaceError) in try knowledgeRow(row)
+      },
+      memories: try db.all("SELECT \(Self.memoryColumns) FROM memory ORDER BY id") {
+        (row) throws(WorkspaceError) in try memoryRow(row)
+      },
+      tasks: try db.all("SELECT \(Self.taskColumns) FROM task ORDER BY id") {
+        (row) throws(WorkspaceError) in try taskRow(row)
+      },
+      handoffs: try db.all("SELECT \(Self.handoffColumns) FROM handoff ORDER BY id") {
+        (row) throws(WorkspaceError) in try handoffRow(row)
+      },
+      digests: try db.all("SELECT \(Self.digestColumns) FROM digest ORDER BY id") {
+        (row) throws(WorkspaceError) in try digestRow(row)
+      },
+      conversations: try listConversations(),
+      messages: try listMessages(),
+      settings: try settings(),
+      receipts: try listReceipts(),
+      checkpoints: try listCheckpoints(),
+      activeHandoffID: try activeHandoffID())
+  }
+}

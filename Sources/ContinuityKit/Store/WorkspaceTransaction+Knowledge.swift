@@ -1,0 +1,233 @@
+import Foundation
+
+extension WorkspaceTransaction {
+  static let knowledgeColumns =
+    "rowid, id, kind, title, content, source, tags, priority, created_at, updated_at, revision, memory_id"
+
+  func knowledgeRow(_ row: SQLRow) throws(WorkspaceError) -> KnowledgeItem {
+    let id = try uuid(row, 1, "knowledge")
+    return KnowledgeItem(
+      id: id,
+      kind: try enumValue(KnowledgeKind.self, row, 2, "knowledge.kind"),
+      title: row.text(3),
+      content: row.text(4),
+      source: try enumValue(KnowledgeSource.self, row, 5, "knowledge.source"),
+      tags: try decodeJSON([String].self, row, 6, "knowledge.tags"),
+      relationships: try relationships(of: id),
+      priority: try enumValue(Priority.self, row, 7, "knowledge.priority"),
+      createdAt: try date(row, 8, "knowledge.created_at"),
+      updatedAt: try date(row, 9, "knowledge.updated_at"),
+      revision: row.int(10),
+      memoryID: optionalUUID(row, 11))
+  }
+
+  /// The relationships owned by the item `id`, in stored order.
+  public func relationships(of id: UUID) throws(WorkspaceError) -> [KnowledgeRelationship] {
+    requireValid()
+    return try db.all(
+      "SELECT kind, target_id FROM knowledge_relationship WHERE source_id = ? ORDER BY ordinal",
+      [Self.text(id)]
+    ) { (row) throws(WorkspaceError) in
+      KnowledgeRelationship(
+        kind: try enumValue(RelationshipKind.self, row, 0, "knowledge_relationship.kind"),
+        targetID: try uuid(row, 1, "knowledge_relationship"))
+    }
+  }
+
+  /// Relationships of other items that point at `id`: (owner id, kind), by owner then kind.
+  public func relationships(targeting id: UUID) throws(WorkspaceError) -> [(
+    sourceID: UUID, kind: RelationshipKind
+  )] {
+    requireValid()
+    return try db.all(
+      "SELECT source_id, kind FROM knowledge_relationship WHERE target_id = ? ORDER BY source_id, ordinal",
+      [Self.text(id)]
+    ) { (row) throws(WorkspaceError) in
+      (try uuid(row, 0, "knowledge_relationship"),
+       try enumValue(RelationshipKind.self, row, 1, "knowledge_relationship.kind"))
+    }
+  }
+
+  /// The row id of the knowledge item `id`, or nil.
+  package func knowledgeRowID(_ id: UUID) throws(WorkspaceError) -> Int64? {
+    try db.first("SELECT rowid FROM knowledge WHERE id = ?", [Self.text(id)]) { $0.int64(0) }
+  }
+
+  /// The knowledge item with `id`, or nil.
+  public func knowledge(id: UUID) throws(WorkspaceError) -> KnowledgeItem? {
+    requireValid()
+    return try db.first(
+      "SELECT \(Self.knowledgeColumns) FROM knowledge WHERE id = ?", [Self.text(id)]
+    ) { (row) throws(WorkspaceError) in try knowledgeRow(row) }
+  }
+
+  /// Knowledge items by row id (for search results), in the order given; missing rows skipped.
+  package func knowledge(rowIDs: [Int64]) throws(WorkspaceError) -> [Int64: KnowledgeItem] {
+    var out: [Int64: KnowledgeItem] = [:]
+    for r in rowIDs {
+      if let item = try db.first(
+        "SELECT \(Self.knowledgeColumns) FROM knowledge WHERE rowid = ?", [.integer(r)],
+        { (row) throws(WorkspaceError) in try knowledgeRow(row) })
+      {
+        out[r] = item
+      }
+    }
+    return out
+  }
+
+  /// Knowledge items, newest first (by `updatedAt`, then id), optionally filtered.
+  /// - Parameters:
+  ///   - kinds: keep only these kinds (empty: all).
+  ///   - tag: keep only items with this (normalized) tag.
+  ///   - limit: at most this many; nil for all.
+  public func listKnowledge(
+    kinds: [KnowledgeKind] = [], tag: String? = nil, limit: Int? = nil, offset: Int = 0
+  ) throws(WorkspaceError) -> [KnowledgeItem] {
+    requireValid()
+    var sql = "SELECT \(Self.knowledgeColumns.split(separator: ",").map { "k." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")) FROM knowledge k"
+    var args: [SQLValue] = []
+    var clauses: [String] = []
+    if let tag {
+      sql += " JOIN knowledge_tag t ON t.knowledge_rowid = k.rowid AND t.tag = ?"
+      args.append(.text(tag.trimmingCharacters(in: .whitespaces).lowercased()))
+    }
+    if !kinds.isEmpty {
+      clauses.append("k.kind IN (" + kinds.map { _ in "?" }.joined(separator: ", ") + ")")
+      args += kinds.map { .text($0.rawValue) }
+    }
+    if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
+    sql += " ORDER BY k.updated_at DESC, k.id ASC"
+    if let limit {
+      sql += " LIMIT ? OFFSET ?"
+      args += [.integer(Int64(limit)), .integer(Int64(offset))]
+    }
+    return try db.all(sql, args) { (row) throws(WorkspaceError) in try knowledgeRow(row) }
+  }
+
+  /// Number of knowledge items (of `kind` when given).
+  public func knowledgeCount(kind: KnowledgeKind? = nil) throws(WorkspaceError) -> Int {
+    requireValid()
+    if let kind {
+      return Int(try db.integer("SELECT count(*) FROM knowledge WHERE kind = ?", [.text(kind.rawValue)]))
+    }
+    return Int(try db.integer("SELECT count(*) FROM knowledge"))
+  }
+
+  /// Which of `ids` exist as knowledge items.
+  public func existingKnowledgeIDs(_ ids: [UUID]) throws(WorkspaceError) -> Set<UUID> {
+    var out = Set<UUID>()
+    for id in ids where try knowledgeRowID(id) != nil { out.insert(id) }
+    return out
+  }
+
+  private func checkRelationshipTargets(_ item: KnowledgeItem) throws(WorkspaceError) {
+    for (i, r) in item.relationships.enumerated() where try knowledgeRowID(r.targetID) == nil {
+      throw .validation(
+        ValidationError(
+          field: "relationships[\(i)]",
+          message: "relationships[\(i)]: no knowledge item has the id \(r.targetID.uuidString)"))
+    }
+  }
+
+  /// Inserts a new knowledge item.
+  /// - Returns: its row id (the lexical index's document key).
+  /// - Throws: `.validation` for any broken bound, a duplicate id or a relationship to a missing
+  ///   item; `.capacity` when the workspace already holds `Settings.knowledgeItemLimit` items.
+  @discardableResult
+  public func insertKnowledge(_ item: KnowledgeItem) throws(WorkspaceError) -> Int64 {
+    try requireWritable()
+    do { try Limits.validate(item) } catch { throw .validation(error) }
+    let limit = try settings().knowledgeItemLimit
+    if try knowledgeCount() >= limit { throw .capacity(what: "the workspace's knowledge items", limit: limit) }
+    if try knowledgeRowID(item.id) != nil {
+      throw .validation(ValidationError(field: "id", message: "a knowledge item with id \(item.id.uuidString) already exists"))
+    }
+    try checkRelationshipTargets(item)
+    try db.run(
+      "INSERT INTO knowledge(\(Self.knowledgeColumns.dropFirst(7))) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+      [
+        Self.text(item.id), .text(item.kind.rawValue), .text(item.title), .text(item.content),
+        .text(item.source.rawValue), Self.json(item.tags), .text(item.priority.rawValue),
+        Self.text(item.createdAt), Self.text(item.updatedAt), .integer(Int64(item.revision)),
+        Self.text(item.memoryID),
+      ])
+    let rowid = db.lastInsertRowID
+    try writeTagsAndRelationships(item, rowid: rowid)
+    return rowid
+  }
+
+  private func writeTagsAndRelationships(_ item: KnowledgeItem, rowid: Int64) throws(WorkspaceError) {
+    try db.run("DELETE FROM knowledge_tag WHERE knowledge_rowid = ?", [.integer(rowid)])
+    for t in item.tags {
+      try db.run("INSERT OR IGNORE INTO knowledge_tag(tag, knowledge_rowid) VALUES (?, ?)", [.text(t), .integer(rowid)])
+    }
+    try db.run("DELETE FROM knowledge_relationship WHERE source_id = ?", [Self.text(item.id)])
+    for (i, r) in item.relationships.enumerated() {
+      try db.run(
+        "INSERT INTO knowledge_relationship(source_id, ordinal, kind, target_id) VALUES (?,?,?,?)",
+        [Self.text(item.id), .integer(Int64(i)), .text(r.kind.rawValue), Self.text(r.targetID)])
+    }
+  }
+
+  /// Replaces a stored knowledge item (same id) with `item`.
+  /// - Returns: its row id.
+  /// - Throws: `.notFound`, `.validation`.
+  @discardableResult
+  public func updateKnowledge(_ item: KnowledgeItem) throws(WorkspaceError) -> Int64 {
+    try requireWritable()
+    do { try Limits.validate(item) } catch { throw .validation(error) }
+    guard let rowid = try knowledgeRowID(item.id) else {
+      throw .notFound(recordType: "knowledge item", id: item.id.uuidString)
+    }
+    try checkRelationshipTargets(item)
+    try db.run(
+      """
+      UPDATE knowledge SET kind = ?, title = ?, content = ?, source = ?, tags = ?, priority = ?,
+        created_at = ?, updated_at = ?, revision = ?, memory_id = ? WHERE rowid = ?
+      """,
+      [
+        .text(item.kind.rawValue), .text(item.title), .text(item.content), .text(item.source.rawValue),
+        Self.json(item.tags), .text(item.priority.rawValue), Self.text(item.createdAt),
+        Self.text(item.updatedAt), .integer(Int64(item.revision)), Self.text(item.memoryID),
+        .integer(rowid),
+      ])
+    try writeTagsAndRelationships(item, rowid: rowid)
+    return rowid
+  }
+
+  /// Deletes the knowledge item `id`, its tags and the relationships it owns. Relationships of
+  /// other items that target it, and references from tasks, handoffs and digests, are the
+  /// caller's to plan (see KnowledgeEngine's deletion plans).
+  /// - Returns: the deleted row id.
+  /// - Throws: `.notFound`.
+  @discardableResult
+  public func deleteKnowledge(id: UUID) throws(WorkspaceError) -> Int64 {
+    try requireWritable()
+    guard let rowid = try knowledgeRowID(id) else {
+      throw .notFound(recordType: "knowledge item", id: id.uuidString)
+    }
+    try db.run("DELETE FROM knowledge_tag WHERE knowledge_rowid = ?", [.integer(rowid)])
+    try db.run("DELETE FROM knowledge_relationship WHERE source_id = ?", [Self.text(id)])
+    try db.run("DELETE FROM knowledge WHERE rowid = ?", [.integer(rowid)])
+    return rowid
+  }
+
+  /// Removes every relationship (of any item) whose target is `id`.
+  /// - Returns: how many were removed.
+  @discardableResult
+  public func removeRelationships(targeting id: UUID) throws(WorkspaceError) -> Int {
+    try requireWritable()
+    let owners = try db.all(
+      "SELECT DISTINCT source_id FROM knowledge_relationship WHERE target_id = ?", [Self.text(id)]
+    ) { (row) throws(WorkspaceError) in try uuid(row, 0, "knowledge_relationship") }
+    var removed = 0
+    for owner in owners {
+      guard var item = try knowledge(id: owner) else { continue }
+      let before = item.relationships.count
+      item.relationships.removeAll { $0.targetID == id }
+      removed += before - item.relationships.count
+      try updateKnowledge(item)
+    }
+    return removed
+  }
+}

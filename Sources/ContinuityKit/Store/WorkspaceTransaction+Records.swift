@@ -1,0 +1,272 @@
+import Foundation
+
+// Memories, tasks and handoffs.
+extension WorkspaceTransaction {
+  // MARK: Memories
+
+  static let memoryColumns = "rowid, id, text, tags, created_at, knowledge_id"
+
+  func memoryRow(_ row: SQLRow) throws(WorkspaceError) -> MemoryItem {
+    MemoryItem(
+      id: try uuid(row, 1, "memory"), text: row.text(2),
+      tags: try decodeJSON([String].self, row, 3, "memory.tags"),
+      createdAt: try date(row, 4, "memory.created_at"), knowledgeID: optionalUUID(row, 5))
+  }
+
+  package func memoryRowID(_ id: UUID) throws(WorkspaceError) -> Int64? {
+    try db.first("SELECT rowid FROM memory WHERE id = ?", [Self.text(id)]) { $0.int64(0) }
+  }
+
+  /// The memory with `id`, or nil.
+  public func memory(id: UUID) throws(WorkspaceError) -> MemoryItem? {
+    requireValid()
+    return try db.first("SELECT \(Self.memoryColumns) FROM memory WHERE id = ?", [Self.text(id)]) {
+      (row) throws(WorkspaceError) in try memoryRow(row)
+    }
+  }
+
+  /// Memories by row id.
+  package func memories(rowIDs: [Int64]) throws(WorkspaceError) -> [Int64: MemoryItem] {
+    var out: [Int64: MemoryItem] = [:]
+    for r in rowIDs {
+      if let m = try db.first(
+        "SELECT \(Self.memoryColumns) FROM memory WHERE rowid = ?", [.integer(r)],
+        { (row) throws(WorkspaceError) in try memoryRow(row) })
+      {
+        out[r] = m
+      }
+    }
+    return out
+  }
+
+  /// Memories, newest first (then by id).
+  public func listMemories(limit: Int? = nil) throws(WorkspaceError) -> [MemoryItem] {
+    requireValid()
+    var sql = "SELECT \(Self.memoryColumns) FROM memory ORDER BY created_at DESC, id ASC"
+    var args: [SQLValue] = []
+    if let limit {
+      sql += " LIMIT ?"
+      args.append(.integer(Int64(limit)))
+    }
+    return try db.all(sql, args) { (row) throws(WorkspaceError) in try memoryRow(row) }
+  }
+
+  /// Number of memories.
+  public func memoryCount() throws(WorkspaceError) -> Int {
+    requireValid()
+    return Int(try db.integer("SELECT count(*) FROM memory"))
+  }
+
+  /// Inserts a memory.
+  /// - Returns: its row id.
+  /// - Throws: `.validation`, `.capacity` at ``Limits/memories``.
+  @discardableResult
+  public func insertMemory(_ memory: MemoryItem) throws(WorkspaceError) -> Int64 {
+    try requireWritable()
+    do { try Limits.validate(memory) } catch { throw .validation(error) }
+    if try memoryCount() >= Limits.memories { throw .capacity(what: "memories", limit: Limits.memories) }
+    if try memoryRowID(memory.id) != nil {
+      throw .validation(ValidationError(field: "id", message: "a memory with id \(memory.id.uuidString) already exists"))
+    }
+    try db.run(
+      "INSERT INTO memory(id, text, tags, created_at, knowledge_id) VALUES (?,?,?,?,?)",
+      [Self.text(memory.id), .text(memory.text), Self.json(memory.tags), Self.text(memory.createdAt),
+       Self.text(memory.knowledgeID)])
+    return db.lastInsertRowID
+  }
+
+  /// Sets or clears a memory's forward reference to its knowledge mirror.
+  public func setMemoryKnowledgeID(_ memoryID: UUID, _ knowledgeID: UUID?) throws(WorkspaceError) {
+    try requireWritable()
+    let n = try db.run("UPDATE memory SET knowledge_id = ? WHERE id = ?", [Self.text(knowledgeID), Self.text(memoryID)])
+    if n == 0 { throw .notFound(recordType: "memory", id: memoryID.uuidString) }
+  }
+
+  /// Deletes a memory.
+  /// - Returns: its row id. - Throws: `.notFound`.
+  @discardableResult
+  public func deleteMemory(id: UUID) throws(WorkspaceError) -> Int64 {
+    try requireWritable()
+    guard let rowid = try memoryRowID(id) else { throw .notFound(recordType: "memory", id: id.uuidString) }
+    try db.run("DELETE FROM memory WHERE rowid = ?", [.integer(rowid)])
+    return rowid
+  }
+
+  // MARK: Tasks
+
+  static let taskColumns = "rowid, id, title, notes, status, priority, created_at, completed_at, knowledge_ids"
+
+  func taskRow(_ row: SQLRow) throws(WorkspaceError) -> TaskItem {
+    TaskItem(
+      id: try uuid(row, 1, "task"), title: row.text(2), notes: row.text(3),
+      status: try enumValue(TaskStatus.self, row, 4, "task.status"),
+      priority: try enumValue(Priority.self, row, 5, "task.priority"),
+      createdAt: try date(row, 6, "task.created_at"), completedAt: optionalDate(row, 7),
+      knowledgeIDs: try decodeJSON([UUID].self, row, 8, "task.knowledge_ids"))
+  }
+
+  /// The task with `id`, or nil.
+  public func task(id: UUID) throws(WorkspaceError) -> TaskItem? {
+    requireValid()
+    return try db.first("SELECT \(Self.taskColumns) FROM task WHERE id = ?", [Self.text(id)]) {
+      (row) throws(WorkspaceError) in try taskRow(row)
+    }
+  }
+
+  /// Tasks: open before completed, then priority (highest first), then oldest first, then id.
+  public func listTasks(status: TaskStatus? = nil) throws(WorkspaceError) -> [TaskItem] {
+    requireValid()
+    var sql = "SELECT \(Self.taskColumns) FROM task"
+    var args: [SQLValue] = []
+    if let status {
+      sql += " WHERE status = ?"
+      args.append(.text(status.rawValue))
+    }
+    sql += """
+       ORDER BY CASE status WHEN 'open' THEN 0 ELSE 1 END,
+       CASE priority WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'normal' THEN 2 ELSE 3 END,
+       created_at ASC, id ASC
+      """
+    return try db.all(sql, args) { (row) throws(WorkspaceError) in try taskRow(row) }
+  }
+
+  /// Number of tasks (with `status` when given).
+  public func taskCount(status: TaskStatus? = nil) throws(WorkspaceError) -> Int {
+    requireValid()
+    if let status {
+      return Int(try db.integer("SELECT count(*) FROM task WHERE status = ?", [.text(status.rawValue)]))
+    }
+    return Int(try db.integer("SELECT count(*) FROM task"))
+  }
+
+  /// Inserts a task.
+  /// - Throws: `.validation` (bounds, duplicate id, unknown knowledge id), `.capacity`.
+  public func insertTask(_ task: TaskItem) throws(WorkspaceError) {
+    try requireWritable()
+    do { try Limits.validate(task) } catch { throw .validation(error) }
+    if try taskCount() >= Limits.tasks { throw .capacity(what: "tasks", limit: Limits.tasks) }
+    if try self.task(id: task.id) != nil {
+      throw .validation(ValidationError(field: "id", message: "a task with id \(task.id.uuidString) already exists"))
+    }
+    try checkKnowledgeIDs(task.knowledgeIDs, field: "knowledgeIDs")
+    try db.run(
+      "INSERT INTO task(id, title, notes, status, priority, created_at, completed_at, knowledge_ids) VALUES (?,?,?,?,?,?,?,?)",
+      [Self.text(task.id), .text(task.title), .text(task.notes), .text(task.status.rawValue),
+       .text(task.priority.rawValue), Self.text(task.createdAt), Self.text(task.completedAt),
+       Self.json(task.knowledgeIDs)])
+  }
+
+  /// Replaces a stored task (same id).
+  /// - Throws: `.notFound`, `.validation`.
+  public func updateTask(_ task: TaskItem) throws(WorkspaceError) {
+    try requireWritable()
+    do { try Limits.validate(task) } catch { throw .validation(error) }
+    try checkKnowledgeIDs(task.knowledgeIDs, field: "knowledgeIDs")
+    let n = try db.run(
+      "UPDATE task SET title = ?, notes = ?, status = ?, priority = ?, created_at = ?, completed_at = ?, knowledge_ids = ? WHERE id = ?",
+      [.text(task.title), .text(task.notes), .text(task.status.rawValue), .text(task.priority.rawValue),
+       Self.text(task.createdAt), Self.text(task.completedAt), Self.json(task.knowledgeIDs), Self.text(task.id)])
+    if n == 0 { throw .notFound(recordType: "task", id: task.id.uuidString) }
+  }
+
+  /// Deletes a task. - Throws: `.notFound`.
+  public func deleteTask(id: UUID) throws(WorkspaceError) {
+    try requireWritable()
+    let n = try db.run("DELETE FROM task WHERE id = ?", [Self.text(id)])
+    if n == 0 { throw .notFound(recordType: "task", id: id.uuidString) }
+  }
+
+  /// Tasks whose knowledge ids include `knowledgeID`.
+  public func tasks(referencing knowledgeID: UUID) throws(WorkspaceError) -> [TaskItem] {
+    try listTasks().filter { $0.knowledgeIDs.contains(knowledgeID) }
+  }
+
+  func checkKnowledgeIDs(_ ids: [UUID], field: String) throws(WorkspaceError) {
+    for (i, id) in ids.enumerated() where try knowledgeRowID(id) == nil {
+      throw .validation(ValidationError(field: "\(field)[\(i)]", message: "\(field)[\(i)]: no knowledge item has the id \(id.uuidString)"))
+    }
+  }
+
+  // MARK: Handoffs
+
+  static let handoffColumns =
+    "rowid, id, focus, summary, next_steps, knowledge_ids, task_ids, recent_excerpts, created_at, restored_at"
+
+  func handoffRow(_ row: SQLRow) throws(WorkspaceError) -> Handoff {
+    Handoff(
+      id: try uuid(row, 1, "handoff"), focus: row.text(2), summary: row.text(3),
+      nextSteps: try decodeJSON([String].self, row, 4, "handoff.next_steps"),
+      knowledgeIDs: try decodeJSON([UUID].self, row, 5, "handoff.knowledge_ids"),
+      taskIDs: try decodeJSON([UUID].self, row, 6, "handoff.task_ids"),
+      recentExcerpts: try decodeJSON([String].self, row, 7, "handoff.recent_excerpts"),
+      createdAt: try date(row, 8, "handoff.created_at"), restoredAt: optionalDate(row, 9))
+  }
+
+  package func handoffRowID(_ id: UUID) throws(WorkspaceError) -> Int64? {
+    try db.first("SELECT rowid FROM handoff WHERE id = ?", [Self.text(id)]) { $0.int64(0) }
+  }
+
+  /// The handoff with `id`, or nil.
+  public func handoff(id: UUID) throws(WorkspaceError) -> Handoff? {
+    requireValid()
+    return try db.first("SELECT \(Self.handoffColumns) FROM handoff WHERE id = ?", [Self.text(id)]) {
+      (row) throws(WorkspaceError) in try handoffRow(row)
+    }
+  }
+
+  /// Handoffs, newest first (then id).
+  public func listHandoffs() throws(WorkspaceError) -> [Handoff] {
+    requireValid()
+    return try db.all("SELECT \(Self.handoffColumns) FROM handoff ORDER BY created_at DESC, id ASC") {
+      (row) throws(WorkspaceError) in try handoffRow(row)
+    }
+  }
+
+  /// Inserts a handoff.
+  /// - Throws: `.validation` (bounds, duplicate id, unknown knowledge or task ids), `.capacity`.
+  public func insertHandoff(_ handoff: Handoff) throws(WorkspaceError) {
+    try requireWritable()
+    do { try Limits.validate(handoff) } catch { throw .validation(error) }
+    let count = Int(try db.integer("SELECT count(*) FROM handoff"))
+    if count >= Limits.handoffs { throw .capacity(what: "handoffs", limit: Limits.handoffs) }
+    if try handoffRowID(handoff.id) != nil {
+      throw .validation(ValidationError(field: "id", message: "a handoff with id \(handoff.id.uuidString) already exists"))
+    }
+    try checkKnowledgeIDs(handoff.knowledgeIDs, field: "knowledgeIDs")
+    for (i, id) in handoff.taskIDs.enumerated() where try task(id: id) == nil {
+      throw .validation(ValidationError(field: "taskIDs[\(i)]", message: "taskIDs[\(i)]: no task has the id \(id.uuidString)"))
+    }
+    try db.run(
+      "INSERT INTO handoff(id, focus, summary, next_steps, knowledge_ids, task_ids, recent_excerpts, created_at, restored_at) VALUES (?,?,?,?,?,?,?,?,?)",
+      [Self.text(handoff.id), .text(handoff.focus), .text(handoff.summary), Self.json(handoff.nextSteps),
+       Self.json(handoff.knowledgeIDs), Self.json(handoff.taskIDs), Self.json(handoff.recentExcerpts),
+       Self.text(handoff.createdAt), Self.text(handoff.restoredAt)])
+  }
+
+  /// Replaces a stored handoff (same id). - Throws: `.notFound`, `.validation`.
+  public func updateHandoff(_ handoff: Handoff) throws(WorkspaceError) {
+    try requireWritable()
+    do { try Limits.validate(handoff) } catch { throw .validation(error) }
+    let n = try db.run(
+      "UPDATE handoff SET focus = ?, summary = ?, next_steps = ?, knowledge_ids = ?, task_ids = ?, recent_excerpts = ?, created_at = ?, restored_at = ? WHERE id = ?",
+      [.text(handoff.focus), .text(handoff.summary), Self.json(handoff.nextSteps), Self.json(handoff.knowledgeIDs),
+       Self.json(handoff.taskIDs), Self.json(handoff.recentExcerpts), Self.text(handoff.createdAt),
+       Self.text(handoff.restoredAt), Self.text(handoff.id)])
+    if n == 0 { throw .notFound(recordType: "handoff", id: handoff.id.uuidString) }
+  }
+
+  /// Deletes a handoff and clears the active marker when it pointed at it.
+  /// - Throws: `.notFound`.
+  public func deleteHandoff(id: UUID) throws(WorkspaceError) {
+    try requireWritable()
+    let n = try db.run("DELETE FROM handoff WHERE id = ?", [Self.text(id)])
+    if n == 0 { throw .notFound(recordType: "handoff", id: id.uuidString) }
+    if try activeHandoffID() == id { try setMeta("activeHandoffID", nil) }
+  }
+
+  /// Number of handoffs.
+  public func handoffCount() throws(WorkspaceError) -> Int {
+    requireValid()
+    return Int(try db.integer("SELECT count(*) FROM handoff"))
+  }
+}

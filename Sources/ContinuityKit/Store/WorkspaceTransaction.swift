@@ -1,0 +1,146 @@
+import Foundation
+
+/// Typed access to the workspace records inside one transaction.
+///
+/// Handed to the closures of ``WorkspaceStore/read(_:)`` and ``WorkspaceStore/write(_:)``;
+/// using it after its closure returns traps. Writes validate every bound of ``Limits`` and
+/// throw ``WorkspaceError/validation(_:)`` before anything is written.
+public final class WorkspaceTransaction {
+  package let db: SQLiteConnection
+  /// Whether mutations are allowed.
+  public let isWritable: Bool
+  private var isValid = true
+
+  package init(db: SQLiteConnection, isWritable: Bool) {
+    self.db = db
+    self.isWritable = isWritable
+  }
+
+  func invalidate() { isValid = false }
+
+  package func requireWritable() throws(WorkspaceError) {
+    precondition(isValid, "WorkspaceTransaction used outside its closure")
+    if !isWritable { throw .readOnly(file: db.displayName, reason: "inside a read transaction") }
+  }
+
+  package func requireValid() {
+    precondition(isValid, "WorkspaceTransaction used outside its closure")
+  }
+
+  // MARK: - Encoding helpers
+
+  static func text(_ id: UUID) -> SQLValue { .text(id.uuidString) }
+  static func text(_ date: Date) -> SQLValue { .text(ISO8601.string(from: date)) }
+  static func text(_ date: Date?) -> SQLValue { date.map { .text(ISO8601.string(from: $0)) } ?? .null }
+  static func text(_ id: UUID?) -> SQLValue { id.map { .text($0.uuidString) } ?? .null }
+  static func json<T: Encodable>(_ value: T) -> SQLValue {
+    // Encoding arrays of strings/UUIDs and our Codable values cannot fail.
+    .text((try? StableJSON.string(value)) ?? "[]")
+  }
+
+  func uuid(_ row: SQLRow, _ i: Int32, _ table: String) throws(WorkspaceError) -> UUID {
+    let s = row.text(i)
+    guard let id = UUID(uuidString: s) else {
+      throw .damaged(file: db.displayName, message: "\(table) holds a malformed id '\(s)'")
+    }
+    return id
+  }
+
+  func optionalUUID(_ row: SQLRow, _ i: Int32) -> UUID? {
+    row.optionalText(i).flatMap(UUID.init(uuidString:))
+  }
+
+  func date(_ row: SQLRow, _ i: Int32, _ table: String) throws(WorkspaceError) -> Date {
+    let s = row.text(i)
+    guard let d = ISO8601.date(from: s) else {
+      throw .damaged(file: db.displayName, message: "\(table) holds a malformed date '\(s)'")
+    }
+    return d
+  }
+
+  func optionalDate(_ row: SQLRow, _ i: Int32) -> Date? {
+    row.optionalText(i).flatMap(ISO8601.date(from:))
+  }
+
+  func decodeJSON<T: Decodable>(_ type: T.Type, _ row: SQLRow, _ i: Int32, _ table: String)
+    throws(WorkspaceError) -> T
+  {
+    let s = row.text(i)
+    do {
+      return try StableJSON.decoder().decode(T.self, from: Data(s.utf8))
+    } catch {
+      throw .damaged(file: db.displayName, message: "\(table) holds malformed JSON: \(s.prefix(80))")
+    }
+  }
+
+  func enumValue<E: RawRepresentable>(_ type: E.Type, _ row: SQLRow, _ i: Int32, _ table: String)
+    throws(WorkspaceError) -> E where E.RawValue == String
+  {
+    let s = row.text(i)
+    guard let v = E(rawValue: s) else {
+      throw .damaged(file: db.displayName, message: "\(table) holds an unknown value '\(s)'")
+    }
+    return v
+  }
+
+  // MARK: - Meta
+
+  package func meta(_ key: String) throws(WorkspaceError) -> String? {
+    requireValid()
+    return try db.first("SELECT value FROM meta WHERE key = ?", [.text(key)]) { $0.text(0) }
+  }
+
+  package func setMeta(_ key: String, _ value: String?) throws(WorkspaceError) {
+    try requireWritable()
+    if let value {
+      try db.run(
+        "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        [.text(key), .text(value)])
+    } else {
+      try db.run("DELETE FROM meta WHERE key = ?", [.text(key)])
+    }
+  }
+
+  /// The user's settings (defaults when none were stored).
+  public func settings() throws(WorkspaceError) -> Settings {
+    guard let s = try meta("settings") else { return .default }
+    do {
+      return try StableJSON.decoder().decode(Settings.self, from: Data(s.utf8))
+    } catch {
+      throw .damaged(file: db.displayName, message: "settings hold malformed JSON")
+    }
+  }
+
+  /// Replaces the settings.
+  /// - Throws: ``ValidationError`` (as `.validation`) when `knowledgeItemLimit` is outside
+  ///   1…``Limits/knowledgeItemsMaximum``.
+  public func setSettings(_ settings: Settings) throws(WorkspaceError) {
+    try requireWritable()
+    guard (1...Limits.knowledgeItemsMaximum).contains(settings.knowledgeItemLimit) else {
+      throw .validation(
+        ValidationError(
+          field: "knowledgeItemLimit", limit: Limits.knowledgeItemsMaximum,
+          actual: settings.knowledgeItemLimit,
+          message:
+            "knowledgeItemLimit is \(settings.knowledgeItemLimit); it must be between 1 and \(Limits.knowledgeItemsMaximum)"
+        ))
+    }
+    do { try Limits.validateSettings(settings) } catch { throw .validation(error) }
+    try setMeta("settings", try? StableJSON.string(settings))
+  }
+
+  /// The id of the active (restored) handoff, if any.
+  public func activeHandoffID() throws(WorkspaceError) -> UUID? {
+    try meta("activeHandoffID").flatMap(UUID.init(uuidString:))
+  }
+
+  /// Marks `id` as the active handoff, or clears the marker with nil.
+  /// - Throws: ``WorkspaceError/notFound(recordType:id:)`` when no handoff has `id`.
+  public func setActiveHandoffID(_ id: UUID?) throws(WorkspaceError) {
+    try requireWritable()
+    if let id, try handoffRowID(id) == nil {
+      throw .notFound(recordType: "handoff", id: id.uuidString)
+    }
+    try setMeta("activeHandoffID", id?.uuidString)
+  }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+extension KnowledgeEngine {
+  /// Plans a deletion: every relationship, task or handoff reference, digest, memory link and
+  /// active marker it will change or remove.
+  /// - Throws: ``WorkspaceError/notFound(recordType:id:)``.
+  public func planDeletion(of request: DeletionRequest) throws -> DeletionPlan {
+    try store.read { tx in try Self.plan(request, tx) }
+  }
+
+  /// Applies a plan in one transaction, then checkpoints the WAL so deleted text does not
+  /// linger on disk (the database runs with `secure_delete`).
+  /// - Throws: ``WorkspaceError/notFound(recordType:id:)`` when the target is gone;
+  ///   ``WorkspaceError/validation(_:)`` when the workspace changed since the plan was made.
+  public func apply(_ plan: DeletionPlan) throws -> DeletionReport {
+    let report = try store.write { tx -> DeletionReport in
+      let current = try Self.plan(Self.request(for: plan), tx)
+      guard current == plan else {
+        throw WorkspaceError.validation(
+          ValidationError(field: "plan", message: "the workspace changed since this deletion was planned; plan it again"))
+      }
+      return DeletionReport(plan: plan, removedIDs: try Self.execute(plan, tx))
+    }
+    if let s = store as? SQLiteWorkspaceStore { try? s.checkpoint() }
+    return report
+  }
+
+  static func request(for plan: DeletionPlan) -> DeletionRequest {
+    switch plan.target {
+    case .knowledge: return .knowledge(plan.targetID)
+    case .memory: return .memory(plan.targetID)
+    case .task: return .task(plan.targetID)
+    case .handoff: return .handoff(plan.targetID)
+    }
+  }
+
+  static func quote(_ s: String) -> String { "\"" + Truncation.truncate(s, to: 60) + "\"" }
+
+  static func plan(_ request: DeletionRequest, _ tx: WorkspaceTransaction) throws -> DeletionPlan {
+    switch request {
+    case .knowledge(let id):
+      guard let item = try tx.knowledge(id: id) else {
+        throw WorkspaceError.notFound(recordType: "knowledge item", id: id.uuidString)
+      }
+      var changes = try knowledgeChanges(item, tx)
+      if let mid = item.memoryID, try tx.memory(id: mid) != nil {
+        changes.append(.init(action: "clearMemoryLink", recordID: mid, detail: "keep legacy memory \(mid.uuidString) but clear its link to this mirror"))
+      }
+      return DeletionPlan(target: .knowledge, targetID: id, targetTitle: item.title, changes: changes)
+    case .memory(let id):
+      guard let memory = try tx.memory(id: id) else { throw WorkspaceError.notFound(recordType: "memory", id: id.uuidString) }
+      var changes: [DeletionPlan.Change] = []
+      for d in try tx.digests(citing: id) {
+        changes.append(.init(action: "deleteDigest", recordID: d, detail: "delete digest \(d.uuidString), which cites this memory"))
+      }
+      if let kid = memory.knowledgeID, let mirror = try tx.knowledge(id: kid) {
+        changes.append(.init(action: "deleteMirror", recordID: kid, detail: "delete its knowledge mirror \(quote(mirror.title)) (\(kid.uuidString))"))
+        changes += try knowledgeChanges(mirror, tx)
+      }
+      return DeletionPlan(target: .memory, targetID: id, targetTitle: Truncation.truncate(memory.text, to: 80), changes: changes)
+    case .task(let id):
+      guard let task = try tx.task(id: id) else { throw WorkspaceError.notFound(recordType: "task", id: id.uuidString) }
+      var changes: [DeletionPlan.Change] = []
+      for h in try tx.listHandoffs() where h.taskIDs.contains(id) {
+        changes.append(.init(action: "unlinkTaskFromHandoff", recordID: h.id, detail: "remove it from handoff \(quote(h.focus))"))
+      }
+      for d in try tx.digests(citing: id) {
+        changes.append(.init(action: "deleteDigest", recordID: d, detail: "delete digest \(d.uuidString), which cites this task"))
+      }
+      return DeletionPlan(target: .task, targetID: id, targetTitle: task.title, changes: changes)
+    case .handoff(let id):
+      guard let h = try tx.handoff(id: id) else { throw WorkspaceError.notFound(recordType: "handoff", id: id.uuidString) }
+      var changes: [DeletionPlan.Change] = []
+      if try tx.activeHandoffID() == id {
+        changes.append(.init(action: "clearActiveHandoff", recordID: id, detail: "clear the active-handoff marker (this handoff is active)"))
+      }
+      for d in try tx.digests(citing: id) {
+        changes.append(.init(action: "deleteDigest", recordID: d, detail: "delete digest \(d.uuidString), which cites this handoff"))
+      }
+      return DeletionPlan(target: .handoff, targetID: id, targetTitle: h.focus, changes: changes)
+    }
+  }
+
+  static func knowledgeChanges(_ item: KnowledgeItem, _ tx: WorkspaceTransaction) throws -> [DeletionPlan.Change] {
+    var changes: [DeletionPlan.Change] = []
+    for (owner, kind) in try tx.relationships(targeting: item.id) {
+      let title = try tx.knowledge(id: owner)?.title ?? owner.uuidString
+      changes.append(.init(action: "removeRelationship", recordID: owner, detail: "remove relationship \(kind.rawValue) from \(quote(title)) (\(owner.uuidString))"))
+    }
+    for t in try tx.tasks(referencing: item.id) {
+      changes.append(.init(action: "unlinkTask", recordID: t.id, detail: "remove it from task \(quote(t.title))"))
+    }
+    for h in try tx.listHandoffs() where h.knowledgeIDs.contains(item.id) {
+      changes.append(.init(action: "unlinkHandoff", recordID: h.id, detail: "remove it from handoff \(quote(h.focus))"))
+    }
+    for d in try tx.digests(citing: item.id) {
+      changes.append(.init(action: "deleteDigest", recordID: d, detail: "delete digest \(d.uuidString), which quotes this item"))
+    }
+    return changes
+  }
+
+  static func deleteKnowledgeCascade(_ id: UUID, _ tx: WorkspaceTransaction) throws {
+    try tx.removeRelationships(targeting: id)
+    for var t in try tx.tasks(referencing: id) {
+      t.knowledgeIDs.removeAll { $0 == id }
+      try tx.updateTask(t)
+    }
+    for var h in try tx.listHandoffs() where h.knowledgeIDs.contains(id) {
+      h.knowledgeIDs.removeAll { $0 == id }
+      try tx.updateHandoff(h)
+    }
+    for d in try tx.digests(citing: id) where try tx.digest(id: d) != nil { try tx.deleteDigest(id: d) }
+    let rowid = try tx.deleteKnowledge(id: id)
+    try LexicalIndexStore.remove(knowledgeRowID: rowid, in: tx)
+  }
+
+  static func execute(_ plan: DeletionPlan, _ tx: WorkspaceTransaction) throws -> [UUID] {
+    var removed: [UUID] = [plan.targetID]
+    removed += plan.changes.filter { $0.action == "deleteDigest" || $0.action == "deleteMirror" }.map(\.recordID)
+    switch plan.target {
+    case .knowledge:
+      let memoryID = try tx.knowledge(id: plan.targetID)?.memoryID
+      try deleteKnowledgeCascade(plan.targetID, tx)
+      if let mid = memoryID, try tx.memory(id: mid) != nil { try tx.setMemoryKnowledgeID(mid, nil) }
+    case .memory:
+      let memory = try tx.memory(id: plan.targetID)
+      for d in try tx.digests(citing: plan.targetID) where try tx.digest(id: d) != nil { try tx.deleteDigest(id: d) }
+      if let kid = memory?.knowledgeID, try tx.knowledge(id: kid) != nil { try deleteKnowledgeCascade(kid, tx) }
+      let rowid = try tx.deleteMemory(id: plan.targetID)
+      try LexicalIndexStore.remove(memoryRowID: rowid, in: tx)
+    case .task:
+      for var h in try tx.listHandoffs() where h.taskIDs.contains(plan.targetID) {
+        h.taskIDs.removeAll { $0 == plan.targetID }
+        try tx.updateHandoff(h)
+      }
+      for d in try tx.digests(citing: plan.targetID) where try tx.digest(id: d) != nil { try tx.deleteDigest(id: d) }
+      try tx.deleteTask(id: plan.targetID)
+    case .handoff:
+      for d in try tx.digests(citing: plan.targetID) where try tx.digest(id: d) != nil { try tx.deleteDigest(id: d) }
+      try tx.deleteHandoff(id: plan.targetID)
+    }
+    var seen = Set<UUID>()
+    return removed.filter { seen.insert($0).inserted }
+  }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+extension KnowledgeEngine {
+  /// Every `autoDigestInterval`-th knowledge item (by count) stores a digest in the capture's
+  /// own transaction.
+  public static let autoDigestInterval = 5
+
+  /// Sanitizes, validates and stores a knowledge item, updates the lexical index, and stores a
+  /// digest when the knowledge count lands on a multiple of ``autoDigestInterval`` — all in
+  /// one transaction.
+  ///
+  /// Sanitizing (``Sanitizer/sanitize(_:)``) runs before the bounds are checked, on title,
+  /// content and tags; tags are then trimmed, lowercased and deduplicated.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming the field, limit and size;
+  ///   ``WorkspaceError/capacity(what:limit:)``; storage errors. Nothing is written on error.
+  public func capture(_ request: CaptureRequest) throws -> CaptureResult {
+    let now = environment.now()
+    let item = KnowledgeItem(
+      id: environment.makeID(), kind: request.kind,
+      title: Sanitizer.sanitize(request.title).trimmingCharacters(in: .whitespacesAndNewlines),
+      content: Sanitizer.sanitize(request.content),
+      source: request.source,
+      tags: Limits.normalizeTags(request.tags.map(Sanitizer.sanitize)),
+      relationships: Self.dedupeRelationships(request.relationships),
+      priority: request.priority, createdAt: now, updatedAt: now)
+    return try store.write { tx in try captureInTransaction(item, tx) }
+  }
+
+  static func dedupeRelationships(_ r: [KnowledgeRelationship]) -> [KnowledgeRelationship] {
+    var seen = Set<KnowledgeRelationship>()
+    return r.filter { seen.insert($0).inserted }
+  }
+
+  /// Inserts an already-built item with its index rows and the automatic digest.
+  func captureInTransaction(_ item: KnowledgeItem, _ tx: WorkspaceTransaction) throws -> CaptureResult {
+    let rowid = try tx.insertKnowledge(item)
+    try LexicalIndexStore.index(knowledge: item, rowID: rowid, in: tx)
+    var digest: Digest?
+    let count = try tx.knowledgeCount()
+    if count > 0, count % Self.autoDigestInterval == 0 {
+      let d = try DigestBuilder.build(
+        tx, id: environment.makeID(), now: environment.now(), trigger: .captureThreshold(count: count))
+      try tx.insertDigest(d)
+      digest = d
+    }
+    return CaptureResult(item: item, digest: digest)
+  }
+
+  /// The knowledge item `id`.
+  /// - Throws: ``WorkspaceError/notFound(recordType:id:)``.
+  public func knowledge(id: UUID) throws -> KnowledgeItem {
+    try store.read { tx in
+      guard let item = try tx.knowledge(id: id) else {
+        throw WorkspaceError.notFound(recordType: "knowledge item", id: id.uuidString)
+      }
+      return item
+    }
+  }
+
+  /// Knowledge items, newest first, filtered by kinds and tag, at most `limit`.
+  public func listKnowledge(kinds: [KnowledgeKind] = [], tag: String? = nil, limit: Int? = nil) throws
+    -> [KnowledgeItem]
+  {
+    try store.read { tx in try tx.listKnowledge(kinds: kinds, tag: tag, limit: limit) }
+  }
+
+  // MARK: Memories
+
+  /// What a memory save stored: the memory and its knowledge mirror.
+  public struct MemorySaveResult: Sendable, Equatable {
+    public var memory: MemoryItem
+    /// The mirror (kind `context`, source `legacyMemory`, `memoryID` = the memory's id).
+    public var mirror: KnowledgeItem
+    public var digest: Digest?
+  }
+
+  /// Saves a legacy memory and mirrors it as a knowledge item with source `legacyMemory`, in
+  /// one transaction. The mirror counts toward the automatic digest.
+  /// - Throws: `.validation` (text ≤ 16,000 characters, tags), `.capacity`.
+  public func saveMemory(text: String, tags: [String] = []) throws -> MemorySaveResult {
+    let now = environment.now()
+    let clean = Sanitizer.sanitize(text).trimmingCharacters(in: .whitespacesAndNewlines)
+    let normalizedTags = Limits.normalizeTags(tags.map(Sanitizer.sanitize))
+    let memoryID = environment.makeID()
+    let mirrorID = environment.makeID()
+    let memory = MemoryItem(id: memoryID, text: clean, tags: normalizedTags, createdAt: now, knowledgeID: mirrorID)
+    let mirror = KnowledgeItem(
+      id: mirrorID, kind: .context, title: Self.mirrorTitle(for: clean), content: clean,
+      source: .legacyMemory, tags: normalizedTags, createdAt: now, memoryID: memoryID)
+    return try store.write { tx in
+      let rowid = try tx.insertMemory(memory)
+      try LexicalIndexStore.index(memory: memory, rowID: rowid, in: tx)
+      let r = try captureInTransaction(mirror, tx)
+      return MemorySaveResult(memory: memory, mirror: r.item, digest: r.digest)
+    }
+  }
+
+  /// The first line of a memory, cut to 80 characters with an ellipsis, as its mirror's title.
+  static func mirrorTitle(for text: String) -> String {
+    let firstLine = text.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? text
+    let t = firstLine.trimmingCharacters(in: .whitespaces)
+    return t.count <= 80 ? t : String(t.prefix(79)) + "…"
+  }
+
+  /// Memories, newest first.
+  public func listMemories(limit: Int? = nil) throws -> [MemoryItem] {
+    try store.read { tx in try tx.listMemories(limit: limit) }
+  }
+
+  /// The memory `id`. - Throws: `.notFound`.
+  public func memory(id: UUID) throws -> MemoryItem {
+    try store.read { tx in
+      guard let m = try tx.memory(id: id) else { throw WorkspaceError.notFound(recordType: "memory", id: id.uuidString) }
+      return m
+    }
+  }
+
+  // MARK: Tasks
+
+  /// Adds an open task.
+  /// - Throws: `.validation` (title ≤ 300, notes ≤ 4,000, ≤ 64 existing knowledge ids), `.capacity`.
+  public func addTask(title: String, notes: String = "", priority: Priority = .normal, knowledgeIDs: [UUID] = [])
+    throws -> TaskItem
+  {
+    var seen = Set<UUID>()
+    let task = TaskItem(
+      id: environment.makeID(),
+      title: Sanitizer.sanitize(title).trimmingCharacters(in: .whitespacesAndNewlines),
+      notes: Sanitizer.sanitize(notes), priority: priority, createdAt: environment.now(),
+      knowledgeIDs: knowledgeIDs.filter { seen.insert($0).inserted })
+    try store.write { tx in try tx.insertTask(task) }
+    return task
+  }
+
+  /// Marks a task completed (idempotent: an already completed task keeps its completion time).
+  /// - Throws: `.notFound`.
+  public func completeTask(id: UUID) throws -> TaskItem {
+    let now = environment.now()
+    return try store.write { tx in
+      guard var t = try tx.task(id: id) else { throw WorkspaceError.notFound(recordType: "task", id: id.uuidString) }
+      if t.status == .open {
+        t.status = .completed
+        t.completedAt = now
+        try tx.updateTask(t)
+      }
+      return t
+    }
+  }
+
+  /// Reopens a completed task (idempotent). - Throws: `.notFound`.
+  public func reopenTask(id: UUID) throws -> TaskItem {
+    try store.write { tx in
+      guard var t = try tx.task(id: id) else { throw WorkspaceError.notFound(recordType: "task", id: id.uuidString) }
+      if t.status == .completed {
+        t.status = .open
+        t.completedAt = nil
+        try tx.updateTask(t)
+      }
+      return t
+    }
+  }
+
+  /// Tasks, open first (see ``WorkspaceTransaction/listTasks(status:)``).
+  public func listTasks(status: TaskStatus? = nil) throws -> [TaskItem] {
+    try store.read { tx in try tx.listTasks(status: status) }
+  }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Operations over a workspace: capture, lookup, deletion plans, memories, tasks, digests and
+/// search. Every mutation is one store transaction, including its derived index rows and any
+/// automatic digest.
+public final class KnowledgeEngine: Sendable {
+  /// The store every operation reads and writes.
+  public let store: any WorkspaceStore
+  /// Injected clock and id source.
+  public let environment: Environment
+
+  /// - Parameters:
+  ///   - store: a file or in-memory store.
+  ///   - environment: time and ids (`.live` by default; tests inject fixed ones).
+  public init(store: any WorkspaceStore, environment: Environment = .live) {
+    self.store = store
+    self.environment = environment
+  }
+}
+
+/// A knowledge item to capture, before validation and sanitizing.
+public struct CaptureRequest: Sendable, Equatable {
+  public var kind: KnowledgeKind
+  public var title: String
+  public var content: String
+  public var tags: [String]
+  public var relationships: [KnowledgeRelationship]
+  public var priority: Priority
+  public var source: KnowledgeSource
+
+  public init(
+    kind: KnowledgeKind, title: String, content: String = "", tags: [String] = [],
+    relationships: [KnowledgeRelationship] = [], priority: Priority = .normal,
+    source: KnowledgeSource = .user
+  ) {
+    self.kind = kind
+    self.title = title
+    self.content = content
+    self.tags = tags
+    self.relationships = relationships
+    self.priority = priority
+    self.source = source
+  }
+}
+
+/// What a capture stored.
+public struct CaptureResult: Sendable, Equatable {
+  /// The stored item, as sanitized and normalized.
+  public var item: KnowledgeItem
+  /// The digest stored automatically because the knowledge count reached a multiple of five.
+  public var digest: Digest?
+}
