@@ -1,1 +1,167 @@
-public enum DolphinCLI {}
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+/// The `dolphin` command line: parses, validates, calls the library, renders, returns an exit
+/// code. Thin by design; all behaviour lives in the libraries.
+public enum DolphinCLI {
+  /// Runs one invocation.
+  /// - Parameters:
+  ///   - arguments: the arguments after the program name.
+  ///   - console: streams and environment.
+  /// - Returns: the process exit code (see ``ExitCode``).
+  public static func run(_ arguments: [String], console: Console) -> Int32 {
+    let wantsJSON = arguments.contains("--json")
+    do {
+      guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
+        if arguments.count >= 2, arguments[0] == "help" {
+          return run(Array(arguments.dropFirst()) + ["--help"], console: console)
+        }
+        console.print(overview())
+        return arguments.isEmpty ? ExitCode.usage : ExitCode.success
+      }
+      if first == "--version" || first == "version" {
+        console.print("dolphin \(version) (workspace schema v\(SchemaVersion.current), SQLite \(SQLiteWorkspaceStore.sqliteVersion))")
+        return ExitCode.success
+      }
+      // Longest command path that matches.
+      let candidates = Commands.all.filter { spec in
+        arguments.count >= spec.spec.path.count && Array(arguments.prefix(spec.spec.path.count)) == spec.spec.path
+      }
+      guard let command = candidates.max(by: { $0.spec.path.count < $1.spec.path.count }) else {
+        let group = Commands.all.filter { $0.spec.path.first == first }
+        if !group.isEmpty {
+          let subs = group.compactMap { $0.spec.path.dropFirst().first }.joined(separator: ", ")
+          if arguments.count == 1 || ["--help", "-h"].contains(arguments[1]) {
+            console.print("dolphin \(first) <subcommand>\n\nSubcommands: \(subs)\n\nRun `dolphin \(first) <subcommand> --help` for details.")
+            return arguments.count == 1 ? ExitCode.usage : ExitCode.success
+          }
+          let hint = ArgumentParser.nearest(arguments[1], in: group.compactMap { $0.spec.path.dropFirst().first }).map { "; did you mean `\(first) \($0)`?" } ?? ""
+          throw CLIError.usage("unknown subcommand '\(arguments[1])' for `dolphin \(first)` (subcommands: \(subs))\(hint)")
+        }
+        let names = Set(Commands.all.compactMap { $0.spec.path.first }).sorted()
+        let hint = ArgumentParser.nearest(first, in: names).map { "; did you mean `\($0)`?" } ?? ""
+        throw CLIError.usage("unknown command '\(first)'\(hint); run `dolphin --help` for the list")
+      }
+      let rest = Array(arguments.dropFirst(command.spec.path.count))
+      let parsed = try ArgumentParser.parse(rest, spec: command.spec)
+      if parsed.has("help") {
+        console.print(ArgumentParser.help(command.spec))
+        return ExitCode.success
+      }
+      let context = CommandContext(console: console, arguments: parsed, spec: command.spec)
+      try command.run(context)
+      return ExitCode.success
+    } catch {
+      let (code, kind, message) = classify(error)
+      if wantsJSON, !(error is ReportedFailure) {
+        struct ErrorDocument: Encodable {
+          struct Body: Encodable { var kind: String; var message: String; var exitCode: Int32 }
+          var error: Body
+        }
+        try? console.printJSON(ErrorDocument(error: .init(kind: kind, message: message, exitCode: code)))
+      }
+      console.printError("dolphin: error: \(message)")
+      return code
+    }
+  }
+
+  /// The version of this build.
+  public static let version = "0.1.0"
+
+  static func overview() -> String {
+    var lines = [
+      "dolphin — local-first memory and continuity (Create State-inspired; nothing leaves this machine)",
+      "",
+      "Usage: dolphin <command> [arguments] [options]",
+      "",
+      "Commands:",
+    ]
+    for c in Commands.all {
+      lines.append("  " + c.spec.name.padding(toLength: 20, withPad: " ", startingAt: 0) + c.spec.summary)
+    }
+    lines += [
+      "",
+      "Every command takes --help, --json (one JSON document on stdout) and --workspace DIR.",
+      "Exit codes: 0 ok, 1 declined/aborted, 2 usage, 3 not found, 4 validation, 5 storage.",
+    ]
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// A runnable command: its spec and handler.
+struct Command: Sendable {
+  var spec: CommandSpec
+  var run: @Sendable (CommandContext) throws -> Void
+}
+
+/// What a handler gets: parsed arguments, the console, and lazy access to the workspace.
+final class CommandContext {
+  let console: Console
+  let arguments: ParsedArguments
+  let spec: CommandSpec
+  var json: Bool { arguments.has("json") }
+
+  init(console: Console, arguments: ParsedArguments, spec: CommandSpec) {
+    self.console = console
+    self.arguments = arguments
+    self.spec = spec
+  }
+
+  /// The workspace directory for this invocation.
+  var workspaceDirectory: URL {
+    if let w = arguments.value("workspace") { return URL(fileURLWithPath: w, isDirectory: true) }
+    return WorkspaceLocation.defaultDirectory(environment: console.environment.isEmpty ? ProcessInfo.processInfo.environment : console.environment)
+  }
+
+  /// Opens the workspace (creating it unless `readOnly`), printing open warnings to stderr.
+  func openStore(readOnly: Bool = false) throws -> SQLiteWorkspaceStore {
+    let store = try SQLiteWorkspaceStore.open(directory: workspaceDirectory, readOnly: readOnly)
+    for w in store.warnings { console.printError("dolphin: warning: \(w)") }
+    if let reason = store.readOnlyReason, !readOnly {
+      console.printError("dolphin: notice: \(store.databasePath) is read-only: \(reason)")
+    }
+    try WorkspaceOpening.afterOpen(store: store, directory: workspaceDirectory, console: console)
+    return store
+  }
+
+  func engine(readOnly: Bool = false) throws -> KnowledgeEngine {
+    KnowledgeEngine(store: try openStore(readOnly: readOnly))
+  }
+
+  /// Asks for confirmation unless `--yes`; throws `.aborted` when declined or impossible.
+  func confirm(_ question: String) throws {
+    if arguments.has("yes") { return }
+    guard console.isInteractive else {
+      throw CLIError.aborted("\(question) needs confirmation: run it in a terminal, or pass --yes")
+    }
+    console.printError("\(question) [y/N] ")
+    let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+    guard answer == "y" || answer == "yes" else { throw CLIError.aborted("nothing was changed") }
+  }
+
+  /// Parses a UUID argument.
+  func uuid(_ text: String, field: String) throws -> UUID {
+    guard let id = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
+      throw ValidationError(field: field, message: "\(field) '\(inert(String(text.prefix(60))))' is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
+    }
+    return id
+  }
+
+  /// Parses an integer option within `range`.
+  func integer(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+    guard let text = arguments.value(name) else { return value }
+    guard let n = Int(text) else { throw CLIError.usage("--\(name) must be a whole number, got '\(text)'") }
+    guard range.contains(n) else {
+      throw ValidationError(field: name, limit: range.upperBound, actual: n, message: "--\(name) is \(n); it must be between \(range.lowerBound) and \(range.upperBound)")
+    }
+    return n
+  }
+
+  func parseEnum<E: RawRepresentable & CaseIterable>(_ type: E.Type, _ text: String, field: String) throws -> E where E.RawValue == String {
+    if let v = E(rawValue: text) ?? E.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) { return v }
+    let names = E.allCases.map(\.rawValue)
+    let hint = ArgumentParser.nearest(text, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+    throw ValidationError(field: field, message: "\(field) '\(inert(String(text.prefix(40))))' is not one of: \(names.joined(separator: ", "))\(hint)")
+  }
+}

@@ -1,0 +1,63 @@
+import ContinuityKit
+
+/// Failures of the command-line layer, with their documented exit codes.
+enum CLIError: Error, Sendable, Equatable {
+  /// Bad arguments. Exit 2.
+  case usage(String)
+  /// The user declined a confirmation, or one was needed with no terminal. Exit 1.
+  case aborted(String)
+  /// An input file problem (unreadable, a refused legacy file). Exit 4.
+  case input(String)
+}
+
+/// Exit codes of `dolphin`.
+public enum ExitCode {
+  public static let success: Int32 = 0
+  /// The user declined, or confirmation was needed without a terminal and without `--yes`.
+  public static let aborted: Int32 = 1
+  public static let usage: Int32 = 2
+  public static let notFound: Int32 = 3
+  /// Input over a bound, malformed ids, a full collection, a refused legacy file.
+  public static let validation: Int32 = 4
+  /// SQLite or filesystem errors, a damaged or read-only (newer-schema) workspace.
+  public static let storage: Int32 = 5
+}
+
+extension CLIError {
+  var message: String {
+    switch self {
+    case .usage(let m), .aborted(let m), .input(let m): return m
+    }
+  }
+}
+
+/// Maps any error to (exit code, error kind, message).
+func classify(_ error: any Error) -> (code: Int32, kind: String, message: String) {
+  switch error {
+  case let e as CLIError:
+    switch e {
+    case .usage(let m): return (ExitCode.usage, "usage", m)
+    case .aborted(let m): return (ExitCode.aborted, "aborted", m)
+    case .input(let m): return (ExitCode.validation, "input", m)
+    }
+  case let e as WorkspaceError:
+    switch e {
+    case .notFound: return (ExitCode.notFound, "notFound", e.description)
+    case .validation, .capacity: return (ExitCode.validation, "validation", e.description)
+    case .storage, .damaged, .fileSystem, .readOnly, .newerSchema: return (ExitCode.storage, "storage", e.description)
+    }
+  case let e as ValidationError:
+    return (ExitCode.validation, "validation", e.message)
+  case let e as ReportedFailure:
+    return (e.code, "reported", e.message)
+  // LEGACY-HOOK
+  default:
+    return (ExitCode.storage, "error", String(describing: error))
+  }
+}
+
+/// A failure whose report was already printed (no extra JSON document is written).
+struct ReportedFailure: Error {
+  var code: Int32
+  var message: String
+}

@@ -1,0 +1,166 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+/// The command table (order is the order in `dolphin --help`).
+enum Commands {
+  static let all: [Command] =
+    [demo, capture] + KnowledgeCommands.all + MemoryCommands.all + TaskCommands.all
+    + [status, doctor] + MigrateCommands.all
+
+  static let kindList = KnowledgeKind.allCases.map(\.rawValue).joined(separator: ", ")
+
+  static let capture = Command(
+    spec: CommandSpec(
+      path: ["capture"], summary: "Capture a typed knowledge item.",
+      positionals: [("kind", "One of: \(kindList)."), ("title", "Title, at most \(Limits.title) characters.")],
+      options: [
+        OptionSpec(name: "content", value: "TEXT", help: "Body text (≤ \(Limits.content) characters); '-' reads stdin."),
+        OptionSpec(name: "content-file", value: "PATH", help: "Read the body from a UTF-8 file."),
+        OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Comma-separated tags (≤ \(Limits.tagsPerItem), each ≤ \(Limits.tagLength) characters)."),
+        OptionSpec(name: "relates", value: "KIND:UUID", repeatable: true, help: "Relationship to an existing item; KIND is supports, contradicts, dependsOn, supersedes or relatesTo."),
+        OptionSpec(name: "priority", value: "P", help: "low, normal (default), high or critical."),
+      ],
+      discussion: """
+        Examples:
+          dolphin capture decision "Use SQLite for the workspace" --content "Single-row writes, WAL." --tags storage,sqlite
+          echo "notes" | dolphin capture context "Standup" --content -
+        Every capture that leaves the knowledge count at a multiple of five also stores a rule-based digest.
+        """),
+    run: { ctx in
+      let a = ctx.arguments
+      let kind = try ctx.parseEnum(KnowledgeKind.self, a.positionals[0], field: "kind")
+      if a.value("content") != nil, a.value("content-file") != nil {
+        throw CLIError.usage("give --content or --content-file, not both")
+      }
+      var content = a.value("content") ?? ""
+      if content == "-" { content = ctx.console.readAll() }
+      if let path = a.value("content-file") { content = try readTextFile(path, field: "content-file") }
+      let relationships = try a.all("relates").enumerated().map { i, spec in try parseRelationship(spec, index: i, ctx: ctx) }
+      let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, field: "priority") } ?? .normal
+      let engine = try ctx.engine()
+      let result = try engine.capture(
+        CaptureRequest(kind: kind, title: a.positionals[1], content: content, tags: splitTags(a.all("tags")),
+                       relationships: relationships, priority: priority))
+      if ctx.json {
+        struct Out: Encodable { var item: KnowledgeItem; var digestID: UUID? }
+        try ctx.console.printJSON(Out(item: result.item, digestID: result.digest?.id))
+      } else {
+        ctx.console.print("Captured \(result.item.kind.rawValue) \"\(inert(result.item.title))\"")
+        ctx.console.print("id: \(result.item.id.uuidString)")
+        if let d = result.digest {
+          ctx.console.print("Stored rule-based digest \(d.id.uuidString) (knowledge count is a multiple of \(KnowledgeEngine.autoDigestInterval))")
+        }
+      }
+    })
+
+  static func splitTags(_ values: [String]) -> [String] {
+    values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: true).map(String.init) }
+  }
+
+  static func parseRelationship(_ spec: String, index: Int, ctx: CommandContext) throws -> KnowledgeRelationship {
+    let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
+    guard parts.count == 2 else {
+      throw ValidationError(field: "relates[\(index)]", message: "relates[\(index)] '\(inert(spec))' must be KIND:UUID, e.g. supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+    }
+    let kind = try ctx.parseEnum(RelationshipKind.self, parts[0], field: "relates[\(index)] kind")
+    return KnowledgeRelationship(kind: kind, targetID: try ctx.uuid(parts[1], field: "relates[\(index)] id"))
+  }
+
+  static func readTextFile(_ path: String, field: String) throws -> String {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw CLIError.input("--\(field): cannot read '\(path)' (missing or unreadable)")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw CLIError.input("--\(field): '\(path)' is not UTF-8 text")
+    }
+    return text
+  }
+
+  static let status = Command(
+    spec: CommandSpec(path: ["status"], summary: "Show the workspace path, schema version, record counts and integrity summary."),
+    run: { ctx in
+      let store = try ctx.openStore()
+      let engine = KnowledgeEngine(store: store)
+      let s = try engine.status()
+      if ctx.json {
+        try ctx.console.printJSON(s)
+        return
+      }
+      let c = ctx.console
+      c.print("Workspace: \(ctx.workspaceDirectory.path)")
+      c.print("Database:  \(s.databasePath)")
+      c.print("Schema:    v\(s.schemaVersion)" + (s.readOnly ? " (read-only: \(s.readOnlyReason ?? ""))" : ""))
+      c.print("Knowledge: \(s.counts["knowledge"] ?? 0) of \(s.knowledgeItemLimit)")
+      for (label, key) in [("Memories", "memory"), ("Tasks", "task"), ("Handoffs", "handoff"), ("Digests", "digest"),
+                           ("Conversations", "conversation"), ("Messages", "message"), ("Receipts", "receipt"),
+                           ("Checkpoints", "checkpoint"), ("Quarantined", "quarantine")] {
+        c.print("\((label + ":").padding(toLength: 15, withPad: " ", startingAt: 0))\(s.counts[key] ?? 0)")
+      }
+      c.print("Active handoff: \(s.activeHandoffID?.uuidString ?? "none")")
+      if s.integrityProblems.isEmpty {
+        c.print("Integrity: references ok (run `dolphin doctor` for a full check)")
+      } else {
+        c.print("Integrity: \(s.integrityProblems.count) problem(s):")
+        for p in s.integrityProblems.prefix(20) { c.print("  - \(p)") }
+      }
+    })
+
+  static let doctor = Command(
+    spec: CommandSpec(
+      path: ["doctor"], summary: "Check the database (PRAGMA integrity_check) and references; explain recovery.",
+      discussion: "Opens the workspace read-only and never repairs by overwriting. Exit 5 when a problem is found."),
+    run: { ctx in
+      let dir = ctx.workspaceDirectory
+      let dbPath = dir.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
+      struct Report: Encodable {
+        var databasePath: String
+        var ok: Bool
+        var integrityCheck: [String]
+        var referenceProblems: [String]
+        var quarantined: Int
+        var advice: [String]
+      }
+      var report = Report(databasePath: dbPath, ok: true, integrityCheck: [], referenceProblems: [], quarantined: 0, advice: [])
+      do {
+        let store = try SQLiteWorkspaceStore.open(directory: dir, readOnly: true)
+        report.integrityCheck = try store.integrityCheck()
+        let s = try KnowledgeEngine(store: store).status()
+        report.referenceProblems = s.integrityProblems
+        report.quarantined = s.quarantined
+        if let reason = store.readOnlyReason, reason != "opened read-only" {
+          report.advice.append("The database is newer than this build (\(reason)); upgrade dolphin. It was not modified.")
+        }
+      } catch let e as WorkspaceError {
+        report.integrityCheck = [e.description]
+      }
+      report.ok = report.integrityCheck == ["ok"] && report.referenceProblems.isEmpty
+      if report.integrityCheck != ["ok"] {
+        report.advice += [
+          "The database file failed SQLite's integrity check. Nothing was changed.",
+          "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
+          "2. Copy the whole directory \(dir.path) (including workspace.sqlite-wal and -shm) somewhere safe.",
+          "3. Try `sqlite3 \(dbPath) .recover > recovered.sql` on the copy, then load it into a new database and `dolphin export` from there.",
+          "4. Or restore from your latest `dolphin export` into a fresh workspace directory.",
+        ]
+      }
+      if !report.referenceProblems.isEmpty {
+        report.advice.append("Dangling references were found; they name the ids involved. Delete or fix the records that hold them.")
+      }
+      if report.quarantined > 0 {
+        report.advice.append("\(report.quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `dolphin migrate --quarantine`.")
+      }
+      if ctx.json {
+        try ctx.console.printJSON(report)
+      } else {
+        ctx.console.print("Database: \(dbPath)")
+        ctx.console.print("PRAGMA integrity_check: \(report.integrityCheck.prefix(10).joined(separator: "; "))")
+        ctx.console.print("References: " + (report.referenceProblems.isEmpty ? "ok" : "\(report.referenceProblems.count) problem(s)"))
+        for p in report.referenceProblems.prefix(20) { ctx.console.print("  - \(p)") }
+        for a in report.advice { ctx.console.print(a) }
+        ctx.console.print(report.ok ? "Doctor: healthy." : "Doctor: problems found.")
+      }
+      if !report.ok { throw ReportedFailure(code: ExitCode.storage, message: "the workspace has problems (see the report)") }
+    })
+}
+

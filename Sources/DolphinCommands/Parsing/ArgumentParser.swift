@@ -1,0 +1,164 @@
+/// A small, strict command-line parser: declared options only, `--name value` or
+/// `--name=value`, repeatable options, `--` to end options, and errors that name the option
+/// and suggest the nearest valid one.
+struct OptionSpec: Sendable {
+  var name: String
+  /// nil for a flag; the value's placeholder (e.g. `KIND`) otherwise.
+  var value: String?
+  var repeatable = false
+  var help: String
+}
+
+struct CommandSpec: Sendable {
+  /// e.g. `["knowledge", "list"]`.
+  var path: [String]
+  var summary: String
+  /// Positional arguments, e.g. `[("kind", "…"), ("title", "…")]`.
+  var positionals: [(name: String, help: String)] = []
+  /// How many positionals are required (the rest are optional).
+  var requiredPositionals: Int? = nil
+  var options: [OptionSpec] = []
+  /// Whether `--yes` is accepted.
+  var confirms = false
+  /// Extra help text (examples, exit codes).
+  var discussion: String = ""
+
+  var name: String { path.joined(separator: " ") }
+
+  static let globalOptions: [OptionSpec] = [
+    OptionSpec(name: "workspace", value: "DIR", help: "Workspace directory (default: $DOLPHIN_HOME, else $XDG_DATA_HOME/dolphin, else ~/.local/share/dolphin)."),
+    OptionSpec(name: "json", value: nil, help: "Print exactly one JSON document on stdout; notices go to stderr."),
+    OptionSpec(name: "help", value: nil, help: "Show this help."),
+  ]
+
+  var allOptions: [OptionSpec] {
+    options + (confirms ? [OptionSpec(name: "yes", value: nil, help: "Apply without asking (for scripts).")] : []) + Self.globalOptions
+  }
+}
+
+struct ParsedArguments: Sendable {
+  var positionals: [String] = []
+  var values: [String: [String]] = [:]
+  var flags: Set<String> = []
+
+  func value(_ name: String) -> String? { values[name]?.last }
+  func all(_ name: String) -> [String] { values[name] ?? [] }
+  func has(_ name: String) -> Bool { flags.contains(name) }
+}
+
+enum ArgumentParser {
+  /// Parses `arguments` (after the command path) against `spec`.
+  /// - Throws: ``CLIError/usage(_:)`` naming the offending argument.
+  static func parse(_ arguments: [String], spec: CommandSpec) throws(CLIError) -> ParsedArguments {
+    var out = ParsedArguments()
+    let options = spec.allOptions
+    var i = 0
+    var optionsEnded = false
+    while i < arguments.count {
+      let arg = arguments[i]
+      i += 1
+      if optionsEnded || !arg.hasPrefix("-") || arg == "-" {
+        out.positionals.append(arg)
+        continue
+      }
+      if arg == "--" {
+        optionsEnded = true
+        continue
+      }
+      if arg == "-h" {
+        out.flags.insert("help")
+        continue
+      }
+      guard arg.hasPrefix("--") else {
+        throw .usage("unknown option '\(arg)' for `dolphin \(spec.name)`; options are spelled --name (see --help)")
+      }
+      var name = String(arg.dropFirst(2))
+      var inlineValue: String?
+      if let eq = name.firstIndex(of: "=") {
+        inlineValue = String(name[name.index(after: eq)...])
+        name = String(name[..<eq])
+      }
+      guard let opt = options.first(where: { $0.name == name }) else {
+        let suggestion = nearest(name, in: options.map(\.name)).map { "; did you mean --\($0)?" } ?? ""
+        throw .usage("unknown option '--\(name)' for `dolphin \(spec.name)`\(suggestion)")
+      }
+      if let placeholder = opt.value {
+        let v: String
+        if let inlineValue {
+          v = inlineValue
+        } else {
+          guard i < arguments.count else { throw .usage("--\(name) needs a value (\(placeholder))") }
+          v = arguments[i]
+          i += 1
+        }
+        if !opt.repeatable, out.values[name] != nil {
+          throw .usage("--\(name) was given more than once; it takes one value")
+        }
+        out.values[name, default: []].append(v)
+      } else {
+        if inlineValue != nil { throw .usage("--\(name) is a flag and takes no value") }
+        out.flags.insert(name)
+      }
+    }
+    if out.has("help") { return out }
+    let required = spec.requiredPositionals ?? spec.positionals.count
+    if out.positionals.count < required {
+      let missing = spec.positionals[out.positionals.count].name
+      throw .usage("`dolphin \(spec.name)` needs <\(missing)>; usage: \(usageLine(spec))")
+    }
+    if out.positionals.count > spec.positionals.count {
+      let extra = out.positionals[spec.positionals.count]
+      throw .usage("unexpected argument '\(extra)' for `dolphin \(spec.name)`; usage: \(usageLine(spec)) (quote text that contains spaces)")
+    }
+    return out
+  }
+
+  static func usageLine(_ spec: CommandSpec) -> String {
+    let required = spec.requiredPositionals ?? spec.positionals.count
+    let pos = spec.positionals.enumerated().map { i, p in i < required ? "<\(p.name)>" : "[<\(p.name)>]" }
+    return (["dolphin", spec.name] + pos + ["[options]"]).joined(separator: " ")
+  }
+
+  /// Help text for a command.
+  static func help(_ spec: CommandSpec) -> String {
+    var lines = ["\(spec.summary)", "", "Usage: \(usageLine(spec))"]
+    if !spec.positionals.isEmpty {
+      lines += ["", "Arguments:"]
+      for p in spec.positionals { lines.append("  <\(p.name)>".padding(toLength: 26, withPad: " ", startingAt: 0) + p.help) }
+    }
+    lines += ["", "Options:"]
+    for o in spec.allOptions {
+      let head = "  --\(o.name)" + (o.value.map { " \($0)" } ?? "") + (o.repeatable ? " ..." : "")
+      lines.append(head.count < 26 ? head.padding(toLength: 26, withPad: " ", startingAt: 0) + o.help : head + "\n" + String(repeating: " ", count: 26) + o.help)
+    }
+    if !spec.discussion.isEmpty { lines += ["", spec.discussion] }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The candidate with the smallest edit distance ≤ 3, if any (ties: first in order).
+  static func nearest(_ word: String, in candidates: [String]) -> String? {
+    var best: (String, Int)?
+    for c in candidates {
+      let d = editDistance(word, c)
+      if d <= min(3, max(1, word.count / 3)), d < (best?.1 ?? Int.max) { best = (c, d) }
+    }
+    return best?.0
+  }
+
+  /// Levenshtein distance over `Character`s.
+  static func editDistance(_ a: String, _ b: String) -> Int {
+    let x = Array(a), y = Array(b)
+    if x.isEmpty { return y.count }
+    if y.isEmpty { return x.count }
+    var prev = Array(0...y.count)
+    var cur = [Int](repeating: 0, count: y.count + 1)
+    for i in 1...x.count {
+      cur[0] = i
+      for j in 1...y.count {
+        cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+      }
+      swap(&prev, &cur)
+    }
+    return prev[y.count]
+  }
+}

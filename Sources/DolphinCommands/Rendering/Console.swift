@@ -1,0 +1,69 @@
+import ContinuityKit
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where the CLI reads and writes: real standard streams, or buffers in tests.
+public final class Console: @unchecked Sendable {
+  private(set) var out = ""
+  private(set) var err = ""
+  private let buffered: Bool
+  /// Whether standard input is a terminal (confirmation prompts are only asked there).
+  public let isInteractive: Bool
+  private var inputLines: [String]
+  /// The process environment.
+  public let environment: [String: String]
+
+  /// Real standard streams.
+  public static func standard() -> Console {
+    Console(buffered: false, isInteractive: isatty(0) == 1, input: [], environment: ProcessInfo.processInfo.environment)
+  }
+
+  /// A console that records output, for tests.
+  public init(buffered: Bool = true, isInteractive: Bool = false, input: [String] = [], environment: [String: String] = [:]) {
+    self.buffered = buffered
+    self.isInteractive = isInteractive
+    self.inputLines = input
+    self.environment = environment
+  }
+
+  /// What was written to stdout (buffered consoles only).
+  public var standardOutput: String { out }
+  /// What was written to stderr (buffered consoles only).
+  public var standardError: String { err }
+
+  func print(_ s: String) {
+    if buffered { out += s + "\n" } else { FileHandle.standardOutput.write(Data((s + "\n").utf8)) }
+  }
+
+  func printError(_ s: String) {
+    if buffered { err += s + "\n" } else { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+  }
+
+  /// Reads one line from stdin (nil at end of input).
+  func readLine() -> String? {
+    if buffered { return inputLines.isEmpty ? nil : inputLines.removeFirst() }
+    return Swift.readLine(strippingNewline: true)
+  }
+
+  /// Reads all of stdin.
+  func readAll() -> String {
+    if buffered {
+      defer { inputLines = [] }
+      return inputLines.joined(separator: "\n")
+    }
+    return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+  }
+
+  /// Prints a value as one JSON document (sorted keys, pretty).
+  func printJSON<T: Encodable>(_ value: T) throws {
+    print(try StableJSON.string(value, pretty: true))
+  }
+}
+
+/// Stored text made safe for a terminal.
+func inert(_ s: String) -> String { TerminalText.inert(s) }

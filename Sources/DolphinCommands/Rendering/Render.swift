@@ -1,0 +1,54 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+/// Human-readable renderings. Stored text is passed through ``inert(_:)``.
+enum Render {
+  static func date(_ d: Date) -> String { ISO8601.string(from: d) }
+
+  static func knowledgeLine(_ k: KnowledgeItem) -> String {
+    let tags = k.tags.isEmpty ? "" : "  [" + k.tags.map(inert).joined(separator: ", ") + "]"
+    let provenance = k.source == .legacyMemory ? "  (legacy memory)" : ""
+    return "\(k.id.uuidString)  \(k.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(inert(k.title))\(tags)\(provenance)"
+  }
+
+  static func knowledgeDetail(_ k: KnowledgeItem) -> String {
+    var lines = [
+      "\(k.kind.rawValue): \(inert(k.title))",
+      "id:        \(k.id.uuidString)",
+      "priority:  \(k.priority.rawValue)",
+      "source:    \(k.source.rawValue)" + (k.memoryID.map { " (mirrors memory \($0.uuidString))" } ?? ""),
+      "tags:      " + (k.tags.isEmpty ? "none" : k.tags.map(inert).joined(separator: ", ")),
+      "created:   \(date(k.createdAt))",
+      "updated:   \(date(k.updatedAt))   revision \(k.revision)",
+    ]
+    if !k.relationships.isEmpty {
+      lines.append("relationships:")
+      for r in k.relationships { lines.append("  \(r.kind.rawValue) → \(r.targetID.uuidString)") }
+    }
+    if !k.content.isEmpty { lines += ["", inert(k.content)] }
+    return lines.joined(separator: "\n")
+  }
+
+  static func taskLine(_ t: TaskItem) -> String {
+    let box = t.status == .completed ? "[x]" : "[ ]"
+    let pr = t.priority == .normal ? "" : " (\(t.priority.rawValue))"
+    return "\(box) \(t.id.uuidString)  \(inert(t.title))\(pr)"
+  }
+
+  static func memoryLine(_ m: MemoryItem) -> String {
+    let text = Truncation.truncate(m.text.replacingOccurrences(of: "\n", with: " "), to: 100)
+    return "\(m.id.uuidString)  \(date(m.createdAt))  \(inert(text))"
+  }
+
+  static func plan(_ p: DeletionPlan) -> String {
+    var lines = ["Deletion plan: delete \(p.target.rawValue) \"\(inert(p.targetTitle))\" (\(p.targetID.uuidString))"]
+    if p.changes.isEmpty {
+      lines.append("  nothing else refers to it")
+    } else {
+      lines.append("  It will also:")
+      for c in p.changes { lines.append("  - \(inert(c.detail))") }
+    }
+    return lines.joined(separator: "\n")
+  }
+}
