@@ -1,1 +1,105 @@
 import ContinuityKit
+import Foundation
+import Synchronization
+
+/// A fresh temporary directory, removed by ``remove()``.
+public struct TemporaryDirectory: Sendable {
+  public let url: URL
+  public var path: String { url.path }
+
+  /// Creates `…/dolphin-tests-<uuid>` under the system temporary directory.
+  public init(_ label: String = "t") {
+    url = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
+      .appendingPathComponent("dolphin-tests-\(label)-\(UUID().uuidString)", isDirectory: true)
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  /// A path inside the directory.
+  public func appending(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+  public func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A deterministic environment: time starts at `start` and advances `step` seconds per call;
+/// ids count up from `00000000-0000-0000-0000-000000000001`.
+public func fixedEnvironment(start: Date = Date(timeIntervalSince1970: 1_790_000_000), step: TimeInterval = 1) -> Environment {
+  let state = Mutex((tick: 0, id: 0))
+  return Environment(
+    now: { state.withLock { s in s.tick += 1; return start.addingTimeInterval(Double(s.tick) * step) } },
+    makeID: {
+      state.withLock { s in
+        s.id += 1
+        return sequentialID(s.id)
+      }
+    })
+}
+
+/// The UUID whose last 12 hex digits are `n`.
+public func sequentialID(_ n: Int) -> UUID {
+  let hex = String(n, radix: 16)
+  let padded = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
+  return UUID(uuidString: "00000000-0000-0000-0000-\(padded.uppercased())") ?? UUID()
+}
+
+/// The directory of the repository (found from this file's path).
+public let repositoryRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent()
+
+/// The built `dolphin` executable next to the test bundle (`.build/<config>/dolphin`).
+public func dolphinExecutable() -> URL {
+  var dir = Bundle.main.bundleURL
+  for _ in 0..<4 {
+    let candidate = dir.appendingPathComponent("dolphin")
+    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    dir = dir.deletingLastPathComponent()
+  }
+  return repositoryRoot.appendingPathComponent(".build/debug/dolphin")
+}
+
+/// What a process printed and returned.
+public struct ProcessResult: Sendable {
+  public var status: Int32
+  public var stdout: String
+  public var stderr: String
+}
+
+/// Runs the `dolphin` binary with `arguments`, optional stdin text and extra environment.
+public func runDolphin(
+  _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]
+) throws -> ProcessResult {
+  try runProcess(dolphinExecutable().path, arguments, stdin: stdin, environment: environment)
+}
+
+/// Runs a process to completion and collects its output.
+public func runProcess(
+  _ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]
+) throws -> ProcessResult {
+  let p = Process()
+  p.executableURL = URL(fileURLWithPath: executable)
+  p.arguments = arguments
+  var env = ProcessInfo.processInfo.environment
+  for (k, v) in environment { env[k] = v }
+  p.environment = env
+  let out = Pipe(), err = Pipe(), input = Pipe()
+  p.standardOutput = out
+  p.standardError = err
+  p.standardInput = input
+  try p.run()
+  if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+  try? input.fileHandleForWriting.close()
+  // Read both pipes concurrently so a full pipe cannot block the child.
+  let errData = Mutex(Data())
+  let group = DispatchGroup()
+  group.enter()
+  DispatchQueue.global().async {
+    let d = err.fileHandleForReading.readDataToEndOfFile()
+    errData.withLock { $0 = d }
+    group.leave()
+  }
+  let outData = out.fileHandleForReading.readDataToEndOfFile()
+  group.wait()
+  p.waitUntilExit()
+  return ProcessResult(
+    status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+    stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
+}

@@ -16,8 +16,10 @@ extension Limits {
   /// Checks tag count and each tag's length.
   public static func validateTags(_ tags: [String], field: String = "tags") throws(ValidationError) {
     try checkCount(field, tags.count, limit: tagsPerItem, unit: "tags")
-    for (i, t) in tags.enumerated() {
-      try check("\(field)[\(i)] ('\(t.prefix(20))')", t, limit: tagLength)
+    for (i, t) in tags.enumerated() where t.count > tagLength {
+      throw ValidationError(
+        field: "\(field)[\(i)]", limit: tagLength, actual: t.count,
+        message: "\(field)[\(i)] ('\(t.prefix(20))…') is \(t.count) characters; the limit is \(tagLength) characters")
     }
   }
 

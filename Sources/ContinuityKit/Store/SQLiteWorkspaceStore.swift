@@ -177,6 +177,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     }
   }
 
+  @discardableResult
   public func read<T: Sendable>(_ body: (WorkspaceTransaction) throws -> T) throws -> T {
     try connection.withLock { conn throws -> T in
       try conn.execute("BEGIN")
@@ -189,6 +190,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     }
   }
 
+  @discardableResult
   public func write<T: Sendable>(_ body: (WorkspaceTransaction) throws -> T) throws -> T {
     if isReadOnly {
       throw WorkspaceError.readOnly(file: databasePath, reason: readOnlyReason ?? "read-only")

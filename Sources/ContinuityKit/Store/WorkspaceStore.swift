@@ -13,11 +13,13 @@ public protocol WorkspaceStore: AnyObject, Sendable {
 
   /// Runs `body` in a read transaction (a consistent snapshot).
   /// - Throws: whatever `body` throws, or ``WorkspaceError/storage(file:code:message:)``.
+  @discardableResult
   func read<T: Sendable>(_ body: (WorkspaceTransaction) throws -> T) throws -> T
 
   /// Runs `body` in a write transaction (`BEGIN IMMEDIATE` … `COMMIT`); rolls back when it
   /// throws.
   /// - Throws: ``WorkspaceError/readOnly(file:reason:)`` on a read-only store; whatever `body`
   ///   throws; storage errors.
+  @discardableResult
   func write<T: Sendable>(_ body: (WorkspaceTransaction) throws -> T) throws -> T
 }

@@ -1,0 +1,146 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+/// One bound: a value at the limit is accepted, one past it is rejected with the field, the
+/// limit and the given size, and nothing is written.
+struct BoundCase: CustomStringConvertible, Sendable {
+  var name: String
+  var field: String
+  var limit: Int
+  var actual: Int
+  /// Builds and inserts a record of size `n` into the store.
+  var write: @Sendable (WorkspaceTransaction, Int) throws -> Void
+  var count: @Sendable (WorkspaceTransaction) throws -> Int
+  var description: String { name }
+}
+
+func chars(_ n: Int) -> String { String(repeating: "é", count: n) }  // 1 Character, 2 UTF-8 bytes each
+
+let boundCases: [BoundCase] = [
+  BoundCase(name: "knowledge title", field: "title", limit: 300, actual: 301,
+            write: { tx, n in try tx.insertKnowledge(item(1, title: chars(n))) }, count: { try $0.knowledgeCount() }),
+  BoundCase(name: "knowledge content", field: "content", limit: 16_000, actual: 16_001,
+            write: { tx, n in try tx.insertKnowledge(item(1, content: chars(n))) }, count: { try $0.knowledgeCount() }),
+  BoundCase(name: "tag count", field: "tags", limit: 16, actual: 17,
+            write: { tx, n in try tx.insertKnowledge(item(1, tags: (0..<n).map { "t\($0)" })) }, count: { try $0.knowledgeCount() }),
+  BoundCase(name: "tag length", field: "tags[0]", limit: 48, actual: 49,
+            write: { tx, n in try tx.insertKnowledge(item(1, tags: [chars(n)])) }, count: { try $0.knowledgeCount() }),
+  BoundCase(name: "relationships", field: "relationships", limit: 32, actual: 33,
+            write: { tx, n in
+              for i in 0..<n { try tx.insertKnowledge(item(100 + i)) }
+              try tx.insertKnowledge(item(1, relationships: (0..<n).map { KnowledgeRelationship(kind: .relatesTo, targetID: sequentialID(100 + $0)) }))
+            }, count: { try $0.knowledgeCount() }),
+  BoundCase(name: "memory text", field: "text", limit: 16_000, actual: 16_001,
+            write: { tx, n in try tx.insertMemory(MemoryItem(id: sequentialID(1), text: chars(n), createdAt: t0)) }, count: { try $0.memoryCount() }),
+  BoundCase(name: "task title", field: "title", limit: 300, actual: 301,
+            write: { tx, n in try tx.insertTask(TaskItem(id: sequentialID(1), title: chars(n), createdAt: t0)) }, count: { try $0.taskCount() }),
+  BoundCase(name: "task notes", field: "notes", limit: 4_000, actual: 4_001,
+            write: { tx, n in try tx.insertTask(TaskItem(id: sequentialID(1), title: "t", notes: chars(n), createdAt: t0)) }, count: { try $0.taskCount() }),
+  BoundCase(name: "handoff focus", field: "focus", limit: 300, actual: 301,
+            write: { tx, n in try tx.insertHandoff(Handoff(id: sequentialID(1), focus: chars(n), createdAt: t0)) }, count: { try $0.handoffCount() }),
+  BoundCase(name: "handoff summary", field: "summary", limit: 4_000, actual: 4_001,
+            write: { tx, n in try tx.insertHandoff(Handoff(id: sequentialID(1), focus: "f", summary: chars(n), createdAt: t0)) }, count: { try $0.handoffCount() }),
+  BoundCase(name: "handoff next steps", field: "nextSteps", limit: 12, actual: 13,
+            write: { tx, n in try tx.insertHandoff(Handoff(id: sequentialID(1), focus: "f", nextSteps: (0..<n).map { "s\($0)" }, createdAt: t0)) }, count: { try $0.handoffCount() }),
+  BoundCase(name: "handoff next step length", field: "nextSteps[0]", limit: 300, actual: 301,
+            write: { tx, n in try tx.insertHandoff(Handoff(id: sequentialID(1), focus: "f", nextSteps: [chars(n)], createdAt: t0)) }, count: { try $0.handoffCount() }),
+  BoundCase(name: "handoff excerpts", field: "recentExcerpts", limit: 12, actual: 13,
+            write: { tx, n in try tx.insertHandoff(Handoff(id: sequentialID(1), focus: "f", recentExcerpts: (0..<n).map { "e\($0)" }, createdAt: t0)) }, count: { try $0.handoffCount() }),
+  BoundCase(name: "handoff excerpt length", field: "recentExcerpts[0]", limit: 500, actual: 501,
+            write: { tx, n in try tx.insertHandoff(Handoff(id: sequentialID(1), focus: "f", recentExcerpts: [chars(n)], createdAt: t0)) }, count: { try $0.handoffCount() }),
+  BoundCase(name: "handoff knowledge ids", field: "knowledgeIDs", limit: 64, actual: 65,
+            write: { tx, n in
+              for i in 0..<n { try tx.insertKnowledge(item(100 + i)) }
+              try tx.insertHandoff(Handoff(id: sequentialID(1), focus: "f", knowledgeIDs: (0..<n).map { sequentialID(100 + $0) }, createdAt: t0))
+            }, count: { try $0.handoffCount() }),
+  BoundCase(name: "task knowledge ids", field: "knowledgeIDs", limit: 64, actual: 65,
+            write: { tx, n in
+              for i in 0..<n { try tx.insertKnowledge(item(100 + i)) }
+              try tx.insertTask(TaskItem(id: sequentialID(1), title: "t", createdAt: t0, knowledgeIDs: (0..<n).map { sequentialID(100 + $0) }))
+            }, count: { try $0.taskCount() }),
+]
+
+@Suite("Bounds")
+struct LimitsTests {
+  @Test("rejected one past the limit, naming field, limit and size; nothing written", arguments: boundCases)
+  func rejectedPastLimit(_ c: BoundCase) throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    do {
+      try store.write { tx in try c.write(tx, c.actual) }
+      Issue.record("\(c.name): \(c.actual) should be rejected")
+    } catch let WorkspaceError.validation(e) {
+      #expect(e.field == c.field)
+      #expect(e.limit == c.limit)
+      #expect(e.actual == c.actual)
+      #expect(e.message.contains("\(c.actual)") && e.message.contains("\(c.limit)"))
+    }
+    #expect(try store.read { try c.count($0) } == 0)
+    #expect(try store.read { try $0.knowledgeCount() } == 0)
+  }
+
+  @Test("accepted at the limit", arguments: boundCases)
+  func acceptedAtLimit(_ c: BoundCase) throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    try store.write { tx in try c.write(tx, c.limit) }
+    #expect(try store.read { try c.count($0) } >= 1)
+  }
+
+  @Test("lengths count Characters, not bytes or UTF-16 units")
+  func charactersNotBytes() throws {
+    let family = "👨‍👩‍👧‍👦"  // 1 Character, 25 UTF-8 bytes, 11 UTF-16 units
+    let store = SQLiteWorkspaceStore.inMemory()
+    try store.write { tx in try tx.insertKnowledge(item(1, title: String(repeating: family, count: 300))) }
+    #expect(try store.read { try $0.knowledgeCount() } == 1)
+  }
+
+  @Test("knowledge item capacity follows the setting, up to 100,000")
+  func knowledgeCapacity() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    try store.write { tx in try tx.setSettings(Settings(knowledgeItemLimit: 3)) }
+    try store.write { tx in for i in 1...3 { try tx.insertKnowledge(item(i)) } }
+    #expect(throws: WorkspaceError.capacity(what: "the workspace's knowledge items", limit: 3)) {
+      try store.write { tx in try tx.insertKnowledge(item(4)) }
+    }
+    #expect(throws: WorkspaceError.self) {
+      try store.write { tx in try tx.setSettings(Settings(knowledgeItemLimit: 100_001)) }
+    }
+    try store.write { tx in try tx.setSettings(Settings(knowledgeItemLimit: 100_000)) }
+    #expect(try store.read { try $0.settings().knowledgeItemLimit } == 100_000)
+  }
+
+  @Test("an empty title is rejected")
+  func emptyTitle() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    #expect(throws: WorkspaceError.validation(ValidationError(field: "title", message: "title must not be empty"))) {
+      try store.write { tx in try tx.insertKnowledge(item(1, title: "  \n")) }
+    }
+  }
+
+  @Test("revision must lie in 1…1,000,000")
+  func revisionBound() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    var it = item(1)
+    it.revision = 1_000_001
+    #expect(throws: WorkspaceError.self) { try store.write { tx in try tx.insertKnowledge(it) } }
+    it.revision = 1_000_000
+    try store.write { tx in try tx.insertKnowledge(it) }
+  }
+
+  @Test("tags are trimmed, lowercased and deduplicated")
+  func tagNormalization() {
+    #expect(Limits.normalizeTags([" Swift ", "swift", "SQLite", "", "  "]) == ["swift", "sqlite"])
+  }
+
+  @Test("ISO-8601 formatting is UTC with milliseconds and round-trips")
+  func iso8601() throws {
+    #expect(ISO8601.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+    #expect(ISO8601.string(from: Date(timeIntervalSince1970: 1_790_000_000.123)) == "2026-09-21T14:13:20.123Z")
+    #expect(ISO8601.string(from: Date(timeIntervalSince1970: -1.5)) == "1969-12-31T23:59:58.500Z")
+    #expect(ISO8601.date(from: "2026-09-21T16:13:20.123+02:00") == Date(timeIntervalSince1970: 1_790_000_000.123))
+    #expect(ISO8601.date(from: "2026-09-21T14:13:20Z") == Date(timeIntervalSince1970: 1_790_000_000))
+    #expect(ISO8601.date(from: "2026-13-01T00:00:00Z") == nil)
+    #expect(ISO8601.date(from: "yesterday") == nil)
+  }
+}

@@ -1,0 +1,246 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Both stores, so every persistence test runs the same body against each.
+enum StoreKind: String, CaseIterable, CustomStringConvertible, Sendable {
+  case file, memory
+  var description: String { rawValue }
+
+  func make(_ dir: TemporaryDirectory) throws -> SQLiteWorkspaceStore {
+    switch self {
+    case .file: return try SQLiteWorkspaceStore.open(directory: dir.appending("ws"))
+    case .memory: return SQLiteWorkspaceStore.inMemory()
+    }
+  }
+}
+
+let t0 = Date(timeIntervalSince1970: 1_790_000_000.123)
+
+func item(_ n: Int, kind: KnowledgeKind = .fact, title: String? = nil, content: String = "body",
+          source: KnowledgeSource = .user, tags: [String] = [], relationships: [KnowledgeRelationship] = [],
+          priority: Priority = .normal) -> KnowledgeItem {
+  KnowledgeItem(
+    id: sequentialID(n), kind: kind, title: title ?? "Item \(n)", content: content, source: source, tags: tags,
+    relationships: relationships, priority: priority, createdAt: t0.addingTimeInterval(Double(n)),
+    updatedAt: t0.addingTimeInterval(Double(n) + 0.5), revision: n % 7 + 1,
+    memoryID: source == .legacyMemory ? sequentialID(9000 + n) : nil)
+}
+
+@Suite("Workspace store round trips")
+struct WorkspaceStoreRoundTripTests {
+  @Test("every kind, source, priority and relationship kind", arguments: StoreKind.allCases)
+  func knowledgeRoundTrip(_ kind: StoreKind) throws {
+    let dir = TemporaryDirectory("rt")
+    defer { dir.remove() }
+    let store = try kind.make(dir)
+    var written: [KnowledgeItem] = []
+    try store.write { tx in
+      var n = 1
+      for k in KnowledgeKind.allCases {
+        for s in KnowledgeSource.allCases {
+          let p = Priority.allCases[n % Priority.allCases.count]
+          let rel = n > 1 ? [KnowledgeRelationship(kind: RelationshipKind.allCases[n % 5], targetID: sequentialID(n - 1))] : []
+          let it = item(n, kind: k, title: "Tïtle \(k) \(s) 🦊", content: "line1\nline2 \u{301}e", source: s,
+                        tags: ["alpha", "ß-\(n)"], relationships: rel, priority: p)
+          try tx.insertKnowledge(it)
+          written.append(it)
+          n += 1
+        }
+      }
+    }
+    let back = try store.read { tx in try written.map { try #require(try tx.knowledge(id: $0.id)) } }
+    #expect(back == written)
+    // Every relationship kind occurs and survives.
+    #expect(Set(back.flatMap(\.relationships).map(\.kind)) == Set(RelationshipKind.allCases))
+    let snapshot = try store.read { try $0.snapshot() }
+    #expect(snapshot.knowledge == written.sorted { $0.id.uuidString < $1.id.uuidString })
+    #expect(snapshot.schemaVersion == 5)
+  }
+
+  @Test("memories, tasks, handoffs, digests, activity and the active handoff", arguments: StoreKind.allCases)
+  func otherRecords(_ kind: StoreKind) throws {
+    let dir = TemporaryDirectory("rt2")
+    defer { dir.remove() }
+    let store = try kind.make(dir)
+    let k = item(1)
+    let memory = MemoryItem(id: sequentialID(100), text: "Prefers tabs", tags: ["style"], createdAt: t0, knowledgeID: nil)
+    let open = TaskItem(id: sequentialID(200), title: "Write tests", notes: "n", status: .open, priority: .high, createdAt: t0, knowledgeIDs: [k.id])
+    let done = TaskItem(id: sequentialID(201), title: "Ship", status: .completed, priority: .low, createdAt: t0, completedAt: t0.addingTimeInterval(60))
+    let handoff = Handoff(id: sequentialID(300), focus: "Storage", summary: "s", nextSteps: ["a", "b"], knowledgeIDs: [k.id],
+                          taskIDs: [open.id], recentExcerpts: ["user: hi"], createdAt: t0, restoredAt: t0.addingTimeInterval(5))
+    let digest = Digest(id: sequentialID(400), createdAt: t0, trigger: .captureThreshold(count: 5),
+                        sections: DigestSections(decisions: [DigestLine(text: "d", evidenceIDs: [k.id])], questions: [DigestLine(text: "q?", evidenceIDs: [])]),
+                        algorithm: "rule-based-digest", algorithmVersion: "1")
+    let manual = Digest(id: sequentialID(401), createdAt: t0, trigger: .manual, sections: DigestSections(), algorithm: "rule-based-digest", algorithmVersion: "1")
+    let conv = Conversation(id: sequentialID(500), title: "Chat", createdAt: t0)
+    let msg = ChatMessage(id: sequentialID(501), conversationID: conv.id, role: .assistant, text: "Hello", createdAt: t0)
+    let receipt = ActivityReceipt(id: sequentialID(600), callID: "call-1", tool: "knowledge_search", risk: "readOnly", arguments: "{}",
+                                  outcome: .denied, changedIDs: [k.id], startedAt: t0, finishedAt: t0, approval: nil, message: "no")
+    let checkpoint = RunCheckpoint(id: sequentialID(700), runID: sequentialID(701), step: 3, state: "executing", note: "x", createdAt: t0)
+    let settings = Settings(assistantName: "Fin", responseStyle: .detailed, calendarAccessEnabled: true, knowledgeItemLimit: 20_000)
+    try store.write { tx in
+      try tx.insertKnowledge(k)
+      try tx.insertMemory(memory)
+      try tx.insertTask(open)
+      try tx.insertTask(done)
+      try tx.insertHandoff(handoff)
+      try tx.insertDigest(digest)
+      try tx.insertDigest(manual)
+      try tx.insertConversation(conv)
+      try tx.insertMessage(msg)
+      try tx.insertReceipt(receipt)
+      try tx.insertCheckpoint(checkpoint)
+      try tx.setSettings(settings)
+      try tx.setActiveHandoffID(handoff.id)
+    }
+    let ws = try store.read { try $0.snapshot() }
+    #expect(ws.memories == [memory])
+    #expect(ws.tasks == [open, done])
+    #expect(ws.handoffs == [handoff])
+    #expect(ws.digests == [digest, manual])
+    #expect(ws.conversations == [conv])
+    #expect(ws.messages == [msg])
+    #expect(ws.receipts == [receipt])
+    #expect(ws.checkpoints == [checkpoint])
+    #expect(ws.settings == settings)
+    #expect(ws.activeHandoffID == handoff.id)
+    #expect(try store.read { try $0.digests(citing: k.id) } == [digest.id])
+    // The JSON of the whole workspace is stable (sorted keys, UTC milliseconds).
+    let json = try StableJSON.string(ws)
+    #expect(json.contains("\"createdAt\":\"2026-09-21T"))
+    #expect(try StableJSON.decoder().decode(AssistantWorkspace.self, from: Data(json.utf8)) == ws)
+  }
+
+  @Test("the active handoff must reference a live handoff")
+  func activeHandoffMustExist() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    #expect(throws: WorkspaceError.notFound(recordType: "handoff", id: sequentialID(9).uuidString)) {
+      try store.write { tx in try tx.setActiveHandoffID(sequentialID(9)) }
+    }
+  }
+
+  @Test("a relationship to a missing item is rejected and nothing is written")
+  func danglingRelationshipRejected() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    let bad = item(1, relationships: [KnowledgeRelationship(kind: .supports, targetID: sequentialID(77))])
+    #expect(throws: WorkspaceError.self) { try store.write { tx in try tx.insertKnowledge(bad) } }
+    #expect(try store.read { try $0.knowledgeCount() } == 0)
+  }
+
+  @Test("a failing transaction rolls back every write in it")
+  func rollback() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    struct Boom: Error {}
+    #expect(throws: Boom.self) {
+      try store.write { tx in
+        try tx.insertKnowledge(item(1))
+        try tx.insertKnowledge(item(2))
+        throw Boom()
+      }
+    }
+    #expect(try store.read { try $0.knowledgeCount() } == 0)
+  }
+}
+
+@Suite("Workspace files", .serialized)
+struct WorkspaceFileTests {
+  func mode(_ path: String) -> mode_t {
+    var st = stat()
+    _ = stat(path, &st)
+    return st.st_mode & 0o777
+  }
+
+  @Test("directory 0700 and database, -wal, -shm 0600 whatever the umask", arguments: [mode_t(0o022), mode_t(0o002), mode_t(0o000)])
+  func permissions(_ mask: mode_t) throws {
+    let dir = TemporaryDirectory("perm")
+    defer { dir.remove() }
+    let old = umask(mask)
+    defer { umask(old) }
+    let ws = dir.appending("nested/ws")
+    let store = try SQLiteWorkspaceStore.open(directory: ws)
+    try store.write { tx in try tx.insertKnowledge(item(1)) }
+    let db = ws.appendingPathComponent("workspace.sqlite").path
+    #expect(FileManager.default.fileExists(atPath: db + "-wal"))
+    #expect(FileManager.default.fileExists(atPath: db + "-shm"))
+    #expect(mode(ws.path) == 0o700)
+    #expect(mode(db) == 0o600)
+    #expect(mode(db + "-wal") == 0o600)
+    #expect(mode(db + "-shm") == 0o600)
+  }
+
+  @Test("an existing directory readable by others gets a warning, not a chmod")
+  func warnsOnOpenDirectory() throws {
+    let dir = TemporaryDirectory("warn")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true)
+    chmod(ws.path, 0o755)
+    let store = try SQLiteWorkspaceStore.open(directory: ws)
+    #expect(store.warnings.count == 1)
+    #expect(store.warnings[0].contains("accessible by other users (mode 755)"))
+    #expect(mode(ws.path) == 0o755)
+  }
+
+  @Test("WAL mode, schema v5 and named migration steps")
+  func schema() throws {
+    let dir = TemporaryDirectory("schema")
+    defer { dir.remove() }
+    let store = try SQLiteWorkspaceStore.open(directory: dir.appending("ws"))
+    #expect(try store.schemaVersion() == 5)
+    #expect(try store.appliedMigrations() == ["0001-schema-v5-records", "0002-lexical-index"])
+    #expect(try store.integrityCheck() == ["ok"])
+    // Reopening applies nothing twice.
+    let again = try SQLiteWorkspaceStore.open(directory: dir.appending("ws"))
+    #expect(try again.appliedMigrations().count == 2)
+    let r = try runProcess("/usr/bin/sqlite3", [dir.appending("ws/workspace.sqlite").path, "PRAGMA journal_mode;"])
+    #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "wal")
+  }
+
+  @Test("a newer schema opens read-only and is never written")
+  func newerSchemaIsReadOnly() throws {
+    let dir = TemporaryDirectory("newer")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    do {
+      let store = try SQLiteWorkspaceStore.open(directory: ws)
+      try store.write { tx in try tx.insertKnowledge(item(1)) }
+      try store.checkpoint()
+    }
+    let db = ws.appendingPathComponent("workspace.sqlite").path
+    _ = try runProcess("/usr/bin/sqlite3", [db, "PRAGMA user_version = 6;"])
+    let before = try Data(contentsOf: URL(fileURLWithPath: db))
+    let store = try SQLiteWorkspaceStore.open(directory: ws)
+    #expect(store.isReadOnly)
+    #expect(store.readOnlyReason == "schema 6 is newer than this build's 5")
+    #expect(try store.read { try $0.knowledgeCount() } == 1)
+    #expect(throws: WorkspaceError.readOnly(file: db, reason: "schema 6 is newer than this build's 5")) {
+      try store.write { tx in try tx.insertKnowledge(item(2)) }
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+  }
+
+  @Test("a damaged file fails with its name and SQLite's error and is not overwritten")
+  func damagedFile() throws {
+    let dir = TemporaryDirectory("damaged")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true)
+    let db = ws.appendingPathComponent("workspace.sqlite")
+    let garbage = Data(repeating: 0x41, count: 8192)
+    try garbage.write(to: db)
+    let error = #expect(throws: WorkspaceError.self) { _ = try SQLiteWorkspaceStore.open(directory: ws) }
+    guard case .damaged(let file, let message)? = error else {
+      Issue.record("expected .damaged, got \(String(describing: error))")
+      return
+    }
+    #expect(file == db.path)
+    #expect(message.contains("file is not a database"))
+    #expect(try Data(contentsOf: db) == garbage)
+  }
+}
