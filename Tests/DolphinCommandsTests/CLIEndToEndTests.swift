@@ -1,0 +1,255 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+/// Runs `dolphin` in a fresh workspace directory.
+struct CLI {
+  let dir = TemporaryDirectory("cli")
+  var workspace: String { dir.appending("ws").path }
+
+  func run(_ args: [String], stdin: String? = nil) throws -> ProcessResult {
+    try runDolphin(args + ["--workspace", workspace], stdin: stdin)
+  }
+
+  func json(_ args: [String]) throws -> [String: Any] {
+    let r = try run(args + ["--json"])
+    #expect(r.status == 0, "\(args): \(r.stderr)")
+    let obj = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
+    return try #require(obj as? [String: Any])
+  }
+}
+
+@Suite("dolphin CLI end to end", .serialized)
+struct CLIEndToEndTests {
+  @Test("capture, list, get and delete real knowledge")
+  func captureListGetDelete() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let a = try cli.json(["capture", "decision", "Use SQLite for the workspace", "--content", "WAL and single-row writes.", "--tags", "Storage,sqlite", "--priority", "high"])
+    let item = try #require(a["item"] as? [String: Any])
+    let id = try #require(item["id"] as? String)
+    #expect(item["tags"] as? [String] == ["storage", "sqlite"])
+    #expect(item["priority"] as? String == "high")
+    let b = try cli.json(["capture", "fact", "SQLite 3.40 is installed", "--relates", "supports:\(id)"])
+    let bid = try #require((b["item"] as? [String: Any])?["id"] as? String)
+
+    let list = try cli.run(["knowledge", "list"])
+    #expect(list.status == 0)
+    #expect(list.stdout.hasPrefix("2 item(s) shown of 2 in the workspace\n"))
+    #expect(list.stdout.contains("\(id)  decision   Use SQLite for the workspace  [storage, sqlite]"))
+
+    let get = try cli.run(["knowledge", "get", id])
+    #expect(get.stdout.contains("decision: Use SQLite for the workspace"))
+    #expect(get.stdout.contains("WAL and single-row writes."))
+
+    // Deleting the target shows the relationship it removes, then applies it.
+    let del = try cli.run(["knowledge", "delete", id, "--yes"])
+    #expect(del.status == 0, "\(del.stderr)")
+    #expect(del.stdout.contains("Deletion plan: delete knowledge \"Use SQLite for the workspace\" (\(id))"))
+    #expect(del.stdout.contains("remove relationship supports from \"SQLite 3.40 is installed\" (\(bid))"))
+    let after = try cli.json(["knowledge", "get", bid])
+    #expect((after["relationships"] as? [Any])?.isEmpty == true)
+    #expect(try cli.run(["knowledge", "get", id]).status == 3)
+  }
+
+  @Test("deletion without a terminal and without --yes changes nothing (exit 1)")
+  func deletionNeedsConfirmation() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let a = try cli.json(["capture", "goal", "Ship 1.0"])
+    let id = try #require((a["item"] as? [String: Any])?["id"] as? String)
+    let r = try cli.run(["knowledge", "delete", id])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("needs confirmation: run it in a terminal, or pass --yes"))
+    #expect(try cli.run(["knowledge", "get", id]).status == 0)
+  }
+
+  struct ExitCase: CustomStringConvertible, Sendable {
+    var name: String
+    var args: [String]
+    var status: Int32
+    var stderr: String
+    var description: String { name }
+  }
+
+  static let exitCases: [ExitCase] = [
+    ExitCase(name: "unknown command", args: ["captrue"], status: 2, stderr: "unknown command 'captrue'; did you mean `capture`?"),
+    ExitCase(name: "unknown option", args: ["knowledge", "list", "--kinds", "fact"], status: 2, stderr: "unknown option '--kinds' for `dolphin knowledge list`; did you mean --kind?"),
+    ExitCase(name: "missing argument", args: ["capture", "fact"], status: 2, stderr: "`dolphin capture` needs <title>"),
+    ExitCase(name: "bad kind", args: ["capture", "decison", "x"], status: 4, stderr: "kind 'decison' is not one of: decision, goal, preference, fact, insight, context, code (did you mean 'decision'?)"),
+    ExitCase(name: "title over the bound", args: ["capture", "fact", String(repeating: "x", count: 301)], status: 4, stderr: "title is 301 characters; the limit is 300 characters"),
+    ExitCase(name: "malformed id", args: ["knowledge", "get", "1234"], status: 4, stderr: "id '1234' is not a UUID"),
+    ExitCase(name: "unknown id", args: ["knowledge", "get", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 3, stderr: "no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
+    ExitCase(name: "dangling relationship", args: ["capture", "fact", "x", "--relates", "supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 4, stderr: "relationships[0]: no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
+    ExitCase(name: "bad relationship kind", args: ["capture", "fact", "x", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 4, stderr: "relates[0] kind 'likes' is not one of"),
+    ExitCase(name: "limit out of range", args: ["knowledge", "list", "--limit", "0"], status: 4, stderr: "--limit is 0; it must be between 1 and 100000"),
+    ExitCase(name: "unreadable content file", args: ["capture", "fact", "x", "--content-file", "/nonexistent/file"], status: 4, stderr: "--content-file: cannot read '/nonexistent/file'"),
+  ]
+
+  @Test("errors name the problem and use the documented exit codes", arguments: exitCases)
+  func exitCodes(_ c: ExitCase) throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let r = try cli.run(c.args)
+    #expect(r.status == c.status, "\(r.stderr)")
+    #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
+    #expect(r.stdout.isEmpty)
+  }
+
+  @Test("--json prints exactly one JSON document, also for errors")
+  func jsonErrors() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let r = try cli.run(["knowledge", "get", "nope", "--json"])
+    #expect(r.status == 4)
+    let obj = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    let err = try #require(obj["error"] as? [String: Any])
+    #expect(err["kind"] as? String == "validation")
+    #expect(err["exitCode"] as? Int == 4)
+  }
+
+  @Test("stored terminal escape sequences are printed inert")
+  func escapesAreInert() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let evil = "Title \u{1B}]0;pwned\u{07} and \u{1B}[31mred\u{1B}[0m \u{9B}2J"
+    let r = try cli.run(["capture", "fact", evil])
+    #expect(r.status == 0, "\(r.stderr)")
+    let list = try cli.run(["knowledge", "list"])
+    #expect(!list.stdout.contains("\u{1B}"))
+    #expect(!list.stdout.contains("\u{9B}"))
+    #expect(!list.stdout.contains("\u{07}"))
+  }
+
+  @Test("content from stdin and from a file")
+  func contentSources() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let a = try cli.run(["capture", "context", "Standup", "--content", "-", "--json"], stdin: "from stdin\nline 2")
+    #expect(a.stdout.contains("from stdin\\nline 2"))
+    let file = cli.dir.appending("c.txt")
+    try "from a file".write(to: file, atomically: true, encoding: .utf8)
+    let b = try cli.run(["capture", "context", "Notes", "--content-file", file.path, "--json"])
+    #expect(b.stdout.contains("\"content\" : \"from a file\""))
+  }
+
+  @Test("memories mirror into knowledge with their provenance; deleting shows the mirror")
+  func memories() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let s = try cli.json(["memory", "save", "Prefers SwiftUI over UIKit", "--tags", "ui"])
+    let mirror = try #require(s["mirror"] as? [String: Any])
+    let memory = try #require(s["memory"] as? [String: Any])
+    #expect(mirror["source"] as? String == "legacyMemory")
+    #expect(mirror["memoryID"] as? String == memory["id"] as? String)
+    #expect(memory["knowledgeID"] as? String == mirror["id"] as? String)
+    let list = try cli.run(["knowledge", "list"])
+    #expect(list.stdout.contains("Prefers SwiftUI over UIKit  [ui]  (legacy memory)"))
+    let mid = try #require(memory["id"] as? String)
+    let del = try cli.run(["memory", "delete", mid, "--yes"])
+    #expect(del.stdout.contains("delete its knowledge mirror \"Prefers SwiftUI over UIKit\""))
+    #expect(try cli.json(["knowledge", "list"])["total"] as? Int == 0)
+  }
+
+  @Test("tasks: add, complete, reopen, list and delete")
+  func tasks() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let t = try cli.json(["task", "add", "Write the README", "--priority", "high"])
+    let id = try #require(t["id"] as? String)
+    #expect(try cli.json(["task", "complete", id])["status"] as? String == "completed")
+    #expect(try cli.json(["task", "reopen", id])["status"] as? String == "open")
+    let list = try cli.run(["task", "list", "--status", "open"])
+    #expect(list.stdout.contains("[ ] \(id)  Write the README (high)"))
+    #expect(try cli.run(["task", "delete", id, "--yes"]).status == 0)
+    #expect(try cli.json(["task", "list"])["tasks"] as? [Any] != nil)
+    #expect((try cli.json(["task", "list"])["tasks"] as? [Any])?.count == 0)
+  }
+
+  @Test("every fifth capture stores a digest, the fourth does not")
+  func autoDigest() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for i in 1...4 {
+      let r = try cli.json(["capture", "fact", "Fact \(i)"])
+      #expect(r["digestID"] == nil)
+    }
+    let fifth = try cli.json(["capture", "fact", "Fact 5"])
+    #expect(fifth["digestID"] as? String != nil)
+    let status = try cli.json(["status"])
+    #expect((status["counts"] as? [String: Any])?["digest"] as? Int == 1)
+  }
+
+  @Test("status and doctor on a healthy workspace")
+  func statusAndDoctor() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    _ = try cli.run(["capture", "fact", "x"])
+    let s = try cli.run(["status"])
+    #expect(s.stdout.contains("Schema:    v5"))
+    #expect(s.stdout.contains("Knowledge: 1 of 10000"))
+    let d = try cli.run(["doctor"])
+    #expect(d.status == 0)
+    #expect(d.stdout.contains("PRAGMA integrity_check: ok"))
+  }
+
+  @Test("doctor on a damaged database explains recovery and leaves the file alone")
+  func doctorDamaged() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try FileManager.default.createDirectory(atPath: cli.workspace, withIntermediateDirectories: true)
+    let db = URL(fileURLWithPath: cli.workspace).appendingPathComponent("workspace.sqlite")
+    let junk = Data("this is not sqlite".utf8) + Data(repeating: 7, count: 5000)
+    try junk.write(to: db)
+    let d = try cli.run(["doctor"])
+    #expect(d.status == 5)
+    #expect(d.stdout.contains("file is not a database"))
+    #expect(d.stdout.contains(".recover"))
+    let c = try cli.run(["capture", "fact", "x"])
+    #expect(c.status == 5)
+    #expect(c.stderr.contains(db.path))
+    #expect(try Data(contentsOf: db) == junk)
+  }
+
+  @Test("the demo uses its own workspace and does not duplicate on a second run")
+  func demoIsIdempotent() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let demoDir = cli.dir.appending("demo").path
+    let first = try runDolphin(["demo", "--workspace", demoDir])
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("Demo workspace: \(demoDir)"))
+    #expect(first.stdout.contains("1. Captured 7 knowledge item(s) (0 already present)"))
+    let second = try runDolphin(["demo", "--workspace", demoDir])
+    #expect(second.stdout.contains("1. Captured 0 knowledge item(s) (7 already present)"))
+    let list = try runDolphin(["knowledge", "list", "--json", "--workspace", demoDir])
+    let obj = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
+    #expect(obj["total"] as? Int == 7)
+  }
+
+  @Test("two concurrent loops of 200 captures keep all 400 and a clean database")
+  func concurrentCaptures() async throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    _ = try cli.run(["status"])
+    let ws = cli.workspace
+    try await withThrowingTaskGroup(of: [Int32].self) { group in
+      for loop in 0..<2 {
+        group.addTask {
+          var codes: [Int32] = []
+          for i in 0..<200 {
+            codes.append(try runDolphin(["capture", "fact", "loop \(loop) capture \(i)", "--workspace", ws]).status)
+          }
+          return codes
+        }
+      }
+      for try await codes in group { #expect(codes.allSatisfy { $0 == 0 }) }
+    }
+    let list = try cli.json(["knowledge", "list", "--limit", "1000"])
+    let titles = Set((list["items"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String })
+    #expect(titles.count == 400)
+    #expect(try cli.run(["doctor"]).stdout.contains("PRAGMA integrity_check: ok"))
+    #expect((try cli.json(["status"])["counts"] as? [String: Any])?["digest"] as? Int == 50)
+  }
+}
