@@ -1,11 +1,165 @@
 import Foundation
 
-/// Makes stored and retrieved text inert data. (Stub: replaced by the real implementation.)
+/// Makes stored and retrieved text inert data: nothing a user captured or a tool returned can
+/// act as an instruction or a control token once it reaches a model's prompt.
+///
+/// Applied at capture and again at prompt assembly. ``sanitize(_:)`` does, in order:
+///
+/// 1. **Invisible characters and controls.** Dropped: C0 controls except `\n` and `\t`, DEL
+///    and C1 controls (U+0000–U+001F, U+007F–U+009F); bidirectional marks, embeddings,
+///    overrides and isolates (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069);
+///    zero-width and other invisible format characters (U+180E, U+200B, U+200C, U+2060–U+2065,
+///    the deprecated U+206A–U+206F, U+FEFF, the interlinear annotation marks U+FFF9–U+FFFB) and
+///    tag characters (U+E0000–U+E007F), which can spell out whole hidden sentences.
+///    Line endings become `\n`: `\r\n` and a lone `\r` each turn into one `\n`, so the lines a
+///    reader sees are the lines the model sees.
+///    Three invisible characters are kept where they are part of a visible emoji, so that
+///    `👨‍👩‍👧‍👦` and `🏴󠁧󠁢󠁳󠁣󠁴󠁿` survive: the zero-width joiner U+200D between two emoji (after an
+///    optional variation selector or skin-tone modifier), tag characters that spell a
+///    subdivision flag (`🏴` U+1F3F4, two to seven lowercase letters or digits, cancel tag
+///    U+E007F), and a variation selector (U+FE00–U+FE0F, U+E0100–U+E01EF) directly after a
+///    visible character — a run of them, which can carry hidden bytes, keeps only the first.
+/// 2. **NFC.** Canonical composition (`e` + U+0301 → `é`), after the drops, so that a dropped
+///    character cannot leave an uncomposed pair behind.
+/// 3. **Delimiters.** Every delimiter of ``delimiters`` — whatever its case, spacing,
+///    attributes, closing or self-closing slash, closed or not — gets its ASCII brackets
+///    swapped for visible look-alikes: `<system>` → `‹system›`, `<|im_end|>` → `‹|im_end|›`,
+///    `[INST]` → `⟦INST⟧`. Nothing else is touched, and nothing invisible is inserted.
+///    Code keeps its generics: `Array<User>` is a type argument, not a `<user>` tag (see
+///    ``Delimiter/isVocabularyToken``).
+///
+/// The result is a fixed point: `sanitize(sanitize(x)) == sanitize(x)`, scalar for scalar.
 public enum Sanitizer {
-  /// NFC-normalizes, drops controls (except `\n`, `\t`), bidi overrides and zero-width
-  /// characters, and swaps role/tool delimiters for visible look-alikes. Idempotent.
-  public static func sanitize(_ text: String) -> String { text }
+  /// Returns `text` as inert data: normalized to NFC, without controls and invisible
+  /// characters, and with every delimiter of ``delimiters`` neutralized by look-alikes.
+  ///
+  /// See ``Sanitizer`` for exactly what is dropped and rewritten. Sanitizing is idempotent,
+  /// and never leaves a live delimiter: `containsLiveDelimiter(sanitize(x))` is `false`.
+  ///
+  /// - Parameter text: Any text, typically user input at capture or evidence at prompt
+  ///   assembly.
+  /// - Returns: The sanitized text; text that needs no change comes back equal scalar for
+  ///   scalar.
+  /// - Complexity: O(*n*) in the length of `text`.
+  public static func sanitize(_ text: String) -> String {
+    var scalars = visibleNFCScalars(of: text)
+    if mayHoldDelimiter(scalars) {
+      for match in DelimiterScanner.matches(in: scalars) {
+        for offset in match.brackets {
+          scalars[offset] = DelimiterScanner.lookAlike(for: scalars[offset])
+        }
+      }
+    }
+    return String(String.UnicodeScalarView(scalars))
+  }
 
-  /// True when `text` still holds a delimiter that a model could read as a control token.
-  public static func containsLiveDelimiter(_ text: String) -> Bool { false }
+  /// Returns whether `text` holds a delimiter of ``delimiters`` that a model could read as a
+  /// role or tool marker.
+  ///
+  /// The text is judged after the invisible-character drops and NFC of ``sanitize(_:)``, so a
+  /// delimiter hidden behind a zero-width space (`<sys\u{200B}tem>`) counts as live. The answer
+  /// is `true` exactly when ``sanitize(_:)`` would neutralize something, and always `false`
+  /// for sanitized text.
+  ///
+  /// - Parameter text: The text to check.
+  /// - Returns: `true` when at least one live delimiter is present.
+  /// - Complexity: O(*n*) in the length of `text`.
+  public static func containsLiveDelimiter(_ text: String) -> Bool {
+    // Neither the drops nor NFC can create a bracket, so text without one is clean.
+    guard text.unicodeScalars.contains(where: { $0 == "<" || $0 == "[" }) else { return false }
+    return DelimiterScanner.containsMatch(in: visibleNFCScalars(of: text))
+  }
+
+  private static func mayHoldDelimiter(_ scalars: [Unicode.Scalar]) -> Bool {
+    scalars.contains { $0 == "<" || $0 == "[" }
+  }
+}
+
+// MARK: - Invisible characters and NFC
+
+extension Sanitizer {
+  /// Steps 1 and 2 of ``sanitize(_:)``: the scalars of `text` without controls and invisible
+  /// characters, in NFC.
+  private static func visibleNFCScalars(of text: String) -> [Unicode.Scalar] {
+    let visible = visibleScalars(of: Array(text.unicodeScalars))
+    guard visible.contains(where: { !$0.isASCII }) else { return visible }
+    let composed = String(String.UnicodeScalarView(visible)).precomposedStringWithCanonicalMapping
+    return Array(composed.unicodeScalars)
+  }
+
+  /// Step 1 of ``sanitize(_:)``. Decisions look at the scalar already kept before and the
+  /// input scalar after, so that running it on its own output keeps everything.
+  private static func visibleScalars(of input: [Unicode.Scalar]) -> [Unicode.Scalar] {
+    var kept: [Unicode.Scalar] = []
+    kept.reserveCapacity(input.count)
+    var offset = 0
+    while offset < input.count {
+      let scalar = input[offset]
+      switch scalar.value {
+      case 0x09, 0x0A:
+        kept.append(scalar)
+      case 0x0D:
+        kept.append("\n")
+        if offset + 1 < input.count, input[offset + 1] == "\n" { offset += 1 }
+      case 0x00...0x1F, 0x7F...0x9F:
+        break
+      case 0x200D:
+        if let previous = kept.last, continuesEmojiSequence(previous),
+          offset + 1 < input.count, isEmoji(input[offset + 1])
+        {
+          kept.append(scalar)
+        }
+      case 0xFE00...0xFE0F, 0xE0100...0xE01EF:
+        if let previous = kept.last, !isVariationSelector(previous),
+          !previous.properties.isWhitespace
+        {
+          kept.append(scalar)
+        }
+      case 0x1F3F4:
+        kept.append(scalar)
+        let tags = flagTagSequenceLength(in: input, after: offset)
+        kept.append(contentsOf: input[(offset + 1)..<(offset + 1 + tags)])
+        offset += tags
+      case 0x061C, 0x180E, 0x200B, 0x200C, 0x200E, 0x200F, 0x202A...0x202E, 0x2060...0x206F,
+        0xFEFF, 0xFFF9...0xFFFB, 0xE0000...0xE007F:
+        break
+      default:
+        kept.append(scalar)
+      }
+      offset += 1
+    }
+    return kept
+  }
+
+  /// A visible emoji scalar (the ASCII digits, `#` and `*` also carry the Emoji property).
+  private static func isEmoji(_ scalar: Unicode.Scalar) -> Bool {
+    !scalar.isASCII && scalar.properties.isEmoji
+  }
+
+  /// What may stand before the joiner of an emoji ZWJ sequence: an emoji, possibly followed
+  /// by an emoji variation selector (U+FE0F) or a skin-tone modifier (which is an emoji).
+  private static func continuesEmojiSequence(_ scalar: Unicode.Scalar) -> Bool {
+    scalar == "\u{FE0F}" || isEmoji(scalar)
+  }
+
+  private static func isVariationSelector(_ scalar: Unicode.Scalar) -> Bool {
+    (0xFE00...0xFE0F).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value)
+  }
+
+  /// The number of tag scalars after `input[offset]` (a `🏴`) that form a subdivision flag:
+  /// 2–7 tag letters or digits and the cancel tag U+E007F; 0 when they do not.
+  private static func flagTagSequenceLength(in input: [Unicode.Scalar], after offset: Int) -> Int {
+    var end = offset + 1
+    while end < input.count, end - offset <= 7,
+      (0xE0030...0xE0039).contains(input[end].value)
+        || (0xE0061...0xE007A).contains(input[end].value)
+    {
+      end += 1
+    }
+    let letters = end - offset - 1
+    guard (2...7).contains(letters), end < input.count, input[end].value == 0xE007F else {
+      return 0
+    }
+    return letters + 1
+  }
 }

@@ -1,6 +1,61 @@
-/// Makes stored text safe to print to a terminal. (Stub.)
+/// Makes text safe to print to a terminal: printed text shows what it holds and cannot drive
+/// the terminal (move the cursor, recolor, retitle the window, write the clipboard, open
+/// hyperlinks).
+///
+/// ``inert(_:)`` replaces each control with a visible placeholder and leaves every other
+/// character as it is:
+///
+/// | input | placeholder |
+/// |---|---|
+/// | ESC U+001B | `␛` U+241B; the rest of its sequence stays as plain text: `ESC[31m` → `␛[31m`, `ESC]0;title BEL` → `␛]0;title␇` |
+/// | other C0 controls U+0000–U+001F except `\t` and `\n` | the Control Pictures `␀` U+2400 … `␟` U+241F (`\r` → `␍`) |
+/// | DEL U+007F | `␡` U+2421 |
+/// | C1 controls U+0080–U+009F, including the 8-bit CSI U+009B | `�` U+FFFD (there are no pictures for C1) |
+///
+/// `\r\n` becomes `\n`: a Windows line ending is not hiding anything. A lone `\r`, which
+/// could move the cursor back and overprint the line, shows as `␍`.
+///
+/// Bidirectional and zero-width characters are not terminal controls and pass through;
+/// ``Sanitizer`` removes them from stored text.
 public enum TerminalText {
-  /// Replaces ESC-introduced sequences (CSI, OSC, …), C1 controls and other C0 controls except
-  /// `\n` and `\t` with visible placeholders, so printed text cannot drive the terminal.
-  public static func inert(_ text: String) -> String { text }
+  /// Returns `text` with every terminal control replaced by a visible placeholder.
+  ///
+  /// See ``TerminalText`` for the placeholders. The result holds no scalar below U+0020 but
+  /// `\n` and `\t`, none in U+007F–U+009F, and `inert(inert(x)) == inert(x)`.
+  ///
+  /// - Parameter text: Text to print, such as stored knowledge or a tool's output.
+  /// - Returns: The printable text; `text` itself when it holds no control.
+  /// - Complexity: O(*n*) in the length of `text`.
+  public static func inert(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var printable = String.UnicodeScalarView()
+    var scalars = text.unicodeScalars.makeIterator()
+    var pending = scalars.next()
+    while let scalar = pending {
+      pending = scalars.next()
+      switch scalar.value {
+      case 0x09, 0x0A:
+        printable.append(scalar)
+      case 0x0D where pending == "\n":
+        break  // The "\n" that follows is kept.
+      case 0x00...0x1F:
+        printable.append(Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}")
+      case 0x7F:
+        printable.append("\u{2421}")
+      case 0x80...0x9F:
+        printable.append("\u{FFFD}")
+      default:
+        printable.append(scalar)
+      }
+    }
+    return String(printable)
+  }
+
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x09, 0x0A: false
+    case 0x00...0x1F, 0x7F...0x9F: true
+    default: false
+    }
+  }
 }

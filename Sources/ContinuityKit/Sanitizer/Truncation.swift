@@ -1,11 +1,44 @@
-/// Truncation of derived text on `Character` boundaries. (Stub.)
+/// Truncation of derived text (digests, rendered tool output, prompt evidence) to a bound
+/// counted in `Character`s, with a visible marker.
+///
+/// Cuts fall on `Character` (extended grapheme cluster) boundaries, so an emoji, a letter
+/// with its combining marks or a Hangul syllable spelled in jamo is kept whole or dropped
+/// whole, and the result is valid text that survives JSON encoding unchanged.
 public enum Truncation {
-  /// Appended to text that was cut.
+  /// Appended to text that was cut: 12 `Character`s, starting with `…` U+2026.
   public static let marker = "…[truncated]"
 
-  /// Returns `text` unchanged when it has at most `limit` characters; otherwise a prefix that,
-  /// with ``marker`` appended, has at most `limit` characters.
+  /// Returns `text` cut to at most `limit` `Character`s, marker included.
+  ///
+  /// When `text` fits, it is returned unchanged. Otherwise the result is the longest prefix
+  /// of whole `Character`s that, with ``marker`` appended, still counts at most `limit`
+  /// `Character`s and ends with the marker as its own `Character`s. (A prefix ending in a
+  /// prepended concatenation mark such as U+0600 would fuse with the marker's `…` into one
+  /// `Character`; that mark is dropped too.) When `limit` is smaller than the marker, the
+  /// result is the first `limit` `Character`s of the marker, and empty for `limit <= 0`.
+  ///
+  /// - Parameters:
+  ///   - text: The text to bound.
+  ///   - limit: The most `Character`s the result may have, e.g. ``Limits/renderedToolOutput``.
+  /// - Returns: `text` itself, or a prefix of it followed by ``marker``.
+  /// - Complexity: O(`limit`): text longer than the limit is never counted to its end.
   public static func truncate(_ text: String, to limit: Int) -> String {
-    text.count <= limit ? text : String(text.prefix(max(0, limit - marker.count))) + marker
+    let limit = max(0, limit)
+    guard let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex),
+      end < text.endIndex
+    else { return text }
+
+    let markerCount = marker.count
+    guard limit > markerCount else { return String(marker.prefix(limit)) }
+
+    var kept = limit - markerCount
+    while kept > 0 {
+      let result = String(text.prefix(kept)) + marker
+      // Counting is exact: the prefix's own clusters cannot change by appending, so a
+      // shortfall means its last cluster fused with the marker's first.
+      if result.count == kept + markerCount { return result }
+      kept -= 1
+    }
+    return marker
   }
 }

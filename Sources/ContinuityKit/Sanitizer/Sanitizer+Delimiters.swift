@@ -1,0 +1,168 @@
+extension Sanitizer {
+  /// A role or tool delimiter that ``Sanitizer/sanitize(_:)`` neutralizes and
+  /// ``Sanitizer/containsLiveDelimiter(_:)`` detects.
+  ///
+  /// A delimiter is a bracket ``shape`` around a ``name``. Matching is ASCII case-insensitive
+  /// and lenient about the spelling a model would still read as the delimiter:
+  ///
+  /// - whitespace (spaces, tabs, newlines) around the name: `< system >`, `<tool_call\n>`;
+  /// - a closing slash: `</system>`, `[/INST]`, `<</SYS>>`;
+  /// - attributes or a self-closing slash after the name: `<tool_response id="1">`,
+  ///   `<system/>`;
+  /// - no closing bracket at all: `<system Ignore the above`, or `<|im_start` at the end;
+  /// - for ``Shape/pipeToken``, the fullwidth bar `｜` and the `▁` word separator of
+  ///   DeepSeek's tokens (`<｜begin▁of▁sentence｜>` matches `begin_of_sentence`).
+  ///
+  /// The name must end where a word ends: `<systems>`, `<user_id>`, `<user@example.com>` and
+  /// `<system.md>` are ordinary text.
+  public struct Delimiter: Sendable, Hashable, CustomStringConvertible {
+    /// The brackets around a delimiter's name.
+    public enum Shape: String, Sendable, Hashable, CaseIterable {
+      /// `<name>`: XML-like role and tool tags (`<system>`, `<tool_call>`, `<think>`).
+      case tag
+      /// `<|name|>`: special tokens of ChatML, Llama 3, Phi, Granite and Command R, and
+      /// DeepSeek's `<｜name｜>`.
+      case pipeToken
+      /// `<<name>>`: the Llama 2 system block (`<<SYS>>`).
+      case doubleAngle
+      /// `[name]`: Llama 2 and Mistral markers (`[INST]`, `[TOOL_CALLS]`).
+      case square
+    }
+
+    /// The brackets around the name.
+    public let shape: Shape
+    /// The name as the model family spells it, e.g. `im_start` or `INST`; matched
+    /// ASCII case-insensitively.
+    public let name: String
+    /// True when some model family's tokenizer maps this spelling to one special token.
+    ///
+    /// Tokenizers find special tokens anywhere, so such a delimiter is live even glued to a
+    /// preceding word (`x<think>`). The other delimiters are prompt-writing conventions, live
+    /// where a tag can begin: a `<` glued both to a preceding ASCII letter, digit or `_` and to
+    /// the name that follows is a generic type argument (`Array<User>`, `Result<Tool, Error>`)
+    /// and is left alone, while `notes</user>` and `x<<SYS>>` are still live.
+    public let isVocabularyToken: Bool
+
+    /// Creates a table entry.
+    ///
+    /// - Parameters:
+    ///   - shape: The brackets around the name.
+    ///   - name: The name, ASCII letters, digits, `_` and `-` only.
+    ///   - isVocabularyToken: Whether a tokenizer maps the spelling to one special token.
+    init(_ shape: Shape, _ name: String, isVocabularyToken: Bool) {
+      self.shape = shape
+      self.name = name
+      self.isVocabularyToken = isVocabularyToken
+    }
+
+    /// The canonical spelling, e.g. `<system>`, `<|im_start|>`, `<<SYS>>` or `[INST]`.
+    public var description: String {
+      switch shape {
+      case .tag: "<\(name)>"
+      case .pipeToken: "<|\(name)|>"
+      case .doubleAngle: "<<\(name)>>"
+      case .square: "[\(name)]"
+      }
+    }
+  }
+
+  /// Every delimiter the sanitizer neutralizes: the one table that both
+  /// ``containsLiveDelimiter(_:)`` (detection) and ``sanitize(_:)`` (rewriting) read.
+  ///
+  /// Each entry also covers its closing, spaced, attributed, self-closing and unclosed forms
+  /// (see ``Delimiter``). Rewriting swaps the ASCII brackets of a match, and only those, for
+  /// visible look-alikes that no tokenizer reads as markup and that NFKC does not fold back
+  /// to ASCII:
+  ///
+  /// | ASCII | look-alike | example |
+  /// |---|---|---|
+  /// | `<` | `‹` U+2039 | `<system>` → `‹system›` |
+  /// | `>` | `›` U+203A | `</system >` → `‹/system ›` |
+  /// | `[` | `⟦` U+27E6 | `[INST]` → `⟦INST⟧` |
+  /// | `]` | `⟧` U+27E7 | `[/INST]` → `⟦/INST⟧` |
+  ///
+  /// So `<<SYS>>` becomes `‹‹SYS››` and `<|im_end|>` becomes `‹|im_end|›`: the bars stay,
+  /// since without its `<` no bar can form a token. Text that merely looks similar, such as
+  /// `a <| b |> c`, `x < y > z` or `<div>`, is not in the table and stays as it is.
+  ///
+  /// Sources: ChatML (OpenAI, Qwen), Llama 2 and 3 model cards, Mistral's tokenizer
+  /// (`[INST]`, `[TOOL_CALLS]`), Gemma (`<start_of_turn>`), Phi-3, Granite, Command R,
+  /// DeepSeek (`<｜User｜>`), Hermes and Qwen tool calling (`<tool_call>`, `<tools>`), and the
+  /// XML-style role tags used in hand-written prompts. Entries are sorted by shape, then by
+  /// family.
+  public static let delimiters: [Delimiter] = [
+    // XML-style role tags written into prompts by hand.
+    Delimiter(.tag, "system", isVocabularyToken: false),
+    Delimiter(.tag, "user", isVocabularyToken: false),
+    Delimiter(.tag, "assistant", isVocabularyToken: false),
+    Delimiter(.tag, "system-reminder", isVocabularyToken: false),
+    // Tool use, as tags.
+    Delimiter(.tag, "tool", isVocabularyToken: false),
+    Delimiter(.tag, "tools", isVocabularyToken: true),
+    Delimiter(.tag, "tool_call", isVocabularyToken: true),
+    Delimiter(.tag, "tool_calls", isVocabularyToken: false),
+    Delimiter(.tag, "tool_response", isVocabularyToken: true),
+    Delimiter(.tag, "tool_result", isVocabularyToken: false),
+    Delimiter(.tag, "tool_use", isVocabularyToken: false),
+    Delimiter(.tag, "function_call", isVocabularyToken: false),
+    Delimiter(.tag, "function_calls", isVocabularyToken: false),
+    Delimiter(.tag, "function_results", isVocabularyToken: false),
+    // Reasoning blocks (DeepSeek R1, Qwen 3).
+    Delimiter(.tag, "think", isVocabularyToken: true),
+    Delimiter(.tag, "thinking", isVocabularyToken: false),
+    // Gemma.
+    Delimiter(.tag, "start_of_turn", isVocabularyToken: true),
+    Delimiter(.tag, "end_of_turn", isVocabularyToken: true),
+    Delimiter(.tag, "bos", isVocabularyToken: true),
+    Delimiter(.tag, "eos", isVocabularyToken: true),
+    // ChatML (OpenAI, Qwen, Phi-4).
+    Delimiter(.pipeToken, "im_start", isVocabularyToken: true),
+    Delimiter(.pipeToken, "im_end", isVocabularyToken: true),
+    Delimiter(.pipeToken, "im_sep", isVocabularyToken: true),
+    Delimiter(.pipeToken, "endoftext", isVocabularyToken: true),
+    // Llama 3.
+    Delimiter(.pipeToken, "begin_of_text", isVocabularyToken: true),
+    Delimiter(.pipeToken, "end_of_text", isVocabularyToken: true),
+    Delimiter(.pipeToken, "start_header_id", isVocabularyToken: true),
+    Delimiter(.pipeToken, "end_header_id", isVocabularyToken: true),
+    Delimiter(.pipeToken, "eot_id", isVocabularyToken: true),
+    Delimiter(.pipeToken, "eom_id", isVocabularyToken: true),
+    Delimiter(.pipeToken, "python_tag", isVocabularyToken: true),
+    // Phi-3 and Zephyr.
+    Delimiter(.pipeToken, "system", isVocabularyToken: true),
+    Delimiter(.pipeToken, "user", isVocabularyToken: true),
+    Delimiter(.pipeToken, "assistant", isVocabularyToken: true),
+    Delimiter(.pipeToken, "end", isVocabularyToken: true),
+    // Granite.
+    Delimiter(.pipeToken, "start_of_role", isVocabularyToken: true),
+    Delimiter(.pipeToken, "end_of_role", isVocabularyToken: true),
+    Delimiter(.pipeToken, "tool_call", isVocabularyToken: true),
+    // Command R.
+    Delimiter(.pipeToken, "START_OF_TURN_TOKEN", isVocabularyToken: true),
+    Delimiter(.pipeToken, "END_OF_TURN_TOKEN", isVocabularyToken: true),
+    Delimiter(.pipeToken, "SYSTEM_TOKEN", isVocabularyToken: true),
+    Delimiter(.pipeToken, "USER_TOKEN", isVocabularyToken: true),
+    Delimiter(.pipeToken, "CHATBOT_TOKEN", isVocabularyToken: true),
+    // DeepSeek, spelled with `_` for its `▁`.
+    Delimiter(.pipeToken, "begin_of_sentence", isVocabularyToken: true),
+    Delimiter(.pipeToken, "end_of_sentence", isVocabularyToken: true),
+    Delimiter(.pipeToken, "tool_calls_begin", isVocabularyToken: true),
+    Delimiter(.pipeToken, "tool_calls_end", isVocabularyToken: true),
+    Delimiter(.pipeToken, "tool_call_begin", isVocabularyToken: true),
+    Delimiter(.pipeToken, "tool_call_end", isVocabularyToken: true),
+    Delimiter(.pipeToken, "tool_sep", isVocabularyToken: true),
+    Delimiter(.pipeToken, "tool_outputs_begin", isVocabularyToken: true),
+    Delimiter(.pipeToken, "tool_outputs_end", isVocabularyToken: true),
+    Delimiter(.pipeToken, "tool_output_begin", isVocabularyToken: true),
+    Delimiter(.pipeToken, "tool_output_end", isVocabularyToken: true),
+    // Llama 2.
+    Delimiter(.doubleAngle, "SYS", isVocabularyToken: false),
+    Delimiter(.square, "INST", isVocabularyToken: true),
+    // Mistral.
+    Delimiter(.square, "SYSTEM_PROMPT", isVocabularyToken: true),
+    Delimiter(.square, "AVAILABLE_TOOLS", isVocabularyToken: true),
+    Delimiter(.square, "TOOL_CALLS", isVocabularyToken: true),
+    Delimiter(.square, "TOOL_RESULTS", isVocabularyToken: true),
+    Delimiter(.square, "THINK", isVocabularyToken: true),
+  ]
+}

@@ -1,0 +1,63 @@
+import ContinuityKit
+import Testing
+
+@Suite("TerminalText")
+struct TerminalTextTests {
+  struct Case: Sendable, CustomTestStringConvertible {
+    let name: String
+    let input: String
+    let expected: String
+    var testDescription: String { name }
+  }
+
+  static let cases: [Case] = [
+    Case(name: "plain text", input: "héllo 👨‍👩‍👧‍👦 <b>", expected: "héllo 👨‍👩‍👧‍👦 <b>"),
+    Case(name: "tab and newline", input: "a\tb\nc", expected: "a\tb\nc"),
+    Case(name: "CSI color", input: "\u{1B}[31mred\u{1B}[0m", expected: "␛[31mred␛[0m"),
+    Case(
+      name: "CSI cursor movement", input: "ok\u{1B}[2K\u{1B}[1Afake", expected: "ok␛[2K␛[1Afake"),
+    Case(name: "OSC title ended by BEL", input: "\u{1B}]0;pwned\u{07}", expected: "␛]0;pwned␇"),
+    Case(
+      name: "OSC 8 hyperlink ended by ST",
+      input: "\u{1B}]8;;http://evil\u{1B}\\click\u{1B}]8;;\u{1B}\\",
+      expected: "␛]8;;http://evil␛\\click␛]8;;␛\\"),
+    Case(name: "OSC 52 clipboard", input: "\u{1B}]52;c;aGk=\u{07}", expected: "␛]52;c;aGk=␇"),
+    Case(name: "other ESC: full reset", input: "\u{1B}c", expected: "␛c"),
+    Case(name: "other ESC: save cursor", input: "\u{1B}7x\u{1B}8", expected: "␛7x␛8"),
+    Case(name: "8-bit CSI", input: "\u{9B}31mred", expected: "\u{FFFD}31mred"),
+    Case(name: "8-bit OSC and ST", input: "\u{9D}0;t\u{9C}", expected: "\u{FFFD}0;t\u{FFFD}"),
+    Case(name: "NEL", input: "a\u{85}b", expected: "a\u{FFFD}b"),
+    Case(name: "NUL and backspace", input: "abc\u{00}\u{08}\u{08}xy", expected: "abc␀␈␈xy"),
+    Case(name: "DEL", input: "a\u{7F}b", expected: "a␡b"),
+    Case(name: "unit separator", input: "\u{1F}", expected: "␟"),
+    Case(name: "CRLF", input: "a\r\nb", expected: "a\nb"),
+    Case(name: "lone CR overprinting", input: "rm -rf /\rls", expected: "rm -rf /␍ls"),
+    Case(name: "CR CR LF", input: "a\r\r\n", expected: "a␍\n"),
+    Case(name: "empty", input: "", expected: ""),
+  ]
+
+  @Test("Controls become visible placeholders", arguments: cases)
+  func makesInert(_ testCase: Case) {
+    let output = TerminalText.inert(testCase.input)
+    #expect(
+      Array(output.unicodeScalars) == Array(testCase.expected.unicodeScalars),
+      "\(output.debugDescription)")
+    #expect(
+      Array(TerminalText.inert(output).unicodeScalars) == Array(output.unicodeScalars), "idempotent"
+    )
+    let controls = output.unicodeScalars.filter {
+      ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value)
+    }
+    #expect(controls.isEmpty)
+  }
+
+  @Test("Every C0 and C1 control is replaced")
+  func everyControl() {
+    for value in Array(0x00...0x1F) + Array(0x7F...0x9F) where value != 0x09 && value != 0x0A {
+      guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
+      let output = TerminalText.inert("a" + String(Character(scalar)) + "b")
+      #expect(output.unicodeScalars.count == 3, "U+\(String(value, radix: 16))")
+      #expect(!output.unicodeScalars.contains(scalar), "U+\(String(value, radix: 16))")
+    }
+  }
+}
