@@ -19,9 +19,9 @@ let package = Package(
     .package(name: "DolphinContinuity", path: "..")
   ],
   targets: [
-    // Deterministic synthetic corpora: a port of shared/bench/synth.py. Self-contained (its
-    // own SHA-256), so it does not change when the main package does.
-    .target(name: "SynthCorpus"),
+    // Deterministic synthetic corpora: a port of shared/bench/synth.py (SHA-256 comes from
+    // ContinuityKit, which the product also uses for legacy-file fingerprints).
+    .target(name: "SynthCorpus", dependencies: [.product(name: "ContinuityKit", package: "DolphinContinuity")]),
     .executableTarget(
       name: "dolphin-bench",
       dependencies: [
@@ -29,7 +29,10 @@ let package = Package(
         .product(name: "KnowledgeEngine", package: "DolphinContinuity"),
       ]
     ),
-    .testTarget(name: "SynthCorpusTests", dependencies: ["SynthCorpus"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "SynthCorpusTests",
+      dependencies: ["SynthCorpus", .product(name: "ContinuityKit", package: "DolphinContinuity")],
+      exclude: ["Fixtures"]),
     // End-to-end tests of the binary through `Process`; the dependency makes sure it is built.
     .testTarget(name: "DolphinBenchTests", dependencies: ["dolphin-bench"]),
   ]

@@ -1,3 +1,5 @@
+import ContinuityKit
+
 /// The SHA-256 fingerprint of synthetic items: `synth.py`'s `fingerprint(items)`.
 ///
 /// Hashes, for each item, the UTF-8 of `title U+001F content U+001F tags U+000A`, the tags

@@ -1,3 +1,4 @@
+import ContinuityKit
 import Testing
 
 @testable import SynthCorpus

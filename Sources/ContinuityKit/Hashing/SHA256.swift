@@ -1,7 +1,8 @@
 /// An incremental SHA-256 hash (FIPS 180-4, *Secure Hash Standard*, §5.3.3, §6.2).
 ///
 /// CryptoKit is not available on Linux and the benchmarks may not fetch outside packages, so
-/// this is a small, portable implementation. It is meant for fingerprints of benchmark data,
+/// this is a small, portable implementation. It is meant for fingerprints (legacy-file
+/// identity, benchmark data),
 /// not for security: it makes no attempt to run in constant time or to wipe its state.
 ///
 /// ```swift
@@ -204,7 +205,7 @@ extension SHA256 {
 
 extension Array where Element == UInt8 {
   /// The bytes as lowercase hexadecimal, two digits per byte (the usual digest spelling).
-  var hexString: String {
+  public var hexString: String {
     let digits = Array("0123456789abcdef".utf8)
     var text: [UInt8] = []
     text.reserveCapacity(2 * count)

@@ -1,6 +1,7 @@
+import ContinuityKit
 import Testing
 
-@testable import SynthCorpus
+
 
 struct SHA256Tests {
   /// A known-answer vector.
