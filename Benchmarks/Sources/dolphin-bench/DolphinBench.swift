@@ -9,7 +9,8 @@ import Foundation
 enum DolphinBench {
   /// The subcommands, in the order `--help` lists them.
   static let subcommands: [any BenchCommand.Type] = [
-    Synth.self
+    Synth.self,
+    FoundationBench.self,
   ]
 
   /// Exit status for a bad command line (`EX_USAGE` in BSD `sysexits.h`).

@@ -26,6 +26,34 @@ extension KnowledgeEngine {
     return try store.write { tx in try captureInTransaction(item, tx) }
   }
 
+  /// The bulk path (imports, benchmarks): sanitizes and validates every request like
+  /// ``capture(_:)``, stores them all with their index rows in ONE transaction, and stores a
+  /// single digest at the end (trigger `manual`) instead of one per multiple of five.
+  /// - Returns: the stored items, in request order, and the digest.
+  /// - Throws: the first validation or capacity error; nothing is stored then.
+  public func captureBulk(_ requests: [CaptureRequest]) throws -> (items: [KnowledgeItem], digest: Digest?) {
+    let items = requests.map { request in
+      let now = environment.now()
+      return KnowledgeItem(
+        id: environment.makeID(), kind: request.kind,
+        title: Sanitizer.sanitize(request.title).trimmingCharacters(in: .whitespacesAndNewlines),
+        content: Sanitizer.sanitize(request.content), source: request.source,
+        tags: Limits.normalizeTags(request.tags.map(Sanitizer.sanitize)),
+        relationships: Self.dedupeRelationships(request.relationships), priority: request.priority,
+        createdAt: now, updatedAt: now)
+    }
+    return try store.write { tx in
+      for item in items {
+        let rowid = try tx.insertKnowledge(item)
+        try LexicalIndexStore.index(knowledge: item, rowID: rowid, in: tx)
+      }
+      guard !items.isEmpty else { return (items, nil) }
+      let d = try DigestBuilder.build(tx, id: environment.makeID(), now: environment.now(), trigger: .manual)
+      try tx.insertDigest(d)
+      return (items, d)
+    }
+  }
+
   static func dedupeRelationships(_ r: [KnowledgeRelationship]) -> [KnowledgeRelationship] {
     var seen = Set<KnowledgeRelationship>()
     return r.filter { seen.insert($0).inserted }

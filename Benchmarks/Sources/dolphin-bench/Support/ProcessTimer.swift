@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One finished child process: wall time and peak resident set size.
+struct ProcessSample {
+  var status: Int32
+  /// Wall-clock milliseconds from spawn to exit.
+  var milliseconds: Double
+  /// Peak RSS in kilobytes (`ru_maxrss` from `wait4(2)`, the figure `/usr/bin/time -v` prints).
+  var maxRSSKilobytes: Int
+}
+
+/// Spawns processes directly (`posix_spawn`) and reaps them with `wait4`, so each run's wall
+/// time and peak memory are measured without a shell in between.
+enum ProcessTimer {
+  /// Runs `executable` with `arguments`; stdout and stderr go to /dev/null.
+  static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) -> ProcessSample {
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      for p in argv { free(p) }
+      for p in envp { free(p) }
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var pid: pid_t = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+    guard rc == 0 else { return ProcessSample(status: -1, milliseconds: 0, maxRSSKilobytes: 0) }
+    var status: Int32 = 0
+    var usage = rusage()
+    _ = wait4(pid, &status, 0, &usage)
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return ProcessSample(status: exitStatus, milliseconds: elapsed, maxRSSKilobytes: Int(usage.ru_maxrss))
+  }
+}
+
+/// Percentile by linear interpolation between closest ranks (NumPy's default).
+func percentile(_ values: [Double], _ p: Double) -> Double {
+  guard !values.isEmpty else { return .nan }
+  let s = values.sorted()
+  let rank = p / 100 * Double(s.count - 1)
+  let lo = Int(rank.rounded(.down)), hi = Int(rank.rounded(.up))
+  return s[lo] + (s[hi] - s[lo]) * (rank - Double(lo))
+}
