@@ -50,7 +50,8 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
     return (ExitCode.validation, "validation", e.message)
   case let e as ReportedFailure:
     return (e.code, "reported", e.message)
-  // LEGACY-HOOK
+  case let e as LegacyImportError:
+    return (ExitCode.validation, "legacyImport", e.description)
   default:
     return (ExitCode.storage, "error", String(describing: error))
   }

@@ -253,3 +253,41 @@ struct CLIEndToEndTests {
     #expect((try cli.json(["status"])["counts"] as? [String: Any])?["digest"] as? Int == 50)
   }
 }
+
+@Suite("dolphin migrate", .serialized)
+struct MigrateCommandTests {
+  static let fixtures = repositoryRoot.appendingPathComponent("Tests/ContinuityKitTests/Fixtures/legacy")
+
+  @Test("migrate imports a legacy file once and reports what it did")
+  func migrate() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let file = Self.fixtures.appendingPathComponent("workspace-v4.json")
+    let r = try cli.run(["migrate", file.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("Imported legacy schema v4 from \(file.path):"))
+    let again = try cli.run(["migrate", file.path])
+    #expect(again.stdout.contains("was imported before; nothing changed."))
+    let refused = try cli.run(["migrate", Self.fixtures.appendingPathComponent("workspace-v99.json").path])
+    #expect(refused.status == 4)
+    #expect(refused.stderr.contains("99"))
+  }
+
+  @Test("a workspace.json in the workspace directory is imported on first use, with a notice on stderr")
+  func autoImport() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try FileManager.default.createDirectory(atPath: cli.workspace, withIntermediateDirectories: true)
+    let legacy = URL(fileURLWithPath: cli.workspace).appendingPathComponent("workspace.json")
+    try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("workspace-v3.json"), to: legacy)
+    let original = try Data(contentsOf: legacy)
+    let r = try cli.run(["memory", "list", "--json"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("dolphin: notice: imported legacy workspace.json (schema v3)"))
+    let obj = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    #expect((obj["memories"] as? [Any])?.isEmpty == false)
+    #expect(try Data(contentsOf: legacy) == original)
+    let second = try cli.run(["status"])
+    #expect(!second.stderr.contains("imported legacy"))
+  }
+}

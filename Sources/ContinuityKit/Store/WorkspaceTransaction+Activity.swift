@@ -225,6 +225,14 @@ extension WorkspaceTransaction {
     public var backupPath: String
     public var sourceVersion: Int
     public var importedAt: Date
+
+    public init(sha256: String, fileName: String, backupPath: String, sourceVersion: Int, importedAt: Date) {
+      self.sha256 = sha256
+      self.fileName = fileName
+      self.backupPath = backupPath
+      self.sourceVersion = sourceVersion
+      self.importedAt = importedAt
+    }
   }
 
   /// The import of the file with this sha256, if it happened.

@@ -148,7 +148,7 @@ enum Commands {
         report.advice.append("Dangling references were found; they name the ids involved. Delete or fix the records that hold them.")
       }
       if report.quarantined > 0 {
-        report.advice.append("\(report.quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `dolphin migrate --quarantine`.")
+        report.advice.append("\(report.quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `dolphin quarantine`.")
       }
       if ctx.json {
         try ctx.console.printJSON(report)

@@ -178,5 +178,59 @@ enum SearchCommands {
 }
 
 enum MigrateCommands {
-  static let all: [Command] = []
+  static let all = [migrate, quarantine]
+
+  static func summary(_ r: LegacyMigrationReport) -> String {
+    let order = ["conversations", "messages", "memories", "tasks", "receipts", "checkpoints"]
+    return order.map { "\(r.imported[$0] ?? 0) \($0)" }.joined(separator: ", ") + ", \(r.quarantined.count) quarantined"
+  }
+
+  static let migrate = Command(
+    spec: CommandSpec(
+      path: ["migrate"], summary: "Import a legacy v1–v4 JSON workspace file into the workspace (one transaction).",
+      positionals: [("file", "The legacy workspace JSON file (never modified).")],
+      discussion: """
+        Everything is imported in one transaction or nothing is. Records that fail validation are kept
+        verbatim in the quarantine table (see `dolphin quarantine`). A 0600 backup of the file is kept in
+        <workspace>/legacy-backups/, and its sha256 is recorded so the same file is never imported twice.
+        A `workspace.json` found in the workspace directory is imported the same way on first use.
+        """),
+    run: { ctx in
+      let file = URL(fileURLWithPath: ctx.arguments.positionals[0])
+      guard FileManager.default.fileExists(atPath: file.path) else {
+        throw CLIError.input("no file at \(file.path)")
+      }
+      let engine = try ctx.engine()
+      let report = try engine.importLegacyWorkspace(
+        file: file, backupDirectory: ctx.workspaceDirectory.appendingPathComponent("legacy-backups"))
+      if ctx.json {
+        try ctx.console.printJSON(report)
+        return
+      }
+      if report.alreadyImported {
+        ctx.console.print("\(file.path) (sha256 \(report.sha256.prefix(16))…) was imported before; nothing changed.")
+        return
+      }
+      ctx.console.print("Imported legacy schema v\(report.sourceVersion ?? 0) from \(file.path): \(summary(report)).")
+      ctx.console.print("Original unchanged; backup: \(report.backupPath ?? "?")")
+      for q in report.quarantined.prefix(20) {
+        ctx.console.print("  quarantined \(q.collection)[\(q.index.map(String.init) ?? "-")]: \(inert(q.reason))")
+      }
+    })
+
+  static let quarantine = Command(
+    spec: CommandSpec(path: ["quarantine"], summary: "List records that imports kept aside verbatim because they failed validation."),
+    run: { ctx in
+      let entries = try ctx.engine().store.read { tx in try tx.listQuarantine() }
+      if ctx.json {
+        struct Out: Encodable { var quarantined: [WorkspaceTransaction.QuarantineEntry] }
+        try ctx.console.printJSON(Out(quarantined: entries))
+        return
+      }
+      ctx.console.print("\(entries.count) quarantined record(s)")
+      for e in entries {
+        ctx.console.print("\(e.sourceFile) \(e.collection)[\(e.recordIndex)]: \(inert(e.reason))")
+        ctx.console.print("  \(inert(Truncation.truncate(e.raw, to: 300)))")
+      }
+    })
 }

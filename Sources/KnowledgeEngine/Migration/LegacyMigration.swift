@@ -1,0 +1,143 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What importing a legacy JSON workspace did.
+public struct LegacyMigrationReport: Sendable, Equatable, Codable {
+  /// The file that was read (never modified).
+  public var sourcePath: String
+  /// sha256 of the file's bytes; a file with a recorded sha256 is never imported twice.
+  public var sha256: String
+  /// True when this exact file had been imported before; nothing was changed.
+  public var alreadyImported: Bool
+  public var sourceVersion: Int?
+  /// The 0600 copy of the original kept in the workspace directory.
+  public var backupPath: String?
+  /// Records imported, by collection.
+  public var imported: [String: Int]
+  /// Records kept aside verbatim in the quarantine table.
+  public var quarantined: [QuarantinedRecord]
+  public var integrityProblems: [String]
+}
+
+extension KnowledgeEngine {
+  /// The legacy file name looked for in a workspace directory on first use.
+  public static let legacyFileName = "workspace.json"
+
+  /// Imports a legacy v1–v4 JSON workspace (the app's earlier format) into this workspace.
+  ///
+  /// Steps: read the bytes and hash them (a file already recorded is skipped); decode it with
+  /// ``LegacyWorkspaceImporter`` (a malformed or newer file fails here and nothing is
+  /// imported); copy the original to `backupDirectory` as a 0600 file (the original is never
+  /// modified); then, in ONE transaction, insert every conversation, message, setting, memory,
+  /// task, receipt and checkpoint, keep invalid records verbatim in the quarantine table, index
+  /// the memories, record the sha256, and store one digest.
+  /// - Parameters:
+  ///   - file: the legacy JSON file.
+  ///   - backupDirectory: where the backup copy goes (created 0700 if missing).
+  /// - Throws: ``LegacyImportError`` for a file that cannot be imported;
+  ///   ``WorkspaceError`` for storage problems or records that clash with existing ones
+  ///   (nothing is imported then).
+  public func importLegacyWorkspace(file: URL, backupDirectory: URL) throws -> LegacyMigrationReport {
+    guard let data = FileManager.default.contents(atPath: file.path) else {
+      throw WorkspaceError.fileSystem(path: file.path, message: "cannot read the legacy workspace file")
+    }
+    let digest = SHA256.hash(Array(data)).hexString
+    if let previous = try store.read({ tx in try tx.legacyImport(sha256: digest) }) {
+      return LegacyMigrationReport(
+        sourcePath: file.path, sha256: digest, alreadyImported: true, sourceVersion: previous.sourceVersion,
+        backupPath: previous.backupPath, imported: [:], quarantined: [], integrityProblems: [])
+    }
+    let result = try LegacyWorkspaceImporter.decode(data, fileName: file.lastPathComponent)
+    let backup = try Self.writeBackup(data, named: file.lastPathComponent, sha256: digest, in: backupDirectory)
+    let now = environment.now()
+    let ws = result.workspace
+    do {
+      try store.write { tx in
+        for c in ws.conversations { try tx.insertConversation(c) }
+        for m in ws.messages { try tx.insertMessage(m) }
+        var settings = ws.settings
+        settings.knowledgeItemLimit = try tx.settings().knowledgeItemLimit
+        try tx.setSettings(settings)
+        for m in ws.memories {
+          let rowid = try tx.insertMemory(m)
+          try LexicalIndexStore.index(memory: m, rowID: rowid, in: tx)
+        }
+        for t in ws.tasks { try tx.insertTask(t) }
+        for r in ws.receipts { try tx.insertReceipt(r) }
+        for c in ws.checkpoints { try tx.insertCheckpoint(c) }
+        for q in result.quarantined {
+          try tx.insertQuarantine(
+            .init(sourceFile: file.lastPathComponent, collection: q.collection, recordIndex: q.index ?? -1,
+                  reason: q.reason, raw: q.rawJSON, quarantinedAt: now))
+        }
+        try tx.recordLegacyImport(
+          .init(sha256: digest, fileName: file.lastPathComponent, backupPath: backup.path,
+                sourceVersion: result.sourceVersion, importedAt: now))
+        let d = try DigestBuilder.build(tx, id: environment.makeID(), now: now, trigger: .manual)
+        try tx.insertDigest(d)
+      }
+    } catch {
+      // The import did not happen: the backup of a file that was not imported is removed again.
+      try? FileManager.default.removeItem(at: backup)
+      throw error
+    }
+    return LegacyMigrationReport(
+      sourcePath: file.path, sha256: digest, alreadyImported: false, sourceVersion: result.sourceVersion,
+      backupPath: backup.path,
+      imported: [
+        "conversations": ws.conversations.count, "messages": ws.messages.count, "memories": ws.memories.count,
+        "tasks": ws.tasks.count, "receipts": ws.receipts.count, "checkpoints": ws.checkpoints.count, "settings": 1,
+      ],
+      quarantined: result.quarantined, integrityProblems: result.integrityProblems)
+  }
+
+  /// Imports `<directory>/workspace.json` when it exists and has not been imported yet.
+  /// - Returns: the report, or nil when there is no legacy file or it was imported before.
+  public func importLegacyWorkspaceIfPresent(in directory: URL) throws -> LegacyMigrationReport? {
+    let file = directory.appendingPathComponent(Self.legacyFileName)
+    guard FileManager.default.fileExists(atPath: file.path), !store.isReadOnly else { return nil }
+    let report = try importLegacyWorkspace(file: file, backupDirectory: directory.appendingPathComponent("legacy-backups"))
+    return report.alreadyImported ? nil : report
+  }
+
+  /// Writes `data` to `<directory>/<name>.<sha8>.backup` with mode 0600 from creation, then
+  /// fsyncs it. An existing backup with the same name is left as it is.
+  static func writeBackup(_ data: Data, named name: String, sha256: String, in directory: URL) throws -> URL {
+    let fm = FileManager.default
+    if !fm.fileExists(atPath: directory.path) {
+      do {
+        try fm.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      } catch {
+        throw WorkspaceError.fileSystem(path: directory.path, message: "cannot create the backup directory: \(error.localizedDescription)")
+      }
+    }
+    let url = directory.appendingPathComponent("\(name).\(sha256.prefix(12)).backup")
+    if fm.fileExists(atPath: url.path) { return url }
+    let fd = open(url.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+    guard fd >= 0 else {
+      throw WorkspaceError.fileSystem(path: url.path, message: "cannot create the backup: \(String(cString: strerror(errno)))")
+    }
+    defer { close(fd) }
+    fchmod(fd, 0o600)
+    let ok = data.withUnsafeBytes { buf -> Bool in
+      var offset = 0
+      while offset < buf.count {
+        let n = write(fd, buf.baseAddress?.advanced(by: offset), buf.count - offset)
+        if n <= 0 { return false }
+        offset += n
+      }
+      return true
+    }
+    guard ok, fsync(fd) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(url.path)
+      throw WorkspaceError.fileSystem(path: url.path, message: "cannot write the backup: \(reason)")
+    }
+    return url
+  }
+}

@@ -1,0 +1,128 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+let legacyFixtures = repositoryRoot.appendingPathComponent("Tests/ContinuityKitTests/Fixtures/legacy")
+
+func fixture(_ name: String) -> URL { legacyFixtures.appendingPathComponent(name) }
+
+/// Copies a fixture into `dir` so tests can check the original is never modified.
+func copyFixture(_ name: String, to dir: TemporaryDirectory, as target: String? = nil) throws -> URL {
+  let dest = dir.appending(target ?? name)
+  try FileManager.default.copyItem(at: fixture(name), to: dest)
+  chmod(dest.path, 0o644)
+  return dest
+}
+
+@Suite("Legacy migration into the store")
+struct LegacyMigrationTests {
+  @Test(
+    "every record of each version lands in the store, field by field",
+    arguments: ["workspace-v1.json", "workspace-v2.json", "workspace-v3.json", "workspace-v4.json",
+                "workspace-v1-string-version.json", "workspace-v4-missing-optional.json"])
+  func migratesEverything(_ name: String) throws {
+    let dir = TemporaryDirectory("mig")
+    defer { dir.remove() }
+    let file = try copyFixture(name, to: dir)
+    let original = try Data(contentsOf: file)
+    let expected = try LegacyWorkspaceImporter.decode(original, fileName: name)
+    let store = try SQLiteWorkspaceStore.open(directory: dir.appending("ws"))
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    let report = try engine.importLegacyWorkspace(file: file, backupDirectory: dir.appending("ws/legacy-backups"))
+    #expect(report.alreadyImported == false)
+    #expect(report.sourceVersion == expected.sourceVersion)
+    let ws = try store.read { try $0.snapshot() }
+    let e = expected.workspace
+    #expect(ws.conversations == e.conversations.sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) })
+    #expect(ws.messages == e.messages)
+    #expect(ws.memories == e.memories.sorted { $0.id.uuidString < $1.id.uuidString })
+    #expect(ws.tasks == e.tasks.sorted { $0.id.uuidString < $1.id.uuidString })
+    #expect(ws.receipts == e.receipts)
+    #expect(ws.checkpoints == e.checkpoints)
+    #expect(ws.settings == e.settings)
+    #expect(report.imported["memories"] == e.memories.count)
+    #expect(!e.memories.isEmpty)
+    // The original is untouched; the backup is a 0600 byte-for-byte copy.
+    #expect(try Data(contentsOf: file) == original)
+    let backup = try #require(report.backupPath)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == original)
+    var st = stat()
+    stat(backup, &st)
+    #expect(st.st_mode & 0o777 == 0o600)
+    stat(file.path, &st)
+    #expect(st.st_mode & 0o777 == 0o644)
+    // One digest at the end of the bulk path.
+    #expect(ws.digests.count == 1)
+    // The same file is never imported twice.
+    let again = try engine.importLegacyWorkspace(file: file, backupDirectory: dir.appending("ws/legacy-backups"))
+    #expect(again.alreadyImported)
+    #expect(try store.read { try $0.snapshot() } == ws)
+  }
+
+  @Test("invalid records are kept verbatim in quarantine and reported")
+  func quarantine() throws {
+    let dir = TemporaryDirectory("quar")
+    defer { dir.remove() }
+    let file = try copyFixture("workspace-v4-quarantine.json", to: dir)
+    let decoded = try LegacyWorkspaceImporter.decode(try Data(contentsOf: file), fileName: file.lastPathComponent)
+    let store = SQLiteWorkspaceStore.inMemory()
+    let report = try KnowledgeEngine(store: store).importLegacyWorkspace(file: file, backupDirectory: dir.appending("b"))
+    let kept = try store.read { try $0.listQuarantine() }
+    #expect(report.quarantined.count == decoded.quarantined.count)
+    #expect(kept.count == decoded.quarantined.count)
+    #expect(kept.map(\.raw) == decoded.quarantined.map(\.rawJSON))
+    #expect(kept.map(\.reason) == decoded.quarantined.map(\.reason))
+    #expect(try KnowledgeEngine(store: store).status().quarantined == kept.count)
+  }
+
+  struct Refused: CustomStringConvertible, Sendable {
+    var name: String
+    var fixture: String
+    var messageContains: [String]
+    var description: String { name }
+  }
+
+  @Test(
+    "a refused file imports nothing, keeps no backup and is left untouched",
+    arguments: [
+      Refused(name: "newer version", fixture: "workspace-v99.json", messageContains: ["workspace-v99.json", "99"]),
+      Refused(name: "cut off mid-record", fixture: "workspace-v3-truncated.json", messageContains: ["workspace-v3-truncated.json", "line", "column"]),
+    ])
+  func refused(_ c: Refused) throws {
+    let dir = TemporaryDirectory("ref")
+    defer { dir.remove() }
+    let file = try copyFixture(c.fixture, to: dir)
+    let original = try Data(contentsOf: file)
+    let store = SQLiteWorkspaceStore.inMemory()
+    let before = try store.read { try $0.snapshot() }
+    let error = #expect(throws: LegacyImportError.self) {
+      try KnowledgeEngine(store: store).importLegacyWorkspace(file: file, backupDirectory: dir.appending("b"))
+    }
+    for part in c.messageContains { #expect(error?.description.contains(part) == true, "\(String(describing: error))") }
+    #expect(try store.read { try $0.snapshot() } == before)
+    #expect(try Data(contentsOf: file) == original)
+    #expect(!FileManager.default.fileExists(atPath: dir.appending("b").path))
+  }
+
+  @Test("records that clash with existing ones roll the whole import back")
+  func clashRollsBack() throws {
+    let dir = TemporaryDirectory("clash")
+    defer { dir.remove() }
+    let file = try copyFixture("workspace-v2.json", to: dir)
+    let decoded = try LegacyWorkspaceImporter.decode(try Data(contentsOf: file), fileName: "x")
+    let store = SQLiteWorkspaceStore.inMemory()
+    let clash = try #require(decoded.workspace.tasks.last)
+    try store.write { tx in try tx.insertTask(clash) }
+    let before = try store.read { try $0.snapshot() }
+    #expect(throws: WorkspaceError.self) {
+      try KnowledgeEngine(store: store).importLegacyWorkspace(file: file, backupDirectory: dir.appending("b"))
+    }
+    #expect(try store.read { try $0.snapshot() } == before)
+  }
+}
