@@ -136,9 +136,22 @@ extension WorkspaceTransaction {
   @discardableResult
   public func insertKnowledge(_ item: KnowledgeItem) throws(WorkspaceError) -> Int64 {
     try requireWritable()
-    do { try Limits.validate(item) } catch { throw .validation(error) }
+    try requireKnowledgeCapacity(adding: 1)
+    return try insertKnowledge(item, capacityChecked: true)
+  }
+
+  /// Throws `.capacity` unless `count` more items fit under `Settings.knowledgeItemLimit`.
+  public func requireKnowledgeCapacity(adding count: Int) throws(WorkspaceError) {
     let limit = try settings().knowledgeItemLimit
-    if try knowledgeCount() >= limit { throw .capacity(what: "the workspace's knowledge items", limit: limit) }
+    if try knowledgeCount() + count > limit { throw .capacity(what: "the workspace's knowledge items", limit: limit) }
+  }
+
+  /// Inserts an item whose capacity the caller already checked (bulk paths check once).
+  @discardableResult
+  package func insertKnowledge(_ item: KnowledgeItem, capacityChecked: Bool) throws(WorkspaceError) -> Int64 {
+    try requireWritable()
+    do { try Limits.validate(item) } catch { throw .validation(error) }
+    if !capacityChecked { try requireKnowledgeCapacity(adding: 1) }
     if try knowledgeRowID(item.id) != nil {
       throw .validation(ValidationError(field: "id", message: "a knowledge item with id \(item.id.uuidString) already exists"))
     }

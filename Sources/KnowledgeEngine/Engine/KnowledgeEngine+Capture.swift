@@ -43,8 +43,9 @@ extension KnowledgeEngine {
         createdAt: now, updatedAt: now)
     }
     return try store.write { tx in
+      try tx.requireKnowledgeCapacity(adding: items.count)
       for item in items {
-        let rowid = try tx.insertKnowledge(item)
+        let rowid = try tx.insertKnowledge(item, capacityChecked: true)
         try LexicalIndexStore.index(knowledge: item, rowID: rowid, in: tx)
       }
       guard !items.isEmpty else { return (items, nil) }
