@@ -1,3 +1,5 @@
+import ContinuityKit
+
 /// A small, strict command-line parser: declared options only, `--name value` or
 /// `--name=value`, repeatable options, `--` to end options, and errors that name the option
 /// and suggest the nearest valid one.
@@ -135,30 +137,10 @@ enum ArgumentParser {
     return lines.joined(separator: "\n")
   }
 
-  /// The candidate with the smallest edit distance ≤ 3, if any (ties: first in order).
+  /// The closest valid name, if close enough (see ``NearestName``).
   static func nearest(_ word: String, in candidates: [String]) -> String? {
-    var best: (String, Int)?
-    for c in candidates {
-      let d = editDistance(word, c)
-      if d <= min(3, max(1, word.count / 3)), d < (best?.1 ?? Int.max) { best = (c, d) }
-    }
-    return best?.0
+    NearestName.suggest(word, in: candidates)
   }
 
-  /// Levenshtein distance over `Character`s.
-  static func editDistance(_ a: String, _ b: String) -> Int {
-    let x = Array(a), y = Array(b)
-    if x.isEmpty { return y.count }
-    if y.isEmpty { return x.count }
-    var prev = Array(0...y.count)
-    var cur = [Int](repeating: 0, count: y.count + 1)
-    for i in 1...x.count {
-      cur[0] = i
-      for j in 1...y.count {
-        cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-      }
-      swap(&prev, &cur)
-    }
-    return prev[y.count]
-  }
+  static func editDistance(_ a: String, _ b: String) -> Int { NearestName.editDistance(a, b) }
 }
