@@ -37,6 +37,7 @@ let package = Package(
       exclude: ["Fixtures"]
     ),
     .testTarget(name: "KnowledgeEngineTests", dependencies: ["KnowledgeEngine", "TestSupport"]),
+    .testTarget(name: "MCPServerTests", dependencies: ["MCPServer", "TestSupport"]),
     .testTarget(
       name: "DolphinCommandsTests",
       dependencies: ["DolphinCommands", "TestSupport"]

@@ -1,0 +1,159 @@
+import ContinuityKit
+
+/// What one inbound line turned out to be.
+public enum JSONRPCInbound: Sendable, Equatable {
+  /// A well-formed message.
+  case message(JSONRPCMessage)
+  /// Not an acceptable message: send this error response back.
+  case rejected(JSONRPCResponse)
+  /// Not acceptable, and not answerable (a malformed response object, a notification with
+  /// positional params, a blank line): JSON-RPC never answers these. `reason` is for the log.
+  case ignored(reason: String)
+}
+
+extension JSONRPCMessage {
+  /// Classifies one line of input (without its newline) by the JSON-RPC 2.0 and MCP rules.
+  ///
+  /// | input | outcome |
+  /// |---|---|
+  /// | over ``JSONRPCLimits/maximumMessageBytes`` | -32600, id `null` |
+  /// | empty or only whitespace | ignored |
+  /// | not JSON, or deeper than ``JSONRPCLimits/maximumDepth`` | -32700, id `null`, `data.byteOffset` |
+  /// | an array: `[]` or any batch | -32600, id `null` (batches were removed in MCP 2025-06-18) |
+  /// | a scalar (`42`, `"x"`, `null`) | -32600, id `null` |
+  /// | an object whose `id` is not a string or integer (`null`, `1.5`, `true`) | -32600, id `null` |
+  /// | `jsonrpc` missing or not exactly `"2.0"` | -32600 with the id (or `null`) |
+  /// | `method` missing or not a string | -32600 with the id (or `null`) |
+  /// | both `method` and `result`/`error` | -32600 with the id (or `null`) |
+  /// | `params` a string, number or boolean | -32600 with the id (or `null`) |
+  /// | `params` an array (positional; MCP uses named params) | -32602 with the id; a notification is ignored |
+  /// | `params` absent or `null` | accepted as `{}` |
+  /// | a response (`result` or `error`, no `method`) | a ``JSONRPCResponse``, or ignored when malformed |
+  ///
+  /// Members other than `jsonrpc`, `id`, `method`, `params`, `result` and `error` are ignored.
+  ///
+  /// - Parameters:
+  ///   - line: the UTF-8 bytes of one message, without the newline.
+  ///   - limits: the size and depth bounds.
+  /// - Returns: the message, the error response to send, or why the line is ignored.
+  /// - Source: JSON-RPC 2.0 §4–§6 (request, notification, response objects, error codes,
+  ///   batch); MCP 2025-11-25 Base Protocol › Messages; MCP 2025-06-18 changelog (batching
+  ///   removed).
+  public static func decode(_ line: some Collection<UInt8>, limits: JSONRPCLimits = JSONRPCLimits())
+    -> JSONRPCInbound
+  {
+    let size = line.count
+    if size > limits.maximumMessageBytes {
+      return .rejected(
+        .error(.messageTooLarge(size: size, limit: limits.maximumMessageBytes), id: nil))
+    }
+    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+      return .ignored(reason: "blank line")
+    }
+    let value: JSONValue
+    do {
+      value = try JSONParser(
+        options: .init(maximumDepth: limits.maximumDepth, maximumBytes: limits.maximumMessageBytes)
+      ).parse(line)
+    } catch {
+      return .rejected(
+        .error(
+          JSONRPCError(
+            code: JSONRPCError.Code.parseError, message: "parse error: \(error.description)",
+            data: ["byteOffset": .integer(error.byteOffset)]),
+          id: nil))
+    }
+    switch value {
+    case .array(let elements):
+      let message =
+        elements.isEmpty
+        ? "an empty array is not a JSON-RPC request; send one JSON object per line"
+        : "JSON-RPC batches are not supported (MCP removed them in 2025-06-18); send one JSON object per line"
+      return .rejected(.error(.invalidRequest(message), id: nil))
+    case .object(let object):
+      return decode(object)
+    default:
+      return .rejected(
+        .error(.invalidRequest("expected a JSON-RPC object, got a \(value.kindName)"), id: nil))
+    }
+  }
+
+  private static func decode(_ object: JSONObject) -> JSONRPCInbound {
+    let hasID = object.contains("id")
+    let id = object["id"].flatMap(JSONRPCRequestID.init)
+    let isResponse =
+      !object.contains("method") && (object.contains("result") || object.contains("error"))
+    if isResponse { return decodeResponse(object, id: id) }
+
+    func reject(_ message: String, code: Int = JSONRPCError.Code.invalidRequest) -> JSONRPCInbound {
+      .rejected(.error(JSONRPCError(code: code, message: message), id: id))
+    }
+    if hasID, id == nil {
+      let kind = object["id"]?.kindName ?? "null"
+      let shown = object["id"].map { $0.jsonString() } ?? "null"
+      return reject("the id must be a string or an integer, got the \(kind) \(shown)")
+    }
+    guard let version = object["jsonrpc"] else {
+      return reject(#"missing "jsonrpc": "2.0""#)
+    }
+    guard version.string == "2.0" else {
+      return reject(#""jsonrpc" must be "2.0", got \#(version.jsonString())"#)
+    }
+    guard let methodValue = object["method"] else {
+      return reject("missing \"method\"")
+    }
+    guard let method = methodValue.string else {
+      return reject("\"method\" must be a string, got a \(methodValue.kindName)")
+    }
+    if object.contains("result") || object.contains("error") {
+      return reject("a message cannot carry both \"method\" and \"result\" or \"error\"")
+    }
+    let params: JSONObject
+    switch object["params"] {
+    case nil, .null?:
+      params = [:]
+    case .object(let members)?:
+      params = members
+    case .array?:
+      guard let id else {
+        return .ignored(
+          reason: "notification \(method) has positional params; MCP uses named params")
+      }
+      return .rejected(
+        .error(
+          .invalidParams("\"params\" must be an object (MCP uses named parameters), got an array"),
+          id: id))
+    case let other?:
+      return reject("\"params\" must be an object, got a \(other.kindName)")
+    }
+    if let id {
+      return .message(.request(JSONRPCRequest(id: id, method: method, params: params)))
+    }
+    return .message(.notification(JSONRPCNotification(method: method, params: params)))
+  }
+
+  private static func decodeResponse(_ object: JSONObject, id: JSONRPCRequestID?) -> JSONRPCInbound
+  {
+    guard object["jsonrpc"]?.string == "2.0" else {
+      return .ignored(reason: #"a response without "jsonrpc": "2.0""#)
+    }
+    switch (object["result"], object["error"]) {
+    case (let result?, nil):
+      guard let id else { return .ignored(reason: "a result without a string or integer id") }
+      return .message(.response(.result(result, id: id)))
+    case (nil, .object(let error)?):
+      guard let code = error["code"]?.int, let message = error["message"]?.string else {
+        return .ignored(reason: "an error response without an integer code and a string message")
+      }
+      guard id != nil || object["id"]?.isNull == true else {
+        return .ignored(
+          reason: "an error response whose id is neither a string, an integer nor null")
+      }
+      return .message(
+        .response(.error(JSONRPCError(code: code, message: message, data: error["data"]), id: id)))
+    default:
+      return .ignored(
+        reason: "a response must carry exactly one of \"result\" and an \"error\" object")
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import ContinuityKit
+
+/// What a tool call knows about its session, and its one way back to the user: elicitation.
+///
+/// A provider that needs the user's approval for a local write checks ``canElicit``; when it
+/// is true it shows the exact call through ``elicit(message:requestedSchema:)`` and acts on
+/// the answer; when false it applies its own policy (Dolphin's `--writes ask|allow|deny`).
+///
+/// - Source: MCP 2025-11-25, Client Features › Elicitation (form mode).
+public struct MCPToolCallContext: Sendable {
+  /// The id of the `tools/call` request.
+  public let requestID: JSONRPCRequestID
+  /// The revision negotiated in `initialize`.
+  public let protocolVersion: MCPProtocolVersion
+  /// The client's `clientInfo` (`name`, `version`, …) as it sent it; empty when it sent none.
+  public let clientInfo: JSONObject
+  /// Whether ``elicit(message:requestedSchema:)`` can reach the user: the client declared the
+  /// `elicitation` capability with form mode (an empty object counts, per the spec), the
+  /// revision has elicitation (2025-06-18 or later), and the client sent
+  /// `notifications/initialized`.
+  public let canElicit: Bool
+  private let ask: @Sendable (String, JSONObject) async throws -> MCPElicitationResult
+
+  /// A context, as the server builds them.
+  ///
+  /// Public so that providers can be tested without a server, with `ask` standing in for the
+  /// client.
+  public init(
+    requestID: JSONRPCRequestID, protocolVersion: MCPProtocolVersion = .latest,
+    clientInfo: JSONObject = [:], canElicit: Bool,
+    ask:
+      @escaping @Sendable (_ message: String, _ requestedSchema: JSONObject) async throws ->
+      MCPElicitationResult
+  ) {
+    self.requestID = requestID
+    self.protocolVersion = protocolVersion
+    self.clientInfo = clientInfo
+    self.canElicit = canElicit
+    self.ask = ask
+  }
+
+  /// Asks the user through the client (`elicitation/create`, form mode) and waits.
+  ///
+  /// There is no timeout: the user may take their time, and the client cancels the
+  /// tool call if it gives up (this call then throws `CancellationError`, and the client is
+  /// told the elicitation is cancelled too).
+  ///
+  /// - Parameters:
+  ///   - message: what the user is asked, shown by the client; for an approval, the exact call.
+  ///   - requestedSchema: a flat object schema of primitive properties (MCP restricts form
+  ///     schemas to string, number, integer, boolean and enum properties); `{"type": "object",
+  ///     "properties": {}}` asks for a plain yes/no.
+  /// - Returns: the user's action and, on accept, the submitted content.
+  /// - Throws: ``MCPServerError/elicitationUnsupported`` when ``canElicit`` is false (nothing
+  ///   is sent); ``MCPServerError/clientError(_:)`` when the client answers with an error;
+  ///   ``MCPServerError/invalidClientResponse(_:)`` for a malformed answer;
+  ///   ``MCPServerError/transportClosed`` when the client goes away; `CancellationError` when
+  ///   the tool call is cancelled.
+  public func elicit(message: String, requestedSchema: JSONObject) async throws
+    -> MCPElicitationResult
+  {
+    guard canElicit else { throw MCPServerError.elicitationUnsupported }
+    return try await ask(message, requestedSchema)
+  }
+}
+
+/// The user's answer to an elicitation (`ElicitResult`).
+public struct MCPElicitationResult: Sendable, Equatable {
+  /// What the user did.
+  public enum Action: String, Sendable, Equatable {
+    /// Submitted the form: approve.
+    case accept
+    /// Explicitly said no.
+    case decline
+    /// Dismissed the request without choosing.
+    case cancel
+  }
+
+  /// What the user did.
+  public var action: Action
+  /// The submitted form values, present on ``Action/accept`` when the schema asked for any.
+  public var content: JSONObject?
+
+  /// Memberwise: each parameter sets the property of the same name.
+  public init(action: Action, content: JSONObject? = nil) {
+    self.action = action
+    self.content = content
+  }
+}

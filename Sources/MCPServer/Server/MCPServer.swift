@@ -1,0 +1,109 @@
+import ContinuityKit
+import Foundation
+
+/// A Model Context Protocol server: the MCP lifecycle, JSON-RPC framing and error rules over a
+/// transport, with tools, resources and prompts supplied by providers.
+///
+/// ```swift
+/// let server = MCPServer(
+///   configuration: .init(version: "0.4.0", instructions: "Dolphin's local memory tools."),
+///   tools: registry, resources: workspaceResources, prompts: sessionPrompts)
+/// await server.run(transport: StdioTransport())   // returns when stdin closes
+/// ```
+///
+/// Behaviour, per MCP 2025-11-25 (negotiating down to 2025-06-18 and 2025-03-26):
+/// - **Lifecycle.** `initialize` answers with the client's `protocolVersion` when we speak it,
+///   else our latest (``MCPProtocolVersion/negotiate(_:)``); unknown capability members and
+///   any JSON inside `experimental` are accepted and kept. Before `initialize` only `ping`
+///   (and `initialize`) are served: other offered methods get -32600 ("not initialized").
+///   A second `initialize` gets -32600. Requests are served as soon as `initialize` is
+///   answered; `notifications/initialized` is only needed before the server itself asks the
+///   client anything (elicitation).
+/// - **Methods.** `ping`; `tools/list`, `tools/call` (with a tool provider);
+///   `resources/list`, `resources/templates/list`, `resources/read` (with a resource
+///   provider); `prompts/list`, `prompts/get` (with a prompt provider). Everything else —
+///   `server/discover` (the 2026-07-28 probe), `resources/subscribe`, `logging/setLevel`,
+///   `completion/complete`, methods of an absent provider — gets -32601 at once, in any state.
+/// - **Concurrency.** `initialize`, `ping` and every error are answered in input order before
+///   the next line is read; other requests run in their own tasks, so a slow tool does not
+///   block `ping`, and responses may come back in a different order than the requests.
+/// - **Cancellation.** `notifications/cancelled` cancels the named in-flight request's task;
+///   a cancelled request gets no response. An elicitation the call was waiting on is
+///   cancelled toward the client too (`notifications/cancelled` with its id).
+/// - **Input errors** follow ``JSONRPCMessage/decode(_:limits:)``: -32700 / -32600 / -32602,
+///   batches rejected, size and depth bounded by ``Configuration/limits``; the session keeps
+///   serving after every one of them.
+/// - **End of input.** Pending elicitations fail with ``MCPServerError/transportClosed``;
+///   calls in flight finish and are answered (a scripted client may close stdin before reading
+///   answers); then ``run(transport:)`` returns.
+///
+/// - Source: MCP 2025-11-25 (Base Protocol › Overview, Lifecycle, Transports, Utilities ›
+///   Cancellation and Ping; Server Features › Tools, Resources, Prompts; Client Features ›
+///   Elicitation); JSON-RPC 2.0.
+public struct MCPServer: Sendable {
+  /// Identity, limits and logging of a server.
+  public struct Configuration: Sendable {
+    /// `serverInfo.name`: default `dolphin`.
+    public var name: String
+    /// `serverInfo.title`, for display, sent from revision 2025-06-18 on.
+    public var title: String?
+    /// `serverInfo.version`.
+    public var version: String
+    /// `instructions` in the `initialize` result: how a model should use this server.
+    public var instructions: String?
+    /// Size and depth bounds on inbound messages.
+    public var limits: JSONRPCLimits
+    /// Where diagnostics go, one line per call: default standard error, never standard output.
+    public var log: @Sendable (String) -> Void
+
+    /// A configuration; `version` is required, every other default is on its property.
+    public init(
+      name: String = "dolphin", title: String? = nil, version: String, instructions: String? = nil,
+      limits: JSONRPCLimits = JSONRPCLimits(),
+      log: @escaping @Sendable (String) -> Void = MCPServer.standardErrorLog
+    ) {
+      self.name = name
+      self.title = title
+      self.version = version
+      self.instructions = instructions
+      self.limits = limits
+      self.log = log
+    }
+  }
+
+  /// Writes `line` and a newline to standard error.
+  public static let standardErrorLog: @Sendable (String) -> Void = { line in
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+
+  /// Identity, limits and logging.
+  public let configuration: Configuration
+  /// The tools offered; nil offers no `tools` capability.
+  public let tools: (any MCPToolProvider)?
+  /// The resources offered; nil offers no `resources` capability.
+  public let resources: (any MCPResourceProvider)?
+  /// The prompts offered; nil offers no `prompts` capability.
+  public let prompts: (any MCPPromptProvider)?
+
+  /// A server with the given providers; a nil provider leaves its capability out of
+  /// `initialize` and its methods answer -32601.
+  public init(
+    configuration: Configuration, tools: (any MCPToolProvider)? = nil,
+    resources: (any MCPResourceProvider)? = nil, prompts: (any MCPPromptProvider)? = nil
+  ) {
+    self.configuration = configuration
+    self.tools = tools
+    self.resources = resources
+    self.prompts = prompts
+  }
+
+  /// Serves one client session over `transport` until the client closes its input and the
+  /// calls in flight have been answered.
+  ///
+  /// Each call starts a fresh session (a new `initialize` is expected). Nothing is thrown:
+  /// every failure is answered on the wire or written to ``Configuration/log``.
+  public func run(transport: some MCPTransport) async {
+    let session = MCPSession(server: self, transport: transport)
+    await session.run()
+  }
+}

@@ -1,0 +1,82 @@
+import ContinuityKit
+
+/// Every failure of the MCPServer layer.
+///
+/// Providers throw the first group to make the server answer with a JSON-RPC error instead of
+/// a result (``jsonRPCError``); any other error a provider throws from
+/// ``MCPToolProvider/callTool(name:arguments:context:)`` becomes an `isError: true` tool result,
+/// and from the other provider methods a -32603 error. The second group is what a provider
+/// sees when it asks the client something (``MCPToolCallContext/elicit(message:requestedSchema:)``).
+public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// No tool has this name (-32602, as the spec's tools page shows).
+  case unknownTool(name: String)
+  /// No prompt has this name (-32602).
+  case unknownPrompt(name: String)
+  /// No resource has this URI (-32002 with `data.uri`).
+  case resourceNotFound(uri: String)
+  /// The request's parameters are wrong; the message says which and how (-32602).
+  case invalidParams(String)
+  /// The pagination cursor was not issued by this server (-32602).
+  case invalidCursor(String)
+
+  /// The client did not declare the `elicitation` capability (form mode) in `initialize`, the
+  /// negotiated revision predates elicitation, or the client has not sent
+  /// `notifications/initialized` yet. Nothing was sent.
+  case elicitationUnsupported
+  /// The client answered a server request with a JSON-RPC error.
+  case clientError(JSONRPCError)
+  /// The client's answer did not have the expected shape.
+  case invalidClientResponse(String)
+  /// The client closed the connection before answering.
+  case transportClosed
+  /// Reading or writing the transport failed.
+  case transport(String)
+
+  /// The JSON-RPC error the server answers with for the protocol-level cases, nil for the rest.
+  public var jsonRPCError: JSONRPCError? {
+    switch self {
+    case .unknownTool(let name):
+      JSONRPCError(
+        code: JSONRPCError.Code.invalidParams, message: "Unknown tool: \(name)",
+        data: ["name": .string(name)])
+    case .unknownPrompt(let name):
+      JSONRPCError(
+        code: JSONRPCError.Code.invalidParams, message: "Unknown prompt: \(name)",
+        data: ["name": .string(name)])
+    case .resourceNotFound(let uri):
+      JSONRPCError(
+        code: JSONRPCError.Code.resourceNotFound, message: "Resource not found: \(uri)",
+        data: ["uri": .string(uri)])
+    case .invalidParams(let message):
+      JSONRPCError(code: JSONRPCError.Code.invalidParams, message: message)
+    case .invalidCursor(let cursor):
+      JSONRPCError(
+        code: JSONRPCError.Code.invalidParams,
+        message:
+          "invalid cursor \"\(cursor)\": pass a nextCursor from an earlier page, or none for the first page"
+      )
+    case .elicitationUnsupported, .clientError, .invalidClientResponse, .transportClosed,
+      .transport:
+      nil
+    }
+  }
+
+  /// What went wrong, for a tool result or the log.
+  public var description: String {
+    switch self {
+    case .unknownTool, .unknownPrompt, .resourceNotFound, .invalidParams, .invalidCursor:
+      return jsonRPCError?.message ?? ""
+    case .elicitationUnsupported:
+      return
+        "the client cannot be asked (it did not declare the elicitation capability in initialize)"
+    case .clientError(let error):
+      return "the client answered with an error: \(error.code) \(error.message)"
+    case .invalidClientResponse(let message):
+      return "the client's answer is malformed: \(message)"
+    case .transportClosed:
+      return "the client closed the connection before answering"
+    case .transport(let message):
+      return "transport failure: \(message)"
+    }
+  }
+}

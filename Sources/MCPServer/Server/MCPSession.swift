@@ -1,0 +1,261 @@
+import ContinuityKit
+
+/// The state of one client connection: lifecycle phase, negotiated revision, requests in
+/// flight and requests the server is waiting on. See ``MCPServer`` for the behaviour.
+actor MCPSession {
+  enum Phase {
+    /// No `initialize` yet: only `initialize` and `ping` are served.
+    case awaitingInitialize
+    /// `initialize` answered; waiting for `notifications/initialized`.
+    case initialized
+    /// `notifications/initialized` received: the server may send requests.
+    case ready
+  }
+
+  /// The methods served; anything else is -32601.
+  enum Method {
+    case initialize, ping
+    case toolsList, toolsCall
+    case resourcesList, resourceTemplatesList, resourcesRead
+    case promptsList, promptsGet
+  }
+
+  let server: MCPServer
+  let transport: any MCPTransport
+  var phase = Phase.awaitingInitialize
+  var protocolVersion = MCPProtocolVersion.latest
+  var clientCapabilities = JSONObject()
+  var clientInfo = JSONObject()
+
+  /// Client requests being handled, by id.
+  private var inFlight: [JSONRPCRequestID: Task<Void, Never>] = [:]
+  /// In-flight requests the client cancelled: their responses are dropped.
+  private var cancelled: Set<JSONRPCRequestID> = []
+  /// Server requests awaiting the client's response, by the id we gave them.
+  private var awaitingClient: [JSONRPCRequestID: CheckedContinuation<JSONValue, any Error>] = [:]
+  private var lastOutboundID = 0
+  private var inputClosed = false
+
+  init(server: MCPServer, transport: any MCPTransport) {
+    self.server = server
+    self.transport = transport
+  }
+
+  func log(_ line: String) {
+    server.configuration.log("dolphin mcp: \(line)")
+  }
+
+  // MARK: The read loop
+
+  func run() async {
+    for await frame in transport.inbound() {
+      await receive(frame)
+    }
+    inputClosed = true
+    let waiting = awaitingClient
+    awaitingClient = [:]
+    for continuation in waiting.values {
+      continuation.resume(throwing: MCPServerError.transportClosed)
+    }
+    // Calls in flight are still answered: a scripted client may close stdin before reading.
+    while let task = inFlight.values.first {
+      await task.value
+    }
+  }
+
+  private func receive(_ frame: TransportFrame) async {
+    let limits = server.configuration.limits
+    let inbound: JSONRPCInbound
+    switch frame {
+    case .oversized(let size):
+      inbound = .rejected(
+        .error(.messageTooLarge(size: size, limit: limits.maximumMessageBytes), id: nil))
+    case .message(let bytes):
+      inbound = JSONRPCMessage.decode(bytes, limits: limits)
+    }
+    switch inbound {
+    case .rejected(let response):
+      await send(.response(response))
+    case .ignored(let reason):
+      log("ignored a message: \(reason)")
+    case .message(.request(let request)):
+      await handle(request)
+    case .message(.notification(let notification)):
+      handle(notification)
+    case .message(.response(let response)):
+      handle(response)
+    }
+  }
+
+  // MARK: Client requests
+
+  private func route(_ method: String) -> Method? {
+    switch method {
+    case "initialize": .initialize
+    case "ping": .ping
+    case "tools/list" where server.tools != nil: .toolsList
+    case "tools/call" where server.tools != nil: .toolsCall
+    case "resources/list" where server.resources != nil: .resourcesList
+    case "resources/templates/list" where server.resources != nil: .resourceTemplatesList
+    case "resources/read" where server.resources != nil: .resourcesRead
+    case "prompts/list" where server.prompts != nil: .promptsList
+    case "prompts/get" where server.prompts != nil: .promptsGet
+    default: nil
+    }
+  }
+
+  private func handle(_ request: JSONRPCRequest) async {
+    guard let method = route(request.method) else {
+      await send(.response(.error(.methodNotFound(request.method), id: request.id)))
+      return
+    }
+    switch method {
+    case .initialize:
+      await send(.response(initialize(request)))
+      return
+    case .ping:
+      // MCP Utilities › Ping: "The receiver MUST respond promptly with an empty response."
+      await send(.response(.result([:], id: request.id)))
+      return
+    default:
+      break
+    }
+    guard phase != .awaitingInitialize else {
+      let error = JSONRPCError.invalidRequest(
+        "\(request.method) was sent before initialize; send initialize (then notifications/initialized) first"
+      )
+      await send(.response(.error(error, id: request.id)))
+      return
+    }
+    guard inFlight[request.id] == nil else {
+      let error = JSONRPCError.invalidRequest(
+        "the id \(request.id) belongs to a request still in progress; use a new id for each request"
+      )
+      await send(.response(.error(error, id: request.id)))
+      return
+    }
+    inFlight[request.id] = Task { await self.perform(method, request) }
+  }
+
+  /// Handles one request in its own task and sends its response, unless it was cancelled.
+  private func perform(_ method: Method, _ request: JSONRPCRequest) async {
+    let outcome: Result<JSONValue, JSONRPCError>
+    do {
+      outcome = .success(try await respond(method, request))
+    } catch {
+      outcome = .failure(jsonRPCError(for: error, method: request.method))
+    }
+    inFlight[request.id] = nil
+    if cancelled.remove(request.id) != nil {
+      // MCP Utilities › Cancellation: the receiver SHOULD NOT send a response.
+      return
+    }
+    await send(.response(JSONRPCResponse(id: request.id, outcome: outcome)))
+  }
+
+  private func respond(_ method: Method, _ request: JSONRPCRequest) async throws -> JSONValue {
+    switch method {
+    case .initialize, .ping: [:]  // answered inline in handle(_:)
+    case .toolsList: try await listTools(request.params)
+    case .toolsCall: try await callTool(request)
+    case .resourcesList: try await listResources(request.params)
+    case .resourceTemplatesList: try await listResourceTemplates(request.params)
+    case .resourcesRead: try await readResource(request.params)
+    case .promptsList: try await listPrompts(request.params)
+    case .promptsGet: try await getPrompt(request.params)
+    }
+  }
+
+  private func jsonRPCError(for error: any Error, method: String) -> JSONRPCError {
+    if let error = error as? JSONRPCError { return error }
+    if let error = error as? MCPServerError, let mapped = error.jsonRPCError { return mapped }
+    return .internalError("\(method) failed: \(error)")
+  }
+
+  // MARK: Notifications and responses from the client
+
+  private func handle(_ notification: JSONRPCNotification) {
+    switch notification.method {
+    case "notifications/initialized":
+      if phase == .initialized { phase = .ready }
+    case "notifications/cancelled":
+      // Unknown or finished ids are ignored, as the spec allows (the response may have crossed).
+      guard let value = notification.params["requestId"], let id = JSONRPCRequestID(value),
+        let task = inFlight[id]
+      else { return }
+      cancelled.insert(id)
+      task.cancel()
+    default:
+      break  // Other notifications (roots/list_changed, progress, …) need nothing from us.
+    }
+  }
+
+  private func handle(_ response: JSONRPCResponse) {
+    guard let id = response.id, let continuation = awaitingClient.removeValue(forKey: id) else {
+      log(
+        "ignored a response to an unknown request id \(response.id?.description ?? "null"): \(JSONRPCMessage.response(response).jsonValue)"
+      )
+      return
+    }
+    switch response.outcome {
+    case .success(let result): continuation.resume(returning: result)
+    case .failure(let error): continuation.resume(throwing: MCPServerError.clientError(error))
+    }
+  }
+
+  // MARK: Sending
+
+  func send(_ message: JSONRPCMessage) async {
+    do {
+      try await transport.send(message.serialized())
+    } catch {
+      log("could not send a message: \(error)")
+    }
+  }
+
+  /// Sends a request to the client and waits for its result.
+  ///
+  /// - Throws: ``MCPServerError/clientError(_:)``, ``MCPServerError/transportClosed``,
+  ///   ``MCPServerError/transport(_:)``, or `CancellationError` when the calling task is
+  ///   cancelled (the client then gets `notifications/cancelled` for the request).
+  func requestFromClient(_ method: String, params: JSONObject) async throws -> JSONValue {
+    guard !inputClosed else { throw MCPServerError.transportClosed }
+    lastOutboundID += 1
+    let id = JSONRPCRequestID(lastOutboundID)
+    let message = JSONRPCMessage.request(JSONRPCRequest(id: id, method: method, params: params))
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<JSONValue, any Error>) in
+        // Registered before sending, so that the response cannot arrive unexpected.
+        guard !Task.isCancelled else {
+          continuation.resume(throwing: CancellationError())
+          return
+        }
+        awaitingClient[id] = continuation
+        Task { await self.transmit(message, id: id) }
+      }
+    } onCancel: {
+      Task { await self.abandon(id) }
+    }
+  }
+
+  private func transmit(_ message: JSONRPCMessage, id: JSONRPCRequestID) async {
+    do {
+      try await transport.send(message.serialized())
+    } catch {
+      awaitingClient.removeValue(forKey: id)?.resume(throwing: MCPServerError.transport("\(error)"))
+    }
+  }
+
+  /// Stops waiting for the client's answer to `id` and tells the client so.
+  private func abandon(_ id: JSONRPCRequestID) async {
+    guard let continuation = awaitingClient.removeValue(forKey: id) else { return }
+    continuation.resume(throwing: CancellationError())
+    let notice = JSONRPCNotification(
+      method: "notifications/cancelled",
+      params: [
+        "requestId": id.jsonValue, "reason": "the tool call waiting for this answer was cancelled",
+      ])
+    await send(.notification(notice))
+  }
+}

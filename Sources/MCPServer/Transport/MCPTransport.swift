@@ -1,0 +1,27 @@
+/// One unit of input from the client: a message's bytes, or the size of a line that was too
+/// long to keep.
+public enum TransportFrame: Sendable, Equatable {
+  /// The bytes of one line, without its newline.
+  case message([UInt8])
+  /// A line longer than the transport's limit; its bytes were discarded as they arrived.
+  /// `byteCount` is the line's full length without the newline.
+  case oversized(byteCount: Int)
+}
+
+/// A bidirectional, message-framed connection to one MCP client.
+///
+/// Implementations: ``StdioTransport`` (newline-delimited JSON on stdin/stdout, the MCP stdio
+/// transport) and ``InMemoryTransport`` (for tests, after NIO's `EmbeddedChannel`).
+///
+/// - Source: MCP 2025-11-25, Base Protocol › Transports › stdio.
+public protocol MCPTransport: Sendable {
+  /// The frames the client sends, in order; the stream finishes when the client closes its
+  /// side. Call once: the stream has a single consumer.
+  func inbound() -> AsyncStream<TransportFrame>
+
+  /// Writes one message (a JSON text without newline) followed by a newline. Concurrent calls
+  /// never interleave their bytes.
+  ///
+  /// - Throws: ``MCPServerError/transport(_:)`` when the output is closed or fails.
+  func send(_ message: [UInt8]) async throws
+}

@@ -1,0 +1,161 @@
+import ContinuityKit
+import MCPServer
+import Testing
+
+@Suite("JSONRPCMessage decoding")
+struct JSONRPCMessageTests {
+  /// An inbound line and the error it must be answered with.
+  struct Rejection: Sendable, CustomTestStringConvertible {
+    let name: String
+    let line: String
+    let code: Int
+    /// The id the error must carry, as JSON text.
+    let id: String
+    var testDescription: String { name }
+  }
+
+  static let rejections: [Rejection] = [
+    Rejection(
+      name: "malformed JSON", line: #"{"jsonrpc":"2.0","id":1,"method":"ping""#, code: -32700,
+      id: "null"),
+    Rejection(name: "not JSON at all", line: "hello", code: -32700, id: "null"),
+    Rejection(
+      name: "no jsonrpc member", line: #"{"id":99,"method":"tools/list"}"#, code: -32600, id: "99"),
+    Rejection(
+      name: "jsonrpc 1.0", line: #"{"jsonrpc":"1.0","id":"a","method":"ping"}"#, code: -32600,
+      id: #""a""#),
+    Rejection(
+      name: "jsonrpc as a number", line: #"{"jsonrpc":2.0,"id":3,"method":"ping"}"#, code: -32600,
+      id: "3"),
+    Rejection(
+      name: "request without method", line: #"{"jsonrpc":"2.0","id":5}"#, code: -32600, id: "5"),
+    Rejection(
+      name: "numeric method", line: #"{"jsonrpc":"2.0","id":6,"method":42}"#, code: -32600, id: "6"),
+    Rejection(
+      name: "method and result together",
+      line: #"{"jsonrpc":"2.0","id":7,"method":"ping","result":{}}"#, code: -32600, id: "7"),
+    Rejection(name: "empty array", line: "[]", code: -32600, id: "null"),
+    Rejection(
+      name: "batch", line: #"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#, code: -32600, id: "null"),
+    Rejection(name: "scalar", line: "42", code: -32600, id: "null"),
+    Rejection(
+      name: "null id", line: #"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, code: -32600,
+      id: "null"),
+    Rejection(
+      name: "fractional id", line: #"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, code: -32600,
+      id: "null"),
+    Rejection(
+      name: "boolean id", line: #"{"jsonrpc":"2.0","id":true,"method":"ping"}"#, code: -32600,
+      id: "null"),
+    Rejection(
+      name: "string params", line: #"{"jsonrpc":"2.0","id":8,"method":"ping","params":"x"}"#,
+      code: -32600, id: "8"),
+    Rejection(
+      name: "positional params", line: #"{"jsonrpc":"2.0","id":9,"method":"ping","params":[1]}"#,
+      code: -32602, id: "9"),
+    Rejection(
+      name: "invalid notification", line: #"{"jsonrpc":"1.0","method":"notifications/x"}"#,
+      code: -32600, id: "null"),
+    Rejection(
+      name: "too deep",
+      line: #"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"#
+        + String(repeating: "[", count: 70) + "]",
+      code: -32700, id: "null"),
+  ]
+
+  @Test("Invalid lines become the specified error responses", arguments: rejections)
+  func rejects(_ rejection: Rejection) throws {
+    guard case .rejected(let response) = JSONRPCMessage.decode(Array(rejection.line.utf8)) else {
+      Issue.record("expected a rejection, got \(JSONRPCMessage.decode(Array(rejection.line.utf8)))")
+      return
+    }
+    let serialized = JSONRPCMessage.response(response).jsonValue
+    #expect(serialized.errorCode == rejection.code)
+    #expect(serialized["id"]?.jsonString() == rejection.id)
+  }
+
+  @Test("Parse errors carry the byte offset")
+  func parseErrorOffset() {
+    let outcome = JSONRPCMessage.decode(Array(#"{"a":tru}"#.utf8))
+    guard case .rejected(let response) = outcome, case .failure(let error) = response.outcome else {
+      Issue.record("expected a rejection")
+      return
+    }
+    #expect(error.data == ["byteOffset": 8])
+    #expect(error.message.hasPrefix("parse error: invalid JSON at byte 8"))
+  }
+
+  @Test("Requests and notifications; params absent or null become {}")
+  func requestsAndNotifications() {
+    #expect(
+      JSONRPCMessage.decode(
+        Array(#"{"jsonrpc":"2.0","id":"007","method":"tools/list","params":null}"#.utf8))
+        == .message(.request(JSONRPCRequest(id: .string("007"), method: "tools/list", params: [:])))
+    )
+    #expect(
+      JSONRPCMessage.decode(Array(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.utf8))
+        == .message(.notification(JSONRPCNotification(method: "notifications/initialized"))))
+    #expect(
+      JSONRPCMessage.decode(
+        Array(#"{"method":"m","jsonrpc":"2.0","id":1,"params":{"a":[1]},"extra":true}"#.utf8))
+        == .message(
+          .request(JSONRPCRequest(id: JSONRPCRequestID(1), method: "m", params: ["a": [1]]))))
+  }
+
+  @Test("Ids keep their JSON type and digits")
+  func ids() throws {
+    guard
+      case .message(.request(let request)) = JSONRPCMessage.decode(
+        Array(#"{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}"#.utf8))
+    else {
+      Issue.record("expected a request")
+      return
+    }
+    #expect(request.id.description == "9007199254740993")
+    #expect(request.id != .string("9007199254740993"))
+    let response = JSONRPCMessage.response(.result([:], id: request.id))
+    #expect(
+      String(decoding: response.serialized(), as: UTF8.self)
+        == #"{"id":9007199254740993,"jsonrpc":"2.0","result":{}}"#)
+  }
+
+  @Test("Responses from the client are recognised; malformed ones are ignored, never answered")
+  func responses() {
+    #expect(
+      JSONRPCMessage.decode(Array(#"{"jsonrpc":"2.0","id":3,"result":{"action":"accept"}}"#.utf8))
+        == .message(.response(.result(["action": "accept"], id: JSONRPCRequestID(3)))))
+    #expect(
+      JSONRPCMessage.decode(
+        Array(#"{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"no"}}"#.utf8))
+        == .message(
+          .response(.error(JSONRPCError(code: -1, message: "no"), id: JSONRPCRequestID(3)))))
+    for line in [
+      #"{"jsonrpc":"2.0","id":3,"result":{},"error":{"code":1,"message":"x"}}"#,
+      #"{"id":3,"result":{}}"#,
+      #"{"jsonrpc":"2.0","id":3,"error":"bad"}"#,
+      #"{"jsonrpc":"2.0","id":null,"result":{}}"#,
+    ] {
+      guard case .ignored = JSONRPCMessage.decode(Array(line.utf8)) else {
+        Issue.record("\(line) should be ignored")
+        continue
+      }
+    }
+    guard case .ignored = JSONRPCMessage.decode(Array("  \r".utf8)) else {
+      Issue.record("a blank line should be ignored")
+      return
+    }
+  }
+
+  @Test("Over the size limit: -32600 with id null, without parsing")
+  func sizeLimit() {
+    let limits = JSONRPCLimits(maximumMessageBytes: 16)
+    guard
+      case .rejected(let response) = JSONRPCMessage.decode(
+        Array(String(repeating: " ", count: 17).utf8), limits: limits)
+    else {
+      Issue.record("expected a rejection")
+      return
+    }
+    #expect(response == .error(.messageTooLarge(size: 17, limit: 16), id: nil))
+  }
+}
