@@ -7,6 +7,10 @@ extension CodeAnalyzer {
   ]
 
   /// The line-based rules: `todo`, `long_line`, `repeated_line`.
+  ///
+  /// Repeated lines are grouped in two passes so that most lines cost no `String`: first by a
+  /// 64-bit FNV-1a hash of the line's key bytes, then, within groups large enough, by the exact
+  /// key text (so hash collisions cannot merge different lines).
   static func lineFindings(_ classified: ClassifiedSource, options: CodeAnalysisOptions)
     -> [RawFinding]
   {
@@ -15,7 +19,8 @@ extension CodeAnalyzer {
     let wantsLong = rules.contains(.longLine)
     let wantsRepeated = rules.contains(.repeatedLine)
     var found: [RawFinding] = []
-    var linesByKey: [String: [Int]] = [:]
+    var linesByHash: [UInt64: [Int]] = [:]
+    var keyBuffer: [UInt8] = []
     classified.bytes.withUnsafeBufferPointer { bytes in
       classified.kinds.withUnsafeBufferPointer { kinds in
         for lineIndex in 0..<classified.lineCount {
@@ -38,13 +43,27 @@ extension CodeAnalyzer {
                   message: "Line is \(length) characters; the limit is \(options.lineLengthLimit)"))
             }
           }
-          if wantsRepeated, let key = repeatedLineKey(range, bytes, kinds) {
-            linesByKey[key, default: []].append(lineIndex)
+          if wantsRepeated, repeatedLineKey(range, bytes, kinds, into: &keyBuffer) {
+            linesByHash[fnv1a(keyBuffer), default: []].append(lineIndex)
           }
         }
       }
     }
-    for (_, lines) in linesByKey where lines.count >= options.repeatedLineMinimum {
+    guard wantsRepeated else { return found }
+    var groups: [[Int]] = []
+    for (_, lines) in linesByHash where lines.count >= options.repeatedLineMinimum {
+      var byKey: [String: [Int]] = [:]
+      for line in lines {
+        classified.bytes.withUnsafeBufferPointer { bytes in
+          classified.kinds.withUnsafeBufferPointer { kinds in
+            _ = repeatedLineKey(classified.lineRange(line), bytes, kinds, into: &keyBuffer)
+          }
+        }
+        byKey[String(decoding: keyBuffer, as: UTF8.self), default: []].append(line)
+      }
+      groups += byKey.values.filter { $0.count >= options.repeatedLineMinimum }
+    }
+    for lines in groups {
       let range = classified.lineRange(lines[0])
       var offset = range.lowerBound
       while offset < range.upperBound, classified.bytes[offset] == ASCII.space
@@ -64,16 +83,28 @@ extension CodeAnalyzer {
     return found
   }
 
+  /// 64-bit FNV-1a over `bytes`.
+  static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in bytes {
+      hash ^= UInt64(b)
+      hash = hash &* 0x0000_0100_0000_01B3
+    }
+    return hash
+  }
+
   static func isWordByte(_ b: UInt8) -> Bool {
     (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x5F
   }
+
+  static let markerWords: [[UInt8]] = [Array("TODO".utf8), Array("FIXME".utf8)]
+  static let importModifiers: [[UInt8]] = ["public", "package", "internal", "private", "fileprivate"]
+    .map { Array($0.utf8) }
 
   /// The first `TODO` or `FIXME` (upper case, a whole word) in the line's comment bytes.
   static func todoMarker(
     _ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, _ kinds: UnsafeBufferPointer<UInt8>
   ) -> (offset: Int, word: String)? {
-    let todo: [UInt8] = Array("TODO".utf8)
-    let fixme: [UInt8] = Array("FIXME".utf8)
     var i = range.lowerBound
     while i < range.upperBound {
       defer { i += 1 }
@@ -81,7 +112,7 @@ extension CodeAnalyzer {
       if i > range.lowerBound, kinds[i - 1] == ByteKind.comment, isWordByte(bytes[i - 1]) {
         continue
       }
-      for word in [todo, fixme] where i + word.count <= range.upperBound {
+      for word in markerWords where i + word.count <= range.upperBound {
         var matches = true
         for k in 0..<word.count where bytes[i + k] != word[k] || kinds[i + k] != ByteKind.comment {
           matches = false
@@ -98,46 +129,58 @@ extension CodeAnalyzer {
     return nil
   }
 
-  /// The line's code and string text without comments, trimmed, when it should count for
-  /// `repeated_line`; `nil` for blank, comment-only, brace-only, `import` and exempt lines.
+  /// Fills `key` with the line's code and string bytes without comments, trimmed, and returns
+  /// whether the line counts for `repeated_line`: not for blank, comment-only, bracket-only,
+  /// `import` and exempt lines.
   static func repeatedLineKey(
-    _ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, _ kinds: UnsafeBufferPointer<UInt8>
-  ) -> String? {
-    var kept: [UInt8] = []
+    _ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, _ kinds: UnsafeBufferPointer<UInt8>,
+    into key: inout [UInt8]
+  ) -> Bool {
+    key.removeAll(keepingCapacity: true)
     var hasCode = false
     var onlyBrackets = true
     for i in range where kinds[i] != ByteKind.comment {
       let b = bytes[i]
-      kept.append(b)
-      let isCode = kinds[i] == ByteKind.code || kinds[i] == ByteKind.stringDelimiter
-      if isCode, b != ASCII.space, b != ASCII.tab {
+      let isBlank = b == ASCII.space || b == ASCII.tab
+      if key.isEmpty && isBlank { continue }
+      key.append(b)
+      if isBlank { continue }
+      if kinds[i] == ByteKind.code || kinds[i] == ByteKind.stringDelimiter {
         hasCode = true
         switch b {
         case 0x7B, 0x7D, 0x28, 0x29, 0x5B, 0x5D, 0x3B, 0x2C: break  // { } ( ) [ ] ; ,
         default: onlyBrackets = false
         }
-      } else if !isCode, b != ASCII.space, b != ASCII.tab {
+      } else {
         onlyBrackets = false
       }
     }
-    guard hasCode, !onlyBrackets else { return nil }
-    var start = 0
-    var end = kept.count
-    while start < end, kept[start] == ASCII.space || kept[start] == ASCII.tab { start += 1 }
-    while end > start, kept[end - 1] == ASCII.space || kept[end - 1] == ASCII.tab { end -= 1 }
-    let key = String(decoding: kept[start..<end], as: UTF8.self)
-    if repeatedLineExemptions.contains(key) || isImport(key) { return nil }
-    return key
+    while let last = key.last, last == ASCII.space || last == ASCII.tab { key.removeLast() }
+    guard hasCode, !onlyBrackets else { return false }
+    if key.count <= longestExemption, exemptionBytes.contains(key) { return false }
+    return !isImport(key)
   }
 
+  static let exemptionBytes: Set<[UInt8]> = Set(repeatedLineExemptions.map { Array($0.utf8) })
+  static let longestExemption = exemptionBytes.map(\.count).max() ?? 0
+
   /// `import M`, `@testable import M`, `@_exported import M`, `public import M`, … .
-  static func isImport(_ line: String) -> Bool {
-    var words = line.split(separator: " ", omittingEmptySubsequences: true)[...]
-    while let first = words.first,
-      first.hasPrefix("@") || ["public", "package", "internal", "private", "fileprivate"].contains(first)
-    {
-      words = words.dropFirst()
+  static func isImport(_ line: [UInt8]) -> Bool {
+    switch line.first {
+    case UInt8(ascii: "i"), UInt8(ascii: "@"), UInt8(ascii: "p"), UInt8(ascii: "f"): break
+    default: return false
     }
-    return words.first == "import"
+    var i = 0
+    while i < line.count {
+      while i < line.count, line[i] == ASCII.space || line[i] == ASCII.tab { i += 1 }
+      let start = i
+      while i < line.count, line[i] != ASCII.space, line[i] != ASCII.tab { i += 1 }
+      let word = line[start..<i]
+      if word.first == UInt8(ascii: "@") || importModifiers.contains(where: { $0.elementsEqual(word) }) {
+        continue
+      }
+      return word.elementsEqual("import".utf8)
+    }
+    return false
   }
 }

@@ -121,13 +121,18 @@ public enum CodeAnalyzer {
     let lineIndex = classified.lineIndex(ofByte: raw.offset)
     let range = classified.lineRange(lineIndex)
     let prefix = classified.text(range.lowerBound..<min(raw.offset, range.upperBound))
-    let text = classified.text(range).trimmingCharacters(in: .whitespaces)
+    var trimmed = range
+    while let first = trimmed.first, isBlank(classified.bytes[first]) { trimmed = trimmed.dropFirst() }
+    while let last = trimmed.last, isBlank(classified.bytes[last]) { trimmed = trimmed.dropLast() }
+    let text = classified.text(trimmed)
     return CodeFinding(
       rule: raw.rule, line: lineIndex + 1, column: prefix.count + 1,
       utf16Column: prefix.utf16.count + 1, message: raw.message ?? defaultMessage(raw.rule),
       snippet: Truncation.truncate(text, to: CodeFinding.snippetLimit),
       occurrences: raw.occurrences, relatedLines: raw.relatedLines)
   }
+
+  static func isBlank(_ b: UInt8) -> Bool { b == ASCII.space || b == ASCII.tab }
 
   static func defaultMessage(_ rule: CodeRule) -> String {
     switch rule {
