@@ -447,6 +447,10 @@ struct ForcedOperationScanner {
       applyAngles(t, from: t.start)
       return
     }
+    if bytes[t.start] == 0x3C, !frames[top].readingType, opensGenericArguments(at: index) {
+      applyAngles(t, from: t.start)
+      return
+    }
     if frames[top].readingType {
       if isTypeOperator(t) {
         applyAngles(t, from: t.start)
@@ -454,6 +458,29 @@ struct ForcedOperationScanner {
       }
       frames[top].readingType = false
       frames[top].typeComplete = false
+    }
+  }
+
+  /// Whether the `<` at token `index` opens generic arguments in an expression
+  /// (`Array<Int!>()`, `Foo<T>.bar`), as Swift decides: it touches the name before it, a
+  /// matching `>` follows with only type tokens between, and the token after that `>` can follow
+  /// generic arguments (`(`, `.`, `[`, a closing bracket, a separator, `?`, `!`, a line break).
+  /// Otherwise it is the less-than operator (`a<b && c>d`).
+  func opensGenericArguments(at index: Int) -> Bool {
+    guard index > 0, tokens[index].end - tokens[index].start == 1 else { return false }
+    let previous = tokens[index - 1]
+    guard previous.kind == .identifier, previous.end == tokens[index].start,
+      let close = matchingAngle(index)
+    else { return false }
+    guard close + 1 < tokens.count else { return true }
+    let next = tokens[close + 1]
+    if next.startsLine { return true }
+    switch next.kind {
+    case .lparen, .dot, .lbracket, .rparen, .rbracket, .rbrace, .comma, .colon, .semicolon,
+      .postfixQuestion, .postfixBang:
+      return true
+    default:
+      return false
     }
   }
 
@@ -505,7 +532,9 @@ struct ForcedOperationScanner {
       f.awaitingParameters = false
     } else if f.declaration == .enumCase {
       role = .typeList
-    } else if previous?.kind == .lbrace || previous?.kind == .rbracket, isClosureSignature(index) {
+    } else if previous?.kind == .lbrace || previous?.kind == .rbracket
+      || previous?.kind == .attribute, isClosureSignature(index)
+    {
       role = .parameters
     } else {
       role = .expression
@@ -515,7 +544,7 @@ struct ForcedOperationScanner {
     frames.append(Frame(role: role, closer: .paren, readingType: role == .typeList))
   }
 
-  /// Whether the `(` at `index`, right after `{` or a capture list's `]`, is a closure's
+  /// Whether the `(` at `index`, right after `{`, a capture list's `]` or an attribute, is a closure's
   /// parameter clause: its `)` is followed by `in`, `->`, `throws`, `async` or `rethrows`.
   func isClosureSignature(_ index: Int) -> Bool {
     guard let close = matchingClose(index), close + 1 < tokens.count else { return false }

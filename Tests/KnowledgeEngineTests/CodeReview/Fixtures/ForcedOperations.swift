@@ -124,6 +124,12 @@ func body(dict: [String: Int]?, opt: Int?, any: Any, arr: [Int]?, flag: Bool) th
   let iuoCast = any as! Int!
   let castTwice = any as Any as! Int
   let x2 = (opt!, opt!)
+  let genericIUO = Array<Int!>()
+  let genericMember = Dictionary<String, Int!>.Index.self
+  let comparisons = a<b! && c>d!
+  let attributed = { @MainActor (a: Int!) in a! }
+  let arrayOfCasts = x as! [Int]? ?? y!
+  let chainCast = x?.y as! Z? ?? w!
   return opt!
 }
 
