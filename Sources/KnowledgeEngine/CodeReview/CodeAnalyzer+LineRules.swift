@@ -43,8 +43,8 @@ extension CodeAnalyzer {
                   message: "Line is \(length) characters; the limit is \(options.lineLengthLimit)"))
             }
           }
-          if wantsRepeated, repeatedLineKey(range, bytes, kinds, into: &keyBuffer) {
-            linesByHash[fnv1a(keyBuffer), default: []].append(lineIndex)
+          if wantsRepeated, let hash = repeatedLineHash(range, bytes, kinds, buffer: &keyBuffer) {
+            linesByHash[hash, default: []].append(lineIndex)
           }
         }
       }
@@ -83,14 +83,57 @@ extension CodeAnalyzer {
     return found
   }
 
-  /// 64-bit FNV-1a over `bytes`.
-  static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+  /// The 64-bit FNV-1a hash of the line's `repeated_line` key (see
+  /// ``repeatedLineKey(_:_:_:into:)``), or `nil` when the line does not count. Most lines are
+  /// decided without copying bytes; `buffer` is scratch space for the rest.
+  static func repeatedLineHash(
+    _ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, _ kinds: UnsafeBufferPointer<UInt8>,
+    buffer: inout [UInt8]
+  ) -> UInt64? {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in bytes {
-      hash ^= UInt64(b)
-      hash = hash &* 0x0000_0100_0000_01B3
+    var hashAtLastVisible = hash
+    var keyStart = -1
+    var keyLength = 0
+    var lengthAtLastVisible = 0
+    var hasCode = false
+    var onlyBrackets = true
+    for i in range {
+      let kind = kinds[i]
+      if kind == ByteKind.comment { continue }
+      let b = bytes[i]
+      let isBlank = b == ASCII.space || b == ASCII.tab
+      if keyStart < 0 {
+        if isBlank { continue }
+        keyStart = i
+      }
+      hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3
+      keyLength += 1
+      if isBlank { continue }
+      hashAtLastVisible = hash
+      lengthAtLastVisible = keyLength
+      if kind == ByteKind.code || kind == ByteKind.stringDelimiter {
+        hasCode = true
+        switch b {
+        case 0x7B, 0x7D, 0x28, 0x29, 0x5B, 0x5D, 0x3B, 0x2C: break  // { } ( ) [ ] ; ,
+        default: onlyBrackets = false
+        }
+      } else {
+        onlyBrackets = false
+      }
     }
-    return hash
+    guard hasCode, !onlyBrackets else { return nil }
+    let mayBeExempt = lengthAtLastVisible <= longestExemption
+    let mayBeImport: Bool
+    switch bytes[keyStart] {
+    case UInt8(ascii: "i"), UInt8(ascii: "@"), UInt8(ascii: "p"), UInt8(ascii: "f"):
+      mayBeImport = true
+    default:
+      mayBeImport = false
+    }
+    if (mayBeExempt || mayBeImport) && !repeatedLineKey(range, bytes, kinds, into: &buffer) {
+      return nil
+    }
+    return hashAtLastVisible
   }
 
   static func isWordByte(_ b: UInt8) -> Bool {
