@@ -16,11 +16,14 @@ let hostLibraries: String = {
   for directory in path.split(separator: ":") {
     let swift = URL(fileURLWithPath: String(directory)).appendingPathComponent("swift")
     guard FileManager.default.isExecutableFile(atPath: swift.path) else { continue }
-    let usr = swift.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
-    return usr.appendingPathComponent("lib/swift/host").path
+    let bin = swift.resolvingSymlinksInPath().deletingLastPathComponent()
+    return bin.deletingLastPathComponent().appendingPathComponent("lib/swift/host").path
   }
   return "/usr/lib/swift/host"
 }()
+
+let knowledgeEngine = Target.Dependency.product(
+  name: "KnowledgeEngine", package: "DolphinContinuity")
 
 let package = Package(
   name: "SyntaxOracle",
@@ -40,11 +43,11 @@ let package = Package(
     ),
     .executableTarget(
       name: "dolphin-analyze-counts",
-      dependencies: ["OracleSupport", .product(name: "KnowledgeEngine", package: "DolphinContinuity")]
+      dependencies: ["OracleSupport", knowledgeEngine]
     ),
     .executableTarget(
       name: "analyze-throughput",
-      dependencies: ["OracleSupport", .product(name: "KnowledgeEngine", package: "DolphinContinuity")]
+      dependencies: ["OracleSupport", knowledgeEngine]
     ),
   ]
 )

@@ -42,7 +42,8 @@ public struct CodeAnalysisOptions: Codable, Sendable, Equatable {
     case rules, lineLengthLimit, nestingThreshold, repeatedLineMinimum, maximumFindings
   }
 
-  /// Decodes options, applying the same clamping as ``init(rules:lineLengthLimit:nestingThreshold:repeatedLineMinimum:maximumFindings:)``.
+  /// Decodes options, clamping values as the memberwise initializer does; missing keys take the
+  /// defaults.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     self.init(

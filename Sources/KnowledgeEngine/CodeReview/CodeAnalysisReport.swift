@@ -22,7 +22,8 @@ public struct CodeAnalysisReport: Codable, Sendable, Equatable {
   public static let analysisKind = "heuristic"
   /// The sentence every report carries.
   public static let heuristicNote =
-    "Heuristic, read-only lexical checks; not a compiler. Nothing was executed, compiled or uploaded."
+    "Heuristic, read-only lexical checks; not a compiler. "
+    + "Nothing was executed, compiled or uploaded."
 
   /// The name the caller gave the source (a path, relative when possible).
   public var fileName: String

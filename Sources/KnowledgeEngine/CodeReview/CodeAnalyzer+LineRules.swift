@@ -66,8 +66,9 @@ extension CodeAnalyzer {
     for lines in groups {
       let range = classified.lineRange(lines[0])
       var offset = range.lowerBound
-      while offset < range.upperBound, classified.bytes[offset] == ASCII.space
-        || classified.bytes[offset] == ASCII.tab
+      while offset < range.upperBound,
+        classified.bytes[offset] == ASCII.space
+          || classified.bytes[offset] == ASCII.tab
       {
         offset += 1
       }
@@ -141,8 +142,9 @@ extension CodeAnalyzer {
   }
 
   static let markerWords: [[UInt8]] = [Array("TODO".utf8), Array("FIXME".utf8)]
-  static let importModifiers: [[UInt8]] = ["public", "package", "internal", "private", "fileprivate"]
-    .map { Array($0.utf8) }
+  static let importModifiers: [[UInt8]] = [
+    "public", "package", "internal", "private", "fileprivate",
+  ].map { Array($0.utf8) }
 
   /// The first `TODO` or `FIXME` (upper case, a whole word) in the line's comment bytes.
   static func todoMarker(
@@ -162,8 +164,9 @@ extension CodeAnalyzer {
           break
         }
         let end = i + word.count
-        if matches, end == range.upperBound || kinds[end] != ByteKind.comment
-          || !isWordByte(bytes[end])
+        if matches,
+          end == range.upperBound || kinds[end] != ByteKind.comment
+            || !isWordByte(bytes[end])
         {
           return (i, String(decoding: word, as: UTF8.self))
         }
@@ -219,9 +222,8 @@ extension CodeAnalyzer {
       let start = i
       while i < line.count, line[i] != ASCII.space, line[i] != ASCII.tab { i += 1 }
       let word = line[start..<i]
-      if word.first == UInt8(ascii: "@") || importModifiers.contains(where: { $0.elementsEqual(word) }) {
-        continue
-      }
+      let isModifier = importModifiers.contains { $0.elementsEqual(word) }
+      if word.first == UInt8(ascii: "@") || isModifier { continue }
       return word.elementsEqual("import".utf8)
     }
     return false

@@ -56,7 +56,8 @@ public enum CodeAnalyzer {
     var raw: [RawFinding] = []
     let rules = options.rules
     if rules.contains(.forceTry) || rules.contains(.forceUnwrap) || rules.contains(.forceCast) {
-      for hit in ForcedOperationScanner.scan(classified, tokens: tokens) where rules.contains(hit.rule) {
+      let hits = ForcedOperationScanner.scan(classified, tokens: tokens)
+      for hit in hits where rules.contains(hit.rule) {
         raw.append(RawFinding(rule: hit.rule, offset: hit.offset))
       }
     }
@@ -122,8 +123,12 @@ public enum CodeAnalyzer {
     let range = classified.lineRange(lineIndex)
     let prefix = classified.text(range.lowerBound..<min(raw.offset, range.upperBound))
     var trimmed = range
-    while let first = trimmed.first, isBlank(classified.bytes[first]) { trimmed = trimmed.dropFirst() }
-    while let last = trimmed.last, isBlank(classified.bytes[last]) { trimmed = trimmed.dropLast() }
+    while let first = trimmed.first, isBlank(classified.bytes[first]) {
+      trimmed = trimmed.dropFirst()
+    }
+    while let last = trimmed.last, isBlank(classified.bytes[last]) {
+      trimmed = trimmed.dropLast()
+    }
     let text = classified.text(trimmed)
     return CodeFinding(
       rule: raw.rule, line: lineIndex + 1, column: prefix.count + 1,

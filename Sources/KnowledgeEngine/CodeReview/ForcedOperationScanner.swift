@@ -243,7 +243,8 @@ struct ForcedOperationScanner {
   }
 
   func isTypeOperator(_ t: SourceToken) -> Bool {
-    if t.end - t.start == 2, bytes[t.start] == 0x3D, bytes[t.start + 1] == 0x3D { return true }  // ==
+    // `==` (a same-type requirement in a `where` clause).
+    if t.end - t.start == 2, bytes[t.start] == 0x3D, bytes[t.start + 1] == 0x3D { return true }
     for k in t.start..<t.end {
       switch bytes[k] {
       case 0x3C, 0x3E, 0x3F, 0x21, 0x26, 0x2E: continue  // < > ? ! & .
@@ -366,7 +367,7 @@ struct ForcedOperationScanner {
       }
       frames[top].typeComplete = false
     case .any, .some, .inout, .borrowing, .consuming, .sending, .isolated, .each, .repeat,
-      .__owned, .__shared, .throws, .rethrows, .async:
+      .owned, .shared, .throws, .rethrows, .async:
       if frames[top].readingType { frames[top].typeComplete = false }
     case .in:
       frames[top].readingType = false
@@ -484,9 +485,9 @@ struct ForcedOperationScanner {
     }
   }
 
-  /// Whether the `<` at token `index` follows a declaration's name: the name is an identifier (or `init`,
-  /// `subscript`), or an operator right after `func` (`static func == <T>(`). After `func`
-  /// itself, `<` is the name of an operator function.
+  /// Whether the `<` at token `index` follows a declaration's name: the name is an identifier
+  /// (or `init`, `subscript`), or an operator right after `func` (`static func == <T>(`). After
+  /// `func` itself, `<` is the name of an operator function.
   func opensGenericParameters(at index: Int) -> Bool {
     let f = frames[frames.count - 1]
     guard f.declaration != .none, f.declaration != .enumCase, index > 0 else { return false }
@@ -544,8 +545,9 @@ struct ForcedOperationScanner {
     frames.append(Frame(role: role, closer: .paren, readingType: role == .typeList))
   }
 
-  /// Whether the `(` at `index`, right after `{`, a capture list's `]` or an attribute, is a closure's
-  /// parameter clause: its `)` is followed by `in`, `->`, `throws`, `async` or `rethrows`.
+  /// Whether the `(` at `index`, right after `{`, a capture list's `]` or an attribute, is a
+  /// closure's parameter clause: its `)` is followed by `in`, `->`, `throws`, `async` or
+  /// `rethrows`.
   func isClosureSignature(_ index: Int) -> Bool {
     guard let close = matchingClose(index), close + 1 < tokens.count else { return false }
     let next = tokens[close + 1]

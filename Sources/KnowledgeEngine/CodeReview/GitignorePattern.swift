@@ -101,7 +101,8 @@ public struct GitignorePattern: Sendable, Equatable, CustomStringConvertible {
     }
     if matchesBasename {
       let nameStart = (bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 }) ?? 0
-      return Wildmatch.matches(glob, Array(bytes[max(nameStart, relativeStart)...]), pathname: false)
+      let name = Array(bytes[max(nameStart, relativeStart)...])
+      return Wildmatch.matches(glob, name, pathname: false)
     }
     return Wildmatch.matches(glob, Array(bytes[relativeStart...]), pathname: true)
   }

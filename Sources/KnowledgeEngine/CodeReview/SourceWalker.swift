@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Directory walks skip hidden entries (names starting with `.`, so `.build`, `.git` and
 /// `.swiftpm` too), `.build` directories, symbolic links to directories (not followed, so no
-/// cycles), and whatever the repository's ignore files exclude, with git's semantics
+/// cycles), and whatever the repository's ignore files exclude, with git's rules
 /// (``GitignoreMatcher``): `.git/info/exclude` and every `.gitignore` from the repository root
 /// down, an excluded directory hiding all it holds. Paths given explicitly are always taken (a
 /// file given by name is analyzed even if ignored); rules apply below them. Files over
@@ -99,7 +99,9 @@ public struct SourceWalker: Sendable {
           prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
           matcher.enter(directory: prefix)
         }
-        visit(url, display: path, relative: relative, matcher: matcher, state: &state, progress: progress)
+        visit(
+          url, display: path, relative: relative, matcher: matcher, state: &state,
+          progress: progress)
       case .other:
         state.skip(path, .notSwift, "\(path): skipped, not a regular file or directory")
       }
@@ -149,7 +151,8 @@ public struct SourceWalker: Sendable {
     let path = url.resolvingSymlinksInPath().path
     let base = root.resolvingSymlinksInPath().path
     guard path.hasPrefix(base) else { return "" }
-    return String(path.dropFirst(base.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+    let relative = path.dropFirst(base.count)
+    return String(relative).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
   }
 
   static func join(_ directory: String, _ name: String) -> String {

@@ -29,7 +29,7 @@ enum Keyword: UInt8 {
   case `enum`, `struct`, `class`, `actor`, `protocol`, `extension`, `typealias`, `associatedtype`
   case `as`, `is`, `try`, `where`, `throws`, `rethrows`, `async`, `in`, `else`
   case any, some, `inout`, borrowing, consuming, sending, isolated, each, `repeat`
-  case __owned, __shared, `import`
+  case owned, shared, `import`
 
   /// Keywords by length, for a cheap lookup without allocating a `String`.
   static let table: [[([UInt8], Keyword)]] = {
@@ -42,7 +42,7 @@ enum Keyword: UInt8 {
       ("rethrows", .rethrows), ("async", .async), ("in", .in), ("else", .else), ("any", .any),
       ("some", .some), ("inout", .inout), ("borrowing", .borrowing), ("consuming", .consuming),
       ("sending", .sending), ("isolated", .isolated), ("each", .each), ("repeat", .repeat),
-      ("__owned", .__owned), ("__shared", .__shared), ("import", .import),
+      ("__owned", .owned), ("__shared", .shared), ("import", .import),
     ]
     var table = [[([UInt8], Keyword)]](repeating: [], count: 16)
     for (word, keyword) in all { table[word.utf8.count].append((Array(word.utf8), keyword)) }
@@ -146,16 +146,36 @@ enum SwiftTokenizer {
         i += 1
       case 0xC2 where i + 1 < n && bytes[i + 1] == 0xA0:
         i += 2
-      case 0x28: append(.lparen, i, i + 1); i += 1
-      case 0x29: append(.rparen, i, i + 1); i += 1
-      case 0x5B: append(.lbracket, i, i + 1); i += 1
-      case 0x5D: append(.rbracket, i, i + 1); i += 1
-      case 0x7B: append(.lbrace, i, i + 1); i += 1
-      case 0x7D: append(.rbrace, i, i + 1); i += 1
-      case 0x2C: append(.comma, i, i + 1); i += 1
-      case 0x3B: append(.semicolon, i, i + 1); i += 1
-      case 0x3A: append(.colon, i, i + 1); i += 1
-      case 0x5C: append(.backslash, i, i + 1); i += 1
+      case 0x28:
+        append(.lparen, i, i + 1)
+        i += 1
+      case 0x29:
+        append(.rparen, i, i + 1)
+        i += 1
+      case 0x5B:
+        append(.lbracket, i, i + 1)
+        i += 1
+      case 0x5D:
+        append(.rbracket, i, i + 1)
+        i += 1
+      case 0x7B:
+        append(.lbrace, i, i + 1)
+        i += 1
+      case 0x7D:
+        append(.rbrace, i, i + 1)
+        i += 1
+      case 0x2C:
+        append(.comma, i, i + 1)
+        i += 1
+      case 0x3B:
+        append(.semicolon, i, i + 1)
+        i += 1
+      case 0x3A:
+        append(.colon, i, i + 1)
+        i += 1
+      case 0x5C:
+        append(.backslash, i, i + 1)
+        i += 1
       case ASCII.backtick:
         let start = i
         i += 1
@@ -190,7 +210,8 @@ enum SwiftTokenizer {
         }
         append(.number, start, i)
       case 0x2E
-      where !(i + 1 < n && kinds[i + 1] == ByteKind.code
+      where
+        !(i + 1 < n && kinds[i + 1] == ByteKind.code
         && (bytes[i + 1] == 0x2E || isOperatorByte(bytes[i + 1]))):
         append(.dot, i, i + 1)
         i += 1
@@ -202,7 +223,7 @@ enum SwiftTokenizer {
         }
         append(.operator, start, i)
       case _ where isOperatorByte(b):
-        if (b == ASCII.bang || b == 0x3F), isLeftBound(i, bytes, kinds) {
+        if b == ASCII.bang || b == 0x3F, isLeftBound(i, bytes, kinds) {
           append(b == ASCII.bang ? .postfixBang : .postfixQuestion, i, i + 1)
           i += 1
           continue

@@ -1,4 +1,4 @@
-/// Glob matching with git's semantics: a port of git's `wildmatch.c`, the matcher behind
+/// Glob matching as git does it: a port of git's `wildmatch.c`, the matcher behind
 /// gitignore patterns.
 ///
 /// `*` matches any run of bytes except `/` when `pathname` is set; `**` between slashes (or at

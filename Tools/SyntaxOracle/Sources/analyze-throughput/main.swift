@@ -1,9 +1,9 @@
+import Foundation
 // Measures CodeAnalyzer throughput in MB/s (10^6 bytes per second, all rules, one thread) over
 // a corpus of Swift files. Reports the best of N passes by wall-clock time and by the thread's
 // CPU time (the latter is steadier on a shared machine).
 // Usage: analyze-throughput [--repeat N] FILE...   (build with -c release)
 @_spi(Tooling) import KnowledgeEngine
-import Foundation
 
 #if canImport(Glibc)
   import Glibc
