@@ -98,15 +98,6 @@ struct ForcedOperationScanner {
     }
   }
 
-  func isWord(_ token: SourceToken, _ word: StaticString) -> Bool {
-    guard token.kind == .identifier, token.end - token.start == word.utf8CodeUnitCount else {
-      return false
-    }
-    let w = word.utf8Start
-    for k in 0..<word.utf8CodeUnitCount where bytes[token.start + k] != w[k] { return false }
-    return true
-  }
-
   /// Whether token `index` is a keyword used as one (not after `.` as a member name).
   func isKeyword(_ index: Int, _ keyword: Keyword) -> Bool {
     tokens[index].keyword == keyword && (index == 0 || tokens[index - 1].kind != .dot)
@@ -224,6 +215,21 @@ struct ForcedOperationScanner {
     handle(t, index)
   }
 
+  func isConditionalCompilation(_ t: SourceToken) -> Bool {
+    for word: StaticString in ["#if", "#elseif", "#else", "#endif"] where isSpelled(t, word) {
+      return true
+    }
+    return false
+  }
+
+  /// Whether token `t` is spelled exactly `word`.
+  func isSpelled(_ t: SourceToken, _ word: StaticString) -> Bool {
+    guard t.end - t.start == word.utf8CodeUnitCount else { return false }
+    let w = word.utf8Start
+    for k in 0..<word.utf8CodeUnitCount where bytes[t.start + k] != w[k] { return false }
+    return true
+  }
+
   /// Whether `t`, after a complete type, ends it.
   func endsType(_ t: SourceToken, _ index: Int) -> Bool {
     switch t.kind {
@@ -259,8 +265,12 @@ struct ForcedOperationScanner {
     switch t.kind {
     case .identifier:
       handleWord(t, index)
-    case .number, .literal, .poundKeyword, .attribute:
-      if t.kind == .poundKeyword { frames[top].endStatement() }
+    case .number, .literal, .attribute:
+      break
+    case .poundKeyword:
+      // `#if`, `#elseif`, `#else`, `#endif` stand on their own lines between statements;
+      // other `#` words (`#selector`, `#require`, macros) are expressions.
+      if isConditionalCompilation(t) { frames[top].endStatement() }
     case .backslash:
       markKeyPath(from: index)
     case .dot:
@@ -359,8 +369,11 @@ struct ForcedOperationScanner {
       frames[top].typeComplete = false
       frames[top].castType = true
     case .where:
-      if frames[top].caseLabel {
+      // After a `case` pattern or a cast (`catch let e as E where …`) a condition follows;
+      // after a declaration, generic requirements.
+      if frames[top].caseLabel || frames[top].castType {
         frames[top].readingType = false
+        frames[top].castType = false
       } else if frames[top].declaration != .none || frames[top].readingType {
         frames[top].readingType = true
         frames[top].castType = false
@@ -511,7 +524,7 @@ struct ForcedOperationScanner {
           frames.removeLast()
           frames[frames.count - 1].typeComplete = true
         }
-      case 0x26:
+      case 0x26, 0x3D:  // `&` of a composition, `==` of a same-type requirement
         frames[top].typeComplete = false
       default:
         break

@@ -275,9 +275,9 @@ extension CodeReview {
         .appendingPathComponent("Fixtures/ForcedOperations.swift")
       let source = try String(contentsOf: url, encoding: .utf8)
       let report = try CodeAnalyzer.analyze(source: source, fileName: "ForcedOperations.swift")
-      #expect(report.count(of: .forceUnwrap) == 91)
+      #expect(report.count(of: .forceUnwrap) == 151)
       #expect(report.count(of: .forceTry) == 2)
-      #expect(report.count(of: .forceCast) == 12)
+      #expect(report.count(of: .forceCast) == 18)
     }
   }
 }

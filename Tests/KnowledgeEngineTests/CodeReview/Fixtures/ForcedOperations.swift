@@ -154,3 +154,71 @@ protocol Q {
   associatedtype A: P = Int
   var q: Int! { get set }
 }
+
+// Probes: declarations and casts in less common positions.
+let v: Int!
+  = foo()!
+let m: [Int]! = #require(x!)
+func f(_ x: Int!) -> Int! { #expect(x! > 1); return x! }
+let d = { (a: Int!) throws(E) -> Int in a! }
+switch x { case let y as Int: print(y!) }
+let e = x as! (Int) -> Int!
+let g: (Int) throws -> Int! = h!
+extension Foo where T == Int! { func z() { w! } }
+let i = cond ? (x as! Int)! : y!
+let j = [x!: y!] as! [Int: Int]
+let k = x is Int! ? a! : b!
+let n = o?[p!]!.q!
+let r = s![t!]![u!]
+
+// Probes: protocols, parameter packs, member chains, operators, accessors.
+protocol P {
+  associatedtype A: Q where A.B == Int!
+  func f<T>(_ t: T!) -> T! where T: Q
+  subscript<K>(k: K!) -> V! where K: Hashable { get }
+}
+struct S<each T> {
+  var values: (repeat each T)!
+  func g(_ x: repeat (each T)!) {}
+}
+let a = b
+  .map { $0! }
+  .filter { $0!.isEmpty }!
+let (c, d): (Int!, Int) = (e!, f!)
+if case .some(let x) = y!, let z = x as? Int { _ = z! }
+let h = i
+  #if DEBUG
+  .debug!
+  #endif
+let j: some P! = k!
+let l: any P! = m!
+infix operator !!!: AdditionPrecedence
+func !!! (l: Int!, r: Int!) -> Int! { l! + r! }
+let n = o !!! p!
+precedencegroup G { higherThan: AdditionPrecedence }
+class C { deinit { q! } ; init!() { r! } ; convenience init?(s: Int!) { t! } }
+let u = { [unowned self] in self.v! }
+let w = x.flatMap { y in y! }!
+let z: [String: [Int]!]! = [:]
+let aa = bb as? [String: Any] ?? cc!
+let dd = (ee as! Int?)!
+let ff = gg.first { $0.hh! }!
+func ii(jj: @autoclosure () -> Int! = kk!) {}
+let ll = "\(mm!)" + #"\#(nn!)"# + """
+  \(oo!)
+  """
+let pp = qq?.rr?.ss!.tt!
+let uu = vv as Int? ?? ww!
+let xx = yy is Int ? zz! : 0
+let ab = cd<ef, gh>(ij!)
+let kl = mn < op, qr > (st!)
+
+// Probes: catch clauses, casts followed by where, conditions.
+do { try f() } catch let e as NSError where e.code! > 0 { g! }
+do { try f() } catch let e as E { h! }
+func v() -> Int! /* c */ { w! }
+let x = { (a: Int!, b) in a }
+guard let y = z as? Int, y > a! else { return }
+if #available(macOS 14, *), let b = c as? D { e! }
+let f = g as! H.Type
+let i = j as! (any K)!
