@@ -246,6 +246,26 @@ extension CodeReview {
       #expect(progressCalls > 5)
     }
 
+    @Test("explicit paths: ignored files taken, others skipped with notices")
+    func explicitPaths() throws {
+      let fixture = try GitFixture.make()
+      defer { fixture.remove() }
+      try fixture.write("Big.swift", String(repeating: "x", count: 300) + "\n")
+      let root = fixture.root.path
+      let walk = SourceWalker(maximumFileBytes: 300).walk([
+        root + "/Anchored.swift", root + "/app.log", root + "/Nope.swift", root + "/Big.swift",
+        root + "/Anchored.swift",
+      ])
+      #expect(walk.files.map(\.path) == [root + "/Anchored.swift"])
+      #expect(walk.files.first?.byteCount == 14)
+      #expect(
+        walk.skipped.map { "\($0.reason.rawValue) \($0.notice.dropFirst(root.count + 1))" } == [
+          "too_large Big.swift: skipped, 301 bytes is over the 300-byte code analysis limit",
+          "missing Nope.swift: skipped, no such file or directory",
+          "not_swift app.log: skipped, not a .swift file",
+        ])
+    }
+
     @Test("walking a subdirectory applies the ignore files above it")
     func subdirectoryWalk() throws {
       let fixture = try GitFixture.make()
