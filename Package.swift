@@ -36,7 +36,11 @@ let package = Package(
       dependencies: ["ContinuityKit", "TestSupport"],
       exclude: ["Fixtures"]
     ),
-    .testTarget(name: "KnowledgeEngineTests", dependencies: ["KnowledgeEngine", "TestSupport"]),
+    .testTarget(
+      name: "KnowledgeEngineTests",
+      dependencies: ["KnowledgeEngine", "TestSupport"],
+      exclude: ["CodeReview/Fixtures"]
+    ),
     .testTarget(name: "MCPServerTests", dependencies: ["MCPServer", "TestSupport"]),
     .testTarget(
       name: "DolphinCommandsTests",

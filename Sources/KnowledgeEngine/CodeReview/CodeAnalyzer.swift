@@ -1,0 +1,153 @@
+import Foundation
+
+/// Read-only heuristic review of Swift source: TODO/FIXME markers in comments, `try!`, force
+/// unwraps, `as!`, long lines, deep nesting and repeated lines.
+///
+/// The analysis is lexical (``SwiftLexer`` plus a light token-context scanner), not a
+/// compiler's: it is labeled `heuristic` in every report. It never executes, compiles or uploads
+/// its input. Rules, thresholds and known limits are listed in `Docs/CodeAnalysis.md`.
+public enum CodeAnalyzer {
+  /// Analyzes one Swift source text.
+  ///
+  /// - Parameters:
+  ///   - source: the Swift source, at most ``Limits/codeAnalysisBytes`` (200,000) UTF-8 bytes.
+  ///   - fileName: a name for the report and its findings (a path, relative when possible).
+  ///   - options: rules and thresholds; defaults are documented on ``CodeAnalysisOptions``.
+  /// - Returns: a report whose findings are ordered by line, column (`Character`s), rule id,
+  ///   bounded by `options.maximumFindings` (≤ ``Limits/codeAnalysisFindings``), with
+  ///   ``CodeAnalysisReport/truncated`` set when some were left out.
+  /// - Throws: ``ValidationError`` with field `source`, the limit and the actual size in UTF-8
+  ///   bytes, when `source` is over ``Limits/codeAnalysisBytes``.
+  /// - Complexity: O(n) in the byte count, plus O(f log f) to order f findings.
+  public static func analyze(
+    source: String, fileName: String, options: CodeAnalysisOptions = CodeAnalysisOptions()
+  ) throws(ValidationError) -> CodeAnalysisReport {
+    let size = source.utf8.count
+    if size > Limits.codeAnalysisBytes {
+      throw ValidationError(
+        field: "source", limit: Limits.codeAnalysisBytes, actual: size,
+        message: "source of \(fileName) is \(size) UTF-8 bytes; the limit is "
+          + "\(Limits.codeAnalysisBytes) UTF-8 bytes. Analyze a smaller file or split it.")
+    }
+    return run(
+      source: source, fileName: fileName, options: options,
+      findingsCap: options.maximumFindings)
+  }
+
+  /// The analysis without the input bound and without the findings cap, for tooling only: the
+  /// differential check against SwiftParser and the throughput benchmark run it over the
+  /// toolchain's own interface files, some of which exceed 200,000 bytes, and need every
+  /// finding's line. The product calls ``analyze(source:fileName:options:)``.
+  ///
+  /// - Complexity: O(n) in the byte count, plus O(f log f) for f findings. Memory grows with
+  ///   the input: about 2 bytes per source byte plus the tokens.
+  @_spi(Tooling)
+  public static func analyzeWithoutBounds(
+    source: String, fileName: String, options: CodeAnalysisOptions = CodeAnalysisOptions()
+  ) -> CodeAnalysisReport {
+    run(source: source, fileName: fileName, options: options, findingsCap: Int.max)
+  }
+
+  static func run(
+    source: String, fileName: String, options: CodeAnalysisOptions, findingsCap: Int
+  ) -> CodeAnalysisReport {
+    let classified = SwiftLexer.classify(Array(source.utf8))
+    let tokens = SwiftTokenizer.tokenize(classified)
+    var raw: [RawFinding] = []
+    let rules = options.rules
+    if rules.contains(.forceTry) || rules.contains(.forceUnwrap) || rules.contains(.forceCast) {
+      let hits = ForcedOperationScanner.scan(classified, tokens: tokens)
+      for hit in hits where rules.contains(hit.rule) {
+        raw.append(RawFinding(rule: hit.rule, offset: hit.offset))
+      }
+    }
+    if rules.contains(.deepNesting) {
+      raw += deepNesting(tokens, threshold: options.nestingThreshold)
+    }
+    raw += lineFindings(classified, options: options)
+    return makeReport(
+      raw, classified, fileName: fileName, options: options, findingsCap: findingsCap)
+  }
+
+  /// A finding before columns and snippets are computed: only the listed ones pay for that.
+  struct RawFinding {
+    var rule: CodeRule
+    /// Byte offset of the finding in the source.
+    var offset: Int
+    var message: String? = nil
+    var occurrences: Int? = nil
+    var relatedLines: [Int]? = nil
+  }
+
+  /// An opening brace that takes the depth past `threshold`, once per crossing.
+  static func deepNesting(_ tokens: [SourceToken], threshold: Int) -> [RawFinding] {
+    var depth = 0
+    var found: [RawFinding] = []
+    for t in tokens {
+      if t.kind == .lbrace {
+        depth += 1
+        if depth == threshold + 1 {
+          found.append(
+            RawFinding(
+              rule: .deepNesting, offset: t.start,
+              message: "Braces nested \(depth) deep; the threshold is \(threshold)"))
+        }
+      } else if t.kind == .rbrace {
+        depth = max(0, depth - 1)
+      }
+    }
+    return found
+  }
+
+  static func makeReport(
+    _ raw: [RawFinding], _ classified: ClassifiedSource, fileName: String,
+    options: CodeAnalysisOptions, findingsCap: Int
+  ) -> CodeAnalysisReport {
+    let ordered = raw.sorted {
+      if $0.offset != $1.offset { return $0.offset < $1.offset }
+      return $0.rule < $1.rule
+    }
+    let listed = ordered.prefix(findingsCap)
+    let findings = listed.map { makeFinding($0, classified) }
+    let counts = CodeRule.allCases.sorted().filter { options.rules.contains($0) }.map { rule in
+      CodeAnalysisReport.RuleCount(rule: rule, count: raw.count { $0.rule == rule })
+    }
+    return CodeAnalysisReport(
+      fileName: fileName, byteCount: classified.bytes.count, lineCount: classified.lineCount,
+      options: options, findings: findings, totalFindings: raw.count,
+      truncated: raw.count > listed.count, counts: counts)
+  }
+
+  static func makeFinding(_ raw: RawFinding, _ classified: ClassifiedSource) -> CodeFinding {
+    let lineIndex = classified.lineIndex(ofByte: raw.offset)
+    let range = classified.lineRange(lineIndex)
+    let prefix = classified.text(range.lowerBound..<min(raw.offset, range.upperBound))
+    var trimmed = range
+    while let first = trimmed.first, isBlank(classified.bytes[first]) {
+      trimmed = trimmed.dropFirst()
+    }
+    while let last = trimmed.last, isBlank(classified.bytes[last]) {
+      trimmed = trimmed.dropLast()
+    }
+    let text = classified.text(trimmed)
+    return CodeFinding(
+      rule: raw.rule, line: lineIndex + 1, column: prefix.count + 1,
+      utf16Column: prefix.utf16.count + 1, message: raw.message ?? defaultMessage(raw.rule),
+      snippet: Truncation.truncate(text, to: CodeFinding.snippetLimit),
+      occurrences: raw.occurrences, relatedLines: raw.relatedLines)
+  }
+
+  static func isBlank(_ b: UInt8) -> Bool { b == ASCII.space || b == ASCII.tab }
+
+  static func defaultMessage(_ rule: CodeRule) -> String {
+    switch rule {
+    case .todo: "TODO/FIXME marker in a comment"
+    case .forceTry: "try! crashes if the call throws; handle the error or use try?"
+    case .forceUnwrap: "Force unwrap crashes on nil; unwrap with if let, guard let or ??"
+    case .forceCast: "as! crashes if the cast fails; use as? and handle nil"
+    case .longLine: "Line is too long"
+    case .deepNesting: "Braces nested too deep"
+    case .repeatedLine: "Line repeated"
+    }
+  }
+}

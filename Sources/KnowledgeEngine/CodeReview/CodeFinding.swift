@@ -1,0 +1,50 @@
+/// One finding of ``CodeAnalyzer``: a rule, a place and a bounded excerpt.
+public struct CodeFinding: Codable, Sendable, Equatable {
+  /// How much a finding matters.
+  public enum Severity: String, Codable, Sendable {
+    /// May crash or misbehave at run time (`try!`, `as!`, force unwrap).
+    case warning
+    /// Style or maintenance (markers, long lines, nesting, repetition).
+    case note
+  }
+
+  /// The longest ``snippet``, in `Character`s (cut with ``Truncation/marker``).
+  public static let snippetLimit = 120
+
+  /// The rule that fired.
+  public var rule: CodeRule
+  /// The rule's severity.
+  public var severity: Severity
+  /// The line, 1-based.
+  public var line: Int
+  /// The column, 1-based, counted in `Character`s (extended grapheme clusters).
+  public var column: Int
+  /// The same column counted in UTF-16 code units, 1-based (what SARIF and LSP expect by
+  /// default).
+  public var utf16Column: Int
+  /// What was found, in one sentence.
+  public var message: String
+  /// The trimmed source line, at most ``snippetLimit`` `Character`s.
+  public var snippet: String
+  /// For `repeated_line`: how many times the line occurs.
+  public var occurrences: Int?
+  /// For `repeated_line`: the lines where it occurs, ascending, at most
+  /// ``CodeAnalysisOptions/relatedLinesLimit`` of them.
+  public var relatedLines: [Int]?
+
+  /// Creates a finding.
+  public init(
+    rule: CodeRule, line: Int, column: Int, utf16Column: Int, message: String, snippet: String,
+    occurrences: Int? = nil, relatedLines: [Int]? = nil
+  ) {
+    self.rule = rule
+    self.severity = rule.severity
+    self.line = line
+    self.column = column
+    self.utf16Column = utf16Column
+    self.message = message
+    self.snippet = snippet
+    self.occurrences = occurrences
+    self.relatedLines = relatedLines
+  }
+}

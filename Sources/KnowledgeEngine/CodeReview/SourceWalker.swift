@@ -1,0 +1,219 @@
+import Foundation
+
+/// Finds the `.swift` files to analyze under files and directories, read-only.
+///
+/// Directory walks skip hidden entries (names starting with `.`, so `.build`, `.git` and
+/// `.swiftpm` too), `.build` directories, symbolic links to directories (not followed, so no
+/// cycles), and whatever the repository's ignore files exclude, with git's rules
+/// (``GitignoreMatcher``): `.git/info/exclude` and every `.gitignore` from the repository root
+/// down, an excluded directory hiding all it holds. Paths given explicitly are always taken (a
+/// file given by name is analyzed even if ignored); rules apply below them. Files over
+/// ``maximumFileBytes`` are skipped with a notice.
+public struct SourceWalker: Sendable {
+  /// A Swift file to analyze.
+  public struct File: Codable, Sendable, Equatable {
+    /// The path: the given path, then `/`-joined names below it (relative when given relative).
+    public var path: String
+    /// The size in bytes.
+    public var byteCount: Int
+  }
+
+  /// Why a path was not taken.
+  public enum SkipReason: String, Codable, Sendable {
+    /// Over ``SourceWalker/maximumFileBytes``.
+    case tooLarge = "too_large"
+    /// Given explicitly but not a `.swift` file.
+    case notSwift = "not_swift"
+    /// Does not exist.
+    case missing
+    /// Could not be read (permissions, or a directory that could not be listed).
+    case unreadable
+  }
+
+  /// A path that was not taken, with a one-line notice for the user.
+  public struct Skipped: Codable, Sendable, Equatable {
+    /// The path.
+    public var path: String
+    /// Why.
+    public var reason: SkipReason
+    /// For example `Sources/Big.swift: skipped, 250000 bytes is over the 200000-byte limit`.
+    public var notice: String
+  }
+
+  /// The outcome of ``walk(_:progress:)``.
+  public struct Walk: Codable, Sendable, Equatable {
+    /// The files to analyze, sorted by path (byte order), without duplicates.
+    public var files: [File]
+    /// What was left out and why, sorted by path.
+    public var skipped: [Skipped]
+    /// How many directory entries the ignore rules excluded (their contents not counted).
+    public var ignoredCount: Int
+  }
+
+  /// Progress of a walk, reported after each directory.
+  public struct Progress: Sendable, Equatable {
+    /// Directories listed so far.
+    public var directories: Int
+    /// Swift files found so far.
+    public var files: Int
+  }
+
+  /// The largest file taken, in bytes; default ``Limits/codeAnalysisBytes`` (200,000).
+  public var maximumFileBytes: Int
+
+  /// Creates a walker.
+  /// - Parameter maximumFileBytes: files over this many bytes are skipped with a notice.
+  public init(maximumFileBytes: Int = Limits.codeAnalysisBytes) {
+    self.maximumFileBytes = maximumFileBytes
+  }
+
+  /// Collects the `.swift` files under `paths`.
+  ///
+  /// - Parameters:
+  ///   - paths: files or directories, relative to the current directory or absolute.
+  ///   - progress: called after each directory listed (for a progress line on a terminal).
+  /// - Returns: the files sorted by path and the skipped paths with notices. Never throws:
+  ///   missing or unreadable paths are reported in ``Walk/skipped``.
+  /// - Complexity: O(e · p) for e directory entries and p ignore patterns in force.
+  public func walk(_ paths: [String], progress: ((Progress) -> Void)? = nil) -> Walk {
+    var state = State()
+    for path in paths {
+      let url = URL(fileURLWithPath: path)
+      guard let kind = Self.kind(of: url) else {
+        state.skip(path, .missing, "\(path): skipped, no such file or directory")
+        continue
+      }
+      switch kind {
+      case .file:
+        if path.hasSuffix(".swift") {
+          take(path, url: url, into: &state)
+        } else {
+          state.skip(path, .notSwift, "\(path): skipped, not a .swift file")
+        }
+      case .directory:
+        let root = GitignoreMatcher.repositoryRoot(containing: url) ?? url.standardizedFileURL
+        var matcher = GitignoreMatcher(root: root)
+        let relative = Self.relativePath(of: url.standardizedFileURL, to: root)
+        var prefix = ""
+        for component in relative.split(separator: "/") {
+          prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
+          matcher.enter(directory: prefix)
+        }
+        visit(
+          url, display: path, relative: relative, matcher: matcher, state: &state,
+          progress: progress)
+      case .other:
+        state.skip(path, .notSwift, "\(path): skipped, not a regular file or directory")
+      }
+    }
+    var seen = Set<String>()
+    let files = state.files
+      .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+      .filter { seen.insert($0.path).inserted }
+    let skipped = state.skipped.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    return Walk(files: files, skipped: skipped, ignoredCount: state.ignoredCount)
+  }
+
+  struct State {
+    var files: [File] = []
+    var skipped: [Skipped] = []
+    var ignoredCount = 0
+    var directories = 0
+
+    mutating func skip(_ path: String, _ reason: SkipReason, _ notice: String) {
+      skipped.append(Skipped(path: path, reason: reason, notice: notice))
+    }
+  }
+
+  enum Kind { case file, directory, other }
+
+  /// The kind of `url` without following a final symbolic link to a directory; a link to a
+  /// regular file counts as a file.
+  static func kind(of url: URL) -> Kind? {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+      let type = attributes[.type] as? FileAttributeType
+    else { return nil }
+    switch type {
+    case .typeRegular: return .file
+    case .typeDirectory: return .directory
+    case .typeSymbolicLink:
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+        return .other
+      }
+      return isDirectory.boolValue ? .other : .file
+    default: return .other
+    }
+  }
+
+  /// `url`'s path relative to `root` (`""` when equal), assuming `root` contains it.
+  static func relativePath(of url: URL, to root: URL) -> String {
+    let path = url.resolvingSymlinksInPath().path
+    let base = root.resolvingSymlinksInPath().path
+    guard path.hasPrefix(base) else { return "" }
+    let relative = path.dropFirst(base.count)
+    return String(relative).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+  }
+
+  static func join(_ directory: String, _ name: String) -> String {
+    if directory == "." { return name }
+    return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+  }
+
+  func take(_ path: String, url: URL, into state: inout State) {
+    let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
+    guard let size else {
+      state.skip(path, .unreadable, "\(path): skipped, cannot read its size")
+      return
+    }
+    if size > maximumFileBytes {
+      state.skip(
+        path, .tooLarge,
+        "\(path): skipped, \(size) bytes is over the \(maximumFileBytes)-byte code analysis limit")
+      return
+    }
+    state.files.append(File(path: path, byteCount: size))
+  }
+
+  func visit(
+    _ directory: URL, display: String, relative: String, matcher: GitignoreMatcher,
+    state: inout State, progress: ((Progress) -> Void)?
+  ) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
+      state.skip(display, .unreadable, "\(display): skipped, cannot list the directory")
+      return
+    }
+    state.directories += 1
+    var subdirectories: [(name: String, relative: String)] = []
+    for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+      if name.hasPrefix(".") { continue }
+      let url = directory.appendingPathComponent(name)
+      guard let kind = Self.kind(of: url) else { continue }
+      let childRelative = relative.isEmpty ? name : relative + "/" + name
+      switch kind {
+      case .directory:
+        if matcher.excludes(childRelative, isDirectory: true) {
+          state.ignoredCount += 1
+        } else {
+          subdirectories.append((name, childRelative))
+        }
+      case .file:
+        if matcher.excludes(childRelative, isDirectory: false) {
+          state.ignoredCount += 1
+        } else if name.hasSuffix(".swift") {
+          take(Self.join(display, name), url: url, into: &state)
+        }
+      case .other:
+        continue
+      }
+    }
+    progress?(Progress(directories: state.directories, files: state.files.count))
+    for (name, childRelative) in subdirectories {
+      var inner = matcher
+      inner.enter(directory: childRelative)
+      visit(
+        directory.appendingPathComponent(name), display: Self.join(display, name),
+        relative: childRelative, matcher: inner, state: &state, progress: progress)
+    }
+  }
+}

@@ -1,0 +1,283 @@
+import Foundation
+import Testing
+
+@testable import KnowledgeEngine
+
+/// A temporary git repository holding a tree that exercises gitignore(5), and `git` to ask.
+struct GitFixture {
+  let root: URL
+
+  /// Ignore files: path → contents. Together they use negation, anchoring (leading and middle
+  /// `/`), directory-only patterns, `**` in every position, `*`, `?`, `[…]` classes (ranges,
+  /// negation, named classes), escaped `\#` and `\!`, trailing spaces (plain and escaped),
+  /// nested `.gitignore` files, re-inclusion under an excluded directory (which must fail) and
+  /// `.git/info/exclude` precedence.
+  static let ignoreFiles: [String: String] = [
+    ".gitignore": """
+      # a comment line
+      \\#hash.swift
+      \\!bang.swift
+      *.log
+      !important.log
+      build/
+      /Anchored.swift
+      docs/*.swift
+      **/Generated/
+      **/gen_*.swift
+      logs/**
+      a/**/z.swift
+      foo**bar.swift
+      file?.swift
+      [abc]class.swift
+      [!x]neg.swift
+      [[:digit:]]num.swift
+      trailing.swift\u{20}\u{20}\u{20}
+      space\\\u{20}
+      *.swift~
+      vendor/
+      !vendor/keep.swift
+      Sources/**/Mocks
+      tmp
+      !info_keep.swift
+      My Dir/Ignored.swift
+
+      """,
+    "Sources/.gitignore": """
+      *.generated.swift
+      /Local.swift
+      !keep.log
+      deep/
+      Inner/*.swift
+
+      """,
+    "Sources/Module/.gitignore": "!*.generated.swift\r\nnested-only.swift\n",
+    "docs/.gitignore": "!Keep.swift\n",
+    ".git/info/exclude": "info_*.swift\nMain.swift\n!Main.swift\n",
+  ]
+
+  /// Every file of the tree; directories come from their paths.
+  static let files: [String] = [
+    "Main.swift", "#hash.swift", "!bang.swift", "app.log", "important.log",
+    "build/Out.swift", "Sources/build", "Anchored.swift", "Sources/Anchored.swift",
+    "docs/A.swift", "docs/Keep.swift", "docs/sub/B.swift", "x/Generated/G.swift",
+    "Generated/H.swift", "y/z/gen_1.swift", "gen_2.swift", "logs/a/b.swift", "logs/c.swift",
+    "a/z.swift", "a/b/z.swift", "a/b/c/z.swift", "foobar.swift", "fooXYbar.swift",
+    "foo/bar.swift", "file1.swift", "file12.swift", "aclass.swift", "dclass.swift",
+    "yneg.swift", "xneg.swift", "1num.swift", "anum.swift", "trailing.swift", "space ",
+    "space", "T.swift~", "vendor/keep.swift", "vendor/V.swift", "Sources/Lib/Mocks/M.swift",
+    "Sources/Mocks/N.swift", "tmp/T.swift", "other/tmp", "Sources/X.generated.swift",
+    "Sources/Module/Y.generated.swift", "Sources/Module/nested-only.swift",
+    "Sources/Other/nested-only.swift", "Sources/Local.swift", "Sources/Module/Local.swift",
+    "Sources/keep.log", "Sources/deep/D.swift", "Sources/Inner/I.swift",
+    "Sources/Inner/more/J.swift", "info_a.swift", "info_keep.swift", "My Dir/Ignored.swift",
+    "My Dir/Kept.swift", "Ünïcode.swift", "Sources/App/App.swift",
+  ]
+
+  /// Every path of the tree (files and directories), sorted, `.git` excluded.
+  static var allPaths: [(path: String, isDirectory: Bool)] {
+    var directories = Set<String>()
+    for file in files {
+      var parts = file.split(separator: "/").dropLast()
+      while !parts.isEmpty {
+        directories.insert(parts.joined(separator: "/"))
+        parts = parts.dropLast()
+      }
+    }
+    let ignoreFilePaths = ignoreFiles.keys.filter { !$0.hasPrefix(".git/") }
+    return (files.map { ($0, false) } + ignoreFilePaths.map { ($0, false) }
+      + directories.map { ($0, true) })
+      .sorted { $0.0 < $1.0 }
+  }
+
+  /// Creates the repository in a fresh temporary directory.
+  static func make() throws -> GitFixture {
+    let root = FileManager.default.temporaryDirectory
+      .appendingPathComponent("dolphin-gitignore-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    let fixture = GitFixture(root: root)
+    _ = try fixture.git(["init", "-q"])
+    for (path, contents) in ignoreFiles {
+      try fixture.write(path, contents)
+    }
+    for file in files {
+      try fixture.write(file, "let value = 1\n")
+    }
+    return fixture
+  }
+
+  func write(_ path: String, _ contents: String) throws {
+    let url = root.appendingPathComponent(path)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(contents.utf8).write(to: url)
+  }
+
+  func remove() {
+    try? FileManager.default.removeItem(at: root)
+  }
+
+  /// Runs git in the repository, isolated from the user's and the system's configuration (so no
+  /// global excludes file takes part).
+  func git(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: Data) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["git"] + arguments
+    process.currentDirectoryURL = root
+    var environment = ProcessInfo.processInfo.environment
+    environment["HOME"] = root.path
+    environment["XDG_CONFIG_HOME"] = root.path
+    environment["GIT_CONFIG_NOSYSTEM"] = "1"
+    environment["GIT_CONFIG_GLOBAL"] = "/dev/null"
+    process.environment = environment
+    let stdout = Pipe()
+    let stdin = Pipe()
+    process.standardOutput = stdout
+    process.standardInput = stdin
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    if let input { stdin.fileHandleForWriting.write(input) }
+    try stdin.fileHandleForWriting.close()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, output)
+  }
+
+  /// The paths `git check-ignore --no-index` reports as ignored.
+  func gitIgnored(_ paths: [String]) throws -> Set<String> {
+    let input = Data(paths.joined(separator: "\0").utf8 + [0])
+    let (status, output) = try git(["check-ignore", "--no-index", "-z", "--stdin"], input: input)
+    #expect(status == 0 || status == 1, "git check-ignore failed with status \(status)")
+    return Set(output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+  }
+}
+
+/// One pattern-level case: a pattern line, a path, whether it is a directory, the outcome.
+struct PatternCase: CustomTestStringConvertible, Sendable {
+  var name: String
+  var line: String
+  var base = ""
+  var path: String
+  var isDirectory = false
+  var matches: Bool
+  var testDescription: String { name }
+}
+
+let patternCases: [PatternCase] = [
+  PatternCase(name: "basename at any depth", line: "*.log", path: "a/b/c.log", matches: true),
+  PatternCase(name: "star stops at slash when anchored", line: "docs/*.swift", path: "docs/sub/B.swift", matches: false),
+  PatternCase(name: "leading ** matches at the root", line: "**/gen.swift", path: "gen.swift", matches: true),
+  PatternCase(name: "middle ** matches zero directories", line: "a/**/z", path: "a/z", matches: true),
+  PatternCase(name: "middle ** matches several directories", line: "a/**/z", path: "a/b/c/z", matches: true),
+  PatternCase(name: "trailing ** matches inside only", line: "logs/**", path: "logs", isDirectory: true, matches: false),
+  PatternCase(name: "a**b is a*b", line: "foo**bar", path: "fooXYbar", matches: true),
+  PatternCase(name: "question mark is one character", line: "file?.swift", path: "file12.swift", matches: false),
+  PatternCase(name: "negated class", line: "[!x]neg", path: "xneg", matches: false),
+  PatternCase(name: "named class", line: "[[:digit:]]n", path: "7n", matches: true),
+  PatternCase(name: "directory-only skips files", line: "build/", path: "Sources/build", matches: false),
+  PatternCase(name: "escaped hash", line: "\\#hash", path: "#hash", matches: true),
+  PatternCase(name: "escaped trailing space kept", line: "space\\ ", path: "space ", matches: true),
+  PatternCase(name: "unescaped trailing spaces dropped", line: "trailing   ", path: "trailing", matches: true),
+  PatternCase(name: "nested base: anchored relative to its directory", line: "/Local.swift", base: "Sources", path: "Sources/Local.swift", matches: true),
+  PatternCase(name: "nested base: not above it", line: "*.swift", base: "Sources", path: "Main.swift", matches: false),
+]
+
+extension CodeReview {
+  @Suite("Gitignore")
+  struct GitignoreMatcherTests {
+    @Test("single patterns", arguments: patternCases)
+    func pattern(_ c: PatternCase) throws {
+      let pattern = try #require(GitignorePattern(line: c.line, base: c.base, origin: "case"))
+      #expect(pattern.matches(c.path, isDirectory: c.isDirectory) == c.matches)
+    }
+
+    @Test("comments and blank lines are not patterns")
+    func notPatterns() {
+      #expect(GitignorePattern(line: "# note", base: "", origin: "x") == nil)
+      #expect(GitignorePattern(line: "   ", base: "", origin: "x") == nil)
+      #expect(GitignorePattern(line: "", base: "", origin: "x") == nil)
+      let bang = GitignorePattern(line: "\\!bang", base: "", origin: "x")
+      #expect(bang?.isNegated == false)
+      #expect(bang?.matches("!bang", isDirectory: false) == true)
+    }
+
+    @Test("agrees with git check-ignore on every path of a tree")
+    func agreesWithGit() throws {
+      let fixture = try GitFixture.make()
+      defer { fixture.remove() }
+      let paths = GitFixture.allPaths
+      let ignoredByGit = try fixture.gitIgnored(paths.map(\.path))
+      #expect(ignoredByGit.count > 20, "the oracle should ignore many paths: \(ignoredByGit.sorted())")
+      var disagreements: [String] = []
+      for (path, isDirectory) in paths {
+        let ours = GitignoreMatcher.isIgnored(path, isDirectory: isDirectory, root: fixture.root)
+        let git = ignoredByGit.contains(path)
+        if ours != git { disagreements.append("\(path): ours \(ours), git \(git)") }
+      }
+      #expect(disagreements == [])
+      // A few outcomes spelled out, so the oracle itself is pinned down.
+      for path in ["vendor/keep.swift", "Sources/Local.swift", "info_a.swift", "space "] {
+        #expect(ignoredByGit.contains(path), "\(path)")
+      }
+      for path in [
+        "docs/Keep.swift", "Sources/Module/Y.generated.swift", "info_keep.swift", "Main.swift",
+        "Sources/keep.log", "Sources/build", "Sources/Anchored.swift",
+      ] {
+        #expect(!ignoredByGit.contains(path), "\(path)")
+      }
+    }
+
+    @Test("the walker returns exactly the .swift files git does not ignore, sorted")
+    func walkerAgreesWithGit() throws {
+      let fixture = try GitFixture.make()
+      defer { fixture.remove() }
+      try fixture.write(".hidden/Hidden.swift", "let h = 1\n")
+      try fixture.write("Sources/.build/Built.swift", "let b = 1\n")
+      let paths = GitFixture.allPaths
+      let ignoredByGit = try fixture.gitIgnored(paths.map(\.path))
+      let expected = paths.filter { !$0.isDirectory && $0.path.hasSuffix(".swift") }
+        .map(\.path).filter { !ignoredByGit.contains($0) }
+        .map { fixture.root.path + "/" + $0 }
+        .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      var progressCalls = 0
+      let walk = SourceWalker().walk([fixture.root.path]) { _ in progressCalls += 1 }
+      #expect(walk.files.map(\.path) == expected)
+      #expect(walk.skipped == [])
+      #expect(walk.ignoredCount > 0)
+      #expect(progressCalls > 5)
+    }
+
+    @Test("explicit paths: ignored files taken, others skipped with notices")
+    func explicitPaths() throws {
+      let fixture = try GitFixture.make()
+      defer { fixture.remove() }
+      try fixture.write("Big.swift", String(repeating: "x", count: 300) + "\n")
+      let root = fixture.root.path
+      let walk = SourceWalker(maximumFileBytes: 300).walk([
+        root + "/Anchored.swift", root + "/app.log", root + "/Nope.swift", root + "/Big.swift",
+        root + "/Anchored.swift",
+      ])
+      #expect(walk.files.map(\.path) == [root + "/Anchored.swift"])
+      #expect(walk.files.first?.byteCount == 14)
+      #expect(
+        walk.skipped.map { "\($0.reason.rawValue) \($0.notice.dropFirst(root.count + 1))" } == [
+          "too_large Big.swift: skipped, 301 bytes is over the 300-byte code analysis limit",
+          "missing Nope.swift: skipped, no such file or directory",
+          "not_swift app.log: skipped, not a .swift file",
+        ])
+    }
+
+    @Test("walking a subdirectory applies the ignore files above it")
+    func subdirectoryWalk() throws {
+      let fixture = try GitFixture.make()
+      defer { fixture.remove() }
+      let walk = SourceWalker().walk([fixture.root.appendingPathComponent("Sources").path])
+      let names = walk.files.map { String($0.path.dropFirst(fixture.root.path.count + 1)) }
+      #expect(
+        names == [
+          "Sources/Anchored.swift", "Sources/App/App.swift", "Sources/Inner/more/J.swift",
+          "Sources/Module/Local.swift",
+          "Sources/Module/Y.generated.swift", "Sources/Other/nested-only.swift",
+        ])
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import KnowledgeEngine
+
+extension CodeReview {
+  @Suite("SARIF")
+  struct SARIFReportTests {
+    func makeLog() throws -> (SARIFReport, [String: Any]) {
+      let a = try CodeAnalyzer.analyze(
+        source: "let x = y!\nlet z = try! f() // TODO: later\n", fileName: "Sources/App/A.swift")
+      let b = try CodeAnalyzer.analyze(
+        source: "n += 1\nn += 1\nn += 1\n", fileName: "My Dir/B.swift")
+      let log = SARIFReport(
+        reports: [a, b], notices: ["Big.swift: skipped, 250000 bytes is over the limit"])
+      let object = try JSONSerialization.jsonObject(with: log.jsonData())
+      return (log, try #require(object as? [String: Any]))
+    }
+
+    @Test("required SARIF 2.1.0 structure")
+    func structure() throws {
+      let (_, json) = try makeLog()
+      #expect(json["version"] as? String == "2.1.0")
+      #expect((json["$schema"] as? String)?.hasSuffix("sarif-schema-2.1.0.json") == true)
+      let runs = try #require(json["runs"] as? [[String: Any]])
+      #expect(runs.count == 1)
+      let run = runs[0]
+      let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+      #expect(driver["name"] as? String == "dolphin-analyze")
+      #expect(driver["informationUri"] == nil)
+      let rules = try #require(driver["rules"] as? [[String: Any]])
+      let ruleIDs = rules.compactMap { $0["id"] as? String }
+      #expect(ruleIDs == CodeRule.allCases.map(\.rawValue).sorted())
+      for rule in rules {
+        let short = rule["shortDescription"] as? [String: Any]
+        #expect((short?["text"] as? String)?.isEmpty == false)
+      }
+      #expect(run["columnKind"] as? String == "utf16CodeUnits")
+
+      let results = try #require(run["results"] as? [[String: Any]])
+      #expect(results.count == 4)
+      for result in results {
+        let ruleID = try #require(result["ruleId"] as? String)
+        let index = try #require(result["ruleIndex"] as? Int)
+        #expect(ruleIDs[index] == ruleID)
+        #expect(["warning", "note"].contains(result["level"] as? String))
+        #expect(((result["message"] as? [String: Any])?["text"] as? String)?.isEmpty == false)
+        let locations = try #require(result["locations"] as? [[String: Any]])
+        let physical = try #require(locations.first?["physicalLocation"] as? [String: Any])
+        let uri = try #require((physical["artifactLocation"] as? [String: Any])?["uri"] as? String)
+        #expect(!uri.hasPrefix("/") && URL(string: uri) != nil)
+        let region = try #require(physical["region"] as? [String: Any])
+        #expect((region["startLine"] as? Int ?? 0) >= 1)
+        #expect((region["startColumn"] as? Int ?? 0) >= 1)
+      }
+      let invocations = try #require(run["invocations"] as? [[String: Any]])
+      #expect(invocations.first?["executionSuccessful"] as? Bool == true)
+      let notifications = invocations.first?["toolExecutionNotifications"] as? [[String: Any]]
+      #expect(notifications?.count == 1)
+    }
+
+    @Test("results carry the findings' rules, levels, places and URIs")
+    func values() throws {
+      let (log, _) = try makeLog()
+      let results = log.runs[0].results
+      #expect(results.map(\.ruleId) == ["force_unwrap", "force_try", "todo", "repeated_line"])
+      #expect(results.map(\.level) == ["warning", "warning", "note", "note"])
+      let places = results.map {
+        let p = $0.locations[0].physicalLocation
+        return "\(p.artifactLocation.uri):\(p.region.startLine):\(p.region.startColumn ?? 0)"
+      }
+      #expect(
+        places == [
+          "Sources/App/A.swift:1:10", "Sources/App/A.swift:2:9", "Sources/App/A.swift:2:21",
+          "My%20Dir/B.swift:1:1",
+        ])
+      #expect(results[3].relatedLocations?.map(\.physicalLocation.region.startLine) == [2, 3])
+      #expect(log.runs[0].properties.analysis == "heuristic")
+    }
+
+    @Test("same input, byte-identical output")
+    func deterministic() throws {
+      let (first, _) = try makeLog()
+      let (second, _) = try makeLog()
+      #expect(try first.jsonData() == second.jsonData())
+      let decoded = try JSONDecoder().decode(SARIFReport.self, from: first.jsonData())
+      #expect(decoded == first)
+    }
+  }
+}
