@@ -123,7 +123,15 @@ private struct Word {
     suffix.count <= letters.count && letters.suffix(suffix.count).elementsEqual(suffix)
   }
 
-  func ends(with suffix: String) -> Bool { ends(with: Array(suffix.utf8)) }
+  func ends(with suffix: StaticString) -> Bool {
+    let n = suffix.utf8CodeUnitCount
+    guard n <= letters.count else { return false }
+    let offset = letters.count - n
+    return suffix.withUTF8Buffer { bytes in
+      for i in 0..<n where letters[offset + i] != bytes[i] { return false }
+      return true
+    }
+  }
 
   /// The length of the stem left when `suffixLength` letters are removed.
   func stemLength(removing suffixLength: Int) -> Int { letters.count - suffixLength }
@@ -133,8 +141,9 @@ private struct Word {
     letters.append(contentsOf: replacement)
   }
 
-  mutating func replaceSuffix(of length: Int, with replacement: String) {
-    replaceSuffix(of: length, with: Array(replacement.utf8))
+  mutating func replaceSuffix(of length: Int, with replacement: StaticString) {
+    letters.removeLast(length)
+    replacement.withUTF8Buffer { letters.append(contentsOf: $0) }
   }
 
   mutating func step1a() {
@@ -194,7 +203,7 @@ private struct Word {
       return
     }
     let stem = stemLength(removing: suffix.count)
-    if suffix == Array("ion".utf8) {
+    if suffix.count == 3 && ends(with: "ion") {
       // (m>1 and (*S or *T)) ION ->
       guard stem > 0, letters[stem - 1] == Self.s || letters[stem - 1] == Self.t else { return }
     }

@@ -95,13 +95,39 @@ public struct Tokenizer: Sendable, Equatable {
   package func forEachTerm(in text: String, _ body: (AnalyzedTerm) -> Bool) {
     var text = text
     text.withUTF8 { buffer in
-      scan(buffer, body)
+      scan(buffer, locatingOnly: false, body)
     }
+  }
+
+  /// The UTF-8 offset in `text` of the run that holds the term at `position`, or nil when
+  /// `text` has fewer terms.
+  ///
+  /// - Complexity: O(*n*) in the bytes before that term; runs of ASCII letters and digits are
+  ///   counted without building their terms.
+  package func utf8Offset(ofTermAt position: Int, in text: String) -> Int? {
+    var offset: Int?
+    var current = 0
+    var text = text
+    text.withUTF8 { buffer in
+      scan(buffer, locatingOnly: true) { term in
+        if current == position {
+          offset = term.utf8Range.lowerBound
+          return false
+        }
+        current += 1
+        return true
+      }
+    }
+    return offset
   }
 
   // MARK: - Segmentation
 
-  private func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (AnalyzedTerm) -> Bool) {
+  /// When `locatingOnly`, a run of ASCII letters and digits (always exactly one term) is
+  /// reported with an empty term, which only position counting may use.
+  private func scan(
+    _ bytes: UnsafeBufferPointer<UInt8>, locatingOnly: Bool, _ body: (AnalyzedTerm) -> Bool
+  ) {
     let count = bytes.count
     var index = 0
     while index < count {
@@ -130,7 +156,9 @@ public struct Tokenizer: Sendable, Equatable {
       let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
       let keepGoing =
         isASCII
-        ? emitASCIIRun(run, range: start..<index, body)
+        ? (locatingOnly
+          ? body(AnalyzedTerm(term: "", unstemmed: nil, utf8Range: start..<index))
+          : emitASCIIRun(run, range: start..<index, body))
         : emitUnicodeRun(run, range: start..<index, body)
       if !keepGoing { return }
     }
