@@ -1,0 +1,679 @@
+import Foundation
+
+/// The `hybrid-lexical-v1` ranker: field-weighted BM25 with phrase, coverage and typo
+/// matching over any ``LexicalIndexReader``.
+///
+/// It is *lexical*: documents match on the words they share with the query, after
+/// normalization (see ``Tokenizer``). It is not semantic, embedding, vector or neural search;
+/// "hybrid" names the mix of lexical signals below.
+///
+/// ## Scoring
+///
+/// The query is tokenized like the documents. English stop words
+/// (``EnglishStopWords/snowball``) are dropped unless nothing else is left; documents keep
+/// them, so positions still line up. Each distinct remaining term *t* (at most
+/// ``Parameters/maximumQueryTerms``) is looked up:
+///
+/// - in the vocabulary: matched exactly, weight *v* = 1;
+/// - absent, at least 3 characters, no digit: matched by up to
+///   ``Parameters/maximumFuzzyVariants`` vocabulary terms passing the trigram rule of
+///   ``Trigrams`` (Jaccard ≥ ½ with a ceiling-arithmetic shared-trigram floor), each with
+///   *v* = ``Parameters/fuzzyWeight`` × Jaccard < 1, so a typo match always scores below the
+///   same match spelled right;
+/// - absent and shorter: matched by up to ``Parameters/maximumPrefixVariants`` vocabulary terms
+///   starting with it (most frequent first), *v* = ``Parameters/prefixWeight``.
+///
+/// **BM25F** (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond",
+/// *Foundations and Trends in Information Retrieval* 3(4), 2009, §3.2 and §3.3), per matched
+/// term variant *t* and document *d*:
+///
+///     tf̃(t,d)    = Σ_f w_f · tf(t,d,f) / ((1 − b_f) + b_f · len(d,f) / avglen_f)
+///     bm25f(t,d) = v · idf(t) · tf̃ / (k1 + tf̃)
+///     idf(t)     = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))
+///
+/// The IDF is Lucene's `BM25Similarity` form (always positive, so a term in most of a small
+/// corpus still counts; *N* documents, *df* containing the term), and, as in Lucene since 8.0,
+/// the constant (k1 + 1) numerator factor is left out — it does not change the order. Lengths
+/// are in terms. When several variants of one query term occur in a document, only the best
+/// one counts.
+///
+/// **Phrase boost.** For each pair of consecutive query words (in query order; stop words
+/// skipped, but their positions kept), the pair is *contiguous* in a document when its two
+/// terms occur in one field at the same distance as in the query:
+///
+///     phrase = δ · Σ_{contiguous pairs} min(v·idf of the two terms) / (number of pairs)
+///
+/// **Coverage boost.** With *c* the share of distinct query terms the document matched:
+///
+///     score = (Σ_t bm25f(t,d) + phrase) · (1 + γ · c)
+///
+/// **Parameters** (``Parameters/v1``): k1 = 1.2 and content b = 0.75, the usual values
+/// (Robertson & Zaragoza 2009, §3.3 reports k1 in 1.2–2.0 and b ≈ 0.75 as typical); title and
+/// tags b = 0.5 (short fields, little length variation); field weights title 3 > tags 2 >
+/// content 1; δ = 0.25; γ = 0.25; fuzzy 0.5 × Jaccard; prefix 0.5. The title weight, k1,
+/// stop list, δ and γ were chosen on the even-numbered BEIR SciFact training queries only
+/// (odd-numbered ones are held out for reporting); the tags weight is set between title and
+/// content, as SciFact has no tags.
+///
+/// ## Order and determinism
+///
+/// Results are ordered by score descending, then kind order (``DocumentKind``: knowledge
+/// kinds in declaration order, memories last), then `updatedAt` descending, then title
+/// ascending, then the UUID string ascending. Every sum is taken in query-term order, never in
+/// hash order, so the same index and query give the same scores and order in every process.
+///
+/// ## Cost
+///
+/// One posting list per query term (and per variant) is read and each posting is scored once
+/// (a few multiplications); the lists are merged document-at-a-time into a bounded top-*k*
+/// selection. Phrase positions — the expensive part — are decoded only for documents whose
+/// upper bound (their BM25F plus every phrase pair they could complete, times their coverage
+/// factor) can still reach the current *k*-th score, the MaxScore idea of Turtle & Flood
+/// (1995) applied to the phrase part. `total` stays exact: every matching document is counted.
+public struct HybridLexicalRanker: Sendable {
+  /// The mode every response names.
+  public static let mode = RetrievalMode.hybridLexical
+  /// The algorithm version every response names.
+  public static let algorithmVersion = "hybrid-lexical-v1"
+  /// The longest snippet, in `Character`s (ellipses included).
+  public static let snippetLength = 200
+
+  /// The tunable constants; frozen per algorithm version (``Parameters/v1``).
+  public var parameters: Parameters
+  /// Must be the tokenizer the index was built with.
+  package var tokenizer: Tokenizer
+
+  /// A ranker with the given parameters (``Parameters/v1`` by default) and
+  /// ``Tokenizer/standard``.
+  public init(parameters: Parameters = .v1) {
+    self.parameters = parameters
+    self.tokenizer = .standard
+  }
+
+  package init(parameters: Parameters, tokenizer: Tokenizer) {
+    self.parameters = parameters
+    self.tokenizer = tokenizer
+  }
+
+  /// The constants of the ranking formulas above.
+  public struct Parameters: Sendable, Equatable {
+    /// BM25 term-frequency saturation *k1* (≥ 0).
+    public var k1: Double
+    /// BM25 length normalization *b* per field (0…1).
+    public var b: FieldValues<Double>
+    /// BM25F field weights *w_f*.
+    public var fieldWeights: FieldValues<Double>
+    /// δ: the phrase boost is δ × the mean over adjacent query pairs of the pair's weaker
+    /// term weight, counting only the pairs found contiguous.
+    public var phraseWeight: Double
+    /// γ: the coverage factor is 1 + γ × (share of distinct query terms matched).
+    public var coverageWeight: Double
+    /// Weight of a fuzzy variant, multiplied by its trigram Jaccard similarity (0…1).
+    public var fuzzyWeight: Double
+    /// Weight of a prefix variant of a short query term.
+    public var prefixWeight: Double
+    /// The most fuzzy variants searched per absent query term.
+    public var maximumFuzzyVariants: Int
+    /// The most prefix variants searched per short absent query term.
+    public var maximumPrefixVariants: Int
+    /// The most distinct query terms searched (at most 64); later ones are ignored.
+    public var maximumQueryTerms: Int
+    /// Folded, unstemmed words dropped from queries that have other words.
+    package var stopWords: Set<String>
+
+    /// The constants of `hybrid-lexical-v1`. Never edited once shipped: a change is a new
+    /// algorithm version.
+    public static let v1 = Parameters(
+      k1: 1.2,
+      b: FieldValues(title: 0.5, tags: 0.5, content: 0.75),
+      fieldWeights: FieldValues(title: 3, tags: 2, content: 1),
+      phraseWeight: 0.25,
+      coverageWeight: 0.25,
+      fuzzyWeight: 0.5,
+      prefixWeight: 0.5,
+      maximumFuzzyVariants: 3,
+      maximumPrefixVariants: 8,
+      maximumQueryTerms: 64,
+      stopWords: EnglishStopWords.snowball)
+  }
+
+  /// Ranks the documents of `index` for `query`.
+  ///
+  /// Query text is data: no character or word is syntax. Quotes, `-`, `*`, `(`, `NOT`, `OR`,
+  /// emoji or right-to-left text are tokenized like any text; a query with nothing searchable
+  /// gives an empty response with ``EmptyReason/noQueryTerms``.
+  ///
+  /// - Parameters:
+  ///   - query: 1…``Limits/query`` (500) characters, not only whitespace.
+  ///   - index: the index to search (built with the same ``Tokenizer``).
+  ///   - kinds: the document kinds to return; nil for all kinds, memories included.
+  ///   - limit: the most results to return, 1…``Limits/searchResultsMaximum`` (50).
+  /// - Returns: the ranked results, `total`, `truncated` and, when empty, the reason.
+  /// - Throws: ``ValidationError`` for `query` (empty, whitespace only, or longer than 500
+  ///   characters) or `limit` (outside 1…50); any error `index` throws.
+  /// - Complexity: O(*P* · *q*) for *P* postings of the *q* query terms (and their variants),
+  ///   plus phrase decoding for competitive documents, plus O(*k*) document reads.
+  public func search(
+    _ query: String, in index: some LexicalIndexReader, kinds: Set<DocumentKind>? = nil,
+    limit: Int = Limits.searchResultsDefault
+  ) throws -> SearchResponse {
+    guard (1...Limits.searchResultsMaximum).contains(limit) else {
+      throw ValidationError(
+        field: "limit", limit: Limits.searchResultsMaximum, actual: limit,
+        message: "limit is \(limit); it must be between 1 and \(Limits.searchResultsMaximum)")
+    }
+    try Limits.checkNotEmpty("query", query)
+    try Limits.check("query", query, limit: Limits.query)
+    return try rank(query, in: index, kinds: kinds, limit: limit)
+  }
+
+  /// The ids of the best `depth` documents for `query`, without the bounds of
+  /// ``search(_:in:kinds:limit:)`` (evaluation needs depth 100 for Recall@100).
+  package func rankedIDs(_ query: String, in index: some LexicalIndexReader, depth: Int) throws
+    -> [UUID]
+  {
+    try rank(query, in: index, kinds: nil, limit: max(1, depth), snippets: false).results.map(\.id)
+  }
+
+  /// ``search(_:in:kinds:limit:)`` after validation.
+  package func rank(
+    _ query: String, in index: some LexicalIndexReader, kinds: Set<DocumentKind>?, limit: Int,
+    snippets: Bool = true
+  ) throws -> SearchResponse {
+    let analysis = analyze(query)
+    guard !analysis.terms.isEmpty else {
+      return response(query, terms: [], results: [], total: 0, reason: .noQueryTerms)
+    }
+    let statistics = try index.statistics()
+    var groups: [Group] = []
+    var sawNearMiss = false
+    for term in analysis.terms {
+      let (group, nearMiss) = try resolve(term, in: index, statistics: statistics)
+      groups.append(group)
+      sawNearMiss = sawNearMiss || nearMiss
+    }
+    let termMatches = groups.map {
+      QueryTermMatch(term: $0.term, match: $0.match, variants: $0.variants.map(\.term))
+    }
+
+    let kindMask = kinds.map { $0.reduce(0 as UInt8) { $0 | 1 << UInt8($1.orderIndex) } }
+    let normalization = Normalization(parameters: parameters, statistics: statistics)
+    var matchedOutsideKinds = false
+    for g in groups.indices {
+      matchedOutsideKinds =
+        groups[g].buildScoredList(kindMask: kindMask, normalization: normalization)
+        || matchedOutsideKinds
+    }
+    let pairs = analysis.pairs.map { pair in
+      Pair(
+        first: pair.first, second: pair.second, gap: pair.gap,
+        weight: parameters.phraseWeight
+          * min(groups[pair.first].upperBound, groups[pair.second].upperBound)
+          / Double(analysis.pairs.count))
+    }
+
+    let (selection, total) = select(groups: groups, pairs: pairs, limit: limit)
+    let results = try assemble(
+      selection, groups: groups, normalization: normalization, index: index, limit: limit,
+      snippets: snippets)
+
+    var reason: EmptyReason?
+    if results.isEmpty {
+      if matchedOutsideKinds && total == 0 {
+        reason = .noMatchInKinds
+      } else if sawNearMiss {
+        reason = .allBelowThreshold
+      } else if total == 0 {
+        reason = .noTermMatched
+      }
+    }
+    return response(query, terms: termMatches, results: results, total: total, reason: reason)
+  }
+
+  private func response(
+    _ query: String, terms: [QueryTermMatch], results: [SearchResult], total: Int,
+    reason: EmptyReason?
+  ) -> SearchResponse {
+    SearchResponse(
+      mode: Self.mode, algorithmVersion: Self.algorithmVersion, query: query, terms: terms,
+      results: results, total: total, truncated: total > results.count, emptyReason: reason)
+  }
+
+  // MARK: - Query analysis
+
+  struct QueryAnalysis {
+    /// Distinct terms in first-occurrence order.
+    var terms: [String]
+    /// Adjacent query-word pairs by term index, with their distance in the query.
+    var pairs: [(first: Int, second: Int, gap: Int)]
+  }
+
+  func analyze(_ query: String) -> QueryAnalysis {
+    var all: [(term: String, surface: String, position: Int)] = []
+    tokenizer.forEachTerm(in: query) { analyzed in
+      all.append((analyzed.term, analyzed.surface, all.count))
+      return true
+    }
+    let content = all.filter { !parameters.stopWords.contains($0.surface) }
+    let used = content.isEmpty ? all : content
+
+    var terms: [String] = []
+    var indexOfTerm: [String: Int] = [:]
+    let cap = min(max(1, parameters.maximumQueryTerms), 64)
+    for token in used where indexOfTerm[token.term] == nil && terms.count < cap {
+      indexOfTerm[token.term] = terms.count
+      terms.append(token.term)
+    }
+    var pairs: [(first: Int, second: Int, gap: Int)] = []
+    for (a, b) in zip(used, used.dropFirst()) {
+      guard let first = indexOfTerm[a.term], let second = indexOfTerm[b.term] else { continue }
+      let gap = b.position - a.position
+      if !pairs.contains(where: { $0.first == first && $0.second == second && $0.gap == gap }) {
+        pairs.append((first, second, gap))
+      }
+    }
+    return QueryAnalysis(terms: terms, pairs: pairs)
+  }
+
+  // MARK: - Term resolution
+
+  /// One vocabulary term searched for a query term.
+  struct Variant {
+    var term: String
+    /// *v*: 1 for the exact term, less for fuzzy and prefix variants.
+    var weight: Double
+    var isExact: Bool
+    var idf: Double
+    var postings: [Posting]
+  }
+
+  /// One distinct query term: its variants and, once built, its scored posting list.
+  struct Group {
+    var term: String
+    var match: QueryTermMatch.Match
+    var variants: [Variant]
+    /// max over variants of *v* · idf: bounds this term's BM25F contribution.
+    var upperBound: Double
+    var documents: [Int64] = []
+    var scores: [Double] = []
+    var variantIndex: [UInt8] = []
+    var postingIndex: [Int32] = []
+    /// ``DocumentKind/orderIndex`` of each listed document.
+    var kindOrder: [UInt8] = []
+
+    /// Scores every posting of every variant (best variant per document) in document order.
+    ///
+    /// - Returns: whether some posting was skipped because of its kind.
+    mutating func buildScoredList(kindMask: UInt8?, normalization: Normalization) -> Bool {
+      var skippedKind = false
+      if variants.count == 1 {
+        let variant = variants[0]
+        let postings = variant.postings
+        documents.reserveCapacity(postings.count)
+        scores.reserveCapacity(postings.count)
+        postingIndex.reserveCapacity(postings.count)
+        for (i, posting) in postings.enumerated() {
+          if let kindMask, kindMask & (1 << UInt8(posting.kind.orderIndex)) == 0 {
+            skippedKind = true
+            continue
+          }
+          documents.append(posting.document)
+          scores.append(normalization.score(posting, variant: variant))
+          postingIndex.append(Int32(i))
+          kindOrder.append(UInt8(posting.kind.orderIndex))
+        }
+        variantIndex = [UInt8](repeating: 0, count: documents.count)
+        return skippedKind
+      }
+      var entries:
+        [(document: Int64, score: Double, variant: UInt8, posting: Int32, kind: UInt8)] = []
+      for (v, variant) in variants.enumerated() {
+        for (i, posting) in variant.postings.enumerated() {
+          if let kindMask, kindMask & (1 << UInt8(posting.kind.orderIndex)) == 0 {
+            skippedKind = true
+            continue
+          }
+          entries.append(
+            (
+              posting.document, normalization.score(posting, variant: variant), UInt8(v),
+              Int32(i), UInt8(posting.kind.orderIndex)
+            ))
+        }
+      }
+      entries.sort {
+        $0.document != $1.document
+          ? $0.document < $1.document
+          : $0.score != $1.score ? $0.score > $1.score : $0.variant < $1.variant
+      }
+      for entry in entries where documents.last != entry.document {
+        documents.append(entry.document)
+        scores.append(entry.score)
+        variantIndex.append(entry.variant)
+        postingIndex.append(entry.posting)
+        kindOrder.append(entry.kind)
+      }
+      return skippedKind
+    }
+
+    /// The index in the scored list of `document`, by binary search.
+    func entry(of document: Int64) -> Int? {
+      var low = 0
+      var high = documents.count
+      while low < high {
+        let middle = (low + high) / 2
+        if documents[middle] < document { low = middle + 1 } else { high = middle }
+      }
+      return low < documents.count && documents[low] == document ? low : nil
+    }
+
+    func posting(at entry: Int) -> (Variant, Posting) {
+      let variant = variants[Int(variantIndex[entry])]
+      return (variant, variant.postings[Int(postingIndex[entry])])
+    }
+  }
+
+  /// Finds the variants of one query term.
+  ///
+  /// - Returns: the group, and whether a near miss (a candidate sharing enough trigrams but
+  ///   failing the similarity threshold) was seen.
+  private func resolve(
+    _ term: String, in index: some LexicalIndexReader, statistics: IndexStatistics
+  ) throws -> (Group, Bool) {
+    let n = Double(statistics.documentCount)
+    func variant(_ term: String, weight: Double, isExact: Bool, postings: [Posting]) -> Variant {
+      let df = Double(postings.count)
+      return Variant(
+        term: term, weight: weight, isExact: isExact,
+        idf: log(1 + (n - df + 0.5) / (df + 0.5)),
+        postings: postings)
+    }
+    func group(_ match: QueryTermMatch.Match, _ variants: [Variant]) -> Group {
+      Group(
+        term: term, match: variants.isEmpty ? .none : match, variants: variants,
+        upperBound: variants.map { $0.weight * $0.idf }.max() ?? 0)
+    }
+
+    let exact = try index.postings(for: term)
+    if !exact.isEmpty {
+      return (group(.exact, [variant(term, weight: 1, isExact: true, postings: exact)]), false)
+    }
+    if Trigrams.isFuzzyEligible(term) {
+      let trigrams = Trigrams.trigrams(of: term)
+      let candidates = try index.vocabularyTerms(
+        sharingTrigrams: trigrams,
+        minimumShared: Trigrams.minimumShared(queryTrigramCount: trigrams.count), limit: 64)
+      var passing: [(term: String, similarity: Double, df: Int)] = []
+      var nearMiss = false
+      for candidate in candidates {
+        let candidateTrigrams = Trigrams.trigrams(of: candidate)
+        let shared = Trigrams.sharedCount(trigrams, candidateTrigrams)
+        if Trigrams.isMatch(
+          shared: shared, queryCount: trigrams.count, candidateCount: candidateTrigrams.count)
+        {
+          let similarity = Trigrams.jaccard(
+            shared: shared, queryCount: trigrams.count, candidateCount: candidateTrigrams.count)
+          passing.append((candidate, similarity, try index.documentFrequency(of: candidate)))
+        } else {
+          nearMiss = true
+        }
+      }
+      passing.sort {
+        $0.similarity != $1.similarity
+          ? $0.similarity > $1.similarity
+          : $0.df != $1.df ? $0.df > $1.df : $0.term < $1.term
+      }
+      var variants: [Variant] = []
+      for candidate in passing.prefix(max(0, parameters.maximumFuzzyVariants)) {
+        variants.append(
+          variant(
+            candidate.term, weight: parameters.fuzzyWeight * candidate.similarity, isExact: false,
+            postings: try index.postings(for: candidate.term)))
+      }
+      return (group(.fuzzy, variants), variants.isEmpty && nearMiss)
+    }
+    if term.count < Trigrams.minimumTermLength {
+      var variants: [Variant] = []
+      for candidate in try index.vocabularyTerms(
+        withPrefix: term, limit: max(0, parameters.maximumPrefixVariants))
+      {
+        variants.append(
+          variant(
+            candidate, weight: parameters.prefixWeight, isExact: false,
+            postings: try index.postings(for: candidate)))
+      }
+      return (group(.prefix, variants), false)
+    }
+    return (group(.none, []), false)
+  }
+
+  // MARK: - Scoring
+
+  /// BM25F length normalization, precomputed per field.
+  struct Normalization {
+    var k1: Double
+    var weight: FieldValues<Double>
+    /// 1 − b_f.
+    var constant: FieldValues<Double>
+    /// b_f / avglen_f (0 when the field is empty everywhere).
+    var perTerm: FieldValues<Double>
+
+    init(parameters: Parameters, statistics: IndexStatistics) {
+      k1 = parameters.k1
+      weight = parameters.fieldWeights
+      constant = .zero
+      perTerm = .zero
+      for field in IndexField.allCases {
+        let average = statistics.averageLength(of: field)
+        constant[field] = average > 0 ? 1 - parameters.b[field] : 1
+        perTerm[field] = average > 0 ? parameters.b[field] / average : 0
+      }
+    }
+
+    /// *w_f* · tf / B_f per field: the parts of the pseudo term frequency tf̃.
+    @inline(__always)
+    func pseudoFrequencies(_ posting: Posting) -> FieldValues<Double> {
+      var result = FieldValues<Double>.zero
+      let tf = posting.termFrequencies
+      let length = posting.fieldLengths
+      if tf.title > 0 {
+        result.title =
+          weight.title * Double(tf.title)
+          / (constant.title + perTerm.title * Double(length.title))
+      }
+      if tf.tags > 0 {
+        result.tags =
+          weight.tags * Double(tf.tags) / (constant.tags + perTerm.tags * Double(length.tags))
+      }
+      if tf.content > 0 {
+        result.content =
+          weight.content * Double(tf.content)
+          / (constant.content + perTerm.content * Double(length.content))
+      }
+      return result
+    }
+
+    @inline(__always)
+    func score(_ posting: Posting, variant: Variant) -> Double {
+      let pseudo = pseudoFrequencies(posting).sum
+      return variant.weight * variant.idf * pseudo / (k1 + pseudo)
+    }
+  }
+
+  /// A phrase pair with its boost.
+  struct Pair {
+    var first: Int
+    var second: Int
+    var gap: Int
+    var weight: Double
+  }
+
+  /// Merges the scored lists document-at-a-time into a bounded top-k selection.
+  private func select(groups: [Group], pairs: [Pair], limit: Int) -> (TopKSelection, Int) {
+    var selection = TopKSelection(capacity: limit)
+    var cursors = [Int](repeating: 0, count: groups.count)
+    var matched: [Int] = []
+    var isMatched = [Bool](repeating: false, count: groups.count)
+    let termShare = 1 / Double(groups.count)
+    var total = 0
+    var positions = PositionCache(groupCount: groups.count)
+
+    while true {
+      var document = Int64.max
+      for g in groups.indices where cursors[g] < groups[g].documents.count {
+        document = min(document, groups[g].documents[cursors[g]])
+      }
+      if document == Int64.max { break }
+      total += 1
+
+      matched.removeAll(keepingCapacity: true)
+      var base = 0.0
+      var mask: UInt64 = 0
+      for g in groups.indices
+      where cursors[g] < groups[g].documents.count && groups[g].documents[cursors[g]] == document {
+        base += groups[g].scores[cursors[g]]
+        matched.append(g)
+        isMatched[g] = true
+        mask |= 1 << UInt64(g)
+      }
+      let factor = 1 + parameters.coverageWeight * (Double(matched.count) * termShare)
+      var phraseBound = 0.0
+      for pair in pairs where isMatched[pair.first] && isMatched[pair.second] {
+        phraseBound += pair.weight
+      }
+      let competitive = selection.threshold.map { (base + phraseBound) * factor >= $0 } ?? true
+      if competitive {
+        var phrase = 0.0
+        if phraseBound > 0 {
+          positions.reset()
+          for pair in pairs where isMatched[pair.first] && isMatched[pair.second] {
+            if positions.adjacent(pair, groups: groups, entries: cursors) {
+              phrase += pair.weight
+            }
+          }
+        }
+        // Every posting of a document carries the same kind; read it from the first match.
+        let kindOrder = Int(groups[matched[0]].kindOrder[cursors[matched[0]]])
+        selection.insert(
+          TopKSelection.Candidate(
+            document: document, score: (base + phrase) * factor, kindOrder: kindOrder,
+            base: base, phrase: phrase, matchedGroups: mask))
+      }
+      for g in matched {
+        cursors[g] += 1
+        isMatched[g] = false
+      }
+    }
+    return (selection, total)
+  }
+
+  /// Decoded positions of the current document, per query term and field, decoded on demand.
+  struct PositionCache {
+    private var cache: [FieldValues<[Int]>?]
+
+    init(groupCount: Int) {
+      cache = Array(repeating: nil, count: groupCount)
+    }
+
+    mutating func reset() {
+      for i in cache.indices { cache[i] = nil }
+    }
+
+    mutating func positions(of g: Int, groups: [Group], entry: Int) -> FieldValues<[Int]> {
+      if let cached = cache[g] { return cached }
+      let (_, posting) = groups[g].posting(at: entry)
+      let decoded = FieldValues(
+        title: posting.positions(in: .title), tags: posting.positions(in: .tags),
+        content: posting.positions(in: .content))
+      cache[g] = decoded
+      return decoded
+    }
+
+    /// True when the pair's terms occur `gap` positions apart in some field.
+    mutating func adjacent(_ pair: Pair, groups: [Group], entries: [Int]) -> Bool {
+      let first = positions(of: pair.first, groups: groups, entry: entries[pair.first])
+      let second = positions(of: pair.second, groups: groups, entry: entries[pair.second])
+      for field in IndexField.allCases {
+        let a = first[field]
+        let b = second[field]
+        var i = 0
+        var j = 0
+        while i < a.count && j < b.count {
+          let wanted = a[i] + pair.gap
+          if b[j] == wanted { return true }
+          if b[j] < wanted { j += 1 } else { i += 1 }
+        }
+      }
+      return false
+    }
+  }
+
+  // MARK: - Results
+
+  private func assemble(
+    _ selection: TopKSelection, groups: [Group], normalization: Normalization,
+    index: some LexicalIndexReader, limit: Int, snippets: Bool
+  ) throws -> [SearchResult] {
+    let candidates = selection.candidates
+    guard !candidates.isEmpty else { return [] }
+    let documents = try index.documents(candidates.map(\.document).sorted())
+    let ranked =
+      candidates
+      .compactMap { candidate in documents[candidate.document].map { (candidate, $0) } }
+      .sorted { a, b in
+        if a.0.score != b.0.score { return a.0.score > b.0.score }
+        if a.0.kindOrder != b.0.kindOrder { return a.0.kindOrder < b.0.kindOrder }
+        if a.1.updatedAt != b.1.updatedAt { return a.1.updatedAt > b.1.updatedAt }
+        if a.1.title != b.1.title { return a.1.title < b.1.title }
+        return a.1.id.uuidString < b.1.id.uuidString
+      }
+      .prefix(limit)
+
+    return ranked.map { candidate, document in
+      result(
+        for: candidate, document: document, groups: groups, normalization: normalization,
+        snippet: snippets)
+    }
+  }
+
+  private func result(
+    for candidate: TopKSelection.Candidate, document: IndexedDocument, groups: [Group],
+    normalization: Normalization, snippet makesSnippet: Bool
+  ) -> SearchResult {
+    var fields = FieldValues<Double>.zero
+    var fuzzy = 0.0
+    var matchedTerms: [String] = []
+    var firstContentPosition: Int?
+    for g in groups.indices where candidate.matchedGroups & (1 << UInt64(g)) != 0 {
+      guard let entry = groups[g].entry(of: candidate.document) else { continue }
+      let (variant, posting) = groups[g].posting(at: entry)
+      let score = groups[g].scores[entry]
+      matchedTerms.append(variant.term)
+      if variant.isExact {
+        let pseudo = normalization.pseudoFrequencies(posting)
+        let sum = pseudo.sum
+        if sum > 0 {
+          for field in IndexField.allCases { fields[field] += score * pseudo[field] / sum }
+        }
+      } else {
+        fuzzy += score
+      }
+      if let first = posting.positions(in: .content).first {
+        firstContentPosition = min(firstContentPosition ?? first, first)
+      }
+    }
+    let coverage = candidate.score - (candidate.base + candidate.phrase)
+    return SearchResult(
+      id: document.id, kind: document.kind, title: document.title,
+      snippet: makesSnippet ? snippet(of: document.content, firstMatch: firstContentPosition) : "",
+      score: candidate.score,
+      scoreParts: ScoreParts(
+        title: fields.title, tags: fields.tags, content: fields.content, fuzzy: fuzzy,
+        phrase: candidate.phrase, coverage: coverage),
+      matchedTerms: matchedTerms)
+  }
+
+  private func snippet(of content: String, firstMatch position: Int?) -> String {
+    let offset = position.flatMap { tokenizer.utf8Offset(ofTermAt: $0, in: content) }
+    return Snippet.make(from: content, around: offset, maximumLength: Self.snippetLength)
+  }
+}

@@ -1,0 +1,96 @@
+/// Turns a document into the postings an inverted index stores for it.
+///
+/// The persisted store calls this inside the transaction that saves the item, then writes one
+/// posting row per term and adds the field lengths to its statistics.
+///
+/// Fields are tokenized separately, each from position 0. Tags are tokenized one by one with a
+/// gap of one position between tags, so a phrase never spans two tags.
+public enum LexicalIndexer {
+  /// The postings of `document`, tokenized with ``Tokenizer/standard``.
+  ///
+  /// - Parameter document: the document; any sizes (the store validates bounds before).
+  /// - Returns: the field lengths and one entry per distinct term, sorted by term.
+  /// - Complexity: O(*n* log *n*) in the document's number of terms.
+  public static func postings(for document: IndexedDocument) -> DocumentPostings {
+    postings(for: document, tokenizer: .standard)
+  }
+
+  package static func postings(for document: IndexedDocument, tokenizer: Tokenizer)
+    -> DocumentPostings
+  {
+    var occurrences: [String: FieldValues<[Int]>] = [:]
+    var lengths = FieldCounts.zero
+
+    func add(_ text: String, field: IndexField, from start: Int) -> Int {
+      var position = start
+      tokenizer.forEachTerm(in: text) { analyzed in
+        occurrences[analyzed.term, default: FieldValues(title: [], tags: [], content: [])][field]
+          .append(position)
+        position += 1
+        return true
+      }
+      lengths[field] += Int32(clamping: position - start)
+      return position
+    }
+
+    _ = add(document.title, field: .title, from: 0)
+    var tagPosition = 0
+    for tag in document.tags {
+      let end = add(tag, field: .tags, from: tagPosition)
+      tagPosition = end + 1
+    }
+    _ = add(document.content, field: .content, from: 0)
+
+    let terms = occurrences.keys.sorted().map { term in
+      let positions = occurrences[term] ?? FieldValues(title: [], tags: [], content: [])
+      return TermOccurrences(
+        term: term,
+        termFrequencies: FieldCounts(
+          title: Int32(clamping: positions.title.count),
+          tags: Int32(clamping: positions.tags.count),
+          content: Int32(clamping: positions.content.count)),
+        positions: PositionList(positions))
+    }
+    return DocumentPostings(fieldLengths: lengths, terms: terms)
+  }
+}
+
+/// Everything an index stores for one document.
+public struct DocumentPostings: Sendable, Equatable {
+  /// The document's length per field, in terms (positions of tags gaps not counted).
+  public var fieldLengths: FieldCounts
+  /// One entry per distinct term, sorted by term ascending.
+  public var terms: [TermOccurrences]
+
+  /// Makes document postings.
+  public init(fieldLengths: FieldCounts, terms: [TermOccurrences]) {
+    self.fieldLengths = fieldLengths
+    self.terms = terms
+  }
+}
+
+/// One term's occurrences in one document.
+public struct TermOccurrences: Sendable, Equatable {
+  /// The normalized term.
+  public var term: String
+  /// Occurrences per field (≥ 1 in at least one field).
+  public var termFrequencies: FieldCounts
+  /// The positions, encoded.
+  public var positions: PositionList
+
+  /// Makes term occurrences.
+  public init(term: String, termFrequencies: FieldCounts, positions: PositionList) {
+    self.term = term
+    self.termFrequencies = termFrequencies
+    self.positions = positions
+  }
+
+  /// The posting of this term for the document stored under `key`.
+  public func posting(document key: Int64, kind: DocumentKind, fieldLengths: FieldCounts)
+    -> Posting
+  {
+    Posting(
+      document: key, kind: kind, termFrequencies: termFrequencies, fieldLengths: fieldLengths,
+      positions: positions)
+  }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+/// How a search found its results. Shown with every response so nothing claims to be more
+/// than it is: neither mode is semantic, embedding, vector or neural search.
+public enum RetrievalMode: String, Sendable, Codable, CaseIterable {
+  /// Exact look-up: by UUID, kind and tag filters; no ranking.
+  case exact
+  /// Ranked lexical search: BM25F over title, tags and content with phrase, coverage and
+  /// trigram typo matching (``HybridLexicalRanker``).
+  case hybridLexical = "hybrid-lexical"
+}
+
+/// The answer to one search: ranked results plus what is needed to explain them.
+public struct SearchResponse: Sendable, Equatable, Codable {
+  /// The mode that produced the results.
+  public var mode: RetrievalMode
+  /// The ranking algorithm's version, e.g. `hybrid-lexical-v1`; nil for ``RetrievalMode/exact``.
+  public var algorithmVersion: String?
+  /// The query as given.
+  public var query: String
+  /// How each distinct query term was matched, in query order (stop words removed when other
+  /// terms remain).
+  public var terms: [QueryTermMatch]
+  /// At most `limit` results, best first.
+  public var results: [SearchResult]
+  /// The number of documents (of the requested kinds) that matched at least one query term.
+  public var total: Int
+  /// True when `total` exceeds the number of results returned (the limit cut them).
+  public var truncated: Bool
+  /// Why there are no results; nil when there are.
+  public var emptyReason: EmptyReason?
+
+  /// Makes a response.
+  public init(
+    mode: RetrievalMode, algorithmVersion: String?, query: String, terms: [QueryTermMatch],
+    results: [SearchResult], total: Int, truncated: Bool, emptyReason: EmptyReason?
+  ) {
+    self.mode = mode
+    self.algorithmVersion = algorithmVersion
+    self.query = query
+    self.terms = terms
+    self.results = results
+    self.total = total
+    self.truncated = truncated
+    self.emptyReason = emptyReason
+  }
+}
+
+/// Why a search returned nothing.
+public enum EmptyReason: String, Sendable, Codable, CaseIterable {
+  /// The query has no searchable term (only punctuation, symbols or emoji).
+  case noQueryTerms
+  /// No query term, nor any typo or prefix variant of one, occurs in the index.
+  case noTermMatched
+  /// Vocabulary terms resembling a query term exist, but none is similar enough to pass the
+  /// trigram threshold (see ``Trigrams``), and no term matched exactly.
+  case allBelowThreshold
+  /// Terms matched, but only in documents of kinds outside the requested ones.
+  case noMatchInKinds
+}
+
+/// How one distinct query term was matched.
+public struct QueryTermMatch: Sendable, Equatable, Codable {
+  /// How a query term met the vocabulary.
+  public enum Match: String, Sendable, Codable {
+    /// The term itself is in the vocabulary.
+    case exact
+    /// Absent; similar terms (trigram Jaccard ≥ 0.5) were searched instead, at reduced weight.
+    case fuzzy
+    /// Absent and shorter than three characters; terms starting with it were searched.
+    case prefix
+    /// Absent, and nothing similar was found.
+    case none
+  }
+
+  /// The normalized query term.
+  public var term: String
+  /// How it was matched.
+  public var match: Match
+  /// The vocabulary terms searched for it: the term itself, or its fuzzy or prefix variants.
+  public var variants: [String]
+
+  /// Makes a term match.
+  public init(term: String, match: Match, variants: [String]) {
+    self.term = term
+    self.match = match
+    self.variants = variants
+  }
+}
+
+/// One ranked document.
+public struct SearchResult: Sendable, Equatable, Codable {
+  /// The item's (or memory's) id: the evidence id.
+  public var id: UUID
+  /// Its kind, or `memory` for a legacy memory.
+  public var kind: DocumentKind
+  /// Its title (empty for a legacy memory).
+  public var title: String
+  /// Up to 200 characters of the content around the first match, on one line (see
+  /// ``HybridLexicalRanker/snippetLength``).
+  public var snippet: String
+  /// The score; higher is better. Equal to the sum of ``scoreParts`` up to rounding.
+  public var score: Double
+  /// Where the score comes from.
+  public var scoreParts: ScoreParts
+  /// The vocabulary terms that matched in this document, in query order.
+  public var matchedTerms: [String]
+
+  /// Makes a result.
+  public init(
+    id: UUID, kind: DocumentKind, title: String, snippet: String, score: Double,
+    scoreParts: ScoreParts, matchedTerms: [String]
+  ) {
+    self.id = id
+    self.kind = kind
+    self.title = title
+    self.snippet = snippet
+    self.score = score
+    self.scoreParts = scoreParts
+    self.matchedTerms = matchedTerms
+  }
+}
+
+/// The additive parts of a score (see ``HybridLexicalRanker`` for the formulas).
+public struct ScoreParts: Sendable, Equatable, Codable {
+  /// BM25F of exactly matched terms, attributed to the title by its share of the pseudo term
+  /// frequency.
+  public var title: Double
+  /// BM25F of exactly matched terms attributed to the tags.
+  public var tags: Double
+  /// BM25F of exactly matched terms attributed to the content.
+  public var content: Double
+  /// BM25F of typo (trigram) and prefix variants, already down-weighted.
+  public var fuzzy: Double
+  /// The phrase boost: query words found next to each other.
+  public var phrase: Double
+  /// The coverage boost: the share of distinct query terms matched.
+  public var coverage: Double
+
+  /// Makes score parts.
+  public init(
+    title: Double, tags: Double, content: Double, fuzzy: Double, phrase: Double, coverage: Double
+  ) {
+    self.title = title
+    self.tags = tags
+    self.content = content
+    self.fuzzy = fuzzy
+    self.phrase = phrase
+    self.coverage = coverage
+  }
+
+  /// The sum of all parts.
+  public var total: Double { title + tags + content + fuzzy + phrase + coverage }
+}

@@ -1,0 +1,414 @@
+import Foundation
+
+/// Turns text into searchable terms; the same code analyses documents and queries.
+///
+/// Foundation on Linux has no word enumeration, so this is our own, built on the Unicode
+/// Character Database properties that Swift exposes (`Unicode.Scalar.Properties`):
+///
+/// 1. **Segmentation.** A *run* is a maximal sequence of letters (`isAlphabetic`), numbers
+///    (`numericType != nil`), combining marks (general category Mn, Mc, Me — they belong to the
+///    letter before them) and format characters (Cf: soft hyphen, zero-width joiners, bidi
+///    marks — skipped without breaking the run). Everything else separates runs: spaces,
+///    punctuation, symbols, emoji. So `health.base` → `health`, `base`; `IDOLM@STER` → `idolm`,
+///    `ster`; `C++` → `c`; `don't` → `don`, `t`; `p53` stays one term.
+/// 2. **Normalization** of each run: NFKC (`ﬁ` → `fi`, full-width `ＡＢＣ` → `abc`, half-width
+///    katakana → katakana), then full case folding, computed per scalar as
+///    lowercase(uppercase(lowercase(c))) — this equals Unicode full case folding
+///    (CaseFolding.txt, statuses C and F: `ß` and `ẞ` → `ss`, final `ς` → `σ`) except that the
+///    dotless `ı` folds to `i`; then **diacritic folding**: after canonical decomposition (NFD),
+///    nonspacing and enclosing marks (Mn, Me) are removed when the letter they sit on is Latin,
+///    Greek, Cyrillic, Hebrew or Arabic (`Müller` = `muller` = `MÜLLER`, `café` → `cafe`,
+///    `й` → `и`, Hebrew points and Arabic harakat dropped, Arabic tatweel dropped), then NFC.
+///    Marks of other scripts are kept, because there they are letters in their own right
+///    (Devanagari vowel signs, Thai vowels, the kana voicing mark in `が`).
+/// 3. **Scripts written without spaces** — Han, Hiragana, Katakana (one group, as Japanese
+///    mixes them), Thai, Lao, Khmer and Myanmar — are never dropped: a run of one of them
+///    becomes overlapping character bigrams (`東京会議` → `東京`, `京会`, `会議`), and a
+///    one-character run becomes that character. Hangul is written with spaces and is
+///    tokenized as words.
+/// 4. **Stemming.** A term made only of the ASCII letters `a`–`z` (after folding) is reduced
+///    with ``PorterStemmer`` (Porter, 1980), so `persistence` and `persistance` both become
+///    `persist`. Numbers and other scripts are not stemmed.
+///
+/// A term longer than ``maximumTermLength`` Unicode scalars is cut to that length. Every
+/// emitted term gets the next position (bigrams too), so adjacency means contiguity.
+///
+/// Changing any of these rules changes ``version``; a stored index built with another version
+/// must be rebuilt.
+public struct Tokenizer: Sendable, Equatable {
+  /// The version of the rules above. Stored with a persisted index.
+  public static let version = 1
+
+  /// The longest term kept, in Unicode scalars; longer runs are cut to this length.
+  public static let maximumTermLength = 64
+
+  /// The tokenizer of `hybrid-lexical-v1`: every rule above, Porter stemming on.
+  public static let standard = Tokenizer(stemming: true)
+
+  /// Whether ASCII-letter terms are Porter-stemmed (on in ``standard``; off only for
+  /// measuring what stemming is worth).
+  package var stemming: Bool
+
+  package init(stemming: Bool) {
+    self.stemming = stemming
+  }
+
+  /// The terms of `text` with their positions, using ``standard``.
+  ///
+  /// - Parameter text: any text; empty text gives no tokens.
+  /// - Returns: the tokens in text order, positions 0, 1, 2, …
+  /// - Complexity: O(*n*) in the UTF-8 length of `text`. Runs made only of ASCII letters and
+  ///   digits take a fast path; other runs pay for Foundation's NFKC/NFD/NFC conversions.
+  public static func terms(_ text: String) -> [Token] {
+    standard.terms(text)
+  }
+
+  /// The terms of `text` with their positions.
+  ///
+  /// - Parameter text: any text; empty text gives no tokens.
+  /// - Returns: the tokens in text order, positions 0, 1, 2, …
+  /// - Complexity: O(*n*) in the UTF-8 length of `text`.
+  public func terms(_ text: String) -> [Token] {
+    var tokens: [Token] = []
+    forEachTerm(in: text) { term in
+      tokens.append(Token(term: term.term, position: tokens.count))
+      return true
+    }
+    return tokens
+  }
+
+  /// One analysed term, with what phrase matching, stop-word removal and snippets need.
+  package struct AnalyzedTerm {
+    /// The indexed form (stemmed when stemming applies).
+    package var term: String
+    /// The folded form before stemming, when stemming changed it.
+    package var unstemmed: String?
+    /// The UTF-8 offsets, in the analysed text, of the run the term came from. Several terms
+    /// can share one run (bigrams; a run that normalization split, such as `½` → `1`, `2`).
+    package var utf8Range: Range<Int>
+
+    /// The folded term before stemming.
+    package var surface: String { unstemmed ?? term }
+  }
+
+  /// Calls `body` for each term of `text` in order; stops early when `body` returns false.
+  package func forEachTerm(in text: String, _ body: (AnalyzedTerm) -> Bool) {
+    var text = text
+    text.withUTF8 { buffer in
+      scan(buffer, locatingOnly: false, body)
+    }
+  }
+
+  /// The UTF-8 offset in `text` of the run that holds the term at `position`, or nil when
+  /// `text` has fewer terms.
+  ///
+  /// - Complexity: O(*n*) in the bytes before that term; runs of ASCII letters and digits are
+  ///   counted without building their terms.
+  package func utf8Offset(ofTermAt position: Int, in text: String) -> Int? {
+    var offset: Int?
+    var current = 0
+    var text = text
+    text.withUTF8 { buffer in
+      scan(buffer, locatingOnly: true) { term in
+        if current == position {
+          offset = term.utf8Range.lowerBound
+          return false
+        }
+        current += 1
+        return true
+      }
+    }
+    return offset
+  }
+
+  // MARK: - Segmentation
+
+  /// When `locatingOnly`, a run of ASCII letters and digits (always exactly one term) is
+  /// reported with an empty term, which only position counting may use.
+  private func scan(
+    _ bytes: UnsafeBufferPointer<UInt8>, locatingOnly: Bool, _ body: (AnalyzedTerm) -> Bool
+  ) {
+    let count = bytes.count
+    var index = 0
+    while index < count {
+      // Find the start of a run: a letter, digit or no-space-script character.
+      let (first, firstLength) = Self.decode(bytes, at: index)
+      switch Self.classify(first) {
+      case .word, .noSpace: break
+      case .separator, .mark, .ignorable:
+        index += firstLength
+        continue
+      }
+      let start = index
+      var isASCII = true
+      while index < count {
+        let byte = bytes[index]
+        if byte < 0x80 {
+          guard Self.isASCIIAlphanumeric(byte) else { break }
+          index += 1
+          continue
+        }
+        let (scalar, length) = Self.decode(bytes, at: index)
+        if case .separator = Self.classify(scalar) { break }
+        isASCII = false
+        index += length
+      }
+      let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+      let keepGoing =
+        isASCII
+        ? (locatingOnly
+          ? body(AnalyzedTerm(term: "", unstemmed: nil, utf8Range: start..<index))
+          : emitASCIIRun(run, range: start..<index, body))
+        : emitUnicodeRun(run, range: start..<index, body)
+      if !keepGoing { return }
+    }
+  }
+
+  private func emitASCIIRun(
+    _ run: UnsafeBufferPointer<UInt8>, range: Range<Int>, _ body: (AnalyzedTerm) -> Bool
+  ) -> Bool {
+    var letters = [UInt8]()
+    letters.reserveCapacity(min(run.count, Self.maximumTermLength))
+    var onlyLetters = true
+    for byte in run.prefix(Self.maximumTermLength) {
+      if byte >= 0x41 && byte <= 0x5A {
+        letters.append(byte | 0x20)
+      } else {
+        if byte < 0x61 { onlyLetters = false }
+        letters.append(byte)
+      }
+    }
+    let folded = String(decoding: letters, as: UTF8.self)
+    if stemming && onlyLetters && letters.count > 2 {
+      let stem = PorterStemmer.stem(letters)
+      if stem != letters {
+        return body(
+          AnalyzedTerm(
+            term: String(decoding: stem, as: UTF8.self), unstemmed: folded, utf8Range: range))
+      }
+    }
+    return body(AnalyzedTerm(term: folded, unstemmed: nil, utf8Range: range))
+  }
+
+  private func emitUnicodeRun(
+    _ run: UnsafeBufferPointer<UInt8>, range: Range<Int>, _ body: (AnalyzedTerm) -> Bool
+  ) -> Bool {
+    var raw = String.UnicodeScalarView()
+    var index = 0
+    while index < run.count {
+      let (scalar, length) = Self.decode(run, at: index)
+      if case .ignorable = Self.classify(scalar) {} else { raw.append(scalar) }
+      index += length
+    }
+    let folded = Self.fold(String(raw))
+    // Normalization can split a run (`½` → `1⁄2`) or change scripts (half-width kana), so
+    // the folded text is segmented again, without normalizing it a second time.
+    var word = String.UnicodeScalarView()
+    var units: [String.UnicodeScalarView] = []
+    var currentGroup: UInt8 = 0
+
+    func flushWord() -> Bool {
+      guard !word.isEmpty else { return true }
+      defer { word = String.UnicodeScalarView() }
+      return emitWord(word, range: range, body)
+    }
+    func flushUnits() -> Bool {
+      guard !units.isEmpty else { return true }
+      defer { units.removeAll(keepingCapacity: true) }
+      if units.count == 1 {
+        return body(AnalyzedTerm(term: String(units[0]), unstemmed: nil, utf8Range: range))
+      }
+      for i in 0..<(units.count - 1) {
+        var bigram = units[i]
+        bigram.append(contentsOf: units[i + 1])
+        if !body(AnalyzedTerm(term: String(bigram), unstemmed: nil, utf8Range: range)) {
+          return false
+        }
+      }
+      return true
+    }
+
+    for scalar in folded.unicodeScalars {
+      switch Self.classify(scalar) {
+      case .word:
+        guard flushUnits() else { return false }
+        if word.count < Self.maximumTermLength { word.append(scalar) }
+      case .noSpace(let group):
+        guard flushWord() else { return false }
+        if group != currentGroup {
+          guard flushUnits() else { return false }
+          currentGroup = group
+        }
+        units.append(String.UnicodeScalarView([scalar]))
+      case .mark:
+        if !units.isEmpty {
+          units[units.count - 1].append(scalar)
+        } else if !word.isEmpty, word.count < Self.maximumTermLength {
+          word.append(scalar)
+        }
+      case .ignorable:
+        continue
+      case .separator:
+        guard flushWord(), flushUnits() else { return false }
+      }
+    }
+    return flushWord() && flushUnits()
+  }
+
+  private func emitWord(
+    _ scalars: String.UnicodeScalarView, range: Range<Int>, _ body: (AnalyzedTerm) -> Bool
+  ) -> Bool {
+    let folded = String(scalars)
+    if stemming && scalars.count > 2
+      && scalars.allSatisfy({ $0.value >= 0x61 && $0.value <= 0x7A })
+    {
+      let letters = Array(folded.utf8)
+      let stem = PorterStemmer.stem(letters)
+      if stem != letters {
+        return body(
+          AnalyzedTerm(
+            term: String(decoding: stem, as: UTF8.self), unstemmed: folded, utf8Range: range))
+      }
+    }
+    return body(AnalyzedTerm(term: folded, unstemmed: nil, utf8Range: range))
+  }
+
+  // MARK: - Normalization
+
+  /// NFKC, full case folding, diacritic folding for Latin/Greek/Cyrillic/Hebrew/Arabic, NFC.
+  package static func fold(_ text: String) -> String {
+    let compatible = text.precomposedStringWithCompatibilityMapping
+    var folded = String.UnicodeScalarView()
+    var needsMarkFolding = false
+    for scalar in compatible.unicodeScalars {
+      let value = scalar.value
+      if value < 0x80 {
+        folded.append(
+          value >= 0x41 && value <= 0x5A ? Unicode.Scalar(UInt8(value) | 0x20) : scalar)
+        continue
+      }
+      if scalar.properties.changesWhenCaseMapped {
+        folded.append(
+          contentsOf: String(scalar).lowercased().uppercased().lowercased().unicodeScalars)
+      } else {
+        folded.append(scalar)
+      }
+      if isDiacriticFoldingBase(value) || isCombiningMark(scalar) { needsMarkFolding = true }
+    }
+    guard needsMarkFolding else { return String(folded) }
+
+    let decomposed = String(folded).decomposedStringWithCanonicalMapping
+    var stripped = String.UnicodeScalarView()
+    var baseIsFoldable = false
+    for scalar in decomposed.unicodeScalars {
+      let category = scalar.properties.generalCategory
+      if category == .nonspacingMark || category == .enclosingMark {
+        if baseIsFoldable { continue }
+      } else {
+        baseIsFoldable = isDiacriticFoldingBase(scalar.value)
+      }
+      if scalar.value == 0x0640 { continue }  // Arabic tatweel (kashida) only stretches a word.
+      stripped.append(scalar)
+    }
+    return String(stripped).precomposedStringWithCanonicalMapping
+  }
+
+  /// Latin, IPA, Greek, Cyrillic, Armenian, Hebrew and Arabic letters, whose marks are
+  /// diacritics that searchers expect to ignore.
+  private static func isDiacriticFoldingBase(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x0000..<0x0700, 0x0750..<0x0780, 0x08A0..<0x0900, 0x1E00..<0x2000, 0x2C60..<0x2C80,
+      0xA720..<0xA800, 0xAB30..<0xAB70:
+      return true
+    default:
+      return false
+    }
+  }
+
+  private static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .spacingMark, .enclosingMark: return true
+    default: return false
+    }
+  }
+
+  // MARK: - Character classes
+
+  enum ScalarClass: Equatable {
+    /// Ends a run.
+    case separator
+    /// Skipped inside a run (general category Cf).
+    case ignorable
+    /// A combining mark: belongs to the character before it.
+    case mark
+    /// A letter or number of a script written with spaces.
+    case word
+    /// A letter or number of a script written without spaces, with its group (1 CJK, 2 Thai,
+    /// 3 Lao, 4 Myanmar, 5 Khmer); bigrams never cross groups.
+    case noSpace(UInt8)
+  }
+
+  @inline(__always)
+  static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+    (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+  }
+
+  static func classify(_ scalar: Unicode.Scalar) -> ScalarClass {
+    let value = scalar.value
+    if value < 0x80 {
+      return isASCIIAlphanumeric(UInt8(value)) ? .word : .separator
+    }
+    let properties = scalar.properties
+    switch properties.generalCategory {
+    case .nonspacingMark, .spacingMark, .enclosingMark:
+      return .mark
+    case .format:
+      return .ignorable
+    default:
+      break
+    }
+    guard properties.isAlphabetic || properties.numericType != nil else { return .separator }
+    if let group = noSpaceGroup(value) { return .noSpace(group) }
+    return .word
+  }
+
+  /// The no-space script group of a letter or number, by Unicode block.
+  private static func noSpaceGroup(_ value: UInt32) -> UInt8? {
+    switch value {
+    case 0x2E80..<0x2FE0, 0x3005...0x3007, 0x3021...0x3029, 0x3031...0x3035, 0x303B...0x303C,
+      0x3040..<0x3100, 0x3100..<0x3130, 0x31A0..<0x3200, 0x3400..<0x4DC0, 0x4E00..<0xA000,
+      0xF900..<0xFB00, 0xFF66..<0xFFA0, 0x1B000..<0x1B170, 0x20000..<0x323B0:
+      return 1
+    case 0x0E00..<0x0E80: return 2
+    case 0x0E80..<0x0F00: return 3
+    case 0x1000..<0x10A0, 0xA9E0..<0xAA00, 0xAA60..<0xAA80: return 4
+    case 0x1780..<0x1800, 0x19E0..<0x1A00: return 5
+    default: return nil
+    }
+  }
+
+  /// Decodes the scalar at `index` of valid UTF-8 (Swift strings always are).
+  @inline(__always)
+  static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int) {
+    let b0 = UInt32(bytes[index])
+    let value: UInt32
+    let length: Int
+    if b0 < 0x80 {
+      return (Unicode.Scalar(UInt8(b0)), 1)
+    } else if b0 < 0xE0 {
+      value = (b0 & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
+      length = 2
+    } else if b0 < 0xF0 {
+      value =
+        (b0 & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6
+        | UInt32(bytes[index + 2] & 0x3F)
+      length = 3
+    } else {
+      value =
+        (b0 & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
+        | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
+      length = 4
+    }
+    return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
+  }
+}

@@ -1,0 +1,108 @@
+/// Character trigrams of a term and the typo-tolerance rule built on them.
+///
+/// **Scheme** (as PostgreSQL's `pg_trgm`): the term's `Character`s are padded with two spaces
+/// in front and one behind, and every window of three consecutive characters is a trigram;
+/// duplicates are dropped. A term of *n* characters has at most *n* + 1 trigrams:
+/// `cat` → `"  c"`, `" ca"`, `"cat"`, `"at "`. Terms never contain spaces (spaces separate
+/// terms), so padding is unambiguous, and the first one or two trigrams of a term name its
+/// first one or two characters — which is how a trigram table also answers prefix look-ups.
+///
+/// **Similarity** is the Jaccard coefficient of the two trigram sets,
+/// |A ∩ B| / |A ∪ B| (Jaccard, 1901; as `pg_trgm`'s `similarity()`).
+///
+/// **Fuzzy match rule**, in integer arithmetic so no rounding can let a pair through: a query
+/// term with *q* trigrams matches a vocabulary term with *c* trigrams sharing *s* of them when
+/// - *s* ≥ ⌈*q* / 2⌉, i.e. `2 * s >= q` — at least half of the query's trigrams are shared,
+///   so a short term can never match on one shared trigram (`adobe` has 5 trigrams and needs 3;
+///   it shares only `dob` with `dobromat`); and
+/// - Jaccard ≥ 1/2, i.e. `3 * s >= q + c` (which implies the first condition; the first is
+///   kept separate because it is what an index can filter on before knowing *c*).
+///
+/// Query terms shorter than ``minimumTermLength`` characters, and terms with a digit, are
+/// never fuzzy-matched (too few trigrams to tell a typo from another word; numbers must match
+/// exactly).
+public enum Trigrams {
+  /// The shortest query term, in `Character`s, that may be fuzzy-matched.
+  public static let minimumTermLength = 3
+
+  /// The distinct padded trigrams of `term`, sorted ascending.
+  ///
+  /// - Parameter term: a normalized term (no spaces); may be empty.
+  /// - Returns: the trigrams, e.g. `handof` → `"  h"`, `" ha"`, `"and"`, `"dof"`, `"han"`,
+  ///   `"ndo"`, `"of "`; an empty term has none.
+  /// - Complexity: O(*n* log *n*) in the number of characters of `term`.
+  public static func trigrams(of term: String) -> [String] {
+    guard !term.isEmpty else { return [] }
+    let padded: [Character] = [" ", " "] + Array(term) + [" "]
+    var result = Set<String>()
+    for start in 0..<(padded.count - 2) {
+      result.insert(String(padded[start..<(start + 3)]))
+    }
+    return result.sorted()
+  }
+
+  /// The number of trigrams two sorted, duplicate-free trigram lists share.
+  ///
+  /// - Complexity: O(*a* + *b*).
+  public static func sharedCount(_ a: [String], _ b: [String]) -> Int {
+    var i = 0
+    var j = 0
+    var shared = 0
+    while i < a.count && j < b.count {
+      if a[i] == b[j] {
+        shared += 1
+        i += 1
+        j += 1
+      } else if a[i] < b[j] {
+        i += 1
+      } else {
+        j += 1
+      }
+    }
+    return shared
+  }
+
+  /// ⌈`queryTrigramCount` / 2⌉: the fewest trigrams a vocabulary term must share with a query
+  /// term to be considered.
+  public static func minimumShared(queryTrigramCount: Int) -> Int {
+    (queryTrigramCount + 1) / 2
+  }
+
+  /// The fuzzy match rule above, in integers.
+  ///
+  /// - Parameters:
+  ///   - shared: trigrams the two terms share.
+  ///   - queryCount: trigrams of the query term.
+  ///   - candidateCount: trigrams of the vocabulary term.
+  public static func isMatch(shared: Int, queryCount: Int, candidateCount: Int) -> Bool {
+    shared > 0 && 2 * shared >= queryCount && 3 * shared >= queryCount + candidateCount
+  }
+
+  /// The Jaccard similarity |A ∩ B| / |A ∪ B| of two trigram sets given by their sizes, in 0…1.
+  public static func jaccard(shared: Int, queryCount: Int, candidateCount: Int) -> Double {
+    let union = queryCount + candidateCount - shared
+    return union > 0 ? Double(shared) / Double(union) : 0
+  }
+
+  /// The similarity of `query` to `candidate` when it passes the fuzzy match rule, else nil.
+  ///
+  /// - Returns: the Jaccard similarity (≥ 0.5), e.g. `handof`/`handoff` → 0.667; nil for
+  ///   `adobe`/`dobromat` or when `query` is too short or has a digit.
+  public static func fuzzySimilarity(of query: String, to candidate: String) -> Double? {
+    guard isFuzzyEligible(query) else { return nil }
+    let q = trigrams(of: query)
+    let c = trigrams(of: candidate)
+    let shared = sharedCount(q, c)
+    guard isMatch(shared: shared, queryCount: q.count, candidateCount: c.count) else {
+      return nil
+    }
+    return jaccard(shared: shared, queryCount: q.count, candidateCount: c.count)
+  }
+
+  /// True when `term` may be fuzzy-matched: at least ``minimumTermLength`` characters and no
+  /// digit.
+  public static func isFuzzyEligible(_ term: String) -> Bool {
+    term.count >= minimumTermLength
+      && !term.unicodeScalars.contains { $0.properties.numericType != nil }
+  }
+}

@@ -1,0 +1,330 @@
+import Foundation
+import Testing
+
+@testable import KnowledgeEngine
+
+private typealias F = RetrievalFixtures
+
+struct HybridLexicalRankerTests {
+  let ranker = HybridLexicalRanker()
+
+  func ids(_ response: SearchResponse) -> [UUID] { response.results.map(\.id) }
+
+  // MARK: Weighting
+
+  @Test("Title outranks tags, tags outrank content")
+  func fieldWeights() throws {
+    let index = F.index([
+      F.document(1, "Quarterly review", "we discussed the deployment window"),
+      F.document(2, "Deployment checklist", "we discussed the quarterly window"),
+      F.document(3, "Quarterly checklist", "we discussed the release window", tags: ["deployment"]),
+    ])
+    let response = try ranker.search("deployment", in: index)
+    #expect(ids(response) == [F.id(2), F.id(3), F.id(1)])
+    let parts = response.results.map(\.scoreParts)
+    #expect(parts[0].title > 0 && parts[0].tags == 0 && parts[0].content == 0)
+    #expect(parts[1].tags > 0 && parts[1].title == 0 && parts[1].content == 0)
+    #expect(parts[2].content > 0 && parts[2].title == 0 && parts[2].tags == 0)
+  }
+
+  @Test("A phrase beats the same words scattered")
+  func phrase() throws {
+    let index = F.index([
+      F.document(1, "Notes A", "plan the deploy and release today"),
+      F.document(2, "Notes B", "deploy the release plan and today"),
+    ])
+    let response = try ranker.search("release plan", in: index)
+    #expect(ids(response) == [F.id(2), F.id(1)])
+    #expect(response.results[0].scoreParts.phrase > 0)
+    #expect(response.results[1].scoreParts.phrase == 0)
+    #expect(response.results[0].scoreParts.content == response.results[1].scoreParts.content)
+  }
+
+  @Test("Covering more query terms beats repeating fewer")
+  func coverage() throws {
+    let index = F.index([
+      F.document(1, "Notes A", "database migration database migration database migration"),
+      F.document(2, "Notes B", "rollback after the database migration failed twice"),
+    ])
+    let response = try ranker.search("database migration rollback", in: index)
+    #expect(ids(response) == [F.id(2), F.id(1)])
+    #expect(response.results[0].scoreParts.coverage > response.results[1].scoreParts.coverage)
+  }
+
+  @Test("A fuzzy hit ranks below an exact hit")
+  func fuzzyBelowExact() throws {
+    let index = F.index([
+      F.document(1, "Release handoff", "owner and date"),
+      F.document(2, "Release checklist", "owner and date"),
+    ])
+    let response = try ranker.search("handof checklist", in: index)
+    #expect(ids(response) == [F.id(2), F.id(1)])
+    #expect(response.terms == [
+      QueryTermMatch(term: "handof", match: .fuzzy, variants: ["handoff"]),
+      QueryTermMatch(term: "checklist", match: .exact, variants: ["checklist"]),
+    ])
+    #expect(response.results[1].scoreParts.fuzzy > 0)
+    #expect(response.results[1].scoreParts.title == 0)
+    #expect(response.results[0].scoreParts.fuzzy == 0)
+  }
+
+  @Test func scorePartsAddUpToTheScore() throws {
+    let index = F.index([
+      F.document(1, "Release plan", "the release plan for the handoff", tags: ["release"]),
+      F.document(2, "Handoff", "plan"),
+    ])
+    let response = try ranker.search("release plan handof", in: index)
+    for result in response.results {
+      #expect(abs(result.scoreParts.total - result.score) < 1e-9)
+    }
+  }
+
+  // MARK: Typos
+
+  static let typoCorpus = [
+    F.document(1, "Session handoff notes", "what to pick up next"),
+    F.document(2, "Persistence layer", "SQLite with WAL"),
+    F.document(3, "Database migration plan", "schema v5"),
+    F.document(4, "Dobromat plugin", "third-party tool"),
+    F.document(5, "Gallery layout", "grid of thumbnails"),
+  ]
+
+  struct TypoCase: CustomTestStringConvertible, Sendable {
+    var query: String
+    var expected: [Int]
+    var testDescription: String { "\(query) → \(expected)" }
+  }
+
+  @Test(arguments: [
+    TypoCase(query: "handof", expected: [1]),
+    TypoCase(query: "persistance", expected: [2]),
+    TypoCase(query: "migraton", expected: [3]),
+    TypoCase(query: "Adobe", expected: []),
+    TypoCase(query: "Ballet", expected: []),
+  ])
+  func typo(_ example: TypoCase) throws {
+    let response = try ranker.search(example.query, in: F.index(Self.typoCorpus))
+    #expect(ids(response) == example.expected.map(F.id))
+    if example.expected.isEmpty {
+      #expect(response.emptyReason == .noTermMatched)
+      #expect(response.total == 0)
+    }
+  }
+
+  @Test("A near miss says the candidates were below the threshold")
+  func nearMiss() throws {
+    // `handl` shares 4 of `handof`'s 7 trigrams (enough to be a candidate) but Jaccard 0.4.
+    let index = F.index([F.document(1, "handle", "")])
+    let response = try ranker.search("handof", in: index)
+    #expect(response.results.isEmpty)
+    #expect(response.emptyReason == .allBelowThreshold)
+  }
+
+  // MARK: Folding
+
+  static let foldingCorpus = [
+    F.document(1, "Meeting with Müller in München"),
+    F.document(2, "Сергей prefers green tea"),
+    F.document(3, "東京カンファレンスの議事録"),
+  ]
+
+  @Test(arguments: [
+    ("Müller", 1), ("muller", 1), ("MÜLLER", 1), ("munchen", 1), ("сергей", 2), ("СЕРГЕЙ", 2),
+    ("東京", 3), ("議事録", 3), ("東", 3),
+  ])
+  func folding(query: String, expected: Int) throws {
+    let response = try ranker.search(query, in: F.index(Self.foldingCorpus))
+    #expect(ids(response).first == F.id(expected))
+    #expect(response.results.count == 1)
+  }
+
+  @Test func zurichFindsNothingAndSaysWhy() throws {
+    let response = try ranker.search("Zürich", in: F.index(Self.foldingCorpus))
+    #expect(response.results.isEmpty)
+    #expect(response.total == 0)
+    #expect(response.truncated == false)
+    #expect(response.emptyReason == .noTermMatched)
+    #expect(response.terms == [QueryTermMatch(term: "zurich", match: .none, variants: [])])
+  }
+
+  // MARK: Query text is data
+
+  static let punctuationCorpus = [
+    F.document(1, "health.base config"),
+    F.document(2, "don't use agents"),
+    F.document(3, "IDOLM@STER"),
+    F.document(4, "C++ (draft) notes"),
+  ]
+
+  @Test(arguments: [
+    ("health.base config", 1), ("don't use agents", 2), ("IDOLM@STER", 3),
+    ("C++ (draft) notes", 4),
+  ])
+  func literalTitleRanksFirst(query: String, expected: Int) throws {
+    let response = try ranker.search(query, in: F.index(Self.punctuationCorpus))
+    #expect(ids(response).first == F.id(expected))
+  }
+
+  struct HostileCase: CustomTestStringConvertible, Sendable {
+    var query: String
+    var reason: EmptyReason?
+    var testDescription: String { query.debugDescription }
+  }
+
+  @Test(arguments: [
+    HostileCase(query: "sum= /", reason: .noTermMatched),
+    HostileCase(query: "\"unbalanced", reason: .noTermMatched),
+    HostileCase(query: "(draft", reason: nil),
+    HostileCase(query: "a*", reason: nil),
+    HostileCase(query: "NOT", reason: nil),
+    HostileCase(query: "OR OR", reason: .noTermMatched),
+    HostileCase(query: "—", reason: .noQueryTerms),
+    HostileCase(query: "?", reason: .noQueryTerms),
+    HostileCase(query: "-", reason: .noQueryTerms),
+    HostileCase(query: "\\", reason: .noQueryTerms),
+    HostileCase(query: "🚀🔥", reason: .noQueryTerms),
+    HostileCase(query: "שלום עולם", reason: .noTermMatched),
+    HostileCase(query: "\u{202E}draft\u{202C}", reason: nil),
+    HostileCase(query: String(repeating: "(", count: 500), reason: .noQueryTerms),
+    HostileCase(query: "NEAR(a b) AND title:x OR \"c\"*", reason: nil),
+  ])
+  func hostileQueryReturnsAList(_ example: HostileCase) throws {
+    let response = try ranker.search(example.query, in: F.index(Self.punctuationCorpus))
+    #expect(response.emptyReason == example.reason)
+    #expect(response.results.isEmpty == (example.reason != nil))
+    #expect(response.mode == .hybridLexical)
+  }
+
+  @Test func draftQueryFindsTheDraft() throws {
+    let response = try ranker.search("(draft", in: F.index(Self.punctuationCorpus))
+    #expect(ids(response) == [F.id(4)])
+  }
+
+  // MARK: Validation
+
+  @Test(arguments: [0, 51, -1, Int.max])
+  func limitOutOfBoundsIsRejected(limit: Int) throws {
+    let error = #expect(throws: ValidationError.self) {
+      try ranker.search("notes", in: F.index(Self.punctuationCorpus), limit: limit)
+    }
+    #expect(error?.field == "limit")
+    #expect(error?.description == "limit is \(limit); it must be between 1 and 50")
+  }
+
+  @Test(arguments: [1, 50])
+  func limitInBoundsIsAccepted(limit: Int) throws {
+    let documents = (1...60).map { F.document($0, "note \($0)") }
+    let response = try ranker.search("note", in: F.index(documents), limit: limit)
+    #expect(response.results.count == limit)
+    #expect(response.total == 60)
+    #expect(response.truncated)
+  }
+
+  @Test(arguments: ["", " ", "\n\t  "])
+  func emptyQueryIsRejected(query: String) {
+    let error = #expect(throws: ValidationError.self) {
+      try ranker.search(query, in: F.index(Self.punctuationCorpus))
+    }
+    #expect(error?.field == "query")
+    #expect(error?.description == "query must not be empty")
+  }
+
+  @Test func queryLengthIsBounded() throws {
+    let index = F.index(Self.punctuationCorpus)
+    _ = try ranker.search(String(repeating: "é", count: 500), in: index)
+    let error = #expect(throws: ValidationError.self) {
+      try ranker.search(String(repeating: "é", count: 501), in: index)
+    }
+    #expect(error?.field == "query")
+    #expect(error?.limit == 500)
+    #expect(error?.actual == 501)
+  }
+
+  // MARK: Kinds, order, determinism
+
+  static let kindCorpus = [
+    F.document(1, "SQLite is embedded", kind: .knowledge(.fact)),
+    F.document(2, "Use SQLite", kind: .knowledge(.decision)),
+    F.document(3, "SQLite memory", kind: .memory),
+    F.document(4, "Postgres for the server", kind: .knowledge(.decision)),
+  ]
+
+  @Test(arguments: [
+    ([DocumentKind.knowledge(.fact)], [1]),
+    ([.knowledge(.decision)], [2]),
+    ([.memory], [3]),
+    ([.knowledge(.fact), .memory], [1, 3]),
+  ])
+  func kindFilter(kinds: [DocumentKind], expected: [Int]) throws {
+    let response = try ranker.search("sqlite", in: F.index(Self.kindCorpus), kinds: Set(kinds))
+    #expect(Set(ids(response)) == Set(expected.map(F.id)))
+    #expect(response.total == expected.count)
+    #expect(response.results.allSatisfy { kinds.contains($0.kind) })
+  }
+
+  @Test func filteredOutMatchesSayWhy() throws {
+    let response = try ranker.search(
+      "postgres", in: F.index(Self.kindCorpus), kinds: [.knowledge(.fact)])
+    #expect(response.results.isEmpty)
+    #expect(response.emptyReason == .noMatchInKinds)
+  }
+
+  @Test("Ties: kind order, then recency, then title, then UUID")
+  func tieBreaks() throws {
+    let older = F.epoch
+    let newer = F.epoch.addingTimeInterval(60)
+    let index = F.index([
+      F.document(9, "Bravo", "shared words", kind: .memory),
+      F.document(8, "Bravo", "shared words", kind: .knowledge(.fact), updatedAt: older),
+      F.document(7, "Bravo", "shared words", kind: .knowledge(.fact), updatedAt: newer),
+      F.document(6, "Alpha", "shared words", kind: .knowledge(.fact), updatedAt: older),
+      F.document(5, "Bravo", "shared words", kind: .knowledge(.decision)),
+      F.document(4, "Alpha", "shared words", kind: .knowledge(.fact), updatedAt: older),
+    ])
+    let response = try ranker.search("shared words", in: index)
+    #expect(Set(response.results.map(\.score)).count == 1)
+    #expect(ids(response) == [5, 7, 4, 6, 8, 9].map(F.id))
+  }
+
+  @Test("Same data in another insertion order gives the same response, every time")
+  func determinism() throws {
+    let renumbered = Self.kindCorpus.enumerated().map { offset, document in
+      var document = document
+      document.id = F.id(101 + offset)
+      return document
+    }
+    let documents = Self.typoCorpus + renumbered
+    let forward = F.index(documents)
+    let backward = F.index(documents.reversed())
+    for query in ["sqlite plan", "handof migration", "layout"] {
+      let first = try ranker.search(query, in: forward)
+      #expect(try ranker.search(query, in: forward) == first)
+      #expect(try ranker.search(query, in: backward) == first)
+    }
+  }
+
+  // MARK: Results
+
+  @Test func snippetIsCentredOnTheFirstMatchAndBounded() throws {
+    let filler = String(repeating: "lorem ipsum dolor sit amet ", count: 30)
+    let content = filler + "the KEYSTONE decision was made here. " + filler
+    let response = try ranker.search("keystone", in: F.index([F.document(1, "Long", content)]))
+    let snippet = try #require(response.results.first?.snippet)
+    #expect(snippet.count <= HybridLexicalRanker.snippetLength)
+    #expect(snippet.contains("KEYSTONE decision"))
+    #expect(snippet.hasPrefix("…") && snippet.hasSuffix("…"))
+  }
+
+  @Test func responseNamesTheModeTruthfully() throws {
+    let response = try ranker.search("notes", in: F.index(Self.punctuationCorpus))
+    #expect(response.mode.rawValue == "hybrid-lexical")
+    #expect(response.algorithmVersion == "hybrid-lexical-v1")
+    #expect(response.results.map(\.matchedTerms) == [["note"]])
+  }
+
+  @Test func emptyIndex() throws {
+    let response = try ranker.search("anything", in: InMemoryLexicalIndex())
+    #expect(response.results.isEmpty)
+    #expect(response.emptyReason == .noTermMatched)
+  }
+}

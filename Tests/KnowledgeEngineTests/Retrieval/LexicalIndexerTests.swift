@@ -1,0 +1,90 @@
+import Testing
+
+@testable import KnowledgeEngine
+
+private typealias F = RetrievalFixtures
+
+struct LexicalIndexerTests {
+  @Test func postingsPerFieldWithPositions() throws {
+    let document = F.document(
+      1, "Release plan", "The plan: release, then plan again.", tags: ["release notes", "plan"])
+    let indexed = LexicalIndexer.postings(for: document)
+    #expect(indexed.fieldLengths == FieldCounts(title: 2, tags: 3, content: 6))
+    #expect(indexed.terms.map(\.term) == ["again", "note", "plan", "releas", "the", "then"])
+
+    let plan = try #require(indexed.terms.first { $0.term == "plan" })
+    #expect(plan.termFrequencies == FieldCounts(title: 1, tags: 1, content: 2))
+    let posting = plan.posting(document: 7, kind: .knowledge(.goal), fieldLengths: indexed.fieldLengths)
+    #expect(posting.positions(in: .title) == [1])
+    // Tags: "release notes" at 0, 1; a gap; "plan" at 3.
+    #expect(posting.positions(in: .tags) == [3])
+    #expect(posting.positions(in: .content) == [1, 4])
+  }
+
+  @Test func emptyDocumentHasNoTerms() {
+    let indexed = LexicalIndexer.postings(for: F.document(1, ""))
+    #expect(indexed == DocumentPostings(fieldLengths: .zero, terms: []))
+  }
+}
+
+struct InMemoryLexicalIndexTests {
+  @Test func statisticsAndPostingOrder() {
+    let index = F.index([
+      F.document(1, "alpha beta", "gamma"),
+      F.document(2, "beta", "gamma gamma delta"),
+    ])
+    #expect(index.count == 2)
+    #expect(
+      index.statistics()
+        == IndexStatistics(
+          documentCount: 2, totalFieldLengths: FieldValues(title: 3, tags: 0, content: 4)))
+    #expect(index.statistics().averageLength(of: .content) == 2)
+    #expect(index.postings(for: "gamma").map(\.document) == [1, 2])
+    #expect(index.postings(for: "gamma").map(\.termFrequencies.content) == [1, 2])
+    #expect(index.documentFrequency(of: "beta") == 2)
+    #expect(index.documentFrequency(of: "missing") == 0)
+  }
+
+  @Test func replacingADocumentReindexesIt() {
+    var index = F.index([F.document(1, "alpha"), F.document(2, "beta")])
+    index.add(F.document(1, "gamma"))
+    #expect(index.count == 2)
+    #expect(index.postings(for: "alpha").isEmpty)
+    #expect(index.postings(for: "gamma").map(\.document) == [3])
+    #expect(index.key(of: F.id(1)) == 3)
+    #expect(index.statistics().totalFieldLengths.title == 2)
+  }
+
+  @Test func removingADocument() {
+    var index = F.index([F.document(1, "alpha beta"), F.document(2, "beta")])
+    let removed = index.remove(id: F.id(1))
+    let removedAgain = index.remove(id: F.id(1))
+    #expect(removed && !removedAgain)
+    #expect(index.postings(for: "alpha").isEmpty)
+    #expect(index.postings(for: "beta").map(\.document) == [2])
+    #expect(index.statistics().totalFieldLengths.title == 1)
+    #expect(index.documents([1, 2]).keys.sorted() == [2])
+    // A removed term is no longer a fuzzy or prefix candidate.
+    #expect(index.vocabularyTerms(withPrefix: "al", limit: 5) == [])
+  }
+
+  @Test func fuzzyCandidatesShareEnoughTrigrams() {
+    let index = F.index([F.document(1, "handoff handle hand"), F.document(2, "handoff")])
+    let trigrams = Trigrams.trigrams(of: "handof")
+    #expect(
+      index.vocabularyTerms(sharingTrigrams: trigrams, minimumShared: 4, limit: 10)
+        == ["handoff", "hand", "handl"])
+    #expect(index.vocabularyTerms(sharingTrigrams: trigrams, minimumShared: 6, limit: 10) == ["handoff"])
+    #expect(index.vocabularyTerms(sharingTrigrams: trigrams, minimumShared: 4, limit: 1) == ["handoff"])
+  }
+
+  @Test func prefixCandidatesMostFrequentFirst() {
+    let index = F.index([
+      F.document(1, "东京 东方 東京"), F.document(2, "东方 ab abc abd"), F.document(3, "abd"),
+    ])
+    #expect(index.vocabularyTerms(withPrefix: "ab", limit: 10) == ["abd", "abc"])
+    #expect(index.vocabularyTerms(withPrefix: "a", limit: 10) == ["abd", "ab", "abc"])
+    #expect(index.vocabularyTerms(withPrefix: "东", limit: 10) == ["东方", "东京"])
+    #expect(index.vocabularyTerms(withPrefix: "", limit: 10) == [])
+  }
+}
