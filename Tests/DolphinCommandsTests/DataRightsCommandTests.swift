@@ -7,7 +7,7 @@ import TestSupport
   import Glibc
 #endif
 
-@Suite("dolphin export and import", .serialized)
+@Suite("dolphin export, import and erase", .serialized)
 struct DataRightsCommandTests {
   func fileMode(_ path: String) -> mode_t {
     var st = stat()
@@ -141,5 +141,49 @@ struct DataRightsCommandTests {
     #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
     let status = try cli.json(["status"])
     #expect((status["counts"] as? [String: Int])?.values.allSatisfy { $0 == 0 } == true)
+  }
+
+  @Test("erase needs confirmation; with --yes it removes, compacts and verifies")
+  func erase() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try seed(cli)
+    let declined = try cli.run(["erase", "--kind", "knowledge"])
+    #expect(declined.status == 1)
+    #expect(declined.stdout.contains("Erase plan (knowledge):"))
+    #expect(declined.stdout.contains("delete 2 knowledge item(s)"))
+    #expect(declined.stderr.contains("needs confirmation: run it in a terminal, or pass --yes"))
+    #expect(try cli.json(["knowledge", "list"])["total"] as? Int == 2)
+
+    let erased = try cli.run(["erase", "--kind", "knowledge", "--yes"])
+    #expect(erased.status == 0, "\(erased.stderr)")
+    #expect(erased.stdout.contains("Verified: read "))
+    #expect(erased.stdout.contains("none of the 2 erased record id(s) remains on disk. WAL 0 bytes, 0 free page(s)."))
+    #expect(try cli.json(["knowledge", "list"])["total"] as? Int == 0)
+    #expect((try cli.json(["memory", "list"])["memories"] as? [Any])?.count == 1)
+
+    let all = try cli.json(["erase", "--yes"])
+    let verification = try #require(all["verification"] as? [String: Any])
+    #expect((verification["leakedIDs"] as? [Any])?.isEmpty == true)
+    #expect((try cli.json(["status"])["counts"] as? [String: Int])?.values.allSatisfy { $0 == 0 } == true)
+    #expect(filesContaining("Prefers tabs", under: URL(fileURLWithPath: cli.workspace)).isEmpty)
+  }
+
+  @Test("activity clear removes chat and run activity after confirmation")
+  func activityClear() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try FileManager.default.createDirectory(atPath: cli.workspace, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: repositoryRoot.appendingPathComponent("Tests/ContinuityKitTests/Fixtures/legacy/workspace-v4.json"),
+      to: URL(fileURLWithPath: cli.workspace).appendingPathComponent("workspace.json"))
+    let r = try cli.run(["activity", "clear", "--yes"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("Clear chat & run activity plan:"))
+    #expect(r.stdout.contains("delete 5 chat message(s)"))
+    #expect(r.stdout.contains("Note: legacy backups kept on purpose still hold copies of some erased records"))
+    let counts = try #require(try cli.json(["status"])["counts"] as? [String: Int])
+    #expect(counts["message"] == 0 && counts["receipt"] == 0 && counts["checkpoint"] == 0)
+    #expect(counts["conversation"] == 2)
   }
 }

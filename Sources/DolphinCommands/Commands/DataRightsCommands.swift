@@ -2,9 +2,9 @@ import ContinuityKit
 import Foundation
 import KnowledgeEngine
 
-/// `export` and `import`: the user's data rights over the workspace.
+/// `export`, `import`, `erase` and `activity clear`: the user's data rights over the workspace.
 enum DataRightsCommands {
-  static let all = [export, importCommand]
+  static let all = [export, importCommand, erase, activityClear]
 
   static let export = Command(
     spec: CommandSpec(
@@ -130,4 +130,62 @@ enum DataRightsCommands {
         if let d = report.digestID { ctx.console.print("Stored rule-based digest \(d.uuidString).") }
       }
     })
+
+  static let erase = Command(
+    spec: CommandSpec(
+      path: ["erase"], summary: "Erase data (one kind, or everything) and verify it is gone from disk.",
+      options: [
+        OptionSpec(
+          name: "kind", value: "K",
+          help: "knowledge, memories, tasks, handoffs, digests, conversations, activity or all (default all).")
+      ],
+      confirms: true,
+      discussion: """
+        Prints the plan — records, references, digests that cite them, search-index rows, chat excerpts in
+        handoffs, and for `all` the quarantine, legacy-import records, legacy backups and a legacy
+        workspace.json — asks on a terminal (or takes --yes), removes everything in one transaction, then
+        compacts the database (WAL checkpoint, VACUUM) and reads every file under the workspace directory
+        to check that no erased record's id survives. Exit 5 when that check fails.
+        """),
+    run: { ctx in
+      let scope = try ctx.parseEnum(EraseScope.self, ctx.arguments.value("kind") ?? "all", field: "kind")
+      let engine = try ctx.engine()
+      try runErase(ctx, engine: engine, plan: try engine.planErase(scope), question: "Erase this data? This cannot be undone.")
+    })
+
+  static let activityClear = Command(
+    spec: CommandSpec(
+      path: ["activity", "clear"],
+      summary: "Clear chat & run activity: messages, receipts, checkpoints and chat excerpts in handoffs.",
+      confirms: true,
+      discussion: """
+        Conversations, handoffs (without their copied chat excerpts) and all knowledge stay. The removed
+        text is then compacted out of the database files and the result verified, as for `dolphin erase`.
+        """),
+    run: { ctx in
+      let engine = try ctx.engine()
+      try runErase(
+        ctx, engine: engine, plan: try engine.planClearChatAndActivity(), question: "Clear chat & run activity?")
+    })
+
+  /// Shared flow of `erase` and `activity clear`: show, confirm, apply, report the verification.
+  static func runErase(_ ctx: CommandContext, engine: KnowledgeEngine, plan: ErasePlan, question: String) throws {
+    let text = Render.erasePlan(plan)
+    if ctx.json { ctx.console.printError(text) } else { ctx.console.print(text) }
+    if !plan.isEmpty { try ctx.confirm(question) }
+    let report = try engine.apply(plan)
+    if ctx.json {
+      try ctx.console.printJSON(report)
+    } else {
+      let removed = report.removed.values.reduce(0, +)
+      ctx.console.print(
+        "Erased \(removed) record(s)" + (report.removedFiles.isEmpty ? "" : " and \(report.removedFiles.count) file(s)") + ".")
+      ctx.console.print(Render.verification(report.verification))
+    }
+    if !report.verification.passed {
+      throw ReportedFailure(
+        code: ExitCode.storage,
+        message: "erased ids still found on disk: " + report.verification.leakedIDs.map(\.uuidString).joined(separator: ", "))
+    }
+  }
 }

@@ -36,4 +36,35 @@ extension Render {
     if p.storesDigest { lines.append("  One rule-based digest will be stored at the end.") }
     return lines.joined(separator: "\n")
   }
+
+  static func erasePlan(_ p: ErasePlan) -> String {
+    let title = p.target == "chatAndActivity" ? "Clear chat & run activity plan:" : "Erase plan (\(p.target)):"
+    var lines = [title]
+    if p.isEmpty {
+      lines.append("  nothing to erase")
+    } else {
+      for s in p.steps { lines.append("  - \(inert(s.detail))") }
+      for f in p.files { lines.append("  - remove the file \(inert(f)) (overwritten with zeros, then unlinked)") }
+    }
+    lines.append("  Then: checkpoint the WAL, VACUUM the database, and scan every workspace file for the erased ids.")
+    return lines.joined(separator: "\n")
+  }
+
+  static func verification(_ v: EraseVerification) -> String {
+    var lines: [String] = []
+    if v.filesScanned.isEmpty {
+      lines.append("Verification: no files to scan.")
+    } else if v.passed {
+      lines.append(
+        "Verified: read \(v.filesScanned.count) file(s), \(v.bytesScanned) bytes; none of the \(v.idsChecked) erased "
+          + "record id(s) remains on disk. WAL \(v.walBytes) bytes, \(v.freePages) free page(s).")
+    } else {
+      lines.append(
+        "Verification FAILED: \(v.leakedIDs.count) erased id(s) still found on disk: "
+          + v.leakedIDs.map(\.uuidString).joined(separator: ", ") + " (in "
+          + v.filesWithLeaks.map(inert).joined(separator: ", ") + ")")
+    }
+    for n in v.notes { lines.append("Note: \(inert(n))") }
+    return lines.joined(separator: "\n")
+  }
 }
