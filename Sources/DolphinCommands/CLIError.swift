@@ -52,6 +52,8 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
     return (e.code, "reported", e.message)
   case let e as LegacyImportError:
     return (ExitCode.validation, "legacyImport", e.description)
+  case let e as ExportDocumentError:
+    return (ExitCode.validation, "exportDocument", e.description)
   default:
     return (ExitCode.storage, "error", String(describing: error))
   }

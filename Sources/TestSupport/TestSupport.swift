@@ -103,3 +103,61 @@ public func runProcess(
     status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
     stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
 }
+
+/// The files under `directory` (recursively, every regular file: the database, its `-wal` and
+/// `-shm`, backups) whose bytes contain `needle` in UTF-8, as paths relative to `directory`.
+public func filesContaining(_ needle: String, under directory: URL) -> [String] {
+  let pattern = Data(needle.utf8)
+  var hits: [String] = []
+  guard let e = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else {
+    return []
+  }
+  for case let url as URL in e where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+    if let data = try? Data(contentsOf: url), data.range(of: pattern) != nil {
+      hits.append(String(url.path.dropFirst(directory.path.count + 1)))
+    }
+  }
+  return hits.sorted()
+}
+
+/// Every regular file under `directory`, relative paths, sorted.
+public func regularFiles(under directory: URL) -> [String] {
+  guard let e = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else {
+    return []
+  }
+  var out: [String] = []
+  for case let url as URL in e where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+    out.append(String(url.path.dropFirst(directory.path.count + 1)))
+  }
+  return out.sorted()
+}
+
+/// Obviously fake values, each correctly shaped for its kind. They are assembled from pieces so
+/// that secret scanners reading this source do not mistake them for real leaks.
+public enum FakeSecrets {
+  public static let rsaKey = "-----BEGIN RSA " + """
+    PRIVATE KEY-----
+    MIIEpAIBAAKCAQEAzFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE0123
+    FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE4567
+    -----END RSA PRIVATE KEY-----
+    """
+  public static let openSSHKey = "-----BEGIN OPENSSH " + """
+    PRIVATE KEY-----
+    b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW
+    -----END OPENSSH PRIVATE KEY-----
+    """
+  public static let aws = "AKIA" + "FAKEFAKEFAKE1234"
+  public static let awsSession = "ASIA" + "FAKE0123456789AB"
+  public static let gitHub = "ghp" + "_FAKEfake0123456789FAKEfake0123456789"
+  public static let gitHubOAuth = "gho" + "_FAKEfake0123456789FAKEfake0123456789"
+  public static let gitHubServer = "ghs" + "_FAKEfake0123456789FAKEfake0123456789"
+  public static let gitHubFineGrained = "github" + "_pat_11FAKEFAKE0123456789_fakefakefakefake0123456789FAKEFAKE"
+  public static let gitLab = "glpat" + "-FAKEfake0123456789xyz"
+  public static let slack = "xoxb" + "-123456789012-1234567890123-FAKEfakeFAKEfake"
+  public static let stripe = "sk_" + "live_FAKEfake0123456789FAKEfake"
+  public static let stripeRestricted = "rk_" + "live_FAKEfake0123456789FAKEfake"
+  public static let google = "AIza" + "SyFAKEfake0123456789FAKEfake0123456"
+  public static let openAI = "sk" + "-FAKEfake0123456789FAKEfake0123456789FAKEfake"
+  public static let openAIProject = "sk" + "-proj-FAKEfake0123456789FAKEfake0123456789abcd"
+  public static let jwt = "eyJhbGciOiJIUzI1NiJ9" + ".eyJzdWIiOiJmYWtlIn0.ZmFrZXNpZ25hdHVyZWZha2U"
+}

@@ -227,6 +227,47 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     }
   }
 
+  /// What ``compact()`` left behind.
+  public struct Compaction: Sendable, Equatable, Codable {
+    /// Size of the `-wal` file afterwards, in bytes (0 unless another process holds the
+    /// workspace open).
+    public var walBytes: Int64
+    /// Pages on SQLite's free list afterwards (0 after a `VACUUM`).
+    public var freePages: Int
+    /// True when another connection kept the final checkpoint from completing.
+    public var checkpointBusy: Bool
+  }
+
+  /// Rewrites the database so that deleted text survives nowhere in its files: checkpoints the
+  /// WAL, runs `VACUUM` (which rebuilds every page; `temp_store = MEMORY` keeps its scratch copy
+  /// off the disk), then checkpoints again with `TRUNCATE` so the `-wal` file is emptied.
+  ///
+  /// `secure_delete` already zeroes deleted rows in place; this also drops free pages and the
+  /// WAL's old frames. Another process with the workspace open can keep the WAL from being
+  /// truncated; the result says so.
+  /// - Returns: the WAL size and free-page count afterwards.
+  /// - Throws: ``WorkspaceError/readOnly(file:reason:)``; storage errors.
+  @discardableResult
+  public func compact() throws -> Compaction {
+    if isReadOnly { throw WorkspaceError.readOnly(file: databasePath, reason: readOnlyReason ?? "read-only") }
+    return try connection.withLock { conn throws(WorkspaceError) -> Compaction in
+      try conn.execute("PRAGMA temp_store = MEMORY")
+      try conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+      try conn.execute("VACUUM")
+      let busy = try conn.first("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(0) } ?? 0
+      let free = Int(try conn.integer("PRAGMA freelist_count"))
+      var walBytes: Int64 = 0
+      var st = stat()
+      if databasePath != ":memory:", stat(databasePath + "-wal", &st) == 0 { walBytes = Int64(st.st_size) }
+      return Compaction(walBytes: walBytes, freePages: free, checkpointBusy: busy != 0)
+    }
+  }
+
+  /// The workspace directory holding the database, or nil for the in-memory store.
+  public var directory: URL? {
+    databasePath == ":memory:" ? nil : URL(fileURLWithPath: databasePath).deletingLastPathComponent()
+  }
+
   /// The names of the migration steps applied to this database, in order.
   public func appliedMigrations() throws -> [String] {
     try connection.withLock { conn throws(WorkspaceError) -> [String] in

@@ -6,9 +6,14 @@ import KnowledgeEngine
 enum Commands {
   static let all: [Command] =
     [demo, capture] + KnowledgeCommands.all + MemoryCommands.all + TaskCommands.all
-    + [status, doctor] + MigrateCommands.all
+    + [status, doctor] + MigrateCommands.all + DataRightsCommands.all
 
   static let kindList = KnowledgeKind.allCases.map(\.rawValue).joined(separator: ", ")
+
+  /// The explicit, user-only override of the credential check (never offered to agents).
+  static let allowCredentials = OptionSpec(
+    name: "allow-credentials", value: nil,
+    help: "Store text that looks like a credential (key, token, password) instead of refusing it.")
 
   static let capture = Command(
     spec: CommandSpec(
@@ -20,12 +25,15 @@ enum Commands {
         OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Comma-separated tags (≤ \(Limits.tagsPerItem), each ≤ \(Limits.tagLength) characters)."),
         OptionSpec(name: "relates", value: "KIND:UUID", repeatable: true, help: "Relationship to an existing item; KIND is supports, contradicts, dependsOn, supersedes or relatesTo."),
         OptionSpec(name: "priority", value: "P", help: "low, normal (default), high or critical."),
+        allowCredentials,
       ],
       discussion: """
         Examples:
           dolphin capture decision "Use SQLite for the workspace" --content "Single-row writes, WAL." --tags storage,sqlite
           echo "notes" | dolphin capture context "Standup" --content -
         Every capture that leaves the knowledge count at a multiple of five also stores a rule-based digest.
+        Text that looks like a credential (a private key, a cloud or VCS token, `password=…`) is refused
+        (exit 4, naming the kind and line:column) unless --allow-credentials is given.
         """),
     run: { ctx in
       let a = ctx.arguments
@@ -41,7 +49,8 @@ enum Commands {
       let engine = try ctx.engine()
       let result = try engine.capture(
         CaptureRequest(kind: kind, title: a.positionals[1], content: content, tags: splitTags(a.all("tags")),
-                       relationships: relationships, priority: priority))
+                       relationships: relationships, priority: priority,
+                       allowCredentials: a.has("allow-credentials")))
       if ctx.json {
         struct Out: Encodable { var item: KnowledgeItem; var digestID: UUID? }
         try ctx.console.printJSON(Out(item: result.item, digestID: result.digest?.id))
@@ -53,6 +62,24 @@ enum Commands {
         }
       }
     })
+
+  /// Status lines for stored credential-looking text.
+  static func credentialLines(_ r: CredentialFlagReport) -> [String] {
+    guard r.count > 0 else {
+      return [
+        r.complete
+          ? "Credentials: none found in stored text"
+          : "Credentials: none found in the most recently written records (`dolphin doctor` scans them all)"
+      ]
+    }
+    var lines = [
+      "Credentials: \(r.count) record(s) hold text that looks like a credential"
+        + (r.complete ? "" : " in the most recently written records (`dolphin doctor` scans them all)") + ":"
+    ]
+    for f in r.flags { lines.append("  - " + Render.credentialFlag(f)) }
+    if r.count > r.flags.count { lines.append("  … and \(r.count - r.flags.count) more") }
+    return lines
+  }
 
   static func splitTags(_ values: [String]) -> [String] {
     values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: true).map(String.init) }
@@ -98,6 +125,7 @@ enum Commands {
         c.print("\((label + ":").padding(toLength: 15, withPad: " ", startingAt: 0))\(s.counts[key] ?? 0)")
       }
       c.print("Active handoff: \(s.activeHandoffID?.uuidString ?? "none")")
+      for line in credentialLines(s.credentials) { c.print(line) }
       if s.integrityProblems.isEmpty {
         c.print("Integrity: references ok (run `dolphin doctor` for a full check)")
       } else {
@@ -119,15 +147,19 @@ enum Commands {
         var integrityCheck: [String]
         var referenceProblems: [String]
         var quarantined: Int
+        var credentials: CredentialFlagReport
         var advice: [String]
       }
-      var report = Report(databasePath: dbPath, ok: true, integrityCheck: [], referenceProblems: [], quarantined: 0, advice: [])
+      var report = Report(
+        databasePath: dbPath, ok: true, integrityCheck: [], referenceProblems: [], quarantined: 0,
+        credentials: CredentialFlagReport(), advice: [])
       do {
         let store = try SQLiteWorkspaceStore.open(directory: dir, readOnly: true)
         report.integrityCheck = try store.integrityCheck()
-        let s = try KnowledgeEngine(store: store).status()
+        let s = try KnowledgeEngine(store: store).status(credentialScanBytes: 1 << 30)
         report.referenceProblems = s.integrityProblems
         report.quarantined = s.quarantined
+        report.credentials = s.credentials
         if let reason = store.readOnlyReason, reason != "opened read-only" {
           report.advice.append("The database is newer than this build (\(reason)); upgrade dolphin. It was not modified.")
         }
@@ -147,6 +179,12 @@ enum Commands {
       if !report.referenceProblems.isEmpty {
         report.advice.append("Dangling references were found; they name the ids involved. Delete or fix the records that hold them.")
       }
+      if report.credentials.count > 0 {
+        report.advice.append(
+          "\(report.credentials.count) stored record(s) hold text that looks like a credential (kept by a migration or "
+            + "import, or stored with --allow-credentials). Rotate any real secret, then delete the records "
+            + "(`dolphin knowledge delete`, `memory delete`, `task delete`) or `dolphin erase`.")
+      }
       if report.quarantined > 0 {
         report.advice.append("\(report.quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `dolphin quarantine`.")
       }
@@ -157,6 +195,7 @@ enum Commands {
         ctx.console.print("PRAGMA integrity_check: \(report.integrityCheck.prefix(10).joined(separator: "; "))")
         ctx.console.print("References: " + (report.referenceProblems.isEmpty ? "ok" : "\(report.referenceProblems.count) problem(s)"))
         for p in report.referenceProblems.prefix(20) { ctx.console.print("  - \(p)") }
+        for line in credentialLines(report.credentials) { ctx.console.print(line) }
         for a in report.advice { ctx.console.print(a) }
         ctx.console.print(report.ok ? "Doctor: healthy." : "Doctor: problems found.")
       }

@@ -66,11 +66,16 @@ enum MemoryCommands {
     spec: CommandSpec(
       path: ["memory", "save"], summary: "Save a legacy memory (also mirrored as a knowledge item, source legacyMemory).",
       positionals: [("text", "The memory, at most \(Limits.memoryText) characters; '-' reads stdin.")],
-      options: [OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Comma-separated tags.")]),
+      options: [
+        OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Comma-separated tags."),
+        Commands.allowCredentials,
+      ]),
     run: { ctx in
       var text = ctx.arguments.positionals[0]
       if text == "-" { text = ctx.console.readAll() }
-      let r = try ctx.engine().saveMemory(text: text, tags: Commands.splitTags(ctx.arguments.all("tags")))
+      let r = try ctx.engine().saveMemory(
+        text: text, tags: Commands.splitTags(ctx.arguments.all("tags")),
+        allowCredentials: ctx.arguments.has("allow-credentials"))
       if ctx.json {
         struct Out: Encodable { var memory: MemoryItem; var mirror: KnowledgeItem; var digestID: UUID? }
         try ctx.console.printJSON(Out(memory: r.memory, mirror: r.mirror, digestID: r.digest?.id))
@@ -122,12 +127,15 @@ enum TaskCommands {
         OptionSpec(name: "notes", value: "TEXT", help: "Notes, at most \(Limits.taskNotes) characters."),
         OptionSpec(name: "priority", value: "P", help: "low, normal (default), high or critical."),
         OptionSpec(name: "knowledge", value: "ID", repeatable: true, help: "A supporting knowledge item (≤ \(Limits.idsPerList))."),
+        Commands.allowCredentials,
       ]),
     run: { ctx in
       let a = ctx.arguments
       let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, field: "priority") } ?? .normal
       let ids = try a.all("knowledge").enumerated().map { i, s in try ctx.uuid(s, field: "knowledge[\(i)]") }
-      let t = try ctx.engine().addTask(title: a.positionals[0], notes: a.value("notes") ?? "", priority: priority, knowledgeIDs: ids)
+      let t = try ctx.engine().addTask(
+        title: a.positionals[0], notes: a.value("notes") ?? "", priority: priority, knowledgeIDs: ids,
+        allowCredentials: a.has("allow-credentials"))
       if ctx.json { try ctx.console.printJSON(t) } else { ctx.console.print("Added task \(t.id.uuidString): \(inert(t.title))") }
     })
 

@@ -41,6 +41,11 @@ enum Render {
     return "\(m.id.uuidString)  \(date(m.createdAt))  \(inert(text))"
   }
 
+  /// One flagged record: `memory <id> text: GitHub token at line 1, column 5` (never the secret).
+  static func credentialFlag(_ f: CredentialFlag) -> String {
+    "\(f.recordType) \(f.id.uuidString) \(f.field): \(f.finding)"
+  }
+
   static func plan(_ p: DeletionPlan) -> String {
     var lines = ["Deletion plan: delete \(p.target.rawValue) \"\(inert(p.targetTitle))\" (\(p.targetID.uuidString))"]
     if p.changes.isEmpty {

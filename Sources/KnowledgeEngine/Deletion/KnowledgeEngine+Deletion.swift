@@ -19,7 +19,10 @@ extension KnowledgeEngine {
         throw WorkspaceError.validation(
           ValidationError(field: "plan", message: "the workspace changed since this deletion was planned; plan it again"))
       }
-      return DeletionReport(plan: plan, removedIDs: try Self.execute(plan, tx))
+      let removed = try Self.execute(plan, tx)
+      // Index terms are copies of the deleted text: drop those no document uses any more.
+      try tx.pruneUnusedLexicalTerms()
+      return DeletionReport(plan: plan, removedIDs: removed)
     }
     if let s = store as? SQLiteWorkspaceStore { try? s.checkpoint() }
     return report

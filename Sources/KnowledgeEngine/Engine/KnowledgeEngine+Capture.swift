@@ -10,9 +10,12 @@ extension KnowledgeEngine {
   /// one transaction.
   ///
   /// Sanitizing (``Sanitizer/sanitize(_:)``) runs before the bounds are checked, on title,
-  /// content and tags; tags are then trimmed, lowercased and deduplicated.
-  /// - Throws: ``WorkspaceError/validation(_:)`` naming the field, limit and size;
-  ///   ``WorkspaceError/capacity(what:limit:)``; storage errors. Nothing is written on error.
+  /// content and tags; tags are then trimmed, lowercased and deduplicated. Then, unless
+  /// ``CaptureRequest/allowCredentials`` is set, text that looks like a credential is refused
+  /// (``CredentialDetector``).
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming the field, limit and size, or the
+  ///   credential's kind and line:column; ``WorkspaceError/capacity(what:limit:)``; storage
+  ///   errors. Nothing is written on error.
   public func capture(_ request: CaptureRequest) throws -> CaptureResult {
     let now = environment.now()
     let item = KnowledgeItem(
@@ -23,11 +26,33 @@ extension KnowledgeEngine {
       tags: Limits.normalizeTags(request.tags.map(Sanitizer.sanitize)),
       relationships: Self.dedupeRelationships(request.relationships),
       priority: request.priority, createdAt: now, updatedAt: now)
+    try Self.refuseCredentials(in: Self.textFields(of: item), allowed: request.allowCredentials)
     return try store.write { tx in try captureInTransaction(item, tx) }
   }
 
+  /// Refuses new text that looks like a credential unless the user explicitly allowed it.
+  ///
+  /// Every path that stores new user or agent text (capture, memory save, task add, handoff
+  /// fields) calls this; `allowed` comes only from an explicit user choice, never from an agent
+  /// or MCP client.
+  /// - Parameters:
+  ///   - fields: (field name, text) pairs, e.g. `("content", …)`, `("tags[1]", …)`.
+  ///   - allowed: the user's explicit override.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming the field, the kind and line:column.
+  static func refuseCredentials(in fields: [(String, String)], allowed: Bool) throws(WorkspaceError) {
+    guard !allowed else { return }
+    for (field, text) in fields {
+      do { try CredentialDetector.requireNoCredential(in: text, field: field) } catch { throw .validation(error) }
+    }
+  }
+
+  /// The text fields of a knowledge item, named as in validation messages.
+  static func textFields(of item: KnowledgeItem) -> [(String, String)] {
+    [("title", item.title), ("content", item.content)] + item.tags.enumerated().map { ("tags[\($0.offset)]", $0.element) }
+  }
+
   /// The bulk path (imports, benchmarks): sanitizes and validates every request like
-  /// ``capture(_:)``, stores them all with their index rows in ONE transaction, and stores a
+  /// ``capture(_:)`` (credentials included, per request), stores them all with their index rows in ONE transaction, and stores a
   /// single digest at the end (trigger `manual`) instead of one per multiple of five.
   /// - Returns: the stored items, in request order, and the digest.
   /// - Throws: the first validation or capacity error; nothing is stored then.
@@ -41,6 +66,10 @@ extension KnowledgeEngine {
         tags: Limits.normalizeTags(request.tags.map(Sanitizer.sanitize)),
         relationships: Self.dedupeRelationships(request.relationships), priority: request.priority,
         createdAt: now, updatedAt: now)
+    }
+    for (i, (item, request)) in zip(items, requests).enumerated() {
+      let fields = Self.textFields(of: item).map { ("requests[\(i)].\($0.0)", $0.1) }
+      try Self.refuseCredentials(in: fields, allowed: request.allowCredentials)
     }
     return try store.write { tx in
       try tx.requireKnowledgeCapacity(adding: items.count)
@@ -105,8 +134,16 @@ extension KnowledgeEngine {
 
   /// Saves a legacy memory and mirrors it as a knowledge item with source `legacyMemory`, in
   /// one transaction. The mirror counts toward the automatic digest.
-  /// - Throws: `.validation` (text ≤ 16,000 characters, tags), `.capacity`.
-  public func saveMemory(text: String, tags: [String] = []) throws -> MemorySaveResult {
+  /// - Parameters:
+  ///   - text: the memory (sanitized, trimmed).
+  ///   - tags: its tags (normalized).
+  ///   - allowCredentials: store credential-looking text instead of refusing it. Only the
+  ///     user's explicit choice (`--allow-credentials`) may set it; agent and MCP paths never do.
+  /// - Throws: `.validation` (text ≤ 16,000 characters, tags, credential-looking text),
+  ///   `.capacity`.
+  public func saveMemory(text: String, tags: [String] = [], allowCredentials: Bool = false) throws
+    -> MemorySaveResult
+  {
     let now = environment.now()
     let clean = Sanitizer.sanitize(text).trimmingCharacters(in: .whitespacesAndNewlines)
     let normalizedTags = Limits.normalizeTags(tags.map(Sanitizer.sanitize))
@@ -116,6 +153,9 @@ extension KnowledgeEngine {
     let mirror = KnowledgeItem(
       id: mirrorID, kind: .context, title: Self.mirrorTitle(for: clean), content: clean,
       source: .legacyMemory, tags: normalizedTags, createdAt: now, memoryID: memoryID)
+    try Self.refuseCredentials(
+      in: [("text", clean)] + normalizedTags.enumerated().map { ("tags[\($0.offset)]", $0.element) },
+      allowed: allowCredentials)
     return try store.write { tx in
       let rowid = try tx.insertMemory(memory)
       try LexicalIndexStore.index(memory: memory, rowID: rowid, in: tx)
@@ -147,16 +187,22 @@ extension KnowledgeEngine {
   // MARK: Tasks
 
   /// Adds an open task.
-  /// - Throws: `.validation` (title ≤ 300, notes ≤ 4,000, ≤ 64 existing knowledge ids), `.capacity`.
-  public func addTask(title: String, notes: String = "", priority: Priority = .normal, knowledgeIDs: [UUID] = [])
-    throws -> TaskItem
-  {
+  /// - Parameter allowCredentials: store credential-looking title or notes instead of refusing
+  ///   them. Only the user's explicit choice (`--allow-credentials`) may set it; agent and MCP
+  ///   paths never do.
+  /// - Throws: `.validation` (title ≤ 300, notes ≤ 4,000, ≤ 64 existing knowledge ids,
+  ///   credential-looking text), `.capacity`.
+  public func addTask(
+    title: String, notes: String = "", priority: Priority = .normal, knowledgeIDs: [UUID] = [],
+    allowCredentials: Bool = false
+  ) throws -> TaskItem {
     var seen = Set<UUID>()
     let task = TaskItem(
       id: environment.makeID(),
       title: Sanitizer.sanitize(title).trimmingCharacters(in: .whitespacesAndNewlines),
       notes: Sanitizer.sanitize(notes), priority: priority, createdAt: environment.now(),
       knowledgeIDs: knowledgeIDs.filter { seen.insert($0).inserted })
+    try Self.refuseCredentials(in: [("title", task.title), ("notes", task.notes)], allowed: allowCredentials)
     try store.write { tx in try tx.insertTask(task) }
     return task
   }

@@ -27,11 +27,16 @@ public struct CaptureRequest: Sendable, Equatable {
   public var relationships: [KnowledgeRelationship]
   public var priority: Priority
   public var source: KnowledgeSource
+  /// Store text that looks like a credential (see ``CredentialDetector``) instead of refusing
+  /// it. Only a person's explicit choice may set this — the CLI's `--allow-credentials` flag.
+  /// Agent and MCP paths must never set it, whatever their arguments say: a model or a client
+  /// cannot consent on the user's behalf.
+  public var allowCredentials: Bool
 
   public init(
     kind: KnowledgeKind, title: String, content: String = "", tags: [String] = [],
     relationships: [KnowledgeRelationship] = [], priority: Priority = .normal,
-    source: KnowledgeSource = .user
+    source: KnowledgeSource = .user, allowCredentials: Bool = false
   ) {
     self.kind = kind
     self.title = title
@@ -40,6 +45,7 @@ public struct CaptureRequest: Sendable, Equatable {
     self.relationships = relationships
     self.priority = priority
     self.source = source
+    self.allowCredentials = allowCredentials
   }
 }
 

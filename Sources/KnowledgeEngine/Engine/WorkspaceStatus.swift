@@ -14,13 +14,20 @@ public struct WorkspaceStatus: Sendable, Equatable, Codable {
   public var integrityProblems: [String]
   /// Records kept aside by imports.
   public var quarantined: Int
+  /// Stored records whose text looks like a credential (from migrations, imports, or stored
+  /// deliberately with `--allow-credentials`): a count and the first ids.
+  public var credentials: CredentialFlagReport
 }
 
 extension KnowledgeEngine {
-  /// Counts and referential integrity (dangling relationship, task, handoff, digest and memory
-  /// links; the active-handoff marker). Does not run `PRAGMA integrity_check`; see
+  /// Counts, referential integrity (dangling relationship, task, handoff, digest and memory
+  /// links; the active-handoff marker) and credential-looking stored text
+  /// (``WorkspaceTransaction/credentialFlags(limit:bytesPerTable:)``). Does not run `PRAGMA integrity_check`; see
   /// ``SQLiteWorkspaceStore/integrityCheck()``.
-  public func status() throws -> WorkspaceStatus {
+  /// - Parameter credentialScanBytes: how much stored text to scan for credentials, per table,
+  ///   in UTF-8 bytes (newest written first). `status` keeps it small to stay fast; `doctor`
+  ///   scans everything up to a large bound.
+  public func status(credentialScanBytes: Int = 256 << 10) throws -> WorkspaceStatus {
     let schema = (store as? SQLiteWorkspaceStore).flatMap { try? $0.schemaVersion() } ?? SchemaVersion.current
     let readOnlyReason = (store as? SQLiteWorkspaceStore)?.readOnlyReason
     return try store.read { tx in
@@ -29,7 +36,8 @@ extension KnowledgeEngine {
       return WorkspaceStatus(
         databasePath: store.databasePath, schemaVersion: schema, readOnly: store.isReadOnly,
         readOnlyReason: readOnlyReason, counts: counts, knowledgeItemLimit: try tx.settings().knowledgeItemLimit,
-        activeHandoffID: try tx.activeHandoffID(), integrityProblems: problems, quarantined: counts["quarantine"] ?? 0)
+        activeHandoffID: try tx.activeHandoffID(), integrityProblems: problems, quarantined: counts["quarantine"] ?? 0,
+        credentials: try tx.credentialFlags(bytesPerTable: credentialScanBytes))
     }
   }
 }

@@ -1,0 +1,175 @@
+import Foundation
+
+/// The lossless, versioned JSON export of a workspace (`dolphin export`), documented in
+/// `Docs/ExportFormat.md`.
+///
+/// ```json
+/// {"format": "dolphin-export", "formatVersion": 1, "schemaVersion": 5,
+///  "exportedAt": "2026-11-29T18:19:32.123Z", "generator": "dolphin 0.1.0",
+///  "workspace": { …AssistantWorkspace… }, "quarantine": [ … ]}
+/// ```
+///
+/// Format version 1 carries schema-v5 records exactly as ``AssistantWorkspace`` encodes them
+/// (sorted keys, ISO-8601 UTC dates with milliseconds). When the shape changes, the version goes
+/// up and version 1 becomes a frozen type read through a migration step, never edited.
+public struct WorkspaceExport: Codable, Sendable, Equatable {
+  /// The value of ``format``.
+  public static let formatName = "dolphin-export"
+  /// The version this build writes and the newest it reads.
+  public static let currentFormatVersion = 1
+
+  /// Always ``formatName``.
+  public var format: String
+  /// ``currentFormatVersion`` when written by this build.
+  public var formatVersion: Int
+  /// The workspace schema of the records (5).
+  public var schemaVersion: Int
+  /// When the export was made (UTC).
+  public var exportedAt: Date
+  /// What wrote the file, e.g. `dolphin 0.1.0`. Informational.
+  public var generator: String
+  /// Every record the user owns, the settings and the active handoff.
+  public var workspace: AssistantWorkspace
+  /// Records that imports kept aside verbatim because they failed validation.
+  public var quarantine: [WorkspaceTransaction.QuarantineEntry]
+
+  public init(
+    exportedAt: Date, generator: String, workspace: AssistantWorkspace,
+    quarantine: [WorkspaceTransaction.QuarantineEntry]
+  ) {
+    self.format = Self.formatName
+    self.formatVersion = Self.currentFormatVersion
+    self.schemaVersion = SchemaVersion.current
+    self.exportedAt = exportedAt
+    self.generator = generator
+    self.workspace = workspace
+    self.quarantine = quarantine
+  }
+
+  /// The document as pretty-printed JSON with sorted keys (deterministic for equal values).
+  public func jsonData() throws -> Data {
+    try StableJSON.encoder(pretty: true).encode(self)
+  }
+
+  /// Reads an export: checks the header first (format name, then version), then decodes the
+  /// records.
+  /// - Parameters:
+  ///   - data: the file's bytes (UTF-8 JSON).
+  ///   - fileName: for messages.
+  /// - Throws: ``ExportDocumentError`` naming the file and, for a malformed record, its path in
+  ///   the document (e.g. `workspace.knowledge[3].kind`).
+  public static func decode(_ data: Data, fileName: String) throws(ExportDocumentError) -> WorkspaceExport {
+    struct Header: Decodable {
+      var format: String?
+      var formatVersion: Int?
+      var schemaVersion: Int?
+    }
+    let header: Header
+    do {
+      header = try JSONDecoder().decode(Header.self, from: data)
+    } catch let error as DecodingError {
+      if case .typeMismatch(_, let context) = error, context.codingPath.isEmpty {
+        throw .notAnExport(file: fileName, reason: "the top level is not a JSON object")
+      }
+      if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+        throw .malformed(file: fileName, path: "", message: "not valid JSON (\(underlyingMessage(context)))")
+      }
+      throw .malformed(file: fileName, path: codingPath(error), message: message(error))
+    } catch {
+      throw .malformed(file: fileName, path: "", message: "\(error)")
+    }
+    guard header.format == formatName else {
+      throw .notAnExport(
+        file: fileName,
+        reason: header.format.map { "its format is '\($0)', not '\(formatName)'" }
+          ?? "it has no \"format\": \"\(formatName)\" field")
+    }
+    guard let version = header.formatVersion else {
+      throw .malformed(file: fileName, path: "formatVersion", message: "missing")
+    }
+    guard version <= currentFormatVersion else {
+      throw .newerFormatVersion(file: fileName, found: version, supported: currentFormatVersion)
+    }
+    guard version >= 1 else {
+      throw .malformed(file: fileName, path: "formatVersion", message: "\(version) is not a format version (1 or later)")
+    }
+    guard header.schemaVersion == SchemaVersion.current else {
+      throw .malformed(
+        file: fileName, path: "schemaVersion",
+        message: "is \(header.schemaVersion.map(String.init) ?? "missing"); format version 1 carries schema \(SchemaVersion.current)")
+    }
+    let document: WorkspaceExport
+    do {
+      document = try StableJSON.decoder().decode(WorkspaceExport.self, from: data)
+    } catch let error as DecodingError {
+      throw .malformed(file: fileName, path: codingPath(error), message: message(error))
+    } catch {
+      throw .malformed(file: fileName, path: "", message: "\(error)")
+    }
+    guard document.workspace.schemaVersion == SchemaVersion.current else {
+      throw .malformed(
+        file: fileName, path: "workspace.schemaVersion",
+        message: "is \(document.workspace.schemaVersion); expected \(SchemaVersion.current)")
+    }
+    return document
+  }
+
+  static func codingPath(_ error: DecodingError) -> String {
+    let path: [any CodingKey]
+    switch error {
+    case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): path = c.codingPath
+    case .keyNotFound(let key, let c): path = c.codingPath + [key]
+    @unknown default: path = []
+    }
+    var out = ""
+    for key in path {
+      if let i = key.intValue {
+        out += "[\(i)]"
+      } else {
+        out += (out.isEmpty ? "" : ".") + key.stringValue
+      }
+    }
+    return out
+  }
+
+  static func message(_ error: DecodingError) -> String {
+    switch error {
+    case .typeMismatch(let type, let c): return "expected \(type): \(c.debugDescription)"
+    case .valueNotFound(let type, _): return "missing value (expected \(type))"
+    case .keyNotFound: return "missing required field"
+    case .dataCorrupted(let c): return underlyingMessage(c)
+    @unknown default: return "\(error)"
+    }
+  }
+
+  static func underlyingMessage(_ c: DecodingError.Context) -> String {
+    if let underlying = c.underlyingError as NSError? {
+      return underlying.userInfo[NSDebugDescriptionErrorKey] as? String ?? underlying.localizedDescription
+    }
+    return c.debugDescription
+  }
+}
+
+/// Why an export file cannot be imported. Nothing is written when one is thrown.
+public enum ExportDocumentError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The file is JSON but not a dolphin export (wrong or missing `format`).
+  case notAnExport(file: String, reason: String)
+  /// The file was written by a newer dolphin (`formatVersion` greater than this build reads).
+  case newerFormatVersion(file: String, found: Int, supported: Int)
+  /// The JSON or one of its records is malformed; `path` locates it, e.g.
+  /// `workspace.tasks[2].status`.
+  case malformed(file: String, path: String, message: String)
+
+  public var description: String {
+    switch self {
+    case .notAnExport(let file, let reason):
+      return "\(file) is not a dolphin export: \(reason). Import reads files written by `dolphin export --format json`"
+    case .newerFormatVersion(let file, let found, let supported):
+      return
+        "\(file) has export format version \(found), newer than this build reads (\(supported)); "
+        + "upgrade dolphin to import it. Nothing was imported"
+    case .malformed(let file, let path, let message):
+      return "\(file): \(path.isEmpty ? "" : path + ": ")\(message). Nothing was imported"
+    }
+  }
+}

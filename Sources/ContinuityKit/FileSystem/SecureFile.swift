@@ -1,0 +1,116 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Our own file writes outside the database (exports, backups): private from creation,
+/// atomic, never half-written.
+public enum SecureFile {
+  /// Writes `data` to `url` so that the file is either absent/unchanged or complete: the bytes
+  /// go to a temporary file in the same directory, created with mode 0600 (whatever the umask),
+  /// which is fsynced and then renamed over `url`; the directory is fsynced last.
+  ///
+  /// Without `overwrite`, an existing file is never replaced, even by a race: the temporary file
+  /// is hard-linked to `url` (which fails when `url` exists) instead of renamed.
+  /// - Parameters:
+  ///   - data: the complete contents.
+  ///   - url: the destination file.
+  ///   - overwrite: whether an existing file at `url` may be replaced.
+  /// - Throws: ``WorkspaceError/fileSystem(path:message:)`` naming the path and the cause
+  ///   (e.g. `already exists`, `No space left on device`); the temporary file is removed.
+  public static func writeAtomically(_ data: Data, to url: URL, overwrite: Bool) throws(WorkspaceError) {
+    let path = url.path
+    let directory = url.deletingLastPathComponent().path
+    var st = stat()
+    if lstat(path, &st) == 0 {
+      if (st.st_mode & S_IFMT) == S_IFDIR { throw .fileSystem(path: path, message: "is a directory") }
+      if !overwrite { throw .fileSystem(path: path, message: "already exists; refusing to overwrite it") }
+    }
+    let temp = directory + "/." + url.lastPathComponent + ".tmp-" + UUID().uuidString.prefix(8)
+    let fd = open(temp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw .fileSystem(path: path, message: "cannot create a file here: \(errorText())") }
+    var failure: String?
+    fchmod(fd, 0o600)
+    if !writeAll(fd, data) {
+      failure = "cannot write: \(errorText())"
+    } else if fsync(fd) != 0 {
+      failure = "cannot flush to disk: \(errorText())"
+    }
+    close(fd)
+    if failure == nil {
+      if overwrite {
+        if rename(temp, path) != 0 { failure = "cannot move into place: \(errorText())" }
+      } else if link(temp, path) != 0 {
+        let code = errno
+        if code == EEXIST {
+          failure = "already exists; refusing to overwrite it"
+        } else if code == EPERM || code == ENOTSUP || code == EXDEV {
+          // A filesystem without hard links: fall back to check-then-rename.
+          if lstat(path, &st) == 0 {
+            failure = "already exists; refusing to overwrite it"
+          } else if rename(temp, path) != 0 {
+            failure = "cannot move into place: \(errorText())"
+          }
+        } else {
+          failure = "cannot move into place: \(String(cString: strerror(code)))"
+        }
+      }
+    }
+    unlink(temp)  // after link(2) the data lives on under `path`; after rename(2) this is a no-op
+    if let failure { throw .fileSystem(path: path, message: failure) }
+    syncDirectory(directory)
+  }
+
+  /// Overwrites a regular file's bytes with zeros, fsyncs, and unlinks it.
+  ///
+  /// Best effort against recovery: on copy-on-write or journaling filesystems and on SSDs the
+  /// old blocks may survive on the device; what is guaranteed is that no file under the
+  /// workspace directory holds the old bytes any more.
+  /// - Throws: ``WorkspaceError/fileSystem(path:message:)`` when the file cannot be removed.
+  public static func removeSecurely(_ url: URL) throws(WorkspaceError) {
+    let path = url.path
+    var st = stat()
+    guard lstat(path, &st) == 0 else { return }
+    if (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 {
+      let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+      if fd >= 0 {
+        let zeros = Data(count: Int(min(st.st_size, 1 << 20)))
+        var remaining = Int(st.st_size)
+        while remaining > 0 {
+          let chunk = zeros.prefix(min(remaining, zeros.count))
+          if !writeAll(fd, chunk) { break }
+          remaining -= chunk.count
+        }
+        fsync(fd)
+        close(fd)
+      }
+    }
+    if unlink(path) != 0 { throw .fileSystem(path: path, message: "cannot remove: \(errorText())") }
+    syncDirectory(url.deletingLastPathComponent().path)
+  }
+
+  static func writeAll(_ fd: Int32, _ data: Data) -> Bool {
+    data.withUnsafeBytes { buf -> Bool in
+      var offset = 0
+      while offset < buf.count {
+        let n = write(fd, buf.baseAddress?.advanced(by: offset), buf.count - offset)
+        if n < 0, errno == EINTR { continue }
+        if n <= 0 { return false }
+        offset += n
+      }
+      return true
+    }
+  }
+
+  static func syncDirectory(_ path: String) {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
+    guard fd >= 0 else { return }
+    fsync(fd)
+    close(fd)
+  }
+
+  static func errorText() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,442 @@
+/// A kind of secret that ``CredentialDetector`` recognizes.
+public enum CredentialKind: String, Sendable, Codable, CaseIterable {
+  /// A PEM or OpenSSH private key block: `-----BEGIN … PRIVATE KEY-----` followed by key data.
+  case privateKey
+  /// An AWS access key id: `AKIA` or `ASIA` and 16 uppercase letters or digits.
+  case awsAccessKeyID
+  /// A GitHub token: `ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` (≥ 30 letters or digits) or
+  /// `github_pat_` (≥ 40 letters, digits or `_`).
+  case gitHubToken
+  /// A GitLab personal access token: `glpat-` and ≥ 20 letters, digits, `_` or `-`.
+  case gitLabToken
+  /// A Slack token: `xoxb-`, `xoxa-`, `xoxp-`, `xoxr-` or `xoxs-` and ≥ 20 letters, digits or
+  /// `-`, at least 6 of them digits.
+  case slackToken
+  /// A Stripe secret or restricted live key: `sk_live_` or `rk_live_` and ≥ 16 letters or digits.
+  case stripeKey
+  /// A Google API key: `AIza` and exactly 35 letters, digits, `_` or `-`.
+  case googleAPIKey
+  /// An OpenAI-style secret key: `sk-` and ≥ 32 letters, digits, `_` or `-`, with at least 2
+  /// digits, 8 letters and 12 distinct characters (so `sk-learn` and other words are not keys).
+  case openAIKey
+  /// A JSON Web Token: `eyJ…` `.` `eyJ…` `.` signature (base64url segments).
+  case jsonWebToken
+  /// A `password=`, `secret:`, `api_key = "…"`, `token: …` style assignment with a non-trivial
+  /// literal value.
+  case secretAssignment
+
+  /// A short human name, e.g. `GitHub token`.
+  public var displayName: String {
+    switch self {
+    case .privateKey: "private key block"
+    case .awsAccessKeyID: "AWS access key id"
+    case .gitHubToken: "GitHub token"
+    case .gitLabToken: "GitLab access token"
+    case .slackToken: "Slack token"
+    case .stripeKey: "Stripe live key"
+    case .googleAPIKey: "Google API key"
+    case .openAIKey: "OpenAI-style secret key"
+    case .jsonWebToken: "JSON Web Token"
+    case .secretAssignment: "password or secret assignment"
+    }
+  }
+}
+
+/// Where a credential-looking span starts in a text.
+public struct CredentialFinding: Sendable, Equatable, Codable, CustomStringConvertible {
+  public var kind: CredentialKind
+  /// 1-based line number.
+  public var line: Int
+  /// 1-based column, counted in `Character`s (as ``Limits`` counts text).
+  public var column: Int
+
+  public init(kind: CredentialKind, line: Int, column: Int) {
+    self.kind = kind
+    self.line = line
+    self.column = column
+  }
+
+  /// e.g. `GitHub token at line 2, column 7`. Never includes the secret itself.
+  public var description: String { "\(kind.displayName) at line \(line), column \(column)" }
+}
+
+/// Finds text that looks like a credential — private key blocks, common cloud and VCS token
+/// shapes, and `password=`/`secret:`-style assignments — so it is not stored by accident.
+///
+/// Rules (all ASCII; matched on the UTF-8 bytes, so any text is safe to scan):
+/// - Token shapes are listed on ``CredentialKind``. A token must start at a word boundary (not
+///   right after a letter, digit or `_`); fixed-length shapes (AWS, Google) must also end at one.
+/// - An assignment is a key, optionally quoted, then `=`, `:` or `:=` (not `==`, `=>`, `::`),
+///   then a value. The key, case-insensitively, ends with `password`, `passwd`, `passphrase`,
+///   `secret`, `token`, `apikey`/`api_key`/`api-key`, `accesskey`/`access_key`, `secretkey`/
+///   `secret_key` or `privatekey`/`private_key` (so `DB_PASSWORD`, `client_secret`,
+///   `GITHUB_TOKEN`, `"apiKey"` count; `tokens`, `max_tokens`, `password_hash` do not).
+///   The value is non-trivial when it is at least 6 characters, not all digits, not one
+///   repeated character, not a placeholder (`changeme`, `your-api-key`, `<token>`, `${TOKEN}`,
+///   `$TOKEN`, `****`, `example`, `null`, …) and not code (`fetchToken()`, `self.token`,
+///   `"\(value)"`); an unquoted value made only of letters, `.` and `_` must be at least 16
+///   characters; a quoted value with 4 or more spaces reads as prose and is not counted.
+///
+/// The detector is a heuristic: it is tuned to catch real secrets pasted by mistake while
+/// leaving prose (`reset your password: see the wiki`) and code identifiers (`let token =
+/// try await fetchToken()`) alone. It never returns or logs the matched text.
+public enum CredentialDetector {
+  /// Every finding in `text`, in text order, at most `limit`.
+  /// - Parameters:
+  ///   - text: any text.
+  ///   - limit: the most findings to return.
+  /// - Returns: findings with 1-based line and column (in `Character`s).
+  /// - Complexity: O(*n*) in the UTF-8 length of `text`.
+  public static func findings(in text: String, limit: Int = 16) -> [CredentialFinding] {
+    guard limit > 0 else { return [] }
+    var copy = text
+    let offsets = copy.withUTF8 { bytes in
+      var scanner = Scanner(bytes: bytes, limit: limit)
+      return scanner.run()
+    }
+    return offsets.map { kind, offset in
+      let (line, column) = position(ofByte: offset, in: text)
+      return CredentialFinding(kind: kind, line: line, column: column)
+    }
+  }
+
+  /// The first finding in `text`, or nil when it looks free of credentials.
+  public static func firstFinding(in text: String) -> CredentialFinding? {
+    findings(in: text, limit: 1).first
+  }
+
+  /// Throws when `text` looks like it holds a credential.
+  /// - Parameters:
+  ///   - text: the text about to be stored.
+  ///   - field: the field's name for the message, e.g. `content` or `tags[2]`.
+  /// - Throws: ``ValidationError`` with `field` and a message naming the kind and the position,
+  ///   e.g. `content looks like it holds a credential (GitHub token at line 2, column 7)…`.
+  public static func requireNoCredential(in text: String, field: String) throws(ValidationError) {
+    guard let f = firstFinding(in: text) else { return }
+    throw ValidationError(
+      field: field,
+      message:
+        "\(field) looks like it holds a credential (\(f)); it was not stored. Remove the secret, or "
+        + "store it deliberately with the command line's --allow-credentials flag")
+  }
+
+  /// Assignment keys end with one of these (lowercased).
+  static let assignmentKeySuffixes: [[UInt8]] = [
+    "password", "passwd", "passphrase", "secret", "token", "apikey", "api_key", "api-key", "api.key",
+    "accesskey", "access_key", "access-key", "secretkey", "secret_key", "secret-key", "privatekey",
+    "private_key", "private-key",
+  ].map { Array($0.utf8) }
+
+  /// 1-based (line, column in `Character`s) of a UTF-8 byte offset.
+  static func position(ofByte offset: Int, in text: String) -> (Int, Int) {
+    let utf8 = text.utf8
+    let target = utf8.index(utf8.startIndex, offsetBy: offset, limitedBy: utf8.endIndex) ?? utf8.endIndex
+    var line = 1
+    var lineStart = text.startIndex
+    var i = utf8.startIndex
+    while i < target {
+      if utf8[i] == UInt8(ascii: "\n") {
+        line += 1
+        lineStart = utf8.index(after: i)
+      }
+      i = utf8.index(after: i)
+    }
+    let column = text[lineStart..<target].count + 1
+    return (line, column)
+  }
+}
+
+/// One pass over UTF-8 bytes collecting (kind, byte offset) of findings.
+private struct Scanner {
+  let b: UnsafeBufferPointer<UInt8>
+  let limit: Int
+  var out: [(CredentialKind, Int)] = []
+
+  init(bytes: UnsafeBufferPointer<UInt8>, limit: Int) {
+    self.b = bytes
+    self.limit = limit
+  }
+
+  var n: Int { b.count }
+
+  mutating func run() -> [(CredentialKind, Int)] {
+    var i = 0
+    while i < n, out.count < limit {
+      if let (kind, start, end) = match(at: i) {
+        out.append((kind, start))
+        i = max(end, i + 1)
+      } else {
+        i += 1
+      }
+    }
+    return out
+  }
+
+  // MARK: Byte classes
+
+  static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+  static func isUpper(_ c: UInt8) -> Bool { c >= 0x41 && c <= 0x5A }
+  static func isLower(_ c: UInt8) -> Bool { c >= 0x61 && c <= 0x7A }
+  static func isAlnum(_ c: UInt8) -> Bool { isDigit(c) || isUpper(c) || isLower(c) }
+  static func isWord(_ c: UInt8) -> Bool { isAlnum(c) || c == UInt8(ascii: "_") }
+  static func isBase64URL(_ c: UInt8) -> Bool { isWord(c) || c == UInt8(ascii: "-") }
+  static func isBase64(_ c: UInt8) -> Bool {
+    isAlnum(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/") || c == UInt8(ascii: "=")
+  }
+  static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+
+  func has(_ literal: StaticString, at i: Int) -> Bool {
+    let count = literal.utf8CodeUnitCount
+    guard i + count <= n else { return false }
+    return literal.withUTF8Buffer { lit in
+      for k in 0..<count where b[i + k] != lit[k] { return false }
+      return true
+    }
+  }
+
+  func boundaryBefore(_ i: Int) -> Bool { i == 0 || !Self.isWord(b[i - 1]) }
+
+  /// The end of the run starting at `i` of bytes satisfying `pred`, scanning at most `cap`.
+  func run(from i: Int, cap: Int = 4096, _ pred: (UInt8) -> Bool) -> Int {
+    var j = i
+    while j < n, j - i < cap, pred(b[j]) { j += 1 }
+    return j
+  }
+
+  // MARK: Dispatch
+
+  func match(at i: Int) -> (CredentialKind, Int, Int)? {
+    switch b[i] {
+    case UInt8(ascii: "-"):
+      return privateKey(at: i)
+    case UInt8(ascii: "A"):
+      guard boundaryBefore(i) else { return nil }
+      return awsKey(at: i) ?? googleKey(at: i)
+    case UInt8(ascii: "g"):
+      guard boundaryBefore(i) else { return nil }
+      return gitHub(at: i) ?? gitLab(at: i)
+    case UInt8(ascii: "x"):
+      guard boundaryBefore(i) else { return nil }
+      return slack(at: i)
+    case UInt8(ascii: "s"), UInt8(ascii: "r"):
+      guard boundaryBefore(i) else { return nil }
+      return stripe(at: i) ?? openAI(at: i)
+    case UInt8(ascii: "e"):
+      guard boundaryBefore(i) else { return nil }
+      return jwt(at: i)
+    case UInt8(ascii: "="), UInt8(ascii: ":"):
+      return assignment(at: i)
+    default:
+      return nil
+    }
+  }
+
+  // MARK: Token shapes
+
+  func privateKey(at i: Int) -> (CredentialKind, Int, Int)? {
+    guard has("-----BEGIN ", at: i) else { return nil }
+    let labelStart = i + 11
+    let labelEnd = run(from: labelStart, cap: 48) { Self.isUpper($0) || Self.isDigit($0) || $0 == 0x20 }
+    let label = String(decoding: UnsafeBufferPointer(rebasing: b[labelStart..<labelEnd]), as: UTF8.self)
+    guard label.hasSuffix("PRIVATE KEY") || label.hasSuffix("PRIVATE KEY BLOCK"), has("-----", at: labelEnd)
+    else { return nil }
+    // A header alone (as in documentation) is not a key: require key data after it.
+    var j = labelEnd + 5
+    let stop = min(n, j + 1024)
+    while j < stop {
+      if Self.isBase64(b[j]) {
+        let end = run(from: j, Self.isBase64)
+        if end - j >= 40 { return (.privateKey, i, end) }
+        j = end
+      } else {
+        j += 1
+      }
+    }
+    return nil
+  }
+
+  func awsKey(at i: Int) -> (CredentialKind, Int, Int)? {
+    guard has("AKIA", at: i) || has("ASIA", at: i) else { return nil }
+    let end = run(from: i + 4, cap: 17) { Self.isUpper($0) || Self.isDigit($0) }
+    guard end - (i + 4) == 16, end == n || !Self.isAlnum(b[end]) else { return nil }
+    return (.awsAccessKeyID, i, end)
+  }
+
+  func googleKey(at i: Int) -> (CredentialKind, Int, Int)? {
+    guard has("AIza", at: i) else { return nil }
+    let end = run(from: i + 4, cap: 36, Self.isBase64URL)
+    guard end - (i + 4) == 35, end == n || !Self.isBase64URL(b[end]) else { return nil }
+    return (.googleAPIKey, i, end)
+  }
+
+  func gitHub(at i: Int) -> (CredentialKind, Int, Int)? {
+    if has("github_pat_", at: i) {
+      let end = run(from: i + 11, Self.isWord)
+      return end - (i + 11) >= 40 ? (.gitHubToken, i, end) : nil
+    }
+    guard has("gh", at: i), i + 3 < n, b[i + 3] == UInt8(ascii: "_") else { return nil }
+    guard [UInt8(ascii: "p"), UInt8(ascii: "o"), UInt8(ascii: "u"), UInt8(ascii: "s"), UInt8(ascii: "r")]
+      .contains(b[i + 2])
+    else { return nil }
+    let end = run(from: i + 4, Self.isAlnum)
+    return end - (i + 4) >= 30 ? (.gitHubToken, i, end) : nil
+  }
+
+  func gitLab(at i: Int) -> (CredentialKind, Int, Int)? {
+    guard has("glpat-", at: i) else { return nil }
+    let end = run(from: i + 6, Self.isBase64URL)
+    return end - (i + 6) >= 20 ? (.gitLabToken, i, end) : nil
+  }
+
+  func slack(at i: Int) -> (CredentialKind, Int, Int)? {
+    guard has("xox", at: i), i + 4 < n, b[i + 4] == UInt8(ascii: "-") else { return nil }
+    guard [UInt8(ascii: "b"), UInt8(ascii: "a"), UInt8(ascii: "p"), UInt8(ascii: "r"), UInt8(ascii: "s")]
+      .contains(b[i + 3])
+    else { return nil }
+    let start = i + 5
+    let end = run(from: start) { Self.isAlnum($0) || $0 == UInt8(ascii: "-") }
+    let digits = b[start..<end].filter(Self.isDigit).count
+    return end - start >= 20 && digits >= 6 ? (.slackToken, i, end) : nil
+  }
+
+  func stripe(at i: Int) -> (CredentialKind, Int, Int)? {
+    guard has("sk_live_", at: i) || has("rk_live_", at: i) else { return nil }
+    let end = run(from: i + 8, Self.isAlnum)
+    return end - (i + 8) >= 16 ? (.stripeKey, i, end) : nil
+  }
+
+  func openAI(at i: Int) -> (CredentialKind, Int, Int)? {
+    guard has("sk-", at: i) else { return nil }
+    let start = i + 3
+    let end = run(from: start, Self.isBase64URL)
+    guard end - start >= 32 else { return nil }
+    var digits = 0
+    var letters = 0
+    var distinct = Set<UInt8>()
+    for c in b[start..<end] {
+      if Self.isDigit(c) { digits += 1 } else if Self.isUpper(c) || Self.isLower(c) { letters += 1 }
+      distinct.insert(c)
+    }
+    return digits >= 2 && letters >= 8 && distinct.count >= 12 ? (.openAIKey, i, end) : nil
+  }
+
+  func jwt(at i: Int) -> (CredentialKind, Int, Int)? {
+    guard has("eyJ", at: i) else { return nil }
+    let headerEnd = run(from: i, Self.isBase64URL)
+    guard headerEnd - i >= 10, headerEnd < n, b[headerEnd] == UInt8(ascii: "."), has("eyJ", at: headerEnd + 1)
+    else { return nil }
+    let payloadEnd = run(from: headerEnd + 1, Self.isBase64URL)
+    guard payloadEnd - (headerEnd + 1) >= 10, payloadEnd < n, b[payloadEnd] == UInt8(ascii: ".") else {
+      return nil
+    }
+    let end = run(from: payloadEnd + 1, Self.isBase64URL)
+    return (.jsonWebToken, i, end)
+  }
+
+  // MARK: Assignments
+
+  func assignment(at op: Int) -> (CredentialKind, Int, Int)? {
+    let c = b[op]
+    var valueStart = op + 1
+    if c == UInt8(ascii: "=") {
+      if op + 1 < n, b[op + 1] == UInt8(ascii: "=") || b[op + 1] == UInt8(ascii: ">") { return nil }
+      if op > 0, [UInt8(ascii: "="), UInt8(ascii: "!"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ":")]
+        .contains(b[op - 1])
+      {
+        return nil
+      }
+    } else {
+      if op + 1 < n, b[op + 1] == UInt8(ascii: ":") { return nil }
+      if op > 0, b[op - 1] == UInt8(ascii: ":") { return nil }
+      if op + 1 < n, b[op + 1] == UInt8(ascii: "=") { valueStart = op + 2 }
+    }
+    guard let keyStart = keyStart(before: op), let value = value(from: valueStart) else { return nil }
+    // A value that is itself a known token shape is reported as that, more specific kind.
+    if value.start < n, let token = match(at: value.start), token.0 != .secretAssignment {
+      return (token.0, token.1, max(token.2, value.end))
+    }
+    guard isNonTrivial(value) else { return nil }
+    return (.secretAssignment, keyStart, value.end)
+  }
+
+  /// Where the key ending just before `op` starts, when it is a secret's key.
+  func keyStart(before op: Int) -> Int? {
+    var j = op - 1
+    while j >= 0, op - j <= 4, Self.isSpace(b[j]) { j -= 1 }
+    if j >= 0, b[j] == UInt8(ascii: "\"") || b[j] == UInt8(ascii: "'") { j -= 1 }
+    let keyEnd = j + 1
+    while j >= 0, keyEnd - j <= 64,
+      Self.isWord(b[j]) || b[j] == UInt8(ascii: "-") || b[j] == UInt8(ascii: ".")
+    {
+      j -= 1
+    }
+    let keyStart = j + 1
+    guard keyEnd > keyStart else { return nil }
+    let key = b[keyStart..<keyEnd].map { Self.isUpper($0) ? $0 + 32 : $0 }
+    for suffix in CredentialDetector.assignmentKeySuffixes where key.count >= suffix.count {
+      if Array(key.suffix(suffix.count)) == suffix { return keyStart }
+    }
+    return nil
+  }
+
+  struct Value {
+    var start: Int
+    var bytes: [UInt8]
+    var quoted: Bool
+    var end: Int
+  }
+
+  func value(from start: Int) -> Value? {
+    var j = start
+    while j < n, j - start <= 4, Self.isSpace(b[j]) { j += 1 }
+    guard j < n else { return nil }
+    let q = b[j]
+    if q == UInt8(ascii: "\"") || q == UInt8(ascii: "'") || q == UInt8(ascii: "`") {
+      let s = j + 1
+      var k = s
+      while k < n, k - s <= 512, b[k] != q, b[k] != UInt8(ascii: "\n") { k += 1 }
+      guard k < n, b[k] == q else { return nil }
+      return Value(start: s, bytes: Array(b[s..<k]), quoted: true, end: k + 1)
+    }
+    let stops: [UInt8] = [
+      UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "&"), UInt8(ascii: "\""), UInt8(ascii: "'"),
+      UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"),
+    ]
+    var k = j
+    while k < n, k - j <= 512, !Self.isSpace(b[k]), b[k] != 0x0A, b[k] != 0x0D, !stops.contains(b[k]) { k += 1 }
+    return Value(start: j, bytes: Array(b[j..<k]), quoted: false, end: k)
+  }
+
+  static let placeholders: Set<String> = [
+    "null", "nil", "none", "true", "false", "undefined", "required", "optional", "string", "redacted",
+    "changeme", "change_me", "password", "secret", "token", "example", "placeholder", "hidden", "masked",
+    "default", "empty", "unknown", "notset", "not_set", "required=true",
+  ]
+
+  func isNonTrivial(_ v: Value) -> Bool {
+    let bytes = v.bytes
+    guard bytes.count >= 6 else { return false }
+    if bytes.allSatisfy(Self.isDigit) { return false }
+    if let first = bytes.first, bytes.allSatisfy({ $0 == first }) { return false }
+    let lower = String(decoding: bytes.map { Self.isUpper($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    if Self.placeholders.contains(lower) { return false }
+    for marker in ["your", "example", "xxxx", "****", "...", "…", "<", "${", "{{", "$(", "\\(", "%s", "%@", "%("]
+    where lower.contains(marker) {
+      return false
+    }
+    if lower.hasPrefix("$") || lower.hasPrefix("%") || lower.hasPrefix("env.") || lower.hasPrefix("process.env")
+      || lower.hasPrefix("os.environ")
+    {
+      return false
+    }
+    if v.quoted {
+      return bytes.filter { $0 == 0x20 }.count < 4
+    }
+    // Unquoted: code (calls, subscripts, blocks) is not a literal.
+    for c in bytes where [UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{")].contains(c) { return false }
+    let wordish = bytes.allSatisfy {
+      Self.isUpper($0) || Self.isLower($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_")
+    }
+    return !wordish || bytes.count >= 16
+  }
+}

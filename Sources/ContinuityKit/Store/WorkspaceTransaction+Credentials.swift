@@ -1,0 +1,113 @@
+import Foundation
+
+/// A stored record whose text looks like it holds a credential.
+public struct CredentialFlag: Sendable, Equatable, Codable {
+  /// `knowledge`, `memory`, `task`, `handoff` or `message`.
+  public var recordType: String
+  public var id: UUID
+  /// The field, e.g. `content`, `tags[1]`, `nextSteps[0]`.
+  public var field: String
+  /// The first finding in that field.
+  public var finding: CredentialFinding
+
+  public init(recordType: String, id: UUID, field: String, finding: CredentialFinding) {
+    self.recordType = recordType
+    self.id = id
+    self.field = field
+    self.finding = finding
+  }
+}
+
+/// Stored records that look like they hold credentials, for `dolphin status` and `doctor`.
+///
+/// New text is refused at capture; such records come from legacy migration and export imports
+/// (which never drop data), or were stored deliberately with `--allow-credentials`.
+public struct CredentialFlagReport: Sendable, Equatable, Codable {
+  /// How many records were flagged (each counted once, however many findings it has).
+  public var count: Int
+  /// The first flagged records, at most the `limit` asked for: table by table (knowledge,
+  /// memories, tasks, handoffs, messages), newest written first.
+  public var flags: [CredentialFlag]
+  /// False when the scan stopped at its byte bound before reading every record.
+  public var complete: Bool
+
+  public init(count: Int = 0, flags: [CredentialFlag] = [], complete: Bool = true) {
+    self.count = count
+    self.flags = flags
+    self.complete = complete
+  }
+}
+
+extension WorkspaceTransaction {
+  /// Scans stored text with ``CredentialDetector``: knowledge (title, content, tags), memories
+  /// (text, tags), tasks (title, notes), handoffs (focus, summary, next steps, excerpts) and chat
+  /// messages.
+  ///
+  /// Bounded: each table is read newest-written first (by row id, so migrated and imported
+  /// records, whatever their dates, come first) until `bytesPerTable` UTF-8 bytes of text have
+  /// been scanned; the report is marked incomplete when a table held more. `dolphin status`
+  /// uses a small budget, `dolphin doctor` a large one.
+  /// - Parameters:
+  ///   - limit: the most flags to return (the count covers every flagged record scanned).
+  ///   - bytesPerTable: the most text scanned per table, in UTF-8 bytes.
+  /// - Complexity: O(scanned bytes).
+  public func credentialFlags(limit: Int = 20, bytesPerTable: Int = 1 << 20) throws(WorkspaceError)
+    -> CredentialFlagReport
+  {
+    requireValid()
+    var report = CredentialFlagReport()
+    func consider(_ type: String, _ id: UUID, _ fields: [(String, String)]) {
+      for (field, text) in fields {
+        guard let f = CredentialDetector.firstFinding(in: text) else { continue }
+        report.count += 1
+        if report.flags.count < limit {
+          report.flags.append(CredentialFlag(recordType: type, id: id, field: field, finding: f))
+        }
+        return
+      }
+    }
+    func list(_ field: String, _ json: String) -> [(String, String)] {
+      let values = (try? StableJSON.decoder().decode([String].self, from: Data(json.utf8))) ?? [json]
+      return values.enumerated().map { ("\(field)[\($0.offset)]", $0.element) }
+    }
+    let tables: [(type: String, table: String, columns: [String])] = [
+      ("knowledge", "knowledge", ["title", "content", "tags"]),
+      ("memory", "memory", ["text", "tags"]),
+      ("task", "task", ["title", "notes"]),
+      ("handoff", "handoff", ["focus", "summary", "next_steps", "recent_excerpts"]),
+      ("message", "message", ["text"]),
+    ]
+    let pageSize = 256
+    for t in tables {
+      var scanned = 0
+      var before = Int64.max
+      page: while true {
+        let sql =
+          "SELECT rowid, id, \(t.columns.joined(separator: ", ")) FROM \(t.table) WHERE rowid < ? ORDER BY rowid DESC LIMIT ?"
+        let rows = try db.all(sql, [.integer(before), .integer(Int64(pageSize))]) { (row) throws(WorkspaceError) in
+          (row.int64(0), try uuid(row, 1, t.table), (0..<t.columns.count).map { row.text(Int32($0 + 2)) })
+        }
+        for (rowid, id, values) in rows {
+          if scanned >= bytesPerTable {
+            report.complete = false
+            break page
+          }
+          var fields: [(String, String)] = []
+          for (column, value) in zip(t.columns, values) {
+            scanned += value.utf8.count
+            switch column {
+            case "tags": fields += list("tags", value)
+            case "next_steps": fields += list("nextSteps", value)
+            case "recent_excerpts": fields += list("recentExcerpts", value)
+            default: fields.append((column, value))
+            }
+          }
+          consider(t.type, id, fields)
+          before = rowid
+        }
+        if rows.count < pageSize { break }
+      }
+    }
+    return report
+  }
+}

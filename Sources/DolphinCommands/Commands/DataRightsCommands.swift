@@ -1,0 +1,191 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+/// `export`, `import`, `erase` and `activity clear`: the user's data rights over the workspace.
+enum DataRightsCommands {
+  static let all = [export, importCommand, erase, activityClear]
+
+  static let export = Command(
+    spec: CommandSpec(
+      path: ["export"], summary: "Export everything in the workspace (JSON, lossless; or Markdown, for reading).",
+      options: [
+        OptionSpec(name: "format", value: "F", help: "json (default; what `dolphin import` reads) or markdown."),
+        OptionSpec(name: "output", value: "PATH", help: "Write to this file (mode 0600, atomically) instead of stdout."),
+        OptionSpec(name: "force", value: nil, help: "Replace an existing --output file."),
+      ],
+      discussion: """
+        The JSON document is described in Docs/ExportFormat.md: knowledge, memories, tasks, handoffs,
+        digests, conversations and messages, activity receipts, run checkpoints, settings, the active
+        handoff and the quarantine. With --output the file is written to a temporary file in the same
+        directory, flushed and renamed into place: it is never half-written, and an existing file is
+        kept unless --force is given.
+        """),
+    run: { ctx in
+      let format = ctx.arguments.value("format") ?? "json"
+      guard format == "json" || format == "markdown" else {
+        throw ValidationError(field: "format", message: "format '\(inert(format))' is not one of: json, markdown")
+      }
+      let output = ctx.arguments.value("output").map { URL(fileURLWithPath: $0) }
+      if ctx.json, output == nil, format != "json" {
+        throw CLIError.usage("--json prints one JSON document; give --output for a Markdown export")
+      }
+      if let output, !ctx.arguments.has("force"), FileManager.default.fileExists(atPath: output.path) {
+        throw CLIError.input("\(output.path) already exists; nothing was written (pass --force to replace it)")
+      }
+      let document = try ctx.engine().exportWorkspace(generator: "dolphin \(DolphinCLI.version)")
+      let data = format == "json" ? try document.jsonData() : Data(MarkdownExport.render(document).utf8)
+      guard let output else {
+        ctx.console.print(String(decoding: data, as: UTF8.self))
+        return
+      }
+      try SecureFile.writeAtomically(data, to: output, overwrite: ctx.arguments.has("force"))
+      let ws = document.workspace
+      let counts: [(String, Int)] = [
+        ("knowledge", ws.knowledge.count), ("memories", ws.memories.count), ("tasks", ws.tasks.count),
+        ("handoffs", ws.handoffs.count), ("digests", ws.digests.count), ("conversations", ws.conversations.count),
+        ("messages", ws.messages.count), ("receipts", ws.receipts.count), ("checkpoints", ws.checkpoints.count),
+        ("quarantined", document.quarantine.count),
+      ]
+      if ctx.json {
+        struct Out: Encodable {
+          var path: String
+          var format: String
+          var bytes: Int
+          var counts: [String: Int]
+        }
+        try ctx.console.printJSON(
+          Out(path: output.path, format: format, bytes: data.count, counts: Dictionary(uniqueKeysWithValues: counts)))
+      } else {
+        ctx.console.print("Exported to \(output.path) (\(format), \(data.count) bytes, mode 0600):")
+        ctx.console.print("  " + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", "))
+      }
+    })
+
+  static let importCommand = Command(
+    spec: CommandSpec(
+      path: ["import"], summary: "Import a `dolphin export` JSON file (previewed; one transaction).",
+      positionals: [("file", "The export file; '-' reads stdin.")],
+      options: [
+        OptionSpec(name: "dry-run", value: nil, help: "Print the plan and change nothing."),
+        OptionSpec(
+          name: "on-conflict", value: "POLICY",
+          help: "refuse (default), skip (keep this workspace's versions) or replace (take the file's)."),
+      ],
+      discussion: """
+        A record whose id is not in the workspace is added; one with the same id and the same content is
+        left alone; one with the same id and different content is a conflict: by default nothing is
+        imported (exit 4, the conflicting ids listed) unless --on-conflict skip or replace says what to
+        do. The plan (new / same / conflicting per collection) is printed before anything is written.
+        Into an empty workspace the import is a lossless restore. Text that looks like a credential is
+        imported and flagged in `dolphin status`, never dropped.
+        """),
+    run: { ctx in
+      let path = ctx.arguments.positionals[0]
+      let policyName = ctx.arguments.value("on-conflict") ?? "refuse"
+      let policy = try ctx.parseEnum(ImportConflictPolicy.self, policyName, field: "on-conflict")
+      let data: Data
+      let source: String
+      if path == "-" {
+        data = Data(ctx.console.readAll().utf8)
+        source = "stdin"
+      } else {
+        guard let d = FileManager.default.contents(atPath: path) else {
+          throw CLIError.input("cannot read '\(path)' (missing or unreadable)")
+        }
+        data = d
+        source = URL(fileURLWithPath: path).lastPathComponent
+      }
+      let document = try WorkspaceExport.decode(data, fileName: source)
+      let engine = try ctx.engine()
+      let plan = try engine.planImport(document, policy: policy, source: source)
+      let dryRun = ctx.arguments.has("dry-run")
+      if ctx.json {
+        ctx.console.printError(Render.importPlan(plan))
+      } else {
+        ctx.console.print(Render.importPlan(plan))
+      }
+      if policy == .refuse, plan.hasConflicts {
+        throw KnowledgeEngine.conflictError(plan)
+      }
+      if dryRun {
+        if ctx.json {
+          struct Out: Encodable { var dryRun: Bool; var plan: ImportPlan }
+          try ctx.console.printJSON(Out(dryRun: true, plan: plan))
+        } else {
+          ctx.console.print("Dry run: nothing was written.")
+        }
+        return
+      }
+      let report = try engine.applyImport(document, policy: policy, source: source, expecting: plan)
+      if ctx.json {
+        try ctx.console.printJSON(report)
+      } else {
+        let total = report.written.values.reduce(0, +)
+        let parts = report.written.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        ctx.console.print(
+          "Imported \(total) record(s)" + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")
+            + (report.skipped > 0 ? "; kept this workspace's version of \(report.skipped) conflicting record(s)" : "")
+            + ".")
+        if let d = report.digestID { ctx.console.print("Stored rule-based digest \(d.uuidString).") }
+      }
+    })
+
+  static let erase = Command(
+    spec: CommandSpec(
+      path: ["erase"], summary: "Erase data (one kind, or everything) and verify it is gone from disk.",
+      options: [
+        OptionSpec(
+          name: "kind", value: "K",
+          help: "knowledge, memories, tasks, handoffs, digests, conversations, activity or all (default all).")
+      ],
+      confirms: true,
+      discussion: """
+        Prints the plan — records, references, digests that cite them, search-index rows, chat excerpts in
+        handoffs, and for `all` the quarantine, legacy-import records, legacy backups and a legacy
+        workspace.json — asks on a terminal (or takes --yes), removes everything in one transaction, then
+        compacts the database (WAL checkpoint, VACUUM) and reads every file under the workspace directory
+        to check that no erased record's id survives. Exit 5 when that check fails.
+        """),
+    run: { ctx in
+      let scope = try ctx.parseEnum(EraseScope.self, ctx.arguments.value("kind") ?? "all", field: "kind")
+      let engine = try ctx.engine()
+      try runErase(ctx, engine: engine, plan: try engine.planErase(scope), question: "Erase this data? This cannot be undone.")
+    })
+
+  static let activityClear = Command(
+    spec: CommandSpec(
+      path: ["activity", "clear"],
+      summary: "Clear chat & run activity: messages, receipts, checkpoints and chat excerpts in handoffs.",
+      confirms: true,
+      discussion: """
+        Conversations, handoffs (without their copied chat excerpts) and all knowledge stay. The removed
+        text is then compacted out of the database files and the result verified, as for `dolphin erase`.
+        """),
+    run: { ctx in
+      let engine = try ctx.engine()
+      try runErase(
+        ctx, engine: engine, plan: try engine.planClearChatAndActivity(), question: "Clear chat & run activity?")
+    })
+
+  /// Shared flow of `erase` and `activity clear`: show, confirm, apply, report the verification.
+  static func runErase(_ ctx: CommandContext, engine: KnowledgeEngine, plan: ErasePlan, question: String) throws {
+    let text = Render.erasePlan(plan)
+    if ctx.json { ctx.console.printError(text) } else { ctx.console.print(text) }
+    if !plan.isEmpty { try ctx.confirm(question) }
+    let report = try engine.apply(plan)
+    if ctx.json {
+      try ctx.console.printJSON(report)
+    } else {
+      let removed = report.removed.values.reduce(0, +)
+      ctx.console.print(
+        "Erased \(removed) record(s)" + (report.removedFiles.isEmpty ? "" : " and \(report.removedFiles.count) file(s)") + ".")
+      ctx.console.print(Render.verification(report.verification))
+    }
+    if !report.verification.passed {
+      throw ReportedFailure(
+        code: ExitCode.storage,
+        message: "erased ids still found on disk: " + report.verification.leakedIDs.map(\.uuidString).joined(separator: ", "))
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+extension Render {
+  static func importPlan(_ p: ImportPlan) -> String {
+    var lines = [
+      "Import plan for \(inert(p.source)) (on conflict: \(p.policy.rawValue); "
+        + (p.intoEmptyWorkspace ? "empty workspace: lossless restore)" : "merging into a workspace that has records)"),
+      "  " + "collection".padding(toLength: 14, withPad: " ", startingAt: 0) + "   new  same  conflicting",
+    ]
+    func num(_ n: Int, _ width: Int) -> String { String(repeating: " ", count: max(0, width - String(n).count)) + String(n) }
+    for c in p.collections {
+      var line = "  " + c.name.padding(toLength: 14, withPad: " ", startingAt: 0) + num(c.new, 6) + num(c.same, 6) + num(c.conflicting, 13)
+      if c.pruned > 0 { line += "   (\(c.pruned) oldest existing will be pruned)" }
+      lines.append(line)
+    }
+    lines.append("  settings: \(p.settings); active handoff: \(p.activeHandoff); quarantine: \(p.quarantineNew) new, \(p.quarantineSame) already present")
+    if p.credentials.count > 0 {
+      lines.append("  \(p.credentials.count) record(s) hold text that looks like a credential; they are imported and flagged (see `dolphin status`):")
+      for f in p.credentials.flags { lines.append("    - " + credentialFlag(f)) }
+    }
+    if p.hasConflicts {
+      lines.append("  Conflicts (\(p.conflicts.count)) — same id, different content:")
+      for c in p.conflicts.prefix(50) {
+        let fields = c.differingFields.isEmpty ? "" : " (\(c.differingFields.joined(separator: ", ")) differ)"
+        lines.append("    - \(c.collection)" + (c.id.map { " \($0.uuidString)" } ?? "") + fields)
+      }
+      if p.conflicts.count > 50 { lines.append("    … and \(p.conflicts.count - 50) more") }
+      switch p.policy {
+      case .refuse: lines.append("  On conflict: refuse — nothing will be imported.")
+      case .skip: lines.append("  On conflict: skip — this workspace's versions are kept.")
+      case .replace: lines.append("  On conflict: replace — the file's versions overwrite these records.")
+      }
+    }
+    if p.storesDigest { lines.append("  One rule-based digest will be stored at the end.") }
+    return lines.joined(separator: "\n")
+  }
+
+  static func erasePlan(_ p: ErasePlan) -> String {
+    let title = p.target == "chatAndActivity" ? "Clear chat & run activity plan:" : "Erase plan (\(p.target)):"
+    var lines = [title]
+    if p.isEmpty {
+      lines.append("  nothing to erase")
+    } else {
+      for s in p.steps { lines.append("  - \(inert(s.detail))") }
+      for f in p.files { lines.append("  - remove the file \(inert(f)) (overwritten with zeros, then unlinked)") }
+    }
+    lines.append("  Then: checkpoint the WAL, VACUUM the database, and scan every workspace file for the erased ids.")
+    return lines.joined(separator: "\n")
+  }
+
+  static func verification(_ v: EraseVerification) -> String {
+    var lines: [String] = []
+    if v.filesScanned.isEmpty {
+      lines.append("Verification: no files to scan.")
+    } else if v.passed {
+      lines.append(
+        "Verified: read \(v.filesScanned.count) file(s), \(v.bytesScanned) bytes; none of the \(v.idsChecked) erased "
+          + "record id(s) remains on disk. WAL \(v.walBytes) bytes, \(v.freePages) free page(s).")
+    } else {
+      lines.append(
+        "Verification FAILED: \(v.leakedIDs.count) erased id(s) still found on disk: "
+          + v.leakedIDs.map(\.uuidString).joined(separator: ", ") + " (in "
+          + v.filesWithLeaks.map(inert).joined(separator: ", ") + ")")
+    }
+    for n in v.notes { lines.append("Note: \(inert(n))") }
+    return lines.joined(separator: "\n")
+  }
+}

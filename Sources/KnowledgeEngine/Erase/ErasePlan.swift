@@ -1,0 +1,91 @@
+import Foundation
+
+/// What `dolphin erase --kind` removes.
+public enum EraseScope: String, Sendable, Codable, CaseIterable {
+  /// Every knowledge item (legacy-memory mirrors included) with its tags, relationships and
+  /// index rows; references to them in tasks, handoffs and memories; digests citing them.
+  case knowledge
+  /// Every legacy memory and its knowledge mirror (with the mirror's cascade); digests citing
+  /// them.
+  case memories
+  /// Every task; its references in handoffs; digests citing tasks.
+  case tasks
+  /// Every handoff and the active-handoff marker; digests citing handoffs.
+  case handoffs
+  /// Every stored digest.
+  case digests
+  /// Every conversation and chat message, and the chat excerpts copied into handoffs.
+  case conversations
+  /// Every activity receipt and run checkpoint.
+  case activity
+  /// Everything: all records, settings, the search index, the quarantine, legacy-import
+  /// records, the legacy backup files and a legacy `workspace.json` in the workspace directory.
+  case all
+}
+
+/// What an erase will remove, shown to the user before it is applied.
+///
+/// Built by ``KnowledgeEngine/planErase(_:)`` or ``KnowledgeEngine/planClearChatAndActivity()``;
+/// `KnowledgeEngine.apply(_:)` recomputes it inside its transaction and refuses when the
+/// workspace changed since it was shown.
+public struct ErasePlan: Sendable, Equatable, Codable {
+  /// One change, e.g. `deleteKnowledge` × 12.
+  public struct Step: Sendable, Equatable, Codable {
+    /// `deleteKnowledge`, `deleteMemories`, `deleteMirrors`, `deleteTasks`, `deleteHandoffs`,
+    /// `deleteDigests`, `deleteConversations`, `deleteMessages`, `deleteReceipts`,
+    /// `deleteCheckpoints`, `deleteQuarantine`, `deleteLegacyImports`, `unlinkTasks`,
+    /// `unlinkHandoffs`, `removeRelationships`, `clearMemoryLinks`, `clearActiveHandoff`,
+    /// `scrubExcerpts`, `resetSettings`, `clearSearchIndex`.
+    public var action: String
+    /// How many records it touches.
+    public var count: Int
+    /// A human-readable line, e.g. `delete 12 knowledge items with their tags, …`.
+    public var detail: String
+  }
+
+  /// `knowledge` … `all` (an ``EraseScope``), or `chatAndActivity`.
+  public var target: String
+  /// Changes in a stable order; steps that touch nothing are left out.
+  public var steps: [Step]
+  /// Files removed (zeroed, then unlinked): legacy backups and a legacy `workspace.json`.
+  public var files: [String]
+
+  /// True when there is nothing to remove.
+  public var isEmpty: Bool { steps.isEmpty && files.isEmpty }
+}
+
+/// How the erase was checked on disk afterwards.
+public struct EraseVerification: Sendable, Equatable, Codable {
+  /// Files read under the workspace directory (database, `-wal`, `-shm`, anything else).
+  public var filesScanned: [String]
+  public var bytesScanned: Int
+  /// How many erased record ids were looked for.
+  public var idsChecked: Int
+  /// Erased ids still found in some file's bytes without being referenced by a live record
+  /// (at most 20). Empty when the erase is verified.
+  public var leakedIDs: [UUID]
+  /// The files the leaked ids were found in.
+  public var filesWithLeaks: [String]
+  /// Size of the `-wal` file after compaction, in bytes.
+  public var walBytes: Int64
+  /// Legacy files kept on purpose by a partial erase (legacy backups, a legacy
+  /// `workspace.json`) that still hold some erased records; `erase --kind all` removes them.
+  public var retainedCopies: [String]
+  /// SQLite free-list pages after compaction.
+  public var freePages: Int
+  /// Caveats, e.g. another process keeping the WAL open.
+  public var notes: [String]
+
+  /// True when no erased id survives on disk outside live records.
+  public var passed: Bool { leakedIDs.isEmpty }
+}
+
+/// What an erase did.
+public struct EraseReport: Sendable, Equatable, Codable {
+  public var plan: ErasePlan
+  /// Records removed, by action (`deleteKnowledge` …).
+  public var removed: [String: Int]
+  /// Files removed.
+  public var removedFiles: [String]
+  public var verification: EraseVerification
+}

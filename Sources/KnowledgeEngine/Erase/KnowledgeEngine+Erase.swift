@@ -1,0 +1,381 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension KnowledgeEngine {
+  /// Plans erasing one kind of data, or everything: lists every record, reference, digest,
+  /// index row and file the erase will remove or change. Writes nothing.
+  /// - Throws: storage errors.
+  public func planErase(_ scope: EraseScope) throws -> ErasePlan {
+    let target = EraseTarget(scope)
+    let directory = (store as? SQLiteWorkspaceStore)?.directory
+    return try store.read { tx in try Self.makePlan(target, tx, directory: directory) }
+  }
+
+  /// Plans "clear chat & run activity": every chat message, activity receipt and run
+  /// checkpoint, and the chat excerpts copied into retained handoffs (conversations, handoffs
+  /// and everything else stay). Writes nothing.
+  public func planClearChatAndActivity() throws -> ErasePlan {
+    try store.read { tx in try Self.makePlan(.chatAndActivity, tx, directory: nil) }
+  }
+
+  /// Applies an erase plan, then makes sure the removed bytes do not survive on disk and checks
+  /// that they do not.
+  ///
+  /// Steps: recompute the plan in a write transaction and refuse when it changed; delete and
+  /// unlink everything in it in that ONE transaction (the database runs with `secure_delete`);
+  /// compact the database (``SQLiteWorkspaceStore/compact()``: checkpoint, `VACUUM`, `TRUNCATE`
+  /// checkpoint); zero and unlink the plan's files; then
+  /// read every byte of every file under the workspace directory and look for the ids of the
+  /// erased records — an id found there that no live record still mentions is reported as
+  /// leaked (``EraseVerification/leakedIDs``).
+  /// - Throws: ``WorkspaceError/validation(_:)`` when the workspace changed since the plan was
+  ///   made; storage and filesystem errors.
+  public func apply(_ plan: ErasePlan) throws -> EraseReport {
+    guard let target = EraseTarget(rawValue: plan.target) else {
+      throw WorkspaceError.validation(ValidationError(field: "target", message: "unknown erase target '\(plan.target)'"))
+    }
+    let sqlite = store as? SQLiteWorkspaceStore
+    let directory = target == .chatAndActivity ? nil : sqlite?.directory
+    let (removed, erasedIDs) = try store.write { tx -> ([String: Int], Set<UUID>) in
+      let current = try Self.makePlan(target, tx, directory: directory)
+      guard current == plan else {
+        throw WorkspaceError.validation(
+          ValidationError(field: "plan", message: "the workspace changed since this erase was planned; plan it again"))
+      }
+      return try Self.executeErase(target, tx)
+    }
+    var verification = EraseVerification(
+      filesScanned: [], bytesScanned: 0, idsChecked: erasedIDs.count, leakedIDs: [], filesWithLeaks: [], walBytes: 0,
+      retainedCopies: [], freePages: 0, notes: [])
+    if let sqlite {
+      let compaction = try sqlite.compact()
+      verification.walBytes = compaction.walBytes
+      verification.freePages = compaction.freePages
+      if compaction.checkpointBusy || compaction.walBytes > 0 {
+        verification.notes.append(
+          "another process has the workspace open, so the WAL could not be emptied; close it and run the erase again")
+      }
+    }
+    var removedFiles: [String] = []
+    for path in plan.files {
+      try SecureFile.removeSecurely(URL(fileURLWithPath: path))
+      removedFiles.append(path)
+    }
+    if let dir = directory {
+      // The backup folder goes too once empty (rmdir never removes anything else).
+      rmdir(dir.appendingPathComponent(Self.legacyBackupFolder).path)
+    }
+    if let sqlite {
+      if let dir = sqlite.directory {
+        // A partial erase keeps the legacy files on purpose (the plan for `all` removes them).
+        let kept = Set(try store.read { tx in try Self.eraseFiles(tx, directory: dir) })
+        try EraseVerifier.verify(erasedIDs, in: dir, keptFiles: kept, store: store, into: &verification)
+        if !verification.retainedCopies.isEmpty {
+          verification.notes.append(
+            "legacy backups kept on purpose still hold copies of some erased records: "
+              + verification.retainedCopies.joined(separator: ", ") + "; `dolphin erase --kind all` removes them")
+        }
+      } else {
+        verification.notes.append("in-memory workspace: there are no files to scan")
+      }
+    }
+    return EraseReport(plan: plan, removed: removed, removedFiles: removedFiles, verification: verification)
+  }
+
+  /// The folder inside a workspace directory that holds legacy backups.
+  static let legacyBackupFolder = "legacy-backups"
+}
+
+/// An erase target: a scope, or "clear chat & run activity".
+enum EraseTarget: String, Sendable {
+  case knowledge, memories, tasks, handoffs, digests, conversations, activity, all, chatAndActivity
+
+  init(_ scope: EraseScope) {
+    // Every scope has a target of the same name.
+    self = EraseTarget(rawValue: scope.rawValue) ?? .all
+  }
+}
+
+extension KnowledgeEngine {
+  // MARK: Planning
+
+  static func makePlan(_ target: EraseTarget, _ tx: WorkspaceTransaction, directory: URL?) throws -> ErasePlan {
+    var steps: [ErasePlan.Step] = []
+    func add(_ action: String, _ count: Int, _ detail: String) {
+      if count > 0 { steps.append(.init(action: action, count: count, detail: detail)) }
+    }
+    func digestsCiting(_ ids: some Sequence<UUID>, _ what: String) throws {
+      let n = try tx.digestIDs(citingAny: ids).count
+      add("deleteDigests", n, "delete \(n) digest(s) that cite the erased \(what) (digests hold copies of their text)")
+    }
+    var files: [String] = []
+    switch target {
+    case .knowledge:
+      let items = try tx.knowledgeIdentities()
+      add("deleteKnowledge", items.count, "delete \(items.count) knowledge item(s) (legacy-memory mirrors included) with their tags, relationships and search-index rows")
+      try knowledgeCascadeSteps(Set(items.map(\.id)), tx, add: add, digests: digestsCiting)
+    case .memories:
+      let memories = try tx.memoryIdentities()
+      let mirrors = try mirrorIdentities(of: memories, tx)
+      add("deleteMemories", memories.count, "delete \(memories.count) legacy memory(ies) with their search-index rows")
+      add("deleteMirrors", mirrors.count, "delete their \(mirrors.count) knowledge mirror(s)")
+      let mirrorIDs = Set(mirrors.map(\.id))
+      let n = try mirrorIDs.reduce(0) { $0 + (try tx.relationships(targeting: $1).filter { !mirrorIDs.contains($0.sourceID) }.count) }
+      add("removeRelationships", n, "remove \(n) relationship(s) of other items that point at those mirrors")
+      try referenceSteps(mirrorIDs, tx, add: add)
+      try digestsCiting(memories.map(\.id) + Array(mirrorIDs), "memories")
+    case .tasks:
+      let ids = try tx.allIDs(.task)
+      add("deleteTasks", ids.count, "delete \(ids.count) task(s)")
+      let set = Set(ids)
+      let n = try tx.listHandoffs().filter { !set.isDisjoint(with: $0.taskIDs) }.count
+      add("unlinkHandoffs", n, "remove task references from \(n) handoff(s)")
+      try digestsCiting(ids, "tasks")
+    case .handoffs:
+      let ids = try tx.allIDs(.handoff)
+      add("deleteHandoffs", ids.count, "delete \(ids.count) handoff(s) with their summaries, next steps and chat excerpts")
+      add("clearActiveHandoff", try tx.activeHandoffID() == nil ? 0 : 1, "clear the active-handoff marker")
+      try digestsCiting(ids, "handoffs")
+    case .digests:
+      let n = try tx.rowCount(.digest)
+      add("deleteDigests", n, "delete \(n) stored digest(s)")
+    case .conversations:
+      let c = try tx.rowCount(.conversation)
+      add("deleteConversations", c, "delete \(c) conversation(s)")
+      try chatSteps(tx, add: add)
+    case .activity:
+      try activitySteps(tx, add: add)
+    case .chatAndActivity:
+      try chatSteps(tx, add: add)
+      try activitySteps(tx, add: add)
+    case .all:
+      let tables: [(WorkspaceTransaction.EraseTable, String, String)] = [
+        (.knowledge, "deleteKnowledge", "knowledge item(s) with their tags and relationships"),
+        (.memory, "deleteMemories", "legacy memory(ies)"),
+        (.task, "deleteTasks", "task(s)"),
+        (.handoff, "deleteHandoffs", "handoff(s) with their chat excerpts"),
+        (.digest, "deleteDigests", "digest(s)"),
+        (.conversation, "deleteConversations", "conversation(s)"),
+        (.message, "deleteMessages", "chat message(s)"),
+        (.receipt, "deleteReceipts", "activity receipt(s)"),
+        (.checkpoint, "deleteCheckpoints", "run checkpoint(s)"),
+        (.quarantine, "deleteQuarantine", "quarantined record(s) kept aside by imports"),
+        (.legacyImport, "deleteLegacyImports", "legacy-import record(s) (file names and sha256)"),
+      ]
+      for (table, action, what) in tables {
+        let n = try tx.rowCount(table)
+        add(action, n, "delete \(n) \(what)")
+      }
+      add("clearActiveHandoff", try tx.activeHandoffID() == nil ? 0 : 1, "clear the active-handoff marker")
+      add("resetSettings", try tx.hasStoredSettings() ? 1 : 0, "reset the settings to their defaults")
+      let indexed = try tx.lexicalTables().isEmpty ? 0 : 1
+      add("clearSearchIndex", indexed, "empty the search index (every lexical_* table)")
+      files = try eraseFiles(tx, directory: directory)
+    }
+    return ErasePlan(target: target.rawValue, steps: steps, files: files)
+  }
+
+  static func knowledgeCascadeSteps(
+    _ ids: Set<UUID>, _ tx: WorkspaceTransaction, add: (String, Int, String) -> Void,
+    digests: (Set<UUID>, String) throws -> Void
+  ) throws {
+    try referenceSteps(ids, tx, add: add)
+    let links = try tx.memoryIdentities().filter { $0.knowledgeID.map(ids.contains) ?? false }.count
+    add("clearMemoryLinks", links, "keep \(links) legacy memory(ies) but clear their links to the erased mirrors")
+    try digests(ids, "knowledge")
+  }
+
+  /// Task and handoff references to knowledge items that go.
+  static func referenceSteps(_ ids: Set<UUID>, _ tx: WorkspaceTransaction, add: (String, Int, String) -> Void) throws {
+    let tasks = try tx.listTasks().filter { !ids.isDisjoint(with: $0.knowledgeIDs) }.count
+    add("unlinkTasks", tasks, "remove knowledge references from \(tasks) task(s)")
+    let handoffs = try tx.listHandoffs().filter { !ids.isDisjoint(with: $0.knowledgeIDs) }.count
+    add("unlinkHandoffs", handoffs, "remove knowledge references from \(handoffs) handoff(s)")
+  }
+
+  static func chatSteps(_ tx: WorkspaceTransaction, add: (String, Int, String) -> Void) throws {
+    let m = try tx.rowCount(.message)
+    add("deleteMessages", m, "delete \(m) chat message(s)")
+    let h = try tx.listHandoffs().filter { !$0.recentExcerpts.isEmpty }.count
+    add("scrubExcerpts", h, "remove the chat excerpts copied into \(h) handoff(s) (the handoffs stay)")
+  }
+
+  static func activitySteps(_ tx: WorkspaceTransaction, add: (String, Int, String) -> Void) throws {
+    let r = try tx.rowCount(.receipt)
+    add("deleteReceipts", r, "delete \(r) activity receipt(s)")
+    let c = try tx.rowCount(.checkpoint)
+    add("deleteCheckpoints", c, "delete \(c) run checkpoint(s)")
+  }
+
+  /// Knowledge mirrors of `memories`: the items they link to and items that mirror them.
+  static func mirrorIdentities(
+    of memories: [(id: UUID, rowID: Int64, knowledgeID: UUID?)], _ tx: WorkspaceTransaction
+  ) throws -> [(id: UUID, rowID: Int64, memoryID: UUID?)] {
+    let memoryIDs = Set(memories.map(\.id))
+    let linked = Set(memories.compactMap(\.knowledgeID))
+    return try tx.knowledgeIdentities().filter { k in
+      linked.contains(k.id) || (k.memoryID.map(memoryIDs.contains) ?? false)
+    }
+  }
+
+  /// Legacy backups (recorded paths and everything in `<workspace>/legacy-backups`) and a
+  /// legacy `workspace.json` in the workspace directory, which would otherwise be imported
+  /// again on next use.
+  static func eraseFiles(_ tx: WorkspaceTransaction, directory: URL?) throws -> [String] {
+    let fm = FileManager.default
+    var paths = Set(try tx.listLegacyImports().map(\.backupPath).filter { fm.fileExists(atPath: $0) })
+    if let directory {
+      let backups = directory.appendingPathComponent(legacyBackupFolder)
+      if let names = try? fm.contentsOfDirectory(atPath: backups.path) {
+        for name in names {
+          let path = backups.appendingPathComponent(name).path
+          var isDir: ObjCBool = false
+          if fm.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue { paths.insert(path) }
+        }
+      }
+      let legacy = directory.appendingPathComponent(legacyFileName).path
+      if fm.fileExists(atPath: legacy) { paths.insert(legacy) }
+    }
+    return paths.sorted()
+  }
+
+  // MARK: Executing
+
+  /// Removes everything the target covers in `tx`.
+  /// - Returns: counts removed by action, and the ids of every removed record.
+  static func executeErase(_ target: EraseTarget, _ tx: WorkspaceTransaction) throws -> ([String: Int], Set<UUID>) {
+    var removed: [String: Int] = [:]
+    var erased = Set<UUID>()
+    func note(_ action: String, _ ids: [UUID]) {
+      guard !ids.isEmpty else { return }
+      removed[action, default: 0] += ids.count
+      erased.formUnion(ids)
+    }
+    func deleteDigests(citing ids: some Sequence<UUID>) throws {
+      let digests = try tx.digestIDs(citingAny: ids)
+      for d in digests.sorted(by: { $0.uuidString < $1.uuidString }) where try tx.digest(id: d) != nil {
+        try tx.deleteDigest(id: d)
+      }
+      note("deleteDigests", Array(digests))
+    }
+    switch target {
+    case .knowledge:
+      let items = try tx.knowledgeIdentities()
+      try deleteDigests(citing: items.map(\.id))
+      try eraseKnowledge(items, tx)
+      note("deleteKnowledge", items.map(\.id))
+    case .memories:
+      let memories = try tx.memoryIdentities()
+      let mirrors = try mirrorIdentities(of: memories, tx)
+      try deleteDigests(citing: memories.map(\.id) + mirrors.map(\.id))
+      try eraseKnowledge(mirrors, tx)
+      for m in memories {
+        try LexicalIndexStore.remove(memoryRowID: m.rowID, in: tx)
+        try tx.deleteMemory(id: m.id)
+      }
+      note("deleteMirrors", mirrors.map(\.id))
+      note("deleteMemories", memories.map(\.id))
+    case .tasks:
+      let ids = try tx.allIDs(.task)
+      let set = Set(ids)
+      try deleteDigests(citing: ids)
+      for var h in try tx.listHandoffs() where !set.isDisjoint(with: h.taskIDs) {
+        h.taskIDs.removeAll(where: set.contains)
+        try tx.updateHandoff(h)
+      }
+      try tx.deleteAllRows(.task)
+      note("deleteTasks", ids)
+    case .handoffs:
+      let ids = try tx.allIDs(.handoff)
+      try deleteDigests(citing: ids)
+      try tx.deleteAllRows(.handoff)
+      note("deleteHandoffs", ids)
+    case .digests:
+      let ids = try tx.allIDs(.digest)
+      try tx.deleteAllRows(.digest)
+      note("deleteDigests", ids)
+    case .conversations:
+      let ids = try tx.allIDs(.conversation)
+      removed["scrubExcerpts"] = try eraseChat(tx, note: note)
+      try tx.deleteAllRows(.conversation)
+      note("deleteConversations", ids)
+    case .activity:
+      try eraseActivity(tx, note: note)
+    case .chatAndActivity:
+      removed["scrubExcerpts"] = try eraseChat(tx, note: note)
+      try eraseActivity(tx, note: note)
+    case .all:
+      let tables: [(WorkspaceTransaction.EraseTable, String)] = [
+        (.knowledge, "deleteKnowledge"), (.memory, "deleteMemories"), (.task, "deleteTasks"),
+        (.handoff, "deleteHandoffs"), (.digest, "deleteDigests"), (.conversation, "deleteConversations"),
+        (.message, "deleteMessages"), (.receipt, "deleteReceipts"), (.checkpoint, "deleteCheckpoints"),
+      ]
+      for (table, action) in tables {
+        let ids = try tx.allIDs(table)
+        try tx.deleteAllRows(table)
+        note(action, ids)
+      }
+      for (table, action) in [(WorkspaceTransaction.EraseTable.quarantine, "deleteQuarantine"), (.legacyImport, "deleteLegacyImports")] {
+        let n = try tx.rowCount(table)
+        try tx.deleteAllRows(table)
+        if n > 0 { removed[action] = n }
+      }
+      try tx.clearSettingsAndMarkers()
+      try tx.clearLexicalIndex()
+    }
+    try tx.pruneUnusedLexicalTerms()
+    return (removed, erased)
+  }
+
+  /// Deletes knowledge items with their whole cascade, set-wise: relationships pointing at
+  /// them, task and handoff references, memory links, index rows. (Digests are the caller's.)
+  static func eraseKnowledge(_ items: [(id: UUID, rowID: Int64, memoryID: UUID?)], _ tx: WorkspaceTransaction) throws {
+    guard !items.isEmpty else { return }
+    let ids = Set(items.map(\.id))
+    try tx.deleteRelationships(targetingAny: ids)
+    for var t in try tx.listTasks() where !ids.isDisjoint(with: t.knowledgeIDs) {
+      t.knowledgeIDs.removeAll(where: ids.contains)
+      try tx.updateTask(t)
+    }
+    for var h in try tx.listHandoffs() where !ids.isDisjoint(with: h.knowledgeIDs) {
+      h.knowledgeIDs.removeAll(where: ids.contains)
+      try tx.updateHandoff(h)
+    }
+    for m in try tx.memoryIdentities() where m.knowledgeID.map(ids.contains) ?? false {
+      try tx.setMemoryKnowledgeID(m.id, nil)
+    }
+    for k in items {
+      try LexicalIndexStore.remove(knowledgeRowID: k.rowID, in: tx)
+      try tx.deleteKnowledge(id: k.id)
+    }
+  }
+
+  /// Deletes every chat message and empties the excerpts copied into handoffs (which stay).
+  /// - Returns: how many handoffs were scrubbed, or nil for none.
+  static func eraseChat(_ tx: WorkspaceTransaction, note: (String, [UUID]) -> Void) throws -> Int? {
+    let ids = try tx.allIDs(.message)
+    try tx.deleteAllRows(.message)
+    note("deleteMessages", ids)
+    var scrubbed = 0
+    for var h in try tx.listHandoffs() where !h.recentExcerpts.isEmpty {
+      h.recentExcerpts = []
+      try tx.updateHandoff(h)
+      scrubbed += 1
+    }
+    return scrubbed > 0 ? scrubbed : nil
+  }
+
+  static func eraseActivity(_ tx: WorkspaceTransaction, note: (String, [UUID]) -> Void) throws {
+    let receipts = try tx.allIDs(.receipt)
+    try tx.deleteAllRows(.receipt)
+    note("deleteReceipts", receipts)
+    let checkpoints = try tx.allIDs(.checkpoint)
+    try tx.deleteAllRows(.checkpoint)
+    note("deleteCheckpoints", checkpoints)
+  }
+}

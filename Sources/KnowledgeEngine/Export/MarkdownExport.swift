@@ -1,0 +1,238 @@
+import Foundation
+
+/// Renders an export as Markdown for reading (`dolphin export --format markdown`). The JSON
+/// document is the lossless format; this one is for people.
+///
+/// Stored text is data, never markup: one-line values (titles, tags, digest lines) are
+/// CommonMark-escaped with backslashes and have their line breaks folded, longer text sits in
+/// fenced code blocks whose fence is longer than any backtick run inside, and every terminal
+/// control is replaced by a visible placeholder (``TerminalText/inert(_:)``). So a stored
+/// `# heading`, `<script>`, `[link](…)` or ```` ``` ```` shows as the characters it is.
+public enum MarkdownExport {
+  /// The Markdown for `document`. Sections in order: knowledge, memories, tasks, handoffs,
+  /// digests, conversations (with their messages), activity receipts, run checkpoints,
+  /// settings, quarantine. Deterministic for equal documents.
+  public static func render(_ document: WorkspaceExport) -> String {
+    var out = MarkdownWriter()
+    let ws = document.workspace
+    out.line("# Dolphin workspace export")
+    out.blank()
+    out.line(
+      "Exported \(ISO8601.string(from: document.exportedAt)) by \(inline(document.generator)) · format "
+        + "`\(document.format)` version \(document.formatVersion) · workspace schema v\(document.schemaVersion).")
+    out.blank()
+    out.line(
+      "This file is for reading. `dolphin export --format json` writes the lossless document that "
+        + "`dolphin import` restores. Stored text is shown as data: escaped inline, fenced when long.")
+    out.blank()
+    out.line("| records | count |")
+    out.line("|---|---|")
+    for (name, count) in [
+      ("Knowledge", ws.knowledge.count), ("Memories", ws.memories.count), ("Tasks", ws.tasks.count),
+      ("Handoffs", ws.handoffs.count), ("Digests", ws.digests.count), ("Conversations", ws.conversations.count),
+      ("Messages", ws.messages.count), ("Activity receipts", ws.receipts.count),
+      ("Run checkpoints", ws.checkpoints.count), ("Quarantined", document.quarantine.count),
+    ] {
+      out.line("| \(name) | \(count) |")
+    }
+
+    out.section("Knowledge", ws.knowledge.count)
+    for k in ws.knowledge {
+      out.heading(3, "\(k.kind.rawValue.capitalized): \(inline(k.title))")
+      out.item("id", code(k.id))
+      out.item("priority", k.priority.rawValue)
+      out.item("source", k.source.rawValue + (k.memoryID.map { " (mirrors memory \(code($0)))" } ?? ""))
+      if !k.tags.isEmpty { out.item("tags", k.tags.map(inline).joined(separator: ", ")) }
+      for r in k.relationships { out.item("relationship", "\(r.kind.rawValue) → \(code(r.targetID))") }
+      out.item("created", date(k.createdAt) + " · updated " + date(k.updatedAt) + " · revision \(k.revision)")
+      out.fenced(k.content)
+    }
+
+    out.section("Memories", ws.memories.count)
+    for m in ws.memories {
+      out.heading(3, "Memory \(code(m.id))")
+      out.item("created", date(m.createdAt))
+      if !m.tags.isEmpty { out.item("tags", m.tags.map(inline).joined(separator: ", ")) }
+      if let k = m.knowledgeID { out.item("knowledge mirror", code(k)) }
+      out.fenced(m.text)
+    }
+
+    out.section("Tasks", ws.tasks.count)
+    for t in ws.tasks {
+      out.heading(3, (t.status == .completed ? "[x] " : "[ ] ") + inline(t.title))
+      out.item("id", code(t.id))
+      out.item("status", t.status.rawValue + (t.completedAt.map { " on " + date($0) } ?? ""))
+      out.item("priority", t.priority.rawValue)
+      out.item("created", date(t.createdAt))
+      if !t.knowledgeIDs.isEmpty { out.item("knowledge", t.knowledgeIDs.map(code).joined(separator: ", ")) }
+      out.fenced(t.notes)
+    }
+
+    out.section("Handoffs", ws.handoffs.count)
+    for h in ws.handoffs {
+      out.heading(3, inline(h.focus) + (h.id == ws.activeHandoffID ? " (active)" : ""))
+      out.item("id", code(h.id))
+      out.item("created", date(h.createdAt) + (h.restoredAt.map { " · restored " + date($0) } ?? ""))
+      if !h.knowledgeIDs.isEmpty { out.item("knowledge", h.knowledgeIDs.map(code).joined(separator: ", ")) }
+      if !h.taskIDs.isEmpty { out.item("tasks", h.taskIDs.map(code).joined(separator: ", ")) }
+      for (i, step) in h.nextSteps.enumerated() { out.item("next step \(i + 1)", inline(step)) }
+      if !h.summary.isEmpty {
+        out.blank()
+        out.line("Summary:")
+        out.fenced(h.summary)
+      }
+      for (i, excerpt) in h.recentExcerpts.enumerated() {
+        out.blank()
+        out.line("Excerpt \(i + 1):")
+        out.fenced(excerpt)
+      }
+    }
+
+    out.section("Digests", ws.digests.count)
+    for d in ws.digests {
+      out.heading(3, "Digest \(code(d.id))")
+      out.item("created", date(d.createdAt))
+      out.item("trigger", trigger(d.trigger))
+      out.item("algorithm", "\(inline(d.algorithm)) version \(inline(d.algorithmVersion))")
+      let s = d.sections
+      for (name, lines) in [
+        ("Decisions", s.decisions), ("Preferences", s.preferences), ("Goals", s.goals), ("Open tasks", s.openTasks),
+        ("Recent context", s.recentContext), ("Priorities", s.priorities), ("Questions", s.questions),
+      ] where !lines.isEmpty {
+        out.heading(4, name)
+        for l in lines {
+          let evidence = l.evidenceIDs.isEmpty ? "" : " — evidence " + l.evidenceIDs.map(code).joined(separator: ", ")
+          out.line("- " + inline(l.text) + evidence)
+        }
+      }
+    }
+
+    out.section("Conversations", ws.conversations.count)
+    let known = Set(ws.conversations.map(\.id))
+    for c in ws.conversations {
+      out.heading(3, c.title.isEmpty ? "Untitled conversation" : inline(c.title))
+      out.item("id", code(c.id))
+      out.item("created", date(c.createdAt) + " · updated " + date(c.updatedAt))
+      for m in ws.messages where m.conversationID == c.id { message(m, into: &out) }
+    }
+    let orphans = ws.messages.filter { !known.contains($0.conversationID) }
+    if !orphans.isEmpty {
+      out.heading(3, "Messages of conversations not in this export")
+      for m in orphans { message(m, into: &out) }
+    }
+
+    out.section("Activity receipts", ws.receipts.count)
+    for r in ws.receipts {
+      out.line(
+        "- \(date(r.startedAt)) \(codeText(r.tool)) \(r.outcome.rawValue) (\(inline(r.risk)), call \(codeText(r.callID)), "
+          + "approval \(r.approval.map(inline) ?? "none"))" + (r.message.isEmpty ? "" : ": " + inline(r.message)))
+      out.line("  - id \(code(r.id)); arguments \(codeText(r.arguments))"
+        + (r.changedIDs.isEmpty ? "" : "; changed " + r.changedIDs.map(code).joined(separator: ", ")))
+    }
+
+    out.section("Run checkpoints", ws.checkpoints.count)
+    for c in ws.checkpoints {
+      out.line(
+        "- \(date(c.createdAt)) run \(code(c.runID)) step \(c.step): \(inline(c.state))"
+          + (c.note.isEmpty ? "" : " — " + inline(c.note)) + " (id \(code(c.id)))")
+    }
+
+    out.heading(2, "Settings")
+    out.item("assistant name", inline(ws.settings.assistantName))
+    out.item("response style", ws.settings.responseStyle.rawValue)
+    out.item("calendar access", ws.settings.calendarAccessEnabled ? "enabled" : "disabled")
+    out.item("knowledge item limit", String(ws.settings.knowledgeItemLimit))
+    out.item("active handoff", ws.activeHandoffID.map(code) ?? "none")
+
+    out.section("Quarantine", document.quarantine.count)
+    for q in document.quarantine {
+      out.heading(3, "\(inline(q.sourceFile)) \(inline(q.collection))[\(q.recordIndex)]")
+      out.item("reason", inline(q.reason))
+      out.item("kept aside", date(q.quarantinedAt))
+      out.fenced(q.raw, info: "json")
+    }
+    return out.text
+  }
+
+  static func message(_ m: ChatMessage, into out: inout MarkdownWriter) {
+    out.blank()
+    out.line("**\(m.role.rawValue)** · \(date(m.createdAt)) · \(code(m.id))")
+    out.fenced(m.text)
+  }
+
+  static func trigger(_ t: DigestTrigger) -> String {
+    switch t {
+    case .manual: "manual"
+    case .captureThreshold(let count): "capture threshold (\(count) items)"
+    }
+  }
+
+  static func date(_ d: Date) -> String { ISO8601.string(from: d) }
+
+  static func code(_ id: UUID) -> String { "`\(id.uuidString)`" }
+
+  /// Stored one-line text as a code span (literal inside), or escaped when it holds a backtick.
+  static func codeText(_ text: String) -> String {
+    let folded = TerminalText.inert(text).replacingOccurrences(of: "\n", with: " ")
+    return folded.contains("`") || folded.isEmpty ? inline(text) : "`\(folded)`"
+  }
+
+  /// One-line stored text as literal Markdown: controls made visible, line breaks folded, and
+  /// every character that could open markup in the middle of a line (emphasis, code, links,
+  /// images, HTML, entities, tables, strikethrough, a heading's closing `#`) backslash-escaped.
+  /// Callers never put it at the start of a line, where list and block markers would matter.
+  public static func inline(_ text: String) -> String {
+    let visible = TerminalText.inert(text)
+    var out = ""
+    out.reserveCapacity(visible.utf8.count)
+    for ch in visible {
+      switch ch {
+      case "\n", "\t", "\r\n": out.append(" ")
+      case "\\", "`", "*", "_", "[", "]", "<", ">", "#", "!", "|", "~", "&":
+        out.append("\\")
+        out.append(ch)
+      default: out.append(ch)
+      }
+    }
+    return out
+  }
+}
+
+/// Accumulates Markdown lines.
+struct MarkdownWriter {
+  var text = ""
+
+  mutating func line(_ s: String) { text += s + "\n" }
+  mutating func blank() { if !text.hasSuffix("\n\n") { text += "\n" } }
+
+  mutating func heading(_ level: Int, _ title: String) {
+    blank()
+    line(String(repeating: "#", count: level) + " " + title)
+    blank()
+  }
+
+  mutating func section(_ title: String, _ count: Int) {
+    heading(2, "\(title) (\(count))")
+    if count == 0 { line("None.") }
+  }
+
+  mutating func item(_ name: String, _ value: String) { line("- \(name): \(value)") }
+
+  /// `body` in a fenced code block that it cannot close: the fence is one backtick longer than
+  /// the longest run of backticks inside. Empty text writes nothing.
+  mutating func fenced(_ body: String, info: String = "text") {
+    guard !body.isEmpty else { return }
+    var longest = 0
+    var run = 0
+    for ch in body {
+      run = ch == "`" ? run + 1 : 0
+      longest = max(longest, run)
+    }
+    let fence = String(repeating: "`", count: max(3, longest + 1))
+    blank()
+    line(fence + info)
+    line(TerminalText.inert(body))
+    line(fence)
+    blank()
+  }
+}

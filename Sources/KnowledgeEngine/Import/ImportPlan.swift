@@ -1,0 +1,91 @@
+import Foundation
+
+/// What an import does with a record whose id is already in the workspace holding different
+/// content. (Same id and same content is always a no-op.)
+public enum ImportConflictPolicy: String, Sendable, Codable, CaseIterable {
+  /// Import nothing and list the conflicting ids (the default).
+  case refuse
+  /// Keep the workspace's version; import everything else.
+  case skip
+  /// Overwrite the workspace's version with the file's.
+  case replace
+}
+
+/// How an import will treat each record of an export, shown before anything is written.
+///
+/// Built by ``KnowledgeEngine/planImport(_:policy:source:)``; ``KnowledgeEngine/applyImport(_:policy:source:expecting:)``
+/// recomputes it inside its transaction and refuses when the workspace changed since it was
+/// shown.
+public struct ImportPlan: Sendable, Equatable, Codable {
+  /// One collection (`knowledge`, `memories`, `tasks`, …) of the document.
+  public struct Collection: Sendable, Equatable, Codable {
+    public var name: String
+    /// Records whose id is not in the workspace.
+    public var new: Int
+    /// Records already present with identical content (no-ops).
+    public var same: Int
+    /// Records whose id is present with different content.
+    public var conflicting: Int
+    /// Existing records the store's retention will prune to make room (oldest first), for
+    /// digests, messages, receipts and checkpoints.
+    public var pruned: Int
+  }
+
+  /// A record whose id is in the workspace with different content.
+  public struct Conflict: Sendable, Equatable, Codable {
+    public var collection: String
+    /// The record's id (`settings` and `activeHandoffID` are singletons and have none).
+    public var id: UUID?
+    /// The top-level fields that differ, e.g. `["content", "updatedAt"]`.
+    public var differingFields: [String]
+
+    public init(collection: String, id: UUID?, differingFields: [String]) {
+      self.collection = collection
+      self.id = id
+      self.differingFields = differingFields
+    }
+  }
+
+  /// The file the document came from (for messages).
+  public var source: String
+  public var policy: ImportConflictPolicy
+  /// True when the workspace held no record before: the import is then a lossless restore.
+  public var intoEmptyWorkspace: Bool
+  /// Per collection, in document order.
+  public var collections: [Collection]
+  /// `new` (not stored yet), `same` or `conflicting`.
+  public var settings: String
+  /// `none` (the document has none), `new`, `same` or `conflicting`.
+  public var activeHandoff: String
+  /// Quarantined records: new ones are added; identical ones are not duplicated.
+  public var quarantineNew: Int
+  public var quarantineSame: Int
+  /// Every conflict, in document order.
+  public var conflicts: [Conflict]
+  /// Imported records whose text looks like a credential: they are imported all the same (an
+  /// import never drops data) and flagged by `dolphin status` and `dolphin doctor`.
+  public var credentials: CredentialFlagReport
+  /// Whether one digest will be stored at the end (a merge that adds or replaces records; a
+  /// restore into an empty workspace keeps the exported digests exactly).
+  public var storesDigest: Bool
+
+  /// Whether any record conflicts.
+  public var hasConflicts: Bool { !conflicts.isEmpty }
+
+  /// Records the import will write under ``policy``.
+  public var recordsToWrite: Int {
+    collections.reduce(0) { $0 + $1.new + (policy == .replace ? $1.conflicting : 0) } + quarantineNew
+      + (settings == "new" || (settings == "conflicting" && policy == .replace) ? 1 : 0)
+  }
+}
+
+/// What an import did.
+public struct ImportReport: Sendable, Equatable, Codable {
+  public var plan: ImportPlan
+  /// Records written per collection (new, plus replaced under `replace`).
+  public var written: [String: Int]
+  /// Conflicting records left as they were (under `skip`).
+  public var skipped: Int
+  /// The digest stored at the end, if any.
+  public var digestID: UUID?
+}

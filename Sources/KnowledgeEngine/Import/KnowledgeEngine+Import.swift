@@ -1,0 +1,474 @@
+import Foundation
+
+extension KnowledgeEngine {
+  /// Plans importing an export: validates every record and classifies it as new, same (a
+  /// no-op) or conflicting. Writes nothing.
+  /// - Parameters:
+  ///   - document: a decoded export (see ``WorkspaceExport/decode(_:fileName:)``).
+  ///   - policy: what to do with conflicting records.
+  ///   - source: the file name, for messages.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and
+  ///   field; ``WorkspaceError/capacity(what:limit:)`` when the records would not fit.
+  public func planImport(_ document: WorkspaceExport, policy: ImportConflictPolicy = .refuse, source: String)
+    throws -> ImportPlan
+  {
+    try store.read { tx in try ImportAnalysis(document, policy: policy, source: source, tx).plan }
+  }
+
+  /// Imports an export in ONE transaction: new records are inserted, identical ones left alone,
+  /// conflicting ones handled by `policy`; the search index is updated for imported knowledge
+  /// and memories; a merge into a non-empty workspace stores one digest at the end.
+  ///
+  /// Text of knowledge, memories, tasks and handoffs is sanitized as at capture (sanitizing is
+  /// idempotent, so a dolphin export comes back unchanged); activity (messages, receipts,
+  /// checkpoints) is kept verbatim. Credential-looking text is imported and flagged, never
+  /// dropped.
+  /// - Parameters:
+  ///   - expecting: the plan shown to the user; the import is refused when the workspace changed
+  ///     since (nil: no check).
+  /// - Throws: ``WorkspaceError/validation(_:)`` for an invalid record, for conflicts under
+  ///   ``ImportConflictPolicy/refuse`` (listing the ids), or for a changed plan;
+  ///   ``WorkspaceError/capacity(what:limit:)``; storage errors. Nothing is written on error.
+  public func applyImport(
+    _ document: WorkspaceExport, policy: ImportConflictPolicy = .refuse, source: String,
+    expecting shown: ImportPlan? = nil
+  ) throws -> ImportReport {
+    try store.write { tx in
+      let analysis = try ImportAnalysis(document, policy: policy, source: source, tx)
+      if let shown, shown != analysis.plan {
+        throw WorkspaceError.validation(
+          ValidationError(field: "plan", message: "the workspace changed since this import was planned; run it again"))
+      }
+      if policy == .refuse, analysis.plan.hasConflicts { throw Self.conflictError(analysis.plan) }
+      return try analysis.apply(tx, engine: self)
+    }
+  }
+
+  /// The refusal for an import with conflicts under ``ImportConflictPolicy/refuse``.
+  public static func conflictError(_ plan: ImportPlan) -> WorkspaceError {
+    let shown = plan.conflicts.prefix(20).map { c in
+      "\(c.collection) \(c.id?.uuidString ?? "")".trimmingCharacters(in: .whitespaces)
+        + (c.differingFields.isEmpty ? "" : " (\(c.differingFields.joined(separator: ", ")) differ)")
+    }
+    let more = plan.conflicts.count > 20 ? "; and \(plan.conflicts.count - 20) more" : ""
+    return .validation(
+      ValidationError(
+        field: "conflicts",
+        message:
+          "\(plan.conflicts.count) record(s) in \(plan.source) have the id of a different record in this workspace: "
+          + shown.joined(separator: "; ") + more
+          + ". Nothing was imported. Use --on-conflict skip to keep this workspace's versions, or --on-conflict replace to take the file's"
+      ))
+  }
+}
+
+/// The validated, sanitized document and how each record relates to the workspace.
+struct ImportAnalysis {
+  enum Status: Equatable { case new, same, conflicting }
+
+  let policy: ImportConflictPolicy
+  var workspace: AssistantWorkspace
+  var newQuarantine: [WorkspaceTransaction.QuarantineEntry] = []
+  var status: [String: [UUID: Status]] = [:]
+  var plan: ImportPlan
+
+  init(_ document: WorkspaceExport, policy: ImportConflictPolicy, source: String, _ tx: WorkspaceTransaction) throws {
+    self.policy = policy
+    let ws = Self.sanitized(document.workspace)
+    workspace = ws
+    plan = ImportPlan(
+      source: source, policy: policy, intoEmptyWorkspace: try tx.holdsNoRecords(), collections: [],
+      settings: "same", activeHandoff: "none", quarantineNew: 0, quarantineSame: 0, conflicts: [],
+      credentials: CredentialFlagReport(), storesDigest: false)
+    try Self.validateRecords(ws)
+
+    try classify("knowledge", ws.knowledge, kept: nil, tx) { id throws(WorkspaceError) in try tx.knowledge(id: id) }
+    try classify("memories", ws.memories, kept: nil, tx) { id throws(WorkspaceError) in try tx.memory(id: id) }
+    try classify("tasks", ws.tasks, kept: nil, tx) { id throws(WorkspaceError) in try tx.task(id: id) }
+    try classify("handoffs", ws.handoffs, kept: nil, tx) { id throws(WorkspaceError) in try tx.handoff(id: id) }
+    let counts = try tx.counts()
+    try classify("digests", ws.digests, kept: (Limits.digestsKept, counts["digest"] ?? 0), tx) {
+      id throws(WorkspaceError) in try tx.digest(id: id)
+    }
+    try classify("conversations", ws.conversations, kept: nil, tx) { id throws(WorkspaceError) in try tx.conversation(id: id) }
+    try classify("messages", ws.messages, kept: (Limits.messagesKept, counts["message"] ?? 0), tx) {
+      id throws(WorkspaceError) in try tx.message(id: id)
+    }
+    try classify("receipts", ws.receipts, kept: (Limits.receiptsKept, counts["receipt"] ?? 0), tx) {
+      id throws(WorkspaceError) in try tx.receipt(id: id)
+    }
+    try classify("checkpoints", ws.checkpoints, kept: (Limits.checkpointsKept, counts["checkpoint"] ?? 0), tx) {
+      id throws(WorkspaceError) in try tx.checkpoint(id: id)
+    }
+
+    // Singletons: settings and the active-handoff marker.
+    let currentSettings = try tx.settings()
+    if currentSettings == ws.settings {
+      plan.settings = "same"
+    } else if !(try tx.hasStoredSettings()) {
+      plan.settings = "new"
+    } else {
+      plan.settings = "conflicting"
+      plan.conflicts.append(
+        .init(collection: "settings", id: nil, differingFields: Self.differingFields(currentSettings, ws.settings)))
+    }
+    if let active = ws.activeHandoffID {
+      let current = try tx.activeHandoffID()
+      if current == nil {
+        plan.activeHandoff = "new"
+      } else if current == active {
+        plan.activeHandoff = "same"
+      } else {
+        plan.activeHandoff = "conflicting"
+        plan.conflicts.append(.init(collection: "activeHandoffID", id: active, differingFields: []))
+      }
+    }
+
+    let existingQuarantine = try tx.listQuarantine()
+    for q in document.quarantine {
+      if existingQuarantine.contains(q) || newQuarantine.contains(q) {
+        plan.quarantineSame += 1
+      } else {
+        newQuarantine.append(q)
+      }
+    }
+    plan.quarantineNew = newQuarantine.count
+
+    try checkReferences(tx)
+    try checkCapacity(tx)
+    plan.credentials = Self.credentialFlags(ws)
+    let changesRecords = ["knowledge", "memories", "tasks", "handoffs"].contains { name in
+      (status[name] ?? [:]).values.contains { $0 == .new || ($0 == .conflicting && policy == .replace) }
+    }
+    plan.storesDigest = !plan.intoEmptyWorkspace && changesRecords
+  }
+
+  // MARK: Classification
+
+  mutating func classify<T: Identifiable & Equatable>(
+    _ name: String, _ items: [T], kept: (limit: Int, existing: Int)?, _ tx: WorkspaceTransaction,
+    lookup: (UUID) throws(WorkspaceError) -> T?
+  ) throws(WorkspaceError) where T.ID == UUID {
+    var collection = ImportPlan.Collection(name: name, new: 0, same: 0, conflicting: 0, pruned: 0)
+    var statuses: [UUID: Status] = [:]
+    for item in items {
+      if let existing = try lookup(item.id) {
+        if existing == item {
+          statuses[item.id] = .same
+          collection.same += 1
+        } else {
+          statuses[item.id] = .conflicting
+          collection.conflicting += 1
+          plan.conflicts.append(
+            .init(collection: name, id: item.id, differingFields: Self.differingFields(existing, item)))
+        }
+      } else {
+        statuses[item.id] = .new
+        collection.new += 1
+      }
+    }
+    if let kept { collection.pruned = max(0, kept.existing + collection.new - kept.limit) }
+    status[name] = statuses
+    plan.collections.append(collection)
+  }
+
+  func isNew(_ collection: String, _ id: UUID) -> Bool { status[collection]?[id] == .new }
+
+  /// Whether the record is written: new, or conflicting under `replace`.
+  func isWritten(_ collection: String, _ id: UUID) -> Bool {
+    switch status[collection]?[id] {
+    case .new: true
+    case .conflicting: policy == .replace
+    default: false
+    }
+  }
+
+  /// The stored properties whose values differ, by name.
+  static func differingFields<T>(_ a: T, _ b: T) -> [String] {
+    let left = Mirror(reflecting: a).children
+    let right = Mirror(reflecting: b).children
+    var out: [String] = []
+    for (l, r) in zip(left, right) where String(describing: l.value) != String(describing: r.value) {
+      out.append(l.label ?? "?")
+    }
+    return out
+  }
+
+  // MARK: Validation
+
+  /// Text sanitized as at capture (idempotent: a dolphin export is unchanged).
+  static func sanitized(_ ws: AssistantWorkspace) -> AssistantWorkspace {
+    var out = ws
+    let s = Sanitizer.sanitize
+    out.knowledge = ws.knowledge.map { k in
+      var k = k
+      k.title = s(k.title)
+      k.content = s(k.content)
+      k.tags = k.tags.map(s)
+      return k
+    }
+    out.memories = ws.memories.map { m in
+      var m = m
+      m.text = s(m.text)
+      m.tags = m.tags.map(s)
+      return m
+    }
+    out.tasks = ws.tasks.map { t in
+      var t = t
+      t.title = s(t.title)
+      t.notes = s(t.notes)
+      return t
+    }
+    out.handoffs = ws.handoffs.map { h in
+      var h = h
+      h.focus = s(h.focus)
+      h.summary = s(h.summary)
+      h.nextSteps = h.nextSteps.map(s)
+      h.recentExcerpts = h.recentExcerpts.map(s)
+      return h
+    }
+    return out
+  }
+
+  /// Runs `check` and renames its error after the record: `workspace.tasks[2].title`.
+  static func named(_ path: String, _ id: UUID?, _ check: () throws(ValidationError) -> Void) throws(WorkspaceError) {
+    do { try check() } catch {
+      let label = path + (id.map { " (id \($0.uuidString))" } ?? "")
+      throw .validation(ValidationError(field: "\(path).\(error.field)", limit: error.limit, actual: error.actual, message: "\(label): \(error.message)"))
+    }
+  }
+
+  static func requireUniqueIDs<T: Identifiable>(_ items: [T], _ path: String) throws(WorkspaceError) where T.ID == UUID {
+    var first: [UUID: Int] = [:]
+    for (i, item) in items.enumerated() {
+      if let j = first[item.id] {
+        throw .validation(
+          ValidationError(field: "\(path)[\(i)].id", message: "\(path)[\(i)]: duplicate id \(item.id.uuidString) (also at \(path)[\(j)])"))
+      }
+      first[item.id] = i
+    }
+  }
+
+  static func requireKept(_ count: Int, _ limit: Int, _ path: String, _ unit: String) throws(WorkspaceError) {
+    if count > limit { throw .validation(.tooMany(path, limit: limit, actual: count, unit: unit)) }
+  }
+
+  static func validateRecords(_ ws: AssistantWorkspace) throws(WorkspaceError) {
+    try requireUniqueIDs(ws.knowledge, "workspace.knowledge")
+    try requireUniqueIDs(ws.memories, "workspace.memories")
+    try requireUniqueIDs(ws.tasks, "workspace.tasks")
+    try requireUniqueIDs(ws.handoffs, "workspace.handoffs")
+    try requireUniqueIDs(ws.digests, "workspace.digests")
+    try requireUniqueIDs(ws.conversations, "workspace.conversations")
+    try requireUniqueIDs(ws.messages, "workspace.messages")
+    try requireUniqueIDs(ws.receipts, "workspace.receipts")
+    try requireUniqueIDs(ws.checkpoints, "workspace.checkpoints")
+    for (i, k) in ws.knowledge.enumerated() {
+      try named("workspace.knowledge[\(i)]", k.id) { () throws(ValidationError) in try Limits.validate(k) }
+    }
+    for (i, m) in ws.memories.enumerated() {
+      try named("workspace.memories[\(i)]", m.id) { () throws(ValidationError) in try Limits.validate(m) }
+    }
+    for (i, t) in ws.tasks.enumerated() {
+      try named("workspace.tasks[\(i)]", t.id) { () throws(ValidationError) in try Limits.validate(t) }
+    }
+    for (i, h) in ws.handoffs.enumerated() {
+      try named("workspace.handoffs[\(i)]", h.id) { () throws(ValidationError) in try Limits.validate(h) }
+    }
+    for (i, c) in ws.conversations.enumerated() {
+      try named("workspace.conversations[\(i)]", c.id) { () throws(ValidationError) in
+        try Limits.check("title", c.title, limit: Limits.title)
+      }
+    }
+    for (i, m) in ws.messages.enumerated() {
+      try named("workspace.messages[\(i)]", m.id) { () throws(ValidationError) in
+        try Limits.check("text", m.text, limit: Limits.content)
+      }
+    }
+    try named("workspace.settings", nil) { () throws(ValidationError) in
+      try Limits.validateSettings(ws.settings)
+      let limit = ws.settings.knowledgeItemLimit
+      guard (1...Limits.knowledgeItemsMaximum).contains(limit) else {
+        throw ValidationError(
+          field: "knowledgeItemLimit", limit: Limits.knowledgeItemsMaximum, actual: limit,
+          message: "knowledgeItemLimit is \(limit); it must be between 1 and \(Limits.knowledgeItemsMaximum)")
+      }
+    }
+    try requireKept(ws.digests.count, Limits.digestsKept, "workspace.digests", "digests")
+    try requireKept(ws.messages.count, Limits.messagesKept, "workspace.messages", "messages")
+    try requireKept(ws.receipts.count, Limits.receiptsKept, "workspace.receipts", "receipts")
+    try requireKept(ws.checkpoints.count, Limits.checkpointsKept, "workspace.checkpoints", "checkpoints")
+  }
+
+  /// Every id a record refers to must exist after the import: in the document or the workspace.
+  func checkReferences(_ tx: WorkspaceTransaction) throws(WorkspaceError) {
+    let knowledgeIDs = Set(workspace.knowledge.map(\.id))
+    let taskIDs = Set(workspace.tasks.map(\.id))
+    let handoffIDs = Set(workspace.handoffs.map(\.id))
+    // (`||` would erase the typed error: its right side is a rethrowing autoclosure.)
+    func knowledgeExists(_ id: UUID) throws(WorkspaceError) -> Bool {
+      if knowledgeIDs.contains(id) { return true }
+      return try tx.knowledgeRowID(id) != nil
+    }
+    func taskExists(_ id: UUID) throws(WorkspaceError) -> Bool {
+      if taskIDs.contains(id) { return true }
+      return try tx.task(id: id) != nil
+    }
+    func fail(_ path: String, _ owner: UUID, _ message: String) -> WorkspaceError {
+      .validation(ValidationError(field: path, message: "\(path) (in record \(owner.uuidString)): \(message)"))
+    }
+    for (i, k) in workspace.knowledge.enumerated() {
+      for (j, r) in k.relationships.enumerated() where try !knowledgeExists(r.targetID) {
+        throw fail("workspace.knowledge[\(i)].relationships[\(j)]", k.id, "no knowledge item has the id \(r.targetID.uuidString)")
+      }
+    }
+    for (i, t) in workspace.tasks.enumerated() {
+      for (j, id) in t.knowledgeIDs.enumerated() where try !knowledgeExists(id) {
+        throw fail("workspace.tasks[\(i)].knowledgeIDs[\(j)]", t.id, "no knowledge item has the id \(id.uuidString)")
+      }
+    }
+    for (i, h) in workspace.handoffs.enumerated() {
+      for (j, id) in h.knowledgeIDs.enumerated() where try !knowledgeExists(id) {
+        throw fail("workspace.handoffs[\(i)].knowledgeIDs[\(j)]", h.id, "no knowledge item has the id \(id.uuidString)")
+      }
+      for (j, id) in h.taskIDs.enumerated() where try !taskExists(id) {
+        throw fail("workspace.handoffs[\(i)].taskIDs[\(j)]", h.id, "no task has the id \(id.uuidString)")
+      }
+    }
+    if let active = workspace.activeHandoffID, !handoffIDs.contains(active), try tx.handoffRowID(active) == nil {
+      throw .validation(
+        ValidationError(field: "workspace.activeHandoffID", message: "workspace.activeHandoffID: no handoff has the id \(active.uuidString)"))
+    }
+  }
+
+  /// The records must fit the workspace's capacities after the import.
+  func checkCapacity(_ tx: WorkspaceTransaction) throws(WorkspaceError) {
+    func newCount(_ name: String) -> Int { plan.collections.first { $0.name == name }?.new ?? 0 }
+    let adoptsSettings = plan.settings == "new" || (plan.settings == "conflicting" && policy == .replace)
+    let limit = adoptsSettings ? workspace.settings.knowledgeItemLimit : try tx.settings().knowledgeItemLimit
+    if try tx.knowledgeCount() + newCount("knowledge") > limit {
+      throw .capacity(what: "the workspace's knowledge items", limit: limit)
+    }
+    if try tx.memoryCount() + newCount("memories") > Limits.memories { throw .capacity(what: "memories", limit: Limits.memories) }
+    if try tx.taskCount() + newCount("tasks") > Limits.tasks { throw .capacity(what: "tasks", limit: Limits.tasks) }
+    if try tx.handoffCount() + newCount("handoffs") > Limits.handoffs {
+      throw .capacity(what: "handoffs", limit: Limits.handoffs)
+    }
+  }
+
+  /// Imported records whose text looks like a credential (kept and flagged, never dropped).
+  static func credentialFlags(_ ws: AssistantWorkspace, limit: Int = 20) -> CredentialFlagReport {
+    var report = CredentialFlagReport()
+    func consider(_ type: String, _ id: UUID, _ fields: [(String, String)]) {
+      for (field, text) in fields {
+        guard let f = CredentialDetector.firstFinding(in: text) else { continue }
+        report.count += 1
+        if report.flags.count < limit { report.flags.append(.init(recordType: type, id: id, field: field, finding: f)) }
+        return
+      }
+    }
+    func list(_ name: String, _ values: [String]) -> [(String, String)] {
+      values.enumerated().map { ("\(name)[\($0.offset)]", $0.element) }
+    }
+    for k in ws.knowledge { consider("knowledge", k.id, [("title", k.title), ("content", k.content)] + list("tags", k.tags)) }
+    for m in ws.memories { consider("memory", m.id, [("text", m.text)] + list("tags", m.tags)) }
+    for t in ws.tasks { consider("task", t.id, [("title", t.title), ("notes", t.notes)]) }
+    for h in ws.handoffs {
+      consider(
+        "handoff", h.id,
+        [("focus", h.focus), ("summary", h.summary)] + list("nextSteps", h.nextSteps) + list("recentExcerpts", h.recentExcerpts))
+    }
+    for m in ws.messages { consider("message", m.id, [("text", m.text)]) }
+    return report
+  }
+
+  // MARK: Applying
+
+  func apply(_ tx: WorkspaceTransaction, engine: KnowledgeEngine) throws -> ImportReport {
+    var written: [String: Int] = [:]
+    func count(_ name: String) { written[name, default: 0] += 1 }
+    if plan.settings == "new" || (plan.settings == "conflicting" && policy == .replace) {
+      try tx.setSettings(workspace.settings)
+    }
+
+    // Knowledge: insert new items without relationships first (they may point at each other),
+    // then write the full items, then index their final state.
+    let knowledge = workspace.knowledge.filter { isWritten("knowledge", $0.id) }
+    var rowIDs: [UUID: Int64] = [:]
+    for k in knowledge where isNew("knowledge", k.id) {
+      var bare = k
+      bare.relationships = []
+      rowIDs[k.id] = try tx.insertKnowledge(bare, capacityChecked: true)
+    }
+    for k in knowledge {
+      if let rowid = rowIDs[k.id] {
+        if !k.relationships.isEmpty { try tx.updateKnowledge(k) }
+        try LexicalIndexStore.index(knowledge: k, rowID: rowid, in: tx)
+      } else if let rowid = try tx.knowledgeRowID(k.id) {
+        try LexicalIndexStore.remove(knowledgeRowID: rowid, in: tx)
+        try tx.updateKnowledge(k)
+        try LexicalIndexStore.index(knowledge: k, rowID: rowid, in: tx)
+      }
+      count("knowledge")
+    }
+    for m in workspace.memories where isWritten("memories", m.id) {
+      if isNew("memories", m.id) {
+        let rowid = try tx.insertMemory(m)
+        try LexicalIndexStore.index(memory: m, rowID: rowid, in: tx)
+      } else if let rowid = try tx.memoryRowID(m.id) {
+        try LexicalIndexStore.remove(memoryRowID: rowid, in: tx)
+        try tx.updateMemory(m)
+        try LexicalIndexStore.index(memory: m, rowID: rowid, in: tx)
+      }
+      count("memories")
+    }
+    for t in workspace.tasks where isWritten("tasks", t.id) {
+      if isNew("tasks", t.id) { try tx.insertTask(t) } else { try tx.updateTask(t) }
+      count("tasks")
+    }
+    for h in workspace.handoffs where isWritten("handoffs", h.id) {
+      if isNew("handoffs", h.id) { try tx.insertHandoff(h) } else { try tx.updateHandoff(h) }
+      count("handoffs")
+    }
+    // Oldest first, so the store's newest-first order and its pruning match the original.
+    let digests = workspace.digests.sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
+    for d in digests where isWritten("digests", d.id) {
+      if isNew("digests", d.id) { try tx.insertDigest(d) } else { try tx.updateDigest(d) }
+      count("digests")
+    }
+    for c in workspace.conversations where isWritten("conversations", c.id) {
+      if isNew("conversations", c.id) { try tx.insertConversation(c) } else { try tx.updateConversation(c) }
+      count("conversations")
+    }
+    for m in workspace.messages where isWritten("messages", m.id) {
+      if isNew("messages", m.id) { try tx.insertMessage(m) } else { try tx.updateMessage(m) }
+      count("messages")
+    }
+    for r in workspace.receipts where isWritten("receipts", r.id) {
+      if isNew("receipts", r.id) { try tx.insertReceipt(r) } else { try tx.updateReceipt(r) }
+      count("receipts")
+    }
+    for c in workspace.checkpoints where isWritten("checkpoints", c.id) {
+      if isNew("checkpoints", c.id) { try tx.insertCheckpoint(c) } else { try tx.updateCheckpoint(c) }
+      count("checkpoints")
+    }
+    for q in newQuarantine {
+      try tx.insertQuarantine(q)
+      count("quarantine")
+    }
+    if let active = workspace.activeHandoffID,
+      plan.activeHandoff == "new" || (plan.activeHandoff == "conflicting" && policy == .replace)
+    {
+      try tx.setActiveHandoffID(active)
+    }
+    var digestID: UUID?
+    if plan.storesDigest {
+      let d = try DigestBuilder.build(
+        tx, id: engine.environment.makeID(), now: engine.environment.now(), trigger: .manual)
+      try tx.insertDigest(d)
+      digestID = d.id
+    }
+    let skipped = policy == .skip ? plan.conflicts.count : 0
+    return ImportReport(plan: plan, written: written, skipped: skipped, digestID: digestID)
+  }
+}

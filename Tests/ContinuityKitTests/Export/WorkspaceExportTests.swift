@@ -1,0 +1,66 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Export document decoding")
+struct WorkspaceExportTests {
+  static let sample = WorkspaceExport(
+    exportedAt: Date(timeIntervalSince1970: 1_790_000_000.125), generator: "dolphin test",
+    workspace: AssistantWorkspace(
+      knowledge: [KnowledgeItem(id: sequentialID(1), kind: .decision, title: "Use SQLite", createdAt: Date(timeIntervalSince1970: 1_790_000_000))]),
+    quarantine: [])
+
+  static func sampleJSON() throws -> String { String(decoding: try sample.jsonData(), as: UTF8.self) }
+
+  @Test("a document round-trips through its JSON unchanged, with the documented header")
+  func roundTrip() throws {
+    let data = try Self.sample.jsonData()
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(text.contains("\"format\" : \"dolphin-export\""))
+    #expect(text.contains("\"formatVersion\" : 1"))
+    #expect(text.contains("\"schemaVersion\" : 5"))
+    #expect(text.contains("\"exportedAt\" : \"2026-09-21T14:13:20.125Z\""))
+    #expect(try WorkspaceExport.decode(data, fileName: "x.json") == Self.sample)
+  }
+
+  struct Refused: CustomStringConvertible, Sendable {
+    var name: String
+    var json: @Sendable (String) -> String
+    var message: [String]
+    var description: String { name }
+  }
+
+  static let refused: [Refused] = [
+    Refused(
+      name: "a newer format version", json: { $0.replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 2") },
+      message: ["f.json has export format version 2, newer than this build reads (1); upgrade dolphin"]),
+    Refused(
+      name: "another format", json: { $0.replacingOccurrences(of: "dolphin-export", with: "other-tool") },
+      message: ["f.json is not a dolphin export: its format is 'other-tool'"]),
+    Refused(name: "a legacy workspace file", json: { _ in "{\"schemaVersion\": 4, \"memories\": []}" },
+            message: ["is not a dolphin export: it has no \"format\""]),
+    Refused(name: "not JSON", json: { String($0.prefix(120)) }, message: ["f.json: not valid JSON"]),
+    Refused(name: "not an object", json: { _ in "[1, 2]" }, message: ["the top level is not a JSON object"]),
+    Refused(
+      name: "an unknown enum value names the record and field",
+      json: { $0.replacingOccurrences(of: "\"kind\" : \"decision\"", with: "\"kind\" : \"rumour\"") },
+      message: ["f.json: workspace.knowledge[0].kind:"]),
+    Refused(
+      name: "a missing field names it", json: { $0.replacingOccurrences(of: "\"title\" : \"Use SQLite\",", with: "") },
+      message: ["workspace.knowledge[0].title: missing required field"]),
+    Refused(
+      name: "a malformed date names it",
+      json: { $0.replacingOccurrences(of: "\"exportedAt\" : \"2026-09-21T14:13:20.125Z\"", with: "\"exportedAt\" : \"yesterday\"") },
+      message: ["exportedAt:", "yesterday"]),
+  ]
+
+  @Test("a refused document says why, naming the file and the path of the bad value", arguments: refused)
+  func refusals(_ c: Refused) throws {
+    let text = c.json(try Self.sampleJSON())
+    let error = #expect(throws: ExportDocumentError.self) {
+      try WorkspaceExport.decode(Data(text.utf8), fileName: "f.json")
+    }
+    for part in c.message { #expect(error?.description.contains(part) == true, "\(String(describing: error))") }
+  }
+}

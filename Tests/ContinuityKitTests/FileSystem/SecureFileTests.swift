@@ -1,0 +1,73 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@Suite("Secure file writes")
+struct SecureFileTests {
+  func mode(_ path: String) -> mode_t {
+    var st = stat()
+    stat(path, &st)
+    return st.st_mode & 0o777
+  }
+
+  @Test("a new file is 0600, complete, and no temporary file is left")
+  func createsPrivateFile() throws {
+    let dir = TemporaryDirectory("sf")
+    defer { dir.remove() }
+    let url = dir.appending("export.json")
+    try SecureFile.writeAtomically(Data("hello".utf8), to: url, overwrite: false)
+    #expect(try Data(contentsOf: url) == Data("hello".utf8))
+    #expect(mode(url.path) == 0o600)
+    #expect(regularFiles(under: dir.url) == ["export.json"])
+  }
+
+  @Test("an existing file is kept unless overwriting is asked for; a replacement is 0600")
+  func overwrite() throws {
+    let dir = TemporaryDirectory("sf")
+    defer { dir.remove() }
+    let url = dir.appending("export.json")
+    try Data("old".utf8).write(to: url)
+    chmod(url.path, 0o644)
+    let error = #expect(throws: WorkspaceError.self) {
+      try SecureFile.writeAtomically(Data("new".utf8), to: url, overwrite: false)
+    }
+    #expect(error == .fileSystem(path: url.path, message: "already exists; refusing to overwrite it"))
+    #expect(try Data(contentsOf: url) == Data("old".utf8))
+    try SecureFile.writeAtomically(Data("new".utf8), to: url, overwrite: true)
+    #expect(try Data(contentsOf: url) == Data("new".utf8))
+    #expect(mode(url.path) == 0o600)
+    #expect(regularFiles(under: dir.url) == ["export.json"])
+  }
+
+  @Test("a failed write leaves nothing behind and names the path")
+  func failure() throws {
+    let dir = TemporaryDirectory("sf")
+    defer { dir.remove() }
+    let url = dir.appending("missing-dir/export.json")
+    let error = #expect(throws: WorkspaceError.self) {
+      try SecureFile.writeAtomically(Data("x".utf8), to: url, overwrite: false)
+    }
+    #expect(error?.description.hasPrefix(url.path + ": cannot create a file here") == true)
+    #expect(regularFiles(under: dir.url).isEmpty)
+    let dirError = #expect(throws: WorkspaceError.self) {
+      try SecureFile.writeAtomically(Data("x".utf8), to: dir.url, overwrite: true)
+    }
+    #expect(dirError == .fileSystem(path: dir.url.path, message: "is a directory"))
+  }
+
+  @Test("secure removal zeroes and unlinks")
+  func removal() throws {
+    let dir = TemporaryDirectory("sf")
+    defer { dir.remove() }
+    let url = dir.appending("backup")
+    try Data("CANARY".utf8).write(to: url)
+    try SecureFile.removeSecurely(url)
+    #expect(!FileManager.default.fileExists(atPath: url.path))
+    try SecureFile.removeSecurely(url)  // already gone: no error
+  }
+}

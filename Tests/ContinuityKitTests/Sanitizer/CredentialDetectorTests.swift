@@ -1,0 +1,118 @@
+import ContinuityKit
+import Testing
+import TestSupport
+
+@Suite("Credential detector")
+struct CredentialDetectorTests {
+  struct Positive: CustomStringConvertible, Sendable {
+    var name: String
+    var text: String
+    var kind: CredentialKind
+    var line = 1
+    var column = 1
+    var description: String { name }
+  }
+
+  static let positives: [Positive] = [
+    Positive(name: "RSA private key block", text: "my key:\n" + FakeSecrets.rsaKey, kind: .privateKey, line: 2, column: 1),
+    Positive(name: "OpenSSH private key block", text: FakeSecrets.openSSHKey, kind: .privateKey),
+    Positive(name: "AWS access key id (AKIA)", text: "aws \(FakeSecrets.aws) in prod", kind: .awsAccessKeyID, column: 5),
+    Positive(name: "AWS session key id (ASIA)", text: FakeSecrets.awsSession, kind: .awsAccessKeyID),
+    Positive(name: "GitHub personal token ghp_", text: "use \(FakeSecrets.gitHub)", kind: .gitHubToken, column: 5),
+    Positive(name: "GitHub OAuth token gho_", text: FakeSecrets.gitHubOAuth, kind: .gitHubToken),
+    Positive(name: "GitHub server token ghs_", text: "(\(FakeSecrets.gitHubServer))", kind: .gitHubToken, column: 2),
+    Positive(name: "GitHub fine-grained github_pat_", text: FakeSecrets.gitHubFineGrained, kind: .gitHubToken),
+    Positive(name: "GitLab glpat-", text: FakeSecrets.gitLab, kind: .gitLabToken),
+    Positive(name: "Slack bot token", text: FakeSecrets.slack, kind: .slackToken),
+    Positive(name: "Stripe secret live key", text: FakeSecrets.stripe, kind: .stripeKey),
+    Positive(name: "Stripe restricted live key", text: FakeSecrets.stripeRestricted, kind: .stripeKey),
+    Positive(name: "Google API key", text: "key=\(FakeSecrets.google)", kind: .googleAPIKey, column: 5),
+    Positive(name: "OpenAI-style key", text: FakeSecrets.openAI, kind: .openAIKey),
+    Positive(name: "OpenAI-style project key", text: FakeSecrets.openAIProject, kind: .openAIKey),
+    Positive(name: "JSON Web Token", text: "Bearer \(FakeSecrets.jwt)", kind: .jsonWebToken, column: 8),
+    Positive(name: "password= unquoted with digits", text: "password=hunter22", kind: .secretAssignment),
+    Positive(name: "env var with colon and quotes", text: "DB_PASSWORD: \"s3cr3t-Pa55\"", kind: .secretAssignment),
+    Positive(name: "JSON client_secret", text: "{\"client_secret\": \"fakefakefake0123\"}", kind: .secretAssignment, column: 3),
+    Positive(name: "api_key single-quoted", text: "api_key = 'FAKE0123abcd'", kind: .secretAssignment),
+    Positive(name: "camelCase apiKey", text: "let apiKey = \"FAKE0123abcd\"", kind: .secretAssignment, column: 5),
+    Positive(name: "token: value", text: "  token: fakeTokenValue123", kind: .secretAssignment, column: 3),
+    Positive(name: "SECRET := long passphrase", text: "SECRET := correcthorsebatterystaple", kind: .secretAssignment),
+    Positive(name: "token in a URL query", text: "https://cb.test/?token=abc123def456&x=1", kind: .secretAssignment, column: 18),
+    Positive(name: "export GITHUB_TOKEN=", text: "export GITHUB_TOKEN=FAKEfake0123", kind: .secretAssignment, column: 8),
+    Positive(name: "case-insensitive Password:", text: "Password: Tr0ub4dor&3", kind: .secretAssignment),
+  ]
+
+  @Test("true positives: every listed shape is found with its kind and position", arguments: positives)
+  func finds(_ c: Positive) throws {
+    let f = try #require(CredentialDetector.firstFinding(in: c.text))
+    #expect(f.kind == c.kind)
+    #expect(f.line == c.line)
+    #expect(f.column == c.column)
+  }
+
+  struct Negative: CustomStringConvertible, Sendable {
+    var name: String
+    var text: String
+    var description: String { name }
+  }
+
+  static let negatives: [Negative] = [
+    Negative(name: "password as a word in prose", text: "Remember to rotate the password every 90 days."),
+    Negative(name: "password: followed by prose", text: "Reset your password: see the wiki page."),
+    Negative(name: "token in code without a literal", text: "let token = try await fetchToken()"),
+    Negative(name: "token from a call", text: "token = fetchToken(for: user)"),
+    Negative(name: "token from another identifier", text: "self.token = newToken"),
+    Negative(name: "max_tokens setting", text: "max_tokens=4096"),
+    Negative(name: "tokenizer name", text: "tokenizer: WordPiece"),
+    Negative(name: "password hash assignment", text: "password_hash = bcrypt(pw)"),
+    Negative(name: "environment placeholder", text: "password: ${DB_PASSWORD}"),
+    Negative(name: "angle-bracket placeholder", text: "api_key: <your-api-key>"),
+    Negative(name: "your-… placeholder", text: "API_KEY=your_api_key_here"),
+    Negative(name: "changeme placeholder", text: "password = \"changeme\""),
+    Negative(name: "masked value", text: "password: ********"),
+    Negative(name: "numeric token count", text: "token: 1234567890"),
+    Negative(name: "comparison, not assignment", text: "if password == confirmation {"),
+    Negative(name: "Swift parameter types", text: "func login(password: String, token: String) -> Bool"),
+    Negative(name: "typed declaration", text: "let secret: String = try keychain.read()"),
+    Negative(name: "JSON schema", text: "\"password\": {\"type\": \"string\"}"),
+    Negative(name: "short sk- words", text: "We compared sk-learn with sk-image and sk-video."),
+    Negative(name: "long sk- word without digits", text: "sk-abcdefghijklmnopqrstuvwxyzabcdefgh"),
+    Negative(name: "sk- inside another word", text: "task-0123456789-force-management-and-planning-meeting"),
+    Negative(name: "base64-ish ordinary text", text: "SGVsbG8gd29ybGQsIHRoaXMgaXMganVzdCBvcmRpbmFyeSB0ZXh0Lg=="),
+    Negative(name: "a PEM header mentioned without key data", text: "A PEM file starts with -----BEGIN RSA PRIVATE KEY----- and then base64."),
+    Negative(name: "AKIA mentioned as a prefix", text: "AKIA is the prefix of AWS access key ids."),
+    Negative(name: "AWS-like but 17 characters", text: "AKIAFAKEFAKEFAKE12345"),
+    Negative(name: "JWT prefix only", text: "JWTs start with eyJhbGciOi and a dot."),
+    Negative(name: "secret: true", text: "secret: true"),
+    Negative(name: "quoted prose value", text: "password: \"the one written on the sticky note\""),
+    Negative(name: "Swift generics and URLs", text: "let x: Array<User> = [] // https://swift.org/documentation"),
+    Negative(name: "plain notes", text: "Use SQLite for the workspace; WAL mode; busy_timeout 15000 ms."),
+  ]
+
+  @Test("true negatives: prose, code identifiers and placeholders are not credentials", arguments: negatives)
+  func ignores(_ c: Negative) {
+    #expect(CredentialDetector.findings(in: c.text).isEmpty, "\(CredentialDetector.findings(in: c.text))")
+  }
+
+  @Test("columns count Characters, lines are 1-based, several findings come in text order")
+  func positions() {
+    let text = "Notes\nüber \(FakeSecrets.gitHub)\n👨‍👩‍👧 password=hunter22"
+    let found = CredentialDetector.findings(in: text)
+    #expect(found == [
+      CredentialFinding(kind: .gitHubToken, line: 2, column: 6),
+      CredentialFinding(kind: .secretAssignment, line: 3, column: 3),
+    ])
+    #expect(CredentialDetector.findings(in: text, limit: 1).count == 1)
+  }
+
+  @Test("the refusal names the field, the kind and line:column, and never echoes the secret")
+  func refusalMessage() {
+    let error = #expect(throws: ValidationError.self) {
+      try CredentialDetector.requireNoCredential(in: "deploy with\n  \(FakeSecrets.stripe)", field: "content")
+    }
+    #expect(error?.field == "content")
+    #expect(error?.message.hasPrefix("content looks like it holds a credential (Stripe live key at line 2, column 3)") == true)
+    #expect(error?.message.contains("--allow-credentials") == true)
+    #expect(error?.message.contains("FAKEfake") == false)
+  }
+}

@@ -1,0 +1,35 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Credential flags over stored text")
+struct CredentialFlagTests {
+  @Test("stored records holding credential-looking text are counted and named; clean ones are not")
+  func flags() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    let t0 = Date(timeIntervalSince1970: 1_790_000_000)
+    try store.write { tx in
+      try tx.insertMemory(MemoryItem(id: sequentialID(1), text: "deploy key \(FakeSecrets.gitHub)", createdAt: t0))
+      try tx.insertMemory(MemoryItem(id: sequentialID(2), text: "Remember to rotate the password monthly", createdAt: t0))
+      try tx.insertKnowledge(KnowledgeItem(id: sequentialID(3), kind: .fact, title: "Clean", content: "nothing here", createdAt: t0))
+      try tx.insertKnowledge(KnowledgeItem(id: sequentialID(4), kind: .fact, title: "Env", content: "ok", tags: ["password=hunter22"], createdAt: t0))
+      try tx.insertTask(TaskItem(id: sequentialID(5), title: "Rotate", notes: "old: \(FakeSecrets.aws)", createdAt: t0))
+      try tx.insertHandoff(Handoff(id: sequentialID(6), focus: "Deploy", nextSteps: ["fine", "use \(FakeSecrets.slack)"], createdAt: t0))
+      try tx.insertMessage(ChatMessage(id: sequentialID(7), conversationID: sequentialID(8), role: .user, text: FakeSecrets.jwt, createdAt: t0))
+    }
+    let report = try store.read { try $0.credentialFlags() }
+    #expect(report.count == 5)
+    #expect(report.complete)
+    #expect(report.flags.map { "\($0.recordType) \($0.id.uuidString.suffix(1)) \($0.field) \($0.finding.kind.rawValue)" } == [
+      "knowledge 4 tags[0] secretAssignment",
+      "memory 1 text gitHubToken",
+      "task 5 notes awsAccessKeyID",
+      "handoff 6 nextSteps[1] slackToken",
+      "message 7 text jsonWebToken",
+    ])
+    let limited = try store.read { try $0.credentialFlags(limit: 2, bytesPerTable: 10) }
+    #expect(limited.flags.count == 2)
+    #expect(!limited.complete)
+  }
+}

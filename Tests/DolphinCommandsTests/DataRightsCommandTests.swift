@@ -1,0 +1,189 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@Suite("dolphin export, import and erase", .serialized)
+struct DataRightsCommandTests {
+  func fileMode(_ path: String) -> mode_t {
+    var st = stat()
+    stat(path, &st)
+    return st.st_mode & 0o777
+  }
+
+  /// A workspace with a few records of each kind the CLI can create.
+  func seed(_ cli: CLI) throws {
+    _ = try cli.json(["capture", "decision", "Use SQLite for the workspace", "--content", "WAL mode.", "--tags", "storage"])
+    _ = try cli.json(["memory", "save", "Prefers tabs over spaces"])
+    _ = try cli.json(["task", "add", "Write the README", "--notes", "Cover export."])
+  }
+
+  @Test("export --output writes a 0600 file atomically and refuses to overwrite without --force")
+  func exportToFile() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try seed(cli)
+    let out = cli.dir.appending("out")
+    try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+    let path = out.appendingPathComponent("export.json").path
+    let r = try cli.run(["export", "--output", path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("Exported to \(path) (json, "))
+    #expect(r.stdout.contains("2 knowledge, 1 memories, 1 tasks"))
+    #expect(fileMode(path) == 0o600)
+    #expect(regularFiles(under: out) == ["export.json"], "no temporary file is left")
+    let original = try Data(contentsOf: URL(fileURLWithPath: path))
+    let again = try cli.run(["export", "--output", path, "--format", "markdown"])
+    #expect(again.status == 4)
+    #expect(again.stderr.contains("\(path) already exists; nothing was written (pass --force to replace it)"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+    let forced = try cli.run(["export", "--output", path, "--format", "markdown", "--force"])
+    #expect(forced.status == 0, "\(forced.stderr)")
+    let md = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(md.hasPrefix("# Dolphin workspace export"))
+    #expect(md.contains("### Decision: Use SQLite for the workspace"))
+    #expect(fileMode(path) == 0o600)
+    #expect(regularFiles(under: out) == ["export.json"])
+  }
+
+  @Test("export → import into a new workspace → export again gives the same workspace")
+  func roundTrip() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try seed(cli)
+    let first = try cli.run(["export"])
+    #expect(first.status == 0)
+    let file = cli.dir.appending("export.json")
+    try Data(first.stdout.utf8).write(to: file)
+    let other = cli.dir.appending("other").path
+    let imported = try runDolphin(["import", file.path, "--workspace", other])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    #expect(imported.stdout.contains("Import plan for export.json (on conflict: refuse; empty workspace: lossless restore)"))
+    #expect(imported.stdout.contains("Imported 4 record(s) (2 knowledge, 1 memories, 1 tasks)."))
+    let second = try runDolphin(["export", "--workspace", other])
+    func workspace(_ text: String) throws -> Data {
+      let obj = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+      return try JSONSerialization.data(withJSONObject: try #require(obj?["workspace"]), options: [.sortedKeys])
+    }
+    #expect(try workspace(first.stdout) == workspace(second.stdout))
+  }
+
+  @Test("import conflicts: refused with the ids (exit 4) unless --on-conflict says otherwise; --dry-run writes nothing")
+  func importConflicts() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try seed(cli)
+    let export = try cli.run(["export"])
+    let item = try #require(
+      ((try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any])?["workspace"] as? [String: Any])?["knowledge"]
+        as? [[String: Any]])
+    let decision = try #require(item.first { $0["kind"] as? String == "decision" }?["id"] as? String)
+    let changed = export.stdout.replacingOccurrences(of: "\"WAL mode.\"", with: "\"Changed elsewhere.\"")
+    let file = cli.dir.appending("theirs.json")
+    try Data(changed.utf8).write(to: file)
+
+    let refused = try cli.run(["import", file.path])
+    #expect(refused.status == 4)
+    #expect(refused.stdout.contains("    - knowledge \(decision) (content differ)"))
+    #expect(refused.stderr.contains("1 record(s) in theirs.json have the id of a different record in this workspace: knowledge \(decision) (content differ)"))
+    #expect(try cli.json(["knowledge", "get", decision])["content"] as? String == "WAL mode.")
+
+    let dry = try cli.run(["import", file.path, "--on-conflict", "replace", "--dry-run"])
+    #expect(dry.status == 0, "\(dry.stderr)")
+    #expect(dry.stdout.contains("On conflict: replace — the file's versions overwrite these records."))
+    #expect(dry.stdout.contains("Dry run: nothing was written."))
+    #expect(try cli.json(["knowledge", "get", decision])["content"] as? String == "WAL mode.")
+
+    let skipped = try cli.run(["import", file.path, "--on-conflict", "skip"])
+    #expect(skipped.status == 0, "\(skipped.stderr)")
+    #expect(skipped.stdout.contains("kept this workspace's version of 1 conflicting record(s)"))
+    #expect(try cli.json(["knowledge", "get", decision])["content"] as? String == "WAL mode.")
+
+    let replaced = try cli.run(["import", file.path, "--on-conflict", "replace"])
+    #expect(replaced.status == 0, "\(replaced.stderr)")
+    #expect(try cli.json(["knowledge", "get", decision])["content"] as? String == "Changed elsewhere.")
+
+    let same = try cli.run(["import", file.path])
+    #expect(same.status == 0)
+    #expect(same.stdout.contains("Imported 0 record(s)."))
+  }
+
+  struct BadFile: CustomStringConvertible, Sendable {
+    var name: String
+    var text: String
+    var stderr: String
+    var description: String { name }
+  }
+
+  static let badFiles: [BadFile] = [
+    BadFile(
+      name: "newer format version",
+      text: "{\"format\": \"dolphin-export\", \"formatVersion\": 7, \"schemaVersion\": 9, \"workspace\": {}}",
+      stderr: "bad.json has export format version 7, newer than this build reads (1); upgrade dolphin to import it. Nothing was imported"),
+    BadFile(name: "truncated JSON", text: "{\"format\": \"dolphin-export\", \"formatVer", stderr: "bad.json: not valid JSON"),
+    BadFile(
+      name: "a legacy workspace file", text: "{\"schemaVersion\": 4, \"memories\": []}",
+      stderr: "bad.json is not a dolphin export: it has no \"format\": \"dolphin-export\" field"),
+  ]
+
+  @Test("a newer or malformed file is refused (exit 4) and nothing is written", arguments: badFiles)
+  func refusedFiles(_ c: BadFile) throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let file = cli.dir.appending("bad.json")
+    try Data(c.text.utf8).write(to: file)
+    let r = try cli.run(["import", file.path])
+    #expect(r.status == 4)
+    #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
+    let status = try cli.json(["status"])
+    #expect((status["counts"] as? [String: Int])?.values.allSatisfy { $0 == 0 } == true)
+  }
+
+  @Test("erase needs confirmation; with --yes it removes, compacts and verifies")
+  func erase() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try seed(cli)
+    let declined = try cli.run(["erase", "--kind", "knowledge"])
+    #expect(declined.status == 1)
+    #expect(declined.stdout.contains("Erase plan (knowledge):"))
+    #expect(declined.stdout.contains("delete 2 knowledge item(s)"))
+    #expect(declined.stderr.contains("needs confirmation: run it in a terminal, or pass --yes"))
+    #expect(try cli.json(["knowledge", "list"])["total"] as? Int == 2)
+
+    let erased = try cli.run(["erase", "--kind", "knowledge", "--yes"])
+    #expect(erased.status == 0, "\(erased.stderr)")
+    #expect(erased.stdout.contains("Verified: read "))
+    #expect(erased.stdout.contains("none of the 2 erased record id(s) remains on disk. WAL 0 bytes, 0 free page(s)."))
+    #expect(try cli.json(["knowledge", "list"])["total"] as? Int == 0)
+    #expect((try cli.json(["memory", "list"])["memories"] as? [Any])?.count == 1)
+
+    let all = try cli.json(["erase", "--yes"])
+    let verification = try #require(all["verification"] as? [String: Any])
+    #expect((verification["leakedIDs"] as? [Any])?.isEmpty == true)
+    #expect((try cli.json(["status"])["counts"] as? [String: Int])?.values.allSatisfy { $0 == 0 } == true)
+    #expect(filesContaining("Prefers tabs", under: URL(fileURLWithPath: cli.workspace)).isEmpty)
+  }
+
+  @Test("activity clear removes chat and run activity after confirmation")
+  func activityClear() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try FileManager.default.createDirectory(atPath: cli.workspace, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: repositoryRoot.appendingPathComponent("Tests/ContinuityKitTests/Fixtures/legacy/workspace-v4.json"),
+      to: URL(fileURLWithPath: cli.workspace).appendingPathComponent("workspace.json"))
+    let r = try cli.run(["activity", "clear", "--yes"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("Clear chat & run activity plan:"))
+    #expect(r.stdout.contains("delete 5 chat message(s)"))
+    #expect(r.stdout.contains("Note: legacy backups kept on purpose still hold copies of some erased records"))
+    let counts = try #require(try cli.json(["status"])["counts"] as? [String: Int])
+    #expect(counts["message"] == 0 && counts["receipt"] == 0 && counts["checkpoint"] == 0)
+    #expect(counts["conversation"] == 2)
+  }
+}

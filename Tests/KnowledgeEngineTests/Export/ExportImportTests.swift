@@ -1,0 +1,269 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+import Testing
+import TestSupport
+
+/// A populated source workspace and its export, decoded back from JSON.
+private func exported() throws -> (source: SQLiteWorkspaceStore, sample: SampleWorkspace, document: WorkspaceExport, json: Data) {
+  let store = SQLiteWorkspaceStore.inMemory()
+  let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+  let sample = try SampleWorkspace.populate(engine)
+  let json = try engine.exportWorkspace(generator: "dolphin test").jsonData()
+  return (store, sample, try WorkspaceExport.decode(json, fileName: "export.json"), json)
+}
+
+private func snapshot(_ store: any WorkspaceStore) throws -> AssistantWorkspace { try store.read { try $0.snapshot() } }
+
+@Suite("Export and import")
+struct ExportImportTests {
+  @Test("export carries every record type, the settings, the active handoff and the quarantine")
+  func exportCarriesEverything() throws {
+    let (source, sample, document, _) = try exported()
+    let ws = document.workspace
+    #expect(ws == (try snapshot(source)))
+    #expect(ws.knowledge.count == 5)
+    #expect(ws.memories == [sample.memory])
+    #expect(ws.tasks.count == 2)
+    #expect(ws.handoffs == [sample.handoff])
+    #expect(ws.digests.count == 1)
+    #expect(ws.conversations.count == 1)
+    #expect(ws.messages.count == 2)
+    #expect(ws.receipts.count == 1)
+    #expect(ws.checkpoints.count == 1)
+    #expect(ws.settings.assistantName == "Flipper")
+    #expect(ws.activeHandoffID == sample.handoff.id)
+    #expect(document.quarantine.count == 1)
+    #expect(document.format == "dolphin-export")
+    #expect(document.formatVersion == 1)
+    #expect(document.schemaVersion == 5)
+  }
+
+  @Test("export → import into an empty workspace → export again is lossless")
+  func losslessRoundTrip() throws {
+    let (source, _, document, json) = try exported()
+    let dir = TemporaryDirectory("rt")
+    defer { dir.remove() }
+    let target = try SQLiteWorkspaceStore.open(directory: dir.appending("ws"))
+    let engine = KnowledgeEngine(store: target, environment: fixedEnvironment(start: Date(timeIntervalSince1970: 1_800_000_000)))
+    let plan = try engine.planImport(document, source: "export.json")
+    #expect(plan.intoEmptyWorkspace)
+    #expect(!plan.hasConflicts)
+    #expect(!plan.storesDigest)
+    #expect(plan.collections.map { "\($0.name):\($0.new)" } == [
+      "knowledge:5", "memories:1", "tasks:2", "handoffs:1", "digests:1", "conversations:1", "messages:2", "receipts:1",
+      "checkpoints:1",
+    ])
+    let report = try engine.applyImport(document, source: "export.json", expecting: plan)
+    #expect(report.digestID == nil)
+    #expect(try snapshot(target) == (try snapshot(source)))
+    #expect(try target.read { try $0.listQuarantine() } == document.quarantine)
+    // Newest-first digest order and the active marker come back too.
+    #expect(try target.read { try $0.listDigests() } == (try source.read { try $0.listDigests() }))
+    var again = try engine.exportWorkspace(generator: "dolphin test")
+    #expect(again.workspace == document.workspace)
+    again.exportedAt = document.exportedAt
+    #expect(try again.jsonData() == json)
+  }
+
+  @Test("importing the same export again is a no-op: everything is `same`, nothing is written")
+  func sameContentIsNoOp() throws {
+    let (source, _, document, _) = try exported()
+    let engine = KnowledgeEngine(store: source, environment: fixedEnvironment())
+    let before = try snapshot(source)
+    let plan = try engine.planImport(document, source: "export.json")
+    #expect(!plan.intoEmptyWorkspace)
+    #expect(plan.collections.allSatisfy { $0.new == 0 && $0.conflicting == 0 })
+    #expect(plan.settings == "same")
+    #expect(plan.activeHandoff == "same")
+    #expect(plan.quarantineSame == 1)
+    #expect(plan.recordsToWrite == 0)
+    let report = try engine.applyImport(document, source: "export.json")
+    #expect(report.written.isEmpty)
+    #expect(report.digestID == nil)
+    #expect(try snapshot(source) == before)
+  }
+
+  struct ConflictCase: CustomStringConvertible, Sendable {
+    var policy: ImportConflictPolicy
+    var description: String { policy.rawValue }
+  }
+
+  @Test(
+    "same id with different content: refuse lists the ids; skip keeps ours; replace takes theirs",
+    arguments: [ConflictCase(policy: .refuse), ConflictCase(policy: .skip), ConflictCase(policy: .replace)])
+  func conflicts(_ c: ConflictCase) throws {
+    let (source, sample, original, _) = try exported()
+    let engine = KnowledgeEngine(store: source, environment: fixedEnvironment(start: Date(timeIntervalSince1970: 1_800_000_000)))
+    var document = original
+    let index = try #require(document.workspace.knowledge.firstIndex { $0.id == sample.decision.id })
+    document.workspace.knowledge[index].content = "Changed elsewhere."
+    let newItem = KnowledgeItem(id: sequentialID(950), kind: .insight, title: "Exports are versioned", createdAt: SampleWorkspace.t0)
+    document.workspace.knowledge.append(newItem)
+    let before = try snapshot(source)
+
+    let plan = try engine.planImport(document, policy: c.policy, source: "theirs.json")
+    #expect(plan.conflicts == [.init(collection: "knowledge", id: sample.decision.id, differingFields: ["content"])])
+    #expect(plan.collections[0].new == 1)
+    #expect(plan.collections[0].conflicting == 1)
+    #expect(try snapshot(source) == before, "planning writes nothing")
+
+    switch c.policy {
+    case .refuse:
+      let error = #expect(throws: WorkspaceError.self) {
+        try engine.applyImport(document, policy: .refuse, source: "theirs.json")
+      }
+      guard case .validation(let v)? = error else { Issue.record("expected a validation error"); return }
+      #expect(v.field == "conflicts")
+      #expect(v.message.contains("1 record(s) in theirs.json have the id of a different record in this workspace: knowledge \(sample.decision.id.uuidString) (content differ)"))
+      #expect(v.message.contains("--on-conflict skip"))
+      #expect(try snapshot(source) == before)
+    case .skip:
+      let report = try engine.applyImport(document, policy: .skip, source: "theirs.json")
+      #expect(report.skipped == 1)
+      #expect(try engine.knowledge(id: sample.decision.id).content == "WAL and single-row writes.")
+      #expect(try engine.knowledge(id: newItem.id) == newItem)
+      #expect(report.digestID != nil, "a merge that adds records stores one digest")
+    case .replace:
+      let report = try engine.applyImport(document, policy: .replace, source: "theirs.json")
+      #expect(report.written["knowledge"] == 2)
+      #expect(try engine.knowledge(id: sample.decision.id).content == "Changed elsewhere.")
+      #expect(try engine.knowledge(id: newItem.id) == newItem)
+    }
+  }
+
+  @Test("a plan shown before the workspace changed is refused at apply time")
+  func stalePlan() throws {
+    let (_, _, document, _) = try exported()
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    let plan = try engine.planImport(document, source: "export.json")
+    _ = try engine.capture(CaptureRequest(kind: .fact, title: "Added meanwhile"))
+    #expect(throws: WorkspaceError.validation(
+      ValidationError(field: "plan", message: "the workspace changed since this import was planned; run it again"))) {
+      try engine.applyImport(document, source: "export.json", expecting: plan)
+    }
+  }
+
+  struct InvalidCase: CustomStringConvertible, Sendable {
+    var name: String
+    var edit: @Sendable (inout AssistantWorkspace) -> Void
+    var field: String
+    var message: String
+    var description: String { name }
+  }
+
+  static let invalid: [InvalidCase] = [
+    InvalidCase(
+      name: "blank title", edit: { $0.knowledge[1].title = "  " }, field: "workspace.knowledge[1].title",
+      message: "workspace.knowledge[1] (id "),
+    InvalidCase(
+      name: "task notes over the bound", edit: { $0.tasks[0].notes = String(repeating: "n", count: 4_001) },
+      field: "workspace.tasks[0].notes", message: "notes is 4001 characters; the limit is 4000 characters"),
+    InvalidCase(
+      name: "duplicate id", edit: { $0.memories.append($0.memories[0]) }, field: "workspace.memories[1].id",
+      message: "workspace.memories[1]: duplicate id"),
+    InvalidCase(
+      name: "dangling relationship",
+      edit: { $0.knowledge[0].relationships = [.init(kind: .supports, targetID: sequentialID(999))] },
+      field: "workspace.knowledge[0].relationships[0]",
+      message: "no knowledge item has the id 00000000-0000-0000-0000-0000000003E7"),
+    InvalidCase(
+      name: "active handoff that is not there", edit: { $0.activeHandoffID = sequentialID(998) },
+      field: "workspace.activeHandoffID", message: "no handoff has the id"),
+    InvalidCase(
+      name: "more digests than are kept",
+      edit: { ws in
+        ws.digests = (0..<51).map { i in
+          Digest(id: sequentialID(2000 + i), createdAt: SampleWorkspace.t0, trigger: .manual, sections: DigestSections(),
+                 algorithm: "rule-based-digest", algorithmVersion: "1")
+        }
+      },
+      field: "workspace.digests", message: "workspace.digests has 51 digests; the limit is 50"),
+  ]
+
+  @Test("an invalid record is refused, named by its path and field, and nothing is written", arguments: invalid)
+  func invalidRecords(_ c: InvalidCase) throws {
+    var (_, _, document, _) = try exported()
+    c.edit(&document.workspace)
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    let error = #expect(throws: WorkspaceError.self) {
+      try engine.applyImport(document, source: "export.json")
+    }
+    guard case .validation(let v)? = error else { Issue.record("expected a validation error, got \(String(describing: error))"); return }
+    #expect(v.field == c.field)
+    #expect(v.message.contains(c.message), "\(v.message)")
+    #expect(try store.read { try $0.holdsNoRecords() })
+  }
+
+  @Test("credential-looking imported text is kept and flagged, never dropped")
+  func credentialsAreKeptAndFlagged() throws {
+    var (_, _, document, _) = try exported()
+    let memory = MemoryItem(id: sequentialID(960), text: "old deploy token \(FakeSecrets.gitHub)", createdAt: SampleWorkspace.t0)
+    document.workspace.memories.append(memory)
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    let plan = try engine.planImport(document, source: "export.json")
+    #expect(plan.credentials.count == 1)
+    #expect(plan.credentials.flags.first?.id == memory.id)
+    #expect(plan.credentials.flags.first?.finding == CredentialFinding(kind: .gitHubToken, line: 1, column: 18))
+    _ = try engine.applyImport(document, source: "export.json")
+    #expect(try engine.memory(id: memory.id) == memory)
+    let status = try engine.status()
+    #expect(status.credentials.count == 1)
+    #expect(status.credentials.flags.map(\.id) == [memory.id])
+  }
+
+  @Test("a merge over the kept bound shows what the store's retention will prune")
+  func pruningIsPreviewed() throws {
+    let (_, _, original, _) = try exported()
+    var document = original
+    document.workspace.digests = (0..<50).map { i in
+      Digest(id: sequentialID(3000 + i), createdAt: SampleWorkspace.t0.addingTimeInterval(Double(i)), trigger: .manual,
+             sections: DigestSections(), algorithm: "rule-based-digest", algorithmVersion: "1")
+    }
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    _ = try engine.applyImport(original, source: "a.json")
+    let plan = try engine.planImport(document, source: "b.json")
+    #expect(plan.collections.first { $0.name == "digests" }?.pruned == 1)
+  }
+}
+
+@Suite("Markdown export")
+struct MarkdownExportTests {
+  @Test("every record appears under its heading")
+  func containsEveryRecord() throws {
+    let (_, sample, document, _) = try exported()
+    let md = MarkdownExport.render(document)
+    for part in [
+      "# Dolphin workspace export", "## Knowledge (5)", "### Decision: Use SQLite for the workspace",
+      "- relationship: supports → `\(sample.decision.id.uuidString)`", "## Memories (1)", "Prefers tabs over spaces",
+      "## Tasks (2)", "### [ ] Write the README", "### [x] Set up CI", "## Handoffs (1)", "### Export format (active)",
+      "user: how do we restore?", "- next step 1: Write Docs/ExportFormat.md", "## Digests (1)", "#### Decisions",
+      "## Conversations (1)", "### Restore", "How do we restore a workspace?", "## Activity receipts (1)",
+      "`knowledge_search` succeeded", "## Run checkpoints (1)", "step 1: finished", "## Settings",
+      "- assistant name: Flipper", "## Quarantine (1)", "- reason: text is empty",
+    ] {
+      #expect(md.contains(part), "missing: \(part)")
+    }
+  }
+
+  @Test("stored markup and controls are shown as inert text")
+  func storedTextIsInert() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    // Stored directly (capture would already drop the escape character).
+    try store.write { tx in
+      try tx.insertKnowledge(
+        KnowledgeItem(
+          id: sequentialID(1), kind: .fact, title: "# Heading <script>alert(1)</script> [x](http://evil.test) *bold*",
+          content: "```\n# not a heading\n```\n\u{1B}[31mred", createdAt: SampleWorkspace.t0))
+    }
+    let md = MarkdownExport.render(try engine.exportWorkspace(generator: "t"))
+    #expect(md.contains("### Fact: \\# Heading \\<script\\>alert(1)\\</script\\> \\[x\\](http://evil.test) \\*bold\\*"))
+    #expect(md.contains("````text\n```\n# not a heading\n```\n␛[31mred\n````"))
+    #expect(!md.contains("\u{1B}"))
+  }
+}
