@@ -41,6 +41,7 @@ let package = Package(
       dependencies: ["KnowledgeEngine", "TestSupport"],
       exclude: ["CodeReview/Fixtures"]
     ),
+    .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "TestSupport"]),
     .testTarget(name: "MCPServerTests", dependencies: ["MCPServer", "TestSupport"]),
     .testTarget(
       name: "DolphinCommandsTests",

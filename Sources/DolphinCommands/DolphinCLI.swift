@@ -10,12 +10,12 @@ public enum DolphinCLI {
   ///   - arguments: the arguments after the program name.
   ///   - console: streams and environment.
   /// - Returns: the process exit code (see ``ExitCode``).
-  public static func run(_ arguments: [String], console: Console) -> Int32 {
+  public static func run(_ arguments: [String], console: Console) async -> Int32 {
     let wantsJSON = arguments.contains("--json")
     do {
       guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
         if arguments.count >= 2, arguments[0] == "help" {
-          return run(Array(arguments.dropFirst()) + ["--help"], console: console)
+          return await run(Array(arguments.dropFirst()) + ["--help"], console: console)
         }
         console.print(overview())
         return arguments.isEmpty ? ExitCode.usage : ExitCode.success
@@ -50,7 +50,7 @@ public enum DolphinCLI {
         return ExitCode.success
       }
       let context = CommandContext(console: console, arguments: parsed, spec: command.spec)
-      try command.run(context)
+      try await command.run(context)
       return ExitCode.success
     } catch {
       let (code, kind, message) = classify(error)
@@ -92,7 +92,7 @@ public enum DolphinCLI {
 /// A runnable command: its spec and handler.
 struct Command: Sendable {
   var spec: CommandSpec
-  var run: @Sendable (CommandContext) throws -> Void
+  var run: @Sendable (CommandContext) async throws -> Void
 }
 
 /// What a handler gets: parsed arguments, the console, and lazy access to the workspace.

@@ -8,4 +8,4 @@ import DolphinCommands
 
 // Files we create are private whatever the caller's umask (the store also sets modes itself).
 umask(0o077)
-exit(DolphinCLI.run(Array(CommandLine.arguments.dropFirst()), console: .standard()))
+exit(await DolphinCLI.run(Array(CommandLine.arguments.dropFirst()), console: .standard()))

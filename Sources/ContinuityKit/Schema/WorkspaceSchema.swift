@@ -153,15 +153,29 @@ package enum WorkspaceSchema {
     );
     """
 
-  /// The persisted inverted index for `hybrid-lexical-v1` (see KnowledgeEngine's
-  /// `HybridLexicalRanker`). A document key is the knowledge row id, or the negated memory
-  /// row id for a legacy memory.
+  /// The persisted inverted index for `hybrid-lexical-v1` (KnowledgeEngine's
+  /// `HybridLexicalRanker`), written in the same transaction as the records it indexes.
+  ///
+  /// A document key (`doc`) is the knowledge row id, or the negated memory row id for a legacy
+  /// memory. A posting carries its document's kind and field lengths so a term's postings are
+  /// read with one range scan; `lexical_document.terms` lists the document's term ids (8-byte
+  /// little-endian integers) so removal needs no extra index.
   static let lexicalIndex = """
-    CREATE TABLE lexical_document (
-      doc INTEGER PRIMARY KEY,
+    CREATE TABLE lexical_stats (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      document_count INTEGER NOT NULL,
       title_length INTEGER NOT NULL,
       tags_length INTEGER NOT NULL,
       content_length INTEGER NOT NULL
+    );
+    INSERT INTO lexical_stats(id, document_count, title_length, tags_length, content_length) VALUES (1, 0, 0, 0, 0);
+    CREATE TABLE lexical_document (
+      doc INTEGER PRIMARY KEY,
+      kind INTEGER NOT NULL,
+      title_length INTEGER NOT NULL,
+      tags_length INTEGER NOT NULL,
+      content_length INTEGER NOT NULL,
+      terms BLOB NOT NULL
     );
     CREATE TABLE lexical_term (
       term_id INTEGER PRIMARY KEY,
@@ -171,12 +185,16 @@ package enum WorkspaceSchema {
     CREATE TABLE lexical_posting (
       term_id INTEGER NOT NULL,
       doc INTEGER NOT NULL,
-      field INTEGER NOT NULL,
-      frequency INTEGER NOT NULL,
+      kind INTEGER NOT NULL,
+      title_length INTEGER NOT NULL,
+      tags_length INTEGER NOT NULL,
+      content_length INTEGER NOT NULL,
+      title_frequency INTEGER NOT NULL,
+      tags_frequency INTEGER NOT NULL,
+      content_frequency INTEGER NOT NULL,
       positions BLOB NOT NULL,
-      PRIMARY KEY (term_id, doc, field)
+      PRIMARY KEY (term_id, doc)
     ) WITHOUT ROWID;
-    CREATE INDEX lexical_posting_doc ON lexical_posting(doc);
     CREATE TABLE lexical_trigram (
       trigram TEXT NOT NULL,
       term_id INTEGER NOT NULL,

@@ -5,8 +5,9 @@ import KnowledgeEngine
 /// The command table (order is the order in `dolphin --help`).
 enum Commands {
   static let all: [Command] =
-    [demo, capture] + KnowledgeCommands.all + MemoryCommands.all + TaskCommands.all
-    + [status, doctor] + MigrateCommands.all + DataRightsCommands.all
+    [demo, capture] + SearchCommands.all + KnowledgeCommands.all + MemoryCommands.all + TaskCommands.all
+    + [status, doctor] + MigrateCommands.all + DataRightsCommands.all + AnalyzeCommands.all
+    + AgentCommands.all
 
   static let kindList = KnowledgeKind.allCases.map(\.rawValue).joined(separator: ", ")
 

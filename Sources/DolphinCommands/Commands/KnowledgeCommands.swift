@@ -174,16 +174,7 @@ enum TaskCommands {
     run: { ctx in try runDeletion(ctx, { .task($0) }, field: "id") })
 }
 
-enum SearchCommands {
-  /// Temporary until the lexical index lands: substring match over memories.
-  static func runMemorySearch(_ ctx: CommandContext) throws {
-    let q = ctx.arguments.positionals[0]
-    try Limits.check("query", q, limit: Limits.query)
-    try Limits.checkNotEmpty("query", q)
-    let items = try ctx.engine().listMemories().filter { $0.text.localizedCaseInsensitiveContains(q) }
-    for m in items { ctx.console.print(Render.memoryLine(m)) }
-  }
-}
+enum SearchCommands {}
 
 enum MigrateCommands {
   static let all = [migrate, quarantine]

@@ -22,6 +22,8 @@ struct CommandSpec: Sendable {
   var options: [OptionSpec] = []
   /// Whether `--yes` is accepted.
   var confirms = false
+  /// Whether the last positional may repeat (`dolphin analyze <path>...`).
+  var variadic = false
   /// Extra help text (examples, exit codes).
   var discussion: String = ""
 
@@ -108,7 +110,7 @@ enum ArgumentParser {
       let missing = spec.positionals[out.positionals.count].name
       throw .usage("`dolphin \(spec.name)` needs <\(missing)>; usage: \(usageLine(spec))")
     }
-    if out.positionals.count > spec.positionals.count {
+    if !spec.variadic, out.positionals.count > spec.positionals.count {
       let extra = out.positionals[spec.positionals.count]
       throw .usage("unexpected argument '\(extra)' for `dolphin \(spec.name)`; usage: \(usageLine(spec)) (quote text that contains spaces)")
     }
@@ -117,7 +119,8 @@ enum ArgumentParser {
 
   static func usageLine(_ spec: CommandSpec) -> String {
     let required = spec.requiredPositionals ?? spec.positionals.count
-    let pos = spec.positionals.enumerated().map { i, p in i < required ? "<\(p.name)>" : "[<\(p.name)>]" }
+    var pos = spec.positionals.enumerated().map { i, p in i < required ? "<\(p.name)>" : "[<\(p.name)>]" }
+    if spec.variadic, let last = pos.popLast() { pos.append(last + "...") }
     return (["dolphin", spec.name] + pos + ["[options]"]).joined(separator: " ")
   }
 

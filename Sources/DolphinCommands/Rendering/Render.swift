@@ -57,3 +57,10 @@ enum Render {
     return lines.joined(separator: "\n")
   }
 }
+
+extension Render {
+  static func receiptLine(_ r: ActivityReceipt) -> String {
+    let changed = r.changedIDs.isEmpty ? "" : " changed " + r.changedIDs.map(\.uuidString).joined(separator: ",")
+    return "\(date(r.startedAt)) \(r.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(inert(r.tool)) [\(r.risk)] call \(inert(r.callID)) approval \(r.approval ?? "none")\(changed) \(inert(Truncation.truncate(r.arguments, to: 200)))"
+  }
+}

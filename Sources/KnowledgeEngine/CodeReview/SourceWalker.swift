@@ -28,6 +28,8 @@ public struct SourceWalker: Sendable {
     case missing
     /// Could not be read (permissions, or a directory that could not be listed).
     case unreadable
+    /// The file's bytes are not valid UTF-8.
+    case notUTF8 = "not_utf8"
   }
 
   /// A path that was not taken, with a one-line notice for the user.
@@ -38,6 +40,12 @@ public struct SourceWalker: Sendable {
     public var reason: SkipReason
     /// For example `Sources/Big.swift: skipped, 250000 bytes is over the 200000-byte limit`.
     public var notice: String
+
+    public init(path: String, reason: SkipReason, notice: String) {
+      self.path = path
+      self.reason = reason
+      self.notice = notice
+    }
   }
 
   /// The outcome of ``walk(_:progress:)``.

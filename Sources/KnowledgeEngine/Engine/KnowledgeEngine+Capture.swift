@@ -165,7 +165,7 @@ extension KnowledgeEngine {
   }
 
   /// The first line of a memory, cut to 80 characters with an ellipsis, as its mirror's title.
-  static func mirrorTitle(for text: String) -> String {
+  public static func mirrorTitle(for text: String) -> String {
     let firstLine = text.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? text
     let t = firstLine.trimmingCharacters(in: .whitespaces)
     return t.count <= 80 ? t : String(t.prefix(79)) + "…"

@@ -71,11 +71,15 @@ func plant(in directory: URL) throws -> Planted {
              sections: DigestSections(questions: [DigestLine(text: "\(Canary.digest) open question", evidenceIDs: [])]),
              algorithm: "rule-based-digest", algorithmVersion: "1"))
     // A derived index row, as the lexical index writes them (the index itself is filled in elsewhere).
-    try tx.db.run(
-      "INSERT INTO lexical_term(term_id, term, document_frequency) VALUES (1, ?, 1)", [.text(Canary.indexTerm)])
-    try tx.db.run("INSERT INTO lexical_trigram(trigram, term_id) VALUES ('zqx', 1)")
+    try tx.db.run("INSERT INTO lexical_term(term, document_frequency) VALUES (?, 1)", [.text(Canary.indexTerm)])
+    let termID = tx.db.lastInsertRowID
+    try tx.db.run("INSERT INTO lexical_trigram(trigram, term_id) VALUES ('zqx', ?)", [.integer(termID)])
     // Its posting belongs to a document no partial erase touches.
-    try tx.db.run("INSERT INTO lexical_posting(term_id, doc, field, frequency, positions) VALUES (1, 424242, 0, 1, x'00')")
+    try tx.db.run(
+      """
+      INSERT INTO lexical_posting(term_id, doc, kind, title_length, tags_length, content_length,
+        title_frequency, tags_frequency, content_frequency, positions) VALUES (?, 424242, 0, 1, 0, 0, 1, 0, 0, x'00')
+      """, [.integer(termID)])
   }
   try store.checkpoint()
   return Planted(knowledgeID: k.id, memoryID: m.id)

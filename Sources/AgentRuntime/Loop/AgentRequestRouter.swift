@@ -1,0 +1,148 @@
+import ContinuityKit
+import Foundation
+
+/// A tool call the router planned.
+public struct PlannedCall: Sendable, Equatable {
+  public var tool: String
+  public var arguments: JSONValue
+
+  public init(tool: String, arguments: JSONValue) {
+    self.tool = tool
+    self.arguments = arguments
+  }
+}
+
+/// What the router decided for one user message. Inspectable: `kind` and `reason` say why.
+public struct Route: Sendable, Equatable {
+  public enum Kind: String, Sendable, Codable {
+    /// No tool at all (greetings, thanks, small talk, unknown or malformed commands).
+    case conversation
+    /// An explicit command: a deterministic plan that finishes from the renderers, no model turn.
+    case deterministic
+    /// Free text: at most read-only tools (a knowledge search for grounding), then the model
+    /// (or, with none configured, the deterministic renderer).
+    case modelAssistedRead
+  }
+
+  public var kind: Kind
+  public var plan: [PlannedCall]
+  /// Why this route, for display (`/search command`, `greeting`, …).
+  public var reason: String
+}
+
+/// The deterministic, inspectable router.
+///
+/// Rules, in order:
+/// 1. Text starting with `/` is a command only when the word after `/` is exactly one of
+///    ``commands`` (`/cap` and `/captures` are not `/capture`); a malformed command becomes a
+///    `conversation` route that says what is wrong and plans nothing.
+/// 2. Greetings, thanks and small talk (``smallTalk``, several languages) plan nothing.
+/// 3. Any other text is `modelAssistedRead`: at most a `knowledge_search` (read-only) for
+///    grounding. Free text never plans a write, a restore, a deletion, an analysis or a task
+///    change, however it is phrased ("note that…?", "decided how to…?").
+public struct AgentRequestRouter: Sendable {
+  public init() {}
+
+  /// The explicit commands and what they plan.
+  public static let commands: [(name: String, usage: String)] = [
+    ("search", "/search <words>"),
+    ("get", "/get <uuid>"),
+    ("capture", "/capture <kind>: <title> [| <content>]"),
+    ("remember", "/remember <text>"),
+    ("context", "/context"),
+    ("review", "/review"),
+    ("insights", "/insights"),
+    ("handoff", "/handoff <focus>"),
+    ("handoffs", "/handoffs"),
+    ("restore", "/restore <uuid>"),
+    ("analyze", "/analyze <swift code>"),
+    ("tasks", "/tasks"),
+    ("task", "/task <title>"),
+    ("done", "/done <uuid>"),
+    ("reopen", "/reopen <uuid>"),
+  ]
+
+  /// Whole messages (after trimming, lowercasing, and dropping trailing punctuation and emoji)
+  /// that are greetings, thanks or small talk.
+  public static let smallTalk: Set<String> = [
+    "hi", "hello", "hey", "hey there", "hello there", "hiya", "yo", "good morning", "good afternoon", "good evening",
+    "good night", "thanks", "thank you", "thanks a lot", "thank you very much", "thx", "ty", "cheers", "ok", "okay",
+    "cool", "great", "nice", "bye", "goodbye", "see you", "how are you", "how are you doing", "what's up", "whats up",
+    "sup", "hallo", "guten morgen", "guten tag", "danke", "danke schön", "danke schon", "tschüss", "bonjour", "salut",
+    "merci", "merci beaucoup", "au revoir", "hola", "buenos días", "buenos dias", "gracias", "adiós", "adios", "ciao",
+    "grazie", "buongiorno", "olá", "ola", "obrigado", "obrigada", "привет", "спасибо", "здравствуйте", "こんにちは",
+    "ありがとう", "おはよう", "你好", "谢谢", "안녕하세요", "감사합니다", "merhaba", "teşekkürler", "hej", "tack", "dank je", "hoi",
+  ]
+
+  /// Routes one user message.
+  public func route(_ text: String) -> Route {
+    let trimmed = Sanitizer.sanitize(text).trimmingCharacters(in: .whitespacesAndNewlines)
+    if trimmed.isEmpty { return Route(kind: .conversation, plan: [], reason: "empty message") }
+    if trimmed.hasPrefix("/") { return command(trimmed) }
+    if Self.isSmallTalk(trimmed) { return Route(kind: .conversation, plan: [], reason: "greeting or small talk: no tool") }
+    let query = Truncation.truncate(trimmed, to: Limits.query).replacingOccurrences(of: Truncation.marker, with: "")
+    return Route(
+      kind: .modelAssistedRead,
+      plan: [PlannedCall(tool: "knowledge_search", arguments: .object(["query": .string(query), "limit": 8]))],
+      reason: "free text: read-only knowledge search for grounding, no writes")
+  }
+
+  static func isSmallTalk(_ text: String) -> Bool {
+    var t = text.lowercased()
+    func isWordScalar(_ u: Unicode.Scalar) -> Bool { u.properties.isAlphabetic || u.properties.numericType != nil }
+    while let last = t.unicodeScalars.last, !isWordScalar(last) { t.unicodeScalars.removeLast() }
+    while let first = t.unicodeScalars.first, !isWordScalar(first) { t.unicodeScalars.removeFirst() }
+    t = t.trimmingCharacters(in: .whitespaces)
+    // Only emoji or punctuation (👋, "?!"): nothing to search for.
+    if t.isEmpty { return true }
+    if smallTalk.contains(t) { return true }
+    // "hi dolphin", "thanks!" with a name: greeting word followed by at most one more word.
+    let words = t.split(separator: " ")
+    if words.count == 2, smallTalk.contains(String(words[0])) { return true }
+    return false
+  }
+
+  func command(_ text: String) -> Route {
+    let body = text.dropFirst()
+    let word = String(body.prefix { !$0.isWhitespace })
+    let rest = body.dropFirst(word.count).trimmingCharacters(in: .whitespacesAndNewlines)
+    let name = word.lowercased()
+    guard Self.commands.contains(where: { $0.name == name }) else {
+      let hint = NearestName.suggest(name, in: Self.commands.map(\.name)).map { "; did you mean /\($0)?" } ?? ""
+      return Route(kind: .conversation, plan: [], reason: "unknown command /\(word)\(hint): no tool")
+    }
+    func plan(_ tool: String, _ args: JSONObject) -> Route {
+      Route(kind: .deterministic, plan: [PlannedCall(tool: tool, arguments: .object(args))], reason: "/\(name) command")
+    }
+    func needs(_ what: String) -> Route {
+      let usage = Self.commands.first { $0.name == name }?.usage ?? "/\(name)"
+      return Route(kind: .conversation, plan: [], reason: "/\(name) needs \(what) (usage: \(usage)): no tool")
+    }
+    switch name {
+    case "search": return rest.isEmpty ? needs("words to search for") : plan("knowledge_search", ["query": .string(rest)])
+    case "get": return rest.isEmpty ? needs("an id") : plan("knowledge_get", ["id": .string(rest)])
+    case "capture":
+      guard let colon = rest.firstIndex(of: ":") else { return needs("a kind and a title") }
+      let kind = rest[..<colon].trimmingCharacters(in: .whitespaces)
+      let after = rest[rest.index(after: colon)...]
+      let parts = after.split(separator: "|", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+      guard let title = parts.first, !title.isEmpty else { return needs("a title") }
+      var args: JSONObject = ["kind": .string(kind), "title": .string(title)]
+      if parts.count > 1 { args["content"] = .string(parts[1]) }
+      return plan("knowledge_capture", args)
+    case "remember": return rest.isEmpty ? needs("text") : plan("memory_save", ["text": .string(rest)])
+    case "context": return plan("project_context", [:])
+    case "review": return plan("project_review", [:])
+    case "insights": return plan("continuity_insights", [:])
+    case "handoff": return rest.isEmpty ? needs("a focus") : plan("handoff_create", ["focus": .string(rest)])
+    case "handoffs": return plan("handoff_list", [:])
+    case "restore": return rest.isEmpty ? needs("a handoff id") : plan("handoff_restore", ["id": .string(rest)])
+    case "analyze": return rest.isEmpty ? needs("Swift code") : plan("code_analyze", ["code": .string(rest)])
+    case "tasks": return plan("task_list", [:])
+    case "task": return rest.isEmpty ? needs("a title") : plan("task_add", ["title": .string(rest)])
+    case "done": return rest.isEmpty ? needs("a task id") : plan("task_complete", ["id": .string(rest)])
+    case "reopen": return rest.isEmpty ? needs("a task id") : plan("task_reopen", ["id": .string(rest)])
+    default: return needs("arguments")
+    }
+  }
+}

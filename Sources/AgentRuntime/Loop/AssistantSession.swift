@@ -1,0 +1,87 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+/// What one `ask` produced.
+public struct AssistantReply: Sendable {
+  public var run: AgentRunResult
+  /// The stored user and assistant messages.
+  public var userMessage: ChatMessage
+  public var assistantMessage: ChatMessage
+}
+
+/// The entry point that ties a stored conversation, the router, the loop and approvals
+/// together. Model prose is stored only as a chat message, never as knowledge or a receipt.
+public struct AssistantSession: Sendable {
+  public let engine: KnowledgeEngine
+  public let conversationID: UUID
+  public let router: AgentRequestRouter
+  public let loop: AgentLoop
+
+  /// The title of the conversation `dolphin ask` continues.
+  public static let defaultConversationTitle = "dolphin ask"
+
+  /// Opens the session's conversation: `conversationID` when given and stored, else the most
+  /// recent conversation titled ``defaultConversationTitle``, else a new one.
+  public init(engine: KnowledgeEngine, generator: (any ResponseGenerator)? = nil, registry: ToolRegistry = .standard, conversationID: UUID? = nil, bounds: AgentLoop.Bounds = .init()) throws {
+    self.engine = engine
+    self.router = AgentRequestRouter()
+    self.loop = AgentLoop(executor: ToolExecutor(registry: registry, engine: engine), generator: generator, bounds: bounds)
+    let env = engine.environment
+    self.conversationID = try engine.store.write { tx in
+      let all = try tx.listConversations()
+      if let id = conversationID, all.contains(where: { $0.id == id }) { return id }
+      if conversationID == nil, let existing = all.last(where: { $0.title == Self.defaultConversationTitle }) { return existing.id }
+      let c = Conversation(id: conversationID ?? env.makeID(), title: Self.defaultConversationTitle, createdAt: env.now())
+      try tx.insertConversation(c)
+      return c.id
+    }
+  }
+
+  /// The last `limit` messages as `role: text` lines of at most ``Limits/handoffExcerptLength``
+  /// characters, oldest first (what a handoff copies as recent excerpts).
+  public func recentExcerpts(limit: Int = Limits.handoffExcerpts) throws -> [String] {
+    let messages = try engine.store.read { tx in try tx.listMessages(conversationID: conversationID) }
+    return messages.suffix(limit).map { m in
+      Truncation.truncate("\(m.role.rawValue): " + Sanitizer.sanitize(m.text).replacingOccurrences(of: "\n", with: " "), to: Limits.handoffExcerptLength)
+    }
+  }
+
+  /// Routes and runs one user message; stores the user message and the shown answer.
+  public func ask(_ text: String, approver: any ApprovalProvider) async throws -> AssistantReply {
+    try Limits.checkNotEmpty("message", text)
+    try Limits.check("message", text, limit: Limits.content)
+    let env = engine.environment
+    let user = ChatMessage(id: env.makeID(), conversationID: conversationID, role: .user, text: Sanitizer.sanitize(text), createdAt: env.now())
+    try engine.store.write { tx in try tx.insertMessage(user) }
+    let excerpts = try recentExcerpts()
+    let route = router.route(text)
+    let run = await loop.run(route, question: text, approver: approver, recentExcerpts: excerpts)
+    let reply = ChatMessage(id: env.makeID(), conversationID: conversationID, role: .assistant, text: Truncation.truncate(run.answer, to: Limits.content), createdAt: env.now())
+    try engine.store.write { tx in try tx.insertMessage(reply) }
+    return AssistantReply(run: run, userMessage: user, assistantMessage: reply)
+  }
+}
+
+/// The app's composer entry points (Ask, Continue, Capture Context intents): pure functions
+/// that turn their input into sanitized, inert draft text. They run no tool, restore nothing
+/// and save nothing.
+public enum ComposerDrafts {
+  /// The Ask intent: the question as a draft message.
+  public static func ask(_ question: String) -> String {
+    Truncation.truncate(Sanitizer.sanitize(question).trimmingCharacters(in: .whitespacesAndNewlines), to: Limits.content)
+  }
+
+  /// The Continue intent: a draft that restores the given handoff (the user still sends it;
+  /// restoring only selects context). Without an id, a draft that lists handoffs.
+  public static func continueSession(handoffID: UUID?) -> String {
+    handoffID.map { "/restore \($0.uuidString)" } ?? "/handoffs"
+  }
+
+  /// The Capture Context intent: a draft capture command the user reviews and sends.
+  public static func captureContext(title: String, content: String) -> String {
+    let t = Truncation.truncate(Sanitizer.sanitize(title).replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "|", with: "¦"), to: Limits.title)
+    let c = Truncation.truncate(Sanitizer.sanitize(content), to: Limits.content)
+    return c.isEmpty ? "/capture context: \(t)" : "/capture context: \(t) | \(c)"
+  }
+}

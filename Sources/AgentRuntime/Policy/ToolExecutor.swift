@@ -1,0 +1,96 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+/// One tool call as requested by an agent or an MCP client.
+public struct ToolCall: Sendable, Equatable {
+  /// The caller's id for the call; the receipt is correlated to it.
+  public var id: String
+  public var name: String
+  /// The raw arguments (validated before anything runs).
+  public var arguments: JSONValue?
+
+  public init(id: String, name: String, arguments: JSONValue?) {
+    self.id = id
+    self.name = name
+    self.arguments = arguments
+  }
+}
+
+/// The outcome of one call: the receipt that was written, and the output or the error.
+public struct ToolCallResult: Sendable {
+  public var receipt: ActivityReceipt
+  public var output: ToolOutput?
+  public var error: AgentError?
+  /// For failures inside the tool (validation of records, not found…): the message.
+  public var failureMessage: String?
+
+  public var succeeded: Bool { receipt.outcome == .succeeded }
+}
+
+/// Runs tool calls: validates arguments against the registry's schema, asks approval for every
+/// `localWrite` call, runs read-only tools over a store that refuses writes, honours
+/// cancellation right before a write commits, and writes one receipt per call — read-only,
+/// denied, failed and cancelled ones too — from what executed, never from model text.
+public struct ToolExecutor: Sendable {
+  public let registry: ToolRegistry
+  public let engine: KnowledgeEngine
+  /// Maximum characters of the canonical arguments stored in a receipt.
+  public static let receiptArgumentLimit = 2_000
+
+  public init(registry: ToolRegistry = .standard, engine: KnowledgeEngine) {
+    self.registry = registry
+    self.engine = engine
+  }
+
+  /// Executes `call`.
+  /// - Parameters:
+  ///   - approver: asked for `localWrite` calls only.
+  ///   - recentExcerpts: chat lines a handoff may copy.
+  public func execute(_ call: ToolCall, approver: any ApprovalProvider, recentExcerpts: [String] = []) async -> ToolCallResult {
+    let started = engine.environment.now()
+    func finish(_ outcome: ReceiptOutcome, risk: RiskClass?, args: String, approval: String?, output: ToolOutput?, error: AgentError?, message: String) -> ToolCallResult {
+      let receipt = ActivityReceipt(
+        id: engine.environment.makeID(), callID: String(call.id.prefix(200)), tool: String(call.name.prefix(100)),
+        risk: risk?.rawValue ?? "unknown", arguments: Truncation.truncate(args, to: Self.receiptArgumentLimit),
+        outcome: outcome, changedIDs: output?.changedIDs ?? [], startedAt: started, finishedAt: engine.environment.now(),
+        approval: approval, message: Truncation.truncate(message, to: 500))
+      // A receipt that cannot be written (read-only or damaged store) must not hide the result.
+      try? engine.store.write { tx in try tx.insertReceipt(receipt) }
+      return ToolCallResult(receipt: receipt, output: output, error: error, failureMessage: error == nil && outcome == .failed ? message : nil)
+    }
+    let tool: ToolDefinition
+    do { tool = try registry.tool(named: call.name) } catch {
+      return finish(.failed, risk: nil, args: call.arguments.map { $0.jsonString(sortedKeys: true) } ?? "{}", approval: nil, output: nil, error: error, message: error.description)
+    }
+    let args: JSONObject
+    do { args = try tool.normalize(call.arguments) } catch {
+      return finish(.failed, risk: tool.risk, args: call.arguments.map { $0.jsonString(sortedKeys: true) } ?? "{}", approval: nil, output: nil, error: .invalidArguments(error), message: error.message)
+    }
+    let canonical = JSONValue.object(args).jsonString(sortedKeys: true)
+    var approval = "notRequired"
+    if tool.risk == .localWrite {
+      if Task.isCancelled { return finish(.cancelled, risk: tool.risk, args: canonical, approval: nil, output: nil, error: .cancelled, message: "cancelled before approval") }
+      let decision = await approver.decide(ApprovalRequest(callID: call.id, tool: tool.name, risk: tool.risk, canonicalArguments: canonical))
+      switch decision {
+      case .denied(let reason):
+        return finish(.denied, risk: tool.risk, args: canonical, approval: nil, output: nil, error: .denied(tool: tool.name, reason: reason), message: reason)
+      case .approved(let by):
+        approval = by
+      }
+    }
+    // Between approval and commit: a cancelled run writes nothing.
+    if Task.isCancelled { return finish(.cancelled, risk: tool.risk, args: canonical, approval: approval, output: nil, error: .cancelled, message: "cancelled before the call ran") }
+    let store: any WorkspaceStore = tool.risk == .readOnly ? ReadOnlyStoreView(engine.store) : engine.store
+    let context = ToolContext(engine: KnowledgeEngine(store: store, environment: engine.environment), recentExcerpts: recentExcerpts)
+    do {
+      var output = try await tool.handler(args, context)
+      output.text = Truncation.truncate(output.text, to: tool.outputCap)
+      return finish(.succeeded, risk: tool.risk, args: canonical, approval: approval, output: output, error: nil, message: "ok")
+    } catch let e as AgentError {
+      return finish(e == .cancelled ? .cancelled : .failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: e, message: e.description)
+    } catch {
+      return finish(.failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: nil, message: String(describing: error))
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+/// The legacy memory and task tools, kept beside the continuity tools.
+enum LegacyTools {
+  static let all: [ToolDefinition] = [memorySearch, memorySave, taskList, taskAdd, taskComplete]
+
+  static let memorySearch = ToolDefinition(
+    name: "memory_search", title: "Search legacy memories",
+    description: "Search legacy memories (mode hybrid-lexical: BM25 with phrase, coverage and trigram typo matching; not semantic search). Read-only.",
+    input: .object([
+      ToolProperty("query", .text(min: 1, max: Limits.query), required: true, "Words to find."),
+      ToolProperty("limit", .integer(minimum: 1, maximum: Limits.searchResultsMaximum), default: .integer(Limits.searchResultsDefault), "Most results."),
+    ]),
+    outputSchema: SearchTools.searchOutputSchema, risk: .readOnly, isIdempotent: true,
+    handler: { args, ctx in
+      try SearchTools.render(try ctx.engine.search(args["query"]?.string ?? "", kinds: [], includeMemories: true, memoriesOnly: true, limit: args["limit"]?.int ?? Limits.searchResultsDefault))
+    })
+
+  static let memorySave = ToolDefinition(
+    name: "memory_save", title: "Save a legacy memory",
+    description: "Save a legacy memory; it is also mirrored as a knowledge item (kind context, source legacyMemory). Local write: needs approval.",
+    input: .object([
+      ToolProperty("text", .text(min: 1, max: Limits.memoryText), required: true, "The memory."),
+      ToolProperty("tags", .tags, "Tags (lowercased, deduplicated)."),
+    ]),
+    outputSchema: ToolRendering.outputSchema(["memory": ToolRendering.anyObject, "mirror": ToolRendering.anyObject], required: ["memory", "mirror"]),
+    risk: .localWrite, isIdempotent: false,
+    handler: { args, ctx in
+      let r = try ctx.engine.saveMemory(text: args["text"]?.string ?? "", tags: ToolRendering.strings(args, "tags"))
+      var changed = [r.memory.id, r.mirror.id]
+      if let d = r.digest { changed.append(d.id) }
+      return ToolOutput(
+        structured: .object(["memory": try ToolRendering.json(r.memory), "mirror": try ToolRendering.json(r.mirror)]),
+        text: "Saved memory \(r.memory.id.uuidString), mirrored as knowledge \(r.mirror.id.uuidString).", changedIDs: changed)
+    })
+
+  static let taskList = ToolDefinition(
+    name: "task_list", title: "List tasks",
+    description: "List tasks, open first, then by priority and age. Read-only.",
+    input: .object([ToolProperty("status", .oneOf(["open", "completed", "all"]), default: "all", "Which tasks.")]),
+    outputSchema: ToolRendering.outputSchema(["tasks": ToolRendering.anyArray], required: ["tasks"]),
+    risk: .readOnly, isIdempotent: true,
+    handler: { args, ctx in
+      let s = args["status"]?.string ?? "all"
+      let tasks = try ctx.engine.listTasks(status: TaskStatus(rawValue: s))
+      let text = tasks.isEmpty ? "No tasks." : "\(tasks.count) task(s):\n" + tasks.map(ToolRendering.taskLine).joined(separator: "\n")
+      return ToolOutput(structured: .object(["tasks": try ToolRendering.json(tasks)]), text: text)
+    })
+
+  static let taskAdd = ToolDefinition(
+    name: "task_add", title: "Add a task",
+    description: "Add an open task. Local write: needs approval.",
+    input: .object([
+      ToolProperty("title", .text(min: 1, max: Limits.taskTitle), required: true, "The task."),
+      ToolProperty("notes", .text(max: Limits.taskNotes), "Notes."),
+      ToolProperty("priority", .oneOf(Priority.allCases.map(\.rawValue)), default: "normal", "Priority."),
+      ToolProperty("knowledgeIDs", .uuids(), "Supporting knowledge items."),
+    ]),
+    outputSchema: ToolRendering.outputSchema(["task": ToolRendering.anyObject], required: ["task"]),
+    risk: .localWrite, isIdempotent: false,
+    handler: { args, ctx in
+      let t = try ctx.engine.addTask(
+        title: args["title"]?.string ?? "", notes: args["notes"]?.string ?? "",
+        priority: Priority(rawValue: args["priority"]?.string ?? "normal") ?? .normal, knowledgeIDs: ToolRendering.uuids(args, "knowledgeIDs"))
+      return ToolOutput(structured: .object(["task": try ToolRendering.json(t)]), text: "Added task \(t.id.uuidString): \(t.title)", changedIDs: [t.id])
+    })
+
+  static let taskComplete = ToolDefinition(
+    name: "task_complete", title: "Complete a task",
+    description: "Mark a task completed. Local write: needs approval.",
+    input: .object([ToolProperty("id", .uuid, required: true, "The task id.")]),
+    outputSchema: ToolRendering.outputSchema(["task": ToolRendering.anyObject], required: ["task"]),
+    risk: .localWrite, isIdempotent: true,
+    handler: { args, ctx in
+      guard let id = ToolRendering.uuid(args, "id") else { throw AgentError.invalidArguments(.init(field: "arguments.id", message: "arguments.id is required")) }
+      let t = try ctx.engine.completeTask(id: id)
+      return ToolOutput(structured: .object(["task": try ToolRendering.json(t)]), text: "Completed task \(t.id.uuidString): \(t.title)", changedIDs: [t.id])
+    })
+}

@@ -1,0 +1,37 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+/// Rendering of search responses, shared by `knowledge_search` and `memory_search`.
+enum SearchTools {
+  static let searchOutputSchema = ToolRendering.outputSchema(
+    [
+      "mode": .object(["type": "string", "enum": ["exact", "hybrid-lexical"]]),
+      "algorithmVersion": ToolRendering.string, "query": ToolRendering.string, "results": ToolRendering.anyArray,
+      "total": ToolRendering.integer, "truncated": .object(["type": "boolean"]), "terms": ToolRendering.anyArray,
+    ], required: ["mode", "results", "total", "truncated"])
+
+  /// The text rendering: a header naming the mode and counts, then one line per result.
+  static func text(_ r: SearchResponse) -> String {
+    var lines = ["Search mode \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")): \(r.results.count) of \(r.total) match(es)" + (r.truncated ? ", cut by the limit" : "")]
+    if r.results.isEmpty, let why = r.emptyReason { lines.append("No results: \(emptyText(why)).") }
+    for (i, x) in r.results.enumerated() {
+      lines.append("\(i + 1). \(x.kind.name) \"\(x.title)\" (id \(x.id.uuidString), score \(String(format: "%.3f", x.score)))")
+      if !x.snippet.isEmpty { lines.append("   \(x.snippet)") }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func emptyText(_ reason: EmptyReason) -> String {
+    switch reason {
+    case .noQueryTerms: return "the query has no searchable word"
+    case .noTermMatched: return "no query word (or a close spelling of one) occurs in the workspace"
+    case .allBelowThreshold: return "similar words exist but none is close enough to count as a typo"
+    case .noMatchInKinds: return "words matched only items of other kinds"
+    }
+  }
+
+  static func render(_ r: SearchResponse) throws -> ToolOutput {
+    ToolOutput(structured: try ToolRendering.json(r), text: text(r))
+  }
+}

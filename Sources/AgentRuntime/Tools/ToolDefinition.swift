@@ -1,0 +1,92 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+/// What a tool may do to the workspace.
+public enum RiskClass: String, Sendable, Codable, CaseIterable {
+  /// Reads only; runs without approval and cannot mutate the workspace.
+  case readOnly
+  /// Writes to the local workspace; an agent call needs the user's approval of that exact call.
+  case localWrite
+}
+
+/// What a tool returns: structured content, a deterministic text rendering, and the ids of
+/// records it created or changed.
+public struct ToolOutput: Sendable, Equatable {
+  /// A JSON object (MCP `structuredContent`).
+  public var structured: JSONValue
+  /// The deterministic rendering, at most the tool's output cap (cut with a marker).
+  public var text: String
+  public var changedIDs: [UUID]
+
+  public init(structured: JSONValue, text: String, changedIDs: [UUID] = []) {
+    self.structured = structured
+    self.text = text
+    self.changedIDs = changedIDs
+  }
+}
+
+/// What a tool handler gets.
+public struct ToolContext: Sendable {
+  /// The engine. For `readOnly` tools its store refuses writes.
+  public var engine: KnowledgeEngine
+  /// Chat lines a handoff may copy (most recent last), supplied by the session.
+  public var recentExcerpts: [String]
+
+  public init(engine: KnowledgeEngine, recentExcerpts: [String] = []) {
+    self.engine = engine
+    self.recentExcerpts = recentExcerpts
+  }
+}
+
+/// A tool: canonical name, description, strict input schema, output schema, risk class,
+/// output cap, and a handler that receives validated, normalized arguments.
+public struct ToolDefinition: Sendable {
+  /// The canonical name, e.g. `knowledge_search`.
+  public var name: String
+  /// A short human title.
+  public var title: String
+  public var description: String
+  public var input: ToolSchema
+  /// JSON Schema of the structured output (an object).
+  public var outputSchema: JSONValue
+  public var risk: RiskClass
+  /// Whether repeating the same call has no further effect.
+  public var isIdempotent: Bool
+  /// Maximum characters of the text rendering (≤ ``Limits/renderedToolOutput``).
+  public var outputCap: Int
+  /// Whether the tool exists on this platform/configuration (capability gating).
+  public var isAvailable: Bool
+  /// Runs the tool with normalized arguments (a JSON object).
+  public var handler: @Sendable (JSONObject, ToolContext) async throws -> ToolOutput
+
+  public init(
+    name: String, title: String, description: String, input: ToolSchema, outputSchema: JSONValue,
+    risk: RiskClass, isIdempotent: Bool, outputCap: Int = Limits.renderedToolOutput, isAvailable: Bool = true,
+    handler: @escaping @Sendable (JSONObject, ToolContext) async throws -> ToolOutput
+  ) {
+    self.name = name
+    self.title = title
+    self.description = description
+    self.input = input
+    self.outputSchema = outputSchema
+    self.risk = risk
+    self.isIdempotent = isIdempotent
+    self.outputCap = min(outputCap, Limits.renderedToolOutput)
+    self.isAvailable = isAvailable
+    self.handler = handler
+  }
+
+  /// The input JSON Schema.
+  public var inputSchema: JSONValue { input.jsonSchema }
+
+  /// Validates and normalizes `arguments` (absent or null counts as `{}`).
+  /// - Throws: ``ToolArgumentError``.
+  public func normalize(_ arguments: JSONValue?) throws(ToolArgumentError) -> JSONObject {
+    let given = arguments.flatMap { $0.isNull ? nil : $0 } ?? .object(JSONObject())
+    guard case .object(let o) = try input.validate(given, path: "arguments") else {
+      throw ToolArgumentError(field: "arguments", message: "arguments must be an object")
+    }
+    return o
+  }
+}

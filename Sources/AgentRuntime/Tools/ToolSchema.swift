@@ -1,0 +1,234 @@
+import ContinuityKit
+import Foundation
+
+/// A strict JSON Schema for tool arguments: the single source of truth for the schema a client
+/// sees (``jsonSchema``) and for validation and normalization (``validate(_:path:)``).
+///
+/// Supported (a subset of JSON Schema draft 2020-12): objects with named properties,
+/// `required`, `additionalProperties: false`; strings with `minLength`/`maxLength` (counted in
+/// `Character`s), `enum`, `format: uuid`; integers with `minimum`/`maximum`; booleans; arrays
+/// with `items`, `minItems`/`maxItems`, `uniqueItems`.
+public indirect enum ToolSchema: Sendable {
+  case object([ToolProperty])
+  case string(StringRules)
+  case integer(minimum: Int, maximum: Int)
+  case boolean
+  case array(items: ToolSchema, minItems: Int, maxItems: Int, unique: Bool)
+
+  /// Rules and normalization for a string value.
+  public struct StringRules: Sendable {
+    public var minLength: Int
+    public var maxLength: Int
+    /// Allowed values (matched case-insensitively, returned in canonical spelling).
+    public var allowed: [String]?
+    /// Must parse as a UUID; normalized to upper case.
+    public var isUUID: Bool
+    /// Normalization applied before the length check.
+    public var normalization: Normalization
+
+    public init(minLength: Int = 0, maxLength: Int, allowed: [String]? = nil, isUUID: Bool = false, normalization: Normalization = .sanitize) {
+      self.minLength = minLength
+      self.maxLength = maxLength
+      self.allowed = allowed
+      self.isUUID = isUUID
+      self.normalization = normalization
+    }
+  }
+
+  /// How a string argument is normalized.
+  public enum Normalization: Sendable {
+    /// ``Sanitizer/sanitize(_:)`` then trim surrounding whitespace.
+    case sanitize
+    /// Sanitize, trim and lowercase (tags).
+    case tag
+    /// Keep the text exactly (code to analyze: sanitizing would change what is analyzed).
+    case verbatim
+  }
+
+  /// A UUID string.
+  public static let uuid = ToolSchema.string(StringRules(minLength: 1, maxLength: 64, isUUID: true, normalization: .verbatim))
+
+  /// A string enum.
+  public static func oneOf(_ values: [String]) -> ToolSchema {
+    .string(StringRules(minLength: 1, maxLength: 64, allowed: values, normalization: .sanitize))
+  }
+
+  /// Text of at most `maxLength` characters (sanitized, trimmed).
+  public static func text(min: Int = 0, max: Int) -> ToolSchema {
+    .string(StringRules(minLength: min, maxLength: max))
+  }
+
+  /// Tags: lowercased, deduplicated, bounded by ``Limits``.
+  public static let tags = ToolSchema.array(
+    items: .string(StringRules(minLength: 1, maxLength: Limits.tagLength, normalization: .tag)),
+    minItems: 0, maxItems: Limits.tagsPerItem, unique: true)
+
+  /// A list of UUIDs, deduplicated.
+  public static func uuids(max: Int = Limits.idsPerList) -> ToolSchema {
+    .array(items: .uuid, minItems: 0, maxItems: max, unique: true)
+  }
+
+  /// The schema as a JSON Schema document.
+  public var jsonSchema: JSONValue {
+    switch self {
+    case .object(let props):
+      var properties = JSONObject()
+      for p in props {
+        var s = p.schema.jsonSchema.object ?? JSONObject()
+        s["description"] = .string(p.description)
+        if let d = p.defaultValue { s["default"] = d }
+        properties[p.name] = .object(s)
+      }
+      return .object([
+        "type": "object",
+        "properties": .object(properties),
+        "required": .array(props.filter(\.isRequired).map { .string($0.name) }),
+        "additionalProperties": false,
+      ])
+    case .string(let r):
+      var o: JSONObject = ["type": "string"]
+      if r.minLength > 0 { o["minLength"] = .integer(r.minLength) }
+      o["maxLength"] = .integer(r.maxLength)
+      if let allowed = r.allowed { o["enum"] = .array(allowed.map { .string($0) }) }
+      if r.isUUID { o["format"] = "uuid" }
+      return .object(o)
+    case .integer(let lo, let hi):
+      return .object(["type": "integer", "minimum": .integer(lo), "maximum": .integer(hi)])
+    case .boolean:
+      return .object(["type": "boolean"])
+    case .array(let items, let lo, let hi, let unique):
+      var o: JSONObject = ["type": "array", "items": items.jsonSchema, "maxItems": .integer(hi)]
+      if lo > 0 { o["minItems"] = .integer(lo) }
+      if unique { o["uniqueItems"] = true }
+      return .object(o)
+    }
+  }
+
+  /// Validates `value` and returns it normalized (strings sanitized/trimmed, enums in canonical
+  /// spelling, UUIDs upper-cased, unique arrays deduplicated, defaults filled in).
+  /// - Parameter path: the field path for messages, e.g. `arguments.tags[2]`.
+  /// - Throws: ``ToolArgumentError`` naming the field, what was expected and what was given,
+  ///   with the nearest valid name for unknown fields and enum values.
+  public func validate(_ value: JSONValue, path: String) throws(ToolArgumentError) -> JSONValue {
+    switch self {
+    case .object(let props):
+      guard case .object(let given) = value else {
+        throw ToolArgumentError(field: path, message: "\(path) must be an object, got \(value.kindName)")
+      }
+      let names = props.map(\.name)
+      for key in given.keys where !names.contains(key) {
+        let hint = NearestName.suggest(key, in: names).map { "; did you mean '\($0)'?" } ?? ""
+        throw ToolArgumentError(field: "\(path).\(key)", message: "unknown field '\(key)' in \(path)\(hint) (allowed: \(names.joined(separator: ", ")))")
+      }
+      var out = JSONObject()
+      for p in props {
+        let field = "\(path).\(p.name)"
+        if let v = given[p.name], !v.isNull {
+          out[p.name] = try p.schema.validate(v, path: field)
+        } else if let d = p.defaultValue {
+          out[p.name] = d
+        } else if p.isRequired {
+          throw ToolArgumentError(field: field, message: "\(field) is required")
+        }
+      }
+      return .object(out)
+    case .string(let r):
+      guard case .string(let raw) = value else {
+        throw ToolArgumentError(field: path, message: "\(path) must be a string, got \(value.kindName)")
+      }
+      var s: String
+      switch r.normalization {
+      case .sanitize: s = Sanitizer.sanitize(raw).trimmingCharacters(in: .whitespacesAndNewlines)
+      case .tag: s = Sanitizer.sanitize(raw).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+      case .verbatim: s = raw
+      }
+      if r.isUUID {
+        let t = s.trimmingCharacters(in: .whitespaces)
+        guard let id = UUID(uuidString: t) else {
+          throw ToolArgumentError(field: path, message: "\(path) '\(Truncation.truncate(t, to: 60))' is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
+        }
+        return .string(id.uuidString)
+      }
+      if let allowed = r.allowed {
+        if let match = allowed.first(where: { $0 == s }) ?? allowed.first(where: { $0.lowercased() == s.lowercased() }) {
+          return .string(match)
+        }
+        let hint = NearestName.suggest(s, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
+        throw ToolArgumentError(field: path, message: "\(path) '\(Truncation.truncate(s, to: 40))' is not one of: \(allowed.joined(separator: ", "))\(hint)")
+      }
+      let n = s.count
+      if n > r.maxLength {
+        throw ToolArgumentError(field: path, message: "\(path) is \(n) characters; the limit is \(r.maxLength) characters", limit: r.maxLength, actual: n)
+      }
+      if n < r.minLength {
+        throw ToolArgumentError(field: path, message: r.minLength == 1 ? "\(path) must not be empty" : "\(path) is \(n) characters; at least \(r.minLength) are required")
+      }
+      return .string(s)
+    case .integer(let lo, let hi):
+      guard case .number(let num) = value, let i = num.int else {
+        throw ToolArgumentError(field: path, message: "\(path) must be an integer, got \(value.kindName == "number" ? value.description : value.kindName)")
+      }
+      guard (lo...hi).contains(i) else {
+        throw ToolArgumentError(field: path, message: "\(path) is \(i); it must be between \(lo) and \(hi)", limit: hi, actual: i)
+      }
+      return .integer(i)
+    case .boolean:
+      guard case .bool = value else {
+        throw ToolArgumentError(field: path, message: "\(path) must be true or false, got \(value.kindName)")
+      }
+      return value
+    case .array(let items, let lo, let hi, let unique):
+      guard case .array(let elements) = value else {
+        throw ToolArgumentError(field: path, message: "\(path) must be an array, got \(value.kindName)")
+      }
+      if elements.count > hi {
+        throw ToolArgumentError(field: path, message: "\(path) has \(elements.count) items; the limit is \(hi)", limit: hi, actual: elements.count)
+      }
+      var out: [JSONValue] = []
+      for (i, e) in elements.enumerated() {
+        let v = try items.validate(e, path: "\(path)[\(i)]")
+        if unique, out.contains(v) { continue }
+        out.append(v)
+      }
+      if out.count < lo {
+        throw ToolArgumentError(field: path, message: "\(path) needs at least \(lo) item(s)")
+      }
+      return .array(out)
+    }
+  }
+}
+
+/// One named property of an object schema.
+public struct ToolProperty: Sendable {
+  public var name: String
+  public var schema: ToolSchema
+  public var isRequired: Bool
+  public var description: String
+  public var defaultValue: JSONValue?
+
+  public init(_ name: String, _ schema: ToolSchema, required: Bool = false, default defaultValue: JSONValue? = nil, _ description: String) {
+    self.name = name
+    self.schema = schema
+    self.isRequired = required
+    self.description = description
+    self.defaultValue = defaultValue
+  }
+}
+
+/// A tool call's arguments broke the tool's schema.
+public struct ToolArgumentError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The field path, e.g. `arguments.kind`.
+  public var field: String
+  public var message: String
+  public var limit: Int?
+  public var actual: Int?
+
+  public init(field: String, message: String, limit: Int? = nil, actual: Int? = nil) {
+    self.field = field
+    self.message = message
+    self.limit = limit
+    self.actual = actual
+  }
+
+  public var description: String { message }
+}

@@ -1,0 +1,91 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+extension SearchCommands {
+  static let all = [search, reindex]
+
+  static func render(_ r: SearchResponse, explain: Bool, console: Console) {
+    console.print("mode: \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")) · \(r.results.count) shown of \(r.total) match(es)" + (r.truncated ? " · cut by --limit" : ""))
+    if r.results.isEmpty, let why = r.emptyReason {
+      console.print("No results: " + {
+        switch why {
+        case .noQueryTerms: return "the query has no searchable word."
+        case .noTermMatched: return "no query word (or a close spelling of one) occurs in the workspace."
+        case .allBelowThreshold: return "similar words exist, but none is close enough to count as a typo."
+        case .noMatchInKinds: return "the words match only items of other kinds."
+        }
+      }())
+    }
+    for (i, x) in r.results.enumerated() {
+      let label = x.kind == .memory ? "memory (legacy)" : x.kind.name
+      let title = x.title.isEmpty ? Truncation.truncate(x.snippet, to: 80) : x.title
+      console.print("\(i + 1). \(x.id.uuidString)  \(label)  \(inert(title))")
+      if !x.snippet.isEmpty { console.print("   \(inert(x.snippet))") }
+      if explain {
+        let p = x.scoreParts
+        console.print(String(format: "   score %.4f = title %.4f + tags %.4f + content %.4f + fuzzy %.4f + phrase %.4f + coverage %.4f; matched: %@",
+                             x.score, p.title, p.tags, p.content, p.fuzzy, p.phrase, p.coverage, x.matchedTerms.joined(separator: ", ")))
+      }
+    }
+    if explain {
+      for t in r.terms { console.print("term \(inert(t.term)): \(t.match.rawValue)" + (t.variants.isEmpty || t.variants == [t.term] ? "" : " → " + t.variants.map(inert).joined(separator: ", "))) }
+    }
+  }
+
+  static let search = Command(
+    spec: CommandSpec(
+      path: ["search"], summary: "Ranked lexical search (mode hybrid-lexical) over knowledge, optionally memories.",
+      positionals: [("query", "Words to find (at most \(Limits.query) characters; no character is syntax).")],
+      options: [
+        OptionSpec(name: "kind", value: "K", repeatable: true, help: "Only these kinds (\(Commands.kindList))."),
+        OptionSpec(name: "tag", value: "T", help: "Only items with this tag."),
+        OptionSpec(name: "limit", value: "N", help: "Results, 1…\(Limits.searchResultsMaximum) (default \(Limits.searchResultsDefault))."),
+        OptionSpec(name: "include-memories", value: nil, help: "Also search legacy memories (labeled as such)."),
+        OptionSpec(name: "explain", value: nil, help: "Show each result's score parts and how each query word matched."),
+      ],
+      discussion: """
+        hybrid-lexical-v1: BM25F over title, tags and content (title weighted most), a phrase boost, a
+        query-coverage boost and trigram typo matching, with deterministic tie-breaking. It matches
+        words, not meanings: it is not semantic search.
+        """),
+    run: { ctx in
+      let a = ctx.arguments
+      let kinds = try a.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, field: "kind") }
+      let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
+      let engine = try ctx.engine()
+      var r: SearchResponse
+      if let tag = a.value("tag") {
+        // Rank deeper, then keep the tagged items (exact tag filter), still in rank order.
+        r = try engine.search(a.positionals[0], kinds: kinds, includeMemories: a.has("include-memories"), limit: Limits.searchResultsMaximum)
+        let tagged = Set(try engine.listKnowledge(kinds: kinds, tag: tag).map(\.id))
+        r.results = r.results.filter { tagged.contains($0.id) }
+        r.total = r.results.count
+        r.results = Array(r.results.prefix(limit))
+        r.truncated = r.total > r.results.count
+      } else {
+        r = try engine.search(a.positionals[0], kinds: kinds, includeMemories: a.has("include-memories"), limit: limit)
+      }
+      if ctx.json { try ctx.console.printJSON(r) } else { render(r, explain: a.has("explain"), console: ctx.console) }
+    })
+
+  static let reindex = Command(
+    spec: CommandSpec(path: ["reindex"], summary: "Rebuild the search index from the stored records (repair)."),
+    run: { ctx in
+      let engine = try ctx.engine()
+      let n = try engine.rebuildSearchIndex()
+      let problems = try engine.verifySearchIndex()
+      if ctx.json {
+        struct Out: Encodable { var indexed: Int; var problems: [String] }
+        try ctx.console.printJSON(Out(indexed: n, problems: problems))
+      } else {
+        ctx.console.print("Re-indexed \(n) document(s); index check: " + (problems.isEmpty ? "ok" : problems.joined(separator: "; ")))
+      }
+    })
+
+  static func runMemorySearch(_ ctx: CommandContext) throws {
+    let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
+    let r = try ctx.engine().search(ctx.arguments.positionals[0], memoriesOnly: true, limit: limit)
+    if ctx.json { try ctx.console.printJSON(r) } else { render(r, explain: false, console: ctx.console) }
+  }
+}

@@ -1,0 +1,58 @@
+import ContinuityKit
+import Foundation
+
+extension KnowledgeEngine {
+  /// Ranked lexical search (mode `hybrid-lexical`, algorithm `hybrid-lexical-v1`) over the
+  /// index persisted in the workspace database. See ``HybridLexicalRanker`` for the scoring.
+  ///
+  /// - Parameters:
+  ///   - query: 1…500 characters, not only whitespace. Text is data: no character is syntax.
+  ///   - kinds: knowledge kinds to return (empty: all kinds).
+  ///   - includeMemories: also return legacy memories, labeled `memory`.
+  ///   - memoriesOnly: return only legacy memories.
+  ///   - limit: 1…50 results (default 10).
+  /// - Throws: ``ValidationError`` for the query or the limit; storage errors.
+  public func search(
+    _ query: String, kinds: [KnowledgeKind] = [], includeMemories: Bool = false, memoriesOnly: Bool = false,
+    limit: Int = Limits.searchResultsDefault
+  ) throws -> SearchResponse {
+    var allowed: Set<DocumentKind>
+    if memoriesOnly {
+      allowed = [.memory]
+    } else {
+      allowed = Set((kinds.isEmpty ? KnowledgeKind.allCases : kinds).map { DocumentKind.knowledge($0) })
+      if includeMemories { allowed.insert(.memory) }
+    }
+    let filter: Set<DocumentKind>? = allowed.count == DocumentKind.allCases.count ? nil : allowed
+    return try store.read { tx in
+      try HybridLexicalRanker().search(query, in: SQLiteLexicalIndex(tx: tx), kinds: filter, limit: limit)
+    }
+  }
+
+  /// Deletes and rebuilds the whole lexical index from the stored records (repair).
+  /// - Returns: the number of documents indexed.
+  @discardableResult
+  public func rebuildSearchIndex() throws -> Int {
+    try store.write { tx in try LexicalIndexStore.rebuild(in: tx) }
+  }
+
+  /// Checks that the index agrees with the records: every knowledge item and memory has an
+  /// index document and no index document lacks its record.
+  /// - Returns: problems found (empty when consistent).
+  public func verifySearchIndex() throws -> [String] {
+    try store.read { tx in
+      var problems: [String] = []
+      let missing = try tx.db.integer("SELECT count(*) FROM knowledge k LEFT JOIN lexical_document d ON d.doc = k.rowid WHERE d.doc IS NULL")
+      if missing > 0 { problems.append("\(missing) knowledge item(s) are missing from the search index") }
+      let missingMemories = try tx.db.integer("SELECT count(*) FROM memory m LEFT JOIN lexical_document d ON d.doc = -m.rowid WHERE d.doc IS NULL")
+      if missingMemories > 0 { problems.append("\(missingMemories) memory(ies) are missing from the search index") }
+      let orphans = try tx.db.integer(
+        "SELECT count(*) FROM lexical_document d WHERE (d.doc > 0 AND NOT EXISTS (SELECT 1 FROM knowledge k WHERE k.rowid = d.doc)) OR (d.doc < 0 AND NOT EXISTS (SELECT 1 FROM memory m WHERE m.rowid = -d.doc))")
+      if orphans > 0 { problems.append("\(orphans) search index document(s) have no record") }
+      let count = try tx.db.integer("SELECT document_count FROM lexical_stats WHERE id = 1")
+      let docs = try tx.db.integer("SELECT count(*) FROM lexical_document")
+      if count != docs { problems.append("index statistics count \(count) documents but \(docs) are indexed") }
+      return problems
+    }
+  }
+}

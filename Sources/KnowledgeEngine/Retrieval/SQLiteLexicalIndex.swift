@@ -1,0 +1,67 @@
+import ContinuityKit
+import Foundation
+
+/// The ``LexicalIndexReader`` over the index persisted in the workspace database, read inside
+/// one transaction: a query reads only the postings of its own terms (and their fuzzy or
+/// prefix variants), never the whole corpus.
+struct SQLiteLexicalIndex: LexicalIndexReader {
+  let tx: WorkspaceTransaction
+
+  func statistics() throws -> IndexStatistics {
+    let row = try tx.db.first(
+      "SELECT document_count, title_length, tags_length, content_length FROM lexical_stats WHERE id = 1", [],
+      { (r: SQLRow) in (r.int(0), r.int64(1), r.int64(2), r.int64(3)) })
+    guard let (count, t, g, c) = row else { return IndexStatistics(documentCount: 0, totalFieldLengths: FieldValues(title: 0, tags: 0, content: 0)) }
+    return IndexStatistics(documentCount: count, totalFieldLengths: FieldValues(title: t, tags: g, content: c))
+  }
+
+  func postings(for term: String) throws -> [Posting] {
+    try tx.db.all(
+      """
+      SELECT p.doc, p.kind, p.title_length, p.tags_length, p.content_length, p.title_frequency,
+        p.tags_frequency, p.content_frequency, p.positions
+      FROM lexical_term t JOIN lexical_posting p ON p.term_id = t.term_id WHERE t.term = ?
+      """, [.text(term)]
+    ) { (r: SQLRow) in
+      Posting(
+        document: r.int64(0), kind: DocumentKind(orderIndex: r.int(1)) ?? .memory,
+        termFrequencies: FieldValues(title: Int32(clamping: r.int64(5)), tags: Int32(clamping: r.int64(6)), content: Int32(clamping: r.int64(7))),
+        fieldLengths: FieldValues(title: Int32(clamping: r.int64(2)), tags: Int32(clamping: r.int64(3)), content: Int32(clamping: r.int64(4))),
+        positions: PositionList(bytes: r.blob(8)))
+    }
+  }
+
+  func documentFrequency(of term: String) throws -> Int {
+    Int(try tx.db.integer("SELECT document_frequency FROM lexical_term WHERE term = ?", [.text(term)]))
+  }
+
+  func vocabularyTerms(sharingTrigrams trigrams: [String], minimumShared: Int, limit: Int) throws -> [String] {
+    let unique = Array(Set(trigrams)).sorted()
+    guard !unique.isEmpty else { return [] }
+    let placeholders = unique.map { _ in "?" }.joined(separator: ",")
+    return try tx.db.all(
+      """
+      SELECT t.term FROM lexical_trigram g JOIN lexical_term t ON t.term_id = g.term_id
+      WHERE g.trigram IN (\(placeholders)) GROUP BY g.term_id HAVING count(*) >= ?
+      ORDER BY count(*) DESC, t.term LIMIT ?
+      """, unique.map { .text($0) } + [.integer(Int64(minimumShared)), .integer(Int64(limit))]
+    ) { $0.text(0) }
+  }
+
+  func vocabularyTerms(withPrefix prefix: String, limit: Int) throws -> [String] {
+    guard !prefix.isEmpty else { return [] }
+    return try tx.db.all(
+      "SELECT term FROM lexical_term WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
+      [.text(prefix), .text(prefix + "\u{10FFFF}"), .integer(Int64(limit))]
+    ) { $0.text(0) }
+  }
+
+  func documents(_ keys: [Int64]) throws -> [Int64: IndexedDocument] {
+    var out: [Int64: IndexedDocument] = [:]
+    let knowledge = try tx.knowledge(rowIDs: keys.filter { $0 > 0 })
+    for (k, item) in knowledge { out[k] = IndexedDocument(item) }
+    let memories = try tx.memories(rowIDs: keys.filter { $0 < 0 }.map { -$0 })
+    for (k, m) in memories { out[-k] = IndexedDocument(m) }
+    return out
+  }
+}
