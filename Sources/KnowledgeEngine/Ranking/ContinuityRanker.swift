@@ -1,0 +1,76 @@
+import Foundation
+
+/// One record found by a ``ContinuityRanker``: its id, score (higher is better; comparable only
+/// within one response) and the query terms it matched.
+public struct RankedMatch: Sendable, Equatable, Codable {
+  public var id: UUID
+  public var score: Double
+  public var matchedTerms: [String]
+
+  public init(id: UUID, score: Double, matchedTerms: [String]) {
+    self.id = id
+    self.score = score
+    self.matchedTerms = matchedTerms
+  }
+}
+
+// RETRIEVAL-HOOK: the seam between continuity features and the lexical ranker.
+//
+// `handoff create --auto` (``KnowledgeEngine/createHandoff(_:)`` with `autoSelect`) and
+// `task search` (``KnowledgeEngine/searchTasks(_:status:limit:)``) rank records only through
+// ``KnowledgeEngine/continuityRanker``. Until `hybrid-lexical-v1` lands in
+// `KnowledgeEngine/Retrieval`, it is ``ContinuityRanker/tokenOverlap``, a simple deterministic
+// fallback. At merge time, return a ranker whose closures call the real search (knowledge:
+// `search(query, kinds: knowledge kinds, limit:)`; tasks: the same ranker over the tasks) and
+// whose `mode` is `hybrid-lexical`; nothing else needs to change.
+
+/// How continuity features rank records for a query: one closure for knowledge items, one for
+/// tasks, and the mode label every output reports.
+package struct ContinuityRanker: Sendable {
+  /// The retrieval mode named in outputs, e.g. `token-overlap-fallback` or `hybrid-lexical`.
+  package var mode: String
+  /// The best knowledge items for `query`, best first, at most `limit`.
+  package var rankKnowledge:
+    @Sendable (_ query: String, _ limit: Int, _ tx: WorkspaceTransaction) throws -> [RankedMatch]
+  /// The best tasks for `query` (with `status` when given), best first, at most `limit`.
+  package var rankTasks:
+    @Sendable (_ query: String, _ status: TaskStatus?, _ limit: Int, _ tx: WorkspaceTransaction) throws -> [RankedMatch]
+
+  package init(
+    mode: String,
+    rankKnowledge: @escaping @Sendable (String, Int, WorkspaceTransaction) throws -> [RankedMatch],
+    rankTasks: @escaping @Sendable (String, TaskStatus?, Int, WorkspaceTransaction) throws -> [RankedMatch]
+  ) {
+    self.mode = mode
+    self.rankKnowledge = rankKnowledge
+    self.rankTasks = rankTasks
+  }
+
+  /// The deterministic token-overlap fallback (see ``TokenOverlapRanker``).
+  package static let tokenOverlap = ContinuityRanker(
+    mode: TokenOverlapRanker.mode,
+    rankKnowledge: { query, limit, tx in try TokenOverlapRanker.rankKnowledge(query, limit: limit, tx) },
+    rankTasks: { query, status, limit, tx in try TokenOverlapRanker.rankTasks(query, status: status, limit: limit, tx) })
+}
+
+extension KnowledgeEngine {
+  /// The ranker behind `--auto` handoffs and task search.
+  // RETRIEVAL-HOOK: swap `.tokenOverlap` for the hybrid-lexical-v1 ranker at merge time.
+  package var continuityRanker: ContinuityRanker { .tokenOverlap }
+
+  /// The retrieval mode that ``searchTasks(_:status:limit:)`` and auto-selected handoffs use.
+  public var continuityRankingMode: String { continuityRanker.mode }
+
+  /// Checks a query and a result limit the way every search does.
+  /// - Throws: ``ValidationError`` naming `query` (empty, or over ``Limits/query``) or `limit`
+  ///   (outside 1…``Limits/searchResultsMaximum``).
+  static func validateSearch(_ query: String, limit: Int) throws {
+    try Limits.checkNotEmpty("query", query)
+    try Limits.check("query", query, limit: Limits.query)
+    guard (1...Limits.searchResultsMaximum).contains(limit) else {
+      throw ValidationError(
+        field: "limit", limit: Limits.searchResultsMaximum, actual: limit,
+        message: "limit is \(limit); it must be between 1 and \(Limits.searchResultsMaximum)")
+    }
+  }
+}
