@@ -6,7 +6,7 @@ import KnowledgeEngine
 enum Commands {
   static let all: [Command] =
     [demo, capture] + KnowledgeCommands.all + MemoryCommands.all + TaskCommands.all
-    + [status, doctor] + MigrateCommands.all
+    + ContinuityCommands.all + HandoffCommands.all + [status, doctor] + MigrateCommands.all
 
   static let kindList = KnowledgeKind.allCases.map(\.rawValue).joined(separator: ", ")
 
