@@ -28,6 +28,12 @@ public struct Route: Sendable, Equatable {
   public var plan: [PlannedCall]
   /// Why this route, for display (`/search command`, `greeting`, …).
   public var reason: String
+
+  public init(kind: Kind, plan: [PlannedCall], reason: String) {
+    self.kind = kind
+    self.plan = plan
+    self.reason = reason
+  }
 }
 
 /// The deterministic, inspectable router.

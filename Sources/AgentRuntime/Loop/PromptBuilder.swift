@@ -74,7 +74,9 @@ public enum PromptBuilder {
       let room = budget - head.count - 3
       if room < 20 { break }
       let body = Truncation.truncate(Sanitizer.sanitize(e.text), to: min(room, 800))
-      let entry = body.isEmpty ? head : "\(head)\n> " + body.replacingOccurrences(of: "\n", with: "\n> ")
+      var entry = body.isEmpty ? head : "\(head)\n> " + body.replacingOccurrences(of: "\n", with: "\n> ")
+      // Quoting adds "> " to each line, so check the finished entry against what is left.
+      if entry.count + 1 > budget { entry = Truncation.truncate(entry, to: budget - 1) }
       budget -= entry.count + 1
       parts.append(entry)
     }

@@ -9,6 +9,13 @@ public struct ApprovalRequest: Sendable, Equatable {
   /// The normalized arguments exactly as they will execute (canonical sorted-key JSON).
   public var canonicalArguments: String
 
+  public init(callID: String, tool: String, risk: RiskClass, canonicalArguments: String) {
+    self.callID = callID
+    self.tool = tool
+    self.risk = risk
+    self.canonicalArguments = canonicalArguments
+  }
+
   /// A one-line description for a prompt: `knowledge_capture {"kind":"decision",…}`.
   public var summary: String { "\(tool) \(canonicalArguments)" }
 }

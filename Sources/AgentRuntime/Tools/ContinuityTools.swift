@@ -4,7 +4,10 @@ import KnowledgeEngine
 
 /// The 14 continuity tools. Deletion is never an agent tool.
 enum ContinuityTools {
-  static let all: [ToolDefinition] = [knowledgeSearch, knowledgeGet, knowledgeCapture, codeAnalyze, taskReopen]
+  static let all: [ToolDefinition] = [
+    knowledgeSearch, knowledgeGet, knowledgeCapture, projectContext, projectReview, handoffCreate, handoffList,
+    handoffGet, handoffRestore, handoffDeactivate, continuityInsights, codeAnalyze, taskSearch, taskReopen,
+  ]
 
   static let kinds = KnowledgeKind.allCases.map(\.rawValue)
 
@@ -79,13 +82,127 @@ enum ContinuityTools {
       return ToolOutput(structured: .object(structured), text: "Captured \(result.item.kind.rawValue) \"\(result.item.title)\" (id \(result.item.id.uuidString)).", changedIDs: changed)
     })
 
+  static let projectContext = ToolDefinition(
+    name: "project_context", title: "Project context",
+    description: "The rule-based project digest (decisions, preferences, goals, open tasks, recent context, the active handoff, priorities, questions), each line with evidence ids. Computes only; never stores. Read-only.",
+    input: .object([]),
+    outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
+    handler: { _, ctx in
+      let c = try ctx.engine.projectContext()
+      let digest = Digest(id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), createdAt: Date(timeIntervalSince1970: 0), trigger: .manual, sections: c.sections, algorithm: c.algorithm, algorithmVersion: c.algorithmVersion)
+      return ToolOutput(structured: try ToolRendering.json(c), text: ToolRendering.digestText(digest))
+    })
 
+  static let projectReview = ToolDefinition(
+    name: "project_review", title: "Project review",
+    description: "One bounded, rule-based report: the digest's key sections, the top insights and task status, with evidence ids. Read-only.",
+    input: .object([]),
+    outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
+    handler: { _, ctx in
+      let r = try ctx.engine.review()
+      var lines = ["Project review (rule-based): \(r.tasks.open) open task(s), \(r.tasks.completed) completed; \(r.insightTotal) insight(s)"]
+      for (title, section) in [("Decisions", r.decisions), ("Goals", r.goals), ("Open tasks", r.openTasks), ("Priorities", r.priorities), ("Open questions", r.questions)] where !section.isEmpty {
+        lines.append("\(title):")
+        lines += section.map { "- \($0.text) [\($0.evidenceIDs.map(\.uuidString).joined(separator: ", "))]" }
+      }
+      if !r.insights.isEmpty {
+        lines.append("Insights:")
+        lines += r.insights.map { "- [\($0.priority.rawValue)] \($0.message) [\($0.evidenceIDs.map(\.uuidString).joined(separator: ", "))]" }
+      }
+      return ToolOutput(structured: try ToolRendering.json(r), text: lines.joined(separator: "\n"))
+    })
 
+  static let handoffCreate = ToolDefinition(
+    name: "handoff_create", title: "Create a handoff",
+    description: "Save a session handoff (focus, summary, next steps, knowledge and task ids, recent chat excerpts). autoSelect picks relevant knowledge and open tasks by the focus with the lexical ranker. Local write: needs approval.",
+    input: .object([
+      ToolProperty("focus", .text(min: 1, max: Limits.handoffFocus), required: true, "What the session was about."),
+      ToolProperty("summary", .text(max: Limits.handoffSummary), "Summary; without one a rule-based summary is built."),
+      ToolProperty("nextSteps", .array(items: .text(min: 1, max: Limits.handoffNextStepLength), minItems: 0, maxItems: Limits.handoffNextSteps, unique: false), "Next steps."),
+      ToolProperty("knowledgeIDs", .uuids(), "Knowledge to carry."),
+      ToolProperty("taskIDs", .uuids(), "Tasks to carry."),
+      ToolProperty("autoSelect", .boolean, default: false, "Select knowledge and tasks by the focus text (lexical ranker)."),
+    ]),
+    outputSchema: ToolRendering.outputSchema(["handoff": ToolRendering.anyObject], required: ["handoff"]),
+    risk: .localWrite, isIdempotent: false,
+    handler: { args, ctx in
+      let created = try ctx.engine.createHandoff(HandoffRequest(
+        focus: args["focus"]?.string ?? "", summary: args["summary"]?.string, nextSteps: ToolRendering.strings(args, "nextSteps"),
+        knowledgeIDs: ToolRendering.uuids(args, "knowledgeIDs"), taskIDs: ToolRendering.uuids(args, "taskIDs"),
+        recentExcerpts: Array(ctx.recentExcerpts.suffix(Limits.handoffExcerpts)), autoSelect: args["autoSelect"]?.bool ?? false))
+      let h = created.handoff
+      return ToolOutput(
+        structured: try ToolRendering.json(created),
+        text: "Created handoff \(h.id.uuidString): \(h.focus) (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) task(s), \(h.recentExcerpts.count) excerpt(s)).",
+        changedIDs: [h.id])
+    })
 
+  static let handoffList = ToolDefinition(
+    name: "handoff_list", title: "List handoffs",
+    description: "Saved handoffs, newest first, and which one is active. Read-only.",
+    input: .object([]),
+    outputSchema: ToolRendering.outputSchema(["handoffs": ToolRendering.anyArray], required: ["handoffs"]),
+    risk: .readOnly, isIdempotent: true,
+    handler: { _, ctx in
+      let l = try ctx.engine.listHandoffs()
+      let lines = l.handoffs.map { h in "- \(h.id.uuidString)\(h.id == l.activeHandoffID ? " (active)" : "") \(h.focus)" }
+      return ToolOutput(structured: try ToolRendering.json(l), text: l.handoffs.isEmpty ? "No handoffs." : "\(l.handoffs.count) handoff(s):\n" + lines.joined(separator: "\n"))
+    })
 
+  static let handoffGet = ToolDefinition(
+    name: "handoff_get", title: "Get a handoff",
+    description: "One handoff by UUID (exact). Reading never consumes or restores it. Read-only.",
+    input: .object([ToolProperty("id", .uuid, required: true, "The handoff's UUID.")]),
+    outputSchema: ToolRendering.outputSchema(["handoff": ToolRendering.anyObject], required: ["handoff"]),
+    risk: .readOnly, isIdempotent: true,
+    handler: { args, ctx in
+      let h = try ctx.engine.handoff(id: try requireID(args))
+      var lines = ["Handoff \(h.id.uuidString): \(h.focus)"]
+      if !h.summary.isEmpty { lines.append(h.summary) }
+      lines += h.nextSteps.map { "next: \($0)" }
+      return ToolOutput(structured: .object(["handoff": try ToolRendering.json(h)]), text: lines.joined(separator: "\n"))
+    })
 
+  static let handoffRestore = ToolDefinition(
+    name: "handoff_restore", title: "Restore a handoff",
+    description: "Mark a handoff active and return its continuity brief. Selects context only: it re-runs no tool, reuses no approval, completes no task and claims no work was done. Local write (the active marker): needs approval.",
+    input: .object([ToolProperty("id", .uuid, required: true, "The handoff's UUID.")]),
+    outputSchema: ToolRendering.outputSchema(["handoff": ToolRendering.anyObject], required: ["handoff"]),
+    risk: .localWrite, isIdempotent: true,
+    handler: { args, ctx in
+      let b = try ctx.engine.restoreHandoff(id: try requireID(args))
+      var lines = ["Restored handoff \(b.handoff.id.uuidString) as context only (nothing was re-run).", "Focus: \(b.handoff.focus)"]
+      if !b.handoff.summary.isEmpty { lines.append("Summary: \(b.handoff.summary)") }
+      lines += b.handoff.nextSteps.map { "Next: \($0)" }
+      lines += b.knowledge.map { "Knowledge: \($0.title) (\($0.id.uuidString))" }
+      lines += b.tasks.map { "Task: \($0.title) (\($0.id.uuidString))" }
+      if b.capturedSinceTotal > 0 { lines.append("Captured since: \(b.capturedSinceTotal) item(s)") }
+      return ToolOutput(structured: try ToolRendering.json(b), text: lines.joined(separator: "\n"), changedIDs: [b.handoff.id])
+    })
 
+  static let handoffDeactivate = ToolDefinition(
+    name: "handoff_deactivate", title: "Deactivate the handoff",
+    description: "Clear the active-handoff marker (the handoff itself is kept). Local write: needs approval.",
+    input: .object([]),
+    outputSchema: ToolRendering.outputSchema(["deactivated": ToolRendering.anyObject]),
+    risk: .localWrite, isIdempotent: true,
+    handler: { _, ctx in
+      let id = try ctx.engine.deactivateHandoff()
+      return ToolOutput(
+        structured: .object(["deactivated": id.map { .string($0.uuidString) } ?? .null]),
+        text: id.map { "Deactivated handoff \($0.uuidString)." } ?? "No handoff was active.", changedIDs: id.map { [$0] } ?? [])
+    })
 
+  static let continuityInsights = ToolDefinition(
+    name: "continuity_insights", title: "Continuity insights",
+    description: "Rule-based follow-ups (conflicts, unsupported tasks, stale handoffs, missing relationships or tags, near duplicates), each with a rule id, priority and evidence ids. Read-only.",
+    input: .object([ToolProperty("minPriority", .oneOf(Priority.allCases.map(\.rawValue)), default: "low", "Lowest priority to include.")]),
+    outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
+    handler: { args, ctx in
+      let r = try ctx.engine.insights(minimumPriority: Priority(rawValue: args["minPriority"]?.string ?? "low") ?? .low)
+      let lines = r.insights.map { "- [\($0.priority.rawValue)] \($0.rule.rawValue): \($0.message) [\($0.evidenceIDs.map(\.uuidString).joined(separator: ", "))]" }
+      return ToolOutput(structured: try ToolRendering.json(r), text: "Rule-based insights: \(r.insights.count) of \(r.total)" + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")))
+    })
 
   static let codeAnalyze = ToolDefinition(
     name: "code_analyze", title: "Analyze Swift code",
@@ -103,6 +220,20 @@ enum ContinuityTools {
         text: "Heuristic code analysis (not a compiler): \(report.totalFindings) finding(s)" + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")))
     })
 
+  static let taskSearch = ToolDefinition(
+    name: "task_search", title: "Search tasks",
+    description: "Ranked lexical search over tasks (hybrid-lexical; not semantic search). Read-only.",
+    input: .object([
+      ToolProperty("query", .text(min: 1, max: Limits.query), required: true, "Words to find."),
+      ToolProperty("status", .oneOf(["open", "completed", "all"]), default: "all", "Which tasks."),
+      ToolProperty("limit", .integer(minimum: 1, maximum: Limits.searchResultsMaximum), default: .integer(Limits.searchResultsDefault), "Most results."),
+    ]),
+    outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
+    handler: { args, ctx in
+      let r = try ctx.engine.searchTasks(args["query"]?.string ?? "", status: TaskStatus(rawValue: args["status"]?.string ?? "all"), limit: args["limit"]?.int ?? Limits.searchResultsDefault)
+      let lines = r.results.map { ToolRendering.taskLine($0.task) }
+      return ToolOutput(structured: try ToolRendering.json(r), text: "Task search (\(r.mode)): \(r.results.count) result(s)" + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")))
+    })
 
   static let taskReopen = ToolDefinition(
     name: "task_reopen", title: "Reopen a task",

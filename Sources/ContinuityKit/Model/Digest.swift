@@ -93,15 +93,26 @@ public struct Digest: Codable, Sendable, Equatable, Identifiable {
   }
 
   /// Every evidence id cited anywhere in the digest, in first-seen order.
+  public var evidenceIDs: [UUID] { sections.evidenceIDs }
+}
+
+extension DigestSections {
+  /// The sections with their JSON names, in declaration order.
+  public var named: [(name: String, lines: [DigestLine])] {
+    [
+      ("decisions", decisions), ("preferences", preferences), ("goals", goals), ("openTasks", openTasks),
+      ("recentContext", recentContext), ("priorities", priorities), ("questions", questions),
+    ]
+  }
+
+  /// Every evidence id cited in any section, in first-seen order.
   public var evidenceIDs: [UUID] {
     var seen = Set<UUID>()
     var out: [UUID] = []
-    let all = [
-      sections.decisions, sections.preferences, sections.goals, sections.openTasks,
-      sections.recentContext, sections.priorities, sections.questions,
-    ]
-    for line in all.joined() {
-      for id in line.evidenceIDs where seen.insert(id).inserted { out.append(id) }
+    for (_, lines) in named {
+      for line in lines {
+        for id in line.evidenceIDs where seen.insert(id).inserted { out.append(id) }
+      }
     }
     return out
   }

@@ -6,8 +6,8 @@ import KnowledgeEngine
 enum Commands {
   static let all: [Command] =
     [demo, capture] + SearchCommands.all + KnowledgeCommands.all + MemoryCommands.all + TaskCommands.all
-    + [status, doctor] + MigrateCommands.all + DataRightsCommands.all + AnalyzeCommands.all
-    + AgentCommands.all
+    + ContinuityCommands.all + HandoffCommands.all + [status, doctor] + MigrateCommands.all
+    + DataRightsCommands.all + AnalyzeCommands.all + AgentCommands.all
 
   static let kindList = KnowledgeKind.allCases.map(\.rawValue).joined(separator: ", ")
 

@@ -117,7 +117,7 @@ enum MemoryCommands {
 }
 
 enum TaskCommands {
-  static let all = [add, list, complete, reopen, delete]
+  static let all = [add, list, search, complete, reopen, delete]
 
   static let add = Command(
     spec: CommandSpec(

@@ -2,120 +2,258 @@ import Foundation
 
 /// Builds the rule-based project digest: deterministic templates over the workspace, no model.
 ///
-/// Sections and caps: decisions, preferences and goals ≤ 8 lines each; open tasks ≤ 10;
-/// recent context ≤ 6 (the active handoff first); priorities ≤ 8; questions ≤ 6. Each line is
-/// at most ``lineLimit`` characters (cut with ``Truncation/marker``) and carries the ids it came
-/// from. Orders never depend on insertion order: priority (highest first), then title, then
-/// id — except recent context, which is by `updatedAt` (newest first), then title, then id.
+/// ## Sections and bounds
+///
+/// | section | what | order | cap |
+/// |---|---|---|---|
+/// | decisions, preferences, goals | items of that kind | importance | 8 each |
+/// | open tasks | open tasks | task order | 10 |
+/// | recent context | the active handoff, then `context`, `fact`, `insight`, `code` items | newest `updatedAt` first | 6 |
+/// | priorities | `high`/`critical` items, then `high`/`critical` open tasks | importance, task order | 8 |
+/// | questions | items titled `…?` or tagged `question`/`open-question` | importance | 6 |
+///
+/// *Importance* is priority (critical first), then title (UTF-8 byte order), then id; *task
+/// order* is priority, then creation time (oldest first), then id. When a section has more
+/// candidates than its cap, one marker line `… and N more …` follows the shown lines; it
+/// quotes no record and so cites no evidence. Every other line carries the ids of the records
+/// it quotes (a task line also cites up to 8 of the task's knowledge ids). Lines are one line
+/// of at most ``lineLimit`` characters, cut with ``Truncation/marker``. An item's detail is
+/// the first sentence of the first ``contentPrefix`` Unicode scalars of its content.
+///
+/// ## Determinism and cost
+///
+/// Nothing depends on insertion order, the clock, the locale or the time zone: the same
+/// workspace gives the same sections in any process. The builder never decodes whole records:
+/// one scan reads a light projection of every item (id, kind, title, priority, dates; no
+/// content, no relationships) into bounded selections, then the content of the few shown items
+/// is read by row id, and the task sections are `ORDER BY … LIMIT` queries.
+/// - Complexity: O(*n*) for *n* knowledge items (one pass, no sort), plus O(shown lines) reads.
 public enum DigestBuilder {
   /// The label stored in ``Digest/algorithm``.
   public static let algorithm = "rule-based-digest"
-  /// The version stored in ``Digest/algorithmVersion``.
-  public static let version = "1"
+  /// The version stored in ``Digest/algorithmVersion``. Version 2: bounded sections with
+  /// evidence-free marker lines, byte-order titles, questions from titles and tags only.
+  public static let version = "2"
+  /// How every digest is produced: templates and rules, no model.
+  public static let method = "rule-based"
   /// Maximum characters per digest line.
   public static let lineLimit = 240
-  static let sectionCap = 8
-  static let taskCap = 10
-  static let recentCap = 6
-  static let questionCap = 6
+  /// How many Unicode scalars of an item's content the detail is taken from.
+  public static let contentPrefix = 400
+  /// Lines per decisions, preferences, goals and priorities section (plus one marker line).
+  public static let sectionCap = 8
+  /// Lines of the open-tasks section (plus one marker line).
+  public static let taskCap = 10
+  /// Lines of the recent-context section (plus one marker line).
+  public static let recentCap = 6
+  /// Lines of the questions section (plus one marker line).
+  public static let questionCap = 6
+  /// Knowledge ids cited per task line, besides the task's own id.
+  public static let taskEvidenceCap = 8
 
-  /// Computes (does not store) a digest of the workspace seen by `tx`.
-  public static func build(_ tx: WorkspaceTransaction, id: UUID, now: Date, trigger: DigestTrigger) throws -> Digest {
-    let knowledge = try tx.listKnowledge()
-    let openTasks = try tx.listTasks(status: .open)
-    let active = try tx.activeHandoffID().flatMap { try tx.handoff(id: $0) }
-    return build(knowledge: knowledge, openTasks: openTasks, activeHandoff: active, id: id, now: now, trigger: trigger)
+  /// The bounded, ordered candidates of every section and how many there were in all.
+  struct Inputs {
+    var decisions = BoundedSelection<KnowledgeHeader>(capacity: sectionCap, by: KnowledgeOrder.importance)
+    var preferences = BoundedSelection<KnowledgeHeader>(capacity: sectionCap, by: KnowledgeOrder.importance)
+    var goals = BoundedSelection<KnowledgeHeader>(capacity: sectionCap, by: KnowledgeOrder.importance)
+    var recent = BoundedSelection<KnowledgeHeader>(capacity: recentCap, by: KnowledgeOrder.recency)
+    var urgent = BoundedSelection<KnowledgeHeader>(capacity: sectionCap, by: KnowledgeOrder.importance)
+    var questions = BoundedSelection<KnowledgeHeader>(capacity: questionCap, by: KnowledgeOrder.importance)
+    /// Row ids tagged `question` or `open-question`.
+    var questionTagged: Set<Int64> = []
+    /// Content prefixes of the items shown with a detail, by row id.
+    var content: [Int64: String] = [:]
+    var openTasks: [TaskItem] = []
+    var openTaskTotal = 0
+    var urgentTasks: [TaskItem] = []
+    var urgentTaskTotal = 0
+    var activeHandoff: Handoff?
+
+    /// Routes one item to the sections it belongs to.
+    mutating func consider(_ h: KnowledgeHeader) {
+      switch h.kind {
+      case .decision: decisions.consider(h)
+      case .preference: preferences.consider(h)
+      case .goal: goals.consider(h)
+      case .context, .fact, .insight, .code: recent.consider(h)
+      }
+      if h.priority >= .high { urgent.consider(h) }
+      if questionTagged.contains(h.rowID) || DigestBuilder.isQuestionTitle(h.title) { questions.consider(h) }
+    }
+
+    /// Row ids whose content detail is shown.
+    var detailRowIDs: [Int64] {
+      (decisions.elements + preferences.elements + goals.elements + recent.elements).map(\.rowID)
+    }
   }
 
-  /// Computes a digest from explicit inputs (pure; same inputs give the same digest).
+  static let questionTags = ["question", "open-question"]
+
+  /// Computes (does not store) a digest of the workspace seen by `tx`.
+  /// - Parameters:
+  ///   - tx: a read or write transaction.
+  ///   - id: the digest's id.
+  ///   - now: its creation time (only stored, never used in the text).
+  ///   - trigger: why it is made.
+  /// - Throws: ``WorkspaceError`` from the store.
+  public static func build(_ tx: WorkspaceTransaction, id: UUID, now: Date, trigger: DigestTrigger) throws -> Digest {
+    Digest(
+      id: id, createdAt: now, trigger: trigger, sections: try sections(tx), algorithm: algorithm,
+      algorithmVersion: version)
+  }
+
+  /// The digest sections of the workspace seen by `tx` (no id, no time).
+  /// - Throws: ``WorkspaceError`` from the store.
+  public static func sections(_ tx: WorkspaceTransaction) throws -> DigestSections {
+    try sections(from: inputs(tx))
+  }
+
+  /// Computes a digest from explicit inputs (pure; gives the same sections as the
+  /// transaction-based builder over a workspace holding exactly these records).
   public static func build(
     knowledge: [KnowledgeItem], openTasks: [TaskItem], activeHandoff: Handoff?, id: UUID, now: Date,
     trigger: DigestTrigger
   ) -> Digest {
-    func byImportance(_ a: KnowledgeItem, _ b: KnowledgeItem) -> Bool {
-      if a.priority != b.priority { return a.priority > b.priority }
-      if a.title != b.title { return a.title < b.title }
-      return a.id.uuidString < b.id.uuidString
-    }
-    func line(_ text: String, _ ids: [UUID]) -> DigestLine {
-      let oneLine = text.replacingOccurrences(of: "\n", with: " ")
-      return DigestLine(text: Truncation.truncate(oneLine, to: lineLimit), evidenceIDs: ids)
-    }
-    func itemLine(_ k: KnowledgeItem) -> DigestLine {
-      let detail = firstSentence(k.content)
-      let marker = k.priority >= .high ? " [\(k.priority.rawValue)]" : ""
-      return line(detail.isEmpty ? k.title + marker : "\(k.title)\(marker) — \(detail)", [k.id])
-    }
-    func section(_ kind: KnowledgeKind) -> [DigestLine] {
-      let items = knowledge.filter { $0.kind == kind }.sorted(by: byImportance)
-      var lines = items.prefix(sectionCap).map(itemLine)
-      if items.count > sectionCap {
-        lines.append(line("… and \(items.count - sectionCap) more \(kind.rawValue) items", Array(items.dropFirst(sectionCap).prefix(Limits.idsPerList).map(\.id))))
-      }
-      return lines
-    }
-    let tasks = openTasks.sorted {
-      if $0.priority != $1.priority { return $0.priority > $1.priority }
-      if $0.createdAt != $1.createdAt { return $0.createdAt < $1.createdAt }
-      return $0.id.uuidString < $1.id.uuidString
-    }
-    var taskLines = tasks.prefix(taskCap).map { t in
-      line("\(t.title)" + (t.priority >= .high ? " [\(t.priority.rawValue)]" : ""), [t.id] + t.knowledgeIDs.prefix(8))
-    }
-    if tasks.count > taskCap { taskLines.append(line("… and \(tasks.count - taskCap) more open tasks", [])) }
-
-    var recent: [DigestLine] = []
-    if let h = activeHandoff {
-      recent.append(line("Active handoff: \(h.focus)", [h.id]))
-    }
-    let contextKinds: Set<KnowledgeKind> = [.context, .fact, .insight, .code]
-    let recentItems = knowledge.filter { contextKinds.contains($0.kind) }.sorted {
-      if $0.updatedAt != $1.updatedAt { return $0.updatedAt > $1.updatedAt }
-      if $0.title != $1.title { return $0.title < $1.title }
-      return $0.id.uuidString < $1.id.uuidString
-    }
-    recent += recentItems.prefix(recentCap - recent.count).map(itemLine)
-
-    var priorities: [DigestLine] = []
-    let urgentItems = knowledge.filter { $0.priority >= .high }.sorted(by: byImportance)
-    let urgentTasks = tasks.filter { $0.priority >= .high }
-    for k in urgentItems.prefix(sectionCap) {
-      priorities.append(line("\(k.priority.rawValue.capitalized) \(k.kind.rawValue): \(k.title)", [k.id]))
-    }
-    for t in urgentTasks.prefix(max(0, sectionCap - priorities.count)) {
-      priorities.append(line("\(t.priority.rawValue.capitalized) task: \(t.title)", [t.id]))
-    }
-
-    let questionItems = knowledge.filter(isOpenQuestion).sorted(by: byImportance)
-    let questions = questionItems.prefix(questionCap).map { k in line("Open question: \(k.title)", [k.id]) }
-
-    return Digest(
+    Digest(
       id: id, createdAt: now, trigger: trigger,
-      sections: DigestSections(
-        decisions: section(.decision), preferences: section(.preference), goals: section(.goal),
-        openTasks: taskLines, recentContext: recent, priorities: priorities, questions: Array(questions)),
+      sections: sections(from: inputs(knowledge: knowledge, openTasks: openTasks, activeHandoff: activeHandoff)),
       algorithm: algorithm, algorithmVersion: version)
   }
 
-  /// An item is an open question when its title ends with `?` or its content has a line that
-  /// does, or it is tagged `question` or `open-question`.
-  static func isOpenQuestion(_ k: KnowledgeItem) -> Bool {
-    if k.tags.contains("question") || k.tags.contains("open-question") { return true }
-    if k.title.trimmingCharacters(in: .whitespaces).hasSuffix("?") { return true }
-    return k.content.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces).hasSuffix("?") }
+  // MARK: - Gathering
+
+  /// One scan of the knowledge headers (no content), then point reads of the shown details.
+  static func inputs(_ tx: WorkspaceTransaction) throws -> Inputs {
+    var i = Inputs()
+    i.questionTagged = try tx.knowledgeRowIDs(taggedWithAny: questionTags)
+    try tx.forEachKnowledgeHeader(updatedAt: true, detailKinds: []) { i.consider($0) }
+    i.content = try tx.contentPrefixes(rowIDs: i.detailRowIDs, length: contentPrefix)
+    i.openTasks = try tx.tasks(status: .open, limit: taskCap)
+    i.openTaskTotal = try tx.taskCount(status: .open)
+    i.urgentTasks = try tx.tasks(status: .open, minimumPriority: .high, limit: sectionCap)
+    i.urgentTaskTotal = try tx.taskCount(status: .open, minimumPriority: .high, unsupportedOnly: false)
+    i.activeHandoff = try tx.activeHandoffID().flatMap { try tx.handoff(id: $0) }
+    return i
+  }
+
+  static func inputs(knowledge: [KnowledgeItem], openTasks: [TaskItem], activeHandoff: Handoff?) -> Inputs {
+    var i = Inputs()
+    let headers = knowledge.enumerated().map { n, k in KnowledgeHeader(k, rowID: Int64(n + 1), contentPrefix: contentPrefix) }
+    for (n, k) in knowledge.enumerated() where k.tags.contains(where: questionTags.contains) {
+      i.questionTagged.insert(Int64(n + 1))
+    }
+    for h in headers { i.consider(h) }
+    for h in headers { i.content[h.rowID] = h.contentPrefix }
+    let tasks = openTasks.filter { $0.status == .open }.sorted(by: taskOrder)
+    i.openTasks = Array(tasks.prefix(taskCap))
+    i.openTaskTotal = tasks.count
+    let urgentTasks = tasks.filter { $0.priority >= .high }
+    i.urgentTasks = Array(urgentTasks.prefix(sectionCap))
+    i.urgentTaskTotal = urgentTasks.count
+    i.activeHandoff = activeHandoff
+    return i
+  }
+
+  /// Task order: priority (critical first), then creation time (oldest first), then id.
+  static func taskOrder(_ a: TaskItem, _ b: TaskItem) -> Bool {
+    if a.priority != b.priority { return a.priority > b.priority }
+    let x = ISO8601.string(from: a.createdAt), y = ISO8601.string(from: b.createdAt)
+    if x != y { return x < y }
+    return a.id.uuidString < b.id.uuidString
+  }
+
+  /// A title ending with `?` (trailing spaces ignored) reads as an open question.
+  static func isQuestionTitle(_ title: String) -> Bool {
+    var t = Substring(title)
+    while t.last == " " { t.removeLast() }
+    return t.last == "?"
+  }
+
+  // MARK: - Templates
+
+  static func sections(from i: Inputs) -> DigestSections {
+    func detail(_ h: KnowledgeHeader) -> String { firstSentence(i.content[h.rowID] ?? "") }
+    func itemLine(_ h: KnowledgeHeader) -> DigestLine {
+      let d = detail(h)
+      let mark = h.priority >= .high ? " [\(h.priority.rawValue)]" : ""
+      return line(d.isEmpty ? h.title + mark : "\(h.title)\(mark) — \(d)", [h])
+    }
+    func kindSection(_ s: BoundedSelection<KnowledgeHeader>, plural: String) -> [DigestLine] {
+      s.elements.map(itemLine) + marker(s.total - s.elements.count, plural)
+    }
+    let taskLines = i.openTasks.map(taskLine) + marker(i.openTaskTotal - i.openTasks.count, "open tasks")
+
+    var recent: [DigestLine] = []
+    if let h = i.activeHandoff { recent.append(line("Active handoff: \(h.focus)", [h.id])) }
+    let recentItems = i.recent.elements.prefix(recentCap - recent.count)
+    recent += recentItems.map { h in
+      let d = detail(h)
+      let head = "\(h.kind.rawValue): \(h.title)"
+      return line(d.isEmpty ? head : "\(head) — \(d)", [h])
+    }
+    recent += marker(i.recent.total - recentItems.count, "context, fact, insight and code items")
+
+    var priorities = i.urgent.elements.map { h in
+      line("\(priorityLabel(h.priority)) \(h.kind.rawValue): \(h.title)", [h])
+    }
+    let shownTasks = i.urgentTasks.prefix(max(0, sectionCap - priorities.count))
+    priorities += shownTasks.map { t in line("\(priorityLabel(t.priority)) task: \(t.title)", [t.id]) }
+    priorities += marker(
+      i.urgent.total + i.urgentTaskTotal - i.urgent.elements.count - shownTasks.count, "high-priority items and tasks")
+
+    let questions = i.questions.elements.map { h in line("Open question: \(h.title)", [h]) }
+      + marker(i.questions.total - i.questions.elements.count, "open questions")
+
+    return DigestSections(
+      decisions: kindSection(i.decisions, plural: "decisions"),
+      preferences: kindSection(i.preferences, plural: "preferences"),
+      goals: kindSection(i.goals, plural: "goals"),
+      openTasks: taskLines, recentContext: recent, priorities: priorities, questions: questions)
+  }
+
+  static func line(_ text: String, _ headers: [KnowledgeHeader]) -> DigestLine {
+    line(text, headers.map(\.id))
+  }
+
+  /// `Critical` / `High` / `Normal` / `Low` — spelled out, never locale-dependent.
+  static func priorityLabel(_ p: Priority) -> String {
+    switch p {
+    case .critical: return "Critical"
+    case .high: return "High"
+    case .normal: return "Normal"
+    case .low: return "Low"
+    }
+  }
+
+  static func marker(_ hidden: Int, _ what: String) -> [DigestLine] {
+    hidden > 0 ? [DigestLine(text: "… and \(hidden) more \(what) (not shown)", evidenceIDs: [])] : []
+  }
+
+  static func line(_ text: String, _ ids: [UUID]) -> DigestLine {
+    var oneLine = ""
+    oneLine.reserveCapacity(text.utf8.count)
+    for ch in text { oneLine.append(ch == "\n" || ch == "\t" || ch == "\r\n" || ch == "\r" ? " " : ch) }
+    return DigestLine(text: Truncation.truncate(oneLine, to: lineLimit), evidenceIDs: ids)
+  }
+
+  static func taskLine(_ t: TaskItem) -> DigestLine {
+    let mark = t.priority >= .high ? " [\(t.priority.rawValue)]" : ""
+    return line(t.title + mark, [t.id] + t.knowledgeIDs.prefix(taskEvidenceCap))
   }
 
   /// The text up to and including the first `.`, `!` or `?` followed by a space or the end,
-  /// at most 160 characters.
+  /// at most 160 characters (cut with ``Truncation/marker``).
   static func firstSentence(_ text: String) -> String {
     let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
     var out = ""
+    var count = 0
     var previousWasTerminal = false
     for ch in t {
       if previousWasTerminal, ch == " " || ch == "\n" { break }
       out.append(ch)
+      count += 1
       previousWasTerminal = ch == "." || ch == "!" || ch == "?"
-      if out.count >= 160 { return Truncation.truncate(t, to: 160) }
+      if count >= 160 { return Truncation.truncate(t, to: 160) }
     }
     return out
   }

@@ -1,0 +1,268 @@
+import Foundation
+
+#if canImport(SQLite3)
+  import SQLite3
+#else
+  import CSQLite
+#endif
+
+/// A light projection of a knowledge row for derived views (digests, insights, fallback
+/// ranking): no relationships are read, and the wide columns (dates, tags, content) only when
+/// and for the kinds a caller asks, so a scan of a large workspace allocates little.
+package struct KnowledgeHeader: Sendable, Equatable {
+  package var rowID: Int64
+  package var id: UUID
+  package var kind: KnowledgeKind
+  package var title: String
+  package var priority: Priority
+  /// As stored (fixed-width UTC ISO-8601, so text order is time order), or empty when not
+  /// requested.
+  package var updatedAt: String
+  /// As stored when the item was created after the scan's `createdAfter` date, else empty.
+  package var createdAt: String
+  /// True when the item has no tags.
+  package var isUntagged: Bool
+  /// The tags as stored (a JSON array), or empty when not requested for this kind.
+  package var tagsJSON: String
+  /// The first Unicode scalars of the content (SQLite `substr`), or empty when not requested
+  /// for this kind.
+  package var contentPrefix: String
+
+  package init(
+    rowID: Int64, id: UUID, kind: KnowledgeKind, title: String, priority: Priority, updatedAt: String = "",
+    createdAt: String = "", isUntagged: Bool = false, tagsJSON: String = "", contentPrefix: String = ""
+  ) {
+    self.rowID = rowID
+    self.id = id
+    self.kind = kind
+    self.title = title
+    self.priority = priority
+    self.updatedAt = updatedAt
+    self.createdAt = createdAt
+    self.isUntagged = isUntagged
+    self.tagsJSON = tagsJSON
+    self.contentPrefix = contentPrefix
+  }
+
+  /// The header of a knowledge item value, with every field filled, as a full scan would
+  /// return it.
+  package init(_ item: KnowledgeItem, rowID: Int64, contentPrefix: Int) {
+    var view = String.UnicodeScalarView()
+    view.append(contentsOf: item.content.unicodeScalars.prefix(max(0, contentPrefix)))
+    self.init(
+      rowID: rowID, id: item.id, kind: item.kind, title: item.title, priority: item.priority,
+      updatedAt: ISO8601.string(from: item.updatedAt), createdAt: ISO8601.string(from: item.createdAt),
+      isUntagged: item.tags.isEmpty, tagsJSON: (try? StableJSON.string(item.tags)) ?? "[]", contentPrefix: String(view))
+  }
+
+  /// Whether `a` sorts before `b` in ``UUID/uuidString`` order (byte order), without building
+  /// strings.
+  package static func precedes(_ a: UUID, _ b: UUID) -> Bool {
+    withUnsafeBytes(of: a.uuid) { x in
+      withUnsafeBytes(of: b.uuid) { y in x.lexicographicallyPrecedes(y) }
+    }
+  }
+}
+
+extension SQLRow {
+  /// Parses a stored upper- or lower-case UUID string without allocating; nil when malformed.
+  func uuidValue(_ i: Int32) -> UUID? {
+    guard sqlite3_column_bytes(stmt, i) == 36, let p = sqlite3_column_text(stmt, i) else { return nil }
+    func nibble(_ c: UInt8) -> UInt8? {
+      switch c {
+      case 48...57: return c - 48
+      case 65...70: return c - 55
+      case 97...102: return c - 87
+      default: return nil
+      }
+    }
+    var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    let ok = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
+      var k = 0
+      for j in 0..<16 {
+        if k == 8 || k == 13 || k == 18 || k == 23 {
+          guard p[k] == 45 else { return false }
+          k += 1
+        }
+        guard let hi = nibble(p[k]), let lo = nibble(p[k + 1]) else { return false }
+        out[j] = hi << 4 | lo
+        k += 2
+      }
+      return true
+    }
+    return ok ? UUID(uuid: bytes) : nil
+  }
+}
+
+// Targeted, bounded queries for derived views. Each one reads only the columns it needs.
+extension WorkspaceTransaction {
+  /// Hands every knowledge item's header to `body`, in row order, in one table scan.
+  /// - Parameters:
+  ///   - updatedAt: read `updatedAt`.
+  ///   - createdAfter: fill `createdAt` for the items created strictly after this date.
+  ///   - detailKinds: read tags and content only for these kinds (nil: every kind).
+  ///   - contentPrefix: how many Unicode scalars of content to read (0 for none).
+  /// - Throws: ``WorkspaceError/damaged(file:message:)`` for a malformed id, kind or priority.
+  package func forEachKnowledgeHeader(
+    updatedAt: Bool = false, createdAfter: Date? = nil, detailKinds: [KnowledgeKind]? = nil,
+    contentPrefix: Int = 0, _ body: (KnowledgeHeader) -> Void
+  ) throws(WorkspaceError) {
+    requireValid()
+    var args: [SQLValue] = []
+    var columns = ["rowid", "id", "kind", "title", "priority", updatedAt ? "updated_at" : "''"]
+    if let createdAfter {
+      columns.append("CASE WHEN created_at > ? THEN created_at ELSE '' END")
+      args.append(Self.text(createdAfter))
+    } else {
+      columns.append("''")
+    }
+    columns.append("tags = '[]'")
+    var kindTest = ""
+    if let detailKinds {
+      kindTest = detailKinds.isEmpty ? "0" : "kind IN (" + detailKinds.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
+    }
+    columns.append(kindTest.isEmpty ? "tags" : "CASE WHEN \(kindTest) THEN tags ELSE '' END")
+    if contentPrefix > 0 {
+      columns.append(kindTest.isEmpty ? "substr(content, 1, ?)" : "CASE WHEN \(kindTest) THEN substr(content, 1, ?) ELSE '' END")
+      args.append(.integer(Int64(contentPrefix)))
+    } else {
+      columns.append("''")
+    }
+    let sql = "SELECT " + columns.joined(separator: ", ") + " FROM knowledge ORDER BY rowid"
+    try db.query(sql, args) { (row) throws(WorkspaceError) in
+      guard let id = row.uuidValue(1) else {
+        throw .damaged(file: db.displayName, message: "knowledge holds a malformed id '\(row.text(1))'")
+      }
+      body(
+        KnowledgeHeader(
+          rowID: row.int64(0), id: id, kind: try enumValue(KnowledgeKind.self, row, 2, "knowledge.kind"),
+          title: row.text(3), priority: try enumValue(Priority.self, row, 4, "knowledge.priority"),
+          updatedAt: row.text(5), createdAt: row.text(6), isUntagged: row.int(7) != 0, tagsJSON: row.text(8),
+          contentPrefix: row.text(9)))
+    }
+  }
+
+  /// Row ids of the knowledge items carrying any of `tags` (normalized tags), via the tag index.
+  package func knowledgeRowIDs(taggedWithAny tags: [String]) throws(WorkspaceError) -> Set<Int64> {
+    requireValid()
+    guard !tags.isEmpty else { return [] }
+    let sql = "SELECT knowledge_rowid FROM knowledge_tag WHERE tag IN (" + tags.map { _ in "?" }.joined(separator: ", ") + ")"
+    return Set(try db.all(sql, tags.map { .text($0) }) { $0.int64(0) })
+  }
+
+  /// The first `length` Unicode scalars of the content of each row in `rowIDs`, by row id.
+  package func contentPrefixes(rowIDs: [Int64], length: Int) throws(WorkspaceError) -> [Int64: String] {
+    requireValid()
+    var out: [Int64: String] = [:]
+    for r in rowIDs where out[r] == nil {
+      if let s = try db.first(
+        "SELECT substr(content, 1, ?) FROM knowledge WHERE rowid = ?", [.integer(Int64(length)), .integer(r)],
+        { $0.text(0) })
+      {
+        out[r] = s
+      }
+    }
+    return out
+  }
+
+  /// Every relationship as stored text: (owner id, kind, target id), by owner then ordinal.
+  package func relationshipEdges() throws(WorkspaceError) -> [(source: String, kind: String, target: String)] {
+    requireValid()
+    return try db.all("SELECT source_id, kind, target_id FROM knowledge_relationship ORDER BY source_id, ordinal") {
+      ($0.text(0), $0.text(1), $0.text(2))
+    }
+  }
+
+  /// Sorts `critical` first, `low` last.
+  static let priorityRankSQL =
+    "CASE priority WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'normal' THEN 2 ELSE 3 END"
+
+  /// Tasks with `status`, optionally at or above `minimumPriority` and only those with no
+  /// knowledge ids, ordered by priority (highest first), then age (oldest first), then id.
+  package func tasks(
+    status: TaskStatus, minimumPriority: Priority? = nil, unsupportedOnly: Bool = false, limit: Int?
+  ) throws(WorkspaceError) -> [TaskItem] {
+    requireValid()
+    let (sql, args) = Self.taskFilter(status: status, minimumPriority: minimumPriority, unsupportedOnly: unsupportedOnly)
+    var query = "SELECT \(Self.taskColumns) FROM task\(sql) ORDER BY \(Self.priorityRankSQL), created_at, id"
+    var all = args
+    if let limit {
+      query += " LIMIT ?"
+      all.append(.integer(Int64(max(0, limit))))
+    }
+    return try db.all(query, all) { (row) throws(WorkspaceError) in try taskRow(row) }
+  }
+
+  /// How many tasks match the filter of ``tasks(status:minimumPriority:unsupportedOnly:limit:)``.
+  package func taskCount(status: TaskStatus, minimumPriority: Priority?, unsupportedOnly: Bool) throws(WorkspaceError) -> Int {
+    requireValid()
+    let (sql, args) = Self.taskFilter(status: status, minimumPriority: minimumPriority, unsupportedOnly: unsupportedOnly)
+    return Int(try db.integer("SELECT count(*) FROM task\(sql)", args))
+  }
+
+  private static func taskFilter(status: TaskStatus, minimumPriority: Priority?, unsupportedOnly: Bool)
+    -> (String, [SQLValue])
+  {
+    var clauses = ["status = ?"]
+    var args: [SQLValue] = [.text(status.rawValue)]
+    if let minimumPriority {
+      let names = Priority.allCases.filter { $0 >= minimumPriority }
+      clauses.append("priority IN (" + names.map { _ in "?" }.joined(separator: ", ") + ")")
+      args += names.map { .text($0.rawValue) }
+    }
+    if unsupportedOnly { clauses.append("knowledge_ids = '[]'") }
+    return (" WHERE " + clauses.joined(separator: " AND "), args)
+  }
+
+  /// The oldest open task (by creation time, then id), if any.
+  package func oldestOpenTask() throws(WorkspaceError) -> TaskItem? {
+    requireValid()
+    return try db.first(
+      "SELECT \(Self.taskColumns) FROM task WHERE status = 'open' ORDER BY created_at, id LIMIT 1"
+    ) { (row) throws(WorkspaceError) in try taskRow(row) }
+  }
+
+  /// Every task (with `status` when given), by id.
+  package func tasksByID(status: TaskStatus?) throws(WorkspaceError) -> [TaskItem] {
+    requireValid()
+    if let status {
+      return try db.all("SELECT \(Self.taskColumns) FROM task WHERE status = ? ORDER BY id", [.text(status.rawValue)]) {
+        (row) throws(WorkspaceError) in try taskRow(row)
+      }
+    }
+    return try db.all("SELECT \(Self.taskColumns) FROM task ORDER BY id") { (row) throws(WorkspaceError) in try taskRow(row) }
+  }
+
+  /// Id, kind and title of the knowledge items created strictly after `date`, oldest first
+  /// (then by id), at most `limit`, and how many there are in all.
+  package func knowledgeCreated(after date: Date, limit: Int) throws(WorkspaceError)
+    -> (items: [(id: UUID, kind: KnowledgeKind, title: String)], total: Int)
+  {
+    requireValid()
+    // Stored dates are fixed-width UTC ISO-8601 strings, so text order is time order.
+    let after = Self.text(date)
+    let items = try db.all(
+      "SELECT id, kind, title FROM knowledge WHERE created_at > ? ORDER BY created_at, id LIMIT ?",
+      [after, .integer(Int64(max(0, limit)))]
+    ) { (row) throws(WorkspaceError) in
+      (try uuid(row, 0, "knowledge"), try enumValue(KnowledgeKind.self, row, 1, "knowledge.kind"), row.text(2))
+    }
+    let total = Int(try db.integer("SELECT count(*) FROM knowledge WHERE created_at > ?", [after]))
+    return (items, total)
+  }
+
+  /// Kind and title of the knowledge items `ids` that exist, keyed by id.
+  package func knowledgeTitles(_ ids: [UUID]) throws(WorkspaceError) -> [UUID: (kind: KnowledgeKind, title: String)] {
+    requireValid()
+    var out: [UUID: (kind: KnowledgeKind, title: String)] = [:]
+    for id in ids where out[id] == nil {
+      if let row = try db.first(
+        "SELECT kind, title FROM knowledge WHERE id = ?", [Self.text(id)],
+        { (row) throws(WorkspaceError) in (try enumValue(KnowledgeKind.self, row, 0, "knowledge.kind"), row.text(1)) })
+      {
+        out[id] = row
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,63 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+/// `context`, `review` and `insights`: the rule-based views of the workspace.
+enum ContinuityCommands {
+  static let all = [context, review, insights]
+
+  static let context = Command(
+    spec: CommandSpec(
+      path: ["context"], summary: "Show the rule-based project digest (decisions, goals, open tasks, …) with evidence ids.",
+      options: [OptionSpec(name: "save", value: nil, help: "Also store it as a digest (trigger manual).")],
+      discussion: """
+        The digest is built by deterministic templates, not a model. Without --save nothing is written and the
+        output depends only on the workspace (the same in any process, locale and time zone).
+        """),
+    run: { ctx in
+      let engine = try ctx.engine()
+      struct Saved: Encodable { var id: UUID; var createdAt: Date; var trigger: DigestTrigger }
+      struct Out: Encodable { var context: ProjectContext; var saved: Saved? }
+      let out: Out
+      if ctx.arguments.has("save") {
+        let d = try engine.saveDigest()
+        out = Out(context: ProjectContext(sections: d.sections), saved: Saved(id: d.id, createdAt: d.createdAt, trigger: d.trigger))
+      } else {
+        out = Out(context: try engine.projectContext(), saved: nil)
+      }
+      if ctx.json {
+        try ctx.console.printJSON(out)
+      } else {
+        ctx.console.print(Render.context(out.context))
+        if let s = out.saved {
+          ctx.console.print("")
+          ctx.console.print("Stored rule-based digest \(s.id.uuidString) (trigger manual) at \(Render.date(s.createdAt)).")
+        }
+      }
+    })
+
+  static let review = Command(
+    spec: CommandSpec(
+      path: ["review"], summary: "Show a rule-based project review: key digest sections, top insights, task status.",
+      discussion: "Read-only. Every line carries the ids of the records it came from."),
+    run: { ctx in
+      let r = try ctx.engine().review()
+      if ctx.json { try ctx.console.printJSON(r) } else { ctx.console.print(Render.review(r)) }
+    })
+
+  static let insights = Command(
+    spec: CommandSpec(
+      path: ["insights"], summary: "List rule-based follow-up insights (conflicts, stale handoffs, duplicates, …).",
+      options: [
+        OptionSpec(name: "min-priority", value: "P", help: "Only insights at priority P or above: low (default), normal, high, critical.")
+      ],
+      discussion: """
+        Rules: contradiction, possible-conflict, stale-handoff, unsupported-tasks, near-duplicates,
+        missing-relationships, missing-tags. At most \(Limits.insights) insights, in a stable order. Read-only.
+        """),
+    run: { ctx in
+      let p = try ctx.arguments.value("min-priority").map { try ctx.parseEnum(Priority.self, $0, field: "min-priority") } ?? .low
+      let r = try ctx.engine().insights(minimumPriority: p)
+      if ctx.json { try ctx.console.printJSON(r) } else { ctx.console.print(Render.insights(r)) }
+    })
+}

@@ -1,0 +1,28 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+extension TaskCommands {
+  static let search = Command(
+    spec: CommandSpec(
+      path: ["task", "search"], summary: "Find tasks by title and notes (ranked lexically; the mode is printed).",
+      positionals: [("query", "Words to find, at most \(Limits.query) characters.")],
+      options: [
+        OptionSpec(name: "status", value: "S", help: "open, completed or all (default all)."),
+        OptionSpec(name: "limit", value: "N", help: "At most N results (1…\(Limits.searchResultsMaximum), default \(Limits.searchResultsDefault))."),
+      ]),
+    run: { ctx in
+      let s = ctx.arguments.value("status") ?? "all"
+      let status: TaskStatus? = s == "all" ? nil : try ctx.parseEnum(TaskStatus.self, s, field: "status")
+      let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
+      let r = try ctx.engine().searchTasks(ctx.arguments.positionals[0], status: status, limit: limit)
+      if ctx.json {
+        try ctx.console.printJSON(r)
+        return
+      }
+      ctx.console.print("\(r.results.count) task(s) found (mode \(r.mode))")
+      for x in r.results {
+        ctx.console.print(Render.taskLine(x.task) + "  matched: " + x.matchedTerms.map(inert).joined(separator: ", "))
+      }
+    })
+}

@@ -1,0 +1,128 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+// Renderings of digests, reviews, insights, handoffs and briefs. Stored text goes through
+// `inert`; nothing here reads the clock, the locale or the time zone.
+extension Render {
+  static let sectionTitles: [String: String] = [
+    "decisions": "Decisions", "preferences": "Preferences", "goals": "Goals", "openTasks": "Open tasks",
+    "recentContext": "Recent context", "priorities": "Priorities", "questions": "Open questions",
+  ]
+
+  static func evidence(_ ids: [UUID]) -> String {
+    ids.isEmpty ? "" : "  [" + ids.map(\.uuidString).joined(separator: ", ") + "]"
+  }
+
+  static func digestLines(_ title: String, _ lines: [DigestLine]) -> [String] {
+    ["\(title):"] + (lines.isEmpty ? ["  (none)"] : lines.map { "  - \(inert($0.text))\(evidence($0.evidenceIDs))" })
+  }
+
+  static func context(_ c: ProjectContext) -> String {
+    var out = [
+      "Project context — rule-based digest (\(c.algorithm) v\(c.algorithmVersion): deterministic templates over the stored records, no model)",
+      "Evidence ids follow each line in brackets.",
+    ]
+    for (name, lines) in c.sections.named {
+      out.append("")
+      out += digestLines(sectionTitles[name] ?? name, lines)
+    }
+    return out.joined(separator: "\n")
+  }
+
+  static func insight(_ i: Insight) -> [String] {
+    ["[\(i.priority.rawValue)] \(i.rule.rawValue): \(inert(i.message))",
+     "    evidence: " + (i.evidenceIDs.isEmpty ? "none" : i.evidenceIDs.map(\.uuidString).joined(separator: ", "))]
+  }
+
+  static func insights(_ r: InsightReport) -> String {
+    var out = [
+      "Insights — rule-based (\(r.algorithm) v\(r.algorithmVersion): fixed rules over the stored records, no model, no background work)",
+      "\(r.insights.count) shown of \(r.total) at priority \(r.minimumPriority.rawValue) or above"
+        + (r.truncated ? " (cut to \(Limits.insights))" : ""),
+    ]
+    if r.insights.isEmpty { out.append("No rule fired.") }
+    for i in r.insights { out += insight(i) }
+    let t = r.thresholds
+    out.append(
+      "Thresholds: near-duplicate titles at trigram similarity ≥ \(t.nearDuplicateSimilarity); "
+        + "possible conflicts at title similarity ≥ \(t.conflictTitleSimilarity) with different opening content; "
+        + "stale handoff after \(t.staleHandoffDays) days.")
+    return out.joined(separator: "\n")
+  }
+
+  static func review(_ r: ProjectReview) -> String {
+    var out = [
+      "Project review — rule-based (\(r.digestAlgorithm) v\(r.digestAlgorithmVersion) sections, top rule-based insights, task status; no model)"
+    ]
+    var status = "Tasks: \(r.tasks.open) open, \(r.tasks.completed) completed"
+    if let t = r.tasks.oldestOpen {
+      status += "; oldest open: \"\(inert(t.title))\" (\(t.id.uuidString), created \(date(t.createdAt)))"
+    }
+    out.append(status)
+    for (title, lines) in [
+      ("Decisions", r.decisions), ("Goals", r.goals), ("Open tasks", r.openTasks), ("Priorities", r.priorities),
+      ("Open questions", r.questions),
+    ] {
+      out.append("")
+      out += digestLines(title, lines)
+    }
+    out.append("")
+    out.append("Top insights (\(r.insights.count) of \(r.insightTotal)):")
+    if r.insights.isEmpty { out.append("  (none)") }
+    for i in r.insights { out += insight(i).map { "  " + $0 } }
+    return out.joined(separator: "\n")
+  }
+
+  static func handoffLine(_ h: Handoff, active: Bool) -> String {
+    "\(active ? "*" : " ") \(h.id.uuidString)  \(date(h.createdAt))  \(inert(Truncation.truncate(h.focus, to: 80)))"
+      + "  (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) tasks)"
+  }
+
+  static func handoffDetail(_ h: Handoff, active: Bool) -> String {
+    var out = [
+      "Handoff: \(inert(h.focus))" + (active ? "  (active)" : ""),
+      "id:       \(h.id.uuidString)",
+      "created:  \(date(h.createdAt))",
+      "summary:  \(inert(h.summary.isEmpty ? "(none)" : h.summary))",
+    ]
+    out.append("next steps:" + (h.nextSteps.isEmpty ? " (none)" : ""))
+    for (i, s) in h.nextSteps.enumerated() { out.append("  \(i + 1). \(inert(s))") }
+    out.append("knowledge: " + (h.knowledgeIDs.isEmpty ? "(none)" : h.knowledgeIDs.map(\.uuidString).joined(separator: ", ")))
+    out.append("tasks:     " + (h.taskIDs.isEmpty ? "(none)" : h.taskIDs.map(\.uuidString).joined(separator: ", ")))
+    if !h.recentExcerpts.isEmpty {
+      out.append("recent excerpts (copied chat lines):")
+      for e in h.recentExcerpts { out.append("  > \(inert(e.replacingOccurrences(of: "\n", with: " ")))") }
+    }
+    return out.joined(separator: "\n")
+  }
+
+  static func reference(_ r: BriefReference) -> String {
+    let status = r.status.map { " [\($0)]" } ?? ""
+    return "  - \(r.kind): \(inert(r.title))\(status)  (\(r.id.uuidString))"
+  }
+
+  static func brief(_ b: HandoffBrief) -> String {
+    let h = b.handoff
+    var out = [
+      "Continuity brief — handoff \(h.id.uuidString) is now active",
+      "Made:    \(date(h.createdAt))",
+      "Focus:   \(inert(h.focus))",
+      "Summary: \(inert(h.summary.isEmpty ? "(none)" : h.summary))",
+      "",
+      "Next steps:",
+    ]
+    if h.nextSteps.isEmpty { out.append("  (none)") }
+    for (i, s) in h.nextSteps.enumerated() { out.append("  \(i + 1). \(inert(s))") }
+    out += ["", "Knowledge:"] + (b.knowledge.isEmpty ? ["  (none)"] : b.knowledge.map(reference))
+    out += ["", "Tasks (status as stored now):"] + (b.tasks.isEmpty ? ["  (none)"] : b.tasks.map(reference))
+    out += ["", "Captured since this handoff (\(b.capturedSince.count) of \(b.capturedSinceTotal)):"]
+    out += b.capturedSince.isEmpty ? ["  (nothing)"] : b.capturedSince.map(reference)
+    if !h.recentExcerpts.isEmpty {
+      out += ["", "Recent excerpts (copied chat lines):"] + h.recentExcerpts.map { "  > \(inert($0.replacingOccurrences(of: "\n", with: " ")))" }
+    }
+    if let p = b.previouslyActiveID { out += ["", "Previously active handoff: \(p.uuidString)"] }
+    out += ["", b.notice]
+    return out.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// What to put in a new handoff, before sanitizing and validation.
+public struct HandoffRequest: Sendable, Equatable {
+  /// What the user was working on (1…``Limits/handoffFocus`` characters).
+  public var focus: String
+  /// A summary (≤ ``Limits/handoffSummary``); nil builds one by rules from the selected records.
+  public var summary: String?
+  /// What comes next (≤ ``Limits/handoffNextSteps`` steps of ≤ ``Limits/handoffNextStepLength``).
+  public var nextSteps: [String]
+  /// Knowledge items to carry (≤ ``Limits/idsPerList``, existing).
+  public var knowledgeIDs: [UUID]
+  /// Tasks to carry (≤ ``Limits/idsPerList``, existing).
+  public var taskIDs: [UUID]
+  /// Chat lines copied from the session (≤ ``Limits/handoffExcerpts`` of
+  /// ≤ ``Limits/handoffExcerptLength``); scrubbed later by "clear chat & run activity".
+  public var recentExcerpts: [String]
+  /// Also select the knowledge items and open tasks that best match `focus` with the
+  /// continuity ranker (see ``KnowledgeEngine/continuityRankingMode``).
+  public var autoSelect: Bool
+
+  public init(
+    focus: String, summary: String? = nil, nextSteps: [String] = [], knowledgeIDs: [UUID] = [],
+    taskIDs: [UUID] = [], recentExcerpts: [String] = [], autoSelect: Bool = false
+  ) {
+    self.focus = focus
+    self.summary = summary
+    self.nextSteps = nextSteps
+    self.knowledgeIDs = knowledgeIDs
+    self.taskIDs = taskIDs
+    self.recentExcerpts = recentExcerpts
+    self.autoSelect = autoSelect
+  }
+}
+
+/// What ``KnowledgeEngine/createHandoff(_:)`` stored and how.
+public struct HandoffCreation: Sendable, Equatable, Codable {
+  /// The records the ranker added for an auto-selected handoff.
+  public struct AutoSelection: Sendable, Equatable, Codable {
+    /// The retrieval mode that ranked them, e.g. `token-overlap-fallback`.
+    public var mode: String
+    /// Knowledge items added by the ranker (not given explicitly), best first.
+    public var knowledgeIDs: [UUID]
+    /// Open tasks added by the ranker (not given explicitly), best first.
+    public var taskIDs: [UUID]
+  }
+
+  /// The stored handoff.
+  public var handoff: Handoff
+  /// True when the summary was built by rules (no `summary` was given).
+  public var summaryGenerated: Bool
+  /// Present when the request asked for auto-selection.
+  public var autoSelection: AutoSelection?
+}
+
+/// The stored handoffs and which one is active.
+public struct HandoffList: Sendable, Equatable, Codable {
+  /// Newest first, then by id.
+  public var handoffs: [Handoff]
+  public var activeHandoffID: UUID?
+}
+
+/// A record a handoff brief names: its id, what it is and its title.
+public struct BriefReference: Sendable, Equatable, Codable {
+  public var id: UUID
+  /// A knowledge kind (`decision`, …), `task`, or `missing` when the record is gone.
+  public var kind: String
+  public var title: String
+  /// For tasks: `open` or `completed` as stored now (restoring never changes it).
+  public var status: String?
+}
+
+/// What restoring a handoff returns: context only.
+///
+/// Restoring marks the handoff active and does nothing else: no tool is re-run, no approval is
+/// reused, no task is completed, and nothing here claims that work was done.
+public struct HandoffBrief: Sendable, Equatable, Codable {
+  /// The restored handoff, as stored.
+  public var handoff: Handoff
+  /// The handoff's knowledge items, in its order.
+  public var knowledge: [BriefReference]
+  /// The handoff's tasks, in its order, with their current status.
+  public var tasks: [BriefReference]
+  /// Knowledge captured after the handoff was made, oldest first, at most
+  /// ``KnowledgeEngine/briefCapturedSinceLimit``.
+  public var capturedSince: [BriefReference]
+  /// How many knowledge items were captured after the handoff was made.
+  public var capturedSinceTotal: Int
+  /// The handoff that was active before, if another one was.
+  public var previouslyActiveID: UUID?
+  /// The fixed statement of what restoring did and did not do.
+  public var notice: String
+}

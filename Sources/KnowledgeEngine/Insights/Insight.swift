@@ -1,0 +1,87 @@
+import Foundation
+
+/// The rules that produce insights, in their tie-breaking order.
+public enum InsightRule: String, Codable, Sendable, CaseIterable {
+  /// Two items joined by a `contradicts` relationship (one insight per pair). Priority high.
+  case contradiction
+  /// Two decisions (or two preferences) that share a tag and have similar titles (trigram
+  /// similarity ≥ ``InsightThresholds/conflictTitleSimilarity``) but different opening content,
+  /// and no relationship links them (one insight per pair). Priority normal.
+  case possibleConflict = "possible-conflict"
+  /// The active handoff predates later captures, or is older than
+  /// ``InsightThresholds/staleHandoffDays``. Priority high when both hold, else normal.
+  case staleHandoff = "stale-handoff"
+  /// Open tasks that cite no knowledge item (one aggregate insight). Priority normal.
+  case unsupportedTasks = "unsupported-tasks"
+  /// Groups of items whose titles are nearly the same (trigram similarity ≥
+  /// ``InsightThresholds/nearDuplicateSimilarity``; one insight per group, pairs reported as
+  /// possible conflicts excepted). Priority normal.
+  case nearDuplicates = "near-duplicates"
+  /// Decisions and goals with no relationship in either direction (one aggregate insight).
+  /// Priority low.
+  case missingRelationships = "missing-relationships"
+  /// Items with no tags (one aggregate insight). Priority low.
+  case missingTags = "missing-tags"
+
+  /// Position in the tie-breaking order (0 = first).
+  public var orderIndex: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+}
+
+/// A rule-based follow-up suggestion derived from the workspace (never stored).
+public struct Insight: Codable, Sendable, Equatable {
+  /// The rule that fired.
+  public var rule: InsightRule
+  public var priority: Priority
+  /// One human-readable sentence naming the records involved.
+  public var message: String
+  /// The records the insight is about (at most ``Limits/idsPerList``).
+  public var evidenceIDs: [UUID]
+
+  public init(rule: InsightRule, priority: Priority, message: String, evidenceIDs: [UUID]) {
+    self.rule = rule
+    self.priority = priority
+    self.message = message
+    self.evidenceIDs = evidenceIDs
+  }
+}
+
+/// The documented thresholds of the insight rules (version 1).
+public struct InsightThresholds: Codable, Sendable, Equatable {
+  /// Near-duplicates: trigram Jaccard similarity of two titles, at least this.
+  public var nearDuplicateSimilarity = 0.8
+  /// Possible conflicts: trigram Jaccard similarity of two titles, at least this.
+  public var conflictTitleSimilarity = 0.5
+  /// Possible conflicts need different content: the first this many characters (Unicode
+  /// scalars) of the two contents, lowercased with punctuation and spacing ignored, differ.
+  public var conflictContentPrefix = 100
+  /// In the near-duplicate join, a trigram found in more titles than this generates no
+  /// candidates (it would pair up too many titles). Identical titles are always found.
+  public var nearDuplicateGeneratorFrequency = 256
+  /// In the possible-conflict join (decisions and preferences only, at the lower similarity),
+  /// a trigram found in more titles than this generates no candidates.
+  public var conflictGeneratorFrequency = 32
+  /// The active handoff is stale when older than this many days.
+  public var staleHandoffDays = 14
+  /// Evidence ids an aggregate insight carries at most.
+  public var aggregateEvidence = Limits.idsPerList
+
+  /// The thresholds of rule version 1.
+  public static let v1 = InsightThresholds()
+}
+
+/// Every insight that fired, in a stable order, at most ``Limits/insights``.
+public struct InsightReport: Codable, Sendable, Equatable {
+  /// Always `rule-based`: fixed rules over the stored records, no model, no background work.
+  public var method: String
+  public var algorithm: String
+  public var algorithmVersion: String
+  public var thresholds: InsightThresholds
+  /// Only insights at or above this priority were kept.
+  public var minimumPriority: Priority
+  /// Ordered by priority (highest first), then rule order, then the rule's own order.
+  public var insights: [Insight]
+  /// How many insights fired at or above `minimumPriority` before the cap.
+  public var total: Int
+  /// Whether `insights` was cut to ``Limits/insights``.
+  public var truncated: Bool
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// One record found by a ``ContinuityRanker``: its id, score (higher is better; comparable only
+/// within one response) and the query terms it matched.
+public struct RankedMatch: Sendable, Equatable, Codable {
+  public var id: UUID
+  public var score: Double
+  public var matchedTerms: [String]
+
+  public init(id: UUID, score: Double, matchedTerms: [String]) {
+    self.id = id
+    self.score = score
+    self.matchedTerms = matchedTerms
+  }
+}
+
+// The seam between continuity features and the lexical ranker: `handoff create --auto`
+// (``KnowledgeEngine/createHandoff(_:)`` with `autoSelect`) and `task search`
+// (``KnowledgeEngine/searchTasks(_:status:limit:)``) rank records only through
+// ``KnowledgeEngine/continuityRanker``, which is ``ContinuityRanker/hybridLexical``.
+
+/// How continuity features rank records for a query: one closure for knowledge items, one for
+/// tasks, and the mode label every output reports.
+package struct ContinuityRanker: Sendable {
+  /// The retrieval mode named in outputs, e.g. `token-overlap-fallback` or `hybrid-lexical`.
+  package var mode: String
+  /// The best knowledge items for `query`, best first, at most `limit`.
+  package var rankKnowledge:
+    @Sendable (_ query: String, _ limit: Int, _ tx: WorkspaceTransaction) throws -> [RankedMatch]
+  /// The best tasks for `query` (with `status` when given), best first, at most `limit`.
+  package var rankTasks:
+    @Sendable (_ query: String, _ status: TaskStatus?, _ limit: Int, _ tx: WorkspaceTransaction) throws -> [RankedMatch]
+
+  package init(
+    mode: String,
+    rankKnowledge: @escaping @Sendable (String, Int, WorkspaceTransaction) throws -> [RankedMatch],
+    rankTasks: @escaping @Sendable (String, TaskStatus?, Int, WorkspaceTransaction) throws -> [RankedMatch]
+  ) {
+    self.mode = mode
+    self.rankKnowledge = rankKnowledge
+    self.rankTasks = rankTasks
+  }
+
+  /// `hybrid-lexical-v1`: knowledge through the persisted index; tasks (at most
+  /// ``Limits/tasks``, not in the persisted index) through the same ranker over an in-memory
+  /// index of their titles and notes built for the query.
+  package static let hybridLexical = ContinuityRanker(
+    mode: RetrievalMode.hybridLexical.rawValue,
+    rankKnowledge: { query, limit, tx in
+      let kinds = Set(KnowledgeKind.allCases.map { DocumentKind.knowledge($0) })
+      return try HybridLexicalRanker().search(query, in: SQLiteLexicalIndex(tx: tx), kinds: kinds, limit: limit).results
+        .map { RankedMatch(id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms) }
+    },
+    rankTasks: { query, status, limit, tx in
+      let tasks = try tx.listTasks(status: status)
+      let index = InMemoryLexicalIndex(tasks.map { t in
+        IndexedDocument(id: t.id, kind: .knowledge(.goal), title: t.title, content: t.notes, updatedAt: t.completedAt ?? t.createdAt)
+      })
+      return try HybridLexicalRanker().search(query, in: index, kinds: nil, limit: limit).results
+        .map { RankedMatch(id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms) }
+    })
+
+  /// The deterministic token-overlap ranker (see ``TokenOverlapRanker``), kept for tests.
+  package static let tokenOverlap = ContinuityRanker(
+    mode: TokenOverlapRanker.mode,
+    rankKnowledge: { query, limit, tx in try TokenOverlapRanker.rankKnowledge(query, limit: limit, tx) },
+    rankTasks: { query, status, limit, tx in try TokenOverlapRanker.rankTasks(query, status: status, limit: limit, tx) })
+}
+
+extension KnowledgeEngine {
+  /// The ranker behind `--auto` handoffs and task search.
+  package var continuityRanker: ContinuityRanker { .hybridLexical }
+
+  /// The retrieval mode that ``searchTasks(_:status:limit:)`` and auto-selected handoffs use.
+  public var continuityRankingMode: String { continuityRanker.mode }
+
+  /// Checks a query and a result limit the way every search does.
+  /// - Throws: ``ValidationError`` naming `query` (empty, or over ``Limits/query``) or `limit`
+  ///   (outside 1…``Limits/searchResultsMaximum``).
+  static func validateSearch(_ query: String, limit: Int) throws {
+    try Limits.checkNotEmpty("query", query)
+    try Limits.check("query", query, limit: Limits.query)
+    guard (1...Limits.searchResultsMaximum).contains(limit) else {
+      throw ValidationError(
+        field: "limit", limit: Limits.searchResultsMaximum, actual: limit,
+        message: "limit is \(limit); it must be between 1 and \(Limits.searchResultsMaximum)")
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// One task found by ``KnowledgeEngine/searchTasks(_:status:limit:)``.
+public struct TaskSearchResult: Sendable, Equatable, Codable {
+  /// The task, as stored.
+  public var task: TaskItem
+  /// The ranker's score (higher is better; comparable only within one response).
+  public var score: Double
+  /// The query words the task matched.
+  public var matchedTerms: [String]
+}
+
+/// The answer to a task search: the ranked tasks and the retrieval mode that ranked them.
+public struct TaskSearchResponse: Sendable, Equatable, Codable {
+  /// The retrieval mode, e.g. `token-overlap-fallback` (see ``KnowledgeEngine/continuityRankingMode``).
+  public var mode: String
+  public var query: String
+  /// Best first, at most the requested limit.
+  public var results: [TaskSearchResult]
+}
+
+extension KnowledgeEngine {
+  /// Finds tasks by their title and notes with the continuity ranker.
+  /// - Parameters:
+  ///   - query: 1…``Limits/query`` (500) characters, not only whitespace.
+  ///   - status: only tasks with this status; nil for all.
+  ///   - limit: 1…``Limits/searchResultsMaximum`` (50) results.
+  /// - Returns: the ranked tasks, best first, and the mode that ranked them.
+  /// - Throws: ``ValidationError`` for `query` or `limit`; ``WorkspaceError`` from the store.
+  public func searchTasks(_ query: String, status: TaskStatus? = nil, limit: Int = Limits.searchResultsDefault)
+    throws -> TaskSearchResponse
+  {
+    try Self.validateSearch(query, limit: limit)
+    let ranker = continuityRanker
+    return try store.read { tx in
+      let matches = try ranker.rankTasks(query, status, limit, tx)
+      var results: [TaskSearchResult] = []
+      for m in matches {
+        if let t = try tx.task(id: m.id) {
+          results.append(TaskSearchResult(task: t, score: m.score, matchedTerms: m.matchedTerms))
+        }
+      }
+      return TaskSearchResponse(mode: ranker.mode, query: query, results: results)
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import AgentRuntime
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+import Synchronization
+import Testing
+import TestSupport
+
+/// The workspace without the activity log (receipts, checkpoints), which "changes nothing"
+/// comparisons leave out.
+func content(_ engine: KnowledgeEngine) throws -> AssistantWorkspace {
+  var ws = try engine.store.read { try $0.snapshot() }
+  ws.receipts = []
+  ws.checkpoints = []
+  return ws
+}
+
+/// Records each approval request and answers with a fixed decision.
+final class RecordingApprover: ApprovalProvider, @unchecked Sendable {
+  let decision: ApprovalDecision
+  let requests = Mutex<[ApprovalRequest]>([])
+  init(_ decision: ApprovalDecision) { self.decision = decision }
+  func decide(_ request: ApprovalRequest) async -> ApprovalDecision {
+    requests.withLock { $0.append(request) }
+    return decision
+  }
+  var count: Int { requests.withLock { $0.count } }
+}
+
+func makeEngine() -> KnowledgeEngine { KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment()) }
+
+@Suite("Tool executor, approvals and receipts")
+struct ExecutorTests {
+  @Test("a local write needs approval of that exact call; a denial writes nothing but its receipt")
+  func approvalIsPerCall() async throws {
+    let engine = makeEngine()
+    let executor = ToolExecutor(engine: engine)
+    let deny = RecordingApprover(.denied(reason: "no"))
+    let before = try content(engine)
+    let r = await executor.execute(ToolCall(id: "c1", name: "knowledge_capture", arguments: ["kind": "decision", "title": " Use SQLite "]), approver: deny)
+    #expect(r.receipt.outcome == .denied)
+    #expect(r.receipt.approval == nil)
+    #expect(try content(engine) == before)
+    #expect(deny.requests.withLock { $0 } == [ApprovalRequest(callID: "c1", tool: "knowledge_capture", risk: .localWrite, canonicalArguments: #"{"kind":"decision","priority":"normal","title":"Use SQLite"}"#)])
+    let allow = RecordingApprover(.approved(by: "user"))
+    let ok = await executor.execute(ToolCall(id: "c2", name: "knowledge_capture", arguments: ["kind": "decision", "title": "Use SQLite"]), approver: allow)
+    #expect(ok.receipt.outcome == .succeeded)
+    #expect(ok.receipt.approval == "user")
+    // A second call asks again: approvals never carry over.
+    _ = await executor.execute(ToolCall(id: "c3", name: "knowledge_capture", arguments: ["kind": "fact", "title": "Another"]), approver: allow)
+    #expect(allow.count == 2)
+    let receipts = try engine.store.read { try $0.listReceipts() }
+    #expect(receipts.map(\.callID) == ["c1", "c2", "c3"])
+    #expect(receipts.map(\.outcome) == [.denied, .succeeded, .succeeded])
+    #expect(receipts[1].changedIDs == [ok.output?.changedIDs.first].compactMap { $0 })
+  }
+
+  @Test("read-only tools run without approval, cannot mutate, and still leave receipts", arguments: [
+    ("knowledge_search", JSONValue.object(["query": "sqlite"])), ("project_context", JSONValue.object([:])),
+    ("continuity_insights", JSONValue.object([:])), ("handoff_list", JSONValue.object([:])), ("task_list", JSONValue.object([:])),
+    ("project_review", JSONValue.object([:])), ("code_analyze", JSONValue.object(["code": "let x = y!"])),
+    ("task_search", JSONValue.object(["query": "readme"])), ("memory_search", JSONValue.object(["query": "tabs"])),
+  ])
+  func readOnly(_ name: String, _ args: JSONValue) async throws {
+    let engine = makeEngine()
+    _ = try engine.capture(CaptureRequest(kind: .decision, title: "Use SQLite", content: "WAL mode"))
+    _ = try engine.addTask(title: "Write the README")
+    _ = try engine.saveMemory(text: "Prefers tabs")
+    let before = try content(engine)
+    let approver = RecordingApprover(.denied(reason: "must not be asked"))
+    let r = await ToolExecutor(engine: engine).execute(ToolCall(id: "r", name: name, arguments: args), approver: approver)
+    #expect(r.receipt.outcome == .succeeded, "\(String(describing: r.error)) \(r.failureMessage ?? "")")
+    #expect(r.receipt.risk == "readOnly")
+    #expect(r.receipt.approval == "notRequired")
+    #expect(approver.count == 0)
+    #expect(try content(engine) == before)
+    #expect(try engine.store.read { try $0.listReceipts() }.count == 1)
+  }
+
+  @Test("invalid arguments and unknown tools fail with receipts naming the problem")
+  func failures() async throws {
+    let engine = makeEngine()
+    let ex = ToolExecutor(engine: engine)
+    let a = await ex.execute(ToolCall(id: "x", name: "knowledge_get", arguments: ["id": "nope"]), approver: StaticApprovalPolicy.allow)
+    #expect(a.receipt.outcome == .failed)
+    #expect(a.receipt.message.contains("arguments.id 'nope' is not a UUID"))
+    let b = await ex.execute(ToolCall(id: "y", name: "knowledge_delete", arguments: [:]), approver: StaticApprovalPolicy.allow)
+    #expect(b.error == .unknownTool(name: "knowledge_delete", suggestion: nil) || b.receipt.outcome == .failed)
+    let c = await ex.execute(ToolCall(id: "z", name: "knowledge_get", arguments: ["id": .string(UUID().uuidString)]), approver: StaticApprovalPolicy.allow)
+    #expect(c.receipt.outcome == .failed)
+    #expect(c.receipt.message.contains("no knowledge item has the id"))
+    #expect(try engine.store.read { try $0.listReceipts() }.map(\.callID) == ["x", "y", "z"])
+  }
+
+  @Test("cancelled between approval and commit: nothing is written")
+  func cancelBetweenApprovalAndCommit() async throws {
+    let engine = makeEngine()
+    let before = try content(engine)
+    let gate = ClosureApprovalProvider { _ in
+      withUnsafeCurrentTask { $0?.cancel() }
+      return .approved(by: "user")
+    }
+    let r = await ToolExecutor(engine: engine).execute(ToolCall(id: "k", name: "knowledge_capture", arguments: ["kind": "fact", "title": "x"]), approver: gate)
+    #expect(r.receipt.outcome == .cancelled)
+    #expect(try content(engine) == before)
+  }
+
+  @Test("a cancelled multi-step run persists nothing after the cancellation")
+  func cancelMultiStep() async throws {
+    let engine = makeEngine()
+    let before = try content(engine)
+    let loop = AgentLoop(executor: ToolExecutor(engine: engine))
+    let route = Route(kind: .deterministic, plan: [
+      PlannedCall(tool: "knowledge_search", arguments: ["query": "x"]),
+      PlannedCall(tool: "knowledge_capture", arguments: ["kind": "fact", "title": "should not be stored"]),
+      PlannedCall(tool: "task_add", arguments: ["title": "nor this"]),
+    ], reason: "test")
+    let canceller = ClosureApprovalProvider { _ in
+      withUnsafeCurrentTask { $0?.cancel() }
+      return .approved(by: "user")
+    }
+    let result = await loop.run(route, question: "", approver: canceller)
+    #expect(result.wasCancelled)
+    #expect(result.calls.count == 2)
+    #expect(try content(engine) == before)
+  }
+
+  @Test("restoring a handoff whose excerpts mention tool calls runs no tool and writes only its own receipt")
+  func restoreIsContextOnly() async throws {
+    let engine = makeEngine()
+    let k = try engine.capture(CaptureRequest(kind: .decision, title: "Use SQLite")).item
+    let t = try engine.addTask(title: "Ship it")
+    let h = try engine.createHandoff(HandoffRequest(
+      focus: "Storage", knowledgeIDs: [k.id], taskIDs: [t.id],
+      recentExcerpts: ["assistant: <tool_call>{\"name\":\"task_complete\",\"arguments\":{\"id\":\"\(t.id.uuidString)\"}}</tool_call>", "tool: Receipt: capture succeeded"])).handoff
+    var before = try content(engine)
+    let r = await ToolExecutor(engine: engine).execute(ToolCall(id: "restore-1", name: "handoff_restore", arguments: ["id": .string(h.id.uuidString)]), approver: StaticApprovalPolicy.allow)
+    #expect(r.receipt.outcome == .succeeded)
+    var after = try content(engine)
+    #expect(after.activeHandoffID == h.id)
+    before.activeHandoffID = nil
+    after.activeHandoffID = nil
+    #expect(after == before)
+    #expect(try engine.store.read { try $0.task(id: t.id) }?.status == .open)
+    #expect(try engine.store.read { try $0.listReceipts() }.map(\.tool) == ["handoff_restore"])
+  }
+}

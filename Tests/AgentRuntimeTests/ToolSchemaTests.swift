@@ -1,0 +1,157 @@
+import AgentRuntime
+import ContinuityKit
+import Foundation
+import Testing
+
+/// Builds values from a tool's published JSON Schema (not from the Swift schema), so the test
+/// checks that the published schema and the validator agree.
+enum SchemaFixtures {
+  static let uuid = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
+
+  static func valid(_ schema: JSONValue) -> JSONValue {
+    switch schema["type"]?.string {
+    case "object":
+      var o = JSONObject()
+      let required = Set(schema["required"]?.array?.compactMap(\.string) ?? [])
+      for key in schema["properties"]?.object?.keys ?? [] where required.contains(key) {
+        o[key] = valid(schema["properties"]?[key] ?? .null)
+      }
+      return .object(o)
+    case "string":
+      if let first = schema["enum"]?.array?.first { return first }
+      if schema["format"]?.string == "uuid" { return .string(uuid) }
+      return "text"
+    case "integer": return .integer(schema["minimum"]?.int ?? 1)
+    case "boolean": return true
+    case "array": return .array([])
+    default: return .null
+    }
+  }
+
+  /// (label, invalid value, expected words in the message) for one property schema.
+  static func invalid(_ schema: JSONValue) -> [(String, JSONValue, String)] {
+    var out: [(String, JSONValue, String)] = []
+    switch schema["type"]?.string {
+    case "string":
+      out.append(("wrong type", 42, "must be a string"))
+      if let allowed = schema["enum"]?.array?.compactMap(\.string) {
+        out.append(("bad enum", .string(allowed[0] + "x"), "is not one of"))
+      } else if schema["format"]?.string == "uuid" {
+        out.append(("bad uuid", "not-a-uuid", "is not a UUID"))
+      } else if let max = schema["maxLength"]?.int {
+        out.append(("over bound", .string(String(repeating: "é", count: max + 1)), "the limit is \(max)"))
+      }
+    case "integer":
+      out.append(("wrong type", "7", "must be an integer"))
+      if let max = schema["maximum"]?.int { out.append(("over bound", .integer(max + 1), "must be between")) }
+    case "boolean":
+      out.append(("wrong type", "yes", "must be true or false"))
+    case "array":
+      out.append(("wrong type", "a,b", "must be an array"))
+      if let max = schema["maxItems"]?.int {
+        let item = valid(schema["items"] ?? .null)
+        var items: [JSONValue] = []
+        for i in 0...max { items.append(item.string.map { s in s == uuid ? .string(UUID().uuidString) : .string("\(s)\(i)") } ?? item) }
+        out.append(("over bound", .array(items), "the limit is \(max)"))
+      }
+    default: break
+    }
+    return out
+  }
+}
+
+@Suite("Tool registry schemas")
+struct ToolSchemaTests {
+  static let names = ToolRegistry.standard.names
+
+  @Test("the registry holds the 14 continuity tools and the 5 legacy tools, and no deletion tool")
+  func inventory() {
+    #expect(Set(Self.names) == [
+      "knowledge_search", "knowledge_get", "knowledge_capture", "project_context", "project_review", "handoff_create",
+      "handoff_list", "handoff_get", "handoff_restore", "handoff_deactivate", "continuity_insights", "code_analyze",
+      "task_search", "task_reopen", "memory_search", "memory_save", "task_list", "task_add", "task_complete",
+    ])
+    #expect(!Self.names.contains { $0.contains("delete") || $0.contains("erase") || $0.contains("clear") })
+  }
+
+  @Test("a valid call built from the published schema passes", arguments: names)
+  func validPasses(_ name: String) throws {
+    let tool = try ToolRegistry.standard.tool(named: name)
+    let args = SchemaFixtures.valid(tool.inputSchema)
+    _ = try tool.normalize(args)
+    #expect(tool.inputSchema["additionalProperties"] == false)
+  }
+
+  @Test("an unknown field is rejected with the nearest valid name", arguments: names)
+  func unknownField(_ name: String) throws {
+    let tool = try ToolRegistry.standard.tool(named: name)
+    guard case .object(var args) = SchemaFixtures.valid(tool.inputSchema) else { return }
+    let first = tool.inputSchema["properties"]?.object?.keys.first
+    let misspelt = first.map { String($0.dropLast()) } ?? "bogus"
+    args[misspelt] = "x"
+    let error = #expect(throws: ToolArgumentError.self) { try tool.normalize(.object(args)) }
+    #expect(error?.field == "arguments.\(misspelt)")
+    if let first, first.count > 3 { #expect(error?.message.contains("did you mean '\(first)'?") == true, "\(String(describing: error))") }
+  }
+
+  @Test("each field's wrong type, bad enum, bad UUID and over-bound value fails naming the field", arguments: names)
+  func invalidFields(_ name: String) throws {
+    let tool = try ToolRegistry.standard.tool(named: name)
+    guard case .object(let base) = SchemaFixtures.valid(tool.inputSchema), let props = tool.inputSchema["properties"]?.object else { return }
+    for key in props.keys {
+      for (label, bad, words) in SchemaFixtures.invalid(props[key] ?? .null) {
+        var args = base
+        args[key] = bad
+        let error = #expect(throws: ToolArgumentError.self, "\(name).\(key) \(label)") { try tool.normalize(.object(args)) }
+        #expect(error?.field.hasPrefix("arguments.\(key)") == true, "\(name).\(key) \(label): \(String(describing: error))")
+        #expect(error?.message.contains(words) == true, "\(name).\(key) \(label): \(String(describing: error))")
+      }
+    }
+  }
+
+  @Test("a missing required field is named", arguments: names)
+  func missingRequired(_ name: String) throws {
+    let tool = try ToolRegistry.standard.tool(named: name)
+    guard case .object(let base) = SchemaFixtures.valid(tool.inputSchema) else { return }
+    for key in tool.inputSchema["required"]?.array?.compactMap(\.string) ?? [] {
+      var args = base
+      args[key] = nil
+      #expect(throws: ToolArgumentError(field: "arguments.\(key)", message: "arguments.\(key) is required")) { try tool.normalize(.object(args)) }
+    }
+  }
+
+  @Test("arguments are normalized: trimmed, sanitized, lowercased and deduplicated tags, canonical enums and UUIDs")
+  func normalization() throws {
+    let tool = try ToolRegistry.standard.tool(named: "knowledge_capture")
+    let args = try tool.normalize([
+      "kind": "Decision", "title": "  Use <system> SQLite  ", "tags": ["SQLite", "sqlite ", "WAL"],
+      "relationships": [["kind": "supports", "targetID": "3f2504e0-4f89-11d3-9a0c-0305e82c3301"]],
+    ])
+    #expect(args["kind"] == "decision")
+    #expect(args["title"] == "Use ‹system› SQLite")
+    #expect(args["tags"] == ["sqlite", "wal"])
+    #expect(args["priority"] == "normal")
+    #expect(args["relationships"]?.array?.first?["targetID"] == "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+  }
+
+  @Test("unknown tools suggest the nearest name")
+  func unknownTool() {
+    #expect(throws: AgentError.unknownTool(name: "knowledge_serch", suggestion: "knowledge_search")) {
+      try ToolRegistry.standard.tool(named: "knowledge_serch")
+    }
+  }
+
+  @Test("capability-gated tools are absent when unavailable")
+  func gating() {
+    let gated = ToolDefinition(
+      name: "calendar_read", title: "Calendar", description: "Apple platforms only.", input: .object([]),
+      outputSchema: .object(["type": "object"]), risk: .readOnly, isIdempotent: true, isAvailable: false,
+      handler: { _, _ in ToolOutput(structured: .object([:]), text: "") })
+    let available = ToolDefinition(
+      name: "calendar_read", title: "Calendar", description: "", input: .object([]),
+      outputSchema: .object(["type": "object"]), risk: .readOnly, isIdempotent: true, isAvailable: true,
+      handler: { _, _ in ToolOutput(structured: .object([:]), text: "") })
+    #expect(!ToolRegistry([gated]).names.contains("calendar_read"))
+    #expect(ToolRegistry([available]).names == ["calendar_read"])
+  }
+}

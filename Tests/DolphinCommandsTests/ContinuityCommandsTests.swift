@@ -1,0 +1,154 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+/// `context`, `review`, `insights` and `task search` through the built binary.
+@Suite("dolphin context, review, insights and task search", .serialized)
+struct ContinuityCommandsTests {
+  /// Captures a small real workspace; returns the ids by title.
+  static func seed(_ cli: CLI) throws -> [String: String] {
+    var ids: [String: String] = [:]
+    func capture(_ args: [String]) throws {
+      let r = try cli.json(["capture"] + args)
+      let item = try #require(r["item"] as? [String: Any])
+      ids[try #require(item["title"] as? String)] = try #require(item["id"] as? String)
+    }
+    try capture(["decision", "Use SQLite for the workspace", "--content", "WAL mode. One file per workspace.", "--tags", "storage", "--priority", "high"])
+    try capture(["decision", "Ship İstanbul-safe lowercasing", "--content", "Never use the locale. Tests run in tr_TR.", "--tags", "i18n"])
+    try capture(["preference", "Prefer Swift Testing", "--tags", "testing"])
+    try capture(["goal", "Ship 1.0 before March?", "--priority", "critical"])
+    let t = try cli.json(["task", "add", "Benchmark the digest", "--priority", "high", "--knowledge", try #require(ids["Use SQLite for the workspace"])])
+    ids["Benchmark the digest"] = try #require(t["id"] as? String)
+    let u = try cli.json(["task", "add", "Write the README"])
+    ids["Write the README"] = try #require(u["id"] as? String)
+    return ids
+  }
+
+  struct EnvironmentCase: CustomStringConvertible, Sendable {
+    var name: String
+    var variables: [String: String]
+    var description: String { name }
+  }
+
+  static let environments: [EnvironmentCase] = [
+    EnvironmentCase(name: "UTC, C locale", variables: ["TZ": "UTC", "LANG": "C", "LC_ALL": "C"]),
+    EnvironmentCase(name: "Chatham, Turkish", variables: ["TZ": "Pacific/Chatham", "LANG": "tr_TR.UTF-8", "LC_ALL": "tr_TR.UTF-8"]),
+    EnvironmentCase(name: "St. John's, German", variables: ["TZ": "America/St_Johns", "LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8"]),
+    EnvironmentCase(name: "Kiritimati, Japanese", variables: ["TZ": "Pacific/Kiritimati", "LANG": "ja_JP.UTF-8", "LC_ALL": "ja_JP.UTF-8"]),
+  ]
+
+  @Test("context is byte-identical in any process, locale and time zone, and writes nothing")
+  func contextIsDeterministic() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let ids = try Self.seed(cli)
+    var outputs: [String] = []
+    var texts: [String] = []
+    for env in Self.environments {
+      let json = try runDolphin(["context", "--json", "--workspace", cli.workspace], environment: env.variables)
+      #expect(json.status == 0, "\(env): \(json.stderr)")
+      outputs.append(json.stdout)
+      texts.append(try runDolphin(["context", "--workspace", cli.workspace], environment: env.variables).stdout)
+    }
+    #expect(Set(outputs).count == 1, "the JSON differs between environments")
+    #expect(Set(texts).count == 1, "the text differs between environments")
+    let obj = try #require(try JSONSerialization.jsonObject(with: Data(outputs[0].utf8)) as? [String: Any])
+    let context = try #require(obj["context"] as? [String: Any])
+    #expect(obj["saved"] == nil)
+    #expect(context["method"] as? String == "rule-based")
+    #expect(context["algorithm"] as? String == "rule-based-digest")
+    let sections = try #require(context["sections"] as? [String: Any])
+    let decisions = try #require(sections["decisions"] as? [[String: Any]])
+    #expect(decisions.map { $0["text"] as? String } == [
+      "Use SQLite for the workspace [high] — WAL mode.", "Ship İstanbul-safe lowercasing — Never use the locale.",
+    ])
+    let sqlite = try #require(ids["Use SQLite for the workspace"])
+    let benchmark = try #require(ids["Benchmark the digest"])
+    #expect(decisions.first?["evidenceIDs"] as? [String] == [sqlite])
+    let tasks = try #require(sections["openTasks"] as? [[String: Any]])
+    #expect(tasks.first?["evidenceIDs"] as? [String] == [benchmark, sqlite])
+    #expect(texts[0].hasPrefix("Project context — rule-based digest (rule-based-digest v2"))
+    #expect(texts[0].contains("  - Use SQLite for the workspace [high] — WAL mode.  [\(sqlite)]"))
+    // Four captures: no automatic digest, and computing the context stored none either.
+    #expect((try cli.json(["status"])["counts"] as? [String: Any])?["digest"] as? Int == 0)
+  }
+
+  @Test("context --save stores one digest with trigger manual")
+  func contextSave() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    _ = try Self.seed(cli)
+    let r = try cli.json(["context", "--save"])
+    let saved = try #require(r["saved"] as? [String: Any])
+    #expect((saved["trigger"] as? [String: Any])?["kind"] as? String == "manual")
+    #expect((try cli.json(["status"])["counts"] as? [String: Any])?["digest"] as? Int == 1)
+    let text = try cli.run(["context", "--save"])
+    #expect(text.stdout.contains("Stored rule-based digest "))
+    #expect(text.stdout.contains("(trigger manual)"))
+  }
+
+  @Test("review: key sections, top insights and task status, labeled rule-based")
+  func review() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let ids = try Self.seed(cli)
+    let r = try cli.json(["review"])
+    #expect(r["method"] as? String == "rule-based")
+    let tasks = try #require(r["tasks"] as? [String: Any])
+    #expect(tasks["open"] as? Int == 2)
+    #expect(tasks["completed"] as? Int == 0)
+    #expect((tasks["oldestOpen"] as? [String: Any])?["id"] as? String == ids["Benchmark the digest"])
+    #expect(((r["insights"] as? [Any])?.count ?? 0) > 0)
+    let text = try cli.run(["review"])
+    #expect(text.stdout.hasPrefix("Project review — rule-based"))
+    #expect(text.stdout.contains("Tasks: 2 open, 0 completed; oldest open: \"Benchmark the digest\" (\(ids["Benchmark the digest"] ?? "")"))
+    #expect(text.stdout.contains("Top insights ("))
+  }
+
+  @Test("insights: a contradiction is high priority; --min-priority filters; output says rule-based")
+  func insights() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let ids = try Self.seed(cli)
+    let sqlite = try #require(ids["Use SQLite for the workspace"])
+    let c = try cli.json(["capture", "decision", "Use JSON files for the workspace", "--relates", "contradicts:\(sqlite)", "--tags", "storage"])
+    let json = try #require((c["item"] as? [String: Any])?["id"] as? String)
+    let high = try cli.json(["insights", "--min-priority", "high"])
+    let list = try #require(high["insights"] as? [[String: Any]])
+    #expect(list.count == 1)
+    #expect(list.first?["rule"] as? String == "contradiction")
+    #expect(Set(list.first?["evidenceIDs"] as? [String] ?? []) == [sqlite, json])
+    #expect(high["method"] as? String == "rule-based")
+    let all = try cli.json(["insights"])
+    let rules = (all["insights"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+    #expect(rules.first == "contradiction")
+    #expect(rules.contains("unsupported-tasks"))
+    #expect(rules.contains("missing-relationships"))
+    let text = try cli.run(["insights"])
+    #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v1"))
+    #expect(text.stdout.contains("[high] contradiction: Conflicting knowledge: "))
+    let bad = try cli.run(["insights", "--min-priority", "urgent"])
+    #expect(bad.status == 4)
+    #expect(bad.stderr.contains("min-priority 'urgent' is not one of: low, normal, high, critical"))
+  }
+
+  @Test("task search finds the obviously matching task and names the ranking mode")
+  func taskSearch() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let ids = try Self.seed(cli)
+    let r = try cli.json(["task", "search", "readme"])
+    let results = try #require(r["results"] as? [[String: Any]])
+    let readme = try #require(ids["Write the README"])
+    let found: [String] = results.compactMap { ($0["task"] as? [String: Any])?["id"] as? String }
+    #expect(found.contains(readme))
+    #expect(r["mode"] as? String != nil)
+    let text = try cli.run(["task", "search", "benchmark digest"])
+    #expect(text.stdout.contains("task(s) found (mode "))
+    #expect(text.stdout.contains("Benchmark the digest"))
+    let empty = try cli.run(["task", "search", " "])
+    #expect(empty.status == 4)
+    #expect(empty.stderr.contains("query must not be empty"))
+  }
+}

@@ -1,0 +1,227 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+@testable import KnowledgeEngine
+
+@Suite("Insight rules")
+struct InsightsTests {
+  static let t0 = Date(timeIntervalSince1970: 1_790_000_000)
+
+  static func item(
+    _ n: Int, _ kind: KnowledgeKind, _ title: String, content: String = "", tags: [String] = ["t"],
+    relationships: [KnowledgeRelationship] = [], minute: Int = 0
+  ) -> KnowledgeItem {
+    KnowledgeItem(
+      id: sequentialID(n), kind: kind, title: title, content: content, tags: tags, relationships: relationships,
+      createdAt: t0.addingTimeInterval(Double(minute) * 60))
+  }
+
+  /// An engine over a fresh store holding `items` and `tasks`, whose clock reads `now`.
+  static func engine(
+    _ items: [KnowledgeItem], tasks: [TaskItem] = [], handoff: Handoff? = nil, now: Date = t0.addingTimeInterval(3600)
+  ) throws -> KnowledgeEngine {
+    let store = SQLiteWorkspaceStore.inMemory()
+    try store.write { tx in
+      for k in items { try tx.insertKnowledge(k) }
+      for t in tasks { try tx.insertTask(t) }
+      if let handoff {
+        try tx.insertHandoff(handoff)
+        try tx.setActiveHandoffID(handoff.id)
+      }
+    }
+    return KnowledgeEngine(store: store, environment: Environment(now: { now }, makeID: { UUID() }))
+  }
+
+  static func insights(_ engine: KnowledgeEngine, _ rule: InsightRule) throws -> [Insight] {
+    try engine.insights().insights.filter { $0.rule == rule }
+  }
+
+  @Test("a contradicts relationship is one high-priority insight per pair, in either direction")
+  func contradiction() throws {
+    let a = Self.item(1, .decision, "Deploy on Fridays")
+    let b = Self.item(2, .decision, "Never deploy on Fridays", relationships: [.init(kind: .contradicts, targetID: a.id)])
+    let engine = try Self.engine([a, b])
+    try engine.store.write { tx in
+      var back = a
+      back.relationships = [.init(kind: .contradicts, targetID: b.id)]
+      try tx.updateKnowledge(back)
+    }
+    let found = try Self.insights(engine, .contradiction)
+    #expect(found.count == 1)
+    #expect(found.first?.priority == .high)
+    #expect(found.first?.evidenceIDs == [sequentialID(1), sequentialID(2)])
+    #expect(found.first?.message.contains("\"Deploy on Fridays\" and \"Never deploy on Fridays\" contradict each other") == true)
+  }
+
+  struct ConflictCase: CustomStringConvertible, Sendable {
+    var name: String
+    var first: KnowledgeItem
+    var second: KnowledgeItem
+    var expectConflict: Bool
+    var description: String { name }
+  }
+
+  static let conflictCases: [ConflictCase] = [
+    ConflictCase(
+      name: "decisions sharing a tag, similar titles, different content",
+      first: item(1, .decision, "Use SQLite for the workspace store", content: "WAL mode.", tags: ["storage"]),
+      second: item(2, .decision, "Use JSON files for the workspace store", content: "Easy to diff.", tags: ["storage", "json"]),
+      expectConflict: true),
+    ConflictCase(
+      name: "preferences sharing a tag",
+      first: item(1, .preference, "Prefer tabs for indentation", content: "Editors differ.", tags: ["style"]),
+      second: item(2, .preference, "Prefer spaces for indentation", content: "Two of them.", tags: ["style"]),
+      expectConflict: true),
+    ConflictCase(
+      name: "no shared tag",
+      first: item(1, .decision, "Use SQLite for the workspace store", content: "WAL mode.", tags: ["storage"]),
+      second: item(2, .decision, "Use JSON files for the workspace store", content: "Easy to diff.", tags: ["json"]),
+      expectConflict: false),
+    ConflictCase(
+      name: "already linked by supersedes",
+      first: item(1, .decision, "Use SQLite for the workspace store", content: "WAL mode.", tags: ["storage"]),
+      second: item(
+        2, .decision, "Use JSON files for the workspace store", content: "Easy to diff.", tags: ["storage"],
+        relationships: [.init(kind: .supersedes, targetID: sequentialID(1))]),
+      expectConflict: false),
+    ConflictCase(
+      name: "different kinds",
+      first: item(1, .decision, "Prefer tabs for indentation", content: "Editors differ.", tags: ["style"]),
+      second: item(2, .preference, "Prefer spaces for indentation", content: "Two of them.", tags: ["style"]),
+      expectConflict: false),
+    ConflictCase(
+      name: "dissimilar titles",
+      first: item(1, .decision, "Use SQLite for the workspace store", content: "WAL mode.", tags: ["storage"]),
+      second: item(2, .decision, "Back up nightly", content: "Cron.", tags: ["storage"]),
+      expectConflict: false),
+    ConflictCase(
+      name: "near-duplicates are not conflicts",
+      first: item(1, .decision, "Use SQLite for the workspace store", content: "WAL mode and one file.", tags: ["storage"]),
+      second: item(2, .decision, "Use SQLite for the workspace store.", content: "WAL mode and one file", tags: ["storage"]),
+      expectConflict: false),
+  ]
+
+  @Test("possible conflicts: same kind, a shared tag, similar titles, different content", arguments: conflictCases)
+  func possibleConflict(_ c: ConflictCase) throws {
+    let found = try Self.insights(Self.engine([c.first, c.second]), .possibleConflict)
+    #expect(found.count == (c.expectConflict ? 1 : 0))
+    if c.expectConflict {
+      #expect(found.first?.evidenceIDs == [sequentialID(1), sequentialID(2)])
+      #expect(found.first?.priority == .normal)
+    }
+  }
+
+  @Test("near-duplicate titles are grouped: three copies and a close variant give one insight")
+  func nearDuplicates() throws {
+    let items = [
+      Self.item(3, .fact, "SQLite 3.40 is installed on the build machine"),
+      Self.item(1, .fact, "SQLite 3.40 is installed on the build machine."),
+      Self.item(2, .fact, "sqlite 3.40 is installed on the build machines"),
+      Self.item(5, .fact, "SQLITE 3.40 IS INSTALLED ON THE BUILD MACHINE!"),
+      Self.item(4, .fact, "The README explains the demo"),
+    ]
+    let found = try Self.insights(Self.engine(items), .nearDuplicates)
+    #expect(found.count == 1)
+    #expect(found.first?.evidenceIDs == [sequentialID(1), sequentialID(2), sequentialID(3), sequentialID(5)])
+    #expect(found.first?.message.hasPrefix("4 items have near-identical titles (trigram similarity up to 1.00): ") == true)
+  }
+
+  struct StaleCase: CustomStringConvertible, Sendable {
+    var name: String
+    var ageDays: Double
+    var newerCaptures: Int
+    var expected: Priority?
+    var description: String { name }
+  }
+
+  static let staleCases: [StaleCase] = [
+    StaleCase(name: "fresh, nothing newer", ageDays: 1, newerCaptures: 0, expected: nil),
+    StaleCase(name: "fresh, two newer captures", ageDays: 1, newerCaptures: 2, expected: .normal),
+    StaleCase(name: "15 days old, nothing newer", ageDays: 15, newerCaptures: 0, expected: .normal),
+    StaleCase(name: "14 days old is not yet stale", ageDays: 14.5, newerCaptures: 0, expected: nil),
+    StaleCase(name: "old and newer captures", ageDays: 20, newerCaptures: 1, expected: .high),
+  ]
+
+  @Test("the active handoff is stale after newer captures or 14 days", arguments: staleCases)
+  func staleHandoff(_ c: StaleCase) throws {
+    let handoff = Handoff(id: sequentialID(50), focus: "Wire the digest", createdAt: Self.t0.addingTimeInterval(600))
+    var items = [Self.item(1, .fact, "Before the handoff", minute: 1)]
+    for i in 0..<c.newerCaptures { items.append(Self.item(10 + i, .fact, "After the handoff \(i)", minute: 20 + i)) }
+    let now = handoff.createdAt.addingTimeInterval(c.ageDays * 86_400)
+    let found = try Self.insights(Self.engine(items, handoff: handoff, now: now), .staleHandoff)
+    #expect(found.map(\.priority) == (c.expected.map { [$0] } ?? []))
+    if c.expected != nil {
+      #expect(found.first?.evidenceIDs == [handoff.id] + (0..<c.newerCaptures).map { sequentialID(10 + $0) })
+    }
+  }
+
+  @Test("open tasks with no supporting knowledge are one aggregate insight")
+  func unsupportedTasks() throws {
+    let k = Self.item(1, .decision, "Use SQLite")
+    let tasks = [
+      TaskItem(id: sequentialID(101), title: "Write the README", priority: .high, createdAt: Self.t0),
+      TaskItem(id: sequentialID(102), title: "Benchmark", createdAt: Self.t0, knowledgeIDs: [k.id]),
+      TaskItem(id: sequentialID(103), title: "Old and done", status: .completed, createdAt: Self.t0, completedAt: Self.t0),
+      TaskItem(id: sequentialID(104), title: "Tidy up", createdAt: Self.t0),
+    ]
+    let found = try Self.insights(Self.engine([k], tasks: tasks), .unsupportedTasks)
+    #expect(found.count == 1)
+    #expect(found.first?.evidenceIDs == [sequentialID(101), sequentialID(104)])
+    #expect(found.first?.message == "2 open tasks cite no supporting knowledge: \"Write the README\", \"Tidy up\"; link the decisions or facts they depend on.")
+  }
+
+  @Test("decisions and goals without relationships; facts are not asked to have any")
+  func missingRelationships() throws {
+    let a = Self.item(1, .decision, "Use SQLite")
+    let b = Self.item(2, .fact, "SQLite is installed", relationships: [.init(kind: .supports, targetID: a.id)])
+    let c = Self.item(3, .goal, "Ship 1.0")
+    let d = Self.item(4, .fact, "Lonely fact")
+    let found = try Self.insights(Self.engine([a, b, c, d]), .missingRelationships)
+    #expect(found.map(\.evidenceIDs) == [[sequentialID(3)]])
+    #expect(found.first?.priority == .low)
+  }
+
+  @Test("missing tags aggregate into one insight carrying at most 64 ids")
+  func missingTagsAggregate() throws {
+    let items = (1...100).map { Self.item($0, .fact, "Untagged fact number \($0) about topic \($0 * 7919 % 101)", tags: []) }
+    let found = try Self.insights(Self.engine(items), .missingTags)
+    #expect(found.count == 1)
+    #expect(found.first?.evidenceIDs.count == 64)
+    #expect(found.first?.message.hasPrefix("100 items have no tags: ") == true)
+    #expect(found.first?.message.contains(" and 97 more;") == true)
+  }
+
+  @Test("at most 25 insights in a stable order, with the total")
+  func capAndOrder() throws {
+    var items: [KnowledgeItem] = []
+    for i in 0..<30 {
+      let a = Self.item(1000 + 2 * i, .fact, "Claim \(i) alpha\(i)")
+      let b = Self.item(1001 + 2 * i, .fact, "Counter \(i) beta\(i)", relationships: [.init(kind: .contradicts, targetID: a.id)])
+      items += [a, b]
+    }
+    items.append(Self.item(1, .goal, "Lonely goal", tags: []))
+    let engine = try Self.engine(items)
+    let report = try engine.insights()
+    #expect(report.insights.count == Limits.insights)
+    #expect(report.total == 32)
+    #expect(report.truncated)
+    #expect(report.method == "rule-based")
+    #expect(report.insights.allSatisfy { $0.rule == .contradiction })
+    let firsts = report.insights.map { $0.evidenceIDs[0].uuidString }
+    #expect(firsts == firsts.sorted())
+    #expect(try engine.insights() == report)
+    let high = try engine.insights(minimumPriority: .high)
+    #expect(high.total == 30)
+    #expect(try engine.insights(minimumPriority: .critical).insights.isEmpty)
+  }
+
+  @Test("insights write nothing")
+  func readOnly() throws {
+    let engine = try Self.engine([Self.item(1, .decision, "Use SQLite", tags: [])])
+    let before = try engine.store.read { tx in try tx.snapshot() }
+    _ = try engine.insights()
+    #expect(try engine.store.read { tx in try tx.snapshot() } == before)
+  }
+}

@@ -1,0 +1,61 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+@testable import KnowledgeEngine
+
+@Suite("Task search through the continuity ranker")
+struct TaskSearchTests {
+  static func engine() throws -> KnowledgeEngine {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+    _ = try engine.addTask(title: "Write the README", notes: "Explain the demo and the main job.")
+    _ = try engine.addTask(title: "Benchmark the digest on 10k items")
+    let done = try engine.addTask(title: "Draft the README outline")
+    _ = try engine.completeTask(id: done.id)
+    _ = try engine.addTask(title: "Café menu for the offsite", notes: "naïve résumé")
+    return engine
+  }
+
+  struct QueryCase: CustomStringConvertible, Sendable {
+    var name: String
+    var query: String
+    var status: TaskStatus?
+    var mustFind: [String]
+    var mustNotFind: [String]
+    var description: String { name }
+  }
+
+  static let queries: [QueryCase] = [
+    QueryCase(name: "a title word", query: "readme", status: nil, mustFind: ["Write the README", "Draft the README outline"], mustNotFind: ["Benchmark the digest on 10k items"]),
+    QueryCase(name: "open tasks only", query: "README", status: .open, mustFind: ["Write the README"], mustNotFind: ["Draft the README outline"]),
+    QueryCase(name: "a word of the notes", query: "demo", status: nil, mustFind: ["Write the README"], mustNotFind: []),
+    QueryCase(name: "diacritics and case fold", query: "CAFE resume", status: nil, mustFind: ["Café menu for the offsite"], mustNotFind: []),
+    QueryCase(name: "no match", query: "kubernetes", status: nil, mustFind: [], mustNotFind: ["Write the README"]),
+  ]
+
+  @Test("obviously matching tasks are found, whatever the ranker", arguments: queries)
+  func search(_ c: QueryCase) throws {
+    let engine = try Self.engine()
+    let r = try engine.searchTasks(c.query, status: c.status)
+    let titles = r.results.map(\.task.title)
+    for t in c.mustFind { #expect(titles.contains(t), "\(t) missing from \(titles)") }
+    for t in c.mustNotFind { #expect(!titles.contains(t), "\(t) should not match") }
+    #expect(r.mode == engine.continuityRankingMode)
+    if let status = c.status { #expect(r.results.allSatisfy { $0.task.status == status }) }
+  }
+
+  @Test("queries and limits are validated")
+  func validation() throws {
+    let engine = try Self.engine()
+    #expect(throws: ValidationError.self) { try engine.searchTasks("   ") }
+    #expect(throws: ValidationError.self) { try engine.searchTasks(String(repeating: "q", count: 501)) }
+    #expect(throws: ValidationError.self) { try engine.searchTasks("readme", limit: 0) }
+    #expect(try engine.searchTasks("readme", limit: 1).results.count == 1)
+  }
+
+  @Test("the fallback's words: folded, split on non-letters, stop words and single letters dropped")
+  func words() {
+    #expect(TokenOverlapRanker.words("The Café's naïve-résumé, a 10k test!") == ["cafe", "naive", "resume", "10k", "test"])
+  }
+}
