@@ -212,20 +212,38 @@ struct CLIEndToEndTests {
     #expect(try Data(contentsOf: db) == junk)
   }
 
-  @Test("the demo uses its own workspace and does not duplicate on a second run")
+  @Test("the demo runs the main job on its own workspace and does not duplicate on a second run")
   func demoIsIdempotent() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
     let demoDir = cli.dir.appending("demo").path
     let first = try runDolphin(["demo", "--workspace", demoDir])
     #expect(first.status == 0, "\(first.stderr)")
-    #expect(first.stdout.contains("Demo workspace: \(demoDir)"))
-    #expect(first.stdout.contains("1. Captured 7 knowledge item(s) (0 already present)"))
-    let second = try runDolphin(["demo", "--workspace", demoDir])
-    #expect(second.stdout.contains("1. Captured 0 knowledge item(s) (7 already present)"))
+    let out = first.stdout
+    #expect(out.contains("Demo workspace: \(demoDir)"))
+    #expect(out.contains("1. Captured 7 knowledge item(s) (0 already present)"))
+    #expect(out.contains("3. Heuristic code analysis of "))
+    #expect(out.contains("4. dolphin search \"sqlite storage\" — mode hybrid-lexical (hybrid-lexical-v1)"))
+    #expect(out.contains("decision Store each workspace in one SQLite database ["))
+    #expect(out.contains("5. Project digest (rule-based, every line with its evidence ids):"))
+    #expect(out.contains("6. Created handoff "))
+    #expect(out.contains("7. Restored in a fresh process"))
+    #expect(out.contains("Restoring only marked this handoff active. Nothing was re-run"))
+    // Every evidence id the digest shows resolves to a stored record.
     let list = try runDolphin(["knowledge", "list", "--json", "--workspace", demoDir])
     let obj = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
-    #expect(obj["total"] as? Int == 7)
+    let ids = Set((obj["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+    let tasks = try runDolphin(["task", "list", "--json", "--workspace", demoDir])
+    let taskIDs = Set(((try JSONSerialization.jsonObject(with: Data(tasks.stdout.utf8)) as? [String: Any])?["tasks"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+    let digestSection = out.components(separatedBy: "5. Project digest")[1].components(separatedBy: "6. ")[0]
+    let cited = digestSection.matches(of: /[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}/).map { String($0.output) }
+    #expect(!cited.isEmpty)
+    #expect(cited.allSatisfy { ids.contains($0) || taskIDs.contains($0) })
+    let second = try runDolphin(["demo", "--workspace", demoDir])
+    #expect(second.stdout.contains("1. Captured 0 knowledge item(s) (7 already present)"))
+    #expect(second.stdout.contains("6. Handoff already present"))
+    let again = try #require(try JSONSerialization.jsonObject(with: Data(runDolphin(["knowledge", "list", "--json", "--workspace", demoDir]).stdout.utf8)) as? [String: Any])
+    #expect(again["total"] as? Int == obj["total"] as? Int)
   }
 
   @Test("two concurrent loops of 200 captures keep all 400 and a clean database")
