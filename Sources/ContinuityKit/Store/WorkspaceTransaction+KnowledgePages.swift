@@ -13,7 +13,8 @@ extension WorkspaceTransaction {
   /// - Returns: items whose id sorts after `id`, ascending.
   /// - Throws: storage errors.
   /// - Complexity: one range scan of the unique index on `knowledge.id`, O(log n + limit).
-  public func listKnowledge(afterID id: UUID?, limit: Int) throws(WorkspaceError) -> [KnowledgeItem] {
+  public func listKnowledge(afterID id: UUID?, limit: Int) throws(WorkspaceError) -> [KnowledgeItem]
+  {
     requireValid()
     let bound: SQLValue = id.map { .text($0.uuidString) } ?? .text("")
     return try db.all(

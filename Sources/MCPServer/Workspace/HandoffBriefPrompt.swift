@@ -69,7 +69,8 @@ enum HandoffBriefPrompt {
     let summary = clean(h.summary, 2_000)
     if !summary.isEmpty { lines += ["Summary:", blockQuote(summary)] }
     if !h.nextSteps.isEmpty {
-      lines.append("Next steps (as written when the handoff was made; none is done by this prompt):")
+      lines.append(
+        "Next steps (as written when the handoff was made; none is done by this prompt):")
       for (i, step) in h.nextSteps.enumerated() {
         lines.append(blockQuote("\(i + 1). " + clean(step, 300)))
       }

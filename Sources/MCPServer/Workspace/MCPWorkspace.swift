@@ -40,7 +40,8 @@ public final class MCPWorkspace: Sendable {
   /// - Returns: the engine; the same one for every call once an open has succeeded.
   /// - Throws: ``MCPServerError/workspaceUnavailable(path:reason:)`` with the open's error.
   public func engine() throws(MCPServerError) -> KnowledgeEngine {
-    try opened.withLock { (engine: inout KnowledgeEngine?) throws(MCPServerError) -> KnowledgeEngine in
+    try opened.withLock {
+      (engine: inout KnowledgeEngine?) throws(MCPServerError) -> KnowledgeEngine in
       if let engine { return engine }
       do {
         let fresh = try open()

@@ -89,7 +89,8 @@ public struct RegistryToolProvider: MCPToolProvider {
     if let log {
       let receipt = result.receipt
       let elapsed = ContinuousClock.now - started
-      let milliseconds = elapsed.components.seconds * 1_000
+      let milliseconds =
+        elapsed.components.seconds * 1_000
         + elapsed.components.attoseconds / 1_000_000_000_000_000
       log(
         "tools/call \(name) id \(context.requestID): \(receipt.outcome.rawValue)"
