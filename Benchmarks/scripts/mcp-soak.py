@@ -25,6 +25,7 @@ import asyncio
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -69,8 +70,15 @@ def title(n: int) -> str:
 
 
 async def soak(args: argparse.Namespace) -> dict:
+    root = Path(tempfile.mkdtemp(prefix="dolphin-mcp-soak-"))
+    try:
+        return await _soak(args, root / "ws")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+async def _soak(args: argparse.Namespace, workspace: Path) -> dict:
     binary = str(Path(args.dolphin).resolve())
-    workspace = Path(tempfile.mkdtemp(prefix="dolphin-mcp-soak-")) / "ws"
     ids: list[str] = []
     for n in range(args.seed):
         run = subprocess.run([binary, "capture", "fact", title(n), "--content",
