@@ -23,7 +23,7 @@ struct MCPPythonClientTests {
     }
     return (
       nil,
-      "skipped: the real MCP client test needs the `mcp` Python package. Set DOLPHIN_TEST_PYTHON "
+      "the real MCP client test needs the `mcp` Python package. Set DOLPHIN_TEST_PYTHON "
         + "to an interpreter that has it (`python3 -m venv .venv-test && .venv-test/bin/pip "
         + "install -r scripts/requirements-test.txt`, then DOLPHIN_TEST_PYTHON=$PWD/.venv-test/bin/python), "
         + "or run .ci/run, which does this"
