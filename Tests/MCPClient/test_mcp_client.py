@@ -321,6 +321,20 @@ async def session_api(d: Dolphin) -> None:
             check(not restored.is_error, f"handoff_restore: {text_of(restored)}")
             check(d.cli("status").get("activeHandoffID") == handoff_id, "handoff_restore marks it active")
 
+        # Every read-only tool once: the SDK checks each structuredContent against the tool's
+        # outputSchema (it raises on a mismatch), so this holds every schema to its output.
+        for tool in listed:
+            if not tool.annotations.read_only_hint:
+                continue
+            known = {"id": handoff_id if tool.name.startswith("handoff") else item_id,
+                     "query": "sqlite", "code": "let x = try! load()\n", "fileName": "x.swift"}
+            args = example_arguments(tool.input_schema, known)
+            r = await call(s, tool.name, args)
+            runnable = set(tool.input_schema.get("required", [])) <= set(known)
+            check(not r.is_error or not runnable, f"{tool.name}({args}): {text_of(r)}")
+            if not r.is_error:
+                check(isinstance(r.structured_content, dict), f"{tool.name}: structuredContent")
+
         # Resources.
         listing = await s.list_resources()
         uris = [r.uri for r in listing.resources]
