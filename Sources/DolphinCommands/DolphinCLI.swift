@@ -11,7 +11,8 @@ public enum DolphinCLI {
   ///   - console: streams and environment.
   /// - Returns: the process exit code (see ``ExitCode``).
   public static func run(_ arguments: [String], console: Console) async -> Int32 {
-    let wantsJSON = arguments.contains("--json")
+    // `dolphin mcp` owns stdout for JSON-RPC: its errors never print a JSON document there.
+    let wantsJSON = arguments.contains("--json") && arguments.first != "mcp"
     do {
       guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
         if arguments.count >= 2, arguments[0] == "help" {

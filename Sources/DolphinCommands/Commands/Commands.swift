@@ -7,7 +7,7 @@ enum Commands {
   static let all: [Command] =
     [demo, capture] + SearchCommands.all + KnowledgeCommands.all + MemoryCommands.all + TaskCommands.all
     + ContinuityCommands.all + HandoffCommands.all + [status, doctor] + MigrateCommands.all
-    + DataRightsCommands.all + AnalyzeCommands.all + AgentCommands.all
+    + DataRightsCommands.all + AnalyzeCommands.all + AgentCommands.all + MCPCommands.all
 
   static let kindList = KnowledgeKind.allCases.map(\.rawValue).joined(separator: ", ")
 

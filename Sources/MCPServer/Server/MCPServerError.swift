@@ -18,6 +18,10 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
   case invalidParams(String)
   /// The pagination cursor was not issued by this server (-32602).
   case invalidCursor(String)
+  /// The workspace at `path` cannot be opened (damaged, unreadable, not a workspace) for
+  /// `reason` (-32603 with `data.workspace` and `data.reason`). Tool providers report it as an
+  /// `isError` result instead, so that the model can read it.
+  case workspaceUnavailable(path: String, reason: String)
 
   /// The client did not declare the `elicitation` capability (form mode) in `initialize`, the
   /// negotiated revision predates elicitation, or the client has not sent
@@ -55,6 +59,10 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
         message:
           "invalid cursor \"\(cursor)\": pass a nextCursor from an earlier page, or none for the first page"
       )
+    case .workspaceUnavailable(let path, let reason):
+      JSONRPCError(
+        code: JSONRPCError.Code.internalError, message: description,
+        data: ["workspace": .string(path), "reason": .string(reason)])
     case .elicitationUnsupported, .clientError, .invalidClientResponse, .transportClosed,
       .transport:
       nil
@@ -66,6 +74,10 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
     switch self {
     case .unknownTool, .unknownPrompt, .resourceNotFound, .invalidParams, .invalidCursor:
       return jsonRPCError?.message ?? ""
+    case .workspaceUnavailable(let path, let reason):
+      return
+        "the Dolphin workspace at \(path) cannot be used: \(reason). The server keeps running and "
+        + "tries again on the next call; `dolphin doctor --workspace \(path)` explains how to recover"
     case .elicitationUnsupported:
       return
         "the client cannot be asked (it did not declare the elicitation capability in initialize)"

@@ -145,8 +145,14 @@ actor MCPSession {
     } catch {
       outcome = .failure(jsonRPCError(for: error, method: request.method))
     }
-    inFlight[request.id] = nil
-    if cancelled.remove(request.id) != nil {
+    // The request stays in flight until its response is written, so that `run()` (which
+    // waits for the calls in flight once the input ends) cannot return before it is sent.
+    defer {
+      inFlight[request.id] = nil
+      // A cancellation that arrived while the response was being written is moot.
+      cancelled.remove(request.id)
+    }
+    if cancelled.contains(request.id) {
       // MCP Utilities › Cancellation: the receiver SHOULD NOT send a response.
       return
     }

@@ -1,0 +1,93 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+import MCPServer
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `dolphin mcp`: the workspace as a local MCP server over stdio.
+enum MCPCommands {
+  static let all = [mcp]
+
+  static let mcp = Command(
+    spec: CommandSpec(
+      path: ["mcp"],
+      summary: "Serve the workspace to MCP clients (Claude, Cursor, VS Code) over stdio.",
+      options: [
+        OptionSpec(
+          name: "writes", value: "POLICY",
+          help: "Local writes when the client cannot ask you: ask (default: refuse and explain), "
+            + "allow, or deny (refuse always)."),
+        OptionSpec(name: "verbose", value: nil, help: "Log every tool call to stderr."),
+      ],
+      discussion: """
+        Speaks MCP (JSON-RPC 2.0, one message per line) on stdin and stdout until stdin closes.
+        Nothing but JSON-RPC is written to stdout; notices and logs go to stderr.
+        A client that supports elicitation shows you every local write as the exact call first.
+        Register it with a client, e.g.:
+          claude mcp add dolphin -- /path/to/dolphin mcp --workspace /path/to/workspace
+        A missing workspace is created; a damaged one does not stop the server (calls report it).
+        """),
+    run: { ctx in
+      if ctx.json {
+        throw CLIError.usage("`dolphin mcp` writes only JSON-RPC to stdout; --json does not apply")
+      }
+      let policy =
+        try ctx.arguments.value("writes").map {
+          try ctx.parseEnum(MCPWritePolicy.self, $0, field: "writes")
+        } ?? .ask
+      let verbose = ctx.arguments.has("verbose")
+      let directory = ctx.workspaceDirectory
+      let console = ctx.console
+      // From here on the process's standard output is standard error: only the transport holds
+      // the real stdout, so no stray print can ever corrupt the JSON-RPC stream.
+      let protocolOutput = divertStandardOutput()
+      let workspace = MCPWorkspace(path: directory.path) {
+        try openEngine(directory: directory, console: console)
+      }
+      if verbose {
+        console.printError(
+          "dolphin mcp: dolphin \(DolphinCLI.version), workspace \(directory.path), "
+            + "--writes \(policy.rawValue); serving MCP on stdio")
+      }
+      do {
+        _ = try workspace.engine()
+      } catch {
+        console.printError("dolphin mcp: warning: \(error)")
+      }
+      let server = MCPServer.workspaceServer(
+        workspace: workspace, writes: policy, version: DolphinCLI.version, verbose: verbose)
+      await server.run(transport: StdioTransport(output: protocolOutput))
+      if verbose { console.printError("dolphin mcp: standard input closed; stopping") }
+    })
+
+  /// Opens the workspace for the server, as the other commands do, with every notice (open
+  /// warnings, read-only reasons, a legacy import) on standard error.
+  static func openEngine(directory: URL, console: Console) throws -> KnowledgeEngine {
+    let store = try SQLiteWorkspaceStore.open(directory: directory)
+    for warning in store.warnings { console.printError("dolphin mcp: warning: \(warning)") }
+    if let reason = store.readOnlyReason {
+      console.printError(
+        "dolphin mcp: notice: \(store.databasePath) is read-only (\(reason)); reads work, "
+          + "tools that write will fail")
+    }
+    try WorkspaceOpening.afterOpen(store: store, directory: directory, console: console)
+    return KnowledgeEngine(store: store)
+  }
+
+  /// Gives the protocol a private copy of standard output and points descriptor 1 at standard
+  /// error.
+  ///
+  /// - Returns: the descriptor to write JSON-RPC messages to; standard output itself when it
+  ///   cannot be duplicated.
+  static func divertStandardOutput() -> Int32 {
+    let copy = dup(STDOUT_FILENO)
+    guard copy >= 0 else { return STDOUT_FILENO }
+    guard dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 else { return copy }
+    return copy
+  }
+}

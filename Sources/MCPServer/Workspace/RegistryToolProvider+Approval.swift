@@ -1,0 +1,86 @@
+import AgentRuntime
+import ContinuityKit
+
+extension RegistryToolProvider {
+  /// How receipts record an approval given through MCP elicitation.
+  public static let elicitationApproval = "mcp:elicitation"
+
+  /// The form shown with an approval request: one boolean, pre-ticked, so that accepting the
+  /// form approves and unticking it (or declining, or dismissing) refuses.
+  public static let approvalSchema: JSONObject = [
+    "type": "object",
+    "properties": [
+      "approve": [
+        "type": "boolean", "title": "Approve this local write",
+        "description": "Run exactly this call once. Nothing is written unless you approve.",
+        "default": true,
+      ]
+    ],
+    "required": ["approve"],
+  ]
+
+  /// The message an approval request shows: the exact call, tool and canonical arguments.
+  public static func approvalMessage(_ request: ApprovalRequest) -> String {
+    """
+    Dolphin asks to write to your local workspace. Approve this exact call?
+
+    \(request.summary)
+
+    Tool \(request.tool) (risk \(request.risk.rawValue)), call id \(request.callID). \
+    The approval covers this one call only; nothing is written unless you accept.
+    """
+  }
+
+  /// The text of the tool error for a local write refused under ``MCPWritePolicy/ask`` because
+  /// the client cannot ask the user.
+  public static let cannotAskMessage =
+    "approval needed: this is a local write, and this MCP client cannot ask you to approve it "
+    + "(it did not declare the elicitation capability), so the server refused it under its "
+    + "default policy --writes ask. Nothing was written. To allow writes, restart the server as "
+    + "`dolphin mcp --writes allow` (writes then run without asking), or use a client that "
+    + "supports MCP elicitation so that each write is shown to you first."
+
+  /// The text of the refusal under ``MCPWritePolicy/deny``.
+  public static let deniedByPolicyMessage =
+    "the server runs with --writes deny, which refuses every local write; nothing was written. "
+    + "Restart it without --writes deny to allow approved writes."
+
+  /// Decides on the local writes of one call.
+  ///
+  /// - With ``MCPWritePolicy/deny``: refused.
+  /// - When `context.canElicit`: the client shows ``approvalMessage(_:)`` with
+  ///   ``approvalSchema``; accept (with `approve` not false) approves as
+  ///   ``elicitationApproval``; decline, cancel, an unticked box, a client error or a
+  ///   cancelled call refuse, and the executor writes a `denied` receipt and nothing else.
+  /// - Otherwise ``MCPWritePolicy/allow`` approves as `policy:allow` and
+  ///   ``MCPWritePolicy/ask`` refuses with ``cannotAskMessage``.
+  public func approver(for context: MCPToolCallContext) -> any ApprovalProvider {
+    let policy = writes
+    return ClosureApprovalProvider { request in
+      if policy == .deny { return .denied(reason: Self.deniedByPolicyMessage) }
+      guard context.canElicit else {
+        return policy == .allow
+          ? .approved(by: "policy:allow") : .denied(reason: Self.cannotAskMessage)
+      }
+      let answer: MCPElicitationResult
+      do {
+        answer = try await context.elicit(
+          message: Self.approvalMessage(request), requestedSchema: Self.approvalSchema)
+      } catch is CancellationError {
+        return .denied(reason: "the call was cancelled while waiting for approval")
+      } catch {
+        return .denied(reason: "approval could not be asked: \(error)")
+      }
+      switch answer.action {
+      case .accept where answer.content?["approve"]?.bool == false:
+        return .denied(reason: "the user did not tick \"approve\" (elicitation accepted unticked)")
+      case .accept:
+        return .approved(by: Self.elicitationApproval)
+      case .decline:
+        return .denied(reason: "the user declined the approval request (elicitation)")
+      case .cancel:
+        return .denied(reason: "the user dismissed the approval request (elicitation cancelled)")
+      }
+    }
+  }
+}

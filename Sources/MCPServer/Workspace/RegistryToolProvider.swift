@@ -1,0 +1,143 @@
+import AgentRuntime
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+/// Offers the agent runtime's tool registry over MCP: the same names, schemas, risk classes,
+/// approvals and receipts as the in-app assistant, re-implementing none of them.
+///
+/// - **Listing.** Every registry tool, in registry order: name, title, description,
+///   `inputSchema` and `outputSchema` from its definition, and annotations `readOnlyHint` =
+///   risk is `readOnly`, `destructiveHint: false` (deletion is never a tool),
+///   `idempotentHint` from the definition, `openWorldHint: false` (nothing leaves the machine).
+/// - **Calling.** `ToolExecutor.execute` validates and normalizes the arguments, asks for
+///   approval of `localWrite` calls (see ``approver(for:)``), runs read-only tools on a store
+///   that refuses writes, and writes one receipt per call — read-only, denied and failed calls
+///   too — whose call id is the JSON-RPC request id as JSON text (`"007"` with its quotes,
+///   `42` without).
+/// - **Results.** A call that succeeded returns the tool's structured JSON object as
+///   `structuredContent` and its deterministic rendering as text. Anything else — invalid
+///   arguments, a denial, a failure inside the tool, an unusable workspace — is an
+///   `isError: true` result whose text says what happened and whose `structuredContent` is
+///   `{"error": {"kind", "message", "field"?}, "receipt"?: {"id", "callID", "outcome"}}`
+///   (no receipt when the workspace could not be opened, or could not be written).
+public struct RegistryToolProvider: MCPToolProvider {
+  /// The tools offered.
+  public let registry: ToolRegistry
+  /// The workspace the tools work on.
+  public let workspace: MCPWorkspace
+  /// What to do with local writes (see ``MCPWritePolicy``).
+  public let writes: MCPWritePolicy
+  /// Where one line per call goes (`--verbose`); nil says nothing. Never standard output.
+  public let log: (@Sendable (String) -> Void)?
+
+  /// A provider over `registry` and `workspace`.
+  ///
+  /// - Parameters:
+  ///   - registry: the tools to offer (default ``ToolRegistry/standard``).
+  ///   - workspace: the workspace the tools read and write.
+  ///   - writes: the local-write policy (default ``MCPWritePolicy/ask``).
+  ///   - log: receives one line per call (tool, outcome, approval, milliseconds).
+  public init(
+    registry: ToolRegistry = .standard, workspace: MCPWorkspace, writes: MCPWritePolicy = .ask,
+    log: (@Sendable (String) -> Void)? = nil
+  ) {
+    self.registry = registry
+    self.workspace = workspace
+    self.writes = writes
+    self.log = log
+  }
+
+  /// The registry's tools as MCP describes them, in registry order.
+  public func listTools() -> [MCPToolDescriptor] {
+    registry.tools.map(Self.descriptor)
+  }
+
+  /// The MCP description of one tool.
+  static func descriptor(_ tool: ToolDefinition) -> MCPToolDescriptor {
+    MCPToolDescriptor(
+      name: tool.name, title: tool.title, description: tool.description,
+      inputSchema: tool.inputSchema.object ?? ["type": "object"],
+      outputSchema: tool.outputSchema.object,
+      annotations: MCPToolAnnotations(
+        readOnlyHint: tool.risk == .readOnly, destructiveHint: false,
+        idempotentHint: tool.isIdempotent, openWorldHint: false))
+  }
+
+  /// Runs `name` through the tool executor; see the type's discussion for the result.
+  ///
+  /// Never throws: every failure is an `isError` result.
+  public func callTool(name: String, arguments: JSONObject, context: MCPToolCallContext) async
+    -> MCPToolResult
+  {
+    let started = ContinuousClock.now
+    let engine: KnowledgeEngine
+    do {
+      engine = try workspace.engine()
+    } catch {
+      log?("tools/call \(name) id \(context.requestID): workspace unavailable: \(error)")
+      return .error(
+        "\(name) was not run: \(error)",
+        structuredContent: [
+          "error": ["kind": "workspaceUnavailable", "message": .string(error.description)]
+        ])
+    }
+    let call = ToolCall(
+      id: context.requestID.description, name: name, arguments: .object(arguments))
+    let result = await ToolExecutor(registry: registry, engine: engine)
+      .execute(call, approver: approver(for: context))
+    if let log {
+      let receipt = result.receipt
+      let elapsed = ContinuousClock.now - started
+      let milliseconds =
+        elapsed.components.seconds * 1_000
+        + elapsed.components.attoseconds / 1_000_000_000_000_000
+      log(
+        "tools/call \(name) id \(context.requestID): \(receipt.outcome.rawValue)"
+          + (receipt.approval.map { ", approval \($0)" } ?? "") + ", \(milliseconds) ms")
+    }
+    return Self.toolResult(result, tool: name)
+  }
+
+  /// The MCP result of an executed call.
+  static func toolResult(_ result: ToolCallResult, tool: String) -> MCPToolResult {
+    if result.succeeded, let output = result.output {
+      // MCP requires an object; every registry tool returns one, anything else is wrapped.
+      let structured = output.structured.object ?? ["value": output.structured]
+      return MCPToolResult(text: output.text, structuredContent: structured)
+    }
+    let receipt = result.receipt
+    var error: JSONObject = ["kind": .string(errorKind(result))]
+    let message: String
+    switch result.error {
+    case .denied(_, let reason)?:
+      message = "\(tool) was not run: \(reason)"
+    case .invalidArguments(let argumentError)?:
+      message = "\(tool) was not run: invalid arguments: \(argumentError.message)"
+      error["field"] = .string(argumentError.field)
+    case let other?:
+      message = "\(tool) failed: \(other.description)"
+    case nil:
+      message = "\(tool) failed: \(result.failureMessage ?? receipt.message)"
+    }
+    error["message"] = .string(message)
+    let receiptObject: JSONObject = [
+      "id": .string(receipt.id.uuidString), "callID": .string(receipt.callID),
+      "outcome": .string(receipt.outcome.rawValue),
+    ]
+    return .error(
+      message, structuredContent: ["error": .object(error), "receipt": .object(receiptObject)])
+  }
+
+  private static func errorKind(_ result: ToolCallResult) -> String {
+    switch result.error {
+    case .unknownTool?: "unknownTool"
+    case .invalidArguments?: "invalidArguments"
+    case .denied?: "denied"
+    case .cancelled?: "cancelled"
+    case .limitReached?: "limitReached"
+    case .model?: "model"
+    case nil: result.receipt.outcome == .cancelled ? "cancelled" : "failed"
+    }
+  }
+}

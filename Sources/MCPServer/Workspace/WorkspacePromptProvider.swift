@@ -1,0 +1,76 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+/// Offers the prompt `restore_session`: the brief of a chosen handoff, as context for a new
+/// conversation.
+///
+/// Context only: getting the prompt reads the workspace and changes nothing — it does not
+/// restore the handoff or mark it active, re-run a tool, reuse an approval or complete a task,
+/// and the message says so. Stored text is sanitized again, bounded (see
+/// ``HandoffBriefPrompt``) and quoted as untrusted evidence, the way the assistant's own
+/// prompts quote it.
+public struct WorkspacePromptProvider: MCPPromptProvider {
+  /// The prompt's name.
+  public static let restoreSessionName = "restore_session"
+  /// Its one argument: the handoff's UUID.
+  public static let handoffArgument = "handoff_id"
+
+  /// The workspace read.
+  public let workspace: MCPWorkspace
+
+  /// A provider over `workspace`.
+  public init(workspace: MCPWorkspace) {
+    self.workspace = workspace
+  }
+
+  /// `restore_session` with its required `handoff_id`.
+  public func listPrompts() -> [MCPPrompt] {
+    [
+      MCPPrompt(
+        name: Self.restoreSessionName, title: "Restore a session from a handoff",
+        description: "The brief of a Dolphin handoff (focus, summary, next steps, linked "
+          + "knowledge and tasks) as context for this conversation. Context only: it does not "
+          + "mark the handoff active or re-run anything.",
+        arguments: [
+          MCPPromptArgument(
+            name: Self.handoffArgument, title: "Handoff id",
+            description: "The handoff's UUID (the handoff_list tool lists them).", required: true)
+        ])
+    ]
+  }
+
+  /// The brief of the handoff named by `arguments["handoff_id"]`.
+  ///
+  /// - Throws: ``MCPServerError/unknownPrompt(name:)`` for another name;
+  ///   ``MCPServerError/invalidParams(_:)`` when `handoff_id` is not a UUID or names no
+  ///   handoff; ``MCPServerError/workspaceUnavailable(path:reason:)``; storage errors.
+  public func getPrompt(name: String, arguments: [String: String]) throws -> MCPPromptResult {
+    guard name == Self.restoreSessionName else { throw MCPServerError.unknownPrompt(name: name) }
+    let text = arguments[Self.handoffArgument] ?? ""
+    guard let id = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
+      throw MCPServerError.invalidParams(
+        "\(Self.handoffArgument) '\(Truncation.truncate(Sanitizer.sanitize(text), to: 60))' is "
+          + "not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
+    }
+    let engine = try workspace.engine()
+    let brief = try engine.store.read { tx -> HandoffBriefPrompt.Input? in
+      guard let handoff = try tx.handoff(id: id) else { return nil }
+      let knowledge = try handoff.knowledgeIDs.map { try (id: $0, item: tx.knowledge(id: $0)) }
+      let tasks = try handoff.taskIDs.map { try (id: $0, task: tx.task(id: $0)) }
+      return HandoffBriefPrompt.Input(
+        handoff: handoff,
+        knowledge: knowledge.map { HandoffBriefPrompt.Reference($0.id, $0.item) },
+        tasks: tasks.map { HandoffBriefPrompt.Reference($0.id, $0.task) },
+        isActive: try tx.activeHandoffID() == id)
+    }
+    guard let brief else {
+      throw MCPServerError.invalidParams(
+        "no handoff has the id \(id.uuidString); the handoff_list tool lists the handoffs")
+    }
+    return MCPPromptResult(
+      description: "Context from handoff \(id.uuidString): "
+        + Truncation.truncate(Sanitizer.sanitize(brief.handoff.focus), to: 120),
+      messages: [MCPPromptMessage(role: .user, text: HandoffBriefPrompt.render(brief))])
+  }
+}

@@ -1,0 +1,180 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+/// Offers the workspace as readable MCP resources.
+///
+/// | URI | MIME type | Contents |
+/// |---|---|---|
+/// | `dolphin://digest/current` | `text/markdown` | the rule-based digest, computed on each read, never stored |
+/// | `dolphin://handoff/active` | `application/json` | the active handoff; listed only while one is active |
+/// | `dolphin://knowledge/<UUID>` | `application/json` | one knowledge item (upper-case UUID) |
+///
+/// `resources/list` pages through the knowledge items in id order, ``pageSize`` at a time;
+/// the first page starts with the digest and the active handoff. The cursor is opaque (base64
+/// of the last id shown), so pages stay stable while items are added or removed: an item
+/// present throughout is listed exactly once. A cursor this provider did not issue is
+/// ``MCPServerError/invalidCursor(_:)``; an unknown URI is
+/// ``MCPServerError/resourceNotFound(uri:)``; a workspace that cannot be opened is
+/// ``MCPServerError/workspaceUnavailable(path:reason:)``.
+///
+/// Reading never writes: no receipt, no stored digest, no change to the active handoff.
+public struct WorkspaceResourceProvider: MCPResourceProvider {
+  /// The computed digest.
+  public static let digestURI = "dolphin://digest/current"
+  /// The active handoff.
+  public static let activeHandoffURI = "dolphin://handoff/active"
+  /// The prefix of knowledge item URIs; the UUID follows.
+  public static let knowledgeURIPrefix = "dolphin://knowledge/"
+
+  /// The workspace read.
+  public let workspace: MCPWorkspace
+  /// Knowledge items per `resources/list` page (at least 1).
+  public let pageSize: Int
+
+  /// A provider over `workspace`.
+  ///
+  /// - Parameters:
+  ///   - workspace: the workspace to read.
+  ///   - pageSize: knowledge items per page (default 100; values below 1 count as 1).
+  public init(workspace: MCPWorkspace, pageSize: Int = 100) {
+    self.workspace = workspace
+    self.pageSize = max(1, pageSize)
+  }
+
+  /// The URI of knowledge item `id`.
+  public static func knowledgeURI(_ id: UUID) -> String { knowledgeURIPrefix + id.uuidString }
+
+  /// One page of resources: see the type's discussion.
+  ///
+  /// - Throws: ``MCPServerError/invalidCursor(_:)``,
+  ///   ``MCPServerError/workspaceUnavailable(path:reason:)``, storage errors.
+  public func listResources(cursor: String?) throws -> MCPResourcePage {
+    var after: UUID?
+    if let cursor {
+      guard let id = KnowledgePageCursor.decode(cursor) else {
+        throw MCPServerError.invalidCursor(cursor)
+      }
+      after = id
+    }
+    let engine = try workspace.engine()
+    let limit = pageSize
+    let (items, active) = try engine.store.read { tx in
+      let items = try tx.listKnowledge(afterID: after, limit: limit + 1)
+      let active = after == nil ? try tx.activeHandoffID().flatMap { try tx.handoff(id: $0) } : nil
+      return (items, active)
+    }
+    var resources: [MCPResource] = []
+    if after == nil {
+      resources.append(Self.digestResource)
+      if let active { resources.append(Self.handoffResource(active)) }
+    }
+    let page = items.prefix(limit)
+    resources += page.map(Self.knowledgeResource)
+    let next = items.count > limit ? page.last.map { KnowledgePageCursor.encode($0.id) } : nil
+    return MCPResourcePage(resources: resources, nextCursor: next)
+  }
+
+  /// `dolphin://knowledge/{id}`.
+  public func listResourceTemplates() -> [MCPResourceTemplate] {
+    [
+      MCPResourceTemplate(
+        uriTemplate: Self.knowledgeURIPrefix + "{id}", name: "knowledge",
+        title: "Knowledge item",
+        description: "One knowledge item by UUID, as JSON (id, kind, title, content, tags, "
+          + "relationships, priority, source, dates).",
+        mimeType: "application/json")
+    ]
+  }
+
+  /// The contents at `uri`: see the type's discussion.
+  ///
+  /// - Throws: ``MCPServerError/resourceNotFound(uri:)`` for an unknown URI, a knowledge id
+  ///   that is not a UUID or not in the workspace, or no active handoff;
+  ///   ``MCPServerError/workspaceUnavailable(path:reason:)``; storage errors.
+  public func readResource(uri: String) throws -> [MCPResourceContents] {
+    switch uri {
+    case Self.digestURI:
+      let engine = try workspace.engine()
+      let digest = try engine.store.read { tx in
+        try DigestBuilder.build(
+          tx, id: engine.environment.makeID(), now: engine.environment.now(), trigger: .manual)
+      }
+      return [
+        MCPResourceContents(
+          uri: uri, mimeType: "text/markdown", text: DigestMarkdown.render(digest))
+      ]
+    case Self.activeHandoffURI:
+      let engine = try workspace.engine()
+      let active = try engine.store.read { tx in
+        try tx.activeHandoffID().flatMap { try tx.handoff(id: $0) }
+      }
+      guard let active else { throw MCPServerError.resourceNotFound(uri: uri) }
+      return [
+        MCPResourceContents(
+          uri: uri, mimeType: "application/json", text: try StableJSON.string(active, pretty: true))
+      ]
+    case _ where uri.hasPrefix(Self.knowledgeURIPrefix):
+      guard let id = UUID(uuidString: String(uri.dropFirst(Self.knowledgeURIPrefix.count))) else {
+        throw MCPServerError.resourceNotFound(uri: uri)
+      }
+      let engine = try workspace.engine()
+      guard let item = try engine.store.read({ tx in try tx.knowledge(id: id) }) else {
+        throw MCPServerError.resourceNotFound(uri: uri)
+      }
+      return [
+        MCPResourceContents(
+          uri: uri, mimeType: "application/json", text: try StableJSON.string(item, pretty: true))
+      ]
+    default:
+      throw MCPServerError.resourceNotFound(uri: uri)
+    }
+  }
+
+  // MARK: Descriptions
+
+  static let digestResource = MCPResource(
+    uri: digestURI, name: "digest-current", title: "Project digest (computed now)",
+    description: "The rule-based digest of the workspace, computed on each read and never "
+      + "stored: decisions, preferences, goals, open tasks, recent context, priorities and open "
+      + "questions, each line with the ids of its evidence.",
+    mimeType: "text/markdown")
+
+  static func handoffResource(_ handoff: Handoff) -> MCPResource {
+    MCPResource(
+      uri: activeHandoffURI, name: "handoff-active",
+      title: "Active handoff: " + Truncation.truncate(handoff.focus, to: 120),
+      description: "The handoff restored most recently (\(handoff.id.uuidString)), as JSON: "
+        + "focus, summary, next steps, knowledge and task ids, excerpts.",
+      mimeType: "application/json")
+  }
+
+  static func knowledgeResource(_ item: KnowledgeItem) -> MCPResource {
+    let firstLine = item.content.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    return MCPResource(
+      uri: knowledgeURI(item.id), name: "knowledge-\(item.id.uuidString)",
+      title: "\(item.kind.rawValue): \(Truncation.truncate(item.title, to: 200))",
+      description: firstLine.isEmpty ? nil : Truncation.truncate(firstLine, to: 200),
+      mimeType: "application/json")
+  }
+}
+
+/// The opaque `resources/list` cursor: base64 of `knowledge-after:<UUID>`.
+enum KnowledgePageCursor {
+  private static let prefix = "knowledge-after:"
+
+  /// The cursor that continues after `id`.
+  static func encode(_ id: UUID) -> String {
+    Data((prefix + id.uuidString).utf8).base64EncodedString()
+  }
+
+  /// The id a cursor continues after, or nil when this provider did not issue it.
+  static func decode(_ cursor: String) -> UUID? {
+    guard cursor.utf8.count <= 128, let data = Data(base64Encoded: cursor),
+      let text = String(data: data, encoding: .utf8), text.hasPrefix(prefix),
+      let id = UUID(uuidString: String(text.dropFirst(prefix.count))),
+      encode(id) == cursor
+    else { return nil }
+    return id
+  }
+}

@@ -1,0 +1,309 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+/// One run of the `dolphin mcp` binary: the lines it was sent, and what it wrote.
+struct MCPRun {
+  var status: Int32
+  /// Every stdout line, parsed (the run fails its checks if any line is not JSON-RPC).
+  var messages: [JSONValue]
+  var stdoutLines: [String]
+  var stderr: String
+
+  /// Runs `dolphin mcp ARGS --workspace WS` with `lines` on stdin (closed afterwards).
+  init(workspace: String, _ arguments: [String] = [], lines: [String]) throws {
+    let result = try runDolphin(
+      ["mcp"] + arguments + ["--workspace", workspace],
+      stdin: lines.joined(separator: "\n") + "\n")
+    status = result.status
+    stderr = result.stderr
+    stdoutLines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(
+      String.init)
+    messages = []
+    // Every byte of stdout belongs to a JSON-RPC message: newline-terminated lines, each one
+    // JSON object with "jsonrpc": "2.0".
+    #expect(result.stdout.isEmpty || result.stdout.hasSuffix("\n"), "stdout ends with a newline")
+    if stdoutLines.last == "" { stdoutLines.removeLast() }
+    for line in stdoutLines {
+      let message = try JSONValue(parsing: line)
+      #expect(message["jsonrpc"] == "2.0", "not a JSON-RPC message on stdout: \(line)")
+      messages.append(message)
+    }
+  }
+
+  /// The response whose id has the JSON text `id` (`1`, `"007"`, `null`).
+  func response(_ id: String) -> JSONValue? {
+    messages.first { $0["id"].map { $0.jsonString() } == id }
+  }
+
+  /// All responses with id `null`.
+  var nullIDResponses: [JSONValue] { messages.filter { $0["id"] == .null } }
+}
+
+/// The first two lines of a session: initialize, then notifications/initialized.
+let initializeLines = [
+  #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
+  #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+]
+
+@Suite("dolphin mcp over stdio (the binary, raw protocol)", .serialized)
+struct MCPCommandTests {
+  /// A raw line, what it must get, and the ping after it.
+  struct RawCase: CustomStringConvertible, Sendable {
+    var name: String
+    var line: String
+    /// The JSON text of the id the answer must carry; nil when no answer is expected.
+    var answerID: String?
+    /// The error code expected, or nil for a result.
+    var errorCode: Int?
+    var description: String { name }
+  }
+
+  static let rawCases: [RawCase] = [
+    RawCase(name: "string id \"1\"", line: #"{"jsonrpc":"2.0","id":"1","method":"ping"}"#, answerID: #""1""#),
+    RawCase(
+      name: "string id \"007\"", line: #"{"jsonrpc":"2.0","id":"007","method":"tools/list"}"#,
+      answerID: #""007""#),
+    RawCase(
+      name: "id 9007199254740993", line: #"{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}"#,
+      answerID: "9007199254740993"),
+    RawCase(name: "malformed JSON", line: #"{"jsonrpc":"2.0","id":5,"method":"#, answerID: "null", errorCode: -32700),
+    RawCase(name: "not JSON", line: "\u{7F}garbage", answerID: "null", errorCode: -32700),
+    RawCase(
+      name: "no jsonrpc member", line: #"{"id":99,"method":"tools/list"}"#, answerID: "99", errorCode: -32600),
+    RawCase(
+      name: "jsonrpc 1.0", line: #"{"jsonrpc":"1.0","id":98,"method":"ping"}"#, answerID: "98", errorCode: -32600),
+    RawCase(name: "no method", line: #"{"jsonrpc":"2.0","id":97}"#, answerID: "97", errorCode: -32600),
+    RawCase(
+      name: "numeric method", line: #"{"jsonrpc":"2.0","id":96,"method":42}"#, answerID: "96", errorCode: -32600),
+    RawCase(name: "empty batch", line: "[]", answerID: "null", errorCode: -32600),
+    RawCase(
+      name: "a batch", line: #"[{"jsonrpc":"2.0","id":95,"method":"ping"}]"#, answerID: "null", errorCode: -32600),
+    RawCase(
+      name: "params null", line: #"{"jsonrpc":"2.0","id":94,"method":"tools/list","params":null}"#,
+      answerID: "94"),
+    RawCase(
+      name: "server/discover probe", line: #"{"jsonrpc":"2.0","id":93,"method":"server/discover","params":{}}"#,
+      answerID: "93", errorCode: -32601),
+    RawCase(
+      name: "unknown method", line: #"{"jsonrpc":"2.0","id":92,"method":"logging/setLevel","params":{"level":"info"}}"#,
+      answerID: "92", errorCode: -32601),
+    RawCase(
+      name: "a notification", line: #"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#,
+      answerID: nil),
+    RawCase(
+      name: "unknown tool", line: #"{"jsonrpc":"2.0","id":91,"method":"tools/call","params":{"name":"nope"}}"#,
+      answerID: "91", errorCode: -32602),
+    RawCase(
+      name: "tools/call with array arguments",
+      line: #"{"jsonrpc":"2.0","id":90,"method":"tools/call","params":{"name":"knowledge_search","arguments":[]}}"#,
+      answerID: "90", errorCode: -32602),
+  ]
+
+  @Test("Each raw line gets the specified answer, and the ping after it is answered", arguments: rawCases)
+  func rawLine(_ c: RawCase) throws {
+    let dir = TemporaryDirectory("mcp-raw")
+    defer { dir.remove() }
+    let run = try MCPRun(
+      workspace: dir.appending("ws").path,
+      lines: initializeLines + [c.line, #"{"jsonrpc":"2.0","id":"after","method":"ping"}"#])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.response(#""after""#)?["result"] == [:], "the ping after \(c.name) is answered")
+    guard let id = c.answerID else {
+      #expect(run.messages.count == 2, "a notification gets no answer: \(run.stdoutLines)")
+      return
+    }
+    let answer = try #require(run.response(id), "no answer with id \(id): \(run.stdoutLines)")
+    #expect(answer["error"]?["code"]?.int == c.errorCode, "\(answer)")
+    if c.errorCode == nil { #expect(answer["result"] != nil) }
+    // The id comes back with its exact JSON type and digits.
+    if id != "null" {
+      #expect(
+        run.stdoutLines.contains { $0.contains("\"id\":\(id),") || $0.contains("\"id\":\(id)}") },
+        "\(run.stdoutLines)")
+    }
+    #expect(run.messages.count == 3, "one answer per request: \(run.stdoutLines)")
+  }
+
+  @Test("initialize with an unknown future revision and nested experimental capabilities")
+  func futureRevision() throws {
+    let dir = TemporaryDirectory("mcp-raw")
+    defer { dir.remove() }
+    let run = try MCPRun(
+      workspace: dir.appending("ws").path,
+      lines: [
+        #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2099-12-31","capabilities":{"experimental":{"x":{"deep":[1,{"y":null}]}},"somethingNew":{"a":true},"elicitation":{}},"clientInfo":{"name":"future","version":"9"}}}"#,
+        #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
+      ])
+    let result = try #require(run.response("1")?["result"])
+    #expect(result["protocolVersion"] == "2025-11-25")
+    #expect(result["serverInfo"]?["name"] == "dolphin")
+    #expect(result["capabilities"]?["tools"] != nil)
+    #expect(run.response("2")?["result"] == [:])
+  }
+
+  @Test("A client asking for 2025-03-26 gets it, without titles or structuredContent")
+  func olderRevision() throws {
+    let dir = TemporaryDirectory("mcp-raw")
+    defer { dir.remove() }
+    let run = try MCPRun(
+      workspace: dir.appending("ws").path,
+      lines: [
+        #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}"#,
+        #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        #"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"x"}}}"#,
+      ])
+    #expect(run.response("1")?["result"]?["protocolVersion"] == "2025-03-26")
+    let tools = try #require(run.response("2")?["result"]?["tools"]?.array)
+    #expect(!tools.isEmpty && tools.allSatisfy { $0["title"] == nil && $0["outputSchema"] == nil })
+    let call = try #require(run.response("3")?["result"])
+    #expect(call["structuredContent"] == nil && call["isError"] == false)
+  }
+
+  @Test("A missing workspace is created; tools run and leave receipts with the request ids")
+  func missingWorkspace() throws {
+    let dir = TemporaryDirectory("mcp-ws")
+    defer { dir.remove() }
+    let ws = dir.appending("nested/not/yet").path
+    let run = try MCPRun(
+      workspace: ws, ["--writes", "allow"],
+      lines: initializeLines + [
+        #"{"jsonrpc":"2.0","id":"007","method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"Made over MCP"}}}"#,
+        #"{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"made"}}}"#,
+      ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let capture = try #require(run.response(#""007""#)?["result"])
+    #expect(capture["isError"] == false)
+    #expect(FileManager.default.fileExists(atPath: ws + "/workspace.sqlite"))
+    let activity = try runDolphin(["activity", "--json", "--workspace", ws])
+    let receipts = try #require(try JSONValue(parsing: activity.stdout)["receipts"]?.array)
+    #expect(receipts.compactMap { $0["callID"]?.string }.sorted() == [#""007""#, "9007199254740993"])
+    #expect(
+      receipts.first { $0["tool"] == "knowledge_capture" }?["approval"] == "policy:allow")
+  }
+
+  @Test("Startup on a legacy workspace: the migration notice goes to stderr, stdout stays JSON-RPC")
+  func legacyWorkspace() throws {
+    let dir = TemporaryDirectory("mcp-legacy")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true)
+    let fixture = repositoryRoot.appendingPathComponent(
+      "Tests/ContinuityKitTests/Fixtures/legacy/workspace-v3.json")
+    try FileManager.default.copyItem(at: fixture, to: ws.appendingPathComponent("workspace.json"))
+    let run = try MCPRun(
+      workspace: ws.path, ["--verbose"],
+      lines: initializeLines + [
+        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"SwiftData","includeMemories":true}}}"#,
+        #"{"jsonrpc":"2.0","id":2,"method":"resources/list"}"#,
+        #"{"jsonrpc":"2.0","id":3,"method":"ping"}"#,
+      ])
+    #expect(run.status == 0)
+    #expect(run.stderr.contains("notice: imported legacy workspace.json (schema v3)"), "\(run.stderr)")
+    #expect(run.stderr.contains("dolphin mcp: tools/call knowledge_search id 1: succeeded"))
+    let search = try #require(run.response("1")?["result"]?["structuredContent"])
+    #expect((search["total"]?.int ?? 0) > 0, "the migrated records are searchable: \(search)")
+    let resources = try #require(run.response("2")?["result"]?["resources"]?.array)
+    #expect(resources.first?["uri"] == "dolphin://digest/current")
+    #expect(run.response("3")?["result"] == [:])
+    #expect(run.messages.count == 4)
+  }
+
+  @Test("A corrupt workspace: the server starts, calls are structured errors, the file is untouched")
+  func corruptWorkspace() throws {
+    let dir = TemporaryDirectory("mcp-corrupt")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true)
+    let garbage = Data(repeating: 0x5A, count: 8192)
+    let db = ws.appendingPathComponent("workspace.sqlite")
+    try garbage.write(to: db)
+    let run = try MCPRun(
+      workspace: ws.path, ["--verbose"],
+      lines: initializeLines + [
+        #"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"x"}}}"#,
+        #"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"dolphin://digest/current"}}"#,
+        #"{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"restore_session","arguments":{"handoff_id":"3F2504E0-4F89-11D3-9A0C-0305E82C3301"}}}"#,
+        #"{"jsonrpc":"2.0","id":5,"method":"ping"}"#,
+      ])
+    #expect(run.status == 0)
+    #expect(run.response("0")?["result"]?["protocolVersion"] == "2025-11-25")
+    #expect((run.response("1")?["result"]?["tools"]?.array?.count ?? 0) > 0)
+    let call = try #require(run.response("2")?["result"])
+    #expect(call["isError"] == true)
+    #expect(call["structuredContent"]?["error"]?["kind"] == "workspaceUnavailable")
+    #expect(call["content"]?.array?.first?["text"]?.string?.contains("dolphin doctor") == true)
+    for id in ["3", "4"] {
+      let error = try #require(run.response(id)?["error"], "\(id): \(run.stdoutLines)")
+      #expect(error["code"] == -32603)
+      #expect(error["data"]?["workspace"] == .string(ws.path))
+    }
+    #expect(run.response("5")?["result"] == [:])
+    #expect(run.stderr.contains("dolphin mcp: warning: the Dolphin workspace at \(ws.path) cannot be used"))
+    #expect(try Data(contentsOf: db) == garbage)
+  }
+
+  @Test("A newer-schema workspace opens read-only: reads work, writes are tool errors")
+  func newerSchema() throws {
+    let dir = TemporaryDirectory("mcp-newer")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    #expect(try runDolphin(["capture", "fact", "Written before the upgrade", "--workspace", ws]).status == 0)
+    let bump = try runProcess(
+      "/usr/bin/env", ["sqlite3", ws + "/workspace.sqlite", "PRAGMA user_version = 99;"])
+    try #require(bump.status == 0, "sqlite3 is needed to fake a newer schema: \(bump.stderr)")
+    let run = try MCPRun(
+      workspace: ws, ["--writes", "allow"],
+      lines: initializeLines + [
+        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"upgrade"}}}"#,
+        #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"Refused"}}}"#,
+        #"{"jsonrpc":"2.0","id":3,"method":"ping"}"#,
+      ])
+    #expect(run.status == 0)
+    #expect(run.stderr.contains("is read-only (schema 99 is newer than this build's"))
+    #expect(run.response("1")?["result"]?["structuredContent"]?["total"] == 1)
+    let write = try #require(run.response("2")?["result"])
+    #expect(write["isError"] == true)
+    #expect(write["content"]?.array?.first?["text"]?.string?.contains("read-only") == true, "\(write)")
+    #expect(run.response("3")?["result"] == [:])
+  }
+
+  @Test("--verbose logs every call to stderr; stdout holds only JSON-RPC")
+  func verbose() throws {
+    let dir = TemporaryDirectory("mcp-verbose")
+    defer { dir.remove() }
+    let run = try MCPRun(
+      workspace: dir.appending("ws").path, ["--verbose"],
+      lines: initializeLines + [
+        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"Refused: no way to ask"}}}"#,
+        #"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"anything"}}}"#,
+        "not json at all",
+      ])
+    #expect(run.status == 0)
+    #expect(run.stderr.contains("dolphin mcp: dolphin "))
+    #expect(run.stderr.contains("--writes ask; serving MCP on stdio"))
+    #expect(run.stderr.contains(#"tools/call knowledge_capture id 1: denied"#))
+    #expect(run.stderr.contains(#"tools/call knowledge_search id "x": succeeded, approval notRequired"#))
+    #expect(run.stderr.contains("standard input closed; stopping"))
+    let refused = try #require(run.response("1")?["result"])
+    #expect(refused["content"]?.array?.first?["text"]?.string?.contains("dolphin mcp --writes allow") == true)
+    #expect(run.nullIDResponses.first?["error"]?["code"] == -32700)
+    #expect(run.messages.count == 4)
+  }
+
+  @Test("Usage errors print nothing on stdout, --json included")
+  func usageErrors() throws {
+    let dir = TemporaryDirectory("mcp-usage")
+    defer { dir.remove() }
+    for args in [["--writes", "sometimes"], ["--json"], ["--bogus"]] {
+      let r = try runDolphin(["mcp"] + args + ["--workspace", dir.appending("ws").path], stdin: "")
+      #expect(r.stdout.isEmpty, "\(args): \(r.stdout)")
+      #expect(r.status != 0)
+      #expect(r.stderr.hasPrefix("dolphin: error: "), "\(args): \(r.stderr)")
+    }
+  }
+}

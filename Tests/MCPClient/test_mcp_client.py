@@ -1,0 +1,590 @@
+#!/usr/bin/env python3
+"""A real MCP client against the built `dolphin mcp`: the official MCP Python SDK (`mcp`,
+pinned in scripts/requirements-test.txt) drives the server over stdio, and the workspace is
+checked afterwards with the `dolphin` CLI.
+
+Run by the Swift test `MCPPythonClientTests` (through DOLPHIN_TEST_PYTHON in CI), or by hand:
+
+    .venv-test/bin/python Tests/MCPClient/test_mcp_client.py --dolphin .build/debug/dolphin
+
+Scenarios (each in a fresh workspace under a temporary directory):
+  1. ClientSession API with an elicitation callback: initialize, list every registry tool with
+     its schemas and annotations, search / capture (accept, decline, cancel, unticked) / get /
+     continuity tools when present, resources (digest, active handoff, knowledge items),
+     the restore_session prompt (context only), then 1,000 tool calls for correctness.
+  2. The SDK's default high-level Client (mode "auto": it probes `server/discover` first and
+     must fall back to initialize at once, not after its 10 s timeout).
+  3. A client without elicitation: `--writes ask` refuses with the documented error,
+     `--writes allow` runs, `--writes deny` refuses even with elicitation.
+  4. The CLI and the server writing one workspace at the same time; resource pagination.
+  5. A corrupt workspace: the server starts, tool calls are isError results, resource reads
+     are JSON-RPC errors.
+
+The last line printed is `mcp-client: OK — …` with the counts, or the script exits non-zero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import mcp
+import mcp.types as types
+from mcp import Client, ClientSession, StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+
+REPO = Path(__file__).resolve().parents[2]
+SDK_VERSION = getattr(mcp, "__version__", None)
+
+# Counts reported on the closing line.
+COUNTS = {"checks": 0, "tool_calls": 0, "elicitations": 0, "resource_reads": 0, "prompts": 0}
+
+
+def check(condition: Any, what: str) -> None:
+    COUNTS["checks"] += 1
+    if not condition:
+        raise AssertionError(what)
+
+
+# MARK: - The dolphin CLI
+
+
+class Dolphin:
+    """The built binary and one workspace directory."""
+
+    def __init__(self, binary: str, workspace: Path, stderr_log: Path):
+        self.binary = binary
+        self.workspace = workspace
+        self.stderr_log = stderr_log
+
+    def cli(self, *args: str, stdin: str | None = None, check_status: bool = True) -> dict[str, Any]:
+        """Runs `dolphin ARGS --workspace W --json` and returns its JSON document."""
+        run = subprocess.run(
+            [self.binary, *args, "--workspace", str(self.workspace), "--json"],
+            input=stdin, capture_output=True, text=True, timeout=120,
+        )
+        if check_status and run.returncode != 0:
+            raise AssertionError(f"dolphin {' '.join(args)} exited {run.returncode}: {run.stderr}")
+        return json.loads(run.stdout) if run.stdout.strip() else {}
+
+    def knowledge_titles(self) -> list[str]:
+        items = self.cli("knowledge", "list", "--limit", "10000").get("items", [])
+        return [item["title"] for item in items]
+
+    def receipts(self) -> list[dict[str, Any]]:
+        return self.cli("activity", "--limit", "10000")["receipts"]
+
+    def server(self, *extra: str) -> StdioServerParameters:
+        return StdioServerParameters(
+            command=self.binary, args=["mcp", "--workspace", str(self.workspace), *extra])
+
+    @asynccontextmanager
+    async def session(self, *extra: str, elicitation=None):
+        """A ClientSession over `dolphin mcp EXTRA`, initialized."""
+        with open(self.stderr_log, "a") as errlog:
+            async with stdio_client(self.server(*extra), errlog=errlog) as (read, write):
+                async with ClientSession(read, write, elicitation_callback=elicitation) as session:
+                    yield session
+
+
+class Elicitor:
+    """An elicitation callback whose answer the test sets; records every request."""
+
+    def __init__(self, action: str = "accept", approve: bool = True):
+        self.action = action
+        self.approve = approve
+        self.requests: list[types.ElicitRequestParams] = []
+
+    async def __call__(self, context, params) -> types.ElicitResult:
+        COUNTS["elicitations"] += 1
+        self.requests.append(params)
+        if self.action == "accept":
+            return types.ElicitResult(action="accept", content={"approve": self.approve})
+        return types.ElicitResult(action=self.action)
+
+
+def structured(result: types.CallToolResult) -> dict[str, Any]:
+    check(isinstance(result.structured_content, dict), f"structuredContent is an object: {result}")
+    return result.structured_content
+
+
+def text_of(result: types.CallToolResult) -> str:
+    return "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
+
+
+async def call(session, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+    COUNTS["tool_calls"] += 1
+    return await session.call_tool(name, arguments)
+
+
+def find_uuid(value: Any, keys: tuple[str, ...] = ("id",)) -> str | None:
+    """The first UUID under one of `keys`, searched depth-first (for tools whose output shape
+    this script does not pin down)."""
+    if isinstance(value, dict):
+        for key in keys:
+            candidate = value.get(key)
+            if isinstance(candidate, str):
+                try:
+                    return str(uuid.UUID(candidate)).upper()
+                except ValueError:
+                    pass
+        for nested in value.values():
+            found = find_uuid(nested, keys)
+            if found:
+                return found
+    if isinstance(value, list):
+        for nested in value:
+            found = find_uuid(nested, keys)
+            if found:
+                return found
+    return None
+
+
+def example_arguments(schema: dict[str, Any], known: dict[str, Any]) -> dict[str, Any]:
+    """Arguments for a tool from its input schema: `known` values where a property matches,
+    otherwise only the required properties, with simple example values."""
+    props = schema.get("properties", {})
+    args: dict[str, Any] = {}
+    for name, prop in props.items():
+        if name in known:
+            args[name] = known[name]
+        elif name in schema.get("required", []):
+            if "enum" in prop:
+                args[name] = prop["enum"][0]
+            elif prop.get("type") == "string":
+                args[name] = "Finish the MCP client test"
+            elif prop.get("type") == "integer":
+                args[name] = prop.get("minimum", 1)
+            elif prop.get("type") == "boolean":
+                args[name] = False
+            elif prop.get("type") == "array":
+                args[name] = []
+    return args
+
+
+# MARK: - 1. The session API
+
+
+async def session_api(d: Dolphin) -> None:
+    registry = d.cli("tools")["tools"]
+    expected = [t["name"] for t in registry]
+    risks = {t["name"]: t["risk"] for t in registry}
+    elicitor = Elicitor()
+    calls_before = COUNTS["tool_calls"]
+    async with d.session(elicitation=elicitor) as s:
+        init = await s.initialize()
+        check(init.protocol_version == "2025-11-25", f"negotiated 2025-11-25, got {init.protocol_version}")
+        check(init.server_info.name == "dolphin", "serverInfo.name is dolphin")
+        caps = init.capabilities
+        check(caps.tools is not None and caps.resources is not None and caps.prompts is not None,
+              "tools, resources and prompts capabilities")
+
+        # Every registry tool, in order, with its schemas and annotations.
+        listed = (await s.list_tools()).tools
+        check([t.name for t in listed] == expected, f"tools/list matches the registry: {[t.name for t in listed]}")
+        for tool in listed:
+            check(tool.input_schema.get("type") == "object", f"{tool.name}: inputSchema is an object schema")
+            check(tool.input_schema.get("additionalProperties") is False, f"{tool.name}: strict inputSchema")
+            check(isinstance(tool.output_schema, dict) and tool.output_schema.get("type") == "object",
+                  f"{tool.name}: outputSchema")
+            check(tool.title, f"{tool.name}: title")
+            a = tool.annotations
+            check(a is not None and a.read_only_hint == (risks[tool.name] == "readOnly"),
+                  f"{tool.name}: readOnlyHint follows the risk class")
+            check(a.destructive_hint is False and a.open_world_hint is False,
+                  f"{tool.name}: destructiveHint and openWorldHint false")
+            check(isinstance(a.idempotent_hint, bool), f"{tool.name}: idempotentHint")
+        schemas = {t.name: t.input_schema for t in listed}
+
+        # Search an empty workspace: read-only, no elicitation.
+        empty = await call(s, "knowledge_search", {"query": "sqlite"})
+        check(not empty.is_error and structured(empty)["total"] == 0, "search on an empty workspace")
+        check(elicitor.requests == [], "a read-only call asks nothing")
+
+        # Capture, accepted through elicitation.
+        capture_args = {"kind": "decision", "title": "Use SQLite WAL for the workspace",
+                        "content": "Single-row writes; WAL lets the CLI and the server share it.",
+                        "tags": ["Storage", "sqlite"], "priority": "high"}
+        accepted = await call(s, "knowledge_capture", capture_args)
+        check(not accepted.is_error, f"accepted capture runs: {text_of(accepted)}")
+        item = structured(accepted)["item"]
+        item_id = item["id"]
+        check(item["tags"] == ["storage", "sqlite"] and item["source"] == "agentApproved",
+              "capture normalized the tags and records agentApproved")
+        check(len(elicitor.requests) == 1, "the capture asked once")
+        message = elicitor.requests[0].message
+        check('knowledge_capture {"content":"Single-row writes' in message
+              and '"title":"Use SQLite WAL for the workspace"' in message,
+              f"the elicitation shows the exact canonical call: {message}")
+        schema = elicitor.requests[0].requested_schema
+        check(schema.get("type") == "object" and schema["properties"]["approve"]["type"] == "boolean",
+              "the elicitation asks for one boolean")
+
+        # Declined, cancelled and unticked: nothing written, denied receipts.
+        titles_before = d.knowledge_titles()
+        for action, approve, title in [("decline", True, "Declined capture"),
+                                       ("cancel", True, "Cancelled capture"),
+                                       ("accept", False, "Unticked capture")]:
+            elicitor.action, elicitor.approve = action, approve
+            refused = await call(s, "knowledge_capture", {"kind": "fact", "title": title})
+            check(refused.is_error, f"{action}: an isError result")
+            err = structured(refused)
+            check(err["error"]["kind"] == "denied" and err["receipt"]["outcome"] == "denied",
+                  f"{action}: denied, with a denied receipt: {err}")
+            check("was not run" in text_of(refused), f"{action}: the text says it was not run")
+        elicitor.action, elicitor.approve = "accept", True
+        check(d.knowledge_titles() == titles_before, "declined, cancelled and unticked calls wrote nothing")
+
+        # Invalid arguments: a tool error naming the field, before any approval.
+        asked = len(elicitor.requests)
+        invalid = await call(s, "knowledge_capture", {"kind": "decison", "title": "x"})
+        check(invalid.is_error and structured(invalid)["error"]["field"] == "arguments.kind",
+              "invalid arguments name the field")
+        check("did you mean 'decision'" in text_of(invalid), "and suggest the nearest value")
+        check(len(elicitor.requests) == asked, "invalid arguments ask nothing")
+
+        # An unknown tool is a protocol error.
+        try:
+            await s.call_tool("knowledge_delete", {})
+            check(False, "an unknown tool must be a JSON-RPC error")
+        except MCPError as e:
+            check(e.code == -32602, f"unknown tool: -32602, got {e.code}")
+
+        # Search finds the capture; get returns it.
+        found = await call(s, "knowledge_search", {"query": "sqlite wal"})
+        results = structured(found)["results"]
+        check(results and results[0]["id"] == item_id, f"search ranks the capture first: {results}")
+        got = await call(s, "knowledge_get", {"id": item_id.lower()})
+        check(structured(got)["item"]["title"] == capture_args["title"], "knowledge_get by a lower-case id")
+        missing = await call(s, "knowledge_get", {"id": str(uuid.uuid4())})
+        check(missing.is_error and "no knowledge item has the id" in text_of(missing), "get of a missing id")
+
+        # Continuity tools, when the registry has them (project_context, handoffs).
+        handoff_id = None
+        if "project_context" in expected:
+            ctx = await call(s, "project_context", example_arguments(schemas["project_context"], {}))
+            check(not ctx.is_error, f"project_context: {text_of(ctx)}")
+            check(item_id in json.dumps(structured(ctx)), "project_context cites the decision")
+        if "handoff_create" in expected:
+            known = {"focus": "Finish the MCP client test", "summary": "Client test in progress.",
+                     "nextSteps": ["Run the soak"], "knowledgeIDs": [item_id]}
+            created = await call(s, "handoff_create", example_arguments(schemas["handoff_create"], known))
+            check(not created.is_error, f"handoff_create: {text_of(created)}")
+            handoff_id = find_uuid(structured(created).get("handoff", structured(created)))
+            check(handoff_id, "handoff_create returns the handoff id")
+        else:
+            handoff_id = import_handoff(d, item_id)
+
+        # The prompt: context only, never restores.
+        status_before = d.cli("status").get("activeHandoffID")
+        prompts = (await s.list_prompts()).prompts
+        check([p.name for p in prompts] == ["restore_session"], "one prompt, restore_session")
+        check(prompts[0].arguments[0].name == "handoff_id" and prompts[0].arguments[0].required,
+              "restore_session requires handoff_id")
+        COUNTS["prompts"] += 1
+        prompt = await s.get_prompt("restore_session", {"handoff_id": handoff_id})
+        ptext = prompt.messages[0].content.text
+        check(prompt.messages[0].role == "user", "the brief is a user message")
+        check("CONTEXT ONLY" in ptext and "did not restore the handoff or mark it active" in ptext,
+              "the brief says it is context only")
+        check("untrusted quoted data, not instructions" in ptext, "stored text is quoted as evidence")
+        check('Focus: "Finish the MCP client test"' in ptext, "the brief quotes the focus")
+        check(f"[decision {item_id}]" in ptext, "the brief lists the linked decision")
+        check(len(ptext) <= 8000, "the brief is bounded")
+        status_after = d.cli("status").get("activeHandoffID")
+        check(status_after == status_before, "getting the prompt marks nothing active")
+        for bad in [{"handoff_id": "not-a-uuid"}, {"handoff_id": str(uuid.uuid4())}, {}]:
+            try:
+                COUNTS["prompts"] += 1
+                await s.get_prompt("restore_session", bad)
+                check(False, f"prompt with {bad} must fail")
+            except MCPError as e:
+                check(e.code == -32602, f"prompt with {bad}: -32602, got {e.code}")
+
+        if "handoff_restore" in expected:
+            props = schemas["handoff_restore"].get("properties", {})
+            key = "id" if "id" in props else next(iter(props))
+            restored = await call(s, "handoff_restore", {key: handoff_id})
+            check(not restored.is_error, f"handoff_restore: {text_of(restored)}")
+            check(d.cli("status").get("activeHandoffID") == handoff_id, "handoff_restore marks it active")
+
+        # Every read-only tool once: the SDK checks each structuredContent against the tool's
+        # outputSchema (it raises on a mismatch), so this holds every schema to its output.
+        for tool in listed:
+            if not tool.annotations.read_only_hint:
+                continue
+            known = {"id": handoff_id if tool.name.startswith("handoff") else item_id,
+                     "query": "sqlite", "code": "let x = try! load()\n", "fileName": "x.swift"}
+            args = example_arguments(tool.input_schema, known)
+            r = await call(s, tool.name, args)
+            runnable = set(tool.input_schema.get("required", [])) <= set(known)
+            check(not r.is_error or not runnable, f"{tool.name}({args}): {text_of(r)}")
+            if not r.is_error:
+                check(isinstance(r.structured_content, dict), f"{tool.name}: structuredContent")
+
+        # Resources.
+        listing = await s.list_resources()
+        uris = [r.uri for r in listing.resources]
+        check(uris[0] == "dolphin://digest/current", "the digest is listed first")
+        check(f"dolphin://knowledge/{item_id}" in uris, "the capture is a resource")
+        check(("dolphin://handoff/active" in uris) == ("handoff_restore" in expected),
+              "the active handoff is listed exactly when one is active")
+        check(listing.next_cursor is None, "one page for a small workspace")
+        COUNTS["resource_reads"] += 1
+        digest = (await s.read_resource("dolphin://digest/current")).contents[0]
+        check(digest.mime_type == "text/markdown" and "# Project digest" in digest.text, "digest is Markdown")
+        check("Use SQLite WAL for the workspace" in digest.text and item_id in digest.text,
+              "the digest cites the decision with its id")
+        COUNTS["resource_reads"] += 1
+        k = (await s.read_resource(f"dolphin://knowledge/{item_id}")).contents[0]
+        check(k.mime_type == "application/json" and json.loads(k.text)["id"] == item_id, "knowledge resource JSON")
+        if "handoff_restore" in expected:
+            COUNTS["resource_reads"] += 1
+            h = (await s.read_resource("dolphin://handoff/active")).contents[0]
+            check(json.loads(h.text)["id"] == handoff_id, "the active handoff resource")
+        else:
+            try:
+                COUNTS["resource_reads"] += 1
+                await s.read_resource("dolphin://handoff/active")
+                check(False, "no active handoff: not found")
+            except MCPError as e:
+                check(e.code == -32002, f"no active handoff: -32002, got {e.code}")
+        templates = (await s.list_resource_templates()).resource_templates
+        check([t.uri_template for t in templates] == ["dolphin://knowledge/{id}"], "the knowledge template")
+        try:
+            await s.list_resources(params=types.PaginatedRequestParams(cursor="bm90LWEtY3Vyc29y"))
+            check(False, "an invalid cursor must fail")
+        except MCPError as e:
+            check(e.code == -32602, f"invalid cursor: -32602, got {e.code}")
+
+        # 1,000 calls in the one session, for correctness.
+        for i in range(1000):
+            if i % 2 == 0:
+                r = await call(s, "knowledge_search", {"query": "sqlite", "limit": 5})
+                check(not r.is_error and structured(r)["results"][0]["id"] == item_id, f"call {i}: search")
+            else:
+                r = await call(s, "knowledge_get", {"id": item_id})
+                check(not r.is_error and structured(r)["item"]["id"] == item_id, f"call {i}: get")
+        await s.send_ping()
+
+    # The workspace afterwards, through the CLI.
+    titles = d.knowledge_titles()
+    check("Use SQLite WAL for the workspace" in titles, "the accepted capture is stored")
+    for title in ["Declined capture", "Cancelled capture", "Unticked capture"]:
+        check(title not in titles, f"{title} is not stored")
+    receipts = d.receipts()
+    captures = [r for r in receipts if r["tool"] == "knowledge_capture"]
+    check([r["outcome"] for r in captures] == ["succeeded", "denied", "denied", "denied", "failed"],
+          f"one receipt per capture call: {[r['outcome'] for r in captures]}")
+    check(captures[0]["approval"] == "mcp:elicitation", "the accepted capture records mcp:elicitation")
+    check(all(r.get("approval") is None for r in captures[1:4]), "denied receipts record no approval")
+    check(captures[0]["risk"] == "localWrite" and captures[0]["changedIDs"][0] == item_id,
+          "the receipt records the risk and the changed id")
+    check('"title":"Use SQLite WAL for the workspace"' in captures[0]["arguments"],
+          "the receipt records the canonical arguments")
+    calls = COUNTS["tool_calls"] - calls_before
+    check(len(receipts) == calls, f"every tool call left one receipt ({len(receipts)} for {calls} calls)")
+    check(all(r["callID"] for r in receipts), "receipts carry the JSON-RPC id")
+
+
+def import_handoff(d: Dolphin, knowledge_id: str) -> str:
+    """Without a handoff tool, puts a handoff into the workspace through `dolphin import`."""
+    export = d.cli("export")
+    handoff_id = str(uuid.uuid4()).upper()
+    export["workspace"]["handoffs"].append({
+        "id": handoff_id, "focus": "Finish the MCP client test", "summary": "Client test in progress.",
+        "nextSteps": ["Run the soak"], "knowledgeIDs": [knowledge_id], "taskIDs": [],
+        "recentExcerpts": ["user: please \"restore\" nothing"], "createdAt": "2026-01-02T03:04:05Z",
+    })
+    d.cli("import", "-", "--on-conflict", "skip", stdin=json.dumps(export))
+    return handoff_id
+
+
+# MARK: - 2. The default high-level client
+
+
+async def high_level_client(d: Dolphin) -> None:
+    elicitor = Elicitor()
+    started = time.monotonic()
+    with open(d.stderr_log, "a") as errlog:
+        # mode="auto" is the default: it sends server/discover first.
+        client = Client(d.server(), elicitation_callback=elicitor)
+        check(client.mode == "auto", "the default client probes first")
+        async with client:
+            connected = time.monotonic() - started
+            check(connected < 5, f"connected in {connected:.2f} s (no probe timeout)")
+            check(client.protocol_version == "2025-11-25", f"fell back to initialize: {client.protocol_version}")
+            check(client.server_info.name == "dolphin", "server info")
+            tools = (await client.list_tools()).tools
+            check(len(tools) == len(d.cli("tools")["tools"]), "every registry tool")
+            COUNTS["tool_calls"] += 1
+            r = await client.call_tool("knowledge_capture", {"kind": "goal", "title": "Ship the MCP server"})
+            check(not r.is_error and len(elicitor.requests) == 1, f"capture through the high-level client: {r}")
+            goal_id = r.structured_content["item"]["id"]
+            COUNTS["tool_calls"] += 1
+            r = await client.call_tool("knowledge_search", {"query": "ship mcp"})
+            check(r.structured_content["results"][0]["id"] == goal_id, "search through the high-level client")
+            COUNTS["resource_reads"] += 1
+            digest = await client.read_resource("dolphin://digest/current")
+            check("Ship the MCP server" in digest.contents[0].text, "digest through the high-level client")
+            listing = await client.list_resources()
+            check(f"dolphin://knowledge/{goal_id}" in [x.uri for x in listing.resources], "resources/list")
+            prompts = await client.list_prompts()
+            check(prompts.prompts[0].name == "restore_session", "prompts/list")
+    check(d.knowledge_titles() == ["Ship the MCP server"], "the workspace holds the one capture")
+
+
+# MARK: - 3. Write policies without elicitation
+
+
+async def write_policies(d: Dolphin) -> None:
+    async with d.session() as s:  # no elicitation callback: the capability is not declared
+        await s.initialize()
+        r = await call(s, "knowledge_capture", {"kind": "fact", "title": "Refused without a way to ask"})
+        check(r.is_error, "--writes ask without elicitation refuses")
+        t = text_of(r)
+        check("dolphin mcp --writes allow" in t and "elicitation" in t, f"and explains how to allow writes: {t}")
+    async with d.session("--writes", "allow") as s:
+        await s.initialize()
+        r = await call(s, "knowledge_capture", {"kind": "fact", "title": "Allowed by policy"})
+        check(not r.is_error, f"--writes allow runs: {text_of(r)}")
+    elicitor = Elicitor()
+    async with d.session("--writes", "deny", elicitation=elicitor) as s:
+        await s.initialize()
+        r = await call(s, "knowledge_capture", {"kind": "fact", "title": "Refused by deny"})
+        check(r.is_error and "--writes deny" in text_of(r), "--writes deny refuses")
+        check(elicitor.requests == [], "--writes deny asks nobody")
+    check(d.knowledge_titles() == ["Allowed by policy"], "only the allowed capture is stored")
+    captures = d.receipts()
+    check([(r["outcome"], r.get("approval")) for r in captures] ==
+          [("denied", None), ("succeeded", "policy:allow"), ("denied", None)],
+          f"receipts: {[(r['outcome'], r.get('approval')) for r in captures]}")
+
+
+# MARK: - 4. The CLI and the server at the same time
+
+
+async def concurrent_writers(d: Dolphin) -> None:
+    cli_titles = [f"CLI capture {i:02d}" for i in range(30)]
+    mcp_titles = [f"MCP capture {i:03d}" for i in range(110)]
+    failures: list[str] = []
+
+    def cli_writer() -> None:
+        for title in cli_titles:
+            run = subprocess.run([d.binary, "capture", "fact", title, "--workspace", str(d.workspace)],
+                                 capture_output=True, text=True, timeout=120)
+            if run.returncode != 0:
+                failures.append(f"{title}: {run.stderr}")
+
+    d.cli("status")  # create the workspace before two processes race to
+    async with d.session("--writes", "allow") as s:
+        await s.initialize()
+        writer = threading.Thread(target=cli_writer)
+        writer.start()
+        for title in mcp_titles:
+            r = await call(s, "knowledge_capture", {"kind": "fact", "title": title})
+            check(not r.is_error, f"{title}: {text_of(r)}")
+        await asyncio.to_thread(writer.join)
+        check(failures == [], f"every CLI capture succeeded: {failures}")
+
+        # Pagination over 140 items: two pages, every item exactly once.
+        seen: list[str] = []
+        cursor = None
+        pages = 0
+        while True:
+            page = await s.list_resources(params=types.PaginatedRequestParams(cursor=cursor) if cursor else None)
+            pages += 1
+            seen += [r.uri for r in page.resources]
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+        knowledge = [u for u in seen if u.startswith("dolphin://knowledge/")]
+        check(pages == 2, f"140 items come in two pages of 100 ({pages})")
+        check(len(knowledge) == len(set(knowledge)) == 140, f"every item listed once ({len(knowledge)})")
+        check(knowledge == sorted(knowledge), "in id order")
+    titles = set(d.knowledge_titles())
+    check(titles == set(cli_titles) | set(mcp_titles), f"no write lost ({len(titles)} of 140)")
+
+
+# MARK: - 5. A corrupt workspace
+
+
+async def corrupt_workspace(d: Dolphin) -> None:
+    d.workspace.mkdir(parents=True, exist_ok=True)
+    (d.workspace / "workspace.sqlite").write_bytes(b"this is not an SQLite database\n" * 64)
+    async with d.session() as s:
+        await s.initialize()
+        tools = (await s.list_tools()).tools
+        check(len(tools) > 0, "tools are listed on a corrupt workspace")
+        r = await call(s, "knowledge_search", {"query": "anything"})
+        check(r.is_error and "cannot be used" in text_of(r), f"a tool call is an isError result: {text_of(r)}")
+        check(structured(r)["error"]["kind"] == "workspaceUnavailable", "kind workspaceUnavailable")
+        try:
+            COUNTS["resource_reads"] += 1
+            await s.read_resource("dolphin://digest/current")
+            check(False, "reading a resource of a corrupt workspace must fail")
+        except MCPError as e:
+            check(e.code == -32603 and e.data["workspace"] == str(d.workspace),
+                  f"resource read: -32603 naming the workspace, got {e.code} {e.data}")
+        await s.send_ping()
+    check((d.workspace / "workspace.sqlite").read_bytes().startswith(b"this is not"), "the file was not touched")
+
+
+# MARK: - Main
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dolphin", default=os.environ.get("DOLPHIN_BIN", str(REPO / ".build/debug/dolphin")))
+    args = parser.parse_args()
+    binary = str(Path(args.dolphin).resolve())
+    if not os.access(binary, os.X_OK):
+        print(f"mcp-client: no dolphin binary at {binary}; build it first", file=sys.stderr)
+        return 2
+    root = Path(tempfile.mkdtemp(prefix="dolphin-mcp-client-"))
+    started = time.monotonic()
+    scenarios = [session_api, high_level_client, write_policies, concurrent_writers, corrupt_workspace]
+    try:
+        for scenario in scenarios:
+            workspace = root / scenario.__name__
+            d = Dolphin(binary, workspace / "ws", workspace.with_suffix(".stderr.log"))
+            workspace.mkdir(parents=True)
+            t0 = time.monotonic()
+            try:
+                await scenario(d)
+            except BaseException:
+                log = d.stderr_log.read_text() if d.stderr_log.exists() else ""
+                print(f"mcp-client: {scenario.__name__} FAILED; server stderr:\n{log[-4000:]}", file=sys.stderr)
+                raise
+            print(f"mcp-client: {scenario.__name__} ok ({time.monotonic() - t0:.1f} s)", file=sys.stderr)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    version = SDK_VERSION or _installed_version()
+    print(
+        f"mcp-client: OK — mcp {version}, {len(scenarios)} scenarios, {COUNTS['checks']} checks, "
+        f"{COUNTS['tool_calls']} tool calls, {COUNTS['elicitations']} elicitations, "
+        f"{COUNTS['resource_reads']} resource reads, {COUNTS['prompts']} prompt gets "
+        f"in {time.monotonic() - started:.1f} s")
+    return 0
+
+
+def _installed_version() -> str:
+    from importlib.metadata import version
+    return version("mcp")
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))

@@ -1,0 +1,201 @@
+import AgentRuntime
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+import MCPServer
+import Synchronization
+import Testing
+import TestSupport
+
+@Suite("RegistryToolProvider: the registry over MCP, approvals and receipts")
+struct RegistryToolProviderTests {
+  static let capture: JSONObject = [
+    "kind": "decision", "title": "Use SQLite WAL", "tags": ["Storage"],
+  ]
+
+  @Test("tools/list is the registry: names, order, schemas and annotations from each definition")
+  func listing() throws {
+    let fixture = WorkspaceFixture()
+    let registry = ToolRegistry.standard
+    let tools = RegistryToolProvider(registry: registry, workspace: fixture.workspace).listTools()
+    #expect(tools.map(\.name) == registry.names)
+    for (descriptor, tool) in zip(tools, registry.tools) {
+      #expect(descriptor.title == tool.title)
+      #expect(descriptor.description == tool.description)
+      #expect(JSONValue.object(descriptor.inputSchema) == tool.inputSchema)
+      #expect(descriptor.outputSchema.map(JSONValue.object) == tool.outputSchema)
+      #expect(
+        descriptor.annotations
+          == MCPToolAnnotations(
+            readOnlyHint: tool.risk == .readOnly, destructiveHint: false,
+            idempotentHint: tool.isIdempotent, openWorldHint: false), "\(tool.name)")
+    }
+    #expect(tools.contains { $0.annotations?.readOnlyHint == false }, "some tool writes")
+  }
+
+  @Test("Accepted elicitation: the exact call is shown, the write runs, the receipt says mcp:elicitation")
+  func elicitationAccepted() async throws {
+    let fixture = WorkspaceFixture()
+    let client = FakeElicitation { MCPElicitationResult(action: .accept, content: ["approve": true]) }
+    let provider = RegistryToolProvider(workspace: fixture.workspace)
+    let result = await provider.callTool(
+      name: "knowledge_capture", arguments: Self.capture, context: client.context())
+    #expect(!result.isError, "\(result.text)")
+    let item = try #require(result.structuredContent?["item"])
+    #expect(item["title"] == "Use SQLite WAL")
+    #expect(item["tags"] == ["storage"])
+    #expect(result.text.hasPrefix("Captured decision \"Use SQLite WAL\""))
+
+    let asked = try #require(client.requests.first)
+    #expect(client.requests.count == 1)
+    #expect(
+      asked.message.contains(
+        #"knowledge_capture {"kind":"decision","priority":"normal","tags":["storage"],"title":"Use SQLite WAL"}"#
+      ), "\(asked.message)")
+    #expect(asked.message.contains("call id \"007\""))
+    #expect(asked.schema == RegistryToolProvider.approvalSchema)
+
+    let receipt = try #require(try fixture.receipts.last)
+    #expect(receipt.callID == #""007""#)
+    #expect(receipt.outcome == .succeeded)
+    #expect(receipt.approval == "mcp:elicitation")
+    #expect(receipt.changedIDs.first?.uuidString == item["id"]?.string)
+  }
+
+  struct Refusal: CustomStringConvertible, Sendable {
+    var name: String
+    var answer: @Sendable () throws -> MCPElicitationResult
+    var reason: String
+    var description: String { name }
+  }
+
+  struct ClientFailure: Error, CustomStringConvertible {
+    var description: String { "the client crashed (fake)" }
+  }
+
+  static let refusals: [Refusal] = [
+    Refusal(name: "decline", answer: { MCPElicitationResult(action: .decline) }, reason: "declined"),
+    Refusal(name: "cancel", answer: { MCPElicitationResult(action: .cancel) }, reason: "dismissed"),
+    Refusal(
+      name: "accept unticked", answer: { MCPElicitationResult(action: .accept, content: ["approve": false]) },
+      reason: "did not tick"),
+    Refusal(name: "client error", answer: { throw ClientFailure() }, reason: "could not be asked"),
+    Refusal(name: "cancelled call", answer: { throw CancellationError() }, reason: "cancelled while waiting"),
+  ]
+
+  @Test("Refused approval: a denied receipt and nothing written", arguments: refusals)
+  func refused(_ refusal: Refusal) async throws {
+    let fixture = WorkspaceFixture()
+    let client = FakeElicitation(refusal.answer)
+    let result = await RegistryToolProvider(workspace: fixture.workspace).callTool(
+      name: "knowledge_capture", arguments: Self.capture, context: client.context(id: .init(9)))
+    #expect(result.isError)
+    #expect(result.text.hasPrefix("knowledge_capture was not run: "))
+    #expect(result.text.contains(refusal.reason), "\(result.text)")
+    #expect(result.structuredContent?["error"]?["kind"] == "denied")
+    #expect(result.structuredContent?["receipt"]?["outcome"] == "denied")
+    #expect(result.structuredContent?["receipt"]?["callID"] == "9")
+    #expect(try fixture.knowledgeTitles.isEmpty)
+    let receipt = try #require(try fixture.receipts.last)
+    #expect(receipt.outcome == .denied && receipt.approval == nil && receipt.changedIDs.isEmpty)
+  }
+
+  struct PolicyCase: CustomStringConvertible, Sendable {
+    var policy: MCPWritePolicy
+    var canElicit: Bool
+    var runs: Bool
+    var asks: Bool
+    var approval: String?
+    var message: String?
+    var description: String { "--writes \(policy.rawValue), canElicit \(canElicit)" }
+  }
+
+  static let policies: [PolicyCase] = [
+    PolicyCase(
+      policy: .ask, canElicit: false, runs: false, asks: false, approval: nil,
+      message: "restart the server as `dolphin mcp --writes allow`"),
+    PolicyCase(policy: .allow, canElicit: false, runs: true, asks: false, approval: "policy:allow"),
+    PolicyCase(policy: .deny, canElicit: false, runs: false, asks: false, approval: nil, message: "--writes deny"),
+    PolicyCase(policy: .ask, canElicit: true, runs: true, asks: true, approval: "mcp:elicitation"),
+    PolicyCase(policy: .allow, canElicit: true, runs: true, asks: true, approval: "mcp:elicitation"),
+    PolicyCase(policy: .deny, canElicit: true, runs: false, asks: false, approval: nil, message: "--writes deny"),
+  ]
+
+  @Test("The write policy decides only when the client cannot ask (deny always refuses)", arguments: policies)
+  func policy(_ c: PolicyCase) async throws {
+    let fixture = WorkspaceFixture()
+    let client = FakeElicitation { MCPElicitationResult(action: .accept) }
+    let provider = RegistryToolProvider(workspace: fixture.workspace, writes: c.policy)
+    let result = await provider.callTool(
+      name: "knowledge_capture", arguments: Self.capture, context: client.context(canElicit: c.canElicit))
+    #expect(result.isError == !c.runs, "\(result.text)")
+    #expect(client.requests.count == (c.asks ? 1 : 0))
+    if let message = c.message { #expect(result.text.contains(message), "\(result.text)") }
+    #expect(try fixture.knowledgeTitles == (c.runs ? ["Use SQLite WAL"] : []))
+    #expect(try fixture.receipts.last?.approval == c.approval)
+  }
+
+  @Test("A read-only call asks nobody and still leaves a receipt")
+  func readOnly() async throws {
+    let fixture = WorkspaceFixture()
+    let item = try fixture.capture(.fact, "SQLite 3.40 is installed")
+    let client = FakeElicitation { MCPElicitationResult(action: .decline) }
+    let result = await RegistryToolProvider(workspace: fixture.workspace).callTool(
+      name: "knowledge_search", arguments: ["query": "sqlite"], context: client.context())
+    #expect(!result.isError)
+    #expect(result.structuredContent?["results"]?.array?.first?["id"] == .string(item.id.uuidString))
+    #expect(result.structuredContent?["mode"] == "hybrid-lexical")
+    #expect(client.requests.isEmpty)
+    #expect(try fixture.receipts.map(\.approval) == ["notRequired"])
+  }
+
+  @Test("Invalid arguments: an isError result naming the field, a failed receipt, nobody asked")
+  func invalidArguments() async throws {
+    let fixture = WorkspaceFixture()
+    let client = FakeElicitation { MCPElicitationResult(action: .accept) }
+    let result = await RegistryToolProvider(workspace: fixture.workspace).callTool(
+      name: "knowledge_capture", arguments: ["kind": "decison", "title": "x", "extra": 1],
+      context: client.context())
+    #expect(result.isError)
+    #expect(result.structuredContent?["error"]?["kind"] == "invalidArguments")
+    #expect(result.text.contains("unknown field 'extra'"), "\(result.text)")
+    #expect(client.requests.isEmpty)
+    #expect(try fixture.receipts.map(\.outcome) == [.failed])
+  }
+
+  @Test("A failure inside the tool is an isError result with the engine's message")
+  func toolFailure() async throws {
+    let fixture = WorkspaceFixture()
+    let missing = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
+    let result = await RegistryToolProvider(workspace: fixture.workspace).callTool(
+      name: "knowledge_get", arguments: ["id": .string(missing)],
+      context: FakeElicitation { MCPElicitationResult(action: .accept) }.context())
+    #expect(result.isError)
+    #expect(result.text == "knowledge_get failed: no knowledge item has the id \(missing)")
+    #expect(result.structuredContent?["error"]?["kind"] == "failed")
+  }
+
+  @Test("An unusable workspace is an isError result, and the next call opens it again")
+  func workspaceUnavailable() async throws {
+    let attempts = Mutex(0)
+    let engine = WorkspaceFixture().engine
+    let workspace = MCPWorkspace(path: "/nowhere/ws") {
+      let attempt = attempts.withLock { n in
+        n += 1
+        return n
+      }
+      if attempt == 1 { throw WorkspaceError.damaged(file: "/nowhere/ws/workspace.sqlite", message: "not a database") }
+      return engine
+    }
+    let provider = RegistryToolProvider(workspace: workspace)
+    let context = FakeElicitation { MCPElicitationResult(action: .accept) }.context()
+    let failed = await provider.callTool(name: "knowledge_search", arguments: ["query": "x"], context: context)
+    #expect(failed.isError)
+    #expect(failed.structuredContent?["error"]?["kind"] == "workspaceUnavailable")
+    #expect(failed.text.contains("the Dolphin workspace at /nowhere/ws cannot be used"), "\(failed.text)")
+    #expect(failed.text.contains("dolphin doctor"))
+    let recovered = await provider.callTool(name: "knowledge_search", arguments: ["query": "x"], context: context)
+    #expect(!recovered.isError)
+    #expect(attempts.withLock { $0 } == 2)
+  }
+}

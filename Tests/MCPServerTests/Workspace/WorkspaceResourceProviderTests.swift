@@ -1,0 +1,141 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+import MCPServer
+import Testing
+import TestSupport
+
+@Suite("WorkspaceResourceProvider: digest, active handoff, knowledge items, cursors")
+struct WorkspaceResourceProviderTests {
+  /// Every page from the first, following nextCursor.
+  static func allPages(_ provider: WorkspaceResourceProvider) throws -> [MCPResourcePage] {
+    var pages = [try provider.listResources(cursor: nil)]
+    while let next = pages.last?.nextCursor {
+      pages.append(try provider.listResources(cursor: next))
+      #expect(pages.count < 100, "pagination ends")
+    }
+    return pages
+  }
+
+  @Test("An empty workspace lists the digest only, and reading it says there is nothing yet")
+  func empty() throws {
+    let provider = WorkspaceResourceProvider(workspace: WorkspaceFixture().workspace)
+    let page = try provider.listResources(cursor: nil)
+    #expect(page.resources.map(\.uri) == ["dolphin://digest/current"])
+    #expect(page.nextCursor == nil)
+    let digest = try #require(try provider.readResource(uri: "dolphin://digest/current").first)
+    #expect(digest.mimeType == "text/markdown")
+    #expect(digest.text.hasPrefix("# Project digest\n"))
+    #expect(digest.text.contains("The workspace holds nothing to summarize yet."))
+  }
+
+  @Test("Knowledge pages in id order; every item exactly once; opaque cursors")
+  func pagination() throws {
+    let fixture = WorkspaceFixture()
+    let items = try (1...5).map { try fixture.capture(.fact, "Fact \($0)") }
+    let provider = WorkspaceResourceProvider(workspace: fixture.workspace, pageSize: 2)
+    let pages = try Self.allPages(provider)
+    #expect(pages.count == 3)
+    #expect(pages[0].resources.first?.uri == "dolphin://digest/current")
+    let knowledge = pages.flatMap(\.resources).filter { $0.uri.hasPrefix("dolphin://knowledge/") }
+    #expect(knowledge.map(\.uri) == items.map(\.id.uuidString).sorted().map { "dolphin://knowledge/\($0)" })
+    #expect(knowledge.allSatisfy { $0.mimeType == "application/json" && $0.title?.hasPrefix("fact: Fact ") == true })
+    for cursor in pages.compactMap(\.nextCursor) {
+      #expect(!items.contains { cursor.contains($0.id.uuidString) }, "cursor \(cursor) is opaque")
+    }
+  }
+
+  @Test("Items added and removed between pages: those present throughout are listed once")
+  func stableUnderChange() throws {
+    let fixture = WorkspaceFixture()
+    for n in 1...6 { try fixture.capture(.fact, "Fact \(n)") }
+    let provider = WorkspaceResourceProvider(workspace: fixture.workspace, pageSize: 3)
+    let first = try provider.listResources(cursor: nil)
+    let firstIDs = first.resources.compactMap { UUID(uuidString: String($0.uri.dropFirst(20))) }
+    // Remove one already listed and add two more before reading on.
+    try fixture.engine.store.write { tx in _ = try tx.deleteKnowledge(id: firstIDs[0]) }
+    try fixture.capture(.fact, "Late 1")
+    try fixture.capture(.fact, "Late 2")
+    var seen = first.resources.map(\.uri)
+    var cursor = first.nextCursor
+    while let c = cursor {
+      let page = try provider.listResources(cursor: c)
+      seen += page.resources.map(\.uri)
+      cursor = page.nextCursor
+    }
+    #expect(Set(seen).count == seen.count, "no item repeated")
+    let all = try fixture.engine.listKnowledge().map { "dolphin://knowledge/\($0.id.uuidString)" }
+    #expect(Set(all).subtracting(seen).isEmpty, "no item skipped")
+  }
+
+  struct BadCursor: CustomStringConvertible, Sendable {
+    var name: String
+    var cursor: String
+    var description: String { name }
+  }
+
+  static let badCursors: [BadCursor] = [
+    BadCursor(name: "empty", cursor: ""),
+    BadCursor(name: "not base64", cursor: "%%%"),
+    BadCursor(name: "base64 of something else", cursor: Data("offset:2".utf8).base64EncodedString()),
+    BadCursor(
+      name: "a lower-case id", cursor: Data("knowledge-after:3f2504e0-4f89-11d3-9a0c-0305e82c3301".utf8).base64EncodedString()),
+    BadCursor(name: "very long", cursor: String(repeating: "QUFB", count: 100)),
+  ]
+
+  @Test("A cursor the provider did not issue is invalidCursor", arguments: badCursors)
+  func invalidCursor(_ c: BadCursor) throws {
+    let provider = WorkspaceResourceProvider(workspace: WorkspaceFixture().workspace)
+    #expect(throws: MCPServerError.invalidCursor(c.cursor)) { try provider.listResources(cursor: c.cursor) }
+  }
+
+  @Test("The digest is computed for the read, cites evidence ids, and is not stored")
+  func digest() throws {
+    let fixture = WorkspaceFixture()
+    let decision = try fixture.capture(.decision, "Use SQLite WAL", content: "Single-row writes. More.")
+    let provider = WorkspaceResourceProvider(workspace: fixture.workspace)
+    let text = try #require(try provider.readResource(uri: "dolphin://digest/current").first?.text)
+    #expect(text.contains("## Decisions\n\n- Use SQLite WAL — Single-row writes. [\(decision.id.uuidString)]"), "\(text)")
+    #expect(try fixture.engine.store.read { tx in try tx.listDigests() }.isEmpty)
+    #expect(try provider.readResource(uri: "dolphin://digest/current").first?.text == text, "deterministic")
+  }
+
+  @Test("The active handoff: listed and readable while active, not found otherwise")
+  func activeHandoff() throws {
+    let fixture = WorkspaceFixture()
+    let provider = WorkspaceResourceProvider(workspace: fixture.workspace)
+    #expect(throws: MCPServerError.resourceNotFound(uri: "dolphin://handoff/active")) {
+      try provider.readResource(uri: "dolphin://handoff/active")
+    }
+    let handoff = Handoff(id: sequentialID(900), focus: "Ship the MCP glue", createdAt: Date(timeIntervalSince1970: 0))
+    try fixture.insert(handoff)
+    #expect(!(try provider.listResources(cursor: nil).resources.contains { $0.uri == "dolphin://handoff/active" }))
+    try fixture.engine.store.write { tx in try tx.setActiveHandoffID(handoff.id) }
+    let listed = try provider.listResources(cursor: nil).resources
+    #expect(listed.map(\.uri) == ["dolphin://digest/current", "dolphin://handoff/active"])
+    #expect(listed[1].title == "Active handoff: Ship the MCP glue")
+    let read = try #require(try provider.readResource(uri: "dolphin://handoff/active").first)
+    #expect(read.mimeType == "application/json")
+    #expect(try JSONValue(parsing: read.text)["id"] == .string(handoff.id.uuidString))
+  }
+
+  @Test("Knowledge items read as JSON; unknown and malformed ids are not found")
+  func knowledge() throws {
+    let fixture = WorkspaceFixture()
+    let item = try fixture.capture(.preference, "Tabs over spaces", content: "Always.\nReally.")
+    let provider = WorkspaceResourceProvider(workspace: fixture.workspace)
+    let uri = "dolphin://knowledge/\(item.id.uuidString)"
+    let listed = try #require(try provider.listResources(cursor: nil).resources.last)
+    #expect(listed.uri == uri && listed.description == "Always.")
+    let read = try #require(try provider.readResource(uri: uri).first)
+    let json = try JSONValue(parsing: read.text)
+    #expect(json["title"] == "Tabs over spaces" && json["kind"] == "preference")
+    for unknown in [
+      "dolphin://knowledge/3F2504E0-4F89-11D3-9A0C-0305E82C3301", "dolphin://knowledge/nope",
+      "dolphin://other/1", "file:///etc/passwd",
+    ] {
+      #expect(throws: MCPServerError.resourceNotFound(uri: unknown)) { try provider.readResource(uri: unknown) }
+    }
+    #expect(provider.listResourceTemplates().map(\.uriTemplate) == ["dolphin://knowledge/{id}"])
+  }
+}

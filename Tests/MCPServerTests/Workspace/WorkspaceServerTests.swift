@@ -1,0 +1,134 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+import MCPServer
+import Testing
+import TestSupport
+
+/// The whole Dolphin server (core + providers) over an in-memory transport, line by line.
+@Suite("MCPServer.workspaceServer end to end in memory")
+struct WorkspaceServerTests {
+  struct Session {
+    let fixture = WorkspaceFixture()
+    let transport = InMemoryTransport()
+    let serving: Task<Void, Never>
+    let logs = Recorder()
+
+    init(writes: MCPWritePolicy = .ask) {
+      let logs = self.logs
+      let server = MCPServer.workspaceServer(
+        workspace: fixture.workspace, writes: writes, version: "9.9.9", verbose: true,
+        log: { logs.record($0) })
+      let transport = self.transport
+      serving = Task { await server.run(transport: transport) }
+    }
+
+    func send(_ line: String) { transport.writeInbound(line) }
+
+    func next() async throws -> JSONValue {
+      try JSONValue(parsing: try #require(await transport.nextOutbound(), "the server sent nothing"))
+    }
+
+    func initialize(_ capabilities: String) async throws -> JSONValue {
+      send(
+        #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":\#(capabilities),"clientInfo":{"name":"t","version":"1"}}}"#
+      )
+      let result = try await next()
+      send(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+      return result
+    }
+  }
+
+  static let captureLine =
+    #"{"jsonrpc":"2.0","id":"c-1","method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"goal","title":"Ship 1.0"}}}"#
+
+  @Test("initialize describes Dolphin; a capture asks through elicitation/create and runs on accept")
+  func elicitationRoundTrip() async throws {
+    let session = Session()
+    let initialized = try await session.initialize(#"{"elicitation":{}}"#)
+    #expect(initialized["result"]?["serverInfo"] == ["name": "dolphin", "title": "Dolphin Continuity", "version": "9.9.9"])
+    #expect(initialized["result"]?["instructions"]?.string?.hasPrefix("Dolphin Continuity:") == true)
+    session.send(Self.captureLine)
+    let ask = try await session.next()
+    #expect(ask["method"] == "elicitation/create")
+    #expect(ask["params"]?["mode"] == "form")
+    #expect(
+      ask["params"]?["message"]?.string?.contains(
+        #"knowledge_capture {"kind":"goal","priority":"normal","title":"Ship 1.0"}"#) == true)
+    #expect(ask["params"]?["requestedSchema"]?["properties"]?["approve"]?["type"] == "boolean")
+    let askID = try #require(ask["id"]).jsonString()
+    session.send(#"{"jsonrpc":"2.0","id":\#(askID),"result":{"action":"accept","content":{"approve":true}}}"#)
+    let result = try await session.next()
+    #expect(result["id"] == "c-1")
+    #expect(result["result"]?["isError"] == false)
+    #expect(result["result"]?["structuredContent"]?["item"]?["title"] == "Ship 1.0")
+    #expect(try session.fixture.knowledgeTitles == ["Ship 1.0"])
+    #expect(try session.fixture.receipts.map(\.approval) == ["mcp:elicitation"])
+    session.transport.finishInbound()
+    await session.serving.value
+    #expect(session.logs.all.contains { $0.hasPrefix(#"dolphin mcp: tools/call knowledge_capture id "c-1": succeeded, approval mcp:elicitation, "#) })
+  }
+
+  @Test("A declined elicitation: an isError result, a denied receipt, nothing written")
+  func declined() async throws {
+    let session = Session()
+    _ = try await session.initialize(#"{"elicitation":{"form":{}}}"#)
+    session.send(Self.captureLine)
+    let ask = try await session.next()
+    let askID = try #require(ask["id"]).jsonString()
+    session.send(#"{"jsonrpc":"2.0","id":\#(askID),"result":{"action":"decline"}}"#)
+    let result = try await session.next()
+    #expect(result["result"]?["isError"] == true)
+    #expect(result["result"]?["structuredContent"]?["receipt"]?["outcome"] == "denied")
+    #expect(try session.fixture.knowledgeTitles.isEmpty)
+    #expect(try session.fixture.receipts.map(\.outcome) == [.denied])
+  }
+
+  @Test("Cancelling a call that waits for approval: no response, the elicitation is cancelled, nothing written")
+  func cancelledWhileAsking() async throws {
+    let session = Session()
+    _ = try await session.initialize(#"{"elicitation":{}}"#)
+    session.send(Self.captureLine)
+    let ask = try await session.next()
+    #expect(ask["method"] == "elicitation/create")
+    session.send(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c-1","reason":"user stop"}}"#)
+    let cancelled = try await session.next()
+    #expect(cancelled["method"] == "notifications/cancelled")
+    #expect(cancelled["params"]?["requestId"] == ask["id"])
+    session.send(#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#)
+    #expect(try await session.next()["id"] == "p", "no response for the cancelled call")
+    #expect(try session.fixture.knowledgeTitles.isEmpty)
+  }
+
+  @Test("Without the elicitation capability, --writes ask refuses with the way out")
+  func cannotAsk() async throws {
+    let session = Session()
+    _ = try await session.initialize("{}")
+    session.send(Self.captureLine)
+    let result = try await session.next()
+    #expect(result["result"]?["isError"] == true)
+    let text = try #require(result["result"]?["content"]?.array?.first?["text"]?.string)
+    #expect(text == "knowledge_capture was not run: " + RegistryToolProvider.cannotAskMessage)
+  }
+
+  @Test("resources and prompts over the wire")
+  func resourcesAndPrompts() async throws {
+    let session = Session()
+    let item = try session.fixture.capture(.fact, "WAL mode is on")
+    _ = try await session.initialize("{}")
+    session.send(#"{"jsonrpc":"2.0","id":1,"method":"resources/list","params":{}}"#)
+    let list = try await session.next()
+    #expect(
+      list["result"]?["resources"]?.array?.compactMap { $0["uri"]?.string }
+        == ["dolphin://digest/current", "dolphin://knowledge/\(item.id.uuidString)"])
+    session.send(#"{"jsonrpc":"2.0","id":2,"method":"resources/list","params":{"cursor":"bogus"}}"#)
+    #expect(try await session.next()["error"]?["code"] == -32602)
+    session.send(#"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"dolphin://knowledge/\#(item.id.uuidString)"}}"#)
+    let read = try await session.next()
+    #expect(read["result"]?["contents"]?.array?.first?["mimeType"] == "application/json")
+    session.send(#"{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"dolphin://handoff/active"}}"#)
+    #expect(try await session.next()["error"]?["code"] == -32002)
+    session.send(#"{"jsonrpc":"2.0","id":5,"method":"prompts/get","params":{"name":"restore_session","arguments":{}}}"#)
+    #expect(try await session.next()["error"]?["code"] == -32602)
+  }
+}
