@@ -35,9 +35,12 @@ public enum DigestTrigger: Codable, Sendable, Equatable {
 
 /// One line of a digest with the ids of the records it came from.
 public struct DigestLine: Codable, Sendable, Equatable {
+  /// One line of at most 240 characters.
   public var text: String
+  /// The records the line quotes (empty for a `… and N more …` marker line).
   public var evidenceIDs: [UUID]
 
+  /// A line and its evidence.
   public init(text: String, evidenceIDs: [UUID]) {
     self.text = text
     self.evidenceIDs = evidenceIDs

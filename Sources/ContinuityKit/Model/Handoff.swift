@@ -16,6 +16,8 @@ public struct Handoff: Codable, Sendable, Equatable, Identifiable {
   /// Chat lines copied when the handoff was made; scrubbed by "clear chat & run activity".
   public var recentExcerpts: [String]
   public var createdAt: Date
+  /// Kept for workspaces that recorded it. Restoring does not write it: a restore changes
+  /// nothing but `AssistantWorkspace.activeHandoffID`.
   public var restoredAt: Date?
 
   public init(

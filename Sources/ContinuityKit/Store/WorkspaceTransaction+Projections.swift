@@ -65,6 +65,22 @@ package struct KnowledgeHeader: Sendable, Equatable {
 }
 
 extension SQLRow {
+  /// The case of `E` whose raw value equals the column's text, compared byte by byte without
+  /// building a string; nil when none does.
+  func enumCase<E: RawRepresentable & CaseIterable>(_ i: Int32, _ table: [(bytes: [UInt8], value: E)]) -> E? {
+    let n = Int(sqlite3_column_bytes(stmt, i))
+    guard let p = sqlite3_column_text(stmt, i) else { return nil }
+    for entry in table where entry.bytes.count == n {
+      var equal = true
+      for k in 0..<n where entry.bytes[k] != p[k] {
+        equal = false
+        break
+      }
+      if equal { return entry.value }
+    }
+    return nil
+  }
+
   /// Parses a stored upper- or lower-case UUID string without allocating; nil when malformed.
   func uuidValue(_ i: Int32) -> UUID? {
     guard sqlite3_column_bytes(stmt, i) == 36, let p = sqlite3_column_text(stmt, i) else { return nil }
@@ -96,6 +112,9 @@ extension SQLRow {
 
 // Targeted, bounded queries for derived views. Each one reads only the columns it needs.
 extension WorkspaceTransaction {
+  static let kindBytes: [(bytes: [UInt8], value: KnowledgeKind)] = KnowledgeKind.allCases.map { (Array($0.rawValue.utf8), $0) }
+  static let priorityBytes: [(bytes: [UInt8], value: Priority)] = Priority.allCases.map { (Array($0.rawValue.utf8), $0) }
+
   /// Hands every knowledge item's header to `body`, in row order, in one table scan.
   /// - Parameters:
   ///   - updatedAt: read `updatedAt`.
@@ -128,17 +147,22 @@ extension WorkspaceTransaction {
     } else {
       columns.append("''")
     }
-    let sql = "SELECT " + columns.joined(separator: ", ") + " FROM knowledge ORDER BY rowid"
+    let sql = "SELECT " + columns.joined(separator: ", ") + " FROM knowledge"
     try db.query(sql, args) { (row) throws(WorkspaceError) in
       guard let id = row.uuidValue(1) else {
         throw .damaged(file: db.displayName, message: "knowledge holds a malformed id '\(row.text(1))'")
       }
+      guard let kind = row.enumCase(2, Self.kindBytes) else {
+        throw .damaged(file: db.displayName, message: "knowledge.kind holds an unknown value '\(row.text(2))'")
+      }
+      guard let priority = row.enumCase(4, Self.priorityBytes) else {
+        throw .damaged(file: db.displayName, message: "knowledge.priority holds an unknown value '\(row.text(4))'")
+      }
       body(
         KnowledgeHeader(
-          rowID: row.int64(0), id: id, kind: try enumValue(KnowledgeKind.self, row, 2, "knowledge.kind"),
-          title: row.text(3), priority: try enumValue(Priority.self, row, 4, "knowledge.priority"),
-          updatedAt: row.text(5), createdAt: row.text(6), isUntagged: row.int(7) != 0, tagsJSON: row.text(8),
-          contentPrefix: row.text(9)))
+          rowID: row.int64(0), id: id, kind: kind, title: row.text(3), priority: priority,
+          updatedAt: updatedAt ? row.text(5) : "", createdAt: createdAfter == nil ? "" : row.text(6),
+          isUntagged: row.int(7) != 0, tagsJSON: row.text(8), contentPrefix: contentPrefix > 0 ? row.text(9) : ""))
     }
   }
 

@@ -19,6 +19,7 @@ public struct HandoffRequest: Sendable, Equatable {
   /// continuity ranker (see ``KnowledgeEngine/continuityRankingMode``).
   public var autoSelect: Bool
 
+  /// A request; only `focus` is required.
   public init(
     focus: String, summary: String? = nil, nextSteps: [String] = [], knowledgeIDs: [UUID] = [],
     taskIDs: [UUID] = [], recentExcerpts: [String] = [], autoSelect: Bool = false
@@ -57,14 +58,17 @@ public struct HandoffCreation: Sendable, Equatable, Codable {
 public struct HandoffList: Sendable, Equatable, Codable {
   /// Newest first, then by id.
   public var handoffs: [Handoff]
+  /// The handoff marked active, if any.
   public var activeHandoffID: UUID?
 }
 
 /// A record a handoff brief names: its id, what it is and its title.
 public struct BriefReference: Sendable, Equatable, Codable {
+  /// The record's id.
   public var id: UUID
   /// A knowledge kind (`decision`, …), `task`, or `missing` when the record is gone.
   public var kind: String
+  /// The record's title now (or a placeholder when it is gone).
   public var title: String
   /// For tasks: `open` or `completed` as stored now (restoring never changes it).
   public var status: String?

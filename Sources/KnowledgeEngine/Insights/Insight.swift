@@ -31,12 +31,14 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
 public struct Insight: Codable, Sendable, Equatable {
   /// The rule that fired.
   public var rule: InsightRule
+  /// How urgent it is; `--min-priority` filters on it.
   public var priority: Priority
   /// One human-readable sentence naming the records involved.
   public var message: String
   /// The records the insight is about (at most ``Limits/idsPerList``).
   public var evidenceIDs: [UUID]
 
+  /// An insight as a rule reports it.
   public init(rule: InsightRule, priority: Priority, message: String, evidenceIDs: [UUID]) {
     self.rule = rule
     self.priority = priority
@@ -73,8 +75,11 @@ public struct InsightThresholds: Codable, Sendable, Equatable {
 public struct InsightReport: Codable, Sendable, Equatable {
   /// Always `rule-based`: fixed rules over the stored records, no model, no background work.
   public var method: String
+  /// `rule-based-insights`.
   public var algorithm: String
+  /// `1`.
   public var algorithmVersion: String
+  /// The thresholds the rules used.
   public var thresholds: InsightThresholds
   /// Only insights at or above this priority were kept.
   public var minimumPriority: Priority

@@ -14,9 +14,22 @@ enum InsightRules {
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
 
+  /// An insight's position inside its rule: `major` first, then the ids in
+  /// ``UUID/uuidString`` order.
+  struct RankKey {
+    var major = 0
+    var ids: [UUID]
+
+    static func precedes(_ a: RankKey, _ b: RankKey) -> Bool {
+      if a.major != b.major { return a.major < b.major }
+      for (x, y) in zip(a.ids, b.ids) where x != y { return KnowledgeHeader.precedes(x, y) }
+      return a.ids.count < b.ids.count
+    }
+  }
+
   /// An insight with its position inside its rule, built on demand.
   struct Ranked {
-    var key: [String]
+    var key: RankKey
     var make: () -> Insight
   }
 
@@ -29,10 +42,17 @@ enum InsightRules {
     var ranked: [Ranked]
 
     init(_ rule: InsightRule, _ priority: Priority, _ all: [Ranked]) {
+      var top = BoundedSelection<Ranked>(capacity: Limits.insights) { RankKey.precedes($0.key, $1.key) }
+      for r in all { top.consider(r) }
+      self.init(rule, priority, total: all.count, top: top.elements)
+    }
+
+    /// A rule whose caller already selected the first insights (`top`, in order).
+    init(_ rule: InsightRule, _ priority: Priority, total: Int, top: [Ranked]) {
       self.rule = rule
       self.priority = priority
-      total = all.count
-      ranked = Array(all.sorted { $0.key.lexicographicallyPrecedes($1.key) }.prefix(Limits.insights))
+      self.total = total
+      ranked = top
     }
   }
 
@@ -41,11 +61,10 @@ enum InsightRules {
     var headers: [KnowledgeHeader] = []
     /// Titles of the items in `contradicts` relationships, by id.
     var contradictionTitles: [UUID: String] = [:]
-    /// Every item's title.
+    /// Every item's title, in `headers` order.
     var titles = TrigramSets()
-    /// The titles of decisions and preferences, and the header index of each.
-    var conflictTitles = TrigramSets()
-    var conflictHeader: [Int] = []
+    /// Which headers are decisions or preferences (the possible-conflict join).
+    var conflictEligible: [Bool] = []
     var untagged = BoundedSelection<KnowledgeHeader>(capacity: Limits.idsPerList, by: KnowledgeOrder.importance)
     var unrelated = BoundedSelection<KnowledgeHeader>(capacity: Limits.idsPerList, by: KnowledgeOrder.importance)
     var newer = BoundedSelection<KnowledgeHeader>(capacity: Limits.idsPerList - 1, by: KnowledgeOrder.creation)
@@ -77,10 +96,7 @@ enum InsightRules {
     ) { h in
       if contradictionIDs.contains(h.id) { scan.contradictionTitles[h.id] = h.title }
       scan.titles.append(h.title)
-      if h.kind == .decision || h.kind == .preference {
-        scan.conflictTitles.append(h.title)
-        scan.conflictHeader.append(scan.headers.count)
-      }
+      scan.conflictEligible.append(h.kind == .decision || h.kind == .preference)
       if h.isUntagged { scan.untagged.consider(h) }
       if h.kind == .decision || h.kind == .goal, !related.contains(h.id) { scan.unrelated.consider(h) }
       if !h.createdAt.isEmpty { scan.newer.consider(h) }
@@ -90,10 +106,10 @@ enum InsightRules {
     var fired: [Fired] = []
     fired.append(Fired(.contradiction, .high, contradictionInsights(contradictions, scan)))
     let (conflicts, duplicates) = similarityInsights(scan, linked: linked, t)
-    fired.append(Fired(.possibleConflict, .normal, conflicts))
+    fired.append(conflicts)
     if let handoff, let f = staleHandoff(handoff, scan, now: now, t) { fired.append(f) }
     fired.append(try unsupportedTasks(tx, t))
-    fired.append(Fired(.nearDuplicates, .normal, duplicates))
+    fired.append(duplicates)
     fired.append(aggregate(.missingRelationships, scan.unrelated, t) { total, quoted in
       (total == 1 ? "1 decision or goal has" : "\(total) decisions and goals have")
         + " no relationships: \(quoted); relate them to what supports or depends on them."
@@ -129,12 +145,6 @@ enum InsightRules {
   /// The two ids in ``UUID/uuidString`` order.
   static func orderedPair(_ a: UUID, _ b: UUID) -> [UUID] { KnowledgeHeader.precedes(b, a) ? [b, a] : [a, b] }
 
-  /// `n` as ten digits with leading zeros, so text order is numeric order.
-  static func padded(_ n: Int) -> String {
-    let s = String(n)
-    return String(repeating: "0", count: max(0, 10 - s.count)) + s
-  }
-
   /// Two decimals, locale-free.
   static func format(_ x: Double) -> String {
     let hundredths = Int((x * 100).rounded())
@@ -146,7 +156,7 @@ enum InsightRules {
 
   static func contradictionInsights(_ pairs: [[UUID]], _ scan: Scan) -> [Ranked] {
     pairs.map { pair in
-      Ranked(key: pair.map(\.uuidString)) {
+      Ranked(key: RankKey(ids: pair)) {
         let a = scan.contradictionTitles[pair[0]] ?? pair[0].uuidString
         let b = scan.contradictionTitles[pair[1]] ?? pair[1].uuidString
         return Insight(
@@ -159,18 +169,16 @@ enum InsightRules {
 
   /// Possible conflicts and near-duplicate groups, from two trigram joins over the titles.
   static func similarityInsights(_ scan: Scan, linked: Set<[UUID]>, _ t: InsightThresholds)
-    -> (conflicts: [Ranked], duplicates: [Ranked])
+    -> (conflicts: Fired, duplicates: Fired)
   {
     let headers = scan.headers
     // Possible conflicts: same kind (decision or preference), a shared tag, similar titles,
     // different opening content, no relationship between them.
     var conflicts: [Ranked] = []
-    var conflicting = Set<[Int]>()
-    let titlePairs = scan.conflictTitles.similarPairs(
-      threshold: t.conflictTitleSimilarity, maximumGeneratorFrequency: t.conflictGeneratorFrequency
-    ).map { p in
-      TrigramSets.Pair(first: scan.conflictHeader[p.first], second: scan.conflictHeader[p.second], similarity: p.similarity)
-    }
+    var inConflict = Set<Int>()
+    let titlePairs = scan.titles.similarPairs(
+      threshold: t.conflictTitleSimilarity, maximumGeneratorFrequency: t.conflictGeneratorFrequency,
+      include: scan.conflictEligible)
     var tagCache: [Int: [Substring]] = [:]
     func tags(_ i: Int) -> [Substring] {
       if let cached = tagCache[i] { return cached }
@@ -186,10 +194,11 @@ enum InsightRules {
       let shared = Set(tags(p.first)).intersection(tags(p.second))
       guard let rawTag = shared.min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) else { continue }
       if normalizedOpening(a.contentPrefix) == normalizedOpening(b.contentPrefix) { continue }
-      conflicting.insert([p.first, p.second])
+      inConflict.insert(p.first)
+      inConflict.insert(p.second)
       let similarity = p.similarity
       conflicts.append(
-        Ranked(key: pair.map(\.uuidString)) {
+        Ranked(key: RankKey(ids: pair)) {
           let noun = a.kind == .decision ? "Decisions" : "Preferences"
           let (x, y) = pair[0] == a.id ? (a, b) : (b, a)
           let tag = (try? StableJSON.decoder().decode(String.self, from: Data(rawTag.utf8))) ?? String(rawTag)
@@ -200,8 +209,8 @@ enum InsightRules {
         })
     }
 
-    // Near-duplicates: connected groups of titles at or above the threshold (pairs reported as
-    // possible conflicts excepted).
+    // Near-duplicates: connected groups of near-identical titles, leaving out items already
+    // reported in a possible conflict.
     let join = scan.titles.join(
       threshold: t.nearDuplicateSimilarity, maximumGeneratorFrequency: t.nearDuplicateGeneratorFrequency)
     var parent = Array(0..<headers.count)
@@ -213,34 +222,61 @@ enum InsightRules {
       }
       return x
     }
-    func union(_ a: Int, _ b: Int) {
+    var best = [Double](repeating: 0, count: headers.count)
+    var linkedAny: [Int] = []
+    func link(_ a: Int, _ b: Int, _ similarity: Double) {
+      if inConflict.contains(a) || inConflict.contains(b) { return }
       let (ra, rb) = (root(a), root(b))
       if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+      best[a] = max(best[a], similarity)
+      best[b] = max(best[b], similarity)
+      linkedAny.append(a)
+      linkedAny.append(b)
     }
-    var best: [Int: Double] = [:]
-    var linkedAny = Set<Int>()
-    for p in join.expandedPairs where !conflicting.contains([p.first, p.second]) {
-      union(p.first, p.second)
-      linkedAny.insert(p.first)
-      linkedAny.insert(p.second)
-      best[p.first] = max(best[p.first] ?? 0, p.similarity)
+    // Identical titles link to the first of them not in a conflict (their anchor); similar
+    // representatives link through their anchors.
+    var anchor = [Int](repeating: -1, count: headers.count)
+    for (i, r) in join.representative.enumerated() where r >= 0 && !inConflict.contains(i) {
+      if anchor[r] < 0 { anchor[r] = i } else { link(anchor[r], i, 1) }
     }
-    var groups: [Int: [Int]] = [:]
-    for m in linkedAny { groups[root(m), default: []].append(m) }
-    var duplicates: [Ranked] = []
-    for (_, group) in groups {
-      let members = group.sorted { KnowledgeHeader.precedes(headers[$0].id, headers[$1].id) }
-      let similarity = members.compactMap { best[$0] }.max() ?? t.nearDuplicateSimilarity
-      let ids = members.prefix(t.aggregateEvidence).map { headers[$0].id }
-      duplicates.append(
-        Ranked(key: [padded(1_000_000_000 - members.count), ids[0].uuidString]) {
-          Insight(
-            rule: .nearDuplicates, priority: .normal,
-            message: "\(members.count) items have near-identical titles (trigram similarity up to \(format(similarity))): \(quoteList(members.map { headers[$0].title }, total: members.count)); merge them or make the titles distinct.",
-            evidenceIDs: Array(ids))
-        })
+    for p in join.pairs where anchor[p.first] >= 0 && anchor[p.second] >= 0 {
+      link(anchor[p.first], anchor[p.second], p.similarity)
     }
-    return (conflicts, duplicates)
+    // Group sizes, smallest id and best similarity per root, without materializing groups.
+    var size = [Int](repeating: 0, count: headers.count)
+    var smallest = [Int](repeating: -1, count: headers.count)
+    var groupBest = [Double](repeating: 0, count: headers.count)
+    var seen = [Bool](repeating: false, count: headers.count)
+    var roots: [Int] = []
+    for m in linkedAny where !seen[m] {
+      seen[m] = true
+      let r = root(m)
+      if size[r] == 0 { roots.append(r) }
+      size[r] += 1
+      groupBest[r] = max(groupBest[r], best[m])
+      if smallest[r] < 0 || KnowledgeHeader.precedes(headers[m].id, headers[smallest[r]].id) { smallest[r] = m }
+    }
+    var top = BoundedSelection<Int>(capacity: Limits.insights) { a, b in
+      size[a] != size[b] ? size[a] > size[b] : KnowledgeHeader.precedes(headers[smallest[a]].id, headers[smallest[b]].id)
+    }
+    for r in roots { top.consider(r) }
+    var members: [Int: [Int]] = [:]
+    let chosen = Set(top.elements)
+    for m in 0..<headers.count where seen[m] && chosen.contains(root(m)) { members[root(m), default: []].append(m) }
+    let duplicates = top.elements.map { r -> Ranked in
+      let group = (members[r] ?? []).sorted { KnowledgeHeader.precedes(headers[$0].id, headers[$1].id) }
+      let similarity = groupBest[r]
+      return Ranked(key: RankKey(major: -group.count, ids: [headers[smallest[r]].id])) {
+        Insight(
+          rule: .nearDuplicates, priority: .normal,
+          message: "\(group.count) items have near-identical titles (trigram similarity up to \(format(similarity))): \(quoteList(group.map { headers[$0].title }, total: group.count)); merge them or make the titles distinct.",
+          evidenceIDs: group.prefix(t.aggregateEvidence).map { headers[$0].id })
+      }
+    }
+    return (
+      Fired(.possibleConflict, .normal, conflicts),
+      Fired(.nearDuplicates, .normal, total: roots.count, top: duplicates)
+    )
   }
 
   /// The elements of a JSON array of strings as written (quotes and escapes kept), split at the
@@ -296,7 +332,7 @@ enum InsightRules {
     return Fired(
       .staleHandoff, priority,
       [
-        Ranked(key: [h.id.uuidString]) {
+        Ranked(key: RankKey(ids: [h.id])) {
           var reasons: [String] = []
           if old { reasons.append("it is \(ageDays) days old (more than \(t.staleHandoffDays))") }
           if newer > 0 {
@@ -319,7 +355,7 @@ enum InsightRules {
       rule: .unsupportedTasks, priority: .normal,
       message: "\(subject) no supporting knowledge: \(quoteList(tasks.map(\.title), total: total)); link the decisions or facts they depend on.",
       evidenceIDs: tasks.map(\.id))
-    return Fired(.unsupportedTasks, .normal, [Ranked(key: []) { insight }])
+    return Fired(.unsupportedTasks, .normal, [Ranked(key: RankKey(ids: [])) { insight }])
   }
 
   /// One insight over a bounded selection; `message` gets the total and the quoted titles.
@@ -333,7 +369,7 @@ enum InsightRules {
     return Fired(
       rule, .low,
       [
-        Ranked(key: []) {
+        Ranked(key: RankKey(ids: [])) {
           Insight(
             rule: rule, priority: .low, message: message(total, quoteList(items.map(\.title), total: total)),
             evidenceIDs: Array(items.prefix(t.aggregateEvidence).map(\.id)))

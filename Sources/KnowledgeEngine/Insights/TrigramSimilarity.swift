@@ -32,7 +32,7 @@ import Foundation
 ///   *T* trigram occurrences, *P* probed postings and *C* verified candidates of size *s*.
 struct TrigramSets {
   /// Shared prefix trigrams a candidate pair needs (see the type's discussion).
-  static let sharedPrefixTrigrams = 2
+  static let sharedPrefixTrigrams = 3
 
   /// Distinct trigram ids of text `i`: `tokens[offsets[i]..<offsets[i + 1]]`.
   private(set) var tokens: [Int32] = []
@@ -47,9 +47,12 @@ struct TrigramSets {
   private static let directAlphabet: UInt32 = 37
   private static let directIDs = 37 * 37 * 37
   private var table = OpenAddressingTable()
-  /// The last text each id was seen in (for per-text deduplication); may be longer than the
-  /// vocabulary.
-  private var lastText: [Int32] = Array(repeating: -1, count: directIDs)
+  /// The last text each looked-up id (≥ `directIDs`) was seen in, for per-text deduplication;
+  /// may be longer than the vocabulary.
+  private var lastText: [Int32] = []
+  /// Direct ids seen in the current text: a bitset small enough to stay in the L1 cache,
+  /// cleared after each text.
+  private var seenDirect = [UInt64](repeating: 0, count: (directIDs + 63) / 64)
 
   /// How many texts were added.
   var count: Int { offsets.count - 1 }
@@ -72,13 +75,14 @@ struct TrigramSets {
     // A text of n bytes has at most n + 1 trigrams and at most n + 1 new ids.
     let start = tokens.count
     tokens.append(contentsOf: repeatElement(0, count: n + 1))
-    if lastText.count < vocabularySize + n + 1 {
-      lastText.append(contentsOf: repeatElement(-1, count: vocabularySize + n + 1 - lastText.count))
+    if lastText.count < vocabularySize - Self.directIDs + n + 1 {
+      lastText.append(contentsOf: repeatElement(-1, count: vocabularySize - Self.directIDs + n + 1 - lastText.count))
     }
     var written = start
     var vocabulary = vocabularySize
     var fingerprint: UInt64 = 0
     tokens.withUnsafeMutableBufferPointer { out in
+      seenDirect.withUnsafeMutableBufferPointer { seen in
       lastText.withUnsafeMutableBufferPointer { last in
         var c0: UInt32 = 0, c1: UInt32 = 0
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
@@ -86,20 +90,25 @@ struct TrigramSets {
         var previousWasSeparator = true
         var i = 0
         @inline(__always) func emit(_ c2: UInt32) {
-          let id: Int
           let a = Self.directAlphabet
           if c0 < a, c1 < a, c2 < a {
-            id = Int((c0 * a + c1) * a + c2)
+            let id = Int((c0 * a + c1) * a + c2)
+            let bit: UInt64 = 1 << UInt64(id & 63)
+            if seen[id >> 6] & bit == 0 {
+              seen[id >> 6] |= bit
+              out[written] = Int32(id)
+              written += 1
+            }
           } else {
             let key = UInt64(c0) << 42 | UInt64(c1) << 21 | UInt64(c2)
             let (found, inserted) = table.id(for: key, next: Int32(vocabulary))
             if inserted { vocabulary += 1 }
-            id = Int(found)
-          }
-          if last[id] != textIndex {
-            last[id] = textIndex
-            out[written] = Int32(id)
-            written += 1
+            let slot = Int(found) - Self.directIDs
+            if last[slot] != textIndex {
+              last[slot] = textIndex
+              out[written] = found
+              written += 1
+            }
           }
         }
         while i < n {
@@ -148,6 +157,8 @@ struct TrigramSets {
         // The trailing pad (a text ending on a separator already has it).
         if !previousWasSeparator, have >= 2 { emit(0) }
         fingerprint = hash
+        for p in start..<written where Int(out[p]) < Self.directIDs { seen[Int(out[p]) >> 6] = 0 }
+      }
       }
     }
     fingerprints.append(fingerprint)
@@ -189,22 +200,29 @@ struct TrigramSets {
     /// For each text, the first text with the same normalized form (itself when it is the
     /// first), or -1 for texts left out or without trigrams.
     var representative: [Int]
-    /// The texts each representative stands for (itself included), ascending.
-    var members: [Int: [Int]]
     /// Pairs of representatives, ordered by `first` then `second`.
     var pairs: [Pair]
 
+    /// The texts each representative stands for (itself included), ascending; only groups of
+    /// two or more.
+    var groups: [Int: [Int]] {
+      var out: [Int: [Int]] = [:]
+      for (i, r) in representative.enumerated() where r >= 0 && r != i { out[r, default: [r]].append(i) }
+      return out
+    }
+
     /// Every pair of texts (not only representatives), ordered by `first` then `second`.
     var expandedPairs: [Pair] {
+      let groups = self.groups
       var out: [Pair] = []
-      for group in members.values where group.count > 1 {
+      for group in groups.values {
         for a in 0..<(group.count - 1) {
           for b in (a + 1)..<group.count { out.append(Pair(first: group[a], second: group[b], similarity: 1)) }
         }
       }
       for p in pairs {
-        for a in members[p.first] ?? [p.first] {
-          for b in members[p.second] ?? [p.second] {
+        for a in groups[p.first] ?? [p.first] {
+          for b in groups[p.second] ?? [p.second] {
             out.append(Pair(first: min(a, b), second: max(a, b), similarity: p.similarity))
           }
         }
@@ -234,22 +252,20 @@ struct TrigramSets {
   func join(threshold t: Double, maximumGeneratorFrequency: Int, include: [Bool]? = nil) -> Join {
     let n = count
     var representative = [Int](repeating: -1, count: n)
-    var members: [Int: [Int]] = [:]
     var size = [Int](repeating: 0, count: n)
-    var firstOf: [UInt64: Int] = [:]
+    var firstOf = [UInt64: Int](minimumCapacity: n)
     for i in 0..<n where (include?[i] ?? true) && offsets[i + 1] > offsets[i] {
       if let r = firstOf[fingerprints[i]], sameSet(r, i) {
         representative[i] = r
-        members[r, default: [r]].append(i)
       } else {
         if firstOf[fingerprints[i]] == nil { firstOf[fingerprints[i]] = i }
         representative[i] = i
         size[i] = offsets[i + 1] - offsets[i]
       }
     }
-    guard t > 0 else { return Join(representative: representative, members: members, pairs: []) }
+    guard t > 0 else { return Join(representative: representative, pairs: []) }
     let pairs = joinRepresentatives(threshold: t, maximumGeneratorFrequency: maximumGeneratorFrequency, size: size)
-    return Join(representative: representative, members: members, pairs: pairs)
+    return Join(representative: representative, pairs: pairs)
   }
 
   /// Whether texts `a` and `b` have the same trigram sequence. Texts with equal normalized
@@ -260,12 +276,29 @@ struct TrigramSets {
   }
 
   /// PPJoin over the texts with `size[i] > 0`.
-  private func joinRepresentatives(threshold t: Double, maximumGeneratorFrequency: Int, size: [Int]) -> [Pair] {
-    let n = count
+  private func joinRepresentatives(threshold t: Double, maximumGeneratorFrequency: Int, size globalSize: [Int]) -> [Pair] {
+    // Work on a compact copy of the texts taking part, so every array below is sized by them.
+    let members = globalSize.indices.filter { globalSize[$0] > 0 }
+    let n = members.count
+    guard n > 1 else { return [] }
+    var offsets = [Int](repeating: 0, count: n + 1)
+    for (i, g) in members.enumerated() { offsets[i + 1] = offsets[i] + globalSize[g] }
+    var tokens = [Int32](repeating: 0, count: offsets[n])
+    tokens.withUnsafeMutableBufferPointer { out in
+      self.tokens.withUnsafeBufferPointer { all in
+        for (i, g) in members.enumerated() {
+          var p = offsets[i]
+          for q in self.offsets[g]..<self.offsets[g + 1] {
+            out[p] = all[q]
+            p += 1
+          }
+        }
+      }
+    }
+    let size = members.map { globalSize[$0] }
     let k = Self.sharedPrefixTrigrams
     let v = vocabularySize
     let largest = size.max() ?? 0
-    guard largest > 0 else { return [] }
     // Per size s: the smallest partner size, the probe and index prefix lengths.
     var minimumPartner = [Int](repeating: 0, count: largest + 1)
     var probeLength = [Int](repeating: 0, count: largest + 1)
@@ -281,30 +314,30 @@ struct TrigramSets {
 
     // Document frequencies and postings by trigram id (texts ascending).
     var df = [Int32](repeating: 0, count: v)
-    var start = [Int](repeating: 0, count: v + 1)
-    var postings: [Int32] = []
+    var start = [Int32](repeating: 0, count: v + 1)
+    var postings = [Int32](repeating: 0, count: tokens.count)
     tokens.withUnsafeBufferPointer { tokens in
       df.withUnsafeMutableBufferPointer { df in
-        for i in 0..<n where size[i] > 0 {
-          for p in offsets[i]..<offsets[i + 1] { df[Int(tokens[p])] += 1 }
+        for token in tokens { df[Int(token)] += 1 }
+        start.withUnsafeMutableBufferPointer { start in
+          for id in 0..<v { start[id + 1] = start[id] + df[id] }
         }
       }
-      for id in 0..<v { start[id + 1] = start[id] + Int(df[id]) }
-      postings = [Int32](repeating: 0, count: start[v])
       var fill = start
       postings.withUnsafeMutableBufferPointer { postings in
         fill.withUnsafeMutableBufferPointer { fill in
-          for i in 0..<n where size[i] > 0 {
+          for i in 0..<n {
             for p in offsets[i]..<offsets[i + 1] {
               let id = Int(tokens[p])
-              postings[fill[id]] = Int32(i)
+              postings[Int(fill[id])] = Int32(i)
               fill[id] += 1
             }
           }
         }
       }
     }
-    // Ranks: rarest first, ties by id (a counting sort on frequency).
+    // Ranks: rarest first, ties by id (a counting sort on frequency). Non-generators are the
+    // most frequent, so they rank last.
     var firstOfFrequency = [Int](repeating: 0, count: n + 2)
     for id in 0..<v where df[id] > 0 { firstOfFrequency[Int(df[id]) + 1] += 1 }
     for f in 1..<firstOfFrequency.count { firstOfFrequency[f] += firstOfFrequency[f - 1] }
@@ -314,25 +347,28 @@ struct TrigramSets {
       idOfRank[firstOfFrequency[Int(df[id])]] = Int32(id)
       firstOfFrequency[Int(df[id])] += 1
     }
-    // Non-generators are the most frequent, so they sit at the end of every sorted list.
     var generators = 0
     while generators < ranked, Int(df[Int(idOfRank[generators])]) <= maximumGeneratorFrequency { generators += 1 }
     // Each text's trigrams as ranks, ascending (filled in rank order).
     var sorted = [Int32](repeating: 0, count: tokens.count)
     var next = Array(offsets.dropLast())
     sorted.withUnsafeMutableBufferPointer { sorted in
-      for r in 0..<ranked {
-        let id = Int(idOfRank[r])
-        for p in start[id]..<start[id + 1] {
-          let text = Int(postings[p])
-          sorted[next[text]] = Int32(r)
-          next[text] += 1
+      next.withUnsafeMutableBufferPointer { next in
+        postings.withUnsafeBufferPointer { postings in
+          for r in 0..<ranked {
+            let id = Int(idOfRank[r])
+            for p in Int(start[id])..<Int(start[id + 1]) {
+              let text = Int(postings[p])
+              sorted[next[text]] = Int32(r)
+              next[text] += 1
+            }
+          }
         }
       }
     }
     // The index: (text, position) under each generator rank, filled as texts are processed.
     var indexStart = [Int](repeating: 0, count: generators + 1)
-    for i in 0..<n where size[i] > 0 {
+    for i in 0..<n {
       for p in 0..<indexLength[size[i]] {
         let r = Int(sorted[offsets[i] + p])
         if r < generators { indexStart[r + 1] += 1 }
@@ -342,7 +378,7 @@ struct TrigramSets {
     var indexFill = indexStart
     var entries = [UInt64](repeating: 0, count: indexStart[generators])  // text << 32 | position
 
-    let order = (0..<n).filter { size[$0] > 0 }.sorted { size[$0] != size[$1] ? size[$0] < size[$1] : $0 < $1 }
+    let order = (0..<n).sorted { size[$0] != size[$1] ? size[$0] < size[$1] : $0 < $1 }
     var overlapSoFar = [Int32](repeating: 0, count: n)  // -1: pruned
     var touched: [Int] = []
     var stamp = [Int32](repeating: -1, count: ranked)
@@ -393,7 +429,10 @@ struct TrigramSets {
                       }
                       if overlap >= need {
                         let similarity = Double(overlap) / Double(sx + sy - overlap)
-                        if similarity >= t - 1e-9 { out.append(Pair(first: min(x, y), second: max(x, y), similarity: similarity)) }
+                        if similarity >= t - 1e-9 {
+                          let (a, b) = (members[x], members[y])
+                          out.append(Pair(first: min(a, b), second: max(a, b), similarity: similarity))
+                        }
                       }
                     }
                     for y in touched { overlapSoFar[y] = 0 }

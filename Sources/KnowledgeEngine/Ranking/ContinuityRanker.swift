@@ -3,10 +3,14 @@ import Foundation
 /// One record found by a ``ContinuityRanker``: its id, score (higher is better; comparable only
 /// within one response) and the query terms it matched.
 public struct RankedMatch: Sendable, Equatable, Codable {
+  /// The record's id.
   public var id: UUID
+  /// The ranker's score.
   public var score: Double
+  /// The query terms the record matched.
   public var matchedTerms: [String]
 
+  /// A match as a ranker reports it.
   public init(id: UUID, score: Double, matchedTerms: [String]) {
     self.id = id
     self.score = score

@@ -2,7 +2,9 @@ import Foundation
 
 /// Counts of open and completed tasks and the oldest open one.
 public struct TaskStatusSummary: Codable, Sendable, Equatable {
+  /// How many tasks are open.
   public var open: Int
+  /// How many tasks are completed.
   public var completed: Int
   /// The open task created first (then lowest id), if any.
   public var oldestOpen: TaskItem?
@@ -14,20 +16,26 @@ public struct TaskStatusSummary: Codable, Sendable, Equatable {
 public struct ProjectReview: Codable, Sendable, Equatable {
   /// Always `rule-based`.
   public var method: String
-  /// ``DigestBuilder/algorithm`` and ``DigestBuilder/version`` of the sections below.
+  /// ``DigestBuilder/algorithm`` of the sections below.
   public var digestAlgorithm: String
+  /// ``DigestBuilder/version`` of the sections below.
   public var digestAlgorithmVersion: String
   /// The digest's decisions, goals, open tasks, priorities and questions sections (each
   /// bounded as in ``DigestBuilder``).
   public var decisions: [DigestLine]
+  /// The digest's goals section.
   public var goals: [DigestLine]
+  /// The digest's open-tasks section.
   public var openTasks: [DigestLine]
+  /// The digest's priorities section.
   public var priorities: [DigestLine]
+  /// The digest's questions section.
   public var questions: [DigestLine]
   /// The first ``KnowledgeEngine/reviewInsightCount`` insights in insight order.
   public var insights: [Insight]
   /// How many insights fired in all.
   public var insightTotal: Int
+  /// Open and completed counts and the oldest open task.
   public var tasks: TaskStatusSummary
 
   /// Every evidence id cited (sections, insights, the oldest open task), first-seen order.

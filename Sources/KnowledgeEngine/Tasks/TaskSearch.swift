@@ -14,6 +14,7 @@ public struct TaskSearchResult: Sendable, Equatable, Codable {
 public struct TaskSearchResponse: Sendable, Equatable, Codable {
   /// The retrieval mode, e.g. `token-overlap-fallback` (see ``KnowledgeEngine/continuityRankingMode``).
   public var mode: String
+  /// The query as given.
   public var query: String
   /// Best first, at most the requested limit.
   public var results: [TaskSearchResult]

@@ -128,6 +128,19 @@ struct InsightsTests {
     #expect(found.first?.message.hasPrefix("4 items have near-identical titles (trigram similarity up to 1.00): ") == true)
   }
 
+  @Test("items reported as a possible conflict are left out of near-duplicate groups")
+  func conflictsAreNotDuplicates() throws {
+    let items = [
+      Self.item(1, .decision, "Store the workspace in SQLite", content: "WAL mode.", tags: ["storage"]),
+      Self.item(2, .decision, "Store the workspace in SQLite", content: "Rollback journal.", tags: ["storage"]),
+      Self.item(3, .fact, "Store the workspace in SQLite"),
+      Self.item(4, .fact, "Store the workspace in SQLite!"),
+    ]
+    let engine = try Self.engine(items)
+    #expect(try Self.insights(engine, .possibleConflict).map(\.evidenceIDs) == [[sequentialID(1), sequentialID(2)]])
+    #expect(try Self.insights(engine, .nearDuplicates).map(\.evidenceIDs) == [[sequentialID(3), sequentialID(4)]])
+  }
+
   struct StaleCase: CustomStringConvertible, Sendable {
     var name: String
     var ageDays: Double

@@ -93,7 +93,7 @@ struct TrigramSetsTests {
     for t in ["Keep the CLI thin", "keep the cli thin!", "Something else", "KEEP THE CLI THIN", ""] { sets.append(t) }
     let join = sets.join(threshold: 0.8, maximumGeneratorFrequency: 100)
     #expect(join.representative == [0, 0, 2, 0, -1])
-    #expect(join.members[0] == [0, 1, 3])
+    #expect(join.groups == [0: [0, 1, 3]])
     #expect(join.expandedPairs.map { [$0.first, $0.second] } == [[0, 1], [0, 3], [1, 3]])
   }
 
