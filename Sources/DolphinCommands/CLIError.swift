@@ -8,6 +8,8 @@ enum CLIError: Error, Sendable, Equatable {
   case aborted(String)
   /// An input file problem (unreadable, a refused legacy file). Exit 4.
   case input(String)
+  /// A path or record named on the command line does not exist. Exit 3.
+  case notFound(String)
 }
 
 /// Exit codes of `dolphin`.
@@ -26,7 +28,7 @@ public enum ExitCode {
 extension CLIError {
   var message: String {
     switch self {
-    case .usage(let m), .aborted(let m), .input(let m): return m
+    case .usage(let m), .aborted(let m), .input(let m), .notFound(let m): return m
     }
   }
 }
@@ -39,6 +41,7 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
     case .usage(let m): return (ExitCode.usage, "usage", m)
     case .aborted(let m): return (ExitCode.aborted, "aborted", m)
     case .input(let m): return (ExitCode.validation, "input", m)
+    case .notFound(let m): return (ExitCode.notFound, "notFound", m)
     }
   case let e as WorkspaceError:
     switch e {

@@ -18,7 +18,11 @@ public enum DolphinCLI {
         if arguments.count >= 2, arguments[0] == "help" {
           return await run(Array(arguments.dropFirst()) + ["--help"], console: console)
         }
-        console.print(overview())
+        if wantsJSON {
+          console.print(String(decoding: JSONValue.object(["help": .string(overview())]).serialized(sortedKeys: true), as: UTF8.self))
+        } else {
+          console.print(overview())
+        }
         return arguments.isEmpty ? ExitCode.usage : ExitCode.success
       }
       if first == "--version" || first == "version" {
@@ -47,8 +51,15 @@ public enum DolphinCLI {
       let rest = Array(arguments.dropFirst(command.spec.path.count))
       let parsed = try ArgumentParser.parse(rest, spec: command.spec)
       if parsed.has("help") {
-        console.print(ArgumentParser.help(command.spec))
+        if parsed.has("json") {
+          console.print(String(decoding: JSONValue.object(["command": .string(command.spec.name), "help": .string(ArgumentParser.help(command.spec))]).serialized(sortedKeys: true), as: UTF8.self))
+        } else {
+          console.print(ArgumentParser.help(command.spec))
+        }
         return ExitCode.success
+      }
+      if let w = parsed.value("workspace"), w.trimmingCharacters(in: .whitespaces).isEmpty {
+        throw CLIError.usage("--workspace needs a directory path, got an empty value")
       }
       let context = CommandContext(console: console, arguments: parsed, spec: command.spec)
       try await command.run(context)
@@ -62,7 +73,7 @@ public enum DolphinCLI {
         }
         try? console.printJSON(ErrorDocument(error: .init(kind: kind, message: message, exitCode: code)))
       }
-      console.printError("dolphin: error: \(message)")
+      console.printError("dolphin: error: \(inert(message))")
       return code
     }
   }

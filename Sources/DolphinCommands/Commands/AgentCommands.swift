@@ -10,7 +10,11 @@ enum AgentCommands {
   static func generator(_ ctx: CommandContext) throws -> (any ResponseGenerator)? {
     let env = ctx.console.environment.isEmpty ? ProcessInfo.processInfo.environment : ctx.console.environment
     guard let url = ctx.arguments.value("model-url") ?? env["DOLPHIN_MODEL_URL"], !url.isEmpty else { return nil }
-    return try LoopbackChatGenerator(url: url, model: ctx.arguments.value("model") ?? env["DOLPHIN_MODEL"] ?? "local")
+    do {
+      return try LoopbackChatGenerator(url: url, model: ctx.arguments.value("model") ?? env["DOLPHIN_MODEL"] ?? "local")
+    } catch {
+      throw CLIError.usage(error.description)
+    }
   }
 
   static let ask = Command(
@@ -54,6 +58,7 @@ enum AgentCommands {
         }
         try console.printJSON(Out(route: reply.run.route.kind.rawValue, reason: reply.run.route.reason, answerSource: reply.run.answerSource.rawValue,
                                   answer: reply.run.answer, evidenceIDs: reply.run.evidenceIDs, receipts: reply.run.receipts))
+        try exitForOutcomes(reply.run)
         return
       }
       console.print(inert(reply.run.answer))
@@ -62,7 +67,20 @@ enum AgentCommands {
         console.print("Receipts (\(reply.run.receipts.count)):")
         for r in reply.run.receipts { console.print("  " + Render.receiptLine(r)) }
       }
+      try exitForOutcomes(reply.run)
     })
+
+  /// A run whose calls were denied or failed is not a success for scripts: exit 1 for a denied
+  /// or cancelled write, 3 when a record was not found, 4 for other tool failures.
+  static func exitForOutcomes(_ run: AgentRunResult) throws {
+    if let denied = run.calls.first(where: { $0.receipt.outcome == .denied || $0.receipt.outcome == .cancelled }) {
+      throw ReportedFailure(code: ExitCode.aborted, message: "\(denied.receipt.tool) was \(denied.receipt.outcome.rawValue): \(denied.receipt.message)")
+    }
+    if let failed = run.calls.first(where: { $0.receipt.outcome == .failed }) {
+      let notFound = failed.receipt.message.hasPrefix("no ") && failed.receipt.message.contains(" has the id ")
+      throw ReportedFailure(code: notFound ? ExitCode.notFound : ExitCode.validation, message: "\(failed.receipt.tool) failed: \(failed.receipt.message)")
+    }
+  }
 
   static let tools = Command(
     spec: CommandSpec(path: ["tools"], summary: "List the agent tools with their risk classes and JSON schemas."),

@@ -16,6 +16,7 @@ enum HandoffCommands {
         OptionSpec(name: "knowledge", value: "ID", repeatable: true, help: "A knowledge item to carry (≤ \(Limits.idsPerList))."),
         OptionSpec(name: "task", value: "ID", repeatable: true, help: "A task to carry (≤ \(Limits.idsPerList))."),
         OptionSpec(name: "auto", value: nil, help: "Also add the knowledge and open tasks that best match the focus text (ranked lexically)."),
+        Commands.allowCredentials,
       ],
       discussion: """
         Example:
@@ -29,7 +30,7 @@ enum HandoffCommands {
       let r = try ctx.engine().createHandoff(
         HandoffRequest(
           focus: focus, summary: a.value("summary"), nextSteps: a.all("next"), knowledgeIDs: knowledge, taskIDs: tasks,
-          autoSelect: a.has("auto")))
+          autoSelect: a.has("auto"), allowCredentials: a.has("allow-credentials")))
       if ctx.json {
         try ctx.console.printJSON(r)
         return

@@ -33,12 +33,16 @@ enum KnowledgeCommands {
       let limit = try ctx.integer("limit", default: 50, range: 1...Limits.knowledgeItemsMaximum)
       let engine = try ctx.engine()
       let items = try engine.listKnowledge(kinds: kinds, tag: ctx.arguments.value("tag"), limit: limit)
-      let total = try engine.store.read { tx in try tx.knowledgeCount() }
+      let filtered = !kinds.isEmpty || ctx.arguments.value("tag") != nil
+      // `total` counts the items that match the filters (all items without filters).
+      let total = filtered
+        ? try engine.listKnowledge(kinds: kinds, tag: ctx.arguments.value("tag")).count
+        : try engine.store.read { tx in try tx.knowledgeCount() }
       if ctx.json {
         struct Out: Encodable { var items: [KnowledgeItem]; var count: Int; var total: Int }
         try ctx.console.printJSON(Out(items: items, count: items.count, total: total))
       } else {
-        ctx.console.print("\(items.count) item(s) shown of \(total) in the workspace")
+        ctx.console.print("\(items.count) item(s) shown of \(total) " + (filtered ? "matching" : "in the workspace"))
         for k in items { ctx.console.print(Render.knowledgeLine(k)) }
       }
     })
@@ -145,7 +149,10 @@ enum TaskCommands {
       options: [OptionSpec(name: "status", value: "S", help: "open, completed or all (default all).")]),
     run: { ctx in
       let s = ctx.arguments.value("status") ?? "all"
-      let status: TaskStatus? = s == "all" ? nil : try ctx.parseEnum(TaskStatus.self, s, field: "status")
+      guard ["open", "completed", "all"].contains(s.lowercased()) else {
+        throw ValidationError(field: "status", message: "status '\(inert(String(s.prefix(40))))' is not one of: open, completed, all")
+      }
+      let status: TaskStatus? = s.lowercased() == "all" ? nil : TaskStatus(rawValue: s.lowercased())
       let tasks = try ctx.engine().listTasks(status: status)
       if ctx.json {
         struct Out: Encodable { var tasks: [TaskItem] }

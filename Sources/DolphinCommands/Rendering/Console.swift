@@ -36,11 +36,15 @@ public final class Console: @unchecked Sendable {
   /// What was written to stderr (buffered consoles only).
   public var standardError: String { err }
 
-  func print(_ s: String) {
+  /// Prints a line to stdout. Every line is made inert (``TerminalText/inert(_:)``, which is
+  /// idempotent), so no path or argument echoed back can drive the terminal.
+  func print(_ raw: String) {
+    let s = TerminalText.inert(raw)
     if buffered { out += s + "\n" } else { FileHandle.standardOutput.write(Data((s + "\n").utf8)) }
   }
 
-  func printError(_ s: String) {
+  func printError(_ raw: String) {
+    let s = TerminalText.inert(raw)
     if buffered { err += s + "\n" } else { FileHandle.standardError.write(Data((s + "\n").utf8)) }
   }
 

@@ -94,7 +94,7 @@ extension KnowledgeEngine {
       changes.append(.init(action: "unlinkTask", recordID: t.id, detail: "remove it from task \(quote(t.title))"))
     }
     for h in try tx.listHandoffs() where h.knowledgeIDs.contains(item.id) {
-      changes.append(.init(action: "unlinkHandoff", recordID: h.id, detail: "remove it from handoff \(quote(h.focus))"))
+      changes.append(.init(action: "unlinkHandoff", recordID: h.id, detail: "remove it from handoff \(quote(h.focus)) and scrub its title from that handoff's summary"))
     }
     for d in try tx.digests(citing: item.id) {
       changes.append(.init(action: "deleteDigest", recordID: d, detail: "delete digest \(d.uuidString), which quotes this item"))
@@ -102,7 +102,18 @@ extension KnowledgeEngine {
     return changes
   }
 
+  /// The text a handoff summary keeps where a deleted item's title was quoted.
+  public static let scrubbedTitle = "[deleted item]"
+
+  /// Replaces every occurrence of `title` in `summary` (deleted text must not survive in
+  /// derived copies such as rule-generated handoff summaries).
+  static func scrub(_ title: String, from summary: String) -> String {
+    guard !title.isEmpty else { return summary }
+    return summary.replacingOccurrences(of: title, with: scrubbedTitle)
+  }
+
   static func deleteKnowledgeCascade(_ id: UUID, _ tx: WorkspaceTransaction) throws {
+    let title = try tx.knowledge(id: id)?.title ?? ""
     try tx.removeRelationships(targeting: id)
     for var t in try tx.tasks(referencing: id) {
       t.knowledgeIDs.removeAll { $0 == id }
@@ -110,6 +121,7 @@ extension KnowledgeEngine {
     }
     for var h in try tx.listHandoffs() where h.knowledgeIDs.contains(id) {
       h.knowledgeIDs.removeAll { $0 == id }
+      h.summary = scrub(title, from: h.summary)
       try tx.updateHandoff(h)
     }
     for d in try tx.digests(citing: id) where try tx.digest(id: d) != nil { try tx.deleteDigest(id: d) }

@@ -18,12 +18,16 @@ public struct HandoffRequest: Sendable, Equatable {
   /// Also select the knowledge items and open tasks that best match `focus` with the
   /// continuity ranker (see ``KnowledgeEngine/continuityRankingMode``).
   public var autoSelect: Bool
+  /// Store focus, summary and steps even when they look like credentials. Only the command
+  /// line's explicit `--allow-credentials` sets this; agent and MCP paths never do.
+  public var allowCredentials: Bool
 
   /// A request; only `focus` is required.
   public init(
     focus: String, summary: String? = nil, nextSteps: [String] = [], knowledgeIDs: [UUID] = [],
-    taskIDs: [UUID] = [], recentExcerpts: [String] = [], autoSelect: Bool = false
+    taskIDs: [UUID] = [], recentExcerpts: [String] = [], autoSelect: Bool = false, allowCredentials: Bool = false
   ) {
+    self.allowCredentials = allowCredentials
     self.focus = focus
     self.summary = summary
     self.nextSteps = nextSteps

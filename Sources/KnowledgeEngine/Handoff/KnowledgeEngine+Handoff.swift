@@ -35,7 +35,15 @@ extension KnowledgeEngine {
       do { try Limits.checkNotEmpty("nextSteps[\(i)]", s) } catch { throw WorkspaceError.validation(error) }
     }
     let summary = request.summary.map { Sanitizer.sanitize($0).trimmingCharacters(in: .whitespacesAndNewlines) }
-    let excerpts = request.recentExcerpts.map(Sanitizer.sanitize)
+      .flatMap { $0.isEmpty ? nil : $0 }
+    try Self.refuseCredentials(
+      in: [("focus", focus), ("summary", summary ?? "")] + steps.enumerated().map { ("nextSteps[\($0.offset)]", $0.element) },
+      allowed: request.allowCredentials)
+    // Copied chat lines are not the user's new text: one that looks like a credential is
+    // withheld rather than failing the handoff.
+    let excerpts = request.recentExcerpts.map(Sanitizer.sanitize).map { e in
+      CredentialDetector.firstFinding(in: e) == nil ? e : "[excerpt withheld: it looks like it holds a credential]"
+    }
     let id = environment.makeID()
     let now = environment.now()
     let ranker = continuityRanker

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Problems a new user found by trying the CLI from the README; each stays fixed.
+@Suite("New-user regressions", .serialized)
+struct NewUserRegressionTests {
+  struct Case: CustomStringConvertible, Sendable {
+    var name: String
+    var args: [String]
+    var status: Int32
+    var stderr: String
+    var description: String { name }
+  }
+
+  static let cases: [Case] = [
+    Case(name: "handoff focus with a credential", args: ["handoff", "create", "--focus", "password=hunter22222"], status: 4, stderr: "focus looks like it holds a credential"),
+    Case(name: "handoff summary with a credential", args: ["handoff", "create", "--focus", "deploy", "--summary", "api_key: sk-abcdefghijklmnopqrstuvwxyz0123456789ABCD"], status: 4, stderr: "summary looks like it holds a credential"),
+    Case(name: "handoff step with a credential", args: ["handoff", "create", "--focus", "deploy", "--next", "use ghp_abcdefghijklmnopqrstuvwxyz0123456789"], status: 4, stderr: "nextSteps[0] looks like it holds a credential"),
+    Case(name: "ask with a credential", args: ["ask", "/capture decision: password=hunter22222 | Y", "--yes"], status: 4, stderr: "message looks like it holds a credential"),
+    Case(name: "empty --workspace", args: ["status", "--workspace", ""], status: 2, stderr: "--workspace needs a directory path"),
+    Case(name: "a write without approval", args: ["ask", "/capture decision: X | Y"], status: 1, stderr: "knowledge_capture was denied"),
+    Case(name: "restore of an unknown handoff", args: ["ask", "/restore 00000000-0000-0000-0000-000000000000", "--yes"], status: 3, stderr: "handoff_restore failed: no handoff has the id"),
+    Case(name: "a bad kind through ask", args: ["ask", "/capture bogus: X | Y", "--yes"], status: 4, stderr: "knowledge_capture failed: arguments.kind 'bogus' is not one of"),
+    Case(name: "a model URL off the machine", args: ["ask", "hi", "--model-url", "http://example.com"], status: 2, stderr: "refused"),
+    Case(name: "analyze a missing path", args: ["analyze", "/nonexistent/dolphin-path"], status: 3, stderr: "/nonexistent/dolphin-path: no such file or directory"),
+  ]
+
+  @Test("refusals and failures have the documented exit codes", arguments: cases)
+  func exits(_ c: Case) throws {
+    let dir = TemporaryDirectory("nu")
+    defer { dir.remove() }
+    let args = c.args.contains("--workspace") ? c.args : c.args + ["--workspace", dir.appending("ws").path]
+    let r = try runDolphin(args)
+    #expect(r.status == c.status, "\(r.stdout)\n\(r.stderr)")
+    #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
+  }
+
+  @Test("a refused ask stores nothing, not even the chat message")
+  func refusedAskStoresNothing() throws {
+    let dir = TemporaryDirectory("nu2")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    _ = try runDolphin(["ask", "/capture decision: password=hunter22222 | Y", "--yes", "--workspace", ws])
+    let status = try runDolphin(["status", "--json", "--workspace", ws])
+    let obj = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+    #expect((obj["counts"] as? [String: Any])?["message"] as? Int == 0)
+    #expect((obj["counts"] as? [String: Any])?["knowledge"] as? Int == 0)
+  }
+
+  @Test("--allow-credentials lets the user store a handoff deliberately")
+  func allowCredentials() throws {
+    let dir = TemporaryDirectory("nu3")
+    defer { dir.remove() }
+    let r = try runDolphin(["handoff", "create", "--focus", "password=hunter22222", "--allow-credentials", "--workspace", dir.appending("ws").path])
+    #expect(r.status == 0, "\(r.stderr)")
+  }
+
+  @Test("deleting an item scrubs its title from rule-generated handoff summaries, on disk too")
+  func deletionScrubsSummaries() throws {
+    let dir = TemporaryDirectory("nu4")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let c = try runDolphin(["capture", "decision", "Secret project codename Bluebird", "--json", "--workspace", ws])
+    let id = try #require(((try JSONSerialization.jsonObject(with: Data(c.stdout.utf8)) as? [String: Any])?["item"] as? [String: Any])?["id"] as? String)
+    let h = try runDolphin(["handoff", "create", "--focus", "carry", "--knowledge", id, "--workspace", ws])
+    #expect(h.stdout.contains("Bluebird"))
+    let d = try runDolphin(["knowledge", "delete", id, "--yes", "--workspace", ws])
+    #expect(d.stdout.contains("scrub its title from that handoff's summary"))
+    let list = try runDolphin(["handoff", "list", "--json", "--workspace", ws])
+    #expect(!list.stdout.contains("Bluebird"))
+    #expect(list.stdout.contains("[deleted item]"))
+    for name in (try FileManager.default.contentsOfDirectory(atPath: ws)) {
+      let data = try Data(contentsOf: URL(fileURLWithPath: ws).appendingPathComponent(name))
+      #expect(data.range(of: Data("Bluebird".utf8)) == nil, "\(name)")
+    }
+  }
+
+  @Test("--help --json prints one JSON document")
+  func helpJSON() throws {
+    for args in [["--help", "--json"], ["capture", "--help", "--json"]] {
+      let r = try runDolphin(args)
+      #expect(r.status == 0)
+      #expect((try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8))) != nil, "\(args)")
+    }
+  }
+
+  @Test("arguments echoed in errors cannot drive the terminal")
+  func escapesInErrors() throws {
+    let r = try runDolphin(["unknown\u{1B}[31m"])
+    #expect(r.status == 2)
+    #expect(!r.stderr.contains("\u{1B}"))
+    #expect(r.stderr.contains("␛[31m"))
+  }
+}
