@@ -179,6 +179,13 @@ enum InsightRules {
     let titlePairs = scan.titles.similarPairs(
       threshold: t.conflictTitleSimilarity, maximumGeneratorFrequency: t.conflictGeneratorFrequency,
       include: scan.conflictEligible)
+    var openingCache: [Int: String] = [:]
+    func opening(_ i: Int) -> String {
+      if let cached = openingCache[i] { return cached }
+      let normalized = normalizedOpening(headers[i].contentPrefix)
+      openingCache[i] = normalized
+      return normalized
+    }
     var tagCache: [Int: [Substring]] = [:]
     func tags(_ i: Int) -> [Substring] {
       if let cached = tagCache[i] { return cached }
@@ -193,7 +200,7 @@ enum InsightRules {
       // Tags compare in their stored (JSON-escaped) spelling: one encoder wrote them all.
       let shared = Set(tags(p.first)).intersection(tags(p.second))
       guard let rawTag = shared.min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) else { continue }
-      if normalizedOpening(a.contentPrefix) == normalizedOpening(b.contentPrefix) { continue }
+      if opening(p.first) == opening(p.second) { continue }
       inConflict.insert(p.first)
       inConflict.insert(p.second)
       let similarity = p.similarity
@@ -282,25 +289,29 @@ enum InsightRules {
   /// The elements of a JSON array of strings as written (quotes and escapes kept), split at the
   /// top-level commas.
   static func jsonArrayElements(_ json: String) -> [Substring] {
+    // Quotes and backslashes are ASCII, so a walk over the UTF-8 view finds every boundary.
     var out: [Substring] = []
+    let bytes = json.utf8
     var start: String.Index?
     var inString = false, escaped = false
-    for i in json.indices {
-      let c = json[i]
+    var i = bytes.startIndex
+    while i < bytes.endIndex {
+      let c = bytes[i]
       if inString {
         if escaped {
           escaped = false
-        } else if c == "\\" {
+        } else if c == UInt8(ascii: "\\") {
           escaped = true
-        } else if c == "\"" {
+        } else if c == UInt8(ascii: "\"") {
           inString = false
-          if let s = start { out.append(json[s...i]) }
+          if let s = start { out.append(json[s..<bytes.index(after: i)]) }
           start = nil
         }
-      } else if c == "\"" {
+      } else if c == UInt8(ascii: "\"") {
         inString = true
         start = i
       }
+      i = bytes.index(after: i)
     }
     return out
   }

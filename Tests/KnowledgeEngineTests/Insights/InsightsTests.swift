@@ -230,6 +230,13 @@ struct InsightsTests {
     #expect(try engine.insights(minimumPriority: .critical).insights.isEmpty)
   }
 
+  @Test("stored tag arrays split into their elements, escapes kept")
+  func tagElements() throws {
+    let json = try StableJSON.string(["storage", "say \"hi\"", "a,b", "ünï"])
+    #expect(InsightRules.jsonArrayElements(json) == ["\"storage\"", "\"say \\\"hi\\\"\"", "\"a,b\"", "\"ünï\""])
+    #expect(InsightRules.jsonArrayElements("[]").isEmpty)
+  }
+
   @Test("insights write nothing")
   func readOnly() throws {
     let engine = try Self.engine([Self.item(1, .decision, "Use SQLite", tags: [])])
