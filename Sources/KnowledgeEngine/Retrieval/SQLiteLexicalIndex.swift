@@ -48,12 +48,19 @@ struct SQLiteLexicalIndex: LexicalIndexReader {
     ) { $0.text(0) }
   }
 
+  /// Terms whose UTF-8 bytes start with `prefix`, most frequent first, kept when they also
+  /// start with it as `Character`s (as ``InMemoryLexicalIndex`` compares), so both readers
+  /// return the same variants.
   func vocabularyTerms(withPrefix prefix: String, limit: Int) throws -> [String] {
-    guard !prefix.isEmpty else { return [] }
-    return try tx.db.all(
-      "SELECT term FROM lexical_term WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
-      [.text(prefix), .text(prefix + "\u{10FFFF}"), .integer(Int64(limit))]
+    guard !prefix.isEmpty, limit > 0 else { return [] }
+    let candidates = try tx.db.all(
+      """
+      SELECT term FROM lexical_term WHERE term > ? AND term < ?
+      ORDER BY document_frequency DESC, term
+      """,
+      [.text(prefix), .text(prefix + "\u{10FFFF}")]
     ) { $0.text(0) }
+    return Array(candidates.lazy.filter { $0 != prefix && $0.hasPrefix(prefix) }.prefix(limit))
   }
 
   func documents(_ keys: [Int64]) throws -> [Int64: IndexedDocument] {
