@@ -46,6 +46,18 @@ enum ProcessTimer {
   }
 }
 
+/// This process's peak resident set size so far, in kilobytes (`getrusage(RUSAGE_SELF)`).
+func selfMaxRSSKilobytes() -> Int {
+  var usage = rusage()
+  #if canImport(Glibc)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Int(usage.ru_maxrss)
+  #else
+    getrusage(RUSAGE_SELF, &usage)
+    return Int(usage.ru_maxrss) / 1024  // bytes on Darwin
+  #endif
+}
+
 /// Percentile by linear interpolation between closest ranks (NumPy's default).
 func percentile(_ values: [Double], _ p: Double) -> Double {
   guard !values.isEmpty else { return .nan }
