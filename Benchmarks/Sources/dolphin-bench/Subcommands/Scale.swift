@@ -40,6 +40,7 @@ struct Scale: BenchCommand {
       --out FILE      JSON results (default bench-results/scale.json)
       --corpus FILE   SciFact corpus.jsonl, the source of the items
       --data DIR      SciFact directory with queries.jsonl and qrels/train.tsv
+      --keep          keep each workspace (its path goes to stderr), for profiling
     """
   }
 
@@ -51,6 +52,7 @@ struct Scale: BenchCommand {
   var out = "bench-results/scale.json"
   var corpus = BenchPaths.scifactCorpus
   var data = BenchPaths.sharedData.appendingPathComponent("scifact").path
+  var keep = false
 
   init(parsing a: inout ArgumentReader) throws {
     func positive(_ name: String) throws -> Int? {
@@ -73,6 +75,7 @@ struct Scale: BenchCommand {
     if let o = try a.option("--out") { out = o }
     if let c = try a.option("--corpus") { corpus = c }
     if let d = try a.option("--data") { data = d }
+    keep = a.flag("--keep")
   }
 
   func validate() throws {
@@ -91,6 +94,10 @@ struct Scale: BenchCommand {
     var meanMilliseconds: Double
     /// p50 of each query's first run in this process (the warm-up pass).
     var firstRunP50Milliseconds: Double
+    /// p50 and p95 of the per-query median thread CPU time: what the query costs when no other
+    /// process competes for the cores.
+    var cpuP50Milliseconds: Double
+    var cpuP95Milliseconds: Double
     var meanMatches: Double
   }
 
@@ -136,7 +143,7 @@ struct Scale: BenchCommand {
     var rows: [Row] = []
     for size in sizes.sorted() {
       let workspace = try BenchWorkspace(label: "scale-\(size)", itemLimit: Limits.knowledgeItemsMaximum)
-      defer { workspace.remove() }
+      defer { if keep { FileHandle.standardError.write(Data("kept \(workspace.directory.path)\n".utf8)) } else { workspace.remove() } }
       let requests = generated.prefix(size).enumerated().map { i, item in
         CaptureRequest(
           kind: kinds[i % kinds.count], title: item.title, content: item.content, tags: item.tags,
@@ -176,11 +183,12 @@ struct Scale: BenchCommand {
       print(
         String(
           format:
-            "items=%d build %.1fs db %.1fMB | short p50 %.3f p95 %.3f ms (first %.3f) | claims p50 %.3f p95 %.3f ms (first %.3f) | cli search short p50 %.1f claims p50 %.1f ms rss %.1f MB | capture p50 %.1f p95 %.1f ms | failures %d/%d/%d",
+            "items=%d build %.1fs db %.1fMB | short p50 %.3f p95 %.3f ms (first %.3f, cpu %.3f) | claims p50 %.3f p95 %.3f ms (first %.3f, cpu %.3f) | cli search short p50 %.1f claims p50 %.1f ms rss %.1f MB | capture p50 %.1f p95 %.1f ms | failures %d/%d/%d",
           size, bulkSeconds, Double(bytes) / 1e6, shortLatency.p50Milliseconds,
           shortLatency.p95Milliseconds, shortLatency.firstRunP50Milliseconds,
-          claimLatency.p50Milliseconds, claimLatency.p95Milliseconds,
-          claimLatency.firstRunP50Milliseconds, row.cliSearchShort.p50Milliseconds,
+          shortLatency.cpuP50Milliseconds, claimLatency.p50Milliseconds,
+          claimLatency.p95Milliseconds, claimLatency.firstRunP50Milliseconds,
+          claimLatency.cpuP50Milliseconds, row.cliSearchShort.p50Milliseconds,
           row.cliSearchClaims.p50Milliseconds,
           max(row.cliSearchShort.maxRSSMegabytes, row.cliSearchClaims.maxRSSMegabytes),
           row.capture.p50Milliseconds, row.capture.p95Milliseconds, row.cliSearchShort.failures,
@@ -220,14 +228,25 @@ struct Scale: BenchCommand {
       first.append(try milliseconds { matches += try engine.search(query, limit: 10).total })
     }
     var passes: [[Double]] = []
+    var cpuPasses: [[Double]] = []
     for _ in 0..<repeats {
-      passes.append(try queries.map { query in try milliseconds { _ = try engine.search(query, limit: 10) } })
+      var wall: [Double] = []
+      var cpu: [Double] = []
+      for query in queries {
+        let cpuStart = threadCPUMilliseconds()
+        wall.append(try milliseconds { _ = try engine.search(query, limit: 10) })
+        cpu.append(threadCPUMilliseconds() - cpuStart)
+      }
+      passes.append(wall)
+      cpuPasses.append(cpu)
     }
     let medians = queries.indices.map { i in percentile(passes.map { $0[i] }, 50) }
+    let cpuMedians = queries.indices.map { i in percentile(cpuPasses.map { $0[i] }, 50) }
     return Latency(
       p50Milliseconds: percentile(medians, 50), p95Milliseconds: percentile(medians, 95),
       meanMilliseconds: medians.reduce(0, +) / Double(max(1, medians.count)),
       firstRunP50Milliseconds: percentile(first, 50),
+      cpuP50Milliseconds: percentile(cpuMedians, 50), cpuP95Milliseconds: percentile(cpuMedians, 95),
       meanMatches: Double(matches) / Double(max(1, queries.count)))
   }
 }
