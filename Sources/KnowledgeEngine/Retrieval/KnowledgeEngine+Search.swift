@@ -25,8 +25,15 @@ extension KnowledgeEngine {
     }
     let filter: Set<DocumentKind>? = allowed.count == DocumentKind.allCases.count ? nil : allowed
     return try store.read { tx in
-      try HybridLexicalRanker().search(query, in: SQLiteLexicalIndex(tx: tx), kinds: filter, limit: limit)
+      try HybridLexicalRanker().search(query, in: try searchIndex(tx), kinds: filter, limit: limit)
     }
+  }
+
+  /// The persisted index read through ``postingCache``, validated against `tx`'s change stamp
+  /// (read before anything else in the transaction).
+  func searchIndex(_ tx: WorkspaceTransaction) throws -> CachedLexicalIndex<SQLiteLexicalIndex> {
+    postingCache.validate(try tx.changeStamp())
+    return CachedLexicalIndex(base: SQLiteLexicalIndex(tx: tx), cache: postingCache)
   }
 
   /// The ids of the best `depth` documents for `query` (every kind, memories included), past
@@ -46,7 +53,7 @@ extension KnowledgeEngine {
   ) throws -> [UUID] {
     try store.read { tx in
       try HybridLexicalRanker(parameters: parameters).rankedIDs(
-        query, in: SQLiteLexicalIndex(tx: tx), depth: depth)
+        query, in: try searchIndex(tx), depth: depth)
     }
   }
 

@@ -4,7 +4,7 @@ import Foundation
 /// The ``LexicalIndexReader`` over the index persisted in the workspace database, read inside
 /// one transaction: a query reads only the postings of its own terms (and their fuzzy or
 /// prefix variants), never the whole corpus.
-struct SQLiteLexicalIndex: LexicalIndexReader {
+struct SQLiteLexicalIndex: PostingListReader {
   let tx: WorkspaceTransaction
 
   func statistics() throws -> IndexStatistics {
@@ -29,6 +29,37 @@ struct SQLiteLexicalIndex: LexicalIndexReader {
         fieldLengths: FieldValues(title: Int32(clamping: r.int64(2)), tags: Int32(clamping: r.int64(3)), content: Int32(clamping: r.int64(4))),
         positions: PositionList(bytes: r.blob(8)))
     }
+  }
+
+  /// Reads the postings column by column into one ``PostingList`` (no allocation per row).
+  func postingList(for term: String) throws -> PostingList {
+    var list = PostingList()
+    let db = tx.db
+    let termID = try db.first("SELECT term_id, document_frequency FROM lexical_term WHERE term = ?", [.text(term)]) {
+      (r: SQLRow) in (r.int64(0), r.int(1))
+    }
+    guard let (id, frequency) = termID else { return list }
+    list.reserveCapacity(frequency)
+    try db.query(
+      """
+      SELECT doc, kind, title_length, tags_length, content_length, title_frequency,
+        tags_frequency, content_frequency, positions
+      FROM lexical_posting WHERE term_id = ?
+      """, [.integer(id)]
+    ) { (r: SQLRow) in
+      r.withBlob(8) { positions in
+        list.append(
+          document: r.int64(0), kind: UInt8(clamping: min(max(r.int64(1), 0), 7)),
+          termFrequencies: FieldCounts(
+            title: Int32(truncatingIfNeeded: r.int64(5)), tags: Int32(truncatingIfNeeded: r.int64(6)),
+            content: Int32(truncatingIfNeeded: r.int64(7))),
+          fieldLengths: FieldCounts(
+            title: Int32(truncatingIfNeeded: r.int64(2)), tags: Int32(truncatingIfNeeded: r.int64(3)),
+            content: Int32(truncatingIfNeeded: r.int64(4))),
+          positions: positions)
+      }
+    }
+    return list
   }
 
   func documentFrequency(of term: String) throws -> Int {
