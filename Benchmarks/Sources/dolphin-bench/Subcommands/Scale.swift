@@ -82,8 +82,8 @@ struct Scale: BenchCommand {
     guard FileManager.default.isExecutableFile(atPath: dolphin) else {
       throw UsageError(message: "no dolphin binary at \(dolphin); run `swift build -c release --product dolphin` first")
     }
-    guard !sizes.isEmpty, sizes.allSatisfy({ (1...(Limits.knowledgeItemsMaximum - captures)).contains($0) }) else {
-      throw UsageError(message: "--sizes must each be in 1…\(Limits.knowledgeItemsMaximum - captures)")
+    guard !sizes.isEmpty, sizes.allSatisfy({ ((captures + 3)...Limits.knowledgeItemsMaximum).contains($0) }) else {
+      throw UsageError(message: "--sizes must each be in \(captures + 3)…\(Limits.knowledgeItemsMaximum)")
     }
   }
 
@@ -106,15 +106,17 @@ struct Scale: BenchCommand {
     var runs: Int
     var p50Milliseconds: Double
     var p95Milliseconds: Double
+    /// Peak RSS of the command alone (see ``ProcessTimer/peakRSSKilobytes(_:_:)``), the
+    /// largest of a few extra runs.
     var maxRSSMegabytes: Double
     var failures: Int
 
-    init(_ samples: [ProcessSample]) {
+    init(_ samples: [ProcessSample], peakRSSKilobytes: [Int?]) {
       let ms = samples.map(\.milliseconds)
       runs = samples.count
       p50Milliseconds = percentile(ms, 50)
       p95Milliseconds = percentile(ms, 95)
-      maxRSSMegabytes = Double(samples.map(\.maxRSSKilobytes).max() ?? 0) / 1024
+      maxRSSMegabytes = Double(peakRSSKilobytes.compactMap { $0 }.max() ?? 0) / 1024
       failures = samples.filter { $0.status != 0 }.count
     }
   }
@@ -128,6 +130,9 @@ struct Scale: BenchCommand {
     var cliSearchShort: ProcessStat
     var cliSearchClaims: ProcessStat
     var capture: ProcessStat
+    /// Items in the workspace before the first timed capture (fewer than `items` only when
+    /// `items` leaves no room under the 100,000-item limit).
+    var captureBaseItems: Int
     /// This process's peak RSS so far (sizes run in ascending order; includes the generated
     /// items of the largest size).
     var benchMaxRSSMegabytes: Double
@@ -149,7 +154,7 @@ struct Scale: BenchCommand {
           kind: kinds[i % kinds.count], title: item.title, content: item.content, tags: item.tags,
           allowCredentials: true)
       }
-      let (_, bulkSeconds) = try workspace.captureBulk(requests)
+      let (stored, bulkSeconds) = try workspace.captureBulk(requests)
       let bytes = workspace.databaseBytes()
       FileHandle.standardError.write(Data(String(format: "items=%d bulk import %.1f s, %.1f MB\n", size, bulkSeconds, Double(bytes) / 1e6).utf8))
 
@@ -163,21 +168,35 @@ struct Scale: BenchCommand {
       let cliClaims = claims.prefix(cliRuns).map {
         ProcessTimer.run(dolphin, ["search", $0, "--limit", "10", "--workspace", ws])
       }
-      let captureRuns = (0..<captures).map { i in
-        ProcessTimer.run(
-          dolphin,
-          [
-            "capture", "fact", "Bench capture \(i)", "--content",
-            "Measured end to end: process start, open, insert with its index rows, commit.",
-            "--tags", "bench", "--workspace", ws,
-          ])
+      // A workspace at the item limit has no room for the timed captures: delete the last
+      // synthetic items first, through the product's planned deletion.
+      let room = Limits.knowledgeItemsMaximum - size
+      for item in stored.suffix(max(0, captures + 3 - room)) {
+        _ = try workspace.engine.apply(try workspace.engine.planDeletion(of: .knowledge(item.id)))
+      }
+      func captureArguments(_ i: Int) -> [String] {
+        [
+          "capture", "fact", "Bench capture \(i)", "--content",
+          "Measured end to end: process start, open, insert with its index rows, commit.",
+          "--tags", "bench", "--workspace", ws,
+        ]
+      }
+      let captureRuns = (0..<captures).map { ProcessTimer.run(dolphin, captureArguments($0)) }
+      // Peak memory of the commands alone, from a few more runs (see ProcessStat).
+      let searchRSS = (short.prefix(3) + claims.prefix(3)).map {
+        ProcessTimer.peakRSSKilobytes(dolphin, ["search", $0, "--limit", "10", "--workspace", ws])
+      }
+      let captureRSS = (captures..<(captures + 3)).map {
+        ProcessTimer.peakRSSKilobytes(dolphin, captureArguments($0))
       }
       var load = [Double](repeating: 0, count: 3)
       _ = getloadavg(&load, 3)
       let row = Row(
         items: size, bulkImportSeconds: bulkSeconds, databaseBytes: bytes, short: shortLatency,
-        claims: claimLatency, cliSearchShort: ProcessStat(cliShort),
-        cliSearchClaims: ProcessStat(cliClaims), capture: ProcessStat(captureRuns),
+        claims: claimLatency, cliSearchShort: ProcessStat(cliShort, peakRSSKilobytes: searchRSS),
+        cliSearchClaims: ProcessStat(cliClaims, peakRSSKilobytes: searchRSS),
+        capture: ProcessStat(captureRuns, peakRSSKilobytes: captureRSS),
+        captureBaseItems: size - max(0, captures + 3 - room),
         benchMaxRSSMegabytes: Double(selfMaxRSSKilobytes()) / 1024, loadAverage: load)
       rows.append(row)
       print(
