@@ -11,6 +11,8 @@ enum DolphinBench {
   static let subcommands: [any BenchCommand.Type] = [
     Synth.self,
     FoundationBench.self,
+    Quality.self,
+    Scale.self,
   ]
 
   /// Exit status for a bad command line (`EX_USAGE` in BSD `sysexits.h`).

@@ -104,15 +104,22 @@ extension WorkspaceTransaction {
 
   /// Removes vocabulary rows no posting uses any more (a term is a copy of stored text), and
   /// their trigrams. A no-op when the index tables are absent.
+  ///
+  /// - Complexity: one posting-index probe per vocabulary term (postings are keyed by term
+  ///   first), then one pass over the trigrams against the remaining vocabulary — never a scan
+  ///   of every posting, so a single deletion stays fast in a large workspace.
   package func pruneUnusedLexicalTerms() throws(WorkspaceError) {
     try requireWritable()
     let tables = Set(try lexicalTables())
     guard tables.isSuperset(of: ["lexical_term", "lexical_posting"]) else { return }
+    try db.run(
+      """
+      DELETE FROM lexical_term WHERE NOT EXISTS
+        (SELECT 1 FROM lexical_posting p WHERE p.term_id = lexical_term.term_id)
+      """)
     if tables.contains("lexical_trigram") {
-      try db.run(
-        "DELETE FROM lexical_trigram WHERE term_id NOT IN (SELECT term_id FROM lexical_posting)")
+      try db.run("DELETE FROM lexical_trigram WHERE term_id NOT IN (SELECT term_id FROM lexical_term)")
     }
-    try db.run("DELETE FROM lexical_term WHERE term_id NOT IN (SELECT term_id FROM lexical_posting)")
   }
 
   /// Every recorded legacy import (file name, sha256, backup path), oldest first.

@@ -27,6 +27,19 @@ public final class WorkspaceTransaction {
     precondition(isValid, "WorkspaceTransaction used outside its closure")
   }
 
+  /// A value that changes whenever the database may have changed: the rows this connection
+  /// has changed since it opened (`sqlite3_total_changes64`), and `PRAGMA data_version`, which
+  /// changes when another connection commits.
+  ///
+  /// Read it before anything else in a read transaction: data read afterwards is then never
+  /// older than the stamp, so anything derived from it and kept under this stamp is current
+  /// until the stamp changes.
+  package func changeStamp() throws(WorkspaceError) -> ChangeStamp {
+    requireValid()
+    return ChangeStamp(
+      localChanges: db.totalChanges, dataVersion: try db.integer("PRAGMA data_version"))
+  }
+
   // MARK: - Encoding helpers
 
   static func text(_ id: UUID) -> SQLValue { .text(id.uuidString) }
@@ -142,5 +155,18 @@ public final class WorkspaceTransaction {
       throw .notFound(recordType: "handoff", id: id.uuidString)
     }
     try setMeta("activeHandoffID", id?.uuidString)
+  }
+}
+
+/// See ``WorkspaceTransaction/changeStamp()``.
+package struct ChangeStamp: Sendable, Equatable {
+  /// Rows changed through this connection since it opened.
+  package var localChanges: Int64
+  /// SQLite's `data_version` for this connection: changes when another connection commits.
+  package var dataVersion: Int64
+
+  package init(localChanges: Int64, dataVersion: Int64) {
+    self.localChanges = localChanges
+    self.dataVersion = dataVersion
   }
 }

@@ -73,10 +73,13 @@ extension KnowledgeEngine {
     }
     return try store.write { tx in
       try tx.requireKnowledgeCapacity(adding: items.count)
+      var batch: [(document: IndexedDocument, key: Int64)] = []
+      batch.reserveCapacity(items.count)
       for item in items {
         let rowid = try tx.insertKnowledge(item, capacityChecked: true)
-        try LexicalIndexStore.index(knowledge: item, rowID: rowid, in: tx)
+        batch.append((IndexedDocument(item), LexicalIndexStore.key(knowledgeRowID: rowid)))
       }
+      try LexicalIndexStore.index(batch: batch, in: tx)
       guard !items.isEmpty else { return (items, nil) }
       let d = try DigestBuilder.build(tx, id: environment.makeID(), now: environment.now(), trigger: .manual)
       try tx.insertDigest(d)

@@ -8,6 +8,8 @@ public final class KnowledgeEngine: Sendable {
   public let store: any WorkspaceStore
   /// Injected clock and id source.
   public let environment: Environment
+  /// Posting lists of recent searches, valid while the database is unchanged.
+  let postingCache = PostingCache()
 
   /// - Parameters:
   ///   - store: a file or in-memory store.

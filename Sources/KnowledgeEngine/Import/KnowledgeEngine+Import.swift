@@ -400,28 +400,32 @@ struct ImportAnalysis {
       bare.relationships = []
       rowIDs[k.id] = try tx.insertKnowledge(bare, capacityChecked: true)
     }
+    // Index rows of everything written, added in one batch at the end (replaced records lose
+    // their old rows first).
+    var indexBatch: [(document: IndexedDocument, key: Int64)] = []
     for k in knowledge {
       if let rowid = rowIDs[k.id] {
         if !k.relationships.isEmpty { try tx.updateKnowledge(k) }
-        try LexicalIndexStore.index(knowledge: k, rowID: rowid, in: tx)
+        indexBatch.append((IndexedDocument(k), LexicalIndexStore.key(knowledgeRowID: rowid)))
       } else if let rowid = try tx.knowledgeRowID(k.id) {
         try LexicalIndexStore.remove(knowledgeRowID: rowid, in: tx)
         try tx.updateKnowledge(k)
-        try LexicalIndexStore.index(knowledge: k, rowID: rowid, in: tx)
+        indexBatch.append((IndexedDocument(k), LexicalIndexStore.key(knowledgeRowID: rowid)))
       }
       count("knowledge")
     }
     for m in workspace.memories where isWritten("memories", m.id) {
       if isNew("memories", m.id) {
         let rowid = try tx.insertMemory(m)
-        try LexicalIndexStore.index(memory: m, rowID: rowid, in: tx)
+        indexBatch.append((IndexedDocument(m), LexicalIndexStore.key(memoryRowID: rowid)))
       } else if let rowid = try tx.memoryRowID(m.id) {
         try LexicalIndexStore.remove(memoryRowID: rowid, in: tx)
         try tx.updateMemory(m)
-        try LexicalIndexStore.index(memory: m, rowID: rowid, in: tx)
+        indexBatch.append((IndexedDocument(m), LexicalIndexStore.key(memoryRowID: rowid)))
       }
       count("memories")
     }
+    try LexicalIndexStore.index(batch: indexBatch, in: tx)
     for t in workspace.tasks where isWritten("tasks", t.id) {
       if isNew("tasks", t.id) { try tx.insertTask(t) } else { try tx.updateTask(t) }
       count("tasks")

@@ -284,7 +284,7 @@ public struct HybridLexicalRanker: Sendable {
     var weight: Double
     var isExact: Bool
     var idf: Double
-    var postings: [Posting]
+    var postings: PostingList
   }
 
   /// One distinct query term: its variants and, once built, its scored posting list.
@@ -308,19 +308,24 @@ public struct HybridLexicalRanker: Sendable {
       var skippedKind = false
       if variants.count == 1 {
         let variant = variants[0]
-        let postings = variant.postings
-        documents.reserveCapacity(postings.count)
-        scores.reserveCapacity(postings.count)
-        postingIndex.reserveCapacity(postings.count)
-        for (i, posting) in postings.enumerated() {
-          if let kindMask, kindMask & (1 << UInt8(posting.kind.orderIndex)) == 0 {
+        let list = variant.postings
+        documents.reserveCapacity(list.count)
+        scores.reserveCapacity(list.count)
+        postingIndex.reserveCapacity(list.count)
+        kindOrder.reserveCapacity(list.count)
+        for i in 0..<list.count {
+          let kind = list.kinds[i]
+          if let kindMask, kindMask & (1 << kind) == 0 {
             skippedKind = true
             continue
           }
-          documents.append(posting.document)
-          scores.append(normalization.score(posting, variant: variant))
+          documents.append(list.documents[i])
+          scores.append(
+            normalization.score(
+              termFrequencies: list.termFrequencies[i], fieldLengths: list.fieldLengths[i],
+              variant: variant))
           postingIndex.append(Int32(i))
-          kindOrder.append(UInt8(posting.kind.orderIndex))
+          kindOrder.append(kind)
         }
         variantIndex = [UInt8](repeating: 0, count: documents.count)
         return skippedKind
@@ -328,15 +333,20 @@ public struct HybridLexicalRanker: Sendable {
       var entries:
         [(document: Int64, score: Double, variant: UInt8, posting: Int32, kind: UInt8)] = []
       for (v, variant) in variants.enumerated() {
-        for (i, posting) in variant.postings.enumerated() {
-          if let kindMask, kindMask & (1 << UInt8(posting.kind.orderIndex)) == 0 {
+        let list = variant.postings
+        for i in 0..<list.count {
+          let kind = list.kinds[i]
+          if let kindMask, kindMask & (1 << kind) == 0 {
             skippedKind = true
             continue
           }
           entries.append(
             (
-              posting.document, normalization.score(posting, variant: variant), UInt8(v),
-              Int32(i), UInt8(posting.kind.orderIndex)
+              list.documents[i],
+              normalization.score(
+                termFrequencies: list.termFrequencies[i], fieldLengths: list.fieldLengths[i],
+                variant: variant),
+              UInt8(v), Int32(i), kind
             ))
         }
       }
@@ -366,9 +376,10 @@ public struct HybridLexicalRanker: Sendable {
       return low < documents.count && documents[low] == document ? low : nil
     }
 
-    func posting(at entry: Int) -> (Variant, Posting) {
-      let variant = variants[Int(variantIndex[entry])]
-      return (variant, variant.postings[Int(postingIndex[entry])])
+    /// Where the scored entry `entry` comes from: its variant and its index in that variant's
+    /// posting list.
+    func location(at entry: Int) -> (variant: Int, posting: Int) {
+      (Int(variantIndex[entry]), Int(postingIndex[entry]))
     }
   }
 
@@ -380,7 +391,7 @@ public struct HybridLexicalRanker: Sendable {
     _ term: String, in index: some LexicalIndexReader, statistics: IndexStatistics
   ) throws -> (Group, Bool) {
     let n = Double(statistics.documentCount)
-    func variant(_ term: String, weight: Double, isExact: Bool, postings: [Posting]) -> Variant {
+    func variant(_ term: String, weight: Double, isExact: Bool, postings: PostingList) -> Variant {
       let df = Double(postings.count)
       return Variant(
         term: term, weight: weight, isExact: isExact,
@@ -393,7 +404,7 @@ public struct HybridLexicalRanker: Sendable {
         upperBound: variants.map { $0.weight * $0.idf }.max() ?? 0)
     }
 
-    let exact = try index.postings(for: term)
+    let exact = try index.anyPostingList(for: term)
     if !exact.isEmpty {
       return (group(.exact, [variant(term, weight: 1, isExact: true, postings: exact)]), false)
     }
@@ -427,7 +438,7 @@ public struct HybridLexicalRanker: Sendable {
         variants.append(
           variant(
             candidate.term, weight: parameters.fuzzyWeight * candidate.similarity, isExact: false,
-            postings: try index.postings(for: candidate.term)))
+            postings: try index.anyPostingList(for: candidate.term)))
       }
       return (group(.fuzzy, variants), variants.isEmpty && nearMiss)
     }
@@ -439,7 +450,7 @@ public struct HybridLexicalRanker: Sendable {
         variants.append(
           variant(
             candidate, weight: parameters.prefixWeight, isExact: false,
-            postings: try index.postings(for: candidate)))
+            postings: try index.anyPostingList(for: candidate)))
       }
       return (group(.prefix, variants), false)
     }
@@ -471,10 +482,10 @@ public struct HybridLexicalRanker: Sendable {
 
     /// *w_f* · tf / B_f per field: the parts of the pseudo term frequency tf̃.
     @inline(__always)
-    func pseudoFrequencies(_ posting: Posting) -> FieldValues<Double> {
+    func pseudoFrequencies(termFrequencies tf: FieldCounts, fieldLengths length: FieldCounts)
+      -> FieldValues<Double>
+    {
       var result = FieldValues<Double>.zero
-      let tf = posting.termFrequencies
-      let length = posting.fieldLengths
       if tf.title > 0 {
         result.title =
           weight.title * Double(tf.title)
@@ -493,8 +504,11 @@ public struct HybridLexicalRanker: Sendable {
     }
 
     @inline(__always)
-    func score(_ posting: Posting, variant: Variant) -> Double {
-      let pseudo = pseudoFrequencies(posting).sum
+    func score(termFrequencies: FieldCounts, fieldLengths: FieldCounts, variant: Variant)
+      -> Double
+    {
+      let pseudo = pseudoFrequencies(termFrequencies: termFrequencies, fieldLengths: fieldLengths)
+        .sum
       return variant.weight * variant.idf * pseudo / (k1 + pseudo)
     }
   }
@@ -580,10 +594,11 @@ public struct HybridLexicalRanker: Sendable {
 
     mutating func positions(of g: Int, groups: [Group], entry: Int) -> FieldValues<[Int]> {
       if let cached = cache[g] { return cached }
-      let (_, posting) = groups[g].posting(at: entry)
+      let (v, i) = groups[g].location(at: entry)
+      let list = groups[g].variants[v].postings
       let decoded = FieldValues(
-        title: posting.positions(in: .title), tags: posting.positions(in: .tags),
-        content: posting.positions(in: .content))
+        title: list.positions(at: i, in: .title), tags: list.positions(at: i, in: .tags),
+        content: list.positions(at: i, in: .content))
       cache[g] = decoded
       return decoded
     }
@@ -645,11 +660,14 @@ public struct HybridLexicalRanker: Sendable {
     var firstContentPosition: Int?
     for g in groups.indices where candidate.matchedGroups & (1 << UInt64(g)) != 0 {
       guard let entry = groups[g].entry(of: candidate.document) else { continue }
-      let (variant, posting) = groups[g].posting(at: entry)
+      let (v, i) = groups[g].location(at: entry)
+      let variant = groups[g].variants[v]
+      let list = variant.postings
       let score = groups[g].scores[entry]
       matchedTerms.append(variant.term)
       if variant.isExact {
-        let pseudo = normalization.pseudoFrequencies(posting)
+        let pseudo = normalization.pseudoFrequencies(
+          termFrequencies: list.termFrequencies[i], fieldLengths: list.fieldLengths[i])
         let sum = pseudo.sum
         if sum > 0 {
           for field in IndexField.allCases { fields[field] += score * pseudo[field] / sum }
@@ -657,7 +675,7 @@ public struct HybridLexicalRanker: Sendable {
       } else {
         fuzzy += score
       }
-      if let first = posting.positions(in: .content).first {
+      if let first = list.positions(at: i, in: .content).first {
         firstContentPosition = min(firstContentPosition ?? first, first)
       }
     }

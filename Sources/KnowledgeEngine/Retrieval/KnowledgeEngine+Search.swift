@@ -25,7 +25,35 @@ extension KnowledgeEngine {
     }
     let filter: Set<DocumentKind>? = allowed.count == DocumentKind.allCases.count ? nil : allowed
     return try store.read { tx in
-      try HybridLexicalRanker().search(query, in: SQLiteLexicalIndex(tx: tx), kinds: filter, limit: limit)
+      try HybridLexicalRanker().search(query, in: try searchIndex(tx), kinds: filter, limit: limit)
+    }
+  }
+
+  /// The persisted index read through ``postingCache``, validated against `tx`'s change stamp
+  /// (read before anything else in the transaction).
+  func searchIndex(_ tx: WorkspaceTransaction) throws -> CachedLexicalIndex<SQLiteLexicalIndex> {
+    postingCache.validate(try tx.changeStamp())
+    return CachedLexicalIndex(base: SQLiteLexicalIndex(tx: tx), cache: postingCache)
+  }
+
+  /// The ids of the best `depth` documents for `query` (every kind, memories included), past
+  /// the 1…50 bound of ``search(_:kinds:includeMemories:memoriesOnly:limit:)``: relevance
+  /// evaluation needs depth 100 for Recall@100. For benchmarks only; the product never calls it.
+  ///
+  /// - Parameters:
+  ///   - query: any text; a query with no searchable word gives no ids.
+  ///   - depth: the most ids to return (at least 1 is asked for).
+  ///   - parameters: the ranking constants (``HybridLexicalRanker/Parameters/v1`` unless a
+  ///     benchmark is tuning them).
+  /// - Returns: ids, best first, in the order `search` would list them.
+  /// - Throws: storage errors.
+  @_spi(Benchmarking)
+  public func rankedIDs(
+    _ query: String, depth: Int, parameters: HybridLexicalRanker.Parameters = .v1
+  ) throws -> [UUID] {
+    try store.read { tx in
+      try HybridLexicalRanker(parameters: parameters).rankedIDs(
+        query, in: try searchIndex(tx), depth: depth)
     }
   }
 

@@ -79,6 +79,99 @@ enum LexicalIndexStore {
       [.integer(Int64(lengths.title)), .integer(Int64(lengths.tags)), .integer(Int64(lengths.content))])
   }
 
+  /// The most documents tokenized and held in memory at once by ``index(batch:in:)``.
+  static let batchSize = 4_096
+
+  /// Indexes many documents (bulk capture, import, rebuild): the same rows as calling
+  /// ``index(_:key:in:)`` for each document, written term by term instead of document by
+  /// document.
+  ///
+  /// Per chunk of ``batchSize`` documents: every document is tokenized first, then each
+  /// distinct term is looked up once, its document frequency raised once, and its postings
+  /// inserted in document-key order, terms in ascending order. The postings table is keyed by
+  /// (term, document), so one chunk visits each posting-list range of the database once,
+  /// instead of once per document that contains the term.
+  ///
+  /// - Parameters:
+  ///   - batch: documents and their keys (a knowledge row id, or a negated memory row id),
+  ///     none of them indexed yet.
+  ///   - tx: the caller's write transaction.
+  /// - Complexity: O(*n* log *n*) in the documents' terms, plus one statement per posting and
+  ///   one per distinct term per chunk.
+  static func index(batch: [(document: IndexedDocument, key: Int64)], in tx: WorkspaceTransaction) throws {
+    let db = tx.db
+    var total = FieldValues<Int64>.zero
+    var start = 0
+    while start < batch.count {
+      let chunk = batch[start..<min(start + batchSize, batch.count)]
+      start += batchSize
+      let analysed = chunk.map { LexicalIndexer.postings(for: $0.document) }
+
+      // term → (document index in the chunk, occurrence index), in document order.
+      var occurrencesByTerm: [String: [(document: Int, occurrence: Int)]] = [:]
+      for (d, postings) in analysed.enumerated() {
+        for (o, occurrence) in postings.terms.enumerated() {
+          occurrencesByTerm[occurrence.term, default: []].append((d, o))
+        }
+      }
+      var termIDsByDocument = analysed.map { postings -> [Int64] in
+        var ids: [Int64] = []
+        ids.reserveCapacity(postings.terms.count)
+        return ids
+      }
+      for term in occurrencesByTerm.keys.sorted() {
+        let occurrences = occurrencesByTerm[term] ?? []
+        let termID: Int64
+        if let existing = try db.first(
+          "UPDATE lexical_term SET document_frequency = document_frequency + ? WHERE term = ? RETURNING term_id",
+          [.integer(Int64(occurrences.count)), .text(term)], { $0.int64(0) })
+        {
+          termID = existing
+        } else {
+          try db.run(
+            "INSERT INTO lexical_term(term, document_frequency) VALUES (?, ?)",
+            [.text(term), .integer(Int64(occurrences.count))])
+          termID = db.lastInsertRowID
+          for g in Set(Trigrams.trigrams(of: term)) {
+            try db.run("INSERT OR IGNORE INTO lexical_trigram(trigram, term_id) VALUES (?, ?)", [.text(g), .integer(termID)])
+          }
+        }
+        // Keys ascend within the chunk when the caller's do; sort so inserts append in order.
+        let ordered = occurrences.sorted { chunk[chunk.startIndex + $0.document].key < chunk[chunk.startIndex + $1.document].key }
+        for (d, o) in ordered {
+          let entry = chunk[chunk.startIndex + d]
+          let lengths = analysed[d].fieldLengths
+          let occurrence = analysed[d].terms[o]
+          let tf = occurrence.termFrequencies
+          try db.run(
+            """
+            INSERT INTO lexical_posting(term_id, doc, kind, title_length, tags_length, content_length,
+              title_frequency, tags_frequency, content_frequency, positions) VALUES (?,?,?,?,?,?,?,?,?,?)
+            """,
+            [
+              .integer(termID), .integer(entry.key), .integer(Int64(entry.document.kind.orderIndex)),
+              .integer(Int64(lengths.title)), .integer(Int64(lengths.tags)), .integer(Int64(lengths.content)),
+              .integer(Int64(tf.title)), .integer(Int64(tf.tags)), .integer(Int64(tf.content)),
+              .blob(occurrence.positions.bytes),
+            ])
+          termIDsByDocument[d].append(termID)
+        }
+      }
+      for (d, entry) in chunk.enumerated() {
+        let lengths = analysed[d].fieldLengths
+        try db.run(
+          "INSERT INTO lexical_document(doc, kind, title_length, tags_length, content_length, terms) VALUES (?,?,?,?,?,?)",
+          [.integer(entry.key), .integer(Int64(entry.document.kind.orderIndex)), .integer(Int64(lengths.title)),
+           .integer(Int64(lengths.tags)), .integer(Int64(lengths.content)), .blob(pack(termIDsByDocument[d]))])
+        for field in IndexField.allCases { total[field] += Int64(lengths[field]) }
+      }
+    }
+    guard !batch.isEmpty else { return }
+    try db.run(
+      "UPDATE lexical_stats SET document_count = document_count + ?, title_length = title_length + ?, tags_length = tags_length + ?, content_length = content_length + ? WHERE id = 1",
+      [.integer(Int64(batch.count)), .integer(total.title), .integer(total.tags), .integer(total.content)])
+  }
+
   static func remove(key: Int64, in tx: WorkspaceTransaction) throws {
     let db = tx.db
     guard let row = try db.first(
@@ -111,17 +204,30 @@ enum LexicalIndexStore {
     try db.execute(
       "DELETE FROM lexical_posting; DELETE FROM lexical_trigram; DELETE FROM lexical_term; DELETE FROM lexical_document; UPDATE lexical_stats SET document_count = 0, title_length = 0, tags_length = 0, content_length = 0;")
     var n = 0
-    let knowledge = try db.all("SELECT rowid, id FROM knowledge ORDER BY rowid") { (r: SQLRow) in (r.int64(0), r.text(1)) }
-    for (rowid, idText) in knowledge {
-      guard let id = UUID(uuidString: idText), let item = try tx.knowledge(id: id) else { continue }
-      try index(knowledge: item, rowID: rowid, in: tx)
-      n += 1
+    // Records are read a chunk at a time, so memory stays bounded whatever the workspace size.
+    let knowledge = try db.all("SELECT rowid FROM knowledge ORDER BY rowid") { $0.int64(0) }
+    var start = 0
+    while start < knowledge.count {
+      let rowIDs = Array(knowledge[start..<min(start + batchSize, knowledge.count)])
+      start += batchSize
+      let items = try tx.knowledge(rowIDs: rowIDs)
+      let batch = rowIDs.compactMap { rowid in
+        items[rowid].map { (document: IndexedDocument($0), key: key(knowledgeRowID: rowid)) }
+      }
+      try index(batch: batch, in: tx)
+      n += batch.count
     }
-    let memories = try db.all("SELECT rowid, id FROM memory ORDER BY rowid") { (r: SQLRow) in (r.int64(0), r.text(1)) }
-    for (rowid, idText) in memories {
-      guard let id = UUID(uuidString: idText), let m = try tx.memory(id: id) else { continue }
-      try index(memory: m, rowID: rowid, in: tx)
-      n += 1
+    let memories = try db.all("SELECT rowid FROM memory ORDER BY rowid") { $0.int64(0) }
+    start = 0
+    while start < memories.count {
+      let rowIDs = Array(memories[start..<min(start + batchSize, memories.count)])
+      start += batchSize
+      let records = try tx.memories(rowIDs: rowIDs)
+      let batch = rowIDs.compactMap { rowid in
+        records[rowid].map { (document: IndexedDocument($0), key: key(memoryRowID: rowid)) }
+      }
+      try index(batch: batch, in: tx)
+      n += batch.count
     }
     return n
   }

@@ -47,6 +47,13 @@ public struct PositionList: Sendable, Hashable {
   ///   read past its end).
   /// - Complexity: O(*n*) in the positions of the fields up to and including `field`.
   public func positions(in field: IndexField, counts: FieldCounts) -> [Int] {
+    bytes.withUnsafeBufferPointer { Self.positions(in: field, counts: counts, bytes: $0) }
+  }
+
+  /// The positions of `field` decoded from encoded `bytes` (see ``positions(in:counts:)``).
+  static func positions(in field: IndexField, counts: FieldCounts, bytes: UnsafeBufferPointer<UInt8>)
+    -> [Int]
+  {
     var skip = 0
     for earlier in IndexField.allCases where earlier.rawValue < field.rawValue {
       skip += Int(counts[earlier])

@@ -4,7 +4,7 @@ import Foundation
 /// The ``LexicalIndexReader`` over the index persisted in the workspace database, read inside
 /// one transaction: a query reads only the postings of its own terms (and their fuzzy or
 /// prefix variants), never the whole corpus.
-struct SQLiteLexicalIndex: LexicalIndexReader {
+struct SQLiteLexicalIndex: PostingListReader {
   let tx: WorkspaceTransaction
 
   func statistics() throws -> IndexStatistics {
@@ -31,6 +31,37 @@ struct SQLiteLexicalIndex: LexicalIndexReader {
     }
   }
 
+  /// Reads the postings column by column into one ``PostingList`` (no allocation per row).
+  func postingList(for term: String) throws -> PostingList {
+    var list = PostingList()
+    let db = tx.db
+    let termID = try db.first("SELECT term_id, document_frequency FROM lexical_term WHERE term = ?", [.text(term)]) {
+      (r: SQLRow) in (r.int64(0), r.int(1))
+    }
+    guard let (id, frequency) = termID else { return list }
+    list.reserveCapacity(frequency)
+    try db.query(
+      """
+      SELECT doc, kind, title_length, tags_length, content_length, title_frequency,
+        tags_frequency, content_frequency, positions
+      FROM lexical_posting WHERE term_id = ?
+      """, [.integer(id)]
+    ) { (r: SQLRow) in
+      r.withBlob(8) { positions in
+        list.append(
+          document: r.int64(0), kind: UInt8(clamping: min(max(r.int64(1), 0), 7)),
+          termFrequencies: FieldCounts(
+            title: Int32(truncatingIfNeeded: r.int64(5)), tags: Int32(truncatingIfNeeded: r.int64(6)),
+            content: Int32(truncatingIfNeeded: r.int64(7))),
+          fieldLengths: FieldCounts(
+            title: Int32(truncatingIfNeeded: r.int64(2)), tags: Int32(truncatingIfNeeded: r.int64(3)),
+            content: Int32(truncatingIfNeeded: r.int64(4))),
+          positions: positions)
+      }
+    }
+    return list
+  }
+
   func documentFrequency(of term: String) throws -> Int {
     Int(try tx.db.integer("SELECT document_frequency FROM lexical_term WHERE term = ?", [.text(term)]))
   }
@@ -48,12 +79,19 @@ struct SQLiteLexicalIndex: LexicalIndexReader {
     ) { $0.text(0) }
   }
 
+  /// Terms whose UTF-8 bytes start with `prefix`, most frequent first, kept when they also
+  /// start with it as `Character`s (as ``InMemoryLexicalIndex`` compares), so both readers
+  /// return the same variants.
   func vocabularyTerms(withPrefix prefix: String, limit: Int) throws -> [String] {
-    guard !prefix.isEmpty else { return [] }
-    return try tx.db.all(
-      "SELECT term FROM lexical_term WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
-      [.text(prefix), .text(prefix + "\u{10FFFF}"), .integer(Int64(limit))]
+    guard !prefix.isEmpty, limit > 0 else { return [] }
+    let candidates = try tx.db.all(
+      """
+      SELECT term FROM lexical_term WHERE term > ? AND term < ?
+      ORDER BY document_frequency DESC, term
+      """,
+      [.text(prefix), .text(prefix + "\u{10FFFF}")]
     ) { $0.text(0) }
+    return Array(candidates.lazy.filter { $0 != prefix && $0.hasPrefix(prefix) }.prefix(limit))
   }
 
   func documents(_ keys: [Int64]) throws -> [Int64: IndexedDocument] {

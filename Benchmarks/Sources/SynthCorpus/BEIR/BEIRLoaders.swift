@@ -22,6 +22,20 @@ struct BEIRQueryRecord: Decodable {
   }
 }
 
+/// Loads the documents of a BEIR `corpus.jsonl`, in file order.
+///
+/// - Parameter path: One `{"_id", "title", "text"}` object per line (other fields are ignored;
+///   a missing title counts as empty; blank lines are skipped).
+/// - Returns: Each document's id, title and text.
+/// - Throws: ``SynthCorpusError/unreadableFile(path:reason:)``, or
+///   ``SynthCorpusError/malformedJSONLine(path:line:reason:)`` for a line that is not such an
+///   object.
+public func beirCorpus(path: String) throws -> [(id: String, title: String, text: String)] {
+  try JSONLines.decode(BEIRCorpusRecord.self, path: path).map {
+    (id: $0.id, title: $0.title ?? "", text: $0.text)
+  }
+}
+
 /// Loads the queries of a BEIR data set, in file order.
 ///
 /// - Parameter path: A `queries.jsonl` file: one `{"_id": …, "text": …}` object per line

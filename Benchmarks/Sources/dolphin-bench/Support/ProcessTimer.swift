@@ -11,7 +11,11 @@ struct ProcessSample {
   var status: Int32
   /// Wall-clock milliseconds from spawn to exit.
   var milliseconds: Double
-  /// Peak RSS in kilobytes (`ru_maxrss` from `wait4(2)`, the figure `/usr/bin/time -v` prints).
+  /// Peak RSS in kilobytes (`ru_maxrss` from `wait4(2)`).
+  ///
+  /// Beware: `posix_spawn` starts the child in the parent's address space, and Linux keeps
+  /// that address space's high-water mark across `exec`, so this is at least the spawning
+  /// process's own peak. Use ``ProcessTimer/peakRSSKilobytes(_:_:)`` for the child alone.
   var maxRSSKilobytes: Int
 }
 
@@ -44,6 +48,35 @@ enum ProcessTimer {
     let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     return ProcessSample(status: exitStatus, milliseconds: elapsed, maxRSSKilobytes: Int(usage.ru_maxrss))
   }
+}
+
+extension ProcessTimer {
+  /// The peak RSS in kilobytes of `executable` alone, measured by `/usr/bin/time -f %M` (a
+  /// small process, so its child's high-water mark starts from its own size, not from this
+  /// process's); nil when `/usr/bin/time` is missing or the run failed.
+  static func peakRSSKilobytes(_ executable: String, _ arguments: [String]) -> Int? {
+    let time = "/usr/bin/time"
+    guard FileManager.default.isExecutableFile(atPath: time) else { return nil }
+    let output = NSTemporaryDirectory() + "dolphin-bench-rss-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let sample = run(time, ["-f", "%M", "-o", output, executable] + arguments)
+    guard sample.status == 0, let text = try? String(contentsOfFile: output, encoding: .utf8) else {
+      return nil
+    }
+    return text.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+  }
+}
+
+/// This process's peak resident set size so far, in kilobytes (`getrusage(RUSAGE_SELF)`).
+func selfMaxRSSKilobytes() -> Int {
+  var usage = rusage()
+  #if canImport(Glibc)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Int(usage.ru_maxrss)
+  #else
+    getrusage(RUSAGE_SELF, &usage)
+    return Int(usage.ru_maxrss) / 1024  // bytes on Darwin
+  #endif
 }
 
 /// Percentile by linear interpolation between closest ranks (NumPy's default).

@@ -170,6 +170,10 @@ package final class SQLiteConnection {
     try first(sql, values) { $0.int64(0) } ?? 0
   }
 
+  /// Rows inserted, updated or deleted through this connection since it was opened
+  /// (`sqlite3_total_changes64`), rolled-back changes included.
+  package var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+
   /// The rowid of the last inserted row.
   package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
@@ -197,6 +201,15 @@ package struct SQLRow {
     return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
   }
   package func optionalText(_ i: Int32) -> String? { isNull(i) ? nil : text(i) }
+  /// Calls `body` with the bytes of blob column `i`, without copying them (the buffer is valid
+  /// only inside `body`; empty for NULL or an empty blob).
+  package func withBlob<T>(_ i: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    let n = Int(sqlite3_column_bytes(stmt, i))
+    guard n > 0, let p = sqlite3_column_blob(stmt, i) else {
+      return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+    return try body(UnsafeRawBufferPointer(start: p, count: n))
+  }
   package func blob(_ i: Int32) -> [UInt8] {
     let n = Int(sqlite3_column_bytes(stmt, i))
     guard n > 0, let p = sqlite3_column_blob(stmt, i) else { return [] }
