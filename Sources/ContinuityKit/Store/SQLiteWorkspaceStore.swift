@@ -23,6 +23,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   public let readOnlyReason: String?
   /// Warnings found while opening (e.g. a directory readable by others).
   public let warnings: [String]
+  /// Names of schema migration steps this build knows that the database has not applied yet.
+  /// Empty after any writable open (which applies them); a read-only open of a database whose
+  /// first run was interrupted (killed between steps) lists what the next writable open applies.
+  public let pendingMigrationSteps: [String]
   private let connection: Mutex<SQLiteConnection>
 
   /// How long a write waits for another process's lock before failing, in milliseconds.
@@ -30,8 +34,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
 
   private init(
     connection: sending SQLiteConnection, path: String, readOnlyReason: String?,
-    warnings: [String]
+    warnings: [String], pendingMigrationSteps: [String]
   ) {
+    self.pendingMigrationSteps = pendingMigrationSteps
     self.connection = Mutex(connection)
     self.databasePath = path
     self.isReadOnly = readOnlyReason != nil
@@ -71,10 +76,13 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       do {
         try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
       } catch {
-        throw .fileSystem(path: dir, message: "cannot create directory: \(error.localizedDescription)")
+        // FileManager's message does not say why; the parent directory's access does.
+        let parent = directory.deletingLastPathComponent().path
+        let reason = access(parent, W_OK) != 0 ? SystemErrorCause.describe(errno) : error.localizedDescription
+        throw .fileSystem(path: dir, message: "cannot create directory: \(reason)")
       }
       if chmod(dir, 0o700) != 0 {
-        throw .fileSystem(path: dir, message: "cannot set mode 0700: \(String(cString: strerror(errno)))")
+        throw .fileSystem(path: dir, message: "cannot set mode 0700: \(SystemErrorCause.describe(errno))")
       }
     }
     let path = directory.appendingPathComponent(fileName).path
@@ -85,7 +93,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       // mode) never exist with wider permissions.
       let fd = Glibc_open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
       if fd < 0 {
-        throw .fileSystem(path: path, message: "cannot create: \(String(cString: strerror(errno)))")
+        throw .fileSystem(path: path, message: "cannot create: \(SystemErrorCause.describe(errno))")
       }
       fchmod(fd, 0o600)
       close(fd)
@@ -120,6 +128,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     let version = try conn.integer("PRAGMA user_version")
     try conn.execute("PRAGMA foreign_keys = OFF; PRAGMA secure_delete = ON;")
     var readOnlyReason: String? = requestedReadOnly ? "opened read-only" : nil
+    var pending = WorkspaceSchema.steps.map(\.name)
     if version > Int64(SchemaVersion.current) {
       readOnlyReason = "schema \(version) is newer than this build's \(SchemaVersion.current)"
     } else {
@@ -130,6 +139,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         > 0
       if hasTable {
         let applied = try conn.all("SELECT name FROM schema_migration") { $0.text(0) }
+        pending.removeAll { applied.contains($0) }
         if let unknown = applied.first(where: { !known.contains($0) }) {
           readOnlyReason = "it records migration step '\(unknown)', unknown to this build"
         }
@@ -144,9 +154,11 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         try conn.execute("PRAGMA synchronous = NORMAL")
       }
       try migrate(conn, path: path)
+      pending = []
     }
     let store = SQLiteWorkspaceStore(
-      connection: conn, path: path, readOnlyReason: readOnlyReason, warnings: warnings)
+      connection: conn, path: path, readOnlyReason: readOnlyReason, warnings: warnings,
+      pendingMigrationSteps: version > Int64(SchemaVersion.current) ? [] : pending)
     if version > Int64(SchemaVersion.current) {
       _ = store  // opened read-only; the caller reports `newerSchema` through readOnlyReason
     }
