@@ -74,7 +74,7 @@ def read_state(workspace: str) -> collections.Counter:
     state = collections.Counter()
     if not os.path.exists(db):
         return state
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=20)
+    con = connect(db)
     try:
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if "knowledge" not in tables:
@@ -96,9 +96,22 @@ def read_state(workspace: str) -> collections.Counter:
     return state
 
 
+def connect(db: str) -> sqlite3.Connection:
+    """A read-only connection; a read-write one when the WAL must first be recovered after a
+    kill (a read-only connection of some SQLite builds cannot rebuild the -shm index). Either
+    way only committed transactions are visible."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=20)
+    try:
+        con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return con
+    except sqlite3.OperationalError:
+        con.close()
+        return sqlite3.connect(f"file:{db}?mode=rw", uri=True, timeout=20)
+
+
 def knowledge_id(workspace: str, title: str) -> str:
     db = os.path.join(workspace, "workspace.sqlite")
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=20)
+    con = connect(db)
     try:
         row = con.execute("SELECT id FROM knowledge WHERE title = ?", (title,)).fetchone()
     finally:
@@ -281,6 +294,8 @@ class Harness:
             rc, err, killed = self.run(self.command(op, workspace), kill_after=delay)
             ops += 1
             context = f"operation {ops} ({op[0]}, {'killed' if killed else f'exit {rc}'} after {delay * 1000:.0f} ms)"
+            # The product's own read-only check runs first, on the files exactly as the kill left them.
+            self.check_workspace(workspace, context)
             observed = read_state(workspace)
             if killed:
                 kills += 1
@@ -299,7 +314,6 @@ class Harness:
                                          + describe_difference(expected, observed))
             else:
                 raise HarnessFailure(f"{context}: dolphin failed without being killed: {err.strip()}")
-            self.check_workspace(workspace, context)
             state = observed
             if op[0] == "migrate":
                 os.unlink(op[1])

@@ -105,8 +105,38 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
             + String(st.st_mode & 0o777, radix: 8) + "); consider `chmod 600 \(path)`")
       }
     }
-    let conn = try SQLiteConnection(path: path, readOnly: readOnly, create: false)
-    return try configure(conn, path: path, requestedReadOnly: readOnly, warnings: warnings)
+    if readOnly { return try openReadOnly(path: path, warnings: warnings) }
+    let conn = try SQLiteConnection(path: path, readOnly: false, create: false)
+    return try configure(conn, path: path, requestedReadOnly: false, warnings: warnings)
+  }
+
+  /// SQLite's extended codes for a read-only connection that cannot rebuild the WAL index:
+  /// `SQLITE_READONLY_RECOVERY` (776) and `SQLITE_READONLY_CANTINIT` (1288).
+  private static let walIndexNeedsWriter: Set<Int32> = [776, 1288]
+
+  /// Opens read-only, also right after a crash.
+  ///
+  /// A process killed with the workspace open leaves a `-wal` file whose index (the `-shm` file)
+  /// the next connection must rebuild, and a read-only connection may not. Then a read-write
+  /// connection opens first and rebuilds it (SQLite's own crash recovery, which writes only the
+  /// `-shm` index, never the database or the WAL), the read-only connection attaches, and the
+  /// helper closes while the read-only one is still open, so its close checkpoints nothing.
+  private static func openReadOnly(path: String, warnings: [String]) throws(WorkspaceError)
+    -> SQLiteWorkspaceStore
+  {
+    do {
+      let conn = try SQLiteConnection(path: path, readOnly: true, create: false)
+      return try configure(conn, path: path, requestedReadOnly: true, warnings: warnings)
+    } catch .storage(_, let code, _) where walIndexNeedsWriter.contains(code) {
+      let helper = try SQLiteConnection(path: path, readOnly: false, create: false)
+      helper.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+      try helper.execute("PRAGMA query_only = ON")
+      _ = try helper.integer("SELECT count(*) FROM sqlite_master")
+      let conn = try SQLiteConnection(path: path, readOnly: true, create: false)
+      let store = try configure(conn, path: path, requestedReadOnly: true, warnings: warnings)
+      helper.close()
+      return store
+    }
   }
 
   /// A private in-memory workspace with the same schema and behaviour, for tests and previews.

@@ -115,4 +115,43 @@ struct DoctorReliabilityTests {
     #expect(!after.stdout.contains("pending step"))
     #expect(after.stdout.contains("Search index: agrees with the records"))
   }
+
+  @Test("doctor right after a crash (WAL left behind, its index torn) reads it without writing the database or the WAL")
+  func doctorAfterCrash() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Checkpointed"]).status == 0)
+    let db = cli.workspace + "/workspace.sqlite"
+    // A second process holds the database open, so the captures below stay in the WAL; killing
+    // it leaves the WAL as a crash would.
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    holder.arguments = [
+      ReliabilityScripts.python, "-c",
+      "import sqlite3,sys,time\nc=sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM knowledge').fetchone()\nprint('ready', flush=True); time.sleep(120)",
+      db,
+    ]
+    let out = Pipe()
+    holder.standardOutput = out
+    try holder.run()
+    defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
+    _ = out.fileHandleForReading.availableData  // waits for "ready"
+    #expect(try cli.run(["capture", "fact", "Only in the WAL", "--content", String(repeating: "w", count: 2_000)]).status == 0)
+    kill(holder.processIdentifier, SIGKILL)
+    holder.waitUntilExit()
+    // A kill in the middle of a commit leaves the WAL index (-shm) torn; zeroing it has the same
+    // effect: the next connection must rebuild the index before it can read.
+    let shm = URL(fileURLWithPath: db + "-shm")
+    try Data(count: try Data(contentsOf: shm).count).write(to: shm)
+    let wal = try Data(contentsOf: URL(fileURLWithPath: db + "-wal"))
+    let main = try Data(contentsOf: URL(fileURLWithPath: db))
+    #expect(!wal.isEmpty)
+    let d = try cli.run(["doctor", "--json"])
+    #expect(d.status == 0, "\(d.stdout)\(d.stderr)")
+    #expect(d.stdout.contains("\"ok\" : true"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db + "-wal")) == wal, "doctor wrote to the WAL")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == main, "doctor wrote to the database")
+    let list = try cli.run(["knowledge", "list"])
+    #expect(list.stdout.contains("Only in the WAL"))
+  }
 }
