@@ -158,21 +158,23 @@ end
 # ---------------------------------------------------------------------------------------------
 begin eacces
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+# A copy uid 65534 can reach whatever the checkout's own permissions are (CI may clone under /root).
+install -m 755 "$DOLPHIN" "$ROOT/dolphin"
 P="$ROOT/root-owned"
 mkdir -p "$P" && chmod 755 "$P"           # traversable, not writable by uid 65534
-"${NOBODY[@]}" "$DOLPHIN" capture fact "nope" --workspace "$P/ws" >"$ROOT/out" 2>&1; RC=$?
+"${NOBODY[@]}" "$ROOT/dolphin" capture fact "nope" --workspace "$P/ws" >"$ROOT/out" 2>&1; RC=$?
 expect_failure "capture into a directory uid 65534 may not write" "permission denied"
 [ -e "$P/ws" ] && fail "a workspace directory was created anyway"
 O="$ROOT/own"
 mkdir -p "$O" && chown 65534:65534 "$O" && chmod 755 "$O"
-for i in 1 2; do "${NOBODY[@]}" "$DOLPHIN" capture goal "mine $i" --workspace "$O/ws" >"$ROOT/out" 2>&1 || fail "setup capture as uid 65534: $(cat "$ROOT/out")"; done
+for i in 1 2; do "${NOBODY[@]}" "$ROOT/dolphin" capture goal "mine $i" --workspace "$O/ws" >"$ROOT/out" 2>&1 || fail "setup capture as uid 65534: $(cat "$ROOT/out")"; done
 chmod 500 "$O/ws"                         # its own directory, no write permission
-"${NOBODY[@]}" "$DOLPHIN" capture goal "refused" --workspace "$O/ws" >"$ROOT/out" 2>&1; RC=$?
+"${NOBODY[@]}" "$ROOT/dolphin" capture goal "refused" --workspace "$O/ws" >"$ROOT/out" 2>&1; RC=$?
 expect_failure "capture as uid 65534 with its workspace directory not writable" "permission denied|read-only"
 chmod 700 "$O/ws"; chmod 400 "$O/ws/workspace.sqlite"
-"${NOBODY[@]}" "$DOLPHIN" capture goal "refused" --workspace "$O/ws" >"$ROOT/out" 2>&1; RC=$?
+"${NOBODY[@]}" "$ROOT/dolphin" capture goal "refused" --workspace "$O/ws" >"$ROOT/out" 2>&1; RC=$?
 expect_failure "capture as uid 65534 with its database file not writable" "permission denied"
-"${NOBODY[@]}" "$DOLPHIN" export --output "$P/export.json" --workspace "$O/ws" >"$ROOT/out" 2>&1; RC=$?
+"${NOBODY[@]}" "$ROOT/dolphin" export --output "$P/export.json" --workspace "$O/ws" >"$ROOT/out" 2>&1; RC=$?
 expect_failure "export --output into a directory uid 65534 may not write" "permission denied"
 chmod 600 "$O/ws/workspace.sqlite"
 [ "$(count "$O/ws" knowledge)" = 2 ] || fail "expected the 2 committed items"
