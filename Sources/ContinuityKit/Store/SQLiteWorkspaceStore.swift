@@ -110,24 +110,27 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     return try configure(conn, path: path, requestedReadOnly: false, warnings: warnings)
   }
 
-  /// SQLite's extended codes for a read-only connection that cannot rebuild the WAL index:
-  /// `SQLITE_READONLY_RECOVERY` (776) and `SQLITE_READONLY_CANTINIT` (1288).
-  private static let walIndexNeedsWriter: Set<Int32> = [776, 1288]
+  /// SQLite's extended codes for a read-only connection that cannot finish a crashed writer's
+  /// recovery: `SQLITE_READONLY_RECOVERY` (264, a WAL index to rebuild), `SQLITE_READONLY_ROLLBACK`
+  /// (776, a hot rollback journal) and `SQLITE_READONLY_CANTINIT` (1288).
+  private static let recoveryNeedsWriter: Set<Int32> = [264, 776, 1288]
 
   /// Opens read-only, also right after a crash.
   ///
-  /// A process killed with the workspace open leaves a `-wal` file whose index (the `-shm` file)
-  /// the next connection must rebuild, and a read-only connection may not. Then a read-write
-  /// connection opens first and rebuilds it (SQLite's own crash recovery, which writes only the
-  /// `-shm` index, never the database or the WAL), the read-only connection attaches, and the
-  /// helper closes while the read-only one is still open, so its close checkpoints nothing.
+  /// A process killed in the middle of a write leaves work for the next connection: a hot
+  /// rollback journal (a first run killed before the database was switched to WAL mode) to roll
+  /// back, or a WAL index (`-shm`) to rebuild. A read-only connection may do neither. Then a
+  /// query-only read-write connection opens first and lets SQLite complete its own crash
+  /// recovery — which restores the last committed state and changes no committed data — the
+  /// read-only connection attaches, and the helper closes while the read-only one is still open,
+  /// so the helper's close checkpoints nothing.
   private static func openReadOnly(path: String, warnings: [String]) throws(WorkspaceError)
     -> SQLiteWorkspaceStore
   {
     do {
       let conn = try SQLiteConnection(path: path, readOnly: true, create: false)
       return try configure(conn, path: path, requestedReadOnly: true, warnings: warnings)
-    } catch .storage(_, let code, _) where walIndexNeedsWriter.contains(code) {
+    } catch .storage(_, let code, _) where recoveryNeedsWriter.contains(code) {
       let helper = try SQLiteConnection(path: path, readOnly: false, create: false)
       helper.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
       try helper.execute("PRAGMA query_only = ON")

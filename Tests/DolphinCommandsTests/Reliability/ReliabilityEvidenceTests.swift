@@ -154,4 +154,33 @@ struct DoctorReliabilityTests {
     let list = try cli.run(["knowledge", "list"])
     #expect(list.stdout.contains("Only in the WAL"))
   }
+
+  @Test("doctor after a first run killed mid-write (hot rollback journal) completes SQLite's recovery and reports it")
+  func doctorAfterFirstRunKilled() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try FileManager.default.createDirectory(atPath: cli.workspace, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let db = cli.workspace + "/workspace.sqlite"
+    // A writer in rollback-journal mode (as a first run is before its switch to WAL) killed with
+    // its transaction spilled to the database file: a hot journal is left behind. This is the
+    // state the crash harness found doctor failing on (SQLITE_READONLY_ROLLBACK).
+    let script = """
+      import os, sqlite3, sys
+      c = sqlite3.connect(sys.argv[1], isolation_level=None)
+      c.execute("CREATE TABLE committed(x)")
+      c.execute("PRAGMA cache_size=1")
+      c.execute("BEGIN")
+      for i in range(300): c.execute("INSERT INTO committed VALUES (?)", ("x" * 4000,))
+      os.kill(os.getpid(), 9)
+      """
+    let killed = try ReliabilityScripts.run([ReliabilityScripts.python, "-c", script, db])
+    #expect(killed.status != 0)
+    #expect(FileManager.default.fileExists(atPath: db + "-journal"), "no hot journal was left")
+    let d = try cli.run(["doctor", "--json"])
+    #expect(d.status == 0, "\(d.stdout)\(d.stderr)")
+    #expect(d.stdout.contains("\"ok\" : true"), "\(d.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: db + "-journal"), "the hot journal was not rolled back")
+    let rows = try ReliabilityScripts.run(["sqlite3", db, "SELECT count(*) FROM committed"])
+    #expect(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "uncommitted rows survived: \(rows.stdout)")
+  }
 }
