@@ -139,7 +139,8 @@ enum Commands {
     spec: CommandSpec(
       path: ["doctor"], summary: "Check the database (PRAGMA integrity_check), references and search index; explain recovery.",
       discussion: """
-        Opens the workspace read-only and never repairs by overwriting. Checks SQLite's integrity, dangling
+        Opens the workspace read-only and never repairs by overwriting (after a crash it first lets SQLite
+        finish its own recovery, which restores the last committed state). Checks SQLite's integrity, dangling
         references, and that the search index agrees with the stored records (every knowledge item and
         memory indexed, no index entry without its record). Exit 5 when a problem is found.
         """),
