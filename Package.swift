@@ -13,6 +13,9 @@ let package = Package(
     .library(name: "AgentRuntime", targets: ["AgentRuntime"]),
     .library(name: "MCPServer", targets: ["MCPServer"]),
     .executable(name: "dolphin", targets: ["dolphin"]),
+    // Test tooling, not API: the libFuzzer targets in Fuzz/ (a nested package) call these
+    // entry points, and the regression suite replays the saved corpus through them.
+    .library(name: "DolphinFuzzEntries", targets: ["FuzzEntries"]),
   ],
   targets: [
     // Debian: libsqlite3-dev. Apple platforms use the system SQLite3 module instead.
@@ -31,6 +34,7 @@ let package = Package(
     .target(name: "DolphinCommands", dependencies: ["MCPServer"]),
     .executableTarget(name: "dolphin", dependencies: ["DolphinCommands"]),
     .target(name: "TestSupport", dependencies: ["ContinuityKit"]),
+    .target(name: "FuzzEntries", dependencies: ["MCPServer"]),
     .testTarget(
       name: "ContinuityKitTests",
       dependencies: ["ContinuityKit", "TestSupport"],
@@ -47,5 +51,6 @@ let package = Package(
       name: "DolphinCommandsTests",
       dependencies: ["DolphinCommands", "TestSupport"]
     ),
+    .testTarget(name: "FuzzEntriesTests", dependencies: ["FuzzEntries", "TestSupport"]),
   ]
 )

@@ -134,10 +134,14 @@ enum LoopbackHTTP {
       while i < body.count {
         guard let lineEnd = body[i...].firstRange(of: [13, 10]) else { break }
         let sizeText = String(decoding: body[i..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
-        guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else { throw AgentError.model("malformed chunked body from the model") }
+        // A negative or huge size from a misbehaving server must fail cleanly, not trap on an
+        // overflowing or inverted range.
+        guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
+          throw AgentError.model("malformed chunked body from the model")
+        }
         if size == 0 { break }
         let start = lineEnd.upperBound
-        guard start + size <= body.count else { throw AgentError.model("truncated chunked body from the model") }
+        guard size <= body.count - start else { throw AgentError.model("truncated chunked body from the model") }
         out += body[start..<(start + size)]
         i = start + size + 2
       }

@@ -55,7 +55,7 @@ public enum SecureFile {
             failure = "cannot move into place: \(errorText())"
           }
         } else {
-          failure = "cannot move into place: \(String(cString: strerror(code)))"
+          failure = "cannot move into place: \(SystemErrorCause.describe(code))"
         }
       }
     }
@@ -112,5 +112,5 @@ public enum SecureFile {
     close(fd)
   }
 
-  static func errorText() -> String { String(cString: strerror(errno)) }
+  static func errorText() -> String { SystemErrorCause.describe(errno) }
 }

@@ -23,6 +23,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   public let readOnlyReason: String?
   /// Warnings found while opening (e.g. a directory readable by others).
   public let warnings: [String]
+  /// Names of schema migration steps this build knows that the database has not applied yet.
+  /// Empty after any writable open (which applies them); a read-only open of a database whose
+  /// first run was interrupted (killed between steps) lists what the next writable open applies.
+  public let pendingMigrationSteps: [String]
   private let connection: Mutex<SQLiteConnection>
 
   /// How long a write waits for another process's lock before failing, in milliseconds.
@@ -30,8 +34,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
 
   private init(
     connection: sending SQLiteConnection, path: String, readOnlyReason: String?,
-    warnings: [String]
+    warnings: [String], pendingMigrationSteps: [String]
   ) {
+    self.pendingMigrationSteps = pendingMigrationSteps
     self.connection = Mutex(connection)
     self.databasePath = path
     self.isReadOnly = readOnlyReason != nil
@@ -71,10 +76,13 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       do {
         try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
       } catch {
-        throw .fileSystem(path: dir, message: "cannot create directory: \(error.localizedDescription)")
+        // FileManager's message does not say why; the parent directory's access does.
+        let parent = directory.deletingLastPathComponent().path
+        let reason = access(parent, W_OK) != 0 ? SystemErrorCause.describe(errno) : error.localizedDescription
+        throw .fileSystem(path: dir, message: "cannot create directory: \(reason)")
       }
       if chmod(dir, 0o700) != 0 {
-        throw .fileSystem(path: dir, message: "cannot set mode 0700: \(String(cString: strerror(errno)))")
+        throw .fileSystem(path: dir, message: "cannot set mode 0700: \(SystemErrorCause.describe(errno))")
       }
     }
     let path = directory.appendingPathComponent(fileName).path
@@ -85,7 +93,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       // mode) never exist with wider permissions.
       let fd = Glibc_open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
       if fd < 0 {
-        throw .fileSystem(path: path, message: "cannot create: \(String(cString: strerror(errno)))")
+        throw .fileSystem(path: path, message: "cannot create: \(SystemErrorCause.describe(errno))")
       }
       fchmod(fd, 0o600)
       close(fd)
@@ -97,8 +105,41 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
             + String(st.st_mode & 0o777, radix: 8) + "); consider `chmod 600 \(path)`")
       }
     }
-    let conn = try SQLiteConnection(path: path, readOnly: readOnly, create: false)
-    return try configure(conn, path: path, requestedReadOnly: readOnly, warnings: warnings)
+    if readOnly { return try openReadOnly(path: path, warnings: warnings) }
+    let conn = try SQLiteConnection(path: path, readOnly: false, create: false)
+    return try configure(conn, path: path, requestedReadOnly: false, warnings: warnings)
+  }
+
+  /// SQLite's extended codes for a read-only connection that cannot finish a crashed writer's
+  /// recovery: `SQLITE_READONLY_RECOVERY` (264, a WAL index to rebuild), `SQLITE_READONLY_ROLLBACK`
+  /// (776, a hot rollback journal) and `SQLITE_READONLY_CANTINIT` (1288).
+  private static let recoveryNeedsWriter: Set<Int32> = [264, 776, 1288]
+
+  /// Opens read-only, also right after a crash.
+  ///
+  /// A process killed in the middle of a write leaves work for the next connection: a hot
+  /// rollback journal (a first run killed before the database was switched to WAL mode) to roll
+  /// back, or a WAL index (`-shm`) to rebuild. A read-only connection may do neither. Then a
+  /// query-only read-write connection opens first and lets SQLite complete its own crash
+  /// recovery — which restores the last committed state and changes no committed data — the
+  /// read-only connection attaches, and the helper closes while the read-only one is still open,
+  /// so the helper's close checkpoints nothing.
+  private static func openReadOnly(path: String, warnings: [String]) throws(WorkspaceError)
+    -> SQLiteWorkspaceStore
+  {
+    do {
+      let conn = try SQLiteConnection(path: path, readOnly: true, create: false)
+      return try configure(conn, path: path, requestedReadOnly: true, warnings: warnings)
+    } catch .storage(_, let code, _) where recoveryNeedsWriter.contains(code) {
+      let helper = try SQLiteConnection(path: path, readOnly: false, create: false)
+      helper.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+      try helper.execute("PRAGMA query_only = ON")
+      _ = try helper.integer("SELECT count(*) FROM sqlite_master")
+      let conn = try SQLiteConnection(path: path, readOnly: true, create: false)
+      let store = try configure(conn, path: path, requestedReadOnly: true, warnings: warnings)
+      helper.close()
+      return store
+    }
   }
 
   /// A private in-memory workspace with the same schema and behaviour, for tests and previews.
@@ -120,6 +161,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     let version = try conn.integer("PRAGMA user_version")
     try conn.execute("PRAGMA foreign_keys = OFF; PRAGMA secure_delete = ON;")
     var readOnlyReason: String? = requestedReadOnly ? "opened read-only" : nil
+    var pending = WorkspaceSchema.steps.map(\.name)
     if version > Int64(SchemaVersion.current) {
       readOnlyReason = "schema \(version) is newer than this build's \(SchemaVersion.current)"
     } else {
@@ -130,6 +172,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         > 0
       if hasTable {
         let applied = try conn.all("SELECT name FROM schema_migration") { $0.text(0) }
+        pending.removeAll { applied.contains($0) }
         if let unknown = applied.first(where: { !known.contains($0) }) {
           readOnlyReason = "it records migration step '\(unknown)', unknown to this build"
         }
@@ -144,9 +187,11 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         try conn.execute("PRAGMA synchronous = NORMAL")
       }
       try migrate(conn, path: path)
+      pending = []
     }
     let store = SQLiteWorkspaceStore(
-      connection: conn, path: path, readOnlyReason: readOnlyReason, warnings: warnings)
+      connection: conn, path: path, readOnlyReason: readOnlyReason, warnings: warnings,
+      pendingMigrationSteps: version > Int64(SchemaVersion.current) ? [] : pending)
     if version > Int64(SchemaVersion.current) {
       _ = store  // opened read-only; the caller reports `newerSchema` through readOnlyReason
     }

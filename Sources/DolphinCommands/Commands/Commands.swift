@@ -137,8 +137,13 @@ enum Commands {
 
   static let doctor = Command(
     spec: CommandSpec(
-      path: ["doctor"], summary: "Check the database (PRAGMA integrity_check) and references; explain recovery.",
-      discussion: "Opens the workspace read-only and never repairs by overwriting. Exit 5 when a problem is found."),
+      path: ["doctor"], summary: "Check the database (PRAGMA integrity_check), references and search index; explain recovery.",
+      discussion: """
+        Opens the workspace read-only and never repairs by overwriting (after a crash it first lets SQLite
+        finish its own recovery, which restores the last committed state). Checks SQLite's integrity, dangling
+        references, and that the search index agrees with the stored records (every knowledge item and
+        memory indexed, no index entry without its record). Exit 5 when a problem is found.
+        """),
     run: { ctx in
       let dir = ctx.workspaceDirectory
       let dbPath = dir.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
@@ -147,27 +152,38 @@ enum Commands {
         var ok: Bool
         var integrityCheck: [String]
         var referenceProblems: [String]
+        var searchIndexProblems: [String]
         var quarantined: Int
         var credentials: CredentialFlagReport
         var advice: [String]
       }
       var report = Report(
-        databasePath: dbPath, ok: true, integrityCheck: [], referenceProblems: [], quarantined: 0,
+        databasePath: dbPath, ok: true, integrityCheck: [], referenceProblems: [], searchIndexProblems: [], quarantined: 0,
         credentials: CredentialFlagReport(), advice: [])
       do {
         let store = try SQLiteWorkspaceStore.open(directory: dir, readOnly: true)
         report.integrityCheck = try store.integrityCheck()
-        let s = try KnowledgeEngine(store: store).status(credentialScanBytes: 1 << 30)
-        report.referenceProblems = s.integrityProblems
-        report.quarantined = s.quarantined
-        report.credentials = s.credentials
+        if !store.pendingMigrationSteps.isEmpty {
+          // A first run was interrupted between schema steps: the tables the other checks read
+          // may not exist yet. The next command that writes applies the steps.
+          report.advice.append(
+            "The workspace schema is not complete yet (pending step(s): "
+              + store.pendingMigrationSteps.joined(separator: ", ")
+              + "); a first run was interrupted. The next command that writes completes it.")
+        } else {
+          let s = try KnowledgeEngine(store: store).status(credentialScanBytes: 1 << 30)
+          report.referenceProblems = s.integrityProblems
+          report.searchIndexProblems = try KnowledgeEngine(store: store).verifySearchIndex()
+          report.quarantined = s.quarantined
+          report.credentials = s.credentials
+        }
         if let reason = store.readOnlyReason, reason != "opened read-only" {
           report.advice.append("The database is newer than this build (\(reason)); upgrade dolphin. It was not modified.")
         }
       } catch let e as WorkspaceError {
         report.integrityCheck = [e.description]
       }
-      report.ok = report.integrityCheck == ["ok"] && report.referenceProblems.isEmpty
+      report.ok = report.integrityCheck == ["ok"] && report.referenceProblems.isEmpty && report.searchIndexProblems.isEmpty
       if report.integrityCheck != ["ok"] {
         report.advice += [
           "The database file failed SQLite's integrity check. Nothing was changed.",
@@ -179,6 +195,11 @@ enum Commands {
       }
       if !report.referenceProblems.isEmpty {
         report.advice.append("Dangling references were found; they name the ids involved. Delete or fix the records that hold them.")
+      }
+      if !report.searchIndexProblems.isEmpty {
+        report.advice.append(
+          "The search index disagrees with the stored records (the records themselves are intact); "
+            + "`dolphin reindex` rebuilds it from them.")
       }
       if report.credentials.count > 0 {
         report.advice.append(
@@ -196,6 +217,8 @@ enum Commands {
         ctx.console.print("PRAGMA integrity_check: \(report.integrityCheck.prefix(10).joined(separator: "; "))")
         ctx.console.print("References: " + (report.referenceProblems.isEmpty ? "ok" : "\(report.referenceProblems.count) problem(s)"))
         for p in report.referenceProblems.prefix(20) { ctx.console.print("  - \(p)") }
+        ctx.console.print("Search index: " + (report.searchIndexProblems.isEmpty ? "agrees with the records" : "\(report.searchIndexProblems.count) problem(s)"))
+        for p in report.searchIndexProblems { ctx.console.print("  - \(p)") }
         for line in credentialLines(report.credentials) { ctx.console.print(line) }
         for a in report.advice { ctx.console.print(a) }
         ctx.console.print(report.ok ? "Doctor: healthy." : "Doctor: problems found.")

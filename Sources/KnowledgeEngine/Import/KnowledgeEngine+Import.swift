@@ -322,6 +322,18 @@ struct ImportAnalysis {
         throw fail("workspace.knowledge[\(i)].relationships[\(j)]", k.id, "no knowledge item has the id \(r.targetID.uuidString)")
       }
     }
+    // The memory ↔ mirror links, checked as the workspace's own reference check reads them.
+    let memoryIDs = Set(workspace.memories.map(\.id))
+    for (i, k) in workspace.knowledge.enumerated() where k.source == .legacyMemory {
+      if let memory = k.memoryID, !memoryIDs.contains(memory), try tx.memoryRowID(memory) == nil {
+        throw fail("workspace.knowledge[\(i)].memoryID", k.id, "no memory has the id \(memory.uuidString)")
+      }
+    }
+    for (i, m) in workspace.memories.enumerated() {
+      if let mirror = m.knowledgeID, try !knowledgeExists(mirror) {
+        throw fail("workspace.memories[\(i)].knowledgeID", m.id, "no knowledge item has the id \(mirror.uuidString)")
+      }
+    }
     for (i, t) in workspace.tasks.enumerated() {
       for (j, id) in t.knowledgeIDs.enumerated() where try !knowledgeExists(id) {
         throw fail("workspace.tasks[\(i)].knowledgeIDs[\(j)]", t.id, "no knowledge item has the id \(id.uuidString)")

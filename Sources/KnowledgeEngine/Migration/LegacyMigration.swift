@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What importing a legacy JSON workspace did.
 public struct LegacyMigrationReport: Sendable, Equatable, Codable {
   /// The file that was read (never modified).
@@ -105,8 +99,12 @@ extension KnowledgeEngine {
     return report.alreadyImported ? nil : report
   }
 
-  /// Writes `data` to `<directory>/<name>.<sha8>.backup` with mode 0600 from creation, then
-  /// fsyncs it. An existing backup with the same name is left as it is.
+  /// Writes `data` to `<directory>/<name>.<sha12>.backup`, mode 0600 from creation, atomically
+  /// (``SecureFile/writeAtomically(_:to:overwrite:)``: a temporary file, fsynced, then moved into
+  /// place), so a crash or a full disk never leaves a partial backup under that name. An
+  /// existing backup with the same bytes is kept; one with other bytes (cut short by an older
+  /// build) is replaced.
+  /// - Throws: ``WorkspaceError/fileSystem(path:message:)`` naming the cause.
   static func writeBackup(_ data: Data, named name: String, sha256: String, in directory: URL) throws -> URL {
     let fm = FileManager.default
     if !fm.fileExists(atPath: directory.path) {
@@ -117,27 +115,32 @@ extension KnowledgeEngine {
       }
     }
     let url = directory.appendingPathComponent("\(name).\(sha256.prefix(12)).backup")
-    if fm.fileExists(atPath: url.path) { return url }
-    let fd = open(url.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-    guard fd >= 0 else {
-      throw WorkspaceError.fileSystem(path: url.path, message: "cannot create the backup: \(String(cString: strerror(errno)))")
+    removeStaleTemporaries(in: directory)
+    if let existing = fm.contents(atPath: url.path) {
+      if existing == data { return url }
+      try SecureFile.writeAtomically(data, to: url, overwrite: true)
+      return url
     }
-    defer { close(fd) }
-    fchmod(fd, 0o600)
-    let ok = data.withUnsafeBytes { buf -> Bool in
-      var offset = 0
-      while offset < buf.count {
-        let n = write(fd, buf.baseAddress?.advanced(by: offset), buf.count - offset)
-        if n <= 0 { return false }
-        offset += n
-      }
-      return true
-    }
-    guard ok, fsync(fd) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(url.path)
-      throw WorkspaceError.fileSystem(path: url.path, message: "cannot write the backup: \(reason)")
+    do {
+      try SecureFile.writeAtomically(data, to: url, overwrite: false)
+    } catch {
+      // Another process may have written the same backup meanwhile.
+      if fm.contents(atPath: url.path) == data { return url }
+      throw error
     }
     return url
+  }
+
+  /// Removes temporary backup files that an atomic write left behind when its process was
+  /// killed (`.<name>.backup.tmp-*`, see ``SecureFile/writeAtomically(_:to:overwrite:)``). Only
+  /// files older than a minute go, so a write still in progress in another process is left alone.
+  static func removeStaleTemporaries(in directory: URL) {
+    let fm = FileManager.default
+    guard let names = try? fm.contentsOfDirectory(atPath: directory.path) else { return }
+    for name in names where name.hasPrefix(".") && name.contains(".backup.tmp-") {
+      let path = directory.appendingPathComponent(name).path
+      let modified = (try? fm.attributesOfItem(atPath: path)[.modificationDate]) as? Date
+      if let modified, Date().timeIntervalSince(modified) > 60 { try? fm.removeItem(atPath: path) }
+    }
   }
 }

@@ -168,6 +168,18 @@ struct ExportImportTests {
       edit: { $0.knowledge[0].relationships = [.init(kind: .supports, targetID: sequentialID(999))] },
       field: "workspace.knowledge[0].relationships[0]",
       message: "no knowledge item has the id 00000000-0000-0000-0000-0000000003E7"),
+    // Found by the export-import fuzz target (Fuzz/Regressions/export-import/): a mirror whose
+    // memory is not there used to import and leave a dangling reference behind.
+    InvalidCase(
+      name: "legacy-memory mirror whose memory is not there",
+      edit: { ws in
+        ws.knowledge.sort { $0.source == .legacyMemory && $1.source != .legacyMemory }
+        ws.knowledge[0].memoryID = sequentialID(997)
+      },
+      field: "workspace.knowledge[0].memoryID", message: "no memory has the id 00000000-0000-0000-0000-0000000003E5"),
+    InvalidCase(
+      name: "memory whose mirror is not there", edit: { $0.memories[0].knowledgeID = sequentialID(996) },
+      field: "workspace.memories[0].knowledgeID", message: "no knowledge item has the id 00000000-0000-0000-0000-0000000003E4"),
     InvalidCase(
       name: "active handoff that is not there", edit: { $0.activeHandoffID = sequentialID(998) },
       field: "workspace.activeHandoffID", message: "no handoff has the id"),

@@ -46,8 +46,11 @@ package final class SQLiteConnection {
     let rc = sqlite3_open_v2(path, &db, flags, nil)
     if rc != SQLITE_OK {
       let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+      let systemErrno = db.map { sqlite3_system_errno($0) } ?? 0
       sqlite3_close_v2(db)
-      throw .storage(file: path, code: rc, message: message)
+      throw .storage(
+        file: path, code: rc,
+        message: Self.explain(code: rc, systemErrno: systemErrno, sqliteMessage: message, path: path))
     }
     handle = db
     sqlite3_extended_result_codes(db, 1)
@@ -71,7 +74,65 @@ package final class SQLiteConnection {
     {
       return .damaged(file: displayName, message: "SQLite error \(code): \(message)")
     }
-    return .storage(file: displayName, code: code, message: message)
+    let systemErrno = handle.map { sqlite3_system_errno($0) } ?? 0
+    return .storage(
+      file: displayName, code: code,
+      message: Self.explain(code: code, systemErrno: systemErrno, sqliteMessage: message, path: path))
+  }
+
+  /// Puts the cause first in plain words when SQLite's code or the operating system's `errno`
+  /// names one a user can act on: a full disk, a read-only filesystem, missing permission.
+  ///
+  /// SQLite reports `ENOSPC` as `SQLITE_FULL` only for some writes (others arrive as
+  /// `SQLITE_IOERR_WRITE` or `SQLITE_IOERR_FSYNC`), and `EROFS` or `EACCES` as
+  /// `SQLITE_READONLY`, `SQLITE_CANTOPEN` or an I/O error, so both are consulted.
+  /// - Parameters:
+  ///   - code: SQLite's (extended) result code.
+  ///   - systemErrno: `sqlite3_system_errno`, the last `errno` SQLite saw (0 when none).
+  ///   - sqliteMessage: `sqlite3_errmsg`, kept at the end for the record.
+  ///   - path: the database file, whose filesystem and access are consulted for
+  ///     `SQLITE_READONLY` (SQLite opens an unwritable file read-only without saying why).
+  /// - Returns: the message for ``WorkspaceError/storage(file:code:message:)``.
+  static func explain(code: Int32, systemErrno: Int32, sqliteMessage: String, path: String) -> String {
+    let primary = code & 0xff
+    // errno is only meaningful for failures that touched the filesystem; for others it may be
+    // left over from an earlier, harmless call.
+    let fileCodes = [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM]
+    let systemErrno = fileCodes.contains(primary) ? systemErrno : 0
+    let cause: String?
+    if primary == SQLITE_FULL {
+      cause = "the disk is full"
+    } else if let systemCause = SystemErrorCause.cause(of: systemErrno) {
+      cause = systemCause
+    } else if primary == SQLITE_PERM {
+      cause = "permission denied"
+    } else if primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN || primary == SQLITE_IOERR {
+      // SQLite does not always keep the errno (e.g. for its -shm file): ask the filesystem.
+      cause = fileAccessCause(path: path)
+        ?? (primary == SQLITE_READONLY
+          ? "the workspace is read-only for this process"
+          : primary == SQLITE_CANTOPEN ? "cannot open the database file or its -wal/-shm files" : nil)
+    } else {
+      cause = nil
+    }
+    guard let cause else { return sqliteMessage }
+    return "\(cause); nothing was written (SQLite: \(sqliteMessage))"
+  }
+
+  /// Why the workspace files cannot be written, from the filesystem itself: it is mounted
+  /// read-only, or this user may not write the database file or its directory (where the
+  /// `-wal` and `-shm` files live). Nil when neither holds.
+  private static func fileAccessCause(path: String) -> String? {
+    guard path != ":memory:" else { return nil }
+    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    var fs = statvfs()
+    if statvfs(directory, &fs) == 0, fs.f_flag & UInt(ST_RDONLY) != 0 {
+      return "the filesystem holding the workspace is read-only"
+    }
+    if access(directory, W_OK) != 0 || (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
+      return "permission denied: this user may not write the workspace database or its directory"
+    }
+    return nil
   }
 
   /// Runs one or more SQL statements that take no parameters (schema, pragmas).

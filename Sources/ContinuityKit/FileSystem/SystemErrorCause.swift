@@ -1,0 +1,31 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Plain-words causes for the `errno` values a user can act on, so storage and file errors
+/// name the cause first ("the disk is full") and keep the system's text after it.
+package enum SystemErrorCause {
+  /// The cause of `code` in plain words followed by the system's own text, e.g.
+  /// `the disk is full (No space left on device)`; just the system's text for other codes.
+  /// - Parameter code: an `errno` value.
+  package static func describe(_ code: Int32) -> String {
+    let system = String(cString: strerror(code))
+    guard let cause = cause(of: code) else { return system }
+    return "\(cause) (\(system))"
+  }
+
+  /// The plain-words cause of `code`, or nil when it is not one of the actionable ones.
+  /// - Parameter code: an `errno` value.
+  package static func cause(of code: Int32) -> String? {
+    switch code {
+    case ENOSPC, EDQUOT: return "the disk is full"
+    case EROFS: return "the filesystem is read-only"
+    case EACCES, EPERM: return "permission denied"
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+@testable import ContinuityKit
+
+/// Storage errors name the cause a user can act on before SQLite's own words.
+@Suite("storage error messages")
+struct StorageErrorMessageTests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    var name: String
+    var code: Int32
+    var systemErrno: Int32
+    var expected: String
+    var testDescription: String { name }
+  }
+
+  // SQLite result codes: 13 SQLITE_FULL, 10 SQLITE_IOERR (4874 = IOERR_SHMSIZE), 14 SQLITE_CANTOPEN,
+  // 3 SQLITE_PERM, 19 SQLITE_CONSTRAINT.
+  static let cases: [Case] = [
+    Case(name: "SQLITE_FULL", code: 13, systemErrno: 0, expected: "the disk is full; nothing was written (SQLite: m)"),
+    Case(name: "I/O error with ENOSPC", code: 4874, systemErrno: ENOSPC, expected: "the disk is full; nothing was written (SQLite: m)"),
+    Case(name: "cannot open with EROFS", code: 14, systemErrno: EROFS, expected: "the filesystem is read-only; nothing was written (SQLite: m)"),
+    Case(name: "cannot open with EACCES", code: 14, systemErrno: EACCES, expected: "permission denied; nothing was written (SQLite: m)"),
+    Case(name: "SQLITE_PERM", code: 3, systemErrno: 0, expected: "permission denied; nothing was written (SQLite: m)"),
+    Case(name: "a constraint ignores a stale errno", code: 19, systemErrno: EACCES, expected: "m"),
+  ]
+
+  @Test("SQLite codes and errno map to a plain cause", arguments: cases)
+  func mapping(_ c: Case) {
+    #expect(SQLiteConnection.explain(code: c.code, systemErrno: c.systemErrno, sqliteMessage: "m", path: ":memory:") == c.expected)
+  }
+
+  @Test("errno causes in plain words, the system's text kept")
+  func systemCauses() {
+    #expect(SystemErrorCause.describe(ENOSPC).hasPrefix("the disk is full ("))
+    #expect(SystemErrorCause.describe(EROFS).hasPrefix("the filesystem is read-only ("))
+    #expect(SystemErrorCause.describe(EACCES).hasPrefix("permission denied ("))
+    #expect(SystemErrorCause.cause(of: ENOENT) == nil)
+  }
+}
