@@ -165,12 +165,20 @@ extension WorkspaceTransaction {
         Self.text(item.memoryID),
       ])
     let rowid = db.lastInsertRowID
-    try writeTagsAndRelationships(item, rowid: rowid)
+    try writeTagsAndRelationships(item, rowid: rowid, isNew: true)
     return rowid
   }
 
-  private func writeTagsAndRelationships(_ item: KnowledgeItem, rowid: Int64) throws(WorkspaceError) {
-    try db.run("DELETE FROM knowledge_tag WHERE knowledge_rowid = ?", [.integer(rowid)])
+  /// Writes the tag and relationship rows of `item`, replacing any it had.
+  ///
+  /// - Parameter isNew: the row was just inserted, so it has no tag rows yet. Then the old
+  ///   rows are not deleted: `knowledge_tag` is keyed by (tag, row id), so deleting by row id
+  ///   scans every tag row of the workspace — once per item, a bulk import would scan them
+  ///   all for every item it inserts.
+  private func writeTagsAndRelationships(_ item: KnowledgeItem, rowid: Int64, isNew: Bool = false)
+    throws(WorkspaceError)
+  {
+    if !isNew { try db.run("DELETE FROM knowledge_tag WHERE knowledge_rowid = ?", [.integer(rowid)]) }
     for t in item.tags {
       try db.run("INSERT OR IGNORE INTO knowledge_tag(tag, knowledge_rowid) VALUES (?, ?)", [.text(t), .integer(rowid)])
     }

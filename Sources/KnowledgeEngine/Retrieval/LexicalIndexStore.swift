@@ -79,32 +79,64 @@ enum LexicalIndexStore {
       [.integer(Int64(lengths.title)), .integer(Int64(lengths.tags)), .integer(Int64(lengths.content))])
   }
 
-  /// The most documents tokenized and held in memory at once by ``index(batch:in:)``.
+  /// The most documents tokenized and held in memory at once by ``BatchWriter``.
   static let batchSize = 4_096
 
-  /// Indexes many documents (bulk capture, import, rebuild): the same rows as calling
-  /// ``index(_:key:in:)`` for each document, written term by term instead of document by
-  /// document.
-  ///
-  /// Per chunk of ``batchSize`` documents: every document is tokenized first, then each
-  /// distinct term is looked up once, its document frequency raised once, and its postings
-  /// inserted in document-key order, terms in ascending order. The postings table is keyed by
-  /// (term, document), so one chunk visits each posting-list range of the database once,
-  /// instead of once per document that contains the term.
+  /// Indexes many documents (bulk capture, import): the same rows as calling
+  /// ``index(_:key:in:)`` for each document (see ``BatchWriter``).
   ///
   /// - Parameters:
   ///   - batch: documents and their keys (a knowledge row id, or a negated memory row id),
   ///     none of them indexed yet.
   ///   - tx: the caller's write transaction.
-  /// - Complexity: O(*n* log *n*) in the documents' terms, plus one statement per posting and
-  ///   one per distinct term per chunk.
   static func index(batch: [(document: IndexedDocument, key: Int64)], in tx: WorkspaceTransaction) throws {
-    let db = tx.db
-    var total = FieldValues<Int64>.zero
+    var writer = try BatchWriter(tx: tx, expectedDocuments: batch.count)
     var start = 0
     while start < batch.count {
-      let chunk = batch[start..<min(start + batchSize, batch.count)]
+      try writer.add(batch[start..<min(start + batchSize, batch.count)])
       start += batchSize
+    }
+    try writer.finish()
+  }
+
+  /// Writes the index rows of many documents term by term instead of document by document.
+  ///
+  /// The postings table is keyed by (term, document), so inserting one document's postings
+  /// touches as many places of it as the document has terms; a bulk load that does so for
+  /// every document rewrites every page of a large index many times. Instead, per chunk of
+  /// ``batchSize`` documents, every document is tokenized first, each distinct term is looked
+  /// up and its document frequency raised once, and the postings are written in (term,
+  /// document) order. When there is more than one chunk, postings are first appended to a
+  /// temporary staging table and moved into the index at the end with one
+  /// `INSERT … SELECT … ORDER BY term_id, doc` — a single ordered pass over the index, with
+  /// SQLite's external sorter (bounded memory) doing the ordering. The staging table holds
+  /// only numbers and encoded positions, never text, and is dropped before the transaction
+  /// ends.
+  struct BatchWriter {
+    let db: SQLiteConnection
+    let staged: Bool
+    var documentCount: Int64 = 0
+    var lengths = FieldValues<Int64>.zero
+    var postingTable: String { staged ? "temp.lexical_posting_load" : "lexical_posting" }
+
+    /// - Parameter expectedDocuments: how many documents will be added (decides staging).
+    init(tx: WorkspaceTransaction, expectedDocuments: Int) throws {
+      db = tx.db
+      staged = expectedDocuments > LexicalIndexStore.batchSize
+      if staged {
+        try db.execute(
+          """
+          CREATE TEMP TABLE lexical_posting_load (term_id INTEGER NOT NULL, doc INTEGER NOT NULL,
+            kind INTEGER NOT NULL, title_length INTEGER NOT NULL, tags_length INTEGER NOT NULL,
+            content_length INTEGER NOT NULL, title_frequency INTEGER NOT NULL,
+            tags_frequency INTEGER NOT NULL, content_frequency INTEGER NOT NULL, positions BLOB NOT NULL)
+          """)
+      }
+    }
+
+    /// Tokenizes and writes one chunk (at most ``batchSize`` documents).
+    mutating func add(_ chunk: ArraySlice<(document: IndexedDocument, key: Int64)>) throws {
+      let chunk = Array(chunk)
       let analysed = chunk.map { LexicalIndexer.postings(for: $0.document) }
 
       // term → (document index in the chunk, occurrence index), in document order.
@@ -119,8 +151,12 @@ enum LexicalIndexStore {
         ids.reserveCapacity(postings.terms.count)
         return ids
       }
+      let insertPosting = """
+        INSERT INTO \(postingTable)(term_id, doc, kind, title_length, tags_length, content_length,
+          title_frequency, tags_frequency, content_frequency, positions) VALUES (?,?,?,?,?,?,?,?,?,?)
+        """
       for term in occurrencesByTerm.keys.sorted() {
-        let occurrences = occurrencesByTerm[term] ?? []
+        let occurrences = (occurrencesByTerm[term] ?? []).sorted { chunk[$0.document].key < chunk[$1.document].key }
         let termID: Int64
         if let existing = try db.first(
           "UPDATE lexical_term SET document_frequency = document_frequency + ? WHERE term = ? RETURNING term_id",
@@ -136,20 +172,14 @@ enum LexicalIndexStore {
             try db.run("INSERT OR IGNORE INTO lexical_trigram(trigram, term_id) VALUES (?, ?)", [.text(g), .integer(termID)])
           }
         }
-        // Keys ascend within the chunk when the caller's do; sort so inserts append in order.
-        let ordered = occurrences.sorted { chunk[chunk.startIndex + $0.document].key < chunk[chunk.startIndex + $1.document].key }
-        for (d, o) in ordered {
-          let entry = chunk[chunk.startIndex + d]
+        for (d, o) in occurrences {
           let lengths = analysed[d].fieldLengths
           let occurrence = analysed[d].terms[o]
           let tf = occurrence.termFrequencies
           try db.run(
-            """
-            INSERT INTO lexical_posting(term_id, doc, kind, title_length, tags_length, content_length,
-              title_frequency, tags_frequency, content_frequency, positions) VALUES (?,?,?,?,?,?,?,?,?,?)
-            """,
+            insertPosting,
             [
-              .integer(termID), .integer(entry.key), .integer(Int64(entry.document.kind.orderIndex)),
+              .integer(termID), .integer(chunk[d].key), .integer(Int64(chunk[d].document.kind.orderIndex)),
               .integer(Int64(lengths.title)), .integer(Int64(lengths.tags)), .integer(Int64(lengths.content)),
               .integer(Int64(tf.title)), .integer(Int64(tf.tags)), .integer(Int64(tf.content)),
               .blob(occurrence.positions.bytes),
@@ -158,18 +188,34 @@ enum LexicalIndexStore {
         }
       }
       for (d, entry) in chunk.enumerated() {
-        let lengths = analysed[d].fieldLengths
+        let fieldLengths = analysed[d].fieldLengths
         try db.run(
           "INSERT INTO lexical_document(doc, kind, title_length, tags_length, content_length, terms) VALUES (?,?,?,?,?,?)",
-          [.integer(entry.key), .integer(Int64(entry.document.kind.orderIndex)), .integer(Int64(lengths.title)),
-           .integer(Int64(lengths.tags)), .integer(Int64(lengths.content)), .blob(pack(termIDsByDocument[d]))])
-        for field in IndexField.allCases { total[field] += Int64(lengths[field]) }
+          [.integer(entry.key), .integer(Int64(entry.document.kind.orderIndex)), .integer(Int64(fieldLengths.title)),
+           .integer(Int64(fieldLengths.tags)), .integer(Int64(fieldLengths.content)), .blob(pack(termIDsByDocument[d]))])
+        for field in IndexField.allCases { lengths[field] += Int64(fieldLengths[field]) }
       }
+      documentCount += Int64(chunk.count)
     }
-    guard !batch.isEmpty else { return }
-    try db.run(
-      "UPDATE lexical_stats SET document_count = document_count + ?, title_length = title_length + ?, tags_length = tags_length + ?, content_length = content_length + ? WHERE id = 1",
-      [.integer(Int64(batch.count)), .integer(total.title), .integer(total.tags), .integer(total.content)])
+
+    /// Moves staged postings into the index and adds the documents to the statistics.
+    func finish() throws {
+      if staged {
+        try db.execute(
+          """
+          INSERT INTO lexical_posting(term_id, doc, kind, title_length, tags_length, content_length,
+            title_frequency, tags_frequency, content_frequency, positions)
+          SELECT term_id, doc, kind, title_length, tags_length, content_length, title_frequency,
+            tags_frequency, content_frequency, positions
+          FROM temp.lexical_posting_load ORDER BY term_id, doc;
+          DROP TABLE temp.lexical_posting_load;
+          """)
+      }
+      guard documentCount > 0 else { return }
+      try db.run(
+        "UPDATE lexical_stats SET document_count = document_count + ?, title_length = title_length + ?, tags_length = tags_length + ?, content_length = content_length + ? WHERE id = 1",
+        [.integer(documentCount), .integer(lengths.title), .integer(lengths.tags), .integer(lengths.content)])
+    }
   }
 
   static func remove(key: Int64, in tx: WorkspaceTransaction) throws {
@@ -203,33 +249,32 @@ enum LexicalIndexStore {
     let db = tx.db
     try db.execute(
       "DELETE FROM lexical_posting; DELETE FROM lexical_trigram; DELETE FROM lexical_term; DELETE FROM lexical_document; UPDATE lexical_stats SET document_count = 0, title_length = 0, tags_length = 0, content_length = 0;")
-    var n = 0
     // Records are read a chunk at a time, so memory stays bounded whatever the workspace size.
     let knowledge = try db.all("SELECT rowid FROM knowledge ORDER BY rowid") { $0.int64(0) }
+    let memories = try db.all("SELECT rowid FROM memory ORDER BY rowid") { $0.int64(0) }
+    var writer = try BatchWriter(tx: tx, expectedDocuments: knowledge.count + memories.count)
     var start = 0
     while start < knowledge.count {
       let rowIDs = Array(knowledge[start..<min(start + batchSize, knowledge.count)])
       start += batchSize
       let items = try tx.knowledge(rowIDs: rowIDs)
-      let batch = rowIDs.compactMap { rowid in
-        items[rowid].map { (document: IndexedDocument($0), key: key(knowledgeRowID: rowid)) }
-      }
-      try index(batch: batch, in: tx)
-      n += batch.count
+      try writer.add(
+        ArraySlice(rowIDs.compactMap { rowid in
+          items[rowid].map { (document: IndexedDocument($0), key: key(knowledgeRowID: rowid)) }
+        }))
     }
-    let memories = try db.all("SELECT rowid FROM memory ORDER BY rowid") { $0.int64(0) }
     start = 0
     while start < memories.count {
       let rowIDs = Array(memories[start..<min(start + batchSize, memories.count)])
       start += batchSize
       let records = try tx.memories(rowIDs: rowIDs)
-      let batch = rowIDs.compactMap { rowid in
-        records[rowid].map { (document: IndexedDocument($0), key: key(memoryRowID: rowid)) }
-      }
-      try index(batch: batch, in: tx)
-      n += batch.count
+      try writer.add(
+        ArraySlice(rowIDs.compactMap { rowid in
+          records[rowid].map { (document: IndexedDocument($0), key: key(memoryRowID: rowid)) }
+        }))
     }
-    return n
+    try writer.finish()
+    return Int(writer.documentCount)
   }
 
   static func pack(_ ids: [Int64]) -> [UInt8] {
