@@ -15,6 +15,9 @@ package enum WorkspaceSchema {
   package static let steps: [Step] = [
     Step(name: "0001-schema-v5-records", sql: recordsV5),
     Step(name: "0002-lexical-index", sql: lexicalIndex),
+    // Tag rows are keyed (tag, row id); deleting or rewriting one item's tags by row id must
+    // not scan every tag row of the workspace.
+    Step(name: "0003-knowledge-tag-rowid-index", sql: "CREATE INDEX knowledge_tag_rowid ON knowledge_tag(knowledge_rowid);"),
   ]
 
   static let recordsV5 = """

@@ -193,11 +193,11 @@ struct WorkspaceFileTests {
     defer { dir.remove() }
     let store = try SQLiteWorkspaceStore.open(directory: dir.appending("ws"))
     #expect(try store.schemaVersion() == 5)
-    #expect(try store.appliedMigrations() == ["0001-schema-v5-records", "0002-lexical-index"])
+    #expect(try store.appliedMigrations() == ["0001-schema-v5-records", "0002-lexical-index", "0003-knowledge-tag-rowid-index"])
     #expect(try store.integrityCheck() == ["ok"])
     // Reopening applies nothing twice.
     let again = try SQLiteWorkspaceStore.open(directory: dir.appending("ws"))
-    #expect(try again.appliedMigrations().count == 2)
+    #expect(try again.appliedMigrations().count == 3)
     let r = try runProcess("/usr/bin/sqlite3", [dir.appending("ws/workspace.sqlite").path, "PRAGMA journal_mode;"])
     #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "wal")
   }
