@@ -130,7 +130,8 @@ strace -f -qq -e trace=network -o "$TRACES/model/ask.trace" "$DOLPHIN" ask "what
   --model-url "http://127.0.0.1:$port" --workspace "$WS" </dev/null >"$T/ask-model.out" 2>&1
 RC=$?
 steps=$((steps + 1))
-kill "$(cat "$T/port.pid" 2>/dev/null)" 2>/dev/null; wait 2>/dev/null
+# SIGKILL: a test runner may start us with SIGTERM ignored, and children inherit that.
+{ kill -9 "$(cat "$T/port.pid" 2>/dev/null)"; wait; } 2>/dev/null
 if [ "$RC" != 0 ]; then fail "ask with the loopback model: exit $RC: $(tail -3 "$T/ask-model.out")"; fi
 grep -q "chat/completions" "$T/model.log" 2>/dev/null || fail "the model stand-in received no chat request"
 grep -q "Stand-in model answer" "$T/ask-model.out" || fail "the stand-in's answer was not shown: $(head -c 400 "$T/ask-model.out")"
