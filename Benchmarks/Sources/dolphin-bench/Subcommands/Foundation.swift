@@ -120,15 +120,30 @@ struct FoundationBench: BenchCommand {
         let sql = "PRAGMA busy_timeout=15000; PRAGMA journal_mode=WAL; INSERT INTO knowledge(id, kind, title, content, source, tags, priority, created_at, updated_at, revision) VALUES ('anchor-\(i)', 'fact', 'Bench capture \(i)', 'Measured end to end: process start, open, insert, commit.', 'user', '[\"bench\"]', 'normal', '2026-11-29T00:00:00.000Z', '2026-11-29T00:00:00.000Z', 1);"
         anchor.append(ProcessTimer.run("/usr/bin/sqlite3", [anchorDB, sql]))
       }
+      // Peak RSS of the commands themselves: through /usr/bin/time, because a posix_spawn child's
+      // ru_maxrss as seen by wait4 can include this (large) parent's high-water mark.
+      func timedRSS(_ args: [String]) -> Double? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { return nil }
+        let out = dir.appendingPathComponent("rss.txt").path
+        _ = ProcessTimer.run("/usr/bin/time", ["-f", "%M", "-o", out, dolphin] + args)
+        return (try? String(contentsOfFile: out, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.map { $0 / 1024 }
+      }
+      let captureRSS = timedRSS(["capture", "fact", "RSS probe", "--workspace", ws])
+      let getRSS = timedRSS(["knowledge", "get", stored[0].id.uuidString, "--workspace", ws])
+      let statusRSS = timedRSS(["status", "--workspace", ws])
       let bytes = (try? FileManager.default.attributesOfItem(atPath: db)[.size] as? Int) ?? 0
+      var captureStat = Stat(capture), getStat = Stat(get), statusStat = Stat(status)
+      if let r = captureRSS { captureStat.maxRSSMegabytes = r }
+      if let r = getRSS { getStat.maxRSSMegabytes = r }
+      if let r = statusRSS { statusStat.maxRSSMegabytes = r }
       let row = Row(
-        items: size, bulkImportSeconds: bulk, databaseBytes: bytes, capture: Stat(capture), get: Stat(get),
-        status: Stat(status), sqlite3Insert: Stat(anchor),
+        items: size, bulkImportSeconds: bulk, databaseBytes: bytes, capture: captureStat, get: getStat,
+        status: statusStat, sqlite3Insert: Stat(anchor),
         captureToAnchorRatio: Stat(capture).p50Milliseconds / Stat(anchor).p50Milliseconds)
       rows.append(row)
-      print(String(format: "items=%d bulk=%.1fs db=%.1fMB | capture p50 %.1f ms p95 %.1f ms rss %.1f MB | get p50 %.1f ms p95 %.1f ms | status p50 %.1f ms | sqlite3 insert p50 %.1f ms (capture/anchor %.2fx) | failures %d/%d/%d",
+      print(String(format: "items=%d bulk=%.1fs db=%.1fMB | capture p50 %.1f ms p95 %.1f ms rss %.1f MB | get p50 %.1f ms p95 %.1f ms rss %.1f MB | status p50 %.1f ms rss %.1f MB | sqlite3 insert p50 %.1f ms (capture/anchor %.2fx) | failures %d/%d/%d",
                    size, bulk, Double(row.databaseBytes) / 1e6, row.capture.p50Milliseconds, row.capture.p95Milliseconds, row.capture.maxRSSMegabytes,
-                   row.get.p50Milliseconds, row.get.p95Milliseconds, row.status.p50Milliseconds, row.sqlite3Insert.p50Milliseconds,
+                   row.get.p50Milliseconds, row.get.p95Milliseconds, row.get.maxRSSMegabytes, row.status.p50Milliseconds, row.status.maxRSSMegabytes, row.sqlite3Insert.p50Milliseconds,
                    row.captureToAnchorRatio, row.capture.failures, row.get.failures, row.status.failures))
     }
     struct Document: Encodable {
