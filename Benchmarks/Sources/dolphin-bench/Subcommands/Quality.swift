@@ -29,6 +29,8 @@ struct Quality: BenchCommand {
                         in all)
       --json            print one JSON object: ndcg_at_10, recall_at_100, queries, …
       --per-query FILE  write query-id<TAB>ndcg@10<TAB>recall@100, one line per query
+      --keep            keep the workspace (its path goes to stderr), to inspect results with
+                        `dolphin search … --explain --workspace PATH`
       --grid SPEC       sweep ranking parameters on even ids (requires --split even), e.g.
                         'k1=0.9,1.2,1.5;weight.title=2,3'; names: \(ParameterGrid.names.joined(separator: ", "))
     """
@@ -47,6 +49,7 @@ struct Quality: BenchCommand {
   var json = false
   var perQuery: String?
   var grid: ParameterGrid?
+  var keep = false
 
   init(parsing a: inout ArgumentReader) throws {
     if let value = try a.option("--corpus") { corpus = value }
@@ -61,6 +64,7 @@ struct Quality: BenchCommand {
     json = a.flag("--json")
     perQuery = try a.option("--per-query")
     if let value = try a.option("--grid") { grid = try ParameterGrid(parsing: value) }
+    keep = a.flag("--keep")
   }
 
   func validate() throws {
@@ -122,7 +126,13 @@ struct Quality: BenchCommand {
     let workspace = try BenchWorkspace(
       label: "quality",
       itemLimit: max(Limits.knowledgeItemsDefault, min(documents.count, Limits.knowledgeItemsMaximum)))
-    defer { workspace.remove() }
+    defer {
+      if keep {
+        FileHandle.standardError.write(Data("kept \(workspace.directory.path)\n".utf8))
+      } else {
+        workspace.remove()
+      }
+    }
     // Corpus text is data: the operator of a benchmark, not an agent, chooses to store it as is.
     let requests = documents.map {
       CaptureRequest(kind: .fact, title: $0.title, content: $0.text, allowCredentials: true)
