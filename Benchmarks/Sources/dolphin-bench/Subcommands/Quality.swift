@@ -119,13 +119,15 @@ struct Quality: BenchCommand {
     if let untitled = documents.first(where: {
       $0.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }) {
-      throw UsageError(message: "corpus document '\(untitled.id)' has no title; knowledge items need one")
+      throw UsageError(
+        message: "corpus document '\(untitled.id)' has no title; knowledge items need one")
     }
     let judged = try loadQueries()
 
     let workspace = try BenchWorkspace(
       label: "quality",
-      itemLimit: max(Limits.knowledgeItemsDefault, min(documents.count, Limits.knowledgeItemsMaximum)))
+      itemLimit: max(
+        Limits.knowledgeItemsDefault, min(documents.count, Limits.knowledgeItemsMaximum)))
     defer {
       if keep {
         FileHandle.standardError.write(Data("kept \(workspace.directory.path)\n".utf8))
@@ -149,7 +151,8 @@ struct Quality: BenchCommand {
 
     if let grid {
       for combination in grid.combinations {
-        let figures = try measure(judged, workspace: workspace, corpusID: corpusID, parameters: combination.parameters)
+        let figures = try measure(
+          judged, workspace: workspace, corpusID: corpusID, parameters: combination.parameters)
         print(
           String(
             format: "%@  nDCG@10 %.4f  Recall@100 %.4f", combination.name,
@@ -164,20 +167,23 @@ struct Quality: BenchCommand {
       recallAt100: RetrievalEvaluation.mean(figures.recall), queries: judged.count,
       split: split.rawValue, documents: documents.count, importSeconds: importSeconds,
       queryMillisecondsP50: percentile(figures.milliseconds, 50),
-      mode: HybridLexicalRanker.mode.rawValue, algorithmVersion: HybridLexicalRanker.algorithmVersion)
+      mode: HybridLexicalRanker.mode.rawValue,
+      algorithmVersion: HybridLexicalRanker.algorithmVersion)
     if let perQuery {
       var lines = ["query-id\tndcg@10\trecall@100"]
       for (i, query) in judged.enumerated() {
         lines.append("\(query.id)\t\(figures.ndcg[i])\t\(figures.recall[i])")
       }
-      try (lines.joined(separator: "\n") + "\n").write(toFile: perQuery, atomically: true, encoding: .utf8)
+      try (lines.joined(separator: "\n") + "\n").write(
+        toFile: perQuery, atomically: true, encoding: .utf8)
     }
     if json {
       print(try StableJSON.string(output, pretty: false))
     } else {
       print(
         String(
-          format: "%@ (%@) on %d %@ queries: nDCG@10 %.4f  Recall@100 %.4f  (query p50 %.2f ms, depth 100)",
+          format:
+            "%@ (%@) on %d %@ queries: nDCG@10 %.4f  Recall@100 %.4f  (query p50 %.2f ms, depth 100)",
           output.mode, output.algorithmVersion, output.queries, output.split, output.ndcgAt10,
           output.recallAt100, output.queryMillisecondsP50))
     }
@@ -222,7 +228,8 @@ struct Quality: BenchCommand {
       }
       figures.milliseconds.append(elapsed)
       figures.ndcg.append(RetrievalEvaluation.ndcg(ranking, relevance: query.relevance, at: 10))
-      figures.recall.append(RetrievalEvaluation.recall(ranking, relevance: query.relevance, at: 100))
+      figures.recall.append(
+        RetrievalEvaluation.recall(ranking, relevance: query.relevance, at: 100))
     }
     return figures
   }
