@@ -93,6 +93,9 @@ def main():
         print("        ratios ours/anchor: " + ", ".join(f"{k} {v:.2f}" for k, v in rr.items() if v is not None))
     print("targets at 10k:", json.dumps(targets))
     print("wrote", a.out)
+    failures = sum(r["ours"][k]["failures"] for r in rows for k in ("cliSearchShort", "cliSearchClaims", "capture"))
+    if failures:
+        raise SystemExit(f"{failures} dolphin process(es) failed: the end-to-end figures are not valid")
 
 
 if __name__ == "__main__":

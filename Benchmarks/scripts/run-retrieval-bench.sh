@@ -12,7 +12,9 @@
 #
 # Environment: SIZES (default 1000,10000,100000), VENV (default <repo>/.venv-bench, created
 # with shared/bench/setup.sh when missing; git-ignored), WORK (scratch, default
-# <repo>/bench-results/retrieval; git-ignored), SHARED (default <repo>/../shared).
+# <repo>/bench-results/retrieval; git-ignored), SHARED (default <repo>/../shared), CLEAN=1 to
+# rebuild both release products from scratch (incremental release builds with cross-module
+# optimization have been seen to link stale inlined code after a stored property was added).
 set -euo pipefail
 
 MODE=${1:-all}
@@ -34,6 +36,11 @@ fi
 PY=$VENV/bin/python
 
 echo "== building (release)"
+if [ "${CLEAN:-0}" = 1 ]; then
+  rm -rf "$(swift build -c release --package-path "$ROOT" --show-bin-path)" \
+    "$(swift build -c release --package-path "$ROOT/Benchmarks" --show-bin-path)" \
+    "$ROOT/Benchmarks/.build/release.yaml"
+fi
 swift build -c release --package-path "$ROOT" --product dolphin
 swift build -c release --package-path "$ROOT/Benchmarks" --product dolphin-bench
 BENCH=$ROOT/Benchmarks/.build/release/dolphin-bench

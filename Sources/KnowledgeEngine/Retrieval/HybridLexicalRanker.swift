@@ -53,7 +53,10 @@ import Foundation
 /// content 1; δ = 0.25; γ = 0.25; fuzzy 0.5 × Jaccard; prefix 0.5. The title weight, k1,
 /// stop list, δ and γ were chosen on the even-numbered BEIR SciFact training queries only
 /// (odd-numbered ones are held out for reporting); the tags weight is set between title and
-/// content, as SciFact has no tags.
+/// content, as SciFact has no tags. A second round on the even ids (sweeps of k1, b per field,
+/// field weights, δ and γ, and trials of RM3 pseudo-relevance feedback, proximity windows,
+/// BM25+, per-field BM25 and tokenizer variants) found nothing better than noise, so these
+/// values stand; `Benchmarks/Results/retrieval-tuning.md` records the figures.
 ///
 /// ## Order and determinism
 ///
@@ -64,12 +67,15 @@ import Foundation
 ///
 /// ## Cost
 ///
-/// One posting list per query term (and per variant) is read and each posting is scored once
-/// (a few multiplications); the lists are merged document-at-a-time into a bounded top-*k*
-/// selection. Phrase positions — the expensive part — are decoded only for documents whose
-/// upper bound (their BM25F plus every phrase pair they could complete, times their coverage
-/// factor) can still reach the current *k*-th score, the MaxScore idea of Turtle & Flood
-/// (1995) applied to the phrase part. `total` stays exact: every matching document is counted.
+/// One posting list per query term (and per variant) is read — as a `PostingList`, one array
+/// per column, straight from the index (`PostingListReader`) — and each posting is scored
+/// once (a few multiplications); the lists are merged document-at-a-time into a bounded top-*k*
+/// selection. `KnowledgeEngine` keeps recently read lists in a `PostingCache` that is dropped
+/// whenever the database changes, so a warm process skips the SQLite reads of frequent terms.
+/// Phrase positions — the expensive part — are decoded only for documents whose upper bound
+/// (their BM25F plus every phrase pair they could complete, times their coverage factor) can
+/// still reach the current *k*-th score, the MaxScore idea of Turtle & Flood (1995) applied to
+/// the phrase part. `total` stays exact: every matching document is counted.
 public struct HybridLexicalRanker: Sendable {
   /// The mode every response names.
   public static let mode = RetrievalMode.hybridLexical

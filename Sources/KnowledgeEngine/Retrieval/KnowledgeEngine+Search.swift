@@ -13,14 +13,16 @@ extension KnowledgeEngine {
   ///   - limit: 1…50 results (default 10).
   /// - Throws: ``ValidationError`` for the query or the limit; storage errors.
   public func search(
-    _ query: String, kinds: [KnowledgeKind] = [], includeMemories: Bool = false, memoriesOnly: Bool = false,
+    _ query: String, kinds: [KnowledgeKind] = [], includeMemories: Bool = false,
+    memoriesOnly: Bool = false,
     limit: Int = Limits.searchResultsDefault
   ) throws -> SearchResponse {
     var allowed: Set<DocumentKind>
     if memoriesOnly {
       allowed = [.memory]
     } else {
-      allowed = Set((kinds.isEmpty ? KnowledgeKind.allCases : kinds).map { DocumentKind.knowledge($0) })
+      allowed = Set(
+        (kinds.isEmpty ? KnowledgeKind.allCases : kinds).map { DocumentKind.knowledge($0) })
       if includeMemories { allowed.insert(.memory) }
     }
     let filter: Set<DocumentKind>? = allowed.count == DocumentKind.allCases.count ? nil : allowed
@@ -70,16 +72,37 @@ extension KnowledgeEngine {
   public func verifySearchIndex() throws -> [String] {
     try store.read { tx in
       var problems: [String] = []
-      let missing = try tx.db.integer("SELECT count(*) FROM knowledge k LEFT JOIN lexical_document d ON d.doc = k.rowid WHERE d.doc IS NULL")
-      if missing > 0 { problems.append("\(missing) knowledge item(s) are missing from the search index") }
-      let missingMemories = try tx.db.integer("SELECT count(*) FROM memory m LEFT JOIN lexical_document d ON d.doc = -m.rowid WHERE d.doc IS NULL")
-      if missingMemories > 0 { problems.append("\(missingMemories) memory(ies) are missing from the search index") }
+      let missing = try tx.db.integer(
+        """
+          SELECT count(*) FROM knowledge k LEFT JOIN lexical_document d ON d.doc = k.rowid WHERE
+          d.doc IS NULL
+        """
+      )
+      if missing > 0 {
+        problems.append("\(missing) knowledge item(s) are missing from the search index")
+      }
+      let missingMemories = try tx.db.integer(
+        """
+          SELECT count(*) FROM memory m LEFT JOIN lexical_document d ON d.doc = -m.rowid WHERE d.doc
+          IS NULL
+        """
+      )
+      if missingMemories > 0 {
+        problems.append("\(missingMemories) memory(ies) are missing from the search index")
+      }
       let orphans = try tx.db.integer(
-        "SELECT count(*) FROM lexical_document d WHERE (d.doc > 0 AND NOT EXISTS (SELECT 1 FROM knowledge k WHERE k.rowid = d.doc)) OR (d.doc < 0 AND NOT EXISTS (SELECT 1 FROM memory m WHERE m.rowid = -d.doc))")
+        """
+          SELECT count(*) FROM lexical_document d WHERE (d.doc > 0 AND NOT EXISTS (SELECT 1 FROM
+          knowledge k WHERE k.rowid = d.doc)) OR (d.doc < 0 AND NOT EXISTS (SELECT 1 FROM memory m
+          WHERE m.rowid = -d.doc))
+        """
+      )
       if orphans > 0 { problems.append("\(orphans) search index document(s) have no record") }
       let count = try tx.db.integer("SELECT document_count FROM lexical_stats WHERE id = 1")
       let docs = try tx.db.integer("SELECT count(*) FROM lexical_document")
-      if count != docs { problems.append("index statistics count \(count) documents but \(docs) are indexed") }
+      if count != docs {
+        problems.append("index statistics count \(count) documents but \(docs) are indexed")
+      }
       return problems
     }
   }

@@ -14,7 +14,8 @@ enum LexicalIndexStore {
   /// The document key of a memory row (negated so it never collides with knowledge).
   static func key(memoryRowID: Int64) -> Int64 { -memoryRowID }
 
-  static func index(knowledge item: KnowledgeItem, rowID: Int64, in tx: WorkspaceTransaction) throws {
+  static func index(knowledge item: KnowledgeItem, rowID: Int64, in tx: WorkspaceTransaction) throws
+  {
     try index(IndexedDocument(item), key: key(knowledgeRowID: rowID), in: tx)
   }
 
@@ -31,7 +32,9 @@ enum LexicalIndexStore {
   }
 
   /// Re-indexes a knowledge item whose text changed (remove, then index).
-  static func reindex(knowledge item: KnowledgeItem, rowID: Int64, in tx: WorkspaceTransaction) throws {
+  static func reindex(knowledge item: KnowledgeItem, rowID: Int64, in tx: WorkspaceTransaction)
+    throws
+  {
     try remove(key: key(knowledgeRowID: rowID), in: tx)
     try index(knowledge: item, rowID: rowID, in: tx)
   }
@@ -45,15 +48,22 @@ enum LexicalIndexStore {
     for occurrence in postings.terms {
       let termID: Int64
       if let existing = try db.first(
-        "UPDATE lexical_term SET document_frequency = document_frequency + 1 WHERE term = ? RETURNING term_id",
+        """
+          UPDATE lexical_term SET document_frequency = document_frequency + 1 WHERE term = ?
+          RETURNING term_id
+        """,
         [.text(occurrence.term)], { $0.int64(0) })
       {
         termID = existing
       } else {
-        try db.run("INSERT INTO lexical_term(term, document_frequency) VALUES (?, 1)", [.text(occurrence.term)])
+        try db.run(
+          "INSERT INTO lexical_term(term, document_frequency) VALUES (?, 1)",
+          [.text(occurrence.term)])
         termID = db.lastInsertRowID
         for g in Set(Trigrams.trigrams(of: occurrence.term)) {
-          try db.run("INSERT OR IGNORE INTO lexical_trigram(trigram, term_id) VALUES (?, ?)", [.text(g), .integer(termID)])
+          try db.run(
+            "INSERT OR IGNORE INTO lexical_trigram(trigram, term_id) VALUES (?, ?)",
+            [.text(g), .integer(termID)])
         }
       }
       termIDs.append(termID)
@@ -61,22 +71,35 @@ enum LexicalIndexStore {
       try db.run(
         """
         INSERT INTO lexical_posting(term_id, doc, kind, title_length, tags_length, content_length,
-          title_frequency, tags_frequency, content_frequency, positions) VALUES (?,?,?,?,?,?,?,?,?,?)
+          title_frequency, tags_frequency, content_frequency, positions)
+          VALUES (?,?,?,?,?,?,?,?,?,?)
         """,
         [
           .integer(termID), .integer(key), .integer(Int64(document.kind.orderIndex)),
-          .integer(Int64(lengths.title)), .integer(Int64(lengths.tags)), .integer(Int64(lengths.content)),
+          .integer(Int64(lengths.title)), .integer(Int64(lengths.tags)),
+          .integer(Int64(lengths.content)),
           .integer(Int64(tf.title)), .integer(Int64(tf.tags)), .integer(Int64(tf.content)),
           .blob(occurrence.positions.bytes),
         ])
     }
     try db.run(
-      "INSERT INTO lexical_document(doc, kind, title_length, tags_length, content_length, terms) VALUES (?,?,?,?,?,?)",
-      [.integer(key), .integer(Int64(document.kind.orderIndex)), .integer(Int64(lengths.title)),
-       .integer(Int64(lengths.tags)), .integer(Int64(lengths.content)), .blob(pack(termIDs))])
+      """
+        INSERT INTO lexical_document(doc, kind, title_length, tags_length, content_length, terms)
+        VALUES (?,?,?,?,?,?)
+      """,
+      [
+        .integer(key), .integer(Int64(document.kind.orderIndex)), .integer(Int64(lengths.title)),
+        .integer(Int64(lengths.tags)), .integer(Int64(lengths.content)), .blob(pack(termIDs)),
+      ])
     try db.run(
-      "UPDATE lexical_stats SET document_count = document_count + 1, title_length = title_length + ?, tags_length = tags_length + ?, content_length = content_length + ? WHERE id = 1",
-      [.integer(Int64(lengths.title)), .integer(Int64(lengths.tags)), .integer(Int64(lengths.content))])
+      """
+        UPDATE lexical_stats SET document_count = document_count + 1, title_length = title_length +
+        ?, tags_length = tags_length + ?, content_length = content_length + ? WHERE id = 1
+      """,
+      [
+        .integer(Int64(lengths.title)), .integer(Int64(lengths.tags)),
+        .integer(Int64(lengths.content)),
+      ])
   }
 
   /// The most documents tokenized and held in memory at once by ``BatchWriter``.
@@ -89,7 +112,9 @@ enum LexicalIndexStore {
   ///   - batch: documents and their keys (a knowledge row id, or a negated memory row id),
   ///     none of them indexed yet.
   ///   - tx: the caller's write transaction.
-  static func index(batch: [(document: IndexedDocument, key: Int64)], in tx: WorkspaceTransaction) throws {
+  static func index(batch: [(document: IndexedDocument, key: Int64)], in tx: WorkspaceTransaction)
+    throws
+  {
     var writer = try BatchWriter(tx: tx, expectedDocuments: batch.count)
     var start = 0
     while start < batch.count {
@@ -129,7 +154,8 @@ enum LexicalIndexStore {
           CREATE TEMP TABLE lexical_posting_load (term_id INTEGER NOT NULL, doc INTEGER NOT NULL,
             kind INTEGER NOT NULL, title_length INTEGER NOT NULL, tags_length INTEGER NOT NULL,
             content_length INTEGER NOT NULL, title_frequency INTEGER NOT NULL,
-            tags_frequency INTEGER NOT NULL, content_frequency INTEGER NOT NULL, positions BLOB NOT NULL)
+            tags_frequency INTEGER NOT NULL, content_frequency INTEGER NOT NULL,
+            positions BLOB NOT NULL)
           """)
       }
     }
@@ -153,13 +179,19 @@ enum LexicalIndexStore {
       }
       let insertPosting = """
         INSERT INTO \(postingTable)(term_id, doc, kind, title_length, tags_length, content_length,
-          title_frequency, tags_frequency, content_frequency, positions) VALUES (?,?,?,?,?,?,?,?,?,?)
+          title_frequency, tags_frequency, content_frequency, positions)
+          VALUES (?,?,?,?,?,?,?,?,?,?)
         """
       for term in occurrencesByTerm.keys.sorted() {
-        let occurrences = (occurrencesByTerm[term] ?? []).sorted { chunk[$0.document].key < chunk[$1.document].key }
+        let occurrences = (occurrencesByTerm[term] ?? []).sorted {
+          chunk[$0.document].key < chunk[$1.document].key
+        }
         let termID: Int64
         if let existing = try db.first(
-          "UPDATE lexical_term SET document_frequency = document_frequency + ? WHERE term = ? RETURNING term_id",
+          """
+            UPDATE lexical_term SET document_frequency = document_frequency + ? WHERE term = ?
+            RETURNING term_id
+          """,
           [.integer(Int64(occurrences.count)), .text(term)], { $0.int64(0) })
         {
           termID = existing
@@ -169,7 +201,9 @@ enum LexicalIndexStore {
             [.text(term), .integer(Int64(occurrences.count))])
           termID = db.lastInsertRowID
           for g in Set(Trigrams.trigrams(of: term)) {
-            try db.run("INSERT OR IGNORE INTO lexical_trigram(trigram, term_id) VALUES (?, ?)", [.text(g), .integer(termID)])
+            try db.run(
+              "INSERT OR IGNORE INTO lexical_trigram(trigram, term_id) VALUES (?, ?)",
+              [.text(g), .integer(termID)])
           }
         }
         for (d, o) in occurrences {
@@ -179,8 +213,10 @@ enum LexicalIndexStore {
           try db.run(
             insertPosting,
             [
-              .integer(termID), .integer(chunk[d].key), .integer(Int64(chunk[d].document.kind.orderIndex)),
-              .integer(Int64(lengths.title)), .integer(Int64(lengths.tags)), .integer(Int64(lengths.content)),
+              .integer(termID), .integer(chunk[d].key),
+              .integer(Int64(chunk[d].document.kind.orderIndex)),
+              .integer(Int64(lengths.title)), .integer(Int64(lengths.tags)),
+              .integer(Int64(lengths.content)),
               .integer(Int64(tf.title)), .integer(Int64(tf.tags)), .integer(Int64(tf.content)),
               .blob(occurrence.positions.bytes),
             ])
@@ -190,9 +226,16 @@ enum LexicalIndexStore {
       for (d, entry) in chunk.enumerated() {
         let fieldLengths = analysed[d].fieldLengths
         try db.run(
-          "INSERT INTO lexical_document(doc, kind, title_length, tags_length, content_length, terms) VALUES (?,?,?,?,?,?)",
-          [.integer(entry.key), .integer(Int64(entry.document.kind.orderIndex)), .integer(Int64(fieldLengths.title)),
-           .integer(Int64(fieldLengths.tags)), .integer(Int64(fieldLengths.content)), .blob(pack(termIDsByDocument[d]))])
+          """
+            INSERT INTO lexical_document(doc, kind, title_length, tags_length, content_length,
+            terms) VALUES (?,?,?,?,?,?)
+          """,
+          [
+            .integer(entry.key), .integer(Int64(entry.document.kind.orderIndex)),
+            .integer(Int64(fieldLengths.title)),
+            .integer(Int64(fieldLengths.tags)), .integer(Int64(fieldLengths.content)),
+            .blob(pack(termIDsByDocument[d])),
+          ])
         for field in IndexField.allCases { lengths[field] += Int64(fieldLengths[field]) }
       }
       documentCount += Int64(chunk.count)
@@ -213,32 +256,53 @@ enum LexicalIndexStore {
       }
       guard documentCount > 0 else { return }
       try db.run(
-        "UPDATE lexical_stats SET document_count = document_count + ?, title_length = title_length + ?, tags_length = tags_length + ?, content_length = content_length + ? WHERE id = 1",
-        [.integer(documentCount), .integer(lengths.title), .integer(lengths.tags), .integer(lengths.content)])
+        """
+          UPDATE lexical_stats SET document_count = document_count + ?, title_length = title_length
+          + ?, tags_length = tags_length + ?, content_length = content_length + ? WHERE id = 1
+        """,
+        [
+          .integer(documentCount), .integer(lengths.title), .integer(lengths.tags),
+          .integer(lengths.content),
+        ])
     }
   }
 
   static func remove(key: Int64, in tx: WorkspaceTransaction) throws {
     let db = tx.db
-    guard let row = try db.first(
-      "SELECT title_length, tags_length, content_length, terms FROM lexical_document WHERE doc = ?", [.integer(key)],
-      { (r: SQLRow) in (r.int64(0), r.int64(1), r.int64(2), r.blob(3)) })
+    guard
+      let row = try db.first(
+        """
+          SELECT title_length, tags_length, content_length, terms FROM lexical_document WHERE doc =
+          ?
+        """,
+        [.integer(key)],
+        { (r: SQLRow) in (r.int64(0), r.int64(1), r.int64(2), r.blob(3)) })
     else { return }
     for termID in unpack(row.3) {
-      try db.run("DELETE FROM lexical_posting WHERE term_id = ? AND doc = ?", [.integer(termID), .integer(key)])
+      try db.run(
+        "DELETE FROM lexical_posting WHERE term_id = ? AND doc = ?",
+        [.integer(termID), .integer(key)])
       let df = try db.first(
-        "UPDATE lexical_term SET document_frequency = document_frequency - 1 WHERE term_id = ? RETURNING document_frequency, term",
+        """
+          UPDATE lexical_term SET document_frequency = document_frequency - 1 WHERE term_id = ?
+          RETURNING document_frequency, term
+        """,
         [.integer(termID)], { (r: SQLRow) in (r.int64(0), r.text(1)) })
       if let (remaining, term) = df, remaining <= 0 {
         try db.run("DELETE FROM lexical_term WHERE term_id = ?", [.integer(termID)])
         for g in Set(Trigrams.trigrams(of: term)) {
-          try db.run("DELETE FROM lexical_trigram WHERE trigram = ? AND term_id = ?", [.text(g), .integer(termID)])
+          try db.run(
+            "DELETE FROM lexical_trigram WHERE trigram = ? AND term_id = ?",
+            [.text(g), .integer(termID)])
         }
       }
     }
     try db.run("DELETE FROM lexical_document WHERE doc = ?", [.integer(key)])
     try db.run(
-      "UPDATE lexical_stats SET document_count = document_count - 1, title_length = title_length - ?, tags_length = tags_length - ?, content_length = content_length - ? WHERE id = 1",
+      """
+        UPDATE lexical_stats SET document_count = document_count - 1, title_length = title_length -
+        ?, tags_length = tags_length - ?, content_length = content_length - ? WHERE id = 1
+      """,
       [.integer(row.0), .integer(row.1), .integer(row.2)])
   }
 
@@ -248,7 +312,12 @@ enum LexicalIndexStore {
   static func rebuild(in tx: WorkspaceTransaction) throws -> Int {
     let db = tx.db
     try db.execute(
-      "DELETE FROM lexical_posting; DELETE FROM lexical_trigram; DELETE FROM lexical_term; DELETE FROM lexical_document; UPDATE lexical_stats SET document_count = 0, title_length = 0, tags_length = 0, content_length = 0;")
+      """
+        DELETE FROM lexical_posting; DELETE FROM lexical_trigram; DELETE FROM lexical_term; DELETE
+        FROM lexical_document; UPDATE lexical_stats SET document_count = 0, title_length = 0,
+        tags_length = 0, content_length = 0;
+      """
+    )
     // Records are read a chunk at a time, so memory stays bounded whatever the workspace size.
     let knowledge = try db.all("SELECT rowid FROM knowledge ORDER BY rowid") { $0.int64(0) }
     let memories = try db.all("SELECT rowid FROM memory ORDER BY rowid") { $0.int64(0) }
@@ -259,9 +328,10 @@ enum LexicalIndexStore {
       start += batchSize
       let items = try tx.knowledge(rowIDs: rowIDs)
       try writer.add(
-        ArraySlice(rowIDs.compactMap { rowid in
-          items[rowid].map { (document: IndexedDocument($0), key: key(knowledgeRowID: rowid)) }
-        }))
+        ArraySlice(
+          rowIDs.compactMap { rowid in
+            items[rowid].map { (document: IndexedDocument($0), key: key(knowledgeRowID: rowid)) }
+          }))
     }
     start = 0
     while start < memories.count {
@@ -269,9 +339,10 @@ enum LexicalIndexStore {
       start += batchSize
       let records = try tx.memories(rowIDs: rowIDs)
       try writer.add(
-        ArraySlice(rowIDs.compactMap { rowid in
-          records[rowid].map { (document: IndexedDocument($0), key: key(memoryRowID: rowid)) }
-        }))
+        ArraySlice(
+          rowIDs.compactMap { rowid in
+            records[rowid].map { (document: IndexedDocument($0), key: key(memoryRowID: rowid)) }
+          }))
     }
     try writer.finish()
     return Int(writer.documentCount)

@@ -51,9 +51,9 @@ public struct PositionList: Sendable, Hashable {
   }
 
   /// The positions of `field` decoded from encoded `bytes` (see ``positions(in:counts:)``).
-  static func positions(in field: IndexField, counts: FieldCounts, bytes: UnsafeBufferPointer<UInt8>)
-    -> [Int]
-  {
+  static func positions(
+    in field: IndexField, counts: FieldCounts, bytes: UnsafeBufferPointer<UInt8>
+  ) -> [Int] {
     var skip = 0
     for earlier in IndexField.allCases where earlier.rawValue < field.rawValue {
       skip += Int(counts[earlier])

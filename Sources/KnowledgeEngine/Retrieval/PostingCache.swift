@@ -71,7 +71,8 @@ final class PostingCache: Sendable {
     guard size <= capacityBytes else { return }
     state.withLock { state in
       state.clock += 1
-      if let old = state.entries.updateValue(Entry(list: list, lastUse: state.clock), forKey: term) {
+      if let old = state.entries.updateValue(Entry(list: list, lastUse: state.clock), forKey: term)
+      {
         state.bytes -= old.list.byteCount + term.utf8.count
       }
       state.bytes += size

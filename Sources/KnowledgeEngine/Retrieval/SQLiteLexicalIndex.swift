@@ -9,10 +9,18 @@ struct SQLiteLexicalIndex: PostingListReader {
 
   func statistics() throws -> IndexStatistics {
     let row = try tx.db.first(
-      "SELECT document_count, title_length, tags_length, content_length FROM lexical_stats WHERE id = 1", [],
+      """
+        SELECT document_count, title_length, tags_length, content_length FROM lexical_stats WHERE id
+        = 1
+      """,
+      [],
       { (r: SQLRow) in (r.int(0), r.int64(1), r.int64(2), r.int64(3)) })
-    guard let (count, t, g, c) = row else { return IndexStatistics(documentCount: 0, totalFieldLengths: FieldValues(title: 0, tags: 0, content: 0)) }
-    return IndexStatistics(documentCount: count, totalFieldLengths: FieldValues(title: t, tags: g, content: c))
+    guard let (count, t, g, c) = row else {
+      return IndexStatistics(
+        documentCount: 0, totalFieldLengths: FieldValues(title: 0, tags: 0, content: 0))
+    }
+    return IndexStatistics(
+      documentCount: count, totalFieldLengths: FieldValues(title: t, tags: g, content: c))
   }
 
   func postings(for term: String) throws -> [Posting] {
@@ -25,8 +33,12 @@ struct SQLiteLexicalIndex: PostingListReader {
     ) { (r: SQLRow) in
       Posting(
         document: r.int64(0), kind: DocumentKind(orderIndex: r.int(1)) ?? .memory,
-        termFrequencies: FieldValues(title: Int32(clamping: r.int64(5)), tags: Int32(clamping: r.int64(6)), content: Int32(clamping: r.int64(7))),
-        fieldLengths: FieldValues(title: Int32(clamping: r.int64(2)), tags: Int32(clamping: r.int64(3)), content: Int32(clamping: r.int64(4))),
+        termFrequencies: FieldValues(
+          title: Int32(clamping: r.int64(5)), tags: Int32(clamping: r.int64(6)),
+          content: Int32(clamping: r.int64(7))),
+        fieldLengths: FieldValues(
+          title: Int32(clamping: r.int64(2)), tags: Int32(clamping: r.int64(3)),
+          content: Int32(clamping: r.int64(4))),
         positions: PositionList(bytes: r.blob(8)))
     }
   }
@@ -35,7 +47,9 @@ struct SQLiteLexicalIndex: PostingListReader {
   func postingList(for term: String) throws -> PostingList {
     var list = PostingList()
     let db = tx.db
-    let termID = try db.first("SELECT term_id, document_frequency FROM lexical_term WHERE term = ?", [.text(term)]) {
+    let termID = try db.first(
+      "SELECT term_id, document_frequency FROM lexical_term WHERE term = ?", [.text(term)]
+    ) {
       (r: SQLRow) in (r.int64(0), r.int(1))
     }
     guard let (id, frequency) = termID else { return list }
@@ -51,10 +65,12 @@ struct SQLiteLexicalIndex: PostingListReader {
         list.append(
           document: r.int64(0), kind: UInt8(clamping: min(max(r.int64(1), 0), 7)),
           termFrequencies: FieldCounts(
-            title: Int32(truncatingIfNeeded: r.int64(5)), tags: Int32(truncatingIfNeeded: r.int64(6)),
+            title: Int32(truncatingIfNeeded: r.int64(5)),
+            tags: Int32(truncatingIfNeeded: r.int64(6)),
             content: Int32(truncatingIfNeeded: r.int64(7))),
           fieldLengths: FieldCounts(
-            title: Int32(truncatingIfNeeded: r.int64(2)), tags: Int32(truncatingIfNeeded: r.int64(3)),
+            title: Int32(truncatingIfNeeded: r.int64(2)),
+            tags: Int32(truncatingIfNeeded: r.int64(3)),
             content: Int32(truncatingIfNeeded: r.int64(4))),
           positions: positions)
       }
@@ -63,10 +79,14 @@ struct SQLiteLexicalIndex: PostingListReader {
   }
 
   func documentFrequency(of term: String) throws -> Int {
-    Int(try tx.db.integer("SELECT document_frequency FROM lexical_term WHERE term = ?", [.text(term)]))
+    Int(
+      try tx.db.integer("SELECT document_frequency FROM lexical_term WHERE term = ?", [.text(term)])
+    )
   }
 
-  func vocabularyTerms(sharingTrigrams trigrams: [String], minimumShared: Int, limit: Int) throws -> [String] {
+  func vocabularyTerms(sharingTrigrams trigrams: [String], minimumShared: Int, limit: Int) throws
+    -> [String]
+  {
     let unique = Array(Set(trigrams)).sorted()
     guard !unique.isEmpty else { return [] }
     let placeholders = unique.map { _ in "?" }.joined(separator: ",")

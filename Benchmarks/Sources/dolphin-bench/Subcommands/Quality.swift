@@ -29,6 +29,8 @@ struct Quality: BenchCommand {
                         in all)
       --json            print one JSON object: ndcg_at_10, recall_at_100, queries, …
       --per-query FILE  write query-id<TAB>ndcg@10<TAB>recall@100, one line per query
+      --keep            keep the workspace (its path goes to stderr), to inspect results with
+                        `dolphin search … --explain --workspace PATH`
       --grid SPEC       sweep ranking parameters on even ids (requires --split even), e.g.
                         'k1=0.9,1.2,1.5;weight.title=2,3'; names: \(ParameterGrid.names.joined(separator: ", "))
     """
@@ -47,6 +49,7 @@ struct Quality: BenchCommand {
   var json = false
   var perQuery: String?
   var grid: ParameterGrid?
+  var keep = false
 
   init(parsing a: inout ArgumentReader) throws {
     if let value = try a.option("--corpus") { corpus = value }
@@ -61,6 +64,7 @@ struct Quality: BenchCommand {
     json = a.flag("--json")
     perQuery = try a.option("--per-query")
     if let value = try a.option("--grid") { grid = try ParameterGrid(parsing: value) }
+    keep = a.flag("--keep")
   }
 
   func validate() throws {
@@ -115,14 +119,22 @@ struct Quality: BenchCommand {
     if let untitled = documents.first(where: {
       $0.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }) {
-      throw UsageError(message: "corpus document '\(untitled.id)' has no title; knowledge items need one")
+      throw UsageError(
+        message: "corpus document '\(untitled.id)' has no title; knowledge items need one")
     }
     let judged = try loadQueries()
 
     let workspace = try BenchWorkspace(
       label: "quality",
-      itemLimit: max(Limits.knowledgeItemsDefault, min(documents.count, Limits.knowledgeItemsMaximum)))
-    defer { workspace.remove() }
+      itemLimit: max(
+        Limits.knowledgeItemsDefault, min(documents.count, Limits.knowledgeItemsMaximum)))
+    defer {
+      if keep {
+        FileHandle.standardError.write(Data("kept \(workspace.directory.path)\n".utf8))
+      } else {
+        workspace.remove()
+      }
+    }
     // Corpus text is data: the operator of a benchmark, not an agent, chooses to store it as is.
     let requests = documents.map {
       CaptureRequest(kind: .fact, title: $0.title, content: $0.text, allowCredentials: true)
@@ -139,7 +151,8 @@ struct Quality: BenchCommand {
 
     if let grid {
       for combination in grid.combinations {
-        let figures = try measure(judged, workspace: workspace, corpusID: corpusID, parameters: combination.parameters)
+        let figures = try measure(
+          judged, workspace: workspace, corpusID: corpusID, parameters: combination.parameters)
         print(
           String(
             format: "%@  nDCG@10 %.4f  Recall@100 %.4f", combination.name,
@@ -154,20 +167,23 @@ struct Quality: BenchCommand {
       recallAt100: RetrievalEvaluation.mean(figures.recall), queries: judged.count,
       split: split.rawValue, documents: documents.count, importSeconds: importSeconds,
       queryMillisecondsP50: percentile(figures.milliseconds, 50),
-      mode: HybridLexicalRanker.mode.rawValue, algorithmVersion: HybridLexicalRanker.algorithmVersion)
+      mode: HybridLexicalRanker.mode.rawValue,
+      algorithmVersion: HybridLexicalRanker.algorithmVersion)
     if let perQuery {
       var lines = ["query-id\tndcg@10\trecall@100"]
       for (i, query) in judged.enumerated() {
         lines.append("\(query.id)\t\(figures.ndcg[i])\t\(figures.recall[i])")
       }
-      try (lines.joined(separator: "\n") + "\n").write(toFile: perQuery, atomically: true, encoding: .utf8)
+      try (lines.joined(separator: "\n") + "\n").write(
+        toFile: perQuery, atomically: true, encoding: .utf8)
     }
     if json {
       print(try StableJSON.string(output, pretty: false))
     } else {
       print(
         String(
-          format: "%@ (%@) on %d %@ queries: nDCG@10 %.4f  Recall@100 %.4f  (query p50 %.2f ms, depth 100)",
+          format:
+            "%@ (%@) on %d %@ queries: nDCG@10 %.4f  Recall@100 %.4f  (query p50 %.2f ms, depth 100)",
           output.mode, output.algorithmVersion, output.queries, output.split, output.ndcgAt10,
           output.recallAt100, output.queryMillisecondsP50))
     }
@@ -212,7 +228,8 @@ struct Quality: BenchCommand {
       }
       figures.milliseconds.append(elapsed)
       figures.ndcg.append(RetrievalEvaluation.ndcg(ranking, relevance: query.relevance, at: 10))
-      figures.recall.append(RetrievalEvaluation.recall(ranking, relevance: query.relevance, at: 100))
+      figures.recall.append(
+        RetrievalEvaluation.recall(ranking, relevance: query.relevance, at: 100))
     }
     return figures
   }

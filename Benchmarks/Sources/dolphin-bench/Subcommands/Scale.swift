@@ -14,7 +14,8 @@ import SynthCorpus
 /// memory — on the synthetic knowledge items of `shared/bench/synth.py`.
 struct Scale: BenchCommand {
   static let name = "scale"
-  static let abstract = "Search latency, index build, cold CLI search and capture at 1k/10k/100k items."
+  static let abstract =
+    "Search latency, index build, cold CLI search and capture at 1k/10k/100k items."
   static var help: String {
     """
     USAGE: dolphin-bench scale [--sizes LIST] [--repeats N] [--cli-runs N] [--captures N]
@@ -80,10 +81,15 @@ struct Scale: BenchCommand {
 
   func validate() throws {
     guard FileManager.default.isExecutableFile(atPath: dolphin) else {
-      throw UsageError(message: "no dolphin binary at \(dolphin); run `swift build -c release --product dolphin` first")
+      throw UsageError(
+        message:
+          "no dolphin binary at \(dolphin); run `swift build -c release --product dolphin` first")
     }
-    guard !sizes.isEmpty, sizes.allSatisfy({ ((captures + 3)...Limits.knowledgeItemsMaximum).contains($0) }) else {
-      throw UsageError(message: "--sizes must each be in \(captures + 3)…\(Limits.knowledgeItemsMaximum)")
+    guard !sizes.isEmpty,
+      sizes.allSatisfy({ ((captures + 3)...Limits.knowledgeItemsMaximum).contains($0) })
+    else {
+      throw UsageError(
+        message: "--sizes must each be in \(captures + 3)…\(Limits.knowledgeItemsMaximum)")
     }
   }
 
@@ -147,8 +153,15 @@ struct Scale: BenchCommand {
     let kinds = KnowledgeKind.allCases
     var rows: [Row] = []
     for size in sizes.sorted() {
-      let workspace = try BenchWorkspace(label: "scale-\(size)", itemLimit: Limits.knowledgeItemsMaximum)
-      defer { if keep { FileHandle.standardError.write(Data("kept \(workspace.directory.path)\n".utf8)) } else { workspace.remove() } }
+      let workspace = try BenchWorkspace(
+        label: "scale-\(size)", itemLimit: Limits.knowledgeItemsMaximum)
+      defer {
+        if keep {
+          FileHandle.standardError.write(Data("kept \(workspace.directory.path)\n".utf8))
+        } else {
+          workspace.remove()
+        }
+      }
       let requests = generated.prefix(size).enumerated().map { i, item in
         CaptureRequest(
           kind: kinds[i % kinds.count], title: item.title, content: item.content, tags: item.tags,
@@ -156,7 +169,11 @@ struct Scale: BenchCommand {
       }
       let (stored, bulkSeconds) = try workspace.captureBulk(requests)
       let bytes = workspace.databaseBytes()
-      FileHandle.standardError.write(Data(String(format: "items=%d bulk import %.1f s, %.1f MB\n", size, bulkSeconds, Double(bytes) / 1e6).utf8))
+      FileHandle.standardError.write(
+        Data(
+          String(
+            format: "items=%d bulk import %.1f s, %.1f MB\n", size, bulkSeconds, Double(bytes) / 1e6
+          ).utf8))
 
       let shortLatency = try measure(short, engine: workspace.engine)
       let claimLatency = try measure(claims, engine: workspace.engine)
@@ -225,7 +242,8 @@ struct Scale: BenchCommand {
       date: ISO8601.string(from: Date()), sqlite: SQLiteWorkspaceStore.sqliteVersion,
       algorithmVersion: HybridLexicalRanker.algorithmVersion, repeats: repeats, rows: rows)
     let url = URL(fileURLWithPath: out)
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     try Data(StableJSON.string(document, pretty: true).utf8).write(to: url)
     print("wrote \(out)")
   }
@@ -265,7 +283,8 @@ struct Scale: BenchCommand {
       p50Milliseconds: percentile(medians, 50), p95Milliseconds: percentile(medians, 95),
       meanMilliseconds: medians.reduce(0, +) / Double(max(1, medians.count)),
       firstRunP50Milliseconds: percentile(first, 50),
-      cpuP50Milliseconds: percentile(cpuMedians, 50), cpuP95Milliseconds: percentile(cpuMedians, 95),
+      cpuP50Milliseconds: percentile(cpuMedians, 50),
+      cpuP95Milliseconds: percentile(cpuMedians, 95),
       meanMatches: Double(matches) / Double(max(1, queries.count)))
   }
 }

@@ -31,7 +31,8 @@ final class BenchWorkspace {
   ///
   /// - Returns: the stored items, in request order, and the wall time in seconds.
   /// - Throws: the first validation or capacity error (nothing is stored then).
-  func captureBulk(_ requests: [CaptureRequest]) throws -> (items: [KnowledgeItem], seconds: Double) {
+  func captureBulk(_ requests: [CaptureRequest]) throws -> (items: [KnowledgeItem], seconds: Double)
+  {
     let start = DispatchTime.now().uptimeNanoseconds
     let items = try engine.captureBulk(requests).items
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
