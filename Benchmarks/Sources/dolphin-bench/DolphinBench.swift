@@ -13,6 +13,7 @@ enum DolphinBench {
     FoundationBench.self,
     Quality.self,
     Scale.self,
+    ContinuityBench.self,
   ]
 
   /// Exit status for a bad command line (`EX_USAGE` in BSD `sysexits.h`).

@@ -14,7 +14,8 @@ struct FoundationBench: BenchCommand {
 
     Builds each workspace with synth.py's items through the bulk path (item limit raised by the
     knowledgeItemLimit setting), then runs the release `dolphin` binary as separate processes:
-    capture, knowledge get and status, each --runs times (p50/p95 wall ms, peak RSS from wait4),
+    capture, knowledge get and status, each --runs times (p50/p95 wall ms), then five more runs
+    each through /usr/bin/time for peak RSS (the last capture stores the automatic digest),
     and the same single-row INSERT through the sqlite3 shell as the anchor.
     Build first: swift build -c release --product dolphin
 
@@ -23,6 +24,8 @@ struct FoundationBench: BenchCommand {
       --runs N       runs per measurement (default 50)
       --dolphin PATH the binary (default \(BenchPaths.repositoryRoot.path)/.build/release/dolphin)
       --out FILE     JSON results (default bench-results/foundation.json)
+      --keep DIR     build the workspaces under DIR and keep them (default: a temporary
+                     directory, removed afterwards)
     """
   }
 
@@ -31,6 +34,7 @@ struct FoundationBench: BenchCommand {
   var dolphin = BenchPaths.repositoryRoot.appendingPathComponent(".build/release/dolphin").path
   var out = "bench-results/foundation.json"
   var corpus = BenchPaths.scifactCorpus
+  var keep: String?
 
   init(parsing a: inout ArgumentReader) throws {
     if let s = try a.option("--sizes") { sizes = s.split(separator: ",").compactMap { Int($0) } }
@@ -41,14 +45,15 @@ struct FoundationBench: BenchCommand {
     if let d = try a.option("--dolphin") { dolphin = d }
     if let o = try a.option("--out") { out = o }
     if let c = try a.option("--corpus") { corpus = c }
+    keep = try a.option("--keep")
   }
 
   func validate() throws {
     guard FileManager.default.isExecutableFile(atPath: dolphin) else {
       throw UsageError(message: "no dolphin binary at \(dolphin); run `swift build -c release --product dolphin` first")
     }
-    guard sizes.allSatisfy({ $0 > runs && $0 <= Limits.knowledgeItemsMaximum }) else {
-      throw UsageError(message: "--sizes must each be in \(runs + 1)…\(Limits.knowledgeItemsMaximum)")
+    guard sizes.allSatisfy({ $0 > runs + Self.memoryProbes && $0 <= Limits.knowledgeItemsMaximum }) else {
+      throw UsageError(message: "--sizes must each be in \(runs + Self.memoryProbes + 1)…\(Limits.knowledgeItemsMaximum)")
     }
   }
 
@@ -63,18 +68,23 @@ struct FoundationBench: BenchCommand {
     var captureToAnchorRatio: Double
   }
 
+  /// RSS probes per command (five, so the last capture probe stores the automatic digest).
+  static let memoryProbes = 5
+
   struct Stat: Encodable {
     var p50Milliseconds: Double
     var p95Milliseconds: Double
+    /// The largest peak RSS of the probes that succeeded, from `/usr/bin/time`.
     var maxRSSMegabytes: Double
+    /// Timed runs and RSS probes that exited non-zero (or whose RSS could not be read).
     var failures: Int
 
-    init(_ samples: [ProcessSample]) {
+    init(_ samples: [ProcessSample], rss: [Int?]) {
       let ms = samples.map(\.milliseconds)
       p50Milliseconds = percentile(ms, 50)
       p95Milliseconds = percentile(ms, 95)
-      maxRSSMegabytes = Double(samples.map(\.maxRSSKilobytes).max() ?? 0) / 1024
-      failures = samples.filter { $0.status != 0 }.count
+      maxRSSMegabytes = Double(rss.compactMap { $0 }.max() ?? 0) / 1024
+      failures = samples.filter { $0.status != 0 }.count + rss.filter { $0 == nil }.count
     }
   }
 
@@ -84,13 +94,17 @@ struct FoundationBench: BenchCommand {
     let synth = synthItems(source, count: largest)
     var rows: [Row] = []
     for size in sizes {
-      let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("dolphin-bench-\(size)-\(UUID().uuidString)")
-      defer { try? FileManager.default.removeItem(at: dir) }
+      let parent = keep.map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: NSTemporaryDirectory())
+      let dir = parent.appendingPathComponent("dolphin-bench-\(size)-\(UUID().uuidString)")
+      defer {
+        if keep == nil { try? FileManager.default.removeItem(at: dir) } else { print("kept \(dir.path)") }
+      }
       let store = try SQLiteWorkspaceStore.open(directory: dir)
       try store.write { tx in try tx.setSettings(Settings(knowledgeItemLimit: Limits.knowledgeItemsMaximum)) }
       let engine = KnowledgeEngine(store: store)
-      // Leave room for the timed captures so the last one lands exactly at `size`.
-      let base = size - runs
+      // Leave room for the timed captures and the memory probes, so the last probe lands exactly
+      // at `size` (a multiple of five, so it also stores the automatic digest: the worst case).
+      let base = size - runs - Self.memoryProbes
       let kinds = KnowledgeKind.allCases
       let requests = synth.prefix(base).enumerated().map { i, it in
         CaptureRequest(kind: kinds[i % kinds.count], title: it.title, content: it.content, tags: it.tags)
@@ -110,36 +124,35 @@ struct FoundationBench: BenchCommand {
       }
       var status: [ProcessSample] = []
       for _ in 0..<runs { status.append(ProcessTimer.run(dolphin, ["status", "--workspace", ws])) }
+      // Peak RSS of each command alone, through /usr/bin/time (see ProcessTimer.peakRSSKilobytes:
+      // wait4's figure for a posix_spawn child starts at this large process's high-water mark).
+      // A failed probe is a failure, never replaced by another figure.
+      let captureRSS = (0..<Self.memoryProbes).map { i in
+        ProcessTimer.peakRSSKilobytes(dolphin, ["capture", "fact", "RSS probe \(i)", "--content", "Peak memory of one capture.", "--tags", "bench", "--workspace", ws])
+      }
+      let getRSS = (0..<Self.memoryProbes).map { i in
+        ProcessTimer.peakRSSKilobytes(dolphin, ["knowledge", "get", stored[(i * 104_729) % stored.count].id.uuidString, "--workspace", ws])
+      }
+      let statusRSS = (0..<Self.memoryProbes).map { _ in ProcessTimer.peakRSSKilobytes(dolphin, ["status", "--workspace", ws]) }
       // Anchor: the same single-row insert through the sqlite3 shell on a copy of the database.
       try store.checkpoint()
       let db = dir.appendingPathComponent("workspace.sqlite").path
       let anchorDB = dir.appendingPathComponent("anchor.sqlite").path
       try FileManager.default.copyItem(atPath: db, toPath: anchorDB)
-      var anchor: [ProcessSample] = []
-      for i in 0..<runs {
+      func anchorArguments(_ i: Int) -> [String] {
         let sql = "PRAGMA busy_timeout=15000; PRAGMA journal_mode=WAL; INSERT INTO knowledge(id, kind, title, content, source, tags, priority, created_at, updated_at, revision) VALUES ('anchor-\(i)', 'fact', 'Bench capture \(i)', 'Measured end to end: process start, open, insert, commit.', 'user', '[\"bench\"]', 'normal', '2026-11-29T00:00:00.000Z', '2026-11-29T00:00:00.000Z', 1);"
-        anchor.append(ProcessTimer.run("/usr/bin/sqlite3", [anchorDB, sql]))
+        return [anchorDB, sql]
       }
-      // Peak RSS of the commands themselves: through /usr/bin/time, because a posix_spawn child's
-      // ru_maxrss as seen by wait4 can include this (large) parent's high-water mark.
-      func timedRSS(_ args: [String]) -> Double? {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { return nil }
-        let out = dir.appendingPathComponent("rss.txt").path
-        _ = ProcessTimer.run("/usr/bin/time", ["-f", "%M", "-o", out, dolphin] + args)
-        return (try? String(contentsOfFile: out, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.map { $0 / 1024 }
-      }
-      let captureRSS = timedRSS(["capture", "fact", "RSS probe", "--workspace", ws])
-      let getRSS = timedRSS(["knowledge", "get", stored[0].id.uuidString, "--workspace", ws])
-      let statusRSS = timedRSS(["status", "--workspace", ws])
+      var anchor: [ProcessSample] = []
+      for i in 0..<runs { anchor.append(ProcessTimer.run("/usr/bin/sqlite3", anchorArguments(i))) }
+      let anchorRSS = (0..<Self.memoryProbes).map { ProcessTimer.peakRSSKilobytes("/usr/bin/sqlite3", anchorArguments(runs + $0)) }
       let bytes = (try? FileManager.default.attributesOfItem(atPath: db)[.size] as? Int) ?? 0
-      var captureStat = Stat(capture), getStat = Stat(get), statusStat = Stat(status)
-      if let r = captureRSS { captureStat.maxRSSMegabytes = r }
-      if let r = getRSS { getStat.maxRSSMegabytes = r }
-      if let r = statusRSS { statusStat.maxRSSMegabytes = r }
+      let captureStat = Stat(capture, rss: captureRSS)
+      let anchorStat = Stat(anchor, rss: anchorRSS)
       let row = Row(
-        items: size, bulkImportSeconds: bulk, databaseBytes: bytes, capture: captureStat, get: getStat,
-        status: statusStat, sqlite3Insert: Stat(anchor),
-        captureToAnchorRatio: Stat(capture).p50Milliseconds / Stat(anchor).p50Milliseconds)
+        items: size, bulkImportSeconds: bulk, databaseBytes: bytes, capture: captureStat,
+        get: Stat(get, rss: getRSS), status: Stat(status, rss: statusRSS), sqlite3Insert: anchorStat,
+        captureToAnchorRatio: captureStat.p50Milliseconds / anchorStat.p50Milliseconds)
       rows.append(row)
       print(String(format: "items=%d bulk=%.1fs db=%.1fMB | capture p50 %.1f ms p95 %.1f ms rss %.1f MB | get p50 %.1f ms p95 %.1f ms rss %.1f MB | status p50 %.1f ms rss %.1f MB | sqlite3 insert p50 %.1f ms (capture/anchor %.2fx) | failures %d/%d/%d",
                    size, bulk, Double(row.databaseBytes) / 1e6, row.capture.p50Milliseconds, row.capture.p95Milliseconds, row.capture.maxRSSMegabytes,

@@ -14,17 +14,18 @@ final class BenchWorkspace {
   let engine: KnowledgeEngine
 
   /// Opens a new workspace whose knowledge-item limit is `itemLimit` (at most
-  /// `Limits.knowledgeItemsMaximum`).
+  /// `Limits.knowledgeItemsMaximum`), with the fixed clock and counting ids of
+  /// ``environment(secondsPerCall:)`` unless `environment` says otherwise.
   ///
   /// - Throws: storage errors.
-  init(label: String, itemLimit: Int = Limits.knowledgeItemsDefault) throws {
+  init(label: String, itemLimit: Int = Limits.knowledgeItemsDefault, environment: Environment = BenchWorkspace.environment()) throws {
     directory = URL(fileURLWithPath: NSTemporaryDirectory())
       .appendingPathComponent("dolphin-bench-\(label)-\(UUID().uuidString)")
     store = try SQLiteWorkspaceStore.open(directory: directory)
     if itemLimit != Limits.knowledgeItemsDefault {
       try store.write { tx in try tx.setSettings(Settings(knowledgeItemLimit: itemLimit)) }
     }
-    engine = KnowledgeEngine(store: store, environment: Self.environment())
+    engine = KnowledgeEngine(store: store, environment: environment)
   }
 
   /// Stores `requests` in one transaction.
@@ -51,12 +52,21 @@ final class BenchWorkspace {
     try? FileManager.default.removeItem(at: directory)
   }
 
-  /// A fixed clock (2026-01-01T00:00:00Z) and ids `…0001`, `…0002`, … in call order.
-  static func environment() -> Environment {
+  /// A clock that starts at 2026-01-01T00:00:00Z and moves `secondsPerCall` forward on each
+  /// reading (0: it never moves), and ids `…0001`, `…0002`, … in call order.
+  static func environment(secondsPerCall: Double = 0) -> Environment {
     let counter = Mutex(0)
-    let now = Date(timeIntervalSince1970: 1_767_225_600)
+    let ticks = Mutex(0)
+    let start = Date(timeIntervalSince1970: 1_767_225_600)
     return Environment(
-      now: { now },
+      now: {
+        guard secondsPerCall != 0 else { return start }
+        let n = ticks.withLock { value in
+          value += 1
+          return value
+        }
+        return start.addingTimeInterval(Double(n) * secondsPerCall)
+      },
       makeID: {
         let n = counter.withLock { value in
           value += 1
