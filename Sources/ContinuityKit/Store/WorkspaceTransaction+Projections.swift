@@ -115,7 +115,9 @@ extension WorkspaceTransaction {
   static let kindBytes: [(bytes: [UInt8], value: KnowledgeKind)] = KnowledgeKind.allCases.map { (Array($0.rawValue.utf8), $0) }
   static let priorityBytes: [(bytes: [UInt8], value: Priority)] = Priority.allCases.map { (Array($0.rawValue.utf8), $0) }
 
-  /// Hands every knowledge item's header to `body`, in row order, in one table scan.
+  /// Hands every knowledge item's header to `body` in one scan, in no order callers may rely
+  /// on: without `contentPrefix`, SQLite reads the covering index `knowledge_header` (in index
+  /// order) instead of the table, skipping the content.
   /// - Parameters:
   ///   - updatedAt: read `updatedAt`.
   ///   - createdAfter: fill `createdAt` for the items created strictly after this date.

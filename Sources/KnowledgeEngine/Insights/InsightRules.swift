@@ -1,13 +1,19 @@
 import Foundation
+import Synchronization
 
 /// Evaluates the insight rules (see ``InsightRule``) over one transaction.
 ///
 /// Rule-based and synchronous: nothing runs in the background and nothing is stored. The
 /// knowledge table is read once, as a light projection (id, kind, title, priority, creation
-/// time, tags; the first characters of content for decisions and preferences only), the
+/// time, tags, from the covering index, without content; the first characters of content are
+/// read afterwards for the possible-conflict candidates only), the
 /// relationship table once, and the task table through two bounded queries. The similarity
 /// rules join titles with ``TrigramSets`` (candidates from trigram postings, never all pairs).
 /// Messages are built only for the insights that can be shown.
+///
+/// The call uses up to two threads and returns only when all its work is done: title trigrams
+/// are built on a serial queue while SQLite reads the rows, and the two title joins run side
+/// by side. Neither changes the result, which is ordered by fixed keys.
 enum InsightRules {
   static let algorithm = "rule-based-insights"
   static let version = "1"
@@ -91,21 +97,30 @@ enum InsightRules {
     let handoff = try tx.activeHandoffID().flatMap { try tx.handoff(id: $0) }
 
     var scan = Scan()
-    try tx.forEachKnowledgeHeader(
-      createdAfter: handoff?.createdAt, detailKinds: [.decision, .preference], contentPrefix: t.conflictContentPrefix
-    ) { h in
+    // Title trigrams are built on a second thread, batch by batch, while SQLite steps through
+    // the rows on this one; `finish()` waits for the last batch.
+    let trigrams = TrigramBuilder()
+    var batch: [String] = []
+    batch.reserveCapacity(TrigramBuilder.batchSize)
+    try tx.forEachKnowledgeHeader(createdAfter: handoff?.createdAt, detailKinds: [.decision, .preference]) { h in
       if contradictionIDs.contains(h.id) { scan.contradictionTitles[h.id] = h.title }
-      scan.titles.append(h.title)
+      batch.append(h.title)
+      if batch.count == TrigramBuilder.batchSize {
+        trigrams.add(batch)
+        batch.removeAll(keepingCapacity: true)
+      }
       scan.conflictEligible.append(h.kind == .decision || h.kind == .preference)
       if h.isUntagged { scan.untagged.consider(h) }
       if h.kind == .decision || h.kind == .goal, !related.contains(h.id) { scan.unrelated.consider(h) }
       if !h.createdAt.isEmpty { scan.newer.consider(h) }
       scan.headers.append(h)
     }
+    trigrams.add(batch)
+    scan.titles = trigrams.finish()
 
     var fired: [Fired] = []
     fired.append(Fired(.contradiction, .high, contradictionInsights(contradictions, scan)))
-    let (conflicts, duplicates) = similarityInsights(scan, linked: linked, t)
+    let (conflicts, duplicates) = try similarityInsights(scan, linked: linked, t, tx)
     fired.append(conflicts)
     if let handoff, let f = staleHandoff(handoff, scan, now: now, t) { fired.append(f) }
     fired.append(try unsupportedTasks(tx, t))
@@ -168,24 +183,15 @@ enum InsightRules {
   }
 
   /// Possible conflicts and near-duplicate groups, from two trigram joins over the titles.
-  static func similarityInsights(_ scan: Scan, linked: Set<[UUID]>, _ t: InsightThresholds)
-    -> (conflicts: Fired, duplicates: Fired)
+  static func similarityInsights(_ scan: Scan, linked: Set<[UUID]>, _ t: InsightThresholds, _ tx: WorkspaceTransaction)
+    throws -> (conflicts: Fired, duplicates: Fired)
   {
     let headers = scan.headers
+    let (conflictJoin, join) = joins(scan, t)
     // Possible conflicts: same kind (decision or preference), a shared tag, similar titles,
     // different opening content, no relationship between them.
     var conflicts: [Ranked] = []
     var inConflict = Set<Int>()
-    let titlePairs = scan.titles.similarPairs(
-      threshold: t.conflictTitleSimilarity, maximumGeneratorFrequency: t.conflictGeneratorFrequency,
-      include: scan.conflictEligible)
-    var openingCache: [Int: String] = [:]
-    func opening(_ i: Int) -> String {
-      if let cached = openingCache[i] { return cached }
-      let normalized = normalizedOpening(headers[i].contentPrefix)
-      openingCache[i] = normalized
-      return normalized
-    }
     var tagCache: [Int: [Substring]] = [:]
     func tags(_ i: Int) -> [Substring] {
       if let cached = tagCache[i] { return cached }
@@ -193,13 +199,29 @@ enum InsightRules {
       tagCache[i] = elements
       return elements
     }
-    for p in titlePairs where headers[p.first].kind == headers[p.second].kind {
-      let a = headers[p.first], b = headers[p.second]
-      let pair = orderedPair(a.id, b.id)
+    // Pairs of the same kind, not linked, sharing a tag (the smallest, by UTF-8 bytes).
+    var candidates: [(pair: TrigramSets.Pair, ids: [UUID], rawTag: Substring)] = []
+    for p in conflictJoin.expandedPairs where headers[p.first].kind == headers[p.second].kind {
+      let pair = orderedPair(headers[p.first].id, headers[p.second].id)
       if linked.contains(pair) { continue }
       // Tags compare in their stored (JSON-escaped) spelling: one encoder wrote them all.
       let shared = Set(tags(p.first)).intersection(tags(p.second))
       guard let rawTag = shared.min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) else { continue }
+      candidates.append((p, pair, rawTag))
+    }
+    // Openings of content only for those candidates (the scan skipped content).
+    let prefixes = try tx.contentPrefixes(
+      rowIDs: candidates.flatMap { [headers[$0.pair.first].rowID, headers[$0.pair.second].rowID] },
+      length: t.conflictContentPrefix)
+    var openingCache: [Int: String] = [:]
+    func opening(_ i: Int) -> String {
+      if let cached = openingCache[i] { return cached }
+      let normalized = normalizedOpening(prefixes[headers[i].rowID] ?? "")
+      openingCache[i] = normalized
+      return normalized
+    }
+    for (p, pair, rawTag) in candidates {
+      let a = headers[p.first], b = headers[p.second]
       if opening(p.first) == opening(p.second) { continue }
       inConflict.insert(p.first)
       inConflict.insert(p.second)
@@ -218,8 +240,6 @@ enum InsightRules {
 
     // Near-duplicates: connected groups of near-identical titles, leaving out items already
     // reported in a possible conflict.
-    let join = scan.titles.join(
-      threshold: t.nearDuplicateSimilarity, maximumGeneratorFrequency: t.nearDuplicateGeneratorFrequency)
     var parent = Array(0..<headers.count)
     func root(_ x: Int) -> Int {
       var x = x
@@ -284,6 +304,51 @@ enum InsightRules {
       Fired(.possibleConflict, .normal, conflicts),
       Fired(.nearDuplicates, .normal, total: roots.count, top: duplicates)
     )
+  }
+
+  /// Builds ``TrigramSets`` from batches of titles on a serial queue, in the order the batches
+  /// were added, so building overlaps with whatever the caller does between ``add(_:)`` calls.
+  final class TrigramBuilder: @unchecked Sendable {
+    /// Titles per batch: large enough that a batch's cost dwarfs the hand-off, small enough
+    /// that the last batch is quick.
+    static let batchSize = 1_024
+    // Touched only on `queue` (and read by `finish()` after the queue drained).
+    private var sets = TrigramSets()
+    private let queue = DispatchQueue(label: "dolphin.insights.trigrams")
+
+    func add(_ titles: [String]) {
+      guard !titles.isEmpty else { return }
+      queue.async { self.sets.append(contentsOf: titles) }
+    }
+
+    /// Waits for every batch and returns the sets.
+    func finish() -> TrigramSets {
+      queue.sync { sets }
+    }
+  }
+
+  /// The two title joins: possible conflicts (decisions and preferences only, at
+  /// ``InsightThresholds/conflictTitleSimilarity``) and near-duplicates (every item, at
+  /// ``InsightThresholds/nearDuplicateSimilarity``). They read the same trigram sets and
+  /// nothing else, so they run side by side (`DispatchQueue.concurrentPerform`, the calling
+  /// thread taking one); the result does not depend on which finishes first.
+  static func joins(_ scan: Scan, _ t: InsightThresholds) -> (conflicts: TrigramSets.Join, nearDuplicates: TrigramSets.Join) {
+    let titles = scan.titles, eligible = scan.conflictEligible
+    let results = Mutex<[TrigramSets.Join?]>([nil, nil])
+    DispatchQueue.concurrentPerform(iterations: 2) { which in
+      let join =
+        which == 0
+        ? titles.join(
+          threshold: t.conflictTitleSimilarity, maximumGeneratorFrequency: t.conflictGeneratorFrequency,
+          include: eligible)
+        : titles.join(threshold: t.nearDuplicateSimilarity, maximumGeneratorFrequency: t.nearDuplicateGeneratorFrequency)
+      results.withLock { $0[which] = join }
+    }
+    let joins = results.withLock { $0 }
+    guard let conflicts = joins[0], let nearDuplicates = joins[1] else {
+      preconditionFailure("concurrentPerform returned before both joins ran")
+    }
+    return (conflicts, nearDuplicates)
   }
 
   /// The elements of a JSON array of strings as written (quotes and escapes kept), split at the

@@ -34,11 +34,13 @@ struct TrigramSets {
   /// Shared prefix trigrams a candidate pair needs (see the type's discussion).
   static let sharedPrefixTrigrams = 3
 
-  /// Distinct trigram ids of text `i`: `tokens[offsets[i]..<offsets[i + 1]]`.
+  /// Distinct trigram ids of text `i`: `tokens[offsets[i]..<offsets[i + 1]]`. The array may
+  /// be longer than `offsets.last`: it grows by doubling, and the slack is scratch space.
   private(set) var tokens: [Int32] = []
   private(set) var offsets: [Int] = [0]
-  /// FNV-1a (64-bit) of each text's normalized form: equal texts after normalization have
-  /// equal fingerprints.
+  /// FNV-1a (64-bit) of each text's trigram ids in order of first occurrence: texts with equal
+  /// normalized forms have equal fingerprints (so do the rare other texts with the same
+  /// trigram sequence, whose similarity is 1 anyway).
   private(set) var fingerprints: [UInt64] = []
   /// How many trigram ids exist (ids are `0..<vocabularySize`).
   private(set) var vocabularySize = directIDs
@@ -65,39 +67,61 @@ struct TrigramSets {
 
   /// Adds a text; its index is the previous ``count``.
   mutating func append(_ text: String) {
-    var text = text
-    text.withUTF8 { appendUTF8($0) }
+    append(contentsOf: CollectionOfOne(text))
   }
 
-  private mutating func appendUTF8(_ bytes: UnsafeBufferPointer<UInt8>) {
-    let textIndex = Int32(count)
-    let n = bytes.count
-    // A text of n bytes has at most n + 1 trigrams and at most n + 1 new ids.
-    let start = tokens.count
-    tokens.append(contentsOf: repeatElement(0, count: n + 1))
-    if lastText.count < vocabularySize - Self.directIDs + n + 1 {
-      lastText.append(contentsOf: repeatElement(-1, count: vocabularySize - Self.directIDs + n + 1 - lastText.count))
+  /// Letter and digit codes of ASCII bytes: 1–26 for a–z and A–Z, 27–36 for 0–9, 0 otherwise.
+  private static let asciiCodes: [UInt8] = (0..<128).map { b -> UInt8 in
+    switch b {
+    case 0x61...0x7A: return UInt8(b - 0x60)
+    case 0x41...0x5A: return UInt8(b - 0x40)
+    case 0x30...0x39: return UInt8(b - 0x30 + 27)
+    default: return 0
+    }
+  }
+
+  /// Adds texts in order; the first one's index is the previous ``count``. One call for many
+  /// texts is faster than one call each: buffers are sized once for all of them.
+  mutating func append<C: Collection>(contentsOf texts: C) where C.Element == String {
+    // A text of b bytes has at most b + 1 trigrams and at most b + 1 new looked-up ids.
+    var bytes = 0
+    for text in texts { bytes += text.utf8.count + 1 }
+    let start = offsets[offsets.count - 1]
+    if tokens.count < start + bytes {
+      tokens.append(contentsOf: repeatElement(0, count: max(start + bytes - tokens.count, tokens.count)))
+    }
+    let lookedUpNeeded = vocabularySize - Self.directIDs + bytes
+    if lastText.count < lookedUpNeeded {
+      lastText.append(contentsOf: repeatElement(-1, count: max(lookedUpNeeded - lastText.count, lastText.count)))
     }
     var written = start
     var vocabulary = vocabularySize
-    var fingerprint: UInt64 = 0
+    var textIndex = Int32(count)
+    var newOffsets: [Int] = []
+    var newFingerprints: [UInt64] = []
+    newOffsets.reserveCapacity(texts.count)
+    newFingerprints.reserveCapacity(texts.count)
+    let a = Self.directAlphabet
+    Self.asciiCodes.withUnsafeBufferPointer { ascii in
     tokens.withUnsafeMutableBufferPointer { out in
-      seenDirect.withUnsafeMutableBufferPointer { seen in
-      lastText.withUnsafeMutableBufferPointer { last in
+    seenDirect.withUnsafeMutableBufferPointer { seen in
+    lastText.withUnsafeMutableBufferPointer { last in
+      for text in texts {
+        let textStart = written
+        // c0, c1: the two codes before the current one; the leading pad is a separator.
         var c0: UInt32 = 0, c1: UInt32 = 0
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        var have = 1  // the leading pad
+        var have = 1
         var previousWasSeparator = true
-        var i = 0
         @inline(__always) func emit(_ c2: UInt32) {
-          let a = Self.directAlphabet
           if c0 < a, c1 < a, c2 < a {
-            let id = Int((c0 * a + c1) * a + c2)
-            let bit: UInt64 = 1 << UInt64(id & 63)
-            if seen[id >> 6] & bit == 0 {
-              seen[id >> 6] |= bit
-              out[written] = Int32(id)
-              written += 1
+            let id = Int((c0 &* a &+ c1) &* a &+ c2)
+            let word = id &>> 6
+            let bit: UInt64 = 1 &<< UInt64(id & 63)
+            let w = seen[word]
+            if w & bit == 0 {
+              seen[word] = w | bit
+              out[written] = Int32(truncatingIfNeeded: id)
+              written &+= 1
             }
           } else {
             let key = UInt64(c0) << 42 | UInt64(c1) << 21 | UInt64(c2)
@@ -111,60 +135,69 @@ struct TrigramSets {
             }
           }
         }
-        while i < n {
-          let b = bytes[i]
-          let code: UInt32
-          if b < 0x80 {
-            i += 1
-            switch b {
-            case 0x61...0x7A: code = UInt32(b) - 0x60
-            case 0x41...0x5A: code = UInt32(b) - 0x40
-            case 0x30...0x39: code = UInt32(b) - 0x30 + 27
-            default: code = 0
-            }
-          } else {
-            var value: UInt32
-            var length: Int
-            if b & 0xE0 == 0xC0 {
-              value = UInt32(b & 0x1F)
-              length = 2
-            } else if b & 0xF0 == 0xE0 {
-              value = UInt32(b & 0x0F)
-              length = 3
+        @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
+          let n = bytes.count
+          var i = 0
+          while i < n {
+            let b = bytes[i]
+            let code: UInt32
+            if b < 0x80 {
+              i &+= 1
+              code = UInt32(ascii[Int(b)])
             } else {
-              value = UInt32(b & 0x07)
-              length = 4
+              var value: UInt32
+              var length: Int
+              if b & 0xE0 == 0xC0 {
+                value = UInt32(b & 0x1F)
+                length = 2
+              } else if b & 0xF0 == 0xE0 {
+                value = UInt32(b & 0x0F)
+                length = 3
+              } else {
+                value = UInt32(b & 0x07)
+                length = 4
+              }
+              length = max(1, min(length, n - i))
+              for k in 1..<length { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
+              i += length
+              code = Self.code(nonASCII: value)
             }
-            length = max(1, min(length, n - i))
-            for k in 1..<length { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
-            i += length
-            code = Self.code(nonASCII: value)
+            if code == 0 {
+              if previousWasSeparator { continue }
+              previousWasSeparator = true
+            } else {
+              previousWasSeparator = false
+            }
+            if have >= 2 { emit(code) }
+            c0 = c1
+            c1 = code
+            have &+= 1
           }
-          if code == 0 {
-            if previousWasSeparator { continue }
-            previousWasSeparator = true
-          } else {
-            // A separator counts in the fingerprint only between two words.
-            if previousWasSeparator, have > 1 { hash = hash &* 0x100_0000_01B3 }
-            hash = (hash ^ UInt64(code)) &* 0x100_0000_01B3
-            previousWasSeparator = false
-          }
-          if have >= 2 { emit(code) }
-          c0 = c1
-          c1 = code
-          have += 1
+        }
+        if text.utf8.withContiguousStorageIfAvailable(scan) == nil {
+          Array(text.utf8).withUnsafeBufferPointer(scan)
         }
         // The trailing pad (a text ending on a separator already has it).
         if !previousWasSeparator, have >= 2 { emit(0) }
-        fingerprint = hash
-        for p in start..<written where Int(out[p]) < Self.directIDs { seen[Int(out[p]) >> 6] = 0 }
-      }
+        // FNV-1a over the trigram ids in order of first occurrence: equal normalized texts have
+        // equal sequences, hence equal fingerprints.
+        var fingerprint: UInt64 = 0xCBF2_9CE4_8422_2325
+        for p in textStart..<written {
+          let id = out[p]
+          fingerprint = (fingerprint ^ UInt64(UInt32(bitPattern: id))) &* 0x100_0000_01B3
+          if Int(id) < Self.directIDs { seen[Int(id) &>> 6] = 0 }
+        }
+        newOffsets.append(written)
+        newFingerprints.append(fingerprint)
+        textIndex &+= 1
       }
     }
-    fingerprints.append(fingerprint)
+    }
+    }
+    }
+    offsets.append(contentsOf: newOffsets)
+    fingerprints.append(contentsOf: newFingerprints)
     vocabularySize = vocabulary
-    tokens.removeLast(start + n + 1 - written)
-    offsets.append(tokens.count)
   }
 
   /// 0 for a separator; otherwise 37 + the lowercased scalar value of a letter or digit.
@@ -245,9 +278,9 @@ struct TrigramSets {
     join(threshold: threshold, maximumGeneratorFrequency: maximumGeneratorFrequency, include: include).expandedPairs
   }
 
-  /// The similarity self-join (see the type's discussion). Texts with equal normalized forms
-  /// are grouped first (similarity 1) and only one of each group takes part in the join, so
-  /// repeated texts cost nothing extra.
+  /// The similarity self-join (see the type's discussion). Texts with the same trigram sequence
+  /// (equal normalized forms among them) are grouped first (similarity 1) and only one of each
+  /// group takes part in the join, so repeated texts cost nothing extra.
   /// - Parameters: as ``similarPairs(threshold:maximumGeneratorFrequency:include:)``.
   func join(threshold t: Double, maximumGeneratorFrequency: Int, include: [Bool]? = nil) -> Join {
     let n = count
@@ -390,6 +423,7 @@ struct TrigramSets {
             indexFill.withUnsafeMutableBufferPointer { indexFill in
               size.withUnsafeBufferPointer { size in
                 required.withUnsafeBufferPointer { required in
+                indexStart.withUnsafeMutableBufferPointer { indexStart in
                   for x in order {
                     let sx = size[x], base = offsets[x]
                     let smallest = minimumPartner[sx]
@@ -397,12 +431,19 @@ struct TrigramSets {
                       let r = Int(sorted[base + i])
                       if r >= generators { break }
                       let remainingX = sx - i - 1
-                      for e in indexStart[r]..<indexFill[r] {
+                      // A list holds texts in processing order (size ascending) and `smallest`
+                      // never decreases, so entries too small now stay too small: drop them
+                      // from the front for good (PPJoin's length filter on the lists).
+                      var front = indexStart[r]
+                      let end = indexFill[r]
+                      while front < end, size[Int(entries[front] >> 32)] < smallest { front += 1 }
+                      indexStart[r] = front
+                      for e in front..<end {
                         let entry = entries[e]
                         let y = Int(entry >> 32)
                         let sy = size[y]
                         let soFar = overlapSoFar[y]
-                        if sy < smallest || soFar < 0 { continue }
+                        if soFar < 0 { continue }
                         let bound = Int(soFar) + 1 + min(remainingX, sy - Int(entry & 0xFFFF_FFFF) - 1)
                         if soFar == 0 { touched.append(y) }
                         overlapSoFar[y] = bound >= required[sx + sy] ? soFar + 1 : -1
@@ -438,6 +479,7 @@ struct TrigramSets {
                     for y in touched { overlapSoFar[y] = 0 }
                     touched.removeAll(keepingCapacity: true)
                   }
+                }
                 }
               }
             }

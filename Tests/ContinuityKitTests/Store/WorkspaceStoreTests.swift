@@ -193,13 +193,49 @@ struct WorkspaceFileTests {
     defer { dir.remove() }
     let store = try SQLiteWorkspaceStore.open(directory: dir.appending("ws"))
     #expect(try store.schemaVersion() == 5)
-    #expect(try store.appliedMigrations() == ["0001-schema-v5-records", "0002-lexical-index", "0003-knowledge-tag-rowid-index"])
+    #expect(try store.appliedMigrations() == ["0001-schema-v5-records", "0002-lexical-index", "0003-knowledge-tag-rowid-index", "0004-knowledge-header-covering-index"])
     #expect(try store.integrityCheck() == ["ok"])
     // Reopening applies nothing twice.
     let again = try SQLiteWorkspaceStore.open(directory: dir.appending("ws"))
-    #expect(try again.appliedMigrations().count == 3)
+    #expect(try again.appliedMigrations().count == WorkspaceSchema.steps.count)
     let r = try runProcess("/usr/bin/sqlite3", [dir.appending("ws/workspace.sqlite").path, "PRAGMA journal_mode;"])
     #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "wal")
+  }
+
+  @Test("a workspace made before step 0004 gets the covering header index on open, and header scans read it")
+  func coveringHeaderIndexMigration() throws {
+    let dir = TemporaryDirectory("step0004")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    let db = ws.appendingPathComponent("workspace.sqlite").path
+    do {
+      let store = try SQLiteWorkspaceStore.open(directory: ws)
+      try store.write { tx in
+        try tx.insertKnowledge(item(1))
+        try tx.insertKnowledge(item(2))
+      }
+      try store.checkpoint()
+    }
+    // Put the file back to how a build with steps 0001–0003 left it.
+    let downgrade = """
+      DROP INDEX knowledge_header;
+      CREATE INDEX knowledge_kind ON knowledge(kind, updated_at);
+      DELETE FROM schema_migration WHERE name = '0004-knowledge-header-covering-index';
+      """
+    #expect(try runProcess("/usr/bin/sqlite3", [db, downgrade]).status == 0)
+    let reopened = try SQLiteWorkspaceStore.open(directory: ws)
+    #expect(try reopened.appliedMigrations().last == "0004-knowledge-header-covering-index")
+    #expect(try reopened.integrityCheck() == ["ok"])
+    var titles: [String] = []
+    try reopened.read { tx in try tx.forEachKnowledgeHeader(updatedAt: true) { titles.append($0.title) } }
+    #expect(titles.sorted() == [item(1).title, item(2).title].sorted())
+    try reopened.checkpoint()
+    let indexes = try runProcess("/usr/bin/sqlite3", [db, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'knowledge' ORDER BY name;"])
+    #expect(indexes.stdout.split(separator: "\n").contains("knowledge_header"))
+    #expect(!indexes.stdout.split(separator: "\n").contains("knowledge_kind"))
+    // The header scan's columns (no content) are all in the index: SQLite skips the table.
+    let plan = try runProcess("/usr/bin/sqlite3", [db, "EXPLAIN QUERY PLAN SELECT rowid, id, kind, title, priority, updated_at, created_at, tags = '[]', tags FROM knowledge;"])
+    #expect(plan.stdout.contains("COVERING INDEX knowledge_header"))
   }
 
   @Test("a newer schema opens read-only and is never written")

@@ -230,6 +230,39 @@ struct InsightsTests {
     #expect(try engine.insights(minimumPriority: .critical).insights.isEmpty)
   }
 
+  /// Every rule fires on this fixture: a contradiction, a possible conflict, a near-duplicate
+  /// group, a stale handoff, an unsupported task, a decision without relationships, an item
+  /// without tags.
+  static let orderFixture: [KnowledgeItem] = [
+    item(1, .decision, "Store the workspace in SQLite", content: "WAL mode.", tags: ["storage"]),
+    item(2, .decision, "Store the workspace in SQLite", content: "Rollback journal.", tags: ["storage"], minute: 1),
+    item(3, .fact, "SQLite 3.40 is installed on the build machine", minute: 2),
+    item(4, .fact, "sqlite 3.40 is installed on the build machines", minute: 3),
+    item(5, .fact, "SQLITE 3.40 IS INSTALLED ON THE BUILD MACHINE!", minute: 4),
+    item(6, .preference, "Tabs for indentation", content: "Width four.", tags: ["style"], minute: 5),
+    item(7, .preference, "Spaces for indentation", content: "Two spaces.", tags: ["style"], minute: 6),
+    item(8, .goal, "Ship 1.0 in March", tags: [], minute: 7),
+    item(9, .insight, "Bounded digests stay cheap", relationships: [.init(kind: .contradicts, targetID: sequentialID(3))], minute: 8),
+    item(10, .context, "Standup notes from Monday", tags: [], minute: 9),
+    item(11, .code, "Écrire le résumé des décisions", minute: 10),
+  ]
+
+  @Test("the same items stored in another order give the same report", arguments: [
+    [10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0], [5, 0, 10, 3, 8, 1, 6, 9, 2, 7, 4], [1, 0, 4, 3, 2, 6, 5, 8, 7, 10, 9],
+  ])
+  func orderIndependent(_ order: [Int]) throws {
+    let handoff = Handoff(id: sequentialID(200), focus: "Storage", createdAt: Self.t0.addingTimeInterval(150))
+    let task = TaskItem(id: sequentialID(300), title: "Benchmark the digest", createdAt: Self.t0)
+    let reference = try Self.engine(Self.orderFixture, tasks: [task], handoff: handoff).insights()
+    // An item's relationship targets must exist first: items with relationships go last.
+    let items = order.map { Self.orderFixture[$0] }
+    let storeOrder = items.filter(\.relationships.isEmpty) + items.filter { !$0.relationships.isEmpty }
+    let permuted = try Self.engine(storeOrder, tasks: [task], handoff: handoff).insights()
+    #expect(Set(reference.insights.map(\.rule)) == Set(InsightRule.allCases))
+    #expect(permuted == reference)
+    #expect(try StableJSON.string(permuted) == StableJSON.string(reference))
+  }
+
   @Test("stored tag arrays split into their elements, escapes kept")
   func tagElements() throws {
     let json = try StableJSON.string(["storage", "say \"hi\"", "a,b", "ünï"])

@@ -17,9 +17,14 @@ final class BenchWorkspace {
   /// `Limits.knowledgeItemsMaximum`), with the fixed clock and counting ids of
   /// ``environment(secondsPerCall:)`` unless `environment` says otherwise.
   ///
+  /// The directory is created under `parent` (default: the temporary directory).
+  ///
   /// - Throws: storage errors.
-  init(label: String, itemLimit: Int = Limits.knowledgeItemsDefault, environment: Environment = BenchWorkspace.environment()) throws {
-    directory = URL(fileURLWithPath: NSTemporaryDirectory())
+  init(
+    label: String, itemLimit: Int = Limits.knowledgeItemsDefault,
+    environment: Environment = BenchWorkspace.environment(), parent: URL? = nil
+  ) throws {
+    directory = (parent ?? URL(fileURLWithPath: NSTemporaryDirectory()))
       .appendingPathComponent("dolphin-bench-\(label)-\(UUID().uuidString)")
     store = try SQLiteWorkspaceStore.open(directory: directory)
     if itemLimit != Limits.knowledgeItemsDefault {
