@@ -27,9 +27,9 @@ struct ContinuityBench: BenchCommand {
     second of wall time and of this thread's CPU time. Target ≥ 20 MB/s.
 
     Digest, insights, review: a workspace of --items synth.py items (kinds in rotation, the
-    clock one minute apart), 1 in 20 decisions and goals related to an earlier item, a few
-    `contradicts` pairs, 200 open tasks (half citing knowledge) and an active handoff made before
-    the last 5% of captures, so every rule has work. Each call --runs times in process with the
+    clock one minute apart), 200 open tasks (half citing knowledge), an active handoff made
+    before the last 5% of captures, and in that last 5% a tenth of the decisions and goals
+    related to an earlier item and every 97th item contradicting one, so every rule has work. Each call --runs times in process with the
     database open (p50/p95 wall ms; CPU ms of this thread and of all threads; the first
     call reported apart), then the CLI
     commands `context`, `insights`, `review` end to end (p50 wall ms, peak RSS through
