@@ -115,18 +115,18 @@ extension WorkspaceTransaction {
   static let kindBytes: [(bytes: [UInt8], value: KnowledgeKind)] = KnowledgeKind.allCases.map { (Array($0.rawValue.utf8), $0) }
   static let priorityBytes: [(bytes: [UInt8], value: Priority)] = Priority.allCases.map { (Array($0.rawValue.utf8), $0) }
 
-  /// Hands every knowledge item's header to `body` in one scan, in no order callers may rely
-  /// on: without `contentPrefix`, SQLite reads the covering index `knowledge_header` (in index
-  /// order) instead of the table, skipping the content.
+  /// Hands every knowledge item's header (its `contentPrefix` empty) to `body` in one scan, in
+  /// no order callers may rely on: SQLite reads the covering index `knowledge_header` (schema
+  /// step 0004) instead of the table, skipping the content. Read content openings afterwards,
+  /// for the items that need them, with ``contentPrefixes(rowIDs:length:)``.
   /// - Parameters:
   ///   - updatedAt: read `updatedAt`.
   ///   - createdAfter: fill `createdAt` for the items created strictly after this date.
-  ///   - detailKinds: read tags and content only for these kinds (nil: every kind).
-  ///   - contentPrefix: how many Unicode scalars of content to read (0 for none).
+  ///   - detailKinds: read tags only for these kinds (nil: every kind).
   /// - Throws: ``WorkspaceError/damaged(file:message:)`` for a malformed id, kind or priority.
   package func forEachKnowledgeHeader(
     updatedAt: Bool = false, createdAfter: Date? = nil, detailKinds: [KnowledgeKind]? = nil,
-    contentPrefix: Int = 0, _ body: (KnowledgeHeader) -> Void
+    _ body: (KnowledgeHeader) -> Void
   ) throws(WorkspaceError) {
     requireValid()
     var args: [SQLValue] = []
@@ -143,12 +143,6 @@ extension WorkspaceTransaction {
       kindTest = detailKinds.isEmpty ? "0" : "kind IN (" + detailKinds.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
     }
     columns.append(kindTest.isEmpty ? "tags" : "CASE WHEN \(kindTest) THEN tags ELSE '' END")
-    if contentPrefix > 0 {
-      columns.append(kindTest.isEmpty ? "substr(content, 1, ?)" : "CASE WHEN \(kindTest) THEN substr(content, 1, ?) ELSE '' END")
-      args.append(.integer(Int64(contentPrefix)))
-    } else {
-      columns.append("''")
-    }
     let sql = "SELECT " + columns.joined(separator: ", ") + " FROM knowledge"
     try db.query(sql, args) { (row) throws(WorkspaceError) in
       guard let id = row.uuidValue(1) else {
@@ -164,7 +158,7 @@ extension WorkspaceTransaction {
         KnowledgeHeader(
           rowID: row.int64(0), id: id, kind: kind, title: row.text(3), priority: priority,
           updatedAt: updatedAt ? row.text(5) : "", createdAt: createdAfter == nil ? "" : row.text(6),
-          isUntagged: row.int(7) != 0, tagsJSON: row.text(8), contentPrefix: contentPrefix > 0 ? row.text(9) : ""))
+          isUntagged: row.int(7) != 0, tagsJSON: row.text(8)))
     }
   }
 

@@ -42,7 +42,7 @@ public struct HandoffRequest: Sendable, Equatable {
 public struct HandoffCreation: Sendable, Equatable, Codable {
   /// The records the ranker added for an auto-selected handoff.
   public struct AutoSelection: Sendable, Equatable, Codable {
-    /// The retrieval mode that ranked them, e.g. `token-overlap-fallback`.
+    /// The retrieval mode that ranked them, `hybrid-lexical`.
     public var mode: String
     /// Knowledge items added by the ranker (not given explicitly), best first.
     public var knowledgeIDs: [UUID]

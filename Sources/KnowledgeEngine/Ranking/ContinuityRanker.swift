@@ -26,7 +26,7 @@ public struct RankedMatch: Sendable, Equatable, Codable {
 /// How continuity features rank records for a query: one closure for knowledge items, one for
 /// tasks, and the mode label every output reports.
 package struct ContinuityRanker: Sendable {
-  /// The retrieval mode named in outputs, e.g. `token-overlap-fallback` or `hybrid-lexical`.
+  /// The retrieval mode named in outputs, `hybrid-lexical`.
   package var mode: String
   /// The best knowledge items for `query`, best first, at most `limit`.
   package var rankKnowledge:
@@ -63,12 +63,6 @@ package struct ContinuityRanker: Sendable {
       return try HybridLexicalRanker().search(query, in: index, kinds: nil, limit: limit).results
         .map { RankedMatch(id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms) }
     })
-
-  /// The deterministic token-overlap ranker (see ``TokenOverlapRanker``), kept for tests.
-  package static let tokenOverlap = ContinuityRanker(
-    mode: TokenOverlapRanker.mode,
-    rankKnowledge: { query, limit, tx in try TokenOverlapRanker.rankKnowledge(query, limit: limit, tx) },
-    rankTasks: { query, status, limit, tx in try TokenOverlapRanker.rankTasks(query, status: status, limit: limit, tx) })
 }
 
 extension KnowledgeEngine {

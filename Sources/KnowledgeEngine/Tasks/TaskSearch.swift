@@ -12,7 +12,7 @@ public struct TaskSearchResult: Sendable, Equatable, Codable {
 
 /// The answer to a task search: the ranked tasks and the retrieval mode that ranked them.
 public struct TaskSearchResponse: Sendable, Equatable, Codable {
-  /// The retrieval mode, e.g. `token-overlap-fallback` (see ``KnowledgeEngine/continuityRankingMode``).
+  /// The retrieval mode, `hybrid-lexical` (see ``KnowledgeEngine/continuityRankingMode``).
   public var mode: String
   /// The query as given.
   public var query: String

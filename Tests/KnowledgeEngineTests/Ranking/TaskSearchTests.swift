@@ -53,9 +53,4 @@ struct TaskSearchTests {
     #expect(throws: ValidationError.self) { try engine.searchTasks("readme", limit: 0) }
     #expect(try engine.searchTasks("readme", limit: 1).results.count == 1)
   }
-
-  @Test("the fallback's words: folded, split on non-letters, stop words and single letters dropped")
-  func words() {
-    #expect(TokenOverlapRanker.words("The Café's naïve-résumé, a 10k test!") == ["cafe", "naive", "resume", "10k", "test"])
-  }
 }
