@@ -233,10 +233,11 @@ extension WorkspaceTransaction {
     return rowid
   }
 
-  /// Removes every relationship (of any item) whose target is `id`.
+  /// Removes every relationship (of any item) whose target is `id`. Each owner that loses one
+  /// is a changed record: its revision goes up by one and its `updatedAt` becomes `now`.
   /// - Returns: how many were removed.
   @discardableResult
-  public func removeRelationships(targeting id: UUID) throws(WorkspaceError) -> Int {
+  public func removeRelationships(targeting id: UUID, at now: Date) throws(WorkspaceError) -> Int {
     try requireWritable()
     let owners = try db.all(
       "SELECT DISTINCT source_id FROM knowledge_relationship WHERE target_id = ?", [Self.text(id)]
@@ -246,7 +247,10 @@ extension WorkspaceTransaction {
       guard var item = try knowledge(id: owner) else { continue }
       let before = item.relationships.count
       item.relationships.removeAll { $0.targetID == id }
+      guard item.relationships.count < before else { continue }
       removed += before - item.relationships.count
+      item.revision += 1
+      item.updatedAt = now
       try updateKnowledge(item)
     }
     return removed

@@ -19,7 +19,7 @@ extension KnowledgeEngine {
         throw WorkspaceError.validation(
           ValidationError(field: "plan", message: "the workspace changed since this deletion was planned; plan it again"))
       }
-      let removed = try Self.execute(plan, tx)
+      let removed = try Self.execute(plan, tx, now: environment.now())
       // Index terms are copies of the deleted text: drop those no document uses any more.
       try tx.pruneUnusedLexicalTerms()
       return DeletionReport(plan: plan, removedIDs: removed)
@@ -112,9 +112,11 @@ extension KnowledgeEngine {
     return summary.replacingOccurrences(of: title, with: scrubbedTitle)
   }
 
-  static func deleteKnowledgeCascade(_ id: UUID, _ tx: WorkspaceTransaction) throws {
+  /// Deletes knowledge item `id` and applies its cascade; items that lose a relationship to it
+  /// get a new revision dated `now`.
+  static func deleteKnowledgeCascade(_ id: UUID, _ tx: WorkspaceTransaction, now: Date) throws {
     let title = try tx.knowledge(id: id)?.title ?? ""
-    try tx.removeRelationships(targeting: id)
+    try tx.removeRelationships(targeting: id, at: now)
     for var t in try tx.tasks(referencing: id) {
       t.knowledgeIDs.removeAll { $0 == id }
       try tx.updateTask(t)
@@ -129,18 +131,18 @@ extension KnowledgeEngine {
     try LexicalIndexStore.remove(knowledgeRowID: rowid, in: tx)
   }
 
-  static func execute(_ plan: DeletionPlan, _ tx: WorkspaceTransaction) throws -> [UUID] {
+  static func execute(_ plan: DeletionPlan, _ tx: WorkspaceTransaction, now: Date) throws -> [UUID] {
     var removed: [UUID] = [plan.targetID]
     removed += plan.changes.filter { $0.action == "deleteDigest" || $0.action == "deleteMirror" }.map(\.recordID)
     switch plan.target {
     case .knowledge:
       let memoryID = try tx.knowledge(id: plan.targetID)?.memoryID
-      try deleteKnowledgeCascade(plan.targetID, tx)
+      try deleteKnowledgeCascade(plan.targetID, tx, now: now)
       if let mid = memoryID, try tx.memory(id: mid) != nil { try tx.setMemoryKnowledgeID(mid, nil) }
     case .memory:
       let memory = try tx.memory(id: plan.targetID)
       for d in try tx.digests(citing: plan.targetID) where try tx.digest(id: d) != nil { try tx.deleteDigest(id: d) }
-      if let kid = memory?.knowledgeID, try tx.knowledge(id: kid) != nil { try deleteKnowledgeCascade(kid, tx) }
+      if let kid = memory?.knowledgeID, try tx.knowledge(id: kid) != nil { try deleteKnowledgeCascade(kid, tx, now: now) }
       let rowid = try tx.deleteMemory(id: plan.targetID)
       try LexicalIndexStore.remove(memoryRowID: rowid, in: tx)
     case .task:
