@@ -242,8 +242,23 @@ struct CLIEndToEndTests {
     let second = try runDolphin(["demo", "--workspace", demoDir])
     #expect(second.stdout.contains("1. Captured 0 knowledge item(s) (7 already present)"))
     #expect(second.stdout.contains("6. Handoff already present"))
+    // The same sources give the same figures: the stored review is left as it is.
+    #expect(!second.stdout.contains("Revised the stored review"))
     let again = try #require(try JSONSerialization.jsonObject(with: Data(runDolphin(["knowledge", "list", "--json", "--workspace", demoDir]).stdout.utf8)) as? [String: Any])
     #expect(again["total"] as? Int == obj["total"] as? Int)
+  }
+
+  @Test("the demo refuses to write into the user's default workspace")
+  func demoRefusesOwnWorkspace() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let home = cli.dir.appending("home").path
+    let own = home + "/dolphin"
+    let r = try runDolphin(["demo", "--workspace", own], environment: ["DOLPHIN_HOME": own])
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("is your default workspace"))
+    #expect(r.stderr.contains(home + "/dolphin-demo"))
+    #expect(!FileManager.default.fileExists(atPath: own + "/workspace.sqlite"))
   }
 
   @Test("two concurrent loops of 200 captures keep all 400 and a clean database")

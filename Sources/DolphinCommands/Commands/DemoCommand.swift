@@ -46,9 +46,18 @@ extension Commands {
     spec: CommandSpec(
       path: ["demo"],
       summary: "Run the main job on a dedicated demo workspace with this project's own decisions and tasks.",
-      discussion: "Uses <default workspace>/../dolphin-demo (or --workspace DIR), never your own workspace. Running it again adds nothing new."),
+      discussion: """
+        Uses <default workspace>/../dolphin-demo, or the directory given with --workspace DIR, which
+        must not be your default workspace. Running it again adds nothing new (a changed code
+        analysis revises the stored review item).
+        """),
     run: { ctx in
       let dir = demoDirectory(ctx)
+      let env = ctx.console.environment.isEmpty ? ProcessInfo.processInfo.environment : ctx.console.environment
+      let own = WorkspaceLocation.defaultDirectory(environment: env)
+      if dir.standardizedFileURL.resolvingSymlinksInPath().path == own.standardizedFileURL.resolvingSymlinksInPath().path {
+        throw CLIError.usage("--workspace \(dir.path) is your default workspace; the demo writes only to a workspace of its own (omit --workspace to use \(own.deletingLastPathComponent().appendingPathComponent("dolphin-demo").path))")
+      }
       let store = try SQLiteWorkspaceStore.open(directory: dir)
       let engine = KnowledgeEngine(store: store)
       let c = ctx.console
@@ -87,11 +96,15 @@ extension Commands {
         for r in analysis.reports { for c in r.counts { counts[c.rule.rawValue, default: 0] += c.count } }
         let summary = counts.keys.sorted().map { "\($0) \(counts[$0] ?? 0)" }.joined(separator: ", ")
         say("3. Heuristic code analysis of \(sources.path): \(analysis.reports.count) file(s), \(analysis.totalFindings) finding(s)" + (summary.isEmpty ? "" : " (\(summary))"))
-        if try engine.listKnowledge(kinds: [.code]).contains(where: { $0.title == reviewTitle }) == false {
-          _ = try engine.capture(CaptureRequest(
-            kind: .code, title: reviewTitle,
-            content: "Heuristic, read-only lexical checks (not a compiler) over \(analysis.reports.count) Swift files found \(analysis.totalFindings) finding(s)" + (summary.isEmpty ? "." : ": \(summary)."),
-            tags: ["code-review", "heuristic"]))
+        let reviewContent = "Heuristic, read-only lexical checks (not a compiler) over \(analysis.reports.count) Swift files found \(analysis.totalFindings) finding(s)" + (summary.isEmpty ? "." : ": \(summary).")
+        if let stored = try engine.listKnowledge(kinds: [.code]).first(where: { $0.title == reviewTitle }) {
+          // A later run over changed sources revises the stored figures instead of keeping stale ones.
+          if stored.content != reviewContent {
+            _ = try engine.reviseContent(of: stored.id, to: reviewContent)
+            say("   Revised the stored review \(stored.id.uuidString) with these figures.")
+          }
+        } else {
+          _ = try engine.capture(CaptureRequest(kind: .code, title: reviewTitle, content: reviewContent, tags: ["code-review", "heuristic"]))
         }
       } else {
         say("3. Heuristic code analysis skipped: run the demo from the repository root to analyze its Sources/.")

@@ -107,6 +107,33 @@ extension KnowledgeEngine {
     return CaptureResult(item: item, digest: digest)
   }
 
+  /// Replaces the content of knowledge item `id` (sanitized and checked like a capture), bumps
+  /// its revision, sets `updatedAt` to now and re-indexes it, in one transaction. Nothing
+  /// changes, and the stored item is returned as is, when the sanitized content is the same.
+  /// - Parameters:
+  ///   - content: at most 16,000 characters.
+  ///   - allowCredentials: as in ``CaptureRequest/allowCredentials``; only a person's explicit
+  ///     choice may set it.
+  /// - Returns: the item as stored afterwards.
+  /// - Throws: `.notFound`; `.validation` naming `content` (limit, credential-looking text).
+  public func reviseContent(of id: UUID, to content: String, allowCredentials: Bool = false) throws -> KnowledgeItem {
+    let sanitized = Sanitizer.sanitize(content)
+    try Self.refuseCredentials(in: [("content", sanitized)], allowed: allowCredentials)
+    let now = environment.now()
+    return try store.write { tx in
+      guard var item = try tx.knowledge(id: id) else {
+        throw WorkspaceError.notFound(recordType: "knowledge item", id: id.uuidString)
+      }
+      guard item.content != sanitized else { return item }
+      item.content = sanitized
+      item.revision += 1
+      item.updatedAt = now
+      let rowid = try tx.updateKnowledge(item)
+      try LexicalIndexStore.reindex(knowledge: item, rowID: rowid, in: tx)
+      return item
+    }
+  }
+
   /// The knowledge item `id`.
   /// - Throws: ``WorkspaceError/notFound(recordType:id:)``.
   public func knowledge(id: UUID) throws -> KnowledgeItem {

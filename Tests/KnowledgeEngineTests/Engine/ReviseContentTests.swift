@@ -1,0 +1,41 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+@testable import KnowledgeEngine
+
+@Suite("Revising content")
+struct ReviseContentTests {
+  static func engine() -> KnowledgeEngine {
+    KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: DeletionCascadeTests.ticking(from: Date(timeIntervalSince1970: 1_790_000_000)))
+  }
+
+  @Test("new content: revision and time move, the search index follows, nothing else changes")
+  func revises() throws {
+    let engine = Self.engine()
+    let item = try engine.capture(CaptureRequest(kind: .code, title: "Heuristic review", content: "185 files, 602 findings", tags: ["review"])).item
+    let revised = try engine.reviseContent(of: item.id, to: "200 files, 629 findings")
+    #expect(revised.content == "200 files, 629 findings")
+    #expect(revised.revision == 2)
+    #expect(revised.updatedAt > item.updatedAt)
+    #expect(revised.title == item.title && revised.tags == item.tags && revised.createdAt == item.createdAt)
+    #expect(try engine.knowledge(id: item.id) == revised)
+    #expect(try engine.search("629").results.map(\.id) == [item.id])
+    #expect(try engine.search("602").results.isEmpty)
+  }
+
+  @Test("the same content is a no-op; over the limit or a credential is refused and changes nothing")
+  func refusals() throws {
+    let engine = Self.engine()
+    let item = try engine.capture(CaptureRequest(kind: .fact, title: "Build host", content: "SQLite 3.40")).item
+    #expect(try engine.reviseContent(of: item.id, to: "SQLite 3.40") == item)
+    let tooLong = String(repeating: "a", count: 16_001)
+    #expect(throws: WorkspaceError.self) { try engine.reviseContent(of: item.id, to: tooLong) }
+    #expect(throws: WorkspaceError.self) {
+      try engine.reviseContent(of: item.id, to: "export TOKEN=\(FakeSecrets.gitHub)")
+    }
+    #expect(try engine.knowledge(id: item.id) == item)
+    #expect(throws: WorkspaceError.self) { try engine.reviseContent(of: UUID(), to: "x") }
+  }
+}
