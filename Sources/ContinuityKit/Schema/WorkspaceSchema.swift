@@ -23,6 +23,12 @@ package enum WorkspaceSchema {
     // that scan skip the content pages (about 5x less to read at 10,000 items). It keeps the
     // (kind, updated_at) prefix of the index it replaces.
     Step(name: "0004-knowledge-header-covering-index", sql: knowledgeHeaderIndex),
+    // `status` and `doctor` look for memory mirrors whose memory is gone; without an index
+    // that read every item (about 0.2 s at 100,000). Only mirrors carry a memory id, so a
+    // partial index stays as small as the mirrors are few.
+    Step(
+      name: "0005-knowledge-memory-mirror-index",
+      sql: "CREATE INDEX knowledge_memory_mirror ON knowledge(memory_id) WHERE memory_id IS NOT NULL;"),
   ]
 
   static let knowledgeHeaderIndex = """

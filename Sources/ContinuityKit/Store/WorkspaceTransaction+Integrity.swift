@@ -7,6 +7,14 @@ extension WorkspaceTransaction {
   /// at a missing handoff.
   /// - Parameter limit: at most this many problems per check.
   /// - Complexity: one pass over each referencing table.
+  /// Mirrors (source `legacyMemory`) whose memory is gone, at most `?` of them. It reads the
+  /// partial index `knowledge_memory_mirror` (schema step 0005), not every item: `+k.id` keeps
+  /// SQLite from scanning the id index just to return rows in id order.
+  package static let orphanMirrorsSQL = """
+    SELECT k.id, k.memory_id FROM knowledge k LEFT JOIN memory m ON m.id = k.memory_id
+    WHERE k.memory_id IS NOT NULL AND k.source = 'legacyMemory' AND m.id IS NULL ORDER BY +k.id LIMIT ?
+    """
+
   public func referenceProblems(limit: Int = 100) throws(WorkspaceError) -> [String] {
     requireValid()
     let l = SQLValue.integer(Int64(limit))
@@ -17,12 +25,7 @@ extension WorkspaceTransaction {
       LEFT JOIN knowledge k ON k.id = r.target_id WHERE k.id IS NULL ORDER BY r.source_id, r.ordinal LIMIT ?
       """, [l]
     ) { "knowledge \($0.text(0)) has a \($0.text(1)) relationship to missing item \($0.text(2))" }
-    out += try db.all(
-      """
-      SELECT k.id, k.memory_id FROM knowledge k LEFT JOIN memory m ON m.id = k.memory_id
-      WHERE k.source = 'legacyMemory' AND k.memory_id IS NOT NULL AND m.id IS NULL ORDER BY k.id LIMIT ?
-      """, [l]
-    ) { "knowledge \($0.text(0)) mirrors missing memory \($0.text(1))" }
+    out += try db.all(Self.orphanMirrorsSQL, [l]) { "knowledge \($0.text(0)) mirrors missing memory \($0.text(1))" }
     out += try db.all(
       """
       SELECT m.id, m.knowledge_id FROM memory m LEFT JOIN knowledge k ON k.id = m.knowledge_id

@@ -193,7 +193,7 @@ struct WorkspaceFileTests {
     defer { dir.remove() }
     let store = try SQLiteWorkspaceStore.open(directory: dir.appending("ws"))
     #expect(try store.schemaVersion() == 5)
-    #expect(try store.appliedMigrations() == ["0001-schema-v5-records", "0002-lexical-index", "0003-knowledge-tag-rowid-index", "0004-knowledge-header-covering-index"])
+    #expect(try store.appliedMigrations() == ["0001-schema-v5-records", "0002-lexical-index", "0003-knowledge-tag-rowid-index", "0004-knowledge-header-covering-index", "0005-knowledge-memory-mirror-index"])
     #expect(try store.integrityCheck() == ["ok"])
     // Reopening applies nothing twice.
     let again = try SQLiteWorkspaceStore.open(directory: dir.appending("ws"))
@@ -202,7 +202,7 @@ struct WorkspaceFileTests {
     #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "wal")
   }
 
-  @Test("a workspace made before step 0004 gets the covering header index on open, and header scans read it")
+  @Test("a workspace made before step 0004 gets the header and mirror indexes on open, and the scans read them")
   func coveringHeaderIndexMigration() throws {
     let dir = TemporaryDirectory("step0004")
     defer { dir.remove() }
@@ -220,11 +220,12 @@ struct WorkspaceFileTests {
     let downgrade = """
       DROP INDEX knowledge_header;
       CREATE INDEX knowledge_kind ON knowledge(kind, updated_at);
-      DELETE FROM schema_migration WHERE name = '0004-knowledge-header-covering-index';
+      DROP INDEX knowledge_memory_mirror;
+      DELETE FROM schema_migration WHERE name IN ('0004-knowledge-header-covering-index', '0005-knowledge-memory-mirror-index');
       """
     #expect(try runProcess("/usr/bin/sqlite3", [db, downgrade]).status == 0)
     let reopened = try SQLiteWorkspaceStore.open(directory: ws)
-    #expect(try reopened.appliedMigrations().last == "0004-knowledge-header-covering-index")
+    #expect(try reopened.appliedMigrations().suffix(2) == ["0004-knowledge-header-covering-index", "0005-knowledge-memory-mirror-index"])
     #expect(try reopened.integrityCheck() == ["ok"])
     var titles: [String] = []
     try reopened.read { tx in try tx.forEachKnowledgeHeader(updatedAt: true) { titles.append($0.title) } }
@@ -236,6 +237,10 @@ struct WorkspaceFileTests {
     // The header scan's columns (no content) are all in the index: SQLite skips the table.
     let plan = try runProcess("/usr/bin/sqlite3", [db, "EXPLAIN QUERY PLAN SELECT rowid, id, kind, title, priority, updated_at, created_at, tags = '[]', tags FROM knowledge;"])
     #expect(plan.stdout.contains("COVERING INDEX knowledge_header"))
+    // The orphaned-mirror check of status and doctor reads the partial mirror index (step 0005).
+    let mirrors = try runProcess("/usr/bin/sqlite3", [db, "EXPLAIN QUERY PLAN " + WorkspaceTransaction.orphanMirrorsSQL.replacingOccurrences(of: "?", with: "100")])
+    #expect(mirrors.stdout.contains("USING INDEX knowledge_memory_mirror"))
+    #expect(!mirrors.stdout.contains("SCAN k"))
   }
 
   @Test("a newer schema opens read-only and is never written")
