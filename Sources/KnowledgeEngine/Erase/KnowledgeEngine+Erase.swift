@@ -327,6 +327,7 @@ extension KnowledgeEngine {
       }
       try tx.clearSettingsAndMarkers()
       try tx.clearLexicalIndex()
+      try LexicalIndexStore.recordTokenizerVersion(tx)
     }
     try tx.pruneUnusedLexicalTerms()
     return (removed, erased)

@@ -98,6 +98,12 @@ extension KnowledgeEngine {
         """
       )
       if orphans > 0 { problems.append("\(orphans) search index document(s) have no record") }
+      let built = try LexicalIndexStore.storedTokenizerVersion(tx)
+      if built != Tokenizer.version {
+        problems.append(
+          "the search index was built with tokenizer version \(built); this build tokenizes with version "
+            + "\(Tokenizer.version), so queries and stored terms may not match (run `dolphin reindex`)")
+      }
       let count = try tx.db.integer("SELECT document_count FROM lexical_stats WHERE id = 1")
       let docs = try tx.db.integer("SELECT count(*) FROM lexical_document")
       if count != docs {

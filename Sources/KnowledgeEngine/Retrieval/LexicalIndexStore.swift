@@ -306,11 +306,29 @@ enum LexicalIndexStore {
       [.integer(row.0), .integer(row.1), .integer(row.2)])
   }
 
-  /// Deletes every index row and indexes every knowledge item and memory again (repair).
+  /// The `meta` key holding the ``Tokenizer/version`` the persisted index was built with. When
+  /// it is absent the index is version 1's: every index written before the key existed was.
+  static let tokenizerVersionKey = "lexicalTokenizerVersion"
+
+  /// The tokenizer version the stored index was built with (0 when the stored value is not a
+  /// number).
+  static func storedTokenizerVersion(_ tx: WorkspaceTransaction) throws -> Int {
+    Int(try tx.meta(tokenizerVersionKey) ?? "1") ?? 0
+  }
+
+  /// Records that the index now holds terms of this build's ``Tokenizer/version`` (after a full
+  /// rebuild, or after emptying it).
+  static func recordTokenizerVersion(_ tx: WorkspaceTransaction) throws {
+    try tx.setMeta(tokenizerVersionKey, String(Tokenizer.version))
+  }
+
+  /// Deletes every index row and indexes every knowledge item and memory again (repair), and
+  /// records this build's tokenizer version.
   /// - Returns: the number of documents indexed.
   @discardableResult
   static func rebuild(in tx: WorkspaceTransaction) throws -> Int {
     let db = tx.db
+    try recordTokenizerVersion(tx)
     try db.execute(
       """
         DELETE FROM lexical_posting; DELETE FROM lexical_trigram; DELETE FROM lexical_term; DELETE

@@ -34,9 +34,12 @@ import Foundation
 /// emitted term gets the next position (bigrams too), so adjacency means contiguity.
 ///
 /// Changing any of these rules changes ``version``; a stored index built with another version
-/// must be rebuilt.
+/// must be rebuilt (see ``version``).
 public struct Tokenizer: Sendable, Equatable {
-  /// The version of the rules above. Stored with a persisted index.
+  /// The version of the rules above. A full rebuild of the persisted index records it in the
+  /// workspace (`meta.lexicalTokenizerVersion`, absent meaning 1), and `dolphin doctor` reports
+  /// an index built with another version; a build that changes the rules must also rebuild
+  /// existing indexes when it opens them.
   public static let version = 1
 
   /// The longest term kept, in Unicode scalars; longer runs are cut to this length.

@@ -87,4 +87,20 @@ struct LexicalIndexStoreTests {
     #expect(try IndexDump(engine) == before)
     #expect(try engine.verifySearchIndex() == [])
   }
+
+  @Test("an index built with another tokenizer version is reported until it is rebuilt")
+  func tokenizerVersion() throws {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+    for request in Self.requests { _ = try engine.capture(request) }
+    // No version recorded yet: the index is version 1's, as every index before the key was.
+    #expect(try engine.store.read { tx in try tx.meta(LexicalIndexStore.tokenizerVersionKey) } == nil)
+    #expect(try engine.verifySearchIndex() == [])
+    try engine.store.write { tx in try tx.setMeta(LexicalIndexStore.tokenizerVersionKey, "2") }
+    #expect(try engine.verifySearchIndex() == [
+      "the search index was built with tokenizer version 2; this build tokenizes with version 1, so queries and stored terms may not match (run `dolphin reindex`)"
+    ])
+    _ = try engine.rebuildSearchIndex()
+    #expect(try engine.store.read { tx in try tx.meta(LexicalIndexStore.tokenizerVersionKey) } == String(Tokenizer.version))
+    #expect(try engine.verifySearchIndex() == [])
+  }
 }
