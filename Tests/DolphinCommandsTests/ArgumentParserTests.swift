@@ -30,6 +30,24 @@ struct ArgumentParserTests {
     }
   }
 
+  @Test("an option followed by another option is missing its value, not given it")
+  func optionAsValue() {
+    let message = "--priority needs a value (P), but the next argument '--json' is an option; to give a value that begins with '-', write --priority=--json"
+    #expect(throws: CLIError.usage(message)) {
+      try ArgumentParser.parse(["fact", "t", "--priority", "--json"], spec: spec)
+    }
+    #expect(throws: CLIError.self) { try ArgumentParser.parse(["fact", "t", "--tags", "--"], spec: spec) }
+    #expect(throws: CLIError.self) { try ArgumentParser.parse(["fact", "t", "--tags", "-h"], spec: spec) }
+  }
+
+  @Test("--name=value still carries a value that begins with --, and '-' is a value")
+  func inlineDashValue() throws {
+    let p = try ArgumentParser.parse(["fact", "t", "--priority=--json", "--tags", "-"], spec: spec)
+    #expect(p.value("priority") == "--json")
+    #expect(p.all("tags") == ["-"])
+    #expect(!p.has("json"))
+  }
+
   @Test("extra positionals say to quote text")
   func extra() {
     #expect(throws: CLIError.self) { try ArgumentParser.parse(["fact", "two", "words"], spec: spec) }

@@ -76,6 +76,30 @@ struct NewUserRegressionTests {
     }
   }
 
+  @Test("an option left without its value does not swallow the next option")
+  func optionValueIsNotAnOption() throws {
+    let dir = TemporaryDirectory("nu5")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let r = try runDolphin(["capture", "fact", "t", "--content", "--json", "--workspace", ws])
+    #expect(r.status == 2, "\(r.stdout)\n\(r.stderr)")
+    #expect(r.stderr.contains("--content needs a value (TEXT), but the next argument '--json' is an option"))
+    #expect(r.stderr.contains("write --content=--json"))
+    #expect(!FileManager.default.fileExists(atPath: ws), "nothing was opened or stored")
+
+    // `--workspace --json` must not create a directory named `--json` where dolphin runs.
+    let sh = try runProcess(
+      "/bin/sh", ["-c", "cd \"$1\" && \"$2\" capture fact t4 --workspace --json", "sh", dir.path, dolphinExecutable().path])
+    #expect(sh.status == 2, "\(sh.stderr)")
+    #expect(sh.stderr.contains("--workspace needs a value (DIR)"))
+    #expect(!FileManager.default.fileExists(atPath: dir.appending("--json").path))
+
+    // The inline form is how a value that begins with -- is given on purpose.
+    let inline = try runDolphin(["capture", "fact", "t", "--content=--json", "--json", "--workspace", ws])
+    #expect(inline.status == 0, "\(inline.stderr)")
+    #expect(inline.stdout.contains("\"content\" : \"--json\""))
+  }
+
   @Test("--help --json prints one JSON document")
   func helpJSON() throws {
     for args in [["--help", "--json"], ["capture", "--help", "--json"]] {

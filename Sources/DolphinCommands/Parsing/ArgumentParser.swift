@@ -2,7 +2,8 @@ import ContinuityKit
 
 /// A small, strict command-line parser: declared options only, `--name value` or
 /// `--name=value`, repeatable options, `--` to end options, and errors that name the option
-/// and suggest the nearest valid one.
+/// and suggest the nearest valid one. In the `--name value` form the value may not begin with
+/// `--` (nor be `-h`): that is taken as a forgotten value; `--name=--value` carries it.
 struct OptionSpec: Sendable {
   var name: String
   /// nil for a flag; the value's placeholder (e.g. `KIND`) otherwise.
@@ -92,7 +93,15 @@ enum ArgumentParser {
           v = inlineValue
         } else {
           guard i < arguments.count else { throw .usage("--\(name) needs a value (\(placeholder))") }
-          v = arguments[i]
+          let next = arguments[i]
+          // `--content --json` is a forgotten value, not the text "--json": refuse rather than
+          // swallow the next option. `--name=value` still carries any value.
+          if next.hasPrefix("--") || next == "-h" {
+            throw .usage(
+              "--\(name) needs a value (\(placeholder)), but the next argument '\(next)' is an option; "
+                + "to give a value that begins with '-', write --\(name)=\(next)")
+          }
+          v = next
           i += 1
         }
         if !opt.repeatable, out.values[name] != nil {
