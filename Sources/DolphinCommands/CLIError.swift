@@ -6,9 +6,10 @@ enum CLIError: Error, Sendable, Equatable {
   case usage(String)
   /// The user declined a confirmation, or one was needed with no terminal. Exit 1.
   case aborted(String)
-  /// An input file problem (unreadable, a refused legacy file). Exit 4.
+  /// An input file problem (unreadable, not UTF-8, a refused legacy file). Exit 4.
   case input(String)
-  /// A path or record named on the command line does not exist. Exit 3.
+  /// A path or record named on the command line does not exist (an input file named by a
+  /// positional or an option alike). Exit 3.
   case notFound(String)
 }
 
@@ -26,6 +27,14 @@ public enum ExitCode {
 }
 
 extension CLIError {
+  /// `--priority 'urgent' is not one of: low, normal, high, critical`, with a did-you-mean
+  /// hint when a choice is close.
+  static func notOneOf(_ name: String, _ value: String, allowed: [String]) -> CLIError {
+    let hint = ArgumentParser.nearest(value, in: allowed).map { " (did you mean '\($0)'?)" } ?? ""
+    return .usage(
+      "\(name) '\(inert(String(value.prefix(40))))' is not one of: \(allowed.joined(separator: ", "))\(hint)")
+  }
+
   var message: String {
     switch self {
     case .usage(let m), .aborted(let m), .input(let m), .notFound(let m): return m

@@ -170,10 +170,25 @@ final class CommandContext {
     return n
   }
 
-  func parseEnum<E: RawRepresentable & CaseIterable>(_ type: E.Type, _ text: String, field: String) throws -> E where E.RawValue == String {
+  /// Parses an enumerated value (case-insensitively).
+  /// - Parameters:
+  ///   - text: the value the user gave.
+  ///   - name: how the user gave it: `--priority` for an option, `kind` for a positional.
+  /// - Throws: ``CLIError/usage(_:)`` naming `name`, the value and the allowed values: a wrong
+  ///   choice is a usage error (exit 2) for every enumerated argument alike.
+  func parseEnum<E: RawRepresentable & CaseIterable>(_ type: E.Type, _ text: String, name: String) throws -> E where E.RawValue == String {
     if let v = E(rawValue: text) ?? E.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) { return v }
-    let names = E.allCases.map(\.rawValue)
-    let hint = ArgumentParser.nearest(text, in: names).map { " (did you mean '\($0)'?)" } ?? ""
-    throw ValidationError(field: field, message: "\(field) '\(inert(String(text.prefix(40))))' is not one of: \(names.joined(separator: ", "))\(hint)")
+    throw CLIError.notOneOf(name, text, allowed: E.allCases.map(\.rawValue))
+  }
+
+  /// The value of the enumerated option `--name` (matched case-insensitively), or `fallback`
+  /// when the option is absent.
+  /// - Throws: ``CLIError/usage(_:)`` as ``parseEnum(_:_:name:)`` does.
+  func choice(_ name: String, among allowed: [String], default fallback: String) throws -> String {
+    guard let text = arguments.value(name) else { return fallback }
+    guard let v = allowed.first(where: { $0 == text.lowercased() }) else {
+      throw CLIError.notOneOf("--\(name)", text, allowed: allowed)
+    }
+    return v
   }
 }

@@ -129,8 +129,8 @@ struct ContinuityCommandsTests {
     #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v1"))
     #expect(text.stdout.contains("[high] contradiction: Conflicting knowledge: "))
     let bad = try cli.run(["insights", "--min-priority", "urgent"])
-    #expect(bad.status == 4)
-    #expect(bad.stderr.contains("min-priority 'urgent' is not one of: low, normal, high, critical"))
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("--min-priority 'urgent' is not one of: low, normal, high, critical"))
   }
 
   @Test("task search finds the obviously matching task and names the ranking mode")

@@ -18,17 +18,11 @@ enum AnalyzeCommands {
         or uploaded. Exit 0 whether or not findings exist.
         """),
     run: { ctx in
-      let given = ctx.arguments.value("format")
-      if ctx.json, let given, given != "json", given != "sarif" {
-        throw CLIError.usage("--json asks for JSON but --format is '\(given)'; give one of them")
+      let format = try ctx.choice("format", among: ["text", "json", "sarif"], default: ctx.json ? "json" : "text")
+      if ctx.json, format == "text" {
+        throw CLIError.usage("--json asks for JSON but --format is 'text'; give one of them")
       }
-      let format = given ?? (ctx.json ? "json" : "text")
-      guard ["text", "json", "sarif"].contains(format) else {
-        throw CLIError.usage("--format must be text, json or sarif, got '\(format)'")
-      }
-      for path in ctx.arguments.positionals where !FileManager.default.fileExists(atPath: path) {
-        throw CLIError.notFound("\(path): no such file or directory")
-      }
+      for path in ctx.arguments.positionals { try Commands.requireExistingPath(path) }
       let paths = ctx.arguments.positionals
       let console = ctx.console
       let showProgress = console.isInteractive && format == "text"

@@ -22,10 +22,7 @@ enum DataRightsCommands {
         kept unless --force is given.
         """),
     run: { ctx in
-      let format = ctx.arguments.value("format") ?? "json"
-      guard format == "json" || format == "markdown" else {
-        throw ValidationError(field: "format", message: "format '\(inert(format))' is not one of: json, markdown")
-      }
+      let format = try ctx.choice("format", among: ["json", "markdown"], default: "json")
       let output = ctx.arguments.value("output").map { URL(fileURLWithPath: $0) }
       if ctx.json, output == nil, format != "json" {
         throw CLIError.usage("--json prints one JSON document; give --output for a Markdown export")
@@ -82,16 +79,16 @@ enum DataRightsCommands {
         """),
     run: { ctx in
       let path = ctx.arguments.positionals[0]
-      let policyName = ctx.arguments.value("on-conflict") ?? "refuse"
-      let policy = try ctx.parseEnum(ImportConflictPolicy.self, policyName, field: "on-conflict")
+      let policy = try ctx.parseEnum(ImportConflictPolicy.self, ctx.arguments.value("on-conflict") ?? "refuse", name: "--on-conflict")
       let data: Data
       let source: String
       if path == "-" {
         data = Data(ctx.console.readAll().utf8)
         source = "stdin"
       } else {
+        try Commands.requireExistingPath(path)
         guard let d = FileManager.default.contents(atPath: path) else {
-          throw CLIError.input("cannot read '\(path)' (missing or unreadable)")
+          throw CLIError.input("cannot read '\(path)' (a directory, or no permission)")
         }
         data = d
         source = URL(fileURLWithPath: path).lastPathComponent
@@ -148,7 +145,7 @@ enum DataRightsCommands {
         to check that no erased record's id survives. Exit 5 when that check fails.
         """),
     run: { ctx in
-      let scope = try ctx.parseEnum(EraseScope.self, ctx.arguments.value("kind") ?? "all", field: "kind")
+      let scope = try ctx.parseEnum(EraseScope.self, ctx.arguments.value("kind") ?? "all", name: "--kind")
       let engine = try ctx.engine()
       try runErase(ctx, engine: engine, plan: try engine.planErase(scope), question: "Erase this data? This cannot be undone.")
     })

@@ -29,7 +29,7 @@ enum KnowledgeCommands {
         OptionSpec(name: "limit", value: "N", help: "At most N items (1…\(Limits.knowledgeItemsMaximum), default 50)."),
       ]),
     run: { ctx in
-      let kinds = try ctx.arguments.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, field: "kind") }
+      let kinds = try ctx.arguments.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, name: "--kind") }
       let limit = try ctx.integer("limit", default: 50, range: 1...Limits.knowledgeItemsMaximum)
       let engine = try ctx.engine()
       let items = try engine.listKnowledge(kinds: kinds, tag: ctx.arguments.value("tag"), limit: limit)
@@ -135,7 +135,7 @@ enum TaskCommands {
       ]),
     run: { ctx in
       let a = ctx.arguments
-      let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, field: "priority") } ?? .normal
+      let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, name: "--priority") } ?? .normal
       let ids = try a.all("knowledge").enumerated().map { i, s in try ctx.uuid(s, field: "knowledge[\(i)]") }
       let t = try ctx.engine().addTask(
         title: a.positionals[0], notes: a.value("notes") ?? "", priority: priority, knowledgeIDs: ids,
@@ -148,11 +148,8 @@ enum TaskCommands {
       path: ["task", "list"], summary: "List tasks: open first, then by priority and age.",
       options: [OptionSpec(name: "status", value: "S", help: "open, completed or all (default all).")]),
     run: { ctx in
-      let s = ctx.arguments.value("status") ?? "all"
-      guard ["open", "completed", "all"].contains(s.lowercased()) else {
-        throw ValidationError(field: "status", message: "status '\(inert(String(s.prefix(40))))' is not one of: open, completed, all")
-      }
-      let status: TaskStatus? = s.lowercased() == "all" ? nil : TaskStatus(rawValue: s.lowercased())
+      let s = try ctx.choice("status", among: ["open", "completed", "all"], default: "all")
+      let status: TaskStatus? = s == "all" ? nil : TaskStatus(rawValue: s)
       let tasks = try ctx.engine().listTasks(status: status)
       if ctx.json {
         struct Out: Encodable { var tasks: [TaskItem] }
@@ -203,9 +200,7 @@ enum MigrateCommands {
         """),
     run: { ctx in
       let file = URL(fileURLWithPath: ctx.arguments.positionals[0])
-      guard FileManager.default.fileExists(atPath: file.path) else {
-        throw CLIError.input("no file at \(file.path)")
-      }
+      try Commands.requireExistingPath(file.path)
       let engine = try ctx.engine()
       let report = try engine.importLegacyWorkspace(
         file: file, backupDirectory: ctx.workspaceDirectory.appendingPathComponent("legacy-backups"))

@@ -38,7 +38,7 @@ enum MCPCommands {
       }
       let policy =
         try ctx.arguments.value("writes").map {
-          try ctx.parseEnum(MCPWritePolicy.self, $0, field: "writes")
+          try ctx.parseEnum(MCPWritePolicy.self, $0, name: "--writes")
         } ?? .ask
       let verbose = ctx.arguments.has("verbose")
       let directory = ctx.workspaceDirectory

@@ -51,7 +51,7 @@ extension SearchCommands {
         """),
     run: { ctx in
       let a = ctx.arguments
-      let kinds = try a.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, field: "kind") }
+      let kinds = try a.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, name: "--kind") }
       let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
       let engine = try ctx.engine()
       var r: SearchResponse
