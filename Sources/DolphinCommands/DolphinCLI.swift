@@ -94,7 +94,8 @@ public enum DolphinCLI {
     }
     lines += [
       "",
-      "Every command takes --help, --json (one JSON document on stdout) and --workspace DIR.",
+      "Every command takes --help and --workspace DIR, and every command except `mcp` (whose stdout is the",
+      "JSON-RPC stream) takes --json (one JSON document on stdout).",
       "Exit codes: 0 ok, 1 declined/aborted, 2 usage, 3 not found, 4 validation, 5 storage.",
     ]
     return lines.joined(separator: "\n")

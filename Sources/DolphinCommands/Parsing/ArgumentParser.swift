@@ -27,6 +27,9 @@ struct CommandSpec: Sendable {
   var variadic = false
   /// Extra help text (examples, exit codes).
   var discussion: String = ""
+  /// Why `--json` does not apply to this command, when it does not (`dolphin mcp`, whose
+  /// stdout is the JSON-RPC stream); such a command neither lists nor accepts it.
+  var noJSONReason: String? = nil
 
   var name: String { path.joined(separator: " ") }
 
@@ -37,7 +40,8 @@ struct CommandSpec: Sendable {
   ]
 
   var allOptions: [OptionSpec] {
-    options + (confirms ? [OptionSpec(name: "yes", value: nil, help: "Apply without asking (for scripts).")] : []) + Self.globalOptions
+    let globals = noJSONReason == nil ? Self.globalOptions : Self.globalOptions.filter { $0.name != "json" }
+    return options + (confirms ? [OptionSpec(name: "yes", value: nil, help: "Apply without asking (for scripts).")] : []) + globals
   }
 }
 
@@ -83,6 +87,7 @@ enum ArgumentParser {
         inlineValue = String(name[name.index(after: eq)...])
         name = String(name[..<eq])
       }
+      if name == "json", let reason = spec.noJSONReason { throw .usage(reason) }
       guard let opt = options.first(where: { $0.name == name }) else {
         let suggestion = nearest(name, in: options.map(\.name)).map { "; did you mean --\($0)?" } ?? ""
         throw .usage("unknown option '--\(name)' for `dolphin \(spec.name)`\(suggestion)")
