@@ -5,6 +5,60 @@ import KnowledgeEngine
 /// The `dolphin` command line: parses, validates, calls the library, renders, returns an exit
 /// code. Thin by design; all behaviour lives in the libraries.
 public enum DolphinCLI {
+  /// Runs one invocation from the raw bytes of its arguments, as the operating system passed
+  /// them.
+  ///
+  /// An argument that is not valid UTF-8 is refused (usage error, naming which one) instead of
+  /// being repaired with U+FFFD and stored: text read from a file is held to the same rule.
+  /// - Parameters:
+  ///   - rawArguments: the bytes of each argument after the program name (no terminating NUL).
+  ///   - console: streams and environment.
+  /// - Returns: the process exit code (see ``ExitCode``).
+  public static func run(rawArguments: [[UInt8]], console: Console) async -> Int32 {
+    var arguments: [String] = []
+    for (index, bytes) in rawArguments.enumerated() {
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        let json = rawArguments.contains(Array("--json".utf8)) && rawArguments.first != Array("mcp".utf8)
+        return report(invalidUTF8(rawArguments, at: index), wantsJSON: json, console: console)
+      }
+      arguments.append(text)
+    }
+    return await run(arguments, console: console)
+  }
+
+  /// The usage error for the argument at `index` (0-based, after the program name).
+  static func invalidUTF8(_ rawArguments: [[UInt8]], at index: Int) -> CLIError {
+    var after = ""
+    if index > 0, let previous = String(validating: rawArguments[index - 1], as: UTF8.self), previous.hasPrefix("--") {
+      after = " (the value after \(previous.prefix(40)))"
+    }
+    return .usage(
+      "argument \(index + 1) after `dolphin`\(after) is not valid UTF-8: '\(escapingInvalidUTF8(rawArguments[index]))'; "
+        + "dolphin takes text as UTF-8 (convert it first, e.g. with iconv)")
+  }
+
+  /// `bytes` as text with each byte that is not part of valid UTF-8 shown as `\xFF`, cut to
+  /// 80 characters.
+  static func escapingInvalidUTF8(_ bytes: [UInt8]) -> String {
+    var out = ""
+    var i = 0
+    while i < bytes.count, out.count < 80 {
+      let valid = (1...4).lazy.compactMap { n -> (String, Int)? in
+        guard i + n <= bytes.count, let s = String(validating: bytes[i..<(i + n)], as: UTF8.self) else { return nil }
+        return (s, n)
+      }.first
+      if let (s, n) = valid {
+        out += s
+        i += n
+      } else {
+        let hex = String(bytes[i], radix: 16, uppercase: true)
+        out += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+        i += 1
+      }
+    }
+    return i < bytes.count ? out + "…" : out
+  }
+
   /// Runs one invocation.
   /// - Parameters:
   ///   - arguments: the arguments after the program name.
@@ -65,17 +119,23 @@ public enum DolphinCLI {
       try await command.run(context)
       return ExitCode.success
     } catch {
-      let (code, kind, message) = classify(error)
-      if wantsJSON, !(error is ReportedFailure) {
-        struct ErrorDocument: Encodable {
-          struct Body: Encodable { var kind: String; var message: String; var exitCode: Int32 }
-          var error: Body
-        }
-        try? console.printJSON(ErrorDocument(error: .init(kind: kind, message: message, exitCode: code)))
-      }
-      console.printError("dolphin: error: \(inert(message))")
-      return code
+      return report(error, wantsJSON: wantsJSON, console: console)
     }
+  }
+
+  /// Prints `error` (to stderr, and as one JSON document on stdout when `wantsJSON`).
+  /// - Returns: its exit code.
+  static func report(_ error: any Error, wantsJSON: Bool, console: Console) -> Int32 {
+    let (code, kind, message) = classify(error)
+    if wantsJSON, !(error is ReportedFailure) {
+      struct ErrorDocument: Encodable {
+        struct Body: Encodable { var kind: String; var message: String; var exitCode: Int32 }
+        var error: Body
+      }
+      try? console.printJSON(ErrorDocument(error: .init(kind: kind, message: message, exitCode: code)))
+    }
+    console.printError("dolphin: error: \(inert(message))")
+    return code
   }
 
   /// The version of this build.

@@ -75,3 +75,36 @@ struct ArgumentParserTests {
     #expect(h.contains("--workspace DIR"))
   }
 }
+
+@Suite("Raw arguments")
+struct RawArgumentTests {
+  @Test("an argument that is not valid UTF-8 is refused, naming which one")
+  func invalidUTF8() async {
+    let console = Console()
+    let code = await DolphinCLI.run(
+      rawArguments: [Array("capture".utf8), Array("fact".utf8), Array("bad ".utf8) + [0xFF] + Array(" title".utf8)],
+      console: console)
+    #expect(code == ExitCode.usage)
+    #expect(console.standardError.contains(#"argument 3 after `dolphin` is not valid UTF-8: 'bad \xFF title'"#))
+    #expect(console.standardOutput.isEmpty)
+  }
+
+  @Test("an option's value is named by its option; --json gets a JSON error")
+  func invalidOptionValue() async {
+    let console = Console()
+    let code = await DolphinCLI.run(
+      rawArguments: ["capture", "fact", "t", "--content"].map { Array($0.utf8) } + [[0xC3, 0x28]] + [Array("--json".utf8)],
+      console: console)
+    #expect(code == ExitCode.usage)
+    #expect(console.standardError.contains(#"argument 5 after `dolphin` (the value after --content) is not valid UTF-8: '\xC3('"#))
+    #expect(console.standardOutput.contains(#""kind" : "usage""#))
+  }
+
+  @Test("valid UTF-8, multi-byte characters included, runs as usual")
+  func validUTF8() async {
+    let console = Console()
+    let code = await DolphinCLI.run(rawArguments: [Array("--version".utf8), Array("é€😀".utf8)], console: console)
+    #expect(code == ExitCode.success)
+    #expect(DolphinCLI.escapingInvalidUTF8(Array("é€😀".utf8) + [0x80]) == #"é€😀\x80"#)
+  }
+}

@@ -100,6 +100,19 @@ struct NewUserRegressionTests {
     #expect(inline.stdout.contains("\"content\" : \"--json\""))
   }
 
+  @Test("an argument that is not valid UTF-8 is refused, not repaired and stored")
+  func invalidUTF8Argument() throws {
+    let dir = TemporaryDirectory("nu6")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    // Process takes Swift strings, which cannot hold invalid UTF-8: let the shell make the byte.
+    let r = try runProcess(
+      "/bin/sh", ["-c", #""$1" capture fact "$(printf 'bad \377 title')" --workspace "$2""#, "sh", dolphinExecutable().path, ws])
+    #expect(r.status == 2, "\(r.stdout)\n\(r.stderr)")
+    #expect(r.stderr.contains(#"argument 3 after `dolphin` is not valid UTF-8: 'bad \xFF title'"#), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: ws), "nothing was opened or stored")
+  }
+
   @Test("--help --json prints one JSON document")
   func helpJSON() throws {
     for args in [["--help", "--json"], ["capture", "--help", "--json"]] {
