@@ -203,10 +203,13 @@ final class CommandContext {
   }
 
   /// Asks for confirmation unless `--yes`; throws `.aborted` when declined or impossible.
-  func confirm(_ question: String) throws {
+  /// - Parameters:
+  ///   - question: what the terminal prompt asks, e.g. `Apply this deletion?`.
+  ///   - action: what is being confirmed, for the error without a terminal, e.g. `the deletion`.
+  func confirm(_ question: String, action: String) throws {
     if arguments.has("yes") { return }
     guard console.isInteractive else {
-      throw CLIError.aborted("\(question) needs confirmation: run it in a terminal, or pass --yes")
+      throw CLIError.aborted("\(action) needs confirmation: run it in a terminal, or pass --yes; nothing was changed")
     }
     console.printError("\(question) [y/N] ")
     let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""

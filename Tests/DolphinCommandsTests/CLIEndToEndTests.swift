@@ -61,7 +61,7 @@ struct CLIEndToEndTests {
     let id = try #require((a["item"] as? [String: Any])?["id"] as? String)
     let r = try cli.run(["knowledge", "delete", id])
     #expect(r.status == 1)
-    #expect(r.stderr.contains("needs confirmation: run it in a terminal, or pass --yes"))
+    #expect(r.stderr.contains("dolphin: error: the deletion needs confirmation: run it in a terminal, or pass --yes; nothing was changed"))
     #expect(try cli.run(["knowledge", "get", id]).status == 0)
   }
 

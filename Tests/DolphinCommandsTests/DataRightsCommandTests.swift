@@ -152,7 +152,8 @@ struct DataRightsCommandTests {
     #expect(declined.status == 1)
     #expect(declined.stdout.contains("Erase plan (knowledge):"))
     #expect(declined.stdout.contains("delete 2 knowledge item(s)"))
-    #expect(declined.stderr.contains("needs confirmation: run it in a terminal, or pass --yes"))
+    #expect(declined.stderr.contains("dolphin: error: erasing this data needs confirmation: run it in a terminal, or pass --yes; nothing was changed"))
+    #expect(!declined.stderr.contains("undone. needs"))
     #expect(try cli.json(["knowledge", "list"])["total"] as? Int == 2)
 
     let erased = try cli.run(["erase", "--kind", "knowledge", "--yes"])

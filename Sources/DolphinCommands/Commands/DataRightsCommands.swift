@@ -147,7 +147,9 @@ enum DataRightsCommands {
     run: { ctx in
       let scope = try ctx.parseEnum(EraseScope.self, ctx.arguments.value("kind") ?? "all", name: "--kind")
       let engine = try ctx.engine()
-      try runErase(ctx, engine: engine, plan: try engine.planErase(scope), question: "Erase this data? This cannot be undone.")
+      try runErase(
+        ctx, engine: engine, plan: try engine.planErase(scope), question: "Erase this data? This cannot be undone.",
+        action: "erasing this data")
     })
 
   static let activityClear = Command(
@@ -162,14 +164,17 @@ enum DataRightsCommands {
     run: { ctx in
       let engine = try ctx.engine()
       try runErase(
-        ctx, engine: engine, plan: try engine.planClearChatAndActivity(), question: "Clear chat & run activity?")
+        ctx, engine: engine, plan: try engine.planClearChatAndActivity(), question: "Clear chat & run activity?",
+        action: "clearing chat & run activity")
     })
 
   /// Shared flow of `erase` and `activity clear`: show, confirm, apply, report the verification.
-  static func runErase(_ ctx: CommandContext, engine: KnowledgeEngine, plan: ErasePlan, question: String) throws {
+  static func runErase(
+    _ ctx: CommandContext, engine: KnowledgeEngine, plan: ErasePlan, question: String, action: String
+  ) throws {
     let text = Render.erasePlan(plan)
     if ctx.json { ctx.console.printError(text) } else { ctx.console.print(text) }
-    if !plan.isEmpty { try ctx.confirm(question) }
+    if !plan.isEmpty { try ctx.confirm(question, action: action) }
     let report = try engine.apply(plan)
     if ctx.json {
       try ctx.console.printJSON(report)
