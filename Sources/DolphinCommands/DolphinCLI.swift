@@ -129,10 +129,21 @@ public enum DolphinCLI {
     let (code, kind, message) = classify(error)
     if wantsJSON, !(error is ReportedFailure) {
       struct ErrorDocument: Encodable {
-        struct Body: Encodable { var kind: String; var message: String; var exitCode: Int32 }
+        struct Body: Encodable {
+          var kind: String
+          var message: String
+          var exitCode: Int32
+          /// The plan that was not applied, for an unconfirmed deletion or erase.
+          var plan: Plan?
+        }
+        struct Plan: Encodable {
+          var value: any Encodable
+          func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+        }
         var error: Body
       }
-      try? console.printJSON(ErrorDocument(error: .init(kind: kind, message: message, exitCode: code)))
+      let plan = (error as? UnconfirmedPlan).map { ErrorDocument.Plan(value: $0.plan) }
+      try? console.printJSON(ErrorDocument(error: .init(kind: kind, message: message, exitCode: code, plan: plan)))
     }
     console.printError("dolphin: error: \(inert(message))")
     return code
@@ -202,18 +213,23 @@ final class CommandContext {
     KnowledgeEngine(store: try openStore(readOnly: readOnly))
   }
 
-  /// Asks for confirmation unless `--yes`; throws `.aborted` when declined or impossible.
+  /// Asks for confirmation of `plan` unless `--yes`.
   /// - Parameters:
   ///   - question: what the terminal prompt asks, e.g. `Apply this deletion?`.
   ///   - action: what is being confirmed, for the error without a terminal, e.g. `the deletion`.
-  func confirm(_ question: String, action: String) throws {
+  ///   - plan: what would change; a `--json` error document carries it.
+  /// - Throws: ``UnconfirmedPlan`` (exit 1) when declined, or when there is no terminal to ask.
+  func confirm(_ question: String, action: String, plan: some Encodable & Sendable) throws {
     if arguments.has("yes") { return }
     guard console.isInteractive else {
-      throw CLIError.aborted("\(action) needs confirmation: run it in a terminal, or pass --yes; nothing was changed")
+      throw UnconfirmedPlan(
+        message: "\(action) needs confirmation: run it in a terminal, or pass --yes; nothing was changed", plan: plan)
     }
     console.printError("\(question) [y/N] ")
     let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-    guard answer == "y" || answer == "yes" else { throw CLIError.aborted("nothing was changed") }
+    guard answer == "y" || answer == "yes" else {
+      throw UnconfirmedPlan(message: "\(action) was declined; nothing was changed", plan: plan)
+    }
   }
 
   /// Parses a UUID argument.

@@ -143,6 +143,38 @@ struct DataRightsCommandTests {
     #expect((status["counts"] as? [String: Int])?.values.allSatisfy { $0 == 0 } == true)
   }
 
+  @Test("an unconfirmed erase or deletion with --json carries its plan in the error document")
+  func unconfirmedPlanInJSON() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try seed(cli)
+    let erase = try cli.run(["erase", "--kind", "knowledge", "--json"])
+    #expect(erase.status == 1)
+    let eraseError = try #require((try JSONSerialization.jsonObject(with: Data(erase.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    #expect(eraseError["kind"] as? String == "aborted")
+    #expect(eraseError["exitCode"] as? Int == 1)
+    let erasePlan = try #require(eraseError["plan"] as? [String: Any])
+    #expect(erasePlan["target"] as? String == "knowledge")
+    let steps = erasePlan["steps"] as? [[String: Any]] ?? []
+    #expect(steps.contains { $0["action"] as? String == "deleteKnowledge" && $0["count"] as? Int == 2 })
+
+    let items = try cli.json(["knowledge", "list"])["items"] as? [[String: Any]] ?? []
+    let id = try #require(items.first { $0["title"] as? String == "Use SQLite for the workspace" }?["id"] as? String)
+    let delete = try cli.run(["knowledge", "delete", id, "--json"])
+    #expect(delete.status == 1)
+    let deleteError = try #require((try JSONSerialization.jsonObject(with: Data(delete.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    let deletePlan = try #require(deleteError["plan"] as? [String: Any])
+    #expect(deletePlan["targetID"] as? String == id)
+    #expect(deletePlan["target"] as? String == "knowledge")
+    #expect(deletePlan["targetTitle"] as? String == "Use SQLite for the workspace")
+    #expect(try cli.json(["knowledge", "list"])["total"] as? Int == 2, "nothing was changed")
+
+    // Other errors carry no plan.
+    let other = try cli.run(["knowledge", "get", "nope", "--json"])
+    let otherError = try #require((try JSONSerialization.jsonObject(with: Data(other.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    #expect(otherError["plan"] == nil)
+  }
+
   @Test("erase needs confirmation; with --yes it removes, compacts and verifies")
   func erase() throws {
     let cli = CLI()

@@ -174,7 +174,7 @@ enum DataRightsCommands {
   ) throws {
     let text = Render.erasePlan(plan)
     if ctx.json { ctx.console.printError(text) } else { ctx.console.print(text) }
-    if !plan.isEmpty { try ctx.confirm(question, action: action) }
+    if !plan.isEmpty { try ctx.confirm(question, action: action, plan: plan) }
     let report = try engine.apply(plan)
     if ctx.json {
       try ctx.console.printJSON(report)

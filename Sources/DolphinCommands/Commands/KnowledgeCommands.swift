@@ -8,7 +8,7 @@ func runDeletion(_ ctx: CommandContext, _ request: (UUID) -> DeletionRequest, fi
   let engine = try ctx.engine()
   let plan = try engine.planDeletion(of: request(id))
   if !ctx.json { ctx.console.print(Render.plan(plan)) } else { ctx.console.printError(Render.plan(plan)) }
-  try ctx.confirm("Apply this deletion?", action: "the deletion")
+  try ctx.confirm("Apply this deletion?", action: "the deletion", plan: plan)
   let report = try engine.apply(plan)
   if ctx.json {
     try ctx.console.printJSON(report)
