@@ -22,7 +22,8 @@ extension TaskCommands {
       }
       ctx.console.print("\(r.results.count) task(s) found (mode \(r.mode))")
       for x in r.results {
-        ctx.console.print(Render.taskLine(x.task) + "  matched: " + x.matchedTerms.map(inert).joined(separator: ", "))
+        // The ranker reports index terms (stemmed, or a typo variant), not the words typed.
+        ctx.console.print(Render.taskLine(x.task) + "  matched stems: " + x.matchedTerms.map(inert).joined(separator: ", "))
       }
     })
 }
