@@ -116,7 +116,11 @@ public enum DolphinCLI {
         throw CLIError.usage("--workspace needs a directory path, got an empty value")
       }
       let context = CommandContext(console: console, arguments: parsed, spec: command.spec)
-      try await command.run(context)
+      do {
+        try await command.run(context)
+      } catch {
+        throw command.spec.namingFlags(in: error)
+      }
       return ExitCode.success
     } catch {
       return report(error, wantsJSON: wantsJSON, console: console)
@@ -133,6 +137,9 @@ public enum DolphinCLI {
           var kind: String
           var message: String
           var exitCode: Int32
+          /// The library's name of the field at fault, for a validation error (the message
+          /// names the flag instead).
+          var field: String?
           /// The plan that was not applied, for an unconfirmed deletion or erase.
           var plan: Plan?
         }
@@ -143,7 +150,14 @@ public enum DolphinCLI {
         var error: Body
       }
       let plan = (error as? UnconfirmedPlan).map { ErrorDocument.Plan(value: $0.plan) }
-      try? console.printJSON(ErrorDocument(error: .init(kind: kind, message: message, exitCode: code, plan: plan)))
+      var field: String?
+      switch error {
+      case let e as ValidationError: field = e.field
+      case WorkspaceError.validation(let e): field = e.field
+      default: field = nil
+      }
+      try? console.printJSON(
+        ErrorDocument(error: .init(kind: kind, message: message, exitCode: code, field: field, plan: plan)))
     }
     console.printError("dolphin: error: \(inert(message))")
     return code

@@ -14,9 +14,9 @@ struct NewUserRegressionTests {
   }
 
   static let cases: [Case] = [
-    Case(name: "handoff focus with a credential", args: ["handoff", "create", "--focus", "password=hunter22222"], status: 4, stderr: "focus looks like it holds a credential"),
-    Case(name: "handoff summary with a credential", args: ["handoff", "create", "--focus", "deploy", "--summary", "api_key: sk-abcdefghijklmnopqrstuvwxyz0123456789ABCD"], status: 4, stderr: "summary looks like it holds a credential"),
-    Case(name: "handoff step with a credential", args: ["handoff", "create", "--focus", "deploy", "--next", "use ghp_abcdefghijklmnopqrstuvwxyz0123456789"], status: 4, stderr: "nextSteps[0] looks like it holds a credential"),
+    Case(name: "handoff focus with a credential", args: ["handoff", "create", "--focus", "password=hunter22222"], status: 4, stderr: "dolphin: error: --focus looks like it holds a credential"),
+    Case(name: "handoff summary with a credential", args: ["handoff", "create", "--focus", "deploy", "--summary", "api_key: sk-abcdefghijklmnopqrstuvwxyz0123456789ABCD"], status: 4, stderr: "dolphin: error: --summary looks like it holds a credential"),
+    Case(name: "handoff step with a credential", args: ["handoff", "create", "--focus", "deploy", "--next", "use ghp_abcdefghijklmnopqrstuvwxyz0123456789"], status: 4, stderr: "dolphin: error: --next #1 looks like it holds a credential"),
     Case(name: "ask with a credential", args: ["ask", "/capture decision: password=hunter22222 | Y", "--yes"], status: 4, stderr: "message looks like it holds a credential"),
     Case(name: "empty --workspace", args: ["status", "--workspace", ""], status: 2, stderr: "--workspace needs a directory path"),
     Case(name: "a write without approval", args: ["ask", "/capture decision: X | Y"], status: 1, stderr: "knowledge_capture was denied"),

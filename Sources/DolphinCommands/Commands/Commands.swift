@@ -35,7 +35,8 @@ enum Commands {
         Every capture that leaves the knowledge count at a multiple of five also stores a rule-based digest.
         Text that looks like a credential (a private key, a cloud or VCS token, `password=…`) is refused
         (exit 4, naming the kind and line:column) unless --allow-credentials is given.
-        """),
+        """,
+      fieldFlags: [FieldFlag("relationships", "--relates"), FieldFlag("tags", "--tags")]),
     run: { ctx in
       let a = ctx.arguments
       let kind = try ctx.parseEnum(KnowledgeKind.self, a.positionals[0], name: "kind")
@@ -89,10 +90,10 @@ enum Commands {
   static func parseRelationship(_ spec: String, index: Int, ctx: CommandContext) throws -> KnowledgeRelationship {
     let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
     guard parts.count == 2 else {
-      throw ValidationError(field: "relates[\(index)]", message: "relates[\(index)] '\(inert(spec))' must be KIND:UUID, e.g. supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+      throw ValidationError(field: "relates[\(index)]", message: "--relates '\(inert(spec))' must be KIND:UUID, e.g. supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301")
     }
     let kind = try ctx.parseEnum(RelationshipKind.self, parts[0], name: "--relates kind")
-    return KnowledgeRelationship(kind: kind, targetID: try ctx.uuid(parts[1], field: "relates[\(index)] id"))
+    return KnowledgeRelationship(kind: kind, targetID: try ctx.uuid(parts[1], field: "--relates id"))
   }
 
   /// Reads a UTF-8 text file named by the option `--field`.

@@ -73,7 +73,8 @@ enum MemoryCommands {
       options: [
         OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Comma-separated tags."),
         Commands.allowCredentials,
-      ]),
+      ],
+      fieldFlags: [FieldFlag("tags", "--tags")]),
     run: { ctx in
       var text = ctx.arguments.positionals[0]
       if text == "-" { text = ctx.console.readAll() }
@@ -132,11 +133,12 @@ enum TaskCommands {
         OptionSpec(name: "priority", value: "P", help: "low, normal (default), high or critical."),
         OptionSpec(name: "knowledge", value: "ID", repeatable: true, help: "A supporting knowledge item (≤ \(Limits.idsPerList))."),
         Commands.allowCredentials,
-      ]),
+      ],
+      fieldFlags: [FieldFlag("notes", "--notes"), FieldFlag("knowledgeIDs", "--knowledge")]),
     run: { ctx in
       let a = ctx.arguments
       let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, name: "--priority") } ?? .normal
-      let ids = try a.all("knowledge").enumerated().map { i, s in try ctx.uuid(s, field: "knowledge[\(i)]") }
+      let ids = try a.all("knowledge").map { try ctx.uuid($0, field: "--knowledge") }
       let t = try ctx.engine().addTask(
         title: a.positionals[0], notes: a.value("notes") ?? "", priority: priority, knowledgeIDs: ids,
         allowCredentials: a.has("allow-credentials"))

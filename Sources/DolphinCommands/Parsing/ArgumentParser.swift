@@ -30,6 +30,9 @@ struct CommandSpec: Sendable {
   /// Why `--json` does not apply to this command, when it does not (`dolphin mcp`, whose
   /// stdout is the JSON-RPC stream); such a command neither lists nor accepts it.
   var noJSONReason: String? = nil
+  /// Library fields that come from this command's flags, so error messages name the flag
+  /// (see ``FieldFlag``).
+  var fieldFlags: [FieldFlag] = []
 
   var name: String { path.joined(separator: " ") }
 
