@@ -4,12 +4,20 @@ import ContinuityKit
 enum CLIError: Error, Sendable, Equatable {
   /// Bad arguments. Exit 2.
   case usage(String)
-  /// The user declined a confirmation, or one was needed with no terminal. Exit 1.
-  case aborted(String)
-  /// An input file problem (unreadable, a refused legacy file). Exit 4.
+  /// An input file problem (unreadable, not UTF-8, a refused legacy file). Exit 4.
   case input(String)
-  /// A path or record named on the command line does not exist. Exit 3.
+  /// A path or record named on the command line does not exist (an input file named by a
+  /// positional or an option alike). Exit 3.
   case notFound(String)
+}
+
+/// A change that was not applied because its confirmation was declined or impossible, with its
+/// plan, so that a `--json` error document shows what would have changed. Exit 1.
+struct UnconfirmedPlan: Error {
+  /// Why, e.g. `the deletion needs confirmation: run it in a terminal, or pass --yes; …`.
+  var message: String
+  /// The deletion or erase plan that was shown and not applied.
+  var plan: any Encodable & Sendable
 }
 
 /// Exit codes of `dolphin`.
@@ -26,9 +34,17 @@ public enum ExitCode {
 }
 
 extension CLIError {
+  /// `--priority 'urgent' is not one of: low, normal, high, critical`, with a did-you-mean
+  /// hint when a choice is close.
+  static func notOneOf(_ name: String, _ value: String, allowed: [String]) -> CLIError {
+    let hint = ArgumentParser.nearest(value, in: allowed).map { " (did you mean '\($0)'?)" } ?? ""
+    return .usage(
+      "\(name) '\(inert(String(value.prefix(40))))' is not one of: \(allowed.joined(separator: ", "))\(hint)")
+  }
+
   var message: String {
     switch self {
-    case .usage(let m), .aborted(let m), .input(let m), .notFound(let m): return m
+    case .usage(let m), .input(let m), .notFound(let m): return m
     }
   }
 }
@@ -39,7 +55,6 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
   case let e as CLIError:
     switch e {
     case .usage(let m): return (ExitCode.usage, "usage", m)
-    case .aborted(let m): return (ExitCode.aborted, "aborted", m)
     case .input(let m): return (ExitCode.validation, "input", m)
     case .notFound(let m): return (ExitCode.notFound, "notFound", m)
     }
@@ -51,6 +66,8 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
     }
   case let e as ValidationError:
     return (ExitCode.validation, "validation", e.message)
+  case let e as UnconfirmedPlan:
+    return (ExitCode.aborted, "aborted", e.message)
   case let e as ReportedFailure:
     return (e.code, "reported", e.message)
   case let e as LegacyImportError:

@@ -5,6 +5,60 @@ import KnowledgeEngine
 /// The `dolphin` command line: parses, validates, calls the library, renders, returns an exit
 /// code. Thin by design; all behaviour lives in the libraries.
 public enum DolphinCLI {
+  /// Runs one invocation from the raw bytes of its arguments, as the operating system passed
+  /// them.
+  ///
+  /// An argument that is not valid UTF-8 is refused (usage error, naming which one) instead of
+  /// being repaired with U+FFFD and stored: text read from a file is held to the same rule.
+  /// - Parameters:
+  ///   - rawArguments: the bytes of each argument after the program name (no terminating NUL).
+  ///   - console: streams and environment.
+  /// - Returns: the process exit code (see ``ExitCode``).
+  public static func run(rawArguments: [[UInt8]], console: Console) async -> Int32 {
+    var arguments: [String] = []
+    for (index, bytes) in rawArguments.enumerated() {
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        let json = rawArguments.contains(Array("--json".utf8)) && rawArguments.first != Array("mcp".utf8)
+        return report(invalidUTF8(rawArguments, at: index), wantsJSON: json, console: console)
+      }
+      arguments.append(text)
+    }
+    return await run(arguments, console: console)
+  }
+
+  /// The usage error for the argument at `index` (0-based, after the program name).
+  static func invalidUTF8(_ rawArguments: [[UInt8]], at index: Int) -> CLIError {
+    var after = ""
+    if index > 0, let previous = String(validating: rawArguments[index - 1], as: UTF8.self), previous.hasPrefix("--") {
+      after = " (the value after \(previous.prefix(40)))"
+    }
+    return .usage(
+      "argument \(index + 1) after `dolphin`\(after) is not valid UTF-8: '\(escapingInvalidUTF8(rawArguments[index]))'; "
+        + "dolphin takes text as UTF-8 (convert it first, e.g. with iconv)")
+  }
+
+  /// `bytes` as text with each byte that is not part of valid UTF-8 shown as `\xFF`, cut to
+  /// 80 characters.
+  static func escapingInvalidUTF8(_ bytes: [UInt8]) -> String {
+    var out = ""
+    var i = 0
+    while i < bytes.count, out.count < 80 {
+      let valid = (1...4).lazy.compactMap { n -> (String, Int)? in
+        guard i + n <= bytes.count, let s = String(validating: bytes[i..<(i + n)], as: UTF8.self) else { return nil }
+        return (s, n)
+      }.first
+      if let (s, n) = valid {
+        out += s
+        i += n
+      } else {
+        let hex = String(bytes[i], radix: 16, uppercase: true)
+        out += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+        i += 1
+      }
+    }
+    return i < bytes.count ? out + "…" : out
+  }
+
   /// Runs one invocation.
   /// - Parameters:
   ///   - arguments: the arguments after the program name.
@@ -62,20 +116,51 @@ public enum DolphinCLI {
         throw CLIError.usage("--workspace needs a directory path, got an empty value")
       }
       let context = CommandContext(console: console, arguments: parsed, spec: command.spec)
-      try await command.run(context)
+      do {
+        try await command.run(context)
+      } catch {
+        throw command.spec.namingFlags(in: error)
+      }
       return ExitCode.success
     } catch {
-      let (code, kind, message) = classify(error)
-      if wantsJSON, !(error is ReportedFailure) {
-        struct ErrorDocument: Encodable {
-          struct Body: Encodable { var kind: String; var message: String; var exitCode: Int32 }
-          var error: Body
-        }
-        try? console.printJSON(ErrorDocument(error: .init(kind: kind, message: message, exitCode: code)))
-      }
-      console.printError("dolphin: error: \(inert(message))")
-      return code
+      return report(error, wantsJSON: wantsJSON, console: console)
     }
+  }
+
+  /// Prints `error` (to stderr, and as one JSON document on stdout when `wantsJSON`).
+  /// - Returns: its exit code.
+  static func report(_ error: any Error, wantsJSON: Bool, console: Console) -> Int32 {
+    let (code, kind, message) = classify(error)
+    if wantsJSON, !(error is ReportedFailure) {
+      struct ErrorDocument: Encodable {
+        struct Body: Encodable {
+          var kind: String
+          var message: String
+          var exitCode: Int32
+          /// The library's name of the field at fault, for a validation error (the message
+          /// names the flag instead).
+          var field: String?
+          /// The plan that was not applied, for an unconfirmed deletion or erase.
+          var plan: Plan?
+        }
+        struct Plan: Encodable {
+          var value: any Encodable
+          func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+        }
+        var error: Body
+      }
+      let plan = (error as? UnconfirmedPlan).map { ErrorDocument.Plan(value: $0.plan) }
+      var field: String?
+      switch error {
+      case let e as ValidationError: field = e.field
+      case WorkspaceError.validation(let e): field = e.field
+      default: field = nil
+      }
+      try? console.printJSON(
+        ErrorDocument(error: .init(kind: kind, message: message, exitCode: code, field: field, plan: plan)))
+    }
+    console.printError("dolphin: error: \(inert(message))")
+    return code
   }
 
   /// The version of this build.
@@ -94,7 +179,8 @@ public enum DolphinCLI {
     }
     lines += [
       "",
-      "Every command takes --help, --json (one JSON document on stdout) and --workspace DIR.",
+      "Every command takes --help and --workspace DIR, and every command except `mcp` (whose stdout is the",
+      "JSON-RPC stream) takes --json (one JSON document on stdout).",
       "Exit codes: 0 ok, 1 declined/aborted, 2 usage, 3 not found, 4 validation, 5 storage.",
     ]
     return lines.joined(separator: "\n")
@@ -141,15 +227,23 @@ final class CommandContext {
     KnowledgeEngine(store: try openStore(readOnly: readOnly))
   }
 
-  /// Asks for confirmation unless `--yes`; throws `.aborted` when declined or impossible.
-  func confirm(_ question: String) throws {
+  /// Asks for confirmation of `plan` unless `--yes`.
+  /// - Parameters:
+  ///   - question: what the terminal prompt asks, e.g. `Apply this deletion?`.
+  ///   - action: what is being confirmed, for the error without a terminal, e.g. `the deletion`.
+  ///   - plan: what would change; a `--json` error document carries it.
+  /// - Throws: ``UnconfirmedPlan`` (exit 1) when declined, or when there is no terminal to ask.
+  func confirm(_ question: String, action: String, plan: some Encodable & Sendable) throws {
     if arguments.has("yes") { return }
     guard console.isInteractive else {
-      throw CLIError.aborted("\(question) needs confirmation: run it in a terminal, or pass --yes")
+      throw UnconfirmedPlan(
+        message: "\(action) needs confirmation: run it in a terminal, or pass --yes; nothing was changed", plan: plan)
     }
     console.printError("\(question) [y/N] ")
     let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-    guard answer == "y" || answer == "yes" else { throw CLIError.aborted("nothing was changed") }
+    guard answer == "y" || answer == "yes" else {
+      throw UnconfirmedPlan(message: "\(action) was declined; nothing was changed", plan: plan)
+    }
   }
 
   /// Parses a UUID argument.
@@ -170,10 +264,25 @@ final class CommandContext {
     return n
   }
 
-  func parseEnum<E: RawRepresentable & CaseIterable>(_ type: E.Type, _ text: String, field: String) throws -> E where E.RawValue == String {
+  /// Parses an enumerated value (case-insensitively).
+  /// - Parameters:
+  ///   - text: the value the user gave.
+  ///   - name: how the user gave it: `--priority` for an option, `kind` for a positional.
+  /// - Throws: ``CLIError/usage(_:)`` naming `name`, the value and the allowed values: a wrong
+  ///   choice is a usage error (exit 2) for every enumerated argument alike.
+  func parseEnum<E: RawRepresentable & CaseIterable>(_ type: E.Type, _ text: String, name: String) throws -> E where E.RawValue == String {
     if let v = E(rawValue: text) ?? E.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) { return v }
-    let names = E.allCases.map(\.rawValue)
-    let hint = ArgumentParser.nearest(text, in: names).map { " (did you mean '\($0)'?)" } ?? ""
-    throw ValidationError(field: field, message: "\(field) '\(inert(String(text.prefix(40))))' is not one of: \(names.joined(separator: ", "))\(hint)")
+    throw CLIError.notOneOf(name, text, allowed: E.allCases.map(\.rawValue))
+  }
+
+  /// The value of the enumerated option `--name` (matched case-insensitively), or `fallback`
+  /// when the option is absent.
+  /// - Throws: ``CLIError/usage(_:)`` as ``parseEnum(_:_:name:)`` does.
+  func choice(_ name: String, among allowed: [String], default fallback: String) throws -> String {
+    guard let text = arguments.value(name) else { return fallback }
+    guard let v = allowed.first(where: { $0 == text.lowercased() }) else {
+      throw CLIError.notOneOf("--\(name)", text, allowed: allowed)
+    }
+    return v
   }
 }

@@ -30,6 +30,24 @@ struct ArgumentParserTests {
     }
   }
 
+  @Test("an option followed by another option is missing its value, not given it")
+  func optionAsValue() {
+    let message = "--priority needs a value (P), but the next argument '--json' is an option; to give a value that begins with '-', write --priority=--json"
+    #expect(throws: CLIError.usage(message)) {
+      try ArgumentParser.parse(["fact", "t", "--priority", "--json"], spec: spec)
+    }
+    #expect(throws: CLIError.self) { try ArgumentParser.parse(["fact", "t", "--tags", "--"], spec: spec) }
+    #expect(throws: CLIError.self) { try ArgumentParser.parse(["fact", "t", "--tags", "-h"], spec: spec) }
+  }
+
+  @Test("--name=value still carries a value that begins with --, and '-' is a value")
+  func inlineDashValue() throws {
+    let p = try ArgumentParser.parse(["fact", "t", "--priority=--json", "--tags", "-"], spec: spec)
+    #expect(p.value("priority") == "--json")
+    #expect(p.all("tags") == ["-"])
+    #expect(!p.has("json"))
+  }
+
   @Test("extra positionals say to quote text")
   func extra() {
     #expect(throws: CLIError.self) { try ArgumentParser.parse(["fact", "two", "words"], spec: spec) }
@@ -55,5 +73,38 @@ struct ArgumentParserTests {
     #expect(h.contains("Usage: dolphin capture <kind> <title> [options]"))
     #expect(h.contains("--tags a,b ..."))
     #expect(h.contains("--workspace DIR"))
+  }
+}
+
+@Suite("Raw arguments")
+struct RawArgumentTests {
+  @Test("an argument that is not valid UTF-8 is refused, naming which one")
+  func invalidUTF8() async {
+    let console = Console()
+    let code = await DolphinCLI.run(
+      rawArguments: [Array("capture".utf8), Array("fact".utf8), Array("bad ".utf8) + [0xFF] + Array(" title".utf8)],
+      console: console)
+    #expect(code == ExitCode.usage)
+    #expect(console.standardError.contains(#"argument 3 after `dolphin` is not valid UTF-8: 'bad \xFF title'"#))
+    #expect(console.standardOutput.isEmpty)
+  }
+
+  @Test("an option's value is named by its option; --json gets a JSON error")
+  func invalidOptionValue() async {
+    let console = Console()
+    let code = await DolphinCLI.run(
+      rawArguments: ["capture", "fact", "t", "--content"].map { Array($0.utf8) } + [[0xC3, 0x28]] + [Array("--json".utf8)],
+      console: console)
+    #expect(code == ExitCode.usage)
+    #expect(console.standardError.contains(#"argument 5 after `dolphin` (the value after --content) is not valid UTF-8: '\xC3('"#))
+    #expect(console.standardOutput.contains(#""kind" : "usage""#))
+  }
+
+  @Test("valid UTF-8, multi-byte characters included, runs as usual")
+  func validUTF8() async {
+    let console = Console()
+    let code = await DolphinCLI.run(rawArguments: [Array("--version".utf8), Array("é€😀".utf8)], console: console)
+    #expect(code == ExitCode.success)
+    #expect(DolphinCLI.escapingInvalidUTF8(Array("é€😀".utf8) + [0x80]) == #"é€😀\x80"#)
   }
 }

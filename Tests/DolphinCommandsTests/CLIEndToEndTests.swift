@@ -61,7 +61,7 @@ struct CLIEndToEndTests {
     let id = try #require((a["item"] as? [String: Any])?["id"] as? String)
     let r = try cli.run(["knowledge", "delete", id])
     #expect(r.status == 1)
-    #expect(r.stderr.contains("needs confirmation: run it in a terminal, or pass --yes"))
+    #expect(r.stderr.contains("dolphin: error: the deletion needs confirmation: run it in a terminal, or pass --yes; nothing was changed"))
     #expect(try cli.run(["knowledge", "get", id]).status == 0)
   }
 
@@ -77,14 +77,14 @@ struct CLIEndToEndTests {
     ExitCase(name: "unknown command", args: ["captrue"], status: 2, stderr: "unknown command 'captrue'; did you mean `capture`?"),
     ExitCase(name: "unknown option", args: ["knowledge", "list", "--kinds", "fact"], status: 2, stderr: "unknown option '--kinds' for `dolphin knowledge list`; did you mean --kind?"),
     ExitCase(name: "missing argument", args: ["capture", "fact"], status: 2, stderr: "`dolphin capture` needs <title>"),
-    ExitCase(name: "bad kind", args: ["capture", "decison", "x"], status: 4, stderr: "kind 'decison' is not one of: decision, goal, preference, fact, insight, context, code (did you mean 'decision'?)"),
+    ExitCase(name: "bad kind", args: ["capture", "decison", "x"], status: 2, stderr: "kind 'decison' is not one of: decision, goal, preference, fact, insight, context, code (did you mean 'decision'?)"),
     ExitCase(name: "title over the bound", args: ["capture", "fact", String(repeating: "x", count: 301)], status: 4, stderr: "title is 301 characters; the limit is 300 characters"),
     ExitCase(name: "malformed id", args: ["knowledge", "get", "1234"], status: 4, stderr: "id '1234' is not a UUID"),
     ExitCase(name: "unknown id", args: ["knowledge", "get", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 3, stderr: "no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
-    ExitCase(name: "dangling relationship", args: ["capture", "fact", "x", "--relates", "supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 4, stderr: "relationships[0]: no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
-    ExitCase(name: "bad relationship kind", args: ["capture", "fact", "x", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 4, stderr: "relates[0] kind 'likes' is not one of"),
+    ExitCase(name: "dangling relationship", args: ["capture", "fact", "x", "--relates", "supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 4, stderr: "--relates: no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
+    ExitCase(name: "bad relationship kind", args: ["capture", "fact", "x", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 2, stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),
     ExitCase(name: "limit out of range", args: ["knowledge", "list", "--limit", "0"], status: 4, stderr: "--limit is 0; it must be between 1 and 100000"),
-    ExitCase(name: "unreadable content file", args: ["capture", "fact", "x", "--content-file", "/nonexistent/file"], status: 4, stderr: "--content-file: cannot read '/nonexistent/file'"),
+    ExitCase(name: "missing content file", args: ["capture", "fact", "x", "--content-file", "/nonexistent/file"], status: 3, stderr: "--content-file: /nonexistent/file: no such file or directory"),
   ]
 
   @Test("errors name the problem and use the documented exit codes", arguments: exitCases)

@@ -129,8 +129,23 @@ struct ContinuityCommandsTests {
     #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v1"))
     #expect(text.stdout.contains("[high] contradiction: Conflicting knowledge: "))
     let bad = try cli.run(["insights", "--min-priority", "urgent"])
-    #expect(bad.status == 4)
-    #expect(bad.stderr.contains("min-priority 'urgent' is not one of: low, normal, high, critical"))
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("--min-priority 'urgent' is not one of: low, normal, high, critical"))
+  }
+
+  @Test("a search cut by the default limit says so, not that --limit cut it")
+  func searchCutWording() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for i in 0..<12 { _ = try cli.json(["capture", "fact", "Ledger note \(i)"]) }
+    let byDefault = try cli.run(["search", "ledger"])
+    #expect(byDefault.stdout.hasPrefix("mode: hybrid-lexical"))
+    #expect(byDefault.stdout.contains("10 shown of 12 match(es) · cut at the default limit of 10"), "\(byDefault.stdout)")
+    #expect(!byDefault.stdout.contains("--limit"))
+    let given = try cli.run(["search", "ledger", "--limit", "3"])
+    #expect(given.stdout.contains("3 shown of 12 match(es) · cut by --limit"), "\(given.stdout)")
+    let all = try cli.run(["search", "ledger", "--limit", "20"])
+    #expect(!all.stdout.contains("cut"))
   }
 
   @Test("task search finds the obviously matching task and names the ranking mode")
@@ -147,6 +162,9 @@ struct ContinuityCommandsTests {
     let text = try cli.run(["task", "search", "benchmark digest"])
     #expect(text.stdout.contains("task(s) found (mode "))
     #expect(text.stdout.contains("Benchmark the digest"))
+    // The ranker reports index terms, so the label says they are stems, not the typed words.
+    #expect(text.stdout.contains("  matched stems: benchmark, digest"), "\(text.stdout)")
+    #expect(!text.stdout.contains("  matched: "))
     let empty = try cli.run(["task", "search", " "])
     #expect(empty.status == 4)
     #expect(empty.stderr.contains("query must not be empty"))

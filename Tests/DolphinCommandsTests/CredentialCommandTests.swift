@@ -21,7 +21,7 @@ struct CredentialCommandTests {
       stderr: "text looks like it holds a credential (AWS access key id at line 1, column 5)"),
     CredentialCase(
       name: "task add", args: ["task", "add", "Rotate keys", "--notes", "DB_PASSWORD=\"s3cr3t-Pa55\""],
-      stderr: "notes looks like it holds a credential (password or secret assignment at line 1, column 1)"),
+      stderr: "--notes looks like it holds a credential (password or secret assignment at line 1, column 1)"),
   ]
 
   @Test("credential-looking input is refused with exit 4; --allow-credentials stores it and status flags it",

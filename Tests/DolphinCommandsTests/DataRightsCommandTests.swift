@@ -88,8 +88,8 @@ struct DataRightsCommandTests {
 
     let refused = try cli.run(["import", file.path])
     #expect(refused.status == 4)
-    #expect(refused.stdout.contains("    - knowledge \(decision) (content differ)"))
-    #expect(refused.stderr.contains("1 record(s) in theirs.json have the id of a different record in this workspace: knowledge \(decision) (content differ)"))
+    #expect(refused.stdout.contains("    - knowledge \(decision) (content differs)"))
+    #expect(refused.stderr.contains("1 record(s) in theirs.json have the id of a different record in this workspace: knowledge \(decision) (content differs)"))
     #expect(try cli.json(["knowledge", "get", decision])["content"] as? String == "WAL mode.")
 
     let dry = try cli.run(["import", file.path, "--on-conflict", "replace", "--dry-run"])
@@ -143,6 +143,38 @@ struct DataRightsCommandTests {
     #expect((status["counts"] as? [String: Int])?.values.allSatisfy { $0 == 0 } == true)
   }
 
+  @Test("an unconfirmed erase or deletion with --json carries its plan in the error document")
+  func unconfirmedPlanInJSON() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try seed(cli)
+    let erase = try cli.run(["erase", "--kind", "knowledge", "--json"])
+    #expect(erase.status == 1)
+    let eraseError = try #require((try JSONSerialization.jsonObject(with: Data(erase.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    #expect(eraseError["kind"] as? String == "aborted")
+    #expect(eraseError["exitCode"] as? Int == 1)
+    let erasePlan = try #require(eraseError["plan"] as? [String: Any])
+    #expect(erasePlan["target"] as? String == "knowledge")
+    let steps = erasePlan["steps"] as? [[String: Any]] ?? []
+    #expect(steps.contains { $0["action"] as? String == "deleteKnowledge" && $0["count"] as? Int == 2 })
+
+    let items = try cli.json(["knowledge", "list"])["items"] as? [[String: Any]] ?? []
+    let id = try #require(items.first { $0["title"] as? String == "Use SQLite for the workspace" }?["id"] as? String)
+    let delete = try cli.run(["knowledge", "delete", id, "--json"])
+    #expect(delete.status == 1)
+    let deleteError = try #require((try JSONSerialization.jsonObject(with: Data(delete.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    let deletePlan = try #require(deleteError["plan"] as? [String: Any])
+    #expect(deletePlan["targetID"] as? String == id)
+    #expect(deletePlan["target"] as? String == "knowledge")
+    #expect(deletePlan["targetTitle"] as? String == "Use SQLite for the workspace")
+    #expect(try cli.json(["knowledge", "list"])["total"] as? Int == 2, "nothing was changed")
+
+    // Other errors carry no plan.
+    let other = try cli.run(["knowledge", "get", "nope", "--json"])
+    let otherError = try #require((try JSONSerialization.jsonObject(with: Data(other.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    #expect(otherError["plan"] == nil)
+  }
+
   @Test("erase needs confirmation; with --yes it removes, compacts and verifies")
   func erase() throws {
     let cli = CLI()
@@ -152,7 +184,8 @@ struct DataRightsCommandTests {
     #expect(declined.status == 1)
     #expect(declined.stdout.contains("Erase plan (knowledge):"))
     #expect(declined.stdout.contains("delete 2 knowledge item(s)"))
-    #expect(declined.stderr.contains("needs confirmation: run it in a terminal, or pass --yes"))
+    #expect(declined.stderr.contains("dolphin: error: erasing this data needs confirmation: run it in a terminal, or pass --yes; nothing was changed"))
+    #expect(!declined.stderr.contains("undone. needs"))
     #expect(try cli.json(["knowledge", "list"])["total"] as? Int == 2)
 
     let erased = try cli.run(["erase", "--kind", "knowledge", "--yes"])

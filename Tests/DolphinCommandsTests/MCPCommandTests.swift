@@ -295,6 +295,21 @@ struct MCPCommandTests {
     #expect(run.messages.count == 4)
   }
 
+  @Test("Help is truthful: --json is neither listed nor accepted")
+  func helpOmitsJSON() throws {
+    let help = try runDolphin(["mcp", "--help"])
+    #expect(help.status == 0)
+    #expect(!help.stdout.contains("--json"), "\(help.stdout)")
+    #expect(help.stdout.contains("--workspace DIR"))
+    let refused = try runDolphin(["mcp", "--json"], stdin: "")
+    #expect(refused.status == 2)
+    #expect(refused.stdout.isEmpty)
+    #expect(refused.stderr.contains("`dolphin mcp` writes only JSON-RPC to stdout; --json does not apply"))
+    let overview = try runDolphin(["--help"])
+    #expect(overview.stdout.contains("every command except `mcp` (whose stdout is the"))
+    #expect(try runDolphin(["capture", "--help"]).stdout.contains("--json"))
+  }
+
   @Test("Usage errors print nothing on stdout, --json included")
   func usageErrors() throws {
     let dir = TemporaryDirectory("mcp-usage")

@@ -14,9 +14,9 @@ struct NewUserRegressionTests {
   }
 
   static let cases: [Case] = [
-    Case(name: "handoff focus with a credential", args: ["handoff", "create", "--focus", "password=hunter22222"], status: 4, stderr: "focus looks like it holds a credential"),
-    Case(name: "handoff summary with a credential", args: ["handoff", "create", "--focus", "deploy", "--summary", "api_key: sk-abcdefghijklmnopqrstuvwxyz0123456789ABCD"], status: 4, stderr: "summary looks like it holds a credential"),
-    Case(name: "handoff step with a credential", args: ["handoff", "create", "--focus", "deploy", "--next", "use ghp_abcdefghijklmnopqrstuvwxyz0123456789"], status: 4, stderr: "nextSteps[0] looks like it holds a credential"),
+    Case(name: "handoff focus with a credential", args: ["handoff", "create", "--focus", "password=hunter22222"], status: 4, stderr: "dolphin: error: --focus looks like it holds a credential"),
+    Case(name: "handoff summary with a credential", args: ["handoff", "create", "--focus", "deploy", "--summary", "api_key: sk-abcdefghijklmnopqrstuvwxyz0123456789ABCD"], status: 4, stderr: "dolphin: error: --summary looks like it holds a credential"),
+    Case(name: "handoff step with a credential", args: ["handoff", "create", "--focus", "deploy", "--next", "use ghp_abcdefghijklmnopqrstuvwxyz0123456789"], status: 4, stderr: "dolphin: error: --next #1 looks like it holds a credential"),
     Case(name: "ask with a credential", args: ["ask", "/capture decision: password=hunter22222 | Y", "--yes"], status: 4, stderr: "message looks like it holds a credential"),
     Case(name: "empty --workspace", args: ["status", "--workspace", ""], status: 2, stderr: "--workspace needs a directory path"),
     Case(name: "a write without approval", args: ["ask", "/capture decision: X | Y"], status: 1, stderr: "knowledge_capture was denied"),
@@ -74,6 +74,43 @@ struct NewUserRegressionTests {
       let data = try Data(contentsOf: URL(fileURLWithPath: ws).appendingPathComponent(name))
       #expect(data.range(of: Data("Bluebird".utf8)) == nil, "\(name)")
     }
+  }
+
+  @Test("an option left without its value does not swallow the next option")
+  func optionValueIsNotAnOption() throws {
+    let dir = TemporaryDirectory("nu5")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let r = try runDolphin(["capture", "fact", "t", "--content", "--json", "--workspace", ws])
+    #expect(r.status == 2, "\(r.stdout)\n\(r.stderr)")
+    #expect(r.stderr.contains("--content needs a value (TEXT), but the next argument '--json' is an option"))
+    #expect(r.stderr.contains("write --content=--json"))
+    #expect(!FileManager.default.fileExists(atPath: ws), "nothing was opened or stored")
+
+    // `--workspace --json` must not create a directory named `--json` where dolphin runs.
+    let sh = try runProcess(
+      "/bin/sh", ["-c", "cd \"$1\" && \"$2\" capture fact t4 --workspace --json", "sh", dir.path, dolphinExecutable().path])
+    #expect(sh.status == 2, "\(sh.stderr)")
+    #expect(sh.stderr.contains("--workspace needs a value (DIR)"))
+    #expect(!FileManager.default.fileExists(atPath: dir.appending("--json").path))
+
+    // The inline form is how a value that begins with -- is given on purpose.
+    let inline = try runDolphin(["capture", "fact", "t", "--content=--json", "--json", "--workspace", ws])
+    #expect(inline.status == 0, "\(inline.stderr)")
+    #expect(inline.stdout.contains("\"content\" : \"--json\""))
+  }
+
+  @Test("an argument that is not valid UTF-8 is refused, not repaired and stored")
+  func invalidUTF8Argument() throws {
+    let dir = TemporaryDirectory("nu6")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    // Process takes Swift strings, which cannot hold invalid UTF-8: let the shell make the byte.
+    let r = try runProcess(
+      "/bin/sh", ["-c", #""$1" capture fact "$(printf 'bad \377 title')" --workspace "$2""#, "sh", dolphinExecutable().path, ws])
+    #expect(r.status == 2, "\(r.stdout)\n\(r.stderr)")
+    #expect(r.stderr.contains(#"argument 3 after `dolphin` is not valid UTF-8: 'bad \xFF title'"#), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: ws), "nothing was opened or stored")
   }
 
   @Test("--help --json prints one JSON document")

@@ -113,7 +113,7 @@ public indirect enum ToolSchema: Sendable {
     switch self {
     case .object(let props):
       guard case .object(let given) = value else {
-        throw ToolArgumentError(field: path, message: "\(path) must be an object, got \(value.kindName)")
+        throw ToolArgumentError(field: path, message: "\(path) must be an object, got \(value.kindWithArticle)")
       }
       let names = props.map(\.name)
       for key in given.keys where !names.contains(key) {
@@ -134,7 +134,7 @@ public indirect enum ToolSchema: Sendable {
       return .object(out)
     case .string(let r):
       guard case .string(let raw) = value else {
-        throw ToolArgumentError(field: path, message: "\(path) must be a string, got \(value.kindName)")
+        throw ToolArgumentError(field: path, message: "\(path) must be a string, got \(value.kindWithArticle)")
       }
       var s: String
       switch r.normalization {
@@ -166,7 +166,7 @@ public indirect enum ToolSchema: Sendable {
       return .string(s)
     case .integer(let lo, let hi):
       guard case .number(let num) = value, let i = num.int else {
-        throw ToolArgumentError(field: path, message: "\(path) must be an integer, got \(value.kindName == "number" ? value.description : value.kindName)")
+        throw ToolArgumentError(field: path, message: "\(path) must be an integer, got \(value.kindName == "number" ? value.description : value.kindWithArticle)")
       }
       guard (lo...hi).contains(i) else {
         throw ToolArgumentError(field: path, message: "\(path) is \(i); it must be between \(lo) and \(hi)", limit: hi, actual: i)
@@ -174,12 +174,12 @@ public indirect enum ToolSchema: Sendable {
       return .integer(i)
     case .boolean:
       guard case .bool = value else {
-        throw ToolArgumentError(field: path, message: "\(path) must be true or false, got \(value.kindName)")
+        throw ToolArgumentError(field: path, message: "\(path) must be true or false, got \(value.kindWithArticle)")
       }
       return value
     case .array(let items, let lo, let hi, let unique):
       guard case .array(let elements) = value else {
-        throw ToolArgumentError(field: path, message: "\(path) must be an array, got \(value.kindName)")
+        throw ToolArgumentError(field: path, message: "\(path) must be an array, got \(value.kindWithArticle)")
       }
       if elements.count > hi {
         throw ToolArgumentError(field: path, message: "\(path) has \(elements.count) items; the limit is \(hi)", limit: hi, actual: elements.count)

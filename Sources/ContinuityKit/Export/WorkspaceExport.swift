@@ -71,6 +71,9 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
       if case .typeMismatch(_, let context) = error, context.codingPath.isEmpty {
         throw .notAnExport(file: fileName, reason: "the top level is not a JSON object")
       }
+      if case .valueNotFound(_, let context) = error, context.codingPath.isEmpty {
+        throw .notAnExport(file: fileName, reason: "the top level is null, not a JSON object")
+      }
       if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
         throw .malformed(file: fileName, path: "", message: "not valid JSON (\(underlyingMessage(context)))")
       }
@@ -134,11 +137,26 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
 
   static func message(_ error: DecodingError) -> String {
     switch error {
-    case .typeMismatch(let type, let c): return "expected \(type): \(c.debugDescription)"
-    case .valueNotFound(let type, _): return "missing value (expected \(type))"
+    case .typeMismatch(let type, let c): return "expected \(expectation(type)): \(c.debugDescription)"
+    case .valueNotFound(let type, _): return "got null; expected \(expectation(type))"
     case .keyNotFound: return "missing required field"
     case .dataCorrupted(let c): return underlyingMessage(c)
     @unknown default: return "\(error)"
+    }
+  }
+
+  /// What a JSON value of `type` looks like, for messages: `an array`, `a string`, ….
+  static func expectation(_ type: Any.Type) -> String {
+    let name = String(describing: type)
+    if name.hasPrefix("Array") { return "an array" }
+    if name.hasPrefix("Dictionary") { return "an object" }
+    switch name {
+    case "String": return "a string"
+    case "Int", "Int64", "Int32", "UInt", "UInt64", "Double", "Float": return "a number"
+    case "Bool": return "true or false"
+    case "UUID": return "a UUID string"
+    case "Date": return "a date string"
+    default: return "a \(name) value"
     }
   }
 

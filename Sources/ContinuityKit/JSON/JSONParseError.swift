@@ -77,8 +77,20 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
   }
 
   private static func show(_ byte: UInt8) -> String {
+    if let name = quoteLikeName(byte) { return name }
     if byte >= 0x21, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
     let hex = String(byte, radix: 16, uppercase: true)
     return "byte 0x" + (hex.count == 1 ? "0" + hex : hex)
+  }
+
+  /// A name for the characters that read badly between single quotes (a backslash, an
+  /// apostrophe, a double quote), or nil for any other byte.
+  static func quoteLikeName(_ byte: UInt8) -> String? {
+    switch byte {
+    case UInt8(ascii: "\\"): "backslash"
+    case UInt8(ascii: "'"): "apostrophe"
+    case UInt8(ascii: "\""): "double quote"
+    default: nil
+    }
   }
 }

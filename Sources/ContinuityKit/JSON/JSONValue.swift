@@ -95,6 +95,19 @@ extension JSONValue {
     }
   }
 
+  /// The kind as a message names a value of it: `null`, `a boolean`, `a number`, `a string`,
+  /// `an array`, `an object` (so `got null`, never `got a null`).
+  public var kindWithArticle: String {
+    switch self {
+    case .null: "null"
+    case .bool: "a boolean"
+    case .number: "a number"
+    case .string: "a string"
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+
   /// The number with the decimal literal of `value`.
   public static func integer(_ value: some BinaryInteger) -> JSONValue {
     .number(JSONNumber(value))

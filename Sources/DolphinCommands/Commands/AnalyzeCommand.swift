@@ -13,27 +13,28 @@ enum AnalyzeCommands {
       variadic: true,
       discussion: """
         Rules: todo, force_try, force_unwrap, force_cast, long_line (> 120 characters), deep_nesting (> 5),
-        repeated_line (≥ 3). Directory walks skip .build, hidden folders and whatever .gitignore excludes;
-        files over \(Limits.codeAnalysisBytes) bytes are skipped with a notice. Nothing is executed, compiled
-        or uploaded. Exit 0 whether or not findings exist.
+        repeated_line (≥ 3). Directory walks skip .build, hidden folders and whatever .gitignore excludes,
+        and skip files over \(Limits.codeAnalysisBytes) bytes with a notice. A file named explicitly must be a
+        .swift file (else exit 2) of at most \(Limits.codeAnalysisBytes) bytes (else exit 4). Nothing is
+        executed, compiled or uploaded. Exit 0 whether or not findings exist.
         """),
     run: { ctx in
-      let given = ctx.arguments.value("format")
-      if ctx.json, let given, given != "json", given != "sarif" {
-        throw CLIError.usage("--json asks for JSON but --format is '\(given)'; give one of them")
-      }
-      let format = given ?? (ctx.json ? "json" : "text")
-      guard ["text", "json", "sarif"].contains(format) else {
-        throw CLIError.usage("--format must be text, json or sarif, got '\(format)'")
-      }
-      for path in ctx.arguments.positionals where !FileManager.default.fileExists(atPath: path) {
-        throw CLIError.notFound("\(path): no such file or directory")
+      let format = try ctx.choice("format", among: ["text", "json", "sarif"], default: ctx.json ? "json" : "text")
+      if ctx.json, format == "text" {
+        throw CLIError.usage("--json asks for JSON but --format is 'text'; give one of them")
       }
       let paths = ctx.arguments.positionals
+      for path in paths { try requireAnalyzable(path) }
       let console = ctx.console
       let showProgress = console.isInteractive && format == "text"
       let result = CodeAnalyzer.analyze(paths: paths) { p in
         if showProgress, p.directories % 25 == 0 { console.printError("scanning: \(p.directories) directories, \(p.files) files…") }
+      }
+      // A file named explicitly that still could not be analyzed (unreadable, not UTF-8) is an
+      // error too; only what a directory walk finds is skipped with a notice.
+      if let s = result.skipped.first(where: { paths.contains($0.path) }) {
+        let problem = s.notice.replacingOccurrences(of: "; skipped", with: "").replacingOccurrences(of: "skipped, ", with: "")
+        throw s.reason == .notSwift ? CLIError.usage(problem) : CLIError.input(problem)
       }
       for s in result.skipped { console.printError("dolphin: notice: \(s.notice)") }
       switch format {
@@ -53,4 +54,32 @@ enum AnalyzeCommands {
         }
       }
     })
+
+  /// Checks a path named on the command line: it must exist, and a file must be a `.swift`
+  /// file within ``Limits/codeAnalysisBytes`` (a directory walk skips such files with a notice
+  /// instead; a file the user named is an error).
+  /// - Throws: ``CLIError/notFound(_:)``; ``CLIError/usage(_:)`` for a file that is not
+  ///   `.swift` (or not a regular file); ``ValidationError`` naming the file, its size and the
+  ///   limit.
+  static func requireAnalyzable(_ path: String) throws {
+    try Commands.requireExistingPath(path)
+    let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    let attributes = try? FileManager.default.attributesOfItem(atPath: resolved)
+    switch attributes?[.type] as? FileAttributeType {
+    case .typeDirectory?: return
+    case .typeRegular?: break
+    default:
+      throw CLIError.usage("\(path) is not a regular file or directory; `dolphin analyze` reads .swift files and directories of them")
+    }
+    guard path.hasSuffix(".swift") else {
+      throw CLIError.usage("\(path) is not a .swift file; `dolphin analyze` reads .swift files and directories of them")
+    }
+    let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+    if size > Limits.codeAnalysisBytes {
+      throw ValidationError(
+        field: path, limit: Limits.codeAnalysisBytes, actual: size,
+        message: "\(path) is \(size) bytes, over the \(Limits.codeAnalysisBytes)-byte code analysis limit; "
+          + "split it or analyze a smaller file")
+    }
+  }
 }

@@ -35,10 +35,11 @@ enum Commands {
         Every capture that leaves the knowledge count at a multiple of five also stores a rule-based digest.
         Text that looks like a credential (a private key, a cloud or VCS token, `password=…`) is refused
         (exit 4, naming the kind and line:column) unless --allow-credentials is given.
-        """),
+        """,
+      fieldFlags: [FieldFlag("relationships", "--relates"), FieldFlag("tags", "--tags")]),
     run: { ctx in
       let a = ctx.arguments
-      let kind = try ctx.parseEnum(KnowledgeKind.self, a.positionals[0], field: "kind")
+      let kind = try ctx.parseEnum(KnowledgeKind.self, a.positionals[0], name: "kind")
       if a.value("content") != nil, a.value("content-file") != nil {
         throw CLIError.usage("give --content or --content-file, not both")
       }
@@ -46,7 +47,7 @@ enum Commands {
       if content == "-" { content = ctx.console.readAll() }
       if let path = a.value("content-file") { content = try readTextFile(path, field: "content-file") }
       let relationships = try a.all("relates").enumerated().map { i, spec in try parseRelationship(spec, index: i, ctx: ctx) }
-      let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, field: "priority") } ?? .normal
+      let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, name: "--priority") } ?? .normal
       let engine = try ctx.engine()
       let result = try engine.capture(
         CaptureRequest(kind: kind, title: a.positionals[1], content: content, tags: splitTags(a.all("tags")),
@@ -89,20 +90,31 @@ enum Commands {
   static func parseRelationship(_ spec: String, index: Int, ctx: CommandContext) throws -> KnowledgeRelationship {
     let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
     guard parts.count == 2 else {
-      throw ValidationError(field: "relates[\(index)]", message: "relates[\(index)] '\(inert(spec))' must be KIND:UUID, e.g. supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+      throw ValidationError(field: "relates[\(index)]", message: "--relates '\(inert(spec))' must be KIND:UUID, e.g. supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301")
     }
-    let kind = try ctx.parseEnum(RelationshipKind.self, parts[0], field: "relates[\(index)] kind")
-    return KnowledgeRelationship(kind: kind, targetID: try ctx.uuid(parts[1], field: "relates[\(index)] id"))
+    let kind = try ctx.parseEnum(RelationshipKind.self, parts[0], name: "--relates kind")
+    return KnowledgeRelationship(kind: kind, targetID: try ctx.uuid(parts[1], field: "--relates id"))
   }
 
+  /// Reads a UTF-8 text file named by the option `--field`.
+  /// - Throws: ``CLIError/notFound(_:)`` when nothing is at `path` (exit 3, as for every path
+  ///   named on the command line); ``CLIError/input(_:)`` when it cannot be read or is not UTF-8.
   static func readTextFile(_ path: String, field: String) throws -> String {
+    try requireExistingPath(path, option: "--\(field)")
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw CLIError.input("--\(field): cannot read '\(path)' (missing or unreadable)")
+      throw CLIError.input("--\(field): cannot read '\(path)' (a directory, or no permission)")
     }
     guard let text = String(data: data, encoding: .utf8) else {
       throw CLIError.input("--\(field): '\(path)' is not UTF-8 text")
     }
     return text
+  }
+
+  /// Throws ``CLIError/notFound(_:)`` when nothing exists at `path`.
+  /// - Parameter option: the option that named the path (`--content-file`), if any.
+  static func requireExistingPath(_ path: String, option: String? = nil) throws {
+    guard !FileManager.default.fileExists(atPath: path) else { return }
+    throw CLIError.notFound((option.map { "\($0): " } ?? "") + "\(path): no such file or directory")
   }
 
   static let status = Command(

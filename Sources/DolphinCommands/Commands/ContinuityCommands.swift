@@ -56,7 +56,7 @@ enum ContinuityCommands {
         missing-relationships, missing-tags. At most \(Limits.insights) insights, in a stable order. Read-only.
         """),
     run: { ctx in
-      let p = try ctx.arguments.value("min-priority").map { try ctx.parseEnum(Priority.self, $0, field: "min-priority") } ?? .low
+      let p = try ctx.arguments.value("min-priority").map { try ctx.parseEnum(Priority.self, $0, name: "--min-priority") } ?? .low
       let r = try ctx.engine().insights(minimumPriority: p)
       if ctx.json { try ctx.console.printJSON(r) } else { ctx.console.print(Render.insights(r)) }
     })

@@ -22,10 +22,7 @@ enum DataRightsCommands {
         kept unless --force is given.
         """),
     run: { ctx in
-      let format = ctx.arguments.value("format") ?? "json"
-      guard format == "json" || format == "markdown" else {
-        throw ValidationError(field: "format", message: "format '\(inert(format))' is not one of: json, markdown")
-      }
+      let format = try ctx.choice("format", among: ["json", "markdown"], default: "json")
       let output = ctx.arguments.value("output").map { URL(fileURLWithPath: $0) }
       if ctx.json, output == nil, format != "json" {
         throw CLIError.usage("--json prints one JSON document; give --output for a Markdown export")
@@ -82,16 +79,16 @@ enum DataRightsCommands {
         """),
     run: { ctx in
       let path = ctx.arguments.positionals[0]
-      let policyName = ctx.arguments.value("on-conflict") ?? "refuse"
-      let policy = try ctx.parseEnum(ImportConflictPolicy.self, policyName, field: "on-conflict")
+      let policy = try ctx.parseEnum(ImportConflictPolicy.self, ctx.arguments.value("on-conflict") ?? "refuse", name: "--on-conflict")
       let data: Data
       let source: String
       if path == "-" {
         data = Data(ctx.console.readAll().utf8)
         source = "stdin"
       } else {
+        try Commands.requireExistingPath(path)
         guard let d = FileManager.default.contents(atPath: path) else {
-          throw CLIError.input("cannot read '\(path)' (missing or unreadable)")
+          throw CLIError.input("cannot read '\(path)' (a directory, or no permission)")
         }
         data = d
         source = URL(fileURLWithPath: path).lastPathComponent
@@ -148,9 +145,11 @@ enum DataRightsCommands {
         to check that no erased record's id survives. Exit 5 when that check fails.
         """),
     run: { ctx in
-      let scope = try ctx.parseEnum(EraseScope.self, ctx.arguments.value("kind") ?? "all", field: "kind")
+      let scope = try ctx.parseEnum(EraseScope.self, ctx.arguments.value("kind") ?? "all", name: "--kind")
       let engine = try ctx.engine()
-      try runErase(ctx, engine: engine, plan: try engine.planErase(scope), question: "Erase this data? This cannot be undone.")
+      try runErase(
+        ctx, engine: engine, plan: try engine.planErase(scope), question: "Erase this data? This cannot be undone.",
+        action: "erasing this data")
     })
 
   static let activityClear = Command(
@@ -165,14 +164,17 @@ enum DataRightsCommands {
     run: { ctx in
       let engine = try ctx.engine()
       try runErase(
-        ctx, engine: engine, plan: try engine.planClearChatAndActivity(), question: "Clear chat & run activity?")
+        ctx, engine: engine, plan: try engine.planClearChatAndActivity(), question: "Clear chat & run activity?",
+        action: "clearing chat & run activity")
     })
 
   /// Shared flow of `erase` and `activity clear`: show, confirm, apply, report the verification.
-  static func runErase(_ ctx: CommandContext, engine: KnowledgeEngine, plan: ErasePlan, question: String) throws {
+  static func runErase(
+    _ ctx: CommandContext, engine: KnowledgeEngine, plan: ErasePlan, question: String, action: String
+  ) throws {
     let text = Render.erasePlan(plan)
     if ctx.json { ctx.console.printError(text) } else { ctx.console.print(text) }
-    if !plan.isEmpty { try ctx.confirm(question) }
+    if !plan.isEmpty { try ctx.confirm(question, action: action, plan: plan) }
     let report = try engine.apply(plan)
     if ctx.json {
       try ctx.console.printJSON(report)

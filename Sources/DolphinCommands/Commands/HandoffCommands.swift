@@ -21,12 +21,16 @@ enum HandoffCommands {
       discussion: """
         Example:
           dolphin handoff create --focus "Wire the digest into the CLI" --next "Add --save" --auto
-        """),
+        """,
+      fieldFlags: [
+        FieldFlag("focus", "--focus"), FieldFlag("summary", "--summary"), FieldFlag("nextSteps", "--next", numbered: true),
+        FieldFlag("knowledgeIDs", "--knowledge"), FieldFlag("taskIDs", "--task"),
+      ]),
     run: { ctx in
       let a = ctx.arguments
       guard let focus = a.value("focus") else { throw CLIError.usage("`dolphin handoff create` needs --focus TEXT") }
-      let knowledge = try a.all("knowledge").enumerated().map { i, s in try ctx.uuid(s, field: "knowledge[\(i)]") }
-      let tasks = try a.all("task").enumerated().map { i, s in try ctx.uuid(s, field: "task[\(i)]") }
+      let knowledge = try a.all("knowledge").map { try ctx.uuid($0, field: "--knowledge") }
+      let tasks = try a.all("task").map { try ctx.uuid($0, field: "--task") }
       let r = try ctx.engine().createHandoff(
         HandoffRequest(
           focus: focus, summary: a.value("summary"), nextSteps: a.all("next"), knowledgeIDs: knowledge, taskIDs: tasks,

@@ -8,7 +8,7 @@ func runDeletion(_ ctx: CommandContext, _ request: (UUID) -> DeletionRequest, fi
   let engine = try ctx.engine()
   let plan = try engine.planDeletion(of: request(id))
   if !ctx.json { ctx.console.print(Render.plan(plan)) } else { ctx.console.printError(Render.plan(plan)) }
-  try ctx.confirm("Apply this deletion?")
+  try ctx.confirm("Apply this deletion?", action: "the deletion", plan: plan)
   let report = try engine.apply(plan)
   if ctx.json {
     try ctx.console.printJSON(report)
@@ -29,7 +29,7 @@ enum KnowledgeCommands {
         OptionSpec(name: "limit", value: "N", help: "At most N items (1…\(Limits.knowledgeItemsMaximum), default 50)."),
       ]),
     run: { ctx in
-      let kinds = try ctx.arguments.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, field: "kind") }
+      let kinds = try ctx.arguments.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, name: "--kind") }
       let limit = try ctx.integer("limit", default: 50, range: 1...Limits.knowledgeItemsMaximum)
       let engine = try ctx.engine()
       let items = try engine.listKnowledge(kinds: kinds, tag: ctx.arguments.value("tag"), limit: limit)
@@ -73,7 +73,8 @@ enum MemoryCommands {
       options: [
         OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Comma-separated tags."),
         Commands.allowCredentials,
-      ]),
+      ],
+      fieldFlags: [FieldFlag("tags", "--tags")]),
     run: { ctx in
       var text = ctx.arguments.positionals[0]
       if text == "-" { text = ctx.console.readAll() }
@@ -132,11 +133,12 @@ enum TaskCommands {
         OptionSpec(name: "priority", value: "P", help: "low, normal (default), high or critical."),
         OptionSpec(name: "knowledge", value: "ID", repeatable: true, help: "A supporting knowledge item (≤ \(Limits.idsPerList))."),
         Commands.allowCredentials,
-      ]),
+      ],
+      fieldFlags: [FieldFlag("notes", "--notes"), FieldFlag("knowledgeIDs", "--knowledge")]),
     run: { ctx in
       let a = ctx.arguments
-      let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, field: "priority") } ?? .normal
-      let ids = try a.all("knowledge").enumerated().map { i, s in try ctx.uuid(s, field: "knowledge[\(i)]") }
+      let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, name: "--priority") } ?? .normal
+      let ids = try a.all("knowledge").map { try ctx.uuid($0, field: "--knowledge") }
       let t = try ctx.engine().addTask(
         title: a.positionals[0], notes: a.value("notes") ?? "", priority: priority, knowledgeIDs: ids,
         allowCredentials: a.has("allow-credentials"))
@@ -148,11 +150,8 @@ enum TaskCommands {
       path: ["task", "list"], summary: "List tasks: open first, then by priority and age.",
       options: [OptionSpec(name: "status", value: "S", help: "open, completed or all (default all).")]),
     run: { ctx in
-      let s = ctx.arguments.value("status") ?? "all"
-      guard ["open", "completed", "all"].contains(s.lowercased()) else {
-        throw ValidationError(field: "status", message: "status '\(inert(String(s.prefix(40))))' is not one of: open, completed, all")
-      }
-      let status: TaskStatus? = s.lowercased() == "all" ? nil : TaskStatus(rawValue: s.lowercased())
+      let s = try ctx.choice("status", among: ["open", "completed", "all"], default: "all")
+      let status: TaskStatus? = s == "all" ? nil : TaskStatus(rawValue: s)
       let tasks = try ctx.engine().listTasks(status: status)
       if ctx.json {
         struct Out: Encodable { var tasks: [TaskItem] }
@@ -203,9 +202,7 @@ enum MigrateCommands {
         """),
     run: { ctx in
       let file = URL(fileURLWithPath: ctx.arguments.positionals[0])
-      guard FileManager.default.fileExists(atPath: file.path) else {
-        throw CLIError.input("no file at \(file.path)")
-      }
+      try Commands.requireExistingPath(file.path)
       let engine = try ctx.engine()
       let report = try engine.importLegacyWorkspace(
         file: file, backupDirectory: ctx.workspaceDirectory.appendingPathComponent("legacy-backups"))

@@ -31,14 +31,12 @@ enum MCPCommands {
         Register it with a client, e.g.:
           claude mcp add dolphin -- /path/to/dolphin mcp --workspace /path/to/workspace
         A missing workspace is created; a damaged one does not stop the server (calls report it).
-        """),
+        """,
+      noJSONReason: "`dolphin mcp` writes only JSON-RPC to stdout; --json does not apply"),
     run: { ctx in
-      if ctx.json {
-        throw CLIError.usage("`dolphin mcp` writes only JSON-RPC to stdout; --json does not apply")
-      }
       let policy =
         try ctx.arguments.value("writes").map {
-          try ctx.parseEnum(MCPWritePolicy.self, $0, field: "writes")
+          try ctx.parseEnum(MCPWritePolicy.self, $0, name: "--writes")
         } ?? .ask
       let verbose = ctx.arguments.has("verbose")
       let directory = ctx.workspaceDirectory

@@ -5,8 +5,12 @@ import KnowledgeEngine
 extension SearchCommands {
   static let all = [search, reindex]
 
-  static func render(_ r: SearchResponse, explain: Bool, console: Console) {
-    console.print("mode: \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")) · \(r.results.count) shown of \(r.total) match(es)" + (r.truncated ? " · cut by --limit" : ""))
+  /// Prints a search response.
+  /// - Parameter limitGiven: whether the user gave `--limit` (else the default limit cut the
+  ///   results, and the header says so).
+  static func render(_ r: SearchResponse, explain: Bool, limitGiven: Bool, console: Console) {
+    let cut = limitGiven ? " · cut by --limit" : " · cut at the default limit of \(Limits.searchResultsDefault)"
+    console.print("mode: \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")) · \(r.results.count) shown of \(r.total) match(es)" + (r.truncated ? cut : ""))
     if r.results.isEmpty, let why = r.emptyReason {
       console.print("No results: " + {
         switch why {
@@ -51,7 +55,7 @@ extension SearchCommands {
         """),
     run: { ctx in
       let a = ctx.arguments
-      let kinds = try a.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, field: "kind") }
+      let kinds = try a.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, name: "--kind") }
       let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
       let engine = try ctx.engine()
       var r: SearchResponse
@@ -66,7 +70,11 @@ extension SearchCommands {
       } else {
         r = try engine.search(a.positionals[0], kinds: kinds, includeMemories: a.has("include-memories"), limit: limit)
       }
-      if ctx.json { try ctx.console.printJSON(r) } else { render(r, explain: a.has("explain"), console: ctx.console) }
+      if ctx.json {
+        try ctx.console.printJSON(r)
+      } else {
+        render(r, explain: a.has("explain"), limitGiven: a.value("limit") != nil, console: ctx.console)
+      }
     })
 
   static let reindex = Command(
@@ -86,6 +94,10 @@ extension SearchCommands {
   static func runMemorySearch(_ ctx: CommandContext) throws {
     let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
     let r = try ctx.engine().search(ctx.arguments.positionals[0], memoriesOnly: true, limit: limit)
-    if ctx.json { try ctx.console.printJSON(r) } else { render(r, explain: false, console: ctx.console) }
+    if ctx.json {
+      try ctx.console.printJSON(r)
+    } else {
+      render(r, explain: false, limitGiven: ctx.arguments.value("limit") != nil, console: ctx.console)
+    }
   }
 }

@@ -12,8 +12,8 @@ extension TaskCommands {
         OptionSpec(name: "limit", value: "N", help: "At most N results (1…\(Limits.searchResultsMaximum), default \(Limits.searchResultsDefault))."),
       ]),
     run: { ctx in
-      let s = ctx.arguments.value("status") ?? "all"
-      let status: TaskStatus? = s == "all" ? nil : try ctx.parseEnum(TaskStatus.self, s, field: "status")
+      let s = try ctx.choice("status", among: ["open", "completed", "all"], default: "all")
+      let status: TaskStatus? = s == "all" ? nil : TaskStatus(rawValue: s)
       let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
       let r = try ctx.engine().searchTasks(ctx.arguments.positionals[0], status: status, limit: limit)
       if ctx.json {
@@ -22,7 +22,8 @@ extension TaskCommands {
       }
       ctx.console.print("\(r.results.count) task(s) found (mode \(r.mode))")
       for x in r.results {
-        ctx.console.print(Render.taskLine(x.task) + "  matched: " + x.matchedTerms.map(inert).joined(separator: ", "))
+        // The ranker reports index terms (stemmed, or a typo variant), not the words typed.
+        ctx.console.print(Render.taskLine(x.task) + "  matched stems: " + x.matchedTerms.map(inert).joined(separator: ", "))
       }
     })
 }

@@ -2,7 +2,8 @@ import ContinuityKit
 
 /// A small, strict command-line parser: declared options only, `--name value` or
 /// `--name=value`, repeatable options, `--` to end options, and errors that name the option
-/// and suggest the nearest valid one.
+/// and suggest the nearest valid one. In the `--name value` form the value may not begin with
+/// `--` (nor be `-h`): that is taken as a forgotten value; `--name=--value` carries it.
 struct OptionSpec: Sendable {
   var name: String
   /// nil for a flag; the value's placeholder (e.g. `KIND`) otherwise.
@@ -26,6 +27,12 @@ struct CommandSpec: Sendable {
   var variadic = false
   /// Extra help text (examples, exit codes).
   var discussion: String = ""
+  /// Why `--json` does not apply to this command, when it does not (`dolphin mcp`, whose
+  /// stdout is the JSON-RPC stream); such a command neither lists nor accepts it.
+  var noJSONReason: String? = nil
+  /// Library fields that come from this command's flags, so error messages name the flag
+  /// (see ``FieldFlag``).
+  var fieldFlags: [FieldFlag] = []
 
   var name: String { path.joined(separator: " ") }
 
@@ -36,7 +43,8 @@ struct CommandSpec: Sendable {
   ]
 
   var allOptions: [OptionSpec] {
-    options + (confirms ? [OptionSpec(name: "yes", value: nil, help: "Apply without asking (for scripts).")] : []) + Self.globalOptions
+    let globals = noJSONReason == nil ? Self.globalOptions : Self.globalOptions.filter { $0.name != "json" }
+    return options + (confirms ? [OptionSpec(name: "yes", value: nil, help: "Apply without asking (for scripts).")] : []) + globals
   }
 }
 
@@ -82,6 +90,7 @@ enum ArgumentParser {
         inlineValue = String(name[name.index(after: eq)...])
         name = String(name[..<eq])
       }
+      if name == "json", let reason = spec.noJSONReason { throw .usage(reason) }
       guard let opt = options.first(where: { $0.name == name }) else {
         let suggestion = nearest(name, in: options.map(\.name)).map { "; did you mean --\($0)?" } ?? ""
         throw .usage("unknown option '--\(name)' for `dolphin \(spec.name)`\(suggestion)")
@@ -92,7 +101,15 @@ enum ArgumentParser {
           v = inlineValue
         } else {
           guard i < arguments.count else { throw .usage("--\(name) needs a value (\(placeholder))") }
-          v = arguments[i]
+          let next = arguments[i]
+          // `--content --json` is a forgotten value, not the text "--json": refuse rather than
+          // swallow the next option. `--name=value` still carries any value.
+          if next.hasPrefix("--") || next == "-h" {
+            throw .usage(
+              "--\(name) needs a value (\(placeholder)), but the next argument '\(next)' is an option; "
+                + "to give a value that begins with '-', write --\(name)=\(next)")
+          }
+          v = next
           i += 1
         }
         if !opt.repeatable, out.values[name] != nil {

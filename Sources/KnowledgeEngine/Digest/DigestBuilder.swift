@@ -178,10 +178,10 @@ public enum DigestBuilder {
       let mark = h.priority >= .high ? " [\(h.priority.rawValue)]" : ""
       return line(d.isEmpty ? h.title + mark : "\(h.title)\(mark) — \(d)", [h])
     }
-    func kindSection(_ s: BoundedSelection<KnowledgeHeader>, plural: String) -> [DigestLine] {
-      s.elements.map(itemLine) + marker(s.total - s.elements.count, plural)
+    func kindSection(_ s: BoundedSelection<KnowledgeHeader>, _ one: String, _ many: String) -> [DigestLine] {
+      s.elements.map(itemLine) + marker(s.total - s.elements.count, one, many)
     }
-    let taskLines = i.openTasks.map(taskLine) + marker(i.openTaskTotal - i.openTasks.count, "open tasks")
+    let taskLines = i.openTasks.map(taskLine) + marker(i.openTaskTotal - i.openTasks.count, "open task", "open tasks")
 
     var recent: [DigestLine] = []
     if let h = i.activeHandoff { recent.append(line("Active handoff: \(h.focus)", [h.id])) }
@@ -191,7 +191,8 @@ public enum DigestBuilder {
       let head = "\(h.kind.rawValue): \(h.title)"
       return line(d.isEmpty ? head : "\(head) — \(d)", [h])
     }
-    recent += marker(i.recent.total - recentItems.count, "context, fact, insight and code items")
+    recent += marker(
+      i.recent.total - recentItems.count, "context, fact, insight or code item", "context, fact, insight and code items")
 
     var priorities = i.urgent.elements.map { h in
       line("\(priorityLabel(h.priority)) \(h.kind.rawValue): \(h.title)", [h])
@@ -199,15 +200,16 @@ public enum DigestBuilder {
     let shownTasks = i.urgentTasks.prefix(max(0, sectionCap - priorities.count))
     priorities += shownTasks.map { t in line("\(priorityLabel(t.priority)) task: \(t.title)", [t.id]) }
     priorities += marker(
-      i.urgent.total + i.urgentTaskTotal - i.urgent.elements.count - shownTasks.count, "high-priority items and tasks")
+      i.urgent.total + i.urgentTaskTotal - i.urgent.elements.count - shownTasks.count, "high-priority item or task",
+      "high-priority items and tasks")
 
     let questions = i.questions.elements.map { h in line("Open question: \(h.title)", [h]) }
-      + marker(i.questions.total - i.questions.elements.count, "open questions")
+      + marker(i.questions.total - i.questions.elements.count, "open question", "open questions")
 
     return DigestSections(
-      decisions: kindSection(i.decisions, plural: "decisions"),
-      preferences: kindSection(i.preferences, plural: "preferences"),
-      goals: kindSection(i.goals, plural: "goals"),
+      decisions: kindSection(i.decisions, "decision", "decisions"),
+      preferences: kindSection(i.preferences, "preference", "preferences"),
+      goals: kindSection(i.goals, "goal", "goals"),
       openTasks: taskLines, recentContext: recent, priorities: priorities, questions: questions)
   }
 
@@ -225,8 +227,10 @@ public enum DigestBuilder {
     }
   }
 
-  static func marker(_ hidden: Int, _ what: String) -> [DigestLine] {
-    hidden > 0 ? [DigestLine(text: "… and \(hidden) more \(what) (not shown)", evidenceIDs: [])] : []
+  /// `… and 1 more goal (not shown)`, `… and 3 more goals (not shown)`; nothing when none is
+  /// hidden.
+  static func marker(_ hidden: Int, _ one: String, _ many: String) -> [DigestLine] {
+    hidden > 0 ? [DigestLine(text: "… and \(hidden) more \(hidden == 1 ? one : many) (not shown)", evidenceIDs: [])] : []
   }
 
   static func line(_ text: String, _ ids: [UUID]) -> DigestLine {

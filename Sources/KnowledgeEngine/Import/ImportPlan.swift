@@ -44,6 +44,17 @@ public struct ImportPlan: Sendable, Equatable, Codable {
       self.id = id
       self.differingFields = differingFields
     }
+
+    /// The differing fields as a clause: `title differs`, `title and content differ`,
+    /// `title, content and tags differ`; empty when none are named.
+    public var differenceDescription: String {
+      switch differingFields.count {
+      case 0: return ""
+      case 1: return "\(differingFields[0]) differs"
+      default:
+        return differingFields.dropLast().joined(separator: ", ") + " and \(differingFields[differingFields.count - 1]) differ"
+      }
+    }
   }
 
   /// The file the document came from (for messages).

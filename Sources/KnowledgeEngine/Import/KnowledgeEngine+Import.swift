@@ -48,7 +48,7 @@ extension KnowledgeEngine {
   public static func conflictError(_ plan: ImportPlan) -> WorkspaceError {
     let shown = plan.conflicts.prefix(20).map { c in
       "\(c.collection) \(c.id?.uuidString ?? "")".trimmingCharacters(in: .whitespaces)
-        + (c.differingFields.isEmpty ? "" : " (\(c.differingFields.joined(separator: ", ")) differ)")
+        + (c.differingFields.isEmpty ? "" : " (\(c.differenceDescription))")
     }
     let more = plan.conflicts.count > 20 ? "; and \(plan.conflicts.count - 20) more" : ""
     return .validation(

@@ -74,7 +74,7 @@ extension JSONRPCMessage {
       return decode(object)
     default:
       return .rejected(
-        .error(.invalidRequest("expected a JSON-RPC object, got a \(value.kindName)"), id: nil))
+        .error(.invalidRequest("expected a JSON-RPC object, got \(value.kindWithArticle)"), id: nil))
     }
   }
 
@@ -89,9 +89,9 @@ extension JSONRPCMessage {
       .rejected(.error(JSONRPCError(code: code, message: message), id: id))
     }
     if hasID, id == nil {
-      let kind = object["id"]?.kindName ?? "null"
-      let shown = object["id"].map { $0.jsonString() } ?? "null"
-      return reject("the id must be a string or an integer, got the \(kind) \(shown)")
+      let given = object["id"] ?? .null
+      let shown = given == .null ? "null" : "the \(given.kindName) \(given.jsonString())"
+      return reject("the id must be a string or an integer, got \(shown)")
     }
     guard let version = object["jsonrpc"] else {
       return reject(#"missing "jsonrpc": "2.0""#)
@@ -103,7 +103,7 @@ extension JSONRPCMessage {
       return reject("missing \"method\"")
     }
     guard let method = methodValue.string else {
-      return reject("\"method\" must be a string, got a \(methodValue.kindName)")
+      return reject("\"method\" must be a string, got \(methodValue.kindWithArticle)")
     }
     if object.contains("result") || object.contains("error") {
       return reject("a message cannot carry both \"method\" and \"result\" or \"error\"")
@@ -124,7 +124,7 @@ extension JSONRPCMessage {
           .invalidParams("\"params\" must be an object (MCP uses named parameters), got an array"),
           id: id))
     case let other?:
-      return reject("\"params\" must be an object, got a \(other.kindName)")
+      return reject("\"params\" must be an object, got \(other.kindWithArticle)")
     }
     if let id {
       return .message(.request(JSONRPCRequest(id: id, method: method, params: params)))

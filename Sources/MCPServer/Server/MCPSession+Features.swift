@@ -27,7 +27,7 @@ extension MCPSession {
     case .object(let members)?: arguments = members
     case let other?:
       throw MCPServerError.invalidParams(
-        "params.arguments of tools/call must be an object, got a \(other.kindName)")
+        "params.arguments of tools/call must be an object, got \(other.kindWithArticle)")
     }
     guard try await provider.listTools().contains(where: { $0.name == name }) else {
       throw MCPServerError.unknownTool(name: name)
@@ -79,7 +79,7 @@ extension MCPSession {
       return MCPElicitationResult(action: action, content: content)
     case let other?:
       throw MCPServerError.invalidClientResponse(
-        "elicitation content must be an object, got a \(other.kindName)")
+        "elicitation content must be an object, got \(other.kindWithArticle)")
     }
   }
 
@@ -137,13 +137,13 @@ extension MCPSession {
       for (key, value) in members {
         guard let text = value.string else {
           throw MCPServerError.invalidParams(
-            "prompt argument \(key) must be a string, got a \(value.kindName)")
+            "prompt argument \(key) must be a string, got \(value.kindWithArticle)")
         }
         arguments[key] = text
       }
     case let other?:
       throw MCPServerError.invalidParams(
-        "params.arguments of prompts/get must be an object, got a \(other.kindName)")
+        "params.arguments of prompts/get must be an object, got \(other.kindWithArticle)")
     }
     guard let prompt = try await provider.listPrompts().first(where: { $0.name == name }) else {
       throw MCPServerError.unknownPrompt(name: name)
@@ -169,7 +169,7 @@ extension MCPSession {
     case nil, .null?: return nil
     case .string(let cursor)?: return cursor
     case let other?:
-      throw MCPServerError.invalidParams("params.cursor must be a string, got a \(other.kindName)")
+      throw MCPServerError.invalidParams("params.cursor must be a string, got \(other.kindWithArticle)")
     }
   }
 

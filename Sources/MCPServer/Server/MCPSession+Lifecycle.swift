@@ -30,7 +30,7 @@ extension MCPSession {
       clientCapabilities = capabilities
     case let other?:
       return .error(
-        .invalidParams("params.capabilities must be an object, got a \(other.kindName)"),
+        .invalidParams("params.capabilities must be an object, got \(other.kindWithArticle)"),
         id: request.id)
     }
     clientInfo = request.params["clientInfo"]?.object ?? [:]

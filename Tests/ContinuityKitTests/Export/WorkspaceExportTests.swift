@@ -42,6 +42,11 @@ struct WorkspaceExportTests {
             message: ["is not a dolphin export: it has no \"format\""]),
     Refused(name: "not JSON", json: { String($0.prefix(120)) }, message: ["f.json: not valid JSON"]),
     Refused(name: "not an object", json: { _ in "[1, 2]" }, message: ["the top level is not a JSON object"]),
+    Refused(name: "null", json: { _ in "null" }, message: ["f.json is not a dolphin export: the top level is null, not a JSON object"]),
+    Refused(
+      name: "a null says what was expected instead",
+      json: { $0.replacingOccurrences(of: "\"title\" : \"Use SQLite\"", with: "\"title\" : null") },
+      message: ["workspace.knowledge[0].title: got null; expected a string"]),
     Refused(
       name: "an unknown enum value names the record and field",
       json: { $0.replacingOccurrences(of: "\"kind\" : \"decision\"", with: "\"kind\" : \"rumour\"") },

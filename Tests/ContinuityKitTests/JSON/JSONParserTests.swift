@@ -84,6 +84,9 @@ struct JSONParserTests {
         == #"invalid JSON at byte 17: the key "id" appears twice in one object; keep one"#)
     #expect(JSONParseError(.unexpectedByte(0x01), at: 0).description.contains("byte 0x01"))
     #expect(JSONParseError(.unexpectedByte(UInt8(ascii: "x")), at: 0).description.contains("'x'"))
+    // Characters that read badly between quotes are named.
+    #expect(JSONParseError(.unexpectedByte(UInt8(ascii: "\\")), at: 0).description.contains("unexpected backslash;"))
+    #expect(JSONParseError(.unexpectedByte(UInt8(ascii: "'")), at: 0).description.contains("unexpected apostrophe;"))
   }
 
   @Test("Parses every kind of value")

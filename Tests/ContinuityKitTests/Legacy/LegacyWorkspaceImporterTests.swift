@@ -138,6 +138,11 @@ struct LegacyWorkspaceImporterTests {
         file: "workspace.json", line: 2, column: 22, byteOffset: 29,
         detail: "unexpected character 'x'; expected a member name in double quotes")),
     FailureCase(
+      "a stray backslash is named, not quoted", json: "{} \\",
+      expected: .notJSON(
+        file: "workspace.json", line: 1, column: 4, byteOffset: 3,
+        detail: "unexpected backslash after the end of the JSON value")),
+    FailureCase(
       "two values", json: "{} {}",
       expected: .notJSON(
         file: "workspace.json", line: 1, column: 4, byteOffset: 3,

@@ -17,6 +17,17 @@ private func snapshot(_ store: any WorkspaceStore) throws -> AssistantWorkspace 
 
 @Suite("Export and import")
 struct ExportImportTests {
+  @Test("a conflict names its differing fields with the verb agreeing in number")
+  func conflictWording() {
+    func phrase(_ fields: [String]) -> String {
+      ImportPlan.Conflict(collection: "knowledge", id: nil, differingFields: fields).differenceDescription
+    }
+    #expect(phrase([]) == "")
+    #expect(phrase(["title"]) == "title differs")
+    #expect(phrase(["title", "content"]) == "title and content differ")
+    #expect(phrase(["title", "content", "tags"]) == "title, content and tags differ")
+  }
+
   @Test("export carries every record type, the settings, the active handoff and the quarantine")
   func exportCarriesEverything() throws {
     let (source, sample, document, _) = try exported()
@@ -115,7 +126,7 @@ struct ExportImportTests {
       }
       guard case .validation(let v)? = error else { Issue.record("expected a validation error"); return }
       #expect(v.field == "conflicts")
-      #expect(v.message.contains("1 record(s) in theirs.json have the id of a different record in this workspace: knowledge \(sample.decision.id.uuidString) (content differ)"))
+      #expect(v.message.contains("1 record(s) in theirs.json have the id of a different record in this workspace: knowledge \(sample.decision.id.uuidString) (content differs)"))
       #expect(v.message.contains("--on-conflict skip"))
       #expect(try snapshot(source) == before)
     case .skip:

@@ -74,6 +74,26 @@ struct JSONRPCMessageTests {
     #expect(serialized["id"]?.jsonString() == rejection.id)
   }
 
+  @Test("A value of the wrong kind is named with its article, and null as null")
+  func wrongKindWording() {
+    let cases: [(String, String)] = [
+      ("null", "expected a JSON-RPC object, got null"),
+      ("42", "expected a JSON-RPC object, got a number"),
+      (#"{"jsonrpc":"2.0","id":1,"method":null}"#, #""method" must be a string, got null"#),
+      (#"{"jsonrpc":"2.0","id":1,"method":[]}"#, #""method" must be a string, got an array"#),
+      (#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, "the id must be a string or an integer, got null"),
+      (#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#, "the id must be a string or an integer, got the boolean true"),
+      (#"{"jsonrpc":"2.0","id":8,"method":"ping","params":"x"}"#, #""params" must be an object, got a string"#),
+    ]
+    for (line, message) in cases {
+      guard case .rejected(let response) = JSONRPCMessage.decode(Array(line.utf8)) else {
+        Issue.record("\(line) was not rejected")
+        continue
+      }
+      #expect(JSONRPCMessage.response(response).jsonValue["error"]?["message"]?.string == message, "\(line)")
+    }
+  }
+
   @Test("Parse errors carry the byte offset")
   func parseErrorOffset() {
     let outcome = JSONRPCMessage.decode(Array(#"{"a":tru}"#.utf8))

@@ -363,7 +363,7 @@ struct LegacyJSONParser {
     let byte = bytes[i]
     if byte >= 0x21, byte < 0x7F {
       let c = String(UnicodeScalar(byte))
-      return quoted ? "character '\(c)'" : c
+      return quoted ? JSONParseError.quoteLikeName(byte) ?? "character '\(c)'" : c
     }
     return "byte 0x\(String(byte, radix: 16, uppercase: true))"
   }

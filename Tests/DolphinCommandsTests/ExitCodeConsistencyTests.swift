@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The same kind of mistake gets the same exit code from every command: a wrong choice for an
+/// enumerated argument is a usage error (2), a missing input path is "not found" (3).
+@Suite("Exit-code consistency", .serialized)
+struct ExitCodeConsistencyTests {
+  struct Case: CustomStringConvertible, Sendable {
+    var name: String
+    var args: [String]
+    var stderr: String
+    var description: String { name }
+  }
+
+  static let priorities = "low, normal, high, critical"
+  static let kinds = "decision, goal, preference, fact, insight, context, code"
+
+  /// Every enumerated option (and the enumerated `kind` positional) of every command.
+  static let enumerated: [Case] = [
+    Case(name: "capture kind", args: ["capture", "bogus", "t"], stderr: "kind 'bogus' is not one of: \(kinds)"),
+    Case(name: "capture --priority", args: ["capture", "fact", "t", "--priority", "urgent"], stderr: "--priority 'urgent' is not one of: \(priorities)"),
+    Case(name: "capture --relates kind", args: ["capture", "fact", "t", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),
+    Case(name: "knowledge list --kind", args: ["knowledge", "list", "--kind", "bogus"], stderr: "--kind 'bogus' is not one of: \(kinds)"),
+    Case(name: "search --kind", args: ["search", "x", "--kind", "bogus"], stderr: "--kind 'bogus' is not one of: \(kinds)"),
+    Case(name: "task add --priority", args: ["task", "add", "t", "--priority", "urgent"], stderr: "--priority 'urgent' is not one of: \(priorities)"),
+    Case(name: "task list --status", args: ["task", "list", "--status", "x"], stderr: "--status 'x' is not one of: open, completed, all"),
+    Case(name: "task search --status", args: ["task", "search", "x", "--status", "x"], stderr: "--status 'x' is not one of: open, completed, all"),
+    Case(name: "insights --min-priority", args: ["insights", "--min-priority", "bogus"], stderr: "--min-priority 'bogus' is not one of: \(priorities)"),
+    Case(name: "export --format", args: ["export", "--format", "xml"], stderr: "--format 'xml' is not one of: json, markdown"),
+    Case(name: "import --on-conflict", args: ["import", "/nonexistent/export.json", "--on-conflict", "bogus"], stderr: "--on-conflict 'bogus' is not one of: refuse, skip, replace"),
+    Case(name: "erase --kind", args: ["erase", "--kind", "bogus"], stderr: "--kind 'bogus' is not one of: knowledge, memories, tasks, handoffs, digests, conversations, activity, all"),
+    Case(name: "mcp --writes", args: ["mcp", "--writes", "sometimes"], stderr: "--writes 'sometimes' is not one of: ask, allow, deny"),
+    Case(name: "analyze --format", args: ["analyze", ".", "--format", "xml"], stderr: "--format 'xml' is not one of: text, json, sarif"),
+  ]
+
+  @Test("a wrong choice is a usage error naming the option, the value and the choices", arguments: enumerated)
+  func wrongChoice(_ c: Case) throws {
+    let dir = TemporaryDirectory("enum")
+    defer { dir.remove() }
+    let r = try runDolphin(c.args + ["--workspace", dir.appending("ws").path], stdin: "")
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
+    #expect(r.stdout.isEmpty)
+  }
+
+  @Test("choices are matched case-insensitively everywhere")
+  func caseInsensitive() throws {
+    let dir = TemporaryDirectory("enum-case")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    for args in [["task", "list", "--status", "OPEN"], ["task", "search", "x", "--status", "Completed"], ["export", "--format", "JSON"]] {
+      let r = try runDolphin(args + ["--workspace", ws])
+      #expect(r.status == 0, "\(args): \(r.stderr)")
+    }
+  }
+
+  static let missing: [Case] = [
+    Case(name: "import", args: ["import", "/nonexistent/export.json"], stderr: "/nonexistent/export.json: no such file or directory"),
+    Case(name: "migrate", args: ["migrate", "/nonexistent/workspace.json"], stderr: "/nonexistent/workspace.json: no such file or directory"),
+    Case(name: "capture --content-file", args: ["capture", "fact", "t", "--content-file", "/nonexistent/body.txt"], stderr: "--content-file: /nonexistent/body.txt: no such file or directory"),
+    Case(name: "analyze", args: ["analyze", "/nonexistent/Sources"], stderr: "/nonexistent/Sources: no such file or directory"),
+  ]
+
+  @Test("a missing input path is 'not found' (exit 3)", arguments: missing)
+  func missingPath(_ c: Case) throws {
+    let dir = TemporaryDirectory("missing")
+    defer { dir.remove() }
+    let r = try runDolphin(c.args + ["--workspace", dir.appending("ws").path])
+    #expect(r.status == 3, "\(r.stderr)")
+    #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
+  }
+
+  @Test("--json error documents carry the same exit codes")
+  func jsonErrors() throws {
+    let dir = TemporaryDirectory("enum-json")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    for (args, code, kind) in [
+      (["export", "--format", "xml"], 2, "usage"), (["import", "/nonexistent/export.json"], 3, "notFound"),
+    ] {
+      let r = try runDolphin(args + ["--json", "--workspace", ws])
+      let err = try #require((try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+      #expect(r.status == Int32(code))
+      #expect(err["exitCode"] as? Int == code)
+      #expect(err["kind"] as? String == kind)
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import ContinuityKit
+@testable import DolphinCommands
+import Foundation
+import Testing
+import TestSupport
+
+/// Error messages name the flag the user typed, not the library's field.
+@Suite("Flag naming in errors", .serialized)
+struct FlagNamingTests {
+  let spec = CommandSpec(
+    path: ["handoff", "create"], summary: "",
+    fieldFlags: [FieldFlag("nextSteps", "--next", numbered: true), FieldFlag("knowledgeIDs", "--knowledge")])
+
+  @Test("indexed fields become the flag, numbered from 1 when the values map one to one")
+  func labels() {
+    #expect(spec.flagLabel(for: "nextSteps[1]") == "--next #2")
+    #expect(spec.flagLabel(for: "nextSteps") == "--next")
+    #expect(spec.flagLabel(for: "knowledgeIDs[0]") == "--knowledge")
+    #expect(spec.flagLabel(for: "taskIDs[0]") == nil)
+    #expect(spec.flagLabel(for: "nextSteps[x]") == nil)
+  }
+
+  @Test("only the message changes; the library's field is kept")
+  func keepsField() throws {
+    let original = ValidationError(field: "knowledgeIDs[0]", message: "knowledgeIDs[0]: no knowledge item has the id X")
+    let renamed = try #require(spec.namingFlags(in: WorkspaceError.validation(original)) as? WorkspaceError)
+    #expect(renamed == .validation(ValidationError(field: "knowledgeIDs[0]", message: "--knowledge: no knowledge item has the id X")))
+    // A message that does not begin with its field is left alone.
+    let other = ValidationError(field: "nextSteps[0]", message: "the steps are wrong")
+    #expect(spec.namingFlag(in: other) == other)
+  }
+
+  struct Case: CustomStringConvertible, Sendable {
+    var name: String
+    var args: [String]
+    var stderr: String
+    var description: String { name }
+  }
+
+  static let unknownID = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
+
+  static let cases: [Case] = [
+    Case(name: "task add --knowledge", args: ["task", "add", "t", "--knowledge", unknownID], stderr: "dolphin: error: --knowledge: no knowledge item has the id \(unknownID)"),
+    Case(name: "task add --knowledge malformed", args: ["task", "add", "t", "--knowledge", "42"], stderr: "dolphin: error: --knowledge '42' is not a UUID"),
+    Case(name: "handoff create --task", args: ["handoff", "create", "--focus", "f", "--task", unknownID], stderr: "dolphin: error: --task: no task has the id \(unknownID)"),
+    Case(name: "handoff create second --next empty", args: ["handoff", "create", "--focus", "f", "--next", "ok", "--next", " "], stderr: "dolphin: error: --next #2 must not be empty"),
+    Case(name: "handoff create --next too long", args: ["handoff", "create", "--focus", "f", "--next", String(repeating: "s", count: 301)], stderr: "dolphin: error: --next #1 is 301 characters; the limit is 300 characters"),
+    Case(name: "capture --relates unknown", args: ["capture", "fact", "t", "--relates", "supports:\(unknownID)"], stderr: "dolphin: error: --relates: no knowledge item has the id \(unknownID)"),
+    Case(name: "capture --relates malformed", args: ["capture", "fact", "t", "--relates", "supports"], stderr: "dolphin: error: --relates 'supports' must be KIND:UUID"),
+    Case(name: "capture --relates bad id", args: ["capture", "fact", "t", "--relates", "supports:42"], stderr: "dolphin: error: --relates id '42' is not a UUID"),
+  ]
+
+  @Test("messages name the flag", arguments: cases)
+  func messages(_ c: Case) throws {
+    let dir = TemporaryDirectory("flags")
+    defer { dir.remove() }
+    let r = try runDolphin(c.args + ["--workspace", dir.appending("ws").path])
+    #expect(r.status == 4, "\(r.stderr)")
+    #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
+    for fieldName in ["knowledgeIDs[", "taskIDs[", "nextSteps[", "relationships[", "relates["] {
+      #expect(!r.stderr.contains(fieldName), "\(r.stderr)")
+    }
+  }
+
+  @Test("--json keeps the library's field beside a message that names the flag")
+  func jsonField() throws {
+    let dir = TemporaryDirectory("flags-json")
+    defer { dir.remove() }
+    let r = try runDolphin(["task", "add", "t", "--knowledge", Self.unknownID, "--json", "--workspace", dir.appending("ws").path])
+    let err = try #require((try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    #expect(err["field"] as? String == "knowledgeIDs[0]")
+    #expect((err["message"] as? String)?.hasPrefix("--knowledge: no knowledge item has the id") == true)
+  }
+}
