@@ -33,7 +33,8 @@ public enum DigestBuilder {
   public static let algorithm = "rule-based-digest"
   /// The version stored in ``Digest/algorithmVersion``. Version 2: bounded sections with
   /// evidence-free marker lines, byte-order titles, questions from titles and tags only.
-  public static let version = "2"
+  /// Version 3: marker lines agree in number ("… and 1 more goal").
+  public static let version = "3"
   /// How every digest is produced: templates and rules, no model.
   public static let method = "rule-based"
   /// Maximum characters per digest line.
