@@ -22,7 +22,7 @@ enum Commands {
       positionals: [("kind", "One of: \(kindList)."), ("title", "Title, at most \(Limits.title) characters.")],
       options: [
         OptionSpec(name: "content", value: "TEXT", help: "Body text (≤ \(Limits.content) characters); '-' reads stdin."),
-        OptionSpec(name: "content-file", value: "PATH", help: "Read the body from a UTF-8 file."),
+        OptionSpec(name: "content-file", value: "PATH", help: "Read the body from a UTF-8 text file (≤ \(Limits.content) characters)."),
         OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Comma-separated tags (≤ \(Limits.tagsPerItem), each ≤ \(Limits.tagLength) characters)."),
         OptionSpec(name: "relates", value: "KIND:UUID", repeatable: true, help: "Relationship to an existing item; KIND is supports, contradicts, dependsOn, supersedes or relatesTo."),
         OptionSpec(name: "priority", value: "P", help: "low, normal (default), high or critical."),
@@ -43,8 +43,12 @@ enum Commands {
         throw CLIError.usage("give --content or --content-file, not both")
       }
       var content = a.value("content") ?? ""
-      if content == "-" { content = ctx.console.readAll() }
-      if let path = a.value("content-file") { content = try readTextFile(path, field: "content-file") }
+      if content == "-" {
+        content = try TextInput.read(.standardInput, field: "content", limit: Limits.content, console: ctx.console)
+      }
+      if let path = a.value("content-file") {
+        content = try TextInput.read(.file(path, option: "--content-file"), field: "content", limit: Limits.content, console: ctx.console)
+      }
       let relationships = try a.all("relates").enumerated().map { i, spec in try parseRelationship(spec, index: i, ctx: ctx) }
       let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, field: "priority") } ?? .normal
       let engine = try ctx.engine()
@@ -93,16 +97,6 @@ enum Commands {
     }
     let kind = try ctx.parseEnum(RelationshipKind.self, parts[0], field: "relates[\(index)] kind")
     return KnowledgeRelationship(kind: kind, targetID: try ctx.uuid(parts[1], field: "relates[\(index)] id"))
-  }
-
-  static func readTextFile(_ path: String, field: String) throws -> String {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw CLIError.input("--\(field): cannot read '\(path)' (missing or unreadable)")
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw CLIError.input("--\(field): '\(path)' is not UTF-8 text")
-    }
-    return text
   }
 
   static let status = Command(

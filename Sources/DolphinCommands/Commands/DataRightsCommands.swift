@@ -87,13 +87,10 @@ enum DataRightsCommands {
       let data: Data
       let source: String
       if path == "-" {
-        data = Data(ctx.console.readAll().utf8)
+        data = try TextInput.readDocument(.standardInput, field: "import document", console: ctx.console)
         source = "stdin"
       } else {
-        guard let d = FileManager.default.contents(atPath: path) else {
-          throw CLIError.input("cannot read '\(path)' (missing or unreadable)")
-        }
-        data = d
+        data = try TextInput.readDocument(.file(path, option: "import"), field: "import document", console: ctx.console)
         source = URL(fileURLWithPath: path).lastPathComponent
       }
       let document = try WorkspaceExport.decode(data, fileName: source)

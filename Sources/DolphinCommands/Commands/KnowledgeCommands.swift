@@ -76,7 +76,9 @@ enum MemoryCommands {
       ]),
     run: { ctx in
       var text = ctx.arguments.positionals[0]
-      if text == "-" { text = ctx.console.readAll() }
+      if text == "-" {
+        text = try TextInput.read(.standardInput, field: "text", limit: Limits.memoryText, console: ctx.console)
+      }
       let r = try ctx.engine().saveMemory(
         text: text, tags: Commands.splitTags(ctx.arguments.all("tags")),
         allowCredentials: ctx.arguments.has("allow-credentials"))
