@@ -51,7 +51,7 @@ enum Commands {
       }
       let relationships = try a.all("relates").enumerated().map { i, spec in try parseRelationship(spec, index: i, ctx: ctx) }
       let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, field: "priority") } ?? .normal
-      let engine = try ctx.engine()
+      let engine = try ctx.engine(.create)
       let result = try engine.capture(
         CaptureRequest(kind: kind, title: a.positionals[1], content: content, tags: splitTags(a.all("tags")),
                        relationships: relationships, priority: priority,
@@ -102,7 +102,7 @@ enum Commands {
   static let status = Command(
     spec: CommandSpec(path: ["status"], summary: "Show the workspace path, schema version, record counts and integrity summary."),
     run: { ctx in
-      let store = try ctx.openStore()
+      let store = try ctx.openStore(.read)
       let engine = KnowledgeEngine(store: store)
       let s = try engine.status()
       if ctx.json {

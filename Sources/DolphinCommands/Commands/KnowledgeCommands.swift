@@ -5,7 +5,7 @@ import KnowledgeEngine
 /// Shared flow of `… delete <id> [--yes]`: plan, show, confirm, apply.
 func runDeletion(_ ctx: CommandContext, _ request: (UUID) -> DeletionRequest, field: String) throws {
   let id = try ctx.uuid(ctx.arguments.positionals[0], field: field)
-  let engine = try ctx.engine()
+  let engine = try ctx.engine(.update)
   let plan = try engine.planDeletion(of: request(id))
   if !ctx.json { ctx.console.print(Render.plan(plan)) } else { ctx.console.printError(Render.plan(plan)) }
   try ctx.confirm("Apply this deletion?")
@@ -31,7 +31,7 @@ enum KnowledgeCommands {
     run: { ctx in
       let kinds = try ctx.arguments.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, field: "kind") }
       let limit = try ctx.integer("limit", default: 50, range: 1...Limits.knowledgeItemsMaximum)
-      let engine = try ctx.engine()
+      let engine = try ctx.engine(.read)
       let items = try engine.listKnowledge(kinds: kinds, tag: ctx.arguments.value("tag"), limit: limit)
       let filtered = !kinds.isEmpty || ctx.arguments.value("tag") != nil
       // `total` counts the items that match the filters (all items without filters).
@@ -51,7 +51,7 @@ enum KnowledgeCommands {
     spec: CommandSpec(path: ["knowledge", "get"], summary: "Show one knowledge item by id (exact lookup).", positionals: [("id", "The item's UUID.")]),
     run: { ctx in
       let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
-      let item = try ctx.engine().knowledge(id: id)
+      let item = try ctx.engine(.read).knowledge(id: id)
       if ctx.json { try ctx.console.printJSON(item) } else { ctx.console.print(Render.knowledgeDetail(item)) }
     })
 
@@ -79,7 +79,7 @@ enum MemoryCommands {
       if text == "-" {
         text = try TextInput.read(.standardInput, field: "text", limit: Limits.memoryText, console: ctx.console)
       }
-      let r = try ctx.engine().saveMemory(
+      let r = try ctx.engine(.create).saveMemory(
         text: text, tags: Commands.splitTags(ctx.arguments.all("tags")),
         allowCredentials: ctx.arguments.has("allow-credentials"))
       if ctx.json {
@@ -98,7 +98,7 @@ enum MemoryCommands {
       options: [OptionSpec(name: "limit", value: "N", help: "At most N (1…\(Limits.memories), default 50).")]),
     run: { ctx in
       let limit = try ctx.integer("limit", default: 50, range: 1...Limits.memories)
-      let items = try ctx.engine().listMemories(limit: limit)
+      let items = try ctx.engine(.read).listMemories(limit: limit)
       if ctx.json {
         struct Out: Encodable { var memories: [MemoryItem] }
         try ctx.console.printJSON(Out(memories: items))
@@ -139,7 +139,7 @@ enum TaskCommands {
       let a = ctx.arguments
       let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, field: "priority") } ?? .normal
       let ids = try a.all("knowledge").enumerated().map { i, s in try ctx.uuid(s, field: "knowledge[\(i)]") }
-      let t = try ctx.engine().addTask(
+      let t = try ctx.engine(.create).addTask(
         title: a.positionals[0], notes: a.value("notes") ?? "", priority: priority, knowledgeIDs: ids,
         allowCredentials: a.has("allow-credentials"))
       if ctx.json { try ctx.console.printJSON(t) } else { ctx.console.print("Added task \(t.id.uuidString): \(inert(t.title))") }
@@ -155,7 +155,7 @@ enum TaskCommands {
         throw ValidationError(field: "status", message: "status '\(inert(String(s.prefix(40))))' is not one of: open, completed, all")
       }
       let status: TaskStatus? = s.lowercased() == "all" ? nil : TaskStatus(rawValue: s.lowercased())
-      let tasks = try ctx.engine().listTasks(status: status)
+      let tasks = try ctx.engine(.read).listTasks(status: status)
       if ctx.json {
         struct Out: Encodable { var tasks: [TaskItem] }
         try ctx.console.printJSON(Out(tasks: tasks))
@@ -170,7 +170,7 @@ enum TaskCommands {
       spec: CommandSpec(path: ["task", path], summary: summary, positionals: [("id", "The task's UUID.")]),
       run: { ctx in
         let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
-        let t = try op(try ctx.engine(), id)
+        let t = try op(try ctx.engine(.update), id)
         if ctx.json { try ctx.console.printJSON(t) } else { ctx.console.print(Render.taskLine(t)) }
       })
   }
@@ -208,7 +208,7 @@ enum MigrateCommands {
       guard FileManager.default.fileExists(atPath: file.path) else {
         throw CLIError.input("no file at \(file.path)")
       }
-      let engine = try ctx.engine()
+      let engine = try ctx.engine(.create)
       let report = try engine.importLegacyWorkspace(
         file: file, backupDirectory: ctx.workspaceDirectory.appendingPathComponent("legacy-backups"))
       if ctx.json {
@@ -229,7 +229,7 @@ enum MigrateCommands {
   static let quarantine = Command(
     spec: CommandSpec(path: ["quarantine"], summary: "List records that imports kept aside verbatim because they failed validation."),
     run: { ctx in
-      let entries = try ctx.engine().store.read { tx in try tx.listQuarantine() }
+      let entries = try ctx.engine(.read).store.read { tx in try tx.listQuarantine() }
       if ctx.json {
         struct Out: Encodable { var quarantined: [WorkspaceTransaction.QuarantineEntry] }
         try ctx.console.printJSON(Out(quarantined: entries))
