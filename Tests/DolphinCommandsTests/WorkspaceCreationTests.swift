@@ -9,7 +9,7 @@ struct WorkspaceCreationTests {
   static let id = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
 
   static let nonCreating: [[String]] = [
-    ["status"], ["knowledge", "list"], ["knowledge", "get", id], ["memory", "list"],
+    ["status"], ["doctor"], ["knowledge", "list"], ["knowledge", "get", id], ["memory", "list"],
     ["memory", "search", "words"], ["task", "list"], ["task", "search", "words"], ["search", "words"],
     ["context"], ["review"], ["insights"], ["handoff", "list"], ["handoff", "get", id], ["export"],
     ["activity"], ["quarantine"],
