@@ -58,6 +58,26 @@ struct WorkspaceCreationTests {
     #expect(try runDolphin(["status", "--workspace", ws]).status == 0)
   }
 
+  @Test("three first commands racing to create the same workspace all succeed (25 rounds)")
+  func racingFirstCommands() async throws {
+    let dir = TemporaryDirectory("race")
+    defer { dir.remove() }
+    for round in 0..<25 {
+      let ws = dir.appending("ws\(round)").path
+      let runs: [[String]] = [["capture", "fact", "a"], ["capture", "fact", "b"], ["memory", "save", "c"]]
+      let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
+        for args in runs { group.addTask { try runDolphin(args + ["--workspace", ws]) } }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      // These used to fail with "cannot create: File exists" (both saw no database and one lost
+      // the O_EXCL create) or "database is locked" (both switching the new file to WAL).
+      for r in results { #expect(r.status == 0, "round \(round): \(r.stderr)") }
+      let list = try runDolphin(["knowledge", "list", "--json", "--workspace", ws])
+      let obj = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any]
+      #expect(obj?["total"] as? Int == 3, "round \(round)")
+    }
+  }
+
   @Test("import creates the workspace; import --dry-run plans against an empty one and creates nothing")
   func importCreates() throws {
     let source = CLI()

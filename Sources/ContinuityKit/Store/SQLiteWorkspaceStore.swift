@@ -373,10 +373,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     }
     if readOnlyCause == nil {
       if path != ":memory:" {
-        let mode = try conn.first("PRAGMA journal_mode = WAL") { $0.text(0) }
-        if mode?.lowercased() != "wal" {
-          throw .storage(file: path, code: 0, message: "cannot enable WAL (journal mode \(mode ?? "?"))")
-        }
+        try enableWAL(conn, path: path)
         try conn.execute("PRAGMA synchronous = NORMAL")
       }
       try migrate(conn, path: path)
@@ -385,6 +382,31 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     return SQLiteWorkspaceStore(
       connection: conn, path: path, readOnlyCause: readOnlyCause, warnings: warnings,
       pendingMigrationSteps: version > Int64(SchemaVersion.current) ? [] : pending)
+  }
+
+  /// `PRAGMA journal_mode = WAL`, retried for as long as the busy timeout while another
+  /// process's first open of the same new database holds a lock it needs.
+  ///
+  /// Switching a new database to WAL takes an exclusive lock; when two first commands race
+  /// (both holding a shared lock from reading the schema), SQLite answers one of them
+  /// `SQLITE_BUSY` at once, without calling the busy handler (waiting could deadlock). The
+  /// statement has then released its locks, so trying again shortly after succeeds — or finds
+  /// the database already in WAL mode.
+  private static func enableWAL(_ conn: SQLiteConnection, path: String) throws(WorkspaceError) {
+    let deadline = Date().addingTimeInterval(Double(busyTimeoutMilliseconds) / 1000)
+    var mode: String?
+    while true {
+      do {
+        mode = try conn.first("PRAGMA journal_mode = WAL") { $0.text(0) }
+        break
+      } catch {
+        guard case .storage(_, let code, _) = error, code & 0xff == 5, Date() < deadline else { throw error }
+        usleep(UInt32.random(in: 2_000...20_000))  // SQLITE_BUSY: the other open holds the lock
+      }
+    }
+    if mode?.lowercased() != "wal" {
+      throw .storage(file: path, code: 0, message: "cannot enable WAL (journal mode \(mode ?? "?"))")
+    }
   }
 
   private static func migrate(_ conn: SQLiteConnection, path: String) throws(WorkspaceError) {
