@@ -60,7 +60,7 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
     }
   case let e as WorkspaceError:
     switch e {
-    case .notFound: return (ExitCode.notFound, "notFound", e.description)
+    case .notFound, .noWorkspace: return (ExitCode.notFound, "notFound", e.description)
     case .validation, .capacity: return (ExitCode.validation, "validation", e.description)
     case .storage, .damaged, .fileSystem, .readOnly, .newerSchema: return (ExitCode.storage, "storage", e.description)
     }

@@ -193,6 +193,18 @@ struct Command: Sendable {
   var run: @Sendable (CommandContext) async throws -> Void
 }
 
+/// What a command does with the workspace.
+enum WorkspaceAccess: Sendable {
+  /// Only reads. A missing workspace is an error (exit 3); nothing is created or imported.
+  case read
+  /// Changes existing records (delete, complete, restore, erase, reindex). A missing workspace
+  /// is an error, unless the directory holds a legacy `workspace.json` to import first.
+  case update
+  /// Stores new records (capture, memory save, task add, handoff create, import, migrate,
+  /// context --save, ask). Creates a missing workspace.
+  case create
+}
+
 /// What a handler gets: parsed arguments, the console, and lazy access to the workspace.
 final class CommandContext {
   let console: Console
@@ -212,19 +224,48 @@ final class CommandContext {
     return WorkspaceLocation.defaultDirectory(environment: console.environment.isEmpty ? ProcessInfo.processInfo.environment : console.environment)
   }
 
-  /// Opens the workspace (creating it unless `readOnly`), printing open warnings to stderr.
-  func openStore(readOnly: Bool = false) throws -> SQLiteWorkspaceStore {
-    let store = try SQLiteWorkspaceStore.open(directory: workspaceDirectory, readOnly: readOnly)
+  /// Opens the workspace for `access`, printing open warnings and read-only notices to stderr.
+  ///
+  /// Only ``WorkspaceAccess/create`` creates a missing workspace; the others fail with exit 3
+  /// and create nothing, so a mistyped `--workspace` is reported instead of silently giving an
+  /// empty workspace. Commands that write import a legacy `workspace.json` found in the
+  /// directory on first use.
+  func openStore(_ access: WorkspaceAccess) throws -> SQLiteWorkspaceStore {
+    let directory = workspaceDirectory
+    let legacy = directory.appendingPathComponent(KnowledgeEngine.legacyFileName)
+    let hasLegacy = access != .read && FileManager.default.fileExists(atPath: legacy.path)
+    let store: SQLiteWorkspaceStore
+    switch Result(catching: { () throws(WorkspaceError) in
+      try SQLiteWorkspaceStore.open(directory: directory, create: access == .create || hasLegacy)
+    }) {
+    case .success(let s): store = s
+    case .failure(.noWorkspace(let path)) where FileManager.default.fileExists(atPath: legacy.path):
+      throw CLIError.notFound(
+        "no workspace database at \(path) yet: the directory holds a legacy \(KnowledgeEngine.legacyFileName), "
+          + "which the first command that stores something imports (e.g. `dolphin migrate \(legacy.path)`); "
+          + "nothing was created")
+    case .failure(let error): throw error
+    }
     for w in store.warnings { console.printError("dolphin: warning: \(w)") }
-    if let reason = store.readOnlyReason, !readOnly {
+    if let reason = store.readOnlyReason {
       console.printError("dolphin: notice: \(store.databasePath) is read-only: \(reason)")
     }
-    try WorkspaceOpening.afterOpen(store: store, directory: workspaceDirectory, console: console)
+    if store.isReadOnly, !store.pendingMigrationSteps.isEmpty {
+      // A first run was interrupted between schema steps; the tables may not exist yet, and
+      // only a writable open can add them.
+      throw WorkspaceError.readOnly(
+        file: store.databasePath,
+        reason: "its schema is incomplete (pending step(s): " + store.pendingMigrationSteps.joined(separator: ", ")
+          + ") and cannot be completed here; run any dolphin command once where the workspace can be written")
+    }
+    if access != .read {
+      try WorkspaceOpening.afterOpen(store: store, directory: directory, console: console)
+    }
     return store
   }
 
-  func engine(readOnly: Bool = false) throws -> KnowledgeEngine {
-    KnowledgeEngine(store: try openStore(readOnly: readOnly))
+  func engine(_ access: WorkspaceAccess) throws -> KnowledgeEngine {
+    KnowledgeEngine(store: try openStore(access))
   }
 
   /// Asks for confirmation of `plan` unless `--yes`.

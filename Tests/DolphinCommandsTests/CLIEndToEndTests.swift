@@ -91,6 +91,7 @@ struct CLIEndToEndTests {
   func exitCodes(_ c: ExitCase) throws {
     let cli = CLI()
     defer { cli.dir.remove() }
+    #expect(try cli.run(["task", "add", "An existing workspace"]).status == 0)
     let r = try cli.run(c.args)
     #expect(r.status == c.status, "\(r.stderr)")
     #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
@@ -261,11 +262,12 @@ struct CLIEndToEndTests {
     #expect(!FileManager.default.fileExists(atPath: own + "/workspace.sqlite"))
   }
 
-  @Test("two concurrent loops of 200 captures keep all 400 and a clean database")
+  @Test("two concurrent loops of 200 captures keep all 400 and a clean database, the first two racing to create it")
   func concurrentCaptures() async throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    _ = try cli.run(["status"])
+    // No workspace yet: the loops' first captures both create it (one of them used to fail
+    // with "cannot create: File exists").
     let ws = cli.workspace
     try await withThrowingTaskGroup(of: [Int32].self) { group in
       for loop in 0..<2 {
@@ -306,7 +308,7 @@ struct MigrateCommandTests {
     #expect(refused.stderr.contains("99"))
   }
 
-  @Test("a workspace.json in the workspace directory is imported on first use, with a notice on stderr")
+  @Test("a workspace.json in the workspace directory is imported by the first command that writes, with a notice on stderr")
   func autoImport() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
@@ -314,10 +316,15 @@ struct MigrateCommandTests {
     let legacy = URL(fileURLWithPath: cli.workspace).appendingPathComponent("workspace.json")
     try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("workspace-v3.json"), to: legacy)
     let original = try Data(contentsOf: legacy)
-    let r = try cli.run(["memory", "list", "--json"])
+    // A command that only reads creates nothing, and says how the legacy file gets imported.
+    let read = try cli.run(["memory", "list"])
+    #expect(read.status == 3)
+    #expect(read.stderr.contains("holds a legacy workspace.json, which the first command that stores something imports"), "\(read.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: cli.workspace + "/workspace.sqlite"))
+    let r = try cli.run(["task", "add", "Check the imported memories"])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stderr.contains("dolphin: notice: imported legacy workspace.json (schema v3)"))
-    let obj = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    let obj = try cli.json(["memory", "list"])
     #expect((obj["memories"] as? [Any])?.isEmpty == false)
     #expect(try Data(contentsOf: legacy) == original)
     let second = try cli.run(["status"])

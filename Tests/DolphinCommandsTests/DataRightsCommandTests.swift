@@ -139,8 +139,9 @@ struct DataRightsCommandTests {
     let r = try cli.run(["import", file.path])
     #expect(r.status == 4)
     #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
-    let status = try cli.json(["status"])
-    #expect((status["counts"] as? [String: Int])?.values.allSatisfy { $0 == 0 } == true)
+    // Refused before the workspace is opened: not even an empty one was created.
+    #expect(try cli.run(["status"]).status == 3)
+    #expect(!FileManager.default.fileExists(atPath: cli.workspace))
   }
 
   @Test("an unconfirmed erase or deletion with --json carries its plan in the error document")

@@ -49,6 +49,8 @@ struct ExitCodeConsistencyTests {
     let dir = TemporaryDirectory("enum-case")
     defer { dir.remove() }
     let ws = dir.appending("ws").path
+    // Reading commands do not create a workspace: make one first.
+    #expect(try runDolphin(["task", "add", "Write the README", "--workspace", ws]).status == 0)
     for args in [["task", "list", "--status", "OPEN"], ["task", "search", "x", "--status", "Completed"], ["export", "--format", "JSON"]] {
       let r = try runDolphin(args + ["--workspace", ws])
       #expect(r.status == 0, "\(args): \(r.stderr)")

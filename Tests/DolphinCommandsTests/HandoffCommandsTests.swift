@@ -107,6 +107,7 @@ struct HandoffCommandsTests {
   func errorCases(_ c: ErrorCase) throws {
     let cli = CLI()
     defer { cli.dir.remove() }
+    #expect(try cli.run(["task", "add", "An existing workspace"]).status == 0)
     let r = try cli.run(c.args)
     #expect(r.status == c.status, "\(r.stderr)")
     #expect(r.stderr.contains(c.stderr), "\(r.stderr)")

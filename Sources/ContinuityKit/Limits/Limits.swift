@@ -57,6 +57,17 @@ public enum Limits {
   public static let renderedToolOutput = 8_000
   public static let query = 500
 
+  // Input read from files and standard input
+  /// Bytes read per allowed `Character` when text comes from a file or standard input: a
+  /// field limited to n characters reads at most n × 32 bytes (512,000 for content) and
+  /// refuses a larger file from its size, before reading it. Real text stays far below: a
+  /// character is 1–4 bytes in most scripts and up to about 35 for the longest emoji
+  /// sequences, so only text that is over the character limit anyway reaches the bound.
+  public static let inputBytesPerCharacter = 32
+  /// An export document or legacy workspace file given to `import` or `migrate`, in bytes
+  /// (1 GiB): a full workspace at the default limits is a few hundred megabytes.
+  public static let importDocumentBytes = 1 << 30
+
   /// One row per bound, for documentation (`dolphin limits`) and tests.
   public static let table: [(name: String, value: Int, unit: String)] = [
     ("title", title, "characters"),
@@ -93,6 +104,8 @@ public enum Limits {
     ("code analysis findings", codeAnalysisFindings, "findings"),
     ("rendered tool output", renderedToolOutput, "characters"),
     ("query", query, "characters"),
+    ("input read per allowed character", inputBytesPerCharacter, "UTF-8 bytes"),
+    ("import or legacy document", importDocumentBytes, "bytes"),
   ]
 }
 
@@ -156,5 +169,40 @@ extension Limits {
     throws(ValidationError)
   {
     if count > limit { throw .tooMany(field, limit: limit, actual: count, unit: unit) }
+  }
+}
+
+extension Limits {
+  /// User-given text, checked as given and then sanitized.
+  ///
+  /// The length is checked on the text exactly as given, before ``Sanitizer/sanitize(_:)``
+  /// drops control and invisible characters — so 20,000 `\u{1}` characters are over a
+  /// 16,000-character limit, not an empty string under it. Text that had something besides
+  /// whitespace but loses all of it to the sanitizer is refused instead of being stored empty.
+  /// Callers still validate the sanitized result (sanitizing can, rarely, split a character).
+  /// - Parameters:
+  ///   - field: the field named in errors, e.g. `content`.
+  ///   - raw: the text as the user (or a tool call) gave it.
+  ///   - limit: the field's bound in `Character`s.
+  ///   - trimming: trim whitespace and newlines from the sanitized text.
+  /// - Returns: the sanitized (and, with `trimming`, trimmed) text.
+  /// - Throws: ``ValidationError/tooLong(_:limit:actual:unit:)`` naming the field, the limit and
+  ///   the length given; a ``ValidationError`` saying the text had no printable characters.
+  /// - Complexity: O(n) in the length of `raw`.
+  public static func sanitizedInput(_ field: String, _ raw: String, limit: Int, trimming: Bool = false)
+    throws(ValidationError) -> String
+  {
+    try check(field, raw, limit: limit)
+    var clean = Sanitizer.sanitize(raw)
+    if trimming { clean = clean.trimmingCharacters(in: .whitespacesAndNewlines) }
+    if clean.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+      !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    {
+      throw ValidationError(
+        field: field,
+        message: "\(field) has nothing printable: all \(raw.count) character(s) given are control or "
+          + "invisible characters, which are removed; nothing was stored")
+    }
+    return clean
   }
 }

@@ -21,6 +21,20 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   public let isReadOnly: Bool
   /// Why the store is read-only, when it is.
   public let readOnlyReason: String?
+  /// Why the store is read-only, as a case (nil when it is writable).
+  public let readOnlyCause: ReadOnlyCause?
+
+  /// Why a store was opened read-only.
+  public enum ReadOnlyCause: Sendable, Equatable {
+    /// The caller asked for a read-only open (`doctor`).
+    case requested
+    /// The workspace files cannot be written here: a read-only filesystem, or a directory or
+    /// database this user may not write. `immutable` when SQLite's `immutable=1` mode was
+    /// used (no `-wal` content existed, so nothing committed is hidden).
+    case unwritable(reason: String, immutable: Bool)
+    /// The schema is newer than this build, or records migration steps it does not know.
+    case newerSchema(reason: String)
+  }
   /// Warnings found while opening (e.g. a directory readable by others).
   public let warnings: [String]
   /// Names of schema migration steps this build knows that the database has not applied yet.
@@ -33,48 +47,68 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   public static let busyTimeoutMilliseconds: Int32 = 15_000
 
   private init(
-    connection: sending SQLiteConnection, path: String, readOnlyReason: String?,
+    connection: sending SQLiteConnection, path: String, readOnlyCause: ReadOnlyCause?,
     warnings: [String], pendingMigrationSteps: [String]
   ) {
     self.pendingMigrationSteps = pendingMigrationSteps
     self.connection = Mutex(connection)
     self.databasePath = path
-    self.isReadOnly = readOnlyReason != nil
-    self.readOnlyReason = readOnlyReason
+    self.isReadOnly = readOnlyCause != nil
+    self.readOnlyCause = readOnlyCause
+    switch readOnlyCause {
+    case nil: self.readOnlyReason = nil
+    case .requested: self.readOnlyReason = "opened read-only"
+    case .unwritable(let reason, let immutable):
+      self.readOnlyReason =
+        reason + (immutable ? "; read with SQLite's immutable mode, no committed change was waiting in a -wal file" : "")
+    case .newerSchema(let reason): self.readOnlyReason = reason
+    }
     self.warnings = warnings
   }
 
   /// Opens the workspace in `directory`, creating the directory (0700) and the database
-  /// (0600, schema v5) when they do not exist, and applying pending migration steps.
+  /// (0600, schema v5) when they do not exist and `create` is set, and applying pending
+  /// migration steps.
+  ///
+  /// When the files cannot be written — a read-only filesystem, a directory or database this
+  /// user may not write — the workspace is opened read-only instead (``ReadOnlyCause/unwritable(reason:immutable:)``),
+  /// as SQLite documents for WAL databases (https://www.sqlite.org/wal.html, "Read-Only
+  /// Databases"): with its `-wal` and `-shm` files when they exist, else with the `immutable`
+  /// URI parameter — but only when the `-wal` file is missing or empty and no rollback journal
+  /// is present, because immutable mode ignores them and would hide committed changes. Then
+  /// the open fails, saying why. Writes to such a store throw ``WorkspaceError/readOnly(file:reason:)``.
   ///
   /// - Parameters:
   ///   - directory: the workspace directory.
-  ///   - readOnly: open without ever writing (for `status`, `doctor`).
-  /// - Throws: ``WorkspaceError/fileSystem(path:message:)`` when the directory or file cannot
-  ///   be created; ``WorkspaceError/damaged(file:message:)`` for a file that is not a usable
-  ///   database; ``WorkspaceError/storage(file:code:message:)`` for other SQLite errors.
-  public static func open(directory: URL, readOnly: Bool = false) throws(WorkspaceError)
+  ///   - readOnly: open without ever writing (for `doctor`).
+  ///   - create: create the directory and database when missing; otherwise a missing one
+  ///     throws ``WorkspaceError/noWorkspace(directory:)`` and nothing is created.
+  /// - Throws: ``WorkspaceError/noWorkspace(directory:)``; ``WorkspaceError/fileSystem(path:message:)``
+  ///   when the directory or file cannot be created or read; ``WorkspaceError/damaged(file:message:)``
+  ///   for a file that is not a usable database; ``WorkspaceError/storage(file:code:message:)``
+  ///   for other SQLite errors.
+  public static func open(directory: URL, readOnly: Bool = false, create: Bool = true) throws(WorkspaceError)
     -> SQLiteWorkspaceStore
   {
     let dir = directory.path
     var warnings: [String] = []
-    let fm = FileManager.default
-    var isDir: ObjCBool = false
-    if fm.fileExists(atPath: dir, isDirectory: &isDir) {
-      guard isDir.boolValue else {
+    var st = stat()
+    if stat(dir, &st) == 0 {
+      guard (st.st_mode & S_IFMT) == S_IFDIR else {
         throw .fileSystem(path: dir, message: "exists and is not a directory")
       }
-      var st = stat()
-      if stat(dir, &st) == 0, st.st_mode & 0o077 != 0 {
+      if st.st_mode & 0o077 != 0 {
         warnings.append(
           "workspace directory \(dir) is accessible by other users (mode "
             + String(st.st_mode & 0o777, radix: 8)
             + "); consider `chmod 700 \(dir)`")
       }
+    } else if errno != ENOENT {
+      throw .fileSystem(path: dir, message: "cannot read: \(SystemErrorCause.describe(errno))")
     } else {
-      if readOnly { throw .fileSystem(path: dir, message: "no workspace directory here") }
+      if readOnly || !create { throw .noWorkspace(directory: dir) }
       do {
-        try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
       } catch {
         // FileManager's message does not say why; the parent directory's access does.
         let parent = directory.deletingLastPathComponent().path
@@ -86,28 +120,39 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       }
     }
     let path = directory.appendingPathComponent(fileName).path
-    let exists = fm.fileExists(atPath: path)
-    if !exists {
-      if readOnly { throw .fileSystem(path: path, message: "no workspace database here") }
-      // Create the file 0600 ourselves so SQLite (and its -wal/-shm, which copy the database's
-      // mode) never exist with wider permissions.
-      let fd = Glibc_open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-      if fd < 0 {
-        throw .fileSystem(path: path, message: "cannot create: \(SystemErrorCause.describe(errno))")
+    if stat(path, &st) == 0 {
+      if (st.st_mode & S_IFMT) == S_IFDIR {
+        throw .fileSystem(path: path, message: "is a directory, not a workspace database")
       }
-      fchmod(fd, 0o600)
-      close(fd)
-    } else {
-      var st = stat()
-      if stat(path, &st) == 0, st.st_mode & 0o077 != 0 {
+      if st.st_mode & 0o077 != 0 {
         warnings.append(
           "workspace database \(path) is readable by other users (mode "
             + String(st.st_mode & 0o777, radix: 8) + "); consider `chmod 600 \(path)`")
       }
+    } else if errno != ENOENT {
+      throw .fileSystem(path: path, message: "cannot read: \(SystemErrorCause.describe(errno))")
+    } else {
+      if readOnly || !create { throw .noWorkspace(directory: dir) }
+      // Create the file 0600 ourselves so SQLite (and its -wal/-shm, which copy the database's
+      // mode) never exist with wider permissions.
+      let fd = Glibc_open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+      if fd >= 0 {
+        fchmod(fd, 0o600)
+        close(fd)
+      } else if errno != EEXIST {
+        // EEXIST: another process's first command created it a moment ago; SQLite's locks
+        // and the per-step migration check make opening it now safe.
+        throw .fileSystem(path: path, message: "cannot create: \(SystemErrorCause.describe(errno))")
+      }
     }
     if readOnly { return try openReadOnly(path: path, warnings: warnings) }
-    let conn = try SQLiteConnection(path: path, readOnly: false, create: false)
-    return try configure(conn, path: path, requestedReadOnly: false, warnings: warnings)
+    do {
+      let conn = try SQLiteConnection(path: path, readOnly: false, create: false)
+      return try configure(conn, path: path, readOnlyCause: nil, warnings: warnings)
+    } catch {
+      guard let reason = unwritableReason(after: error, databasePath: path) else { throw error }
+      return try openUnwritable(path: path, reason: reason, warnings: warnings)
+    }
   }
 
   /// SQLite's extended codes for a read-only connection that cannot finish a crashed writer's
@@ -123,22 +168,160 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// query-only read-write connection opens first and lets SQLite complete its own crash
   /// recovery — which restores the last committed state and changes no committed data — the
   /// read-only connection attaches, and the helper closes while the read-only one is still open,
-  /// so the helper's close checkpoints nothing.
+  /// so the helper's close checkpoints nothing. When the files cannot be written at all, the
+  /// open falls back as ``open(directory:readOnly:create:)`` describes.
   private static func openReadOnly(path: String, warnings: [String]) throws(WorkspaceError)
     -> SQLiteWorkspaceStore
   {
     do {
+      do {
+        let conn = try SQLiteConnection(path: path, readOnly: true, create: false)
+        return try configure(conn, path: path, readOnlyCause: .requested, warnings: warnings)
+      } catch .storage(_, let code, _) where recoveryNeedsWriter.contains(code) {
+        let helper = try SQLiteConnection(path: path, readOnly: false, create: false)
+        helper.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+        try helper.execute("PRAGMA query_only = ON")
+        _ = try helper.integer("SELECT count(*) FROM sqlite_master")
+        let conn = try SQLiteConnection(path: path, readOnly: true, create: false)
+        let store = try configure(conn, path: path, readOnlyCause: .requested, warnings: warnings)
+        helper.close()
+        return store
+      }
+    } catch {
+      guard let reason = unwritableReason(after: error, databasePath: path) else { throw error }
+      return try openUnwritable(path: path, reason: reason, warnings: warnings)
+    }
+  }
+
+  /// Why the workspace files cannot be written, when `error` is the kind of failure that
+  /// causes (SQLite cannot open a file, or finds the database read-only) and the filesystem
+  /// confirms it; nil otherwise (a damaged file, a busy database, … are never retried).
+  static func unwritableReason(after error: WorkspaceError, databasePath: String) -> String? {
+    guard case .storage(_, let code, _) = error else { return nil }
+    // SQLITE_PERM 3, SQLITE_READONLY 8, SQLITE_IOERR 10, SQLITE_CANTOPEN 14.
+    guard [3, 8, 10, 14].contains(code & 0xff) else { return nil }
+    return writeBlocker(databasePath: databasePath)
+  }
+
+  /// Why this process cannot write the workspace files, from the filesystem itself: it is
+  /// mounted read-only, or this user may not write the directory (where SQLite keeps the
+  /// `-wal` and `-shm` files) or the database. Nil when it can.
+  package static func writeBlocker(databasePath: String) -> String? {
+    let directory = URL(fileURLWithPath: databasePath).deletingLastPathComponent().path
+    var fs = statvfs()
+    if statvfs(directory, &fs) == 0, fs.f_flag & UInt(ST_RDONLY) != 0 {
+      return "the filesystem holding the workspace is read-only"
+    }
+    if access(directory, W_OK) != 0 {
+      return "permission denied: this user may not write the workspace directory"
+    }
+    if access(databasePath, F_OK) == 0, access(databasePath, W_OK) != 0 {
+      return "permission denied: this user may not write the workspace database"
+    }
+    return nil
+  }
+
+  /// Why a workspace could not be opened, in the terms a user acts on.
+  public enum OpenFailure: String, Sendable, Equatable, Codable {
+    /// No workspace directory or database exists there.
+    case noWorkspace = "no workspace"
+    /// The workspace path (or its database path) is not what it should be: a file where the
+    /// directory should be, a directory where the database should be.
+    case notADirectory = "not a directory"
+    /// This user may not read the directory or the database.
+    case permissionDenied = "permission denied"
+    /// The files cannot be written here and could not be read without writing (committed
+    /// changes still in the `-wal`, a rollback journal to roll back).
+    case readOnly = "read-only"
+    /// The file is damaged or not an SQLite database.
+    case notADatabase = "not a database"
+    /// Another SQLite or filesystem error.
+    case other = "storage error"
+  }
+
+  /// Classifies an error of ``open(directory:readOnly:create:)`` for `directory`, asking the
+  /// filesystem where the error alone does not say.
+  public static func openFailure(_ error: WorkspaceError, directory: URL) -> OpenFailure {
+    let dir = directory.path
+    let db = directory.appendingPathComponent(fileName).path
+    switch error {
+    case .noWorkspace: return .noWorkspace
+    case .damaged: return .notADatabase
+    case .fileSystem, .storage, .readOnly:
+      var st = stat()
+      if stat(dir, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR { return .notADirectory }
+      if stat(db, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { return .notADirectory }
+      if access(dir, R_OK | X_OK) != 0 && errno == EACCES { return .permissionDenied }
+      if access(db, R_OK) != 0 && errno == EACCES { return .permissionDenied }
+      if writeBlocker(databasePath: db) != nil { return .readOnly }
+      return .other
+    default: return .other
+    }
+  }
+
+  /// What to do when the workspace cannot be written and SQLite's ordinary read-only open
+  /// failed (it needs the `-shm` file and cannot create it).
+  package enum UnwritableOpen: Sendable, Equatable {
+    /// Open with `immutable=1`: there is no `-wal` content and no rollback journal, so the
+    /// database file alone holds every committed change.
+    case immutable
+    /// Do not open: reading would hide committed changes; the text says which file holds them.
+    case refuse(String)
+  }
+
+  /// Decides how to open a database that SQLite cannot open read-only in the ordinary way.
+  ///
+  /// `immutable=1` reads the database file alone, ignoring the `-wal` file and any rollback
+  /// journal. That is exact only when neither holds anything; otherwise it would silently
+  /// show an older state (committed changes still in the `-wal`) or a half-written one (a
+  /// hot journal not rolled back).
+  /// - Parameters:
+  ///   - walBytes: the size of the `-wal` file, nil when there is none.
+  ///   - journalBytes: the size of the `-journal` file, nil when there is none.
+  package static func unwritableOpen(walBytes: Int64?, journalBytes: Int64?) -> UnwritableOpen {
+    if let walBytes, walBytes > 0 {
+      return .refuse(
+        "committed changes are still in its -wal file (\(walBytes) bytes), which SQLite can only read "
+          + "with a -shm index it must create beside it; reading the database without them would show "
+          + "an older state")
+    }
+    if let journalBytes, journalBytes > 0 {
+      return .refuse(
+        "an interrupted write left a rollback journal (-journal, \(journalBytes) bytes) that SQLite must "
+          + "roll back first; reading the database without that would show a half-written state")
+    }
+    return .immutable
+  }
+
+  /// Opens a workspace whose files cannot be written, read-only: first as SQLite does for a
+  /// read-only WAL database whose `-wal` and `-shm` files exist, then — when the `-wal` holds
+  /// nothing — with `immutable=1`; otherwise fails with ``WorkspaceError/fileSystem(path:message:)``
+  /// saying why and what to do.
+  private static func openUnwritable(path: String, reason: String, warnings: [String]) throws(WorkspaceError)
+    -> SQLiteWorkspaceStore
+  {
+    do {
       let conn = try SQLiteConnection(path: path, readOnly: true, create: false)
-      return try configure(conn, path: path, requestedReadOnly: true, warnings: warnings)
-    } catch .storage(_, let code, _) where recoveryNeedsWriter.contains(code) {
-      let helper = try SQLiteConnection(path: path, readOnly: false, create: false)
-      helper.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
-      try helper.execute("PRAGMA query_only = ON")
-      _ = try helper.integer("SELECT count(*) FROM sqlite_master")
-      let conn = try SQLiteConnection(path: path, readOnly: true, create: false)
-      let store = try configure(conn, path: path, requestedReadOnly: true, warnings: warnings)
-      helper.close()
-      return store
+      return try configure(
+        conn, path: path, readOnlyCause: .unwritable(reason: reason, immutable: false), warnings: warnings)
+    } catch {
+      guard unwritableReason(after: error, databasePath: path) != nil else { throw error }
+    }
+    func size(_ suffix: String) -> Int64? {
+      var st = stat()
+      return stat(path + suffix, &st) == 0 ? Int64(st.st_size) : nil
+    }
+    switch unwritableOpen(walBytes: size("-wal"), journalBytes: size("-journal")) {
+    case .immutable:
+      let conn = try SQLiteConnection(path: path, readOnly: true, create: false, immutable: true)
+      return try configure(
+        conn, path: path, readOnlyCause: .unwritable(reason: reason, immutable: true), warnings: warnings)
+    case .refuse(let why):
+      throw .fileSystem(
+        path: path,
+        message: "cannot be read here: \(reason), and \(why). Nothing was changed. Make the directory "
+          + "writable (or remount it read-write) and run the command again, or copy the whole workspace "
+          + "directory somewhere writable and pass --workspace with the copy")
     }
   }
 
@@ -146,7 +329,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   public static func inMemory() -> SQLiteWorkspaceStore {
     do {
       let conn = try SQLiteConnection(path: ":memory:", readOnly: false, create: true)
-      return try configure(conn, path: ":memory:", requestedReadOnly: false, warnings: [])
+      return try configure(conn, path: ":memory:", readOnlyCause: nil, warnings: [])
     } catch {
       // An in-memory database only fails to open when the process is out of memory.
       fatalError("cannot open an in-memory SQLite database: \(error)")
@@ -154,16 +337,26 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   }
 
   private static func configure(
-    _ conn: sending SQLiteConnection, path: String, requestedReadOnly: Bool, warnings: [String]
+    _ conn: sending SQLiteConnection, path: String, readOnlyCause requested: ReadOnlyCause?, warnings: [String]
   ) throws(WorkspaceError) -> SQLiteWorkspaceStore {
     conn.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
     // Reading the schema first also proves the file is a database.
     let version = try conn.integer("PRAGMA user_version")
     try conn.execute("PRAGMA foreign_keys = OFF; PRAGMA secure_delete = ON;")
-    var readOnlyReason: String? = requestedReadOnly ? "opened read-only" : nil
+    var readOnlyCause = requested
+    if readOnlyCause == nil, path != ":memory:", conn.isReadOnly {
+      // SQLite opens a file it may not write read-only without failing (with existing -wal and
+      // -shm files it can even read a WAL database so): say so now, not at the first write.
+      readOnlyCause = .unwritable(
+        reason: writeBlocker(databasePath: path) ?? "SQLite could open the database only for reading",
+        immutable: false)
+    } else if readOnlyCause == .requested, path != ":memory:", let reason = writeBlocker(databasePath: path) {
+      // Asked for read-only, and it could not have been written anyway: the more useful reason.
+      readOnlyCause = .unwritable(reason: reason, immutable: false)
+    }
     var pending = WorkspaceSchema.steps.map(\.name)
     if version > Int64(SchemaVersion.current) {
-      readOnlyReason = "schema \(version) is newer than this build's \(SchemaVersion.current)"
+      readOnlyCause = .newerSchema(reason: "schema \(version) is newer than this build's \(SchemaVersion.current)")
     } else {
       let known = Set(WorkspaceSchema.steps.map(\.name))
       let hasTable =
@@ -174,28 +367,46 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         let applied = try conn.all("SELECT name FROM schema_migration") { $0.text(0) }
         pending.removeAll { applied.contains($0) }
         if let unknown = applied.first(where: { !known.contains($0) }) {
-          readOnlyReason = "it records migration step '\(unknown)', unknown to this build"
+          readOnlyCause = .newerSchema(reason: "it records migration step '\(unknown)', unknown to this build")
         }
       }
     }
-    if readOnlyReason == nil {
+    if readOnlyCause == nil {
       if path != ":memory:" {
-        let mode = try conn.first("PRAGMA journal_mode = WAL") { $0.text(0) }
-        if mode?.lowercased() != "wal" {
-          throw .storage(file: path, code: 0, message: "cannot enable WAL (journal mode \(mode ?? "?"))")
-        }
+        try enableWAL(conn, path: path)
         try conn.execute("PRAGMA synchronous = NORMAL")
       }
       try migrate(conn, path: path)
       pending = []
     }
-    let store = SQLiteWorkspaceStore(
-      connection: conn, path: path, readOnlyReason: readOnlyReason, warnings: warnings,
+    return SQLiteWorkspaceStore(
+      connection: conn, path: path, readOnlyCause: readOnlyCause, warnings: warnings,
       pendingMigrationSteps: version > Int64(SchemaVersion.current) ? [] : pending)
-    if version > Int64(SchemaVersion.current) {
-      _ = store  // opened read-only; the caller reports `newerSchema` through readOnlyReason
+  }
+
+  /// `PRAGMA journal_mode = WAL`, retried for as long as the busy timeout while another
+  /// process's first open of the same new database holds a lock it needs.
+  ///
+  /// Switching a new database to WAL takes an exclusive lock; when two first commands race
+  /// (both holding a shared lock from reading the schema), SQLite answers one of them
+  /// `SQLITE_BUSY` at once, without calling the busy handler (waiting could deadlock). The
+  /// statement has then released its locks, so trying again shortly after succeeds — or finds
+  /// the database already in WAL mode.
+  private static func enableWAL(_ conn: SQLiteConnection, path: String) throws(WorkspaceError) {
+    let deadline = Date().addingTimeInterval(Double(busyTimeoutMilliseconds) / 1000)
+    var mode: String?
+    while true {
+      do {
+        mode = try conn.first("PRAGMA journal_mode = WAL") { $0.text(0) }
+        break
+      } catch {
+        guard case .storage(_, let code, _) = error, code & 0xff == 5, Date() < deadline else { throw error }
+        usleep(UInt32.random(in: 2_000...20_000))  // SQLITE_BUSY: the other open holds the lock
+      }
     }
-    return store
+    if mode?.lowercased() != "wal" {
+      throw .storage(file: path, code: 0, message: "cannot enable WAL (journal mode \(mode ?? "?"))")
+    }
   }
 
   private static func migrate(_ conn: SQLiteConnection, path: String) throws(WorkspaceError) {

@@ -21,6 +21,9 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
   case fileSystem(path: String, message: String)
   /// A collection is full: `what` already holds `limit` records.
   case capacity(what: String, limit: Int)
+  /// No workspace exists in `directory` (no directory, or no database in it), and the
+  /// command only reads, so none was created.
+  case noWorkspace(directory: String)
 
   public var description: String {
     switch self {
@@ -42,6 +45,8 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
         + "run `dolphin doctor` for recovery steps"
     case .fileSystem(let path, let message):
       return "\(path): \(message)"
+    case .noWorkspace(let directory):
+      return "no workspace at \(directory) (nothing has been captured there; `dolphin capture` creates it)"
     case .capacity(let what, let limit):
       return "\(what) already holds \(limit), the limit; delete some or raise the setting"
     }

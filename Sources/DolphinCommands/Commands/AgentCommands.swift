@@ -33,7 +33,7 @@ enum AgentCommands {
         Without a model the answer is the deterministic renderers' output, labeled as such.
         """),
     run: { ctx in
-      let engine = try ctx.engine()
+      let engine = try ctx.engine(.create)
       let session = try AssistantSession(engine: engine, generator: try generator(ctx))
       let console = ctx.console
       let yes = ctx.arguments.has("yes")
@@ -102,7 +102,7 @@ enum AgentCommands {
       options: [OptionSpec(name: "limit", value: "N", help: "The most recent N (1…\(Limits.receiptsKept), default 50).")]),
     run: { ctx in
       let limit = try ctx.integer("limit", default: 50, range: 1...Limits.receiptsKept)
-      let receipts = Array(try ctx.engine().store.read { tx in try tx.listReceipts() }.suffix(limit))
+      let receipts = Array(try ctx.engine(.read).store.read { tx in try tx.listReceipts() }.suffix(limit))
       if ctx.json {
         struct Out: Encodable { var receipts: [ActivityReceipt] }
         try ctx.console.printJSON(Out(receipts: receipts))

@@ -22,7 +22,7 @@ enum Commands {
       positionals: [("kind", "One of: \(kindList)."), ("title", "Title, at most \(Limits.title) characters.")],
       options: [
         OptionSpec(name: "content", value: "TEXT", help: "Body text (≤ \(Limits.content) characters); '-' reads stdin."),
-        OptionSpec(name: "content-file", value: "PATH", help: "Read the body from a UTF-8 file."),
+        OptionSpec(name: "content-file", value: "PATH", help: "Read the body from a UTF-8 text file (≤ \(Limits.content) characters)."),
         OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Comma-separated tags (≤ \(Limits.tagsPerItem), each ≤ \(Limits.tagLength) characters)."),
         OptionSpec(name: "relates", value: "KIND:UUID", repeatable: true, help: "Relationship to an existing item; KIND is supports, contradicts, dependsOn, supersedes or relatesTo."),
         OptionSpec(name: "priority", value: "P", help: "low, normal (default), high or critical."),
@@ -44,11 +44,15 @@ enum Commands {
         throw CLIError.usage("give --content or --content-file, not both")
       }
       var content = a.value("content") ?? ""
-      if content == "-" { content = ctx.console.readAll() }
-      if let path = a.value("content-file") { content = try readTextFile(path, field: "content-file") }
+      if content == "-" {
+        content = try TextInput.read(.standardInput, field: "content", limit: Limits.content, console: ctx.console)
+      }
+      if let path = a.value("content-file") {
+        content = try TextInput.read(.file(path, option: "--content-file"), field: "content", limit: Limits.content, console: ctx.console)
+      }
       let relationships = try a.all("relates").enumerated().map { i, spec in try parseRelationship(spec, index: i, ctx: ctx) }
       let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, name: "--priority") } ?? .normal
-      let engine = try ctx.engine()
+      let engine = try ctx.engine(.create)
       let result = try engine.capture(
         CaptureRequest(kind: kind, title: a.positionals[1], content: content, tags: splitTags(a.all("tags")),
                        relationships: relationships, priority: priority,
@@ -96,20 +100,6 @@ enum Commands {
     return KnowledgeRelationship(kind: kind, targetID: try ctx.uuid(parts[1], field: "--relates id"))
   }
 
-  /// Reads a UTF-8 text file named by the option `--field`.
-  /// - Throws: ``CLIError/notFound(_:)`` when nothing is at `path` (exit 3, as for every path
-  ///   named on the command line); ``CLIError/input(_:)`` when it cannot be read or is not UTF-8.
-  static func readTextFile(_ path: String, field: String) throws -> String {
-    try requireExistingPath(path, option: "--\(field)")
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw CLIError.input("--\(field): cannot read '\(path)' (a directory, or no permission)")
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw CLIError.input("--\(field): '\(path)' is not UTF-8 text")
-    }
-    return text
-  }
-
   /// Throws ``CLIError/notFound(_:)`` when nothing exists at `path`.
   /// - Parameter option: the option that named the path (`--content-file`), if any.
   static func requireExistingPath(_ path: String, option: String? = nil) throws {
@@ -120,7 +110,7 @@ enum Commands {
   static let status = Command(
     spec: CommandSpec(path: ["status"], summary: "Show the workspace path, schema version, record counts and integrity summary."),
     run: { ctx in
-      let store = try ctx.openStore()
+      let store = try ctx.openStore(.read)
       let engine = KnowledgeEngine(store: store)
       let s = try engine.status()
       if ctx.json {
@@ -154,14 +144,26 @@ enum Commands {
         Opens the workspace read-only and never repairs by overwriting (after a crash it first lets SQLite
         finish its own recovery, which restores the last committed state). Checks SQLite's integrity, dangling
         references, and that the search index agrees with the stored records (every knowledge item and
-        memory indexed, no index entry without its record). Exit 5 when a problem is found.
+        memory indexed, no index entry without its record). Exit 5 when a problem is found or the database
+        cannot be opened (the report says why: read-only, not a directory, permission denied, not a
+        database; the checks are then "not run"); exit 3 when there is no workspace.
         """),
     run: { ctx in
       let dir = ctx.workspaceDirectory
       let dbPath = dir.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
+      struct OpenProblem: Encodable {
+        /// no workspace, not a directory, permission denied, read-only, not a database, storage error.
+        var reason: String
+        var message: String
+      }
       struct Report: Encodable {
         var databasePath: String
         var ok: Bool
+        /// Set when the database could not be opened; no check ran then.
+        var openProblem: OpenProblem?
+        /// Why the database was opened read-only beyond doctor's own request (files not writable here).
+        var readOnlyReason: String?
+        var checksRun: Bool
         var integrityCheck: [String]
         var referenceProblems: [String]
         var searchIndexProblems: [String]
@@ -170,40 +172,56 @@ enum Commands {
         var advice: [String]
       }
       var report = Report(
-        databasePath: dbPath, ok: true, integrityCheck: [], referenceProblems: [], searchIndexProblems: [], quarantined: 0,
-        credentials: CredentialFlagReport(), advice: [])
-      do {
-        let store = try SQLiteWorkspaceStore.open(directory: dir, readOnly: true)
-        report.integrityCheck = try store.integrityCheck()
-        if !store.pendingMigrationSteps.isEmpty {
-          // A first run was interrupted between schema steps: the tables the other checks read
-          // may not exist yet. The next command that writes applies the steps.
-          report.advice.append(
-            "The workspace schema is not complete yet (pending step(s): "
-              + store.pendingMigrationSteps.joined(separator: ", ")
-              + "); a first run was interrupted. The next command that writes completes it.")
-        } else {
-          let s = try KnowledgeEngine(store: store).status(credentialScanBytes: 1 << 30)
-          report.referenceProblems = s.integrityProblems
-          report.searchIndexProblems = try KnowledgeEngine(store: store).verifySearchIndex()
-          report.quarantined = s.quarantined
-          report.credentials = s.credentials
-        }
-        if let reason = store.readOnlyReason, reason != "opened read-only" {
-          report.advice.append("The database is newer than this build (\(reason)); upgrade dolphin. It was not modified.")
-        }
-      } catch let e as WorkspaceError {
-        report.integrityCheck = [e.description]
+        databasePath: dbPath, ok: true, openProblem: nil, readOnlyReason: nil, checksRun: false, integrityCheck: [],
+        referenceProblems: [], searchIndexProblems: [], quarantined: 0, credentials: CredentialFlagReport(), advice: [])
+      var exitCode = ExitCode.storage
+      var store: SQLiteWorkspaceStore?
+      switch Result(catching: { () throws(WorkspaceError) in try SQLiteWorkspaceStore.open(directory: dir, readOnly: true) }) {
+      case .success(let opened): store = opened
+      case .failure(let error):
+        let kind = SQLiteWorkspaceStore.openFailure(error, directory: dir)
+        report.openProblem = OpenProblem(reason: kind.rawValue, message: openMessage(error))
+        report.advice = openAdvice(kind, directory: dir.path, databasePath: dbPath)
+        if kind == .noWorkspace { exitCode = ExitCode.notFound }
       }
-      report.ok = report.integrityCheck == ["ok"] && report.referenceProblems.isEmpty && report.searchIndexProblems.isEmpty
-      if report.integrityCheck != ["ok"] {
-        report.advice += [
-          "The database file failed SQLite's integrity check. Nothing was changed.",
-          "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
-          "2. Copy the whole directory \(dir.path) (including workspace.sqlite-wal and -shm) somewhere safe.",
-          "3. Try `sqlite3 \(dbPath) .recover > recovered.sql` on the copy, then load it into a new database and `dolphin export` from there.",
-          "4. Or restore from your latest `dolphin export` into a fresh workspace directory.",
-        ]
+      if let store {
+        report.checksRun = true
+        do {
+          report.integrityCheck = try store.integrityCheck()
+          if !store.pendingMigrationSteps.isEmpty {
+            // A first run was interrupted between schema steps: the tables the other checks read
+            // may not exist yet. The next command that writes applies the steps.
+            report.advice.append(
+              "The workspace schema is not complete yet (pending step(s): "
+                + store.pendingMigrationSteps.joined(separator: ", ")
+                + "); a first run was interrupted. The next command that writes completes it.")
+          } else {
+            let s = try KnowledgeEngine(store: store).status(credentialScanBytes: 1 << 30)
+            report.referenceProblems = s.integrityProblems
+            report.searchIndexProblems = try KnowledgeEngine(store: store).verifySearchIndex()
+            report.quarantined = s.quarantined
+            report.credentials = s.credentials
+          }
+        } catch let e as WorkspaceError {
+          if report.integrityCheck.isEmpty { report.integrityCheck = [openMessage(e)] }
+          else { report.referenceProblems.append(openMessage(e)) }
+        }
+        switch store.readOnlyCause {
+        case .newerSchema(let reason):
+          report.advice.append("The database is newer than this build (\(reason)); upgrade dolphin. It was not modified.")
+        case .unwritable(let reason, _):
+          report.readOnlyReason = store.readOnlyReason
+          report.advice.append(
+            "The workspace cannot be written here (\(reason)); the checks read it as it is on disk. Commands that "
+              + "only read work; commands that write fail until it is writable.")
+        default: break
+        }
+      }
+      report.ok =
+        report.openProblem == nil && report.integrityCheck == ["ok"] && report.referenceProblems.isEmpty
+        && report.searchIndexProblems.isEmpty
+      if report.checksRun, report.integrityCheck != ["ok"] {
+        report.advice += ["The database file failed SQLite's integrity check. Nothing was changed."] + recoverySteps(dir.path, dbPath)
       }
       if !report.referenceProblems.isEmpty {
         report.advice.append("Dangling references were found; they name the ids involved. Delete or fix the records that hold them.")
@@ -225,17 +243,82 @@ enum Commands {
       if ctx.json {
         try ctx.console.printJSON(report)
       } else {
-        ctx.console.print("Database: \(dbPath)")
-        ctx.console.print("PRAGMA integrity_check: \(report.integrityCheck.prefix(10).joined(separator: "; "))")
-        ctx.console.print("References: " + (report.referenceProblems.isEmpty ? "ok" : "\(report.referenceProblems.count) problem(s)"))
-        for p in report.referenceProblems.prefix(20) { ctx.console.print("  - \(p)") }
-        ctx.console.print("Search index: " + (report.searchIndexProblems.isEmpty ? "agrees with the records" : "\(report.searchIndexProblems.count) problem(s)"))
-        for p in report.searchIndexProblems { ctx.console.print("  - \(p)") }
-        for line in credentialLines(report.credentials) { ctx.console.print(line) }
-        for a in report.advice { ctx.console.print(a) }
-        ctx.console.print(report.ok ? "Doctor: healthy." : "Doctor: problems found.")
+        let c = ctx.console
+        c.print("Database: \(dbPath)")
+        if let problem = report.openProblem {
+          c.print("Open: failed (\(problem.reason)): \(problem.message)")
+          for check in ["PRAGMA integrity_check", "References", "Search index", "Credentials"] { c.print("\(check): not run") }
+        } else {
+          if let reason = report.readOnlyReason { c.print("Open: read-only (\(reason))") }
+          c.print("PRAGMA integrity_check: \(report.integrityCheck.prefix(10).joined(separator: "; "))")
+          c.print("References: " + (report.referenceProblems.isEmpty ? "ok" : "\(report.referenceProblems.count) problem(s)"))
+          for p in report.referenceProblems.prefix(20) { c.print("  - \(p)") }
+          c.print("Search index: " + (report.searchIndexProblems.isEmpty ? "agrees with the records" : "\(report.searchIndexProblems.count) problem(s)"))
+          for p in report.searchIndexProblems { c.print("  - \(p)") }
+          for line in credentialLines(report.credentials) { c.print(line) }
+        }
+        for a in report.advice { c.print(a) }
+        c.print(
+          report.openProblem != nil
+            ? "Doctor: the database could not be opened; nothing was checked."
+            : report.ok ? "Doctor: healthy." : "Doctor: problems found.")
+      }
+      if let problem = report.openProblem {
+        throw ReportedFailure(code: exitCode, message: "cannot open the workspace (\(problem.reason)): \(problem.message)")
       }
       if !report.ok { throw ReportedFailure(code: ExitCode.storage, message: "the workspace has problems (see the report)") }
     })
+
+  /// An open error in words, without the "run `dolphin doctor`" pointer (this is doctor).
+  static func openMessage(_ error: WorkspaceError) -> String {
+    switch error {
+    case .damaged(let file, let message): return "\(file) is damaged or not a workspace database: \(message)"
+    default: return error.description
+    }
+  }
+
+  /// The recovery steps for a damaged database.
+  static func recoverySteps(_ directory: String, _ databasePath: String) -> [String] {
+    [
+      "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
+      "2. Copy the whole directory \(directory) (including workspace.sqlite-wal and -shm) somewhere safe.",
+      "3. Try `sqlite3 \(databasePath) .recover > recovered.sql` on the copy, then load it into a new database and `dolphin export` from there.",
+      "4. Or restore from your latest `dolphin export` into a fresh workspace directory.",
+    ]
+  }
+
+  /// Advice that fits why the database could not be opened.
+  static func openAdvice(_ failure: SQLiteWorkspaceStore.OpenFailure, directory: String, databasePath: String) -> [String] {
+    switch failure {
+    case .noWorkspace:
+      return [
+        "Nothing has been captured at \(directory). Check --workspace (or DOLPHIN_HOME); `dolphin capture` creates a workspace."
+      ]
+    case .notADirectory:
+      return [
+        "\(directory) must be a directory holding the database file \(SQLiteWorkspaceStore.fileName). Pass --workspace "
+          + "(or set DOLPHIN_HOME) with the workspace directory. Nothing was changed."
+      ]
+    case .permissionDenied:
+      return [
+        "This user may not read the workspace files. dolphin creates them (directory 0700, files 0600) for the user who "
+          + "first ran it: run dolphin as that user, or fix the owner and modes (`ls -la \(directory)`). Nothing was changed."
+      ]
+    case .readOnly:
+      return [
+        "The database is not known to be damaged, and nothing was changed: it cannot be read without writing beside "
+          + "it (see above). Remount it read-write or make the directory writable, or copy the whole directory (with "
+          + "workspace.sqlite-wal and -shm) somewhere writable and run `dolphin doctor --workspace <copy>`."
+      ]
+    case .notADatabase:
+      return ["The database file is damaged or is not an SQLite database. Nothing was changed."]
+        + recoverySteps(directory, databasePath)
+    case .other:
+      return [
+        "SQLite could not open the database (the message names its error). Nothing was changed. If another process "
+          + "holds the workspace, stop it and run doctor again."
+      ]
+    }
+  }
 }
 

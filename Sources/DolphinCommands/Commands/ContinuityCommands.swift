@@ -15,7 +15,7 @@ enum ContinuityCommands {
         output depends only on the workspace (the same in any process, locale and time zone).
         """),
     run: { ctx in
-      let engine = try ctx.engine()
+      let engine = try ctx.engine(ctx.arguments.has("save") ? .create : .read)
       struct Saved: Encodable { var id: UUID; var createdAt: Date; var trigger: DigestTrigger }
       struct Out: Encodable { var context: ProjectContext; var saved: Saved? }
       let out: Out
@@ -41,7 +41,7 @@ enum ContinuityCommands {
       path: ["review"], summary: "Show a rule-based project review: key digest sections, top insights, task status.",
       discussion: "Read-only. Every line carries the ids of the records it came from."),
     run: { ctx in
-      let r = try ctx.engine().review()
+      let r = try ctx.engine(.read).review()
       if ctx.json { try ctx.console.printJSON(r) } else { ctx.console.print(Render.review(r)) }
     })
 
@@ -57,7 +57,7 @@ enum ContinuityCommands {
         """),
     run: { ctx in
       let p = try ctx.arguments.value("min-priority").map { try ctx.parseEnum(Priority.self, $0, name: "--min-priority") } ?? .low
-      let r = try ctx.engine().insights(minimumPriority: p)
+      let r = try ctx.engine(.read).insights(minimumPriority: p)
       if ctx.json { try ctx.console.printJSON(r) } else { ctx.console.print(Render.insights(r)) }
     })
 }

@@ -30,7 +30,7 @@ enum DataRightsCommands {
       if let output, !ctx.arguments.has("force"), FileManager.default.fileExists(atPath: output.path) {
         throw CLIError.input("\(output.path) already exists; nothing was written (pass --force to replace it)")
       }
-      let document = try ctx.engine().exportWorkspace(generator: "dolphin \(DolphinCLI.version)")
+      let document = try ctx.engine(.read).exportWorkspace(generator: "dolphin \(DolphinCLI.version)")
       let data = format == "json" ? try document.jsonData() : Data(MarkdownExport.render(document).utf8)
       guard let output else {
         ctx.console.print(String(decoding: data, as: UTF8.self))
@@ -83,20 +83,28 @@ enum DataRightsCommands {
       let data: Data
       let source: String
       if path == "-" {
-        data = Data(ctx.console.readAll().utf8)
+        data = try TextInput.readDocument(.standardInput, field: "import document", console: ctx.console)
         source = "stdin"
       } else {
         try Commands.requireExistingPath(path)
-        guard let d = FileManager.default.contents(atPath: path) else {
-          throw CLIError.input("cannot read '\(path)' (a directory, or no permission)")
-        }
-        data = d
+        data = try TextInput.readDocument(.file(path, option: "import"), field: "import document", console: ctx.console)
         source = URL(fileURLWithPath: path).lastPathComponent
       }
       let document = try WorkspaceExport.decode(data, fileName: source)
-      let engine = try ctx.engine()
-      let plan = try engine.planImport(document, policy: policy, source: source)
       let dryRun = ctx.arguments.has("dry-run")
+      let engine: KnowledgeEngine
+      if dryRun {
+        // A dry run changes nothing, not even by creating the workspace: without one, the plan
+        // is made against an empty workspace (what the import would create).
+        do {
+          engine = try ctx.engine(.read)
+        } catch WorkspaceError.noWorkspace {
+          engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory())
+        }
+      } else {
+        engine = try ctx.engine(.create)
+      }
+      let plan = try engine.planImport(document, policy: policy, source: source)
       if ctx.json {
         ctx.console.printError(Render.importPlan(plan))
       } else {
@@ -146,7 +154,7 @@ enum DataRightsCommands {
         """),
     run: { ctx in
       let scope = try ctx.parseEnum(EraseScope.self, ctx.arguments.value("kind") ?? "all", name: "--kind")
-      let engine = try ctx.engine()
+      let engine = try ctx.engine(.update)
       try runErase(
         ctx, engine: engine, plan: try engine.planErase(scope), question: "Erase this data? This cannot be undone.",
         action: "erasing this data")
@@ -162,7 +170,7 @@ enum DataRightsCommands {
         text is then compacted out of the database files and the result verified, as for `dolphin erase`.
         """),
     run: { ctx in
-      let engine = try ctx.engine()
+      let engine = try ctx.engine(.update)
       try runErase(
         ctx, engine: engine, plan: try engine.planClearChatAndActivity(), question: "Clear chat & run activity?",
         action: "clearing chat & run activity")

@@ -31,7 +31,7 @@ enum HandoffCommands {
       guard let focus = a.value("focus") else { throw CLIError.usage("`dolphin handoff create` needs --focus TEXT") }
       let knowledge = try a.all("knowledge").map { try ctx.uuid($0, field: "--knowledge") }
       let tasks = try a.all("task").map { try ctx.uuid($0, field: "--task") }
-      let r = try ctx.engine().createHandoff(
+      let r = try ctx.engine(.create).createHandoff(
         HandoffRequest(
           focus: focus, summary: a.value("summary"), nextSteps: a.all("next"), knowledgeIDs: knowledge, taskIDs: tasks,
           autoSelect: a.has("auto"), allowCredentials: a.has("allow-credentials")))
@@ -52,7 +52,7 @@ enum HandoffCommands {
   static let list = Command(
     spec: CommandSpec(path: ["handoff", "list"], summary: "List handoffs, newest first (* marks the active one)."),
     run: { ctx in
-      let l = try ctx.engine().listHandoffs()
+      let l = try ctx.engine(.read).listHandoffs()
       if ctx.json {
         try ctx.console.printJSON(l)
         return
@@ -65,7 +65,7 @@ enum HandoffCommands {
     spec: CommandSpec(path: ["handoff", "get"], summary: "Show one handoff (reading never changes or consumes it).", positionals: [("id", "The handoff's UUID.")]),
     run: { ctx in
       let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
-      let engine = try ctx.engine()
+      let engine = try ctx.engine(.read)
       let h = try engine.handoff(id: id)
       if ctx.json {
         try ctx.console.printJSON(h)
@@ -85,14 +85,14 @@ enum HandoffCommands {
         """),
     run: { ctx in
       let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
-      let b = try ctx.engine().restoreHandoff(id: id)
+      let b = try ctx.engine(.update).restoreHandoff(id: id)
       if ctx.json { try ctx.console.printJSON(b) } else { ctx.console.print(Render.brief(b)) }
     })
 
   static let deactivate = Command(
     spec: CommandSpec(path: ["handoff", "deactivate"], summary: "Clear the active-handoff marker (the handoff is kept)."),
     run: { ctx in
-      let previous = try ctx.engine().deactivateHandoff()
+      let previous = try ctx.engine(.update).deactivateHandoff()
       if ctx.json {
         struct Out: Encodable { var previouslyActiveID: UUID?; var changed: Bool }
         try ctx.console.printJSON(Out(previouslyActiveID: previous, changed: previous != nil))

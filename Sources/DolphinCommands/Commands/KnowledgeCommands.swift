@@ -5,7 +5,7 @@ import KnowledgeEngine
 /// Shared flow of `… delete <id> [--yes]`: plan, show, confirm, apply.
 func runDeletion(_ ctx: CommandContext, _ request: (UUID) -> DeletionRequest, field: String) throws {
   let id = try ctx.uuid(ctx.arguments.positionals[0], field: field)
-  let engine = try ctx.engine()
+  let engine = try ctx.engine(.update)
   let plan = try engine.planDeletion(of: request(id))
   if !ctx.json { ctx.console.print(Render.plan(plan)) } else { ctx.console.printError(Render.plan(plan)) }
   try ctx.confirm("Apply this deletion?", action: "the deletion", plan: plan)
@@ -31,7 +31,7 @@ enum KnowledgeCommands {
     run: { ctx in
       let kinds = try ctx.arguments.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, name: "--kind") }
       let limit = try ctx.integer("limit", default: 50, range: 1...Limits.knowledgeItemsMaximum)
-      let engine = try ctx.engine()
+      let engine = try ctx.engine(.read)
       let items = try engine.listKnowledge(kinds: kinds, tag: ctx.arguments.value("tag"), limit: limit)
       let filtered = !kinds.isEmpty || ctx.arguments.value("tag") != nil
       // `total` counts the items that match the filters (all items without filters).
@@ -51,7 +51,7 @@ enum KnowledgeCommands {
     spec: CommandSpec(path: ["knowledge", "get"], summary: "Show one knowledge item by id (exact lookup).", positionals: [("id", "The item's UUID.")]),
     run: { ctx in
       let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
-      let item = try ctx.engine().knowledge(id: id)
+      let item = try ctx.engine(.read).knowledge(id: id)
       if ctx.json { try ctx.console.printJSON(item) } else { ctx.console.print(Render.knowledgeDetail(item)) }
     })
 
@@ -77,8 +77,10 @@ enum MemoryCommands {
       fieldFlags: [FieldFlag("tags", "--tags")]),
     run: { ctx in
       var text = ctx.arguments.positionals[0]
-      if text == "-" { text = ctx.console.readAll() }
-      let r = try ctx.engine().saveMemory(
+      if text == "-" {
+        text = try TextInput.read(.standardInput, field: "text", limit: Limits.memoryText, console: ctx.console)
+      }
+      let r = try ctx.engine(.create).saveMemory(
         text: text, tags: Commands.splitTags(ctx.arguments.all("tags")),
         allowCredentials: ctx.arguments.has("allow-credentials"))
       if ctx.json {
@@ -97,7 +99,7 @@ enum MemoryCommands {
       options: [OptionSpec(name: "limit", value: "N", help: "At most N (1…\(Limits.memories), default 50).")]),
     run: { ctx in
       let limit = try ctx.integer("limit", default: 50, range: 1...Limits.memories)
-      let items = try ctx.engine().listMemories(limit: limit)
+      let items = try ctx.engine(.read).listMemories(limit: limit)
       if ctx.json {
         struct Out: Encodable { var memories: [MemoryItem] }
         try ctx.console.printJSON(Out(memories: items))
@@ -139,7 +141,7 @@ enum TaskCommands {
       let a = ctx.arguments
       let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, name: "--priority") } ?? .normal
       let ids = try a.all("knowledge").map { try ctx.uuid($0, field: "--knowledge") }
-      let t = try ctx.engine().addTask(
+      let t = try ctx.engine(.create).addTask(
         title: a.positionals[0], notes: a.value("notes") ?? "", priority: priority, knowledgeIDs: ids,
         allowCredentials: a.has("allow-credentials"))
       if ctx.json { try ctx.console.printJSON(t) } else { ctx.console.print("Added task \(t.id.uuidString): \(inert(t.title))") }
@@ -152,7 +154,7 @@ enum TaskCommands {
     run: { ctx in
       let s = try ctx.choice("status", among: ["open", "completed", "all"], default: "all")
       let status: TaskStatus? = s == "all" ? nil : TaskStatus(rawValue: s)
-      let tasks = try ctx.engine().listTasks(status: status)
+      let tasks = try ctx.engine(.read).listTasks(status: status)
       if ctx.json {
         struct Out: Encodable { var tasks: [TaskItem] }
         try ctx.console.printJSON(Out(tasks: tasks))
@@ -167,7 +169,7 @@ enum TaskCommands {
       spec: CommandSpec(path: ["task", path], summary: summary, positionals: [("id", "The task's UUID.")]),
       run: { ctx in
         let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
-        let t = try op(try ctx.engine(), id)
+        let t = try op(try ctx.engine(.update), id)
         if ctx.json { try ctx.console.printJSON(t) } else { ctx.console.print(Render.taskLine(t)) }
       })
   }
@@ -203,7 +205,7 @@ enum MigrateCommands {
     run: { ctx in
       let file = URL(fileURLWithPath: ctx.arguments.positionals[0])
       try Commands.requireExistingPath(file.path)
-      let engine = try ctx.engine()
+      let engine = try ctx.engine(.create)
       let report = try engine.importLegacyWorkspace(
         file: file, backupDirectory: ctx.workspaceDirectory.appendingPathComponent("legacy-backups"))
       if ctx.json {
@@ -224,7 +226,7 @@ enum MigrateCommands {
   static let quarantine = Command(
     spec: CommandSpec(path: ["quarantine"], summary: "List records that imports kept aside verbatim because they failed validation."),
     run: { ctx in
-      let entries = try ctx.engine().store.read { tx in try tx.listQuarantine() }
+      let entries = try ctx.engine(.read).store.read { tx in try tx.listQuarantine() }
       if ctx.json {
         struct Out: Encodable { var quarantined: [WorkspaceTransaction.QuarantineEntry] }
         try ctx.console.printJSON(Out(quarantined: entries))

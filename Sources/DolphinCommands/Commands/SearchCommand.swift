@@ -57,7 +57,7 @@ extension SearchCommands {
       let a = ctx.arguments
       let kinds = try a.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, name: "--kind") }
       let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
-      let engine = try ctx.engine()
+      let engine = try ctx.engine(.read)
       var r: SearchResponse
       if let tag = a.value("tag") {
         // Rank deeper, then keep the tagged items (exact tag filter), still in rank order.
@@ -80,7 +80,7 @@ extension SearchCommands {
   static let reindex = Command(
     spec: CommandSpec(path: ["reindex"], summary: "Rebuild the search index from the stored records (repair)."),
     run: { ctx in
-      let engine = try ctx.engine()
+      let engine = try ctx.engine(.update)
       let n = try engine.rebuildSearchIndex()
       let problems = try engine.verifySearchIndex()
       if ctx.json {
@@ -93,7 +93,7 @@ extension SearchCommands {
 
   static func runMemorySearch(_ ctx: CommandContext) throws {
     let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
-    let r = try ctx.engine().search(ctx.arguments.positionals[0], memoriesOnly: true, limit: limit)
+    let r = try ctx.engine(.read).search(ctx.arguments.positionals[0], memoriesOnly: true, limit: limit)
     if ctx.json {
       try ctx.console.printJSON(r)
     } else {

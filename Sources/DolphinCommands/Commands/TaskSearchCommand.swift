@@ -15,7 +15,7 @@ extension TaskCommands {
       let s = try ctx.choice("status", among: ["open", "completed", "all"], default: "all")
       let status: TaskStatus? = s == "all" ? nil : TaskStatus(rawValue: s)
       let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
-      let r = try ctx.engine().searchTasks(ctx.arguments.positionals[0], status: status, limit: limit)
+      let r = try ctx.engine(.read).searchTasks(ctx.arguments.positionals[0], status: status, limit: limit)
       if ctx.json {
         try ctx.console.printJSON(r)
         return

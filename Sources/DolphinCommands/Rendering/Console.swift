@@ -54,13 +54,18 @@ public final class Console: @unchecked Sendable {
     return Swift.readLine(strippingNewline: true)
   }
 
-  /// Reads all of stdin.
-  func readAll() -> String {
+  /// Reads standard input, never more than `maxBytes + 1` bytes (see
+  /// ``BoundedInput/read(fileDescriptor:source:maxBytes:stop:)``): `yes | dolphin …` stops
+  /// once the bound is passed instead of growing without end.
+  func readStandardInput(maxBytes: Int, stop: ([UInt8]) -> Bool = { _ in false }) throws(BoundedInput.Failure)
+    -> BoundedInput.Result
+  {
     if buffered {
       defer { inputLines = [] }
-      return inputLines.joined(separator: "\n")
+      let all = Array(inputLines.joined(separator: "\n").utf8)
+      return BoundedInput.Result(bytes: Array(all.prefix(maxBytes + 1)), truncated: all.count > maxBytes)
     }
-    return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+    return try BoundedInput.read(fileDescriptor: STDIN_FILENO, source: "standard input", maxBytes: maxBytes, stop: stop)
   }
 
   /// Prints a value as one JSON document (sorted keys, pretty).

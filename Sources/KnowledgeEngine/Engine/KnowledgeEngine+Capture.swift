@@ -9,19 +9,25 @@ extension KnowledgeEngine {
   /// digest when the knowledge count lands on a multiple of ``autoDigestInterval`` — all in
   /// one transaction.
   ///
-  /// Sanitizing (``Sanitizer/sanitize(_:)``) runs before the bounds are checked, on title,
-  /// content and tags; tags are then trimmed, lowercased and deduplicated. Then, unless
+  /// Title and content are checked against their bounds as given, then sanitized
+  /// (``Limits/sanitizedInput(_:_:limit:trimming:)``: text made only of control or invisible
+  /// characters is refused, never stored empty) and checked again; tags are sanitized, then
+  /// trimmed, lowercased and deduplicated. Then, unless
   /// ``CaptureRequest/allowCredentials`` is set, text that looks like a credential is refused
   /// (``CredentialDetector``).
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the field, limit and size, or the
   ///   credential's kind and line:column; ``WorkspaceError/capacity(what:limit:)``; storage
   ///   errors. Nothing is written on error.
   public func capture(_ request: CaptureRequest) throws -> CaptureResult {
+    let title: String
+    let content: String
+    do {
+      title = try Limits.sanitizedInput("title", request.title, limit: Limits.title, trimming: true)
+      content = try Limits.sanitizedInput("content", request.content, limit: Limits.content)
+    } catch { throw WorkspaceError.validation(error) }
     let now = environment.now()
     let item = KnowledgeItem(
-      id: environment.makeID(), kind: request.kind,
-      title: Sanitizer.sanitize(request.title).trimmingCharacters(in: .whitespacesAndNewlines),
-      content: Sanitizer.sanitize(request.content),
+      id: environment.makeID(), kind: request.kind, title: title, content: content,
       source: request.source,
       tags: Limits.normalizeTags(request.tags.map(Sanitizer.sanitize)),
       relationships: Self.dedupeRelationships(request.relationships),
@@ -169,13 +175,16 @@ extension KnowledgeEngine {
   ///   - tags: its tags (normalized).
   ///   - allowCredentials: store credential-looking text instead of refusing it. Only the
   ///     user's explicit choice (`--allow-credentials`) may set it; agent and MCP paths never do.
-  /// - Throws: `.validation` (text ≤ 16,000 characters, tags, credential-looking text),
-  ///   `.capacity`.
+  /// - Throws: `.validation` (text ≤ 16,000 characters as given and after sanitizing, text
+  ///   with no printable character, tags, credential-looking text), `.capacity`.
   public func saveMemory(text: String, tags: [String] = [], allowCredentials: Bool = false) throws
     -> MemorySaveResult
   {
+    let clean: String
+    do {
+      clean = try Limits.sanitizedInput("text", text, limit: Limits.memoryText, trimming: true)
+    } catch { throw WorkspaceError.validation(error) }
     let now = environment.now()
-    let clean = Sanitizer.sanitize(text).trimmingCharacters(in: .whitespacesAndNewlines)
     let normalizedTags = Limits.normalizeTags(tags.map(Sanitizer.sanitize))
     let memoryID = environment.makeID()
     let mirrorID = environment.makeID()
@@ -220,17 +229,22 @@ extension KnowledgeEngine {
   /// - Parameter allowCredentials: store credential-looking title or notes instead of refusing
   ///   them. Only the user's explicit choice (`--allow-credentials`) may set it; agent and MCP
   ///   paths never do.
-  /// - Throws: `.validation` (title ≤ 300, notes ≤ 4,000, ≤ 64 existing knowledge ids,
-  ///   credential-looking text), `.capacity`.
+  /// - Throws: `.validation` (title ≤ 300, notes ≤ 4,000 — as given and after sanitizing —, text
+  ///   with no printable character, ≤ 64 existing knowledge ids, credential-looking text),
+  ///   `.capacity`.
   public func addTask(
     title: String, notes: String = "", priority: Priority = .normal, knowledgeIDs: [UUID] = [],
     allowCredentials: Bool = false
   ) throws -> TaskItem {
     var seen = Set<UUID>()
+    let cleanTitle: String
+    let cleanNotes: String
+    do {
+      cleanTitle = try Limits.sanitizedInput("title", title, limit: Limits.taskTitle, trimming: true)
+      cleanNotes = try Limits.sanitizedInput("notes", notes, limit: Limits.taskNotes)
+    } catch { throw WorkspaceError.validation(error) }
     let task = TaskItem(
-      id: environment.makeID(),
-      title: Sanitizer.sanitize(title).trimmingCharacters(in: .whitespacesAndNewlines),
-      notes: Sanitizer.sanitize(notes), priority: priority, createdAt: environment.now(),
+      id: environment.makeID(), title: cleanTitle, notes: cleanNotes, priority: priority, createdAt: environment.now(),
       knowledgeIDs: knowledgeIDs.filter { seen.insert($0).inserted })
     try Self.refuseCredentials(in: [("title", task.title), ("notes", task.notes)], allowed: allowCredentials)
     try store.write { tx in try tx.insertTask(task) }

@@ -15,7 +15,9 @@ extension KnowledgeEngine {
 
   /// Stores a new handoff in one transaction.
   ///
-  /// Text is sanitized (``Sanitizer/sanitize(_:)``) and focus and steps trimmed; ids are
+  /// Focus, summary and steps are checked against their bounds as given, then sanitized
+  /// (``Limits/sanitizedInput(_:_:limit:trimming:)``: text made only of control or invisible
+  /// characters is refused) and trimmed; ids are
   /// deduplicated (first occurrence wins). With `autoSelect`, the knowledge items and open
   /// tasks that best match the focus (at most ``autoSelectKnowledgeCount`` and
   /// ``autoSelectTaskCount``, within ``Limits/idsPerList``) follow the explicit ones. Without a
@@ -28,14 +30,23 @@ extension KnowledgeEngine {
   ///   step, an unknown knowledge or task id); ``WorkspaceError/capacity(what:limit:)`` at
   ///   ``Limits/handoffs``; storage errors.
   public func createHandoff(_ request: HandoffRequest) throws -> HandoffCreation {
-    let focus = Sanitizer.sanitize(request.focus).trimmingCharacters(in: .whitespacesAndNewlines)
-    do { try Limits.checkNotEmpty("focus", focus) } catch { throw WorkspaceError.validation(error) }
-    let steps = request.nextSteps.map { Sanitizer.sanitize($0).trimmingCharacters(in: .whitespacesAndNewlines) }
-    for (i, s) in steps.enumerated() {
-      do { try Limits.checkNotEmpty("nextSteps[\(i)]", s) } catch { throw WorkspaceError.validation(error) }
-    }
-    let summary = request.summary.map { Sanitizer.sanitize($0).trimmingCharacters(in: .whitespacesAndNewlines) }
-      .flatMap { $0.isEmpty ? nil : $0 }
+    let focus: String
+    var steps: [String] = []
+    let summary: String?
+    do {
+      focus = try Limits.sanitizedInput("focus", request.focus, limit: Limits.handoffFocus, trimming: true)
+      try Limits.checkNotEmpty("focus", focus)
+      for (i, s) in request.nextSteps.enumerated() {
+        let step = try Limits.sanitizedInput("nextSteps[\(i)]", s, limit: Limits.handoffNextStepLength, trimming: true)
+        try Limits.checkNotEmpty("nextSteps[\(i)]", step)
+        steps.append(step)
+      }
+      summary = try request.summary
+        .map { (s) throws(ValidationError) in
+          try Limits.sanitizedInput("summary", s, limit: Limits.handoffSummary, trimming: true)
+        }
+        .flatMap { $0.isEmpty ? nil : $0 }
+    } catch { throw WorkspaceError.validation(error) }
     try Self.refuseCredentials(
       in: [("focus", focus), ("summary", summary ?? "")] + steps.enumerated().map { ("nextSteps[\($0.offset)]", $0.element) },
       allowed: request.allowCredentials)

@@ -37,8 +37,27 @@ extension KnowledgeEngine {
   ///   ``WorkspaceError`` for storage problems or records that clash with existing ones
   ///   (nothing is imported then).
   public func importLegacyWorkspace(file: URL, backupDirectory: URL) throws -> LegacyMigrationReport {
-    guard let data = FileManager.default.contents(atPath: file.path) else {
-      throw WorkspaceError.fileSystem(path: file.path, message: "cannot read the legacy workspace file")
+    // Bounded: a FIFO, a device or a runaway file never fills memory.
+    let data: Data
+    do {
+      let read = try BoundedInput.readFile(atPath: file.path, maxBytes: Limits.importDocumentBytes)
+      guard !read.truncated else {
+        throw WorkspaceError.validation(
+          ValidationError(
+            field: "legacy workspace file", limit: Limits.importDocumentBytes,
+            message: "legacy workspace file \(file.path) is more than \(Limits.importDocumentBytes) bytes; "
+              + "the limit is \(Limits.importDocumentBytes) bytes"))
+      }
+      data = Data(read.bytes)
+    } catch let failure as BoundedInput.Failure {
+      if case .tooLarge(_, let size, let maxBytes) = failure {
+        throw WorkspaceError.validation(
+          ValidationError(
+            field: "legacy workspace file", limit: maxBytes, actual: Int(clamping: size),
+            message: "legacy workspace file \(file.path) is \(size) bytes; the limit is \(maxBytes) bytes, "
+              + "so it was not read"))
+      }
+      throw WorkspaceError.fileSystem(path: file.path, message: "cannot read the legacy workspace file: \(failure)")
     }
     let digest = SHA256.hash(Array(data)).hexString
     if let previous = try store.read({ tx in try tx.legacyImport(sha256: digest) }) {

@@ -97,7 +97,7 @@ struct DoctorReliabilityTests {
   func interruptedSchema() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    #expect(try cli.run(["status"]).status == 0)
+    #expect(try cli.run(["task", "add", "Create the workspace"]).status == 0)
     let db = cli.workspace + "/workspace.sqlite"
     let sql = """
       DELETE FROM schema_migration WHERE name = '0002-lexical-index';

@@ -31,19 +31,27 @@ package final class SQLiteConnection {
 
   /// Opens (creating when `create`) the database at `path` (`:memory:` for a private
   /// in-memory database).
+  /// - Parameter immutable: open read-only with SQLite's `immutable=1` URI parameter: no
+  ///   locks, no `-shm`, and the `-wal` and any rollback journal are ignored. Only for a
+  ///   database that nothing can change and whose `-wal` holds nothing (the caller checks).
   /// - Throws: ``WorkspaceError/storage(file:code:message:)`` when SQLite cannot open it.
-  package init(path: String, readOnly: Bool, create: Bool) throws(WorkspaceError) {
+  package init(path: String, readOnly: Bool, create: Bool, immutable: Bool = false) throws(WorkspaceError) {
     self.path = path
     self.displayName = path
     var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
-    if readOnly {
+    if readOnly || immutable {
       flags |= SQLITE_OPEN_READONLY
     } else {
       flags |= SQLITE_OPEN_READWRITE
       if create { flags |= SQLITE_OPEN_CREATE }
     }
+    var name = path
+    if immutable {
+      flags |= SQLITE_OPEN_URI
+      name = "file:" + Self.uriPath(path) + "?immutable=1"
+    }
     var db: OpaquePointer?
-    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    let rc = sqlite3_open_v2(name, &db, flags, nil)
     if rc != SQLITE_OK {
       let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
       let systemErrno = db.map { sqlite3_system_errno($0) } ?? 0
@@ -57,6 +65,25 @@ package final class SQLiteConnection {
   }
 
   deinit { close() }
+
+  /// `path` for a `file:` URI: every byte but unreserved characters and `/` percent-encoded,
+  /// so `?`, `#` and `%` in a directory name stay part of the path.
+  static func uriPath(_ path: String) -> String {
+    var out = ""
+    for byte in path.utf8 {
+      let c = Character(Unicode.Scalar(byte))
+      if byte < 0x80, c.isLetter || c.isNumber || "-._~/".contains(c) {
+        out.append(c)
+      } else {
+        out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+      }
+    }
+    return out
+  }
+
+  /// Whether SQLite opened the main database read-only (it silently does so for a file it
+  /// may not write).
+  package var isReadOnly: Bool { handle.map { sqlite3_db_readonly($0, "main") == 1 } ?? true }
 
   /// Finalizes cached statements and closes the connection.
   package func close() {

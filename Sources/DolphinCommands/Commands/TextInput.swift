@@ -1,0 +1,155 @@
+import ContinuityKit
+import Foundation
+
+/// User text read from standard input (`-`) or from a file (`--content-file`), bounded by the
+/// field's limit before any of it is stored or even fully read.
+///
+/// - At most `limit × Limits.inputBytesPerCharacter` bytes are read; a regular file larger
+///   than that is refused from its size, unread. Standard input stops as soon as what was read
+///   is over the character limit, so `yes | dolphin capture … --content -` ends at once.
+/// - Input holding a NUL byte is not text and is refused (`/dev/zero`, images, archives).
+/// - Input that is not UTF-8 is refused.
+/// - The character limit is checked on the text as given, before the sanitizer drops control
+///   characters (the engine checks it again, and refuses text with nothing printable).
+enum TextInput {
+  enum Source {
+    case standardInput
+    /// A file named by `option` (e.g. `--content-file`), which errors name.
+    case file(String, option: String)
+  }
+
+  /// Reads `field`'s text from `source`.
+  /// - Parameters:
+  ///   - field: the field, e.g. `content`, named in errors with `limit`.
+  ///   - limit: the field's bound in `Character`s.
+  /// - Throws: ``ValidationError`` (exit 4) naming the field, the limit and what was given;
+  ///   ``CLIError/notFound(_:)`` (exit 3) when nothing is at the file's path;
+  ///   ``CLIError/input(_:)`` (exit 4) for a file that cannot be read.
+  static func read(_ source: Source, field: String, limit: Int, console: Console) throws -> String {
+    if case .file(let path, let option) = source { try Commands.requireExistingPath(path, option: option) }
+    let maxBytes = limit * Limits.inputBytesPerCharacter
+    let origin: String
+    switch source {
+    case .standardInput: origin = "standard input"
+    case .file(let path, _): origin = "'\(path)'"
+    }
+    // Stops the read as soon as the answer is known: not text, or over the limit.
+    let stop: ([UInt8]) -> Bool = { bytes in
+      bytes.contains(0)
+        || (bytes.count > limit
+          && String(decoding: bytes[..<completeUTF8Prefix(bytes)], as: UTF8.self).count > limit)
+    }
+    let result: BoundedInput.Result
+    switch load(source, maxBytes: maxBytes, stop: stop, console: console) {
+    case .success(let r): result = r
+    case .failure(.tooLarge(let path, let size, _)):
+      throw ValidationError(
+        field: field, limit: limit,
+        message: "\(field) file '\(path)' is \(size) bytes; the limit is \(limit) characters, read as at most "
+          + "\(maxBytes) bytes, so it was not read")
+    case .failure(let failure):
+      if case .file(_, let option) = source { throw CLIError.input("\(option): \(failure.description)") }
+      throw CLIError.input("\(field): \(failure.description)")
+    }
+    let bytes = result.bytes
+    if let nul = bytes.firstIndex(of: 0) {
+      throw ValidationError(
+        field: field,
+        message: "\(field) from \(origin) is not text: it holds a NUL byte (at byte \(nul)); give UTF-8 text")
+    }
+    let end = result.truncated ? completeUTF8Prefix(bytes) : bytes.count
+    guard let text = String(validating: bytes[..<end], as: UTF8.self) else {
+      throw ValidationError(field: field, message: "\(field) from \(origin) is not UTF-8 text")
+    }
+    if result.truncated {
+      let read = text.count
+      throw ValidationError(
+        field: field, limit: limit, actual: read > limit ? read : nil,
+        message: read > limit
+          ? "\(field) is more than \(limit) characters; the limit is \(limit) characters "
+            + "(\(origin) was read only until that was clear)"
+          : "\(field) from \(origin) is more than \(maxBytes) bytes; the limit is \(limit) characters, read as "
+            + "at most \(maxBytes) bytes")
+    }
+    let count = text.count
+    if count > limit {
+      throw ValidationError(
+        field: field, limit: limit, actual: count,
+        message: "\(field) is \(count) characters; the limit is \(limit) characters (read from \(origin))")
+    }
+    return text
+  }
+
+  /// Whether the first byte after whitespace (and a UTF-8 byte-order mark) is known and is
+  /// not `{`.
+  static func notAnObject(_ bytes: [UInt8]) -> Bool {
+    var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+    return i < bytes.count && bytes[i] != UInt8(ascii: "{")
+  }
+
+  private static func load(
+    _ source: Source, maxBytes: Int, stop: ([UInt8]) -> Bool, console: Console
+  ) -> Result<BoundedInput.Result, BoundedInput.Failure> {
+    Result { () throws(BoundedInput.Failure) in
+      switch source {
+      case .standardInput: try console.readStandardInput(maxBytes: maxBytes, stop: stop)
+      case .file(let path, _): try BoundedInput.readFile(atPath: path, maxBytes: maxBytes, stop: stop)
+      }
+    }
+  }
+
+  /// The length of the longest prefix of `bytes` that does not end inside a UTF-8 sequence
+  /// (a read cut at a byte bound can split the last character).
+  static func completeUTF8Prefix(_ bytes: [UInt8]) -> Int {
+    var i = bytes.count
+    var continuation = 0
+    while i > 0, continuation < 3, bytes[i - 1] & 0xC0 == 0x80 {
+      i -= 1
+      continuation += 1
+    }
+    guard i > 0 else { return bytes.count }
+    let lead = bytes[i - 1]
+    let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+    return length > continuation + 1 ? i - 1 : bytes.count
+  }
+
+  /// Reads a whole document (an export, a legacy workspace file) from `source`, at most
+  /// ``Limits/importDocumentBytes``.
+  /// - Throws: ``ValidationError`` when it is larger; ``CLIError/input(_:)`` when it cannot be read.
+  static func readDocument(_ source: Source, field: String, console: Console) throws -> Data {
+    let maxBytes = Limits.importDocumentBytes
+    let origin: String
+    switch source {
+    case .standardInput: origin = "standard input"
+    case .file(let path, _): origin = "'\(path)'"
+    }
+    // A document is a JSON object: stop at once when the input cannot be one (`yes |`,
+    // `/dev/zero`), instead of reading up to the bound first.
+    let stop: ([UInt8]) -> Bool = { bytes in bytes.contains(0) || notAnObject(bytes) }
+    let result: BoundedInput.Result
+    switch load(source, maxBytes: maxBytes, stop: stop, console: console) {
+    case .success(let r): result = r
+    case .failure(.tooLarge(let path, let size, _)):
+      throw ValidationError(
+        field: field, limit: maxBytes, actual: Int(clamping: size),
+        message: "\(field) '\(path)' is \(size) bytes; the limit is \(maxBytes) bytes, so it was not read")
+    case .failure(let failure):
+      throw CLIError.input(failure.description)
+    }
+    if let nul = result.bytes.firstIndex(of: 0) {
+      throw ValidationError(
+        field: field, message: "\(field) from \(origin) is not text: it holds a NUL byte (at byte \(nul))")
+    }
+    if notAnObject(result.bytes) {
+      throw ValidationError(
+        field: field, message: "\(field) from \(origin) is not a JSON document: it does not start with '{'")
+    }
+    if result.truncated {
+      throw ValidationError(
+        field: field, limit: maxBytes,
+        message: "\(field) from \(origin) is more than \(maxBytes) bytes; the limit is \(maxBytes) bytes")
+    }
+    return Data(result.bytes)
+  }
+}

@@ -1,0 +1,67 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+@Suite("Bounded input reads")
+struct BoundedInputTests {
+  @Test("an endless source (/dev/zero) is read only one byte past the bound")
+  func endlessSource() throws {
+    let fd = open("/dev/zero", O_RDONLY)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    let r = try BoundedInput.read(fileDescriptor: fd, source: "/dev/zero", maxBytes: 100_000)
+    #expect(r.bytes.count == 100_001)
+    #expect(r.truncated)
+  }
+
+  @Test("stop ends the read after the chunk that decides it")
+  func earlyStop() throws {
+    let r = try BoundedInput.readFile(atPath: "/dev/zero", maxBytes: 10_000_000) { $0.contains(0) }
+    #expect(r.truncated)
+    #expect(r.bytes.count <= 64 * 1024)
+  }
+
+  @Test("a regular file over the bound is refused from its size, unread; one within it is read whole")
+  func regularFiles() throws {
+    let dir = TemporaryDirectory("bounded")
+    defer { dir.remove() }
+    let big = dir.appending("big").path
+    // Sparse: 100 MB of size, no data written.
+    let fd = open(big, O_CREAT | O_WRONLY, 0o600)
+    try #require(fd >= 0)
+    #expect(ftruncate(fd, 100_000_000) == 0)
+    close(fd)
+    #expect(throws: BoundedInput.Failure.tooLarge(path: big, size: 100_000_000, maxBytes: 512_000)) {
+      try BoundedInput.readFile(atPath: big, maxBytes: 512_000)
+    }
+    let small = dir.appending("small")
+    try Data(repeating: UInt8(ascii: "a"), count: 200_000).write(to: small)
+    // `stop` is for sources of unknown size; a regular file within the bound is read whole.
+    let r = try BoundedInput.readFile(atPath: small.path, maxBytes: 512_000) { _ in true }
+    #expect(r.bytes.count == 200_000 && !r.truncated)
+    #expect(throws: BoundedInput.Failure.isDirectory(path: dir.path)) {
+      try BoundedInput.readFile(atPath: dir.path, maxBytes: 10)
+    }
+    #expect(throws: BoundedInput.Failure.cannotOpen(path: dir.appending("none").path, reason: "no such file")) {
+      try BoundedInput.readFile(atPath: dir.appending("none").path, maxBytes: 10)
+    }
+  }
+
+  @Test("user text is length-checked as given, before the sanitizer drops controls")
+  func sanitizedInput() throws {
+    #expect(throws: ValidationError.tooLong("content", limit: 16_000, actual: 20_000)) {
+      try Limits.sanitizedInput("content", String(repeating: "\u{1}", count: 20_000), limit: 16_000)
+    }
+    #expect(throws: ValidationError.self) { try Limits.sanitizedInput("content", "\u{1}\u{200B}", limit: 16_000) }
+    #expect(try Limits.sanitizedInput("title", "  a\u{1}b ", limit: 300, trimming: true) == "ab")
+    #expect(try Limits.sanitizedInput("content", "", limit: 10) == "")
+    #expect(try Limits.sanitizedInput("content", " \n", limit: 10) == " \n")
+  }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Text read from standard input or a file is bounded before it is read whole, binary input is
+/// refused, and what is already stored is untouched by every refusal.
+@Suite("Input bounds of the content readers", .serialized)
+struct InputBoundsCommandTests {
+  /// Runs `producer | dolphin args` through the shell.
+  static func pipeline(_ producer: String, _ args: [String]) throws -> ProcessResult {
+    let quoted = ([dolphinExecutable().path] + args).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    return try runProcess("/bin/sh", ["-c", "\(producer) | " + quoted.joined(separator: " ")])
+  }
+
+  /// The workspace with one item stored, and a check that it is still exactly that.
+  struct Stored {
+    let cli = CLI()
+    init() throws {
+      let r = try cli.run(["capture", "fact", "kept", "--content", "already stored"])
+      #expect(r.status == 0, "\(r.stderr)")
+    }
+    func expectUnchanged() throws {
+      let list = try cli.json(["knowledge", "list"])
+      let items = try #require(list["items"] as? [[String: Any]])
+      #expect(items.count == 1 && items.first?["title"] as? String == "kept")
+      #expect(items.first?["content"] as? String == "already stored")
+      #expect(try cli.json(["memory", "list"])["memories"] as? [Any] != nil)
+      #expect((try cli.json(["memory", "list"])["memories"] as? [Any])?.isEmpty == true)
+    }
+  }
+
+  @Test("`yes | capture --content -` and `yes | memory save -` stop at the limit: exit 4, field, limit")
+  func endlessStandardInput() throws {
+    let s = try Stored()
+    defer { s.cli.dir.remove() }
+    let capture = try Self.pipeline("yes", ["capture", "fact", "x", "--content", "-", "--workspace", s.cli.workspace])
+    #expect(capture.status == 4, "\(capture.stderr)")
+    #expect(capture.stderr.contains("content is more than 16000 characters; the limit is 16000"), "\(capture.stderr)")
+    let memory = try Self.pipeline("yes", ["memory", "save", "-", "--workspace", s.cli.workspace])
+    #expect(memory.status == 4, "\(memory.stderr)")
+    #expect(memory.stderr.contains("text is more than 16000 characters; the limit is 16000"), "\(memory.stderr)")
+    let zeros = try Self.pipeline("cat /dev/zero", ["capture", "fact", "x", "--content", "-", "--workspace", s.cli.workspace])
+    #expect(zeros.status == 4 && zeros.stderr.contains("is not text: it holds a NUL byte"), "\(zeros.stderr)")
+    let importYes = try Self.pipeline("yes", ["import", "-", "--workspace", s.cli.workspace])
+    #expect(importYes.status == 4 && importYes.stderr.contains("is not a JSON document"), "\(importYes.stderr)")
+    let importZeros = try Self.pipeline("cat /dev/zero", ["import", "-", "--workspace", s.cli.workspace])
+    #expect(importZeros.status == 4 && importZeros.stderr.contains("holds a NUL byte"), "\(importZeros.stderr)")
+    try s.expectUnchanged()
+  }
+
+  @Test("exactly the limit from standard input is stored; one more character is refused")
+  func limitFromStandardInput() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    // Multi-byte characters: the limit counts characters, not bytes.
+    let atLimit = String(repeating: "é", count: 15_999) + "👨‍👩‍👧‍👦"
+    let ok = try cli.run(["capture", "fact", "x", "--content", "-", "--json"], stdin: atLimit)
+    #expect(ok.status == 0, "\(ok.stderr)")
+    let item = try #require((try JSONSerialization.jsonObject(with: Data(ok.stdout.utf8)) as? [String: Any])?["item"] as? [String: Any])
+    #expect(item["content"] as? String == atLimit)
+    let over = try cli.run(["capture", "fact", "y", "--content", "-"], stdin: atLimit + "x")
+    #expect(over.status == 4)
+    #expect(over.stderr.contains("content is more than 16000 characters; the limit is 16000 characters"), "\(over.stderr)")
+  }
+
+  @Test("--content-file: size checked before reading, NUL bytes refused as not text, the limit checked before sanitizing")
+  func contentFiles() throws {
+    let s = try Stored()
+    defer { s.cli.dir.remove() }
+    let dir = s.cli.dir
+    func capture(_ file: String) throws -> ProcessResult { try s.cli.run(["capture", "fact", "t", "--content-file", file]) }
+
+    let big = dir.appending("zeros").path
+    let fd = open(big, O_CREAT | O_WRONLY, 0o600)
+    try #require(fd >= 0)
+    #expect(ftruncate(fd, 100_000_000) == 0)  // 100 MB, sparse
+    close(fd)
+    let r1 = try capture(big)
+    #expect(r1.status == 4)
+    #expect(r1.stderr.contains("content file '\(big)' is 100000000 bytes; the limit is 16000 characters"), "\(r1.stderr)")
+
+    let nul = dir.appending("nul")
+    try Data("some text\u{0}more".utf8).write(to: nul)
+    let r2 = try capture(nul.path)
+    #expect(r2.status == 4 && r2.stderr.contains("content from '\(nul.path)' is not text: it holds a NUL byte (at byte 9)"), "\(r2.stderr)")
+
+    let r3 = try capture("/dev/zero")
+    #expect(r3.status == 4 && r3.stderr.contains("is not text"), "\(r3.stderr)")
+
+    let controls = dir.appending("controls")
+    try Data(repeating: 1, count: 20_000).write(to: controls)
+    let r4 = try capture(controls.path)
+    #expect(r4.status == 4)
+    #expect(r4.stderr.contains("content is 20000 characters; the limit is 16000 characters"), "\(r4.stderr)")
+
+    let fewControls = dir.appending("few-controls")
+    try Data(repeating: 1, count: 2_000).write(to: fewControls)
+    let r5 = try capture(fewControls.path)
+    #expect(r5.status == 4 && r5.stderr.contains("content has nothing printable"), "\(r5.stderr)")
+
+    let notUTF8 = dir.appending("latin1")
+    try Data([0x63, 0x61, 0x66, 0xE9]).write(to: notUTF8)
+    let r6 = try capture(notUTF8.path)
+    #expect(r6.status == 4 && r6.stderr.contains("is not UTF-8 text"), "\(r6.stderr)")
+
+    let r7 = try capture(dir.path)
+    #expect(r7.status == 4 && r7.stderr.contains("is a directory"), "\(r7.stderr)")
+
+    try s.expectUnchanged()
+
+    // Text of many bytes per character within the character limit is accepted whole.
+    let hindi = dir.appending("hindi")
+    let text = String(repeating: "क्षि", count: 15_000)  // 15,000 characters, 180,000 bytes
+    try Data(text.utf8).write(to: hindi)
+    let r8 = try s.cli.run(["capture", "fact", "hindi", "--content-file", hindi.path, "--json"])
+    #expect(r8.status == 0, "\(r8.stderr)")
+    let item = try #require((try JSONSerialization.jsonObject(with: Data(r8.stdout.utf8)) as? [String: Any])?["item"] as? [String: Any])
+    #expect((item["content"] as? String)?.count == 15_000)
+  }
+
+  @Test("import refuses a file over the document bound from its size, and binary input")
+  func importDocuments() throws {
+    let s = try Stored()
+    defer { s.cli.dir.remove() }
+    let nul = s.cli.dir.appending("nul.json")
+    try Data("{\u{0}}".utf8).write(to: nul)
+    let r = try s.cli.run(["import", nul.path])
+    #expect(r.status == 4 && r.stderr.contains("holds a NUL byte"), "\(r.stderr)")
+    try s.expectUnchanged()
+  }
+}

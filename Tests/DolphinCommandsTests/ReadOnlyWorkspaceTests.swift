@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs `dolphin` on a workspace directory it may not write: as root, inside a private mount
+/// namespace where the directory is a read-only bind mount (nothing outside the child process
+/// sees it); as any other user, with the directory's write permission removed.
+enum Unwritable {
+  enum Method { case readOnlyMount, chmod }
+
+  static let method: Method? = {
+    if getuid() != 0 { return .chmod }
+    return ReliabilityScripts.namespacesPermitted ? .readOnlyMount : nil
+  }()
+
+  static let unavailable =
+    "needs a read-only mount (root with `unshare -m`) or a non-root user (chmod); root cannot be denied writes by chmod"
+
+  static func run(_ args: [String], in directory: String) throws -> ProcessResult {
+    switch method {
+    case .readOnlyMount:
+      let script = #"mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@""#
+      return try runProcess(
+        "/usr/bin/env", ["unshare", "-m", "sh", "-c", script, "sh", directory, dolphinExecutable().path] + args
+          + ["--workspace", directory])
+    case .chmod:
+      chmod(directory, 0o500)
+      defer { chmod(directory, 0o700) }
+      return try runDolphin(args + ["--workspace", directory])
+    case nil:
+      throw CocoaError(.featureUnsupported)
+    }
+  }
+
+  /// Every file under `directory` with its bytes.
+  static func snapshot(_ directory: String) throws -> [String: Data] {
+    var out: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+      out[name] = try Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent(name))
+    }
+    return out
+  }
+}
+
+@Suite("A workspace that cannot be written", .serialized, .enabled(if: Unwritable.method != nil, Comment(rawValue: Unwritable.unavailable)))
+struct ReadOnlyWorkspaceTests {
+  @Test("read-only commands work, export has everything, writes fail clearly, and no file changes")
+  func readable() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "decision", "Readable decision", "--content", "Kept on a read-only disk"]).status == 0)
+    #expect(try cli.run(["task", "add", "Readable task"]).status == 0)
+    #expect(try cli.run(["memory", "save", "Readable memory"]).status == 0)
+    let before = try Unwritable.snapshot(cli.workspace)
+    #expect(before.keys.sorted() == ["workspace.sqlite"], "the last close removed -wal and -shm")
+
+    let status = try Unwritable.run(["status", "--json"], in: cli.workspace)
+    #expect(status.status == 0, "\(status.stderr)")
+    #expect(status.stderr.contains("is read-only: "), "\(status.stderr)")
+    let counts = try #require((try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["counts"] as? [String: Int])
+    #expect(counts["knowledge"] == 2 && counts["task"] == 1 && counts["memory"] == 1)
+
+    for (args, expected) in [
+      (["knowledge", "list"], "Readable decision"), (["search", "readable"], "Readable decision"),
+      (["context"], "Readable decision"), (["task", "list"], "Readable task"), (["memory", "list"], "Readable memory"),
+      (["export"], "Kept on a read-only disk"),
+    ] {
+      let r = try Unwritable.run(args, in: cli.workspace)
+      #expect(r.status == 0, "\(args): \(r.stderr)")
+      #expect(r.stdout.contains(expected), "\(args): \(r.stdout)")
+    }
+
+    let doctor = try Unwritable.run(["doctor"], in: cli.workspace)
+    #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(doctor.stdout.contains("Open: read-only ("))
+    #expect(doctor.stdout.contains("PRAGMA integrity_check: ok"))
+    #expect(doctor.stdout.contains("Doctor: healthy."))
+
+    let write = try Unwritable.run(["capture", "fact", "Not stored"], in: cli.workspace)
+    #expect(write.status == 5)
+    #expect(write.stderr.contains("is open read-only ("), "\(write.stderr)")
+    #expect(write.stderr.contains("nothing was written"), "\(write.stderr)")
+
+    #expect(try Unwritable.snapshot(cli.workspace) == before)
+  }
+
+  @Test("committed changes still in the -wal: read with its -shm; without it, refused saying why, and doctor says the same")
+  func walLeftBehind() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Checkpointed"]).status == 0)
+    let db = cli.workspace + "/workspace.sqlite"
+    // A second process holds the database open, so the capture below stays in the WAL; killing
+    // it leaves -wal and -shm behind as a crash would.
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    holder.arguments = [
+      ReliabilityScripts.python, "-c",
+      "import sqlite3,sys,time\nc=sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM knowledge').fetchone()\nprint('ready', flush=True); time.sleep(120)",
+      db,
+    ]
+    let out = Pipe()
+    holder.standardOutput = out
+    try holder.run()
+    defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
+    _ = out.fileHandleForReading.availableData  // waits for "ready"
+    #expect(try cli.run(["capture", "fact", "Only in the WAL"]).status == 0)
+    kill(holder.processIdentifier, SIGKILL)
+    holder.waitUntilExit()
+    let wal = try Data(contentsOf: URL(fileURLWithPath: db + "-wal"))
+    #expect(!wal.isEmpty)
+
+    let withIndex = try Unwritable.run(["knowledge", "list"], in: cli.workspace)
+    #expect(withIndex.status == 0, "\(withIndex.stderr)")
+    #expect(withIndex.stdout.contains("Only in the WAL"), "\(withIndex.stdout)")
+
+    // The same files without the -shm: SQLite would have to create it; immutable mode would
+    // ignore the -wal and show the older state, so the open is refused instead.
+    let copy = cli.dir.appending("copy").path
+    try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    for suffix in ["", "-wal"] {
+      try FileManager.default.copyItem(atPath: db + suffix, toPath: copy + "/workspace.sqlite" + suffix)
+    }
+    let before = try Unwritable.snapshot(copy)
+    let refused = try Unwritable.run(["knowledge", "list"], in: copy)
+    #expect(refused.status == 5)
+    #expect(refused.stderr.contains("committed changes are still in its -wal file (\(wal.count) bytes)"), "\(refused.stderr)")
+    #expect(!refused.stdout.contains("Checkpointed"), "an older state must not be shown")
+
+    let doctor = try Unwritable.run(["doctor"], in: copy)
+    #expect(doctor.status == 5)
+    #expect(doctor.stdout.contains("Open: failed (read-only): "), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("PRAGMA integrity_check: not run"))
+    #expect(doctor.stdout.contains("References: not run"))
+    #expect(doctor.stdout.contains("Search index: not run"))
+    #expect(!doctor.stdout.contains(".recover"), "a healthy database needs no recovery advice")
+    #expect(doctor.stdout.contains("Doctor: the database could not be opened; nothing was checked."))
+    #expect(try Unwritable.snapshot(copy) == before)
+
+    // Where it can be written, the same copy opens with every committed change.
+    let writable = try runDolphin(["knowledge", "list", "--workspace", copy])
+    #expect(writable.stdout.contains("Only in the WAL"))
+  }
+}
+
+/// Doctor when the database cannot be opened, for reasons root can reproduce.
+@Suite("doctor when the database cannot be opened", .serialized)
+struct DoctorOpenFailureTests {
+  struct Case: CustomStringConvertible, Sendable {
+    var name: String
+    var prepare: @Sendable (URL) throws -> Void
+    var status: Int32
+    var reason: String
+    var advice: String
+    var description: String { name }
+  }
+
+  static let cases: [Case] = [
+    Case(
+      name: "the path is a file", prepare: { try Data("x".utf8).write(to: $0) }, status: 5, reason: "not a directory",
+      advice: "must be a directory holding the database file workspace.sqlite"),
+    Case(
+      name: "not a database", prepare: { ws in
+        try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true)
+        try Data(repeating: 0x41, count: 8192).write(to: ws.appendingPathComponent("workspace.sqlite"))
+      }, status: 5, reason: "not a database", advice: ".recover"),
+    Case(name: "no workspace", prepare: { _ in }, status: 3, reason: "no workspace", advice: "`dolphin capture` creates a workspace"),
+  ]
+
+  @Test("says why, marks the checks not run, gives fitting advice, and exits 5 (3 without a workspace)", arguments: cases)
+  func openFailure(_ c: Case) throws {
+    let dir = TemporaryDirectory("doctor-open")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    try c.prepare(ws)
+    let r = try runDolphin(["doctor", "--workspace", ws.path])
+    #expect(r.status == c.status, "\(r.stdout)\(r.stderr)")
+    #expect(r.stdout.contains("Open: failed (\(c.reason)): "), "\(r.stdout)")
+    for check in ["PRAGMA integrity_check", "References", "Search index", "Credentials"] {
+      #expect(r.stdout.contains("\(check): not run"), "\(r.stdout)")
+    }
+    #expect(!r.stdout.contains("References: ok") && !r.stdout.contains("agrees with the records"))
+    #expect(!r.stdout.contains("run `dolphin doctor`"), "doctor must not point to itself")
+    #expect(r.stdout.contains(c.advice), "\(r.stdout)")
+    let json = try runDolphin(["doctor", "--json", "--workspace", ws.path])
+    let obj = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect((obj["openProblem"] as? [String: Any])?["reason"] as? String == c.reason)
+    #expect(obj["checksRun"] as? Bool == false && obj["ok"] as? Bool == false)
+  }
+}

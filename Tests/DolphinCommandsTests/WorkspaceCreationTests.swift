@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Only commands that store something create a workspace; the others report a missing one
+/// (exit 3) and create nothing, so a mistyped --workspace is not silently a new, empty one.
+@Suite("Which commands create a workspace", .serialized)
+struct WorkspaceCreationTests {
+  static let id = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
+
+  static let nonCreating: [[String]] = [
+    ["status"], ["doctor"], ["knowledge", "list"], ["knowledge", "get", id], ["memory", "list"],
+    ["memory", "search", "words"], ["task", "list"], ["task", "search", "words"], ["search", "words"],
+    ["context"], ["review"], ["insights"], ["handoff", "list"], ["handoff", "get", id], ["export"],
+    ["activity"], ["quarantine"],
+    // Commands that change existing records have nothing to change in a missing workspace.
+    ["knowledge", "delete", id, "--yes"], ["task", "complete", id], ["task", "reopen", id],
+    ["handoff", "restore", id], ["handoff", "deactivate"], ["reindex"], ["erase", "--yes"],
+    ["activity", "clear", "--yes"],
+  ]
+
+  @Test("a command that does not store anything fails with exit 3 on a mistyped path and creates nothing", arguments: nonCreating)
+  func missingPath(_ args: [String]) throws {
+    let dir = TemporaryDirectory("typo")
+    defer { dir.remove() }
+    let typo = dir.appending("no/such/workspace").path
+    let r = try runDolphin(args + ["--workspace", typo])
+    #expect(r.status == 3, "\(r.stdout)\(r.stderr)")
+    #expect(
+      r.stderr.contains("no workspace at \(typo) (nothing has been captured there; `dolphin capture` creates it)"),
+      "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir.appending("no").path))
+  }
+
+  @Test("an existing empty directory is not a workspace either, and stays empty", arguments: [["status"], ["search", "x"], ["export"]])
+  func emptyDirectory(_ args: [String]) throws {
+    let dir = TemporaryDirectory("empty")
+    defer { dir.remove() }
+    let r = try runDolphin(args + ["--workspace", dir.path])
+    #expect(r.status == 3, "\(r.stderr)")
+    #expect(r.stderr.contains("no workspace at \(dir.path)"), "\(r.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+  }
+
+  static let creating: [[String]] = [
+    ["capture", "fact", "First"], ["memory", "save", "First memory"], ["task", "add", "First task"],
+    ["handoff", "create", "--focus", "First focus"], ["context", "--save"],
+  ]
+
+  @Test("a command that stores something creates the workspace", arguments: creating)
+  func creates(_ args: [String]) throws {
+    let dir = TemporaryDirectory("create")
+    defer { dir.remove() }
+    let ws = dir.appending("new/ws").path
+    let r = try runDolphin(args + ["--workspace", ws])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(FileManager.default.fileExists(atPath: ws + "/workspace.sqlite"))
+    #expect(try runDolphin(["status", "--workspace", ws]).status == 0)
+  }
+
+  @Test("three first commands racing to create the same workspace all succeed (25 rounds)")
+  func racingFirstCommands() async throws {
+    let dir = TemporaryDirectory("race")
+    defer { dir.remove() }
+    for round in 0..<25 {
+      let ws = dir.appending("ws\(round)").path
+      let runs: [[String]] = [["capture", "fact", "a"], ["capture", "fact", "b"], ["memory", "save", "c"]]
+      let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
+        for args in runs { group.addTask { try runDolphin(args + ["--workspace", ws]) } }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      // These used to fail with "cannot create: File exists" (both saw no database and one lost
+      // the O_EXCL create) or "database is locked" (both switching the new file to WAL).
+      for r in results { #expect(r.status == 0, "round \(round): \(r.stderr)") }
+      let list = try runDolphin(["knowledge", "list", "--json", "--workspace", ws])
+      let obj = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any]
+      #expect(obj?["total"] as? Int == 3, "round \(round)")
+    }
+  }
+
+  @Test("import creates the workspace; import --dry-run plans against an empty one and creates nothing")
+  func importCreates() throws {
+    let source = CLI()
+    defer { source.dir.remove() }
+    #expect(try source.run(["capture", "decision", "Exported"]).status == 0)
+    let file = source.dir.appending("export.json").path
+    #expect(try source.run(["export", "--output", file]).status == 0)
+    let target = source.dir.appending("target/ws").path
+    let dry = try runDolphin(["import", file, "--dry-run", "--workspace", target])
+    #expect(dry.status == 0, "\(dry.stderr)")
+    #expect(dry.stdout.contains("Dry run: nothing was written."))
+    #expect(!FileManager.default.fileExists(atPath: source.dir.appending("target").path))
+    let real = try runDolphin(["import", file, "--workspace", target])
+    #expect(real.status == 0, "\(real.stderr)")
+    let list = try runDolphin(["knowledge", "list", "--workspace", target])
+    #expect(list.stdout.contains("Exported"))
+  }
+}
