@@ -96,23 +96,11 @@ struct ReadOnlyWorkspaceTests {
     defer { cli.dir.remove() }
     #expect(try cli.run(["capture", "fact", "Checkpointed"]).status == 0)
     let db = cli.workspace + "/workspace.sqlite"
-    // A second process holds the database open, so the capture below stays in the WAL; killing
-    // it leaves -wal and -shm behind as a crash would.
-    let holder = Process()
-    holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    holder.arguments = [
-      ReliabilityScripts.python, "-c",
-      "import sqlite3,sys,time\nc=sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM knowledge').fetchone()\nprint('ready', flush=True); time.sleep(120)",
-      db,
-    ]
-    let out = Pipe()
-    holder.standardOutput = out
-    try holder.run()
-    defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
-    _ = out.fileHandleForReading.availableData  // waits for "ready"
-    #expect(try cli.run(["capture", "fact", "Only in the WAL"]).status == 0)
-    kill(holder.processIdentifier, SIGKILL)
-    holder.waitUntilExit()
+    // The capture stays in the WAL; -wal and -shm are left behind as a crash would.
+    try ReliabilityScripts.leavingWrites(inWALOf: db) {
+      let capture = try cli.run(["capture", "fact", "Only in the WAL"])
+      #expect(capture.status == 0)
+    }
     let wal = try Data(contentsOf: URL(fileURLWithPath: db + "-wal"))
     #expect(!wal.isEmpty)
 

@@ -489,7 +489,7 @@ async def concurrent_writers(d: Dolphin) -> None:
             if run.returncode != 0:
                 failures.append(f"{title}: {run.stderr}")
 
-    d.cli("status")  # create the workspace before two processes race to
+    d.cli("task", "add", "Seed the workspace")  # creates the workspace before the two writers start
     async with d.session("--writes", "allow") as s:
         await s.initialize()
         writer = threading.Thread(target=cli_writer)

@@ -21,6 +21,28 @@ enum ReliabilityScripts {
     try runProcess("/usr/bin/env", command)
   }
 
+  /// Runs `body` (which should write to the database) while a second process holds `database`
+  /// open, so the writes stay in the WAL; then kills that process, which leaves the `-wal` and
+  /// `-shm` files behind as a crash would.
+  static func leavingWrites(inWALOf database: String, _ body: () throws -> Void) throws {
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    holder.arguments = [
+      python, "-c",
+      "import sqlite3,sys,time\nc=sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM knowledge').fetchone()\nprint('ready', flush=True); time.sleep(120)",
+      database,
+    ]
+    let out = Pipe()
+    holder.standardOutput = out
+    try holder.run()
+    defer {
+      if holder.isRunning { kill(holder.processIdentifier, SIGKILL) }
+      holder.waitUntilExit()
+    }
+    _ = out.fileHandleForReading.availableData  // waits for "ready"
+    try body()
+  }
+
   /// Whether this process may make mount and network namespaces (root, `unshare` permitted).
   static let namespacesPermitted: Bool = {
     guard getuid() == 0 else { return false }
@@ -122,23 +144,10 @@ struct DoctorReliabilityTests {
     defer { cli.dir.remove() }
     #expect(try cli.run(["capture", "fact", "Checkpointed"]).status == 0)
     let db = cli.workspace + "/workspace.sqlite"
-    // A second process holds the database open, so the captures below stay in the WAL; killing
-    // it leaves the WAL as a crash would.
-    let holder = Process()
-    holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    holder.arguments = [
-      ReliabilityScripts.python, "-c",
-      "import sqlite3,sys,time\nc=sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM knowledge').fetchone()\nprint('ready', flush=True); time.sleep(120)",
-      db,
-    ]
-    let out = Pipe()
-    holder.standardOutput = out
-    try holder.run()
-    defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
-    _ = out.fileHandleForReading.availableData  // waits for "ready"
-    #expect(try cli.run(["capture", "fact", "Only in the WAL", "--content", String(repeating: "w", count: 2_000)]).status == 0)
-    kill(holder.processIdentifier, SIGKILL)
-    holder.waitUntilExit()
+    try ReliabilityScripts.leavingWrites(inWALOf: db) {
+      let capture = try cli.run(["capture", "fact", "Only in the WAL", "--content", String(repeating: "w", count: 2_000)])
+      #expect(capture.status == 0)
+    }
     // A kill in the middle of a commit leaves the WAL index (-shm) torn; zeroing it has the same
     // effect: the next connection must rebuild the index before it can read.
     let shm = URL(fileURLWithPath: db + "-shm")
