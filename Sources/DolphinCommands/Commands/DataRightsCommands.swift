@@ -27,6 +27,12 @@ enum DataRightsCommands {
       if ctx.json, output == nil, format != "json" {
         throw CLIError.usage("--json prints one JSON document; give --output for a Markdown export")
       }
+      // Never inside the workspace being exported: --force could replace its database.
+      if let output, Commands.isWithin(output, directory: ctx.workspaceDirectory) {
+        throw CLIError.usage(
+          "--output \(output.path) is inside the workspace being exported (\(ctx.workspaceDirectory.path)); "
+            + "write the export outside it")
+      }
       if let output, !ctx.arguments.has("force"), FileManager.default.fileExists(atPath: output.path) {
         throw CLIError.input("\(output.path) already exists; nothing was written (pass --force to replace it)")
       }
@@ -102,7 +108,16 @@ enum DataRightsCommands {
           engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory())
         }
       } else {
-        engine = try ctx.engine(.create)
+        do {
+          engine = try ctx.engine(.update)
+        } catch WorkspaceError.noWorkspace {
+          // A new workspace is created only for an import that succeeds: rehearse it in memory
+          // first, so a refused document leaves nothing behind.
+          let rehearsal = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory())
+          let rehearsed = try rehearsal.planImport(document, policy: policy, source: source)
+          _ = try rehearsal.applyImport(document, policy: policy, source: source, expecting: rehearsed)
+          engine = try ctx.engine(.create)
+        }
       }
       let plan = try engine.planImport(document, policy: policy, source: source)
       if ctx.json {

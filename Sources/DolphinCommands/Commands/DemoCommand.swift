@@ -55,7 +55,7 @@ extension Commands {
       let dir = demoDirectory(ctx)
       let env = ctx.console.environment.isEmpty ? ProcessInfo.processInfo.environment : ctx.console.environment
       let own = WorkspaceLocation.defaultDirectory(environment: env)
-      if dir.standardizedFileURL.resolvingSymlinksInPath().path == own.standardizedFileURL.resolvingSymlinksInPath().path {
+      if Commands.resolvedPath(dir) == Commands.resolvedPath(own) {
         throw CLIError.usage("--workspace \(dir.path) is your default workspace; the demo writes only to a workspace of its own (omit --workspace to use \(own.deletingLastPathComponent().appendingPathComponent("dolphin-demo").path))")
       }
       let store = try SQLiteWorkspaceStore.open(directory: dir)

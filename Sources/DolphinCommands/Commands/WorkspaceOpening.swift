@@ -13,3 +13,30 @@ enum WorkspaceOpening {
     }
   }
 }
+
+extension Commands {
+  /// `url`'s absolute path with every symbolic link and `.`/`..` resolved, as far as the path
+  /// exists: the deepest existing ancestor goes through `realpath(3)` and the components below
+  /// it (not created yet) are appended as given. Two spellings of one place compare equal.
+  static func resolvedPath(_ url: URL) -> String {
+    var existing = url.standardizedFileURL
+    var rest: [String] = []
+    while existing.path != "/" {
+      if let resolved = realpath(existing.path, nil) {
+        defer { free(resolved) }
+        var out = URL(fileURLWithPath: String(cString: resolved))
+        for component in rest.reversed() { out.appendPathComponent(component) }
+        return out.standardizedFileURL.path
+      }
+      rest.append(existing.lastPathComponent)
+      existing.deleteLastPathComponent()
+    }
+    return url.standardizedFileURL.path
+  }
+
+  /// Whether `path` is `directory` or lies below it, once both are resolved (see ``resolvedPath(_:)``).
+  static func isWithin(_ path: URL, directory: URL) -> Bool {
+    let p = resolvedPath(path), d = resolvedPath(directory)
+    return p == d || p.hasPrefix(d.hasSuffix("/") ? d : d + "/")
+  }
+}
