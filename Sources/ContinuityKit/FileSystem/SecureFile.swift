@@ -29,7 +29,8 @@ public enum SecureFile {
       if (st.st_mode & S_IFMT) == S_IFDIR { throw .fileSystem(path: path, message: "is a directory") }
       if !overwrite { throw .fileSystem(path: path, message: "already exists; refusing to overwrite it") }
     }
-    let temp = directory + "/." + url.lastPathComponent + ".tmp-" + UUID().uuidString.prefix(8)
+    removeStaleTemporaries(for: url)
+    let temp = directory + "/" + temporaryPrefix(for: url) + String(getpid()) + "-" + UUID().uuidString.prefix(8)
     let fd = open(temp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw .fileSystem(path: path, message: "cannot create a file here: \(errorText())") }
     var failure: String?
@@ -62,6 +63,24 @@ public enum SecureFile {
     unlink(temp)  // after link(2) the data lives on under `path`; after rename(2) this is a no-op
     if let failure { throw .fileSystem(path: path, message: failure) }
     syncDirectory(directory)
+  }
+
+  /// The name every temporary file for `url` starts with: `.<name>.tmp-`, followed by the
+  /// writer's process id, `-` and eight random characters.
+  static func temporaryPrefix(for url: URL) -> String { "." + url.lastPathComponent + ".tmp-" }
+
+  /// Removes temporary files for `url` left by writers that no longer run (a kill between
+  /// creating the temporary file and moving it into place). A file whose writer's process id
+  /// is alive, or whose name carries no process id, is left alone.
+  static func removeStaleTemporaries(for url: URL) {
+    let directory = url.deletingLastPathComponent().path
+    let prefix = temporaryPrefix(for: url)
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+    for name in names where name.hasPrefix(prefix) {
+      let rest = name.dropFirst(prefix.count)
+      guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
+      if kill(pid, 0) != 0, errno == ESRCH { unlink(directory + "/" + name) }
+    }
   }
 
   /// Overwrites a regular file's bytes with zeros, fsyncs, and unlinks it.

@@ -26,6 +26,29 @@ struct SecureFileTests {
     #expect(regularFiles(under: dir.url) == ["export.json"])
   }
 
+  @Test("a temporary file left by a killed writer is removed by the next write; a live writer's is kept")
+  func staleTemporaries() throws {
+    let dir = TemporaryDirectory("sf-stale")
+    defer { dir.remove() }
+    let url = dir.appending("export.json")
+    // A writer that has exited: its process id names no process any more.
+    let finished = try runProcess("/bin/sh", ["-c", "echo $$"])
+    let deadPID = try #require(Int32(finished.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    let stale = dir.appending(".export.json.tmp-\(deadPID)-0a1b2c3d").path
+    let live = dir.appending(".export.json.tmp-\(getpid())-deadbeef").path
+    let legacy = dir.appending(".export.json.tmp-9F2C41AB").path  // no process id: left alone
+    let other = dir.appending(".other.json.tmp-\(deadPID)-0a1b2c3d").path  // another file's
+    for path in [stale, live, legacy, other] {
+      #expect(FileManager.default.createFile(atPath: path, contents: Data("partial".utf8)))
+    }
+    try SecureFile.writeAtomically(Data("complete".utf8), to: url, overwrite: false)
+    #expect(try Data(contentsOf: url) == Data("complete".utf8))
+    #expect(!FileManager.default.fileExists(atPath: stale))
+    #expect(FileManager.default.fileExists(atPath: live))
+    #expect(FileManager.default.fileExists(atPath: legacy))
+    #expect(FileManager.default.fileExists(atPath: other))
+  }
+
   @Test("an existing file is kept unless overwriting is asked for; a replacement is 0600")
   func overwrite() throws {
     let dir = TemporaryDirectory("sf")
