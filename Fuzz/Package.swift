@@ -5,12 +5,10 @@
 //   scripts/fuzz.sh [seconds-per-target]
 //
 // which builds `swift build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address
-// -Xswiftc -parse-as-library` and runs each `fuzz-<target>` over its corpus in Fuzz/Corpus/.
+// -Xswiftc -parse-as-library` and runs `dolphin-fuzz <target>` over each corpus in Fuzz/Corpus/.
 // The entry points live in the main package (`FuzzEntries`), so the regression suite replays
 // the same corpus through the same code without a sanitizer build.
 import PackageDescription
-
-let targets = ["legacy-import", "export-import", "sanitizer", "ranker", "code-analysis", "jsonrpc"]
 
 let package = Package(
   name: "DolphinFuzz",
@@ -19,10 +17,13 @@ let package = Package(
     // The explicit name makes the product reference independent of the checkout's folder name.
     .package(name: "DolphinContinuity", path: "..")
   ],
-  targets: targets.map { name in
+  targets: [
+    // One executable for every target: `dolphin-fuzz TARGET [libFuzzer options] [corpus…]`,
+    // TARGET a key of `FuzzEntries.targets` (legacy-import, export-import, sanitizer, ranker,
+    // code-analysis, jsonrpc).
     .executableTarget(
-      name: "fuzz-\(name)",
+      name: "dolphin-fuzz",
       dependencies: [.product(name: "DolphinFuzzEntries", package: "DolphinContinuity")],
-      path: "Sources/fuzz-\(name)")
-  }
+      path: "Sources/dolphin-fuzz")
+  ]
 )

@@ -55,7 +55,7 @@ for t in "${TARGETS[@]}"; do
   log="$SCRATCH/$t.log"
   # Swift's own crash backtracer reads memory ASan watches; libFuzzer prints the stack itself.
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1" \
-    "$BIN/fuzz-$t" "${args[@]}" "$SCRATCH/$t" "$corpus" >"$log" 2>&1
+    "$BIN/dolphin-fuzz" "$t" "${args[@]}" "$SCRATCH/$t" "$corpus" >"$log" 2>&1
   rc=$?
   execs="$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -1)"
   if [ "$rc" != 0 ]; then
@@ -66,7 +66,7 @@ for t in "${TARGETS[@]}"; do
   if [ -n "${FUZZ_UPDATE_CORPUS:-}" ]; then
     merged="$SCRATCH/$t-merged"
     mkdir -p "$merged"
-    "$BIN/fuzz-$t" -merge=1 -max_len=65536 "$merged" "$corpus" "$SCRATCH/$t" >/dev/null 2>&1 \
+    "$BIN/dolphin-fuzz" "$t" -merge=1 -max_len=65536 "$merged" "$corpus" "$SCRATCH/$t" >/dev/null 2>&1 \
       && rm -f "$corpus"/* && cp "$merged"/* "$corpus"/
   fi
   report+=("$t: ${execs:-?} executions in ${SECONDS_PER_TARGET} s, exit $rc, corpus $(ls "$corpus" | wc -l) files")

@@ -1,3 +1,4 @@
+import ContinuityKit
 import Foundation
 import Testing
 import TestSupport
@@ -132,6 +133,20 @@ struct InputBoundsCommandTests {
     try Data("{\u{0}}".utf8).write(to: nul)
     let r = try s.cli.run(["import", nul.path])
     #expect(r.status == 4 && r.stderr.contains("holds a NUL byte"), "\(r.stderr)")
+    // One byte over the 1 GiB document bound (a sparse file): refused from its size, unread,
+    // by import and by migrate alike.
+    let big = s.cli.dir.appending("big.json")
+    #expect(FileManager.default.createFile(atPath: big.path, contents: Data("{".utf8)))
+    let fd = open(big.path, O_WRONLY)
+    #expect(fd >= 0)
+    #expect(ftruncate(fd, off_t(Limits.importDocumentBytes + 1)) == 0)
+    close(fd)
+    for command in ["import", "migrate"] {
+      let over = try s.cli.run([command, big.path])
+      #expect(over.status == 4, "\(command): \(over.stderr)")
+      #expect(over.stderr.contains("1073741825 bytes"), "\(command): \(over.stderr)")
+      #expect(over.stderr.contains("1073741824 bytes"), "\(command): \(over.stderr)")
+    }
     try s.expectUnchanged()
   }
 }
