@@ -53,9 +53,10 @@ import Foundation
 /// content 1; δ = 0.25; γ = 0.25; fuzzy 0.5 × Jaccard; prefix 0.5. The title weight, k1,
 /// stop list, δ and γ were chosen on the even-numbered BEIR SciFact training queries only
 /// (odd-numbered ones are held out for reporting); the tags weight is set between title and
-/// content, as SciFact has no tags. A second round on the even ids (sweeps of k1, b per field,
-/// field weights, δ and γ, and trials of RM3 pseudo-relevance feedback, proximity windows,
-/// BM25+, per-field BM25 and tokenizer variants) found nothing better than noise, so these
+/// content, as SciFact has no tags. Three later rounds on the even ids (sweeps of k1, b per
+/// field, field weights, δ and γ; RM3 pseudo-relevance feedback, proximity and passage
+/// evidence, BM25+, DFR and language models, other IDF forms, Porter2, abbreviation expansion,
+/// predicted term necessity, character n-gram fusion) found nothing worth its cost, so these
 /// values stand; `Benchmarks/Results/retrieval-tuning.md` records the figures.
 ///
 /// ## Order and determinism
@@ -243,6 +244,22 @@ public struct HybridLexicalRanker: Sendable {
     SearchResponse(
       mode: Self.mode, algorithmVersion: Self.algorithmVersion, query: query, terms: terms,
       results: results, total: total, truncated: total > results.count, emptyReason: reason)
+  }
+
+  /// The query as the ranker resolves it, for offline analysis: each distinct term's
+  /// vocabulary variants with their weights *v*, and the phrase pairs. Benchmarks only.
+  package func resolvedQuery(_ query: String, in index: some LexicalIndexReader) throws
+    -> (terms: [(term: String, variants: [(term: String, weight: Double)])],
+      pairs: [(first: Int, second: Int, gap: Int)])
+  {
+    let analysis = analyze(query)
+    let statistics = try index.statistics()
+    var terms: [(term: String, variants: [(term: String, weight: Double)])] = []
+    for term in analysis.terms {
+      let (group, _) = try resolve(term, in: index, statistics: statistics)
+      terms.append((term, group.variants.map { ($0.term, $0.weight) }))
+    }
+    return (terms, analysis.pairs)
   }
 
   // MARK: - Query analysis

@@ -59,6 +59,30 @@ extension KnowledgeEngine {
     }
   }
 
+  /// How `hybrid-lexical-v1` resolves `query` against this workspace's index, as one line of
+  /// JSON, for offline analysis (`dolphin-bench quality --dump-queries`). For benchmarks only.
+  ///
+  /// Shape: `{"pairs": [[first, second, gap], …], "terms": [{"term": T, "variants":
+  /// [{"term": V, "weight": v}, …]}, …]}` — distinct query terms in query order (stop words
+  /// dropped as the ranker drops them), each with the vocabulary terms searched for it and
+  /// their weights *v* (1 exact, less for fuzzy and prefix variants; none when nothing
+  /// matched); `pairs` are the phrase pairs by term index with their distance in the query.
+  /// - Throws: storage errors.
+  @_spi(Benchmarking)
+  public func resolvedQueryJSON(_ query: String) throws -> String {
+    try store.read { tx in
+      let resolved = try HybridLexicalRanker().resolvedQuery(query, in: try searchIndex(tx))
+      let terms = resolved.terms.map { t in
+        ["term": t.term, "variants": t.variants.map { ["term": $0.term, "weight": $0.weight] }]
+          as [String: Any]
+      }
+      let pairs = resolved.pairs.map { [$0.first, $0.second, $0.gap] }
+      let data = try JSONSerialization.data(
+        withJSONObject: ["terms": terms, "pairs": pairs], options: [.sortedKeys])
+      return String(decoding: data, as: UTF8.self)
+    }
+  }
+
   /// Deletes and rebuilds the whole lexical index from the stored records (repair).
   /// - Returns: the number of documents indexed.
   @discardableResult

@@ -12,7 +12,7 @@ struct Quality: BenchCommand {
     """
     USAGE: dolphin-bench quality [--corpus FILE] [--queries FILE] [--qrels FILE]
                                  [--split even|odd|all] [--json] [--per-query FILE]
-                                 [--grid SPEC]
+                                 [--keep] [--dump-queries FILE] [--grid SPEC]
 
     Loads the corpus (title → title, text → content, kind fact) into a fresh workspace through
     the bulk capture path (the index is written in the same transaction), then ranks every
@@ -31,6 +31,10 @@ struct Quality: BenchCommand {
       --per-query FILE  write query-id<TAB>ndcg@10<TAB>recall@100, one line per query
       --keep            keep the workspace (its path goes to stderr), to inspect results with
                         `dolphin search … --explain --workspace PATH`
+      --dump-queries FILE
+                        write query-id<TAB>JSON of the resolved query (terms, their
+                        vocabulary variants and weights, phrase pairs), one line per query, for
+                        the offline prototype in Benchmarks/scripts/prototype/
       --grid SPEC       sweep ranking parameters on even ids (requires --split even), e.g.
                         'k1=0.9,1.2,1.5;weight.title=2,3'; names: \(ParameterGrid.names.joined(separator: ", "))
     """
@@ -50,6 +54,7 @@ struct Quality: BenchCommand {
   var perQuery: String?
   var grid: ParameterGrid?
   var keep = false
+  var dumpQueries: String?
 
   init(parsing a: inout ArgumentReader) throws {
     if let value = try a.option("--corpus") { corpus = value }
@@ -65,6 +70,7 @@ struct Quality: BenchCommand {
     perQuery = try a.option("--per-query")
     if let value = try a.option("--grid") { grid = try ParameterGrid(parsing: value) }
     keep = a.flag("--keep")
+    dumpQueries = try a.option("--dump-queries")
   }
 
   func validate() throws {
@@ -161,6 +167,14 @@ struct Quality: BenchCommand {
       return
     }
 
+    if let dump = dumpQueries {
+      var lines: [String] = []
+      for query in judged {
+        lines.append(query.id + "\t" + (try workspace.engine.resolvedQueryJSON(query.text)))
+      }
+      try (lines.joined(separator: "\n") + "\n").write(
+        toFile: dump, atomically: true, encoding: .utf8)
+    }
     let figures = try measure(judged, workspace: workspace, corpusID: corpusID, parameters: .v1)
     let output = Output(
       ndcgAt10: RetrievalEvaluation.mean(figures.ndcg),
