@@ -17,7 +17,7 @@ extension Commands {
      "A JSON file would be re-read and rewritten whole on every capture; SQLite gives single-row writes, atomic commit, WAL and multi-process locking. The file is created 0600 inside a 0700 directory.",
      ["storage", "sqlite"], .high),
     (.decision, "Name the search mode hybrid-lexical, never semantic",
-     "Ranking is BM25 over title, tags and content with phrase and coverage boosts and trigram typo matching. It is lexical, so output says hybrid-lexical; it is not vector search and never claims to be.",
+     "Ranking is BM25 over title, tags and content with phrase and coverage boosts, trigram typo matching and close word forms. It is lexical, so output says hybrid-lexical; it is not vector search and never claims to be.",
      ["search", "truthfulness"], .high),
     (.decision, "Plan, show and confirm every deletion",
      "Deleting an item lists each relationship, handoff reference, digest and active marker it changes, asks on a terminal, then applies everything in one transaction.",

@@ -50,8 +50,9 @@ extension SearchCommands {
       ],
       discussion: """
         hybrid-lexical-v1: BM25F over title, tags and content (title weighted most), a phrase boost, a
-        query-coverage boost and trigram typo matching, with deterministic tie-breaking. It matches
-        words, not meanings: it is not semantic search.
+        query-coverage boost, trigram typo matching and close word forms (diagnosis also finds
+        diagnostic, at half weight or less), with deterministic tie-breaking. It matches words, not
+        meanings: it is not semantic search.
         """),
     run: { ctx in
       let a = ctx.arguments

@@ -14,7 +14,11 @@ import Foundation
 /// them, so positions still line up. Each distinct remaining term *t* (at most
 /// ``Parameters/maximumQueryTerms``) is looked up:
 ///
-/// - in the vocabulary: matched exactly, weight *v* = 1;
+/// - in the vocabulary: matched exactly, weight *v* = 1, and, when it is at least 3
+///   characters with no digit, also through up to ``Parameters/maximumWordFormVariants``
+///   *word-form variants*: vocabulary terms sharing its first five characters with trigram
+///   Jaccard ≥ 0.4 (`diagnos` → `diagnost`, the stems of *diagnosed* and *diagnostic*), each
+///   with *v* = ``Parameters/fuzzyWeight`` × Jaccard < 1;
 /// - absent, at least 3 characters, no digit: matched by up to
 ///   ``Parameters/maximumFuzzyVariants`` vocabulary terms passing the trigram rule of
 ///   ``Trigrams`` (Jaccard ≥ ½ with a ceiling-arithmetic shared-trigram floor), each with
@@ -50,14 +54,16 @@ import Foundation
 /// **Parameters** (``Parameters/v1``): k1 = 1.2 and content b = 0.75, the usual values
 /// (Robertson & Zaragoza 2009, §3.3 reports k1 in 1.2–2.0 and b ≈ 0.75 as typical); title and
 /// tags b = 0.5 (short fields, little length variation); field weights title 3 > tags 2 >
-/// content 1; δ = 0.25; γ = 0.25; fuzzy 0.5 × Jaccard; prefix 0.5. The title weight, k1,
-/// stop list, δ and γ were chosen on the even-numbered BEIR SciFact training queries only
-/// (odd-numbered ones are held out for reporting); the tags weight is set between title and
-/// content, as SciFact has no tags. Three later rounds on the even ids (sweeps of k1, b per
-/// field, field weights, δ and γ; RM3 pseudo-relevance feedback, proximity and passage
-/// evidence, BM25+, DFR and language models, other IDF forms, Porter2, abbreviation expansion,
-/// predicted term necessity, character n-gram fusion) found nothing worth its cost, so these
-/// values stand; `Benchmarks/Results/retrieval-tuning.md` records the figures.
+/// content 1; δ = 0.25; γ = 0.25; fuzzy and word-form variants 0.5 × Jaccard; prefix 0.5;
+/// two word-form variants per term, five shared leading characters, Jaccard ≥ 0.4. The title
+/// weight, k1, stop list, δ, γ and the word-form rule were chosen on the even-numbered BEIR
+/// SciFact training queries only (odd-numbered ones are held out for reporting); the tags
+/// weight is set between title and content, as SciFact has no tags. Of four rounds of
+/// alternatives on the even ids (sweeps of k1, b per field, field weights, δ and γ; RM3
+/// pseudo-relevance feedback, proximity and passage evidence, BM25+, DFR and language models,
+/// other IDF forms, Porter2, abbreviation expansion, predicted term necessity, character
+/// n-gram fusion, word-form variants) only the word-form variants were adopted;
+/// `Benchmarks/Results/retrieval-tuning.md` records the figures.
 ///
 /// ## Order and determinism
 ///
@@ -123,6 +129,14 @@ public struct HybridLexicalRanker: Sendable {
     public var maximumFuzzyVariants: Int
     /// The most prefix variants searched per short absent query term.
     public var maximumPrefixVariants: Int
+    /// The most word-form variants searched per query term found in the vocabulary (0 turns
+    /// them off).
+    public var maximumWordFormVariants: Int
+    /// How many leading characters a word-form variant shares with the query term (all of
+    /// them when the term is shorter).
+    public var wordFormPrefixLength: Int
+    /// The least trigram Jaccard similarity of a word-form variant (0…1).
+    public var wordFormMinimumSimilarity: Double
     /// The most distinct query terms searched (at most 64); later ones are ignored.
     public var maximumQueryTerms: Int
     /// Folded, unstemmed words dropped from queries that have other words.
@@ -140,6 +154,9 @@ public struct HybridLexicalRanker: Sendable {
       prefixWeight: 0.5,
       maximumFuzzyVariants: 3,
       maximumPrefixVariants: 8,
+      maximumWordFormVariants: 2,
+      wordFormPrefixLength: 5,
+      wordFormMinimumSimilarity: 0.4,
       maximumQueryTerms: 64,
       stopWords: EnglishStopWords.snowball)
   }
@@ -429,7 +446,14 @@ public struct HybridLexicalRanker: Sendable {
 
     let exact = try index.anyPostingList(for: term)
     if !exact.isEmpty {
-      return (group(.exact, [variant(term, weight: 1, isExact: true, postings: exact)]), false)
+      var variants = [variant(term, weight: 1, isExact: true, postings: exact)]
+      for candidate in try wordForms(of: term, in: index) {
+        variants.append(
+          variant(
+            candidate.term, weight: parameters.fuzzyWeight * candidate.similarity,
+            isExact: false, postings: try index.anyPostingList(for: candidate.term)))
+      }
+      return (group(.exact, variants), false)
     }
     if Trigrams.isFuzzyEligible(term) {
       let trigrams = Trigrams.trigrams(of: term)
@@ -479,6 +503,50 @@ public struct HybridLexicalRanker: Sendable {
     }
     return (group(.none, []), false)
   }
+
+  /// The word-form variants of a query term found in the vocabulary: other vocabulary terms
+  /// that start with its first ``Parameters/wordFormPrefixLength`` characters and whose
+  /// trigram Jaccard similarity to it is at least ``Parameters/wordFormMinimumSimilarity``,
+  /// most similar first (then most frequent, then by term), at most
+  /// ``Parameters/maximumWordFormVariants``. Only terms eligible for fuzzy matching (three or
+  /// more characters, no digit) have them.
+  ///
+  /// They catch word forms the Porter stemmer leaves apart — `diagnos`/`diagnost`,
+  /// `metastasi`/`metastat`, `infect`/`infecti`, `dimension`/`dimens` — conflating words by
+  /// shared character n-grams (Adamson & Boreham, "The use of an association measure based on
+  /// character structure to identify semantically related pairs of words and document titles",
+  /// *Information Storage and Retrieval* 10, 1974) within a shared prefix (truncation, as a
+  /// light stemmer does). The candidates are read with one range scan of the vocabulary.
+  private func wordForms(of term: String, in index: some LexicalIndexReader) throws
+    -> [(term: String, similarity: Double)]
+  {
+    guard parameters.maximumWordFormVariants > 0, Trigrams.isFuzzyEligible(term) else {
+      return []
+    }
+    let prefix = String(term.prefix(max(1, parameters.wordFormPrefixLength)))
+    let trigrams = Trigrams.trigrams(of: term)
+    var passing: [(term: String, similarity: Double, rank: Int)] = []
+    for (rank, candidate) in try index.vocabularyTerms(
+      withPrefix: prefix, limit: Self.wordFormCandidateLimit
+    ).enumerated() where candidate != term {
+      let candidateTrigrams = Trigrams.trigrams(of: candidate)
+      let similarity = Trigrams.jaccard(
+        shared: Trigrams.sharedCount(trigrams, candidateTrigrams), queryCount: trigrams.count,
+        candidateCount: candidateTrigrams.count)
+      if similarity >= parameters.wordFormMinimumSimilarity {
+        passing.append((candidate, similarity, rank))
+      }
+    }
+    // `rank` is the reader's order: document frequency descending, then term.
+    passing.sort {
+      $0.similarity != $1.similarity ? $0.similarity > $1.similarity : $0.rank < $1.rank
+    }
+    return passing.prefix(parameters.maximumWordFormVariants).map { ($0.term, $0.similarity) }
+  }
+
+  /// The most vocabulary terms read per query term when looking for word-form variants (the
+  /// most frequent ones sharing the prefix).
+  static let wordFormCandidateLimit = 256
 
   // MARK: - Scoring
 

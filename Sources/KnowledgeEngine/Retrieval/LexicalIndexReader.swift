@@ -3,7 +3,8 @@
 /// ``InMemoryLexicalIndex`` implements it for tests and previews; the workspace database
 /// implements it over its persisted postings. Every call is a bounded read: a query asks for
 /// the statistics once, one posting list per query term (and per fuzzy or prefix variant),
-/// at most two vocabulary look-ups per query term absent from the vocabulary, and the stored
+/// one prefix look-up of the vocabulary per query term present in it (word-form variants), at
+/// most two vocabulary look-ups per query term absent from it, and the stored
 /// documents of at most a few dozen results. Nothing requires reading the whole corpus.
 ///
 /// Terms are always normalized terms from ``Tokenizer`` (the same ``Tokenizer/version`` must
@@ -35,7 +36,7 @@ public protocol LexicalIndexReader {
     -> [String]
 
   /// Vocabulary terms that start with `prefix` (compared as `Character`s), for query terms too
-  /// short to fuzzy-match.
+  /// short to fuzzy-match and for the word-form variants of terms in the vocabulary.
   ///
   /// - Returns: at most `limit` terms with at least one posting, most frequent first
   ///   (document frequency descending, then term ascending); never `prefix` itself.

@@ -63,7 +63,8 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
 public struct QueryTermMatch: Sendable, Equatable, Codable {
   /// How a query term met the vocabulary.
   public enum Match: String, Sendable, Codable {
-    /// The term itself is in the vocabulary.
+    /// The term itself is in the vocabulary (its word-form variants, if any, are searched
+    /// too, at reduced weight).
     case exact
     /// Absent; similar terms (trigram Jaccard ≥ 0.5) were searched instead, at reduced weight.
     case fuzzy
@@ -77,7 +78,8 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
   public var term: String
   /// How it was matched.
   public var match: Match
-  /// The vocabulary terms searched for it: the term itself, or its fuzzy or prefix variants.
+  /// The vocabulary terms searched for it: the term itself (first) and its word-form variants,
+  /// or its fuzzy or prefix variants.
   public var variants: [String]
 
   /// Makes a term match.
@@ -130,7 +132,7 @@ public struct ScoreParts: Sendable, Equatable, Codable {
   public var tags: Double
   /// BM25F of exactly matched terms attributed to the content.
   public var content: Double
-  /// BM25F of typo (trigram) and prefix variants, already down-weighted.
+  /// BM25F of typo (trigram), word-form and prefix variants, already down-weighted.
   public var fuzzy: Double
   /// The phrase boost: query words found next to each other.
   public var phrase: Double

@@ -37,7 +37,8 @@ struct ParameterGrid {
 
   static let names = [
     "k1", "b.title", "b.tags", "b.content", "weight.title", "weight.tags", "weight.content",
-    "phrase", "coverage", "fuzzy", "prefix",
+    "phrase", "coverage", "fuzzy", "prefix", "wordforms", "wordform.prefix",
+    "wordform.similarity",
   ]
 
   /// Every combination, named like `k1=1.2 b.content=0.75`, in axis order (the last axis
@@ -69,6 +70,9 @@ struct ParameterGrid {
     case "coverage": p.coverageWeight = value
     case "fuzzy": p.fuzzyWeight = value
     case "prefix": p.prefixWeight = value
+    case "wordforms": p.maximumWordFormVariants = Int(value)
+    case "wordform.prefix": p.wordFormPrefixLength = Int(value)
+    case "wordform.similarity": p.wordFormMinimumSimilarity = value
     default: break
     }
   }
