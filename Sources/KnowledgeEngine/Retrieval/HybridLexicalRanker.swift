@@ -17,15 +17,21 @@ import Foundation
 /// - in the vocabulary: matched exactly, weight *v* = 1, and, when it is at least 3
 ///   characters with no digit, also through up to ``Parameters/maximumWordFormVariants``
 ///   *word-form variants*: vocabulary terms sharing its first five characters with trigram
-///   Jaccard ≥ 0.4 (`diagnos` → `diagnost`, the stems of *diagnosed* and *diagnostic*), each
-///   with *v* = ``Parameters/fuzzyWeight`` × Jaccard < 1;
+///   Jaccard ≥ ½, as for typos (`diagnos` → `diagnost`, the stems of *diagnosed* and
+///   *diagnostic*), each with *v* = ``Parameters/fuzzyWeight`` × Jaccard < 1;
 /// - absent, at least 3 characters, no digit: matched by up to
 ///   ``Parameters/maximumFuzzyVariants`` vocabulary terms passing the trigram rule of
 ///   ``Trigrams`` (Jaccard ≥ ½ with a ceiling-arithmetic shared-trigram floor), each with
 ///   *v* = ``Parameters/fuzzyWeight`` × Jaccard < 1, so a typo match always scores below the
 ///   same match spelled right;
 /// - absent and shorter: matched by up to ``Parameters/maximumPrefixVariants`` vocabulary terms
-///   starting with it (most frequent first), *v* = ``Parameters/prefixWeight``.
+///   starting with it (most frequent first), *v* = ``Parameters/prefixWeight`` — a single
+///   character only when it is the whole query (`東` finds `東京`; the `s` of *deploy's* beside
+///   other words matches nothing).
+///
+/// A typo or word-form variant is never more than twice as long as the query term, nor less
+/// than half as long (``Trigrams/haveComparableLengths(_:_:)``), and a word-form variant is
+/// never another term of the same query.
 ///
 /// **BM25F** (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond",
 /// *Foundations and Trends in Information Retrieval* 3(4), 2009, §3.2 and §3.3), per matched
@@ -55,7 +61,7 @@ import Foundation
 /// (Robertson & Zaragoza 2009, §3.3 reports k1 in 1.2–2.0 and b ≈ 0.75 as typical); title and
 /// tags b = 0.5 (short fields, little length variation); field weights title 3 > tags 2 >
 /// content 1; δ = 0.25; γ = 0.25; fuzzy and word-form variants 0.5 × Jaccard; prefix 0.5;
-/// two word-form variants per term, five shared leading characters, Jaccard ≥ 0.4. The title
+/// two word-form variants per term, five shared leading characters, Jaccard ≥ 0.5. The title
 /// weight, k1, stop list, δ, γ and the word-form rule were chosen on the even-numbered BEIR
 /// SciFact training queries only (odd-numbered ones are held out for reporting); the tags
 /// weight is set between title and content, as SciFact has no tags. Of four rounds of
@@ -156,7 +162,7 @@ public struct HybridLexicalRanker: Sendable {
       maximumPrefixVariants: 8,
       maximumWordFormVariants: 2,
       wordFormPrefixLength: 5,
-      wordFormMinimumSimilarity: 0.4,
+      wordFormMinimumSimilarity: 0.5,
       maximumQueryTerms: 64,
       stopWords: EnglishStopWords.snowball)
   }
@@ -212,7 +218,8 @@ public struct HybridLexicalRanker: Sendable {
     var groups: [Group] = []
     var sawNearMiss = false
     for term in analysis.terms {
-      let (group, nearMiss) = try resolve(term, in: index, statistics: statistics)
+      let (group, nearMiss) = try resolve(
+        term, in: index, statistics: statistics, queryTerms: analysis.terms)
       groups.append(group)
       sawNearMiss = sawNearMiss || nearMiss
     }
@@ -273,7 +280,8 @@ public struct HybridLexicalRanker: Sendable {
     let statistics = try index.statistics()
     var terms: [(term: String, variants: [(term: String, weight: Double)])] = []
     for term in analysis.terms {
-      let (group, _) = try resolve(term, in: index, statistics: statistics)
+      let (group, _) = try resolve(
+        term, in: index, statistics: statistics, queryTerms: analysis.terms)
       terms.append((term, group.variants.map { ($0.term, $0.weight) }))
     }
     return (terms, analysis.pairs)
@@ -427,8 +435,12 @@ public struct HybridLexicalRanker: Sendable {
   ///
   /// - Returns: the group, and whether a near miss (a candidate sharing enough trigrams but
   ///   failing the similarity threshold) was seen.
+  ///
+  /// - Parameter queryTerms: every distinct term of the query; none of them is taken as a
+  ///   word-form variant of another (it is searched in its own right).
   private func resolve(
-    _ term: String, in index: some LexicalIndexReader, statistics: IndexStatistics
+    _ term: String, in index: some LexicalIndexReader, statistics: IndexStatistics,
+    queryTerms: [String]
   ) throws -> (Group, Bool) {
     let n = Double(statistics.documentCount)
     func variant(_ term: String, weight: Double, isExact: Bool, postings: PostingList) -> Variant {
@@ -447,7 +459,8 @@ public struct HybridLexicalRanker: Sendable {
     let exact = try index.anyPostingList(for: term)
     if !exact.isEmpty {
       var variants = [variant(term, weight: 1, isExact: true, postings: exact)]
-      for candidate in try wordForms(of: term, in: index) {
+      for candidate in try wordForms(of: term, in: index)
+      where !queryTerms.contains(candidate.term) {
         variants.append(
           variant(
             candidate.term, weight: parameters.fuzzyWeight * candidate.similarity,
@@ -466,7 +479,8 @@ public struct HybridLexicalRanker: Sendable {
         let candidateTrigrams = Trigrams.trigrams(of: candidate)
         let shared = Trigrams.sharedCount(trigrams, candidateTrigrams)
         if Trigrams.isMatch(
-          shared: shared, queryCount: trigrams.count, candidateCount: candidateTrigrams.count)
+          shared: shared, queryCount: trigrams.count, candidateCount: candidateTrigrams.count),
+          Trigrams.haveComparableLengths(term, candidate)
         {
           let similarity = Trigrams.jaccard(
             shared: shared, queryCount: trigrams.count, candidateCount: candidateTrigrams.count)
@@ -489,7 +503,9 @@ public struct HybridLexicalRanker: Sendable {
       }
       return (group(.fuzzy, variants), variants.isEmpty && nearMiss)
     }
-    if term.count < Trigrams.minimumTermLength {
+    if term.count < Trigrams.minimumTermLength
+      && (term.count >= Self.minimumPrefixLength || queryTerms.count == 1)
+    {
       var variants: [Variant] = []
       for candidate in try index.vocabularyTerms(
         withPrefix: term, limit: max(0, parameters.maximumPrefixVariants))
@@ -524,11 +540,17 @@ public struct HybridLexicalRanker: Sendable {
       return []
     }
     let prefix = String(term.prefix(max(1, parameters.wordFormPrefixLength)))
+    var candidates = try index.vocabularyTerms(
+      withPrefix: prefix, limit: Self.wordFormCandidateLimit)
+    // The reader never returns the prefix itself; as a word it is a candidate too
+    // (`optimis` → `optim`, the stems of *optimise* and *optimize*).
+    if prefix != term, try index.documentFrequency(of: prefix) > 0 {
+      candidates.insert(prefix, at: 0)
+    }
     let trigrams = Trigrams.trigrams(of: term)
     var passing: [(term: String, similarity: Double, rank: Int)] = []
-    for (rank, candidate) in try index.vocabularyTerms(
-      withPrefix: prefix, limit: Self.wordFormCandidateLimit
-    ).enumerated() where candidate != term {
+    for (rank, candidate) in candidates.enumerated()
+    where candidate != term && Trigrams.haveComparableLengths(term, candidate) {
       let candidateTrigrams = Trigrams.trigrams(of: candidate)
       let similarity = Trigrams.jaccard(
         shared: Trigrams.sharedCount(trigrams, candidateTrigrams), queryCount: trigrams.count,
@@ -537,7 +559,8 @@ public struct HybridLexicalRanker: Sendable {
         passing.append((candidate, similarity, rank))
       }
     }
-    // `rank` is the reader's order: document frequency descending, then term.
+    // `rank` is the reader's order (document frequency descending, then term), after the
+    // prefix itself.
     passing.sort {
       $0.similarity != $1.similarity ? $0.similarity > $1.similarity : $0.rank < $1.rank
     }
@@ -547,6 +570,11 @@ public struct HybridLexicalRanker: Sendable {
   /// The most vocabulary terms read per query term when looking for word-form variants (the
   /// most frequent ones sharing the prefix).
   static let wordFormCandidateLimit = 256
+
+  /// The shortest absent query term matched by prefix when the query has other terms: a
+  /// single letter beside other words (the `s` of *deploy's*, the `t` of *don't*) would pull
+  /// in most of the vocabulary. Alone (`東`, `a`) it is still matched by prefix.
+  static let minimumPrefixLength = 2
 
   // MARK: - Scoring
 

@@ -99,6 +99,15 @@ public enum Trigrams {
     return jaccard(shared: shared, queryCount: q.count, candidateCount: c.count)
   }
 
+  /// Whether two terms are close enough in length to be spelling or word-form variants of
+  /// each other: the longer has at most twice the `Character`s of the shorter. Trigram sets
+  /// ignore repetition (`aaaa…a` has the trigrams of `aa` plus one), so the similarity rule
+  /// alone would let a 500-letter run match a two-letter word.
+  public static func haveComparableLengths(_ a: String, _ b: String) -> Bool {
+    let (x, y) = (a.count, b.count)
+    return max(x, y) <= 2 * min(x, y)
+  }
+
   /// True when `term` may be fuzzy-matched: at least ``minimumTermLength`` characters and no
   /// digit.
   public static func isFuzzyEligible(_ term: String) -> Bool {

@@ -4,8 +4,8 @@ import Testing
 @_spi(Benchmarking) @testable import KnowledgeEngine
 
 /// Word-form variants: a query term found in the vocabulary also matches, at reduced weight,
-/// vocabulary terms that share its first five characters and at least 0.4 of its trigrams
-/// (Jaccard) — word forms the Porter stemmer leaves apart.
+/// vocabulary terms that share its first five characters and whose trigram Jaccard similarity
+/// to it is at least 0.5 (the typo rule) — word forms the Porter stemmer leaves apart.
 struct WordFormVariantTests {
   typealias Item = PersistedSearchTests.Item
   typealias Workspace = PersistedSearchTests.Workspace
@@ -81,5 +81,74 @@ struct WordFormVariantTests {
     // Jaccard to diagnosi: diagnos 0.7, diagnost 0.64, diagnostician below both.
     #expect(response.terms.first?.variants == ["diagnosi", "diagnos", "diagnost"])
     #expect(response.results.map(\.id) == workspace.ids([0, 3, 2]))
+  }
+
+  // Regression cases from a new user's review (2026-11-30).
+
+  @Test("British and American spellings find each other both ways (optim is a candidate)")
+  func bothSpellings() throws {
+    let workspace = try Workspace([
+      Item(title: "Optimise the loader", content: "cache warm paths"),
+      Item(title: "Optimize the palette", content: "fewer colours"),
+      Item(title: "Organisation chart", content: "teams"),
+      Item(title: "Organization goals", content: "quarterly"),
+    ])
+    #expect(try workspace.search("optimise").results.map(\.id) == workspace.ids([0, 1]))
+    #expect(try workspace.search("optimize").results.map(\.id) == workspace.ids([1, 0]))
+    #expect(try workspace.search("organisation").results.map(\.id) == workspace.ids([2, 3]))
+    #expect(try workspace.search("organization").results.map(\.id) == workspace.ids([3, 2]))
+  }
+
+  @Test("two forms in one query are each searched once, not also as each other's variant")
+  func noDoubleCredit() throws {
+    let workspace = try Workspace([
+      Item(title: "Deploy on Fridays is forbidden", content: "policy"),
+      Item(title: "Deployment pipeline", content: "stages"),
+    ])
+    let response = try workspace.search("deploy deployment")
+    // Porter: deploy → deploi, deployment → deploy.
+    #expect(response.terms.map(\.variants) == [["deploi"], ["deploy"]])
+    #expect(response.results.allSatisfy { $0.scoreParts.fuzzy == 0 })
+    #expect(response.results.map(\.id) == workspace.ids([1, 0]))
+    #expect(response.results.map(\.matchedTerms) == [["deploy"], ["deploi"]])
+  }
+
+  @Test("a variant is at most twice as long as the query word, nor under half as long")
+  func comparableLengths() throws {
+    let workspace = try Workspace([
+      Item(title: "Contrast levels", content: "meet WCAG AA"),
+      Item(title: "Deploy checklist", content: "tag the release"),
+    ])
+    let run = try workspace.search(String(repeating: "a", count: 500))
+    #expect(run.results.isEmpty)
+    #expect(run.emptyReason == .allBelowThreshold)
+    let repeated = try workspace.search(String(repeating: "deploy", count: 80))
+    #expect(repeated.results.isEmpty)
+    #expect(Trigrams.haveComparableLengths("handof", "handoff"))
+    #expect(Trigrams.haveComparableLengths("immun", "immunolog"))
+    #expect(!Trigrams.haveComparableLengths("immun", "immunohistochem"))
+  }
+
+  @Test("a lone letter beside other words is not expanded by prefix; alone it still is")
+  func loneLetters() throws {
+    let workspace = try Workspace([
+      Item(title: "Deploy on Fridays is forbidden", content: "policy"),
+      Item(title: "Service startup script", content: "schema checks"),
+    ])
+    let possessive = try workspace.search("deploy's policy")
+    #expect(possessive.results.map(\.id) == workspace.ids([0]))
+    #expect(possessive.terms.first { $0.term == "s" }?.match == QueryTermMatch.Match.none)
+    #expect(try workspace.search("s").results.map(\.id) == workspace.ids([1]))
+  }
+
+  @Test("words sharing a prefix but few trigrams are not variants (content/context)")
+  func unrelatedPrefixSharers() throws {
+    let workspace = try Workspace([
+      Item(title: "Context window is 128k tokens", content: "model limits"),
+      Item(title: "Content calendar", content: "posts"),
+    ])
+    // Jaccard 5/11, under the typo rule's 1/2.
+    #expect(try workspace.search("content").results.map(\.id) == workspace.ids([1]))
+    #expect(try workspace.search("context").results.map(\.id) == workspace.ids([0]))
   }
 }
