@@ -298,11 +298,35 @@ final class CommandContext {
   /// Parses an integer option within `range`.
   func integer(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
     guard let text = arguments.value(name) else { return value }
-    guard let n = Int(text) else { throw CLIError.usage("--\(name) must be a whole number, got '\(text)'") }
+    guard let n = Int(text) else {
+      // A whole number too large for Int is out of range, not malformed.
+      if !text.isEmpty, text.drop(while: { $0 == "-" || $0 == "+" }).allSatisfy({ $0.isASCII && $0.isNumber }), text.contains(where: { $0.isASCII && $0.isNumber }) {
+        throw ValidationError(field: name, limit: range.upperBound, message: "--\(name) is \(text); it must be between \(range.lowerBound) and \(range.upperBound)")
+      }
+      throw CLIError.usage("--\(name) must be a whole number, got '\(text)'")
+    }
     guard range.contains(n) else {
       throw ValidationError(field: name, limit: range.upperBound, actual: n, message: "--\(name) is \(n); it must be between \(range.lowerBound) and \(range.upperBound)")
     }
     return n
+  }
+
+  /// The `--tag` filter, trimmed and lowercased as stored tags are.
+  /// - Returns: nil when `--tag` was not given.
+  /// - Throws: ``ValidationError`` (field `tag`) when it is empty or longer than
+  ///   ``Limits/tagLength`` characters: no stored tag could match it.
+  func tagFilter() throws -> String? {
+    guard let text = arguments.value("tag") else { return nil }
+    let tag = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    guard !tag.isEmpty else {
+      throw ValidationError(field: "tag", message: "--tag must not be empty")
+    }
+    guard tag.count <= Limits.tagLength else {
+      throw ValidationError(
+        field: "tag", limit: Limits.tagLength, actual: tag.count,
+        message: "--tag is \(tag.count) characters; the limit is \(Limits.tagLength) characters")
+    }
+    return tag
   }
 
   /// Parses an enumerated value (case-insensitively).

@@ -84,6 +84,9 @@ struct CLIEndToEndTests {
     ExitCase(name: "dangling relationship", args: ["capture", "fact", "x", "--relates", "supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 4, stderr: "--relates: no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
     ExitCase(name: "bad relationship kind", args: ["capture", "fact", "x", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 2, stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),
     ExitCase(name: "limit out of range", args: ["knowledge", "list", "--limit", "0"], status: 4, stderr: "--limit is 0; it must be between 1 and 100000"),
+    ExitCase(name: "limit beyond Int", args: ["search", "plan", "--limit", "99999999999999999999"], status: 4, stderr: "--limit is 99999999999999999999; it must be between 1 and 50"),
+    ExitCase(name: "empty tag filter", args: ["search", "plan", "--tag", " "], status: 4, stderr: "--tag must not be empty"),
+    ExitCase(name: "tag filter over the bound", args: ["knowledge", "list", "--tag", String(repeating: "t", count: 49)], status: 4, stderr: "--tag is 49 characters; the limit is 48 characters"),
     ExitCase(name: "missing content file", args: ["capture", "fact", "x", "--content-file", "/nonexistent/file"], status: 3, stderr: "--content-file: /nonexistent/file: no such file or directory"),
   ]
 
@@ -96,6 +99,33 @@ struct CLIEndToEndTests {
     #expect(r.status == c.status, "\(r.stderr)")
     #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
     #expect(r.stdout.isEmpty)
+  }
+
+  @Test("search --tag that removes every match says why, in text and JSON")
+  func tagFilterEmptyReason() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "decision", "Deploy on Fridays is forbidden", "--tags", "ops"]).status == 0)
+    let text = try cli.run(["search", "deploy", "--tag", "nosuchtag"])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdout.contains("No results: the words match only items without this tag"))
+    let json = try cli.json(["search", "deploy", "--tag", "NoSuchTag"])
+    #expect(json["emptyReason"] as? String == "noMatchWithTag")
+    let found = try cli.json(["search", "deploy", "--tag", " OPS "])
+    #expect((found["results"] as? [Any])?.count == 1)
+  }
+
+  @Test("search --explain says how each query term matched, word forms and typos named")
+  func explainNamesVariants() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Diagnosis notes"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Diagnostic checklist"]).status == 0)
+    let r = try cli.run(["search", "diagnosis handof", "--explain"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("term diagnosi: exact; word forms: diagnost"))
+    #expect(r.stdout.contains("term handof: no match"))
+    #expect(r.stdout.contains("matched stems: diagnost"))
   }
 
   @Test("--json prints exactly one JSON document, also for errors")

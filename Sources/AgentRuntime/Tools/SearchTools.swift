@@ -28,6 +28,7 @@ enum SearchTools {
     case .noTermMatched: return "no query word (or a close spelling of one) occurs in the workspace"
     case .allBelowThreshold: return "similar words exist but none is close enough to count as a typo"
     case .noMatchInKinds: return "words matched only items of other kinds"
+    case .noMatchWithTag: return "words matched only items without the requested tag"
     }
   }
 

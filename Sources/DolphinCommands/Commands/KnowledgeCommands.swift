@@ -32,11 +32,12 @@ enum KnowledgeCommands {
       let kinds = try ctx.arguments.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, name: "--kind") }
       let limit = try ctx.integer("limit", default: 50, range: 1...Limits.knowledgeItemsMaximum)
       let engine = try ctx.engine(.read)
-      let items = try engine.listKnowledge(kinds: kinds, tag: ctx.arguments.value("tag"), limit: limit)
-      let filtered = !kinds.isEmpty || ctx.arguments.value("tag") != nil
+      let tag = try ctx.tagFilter()
+      let items = try engine.listKnowledge(kinds: kinds, tag: tag, limit: limit)
+      let filtered = !kinds.isEmpty || tag != nil
       // `total` counts the items that match the filters (all items without filters).
       let total = filtered
-        ? try engine.listKnowledge(kinds: kinds, tag: ctx.arguments.value("tag")).count
+        ? try engine.listKnowledge(kinds: kinds, tag: tag).count
         : try engine.store.read { tx in try tx.knowledgeCount() }
       if ctx.json {
         struct Out: Encodable { var items: [KnowledgeItem]; var count: Int; var total: Int }

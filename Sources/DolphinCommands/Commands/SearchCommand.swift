@@ -18,6 +18,7 @@ extension SearchCommands {
         case .noTermMatched: return "no query word (or a close spelling of one) occurs in the workspace."
         case .allBelowThreshold: return "similar words exist, but none is close enough to count as a typo."
         case .noMatchInKinds: return "the words match only items of other kinds."
+        case .noMatchWithTag: return "the words match only items without this tag (among the best \(Limits.searchResultsMaximum))."
         }
       }())
     }
@@ -28,12 +29,21 @@ extension SearchCommands {
       if !x.snippet.isEmpty { console.print("   \(inert(x.snippet))") }
       if explain {
         let p = x.scoreParts
-        console.print(String(format: "   score %.4f = title %.4f + tags %.4f + content %.4f + fuzzy %.4f + phrase %.4f + coverage %.4f; matched: %@",
+        console.print(String(format: "   score %.4f = title %.4f + tags %.4f + content %.4f + fuzzy %.4f + phrase %.4f + coverage %.4f; matched stems: %@",
                              x.score, p.title, p.tags, p.content, p.fuzzy, p.phrase, p.coverage, x.matchedTerms.joined(separator: ", ")))
       }
     }
     if explain {
-      for t in r.terms { console.print("term \(inert(t.term)): \(t.match.rawValue)" + (t.variants.isEmpty || t.variants == [t.term] ? "" : " → " + t.variants.map(inert).joined(separator: ", "))) }
+      console.print("query terms (stemmed; fuzzy = typo, word-form and prefix variants, at reduced weight):")
+      for t in r.terms {
+        let others = t.variants.filter { $0 != t.term }.map(inert).joined(separator: ", ")
+        switch t.match {
+        case .exact: console.print("term \(inert(t.term)): exact" + (others.isEmpty ? "" : "; word forms: " + others))
+        case .fuzzy: console.print("term \(inert(t.term)): typo → " + others)
+        case .prefix: console.print("term \(inert(t.term)): prefix → " + others)
+        case .none: console.print("term \(inert(t.term)): no match")
+        }
+      }
     }
   }
 
@@ -58,9 +68,10 @@ extension SearchCommands {
       let a = ctx.arguments
       let kinds = try a.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, name: "--kind") }
       let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
+      let tagFilter = try ctx.tagFilter()
       let engine = try ctx.engine(.read)
       var r: SearchResponse
-      if let tag = a.value("tag") {
+      if let tag = tagFilter {
         // Rank deeper, then keep the tagged items (exact tag filter), still in rank order.
         r = try engine.search(a.positionals[0], kinds: kinds, includeMemories: a.has("include-memories"), limit: Limits.searchResultsMaximum)
         let tagged = Set(try engine.listKnowledge(kinds: kinds, tag: tag).map(\.id))
@@ -68,6 +79,7 @@ extension SearchCommands {
         r.total = r.results.count
         r.results = Array(r.results.prefix(limit))
         r.truncated = r.total > r.results.count
+        if r.results.isEmpty && r.emptyReason == nil { r.emptyReason = .noMatchWithTag }
       } else {
         r = try engine.search(a.positionals[0], kinds: kinds, includeMemories: a.has("include-memories"), limit: limit)
       }

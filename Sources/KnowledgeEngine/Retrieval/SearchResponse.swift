@@ -57,6 +57,9 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
   case allBelowThreshold
   /// Terms matched, but only in documents of kinds outside the requested ones.
   case noMatchInKinds
+  /// Terms matched, but none of the best-ranked matches carries the tag a caller filtered on
+  /// (the CLI's `search --tag`).
+  case noMatchWithTag
 }
 
 /// How one distinct query term was matched.
