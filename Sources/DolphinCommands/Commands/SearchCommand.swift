@@ -18,7 +18,7 @@ extension SearchCommands {
         case .noTermMatched: return "no query word (or a close spelling of one) occurs in the workspace."
         case .allBelowThreshold: return "similar words exist, but none is close enough to count as a typo."
         case .noMatchInKinds: return "the words match only items of other kinds."
-        case .noMatchWithTag: return "the words match only items without this tag (among the best \(Limits.searchResultsMaximum))."
+        case .noMatchWithTag: return "the words match only items without this tag."
         }
       }())
     }
@@ -53,7 +53,7 @@ extension SearchCommands {
       positionals: [("query", "Words to find (at most \(Limits.query) characters; no character is syntax).")],
       options: [
         OptionSpec(name: "kind", value: "K", repeatable: true, help: "Only these kinds (\(Commands.kindList))."),
-        OptionSpec(name: "tag", value: "T", help: "Only items with this tag."),
+        OptionSpec(name: "tag", value: "T", help: "Only knowledge items with this one tag (memories are left out)."),
         OptionSpec(name: "limit", value: "N", help: "Results, 1…\(Limits.searchResultsMaximum) (default \(Limits.searchResultsDefault))."),
         OptionSpec(name: "include-memories", value: nil, help: "Also search legacy memories (labeled as such)."),
         OptionSpec(name: "explain", value: nil, help: "Show each result's score parts and how each query word matched."),
@@ -70,19 +70,9 @@ extension SearchCommands {
       let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
       let tagFilter = try ctx.tagFilter()
       let engine = try ctx.engine(.read)
-      var r: SearchResponse
-      if let tag = tagFilter {
-        // Rank deeper, then keep the tagged items (exact tag filter), still in rank order.
-        r = try engine.search(a.positionals[0], kinds: kinds, includeMemories: a.has("include-memories"), limit: Limits.searchResultsMaximum)
-        let tagged = Set(try engine.listKnowledge(kinds: kinds, tag: tag).map(\.id))
-        r.results = r.results.filter { tagged.contains($0.id) }
-        r.total = r.results.count
-        r.results = Array(r.results.prefix(limit))
-        r.truncated = r.total > r.results.count
-        if r.results.isEmpty && r.emptyReason == nil { r.emptyReason = .noMatchWithTag }
-      } else {
-        r = try engine.search(a.positionals[0], kinds: kinds, includeMemories: a.has("include-memories"), limit: limit)
-      }
+      let r = try engine.search(
+        a.positionals[0], kinds: kinds, includeMemories: a.has("include-memories"), tag: tagFilter,
+        limit: limit)
       if ctx.json {
         try ctx.console.printJSON(r)
       } else {

@@ -177,15 +177,20 @@ public struct HybridLexicalRanker: Sendable {
   ///   - query: 1…``Limits/query`` (500) characters, not only whitespace.
   ///   - index: the index to search (built with the same ``Tokenizer``).
   ///   - kinds: the document kinds to return; nil for all kinds, memories included.
+  ///   - documents: when given, only these document keys may be returned (a tag filter: the
+  ///     row ids of the knowledge items carrying the tag); matching stops nowhere else, so a
+  ///     document in the set is found however many others rank above it.
   ///   - limit: the most results to return, 1…``Limits/searchResultsMaximum`` (50).
-  /// - Returns: the ranked results, `total`, `truncated` and, when empty, the reason.
+  /// - Returns: the ranked results, `total`, `truncated` and, when empty, the reason
+  ///   (``EmptyReason/noMatchWithTag`` when words matched only documents outside
+  ///   `documents`).
   /// - Throws: ``ValidationError`` for `query` (empty, whitespace only, or longer than 500
   ///   characters) or `limit` (outside 1…50); any error `index` throws.
   /// - Complexity: O(*P* · *q*) for *P* postings of the *q* query terms (and their variants),
   ///   plus phrase decoding for competitive documents, plus O(*k*) document reads.
   public func search(
     _ query: String, in index: some LexicalIndexReader, kinds: Set<DocumentKind>? = nil,
-    limit: Int = Limits.searchResultsDefault
+    documents: Set<Int64>? = nil, limit: Int = Limits.searchResultsDefault
   ) throws -> SearchResponse {
     guard (1...Limits.searchResultsMaximum).contains(limit) else {
       throw ValidationError(
@@ -194,7 +199,7 @@ public struct HybridLexicalRanker: Sendable {
     }
     try Limits.checkNotEmpty("query", query)
     try Limits.check("query", query, limit: Limits.query)
-    return try rank(query, in: index, kinds: kinds, limit: limit)
+    return try rank(query, in: index, kinds: kinds, documents: documents, limit: limit)
   }
 
   /// The ids of the best `depth` documents for `query`, without the bounds of
@@ -207,8 +212,8 @@ public struct HybridLexicalRanker: Sendable {
 
   /// ``search(_:in:kinds:limit:)`` after validation.
   package func rank(
-    _ query: String, in index: some LexicalIndexReader, kinds: Set<DocumentKind>?, limit: Int,
-    snippets: Bool = true
+    _ query: String, in index: some LexicalIndexReader, kinds: Set<DocumentKind>?,
+    documents: Set<Int64>? = nil, limit: Int, snippets: Bool = true
   ) throws -> SearchResponse {
     let analysis = analyze(query)
     guard !analysis.terms.isEmpty else {
@@ -227,13 +232,16 @@ public struct HybridLexicalRanker: Sendable {
       QueryTermMatch(term: $0.term, match: $0.match, variants: $0.variants.map(\.term))
     }
 
-    let kindMask = kinds.map { $0.reduce(0 as UInt8) { $0 | 1 << UInt8($1.orderIndex) } }
+    let filter = PostingFilter(
+      kindMask: kinds.map { $0.reduce(0 as UInt8) { $0 | 1 << UInt8($1.orderIndex) } },
+      documents: documents)
     let normalization = Normalization(parameters: parameters, statistics: statistics)
     var matchedOutsideKinds = false
+    var matchedOutsideDocuments = false
     for g in groups.indices {
-      matchedOutsideKinds =
-        groups[g].buildScoredList(kindMask: kindMask, normalization: normalization)
-        || matchedOutsideKinds
+      let skipped = groups[g].buildScoredList(filter: filter, normalization: normalization)
+      matchedOutsideKinds = matchedOutsideKinds || skipped.kind
+      matchedOutsideDocuments = matchedOutsideDocuments || skipped.document
     }
     let pairs = analysis.pairs.map { pair in
       Pair(
@@ -250,7 +258,9 @@ public struct HybridLexicalRanker: Sendable {
 
     var reason: EmptyReason?
     if results.isEmpty {
-      if matchedOutsideKinds && total == 0 {
+      if matchedOutsideDocuments && total == 0 {
+        reason = .noMatchWithTag
+      } else if matchedOutsideKinds && total == 0 {
         reason = .noMatchInKinds
       } else if sawNearMiss {
         reason = .allBelowThreshold
@@ -351,9 +361,13 @@ public struct HybridLexicalRanker: Sendable {
 
     /// Scores every posting of every variant (best variant per document) in document order.
     ///
-    /// - Returns: whether some posting was skipped because of its kind.
-    mutating func buildScoredList(kindMask: UInt8?, normalization: Normalization) -> Bool {
+    /// - Returns: whether some posting was skipped because of its kind, and whether one was
+    ///   skipped because its document is outside the filter's set.
+    mutating func buildScoredList(filter: PostingFilter, normalization: Normalization)
+      -> (kind: Bool, document: Bool)
+    {
       var skippedKind = false
+      var skippedDocument = false
       if variants.count == 1 {
         let variant = variants[0]
         let list = variant.postings
@@ -363,8 +377,12 @@ public struct HybridLexicalRanker: Sendable {
         kindOrder.reserveCapacity(list.count)
         for i in 0..<list.count {
           let kind = list.kinds[i]
-          if let kindMask, kindMask & (1 << kind) == 0 {
+          if let kindMask = filter.kindMask, kindMask & (1 << kind) == 0 {
             skippedKind = true
+            continue
+          }
+          if let allowed = filter.documents, !allowed.contains(list.documents[i]) {
+            skippedDocument = true
             continue
           }
           documents.append(list.documents[i])
@@ -376,7 +394,7 @@ public struct HybridLexicalRanker: Sendable {
           kindOrder.append(kind)
         }
         variantIndex = [UInt8](repeating: 0, count: documents.count)
-        return skippedKind
+        return (skippedKind, skippedDocument)
       }
       var entries:
         [(document: Int64, score: Double, variant: UInt8, posting: Int32, kind: UInt8)] = []
@@ -384,8 +402,12 @@ public struct HybridLexicalRanker: Sendable {
         let list = variant.postings
         for i in 0..<list.count {
           let kind = list.kinds[i]
-          if let kindMask, kindMask & (1 << kind) == 0 {
+          if let kindMask = filter.kindMask, kindMask & (1 << kind) == 0 {
             skippedKind = true
+            continue
+          }
+          if let allowed = filter.documents, !allowed.contains(list.documents[i]) {
+            skippedDocument = true
             continue
           }
           entries.append(
@@ -410,7 +432,7 @@ public struct HybridLexicalRanker: Sendable {
         postingIndex.append(entry.posting)
         kindOrder.append(entry.kind)
       }
-      return skippedKind
+      return (skippedKind, skippedDocument)
     }
 
     /// The index in the scored list of `document`, by binary search.
@@ -577,6 +599,14 @@ public struct HybridLexicalRanker: Sendable {
   static let minimumPrefixLength = 2
 
   // MARK: - Scoring
+
+  /// Which postings a search may return.
+  struct PostingFilter {
+    /// Bit *i* set admits ``DocumentKind`` with `orderIndex` *i*; nil admits every kind.
+    var kindMask: UInt8?
+    /// The admitted document keys; nil admits every document.
+    var documents: Set<Int64>?
+  }
 
   /// BM25F length normalization, precomputed per field.
   struct Normalization {

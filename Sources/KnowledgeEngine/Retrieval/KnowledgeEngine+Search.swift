@@ -10,11 +10,15 @@ extension KnowledgeEngine {
   ///   - kinds: knowledge kinds to return (empty: all kinds).
   ///   - includeMemories: also return legacy memories, labeled `memory`.
   ///   - memoriesOnly: return only legacy memories.
+  ///   - tag: when given, only knowledge items carrying this tag (compared trimmed and
+  ///     lowercased, as tags are stored; memories are left out). The filter applies before
+  ///     ranking, so every tagged match counts in `total`; when words matched only untagged
+  ///     items the response says ``EmptyReason/noMatchWithTag``.
   ///   - limit: 1…50 results (default 10).
   /// - Throws: ``ValidationError`` for the query or the limit; storage errors.
   public func search(
     _ query: String, kinds: [KnowledgeKind] = [], includeMemories: Bool = false,
-    memoriesOnly: Bool = false,
+    memoriesOnly: Bool = false, tag: String? = nil,
     limit: Int = Limits.searchResultsDefault
   ) throws -> SearchResponse {
     var allowed: Set<DocumentKind>
@@ -27,7 +31,17 @@ extension KnowledgeEngine {
     }
     let filter: Set<DocumentKind>? = allowed.count == DocumentKind.allCases.count ? nil : allowed
     return try store.read { tx in
-      try HybridLexicalRanker().search(query, in: try searchIndex(tx), kinds: filter, limit: limit)
+      let index = try searchIndex(tx)
+      var documents: Set<Int64>?
+      if let tag {
+        documents = Set(
+          try tx.db.all(
+            "SELECT knowledge_rowid FROM knowledge_tag WHERE tag = ?",
+            [.text(tag.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())]
+          ) { (r: SQLRow) in r.int64(0) })
+      }
+      return try HybridLexicalRanker().search(
+        query, in: index, kinds: filter, documents: documents, limit: limit)
     }
   }
 

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@testable import KnowledgeEngine
+
+/// `search(…, tag:)`: the tag filter applies before ranking, like the kind filter, so a tagged
+/// match is found however many untagged items rank above it.
+struct TagFilterSearchTests {
+  typealias Item = PersistedSearchTests.Item
+  typealias Workspace = PersistedSearchTests.Workspace
+
+  /// 55 short items about widgets tagged `bulk`, then one long one tagged `rare`.
+  static func corpus() -> [Item] {
+    var items = (1...55).map {
+      Item(title: "Widget \($0) widget notes", content: "widget widget", tags: ["bulk"])
+    }
+    items.append(
+      Item(
+        title: "Quarterly planning for the widget line",
+        content: String(repeating: "long background text about many other things ", count: 20),
+        tags: ["rare"]))
+    return items
+  }
+
+  @Test("a tagged match below the best 50 is still found, and total counts only tagged matches")
+  func filterBeforeRanking() throws {
+    let workspace = try Workspace(Self.corpus())
+    let untagged = try workspace.search("widget", limit: 50)
+    #expect(untagged.total == 56)
+    #expect(!untagged.results.map(\.id).contains(workspace.items[55].id))
+    let tagged = try workspace.engine.search("widget", tag: "rare")
+    #expect(tagged.results.map(\.id) == [workspace.items[55].id])
+    #expect(tagged.total == 1)
+    #expect(!tagged.truncated)
+    #expect(try workspace.engine.search("widget", tag: "  RARE ").results.count == 1)
+    let bulk = try workspace.engine.search("widget", tag: "bulk", limit: 5)
+    #expect(bulk.total == 55 && bulk.results.count == 5 && bulk.truncated)
+  }
+
+  @Test("words that match only untagged items give noMatchWithTag; no match at all stays noTermMatched")
+  func emptyReasons() throws {
+    let workspace = try Workspace(Self.corpus())
+    let none = try workspace.engine.search("widget", tag: "nosuchtag")
+    #expect(none.results.isEmpty && none.total == 0)
+    #expect(none.emptyReason == .noMatchWithTag)
+    #expect(try workspace.engine.search("zyxwvut", tag: "rare").emptyReason == .noTermMatched)
+  }
+
+  @Test("memories are left out when filtering by tag")
+  func memoriesLeftOut() throws {
+    let workspace = try Workspace([Item(title: "Widget plan", tags: ["ops"])])
+    _ = try workspace.engine.saveMemory(text: "Widget memory", tags: ["ops"])
+    let r = try workspace.engine.search("widget", includeMemories: true, tag: "ops")
+    #expect(r.results.allSatisfy { $0.kind != .memory })
+    #expect(r.results.contains { $0.id == workspace.items[0].id })
+  }
+}
