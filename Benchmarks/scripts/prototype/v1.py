@@ -6,8 +6,9 @@
 Scores exactly as HybridLexicalRanker.swift does (BM25F with Lucene's IDF, the phrase boost
 over adjacent query pairs, the coverage factor; best variant per query term and document — the
 variants, typo and word-form alike, come resolved in the dump) and prints the mean nDCG@10 of
-the split. It reproduces `dolphin-bench quality --split even` to four decimals (0.6965 on
-SciFact train, 2026-11-30), so a change tried here first costs seconds, not a release build. Experiments import `score_query`, `rank`, `evaluate` and pass
+the split. It reproduces `dolphin-bench quality --split even` to four decimals (0.6954 on
+SciFact train even ids, 2026-11-30), so a change tried here first costs seconds, not a
+release build. Experiments import `score_query`, `rank`, `evaluate` and pass
 their own parameters or a rerank hook. Ties are broken by title only (the Swift ranker also
 uses kind, recency and UUID; SciFact rows share kind and time).
 """
