@@ -55,7 +55,7 @@ extension SearchCommands {
         OptionSpec(name: "kind", value: "K", repeatable: true, help: "Only these kinds (\(Commands.kindList))."),
         OptionSpec(name: "tag", value: "T", help: "Only knowledge items with this one tag (memories are left out)."),
         OptionSpec(name: "limit", value: "N", help: "Results, 1…\(Limits.searchResultsMaximum) (default \(Limits.searchResultsDefault))."),
-        OptionSpec(name: "include-memories", value: nil, help: "Also search legacy memories (labeled as such)."),
+        OptionSpec(name: "include-memories", value: nil, help: "Also search legacy memories (labeled as such; each listed once, not also as its knowledge mirror)."),
         OptionSpec(name: "explain", value: nil, help: "Show each result's score parts and how each query word matched."),
       ],
       discussion: """

@@ -180,6 +180,8 @@ public struct HybridLexicalRanker: Sendable {
   ///   - documents: when given, only these document keys may be returned (a tag filter: the
   ///     row ids of the knowledge items carrying the tag); matching stops nowhere else, so a
   ///     document in the set is found however many others rank above it.
+  ///   - excluding: document keys never returned (the knowledge mirrors of memories that are
+  ///     searched themselves).
   ///   - limit: the most results to return, 1…``Limits/searchResultsMaximum`` (50).
   /// - Returns: the ranked results, `total`, `truncated` and, when empty, the reason
   ///   (``EmptyReason/noMatchWithTag`` when words matched only documents outside
@@ -190,7 +192,8 @@ public struct HybridLexicalRanker: Sendable {
   ///   plus phrase decoding for competitive documents, plus O(*k*) document reads.
   public func search(
     _ query: String, in index: some LexicalIndexReader, kinds: Set<DocumentKind>? = nil,
-    documents: Set<Int64>? = nil, limit: Int = Limits.searchResultsDefault
+    documents: Set<Int64>? = nil, excluding: Set<Int64> = [],
+    limit: Int = Limits.searchResultsDefault
   ) throws -> SearchResponse {
     guard (1...Limits.searchResultsMaximum).contains(limit) else {
       throw ValidationError(
@@ -199,7 +202,8 @@ public struct HybridLexicalRanker: Sendable {
     }
     try Limits.checkNotEmpty("query", query)
     try Limits.check("query", query, limit: Limits.query)
-    return try rank(query, in: index, kinds: kinds, documents: documents, limit: limit)
+    return try rank(
+      query, in: index, kinds: kinds, documents: documents, excluding: excluding, limit: limit)
   }
 
   /// The ids of the best `depth` documents for `query`, without the bounds of
@@ -213,7 +217,7 @@ public struct HybridLexicalRanker: Sendable {
   /// ``search(_:in:kinds:limit:)`` after validation.
   package func rank(
     _ query: String, in index: some LexicalIndexReader, kinds: Set<DocumentKind>?,
-    documents: Set<Int64>? = nil, limit: Int, snippets: Bool = true
+    documents: Set<Int64>? = nil, excluding: Set<Int64> = [], limit: Int, snippets: Bool = true
   ) throws -> SearchResponse {
     let analysis = analyze(query)
     guard !analysis.terms.isEmpty else {
@@ -234,7 +238,7 @@ public struct HybridLexicalRanker: Sendable {
 
     let filter = PostingFilter(
       kindMask: kinds.map { $0.reduce(0 as UInt8) { $0 | 1 << UInt8($1.orderIndex) } },
-      documents: documents)
+      documents: documents, excluded: excluding)
     let normalization = Normalization(parameters: parameters, statistics: statistics)
     var matchedOutsideKinds = false
     var matchedOutsideDocuments = false
@@ -385,6 +389,9 @@ public struct HybridLexicalRanker: Sendable {
             skippedDocument = true
             continue
           }
+          if !filter.excluded.isEmpty && filter.excluded.contains(list.documents[i]) {
+            continue
+          }
           documents.append(list.documents[i])
           scores.append(
             normalization.score(
@@ -408,6 +415,9 @@ public struct HybridLexicalRanker: Sendable {
           }
           if let allowed = filter.documents, !allowed.contains(list.documents[i]) {
             skippedDocument = true
+            continue
+          }
+          if !filter.excluded.isEmpty && filter.excluded.contains(list.documents[i]) {
             continue
           }
           entries.append(
@@ -606,6 +616,8 @@ public struct HybridLexicalRanker: Sendable {
     var kindMask: UInt8?
     /// The admitted document keys; nil admits every document.
     var documents: Set<Int64>?
+    /// Document keys never admitted (not reported as a filtered match).
+    var excluded: Set<Int64> = []
   }
 
   /// BM25F length normalization, precomputed per field.

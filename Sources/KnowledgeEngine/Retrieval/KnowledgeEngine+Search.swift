@@ -8,7 +8,9 @@ extension KnowledgeEngine {
   /// - Parameters:
   ///   - query: 1…500 characters, not only whitespace. Text is data: no character is syntax.
   ///   - kinds: knowledge kinds to return (empty: all kinds).
-  ///   - includeMemories: also return legacy memories, labeled `memory`.
+  ///   - includeMemories: also return legacy memories, labeled `memory`; a memory's knowledge
+  ///     mirror (kind `context`, written by `saveMemory`) is then left out, so the memory is
+  ///     listed once, with its provenance.
   ///   - memoriesOnly: return only legacy memories.
   ///   - tag: when given, only knowledge items carrying this tag (compared trimmed and
   ///     lowercased, as tags are stored; memories are left out). The filter applies before
@@ -40,8 +42,16 @@ extension KnowledgeEngine {
             [.text(tag.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())]
           ) { (r: SQLRow) in r.int64(0) })
       }
+      var mirrors: Set<Int64> = []
+      if includeMemories && !memoriesOnly {
+        mirrors = Set(
+          try tx.db.all(
+            "SELECT k.rowid FROM knowledge k JOIN memory m ON m.id = k.memory_id", []
+          ) { (r: SQLRow) in r.int64(0) })
+      }
       return try HybridLexicalRanker().search(
-        query, in: index, kinds: filter, documents: documents, limit: limit)
+        query, in: index, kinds: filter, documents: documents, excluding: mirrors,
+        limit: limit)
     }
   }
 

@@ -55,3 +55,23 @@ struct TagFilterSearchTests {
     #expect(r.results.contains { $0.id == workspace.items[0].id })
   }
 }
+
+/// A memory saved with `saveMemory` has a knowledge mirror; searching knowledge with memories
+/// included lists it once (as the memory, with its provenance), without memories as the mirror.
+struct MemoryMirrorSearchTests {
+  @Test("a saved memory is listed once with --include-memories, as the memory")
+  func listedOnce() throws {
+    let workspace = try PersistedSearchTests.Workspace([
+      .init(title: "Diagnosis notes", content: "first visit")
+    ])
+    let saved = try workspace.engine.saveMemory(text: "Diagnostic tooling lives in scripts/diag")
+    let r = try workspace.engine.search("diagnostic tooling", includeMemories: true)
+    #expect(r.results.filter { $0.id == saved.memory.id }.count == 1)
+    #expect(!r.results.contains { $0.id == saved.mirror.id })
+    #expect(r.total == r.results.count)
+    let knowledge = try workspace.engine.search("diagnostic tooling")
+    #expect(knowledge.results.contains { $0.id == saved.mirror.id })
+    let memories = try workspace.engine.search("diagnostic tooling", memoriesOnly: true)
+    #expect(memories.results.map(\.id) == [saved.memory.id])
+  }
+}
