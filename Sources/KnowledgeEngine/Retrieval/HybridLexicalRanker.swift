@@ -10,8 +10,9 @@ import Foundation
 /// ## Scoring
 ///
 /// The query is tokenized like the documents. English stop words
-/// (``EnglishStopWords/snowball``) are dropped unless nothing else is left; documents keep
-/// them, so positions still line up. Each distinct remaining term *t* (at most
+/// (``EnglishStopWords/snowball``) and contraction or possessive endings after an apostrophe
+/// (the `s` of *deploy's*) are dropped unless nothing else is left; documents keep them, so
+/// positions still line up. Each distinct remaining term *t* (at most
 /// ``Parameters/maximumQueryTerms``) is looked up:
 ///
 /// - in the vocabulary: matched exactly, weight *v* = 1, and, when it is at least 3
@@ -311,12 +312,16 @@ public struct HybridLexicalRanker: Sendable {
   }
 
   func analyze(_ query: String) -> QueryAnalysis {
-    var all: [(term: String, surface: String, position: Int)] = []
+    var all: [(term: String, surface: String, position: Int, clitic: Bool)] = []
+    let bytes = Array(query.utf8)
     tokenizer.forEachTerm(in: query) { analyzed in
-      all.append((analyzed.term, analyzed.surface, all.count))
+      let clitic =
+        Self.englishClitics.contains(analyzed.surface)
+        && Self.followsApostrophe(analyzed.utf8Range.lowerBound, in: bytes)
+      all.append((analyzed.term, analyzed.surface, all.count, clitic))
       return true
     }
-    let content = all.filter { !parameters.stopWords.contains($0.surface) }
+    let content = all.filter { !parameters.stopWords.contains($0.surface) && !$0.clitic }
     let used = content.isEmpty ? all : content
 
     var terms: [String] = []
@@ -335,6 +340,19 @@ public struct HybridLexicalRanker: Sendable {
       }
     }
     return QueryAnalysis(terms: terms, pairs: pairs)
+  }
+
+  /// English contraction and possessive endings (`'s`, `n't`, `'d`, `'m`, `'ll`, `'re`,
+  /// `'ve`): dropped from queries like stop words when they follow an apostrophe, so
+  /// *deploy's* searches `deploy` and not also the word `s`.
+  static let englishClitics: Set<String> = ["s", "t", "d", "m", "ll", "re", "ve"]
+
+  /// Whether the UTF-8 offset `start` of `bytes` directly follows `'` (U+0027) or `’`
+  /// (U+2019, E2 80 99).
+  static func followsApostrophe(_ start: Int, in bytes: [UInt8]) -> Bool {
+    if start >= 1 && bytes[start - 1] == 0x27 { return true }
+    return start >= 3 && bytes[start - 3] == 0xE2 && bytes[start - 2] == 0x80
+      && bytes[start - 1] == 0x99
   }
 
   // MARK: - Term resolution

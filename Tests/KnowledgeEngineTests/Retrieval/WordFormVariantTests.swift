@@ -137,8 +137,25 @@ struct WordFormVariantTests {
     ])
     let possessive = try workspace.search("deploy's policy")
     #expect(possessive.results.map(\.id) == workspace.ids([0]))
-    #expect(possessive.terms.first { $0.term == "s" }?.match == QueryTermMatch.Match.none)
     #expect(try workspace.search("s").results.map(\.id) == workspace.ids([1]))
+  }
+
+  @Test("possessive and contraction endings after an apostrophe are not searched")
+  func clitics() throws {
+    let workspace = try Workspace([
+      Item(title: "The deploy's rollback", content: "revert the release"),
+      Item(title: "Crash report", content: "null pointer"),
+      Item(title: "T cell counts", content: "lab results"),
+    ])
+    let crash = try workspace.search("crash's")
+    #expect(crash.terms.map(\.term) == ["crash"])
+    #expect(crash.results.map(\.id) == workspace.ids([1]))
+    #expect(try workspace.search("team\u{2019}s deploy").terms.map(\.term) == ["team", "deploi"])
+    #expect(try workspace.search("don't").terms.map(\.term) == ["don"])
+    // A letter that is not after an apostrophe is a word: "T cell".
+    #expect(try workspace.search("T cell").results.first?.id == workspace.items[2].id)
+    // Nothing but an ending is still searched.
+    #expect(try workspace.search("'s").terms.map(\.term) == ["s"])
   }
 
   @Test("words sharing a prefix but few trigrams are not variants (content/context)")
