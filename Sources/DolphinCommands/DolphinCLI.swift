@@ -313,20 +313,11 @@ final class CommandContext {
 
   /// The `--tag` filter, trimmed and lowercased as stored tags are.
   /// - Returns: nil when `--tag` was not given.
-  /// - Throws: ``ValidationError`` (field `tag`) when it is empty or longer than
-  ///   ``Limits/tagLength`` characters: no stored tag could match it.
+  /// - Throws: ``ValidationError`` from ``Limits/tagFilter(_:label:)``.
   func tagFilter() throws -> String? {
-    guard let text = arguments.value("tag") else { return nil }
-    let tag = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-    guard !tag.isEmpty else {
-      throw ValidationError(field: "tag", message: "--tag must not be empty")
+    try arguments.value("tag").map { raw throws(ValidationError) in
+      try Limits.tagFilter(raw, label: "--tag")
     }
-    guard tag.count <= Limits.tagLength else {
-      throw ValidationError(
-        field: "tag", limit: Limits.tagLength, actual: tag.count,
-        message: "--tag is \(tag.count) characters; the limit is \(Limits.tagLength) characters")
-    }
-    return tag
   }
 
   /// Parses an enumerated value (case-insensitively).

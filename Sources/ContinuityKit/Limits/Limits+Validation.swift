@@ -13,6 +13,29 @@ extension Limits {
     return out
   }
 
+  /// A tag to filter by, normalized as stored tags are (trimmed, lowercased).
+  ///
+  /// - Parameters:
+  ///   - raw: the tag as given.
+  ///   - label: how the caller names it in messages (`tag`, or `--tag` on the command line).
+  /// - Returns: the normalized tag, 1…``tagLength`` (48) characters.
+  /// - Throws: ``ValidationError`` (field `tag`) when it is empty after trimming or longer than
+  ///   ``tagLength`` characters — no stored tag could match it.
+  public static func tagFilter(_ raw: String, label: String = "tag") throws(ValidationError)
+    -> String
+  {
+    let tag = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    guard !tag.isEmpty else {
+      throw ValidationError(field: "tag", message: "\(label) must not be empty")
+    }
+    guard tag.count <= tagLength else {
+      throw ValidationError(
+        field: "tag", limit: tagLength, actual: tag.count,
+        message: "\(label) is \(tag.count) characters; the limit is \(tagLength) characters")
+    }
+    return tag
+  }
+
   /// Checks tag count and each tag's length.
   public static func validateTags(_ tags: [String], field: String = "tags") throws(ValidationError) {
     try checkCount(field, tags.count, limit: tagsPerItem, unit: "tags")

@@ -12,12 +12,12 @@ extension KnowledgeEngine {
   ///     mirror (kind `context`, written by `saveMemory`) is then left out, so the memory is
   ///     listed once, with its provenance.
   ///   - memoriesOnly: return only legacy memories.
-  ///   - tag: when given, only knowledge items carrying this tag (compared trimmed and
-  ///     lowercased, as tags are stored; memories are left out). The filter applies before
+  ///   - tag: when given, only knowledge items carrying this tag (normalized by
+  ///     ``Limits/tagFilter(_:label:)``; memories are left out). The filter applies before
   ///     ranking, so every tagged match counts in `total`; when words matched only untagged
   ///     items the response says ``EmptyReason/noMatchWithTag``.
   ///   - limit: 1…50 results (default 10).
-  /// - Throws: ``ValidationError`` for the query or the limit; storage errors.
+  /// - Throws: ``ValidationError`` for the query, the tag or the limit; storage errors.
   public func search(
     _ query: String, kinds: [KnowledgeKind] = [], includeMemories: Bool = false,
     memoriesOnly: Bool = false, tag: String? = nil,
@@ -32,6 +32,7 @@ extension KnowledgeEngine {
       if includeMemories { allowed.insert(.memory) }
     }
     let filter: Set<DocumentKind>? = allowed.count == DocumentKind.allCases.count ? nil : allowed
+    let tag = try tag.map { raw throws(ValidationError) in try Limits.tagFilter(raw) }
     return try store.read { tx in
       let index = try searchIndex(tx)
       var documents: Set<Int64>?
@@ -39,7 +40,7 @@ extension KnowledgeEngine {
         documents = Set(
           try tx.db.all(
             "SELECT knowledge_rowid FROM knowledge_tag WHERE tag = ?",
-            [.text(tag.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())]
+            [.text(tag)]
           ) { (r: SQLRow) in r.int64(0) })
       }
       var mirrors: Set<Int64> = []

@@ -1,3 +1,4 @@
+import ContinuityKit
 import Foundation
 import Testing
 
@@ -44,6 +45,20 @@ struct TagFilterSearchTests {
     #expect(none.results.isEmpty && none.total == 0)
     #expect(none.emptyReason == .noMatchWithTag)
     #expect(try workspace.engine.search("zyxwvut", tag: "rare").emptyReason == .noTermMatched)
+  }
+
+  @Test("an empty tag or one over 48 characters is refused, naming the field and the limit")
+  func tagBounds() throws {
+    let workspace = try Workspace(Self.corpus())
+    #expect(throws: ValidationError.self) { try workspace.engine.search("widget", tag: "  ") }
+    do {
+      _ = try workspace.engine.search("widget", tag: String(repeating: "t", count: 49))
+      Issue.record("a 49-character tag was accepted")
+    } catch let error as ValidationError {
+      #expect(error.field == "tag")
+      #expect(error.message == "tag is 49 characters; the limit is 48 characters")
+    }
+    #expect(try workspace.engine.search("widget", tag: String(repeating: "t", count: 48)).total == 0)
   }
 
   @Test("memories are left out when filtering by tag")
