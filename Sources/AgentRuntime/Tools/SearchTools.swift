@@ -14,22 +14,12 @@ enum SearchTools {
   /// The text rendering: a header naming the mode and counts, then one line per result.
   static func text(_ r: SearchResponse) -> String {
     var lines = ["Search mode \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")): \(r.results.count) of \(r.total) match(es)" + (r.truncated ? ", cut by the limit" : "")]
-    if r.results.isEmpty, let why = r.emptyReason { lines.append("No results: \(emptyText(why)).") }
+    if r.results.isEmpty, let why = r.emptyReason { lines.append("No results: \(why.explanation).") }
     for (i, x) in r.results.enumerated() {
       lines.append("\(i + 1). \(x.kind.name) \"\(x.title)\" (id \(x.id.uuidString), score \(String(format: "%.3f", x.score)))")
       if !x.snippet.isEmpty { lines.append("   \(x.snippet)") }
     }
     return lines.joined(separator: "\n")
-  }
-
-  static func emptyText(_ reason: EmptyReason) -> String {
-    switch reason {
-    case .noQueryTerms: return "the query has no searchable word"
-    case .noTermMatched: return "no query word (or a close spelling of one) occurs in the workspace"
-    case .allBelowThreshold: return "similar words exist but none is close enough to count as a typo"
-    case .noMatchInKinds: return "words matched only items of other kinds"
-    case .noMatchWithTag: return "words matched only items without the requested tag"
-    }
   }
 
   static func render(_ r: SearchResponse) throws -> ToolOutput {

@@ -12,15 +12,7 @@ extension SearchCommands {
     let cut = limitGiven ? " · cut by --limit" : " · cut at the default limit of \(Limits.searchResultsDefault)"
     console.print("mode: \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")) · \(r.results.count) shown of \(r.total) match(es)" + (r.truncated ? cut : ""))
     if r.results.isEmpty, let why = r.emptyReason {
-      console.print("No results: " + {
-        switch why {
-        case .noQueryTerms: return "the query has no searchable word."
-        case .noTermMatched: return "no query word (or a close spelling of one) occurs in the workspace."
-        case .allBelowThreshold: return "similar words exist, but none is close enough to count as a typo."
-        case .noMatchInKinds: return "the words match only items of other kinds."
-        case .noMatchWithTag: return "the words match only items without this tag."
-        }
-      }())
+      console.print("No results: \(why.explanation).")
     }
     for (i, x) in r.results.enumerated() {
       let label = x.kind == .memory ? "memory (legacy)" : x.kind.name

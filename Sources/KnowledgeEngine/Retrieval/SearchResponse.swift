@@ -57,9 +57,19 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
   case allBelowThreshold
   /// Terms matched, but only in documents of kinds outside the requested ones.
   case noMatchInKinds
-  /// Terms matched, but none of the best-ranked matches carries the tag a caller filtered on
-  /// (the CLI's `search --tag`).
+  /// Terms matched, but only in items without the tag the caller filtered on.
   case noMatchWithTag
+
+  /// The reason in words, for a "No results:" line (lower case, no final period).
+  public var explanation: String {
+    switch self {
+    case .noQueryTerms: "the query has no searchable word"
+    case .noTermMatched: "no query word (or a close spelling of one) occurs in the workspace"
+    case .allBelowThreshold: "similar words exist, but none is close enough to count as a typo"
+    case .noMatchInKinds: "the words match only items of other kinds"
+    case .noMatchWithTag: "the words match only items without this tag"
+    }
+  }
 }
 
 /// How one distinct query term was matched.
