@@ -65,13 +65,7 @@ struct CLIEndToEndTests {
     #expect(try cli.run(["knowledge", "get", id]).status == 0)
   }
 
-  struct ExitCase: CustomStringConvertible, Sendable {
-    var name: String
-    var args: [String]
-    var status: Int32
-    var stderr: String
-    var description: String { name }
-  }
+  typealias ExitCase = CLICase
 
   static let exitCases: [ExitCase] = [
     ExitCase(name: "unknown command", args: ["captrue"], status: 2, stderr: "unknown command 'captrue'; did you mean `capture`?"),

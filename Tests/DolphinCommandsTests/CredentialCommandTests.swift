@@ -5,12 +5,7 @@ import TestSupport
 
 @Suite("dolphin refuses credential-looking input", .serialized)
 struct CredentialCommandTests {
-  struct CredentialCase: CustomStringConvertible, Sendable {
-    var name: String
-    var args: [String]
-    var stderr: String
-    var description: String { name }
-  }
+  typealias CredentialCase = CLICase
 
   static let credentialCases: [CredentialCase] = [
     CredentialCase(

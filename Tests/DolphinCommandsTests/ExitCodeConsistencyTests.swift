@@ -6,12 +6,7 @@ import TestSupport
 /// enumerated argument is a usage error (2), a missing input path is "not found" (3).
 @Suite("Exit-code consistency", .serialized)
 struct ExitCodeConsistencyTests {
-  struct Case: CustomStringConvertible, Sendable {
-    var name: String
-    var args: [String]
-    var stderr: String
-    var description: String { name }
-  }
+  typealias Case = CLICase
 
   static let priorities = "low, normal, high, critical"
   static let kinds = "decision, goal, preference, fact, insight, context, code"

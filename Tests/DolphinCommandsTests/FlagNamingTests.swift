@@ -30,12 +30,7 @@ struct FlagNamingTests {
     #expect(spec.namingFlag(in: other) == other)
   }
 
-  struct Case: CustomStringConvertible, Sendable {
-    var name: String
-    var args: [String]
-    var stderr: String
-    var description: String { name }
-  }
+  typealias Case = CLICase
 
   static let unknownID = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
 

@@ -5,13 +5,7 @@ import TestSupport
 /// Problems a new user found by trying the CLI from the README; each stays fixed.
 @Suite("New-user regressions", .serialized)
 struct NewUserRegressionTests {
-  struct Case: CustomStringConvertible, Sendable {
-    var name: String
-    var args: [String]
-    var status: Int32
-    var stderr: String
-    var description: String { name }
-  }
+  typealias Case = CLICase
 
   static let cases: [Case] = [
     Case(name: "handoff focus with a credential", args: ["handoff", "create", "--focus", "password=hunter22222"], status: 4, stderr: "dolphin: error: --focus looks like it holds a credential"),

@@ -579,10 +579,11 @@ public struct HybridLexicalRanker: Sendable {
   ///
   /// They catch word forms the Porter stemmer leaves apart — `diagnos`/`diagnost`,
   /// `metastasi`/`metastat`, `infect`/`infecti`, `dimension`/`dimens` — conflating words by
-  /// shared character n-grams (Adamson & Boreham, "The use of an association measure based on
-  /// character structure to identify semantically related pairs of words and document titles",
-  /// *Information Storage and Retrieval* 10, 1974) within a shared prefix (truncation, as a
-  /// light stemmer does). The candidates are read with one range scan of the vocabulary.
+  /// shared character n-grams (the digram association measure of Adamson & Boreham,
+  /// *Information Storage and Retrieval* 10, 1974, here with trigrams) within a shared prefix
+  /// (truncation, as a light stemmer does). It compares spellings only, never meanings. The
+  /// candidates are read with one range scan of the vocabulary, at most
+  /// ``wordFormCandidateLimit`` terms.
   private func wordForms(of term: String, in index: some LexicalIndexReader) throws
     -> [(term: String, similarity: Double)]
   {
@@ -621,9 +622,9 @@ public struct HybridLexicalRanker: Sendable {
   /// most frequent ones sharing the prefix).
   static let wordFormCandidateLimit = 256
 
-  /// The shortest absent query term matched by prefix when the query has other terms: a
-  /// single letter beside other words (the `s` of *deploy's*, the `t` of *don't*) would pull
-  /// in most of the vocabulary. Alone (`東`, `a`) it is still matched by prefix.
+  /// The shortest absent query term, in `Character`s, matched by prefix when the query has
+  /// other terms: a single letter beside other words would pull in most of the vocabulary.
+  /// Alone (`東`, `a`) it is still matched by prefix.
   static let minimumPrefixLength = 2
 
   // MARK: - Scoring

@@ -168,4 +168,59 @@ struct WordFormVariantTests {
     #expect(try workspace.search("content").results.map(\.id) == workspace.ids([1]))
     #expect(try workspace.search("context").results.map(\.id) == workspace.ids([0]))
   }
+
+  /// Records the prefix look-ups the ranker makes.
+  final class PrefixSpy: LexicalIndexReader, @unchecked Sendable {
+    let base: InMemoryLexicalIndex
+    var prefixLimits: [Int] = []
+    init(_ base: InMemoryLexicalIndex) { self.base = base }
+    func statistics() -> IndexStatistics { base.statistics() }
+    func postings(for term: String) -> [Posting] { base.postings(for: term) }
+    func documentFrequency(of term: String) -> Int { base.documentFrequency(of: term) }
+    func vocabularyTerms(sharingTrigrams trigrams: [String], minimumShared: Int, limit: Int)
+      -> [String]
+    {
+      base.vocabularyTerms(sharingTrigrams: trigrams, minimumShared: minimumShared, limit: limit)
+    }
+    func vocabularyTerms(withPrefix prefix: String, limit: Int) -> [String] {
+      prefixLimits.append(limit)
+      return base.vocabularyTerms(withPrefix: prefix, limit: limit)
+    }
+    func documents(_ keys: [Int64]) -> [Int64: IndexedDocument] { base.documents(keys) }
+  }
+
+  /// `fillers` vocabulary terms share the prefix "plann" but are too dissimilar to be variants
+  /// (`plannabcd`…: Jaccard 5/11), each in two documents; "planner" (Jaccard 5/9, a variant)
+  /// is in one, so it is among the most frequent candidates only when fillers are few.
+  static func plannCorpus(fillers: Int) -> [IndexedDocument] {
+    var documents: [IndexedDocument] = []
+    var n = 0
+    let letters = Array("abcdefghijklmnopqrstuvwxyz")
+    for i in 0..<fillers {
+      let word = "plann" + String(letters[i / 26]) + String(letters[i % 26]) + "qz"
+      for _ in 0..<2 {
+        n += 1
+        documents.append(RetrievalFixtures.document(n, "Note \(n)", word))
+      }
+    }
+    documents.append(RetrievalFixtures.document(n + 1, "Planner", "the planner"))
+    documents.append(RetrievalFixtures.document(n + 2, "Plann", "plann"))
+    return documents
+  }
+
+  @Test("word-form candidates are read once per query word, at most 256 of them, most frequent first")
+  func candidateReadIsBounded() throws {
+    let few = PrefixSpy(RetrievalFixtures.index(Self.plannCorpus(fillers: 100)))
+    let found = try HybridLexicalRanker().search("plann", in: few)
+    #expect(few.prefixLimits == [HybridLexicalRanker.wordFormCandidateLimit])
+    #expect(HybridLexicalRanker.wordFormCandidateLimit == 256)
+    #expect(found.terms.first?.variants == ["plann", "planner"])
+
+    // With 300 more frequent prefix-sharers the rare close form is past the cut.
+    let many = PrefixSpy(RetrievalFixtures.index(Self.plannCorpus(fillers: 300)))
+    let cut = try HybridLexicalRanker().search("plann", in: many)
+    #expect(many.prefixLimits == [256])
+    #expect(cut.terms.first?.variants == ["plann"])
+    #expect(cut.results.map(\.title) == ["Plann"])
+  }
 }
