@@ -109,6 +109,90 @@ struct CLIEndToEndTests {
     #expect((found["results"] as? [Any])?.count == 1)
   }
 
+  @Test("knowledge list --tag that matches nothing says why, naming the tag, in text and JSON")
+  func listTagEmptyReason() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "decision", "Deploy on Fridays is forbidden", "--tags", "ops"]).status == 0)
+    let text = try cli.run(["knowledge", "list", "--tag", "NoSuchTag"])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdout == "0 item(s) shown of 0 matching\nNo items: no knowledge item carries the tag 'nosuchtag'.\n")
+    let kinds = try cli.run(["knowledge", "list", "--tag", "ops", "--kind", "fact"])
+    #expect(kinds.stdout.contains("No items: no knowledge item of kind fact carries the tag 'ops' (items of other kinds do).\n"))
+    let json = try cli.json(["knowledge", "list", "--tag", "nosuchtag"])
+    #expect(Set(json.keys) == ["items", "count", "total", "emptyReason"])
+    #expect((json["items"] as? [Any])?.isEmpty == true)
+    #expect(json["count"] as? Int == 0 && json["total"] as? Int == 0)
+    #expect(json["emptyReason"] as? String == "noItemWithTag")
+    // A list that finds something keeps the shape it had, with no reason.
+    let found = try cli.json(["knowledge", "list", "--tag", " OPS "])
+    #expect(Set(found.keys) == ["items", "count", "total"])
+    #expect((found["items"] as? [[String: Any]])?.first?["title"] as? String == "Deploy on Fridays is forbidden")
+    let listed = try cli.run(["knowledge", "list", "--tag", "ops"])
+    #expect(!listed.stdout.contains("No items"))
+  }
+
+  @Test("knowledge list in a workspace with no knowledge says so and how to add some")
+  func listEmptyWorkspace() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["task", "add", "Not knowledge"]).status == 0)
+    let text = try cli.run(["knowledge", "list"])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdout == "0 item(s) shown of 0 in the workspace\nNo items: the workspace has no knowledge items yet; `dolphin capture` adds one.\n")
+    let tagged = try cli.run(["knowledge", "list", "--tag", "a,b"])
+    #expect(tagged.stdout == "0 item(s) shown of 0 matching\nNo items: the workspace has no knowledge items yet; `dolphin capture` adds one.\n")
+    let json = try cli.json(["knowledge", "list"])
+    #expect((json["items"] as? [Any])?.isEmpty == true && json["total"] as? Int == 0)
+    #expect(json["emptyReason"] as? String == "noKnowledge")
+  }
+
+  /// A command whose empty result the tag caused, or did not, and the line that explains it.
+  struct TagHintCase: CustomStringConvertible, Sendable {
+    var name: String
+    var args: [String]
+    var line: String
+    var description: String { name }
+  }
+
+  static let tagHintCases: [TagHintCase] = [
+    TagHintCase(
+      name: "search --tag a,b", args: ["search", "deploy", "--tag", "ops,infra"],
+      line: "No results: the words match only items without this tag (--tag takes one tag; 'ops,infra' was read as a single tag)."),
+    TagHintCase(
+      name: "knowledge list --tag A,B", args: ["knowledge", "list", "--tag", "Ops,Infra"],
+      line: "No items: no knowledge item carries the tag 'ops,infra' (--tag takes one tag; 'ops,infra' was read as a single tag)."),
+    TagHintCase(
+      name: "knowledge list --kind --tag a,b", args: ["knowledge", "list", "--kind", "fact", "--tag", "ops,infra"],
+      line: "No items: no knowledge item carries the tag 'ops,infra' (--tag takes one tag; 'ops,infra' was read as a single tag)."),
+    TagHintCase(
+      name: "search --tag without a comma", args: ["search", "deploy", "--tag", "nosuchtag"],
+      line: "No results: the words match only items without this tag."),
+    TagHintCase(
+      name: "knowledge list --tag without a comma", args: ["knowledge", "list", "--tag", "nosuchtag"],
+      line: "No items: no knowledge item carries the tag 'nosuchtag'."),
+    TagHintCase(
+      name: "search --tag a,b whose words match nothing at all: the tag is not the cause",
+      args: ["search", "zyxwvut", "--tag", "ops,infra"],
+      line: "No results: no query word (or a close spelling of one) occurs in the workspace."),
+  ]
+
+  @Test("an empty result filtered by a --tag with a comma says --tag takes one tag", arguments: tagHintCases)
+  func commaTagHint(_ c: TagHintCase) throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "decision", "Deploy on Fridays is forbidden", "--tags", "ops,infra"]).status == 0)
+    // Both parts are stored tags, yet `ops,infra` is one tag: matching does not change.
+    let r = try cli.run(c.args)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.split(separator: "\n").map(String.init).contains(c.line), "\(r.stdout)")
+    #expect(r.stdout.contains("--tag takes one tag") == c.line.contains("--tag takes one tag"), "\(r.stdout)")
+    let json = try cli.json(c.args)
+    #expect(json["emptyReason"] is String)
+    #expect((json["items"] ?? json["results"]) as? [Any] != nil)
+    #expect(((json["items"] ?? json["results"]) as? [Any])?.isEmpty == true)
+  }
+
   @Test("search --explain says how each query term matched, word forms and typos named")
   func explainNamesVariants() throws {
     let cli = CLI()

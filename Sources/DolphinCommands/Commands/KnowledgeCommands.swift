@@ -31,20 +31,27 @@ enum KnowledgeCommands {
     run: { ctx in
       let kinds = try ctx.arguments.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, name: "--kind") }
       let limit = try ctx.integer("limit", default: 50, range: 1...Limits.knowledgeItemsMaximum)
-      let engine = try ctx.engine(.read)
       let tag = try ctx.tagFilter()
-      let items = try engine.listKnowledge(kinds: kinds, tag: tag, limit: limit)
-      let filtered = !kinds.isEmpty || tag != nil
-      // `total` counts the items that match the filters (all items without filters).
-      let total = filtered
-        ? try engine.listKnowledge(kinds: kinds, tag: tag).count
-        : try engine.store.read { tx in try tx.knowledgeCount() }
+      let listing = try ctx.engine(.read).knowledgeListing(kinds: kinds, tag: tag, limit: limit)
       if ctx.json {
-        struct Out: Encodable { var items: [KnowledgeItem]; var count: Int; var total: Int }
-        try ctx.console.printJSON(Out(items: items, count: items.count, total: total))
+        // `emptyReason` is present only when nothing matches, as in `search --json`.
+        struct Out: Encodable {
+          var items: [KnowledgeItem]; var count: Int; var total: Int; var emptyReason: KnowledgeListing.EmptyReason?
+        }
+        try ctx.console.printJSON(
+          Out(items: listing.items, count: listing.items.count, total: listing.total, emptyReason: listing.emptyReason))
       } else {
-        ctx.console.print("\(items.count) item(s) shown of \(total) " + (filtered ? "matching" : "in the workspace"))
-        for k in items { ctx.console.print(Render.knowledgeLine(k)) }
+        let filtered = !kinds.isEmpty || tag != nil
+        ctx.console.print("\(listing.items.count) item(s) shown of \(listing.total) " + (filtered ? "matching" : "in the workspace"))
+        if let why = listing.emptyExplanation {
+          let advice = switch listing.emptyReason {
+          case .noKnowledge: "; `dolphin capture` adds one"
+          case .noItemWithTag, .noItemWithTagInKinds: Render.oneTagHint(tag).map { " " + $0 } ?? ""
+          case .noItemInKinds, nil: ""
+          }
+          ctx.console.print("No items: \(inert(why))\(advice).")
+        }
+        for k in listing.items { ctx.console.print(Render.knowledgeLine(k)) }
       }
     })
 

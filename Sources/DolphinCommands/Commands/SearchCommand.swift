@@ -6,13 +6,17 @@ extension SearchCommands {
   static let all = [search, reindex]
 
   /// Prints a search response.
-  /// - Parameter limitGiven: whether the user gave `--limit` (else the default limit cut the
-  ///   results, and the header says so).
-  static func render(_ r: SearchResponse, explain: Bool, limitGiven: Bool, console: Console) {
+  /// - Parameters:
+  ///   - limitGiven: whether the user gave `--limit` (else the default limit cut the results,
+  ///     and the header says so).
+  ///   - tag: the `--tag` filter, normalized; named in a hint when it has a comma and removed
+  ///     every match.
+  static func render(_ r: SearchResponse, explain: Bool, limitGiven: Bool, tag: String? = nil, console: Console) {
     let cut = limitGiven ? " · cut by --limit" : " · cut at the default limit of \(Limits.searchResultsDefault)"
     console.print("mode: \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")) · \(r.results.count) shown of \(r.total) match(es)" + (r.truncated ? cut : ""))
     if r.results.isEmpty, let why = r.emptyReason {
-      console.print("No results: \(why.explanation).")
+      let hint = why == .noMatchWithTag ? Render.oneTagHint(tag).map { " " + $0 } ?? "" : ""
+      console.print("No results: \(why.explanation)\(hint).")
     }
     for (i, x) in r.results.enumerated() {
       let label = x.kind == .memory ? "memory (legacy)" : x.kind.name
@@ -68,7 +72,7 @@ extension SearchCommands {
       if ctx.json {
         try ctx.console.printJSON(r)
       } else {
-        render(r, explain: a.has("explain"), limitGiven: a.value("limit") != nil, console: ctx.console)
+        render(r, explain: a.has("explain"), limitGiven: a.value("limit") != nil, tag: tagFilter, console: ctx.console)
       }
     })
 

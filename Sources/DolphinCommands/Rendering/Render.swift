@@ -46,6 +46,16 @@ enum Render {
     "\(f.recordType) \(f.id.uuidString) \(f.field): \(f.finding)"
   }
 
+  /// The hint for an empty result filtered by a tag with a comma in it: `--tag` takes one tag,
+  /// so `--tag a,b` looked for the single tag `a,b`, not for `a` or `b`.
+  /// - Parameter tag: the tag filtered on, normalized; nil when there was no tag filter.
+  /// - Returns: `(--tag takes one tag; 'a,b' was read as a single tag)`, or nil when `tag` has
+  ///   no comma.
+  static func oneTagHint(_ tag: String?) -> String? {
+    guard let tag, tag.contains(",") else { return nil }
+    return "(--tag takes one tag; '\(inert(tag))' was read as a single tag)"
+  }
+
   static func plan(_ p: DeletionPlan) -> String {
     var lines = ["Deletion plan: delete \(p.target.rawValue) \"\(inert(p.targetTitle))\" (\(p.targetID.uuidString))"]
     if p.changes.isEmpty {

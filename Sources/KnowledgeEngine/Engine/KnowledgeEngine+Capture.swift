@@ -158,6 +158,50 @@ extension KnowledgeEngine {
     try store.read { tx in try tx.listKnowledge(kinds: kinds, tag: tag, limit: limit) }
   }
 
+  /// Knowledge items, newest first, filtered by kinds and tag, with how many match and, when
+  /// none does, why — so an empty list can say whether the workspace is empty, nothing carries
+  /// the tag, or only items of other kinds do. Read in one transaction.
+  ///
+  /// - Parameters:
+  ///   - kinds: keep only these kinds (empty: all kinds).
+  ///   - tag: keep only items carrying this tag (normalized by
+  ///     ``Limits/tagFilter(_:label:)``); nil for no tag filter.
+  ///   - limit: at most this many items; nil for all.
+  /// - Returns: the items, `total` (the matching items, all of them without filters) and the
+  ///   ``KnowledgeListing/EmptyReason`` when `total` is 0.
+  /// - Throws: ``ValidationError`` for an empty tag or one over 48 characters; storage errors.
+  public func knowledgeListing(kinds: [KnowledgeKind] = [], tag: String? = nil, limit: Int? = nil)
+    throws -> KnowledgeListing
+  {
+    let tag = try tag.map { raw throws(ValidationError) in try Limits.tagFilter(raw) }
+    var seen = Set<KnowledgeKind>()
+    let kinds = kinds.filter { seen.insert($0).inserted }
+    return try store.read { tx in
+      let items = try tx.listKnowledge(kinds: kinds, tag: tag, limit: limit)
+      let all = try tx.knowledgeCount()
+      let total: Int
+      if kinds.isEmpty && tag == nil {
+        total = all
+      } else if let limit, items.count >= limit {
+        total = try tx.listKnowledge(kinds: kinds, tag: tag).count
+      } else {
+        total = items.count
+      }
+      var reason: KnowledgeListing.EmptyReason?
+      if total == 0 {
+        if all == 0 {
+          reason = .noKnowledge
+        } else if let tag {
+          let tagged = try !tx.listKnowledge(tag: tag, limit: 1).isEmpty
+          reason = tagged ? .noItemWithTagInKinds : .noItemWithTag
+        } else {
+          reason = .noItemInKinds
+        }
+      }
+      return KnowledgeListing(items: items, total: total, kinds: kinds, tag: tag, emptyReason: reason)
+    }
+  }
+
   // MARK: Memories
 
   /// What a memory save stored: the memory and its knowledge mirror.

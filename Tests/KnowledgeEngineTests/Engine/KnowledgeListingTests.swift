@@ -1,0 +1,90 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+import Testing
+import TestSupport
+
+/// `knowledgeListing(kinds:tag:limit:)`: the items, how many match, and — when none does — why,
+/// in words that name the tag and kinds filtered on.
+@Suite("Knowledge listing")
+struct KnowledgeListingTests {
+  struct Case: CustomStringConvertible, Sendable {
+    var name: String
+    var kinds: [KnowledgeKind] = []
+    var tag: String?
+    var titles: [String] = []
+    var reason: KnowledgeListing.EmptyReason?
+    var explanation: String?
+    var description: String { name }
+  }
+
+  /// A decision tagged `ops` and a fact tagged `storage`.
+  static func engine() throws -> KnowledgeEngine {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+    _ = try engine.capture(CaptureRequest(kind: .decision, title: "Deploy on Fridays is forbidden", tags: ["ops"]))
+    _ = try engine.capture(CaptureRequest(kind: .fact, title: "SQLite 3.40 is installed", tags: ["storage"]))
+    return engine
+  }
+
+  static let cases: [Case] = [
+    Case(name: "no filter lists everything, newest first", titles: ["SQLite 3.40 is installed", "Deploy on Fridays is forbidden"]),
+    Case(name: "a tag is normalized as stored tags are", tag: "  OPS ", titles: ["Deploy on Fridays is forbidden"]),
+    Case(
+      name: "nothing carries the tag", tag: "NoSuchTag", reason: .noItemWithTag,
+      explanation: "no knowledge item carries the tag 'nosuchtag'"),
+    Case(
+      name: "a tag with a comma is one tag, though each part is a stored tag", tag: "ops,storage",
+      reason: .noItemWithTag, explanation: "no knowledge item carries the tag 'ops,storage'"),
+    Case(
+      name: "only items of other kinds carry the tag", kinds: [.fact, .fact], tag: "ops",
+      reason: .noItemWithTagInKinds,
+      explanation: "no knowledge item of kind fact carries the tag 'ops' (items of other kinds do)"),
+    Case(
+      name: "no item of the requested kinds", kinds: [.goal, .code], reason: .noItemInKinds,
+      explanation: "no knowledge item is of kinds goal, code"),
+  ]
+
+  @Test("says why nothing matches, naming the tag and kinds", arguments: cases)
+  func reasons(_ c: Case) throws {
+    let listing = try Self.engine().knowledgeListing(kinds: c.kinds, tag: c.tag)
+    #expect(listing.items.map(\.title) == c.titles)
+    #expect(listing.total == c.titles.count)
+    #expect(listing.emptyReason == c.reason)
+    #expect(listing.emptyExplanation == c.explanation)
+  }
+
+  @Test("an empty workspace says so, with or without a tag")
+  func emptyWorkspace() throws {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+    _ = try engine.addTask(title: "Not knowledge")
+    for tag in [nil, "ops"] {
+      let listing = try engine.knowledgeListing(tag: tag)
+      #expect(listing.items.isEmpty && listing.total == 0)
+      #expect(listing.emptyReason == .noKnowledge)
+      #expect(listing.emptyExplanation == "the workspace has no knowledge items yet")
+    }
+  }
+
+  @Test("total counts every match past the limit")
+  func totalPastLimit() throws {
+    let engine = try Self.engine()
+    _ = try engine.capture(CaptureRequest(kind: .goal, title: "Automate deploys", tags: ["ops"]))
+    let tagged = try engine.knowledgeListing(tag: "ops", limit: 1)
+    #expect(tagged.items.map(\.title) == ["Automate deploys"])
+    #expect(tagged.total == 2 && tagged.emptyReason == nil)
+    let all = try engine.knowledgeListing(limit: 1)
+    #expect(all.items.count == 1 && all.total == 3)
+  }
+
+  @Test("an empty tag or one over 48 characters is refused, as by search")
+  func tagBounds() throws {
+    let engine = try Self.engine()
+    #expect(throws: ValidationError.self) { try engine.knowledgeListing(tag: " ") }
+    do {
+      _ = try engine.knowledgeListing(tag: String(repeating: "t", count: 49))
+      Issue.record("a 49-character tag was accepted")
+    } catch let error as ValidationError {
+      #expect(error.message == "tag is 49 characters; the limit is 48 characters")
+    }
+  }
+}
