@@ -92,6 +92,9 @@ struct ToolSchemaTests {
     let error = #expect(throws: ToolArgumentError.self) { try tool.normalize(.object(args)) }
     #expect(error?.field == "arguments.\(misspelt)")
     if let first, first.count > 3 { #expect(error?.message.contains("did you mean '\(first)'?") == true, "\(String(describing: error))") }
+    // A tool without fields says so instead of listing none ("allowed: ").
+    let expected = first == nil ? "(arguments takes no fields)" : "(allowed: "
+    #expect(error?.message.contains(expected) == true, "\(String(describing: error))")
   }
 
   @Test("each field's wrong type, bad enum, bad UUID and over-bound value fails naming the field", arguments: names)

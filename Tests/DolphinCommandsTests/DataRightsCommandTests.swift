@@ -48,6 +48,14 @@ struct DataRightsCommandTests {
     #expect(md.contains("### Decision: Use SQLite for the workspace"))
     #expect(fileMode(path) == 0o600)
     #expect(regularFiles(under: out) == ["export.json"])
+    // A directory is named as one, with or without --force, instead of "already exists"
+    // followed by a failed replacement.
+    for force in [[], ["--force"]] {
+      let onDirectory = try cli.run(["export", "--output", out.path] + force)
+      #expect(onDirectory.status == 4)
+      #expect(onDirectory.stderr.contains("\(out.path) is a directory; nothing was written (give --output a file path)"))
+    }
+    #expect(regularFiles(under: out) == ["export.json"])
   }
 
   @Test("export → import into a new workspace → export again gives the same workspace")

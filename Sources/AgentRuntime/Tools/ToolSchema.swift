@@ -118,7 +118,8 @@ public indirect enum ToolSchema: Sendable {
       let names = props.map(\.name)
       for key in given.keys where !names.contains(key) {
         let hint = NearestName.suggest(key, in: names).map { "; did you mean '\($0)'?" } ?? ""
-        throw ToolArgumentError(field: "\(path).\(key)", message: "unknown field '\(key)' in \(path)\(hint) (allowed: \(names.joined(separator: ", ")))")
+        let allowed = names.isEmpty ? "\(path) takes no fields" : "allowed: \(names.joined(separator: ", "))"
+        throw ToolArgumentError(field: "\(path).\(key)", message: "unknown field '\(key)' in \(path)\(hint) (\(allowed))")
       }
       var out = JSONObject()
       for p in props {

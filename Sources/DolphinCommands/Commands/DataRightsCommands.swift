@@ -33,6 +33,12 @@ enum DataRightsCommands {
           "--output \(output.path) is inside the workspace being exported (\(ctx.workspaceDirectory.path)); "
             + "write the export outside it")
       }
+      var isDirectory: ObjCBool = false
+      if let output, FileManager.default.fileExists(atPath: output.path, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      {
+        throw CLIError.input("\(output.path) is a directory; nothing was written (give --output a file path)")
+      }
       if let output, !ctx.arguments.has("force"), FileManager.default.fileExists(atPath: output.path) {
         throw CLIError.input("\(output.path) already exists; nothing was written (pass --force to replace it)")
       }
