@@ -42,6 +42,16 @@ struct NewUserRegressionTests {
     #expect((obj["counts"] as? [String: Any])?["knowledge"] as? Int == 0)
   }
 
+  @Test("an over-long ask is refused before any route or plan is printed")
+  func overLongAskShowsNoPlan() throws {
+    let dir = TemporaryDirectory("nu3")
+    defer { dir.remove() }
+    let r = try runDolphin(["ask", String(repeating: "search ", count: 2_400), "--workspace", dir.appending("ws").path])
+    #expect(r.status == 4, "\(r.stderr)")
+    #expect(r.stderr.contains("message is 16800 characters; the limit is 16000"), "\(r.stderr)")
+    #expect(!r.stderr.contains("route:") && !r.stderr.contains("plan:"), "\(r.stderr)")
+  }
+
   @Test("--allow-credentials lets the user store a handoff deliberately")
   func allowCredentials() throws {
     let dir = TemporaryDirectory("nu3")

@@ -47,15 +47,23 @@ public struct AssistantSession: Sendable {
     }
   }
 
-  /// Routes and runs one user message; stores the user message and the shown answer.
-  /// - Throws: ``ValidationError`` for an empty or over-long message, or one that looks like it
-  ///   holds a credential (nothing is stored or run then).
-  public func ask(_ text: String, approver: any ApprovalProvider) async throws -> AssistantReply {
+  /// Checks a user message as ``ask(_:approver:)`` does before it stores or runs anything, so
+  /// a caller can refuse it before showing a route or plan.
+  /// - Throws: ``ValidationError`` (field `message`) when it is empty or whitespace, longer
+  ///   than ``Limits/content`` characters, or looks like it holds a credential.
+  public static func validateMessage(_ text: String) throws {
     try Limits.checkNotEmpty("message", text)
     try Limits.check("message", text, limit: Limits.content)
     // Agents and MCP clients never store credentials; the message would be kept in the chat
     // log and copied into handoffs, so it is refused before anything is stored or run.
     try CredentialDetector.requireNoCredential(in: text, field: "message")
+  }
+
+  /// Routes and runs one user message; stores the user message and the shown answer.
+  /// - Throws: ``ValidationError`` for an empty or over-long message, or one that looks like it
+  ///   holds a credential (nothing is stored or run then).
+  public func ask(_ text: String, approver: any ApprovalProvider) async throws -> AssistantReply {
+    try Self.validateMessage(text)
     let env = engine.environment
     let user = ChatMessage(id: env.makeID(), conversationID: conversationID, role: .user, text: Sanitizer.sanitize(text), createdAt: env.now())
     try engine.store.write { tx in try tx.insertMessage(user) }

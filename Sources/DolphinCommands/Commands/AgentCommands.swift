@@ -45,6 +45,8 @@ enum AgentCommands {
         let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         return answer == "y" || answer == "yes" ? .approved(by: "user") : .denied(reason: "declined by the user")
       }
+      // Refused messages are refused before any route or plan is shown.
+      try AssistantSession.validateMessage(ctx.arguments.positionals[0])
       let route = session.router.route(ctx.arguments.positionals[0])
       if !ctx.json {
         console.printError("route: \(route.kind.rawValue) — \(route.reason)")
