@@ -51,6 +51,30 @@ public enum TerminalText {
     return String(printable)
   }
 
+  /// Returns `text` on one line: each line break, and each tab, becomes one space.
+  ///
+  /// For one-line fields printed as a row or after a label (titles, a handoff's focus, a
+  /// task's title): a line break stored in one would start what reads as another row. Line
+  /// breaks are the characters Swift counts as newlines: `\n`, `\r`, `\r\n` (one space), VT
+  /// U+000B, FF U+000C, NEL U+0085, LINE SEPARATOR U+2028 and PARAGRAPH SEPARATOR U+2029. The
+  /// stored text is not changed; this is for display only. Compose it with ``inert(_:)`` as
+  /// `inert(singleLine(x))`, so that a lone `\r` folds to a space rather than showing as `␍`.
+  ///
+  /// - Parameter text: One-line stored text, such as a title.
+  /// - Returns: `text` without line breaks or tabs; `text` itself when it holds none.
+  /// - Complexity: O(*n*) in the length of `text`.
+  public static func singleLine(_ text: String) -> String {
+    guard text.contains(where: isFolded) else { return text }
+    var line = ""
+    line.reserveCapacity(text.utf8.count)
+    for character in text { line.append(isFolded(character) ? " " : character) }
+    return line
+  }
+
+  private static func isFolded(_ character: Character) -> Bool {
+    character.isNewline || character == "\t"
+  }
+
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x09, 0x0A: false

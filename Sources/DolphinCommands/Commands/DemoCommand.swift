@@ -113,7 +113,7 @@ extension Commands {
       let query = "sqlite storage"
       let found = try engine.search(query, limit: 3)
       say("4. dolphin search \"\(query)\" — mode \(found.mode.rawValue) (\(found.algorithmVersion ?? "")), \(found.total) match(es):")
-      for (i, r) in found.results.enumerated() { say("   \(i + 1). \(r.kind.name) \(inert(r.title)) [\(r.id.uuidString)]") }
+      for (i, r) in found.results.enumerated() { say("   \(i + 1). \(r.kind.name) \(inertLine(r.title)) [\(r.id.uuidString)]") }
       // 5. The rule-based digest.
       let digest = try engine.projectContext()
       say("5. Project digest (rule-based, every line with its evidence ids):")
@@ -128,7 +128,7 @@ extension Commands {
         handoff = try engine.createHandoff(HandoffRequest(
           focus: focus, nextSteps: ["Benchmark search at 100k items", "Register dolphin mcp with an editor"],
           knowledgeIDs: Array(captured.prefix(3).map(\.id)), taskIDs: Array(allTasks.prefix(2).map(\.id)))).handoff
-        say("6. Created handoff \(handoff.id.uuidString): \(inert(handoff.focus))")
+        say("6. Created handoff \(handoff.id.uuidString): \(inertLine(handoff.focus))")
       }
       let me = URL(fileURLWithPath: CommandLine.arguments[0]).path
       if FileManager.default.isExecutableFile(atPath: me) {

@@ -76,3 +76,8 @@ public final class Console: @unchecked Sendable {
 
 /// Stored text made safe for a terminal.
 func inert(_ s: String) -> String { TerminalText.inert(s) }
+
+/// A stored one-line field (a title, a handoff's focus) made safe for a terminal and kept on
+/// one line (``TerminalText/singleLine(_:)``), so that a line break stored in it cannot print
+/// what reads as another row of a list.
+func inertLine(_ s: String) -> String { TerminalText.inert(TerminalText.singleLine(s)) }

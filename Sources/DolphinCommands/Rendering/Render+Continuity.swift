@@ -3,7 +3,7 @@ import Foundation
 import KnowledgeEngine
 
 // Renderings of digests, reviews, insights, handoffs and briefs. Stored text goes through
-// `inert`; nothing here reads the clock, the locale or the time zone.
+// `inert`, one-line fields (titles, focus, next steps, excerpts) through `inertLine`; nothing here reads the clock, the locale or the time zone.
 extension Render {
   static let sectionTitles: [String: String] = [
     "decisions": "Decisions", "preferences": "Preferences", "goals": "Goals", "openTasks": "Open tasks",
@@ -15,7 +15,7 @@ extension Render {
   }
 
   static func digestLines(_ title: String, _ lines: [DigestLine]) -> [String] {
-    ["\(title):"] + (lines.isEmpty ? ["  (none)"] : lines.map { "  - \(inert($0.text))\(evidence($0.evidenceIDs))" })
+    ["\(title):"] + (lines.isEmpty ? ["  (none)"] : lines.map { "  - \(inertLine($0.text))\(evidence($0.evidenceIDs))" })
   }
 
   static func context(_ c: ProjectContext) -> String {
@@ -31,7 +31,7 @@ extension Render {
   }
 
   static func insight(_ i: Insight) -> [String] {
-    ["[\(i.priority.rawValue)] \(i.rule.rawValue): \(inert(i.message))",
+    ["[\(i.priority.rawValue)] \(i.rule.rawValue): \(inertLine(i.message))",
      "    evidence: " + (i.evidenceIDs.isEmpty ? "none" : i.evidenceIDs.map(\.uuidString).joined(separator: ", "))]
   }
 
@@ -57,7 +57,7 @@ extension Render {
     ]
     var status = "Tasks: \(r.tasks.open) open, \(r.tasks.completed) completed"
     if let t = r.tasks.oldestOpen {
-      status += "; oldest open: \"\(inert(t.title))\" (\(t.id.uuidString), created \(date(t.createdAt)))"
+      status += "; oldest open: \"\(inertLine(t.title))\" (\(t.id.uuidString), created \(date(t.createdAt)))"
     }
     out.append(status)
     for (title, lines) in [
@@ -75,31 +75,31 @@ extension Render {
   }
 
   static func handoffLine(_ h: Handoff, active: Bool) -> String {
-    "\(active ? "*" : " ") \(h.id.uuidString)  \(date(h.createdAt))  \(inert(Truncation.truncate(h.focus, to: 80)))"
+    "\(active ? "*" : " ") \(h.id.uuidString)  \(date(h.createdAt))  \(inertLine(Truncation.truncate(h.focus, to: 80)))"
       + "  (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) tasks)"
   }
 
   static func handoffDetail(_ h: Handoff, active: Bool) -> String {
     var out = [
-      "Handoff: \(inert(h.focus))" + (active ? "  (active)" : ""),
+      "Handoff: \(inertLine(h.focus))" + (active ? "  (active)" : ""),
       "id:       \(h.id.uuidString)",
       "created:  \(date(h.createdAt))",
       "summary:  \(inert(h.summary.isEmpty ? "(none)" : h.summary))",
     ]
     out.append("next steps:" + (h.nextSteps.isEmpty ? " (none)" : ""))
-    for (i, s) in h.nextSteps.enumerated() { out.append("  \(i + 1). \(inert(s))") }
+    for (i, s) in h.nextSteps.enumerated() { out.append("  \(i + 1). \(inertLine(s))") }
     out.append("knowledge: " + (h.knowledgeIDs.isEmpty ? "(none)" : h.knowledgeIDs.map(\.uuidString).joined(separator: ", ")))
     out.append("tasks:     " + (h.taskIDs.isEmpty ? "(none)" : h.taskIDs.map(\.uuidString).joined(separator: ", ")))
     if !h.recentExcerpts.isEmpty {
       out.append("recent excerpts (copied chat lines):")
-      for e in h.recentExcerpts { out.append("  > \(inert(e.replacingOccurrences(of: "\n", with: " ")))") }
+      for e in h.recentExcerpts { out.append("  > \(inertLine(e))") }
     }
     return out.joined(separator: "\n")
   }
 
   static func reference(_ r: BriefReference) -> String {
     let status = r.status.map { " [\($0)]" } ?? ""
-    return "  - \(r.kind): \(inert(r.title))\(status)  (\(r.id.uuidString))"
+    return "  - \(r.kind): \(inertLine(r.title))\(status)  (\(r.id.uuidString))"
   }
 
   static func brief(_ b: HandoffBrief) -> String {
@@ -107,19 +107,19 @@ extension Render {
     var out = [
       "Continuity brief — handoff \(h.id.uuidString) is now active",
       "Made:    \(date(h.createdAt))",
-      "Focus:   \(inert(h.focus))",
+      "Focus:   \(inertLine(h.focus))",
       "Summary: \(inert(h.summary.isEmpty ? "(none)" : h.summary))",
       "",
       "Next steps:",
     ]
     if h.nextSteps.isEmpty { out.append("  (none)") }
-    for (i, s) in h.nextSteps.enumerated() { out.append("  \(i + 1). \(inert(s))") }
+    for (i, s) in h.nextSteps.enumerated() { out.append("  \(i + 1). \(inertLine(s))") }
     out += ["", "Knowledge:"] + (b.knowledge.isEmpty ? ["  (none)"] : b.knowledge.map(reference))
     out += ["", "Tasks (status as stored now):"] + (b.tasks.isEmpty ? ["  (none)"] : b.tasks.map(reference))
     out += ["", "Captured since this handoff (\(b.capturedSince.count) of \(b.capturedSinceTotal)):"]
     out += b.capturedSince.isEmpty ? ["  (nothing)"] : b.capturedSince.map(reference)
     if !h.recentExcerpts.isEmpty {
-      out += ["", "Recent excerpts (copied chat lines):"] + h.recentExcerpts.map { "  > \(inert($0.replacingOccurrences(of: "\n", with: " ")))" }
+      out += ["", "Recent excerpts (copied chat lines):"] + h.recentExcerpts.map { "  > \(inertLine($0))" }
     }
     if let p = b.previouslyActiveID { out += ["", "Previously active handoff: \(p.uuidString)"] }
     out += ["", b.notice]

@@ -43,7 +43,7 @@ extension Render {
     if p.isEmpty {
       lines.append("  nothing to erase")
     } else {
-      for s in p.steps { lines.append("  - \(inert(s.detail))") }
+      for s in p.steps { lines.append("  - \(inertLine(s.detail))") }
       for f in p.files { lines.append("  - remove the file \(inert(f)) (overwritten with zeros, then unlinked)") }
     }
     lines.append("  Then: checkpoint the WAL, VACUUM the database, and scan every workspace file for the erased ids.")

@@ -2,23 +2,24 @@ import ContinuityKit
 import Foundation
 import KnowledgeEngine
 
-/// Human-readable renderings. Stored text is passed through ``inert(_:)``.
+/// Human-readable renderings. Stored text is passed through ``inert(_:)``, and one-line fields
+/// (titles, tags, a handoff's focus) through ``inertLine(_:)``.
 enum Render {
   static func date(_ d: Date) -> String { ISO8601.string(from: d) }
 
   static func knowledgeLine(_ k: KnowledgeItem) -> String {
-    let tags = k.tags.isEmpty ? "" : "  [" + k.tags.map(inert).joined(separator: ", ") + "]"
+    let tags = k.tags.isEmpty ? "" : "  [" + k.tags.map(inertLine).joined(separator: ", ") + "]"
     let provenance = k.source == .legacyMemory ? "  (legacy memory)" : ""
-    return "\(k.id.uuidString)  \(k.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(inert(k.title))\(tags)\(provenance)"
+    return "\(k.id.uuidString)  \(k.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(inertLine(k.title))\(tags)\(provenance)"
   }
 
   static func knowledgeDetail(_ k: KnowledgeItem) -> String {
     var lines = [
-      "\(k.kind.rawValue): \(inert(k.title))",
+      "\(k.kind.rawValue): \(inertLine(k.title))",
       "id:        \(k.id.uuidString)",
       "priority:  \(k.priority.rawValue)",
       "source:    \(k.source.rawValue)" + (k.memoryID.map { " (mirrors memory \($0.uuidString))" } ?? ""),
-      "tags:      " + (k.tags.isEmpty ? "none" : k.tags.map(inert).joined(separator: ", ")),
+      "tags:      " + (k.tags.isEmpty ? "none" : k.tags.map(inertLine).joined(separator: ", ")),
       "created:   \(date(k.createdAt))",
       "updated:   \(date(k.updatedAt))   revision \(k.revision)",
     ]
@@ -33,12 +34,11 @@ enum Render {
   static func taskLine(_ t: TaskItem) -> String {
     let box = t.status == .completed ? "[x]" : "[ ]"
     let pr = t.priority == .normal ? "" : " (\(t.priority.rawValue))"
-    return "\(box) \(t.id.uuidString)  \(inert(t.title))\(pr)"
+    return "\(box) \(t.id.uuidString)  \(inertLine(t.title))\(pr)"
   }
 
   static func memoryLine(_ m: MemoryItem) -> String {
-    let text = Truncation.truncate(m.text.replacingOccurrences(of: "\n", with: " "), to: 100)
-    return "\(m.id.uuidString)  \(date(m.createdAt))  \(inert(text))"
+    "\(m.id.uuidString)  \(date(m.createdAt))  \(inertLine(Truncation.truncate(m.text, to: 100)))"
   }
 
   /// One flagged record: `memory <id> text: GitHub token at line 1, column 5` (never the secret).
@@ -57,12 +57,12 @@ enum Render {
   }
 
   static func plan(_ p: DeletionPlan) -> String {
-    var lines = ["Deletion plan: delete \(p.target.rawValue) \"\(inert(p.targetTitle))\" (\(p.targetID.uuidString))"]
+    var lines = ["Deletion plan: delete \(p.target.rawValue) \"\(inertLine(p.targetTitle))\" (\(p.targetID.uuidString))"]
     if p.changes.isEmpty {
       lines.append("  nothing else refers to it")
     } else {
       lines.append("  It will also:")
-      for c in p.changes { lines.append("  - \(inert(c.detail))") }
+      for c in p.changes { lines.append("  - \(inertLine(c.detail))") }
     }
     return lines.joined(separator: "\n")
   }
@@ -71,6 +71,6 @@ enum Render {
 extension Render {
   static func receiptLine(_ r: ActivityReceipt) -> String {
     let changed = r.changedIDs.isEmpty ? "" : " changed " + r.changedIDs.map(\.uuidString).joined(separator: ",")
-    return "\(date(r.startedAt)) \(r.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(inert(r.tool)) [\(r.risk)] call \(inert(r.callID)) approval \(r.approval ?? "none")\(changed) \(inert(Truncation.truncate(r.arguments, to: 200)))"
+    return "\(date(r.startedAt)) \(r.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(inertLine(r.tool)) [\(r.risk)] call \(inertLine(r.callID)) approval \(r.approval ?? "none")\(changed) \(inertLine(Truncation.truncate(r.arguments, to: 200)))"
   }
 }

@@ -235,10 +235,7 @@ public enum DigestBuilder {
   }
 
   static func line(_ text: String, _ ids: [UUID]) -> DigestLine {
-    var oneLine = ""
-    oneLine.reserveCapacity(text.utf8.count)
-    for ch in text { oneLine.append(ch == "\n" || ch == "\t" || ch == "\r\n" || ch == "\r" ? " " : ch) }
-    return DigestLine(text: Truncation.truncate(oneLine, to: lineLimit), evidenceIDs: ids)
+    DigestLine(text: Truncation.truncate(TerminalText.singleLine(text), to: lineLimit), evidenceIDs: ids)
   }
 
   static func taskLine(_ t: TaskItem) -> DigestLine {

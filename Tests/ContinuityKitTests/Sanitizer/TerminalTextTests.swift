@@ -60,4 +60,23 @@ struct TerminalTextTests {
       #expect(!output.unicodeScalars.contains(scalar), "U+\(String(value, radix: 16))")
     }
   }
+
+  static let singleLineCases: [Case] = [
+    Case(name: "no break", input: "plain title", expected: "plain title"),
+    Case(name: "line feed", input: "a\nb", expected: "a b"),
+    Case(name: "CRLF is one break", input: "a\r\nb", expected: "a b"),
+    Case(name: "lone CR", input: "a\rb", expected: "a b"),
+    Case(name: "tab", input: "a\tb", expected: "a b"),
+    Case(
+      name: "vertical tab, form feed, NEL, U+2028, U+2029",
+      input: "a\u{0B}b\u{0C}c\u{85}d\u{2028}e\u{2029}f", expected: "a b c d e f"),
+    Case(name: "each break is one space", input: "a\n\nb", expected: "a  b"),
+  ]
+
+  @Test("singleLine folds each line break and tab to one space", arguments: singleLineCases)
+  func singleLine(_ testCase: Case) {
+    let output = TerminalText.singleLine(testCase.input)
+    #expect(Array(output.unicodeScalars) == Array(testCase.expected.unicodeScalars), "\(output.debugDescription)")
+    #expect(!output.contains { $0.isNewline })
+  }
 }

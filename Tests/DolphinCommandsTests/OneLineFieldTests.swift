@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A line break stored in a one-line field (a title, a handoff's focus) must not let one record
+/// print what reads as a second row of a list. The stored text and the JSON keep the break.
+@Suite("One-line fields in lists")
+struct OneLineFieldTests {
+  /// A row a record could fake: an id, a kind column and an approving title.
+  static let fakeID = "11111111-2222-3333-4444-555555555555"
+  static let fakeRow = "\(fakeID)  decision   Approved: rotate nothing"
+
+  struct Case: Sendable, CustomTestStringConvertible {
+    let name: String
+    /// The line break spliced between `harmless` and the fake row.
+    let lineBreak: String
+    var testDescription: String { name }
+  }
+
+  static let breaks: [Case] = [
+    Case(name: "line feed", lineBreak: "\n"),
+    Case(name: "carriage return and line feed", lineBreak: "\r\n"),
+    Case(name: "line separator U+2028", lineBreak: "\u{2028}"),
+    Case(name: "paragraph separator U+2029", lineBreak: "\u{2029}"),
+  ]
+
+  /// Runs `args` on `ws` and returns stdout, expecting success.
+  static func stdout(_ args: [String], _ ws: String) throws -> String {
+    let r = try runDolphin(args + ["--workspace", ws])
+    #expect(r.status == 0, "\(args): \(r.stderr)")
+    return r.stdout
+  }
+
+  /// No printed line starts with the fake id, and the record's row shows the break as one space
+  /// (a handoff's focus is cut at 80 characters, so only the start of the fake row is checked).
+  static func expectOneRow(_ output: String, id: String, _ c: Case) {
+    let lines = output.split(whereSeparator: \.isNewline)
+    #expect(!lines.contains { $0.hasPrefix(fakeID) }, "\(c.name): \(output.debugDescription)")
+    #expect(lines.contains { $0.contains(id) && $0.contains("harmless \(fakeID)") }, "\(c.name): \(output.debugDescription)")
+  }
+
+  static func json(_ args: [String], _ ws: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(stdout(args + ["--json"], ws).utf8)) as? [String: Any])
+  }
+
+  @Test("knowledge list keeps a title with a line break on its row", arguments: breaks)
+  func knowledgeList(_ c: Case) throws {
+    let dir = TemporaryDirectory("one-line-knowledge")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let captured = try Self.json(["capture", "fact", "harmless" + c.lineBreak + Self.fakeRow], ws)
+    let item = try #require((captured["item"] as? [String: Any]) ?? captured)
+    let id = try #require(item["id"] as? String)
+    let stored = try #require(item["title"] as? String)
+    #expect(stored.contains { $0.isNewline }, "the stored title keeps its line break")
+
+    Self.expectOneRow(try Self.stdout(["knowledge", "list"], ws), id: id, c)
+    let listed = try #require((try Self.json(["knowledge", "list"], ws)["items"] as? [[String: Any]])?.first)
+    #expect(listed["title"] as? String == stored, "the JSON keeps the line break")
+  }
+
+  @Test("handoff list keeps a focus with a line break on its row", arguments: breaks)
+  func handoffList(_ c: Case) throws {
+    let dir = TemporaryDirectory("one-line-handoff")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let created = try Self.json(["handoff", "create", "--focus", "harmless" + c.lineBreak + Self.fakeRow], ws)
+    let handoff = try #require((created["handoff"] as? [String: Any]) ?? created)
+    let id = try #require(handoff["id"] as? String)
+    let stored = try #require(handoff["focus"] as? String)
+    #expect(stored.contains { $0.isNewline }, "the stored focus keeps its line break")
+
+    Self.expectOneRow(try Self.stdout(["handoff", "list"], ws), id: id, c)
+    let listed = try #require((try Self.json(["handoff", "list"], ws)["handoffs"] as? [[String: Any]])?.first)
+    #expect(listed["focus"] as? String == stored, "the JSON keeps the line break")
+  }
+
+  @Test("task list keeps a title with a line break on its row", arguments: breaks)
+  func taskList(_ c: Case) throws {
+    let dir = TemporaryDirectory("one-line-task")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let task = try Self.json(["task", "add", "harmless" + c.lineBreak + Self.fakeRow], ws)
+    let id = try #require(task["id"] as? String)
+    let stored = try #require(task["title"] as? String)
+    #expect(stored.contains { $0.isNewline }, "the stored title keeps its line break")
+
+    Self.expectOneRow(try Self.stdout(["task", "list"], ws), id: id, c)
+    let listed = try #require((try Self.json(["task", "list"], ws)["tasks"] as? [[String: Any]])?.first)
+    #expect(listed["title"] as? String == stored, "the JSON keeps the line break")
+  }
+}
