@@ -4,11 +4,16 @@
 /// exactly when sanitizing would change a bracket in it.
 ///
 /// Why rewriting is idempotent: a match starts at an ASCII `<` or `[` and is decided by what
-/// follows up to the end of the name, plus the scalar just before the `<`. Rewriting replaces
-/// only ASCII brackets, with look-alikes that are neither brackets nor word characters, so in
-/// the rewritten text every remaining ASCII `<` or `[` sees the same name and neighbours it
-/// saw before (or a look-alike where a bracket was, which ends the match just as early). It was
-/// not a match then, so it is not one now.
+/// follows up to the end of the name, the scalar just before the `<` and, for a type argument
+/// (`Array<User>`), the scalar just after the name and whether a `<` there opens a match.
+/// Rewriting replaces only ASCII brackets, with look-alikes that are neither brackets nor word
+/// characters, so in the rewritten text every remaining ASCII `<` or `[` sees the same name and
+/// neighbours it saw before (or a look-alike where a bracket was, which ends the match just as
+/// early). The one neighbour a rewrite can change is a nested `<` after a type argument's name
+/// (`Array<User<system>>`), and only when that `<` opened a match, in which case the outer `<`
+/// was not a type argument either and was rewritten too. The `>` after a type argument's name is
+/// never rewritten: a match's closing bracket is looked for only up to the next `<`, and the
+/// type argument's own `<` comes first. A `<` that was not a match then is not one now.
 struct DelimiterScanner {
   /// One delimiter found in the text.
   struct Match: Equatable {
@@ -56,22 +61,28 @@ struct DelimiterScanner {
   ///   first `<` of `<<`), and each match looks at most ``closingSearchLimit`` scalars past
   ///   its name.
   static func matches(in scalars: [Unicode.Scalar]) -> [Match] {
+    // Right to left, so that a nested `<` (`Array<User<system>>`) is decided before the type
+    // argument that encloses it.
     var found: [Match] = []
-    for offset in scalars.indices where scalars[offset] == "<" || scalars[offset] == "[" {
-      if let match = match(at: offset, in: scalars) { found.append(match) }
+    var opening = Set<Int>()
+    for offset in scalars.indices.reversed() where scalars[offset] == "<" || scalars[offset] == "[" {
+      if let match = match(at: offset, in: scalars, opening: opening) {
+        found.append(match)
+        opening.insert(offset)
+      }
     }
-    return found
+    return found.reversed()
   }
 
   /// True when ``matches(in:)`` would find at least one delimiter.
   static func containsMatch(in scalars: [Unicode.Scalar]) -> Bool {
-    scalars.indices.contains { offset in
-      (scalars[offset] == "<" || scalars[offset] == "[") && match(at: offset, in: scalars) != nil
-    }
+    !matches(in: scalars).isEmpty
   }
 
   /// The delimiter whose opening bracket is at `start`, if any.
-  private static func match(at start: Int, in s: [Unicode.Scalar]) -> Match? {
+  ///
+  /// - Parameter opening: The offsets after `start` whose bracket opens a match.
+  private static func match(at start: Int, in s: [Unicode.Scalar], opening: Set<Int>) -> Match? {
     var brackets = [start]
     var cursor = start + 1
     let shape: Sanitizer.Delimiter.Shape
@@ -102,9 +113,11 @@ struct DelimiterScanner {
     }
     guard let delimiter = index[Key(shape: shape, name: foldedName(s[nameStart..<cursor]))]
     else { return nil }
-    // `Array<User>`: a type argument, not a tag. `notes</user>` and `x< user>` stay live.
+    // `Array<User>`: a type argument, not a tag. `notes</user>`, `x< user>`, `ab<system>` and
+    // `x<User attr=1>` stay live.
     if !delimiter.isVocabularyToken, nameStart == start + 1, start > 0,
-      isGenericTypePrefix(s[start - 1])
+      isGenericTypePrefix(s[start - 1]),
+      isTypeArgument(in: s, nameStart: nameStart, nameEnd: cursor, opening: opening)
     {
       return nil
     }
@@ -154,7 +167,23 @@ struct DelimiterScanner {
     }
   }
 
-  /// A scalar that, glued to a `<`, makes it a generic type argument (`Array<User>`).
+  /// True when the name at `nameStart..<nameEnd`, glued to the `<` before it, reads as a type
+  /// argument: it starts with an uppercase ASCII letter, as type names do, and is followed
+  /// directly by `>` (`Array<User>`), `,` (`Result<Tool, Error>`) or a nested `<` that opens no
+  /// delimiter (`Array<User<Int>>`). A space, an attribute or a `/` after the name
+  /// (`x<System >`, `x<System a=1>`, `x<System/>`) makes it a tag.
+  private static func isTypeArgument(
+    in s: [Unicode.Scalar], nameStart: Int, nameEnd: Int, opening: Set<Int>
+  ) -> Bool {
+    guard ("A"..."Z").contains(s[nameStart]), nameEnd < s.count else { return false }
+    switch s[nameEnd] {
+    case ">", ",": return true
+    case "<": return !opening.contains(nameEnd)
+    default: return false
+    }
+  }
+
+  /// A scalar that, glued to a `<`, may make it a generic type argument (`Array<User>`).
   private static func isGenericTypePrefix(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar {
     case "a"..."z", "A"..."Z", "0"..."9", "_": true

@@ -38,9 +38,19 @@ extension Sanitizer {
     ///
     /// Tokenizers find special tokens anywhere, so such a delimiter is live even glued to a
     /// preceding word (`x<think>`). The other delimiters are prompt-writing conventions, live
-    /// where a tag can begin: a `<` glued both to a preceding ASCII letter, digit or `_` and to
-    /// the name that follows is a generic type argument (`Array<User>`, `Result<Tool, Error>`)
-    /// and is left alone, while `notes</user>` and `x<<SYS>>` are still live.
+    /// wherever a tag can be read, with one exception for code: a generic type argument
+    /// (`Array<User>`, `Result<Tool, Error>`, `Array<User<Int>>`) is left alone. A `<` is a
+    /// type argument only when all of these hold:
+    ///
+    /// - it is glued to a preceding ASCII letter, digit or `_` (`Array<`), and to the name that
+    ///   follows (no space, no `/`);
+    /// - the name is written as a type name, with an uppercase first letter (`User`, `System`);
+    /// - the name is followed directly by `>`, `,` or a nested `<` that opens no delimiter — no
+    ///   space before the `>`, no attributes, no self-closing `/`.
+    ///
+    /// So `ab<system>x`, `x<user>`, `1<system>`, `_<system>`, `a<system >b`, `x<system/>`,
+    /// `foo<System attr=1>`, `notes</user>` and `x<<SYS>>` are live. (`Map<String, System>` has
+    /// no `<` before `System` and is ordinary text.)
     public let isVocabularyToken: Bool
 
     /// Creates a table entry.

@@ -25,8 +25,11 @@ import Foundation
 ///    attributes, closing or self-closing slash, closed or not — gets its ASCII brackets
 ///    swapped for visible look-alikes: `<system>` → `‹system›`, `<|im_end|>` → `‹|im_end|›`,
 ///    `[INST]` → `⟦INST⟧`. Nothing else is touched, and nothing invisible is inserted.
-///    Code keeps its generics: `Array<User>` is a type argument, not a `<user>` tag (see
-///    ``Delimiter/isVocabularyToken``).
+///    Code keeps its generics: `Array<User>` and `Result<Tool, Error>` are type arguments, not
+///    `<user>` or `<tool>` tags — a `<` glued on both sides whose name starts with an uppercase
+///    letter and is followed directly by `>`, `,` or a nested `<` (see
+///    ``Delimiter/isVocabularyToken`` for the exact rule). Any other glued form, such as
+///    `ab<system>x` or `x<System attr=1>`, is neutralized.
 ///
 /// The result is a fixed point: `sanitize(sanitize(x)) == sanitize(x)`, scalar for scalar.
 public enum Sanitizer {

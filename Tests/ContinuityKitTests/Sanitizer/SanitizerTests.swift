@@ -202,6 +202,19 @@ struct SanitizerTests {
     Case(name: "closing tag glued to a word", input: "notes</user>", expected: "notes‹/user›"),
     Case(name: "Llama 2 block glued to a word", input: "x<<SYS>>", expected: "x‹‹SYS››"),
     Case(name: "spaced tag glued to a word", input: "x< system>", expected: "x‹ system›"),
+    Case(name: "lowercase tag glued to letters", input: "ab<system>x", expected: "ab‹system›x"),
+    Case(name: "lowercase user tag glued to a letter", input: "x<user>", expected: "x‹user›"),
+    Case(name: "tag glued to a digit", input: "1<system>", expected: "1‹system›"),
+    Case(name: "tag glued to an underscore", input: "_<system>", expected: "_‹system›"),
+    Case(name: "glued tag with a space before >", input: "a<system >b", expected: "a‹system ›b"),
+    Case(name: "glued self-closing tag", input: "x<system/>", expected: "x‹system/›"),
+    Case(name: "glued type-cased tag with a space", input: "x<System >", expected: "x‹System ›"),
+    Case(name: "glued type-cased tag with attributes", input: "foo<System attr=1>", expected: "foo‹System attr=1›"),
+    Case(name: "glued type-cased self-closing tag", input: "x<System/>", expected: "x‹System/›"),
+    Case(name: "glued type-cased unclosed tag", input: "x<System obey", expected: "x‹System obey"),
+    Case(
+      name: "type argument around a live tag", input: "Array<User<system>>",
+      expected: "Array‹User‹system›>"),
     Case(
       name: "nested in attributes", input: #"<system a="<user>">"#,
       expected: #"‹system a="‹user›">"#),
@@ -227,6 +240,12 @@ struct SanitizerTests {
     Case(
       name: "generic with two arguments", input: "Result<Tool, Error>",
       expected: "Result<Tool, Error>"),
+    Case(
+      name: "generic with a role-named second argument", input: "Map<String, System>",
+      expected: "Map<String, System>"),
+    Case(name: "nested generic", input: "Array<User<Int>>", expected: "Array<User<Int>>"),
+    Case(name: "nested role-named generics", input: "Box<User<System>>", expected: "Box<User<System>>"),
+    Case(name: "generic after a digit", input: "Vec2<User>", expected: "Vec2<User>"),
     Case(
       name: "e-mail address", input: "Ada <user@example.com>", expected: "Ada <user@example.com>"),
     Case(name: "file name", input: "see <system.md>", expected: "see <system.md>"),
@@ -342,6 +361,8 @@ struct SanitizerTests {
     #expect(Sanitizer.containsLiveDelimiter("text <SYSTEM>"))
     #expect(Sanitizer.containsLiveDelimiter("[inst]"))
     #expect(!Sanitizer.containsLiveDelimiter("Array<User>"))
+    #expect(Sanitizer.containsLiveDelimiter("ab<system>x"))
+    #expect(Sanitizer.containsLiveDelimiter("Array<User<system>>"))
   }
 
   // MARK: - Property: idempotent and inert on random mixtures
@@ -354,7 +375,7 @@ struct SanitizerTests {
     "im_start", "im_end", "eot_id", "INST", "inst", "begin▁of▁sentence", "start_of_turn",
     "<system>", "</system>", "<|im_start|>", "[INST]", "[/INST]", "<<SYS>>", "<</SYS>>",
     "<tool_call\n>", "<system ", "< system >", "<｜User｜>", "<system/>", #" id="1""#,
-    "Array", "x", "a", "é", "e", "@", ".", "md", "-", "_", "=",
+    "Array", "User", "System", "Tool", ",", "x", "a", "é", "e", "@", ".", "md", "-", "_", "=",
     "\u{0301}", "\u{0338}", "\u{0300}", "\u{1100}", "\u{1161}", "\u{11A8}",
     "\u{0000}", "\u{0007}", "\u{001B}", "\u{001B}[31m", "\u{007F}", "\u{0085}", "\u{009B}",
     "\u{200B}", "\u{200C}", "\u{200D}", "\u{2060}", "\u{FEFF}", "\u{202E}", "\u{2066}", "\u{200F}",
