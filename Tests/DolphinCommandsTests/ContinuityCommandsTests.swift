@@ -133,6 +133,23 @@ struct ContinuityCommandsTests {
     #expect(bad.stderr.contains("--min-priority 'urgent' is not one of: low, normal, high, critical"))
   }
 
+  @Test("insights: the footer names the shared-tag condition; near-duplicates with different content are not told to merge")
+  func insightsWording() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "preference", "Tabs", "--content", "Use tabs"]).status == 0)
+    #expect(try cli.run(["capture", "preference", "Tabs", "--content", "Never tabs"]).status == 0)
+    let text = try cli.run(["insights"])
+    #expect(text.status == 0)
+    #expect(text.stdout.contains(
+      "possible conflicts between two decisions or two preferences that share a tag, at title similarity ≥ 0.5, with different opening content; "),
+      "\(text.stdout)")
+    let line = try #require(text.stdout.split(separator: "\n").first { $0.contains("near-duplicates:") })
+    #expect(line.contains("but different content"), "\(line)")
+    #expect(line.hasSuffix("; review them: keep one or reconcile them, or make the titles distinct."), "\(line)")
+    #expect(!line.contains("merge"), "\(line)")
+  }
+
   @Test("a search cut by the default limit says so, not that --limit cut it")
   func searchCutWording() throws {
     let cli = CLI()

@@ -46,7 +46,8 @@ extension Render {
     let t = r.thresholds
     out.append(
       "Thresholds: near-duplicate titles at trigram similarity ≥ \(t.nearDuplicateSimilarity); "
-        + "possible conflicts at title similarity ≥ \(t.conflictTitleSimilarity) with different opening content; "
+        + "possible conflicts between two decisions or two preferences that share a tag, "
+        + "at title similarity ≥ \(t.conflictTitleSimilarity), with different opening content; "
         + "stale handoff after \(t.staleHandoffDays) days.")
     return out.joined(separator: "\n")
   }

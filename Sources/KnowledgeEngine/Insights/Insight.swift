@@ -15,7 +15,10 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   case unsupportedTasks = "unsupported-tasks"
   /// Groups of items whose titles are nearly the same (trigram similarity ≥
   /// ``InsightThresholds/nearDuplicateSimilarity``; one insight per group, pairs reported as
-  /// possible conflicts excepted). Priority normal.
+  /// possible conflicts excepted). Priority normal. The advice is to merge them when the
+  /// openings of their content (the first ``InsightThresholds/conflictContentPrefix``
+  /// characters, compared as the possible-conflict rule compares them) all agree, and otherwise
+  /// to review them: keep one or reconcile them.
   case nearDuplicates = "near-duplicates"
   /// Decisions and goals with no relationship in either direction (one aggregate insight).
   /// Priority low.
@@ -55,6 +58,8 @@ public struct InsightThresholds: Codable, Sendable, Equatable {
   public var conflictTitleSimilarity = 0.5
   /// Possible conflicts need different content: the first this many characters (Unicode
   /// scalars) of the two contents, lowercased with punctuation and spacing ignored, differ.
+  /// Near-duplicate groups use the same comparison to choose between "merge them" and
+  /// "review them: keep one or reconcile them".
   public var conflictContentPrefix = 100
   /// In the near-duplicate join, a trigram found in more titles than this generates no
   /// candidates (it would pair up too many titles). Identical titles are always found.

@@ -147,7 +147,7 @@ enum InsightRules {
   }
 
   static func quote(_ s: String) -> String {
-    "\"" + Truncation.truncate(s.replacingOccurrences(of: "\n", with: " "), to: 80) + "\""
+    "\"" + Truncation.truncate(TerminalText.singleLine(s), to: 80) + "\""
   }
 
   /// `"A", "B", "C" and 9 more`.
@@ -290,15 +290,34 @@ enum InsightRules {
     var members: [Int: [Int]] = [:]
     let chosen = Set(top.elements)
     for m in 0..<headers.count where seen[m] && chosen.contains(root(m)) { members[root(m), default: []].append(m) }
-    let duplicates = top.elements.map { r -> Ranked in
+    // Merging is safe advice only when the items say the same thing: the openings of their
+    // content (as the possible-conflict rule compares them) must all agree. Read for the
+    // groups that can be shown, stopping at the first that differs.
+    func openingsAgree(_ group: [Int]) throws -> Bool {
+      var first: String?
+      for m in group {
+        let row = headers[m].rowID
+        let o = normalizedOpening(try tx.contentPrefixes(rowIDs: [row], length: t.conflictContentPrefix)[row] ?? "")
+        if let first, first != o { return false }
+        first = first ?? o
+      }
+      return true
+    }
+    var duplicates: [Ranked] = []
+    for r in top.elements {
       let group = (members[r] ?? []).sorted { KnowledgeHeader.precedes(headers[$0].id, headers[$1].id) }
       let similarity = groupBest[r]
-      return Ranked(key: RankKey(major: -group.count, ids: [headers[smallest[r]].id])) {
-        Insight(
+      let sameContent = try openingsAgree(group)
+      duplicates.append(Ranked(key: RankKey(major: -group.count, ids: [headers[smallest[r]].id])) {
+        let titles = "(trigram similarity up to \(format(similarity)))"
+        let list = quoteList(group.map { headers[$0].title }, total: group.count)
+        return Insight(
           rule: .nearDuplicates, priority: .normal,
-          message: "\(group.count) items have near-identical titles (trigram similarity up to \(format(similarity))): \(quoteList(group.map { headers[$0].title }, total: group.count)); merge them or make the titles distinct.",
+          message: sameContent
+            ? "\(group.count) items have near-identical titles \(titles): \(list); merge them or make the titles distinct."
+            : "\(group.count) items have near-identical titles \(titles) but different content: \(list); review them: keep one or reconcile them, or make the titles distinct.",
           evidenceIDs: group.prefix(t.aggregateEvidence).map { headers[$0].id })
-      }
+      })
     }
     return (
       Fired(.possibleConflict, .normal, conflicts),

@@ -128,6 +128,41 @@ struct InsightsTests {
     #expect(found.first?.message.hasPrefix("4 items have near-identical titles (trigram similarity up to 1.00): ") == true)
   }
 
+  struct AdviceCase: CustomStringConvertible, Sendable {
+    var name: String
+    var contents: [String]
+    var advice: String
+    var description: String { name }
+  }
+
+  static let adviceCases: [AdviceCase] = [
+    AdviceCase(
+      name: "same content (case and punctuation aside): merge", contents: ["Use tabs.", "use TABS"],
+      advice: "; merge them or make the titles distinct."),
+    AdviceCase(
+      name: "no content: merge", contents: ["", ""], advice: "; merge them or make the titles distinct."),
+    AdviceCase(
+      name: "different content: review, not merge", contents: ["Use tabs", "Never tabs"],
+      advice: "; review them: keep one or reconcile them, or make the titles distinct."),
+  ]
+
+  @Test("near-duplicates advise merging only when the contents open the same way", arguments: adviceCases)
+  func nearDuplicateAdvice(_ c: AdviceCase) throws {
+    // Untagged preferences: no shared tag, so not a possible conflict, only near-duplicates.
+    let items = c.contents.enumerated().map { i, content in
+      Self.item(i + 1, .preference, "Tabs", content: content, tags: [])
+    }
+    let engine = try Self.engine(items)
+    #expect(try Self.insights(engine, .possibleConflict).isEmpty)
+    let found = try Self.insights(engine, .nearDuplicates)
+    #expect(found.count == 1)
+    #expect(found.first?.evidenceIDs == [sequentialID(1), sequentialID(2)])
+    let message = try #require(found.first?.message)
+    #expect(message.hasSuffix(c.advice), "\(message)")
+    #expect(message.contains("merge") == c.advice.contains("merge"), "\(message)")
+    #expect(message.contains("but different content") == !c.advice.contains("merge"), "\(message)")
+  }
+
   @Test("items reported as a possible conflict are left out of near-duplicate groups")
   func conflictsAreNotDuplicates() throws {
     let items = [
