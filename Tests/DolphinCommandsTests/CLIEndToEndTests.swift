@@ -370,6 +370,57 @@ struct CLIEndToEndTests {
     #expect(!FileManager.default.fileExists(atPath: own + "/workspace.sqlite"))
   }
 
+  @Test("the demo refuses a workspace holding the user's records and leaves them, and their active handoff, as they were")
+  func demoRefusesUserWorkspace() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let k = try #require((try cli.json(["capture", "decision", "Keep my notes here"])["item"] as? [String: Any])?["id"] as? String)
+    let h = try #require((try cli.json(["handoff", "create", "--focus", "My own session", "--knowledge", k])["handoff"] as? [String: Any])?["id"] as? String)
+    #expect(try cli.run(["handoff", "restore", h]).status == 0)
+    func snapshot() throws -> AssistantWorkspace {
+      try SQLiteWorkspaceStore.open(directory: URL(fileURLWithPath: cli.workspace)).read { tx in try tx.snapshot() }
+    }
+    let before = try snapshot()
+    let home = cli.dir.appending("home").path
+    let r = try runDolphin(["demo", "--workspace", cli.workspace], environment: ["DOLPHIN_HOME": home + "/dolphin"])
+    #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+    #expect(r.stdout.isEmpty)
+    #expect(
+      r.stderr == "dolphin: error: --workspace \(cli.workspace): it already holds records the demo did not write "
+        + "(knowledge 1, handoff 1); the demo needs an empty or new workspace (or one only an earlier demo wrote to), "
+        + "so that its records and its active handoff never mix with yours. Nothing was written. "
+        + "Omit --workspace to use \(home)/dolphin-demo, or name a new directory\n")
+    let status = try cli.json(["status"])
+    #expect(status["activeHandoffID"] as? String == h)
+    #expect((status["counts"] as? [String: Any])?["knowledge"] as? Int == 1)
+    #expect(try snapshot() == before)
+    // A directory holding a legacy workspace.json is the user's too.
+    let legacy = cli.dir.appending("legacy")
+    try FileManager.default.createDirectory(atPath: legacy.path, withIntermediateDirectories: true)
+    try Data("{}".utf8).write(to: legacy.appendingPathComponent("workspace.json"))
+    let l = try runDolphin(["demo", "--workspace", legacy.path, "--json"])
+    #expect(l.status == 2)
+    #expect(l.stderr.contains("--workspace \(legacy.path): it holds a legacy workspace.json; the demo needs an empty or new workspace"))
+    #expect(!FileManager.default.fileExists(atPath: legacy.appendingPathComponent("workspace.sqlite").path))
+  }
+
+  @Test("`dolphin demo` with no arguments uses its own workspace beside the default one, and runs twice")
+  func demoOwnWorkspaceTwice() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let home = cli.dir.appending("home").path
+    let env = ["DOLPHIN_HOME": home + "/dolphin"]
+    let first = try runDolphin(["demo"], environment: env)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.hasPrefix("Demo workspace: \(home)/dolphin-demo\n"))
+    // A record of the user's own in the demo's workspace does not lock the demo out of it.
+    #expect(try runDolphin(["capture", "fact", "Trying the demo workspace", "--workspace", home + "/dolphin-demo"]).status == 0)
+    let second = try runDolphin(["demo"], environment: env)
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(second.stdout.contains("1. Captured 0 knowledge item(s) (7 already present)"))
+    #expect(!FileManager.default.fileExists(atPath: home + "/dolphin"))
+  }
+
   @Test("two concurrent loops of 200 captures keep all 400 and a clean database, the first two racing to create it")
   func concurrentCaptures() async throws {
     let cli = CLI()

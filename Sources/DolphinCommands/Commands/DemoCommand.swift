@@ -6,10 +6,59 @@ extension Commands {
   /// The demo workspace: beside the default one, never the user's own.
   static func demoDirectory(_ ctx: CommandContext) -> URL {
     if let w = ctx.arguments.value("workspace") { return URL(fileURLWithPath: w, isDirectory: true) }
+    return ownDemoDirectory(ctx)
+  }
+
+  /// `<default workspace>/../dolphin-demo`: the workspace the demo keeps for itself.
+  static func ownDemoDirectory(_ ctx: CommandContext) -> URL {
     let env = ctx.console.environment.isEmpty ? ProcessInfo.processInfo.environment : ctx.console.environment
     return WorkspaceLocation.defaultDirectory(environment: env).deletingLastPathComponent()
       .appendingPathComponent("dolphin-demo", isDirectory: true)
   }
+
+  /// Why the demo must not write to `dir`, or nil when it may: `dir` is the demo's own
+  /// directory, holds no workspace yet, or holds only records an earlier demo run stored.
+  ///
+  /// Anything else — a knowledge item, memory, task or handoff the demo did not write, a
+  /// conversation, activity, a quarantine, or a legacy `workspace.json` waiting to be imported —
+  /// is the user's, and the demo's captures and its handoff (which it restores, making it the
+  /// active one) would mix into it. Nothing is created or written here.
+  static func demoRefusal(_ dir: URL, ownDirectory: URL) throws -> String? {
+    if resolvedPath(dir) == resolvedPath(ownDirectory) { return nil }
+    let legacy = dir.appendingPathComponent(KnowledgeEngine.legacyFileName)
+    if FileManager.default.fileExists(atPath: legacy.path) { return "it holds a legacy \(KnowledgeEngine.legacyFileName)" }
+    let store: SQLiteWorkspaceStore
+    switch Result(catching: { () throws(WorkspaceError) in try SQLiteWorkspaceStore.open(directory: dir, create: false) }) {
+    case .success(let s): store = s
+    case .failure(.noWorkspace): return nil
+    case .failure(let error): throw error
+    }
+    let counts = try store.read { try $0.counts() }
+    let tables = ["knowledge", "memory", "task", "handoff", "digest", "conversation", "message", "receipt", "checkpoint", "quarantine"]
+    let held = tables.compactMap { table in counts[table].flatMap { $0 > 0 ? "\(table) \($0)" : nil } }
+    let refusal = "it already holds records the demo did not write (\(held.joined(separator: ", ")))"
+    func count(_ table: String) -> Int { counts[table, default: 0] }
+    // Only what the demo stores: its knowledge, tasks and handoff, and the digests its captures make.
+    guard ["memory", "conversation", "message", "receipt", "checkpoint", "quarantine"].allSatisfy({ count($0) == 0 }),
+      count("knowledge") <= demoKnowledge.count + 1, count("task") <= demoTasks.count, count("handoff") <= 1,
+      count("knowledge") > 0 || count("digest") == 0
+    else { return refusal }
+    let engine = KnowledgeEngine(store: store)
+    let knowledge = try engine.listKnowledge()
+    let tasks = try engine.listTasks()
+    let handoffs = try engine.listHandoffs().handoffs
+    let demoOnly =
+      knowledge.allSatisfy { item in
+        (item.kind == .code && item.title == demoReviewTitle)
+          || demoKnowledge.contains { $0.0 == item.kind && $0.1 == item.title }
+      }
+      && tasks.allSatisfy { task in demoTasks.contains { $0.0 == task.title } }
+      && handoffs.allSatisfy { $0.focus == demoHandoffFocus }
+    return demoOnly ? nil : refusal
+  }
+
+  static let demoReviewTitle = "Heuristic review of this repository's Sources/"
+  static let demoHandoffFocus = "Continue the demo: storage, search and handoffs"
 
   /// Real content: this project's own design decisions, preferences, goals and tasks.
   static let demoKnowledge: [(KnowledgeKind, String, String, [String], Priority)] = [
@@ -48,8 +97,9 @@ extension Commands {
       summary: "Run the main job on a dedicated demo workspace with this project's own decisions and tasks.",
       discussion: """
         Uses <default workspace>/../dolphin-demo, or the directory given with --workspace DIR, which
-        must not be your default workspace. Running it again adds nothing new (a changed code
-        analysis revises the stored review item).
+        must be new or empty (or hold only what an earlier demo stored there): the demo refuses a
+        workspace with records of yours rather than mix its own into them. Running it again adds
+        nothing new (a changed code analysis revises the stored review item).
         """),
     run: { ctx in
       let dir = demoDirectory(ctx)
@@ -57,6 +107,13 @@ extension Commands {
       let own = WorkspaceLocation.defaultDirectory(environment: env)
       if Commands.resolvedPath(dir) == Commands.resolvedPath(own) {
         throw CLIError.usage("--workspace \(dir.path) is your default workspace; the demo writes only to a workspace of its own (omit --workspace to use \(own.deletingLastPathComponent().appendingPathComponent("dolphin-demo").path))")
+      }
+      let ownDemo = ownDemoDirectory(ctx)
+      if let reason = try demoRefusal(dir, ownDirectory: ownDemo) {
+        throw CLIError.usage(
+          "--workspace \(dir.path): \(reason); the demo needs an empty or new workspace (or one only an earlier demo wrote to), "
+            + "so that its records and its active handoff never mix with yours. Nothing was written. "
+            + "Omit --workspace to use \(ownDemo.path), or name a new directory")
       }
       let store = try SQLiteWorkspaceStore.open(directory: dir)
       let engine = KnowledgeEngine(store: store)
@@ -89,7 +146,7 @@ extension Commands {
       for t in allTasks { say("   " + Render.taskLine(t)) }
       // 3. A heuristic review of this repository's own Sources/, captured as a code item.
       let sources = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Sources")
-      let reviewTitle = "Heuristic review of this repository's Sources/"
+      let reviewTitle = demoReviewTitle
       if FileManager.default.fileExists(atPath: sources.path) {
         let analysis = CodeAnalyzer.analyze(paths: [sources.path])
         var counts: [String: Int] = [:]
@@ -119,7 +176,7 @@ extension Commands {
       say("5. Project digest (rule-based, every line with its evidence ids):")
       for line in Render.context(digest).split(separator: "\n", omittingEmptySubsequences: false) { say("   " + line) }
       // 6. A handoff, then a restore from a fresh process.
-      let focus = "Continue the demo: storage, search and handoffs"
+      let focus = demoHandoffFocus
       let handoff: Handoff
       if let existing = try engine.listHandoffs().handoffs.first(where: { $0.focus == focus }) {
         handoff = existing
