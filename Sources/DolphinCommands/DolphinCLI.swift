@@ -154,6 +154,7 @@ public enum DolphinCLI {
       switch error {
       case let e as ValidationError: field = e.field
       case WorkspaceError.validation(let e): field = e.field
+      case WorkspaceError.capacity(let what, _): field = what.field
       default: field = nil
       }
       try? console.printJSON(

@@ -84,6 +84,30 @@ struct HandoffCommandsTests {
     #expect(after == before)
   }
 
+  @Test("create at the 200-handoff limit: exit 4, advice to delete (no setting exists), --json names the field")
+  func createAtLimit() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let store = try SQLiteWorkspaceStore.open(directory: URL(fileURLWithPath: cli.workspace))
+    try store.write { tx in
+      for i in 1...Limits.handoffs { try tx.insertHandoff(Handoff(id: UUID(), focus: "Session \(i)", createdAt: Date())) }
+    }
+    let text = try cli.run(["handoff", "create", "--focus", "One more"])
+    #expect(text.status == 4, "\(text.stderr)")
+    #expect(
+      text.stderr == "dolphin: error: the workspace is limited to 200 handoffs, and this would exceed that "
+        + "(a fixed limit, not a setting); delete some (`dolphin handoff delete ID`)\n")
+    #expect(!text.stderr.contains("raise"))
+    let json = try cli.run(["handoff", "create", "--focus", "One more", "--json"])
+    #expect(json.status == 4)
+    let error = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    #expect(error["kind"] as? String == "validation")
+    #expect(error["field"] as? String == "handoffs")
+    #expect(error["exitCode"] as? Int == 4)
+    #expect((error["message"] as? String)?.hasSuffix("delete some (`dolphin handoff delete ID`)") == true)
+    #expect((try cli.json(["status"])["counts"] as? [String: Any])?["handoff"] as? Int == 200)
+  }
+
   struct ErrorCase: CustomStringConvertible, Sendable {
     var name: String
     var args: [String]

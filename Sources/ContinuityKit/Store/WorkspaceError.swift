@@ -19,8 +19,9 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
   case damaged(file: String, message: String)
   /// A filesystem operation on `path` failed.
   case fileSystem(path: String, message: String)
-  /// A collection is full: `what` already holds `limit` records.
-  case capacity(what: String, limit: Int)
+  /// A collection is full: `what` already holds `limit` records, or the records being added
+  /// would take it past `limit`.
+  case capacity(what: CappedCollection, limit: Int)
   /// No workspace exists in `directory` (no directory, or no database in it), and the
   /// command only reads, so none was created.
   case noWorkspace(directory: String)
@@ -48,7 +49,7 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
     case .noWorkspace(let directory):
       return "no workspace at \(directory) (nothing has been captured there; `dolphin capture` creates it)"
     case .capacity(let what, let limit):
-      return "\(what) already holds \(limit), the limit; delete some or raise the setting"
+      return what.fullMessage(limit: limit)
     }
   }
 }

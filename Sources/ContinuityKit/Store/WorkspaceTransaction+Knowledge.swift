@@ -143,7 +143,7 @@ extension WorkspaceTransaction {
   /// Throws `.capacity` unless `count` more items fit under `Settings.knowledgeItemLimit`.
   public func requireKnowledgeCapacity(adding count: Int) throws(WorkspaceError) {
     let limit = try settings().knowledgeItemLimit
-    if try knowledgeCount() + count > limit { throw .capacity(what: "the workspace's knowledge items", limit: limit) }
+    if try knowledgeCount() + count > limit { throw .capacity(what: .knowledge, limit: limit) }
   }
 
   /// Inserts an item whose capacity the caller already checked (bulk paths check once).

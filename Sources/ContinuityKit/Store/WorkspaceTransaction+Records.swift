@@ -64,7 +64,7 @@ extension WorkspaceTransaction {
   public func insertMemory(_ memory: MemoryItem) throws(WorkspaceError) -> Int64 {
     try requireWritable()
     do { try Limits.validate(memory) } catch { throw .validation(error) }
-    if try memoryCount() >= Limits.memories { throw .capacity(what: "memories", limit: Limits.memories) }
+    if try memoryCount() >= Limits.memories { throw .capacity(what: .memories, limit: Limits.memories) }
     if try memoryRowID(memory.id) != nil {
       throw .validation(ValidationError(field: "id", message: "a memory with id \(memory.id.uuidString) already exists"))
     }
@@ -144,7 +144,7 @@ extension WorkspaceTransaction {
   public func insertTask(_ task: TaskItem) throws(WorkspaceError) {
     try requireWritable()
     do { try Limits.validate(task) } catch { throw .validation(error) }
-    if try taskCount() >= Limits.tasks { throw .capacity(what: "tasks", limit: Limits.tasks) }
+    if try taskCount() >= Limits.tasks { throw .capacity(what: .tasks, limit: Limits.tasks) }
     if try self.task(id: task.id) != nil {
       throw .validation(ValidationError(field: "id", message: "a task with id \(task.id.uuidString) already exists"))
     }
@@ -228,7 +228,7 @@ extension WorkspaceTransaction {
     try requireWritable()
     do { try Limits.validate(handoff) } catch { throw .validation(error) }
     let count = Int(try db.integer("SELECT count(*) FROM handoff"))
-    if count >= Limits.handoffs { throw .capacity(what: "handoffs", limit: Limits.handoffs) }
+    if count >= Limits.handoffs { throw .capacity(what: .handoffs, limit: Limits.handoffs) }
     if try handoffRowID(handoff.id) != nil {
       throw .validation(ValidationError(field: "id", message: "a handoff with id \(handoff.id.uuidString) already exists"))
     }

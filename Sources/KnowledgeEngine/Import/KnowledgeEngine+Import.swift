@@ -359,12 +359,12 @@ struct ImportAnalysis {
     let adoptsSettings = plan.settings == "new" || (plan.settings == "conflicting" && policy == .replace)
     let limit = adoptsSettings ? workspace.settings.knowledgeItemLimit : try tx.settings().knowledgeItemLimit
     if try tx.knowledgeCount() + newCount("knowledge") > limit {
-      throw .capacity(what: "the workspace's knowledge items", limit: limit)
+      throw .capacity(what: .knowledge, limit: limit)
     }
-    if try tx.memoryCount() + newCount("memories") > Limits.memories { throw .capacity(what: "memories", limit: Limits.memories) }
-    if try tx.taskCount() + newCount("tasks") > Limits.tasks { throw .capacity(what: "tasks", limit: Limits.tasks) }
+    if try tx.memoryCount() + newCount("memories") > Limits.memories { throw .capacity(what: .memories, limit: Limits.memories) }
+    if try tx.taskCount() + newCount("tasks") > Limits.tasks { throw .capacity(what: .tasks, limit: Limits.tasks) }
     if try tx.handoffCount() + newCount("handoffs") > Limits.handoffs {
-      throw .capacity(what: "handoffs", limit: Limits.handoffs)
+      throw .capacity(what: .handoffs, limit: Limits.handoffs)
     }
   }
 

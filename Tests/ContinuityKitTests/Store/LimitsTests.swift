@@ -100,7 +100,7 @@ struct LimitsTests {
     let store = SQLiteWorkspaceStore.inMemory()
     try store.write { tx in try tx.setSettings(Settings(knowledgeItemLimit: 3)) }
     try store.write { tx in for i in 1...3 { try tx.insertKnowledge(item(i)) } }
-    #expect(throws: WorkspaceError.capacity(what: "the workspace's knowledge items", limit: 3)) {
+    #expect(throws: WorkspaceError.capacity(what: .knowledge, limit: 3)) {
       try store.write { tx in try tx.insertKnowledge(item(4)) }
     }
     #expect(throws: WorkspaceError.self) {
@@ -108,6 +108,48 @@ struct LimitsTests {
     }
     try store.write { tx in try tx.setSettings(Settings(knowledgeItemLimit: 100_000)) }
     #expect(try store.read { try $0.settings().knowledgeItemLimit } == 100_000)
+  }
+
+  struct FullCase: CustomStringConvertible, Sendable {
+    var what: CappedCollection
+    var limit: Int
+    var message: String
+    var description: String { "\(what.rawValue) at \(limit)" }
+  }
+
+  static let fullCases: [FullCase] = [
+    FullCase(
+      what: .knowledge, limit: 10_000,
+      message: "the workspace is limited to 10000 knowledge items by its knowledgeItemLimit setting, and this would exceed that; delete some (`dolphin knowledge delete ID`) or raise knowledgeItemLimit (at most 100000)"),
+    FullCase(
+      what: .knowledge, limit: 100_000,
+      message: "the workspace is limited to 100000 knowledge items by its knowledgeItemLimit setting, and this would exceed that; delete some (`dolphin knowledge delete ID`) (the setting is already at its maximum, 100000)"),
+    FullCase(
+      what: .memories, limit: 10_000,
+      message: "the workspace is limited to 10000 memories, and this would exceed that (a fixed limit, not a setting); delete some (`dolphin memory delete ID`)"),
+    FullCase(
+      what: .tasks, limit: 5_000,
+      message: "the workspace is limited to 5000 tasks, and this would exceed that (a fixed limit, not a setting); delete some (`dolphin task delete ID`)"),
+    FullCase(
+      what: .handoffs, limit: 200,
+      message: "the workspace is limited to 200 handoffs, and this would exceed that (a fixed limit, not a setting); delete some (`dolphin handoff delete ID`)"),
+  ]
+
+  @Test("a full collection's advice is true for it: only knowledge has a setting to raise", arguments: fullCases)
+  func fullCollectionAdvice(_ c: FullCase) {
+    #expect(WorkspaceError.capacity(what: c.what, limit: c.limit).description == c.message)
+  }
+
+  @Test("the 201st handoff is refused as a full collection that names no setting; nothing written")
+  func handoffCapacity() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    try store.write { tx in
+      for i in 1...Limits.handoffs { try tx.insertHandoff(Handoff(id: sequentialID(i), focus: "f\(i)", createdAt: t0)) }
+    }
+    #expect(throws: WorkspaceError.capacity(what: .handoffs, limit: 200)) {
+      try store.write { tx in try tx.insertHandoff(Handoff(id: sequentialID(201), focus: "one more", createdAt: t0)) }
+    }
+    #expect(try store.read { try $0.handoffCount() } == 200)
   }
 
   @Test("an empty title is rejected")
