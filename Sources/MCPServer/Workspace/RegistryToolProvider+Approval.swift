@@ -40,6 +40,12 @@ extension RegistryToolProvider {
     + "`dolphin mcp --writes allow` (writes then run without asking), or use a client that "
     + "supports MCP elicitation so that each write is shown to you first."
 
+  /// The reason for refusing an accepted elicitation whose content lacks the required
+  /// `approve` field: a client that drops the form's values has not shown the user's consent.
+  public static let missingApprovalMessage =
+    "the elicitation was accepted without the required \"approve\" field, so there is no "
+    + "approval; nothing was written"
+
   /// The text of the refusal under ``MCPWritePolicy/deny``.
   public static let deniedByPolicyMessage =
     "the server runs with --writes deny, which refuses every local write; nothing was written. "
@@ -49,9 +55,10 @@ extension RegistryToolProvider {
   ///
   /// - With ``MCPWritePolicy/deny``: refused.
   /// - When `context.canElicit`: the client shows ``approvalMessage(_:)`` with
-  ///   ``approvalSchema``; accept (with `approve` not false) approves as
-  ///   ``elicitationApproval``; decline, cancel, an unticked box, a client error or a
-  ///   cancelled call refuse, and the executor writes a `denied` receipt and nothing else.
+  ///   ``approvalSchema``; accept with `approve: true` approves as
+  ///   ``elicitationApproval``; decline, cancel, an unticked box, an accept without a boolean
+  ///   `approve` (``missingApprovalMessage``), a client error or a cancelled call refuse, and
+  ///   the executor writes a `denied` receipt and nothing else.
   /// - Otherwise ``MCPWritePolicy/allow`` approves as `policy:allow` and
   ///   ``MCPWritePolicy/ask`` refuses with ``cannotAskMessage``.
   public func approver(for context: MCPToolCallContext) -> any ApprovalProvider {
@@ -72,10 +79,21 @@ extension RegistryToolProvider {
         return .denied(reason: "approval could not be asked: \(error)")
       }
       switch answer.action {
-      case .accept where answer.content?["approve"]?.bool == false:
-        return .denied(reason: "the user did not tick \"approve\" (elicitation accepted unticked)")
       case .accept:
-        return .approved(by: Self.elicitationApproval)
+        // Consent is the required boolean itself: an accepted form without it (or with
+        // anything but `true`) is not an approval, whatever the client meant.
+        switch answer.content?["approve"] {
+        case .bool(true)?:
+          return .approved(by: Self.elicitationApproval)
+        case .bool(false)?:
+          return .denied(reason: "the user did not tick \"approve\" (elicitation accepted unticked)")
+        case nil:
+          return .denied(reason: Self.missingApprovalMessage)
+        case let other?:
+          return .denied(
+            reason: "the elicitation was accepted with \"approve\" set to \(other.kindWithArticle), not a "
+              + "boolean, which is not an approval; nothing was written")
+        }
       case .decline:
         return .denied(reason: "the user declined the approval request (elicitation)")
       case .cancel:

@@ -79,6 +79,15 @@ struct RegistryToolProviderTests {
     Refusal(
       name: "accept unticked", answer: { MCPElicitationResult(action: .accept, content: ["approve": false]) },
       reason: "did not tick"),
+    Refusal(
+      name: "accept without approve", answer: { MCPElicitationResult(action: .accept, content: [:]) },
+      reason: "accepted without the required \"approve\" field"),
+    Refusal(
+      name: "accept without content", answer: { MCPElicitationResult(action: .accept) },
+      reason: "accepted without the required \"approve\" field"),
+    Refusal(
+      name: "accept with a string approve", answer: { MCPElicitationResult(action: .accept, content: ["approve": "yes"]) },
+      reason: "\"approve\" set to a string, not a boolean"),
     Refusal(name: "client error", answer: { throw ClientFailure() }, reason: "could not be asked"),
     Refusal(name: "cancelled call", answer: { throw CancellationError() }, reason: "cancelled while waiting"),
   ]
@@ -124,7 +133,7 @@ struct RegistryToolProviderTests {
   @Test("The write policy decides only when the client cannot ask (deny always refuses)", arguments: policies)
   func policy(_ c: PolicyCase) async throws {
     let fixture = WorkspaceFixture()
-    let client = FakeElicitation { MCPElicitationResult(action: .accept) }
+    let client = FakeElicitation { MCPElicitationResult(action: .accept, content: ["approve": true]) }
     let provider = RegistryToolProvider(workspace: fixture.workspace, writes: c.policy)
     let result = await provider.callTool(
       name: "knowledge_capture", arguments: Self.capture, context: client.context(canElicit: c.canElicit))

@@ -84,6 +84,27 @@ struct WorkspaceServerTests {
     #expect(try session.fixture.receipts.map(\.outcome) == [.denied])
   }
 
+  @Test("An accepted elicitation without the required approve field: refused like a decline, nothing written")
+  func acceptedWithoutApprove() async throws {
+    let session = Session()
+    _ = try await session.initialize(#"{"elicitation":{"form":{}}}"#)
+    session.send(Self.captureLine)
+    let ask = try await session.next()
+    #expect(ask["params"]?["requestedSchema"]?["required"] == ["approve"])
+    let askID = try #require(ask["id"]).jsonString()
+    session.send(#"{"jsonrpc":"2.0","id":\#(askID),"result":{"action":"accept","content":{}}}"#)
+    let result = try await session.next()
+    #expect(result["result"]?["isError"] == true)
+    #expect(result["result"]?["structuredContent"]?["error"]?["kind"] == "denied")
+    #expect(result["result"]?["structuredContent"]?["receipt"]?["outcome"] == "denied")
+    let text = try #require(result["result"]?["content"]?.array?.first?["text"]?.string)
+    #expect(
+      text == "knowledge_capture was not run: the elicitation was accepted without the required "
+        + "\"approve\" field, so there is no approval; nothing was written")
+    #expect(try session.fixture.knowledgeTitles.isEmpty)
+    #expect(try session.fixture.receipts.map(\.outcome) == [.denied])
+  }
+
   @Test("Cancelling a call that waits for approval: no response, the elicitation is cancelled, nothing written")
   func cancelledWhileAsking() async throws {
     let session = Session()
