@@ -34,6 +34,8 @@ enum SchemaFixtures {
     switch schema["type"]?.string {
     case "string":
       out.append(("wrong type", 42, "must be a string"))
+      // Refused for every string, before enum, UUID or length checks.
+      out.append(("NUL", "x\u{0}y", "contains a NUL character (U+0000)"))
       if let allowed = schema["enum"]?.array?.compactMap(\.string) {
         out.append(("bad enum", .string(allowed[0] + "x"), "is not one of"))
       } else if schema["format"]?.string == "uuid" {
@@ -135,6 +137,21 @@ struct ToolSchemaTests {
     #expect(args["tags"] == ["sqlite", "wal"])
     #expect(args["priority"] == "normal")
     #expect(args["relationships"]?.array?.first?["targetID"] == "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+  }
+
+  @Test("a NUL in a string argument is refused naming the field, not dropped like other controls")
+  func nulRefused() throws {
+    let tool = try ToolRegistry.standard.tool(named: "knowledge_capture")
+    #expect(
+      throws: ToolArgumentError(
+        field: "arguments.title",
+        message: "arguments.title contains a NUL character (U+0000) at character 2; NUL is not text, remove it")
+    ) { try tool.normalize(["kind": "fact", "title": "x\u{0}y"]) }
+    #expect(throws: ToolArgumentError.self) { try tool.normalize(["kind": "fact\u{0}", "title": "x"]) }
+    let tagError = #expect(throws: ToolArgumentError.self) { try tool.normalize(["kind": "fact", "title": "x", "tags": ["a\u{0}b"]]) }
+    #expect(tagError?.field == "arguments.tags[0]")
+    // The other C0 controls are still dropped by the sanitizer (DESIGN.md, "Sanitizer").
+    #expect(try tool.normalize(["kind": "fact", "title": "x\u{7}y\u{1B}z"])["title"] == "xyz")
   }
 
   @Test("unknown tools suggest the nearest name")

@@ -108,7 +108,9 @@ public indirect enum ToolSchema: Sendable {
   /// spelling, UUIDs upper-cased, unique arrays deduplicated, defaults filled in).
   /// - Parameter path: the field path for messages, e.g. `arguments.tags[2]`.
   /// - Throws: ``ToolArgumentError`` naming the field, what was expected and what was given,
-  ///   with the nearest valid name for unknown fields and enum values.
+  ///   with the nearest valid name for unknown fields and enum values. A string holding a NUL
+  ///   (U+0000) is refused whatever its normalization; other control characters are dropped
+  ///   by the sanitizer.
   public func validate(_ value: JSONValue, path: String) throws(ToolArgumentError) -> JSONValue {
     switch self {
     case .object(let props):
@@ -136,6 +138,16 @@ public indirect enum ToolSchema: Sendable {
     case .string(let r):
       guard case .string(let raw) = value else {
         throw ToolArgumentError(field: path, message: "\(path) must be a string, got \(value.kindWithArticle)")
+      }
+      // A NUL is refused, not dropped with the other controls: it is never part of text a
+      // person wrote (the CLI refuses input holding one as not text), and dropping it would
+      // store a value the client did not send (`x\u0000y` as `xy`).
+      if let nul = raw.firstIndex(of: "\u{0}") {
+        // A NUL is a grapheme cluster of its own, so this is where an editor shows it.
+        let position = raw.distance(from: raw.startIndex, to: nul) + 1
+        throw ToolArgumentError(
+          field: path,
+          message: "\(path) contains a NUL character (U+0000) at character \(position); NUL is not text, remove it")
       }
       var s: String
       switch r.normalization {

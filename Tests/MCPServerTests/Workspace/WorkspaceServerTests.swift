@@ -132,6 +132,21 @@ struct WorkspaceServerTests {
     #expect(text == "knowledge_capture was not run: " + RegistryToolProvider.cannotAskMessage)
   }
 
+  @Test("A title holding an escaped NUL is refused naming the field, as the CLI refuses NUL input; nothing stored")
+  func nulTitleRefused() async throws {
+    let session = Session(writes: .allow)
+    _ = try await session.initialize("{}")
+    session.send(
+      #"{"jsonrpc":"2.0","id":"n-1","method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"x\u0000y"}}}"#)
+    let result = try await session.next()
+    #expect(result["id"] == "n-1")
+    #expect(result["result"]?["isError"] == true)
+    #expect(result["result"]?["structuredContent"]?["error"]?["kind"] == "invalidArguments")
+    let text = try #require(result["result"]?["content"]?.array?.first?["text"]?.string)
+    #expect(text.contains("arguments.title contains a NUL character (U+0000) at character 2"), "\(text)")
+    #expect(try session.fixture.knowledgeTitles.isEmpty, "not stored as \"xy\"")
+  }
+
   @Test("resources and prompts over the wire")
   func resourcesAndPrompts() async throws {
     let session = Session()
