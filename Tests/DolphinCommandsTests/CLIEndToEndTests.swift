@@ -276,6 +276,27 @@ struct CLIEndToEndTests {
     #expect((try cli.json(["task", "list"])["tasks"] as? [Any])?.count == 0)
   }
 
+  @Test("completing a completed task changes nothing and says so: exit 0, the first completion time, alreadyCompleted")
+  func completeTwice() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let id = try #require(try cli.json(["task", "add", "Write the README"])["id"] as? String)
+    let first = try cli.json(["task", "complete", id])
+    #expect(first["status"] as? String == "completed")
+    #expect(first["alreadyCompleted"] as? Bool == false)
+    let completedAt = try #require(first["completedAt"] as? String)
+
+    let again = try cli.run(["task", "complete", id])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stdout == "[x] \(id)  Write the README\nTask already completed at \(completedAt); nothing changed.\n")
+    let json = try cli.json(["task", "complete", id])
+    #expect(json["alreadyCompleted"] as? Bool == true)
+    #expect(json["completedAt"] as? String == completedAt, "the completion time is kept")
+    #expect(json["id"] as? String == id && json["status"] as? String == "completed" && json["title"] as? String == "Write the README")
+    #expect(!(try cli.run(["task", "reopen", id]).stdout.contains("already")))
+    #expect(!(try cli.run(["task", "complete", id]).stdout.contains("already")), "a reopened task is completed again")
+  }
+
   @Test("every fifth capture stores a digest, the fourth does not")
   func autoDigest() throws {
     let cli = CLI()

@@ -182,7 +182,42 @@ enum TaskCommands {
       })
   }
 
-  static let complete = statusChange("complete", "Mark a task completed.") { try $0.completeTask(id: $1) }
+  static let complete = Command(
+    spec: CommandSpec(
+      path: ["task", "complete"], summary: "Mark a task completed.", positionals: [("id", "The task's UUID.")],
+      discussion: "Completing a completed task changes nothing (its completion time is kept) and says so; it still exits 0."),
+    run: { ctx in
+      let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
+      let outcome = try ctx.engine(.update).completeTaskReportingOutcome(id: id)
+      if ctx.json {
+        try ctx.console.printJSON(CompletedTaskOutput(outcome))
+        return
+      }
+      ctx.console.print(Render.taskLine(outcome.task))
+      if outcome.wasAlreadyCompleted {
+        let when = outcome.task.completedAt.map { " at " + Render.date($0) } ?? ""
+        ctx.console.print("Task already completed\(when); nothing changed.")
+      }
+    })
+
+  /// `task complete --json`: the task's fields, as before, plus `alreadyCompleted`.
+  struct CompletedTaskOutput: Encodable {
+    var task: TaskItem
+    var alreadyCompleted: Bool
+
+    init(_ outcome: TaskCompletion) {
+      task = outcome.task
+      alreadyCompleted = outcome.wasAlreadyCompleted
+    }
+
+    private enum Key: String, CodingKey { case alreadyCompleted }
+
+    func encode(to encoder: any Encoder) throws {
+      try task.encode(to: encoder)
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encode(alreadyCompleted, forKey: .alreadyCompleted)
+    }
+  }
   static let reopen = statusChange("reopen", "Reopen a completed task.") { try $0.reopenTask(id: $1) }
 
   static let delete = Command(

@@ -298,15 +298,22 @@ extension KnowledgeEngine {
   /// Marks a task completed (idempotent: an already completed task keeps its completion time).
   /// - Throws: `.notFound`.
   public func completeTask(id: UUID) throws -> TaskItem {
+    try completeTaskReportingOutcome(id: id).task
+  }
+
+  /// Marks a task completed, and says whether it already was (idempotent: an already completed
+  /// task keeps its completion time and nothing is written), so a caller can tell the user
+  /// that nothing changed.
+  /// - Throws: `.notFound`.
+  public func completeTaskReportingOutcome(id: UUID) throws -> TaskCompletion {
     let now = environment.now()
     return try store.write { tx in
       guard var t = try tx.task(id: id) else { throw WorkspaceError.notFound(recordType: "task", id: id.uuidString) }
-      if t.status == .open {
-        t.status = .completed
-        t.completedAt = now
-        try tx.updateTask(t)
-      }
-      return t
+      guard t.status == .open else { return TaskCompletion(task: t, wasAlreadyCompleted: true) }
+      t.status = .completed
+      t.completedAt = now
+      try tx.updateTask(t)
+      return TaskCompletion(task: t, wasAlreadyCompleted: false)
     }
   }
 
