@@ -79,6 +79,9 @@ struct CLIEndToEndTests {
     ExitCase(name: "bad relationship kind", args: ["capture", "fact", "x", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 2, stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),
     ExitCase(name: "limit out of range", args: ["knowledge", "list", "--limit", "0"], status: 4, stderr: "--limit is 0; it must be between 1 and 100000"),
     ExitCase(name: "limit beyond Int", args: ["search", "plan", "--limit", "99999999999999999999"], status: 4, stderr: "--limit is 99999999999999999999; it must be between 1 and 50"),
+    ExitCase(name: "handoff list limit zero", args: ["handoff", "list", "--limit", "0"], status: 4, stderr: "--limit is 0; it must be between 1 and 200"),
+    ExitCase(name: "handoff list limit over the bound", args: ["handoff", "list", "--limit", "201"], status: 4, stderr: "--limit is 201; it must be between 1 and 200"),
+    ExitCase(name: "handoff list limit not a number", args: ["handoff", "list", "--limit", "ten"], status: 2, stderr: "--limit must be a whole number, got 'ten'"),
     ExitCase(name: "empty tag filter", args: ["search", "plan", "--tag", " "], status: 4, stderr: "--tag must not be empty"),
     ExitCase(name: "tag filter over the bound", args: ["knowledge", "list", "--tag", String(repeating: "t", count: 49)], status: 4, stderr: "--tag is 49 characters; the limit is 48 characters"),
     ExitCase(name: "missing content file", args: ["capture", "fact", "x", "--content-file", "/nonexistent/file"], status: 3, stderr: "--content-file: /nonexistent/file: no such file or directory"),
@@ -295,6 +298,22 @@ struct CLIEndToEndTests {
     #expect(json["id"] as? String == id && json["status"] as? String == "completed" && json["title"] as? String == "Write the README")
     #expect(!(try cli.run(["task", "reopen", id]).stdout.contains("already")))
     #expect(!(try cli.run(["task", "complete", id]).stdout.contains("already")), "a reopened task is completed again")
+  }
+
+  @Test("memory list --limit says how many are shown of how many, in text and JSON")
+  func memoryListShownOfTotal() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for i in 1...4 { #expect(try cli.run(["memory", "save", "Memory number \(i)"]).status == 0) }
+    let text = try cli.run(["memory", "list", "--limit", "3"])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdout.hasPrefix("3 memory(ies) shown of 4 in the workspace\n"), "\(text.stdout)")
+    #expect(text.stdout.split(separator: "\n").count == 4)
+    #expect(try cli.run(["memory", "list"]).stdout.hasPrefix("4 memory(ies) shown of 4 in the workspace\n"))
+    let json = try cli.json(["memory", "list", "--limit", "3"])
+    #expect((json["memories"] as? [Any])?.count == 3)
+    #expect(json["count"] as? Int == 3)
+    #expect(json["total"] as? Int == 4)
   }
 
   @Test("every fifth capture stores a digest, the fourth does not")

@@ -28,7 +28,7 @@ struct HandoffCommandsTests {
     _ = try cli.run(["capture", "context", "Found a faster scan"])
 
     let list = try cli.run(["handoff", "list"])
-    #expect(list.stdout.hasPrefix("1 handoff(s); active: none\n"))
+    #expect(list.stdout.hasPrefix("1 handoff(s) shown of 1; active: none\n"))
     #expect(list.stdout.contains("  \(h)  "))
     let get = try cli.run(["handoff", "get", h])
     #expect(get.stdout.contains("Handoff: Wire the digest into the CLI\n"))
@@ -187,6 +187,29 @@ struct HandoffCommandsTests {
       #expect(try cli.run(["handoff", "restore", id]).status == 0)
     }
     #expect((try cli.json(["handoff", "list"])["handoffs"] as? [Any])?.count == 10)
+  }
+
+  @Test("handoff list --limit shows the newest N of all, says so, and still names the active handoff")
+  func listLimit() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    var ids: [String] = []
+    for i in 1...3 {
+      let created = try cli.json(["handoff", "create", "--focus", "Focus \(i)"])
+      ids.append(try #require((created["handoff"] as? [String: Any])?["id"] as? String))
+    }
+    #expect(try cli.run(["handoff", "restore", ids[0]]).status == 0)
+    let text = try cli.run(["handoff", "list", "--limit", "2"])
+    #expect(text.status == 0, "\(text.stderr)")
+    let lines = text.stdout.split(separator: "\n")
+    #expect(lines.first == "2 handoff(s) shown of 3; active: \(ids[0])", "\(text.stdout)")
+    #expect(lines.count == 3)
+    #expect(!text.stdout.contains("Focus 1"), "the oldest is left out")
+    let json = try cli.json(["handoff", "list", "--limit", "2"])
+    #expect((json["handoffs"] as? [[String: Any]])?.count == 2)
+    #expect(json["total"] as? Int == 3)
+    #expect(json["activeHandoffID"] as? String == ids[0])
+    #expect(try cli.run(["handoff", "list"]).stdout.hasPrefix("3 handoff(s) shown of 3; active: \(ids[0])\n"))
   }
 
   @Test("deleting a knowledge item a handoff carries shows and applies the cascade")

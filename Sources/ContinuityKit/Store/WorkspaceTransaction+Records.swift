@@ -214,12 +214,16 @@ extension WorkspaceTransaction {
     }
   }
 
-  /// Handoffs, newest first (then id).
-  public func listHandoffs() throws(WorkspaceError) -> [Handoff] {
+  /// Handoffs, newest first (then id); at most `limit` of them when it is given.
+  public func listHandoffs(limit: Int? = nil) throws(WorkspaceError) -> [Handoff] {
     requireValid()
-    return try db.all("SELECT \(Self.handoffColumns) FROM handoff ORDER BY created_at DESC, id ASC") {
-      (row) throws(WorkspaceError) in try handoffRow(row)
+    var sql = "SELECT \(Self.handoffColumns) FROM handoff ORDER BY created_at DESC, id ASC"
+    var args: [SQLValue] = []
+    if let limit {
+      sql += " LIMIT ?"
+      args.append(.integer(Int64(limit)))
     }
+    return try db.all(sql, args) { (row) throws(WorkspaceError) in try handoffRow(row) }
   }
 
   /// Inserts a handoff.

@@ -50,14 +50,21 @@ enum HandoffCommands {
     })
 
   static let list = Command(
-    spec: CommandSpec(path: ["handoff", "list"], summary: "List handoffs, newest first (* marks the active one)."),
+    spec: CommandSpec(
+      path: ["handoff", "list"], summary: "List handoffs, newest first (* marks the active one).",
+      options: [
+        OptionSpec(name: "limit", value: "N", help: "At most N handoffs (1…\(Limits.handoffs), default all: at most \(Limits.handoffs) are kept).")
+      ]),
     run: { ctx in
-      let l = try ctx.engine(.read).listHandoffs()
+      let limit = try ctx.integer("limit", default: Limits.handoffs, range: 1...Limits.handoffs)
+      let l = try ctx.engine(.read).listHandoffs(limit: limit)
       if ctx.json {
         try ctx.console.printJSON(l)
         return
       }
-      ctx.console.print("\(l.handoffs.count) handoff(s); active: \(l.activeHandoffID?.uuidString ?? "none")")
+      // The active handoff is named even when the limit leaves its row out.
+      ctx.console.print(
+        "\(l.handoffs.count) handoff(s) shown of \(l.total); active: \(l.activeHandoffID?.uuidString ?? "none")")
       for h in l.handoffs { ctx.console.print(Render.handoffLine(h, active: h.id == l.activeHandoffID)) }
     })
 

@@ -107,13 +107,13 @@ enum MemoryCommands {
       options: [OptionSpec(name: "limit", value: "N", help: "At most N (1…\(Limits.memories), default 50).")]),
     run: { ctx in
       let limit = try ctx.integer("limit", default: 50, range: 1...Limits.memories)
-      let items = try ctx.engine(.read).listMemories(limit: limit)
+      let listing = try ctx.engine(.read).memoryListing(limit: limit)
       if ctx.json {
-        struct Out: Encodable { var memories: [MemoryItem] }
-        try ctx.console.printJSON(Out(memories: items))
+        struct Out: Encodable { var memories: [MemoryItem]; var count: Int; var total: Int }
+        try ctx.console.printJSON(Out(memories: listing.memories, count: listing.memories.count, total: listing.total))
       } else {
-        ctx.console.print("\(items.count) memory(ies)")
-        for m in items { ctx.console.print(Render.memoryLine(m)) }
+        ctx.console.print("\(listing.memories.count) memory(ies) shown of \(listing.total) in the workspace")
+        for m in listing.memories { ctx.console.print(Render.memoryLine(m)) }
       }
     })
 

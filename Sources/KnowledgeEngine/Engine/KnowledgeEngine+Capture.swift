@@ -259,6 +259,13 @@ extension KnowledgeEngine {
     try store.read { tx in try tx.listMemories(limit: limit) }
   }
 
+  /// Memories, newest first, with how many there are in all (read together, so the count
+  /// matches the page).
+  /// - Parameter limit: list at most this many; nil lists all.
+  public func memoryListing(limit: Int? = nil) throws -> MemoryListing {
+    try store.read { tx in MemoryListing(memories: try tx.listMemories(limit: limit), total: try tx.memoryCount()) }
+  }
+
   /// The memory `id`. - Throws: `.notFound`.
   public func memory(id: UUID) throws -> MemoryItem {
     try store.read { tx in

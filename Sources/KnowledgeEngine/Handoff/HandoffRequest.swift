@@ -60,9 +60,11 @@ public struct HandoffCreation: Sendable, Equatable, Codable {
 
 /// The stored handoffs and which one is active.
 public struct HandoffList: Sendable, Equatable, Codable {
-  /// Newest first, then by id.
+  /// Newest first, then by id; at most the requested limit.
   public var handoffs: [Handoff]
-  /// The handoff marked active, if any.
+  /// How many handoffs the workspace holds, listed or not.
+  public var total: Int
+  /// The handoff marked active, if any (it may be one that the limit left out).
   public var activeHandoffID: UUID?
 }
 

@@ -113,9 +113,15 @@ extension KnowledgeEngine {
     return Truncation.truncate("\(generatedSummaryLabel) (\(counts)): \(body)", to: Limits.handoffSummary)
   }
 
-  /// The stored handoffs, newest first, and the active one.
-  public func listHandoffs() throws -> HandoffList {
-    try store.read { tx in HandoffList(handoffs: try tx.listHandoffs(), activeHandoffID: try tx.activeHandoffID()) }
+  /// The stored handoffs, newest first, how many there are, and the active one.
+  /// - Parameter limit: list at most this many (the newest); nil lists all
+  ///   (at most ``Limits/handoffs`` exist).
+  public func listHandoffs(limit: Int? = nil) throws -> HandoffList {
+    try store.read { tx in
+      HandoffList(
+        handoffs: try tx.listHandoffs(limit: limit), total: try tx.handoffCount(),
+        activeHandoffID: try tx.activeHandoffID())
+    }
   }
 
   /// The handoff `id`.
