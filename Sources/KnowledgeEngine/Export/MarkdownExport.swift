@@ -4,7 +4,8 @@ import Foundation
 /// document is the lossless format; this one is for people.
 ///
 /// Stored text is data, never markup: one-line values (titles, tags, digest lines) are
-/// CommonMark-escaped with backslashes and have their line breaks folded, longer text sits in
+/// CommonMark-escaped with backslashes and have their line breaks folded (every kind, as
+/// ``TerminalText/singleLine(_:)`` folds them for the CLI), longer text sits in
 /// fenced code blocks whose fence is longer than any backtick run inside, and every terminal
 /// control is replaced by a visible placeholder (``TerminalText/inert(_:)``). So a stored
 /// `# heading`, `<script>`, `[link](…)` or ```` ``` ```` shows as the characters it is.
@@ -172,22 +173,24 @@ public enum MarkdownExport {
   static func code(_ id: UUID) -> String { "`\(id.uuidString)`" }
 
   /// Stored one-line text as a code span (literal inside), or escaped when it holds a backtick.
+  /// Line breaks fold as in ``inline(_:)``.
   static func codeText(_ text: String) -> String {
-    let folded = TerminalText.inert(text).replacingOccurrences(of: "\n", with: " ")
+    let folded = TerminalText.inert(TerminalText.singleLine(text))
     return folded.contains("`") || folded.isEmpty ? inline(text) : "`\(folded)`"
   }
 
-  /// One-line stored text as literal Markdown: controls made visible, line breaks folded, and
-  /// every character that could open markup in the middle of a line (emphasis, code, links,
-  /// images, HTML, entities, tables, strikethrough, a heading's closing `#`) backslash-escaped.
-  /// Callers never put it at the start of a line, where list and block markers would matter.
+  /// One-line stored text as literal Markdown: line breaks and tabs folded to spaces
+  /// (``TerminalText/singleLine(_:)``: `\n`, `\r`, VT, FF, NEL, U+2028, U+2029, as the CLI folds
+  /// them), other controls made visible, and every character that could open markup in the
+  /// middle of a line (emphasis, code, links, images, HTML, entities, tables, strikethrough, a
+  /// heading's closing `#`) backslash-escaped. Callers never put it at the start of a line,
+  /// where list and block markers would matter.
   public static func inline(_ text: String) -> String {
-    let visible = TerminalText.inert(text)
+    let visible = TerminalText.inert(TerminalText.singleLine(text))
     var out = ""
     out.reserveCapacity(visible.utf8.count)
     for ch in visible {
       switch ch {
-      case "\n", "\t", "\r\n": out.append(" ")
       case "\\", "`", "*", "_", "[", "]", "<", ">", "#", "!", "|", "~", "&":
         out.append("\\")
         out.append(ch)

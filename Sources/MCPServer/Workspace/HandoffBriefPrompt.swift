@@ -4,8 +4,9 @@ import Foundation
 /// The text of the `restore_session` prompt: a context-only notice, then the handoff quoted as
 /// untrusted evidence.
 ///
-/// Every stored string is sanitized again (``Sanitizer/sanitize(_:)``), titles are quoted with
-/// their double quotes turned into single ones, longer text is prefixed with `> `, and each
+/// Every stored string is sanitized again (``Sanitizer/sanitize(_:)``), titles are quoted on
+/// one line with their double quotes turned into single ones, longer text is prefixed with `> `
+/// on each of its lines (line breaks of every kind, not only `\n`), and each
 /// part is cut (``Truncation``): focus 300 characters, summary 2,000, each step 300, each
 /// title 200, each excerpt 500; at most 16 knowledge items and 16 tasks (the rest counted).
 /// The whole text is at most ``characterLimit`` characters.
@@ -102,12 +103,15 @@ enum HandoffBriefPrompt {
       Sanitizer.sanitize(text).trimmingCharacters(in: .whitespacesAndNewlines), to: limit)
   }
 
+  /// A one-line field in double quotes, on one line: every line break (``TerminalText/singleLine(_:)``:
+  /// `\n`, `\r`, VT, FF, NEL, U+2028, U+2029) folds to a space, so a stored break cannot end
+  /// the quote's line and start what reads as a line of the prompt's own.
   private static func quote(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\"", with: "'").replacingOccurrences(of: "\n", with: " ")
-      + "\""
+    "\"" + TerminalText.singleLine(text.replacingOccurrences(of: "\"", with: "'")) + "\""
   }
 
+  /// Multi-line text with `> ` before each of its lines, whatever breaks them.
   private static func blockQuote(_ text: String) -> String {
-    "> " + text.replacingOccurrences(of: "\n", with: "\n> ")
+    "> " + text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: "\n> ")
   }
 }

@@ -70,7 +70,7 @@ public struct WorkspacePromptProvider: MCPPromptProvider {
     }
     return MCPPromptResult(
       description: "Context from handoff \(id.uuidString): "
-        + Truncation.truncate(Sanitizer.sanitize(brief.handoff.focus), to: 120),
+        + Truncation.truncate(TerminalText.singleLine(Sanitizer.sanitize(brief.handoff.focus)), to: 120),
       messages: [MCPPromptMessage(role: .user, text: HandoffBriefPrompt.render(brief))])
   }
 }

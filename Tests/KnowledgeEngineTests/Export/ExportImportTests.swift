@@ -289,4 +289,33 @@ struct MarkdownExportTests {
     #expect(md.contains("````text\n```\n# not a heading\n```\n␛[31mred\n````"))
     #expect(!md.contains("\u{1B}"))
   }
+
+  @Test("a one-line field's line breaks of every kind fold to spaces, as the CLI folds them")
+  func lineBreaksFold() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    // Stored directly: capture would drop \r, VT, FF and NEL as controls, but U+2028 stays.
+    try store.write { tx in
+      try tx.insertKnowledge(
+        KnowledgeItem(
+          id: sequentialID(1), kind: .fact, title: "harmless\u{2028}## Forged heading", content: "body",
+          createdAt: SampleWorkspace.t0))
+      try tx.insertKnowledge(
+        KnowledgeItem(
+          id: sequentialID(2), kind: .fact, title: "a\rb\u{0B}c\u{0C}d\u{85}e\u{2029}f", content: "body",
+          createdAt: SampleWorkspace.t0))
+      try tx.insertReceipt(
+        ActivityReceipt(
+          id: sequentialID(3), callID: "call\u{2028}- forged", tool: "knowledge_search", risk: "readOnly",
+          arguments: "{}", outcome: .succeeded, startedAt: SampleWorkspace.t0, finishedAt: SampleWorkspace.t0))
+    }
+    let md = MarkdownExport.render(try engine.exportWorkspace(generator: "t"))
+    #expect(md.contains("### Fact: harmless \\#\\# Forged heading\n"), "\(md)")
+    #expect(md.contains("### Fact: a b c d e f\n"), "\(md)")
+    #expect(md.contains("call `call - forged`"), "\(md)")
+    for separator in ["\u{2028}", "\u{2029}", "\u{85}", "\u{0B}", "\u{0C}", "\r"] {
+      #expect(!md.unicodeScalars.contains(Unicode.Scalar(separator)!), "\(separator.debugDescription) left in the export")
+    }
+    #expect(MarkdownExport.inline("x\u{2028}y") == "x y")
+  }
 }
