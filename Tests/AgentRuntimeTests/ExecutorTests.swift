@@ -55,6 +55,25 @@ struct ExecutorTests {
     #expect(receipts[1].changedIDs == [ok.output?.changedIDs.first].compactMap { $0 })
   }
 
+  @Test("task_complete on a completed task says so and records no change")
+  func completeTwice() async throws {
+    let engine = makeEngine()
+    let task = try engine.addTask(title: "Write the release notes")
+    let executor = ToolExecutor(engine: engine)
+    let args: JSONValue = ["id": .string(task.id.uuidString)]
+    let first = await executor.execute(ToolCall(id: "t1", name: "task_complete", arguments: args), approver: StaticApprovalPolicy.allow)
+    #expect(first.output?.structured.object?["alreadyCompleted"] == false)
+    #expect(first.output?.changedIDs == [task.id])
+    #expect(first.output?.text.hasPrefix("Completed task \(task.id.uuidString)") == true)
+    let second = await executor.execute(ToolCall(id: "t2", name: "task_complete", arguments: args), approver: StaticApprovalPolicy.allow)
+    #expect(second.receipt.outcome == .succeeded)
+    #expect(second.output?.structured.object?["alreadyCompleted"] == true)
+    #expect(second.output?.changedIDs == [])
+    #expect(second.output?.text.contains("was already completed at") == true, "\(String(describing: second.output?.text))")
+    let receipts = try engine.store.read { try $0.listReceipts() }
+    #expect(receipts.map(\.changedIDs) == [[task.id], []])
+  }
+
   @Test("read-only tools run without approval, cannot mutate, and still leave receipts", arguments: [
     ("knowledge_search", JSONValue.object(["query": "sqlite"])), ("project_context", JSONValue.object([:])),
     ("continuity_insights", JSONValue.object([:])), ("handoff_list", JSONValue.object([:])), ("task_list", JSONValue.object([:])),

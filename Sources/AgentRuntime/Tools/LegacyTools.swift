@@ -69,13 +69,24 @@ enum LegacyTools {
 
   static let taskComplete = ToolDefinition(
     name: "task_complete", title: "Complete a task",
-    description: "Mark a task completed. Local write: needs approval.",
+    description: "Mark a task completed (an already completed task is left as it was, and alreadyCompleted says so). Local write: needs approval.",
     input: .object([ToolProperty("id", .uuid, required: true, "The task id.")]),
-    outputSchema: ToolRendering.outputSchema(["task": ToolRendering.anyObject], required: ["task"]),
+    outputSchema: ToolRendering.outputSchema(
+      ["task": ToolRendering.anyObject, "alreadyCompleted": .object(["type": "boolean"])], required: ["task", "alreadyCompleted"]),
     risk: .localWrite, isIdempotent: true,
     handler: { args, ctx in
       guard let id = ToolRendering.uuid(args, "id") else { throw AgentError.invalidArguments(.init(field: "arguments.id", message: "arguments.id is required")) }
-      let t = try ctx.engine.completeTask(id: id)
-      return ToolOutput(structured: .object(["task": try ToolRendering.json(t)]), text: "Completed task \(t.id.uuidString): \(t.title)", changedIDs: [t.id])
+      let outcome = try ctx.engine.completeTaskReportingOutcome(id: id)
+      let t = outcome.task
+      // An already completed task is left as it was: the receipt records no change.
+      if outcome.wasAlreadyCompleted, let at = t.completedAt {
+        return ToolOutput(
+          structured: .object(["task": try ToolRendering.json(t), "alreadyCompleted": true]),
+          text: "Task \(t.id.uuidString) was already completed at \(ISO8601.string(from: at)); nothing changed: \(t.title)",
+          changedIDs: [])
+      }
+      return ToolOutput(
+        structured: .object(["task": try ToolRendering.json(t), "alreadyCompleted": false]),
+        text: "Completed task \(t.id.uuidString): \(t.title)", changedIDs: [t.id])
     })
 }
