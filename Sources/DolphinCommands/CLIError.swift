@@ -26,6 +26,7 @@ public enum ExitCode {
   /// The user declined, or confirmation was needed without a terminal and without `--yes`.
   public static let aborted: Int32 = 1
   public static let usage: Int32 = 2
+  /// A record id, a file or path named on the command line, or a workspace that does not exist.
   public static let notFound: Int32 = 3
   /// Input over a bound, malformed ids, a full collection, a refused legacy file.
   public static let validation: Int32 = 4
@@ -61,9 +62,13 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
   case let e as WorkspaceError:
     switch e {
     case .notFound, .noWorkspace: return (ExitCode.notFound, "notFound", e.description)
+    // An id the user named that no record has is "not found", wherever it was named.
+    case .validation(let v) where v.missingRecord != nil: return (ExitCode.notFound, "notFound", e.description)
     case .validation, .capacity: return (ExitCode.validation, "validation", e.description)
     case .storage, .damaged, .fileSystem, .readOnly, .newerSchema: return (ExitCode.storage, "storage", e.description)
     }
+  case let e as ValidationError where e.missingRecord != nil:
+    return (ExitCode.notFound, "notFound", e.message)
   case let e as ValidationError:
     return (ExitCode.validation, "validation", e.message)
   case let e as UnconfirmedPlan:

@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 
 /// The same kind of mistake gets the same exit code from every command: a wrong choice for an
-/// enumerated argument is a usage error (2), a missing input path is "not found" (3).
+/// enumerated argument is a usage error (2), a missing input path or an id that no record has is
+/// "not found" (3).
 @Suite("Exit-code consistency", .serialized)
 struct ExitCodeConsistencyTests {
   typealias Case = CLICase
@@ -82,5 +83,36 @@ struct ExitCodeConsistencyTests {
       #expect(err["exitCode"] as? Int == code)
       #expect(err["kind"] as? String == kind)
     }
+  }
+
+  static let unknownID = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
+
+  /// Every way to name a record by id, whether as the command's subject or as a reference.
+  static let unknownIDs: [Case] = [
+    Case(name: "knowledge get", args: ["knowledge", "get", unknownID], stderr: "no knowledge item has the id \(unknownID)"),
+    Case(name: "task add --knowledge", args: ["task", "add", "t", "--knowledge", unknownID], stderr: "--knowledge: no knowledge item has the id \(unknownID)"),
+    Case(
+      name: "handoff create --knowledge", args: ["handoff", "create", "--focus", "f", "--knowledge", unknownID],
+      stderr: "--knowledge: no knowledge item has the id \(unknownID)"),
+    Case(name: "handoff create --task", args: ["handoff", "create", "--focus", "f", "--task", unknownID], stderr: "--task: no task has the id \(unknownID)"),
+    Case(
+      name: "capture --relates", args: ["capture", "fact", "t", "--relates", "supports:\(unknownID)"],
+      stderr: "--relates: no knowledge item has the id \(unknownID)"),
+  ]
+
+  @Test("an id that no record has is 'not found' (exit 3), as the subject or as a reference", arguments: unknownIDs)
+  func unknownRecordID(_ c: Case) throws {
+    let dir = TemporaryDirectory("unknown-id")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    #expect(try runDolphin(["task", "add", "An existing workspace", "--workspace", ws]).status == 0)
+    let r = try runDolphin(c.args + ["--workspace", ws])
+    #expect(r.status == 3, "\(r.stderr)")
+    #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
+    let json = try runDolphin(c.args + ["--json", "--workspace", ws])
+    let err = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    #expect(json.status == 3)
+    #expect(err["kind"] as? String == "notFound")
+    #expect(err["exitCode"] as? Int == 3)
   }
 }

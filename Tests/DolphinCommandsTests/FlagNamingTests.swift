@@ -35,22 +35,24 @@ struct FlagNamingTests {
   static let unknownID = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
 
   static let cases: [Case] = [
-    Case(name: "task add --knowledge", args: ["task", "add", "t", "--knowledge", unknownID], stderr: "dolphin: error: --knowledge: no knowledge item has the id \(unknownID)"),
+    Case(name: "task add --knowledge", args: ["task", "add", "t", "--knowledge", unknownID], status: 3, stderr: "dolphin: error: --knowledge: no knowledge item has the id \(unknownID)"),
     Case(name: "task add --knowledge malformed", args: ["task", "add", "t", "--knowledge", "42"], stderr: "dolphin: error: --knowledge '42' is not a UUID"),
-    Case(name: "handoff create --task", args: ["handoff", "create", "--focus", "f", "--task", unknownID], stderr: "dolphin: error: --task: no task has the id \(unknownID)"),
+    Case(name: "handoff create --task", args: ["handoff", "create", "--focus", "f", "--task", unknownID], status: 3, stderr: "dolphin: error: --task: no task has the id \(unknownID)"),
     Case(name: "handoff create second --next empty", args: ["handoff", "create", "--focus", "f", "--next", "ok", "--next", " "], stderr: "dolphin: error: --next #2 must not be empty"),
     Case(name: "handoff create --next too long", args: ["handoff", "create", "--focus", "f", "--next", String(repeating: "s", count: 301)], stderr: "dolphin: error: --next #1 is 301 characters; the limit is 300 characters"),
-    Case(name: "capture --relates unknown", args: ["capture", "fact", "t", "--relates", "supports:\(unknownID)"], stderr: "dolphin: error: --relates: no knowledge item has the id \(unknownID)"),
+    Case(name: "capture --relates unknown", args: ["capture", "fact", "t", "--relates", "supports:\(unknownID)"], status: 3, stderr: "dolphin: error: --relates: no knowledge item has the id \(unknownID)"),
     Case(name: "capture --relates malformed", args: ["capture", "fact", "t", "--relates", "supports"], stderr: "dolphin: error: --relates 'supports' must be KIND:UUID"),
     Case(name: "capture --relates bad id", args: ["capture", "fact", "t", "--relates", "supports:42"], stderr: "dolphin: error: --relates id '42' is not a UUID"),
   ]
 
+  /// An id that no record has exits 3 ("not found", as `knowledge get` does); a malformed or
+  /// over-long value exits 4.
   @Test("messages name the flag", arguments: cases)
   func messages(_ c: Case) throws {
     let dir = TemporaryDirectory("flags")
     defer { dir.remove() }
     let r = try runDolphin(c.args + ["--workspace", dir.appending("ws").path])
-    #expect(r.status == 4, "\(r.stderr)")
+    #expect(r.status == (c.status ?? 4), "\(r.stderr)")
     #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
     for fieldName in ["knowledgeIDs[", "taskIDs[", "nextSteps[", "relationships[", "relates["] {
       #expect(!r.stderr.contains(fieldName), "\(r.stderr)")
@@ -64,6 +66,9 @@ struct FlagNamingTests {
     let r = try runDolphin(["task", "add", "t", "--knowledge", Self.unknownID, "--json", "--workspace", dir.appending("ws").path])
     let err = try #require((try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
     #expect(err["field"] as? String == "knowledgeIDs[0]")
+    #expect(err["kind"] as? String == "notFound")
+    #expect(err["exitCode"] as? Int == 3)
+    #expect(r.status == 3)
     #expect((err["message"] as? String)?.hasPrefix("--knowledge: no knowledge item has the id") == true)
   }
 }

@@ -121,7 +121,7 @@ struct HandoffCommandsTests {
     ErrorCase(name: "restore an unknown id", args: ["handoff", "restore", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 3, stderr: "no handoff has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
     ErrorCase(name: "get an unknown id", args: ["handoff", "get", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 3, stderr: "no handoff has the id"),
     ErrorCase(name: "create without --focus", args: ["handoff", "create", "--next", "x"], status: 2, stderr: "`dolphin handoff create` needs --focus TEXT"),
-    ErrorCase(name: "create with an unknown knowledge id", args: ["handoff", "create", "--focus", "x", "--knowledge", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 4, stderr: "--knowledge: no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
+    ErrorCase(name: "create with an unknown knowledge id", args: ["handoff", "create", "--focus", "x", "--knowledge", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 3, stderr: "--knowledge: no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
     ErrorCase(name: "create with a malformed task id", args: ["handoff", "create", "--focus", "x", "--task", "42"], status: 4, stderr: "--task '42' is not a UUID"),
     ErrorCase(name: "a focus over 300 characters", args: ["handoff", "create", "--focus", String(repeating: "f", count: 301)], status: 4, stderr: "--focus is 301 characters; the limit is 300 characters"),
     ErrorCase(name: "delete an unknown id", args: ["handoff", "delete", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 3, stderr: "no handoff has the id"),

@@ -122,12 +122,39 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
   public var actual: Int?
   /// The full human-readable message.
   public var message: String
+  /// The record the field refers to that does not exist, when that is what is wrong (a
+  /// relationship or a list of ids naming an unknown record); nil otherwise. Callers that tell
+  /// "not found" from "invalid" (the CLI's exit 3 and 4) read this, never the message.
+  public var missingRecord: MissingRecord?
 
-  public init(field: String, limit: Int? = nil, actual: Int? = nil, message: String) {
+  /// A record that a field names by id and that does not exist.
+  public struct MissingRecord: Sendable, Equatable {
+    /// What kind of record, as messages name it, e.g. `knowledge item`, `task`.
+    public var recordType: String
+    /// The id that was given, e.g. `3F2504E0-4F89-11D3-9A0C-0305E82C3301`.
+    public var id: String
+
+    public init(recordType: String, id: String) {
+      self.recordType = recordType
+      self.id = id
+    }
+  }
+
+  public init(
+    field: String, limit: Int? = nil, actual: Int? = nil, message: String, missingRecord: MissingRecord? = nil
+  ) {
     self.field = field
     self.limit = limit
     self.actual = actual
     self.message = message
+    self.missingRecord = missingRecord
+  }
+
+  /// `field: no recordType has the id id`, marked as ``missingRecord``.
+  public static func unknownID(_ field: String, recordType: String, id: UUID) -> ValidationError {
+    ValidationError(
+      field: field, message: "\(field): no \(recordType) has the id \(id.uuidString)",
+      missingRecord: MissingRecord(recordType: recordType, id: id.uuidString))
   }
 
   /// `field` is `actual` `unit`; the limit is `limit`.

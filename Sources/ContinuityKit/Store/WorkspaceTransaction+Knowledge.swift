@@ -122,17 +122,15 @@ extension WorkspaceTransaction {
 
   private func checkRelationshipTargets(_ item: KnowledgeItem) throws(WorkspaceError) {
     for (i, r) in item.relationships.enumerated() where try knowledgeRowID(r.targetID) == nil {
-      throw .validation(
-        ValidationError(
-          field: "relationships[\(i)]",
-          message: "relationships[\(i)]: no knowledge item has the id \(r.targetID.uuidString)"))
+      throw .validation(.unknownID("relationships[\(i)]", recordType: "knowledge item", id: r.targetID))
     }
   }
 
   /// Inserts a new knowledge item.
   /// - Returns: its row id (the lexical index's document key).
   /// - Throws: `.validation` for any broken bound, a duplicate id or a relationship to a missing
-  ///   item; `.capacity` when the workspace already holds `Settings.knowledgeItemLimit` items.
+  ///   item (marked ``ValidationError/missingRecord``); `.capacity` when the workspace already
+  ///   holds `Settings.knowledgeItemLimit` items.
   @discardableResult
   public func insertKnowledge(_ item: KnowledgeItem) throws(WorkspaceError) -> Int64 {
     try requireWritable()

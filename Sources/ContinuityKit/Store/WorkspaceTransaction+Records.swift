@@ -140,7 +140,8 @@ extension WorkspaceTransaction {
   }
 
   /// Inserts a task.
-  /// - Throws: `.validation` (bounds, duplicate id, unknown knowledge id), `.capacity`.
+  /// - Throws: `.validation` (bounds, duplicate id; an unknown knowledge id, marked
+  ///   ``ValidationError/missingRecord``), `.capacity`.
   public func insertTask(_ task: TaskItem) throws(WorkspaceError) {
     try requireWritable()
     do { try Limits.validate(task) } catch { throw .validation(error) }
@@ -183,7 +184,7 @@ extension WorkspaceTransaction {
 
   func checkKnowledgeIDs(_ ids: [UUID], field: String) throws(WorkspaceError) {
     for (i, id) in ids.enumerated() where try knowledgeRowID(id) == nil {
-      throw .validation(ValidationError(field: "\(field)[\(i)]", message: "\(field)[\(i)]: no knowledge item has the id \(id.uuidString)"))
+      throw .validation(.unknownID("\(field)[\(i)]", recordType: "knowledge item", id: id))
     }
   }
 
@@ -227,7 +228,8 @@ extension WorkspaceTransaction {
   }
 
   /// Inserts a handoff.
-  /// - Throws: `.validation` (bounds, duplicate id, unknown knowledge or task ids), `.capacity`.
+  /// - Throws: `.validation` (bounds, duplicate id; unknown knowledge or task ids, marked
+  ///   ``ValidationError/missingRecord``), `.capacity`.
   public func insertHandoff(_ handoff: Handoff) throws(WorkspaceError) {
     try requireWritable()
     do { try Limits.validate(handoff) } catch { throw .validation(error) }
@@ -238,7 +240,7 @@ extension WorkspaceTransaction {
     }
     try checkKnowledgeIDs(handoff.knowledgeIDs, field: "knowledgeIDs")
     for (i, id) in handoff.taskIDs.enumerated() where try task(id: id) == nil {
-      throw .validation(ValidationError(field: "taskIDs[\(i)]", message: "taskIDs[\(i)]: no task has the id \(id.uuidString)"))
+      throw .validation(.unknownID("taskIDs[\(i)]", recordType: "task", id: id))
     }
     try db.run(
       "INSERT INTO handoff(id, focus, summary, next_steps, knowledge_ids, task_ids, recent_excerpts, created_at, restored_at) VALUES (?,?,?,?,?,?,?,?,?)",

@@ -77,6 +77,8 @@ struct HandoffTests {
     var name: String
     var request: HandoffRequest
     var field: String
+    /// The unknown record an id names, for an id that no record has; nil for a bad value.
+    var missing: ValidationError.MissingRecord? = nil
     var description: String { name }
   }
 
@@ -85,20 +87,25 @@ struct HandoffTests {
     InvalidCase(name: "focus over 300", request: HandoffRequest(focus: String(repeating: "f", count: 301)), field: "focus"),
     InvalidCase(name: "13 next steps", request: HandoffRequest(focus: "x", nextSteps: (1...13).map { "step \($0)" }), field: "nextSteps"),
     InvalidCase(name: "an empty step", request: HandoffRequest(focus: "x", nextSteps: ["ok", " "]), field: "nextSteps[1]"),
-    InvalidCase(name: "an unknown knowledge id", request: HandoffRequest(focus: "x", knowledgeIDs: [sequentialID(999)]), field: "knowledgeIDs[0]"),
-    InvalidCase(name: "an unknown task id", request: HandoffRequest(focus: "x", taskIDs: [sequentialID(998)]), field: "taskIDs[0]"),
+    InvalidCase(
+      name: "an unknown knowledge id", request: HandoffRequest(focus: "x", knowledgeIDs: [sequentialID(999)]), field: "knowledgeIDs[0]",
+      missing: .init(recordType: "knowledge item", id: sequentialID(999).uuidString)),
+    InvalidCase(
+      name: "an unknown task id", request: HandoffRequest(focus: "x", taskIDs: [sequentialID(998)]), field: "taskIDs[0]",
+      missing: .init(recordType: "task", id: sequentialID(998).uuidString)),
     InvalidCase(name: "13 excerpts", request: HandoffRequest(focus: "x", recentExcerpts: (1...13).map { "line \($0)" }), field: "recentExcerpts"),
     InvalidCase(name: "a long excerpt", request: HandoffRequest(focus: "x", recentExcerpts: [String(repeating: "e", count: 501)]), field: "recentExcerpts[0]"),
   ]
 
-  @Test("invalid requests fail naming the field and store nothing", arguments: invalid)
+  @Test("invalid requests fail naming the field (and the unknown record) and store nothing", arguments: invalid)
   func invalidRequests(_ c: InvalidCase) throws {
     let (engine, _, _) = try Self.seeded()
     #expect {
       try engine.createHandoff(c.request)
     } throws: { error in
       guard case WorkspaceError.validation(let v) = error else { return false }
-      return v.field == c.field
+      // An unknown id is marked, so callers can report "not found" rather than "invalid".
+      return v.field == c.field && v.missingRecord == c.missing
     }
     #expect(try engine.listHandoffs().handoffs.isEmpty)
   }
