@@ -58,6 +58,9 @@ struct ExitCodeConsistencyTests {
     Case(name: "migrate", args: ["migrate", "/nonexistent/workspace.json"], stderr: "/nonexistent/workspace.json: no such file or directory"),
     Case(name: "capture --content-file", args: ["capture", "fact", "t", "--content-file", "/nonexistent/body.txt"], stderr: "--content-file: /nonexistent/body.txt: no such file or directory"),
     Case(name: "analyze", args: ["analyze", "/nonexistent/Sources"], stderr: "/nonexistent/Sources: no such file or directory"),
+    Case(
+      name: "export --output in a missing directory", args: ["export", "--output", "/nonexistent/dir/x.json"],
+      stderr: "--output: the directory /nonexistent/dir does not exist; nothing was written"),
   ]
 
   @Test("a missing input path is 'not found' (exit 3)", arguments: missing)

@@ -42,6 +42,15 @@ enum DataRightsCommands {
       if let output, !ctx.arguments.has("force"), FileManager.default.fileExists(atPath: output.path) {
         throw CLIError.input("\(output.path) already exists; nothing was written (pass --force to replace it)")
       }
+      // A directory named on the command line that does not exist is "not found" (exit 3), not a
+      // storage failure; one that exists but refuses the file is still reported by the write.
+      if let output {
+        let parent = output.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: parent.path) {
+          throw CLIError.notFound(
+            "--output: the directory \(parent.path) does not exist; nothing was written (create it first)")
+        }
+      }
       let document = try ctx.engine(.read).exportWorkspace(generator: "dolphin \(DolphinCLI.version)")
       let data = format == "json" ? try document.jsonData() : Data(MarkdownExport.render(document).utf8)
       guard let output else {
