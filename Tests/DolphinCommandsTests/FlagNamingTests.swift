@@ -43,6 +43,12 @@ struct FlagNamingTests {
     Case(name: "capture --relates unknown", args: ["capture", "fact", "t", "--relates", "supports:\(unknownID)"], status: 3, stderr: "dolphin: error: --relates: no knowledge item has the id \(unknownID)"),
     Case(name: "capture --relates malformed", args: ["capture", "fact", "t", "--relates", "supports"], stderr: "dolphin: error: --relates 'supports' must be KIND:UUID"),
     Case(name: "capture --relates bad id", args: ["capture", "fact", "t", "--relates", "supports:42"], stderr: "dolphin: error: --relates id '42' is not a UUID"),
+    Case(
+      name: "capture --relates with a comma-separated list", args: ["capture", "fact", "t", "--relates", "supports:A,relatesTo:B"],
+      stderr: "dolphin: error: --relates 'supports:A,relatesTo:B' holds more than one relationship: --relates takes one KIND:UUID; repeat --relates for each relationship"),
+    Case(
+      name: "capture --relates with two well-formed relationships", args: ["capture", "fact", "t", "--relates", "supports:\(unknownID), relatesTo:\(unknownID)"],
+      stderr: "--relates takes one KIND:UUID; repeat --relates for each relationship"),
   ]
 
   /// An id that no record has exits 3 ("not found", as `knowledge get` does); a malformed or
@@ -70,5 +76,13 @@ struct FlagNamingTests {
     #expect(err["exitCode"] as? Int == 3)
     #expect(r.status == 3)
     #expect((err["message"] as? String)?.hasPrefix("--knowledge: no knowledge item has the id") == true)
+  }
+
+  @Test("--help says that --relates takes one relationship and repeats")
+  func relatesHelp() throws {
+    let r = try runDolphin(["capture", "--help"])
+    #expect(r.status == 0)
+    let line = try #require(r.stdout.split(separator: "\n").first { $0.contains("--relates KIND:UUID") })
+    #expect(line.contains("One relationship to an existing item (repeat for each)"), "\(line)")
   }
 }

@@ -24,7 +24,7 @@ enum Commands {
         OptionSpec(name: "content", value: "TEXT", help: "Body text (≤ \(Limits.content) characters); '-' reads stdin."),
         OptionSpec(name: "content-file", value: "PATH", help: "Read the body from a UTF-8 text file (≤ \(Limits.content) characters)."),
         OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Comma-separated tags (≤ \(Limits.tagsPerItem), each ≤ \(Limits.tagLength) characters)."),
-        OptionSpec(name: "relates", value: "KIND:UUID", repeatable: true, help: "Relationship to an existing item; KIND is supports, contradicts, dependsOn, supersedes or relatesTo."),
+        OptionSpec(name: "relates", value: "KIND:UUID", repeatable: true, help: "One relationship to an existing item (repeat for each); KIND is supports, contradicts, dependsOn, supersedes or relatesTo."),
         OptionSpec(name: "priority", value: "P", help: "low, normal (default), high or critical."),
         allowCredentials,
       ],
@@ -92,12 +92,27 @@ enum Commands {
   }
 
   static func parseRelationship(_ spec: String, index: Int, ctx: CommandContext) throws -> KnowledgeRelationship {
+    // `--tags` takes a comma-separated list, so users try the same here: say what to do instead
+    // of calling `A,relatesTo:B` a malformed id.
+    if spec.split(separator: ",").dropFirst().contains(where: { looksLikeRelationship($0) }) {
+      throw ValidationError(
+        field: "relates[\(index)]",
+        message: "--relates '\(inert(String(spec.prefix(120))))' holds more than one relationship: --relates takes one "
+          + "KIND:UUID; repeat --relates for each relationship")
+    }
     let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
     guard parts.count == 2 else {
       throw ValidationError(field: "relates[\(index)]", message: "--relates '\(inert(spec))' must be KIND:UUID, e.g. supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301")
     }
     let kind = try ctx.parseEnum(RelationshipKind.self, parts[0], name: "--relates kind")
     return KnowledgeRelationship(kind: kind, targetID: try ctx.uuid(parts[1], field: "--relates id"))
+  }
+
+  /// Whether `text` reads as `KIND:…` with KIND a word, e.g. `relatesTo:3F25…`.
+  static func looksLikeRelationship(_ text: Substring) -> Bool {
+    guard let colon = text.firstIndex(of: ":") else { return false }
+    let kind = text[..<colon].trimmingCharacters(in: .whitespaces)
+    return !kind.isEmpty && kind.allSatisfy { $0.isASCII && $0.isLetter }
   }
 
   /// Throws ``CLIError/notFound(_:)`` when nothing exists at `path`.
