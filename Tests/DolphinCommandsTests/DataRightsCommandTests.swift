@@ -127,12 +127,35 @@ struct DataRightsCommandTests {
     var description: String { name }
   }
 
+  /// An otherwise valid export holding one knowledge item with `kind` and `id`.
+  static func exportWithKnowledge(kind: String = "fact", id: String = "3F2504E0-4F89-11D3-9A0C-0305E82C3301") -> String {
+    """
+    {"format": "dolphin-export", "formatVersion": 1, "schemaVersion": 5, "exportedAt": "2026-11-29T18:19:32.123Z",
+     "generator": "test", "quarantine": [],
+     "workspace": {"schemaVersion": 5, "checkpoints": [], "conversations": [], "digests": [], "handoffs": [],
+      "memories": [], "messages": [], "receipts": [], "tasks": [],
+      "settings": {"assistantName": "Dolphin", "calendarAccessEnabled": false, "knowledgeItemLimit": 10000, "responseStyle": "balanced"},
+      "knowledge": [{"content": "", "createdAt": "2026-11-29T18:19:32.123Z", "id": "\(id)", "kind": "\(kind)",
+        "priority": "normal", "relationships": [], "revision": 1, "source": "user", "tags": [], "title": "t",
+        "updatedAt": "2026-11-29T18:19:32.123Z"}]}}
+    """
+  }
+
   static let badFiles: [BadFile] = [
     BadFile(
       name: "newer format version",
       text: "{\"format\": \"dolphin-export\", \"formatVersion\": 7, \"schemaVersion\": 9, \"workspace\": {}}",
       stderr: "bad.json has export format version 7, newer than this build reads (1); upgrade dolphin to import it. Nothing was imported"),
-    BadFile(name: "truncated JSON", text: "{\"format\": \"dolphin-export\", \"formatVer", stderr: "bad.json: not valid JSON"),
+    BadFile(
+      name: "truncated JSON", text: "{\"format\": \"dolphin-export\", \"formatVer",
+      stderr: "bad.json: not valid JSON at line 1, column 40 (byte 39): the JSON text ends too early"),
+    BadFile(name: "an empty file", text: "", stderr: "bad.json is empty; expected a dolphin export (JSON"),
+    BadFile(
+      name: "an unknown kind", text: Self.exportWithKnowledge(kind: "bogus"),
+      stderr: "bad.json: workspace.knowledge[0].kind: 'bogus' is not one of decision, goal, preference, fact, insight, context, code. Nothing was imported"),
+    BadFile(
+      name: "a malformed id", text: Self.exportWithKnowledge(id: "xyz"),
+      stderr: "bad.json: workspace.knowledge[0].id: 'xyz' is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301). Nothing was imported"),
     BadFile(
       name: "a legacy workspace file", text: "{\"schemaVersion\": 4, \"memories\": []}",
       stderr: "bad.json is not a dolphin export: it has no \"format\": \"dolphin-export\" field"),

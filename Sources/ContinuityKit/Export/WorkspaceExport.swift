@@ -57,13 +57,15 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
   ///   - data: the file's bytes (UTF-8 JSON).
   ///   - fileName: for messages.
   /// - Throws: ``ExportDocumentError`` naming the file and, for a malformed record, its path in
-  ///   the document (e.g. `workspace.knowledge[3].kind`).
+  ///   the document (e.g. `workspace.knowledge[3].kind`), the value given and what is allowed;
+  ///   ``ExportDocumentError/empty(file:)`` for a file with nothing but whitespace.
   public static func decode(_ data: Data, fileName: String) throws(ExportDocumentError) -> WorkspaceExport {
     struct Header: Decodable {
       var format: String?
       var formatVersion: Int?
       var schemaVersion: Int?
     }
+    if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { throw .empty(file: fileName) }
     let header: Header
     do {
       header = try JSONDecoder().decode(Header.self, from: data)
@@ -75,9 +77,9 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
         throw .notAnExport(file: fileName, reason: "the top level is null, not a JSON object")
       }
       if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
-        throw .malformed(file: fileName, path: "", message: "not valid JSON (\(underlyingMessage(context)))")
+        throw .malformed(file: fileName, path: "", message: invalidJSONMessage(data, context))
       }
-      throw .malformed(file: fileName, path: codingPath(error), message: message(error))
+      throw .malformed(file: fileName, path: codingPath(error), message: message(error, in: data))
     } catch {
       throw .malformed(file: fileName, path: "", message: "\(error)")
     }
@@ -105,7 +107,7 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
     do {
       document = try StableJSON.decoder().decode(WorkspaceExport.self, from: data)
     } catch let error as DecodingError {
-      throw .malformed(file: fileName, path: codingPath(error), message: message(error))
+      throw .malformed(file: fileName, path: codingPath(error), message: message(error, in: data))
     } catch {
       throw .malformed(file: fileName, path: "", message: "\(error)")
     }
@@ -116,60 +118,12 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
     }
     return document
   }
-
-  static func codingPath(_ error: DecodingError) -> String {
-    let path: [any CodingKey]
-    switch error {
-    case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): path = c.codingPath
-    case .keyNotFound(let key, let c): path = c.codingPath + [key]
-    @unknown default: path = []
-    }
-    var out = ""
-    for key in path {
-      if let i = key.intValue {
-        out += "[\(i)]"
-      } else {
-        out += (out.isEmpty ? "" : ".") + key.stringValue
-      }
-    }
-    return out
-  }
-
-  static func message(_ error: DecodingError) -> String {
-    switch error {
-    case .typeMismatch(let type, let c): return "expected \(expectation(type)): \(c.debugDescription)"
-    case .valueNotFound(let type, _): return "got null; expected \(expectation(type))"
-    case .keyNotFound: return "missing required field"
-    case .dataCorrupted(let c): return underlyingMessage(c)
-    @unknown default: return "\(error)"
-    }
-  }
-
-  /// What a JSON value of `type` looks like, for messages: `an array`, `a string`, ….
-  static func expectation(_ type: Any.Type) -> String {
-    let name = String(describing: type)
-    if name.hasPrefix("Array") { return "an array" }
-    if name.hasPrefix("Dictionary") { return "an object" }
-    switch name {
-    case "String": return "a string"
-    case "Int", "Int64", "Int32", "UInt", "UInt64", "Double", "Float": return "a number"
-    case "Bool": return "true or false"
-    case "UUID": return "a UUID string"
-    case "Date": return "a date string"
-    default: return "a \(name) value"
-    }
-  }
-
-  static func underlyingMessage(_ c: DecodingError.Context) -> String {
-    if let underlying = c.underlyingError as NSError? {
-      return underlying.userInfo[NSDebugDescriptionErrorKey] as? String ?? underlying.localizedDescription
-    }
-    return c.debugDescription
-  }
 }
 
 /// Why an export file cannot be imported. Nothing is written when one is thrown.
 public enum ExportDocumentError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The file is empty (or holds only whitespace).
+  case empty(file: String)
   /// The file is JSON but not a dolphin export (wrong or missing `format`).
   case notAnExport(file: String, reason: String)
   /// The file was written by a newer dolphin (`formatVersion` greater than this build reads).
@@ -180,6 +134,8 @@ public enum ExportDocumentError: Error, Sendable, Equatable, CustomStringConvert
 
   public var description: String {
     switch self {
+    case .empty(let file):
+      return "\(file) is empty; expected a dolphin export (JSON, as `dolphin export --format json` writes). Nothing was imported"
     case .notAnExport(let file, let reason):
       return "\(file) is not a dolphin export: \(reason). Import reads files written by `dolphin export --format json`"
     case .newerFormatVersion(let file, let found, let supported):

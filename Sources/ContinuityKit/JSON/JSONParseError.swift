@@ -44,8 +44,12 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     self.byteOffset = byteOffset
   }
 
-  /// `invalid JSON at byte N: ` followed by what is wrong and how to fix it.
-  public var description: String {
+  /// `invalid JSON at byte N: ` followed by ``explanation``.
+  public var description: String { "invalid JSON at byte \(byteOffset): \(explanation)" }
+
+  /// What is wrong and how to fix it, without the location, e.g. `the JSON text ends too
+  /// early; complete the value`.
+  public var explanation: String {
     let what: String
     switch reason {
     case .unexpectedEnd:
@@ -73,7 +77,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     case .sizeLimitExceeded(let limit, let size):
       what = "the JSON text is \(size) bytes, over the \(limit)-byte limit; send less"
     }
-    return "invalid JSON at byte \(byteOffset): \(what)"
+    return what
   }
 
   private static func show(_ byte: UInt8) -> String {

@@ -40,17 +40,42 @@ struct WorkspaceExportTests {
       message: ["f.json is not a dolphin export: its format is 'other-tool'"]),
     Refused(name: "a legacy workspace file", json: { _ in "{\"schemaVersion\": 4, \"memories\": []}" },
             message: ["is not a dolphin export: it has no \"format\""]),
-    Refused(name: "not JSON", json: { String($0.prefix(120)) }, message: ["f.json: not valid JSON"]),
+    Refused(name: "not JSON", json: { String($0.prefix(120)) }, message: ["f.json: not valid JSON at line"]),
+    Refused(
+      name: "truncated JSON is located", json: { _ in "{\"format\": \"dolphin-export\",\n \"formatVer" },
+      message: ["f.json: not valid JSON at line 2, column 12 (byte 40): the JSON text ends too early"]),
+    Refused(
+      name: "an empty file", json: { _ in "" },
+      message: ["f.json is empty; expected a dolphin export (JSON"]),
+    Refused(name: "a file of blank lines", json: { _ in "\n  \n" }, message: ["f.json is empty; expected a dolphin export"]),
     Refused(name: "not an object", json: { _ in "[1, 2]" }, message: ["the top level is not a JSON object"]),
     Refused(name: "null", json: { _ in "null" }, message: ["f.json is not a dolphin export: the top level is null, not a JSON object"]),
     Refused(
       name: "a null says what was expected instead",
       json: { $0.replacingOccurrences(of: "\"title\" : \"Use SQLite\"", with: "\"title\" : null") },
-      message: ["workspace.knowledge[0].title: got null; expected a string"]),
+      message: ["workspace.knowledge[0].title: expected a string, got null. Nothing was imported"]),
     Refused(
-      name: "an unknown enum value names the record and field",
+      name: "a value of the wrong type says what was given",
+      json: { $0.replacingOccurrences(of: "\"title\" : \"Use SQLite\"", with: "\"title\" : 5") },
+      message: ["f.json: workspace.knowledge[0].title: expected a string, got 5. Nothing was imported"]),
+    Refused(
+      name: "an object where an array belongs",
+      json: { $0.replacingOccurrences(of: "\"tasks\" : [\n\n    ]", with: "\"tasks\" : {}") },
+      message: ["f.json: workspace.tasks: expected an array, got an object. Nothing was imported"]),
+    Refused(
+      name: "an unknown enum value names the record, the field, the value and the choices",
       json: { $0.replacingOccurrences(of: "\"kind\" : \"decision\"", with: "\"kind\" : \"rumour\"") },
-      message: ["f.json: workspace.knowledge[0].kind:"]),
+      message: [
+        "f.json: workspace.knowledge[0].kind: 'rumour' is not one of decision, goal, preference, fact, insight, context, code. Nothing was imported"
+      ]),
+    Refused(
+      name: "an unknown priority lists the priorities",
+      json: { $0.replacingOccurrences(of: "\"priority\" : \"normal\"", with: "\"priority\" : \"urgent\"") },
+      message: ["workspace.knowledge[0].priority: 'urgent' is not one of low, normal, high, critical. Nothing was imported"]),
+    Refused(
+      name: "a malformed id quotes it",
+      json: { $0.replacingOccurrences(of: "00000000-0000-0000-0000-000000000001", with: "xyz") },
+      message: ["f.json: workspace.knowledge[0].id: 'xyz' is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301). Nothing was imported"]),
     Refused(
       name: "a missing field names it", json: { $0.replacingOccurrences(of: "\"title\" : \"Use SQLite\",", with: "") },
       message: ["workspace.knowledge[0].title: missing required field"]),
@@ -67,5 +92,9 @@ struct WorkspaceExportTests {
       try WorkspaceExport.decode(Data(text.utf8), fileName: "f.json")
     }
     for part in c.message { #expect(error?.description.contains(part) == true, "\(String(describing: error))") }
+    // Foundation's texts name Swift types and end in their own period; none reaches the user.
+    for raw in ["Cannot initialize", "Attempted to decode", "The given data", "Expected to decode", ".."] {
+      #expect(error?.description.contains(raw) == false, "\(String(describing: error))")
+    }
   }
 }

@@ -1,0 +1,157 @@
+import Foundation
+
+/// Messages for export documents that do not decode, in the terms of the file rather than of
+/// Swift: the JSON path, the value given and what is allowed, e.g.
+/// `workspace.knowledge[0].kind: 'bogus' is not one of decision, goal, …`.
+///
+/// Foundation's texts (`Cannot initialize KnowledgeKind from invalid String value bogus`,
+/// `Attempted to decode UUID from invalid UUID string.`) name Swift types; they are read here
+/// only to learn which type failed, and shown only when nothing better is known.
+extension WorkspaceExport {
+  /// The path of the value `error` is about, e.g. `workspace.tasks[2].status`.
+  static func codingPath(_ error: DecodingError) -> String {
+    var out = ""
+    for key in codingKeys(error) {
+      if let i = key.intValue {
+        out += "[\(i)]"
+      } else {
+        out += (out.isEmpty ? "" : ".") + key.stringValue
+      }
+    }
+    return out
+  }
+
+  /// What is wrong with the value `error` is about, without a final period: `expected a
+  /// string, got 5`, `'bogus' is not one of …`, `'xyz' is not a UUID …`, `missing required
+  /// field`.
+  /// - Parameter data: the document, to quote the value that was given.
+  static func message(_ error: DecodingError, in data: Data) -> String {
+    switch error {
+    case .typeMismatch(let type, let c):
+      let given = value(at: c.codingPath, in: data).map { ", got \(describe($0))" } ?? ""
+      return "expected \(expectation(type))\(given)"
+    case .valueNotFound(let type, _):
+      return "expected \(expectation(type)), got null"
+    case .keyNotFound:
+      return "missing required field"
+    case .dataCorrupted(let c):
+      let given = value(at: c.codingPath, in: data)
+      let text = c.debugDescription
+      if let type = rejectedEnumerationType(text) {
+        let shown = given.map(describe) ?? "the value"
+        guard let allowed = choices[type] else { return "\(shown) is not an allowed value here" }
+        return "\(shown) is not one of \(allowed.joined(separator: ", "))"
+      }
+      if text.contains("UUID"), case .string(let s)? = given, UUID(uuidString: s) == nil {
+        return "\(describe(.string(s))) is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)"
+      }
+      return sentence(underlyingMessage(c))
+    @unknown default:
+      return sentence("\(error)")
+    }
+  }
+
+  /// `not valid JSON at line 3, column 7 (byte 41): …` for a document the JSON decoder refused,
+  /// located by ``JSONParser``; Foundation's own text when that parser accepts it.
+  static func invalidJSONMessage(_ data: Data, _ context: DecodingError.Context) -> String {
+    let parser = JSONParser(options: .init(maximumDepth: 1_000, maximumBytes: data.count))
+    do {
+      _ = try parser.parse(data)
+    } catch {
+      let prefix = data.prefix(error.byteOffset)
+      let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+      let column = error.byteOffset - (prefix.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0) + 1
+      return "not valid JSON at line \(line), column \(column) (byte \(error.byteOffset)): \(error.explanation)"
+    }
+    return "not valid JSON (\(sentence(underlyingMessage(context))))"
+  }
+
+  /// The allowed values of each closed set of strings an export holds, by Swift type name (as
+  /// the standard library's `RawRepresentable` decoding names it).
+  static let choices: [String: [String]] = Dictionary(
+    uniqueKeysWithValues: [
+      allowedValues(KnowledgeKind.self), allowedValues(KnowledgeSource.self), allowedValues(Priority.self),
+      allowedValues(RelationshipKind.self), allowedValues(TaskStatus.self), allowedValues(ChatRole.self),
+      allowedValues(ReceiptOutcome.self), allowedValues(ResponseStyle.self),
+    ])
+
+  private static func allowedValues<T: CaseIterable & RawRepresentable>(_ type: T.Type) -> (String, [String])
+  where T.RawValue == String {
+    (String(describing: type), type.allCases.map(\.rawValue))
+  }
+
+  /// `KnowledgeKind` from the standard library's `Cannot initialize KnowledgeKind from invalid
+  /// String value bogus`; nil for any other text.
+  static func rejectedEnumerationType(_ text: String) -> String? {
+    let head = "Cannot initialize "
+    guard text.hasPrefix(head), let from = text.range(of: " from invalid ") else { return nil }
+    return String(text[text.index(text.startIndex, offsetBy: head.count)..<from.lowerBound])
+  }
+
+  /// The value at `path` in `data`, or nil when the document cannot be read that far (the
+  /// decoder and ``JSONParser`` disagree, or the path leaves the document).
+  static func value(at path: [any CodingKey], in data: Data) -> JSONValue? {
+    guard var current = try? JSONParser(options: .init(maximumDepth: 1_000, maximumBytes: data.count)).parse(data)
+    else { return nil }
+    for key in path {
+      switch current {
+      case .array(let items):
+        guard let i = key.intValue, items.indices.contains(i) else { return nil }
+        current = items[i]
+      case .object(let members):
+        guard let member = members[key.stringValue] else { return nil }
+        current = member
+      default:
+        return nil
+      }
+    }
+    return current
+  }
+
+  /// A value as a message quotes it: `'bogus'` (at most 60 characters), `5`, `true`, `null`,
+  /// `an array`, `an object`.
+  static func describe(_ value: JSONValue) -> String {
+    switch value {
+    case .string(let s): return "'" + (s.count > 60 ? String(s.prefix(60)) + "…" : s) + "'"
+    case .array, .object: return value.kindWithArticle
+    case .null, .bool, .number: return value.jsonString(sortedKeys: true)
+    }
+  }
+
+  /// What a JSON value of `type` looks like, for messages: `an array`, `a string`, ….
+  static func expectation(_ type: Any.Type) -> String {
+    let name = String(describing: type)
+    if name.hasPrefix("Array") { return "an array" }
+    if name.hasPrefix("Dictionary") { return "an object" }
+    switch name {
+    case "String": return "a string"
+    case "Int", "Int64", "Int32", "UInt", "UInt64", "Double", "Float": return "a number"
+    case "Bool": return "true or false"
+    case "UUID": return "a UUID string"
+    case "Date": return "a date string"
+    default: return choices[name] != nil ? "a string" : "a \(name) value"
+    }
+  }
+
+  private static func codingKeys(_ error: DecodingError) -> [any CodingKey] {
+    switch error {
+    case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): c.codingPath
+    case .keyNotFound(let key, let c): c.codingPath + [key]
+    @unknown default: []
+    }
+  }
+
+  private static func underlyingMessage(_ c: DecodingError.Context) -> String {
+    if let underlying = c.underlyingError as NSError? {
+      return underlying.userInfo[NSDebugDescriptionErrorKey] as? String ?? underlying.localizedDescription
+    }
+    return c.debugDescription
+  }
+
+  /// `text` without its final periods: the message is followed by `. Nothing was imported`.
+  private static func sentence(_ text: String) -> String {
+    var out = Substring(text)
+    while out.last == "." { out = out.dropLast() }
+    return String(out)
+  }
+}
