@@ -58,6 +58,38 @@ struct DataRightsCommandTests {
     #expect(regularFiles(under: out) == ["export.json"])
   }
 
+  @Test("export --output with a trailing slash names a directory and never writes the path without it")
+  func exportOutputTrailingSlash() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try seed(cli)
+    let missing = cli.dir.appending("missing").path
+    let r = try cli.run(["export", "--output", missing + "/"])
+    #expect(r.status == 3, "\(r.stderr)")
+    #expect(r.stderr.contains("--output: the directory \(missing)/ does not exist; nothing was written"))
+    #expect(!FileManager.default.fileExists(atPath: missing))
+
+    let afile = cli.dir.appending("afile").path
+    try Data("keep me".utf8).write(to: URL(fileURLWithPath: afile))
+    for force in [[], ["--force"]] {
+      let onFile = try cli.run(["export", "--output", afile + "/"] + force)
+      #expect(onFile.status == 4, "\(onFile.stderr)")
+      #expect(onFile.stderr.contains("\(afile) is not a directory; nothing was written"))
+      #expect(try String(contentsOfFile: afile, encoding: .utf8) == "keep me")
+    }
+
+    let dir = cli.dir.appending("out")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let onDirectory = try cli.run(["export", "--output", dir.path + "/", "--force"])
+    #expect(onDirectory.status == 4)
+    #expect(onDirectory.stderr.contains("is a directory; nothing was written (give --output a file path)"))
+    #expect(regularFiles(under: dir).isEmpty)
+
+    let empty = try cli.run(["export", "--output", ""])
+    #expect(empty.status == 2)
+    #expect(empty.stderr.contains("--output needs a file path"))
+  }
+
   @Test("export → import into a new workspace → export again gives the same workspace")
   func roundTrip() throws {
     let cli = CLI()

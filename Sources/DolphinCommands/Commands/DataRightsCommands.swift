@@ -23,7 +23,11 @@ enum DataRightsCommands {
         """),
     run: { ctx in
       let format = try ctx.choice("format", among: ["json", "markdown"], default: "json")
-      let output = ctx.arguments.value("output").map { URL(fileURLWithPath: $0) }
+      let outputArgument = ctx.arguments.value("output")
+      if outputArgument?.isEmpty == true {
+        throw CLIError.usage("--output needs a file path (it was given an empty string)")
+      }
+      let output = outputArgument.map { URL(fileURLWithPath: $0) }
       if ctx.json, output == nil, format != "json" {
         throw CLIError.usage("--json prints one JSON document; give --output for a Markdown export")
       }
@@ -34,9 +38,20 @@ enum DataRightsCommands {
             + "write the export outside it")
       }
       var isDirectory: ObjCBool = false
-      if let output, FileManager.default.fileExists(atPath: output.path, isDirectory: &isDirectory),
-        isDirectory.boolValue
-      {
+      let exists = output.map { FileManager.default.fileExists(atPath: $0.path, isDirectory: &isDirectory) } ?? false
+      // A trailing slash names a directory: never write to the path without it.
+      if let outputArgument, let output, outputArgument.hasSuffix("/") {
+        if !exists {
+          throw CLIError.notFound(
+            "--output: the directory \(outputArgument) does not exist; nothing was written (give --output a file path)")
+        }
+        if !isDirectory.boolValue {
+          throw CLIError.input(
+            "--output \(outputArgument): \(output.path) is not a directory; nothing was written "
+              + "(drop the trailing slash to name the file)")
+        }
+      }
+      if let output, exists, isDirectory.boolValue {
         throw CLIError.input("\(output.path) is a directory; nothing was written (give --output a file path)")
       }
       if let output, !ctx.arguments.has("force"), FileManager.default.fileExists(atPath: output.path) {
