@@ -191,7 +191,37 @@ struct DataRightsCommandTests {
     BadFile(
       name: "a legacy workspace file", text: "{\"schemaVersion\": 4, \"memories\": []}",
       stderr: "bad.json is not a dolphin export: it has no \"format\": \"dolphin-export\" field"),
+    BadFile(
+      name: "a fractional revision", text: Self.exportWithKnowledge().replacingOccurrences(of: "\"revision\": 1", with: "\"revision\": 1.5"),
+      stderr: "bad.json: workspace.knowledge[0].revision: expected a whole number, got 1.5. Nothing was imported"),
+    BadFile(
+      name: "a revision too large for any whole number",
+      text: Self.exportWithKnowledge().replacingOccurrences(of: "\"revision\": 1", with: "\"revision\": 99999999999999999999"),
+      stderr: "bad.json: workspace.knowledge[0].revision: expected a whole number from -9223372036854775808 to 9223372036854775807, got 99999999999999999999. Nothing was imported"),
+    BadFile(
+      name: "a fractional schema version",
+      text: Self.exportWithKnowledge().replacingOccurrences(of: "\"schemaVersion\": 5, \"exportedAt\"", with: "\"schemaVersion\": 5.5, \"exportedAt\""),
+      stderr: "bad.json: schemaVersion: expected a whole number, got 5.5. Nothing was imported"),
+    BadFile(
+      name: "a negative revision", text: Self.exportWithKnowledge().replacingOccurrences(of: "\"revision\": 1", with: "\"revision\": -1"),
+      stderr: "bad.json: workspace.knowledge[0] (id 3F2504E0-4F89-11D3-9A0C-0305E82C3301): revision is -1; it must be between 1 and 1000000. Nothing was imported"),
+    BadFile(
+      name: "a title over the limit", text: Self.exportWithKnowledge().replacingOccurrences(of: "\"title\": \"t\"", with: "\"title\": \"\(String(repeating: "t", count: 301))\""),
+      stderr: "bad.json: workspace.knowledge[0] (id 3F2504E0-4F89-11D3-9A0C-0305E82C3301): title is 301 characters; the limit is 300 characters. Nothing was imported"),
+    BadFile(
+      name: "a duplicate id",
+      text: Self.exportWithKnowledge().replacingOccurrences(of: "\"knowledge\": [", with: "\"knowledge\": [\(Self.knowledgeItem), "),
+      stderr: "bad.json: workspace.knowledge[1]: duplicate id 3F2504E0-4F89-11D3-9A0C-0305E82C3301 (also at workspace.knowledge[0]). Nothing was imported"),
+    BadFile(name: "an array", text: "[]", stderr: "bad.json: expected a JSON object (a dolphin export), got an array. Nothing was imported"),
+    BadFile(name: "null", text: "null", stderr: "bad.json: expected a JSON object (a dolphin export), got null. Nothing was imported"),
   ]
+
+  /// The knowledge item of ``exportWithKnowledge(kind:id:)``.
+  static let knowledgeItem = """
+    {"content": "", "createdAt": "2026-11-29T18:19:32.123Z", "id": "3F2504E0-4F89-11D3-9A0C-0305E82C3301", "kind": "fact",
+     "priority": "normal", "relationships": [], "revision": 1, "source": "user", "tags": [], "title": "t",
+     "updatedAt": "2026-11-29T18:19:32.123Z"}
+    """
 
   @Test("a newer or malformed file is refused (exit 4) and nothing is written", arguments: badFiles)
   func refusedFiles(_ c: BadFile) throws {
@@ -205,6 +235,16 @@ struct DataRightsCommandTests {
     // Refused before the workspace is opened: not even an empty one was created.
     #expect(try cli.run(["status"]).status == 3)
     #expect(!FileManager.default.fileExists(atPath: cli.workspace))
+  }
+
+  @Test("import /dev/null names the path as given")
+  func importDevNull() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let r = try cli.run(["import", "/dev/null"])
+    #expect(r.status == 4)
+    #expect(r.stderr.contains("/dev/null is empty; expected a dolphin export"), "\(r.stderr)")
+    #expect(!r.stderr.contains(" null is empty"))
   }
 
   @Test("an unconfirmed erase or deletion with --json carries its plan in the error document")

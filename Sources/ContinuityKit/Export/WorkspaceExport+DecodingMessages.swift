@@ -66,6 +66,76 @@ extension WorkspaceExport {
     return "not valid JSON (\(sentence(underlyingMessage(context))))"
   }
 
+  /// The number that does not fit its field (`1.5`, `1e400` or `99999999999999999999` where a
+  /// whole number is expected), which Foundation's `JSONDecoder` reports only as "The given data
+  /// was not valid JSON", without a coding path.
+  ///
+  /// Every number in an export is an integer, so each number `Int` cannot hold is a candidate;
+  /// a candidate is confirmed by decoding again with it replaced by a string, which the decoder
+  /// then reports as a type mismatch at its path. Only the first 100 candidates are tried.
+  /// - Returns: the path and the message, or nil when no number is to blame.
+  static func numberMismatch<T: Decodable>(
+    _ type: T.Type, in data: Data, decoder: JSONDecoder
+  ) -> (path: String, message: String)? {
+    guard let root = try? JSONParser(options: .init(maximumDepth: 1_000, maximumBytes: data.count)).parse(data)
+    else { return nil }
+    var candidates: [([AnyCodingKey], JSONNumber)] = []
+    func collect(_ value: JSONValue, _ path: [AnyCodingKey]) {
+      guard candidates.count < 100 else { return }
+      switch value {
+      case .number(let n) where n.int == nil: candidates.append((path, n))
+      case .array(let items):
+        for (i, item) in items.enumerated() { collect(item, path + [AnyCodingKey(intValue: i)]) }
+      case .object(let members):
+        for key in members.keys { collect(members[key] ?? .null, path + [AnyCodingKey(stringValue: key)]) }
+      default: break
+      }
+    }
+    collect(root, [])
+    for (path, number) in candidates {
+      let probe = replacing(root, at: path[...], with: .string("?"))
+      do {
+        _ = try decoder.decode(T.self, from: Data(probe.serialized()))
+      } catch DecodingError.typeMismatch(_, let c) where samePath(c.codingPath, path) {
+        let error = DecodingError.typeMismatch(Int.self, c)
+        let whole = number.double.map { $0.rounded() == $0 } ?? true
+        let message =
+          whole
+          ? "expected a whole number from \(Int.min) to \(Int.max), got \(number.literal)"
+          : "expected a whole number, got \(number.literal)"
+        return (codingPath(error), message)
+      } catch {
+        continue
+      }
+    }
+    return nil
+  }
+
+  /// Whether two coding paths name the same value (an index by its number: Foundation names
+  /// index 0 `Index 0`).
+  private static func samePath(_ a: [any CodingKey], _ b: [AnyCodingKey]) -> Bool {
+    a.count == b.count
+      && zip(a, b).allSatisfy { x, y in
+        x.intValue != nil || y.intValue != nil ? x.intValue == y.intValue : x.stringValue == y.stringValue
+      }
+  }
+
+  private static func replacing(_ value: JSONValue, at path: ArraySlice<AnyCodingKey>, with new: JSONValue) -> JSONValue {
+    guard let key = path.first else { return new }
+    switch value {
+    case .array(var items):
+      guard let i = key.intValue, items.indices.contains(i) else { return value }
+      items[i] = replacing(items[i], at: path.dropFirst(), with: new)
+      return .array(items)
+    case .object(var members):
+      guard let member = members[key.stringValue] else { return value }
+      members[key.stringValue] = replacing(member, at: path.dropFirst(), with: new)
+      return .object(members)
+    default:
+      return value
+    }
+  }
+
   /// The allowed values of each closed set of strings an export holds, by Swift type name (as
   /// the standard library's `RawRepresentable` decoding names it).
   static let choices: [String: [String]] = Dictionary(

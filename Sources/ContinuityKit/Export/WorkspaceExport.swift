@@ -71,12 +71,16 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
       header = try JSONDecoder().decode(Header.self, from: data)
     } catch let error as DecodingError {
       if case .typeMismatch(_, let context) = error, context.codingPath.isEmpty {
-        throw .notAnExport(file: fileName, reason: "the top level is not a JSON object")
+        let given = value(at: [], in: data).map(describe) ?? "something else"
+        throw .malformed(file: fileName, path: "", message: "expected a JSON object (a dolphin export), got \(given)")
       }
       if case .valueNotFound(_, let context) = error, context.codingPath.isEmpty {
-        throw .notAnExport(file: fileName, reason: "the top level is null, not a JSON object")
+        throw .malformed(file: fileName, path: "", message: "expected a JSON object (a dolphin export), got null")
       }
       if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+        if let found = numberMismatch(Header.self, in: data, decoder: JSONDecoder()) {
+          throw .malformed(file: fileName, path: found.path, message: found.message)
+        }
         throw .malformed(file: fileName, path: "", message: invalidJSONMessage(data, context))
       }
       throw .malformed(file: fileName, path: codingPath(error), message: message(error, in: data))
@@ -107,6 +111,11 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
     do {
       document = try StableJSON.decoder().decode(WorkspaceExport.self, from: data)
     } catch let error as DecodingError {
+      if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+        let found = numberMismatch(WorkspaceExport.self, in: data, decoder: StableJSON.decoder())
+      {
+        throw .malformed(file: fileName, path: found.path, message: found.message)
+      }
       throw .malformed(file: fileName, path: codingPath(error), message: message(error, in: data))
     } catch {
       throw .malformed(file: fileName, path: "", message: "\(error)")

@@ -126,7 +126,8 @@ enum DataRightsCommands {
         data = try TextInput.readDocument(.file(path, option: "import"), field: "import document", console: ctx.console)
         source = URL(fileURLWithPath: path).lastPathComponent
       }
-      let document = try WorkspaceExport.decode(data, fileName: source)
+      // Decoding errors name the path as given: `/dev/null is empty`, not `null is empty`.
+      let document = try WorkspaceExport.decode(data, fileName: path == "-" ? source : path)
       let dryRun = ctx.arguments.has("dry-run")
       let engine: KnowledgeEngine
       if dryRun {

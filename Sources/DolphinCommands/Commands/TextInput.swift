@@ -88,6 +88,23 @@ enum TextInput {
     return i < bytes.count && bytes[i] != UInt8(ascii: "{")
   }
 
+  /// What the JSON value that `bytes` start with is, judged by its first character: `an
+  /// array`, `null`, `a string`, `a number`, `true`, `false`, or `text that is not JSON`.
+  static func firstValueKind(_ bytes: [UInt8]) -> String {
+    var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+    guard i < bytes.count else { return "nothing" }
+    switch bytes[i] {
+    case UInt8(ascii: "["): return "an array"
+    case UInt8(ascii: "\""): return "a string"
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
+    case UInt8(ascii: "n") where bytes[i...].starts(with: Array("null".utf8)): return "null"
+    case UInt8(ascii: "t") where bytes[i...].starts(with: Array("true".utf8)): return "true"
+    case UInt8(ascii: "f") where bytes[i...].starts(with: Array("false".utf8)): return "false"
+    default: return "text that is not JSON"
+    }
+  }
+
   private static func load(
     _ source: Source, maxBytes: Int, stop: ([UInt8]) -> Bool, console: Console
   ) -> Result<BoundedInput.Result, BoundedInput.Failure> {
@@ -142,8 +159,14 @@ enum TextInput {
         field: field, message: "\(field) from \(origin) is not text: it holds a NUL byte (at byte \(nul))")
     }
     if notAnObject(result.bytes) {
+      let name: String
+      switch source {
+      case .standardInput: name = "stdin"
+      case .file(let path, _): name = path
+      }
       throw ValidationError(
-        field: field, message: "\(field) from \(origin) is not a JSON document: it does not start with '{'")
+        field: field,
+        message: "\(name): expected a JSON object (a dolphin export), got \(firstValueKind(result.bytes)). Nothing was imported")
     }
     if result.truncated {
       throw ValidationError(

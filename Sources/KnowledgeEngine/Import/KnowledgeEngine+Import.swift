@@ -80,7 +80,7 @@ struct ImportAnalysis {
       source: source, policy: policy, intoEmptyWorkspace: try tx.holdsNoRecords(), collections: [],
       settings: "same", activeHandoff: "none", quarantineNew: 0, quarantineSame: 0, conflicts: [],
       credentials: CredentialFlagReport(), storesDigest: false)
-    try Self.validateRecords(ws)
+    do { try Self.validateRecords(ws) } catch { throw Self.refusal(error, source: source) }
 
     try classify("knowledge", ws.knowledge, kept: nil, tx) { id throws(WorkspaceError) in try tx.knowledge(id: id) }
     try classify("memories", ws.memories, kept: nil, tx) { id throws(WorkspaceError) in try tx.memory(id: id) }
@@ -134,7 +134,7 @@ struct ImportAnalysis {
     }
     plan.quarantineNew = newQuarantine.count
 
-    try checkReferences(tx)
+    do { try checkReferences(tx) } catch { throw Self.refusal(error, source: source) }
     try checkCapacity(tx)
     plan.credentials = Self.credentialFlags(ws)
     let changesRecords = ["knowledge", "memories", "tasks", "handoffs"].contains { name in
@@ -228,6 +228,14 @@ struct ImportAnalysis {
       return h
     }
     return out
+  }
+
+  /// A record's validation error worded as the document's other refusals:
+  /// `export.json: workspace.tasks[2] (id …): title is … . Nothing was imported`.
+  static func refusal(_ error: WorkspaceError, source: String) -> WorkspaceError {
+    guard case .validation(var e) = error else { return error }
+    e.message = "\(source): \(e.message). Nothing was imported"
+    return .validation(e)
   }
 
   /// Runs `check` and renames its error after the record: `workspace.tasks[2].title`.

@@ -48,8 +48,36 @@ struct WorkspaceExportTests {
       name: "an empty file", json: { _ in "" },
       message: ["f.json is empty; expected a dolphin export (JSON"]),
     Refused(name: "a file of blank lines", json: { _ in "\n  \n" }, message: ["f.json is empty; expected a dolphin export"]),
-    Refused(name: "not an object", json: { _ in "[1, 2]" }, message: ["the top level is not a JSON object"]),
-    Refused(name: "null", json: { _ in "null" }, message: ["f.json is not a dolphin export: the top level is null, not a JSON object"]),
+    Refused(
+      name: "not an object", json: { _ in "[1, 2]" },
+      message: ["f.json: expected a JSON object (a dolphin export), got an array. Nothing was imported"]),
+    Refused(
+      name: "null", json: { _ in "null" },
+      message: ["f.json: expected a JSON object (a dolphin export), got null. Nothing was imported"]),
+    Refused(
+      name: "a fractional revision names its path and value",
+      json: { $0.replacingOccurrences(of: "\"revision\" : 1", with: "\"revision\" : 1.5") },
+      message: ["f.json: workspace.knowledge[0].revision: expected a whole number, got 1.5. Nothing was imported"]),
+    Refused(
+      name: "a revision beyond Double's range",
+      json: { $0.replacingOccurrences(of: "\"revision\" : 1", with: "\"revision\" : 1e400") },
+      message: ["f.json: workspace.knowledge[0].revision: expected a whole number from", "got 1e400. Nothing was imported"]),
+    Refused(
+      name: "a revision beyond Int's range",
+      json: { $0.replacingOccurrences(of: "\"revision\" : 1", with: "\"revision\" : 99999999999999999999") },
+      message: ["workspace.knowledge[0].revision: expected a whole number from", "got 99999999999999999999. Nothing"]),
+    Refused(
+      name: "a fractional setting",
+      json: { $0.replacingOccurrences(of: "\"knowledgeItemLimit\" : 10000", with: "\"knowledgeItemLimit\" : 10.5") },
+      message: ["f.json: workspace.settings.knowledgeItemLimit: expected a whole number, got 10.5. Nothing was imported"]),
+    Refused(
+      name: "a fractional schema version",
+      json: { $0.replacingOccurrences(of: "\"schemaVersion\" : 5", with: "\"schemaVersion\" : 5.5") },
+      message: ["f.json: schemaVersion: expected a whole number, got 5.5. Nothing was imported"]),
+    Refused(
+      name: "a fractional format version",
+      json: { $0.replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 1.5") },
+      message: ["f.json: formatVersion: expected a whole number, got 1.5. Nothing was imported"]),
     Refused(
       name: "a null says what was expected instead",
       json: { $0.replacingOccurrences(of: "\"title\" : \"Use SQLite\"", with: "\"title\" : null") },

@@ -217,6 +217,9 @@ struct ExportImportTests {
     guard case .validation(let v)? = error else { Issue.record("expected a validation error, got \(String(describing: error))"); return }
     #expect(v.field == c.field)
     #expect(v.message.contains(c.message), "\(v.message)")
+    // Worded as the document's decoding refusals: the file first, what happened last.
+    #expect(v.message.hasPrefix("export.json: "), "\(v.message)")
+    #expect(v.message.hasSuffix(". Nothing was imported"), "\(v.message)")
     #expect(try store.read { try $0.holdsNoRecords() })
   }
 
