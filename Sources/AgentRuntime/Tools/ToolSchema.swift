@@ -139,16 +139,8 @@ public indirect enum ToolSchema: Sendable {
       guard case .string(let raw) = value else {
         throw ToolArgumentError(field: path, message: "\(path) must be a string, got \(value.kindWithArticle)")
       }
-      // A NUL is refused, not dropped with the other controls: it is never part of text a
-      // person wrote (the CLI refuses input holding one as not text), and dropping it would
-      // store a value the client did not send (`x\u0000y` as `xy`).
-      if let nul = raw.firstIndex(of: "\u{0}") {
-        // A NUL is a grapheme cluster of its own, so this is where an editor shows it.
-        let position = raw.distance(from: raw.startIndex, to: nul) + 1
-        throw ToolArgumentError(
-          field: path,
-          message: "\(path) contains a NUL character (U+0000) at character \(position); NUL is not text, remove it")
-      }
+      // A NUL is refused, not dropped with the other controls (as in imports and CLI input).
+      do { try Limits.refuseNUL(path, raw) } catch { throw ToolArgumentError(field: path, message: error.message) }
       var s: String
       switch r.normalization {
       case .sanitize: s = Sanitizer.sanitize(raw).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -66,6 +66,38 @@ extension WorkspaceExport {
     return "not valid JSON (\(sentence(underlyingMessage(context))))"
   }
 
+  /// The refusal of the first string holding a NUL (U+0000), worded by
+  /// ``Limits/refuseNUL(_:_:)`` with its JSON path (`workspace.knowledge[0].title contains a NUL
+  /// character …`); nil when no string holds one. Importing drops other control characters as
+  /// capture does, but a NUL is refused there as in CLI input and tool arguments.
+  ///
+  /// JSON writes a NUL only as the escape `\u0000`, so a document without it is not parsed again.
+  static func nulRefusal(in data: Data) -> String? {
+    guard data.range(of: Data("\\u0000".utf8)) != nil,
+      let root = try? JSONParser(options: .init(maximumDepth: 1_000, maximumBytes: data.count)).parse(data)
+    else { return nil }
+    func find(_ value: JSONValue, _ path: String) -> String? {
+      switch value {
+      case .string(let text):
+        do { try Limits.refuseNUL(path, text) } catch { return error.message }
+        return nil
+      case .array(let items):
+        for (i, item) in items.enumerated() {
+          if let found = find(item, "\(path)[\(i)]") { return found }
+        }
+        return nil
+      case .object(let members):
+        for key in members.keys {
+          if let member = members[key], let found = find(member, path.isEmpty ? key : "\(path).\(key)") { return found }
+        }
+        return nil
+      default:
+        return nil
+      }
+    }
+    return find(root, "")
+  }
+
   /// The number that does not fit its field (`1.5`, `1e400` or `99999999999999999999` where a
   /// whole number is expected), which Foundation's `JSONDecoder` reports only as "The given data
   /// was not valid JSON", without a coding path.

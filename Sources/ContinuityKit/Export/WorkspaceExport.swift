@@ -58,7 +58,8 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
   ///   - fileName: for messages.
   /// - Throws: ``ExportDocumentError`` naming the file and, for a malformed record, its path in
   ///   the document (e.g. `workspace.knowledge[3].kind`), the value given and what is allowed;
-  ///   ``ExportDocumentError/empty(file:)`` for a file with nothing but whitespace.
+  ///   ``ExportDocumentError/empty(file:)`` for a file with nothing but whitespace; `malformed`
+  ///   for a string holding a NUL (U+0000), which is refused rather than dropped.
   public static func decode(_ data: Data, fileName: String) throws(ExportDocumentError) -> WorkspaceExport {
     struct Header: Decodable {
       var format: String?
@@ -120,6 +121,7 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
     } catch {
       throw .malformed(file: fileName, path: "", message: "\(error)")
     }
+    if let refusal = nulRefusal(in: data) { throw .malformed(file: fileName, path: "", message: refusal) }
     guard document.workspace.schemaVersion == SchemaVersion.current else {
       throw .malformed(
         file: fileName, path: "workspace.schemaVersion",

@@ -184,6 +184,20 @@ extension Limits {
     if n > limit { throw .tooLong(field, limit: limit, actual: n) }
   }
 
+  /// Throws when `text` holds a NUL (U+0000). A NUL is refused, not dropped with the other
+  /// control characters: it is never part of text a person wrote (the CLI refuses input holding
+  /// one as not text), and dropping it would store a value that was not given (`x\u{0}y` as
+  /// `xy`). Shared by tool arguments (MCP) and imported documents.
+  /// - Throws: ``ValidationError`` naming the field and the character position (1-based, in
+  ///   `Character`s — a NUL is a grapheme cluster of its own, so where an editor shows it).
+  public static func refuseNUL(_ field: String, _ text: String) throws(ValidationError) {
+    guard let nul = text.firstIndex(of: "\u{0}") else { return }
+    let position = text.distance(from: text.startIndex, to: nul) + 1
+    throw ValidationError(
+      field: field,
+      message: "\(field) contains a NUL character (U+0000) at character \(position); NUL is not text, remove it")
+  }
+
   /// Throws when `text` is empty after trimming whitespace.
   public static func checkNotEmpty(_ field: String, _ text: String) throws(ValidationError) {
     if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {

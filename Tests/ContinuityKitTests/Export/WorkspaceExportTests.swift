@@ -79,6 +79,12 @@ struct WorkspaceExportTests {
       json: { $0.replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 1.5") },
       message: ["f.json: formatVersion: expected a whole number, got 1.5. Nothing was imported"]),
     Refused(
+      name: "a NUL in a string is refused, not dropped",
+      json: { $0.replacingOccurrences(of: "\"title\" : \"Use SQLite\"", with: "\"title\" : \"Use\\u0000SQLite\"") },
+      message: [
+        "f.json: workspace.knowledge[0].title contains a NUL character (U+0000) at character 4; NUL is not text, remove it. Nothing was imported"
+      ]),
+    Refused(
       name: "a null says what was expected instead",
       json: { $0.replacingOccurrences(of: "\"title\" : \"Use SQLite\"", with: "\"title\" : null") },
       message: ["workspace.knowledge[0].title: expected a string, got null. Nothing was imported"]),
