@@ -154,6 +154,22 @@ struct ToolSchemaTests {
     #expect(try tool.normalize(["kind": "fact", "title": "x\u{7}y\u{1B}z"])["title"] == "xyz")
   }
 
+  @Test("a tag holding a line break, a tab or another control character is refused naming the field")
+  func tagControlsRefused() throws {
+    let tool = try ToolRegistry.standard.tool(named: "knowledge_capture")
+    #expect(
+      throws: ToolArgumentError(
+        field: "arguments.tags[1]",
+        message: "arguments.tags[1] 'x\\ny' contains a line break; a tag is one line without tabs or control characters")
+    ) { try tool.normalize(["kind": "fact", "title": "t", "tags": ["ok", "x\ny"]]) }
+    for tag in ["a\tb", "a\u{7}b", "a\u{2028}b"] {
+      let error = #expect(throws: ToolArgumentError.self) { try tool.normalize(["kind": "fact", "title": "t", "tags": .array([.string(tag)])]) }
+      #expect(error?.field == "arguments.tags[0]")
+    }
+    // Surrounding whitespace is trimmed as before.
+    #expect(try tool.normalize(["kind": "fact", "title": "t", "tags": [" Storage\n"]])["tags"] == ["storage"])
+  }
+
   @Test("unknown tools suggest the nearest name")
   func unknownTool() {
     #expect(throws: AgentError.unknownTool(name: "knowledge_serch", suggestion: "knowledge_search")) {

@@ -89,4 +89,38 @@ struct OneLineFieldTests {
     let listed = try #require((try Self.json(["task", "list"], ws)["tasks"] as? [[String: Any]])?.first)
     #expect(listed["title"] as? String == stored, "the JSON keeps the line break")
   }
+
+  @Test("a tag with a line break is refused at capture and memory save, and as a --tag filter", arguments: breaks + [Case(name: "tab", lineBreak: "\t")])
+  func tagWithLineBreakRefused(_ c: Case) throws {
+    let dir = TemporaryDirectory("tags")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let tag = "x\(c.lineBreak)y"
+    let escaped = c.lineBreak.unicodeScalars.map { s in
+      switch s {
+      case "\n": "\\n"
+      case "\r": "\\r"
+      case "\t": "\\t"
+      default: "\\u{" + String(s.value, radix: 16, uppercase: true) + "}"
+      }
+    }.joined()
+    let problem = c.lineBreak == "\t" ? "a tab" : "a line break"
+    for args in [["capture", "fact", "t", "--tags", "ok," + tag], ["memory", "save", "m", "--tags", "ok," + tag]] {
+      let r = try runDolphin(args + ["--workspace", ws])
+      #expect(r.status == 4, "\(c.name) \(args[0]): \(r.stderr)")
+      #expect(
+        r.stderr.contains("--tags 'x\(escaped)y' contains \(problem); a tag is one line without tabs or control characters"),
+        "\(c.name): \(r.stderr)")
+    }
+    // The library names the field as given (tags[1]); the CLI names the flag and quotes the value.
+    let json = try runDolphin(["capture", "fact", "t", "--tags", "ok," + tag, "--json", "--workspace", ws])
+    #expect(json.stdout.contains("\"field\" : \"tags[1]\"") || json.stdout.contains("\"field\":\"tags[1]\""), "\(json.stdout)")
+    _ = try Self.stdout(["capture", "fact", "t", "--tags", "x y"], ws)
+    let list = try JSONSerialization.jsonObject(with: Data(Self.stdout(["knowledge", "list", "--json"], ws).utf8)) as? [String: Any]
+    #expect(list?["total"] as? Int == 1, "the refused captures stored nothing")
+    let filter = try runDolphin(["knowledge", "list", "--tag", tag, "--workspace", ws])
+    #expect(filter.status == 4, "\(c.name): \(filter.stderr)")
+    #expect(filter.stderr.contains("--tag 'x\(escaped)y' contains \(problem)"), "\(c.name): \(filter.stderr)")
+    #expect(try Self.stdout(["knowledge", "list", "--tag", "x y"], ws).contains("[x y]"))
+  }
 }

@@ -13,6 +13,60 @@ extension Limits {
     return out
   }
 
+  /// Tags as given (by a user, a tool call or a file), checked and then sanitized and normalized
+  /// as ``normalizeTags(_:)`` does.
+  /// - Parameters:
+  ///   - raw: the tags as given.
+  ///   - field: the field named in errors.
+  /// - Throws: ``ValidationError`` (field `tags[i]`, `i` counting the tags as given) for a tag
+  ///   holding a line break, a tab or another control character (``checkTagCharacters(_:_:)``).
+  public static func normalizedTags(_ raw: [String], field: String = "tags") throws(ValidationError) -> [String] {
+    for (i, tag) in raw.enumerated() { try checkTagCharacters("\(field)[\(i)]", tag) }
+    return normalizeTags(raw.map(Sanitizer.sanitize))
+  }
+
+  /// Throws when a tag, trimmed, holds a line break, a tab or another control character: a tag
+  /// is one line, shown on one line (`[x y]` for `x\ny`) and matched exactly by a filter, so
+  /// such a tag could be neither told apart nor found.
+  /// - Parameters:
+  ///   - field: the field named in errors, e.g. `tags[0]`.
+  ///   - tag: the tag as given.
+  /// - Throws: ``ValidationError`` naming the field, the kind of character and the tag with its
+  ///   control characters escaped (`'x\ny'`).
+  public static func checkTagCharacters(_ field: String, _ tag: String) throws(ValidationError) {
+    let trimmed = tag.trimmingCharacters(in: .whitespacesAndNewlines)
+    let problem: String
+    if trimmed.contains(where: \.isNewline) {
+      problem = "a line break"
+    } else if trimmed.contains("\t") {
+      problem = "a tab"
+    } else if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+      problem = "a control character"
+    } else {
+      return
+    }
+    throw ValidationError(
+      field: field,
+      message: "\(field) '\(escaped(String(tag.prefix(60))))' contains \(problem); a tag is one line without tabs or control characters")
+  }
+
+  /// `text` with line breaks, tabs and other control characters written as escapes (`\n`, `\t`,
+  /// `\u{1}`), so that a message quoting it stays on one line.
+  public static func escaped(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}":
+        out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
   /// A tag to filter by, normalized as stored tags are (trimmed, lowercased).
   ///
   /// - Parameters:
@@ -20,7 +74,8 @@ extension Limits {
   ///   - label: how the caller names it in messages (`tag`, or `--tag` on the command line).
   /// - Returns: the normalized tag, 1…``tagLength`` (48) characters.
   /// - Throws: ``ValidationError`` (field `tag`) when it is empty after trimming or longer than
-  ///   ``tagLength`` characters — no stored tag could match it.
+  ///   ``tagLength`` characters, or when it holds a line break, a tab or another control
+  ///   character (``checkTagCharacters(_:_:)``) — no stored tag could match it.
   public static func tagFilter(_ raw: String, label: String = "tag") throws(ValidationError)
     -> String
   {
@@ -28,6 +83,7 @@ extension Limits {
     guard !tag.isEmpty else {
       throw ValidationError(field: "tag", message: "\(label) must not be empty")
     }
+    do { try checkTagCharacters(label, raw) } catch { throw ValidationError(field: "tag", message: error.message) }
     guard tag.count <= tagLength else {
       throw ValidationError(
         field: "tag", limit: tagLength, actual: tag.count,
@@ -36,9 +92,10 @@ extension Limits {
     return tag
   }
 
-  /// Checks tag count and each tag's length.
+  /// Checks tag count, each tag's length and that each is one line without control characters.
   public static func validateTags(_ tags: [String], field: String = "tags") throws(ValidationError) {
     try checkCount(field, tags.count, limit: tagsPerItem, unit: "tags")
+    for (i, t) in tags.enumerated() { try checkTagCharacters("\(field)[\(i)]", t) }
     for (i, t) in tags.enumerated() where t.count > tagLength {
       throw ValidationError(
         field: "\(field)[\(i)]", limit: tagLength, actual: t.count,

@@ -21,15 +21,17 @@ extension KnowledgeEngine {
   public func capture(_ request: CaptureRequest) throws -> CaptureResult {
     let title: String
     let content: String
+    let tags: [String]
     do {
       title = try Limits.sanitizedInput("title", request.title, limit: Limits.title, trimming: true)
       content = try Limits.sanitizedInput("content", request.content, limit: Limits.content)
+      tags = try Limits.normalizedTags(request.tags)
     } catch { throw WorkspaceError.validation(error) }
     let now = environment.now()
     let item = KnowledgeItem(
       id: environment.makeID(), kind: request.kind, title: title, content: content,
       source: request.source,
-      tags: Limits.normalizeTags(request.tags.map(Sanitizer.sanitize)),
+      tags: tags,
       relationships: Self.dedupeRelationships(request.relationships),
       priority: request.priority, createdAt: now, updatedAt: now)
     try Self.refuseCredentials(in: Self.textFields(of: item), allowed: request.allowCredentials)
@@ -63,6 +65,11 @@ extension KnowledgeEngine {
   /// - Returns: the stored items, in request order, and the digest.
   /// - Throws: the first validation or capacity error; nothing is stored then.
   public func captureBulk(_ requests: [CaptureRequest]) throws -> (items: [KnowledgeItem], digest: Digest?) {
+    for (i, request) in requests.enumerated() {
+      do { _ = try Limits.normalizedTags(request.tags, field: "requests[\(i)].tags") } catch {
+        throw WorkspaceError.validation(error)
+      }
+    }
     let items = requests.map { request in
       let now = environment.now()
       return KnowledgeItem(
@@ -225,11 +232,12 @@ extension KnowledgeEngine {
     -> MemorySaveResult
   {
     let clean: String
+    let normalizedTags: [String]
     do {
       clean = try Limits.sanitizedInput("text", text, limit: Limits.memoryText, trimming: true)
+      normalizedTags = try Limits.normalizedTags(tags)
     } catch { throw WorkspaceError.validation(error) }
     let now = environment.now()
-    let normalizedTags = Limits.normalizeTags(tags.map(Sanitizer.sanitize))
     let memoryID = environment.makeID()
     let mirrorID = environment.makeID()
     let memory = MemoryItem(id: memoryID, text: clean, tags: normalizedTags, createdAt: now, knowledgeID: mirrorID)

@@ -74,6 +74,8 @@ struct ImportAnalysis {
 
   init(_ document: WorkspaceExport, policy: ImportConflictPolicy, source: String, _ tx: WorkspaceTransaction) throws {
     self.policy = policy
+    // Tags are checked as given: the sanitizer would drop some control characters silently.
+    do { try Self.validateTagCharacters(document.workspace) } catch { throw Self.refusal(error, source: source) }
     let ws = Self.sanitized(document.workspace)
     workspace = ws
     plan = ImportPlan(
@@ -259,6 +261,20 @@ struct ImportAnalysis {
 
   static func requireKept(_ count: Int, _ limit: Int, _ path: String, _ unit: String) throws(WorkspaceError) {
     if count > limit { throw .validation(.tooMany(path, limit: limit, actual: count, unit: unit)) }
+  }
+
+  /// Refuses a tag holding a line break, a tab or another control character, as capture does.
+  static func validateTagCharacters(_ ws: AssistantWorkspace) throws(WorkspaceError) {
+    for (i, k) in ws.knowledge.enumerated() {
+      try named("workspace.knowledge[\(i)]", k.id) { () throws(ValidationError) in
+        for (j, tag) in k.tags.enumerated() { try Limits.checkTagCharacters("tags[\(j)]", tag) }
+      }
+    }
+    for (i, m) in ws.memories.enumerated() {
+      try named("workspace.memories[\(i)]", m.id) { () throws(ValidationError) in
+        for (j, tag) in m.tags.enumerated() { try Limits.checkTagCharacters("tags[\(j)]", tag) }
+      }
+    }
   }
 
   static func validateRecords(_ ws: AssistantWorkspace) throws(WorkspaceError) {
