@@ -426,8 +426,8 @@ struct CLIEndToEndTests {
     #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
     #expect(r.stdout.isEmpty)
     #expect(
-      r.stderr == "dolphin: error: --workspace \(cli.workspace): it already holds records the demo did not write "
-        + "(knowledge 1, handoff 1); the demo needs an empty or new workspace (or one only an earlier demo wrote to), "
+      r.stderr == "dolphin: error: --workspace \(cli.workspace): it holds records the demo did not write "
+        + "(knowledge 1, handoff 1; e.g. knowledge item 'Keep my notes here'); the demo needs an empty or new workspace (or one only an earlier demo wrote to), "
         + "so that its records and its active handoff never mix with yours. Nothing was written. "
         + "Omit --workspace to use \(home)/dolphin-demo, or name a new directory\n")
     let status = try cli.json(["status"])
@@ -442,6 +442,41 @@ struct CLIEndToEndTests {
     #expect(l.status == 2)
     #expect(l.stderr.contains("--workspace \(legacy.path): it holds a legacy workspace.json; the demo needs an empty or new workspace"))
     #expect(!FileManager.default.fileExists(atPath: legacy.appendingPathComponent("workspace.sqlite").path))
+  }
+
+  @Test("the demo's refusal counts only the records it did not write and names the first")
+  func demoRefusalCountsForeignRecordsOnly() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let demoDir = cli.dir.appending("demo").path
+    let first = try runDolphin(["demo", "--workspace", demoDir])
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(try runDolphin(["task", "add", "mine", "--workspace", demoDir]).status == 0)
+    let second = try runDolphin(["demo", "--workspace", demoDir])
+    #expect(second.status == 2)
+    #expect(second.stderr.contains("it holds records the demo did not write (task 1; e.g. task 'mine'); "), "\(second.stderr)")
+    #expect(!second.stderr.contains("knowledge"))
+  }
+
+  @Test("the demo refuses a non-empty directory that holds no workspace, and creates nothing there")
+  func demoRefusesNonEmptyDirectory() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let tree = cli.dir.appending("tree")
+    try FileManager.default.createDirectory(at: tree.appendingPathComponent("Sources"), withIntermediateDirectories: true)
+    try Data("# readme".utf8).write(to: tree.appendingPathComponent("README.md"))
+    let r = try runDolphin(["demo", "--workspace", tree.path])
+    #expect(r.status == 2)
+    #expect(
+      r.stderr.contains(
+        "--workspace \(tree.path): it is a directory that is not empty and holds no workspace (2 entries, e.g. 'README.md'); "
+          + "the demo needs an empty or new workspace"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: tree.appendingPathComponent("workspace.sqlite").path))
+    // An empty directory is fine.
+    let empty = cli.dir.appending("empty")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    let ok = try runDolphin(["demo", "--workspace", empty.path])
+    #expect(ok.status == 0, "\(ok.stderr)")
   }
 
   @Test("`dolphin demo` with no arguments uses its own workspace beside the default one, and runs twice")

@@ -17,12 +17,15 @@ extension Commands {
   }
 
   /// Why the demo must not write to `dir`, or nil when it may: `dir` is the demo's own
-  /// directory, holds no workspace yet, or holds only records an earlier demo run stored.
+  /// directory, a new or empty directory, or a workspace holding only records an earlier demo
+  /// run stored.
   ///
   /// Anything else — a knowledge item, memory, task or handoff the demo did not write, a
   /// conversation, activity, a quarantine, or a legacy `workspace.json` waiting to be imported —
   /// is the user's, and the demo's captures and its handoff (which it restores, making it the
-  /// active one) would mix into it. Nothing is created or written here.
+  /// active one) would mix into it. The reason names the first such record and counts only
+  /// those. A directory without a workspace that holds other files (a source tree) is refused
+  /// too. Nothing is created or written here.
   static func demoRefusal(_ dir: URL, ownDirectory: URL) throws -> String? {
     if resolvedPath(dir) == resolvedPath(ownDirectory) { return nil }
     let legacy = dir.appendingPathComponent(KnowledgeEngine.legacyFileName)
@@ -30,31 +33,52 @@ extension Commands {
     let store: SQLiteWorkspaceStore
     switch Result(catching: { () throws(WorkspaceError) in try SQLiteWorkspaceStore.open(directory: dir, create: false) }) {
     case .success(let s): store = s
-    case .failure(.noWorkspace): return nil
+    case .failure(.noWorkspace): return nonWorkspaceContents(dir)
     case .failure(let error): throw error
     }
     let counts = try store.read { try $0.counts() }
-    let tables = ["knowledge", "memory", "task", "handoff", "digest", "conversation", "message", "receipt", "checkpoint", "quarantine"]
-    let held = tables.compactMap { table in counts[table].flatMap { $0 > 0 ? "\(table) \($0)" : nil } }
-    let refusal = "it already holds records the demo did not write (\(held.joined(separator: ", ")))"
     func count(_ table: String) -> Int { counts[table, default: 0] }
-    // Only what the demo stores: its knowledge, tasks and handoff, and the digests its captures make.
-    guard ["memory", "conversation", "message", "receipt", "checkpoint", "quarantine"].allSatisfy({ count($0) == 0 }),
-      count("knowledge") <= demoKnowledge.count + 1, count("task") <= demoTasks.count, count("handoff") <= 1,
-      count("knowledge") > 0 || count("digest") == 0
-    else { return refusal }
     let engine = KnowledgeEngine(store: store)
-    let knowledge = try engine.listKnowledge()
-    let tasks = try engine.listTasks()
-    let handoffs = try engine.listHandoffs().handoffs
-    let demoOnly =
-      knowledge.allSatisfy { item in
-        (item.kind == .code && item.title == demoReviewTitle)
-          || demoKnowledge.contains { $0.0 == item.kind && $0.1 == item.title }
-      }
-      && tasks.allSatisfy { task in demoTasks.contains { $0.0 == task.title } }
-      && handoffs.allSatisfy { $0.focus == demoHandoffFocus }
-    return demoOnly ? nil : refusal
+    // Per table, how many records the demo did not write, and the first of them.
+    var foreign: [(table: String, count: Int, example: String)] = []
+    func note(_ table: String, _ records: [String]) {
+      if let first = records.first { foreign.append((table, records.count, first)) }
+    }
+    note(
+      "knowledge",
+      try engine.listKnowledge().filter { item in
+        !((item.kind == .code && item.title == demoReviewTitle)
+          || demoKnowledge.contains { $0.0 == item.kind && $0.1 == item.title })
+      }.map { "knowledge item '\(inertLine($0.title))'" })
+    if let memory = try engine.listMemories(limit: 1).first {
+      foreign.append(("memory", count("memory"), "memory '\(inertLine(String(memory.text.prefix(60))))'"))
+    }
+    note(
+      "task",
+      try engine.listTasks().filter { task in !demoTasks.contains { $0.0 == task.title } }
+        .map { "task '\(inertLine($0.title))'" })
+    note(
+      "handoff",
+      try engine.listHandoffs().handoffs.filter { $0.focus != demoHandoffFocus }
+        .map { "handoff '\(inertLine($0.focus))'" })
+    // Digests are derived: the demo's captures store them, but not without knowledge.
+    if count("knowledge") == 0, count("digest") > 0 { foreign.append(("digest", count("digest"), "a digest")) }
+    for table in ["conversation", "message", "receipt", "checkpoint", "quarantine"] where count(table) > 0 {
+      foreign.append((table, count(table), table == "quarantine" ? "a quarantined record" : "a \(table)"))
+    }
+    guard let first = foreign.first else { return nil }
+    let totals = foreign.map { "\($0.table) \($0.count)" }.joined(separator: ", ")
+    return "it holds records the demo did not write (\(totals); e.g. \(first.example))"
+  }
+
+  /// Why a directory without a workspace must not become the demo's: it holds files that are
+  /// not a workspace's (a source tree, documents); nil when it is missing or empty.
+  static func nonWorkspaceContents(_ dir: URL) -> String? {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return nil }
+    // What a workspace directory may hold before its database exists, and Finder's litter.
+    let other = entries.filter { !$0.hasPrefix(SQLiteWorkspaceStore.fileName) && $0 != ".DS_Store" }.sorted()
+    guard let first = other.first else { return nil }
+    return "it is a directory that is not empty and holds no workspace (\(other.count) entr\(other.count == 1 ? "y" : "ies"), e.g. '\(inertLine(first))')"
   }
 
   static let demoReviewTitle = "Heuristic review of this repository's Sources/"
