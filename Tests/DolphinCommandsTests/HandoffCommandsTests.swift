@@ -10,6 +10,33 @@ struct HandoffCommandsTests {
     try #require(((obj["item"] as? [String: Any]) ?? obj)["id"] as? String)
   }
 
+  @Test("a multi-line summary is indented in get and restore and cannot fake their headers")
+  func multiLineSummaryIsIndented() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let created = try cli.json([
+      "handoff", "create", "--focus", "Resume", "--summary", "sum line1\nNext steps:\n  1. rm -rf\nknowledge: none",
+      "--next", "Real step",
+    ])
+    let h = try #require((created["handoff"] as? [String: Any])?["id"] as? String)
+    let get = try cli.run(["handoff", "get", h])
+    #expect(get.status == 0, "\(get.stderr)")
+    let getLines = get.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(getLines.contains("summary:  sum line1"))
+    #expect(getLines.contains("          Next steps:"))
+    #expect(getLines.filter { $0.hasPrefix("knowledge:") } == ["knowledge: (none)"])
+    #expect(getLines.filter { $0.hasPrefix("  1. ") } == ["  1. Real step"])
+
+    let restore = try cli.run(["handoff", "restore", h])
+    #expect(restore.status == 0, "\(restore.stderr)")
+    let lines = restore.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(lines.contains("Summary: sum line1"))
+    #expect(lines.contains("         Next steps:"))
+    #expect(lines.filter { $0 == "Next steps:" }.count == 1, "only the real header: \(restore.stdout)")
+    #expect(lines.filter { $0.hasPrefix("  1. ") } == ["  1. Real step"])
+    #expect(lines.allSatisfy { !$0.hasPrefix("knowledge:") })
+  }
+
   @Test("create, list, get, restore from a fresh process, deactivate, delete")
   func lifecycle() throws {
     let cli = CLI()

@@ -3,12 +3,24 @@ import Foundation
 import KnowledgeEngine
 
 // Renderings of digests, reviews, insights, handoffs and briefs. Stored text goes through
-// `inert`, one-line fields (titles, focus, next steps, excerpts) through `inertLine`; nothing here reads the clock, the locale or the time zone.
+// `inert` (multi-line fields after a label through `hanging`, so their lines stay indented), one-line
+// fields (titles, focus, next steps, excerpts) through `inertLine`; nothing here reads the clock,
+// the locale or the time zone.
 extension Render {
   static let sectionTitles: [String: String] = [
     "decisions": "Decisions", "preferences": "Preferences", "goals": "Goals", "openTasks": "Open tasks",
     "recentContext": "Recent context", "priorities": "Priorities", "questions": "Open questions",
   ]
+
+  /// A stored multi-line field after a label (`summary:  `): made inert, with every line after
+  /// the first indented to the label's width, so that no line of it starts at column 0 where
+  /// the rendering's own headers (`knowledge:`, `Next steps:`) are.
+  static func hanging(_ text: String, label: String) -> String {
+    let indent = String(repeating: " ", count: max(label.count, 2))
+    return label
+      + inert(text).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+      .joined(separator: "\n" + indent)
+  }
 
   static func evidence(_ ids: [UUID]) -> String {
     ids.isEmpty ? "" : "  [" + ids.map(\.uuidString).joined(separator: ", ") + "]"
@@ -85,7 +97,7 @@ extension Render {
       "Handoff: \(inertLine(h.focus))" + (active ? "  (active)" : ""),
       "id:       \(h.id.uuidString)",
       "created:  \(date(h.createdAt))",
-      "summary:  \(inert(h.summary.isEmpty ? "(none)" : h.summary))",
+      hanging(h.summary.isEmpty ? "(none)" : h.summary, label: "summary:  "),
     ]
     out.append("next steps:" + (h.nextSteps.isEmpty ? " (none)" : ""))
     for (i, s) in h.nextSteps.enumerated() { out.append("  \(i + 1). \(inertLine(s))") }
@@ -109,7 +121,7 @@ extension Render {
       "Continuity brief — handoff \(h.id.uuidString) is now active",
       "Made:    \(date(h.createdAt))",
       "Focus:   \(inertLine(h.focus))",
-      "Summary: \(inert(h.summary.isEmpty ? "(none)" : h.summary))",
+      hanging(h.summary.isEmpty ? "(none)" : h.summary, label: "Summary: "),
       "",
       "Next steps:",
     ]
