@@ -95,8 +95,21 @@ struct ToolSchemaTests {
     #expect(error?.field == "arguments.\(misspelt)")
     if let first, first.count > 3 { #expect(error?.message.contains("did you mean '\(first)'?") == true, "\(String(describing: error))") }
     // A tool without fields says so instead of listing none ("allowed: ").
-    let expected = first == nil ? "(arguments takes no fields)" : "(allowed: "
+    let expected = first == nil ? "(this tool takes no arguments)" : "(allowed: "
     #expect(error?.message.contains(expected) == true, "\(String(describing: error))")
+  }
+
+  @Test("a field given to an object without fields reads as English: the tool takes no arguments, a nested object has no fields")
+  func noFieldsWording() throws {
+    let none = ToolSchema.object([])
+    #expect(
+      throws: ToolArgumentError(field: "arguments.x", message: "unknown field 'x' in arguments (this tool takes no arguments)")
+    ) { try none.validate(["x": 1], path: "arguments") }
+    let nested = ToolSchema.object([ToolProperty("options", .object([]), "No options yet.")])
+    #expect(
+      throws: ToolArgumentError(
+        field: "arguments.options.x", message: "unknown field 'x' in arguments.options (arguments.options has no fields)")
+    ) { try nested.validate(["options": ["x": 1]], path: "arguments") }
   }
 
   @Test("each field's wrong type, bad enum, bad UUID and over-bound value fails naming the field", arguments: names)

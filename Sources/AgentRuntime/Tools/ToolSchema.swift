@@ -120,7 +120,9 @@ public indirect enum ToolSchema: Sendable {
       let names = props.map(\.name)
       for key in given.keys where !names.contains(key) {
         let hint = NearestName.suggest(key, in: names).map { "; did you mean '\($0)'?" } ?? ""
-        let allowed = names.isEmpty ? "\(path) takes no fields" : "allowed: \(names.joined(separator: ", "))"
+        let allowed =
+          !names.isEmpty ? "allowed: \(names.joined(separator: ", "))"
+          : path == "arguments" ? "this tool takes no arguments" : "\(path) has no fields"
         throw ToolArgumentError(field: "\(path).\(key)", message: "unknown field '\(key)' in \(path)\(hint) (\(allowed))")
       }
       var out = JSONObject()
