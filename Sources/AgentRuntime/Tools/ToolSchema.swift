@@ -120,10 +120,11 @@ public indirect enum ToolSchema: Sendable {
       let names = props.map(\.name)
       for key in given.keys where !names.contains(key) {
         let hint = NearestName.suggest(key, in: names).map { "; did you mean '\($0)'?" } ?? ""
+        let shown = Self.quotable(key, limit: 40)
         let allowed =
           !names.isEmpty ? "allowed: \(names.joined(separator: ", "))"
           : path == "arguments" ? "this tool takes no arguments" : "\(path) has no fields"
-        throw ToolArgumentError(field: "\(path).\(key)", message: "unknown field '\(key)' in \(path)\(hint) (\(allowed))")
+        throw ToolArgumentError(field: "\(path).\(shown)", message: "unknown field '\(shown)' in \(path)\(hint) (\(allowed))")
       }
       var out = JSONObject()
       for p in props {
@@ -157,7 +158,7 @@ public indirect enum ToolSchema: Sendable {
       if r.isUUID {
         let t = s.trimmingCharacters(in: .whitespaces)
         guard let id = UUID(uuidString: t) else {
-          throw ToolArgumentError(field: path, message: "\(path) '\(Truncation.truncate(t, to: 60))' is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
+          throw ToolArgumentError(field: path, message: "\(path) '\(Self.quotable(t, limit: 60))' is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
         }
         return .string(id.uuidString)
       }
@@ -166,7 +167,7 @@ public indirect enum ToolSchema: Sendable {
           return .string(match)
         }
         let hint = NearestName.suggest(s, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
-        throw ToolArgumentError(field: path, message: "\(path) '\(Truncation.truncate(s, to: 40))' is not one of: \(allowed.joined(separator: ", "))\(hint)")
+        throw ToolArgumentError(field: path, message: "\(path) '\(Self.quotable(s, limit: 40))' is not one of: \(allowed.joined(separator: ", "))\(hint)")
       }
       let n = s.count
       if n > r.maxLength {
@@ -207,6 +208,16 @@ public indirect enum ToolSchema: Sendable {
       }
       return .array(out)
     }
+  }
+}
+
+extension ToolSchema {
+  /// A given key or value as it may be quoted in a message: sanitized (``Sanitizer/sanitize(_:)``,
+  /// so no role or tool delimiter survives), on one line (``TerminalText/singleLine(_:)``, so it
+  /// cannot start what reads as a line of its own) and cut to `limit` characters
+  /// (``Truncation/truncate(_:to:)``). Error messages reach the client and the model verbatim.
+  static func quotable(_ given: String, limit: Int) -> String {
+    Truncation.truncate(TerminalText.singleLine(Sanitizer.sanitize(given)), to: limit)
   }
 }
 
