@@ -79,7 +79,7 @@ enum ContinuityTools {
         structured["digestID"] = .string(d.id.uuidString)
         changed.append(d.id)
       }
-      return ToolOutput(structured: .object(structured), text: "Captured \(result.item.kind.rawValue) \"\(result.item.title)\" (id \(result.item.id.uuidString)).", changedIDs: changed)
+      return ToolOutput(structured: .object(structured), text: "Captured \(result.item.kind.rawValue) \"\(ToolRendering.line(result.item.title))\" (id \(result.item.id.uuidString)).", changedIDs: changed)
     })
 
   static let projectContext = ToolDefinition(
@@ -103,11 +103,11 @@ enum ContinuityTools {
       var lines = ["Project review (rule-based): \(r.tasks.open) open task(s), \(r.tasks.completed) completed; \(r.insightTotal) insight(s)"]
       for (title, section) in [("Decisions", r.decisions), ("Goals", r.goals), ("Open tasks", r.openTasks), ("Priorities", r.priorities), ("Open questions", r.questions)] where !section.isEmpty {
         lines.append("\(title):")
-        lines += section.map { "- \($0.text) [\($0.evidenceIDs.map(\.uuidString).joined(separator: ", "))]" }
+        lines += section.map { "- \(ToolRendering.line($0.text)) [\($0.evidenceIDs.map(\.uuidString).joined(separator: ", "))]" }
       }
       if !r.insights.isEmpty {
         lines.append("Insights:")
-        lines += r.insights.map { "- [\($0.priority.rawValue)] \($0.message) [\($0.evidenceIDs.map(\.uuidString).joined(separator: ", "))]" }
+        lines += r.insights.map { "- [\($0.priority.rawValue)] \(ToolRendering.line($0.message)) [\($0.evidenceIDs.map(\.uuidString).joined(separator: ", "))]" }
       }
       return ToolOutput(structured: try ToolRendering.json(r), text: lines.joined(separator: "\n"))
     })
@@ -133,7 +133,7 @@ enum ContinuityTools {
       let h = created.handoff
       return ToolOutput(
         structured: try ToolRendering.json(created),
-        text: "Created handoff \(h.id.uuidString): \(h.focus) (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) task(s), \(h.recentExcerpts.count) excerpt(s)).",
+        text: "Created handoff \(h.id.uuidString): \(ToolRendering.line(h.focus)) (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) task(s), \(h.recentExcerpts.count) excerpt(s)).",
         changedIDs: [h.id])
     })
 
@@ -145,7 +145,7 @@ enum ContinuityTools {
     risk: .readOnly, isIdempotent: true,
     handler: { _, ctx in
       let l = try ctx.engine.listHandoffs()
-      let lines = l.handoffs.map { h in "- \(h.id.uuidString)\(h.id == l.activeHandoffID ? " (active)" : "") \(h.focus)" }
+      let lines = l.handoffs.map { h in "- \(h.id.uuidString)\(h.id == l.activeHandoffID ? " (active)" : "") \(ToolRendering.line(h.focus))" }
       return ToolOutput(structured: try ToolRendering.json(l), text: l.handoffs.isEmpty ? "No handoffs." : "\(l.handoffs.count) handoff(s):\n" + lines.joined(separator: "\n"))
     })
 
@@ -157,9 +157,9 @@ enum ContinuityTools {
     risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let h = try ctx.engine.handoff(id: try requireID(args))
-      var lines = ["Handoff \(h.id.uuidString): \(h.focus)"]
-      if !h.summary.isEmpty { lines.append(h.summary) }
-      lines += h.nextSteps.map { "next: \($0)" }
+      var lines = ["Handoff \(h.id.uuidString): \(ToolRendering.line(h.focus))"]
+      if !h.summary.isEmpty { lines.append("Summary: " + ToolRendering.block(h.summary)) }
+      lines += h.nextSteps.map { "next: \(ToolRendering.line($0))" }
       return ToolOutput(structured: .object(["handoff": try ToolRendering.json(h)]), text: lines.joined(separator: "\n"))
     })
 
@@ -171,11 +171,11 @@ enum ContinuityTools {
     risk: .localWrite, isIdempotent: true,
     handler: { args, ctx in
       let b = try ctx.engine.restoreHandoff(id: try requireID(args))
-      var lines = ["Restored handoff \(b.handoff.id.uuidString) as context only (nothing was re-run).", "Focus: \(b.handoff.focus)"]
-      if !b.handoff.summary.isEmpty { lines.append("Summary: \(b.handoff.summary)") }
-      lines += b.handoff.nextSteps.map { "Next: \($0)" }
-      lines += b.knowledge.map { "Knowledge: \($0.title) (\($0.id.uuidString))" }
-      lines += b.tasks.map { "Task: \($0.title) (\($0.id.uuidString))" }
+      var lines = ["Restored handoff \(b.handoff.id.uuidString) as context only (nothing was re-run).", "Focus: \(ToolRendering.line(b.handoff.focus))"]
+      if !b.handoff.summary.isEmpty { lines.append("Summary: " + ToolRendering.block(b.handoff.summary)) }
+      lines += b.handoff.nextSteps.map { "Next: \(ToolRendering.line($0))" }
+      lines += b.knowledge.map { "Knowledge: \(ToolRendering.line($0.title)) (\($0.id.uuidString))" }
+      lines += b.tasks.map { "Task: \(ToolRendering.line($0.title)) (\($0.id.uuidString))" }
       if b.capturedSinceTotal > 0 { lines.append("Captured since: \(b.capturedSinceTotal) item(s)") }
       return ToolOutput(structured: try ToolRendering.json(b), text: lines.joined(separator: "\n"), changedIDs: [b.handoff.id])
     })
@@ -200,7 +200,7 @@ enum ContinuityTools {
     outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let r = try ctx.engine.insights(minimumPriority: Priority(rawValue: args["minPriority"]?.string ?? "low") ?? .low)
-      let lines = r.insights.map { "- [\($0.priority.rawValue)] \($0.rule.rawValue): \($0.message) [\($0.evidenceIDs.map(\.uuidString).joined(separator: ", "))]" }
+      let lines = r.insights.map { "- [\($0.priority.rawValue)] \($0.rule.rawValue): \(ToolRendering.line($0.message)) [\($0.evidenceIDs.map(\.uuidString).joined(separator: ", "))]" }
       return ToolOutput(structured: try ToolRendering.json(r), text: "Rule-based insights: \(r.insights.count) of \(r.total)" + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")))
     })
 
@@ -214,7 +214,7 @@ enum ContinuityTools {
     outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
     handler: { args, _ in
       let report = try CodeAnalyzer.analyze(source: args["code"]?.string ?? "", fileName: args["fileName"]?.string ?? "input.swift")
-      let lines = report.findings.prefix(50).map { "\($0.line):\($0.column) \($0.rule.rawValue): \($0.message)" }
+      let lines = report.findings.prefix(50).map { "\($0.line):\($0.column) \($0.rule.rawValue): \(ToolRendering.line($0.message))" }
       return ToolOutput(
         structured: try ToolRendering.json(report),
         text: "Heuristic code analysis (not a compiler): \(report.totalFindings) finding(s)" + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")))
@@ -243,6 +243,6 @@ enum ContinuityTools {
     risk: .localWrite, isIdempotent: true,
     handler: { args, ctx in
       let t = try ctx.engine.reopenTask(id: try requireID(args))
-      return ToolOutput(structured: .object(["task": try ToolRendering.json(t)]), text: "Reopened task \(t.id.uuidString): \(t.title)", changedIDs: [t.id])
+      return ToolOutput(structured: .object(["task": try ToolRendering.json(t)]), text: "Reopened task \(t.id.uuidString): \(ToolRendering.line(t.title))", changedIDs: [t.id])
     })
 }

@@ -3,27 +3,47 @@ import Foundation
 import KnowledgeEngine
 
 /// Deterministic renderings and JSON conversions shared by the tools.
+///
+/// In a tool's `text`, each stored one-line field (a title, a focus, a tag, a next step) goes
+/// through ``line(_:)``, and each multi-line field (content, a summary) through
+/// ``block(_:indent:)``, so that no stored record can print what reads as a row of its own.
+/// The structured output keeps the stored text unchanged.
 enum ToolRendering {
   static func json<T: Encodable>(_ value: T) throws -> JSONValue { try JSONValue(encoding: value) }
 
+  /// A stored one-line field on one line: every line break and tab becomes a space
+  /// (``TerminalText/singleLine(_:)``, as the CLI folds them).
+  static func line(_ text: String) -> String { TerminalText.singleLine(text) }
+
+  /// A stored multi-line field with every line after the first starting with `indent`, so a
+  /// line of it cannot pass for a row of the rendering (rows start at the margin). Line breaks
+  /// are the ones ``TerminalText/singleLine(_:)`` folds (`\n`, `\r\n`, `\r`, VT, FF, NEL,
+  /// U+2028, U+2029); each becomes `\n` + `indent`.
+  static func block(_ text: String, indent: String = "  ") -> String {
+    guard text.contains(where: \.isNewline) else { return text }
+    return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+      .joined(separator: "\n" + indent)
+  }
+
   static func knowledgeLine(_ k: KnowledgeItem) -> String {
-    let tags = k.tags.isEmpty ? "" : " [\(k.tags.joined(separator: ", "))]"
+    let tags = k.tags.isEmpty ? "" : " [\(k.tags.map(line).joined(separator: ", "))]"
     let provenance = k.source == .legacyMemory ? " (legacy memory)" : ""
-    return "- \(k.kind.rawValue) \"\(k.title)\"\(tags)\(provenance) (id \(k.id.uuidString))"
+    return "- \(k.kind.rawValue) \"\(line(k.title))\"\(tags)\(provenance) (id \(k.id.uuidString))"
   }
 
   static func knowledgeDetail(_ k: KnowledgeItem) -> String {
     var lines = [
-      "\(k.kind.rawValue): \(k.title)", "id: \(k.id.uuidString)", "priority: \(k.priority.rawValue); source: \(k.source.rawValue)",
-      "tags: " + (k.tags.isEmpty ? "none" : k.tags.joined(separator: ", ")),
+      "\(k.kind.rawValue): \(line(k.title))", "id: \(k.id.uuidString)", "priority: \(k.priority.rawValue); source: \(k.source.rawValue)",
+      "tags: " + (k.tags.isEmpty ? "none" : k.tags.map(line).joined(separator: ", ")),
     ]
     for r in k.relationships { lines.append("\(r.kind.rawValue) → \(r.targetID.uuidString)") }
-    if !k.content.isEmpty { lines += ["", k.content] }
+    // The content comes last, indented as a whole, so none of its lines reads as a field.
+    if !k.content.isEmpty { lines += ["content:", "  " + block(k.content)] }
     return lines.joined(separator: "\n")
   }
 
   static func taskLine(_ t: TaskItem) -> String {
-    "- [\(t.status == .completed ? "x" : " ")] \(t.title) (\(t.priority.rawValue); id \(t.id.uuidString))"
+    "- [\(t.status == .completed ? "x" : " ")] \(line(t.title)) (\(t.priority.rawValue); id \(t.id.uuidString))"
   }
 
   static func digestText(_ d: Digest) -> String {
@@ -35,7 +55,7 @@ enum ToolRendering {
     ]
     for (title, section) in sections where !section.isEmpty {
       lines.append("\(title):")
-      for l in section { lines.append("- \(l.text) [\(l.evidenceIDs.map(\.uuidString).joined(separator: ", "))]") }
+      for l in section { lines.append("- \(line(l.text)) [\(l.evidenceIDs.map(\.uuidString).joined(separator: ", "))]") }
     }
     if lines.count == 1 { lines.append("(the workspace holds nothing to summarize yet)") }
     return lines.joined(separator: "\n")
