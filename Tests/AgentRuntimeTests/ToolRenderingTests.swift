@@ -109,4 +109,15 @@ struct ToolRenderingTests {
     #expect(h.output?.structured["handoff"]?["nextSteps"] == [.string(Hostile.step)])
   }
 
+  @Test("a memory result shows the memory's first line as its title, in text and structured output", arguments: [
+    ("memory_search", JSONValue.object(["query": "memo"])),
+    ("knowledge_search", JSONValue.object(["query": "memo", "includeMemories": true])),
+  ])
+  func memoryResultTitle(_ tool: String, _ arguments: JSONValue) async throws {
+    let fixture = try Hostile.fixture()
+    let r = await ToolExecutor(engine: fixture.engine).execute(ToolCall(id: "m", name: tool, arguments: arguments), approver: StaticApprovalPolicy.allow)
+    let output = try #require(r.output, "\(String(describing: r.error))")
+    #expect(output.structured["results"]?.array?.first?["title"] == "memo")
+    #expect(output.text.contains("1. memory \"memo\" (id "), "\(output.text)")
+  }
 }

@@ -43,6 +43,18 @@ struct OneLineFieldTests {
     try #require(try JSONSerialization.jsonObject(with: Data(stdout(args + ["--json"], ws).utf8)) as? [String: Any])
   }
 
+  @Test("a memory's search row shows its first line as the title, as the MCP tools do", arguments: [["memory", "search"], ["search", "--include-memories"]])
+  func memorySearchTitle(_ command: [String]) throws {
+    let dir = TemporaryDirectory("one-line-memory")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    _ = try Self.stdout(["memory", "save", "Prefers tabs\nsecond line"], ws)
+    let lines = try Self.stdout(command + ["tabs"], ws).split(whereSeparator: \.isNewline)
+    #expect(lines.contains { $0.hasSuffix("memory (legacy)  Prefers tabs") }, "\(lines)")
+    let result = try #require((try Self.json(command + ["tabs"], ws)["results"] as? [[String: Any]])?.first)
+    #expect(result["title"] as? String == "Prefers tabs")
+  }
+
   @Test("knowledge list keeps a title with a line break on its row", arguments: breaks)
   func knowledgeList(_ c: Case) throws {
     let dir = TemporaryDirectory("one-line-knowledge")

@@ -20,8 +20,7 @@ extension SearchCommands {
     }
     for (i, x) in r.results.enumerated() {
       let label = x.kind == .memory ? "memory (legacy)" : x.kind.name
-      let title = x.title.isEmpty ? Truncation.truncate(x.snippet, to: 80) : x.title
-      console.print("\(i + 1). \(x.id.uuidString)  \(label)  \(inertLine(title))")
+      console.print("\(i + 1). \(x.id.uuidString)  \(label)  \(inertLine(x.title))")
       if !x.snippet.isEmpty { console.print("   \(inert(x.snippet))") }
       if explain {
         let p = x.scoreParts

@@ -255,10 +255,14 @@ extension KnowledgeEngine {
     }
   }
 
-  /// The first line of a memory, cut to 80 characters with an ellipsis, as its mirror's title.
+  /// The first line of a memory, cut to 80 characters with an ellipsis, as its mirror's title
+  /// and as the title a search shows for the memory.
+  ///
+  /// Lines end at any line break (`\n`, U+2028 and the others ``TerminalText/singleLine(_:)``
+  /// folds); a tab in the first line becomes a space, so the title is one line.
   public static func mirrorTitle(for text: String) -> String {
-    let firstLine = text.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? text
-    let t = firstLine.trimmingCharacters(in: .whitespaces)
+    let firstLine = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }.map(String.init) ?? text
+    let t = TerminalText.singleLine(firstLine).trimmingCharacters(in: .whitespaces)
     return t.count <= 80 ? t : String(t.prefix(79)) + "…"
   }
 

@@ -860,8 +860,10 @@ public struct HybridLexicalRanker: Sendable {
       }
     }
     let coverage = candidate.score - (candidate.base + candidate.phrase)
+    // A memory has no title of its own (none is indexed); it shows its knowledge mirror's.
+    let title = document.kind == .memory ? KnowledgeEngine.mirrorTitle(for: document.content) : document.title
     return SearchResult(
-      id: document.id, kind: document.kind, title: document.title,
+      id: document.id, kind: document.kind, title: title,
       snippet: makesSnippet ? snippet(of: document.content, firstMatch: firstContentPosition) : "",
       score: candidate.score,
       scoreParts: ScoreParts(

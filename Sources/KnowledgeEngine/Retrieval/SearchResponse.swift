@@ -109,7 +109,9 @@ public struct SearchResult: Sendable, Equatable, Codable {
   public var id: UUID
   /// Its kind, or `memory` for a legacy memory.
   public var kind: DocumentKind
-  /// Its title (empty for a legacy memory).
+  /// Its title. A legacy memory has none, so it shows the title its knowledge mirror gets:
+  /// the first line of its text, on one line, cut to 80 characters
+  /// (``KnowledgeEngine/mirrorTitle(for:)``).
   public var title: String
   /// Up to 200 characters of the content around the first match, on one line (see
   /// ``HybridLexicalRanker/snippetLength``).

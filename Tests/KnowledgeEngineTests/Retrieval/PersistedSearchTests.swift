@@ -377,7 +377,8 @@ struct PersistedSearchTests {
     let memory = try #require(both.results.first { $0.id == saved.memory.id })
     #expect(memory.kind == .memory)
     #expect(memory.kind.name == "memory")
-    #expect(memory.title.isEmpty)
+    #expect(memory.title == "Prefers tabs over spaces")
+    #expect(memory.title == saved.mirror.title)
     #expect(memory.snippet == "Prefers tabs over spaces")
     // Listed once: the memory, not also its knowledge mirror.
     #expect(Set(both.results.map(\.id)) == [workspace.items[0].id, saved.memory.id])
@@ -385,6 +386,19 @@ struct PersistedSearchTests {
     let memoriesOnly = try workspace.search("tabs", memoriesOnly: true)
     #expect(memoriesOnly.results.map(\.id) == [saved.memory.id])
     #expect(memoriesOnly.results.map(\.kind) == [.memory])
+  }
+
+  @Test("A memory result is titled by the memory's first line, on one line and bounded, as its mirror is")
+  func memoryResultTitle() throws {
+    let workspace = try Workspace([])
+    let lines = try workspace.engine.saveMemory(text: "Prefers\ttabs\u{2028}over spaces\nin Swift files")
+    let long = try workspace.engine.saveMemory(text: "Keystone " + String(repeating: "x", count: 200) + "\nsecond line")
+    let results = try workspace.search("prefers keystone", memoriesOnly: true).results
+    #expect(results.first { $0.id == lines.memory.id }?.title == "Prefers tabs")
+    #expect(lines.mirror.title == "Prefers tabs")
+    let longTitle = try #require(results.first { $0.id == long.memory.id }?.title)
+    #expect(longTitle == "Keystone " + String(repeating: "x", count: 70) + "…")
+    #expect(longTitle == long.mirror.title)
   }
 
   // MARK: Index maintenance
