@@ -74,6 +74,28 @@ struct ExecutorTests {
     #expect(receipts.map(\.changedIDs) == [[task.id], []])
   }
 
+  @Test("task_reopen on an open task says so and records no change")
+  func reopenOpen() async throws {
+    let engine = makeEngine()
+    let task = try engine.addTask(title: "Write the release notes")
+    let executor = ToolExecutor(engine: engine)
+    let args: JSONValue = ["id": .string(task.id.uuidString)]
+    let before = try content(engine)
+    let open = await executor.execute(ToolCall(id: "r1", name: "task_reopen", arguments: args), approver: StaticApprovalPolicy.allow)
+    #expect(open.receipt.outcome == .succeeded)
+    #expect(open.output?.structured.object?["alreadyOpen"] == true)
+    #expect(open.output?.changedIDs == [])
+    #expect(open.output?.text == "Task \(task.id.uuidString) was already open; nothing changed: Write the release notes")
+    #expect(try content(engine) == before)
+    _ = try engine.completeTask(id: task.id)
+    let reopened = await executor.execute(ToolCall(id: "r2", name: "task_reopen", arguments: args), approver: StaticApprovalPolicy.allow)
+    #expect(reopened.output?.structured.object?["alreadyOpen"] == false)
+    #expect(reopened.output?.changedIDs == [task.id])
+    #expect(reopened.output?.text.hasPrefix("Reopened task \(task.id.uuidString)") == true)
+    let receipts = try engine.store.read { try $0.listReceipts() }
+    #expect(receipts.map(\.changedIDs) == [[], [task.id]])
+  }
+
   @Test("read-only tools run without approval, cannot mutate, and still leave receipts", arguments: [
     ("knowledge_search", JSONValue.object(["query": "sqlite"])), ("project_context", JSONValue.object([:])),
     ("continuity_insights", JSONValue.object([:])), ("handoff_list", JSONValue.object([:])), ("task_list", JSONValue.object([:])),

@@ -300,6 +300,24 @@ struct CLIEndToEndTests {
     #expect(!(try cli.run(["task", "complete", id]).stdout.contains("already")), "a reopened task is completed again")
   }
 
+  @Test("reopening an open task changes nothing and says so: exit 0, alreadyOpen")
+  func reopenOpen() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let id = try #require(try cli.json(["task", "add", "Write the README"])["id"] as? String)
+    let again = try cli.run(["task", "reopen", id])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stdout == "[ ] \(id)  Write the README\nTask already open; nothing changed.\n")
+    let json = try cli.json(["task", "reopen", id])
+    #expect(json["alreadyOpen"] as? Bool == true)
+    #expect(json["id"] as? String == id && json["status"] as? String == "open" && json["title"] as? String == "Write the README")
+    _ = try cli.json(["task", "complete", id])
+    let reopened = try cli.json(["task", "reopen", id])
+    #expect(reopened["alreadyOpen"] as? Bool == false)
+    #expect(reopened["status"] as? String == "open")
+    #expect(try cli.run(["task", "reopen", id]).stdout.contains("already open"), "a reopened task is open")
+  }
+
   @Test("memory list --limit says how many are shown of how many, in text and JSON")
   func memoryListShownOfTotal() throws {
     let cli = CLI()

@@ -237,12 +237,22 @@ enum ContinuityTools {
 
   static let taskReopen = ToolDefinition(
     name: "task_reopen", title: "Reopen a task",
-    description: "Reopen a completed task. Local write: needs approval.",
+    description: "Reopen a completed task (an open task is left as it was, and alreadyOpen says so). Local write: needs approval.",
     input: .object([ToolProperty("id", .uuid, required: true, "The task id.")]),
-    outputSchema: ToolRendering.outputSchema(["task": ToolRendering.anyObject], required: ["task"]),
+    outputSchema: ToolRendering.outputSchema(
+      ["task": ToolRendering.anyObject, "alreadyOpen": .object(["type": "boolean"])], required: ["task", "alreadyOpen"]),
     risk: .localWrite, isIdempotent: true,
     handler: { args, ctx in
-      let t = try ctx.engine.reopenTask(id: try requireID(args))
-      return ToolOutput(structured: .object(["task": try ToolRendering.json(t)]), text: "Reopened task \(t.id.uuidString): \(ToolRendering.line(t.title))", changedIDs: [t.id])
+      let outcome = try ctx.engine.reopenTaskReportingOutcome(id: try requireID(args))
+      let t = outcome.task
+      // An open task is left as it was: the receipt records no change.
+      if outcome.wasAlreadyInStatus {
+        return ToolOutput(
+          structured: .object(["task": try ToolRendering.json(t), "alreadyOpen": true]),
+          text: "Task \(t.id.uuidString) was already open; nothing changed: \(ToolRendering.line(t.title))", changedIDs: [])
+      }
+      return ToolOutput(
+        structured: .object(["task": try ToolRendering.json(t), "alreadyOpen": false]),
+        text: "Reopened task \(t.id.uuidString): \(ToolRendering.line(t.title))", changedIDs: [t.id])
     })
 }

@@ -79,7 +79,7 @@ enum LegacyTools {
       let outcome = try ctx.engine.completeTaskReportingOutcome(id: id)
       let t = outcome.task
       // An already completed task is left as it was: the receipt records no change.
-      if outcome.wasAlreadyCompleted, let at = t.completedAt {
+      if outcome.wasAlreadyInStatus, let at = t.completedAt {
         return ToolOutput(
           structured: .object(["task": try ToolRendering.json(t), "alreadyCompleted": true]),
           text: "Task \(t.id.uuidString) was already completed at \(ISO8601.string(from: at)); nothing changed: \(ToolRendering.line(t.title))",

@@ -172,16 +172,6 @@ enum TaskCommands {
       }
     })
 
-  static func statusChange(_ path: String, _ summary: String, _ op: @escaping @Sendable (KnowledgeEngine, UUID) throws -> TaskItem) -> Command {
-    Command(
-      spec: CommandSpec(path: ["task", path], summary: summary, positionals: [("id", "The task's UUID.")]),
-      run: { ctx in
-        let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
-        let t = try op(try ctx.engine(.update), id)
-        if ctx.json { try ctx.console.printJSON(t) } else { ctx.console.print(Render.taskLine(t)) }
-      })
-  }
-
   static let complete = Command(
     spec: CommandSpec(
       path: ["task", "complete"], summary: "Mark a task completed.", positionals: [("id", "The task's UUID.")],
@@ -194,7 +184,7 @@ enum TaskCommands {
         return
       }
       ctx.console.print(Render.taskLine(outcome.task))
-      if outcome.wasAlreadyCompleted {
+      if outcome.wasAlreadyInStatus {
         let when = outcome.task.completedAt.map { " at " + Render.date($0) } ?? ""
         ctx.console.print("Task already completed\(when); nothing changed.")
       }
@@ -205,9 +195,9 @@ enum TaskCommands {
     var task: TaskItem
     var alreadyCompleted: Bool
 
-    init(_ outcome: TaskCompletion) {
+    init(_ outcome: TaskStatusChange) {
       task = outcome.task
-      alreadyCompleted = outcome.wasAlreadyCompleted
+      alreadyCompleted = outcome.wasAlreadyInStatus
     }
 
     private enum Key: String, CodingKey { case alreadyCompleted }
@@ -218,7 +208,39 @@ enum TaskCommands {
       try container.encode(alreadyCompleted, forKey: .alreadyCompleted)
     }
   }
-  static let reopen = statusChange("reopen", "Reopen a completed task.") { try $0.reopenTask(id: $1) }
+  static let reopen = Command(
+    spec: CommandSpec(
+      path: ["task", "reopen"], summary: "Reopen a completed task.", positionals: [("id", "The task's UUID.")],
+      discussion: "Reopening an open task changes nothing and says so; it still exits 0."),
+    run: { ctx in
+      let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
+      let outcome = try ctx.engine(.update).reopenTaskReportingOutcome(id: id)
+      if ctx.json {
+        try ctx.console.printJSON(ReopenedTaskOutput(outcome))
+        return
+      }
+      ctx.console.print(Render.taskLine(outcome.task))
+      if outcome.wasAlreadyInStatus { ctx.console.print("Task already open; nothing changed.") }
+    })
+
+  /// `task reopen --json`: the task's fields, as before, plus `alreadyOpen`.
+  struct ReopenedTaskOutput: Encodable {
+    var task: TaskItem
+    var alreadyOpen: Bool
+
+    init(_ outcome: TaskStatusChange) {
+      task = outcome.task
+      alreadyOpen = outcome.wasAlreadyInStatus
+    }
+
+    private enum Key: String, CodingKey { case alreadyOpen }
+
+    func encode(to encoder: any Encoder) throws {
+      try task.encode(to: encoder)
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encode(alreadyOpen, forKey: .alreadyOpen)
+    }
+  }
 
   static let delete = Command(
     spec: CommandSpec(path: ["task", "delete"], summary: "Delete a task after showing the plan.", positionals: [("id", "The task's UUID.")], confirms: true),

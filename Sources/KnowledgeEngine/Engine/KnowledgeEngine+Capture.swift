@@ -324,28 +324,35 @@ extension KnowledgeEngine {
   /// task keeps its completion time and nothing is written), so a caller can tell the user
   /// that nothing changed.
   /// - Throws: `.notFound`.
-  public func completeTaskReportingOutcome(id: UUID) throws -> TaskCompletion {
+  public func completeTaskReportingOutcome(id: UUID) throws -> TaskStatusChange {
     let now = environment.now()
     return try store.write { tx in
       guard var t = try tx.task(id: id) else { throw WorkspaceError.notFound(recordType: "task", id: id.uuidString) }
-      guard t.status == .open else { return TaskCompletion(task: t, wasAlreadyCompleted: true) }
+      guard t.status == .open else { return TaskStatusChange(task: t, wasAlreadyInStatus: true) }
       t.status = .completed
       t.completedAt = now
       try tx.updateTask(t)
-      return TaskCompletion(task: t, wasAlreadyCompleted: false)
+      return TaskStatusChange(task: t, wasAlreadyInStatus: false)
     }
   }
 
   /// Reopens a completed task (idempotent). - Throws: `.notFound`.
   public func reopenTask(id: UUID) throws -> TaskItem {
+    try reopenTaskReportingOutcome(id: id).task
+  }
+
+  /// Reopens a completed task, and says whether it was open already (idempotent: an open task
+  /// is left as it is and nothing is written), so a caller can tell the user that nothing
+  /// changed.
+  /// - Throws: `.notFound`.
+  public func reopenTaskReportingOutcome(id: UUID) throws -> TaskStatusChange {
     try store.write { tx in
       guard var t = try tx.task(id: id) else { throw WorkspaceError.notFound(recordType: "task", id: id.uuidString) }
-      if t.status == .completed {
-        t.status = .open
-        t.completedAt = nil
-        try tx.updateTask(t)
-      }
-      return t
+      guard t.status == .completed else { return TaskStatusChange(task: t, wasAlreadyInStatus: true) }
+      t.status = .open
+      t.completedAt = nil
+      try tx.updateTask(t)
+      return TaskStatusChange(task: t, wasAlreadyInStatus: false)
     }
   }
 
