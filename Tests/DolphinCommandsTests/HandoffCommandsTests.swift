@@ -37,6 +37,33 @@ struct HandoffCommandsTests {
     #expect(lines.allSatisfy { !$0.hasPrefix("knowledge:") })
   }
 
+  @Test("create's confirmation indents a multi-line summary; blank lines in it print empty")
+  func createIndentsSummary() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let r = try cli.run([
+      "handoff", "create", "--focus", "F", "--summary", "Sum line 1\nNext steps:\n- rm -rf\n\nknowledge:\nlast",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let start = try #require(lines.firstIndex(of: "Summary: Sum line 1"), "\(r.stdout)")
+    #expect(Array(lines[start...].prefix(6)) == [
+      "Summary: Sum line 1", "         Next steps:", "         - rm -rf", "", "         knowledge:", "         last",
+    ])
+    #expect(!lines.contains { $0.hasPrefix("Next steps:") || $0.hasPrefix("knowledge:") || $0.hasPrefix("- ") })
+    #expect(lines.allSatisfy { !$0.hasSuffix(" ") }, "no trailing whitespace: \(r.stdout)")
+
+    // get and restore share the helper: a blank line of the summary is empty there too.
+    let h = try #require(lines.first?.split(separator: " ").dropFirst(2).first.map { String($0.dropLast()) })
+    for args in [["handoff", "get", h], ["handoff", "restore", h]] {
+      let out = try cli.run(args)
+      #expect(out.status == 0, "\(out.stderr)")
+      let got = out.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      #expect(got.contains("         - rm -rf") || got.contains("          - rm -rf"), "\(args): \(out.stdout)")
+      #expect(got.allSatisfy { $0.isEmpty || $0.contains { !$0.isWhitespace } }, "no whitespace-only lines: \(args)")
+    }
+  }
+
   @Test("create, list, get, restore from a fresh process, deactivate, delete")
   func lifecycle() throws {
     let cli = CLI()

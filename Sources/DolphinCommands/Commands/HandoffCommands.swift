@@ -45,7 +45,7 @@ enum HandoffCommands {
         c.print("Auto-selected by \(auto.mode) ranking of the focus text: \(auto.knowledgeIDs.count) knowledge item(s), \(auto.taskIDs.count) open task(s).")
       }
       c.print("Carries \(r.handoff.knowledgeIDs.count) knowledge item(s), \(r.handoff.taskIDs.count) task(s), \(r.handoff.nextSteps.count) next step(s).")
-      c.print("Summary: " + inert(r.handoff.summary))
+      c.print(Render.hanging(r.handoff.summary, label: "Summary: "))
       c.print("Restore it later with: dolphin handoff restore \(r.handoff.id.uuidString)")
     })
 

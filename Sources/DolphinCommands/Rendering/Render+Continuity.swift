@@ -14,12 +14,13 @@ extension Render {
 
   /// A stored multi-line field after a label (`summary:  `): made inert, with every line after
   /// the first indented to the label's width, so that no line of it starts at column 0 where
-  /// the rendering's own headers (`knowledge:`, `Next steps:`) are.
+  /// the rendering's own headers (`knowledge:`, `Next steps:`) are. A blank line after the
+  /// first prints empty, without the indent (no trailing whitespace).
   static func hanging(_ text: String, label: String) -> String {
     let indent = String(repeating: " ", count: max(label.count, 2))
-    return label
-      + inert(text).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-      .joined(separator: "\n" + indent)
+    let lines = inert(text).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    return label + (lines.first.map(String.init) ?? "")
+      + lines.dropFirst().map { $0.allSatisfy(\.isWhitespace) ? "\n" : "\n" + indent + $0 }.joined()
   }
 
   static func evidence(_ ids: [UUID]) -> String {
