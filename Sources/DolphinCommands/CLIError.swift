@@ -40,7 +40,7 @@ extension CLIError {
   static func notOneOf(_ name: String, _ value: String, allowed: [String]) -> CLIError {
     let hint = ArgumentParser.nearest(value, in: allowed).map { " (did you mean '\($0)'?)" } ?? ""
     return .usage(
-      "\(name) '\(inert(String(value.prefix(40))))' is not one of: \(allowed.joined(separator: ", "))\(hint)")
+      "\(name) '\(quotedValue(value, limit: 40))' is not one of: \(allowed.joined(separator: ", "))\(hint)")
   }
 
   var message: String {
@@ -48,6 +48,27 @@ extension CLIError {
     case .usage(let m), .input(let m), .notFound(let m): return m
     }
   }
+}
+
+/// A value the user gave, for quoting into an error message that must stay one line: each line
+/// break and tab is written as an escape, as ``Limits/escaped(_:)`` writes it (`'bad\nid'`);
+/// other controls are left for ``inert(_:)`` to show (`␛`) when the message is printed.
+/// - Parameters:
+///   - value: the value as given on the command line.
+///   - limit: how many characters of it to show; nil for all.
+func quotedValue(_ value: String, limit: Int? = nil) -> String {
+  escapingLineBreaks(limit.map { String(value.prefix($0)) } ?? value)
+}
+
+/// `text` with each line break (`\n`, `\r\n`, U+2028, …) and tab written as an escape
+/// (``Limits/escaped(_:)``), so that it prints as one line; `text` itself when it holds none.
+func escapingLineBreaks(_ text: String) -> String {
+  guard text.contains(where: { $0.isNewline || $0 == "\t" }) else { return text }
+  var out = ""
+  for character in text {
+    if character.isNewline || character == "\t" { out += Limits.escaped(String(character)) } else { out.append(character) }
+  }
+  return out
 }
 
 /// Maps any error to (exit code, error kind, message).

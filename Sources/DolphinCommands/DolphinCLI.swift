@@ -96,11 +96,11 @@ public enum DolphinCLI {
             return arguments.count == 1 ? ExitCode.usage : ExitCode.success
           }
           let hint = ArgumentParser.nearest(arguments[1], in: group.compactMap { $0.spec.path.dropFirst().first }).map { "; did you mean `\(first) \($0)`?" } ?? ""
-          throw CLIError.usage("unknown subcommand '\(arguments[1])' for `dolphin \(first)` (subcommands: \(subs))\(hint)")
+          throw CLIError.usage("unknown subcommand '\(quotedValue(arguments[1]))' for `dolphin \(first)` (subcommands: \(subs))\(hint)")
         }
         let names = Set(Commands.all.compactMap { $0.spec.path.first }).sorted()
         let hint = ArgumentParser.nearest(first, in: names).map { "; did you mean `\($0)`?" } ?? ""
-        throw CLIError.usage("unknown command '\(first)'\(hint); run `dolphin --help` for the list")
+        throw CLIError.usage("unknown command '\(quotedValue(first))'\(hint); run `dolphin --help` for the list")
       }
       let rest = Array(arguments.dropFirst(command.spec.path.count))
       let parsed = try ArgumentParser.parse(rest, spec: command.spec)
@@ -130,7 +130,10 @@ public enum DolphinCLI {
   /// Prints `error` (to stderr, and as one JSON document on stdout when `wantsJSON`).
   /// - Returns: its exit code.
   static func report(_ error: any Error, wantsJSON: Bool, console: Console) -> Int32 {
-    let (code, kind, message) = classify(error)
+    let (code, kind, classified) = classify(error)
+    // One line per error, on stderr and in the JSON document alike, whatever the message quotes
+    // (values the user gave are escaped where they are quoted; this catches any other).
+    let message = escapingLineBreaks(classified)
     if wantsJSON, !(error is ReportedFailure) {
       struct ErrorDocument: Encodable {
         struct Body: Encodable {
@@ -291,7 +294,7 @@ final class CommandContext {
   /// Parses a UUID argument.
   func uuid(_ text: String, field: String) throws -> UUID {
     guard let id = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
-      throw ValidationError(field: field, message: "\(field) '\(inert(String(text.prefix(60))))' is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
+      throw ValidationError(field: field, message: "\(field) '\(quotedValue(text, limit: 60))' is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
     }
     return id
   }
@@ -304,7 +307,7 @@ final class CommandContext {
       if !text.isEmpty, text.drop(while: { $0 == "-" || $0 == "+" }).allSatisfy({ $0.isASCII && $0.isNumber }), text.contains(where: { $0.isASCII && $0.isNumber }) {
         throw ValidationError(field: name, limit: range.upperBound, message: "--\(name) is \(text); it must be between \(range.lowerBound) and \(range.upperBound)")
       }
-      throw CLIError.usage("--\(name) must be a whole number, got '\(text)'")
+      throw CLIError.usage("--\(name) must be a whole number, got '\(quotedValue(text))'")
     }
     guard range.contains(n) else {
       throw ValidationError(field: name, limit: range.upperBound, actual: n, message: "--\(name) is \(n); it must be between \(range.lowerBound) and \(range.upperBound)")

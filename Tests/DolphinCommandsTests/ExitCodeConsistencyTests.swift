@@ -88,6 +88,48 @@ struct ExitCodeConsistencyTests {
     }
   }
 
+  static let badID = "bad\nid"
+  static let notUUID = "'bad\\nid' is not a UUID"
+
+  /// A value with a line break, quoted into the error: it is escaped (`'bad\nid'`), so the error
+  /// stays one line and cannot fake a second one.
+  static let lineBreaks: [Case] = [
+    Case(name: "task reopen", args: ["task", "reopen", badID], status: 4, stderr: notUUID),
+    Case(name: "task complete", args: ["task", "complete", badID], status: 4, stderr: notUUID),
+    Case(name: "task delete", args: ["task", "delete", badID, "--yes"], status: 4, stderr: notUUID),
+    Case(name: "knowledge get", args: ["knowledge", "get", badID], status: 4, stderr: notUUID),
+    Case(name: "knowledge delete", args: ["knowledge", "delete", badID, "--yes"], status: 4, stderr: notUUID),
+    Case(name: "handoff get", args: ["handoff", "get", badID], status: 4, stderr: notUUID),
+    Case(name: "handoff restore", args: ["handoff", "restore", badID], status: 4, stderr: notUUID),
+    Case(name: "handoff delete", args: ["handoff", "delete", badID, "--yes"], status: 4, stderr: notUUID),
+    Case(name: "memory delete", args: ["memory", "delete", badID, "--yes"], status: 4, stderr: notUUID),
+    Case(name: "handoff create --knowledge", args: ["handoff", "create", "--focus", "f", "--knowledge", badID], status: 4, stderr: notUUID),
+    Case(name: "knowledge list --kind", args: ["knowledge", "list", "--kind", "fa\nct"], status: 2, stderr: "--kind 'fa\\nct' is not one of"),
+    Case(name: "capture kind", args: ["capture", "fa\nct", "t"], status: 2, stderr: "kind 'fa\\nct' is not one of"),
+    Case(name: "export --format", args: ["export", "--format", "js\non"], status: 2, stderr: "--format 'js\\non' is not one of"),
+    Case(name: "unknown option", args: ["knowledge", "list", "--li\nmit", "3"], status: 2, stderr: "unknown option '--li\\nmit'"),
+    Case(name: "unknown command", args: ["kno\nwledge", "list"], status: 2, stderr: "unknown command 'kno\\nwledge'"),
+    Case(name: "unknown subcommand", args: ["task", "re\nopen"], status: 2, stderr: "unknown subcommand 're\\nopen'"),
+    Case(name: "export --output", args: ["export", "--output", "x\ny/"], status: 3, stderr: "the directory x\\ny/ does not exist"),
+  ]
+
+  @Test("a value with a line break is escaped in the error, which stays one line", arguments: lineBreaks)
+  func lineBreakInValue(_ c: Case) throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["task", "add", "Make the workspace"]).status == 0)
+    let r = try cli.run(c.args)
+    #expect(r.status == c.status, "\(r.stderr)")
+    #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
+    #expect(r.stderr.hasPrefix("dolphin: error: ") && r.stderr.filter(\.isNewline).count == 1, "one line: \(r.stderr)")
+
+    // The --json document is valid, and its message is the same one-line text.
+    let j = try cli.run(c.args + ["--json"])
+    let err = try #require((try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    #expect(err["message"] as? String == String(r.stderr.dropFirst("dolphin: error: ".count).dropLast()))
+    #expect(err["exitCode"] as? Int == c.status.map(Int.init))
+  }
+
   static let unknownID = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
 
   /// Every way to name a record by id, whether as the command's subject or as a reference.

@@ -34,7 +34,7 @@ enum DataRightsCommands {
       // Never inside the workspace being exported: --force could replace its database.
       if let output, Commands.isWithin(output, directory: ctx.workspaceDirectory) {
         throw CLIError.usage(
-          "--output \(output.path) is inside the workspace being exported (\(ctx.workspaceDirectory.path)); "
+          "--output \(quotedValue(output.path)) is inside the workspace being exported (\(ctx.workspaceDirectory.path)); "
             + "write the export outside it")
       }
       var isDirectory: ObjCBool = false
@@ -43,19 +43,19 @@ enum DataRightsCommands {
       if let outputArgument, let output, outputArgument.hasSuffix("/") {
         if !exists {
           throw CLIError.notFound(
-            "--output: the directory \(outputArgument) does not exist; nothing was written (give --output a file path)")
+            "--output: the directory \(quotedValue(outputArgument)) does not exist; nothing was written (give --output a file path)")
         }
         if !isDirectory.boolValue {
           throw CLIError.input(
-            "--output \(outputArgument): \(output.path) is not a directory; nothing was written "
+            "--output \(quotedValue(outputArgument)): \(quotedValue(output.path)) is not a directory; nothing was written "
               + "(drop the trailing slash to name the file)")
         }
       }
       if let output, exists, isDirectory.boolValue {
-        throw CLIError.input("\(output.path) is a directory; nothing was written (give --output a file path)")
+        throw CLIError.input("\(quotedValue(output.path)) is a directory; nothing was written (give --output a file path)")
       }
       if let output, !ctx.arguments.has("force"), FileManager.default.fileExists(atPath: output.path) {
-        throw CLIError.input("\(output.path) already exists; nothing was written (pass --force to replace it)")
+        throw CLIError.input("\(quotedValue(output.path)) already exists; nothing was written (pass --force to replace it)")
       }
       // A directory named on the command line that does not exist is "not found" (exit 3), not a
       // storage failure; one that exists but refuses the file is still reported by the write.
@@ -63,7 +63,7 @@ enum DataRightsCommands {
         let parent = output.deletingLastPathComponent()
         if !FileManager.default.fileExists(atPath: parent.path) {
           throw CLIError.notFound(
-            "--output: the directory \(parent.path) does not exist; nothing was written (create it first)")
+            "--output: the directory \(quotedValue(parent.path)) does not exist; nothing was written (create it first)")
         }
       }
       let document = try ctx.engine(.read).exportWorkspace(generator: "dolphin \(DolphinCLI.version)")

@@ -82,7 +82,7 @@ enum ArgumentParser {
         continue
       }
       guard arg.hasPrefix("--") else {
-        throw .usage("unknown option '\(arg)' for `dolphin \(spec.name)`; options are spelled --name (see --help)")
+        throw .usage("unknown option '\(quotedValue(arg))' for `dolphin \(spec.name)`; options are spelled --name (see --help)")
       }
       var name = String(arg.dropFirst(2))
       var inlineValue: String?
@@ -93,7 +93,7 @@ enum ArgumentParser {
       if name == "json", let reason = spec.noJSONReason { throw .usage(reason) }
       guard let opt = options.first(where: { $0.name == name }) else {
         let suggestion = nearest(name, in: options.map(\.name)).map { "; did you mean --\($0)?" } ?? ""
-        throw .usage("unknown option '--\(name)' for `dolphin \(spec.name)`\(suggestion)")
+        throw .usage("unknown option '--\(quotedValue(name))' for `dolphin \(spec.name)`\(suggestion)")
       }
       if let placeholder = opt.value {
         let v: String
@@ -106,7 +106,7 @@ enum ArgumentParser {
           // swallow the next option. `--name=value` still carries any value.
           if next.hasPrefix("--") || next == "-h" {
             throw .usage(
-              "--\(name) needs a value (\(placeholder)), but the next argument '\(next)' is an option; "
+              "--\(name) needs a value (\(placeholder)), but the next argument '\(quotedValue(next))' is an option; "
                 + "to give a value that begins with '-', write --\(name)=\(next)")
           }
           v = next
@@ -129,7 +129,7 @@ enum ArgumentParser {
     }
     if !spec.variadic, out.positionals.count > spec.positionals.count {
       let extra = out.positionals[spec.positionals.count]
-      throw .usage("unexpected argument '\(extra)' for `dolphin \(spec.name)`; usage: \(usageLine(spec)) (quote text that contains spaces)")
+      throw .usage("unexpected argument '\(quotedValue(extra))' for `dolphin \(spec.name)`; usage: \(usageLine(spec)) (quote text that contains spaces)")
     }
     return out
   }
