@@ -90,6 +90,42 @@ struct DataRightsCommandTests {
     #expect(empty.stderr.contains("--output needs a file path"))
   }
 
+  @Test("export --output: a file as a directory and a dangling link are exit 4; - is stdout")
+  func exportOutputPathMistakes() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try seed(cli)
+    let afile = cli.dir.appending("afile").path
+    try Data("keep me".utf8).write(to: URL(fileURLWithPath: afile))
+    for path in [afile + "/x.json", afile + "/sub/x.json"] {
+      let r = try cli.run(["export", "--output", path])
+      #expect(r.status == 4, "\(path): \(r.stderr)")
+      #expect(r.stderr.contains("--output \(path): \(afile) is not a directory; nothing was written"), "\(r.stderr)")
+    }
+    #expect(try String(contentsOfFile: afile, encoding: .utf8) == "keep me")
+
+    // A dangling link is a name that exists: kept without --force, replaced with it.
+    let link = cli.dir.appending("link.json").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: cli.dir.appending("nowhere").path)
+    let refused = try cli.run(["export", "--output", link])
+    #expect(refused.status == 4, "\(refused.stderr)")
+    #expect(refused.stderr.contains("\(link) already exists; nothing was written (pass --force to replace it)"))
+    #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) != nil, "the link is kept")
+    let forced = try cli.run(["export", "--output", link, "--force"])
+    #expect(forced.status == 0, "\(forced.stderr)")
+    #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil)
+    #expect(fileMode(link) == 0o600)
+
+    // `-` is stdout, as with no --output; no file named `-` is written where the process runs.
+    let dash = try cli.run(["export", "--output", "-"])
+    #expect(dash.status == 0, "\(dash.stderr)")
+    let doc = try JSONSerialization.jsonObject(with: Data(dash.stdout.utf8)) as? [String: Any]
+    #expect(doc?["workspace"] != nil, "\(dash.stdout.prefix(200))")
+    #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/-"))
+    let help = try cli.run(["export", "--help"])
+    #expect(help.stdout.contains("- means stdout"))
+  }
+
   @Test("export → import into a new workspace → export again gives the same workspace")
   func roundTrip() throws {
     let cli = CLI()

@@ -11,7 +11,7 @@ enum DataRightsCommands {
       path: ["export"], summary: "Export everything in the workspace (JSON, lossless; or Markdown, for reading).",
       options: [
         OptionSpec(name: "format", value: "F", help: "json (default; what `dolphin import` reads) or markdown."),
-        OptionSpec(name: "output", value: "PATH", help: "Write to this file (mode 0600, atomically) instead of stdout."),
+        OptionSpec(name: "output", value: "PATH", help: "Write to this file (mode 0600, atomically) instead of stdout; - means stdout."),
         OptionSpec(name: "force", value: nil, help: "Replace an existing --output file."),
       ],
       discussion: """
@@ -27,7 +27,8 @@ enum DataRightsCommands {
       if outputArgument?.isEmpty == true {
         throw CLIError.usage("--output needs a file path (it was given an empty string)")
       }
-      let output = outputArgument.map { URL(fileURLWithPath: $0) }
+      // `-` is stdout, as `import -` reads stdin: never a file named `-`.
+      let output = outputArgument.flatMap { $0 == "-" ? nil : URL(fileURLWithPath: $0) }
       if ctx.json, output == nil, format != "json" {
         throw CLIError.usage("--json prints one JSON document; give --output for a Markdown export")
       }
@@ -54,14 +55,30 @@ enum DataRightsCommands {
       if let output, exists, isDirectory.boolValue {
         throw CLIError.input("\(quotedValue(output.path)) is a directory; nothing was written (give --output a file path)")
       }
-      if let output, !ctx.arguments.has("force"), FileManager.default.fileExists(atPath: output.path) {
+      // A symbolic link exists even when what it names does not (fileExists follows links).
+      if let output, !ctx.arguments.has("force"),
+        exists || (try? FileManager.default.destinationOfSymbolicLink(atPath: output.path)) != nil
+      {
         throw CLIError.input("\(quotedValue(output.path)) already exists; nothing was written (pass --force to replace it)")
       }
       // A directory named on the command line that does not exist is "not found" (exit 3), not a
       // storage failure; one that exists but refuses the file is still reported by the write.
-      if let output {
+      // A file where a directory should be (`afile/x.json`) is a mistake in the path (exit 4).
+      if let outputArgument, let output {
         let parent = output.deletingLastPathComponent()
-        if !FileManager.default.fileExists(atPath: parent.path) {
+        var ancestor = parent
+        var ancestorIsDirectory: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &ancestorIsDirectory),
+          ancestor.path != "/"
+        {
+          ancestor = ancestor.deletingLastPathComponent()
+        }
+        if !ancestorIsDirectory.boolValue {
+          throw CLIError.input(
+            "--output \(quotedValue(outputArgument)): \(quotedValue(ancestor.path)) is not a directory; nothing was written "
+              + "(give --output a path in a directory)")
+        }
+        if ancestor.path != parent.path {
           throw CLIError.notFound(
             "--output: the directory \(quotedValue(parent.path)) does not exist; nothing was written (create it first)")
         }
