@@ -112,6 +112,33 @@ struct CLIEndToEndTests {
     #expect((found["results"] as? [Any])?.count == 1)
   }
 
+  @Test("--tag agrees with stored tags: an imported ' Spaced '/'UPPER' and a captured zero-width-space tag are found")
+  func tagFilterMatchesImportedAndSanitizedTags() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let export = DataRightsCommandTests.exportWithKnowledge()
+      .replacingOccurrences(of: "\"tags\": []", with: "\"tags\": [\" Spaced \", \"UPPER\"]")
+      .replacingOccurrences(of: "\"title\": \"t\"", with: "\"title\": \"Spot check\"")
+    let file = cli.dir.appending("tags.json")
+    try Data(export.utf8).write(to: file)
+    let imported = try cli.run(["import", file.path])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let item = try cli.json(["knowledge", "get", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"])
+    #expect(item["tags"] as? [String] == ["spaced", "upper"])
+    let listed = try cli.json(["knowledge", "list", "--tag", "UPPER"])
+    #expect((listed["items"] as? [Any])?.count == 1)
+    let searched = try cli.json(["search", "spot", "--tag", "UPPER"])
+    #expect((searched["results"] as? [Any])?.count == 1)
+    #expect(try cli.run(["import", file.path]).stdout.contains("Imported 0 record(s)."), "the same file again is `same`")
+
+    #expect(try cli.run(["capture", "fact", "Zero width", "--tags", "a\u{200B}b"]).status == 0)
+    let zeroWidth = try cli.json(["knowledge", "list", "--tag", "a\u{200B}b"])
+    #expect((zeroWidth["items"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Zero width"])
+    let invisibleOnly = try cli.run(["knowledge", "list", "--tag", "\u{200B}"])
+    #expect(invisibleOnly.status == 4)
+    #expect(invisibleOnly.stderr.contains("--tag must not be empty"), "\(invisibleOnly.stderr)")
+  }
+
   @Test("knowledge list --tag that matches nothing says why, naming the tag, in text and JSON")
   func listTagEmptyReason() throws {
     let cli = CLI()

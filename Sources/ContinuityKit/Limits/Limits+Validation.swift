@@ -67,7 +67,8 @@ extension Limits {
     return out
   }
 
-  /// A tag to filter by, normalized as stored tags are (trimmed, lowercased).
+  /// A tag to filter by, sanitized and normalized as stored tags are (``normalizedTags(_:field:)``:
+  /// invisible characters dropped, trimmed, lowercased), so `a\u{200B}b` finds the tag `ab`.
   ///
   /// - Parameters:
   ///   - raw: the tag as given.
@@ -79,11 +80,14 @@ extension Limits {
   public static func tagFilter(_ raw: String, label: String = "tag") throws(ValidationError)
     -> String
   {
-    let tag = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-    guard !tag.isEmpty else {
+    guard !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
       throw ValidationError(field: "tag", message: "\(label) must not be empty")
     }
     do { try checkTagCharacters(label, raw) } catch { throw ValidationError(field: "tag", message: error.message) }
+    // Only invisible characters (e.g. a zero-width space) left nothing to match.
+    guard let tag = normalizeTags([Sanitizer.sanitize(raw)]).first else {
+      throw ValidationError(field: "tag", message: "\(label) must not be empty")
+    }
     guard tag.count <= tagLength else {
       throw ValidationError(
         field: "tag", limit: tagLength, actual: tag.count,

@@ -198,7 +198,8 @@ struct ImportAnalysis {
 
   // MARK: Validation
 
-  /// Text sanitized as at capture (idempotent: a dolphin export is unchanged).
+  /// Text sanitized as at capture, and tags normalized as at capture (trimmed, lowercased,
+  /// deduplicated; idempotent: a dolphin export is unchanged).
   static func sanitized(_ ws: AssistantWorkspace) -> AssistantWorkspace {
     var out = ws
     let s = Sanitizer.sanitize
@@ -206,13 +207,13 @@ struct ImportAnalysis {
       var k = k
       k.title = s(k.title)
       k.content = s(k.content)
-      k.tags = k.tags.map(s)
+      k.tags = Limits.normalizeTags(k.tags.map(s))
       return k
     }
     out.memories = ws.memories.map { m in
       var m = m
       m.text = s(m.text)
-      m.tags = m.tags.map(s)
+      m.tags = Limits.normalizeTags(m.tags.map(s))
       return m
     }
     out.tasks = ws.tasks.map { t in

@@ -95,6 +95,32 @@ struct ExportImportTests {
     #expect(try snapshot(source) == before)
   }
 
+  @Test("imported tags are normalized as capture normalizes them, so a tag filter finds them and a re-import is `same`")
+  func importedTagsAreNormalized() throws {
+    let (source, sample, original, _) = try exported()
+    var document = original
+    let k = try #require(document.workspace.knowledge.firstIndex { $0.id == sample.decision.id })
+    document.workspace.knowledge[k].tags = [" Storage ", "SQLITE", "sqlite", "a\u{200B}b", "  "]
+    document.workspace.memories[0].tags = [" Style", "STYLE"]
+    let mirror = try #require(document.workspace.knowledge.firstIndex { $0.id == sample.memory.knowledgeID })
+    document.workspace.knowledge[mirror].tags = ["STYLE "]
+
+    // Into an empty workspace: stored trimmed, lowercased, deduplicated, invisible characters dropped.
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    _ = try engine.applyImport(document, source: "export.json")
+    #expect(try engine.knowledge(id: sample.decision.id).tags == ["storage", "sqlite", "ab"])
+    #expect(try engine.memory(id: sample.memory.id).tags == ["style"])
+    #expect(try engine.knowledgeListing(tag: "SQLITE").items.map(\.id) == [sample.decision.id])
+    #expect(try engine.knowledgeListing(tag: "a\u{200B}b").items.map(\.id) == [sample.decision.id])
+
+    // Into the workspace it came from: the normalized tags equal the stored ones.
+    document.workspace.knowledge[k].tags = [" Storage ", "SQLITE", "sqlite"]
+    let plan = try KnowledgeEngine(store: source, environment: fixedEnvironment()).planImport(document, source: "export.json")
+    #expect(!plan.hasConflicts, "\(plan.conflicts)")
+    #expect(plan.recordsToWrite == 0)
+  }
+
   struct ConflictCase: CustomStringConvertible, Sendable {
     var policy: ImportConflictPolicy
     var description: String { policy.rawValue }
