@@ -158,6 +158,8 @@ public enum DolphinCLI {
       case let e as ValidationError: field = e.field
       case WorkspaceError.validation(let e): field = e.field
       case WorkspaceError.capacity(let what, _): field = what.field
+      // The JSON path of the value at fault, e.g. `workspace.knowledge[0].revision`.
+      case ExportDocumentError.malformed(_, let path, _) where !path.isEmpty: field = path
       default: field = nil
       }
       try? console.printJSON(

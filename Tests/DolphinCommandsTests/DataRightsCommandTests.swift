@@ -233,7 +233,11 @@ struct DataRightsCommandTests {
     BadFile(
       name: "a revision too large for any whole number",
       text: Self.exportWithKnowledge().replacingOccurrences(of: "\"revision\": 1", with: "\"revision\": 99999999999999999999"),
-      stderr: "bad.json: workspace.knowledge[0].revision: expected a whole number from -9223372036854775808 to 9223372036854775807, got 99999999999999999999. Nothing was imported"),
+      stderr: "bad.json: workspace.knowledge[0].revision: expected a whole number, got 99999999999999999999. Nothing was imported"),
+    BadFile(
+      name: "a revision beyond Double's range",
+      text: Self.exportWithKnowledge().replacingOccurrences(of: "\"revision\": 1", with: "\"revision\": 1e400"),
+      stderr: "bad.json: workspace.knowledge[0].revision: expected a whole number, got 1e400. Nothing was imported"),
     BadFile(
       name: "a fractional schema version",
       text: Self.exportWithKnowledge().replacingOccurrences(of: "\"schemaVersion\": 5, \"exportedAt\"", with: "\"schemaVersion\": 5.5, \"exportedAt\""),
@@ -277,6 +281,26 @@ struct DataRightsCommandTests {
     // Refused before the workspace is opened: not even an empty one was created.
     #expect(try cli.run(["status"]).status == 3)
     #expect(!FileManager.default.fileExists(atPath: cli.workspace))
+  }
+
+  @Test("a --json import refusal names the JSON path at fault as its field")
+  func importErrorFieldInJSON() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let file = cli.dir.appending("bad.json")
+    try Data(Self.exportWithKnowledge().replacingOccurrences(of: "\"revision\": 1", with: "\"revision\": 1e400").utf8).write(to: file)
+    let r = try cli.run(["import", file.path, "--json"])
+    #expect(r.status == 4)
+    let error = try #require((try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    #expect(error["kind"] as? String == "exportDocument")
+    #expect(error["field"] as? String == "workspace.knowledge[0].revision")
+    #expect(error["message"] as? String == "\(file.path): workspace.knowledge[0].revision: expected a whole number, got 1e400. Nothing was imported")
+    // A refusal of the whole document has no field.
+    try Data("{\"schemaVersion\": 4, \"memories\": []}".utf8).write(to: file)
+    let whole = try cli.run(["import", file.path, "--json"])
+    let wholeError = try #require((try JSONSerialization.jsonObject(with: Data(whole.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    #expect(wholeError["kind"] as? String == "exportDocument")
+    #expect(wholeError["field"] == nil)
   }
 
   @Test("import /dev/null names the path as given")

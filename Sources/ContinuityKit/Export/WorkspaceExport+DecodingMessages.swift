@@ -105,7 +105,8 @@ extension WorkspaceExport {
   /// Every number in an export is an integer, so each number `Int` cannot hold is a candidate;
   /// a candidate is confirmed by decoding again with it replaced by a string, which the decoder
   /// then reports as a type mismatch at its path. Only the first 100 candidates are tried.
-  /// - Returns: the path and the message, or nil when no number is to blame.
+  /// - Returns: the path and the message (`expected a whole number, got 1e400`), or nil when no
+  ///   number is to blame.
   static func numberMismatch<T: Decodable>(
     _ type: T.Type, in data: Data, decoder: JSONDecoder
   ) -> (path: String, message: String)? {
@@ -129,13 +130,10 @@ extension WorkspaceExport {
       do {
         _ = try decoder.decode(T.self, from: Data(probe.serialized()))
       } catch DecodingError.typeMismatch(_, let c) where samePath(c.codingPath, path) {
+        // Not `Int`'s range: the field's own bounds (a revision's 1…1000000) are narrower and
+        // are named by the record validation once the number fits.
         let error = DecodingError.typeMismatch(Int.self, c)
-        let whole = number.double.map { $0.rounded() == $0 } ?? true
-        let message =
-          whole
-          ? "expected a whole number from \(Int.min) to \(Int.max), got \(number.literal)"
-          : "expected a whole number, got \(number.literal)"
-        return (codingPath(error), message)
+        return (codingPath(error), "expected a whole number, got \(number.literal)")
       } catch {
         continue
       }

@@ -61,11 +61,11 @@ struct WorkspaceExportTests {
     Refused(
       name: "a revision beyond Double's range",
       json: { $0.replacingOccurrences(of: "\"revision\" : 1", with: "\"revision\" : 1e400") },
-      message: ["f.json: workspace.knowledge[0].revision: expected a whole number from", "got 1e400. Nothing was imported"]),
+      message: ["f.json: workspace.knowledge[0].revision: expected a whole number, got 1e400. Nothing was imported"]),
     Refused(
       name: "a revision beyond Int's range",
       json: { $0.replacingOccurrences(of: "\"revision\" : 1", with: "\"revision\" : 99999999999999999999") },
-      message: ["workspace.knowledge[0].revision: expected a whole number from", "got 99999999999999999999. Nothing"]),
+      message: ["f.json: workspace.knowledge[0].revision: expected a whole number, got 99999999999999999999. Nothing was imported"]),
     Refused(
       name: "a fractional setting",
       json: { $0.replacingOccurrences(of: "\"knowledgeItemLimit\" : 10000", with: "\"knowledgeItemLimit\" : 10.5") },
