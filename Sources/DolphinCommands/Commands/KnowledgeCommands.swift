@@ -180,7 +180,7 @@ enum TaskCommands {
       let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
       let outcome = try ctx.engine(.update).completeTaskReportingOutcome(id: id)
       if ctx.json {
-        try ctx.console.printJSON(CompletedTaskOutput(outcome))
+        try ctx.console.printJSON(TaskStatusOutput(outcome, flag: "alreadyCompleted"))
         return
       }
       ctx.console.print(Render.taskLine(outcome.task))
@@ -190,24 +190,33 @@ enum TaskCommands {
       }
     })
 
-  /// `task complete --json`: the task's fields, as before, plus `alreadyCompleted`.
-  struct CompletedTaskOutput: Encodable {
+  /// `task complete --json` and `task reopen --json`: the task's fields, as before, plus a
+  /// flag (`alreadyCompleted` or `alreadyOpen`) saying the task already had that status.
+  struct TaskStatusOutput: Encodable {
     var task: TaskItem
-    var alreadyCompleted: Bool
+    var flag: String
+    var wasAlreadyInStatus: Bool
 
-    init(_ outcome: TaskStatusChange) {
+    init(_ outcome: TaskStatusChange, flag: String) {
       task = outcome.task
-      alreadyCompleted = outcome.wasAlreadyInStatus
+      self.flag = flag
+      wasAlreadyInStatus = outcome.wasAlreadyInStatus
     }
 
-    private enum Key: String, CodingKey { case alreadyCompleted }
+    private struct Key: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
 
     func encode(to encoder: any Encoder) throws {
       try task.encode(to: encoder)
       var container = encoder.container(keyedBy: Key.self)
-      try container.encode(alreadyCompleted, forKey: .alreadyCompleted)
+      try container.encode(wasAlreadyInStatus, forKey: Key(stringValue: flag))
     }
   }
+
   static let reopen = Command(
     spec: CommandSpec(
       path: ["task", "reopen"], summary: "Reopen a completed task.", positionals: [("id", "The task's UUID.")],
@@ -216,31 +225,12 @@ enum TaskCommands {
       let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
       let outcome = try ctx.engine(.update).reopenTaskReportingOutcome(id: id)
       if ctx.json {
-        try ctx.console.printJSON(ReopenedTaskOutput(outcome))
+        try ctx.console.printJSON(TaskStatusOutput(outcome, flag: "alreadyOpen"))
         return
       }
       ctx.console.print(Render.taskLine(outcome.task))
       if outcome.wasAlreadyInStatus { ctx.console.print("Task already open; nothing changed.") }
     })
-
-  /// `task reopen --json`: the task's fields, as before, plus `alreadyOpen`.
-  struct ReopenedTaskOutput: Encodable {
-    var task: TaskItem
-    var alreadyOpen: Bool
-
-    init(_ outcome: TaskStatusChange) {
-      task = outcome.task
-      alreadyOpen = outcome.wasAlreadyInStatus
-    }
-
-    private enum Key: String, CodingKey { case alreadyOpen }
-
-    func encode(to encoder: any Encoder) throws {
-      try task.encode(to: encoder)
-      var container = encoder.container(keyedBy: Key.self)
-      try container.encode(alreadyOpen, forKey: .alreadyOpen)
-    }
-  }
 
   static let delete = Command(
     spec: CommandSpec(path: ["task", "delete"], summary: "Delete a task after showing the plan.", positionals: [("id", "The task's UUID.")], confirms: true),
