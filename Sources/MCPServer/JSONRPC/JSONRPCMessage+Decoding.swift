@@ -9,6 +9,10 @@ public enum JSONRPCInbound: Sendable, Equatable {
   /// Not acceptable, and not answerable (a malformed response object, a notification with
   /// positional params, a blank line): JSON-RPC never answers these. `reason` is for the log.
   case ignored(reason: String)
+  /// A malformed response object whose `id` can be read (a string or an integer): never
+  /// answered either, but a request of ours waiting on that id must fail with `reason`
+  /// instead of waiting for an answer that already came.
+  case malformedResponse(id: JSONRPCRequestID, reason: String)
 }
 
 extension JSONRPCMessage {
@@ -134,8 +138,12 @@ extension JSONRPCMessage {
 
   private static func decodeResponse(_ object: JSONObject, id: JSONRPCRequestID?) -> JSONRPCInbound
   {
+    func malformed(_ reason: String) -> JSONRPCInbound {
+      guard let id else { return .ignored(reason: reason) }
+      return .malformedResponse(id: id, reason: reason)
+    }
     guard object["jsonrpc"]?.string == "2.0" else {
-      return .ignored(reason: #"a response without "jsonrpc": "2.0""#)
+      return malformed(#"a response without "jsonrpc": "2.0""#)
     }
     switch (object["result"], object["error"]) {
     case (let result?, nil):
@@ -143,7 +151,7 @@ extension JSONRPCMessage {
       return .message(.response(.result(result, id: id)))
     case (nil, .object(let error)?):
       guard let code = error["code"]?.int, let message = error["message"]?.string else {
-        return .ignored(reason: "an error response without an integer code and a string message")
+        return malformed("an error response without an integer code and a string message")
       }
       guard id != nil || object["id"]?.isNull == true else {
         return .ignored(
@@ -152,8 +160,7 @@ extension JSONRPCMessage {
       return .message(
         .response(.error(JSONRPCError(code: code, message: message, data: error["data"]), id: id)))
     default:
-      return .ignored(
-        reason: "a response must carry exactly one of \"result\" and an \"error\" object")
+      return malformed("a response must carry exactly one of \"result\" and an \"error\" object")
     }
   }
 }

@@ -32,7 +32,9 @@ import Foundation
 ///   cancelled toward the client too (`notifications/cancelled` with its id).
 /// - **Input errors** follow ``JSONRPCMessage/decode(_:limits:)``: -32700 / -32600 / -32602,
 ///   batches rejected, size and depth bounded by ``Configuration/limits``; the session keeps
-///   serving after every one of them.
+///   serving after every one of them. A malformed response to a request the server sent
+///   (an elicitation) is never answered, but when its id can be read the waiting call fails
+///   with ``MCPServerError/invalidClientResponse(_:)`` instead of waiting on.
 /// - **End of input.** Pending elicitations fail with ``MCPServerError/transportClosed``;
 ///   calls in flight finish and are answered (a scripted client may close stdin before reading
 ///   answers); then ``run(transport:)`` returns.

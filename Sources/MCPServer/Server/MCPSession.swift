@@ -78,6 +78,14 @@ actor MCPSession {
       await send(.response(response))
     case .ignored(let reason):
       log("ignored a message: \(reason)")
+    case .malformedResponse(let id, let reason):
+      // Never answered (JSON-RPC answers no response), but a call waiting on this id would
+      // otherwise wait for an answer that already came.
+      guard let continuation = awaitingClient.removeValue(forKey: id) else {
+        log("ignored a malformed response to an unknown request id \(id): \(reason)")
+        return
+      }
+      continuation.resume(throwing: MCPServerError.invalidClientResponse(reason))
     case .message(.request(let request)):
       await handle(request)
     case .message(.notification(let notification)):

@@ -139,7 +139,7 @@ struct JSONRPCMessageTests {
         == #"{"id":9007199254740993,"jsonrpc":"2.0","result":{}}"#)
   }
 
-  @Test("Responses from the client are recognised; malformed ones are ignored, never answered")
+  @Test("Responses from the client are recognised; malformed ones are never answered")
   func responses() {
     #expect(
       JSONRPCMessage.decode(Array(#"{"jsonrpc":"2.0","id":3,"result":{"action":"accept"}}"#.utf8))
@@ -149,11 +149,31 @@ struct JSONRPCMessageTests {
         Array(#"{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"no"}}"#.utf8))
         == .message(
           .response(.error(JSONRPCError(code: -1, message: "no"), id: JSONRPCRequestID(3)))))
+    // A readable id is kept, so that a request waiting on it can fail instead of waiting on.
+    let malformed: [(String, String)] = [
+      (
+        #"{"jsonrpc":"2.0","id":3,"result":{},"error":{"code":1,"message":"x"}}"#,
+        #"a response must carry exactly one of "result" and an "error" object"#
+      ),
+      (#"{"id":3,"result":{}}"#, #"a response without "jsonrpc": "2.0""#),
+      (
+        #"{"jsonrpc":"2.0","id":"a","error":"bad"}"#,
+        #"a response must carry exactly one of "result" and an "error" object"#
+      ),
+      (
+        #"{"jsonrpc":"2.0","id":3,"error":{"code":"1","message":"x"}}"#,
+        "an error response without an integer code and a string message"
+      ),
+    ]
+    for (line, reason) in malformed {
+      let expectedID = line.contains(#""id":"a""#) ? JSONRPCRequestID.string("a") : JSONRPCRequestID(3)
+      #expect(
+        JSONRPCMessage.decode(Array(line.utf8))
+          == .malformedResponse(id: expectedID, reason: reason), "\(line)")
+    }
     for line in [
-      #"{"jsonrpc":"2.0","id":3,"result":{},"error":{"code":1,"message":"x"}}"#,
-      #"{"id":3,"result":{}}"#,
-      #"{"jsonrpc":"2.0","id":3,"error":"bad"}"#,
       #"{"jsonrpc":"2.0","id":null,"result":{}}"#,
+      #"{"jsonrpc":"2.0","id":null,"error":"bad"}"#,
     ] {
       guard case .ignored = JSONRPCMessage.decode(Array(line.utf8)) else {
         Issue.record("\(line) should be ignored")

@@ -97,6 +97,23 @@ struct MCPServerToolsTests {
       expectedText:
         #"write_note failed: the client's answer is malformed: elicitation/create needs a result with action accept, decline or cancel; got {"action":"maybe"}"#
     ),
+    // Malformed response objects: the call fails at once instead of waiting forever.
+    Refusal(
+      name: "error that is not an object", answer: ["error": "no UI"],
+      expectedText:
+        #"write_note failed: the client's answer is malformed: a response must carry exactly one of "result" and an "error" object"#
+    ),
+    Refusal(
+      name: "both result and error",
+      answer: ["result": ["action": "accept"], "error": ["code": 1, "message": "x"]],
+      expectedText:
+        #"write_note failed: the client's answer is malformed: a response must carry exactly one of "result" and an "error" object"#
+    ),
+    Refusal(
+      name: "error without a code", answer: ["error": ["message": "x"]],
+      expectedText:
+        "write_note failed: the client's answer is malformed: an error response without an integer code and a string message"
+    ),
   ]
 
   @Test(
