@@ -58,7 +58,9 @@ public enum AgentError: Error, Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .unknownTool(let name, let s):
-      return "unknown tool '\(name)'" + (s.map { "; did you mean '\($0)'?" } ?? "")
+      // The name is the caller's (a model's) text: quoted inert, on one line and bounded.
+      return "unknown tool '\(ToolSchema.quotable(name, limit: 80))'"
+        + (s.map { "; did you mean '\($0)'?" } ?? "")
     case .invalidArguments(let e): return e.message
     case .denied(let tool, let reason): return "\(tool) was not run: \(reason)"
     case .cancelled: return "the run was cancelled; nothing further was written"

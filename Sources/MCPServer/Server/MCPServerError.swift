@@ -36,16 +36,22 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
   /// Reading or writing the transport failed.
   case transport(String)
 
+  /// A client-given name as an error message may quote it: sanitized (no role or tool
+  /// delimiter survives), on one line, and cut to 80 characters. `data` keeps the name exact.
+  static func quoted(_ name: String) -> String {
+    Truncation.truncate(TerminalText.singleLine(Sanitizer.sanitize(name)), to: 80)
+  }
+
   /// The JSON-RPC error the server answers with for the protocol-level cases, nil for the rest.
   public var jsonRPCError: JSONRPCError? {
     switch self {
     case .unknownTool(let name):
       JSONRPCError(
-        code: JSONRPCError.Code.invalidParams, message: "Unknown tool: \(name)",
+        code: JSONRPCError.Code.invalidParams, message: "Unknown tool: \(Self.quoted(name))",
         data: ["name": .string(name)])
     case .unknownPrompt(let name):
       JSONRPCError(
-        code: JSONRPCError.Code.invalidParams, message: "Unknown prompt: \(name)",
+        code: JSONRPCError.Code.invalidParams, message: "Unknown prompt: \(Self.quoted(name))",
         data: ["name": .string(name)])
     case .resourceNotFound(let uri):
       JSONRPCError(
