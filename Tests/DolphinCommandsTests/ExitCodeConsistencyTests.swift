@@ -72,6 +72,19 @@ struct ExitCodeConsistencyTests {
     #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
   }
 
+  @Test("a directory where a file is expected is refused input (exit 4) by import and migrate alike")
+  func directoryAsInputFile() throws {
+    let dir = TemporaryDirectory("dir-input")
+    defer { dir.remove() }
+    let folder = dir.appending("folder")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    for command in ["import", "migrate"] {
+      let r = try runDolphin([command, folder.path, "--workspace", dir.appending("ws").path])
+      #expect(r.status == 4, "\(command): \(r.stderr)")
+      #expect(r.stderr.contains("is a directory, not a file"), "\(command): \(r.stderr)")
+    }
+  }
+
   @Test("--json error documents carry the same exit codes")
   func jsonErrors() throws {
     let dir = TemporaryDirectory("enum-json")

@@ -57,6 +57,11 @@ extension KnowledgeEngine {
             message: "legacy workspace file \(file.path) is \(size) bytes; the limit is \(maxBytes) bytes, "
               + "so it was not read"))
       }
+      if case .isDirectory = failure {
+        // Not a storage fault: the argument names the wrong thing (as `import DIR`, exit 4).
+        throw WorkspaceError.validation(
+          ValidationError(field: "legacy workspace file", message: "\(failure); name the workspace JSON file"))
+      }
       throw WorkspaceError.fileSystem(path: file.path, message: "cannot read the legacy workspace file: \(failure)")
     }
     let digest = SHA256.hash(Array(data)).hexString
