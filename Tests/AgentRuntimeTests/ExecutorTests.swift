@@ -131,6 +131,23 @@ struct ExecutorTests {
     #expect(c.receipt.outcome == .failed)
     #expect(c.receipt.message.contains("no knowledge item has the id"))
     #expect(try engine.store.read { try $0.listReceipts() }.map(\.callID) == ["x", "y", "z"])
+    // "Not found" is told from "invalid" by the error, not by the message's wording.
+    #expect(c.failedOnMissingRecord)
+    #expect(!a.failedOnMissingRecord && !b.failedOnMissingRecord)
+    let unknownRelation = await ex.execute(
+      ToolCall(
+        id: "r", name: "knowledge_capture",
+        arguments: [
+          "kind": "fact", "title": "t",
+          "relationships": [["kind": "supports", "targetID": .string(UUID().uuidString)]],
+        ]), approver: StaticApprovalPolicy.allow)
+    #expect(unknownRelation.receipt.outcome == .failed, "\(unknownRelation.receipt.message)")
+    #expect(unknownRelation.failedOnMissingRecord, "\(unknownRelation.receipt.message)")
+    let tooLong = await ex.execute(
+      ToolCall(id: "t", name: "knowledge_capture", arguments: ["kind": "fact", "title": .string(String(repeating: "x", count: 301))]),
+      approver: StaticApprovalPolicy.allow)
+    #expect(tooLong.receipt.outcome == .failed)
+    #expect(!tooLong.failedOnMissingRecord)
   }
 
   @Test("cancelled between approval and commit: nothing is written")

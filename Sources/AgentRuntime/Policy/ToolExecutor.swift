@@ -24,6 +24,11 @@ public struct ToolCallResult: Sendable {
   public var error: AgentError?
   /// For failures inside the tool (validation of records, not found…): the message.
   public var failureMessage: String?
+  /// True when the tool failed because a record it was given by id does not exist
+  /// (``WorkspaceError/notFound(recordType:id:)``, or a ``ValidationError`` marked with
+  /// ``ValidationError/missingRecord``). Callers tell "not found" from "invalid" by this,
+  /// never by the message.
+  public var failedOnMissingRecord: Bool = false
 
   public var succeeded: Bool { receipt.outcome == .succeeded }
 }
@@ -90,7 +95,21 @@ public struct ToolExecutor: Sendable {
     } catch let e as AgentError {
       return finish(e == .cancelled ? .cancelled : .failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: e, message: e.description)
     } catch {
-      return finish(.failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: nil, message: String(describing: error))
+      var result = finish(.failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: nil, message: String(describing: error))
+      result.failedOnMissingRecord = Self.isMissingRecord(error)
+      return result
+    }
+  }
+}
+
+extension ToolExecutor {
+  /// Whether `error` says that a record named by id does not exist.
+  static func isMissingRecord(_ error: any Error) -> Bool {
+    switch error {
+    case WorkspaceError.notFound: true
+    case WorkspaceError.validation(let v): v.missingRecord != nil
+    case let v as ValidationError: v.missingRecord != nil
+    default: false
     }
   }
 }

@@ -79,8 +79,7 @@ enum AgentCommands {
       throw ReportedFailure(code: ExitCode.aborted, message: "\(denied.receipt.tool) was \(denied.receipt.outcome.rawValue): \(denied.receipt.message)")
     }
     if let failed = run.calls.first(where: { $0.receipt.outcome == .failed }) {
-      let notFound = failed.receipt.message.hasPrefix("no ") && failed.receipt.message.contains(" has the id ")
-      throw ReportedFailure(code: notFound ? ExitCode.notFound : ExitCode.validation, message: "\(failed.receipt.tool) failed: \(failed.receipt.message)")
+      throw ReportedFailure(code: failed.failedOnMissingRecord ? ExitCode.notFound : ExitCode.validation, message: "\(failed.receipt.tool) failed: \(failed.receipt.message)")
     }
   }
 
