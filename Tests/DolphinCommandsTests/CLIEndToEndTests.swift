@@ -301,9 +301,11 @@ struct CLIEndToEndTests {
     #expect(try cli.json(["task", "reopen", id])["status"] as? String == "open")
     let list = try cli.run(["task", "list", "--status", "open"])
     #expect(list.stdout.contains("[ ] \(id)  Write the README (high)"))
+    #expect(try cli.json(["task", "list", "--status", "open"])["count"] as? Int == 1)
     #expect(try cli.run(["task", "delete", id, "--yes"]).status == 0)
     #expect(try cli.json(["task", "list"])["tasks"] as? [Any] != nil)
     #expect((try cli.json(["task", "list"])["tasks"] as? [Any])?.count == 0)
+    #expect(try cli.json(["task", "list"])["count"] as? Int == 0)
   }
 
   @Test("completing a completed task changes nothing and says so: exit 0, the first completion time, alreadyCompleted")

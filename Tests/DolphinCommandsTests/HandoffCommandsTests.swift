@@ -262,6 +262,7 @@ struct HandoffCommandsTests {
     let json = try cli.json(["handoff", "list", "--limit", "2"])
     #expect((json["handoffs"] as? [[String: Any]])?.count == 2)
     #expect(json["total"] as? Int == 3)
+    #expect(json["count"] as? Int == 2)
     #expect(json["activeHandoffID"] as? String == ids[0])
     #expect(try cli.run(["handoff", "list"]).stdout.hasPrefix("3 handoff(s) shown of 3; active: \(ids[0])\n"))
   }

@@ -59,7 +59,15 @@ enum HandoffCommands {
       let limit = try ctx.integer("limit", default: Limits.handoffs, range: 1...Limits.handoffs)
       let l = try ctx.engine(.read).listHandoffs(limit: limit)
       if ctx.json {
-        try ctx.console.printJSON(l)
+        // `count` (listed) beside `total` (held), as `knowledge list` and `memory list` give.
+        struct Out: Encodable {
+          var handoffs: [Handoff]
+          var count: Int
+          var total: Int
+          var activeHandoffID: UUID?
+        }
+        try ctx.console.printJSON(
+          Out(handoffs: l.handoffs, count: l.handoffs.count, total: l.total, activeHandoffID: l.activeHandoffID))
         return
       }
       // The active handoff is named even when the limit leaves its row out.
