@@ -58,12 +58,32 @@ extension WorkspaceExport {
     do {
       _ = try parser.parse(data)
     } catch {
-      let prefix = data.prefix(error.byteOffset)
-      let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-      let column = error.byteOffset - (prefix.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0) + 1
-      return "not valid JSON at line \(line), column \(column) (byte \(error.byteOffset)): \(error.explanation)"
+      return "not valid JSON at \(location(of: error, in: data)): \(error.explanation)"
     }
     return "not valid JSON (\(sentence(underlyingMessage(context))))"
+  }
+
+  /// `line L, column C (byte B)` of a parse error, lines and columns counted from 1.
+  static func location(of error: JSONParseError, in data: Data) -> String {
+    let prefix = data.prefix(error.byteOffset)
+    let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+    let column = error.byteOffset - (prefix.lastIndex(of: 0x0A).map { $0 - data.startIndex + 1 } ?? 0) + 1
+    return "line \(line), column \(column) (byte \(error.byteOffset))"
+  }
+
+  /// The refusal of a document in which one object holds the same key twice, with where
+  /// (`the key "title" appears twice in one object at line 3, column 5 …`); nil when no object
+  /// does. Foundation's decoder silently keeps one of the two values, so an edited or
+  /// hand-made file could import something other than what its reader sees.
+  static func duplicateKeyRefusal(in data: Data) -> String? {
+    do {
+      _ = try JSONParser(options: .init(maximumDepth: 1_000, maximumBytes: data.count)).parse(data)
+    } catch {
+      guard case .duplicateKey = error.reason else { return nil }
+      return "not acceptable JSON at \(location(of: error, in: data)): \(error.explanation); "
+        + "nothing was imported"
+    }
+    return nil
   }
 
   /// The refusal of the first string holding a NUL (U+0000), worded by

@@ -59,7 +59,8 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
   /// - Throws: ``ExportDocumentError`` naming the file and, for a malformed record, its path in
   ///   the document (e.g. `workspace.knowledge[3].kind`), the value given and what is allowed;
   ///   ``ExportDocumentError/empty(file:)`` for a file with nothing but whitespace; `malformed`
-  ///   for a string holding a NUL (U+0000), which is refused rather than dropped.
+  ///   for a string holding a NUL (U+0000), which is refused rather than dropped, and for an
+  ///   object holding the same key twice (which value counts would be a guess).
   public static func decode(_ data: Data, fileName: String) throws(ExportDocumentError) -> WorkspaceExport {
     struct Header: Decodable {
       var format: String?
@@ -121,6 +122,7 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
     } catch {
       throw .malformed(file: fileName, path: "", message: "\(error)")
     }
+    if let refusal = duplicateKeyRefusal(in: data) { throw .malformed(file: fileName, path: "", message: refusal) }
     if let refusal = nulRefusal(in: data) { throw .malformed(file: fileName, path: "", message: refusal) }
     guard document.workspace.schemaVersion == SchemaVersion.current else {
       throw .malformed(

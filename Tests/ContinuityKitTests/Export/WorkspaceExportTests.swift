@@ -85,6 +85,12 @@ struct WorkspaceExportTests {
         "f.json: workspace.knowledge[0].title contains a NUL character (U+0000) at character 4; NUL is not text, remove it. Nothing was imported"
       ]),
     Refused(
+      name: "a key twice in one object is refused, not resolved silently",
+      json: { $0.replacingOccurrences(of: "\"title\" : \"Use SQLite\"", with: "\"title\" : \"Injected\", \"title\" : \"Use SQLite\"") },
+      message: [
+        "f.json: not acceptable JSON at line", "the key \"title\" appears twice in one object; keep one; nothing was imported",
+      ]),
+    Refused(
       name: "a null says what was expected instead",
       json: { $0.replacingOccurrences(of: "\"title\" : \"Use SQLite\"", with: "\"title\" : null") },
       message: ["workspace.knowledge[0].title: expected a string, got null. Nothing was imported"]),
