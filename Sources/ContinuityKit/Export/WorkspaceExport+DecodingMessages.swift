@@ -80,8 +80,7 @@ extension WorkspaceExport {
       _ = try JSONParser(options: .init(maximumDepth: 1_000, maximumBytes: data.count)).parse(data)
     } catch {
       guard case .duplicateKey = error.reason else { return nil }
-      return "not acceptable JSON at \(location(of: error, in: data)): \(error.explanation); "
-        + "nothing was imported"
+      return "not acceptable JSON at \(location(of: error, in: data)): \(error.explanation)"
     }
     return nil
   }

@@ -88,7 +88,7 @@ struct WorkspaceExportTests {
       name: "a key twice in one object is refused, not resolved silently",
       json: { $0.replacingOccurrences(of: "\"title\" : \"Use SQLite\"", with: "\"title\" : \"Injected\", \"title\" : \"Use SQLite\"") },
       message: [
-        "f.json: not acceptable JSON at line", "the key \"title\" appears twice in one object; keep one; nothing was imported",
+        "f.json: not acceptable JSON at line", "the key \"title\" appears twice in one object; keep one. Nothing was imported",
       ]),
     Refused(
       name: "a null says what was expected instead",
