@@ -19,25 +19,9 @@ from ngram_fusion import SNOWBALL_STOP, grams
 K = 100
 def features(P, q, docs_ng, qtext, p=V1):
     terms, pairs = q["terms"], q["pairs"]
-    per_term = []
-    idfs = []
-    for t in terms:
-        best = {}
-        for v in t["variants"]:
-            plist = P.post.get(v["term"], [])
-            weight = P.idf(len(plist)) * v["weight"]
-            for doc, lengths, tfs, positions in plist:
-                pseudo = 0.0
-                for f in range(3):
-                    if tfs[f]:
-                        avg = P.average[f]
-                        norm = (1 - p.b[f] + p.b[f] * lengths[f] / avg) if avg > 0 else 1
-                        pseudo += p.w[f] * tfs[f] / norm
-                s = weight * pseudo / (p.k1 + pseudo)
-                if doc not in best or s > best[doc][0]:
-                    best[doc] = (s, positions, lengths, v["weight"] == 1)
-        per_term.append(best)
-        idfs.append(max((v["weight"] * P.idf(len(P.post.get(v["term"], [])))) for v in t["variants"]) if t["variants"] else 0)
+    per_term = P.per_term(q, p)
+    idfs = [max((v["weight"] * P.idf(len(P.post.get(v["term"], [])))) for v in t["variants"])
+            if t["variants"] else 0 for t in terms]
     bound = idfs
     total_idf = sum(idfs) or 1
     rarest = max(range(len(terms)), key=lambda g: idfs[g]) if terms else None

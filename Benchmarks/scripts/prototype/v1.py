@@ -35,11 +35,11 @@ class Prototype:
     def idf(self, df):
         return math.log(1 + (self.N - df + 0.5) / (df + 0.5))
 
-    def score_query(self, q, p=V1):
-        """Document key -> score for one resolved query (see KnowledgeEngine.resolvedQueryJSON)."""
-        terms, pairs = q["terms"], q["pairs"]
+    def per_term(self, q, p=V1):
+        """For each query term, document -> (best variant's BM25F score, its positions per
+        field, the field lengths, whether that variant is the exact term)."""
         per_term = []
-        for t in terms:
+        for t in q["terms"]:
             best = {}
             for v in t["variants"]:
                 plist = self.post.get(v["term"], [])
@@ -53,8 +53,14 @@ class Prototype:
                             pseudo += p.w[f] * tfs[f] / norm
                     s = weight * pseudo / (p.k1 + pseudo)
                     if doc not in best or s > best[doc][0]:
-                        best[doc] = (s, positions)
+                        best[doc] = (s, positions, lengths, v["weight"] == 1)
             per_term.append(best)
+        return per_term
+
+    def score_query(self, q, p=V1):
+        """Document key -> score for one resolved query (see KnowledgeEngine.resolvedQueryJSON)."""
+        terms, pairs = q["terms"], q["pairs"]
+        per_term = self.per_term(q, p)
         bound = [max((v["weight"] * self.idf(len(self.post.get(v["term"], [])))
                       for v in t["variants"]), default=0) for t in terms]
         scores = {}
