@@ -20,22 +20,12 @@ K = 100
 def features(P, q, docs_ng, qtext, p=V1):
     terms, pairs = q["terms"], q["pairs"]
     per_term = P.per_term(q, p)
-    idfs = [max((v["weight"] * P.idf(len(P.post.get(v["term"], [])))) for v in t["variants"])
-            if t["variants"] else 0 for t in terms]
-    bound = idfs
+    idfs = P.bounds(q)
     total_idf = sum(idfs) or 1
     rarest = max(range(len(terms)), key=lambda g: idfs[g]) if terms else None
     rows = {}
     for d in set().union(*per_term):
-        matched = [g for g, b in enumerate(per_term) if d in b]
-        base = sum(per_term[g][d][0] for g in matched)
-        phrase = 0.0
-        for a, c, gap in pairs:
-            if d in per_term[a] and d in per_term[c]:
-                pa, pc = per_term[a][d][1], per_term[c][d][1]
-                if any(x + gap in set(pc[f]) for f in range(3) for x in pa[f]):
-                    phrase += p.delta * min(bound[a], bound[c]) / len(pairs)
-        v1 = (base + phrase) * (1 + p.gamma * len(matched) / len(terms))
+        v1, base, phrase, matched = P.parts(q, per_term, idfs, d, p)
         lengths = per_term[matched[0]][d][2]
         title_idf = sum(idfs[g] for g in matched if per_term[g][d][1][0])
         exact_idf = sum(idfs[g] for g in matched if per_term[g][d][3])

@@ -61,20 +61,30 @@ class Prototype:
         """Document key -> score for one resolved query (see KnowledgeEngine.resolvedQueryJSON)."""
         terms, pairs = q["terms"], q["pairs"]
         per_term = self.per_term(q, p)
-        bound = [max((v["weight"] * self.idf(len(self.post.get(v["term"], [])))
-                      for v in t["variants"]), default=0) for t in terms]
+        bound = self.bounds(q)
         scores = {}
         for d in set().union(*per_term):
-            matched = [g for g, b in enumerate(per_term) if d in b]
-            base = sum(per_term[g][d][0] for g in matched)
-            phrase = 0.0
-            for a, c, gap in pairs:
-                if d in per_term[a] and d in per_term[c]:
-                    pa, pc = per_term[a][d][1], per_term[c][d][1]
-                    if any(x + gap in set(pc[f]) for f in range(3) for x in pa[f]):
-                        phrase += p.delta * min(bound[a], bound[c]) / len(pairs)
-            scores[d] = (base + phrase) * (1 + p.gamma * len(matched) / len(terms))
+            scores[d] = self.parts(q, per_term, bound, d, p)[0]
         return scores
+
+    def bounds(self, q):
+        """Each query term's largest weighted IDF over its variants."""
+        return [max((v["weight"] * self.idf(len(self.post.get(v["term"], [])))
+                     for v in t["variants"]), default=0) for t in q["terms"]]
+
+    @staticmethod
+    def parts(q, per_term, bound, d, p=V1):
+        """(v1 score, BM25F sum, phrase boost, matched term indices) of document d."""
+        terms, pairs = q["terms"], q["pairs"]
+        matched = [g for g, b in enumerate(per_term) if d in b]
+        base = sum(per_term[g][d][0] for g in matched)
+        phrase = 0.0
+        for a, c, gap in pairs:
+            if d in per_term[a] and d in per_term[c]:
+                pa, pc = per_term[a][d][1], per_term[c][d][1]
+                if any(x + gap in set(pc[f]) for f in range(3) for x in pa[f]):
+                    phrase += p.delta * min(bound[a], bound[c]) / len(pairs)
+        return (base + phrase) * (1 + p.gamma * len(matched) / len(terms)), base, phrase, matched
 
     def rank(self, scores, depth=100):
         return sorted(scores, key=lambda d: (-scores[d], self.titles[d]))[:depth]
