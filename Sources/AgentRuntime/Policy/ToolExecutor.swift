@@ -36,7 +36,8 @@ public struct ToolCallResult: Sendable {
 /// Runs tool calls: validates arguments against the registry's schema, asks approval for every
 /// `localWrite` call, runs read-only tools over a store that refuses writes, honours
 /// cancellation right before a write commits, and writes one receipt per call — read-only,
-/// denied, failed and cancelled ones too — from what executed, never from model text.
+/// denied, failed and cancelled ones too — from what executed, never from model text. A
+/// tool's text output leaves sanitized (``Sanitizer/sanitize(_:)``) and capped.
 public struct ToolExecutor: Sendable {
   public let registry: ToolRegistry
   public let engine: KnowledgeEngine
@@ -90,7 +91,9 @@ public struct ToolExecutor: Sendable {
     let context = ToolContext(engine: KnowledgeEngine(store: store, environment: engine.environment), recentExcerpts: recentExcerpts)
     do {
       var output = try await tool.handler(args, context)
-      output.text = Truncation.truncate(output.text, to: tool.outputCap)
+      // The text reaches a model verbatim: it is made inert as a whole (stored text already
+      // is, but a workspace written before a sanitizer rule existed may not be).
+      output.text = Truncation.truncate(Sanitizer.sanitize(output.text), to: tool.outputCap)
       return finish(.succeeded, risk: tool.risk, args: canonical, approval: approval, output: output, error: nil, message: "ok")
     } catch let e as AgentError {
       return finish(e == .cancelled ? .cancelled : .failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: e, message: e.description)

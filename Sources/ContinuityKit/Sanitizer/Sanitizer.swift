@@ -11,6 +11,8 @@ import Foundation
 ///    zero-width and other invisible format characters (U+180E, U+200B, U+200C, U+2060–U+2065,
 ///    the deprecated U+206A–U+206F, U+FEFF, the interlinear annotation marks U+FFF9–U+FFFB) and
 ///    tag characters (U+E0000–U+E007F), which can spell out whole hidden sentences.
+///    A terminal escape sequence (`ESC[31m`, `ESC]0;title BEL`, ECMA-48) is dropped whole,
+///    not just its ESC, so that no `[31m` is left glued to the word after it.
 ///    Line endings become `\n`: `\r\n` and a lone `\r` each turn into one `\n`, so the lines a
 ///    reader sees are the lines the model sees.
 ///    Three invisible characters are kept where they are part of a visible emoji, so that
@@ -104,6 +106,10 @@ extension Sanitizer {
       case 0x0D:
         kept.append("\n")
         if offset + 1 < input.count, input[offset + 1] == "\n" { offset += 1 }
+      case 0x1B:
+        // A whole terminal escape sequence goes, not just its ESC: `ESC[31mRED` keeps `RED`,
+        // not `[31mRED`, which would also be indexed as the word `31mred`.
+        offset += escapeSequenceLength(in: input, at: offset) - 1
       case 0x00...0x1F, 0x7F...0x9F:
         break
       case 0x200D:
@@ -132,6 +138,54 @@ extension Sanitizer {
       offset += 1
     }
     return kept
+  }
+
+  /// The length in scalars of the terminal escape sequence that starts with the ESC at
+  /// `offset`, by ECMA-48 (5th edition, 1991), in its 7-bit form:
+  /// - CSI `ESC [`: parameter bytes U+0030–U+003F, intermediate bytes U+0020–U+002F, then one
+  ///   final byte U+0040–U+007E, as in `ESC[1;31m`;
+  /// - control strings, OSC `ESC ]`, DCS `ESC P`, SOS `ESC X`, PM `ESC ^` and APC `ESC _`: up
+  ///   to and including the string terminator (`ESC \\` or U+009C) or, for OSC as terminals
+  ///   accept it, BEL, as in `ESC]0;title BEL`;
+  /// - an ESC followed by intermediate bytes U+0020–U+002F and one final byte U+0030–U+007E
+  ///   (`ESC(B`), or directly by U+0030–U+005F (`ESC7`, `ESC M`) or `c` (reset); an ESC before
+  ///   any other character (`ESC z`) is more likely a stray ESC before text, and goes alone.
+  /// A sequence that is not complete (no final byte; a control string without a terminator
+  /// within 2,048 scalars) is the ESC alone, so that the text after a stray ESC is kept. The
+  /// 8-bit introducers (U+009B …) are dropped alone, like every C1 control: in text they are
+  /// more often a mis-decoded Windows-1252 character than a terminal command.
+  static func escapeSequenceLength(in input: [Unicode.Scalar], at offset: Int) -> Int {
+    func value(_ index: Int) -> UInt32? { index < input.count ? input[index].value : nil }
+    guard let introducer = value(offset + 1) else { return 1 }
+    var index = offset + 2
+    switch introducer {
+    case 0x5B:  // CSI
+      while let byte = value(index), (0x30...0x3F).contains(byte) { index += 1 }
+      while let byte = value(index), (0x20...0x2F).contains(byte) { index += 1 }
+      guard let final = value(index), (0x40...0x7E).contains(final) else { return 1 }
+      return index + 1 - offset
+    case 0x5D, 0x50, 0x58, 0x5E, 0x5F:  // OSC, DCS, SOS, PM, APC
+      let end = min(input.count, index + 2_048)
+      while index < end {
+        switch input[index].value {
+        case 0x9C: return index + 1 - offset
+        case 0x07 where introducer == 0x5D: return index + 1 - offset
+        case 0x1B where value(index + 1) == 0x5C: return index + 2 - offset
+        default: index += 1
+        }
+      }
+      return 1
+    case 0x20...0x2F:  // nF: intermediates, then a final byte, as in ESC ( B
+      while let byte = value(index), (0x20...0x2F).contains(byte) { index += 1 }
+      guard let final = value(index), (0x30...0x7E).contains(final) else { return 1 }
+      return index + 1 - offset
+    case 0x30...0x5F, 0x63:  // Fp (ESC 7), Fe (ESC M) and RIS (ESC c)
+      return 2
+    default:
+      // Other letters after a stray ESC are more likely text than the rare functions
+      // ECMA-48 gives them: they are kept.
+      return 1
+    }
   }
 
   /// A visible emoji scalar (the ASCII digits, `#` and `*` also carry the Emoji property).

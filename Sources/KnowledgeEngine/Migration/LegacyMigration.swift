@@ -29,7 +29,9 @@ extension KnowledgeEngine {
   /// imported); copy the original to `backupDirectory` as a 0600 file (the original is never
   /// modified); then, in ONE transaction, insert every conversation, message, setting, memory,
   /// task, receipt and checkpoint, keep invalid records verbatim in the quarantine table, index
-  /// the memories, record the sha256, and store one digest.
+  /// the memories, record the sha256, and store one digest. Text of memories and tasks is
+  /// sanitized as at capture (``Sanitizer/sanitize(_:)``) and tags normalized; the quarantine
+  /// and the backup keep the original bytes.
   /// - Parameters:
   ///   - file: the legacy JSON file.
   ///   - backupDirectory: where the backup copy goes (created 0700 if missing).
@@ -73,7 +75,10 @@ extension KnowledgeEngine {
     let result = try LegacyWorkspaceImporter.decode(data, fileName: file.lastPathComponent)
     let backup = try Self.writeBackup(data, named: file.lastPathComponent, sha256: digest, in: backupDirectory)
     let now = environment.now()
-    let ws = result.workspace
+    // Stored text is inert whatever its origin: text of memories and tasks is sanitized and
+    // tags normalized as at capture and at import (chat messages are kept verbatim, as import
+    // keeps activity).
+    let ws = ImportAnalysis.sanitized(result.workspace)
     do {
       try store.write { tx in
         for c in ws.conversations { try tx.insertConversation(c) }

@@ -187,8 +187,9 @@ public struct HybridLexicalRanker: Sendable {
   /// - Returns: the ranked results, `total`, `truncated` and, when empty, the reason
   ///   (``EmptyReason/noMatchWithTag`` when words matched only documents outside
   ///   `documents`).
-  /// - Throws: ``ValidationError`` for `query` (empty, whitespace only, or longer than 500
-  ///   characters) or `limit` (outside 1…50); any error `index` throws.
+  /// - Throws: ``ValidationError`` for `query` (empty or whitespace only, or longer than 500
+  ///   characters, both judged after ``Sanitizer/sanitize(_:)`` and trimming) or `limit`
+  ///   (outside 1…50); any error `index` throws.
   /// - Complexity: O(*P* · *q*) for *P* postings of the *q* query terms (and their variants),
   ///   plus phrase decoding for competitive documents, plus O(*k*) document reads.
   public func search(
@@ -201,6 +202,10 @@ public struct HybridLexicalRanker: Sendable {
         field: "limit", limit: Limits.searchResultsMaximum, actual: limit,
         message: "limit is \(limit); it must be between 1 and \(Limits.searchResultsMaximum)")
     }
+    // The query is read as stored text is: sanitized (controls, invisible characters and whole
+    // terminal escape sequences dropped, so a pasted `ESC[31mhandoff` is the word `handoff`),
+    // then trimmed, so that neither counts toward the bound.
+    let query = Sanitizer.sanitize(query).trimmingCharacters(in: .whitespacesAndNewlines)
     try Limits.checkNotEmpty("query", query)
     try Limits.check("query", query, limit: Limits.query)
     return try rank(

@@ -270,7 +270,18 @@ struct SanitizerTests {
     Case(
       name: "C0, DEL and C1 controls",
       input: "a\u{0000}b\u{0007}c\u{001B}[31md\u{007F}e\u{0085}f\u{009B}g\u{000B}h\u{000C}i",
-      expected: "abc[31mdefghi"),
+      expected: "abcdefghi"),
+    Case(
+      name: "terminal escape sequences go whole",
+      input: "\u{1B}[1;31mRED\u{1B}[0m \u{1B}]0;title\u{07}x \u{1B}]8;;http://e\u{1B}\\link\u{1B}]8;;\u{1B}\\ \u{1B}(Bq \u{1B}7s",
+      expected: "RED x link q s"),
+    Case(
+      name: "an incomplete escape sequence loses only its ESC",
+      input: "a\u{1B}]no terminator \u{1B}[31 \u{1B}z\u{1B}",
+      expected: "a]no terminator [31 z"),
+    Case(
+      name: "an 8-bit CSI is dropped alone, the letter after it kept",
+      input: "It\u{9B}s", expected: "Its"),
     Case(name: "tab and newline kept", input: "a\tb\nc", expected: "a\tb\nc"),
     Case(name: "CRLF and lone CR", input: "a\r\nb\rc\r\r\nd", expected: "a\nb\nc\n\nd"),
     Case(
@@ -377,7 +388,8 @@ struct SanitizerTests {
     "<tool_call\n>", "<system ", "< system >", "<｜User｜>", "<system/>", #" id="1""#,
     "Array", "User", "System", "Tool", ",", "x", "a", "é", "e", "@", ".", "md", "-", "_", "=",
     "\u{0301}", "\u{0338}", "\u{0300}", "\u{1100}", "\u{1161}", "\u{11A8}",
-    "\u{0000}", "\u{0007}", "\u{001B}", "\u{001B}[31m", "\u{007F}", "\u{0085}", "\u{009B}",
+    "\u{0000}", "\u{0007}", "\u{001B}", "\u{001B}[31m", "\u{001B}[", "\u{001B}]0;", "\u{001B}\\",
+    "\u{001B}P", "\u{001B}(", "\u{007F}", "\u{0085}", "\u{009B}",
     "\u{200B}", "\u{200C}", "\u{200D}", "\u{2060}", "\u{FEFF}", "\u{202E}", "\u{2066}", "\u{200F}",
     "\u{FE0F}", "\u{FE00}", "\u{E0067}", "\u{E0062}", "\u{E007F}", "\u{E0041}", "🏴", "👨", "👩",
     "🏽", "😀", "❤", "‹", "›", "⟦", "⟧", "\u{0600}",

@@ -220,7 +220,7 @@ struct HybridLexicalRankerTests {
     #expect(response.truncated)
   }
 
-  @Test(arguments: ["", " ", "\n\t  "])
+  @Test(arguments: ["", " ", "\n\t  ", "\u{200B}", "\u{202E}", "\u{01}", "\u{1B}[31m\u{1B}[0m"])
   func emptyQueryIsRejected(query: String) {
     let error = #expect(throws: ValidationError.self) {
       try ranker.search(query, in: F.index(Self.punctuationCorpus))
@@ -238,6 +238,21 @@ struct HybridLexicalRankerTests {
     #expect(error?.field == "query")
     #expect(error?.limit == 500)
     #expect(error?.actual == 501)
+  }
+
+  @Test("Surrounding whitespace does not count toward the query bound")
+  func paddedQueryIsTrimmed() throws {
+    let index = F.index(Self.punctuationCorpus)
+    let padded = String(repeating: " ", count: 600) + "config" + String(repeating: "\n", count: 10)
+    let response = try ranker.search(padded, in: index)
+    #expect(response.results.first?.title == "health.base config")
+  }
+
+  @Test("A pasted coloured query is read as its words")
+  func terminalEscapesInQuery() throws {
+    let index = F.index([F.document(1, "handoff checklist"), F.document(2, "release notes")])
+    let response = try ranker.search("\u{1B}[31mhandoff\u{1B}[0m", in: index)
+    #expect(response.results.map(\.title) == ["handoff checklist"])
   }
 
   // MARK: Kinds, order, determinism
