@@ -79,7 +79,7 @@ enum ContinuityTools {
         structured["digestID"] = .string(d.id.uuidString)
         changed.append(d.id)
       }
-      return ToolOutput(structured: .object(structured), text: "Captured \(result.item.kind.rawValue) \"\(ToolRendering.line(result.item.title))\" (id \(result.item.id.uuidString)).", changedIDs: changed)
+      return ToolOutput(structured: .object(structured), text: "Captured \(result.item.kind.rawValue) \(ToolRendering.quoted(result.item.title)) (id \(result.item.id.uuidString)).", changedIDs: changed)
     })
 
   static let projectContext = ToolDefinition(

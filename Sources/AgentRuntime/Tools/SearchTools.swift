@@ -16,7 +16,7 @@ enum SearchTools {
     var lines = ["Search mode \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")): \(r.results.count) of \(r.total) match(es)" + (r.truncated ? ", cut by the limit" : "")]
     if r.results.isEmpty, let why = r.emptyReason { lines.append("No results: \(why.explanation).") }
     for (i, x) in r.results.enumerated() {
-      lines.append("\(i + 1). \(x.kind.name) \"\(ToolRendering.line(x.title))\" (id \(x.id.uuidString), score \(String(format: "%.3f", x.score)))")
+      lines.append("\(i + 1). \(x.kind.name) \(ToolRendering.quoted(x.title)) (id \(x.id.uuidString), score \(String(format: "%.3f", x.score)))")
       if !x.snippet.isEmpty { lines.append("   \(ToolRendering.line(x.snippet))") }
     }
     return lines.joined(separator: "\n")

@@ -15,6 +15,21 @@ enum ToolRendering {
   /// (``TerminalText/singleLine(_:)``, as the CLI folds them).
   static func line(_ text: String) -> String { TerminalText.singleLine(text) }
 
+  /// A stored one-line field in double quotes, on one line, with `\\` and `"` escaped as in
+  /// JSON, so that a quote inside a title cannot close the quotation early and append text
+  /// that reads as the rendering's own (a forged id or score).
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    for character in line(text) {
+      switch character {
+      case "\\": out += "\\\\"
+      case "\"": out += "\\\""
+      default: out.append(character)
+      }
+    }
+    return out + "\""
+  }
+
   /// A stored multi-line field with every line after the first starting with `indent`, so a
   /// line of it cannot pass for a row of the rendering (rows start at the margin). Line breaks
   /// are the ones ``TerminalText/singleLine(_:)`` folds (`\n`, `\r\n`, `\r`, VT, FF, NEL,
@@ -28,7 +43,7 @@ enum ToolRendering {
   static func knowledgeLine(_ k: KnowledgeItem) -> String {
     let tags = k.tags.isEmpty ? "" : " [\(k.tags.map(line).joined(separator: ", "))]"
     let provenance = k.source == .legacyMemory ? " (legacy memory)" : ""
-    return "- \(k.kind.rawValue) \"\(line(k.title))\"\(tags)\(provenance) (id \(k.id.uuidString))"
+    return "- \(k.kind.rawValue) \(quoted(k.title))\(tags)\(provenance) (id \(k.id.uuidString))"
   }
 
   static func knowledgeDetail(_ k: KnowledgeItem) -> String {
