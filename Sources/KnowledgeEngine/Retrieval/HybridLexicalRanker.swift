@@ -59,8 +59,12 @@ import Foundation
 ///     score = (Σ_t bm25f(t,d) + phrase) · (1 + γ · c)
 ///
 /// **Parameters** (``Parameters/v1``): k1 = 1.2 and content b = 0.75, the usual values
-/// (Robertson & Zaragoza 2009, §3.3 reports k1 in 1.2–2.0 and b ≈ 0.75 as typical); title and
-/// tags b = 0.5 (short fields, little length variation); field weights title 3 > tags 2 >
+/// (Robertson & Zaragoza 2009, §3.3 reports k1 in 1.2–2.0 and b ≈ 0.75 as typical); title
+/// b = 0.5 (a short field, little length variation); tags b = 0, no length normalization, as
+/// for keyword fields in Elasticsearch (`norms: false` by default): tags are labels, not prose,
+/// and most items carry none, so normalizing by the average would make a tag's weight depend
+/// on how many *other* items are tagged (with one tagged item in eight, a tag match fell below
+/// a content match); field weights title 3 > tags 2 >
 /// content 1; δ = 0.25; γ = 0.25; fuzzy and word-form variants 0.5 × Jaccard; prefix 0.5;
 /// two word-form variants per term, five shared leading characters, Jaccard ≥ 0.5. The title
 /// weight, k1, stop list, δ, γ and the word-form rule were chosen on the even-numbered BEIR
@@ -153,7 +157,7 @@ public struct HybridLexicalRanker: Sendable {
     /// algorithm version.
     public static let v1 = Parameters(
       k1: 1.2,
-      b: FieldValues(title: 0.5, tags: 0.5, content: 0.75),
+      b: FieldValues(title: 0.5, tags: 0, content: 0.75),
       fieldWeights: FieldValues(title: 3, tags: 2, content: 1),
       phraseWeight: 0.25,
       coverageWeight: 0.25,

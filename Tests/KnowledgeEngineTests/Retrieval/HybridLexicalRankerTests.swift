@@ -27,6 +27,24 @@ struct HybridLexicalRankerTests {
     #expect(parts[2].content > 0 && parts[2].title == 0 && parts[2].tags == 0)
   }
 
+  @Test("A tag match outranks a content match however few items carry tags")
+  func tagWeightDoesNotDependOnOtherItemsTags() throws {
+    var documents = [
+      F.document(1, "Item one", "alpha beta gamma", tags: ["kiwi"]),
+      F.document(2, "Item two", "alpha beta kiwi"),
+    ]
+    documents += (3...8).map { F.document($0, "Filler \($0)", "lorem ipsum dolor \($0)") }
+    #expect(ids(try ranker.search("kiwi", in: F.index(documents))) == [F.id(1), F.id(2)])
+    // One more item with four tags changes nothing (before, it flipped the order).
+    documents.append(F.document(9, "Tagged", "unrelated", tags: ["a", "b", "c", "d"]))
+    let response = try ranker.search("kiwi", in: F.index(documents))
+    #expect(ids(response) == [F.id(1), F.id(2)])
+    // The tag part is the same with one tag or with four.
+    let many = F.index(documents + [F.document(10, "Item ten", "zeta", tags: ["kiwi", "x", "y", "z"])])
+    let parts = try ranker.search("kiwi", in: many).results.map(\.scoreParts)
+    #expect(parts[0].tags == parts[1].tags)
+  }
+
   @Test("A phrase beats the same words scattered")
   func phrase() throws {
     let index = F.index([
