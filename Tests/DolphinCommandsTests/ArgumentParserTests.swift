@@ -16,6 +16,22 @@ struct ArgumentParserTests {
     #expect(p.value("priority") == "high")
   }
 
+  @Test("text that starts with '-' is told how to pass it; help says how to repeat an option")
+  func dashText() throws {
+    let search = CommandSpec(
+      path: ["search"], summary: "s", positionals: [("query", "")],
+      options: [OptionSpec(name: "kind", value: "K", repeatable: true, help: "Only these kinds.")])
+    #expect(
+      throws: CLIError.usage(
+        "unknown option '-sqlite wal' for `dolphin search`; options are spelled --name (see --help); "
+          + "to pass text that starts with '-', put it last, after -- (dolphin search [options] -- '-sqlite wal')")
+    ) { try ArgumentParser.parse(["-sqlite wal"], spec: search) }
+    #expect(try ArgumentParser.parse(["--kind", "fact", "--", "-sqlite wal"], spec: search).positionals == ["-sqlite wal"])
+    let help = ArgumentParser.help(search)
+    #expect(help.contains("--kind K                Only these kinds. Repeat the option for more."), "\(help)")
+    #expect(!help.contains("K ..."))
+  }
+
   @Test("a non-repeatable option given twice is a usage error")
   func twice() {
     #expect(throws: CLIError.usage("--priority was given more than once; it takes one value")) {
@@ -71,7 +87,7 @@ struct ArgumentParserTests {
   func help() {
     let h = ArgumentParser.help(spec)
     #expect(h.contains("Usage: dolphin capture <kind> <title> [options]"))
-    #expect(h.contains("--tags a,b ..."))
+    #expect(h.contains("  --tags a,b              Repeat the option for more."))
     #expect(h.contains("--workspace DIR"))
   }
 }

@@ -83,13 +83,29 @@ extension WorkspaceTransaction {
   public func listKnowledge(
     kinds: [KnowledgeKind] = [], tag: String? = nil, limit: Int? = nil, offset: Int = 0
   ) throws(WorkspaceError) -> [KnowledgeItem] {
+    try listKnowledge(
+      kinds: kinds, taggedWithAny: tag.map { [$0.trimmingCharacters(in: .whitespaces).lowercased()] },
+      limit: limit, offset: offset)
+  }
+
+  /// Knowledge items, newest first (by `updatedAt`, then id), optionally filtered.
+  /// - Parameters:
+  ///   - kinds: keep only these kinds (empty: all).
+  ///   - tags: keep only items carrying at least one of these stored tags (each item once);
+  ///     nil for no tag filter, `[]` for none at all.
+  ///   - limit: at most this many; nil for all.
+  package func listKnowledge(
+    kinds: [KnowledgeKind] = [], taggedWithAny tags: [String]?, limit: Int? = nil, offset: Int = 0
+  ) throws(WorkspaceError) -> [KnowledgeItem] {
     requireValid()
+    if let tags, tags.isEmpty { return [] }
     var sql = "SELECT \(Self.knowledgeColumns.split(separator: ",").map { "k." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")) FROM knowledge k"
     var args: [SQLValue] = []
     var clauses: [String] = []
-    if let tag {
-      sql += " JOIN knowledge_tag t ON t.knowledge_rowid = k.rowid AND t.tag = ?"
-      args.append(.text(tag.trimmingCharacters(in: .whitespaces).lowercased()))
+    if let tags {
+      sql += " JOIN (SELECT DISTINCT knowledge_rowid FROM knowledge_tag WHERE tag IN ("
+        + tags.map { _ in "?" }.joined(separator: ", ") + ")) t ON t.knowledge_rowid = k.rowid"
+      args += tags.map { .text($0) }
     }
     if !kinds.isEmpty {
       clauses.append("k.kind IN (" + kinds.map { _ in "?" }.joined(separator: ", ") + ")")

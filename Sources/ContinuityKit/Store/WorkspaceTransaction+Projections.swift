@@ -162,6 +162,12 @@ extension WorkspaceTransaction {
     }
   }
 
+  /// Every distinct tag that knowledge items carry, in no particular order.
+  package func knowledgeTagNames() throws(WorkspaceError) -> [String] {
+    requireValid()
+    return try db.all("SELECT DISTINCT tag FROM knowledge_tag", []) { $0.text(0) }
+  }
+
   /// Row ids of the knowledge items carrying any of `tags` (normalized tags), via the tag index.
   package func knowledgeRowIDs(taggedWithAny tags: [String]) throws(WorkspaceError) -> Set<Int64> {
     requireValid()

@@ -25,7 +25,7 @@ enum KnowledgeCommands {
       path: ["knowledge", "list"], summary: "List knowledge items, newest first.",
       options: [
         OptionSpec(name: "kind", value: "K", repeatable: true, help: "Only these kinds (\(Commands.kindList))."),
-        OptionSpec(name: "tag", value: "T", help: "Only items with this tag."),
+        OptionSpec(name: "tag", value: "T", help: "Only items with this tag (case and accents ignored)."),
         OptionSpec(name: "limit", value: "N", help: "At most N items (1…\(Limits.knowledgeItemsMaximum), default 50)."),
       ]),
     run: { ctx in

@@ -48,7 +48,7 @@ extension SearchCommands {
       positionals: [("query", "Words to find (at most \(Limits.query) characters; no character is syntax).")],
       options: [
         OptionSpec(name: "kind", value: "K", repeatable: true, help: "Only these kinds (\(Commands.kindList))."),
-        OptionSpec(name: "tag", value: "T", help: "Only knowledge items with this one tag (memories are left out)."),
+        OptionSpec(name: "tag", value: "T", help: "Only knowledge items with this one tag, case and accents ignored (memories are left out)."),
         OptionSpec(name: "limit", value: "N", help: "Results, 1…\(Limits.searchResultsMaximum) (default \(Limits.searchResultsDefault))."),
         OptionSpec(name: "include-memories", value: nil, help: "Also search legacy memories (labeled as such; each listed once, not also as its knowledge mirror)."),
         OptionSpec(name: "explain", value: nil, help: "Show each result's score parts and how each query word matched."),
@@ -56,8 +56,10 @@ extension SearchCommands {
       discussion: """
         hybrid-lexical-v1: BM25F over title, tags and content (title weighted most), a phrase boost, a
         query-coverage boost, trigram typo matching and close word forms (diagnosis also finds
-        diagnostic, at half weight or less), with deterministic tie-breaking. It matches words, not
-        meanings: it is not semantic search.
+        diagnostic, at a quarter to half the weight), with deterministic tie-breaking. It matches
+        words, not meanings: it is not semantic search.
+
+        A query that starts with '-' goes last, after `--`: dolphin search --limit 5 -- "-O2 flags".
         """),
     run: { ctx in
       let a = ctx.arguments

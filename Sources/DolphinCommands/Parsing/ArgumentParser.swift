@@ -82,7 +82,12 @@ enum ArgumentParser {
         continue
       }
       guard arg.hasPrefix("--") else {
-        throw .usage("unknown option '\(quotedValue(arg))' for `dolphin \(spec.name)`; options are spelled --name (see --help)")
+        // `-sqlite wal` is more likely text than a misspelled option when the command takes text.
+        let textHint = spec.positionals.isEmpty
+          ? "" : "; to pass text that starts with '-', put it last, after -- (dolphin \(spec.name) [options] -- '\(quotedValue(arg))')"
+        throw .usage(
+          "unknown option '\(quotedValue(arg))' for `dolphin \(spec.name)`; options are spelled --name (see --help)"
+            + textHint)
       }
       var name = String(arg.dropFirst(2))
       var inlineValue: String?
@@ -150,8 +155,11 @@ enum ArgumentParser {
     }
     lines += ["", "Options:"]
     for o in spec.allOptions {
-      let head = "  --\(o.name)" + (o.value.map { " \($0)" } ?? "") + (o.repeatable ? " ..." : "")
-      lines.append(head.count < 26 ? head.padding(toLength: 26, withPad: " ", startingAt: 0) + o.help : head + "\n" + String(repeating: " ", count: 26) + o.help)
+      let head = "  --\(o.name)" + (o.value.map { " \($0)" } ?? "")
+      // "--kind K ..." read as "--kind decision fact"; say how repetition is written instead.
+      let help = o.repeatable && !o.help.lowercased().contains("repeat")
+        ? (o.help.isEmpty ? "" : o.help + " ") + "Repeat the option for more." : o.help
+      lines.append(head.count < 26 ? head.padding(toLength: 26, withPad: " ", startingAt: 0) + help : head + "\n" + String(repeating: " ", count: 26) + help)
     }
     if !spec.discussion.isEmpty { lines += ["", spec.discussion] }
     return lines.joined(separator: "\n")

@@ -158,11 +158,23 @@ extension KnowledgeEngine {
     }
   }
 
-  /// Knowledge items, newest first, filtered by kinds and tag, at most `limit`.
+  /// Knowledge items, newest first, filtered by kinds and tag (compared with case and
+  /// diacritics folded, as in ``knowledgeListing(kinds:tag:limit:)``), at most `limit`.
   public func listKnowledge(kinds: [KnowledgeKind] = [], tag: String? = nil, limit: Int? = nil) throws
     -> [KnowledgeItem]
   {
-    try store.read { tx in try tx.listKnowledge(kinds: kinds, tag: tag, limit: limit) }
+    try store.read { tx in
+      try tx.listKnowledge(
+        kinds: kinds, taggedWithAny: tag.map { try Self.storedTags(matching: $0, tx) }, limit: limit)
+    }
+  }
+
+  /// The stored tags a tag filter selects: those equal to `filter` once both are folded as the
+  /// search tokenizer folds words (``Tokenizer/fold(_:)``: NFKC, full case folding, diacritics),
+  /// so `cafe`, `Café` and `CAFÉ` select `café`, and `strasse` selects `straße`.
+  static func storedTags(matching filter: String, _ tx: WorkspaceTransaction) throws -> [String] {
+    let folded = Tokenizer.fold(filter)
+    return try tx.knowledgeTagNames().filter { $0 == filter || Tokenizer.fold($0) == folded }.sorted()
   }
 
   /// Knowledge items, newest first, filtered by kinds and tag, with how many match and, when
@@ -172,7 +184,8 @@ extension KnowledgeEngine {
   /// - Parameters:
   ///   - kinds: keep only these kinds (empty: all kinds).
   ///   - tag: keep only items carrying this tag (normalized by
-  ///     ``Limits/tagFilter(_:label:)``); nil for no tag filter.
+  ///     ``Limits/tagFilter(_:label:)``), compared as search compares words: case, width and
+  ///     diacritics folded, so `cafe` finds items tagged `café`; nil for no tag filter.
   ///   - limit: at most this many items; nil for all.
   /// - Returns: the items, `total` (the matching items, all of them without filters) and the
   ///   ``KnowledgeListing/EmptyReason`` when `total` is 0.
@@ -184,13 +197,14 @@ extension KnowledgeEngine {
     var seen = Set<KnowledgeKind>()
     let kinds = kinds.filter { seen.insert($0).inserted }
     return try store.read { tx in
-      let items = try tx.listKnowledge(kinds: kinds, tag: tag, limit: limit)
+      let tags = try tag.map { try Self.storedTags(matching: $0, tx) }
+      let items = try tx.listKnowledge(kinds: kinds, taggedWithAny: tags, limit: limit)
       let all = try tx.knowledgeCount()
       let total: Int
       if kinds.isEmpty && tag == nil {
         total = all
       } else if let limit, items.count >= limit {
-        total = try tx.listKnowledge(kinds: kinds, tag: tag).count
+        total = try tx.listKnowledge(kinds: kinds, taggedWithAny: tags).count
       } else {
         total = items.count
       }
@@ -198,8 +212,8 @@ extension KnowledgeEngine {
       if total == 0 {
         if all == 0 {
           reason = .noKnowledge
-        } else if let tag {
-          let tagged = try !tx.listKnowledge(tag: tag, limit: 1).isEmpty
+        } else if let tags {
+          let tagged = try !tx.listKnowledge(taggedWithAny: tags, limit: 1).isEmpty
           reason = tagged ? .noItemWithTagInKinds : .noItemWithTag
         } else {
           reason = .noItemInKinds

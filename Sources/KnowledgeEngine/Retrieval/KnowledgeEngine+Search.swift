@@ -37,11 +37,8 @@ extension KnowledgeEngine {
       let index = try searchIndex(tx)
       var documents: Set<Int64>?
       if let tag {
-        documents = Set(
-          try tx.db.all(
-            "SELECT knowledge_rowid FROM knowledge_tag WHERE tag = ?",
-            [.text(tag)]
-          ) { (r: SQLRow) in r.int64(0) })
+        // Folded as query words are, so `--tag cafe` selects items tagged `café`.
+        documents = try tx.knowledgeRowIDs(taggedWithAny: try Self.storedTags(matching: tag, tx))
       }
       var mirrors: Set<Int64> = []
       if includeMemories && !memoriesOnly {

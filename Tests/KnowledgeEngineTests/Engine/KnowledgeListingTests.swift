@@ -76,6 +76,23 @@ struct KnowledgeListingTests {
     #expect(all.items.count == 1 && all.total == 3)
   }
 
+  @Test("a tag filter folds case and diacritics as search folds words, in listing and search")
+  func tagFilterFoldsDiacritics() throws {
+    let engine = try Self.engine()
+    let cafe = try engine.capture(CaptureRequest(kind: .fact, title: "Hauptstraße renovation", tags: ["Café"])).item
+    let street = try engine.capture(CaptureRequest(kind: .fact, title: "Renovation budget", tags: ["straße"])).item
+    // An item carrying both spellings is listed once.
+    let both = try engine.capture(
+      CaptureRequest(kind: .fact, title: "Renovation both", tags: ["cafe", "café"])).item
+    for filter in ["cafe", "CAFÉ", "Café"] {
+      #expect(Set(try engine.knowledgeListing(tag: filter).items.map(\.id)) == [cafe.id, both.id], "\(filter)")
+      #expect(Set(try engine.search("renovation", tag: filter).results.map(\.id)) == [cafe.id, both.id], "\(filter)")
+      #expect(Set(try engine.listKnowledge(tag: filter).map(\.id)) == [cafe.id, both.id], "\(filter)")
+    }
+    #expect(try engine.knowledgeListing(tag: "strasse").items.map(\.id) == [street.id])
+    #expect(try engine.knowledgeListing(tag: "cafes").emptyReason == .noItemWithTag)
+  }
+
   @Test("an empty tag or one over 48 characters is refused, as by search")
   func tagBounds() throws {
     let engine = try Self.engine()
