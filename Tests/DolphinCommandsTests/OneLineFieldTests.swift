@@ -50,7 +50,8 @@ struct OneLineFieldTests {
     let ws = dir.appending("ws").path
     _ = try Self.stdout(["memory", "save", "Prefers tabs\nsecond line"], ws)
     let lines = try Self.stdout(command + ["tabs"], ws).split(whereSeparator: \.isNewline)
-    #expect(lines.contains { $0.hasSuffix("memory (legacy)  Prefers tabs") }, "\(lines)")
+    #expect(
+      lines.contains { $0.contains("memory (legacy)  score ") && $0.hasSuffix("  Prefers tabs") }, "\(lines)")
     let result = try #require((try Self.json(command + ["tabs"], ws)["results"] as? [[String: Any]])?.first)
     #expect(result["title"] as? String == "Prefers tabs")
   }

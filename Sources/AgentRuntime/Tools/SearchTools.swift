@@ -14,7 +14,15 @@ enum SearchTools {
   /// The text rendering: a header naming the mode and counts, then one line per result.
   static func text(_ r: SearchResponse) -> String {
     var lines = ["Search mode \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")): \(r.results.count) of \(r.total) match(es)" + (r.truncated ? ", cut by the limit" : "")]
-    if r.results.isEmpty, let why = r.emptyReason { lines.append("No results: \(why.explanation).") }
+    if r.results.isEmpty, let why = r.emptyReason {
+      let hint: String
+      switch why {
+      case .onlyMemoriesMatch: hint = " (call knowledge_search with includeMemories: true, or memory_search)"
+      case .onlyKnowledgeMatches: hint = " (knowledge_search finds them)"
+      default: hint = ""
+      }
+      lines.append("No results: \(why.explanation)\(hint).")
+    }
     for (i, x) in r.results.enumerated() {
       lines.append("\(i + 1). \(x.kind.name) \(ToolRendering.quoted(x.title)) (id \(x.id.uuidString), score \(String(format: "%.3f", x.score)))")
       if !x.snippet.isEmpty { lines.append("   \(ToolRendering.line(x.snippet))") }

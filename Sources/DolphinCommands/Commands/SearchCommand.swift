@@ -15,12 +15,20 @@ extension SearchCommands {
     let cut = limitGiven ? " · cut by --limit" : " · cut at the default limit of \(Limits.searchResultsDefault)"
     console.print("mode: \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")) · \(r.results.count) shown of \(r.total) match(es)" + (r.truncated ? cut : ""))
     if r.results.isEmpty, let why = r.emptyReason {
-      let hint = why == .noMatchWithTag ? Render.oneTagHint(tag).map { " " + $0 } ?? "" : ""
+      let hint: String
+      switch why {
+      case .noMatchWithTag: hint = Render.oneTagHint(tag).map { " " + $0 } ?? ""
+      case .onlyMemoriesMatch: hint = " (add --include-memories, or use dolphin memory search)"
+      case .onlyKnowledgeMatches: hint = " (dolphin search finds them)"
+      default: hint = ""
+      }
       console.print("No results: \(why.explanation)\(hint).")
     }
     for (i, x) in r.results.enumerated() {
       let label = x.kind == .memory ? "memory (legacy)" : x.kind.name
-      console.print("\(i + 1). \(x.id.uuidString)  \(label)  \(inertLine(x.title))")
+      // The score comes before the title, whose length varies.
+      console.print(
+        "\(i + 1). \(x.id.uuidString)  \(label)  " + String(format: "score %.3f", x.score) + "  \(inertLine(x.title))")
       if !x.snippet.isEmpty { console.print("   \(inert(x.snippet))") }
       if explain {
         let p = x.scoreParts

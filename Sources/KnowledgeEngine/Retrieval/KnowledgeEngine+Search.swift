@@ -47,9 +47,18 @@ extension KnowledgeEngine {
             "SELECT k.rowid FROM knowledge k JOIN memory m ON m.id = k.memory_id", []
           ) { (r: SQLRow) in r.int64(0) })
       }
-      return try HybridLexicalRanker().search(
+      var response = try HybridLexicalRanker().search(
         query, in: index, kinds: filter, documents: documents, excluding: mirrors,
         limit: limit)
+      // "Other kinds" is made specific when the only other kind is memories or knowledge.
+      if response.emptyReason == .noMatchInKinds {
+        if memoriesOnly {
+          response.emptyReason = .onlyKnowledgeMatches
+        } else if kinds.isEmpty && !includeMemories {
+          response.emptyReason = .onlyMemoriesMatch
+        }
+      }
+      return response
     }
   }
 

@@ -59,6 +59,11 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
   case noMatchInKinds
   /// Terms matched, but only in items without the tag the caller filtered on.
   case noMatchWithTag
+  /// Terms matched, but only in legacy memories, which the search left out (it covered every
+  /// knowledge kind, so nothing else matched).
+  case onlyMemoriesMatch
+  /// A search of legacy memories only: terms matched, but only in knowledge items.
+  case onlyKnowledgeMatches
 
   /// The reason in words, for a "No results:" line (lower case, no final period).
   public var explanation: String {
@@ -68,6 +73,8 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
     case .allBelowThreshold: "similar words exist, but none is close enough to count as a typo"
     case .noMatchInKinds: "the words match only items of other kinds"
     case .noMatchWithTag: "the words match only items without this tag"
+    case .onlyMemoriesMatch: "the words match only legacy memories, which this search leaves out"
+    case .onlyKnowledgeMatches: "the words match only knowledge items, not legacy memories"
     }
   }
 }
