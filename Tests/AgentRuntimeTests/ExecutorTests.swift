@@ -188,6 +188,22 @@ struct ExecutorTests {
     #expect(try #require(again.output?.text).hasPrefix(#"Captured fact "Use Postgres\" (id 286AB447"#))
   }
 
+  @Test("knowledge_search filters by one tag, folded as the CLI's --tag is")
+  func searchToolTag() async throws {
+    let engine = makeEngine()
+    let tagged = try engine.capture(CaptureRequest(kind: .fact, title: "Renovation plan", tags: ["Café"])).item
+    _ = try engine.capture(CaptureRequest(kind: .fact, title: "Renovation budget"))
+    let ex = ToolExecutor(engine: engine)
+    let r = await ex.execute(
+      ToolCall(id: "t", name: "knowledge_search", arguments: ["query": "renovation", "tag": "cafe"]),
+      approver: StaticApprovalPolicy.allow)
+    #expect(r.output?.structured["results"]?.array?.compactMap { $0["id"]?.string } == [tagged.id.uuidString])
+    let bad = await ex.execute(
+      ToolCall(id: "u", name: "knowledge_search", arguments: ["query": "renovation", "tag": "a\nb"]),
+      approver: StaticApprovalPolicy.allow)
+    #expect(bad.receipt.outcome == .failed, "\(bad.receipt.message)")
+  }
+
   @Test("cancelled between approval and commit: nothing is written")
   func cancelBetweenApprovalAndCommit() async throws {
     let engine = makeEngine()

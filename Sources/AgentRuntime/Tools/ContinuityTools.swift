@@ -25,6 +25,9 @@ enum ContinuityTools {
       ToolProperty("query", .text(min: 1, max: Limits.query), required: true, "Words to find (text is data; no operators)."),
       ToolProperty("kinds", .array(items: .oneOf(kinds), minItems: 0, maxItems: kinds.count, unique: true), "Only these kinds."),
       ToolProperty("includeMemories", .boolean, default: false, "Also search legacy memories (labeled memory)."),
+      ToolProperty(
+        "tag", .text(min: 1, max: Limits.tagLength),
+        "Only knowledge items carrying this one tag (case and accents ignored; memories are left out)."),
       ToolProperty("limit", .integer(minimum: 1, maximum: Limits.searchResultsMaximum), default: .integer(Limits.searchResultsDefault), "Most results."),
     ]),
     outputSchema: SearchTools.searchOutputSchema, risk: .readOnly, isIdempotent: true,
@@ -33,7 +36,7 @@ enum ContinuityTools {
       return try SearchTools.render(
         try ctx.engine.search(
           args["query"]?.string ?? "", kinds: kinds, includeMemories: args["includeMemories"]?.bool ?? false,
-          limit: args["limit"]?.int ?? Limits.searchResultsDefault))
+          tag: args["tag"]?.string, limit: args["limit"]?.int ?? Limits.searchResultsDefault))
     })
 
   static let knowledgeGet = ToolDefinition(
