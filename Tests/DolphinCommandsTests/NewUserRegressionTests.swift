@@ -30,6 +30,28 @@ struct NewUserRegressionTests {
     #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
   }
 
+  @Test("search review: an id as a query points to knowledge get; a tag matches without accents; migrated memories are hinted")
+  func searchReview() throws {
+    let dir = TemporaryDirectory("nu-search")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let id = "6F9619FF-8B86-D011-B42D-00C04FC964FF"
+    #expect(try runDolphin(["capture", "fact", "Hauptstraße renovation", "--tags", "Café", "--workspace", ws]).status == 0)
+    let byID = try runDolphin(["search", id, "--workspace", ws])
+    #expect(byID.stdout.contains("To look up a record by its id: dolphin knowledge get \(id)"), "\(byID.stdout)")
+    let tagged = try runDolphin(["search", "renovation", "--tag", "cafe", "--workspace", ws])
+    #expect(tagged.stdout.contains("1 shown of 1 match(es)"), "\(tagged.stdout)")
+    #expect(try runDolphin(["knowledge", "list", "--tag", "CAFE", "--workspace", ws]).stdout.contains("Hauptstraße renovation"))
+    let legacy = dir.appending("legacy.json")
+    try Data(#"{"conversations":[],"memories":[{"id":"\#(id)","text":"legacy \u001b[31mnewline\u001b[0m memo","createdAt":"2025-01-06T09:20:00Z"}]}"#.utf8).write(to: legacy)
+    #expect(try runDolphin(["migrate", legacy.path, "--workspace", ws]).status == 0)
+    let onlyMemories = try runDolphin(["search", "newline", "--workspace", ws])
+    #expect(onlyMemories.stdout.contains("(add --include-memories, or use dolphin memory search)"), "\(onlyMemories.stdout)")
+    let memory = try runDolphin(["search", "newline", "--include-memories", "--workspace", ws])
+    #expect(memory.stdout.contains("memory (legacy)  score "), "\(memory.stdout)")
+    #expect(memory.stdout.contains("legacy newline memo"), "\(memory.stdout)")
+  }
+
   @Test("a refused ask stores nothing, not even the chat message")
   func refusedAskStoresNothing() throws {
     let dir = TemporaryDirectory("nu2")

@@ -23,6 +23,10 @@ extension SearchCommands {
       default: hint = ""
       }
       console.print("No results: \(why.explanation)\(hint).")
+      if let id = UUID(uuidString: r.query.trimmingCharacters(in: .whitespaces)) {
+        // Search matches words; an id is looked up exactly.
+        console.print("To look up a record by its id: dolphin knowledge get \(id.uuidString)")
+      }
     }
     for (i, x) in r.results.enumerated() {
       let label = x.kind == .memory ? "memory (legacy)" : x.kind.name
