@@ -159,6 +159,21 @@ extension KnowledgeEngine {
           "the search index was built with tokenizer version \(built); this build tokenizes with version "
             + "\(Tokenizer.version), so queries and stored terms may not match (run `dolphin reindex`)")
       }
+      // Postings: each indexed document lists its term ids (8 bytes each), each with one
+      // posting row, and each term counts the documents it has postings in. A posting lost or
+      // added behind the index's back breaks one of these sums.
+      let listed = try tx.db.integer("SELECT coalesce(sum(length(terms)), 0) / 8 FROM lexical_document")
+      let postings = try tx.db.integer("SELECT count(*) FROM lexical_posting")
+      let frequencies = try tx.db.integer("SELECT coalesce(sum(document_frequency), 0) FROM lexical_term")
+      if postings != listed {
+        problems.append(
+          "the search index holds \(postings) posting(s) but its documents list \(listed) term(s); "
+            + "words may not be found (run `dolphin reindex`)")
+      } else if frequencies != postings {
+        problems.append(
+          "the search index's term frequencies add up to \(frequencies), not to its \(postings) posting(s) "
+            + "(run `dolphin reindex`)")
+      }
       let count = try tx.db.integer("SELECT document_count FROM lexical_stats WHERE id = 1")
       let docs = try tx.db.integer("SELECT count(*) FROM lexical_document")
       if count != docs {

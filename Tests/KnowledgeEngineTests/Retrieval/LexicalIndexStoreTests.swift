@@ -103,4 +103,23 @@ struct LexicalIndexStoreTests {
     #expect(try engine.store.read { tx in try tx.meta(LexicalIndexStore.tokenizerVersionKey) } == String(Tokenizer.version))
     #expect(try engine.verifySearchIndex() == [])
   }
+
+  @Test("postings lost or term frequencies changed behind the index's back are reported until a rebuild")
+  func damagedPostings() throws {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+    _ = try engine.capture(CaptureRequest(kind: .fact, title: "Meeting with Müller in München"))
+    _ = try engine.capture(CaptureRequest(kind: .fact, title: "Budget review"))
+    #expect(try engine.verifySearchIndex() == [])
+    try engine.store.write { tx in
+      try tx.db.run("DELETE FROM lexical_posting WHERE term_id IN (SELECT term_id FROM lexical_term WHERE term = 'muller')")
+    }
+    #expect(try engine.search("muller").results.isEmpty)
+    let problems = try engine.verifySearchIndex()
+    #expect(problems.count == 1 && problems[0].hasPrefix("the search index holds"), "\(problems)")
+    _ = try engine.rebuildSearchIndex()
+    #expect(try engine.verifySearchIndex() == [])
+    #expect(try engine.search("muller").results.count == 1)
+    try engine.store.write { tx in try tx.db.run("UPDATE lexical_term SET document_frequency = document_frequency + 1") }
+    #expect(try engine.verifySearchIndex().first?.hasPrefix("the search index's term frequencies add up to") == true)
+  }
 }
