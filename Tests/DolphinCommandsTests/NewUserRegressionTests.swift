@@ -50,6 +50,11 @@ struct NewUserRegressionTests {
     let memory = try runDolphin(["search", "newline", "--include-memories", "--workspace", ws])
     #expect(memory.stdout.contains("memory (legacy)  score "), "\(memory.stdout)")
     #expect(memory.stdout.contains("legacy newline memo"), "\(memory.stdout)")
+    // A word longer than 64 characters matches on its first 64, and --explain says so.
+    let long = String(repeating: "a", count: 64)
+    #expect(try runDolphin(["capture", "fact", "Long token", "--content", long + "bbbbbb is a hash", "--workspace", ws]).status == 0)
+    let explained = try runDolphin(["search", long + "zzzzzz", "--explain", "--workspace", ws])
+    #expect(explained.stdout.contains("exact (on its first 64 characters; longer words are cut there)"), "\(explained.stdout)")
   }
 
   @Test("a refused ask stores nothing, not even the chat message")

@@ -45,7 +45,11 @@ extension SearchCommands {
       for t in r.terms {
         let others = t.variants.filter { $0 != t.term }.map(inert).joined(separator: ", ")
         switch t.match {
-        case .exact: console.print("term \(inert(t.term)): exact" + (others.isEmpty ? "" : "; word forms: " + others))
+        case .exact:
+          // Longer words are indexed and compared by their first 64 characters only.
+          let cut = t.term.unicodeScalars.count >= Tokenizer.maximumTermLength
+            ? " (on its first \(Tokenizer.maximumTermLength) characters; longer words are cut there)" : ""
+          console.print("term \(inert(t.term)): exact\(cut)" + (others.isEmpty ? "" : "; word forms: " + others))
         case .fuzzy: console.print("term \(inert(t.term)): typo → " + others)
         case .prefix: console.print("term \(inert(t.term)): prefix → " + others)
         case .none: console.print("term \(inert(t.term)): no match")
