@@ -118,6 +118,21 @@ struct ToolRenderingTests {
     let r = await ToolExecutor(engine: fixture.engine).execute(ToolCall(id: "m", name: tool, arguments: arguments), approver: StaticApprovalPolicy.allow)
     let output = try #require(r.output, "\(String(describing: r.error))")
     #expect(output.structured["results"]?.array?.first?["title"] == "memo")
-    #expect(output.text.contains("1. memory \"memo\" (id "), "\(output.text)")
+    #expect(output.text.contains("1. memory (legacy) \"memo\" (id "), "\(output.text)")
+    #expect(output.structured["results"]?.array?.first?["source"] == nil)
+  }
+
+  @Test("a memory's knowledge mirror is labeled with its provenance in text and structured output")
+  func mirrorProvenance() async throws {
+    let engine = makeEngine()
+    _ = try engine.saveMemory(text: "Prefers tabs over spaces")
+    _ = try engine.capture(CaptureRequest(kind: .decision, title: "Tabs in the formatter"))
+    let r = await ToolExecutor(engine: engine).execute(
+      ToolCall(id: "s", name: "knowledge_search", arguments: ["query": "tabs"]), approver: StaticApprovalPolicy.allow)
+    let output = try #require(r.output)
+    #expect(output.text.contains("context (memory mirror) \"Prefers tabs over spaces\""), "\(output.text)")
+    #expect(output.text.contains("decision \"Tabs in the formatter\""), "\(output.text)")
+    let sources = output.structured["results"]?.array?.compactMap { $0["source"]?.string }
+    #expect(Set(sources ?? []) == ["legacyMemory", "user"])
   }
 }

@@ -24,7 +24,7 @@ enum SearchTools {
       lines.append("No results: \(why.explanation)\(hint).")
     }
     for (i, x) in r.results.enumerated() {
-      lines.append("\(i + 1). \(x.kind.name) \(ToolRendering.quoted(x.title)) (id \(x.id.uuidString), score \(String(format: "%.3f", x.score)))")
+      lines.append("\(i + 1). \(x.label) \(ToolRendering.quoted(x.title)) (id \(x.id.uuidString), score \(String(format: "%.3f", x.score)))")
       if !x.snippet.isEmpty { lines.append("   \(ToolRendering.line(x.snippet))") }
     }
     return lines.joined(separator: "\n")

@@ -29,7 +29,7 @@ extension SearchCommands {
       }
     }
     for (i, x) in r.results.enumerated() {
-      let label = x.kind == .memory ? "memory (legacy)" : x.kind.name
+      let label = x.label
       // The score comes before the title, whose length varies.
       console.print(
         "\(i + 1). \(x.id.uuidString)  \(label)  " + String(format: "score %.3f", x.score) + "  \(inertLine(x.title))")

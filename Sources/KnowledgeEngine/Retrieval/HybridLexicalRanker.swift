@@ -878,7 +878,7 @@ public struct HybridLexicalRanker: Sendable {
       scoreParts: ScoreParts(
         title: fields.title, tags: fields.tags, content: fields.content, fuzzy: fuzzy,
         phrase: candidate.phrase, coverage: coverage),
-      matchedTerms: matchedTerms)
+      matchedTerms: matchedTerms, source: document.source)
   }
 
   private func snippet(of content: String, firstMatch position: Int?) -> String {

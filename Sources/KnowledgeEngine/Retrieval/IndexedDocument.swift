@@ -15,11 +15,14 @@ public struct IndexedDocument: Sendable, Equatable, Identifiable {
   public var content: String
   /// Last change; a memory's creation time. Breaks ranking ties (newer first).
   public var updatedAt: Date
+  /// Where a knowledge item came from (``KnowledgeSource/legacyMemory`` for a memory's mirror);
+  /// nil for a legacy memory itself, whose kind says what it is. Not indexed; results carry it.
+  public var source: KnowledgeSource?
 
   /// Makes a document.
   public init(
     id: UUID, kind: DocumentKind, title: String, tags: [String] = [], content: String,
-    updatedAt: Date
+    updatedAt: Date, source: KnowledgeSource? = nil
   ) {
     self.id = id
     self.kind = kind
@@ -27,13 +30,14 @@ public struct IndexedDocument: Sendable, Equatable, Identifiable {
     self.tags = tags
     self.content = content
     self.updatedAt = updatedAt
+    self.source = source
   }
 
   /// The searchable view of a knowledge item.
   public init(_ item: KnowledgeItem) {
     self.init(
       id: item.id, kind: .knowledge(item.kind), title: item.title, tags: item.tags,
-      content: item.content, updatedAt: item.updatedAt)
+      content: item.content, updatedAt: item.updatedAt, source: item.source)
   }
 
   /// The searchable view of a legacy memory: no title, its text as content.

@@ -129,11 +129,14 @@ public struct SearchResult: Sendable, Equatable, Codable {
   public var scoreParts: ScoreParts
   /// The vocabulary terms that matched in this document, in query order.
   public var matchedTerms: [String]
+  /// A knowledge item's provenance (`user`, `agentApproved`, `legacyMemory` for a memory's
+  /// mirror, `appIntent`, `import`); absent for a legacy memory, whose kind is `memory`.
+  public var source: KnowledgeSource?
 
   /// Makes a result.
   public init(
     id: UUID, kind: DocumentKind, title: String, snippet: String, score: Double,
-    scoreParts: ScoreParts, matchedTerms: [String]
+    scoreParts: ScoreParts, matchedTerms: [String], source: KnowledgeSource? = nil
   ) {
     self.id = id
     self.kind = kind
@@ -142,6 +145,14 @@ public struct SearchResult: Sendable, Equatable, Codable {
     self.score = score
     self.scoreParts = scoreParts
     self.matchedTerms = matchedTerms
+    self.source = source
+  }
+
+  /// How a result names what it is: its kind, and the provenance of a memory's mirror
+  /// (`memory (legacy)`, `context (memory mirror)`, `decision`).
+  public var label: String {
+    if kind == .memory { return "memory (legacy)" }
+    return source == .legacyMemory ? "\(kind.name) (memory mirror)" : kind.name
   }
 }
 
