@@ -21,7 +21,7 @@ class Params(dict):
     __getattr__ = dict.get
 
 
-V1 = Params(k1=1.2, b=(0.5, 0.5, 0.75), w=(3, 2, 1), delta=0.25, gamma=0.25)
+V1 = Params(k1=1.2, b=(0.5, 0.0, 0.75), w=(3, 2, 1), delta=0.25, gamma=0.25)  # tags b 0 (SciFact has no tags)
 
 
 class Prototype:
