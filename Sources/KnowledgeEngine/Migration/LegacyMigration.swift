@@ -87,10 +87,12 @@ extension KnowledgeEngine {
         settings.knowledgeItemLimit = try tx.settings().knowledgeItemLimit
         try tx.setSettings(settings)
         for m in ws.memories {
-          let rowid = try tx.insertMemory(m)
-          try LexicalIndexStore.index(memory: m, rowID: rowid, in: tx)
+          try Self.naming("memory \(m.id.uuidString)", in: file) {
+            let rowid = try tx.insertMemory(m)
+            try LexicalIndexStore.index(memory: m, rowID: rowid, in: tx)
+          }
         }
-        for t in ws.tasks { try tx.insertTask(t) }
+        for t in ws.tasks { try Self.naming("task \(t.id.uuidString)", in: file) { try tx.insertTask(t) } }
         for r in ws.receipts { try tx.insertReceipt(r) }
         for c in ws.checkpoints { try tx.insertCheckpoint(c) }
         for q in result.quarantined {
@@ -170,6 +172,20 @@ extension KnowledgeEngine {
       let path = directory.appendingPathComponent(name).path
       let modified = (try? fm.attributesOfItem(atPath: path)[.modificationDate]) as? Date
       if let modified, Date().timeIntervalSince(modified) > 60 { try? fm.removeItem(atPath: path) }
+    }
+  }
+}
+
+extension KnowledgeEngine {
+  /// Runs `body`; a validation error it throws (a clash with a record already in the
+  /// workspace) is reworded to name the file and the record, and that nothing was imported:
+  /// `workspace.json: memory 3F25…: a memory with id 3F25… already exists. Nothing was imported`.
+  static func naming(_ record: String, in file: URL, _ body: () throws -> Void) throws {
+    do {
+      try body()
+    } catch WorkspaceError.validation(var error) {
+      error.message = "\(file.lastPathComponent): \(record): \(error.message). Nothing was imported"
+      throw WorkspaceError.validation(error)
     }
   }
 }

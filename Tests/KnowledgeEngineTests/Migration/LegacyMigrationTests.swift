@@ -166,9 +166,45 @@ struct LegacyMigrationTests {
     let clash = try #require(decoded.workspace.tasks.last)
     try store.write { tx in try tx.insertTask(clash) }
     let before = try store.read { try $0.snapshot() }
-    #expect(throws: WorkspaceError.self) {
+    let error = #expect(throws: WorkspaceError.self) {
       try KnowledgeEngine(store: store).importLegacyWorkspace(file: file, backupDirectory: dir.appending("b"))
     }
+    // The error names the file and the record.
+    #expect(error?.description.hasPrefix("workspace-v2.json: task \(clash.id.uuidString): ") == true, "\(String(describing: error))")
+    #expect(error?.description.contains("Nothing was imported") == true)
     #expect(try store.read { try $0.snapshot() } == before)
+  }
+
+  @Test("a record blank once sanitized, with a NUL or with a control character in a tag is quarantined; the rest imports")
+  func recordsBlankOnceSanitizedAreQuarantined() throws {
+    let dir = TemporaryDirectory("mig-blank")
+    defer { dir.remove() }
+    var v4 = try #require(try JSONParser().parse(Data(contentsOf: fixture("workspace-v4.json"))).object)
+    func memory(_ n: Int, _ text: String, tags: [JSONValue] = []) -> JSONValue {
+      ["id": .string("A0000000-0000-0000-0000-00000000000\(n)"), "text": .string(text), "tags": .array(tags), "createdAt": "2025-01-06T09:20:00Z"]
+    }
+    v4["memories"] = [
+      memory(1, "keep me"), memory(2, "\u{1B}[2J"), memory(3, "\u{202E}\u{FEFF}"), memory(4, "a\u{0}b"),
+      memory(5, "tagged", tags: ["a\nb"]),
+    ]
+    v4["tasks"] = [
+      ["id": "8DB9E660-4A07-411F-8674-C7E8F72E742F", "title": "\u{1B}[1m", "notes": "", "isCompleted": false, "priority": "high", "createdAt": "2025-04-10T08:31:13Z"]
+    ]
+    let file = dir.appending("workspace.json")
+    try Data(JSONValue.object(v4).jsonString().utf8).write(to: file)
+    let store = SQLiteWorkspaceStore.inMemory()
+    let report = try KnowledgeEngine(store: store, environment: fixedEnvironment())
+      .importLegacyWorkspace(file: file, backupDirectory: dir.appending("b"))
+    let ws = try store.read { try $0.snapshot() }
+    #expect(ws.memories.map(\.text) == ["keep me"])
+    #expect(ws.tasks.isEmpty)
+    let quarantined = try store.read { try $0.listQuarantine() }
+    #expect(quarantined.map(\.collection).sorted() == ["memories", "memories", "memories", "memories", "tasks"])
+    let reasons = quarantined.map(\.reason).joined(separator: "\n")
+    #expect(reasons.contains("field 'text' must not be empty"), "\(reasons)")
+    #expect(reasons.contains("field 'text' contains a NUL character (U+0000) at character 2"), "\(reasons)")
+    #expect(reasons.contains("field 'tags'[0]"), "\(reasons)")
+    #expect(reasons.contains("field 'title' must not be empty"), "\(reasons)")
+    #expect(report.quarantined.count == 5)
   }
 }

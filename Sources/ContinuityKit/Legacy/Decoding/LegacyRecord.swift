@@ -85,7 +85,11 @@ struct LegacyRecord {
     throws(LegacyRecordProblem) -> String
   {
     do {
-      if nonEmpty { try Limits.checkNotEmpty("field '\(name)'", text) }
+      // A NUL is refused as import and capture refuse it, not silently dropped.
+      try Limits.refuseNUL("field '\(name)'", text)
+      // Judged as it will be stored: text that is only controls and invisible characters
+      // (an escape sequence, a bidi override) is blank once sanitized.
+      if nonEmpty { try Limits.checkNotEmpty("field '\(name)'", Sanitizer.sanitize(text)) }
       if let limit { try Limits.check("field '\(name)'", text, limit: limit) }
     } catch {
       throw LegacyRecordProblem(reason: error.message)
