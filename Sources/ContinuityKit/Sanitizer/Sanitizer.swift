@@ -13,8 +13,9 @@ import Foundation
 ///    tag characters (U+E0000–U+E007F), which can spell out whole hidden sentences.
 ///    A terminal escape sequence (`ESC[31m`, `ESC]0;title BEL`, ECMA-48) is dropped whole,
 ///    not just its ESC, so that no `[31m` is left glued to the word after it.
-///    Line endings become `\n`: `\r\n` and a lone `\r` each turn into one `\n`, so the lines a
-///    reader sees are the lines the model sees.
+///    Line endings become `\n`: `\r\n` and a lone `\r` each turn into one `\n`, and so do VT,
+///    FF and NEL (U+000B, U+000C, U+0085), so the lines a reader sees are the lines the model
+///    sees and no two words are glued together.
 ///    Three invisible characters are kept where they are part of a visible emoji, so that
 ///    `👨‍👩‍👧‍👦` and `🏴󠁧󠁢󠁳󠁣󠁴󠁿` survive: the zero-width joiner U+200D between two emoji (after an
 ///    optional variation selector or skin-tone modifier), tag characters that spell a
@@ -106,6 +107,9 @@ extension Sanitizer {
       case 0x0D:
         kept.append("\n")
         if offset + 1 < input.count, input[offset + 1] == "\n" { offset += 1 }
+      case 0x0B, 0x0C, 0x85:
+        // VT, FF and NEL break lines too: they become `\n` rather than gluing two words.
+        kept.append("\n")
       case 0x1B:
         // A whole terminal escape sequence goes, not just its ESC: `ESC[31mRED` keeps `RED`,
         // not `[31mRED`, which would also be indexed as the word `31mred`.

@@ -270,7 +270,7 @@ struct SanitizerTests {
     Case(
       name: "C0, DEL and C1 controls",
       input: "a\u{0000}b\u{0007}c\u{001B}[31md\u{007F}e\u{0085}f\u{009B}g\u{000B}h\u{000C}i",
-      expected: "abcdefghi"),
+      expected: "abcde\nfg\nh\ni"),
     Case(
       name: "terminal escape sequences go whole",
       input: "\u{1B}[1;31mRED\u{1B}[0m \u{1B}]0;title\u{07}x \u{1B}]8;;http://e\u{1B}\\link\u{1B}]8;;\u{1B}\\ \u{1B}(Bq \u{1B}7s",
