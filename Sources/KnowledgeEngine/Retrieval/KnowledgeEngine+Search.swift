@@ -10,7 +10,8 @@ extension KnowledgeEngine {
   ///   - kinds: knowledge kinds to return (empty: all kinds).
   ///   - includeMemories: also return legacy memories, labeled `memory`; a memory's knowledge
   ///     mirror (kind `context`, written by `saveMemory`) is then left out, so the memory is
-  ///     listed once, with its provenance.
+  ///     listed once, with its provenance — unless `tag` is given: memories are left out then,
+  ///     and the mirrors, which carry the memories' tags, are searched.
   ///   - memoriesOnly: return only legacy memories.
   ///   - tag: when given, only knowledge items carrying this tag (normalized by
   ///     ``Limits/tagFilter(_:label:)``; memories are left out). The filter applies before
@@ -41,7 +42,8 @@ extension KnowledgeEngine {
         documents = try tx.knowledgeRowIDs(taggedWithAny: try Self.storedTags(matching: tag, tx))
       }
       var mirrors: Set<Int64> = []
-      if includeMemories && !memoriesOnly {
+      // With a tag filter memories are left out, so their mirrors (which carry the tags) stay.
+      if includeMemories && !memoriesOnly && tag == nil {
         mirrors = Set(
           try tx.db.all(
             "SELECT k.rowid FROM knowledge k JOIN memory m ON m.id = k.memory_id", []
@@ -54,7 +56,7 @@ extension KnowledgeEngine {
       if response.emptyReason == .noMatchInKinds {
         if memoriesOnly {
           response.emptyReason = .onlyKnowledgeMatches
-        } else if kinds.isEmpty && !includeMemories {
+        } else if kinds.isEmpty && !includeMemories && tag == nil {
           response.emptyReason = .onlyMemoriesMatch
         }
       }

@@ -93,6 +93,18 @@ struct KnowledgeListingTests {
     #expect(try engine.knowledgeListing(tag: "cafes").emptyReason == .noItemWithTag)
   }
 
+  @Test("with a tag, memories are left out and their mirrors, which carry the tags, are searched")
+  func tagWithMemories() throws {
+    let engine = try Self.engine()
+    let saved = try engine.saveMemory(text: "Walrus watching is fun", tags: ["Café"])
+    for include in [false, true] {
+      let r = try engine.search("walrus", includeMemories: include, tag: "cafe")
+      #expect(r.results.map(\.id) == [saved.mirror.id], "includeMemories \(include)")
+    }
+    // No advice to include memories when a tag filter would leave them out anyway.
+    #expect(try engine.search("walrus", tag: "ops").emptyReason == .noMatchWithTag)
+  }
+
   @Test("an empty tag or one over 48 characters is refused, as by search")
   func tagBounds() throws {
     let engine = try Self.engine()
