@@ -136,7 +136,7 @@ enum ContinuityTools {
       let h = created.handoff
       return ToolOutput(
         structured: try ToolRendering.json(created),
-        text: "Created handoff \(h.id.uuidString): \(ToolRendering.line(h.focus)) (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) task(s), \(h.recentExcerpts.count) excerpt(s)).",
+        text: "Created handoff \(h.id.uuidString): \(ToolRendering.quoted(h.focus)) (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) task(s), \(h.recentExcerpts.count) excerpt(s)).",
         changedIDs: [h.id])
     })
 
@@ -148,7 +148,7 @@ enum ContinuityTools {
     risk: .readOnly, isIdempotent: true,
     handler: { _, ctx in
       let l = try ctx.engine.listHandoffs()
-      let lines = l.handoffs.map { h in "- \(h.id.uuidString)\(h.id == l.activeHandoffID ? " (active)" : "") \(ToolRendering.line(h.focus))" }
+      let lines = l.handoffs.map { h in "- \(h.id.uuidString)\(h.id == l.activeHandoffID ? " (active)" : "") \(ToolRendering.quoted(h.focus))" }
       return ToolOutput(structured: try ToolRendering.json(l), text: l.handoffs.isEmpty ? "No handoffs." : "\(l.handoffs.count) handoff(s):\n" + lines.joined(separator: "\n"))
     })
 
@@ -160,7 +160,7 @@ enum ContinuityTools {
     risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let h = try ctx.engine.handoff(id: try requireID(args))
-      var lines = ["Handoff \(h.id.uuidString): \(ToolRendering.line(h.focus))"]
+      var lines = ["Handoff \(h.id.uuidString): \(ToolRendering.quoted(h.focus))"]
       if !h.summary.isEmpty { lines.append("Summary: " + ToolRendering.block(h.summary)) }
       lines += h.nextSteps.map { "next: \(ToolRendering.line($0))" }
       return ToolOutput(structured: .object(["handoff": try ToolRendering.json(h)]), text: lines.joined(separator: "\n"))
@@ -252,10 +252,10 @@ enum ContinuityTools {
       if outcome.wasAlreadyInStatus {
         return ToolOutput(
           structured: .object(["task": try ToolRendering.json(t), "alreadyOpen": true]),
-          text: "Task \(t.id.uuidString) was already open; nothing changed: \(ToolRendering.line(t.title))", changedIDs: [])
+          text: "Task \(t.id.uuidString) was already open; nothing changed: \(ToolRendering.quoted(t.title))", changedIDs: [])
       }
       return ToolOutput(
         structured: .object(["task": try ToolRendering.json(t), "alreadyOpen": false]),
-        text: "Reopened task \(t.id.uuidString): \(ToolRendering.line(t.title))", changedIDs: [t.id])
+        text: "Reopened task \(t.id.uuidString): \(ToolRendering.quoted(t.title))", changedIDs: [t.id])
     })
 }

@@ -64,7 +64,7 @@ enum LegacyTools {
       let t = try ctx.engine.addTask(
         title: args["title"]?.string ?? "", notes: args["notes"]?.string ?? "",
         priority: Priority(rawValue: args["priority"]?.string ?? "normal") ?? .normal, knowledgeIDs: ToolRendering.uuids(args, "knowledgeIDs"))
-      return ToolOutput(structured: .object(["task": try ToolRendering.json(t)]), text: "Added task \(t.id.uuidString): \(ToolRendering.line(t.title))", changedIDs: [t.id])
+      return ToolOutput(structured: .object(["task": try ToolRendering.json(t)]), text: "Added task \(t.id.uuidString): \(ToolRendering.quoted(t.title))", changedIDs: [t.id])
     })
 
   static let taskComplete = ToolDefinition(
@@ -82,11 +82,11 @@ enum LegacyTools {
       if outcome.wasAlreadyInStatus, let at = t.completedAt {
         return ToolOutput(
           structured: .object(["task": try ToolRendering.json(t), "alreadyCompleted": true]),
-          text: "Task \(t.id.uuidString) was already completed at \(ISO8601.string(from: at)); nothing changed: \(ToolRendering.line(t.title))",
+          text: "Task \(t.id.uuidString) was already completed at \(ISO8601.string(from: at)); nothing changed: \(ToolRendering.quoted(t.title))",
           changedIDs: [])
       }
       return ToolOutput(
         structured: .object(["task": try ToolRendering.json(t), "alreadyCompleted": false]),
-        text: "Completed task \(t.id.uuidString): \(ToolRendering.line(t.title))", changedIDs: [t.id])
+        text: "Completed task \(t.id.uuidString): \(ToolRendering.quoted(t.title))", changedIDs: [t.id])
     })
 }

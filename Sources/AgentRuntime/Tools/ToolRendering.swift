@@ -58,7 +58,7 @@ enum ToolRendering {
   }
 
   static func taskLine(_ t: TaskItem) -> String {
-    "- [\(t.status == .completed ? "x" : " ")] \(line(t.title)) (\(t.priority.rawValue); id \(t.id.uuidString))"
+    "- [\(t.status == .completed ? "x" : " ")] \(quoted(t.title)) (\(t.priority.rawValue); id \(t.id.uuidString))"
   }
 
   static func digestText(_ d: Digest) -> String {
@@ -70,7 +70,8 @@ enum ToolRendering {
     ]
     for (title, section) in sections where !section.isEmpty {
       lines.append("\(title):")
-      for l in section { lines.append("- \(line(l.text)) [\(l.evidenceIDs.map(\.uuidString).joined(separator: ", "))]") }
+      // Evidence ids first, at a fixed place, so that no stored title can append fake ones.
+      for l in section { lines.append("- [\(l.evidenceIDs.map(\.uuidString).joined(separator: ", "))] \(line(l.text))") }
     }
     if lines.count == 1 { lines.append("(the workspace holds nothing to summarize yet)") }
     return lines.joined(separator: "\n")
