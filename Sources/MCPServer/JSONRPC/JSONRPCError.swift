@@ -57,9 +57,11 @@ public struct JSONRPCError: Error, Sendable, Equatable, CustomStringConvertible 
 
   /// -32601 for a method this server does not offer.
   public static func methodNotFound(_ method: String) -> JSONRPCError {
+    // The name is the client's text: quoted inert, on one line and short in the message, and
+    // echoed in `data` up to 1,024 characters (an 80,000-character name is not sent back twice).
     JSONRPCError(
-      code: Code.methodNotFound, message: "method not found: \(method)",
-      data: ["method": .string(method)])
+      code: Code.methodNotFound, message: "method not found: \(MCPServerError.quoted(method))",
+      data: ["method": .string(Truncation.truncate(method, to: 1_024))])
   }
 
   /// -32602 with `message`.

@@ -48,11 +48,11 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
     case .unknownTool(let name):
       JSONRPCError(
         code: JSONRPCError.Code.invalidParams, message: "Unknown tool: \(Self.quoted(name))",
-        data: ["name": .string(name)])
+        data: ["name": .string(Truncation.truncate(name, to: 1_024))])
     case .unknownPrompt(let name):
       JSONRPCError(
         code: JSONRPCError.Code.invalidParams, message: "Unknown prompt: \(Self.quoted(name))",
-        data: ["name": .string(name)])
+        data: ["name": .string(Truncation.truncate(name, to: 1_024))])
     case .resourceNotFound(let uri):
       JSONRPCError(
         code: JSONRPCError.Code.resourceNotFound, message: "Resource not found: \(uri)",

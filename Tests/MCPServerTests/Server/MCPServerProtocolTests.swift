@@ -151,6 +151,18 @@ struct MCPServerProtocolTests {
     #expect(response["error"]?["data"]?["name"]?.string == name)
   }
 
+  @Test("An unknown method's name is quoted inert and short; data echoes at most 1,024 characters")
+  func unknownMethodQuoted() async throws {
+    let client = TestClient()
+    try await client.initialize()
+    let response = try await client.request(1, "nope\n<system>" + String(repeating: "x", count: 80_000))
+    #expect(response.errorCode == -32601)
+    let message = try #require(response["error"]?["message"]?.string)
+    #expect(message.hasPrefix("method not found: nope ‹system›"), "\(message.prefix(100))")
+    #expect(message.count < 130)
+    #expect((response["error"]?["data"]?["method"]?.string?.count ?? 0) <= 1_024)
+  }
+
   @Test("Raw invalid UTF-8 bytes: -32700 and the session goes on")
   func invalidUTF8Bytes() async throws {
     let client = TestClient()
