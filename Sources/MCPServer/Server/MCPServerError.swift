@@ -86,7 +86,7 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
         + "tries again on the next call; `dolphin doctor --workspace \(path)` explains how to recover"
     case .elicitationUnsupported:
       return
-        "the client cannot be asked (it did not declare the elicitation capability in initialize)"
+        "the client cannot be asked (form-mode elicitation needs the capability declared in initialize, revision 2025-06-18 or later, and notifications/initialized)"
     case .clientError(let error):
       return "the client answered with an error: \(error.code) \(error.message)"
     case .invalidClientResponse(let message):

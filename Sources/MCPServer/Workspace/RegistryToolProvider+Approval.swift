@@ -35,7 +35,9 @@ extension RegistryToolProvider {
   /// the client cannot ask the user.
   public static let cannotAskMessage =
     "approval needed: this is a local write, and this MCP client cannot ask you to approve it "
-    + "(it did not declare the elicitation capability), so the server refused it under its "
+    + "(asking needs form-mode elicitation: the client must declare the `elicitation` capability "
+    + "with form mode, in protocol revision 2025-06-18 or later, and send notifications/initialized "
+    + "first), so the server refused it under its "
     + "default policy --writes ask. Nothing was written. To allow writes, restart the server as "
     + "`dolphin mcp --writes allow` (writes then run without asking), or use a client that "
     + "supports MCP elicitation so that each write is shown to you first."
