@@ -40,7 +40,8 @@ public enum LegacyImportError: Error, Sendable, Equatable, CustomStringConvertib
         + "of versions \(LegacyWorkspaceImporter.supportedVersions.lowerBound)–"
         + "\(LegacyWorkspaceImporter.supportedVersions.upperBound) only. Schema v5 is the "
         + "SQLite database (workspace.sqlite), not a JSON file; to bring in a v5 export, use "
-        + "the workspace import, not the legacy migration. Nothing was imported."
+        + "the export import (`dolphin import` on the command line), not the legacy migration. "
+        + "Nothing was imported."
     case .unsupportedVersion(let file, let found):
       let hint =
         found > SchemaVersion.current

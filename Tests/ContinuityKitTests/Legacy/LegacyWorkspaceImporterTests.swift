@@ -258,8 +258,8 @@ struct LegacyWorkspaceImporterTests {
       LegacyImportError.unsupportedVersion(file: "old.json", found: 5).description
         == "old.json declares schemaVersion 5, but this build reads legacy JSON workspaces of "
         + "versions 1–4 only. Schema v5 is the SQLite database (workspace.sqlite), not a JSON "
-        + "file; to bring in a v5 export, use the workspace import, not the legacy migration. "
-        + "Nothing was imported.")
+        + "file; to bring in a v5 export, use the export import (`dolphin import` on the command "
+        + "line), not the legacy migration. Nothing was imported.")
     #expect(
       LegacyImportError.invalidVersion(file: "w.json", found: "true").description
         == "w.json has schemaVersion true, which is not a version number. Expected a whole number "
