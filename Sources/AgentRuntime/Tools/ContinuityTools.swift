@@ -144,12 +144,16 @@ enum ContinuityTools {
     name: "handoff_list", title: "List handoffs",
     description: "Saved handoffs, newest first, and which one is active. Read-only.",
     input: .object([]),
-    outputSchema: ToolRendering.outputSchema(["handoffs": ToolRendering.anyArray], required: ["handoffs"]),
+    outputSchema: ToolRendering.outputSchema(
+      ["handoffs": ToolRendering.anyArray, "count": ToolRendering.integer, "total": ToolRendering.integer],
+      required: ["handoffs", "count", "total"]),
     risk: .readOnly, isIdempotent: true,
     handler: { _, ctx in
       let l = try ctx.engine.listHandoffs()
       let lines = l.handoffs.map { h in "- \(h.id.uuidString)\(h.id == l.activeHandoffID ? " (active)" : "") \(ToolRendering.quoted(h.focus))" }
-      return ToolOutput(structured: try ToolRendering.json(l), text: l.handoffs.isEmpty ? "No handoffs." : "\(l.handoffs.count) handoff(s):\n" + lines.joined(separator: "\n"))
+      var structured = try ToolRendering.json(l).object ?? [:]
+      structured["count"] = .integer(l.handoffs.count)
+      return ToolOutput(structured: .object(structured), text: l.handoffs.isEmpty ? "No handoffs." : "\(l.handoffs.count) handoff(s):\n" + lines.joined(separator: "\n"))
     })
 
   static let handoffGet = ToolDefinition(
@@ -235,7 +239,7 @@ enum ContinuityTools {
     handler: { args, ctx in
       let r = try ctx.engine.searchTasks(args["query"]?.string ?? "", status: TaskStatus(rawValue: args["status"]?.string ?? "all"), limit: args["limit"]?.int ?? Limits.searchResultsDefault)
       let lines = r.results.map { ToolRendering.taskLine($0.task) }
-      return ToolOutput(structured: try ToolRendering.json(r), text: "Task search (\(r.mode)): \(r.results.count) result(s)" + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")))
+      return ToolOutput(structured: try ToolRendering.json(r), text: "Task search (\(r.mode)): \(r.results.count) of \(r.total) match(es)" + (r.truncated ? ", cut by the limit" : "") + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")))
     })
 
   static let taskReopen = ToolDefinition(

@@ -40,13 +40,19 @@ enum LegacyTools {
     name: "task_list", title: "List tasks",
     description: "List tasks, open first, then by priority and age. Read-only.",
     input: .object([ToolProperty("status", .oneOf(["open", "completed", "all"]), default: "all", "Which tasks.")]),
-    outputSchema: ToolRendering.outputSchema(["tasks": ToolRendering.anyArray], required: ["tasks"]),
+    outputSchema: ToolRendering.outputSchema(
+      ["tasks": ToolRendering.anyArray, "count": ToolRendering.integer, "total": ToolRendering.integer],
+      required: ["tasks", "count", "total"]),
     risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let s = args["status"]?.string ?? "all"
       let tasks = try ctx.engine.listTasks(status: TaskStatus(rawValue: s))
       let text = tasks.isEmpty ? "No tasks." : "\(tasks.count) task(s):\n" + tasks.map(ToolRendering.taskLine).joined(separator: "\n")
-      return ToolOutput(structured: .object(["tasks": try ToolRendering.json(tasks)]), text: text)
+      // `count` and `total` as the other lists give them; every task of the status is listed.
+      return ToolOutput(
+        structured: .object([
+          "tasks": try ToolRendering.json(tasks), "count": .integer(tasks.count), "total": .integer(tasks.count),
+        ]), text: text)
     })
 
   static let taskAdd = ToolDefinition(

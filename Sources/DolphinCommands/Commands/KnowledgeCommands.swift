@@ -164,9 +164,9 @@ enum TaskCommands {
       let status: TaskStatus? = s == "all" ? nil : TaskStatus(rawValue: s)
       let tasks = try ctx.engine(.read).listTasks(status: status)
       if ctx.json {
-        // `count` as the other lists give it; every task of the status is listed.
-        struct Out: Encodable { var tasks: [TaskItem]; var count: Int }
-        try ctx.console.printJSON(Out(tasks: tasks, count: tasks.count))
+        // `count` and `total` as the other lists give them; every task of the status is listed.
+        struct Out: Encodable { var tasks: [TaskItem]; var count: Int; var total: Int }
+        try ctx.console.printJSON(Out(tasks: tasks, count: tasks.count, total: tasks.count))
       } else {
         ctx.console.print("\(tasks.count) task(s)")
         for t in tasks { ctx.console.print(Render.taskLine(t)) }

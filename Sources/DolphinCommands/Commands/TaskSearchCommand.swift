@@ -20,7 +20,8 @@ extension TaskCommands {
         try ctx.console.printJSON(r)
         return
       }
-      ctx.console.print("\(r.results.count) task(s) found (mode \(r.mode))")
+      ctx.console.print(
+        "\(r.results.count) shown of \(r.total) task(s) found (mode \(r.mode))" + (r.truncated ? " · cut by the limit" : ""))
       for x in r.results {
         // The ranker reports index terms (stemmed, or a typo variant), not the words typed.
         ctx.console.print(Render.taskLine(x.task) + "  matched stems: " + x.matchedTerms.map(inert).joined(separator: ", "))

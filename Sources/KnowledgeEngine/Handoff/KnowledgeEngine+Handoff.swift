@@ -66,7 +66,7 @@ extension KnowledgeEngine {
         let query = String(focus.prefix(Limits.query))
         let k = try ranker.rankKnowledge(query, Self.autoSelectKnowledgeCount, tx).map(\.id)
           .filter { !knowledgeIDs.contains($0) }.prefix(max(0, Limits.idsPerList - knowledgeIDs.count))
-        let t = try ranker.rankTasks(query, .open, Self.autoSelectTaskCount, tx).map(\.id)
+        let t = try ranker.rankTasks(query, .open, Self.autoSelectTaskCount, tx).matches.map(\.id)
           .filter { !taskIDs.contains($0) }.prefix(max(0, Limits.idsPerList - taskIDs.count))
         knowledgeIDs += k
         taskIDs += t

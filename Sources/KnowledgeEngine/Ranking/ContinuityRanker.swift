@@ -31,14 +31,17 @@ package struct ContinuityRanker: Sendable {
   /// The best knowledge items for `query`, best first, at most `limit`.
   package var rankKnowledge:
     @Sendable (_ query: String, _ limit: Int, _ tx: WorkspaceTransaction) throws -> [RankedMatch]
-  /// The best tasks for `query` (with `status` when given), best first, at most `limit`.
+  /// The best tasks for `query` (with `status` when given), best first, at most `limit`, and
+  /// how many tasks matched in all.
   package var rankTasks:
-    @Sendable (_ query: String, _ status: TaskStatus?, _ limit: Int, _ tx: WorkspaceTransaction) throws -> [RankedMatch]
+    @Sendable (_ query: String, _ status: TaskStatus?, _ limit: Int, _ tx: WorkspaceTransaction) throws
+      -> (matches: [RankedMatch], total: Int)
 
   package init(
     mode: String,
     rankKnowledge: @escaping @Sendable (String, Int, WorkspaceTransaction) throws -> [RankedMatch],
-    rankTasks: @escaping @Sendable (String, TaskStatus?, Int, WorkspaceTransaction) throws -> [RankedMatch]
+    rankTasks: @escaping @Sendable (String, TaskStatus?, Int, WorkspaceTransaction) throws
+      -> (matches: [RankedMatch], total: Int)
   ) {
     self.mode = mode
     self.rankKnowledge = rankKnowledge
@@ -60,8 +63,11 @@ package struct ContinuityRanker: Sendable {
       let index = InMemoryLexicalIndex(tasks.map { t in
         IndexedDocument(id: t.id, kind: .knowledge(.goal), title: t.title, content: t.notes, updatedAt: t.completedAt ?? t.createdAt)
       })
-      return try HybridLexicalRanker().search(query, in: index, kinds: nil, limit: limit).results
-        .map { RankedMatch(id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms) }
+      let response = try HybridLexicalRanker().search(query, in: index, kinds: nil, limit: limit)
+      return (
+        response.results.map { RankedMatch(id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms) },
+        response.total
+      )
     })
 }
 

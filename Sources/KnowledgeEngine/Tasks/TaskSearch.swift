@@ -18,6 +18,10 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
   public var query: String
   /// Best first, at most the requested limit.
   public var results: [TaskSearchResult]
+  /// How many tasks matched, listed or not.
+  public var total: Int
+  /// Whether the limit left matches out (`total` > `results.count`).
+  public var truncated: Bool
 }
 
 extension KnowledgeEngine {
@@ -34,14 +38,15 @@ extension KnowledgeEngine {
     try Self.validateSearch(query, limit: limit)
     let ranker = continuityRanker
     return try store.read { tx in
-      let matches = try ranker.rankTasks(query, status, limit, tx)
+      let (matches, total) = try ranker.rankTasks(query, status, limit, tx)
       var results: [TaskSearchResult] = []
       for m in matches {
         if let t = try tx.task(id: m.id) {
           results.append(TaskSearchResult(task: t, score: m.score, matchedTerms: m.matchedTerms))
         }
       }
-      return TaskSearchResponse(mode: ranker.mode, query: query, results: results)
+      return TaskSearchResponse(
+        mode: ranker.mode, query: query, results: results, total: total, truncated: total > results.count)
     }
   }
 }
