@@ -234,6 +234,9 @@ struct CLIEndToEndTests {
     #expect(r.stdout.contains("term diagnosi: exact; word forms: diagnost"))
     #expect(r.stdout.contains("term handof: no match"))
     #expect(r.stdout.contains("matched stems: diagnost"))
+    // A word the workspace lacks is searched through its close spellings, named as such.
+    let absent = try cli.run(["search", "diagnostik", "--explain"])
+    #expect(absent.stdout.contains("term diagnostik: absent; close spellings → "), "\(absent.stdout)")
   }
 
   @Test("--json prints exactly one JSON document, also for errors")

@@ -50,7 +50,9 @@ extension SearchCommands {
           let cut = t.term.unicodeScalars.count >= Tokenizer.maximumTermLength
             ? " (on its first \(Tokenizer.maximumTermLength) characters; longer words are cut there)" : ""
           console.print("term \(inert(t.term)): exact\(cut)" + (others.isEmpty ? "" : "; word forms: " + others))
-        case .fuzzy: console.print("term \(inert(t.term)): typo → " + others)
+        // Absent from the workspace: the close spellings searched may be typos of it or other
+        // forms of the word (`diagnosis` → `diagnost`), which characters alone cannot tell apart.
+        case .fuzzy: console.print("term \(inert(t.term)): absent; close spellings → " + others)
         case .prefix: console.print("term \(inert(t.term)): prefix → " + others)
         case .none: console.print("term \(inert(t.term)): no match")
         }
