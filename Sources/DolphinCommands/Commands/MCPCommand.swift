@@ -27,7 +27,8 @@ enum MCPCommands {
       discussion: """
         Speaks MCP (JSON-RPC 2.0, one message per line) on stdin and stdout until stdin closes.
         Nothing but JSON-RPC is written to stdout; notices and logs go to stderr.
-        A client that supports elicitation shows you every local write as the exact call first.
+        A client that supports elicitation shows you every local write as the exact call first;
+        an approval left unanswered for 10 minutes counts as refused, and nothing is written.
         Register it with a client, e.g.:
           claude mcp add dolphin -- /path/to/dolphin mcp --workspace /path/to/workspace
         A missing workspace is created; a damaged one does not stop the server (calls report it).

@@ -57,12 +57,19 @@ public struct MCPServer: Sendable {
     public var limits: JSONRPCLimits
     /// Where diagnostics go, one line per call: default standard error, never standard output.
     public var log: @Sendable (String) -> Void
+    /// How long a request the server sends the client (an elicitation) waits for its answer:
+    /// default 10 minutes, time for a person to read an approval. Then the waiting call fails
+    /// with ``MCPServerError/clientTimeout(after:)`` and the client is sent
+    /// `notifications/cancelled` for it, so a client that never answers (or answers with
+    /// something that cannot be matched to the request) cannot hold a call open forever.
+    public var clientRequestTimeout: Duration
 
     /// A configuration; `version` is required, every other default is on its property.
     public init(
       name: String = "dolphin", title: String? = nil, version: String, instructions: String? = nil,
       limits: JSONRPCLimits = JSONRPCLimits(),
-      log: @escaping @Sendable (String) -> Void = MCPServer.standardErrorLog
+      log: @escaping @Sendable (String) -> Void = MCPServer.standardErrorLog,
+      clientRequestTimeout: Duration = .seconds(600)
     ) {
       self.name = name
       self.title = title
@@ -70,6 +77,7 @@ public struct MCPServer: Sendable {
       self.instructions = instructions
       self.limits = limits
       self.log = log
+      self.clientRequestTimeout = clientRequestTimeout
     }
   }
 

@@ -33,6 +33,8 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
   case invalidClientResponse(String)
   /// The client closed the connection before answering.
   case transportClosed
+  /// The client did not answer within ``MCPServer/Configuration/clientRequestTimeout``.
+  case clientTimeout(after: Duration)
   /// Reading or writing the transport failed.
   case transport(String)
 
@@ -40,6 +42,13 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
   /// delimiter survives), on one line, and cut to 80 characters. `data` keeps the name exact.
   static func quoted(_ name: String) -> String {
     Truncation.truncate(TerminalText.singleLine(Sanitizer.sanitize(name)), to: 80)
+  }
+
+  /// `600 seconds`, `1 second` or `300 ms`.
+  static func spoken(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    if seconds >= 1 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
+    return "\(attoseconds / 1_000_000_000_000_000) ms"
   }
 
   /// The JSON-RPC error the server answers with for the protocol-level cases, nil for the rest.
@@ -70,7 +79,7 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
         code: JSONRPCError.Code.internalError, message: description,
         data: ["workspace": .string(path), "reason": .string(reason)])
     case .elicitationUnsupported, .clientError, .invalidClientResponse, .transportClosed,
-      .transport:
+      .clientTimeout, .transport:
       nil
     }
   }
@@ -93,6 +102,8 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
       return "the client's answer is malformed: \(message)"
     case .transportClosed:
       return "the client closed the connection before answering"
+    case .clientTimeout(let timeout):
+      return "the client did not answer within \(Self.spoken(timeout))"
     case .transport(let message):
       return "transport failure: \(message)"
     }

@@ -247,6 +247,11 @@ actor MCPSession {
         }
         awaitingClient[id] = continuation
         Task { await self.transmit(message, id: id) }
+        let timeout = server.configuration.clientRequestTimeout
+        Task {
+          try? await Task.sleep(for: timeout)
+          await self.expire(id, after: timeout)
+        }
       }
     } onCancel: {
       Task { await self.abandon(id) }
@@ -259,6 +264,19 @@ actor MCPSession {
     } catch {
       awaitingClient.removeValue(forKey: id)?.resume(throwing: MCPServerError.transport("\(error)"))
     }
+  }
+
+  /// Fails the call still waiting for the client's answer to `id`, if any, and tells the
+  /// client that the request is abandoned.
+  private func expire(_ id: JSONRPCRequestID, after timeout: Duration) async {
+    guard let continuation = awaitingClient.removeValue(forKey: id) else { return }
+    let error = MCPServerError.clientTimeout(after: timeout)
+    continuation.resume(throwing: error)
+    log("request \(id): \(error); the waiting call failed")
+    let notice = JSONRPCNotification(
+      method: "notifications/cancelled",
+      params: ["requestId": id.jsonValue, "reason": .string(error.description)])
+    await send(.notification(notice))
   }
 
   /// Stops waiting for the client's answer to `id` and tells the client so.

@@ -138,6 +138,32 @@ struct MCPServerToolsTests {
     try await client.expectPing()
   }
 
+  @Test("An elicitation left unanswered fails the call after the timeout and is cancelled toward the client")
+  func elicitationTimeout() async throws {
+    let client = TestClient(clientRequestTimeout: .milliseconds(300))
+    try await client.initialize(capabilities: Self.elicitingClient)
+    client.send(
+      #"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"write_note","arguments":{"text":"late"}}}"#
+    )
+    let ask = try await client.next()
+    #expect(ask["method"] == "elicitation/create")
+    // No answer: the server gives up, tells the client, and answers the call.
+    let cancelled = try await client.next()
+    #expect(cancelled["method"] == "notifications/cancelled")
+    #expect(cancelled["params"]?["requestId"] == ask["id"])
+    let response = try await client.next()
+    #expect(response["id"] == 9)
+    #expect(response["result"]?["isError"] == true)
+    #expect(
+      response["result"]?["content"]?.array?.first?["text"]?.string?.contains("did not answer within 300 ms") == true,
+      "\(response)")
+    #expect(client.tools.notes.all.isEmpty)
+    // An answer that comes after is ignored.
+    client.send(JSONValue.object(["jsonrpc": "2.0", "id": ask["id"] ?? nil, "result": ["action": "accept"]]).jsonString())
+    try await client.expectPing()
+    #expect(client.tools.notes.all.isEmpty)
+  }
+
   @Test("Revision 2025-06-18: elicitation requests carry no mode")
   func elicitationWithoutMode() async throws {
     let client = TestClient()

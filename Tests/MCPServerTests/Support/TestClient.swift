@@ -9,13 +9,16 @@ struct TestClient {
   let tools = FakeTools()
   let logs = Recorder()
 
-  init(limits: JSONRPCLimits = JSONRPCLimits(), withProviders: Bool = true) {
+  init(
+    limits: JSONRPCLimits = JSONRPCLimits(), withProviders: Bool = true,
+    clientRequestTimeout: Duration = .seconds(600)
+  ) {
     let logs = self.logs
     let server = MCPServer(
       configuration: .init(
         title: "Dolphin Continuity", version: "9.9.9", instructions: "Local memory.",
         limits: limits,
-        log: { logs.record($0) }),
+        log: { logs.record($0) }, clientRequestTimeout: clientRequestTimeout),
       tools: withProviders ? tools : nil,
       resources: withProviders ? FakeResources() : nil,
       prompts: withProviders ? FakePrompts() : nil)
