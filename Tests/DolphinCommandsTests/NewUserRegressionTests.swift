@@ -97,14 +97,41 @@ struct NewUserRegressionTests {
     let h = try runDolphin(["handoff", "create", "--focus", "carry", "--knowledge", id, "--workspace", ws])
     #expect(h.stdout.contains("Bluebird"))
     let d = try runDolphin(["knowledge", "delete", id, "--yes", "--workspace", ws])
-    #expect(d.stdout.contains("scrub its title from that handoff's summary"))
+    #expect(d.stdout.contains("rebuild its rule-generated summary without it"))
     let list = try runDolphin(["handoff", "list", "--json", "--workspace", ws])
     #expect(!list.stdout.contains("Bluebird"))
-    #expect(list.stdout.contains("[deleted item]"))
+    #expect(list.stdout.contains("(0 knowledge items, 0 tasks): none were selected."), "\(list.stdout)")
     for name in (try FileManager.default.contentsOfDirectory(atPath: ws)) {
       let data = try Data(contentsOf: URL(fileURLWithPath: ws).appendingPathComponent(name))
       #expect(data.range(of: Data("Bluebird".utf8)) == nil, "\(name)")
     }
+  }
+
+  @Test("deleting a record never rewrites a hand-written summary; a generated one is rebuilt from what stays")
+  func deletionKeepsWrittenSummaries() throws {
+    let dir = TemporaryDirectory("nu5")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    func id(_ args: [String]) throws -> String {
+      let r = try runDolphin(args + ["--json", "--workspace", ws])
+      let obj = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+      return try #require(((obj["item"] as? [String: Any]) ?? obj)["id"] as? String, "\(r.stdout)")
+    }
+    let a = try id(["capture", "decision", "a"])
+    let keep = try id(["capture", "fact", "Use SQLite"])
+    let decision = try id(["capture", "decision", "Use SQLite"])
+    let task = try id(["task", "add", "Bench Use SQLite"])
+    #expect(try runDolphin(["handoff", "create", "--focus", "written", "--summary", "Migrate the database and update the readme", "--knowledge", a, "--workspace", ws]).status == 0)
+    #expect(try runDolphin(["handoff", "create", "--focus", "generated", "--knowledge", keep, "--knowledge", decision, "--task", task, "--workspace", ws]).status == 0)
+    #expect(try runDolphin(["knowledge", "delete", a, "--yes", "--workspace", ws]).stdout.contains("(its summary, written by hand, is kept as written)"))
+    #expect(try runDolphin(["knowledge", "delete", decision, "--yes", "--workspace", ws]).status == 0)
+    #expect(try runDolphin(["task", "delete", task, "--yes", "--workspace", ws]).status == 0)
+    let list = try runDolphin(["handoff", "list", "--json", "--workspace", ws]).stdout
+    let handoffs = try #require((try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [String: Any])?["handoffs"] as? [[String: Any]])
+    let summaries = Dictionary(uniqueKeysWithValues: handoffs.map { ($0["focus"] as? String ?? "", $0["summary"] as? String ?? "") })
+    #expect(summaries["written"] == "Migrate the database and update the readme")
+    // The fact of the same title stays named; the deleted decision and task are gone.
+    #expect(summaries["generated"]?.hasSuffix(#"(1 knowledge item, 0 tasks): Knowledge: fact "Use SQLite"."#) == true, "\(summaries)")
   }
 
   @Test("an option left without its value does not swallow the next option")

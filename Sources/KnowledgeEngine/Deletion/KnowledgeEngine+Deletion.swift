@@ -65,7 +65,7 @@ extension KnowledgeEngine {
       guard let task = try tx.task(id: id) else { throw WorkspaceError.notFound(recordType: "task", id: id.uuidString) }
       var changes: [DeletionPlan.Change] = []
       for h in try tx.listHandoffs() where h.taskIDs.contains(id) {
-        changes.append(.init(action: "unlinkTaskFromHandoff", recordID: h.id, detail: "remove it from handoff \(quote(h.focus))"))
+        changes.append(.init(action: "unlinkTaskFromHandoff", recordID: h.id, detail: "remove it from handoff \(quote(h.focus))\(summaryNote(h))"))
       }
       for d in try tx.digests(citing: id) {
         changes.append(.init(action: "deleteDigest", recordID: d, detail: "delete digest \(d.uuidString), which cites this task"))
@@ -94,7 +94,7 @@ extension KnowledgeEngine {
       changes.append(.init(action: "unlinkTask", recordID: t.id, detail: "remove it from task \(quote(t.title))"))
     }
     for h in try tx.listHandoffs() where h.knowledgeIDs.contains(item.id) {
-      changes.append(.init(action: "unlinkHandoff", recordID: h.id, detail: "remove it from handoff \(quote(h.focus)) and scrub its title from that handoff's summary"))
+      changes.append(.init(action: "unlinkHandoff", recordID: h.id, detail: "remove it from handoff \(quote(h.focus))\(summaryNote(h))"))
     }
     for d in try tx.digests(citing: item.id) {
       changes.append(.init(action: "deleteDigest", recordID: d, detail: "delete digest \(d.uuidString), which quotes this item"))
@@ -102,20 +102,32 @@ extension KnowledgeEngine {
     return changes
   }
 
-  /// The text a handoff summary keeps where a deleted item's title was quoted.
-  public static let scrubbedTitle = "[deleted item]"
+  /// What happens to a handoff's summary when a record it carries is deleted, for the plan.
+  static func summaryNote(_ h: Handoff) -> String {
+    isGeneratedSummary(h.summary)
+      ? " and rebuild its rule-generated summary without it"
+      : " (its summary, written by hand, is kept as written)"
+  }
 
-  /// Replaces every occurrence of `title` in `summary` (deleted text must not survive in
-  /// derived copies such as rule-generated handoff summaries).
-  static func scrub(_ title: String, from summary: String) -> String {
-    guard !title.isEmpty else { return summary }
-    return summary.replacingOccurrences(of: title, with: scrubbedTitle)
+  /// Whether `summary` was built by rules (``generatedSummaryLabel``) rather than written.
+  static func isGeneratedSummary(_ summary: String) -> Bool {
+    summary.hasPrefix(generatedSummaryLabel)
+  }
+
+  /// `h` with its summary rebuilt from the records it still carries when rules built it, so a
+  /// deleted record's title does not survive in that derived copy; a summary written by hand
+  /// is the user's own text and is kept as written (replacing a title inside it would also
+  /// change every word that contains the title).
+  static func refreshingSummary(_ h: Handoff, _ tx: WorkspaceTransaction) throws -> Handoff {
+    guard isGeneratedSummary(h.summary) else { return h }
+    var h = h
+    h.summary = try generatedSummary(knowledgeIDs: h.knowledgeIDs, taskIDs: h.taskIDs, tx)
+    return h
   }
 
   /// Deletes knowledge item `id` and applies its cascade; items that lose a relationship to it
   /// get a new revision dated `now`.
   static func deleteKnowledgeCascade(_ id: UUID, _ tx: WorkspaceTransaction, now: Date) throws {
-    let title = try tx.knowledge(id: id)?.title ?? ""
     try tx.removeRelationships(targeting: id, at: now)
     for var t in try tx.tasks(referencing: id) {
       t.knowledgeIDs.removeAll { $0 == id }
@@ -123,8 +135,7 @@ extension KnowledgeEngine {
     }
     for var h in try tx.listHandoffs() where h.knowledgeIDs.contains(id) {
       h.knowledgeIDs.removeAll { $0 == id }
-      h.summary = scrub(title, from: h.summary)
-      try tx.updateHandoff(h)
+      try tx.updateHandoff(try refreshingSummary(h, tx))
     }
     for d in try tx.digests(citing: id) where try tx.digest(id: d) != nil { try tx.deleteDigest(id: d) }
     let rowid = try tx.deleteKnowledge(id: id)
@@ -148,7 +159,8 @@ extension KnowledgeEngine {
     case .task:
       for var h in try tx.listHandoffs() where h.taskIDs.contains(plan.targetID) {
         h.taskIDs.removeAll { $0 == plan.targetID }
-        try tx.updateHandoff(h)
+        // Rebuilt after the task row is gone would also work; before, it must not list it.
+        try tx.updateHandoff(try refreshingSummary(h, tx))
       }
       for d in try tx.digests(citing: plan.targetID) where try tx.digest(id: d) != nil { try tx.deleteDigest(id: d) }
       try tx.deleteTask(id: plan.targetID)

@@ -286,7 +286,7 @@ extension KnowledgeEngine {
       try deleteDigests(citing: ids)
       for var h in try tx.listHandoffs() where !set.isDisjoint(with: h.taskIDs) {
         h.taskIDs.removeAll(where: set.contains)
-        try tx.updateHandoff(h)
+        try tx.updateHandoff(try refreshingSummary(h, tx))
       }
       try tx.deleteAllRows(.task)
       note("deleteTasks", ids)
@@ -338,17 +338,14 @@ extension KnowledgeEngine {
   static func eraseKnowledge(_ items: [(id: UUID, rowID: Int64, memoryID: UUID?)], _ tx: WorkspaceTransaction) throws {
     guard !items.isEmpty else { return }
     let ids = Set(items.map(\.id))
-    var titles: [UUID: String] = [:]
-    for k in items { titles[k.id] = try tx.knowledge(id: k.id)?.title }
     try tx.deleteRelationships(targetingAny: ids)
     for var t in try tx.listTasks() where !ids.isDisjoint(with: t.knowledgeIDs) {
       t.knowledgeIDs.removeAll(where: ids.contains)
       try tx.updateTask(t)
     }
     for var h in try tx.listHandoffs() where !ids.isDisjoint(with: h.knowledgeIDs) {
-      for id in h.knowledgeIDs where ids.contains(id) { h.summary = scrub(titles[id] ?? "", from: h.summary) }
       h.knowledgeIDs.removeAll(where: ids.contains)
-      try tx.updateHandoff(h)
+      try tx.updateHandoff(try refreshingSummary(h, tx))
     }
     for m in try tx.memoryIdentities() where m.knowledgeID.map(ids.contains) ?? false {
       try tx.setMemoryKnowledgeID(m.id, nil)
