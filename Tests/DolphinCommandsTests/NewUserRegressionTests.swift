@@ -134,6 +134,21 @@ struct NewUserRegressionTests {
     #expect(summaries["generated"]?.hasSuffix(#"(1 knowledge item, 0 tasks): Knowledge: fact "Use SQLite"."#) == true, "\(summaries)")
   }
 
+  @Test("erase says when erased ids are still mentioned by kept records instead of claiming none remains")
+  func eraseNamesMentionsInKeptRecords() throws {
+    let dir = TemporaryDirectory("nu6")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    #expect(try runDolphin(["ask", "/capture decision: Adopt Rust | parser", "--yes", "--workspace", ws]).status == 0)
+    let erase = try runDolphin(["erase", "--kind", "knowledge", "--yes", "--workspace", ws])
+    #expect(erase.status == 0, "\(erase.stderr)")
+    #expect(erase.stdout.contains("no erased record remains on disk, but 1 of the 1 erased id(s) are still mentioned by records you kept"), "\(erase.stdout)")
+    #expect(!erase.stdout.contains("none of the 1 erased record id(s) remains on disk"))
+    // Erasing the activity that mentions it leaves nothing.
+    let activity = try runDolphin(["erase", "--kind", "all", "--yes", "--workspace", ws])
+    #expect(activity.stdout.contains("Verified:"), "\(activity.stdout)")
+  }
+
   @Test("an option left without its value does not swallow the next option")
   func optionValueIsNotAnOption() throws {
     let dir = TemporaryDirectory("nu5")

@@ -54,6 +54,12 @@ extension Render {
     var lines: [String] = []
     if v.filesScanned.isEmpty {
       lines.append("Verification: no files to scan.")
+    } else if v.passed && v.mentionedByKeptRecords > 0 {
+      lines.append(
+        "Verified: read \(v.filesScanned.count) file(s), \(v.bytesScanned) bytes; no erased record remains on disk, but "
+          + "\(v.mentionedByKeptRecords) of the \(v.idsChecked) erased id(s) are still mentioned by records you kept "
+          + "(activity receipts, chat messages or chat excerpts in handoffs; `dolphin erase --kind activity` and "
+          + "`--kind conversations` remove those). WAL \(v.walBytes) bytes, \(v.freePages) free page(s).")
     } else if v.passed {
       lines.append(
         "Verified: read \(v.filesScanned.count) file(s), \(v.bytesScanned) bytes; none of the \(v.idsChecked) erased "

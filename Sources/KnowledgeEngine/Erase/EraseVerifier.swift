@@ -38,7 +38,11 @@ enum EraseVerifier {
         hitsByFile.append((file.path, hits))
       }
     }
-    if !found.isEmpty { found.subtract(try liveIDs(store)) }
+    if !found.isEmpty {
+      let live = try liveIDs(store)
+      verification.mentionedByKeptRecords = found.intersection(live).count
+      found.subtract(live)
+    }
     verification.leakedIDs = Array(found.sorted { $0.uuidString < $1.uuidString }.prefix(20))
     verification.filesWithLeaks = hitsByFile.filter { !$0.1.isDisjoint(with: found) }.map(\.0)
   }
