@@ -192,6 +192,15 @@ extension WorkspaceTransaction {
   }
 
   /// Every relationship as stored text: (owner id, kind, target id), by owner then ordinal.
+  /// Ids of the knowledge items that another item supersedes (`supersedes` relationships).
+  package func supersededKnowledgeIDs() throws(WorkspaceError) -> Set<UUID> {
+    requireValid()
+    let ids = try db.all(
+      "SELECT DISTINCT target_id FROM knowledge_relationship WHERE kind = ?", [.text(RelationshipKind.supersedes.rawValue)]
+    ) { $0.text(0) }
+    return Set(ids.compactMap(UUID.init(uuidString:)))
+  }
+
   package func relationshipEdges() throws(WorkspaceError) -> [(source: String, kind: String, target: String)] {
     requireValid()
     return try db.all("SELECT source_id, kind, target_id FROM knowledge_relationship ORDER BY source_id, ordinal") {

@@ -12,6 +12,9 @@ import Foundation
 /// | priorities | `high`/`critical` items, then `high`/`critical` open tasks | importance, task order | 8 |
 /// | questions | items titled `…?` or tagged `question`/`open-question` | importance | 6 |
 ///
+/// An item that another item supersedes (a `supersedes` relationship targets it) is left out
+/// of every section: it is history, and its successor stands in its place.
+///
 /// *Importance* is priority (critical first), then title (UTF-8 byte order), then id; *task
 /// order* is priority, then creation time (oldest first), then id. When a section has more
 /// candidates than its cap, one marker line `… and N more …` follows the shown lines; it
@@ -33,8 +36,10 @@ public enum DigestBuilder {
   public static let algorithm = "rule-based-digest"
   /// The version stored in ``Digest/algorithmVersion``. Version 2: bounded sections with
   /// evidence-free marker lines, byte-order titles, questions from titles and tags only.
-  /// Version 3: marker lines agree in number ("… and 1 more goal").
-  public static let version = "3"
+  /// Version 3: marker lines agree in number ("… and 1 more goal"). Version 4: items that
+  /// another item supersedes are left out of every section (they are history, not where the
+  /// project stands).
+  public static let version = "4"
   /// How every digest is produced: templates and rules, no model.
   public static let method = "rule-based"
   /// Maximum characters per digest line.
@@ -62,6 +67,8 @@ public enum DigestBuilder {
     var questions = BoundedSelection<KnowledgeHeader>(capacity: questionCap, by: KnowledgeOrder.importance)
     /// Row ids tagged `question` or `open-question`.
     var questionTagged: Set<Int64> = []
+    /// Ids of items that another item supersedes: left out of every section.
+    var superseded: Set<UUID> = []
     /// Content prefixes of the items shown with a detail, by row id.
     var content: [Int64: String] = [:]
     var openTasks: [TaskItem] = []
@@ -72,6 +79,7 @@ public enum DigestBuilder {
 
     /// Routes one item to the sections it belongs to.
     mutating func consider(_ h: KnowledgeHeader) {
+      guard !superseded.contains(h.id) else { return }
       switch h.kind {
       case .decision: decisions.consider(h)
       case .preference: preferences.consider(h)
@@ -127,6 +135,7 @@ public enum DigestBuilder {
   static func inputs(_ tx: WorkspaceTransaction) throws -> Inputs {
     var i = Inputs()
     i.questionTagged = try tx.knowledgeRowIDs(taggedWithAny: questionTags)
+    i.superseded = try tx.supersededKnowledgeIDs()
     try tx.forEachKnowledgeHeader(updatedAt: true, detailKinds: []) { i.consider($0) }
     i.content = try tx.contentPrefixes(rowIDs: i.detailRowIDs, length: contentPrefix)
     i.openTasks = try tx.tasks(status: .open, limit: taskCap)
@@ -143,6 +152,7 @@ public enum DigestBuilder {
     for (n, k) in knowledge.enumerated() where k.tags.contains(where: questionTags.contains) {
       i.questionTagged.insert(Int64(n + 1))
     }
+    i.superseded = Set(knowledge.flatMap { k in k.relationships.filter { $0.kind == .supersedes }.map(\.targetID) })
     for h in headers { i.consider(h) }
     for h in headers { i.content[h.rowID] = h.contentPrefix }
     let tasks = openTasks.filter { $0.status == .open }.sorted(by: taskOrder)

@@ -2,7 +2,8 @@ import Foundation
 
 /// The rules that produce insights, in their tie-breaking order.
 public enum InsightRule: String, Codable, Sendable, CaseIterable {
-  /// Two items joined by a `contradicts` relationship (one insight per pair). Priority high.
+  /// Two items joined by a `contradicts` relationship (one insight per pair), unless either is
+  /// superseded by another item (the contradiction is then settled). Priority high.
   case contradiction
   /// Two decisions (or two preferences) that share a tag and have similar titles (trigram
   /// similarity ≥ ``InsightThresholds/conflictTitleSimilarity``) but different opening content,

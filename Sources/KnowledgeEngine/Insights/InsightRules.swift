@@ -16,7 +16,8 @@ import Synchronization
 /// by side. Neither changes the result, which is ordered by fixed keys.
 enum InsightRules {
   static let algorithm = "rule-based-insights"
-  static let version = "1"
+  /// Version 2: a contradiction is resolved once either item is superseded by another item.
+  static let version = "2"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
 
@@ -83,6 +84,7 @@ enum InsightRules {
     var linked = Set<[UUID]>()
     var contradictions: [[UUID]] = []
     var contradictionSet = Set<[UUID]>()
+    var superseded = Set<UUID>()
     for e in try tx.relationshipEdges() {
       guard let source = UUID(uuidString: e.source), let target = UUID(uuidString: e.target) else { continue }
       related.insert(source)
@@ -92,7 +94,11 @@ enum InsightRules {
       if e.kind == RelationshipKind.contradicts.rawValue, contradictionSet.insert(pair).inserted {
         contradictions.append(pair)
       }
+      if e.kind == RelationshipKind.supersedes.rawValue { superseded.insert(target) }
     }
+    // The advice was "decide which one stands and supersede the other": once either item of a
+    // contradicting pair is superseded, the contradiction is settled.
+    contradictions.removeAll { superseded.contains($0[0]) || superseded.contains($0[1]) }
     let contradictionIDs = Set(contradictions.joined())
     let handoff = try tx.activeHandoffID().flatMap { try tx.handoff(id: $0) }
 

@@ -55,6 +55,22 @@ struct InsightsTests {
     #expect(found.first?.message.contains("\"Deploy on Fridays\" and \"Never deploy on Fridays\" contradict each other") == true)
   }
 
+  @Test("following the contradiction's advice settles it: superseding either item clears the insight, and the digest leaves the superseded item out")
+  func supersedingSettlesContradiction() throws {
+    let a = Self.item(1, .decision, "Use REST")
+    let b = Self.item(2, .decision, "Use GraphQL", relationships: [.init(kind: .contradicts, targetID: a.id)])
+    let engine = try Self.engine([a, b])
+    #expect(try Self.insights(engine, .contradiction).count == 1)
+    let final = try engine.capture(
+      CaptureRequest(kind: .decision, title: "Use GraphQL (final)", relationships: [.init(kind: .supersedes, targetID: a.id)]))
+    #expect(try Self.insights(engine, .contradiction).isEmpty)
+    let decisions = try engine.projectContext().sections.decisions.map(\.text)
+    #expect(!decisions.contains { $0.hasPrefix("Use REST") }, "\(decisions)")
+    #expect(decisions.contains { $0.hasPrefix("Use GraphQL (final)") }, "\(decisions)")
+    #expect(decisions.contains { $0.hasPrefix("Use GraphQL") }, "\(decisions)")
+    _ = final
+  }
+
   struct ConflictCase: CustomStringConvertible, Sendable {
     var name: String
     var first: KnowledgeItem
