@@ -215,6 +215,24 @@ struct ExecutorTests {
     #expect(!decision.hasPrefix("- [00000000-0000-0000-0000-000000000000]"), "\(decision)")
   }
 
+  @Test("a receipt's arguments stay valid JSON when they are over the limit")
+  func longArgumentsStayJSON() async throws {
+    let engine = makeEngine()
+    let code = String(repeating: "let x = \"a\\\"b\"\n", count: 1_000)
+    let r = await ToolExecutor(engine: engine).execute(
+      ToolCall(id: "a", name: "code_analyze", arguments: ["source": .string(code)]), approver: StaticApprovalPolicy.allow)
+    let stored = r.receipt.arguments
+    #expect(stored.count <= ToolExecutor.receiptArgumentLimit)
+    let parsed = try JSONValue(parsing: stored)
+    #expect(parsed["truncated"] == true)
+    #expect(parsed["characters"]?.int ?? 0 > ToolExecutor.receiptArgumentLimit)
+    #expect(parsed["prefix"]?.string?.hasPrefix(#"{"fileName""#) == true || parsed["prefix"]?.string?.hasPrefix(#"{"source""#) == true)
+    // Short arguments are stored as they are.
+    let short = await ToolExecutor(engine: engine).execute(
+      ToolCall(id: "b", name: "knowledge_search", arguments: ["query": "x"]), approver: StaticApprovalPolicy.allow)
+    #expect(try JSONValue(parsing: short.receipt.arguments)["query"] == "x")
+  }
+
   @Test("knowledge_search filters by one tag, folded as the CLI's --tag is")
   func searchToolTag() async throws {
     let engine = makeEngine()

@@ -58,7 +58,7 @@ public struct ToolExecutor: Sendable {
     func finish(_ outcome: ReceiptOutcome, risk: RiskClass?, args: String, approval: String?, output: ToolOutput?, error: AgentError?, message: String) -> ToolCallResult {
       let receipt = ActivityReceipt(
         id: engine.environment.makeID(), callID: String(call.id.prefix(200)), tool: String(call.name.prefix(100)),
-        risk: risk?.rawValue ?? "unknown", arguments: Truncation.truncate(args, to: Self.receiptArgumentLimit),
+        risk: risk?.rawValue ?? "unknown", arguments: Self.receiptArguments(args),
         outcome: outcome, changedIDs: output?.changedIDs ?? [], startedAt: started, finishedAt: engine.environment.now(),
         approval: approval, message: Truncation.truncate(message, to: 500))
       // A receipt that cannot be written (read-only or damaged store) must not hide the result.
@@ -114,5 +114,29 @@ extension ToolExecutor {
     case let v as ValidationError: v.missingRecord != nil
     default: false
     }
+  }
+}
+
+extension ToolExecutor {
+  /// Canonical arguments as a receipt stores them: the JSON text itself when it fits in
+  /// ``receiptArgumentLimit`` characters, else still valid JSON that says it was cut:
+  /// `{"truncated":true,"characters":N,"prefix":"…"}` with as much of the text as fits, so
+  /// that every stored `arguments` parses (Docs/ExportFormat.md calls it JSON text).
+  static func receiptArguments(_ canonical: String) -> String {
+    guard canonical.count > receiptArgumentLimit else { return canonical }
+    func wrapped(_ prefixLength: Int) -> String {
+      JSONValue.object([
+        "truncated": true, "characters": .integer(canonical.count),
+        "prefix": .string(String(canonical.prefix(prefixLength))),
+      ]).jsonString(sortedKeys: true)
+    }
+    // Escapes can lengthen the prefix; shrink it until the whole object fits.
+    var length = receiptArgumentLimit - 64
+    var text = wrapped(length)
+    while text.count > receiptArgumentLimit && length > 0 {
+      length -= max(1, text.count - receiptArgumentLimit)
+      text = wrapped(max(0, length))
+    }
+    return text
   }
 }

@@ -50,7 +50,10 @@ enum AgentCommands {
       let route = session.router.route(ctx.arguments.positionals[0])
       if !ctx.json {
         console.printError("route: \(route.kind.rawValue) — \(route.reason)")
-        for c in route.plan { console.printError("plan: \(c.tool) \(inert(c.arguments.jsonString(sortedKeys: true)))") }
+        // Bounded as receipts are: a 14 KB /analyze argument is not echoed whole.
+        for c in route.plan {
+          console.printError("plan: \(c.tool) \(inert(Truncation.truncate(c.arguments.jsonString(sortedKeys: true), to: 300)))")
+        }
       }
       let reply = try await session.ask(ctx.arguments.positionals[0], approver: approver)
       if ctx.json {
