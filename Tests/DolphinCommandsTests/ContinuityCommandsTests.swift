@@ -128,6 +128,10 @@ struct ContinuityCommandsTests {
     let text = try cli.run(["insights"])
     #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v2"))
     #expect(text.stdout.contains("[high] contradiction: Conflicting knowledge: "))
+    // A filter that leaves everything out says so instead of "No rule fired".
+    let critical = try cli.run(["insights", "--min-priority", "critical"])
+    #expect(critical.stdout.contains("No rule fired at priority critical or above ("), "\(critical.stdout)")
+    #expect((try cli.json(["insights", "--min-priority", "critical"])["belowMinimumPriority"] as? Int ?? 0) > 0)
     let bad = try cli.run(["insights", "--min-priority", "urgent"])
     #expect(bad.status == 2)
     #expect(bad.stderr.contains("--min-priority 'urgent' is not one of: low, normal, high, critical"))

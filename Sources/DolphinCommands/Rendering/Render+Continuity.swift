@@ -54,7 +54,12 @@ extension Render {
       "\(r.insights.count) shown of \(r.total) at priority \(r.minimumPriority.rawValue) or above"
         + (r.truncated ? " (cut to \(Limits.insights))" : ""),
     ]
-    if r.insights.isEmpty { out.append("No rule fired.") }
+    if r.insights.isEmpty {
+      out.append(
+        r.belowMinimumPriority > 0
+          ? "No rule fired at priority \(r.minimumPriority.rawValue) or above (\(r.belowMinimumPriority) lower-priority insight(s) left out)."
+          : "No rule fired.")
+    }
     for i in r.insights { out += insight(i) }
     let t = r.thresholds
     out.append(

@@ -83,7 +83,7 @@ public struct InsightReport: Codable, Sendable, Equatable {
   public var method: String
   /// `rule-based-insights`.
   public var algorithm: String
-  /// `1`.
+  /// `2`.
   public var algorithmVersion: String
   /// The thresholds the rules used.
   public var thresholds: InsightThresholds
@@ -95,4 +95,6 @@ public struct InsightReport: Codable, Sendable, Equatable {
   public var total: Int
   /// Whether `insights` was cut to ``Limits/insights``.
   public var truncated: Bool
+  /// How many insights fired below `minimumPriority` and were left out (0 without a filter).
+  public var belowMinimumPriority: Int = 0
 }

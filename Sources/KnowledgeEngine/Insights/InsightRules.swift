@@ -147,9 +147,11 @@ enum InsightRules {
       for r in f.ranked where insights.count < Limits.insights { insights.append(r.make()) }
     }
     let total = kept.reduce(0) { $0 + $1.total }
+    let below = fired.filter { $0.priority < minimumPriority }.reduce(0) { $0 + $1.total }
     return InsightReport(
       method: "rule-based", algorithm: algorithm, algorithmVersion: version, thresholds: t,
-      minimumPriority: minimumPriority, insights: insights, total: total, truncated: total > insights.count)
+      minimumPriority: minimumPriority, insights: insights, total: total, truncated: total > insights.count,
+      belowMinimumPriority: below)
   }
 
   static func quote(_ s: String) -> String {
@@ -161,6 +163,12 @@ enum InsightRules {
     let shown = titles.prefix(quotedTitles)
     let list = shown.map(quote).joined(separator: ", ")
     return total > shown.count ? "\(list) and \(total - shown.count) more" : list
+  }
+
+  /// The words of a title in order, lowercased, without punctuation: what "the same title"
+  /// means for the merge advice.
+  static func titleWords(_ title: String) -> [String] {
+    title.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
   }
 
   /// The two ids in ``UUID/uuidString`` order.
@@ -313,15 +321,25 @@ enum InsightRules {
     for r in top.elements {
       let group = (members[r] ?? []).sorted { KnowledgeHeader.precedes(headers[$0].id, headers[$1].id) }
       let similarity = groupBest[r]
+      // Trigram sets ignore word order ("tabs over spaces" / "spaces over tabs" score 1.00):
+      // titles that are the same words in another order are not advised to be merged.
+      let words = group.map { titleWords(headers[$0].title) }
+      let reordered = Set(words).count > 1 && Set(words.map { $0.sorted() }).count == 1
       let sameContent = try openingsAgree(group)
       duplicates.append(Ranked(key: RankKey(major: -group.count, ids: [headers[smallest[r]].id])) {
         let titles = "(trigram similarity up to \(format(similarity)))"
         let list = quoteList(group.map { headers[$0].title }, total: group.count)
+        let cited = group.count > t.aggregateEvidence ? " (the first \(t.aggregateEvidence) are cited as evidence)" : ""
+        let message: String
+        if !sameContent {
+          message = "\(group.count) items have near-identical titles \(titles) but different content: \(list); review them: keep one or reconcile them, or make the titles distinct.\(cited)"
+        } else if reordered {
+          message = "\(group.count) items have titles made of nearly the same letters \(titles) but in a different order: \(list); check whether they say the same thing before merging them.\(cited)"
+        } else {
+          message = "\(group.count) items have near-identical titles \(titles): \(list); merge them or make the titles distinct.\(cited)"
+        }
         return Insight(
-          rule: .nearDuplicates, priority: .normal,
-          message: sameContent
-            ? "\(group.count) items have near-identical titles \(titles): \(list); merge them or make the titles distinct."
-            : "\(group.count) items have near-identical titles \(titles) but different content: \(list); review them: keep one or reconcile them, or make the titles distinct.",
+          rule: .nearDuplicates, priority: .normal, message: message,
           evidenceIDs: group.prefix(t.aggregateEvidence).map { headers[$0].id })
       })
     }

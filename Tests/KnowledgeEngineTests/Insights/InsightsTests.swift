@@ -179,6 +179,28 @@ struct InsightsTests {
     #expect(message.contains("but different content") == !c.advice.contains("merge"), "\(message)")
   }
 
+  @Test("titles of the same letters in another order are not advised to be merged")
+  func reorderedTitlesAreNotMerged() throws {
+    let items = [
+      Self.item(1, .preference, "Prefer tabs over spaces", tags: []),
+      Self.item(2, .preference, "Prefer spaces over tabs", tags: []),
+    ]
+    let found = try Self.insights(Self.engine(items), .nearDuplicates)
+    let message = try #require(found.first?.message)
+    #expect(message.contains("in a different order"), "\(message)")
+    #expect(message.hasSuffix("check whether they say the same thing before merging them."), "\(message)")
+  }
+
+  @Test("a group larger than the evidence cap says how many it cites")
+  func evidenceCapIsStated() throws {
+    let items = (1...66).map { Self.item($0, .fact, "Weekly sync notes", tags: []) }
+    let found = try Self.insights(Self.engine(items), .nearDuplicates)
+    let insight = try #require(found.first)
+    #expect(insight.message.hasPrefix("66 items"), "\(insight.message)")
+    #expect(insight.evidenceIDs.count == 64)
+    #expect(insight.message.hasSuffix("(the first 64 are cited as evidence)"), "\(insight.message)")
+  }
+
   @Test("items reported as a possible conflict are left out of near-duplicate groups")
   func conflictsAreNotDuplicates() throws {
     let items = [
