@@ -18,6 +18,7 @@ struct AnalyzeCommandTests {
       #expect(r.status == 4, "\(r.stdout)\n\(r.stderr)")
       #expect(r.stderr.contains("\(big.path) is \(size) bytes, over the \(Limits.codeAnalysisBytes)-byte code analysis limit"), "\(r.stderr)")
       #expect(!r.stdout.contains("0 file(s)"))
+      if extra == ["--json"] { #expect(r.stdout.contains(#""field" : "source""#), "\(r.stdout)") }
     }
   }
 

@@ -83,6 +83,6 @@ struct FlagNamingTests {
     let r = try runDolphin(["capture", "--help"])
     #expect(r.status == 0)
     let line = try #require(r.stdout.split(separator: "\n").first { $0.contains("--relates KIND:UUID") })
-    #expect(line.contains("One relationship to an existing item (repeat for each)"), "\(line)")
+    #expect(line.contains("One relationship to an existing item (repeat for each, at most 32)"), "\(line)")
   }
 }

@@ -95,7 +95,7 @@ extension Render {
 
   static func handoffLine(_ h: Handoff, active: Bool) -> String {
     "\(active ? "*" : " ") \(h.id.uuidString)  \(date(h.createdAt))  \(inertLine(Truncation.truncate(h.focus, to: 80)))"
-      + "  (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) tasks)"
+      + "  (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) \(h.taskIDs.count == 1 ? "task" : "tasks"))"
   }
 
   static func handoffDetail(_ h: Handoff, active: Bool) -> String {

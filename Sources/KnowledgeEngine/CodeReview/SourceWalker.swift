@@ -86,7 +86,10 @@ public struct SourceWalker: Sendable {
   public func walk(_ paths: [String], progress: ((Progress) -> Void)? = nil) -> Walk {
     var state = State()
     for path in paths {
-      let url = URL(fileURLWithPath: path)
+      var url = URL(fileURLWithPath: path)
+      // A symbolic link named on the command line is followed, to a directory too (as `ls`
+      // does); only links met during a directory walk are left alone.
+      if Self.isSymbolicLinkToDirectory(url) { url = url.resolvingSymlinksInPath() }
       guard let kind = Self.kind(of: url) else {
         state.skip(path, .missing, "\(path): skipped, no such file or directory")
         continue
@@ -114,10 +117,11 @@ public struct SourceWalker: Sendable {
         state.skip(path, .notSwift, "\(path): skipped, not a regular file or directory")
       }
     }
+    // One file named two ways (`a.swift`, `./a.swift`, an absolute path, a link) is read once.
     var seen = Set<String>()
     let files = state.files
       .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-      .filter { seen.insert($0.path).inserted }
+      .filter { seen.insert(URL(fileURLWithPath: $0.path).standardizedFileURL.resolvingSymlinksInPath().path).inserted }
     let skipped = state.skipped.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     return Walk(files: files, skipped: skipped, ignoredCount: state.ignoredCount)
   }
@@ -137,6 +141,14 @@ public struct SourceWalker: Sendable {
 
   /// The kind of `url` without following a final symbolic link to a directory; a link to a
   /// regular file counts as a file.
+  /// Whether `url` is a symbolic link whose target is a directory.
+  static func isSymbolicLinkToDirectory(_ url: URL) -> Bool {
+    guard (try? FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType) == .typeSymbolicLink
+    else { return false }
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+  }
+
   static func kind(of url: URL) -> Kind? {
     guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
       let type = attributes[.type] as? FileAttributeType

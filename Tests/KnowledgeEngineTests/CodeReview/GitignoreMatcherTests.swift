@@ -279,5 +279,21 @@ extension CodeReview {
           "Sources/Module/Y.generated.swift", "Sources/Other/nested-only.swift",
         ])
     }
+
+    @Test("a link to a directory named on the command line is walked; a file named two ways is read once")
+    func namedLinksAndDuplicates() throws {
+      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: dir) }
+      let real = dir.appendingPathComponent("realdir")
+      try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+      try Data("let x = try! f()\n".utf8).write(to: real.appendingPathComponent("a.swift"))
+      try FileManager.default.createSymbolicLink(
+        atPath: dir.appendingPathComponent("symdir").path, withDestinationPath: "realdir")
+      let linked = SourceWalker().walk([dir.appendingPathComponent("symdir").path])
+      #expect(linked.files.map(\.path) == [dir.appendingPathComponent("symdir/a.swift").path], "\(linked.skipped)")
+      let file = real.appendingPathComponent("a.swift").path
+      let twice = SourceWalker().walk([file, real.path + "/./a.swift", real.path])
+      #expect(twice.files.count == 1, "\(twice.files.map(\.path))")
+    }
   }
 }
