@@ -73,6 +73,9 @@ struct RouterTests {
     let r = AgentRequestRouter().route(c.input)
     #expect(r.kind == c.kind, "\(r.reason)")
     #expect(r.plan.map(\.tool) == c.tools)
+    // Only a `/command` that cannot run is malformed; small talk and free text are not.
+    let slash = c.input.trimmingCharacters(in: .whitespaces).hasPrefix("/")
+    #expect(r.isMalformedCommand == (slash && r.plan.isEmpty), "\(c.input): \(r.reason)")
   }
 
   @Test("the table has at least 40 inputs")

@@ -18,6 +18,8 @@ struct NewUserRegressionTests {
     Case(name: "a bad kind through ask", args: ["ask", "/capture bogus: X | Y", "--yes"], status: 4, stderr: "knowledge_capture failed: arguments.kind 'bogus' is not one of"),
     Case(name: "a model URL off the machine", args: ["ask", "hi", "--model-url", "http://example.com"], status: 2, stderr: "refused"),
     Case(name: "analyze a missing path", args: ["analyze", "/nonexistent/dolphin-path"], status: 3, stderr: "/nonexistent/dolphin-path: no such file or directory"),
+    Case(name: "an unknown ask command", args: ["ask", "/unknown foo"], status: 2, stderr: "dolphin: error: unknown command /unknown"),
+    Case(name: "an incomplete ask command", args: ["ask", "/capture decision:"], status: 2, stderr: "dolphin: error: /capture needs a title (usage: /capture <kind>: <title> [| <content>])"),
   ]
 
   @Test("refusals and failures have the documented exit codes", arguments: cases)

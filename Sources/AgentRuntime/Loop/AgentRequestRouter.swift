@@ -28,11 +28,15 @@ public struct Route: Sendable, Equatable {
   public var plan: [PlannedCall]
   /// Why this route, for display (`/search command`, `greeting`, …).
   public var reason: String
+  /// True for a `/command` the router could not run: an unknown name, or a known one missing
+  /// what it needs. Nothing runs; a caller can treat it as a usage error.
+  public var isMalformedCommand: Bool
 
-  public init(kind: Kind, plan: [PlannedCall], reason: String) {
+  public init(kind: Kind, plan: [PlannedCall], reason: String, isMalformedCommand: Bool = false) {
     self.kind = kind
     self.plan = plan
     self.reason = reason
+    self.isMalformedCommand = isMalformedCommand
   }
 }
 
@@ -115,14 +119,15 @@ public struct AgentRequestRouter: Sendable {
     let name = word.lowercased()
     guard Self.commands.contains(where: { $0.name == name }) else {
       let hint = NearestName.suggest(name, in: Self.commands.map(\.name)).map { "; did you mean /\($0)?" } ?? ""
-      return Route(kind: .conversation, plan: [], reason: "unknown command /\(word)\(hint): no tool")
+      return Route(kind: .conversation, plan: [], reason: "unknown command /\(word)\(hint): no tool", isMalformedCommand: true)
     }
     func plan(_ tool: String, _ args: JSONObject) -> Route {
       Route(kind: .deterministic, plan: [PlannedCall(tool: tool, arguments: .object(args))], reason: "/\(name) command")
     }
     func needs(_ what: String) -> Route {
       let usage = Self.commands.first { $0.name == name }?.usage ?? "/\(name)"
-      return Route(kind: .conversation, plan: [], reason: "/\(name) needs \(what) (usage: \(usage)): no tool")
+      return Route(
+        kind: .conversation, plan: [], reason: "/\(name) needs \(what) (usage: \(usage)): no tool", isMalformedCommand: true)
     }
     switch name {
     case "search": return rest.isEmpty ? needs("words to search for") : plan("knowledge_search", ["query": .string(rest)])

@@ -76,8 +76,13 @@ enum AgentCommands {
     })
 
   /// A run whose calls were denied or failed is not a success for scripts: exit 1 for a denied
-  /// or cancelled write, 3 when a record was not found, 4 for other tool failures.
+  /// or cancelled write, 3 when a record was not found, 4 for other tool failures; an unknown
+  /// or incomplete `/command` is a usage error (2).
   static func exitForOutcomes(_ run: AgentRunResult) throws {
+    // An unknown or incomplete /command ran nothing: a usage error, as for the CLI's own.
+    if run.route.isMalformedCommand {
+      throw ReportedFailure(code: ExitCode.usage, message: run.route.reason.replacingOccurrences(of: ": no tool", with: ""))
+    }
     if let denied = run.calls.first(where: { $0.receipt.outcome == .denied || $0.receipt.outcome == .cancelled }) {
       throw ReportedFailure(code: ExitCode.aborted, message: "\(denied.receipt.tool) was \(denied.receipt.outcome.rawValue): \(denied.receipt.message)")
     }
