@@ -119,9 +119,6 @@ public enum DolphinCLI {
       do {
         try await command.run(context)
       } catch {
-        // A refused write does not leave a new, empty workspace behind (a mistyped
-        // --workspace would otherwise turn into an empty workspace instead of "no workspace").
-        context.removeWorkspaceCreatedEmpty()
         throw command.spec.namingFlags(in: error)
       }
       return ExitCode.success
@@ -241,12 +238,6 @@ final class CommandContext {
   /// directory on first use.
   func openStore(_ access: WorkspaceAccess) throws -> SQLiteWorkspaceStore {
     let directory = workspaceDirectory
-    if access == .create, createdWorkspace == nil {
-      let database = directory.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
-      if !FileManager.default.fileExists(atPath: database) {
-        createdWorkspace = (directory, !FileManager.default.fileExists(atPath: directory.path))
-      }
-    }
     let legacy = directory.appendingPathComponent(KnowledgeEngine.legacyFileName)
     let hasLegacy = access != .read && FileManager.default.fileExists(atPath: legacy.path)
     let store: SQLiteWorkspaceStore
@@ -281,39 +272,6 @@ final class CommandContext {
 
   func engine(_ access: WorkspaceAccess) throws -> KnowledgeEngine {
     KnowledgeEngine(store: try openStore(access))
-  }
-
-  /// The workspace this invocation created, and whether it created the directory too; nil
-  /// when the workspace existed before.
-  private var createdWorkspace: (directory: URL, madeDirectory: Bool)?
-
-  /// After a failed command: removes the workspace this invocation created when it holds no
-  /// record at all (only the database files and an empty legacy-backup folder), and the
-  /// directory when the invocation made it and nothing else is in it. Anything else is left.
-  func removeWorkspaceCreatedEmpty() {
-    guard let (directory, madeDirectory) = createdWorkspace else { return }
-    let files = FileManager.default
-    let database = SQLiteWorkspaceStore.fileName
-    // The store is opened and released inside, so its connection is closed before removal.
-    func holdsNothing() -> Bool {
-      guard let store = try? SQLiteWorkspaceStore.open(directory: directory, create: false),
-        let ws = try? store.read({ tx in try tx.snapshot() })
-      else { return false }
-      let activity = (try? store.read { tx in try tx.listQuarantine().isEmpty && tx.listLegacyImports().isEmpty }) ?? false
-      return activity && ws.knowledge.isEmpty && ws.memories.isEmpty && ws.tasks.isEmpty && ws.handoffs.isEmpty
-        && ws.conversations.isEmpty && ws.messages.isEmpty && ws.receipts.isEmpty && ws.checkpoints.isEmpty
-    }
-    guard holdsNothing() else { return }
-    let owned: Set<String> = [database, database + "-wal", database + "-shm", KnowledgeEngine.legacyBackupFolder]
-    guard let names = try? files.contentsOfDirectory(atPath: directory.path) else { return }
-    let backups = directory.appendingPathComponent(KnowledgeEngine.legacyBackupFolder).path
-    if names.contains(KnowledgeEngine.legacyBackupFolder), (try? files.contentsOfDirectory(atPath: backups))?.isEmpty != true {
-      return
-    }
-    for name in names where owned.contains(name) { try? files.removeItem(at: directory.appendingPathComponent(name)) }
-    if madeDirectory, (try? files.contentsOfDirectory(atPath: directory.path))?.isEmpty == true {
-      try? files.removeItem(at: directory)
-    }
   }
 
   /// Asks for confirmation of `plan` unless `--yes`.

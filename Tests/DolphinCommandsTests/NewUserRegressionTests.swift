@@ -151,28 +151,6 @@ struct NewUserRegressionTests {
     #expect(activity.stdout.contains("Verified:"), "\(activity.stdout)")
   }
 
-  @Test("a refused write leaves no new workspace behind; an existing one is kept")
-  func refusedWriteCreatesNothing() throws {
-    let dir = TemporaryDirectory("nu7")
-    defer { dir.remove() }
-    let fresh = dir.appending("fresh").path
-    let long = String(repeating: "t", count: 301)
-    #expect(try runDolphin(["capture", "fact", long, "--workspace", fresh]).status == 4)
-    #expect(!FileManager.default.fileExists(atPath: fresh))
-    #expect(try runDolphin(["task", "add", "x", "--knowledge", "00000000-0000-0000-0000-000000000000", "--workspace", fresh]).status == 3)
-    #expect(!FileManager.default.fileExists(atPath: fresh))
-    // A directory that existed keeps existing (only the database files made now go).
-    let existing = dir.appending("existing")
-    try FileManager.default.createDirectory(at: existing, withIntermediateDirectories: true)
-    try Data("notes".utf8).write(to: existing.appendingPathComponent("notes.txt"))
-    #expect(try runDolphin(["capture", "fact", long, "--workspace", existing.path]).status == 4)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: existing.path) == ["notes.txt"])
-    // A workspace with records is never removed by a later refused write.
-    #expect(try runDolphin(["capture", "fact", "kept", "--workspace", fresh]).status == 0)
-    #expect(try runDolphin(["capture", "fact", long, "--workspace", fresh]).status == 4)
-    #expect(try runDolphin(["knowledge", "list", "--workspace", fresh]).stdout.contains("kept"))
-  }
-
   @Test("an option left without its value does not swallow the next option")
   func optionValueIsNotAnOption() throws {
     let dir = TemporaryDirectory("nu5")

@@ -88,7 +88,7 @@ extension KnowledgeEngine {
   }
 
   /// The folder inside a workspace directory that holds legacy backups.
-  public static let legacyBackupFolder = "legacy-backups"
+  static let legacyBackupFolder = "legacy-backups"
 }
 
 /// An erase target: a scope, or "clear chat & run activity".
