@@ -57,9 +57,10 @@ extension Render {
     } else if v.passed && v.mentionedByKeptRecords > 0 {
       lines.append(
         "Verified: read \(v.filesScanned.count) file(s), \(v.bytesScanned) bytes; no erased record remains on disk, but "
-          + "\(v.mentionedByKeptRecords) of the \(v.idsChecked) erased id(s) are still mentioned by records you kept "
-          + "(activity receipts, chat messages or chat excerpts in handoffs; `dolphin erase --kind activity` and "
-          + "`--kind conversations` remove those). WAL \(v.walBytes) bytes, \(v.freePages) free page(s).")
+          + "\(v.mentionedByKeptRecords) of the \(v.idsChecked) erased id(s) "
+          + (v.mentionedByKeptRecords == 1 ? "is" : "are")
+          + " still mentioned by records you kept (such as activity receipts, chat messages, or text that quotes "
+          + "an id; `dolphin erase --kind all` removes everything). WAL \(v.walBytes) bytes, \(v.freePages) free page(s).")
     } else if v.passed {
       lines.append(
         "Verified: read \(v.filesScanned.count) file(s), \(v.bytesScanned) bytes; none of the \(v.idsChecked) erased "

@@ -76,9 +76,9 @@ public struct EraseVerification: Sendable, Equatable, Codable {
   /// Caveats, e.g. another process keeping the WAL open.
   public var notes: [String]
   /// How many erased ids are still on disk because a record that was kept mentions them: an
-  /// activity receipt's changed ids, a chat message, a chat excerpt copied into a handoff.
-  /// These are not leaks of erased records but mentions in other kinds of record; erasing
-  /// `activity` and `conversations` (or `all`) removes them.
+  /// activity receipt's changed ids, a chat message, a chat excerpt copied into a handoff, or
+  /// any text that quotes the id. These are not leaks of erased records but mentions in other
+  /// records; erasing those records (or `all`) removes them.
   public var mentionedByKeptRecords: Int = 0
 
   /// True when no erased id survives on disk outside live records.

@@ -33,7 +33,7 @@ extension KnowledgeEngine {
     let focus: String
     var steps: [String] = []
     let summary: String?
-    do {
+    do throws(ValidationError) {
       focus = try Limits.sanitizedInput("focus", request.focus, limit: Limits.handoffFocus, trimming: true)
       try Limits.checkNotEmpty("focus", focus)
       for (i, s) in request.nextSteps.enumerated() {
@@ -46,6 +46,14 @@ extension KnowledgeEngine {
           try Limits.sanitizedInput("summary", s, limit: Limits.handoffSummary, trimming: true)
         }
         .flatMap { $0.isEmpty ? nil : $0 }
+      // The label marks summaries built by rules (deleting a record rebuilds those and keeps
+      // written ones), so a written summary may not pass for one.
+      if let summary, Self.isGeneratedSummary(summary) {
+        throw ValidationError(
+          field: "summary",
+          message: "summary may not begin with \"\(Self.generatedSummaryLabel)\", which marks summaries built by rules; "
+            + "reword its start, or leave --summary out to have one built")
+      }
     } catch { throw WorkspaceError.validation(error) }
     try Self.refuseCredentials(
       in: [("focus", focus), ("summary", summary ?? "")] + steps.enumerated().map { ("nextSteps[\($0.offset)]", $0.element) },

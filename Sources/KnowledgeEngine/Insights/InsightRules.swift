@@ -329,7 +329,7 @@ enum InsightRules {
       duplicates.append(Ranked(key: RankKey(major: -group.count, ids: [headers[smallest[r]].id])) {
         let titles = "(trigram similarity up to \(format(similarity)))"
         let list = quoteList(group.map { headers[$0].title }, total: group.count)
-        let cited = group.count > t.aggregateEvidence ? " (the first \(t.aggregateEvidence) are cited as evidence)" : ""
+        let cited = group.count > t.aggregateEvidence ? " The first \(t.aggregateEvidence) are cited as evidence." : ""
         let message: String
         if !sameContent {
           message = "\(group.count) items have near-identical titles \(titles) but different content: \(list); review them: keep one or reconcile them, or make the titles distinct.\(cited)"

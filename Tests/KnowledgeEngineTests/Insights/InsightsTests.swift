@@ -198,7 +198,7 @@ struct InsightsTests {
     let insight = try #require(found.first)
     #expect(insight.message.hasPrefix("66 items"), "\(insight.message)")
     #expect(insight.evidenceIDs.count == 64)
-    #expect(insight.message.hasSuffix("(the first 64 are cited as evidence)"), "\(insight.message)")
+    #expect(insight.message.hasSuffix("or make the titles distinct. The first 64 are cited as evidence."), "\(insight.message)")
   }
 
   @Test("items reported as a possible conflict are left out of near-duplicate groups")
