@@ -126,7 +126,7 @@ enum InsightRules {
 
     var fired: [Fired] = []
     fired.append(Fired(.contradiction, .high, contradictionInsights(contradictions, scan)))
-    let (conflicts, duplicates) = try similarityInsights(scan, linked: linked, t, tx)
+    let (conflicts, duplicates) = try similarityInsights(scan, linked: linked, superseded: superseded, t, tx)
     fired.append(conflicts)
     if let handoff, let f = staleHandoff(handoff, scan, now: now, t) { fired.append(f) }
     fired.append(try unsupportedTasks(tx, t))
@@ -197,7 +197,9 @@ enum InsightRules {
   }
 
   /// Possible conflicts and near-duplicate groups, from two trigram joins over the titles.
-  static func similarityInsights(_ scan: Scan, linked: Set<[UUID]>, _ t: InsightThresholds, _ tx: WorkspaceTransaction)
+  static func similarityInsights(
+    _ scan: Scan, linked: Set<[UUID]>, superseded: Set<UUID> = [], _ t: InsightThresholds, _ tx: WorkspaceTransaction
+  )
     throws -> (conflicts: Fired, duplicates: Fired)
   {
     let headers = scan.headers
@@ -253,7 +255,9 @@ enum InsightRules {
     }
 
     // Near-duplicates: connected groups of near-identical titles, leaving out items already
-    // reported in a possible conflict.
+    // reported in a possible conflict and items another item supersedes (a successor is
+    // expected to resemble what it replaces; merging them is not the advice).
+    for i in headers.indices where superseded.contains(headers[i].id) { inConflict.insert(i) }
     var parent = Array(0..<headers.count)
     func root(_ x: Int) -> Int {
       var x = x

@@ -191,6 +191,16 @@ struct InsightsTests {
     #expect(message.hasSuffix("check whether they say the same thing before merging them."), "\(message)")
   }
 
+  @Test("an item and the one that supersedes it are not near-duplicates to merge")
+  func supersededAreNotNearDuplicates() throws {
+    let old = Self.item(1, .decision, "Use tabs for indentation", tags: [])
+    let new = Self.item(2, .decision, "Use tabs for indentation!", tags: [], relationships: [.init(kind: .supersedes, targetID: old.id)])
+    #expect(try Self.insights(Self.engine([old, new]), .nearDuplicates).isEmpty)
+    // Without the relationship they are.
+    let plain = Self.item(2, .decision, "Use tabs for indentation!", tags: [])
+    #expect(try Self.insights(Self.engine([old, plain]), .nearDuplicates).count == 1)
+  }
+
   @Test("a group larger than the evidence cap says how many it cites")
   func evidenceCapIsStated() throws {
     let items = (1...66).map { Self.item($0, .fact, "Weekly sync notes", tags: []) }
