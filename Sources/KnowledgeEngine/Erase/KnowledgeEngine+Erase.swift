@@ -134,7 +134,7 @@ extension KnowledgeEngine {
       add("deleteTasks", ids.count, "delete \(ids.count) task(s)")
       let set = Set(ids)
       let n = try tx.listHandoffs().filter { !set.isDisjoint(with: $0.taskIDs) }.count
-      add("unlinkHandoffs", n, "remove task references from \(n) handoff(s)")
+      add("unlinkHandoffs", n, "remove task references from \(n) handoff(s) (summaries built by rules are rebuilt; written ones are kept)")
       try digestsCiting(ids, "tasks")
     case .handoffs:
       let ids = try tx.allIDs(.handoff)
@@ -195,7 +195,7 @@ extension KnowledgeEngine {
     let tasks = try tx.listTasks().filter { !ids.isDisjoint(with: $0.knowledgeIDs) }.count
     add("unlinkTasks", tasks, "remove knowledge references from \(tasks) task(s)")
     let handoffs = try tx.listHandoffs().filter { !ids.isDisjoint(with: $0.knowledgeIDs) }.count
-    add("unlinkHandoffs", handoffs, "remove knowledge references from \(handoffs) handoff(s)")
+    add("unlinkHandoffs", handoffs, "remove knowledge references from \(handoffs) handoff(s) (summaries built by rules are rebuilt; written ones are kept)")
   }
 
   static func chatSteps(_ tx: WorkspaceTransaction, add: (String, Int, String) -> Void) throws {
