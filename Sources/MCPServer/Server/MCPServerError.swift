@@ -39,7 +39,8 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
   case transport(String)
 
   /// A client-given name as an error message may quote it: sanitized (no role or tool
-  /// delimiter survives), on one line, and cut to 80 characters. `data` keeps the name exact.
+  /// delimiter survives), on one line, and cut to 80 characters. `data` keeps the name as given
+  /// up to 1,024 characters.
   static func quoted(_ name: String) -> String {
     Truncation.truncate(TerminalText.singleLine(Sanitizer.sanitize(name)), to: 80)
   }
