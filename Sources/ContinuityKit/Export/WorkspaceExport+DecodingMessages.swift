@@ -71,30 +71,28 @@ extension WorkspaceExport {
     return "line \(line), column \(column) (byte \(error.byteOffset))"
   }
 
-  /// The refusal of a document in which one object holds the same key twice, with where
-  /// (`the key "title" appears twice in one object at line 3, column 5 …`); nil when no object
-  /// does. Foundation's decoder silently keeps one of the two values, so an edited or
-  /// hand-made file could import something other than what its reader sees.
-  static func duplicateKeyRefusal(in data: Data) -> String? {
+  /// What the strict parser (``JSONParser``) refuses in a document Foundation's decoder took,
+  /// read in one parse:
+  /// - an object holding the same key twice (`not acceptable JSON at line 3, column 5 (byte
+  ///   40): the key "title" appears twice in one object; keep one`). Foundation silently keeps
+  ///   one of the two values, so an edited or hand-made file could import something other than
+  ///   what its reader sees;
+  /// - the first string holding a NUL (U+0000), worded by ``Limits/refuseNUL(_:_:)`` with its
+  ///   JSON path (`workspace.knowledge[0].title contains a NUL character …`). Importing drops
+  ///   other control characters as capture does, but a NUL is refused there as in CLI input and
+  ///   tool arguments.
+  ///
+  /// - Returns: the refusal, or nil when the document has neither.
+  static func strictRefusal(in data: Data) -> String? {
+    let root: JSONValue
     do {
-      _ = try JSONParser(options: .init(maximumDepth: 1_000, maximumBytes: data.count)).parse(data)
+      root = try JSONParser(options: .init(maximumDepth: 1_000, maximumBytes: data.count)).parse(data)
     } catch {
       guard case .duplicateKey = error.reason else { return nil }
       return "not acceptable JSON at \(location(of: error, in: data)): \(error.explanation)"
     }
-    return nil
-  }
-
-  /// The refusal of the first string holding a NUL (U+0000), worded by
-  /// ``Limits/refuseNUL(_:_:)`` with its JSON path (`workspace.knowledge[0].title contains a NUL
-  /// character …`); nil when no string holds one. Importing drops other control characters as
-  /// capture does, but a NUL is refused there as in CLI input and tool arguments.
-  ///
-  /// JSON writes a NUL only as the escape `\u0000`, so a document without it is not parsed again.
-  static func nulRefusal(in data: Data) -> String? {
-    guard data.range(of: Data("\\u0000".utf8)) != nil,
-      let root = try? JSONParser(options: .init(maximumDepth: 1_000, maximumBytes: data.count)).parse(data)
-    else { return nil }
+    // JSON writes a NUL only as the escape `\u0000`: a document without it needs no walk.
+    guard data.range(of: Data("\\u0000".utf8)) != nil else { return nil }
     func find(_ value: JSONValue, _ path: String) -> String? {
       switch value {
       case .string(let text):

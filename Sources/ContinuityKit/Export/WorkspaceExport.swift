@@ -122,8 +122,7 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
     } catch {
       throw .malformed(file: fileName, path: "", message: "\(error)")
     }
-    if let refusal = duplicateKeyRefusal(in: data) { throw .malformed(file: fileName, path: "", message: refusal) }
-    if let refusal = nulRefusal(in: data) { throw .malformed(file: fileName, path: "", message: refusal) }
+    if let refusal = strictRefusal(in: data) { throw .malformed(file: fileName, path: "", message: refusal) }
     guard document.workspace.schemaVersion == SchemaVersion.current else {
       throw .malformed(
         file: fileName, path: "workspace.schemaVersion",

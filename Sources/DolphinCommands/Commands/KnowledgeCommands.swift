@@ -178,18 +178,26 @@ enum TaskCommands {
       path: ["task", "complete"], summary: "Mark a task completed.", positionals: [("id", "The task's UUID.")],
       discussion: "Completing a completed task changes nothing (its completion time is kept) and says so; it still exits 0."),
     run: { ctx in
-      let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
-      let outcome = try ctx.engine(.update).completeTaskReportingOutcome(id: id)
-      if ctx.json {
-        try ctx.console.printJSON(TaskStatusOutput(outcome, flag: "alreadyCompleted"))
-        return
-      }
-      ctx.console.print(Render.taskLine(outcome.task))
-      if outcome.wasAlreadyInStatus {
-        let when = outcome.task.completedAt.map { " at " + Render.date($0) } ?? ""
-        ctx.console.print("Task already completed\(when); nothing changed.")
+      try changeStatus(ctx, flag: "alreadyCompleted", change: { try $0.completeTaskReportingOutcome(id: $1) }) { task in
+        "Task already completed\(task.completedAt.map { " at " + Render.date($0) } ?? ""); nothing changed."
       }
     })
+
+  /// Runs `task complete` or `task reopen`: prints the task (or, with `--json`, its fields and
+  /// `flag`) and, when it already had the status, `unchanged(task)`.
+  static func changeStatus(
+    _ ctx: CommandContext, flag: String, change: (KnowledgeEngine, UUID) throws -> TaskStatusChange,
+    unchanged: (TaskItem) -> String
+  ) throws {
+    let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
+    let outcome = try change(try ctx.engine(.update), id)
+    if ctx.json {
+      try ctx.console.printJSON(TaskStatusOutput(outcome, flag: flag))
+      return
+    }
+    ctx.console.print(Render.taskLine(outcome.task))
+    if outcome.wasAlreadyInStatus { ctx.console.print(unchanged(outcome.task)) }
+  }
 
   /// `task complete --json` and `task reopen --json`: the task's fields, as before, plus a
   /// flag (`alreadyCompleted` or `alreadyOpen`) saying the task already had that status.
@@ -223,14 +231,9 @@ enum TaskCommands {
       path: ["task", "reopen"], summary: "Reopen a completed task.", positionals: [("id", "The task's UUID.")],
       discussion: "Reopening an open task changes nothing and says so; it still exits 0."),
     run: { ctx in
-      let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
-      let outcome = try ctx.engine(.update).reopenTaskReportingOutcome(id: id)
-      if ctx.json {
-        try ctx.console.printJSON(TaskStatusOutput(outcome, flag: "alreadyOpen"))
-        return
+      try changeStatus(ctx, flag: "alreadyOpen", change: { try $0.reopenTaskReportingOutcome(id: $1) }) { _ in
+        "Task already open; nothing changed."
       }
-      ctx.console.print(Render.taskLine(outcome.task))
-      if outcome.wasAlreadyInStatus { ctx.console.print("Task already open; nothing changed.") }
     })
 
   static let delete = Command(

@@ -342,6 +342,15 @@ struct SanitizerTests {
     expectInert(output)
   }
 
+  @Test("A control string is dropped whole only when it ends within 2,048 scalars")
+  func controlStringBound() {
+    let inside = String(repeating: "x", count: 2_000)
+    #expect(Sanitizer.sanitize("a\u{1B}]0;" + inside + "\u{07}b") == "ab")
+    // Unterminated within the bound: only the ESC goes, the text after it is kept.
+    let beyond = String(repeating: "y", count: 2_100)
+    #expect(Sanitizer.sanitize("a\u{1B}]" + beyond + "\u{07}b") == "a]" + beyond + "b")
+  }
+
   @Test("A prompt-injection paragraph comes out readable and inert")
   func paragraph() {
     let attack = """

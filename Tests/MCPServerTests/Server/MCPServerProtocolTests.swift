@@ -163,6 +163,13 @@ struct MCPServerProtocolTests {
     #expect((response["error"]?["data"]?["method"]?.string?.count ?? 0) <= 1_024)
   }
 
+  @Test("A client timeout is worded in seconds or milliseconds")
+  func timeoutWording() {
+    #expect(MCPServerError.clientTimeout(after: .seconds(600)).description == "the client did not answer within 600 seconds")
+    #expect(MCPServerError.clientTimeout(after: .seconds(1)).description == "the client did not answer within 1 second")
+    #expect(MCPServerError.clientTimeout(after: .milliseconds(300)).description == "the client did not answer within 300 ms")
+  }
+
   @Test("Raw invalid UTF-8 bytes: -32700 and the session goes on")
   func invalidUTF8Bytes() async throws {
     let client = TestClient()
