@@ -20,6 +20,19 @@ struct UnconfirmedPlan: Error {
   var plan: any Encodable & Sendable
 }
 
+/// An agent run (`dolphin ask`) in which a call was denied, cancelled or failed, with the run's
+/// document (route, answer, receipts), so that a `--json` error document shows what executed
+/// before the failure. Exit code and error kind as given.
+struct FailedRun: Error {
+  var code: Int32
+  /// The error kind of the JSON document: `aborted`, `notFound` or `validation`.
+  var kind: String
+  /// E.g. `knowledge_capture was denied: approval needed: run in a terminal or pass --yes`.
+  var message: String
+  /// The run's document; every receipt of the run is in it.
+  var run: any Encodable & Sendable
+}
+
 /// Exit codes of `dolphin`.
 public enum ExitCode {
   public static let success: Int32 = 0
@@ -94,6 +107,8 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
     return (ExitCode.validation, "validation", e.message)
   case let e as UnconfirmedPlan:
     return (ExitCode.aborted, "aborted", e.message)
+  case let e as FailedRun:
+    return (e.code, e.kind, e.message)
   case let e as ReportedFailure:
     return (e.code, "reported", e.message)
   case let e as LegacyImportError:

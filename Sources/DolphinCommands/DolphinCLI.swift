@@ -144,15 +144,19 @@ public enum DolphinCLI {
           /// names the flag instead).
           var field: String?
           /// The plan that was not applied, for an unconfirmed deletion or erase.
-          var plan: Plan?
+          var plan: Nested?
+          /// The run's document, for an `ask` whose call was denied or failed: its receipts
+          /// show what executed before the failure.
+          var run: Nested?
         }
-        struct Plan: Encodable {
+        struct Nested: Encodable {
           var value: any Encodable
           func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
         }
         var error: Body
       }
-      let plan = (error as? UnconfirmedPlan).map { ErrorDocument.Plan(value: $0.plan) }
+      let plan = (error as? UnconfirmedPlan).map { ErrorDocument.Nested(value: $0.plan) }
+      let run = (error as? FailedRun).map { ErrorDocument.Nested(value: $0.run) }
       var field: String?
       switch error {
       case let e as ValidationError: field = e.field
@@ -163,7 +167,7 @@ public enum DolphinCLI {
       default: field = nil
       }
       try? console.printJSON(
-        ErrorDocument(error: .init(kind: kind, message: message, exitCode: code, field: field, plan: plan)))
+        ErrorDocument(error: .init(kind: kind, message: message, exitCode: code, field: field, plan: plan, run: run)))
     }
     console.printError("dolphin: error: \(inert(message))")
     return code
