@@ -4,7 +4,8 @@ import ContinuityKit
 enum CLIError: Error, Sendable, Equatable {
   /// Bad arguments. Exit 2.
   case usage(String)
-  /// An input file problem (unreadable, not UTF-8, a refused legacy file). Exit 4.
+  /// An input file problem (unreadable, a symbolic link loop, not UTF-8, a refused legacy
+  /// file). Exit 4.
   case input(String)
   /// A path or record named on the command line does not exist (an input file named by a
   /// positional or an option alike). Exit 3.

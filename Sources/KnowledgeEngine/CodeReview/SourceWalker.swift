@@ -1,3 +1,4 @@
+import ContinuityKit
 import Foundation
 
 /// Finds the `.swift` files to analyze under files and directories, read-only.
@@ -26,7 +27,8 @@ public struct SourceWalker: Sendable {
     case notSwift = "not_swift"
     /// Does not exist.
     case missing
-    /// Could not be read (permissions, or a directory that could not be listed).
+    /// Could not be read (permissions, a symbolic link loop, or a directory that could not be
+    /// listed).
     case unreadable
     /// The file's bytes are not valid UTF-8.
     case notUTF8 = "not_utf8"
@@ -90,6 +92,11 @@ public struct SourceWalker: Sendable {
       // A symbolic link named on the command line is followed, to a directory too (as `ls`
       // does); only links met during a directory walk are left alone.
       if Self.isSymbolicLinkToDirectory(url) { url = url.resolvingSymlinksInPath() }
+      // A link loop is not a missing file: the notice says which it is.
+      if let problem = PathProblem.of(path) {
+        state.skip(path, problem.isMissing ? .missing : .unreadable, "\(path): skipped, \(problem.description)")
+        continue
+      }
       guard let kind = Self.kind(of: url) else {
         state.skip(path, .missing, "\(path): skipped, no such file or directory")
         continue

@@ -295,5 +295,28 @@ extension CodeReview {
       let twice = SourceWalker().walk([file, real.path + "/./a.swift", real.path])
       #expect(twice.files.count == 1, "\(twice.files.map(\.path))")
     }
+
+    @Test("a symbolic link loop named explicitly is reported as a loop, not as a missing file")
+    func symbolicLinkLoop() throws {
+      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: dir) }
+      try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+      let fm = FileManager.default
+      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("loop").path, withDestinationPath: "loop")
+      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("ping.swift").path, withDestinationPath: "pong.swift")
+      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("pong.swift").path, withDestinationPath: "ping.swift")
+      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("gone.swift").path, withDestinationPath: "nothere.swift")
+      let walk = SourceWalker().walk(["loop", "ping.swift", "gone.swift"].map { dir.appendingPathComponent($0).path })
+      let loopNotice = "a symbolic link loop: following its links never reaches a file or directory"
+      #expect(
+        walk.skipped.map { "\($0.reason.rawValue) \($0.notice.dropFirst(dir.path.count + 1))" } == [
+          "missing gone.swift: skipped, a symbolic link to 'nothere.swift', which does not exist",
+          "unreadable loop: skipped, \(loopNotice) (Too many levels of symbolic links)",
+          "unreadable ping.swift: skipped, \(loopNotice) (Too many levels of symbolic links)",
+        ])
+      // Met during a directory walk, the links are left alone as before.
+      let inside = SourceWalker().walk([dir.path])
+      #expect(inside.files.isEmpty && inside.skipped.isEmpty, "\(inside)")
+    }
   }
 }
