@@ -92,4 +92,19 @@ struct AnalyzeCommandTests {
     #expect(gone.status == 3, "\(gone.stderr)")
     #expect(gone.stderr.contains("gone.swift: a symbolic link to 'nothere.swift', which does not exist"), "\(gone.stderr)")
   }
+
+  @Test("a file named two ways is shown under the first name given")
+  func duplicateShownUnderFirstName() throws {
+    let dir = TemporaryDirectory("analyze-twice")
+    defer { dir.remove() }
+    try FileManager.default.createDirectory(at: dir.appending("aa"), withIntermediateDirectories: true)
+    try Data("let x = try! f()\n".utf8).write(to: dir.appending("aa/A.swift"))
+    try FileManager.default.createSymbolicLink(atPath: dir.appending("zz").path, withDestinationPath: "aa")
+    let viaLink = dir.appending("zz").path + "/A.swift"
+    let r = try runDolphin(["analyze", viaLink, dir.appending("aa/A.swift").path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("1 file(s), 1 finding(s)"), "\(r.stdout)")
+    #expect(r.stdout.contains("\(viaLink):1:9: force_try"), "\(r.stdout)")
+    #expect(!r.stdout.contains(dir.appending("aa/A.swift").path), "\(r.stdout)")
+  }
 }

@@ -16,7 +16,7 @@ enum AnalyzeCommands {
         repeated_line (≥ 3). Directory walks skip .build, hidden folders and whatever .gitignore excludes,
         and skip files over \(Limits.codeAnalysisBytes) bytes with a notice. A file named explicitly must be a
         .swift file (else exit 2) of at most \(Limits.codeAnalysisBytes) bytes (else exit 4); a missing path
-        exits 3, a symbolic link loop 4.
+        exits 3, a symbolic link loop 4. A file named two ways is analyzed once, under the first name given.
         Nothing is executed, compiled or uploaded. Exit 0 whether or not findings exist.
         """),
     run: { ctx in

@@ -52,7 +52,9 @@ public struct SourceWalker: Sendable {
 
   /// The outcome of ``walk(_:progress:)``.
   public struct Walk: Codable, Sendable, Equatable {
-    /// The files to analyze, sorted by path (byte order), without duplicates.
+    /// The files to analyze, sorted by path (byte order), without duplicates: a file reached
+    /// under several names is listed once, under the first of them in the order of the paths
+    /// given (then of the walk below each).
     public var files: [File]
     /// What was left out and why, sorted by path.
     public var skipped: [Skipped]
@@ -124,11 +126,13 @@ public struct SourceWalker: Sendable {
         state.skip(path, .notSwift, "\(path): skipped, not a regular file or directory")
       }
     }
-    // One file named two ways (`a.swift`, `./a.swift`, an absolute path, a link) is read once.
+    // One file named two ways (`a.swift`, `./a.swift`, an absolute path, a link) is read once,
+    // under the first name the user gave it: duplicates are dropped in the order of `paths` (and
+    // of the walk below each), before sorting.
     var seen = Set<String>()
     let files = state.files
-      .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
       .filter { seen.insert(URL(fileURLWithPath: $0.path).standardizedFileURL.resolvingSymlinksInPath().path).inserted }
+      .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     let skipped = state.skipped.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     return Walk(files: files, skipped: skipped, ignoredCount: state.ignoredCount)
   }
