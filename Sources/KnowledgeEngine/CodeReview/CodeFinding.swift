@@ -24,8 +24,13 @@ public struct CodeFinding: Codable, Sendable, Equatable {
   public var utf16Column: Int
   /// What was found, in one sentence.
   public var message: String
-  /// The trimmed source line, at most ``snippetLimit`` `Character`s.
+  /// The trimmed source line, at most ``snippetLimit`` `Character`s, for display.
   public var snippet: String
+  /// The source from ``column`` to the end of the line exactly as written (not trimmed, the line
+  /// terminator excluded), at most ``snippetLimit`` `Character`s, cut without a marker. It is
+  /// the text of the columns `utf16Column ..< utf16Column + excerpt.utf16.count`, which is what
+  /// a SARIF region's snippet must hold; empty when not known.
+  public var excerpt: String
   /// For `repeated_line`: how many times the line occurs.
   public var occurrences: Int?
   /// For `repeated_line`: the lines where it occurs, ascending, at most
@@ -35,7 +40,7 @@ public struct CodeFinding: Codable, Sendable, Equatable {
   /// Creates a finding.
   public init(
     rule: CodeRule, line: Int, column: Int, utf16Column: Int, message: String, snippet: String,
-    occurrences: Int? = nil, relatedLines: [Int]? = nil
+    excerpt: String = "", occurrences: Int? = nil, relatedLines: [Int]? = nil
   ) {
     self.rule = rule
     self.severity = rule.severity
@@ -44,6 +49,7 @@ public struct CodeFinding: Codable, Sendable, Equatable {
     self.utf16Column = utf16Column
     self.message = message
     self.snippet = snippet
+    self.excerpt = excerpt
     self.occurrences = occurrences
     self.relatedLines = relatedLines
   }
