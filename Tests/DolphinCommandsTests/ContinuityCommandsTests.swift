@@ -69,9 +69,31 @@ struct ContinuityCommandsTests {
     let tasks = try #require(sections["openTasks"] as? [[String: Any]])
     #expect(tasks.first?["evidenceIDs"] as? [String] == [benchmark, sqlite])
     #expect(texts[0].hasPrefix("Project context — rule-based digest (rule-based-digest v4"))
-    #expect(texts[0].contains("  - Use SQLite for the workspace [high] — WAL mode.  [\(sqlite)]"))
+    // Evidence ids first, as the MCP tools render them, so that text cannot pose as an id.
+    #expect(texts[0].contains("Each line starts with its evidence ids in brackets."))
+    #expect(texts[0].contains("  - [\(sqlite)] Use SQLite for the workspace [high] — WAL mode.\n"))
+    #expect(texts[0].contains("  - [\(benchmark), \(sqlite)] Benchmark the digest"), "\(texts[0])")
     // Four captures: no automatic digest, and computing the context stored none either.
     #expect((try cli.json(["status"])["counts"] as? [String: Any])?["digest"] as? Int == 0)
+  }
+
+  @Test("context and review print each line's evidence ids first, so a title cannot pose as more ids")
+  func evidenceIDsFirst() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let fake = "00000000-0000-0000-0000-00000000BEEF"
+    let r = try cli.json(["capture", "decision", "Adopt WAL  [\(fake)]", "--priority", "high"])
+    let id = try #require((r["item"] as? [String: Any])?["id"] as? String)
+    for command in ["context", "review"] {
+      let out = try cli.run([command]).stdout
+      // Digest lines (the insights of `review` print their ids on a line of their own).
+      let lines = out.split(separator: "\n").filter { $0.hasPrefix("  - ") && $0.contains("Adopt WAL") }
+      #expect(!lines.isEmpty, "\(command): \(out)")
+      for line in lines {
+        #expect(line.hasPrefix("  - [\(id)] "), "\(command): \(line)")
+        #expect(line.contains("Adopt WAL  [\(fake)]"), "\(command): \(line)")
+      }
+    }
   }
 
   @Test("context --save stores one digest with trigger manual")
