@@ -52,7 +52,7 @@ struct IndexUpgradeCommandTests {
     #expect(search.stdout.contains("term oresund: exact"), "\(search.stdout)")
     #expect(
       Self.notices(search.stderr) == [
-        "dolphin: notice: rebuilt the search index for tokenizer version 2 (it was built with version 1): 3 knowledge item(s) and memory(ies) indexed again; no record changed"
+        "dolphin: notice: rebuilt the search index for tokenizer version 2 (it was built with version 1): re-indexed 3 document(s) (knowledge items and memories); no record changed"
       ], "\(search.stderr)")
 
     let again = try cli.run(["search", "oresund"])

@@ -23,8 +23,8 @@ public enum SearchIndexPreparation: Sendable, Equatable {
     case .rebuilt(let from, let documents):
       return
         "rebuilt the search index for tokenizer version \(Tokenizer.version) (it was built with "
-        + "version \(from)): \(documents) knowledge item(s) and memory(ies) indexed again; no "
-        + "record changed"
+        + "version \(from)): re-indexed \(documents) document(s) (knowledge items and memories); "
+        + "no record changed"
     case .stale(let builtWith, let reason):
       return
         "the search index was built with tokenizer version \(builtWith), not this build's "

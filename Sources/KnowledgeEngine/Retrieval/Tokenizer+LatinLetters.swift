@@ -9,15 +9,15 @@ extension Tokenizer {
   /// only lowercase forms are listed.
   ///
   /// Source: ICU's `Latin-ASCII` transliterator (CLDR `common/transforms/Latin-ASCII.xml`),
-  /// lowercased — every Latin letter it turns into ASCII letters and that this tokenizer's
-  /// earlier steps leave non-ASCII, and nothing else. Lucene's `ASCIIFoldingFilter` folds the
-  /// same letters the same way (`ø` → `o`, `ł` → `l`, `æ` → `ae`, `œ` → `oe`, `đ` and `ð` →
-  /// `d`, `þ` → `th`, `ħ` → `h`, `ŧ` → `t`, `ŋ` → `n`); it also folds letters that are vowels
-  /// of their own in the languages that use them (`ə` → `a` in Azerbaijani, `ɔ` → `o` in Akan),
-  /// which ICU, and this table, leave alone. One deliberate addition: ICU folds capital `Ɩ`
-  /// but not its lowercase `ɩ`; case folding comes first here, so `ɩ` is listed.
-  /// `ŀ` and `Ŀ` (Catalan) are not keys: NFKC would split them into `l·`, so ``fold(_:)``
-  /// turns them into `l` before NFKC. `ẚ` (NFKC `aʾ`) is left as NFKC makes it.
+  /// lowercased — every Latin letter it turns into ASCII letters and that this tokenizer's earlier
+  /// steps leave non-ASCII, and nothing else. Lucene's `ASCIIFoldingFilter` folds the letters
+  /// people meet in ordinary text the same way (`ø` → `o`, `ł` → `l`, `æ` → `ae`, `œ` → `oe`, `đ`
+  /// and `ð` → `d`, `þ` → `th`, `ħ` → `h`, `ŧ` → `t`, `ŋ` → `n`); it also folds letters that are
+  /// vowels of their own in the languages that use them (`ə` → `a` in Azerbaijani, `ɔ` → `o` in
+  /// Akan), which ICU, and this table, leave alone. One deliberate addition: ICU folds capital `Ɩ`
+  /// but not its lowercase `ɩ`; case folding comes first here, so `ɩ` is listed. `ŀ` and `Ŀ`
+  /// (Catalan) are not keys: NFKC would split them into `l·`, so ``fold(_:)`` turns them into `l`
+  /// before NFKC. `ẚ` (NFKC `aʾ`) is left as NFKC makes it.
   ///
   /// - Parameter value: a Unicode scalar value.
   /// - Returns: one or two ASCII lowercase letters (`ø` → `o`, `æ` → `ae`, `þ` → `th`), or
