@@ -65,7 +65,8 @@ enum MCPCommands {
     })
 
   /// Opens the workspace for the server, as the other commands do, with every notice (open
-  /// warnings, read-only reasons, a legacy import) on standard error.
+  /// warnings, read-only reasons, a legacy import, a search index rebuilt for a new tokenizer)
+  /// on standard error.
   static func openEngine(directory: URL, console: Console) throws -> KnowledgeEngine {
     let store = try SQLiteWorkspaceStore.open(directory: directory)
     for warning in store.warnings { console.printError("dolphin mcp: warning: \(warning)") }
@@ -75,6 +76,7 @@ enum MCPCommands {
           + "tools that write will fail")
     }
     try WorkspaceOpening.afterOpen(store: store, directory: directory, console: console)
+    try WorkspaceOpening.prepareSearchIndex(store: store, console: console, program: "dolphin mcp")
     return KnowledgeEngine(store: store)
   }
 

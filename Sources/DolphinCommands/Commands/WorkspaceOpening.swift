@@ -2,8 +2,23 @@ import ContinuityKit
 import Foundation
 import KnowledgeEngine
 
-/// Work done on first use of a workspace directory: importing a legacy `workspace.json`.
+/// Work done when a command opens a workspace: importing a legacy `workspace.json` on first
+/// use, and rebuilding a search index made by another tokenizer version.
 enum WorkspaceOpening {
+  /// Rebuilds the search index when an upgrade changed the tokenizer
+  /// (``KnowledgeEngine/prepareSearchIndex()``), and says so in one line on standard error —
+  /// also when it could not be rebuilt (a read-only workspace), so searches index in memory.
+  /// Prints nothing when the index is current.
+  /// - Parameter program: how notices start, `dolphin` or `dolphin mcp`.
+  /// - Throws: storage errors from reading the index version; never for a failed rebuild.
+  static func prepareSearchIndex(store: SQLiteWorkspaceStore, console: Console, program: String)
+    throws
+  {
+    if let notice = try KnowledgeEngine(store: store).prepareSearchIndex().notice {
+      console.printError("\(program): notice: \(notice)")
+    }
+  }
+
   static func afterOpen(store: SQLiteWorkspaceStore, directory: URL, console: Console) throws {
     guard !store.isReadOnly else { return }
     if let report = try KnowledgeEngine(store: store).importLegacyWorkspaceIfPresent(in: directory) {

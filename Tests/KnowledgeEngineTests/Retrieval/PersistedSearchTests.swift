@@ -192,6 +192,47 @@ struct PersistedSearchTests {
     #expect(response.results.map(\.id) == workspace.ids([example.expected]))
   }
 
+  /// Letters without a decomposition (tokenizer version 2).
+  static let letterFoldingCorpus = [
+    Item(title: "Øresund bridge notes"),
+    Item(title: "Łódź meetup"),
+    Item(title: "Æsir saga"),
+    Item(title: "Straße renaming plan"),
+    Item(title: "Strasse sign inventory"),
+    Item(title: "Sound check"),
+  ]
+
+  struct LetterFoldingCase: CustomTestStringConvertible, Sendable {
+    var query: String
+    var expected: Set<Int>
+    /// How the (only) query term matched.
+    var match: QueryTermMatch.Match = .exact
+    var testDescription: String { "\(query) → \(expected.sorted())" }
+  }
+
+  @Test(arguments: [
+    LetterFoldingCase(query: "oresund", expected: [0]),
+    LetterFoldingCase(query: "ØRESUND", expected: [0]),
+    LetterFoldingCase(query: "Öresund", expected: [0]),
+    LetterFoldingCase(query: "lodz", expected: [1]),
+    LetterFoldingCase(query: "ŁÓDŹ", expected: [1]),
+    LetterFoldingCase(query: "aesir", expected: [2]),
+    LetterFoldingCase(query: "ÆSIR", expected: [2]),
+    LetterFoldingCase(query: "strasse", expected: [3, 4]),
+    LetterFoldingCase(query: "straße", expected: [3, 4]),
+    LetterFoldingCase(query: "Øresunt", expected: [0], match: .fuzzy),
+    LetterFoldingCase(query: "oresunt", expected: [0], match: .fuzzy),
+  ])
+  func letterFolding(_ example: LetterFoldingCase) throws {
+    let workspace = try Workspace(Self.letterFoldingCorpus)
+    let response = try workspace.search(example.query)
+    #expect(Set(response.results.map(\.id)) == Set(workspace.ids(Array(example.expected))))
+    #expect(response.terms.map(\.match) == [example.match])
+    if example.match == .fuzzy {
+      #expect(response.terms.first?.variants == ["oresund"])
+    }
+  }
+
   @Test("Zürich finds nothing on the folding corpus, and says why")
   func zurich() throws {
     let response = try Workspace(Self.foldingCorpus).search("Zürich")
