@@ -233,6 +233,28 @@ struct PersistedSearchTests {
     }
   }
 
+  @Test("Greek letters and their written-out names find each other; Greek words are not spelled out")
+  func greekLetters() throws {
+    let workspace = try Workspace([
+      Item(title: "TNF-α signalling in macrophages"),
+      Item(title: "IL-1beta release after injury"),
+      Item(title: "NF-κB activation notes"),
+      Item(title: "Trip to Αθήνα"),
+      Item(title: "Alpha release checklist"),
+    ])
+    #expect(try Set(workspace.search("TNF-alpha").results.map(\.id)) == Set(workspace.ids([0, 4])))
+    #expect(try workspace.search("TNF-alpha").results.first?.id == workspace.ids([0]).first)
+    #expect(try workspace.search("IL-1β").results.map(\.id) == workspace.ids([1]))
+    #expect(try workspace.search("NF-kappaB").results.map(\.id) == workspace.ids([2]))
+    // Every term matched exactly: the symbol and the name are one term, not a fuzzy guess.
+    for query in ["TNF-alpha", "TNF-α", "IL-1β", "NF-kappaB", "nf-κb"] {
+      let terms = try workspace.search(query).terms
+      #expect(terms.count == 2 && terms.allSatisfy { $0.match == .exact }, "\(query): \(terms)")
+    }
+    #expect(try workspace.search("Αθηνα").results.map(\.id) == workspace.ids([3]))
+    #expect(try workspace.search("athina").results.isEmpty)
+  }
+
   @Test("Zürich finds nothing on the folding corpus, and says why")
   func zurich() throws {
     let response = try Workspace(Self.foldingCorpus).search("Zürich")

@@ -56,7 +56,14 @@ struct TokenizerTests {
     Case(name: "dotless i", text: "KIRMIZI kırmızı", terms: ["kirmizi", "kirmizi"]),
     Case(name: "sharp s, then stemmed like strasse", text: "straße STRAẞE strasse", terms: ["strass", "strass", "strass"]),
     Case(name: "letters ICU keeps stay", text: "ɔ ə ʒ", terms: ["ɔ", "ə", "ʒ"]),
-    Case(name: "Greek and Cyrillic look-alikes are not Latin", text: "Ω ф Ѳ", terms: ["ω", "ф", "ѳ"]),
+    Case(name: "Greek and Cyrillic look-alikes are not Latin", text: "ΩΣ ф Ѳ", terms: ["ωσ", "ф", "ѳ"]),
+    // Version 2: Greek letters in scientific notation are spelled out; Greek words stay Greek.
+    Case(name: "lone Greek letter", text: "TNF-α TNF-alpha", terms: ["tnf", "alpha", "tnf", "alpha"]),
+    Case(name: "Greek letter after digits", text: "IL-1β IL-1beta", terms: ["il", "1beta", "il", "1beta"]),
+    Case(name: "Greek letter inside a word", text: "NF-κB NF-kappaB Aβ42", terms: ["nf", "kappab", "nf", "kappab", "abeta42"]),
+    Case(name: "capital Greek letter and tonos", text: "PPARΓ Ά", terms: ["ppargamma", "alpha"]),
+    Case(name: "micro sign is mu", text: "5 µm 5 μm", terms: ["5", "mum", "5", "mum"]),
+    Case(name: "Greek words stay Greek", text: "Αθήνα βιβλίο", terms: ["αθηνα", "βιβλιο"]),
   ]
 
   @Test(arguments: cases)
