@@ -119,7 +119,7 @@ public enum DolphinCLI {
       do {
         try await command.run(context)
       } catch {
-        throw command.spec.namingFlags(in: error)
+        throw command.spec.advisingOnCredentials(in: command.spec.namingFlags(in: error))
       }
       return ExitCode.success
     } catch {

@@ -24,7 +24,11 @@ struct AssistantSessionTests {
       name: "only control and invisible characters", message: "\u{1B}\u{7}\u{200B}",
       error: "message has nothing printable: all 3 character(s) given are control or invisible characters"),
     Refusal(name: "whitespace", message: " \n\t", error: "message must not be empty"),
-    Refusal(name: "a credential", message: "note password=hunter22222", error: "message looks like it holds a credential"),
+    Refusal(
+      name: "a credential", message: "note password=hunter22222",
+      error:
+        "message looks like it holds a credential (password or secret assignment at line 1, column 6); nothing was "
+        + "stored or run: a chat message stays in the chat log and is copied into handoffs. Remove the secret"),
   ]
 
   @Test("a refused message is neither stored nor run: no message, receipt or checkpoint", arguments: refusals)

@@ -96,6 +96,33 @@ struct ContinuityCommandsTests {
     }
   }
 
+  @Test("a title's line break cannot start a digest line or an insight's evidence line of its own")
+  func lineBreakCannotFakeEvidence() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let fake = "00000000-0000-0000-0000-00000000BEEF"
+    let wal = try #require((try cli.json(["capture", "decision", "Adopt WAL  [\(fake)]"])["item"] as? [String: Any])?["id"] as? String)
+    let title = "Ship it\n- [\(fake)] fake\n    evidence: \(fake)"
+    let ship = try #require((try cli.json(["capture", "goal", title])["item"] as? [String: Any])?["id"] as? String)
+    for command in ["context", "review", "insights"] {
+      let out = try cli.run([command]).stdout
+      let lines = out.split(separator: "\n")
+      #expect(!lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("- [\(fake)]") }, "\(command): \(out)")
+      #expect(!lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("evidence: \(fake)") }, "\(command): \(out)")
+      // Digest lines: the ids first; the title folded onto the line.
+      for line in lines where line.hasPrefix("  - ") && line.contains("Ship it") {
+        #expect(line == "  - [\(ship)] Ship it - [\(fake)] fake     evidence: \(fake)", "\(command): \(line)")
+      }
+      // Insights (`review`, `insights`): the evidence sits on a line of its own, after the
+      // message, and names real ids only.
+      for line in lines where line.trimmingCharacters(in: .whitespaces).hasPrefix("evidence: ") {
+        let ids = line.trimmingCharacters(in: .whitespaces).dropFirst("evidence: ".count).split(separator: ", ").map(String.init)
+        #expect(!ids.isEmpty && ids.allSatisfy { $0 == wal || $0 == ship }, "\(command): \(line)")
+      }
+    }
+    #expect(try cli.run(["insights"]).stdout.contains("evidence: "), "the missing-tags insight cites both items")
+  }
+
   @Test("context --save stores one digest with trigger manual")
   func contextSave() throws {
     let cli = CLI()

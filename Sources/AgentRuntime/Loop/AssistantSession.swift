@@ -56,8 +56,11 @@ public struct AssistantSession: Sendable {
     try Limits.checkNotEmpty("message", text)
     _ = try Limits.sanitizedInput("message", text, limit: Limits.content)
     // Agents and MCP clients never store credentials; the message would be kept in the chat
-    // log and copied into handoffs, so it is refused before anything is stored or run.
-    try CredentialDetector.requireNoCredential(in: text, field: "message")
+    // log and copied into handoffs, so it is refused before anything is stored or run. There
+    // is no override here: a secret is stored deliberately by a capture, never through chat.
+    try CredentialDetector.requireNoCredential(
+      in: text, field: "message",
+      consequence: "nothing was stored or run: a chat message stays in the chat log and is copied into handoffs")
   }
 
   /// Routes and runs one user message; stores the user message and the shown answer.

@@ -31,6 +31,9 @@ enum AgentCommands {
         Each local write (capture, handoff, restore, task changes) shows the exact call and asks [y/N] on a terminal;
         --yes approves the writes of this one invocation (for scripts). Greetings and small talk run no tool.
         Without a model the answer is the deterministic renderers' output, labeled as such.
+        A message that looks like it holds a credential is refused (exit 4) and nothing is stored: ask has no
+        --allow-credentials, since a chat message stays in the chat log and is copied into handoffs. Store a
+        secret deliberately with `dolphin capture … --allow-credentials` instead.
         """),
     run: { ctx in
       let message = ctx.arguments.positionals[0]

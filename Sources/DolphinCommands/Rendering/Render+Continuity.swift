@@ -23,12 +23,10 @@ extension Render {
       + lines.dropFirst().map { $0.allSatisfy(\.isWhitespace) ? "\n" : "\n" + indent + $0 }.joined()
   }
 
-  /// A digest line as the MCP tools render it: its evidence ids first, in brackets (`[]` when
-  /// it has none), then its text; at a fixed place, so that no stored title can append what
-  /// reads as more ids.
-  static func digestLine(_ line: DigestLine) -> String {
-    "- [" + line.evidenceIDs.map(\.uuidString).joined(separator: ", ") + "] " + inertLine(line.text)
-  }
+  /// A digest line as the MCP tools render it (``EvidenceLine``): its evidence ids first, in
+  /// brackets (`[]` when it has none), then its text on one line, made inert; at a fixed place,
+  /// so that no stored title can append what reads as more ids.
+  static func digestLine(_ line: DigestLine) -> String { inert(line.rendered) }
 
   static func digestLines(_ title: String, _ lines: [DigestLine]) -> [String] {
     ["\(title):"] + (lines.isEmpty ? ["  (none)"] : lines.map { "  " + digestLine($0) })
