@@ -28,11 +28,11 @@ import Foundation
 ///    in their own right (Devanagari vowel signs, Thai vowels, the kana voicing mark in `が`);
 ///    no letter of another script is folded to Latin, with one exception, step 3.
 /// 3. **Greek letters in scientific notation** are spelled out in English, as PubMed's search
-///    does: a lone Greek letter, or Greek letters inside a word that also has other letters or
-///    digits, become their names (`TNF-α` → `tnf`, `alpha`; `IL-1β` → `il`, `1beta`; `NF-κB` →
-///    `nf`, `kappab`), so the symbol and the written-out form find each other. Words of two
-///    or more Greek letters only (Greek prose) are left Greek
-///    (``spellingOutGreekLetters(in:)``).
+///    does: Greek letters inside a word that also has other letters or digits, and a lone Greek
+///    letter next to a Latin word or a number, become their names (`TNF-α` → `tnf`, `alpha`;
+///    `IL-1β` → `il`, `1beta`; `NF-κB` → `nf`, `kappab`), so the symbol and the written-out
+///    form find each other. `μ` inside a word is a unit prefix and stays (`μm`). Greek prose is
+///    left Greek (``spellingOutGreekLetters(in:loneLetterIsNotation:)``).
 /// 4. **Scripts written without spaces** — Han, Hiragana, Katakana (one group, as Japanese
 ///    mixes them), Thai, Lao, Khmer and Myanmar — are never dropped: a run of one of them
 ///    becomes overlapping character bigrams (`東京会議` → `東京`, `京会`, `会議`), and a
@@ -154,6 +154,9 @@ public struct Tokenizer: Sendable, Equatable {
   ) {
     let count = bytes.count
     var index = 0
+    // Whether the run before ended in a Latin letter or a digit (the context that makes a lone
+    // Greek letter scientific notation, see `spellingOutGreekLetters`).
+    var previousRunEndsLatin = false
     while index < count {
       // Find the start of a run: a letter, digit or no-space-script character.
       let (first, firstLength) = Self.decode(bytes, at: index)
@@ -165,25 +168,42 @@ public struct Tokenizer: Sendable, Equatable {
       }
       let start = index
       var isASCII = true
+      var endsLatin = false
       while index < count {
         let byte = bytes[index]
         if byte < 0x80 {
           guard Self.isASCIIAlphanumeric(byte) else { break }
           index += 1
+          endsLatin = true
           continue
         }
         let (scalar, length) = Self.decode(bytes, at: index)
-        if case .separator = Self.classify(scalar) { break }
+        let kind = Self.classify(scalar)
+        if case .separator = kind { break }
+        switch kind {
+        case .word: endsLatin = Self.isLatinLetterOrDigit(scalar)
+        case .noSpace: endsLatin = false
+        case .separator, .mark, .ignorable: break
+        }
         isASCII = false
         index += length
       }
       let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
-      let keepGoing =
-        isASCII
-        ? (locatingOnly
+      let keepGoing: Bool
+      if isASCII {
+        keepGoing =
+          locatingOnly
           ? body(AnalyzedTerm(term: "", unstemmed: nil, utf8Range: start..<index))
-          : emitASCIIRun(run, range: start..<index, body))
-        : emitUnicodeRun(run, range: start..<index, body)
+          : emitASCIIRun(run, range: start..<index, body)
+      } else {
+        // Only a short run can be one Greek letter (with its marks); only then is the
+        // context looked at.
+        let latinContext =
+          run.count <= 16
+          && (previousRunEndsLatin || Self.nextRunStartsLatin(bytes, from: index))
+        keepGoing = emitUnicodeRun(run, range: start..<index, latinContext: latinContext, body)
+      }
+      previousRunEndsLatin = endsLatin
       if !keepGoing { return }
     }
   }
@@ -214,8 +234,50 @@ public struct Tokenizer: Sendable, Equatable {
     return body(AnalyzedTerm(term: folded, unstemmed: nil, utf8Range: range))
   }
 
+  /// Whether the first letter or digit after `index` (past separators, marks and format
+  /// characters) is a Latin letter or a digit.
+  ///
+  /// - Complexity: O(*k*) in the bytes up to that letter; called only after a short
+  ///   non-ASCII run, so each separator is read at most twice over a whole scan.
+  private static func nextRunStartsLatin(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int)
+    -> Bool
+  {
+    var index = index
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte < 0x80 {
+        if isASCIIAlphanumeric(byte) { return true }
+        index += 1
+        continue
+      }
+      let (scalar, length) = decode(bytes, at: index)
+      switch classify(scalar) {
+      case .word: return isLatinLetterOrDigit(scalar)
+      case .noSpace: return false
+      case .separator, .mark, .ignorable: index += length
+      }
+    }
+    return false
+  }
+
+  /// A digit of any script, or a letter of the Latin blocks (Latin-1 Supplement and Extended-A/B,
+  /// IPA, Latin Extended Additional/C/D/E, full-width Latin).
+  static func isLatinLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x00C0..<0x02B0, 0x1E00..<0x1F00,
+      0x2C60..<0x2C80, 0xA720..<0xA800, 0xAB30..<0xAB70, 0xFF10...0xFF19, 0xFF21...0xFF3A,
+      0xFF41...0xFF5A:
+      return true
+    default:
+      return scalar.properties.numericType != nil
+    }
+  }
+
+  /// - Parameter latinContext: whether the runs next to this one end or start in a Latin
+  ///   letter or a digit, which makes a lone Greek letter notation (`TNF-α`, `α-helix`).
   private func emitUnicodeRun(
-    _ run: UnsafeBufferPointer<UInt8>, range: Range<Int>, _ body: (AnalyzedTerm) -> Bool
+    _ run: UnsafeBufferPointer<UInt8>, range: Range<Int>, latinContext: Bool,
+    _ body: (AnalyzedTerm) -> Bool
   ) -> Bool {
     var raw = String.UnicodeScalarView()
     var index = 0
@@ -234,7 +296,7 @@ public struct Tokenizer: Sendable, Equatable {
     func flushWord() -> Bool {
       guard !word.isEmpty else { return true }
       defer { word = String.UnicodeScalarView() }
-      return emitWord(word, range: range, body)
+      return emitWord(word, range: range, latinContext: latinContext, body)
     }
     func flushUnits() -> Bool {
       guard !units.isEmpty else { return true }
@@ -280,9 +342,11 @@ public struct Tokenizer: Sendable, Equatable {
   }
 
   private func emitWord(
-    _ scalars: String.UnicodeScalarView, range: Range<Int>, _ body: (AnalyzedTerm) -> Bool
+    _ scalars: String.UnicodeScalarView, range: Range<Int>, latinContext: Bool,
+    _ body: (AnalyzedTerm) -> Bool
   ) -> Bool {
-    let scalars = Self.spellingOutGreekLetters(in: scalars) ?? scalars
+    let scalars =
+      Self.spellingOutGreekLetters(in: scalars, loneLetterIsNotation: latinContext) ?? scalars
     let folded = String(scalars)
     if stemming && scalars.count > 2
       && scalars.allSatisfy({ $0.value >= 0x61 && $0.value <= 0x7A })
@@ -307,33 +371,44 @@ public struct Tokenizer: Sendable, Equatable {
     "phi", "chi", "psi", "omega",
   ]
 
-  /// `word` with each Greek letter spelled out by its English name when the word is scientific
-  /// notation rather than Greek prose: a lone Greek letter (`α` in `TNF-α`), or Greek letters
-  /// mixed with other letters or digits (`IL-1β` → `1beta`, `NF-κB` → `kappab`, `PPARγ` →
-  /// `ppargamma`, `Aβ42` → `abeta42`). Nil when nothing changes: no Greek letter, or a word of
-  /// two or more Greek letters only, which stays Greek. Written-out and symbol forms then meet
+  /// `word` with its Greek letters spelled out by their English names when the word is
+  /// scientific notation rather than Greek prose:
+  /// - Greek letters inside a word that also has other letters or digits (`IL-1β` → `1beta`,
+  ///   `NF-κB` → `kappab`, `PPARγ` → `ppargamma`, `Aβ42` → `abeta42`) — except `μ`, which there is
+  ///   almost always the micro prefix of a unit (`μm`, `μg`, `5μM`) and stays as it is;
+  /// - a lone Greek letter when `loneLetterIsNotation` (a word next to it ends or starts in a Latin
+  ///   letter or digit: `TNF-α`, `α-helix`, `α and β cells`, `μ-opioid`).
+  ///
+  /// Words of Greek letters only stay Greek, and so does a lone letter among Greek words (the
+  /// articles `ο` and `η` in `Ο Γιάννης και η Μαρία`). Written-out and symbol forms then meet
   /// (`TNF-alpha`, `IL-1beta`, `NF-kappaB`), as in PubMed's search, which turns `β` into `beta`.
   ///
-  /// - Parameter word: a folded word (lowercase, marks of Greek letters already removed; NFKC
-  ///   has already made `µ` (micro sign) `μ` and `ϐ`, `ϑ`, `ϕ`, `ϰ`, `ϱ`, `ϖ` plain letters).
-  /// - Returns: the spelled-out word, cut to ``maximumTermLength`` scalars, or nil.
+  /// - Parameters:
+  ///   - word: a folded word (lowercase, marks of Greek letters already removed; NFKC has already
+  ///     made `µ` (micro sign) `μ` and `ϐ`, `ϑ`, `ϕ`, `ϰ`, `ϱ`, `ϖ` plain letters).
+  ///   - loneLetterIsNotation: whether a one-letter word is spelled out.
+  /// - Returns: the spelled-out word, cut to ``maximumTermLength`` scalars, or nil when nothing
+  ///   changes.
   /// - Complexity: O(*n*) in the word's scalars.
-  static func spellingOutGreekLetters(in word: String.UnicodeScalarView)
-    -> String.UnicodeScalarView?
-  {
-    var hasGreekLetter = false
+  static func spellingOutGreekLetters(
+    in word: String.UnicodeScalarView, loneLetterIsNotation: Bool
+  ) -> String.UnicodeScalarView? {
+    var spellable = false
     var hasOther = false
     for scalar in word {
       switch scalar.value {
-      case 0x03B1...0x03C9: hasGreekLetter = true
+      case 0x03BC: continue  // μ: see above
+      case 0x03B1...0x03C9: spellable = true
       case 0x0370..<0x0400, 0x1F00..<0x2000: continue
       default: hasOther = true
       }
     }
-    guard hasGreekLetter, hasOther || word.count == 1 else { return nil }
+    let lone = word.count == 1 && loneLetterIsNotation
+    if lone, let only = word.first, only.value == 0x03BC { spellable = true }
+    guard spellable, hasOther || lone else { return nil }
     var spelled = String.UnicodeScalarView()
     for scalar in word {
-      if case 0x03B1...0x03C9 = scalar.value {
+      if case 0x03B1...0x03C9 = scalar.value, lone || scalar.value != 0x03BC {
         spelled.append(contentsOf: greekLetterNames[Int(scalar.value - 0x03B1)].unicodeScalars)
       } else {
         spelled.append(scalar)

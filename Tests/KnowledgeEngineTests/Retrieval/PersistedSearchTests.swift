@@ -241,6 +241,9 @@ struct PersistedSearchTests {
       Item(title: "NF-κB activation notes"),
       Item(title: "Trip to Αθήνα"),
       Item(title: "Alpha release checklist"),
+      Item(title: "Ο Γιάννης και η Μαρία"),
+      Item(title: "Call mum on Sunday", content: "buy a mug"),
+      Item(title: "Omicron variant wave"),
     ])
     #expect(try Set(workspace.search("TNF-alpha").results.map(\.id)) == Set(workspace.ids([0, 4])))
     #expect(try workspace.search("TNF-alpha").results.first?.id == workspace.ids([0]).first)
@@ -253,6 +256,12 @@ struct PersistedSearchTests {
     }
     #expect(try workspace.search("Αθηνα").results.map(\.id) == workspace.ids([3]))
     #expect(try workspace.search("athina").results.isEmpty)
+    // Greek articles are not letters of notation, and μ in a unit is not the word `mu`.
+    #expect(try workspace.search("omicron").results.map(\.id) == workspace.ids([7]))
+    #expect(try workspace.search("eta").results.isEmpty)
+    #expect(try workspace.search("10 μm").results.isEmpty)
+    #expect(try workspace.search("5 μg").results.isEmpty)
+    #expect(try workspace.search("η Μαρία").results.map(\.id) == workspace.ids([5]))
   }
 
   @Test("Zürich finds nothing on the folding corpus, and says why")

@@ -61,8 +61,12 @@ struct TokenizerTests {
     Case(name: "lone Greek letter", text: "TNF-α TNF-alpha", terms: ["tnf", "alpha", "tnf", "alpha"]),
     Case(name: "Greek letter after digits", text: "IL-1β IL-1beta", terms: ["il", "1beta", "il", "1beta"]),
     Case(name: "Greek letter inside a word", text: "NF-κB NF-kappaB Aβ42", terms: ["nf", "kappab", "nf", "kappab", "abeta42"]),
-    Case(name: "capital Greek letter and tonos", text: "PPARΓ Ά", terms: ["ppargamma", "alpha"]),
-    Case(name: "micro sign is mu", text: "5 µm 5 μm", terms: ["5", "mum", "5", "mum"]),
+    Case(name: "capital Greek letter and tonos", text: "PPARΓ, Ά-helix", terms: ["ppargamma", "alpha", "helix"]),
+    Case(name: "lone Greek letters next to English words", text: "α and β cells", terms: ["alpha", "and", "beta", "cell"]),
+    Case(name: "micro sign is a unit prefix and stays", text: "5 µm 5 μm 10μg", terms: ["5", "μm", "5", "μm", "10μg"]),
+    Case(name: "a lone mu is the letter", text: "μ-opioid mu-opioid", terms: ["mu", "opioid", "mu", "opioid"]),
+    Case(name: "one-letter Greek words in Greek prose stay", text: "Ο Γιάννης και η Μαρία", terms: ["ο", "γιαννησ", "και", "η", "μαρια"]),
+    Case(name: "a lone Greek letter alone stays", text: "Ω", terms: ["ω"]),
     Case(name: "Greek words stay Greek", text: "Αθήνα βιβλίο", terms: ["αθηνα", "βιβλιο"]),
   ]
 
