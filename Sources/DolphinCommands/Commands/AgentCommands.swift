@@ -33,8 +33,12 @@ enum AgentCommands {
         Without a model the answer is the deterministic renderers' output, labeled as such.
         """),
     run: { ctx in
+      // Refused messages and model URLs are refused before anything is stored (opening the
+      // session stores its conversation, which would create a new workspace).
+      try AssistantSession.validateMessage(ctx.arguments.positionals[0])
+      let generator = try generator(ctx)
       let engine = try ctx.engine(.create)
-      let session = try AssistantSession(engine: engine, generator: try generator(ctx))
+      let session = try AssistantSession(engine: engine, generator: generator)
       let console = ctx.console
       let yes = ctx.arguments.has("yes")
       let interactive = console.isInteractive
@@ -45,8 +49,6 @@ enum AgentCommands {
         let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         return answer == "y" || answer == "yes" ? .approved(by: "user") : .denied(reason: "declined by the user")
       }
-      // Refused messages are refused before any route or plan is shown.
-      try AssistantSession.validateMessage(ctx.arguments.positionals[0])
       let route = session.router.route(ctx.arguments.positionals[0])
       if !ctx.json {
         console.printError("route: \(route.kind.rawValue) — \(route.reason)")

@@ -156,16 +156,8 @@ enum DataRightsCommands {
           engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory())
         }
       } else {
-        do {
-          engine = try ctx.engine(.update)
-        } catch WorkspaceError.noWorkspace {
-          // A new workspace is created only for an import that succeeds: rehearse it in memory
-          // first, so a refused document leaves nothing behind.
-          let rehearsal = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory())
-          let rehearsed = try rehearsal.planImport(document, policy: policy, source: source)
-          _ = try rehearsal.applyImport(document, policy: policy, source: source, expecting: rehearsed)
-          engine = try ctx.engine(.create)
-        }
+        // A new workspace is created only by an import that succeeds (see WorkspaceAccess.create).
+        engine = try ctx.engine(.create)
       }
       let plan = try engine.planImport(document, policy: policy, source: source)
       if ctx.json {
