@@ -243,8 +243,10 @@ enum DataRightsCommands {
       try ctx.console.printJSON(report)
     } else {
       let removed = report.removed.values.reduce(0, +)
+      let scrubbed = report.changed["scrubExcerpts"].map { "; removed the chat excerpts from \($0) handoff(s), which are kept" }
       ctx.console.print(
-        "Erased \(removed) record(s)" + (report.removedFiles.isEmpty ? "" : " and \(report.removedFiles.count) file(s)") + ".")
+        "Erased \(removed) record(s)" + (report.removedFiles.isEmpty ? "" : " and \(report.removedFiles.count) file(s)")
+          + (scrubbed ?? "") + ".")
       ctx.console.print(Render.verification(report.verification))
     }
     if !report.verification.passed {
