@@ -266,6 +266,7 @@ final class CommandContext {
         reason: "its schema is incomplete (pending step(s): " + store.pendingMigrationSteps.joined(separator: ", ")
           + ") and cannot be completed here; run any dolphin command once where the workspace can be written")
     }
+    try WorkspaceOpening.finishMigrations(store: store)
     if access != .read {
       try WorkspaceOpening.afterOpen(store: store, directory: directory, console: console)
     }

@@ -511,6 +511,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         // Another process may have applied it while we waited for the lock.
         if try conn.integer("SELECT count(*) FROM schema_migration WHERE name = ?", [.text(step.name)]) == 0 {
           try conn.execute(step.sql)
+          try step.apply?(conn)
           try conn.run(
             "INSERT INTO schema_migration(name, applied_at) VALUES (?, ?)",
             [.text(step.name), .text(ISO8601.string(from: Date()))])

@@ -76,6 +76,7 @@ enum MCPCommands {
         "dolphin mcp: notice: \(store.databasePath) is read-only (\(reason)); reads work, "
           + "tools that write will fail")
     }
+    try WorkspaceOpening.finishMigrations(store: store)
     try WorkspaceOpening.afterOpen(store: store, directory: directory, console: console)
     return KnowledgeEngine(store: store)
   }

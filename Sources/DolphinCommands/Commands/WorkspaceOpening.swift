@@ -2,8 +2,16 @@ import ContinuityKit
 import Foundation
 import KnowledgeEngine
 
-/// Work done on first use of a workspace directory: importing a legacy `workspace.json`.
+/// Work done on first use of a workspace directory: importing a legacy `workspace.json`, and
+/// finishing what a schema migration left to the engine.
 enum WorkspaceOpening {
+  /// Indexes again the search-index documents a schema migration listed as stale (step 0006
+  /// rewrites stored tags; the tokenizer is the engine's). Every command that opens the
+  /// workspace writable does it, reads included, so a search never ranks with the old tags.
+  static func finishMigrations(store: SQLiteWorkspaceStore) throws {
+    try KnowledgeEngine(store: store).reindexStaleDocuments()
+  }
+
   static func afterOpen(store: SQLiteWorkspaceStore, directory: URL, console: Console) throws {
     guard !store.isReadOnly else { return }
     if let report = try KnowledgeEngine(store: store).importLegacyWorkspaceIfPresent(in: directory) {

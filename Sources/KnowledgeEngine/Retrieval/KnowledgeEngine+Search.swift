@@ -123,6 +123,19 @@ extension KnowledgeEngine {
     try store.write { tx in try LexicalIndexStore.rebuild(in: tx) }
   }
 
+  /// Indexes again the documents whose records changed behind the index's back (listed by a
+  /// schema migration that rewrote stored tags, see `TagNormalizationStep`). Hosts call it
+  /// after opening a workspace for writing (the CLI and `dolphin mcp` do); it reads first and
+  /// writes only when something is listed, so it costs one query otherwise.
+  /// - Returns: how many documents were indexed again.
+  /// - Throws: storage errors; ``WorkspaceError/readOnly(file:reason:)`` is never thrown (a
+  ///   read-only store is left as it is).
+  @discardableResult
+  public func reindexStaleDocuments() throws -> Int {
+    guard !store.isReadOnly, try store.read({ tx in try LexicalIndexStore.staleCount(tx) }) > 0 else { return 0 }
+    return try store.write { tx in try LexicalIndexStore.reindexStale(in: tx) }
+  }
+
   /// Checks that the index agrees with the records: every knowledge item and memory has an
   /// index document and no index document lacks its record.
   /// - Returns: problems found (empty when consistent).
@@ -155,6 +168,13 @@ extension KnowledgeEngine {
         """
       )
       if orphans > 0 { problems.append("\(orphans) search index document(s) have no record") }
+      let stale = try LexicalIndexStore.staleCount(tx)
+      if stale > 0 {
+        problems.append(
+          "\(stale) search index document(s) predate a change to their record's tags (schema step "
+            + "\(TagNormalizationStep.name)); the next dolphin command that can write the workspace indexes them again, "
+            + "or run `dolphin reindex`")
+      }
       let built = try LexicalIndexStore.storedTokenizerVersion(tx)
       if built != Tokenizer.version {
         problems.append(
