@@ -68,7 +68,7 @@ struct ContinuityCommandsTests {
     #expect(decisions.first?["evidenceIDs"] as? [String] == [sqlite])
     let tasks = try #require(sections["openTasks"] as? [[String: Any]])
     #expect(tasks.first?["evidenceIDs"] as? [String] == [benchmark, sqlite])
-    #expect(texts[0].hasPrefix("Project context — rule-based digest (rule-based-digest v4"))
+    #expect(texts[0].hasPrefix("Project context — rule-based digest (rule-based-digest v5"))
     #expect(texts[0].contains("  - Use SQLite for the workspace [high] — WAL mode.  [\(sqlite)]"))
     // Four captures: no automatic digest, and computing the context stored none either.
     #expect((try cli.json(["status"])["counts"] as? [String: Any])?["digest"] as? Int == 0)
