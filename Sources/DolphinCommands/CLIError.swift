@@ -4,7 +4,8 @@ import ContinuityKit
 enum CLIError: Error, Sendable, Equatable {
   /// Bad arguments. Exit 2.
   case usage(String)
-  /// An input file problem (unreadable, not UTF-8, a refused legacy file). Exit 4.
+  /// An input file problem (unreadable, a symbolic link loop, not UTF-8, a refused legacy
+  /// file). Exit 4.
   case input(String)
   /// A path or record named on the command line does not exist (an input file named by a
   /// positional or an option alike). Exit 3.
@@ -18,6 +19,19 @@ struct UnconfirmedPlan: Error {
   var message: String
   /// The deletion or erase plan that was shown and not applied.
   var plan: any Encodable & Sendable
+}
+
+/// An agent run (`dolphin ask`) in which a call was denied, cancelled or failed, with the run's
+/// document (route, answer, receipts), so that a `--json` error document shows what executed
+/// before the failure. Exit code and error kind as given.
+struct FailedRun: Error {
+  var code: Int32
+  /// The error kind of the JSON document: `aborted`, `notFound` or `validation`.
+  var kind: String
+  /// E.g. `knowledge_capture was denied: approval needed: run in a terminal or pass --yes`.
+  var message: String
+  /// The run's document; every receipt of the run is in it.
+  var run: any Encodable & Sendable
 }
 
 /// Exit codes of `dolphin`.
@@ -94,6 +108,8 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
     return (ExitCode.validation, "validation", e.message)
   case let e as UnconfirmedPlan:
     return (ExitCode.aborted, "aborted", e.message)
+  case let e as FailedRun:
+    return (e.code, e.kind, e.message)
   case let e as ReportedFailure:
     return (e.code, "reported", e.message)
   case let e as LegacyImportError:

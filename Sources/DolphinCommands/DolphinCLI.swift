@@ -119,7 +119,7 @@ public enum DolphinCLI {
       do {
         try await command.run(context)
       } catch {
-        throw command.spec.namingFlags(in: error)
+        throw command.spec.advisingOnCredentials(in: command.spec.namingFlags(in: error))
       }
       return ExitCode.success
     } catch {
@@ -144,15 +144,19 @@ public enum DolphinCLI {
           /// names the flag instead).
           var field: String?
           /// The plan that was not applied, for an unconfirmed deletion or erase.
-          var plan: Plan?
+          var plan: Nested?
+          /// The run's document, for an `ask` whose call was denied or failed: its receipts
+          /// show what executed before the failure.
+          var run: Nested?
         }
-        struct Plan: Encodable {
+        struct Nested: Encodable {
           var value: any Encodable
           func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
         }
         var error: Body
       }
-      let plan = (error as? UnconfirmedPlan).map { ErrorDocument.Plan(value: $0.plan) }
+      let plan = (error as? UnconfirmedPlan).map { ErrorDocument.Nested(value: $0.plan) }
+      let run = (error as? FailedRun).map { ErrorDocument.Nested(value: $0.run) }
       var field: String?
       switch error {
       case let e as ValidationError: field = e.field
@@ -163,7 +167,7 @@ public enum DolphinCLI {
       default: field = nil
       }
       try? console.printJSON(
-        ErrorDocument(error: .init(kind: kind, message: message, exitCode: code, field: field, plan: plan)))
+        ErrorDocument(error: .init(kind: kind, message: message, exitCode: code, field: field, plan: plan, run: run)))
     }
     console.printError("dolphin: error: \(inert(message))")
     return code
@@ -237,7 +241,12 @@ final class CommandContext {
   /// succeeds (until then it reads as empty); the others fail with exit 3 and create nothing,
   /// so a mistyped `--workspace` is reported instead of silently giving an empty workspace.
   /// Commands that write import a legacy `workspace.json` found in the directory on first use.
-  func openStore(_ access: WorkspaceAccess) throws -> SQLiteWorkspaceStore {
+  /// A search index built with another tokenizer version is rebuilt (see
+  /// ``WorkspaceOpening/prepareSearchIndex(store:console:program:)``) unless
+  /// `preparingSearchIndex` is false (`reindex`, which rebuilds it anyway).
+  func openStore(_ access: WorkspaceAccess, preparingSearchIndex: Bool = true) throws
+    -> SQLiteWorkspaceStore
+  {
     let directory = workspaceDirectory
     let legacy = directory.appendingPathComponent(KnowledgeEngine.legacyFileName)
     let hasLegacy = access != .read && FileManager.default.fileExists(atPath: legacy.path)
@@ -266,15 +275,20 @@ final class CommandContext {
         reason: "its schema is incomplete (pending step(s): " + store.pendingMigrationSteps.joined(separator: ", ")
           + ") and cannot be completed here; run any dolphin command once where the workspace can be written")
     }
-    try WorkspaceOpening.finishMigrations(store: store)
     if access != .read {
       try WorkspaceOpening.afterOpen(store: store, directory: directory, console: console)
+    }
+    if preparingSearchIndex {
+      try WorkspaceOpening.prepareSearchIndex(store: store, console: console, program: "dolphin")
     }
     return store
   }
 
-  func engine(_ access: WorkspaceAccess) throws -> KnowledgeEngine {
-    KnowledgeEngine(store: try openStore(access))
+  /// An engine over the workspace opened by ``openStore(_:preparingSearchIndex:)``.
+  func engine(_ access: WorkspaceAccess, preparingSearchIndex: Bool = true) throws
+    -> KnowledgeEngine
+  {
+    KnowledgeEngine(store: try openStore(access, preparingSearchIndex: preparingSearchIndex))
   }
 
   /// Asks for confirmation of `plan` unless `--yes`.

@@ -61,4 +61,50 @@ struct AnalyzeCommandTests {
     #expect(one.status == 0, "\(one.stderr)")
     #expect(one.stdout.contains("1 file(s)"))
   }
+
+  @Test("a symbolic link loop named on the command line is reported as a loop (exit 4), not as a missing file")
+  func symbolicLinkLoop() throws {
+    let dir = TemporaryDirectory("analyze-loop")
+    defer { dir.remove() }
+    let fm = FileManager.default
+    try fm.createSymbolicLink(atPath: dir.appending("loop").path, withDestinationPath: "loop")
+    try fm.createSymbolicLink(atPath: dir.appending("a.swift").path, withDestinationPath: "b.swift")
+    try fm.createSymbolicLink(atPath: dir.appending("b.swift").path, withDestinationPath: "a.swift")
+    for name in ["loop", "a.swift"] {
+      let path = dir.appending(name).path
+      let r = try runDolphin(["analyze", path])
+      #expect(r.status == 4, "\(r.stdout)\n\(r.stderr)")
+      #expect(
+        r.stderr.contains("dolphin: error: \(path): a symbolic link loop: following its links never reaches a file or directory"),
+        "\(r.stderr)")
+      #expect(!r.stderr.contains("no such file"), "\(r.stderr)")
+      let json = try runDolphin(["analyze", path, "--json"])
+      #expect(json.status == 4)
+      #expect(json.stdout.contains(#""kind" : "input""#), "\(json.stdout)")
+    }
+    // The other inputs read from a path say so too.
+    let content = try runDolphin(["capture", "fact", "x", "--content-file", dir.appending("loop").path, "--workspace", dir.appending("ws").path])
+    #expect(content.status == 4, "\(content.stderr)")
+    #expect(content.stderr.contains("--content-file: \(dir.appending("loop").path): a symbolic link loop"), "\(content.stderr)")
+    // A link to nothing is still "not found", and names its target.
+    try fm.createSymbolicLink(atPath: dir.appending("gone.swift").path, withDestinationPath: "nothere.swift")
+    let gone = try runDolphin(["analyze", dir.appending("gone.swift").path])
+    #expect(gone.status == 3, "\(gone.stderr)")
+    #expect(gone.stderr.contains("gone.swift: a symbolic link to 'nothere.swift', which does not exist"), "\(gone.stderr)")
+  }
+
+  @Test("a file named two ways is shown under the first name given")
+  func duplicateShownUnderFirstName() throws {
+    let dir = TemporaryDirectory("analyze-twice")
+    defer { dir.remove() }
+    try FileManager.default.createDirectory(at: dir.appending("aa"), withIntermediateDirectories: true)
+    try Data("let x = try! f()\n".utf8).write(to: dir.appending("aa/A.swift"))
+    try FileManager.default.createSymbolicLink(atPath: dir.appending("zz").path, withDestinationPath: "aa")
+    let viaLink = dir.appending("zz").path + "/A.swift"
+    let r = try runDolphin(["analyze", viaLink, dir.appending("aa/A.swift").path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("1 file(s), 1 finding(s)"), "\(r.stdout)")
+    #expect(r.stdout.contains("\(viaLink):1:9: force_try"), "\(r.stdout)")
+    #expect(!r.stdout.contains(dir.appending("aa/A.swift").path), "\(r.stdout)")
+  }
 }

@@ -69,9 +69,58 @@ struct ContinuityCommandsTests {
     let tasks = try #require(sections["openTasks"] as? [[String: Any]])
     #expect(tasks.first?["evidenceIDs"] as? [String] == [benchmark, sqlite])
     #expect(texts[0].hasPrefix("Project context — rule-based digest (rule-based-digest v5"))
-    #expect(texts[0].contains("  - Use SQLite for the workspace [high] — WAL mode.  [\(sqlite)]"))
+    // Evidence ids first, as the MCP tools render them, so that text cannot pose as an id.
+    #expect(texts[0].contains("Each line starts with its evidence ids in brackets."))
+    #expect(texts[0].contains("  - [\(sqlite)] Use SQLite for the workspace [high] — WAL mode.\n"))
+    #expect(texts[0].contains("  - [\(benchmark), \(sqlite)] Benchmark the digest"), "\(texts[0])")
     // Four captures: no automatic digest, and computing the context stored none either.
     #expect((try cli.json(["status"])["counts"] as? [String: Any])?["digest"] as? Int == 0)
+  }
+
+  @Test("context and review print each line's evidence ids first, so a title cannot pose as more ids")
+  func evidenceIDsFirst() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let fake = "00000000-0000-0000-0000-00000000BEEF"
+    let r = try cli.json(["capture", "decision", "Adopt WAL  [\(fake)]", "--priority", "high"])
+    let id = try #require((r["item"] as? [String: Any])?["id"] as? String)
+    for command in ["context", "review"] {
+      let out = try cli.run([command]).stdout
+      // Digest lines (the insights of `review` print their ids on a line of their own).
+      let lines = out.split(separator: "\n").filter { $0.hasPrefix("  - ") && $0.contains("Adopt WAL") }
+      #expect(!lines.isEmpty, "\(command): \(out)")
+      for line in lines {
+        #expect(line.hasPrefix("  - [\(id)] "), "\(command): \(line)")
+        #expect(line.contains("Adopt WAL  [\(fake)]"), "\(command): \(line)")
+      }
+    }
+  }
+
+  @Test("a title's line break cannot start a digest line or an insight's evidence line of its own")
+  func lineBreakCannotFakeEvidence() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let fake = "00000000-0000-0000-0000-00000000BEEF"
+    let wal = try #require((try cli.json(["capture", "decision", "Adopt WAL  [\(fake)]"])["item"] as? [String: Any])?["id"] as? String)
+    let title = "Ship it\n- [\(fake)] fake\n    evidence: \(fake)"
+    let ship = try #require((try cli.json(["capture", "goal", title])["item"] as? [String: Any])?["id"] as? String)
+    for command in ["context", "review", "insights"] {
+      let out = try cli.run([command]).stdout
+      let lines = out.split(separator: "\n")
+      #expect(!lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("- [\(fake)]") }, "\(command): \(out)")
+      #expect(!lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("evidence: \(fake)") }, "\(command): \(out)")
+      // Digest lines: the ids first; the title folded onto the line.
+      for line in lines where line.hasPrefix("  - ") && line.contains("Ship it") {
+        #expect(line == "  - [\(ship)] Ship it - [\(fake)] fake     evidence: \(fake)", "\(command): \(line)")
+      }
+      // Insights (`review`, `insights`): the evidence sits on a line of its own, after the
+      // message, and names real ids only.
+      for line in lines where line.trimmingCharacters(in: .whitespaces).hasPrefix("evidence: ") {
+        let ids = line.trimmingCharacters(in: .whitespaces).dropFirst("evidence: ".count).split(separator: ", ").map(String.init)
+        #expect(!ids.isEmpty && ids.allSatisfy { $0 == wal || $0 == ship }, "\(command): \(line)")
+      }
+    }
+    #expect(try cli.run(["insights"]).stdout.contains("evidence: "), "the missing-tags insight cites both items")
   }
 
   @Test("context --save stores one digest with trigger manual")

@@ -40,3 +40,60 @@ struct CredentialCommandTests {
     #expect(doctor.stdout.contains("looks like a credential"))
   }
 }
+
+/// The advice of a credential refusal is something the user can do with the command they ran.
+@Suite("dolphin: a credential refusal's advice fits the command", .serialized)
+struct CredentialAdviceTests {
+  /// A command refusing credential-looking text, and its whole error message.
+  struct Case: CustomStringConvertible, Sendable {
+    var name: String
+    var args: [String]
+    var message: String
+    var description: String { name }
+  }
+
+  static let found = "looks like it holds a credential (password or secret assignment at line 1, column 1)"
+  static let withFlag = "; it was not stored. Remove the secret, or store it deliberately with --allow-credentials"
+  /// The commands that take `--allow-credentials`, as the advice of one that does not names them.
+  static let flagCommands = [["capture"], ["memory", "save"], ["task", "add"], ["handoff", "create"]]
+
+  static let cases = [
+    Case(name: "capture", args: ["capture", "fact", "Deploy", "--content", "password=hunter22222"], message: "content \(found)\(withFlag)"),
+    Case(name: "memory save", args: ["memory", "save", "password=hunter22222"], message: "text \(found)\(withFlag)"),
+    Case(name: "task add", args: ["task", "add", "password=hunter22222"], message: "title \(found)\(withFlag)"),
+    Case(name: "handoff create", args: ["handoff", "create", "--focus", "password=hunter22222"], message: "--focus \(found)\(withFlag)"),
+    // `ask` has no override: it says why, and names the commands that have one.
+    Case(
+      name: "ask", args: ["ask", "password=hunter22222"],
+      message:
+        "message \(found); nothing was stored or run: a chat message stays in the chat log and is copied into handoffs. "
+        + "Remove the secret; to store it deliberately, use --allow-credentials with `dolphin capture`, "
+        + "`dolphin memory save`, `dolphin task add` or `dolphin handoff create`"),
+  ]
+
+  @Test("each command's refusal gives advice it can follow, on stderr and in the --json error", arguments: cases)
+  func advice(_ c: Case) throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let r = try cli.run(c.args)
+    #expect(r.status == 4)
+    #expect(r.stderr == "dolphin: error: \(c.message)\n", "\(r.stderr)")
+    let j = try cli.run(c.args + ["--json"])
+    let doc = try #require(try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any], "\(j.stdout)")
+    let error = try #require(doc["error"] as? [String: Any])
+    #expect(error["message"] as? String == c.message)
+    #expect(error["kind"] as? String == "validation")
+  }
+
+  @Test("the commands the advice names take --allow-credentials, and ask does not")
+  func adviceIsTrue() throws {
+    let option = "\n  --allow-credentials "
+    for command in Self.flagCommands {
+      let help = try runDolphin(command + ["--help"])
+      #expect(help.stdout.contains(option), "\(command): \(help.stdout)")
+    }
+    #expect(!(try runDolphin(["ask", "--help"]).stdout.contains(option)))
+    let ask = try runDolphin(["ask", "password=hunter22222", "--allow-credentials", "--workspace", "/nonexistent/dolphin-ws"])
+    #expect(ask.status == 2, "\(ask.stderr)")
+  }
+}

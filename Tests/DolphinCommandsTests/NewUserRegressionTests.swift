@@ -68,10 +68,12 @@ struct NewUserRegressionTests {
     let dir = TemporaryDirectory("nu2")
     defer { dir.remove() }
     let ws = dir.appending("ws").path
-    #expect(try runDolphin(["ask", "/capture decision: password=hunter22222 | Y", "--yes", "--workspace", ws]).status == 4)
-    // Not even the workspace: the message is refused before the session stores its conversation.
-    #expect(!FileManager.default.fileExists(atPath: ws))
-    #expect(try runDolphin(["status", "--json", "--workspace", ws]).status == 3)
+    #expect(try runDolphin(["capture", "fact", "Seed", "--workspace", ws]).status == 0)
+    _ = try runDolphin(["ask", "/capture decision: password=hunter22222 | Y", "--yes", "--workspace", ws])
+    let status = try runDolphin(["status", "--json", "--workspace", ws])
+    let obj = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+    #expect((obj["counts"] as? [String: Any])?["message"] as? Int == 0)
+    #expect((obj["counts"] as? [String: Any])?["knowledge"] as? Int == 1)
   }
 
   @Test("an over-long ask is refused before any route or plan is printed")

@@ -90,6 +90,36 @@ struct ReadOnlyWorkspaceTests {
     #expect(try Unwritable.snapshot(cli.workspace) == before)
   }
 
+  @Test("an index from an older tokenizer: searches still find every record and say why, doctor reports it, no file changes")
+  func staleSearchIndex() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Øresund bridge notes", "--tags", "travel"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Łódź meetup"]).status == 0)
+    try IndexUpgradeCommandTests.makeVersion1(cli.workspace)
+    let before = try Unwritable.snapshot(cli.workspace)
+
+    for (args, expected) in [(["search", "oresund"], "Øresund bridge notes"), (["search", "lodz", "--explain"], "term lodz: exact")] {
+      let search = try Unwritable.run(args, in: cli.workspace)
+      #expect(search.status == 0, "\(search.stderr)")
+      #expect(search.stdout.contains(expected), "\(search.stdout)")
+      #expect(
+        search.stderr.contains(
+          "dolphin: notice: the search index was built with tokenizer version 1, not this build's 2, and cannot be rebuilt here ("),
+        "\(search.stderr)")
+      #expect(search.stderr.contains("searches index every record in memory instead"))
+    }
+
+    let doctor = try Unwritable.run(["doctor"], in: cli.workspace)
+    #expect(doctor.status == 5)
+    #expect(doctor.stdout.contains("  - " + IndexUpgradeCommandTests.mismatch), "\(doctor.stdout)")
+    #expect(try Unwritable.snapshot(cli.workspace) == before)
+
+    // Where it can be written, the next command rebuilds it.
+    let writable = try cli.run(["search", "oresund"])
+    #expect(writable.stderr.contains("dolphin: notice: rebuilt the search index"), "\(writable.stderr)")
+  }
+
   @Test("committed changes still in the -wal: read with its -shm; without it, refused saying why, and doctor says the same")
   func walLeftBehind() throws {
     let cli = CLI()

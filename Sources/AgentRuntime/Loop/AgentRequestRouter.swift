@@ -32,6 +32,14 @@ public struct Route: Sendable, Equatable {
   /// what it needs. Nothing runs; a caller can treat it as a usage error.
   public var isMalformedCommand: Bool
 
+  /// For a malformed command, what is wrong, without the route's `: no tool` ending (`unknown
+  /// command /cap; did you mean /capture?`); nil for every other route.
+  public var commandProblem: String? {
+    guard isMalformedCommand else { return nil }
+    let suffix = ": no tool"
+    return reason.hasSuffix(suffix) ? String(reason.dropLast(suffix.count)) : reason
+  }
+
   public init(kind: Kind, plan: [PlannedCall], reason: String, isMalformedCommand: Bool = false) {
     self.kind = kind
     self.plan = plan

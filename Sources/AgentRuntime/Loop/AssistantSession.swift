@@ -50,25 +50,31 @@ public struct AssistantSession: Sendable {
   /// Checks a user message as ``ask(_:approver:)`` does before it stores or runs anything, so
   /// a caller can refuse it before showing a route or plan.
   /// - Throws: ``ValidationError`` (field `message`) when it is empty or whitespace, longer
-  ///   than ``Limits/content`` characters, or looks like it holds a credential.
+  ///   than ``Limits/content`` characters, made only of control or invisible characters (which
+  ///   the sanitizer removes, so it would be stored empty), or looks like it holds a credential.
   public static func validateMessage(_ text: String) throws {
     try Limits.checkNotEmpty("message", text)
-    try Limits.check("message", text, limit: Limits.content)
+    _ = try Limits.sanitizedInput("message", text, limit: Limits.content)
     // Agents and MCP clients never store credentials; the message would be kept in the chat
-    // log and copied into handoffs, so it is refused before anything is stored or run.
-    try CredentialDetector.requireNoCredential(in: text, field: "message")
+    // log and copied into handoffs, so it is refused before anything is stored or run. There
+    // is no override here: a secret is stored deliberately by a capture, never through chat.
+    try CredentialDetector.requireNoCredential(
+      in: text, field: "message",
+      consequence: "nothing was stored or run: a chat message stays in the chat log and is copied into handoffs")
   }
 
   /// Routes and runs one user message; stores the user message and the shown answer.
-  /// - Throws: ``ValidationError`` for an empty or over-long message, or one that looks like it
-  ///   holds a credential (nothing is stored or run then).
+  /// - Throws: ``ValidationError`` (field `message`) as ``validateMessage(_:)`` does, and for an
+  ///   unknown or incomplete `/command` (``Route/commandProblem`` is the message). A refused
+  ///   message is neither stored nor run.
   public func ask(_ text: String, approver: any ApprovalProvider) async throws -> AssistantReply {
     try Self.validateMessage(text)
+    let route = router.route(text)
+    if let problem = route.commandProblem { throw ValidationError(field: "message", message: problem) }
     let env = engine.environment
     let user = ChatMessage(id: env.makeID(), conversationID: conversationID, role: .user, text: Sanitizer.sanitize(text), createdAt: env.now())
     try engine.store.write { tx in try tx.insertMessage(user) }
     let excerpts = try recentExcerpts()
-    let route = router.route(text)
     let run = await loop.run(route, question: text, approver: approver, recentExcerpts: excerpts)
     let reply = ChatMessage(id: env.makeID(), conversationID: conversationID, role: .assistant, text: Truncation.truncate(run.answer, to: Limits.content), createdAt: env.now())
     try engine.store.write { tx in try tx.insertMessage(reply) }

@@ -98,7 +98,9 @@ public struct ToolExecutor: Sendable {
     } catch let e as AgentError {
       return finish(e == .cancelled ? .cancelled : .failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: e, message: e.description)
     } catch {
-      var result = finish(.failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: nil, message: String(describing: error))
+      var message = String(describing: error)
+      if Self.isCredentialRefusal(error) { message += Self.credentialAdvice }
+      var result = finish(.failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: nil, message: message)
       result.failedOnMissingRecord = Self.isMissingRecord(error)
       return result
     }
@@ -106,6 +108,22 @@ public struct ToolExecutor: Sendable {
 }
 
 extension ToolExecutor {
+  /// What a tool's credential refusal adds to the library's message (which offers no
+  /// override): the caller cannot store such text, whatever its arguments say, and the user
+  /// can, on purpose, outside the assistant.
+  static let credentialAdvice =
+    "; an agent or MCP client cannot store such text. The user can, deliberately: "
+    + "`dolphin capture`, `memory save`, `task add` and `handoff create` take --allow-credentials"
+
+  /// Whether `error` refused text that looks like a credential (``ValidationError/credential``).
+  static func isCredentialRefusal(_ error: any Error) -> Bool {
+    switch error {
+    case WorkspaceError.validation(let v): v.credential != nil
+    case let v as ValidationError: v.credential != nil
+    default: false
+    }
+  }
+
   /// Whether `error` says that a record named by id does not exist.
   static func isMissingRecord(_ error: any Error) -> Bool {
     switch error {

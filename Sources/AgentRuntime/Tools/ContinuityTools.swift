@@ -103,14 +103,17 @@ enum ContinuityTools {
     outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
     handler: { _, ctx in
       let r = try ctx.engine.review()
-      var lines = ["Project review (rule-based): \(r.tasks.open) open task(s), \(r.tasks.completed) completed; \(r.insightTotal) insight(s)"]
+      var lines = [
+        "Project review (rule-based): \(r.tasks.open) open task(s), \(r.tasks.completed) completed; \(r.insightTotal) insight(s); "
+          + "each line starts with its evidence ids in brackets"
+      ]
       for (title, section) in [("Decisions", r.decisions), ("Goals", r.goals), ("Open tasks", r.openTasks), ("Priorities", r.priorities), ("Open questions", r.questions)] where !section.isEmpty {
         lines.append("\(title):")
-        lines += section.map { "- \(ToolRendering.line($0.text)) [\($0.evidenceIDs.map(\.uuidString).joined(separator: ", "))]" }
+        lines += section.map(\.rendered)
       }
       if !r.insights.isEmpty {
         lines.append("Insights:")
-        lines += r.insights.map { "- [\($0.priority.rawValue)] \(ToolRendering.line($0.message)) [\($0.evidenceIDs.map(\.uuidString).joined(separator: ", "))]" }
+        lines += r.insights.map(ToolRendering.insightLine)
       }
       return ToolOutput(structured: try ToolRendering.json(r), text: lines.joined(separator: "\n"))
     })
@@ -207,8 +210,9 @@ enum ContinuityTools {
     outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let r = try ctx.engine.insights(minimumPriority: Priority(rawValue: args["minPriority"]?.string ?? "low") ?? .low)
-      let lines = r.insights.map { "- [\($0.priority.rawValue)] \($0.rule.rawValue): \(ToolRendering.line($0.message)) [\($0.evidenceIDs.map(\.uuidString).joined(separator: ", "))]" }
-      return ToolOutput(structured: try ToolRendering.json(r), text: "Rule-based insights: \(r.insights.count) of \(r.total)" + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")))
+      let lines = r.insights.map(ToolRendering.insightLine)
+      return ToolOutput(structured: try ToolRendering.json(r), text: "Rule-based insights: \(r.insights.count) of \(r.total)"
+          + (lines.isEmpty ? "" : "; each line starts with its evidence ids in brackets\n" + lines.joined(separator: "\n")))
     })
 
   static let codeAnalyze = ToolDefinition(

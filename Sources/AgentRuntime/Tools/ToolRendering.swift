@@ -62,7 +62,7 @@ enum ToolRendering {
   }
 
   static func digestText(_ d: Digest) -> String {
-    var lines = ["Project context (rule-based digest \(d.algorithm) v\(d.algorithmVersion); evidence ids in brackets)"]
+    var lines = ["Project context (rule-based digest \(d.algorithm) v\(d.algorithmVersion); each line starts with its evidence ids in brackets)"]
     let sections: [(String, [DigestLine])] = [
       ("Decisions", d.sections.decisions), ("Preferences", d.sections.preferences), ("Goals", d.sections.goals),
       ("Open tasks", d.sections.openTasks), ("Recent context", d.sections.recentContext),
@@ -71,10 +71,15 @@ enum ToolRendering {
     for (title, section) in sections where !section.isEmpty {
       lines.append("\(title):")
       // Evidence ids first, at a fixed place, so that no stored title can append fake ones.
-      for l in section { lines.append("- [\(l.evidenceIDs.map(\.uuidString).joined(separator: ", "))] \(line(l.text))") }
+      lines += section.map(\.rendered)
     }
     if lines.count == 1 { lines.append("(the workspace holds nothing to summarize yet)") }
     return lines.joined(separator: "\n")
+  }
+
+  /// An insight as ``EvidenceLine`` prints it: `- [ids] [priority] rule: message`.
+  static func insightLine(_ i: Insight) -> String {
+    EvidenceLine.render(evidenceIDs: i.evidenceIDs, text: "[\(i.priority.rawValue)] \(i.rule.rawValue): \(i.message)")
   }
 
   static func uuid(_ args: JSONObject, _ key: String) -> UUID? { args[key]?.string.flatMap(UUID.init(uuidString:)) }

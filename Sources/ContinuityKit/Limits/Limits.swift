@@ -126,6 +126,12 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
   /// relationship or a list of ids naming an unknown record); nil otherwise. Callers that tell
   /// "not found" from "invalid" (the CLI's exit 3 and 4) read this, never the message.
   public var missingRecord: MissingRecord?
+  /// What looked like a credential, when that is why the text was refused
+  /// (``CredentialDetector/requireNoCredential(in:field:consequence:)``); nil otherwise. The
+  /// message says how to remove it but offers no override, since only the caller knows whether
+  /// its user has one: a caller that does (the CLI's `--allow-credentials`) reads this, never
+  /// the message, to say so.
+  public var credential: CredentialFinding?
 
   /// A record that a field names by id and that does not exist.
   public struct MissingRecord: Sendable, Equatable {
@@ -141,13 +147,15 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
   }
 
   public init(
-    field: String, limit: Int? = nil, actual: Int? = nil, message: String, missingRecord: MissingRecord? = nil
+    field: String, limit: Int? = nil, actual: Int? = nil, message: String, missingRecord: MissingRecord? = nil,
+    credential: CredentialFinding? = nil
   ) {
     self.field = field
     self.limit = limit
     self.actual = actual
     self.message = message
     self.missingRecord = missingRecord
+    self.credential = credential
   }
 
   /// `field: no recordType has the id id`, marked as ``missingRecord``.

@@ -106,18 +106,26 @@ public enum CredentialDetector {
   }
 
   /// Throws when `text` looks like it holds a credential.
+  ///
+  /// The message names the kind and the position, says what was not done and advises removing
+  /// the secret; it offers no override, since whether there is one depends on who asked (the
+  /// CLI's `--allow-credentials` on some commands; never an agent or MCP client). A caller that
+  /// offers one finds the error marked with ``ValidationError/credential`` and says so.
   /// - Parameters:
   ///   - text: the text about to be stored.
   ///   - field: the field's name for the message, e.g. `content` or `tags[2]`.
-  /// - Throws: ``ValidationError`` with `field` and a message naming the kind and the position,
-  ///   e.g. `content looks like it holds a credential (GitHub token at line 2, column 7)…`.
-  public static func requireNoCredential(in text: String, field: String) throws(ValidationError) {
+  ///   - consequence: what was not done, for the message; `it was not stored` by default.
+  /// - Throws: ``ValidationError`` with `field`, ``ValidationError/credential`` set and a
+  ///   message such as `content looks like it holds a credential (GitHub token at line 2,
+  ///   column 7); it was not stored. Remove the secret`.
+  public static func requireNoCredential(
+    in text: String, field: String, consequence: String = "it was not stored"
+  ) throws(ValidationError) {
     guard let f = firstFinding(in: text) else { return }
     throw ValidationError(
       field: field,
-      message:
-        "\(field) looks like it holds a credential (\(f)); it was not stored. Remove the secret, or "
-        + "store it deliberately with the command line's --allow-credentials flag")
+      message: "\(field) looks like it holds a credential (\(f)); \(consequence). Remove the secret",
+      credential: f)
   }
 
   /// Assignment keys end with one of these (lowercased).

@@ -31,12 +31,20 @@ enum AgentCommands {
         Each local write (capture, handoff, restore, task changes) shows the exact call and asks [y/N] on a terminal;
         --yes approves the writes of this one invocation (for scripts). Greetings and small talk run no tool.
         Without a model the answer is the deterministic renderers' output, labeled as such.
+        A message that looks like it holds a credential is refused (exit 4) and nothing is stored: ask has no
+        --allow-credentials, since a chat message stays in the chat log and is copied into handoffs. Store a
+        secret deliberately with `dolphin capture … --allow-credentials` instead.
         """),
     run: { ctx in
-      // Refused messages and model URLs are refused before anything is stored (opening the
-      // session stores its conversation, which would create a new workspace).
-      try AssistantSession.validateMessage(ctx.arguments.positionals[0])
+      let message = ctx.arguments.positionals[0]
+      // A refused request stores nothing: the model URL, the message and the route are checked
+      // before the workspace is opened (or created) and before a conversation is started, and
+      // before any route or plan is shown.
       let generator = try generator(ctx)
+      try AssistantSession.validateMessage(message)
+      let route = AgentRequestRouter().route(message)
+      // An unknown or incomplete /command would run nothing: a usage error, as for the CLI's own.
+      if let problem = route.commandProblem { throw CLIError.usage(problem) }
       let engine = try ctx.engine(.create)
       let session = try AssistantSession(engine: engine, generator: generator)
       let console = ctx.console
@@ -49,7 +57,6 @@ enum AgentCommands {
         let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         return answer == "y" || answer == "yes" ? .approved(by: "user") : .denied(reason: "declined by the user")
       }
-      let route = session.router.route(ctx.arguments.positionals[0])
       if !ctx.json {
         console.printError("route: \(route.kind.rawValue) — \(route.reason)")
         // Bounded as receipts are: a 14 KB /analyze argument is not echoed whole.
@@ -57,40 +64,61 @@ enum AgentCommands {
           console.printError("plan: \(c.tool) \(inert(Truncation.truncate(c.arguments.jsonString(sortedKeys: true), to: 300)))")
         }
       }
-      let reply = try await session.ask(ctx.arguments.positionals[0], approver: approver)
+      let run = try await session.ask(message, approver: approver).run
       if ctx.json {
-        struct Out: Encodable {
-          var route: String; var reason: String; var answerSource: String; var answer: String
-          var evidenceIDs: [UUID]; var receipts: [ActivityReceipt]
-        }
-        try console.printJSON(Out(route: reply.run.route.kind.rawValue, reason: reply.run.route.reason, answerSource: reply.run.answerSource.rawValue,
-                                  answer: reply.run.answer, evidenceIDs: reply.run.evidenceIDs, receipts: reply.run.receipts))
-        try exitForOutcomes(reply.run)
+        // A failed run is reported as the error document other commands print, with this run's
+        // document inside it (`error.run`), so that what executed before the failure shows.
+        if let failure = failure(of: run) { throw failure }
+        try console.printJSON(AskDocument(run))
         return
       }
-      console.print(inert(reply.run.answer))
+      console.print(inert(run.answer))
       if ctx.arguments.has("receipts") {
         console.print("")
-        console.print("Receipts (\(reply.run.receipts.count)):")
-        for r in reply.run.receipts { console.print("  " + Render.receiptLine(r)) }
+        console.print("Receipts (\(run.receipts.count)):")
+        for r in run.receipts { console.print("  " + Render.receiptLine(r)) }
       }
-      try exitForOutcomes(reply.run)
+      if let failure = failure(of: run) { throw failure }
     })
 
-  /// A run whose calls were denied or failed is not a success for scripts: exit 1 for a denied
-  /// or cancelled write, 3 when a record was not found, 4 for other tool failures; an unknown
-  /// or incomplete `/command` is a usage error (2).
-  static func exitForOutcomes(_ run: AgentRunResult) throws {
-    // An unknown or incomplete /command ran nothing: a usage error, as for the CLI's own.
-    if run.route.isMalformedCommand {
-      throw ReportedFailure(code: ExitCode.usage, message: run.route.reason.replacingOccurrences(of: ": no tool", with: ""))
+  /// What `ask --json` prints for a run: on success the whole document, on failure inside the
+  /// error document as `error.run`.
+  struct AskDocument: Encodable, Sendable {
+    var route: String
+    var reason: String
+    var answerSource: String
+    var answer: String
+    var evidenceIDs: [UUID]
+    /// Every call of the run, in call order, with its outcome (`succeeded` for one that executed).
+    var receipts: [ActivityReceipt]
+
+    init(_ run: AgentRunResult) {
+      route = run.route.kind.rawValue
+      reason = run.route.reason
+      answerSource = run.answerSource.rawValue
+      answer = run.answer
+      evidenceIDs = run.evidenceIDs
+      receipts = run.receipts
     }
+  }
+
+  /// A run whose calls were denied or failed is not a success for scripts: exit 1 for a denied
+  /// or cancelled write, 3 when a record was not found, 4 for other tool failures.
+  /// - Returns: the failure, carrying the run's ``AskDocument``; nil for a run that succeeded.
+  static func failure(of run: AgentRunResult) -> FailedRun? {
+    let document = AskDocument(run)
     if let denied = run.calls.first(where: { $0.receipt.outcome == .denied || $0.receipt.outcome == .cancelled }) {
-      throw ReportedFailure(code: ExitCode.aborted, message: "\(denied.receipt.tool) was \(denied.receipt.outcome.rawValue): \(denied.receipt.message)")
+      return FailedRun(
+        code: ExitCode.aborted, kind: "aborted",
+        message: "\(denied.receipt.tool) was \(denied.receipt.outcome.rawValue): \(denied.receipt.message)", run: document)
     }
     if let failed = run.calls.first(where: { $0.receipt.outcome == .failed }) {
-      throw ReportedFailure(code: failed.failedOnMissingRecord ? ExitCode.notFound : ExitCode.validation, message: "\(failed.receipt.tool) failed: \(failed.receipt.message)")
+      let notFound = failed.failedOnMissingRecord
+      return FailedRun(
+        code: notFound ? ExitCode.notFound : ExitCode.validation, kind: notFound ? "notFound" : "validation",
+        message: "\(failed.receipt.tool) failed: \(failed.receipt.message)", run: document)
     }
+    return nil
   }
 
   static let tools = Command(

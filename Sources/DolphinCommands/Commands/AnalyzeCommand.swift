@@ -15,8 +15,9 @@ enum AnalyzeCommands {
         Rules: todo, force_try, force_unwrap, force_cast, long_line (> 120 characters), deep_nesting (> 5),
         repeated_line (≥ 3). Directory walks skip .build, hidden folders and whatever .gitignore excludes,
         and skip files over \(Limits.codeAnalysisBytes) bytes with a notice. A file named explicitly must be a
-        .swift file (else exit 2) of at most \(Limits.codeAnalysisBytes) bytes (else exit 4). Nothing is
-        executed, compiled or uploaded. Exit 0 whether or not findings exist.
+        .swift file (else exit 2) of at most \(Limits.codeAnalysisBytes) bytes (else exit 4); a missing path
+        exits 3, a symbolic link loop 4. A file named two ways is analyzed once, under the first name given.
+        Nothing is executed, compiled or uploaded. Exit 0 whether or not findings exist.
         """),
     run: { ctx in
       let format = try ctx.choice("format", among: ["text", "json", "sarif"], default: ctx.json ? "json" : "text")
@@ -58,7 +59,8 @@ enum AnalyzeCommands {
   /// Checks a path named on the command line: it must exist, and a file must be a `.swift`
   /// file within ``Limits/codeAnalysisBytes`` (a directory walk skips such files with a notice
   /// instead; a file the user named is an error).
-  /// - Throws: ``CLIError/notFound(_:)``; ``CLIError/usage(_:)`` for a file that is not
+  /// - Throws: ``CLIError/notFound(_:)`` or ``CLIError/input(_:)`` (a symbolic link loop) from
+  ///   ``Commands/requireExistingPath(_:option:)``; ``CLIError/usage(_:)`` for a file that is not
   ///   `.swift` (or not a regular file); ``ValidationError`` naming the file, its size and the
   ///   limit.
   static func requireAnalyzable(_ path: String) throws {

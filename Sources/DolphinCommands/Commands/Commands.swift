@@ -115,11 +115,16 @@ enum Commands {
     return !kind.isEmpty && kind.allSatisfy { $0.isASCII && $0.isLetter }
   }
 
-  /// Throws ``CLIError/notFound(_:)`` when nothing exists at `path`.
+  /// Checks that `path` leads to a file or directory.
   /// - Parameter option: the option that named the path (`--content-file`), if any.
+  /// - Throws: ``CLIError/notFound(_:)`` (exit 3) when nothing is there, or only a symbolic link
+  ///   to nothing (the message names its target); ``CLIError/input(_:)`` (exit 4, as for other
+  ///   input that cannot be read) for a symbolic link loop or a path that cannot be followed
+  ///   (e.g. permission denied on a directory on the way).
   static func requireExistingPath(_ path: String, option: String? = nil) throws {
-    guard !FileManager.default.fileExists(atPath: path) else { return }
-    throw CLIError.notFound((option.map { "\($0): " } ?? "") + "\(path): no such file or directory")
+    guard let problem = PathProblem.of(path) else { return }
+    let message = (option.map { "\($0): " } ?? "") + "\(path): \(problem.description)"
+    throw problem.isMissing ? CLIError.notFound(message) : CLIError.input(message)
   }
 
   static let status = Command(

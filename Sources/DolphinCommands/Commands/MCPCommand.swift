@@ -65,7 +65,8 @@ enum MCPCommands {
     })
 
   /// Opens the workspace for the server, as the other commands do, with every notice (open
-  /// warnings, read-only reasons, a legacy import) on standard error.
+  /// warnings, read-only reasons, a legacy import, a search index rebuilt for a new tokenizer)
+  /// on standard error.
   static func openEngine(directory: URL, console: Console) throws -> KnowledgeEngine {
     // Created by the first write that succeeds (for the server, the first tool call's receipt),
     // not by starting the server.
@@ -76,8 +77,8 @@ enum MCPCommands {
         "dolphin mcp: notice: \(store.databasePath) is read-only (\(reason)); reads work, "
           + "tools that write will fail")
     }
-    try WorkspaceOpening.finishMigrations(store: store)
     try WorkspaceOpening.afterOpen(store: store, directory: directory, console: console)
+    try WorkspaceOpening.prepareSearchIndex(store: store, console: console, program: "dolphin mcp")
     return KnowledgeEngine(store: store)
   }
 

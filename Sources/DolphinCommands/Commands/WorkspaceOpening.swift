@@ -2,14 +2,21 @@ import ContinuityKit
 import Foundation
 import KnowledgeEngine
 
-/// Work done on first use of a workspace directory: importing a legacy `workspace.json`, and
-/// finishing what a schema migration left to the engine.
+/// Work done when a command opens a workspace: importing a legacy `workspace.json` on first
+/// use, and rebuilding a search index made by another tokenizer version.
 enum WorkspaceOpening {
-  /// Indexes again the search-index documents a schema migration listed as stale (step 0006
-  /// rewrites stored tags; the tokenizer is the engine's). Every command that opens the
-  /// workspace writable does it, reads included, so a search never ranks with the old tags.
-  static func finishMigrations(store: SQLiteWorkspaceStore) throws {
-    try KnowledgeEngine(store: store).reindexStaleDocuments()
+  /// Rebuilds the search index when an upgrade changed the tokenizer
+  /// (``KnowledgeEngine/prepareSearchIndex()``), and says so in one line on standard error —
+  /// also when it could not be rebuilt (a read-only workspace), so searches index in memory.
+  /// Prints nothing when the index is current.
+  /// - Parameter program: how notices start, `dolphin` or `dolphin mcp`.
+  /// - Throws: storage errors from reading the index version; never for a failed rebuild.
+  static func prepareSearchIndex(store: SQLiteWorkspaceStore, console: Console, program: String)
+    throws
+  {
+    if let notice = try KnowledgeEngine(store: store).prepareSearchIndex().notice {
+      console.printError("\(program): notice: \(notice)")
+    }
   }
 
   static func afterOpen(store: SQLiteWorkspaceStore, directory: URL, console: Console) throws {

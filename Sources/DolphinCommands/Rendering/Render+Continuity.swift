@@ -23,18 +23,19 @@ extension Render {
       + lines.dropFirst().map { $0.allSatisfy(\.isWhitespace) ? "\n" : "\n" + indent + $0 }.joined()
   }
 
-  static func evidence(_ ids: [UUID]) -> String {
-    ids.isEmpty ? "" : "  [" + ids.map(\.uuidString).joined(separator: ", ") + "]"
-  }
+  /// A digest line as the MCP tools render it (``EvidenceLine``): its evidence ids first, in
+  /// brackets (`[]` when it has none), then its text on one line, made inert; at a fixed place,
+  /// so that no stored title can append what reads as more ids.
+  static func digestLine(_ line: DigestLine) -> String { inert(line.rendered) }
 
   static func digestLines(_ title: String, _ lines: [DigestLine]) -> [String] {
-    ["\(title):"] + (lines.isEmpty ? ["  (none)"] : lines.map { "  - \(inertLine($0.text))\(evidence($0.evidenceIDs))" })
+    ["\(title):"] + (lines.isEmpty ? ["  (none)"] : lines.map { "  " + digestLine($0) })
   }
 
   static func context(_ c: ProjectContext) -> String {
     var out = [
       "Project context — rule-based digest (\(c.algorithm) v\(c.algorithmVersion): deterministic templates over the stored records, no model)",
-      "Evidence ids follow each line in brackets.",
+      "Each line starts with its evidence ids in brackets.",
     ]
     for (name, lines) in c.sections.named {
       out.append("")

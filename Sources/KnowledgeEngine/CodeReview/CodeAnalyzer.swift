@@ -130,10 +130,13 @@ public enum CodeAnalyzer {
       trimmed = trimmed.dropLast()
     }
     let text = classified.text(trimmed)
+    // Untrimmed and cut without a marker, so that it is exactly the source at its columns.
+    let fromColumn = classified.text(min(raw.offset, range.upperBound)..<range.upperBound)
     return CodeFinding(
       rule: raw.rule, line: lineIndex + 1, column: prefix.count + 1,
       utf16Column: prefix.utf16.count + 1, message: raw.message ?? defaultMessage(raw.rule),
       snippet: Truncation.truncate(text, to: CodeFinding.snippetLimit),
+      excerpt: String(fromColumn.prefix(CodeFinding.snippetLimit)),
       occurrences: raw.occurrences, relatedLines: raw.relatedLines)
   }
 

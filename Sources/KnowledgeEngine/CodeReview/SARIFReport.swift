@@ -5,7 +5,11 @@ import Foundation
 /// One run, tool `dolphin-analyze`, one rule per ``CodeRule`` (id, name, short description,
 /// default level), one result per listed finding: `ruleId`, `ruleIndex`, `level` (`warning` or
 /// `note`), `message.text`, and a physical location with the report's file name as a relative
-/// URI and a region (`startLine`, `startColumn` in UTF-16 code units, `columnKind` says so).
+/// URI and a region: `startLine`, `startColumn` and `endColumn` in UTF-16 code units
+/// (`columnKind` says so), and a `snippet` that holds exactly the source between those columns,
+/// as SARIF 2.1.0 §3.30.13 requires of a region's snippet (the finding's ``CodeFinding/excerpt``:
+/// from the finding to the end of its line, untrimmed, at most 120 characters; `endColumn`
+/// marks where it stops).
 /// `repeated_line` results list the other lines as related locations. Walk notices and
 /// truncation become tool execution notifications. The run's property bag carries the
 /// heuristic label. Specification: OASIS SARIF 2.1.0 (errata 01).
@@ -63,9 +67,7 @@ public struct SARIFReport: Codable, Sendable, Equatable {
               Location(
                 physicalLocation: PhysicalLocation(
                   artifactLocation: ArtifactLocation(uri: uri),
-                  region: Region(
-                    startLine: finding.line, startColumn: finding.utf16Column,
-                    snippet: Message(text: finding.snippet))))
+                  region: Region(finding)))
             ],
             relatedLocations: related.isEmpty ? nil : related))
       }
@@ -210,14 +212,34 @@ public struct SARIFReport: Codable, Sendable, Equatable {
     public var uri: String
   }
 
-  /// `region`: 1-based line and column.
+  /// `region`: 1-based line and columns. Per SARIF 2.1.0, an absent `startColumn` is 1 and an
+  /// absent `endColumn` is one past the end of the line (its terminator excluded).
   public struct Region: Codable, Sendable, Equatable {
     /// 1-based line.
     public var startLine: Int
     /// 1-based column in UTF-16 code units (``Run/columnKind``).
     public var startColumn: Int?
-    /// The trimmed source line (≤ 120 `Character`s).
+    /// The column just past the region, in UTF-16 code units.
+    public var endColumn: Int?
+    /// Exactly the source from `startColumn` up to `endColumn` (SARIF's `artifactContent`:
+    /// "the portion of the artifact specified by the region").
     public var snippet: Message?
+
+    /// A whole line, without a snippet (related locations).
+    init(startLine: Int) {
+      self.startLine = startLine
+    }
+
+    /// The finding's place: its column to the end of its excerpt, which is the snippet.
+    init(_ finding: CodeFinding) {
+      startLine = finding.line
+      startColumn = finding.utf16Column
+      // An excerpt that is not known gives no snippet rather than one the columns contradict.
+      if !finding.excerpt.isEmpty {
+        endColumn = finding.utf16Column + finding.excerpt.utf16.count
+        snippet = Message(text: finding.excerpt)
+      }
+    }
   }
 
   /// `invocation`.

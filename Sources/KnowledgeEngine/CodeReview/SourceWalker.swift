@@ -1,3 +1,4 @@
+import ContinuityKit
 import Foundation
 
 /// Finds the `.swift` files to analyze under files and directories, read-only.
@@ -26,7 +27,8 @@ public struct SourceWalker: Sendable {
     case notSwift = "not_swift"
     /// Does not exist.
     case missing
-    /// Could not be read (permissions, or a directory that could not be listed).
+    /// Could not be read (permissions, a symbolic link loop, or a directory that could not be
+    /// listed).
     case unreadable
     /// The file's bytes are not valid UTF-8.
     case notUTF8 = "not_utf8"
@@ -50,7 +52,9 @@ public struct SourceWalker: Sendable {
 
   /// The outcome of ``walk(_:progress:)``.
   public struct Walk: Codable, Sendable, Equatable {
-    /// The files to analyze, sorted by path (byte order), without duplicates.
+    /// The files to analyze, sorted by path (byte order), without duplicates: a file reached
+    /// under several names is listed once, under the first of them in the order of the paths
+    /// given (then of the walk below each).
     public var files: [File]
     /// What was left out and why, sorted by path.
     public var skipped: [Skipped]
@@ -90,6 +94,11 @@ public struct SourceWalker: Sendable {
       // A symbolic link named on the command line is followed, to a directory too (as `ls`
       // does); only links met during a directory walk are left alone.
       if Self.isSymbolicLinkToDirectory(url) { url = url.resolvingSymlinksInPath() }
+      // A link loop is not a missing file: the notice says which it is.
+      if let problem = PathProblem.of(path) {
+        state.skip(path, problem.isMissing ? .missing : .unreadable, "\(path): skipped, \(problem.description)")
+        continue
+      }
       guard let kind = Self.kind(of: url) else {
         state.skip(path, .missing, "\(path): skipped, no such file or directory")
         continue
@@ -117,11 +126,13 @@ public struct SourceWalker: Sendable {
         state.skip(path, .notSwift, "\(path): skipped, not a regular file or directory")
       }
     }
-    // One file named two ways (`a.swift`, `./a.swift`, an absolute path, a link) is read once.
+    // One file named two ways (`a.swift`, `./a.swift`, an absolute path, a link) is read once,
+    // under the first name the user gave it: duplicates are dropped in the order of `paths` (and
+    // of the walk below each), before sorting.
     var seen = Set<String>()
     let files = state.files
-      .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
       .filter { seen.insert(URL(fileURLWithPath: $0.path).standardizedFileURL.resolvingSymlinksInPath().path).inserted }
+      .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     let skipped = state.skipped.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     return Walk(files: files, skipped: skipped, ignoredCount: state.ignoredCount)
   }

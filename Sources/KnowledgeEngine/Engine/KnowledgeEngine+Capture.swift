@@ -170,8 +170,9 @@ extension KnowledgeEngine {
   }
 
   /// The stored tags a tag filter selects: those equal to `filter` once both are folded as the
-  /// search tokenizer folds words (``Tokenizer/fold(_:)``: NFKC, full case folding, diacritics),
-  /// so `cafe`, `Café` and `CAFÉ` select `café`, and `strasse` selects `straße`.
+  /// search tokenizer folds words (``Tokenizer/fold(_:)``: NFKC, full case folding, diacritics,
+  /// Latin letters without a decomposition), so `cafe`, `Café` and `CAFÉ` select `café`,
+  /// `strasse` selects `straße`, and `oresund` selects `øresund`.
   static func storedTags(matching filter: String, _ tx: WorkspaceTransaction) throws -> [String] {
     let folded = Tokenizer.fold(filter)
     return try tx.knowledgeTagNames().filter { $0 == filter || Tokenizer.fold($0) == folded }.sorted()

@@ -101,10 +101,9 @@ public enum MarkdownExport {
         ("Recent context", s.recentContext), ("Priorities", s.priorities), ("Questions", s.questions),
       ] where !lines.isEmpty {
         out.heading(4, name)
-        for l in lines {
-          let evidence = l.evidenceIDs.isEmpty ? "" : " — evidence " + l.evidenceIDs.map(code).joined(separator: ", ")
-          out.line("- " + inline(l.text) + evidence)
-        }
+        // Evidence ids first, as every other rendering of a digest line puts them
+        // (``EvidenceLine``), so that no stored title can read as more evidence after its text.
+        for l in lines { out.line("- [" + l.evidenceIDs.map(code).joined(separator: ", ") + "] " + inline(l.text)) }
       }
     }
 

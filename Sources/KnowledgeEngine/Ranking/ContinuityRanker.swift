@@ -55,7 +55,9 @@ package struct ContinuityRanker: Sendable {
     mode: RetrievalMode.hybridLexical.rawValue,
     rankKnowledge: { query, limit, tx in
       let kinds = Set(KnowledgeKind.allCases.map { DocumentKind.knowledge($0) })
-      return try HybridLexicalRanker().search(query, in: SQLiteLexicalIndex(tx: tx), kinds: kinds, limit: limit).results
+      // Never a stale index: rebuilt first in a write transaction, indexed in memory in a read.
+      let index = try WorkspaceSearchIndex.resolve(tx) { _ in SQLiteLexicalIndex(tx: tx) }
+      return try HybridLexicalRanker().search(query, in: index, kinds: kinds, limit: limit).results
         .map { RankedMatch(id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms) }
     },
     rankTasks: { query, status, limit, tx in

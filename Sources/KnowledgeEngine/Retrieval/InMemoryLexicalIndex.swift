@@ -37,6 +37,22 @@ public struct InMemoryLexicalIndex: LexicalIndexReader, Sendable {
     self.tokenizer = tokenizer
   }
 
+  /// An index of `keyedDocuments` under the given keys instead of 1, 2, 3, … — the keys of
+  /// the persisted index (a knowledge row id, or a negated memory row id), so callers can
+  /// filter and exclude documents by key as they do there. Later ``add(_:)`` calls use keys
+  /// above the largest one.
+  ///
+  /// - Parameter keyedDocuments: documents with distinct keys and distinct ids, in any order.
+  /// - Complexity: O(*n* log *n*) for sorting by key, plus indexing every term.
+  package init(keyedDocuments: [(key: Int64, document: IndexedDocument)]) {
+    self.init()
+    // Ascending keys keep every posting list in ascending document order by appending.
+    for (key, document) in keyedDocuments.sorted(by: { $0.key < $1.key }) {
+      insert(document, key: key)
+    }
+    nextKey = max(nextKey, (keyedDocuments.map(\.key).max() ?? 0) + 1)
+  }
+
   /// The number of documents.
   public var count: Int { storedDocuments.count }
 
@@ -48,6 +64,11 @@ public struct InMemoryLexicalIndex: LexicalIndexReader, Sendable {
     remove(id: document.id)
     let key = nextKey
     nextKey += 1
+    insert(document, key: key)
+  }
+
+  /// Indexes `document` under `key`, which must be above every key indexed so far.
+  private mutating func insert(_ document: IndexedDocument, key: Int64) {
     let indexed = LexicalIndexer.postings(for: document, tokenizer: tokenizer)
     for occurrence in indexed.terms {
       postingsByTerm[occurrence.term, default: []].append(

@@ -5,6 +5,11 @@ extension KnowledgeEngine {
   /// Ranked lexical search (mode `hybrid-lexical`, algorithm `hybrid-lexical-v1`) over the
   /// index persisted in the workspace database. See ``HybridLexicalRanker`` for the scoring.
   ///
+  /// Never over a stale index: one built with another ``Tokenizer/version`` is rebuilt first
+  /// (``prepareSearchIndex()``); on a read-only store, or when that rebuild fails, this search
+  /// indexes the records in memory instead — the same results, in time proportional to the
+  /// workspace.
+  ///
   /// - Parameters:
   ///   - query: 1…500 characters, not only whitespace. Text is data: no character is syntax.
   ///   - kinds: knowledge kinds to return (empty: all kinds).
@@ -34,8 +39,7 @@ extension KnowledgeEngine {
     }
     let filter: Set<DocumentKind>? = allowed.count == DocumentKind.allCases.count ? nil : allowed
     let tag = try tag.map { raw throws(ValidationError) in try Limits.tagFilter(raw) }
-    return try store.read { tx in
-      let index = try searchIndex(tx)
+    return try readWithSearchIndex { tx, index in
       var documents: Set<Int64>?
       if let tag {
         // Folded as query words are, so `--tag cafe` selects items tagged `café`.
@@ -64,11 +68,41 @@ extension KnowledgeEngine {
     }
   }
 
-  /// The persisted index read through ``postingCache``, validated against `tx`'s change stamp
-  /// (read before anything else in the transaction).
-  func searchIndex(_ tx: WorkspaceTransaction) throws -> CachedLexicalIndex<SQLiteLexicalIndex> {
+  /// The index to rank against inside `tx`, read through ``postingCache`` and validated against
+  /// `tx`'s change stamp (read before anything else in the transaction); see
+  /// ``WorkspaceSearchIndex/resolve(_:staleRead:persisted:)`` for a stale index.
+  func searchIndex(
+    _ tx: WorkspaceTransaction, staleRead: PersistedSearchIndex.StaleRead
+  ) throws -> PersistedSearchIndex? {
     postingCache.validate(try tx.changeStamp())
-    return CachedLexicalIndex(base: SQLiteLexicalIndex(tx: tx), cache: postingCache)
+    return try .resolve(tx, staleRead: staleRead) { rebuilt in
+      // A rebuild in this transaction moved the stamp on.
+      if rebuilt { postingCache.validate(try tx.changeStamp()) }
+      return CachedLexicalIndex(base: SQLiteLexicalIndex(tx: tx), cache: postingCache)
+    }
+  }
+
+  /// Runs `body` in a read transaction with the index to rank against, never a stale one.
+  ///
+  /// When the persisted index was built with another tokenizer version and the store can be
+  /// written, it is rebuilt first (``prepareSearchIndex()``), once, rather than indexed in
+  /// memory for every search; on a read-only store, or when that rebuild failed, the search
+  /// indexes the records in memory.
+  func readWithSearchIndex<T: Sendable>(
+    _ body: (WorkspaceTransaction, PersistedSearchIndex) throws -> T
+  ) throws -> T {
+    var staleRead: PersistedSearchIndex.StaleRead =
+      store.isReadOnly ? .indexInMemory : .rebuildFirst
+    while true {
+      let attempt: SearchAttempt<T> = try store.read { tx in
+        guard let index = try searchIndex(tx, staleRead: staleRead) else { return .staleIndex }
+        return .done(try body(tx, index))
+      }
+      if case .done(let value) = attempt { return value }
+      try prepareSearchIndex()
+      // Whatever the rebuild did, the next attempt gets an index (in memory if still stale).
+      staleRead = .indexInMemory
+    }
   }
 
   /// The ids of the best `depth` documents for `query` (every kind, memories included), past
@@ -86,9 +120,8 @@ extension KnowledgeEngine {
   public func rankedIDs(
     _ query: String, depth: Int, parameters: HybridLexicalRanker.Parameters = .v1
   ) throws -> [UUID] {
-    try store.read { tx in
-      try HybridLexicalRanker(parameters: parameters).rankedIDs(
-        query, in: try searchIndex(tx), depth: depth)
+    try readWithSearchIndex { _, index in
+      try HybridLexicalRanker(parameters: parameters).rankedIDs(query, in: index, depth: depth)
     }
   }
 
@@ -103,8 +136,8 @@ extension KnowledgeEngine {
   /// - Throws: storage errors.
   @_spi(Benchmarking)
   public func resolvedQueryJSON(_ query: String) throws -> String {
-    try store.read { tx in
-      let resolved = try HybridLexicalRanker().resolvedQuery(query, in: try searchIndex(tx))
+    try readWithSearchIndex { _, index in
+      let resolved = try HybridLexicalRanker().resolvedQuery(query, in: index)
       let terms = resolved.terms.map { t in
         ["term": t.term, "variants": t.variants.map { ["term": $0.term, "weight": $0.weight] }]
           as [String: Any]
@@ -116,7 +149,56 @@ extension KnowledgeEngine {
     }
   }
 
-  /// Deletes and rebuilds the whole lexical index from the stored records (repair).
+  /// Rebuilds the persisted search index when its terms were made by another
+  /// ``Tokenizer/version`` than this build's (an upgrade changed the rules), so that searches
+  /// match stored words again; does nothing when it is current or holds no document. When it is
+  /// current, documents a schema migration listed as stale are indexed again
+  /// (``reindexStaleDocuments()``).
+  ///
+  /// Hosts call it once after opening a workspace (the `dolphin` CLI and `dolphin mcp` do, and
+  /// report the result on standard error); searches call it themselves when they find the index
+  /// stale, so a host that never calls it still never searches a stale index. The rebuild runs
+  /// in one write transaction (`BEGIN IMMEDIATE`) that checks the version again first: when two
+  /// processes open the same workspace at once, the second waits for the first (up to the
+  /// store's busy timeout), finds the index current and does nothing. Only index rows and the
+  /// version are written; no record changes.
+  /// - Returns: ``SearchIndexPreparation/current``,
+  ///   ``SearchIndexPreparation/rebuilt(from:documents:)``, or
+  ///   ``SearchIndexPreparation/stale(builtWith:reason:)`` when it could not be rebuilt (a
+  ///   read-only store, or a failed write: a lock held past the busy timeout, a full disk).
+  /// - Throws: storage errors from reading the version only; a failed rebuild is returned as
+  ///   `stale`, so that a command that only reads still works.
+  /// - Complexity: two single-row reads when the index is current; otherwise O(*n*) in the
+  ///   total text of the workspace.
+  @discardableResult
+  public func prepareSearchIndex() throws -> SearchIndexPreparation {
+    guard let built = try store.read({ tx in try LexicalIndexStore.staleTokenizerVersion(tx) })
+    else {
+      // Documents a schema migration listed (their tags were rewritten) are indexed again. A
+      // failed write leaves them listed for the next call, and `doctor` reports them; a
+      // command that only reads still works.
+      _ = try? reindexStaleDocuments()
+      return .current
+    }
+    if store.isReadOnly {
+      let reason = (store as? SQLiteWorkspaceStore)?.readOnlyReason ?? "the workspace is read-only"
+      return .stale(builtWith: built, reason: reason)
+    }
+    do {
+      return try store.write { tx in
+        // Another process may have rebuilt it while this one waited for the write lock.
+        guard let built = try LexicalIndexStore.staleTokenizerVersion(tx) else { return .current }
+        return .rebuilt(from: built, documents: try LexicalIndexStore.rebuild(in: tx))
+      }
+    } catch let WorkspaceError.readOnly(_, reason) {
+      return .stale(builtWith: built, reason: reason)
+    } catch {
+      return .stale(builtWith: built, reason: "\(error)")
+    }
+  }
+
+  /// Deletes and rebuilds the whole lexical index from the stored records (repair), and
+  /// records this build's ``Tokenizer/version``.
   /// - Returns: the number of documents indexed.
   @discardableResult
   public func rebuildSearchIndex() throws -> Int {
@@ -124,9 +206,10 @@ extension KnowledgeEngine {
   }
 
   /// Indexes again the documents whose records changed behind the index's back (listed by a
-  /// schema migration that rewrote stored tags, see `TagNormalizationStep`). Hosts call it
-  /// after opening a workspace for writing (the CLI and `dolphin mcp` do); it reads first and
-  /// writes only when something is listed, so it costs one query otherwise.
+  /// schema migration that rewrote stored tags, see `TagNormalizationStep`).
+  /// ``prepareSearchIndex()`` calls it, so hosts that call that after opening a workspace (the
+  /// CLI and `dolphin mcp` do) and searches get it too; it reads first and writes only when
+  /// something is listed, so it costs one query otherwise.
   /// - Returns: how many documents were indexed again.
   /// - Throws: storage errors; ``WorkspaceError/readOnly(file:reason:)`` is never thrown (a
   ///   read-only store is left as it is).
@@ -137,7 +220,9 @@ extension KnowledgeEngine {
   }
 
   /// Checks that the index agrees with the records: every knowledge item and memory has an
-  /// index document and no index document lacks its record.
+  /// index document and no index document lacks its record, postings and frequencies add up,
+  /// and an index holding documents was built with this build's ``Tokenizer/version``. Reads
+  /// only: a stale index is reported, not rebuilt (see ``prepareSearchIndex()``).
   /// - Returns: problems found (empty when consistent).
   public func verifySearchIndex() throws -> [String] {
     try store.read { tx in
@@ -175,8 +260,7 @@ extension KnowledgeEngine {
             + "\(TagNormalizationStep.name)); the next dolphin command that can write the workspace indexes them again, "
             + "or run `dolphin reindex`")
       }
-      let built = try LexicalIndexStore.storedTokenizerVersion(tx)
-      if built != Tokenizer.version {
+      if let built = try LexicalIndexStore.staleTokenizerVersion(tx) {
         problems.append(
           "the search index was built with tokenizer version \(built); this build tokenizes with version "
             + "\(Tokenizer.version), so queries and stored terms may not match (run `dolphin reindex`)")
@@ -204,4 +288,15 @@ extension KnowledgeEngine {
       return problems
     }
   }
+}
+
+/// The index a search of the workspace ranks against: the persisted one, read through the
+/// engine's posting cache, or, when it is stale and cannot be rebuilt, one built in memory.
+typealias PersistedSearchIndex = WorkspaceSearchIndex<CachedLexicalIndex<SQLiteLexicalIndex>>
+
+/// One try of ``KnowledgeEngine/readWithSearchIndex(_:)``.
+private enum SearchAttempt<Value: Sendable>: Sendable {
+  case done(Value)
+  /// The persisted index is stale and the store can be written: rebuild, then try again.
+  case staleIndex
 }

@@ -91,15 +91,17 @@ enum LexicalIndexStore {
         .integer(key), .integer(Int64(document.kind.orderIndex)), .integer(Int64(lengths.title)),
         .integer(Int64(lengths.tags)), .integer(Int64(lengths.content)), .blob(pack(termIDs)),
       ])
-    try db.run(
+    let count = try db.first(
       """
         UPDATE lexical_stats SET document_count = document_count + 1, title_length = title_length +
         ?, tags_length = tags_length + ?, content_length = content_length + ? WHERE id = 1
+        RETURNING document_count
       """,
       [
         .integer(Int64(lengths.title)), .integer(Int64(lengths.tags)),
         .integer(Int64(lengths.content)),
-      ])
+      ], { $0.int64(0) })
+    if count == 1 { try recordTokenizerVersion(tx) }
   }
 
   /// The most documents tokenized and held in memory at once by ``BatchWriter``.
@@ -138,6 +140,7 @@ enum LexicalIndexStore {
   /// only numbers and encoded positions, never text, and is dropped before the transaction
   /// ends.
   struct BatchWriter {
+    let tx: WorkspaceTransaction
     let db: SQLiteConnection
     let staged: Bool
     var documentCount: Int64 = 0
@@ -146,6 +149,7 @@ enum LexicalIndexStore {
 
     /// - Parameter expectedDocuments: how many documents will be added (decides staging).
     init(tx: WorkspaceTransaction, expectedDocuments: Int) throws {
+      self.tx = tx
       db = tx.db
       staged = expectedDocuments > LexicalIndexStore.batchSize
       if staged {
@@ -241,7 +245,8 @@ enum LexicalIndexStore {
       documentCount += Int64(chunk.count)
     }
 
-    /// Moves staged postings into the index and adds the documents to the statistics.
+    /// Moves staged postings into the index and adds the documents to the statistics; records
+    /// this build's tokenizer version when the index was empty before.
     func finish() throws {
       if staged {
         try db.execute(
@@ -255,15 +260,17 @@ enum LexicalIndexStore {
           """)
       }
       guard documentCount > 0 else { return }
-      try db.run(
+      let count = try db.first(
         """
           UPDATE lexical_stats SET document_count = document_count + ?, title_length = title_length
           + ?, tags_length = tags_length + ?, content_length = content_length + ? WHERE id = 1
+          RETURNING document_count
         """,
         [
           .integer(documentCount), .integer(lengths.title), .integer(lengths.tags),
           .integer(lengths.content),
-        ])
+        ], { $0.int64(0) })
+      if count == documentCount { try LexicalIndexStore.recordTokenizerVersion(tx) }
     }
   }
 
@@ -308,6 +315,8 @@ enum LexicalIndexStore {
 
   /// The `meta` key holding the ``Tokenizer/version`` the persisted index was built with. When
   /// it is absent the index is version 1's: every index written before the key existed was.
+  /// It is written by a rebuild, by emptying the index (erase), and by the first document
+  /// indexed into an empty index, so a new workspace records the version it was built with.
   static let tokenizerVersionKey = "lexicalTokenizerVersion"
 
   /// The tokenizer version the stored index was built with (0 when the stored value is not a
@@ -316,8 +325,19 @@ enum LexicalIndexStore {
     Int(try tx.meta(tokenizerVersionKey) ?? "1") ?? 0
   }
 
+  /// The version the stored index was built with when it is not this build's
+  /// ``Tokenizer/version`` and the index holds at least one document; nil when the index is
+  /// current — or empty, which no tokenizer version can make stale.
+  /// - Complexity: two single-row reads.
+  static func staleTokenizerVersion(_ tx: WorkspaceTransaction) throws -> Int? {
+    let built = try storedTokenizerVersion(tx)
+    guard built != Tokenizer.version else { return nil }
+    let documents = try tx.db.integer("SELECT document_count FROM lexical_stats WHERE id = 1")
+    return documents > 0 ? built : nil
+  }
+
   /// Records that the index now holds terms of this build's ``Tokenizer/version`` (after a full
-  /// rebuild, or after emptying it).
+  /// rebuild, after emptying it, or when its first document is indexed).
   static func recordTokenizerVersion(_ tx: WorkspaceTransaction) throws {
     try tx.setMeta(tokenizerVersionKey, String(Tokenizer.version))
   }
@@ -351,7 +371,8 @@ enum LexicalIndexStore {
   }
 
   /// Deletes every index row and indexes every knowledge item and memory again (repair), and
-  /// records this build's tokenizer version.
+  /// records this build's tokenizer version. Only `lexical_*` rows and the version key are
+  /// written; no record is touched.
   /// - Returns: the number of documents indexed.
   @discardableResult
   static func rebuild(in tx: WorkspaceTransaction) throws -> Int {
@@ -364,16 +385,35 @@ enum LexicalIndexStore {
         title_length = 0, tags_length = 0, content_length = 0;
       """
     )
-    // Records are read a chunk at a time, so memory stays bounded whatever the workspace size.
+    var writer = try BatchWriter(tx: tx, expectedDocuments: try documentCount(in: tx))
+    try forEachDocumentChunk(in: tx) { chunk in try writer.add(chunk) }
+    try writer.finish()
+    return Int(writer.documentCount)
+  }
+
+  /// The number of records the index should hold: knowledge items plus memories.
+  static func documentCount(in tx: WorkspaceTransaction) throws -> Int {
+    Int(
+      try tx.db.integer(
+        "SELECT (SELECT count(*) FROM knowledge) + (SELECT count(*) FROM memory)"))
+  }
+
+  /// Calls `body` with every knowledge item and then every memory as an indexed document with
+  /// its key, in chunks of at most ``batchSize`` in ascending row id order, so memory stays
+  /// bounded whatever the workspace size.
+  static func forEachDocumentChunk(
+    in tx: WorkspaceTransaction,
+    _ body: (ArraySlice<(document: IndexedDocument, key: Int64)>) throws -> Void
+  ) throws {
+    let db = tx.db
     let knowledge = try db.all("SELECT rowid FROM knowledge ORDER BY rowid") { $0.int64(0) }
     let memories = try db.all("SELECT rowid FROM memory ORDER BY rowid") { $0.int64(0) }
-    var writer = try BatchWriter(tx: tx, expectedDocuments: knowledge.count + memories.count)
     var start = 0
     while start < knowledge.count {
       let rowIDs = Array(knowledge[start..<min(start + batchSize, knowledge.count)])
       start += batchSize
       let items = try tx.knowledge(rowIDs: rowIDs)
-      try writer.add(
+      try body(
         ArraySlice(
           rowIDs.compactMap { rowid in
             items[rowid].map { (document: IndexedDocument($0), key: key(knowledgeRowID: rowid)) }
@@ -384,14 +424,25 @@ enum LexicalIndexStore {
       let rowIDs = Array(memories[start..<min(start + batchSize, memories.count)])
       start += batchSize
       let records = try tx.memories(rowIDs: rowIDs)
-      try writer.add(
+      try body(
         ArraySlice(
           rowIDs.compactMap { rowid in
             records[rowid].map { (document: IndexedDocument($0), key: key(memoryRowID: rowid)) }
           }))
     }
-    try writer.finish()
-    return Int(writer.documentCount)
+  }
+
+  /// An index of every record built in memory with this build's tokenizer, under the same
+  /// document keys as the persisted index: what a search ranks against when the persisted
+  /// index is stale and cannot be rebuilt (a read-only workspace). Writes nothing.
+  /// - Complexity: O(*n*) in the total text of the workspace; every record is read and
+  ///   tokenized.
+  static func inMemoryIndex(_ tx: WorkspaceTransaction) throws -> InMemoryLexicalIndex {
+    var documents: [(key: Int64, document: IndexedDocument)] = []
+    try forEachDocumentChunk(in: tx) { chunk in
+      documents += chunk.map { (key: $0.key, document: $0.document) }
+    }
+    return InMemoryLexicalIndex(keyedDocuments: documents)
   }
 
   static func pack(_ ids: [Int64]) -> [UInt8] {

@@ -3,7 +3,8 @@
 /// `position` counts terms from 0 within the tokenized text, so two terms are adjacent exactly
 /// when their positions differ by 1 (this is what phrase matching compares).
 public struct Token: Sendable, Hashable, CustomStringConvertible {
-  /// The normalized term: NFKC, case-folded, diacritic-folded and, for plain English words,
+  /// The normalized term: NFKC, case-folded, diacritic-folded, Latin letters without a
+  /// decomposition folded to ASCII (`ø` → `o`, `æ` → `ae`) and, for plain English words,
   /// Porter-stemmed (see ``Tokenizer``). Never empty, at most ``Tokenizer/maximumTermLength``
   /// Unicode scalars.
   public var term: String

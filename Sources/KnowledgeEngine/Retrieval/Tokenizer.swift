@@ -18,17 +18,31 @@ import Foundation
 ///    dotless `ı` folds to `i`; then **diacritic folding**: after canonical decomposition (NFD),
 ///    nonspacing and enclosing marks (Mn, Me) are removed when the letter they sit on is Latin,
 ///    Greek, Cyrillic, Hebrew or Arabic (`Müller` = `muller` = `MÜLLER`, `café` → `cafe`,
-///    `й` → `и`, Hebrew points and Arabic harakat dropped, Arabic tatweel dropped), then NFC.
-///    Marks of other scripts are kept, because there they are letters in their own right
-///    (Devanagari vowel signs, Thai vowels, the kana voicing mark in `が`).
-/// 3. **Scripts written without spaces** — Han, Hiragana, Katakana (one group, as Japanese
+///    `й` → `и`, Hebrew points and Arabic harakat dropped, Arabic tatweel dropped); then
+///    **Latin letter folding**: a Latin letter with no canonical decomposition, which the
+///    step before cannot reach, becomes the ASCII letters that ICU's Latin-ASCII
+///    transliteration gives it (``asciiLetters(ofLatinLetter:)`` lists them and cites the
+///    sources): `Øresund` → `oresund`, `Łódź` → `lodz`, `Æsir` → `aesir`, `œuvre` → `oeuvre`,
+///    `Đakovo` → `dakovo`, `Þór` → `thor`, `ð` → `d`, `ħ` → `h`, `ŧ` → `t`, `ŋ` → `n`, Catalan
+///    `ŀ` → `l`; then NFC. Marks of other scripts are kept, because there they are letters
+///    in their own right (Devanagari vowel signs, Thai vowels, the kana voicing mark in `が`);
+///    no letter of another script is folded to Latin, with one exception, step 3.
+/// 3. **Greek letters in scientific notation** are spelled out in English, as PubMed's search
+///    does: a lone Greek letter, or Greek letters inside a word that also has other letters or
+///    digits, become their names (`TNF-α` → `tnf`, `alpha`; `IL-1β` → `il`, `1beta`; `NF-κB` →
+///    `nf`, `kappab`), so the symbol and the written-out form find each other. Words of two
+///    or more Greek letters only (Greek prose) are left Greek
+///    (``spellingOutGreekLetters(in:)``).
+/// 4. **Scripts written without spaces** — Han, Hiragana, Katakana (one group, as Japanese
 ///    mixes them), Thai, Lao, Khmer and Myanmar — are never dropped: a run of one of them
 ///    becomes overlapping character bigrams (`東京会議` → `東京`, `京会`, `会議`), and a
 ///    one-character run becomes that character. Hangul is written with spaces and is
 ///    tokenized as words.
-/// 4. **Stemming.** A term made only of the ASCII letters `a`–`z` (after folding) is reduced
-///    with ``PorterStemmer`` (Porter, 1980), so `persistence` and `persistance` both become
-///    `persist`. Numbers and other scripts are not stemmed.
+/// 5. **Stemming.** A term made only of the ASCII letters `a`–`z` after all of the folding
+///    above is reduced with ``PorterStemmer`` (Porter, 1980), so `persistence` and
+///    `persistance` both become `persist`. Folding comes first, so a word typed with or
+///    without its marks gets the same stem: `café` and `cafe`, `Øresund` and `oresund`,
+///    `straße` and `strasse` (→ `strass`). Numbers and other scripts are not stemmed.
 ///
 /// A term longer than ``maximumTermLength`` Unicode scalars is cut to that length. Every
 /// emitted term gets the next position (bigrams too), so adjacency means contiguity.
@@ -36,11 +50,18 @@ import Foundation
 /// Changing any of these rules changes ``version``; a stored index built with another version
 /// must be rebuilt (see ``version``).
 public struct Tokenizer: Sendable, Equatable {
-  /// The version of the rules above. A full rebuild of the persisted index records it in the
-  /// workspace (`meta.lexicalTokenizerVersion`, absent meaning 1), and `dolphin doctor` reports
-  /// an index built with another version; a build that changes the rules must also rebuild
-  /// existing indexes when it opens them.
-  public static let version = 1
+  /// The version of the rules above.
+  ///
+  /// - 1: the rules without Latin letter folding (`ø`, `ł`, `æ`, … kept as they are).
+  /// - 2: Latin letter folding added; Greek letters in scientific notation spelled out.
+  ///
+  /// The persisted index records the version its terms were made with
+  /// (`meta.lexicalTokenizerVersion`, absent meaning 1) when it is rebuilt or first written.
+  /// An index of another version is rebuilt automatically by
+  /// ``KnowledgeEngine/prepareSearchIndex()`` and before a search; where the workspace cannot
+  /// be written, searches index the records in memory instead and `dolphin doctor` reports the
+  /// mismatch.
+  public static let version = 2
 
   /// The longest term kept, in Unicode scalars; longer runs are cut to this length.
   public static let maximumTermLength = 64
@@ -261,6 +282,7 @@ public struct Tokenizer: Sendable, Equatable {
   private func emitWord(
     _ scalars: String.UnicodeScalarView, range: Range<Int>, _ body: (AnalyzedTerm) -> Bool
   ) -> Bool {
+    let scalars = Self.spellingOutGreekLetters(in: scalars) ?? scalars
     let folded = String(scalars)
     if stemming && scalars.count > 2
       && scalars.allSatisfy({ $0.value >= 0x61 && $0.value <= 0x7A })
@@ -276,11 +298,57 @@ public struct Tokenizer: Sendable, Equatable {
     return body(AnalyzedTerm(term: folded, unstemmed: nil, utf8Range: range))
   }
 
+  /// The English names of the 24 Greek lowercase letters, `α` (U+03B1) to `ω` (U+03C9), in
+  /// code point order; final `ς` (U+03C2) never reaches the tokenizer's words (case folding
+  /// makes it `σ`) and is listed as `sigma` so the table stays indexed by code point.
+  private static let greekLetterNames: [String] = [
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
+    "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "sigma", "tau", "upsilon",
+    "phi", "chi", "psi", "omega",
+  ]
+
+  /// `word` with each Greek letter spelled out by its English name when the word is scientific
+  /// notation rather than Greek prose: a lone Greek letter (`α` in `TNF-α`), or Greek letters
+  /// mixed with other letters or digits (`IL-1β` → `1beta`, `NF-κB` → `kappab`, `PPARγ` →
+  /// `ppargamma`, `Aβ42` → `abeta42`). Nil when nothing changes: no Greek letter, or a word of
+  /// two or more Greek letters only, which stays Greek. Written-out and symbol forms then meet
+  /// (`TNF-alpha`, `IL-1beta`, `NF-kappaB`), as in PubMed's search, which turns `β` into `beta`.
+  ///
+  /// - Parameter word: a folded word (lowercase, marks of Greek letters already removed; NFKC
+  ///   has already made `µ` (micro sign) `μ` and `ϐ`, `ϑ`, `ϕ`, `ϰ`, `ϱ`, `ϖ` plain letters).
+  /// - Returns: the spelled-out word, cut to ``maximumTermLength`` scalars, or nil.
+  /// - Complexity: O(*n*) in the word's scalars.
+  static func spellingOutGreekLetters(in word: String.UnicodeScalarView)
+    -> String.UnicodeScalarView?
+  {
+    var hasGreekLetter = false
+    var hasOther = false
+    for scalar in word {
+      switch scalar.value {
+      case 0x03B1...0x03C9: hasGreekLetter = true
+      case 0x0370..<0x0400, 0x1F00..<0x2000: continue
+      default: hasOther = true
+      }
+    }
+    guard hasGreekLetter, hasOther || word.count == 1 else { return nil }
+    var spelled = String.UnicodeScalarView()
+    for scalar in word {
+      if case 0x03B1...0x03C9 = scalar.value {
+        spelled.append(contentsOf: greekLetterNames[Int(scalar.value - 0x03B1)].unicodeScalars)
+      } else {
+        spelled.append(scalar)
+      }
+    }
+    return spelled.count > maximumTermLength
+      ? String.UnicodeScalarView(spelled.prefix(maximumTermLength)) : spelled
+  }
+
   // MARK: - Normalization
 
-  /// NFKC, full case folding, diacritic folding for Latin/Greek/Cyrillic/Hebrew/Arabic, NFC.
+  /// NFKC, full case folding, diacritic folding for Latin/Greek/Cyrillic/Hebrew/Arabic, Latin
+  /// letter folding (``asciiLetters(ofLatinLetter:)``), NFC.
   package static func fold(_ text: String) -> String {
-    let compatible = text.precomposedStringWithCompatibilityMapping
+    let compatible = foldingLWithMiddleDot(text).precomposedStringWithCompatibilityMapping
     var folded = String.UnicodeScalarView()
     var needsMarkFolding = false
     for scalar in compatible.unicodeScalars {
@@ -296,7 +364,11 @@ public struct Tokenizer: Sendable, Equatable {
       } else {
         folded.append(scalar)
       }
-      if isDiacriticFoldingBase(value) || isCombiningMark(scalar) { needsMarkFolding = true }
+      if isDiacriticFoldingBase(value) || isCombiningMark(scalar)
+        || asciiLetters(ofLatinLetter: value) != nil
+      {
+        needsMarkFolding = true
+      }
     }
     guard needsMarkFolding else { return String(folded) }
 
@@ -307,6 +379,11 @@ public struct Tokenizer: Sendable, Equatable {
       let category = scalar.properties.generalCategory
       if category == .nonspacingMark || category == .enclosingMark {
         if baseIsFoldable { continue }
+      } else if let letters = asciiLetters(ofLatinLetter: scalar.value) {
+        // After the marks are gone, so `ǿ` (`ø` + acute) folds like `ø`.
+        baseIsFoldable = true
+        stripped.append(contentsOf: letters.unicodeScalars)
+        continue
       } else {
         baseIsFoldable = isDiacriticFoldingBase(scalar.value)
       }
@@ -314,6 +391,22 @@ public struct Tokenizer: Sendable, Equatable {
       stripped.append(scalar)
     }
     return String(stripped).precomposedStringWithCanonicalMapping
+  }
+
+  /// `text` with `ŀ` and `Ŀ` (Catalan l with middle dot) as `l` and `L`, as ICU's Latin-ASCII
+  /// writes them; NFKC would make them `l·`, and the middle dot separates words.
+  private static func foldingLWithMiddleDot(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.value == 0x013F || $0.value == 0x0140 })
+    else { return text }
+    var scalars = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x013F: scalars.append("L")
+      case 0x0140: scalars.append("l")
+      default: scalars.append(scalar)
+      }
+    }
+    return String(scalars)
   }
 
   /// Latin, IPA, Greek, Cyrillic, Armenian, Hebrew and Arabic letters, whose marks are

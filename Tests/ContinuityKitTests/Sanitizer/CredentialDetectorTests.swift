@@ -111,8 +111,25 @@ struct CredentialDetectorTests {
       try CredentialDetector.requireNoCredential(in: "deploy with\n  \(FakeSecrets.stripe)", field: "content")
     }
     #expect(error?.field == "content")
-    #expect(error?.message.hasPrefix("content looks like it holds a credential (Stripe live key at line 2, column 3)") == true)
-    #expect(error?.message.contains("--allow-credentials") == true)
+    #expect(
+      error?.message
+        == "content looks like it holds a credential (Stripe live key at line 2, column 3); it was not stored. Remove the secret")
+    #expect(error?.credential == CredentialFinding(kind: .stripeKey, line: 2, column: 3))
     #expect(error?.message.contains("FAKEfake") == false)
+  }
+
+  @Test("the refusal offers no override (only the caller knows whether it has one) and can say what was not done")
+  func refusalOffersNoOverride() {
+    let error = #expect(throws: ValidationError.self) {
+      try CredentialDetector.requireNoCredential(
+        in: "password=hunter22222", field: "message", consequence: "nothing was stored or run")
+    }
+    #expect(
+      error?.message
+        == "message looks like it holds a credential (password or secret assignment at line 1, column 1); "
+        + "nothing was stored or run. Remove the secret")
+    #expect(error?.credential?.kind == .secretAssignment)
+    // Other validation errors are not marked.
+    #expect(ValidationError.tooLong("title", limit: 300, actual: 301).credential == nil)
   }
 }

@@ -295,5 +295,50 @@ extension CodeReview {
       let twice = SourceWalker().walk([file, real.path + "/./a.swift", real.path])
       #expect(twice.files.count == 1, "\(twice.files.map(\.path))")
     }
+
+    @Test("a file named two ways is listed under the first name given, not the first in sort order")
+    func duplicateKeepsFirstGivenName() throws {
+      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: dir) }
+      let real = dir.appendingPathComponent("realdir")
+      try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+      try Data("let x = try! f()\n".utf8).write(to: real.appendingPathComponent("a.swift"))
+      try FileManager.default.createSymbolicLink(
+        atPath: dir.appendingPathComponent("symdir").path, withDestinationPath: "realdir")
+      // `realdir/./a.swift` sorts before `realdir/a.swift`, and `realdir` before `symdir`.
+      let plain = real.appendingPathComponent("a.swift").path
+      let dotted = real.path + "/./a.swift"
+      #expect(SourceWalker().walk([plain, dotted]).files.map(\.path) == [plain])
+      #expect(SourceWalker().walk([dotted, plain]).files.map(\.path) == [dotted])
+      let viaLink = SourceWalker().walk([dir.appendingPathComponent("symdir").path, real.path])
+      #expect(viaLink.files.map(\.path) == [dir.appendingPathComponent("symdir/a.swift").path])
+      // Other files keep their sort order.
+      try Data("let y = 1\n".utf8).write(to: real.appendingPathComponent("0.swift"))
+      let mixed = SourceWalker().walk([plain, real.path])
+      #expect(mixed.files.map(\.path) == [real.path + "/0.swift", plain])
+    }
+
+    @Test("a symbolic link loop named explicitly is reported as a loop, not as a missing file")
+    func symbolicLinkLoop() throws {
+      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: dir) }
+      try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+      let fm = FileManager.default
+      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("loop").path, withDestinationPath: "loop")
+      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("ping.swift").path, withDestinationPath: "pong.swift")
+      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("pong.swift").path, withDestinationPath: "ping.swift")
+      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("gone.swift").path, withDestinationPath: "nothere.swift")
+      let walk = SourceWalker().walk(["loop", "ping.swift", "gone.swift"].map { dir.appendingPathComponent($0).path })
+      let loopNotice = "a symbolic link loop: following its links never reaches a file or directory"
+      #expect(
+        walk.skipped.map { "\($0.reason.rawValue) \($0.notice.dropFirst(dir.path.count + 1))" } == [
+          "missing gone.swift: skipped, a symbolic link to 'nothere.swift', which does not exist",
+          "unreadable loop: skipped, \(loopNotice) (Too many levels of symbolic links)",
+          "unreadable ping.swift: skipped, \(loopNotice) (Too many levels of symbolic links)",
+        ])
+      // Met during a directory walk, the links are left alone as before.
+      let inside = SourceWalker().walk([dir.path])
+      #expect(inside.files.isEmpty && inside.skipped.isEmpty, "\(inside)")
+    }
   }
 }

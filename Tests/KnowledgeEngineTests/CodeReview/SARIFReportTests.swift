@@ -1,3 +1,4 @@
+import ContinuityKit
 import Foundation
 import Testing
 
@@ -76,6 +77,66 @@ extension CodeReview {
         ])
       #expect(results[3].relatedLocations?.map(\.physicalLocation.region.startLine) == [2, 3])
       #expect(log.runs[0].properties.analysis == "heuristic")
+    }
+
+    /// The text SARIF 2.1.0 says a text region denotes (§3.30.2 and §3.30.5–3.30.8): line
+    /// `startLine` (lines end at `\r\n` or `\n`), from `startColumn` (absent: 1) up to, not
+    /// including, `endColumn` (absent: one past the line's last character, its terminator
+    /// excluded), counted in UTF-16 code units (`columnKind` `utf16CodeUnits`).
+    static func text(of region: SARIFReport.Region, in source: String) throws -> String {
+      // By scalars: `\r\n` is one Character, which a split on "\n" would not see.
+      let lines = source.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        Array(String(String.UnicodeScalarView(line.last == "\r" ? line.dropLast() : line)).utf16)
+      }
+      let line = try #require(lines.indices.contains(region.startLine - 1) ? lines[region.startLine - 1] : nil)
+      let start = (region.startColumn ?? 1) - 1
+      let end = (region.endColumn ?? line.count + 1) - 1
+      try #require(0 <= start && start <= end && end <= line.count, "columns \(start + 1)..<\(end + 1) of a \(line.count)-unit line")
+      return String(decoding: line[start..<end], as: UTF16.self)
+    }
+
+    /// Sources whose findings sit after indentation, tabs, non-BMP characters, before trailing
+    /// blanks and CRLF, and on lines longer than the snippet bound.
+    static let regionSources: [String] = [
+      "    let x = y!   \n",
+      "\tlet z = try! f() // TODO: later\r\nlet c = v as! Int\r\n",
+      "let e = \"😀👨‍👩‍👧\"; q!.b\n",
+      "let s = [" + String(repeating: "a!, ", count: 60) + "]\n",
+      "  n += 1\n  n += 1\n  n += 1\n",
+      "func f() {\n if a {\n  if b {\n   if c {\n    if d {\n     if e {  \n     }\n    }\n   }\n  }\n }\n}\n",
+    ]
+
+    @Test("each region's snippet is exactly the source text its columns denote", arguments: regionSources)
+    func snippetMatchesRegion(_ source: String) throws {
+      let report = try CodeAnalyzer.analyze(source: source, fileName: "R.swift")
+      #expect(!report.findings.isEmpty)
+      let log = SARIFReport(reports: [report])
+      for result in log.runs[0].results {
+        let region = result.locations[0].physicalLocation.region
+        let snippet = try #require(region.snippet?.text, "\(result.ruleId) at \(region.startLine)")
+        #expect(!snippet.isEmpty)
+        #expect(try Self.text(of: region, in: source) == snippet, "\(result.ruleId) at \(region.startLine):\(region.startColumn ?? 1)")
+        #expect(snippet.count <= CodeFinding.snippetLimit)
+        #expect(!snippet.hasSuffix(Truncation.marker))
+      }
+    }
+
+    @Test("a finding's region runs from its column, untrimmed, to the end of its line or the snippet bound")
+    func regionColumns() throws {
+      let report = try CodeAnalyzer.analyze(source: "\tlet z = try! f()   \r\n", fileName: "R.swift")
+      let region = try #require(SARIFReport(reports: [report]).runs[0].results.first?.locations[0].physicalLocation.region)
+      #expect(region.startLine == 1)
+      #expect(region.startColumn == 10)
+      #expect(region.endColumn == 21)
+      #expect(region.snippet?.text == "try! f()   ")
+      // The display snippet stays the trimmed line; the excerpt is the region's text.
+      #expect(report.findings.first?.snippet == "let z = try! f()")
+      #expect(report.findings.first?.excerpt == "try! f()   ")
+      let long = try CodeAnalyzer.analyze(source: String(repeating: "x", count: 300) + "\n", fileName: "L.swift")
+      let longRegion = try #require(SARIFReport(reports: [long]).runs[0].results.first?.locations[0].physicalLocation.region)
+      #expect(longRegion.startColumn == 121)
+      #expect(longRegion.endColumn == 241)
+      #expect(longRegion.snippet?.text == String(repeating: "x", count: 120))
     }
 
     @Test("same input, byte-identical output")

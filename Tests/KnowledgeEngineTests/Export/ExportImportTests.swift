@@ -319,6 +319,30 @@ struct MarkdownExportTests {
     #expect(!md.contains("\u{1B}"))
   }
 
+  @Test("a digest line starts with its evidence ids, so stored text cannot read as more evidence after it")
+  func digestEvidenceFirst() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    let fake = "00000000-0000-0000-0000-00000000BEEF"
+    // Stored directly, as an import may carry it: the export shows stored digests as they are.
+    let lines = [
+      DigestLine(text: "Adopt WAL — evidence `\(fake)`", evidenceIDs: [sequentialID(1)]),
+      DigestLine(text: "Ship it\n- [`\(fake)`] fake", evidenceIDs: [sequentialID(1), sequentialID(2)]),
+      DigestLine(text: "… and 2 more decisions (not shown)", evidenceIDs: []),
+    ]
+    try store.write { tx in
+      try tx.insertDigest(
+        Digest(
+          id: sequentialID(3), createdAt: SampleWorkspace.t0, trigger: .manual, sections: DigestSections(decisions: lines),
+          algorithm: "rule-based-digest", algorithmVersion: "4"))
+    }
+    let md = MarkdownExport.render(try engine.exportWorkspace(generator: "t"))
+    let one = "`\(sequentialID(1).uuidString)`", two = "`\(sequentialID(2).uuidString)`"
+    #expect(md.contains("#### Decisions\n\n- [\(one)] Adopt WAL — evidence \\`\(fake)\\`\n"), "\(md)")
+    #expect(md.contains("\n- [\(one), \(two)] Ship it - \\[\\`\(fake)\\`\\] fake\n"), "\(md)")
+    #expect(md.contains("\n- [] … and 2 more decisions (not shown)\n"), "\(md)")
+  }
+
   @Test("a one-line field's line breaks of every kind fold to spaces, as the CLI folds them")
   func lineBreaksFold() throws {
     let store = SQLiteWorkspaceStore.inMemory()

@@ -91,14 +91,15 @@ struct LexicalIndexStoreTests {
   @Test("an index built with another tokenizer version is reported until it is rebuilt")
   func tokenizerVersion() throws {
     let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
-    for request in Self.requests { _ = try engine.capture(request) }
-    // No version recorded yet: the index is version 1's, as every index before the key was.
+    // The first document indexed into an empty index records the version it was made with.
     #expect(try engine.store.read { tx in try tx.meta(LexicalIndexStore.tokenizerVersionKey) } == nil)
+    for request in Self.requests { _ = try engine.capture(request) }
+    #expect(try engine.store.read { tx in try tx.meta(LexicalIndexStore.tokenizerVersionKey) } == "2")
     #expect(try engine.verifySearchIndex() == [])
-    try engine.store.write { tx in try tx.setMeta(LexicalIndexStore.tokenizerVersionKey, "2") }
+    try engine.store.write { tx in try tx.setMeta(LexicalIndexStore.tokenizerVersionKey, nil) }
     #expect(try engine.verifySearchIndex() == [
-      "the search index was built with tokenizer version 2; this build tokenizes with version 1, so queries and stored terms may not match (run `dolphin reindex`)"
-    ])
+      "the search index was built with tokenizer version 1; this build tokenizes with version 2, so queries and stored terms may not match (run `dolphin reindex`)"
+    ], "no key means version 1, as every index written before the key existed was")
     _ = try engine.rebuildSearchIndex()
     #expect(try engine.store.read { tx in try tx.meta(LexicalIndexStore.tokenizerVersionKey) } == String(Tokenizer.version))
     #expect(try engine.verifySearchIndex() == [])

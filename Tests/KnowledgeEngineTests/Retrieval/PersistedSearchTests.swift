@@ -192,6 +192,69 @@ struct PersistedSearchTests {
     #expect(response.results.map(\.id) == workspace.ids([example.expected]))
   }
 
+  /// Letters without a decomposition (tokenizer version 2).
+  static let letterFoldingCorpus = [
+    Item(title: "Øresund bridge notes"),
+    Item(title: "Łódź meetup"),
+    Item(title: "Æsir saga"),
+    Item(title: "Straße renaming plan"),
+    Item(title: "Strasse sign inventory"),
+    Item(title: "Sound check"),
+  ]
+
+  struct LetterFoldingCase: CustomTestStringConvertible, Sendable {
+    var query: String
+    var expected: Set<Int>
+    /// How the (only) query term matched.
+    var match: QueryTermMatch.Match = .exact
+    var testDescription: String { "\(query) → \(expected.sorted())" }
+  }
+
+  @Test(arguments: [
+    LetterFoldingCase(query: "oresund", expected: [0]),
+    LetterFoldingCase(query: "ØRESUND", expected: [0]),
+    LetterFoldingCase(query: "Öresund", expected: [0]),
+    LetterFoldingCase(query: "lodz", expected: [1]),
+    LetterFoldingCase(query: "ŁÓDŹ", expected: [1]),
+    LetterFoldingCase(query: "aesir", expected: [2]),
+    LetterFoldingCase(query: "ÆSIR", expected: [2]),
+    LetterFoldingCase(query: "strasse", expected: [3, 4]),
+    LetterFoldingCase(query: "straße", expected: [3, 4]),
+    LetterFoldingCase(query: "Øresunt", expected: [0], match: .fuzzy),
+    LetterFoldingCase(query: "oresunt", expected: [0], match: .fuzzy),
+  ])
+  func letterFolding(_ example: LetterFoldingCase) throws {
+    let workspace = try Workspace(Self.letterFoldingCorpus)
+    let response = try workspace.search(example.query)
+    #expect(Set(response.results.map(\.id)) == Set(workspace.ids(Array(example.expected))))
+    #expect(response.terms.map(\.match) == [example.match])
+    if example.match == .fuzzy {
+      #expect(response.terms.first?.variants == ["oresund"])
+    }
+  }
+
+  @Test("Greek letters and their written-out names find each other; Greek words are not spelled out")
+  func greekLetters() throws {
+    let workspace = try Workspace([
+      Item(title: "TNF-α signalling in macrophages"),
+      Item(title: "IL-1beta release after injury"),
+      Item(title: "NF-κB activation notes"),
+      Item(title: "Trip to Αθήνα"),
+      Item(title: "Alpha release checklist"),
+    ])
+    #expect(try Set(workspace.search("TNF-alpha").results.map(\.id)) == Set(workspace.ids([0, 4])))
+    #expect(try workspace.search("TNF-alpha").results.first?.id == workspace.ids([0]).first)
+    #expect(try workspace.search("IL-1β").results.map(\.id) == workspace.ids([1]))
+    #expect(try workspace.search("NF-kappaB").results.map(\.id) == workspace.ids([2]))
+    // Every term matched exactly: the symbol and the name are one term, not a fuzzy guess.
+    for query in ["TNF-alpha", "TNF-α", "IL-1β", "NF-kappaB", "nf-κb"] {
+      let terms = try workspace.search(query).terms
+      #expect(terms.count == 2 && terms.allSatisfy { $0.match == .exact }, "\(query): \(terms)")
+    }
+    #expect(try workspace.search("Αθηνα").results.map(\.id) == workspace.ids([3]))
+    #expect(try workspace.search("athina").results.isEmpty)
+  }
+
   @Test("Zürich finds nothing on the folding corpus, and says why")
   func zurich() throws {
     let response = try Workspace(Self.foldingCorpus).search("Zürich")

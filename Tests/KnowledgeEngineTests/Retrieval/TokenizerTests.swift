@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import KnowledgeEngine
@@ -40,6 +41,29 @@ struct TokenizerTests {
     Case(name: "emoji separate", text: "ship🚀it", terms: ["ship", "it"]),
     Case(name: "fraction splits after NFKC", text: "½", terms: ["1", "2"]),
     Case(name: "Devanagari vowel signs kept", text: "किताब", terms: ["किताब"]),
+    // Version 2: Latin letters without a canonical decomposition fold as ICU's Latin-ASCII does.
+    Case(name: "o with stroke", text: "Øresund ØRESUND øresund", terms: ["oresund", "oresund", "oresund"]),
+    Case(name: "Swedish ö and Danish ø meet", text: "Öresund Øresund", terms: ["oresund", "oresund"]),
+    Case(name: "l with stroke and acute marks", text: "Łódź ŁÓDŹ", terms: ["lodz", "lodz"]),
+    Case(name: "ae ligature", text: "Æsir Ærø", terms: ["aesir", "aero"]),
+    Case(name: "oe ligature, then stemmed like oeuvre", text: "Œuvre oeuvre", terms: ["oeuvr", "oeuvr"]),
+    Case(name: "d with stroke and eth", text: "Đakovo Ðakovo ðakovo", terms: ["dakovo", "dakovo", "dakovo"]),
+    Case(name: "thorn", text: "Þór þing", terms: ["thor", "thing"]),
+    Case(name: "h and t with stroke", text: "Ħamrun ŧ", terms: ["hamrun", "t"]),
+    Case(name: "eng", text: "Ŋŋ", terms: ["nn"]),
+    Case(name: "Catalan l with middle dot", text: "coŀlecció COĿLECCIÓ", terms: ["colleccio", "colleccio"]),
+    Case(name: "a mark on a folded letter goes too", text: "Ǿ ǿ ǣ", terms: ["o", "o", "ae"]),
+    Case(name: "dotless i", text: "KIRMIZI kırmızı", terms: ["kirmizi", "kirmizi"]),
+    Case(name: "sharp s, then stemmed like strasse", text: "straße STRAẞE strasse", terms: ["strass", "strass", "strass"]),
+    Case(name: "letters ICU keeps stay", text: "ɔ ə ʒ", terms: ["ɔ", "ə", "ʒ"]),
+    Case(name: "Greek and Cyrillic look-alikes are not Latin", text: "ΩΣ ф Ѳ", terms: ["ωσ", "ф", "ѳ"]),
+    // Version 2: Greek letters in scientific notation are spelled out; Greek words stay Greek.
+    Case(name: "lone Greek letter", text: "TNF-α TNF-alpha", terms: ["tnf", "alpha", "tnf", "alpha"]),
+    Case(name: "Greek letter after digits", text: "IL-1β IL-1beta", terms: ["il", "1beta", "il", "1beta"]),
+    Case(name: "Greek letter inside a word", text: "NF-κB NF-kappaB Aβ42", terms: ["nf", "kappab", "nf", "kappab", "abeta42"]),
+    Case(name: "capital Greek letter and tonos", text: "PPARΓ Ά", terms: ["ppargamma", "alpha"]),
+    Case(name: "micro sign is mu", text: "5 µm 5 μm", terms: ["5", "mum", "5", "mum"]),
+    Case(name: "Greek words stay Greek", text: "Αθήνα βιβλίο", terms: ["αθηνα", "βιβλιο"]),
   ]
 
   @Test(arguments: cases)
@@ -83,5 +107,56 @@ struct TokenizerTests {
     ]
     let counts = inputs.map { Tokenizer.terms($0).count }
     #expect(counts == [0, 1, 1, 0, 2, 0, 0])
+  }
+
+  /// The Latin blocks: Latin-1 Supplement to IPA Extensions, Phonetic Extensions (and
+  /// Supplement), Latin Extended Additional, -C, -D and -E.
+  static let latinBlocks: [ClosedRange<UInt32>] = [
+    0x0080...0x02AF, 0x1D00...0x1DBF, 0x1E00...0x1EFF, 0x2C60...0x2C7F, 0xA720...0xA7FF,
+    0xAB30...0xAB6F,
+  ]
+
+  @Test("every Latin letter ICU's Latin-ASCII writes in ASCII letters folds to them, lowercased")
+  func latinLettersFoldAsICUTransliterates() throws {
+    let transform = StringTransform("Latin-ASCII")
+    // Foundation's ICU must know the transform, or this test proves nothing.
+    #expect("Ø".applyingTransform(transform, reverse: false) == "O")
+    var checked = 0
+    var mismatches: [String] = []
+    for block in Self.latinBlocks {
+      for value in block {
+        // ẚ: NFKC makes it `aʾ` (a modifier letter), before any folding of ours.
+        guard let scalar = Unicode.Scalar(value), scalar.properties.isAlphabetic, value != 0x1E9A
+        else { continue }
+        let letter = String(scalar)
+        guard let ascii = letter.applyingTransform(transform, reverse: false)?.lowercased(),
+          !ascii.isEmpty, ascii.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) })
+        else { continue }
+        checked += 1
+        let folded = Tokenizer.fold(letter)
+        if folded != ascii {
+          mismatches.append("U+\(String(value, radix: 16, uppercase: true)) \(letter): \(folded), ICU \(ascii)")
+        }
+      }
+    }
+    #expect(checked > 700, "accented and stroke letters alike (802 with the ICU of Swift 6 on Linux)")
+    #expect(mismatches == [])
+  }
+
+  @Test("only Latin letters are folded to ASCII letters, into one or two of them")
+  func latinLetterTableHoldsOnlyLatinLetters() throws {
+    var keys = 0
+    for value in UInt32(0)...0x10FFFF {
+      guard let letters = Tokenizer.asciiLetters(ofLatinLetter: value) else { continue }
+      keys += 1
+      let scalar = try #require(Unicode.Scalar(value))
+      #expect(scalar.properties.name?.hasPrefix("LATIN ") == true, "U+\(String(value, radix: 16))")
+      #expect(Self.latinBlocks.contains { $0.contains(value) })
+      #expect((1...2).contains(letters.count) && letters.unicodeScalars.allSatisfy { ("a"..."z").contains($0) })
+      // Keys are what folding leaves: lowercase, with no decomposition to reach a base letter.
+      #expect(String(scalar).decomposedStringWithCompatibilityMapping == String(scalar))
+      #expect(String(scalar).lowercased() == String(scalar))
+    }
+    #expect(keys == 198)
   }
 }

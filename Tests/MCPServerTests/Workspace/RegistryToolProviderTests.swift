@@ -184,6 +184,38 @@ struct RegistryToolProviderTests {
     #expect(result.structuredContent?["error"]?["kind"] == "failed")
   }
 
+  /// A write tool given credential-looking text, and the field its refusal names.
+  struct CredentialCase: Sendable, CustomTestStringConvertible {
+    var tool: String
+    var arguments: JSONObject
+    var field: String
+    var testDescription: String { tool }
+  }
+
+  static let credentialCases = [
+    CredentialCase(tool: "knowledge_capture", arguments: ["kind": "fact", "title": "Deploy", "content": "password=hunter22222"], field: "content"),
+    CredentialCase(tool: "memory_save", arguments: ["text": "password=hunter22222"], field: "text"),
+    CredentialCase(tool: "task_add", arguments: ["title": "password=hunter22222"], field: "title"),
+    CredentialCase(tool: "handoff_create", arguments: ["focus": "password=hunter22222"], field: "focus"),
+  ]
+
+  @Test(
+    "A credential refusal says the client cannot store it and names the commands with which the user can",
+    arguments: credentialCases)
+  func credentialRefusal(_ c: CredentialCase) async throws {
+    let fixture = WorkspaceFixture()
+    let result = await RegistryToolProvider(workspace: fixture.workspace, writes: .allow).callTool(
+      name: c.tool, arguments: c.arguments, context: FakeElicitation { MCPElicitationResult(action: .accept) }.context(canElicit: false))
+    #expect(result.isError)
+    #expect(
+      result.text
+        == "\(c.tool) failed: \(c.field) looks like it holds a credential (password or secret assignment at line 1, column 1); "
+        + "it was not stored. Remove the secret; an agent or MCP client cannot store such text. The user can, deliberately: "
+        + "`dolphin capture`, `memory save`, `task add` and `handoff create` take --allow-credentials")
+    #expect(try fixture.receipts.last?.message == String(result.text.dropFirst("\(c.tool) failed: ".count)))
+    #expect(try fixture.engine.store.read { try $0.counts() }.filter { $0.key != "receipt" }.values.allSatisfy { $0 == 0 })
+  }
+
   @Test("An unusable workspace is an isError result, and the next call opens it again")
   func workspaceUnavailable() async throws {
     let attempts = Mutex(0)

@@ -95,7 +95,7 @@ struct WorkspaceResourceProviderTests {
     let decision = try fixture.capture(.decision, "Use SQLite WAL", content: "Single-row writes. More.")
     let provider = WorkspaceResourceProvider(workspace: fixture.workspace)
     let text = try #require(try provider.readResource(uri: "dolphin://digest/current").first?.text)
-    #expect(text.contains("## Decisions\n\n- Use SQLite WAL — Single-row writes. [\(decision.id.uuidString)]"), "\(text)")
+    #expect(text.contains("## Decisions\n\n- [\(decision.id.uuidString)] Use SQLite WAL — Single-row writes.\n"), "\(text)")
     #expect(try fixture.engine.store.read { tx in try tx.listDigests() }.isEmpty)
     #expect(try provider.readResource(uri: "dolphin://digest/current").first?.text == text, "deterministic")
   }

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `dolphin ask`: what a refused request leaves behind, and how `--json` reports failures.
+@Suite("dolphin ask", .serialized)
+struct AskCommandTests {
+  typealias Case = CLICase
+
+  /// Requests refused before anything runs, with their exit status and stderr.
+  static let refused: [Case] = [
+    Case(name: "an unknown command", args: ["ask", "/unknown foo"], status: 2, stderr: "dolphin: error: unknown command /unknown\n"),
+    Case(
+      name: "an incomplete command", args: ["ask", "/capture decision:", "--yes"], status: 2,
+      stderr: "dolphin: error: /capture needs a title (usage: /capture <kind>: <title> [| <content>])\n"),
+    Case(
+      name: "a message of control characters only", args: ["ask", "\u{1B}\u{7}"], status: 4,
+      stderr: "dolphin: error: message has nothing printable: all 2 character(s) given are control or invisible characters"),
+    Case(name: "a credential", args: ["ask", "/capture decision: password=hunter22222 | Y", "--yes"], status: 4, stderr: "message looks like it holds a credential"),
+    Case(name: "a model URL off the machine", args: ["ask", "hi", "--model-url", "http://example.com"], status: 2, stderr: "refused"),
+  ]
+
+  static func counts(_ ws: String) throws -> [String: Int] {
+    let status = try runDolphin(["status", "--json", "--workspace", ws])
+    let obj = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+    return try #require(obj?["counts"] as? [String: Int], "\(status.stdout)\(status.stderr)")
+  }
+
+  @Test("a refused request creates no workspace and shows no route or plan", arguments: refused)
+  func refusedCreatesNoWorkspace(_ c: Case) throws {
+    let dir = TemporaryDirectory("ask-refused")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let r = try runDolphin(c.args + ["--workspace", ws])
+    #expect(r.status == c.status, "\(r.stderr)")
+    #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
+    #expect(!r.stderr.contains("route:") && !r.stderr.contains("plan:"), "\(r.stderr)")
+    #expect(r.stdout.isEmpty, "\(r.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: ws))
+  }
+
+  @Test("a refused request stores nothing in an existing workspace: no message, conversation, receipt or checkpoint", arguments: refused)
+  func refusedStoresNothing(_ c: Case) throws {
+    let dir = TemporaryDirectory("ask-refused-existing")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    #expect(try runDolphin(["capture", "fact", "Seed", "--workspace", ws]).status == 0)
+    let before = try Self.counts(ws)
+    let r = try runDolphin(c.args + ["--workspace", ws])
+    #expect(r.status == c.status, "\(r.stderr)")
+    let after = try Self.counts(ws)
+    #expect(after == before)
+    for table in ["conversation", "message", "receipt", "checkpoint"] { #expect(after[table] == 0, "\(table): \(after)") }
+  }
+
+  @Test("--json: a refused request prints the shared error document, with no run in it")
+  func jsonUsageError() throws {
+    let dir = TemporaryDirectory("ask-json-usage")
+    defer { dir.remove() }
+    let r = try runDolphin(["ask", "/captur decision: X", "--json", "--workspace", dir.appending("ws").path])
+    #expect(r.status == 2, "\(r.stderr)")
+    let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+    #expect(Set(doc.keys) == ["error"], "\(r.stdout)")
+    let error = try #require(doc["error"] as? [String: Any])
+    #expect(error["kind"] as? String == "usage")
+    #expect(error["exitCode"] as? Int == 2)
+    #expect(error["message"] as? String == "unknown command /captur; did you mean /capture?")
+    #expect(error["run"] == nil)
+  }
+
+  /// A run whose call did not succeed, with the error kind, exit code and receipt outcome.
+  struct FailedCall: CustomStringConvertible, Sendable {
+    var name: String
+    var args: [String]
+    var kind: String
+    var status: Int32
+    var message: String
+    var outcome: String
+    var description: String { name }
+  }
+
+  static let failedCalls: [FailedCall] = [
+    FailedCall(
+      name: "a write without approval", args: ["ask", "/capture decision: X | Y"], kind: "aborted", status: 1,
+      message: "knowledge_capture was denied: approval needed: run in a terminal or pass --yes", outcome: "denied"),
+    FailedCall(
+      name: "a restore of an unknown handoff", args: ["ask", "/restore 00000000-0000-0000-0000-000000000000", "--yes"],
+      kind: "notFound", status: 3,
+      message: "handoff_restore failed: no handoff has the id 00000000-0000-0000-0000-000000000000", outcome: "failed"),
+    FailedCall(
+      name: "a bad kind", args: ["ask", "/capture bogus: X | Y", "--yes"], kind: "validation", status: 4,
+      message: "knowledge_capture failed: arguments.kind 'bogus' is not one of", outcome: "failed"),
+  ]
+
+  @Test("--json: a run whose call failed prints the error document, with the run and its receipts under error.run", arguments: failedCalls)
+  func jsonFailedRun(_ c: FailedCall) throws {
+    let dir = TemporaryDirectory("ask-json-failed")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let r = try runDolphin(c.args + ["--json", "--workspace", ws])
+    #expect(r.status == c.status, "\(r.stderr)")
+    let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+    #expect(Set(doc.keys) == ["error"], "\(r.stdout)")
+    let error = try #require(doc["error"] as? [String: Any])
+    #expect(error["kind"] as? String == c.kind)
+    #expect(error["exitCode"] as? Int == Int(c.status))
+    #expect((error["message"] as? String)?.hasPrefix(c.message) == true, "\(error)")
+    let run = try #require(error["run"] as? [String: Any], "\(error)")
+    #expect(run["route"] as? String == "deterministic")
+    let receipts = try #require(run["receipts"] as? [[String: Any]])
+    #expect(receipts.map { $0["outcome"] as? String } == [c.outcome])
+    // The receipt in the document is the one stored.
+    let activity = try runDolphin(["activity", "--json", "--workspace", ws])
+    let stored = try JSONSerialization.jsonObject(with: Data(activity.stdout.utf8)) as? [String: Any]
+    let storedIDs = (stored?["receipts"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+    #expect(storedIDs == receipts.compactMap { $0["id"] as? String })
+  }
+
+  @Test("--json: a successful run still prints the run document itself")
+  func jsonSuccess() throws {
+    let dir = TemporaryDirectory("ask-json-ok")
+    defer { dir.remove() }
+    let r = try runDolphin(["ask", "/capture decision: Adopt SQLite | WAL", "--yes", "--json", "--workspace", dir.appending("ws").path])
+    #expect(r.status == 0, "\(r.stderr)")
+    let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+    #expect(doc["error"] == nil)
+    #expect(doc["route"] as? String == "deterministic")
+    #expect((doc["receipts"] as? [[String: Any]])?.map { $0["outcome"] as? String } == ["succeeded"])
+  }
+}
