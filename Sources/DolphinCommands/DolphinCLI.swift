@@ -211,7 +211,8 @@ enum WorkspaceAccess: Sendable {
   /// is an error, unless the directory holds a legacy `workspace.json` to import first.
   case update
   /// Stores new records (capture, memory save, task add, handoff create, import, migrate,
-  /// context --save, ask). Creates a missing workspace.
+  /// context --save, ask). Creates a missing workspace at its first write that succeeds
+  /// (``SQLiteWorkspaceStore/Creation/atFirstWrite``): a refused one leaves no file behind.
   case create
 }
 
@@ -236,11 +237,12 @@ final class CommandContext {
 
   /// Opens the workspace for `access`, printing open warnings and read-only notices to stderr.
   ///
-  /// Only ``WorkspaceAccess/create`` creates a missing workspace; the others fail with exit 3
-  /// and create nothing, so a mistyped `--workspace` is reported instead of silently giving an
-  /// empty workspace. Commands that write import a legacy `workspace.json` found in the
-  /// directory on first use. A search index built with another tokenizer version is rebuilt
-  /// (see ``WorkspaceOpening/prepareSearchIndex(store:console:program:)``) unless
+  /// Only ``WorkspaceAccess/create`` creates a missing workspace, and only when its first write
+  /// succeeds (until then it reads as empty); the others fail with exit 3 and create nothing,
+  /// so a mistyped `--workspace` is reported instead of silently giving an empty workspace.
+  /// Commands that write import a legacy `workspace.json` found in the directory on first use.
+  /// A search index built with another tokenizer version is rebuilt (see
+  /// ``WorkspaceOpening/prepareSearchIndex(store:console:program:)``) unless
   /// `preparingSearchIndex` is false (`reindex`, which rebuilds it anyway).
   func openStore(_ access: WorkspaceAccess, preparingSearchIndex: Bool = true) throws
     -> SQLiteWorkspaceStore
@@ -250,7 +252,8 @@ final class CommandContext {
     let hasLegacy = access != .read && FileManager.default.fileExists(atPath: legacy.path)
     let store: SQLiteWorkspaceStore
     switch Result(catching: { () throws(WorkspaceError) in
-      try SQLiteWorkspaceStore.open(directory: directory, create: access == .create || hasLegacy)
+      try SQLiteWorkspaceStore.open(
+        directory: directory, creation: access == .create || hasLegacy ? .atFirstWrite : .never)
     }) {
     case .success(let s): store = s
     case .failure(.noWorkspace(let path)) where FileManager.default.fileExists(atPath: legacy.path):

@@ -29,7 +29,9 @@ struct CredentialCommandTests {
     #expect(refused.stderr.contains(c.stderr), "\(refused.stderr)")
     #expect(refused.stderr.contains("--allow-credentials"))
     #expect(!refused.stderr.contains("FAKE"))
-    #expect((try cli.json(["status"])["counts"] as? [String: Int])?.values.allSatisfy { $0 == 0 } == true)
+    // Nothing was stored, and the refused write created no workspace either.
+    #expect(try cli.run(["status"]).status == 3)
+    #expect(!FileManager.default.fileExists(atPath: cli.workspace))
     let allowed = try cli.run(c.args + ["--allow-credentials"])
     #expect(allowed.status == 0, "\(allowed.stderr)")
     let status = try cli.run(["status"])

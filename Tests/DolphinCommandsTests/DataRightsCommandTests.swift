@@ -389,4 +389,28 @@ struct DataRightsCommandTests {
     #expect(counts["message"] == 0 && counts["receipt"] == 0 && counts["checkpoint"] == 0)
     #expect(counts["conversation"] == 2)
   }
+
+  @Test("erase --kind conversations counts the records it removed, not the handoffs it only scrubbed")
+  func eraseConversationsCountsTruthfully() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    // One conversation, four messages (two asks), and a handoff that copies excerpts of them.
+    #expect(try cli.run(["ask", "hello there"]).status == 0)
+    #expect(try cli.run(["ask", "/handoff Wrap up", "--yes"]).status == 0)
+    let report = try cli.json(["erase", "--kind", "conversations", "--yes"])
+    let removed = try #require(report["removed"] as? [String: Int])
+    #expect(removed == ["deleteConversations": 1, "deleteMessages": 4])
+    #expect(report["changed"] as? [String: Int] == ["scrubExcerpts": 1])
+    let verification = try #require(report["verification"] as? [String: Any])
+    #expect(verification["idsChecked"] as? Int == 5)
+
+    // The text summary says the same numbers.
+    #expect(try cli.run(["ask", "hello again"]).status == 0)
+    #expect(try cli.run(["ask", "/handoff Again", "--yes"]).status == 0)
+    let text = try cli.run(["erase", "--kind", "conversations", "--yes"])
+    #expect(text.status == 0, "\(text.stderr)")
+    // The handoffs made earlier hold no excerpts any more; the new one does.
+    #expect(text.stdout.contains("Erased 5 record(s); removed the chat excerpts from 1 handoff(s), which are kept."), "\(text.stdout)")
+    #expect(text.stdout.contains("none of the 5 erased record id(s) remains on disk"), "\(text.stdout)")
+  }
 }

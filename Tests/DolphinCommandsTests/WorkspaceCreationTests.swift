@@ -58,6 +58,71 @@ struct WorkspaceCreationTests {
     #expect(try runDolphin(["status", "--workspace", ws]).status == 0)
   }
 
+  /// A store command refused on a workspace path that does not exist yet.
+  struct Refusal: CustomStringConvertible, Sendable {
+    var name: String
+    /// `{dir}` stands for the test's temporary directory.
+    var args: [String]
+    var status: Int32
+    /// Writes the files the command reads into `dir` (a legacy workspace file, say).
+    var prepare: @Sendable (TemporaryDirectory) throws -> Void = { _ in }
+    var description: String { name }
+  }
+
+  static let refusals: [Refusal] = [
+    Refusal(name: "capture, title over the limit", args: ["capture", "fact", String(repeating: "t", count: 301)], status: 4),
+    Refusal(name: "capture, unknown relationship target", args: ["capture", "fact", "x", "--relates", "supports:" + id], status: 3),
+    Refusal(name: "memory save, credential", args: ["memory", "save", "password=hunter22222"], status: 4),
+    Refusal(name: "task add, unknown knowledge id", args: ["task", "add", "x", "--knowledge", id], status: 3),
+    Refusal(name: "handoff create, unknown task id", args: ["handoff", "create", "--focus", "f", "--task", id], status: 3),
+    Refusal(name: "knowledge delete, unknown id", args: ["knowledge", "delete", id, "--yes"], status: 3),
+    Refusal(name: "ask, empty message", args: ["ask", " "], status: 4),
+    Refusal(name: "migrate, a directory", args: ["migrate", "{dir}"], status: 4),
+    Refusal(
+      name: "migrate, a newer legacy file", args: ["migrate", "{dir}/legacy.json"], status: 4,
+      prepare: { dir in try Data(#"{"schemaVersion": 9}"#.utf8).write(to: dir.appending("legacy.json")) }),
+  ]
+
+  @Test("a refused store command on a new workspace path leaves no directory, database or backup", arguments: refusals)
+  func refusedWriteCreatesNothing(_ c: Refusal) throws {
+    let dir = TemporaryDirectory("refused")
+    defer { dir.remove() }
+    try c.prepare(dir)
+    let before = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+    let ws = dir.appending("new/ws").path
+    let args = c.args.map { $0.replacingOccurrences(of: "{dir}", with: dir.path) }
+    let r = try runDolphin(args + ["--workspace", ws])
+    #expect(r.status == c.status, "\(r.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == before, "\(r.stderr)")
+    // The same in an existing empty directory: it stays empty.
+    let empty = dir.appending("empty")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: false)
+    #expect(try runDolphin(args + ["--workspace", empty.path]).status == c.status)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path).isEmpty)
+  }
+
+  @Test("a refused command racing successful first commands never costs them their writes (10 rounds)")
+  func refusedRacingSuccessful() async throws {
+    let dir = TemporaryDirectory("race-refused")
+    defer { dir.remove() }
+    for round in 0..<10 {
+      let ws = dir.appending("ws\(round)").path
+      let runs: [[String]] = [
+        ["capture", "fact", String(repeating: "t", count: 301)], ["capture", "fact", "a"],
+        ["task", "add", "x", "--knowledge", Self.id], ["capture", "fact", "b"],
+      ]
+      let results = try await withThrowingTaskGroup(of: (Int, ProcessResult).self) { group in
+        for (n, args) in runs.enumerated() { group.addTask { (n, try runDolphin(args + ["--workspace", ws])) } }
+        return try await group.reduce(into: [Int: ProcessResult]()) { $0[$1.0] = $1.1 }
+      }
+      #expect(results[0]?.status == 4 && results[2]?.status == 3, "round \(round)")
+      #expect(results[1]?.status == 0 && results[3]?.status == 0, "round \(round)")
+      let list = try runDolphin(["knowledge", "list", "--json", "--workspace", ws])
+      let obj = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any]
+      #expect(obj?["total"] as? Int == 2, "round \(round): \(list.stderr)")
+    }
+  }
+
   @Test("three first commands racing to create the same workspace all succeed (25 rounds)")
   func racingFirstCommands() async throws {
     let dir = TemporaryDirectory("race")

@@ -5,10 +5,18 @@
 /// (``SchemaVersion/current``). A database with a newer `user_version`, or with a recorded step
 /// this build does not know, is newer than this build and is opened read-only.
 package enum WorkspaceSchema {
-  /// One named migration step.
+  /// One named migration step: SQL, then, for a step that rewrites data, Swift code run on
+  /// the same connection inside the step's transaction.
   package struct Step: Sendable {
     package let name: String
     package let sql: String
+    package let apply: (@Sendable (SQLiteConnection) throws(WorkspaceError) -> Void)?
+
+    package init(name: String, sql: String, apply: (@Sendable (SQLiteConnection) throws(WorkspaceError) -> Void)? = nil) {
+      self.name = name
+      self.sql = sql
+      self.apply = apply
+    }
   }
 
   /// The steps in order. Append only.
@@ -29,6 +37,11 @@ package enum WorkspaceSchema {
     Step(
       name: "0005-knowledge-memory-mirror-index",
       sql: "CREATE INDEX knowledge_memory_mirror ON knowledge(memory_id) WHERE memory_id IS NOT NULL;"),
+    // Tags stored before every write path normalized them (an older import) are brought to
+    // today's form, so a tag filter finds them; see TagNormalizationStep.
+    Step(
+      name: TagNormalizationStep.name, sql: TagNormalizationStep.sql,
+      apply: { conn throws(WorkspaceError) in try TagNormalizationStep.apply(conn) }),
   ]
 
   static let knowledgeHeaderIndex = """

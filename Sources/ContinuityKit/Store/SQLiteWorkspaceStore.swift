@@ -12,7 +12,8 @@ import Synchronization
 /// Files: the directory is created 0700; the database is created 0600 before SQLite opens it,
 /// and SQLite gives its `-wal` and `-shm` files the database file's mode, so no file is ever
 /// readable by others whatever the umask. A database whose schema is newer than this build
-/// opens read-only. A damaged file is never overwritten.
+/// opens read-only. A damaged file is never overwritten. Opened with ``Creation/atFirstWrite``,
+/// a missing workspace is created only by the first write that succeeds.
 public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// The file name inside a workspace directory.
   public static let fileName = "workspace.sqlite"
@@ -42,20 +43,47 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// first run was interrupted (killed between steps) lists what the next writable open applies.
   public let pendingMigrationSteps: [String]
   private let connection: Mutex<SQLiteConnection>
+  /// The workspace directory while a store opened with ``Creation/atFirstWrite`` has no files
+  /// yet: `connection` is then a private, empty in-memory workspace. Nil once the files exist
+  /// (and for every other store). Read and changed only while `connection` is locked.
+  private let deferredDirectory: Mutex<URL?>
 
   /// How long a write waits for another process's lock before failing, in milliseconds.
   public static let busyTimeoutMilliseconds: Int32 = 15_000
 
-  private init(
-    connection: sending SQLiteConnection, path: String, readOnlyCause: ReadOnlyCause?,
-    warnings: [String], pendingMigrationSteps: [String]
-  ) {
-    self.pendingMigrationSteps = pendingMigrationSteps
-    self.connection = Mutex(connection)
+  /// When ``open(directory:readOnly:creation:)`` creates a workspace that does not exist.
+  public enum Creation: Sendable, Equatable {
+    /// Never: a missing workspace throws ``WorkspaceError/noWorkspace(directory:)``.
+    case never
+    /// While opening: the directory (0700) and the database (0600, schema v5) exist when
+    /// `open` returns.
+    case immediately
+    /// At the first write that commits. Until then nothing exists on disk and reads see an
+    /// empty workspace. That first write runs once on the empty in-memory workspace and is
+    /// rolled back (``WorkspaceTransaction/isRehearsal`` is set); only when it succeeds are
+    /// the directory and database created and the write run again for real. So a write that
+    /// fails — a refused title, an unknown id — leaves no file behind, and nothing is ever
+    /// deleted after the fact (which could race another process that opened the new
+    /// workspace). Files that another process creates meanwhile are opened and used: its
+    /// records are never hidden or overwritten.
+    case atFirstWrite
+  }
+
+  /// A connection opened and configured, with what ``open(directory:readOnly:creation:)``
+  /// learned about it, before it becomes a store.
+  private struct Opened {
+    var connection: SQLiteConnection
+    var readOnlyCause: ReadOnlyCause?
+    var warnings: [String]
+    var pendingMigrationSteps: [String]
+  }
+
+  private init(_ opened: sending Opened, path: String, deferredDirectory: URL? = nil) {
+    self.pendingMigrationSteps = opened.pendingMigrationSteps
     self.databasePath = path
-    self.isReadOnly = readOnlyCause != nil
-    self.readOnlyCause = readOnlyCause
-    switch readOnlyCause {
+    self.isReadOnly = opened.readOnlyCause != nil
+    self.readOnlyCause = opened.readOnlyCause
+    switch opened.readOnlyCause {
     case nil: self.readOnlyReason = nil
     case .requested: self.readOnlyReason = "opened read-only"
     case .unwritable(let reason, let immutable):
@@ -63,12 +91,23 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         reason + (immutable ? "; read with SQLite's immutable mode, no committed change was waiting in a -wal file" : "")
     case .newerSchema(let reason): self.readOnlyReason = reason
     }
-    self.warnings = warnings
+    self.warnings = opened.warnings
+    self.connection = Mutex(opened.connection)
+    self.deferredDirectory = Mutex(deferredDirectory)
   }
 
   /// Opens the workspace in `directory`, creating the directory (0700) and the database
   /// (0600, schema v5) when they do not exist and `create` is set, and applying pending
-  /// migration steps.
+  /// migration steps. Same as ``open(directory:readOnly:creation:)`` with
+  /// ``Creation/immediately`` (`create`) or ``Creation/never``.
+  public static func open(directory: URL, readOnly: Bool = false, create: Bool = true) throws(WorkspaceError)
+    -> SQLiteWorkspaceStore
+  {
+    try open(directory: directory, readOnly: readOnly, creation: create ? .immediately : .never)
+  }
+
+  /// Opens the workspace in `directory`, creating a missing one as `creation` says, and
+  /// applying pending migration steps.
   ///
   /// When the files cannot be written — a read-only filesystem, a directory or database this
   /// user may not write — the workspace is opened read-only instead (``ReadOnlyCause/unwritable(reason:immutable:)``),
@@ -80,15 +119,39 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   ///
   /// - Parameters:
   ///   - directory: the workspace directory.
-  ///   - readOnly: open without ever writing (for `doctor`).
-  ///   - create: create the directory and database when missing; otherwise a missing one
-  ///     throws ``WorkspaceError/noWorkspace(directory:)`` and nothing is created.
+  ///   - readOnly: open without ever writing (for `doctor`); a missing workspace then throws
+  ///     ``WorkspaceError/noWorkspace(directory:)`` whatever `creation` says.
+  ///   - creation: whether and when a missing directory and database are created.
   /// - Throws: ``WorkspaceError/noWorkspace(directory:)``; ``WorkspaceError/fileSystem(path:message:)``
   ///   when the directory or file cannot be created or read; ``WorkspaceError/damaged(file:message:)``
   ///   for a file that is not a usable database; ``WorkspaceError/storage(file:code:message:)``
-  ///   for other SQLite errors.
-  public static func open(directory: URL, readOnly: Bool = false, create: Bool = true) throws(WorkspaceError)
+  ///   for other SQLite errors. With ``Creation/atFirstWrite`` the errors of creating the files
+  ///   come from that first write instead.
+  public static func open(directory: URL, readOnly: Bool = false, creation: Creation) throws(WorkspaceError)
     -> SQLiteWorkspaceStore
+  {
+    let path = directory.appendingPathComponent(fileName).path
+    switch try openFiles(directory: directory, readOnly: readOnly, creation: creation) {
+    case .opened(let opened): return SQLiteWorkspaceStore(opened, path: path)
+    case .deferred(let warnings):
+      let empty = try configure(
+        SQLiteConnection(path: ":memory:", readOnly: false, create: true), path: ":memory:",
+        readOnlyCause: nil, warnings: warnings)
+      return SQLiteWorkspaceStore(empty, path: path, deferredDirectory: directory)
+    }
+  }
+
+  /// What ``openFiles(directory:readOnly:creation:)`` found.
+  private enum FileOpen {
+    case opened(Opened)
+    /// Nothing exists yet and ``Creation/atFirstWrite`` was asked: no file was created.
+    case deferred(warnings: [String])
+  }
+
+  /// The work of ``open(directory:readOnly:creation:)`` on the files: checks (and, as
+  /// `creation` says, creates) the directory and the database, then opens and configures it.
+  private static func openFiles(directory: URL, readOnly: Bool, creation: Creation) throws(WorkspaceError)
+    -> FileOpen
   {
     let dir = directory.path
     var warnings: [String] = []
@@ -106,7 +169,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     } else if errno != ENOENT {
       throw .fileSystem(path: dir, message: "cannot read: \(SystemErrorCause.describe(errno))")
     } else {
-      if readOnly || !create { throw .noWorkspace(directory: dir) }
+      if readOnly || creation == .never { throw .noWorkspace(directory: dir) }
+      if creation == .atFirstWrite { return .deferred(warnings: warnings) }
       do {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
       } catch {
@@ -132,7 +196,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     } else if errno != ENOENT {
       throw .fileSystem(path: path, message: "cannot read: \(SystemErrorCause.describe(errno))")
     } else {
-      if readOnly || !create { throw .noWorkspace(directory: dir) }
+      if readOnly || creation == .never { throw .noWorkspace(directory: dir) }
+      if creation == .atFirstWrite { return .deferred(warnings: warnings) }
       // Create the file 0600 ourselves so SQLite (and its -wal/-shm, which copy the database's
       // mode) never exist with wider permissions.
       let fd = Glibc_open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
@@ -145,14 +210,39 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         throw .fileSystem(path: path, message: "cannot create: \(SystemErrorCause.describe(errno))")
       }
     }
-    if readOnly { return try openReadOnly(path: path, warnings: warnings) }
+    if readOnly { return .opened(try openReadOnly(path: path, warnings: warnings)) }
     do {
       let conn = try SQLiteConnection(path: path, readOnly: false, create: false)
-      return try configure(conn, path: path, readOnlyCause: nil, warnings: warnings)
+      return .opened(try configure(conn, path: path, readOnlyCause: nil, warnings: warnings))
     } catch {
       guard let reason = unwritableReason(after: error, databasePath: path) else { throw error }
-      return try openUnwritable(path: path, reason: reason, warnings: warnings)
+      return .opened(try openUnwritable(path: path, reason: reason, warnings: warnings))
     }
+  }
+
+  /// Replaces the in-memory stand-in of a store opened with ``Creation/atFirstWrite`` by the
+  /// workspace files: when they exist now (another process created them), or, when `create`,
+  /// by creating them. Does nothing for any other store.
+  /// - Throws: the errors of ``open(directory:readOnly:creation:)``;
+  ///   ``WorkspaceError/readOnly(file:reason:)`` when the files can only be read (a newer
+  ///   build created them meanwhile, say): this store was opened as writable, and stays
+  ///   unattached rather than write a schema it does not know.
+  private func attachFiles(_ connection: inout SQLiteConnection, create: Bool) throws(WorkspaceError) {
+    guard let directory = deferredDirectory.withLock({ $0 }) else { return }
+    var st = stat()
+    guard create || stat(databasePath, &st) == 0 else { return }
+    guard case .opened(let opened) = try Self.openFiles(directory: directory, readOnly: false, creation: .immediately)
+    else { return }
+    if let cause = opened.readOnlyCause {
+      let reason: String
+      switch cause {
+      case .requested: reason = "opened read-only"
+      case .unwritable(let why, _), .newerSchema(let why): reason = why
+      }
+      throw .readOnly(file: databasePath, reason: reason)
+    }
+    connection = opened.connection
+    deferredDirectory.withLock { $0 = nil }
   }
 
   /// SQLite's extended codes for a read-only connection that cannot finish a crashed writer's
@@ -169,9 +259,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// recovery — which restores the last committed state and changes no committed data — the
   /// read-only connection attaches, and the helper closes while the read-only one is still open,
   /// so the helper's close checkpoints nothing. When the files cannot be written at all, the
-  /// open falls back as ``open(directory:readOnly:create:)`` describes.
+  /// open falls back as ``open(directory:readOnly:creation:)`` describes.
   private static func openReadOnly(path: String, warnings: [String]) throws(WorkspaceError)
-    -> SQLiteWorkspaceStore
+    -> Opened
   {
     do {
       do {
@@ -183,9 +273,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         try helper.execute("PRAGMA query_only = ON")
         _ = try helper.integer("SELECT count(*) FROM sqlite_master")
         let conn = try SQLiteConnection(path: path, readOnly: true, create: false)
-        let store = try configure(conn, path: path, readOnlyCause: .requested, warnings: warnings)
+        let opened = try configure(conn, path: path, readOnlyCause: .requested, warnings: warnings)
         helper.close()
-        return store
+        return opened
       }
     } catch {
       guard let reason = unwritableReason(after: error, databasePath: path) else { throw error }
@@ -239,7 +329,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     case other = "storage error"
   }
 
-  /// Classifies an error of ``open(directory:readOnly:create:)`` for `directory`, asking the
+  /// Classifies an error of ``open(directory:readOnly:creation:)`` for `directory`, asking the
   /// filesystem where the error alone does not say.
   public static func openFailure(_ error: WorkspaceError, directory: URL) -> OpenFailure {
     let dir = directory.path
@@ -298,7 +388,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// nothing — with `immutable=1`; otherwise fails with ``WorkspaceError/fileSystem(path:message:)``
   /// saying why and what to do.
   private static func openUnwritable(path: String, reason: String, warnings: [String]) throws(WorkspaceError)
-    -> SQLiteWorkspaceStore
+    -> Opened
   {
     do {
       let conn = try SQLiteConnection(path: path, readOnly: true, create: false)
@@ -329,7 +419,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   public static func inMemory() -> SQLiteWorkspaceStore {
     do {
       let conn = try SQLiteConnection(path: ":memory:", readOnly: false, create: true)
-      return try configure(conn, path: ":memory:", readOnlyCause: nil, warnings: [])
+      return SQLiteWorkspaceStore(
+        try configure(conn, path: ":memory:", readOnlyCause: nil, warnings: []), path: ":memory:")
     } catch {
       // An in-memory database only fails to open when the process is out of memory.
       fatalError("cannot open an in-memory SQLite database: \(error)")
@@ -338,7 +429,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
 
   private static func configure(
     _ conn: sending SQLiteConnection, path: String, readOnlyCause requested: ReadOnlyCause?, warnings: [String]
-  ) throws(WorkspaceError) -> SQLiteWorkspaceStore {
+  ) throws(WorkspaceError) -> Opened {
     conn.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
     // Reading the schema first also proves the file is a database.
     let version = try conn.integer("PRAGMA user_version")
@@ -379,8 +470,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       try migrate(conn, path: path)
       pending = []
     }
-    return SQLiteWorkspaceStore(
-      connection: conn, path: path, readOnlyCause: readOnlyCause, warnings: warnings,
+    return Opened(
+      connection: conn, readOnlyCause: readOnlyCause, warnings: warnings,
       pendingMigrationSteps: version > Int64(SchemaVersion.current) ? [] : pending)
   }
 
@@ -420,6 +511,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         // Another process may have applied it while we waited for the lock.
         if try conn.integer("SELECT count(*) FROM schema_migration WHERE name = ?", [.text(step.name)]) == 0 {
           try conn.execute(step.sql)
+          try step.apply?(conn)
           try conn.run(
             "INSERT INTO schema_migration(name, applied_at) VALUES (?, ?)",
             [.text(step.name), .text(ISO8601.string(from: Date()))])
@@ -433,9 +525,26 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     }
   }
 
+  /// Runs `body` with the connection, first attaching the workspace files that another process
+  /// created meanwhile (see ``Creation/atFirstWrite``).
+  private func withConnection<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    try connection.withLock { conn throws -> T in
+      try attachFiles(&conn, create: false)
+      return try body(conn)
+    }
+  }
+
+  /// Whether the workspace files exist: false only for a store opened with
+  /// ``Creation/atFirstWrite`` that has not written yet (and whose files no other process has
+  /// created since).
+  public var existsOnDisk: Bool {
+    var st = stat()
+    return deferredDirectory.withLock { $0 == nil } || stat(databasePath, &st) == 0
+  }
+
   @discardableResult
   public func read<T: Sendable>(_ body: (WorkspaceTransaction) throws -> T) throws -> T {
-    try connection.withLock { conn throws -> T in
+    try withConnection { conn throws -> T in
       try conn.execute("BEGIN")
       let tx = WorkspaceTransaction(db: conn, isWritable: false)
       defer {
@@ -446,12 +555,27 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     }
   }
 
+  /// Runs `body` in a write transaction. A store opened with ``Creation/atFirstWrite`` whose
+  /// files do not exist yet first runs it on its empty in-memory workspace and rolls that back;
+  /// only when that succeeds are the files created and `body` run again, for real.
   @discardableResult
   public func write<T: Sendable>(_ body: (WorkspaceTransaction) throws -> T) throws -> T {
     if isReadOnly {
       throw WorkspaceError.readOnly(file: databasePath, reason: readOnlyReason ?? "read-only")
     }
     return try connection.withLock { conn throws -> T in
+      try attachFiles(&conn, create: false)
+      if deferredDirectory.withLock({ $0 != nil }) {
+        // The rehearsal, on the empty in-memory workspace: always rolled back.
+        try conn.execute("BEGIN IMMEDIATE")
+        let rehearsal = WorkspaceTransaction(db: conn, isWritable: true, isRehearsal: true)
+        defer {
+          rehearsal.invalidate()
+          if !conn.isAutocommit { try? conn.execute("ROLLBACK") }
+        }
+        _ = try body(rehearsal)
+      }
+      try attachFiles(&conn, create: true)
       try conn.execute("BEGIN IMMEDIATE")
       let tx = WorkspaceTransaction(db: conn, isWritable: true)
       do {
@@ -469,7 +593,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
 
   /// Runs `PRAGMA integrity_check` and returns its messages (`["ok"]` when clean).
   public func integrityCheck() throws -> [String] {
-    try connection.withLock { conn throws(WorkspaceError) -> [String] in
+    try withConnection { conn -> [String] in
       try conn.all("PRAGMA integrity_check") { $0.text(0) }
     }
   }
@@ -478,7 +602,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// the `-wal` file. Best effort: another open connection may keep part of the WAL.
   public func checkpoint() throws {
     if isReadOnly { return }
-    try connection.withLock { conn throws(WorkspaceError) in
+    try withConnection { conn in
       try conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
   }
@@ -506,7 +630,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   @discardableResult
   public func compact() throws -> Compaction {
     if isReadOnly { throw WorkspaceError.readOnly(file: databasePath, reason: readOnlyReason ?? "read-only") }
-    return try connection.withLock { conn throws(WorkspaceError) -> Compaction in
+    return try withConnection { conn -> Compaction in
       try conn.execute("PRAGMA temp_store = MEMORY")
       try conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
       try conn.execute("VACUUM")
@@ -526,14 +650,14 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
 
   /// The names of the migration steps applied to this database, in order.
   public func appliedMigrations() throws -> [String] {
-    try connection.withLock { conn throws(WorkspaceError) -> [String] in
+    try withConnection { conn -> [String] in
       try conn.all("SELECT name FROM schema_migration ORDER BY name") { $0.text(0) }
     }
   }
 
   /// `PRAGMA user_version` of the open database.
   public func schemaVersion() throws -> Int {
-    try connection.withLock { conn throws(WorkspaceError) -> Int in
+    try withConnection { conn -> Int in
       Int(try conn.integer("PRAGMA user_version"))
     }
   }

@@ -1,12 +1,6 @@
 import Foundation
 
 extension WorkspaceTransaction {
-  /// Referential problems, each naming the ids involved, found with indexed SQL joins (no
-  /// full decode): relationships to missing items, memory/mirror links that point nowhere,
-  /// task and handoff references to missing records, and an active-handoff marker that points
-  /// at a missing handoff.
-  /// - Parameter limit: at most this many problems per check.
-  /// - Complexity: one pass over each referencing table.
   /// Mirrors (source `legacyMemory`) whose memory is gone, at most `?` of them. It reads the
   /// partial index `knowledge_memory_mirror` (schema step 0005), not every item: `+k.id` keeps
   /// SQLite from scanning the id index just to return rows in id order.
@@ -15,6 +9,25 @@ extension WorkspaceTransaction {
     WHERE k.memory_id IS NOT NULL AND k.source = 'legacyMemory' AND m.id IS NULL ORDER BY +k.id LIMIT ?
     """
 
+  /// How a stored `supersedes` cycle is reported (by `status` and `doctor`).
+  package static func supersedeCycleProblem(_ cycle: [UUID]) -> String {
+    let ids = cycle.map(\.uuidString)
+    let what =
+      ids.count == 1
+      ? "knowledge \(ids[0]) supersedes itself"
+      : "knowledge \(ids.joined(separator: ", ")) supersede each other in a cycle"
+    return what
+      + "; none of them stands as the successor, so the digest shows them all and asks which one stands "
+      + "(delete one, or export, remove one supersedes relationship and import with --on-conflict replace)"
+  }
+
+  /// Referential problems, each naming the ids involved, found with indexed SQL joins (no
+  /// full decode): relationships to missing items, memory/mirror links that point nowhere,
+  /// task and handoff references to missing records, an active-handoff marker that points
+  /// at a missing handoff, and `supersedes` cycles (which only older data or a direct edit of
+  /// the database can hold: new ones are refused).
+  /// - Parameter limit: at most this many problems per check.
+  /// - Complexity: one pass over each referencing table.
   public func referenceProblems(limit: Int = 100) throws(WorkspaceError) -> [String] {
     requireValid()
     let l = SQLValue.integer(Int64(limit))
@@ -53,6 +66,7 @@ extension WorkspaceTransaction {
     if let active = try meta("activeHandoffID"), try db.integer("SELECT count(*) FROM handoff WHERE id = ?", [.text(active)]) == 0 {
       out.append("the active handoff marker points at missing handoff \(active)")
     }
+    for cycle in try supersedeGraph().cycles.prefix(limit) { out.append(Self.supersedeCycleProblem(cycle)) }
     return out
   }
 }

@@ -142,11 +142,48 @@ extension WorkspaceTransaction {
     }
   }
 
+  /// Refuses a `supersedes` relationship of `item` that is not stored yet and would close a
+  /// cycle: the item itself, or an item that already supersedes `item` through a chain. A cycle
+  /// leaves no item standing as the successor. Relationships already stored are not checked
+  /// again, so an item on a cycle from older data can still be edited.
+  /// - Throws: `.validation` naming `relationships[i]`, the two ids and the chain.
+  func checkSupersedeCycles(_ item: KnowledgeItem, stored: [KnowledgeRelationship]) throws(WorkspaceError) {
+    let added = item.relationships.enumerated().filter { $0.element.kind == .supersedes && !stored.contains($0.element) }
+    guard !added.isEmpty else { return }
+    // The graph as it will be: the item's stored relationships replaced by its new ones.
+    let others = try db.all(
+      "SELECT source_id, target_id FROM knowledge_relationship WHERE kind = ? AND source_id != ?",
+      [.text(RelationshipKind.supersedes.rawValue), Self.text(item.id)]
+    ) { (row) throws(WorkspaceError) in
+      (source: try uuid(row, 0, "knowledge_relationship"), target: try uuid(row, 1, "knowledge_relationship"))
+    }
+    let graph = SupersedeGraph(edges: others)
+    for (i, r) in added {
+      guard let chain = graph.path(from: r.targetID, to: item.id) else { continue }
+      throw .validation(Self.supersedeCycleError("relationships[\(i)]", item: item.id, target: r.targetID, chain: chain))
+    }
+  }
+
+  /// The refusal of a `supersedes` relationship from `item` to `target` that would close a
+  /// cycle, where `chain` leads from `target` back to `item` (`[item]` when they are the same).
+  package static func supersedeCycleError(_ field: String, item: UUID, target: UUID, chain: [UUID]) -> ValidationError {
+    let cycle = ([item] + chain).map(\.uuidString).joined(separator: " supersedes ")
+    let reason =
+      item == target
+      ? "an item cannot supersede itself"
+      : "\(target.uuidString) already supersedes \(item.uuidString)\(chain.count > 2 ? " through a chain" : "")"
+    return ValidationError(
+      field: field,
+      message: "\(field): knowledge item \(item.uuidString) cannot supersede \(target.uuidString): \(reason), "
+        + "so this would make a supersede cycle (\(cycle)), in which no item stands as the successor; "
+        + "leave this relationship out, or remove the other one first")
+  }
+
   /// Inserts a new knowledge item.
   /// - Returns: its row id (the lexical index's document key).
   /// - Throws: `.validation` for any broken bound, a duplicate id or a relationship to a missing
-  ///   item (marked ``ValidationError/missingRecord``); `.capacity` when the workspace already
-  ///   holds `Settings.knowledgeItemLimit` items.
+  ///   item (marked ``ValidationError/missingRecord``) or one that would close a `supersedes`
+  ///   cycle; `.capacity` when the workspace already holds `Settings.knowledgeItemLimit` items.
   @discardableResult
   public func insertKnowledge(_ item: KnowledgeItem) throws(WorkspaceError) -> Int64 {
     try requireWritable()
@@ -170,6 +207,7 @@ extension WorkspaceTransaction {
       throw .validation(ValidationError(field: "id", message: "a knowledge item with id \(item.id.uuidString) already exists"))
     }
     try checkRelationshipTargets(item)
+    try checkSupersedeCycles(item, stored: [])
     try db.run(
       "INSERT INTO knowledge(\(Self.knowledgeColumns.dropFirst(7))) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
       [
@@ -206,15 +244,24 @@ extension WorkspaceTransaction {
 
   /// Replaces a stored knowledge item (same id) with `item`.
   /// - Returns: its row id.
-  /// - Throws: `.notFound`, `.validation`.
+  /// - Throws: `.notFound`, `.validation` (a broken bound, a relationship to a missing item,
+  ///   a new `supersedes` relationship that would close a cycle).
   @discardableResult
   public func updateKnowledge(_ item: KnowledgeItem) throws(WorkspaceError) -> Int64 {
+    try updateKnowledge(item, supersedeCyclesChecked: false)
+  }
+
+  /// ``updateKnowledge(_:)`` for a caller that checked the whole `supersedes` graph itself
+  /// (an import checks it once, instead of once per item).
+  @discardableResult
+  package func updateKnowledge(_ item: KnowledgeItem, supersedeCyclesChecked: Bool) throws(WorkspaceError) -> Int64 {
     try requireWritable()
     do { try Limits.validate(item) } catch { throw .validation(error) }
     guard let rowid = try knowledgeRowID(item.id) else {
       throw .notFound(recordType: "knowledge item", id: item.id.uuidString)
     }
     try checkRelationshipTargets(item)
+    if !supersedeCyclesChecked { try checkSupersedeCycles(item, stored: try relationships(of: item.id)) }
     try db.run(
       """
       UPDATE knowledge SET kind = ?, title = ?, content = ?, source = ?, tags = ?, priority = ?,

@@ -191,16 +191,25 @@ extension WorkspaceTransaction {
     return out
   }
 
-  /// Every relationship as stored text: (owner id, kind, target id), by owner then ordinal.
-  /// Ids of the knowledge items that another item supersedes (`supersedes` relationships).
-  package func supersededKnowledgeIDs() throws(WorkspaceError) -> Set<UUID> {
-    requireValid()
-    let ids = try db.all(
-      "SELECT DISTINCT target_id FROM knowledge_relationship WHERE kind = ?", [.text(RelationshipKind.supersedes.rawValue)]
-    ) { $0.text(0) }
-    return Set(ids.compactMap(UUID.init(uuidString:)))
+  /// Every `supersedes` relationship as a graph, with its cycles (see ``SupersedeGraph``).
+  /// - Complexity: one read of the `supersedes` rows, then O(*V* + *E*) over them.
+  public func supersedeGraph() throws(WorkspaceError) -> SupersedeGraph {
+    SupersedeGraph(edges: try supersedeEdges())
   }
 
+  /// Every stored `supersedes` relationship as (successor, superseded item), by successor then
+  /// ordinal.
+  package func supersedeEdges() throws(WorkspaceError) -> [(source: UUID, target: UUID)] {
+    requireValid()
+    return try db.all(
+      "SELECT source_id, target_id FROM knowledge_relationship WHERE kind = ? ORDER BY source_id, ordinal",
+      [.text(RelationshipKind.supersedes.rawValue)]
+    ) { (row) throws(WorkspaceError) in
+      (source: try uuid(row, 0, "knowledge_relationship"), target: try uuid(row, 1, "knowledge_relationship"))
+    }
+  }
+
+  /// Every relationship as stored text: (owner id, kind, target id), by owner then ordinal.
   package func relationshipEdges() throws(WorkspaceError) -> [(source: String, kind: String, target: String)] {
     requireValid()
     return try db.all("SELECT source_id, kind, target_id FROM knowledge_relationship ORDER BY source_id, ordinal") {

@@ -9,11 +9,17 @@ public final class WorkspaceTransaction {
   package let db: SQLiteConnection
   /// Whether mutations are allowed.
   public let isWritable: Bool
+  /// True while a workspace that does not exist on disk yet tries a write on an empty
+  /// in-memory copy, which is then rolled back (see ``SQLiteWorkspaceStore/Creation/atFirstWrite``).
+  /// A write body that acts outside the database (writes a file) skips that when this is set:
+  /// the same body runs again for real once the rehearsal succeeded.
+  public let isRehearsal: Bool
   private var isValid = true
 
-  package init(db: SQLiteConnection, isWritable: Bool) {
+  package init(db: SQLiteConnection, isWritable: Bool, isRehearsal: Bool = false) {
     self.db = db
     self.isWritable = isWritable
+    self.isRehearsal = isRehearsal
   }
 
   func invalidate() { isValid = false }
@@ -37,7 +43,7 @@ public final class WorkspaceTransaction {
   package func changeStamp() throws(WorkspaceError) -> ChangeStamp {
     requireValid()
     return ChangeStamp(
-      localChanges: db.totalChanges, dataVersion: try db.integer("PRAGMA data_version"))
+      localChanges: db.totalChanges, dataVersion: try db.integer("PRAGMA data_version"), connection: db.serial)
   }
 
   // MARK: - Encoding helpers
@@ -164,9 +170,14 @@ package struct ChangeStamp: Sendable, Equatable {
   package var localChanges: Int64
   /// SQLite's `data_version` for this connection: changes when another connection commits.
   package var dataVersion: Int64
+  /// Which connection the two counts belong to (``SQLiteConnection/serial``): a store that
+  /// changes its connection (see ``SQLiteWorkspaceStore/Creation/atFirstWrite``) starts both
+  /// counts afresh.
+  package var connection: UInt64
 
-  package init(localChanges: Int64, dataVersion: Int64) {
+  package init(localChanges: Int64, dataVersion: Int64, connection: UInt64 = 0) {
     self.localChanges = localChanges
     self.dataVersion = dataVersion
+    self.connection = connection
   }
 }

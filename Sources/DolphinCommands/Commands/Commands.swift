@@ -244,7 +244,9 @@ enum Commands {
         report.advice += ["The database file failed SQLite's integrity check. Nothing was changed."] + recoverySteps(dir.path, dbPath)
       }
       if !report.referenceProblems.isEmpty {
-        report.advice.append("Dangling references were found; they name the ids involved. Delete or fix the records that hold them.")
+        report.advice.append(
+          "Reference problems were found (dangling references or supersede cycles); they name the ids involved. "
+            + "Delete or fix the records that hold them.")
       }
       if !report.searchIndexProblems.isEmpty {
         report.advice.append(

@@ -156,16 +156,8 @@ enum DataRightsCommands {
           engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory())
         }
       } else {
-        do {
-          engine = try ctx.engine(.update)
-        } catch WorkspaceError.noWorkspace {
-          // A new workspace is created only for an import that succeeds: rehearse it in memory
-          // first, so a refused document leaves nothing behind.
-          let rehearsal = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory())
-          let rehearsed = try rehearsal.planImport(document, policy: policy, source: source)
-          _ = try rehearsal.applyImport(document, policy: policy, source: source, expecting: rehearsed)
-          engine = try ctx.engine(.create)
-        }
+        // A new workspace is created only by an import that succeeds (see WorkspaceAccess.create).
+        engine = try ctx.engine(.create)
       }
       let plan = try engine.planImport(document, policy: policy, source: source)
       if ctx.json {
@@ -251,8 +243,10 @@ enum DataRightsCommands {
       try ctx.console.printJSON(report)
     } else {
       let removed = report.removed.values.reduce(0, +)
+      let scrubbed = report.changed["scrubExcerpts"].map { "; removed the chat excerpts from \($0) handoff(s), which are kept" }
       ctx.console.print(
-        "Erased \(removed) record(s)" + (report.removedFiles.isEmpty ? "" : " and \(report.removedFiles.count) file(s)") + ".")
+        "Erased \(removed) record(s)" + (report.removedFiles.isEmpty ? "" : " and \(report.removedFiles.count) file(s)")
+          + (scrubbed ?? "") + ".")
       ctx.console.print(Render.verification(report.verification))
     }
     if !report.verification.passed {

@@ -31,7 +31,7 @@ enum MCPCommands {
         an approval left unanswered for 10 minutes counts as refused, and nothing is written.
         Register it with a client, e.g.:
           claude mcp add dolphin -- /path/to/dolphin mcp --workspace /path/to/workspace
-        A missing workspace is created; a damaged one does not stop the server (calls report it).
+        A missing workspace is created by the first tool call (its receipt); a damaged one does not stop the server (calls report it).
         """,
       noJSONReason: "`dolphin mcp` writes only JSON-RPC to stdout; --json does not apply"),
     run: { ctx in
@@ -68,7 +68,9 @@ enum MCPCommands {
   /// warnings, read-only reasons, a legacy import, a search index rebuilt for a new tokenizer)
   /// on standard error.
   static func openEngine(directory: URL, console: Console) throws -> KnowledgeEngine {
-    let store = try SQLiteWorkspaceStore.open(directory: directory)
+    // Created by the first write that succeeds (for the server, the first tool call's receipt),
+    // not by starting the server.
+    let store = try SQLiteWorkspaceStore.open(directory: directory, creation: .atFirstWrite)
     for warning in store.warnings { console.printError("dolphin mcp: warning: \(warning)") }
     if let reason = store.readOnlyReason {
       console.printError(

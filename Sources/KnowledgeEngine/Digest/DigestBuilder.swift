@@ -13,7 +13,10 @@ import Foundation
 /// | questions | items titled `…?` or tagged `question`/`open-question` | importance | 6 |
 ///
 /// An item that another item supersedes (a `supersedes` relationship targets it) is left out
-/// of every section: it is history, and its successor stands in its place.
+/// of every section: it is history, and its successor stands in its place. Items that
+/// supersede each other in a cycle (``SupersedeGraph``; only older data or a direct database
+/// edit can hold one) have no successor standing: they stay in their sections, and the
+/// questions section opens with one line per cycle naming them and asking which one stands.
 ///
 /// *Importance* is priority (critical first), then title (UTF-8 byte order), then id; *task
 /// order* is priority, then creation time (oldest first), then id. When a section has more
@@ -38,8 +41,9 @@ public enum DigestBuilder {
   /// evidence-free marker lines, byte-order titles, questions from titles and tags only.
   /// Version 3: marker lines agree in number ("… and 1 more goal"). Version 4: items that
   /// another item supersedes are left out of every section (they are history, not where the
-  /// project stands).
-  public static let version = "4"
+  /// project stands). Version 5: `supersedes` relationships inside a cycle hide nothing, and
+  /// each cycle is an open question.
+  public static let version = "5"
   /// How every digest is produced: templates and rules, no model.
   public static let method = "rule-based"
   /// Maximum characters per digest line.
@@ -69,6 +73,12 @@ public enum DigestBuilder {
     var questionTagged: Set<Int64> = []
     /// Ids of items that another item supersedes: left out of every section.
     var superseded: Set<UUID> = []
+    /// Groups of items that supersede each other in a cycle (``SupersedeGraph/cycles``).
+    var cycles: [[UUID]] = []
+    /// The headers of the items on a cycle, by id, for the questions' cycle lines.
+    var cycleMembers: [UUID: KnowledgeHeader] = [:]
+    /// Ids on a cycle, to look headers up during the scan.
+    var onCycle: Set<UUID> = []
     /// Content prefixes of the items shown with a detail, by row id.
     var content: [Int64: String] = [:]
     var openTasks: [TaskItem] = []
@@ -79,6 +89,7 @@ public enum DigestBuilder {
 
     /// Routes one item to the sections it belongs to.
     mutating func consider(_ h: KnowledgeHeader) {
+      if onCycle.contains(h.id) { cycleMembers[h.id] = h }
       guard !superseded.contains(h.id) else { return }
       switch h.kind {
       case .decision: decisions.consider(h)
@@ -88,6 +99,13 @@ public enum DigestBuilder {
       }
       if h.priority >= .high { urgent.consider(h) }
       if questionTagged.contains(h.rowID) || DigestBuilder.isQuestionTitle(h.title) { questions.consider(h) }
+    }
+
+    /// Takes what the sections need from the `supersedes` graph.
+    mutating func setSupersedes(_ graph: SupersedeGraph) {
+      superseded = graph.superseded
+      cycles = graph.cycles
+      onCycle = Set(graph.cycles.joined())
     }
 
     /// Row ids whose content detail is shown.
@@ -135,7 +153,7 @@ public enum DigestBuilder {
   static func inputs(_ tx: WorkspaceTransaction) throws -> Inputs {
     var i = Inputs()
     i.questionTagged = try tx.knowledgeRowIDs(taggedWithAny: questionTags)
-    i.superseded = try tx.supersededKnowledgeIDs()
+    i.setSupersedes(try tx.supersedeGraph())
     try tx.forEachKnowledgeHeader(updatedAt: true, detailKinds: []) { i.consider($0) }
     i.content = try tx.contentPrefixes(rowIDs: i.detailRowIDs, length: contentPrefix)
     i.openTasks = try tx.tasks(status: .open, limit: taskCap)
@@ -152,7 +170,11 @@ public enum DigestBuilder {
     for (n, k) in knowledge.enumerated() where k.tags.contains(where: questionTags.contains) {
       i.questionTagged.insert(Int64(n + 1))
     }
-    i.superseded = Set(knowledge.flatMap { k in k.relationships.filter { $0.kind == .supersedes }.map(\.targetID) })
+    i.setSupersedes(
+      SupersedeGraph(
+        edges: knowledge.flatMap { k in
+          k.relationships.filter { $0.kind == .supersedes }.map { (source: k.id, target: $0.targetID) }
+        }))
     for h in headers { i.consider(h) }
     for h in headers { i.content[h.rowID] = h.contentPrefix }
     let tasks = openTasks.filter { $0.status == .open }.sorted(by: taskOrder)
@@ -214,8 +236,13 @@ public enum DigestBuilder {
       i.urgent.total + i.urgentTaskTotal - i.urgent.elements.count - shownTasks.count, "high-priority item or task",
       "high-priority items and tasks")
 
-    let questions = i.questions.elements.map { h in line("Open question: \(h.title)", [h]) }
-      + marker(i.questions.total - i.questions.elements.count, "open question", "open questions")
+    // Cycles first: they are questions about records the other sections may show.
+    let cycleLines = i.cycles.prefix(questionCap).map { cycleLine($0, i.cycleMembers) }
+    let questionItems = i.questions.elements.prefix(questionCap - cycleLines.count)
+    let questions =
+      cycleLines + questionItems.map { h in line("Open question: \(h.title)", [h]) }
+      + marker(
+        i.cycles.count - cycleLines.count + i.questions.total - questionItems.count, "open question", "open questions")
 
     return DigestSections(
       decisions: kindSection(i.decisions, "decision", "decisions"),
@@ -246,6 +273,21 @@ public enum DigestBuilder {
 
   static func line(_ text: String, _ ids: [UUID]) -> DigestLine {
     DigestLine(text: Truncation.truncate(TerminalText.singleLine(text), to: lineLimit), evidenceIDs: ids)
+  }
+
+  /// `Supersede cycle: A; B supersede each other — decide which one stands`, citing the items
+  /// (at most ``taskEvidenceCap`` of them, titles in importance order; further ones are
+  /// counted, not named).
+  static func cycleLine(_ cycle: [UUID], _ members: [UUID: KnowledgeHeader]) -> DigestLine {
+    let headers = cycle.compactMap { members[$0] }.sorted(by: KnowledgeOrder.importance)
+    let shown = headers.prefix(taskEvidenceCap)
+    let titles = shown.map(\.title).joined(separator: "; ")
+    let more = headers.count > shown.count ? " and \(headers.count - shown.count) more" : ""
+    let text =
+      headers.count == 1
+      ? "Supersede cycle: \(titles) supersedes itself — decide whether it stands"
+      : "Supersede cycle: \(titles)\(more) supersede each other — decide which one stands"
+    return line(text, shown.map(\.id))
   }
 
   static func taskLine(_ t: TaskItem) -> DigestLine {

@@ -88,8 +88,13 @@ public struct EraseVerification: Sendable, Equatable, Codable {
 /// What an erase did.
 public struct EraseReport: Sendable, Equatable, Codable {
   public var plan: ErasePlan
-  /// Records removed, by action (`deleteKnowledge` …).
+  /// Records removed, by action (`deleteKnowledge` …). Every removed record with an id is one
+  /// of the ``EraseVerification/idsChecked`` ids; quarantined records and legacy-import
+  /// records (`all` only) have none.
   public var removed: [String: Int]
+  /// Records kept but changed, by action: `scrubExcerpts` counts the handoffs whose copied chat
+  /// excerpts were removed (the handoffs stay, so they are not counted in ``removed``).
+  public var changed: [String: Int]
   /// Files removed.
   public var removedFiles: [String]
   public var verification: EraseVerification

@@ -41,7 +41,7 @@ extension KnowledgeEngine {
     }
     let sqlite = store as? SQLiteWorkspaceStore
     let directory = target == .chatAndActivity ? nil : sqlite?.directory
-    let (removed, erasedIDs) = try store.write { tx -> ([String: Int], Set<UUID>) in
+    let (removed, changed, erasedIDs) = try store.write { tx -> ([String: Int], [String: Int], Set<UUID>) in
       let current = try Self.makePlan(target, tx, directory: directory)
       guard current == plan else {
         throw WorkspaceError.validation(
@@ -84,7 +84,8 @@ extension KnowledgeEngine {
         verification.notes.append("in-memory workspace: there are no files to scan")
       }
     }
-    return EraseReport(plan: plan, removed: removed, removedFiles: removedFiles, verification: verification)
+    return EraseReport(
+      plan: plan, removed: removed, changed: changed, removedFiles: removedFiles, verification: verification)
   }
 
   /// The folder inside a workspace directory that holds legacy backups.
@@ -247,9 +248,13 @@ extension KnowledgeEngine {
   // MARK: Executing
 
   /// Removes everything the target covers in `tx`.
-  /// - Returns: counts removed by action, and the ids of every removed record.
-  static func executeErase(_ target: EraseTarget, _ tx: WorkspaceTransaction) throws -> ([String: Int], Set<UUID>) {
+  /// - Returns: counts of records removed by action, counts of records kept but changed by
+  ///   action (see ``EraseReport/changed``), and the ids of every removed record.
+  static func executeErase(_ target: EraseTarget, _ tx: WorkspaceTransaction) throws
+    -> ([String: Int], [String: Int], Set<UUID>)
+  {
     var removed: [String: Int] = [:]
+    var changed: [String: Int] = [:]
     var erased = Set<UUID>()
     func note(_ action: String, _ ids: [UUID]) {
       guard !ids.isEmpty else { return }
@@ -301,13 +306,13 @@ extension KnowledgeEngine {
       note("deleteDigests", ids)
     case .conversations:
       let ids = try tx.allIDs(.conversation)
-      removed["scrubExcerpts"] = try eraseChat(tx, note: note)
+      changed["scrubExcerpts"] = try eraseChat(tx, note: note)
       try tx.deleteAllRows(.conversation)
       note("deleteConversations", ids)
     case .activity:
       try eraseActivity(tx, note: note)
     case .chatAndActivity:
-      removed["scrubExcerpts"] = try eraseChat(tx, note: note)
+      changed["scrubExcerpts"] = try eraseChat(tx, note: note)
       try eraseActivity(tx, note: note)
     case .all:
       let tables: [(WorkspaceTransaction.EraseTable, String)] = [
@@ -330,7 +335,7 @@ extension KnowledgeEngine {
       try LexicalIndexStore.recordTokenizerVersion(tx)
     }
     try tx.pruneUnusedLexicalTerms()
-    return (removed, erased)
+    return (removed, changed, erased)
   }
 
   /// Deletes knowledge items with their whole cascade, set-wise: relationships pointing at

@@ -100,25 +100,52 @@ extension KnowledgeEngine {
   }
 
   /// A deterministic summary of the selected records, labeled as built by rules, at most
-  /// ``Limits/handoffSummary`` characters (cut with ``Truncation/marker``).
+  /// ``Limits/handoffSummary`` characters.
+  ///
+  /// Each record is one entry (`decision "Title"`, a title cut to 80 characters with
+  /// ``Truncation/marker``). When they do not all fit, the summary keeps the whole entries that
+  /// fit and ends with one ``Truncation/marker``: it is never cut inside an entry, where the
+  /// cut could fall in a title's own marker and leave two in a row.
   static func generatedSummary(knowledgeIDs: [UUID], taskIDs: [UUID], _ tx: WorkspaceTransaction) throws -> String {
     let titles = try tx.knowledgeTitles(knowledgeIDs)
-    var parts: [String] = []
     let knowledge = knowledgeIDs.compactMap { id in titles[id].map { "\($0.kind.rawValue) \(InsightRules.quote($0.title))" } }
-    if !knowledge.isEmpty { parts.append("Knowledge: " + knowledge.joined(separator: "; ") + ".") }
     var open: [String] = [], done: [String] = []
     for id in taskIDs {
       guard let t = try tx.task(id: id) else { continue }
       if t.status == .open { open.append(InsightRules.quote(t.title)) } else { done.append(InsightRules.quote(t.title)) }
     }
-    if !open.isEmpty { parts.append("Open tasks: " + open.joined(separator: "; ") + ".") }
-    if !done.isEmpty { parts.append("Tasks marked completed: " + done.joined(separator: "; ") + ".") }
-    let body = parts.isEmpty ? "none were selected." : parts.joined(separator: " ")
     let taskCount = open.count + done.count
     let counts =
       (knowledge.count == 1 ? "1 knowledge item" : "\(knowledge.count) knowledge items") + ", "
       + (taskCount == 1 ? "1 task" : "\(taskCount) tasks")
-    return Truncation.truncate("\(generatedSummaryLabel) (\(counts)): \(body)", to: Limits.handoffSummary)
+    let head = "\(generatedSummaryLabel) (\(counts)): "
+    // The text as consecutive pieces, one per entry: `Knowledge: a`, `; b`, `; c.`, ` Open tasks: d.`
+    var pieces: [String] = []
+    for (heading, entries) in [("Knowledge", knowledge), ("Open tasks", open), ("Tasks marked completed", done)] {
+      for (j, entry) in entries.enumerated() {
+        let lead = j > 0 ? "; " : (pieces.isEmpty ? "" : " ") + heading + ": "
+        pieces.append(lead + entry + (j == entries.count - 1 ? "." : ""))
+      }
+    }
+    if pieces.isEmpty { return head + "none were selected." }
+    return boundedSummary(head: head, pieces: pieces, limit: Limits.handoffSummary)
+  }
+
+  /// `head` followed by every piece when that fits in `limit` characters; otherwise by the
+  /// pieces that fit with ``Truncation/marker`` after them.
+  static func boundedSummary(head: String, pieces: [String], limit: Int) -> String {
+    let full = head + pieces.joined()
+    if full.count <= limit { return full }
+    var text = head
+    var count = head.count
+    for piece in pieces {
+      // Pieces begin and end with ASCII punctuation or letters, so their counts add up.
+      let n = piece.count
+      guard count + n + Truncation.marker.count <= limit else { break }
+      text += piece
+      count += n
+    }
+    return Truncation.truncate(text + Truncation.marker, to: limit)
   }
 
   /// The stored handoffs, newest first, how many there are, and the active one.

@@ -136,7 +136,10 @@ struct ImportAnalysis {
     }
     plan.quarantineNew = newQuarantine.count
 
-    do { try checkReferences(tx) } catch { throw Self.refusal(error, source: source) }
+    do {
+      try checkReferences(tx)
+      try checkSupersedeCycles(tx)
+    } catch { throw Self.refusal(error, source: source) }
     try checkCapacity(tx)
     plan.credentials = Self.credentialFlags(ws)
     let changesRecords = ["knowledge", "memories", "tasks", "handoffs"].contains { name in
@@ -378,6 +381,33 @@ struct ImportAnalysis {
     }
   }
 
+  /// No `supersedes` relationship the import adds may close a cycle, through the document's
+  /// items or the workspace's (as the store refuses one, with the record's path). Checked once
+  /// over the whole graph as it will be, so applying the import checks no item again.
+  /// Relationships that are already stored are not checked again: re-importing an export of a
+  /// workspace that holds a cycle from older data changes nothing about it.
+  func checkSupersedeCycles(_ tx: WorkspaceTransaction) throws(WorkspaceError) {
+    let written = workspace.knowledge.enumerated().filter { isWritten("knowledge", $0.element.id) }
+    guard written.contains(where: { $0.element.relationships.contains { $0.kind == .supersedes } }) else { return }
+    let writtenIDs = Set(written.map(\.element.id))
+    let stored = try tx.supersedeEdges()
+    let storedPairs = Set(stored.map { [$0.source, $0.target] })
+    var edges = stored.filter { !writtenIDs.contains($0.source) }
+    for (_, k) in written {
+      for r in k.relationships where r.kind == .supersedes { edges.append((source: k.id, target: r.targetID)) }
+    }
+    let graph = SupersedeGraph(edges: edges)
+    for (i, k) in written {
+      for (j, r) in k.relationships.enumerated()
+      where r.kind == .supersedes && graph.areInOneCycle(k.id, r.targetID) && !storedPairs.contains([k.id, r.targetID]) {
+        throw .validation(
+          WorkspaceTransaction.supersedeCycleError(
+            "workspace.knowledge[\(i)].relationships[\(j)]", item: k.id, target: r.targetID,
+            chain: graph.path(from: r.targetID, to: k.id) ?? [r.targetID, k.id]))
+      }
+    }
+  }
+
   /// The records must fit the workspace's capacities after the import.
   func checkCapacity(_ tx: WorkspaceTransaction) throws(WorkspaceError) {
     func newCount(_ name: String) -> Int { plan.collections.first { $0.name == name }?.new ?? 0 }
@@ -442,11 +472,11 @@ struct ImportAnalysis {
     var indexBatch: [(document: IndexedDocument, key: Int64)] = []
     for k in knowledge {
       if let rowid = rowIDs[k.id] {
-        if !k.relationships.isEmpty { try tx.updateKnowledge(k) }
+        if !k.relationships.isEmpty { try tx.updateKnowledge(k, supersedeCyclesChecked: true) }
         indexBatch.append((IndexedDocument(k), LexicalIndexStore.key(knowledgeRowID: rowid)))
       } else if let rowid = try tx.knowledgeRowID(k.id) {
         try LexicalIndexStore.remove(knowledgeRowID: rowid, in: tx)
-        try tx.updateKnowledge(k)
+        try tx.updateKnowledge(k, supersedeCyclesChecked: true)
         indexBatch.append((IndexedDocument(k), LexicalIndexStore.key(knowledgeRowID: rowid)))
       }
       count("knowledge")

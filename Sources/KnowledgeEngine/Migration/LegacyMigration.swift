@@ -26,10 +26,11 @@ extension KnowledgeEngine {
   ///
   /// Steps: read the bytes and hash them (a file already recorded is skipped); decode it with
   /// ``LegacyWorkspaceImporter`` (a malformed or newer file fails here and nothing is
-  /// imported); copy the original to `backupDirectory` as a 0600 file (the original is never
-  /// modified); then, in ONE transaction, insert every conversation, message, setting, memory,
+  /// imported); then, in ONE transaction, insert every conversation, message, setting, memory,
   /// task, receipt and checkpoint, keep invalid records verbatim in the quarantine table, index
-  /// the memories, record the sha256, and store one digest. Text of memories and tasks is
+  /// the memories, record the sha256, store one digest, and — last, once everything else was
+  /// accepted — copy the original to `backupDirectory` as a 0600 file (the original is never
+  /// modified). A refused import writes no backup, and creates no backup directory. Text of memories and tasks is
   /// sanitized as at capture (``Sanitizer/sanitize(_:)``) and tags normalized; the quarantine
   /// and the backup keep the original bytes.
   /// - Parameters:
@@ -73,8 +74,9 @@ extension KnowledgeEngine {
         backupPath: previous.backupPath, imported: [:], quarantined: [], integrityProblems: [])
     }
     let result = try LegacyWorkspaceImporter.decode(data, fileName: file.lastPathComponent)
-    let backup = try Self.writeBackup(data, named: file.lastPathComponent, sha256: digest, in: backupDirectory)
+    let backup = Self.backupURL(named: file.lastPathComponent, sha256: digest, in: backupDirectory)
     let now = environment.now()
+    var wroteBackup = false
     // Stored text is inert whatever its origin: text of memories and tasks is sanitized and
     // tags normalized as at capture and at import (chat messages are kept verbatim, as import
     // keeps activity).
@@ -105,10 +107,16 @@ extension KnowledgeEngine {
                 sourceVersion: result.sourceVersion, importedAt: now))
         let d = try DigestBuilder.build(tx, id: environment.makeID(), now: now, trigger: .manual)
         try tx.insertDigest(d)
+        // Inside the transaction, so a failed backup imports nothing; not in a rehearsal on a
+        // workspace that does not exist yet, which must leave no file behind.
+        if !tx.isRehearsal {
+          _ = try Self.writeBackup(data, named: file.lastPathComponent, sha256: digest, in: backupDirectory)
+          wroteBackup = true
+        }
       }
     } catch {
       // The import did not happen: the backup of a file that was not imported is removed again.
-      try? FileManager.default.removeItem(at: backup)
+      if wroteBackup { try? FileManager.default.removeItem(at: backup) }
       throw error
     }
     return LegacyMigrationReport(
@@ -145,7 +153,7 @@ extension KnowledgeEngine {
         throw WorkspaceError.fileSystem(path: directory.path, message: "cannot create the backup directory: \(error.localizedDescription)")
       }
     }
-    let url = directory.appendingPathComponent("\(name).\(sha256.prefix(12)).backup")
+    let url = backupURL(named: name, sha256: sha256, in: directory)
     removeStaleTemporaries(in: directory)
     if let existing = fm.contents(atPath: url.path) {
       if existing == data { return url }
@@ -160,6 +168,12 @@ extension KnowledgeEngine {
       throw error
     }
     return url
+  }
+
+  /// Where ``writeBackup(_:named:sha256:in:)`` puts the backup of a file named `name` with
+  /// hash `sha256`: `<directory>/<name>.<first 12 hex digits>.backup`.
+  static func backupURL(named name: String, sha256: String, in directory: URL) -> URL {
+    directory.appendingPathComponent("\(name).\(sha256.prefix(12)).backup")
   }
 
   /// Removes temporary backup files that an atomic write left behind when its process was

@@ -151,7 +151,9 @@ extension KnowledgeEngine {
 
   /// Rebuilds the persisted search index when its terms were made by another
   /// ``Tokenizer/version`` than this build's (an upgrade changed the rules), so that searches
-  /// match stored words again; does nothing when it is current or holds no document.
+  /// match stored words again; does nothing when it is current or holds no document. When it is
+  /// current, documents a schema migration listed as stale are indexed again
+  /// (``reindexStaleDocuments()``).
   ///
   /// Hosts call it once after opening a workspace (the `dolphin` CLI and `dolphin mcp` do, and
   /// report the result on standard error); searches call it themselves when they find the index
@@ -171,7 +173,13 @@ extension KnowledgeEngine {
   @discardableResult
   public func prepareSearchIndex() throws -> SearchIndexPreparation {
     guard let built = try store.read({ tx in try LexicalIndexStore.staleTokenizerVersion(tx) })
-    else { return .current }
+    else {
+      // Documents a schema migration listed (their tags were rewritten) are indexed again. A
+      // failed write leaves them listed for the next call, and `doctor` reports them; a
+      // command that only reads still works.
+      _ = try? reindexStaleDocuments()
+      return .current
+    }
     if store.isReadOnly {
       let reason = (store as? SQLiteWorkspaceStore)?.readOnlyReason ?? "the workspace is read-only"
       return .stale(builtWith: built, reason: reason)
@@ -195,6 +203,20 @@ extension KnowledgeEngine {
   @discardableResult
   public func rebuildSearchIndex() throws -> Int {
     try store.write { tx in try LexicalIndexStore.rebuild(in: tx) }
+  }
+
+  /// Indexes again the documents whose records changed behind the index's back (listed by a
+  /// schema migration that rewrote stored tags, see `TagNormalizationStep`).
+  /// ``prepareSearchIndex()`` calls it, so hosts that call that after opening a workspace (the
+  /// CLI and `dolphin mcp` do) and searches get it too; it reads first and writes only when
+  /// something is listed, so it costs one query otherwise.
+  /// - Returns: how many documents were indexed again.
+  /// - Throws: storage errors; ``WorkspaceError/readOnly(file:reason:)`` is never thrown (a
+  ///   read-only store is left as it is).
+  @discardableResult
+  public func reindexStaleDocuments() throws -> Int {
+    guard !store.isReadOnly, try store.read({ tx in try LexicalIndexStore.staleCount(tx) }) > 0 else { return 0 }
+    return try store.write { tx in try LexicalIndexStore.reindexStale(in: tx) }
   }
 
   /// Checks that the index agrees with the records: every knowledge item and memory has an
@@ -231,6 +253,13 @@ extension KnowledgeEngine {
         """
       )
       if orphans > 0 { problems.append("\(orphans) search index document(s) have no record") }
+      let stale = try LexicalIndexStore.staleCount(tx)
+      if stale > 0 {
+        problems.append(
+          "\(stale) search index document(s) predate a change to their record's tags (schema step "
+            + "\(TagNormalizationStep.name)); the next dolphin command that can write the workspace indexes them again, "
+            + "or run `dolphin reindex`")
+      }
       if let built = try LexicalIndexStore.staleTokenizerVersion(tx) {
         problems.append(
           "the search index was built with tokenizer version \(built); this build tokenizes with version "

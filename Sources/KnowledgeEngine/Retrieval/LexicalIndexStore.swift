@@ -342,6 +342,34 @@ enum LexicalIndexStore {
     try tx.setMeta(tokenizerVersionKey, String(Tokenizer.version))
   }
 
+  /// Indexes again every document listed in `lexical_stale` (records whose index entries no
+  /// longer match them, e.g. tags rewritten by schema step 0006) from its record as stored
+  /// now, and empties the list. A listed record that no longer exists loses its entries.
+  /// - Returns: how many documents were listed.
+  @discardableResult
+  static func reindexStale(in tx: WorkspaceTransaction) throws -> Int {
+    let db = tx.db
+    let docs = try db.all("SELECT doc FROM lexical_stale ORDER BY doc") { $0.int64(0) }
+    guard !docs.isEmpty else { return 0 }
+    let knowledge = try tx.knowledge(rowIDs: docs.filter { $0 > 0 })
+    let memories = try tx.memories(rowIDs: docs.filter { $0 < 0 }.map { -$0 })
+    for doc in docs {
+      try remove(key: doc, in: tx)
+      if doc > 0, let item = knowledge[doc] {
+        try index(knowledge: item, rowID: doc, in: tx)
+      } else if doc < 0, let memory = memories[-doc] {
+        try index(memory: memory, rowID: -doc, in: tx)
+      }
+    }
+    try db.run("DELETE FROM lexical_stale")
+    return docs.count
+  }
+
+  /// How many documents `lexical_stale` lists (see ``reindexStale(in:)``).
+  static func staleCount(_ tx: WorkspaceTransaction) throws -> Int {
+    Int(try tx.db.integer("SELECT count(*) FROM lexical_stale"))
+  }
+
   /// Deletes every index row and indexes every knowledge item and memory again (repair), and
   /// records this build's tokenizer version. Only `lexical_*` rows and the version key are
   /// written; no record is touched.
@@ -353,8 +381,8 @@ enum LexicalIndexStore {
     try db.execute(
       """
         DELETE FROM lexical_posting; DELETE FROM lexical_trigram; DELETE FROM lexical_term; DELETE
-        FROM lexical_document; UPDATE lexical_stats SET document_count = 0, title_length = 0,
-        tags_length = 0, content_length = 0;
+        FROM lexical_document; DELETE FROM lexical_stale; UPDATE lexical_stats SET document_count = 0,
+        title_length = 0, tags_length = 0, content_length = 0;
       """
     )
     var writer = try BatchWriter(tx: tx, expectedDocuments: try documentCount(in: tx))

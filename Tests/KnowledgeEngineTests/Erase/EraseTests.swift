@@ -204,7 +204,10 @@ struct EraseTests {
     let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
     let sample = try SampleWorkspace.populate(engine)
     let report = try engine.apply(try engine.planClearChatAndActivity())
-    #expect(report.removed == ["deleteMessages": 2, "scrubExcerpts": 1, "deleteReceipts": 1, "deleteCheckpoints": 1])
+    #expect(report.removed == ["deleteMessages": 2, "deleteReceipts": 1, "deleteCheckpoints": 1])
+    // The scrubbed handoff is kept: changed, not removed.
+    #expect(report.changed == ["scrubExcerpts": 1])
+    #expect(report.verification.idsChecked == report.removed.values.reduce(0, +))
     let ws = try store.read { try $0.snapshot() }
     #expect(ws.messages.isEmpty && ws.receipts.isEmpty && ws.checkpoints.isEmpty)
     #expect(ws.conversations.count == 1)

@@ -173,6 +173,8 @@ struct LegacyMigrationTests {
     #expect(error?.description.hasPrefix("workspace-v2.json: task \(clash.id.uuidString): ") == true, "\(String(describing: error))")
     #expect(error?.description.contains("Nothing was imported") == true)
     #expect(try store.read { try $0.snapshot() } == before)
+    // The backup is written last, once everything else was accepted: not even its directory is left.
+    #expect(!FileManager.default.fileExists(atPath: dir.appending("b").path))
   }
 
   @Test("a record blank once sanitized, with a NUL or with a control character in a tag is quarantined; the rest imports")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(SQLite3)
   import SQLite3
@@ -26,6 +27,10 @@ package enum SQLValue: Sendable, Equatable {
 package final class SQLiteConnection {
   package let path: String
   package let displayName: String
+  /// A number no other connection in this process has had, so that values derived from one
+  /// connection (a ``ChangeStamp``) never match another's.
+  package let serial: UInt64 = SQLiteConnection.serials.add(1, ordering: .relaxed).newValue
+  private static let serials = Atomic<UInt64>(0)
   private var handle: OpaquePointer?
   private var cache: [String: OpaquePointer] = [:]
 

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A workspace whose tags an older import stored un-normalized: the first command after the
+/// upgrade normalizes them (schema step 0006) and indexes the rewritten items again.
+@Suite("Stored tags at the command line", .serialized)
+struct StoredTagsMigrationCommandTests {
+  @Test("a tag filter finds old tags after the upgrade, and doctor finds the index in step")
+  func oldTagsAreFound() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let captured = try cli.json(["capture", "fact", "Imported long ago", "--tags", "storage"])
+    let id = try #require((captured["item"] as? [String: Any])?["id"] as? String)
+    // Back to what a build before step 0006 could hold after an import.
+    let downgrade = """
+      UPDATE knowledge SET tags = '[" Storage ","SQLITE","sqlite"]' WHERE id = '\(id)';
+      DELETE FROM knowledge_tag WHERE knowledge_rowid = (SELECT rowid FROM knowledge WHERE id = '\(id)');
+      INSERT INTO knowledge_tag(tag, knowledge_rowid) SELECT ' Storage ', rowid FROM knowledge WHERE id = '\(id)';
+      INSERT INTO knowledge_tag(tag, knowledge_rowid) SELECT 'SQLITE', rowid FROM knowledge WHERE id = '\(id)';
+      INSERT INTO knowledge_tag(tag, knowledge_rowid) SELECT 'sqlite', rowid FROM knowledge WHERE id = '\(id)';
+      DROP TABLE lexical_stale;
+      DELETE FROM schema_migration WHERE name = '0006-normalize-stored-tags';
+      """
+    let edit = try runProcess("/usr/bin/env", ["sqlite3", cli.workspace + "/workspace.sqlite", downgrade])
+    #expect(edit.status == 0, "\(edit.stderr)")
+
+    let list = try cli.json(["knowledge", "list", "--tag", "Storage"])
+    let items = try #require(list["items"] as? [[String: Any]])
+    #expect(items.map { $0["id"] as? String } == [id])
+    #expect(items.first?["tags"] as? [String] == ["storage", "sqlite"])
+    // The search index was brought in step by that first (read-only) command.
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.status == 0, "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("Doctor: healthy."))
+  }
+}
