@@ -93,6 +93,36 @@ struct AnalyzeCommandTests {
     #expect(gone.stderr.contains("gone.swift: a symbolic link to 'nothere.swift', which does not exist"), "\(gone.stderr)")
   }
 
+  @Test("a file name with line breaks cannot print a forged finding or notice: text escapes it, JSON keeps it")
+  func fileNameWithLineBreaks() throws {
+    let dir = TemporaryDirectory("analyze-newline")
+    defer { dir.remove() }
+    let forged = "x\nFAKE.swift:9:9: force_try: injected line\ny.swift"
+    try Data("let a = try! f()\n".utf8).write(to: dir.appending(forged))
+    let big = "big\nFAKE.swift: skipped, injected notice\n.swift"
+    try Data(repeating: UInt8(ascii: "x"), count: Limits.codeAnalysisBytes + 1).write(to: dir.appending(big))
+    let r = try runDolphin(["analyze", dir.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    let findings = r.stdout.split(separator: "\n").dropFirst()
+    // Every finding line starts with the walked directory: none is the file name's own text.
+    #expect(!findings.isEmpty && findings.allSatisfy { $0.hasPrefix(dir.path) || $0.hasPrefix("    ") }, "\(r.stdout)")
+    #expect(r.stdout.contains(dir.path + "/x\\nFAKE.swift:9:9: force_try: injected line\\ny.swift:1:"), "\(r.stdout)")
+    let notices = r.stderr.split(separator: "\n")
+    #expect(notices.count == 1 && notices.allSatisfy { $0.hasPrefix("dolphin: notice: \(dir.path)/big\\nFAKE") }, "\(r.stderr)")
+    // JSON keeps the exact names (JSON escapes them).
+    let json = try runDolphin(["analyze", dir.path, "--json"])
+    let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    let reports = document?["reports"] as? [[String: Any]]
+    #expect(reports?.first?["fileName"] as? String == dir.appending(forged).path, "\(json.stdout)")
+    let skipped = document?["skipped"] as? [[String: Any]]
+    #expect(skipped?.first?["path"] as? String == dir.appending(big).path, "\(json.stdout)")
+    // An error naming such a file stays on one line too.
+    let named = try runDolphin(["analyze", dir.appending("a\nFAKE.txt").path])
+    #expect(named.status == 3, "\(named.stderr)")
+    #expect(named.stderr.split(separator: "\n").count == 1, "\(named.stderr)")
+    #expect(named.stderr.contains("a\\nFAKE.txt: no such file or directory"), "\(named.stderr)")
+  }
+
   @Test("a file named two ways is shown under the first name given")
   func duplicateShownUnderFirstName() throws {
     let dir = TemporaryDirectory("analyze-twice")

@@ -35,9 +35,9 @@ enum AnalyzeCommands {
       // error too; only what a directory walk finds is skipped with a notice.
       if let s = result.skipped.first(where: { paths.contains($0.path) }) {
         let problem = s.notice.replacingOccurrences(of: "; skipped", with: "").replacingOccurrences(of: "skipped, ", with: "")
-        throw s.reason == .notSwift ? CLIError.usage(problem) : CLIError.input(problem)
+        throw s.reason == .notSwift ? CLIError.usage(shown(problem)) : CLIError.input(shown(problem))
       }
-      for s in result.skipped { console.printError("dolphin: notice: \(s.notice)") }
+      for s in result.skipped { console.printError("dolphin: notice: \(shown(s.notice))") }
       switch format {
       case "json":
         try console.printJSON(result)
@@ -48,13 +48,19 @@ enum AnalyzeCommands {
         console.print("Heuristic code analysis (read-only lexical checks; not a compiler): \(result.reports.count) file(s), \(result.totalFindings) finding(s)")
         for r in result.reports {
           for f in r.findings {
-            console.print("\(inert(r.fileName)):\(f.line):\(f.column): \(f.rule.rawValue): \(inert(f.message))")
+            console.print("\(shown(r.fileName)):\(f.line):\(f.column): \(f.rule.rawValue): \(inert(f.message))")
             if !f.snippet.isEmpty { console.print("    \(inert(f.snippet))") }
           }
-          if r.truncated { console.print("\(inert(r.fileName)): findings cut at \(r.findings.count) of \(r.totalFindings)") }
+          if r.truncated { console.print("\(shown(r.fileName)): findings cut at \(r.findings.count) of \(r.totalFindings)") }
         }
       }
     })
+
+  /// A file name, or a notice naming one, as the text output and the notices print it: on one
+  /// line, each line break, tab and other control character written as an escape
+  /// (``Limits/escaped(_:)``: `x\nFAKE.swift`), so that a file name in a scanned repository cannot
+  /// print what reads as a finding or a notice of its own. JSON and SARIF keep the exact name.
+  static func shown(_ text: String) -> String { Limits.escaped(text) }
 
   /// Checks a path named on the command line: it must exist, and a file must be a `.swift`
   /// file within ``Limits/codeAnalysisBytes`` (a directory walk skips such files with a notice
@@ -71,17 +77,17 @@ enum AnalyzeCommands {
     case .typeDirectory?: return
     case .typeRegular?: break
     default:
-      throw CLIError.usage("\(path) is not a regular file or directory; `dolphin analyze` reads .swift files and directories of them")
+      throw CLIError.usage("\(shown(path)) is not a regular file or directory; `dolphin analyze` reads .swift files and directories of them")
     }
     guard path.hasSuffix(".swift") else {
-      throw CLIError.usage("\(path) is not a .swift file; `dolphin analyze` reads .swift files and directories of them")
+      throw CLIError.usage("\(shown(path)) is not a .swift file; `dolphin analyze` reads .swift files and directories of them")
     }
     let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
     if size > Limits.codeAnalysisBytes {
       // `source`, as the library names the bound (Docs/CodeAnalysis.md); the message names the file.
       throw ValidationError(
         field: "source", limit: Limits.codeAnalysisBytes, actual: size,
-        message: "\(path) is \(size) bytes, over the \(Limits.codeAnalysisBytes)-byte code analysis limit; "
+        message: "\(shown(path)) is \(size) bytes, over the \(Limits.codeAnalysisBytes)-byte code analysis limit; "
           + "split it or analyze a smaller file")
     }
   }

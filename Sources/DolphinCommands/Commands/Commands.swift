@@ -120,10 +120,11 @@ enum Commands {
   /// - Throws: ``CLIError/notFound(_:)`` (exit 3) when nothing is there, or only a symbolic link
   ///   to nothing (the message names its target); ``CLIError/input(_:)`` (exit 4, as for other
   ///   input that cannot be read) for a symbolic link loop or a path that cannot be followed
-  ///   (e.g. permission denied on a directory on the way).
+  ///   (e.g. permission denied on a directory on the way). The path and a link's target are
+  ///   written on one line (``Limits/escaped(_:)``), so a file name cannot print another line.
   static func requireExistingPath(_ path: String, option: String? = nil) throws {
     guard let problem = PathProblem.of(path) else { return }
-    let message = (option.map { "\($0): " } ?? "") + "\(path): \(problem.description)"
+    let message = (option.map { "\($0): " } ?? "") + Limits.escaped("\(path): \(problem.description)")
     throw problem.isMissing ? CLIError.notFound(message) : CLIError.input(message)
   }
 
