@@ -123,6 +123,29 @@ struct AnalyzeCommandTests {
     #expect(named.stderr.contains("a\\nFAKE.txt: no such file or directory"), "\(named.stderr)")
   }
 
+  @Test("a walk says which .swift links lead nowhere and counts non-Swift files")
+  func walkNoticesAndCounts() throws {
+    let dir = TemporaryDirectory("analyze-links")
+    defer { dir.remove() }
+    let fm = FileManager.default
+    try Data("let a = try! f()\n".utf8).write(to: dir.appending("a.swift"))
+    try Data("notes\n".utf8).write(to: dir.appending("notes.txt"))
+    try fm.createSymbolicLink(atPath: dir.appending("gone.swift").path, withDestinationPath: "nothere.swift")
+    try fm.createSymbolicLink(atPath: dir.appending("loop.swift").path, withDestinationPath: "loop.swift")
+    let r = try runDolphin(["analyze", dir.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.hasPrefix("Heuristic code analysis (read-only lexical checks; not a compiler): 1 file(s), 1 finding(s); 1 non-Swift file(s) left out\n"), "\(r.stdout)")
+    #expect(r.stdout.contains("\(dir.path)/a.swift:1:9: force_try"), "\(r.stdout)")
+    #expect(r.stderr.contains("dolphin: notice: \(dir.path)/gone.swift: skipped, a symbolic link to 'nothere.swift', which does not exist"), "\(r.stderr)")
+    #expect(r.stderr.contains("dolphin: notice: \(dir.path)/loop.swift: skipped, a symbolic link loop"), "\(r.stderr)")
+    let json = try runDolphin(["analyze", dir.path, "--json"])
+    let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    let skipped = (document?["skipped"] as? [[String: Any]])?.map { "\($0["reason"] ?? "") \(($0["path"] as? String ?? "").dropFirst(dir.path.count + 1))" }
+    #expect(skipped == ["missing gone.swift", "unreadable loop.swift"], "\(json.stdout)")
+    #expect(document?["nonSwiftCount"] as? Int == 1, "\(json.stdout)")
+    #expect((document?["reports"] as? [Any])?.count == 1, "\(json.stdout)")
+  }
+
   @Test("a file named two ways is shown under the first name given")
   func duplicateShownUnderFirstName() throws {
     let dir = TemporaryDirectory("analyze-twice")

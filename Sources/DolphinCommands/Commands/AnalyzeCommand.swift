@@ -13,8 +13,9 @@ enum AnalyzeCommands {
       variadic: true,
       discussion: """
         Rules: todo, force_try, force_unwrap, force_cast, long_line (> 120 characters), deep_nesting (> 5),
-        repeated_line (≥ 3). Directory walks skip .build, hidden folders and whatever .gitignore excludes,
-        and skip files over \(Limits.codeAnalysisBytes) bytes with a notice. A file named explicitly must be a
+        repeated_line (≥ 3). Directory walks skip .build, hidden folders and whatever .gitignore excludes;
+        they skip files over \(Limits.codeAnalysisBytes) bytes, and .swift links to nothing or round a loop, with
+        a notice, and count the non-Swift files they leave out. A file named explicitly must be a
         .swift file (else exit 2) of at most \(Limits.codeAnalysisBytes) bytes (else exit 4); a missing path
         exits 3, a symbolic link loop 4. A file named two ways is analyzed once, under the first name given.
         Nothing is executed, compiled or uploaded. Exit 0 whether or not findings exist.
@@ -45,7 +46,11 @@ enum AnalyzeCommands {
         let sarif = try SARIFReport(reports: result.reports, notices: result.skipped.map(\.notice), toolVersion: DolphinCLI.version).jsonData(pretty: true)
         console.print(String(decoding: sarif, as: UTF8.self))
       default:
-        console.print("Heuristic code analysis (read-only lexical checks; not a compiler): \(result.reports.count) file(s), \(result.totalFindings) finding(s)")
+        // Other files in the directories are counted, not listed: a notice each would bury the rest.
+        let others = result.nonSwiftCount > 0 ? "; \(result.nonSwiftCount) non-Swift file(s) left out" : ""
+        console.print(
+          "Heuristic code analysis (read-only lexical checks; not a compiler): \(result.reports.count) file(s), "
+            + "\(result.totalFindings) finding(s)\(others)")
         for r in result.reports {
           for f in r.findings {
             console.print("\(shown(r.fileName)):\(f.line):\(f.column): \(f.rule.rawValue): \(inert(f.message))")

@@ -9,7 +9,9 @@ import Foundation
 /// (``GitignoreMatcher``): `.git/info/exclude` and every `.gitignore` from the repository root
 /// down, an excluded directory hiding all it holds. Paths given explicitly are always taken (a
 /// file given by name is analyzed even if ignored); rules apply below them. Files over
-/// ``maximumFileBytes`` are skipped with a notice.
+/// ``maximumFileBytes``, and `.swift` names that are symbolic links to nothing or round a loop,
+/// are skipped with a notice; other files found in a directory are counted
+/// (``Walk/nonSwiftCount``), not listed.
 public struct SourceWalker: Sendable {
   /// A Swift file to analyze.
   public struct File: Codable, Sendable, Equatable {
@@ -60,6 +62,9 @@ public struct SourceWalker: Sendable {
     public var skipped: [Skipped]
     /// How many directory entries the ignore rules excluded (their contents not counted).
     public var ignoredCount: Int
+    /// How many files found in the directories walked are not `.swift` files (not ignored, not
+    /// hidden), left out without a notice each.
+    public var nonSwiftCount: Int
   }
 
   /// Progress of a walk, reported after each directory.
@@ -134,13 +139,16 @@ public struct SourceWalker: Sendable {
       .filter { seen.insert(URL(fileURLWithPath: $0.path).standardizedFileURL.resolvingSymlinksInPath().path).inserted }
       .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     let skipped = state.skipped.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-    return Walk(files: files, skipped: skipped, ignoredCount: state.ignoredCount)
+    return Walk(
+      files: files, skipped: skipped, ignoredCount: state.ignoredCount,
+      nonSwiftCount: state.nonSwiftCount)
   }
 
   struct State {
     var files: [File] = []
     var skipped: [Skipped] = []
     var ignoredCount = 0
+    var nonSwiftCount = 0
     var directories = 0
 
     mutating func skip(_ path: String, _ reason: SkipReason, _ notice: String) {
@@ -233,9 +241,21 @@ public struct SourceWalker: Sendable {
           state.ignoredCount += 1
         } else if name.hasSuffix(".swift") {
           take(Self.join(display, name), url: url, into: &state)
+        } else {
+          state.nonSwiftCount += 1
         }
       case .other:
-        continue
+        // A `.swift` name that is a symbolic link to nothing, or round a loop, reads as a source
+        // file: say why it is not analyzed. Links to directories, sockets and the like are not
+        // source files and are passed over.
+        guard name.hasSuffix(".swift"), let problem = PathProblem.of(url.path) else { continue }
+        if matcher.excludes(childRelative, isDirectory: false) {
+          state.ignoredCount += 1
+        } else {
+          let path = Self.join(display, name)
+          state.skip(
+            path, problem.isMissing ? .missing : .unreadable, "\(path): skipped, \(problem.description)")
+        }
       }
     }
     progress?(Progress(directories: state.directories, files: state.files.count))
