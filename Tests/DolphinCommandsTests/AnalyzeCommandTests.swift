@@ -123,12 +123,13 @@ struct AnalyzeCommandTests {
     #expect(named.stderr.contains("a\\nFAKE.txt: no such file or directory"), "\(named.stderr)")
   }
 
-  @Test("a walk says which .swift links lead nowhere and counts non-Swift files")
+  @Test("a walk says which .swift links lead nowhere, counts non-Swift files, and reads a hard-linked file once")
   func walkNoticesAndCounts() throws {
     let dir = TemporaryDirectory("analyze-links")
     defer { dir.remove() }
     let fm = FileManager.default
     try Data("let a = try! f()\n".utf8).write(to: dir.appending("a.swift"))
+    try fm.linkItem(at: dir.appending("a.swift"), to: dir.appending("b.swift"))
     try Data("notes\n".utf8).write(to: dir.appending("notes.txt"))
     try fm.createSymbolicLink(atPath: dir.appending("gone.swift").path, withDestinationPath: "nothere.swift")
     try fm.createSymbolicLink(atPath: dir.appending("loop.swift").path, withDestinationPath: "loop.swift")
@@ -136,6 +137,7 @@ struct AnalyzeCommandTests {
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.hasPrefix("Heuristic code analysis (read-only lexical checks; not a compiler): 1 file(s), 1 finding(s); 1 non-Swift file(s) left out\n"), "\(r.stdout)")
     #expect(r.stdout.contains("\(dir.path)/a.swift:1:9: force_try"), "\(r.stdout)")
+    #expect(!r.stdout.contains("b.swift"), "\(r.stdout)")
     #expect(r.stderr.contains("dolphin: notice: \(dir.path)/gone.swift: skipped, a symbolic link to 'nothere.swift', which does not exist"), "\(r.stderr)")
     #expect(r.stderr.contains("dolphin: notice: \(dir.path)/loop.swift: skipped, a symbolic link loop"), "\(r.stderr)")
     let json = try runDolphin(["analyze", dir.path, "--json"])

@@ -17,7 +17,8 @@ enum AnalyzeCommands {
         they skip files over \(Limits.codeAnalysisBytes) bytes, and .swift links to nothing or round a loop, with
         a notice, and count the non-Swift files they leave out. A file named explicitly must be a
         .swift file (else exit 2) of at most \(Limits.codeAnalysisBytes) bytes (else exit 4); a missing path
-        exits 3, a symbolic link loop 4. A file named two ways is analyzed once, under the first name given.
+        exits 3, a symbolic link loop 4. A file named two ways (or hard-linked) is analyzed once, under the
+        first name given.
         Nothing is executed, compiled or uploaded. Exit 0 whether or not findings exist.
         """),
     run: { ctx in

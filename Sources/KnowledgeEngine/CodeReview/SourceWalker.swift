@@ -1,6 +1,12 @@
 import ContinuityKit
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Finds the `.swift` files to analyze under files and directories, read-only.
 ///
 /// Directory walks skip hidden entries (names starting with `.`, so `.build`, `.git` and
@@ -55,7 +61,8 @@ public struct SourceWalker: Sendable {
   /// The outcome of ``walk(_:progress:)``.
   public struct Walk: Codable, Sendable, Equatable {
     /// The files to analyze, sorted by path (byte order), without duplicates: a file reached
-    /// under several names is listed once, under the first of them in the order of the paths
+    /// under several names (spelled two ways, through a symbolic link, or a hard link: one
+    /// device and inode) is listed once, under the first of them in the order of the paths
     /// given (then of the walk below each).
     public var files: [File]
     /// What was left out and why, sorted by path.
@@ -131,17 +138,26 @@ public struct SourceWalker: Sendable {
         state.skip(path, .notSwift, "\(path): skipped, not a regular file or directory")
       }
     }
-    // One file named two ways (`a.swift`, `./a.swift`, an absolute path, a link) is read once,
-    // under the first name the user gave it: duplicates are dropped in the order of `paths` (and
-    // of the walk below each), before sorting.
+    // One file named two ways (`a.swift`, `./a.swift`, an absolute path, a link, a hard link) is
+    // read once, under the first name the user gave it: duplicates are dropped in the order of
+    // `paths` (and of the walk below each), before sorting.
     var seen = Set<String>()
     let files = state.files
-      .filter { seen.insert(URL(fileURLWithPath: $0.path).standardizedFileURL.resolvingSymlinksInPath().path).inserted }
+      .filter { seen.insert(Self.identity(of: $0.path)).inserted }
       .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     let skipped = state.skipped.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     return Walk(
       files: files, skipped: skipped, ignoredCount: state.ignoredCount,
       nonSwiftCount: state.nonSwiftCount)
+  }
+
+  /// What makes two names one file: its device and inode (`stat(2)`, following symbolic links),
+  /// so that hard links, symbolic links and other spellings of one file compare equal; the
+  /// path with `.`, `..` and links resolved when `stat` fails.
+  static func identity(of path: String) -> String {
+    var status = stat()
+    if stat(path, &status) == 0 { return "inode \(status.st_dev):\(status.st_ino)" }
+    return URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
   }
 
   struct State {

@@ -379,5 +379,24 @@ extension CodeReview {
       #expect(walk.nonSwiftCount == 2, "README.md and sub/b.txt")
       #expect(walk.ignoredCount == 1)
     }
+
+    @Test("two hard links to one file are analyzed once, under the first name")
+    func hardLinksReadOnce() throws {
+      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: dir) }
+      try FileManager.default.createDirectory(at: dir.appendingPathComponent("b"), withIntermediateDirectories: true)
+      let first = dir.appendingPathComponent("a.swift")
+      try Data("let x = try! f()\n".utf8).write(to: first)
+      try FileManager.default.linkItem(at: first, to: dir.appendingPathComponent("b/again.swift"))
+      try FileManager.default.linkItem(at: first, to: dir.appendingPathComponent("0.swift"))
+      // The walk lists a directory's names in byte order: `0.swift` is met first.
+      let walk = SourceWalker().walk([dir.path])
+      #expect(walk.files.map(\.path) == [dir.appendingPathComponent("0.swift").path], "\(walk.files)")
+      // Named explicitly, the first name given wins.
+      let named = SourceWalker().walk([dir.appendingPathComponent("b/again.swift").path, dir.path])
+      #expect(named.files.map(\.path) == [dir.appendingPathComponent("b/again.swift").path])
+      let analysis = CodeAnalyzer.analyze(paths: [dir.path])
+      #expect(analysis.reports.count == 1 && analysis.totalFindings == 1)
+    }
   }
 }
