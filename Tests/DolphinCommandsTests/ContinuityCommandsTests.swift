@@ -151,7 +151,8 @@ struct ContinuityCommandsTests {
     #expect(((r["insights"] as? [Any])?.count ?? 0) > 0)
     let text = try cli.run(["review"])
     #expect(text.stdout.hasPrefix("Project review — rule-based"))
-    #expect(text.stdout.contains("Tasks: 2 open, 0 completed; oldest open: \"Benchmark the digest\" (\(ids["Benchmark the digest"] ?? "")"))
+    #expect(text.stdout.contains("Tasks: 2 open, 0 completed; oldest open: \(ids["Benchmark the digest"] ?? "") (created "))
+    #expect(text.stdout.contains(") \"Benchmark the digest\"\n"), "\(text.stdout)")
     #expect(text.stdout.contains("Top insights ("))
   }
 

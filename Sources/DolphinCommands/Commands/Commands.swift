@@ -61,7 +61,7 @@ enum Commands {
         struct Out: Encodable { var item: KnowledgeItem; var digestID: UUID? }
         try ctx.console.printJSON(Out(item: result.item, digestID: result.digest?.id))
       } else {
-        ctx.console.print("Captured \(result.item.kind.rawValue) \"\(inertLine(result.item.title))\"")
+        ctx.console.print("Captured \(result.item.kind.rawValue) \(inertQuoted(result.item.title))")
         ctx.console.print("id: \(result.item.id.uuidString)")
         if let d = result.digest {
           ctx.console.print("Stored rule-based digest \(d.id.uuidString) (knowledge count is a multiple of \(KnowledgeEngine.autoDigestInterval))")
