@@ -235,19 +235,27 @@ final class CommandContext {
     return WorkspaceLocation.defaultDirectory(environment: console.environment.isEmpty ? ProcessInfo.processInfo.environment : console.environment)
   }
 
+  /// `--workspace` when the user gave it; nil when the workspace is the default one.
+  var workspaceOption: String? { arguments.value("workspace") == nil ? nil : "--workspace" }
+
   /// Opens the workspace for `access`, printing open warnings and read-only notices to stderr.
   ///
   /// Only ``WorkspaceAccess/create`` creates a missing workspace, and only when its first write
   /// succeeds (until then it reads as empty); the others fail with exit 3 and create nothing,
   /// so a mistyped `--workspace` is reported instead of silently giving an empty workspace.
-  /// Commands that write import a legacy `workspace.json` found in the directory on first use.
-  /// A search index built with another tokenizer version is rebuilt (see
+  /// A workspace path that is, or goes through, a symbolic link loop exits 4, one through a
+  /// link to nothing 3, naming the link
+  /// (``Commands/requireNoSymbolicLinkInTheWay(of:option:consequence:)``). Commands that write
+  /// import a legacy `workspace.json` found in the directory on first use. A search index built
+  /// with another tokenizer version is rebuilt (see
   /// ``WorkspaceOpening/prepareSearchIndex(store:console:program:)``) unless
   /// `preparingSearchIndex` is false (`reindex`, which rebuilds it anyway).
   func openStore(_ access: WorkspaceAccess, preparingSearchIndex: Bool = true) throws
     -> SQLiteWorkspaceStore
   {
     let directory = workspaceDirectory
+    try Commands.requireNoSymbolicLinkInTheWay(
+      of: directory.path, option: workspaceOption, consequence: "nothing was read or created")
     let legacy = directory.appendingPathComponent(KnowledgeEngine.legacyFileName)
     let hasLegacy = access != .read && FileManager.default.fileExists(atPath: legacy.path)
     let store: SQLiteWorkspaceStore

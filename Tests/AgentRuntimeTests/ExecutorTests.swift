@@ -188,6 +188,22 @@ struct ExecutorTests {
     #expect(try #require(again.output?.text).hasPrefix(#"Captured fact "Use Postgres\" (id 286AB447"#))
   }
 
+  @Test("handoff_restore: a quote in a carried title cannot forge another id")
+  func restoreTitlesAreQuoted() async throws {
+    let engine = makeEngine()
+    let fake = "AAAAAAAA-AAAA-AAAA-AAAA-AAAAAAAAAAAA"
+    let k = try engine.capture(CaptureRequest(kind: .fact, title: #"Keys rotated" (id \#(fake))"#))
+    let t = try engine.addTask(title: "Rotate keys (\(fake))")
+    let h = try engine.createHandoff(HandoffRequest(focus: "Keys", knowledgeIDs: [k.item.id], taskIDs: [t.id]))
+    let r = await ToolExecutor(engine: engine).execute(
+      ToolCall(id: "r", name: "handoff_restore", arguments: ["id": .string(h.handoff.id.uuidString)]),
+      approver: StaticApprovalPolicy.allow)
+    let text = try #require(r.output?.text, "\(String(describing: r.error))")
+    let lines = text.split(separator: "\n").map(String.init)
+    #expect(lines.contains(#"Knowledge: "Keys rotated\" (id \#(fake))" (id \#(k.item.id.uuidString))"#), "\(text)")
+    #expect(lines.contains(#"Task: "Rotate keys (\#(fake))" (id \#(t.id.uuidString))"#), "\(text)")
+  }
+
   @Test("handoff focus, task titles and digest lines cannot fake an (active) mark, an id or evidence")
   func listTextsCannotBeSpoofed() async throws {
     let engine = makeEngine()

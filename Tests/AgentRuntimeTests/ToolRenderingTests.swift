@@ -66,8 +66,8 @@ struct ToolRenderingTests {
     Case(
       tool: "handoff_restore", arguments: { f in ["id": .string(f.handoff.uuidString)] },
       shows: [
-        "Focus: \(Hostile.focusShown)", Hostile.summaryShown, "Next: \(Hostile.stepShown)", "Knowledge: \(Hostile.titleShown)",
-        "Task: \(Hostile.titleShown)",
+        "Focus: \(Hostile.focusShown)", Hostile.summaryShown, "Next: \(Hostile.stepShown)", "Knowledge: \"\(Hostile.titleShown)\" (id",
+        "Task: \"\(Hostile.titleShown)\" (id",
       ]),
     Case(tool: "task_list", arguments: { _ in [:] }, shows: [Hostile.titleShown]),
     Case(tool: "task_search", arguments: { _ in ["query": "line1"] }, shows: [Hostile.titleShown]),

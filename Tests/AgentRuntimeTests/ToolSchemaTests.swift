@@ -199,6 +199,24 @@ struct ToolSchemaTests {
     #expect(try tool.normalize(["kind": "fact", "title": "x\u{7}y\u{1B}z"])["title"] == "xyz")
   }
 
+  @Test("a text argument of control or invisible characters only says so, as the CLI does, not that it is empty")
+  func nothingPrintable() throws {
+    let search = try ToolRegistry.standard.tool(named: "knowledge_search")
+    #expect(
+      throws: ToolArgumentError(
+        field: "arguments.query",
+        message: "arguments.query has nothing printable: all 2 character(s) given are control or invisible "
+          + "characters, which are removed; the call was not run")
+    ) { try search.normalize(["query": "\u{1}\u{200B}"]) }
+    // Whitespace only is still empty.
+    #expect(throws: ToolArgumentError(field: "arguments.query", message: "arguments.query must not be empty")) {
+      try search.normalize(["query": "  "])
+    }
+    let capture = try ToolRegistry.standard.tool(named: "knowledge_capture")
+    let error = #expect(throws: ToolArgumentError.self) { try capture.normalize(["kind": "fact", "title": "\u{1B}"]) }
+    #expect(error?.message.hasPrefix("arguments.title has nothing printable") == true, "\(String(describing: error))")
+  }
+
   @Test("a tag holding a line break, a tab or another control character is refused naming the field")
   func tagControlsRefused() throws {
     let tool = try ToolRegistry.standard.tool(named: "knowledge_capture")

@@ -93,6 +93,61 @@ struct AnalyzeCommandTests {
     #expect(gone.stderr.contains("gone.swift: a symbolic link to 'nothere.swift', which does not exist"), "\(gone.stderr)")
   }
 
+  @Test("a file name with line breaks cannot print a forged finding or notice: text escapes it, JSON keeps it")
+  func fileNameWithLineBreaks() throws {
+    let dir = TemporaryDirectory("analyze-newline")
+    defer { dir.remove() }
+    let forged = "x\nFAKE.swift:9:9: force_try: injected line\ny.swift"
+    try Data("let a = try! f()\n".utf8).write(to: dir.appending(forged))
+    let big = "big\nFAKE.swift: skipped, injected notice\n.swift"
+    try Data(repeating: UInt8(ascii: "x"), count: Limits.codeAnalysisBytes + 1).write(to: dir.appending(big))
+    let r = try runDolphin(["analyze", dir.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    let findings = r.stdout.split(separator: "\n").dropFirst()
+    // Every finding line starts with the walked directory: none is the file name's own text.
+    #expect(!findings.isEmpty && findings.allSatisfy { $0.hasPrefix(dir.path) || $0.hasPrefix("    ") }, "\(r.stdout)")
+    #expect(r.stdout.contains(dir.path + "/x\\nFAKE.swift:9:9: force_try: injected line\\ny.swift:1:"), "\(r.stdout)")
+    let notices = r.stderr.split(separator: "\n")
+    #expect(notices.count == 1 && notices.allSatisfy { $0.hasPrefix("dolphin: notice: \(dir.path)/big\\nFAKE") }, "\(r.stderr)")
+    // JSON keeps the exact names (JSON escapes them).
+    let json = try runDolphin(["analyze", dir.path, "--json"])
+    let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    let reports = document?["reports"] as? [[String: Any]]
+    #expect(reports?.first?["fileName"] as? String == dir.appending(forged).path, "\(json.stdout)")
+    let skipped = document?["skipped"] as? [[String: Any]]
+    #expect(skipped?.first?["path"] as? String == dir.appending(big).path, "\(json.stdout)")
+    // An error naming such a file stays on one line too.
+    let named = try runDolphin(["analyze", dir.appending("a\nFAKE.txt").path])
+    #expect(named.status == 3, "\(named.stderr)")
+    #expect(named.stderr.split(separator: "\n").count == 1, "\(named.stderr)")
+    #expect(named.stderr.contains("a\\nFAKE.txt: no such file or directory"), "\(named.stderr)")
+  }
+
+  @Test("a walk says which .swift links lead nowhere, counts non-Swift files, and reads a hard-linked file once")
+  func walkNoticesAndCounts() throws {
+    let dir = TemporaryDirectory("analyze-links")
+    defer { dir.remove() }
+    let fm = FileManager.default
+    try Data("let a = try! f()\n".utf8).write(to: dir.appending("a.swift"))
+    try fm.linkItem(at: dir.appending("a.swift"), to: dir.appending("b.swift"))
+    try Data("notes\n".utf8).write(to: dir.appending("notes.txt"))
+    try fm.createSymbolicLink(atPath: dir.appending("gone.swift").path, withDestinationPath: "nothere.swift")
+    try fm.createSymbolicLink(atPath: dir.appending("loop.swift").path, withDestinationPath: "loop.swift")
+    let r = try runDolphin(["analyze", dir.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.hasPrefix("Heuristic code analysis (read-only lexical checks; not a compiler): 1 file(s), 1 finding(s); 1 non-Swift file(s) left out\n"), "\(r.stdout)")
+    #expect(r.stdout.contains("\(dir.path)/a.swift:1:9: force_try"), "\(r.stdout)")
+    #expect(!r.stdout.contains("b.swift"), "\(r.stdout)")
+    #expect(r.stderr.contains("dolphin: notice: \(dir.path)/gone.swift: skipped, a symbolic link to 'nothere.swift', which does not exist"), "\(r.stderr)")
+    #expect(r.stderr.contains("dolphin: notice: \(dir.path)/loop.swift: skipped, a symbolic link loop"), "\(r.stderr)")
+    let json = try runDolphin(["analyze", dir.path, "--json"])
+    let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    let skipped = (document?["skipped"] as? [[String: Any]])?.map { "\($0["reason"] ?? "") \(($0["path"] as? String ?? "").dropFirst(dir.path.count + 1))" }
+    #expect(skipped == ["missing gone.swift", "unreadable loop.swift"], "\(json.stdout)")
+    #expect(document?["nonSwiftCount"] as? Int == 1, "\(json.stdout)")
+    #expect((document?["reports"] as? [Any])?.count == 1, "\(json.stdout)")
+  }
+
   @Test("a file named two ways is shown under the first name given")
   func duplicateShownUnderFirstName() throws {
     let dir = TemporaryDirectory("analyze-twice")

@@ -16,6 +16,9 @@ struct AskCommandTests {
     Case(
       name: "a message of control characters only", args: ["ask", "\u{1B}\u{7}"], status: 4,
       stderr: "dolphin: error: message has nothing printable: all 2 character(s) given are control or invisible characters"),
+    Case(
+      name: "a message of a zero-width space only", args: ["ask", "\u{200B}"], status: 4,
+      stderr: "dolphin: error: message has nothing printable: all 1 character(s) given are control or invisible characters"),
     Case(name: "a credential", args: ["ask", "/capture decision: password=hunter22222 | Y", "--yes"], status: 4, stderr: "message looks like it holds a credential"),
     Case(name: "a model URL off the machine", args: ["ask", "hi", "--model-url", "http://example.com"], status: 2, stderr: "refused"),
   ]

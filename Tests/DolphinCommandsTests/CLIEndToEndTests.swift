@@ -46,8 +46,8 @@ struct CLIEndToEndTests {
     // Deleting the target shows the relationship it removes, then applies it.
     let del = try cli.run(["knowledge", "delete", id, "--yes"])
     #expect(del.status == 0, "\(del.stderr)")
-    #expect(del.stdout.contains("Deletion plan: delete knowledge \"Use SQLite for the workspace\" (\(id))"))
-    #expect(del.stdout.contains("remove relationship supports from \"SQLite 3.40 is installed\" (\(bid))"))
+    #expect(del.stdout.contains("Deletion plan: delete knowledge \(id) \"Use SQLite for the workspace\""))
+    #expect(del.stdout.contains("remove relationship supports from \(bid) \"SQLite 3.40 is installed\""))
     let after = try cli.json(["knowledge", "get", bid])
     #expect((after["relationships"] as? [Any])?.isEmpty == true)
     #expect(try cli.run(["knowledge", "get", id]).status == 3)
@@ -290,7 +290,7 @@ struct CLIEndToEndTests {
     #expect(list.stdout.contains("Prefers SwiftUI over UIKit  [ui]  (legacy memory)"))
     let mid = try #require(memory["id"] as? String)
     let del = try cli.run(["memory", "delete", mid, "--yes"])
-    #expect(del.stdout.contains("delete its knowledge mirror \"Prefers SwiftUI over UIKit\""))
+    #expect(del.stdout.contains("delete its knowledge mirror \(mirror["id"] as? String ?? "?") \"Prefers SwiftUI over UIKit\""), "\(del.stdout)")
     #expect(try cli.json(["knowledge", "list"])["total"] as? Int == 0)
   }
 

@@ -151,7 +151,8 @@ struct ContinuityCommandsTests {
     #expect(((r["insights"] as? [Any])?.count ?? 0) > 0)
     let text = try cli.run(["review"])
     #expect(text.stdout.hasPrefix("Project review — rule-based"))
-    #expect(text.stdout.contains("Tasks: 2 open, 0 completed; oldest open: \"Benchmark the digest\" (\(ids["Benchmark the digest"] ?? "")"))
+    #expect(text.stdout.contains("Tasks: 2 open, 0 completed; oldest open: \(ids["Benchmark the digest"] ?? "") (created "))
+    #expect(text.stdout.contains(") \"Benchmark the digest\"\n"), "\(text.stdout)")
     #expect(text.stdout.contains("Top insights ("))
   }
 
@@ -238,5 +239,18 @@ struct ContinuityCommandsTests {
     let empty = try cli.run(["task", "search", " "])
     #expect(empty.status == 4)
     #expect(empty.stderr.contains("query must not be empty"))
+    // Control or invisible characters only: said as capture and ask say it.
+    for args in [["task", "search"], ["search"], ["memory", "search"]] {
+      let invisible = try cli.run(args + ["\u{1}\u{200B}"])
+      #expect(invisible.status == 4, "\(args): \(invisible.stderr)")
+      #expect(
+        invisible.stderr.contains(
+          "dolphin: error: query has nothing printable: all 2 character(s) given are control or invisible characters, "
+            + "which are removed; nothing was searched"),
+        "\(args): \(invisible.stderr)")
+    }
+    // A zero-width space alone is invisible, not blank, wherever it is given.
+    let zeroWidth = try cli.run(["capture", "fact", "\u{200B}"])
+    #expect(zeroWidth.status == 4 && zeroWidth.stderr.contains("title has nothing printable: all 1 character(s)"), "\(zeroWidth.stderr)")
   }
 }

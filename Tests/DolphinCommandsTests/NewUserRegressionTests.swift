@@ -61,6 +61,10 @@ struct NewUserRegressionTests {
     #expect(try runDolphin(["capture", "fact", "Long token", "--content", long + "bbbbbb is a hash", "--workspace", ws]).status == 0)
     let explained = try runDolphin(["search", long + "zzzzzz", "--explain", "--workspace", ws])
     #expect(explained.stdout.contains("exact (on its first 64 characters; longer words are cut there)"), "\(explained.stdout)")
+    // A word of exactly 64 characters is whole: nothing was cut, and nothing says so.
+    let exact = try runDolphin(["search", long, "--explain", "--workspace", ws])
+    #expect(exact.stdout.contains("term \(long): exact\n"), "\(exact.stdout)")
+    #expect(!exact.stdout.contains("longer words are cut"), "\(exact.stdout)")
   }
 
   @Test("a refused ask stores nothing, not even the chat message")

@@ -53,8 +53,9 @@ public struct AssistantSession: Sendable {
   ///   than ``Limits/content`` characters, made only of control or invisible characters (which
   ///   the sanitizer removes, so it would be stored empty), or looks like it holds a credential.
   public static func validateMessage(_ text: String) throws {
-    try Limits.checkNotEmpty("message", text)
+    // Sanitized first, so that control or invisible characters alone are called that, not empty.
     _ = try Limits.sanitizedInput("message", text, limit: Limits.content)
+    try Limits.checkNotEmpty("message", text)
     // Agents and MCP clients never store credentials; the message would be kept in the chat
     // log and copied into handoffs, so it is refused before anything is stored or run. There
     // is no override here: a secret is stored deliberately by a capture, never through chat.

@@ -184,8 +184,9 @@ enum ContinuityTools {
       var lines = ["Restored handoff \(b.handoff.id.uuidString) as context only (nothing was re-run).", "Focus: \(ToolRendering.line(b.handoff.focus))"]
       if !b.handoff.summary.isEmpty { lines.append("Summary: " + ToolRendering.block(b.handoff.summary)) }
       lines += b.handoff.nextSteps.map { "Next: \(ToolRendering.line($0))" }
-      lines += b.knowledge.map { "Knowledge: \(ToolRendering.line($0.title)) (\($0.id.uuidString))" }
-      lines += b.tasks.map { "Task: \(ToolRendering.line($0.title)) (\($0.id.uuidString))" }
+      // Quoted with quotes escaped, as every tool's titles: no title can append another id.
+      lines += b.knowledge.map { "Knowledge: \(ToolRendering.quoted($0.title)) (id \($0.id.uuidString))" }
+      lines += b.tasks.map { "Task: \(ToolRendering.quoted($0.title)) (id \($0.id.uuidString))" }
       if b.capturedSinceTotal > 0 { lines.append("Captured since: \(b.capturedSinceTotal) item(s)") }
       return ToolOutput(structured: try ToolRendering.json(b), text: lines.joined(separator: "\n"), changedIDs: [b.handoff.id])
     })

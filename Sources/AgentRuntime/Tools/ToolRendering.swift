@@ -16,19 +16,9 @@ enum ToolRendering {
   static func line(_ text: String) -> String { TerminalText.singleLine(text) }
 
   /// A stored one-line field in double quotes, on one line, with `\\` and `"` escaped as in
-  /// JSON, so that a quote inside a title cannot close the quotation early and append text
-  /// that reads as the rendering's own (a forged id or score).
-  static func quoted(_ text: String) -> String {
-    var out = "\""
-    for character in line(text) {
-      switch character {
-      case "\\": out += "\\\\"
-      case "\"": out += "\\\""
-      default: out.append(character)
-      }
-    }
-    return out + "\""
-  }
+  /// JSON (``TerminalText/quoted(_:)``), so that a quote inside a title cannot close the
+  /// quotation early and append text that reads as the rendering's own (a forged id or score).
+  static func quoted(_ text: String) -> String { TerminalText.quoted(text) }
 
   /// A stored multi-line field with every line after the first starting with `indent`, so a
   /// line of it cannot pass for a row of the rendering (rows start at the margin). Line breaks

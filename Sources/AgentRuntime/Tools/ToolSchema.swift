@@ -174,6 +174,10 @@ public indirect enum ToolSchema: Sendable {
         throw ToolArgumentError(field: path, message: "\(path) is \(n) characters; the limit is \(r.maxLength) characters", limit: r.maxLength, actual: n)
       }
       if n < r.minLength {
+        // Only control or invisible characters: said as the CLI says it, not "empty".
+        if r.normalization != .verbatim, Limits.lostToSanitizer(raw, sanitized: s) {
+          throw ToolArgumentError(field: path, message: Limits.nothingPrintable(path, raw, consequence: "the call was not run").message)
+        }
         throw ToolArgumentError(field: path, message: r.minLength == 1 ? "\(path) must not be empty" : "\(path) is \(n) characters; at least \(r.minLength) are required")
       }
       return .string(s)

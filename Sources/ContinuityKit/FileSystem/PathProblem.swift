@@ -43,6 +43,57 @@ package enum PathProblem: Sendable, Equatable {
     }
   }
 
+  /// The symbolic link that stops a directory from being at `path`, or from being created
+  /// there: `path` itself, or the first missing component on the way to it, when it is a link to
+  /// nothing or part of a link loop (for a loop, the outermost component that loops).
+  ///
+  /// Creating the directory through such a link fails with "file exists" (a link to nothing) or
+  /// "too many levels of symbolic links"; this says which, and where, instead. A path that exists,
+  /// or whose missing part is plainly missing or cannot be reached for another reason (left to the
+  /// caller's own error), gives nil.
+  /// - Parameter path: a directory path, such as a workspace or the parent of an output file.
+  /// - Returns: the offending path (`path` or an ancestor, spelled as in `path`) and its problem,
+  ///   ``danglingLink(target:)`` or ``symbolicLinkLoop``.
+  package static func linkInTheWay(ofDirectory path: String) -> (path: String, problem: PathProblem)? {
+    var current = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    while true {
+      switch of(current) {
+      case nil, .unreachable?:
+        return nil
+      case .danglingLink(let target)?:
+        return (current, .danglingLink(target: target))
+      case .symbolicLinkLoop?:
+        // `l1/sub` loops because `l1` does: name the link itself.
+        let parent = parentPath(current)
+        if parent != current, of(parent) == .symbolicLinkLoop {
+          current = parent
+          continue
+        }
+        return (current, .symbolicLinkLoop)
+      case .missing?:
+        let parent = parentPath(current)
+        if parent == current { return nil }
+        current = parent
+      }
+    }
+  }
+
+  /// `path` without its last component (`a/b` → `a`, `a` → `.`, `/a` → `/`); `path` itself at
+  /// the root or `.`.
+  private static func parentPath(_ path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return path == "." ? path : "." }
+    if slash == path.startIndex { return "/" }
+    return String(path[..<slash])
+  }
+
+  /// Whether a symbolic link is the problem: a link to nothing or a link loop.
+  package var isSymbolicLinkProblem: Bool {
+    switch self {
+    case .danglingLink, .symbolicLinkLoop: true
+    case .missing, .unreachable: false
+    }
+  }
+
   /// Whether the path names nothing (missing, or a link to nothing) rather than something that
   /// cannot be followed.
   package var isMissing: Bool {

@@ -244,14 +244,34 @@ extension Limits {
     try check(field, raw, limit: limit)
     var clean = Sanitizer.sanitize(raw)
     if trimming { clean = clean.trimmingCharacters(in: .whitespacesAndNewlines) }
-    if clean.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
-      !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-    {
-      throw ValidationError(
-        field: field,
-        message: "\(field) has nothing printable: all \(raw.count) character(s) given are control or "
-          + "invisible characters, which are removed; nothing was stored")
+    if lostToSanitizer(raw, sanitized: clean) {
+      throw nothingPrintable(field, raw, consequence: "nothing was stored")
     }
     return clean
+  }
+
+  /// The refusal of text that had something besides whitespace but loses all of it to
+  /// ``Sanitizer/sanitize(_:)``: `query has nothing printable: all 1 character(s) given are
+  /// control or invisible characters, which are removed; nothing was searched`. One wording for
+  /// every field (a capture's title, a chat message, a search query), so that such text is never
+  /// called empty.
+  /// - Parameters:
+  ///   - field: the field named in the message, e.g. `query`.
+  ///   - raw: the text as given (its length in `Character`s is reported).
+  ///   - consequence: what did not happen, e.g. `nothing was stored`.
+  public static func nothingPrintable(_ field: String, _ raw: String, consequence: String) -> ValidationError {
+    ValidationError(
+      field: field,
+      message: "\(field) has nothing printable: all \(raw.count) character(s) given are control or "
+        + "invisible characters, which are removed; \(consequence)")
+  }
+
+  /// Whether `raw` has something besides whitespace that ``Sanitizer/sanitize(_:)`` removes
+  /// entirely (control and invisible characters only), leaving `sanitized` blank.
+  ///
+  /// Whitespace is Unicode's White_Space (`Character.isWhitespace`), the same on every
+  /// platform, so a zero-width space alone counts as invisible, not as blank.
+  public static func lostToSanitizer(_ raw: String, sanitized: String) -> Bool {
+    sanitized.allSatisfy(\.isWhitespace) && !raw.allSatisfy(\.isWhitespace)
   }
 }

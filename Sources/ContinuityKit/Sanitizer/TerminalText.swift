@@ -71,6 +71,28 @@ public enum TerminalText {
     return line
   }
 
+  /// Returns one-line stored text in double quotes, with `\` and `"` inside escaped as in JSON
+  /// (`\\`, `\"`), on one line (``singleLine(_:)``).
+  ///
+  /// For a title or focus printed next to ids or other fields: a `"` inside it cannot close the
+  /// quotation early and append text that reads as the line's own (a forged id or date), and a
+  /// line break cannot start another line. Compose it with ``inert(_:)`` for a terminal.
+  ///
+  /// - Parameter text: One-line stored text, such as a title.
+  /// - Returns: `"` + the escaped text + `"`; `Say "hi"` gives `"Say \"hi\""`.
+  /// - Complexity: O(*n*) in the length of `text`.
+  public static func quoted(_ text: String) -> String {
+    var out = String.UnicodeScalarView()
+    out.append("\"")
+    // Per scalar, so that a quote carrying a combining mark (one `Character`) is escaped too.
+    for scalar in singleLine(text).unicodeScalars {
+      if scalar == "\\" || scalar == "\"" { out.append("\\") }
+      out.append(scalar)
+    }
+    out.append("\"")
+    return String(out)
+  }
+
   private static func isFolded(_ character: Character) -> Bool {
     character.isNewline || character == "\t"
   }

@@ -123,7 +123,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   ///     ``WorkspaceError/noWorkspace(directory:)`` whatever `creation` says.
   ///   - creation: whether and when a missing directory and database are created.
   /// - Throws: ``WorkspaceError/noWorkspace(directory:)``; ``WorkspaceError/fileSystem(path:message:)``
-  ///   when the directory or file cannot be created or read; ``WorkspaceError/damaged(file:message:)``
+  ///   when the directory or file cannot be created or read, or when the directory (or a missing
+  ///   directory on the way to it, or the database file) is a symbolic link to nothing or a link
+  ///   loop — the message names that link (``OpenFailure/symbolicLink``); ``WorkspaceError/damaged(file:message:)``
   ///   for a file that is not a usable database; ``WorkspaceError/storage(file:code:message:)``
   ///   for other SQLite errors. With ``Creation/atFirstWrite`` the errors of creating the files
   ///   come from that first write instead.
@@ -166,9 +168,18 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
             + String(st.st_mode & 0o777, radix: 8)
             + "); consider `chmod 700 \(dir)`")
       }
-    } else if errno != ENOENT {
-      throw .fileSystem(path: dir, message: "cannot read: \(SystemErrorCause.describe(errno))")
     } else {
+      let code = errno
+      // A link loop or a link to nothing is neither a missing workspace nor a directory that
+      // could be created (creating it fails with "file exists"): say which link it is.
+      if let (link, problem) = PathProblem.linkInTheWay(ofDirectory: dir) {
+        throw .fileSystem(
+          path: link,
+          message: problem.description + (link == dir ? "" : " (on the way to the workspace directory \(dir))"))
+      }
+      if code != ENOENT {
+        throw .fileSystem(path: dir, message: "cannot read: \(SystemErrorCause.describe(code))")
+      }
       if readOnly || creation == .never { throw .noWorkspace(directory: dir) }
       if creation == .atFirstWrite { return .deferred(warnings: warnings) }
       do {
@@ -193,9 +204,16 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
           "workspace database \(path) is readable by other users (mode "
             + String(st.st_mode & 0o777, radix: 8) + "); consider `chmod 600 \(path)`")
       }
-    } else if errno != ENOENT {
-      throw .fileSystem(path: path, message: "cannot read: \(SystemErrorCause.describe(errno))")
     } else {
+      let code = errno
+      // The database file is a link loop or a link to nothing: SQLite would fail obscurely, or
+      // create a file wherever the link points.
+      if let problem = PathProblem.of(path), problem.isSymbolicLinkProblem {
+        throw .fileSystem(path: path, message: problem.description)
+      }
+      if code != ENOENT {
+        throw .fileSystem(path: path, message: "cannot read: \(SystemErrorCause.describe(code))")
+      }
       if readOnly || creation == .never { throw .noWorkspace(directory: dir) }
       if creation == .atFirstWrite { return .deferred(warnings: warnings) }
       // Create the file 0600 ourselves so SQLite (and its -wal/-shm, which copy the database's
@@ -325,6 +343,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     case readOnly = "read-only"
     /// The file is damaged or not an SQLite database.
     case notADatabase = "not a database"
+    /// The workspace directory, a directory on the way to it, or the database file is a
+    /// symbolic link to nothing or part of a symbolic link loop.
+    case symbolicLink = "symbolic link"
     /// Another SQLite or filesystem error.
     case other = "storage error"
   }
@@ -338,6 +359,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     case .noWorkspace: return .noWorkspace
     case .damaged: return .notADatabase
     case .fileSystem, .storage, .readOnly:
+      if PathProblem.linkInTheWay(ofDirectory: dir) != nil { return .symbolicLink }
+      if PathProblem.of(db)?.isSymbolicLinkProblem == true { return .symbolicLink }
       var st = stat()
       if stat(dir, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR { return .notADirectory }
       if stat(db, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { return .notADirectory }

@@ -13,10 +13,12 @@ enum AnalyzeCommands {
       variadic: true,
       discussion: """
         Rules: todo, force_try, force_unwrap, force_cast, long_line (> 120 characters), deep_nesting (> 5),
-        repeated_line (≥ 3). Directory walks skip .build, hidden folders and whatever .gitignore excludes,
-        and skip files over \(Limits.codeAnalysisBytes) bytes with a notice. A file named explicitly must be a
+        repeated_line (≥ 3). Directory walks skip .build, hidden folders and whatever .gitignore excludes;
+        they skip files over \(Limits.codeAnalysisBytes) bytes, and .swift links to nothing or round a loop, with
+        a notice, and count the non-Swift files they leave out. A file named explicitly must be a
         .swift file (else exit 2) of at most \(Limits.codeAnalysisBytes) bytes (else exit 4); a missing path
-        exits 3, a symbolic link loop 4. A file named two ways is analyzed once, under the first name given.
+        exits 3, a symbolic link loop 4. A file named two ways (or hard-linked) is analyzed once, under the
+        first name given.
         Nothing is executed, compiled or uploaded. Exit 0 whether or not findings exist.
         """),
     run: { ctx in
@@ -35,9 +37,9 @@ enum AnalyzeCommands {
       // error too; only what a directory walk finds is skipped with a notice.
       if let s = result.skipped.first(where: { paths.contains($0.path) }) {
         let problem = s.notice.replacingOccurrences(of: "; skipped", with: "").replacingOccurrences(of: "skipped, ", with: "")
-        throw s.reason == .notSwift ? CLIError.usage(problem) : CLIError.input(problem)
+        throw s.reason == .notSwift ? CLIError.usage(shown(problem)) : CLIError.input(shown(problem))
       }
-      for s in result.skipped { console.printError("dolphin: notice: \(s.notice)") }
+      for s in result.skipped { console.printError("dolphin: notice: \(shown(s.notice))") }
       switch format {
       case "json":
         try console.printJSON(result)
@@ -45,16 +47,26 @@ enum AnalyzeCommands {
         let sarif = try SARIFReport(reports: result.reports, notices: result.skipped.map(\.notice), toolVersion: DolphinCLI.version).jsonData(pretty: true)
         console.print(String(decoding: sarif, as: UTF8.self))
       default:
-        console.print("Heuristic code analysis (read-only lexical checks; not a compiler): \(result.reports.count) file(s), \(result.totalFindings) finding(s)")
+        // Other files in the directories are counted, not listed: a notice each would bury the rest.
+        let others = result.nonSwiftCount > 0 ? "; \(result.nonSwiftCount) non-Swift file(s) left out" : ""
+        console.print(
+          "Heuristic code analysis (read-only lexical checks; not a compiler): \(result.reports.count) file(s), "
+            + "\(result.totalFindings) finding(s)\(others)")
         for r in result.reports {
           for f in r.findings {
-            console.print("\(inert(r.fileName)):\(f.line):\(f.column): \(f.rule.rawValue): \(inert(f.message))")
+            console.print("\(shown(r.fileName)):\(f.line):\(f.column): \(f.rule.rawValue): \(inert(f.message))")
             if !f.snippet.isEmpty { console.print("    \(inert(f.snippet))") }
           }
-          if r.truncated { console.print("\(inert(r.fileName)): findings cut at \(r.findings.count) of \(r.totalFindings)") }
+          if r.truncated { console.print("\(shown(r.fileName)): findings cut at \(r.findings.count) of \(r.totalFindings)") }
         }
       }
     })
+
+  /// A file name, or a notice naming one, as the text output and the notices print it: on one
+  /// line, each line break, tab and other control character written as an escape
+  /// (``Limits/escaped(_:)``: `x\nFAKE.swift`), so that a file name in a scanned repository cannot
+  /// print what reads as a finding or a notice of its own. JSON and SARIF keep the exact name.
+  static func shown(_ text: String) -> String { Limits.escaped(text) }
 
   /// Checks a path named on the command line: it must exist, and a file must be a `.swift`
   /// file within ``Limits/codeAnalysisBytes`` (a directory walk skips such files with a notice
@@ -71,17 +83,17 @@ enum AnalyzeCommands {
     case .typeDirectory?: return
     case .typeRegular?: break
     default:
-      throw CLIError.usage("\(path) is not a regular file or directory; `dolphin analyze` reads .swift files and directories of them")
+      throw CLIError.usage("\(shown(path)) is not a regular file or directory; `dolphin analyze` reads .swift files and directories of them")
     }
     guard path.hasSuffix(".swift") else {
-      throw CLIError.usage("\(path) is not a .swift file; `dolphin analyze` reads .swift files and directories of them")
+      throw CLIError.usage("\(shown(path)) is not a .swift file; `dolphin analyze` reads .swift files and directories of them")
     }
     let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
     if size > Limits.codeAnalysisBytes {
       // `source`, as the library names the bound (Docs/CodeAnalysis.md); the message names the file.
       throw ValidationError(
         field: "source", limit: Limits.codeAnalysisBytes, actual: size,
-        message: "\(path) is \(size) bytes, over the \(Limits.codeAnalysisBytes)-byte code analysis limit; "
+        message: "\(shown(path)) is \(size) bytes, over the \(Limits.codeAnalysisBytes)-byte code analysis limit; "
           + "split it or analyze a smaller file")
     }
   }

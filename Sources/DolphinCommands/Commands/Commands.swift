@@ -61,7 +61,7 @@ enum Commands {
         struct Out: Encodable { var item: KnowledgeItem; var digestID: UUID? }
         try ctx.console.printJSON(Out(item: result.item, digestID: result.digest?.id))
       } else {
-        ctx.console.print("Captured \(result.item.kind.rawValue) \"\(inertLine(result.item.title))\"")
+        ctx.console.print("Captured \(result.item.kind.rawValue) \(inertQuoted(result.item.title))")
         ctx.console.print("id: \(result.item.id.uuidString)")
         if let d = result.digest {
           ctx.console.print("Stored rule-based digest \(d.id.uuidString) (knowledge count is a multiple of \(KnowledgeEngine.autoDigestInterval))")
@@ -120,10 +120,11 @@ enum Commands {
   /// - Throws: ``CLIError/notFound(_:)`` (exit 3) when nothing is there, or only a symbolic link
   ///   to nothing (the message names its target); ``CLIError/input(_:)`` (exit 4, as for other
   ///   input that cannot be read) for a symbolic link loop or a path that cannot be followed
-  ///   (e.g. permission denied on a directory on the way).
+  ///   (e.g. permission denied on a directory on the way). The path and a link's target are
+  ///   written on one line (``Limits/escaped(_:)``), so a file name cannot print another line.
   static func requireExistingPath(_ path: String, option: String? = nil) throws {
     guard let problem = PathProblem.of(path) else { return }
-    let message = (option.map { "\($0): " } ?? "") + "\(path): \(problem.description)"
+    let message = (option.map { "\($0): " } ?? "") + Limits.escaped("\(path): \(problem.description)")
     throw problem.isMissing ? CLIError.notFound(message) : CLIError.input(message)
   }
 
@@ -166,13 +167,15 @@ enum Commands {
         references, and that the search index agrees with the stored records (every knowledge item and
         memory indexed, no index entry without its record). Exit 5 when a problem is found or the database
         cannot be opened (the report says why: read-only, not a directory, permission denied, not a
-        database; the checks are then "not run"); exit 3 when there is no workspace.
+        database; the checks are then "not run"); exit 3 when there is no workspace, or when the workspace
+        path is a symbolic link to nothing; exit 4 when it is a symbolic link loop.
         """),
     run: { ctx in
       let dir = ctx.workspaceDirectory
       let dbPath = dir.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
       struct OpenProblem: Encodable {
-        /// no workspace, not a directory, permission denied, read-only, not a database, storage error.
+        /// no workspace, not a directory, permission denied, read-only, not a database, symbolic
+        /// link, storage error.
         var reason: String
         var message: String
       }
@@ -203,6 +206,11 @@ enum Commands {
         report.openProblem = OpenProblem(reason: kind.rawValue, message: openMessage(error))
         report.advice = openAdvice(kind, directory: dir.path, databasePath: dbPath)
         if kind == .noWorkspace { exitCode = ExitCode.notFound }
+        // As for every other path argument: a link to nothing is not found, a loop unreadable input.
+        if kind == .symbolicLink {
+          let problem = PathProblem.linkInTheWay(ofDirectory: dir.path)?.problem ?? PathProblem.of(dbPath)
+          exitCode = problem?.isMissing == true ? ExitCode.notFound : ExitCode.validation
+        }
       }
       if let store {
         report.checksRun = true
@@ -331,6 +339,13 @@ enum Commands {
         "The database is not known to be damaged, and nothing was changed: it cannot be read without writing beside "
           + "it (see above). Remount it read-write or make the directory writable, or copy the whole directory (with "
           + "workspace.sqlite-wal and -shm) somewhere writable and run `dolphin doctor --workspace <copy>`."
+      ]
+    case .symbolicLink:
+      return [
+        "The workspace path, a directory on the way to it, or its database file is a symbolic link that leads "
+          + "nowhere (see above: a link loop, or a link to something that does not exist); the workspace was not "
+          + "read and nothing was changed. Replace or remove the link (`ls -l` shows where it points), or pass "
+          + "--workspace (or set DOLPHIN_HOME) with the workspace directory."
       ]
     case .notADatabase:
       return ["The database file is damaged or is not an SQLite database. Nothing was changed."]

@@ -66,6 +66,8 @@ enum DataRightsCommands {
       // A file where a directory should be (`afile/x.json`) is a mistake in the path (exit 4).
       if let outputArgument, let output {
         let parent = output.deletingLastPathComponent()
+        // A link loop, or a link to nothing, on the way cannot be fixed by creating a directory.
+        try Commands.requireNoSymbolicLinkInTheWay(of: parent.path, option: "--output", consequence: "nothing was written")
         var ancestor = parent
         var ancestorIsDirectory: ObjCBool = false
         while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &ancestorIsDirectory),

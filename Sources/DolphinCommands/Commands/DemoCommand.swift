@@ -127,6 +127,8 @@ extension Commands {
         """),
     run: { ctx in
       let dir = demoDirectory(ctx)
+      try Commands.requireNoSymbolicLinkInTheWay(
+        of: dir.path, option: ctx.workspaceOption, consequence: "nothing was written")
       let env = ctx.console.environment.isEmpty ? ProcessInfo.processInfo.environment : ctx.console.environment
       let own = WorkspaceLocation.defaultDirectory(environment: env)
       if Commands.resolvedPath(dir) == Commands.resolvedPath(own) {

@@ -40,7 +40,7 @@ enum HandoffCommands {
         return
       }
       let c = ctx.console
-      c.print("Created handoff \(r.handoff.id.uuidString): \"\(inertLine(r.handoff.focus))\"")
+      c.print("Created handoff \(r.handoff.id.uuidString): \(inertQuoted(r.handoff.focus))")
       if let auto = r.autoSelection {
         c.print("Auto-selected by \(auto.mode) ranking of the focus text: \(auto.knowledgeIDs.count) knowledge item(s), \(auto.taskIDs.count) open task(s).")
       }

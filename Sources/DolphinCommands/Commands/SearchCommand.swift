@@ -42,12 +42,14 @@ extension SearchCommands {
     }
     if explain {
       console.print("query terms (stemmed; fuzzy = typo, word-form and prefix variants, at reduced weight):")
+      let cutTerms = r.termsCutFromLongerWords
       for t in r.terms {
         let others = t.variants.filter { $0 != t.term }.map(inert).joined(separator: ", ")
         switch t.match {
         case .exact:
-          // Longer words are indexed and compared by their first 64 characters only.
-          let cut = t.term.unicodeScalars.count >= Tokenizer.maximumTermLength
+          // Longer words are indexed and compared by their first 64 characters only; a word of
+          // exactly 64 is whole.
+          let cut = cutTerms.contains(t.term)
             ? " (on its first \(Tokenizer.maximumTermLength) characters; longer words are cut there)" : ""
           console.print("term \(inert(t.term)): exact\(cut)" + (others.isEmpty ? "" : "; word forms: " + others))
         // Absent from the workspace: the close spellings searched may be typos of it or other

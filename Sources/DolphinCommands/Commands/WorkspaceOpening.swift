@@ -30,6 +30,31 @@ enum WorkspaceOpening {
 }
 
 extension Commands {
+  /// Checks that no symbolic link stops `directory` from being a directory there, or from being
+  /// created there (``PathProblem/linkInTheWay(ofDirectory:)``): a link to nothing or a link
+  /// loop, at `directory` or at the first missing directory on the way to it. Without this, a
+  /// loop read as "cannot read" (exit 5) or "does not exist, create it", and a link to nothing
+  /// as "a file with the same name already exists".
+  /// - Parameters:
+  ///   - directory: the directory path (a workspace, or an output file's directory).
+  ///   - option: how the user gave it, `--workspace` or `--output`; nil for the default
+  ///     workspace (`DOLPHIN_HOME` and its fallbacks).
+  ///   - consequence: what did not happen, e.g. `nothing was written`.
+  /// - Throws: ``CLIError/input(_:)`` (exit 4, as for a loop in any other path argument) for a
+  ///   link loop; ``CLIError/notFound(_:)`` (exit 3) for a link to nothing, naming its target.
+  ///   Both name the link and say how to fix it.
+  static func requireNoSymbolicLinkInTheWay(of directory: String, option: String?, consequence: String) throws {
+    guard let (link, problem) = PathProblem.linkInTheWay(ofDirectory: directory) else { return }
+    let place = link == directory ? "" : " (on the way to \(option == nil ? "the workspace directory " : "")\(directory))"
+    let named = option.map { "\($0): " } ?? (link == directory ? "workspace directory " : "")
+    let elsewhere =
+      option == "--output"
+      ? "give --output a path in another directory" : "name another directory with --workspace or DOLPHIN_HOME"
+    let advice = problem.isMissing ? "create the directory it points to, or \(elsewhere)" : "replace the link, or \(elsewhere)"
+    let message = named + Limits.escaped("\(link): \(problem.description)\(place)") + "; \(consequence) (\(advice))"
+    throw problem.isMissing ? CLIError.notFound(message) : CLIError.input(message)
+  }
+
   /// `url`'s absolute path with every symbolic link and `.`/`..` resolved, as far as the path
   /// exists: the deepest existing ancestor goes through `realpath(3)` and the components below
   /// it (not created yet) are appended as given. Two spellings of one place compare equal.

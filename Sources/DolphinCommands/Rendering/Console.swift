@@ -81,3 +81,8 @@ func inert(_ s: String) -> String { TerminalText.inert(s) }
 /// one line (``TerminalText/singleLine(_:)``), so that a line break stored in it cannot print
 /// what reads as another row of a list.
 func inertLine(_ s: String) -> String { TerminalText.inert(TerminalText.singleLine(s)) }
+
+/// A stored one-line field in double quotes (``TerminalText/quoted(_:)``: `\` and `"` inside
+/// escaped, on one line), made safe for a terminal: a quote inside a title cannot close the
+/// quotation early and append what reads as the line's own id or date.
+func inertQuoted(_ s: String) -> String { TerminalText.inert(TerminalText.quoted(s)) }

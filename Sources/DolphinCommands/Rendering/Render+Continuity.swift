@@ -4,8 +4,9 @@ import KnowledgeEngine
 
 // Renderings of digests, reviews, insights, handoffs and briefs. Stored text goes through
 // `inert` (multi-line fields after a label through `hanging`, so their lines stay indented), one-line
-// fields (titles, focus, next steps, excerpts) through `inertLine`; nothing here reads the clock,
-// the locale or the time zone.
+// fields (titles, focus, next steps, excerpts) through `inertLine`, or `inertQuoted` where other
+// fields follow on the line; ids come before titles. Nothing here reads the clock, the locale or
+// the time zone.
 extension Render {
   static let sectionTitles: [String: String] = [
     "decisions": "Decisions", "preferences": "Preferences", "goals": "Goals", "openTasks": "Open tasks",
@@ -77,7 +78,9 @@ extension Render {
     ]
     var status = "Tasks: \(r.tasks.open) open, \(r.tasks.completed) completed"
     if let t = r.tasks.oldestOpen {
-      status += "; oldest open: \"\(inertLine(t.title))\" (\(t.id.uuidString), created \(date(t.createdAt)))"
+      // Id and date first, the title last and quoted with its quotes escaped: no title can
+      // append what reads as another id or date.
+      status += "; oldest open: \(t.id.uuidString) (created \(date(t.createdAt))) \(inertQuoted(t.title))"
     }
     out.append(status)
     for (title, lines) in [
@@ -117,9 +120,11 @@ extension Render {
     return out.joined(separator: "\n")
   }
 
+  /// `  - <id>  task [open]: "Title"`: the id and status before the title, which is quoted
+  /// with its quotes escaped, so that no title can show another id or status.
   static func reference(_ r: BriefReference) -> String {
     let status = r.status.map { " [\($0)]" } ?? ""
-    return "  - \(r.kind): \(inertLine(r.title))\(status)  (\(r.id.uuidString))"
+    return "  - \(r.id.uuidString)  \(r.kind)\(status): \(inertQuoted(r.title))"
   }
 
   static func brief(_ b: HandoffBrief) -> String {

@@ -57,7 +57,8 @@ enum Render {
   }
 
   static func plan(_ p: DeletionPlan) -> String {
-    var lines = ["Deletion plan: delete \(p.target.rawValue) \"\(inertLine(p.targetTitle))\" (\(p.targetID.uuidString))"]
+    // The id before the title, which is quoted with its quotes escaped (as in each change).
+    var lines = ["Deletion plan: delete \(p.target.rawValue) \(p.targetID.uuidString) \(inertQuoted(p.targetTitle))"]
     if p.changes.isEmpty {
       lines.append("  nothing else refers to it")
     } else {

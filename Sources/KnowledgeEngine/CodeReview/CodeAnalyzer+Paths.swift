@@ -9,11 +9,35 @@ public struct PathAnalysis: Sendable, Equatable, Codable {
   public var skipped: [SourceWalker.Skipped]
   /// Paths excluded by `.gitignore` rules, `.build` and hidden folders.
   public var ignoredCount: Int
+  /// Files found in the directories walked that are not `.swift` files, left out (see
+  /// ``SourceWalker/Walk/nonSwiftCount``); 0 in a report written before they were counted.
+  public var nonSwiftCount: Int
   /// Always `heuristic`.
   public var analysis: String { "heuristic" }
 
   /// Total findings across reports.
   public var totalFindings: Int { reports.reduce(0) { $0 + $1.totalFindings } }
+
+  /// Makes a result.
+  public init(
+    reports: [CodeAnalysisReport], skipped: [SourceWalker.Skipped], ignoredCount: Int,
+    nonSwiftCount: Int = 0
+  ) {
+    self.reports = reports
+    self.skipped = skipped
+    self.ignoredCount = ignoredCount
+    self.nonSwiftCount = nonSwiftCount
+  }
+
+  /// Decodes a result; `nonSwiftCount` may be absent (reports written before it existed).
+  /// - Throws: `DecodingError` for a missing required key or a value of the wrong type.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    reports = try c.decode([CodeAnalysisReport].self, forKey: .reports)
+    skipped = try c.decode([SourceWalker.Skipped].self, forKey: .skipped)
+    ignoredCount = try c.decode(Int.self, forKey: .ignoredCount)
+    nonSwiftCount = try c.decodeIfPresent(Int.self, forKey: .nonSwiftCount) ?? 0
+  }
 }
 
 extension CodeAnalyzer {
@@ -40,6 +64,8 @@ extension CodeAnalyzer {
         skipped.append(.init(path: file.path, reason: .tooLarge, notice: "\(file.path): \(error.message); skipped"))
       }
     }
-    return PathAnalysis(reports: reports, skipped: skipped, ignoredCount: walk.ignoredCount)
+    return PathAnalysis(
+      reports: reports, skipped: skipped, ignoredCount: walk.ignoredCount,
+      nonSwiftCount: walk.nonSwiftCount)
   }
 }

@@ -1,6 +1,12 @@
 import ContinuityKit
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Finds the `.swift` files to analyze under files and directories, read-only.
 ///
 /// Directory walks skip hidden entries (names starting with `.`, so `.build`, `.git` and
@@ -9,7 +15,9 @@ import Foundation
 /// (``GitignoreMatcher``): `.git/info/exclude` and every `.gitignore` from the repository root
 /// down, an excluded directory hiding all it holds. Paths given explicitly are always taken (a
 /// file given by name is analyzed even if ignored); rules apply below them. Files over
-/// ``maximumFileBytes`` are skipped with a notice.
+/// ``maximumFileBytes``, and `.swift` names that are symbolic links to nothing or round a loop,
+/// are skipped with a notice; other files found in a directory are counted
+/// (``Walk/nonSwiftCount``), not listed.
 public struct SourceWalker: Sendable {
   /// A Swift file to analyze.
   public struct File: Codable, Sendable, Equatable {
@@ -53,13 +61,17 @@ public struct SourceWalker: Sendable {
   /// The outcome of ``walk(_:progress:)``.
   public struct Walk: Codable, Sendable, Equatable {
     /// The files to analyze, sorted by path (byte order), without duplicates: a file reached
-    /// under several names is listed once, under the first of them in the order of the paths
+    /// under several names (spelled two ways, through a symbolic link, or a hard link: one
+    /// device and inode) is listed once, under the first of them in the order of the paths
     /// given (then of the walk below each).
     public var files: [File]
     /// What was left out and why, sorted by path.
     public var skipped: [Skipped]
     /// How many directory entries the ignore rules excluded (their contents not counted).
     public var ignoredCount: Int
+    /// How many files found in the directories walked are not `.swift` files (not ignored, not
+    /// hidden), left out without a notice each.
+    public var nonSwiftCount: Int
   }
 
   /// Progress of a walk, reported after each directory.
@@ -126,21 +138,33 @@ public struct SourceWalker: Sendable {
         state.skip(path, .notSwift, "\(path): skipped, not a regular file or directory")
       }
     }
-    // One file named two ways (`a.swift`, `./a.swift`, an absolute path, a link) is read once,
-    // under the first name the user gave it: duplicates are dropped in the order of `paths` (and
-    // of the walk below each), before sorting.
+    // One file named two ways (`a.swift`, `./a.swift`, an absolute path, a link, a hard link) is
+    // read once, under the first name the user gave it: duplicates are dropped in the order of
+    // `paths` (and of the walk below each), before sorting.
     var seen = Set<String>()
     let files = state.files
-      .filter { seen.insert(URL(fileURLWithPath: $0.path).standardizedFileURL.resolvingSymlinksInPath().path).inserted }
+      .filter { seen.insert(Self.identity(of: $0.path)).inserted }
       .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     let skipped = state.skipped.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-    return Walk(files: files, skipped: skipped, ignoredCount: state.ignoredCount)
+    return Walk(
+      files: files, skipped: skipped, ignoredCount: state.ignoredCount,
+      nonSwiftCount: state.nonSwiftCount)
+  }
+
+  /// What makes two names one file: its device and inode (`stat(2)`, following symbolic links),
+  /// so that hard links, symbolic links and other spellings of one file compare equal; the
+  /// path with `.`, `..` and links resolved when `stat` fails.
+  static func identity(of path: String) -> String {
+    var status = stat()
+    if stat(path, &status) == 0 { return "inode \(status.st_dev):\(status.st_ino)" }
+    return URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
   }
 
   struct State {
     var files: [File] = []
     var skipped: [Skipped] = []
     var ignoredCount = 0
+    var nonSwiftCount = 0
     var directories = 0
 
     mutating func skip(_ path: String, _ reason: SkipReason, _ notice: String) {
@@ -233,9 +257,21 @@ public struct SourceWalker: Sendable {
           state.ignoredCount += 1
         } else if name.hasSuffix(".swift") {
           take(Self.join(display, name), url: url, into: &state)
+        } else {
+          state.nonSwiftCount += 1
         }
       case .other:
-        continue
+        // A `.swift` name that is a symbolic link to nothing, or round a loop, reads as a source
+        // file: say why it is not analyzed. Links to directories, sockets and the like are not
+        // source files and are passed over.
+        guard name.hasSuffix(".swift"), let problem = PathProblem.of(url.path) else { continue }
+        if matcher.excludes(childRelative, isDirectory: false) {
+          state.ignoredCount += 1
+        } else {
+          let path = Self.join(display, name)
+          state.skip(
+            path, problem.isMissing ? .missing : .unreadable, "\(path): skipped, \(problem.description)")
+        }
       }
     }
     progress?(Progress(directories: state.directories, files: state.files.count))

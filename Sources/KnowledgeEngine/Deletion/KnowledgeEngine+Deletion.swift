@@ -37,7 +37,10 @@ extension KnowledgeEngine {
     }
   }
 
-  static func quote(_ s: String) -> String { "\"" + Truncation.truncate(s, to: 60) + "\"" }
+  /// A title or focus in a change's detail: cut to 60 characters, quoted with `\\` and `"`
+  /// escaped and on one line (``TerminalText/quoted(_:)``), after the record's id, so that no
+  /// title can append what reads as another id or action.
+  static func quote(_ s: String) -> String { TerminalText.quoted(Truncation.truncate(s, to: 60)) }
 
   static func plan(_ request: DeletionRequest, _ tx: WorkspaceTransaction) throws -> DeletionPlan {
     switch request {
@@ -57,7 +60,7 @@ extension KnowledgeEngine {
         changes.append(.init(action: "deleteDigest", recordID: d, detail: "delete digest \(d.uuidString), which cites this memory"))
       }
       if let kid = memory.knowledgeID, let mirror = try tx.knowledge(id: kid) {
-        changes.append(.init(action: "deleteMirror", recordID: kid, detail: "delete its knowledge mirror \(quote(mirror.title)) (\(kid.uuidString))"))
+        changes.append(.init(action: "deleteMirror", recordID: kid, detail: "delete its knowledge mirror \(kid.uuidString) \(quote(mirror.title))"))
         changes += try knowledgeChanges(mirror, tx)
       }
       return DeletionPlan(target: .memory, targetID: id, targetTitle: Truncation.truncate(memory.text, to: 80), changes: changes)
@@ -65,7 +68,7 @@ extension KnowledgeEngine {
       guard let task = try tx.task(id: id) else { throw WorkspaceError.notFound(recordType: "task", id: id.uuidString) }
       var changes: [DeletionPlan.Change] = []
       for h in try tx.listHandoffs() where h.taskIDs.contains(id) {
-        changes.append(.init(action: "unlinkTaskFromHandoff", recordID: h.id, detail: "remove it from handoff \(quote(h.focus))\(summaryNote(h))"))
+        changes.append(.init(action: "unlinkTaskFromHandoff", recordID: h.id, detail: "remove it from handoff \(h.id.uuidString) \(quote(h.focus))\(summaryNote(h))"))
       }
       for d in try tx.digests(citing: id) {
         changes.append(.init(action: "deleteDigest", recordID: d, detail: "delete digest \(d.uuidString), which cites this task"))
@@ -88,13 +91,13 @@ extension KnowledgeEngine {
     var changes: [DeletionPlan.Change] = []
     for (owner, kind) in try tx.relationships(targeting: item.id) {
       let title = try tx.knowledge(id: owner)?.title ?? owner.uuidString
-      changes.append(.init(action: "removeRelationship", recordID: owner, detail: "remove relationship \(kind.rawValue) from \(quote(title)) (\(owner.uuidString))"))
+      changes.append(.init(action: "removeRelationship", recordID: owner, detail: "remove relationship \(kind.rawValue) from \(owner.uuidString) \(quote(title))"))
     }
     for t in try tx.tasks(referencing: item.id) {
-      changes.append(.init(action: "unlinkTask", recordID: t.id, detail: "remove it from task \(quote(t.title))"))
+      changes.append(.init(action: "unlinkTask", recordID: t.id, detail: "remove it from task \(t.id.uuidString) \(quote(t.title))"))
     }
     for h in try tx.listHandoffs() where h.knowledgeIDs.contains(item.id) {
-      changes.append(.init(action: "unlinkHandoff", recordID: h.id, detail: "remove it from handoff \(quote(h.focus))\(summaryNote(h))"))
+      changes.append(.init(action: "unlinkHandoff", recordID: h.id, detail: "remove it from handoff \(h.id.uuidString) \(quote(h.focus))\(summaryNote(h))"))
     }
     for d in try tx.digests(citing: item.id) {
       changes.append(.init(action: "deleteDigest", recordID: d, detail: "delete digest \(d.uuidString), which quotes this item"))

@@ -154,8 +154,11 @@ enum InsightRules {
       belowMinimumPriority: below)
   }
 
+  /// A title in a message: on one line, cut to 80 characters, quoted with `\\` and `"` escaped
+  /// (``TerminalText/quoted(_:)``), so that a quote in one title cannot end it and read as the
+  /// start of another.
   static func quote(_ s: String) -> String {
-    "\"" + Truncation.truncate(TerminalText.singleLine(s), to: 80) + "\""
+    TerminalText.quoted(Truncation.truncate(TerminalText.singleLine(s), to: 80))
   }
 
   /// `"A", "B", "C" and 9 more`.

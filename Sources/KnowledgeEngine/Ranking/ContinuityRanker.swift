@@ -81,10 +81,13 @@ extension KnowledgeEngine {
   public var continuityRankingMode: String { continuityRanker.mode }
 
   /// Checks a query and a result limit the way every search does.
-  /// - Throws: ``ValidationError`` naming `query` (empty, or over ``Limits/query``) or `limit`
-  ///   (outside 1…``Limits/searchResultsMaximum``).
+  /// - Throws: ``ValidationError`` naming `query` (empty, only control or invisible characters,
+  ///   or over ``Limits/query``) or `limit` (outside 1…``Limits/searchResultsMaximum``).
   static func validateSearch(_ query: String, limit: Int) throws {
     try Limits.checkNotEmpty("query", query)
+    if Limits.lostToSanitizer(query, sanitized: Sanitizer.sanitize(query)) {
+      throw Limits.nothingPrintable("query", query, consequence: "nothing was searched")
+    }
     try Limits.check("query", query, limit: Limits.query)
     guard (1...Limits.searchResultsMaximum).contains(limit) else {
       throw ValidationError(

@@ -191,8 +191,9 @@ public struct HybridLexicalRanker: Sendable {
   /// - Returns: the ranked results, `total`, `truncated` and, when empty, the reason
   ///   (``EmptyReason/noMatchWithTag`` when words matched only documents outside
   ///   `documents`).
-  /// - Throws: ``ValidationError`` for `query` (empty or whitespace only, or longer than 500
-  ///   characters, both judged after ``Sanitizer/sanitize(_:)`` and trimming) or `limit`
+  /// - Throws: ``ValidationError`` for `query` (empty or whitespace only, only control or
+  ///   invisible characters (``Limits/nothingPrintable(_:_:consequence:)``), or longer than 500
+  ///   characters, all judged after ``Sanitizer/sanitize(_:)`` and trimming) or `limit`
   ///   (outside 1…50); any error `index` throws.
   /// - Complexity: O(*P* · *q*) for *P* postings of the *q* query terms (and their variants),
   ///   plus phrase decoding for competitive documents, plus O(*k*) document reads.
@@ -209,7 +210,12 @@ public struct HybridLexicalRanker: Sendable {
     // The query is read as stored text is: sanitized (controls, invisible characters and whole
     // terminal escape sequences dropped, so a pasted `ESC[31mhandoff` is the word `handoff`),
     // then trimmed, so that neither counts toward the bound.
-    let query = Sanitizer.sanitize(query).trimmingCharacters(in: .whitespacesAndNewlines)
+    let raw = query
+    let query = Sanitizer.sanitize(raw).trimmingCharacters(in: .whitespacesAndNewlines)
+    // Control or invisible characters only: said as a capture says it, not "empty".
+    if Limits.lostToSanitizer(raw, sanitized: query) {
+      throw Limits.nothingPrintable("query", raw, consequence: "nothing was searched")
+    }
     try Limits.checkNotEmpty("query", query)
     try Limits.check("query", query, limit: Limits.query)
     return try rank(

@@ -79,4 +79,27 @@ struct TerminalTextTests {
     #expect(Array(output.unicodeScalars) == Array(testCase.expected.unicodeScalars), "\(output.debugDescription)")
     #expect(!output.contains { $0.isNewline })
   }
+
+  static let quotedCases: [Case] = [
+    Case(name: "plain", input: "Rotate keys", expected: #""Rotate keys""#),
+    Case(
+      name: "a quote cannot close the quotation early",
+      input: #"Rotate keys" (AAAAAAAA-AAAA-AAAA-AAAA-AAAAAAAAAAAA); newest: "x"#,
+      expected: #""Rotate keys\" (AAAAAAAA-AAAA-AAAA-AAAA-AAAAAAAAAAAA); newest: \"x""#),
+    Case(name: "a backslash before a quote stays escaped", input: #"a\" b"#, expected: #""a\\\" b""#),
+    Case(name: "a quote with a combining mark", input: "a\"\u{301} b", expected: "\"a\\\"\u{301} b\""),
+    Case(name: "line breaks fold", input: "a\nb\u{2028}c", expected: #""a b c""#),
+  ]
+
+  @Test("quoted escapes quotes and backslashes and folds line breaks", arguments: quotedCases)
+  func quoted(_ testCase: Case) {
+    let output = TerminalText.quoted(testCase.input)
+    #expect(Array(output.unicodeScalars) == Array(testCase.expected.unicodeScalars), "\(output.debugDescription)")
+    // Between the outer quotes, every quote is escaped.
+    let inner = Array(output.unicodeScalars.dropFirst().dropLast())
+    for (i, scalar) in inner.enumerated() where scalar == "\"" {
+      let backslashes = inner[..<i].reversed().prefix { $0 == "\\" }.count
+      #expect(backslashes % 2 == 1, "\(output.debugDescription)")
+    }
+  }
 }

@@ -21,6 +21,7 @@ extension CodeReview {
       #expect(!String(decoding: data, as: UTF8.self).contains("excerpt"))
       let analysis = try JSONDecoder().decode(PathAnalysis.self, from: data)
       let report = try #require(analysis.reports.first)
+      #expect(analysis.nonSwiftCount == 0, "not counted before; the key is absent")
       #expect(report.fileName == "Old.swift")
       #expect(report.findings.map(\.rule) == [.forceTry, .todo, .forceUnwrap, .forceCast])
       #expect(report.findings.map(\.snippet).first == "let a = try! load()   // TODO: handle")

@@ -336,9 +336,67 @@ extension CodeReview {
           "unreadable loop: skipped, \(loopNotice) (Too many levels of symbolic links)",
           "unreadable ping.swift: skipped, \(loopNotice) (Too many levels of symbolic links)",
         ])
-      // Met during a directory walk, the links are left alone as before.
-      let inside = SourceWalker().walk([dir.path])
-      #expect(inside.files.isEmpty && inside.skipped.isEmpty, "\(inside)")
+    }
+
+    @Test("a .swift link to nothing or round a loop met during a directory walk gets a notice and a skipped entry")
+    func symbolicLinkProblemsInWalk() throws {
+      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: dir) }
+      try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+      let fm = FileManager.default
+      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("loop").path, withDestinationPath: "loop")
+      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("ping.swift").path, withDestinationPath: "pong.swift")
+      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("pong.swift").path, withDestinationPath: "ping.swift")
+      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("gone.swift").path, withDestinationPath: "nothere.swift")
+      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("ignored.swift").path, withDestinationPath: "nothere.swift")
+      try Data("ignored.swift\n".utf8).write(to: dir.appendingPathComponent(".gitignore"))
+      try Data("let x = 1\n".utf8).write(to: dir.appendingPathComponent("ok.swift"))
+      let walk = SourceWalker().walk([dir.path])
+      #expect(walk.files.map(\.path) == [dir.appendingPathComponent("ok.swift").path])
+      let loopNotice = "a symbolic link loop: following its links never reaches a file or directory (Too many levels of symbolic links)"
+      #expect(
+        walk.skipped.map { "\($0.reason.rawValue) \($0.notice.dropFirst(dir.path.count + 1))" } == [
+          "missing gone.swift: skipped, a symbolic link to 'nothere.swift', which does not exist",
+          "unreadable ping.swift: skipped, \(loopNotice)",
+          "unreadable pong.swift: skipped, \(loopNotice)",
+        ])
+      // `loop` is no .swift name; the ignored link stays ignored.
+      #expect(walk.ignoredCount == 1)
+      #expect(walk.nonSwiftCount == 0)
+    }
+
+    @Test("non-Swift files in a walk are counted, hidden and ignored ones not")
+    func nonSwiftCount() throws {
+      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: dir) }
+      try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+      for name in ["a.swift", "README.md", "sub/b.txt", "sub/c.swift", ".hidden.txt", "skip.log"] {
+        try Data("x\n".utf8).write(to: dir.appendingPathComponent(name))
+      }
+      try Data("*.log\n".utf8).write(to: dir.appendingPathComponent(".gitignore"))
+      let walk = SourceWalker().walk([dir.path])
+      #expect(walk.files.count == 2)
+      #expect(walk.nonSwiftCount == 2, "README.md and sub/b.txt")
+      #expect(walk.ignoredCount == 1)
+    }
+
+    @Test("two hard links to one file are analyzed once, under the first name")
+    func hardLinksReadOnce() throws {
+      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: dir) }
+      try FileManager.default.createDirectory(at: dir.appendingPathComponent("b"), withIntermediateDirectories: true)
+      let first = dir.appendingPathComponent("a.swift")
+      try Data("let x = try! f()\n".utf8).write(to: first)
+      try FileManager.default.linkItem(at: first, to: dir.appendingPathComponent("b/again.swift"))
+      try FileManager.default.linkItem(at: first, to: dir.appendingPathComponent("0.swift"))
+      // The walk lists a directory's names in byte order: `0.swift` is met first.
+      let walk = SourceWalker().walk([dir.path])
+      #expect(walk.files.map(\.path) == [dir.appendingPathComponent("0.swift").path], "\(walk.files)")
+      // Named explicitly, the first name given wins.
+      let named = SourceWalker().walk([dir.appendingPathComponent("b/again.swift").path, dir.path])
+      #expect(named.files.map(\.path) == [dir.appendingPathComponent("b/again.swift").path])
+      let analysis = CodeAnalyzer.analyze(paths: [dir.path])
+      #expect(analysis.reports.count == 1 && analysis.totalFindings == 1)
     }
   }
 }

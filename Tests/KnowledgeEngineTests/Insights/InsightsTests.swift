@@ -55,6 +55,17 @@ struct InsightsTests {
     #expect(found.first?.message.contains("\"Deploy on Fridays\" and \"Never deploy on Fridays\" contradict each other") == true)
   }
 
+  @Test("a quote in a title cannot end its quotation and pass for another title")
+  func quotedTitles() throws {
+    let a = Self.item(1, .decision, #"Deploy" and "Rollback"#)
+    let b = Self.item(2, .decision, "Never deploy", relationships: [.init(kind: .contradicts, targetID: a.id)])
+    let found = try Self.insights(try Self.engine([a, b]), .contradiction)
+    #expect(
+      found.first?.message.hasPrefix(#"Conflicting knowledge: "Never deploy" and "Deploy\" and \"Rollback" contradict"#) == true
+        || found.first?.message.hasPrefix(#"Conflicting knowledge: "Deploy\" and \"Rollback" and "Never deploy" contradict"#) == true,
+      "\(found)")
+  }
+
   @Test("following the contradiction's advice settles it: superseding either item clears the insight, and the digest leaves the superseded item out")
   func supersedingSettlesContradiction() throws {
     let a = Self.item(1, .decision, "Use REST")

@@ -238,13 +238,26 @@ struct HybridLexicalRankerTests {
     #expect(response.truncated)
   }
 
-  @Test(arguments: ["", " ", "\n\t  ", "\u{200B}", "\u{202E}", "\u{01}", "\u{1B}[31m\u{1B}[0m"])
+  @Test(arguments: ["", " ", "\n\t  "])
   func emptyQueryIsRejected(query: String) {
     let error = #expect(throws: ValidationError.self) {
       try ranker.search(query, in: F.index(Self.punctuationCorpus))
     }
     #expect(error?.field == "query")
     #expect(error?.description == "query must not be empty")
+  }
+
+  /// Control or invisible characters only: refused as captures and `ask` refuse them, not as empty.
+  @Test(arguments: [("\u{200B}", 1), ("\u{202E}", 1), ("\u{01}", 1), ("\u{1B}[31m\u{1B}[0m", 9), (" \u{01} ", 3)])
+  func invisibleQueryIsNothingPrintable(query: String, count: Int) {
+    let error = #expect(throws: ValidationError.self) {
+      try ranker.search(query, in: F.index(Self.punctuationCorpus))
+    }
+    #expect(error?.field == "query")
+    #expect(
+      error?.description
+        == "query has nothing printable: all \(count) character(s) given are control or invisible characters, "
+        + "which are removed; nothing was searched")
   }
 
   @Test func queryLengthIsBounded() throws {
