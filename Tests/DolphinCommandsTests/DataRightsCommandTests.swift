@@ -410,7 +410,57 @@ struct DataRightsCommandTests {
     let text = try cli.run(["erase", "--kind", "conversations", "--yes"])
     #expect(text.status == 0, "\(text.stderr)")
     // The handoffs made earlier hold no excerpts any more; the new one does.
-    #expect(text.stdout.contains("Erased 5 record(s); removed the chat excerpts from 1 handoff(s), which are kept."), "\(text.stdout)")
+    #expect(text.stdout.contains("Erased 5 record(s); kept but changed: removed the chat excerpts from 1 handoff(s)."), "\(text.stdout)")
     #expect(text.stdout.contains("none of the 5 erased record id(s) remains on disk"), "\(text.stdout)")
+  }
+
+  @Test("erase reports every record it kept but changed, with the counts found in the database")
+  func eraseReportsKeptButChangedRecords() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let k = try #require((try cli.json(["capture", "decision", "Use SQLite"])["item"] as? [String: Any])?["id"] as? String)
+    _ = try cli.json(["memory", "save", "Prefers tabs over spaces"])
+    let t = try #require(try cli.json(["task", "add", "Write the README", "--knowledge", k])["id"] as? String)
+    _ = try cli.json(["task", "add", "Unlinked task"])
+    _ = try cli.json(["handoff", "create", "--focus", "One", "--knowledge", k, "--task", t])
+    _ = try cli.json(["handoff", "create", "--focus", "Two", "--knowledge", k])
+    _ = try cli.json(["handoff", "create", "--focus", "Three"])
+
+    /// Records that reference knowledge (tasks, handoffs) or a mirror (memories), read from the database.
+    func referencing() throws -> (tasks: Int, handoffs: Int, memories: Int, handoffsWithTasks: Int) {
+      let store = try SQLiteWorkspaceStore.open(directory: URL(fileURLWithPath: cli.workspace))
+      let ws = try store.read { try $0.snapshot() }
+      return (
+        ws.tasks.filter { !$0.knowledgeIDs.isEmpty }.count, ws.handoffs.filter { !$0.knowledgeIDs.isEmpty }.count,
+        ws.memories.filter { $0.knowledgeID != nil }.count, ws.handoffs.filter { !$0.taskIDs.isEmpty }.count
+      )
+    }
+    let before = try referencing()
+    #expect(before.tasks == 1 && before.handoffs == 2 && before.memories == 1 && before.handoffsWithTasks == 1)
+    let report = try cli.json(["erase", "--kind", "knowledge", "--yes"])
+    #expect(report["removed"] as? [String: Int] == ["deleteKnowledge": 2])
+    #expect(
+      report["changed"] as? [String: Int]
+        == ["unlinkTasks": before.tasks, "unlinkHandoffs": before.handoffs, "clearMemoryLinks": before.memories])
+    let after = try referencing()
+    #expect(after.tasks == 0 && after.handoffs == 0 && after.memories == 0)
+    #expect(try cli.json(["status"])["counts"] as? [String: Int] != nil)
+
+    // The text line names the same changes; tasks then unlink the handoff that carries one.
+    let text = try cli.run(["erase", "--kind", "tasks", "--yes"])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(
+      text.stdout.contains("Erased 2 record(s); kept but changed: removed the erased references from 1 handoff(s)."),
+      "\(text.stdout)")
+    #expect(try referencing().handoffsWithTasks == 0)
+
+    // `all` empties the search index, a record kept but changed.
+    let all = try cli.json(["erase", "--kind", "all", "--yes"])
+    let changed = try #require(all["changed"] as? [String: Int])
+    let plan = try #require((all["plan"] as? [String: Any])?["steps"] as? [[String: Any]])
+    let planned = Dictionary(uniqueKeysWithValues: plan.compactMap { s in (s["action"] as? String).map { ($0, s["count"] as? Int ?? -1) } })
+    let removed = try #require(all["removed"] as? [String: Int])
+    #expect(removed.merging(changed) { a, _ in a } == planned, "every planned step is reported, removed or changed")
+    #expect(changed["clearSearchIndex"] == 1)
   }
 }

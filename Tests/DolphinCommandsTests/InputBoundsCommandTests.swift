@@ -141,6 +141,21 @@ struct InputBoundsCommandTests {
     #expect(fd >= 0)
     #expect(ftruncate(fd, off_t(Limits.importDocumentBytes + 1)) == 0)
     close(fd)
+    // A device and a large binary file are refused at the first NUL byte by both, not read up
+    // to the bound (`BoundedInputTests` checks that the read stops after one chunk).
+    let zeros = s.cli.dir.appending("zeros.json")
+    #expect(FileManager.default.createFile(atPath: zeros.path, contents: Data("{".utf8)))
+    let zfd = open(zeros.path, O_WRONLY)
+    #expect(zfd >= 0)
+    #expect(ftruncate(zfd, 300_000_000) == 0)
+    close(zfd)
+    for command in ["import", "migrate"] {
+      for (path, at) in [("/dev/zero", 0), (zeros.path, 1)] {
+        let r = try s.cli.run([command, path])
+        #expect(r.status == 4, "\(command) \(path): \(r.stderr)")
+        #expect(r.stderr.contains("holds a NUL byte (at byte \(at))"), "\(command) \(path): \(r.stderr)")
+      }
+    }
     for command in ["import", "migrate"] {
       let over = try s.cli.run([command, big.path])
       #expect(over.status == 4, "\(command): \(over.stderr)")

@@ -84,12 +84,14 @@ public enum BoundedInput {
   /// Reads the file at `path` like ``read(fileDescriptor:source:maxBytes:stop:)``, refusing a
   /// regular file larger than `maxBytes` from its size, before reading it.
   ///
-  /// A regular file within the bound is read whole (so sizes and counts are exact); `stop`
-  /// applies to the sources whose size is unknown until read — FIFOs, devices, `/dev/zero`.
+  /// By default a regular file within the bound is read whole (so sizes and counts are exact)
+  /// and `stop` applies only to the sources whose size is unknown until read — FIFOs, devices,
+  /// `/dev/zero`. With `stopsRegularFiles`, `stop` ends the read of a regular file too (a large
+  /// file of NUL bytes is refused after one chunk, not read up to the bound).
   /// - Throws: ``Failure``.
-  public static func readFile(atPath path: String, maxBytes: Int, stop: ([UInt8]) -> Bool = { _ in false })
-    throws(Failure) -> Result
-  {
+  public static func readFile(
+    atPath path: String, maxBytes: Int, stopsRegularFiles: Bool = false, stop: ([UInt8]) -> Bool = { _ in false }
+  ) throws(Failure) -> Result {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       let code = errno
@@ -106,7 +108,20 @@ public enum BoundedInput {
         throw .tooLarge(path: path, size: Int64(st.st_size), maxBytes: maxBytes)
       }
     }
-    return try read(fileDescriptor: fd, source: "'\(path)'", maxBytes: maxBytes, stop: regular ? { _ in false } : stop)
+    return try read(
+      fileDescriptor: fd, source: "'\(path)'", maxBytes: maxBytes,
+      stop: regular && !stopsRegularFiles ? { _ in false } : stop)
+  }
+
+  /// A `stop` for ``read(fileDescriptor:source:maxBytes:stop:)`` that ends the read at the first
+  /// NUL byte (text never holds one: `/dev/zero`, images, archives).
+  /// - Complexity: O(new bytes) per call: each byte is looked at once, however long the read.
+  public static func stopAtFirstNUL() -> ([UInt8]) -> Bool {
+    var scanned = 0
+    return { bytes in
+      defer { scanned = bytes.count }
+      return bytes[min(scanned, bytes.count)...].contains(0)
+    }
   }
 }
 

@@ -1,6 +1,12 @@
 import Foundation
 
 extension WorkspaceTransaction {
+  /// SQL for `column` when it holds a JSON list, and an empty list otherwise (so `json_each`
+  /// never meets text that is not JSON).
+  static func jsonArray(_ column: String) -> String {
+    "CASE WHEN json_valid(\(column)) AND json_type(\(column)) = 'array' THEN \(column) ELSE '[]' END"
+  }
+
   /// Mirrors (source `legacyMemory`) whose memory is gone, at most `?` of them. It reads the
   /// partial index `knowledge_memory_mirror` (schema step 0005), not every item: `+k.id` keeps
   /// SQLite from scanning the id index just to return rows in id order.
@@ -21,6 +27,94 @@ extension WorkspaceTransaction {
       + "(delete one, or export, remove one supersedes relationship and import with --on-conflict replace)"
   }
 
+  /// A stored record whose JSON column the store cannot decode, so that every command reading
+  /// it refuses the workspace as damaged.
+  public struct MalformedJSON: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The table (`knowledge`, `task`, …) and column (`tags`, `knowledge_ids`, …).
+    public var table: String
+    public var column: String
+    /// The record's id as stored.
+    public var id: String
+    /// `malformed JSON` (not JSON at all), or what the JSON should have been.
+    public var problem: String
+    /// The start of the stored text, at most 40 characters.
+    public var stored: String
+
+    /// E.g. `task 5D…: task.knowledge_ids holds malformed JSON ('oops')`.
+    public var description: String {
+      "\(table) \(id): \(table).\(column) holds \(problem) ('\(stored)')"
+    }
+  }
+
+  /// What a JSON column must hold for the store to decode it.
+  package enum JSONShape: Sendable {
+    /// A list of strings (tags, next steps, excerpts).
+    case strings
+    /// A list of record ids (UUIDs).
+    case ids
+    /// An object (a digest's trigger and sections).
+    case object
+  }
+
+  /// Every JSON column the store decodes, by table.
+  package static let jsonColumns: [(table: String, column: String, shape: JSONShape)] = [
+    ("knowledge", "tags", .strings), ("memory", "tags", .strings), ("task", "knowledge_ids", .ids),
+    ("handoff", "next_steps", .strings), ("handoff", "knowledge_ids", .ids), ("handoff", "task_ids", .ids),
+    ("handoff", "recent_excerpts", .strings), ("digest", "trigger", .object), ("digest", "sections", .object),
+    ("receipt", "changed_ids", .ids),
+  ]
+
+  /// Records whose JSON columns the store cannot decode: text that is not JSON
+  /// (SQLite's `json_valid`), or JSON of the wrong shape (not a list, a list holding something
+  /// other than strings or record ids, not an object). Also the stored settings.
+  ///
+  /// Reading such a record fails with ``WorkspaceError/damaged(file:message:)``; this names
+  /// each one (table, column, record id) without decoding anything.
+  /// - Parameter limit: at most this many records per column.
+  /// - Complexity: one pass over each table with a JSON column.
+  public func malformedJSON(limit: Int = 100) throws(WorkspaceError) -> [MalformedJSON] {
+    requireValid()
+    let hex = "[0-9A-Fa-f]"
+    let uuid = [8, 4, 4, 4, 12].map { String(repeating: hex, count: $0) }.joined(separator: "-")
+    var out: [MalformedJSON] = []
+    for (table, column, shape) in Self.jsonColumns {
+      // CASE evaluates its branches in order, so json_type and json_each only see valid JSON.
+      let wrongShape: String
+      switch shape {
+      case .strings:
+        wrongShape = """
+          WHEN json_type(\(column)) <> 'array' THEN 'JSON that is not a list'
+          WHEN EXISTS (SELECT 1 FROM json_each(\(column)) j WHERE j.type <> 'text')
+            THEN 'a list with an entry that is not text'
+          """
+      case .ids:
+        wrongShape = """
+          WHEN json_type(\(column)) <> 'array' THEN 'JSON that is not a list of record ids'
+          WHEN EXISTS (SELECT 1 FROM json_each(\(column)) j WHERE j.type <> 'text' OR j.value NOT GLOB '\(uuid)')
+            THEN 'a list with an entry that is not a record id'
+          """
+      case .object:
+        wrongShape = "WHEN json_type(\(column)) <> 'object' THEN 'JSON that is not an object'"
+      }
+      out += try db.all(
+        """
+        SELECT id, problem, substr(\(column), 1, 40) FROM (
+          SELECT id, \(column), CASE WHEN NOT json_valid(\(column)) THEN 'malformed JSON' \(wrongShape) END AS problem
+          FROM \(table)
+        ) WHERE problem IS NOT NULL ORDER BY id LIMIT ?
+        """, [.integer(Int64(limit))]
+      ) { row in
+        MalformedJSON(table: table, column: column, id: row.text(0), problem: row.text(1), stored: row.text(2))
+      }
+    }
+    if let settings = try meta("settings"), try db.integer("SELECT json_valid(?)", [.text(settings)]) == 0 {
+      out.append(
+        MalformedJSON(
+          table: "meta", column: "value", id: "settings", problem: "malformed JSON", stored: String(settings.prefix(40))))
+    }
+    return out
+  }
+
   /// Referential problems, each naming the ids involved, found with indexed SQL joins (no
   /// full decode): relationships to missing items, memory/mirror links that point nowhere,
   /// task and handoff references to missing records, an active-handoff marker that points
@@ -28,6 +122,9 @@ extension WorkspaceTransaction {
   /// the database can hold: new ones are refused).
   /// - Parameter limit: at most this many problems per check.
   /// - Complexity: one pass over each referencing table.
+  ///
+  /// A JSON column that does not hold a list is skipped here (it would stop the whole check
+  /// with SQLite's "malformed JSON"); ``malformedJSON(limit:)`` names those records.
   public func referenceProblems(limit: Int = 100) throws(WorkspaceError) -> [String] {
     requireValid()
     let l = SQLValue.integer(Int64(limit))
@@ -47,19 +144,19 @@ extension WorkspaceTransaction {
     ) { "memory \($0.text(0)) links to missing knowledge mirror \($0.text(1))" }
     out += try db.all(
       """
-      SELECT t.id, j.value FROM task t, json_each(t.knowledge_ids) j
+      SELECT t.id, j.value FROM (SELECT id, \(Self.jsonArray("knowledge_ids")) AS ids FROM task) t, json_each(t.ids) j
       LEFT JOIN knowledge k ON k.id = j.value WHERE k.id IS NULL ORDER BY t.id, j.key LIMIT ?
       """, [l]
     ) { "task \($0.text(0)) references missing knowledge item \($0.text(1))" }
     out += try db.all(
       """
-      SELECT h.id, j.value FROM handoff h, json_each(h.knowledge_ids) j
+      SELECT h.id, j.value FROM (SELECT id, \(Self.jsonArray("knowledge_ids")) AS ids FROM handoff) h, json_each(h.ids) j
       LEFT JOIN knowledge k ON k.id = j.value WHERE k.id IS NULL ORDER BY h.id, j.key LIMIT ?
       """, [l]
     ) { "handoff \($0.text(0)) references missing knowledge item \($0.text(1))" }
     out += try db.all(
       """
-      SELECT h.id, j.value FROM handoff h, json_each(h.task_ids) j
+      SELECT h.id, j.value FROM (SELECT id, \(Self.jsonArray("task_ids")) AS ids FROM handoff) h, json_each(h.ids) j
       LEFT JOIN task t ON t.id = j.value WHERE t.id IS NULL ORDER BY h.id, j.key LIMIT ?
       """, [l]
     ) { "handoff \($0.text(0)) references missing task \($0.text(1))" }

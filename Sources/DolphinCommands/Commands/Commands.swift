@@ -154,7 +154,7 @@ enum Commands {
         c.print("Integrity: references ok (run `dolphin doctor` for a full check)")
       } else {
         c.print("Integrity: \(s.integrityProblems.count) problem(s):")
-        for p in s.integrityProblems.prefix(20) { c.print("  - \(p)") }
+        for p in s.integrityProblems.prefix(20) { c.print("  - \(inert(p))") }
       }
     })
 
@@ -188,6 +188,8 @@ enum Commands {
         var readOnlyReason: String?
         var checksRun: Bool
         var integrityCheck: [String]
+        /// Records whose JSON columns cannot be decoded (commands reading them refuse the workspace).
+        var malformedRecords: [WorkspaceTransaction.MalformedJSON]
         var referenceProblems: [String]
         var searchIndexProblems: [String]
         var quarantined: Int
@@ -196,7 +198,7 @@ enum Commands {
       }
       var report = Report(
         databasePath: dbPath, ok: true, openProblem: nil, readOnlyReason: nil, checksRun: false, integrityCheck: [],
-        referenceProblems: [], searchIndexProblems: [], quarantined: 0, credentials: CredentialFlagReport(), advice: [])
+        malformedRecords: [], referenceProblems: [], searchIndexProblems: [], quarantined: 0, credentials: CredentialFlagReport(), advice: [])
       var exitCode = ExitCode.storage
       var store: SQLiteWorkspaceStore?
       switch Result(catching: { () throws(WorkspaceError) in try SQLiteWorkspaceStore.open(directory: dir, readOnly: true) }) {
@@ -224,8 +226,11 @@ enum Commands {
                 + store.pendingMigrationSteps.joined(separator: ", ")
                 + "); a first run was interrupted. The next command that writes completes it.")
           } else {
+            report.malformedRecords = try store.read { tx in try tx.malformedJSON() }
             let s = try KnowledgeEngine(store: store).status(credentialScanBytes: 1 << 30)
-            report.referenceProblems = s.integrityProblems
+            // status lists the malformed records among its problems; doctor shows them on their own.
+            let malformed = Set(report.malformedRecords.map(\.description))
+            report.referenceProblems = s.integrityProblems.filter { !malformed.contains($0) }
             report.searchIndexProblems = try KnowledgeEngine(store: store).verifySearchIndex()
             report.quarantined = s.quarantined
             report.credentials = s.credentials
@@ -246,10 +251,13 @@ enum Commands {
         }
       }
       report.ok =
-        report.openProblem == nil && report.integrityCheck == ["ok"] && report.referenceProblems.isEmpty
-        && report.searchIndexProblems.isEmpty
+        report.openProblem == nil && report.integrityCheck == ["ok"] && report.malformedRecords.isEmpty
+        && report.referenceProblems.isEmpty && report.searchIndexProblems.isEmpty
       if report.checksRun, report.integrityCheck != ["ok"] {
         report.advice += ["The database file failed SQLite's integrity check. Nothing was changed."] + recoverySteps(dir.path, dbPath)
+      }
+      if !report.malformedRecords.isEmpty {
+        report.advice += malformedRecordSteps(report.malformedRecords, dir.path, dbPath)
       }
       if !report.referenceProblems.isEmpty {
         report.advice.append(
@@ -281,8 +289,13 @@ enum Commands {
         } else {
           if let reason = report.readOnlyReason { c.print("Open: read-only (\(reason))") }
           c.print("PRAGMA integrity_check: \(report.integrityCheck.prefix(10).joined(separator: "; "))")
+          c.print(
+            "Records: "
+              + (report.malformedRecords.isEmpty
+                ? "every JSON column is readable" : "\(report.malformedRecords.count) with malformed JSON"))
+          for m in report.malformedRecords.prefix(20) { c.print("  - \(inert(m.description))") }
           c.print("References: " + (report.referenceProblems.isEmpty ? "ok" : "\(report.referenceProblems.count) problem(s)"))
-          for p in report.referenceProblems.prefix(20) { c.print("  - \(p)") }
+          for p in report.referenceProblems.prefix(20) { c.print("  - \(inert(p))") }
           c.print("Search index: " + (report.searchIndexProblems.isEmpty ? "agrees with the records" : "\(report.searchIndexProblems.count) problem(s)"))
           for p in report.searchIndexProblems { c.print("  - \(p)") }
           for line in credentialLines(report.credentials) { c.print(line) }
@@ -305,6 +318,33 @@ enum Commands {
     case .damaged(let file, let message): return "\(file) is damaged or not a workspace database: \(message)"
     default: return error.description
     }
+  }
+
+  /// The recovery steps for records whose JSON columns cannot be decoded: the file is sound,
+  /// so each column is reset to an empty value (or, for a digest, the digest is removed).
+  static func malformedRecordSteps(
+    _ records: [WorkspaceTransaction.MalformedJSON], _ directory: String, _ databasePath: String
+  ) -> [String] {
+    var steps = [
+      "Some records hold JSON that cannot be read (named above); commands that read them refuse the workspace "
+        + "as damaged. The database file itself is sound. Nothing was changed. To recover:",
+      "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
+      "2. Copy the whole directory \(directory) (including workspace.sqlite-wal and -shm) somewhere safe.",
+    ]
+    var fixes: [String] = []
+    for r in records.prefix(10) {
+      switch r.table {
+      case "digest": fixes.append("sqlite3 \(databasePath) \"DELETE FROM digest_evidence WHERE digest_id = '\(r.id)'; DELETE FROM digest WHERE id = '\(r.id)'\"")
+      case "meta": fixes.append("sqlite3 \(databasePath) \"DELETE FROM meta WHERE key = 'settings'\"  (the settings return to their defaults)")
+      default: fixes.append("sqlite3 \(databasePath) \"UPDATE \(r.table) SET \(r.column) = '[]' WHERE id = '\(r.id)'\"")
+      }
+    }
+    steps.append(
+      "3. Empty each damaged list (a digest is removed: digests are rebuilt by `dolphin context`), e.g.: "
+        + fixes.joined(separator: "; ") + (records.count > 10 ? "; and so on for the others" : ""))
+    steps.append("4. Run `dolphin doctor` again (and `dolphin reindex` if it reports the search index).")
+    steps.append("5. Or restore from your latest `dolphin export` into a fresh workspace directory.")
+    return steps
   }
 
   /// The recovery steps for a damaged database.

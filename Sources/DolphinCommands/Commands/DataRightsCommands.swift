@@ -233,6 +233,25 @@ enum DataRightsCommands {
         action: "clearing chat & run activity")
     })
 
+  /// What the erase changed in records it kept (``EraseReport/changed``), in the plan's order,
+  /// e.g. `removed the erased references from 2 handoff(s)`.
+  static func keptButChanged(_ report: EraseReport) -> [String] {
+    report.plan.steps.compactMap { step -> String? in
+      guard let n = report.changed[step.action] else { return nil }
+      switch step.action {
+      case "unlinkTasks": return "removed the erased references from \(n) task(s)"
+      case "unlinkHandoffs": return "removed the erased references from \(n) handoff(s)"
+      case "clearMemoryLinks": return "cleared the links of \(n) legacy memory(ies) to erased mirrors"
+      case "removeRelationships": return "removed \(n) relationship(s) of kept items that pointed at erased ones"
+      case "scrubExcerpts": return "removed the chat excerpts from \(n) handoff(s)"
+      case "clearActiveHandoff": return "cleared the active-handoff marker"
+      case "resetSettings": return "reset the settings to their defaults"
+      case "clearSearchIndex": return "emptied the search index"
+      default: return "\(step.action) \(n)"
+      }
+    }
+  }
+
   /// Shared flow of `erase` and `activity clear`: show, confirm, apply, report the verification.
   static func runErase(
     _ ctx: CommandContext, engine: KnowledgeEngine, plan: ErasePlan, question: String, action: String
@@ -245,10 +264,10 @@ enum DataRightsCommands {
       try ctx.console.printJSON(report)
     } else {
       let removed = report.removed.values.reduce(0, +)
-      let scrubbed = report.changed["scrubExcerpts"].map { "; removed the chat excerpts from \($0) handoff(s), which are kept" }
+      let changed = keptButChanged(report)
       ctx.console.print(
         "Erased \(removed) record(s)" + (report.removedFiles.isEmpty ? "" : " and \(report.removedFiles.count) file(s)")
-          + (scrubbed ?? "") + ".")
+          + (changed.isEmpty ? "" : "; kept but changed: " + changed.joined(separator: ", ")) + ".")
       ctx.console.print(Render.verification(report.verification))
     }
     if !report.verification.passed {

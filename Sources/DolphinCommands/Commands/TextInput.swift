@@ -106,12 +106,13 @@ enum TextInput {
   }
 
   private static func load(
-    _ source: Source, maxBytes: Int, stop: ([UInt8]) -> Bool, console: Console
+    _ source: Source, maxBytes: Int, stopsRegularFiles: Bool = false, stop: ([UInt8]) -> Bool, console: Console
   ) -> Result<BoundedInput.Result, BoundedInput.Failure> {
     Result { () throws(BoundedInput.Failure) in
       switch source {
       case .standardInput: try console.readStandardInput(maxBytes: maxBytes, stop: stop)
-      case .file(let path, _): try BoundedInput.readFile(atPath: path, maxBytes: maxBytes, stop: stop)
+      case .file(let path, _):
+        try BoundedInput.readFile(atPath: path, maxBytes: maxBytes, stopsRegularFiles: stopsRegularFiles, stop: stop)
       }
     }
   }
@@ -143,9 +144,10 @@ enum TextInput {
     }
     // A document is a JSON object: stop at once when the input cannot be one (`yes |`,
     // `/dev/zero`), instead of reading up to the bound first.
-    let stop: ([UInt8]) -> Bool = { bytes in bytes.contains(0) || notAnObject(bytes) }
+    let hasNUL = BoundedInput.stopAtFirstNUL()
+    let stop: ([UInt8]) -> Bool = { bytes in hasNUL(bytes) || notAnObject(bytes) }
     let result: BoundedInput.Result
-    switch load(source, maxBytes: maxBytes, stop: stop, console: console) {
+    switch load(source, maxBytes: maxBytes, stopsRegularFiles: true, stop: stop, console: console) {
     case .success(let r): result = r
     case .failure(.tooLarge(let path, let size, _)):
       throw ValidationError(

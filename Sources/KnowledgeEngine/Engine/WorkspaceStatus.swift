@@ -32,7 +32,8 @@ extension KnowledgeEngine {
     let readOnlyReason = (store as? SQLiteWorkspaceStore)?.readOnlyReason
     return try store.read { tx in
       let counts = try tx.counts()
-      let problems = try tx.referenceProblems()
+      // Records the store cannot decode first: they make other commands refuse the workspace.
+      let problems = try tx.malformedJSON().map(\.description) + (try tx.referenceProblems())
       return WorkspaceStatus(
         databasePath: store.databasePath, schemaVersion: schema, readOnly: store.isReadOnly,
         readOnlyReason: readOnlyReason, counts: counts, knowledgeItemLimit: try tx.settings().knowledgeItemLimit,

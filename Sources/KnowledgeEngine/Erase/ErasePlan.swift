@@ -92,8 +92,12 @@ public struct EraseReport: Sendable, Equatable, Codable {
   /// of the ``EraseVerification/idsChecked`` ids; quarantined records and legacy-import
   /// records (`all` only) have none.
   public var removed: [String: Int]
-  /// Records kept but changed, by action: `scrubExcerpts` counts the handoffs whose copied chat
-  /// excerpts were removed (the handoffs stay, so they are not counted in ``removed``).
+  /// Records kept but changed, by plan action, with the plan's counts: `unlinkTasks`,
+  /// `unlinkHandoffs` (tasks and handoffs whose references to erased records were removed),
+  /// `clearMemoryLinks`, `removeRelationships` (relationships of kept items that pointed at
+  /// erased ones), `scrubExcerpts` (handoffs whose copied chat excerpts were removed),
+  /// `clearActiveHandoff`, `resetSettings` and `clearSearchIndex`. These records stay, so they
+  /// are not counted in ``removed``; together the two hold every step of ``plan``.
   public var changed: [String: Int]
   /// Files removed.
   public var removedFiles: [String]

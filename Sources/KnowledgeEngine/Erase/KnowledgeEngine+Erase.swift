@@ -261,6 +261,9 @@ extension KnowledgeEngine {
       removed[action, default: 0] += ids.count
       erased.formUnion(ids)
     }
+    func noteChanged(_ counts: [String: Int]) {
+      for (action, n) in counts where n > 0 { changed[action, default: 0] += n }
+    }
     func deleteDigests(citing ids: some Sequence<UUID>) throws {
       let digests = try tx.digestIDs(citingAny: ids)
       for d in digests.sorted(by: { $0.uuidString < $1.uuidString }) where try tx.digest(id: d) != nil {
@@ -272,13 +275,14 @@ extension KnowledgeEngine {
     case .knowledge:
       let items = try tx.knowledgeIdentities()
       try deleteDigests(citing: items.map(\.id))
-      try eraseKnowledge(items, tx)
+      noteChanged(try eraseKnowledge(items, tx))
       note("deleteKnowledge", items.map(\.id))
     case .memories:
       let memories = try tx.memoryIdentities()
       let mirrors = try mirrorIdentities(of: memories, tx)
       try deleteDigests(citing: memories.map(\.id) + mirrors.map(\.id))
-      try eraseKnowledge(mirrors, tx)
+      // The memories that linked to the mirrors go too, so their links are not "changed".
+      noteChanged(try eraseKnowledge(mirrors, tx).filter { $0.key != "clearMemoryLinks" })
       for m in memories {
         try LexicalIndexStore.remove(memoryRowID: m.rowID, in: tx)
         try tx.deleteMemory(id: m.id)
@@ -292,12 +296,14 @@ extension KnowledgeEngine {
       for var h in try tx.listHandoffs() where !set.isDisjoint(with: h.taskIDs) {
         h.taskIDs.removeAll(where: set.contains)
         try tx.updateHandoff(try refreshingSummary(h, tx))
+        changed["unlinkHandoffs", default: 0] += 1
       }
       try tx.deleteAllRows(.task)
       note("deleteTasks", ids)
     case .handoffs:
       let ids = try tx.allIDs(.handoff)
       try deleteDigests(citing: ids)
+      if try tx.activeHandoffID() != nil { changed["clearActiveHandoff"] = 1 }
       try tx.deleteAllRows(.handoff)
       note("deleteHandoffs", ids)
     case .digests:
@@ -315,6 +321,10 @@ extension KnowledgeEngine {
       changed["scrubExcerpts"] = try eraseChat(tx, note: note)
       try eraseActivity(tx, note: note)
     case .all:
+      // Checked first: deleting the handoffs clears the marker.
+      if try tx.activeHandoffID() != nil { changed["clearActiveHandoff"] = 1 }
+      if try tx.hasStoredSettings() { changed["resetSettings"] = 1 }
+      if try !tx.lexicalTables().isEmpty { changed["clearSearchIndex"] = 1 }
       let tables: [(WorkspaceTransaction.EraseTable, String)] = [
         (.knowledge, "deleteKnowledge"), (.memory, "deleteMemories"), (.task, "deleteTasks"),
         (.handoff, "deleteHandoffs"), (.digest, "deleteDigests"), (.conversation, "deleteConversations"),
@@ -340,25 +350,38 @@ extension KnowledgeEngine {
 
   /// Deletes knowledge items with their whole cascade, set-wise: relationships pointing at
   /// them, task and handoff references, memory links, index rows. (Digests are the caller's.)
-  static func eraseKnowledge(_ items: [(id: UUID, rowID: Int64, memoryID: UUID?)], _ tx: WorkspaceTransaction) throws {
-    guard !items.isEmpty else { return }
+  /// - Returns: what was changed in kept records, by plan action: `removeRelationships` (the
+  ///   relationships of kept items that pointed at the erased ones), `unlinkTasks`,
+  ///   `unlinkHandoffs` and `clearMemoryLinks` (records counted once each).
+  static func eraseKnowledge(
+    _ items: [(id: UUID, rowID: Int64, memoryID: UUID?)], _ tx: WorkspaceTransaction
+  ) throws -> [String: Int] {
+    guard !items.isEmpty else { return [:] }
+    var changed: [String: Int] = [:]
     let ids = Set(items.map(\.id))
+    changed["removeRelationships"] = try ids.reduce(0) {
+      $0 + (try tx.relationships(targeting: $1).filter { !ids.contains($0.sourceID) }.count)
+    }
     try tx.deleteRelationships(targetingAny: ids)
     for var t in try tx.listTasks() where !ids.isDisjoint(with: t.knowledgeIDs) {
       t.knowledgeIDs.removeAll(where: ids.contains)
       try tx.updateTask(t)
+      changed["unlinkTasks", default: 0] += 1
     }
     for var h in try tx.listHandoffs() where !ids.isDisjoint(with: h.knowledgeIDs) {
       h.knowledgeIDs.removeAll(where: ids.contains)
       try tx.updateHandoff(try refreshingSummary(h, tx))
+      changed["unlinkHandoffs", default: 0] += 1
     }
     for m in try tx.memoryIdentities() where m.knowledgeID.map(ids.contains) ?? false {
       try tx.setMemoryKnowledgeID(m.id, nil)
+      changed["clearMemoryLinks", default: 0] += 1
     }
     for k in items {
       try LexicalIndexStore.remove(knowledgeRowID: k.rowID, in: tx)
       try tx.deleteKnowledge(id: k.id)
     }
+    return changed.filter { $0.value > 0 }
   }
 
   /// Deletes every chat message and empties the excerpts copied into handoffs (which stay).

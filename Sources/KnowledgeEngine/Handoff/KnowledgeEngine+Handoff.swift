@@ -103,9 +103,10 @@ extension KnowledgeEngine {
   /// ``Limits/handoffSummary`` characters.
   ///
   /// Each record is one entry (`decision "Title"`, a title cut to 80 characters with
-  /// ``Truncation/marker``). When they do not all fit, the summary keeps the whole entries that
-  /// fit and ends with one ``Truncation/marker``: it is never cut inside an entry, where the
-  /// cut could fall in a title's own marker and leave two in a row.
+  /// ``Truncation/marker``), in sections: knowledge, open tasks, completed tasks. When they do
+  /// not all fit, every section gets a share: entries are kept one per section in turn while
+  /// the summary fits, and each section that left entries out ends by saying how many (`… and
+  /// 40 more (not shown).`). It is never cut inside an entry, and never ends in a bare marker.
   static func generatedSummary(knowledgeIDs: [UUID], taskIDs: [UUID], _ tx: WorkspaceTransaction) throws -> String {
     let titles = try tx.knowledgeTitles(knowledgeIDs)
     let knowledge = knowledgeIDs.compactMap { id in titles[id].map { "\($0.kind.rawValue) \(InsightRules.quote($0.title))" } }
@@ -119,33 +120,47 @@ extension KnowledgeEngine {
       (knowledge.count == 1 ? "1 knowledge item" : "\(knowledge.count) knowledge items") + ", "
       + (taskCount == 1 ? "1 task" : "\(taskCount) tasks")
     let head = "\(generatedSummaryLabel) (\(counts)): "
-    // The text as consecutive pieces, one per entry: `Knowledge: a`, `; b`, `; c.`, ` Open tasks: d.`
-    var pieces: [String] = []
-    for (heading, entries) in [("Knowledge", knowledge), ("Open tasks", open), ("Tasks marked completed", done)] {
-      for (j, entry) in entries.enumerated() {
-        let lead = j > 0 ? "; " : (pieces.isEmpty ? "" : " ") + heading + ": "
-        pieces.append(lead + entry + (j == entries.count - 1 ? "." : ""))
-      }
-    }
-    if pieces.isEmpty { return head + "none were selected." }
-    return boundedSummary(head: head, pieces: pieces, limit: Limits.handoffSummary)
+    let sections = [("Knowledge", knowledge), ("Open tasks", open), ("Tasks marked completed", done)]
+      .filter { !$0.1.isEmpty }
+    if sections.isEmpty { return head + "none were selected." }
+    return boundedSummary(head: head, sections: sections, limit: Limits.handoffSummary)
   }
 
-  /// `head` followed by every piece when that fits in `limit` characters; otherwise by the
-  /// pieces that fit with ``Truncation/marker`` after them.
-  static func boundedSummary(head: String, pieces: [String], limit: Int) -> String {
-    let full = head + pieces.joined()
-    if full.count <= limit { return full }
-    var text = head
-    var count = head.count
-    for piece in pieces {
-      // Pieces begin and end with ASCII punctuation or letters, so their counts add up.
-      let n = piece.count
-      guard count + n + Truncation.marker.count <= limit else { break }
-      text += piece
-      count += n
+  /// `head` followed by every section (`Heading: a; b; c.`) when that fits in `limit`
+  /// characters; otherwise by a share of each section's entries, each section that left some
+  /// out saying how many.
+  ///
+  /// Entries are added one per section in turn (round robin) while the whole text fits, so a
+  /// section of long entries cannot crowd out the others.
+  /// - Complexity: O(e × limit) for e entries kept: the text is rebuilt for each candidate.
+  static func boundedSummary(head: String, sections: [(heading: String, entries: [String])], limit: Int) -> String {
+    func render(_ kept: [Int]) -> String {
+      head
+        + zip(sections, kept).map { section, n in
+          let dropped = section.entries.count - n
+          let shown = section.entries[..<n].joined(separator: "; ")
+          let tail = dropped == 0 ? "" : (n == 0 ? "" : "; ") + "… and \(dropped) more (not shown)"
+          return section.heading + ": " + shown + tail + "."
+        }.joined(separator: " ")
     }
-    return Truncation.truncate(text + Truncation.marker, to: limit)
+    let all = sections.map(\.entries.count)
+    let full = render(all)
+    if full.count <= limit { return full }
+    var kept = Array(repeating: 0, count: sections.count)
+    var open = Set(sections.indices)
+    while !open.isEmpty {
+      for i in sections.indices where open.contains(i) {
+        var candidate = kept
+        candidate[i] += 1
+        if candidate[i] <= all[i], render(candidate).count <= limit {
+          kept = candidate
+        } else {
+          // This section's next entry does not fit (or there is none); the others may still.
+          open.remove(i)
+        }
+      }
+    }
+    return Truncation.truncate(render(kept), to: limit)
   }
 
   /// The stored handoffs, newest first, how many there are, and the active one.

@@ -43,7 +43,17 @@ extension KnowledgeEngine {
     // Bounded: a FIFO, a device or a runaway file never fills memory.
     let data: Data
     do {
-      let read = try BoundedInput.readFile(atPath: file.path, maxBytes: Limits.importDocumentBytes)
+      // Stops at the first NUL byte, as `import` does: a device or a binary file is refused
+      // after one chunk instead of being read up to the bound.
+      let read = try BoundedInput.readFile(
+        atPath: file.path, maxBytes: Limits.importDocumentBytes, stopsRegularFiles: true,
+        stop: BoundedInput.stopAtFirstNUL())
+      if let nul = read.bytes.firstIndex(of: 0) {
+        throw WorkspaceError.validation(
+          ValidationError(
+            field: "legacy workspace file",
+            message: "legacy workspace file \(file.path) is not text: it holds a NUL byte (at byte \(nul))"))
+      }
       guard !read.truncated else {
         throw WorkspaceError.validation(
           ValidationError(

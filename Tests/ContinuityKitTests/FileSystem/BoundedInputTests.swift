@@ -54,6 +54,43 @@ struct BoundedInputTests {
     }
   }
 
+  @Test("with stopsRegularFiles a large regular file of NUL bytes is read one chunk, not up to the bound")
+  func regularFileStopsAtFirstNUL() throws {
+    let dir = TemporaryDirectory("bounded-nul")
+    defer { dir.remove() }
+    let zeros = dir.appending("zeros").path
+    // Sparse: 200 MB that read as NUL bytes.
+    let fd = open(zeros, O_CREAT | O_WRONLY, 0o600)
+    try #require(fd >= 0)
+    #expect(ftruncate(fd, 200_000_000) == 0)
+    close(fd)
+    let r = try BoundedInput.readFile(
+      atPath: zeros, maxBytes: 1 << 30, stopsRegularFiles: true, stop: BoundedInput.stopAtFirstNUL())
+    #expect(r.truncated)
+    #expect(r.bytes.count <= 64 * 1024, "read \(r.bytes.count) bytes")
+    // Without it the regular file is read whole (sizes stay exact for text fields).
+    let whole = try BoundedInput.readFile(atPath: zeros, maxBytes: 1 << 30, stop: BoundedInput.stopAtFirstNUL())
+    #expect(whole.bytes.count == 200_000_000 && !whole.truncated)
+  }
+
+  @Test("stopAtFirstNUL finds a NUL in a later chunk and nothing in NUL-free text")
+  func stopAtFirstNULAcrossChunks() throws {
+    let dir = TemporaryDirectory("bounded-nul-late")
+    defer { dir.remove() }
+    let late = dir.appending("late")
+    try (Data(repeating: UInt8(ascii: "a"), count: 150_000) + Data([0]) + Data(repeating: UInt8(ascii: "b"), count: 500_000))
+      .write(to: late)
+    let r = try BoundedInput.readFile(
+      atPath: late.path, maxBytes: 1_000_000, stopsRegularFiles: true, stop: BoundedInput.stopAtFirstNUL())
+    #expect(r.truncated && r.bytes.firstIndex(of: 0) == 150_000)
+    #expect(r.bytes.count <= 3 * 64 * 1024)
+    let text = dir.appending("text")
+    try Data(repeating: UInt8(ascii: "a"), count: 300_000).write(to: text)
+    let t = try BoundedInput.readFile(
+      atPath: text.path, maxBytes: 1_000_000, stopsRegularFiles: true, stop: BoundedInput.stopAtFirstNUL())
+    #expect(t.bytes.count == 300_000 && !t.truncated)
+  }
+
   @Test("user text is length-checked as given, before the sanitizer drops controls")
   func sanitizedInput() throws {
     #expect(throws: ValidationError.tooLong("content", limit: 16_000, actual: 20_000)) {

@@ -153,6 +153,12 @@ struct EraseTests {
       report = try engine.apply(plan)
     }  // the store is closed here, before the files are read
     #expect(report.verification.passed, "\(report.verification)")
+    // Every step of the plan is reported, as records removed or as records kept but changed.
+    #expect(report.removed.keys.allSatisfy { $0.hasPrefix("delete") })
+    #expect(report.changed.keys.allSatisfy { !$0.hasPrefix("delete") })
+    #expect(
+      report.removed.merging(report.changed) { a, _ in a }
+        == Dictionary(uniqueKeysWithValues: report.plan.steps.map { ($0.action, $0.count) }))
     #expect(report.verification.walBytes == 0)
     #expect(report.verification.freePages == 0)
     #expect(report.verification.idsChecked > 0 || c.target == "chatAndActivity" || c.target == "activity")

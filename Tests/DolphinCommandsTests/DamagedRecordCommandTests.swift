@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A record whose JSON column was damaged outside dolphin (a direct edit, a bad tool): the
+/// commands that read it refuse the workspace and point at `doctor`, so `doctor` must find it,
+/// name it and say how to recover — and `status` must name it instead of printing SQLite's error.
+@Suite("Damaged records at the command line", .serialized)
+struct DamagedRecordCommandTests {
+  func sqlite(_ cli: CLI, _ sql: String) throws {
+    let edit = try runProcess("/usr/bin/env", ["sqlite3", cli.workspace + "/workspace.sqlite", sql])
+    #expect(edit.status == 0, "\(edit.stderr)")
+  }
+
+  @Test("doctor names a record with malformed JSON (exit 5) and its recovery step makes the workspace readable again")
+  func doctorNamesMalformedRecords() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let k = try #require((try cli.json(["capture", "decision", "Use SQLite", "--tags", "a"])["item"] as? [String: Any])?["id"] as? String)
+    _ = try cli.json(["capture", "fact", "WAL is on"])
+    let t = try #require(try cli.json(["task", "add", "Write the README", "--knowledge", k])["id"] as? String)
+    try sqlite(cli, "UPDATE knowledge SET tags = '[\"A\",' WHERE id = '\(k)'; UPDATE task SET knowledge_ids = 'oops' WHERE id = '\(t)'")
+
+    let list = try cli.run(["knowledge", "list"])
+    #expect(list.status == 5 && list.stderr.contains("run `dolphin doctor` for recovery steps"), "\(list.stderr)")
+
+    let status = try cli.run(["status"])
+    #expect(status.status == 0, "\(status.stderr)")
+    #expect(!(status.stdout + status.stderr).contains("SQLite error"), "\(status.stdout)\(status.stderr)")
+    #expect(status.stdout.contains("Integrity: 2 problem(s):"), "\(status.stdout)")
+    #expect(status.stdout.contains("  - task \(t): task.knowledge_ids holds malformed JSON ('oops')"), "\(status.stdout)")
+
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.status == 5, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(!doctor.stdout.contains("Doctor: healthy"))
+    #expect(doctor.stdout.contains("Records: 2 with malformed JSON"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("  - knowledge \(k): knowledge.tags holds malformed JSON ('[\"A\",')"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("  - task \(t): task.knowledge_ids holds malformed JSON ('oops')"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("References: ok"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("Doctor: problems found."))
+    let fix = "UPDATE task SET knowledge_ids = '[]' WHERE id = '\(t)'"
+    #expect(doctor.stdout.contains(fix), "\(doctor.stdout)")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(try cli.run(["doctor", "--json"]).stdout.utf8)) as? [String: Any])
+    let records = try #require(json["malformedRecords"] as? [[String: String]])
+    #expect(records.map { [$0["table"], $0["column"], $0["id"]] } == [["knowledge", "tags", k], ["task", "knowledge_ids", t]])
+
+    // The steps doctor gives repair it.
+    try sqlite(cli, "UPDATE knowledge SET tags = '[]' WHERE id = '\(k)'; " + fix)
+    let again = try cli.run(["doctor"])
+    #expect(again.stdout.contains("Doctor: healthy."), "\(again.stdout)\(again.stderr)")
+    #expect(again.stdout.contains("Records: every JSON column is readable"))
+    #expect(try cli.run(["knowledge", "list"]).status == 0)
+  }
+}
