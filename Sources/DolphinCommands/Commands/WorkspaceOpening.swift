@@ -19,11 +19,20 @@ enum WorkspaceOpening {
     }
   }
 
-  static func afterOpen(store: SQLiteWorkspaceStore, directory: URL, console: Console) throws {
+  /// Arranges for a legacy `workspace.json` in `directory` that was not imported yet to be
+  /// imported by the first write that succeeds, in its transaction
+  /// (``KnowledgeEngine/importLegacyWorkspaceAtFirstWrite(in:store:environment:imported:)``),
+  /// and for a notice on standard error once it is. A command refused before it writes imports
+  /// nothing and creates nothing.
+  /// - Parameter program: how notices start, `dolphin` or `dolphin mcp`.
+  /// - Throws: ``LegacyImportError`` for a legacy file that cannot be imported; storage errors.
+  static func afterOpen(store: SQLiteWorkspaceStore, directory: URL, console: Console, program: String = "dolphin")
+    throws
+  {
     guard !store.isReadOnly else { return }
-    if let report = try KnowledgeEngine(store: store).importLegacyWorkspaceIfPresent(in: directory) {
+    try KnowledgeEngine.importLegacyWorkspaceAtFirstWrite(in: directory, store: store) { report in
       console.printError(
-        "dolphin: notice: imported legacy \(KnowledgeEngine.legacyFileName) (schema v\(report.sourceVersion ?? 0)): "
+        "\(program): notice: imported legacy \(KnowledgeEngine.legacyFileName) (schema v\(report.sourceVersion ?? 0)): "
           + MigrateCommands.summary(report) + "; the original is unchanged, a 0600 backup is at \(report.backupPath ?? "?")")
     }
   }
