@@ -42,6 +42,11 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// Empty after any writable open (which applies them); a read-only open of a database whose
   /// first run was interrupted (killed between steps) lists what the next writable open applies.
   public let pendingMigrationSteps: [String]
+  /// Those of ``pendingMigrationSteps`` without which the workspace cannot be read (an
+  /// interrupted first run). When it is empty but ``pendingMigrationSteps`` is not — a workspace
+  /// from an earlier build that cannot be written here — reading works, on the records as they
+  /// are stored, and the next writable open finishes the upgrade.
+  public let pendingMigrationStepsNeededForReading: [String]
   private let connection: Mutex<SQLiteConnection>
   /// The workspace directory while a store opened with ``Creation/atFirstWrite`` has no files
   /// yet: `connection` is then a private, empty in-memory workspace. Nil once the files exist
@@ -88,6 +93,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
 
   private init(_ opened: sending Opened, path: String, deferredDirectory: URL? = nil) {
     self.pendingMigrationSteps = opened.pendingMigrationSteps
+    let neededForReading = Set(WorkspaceSchema.steps.filter(\.isNeededForReading).map(\.name))
+    self.pendingMigrationStepsNeededForReading = opened.pendingMigrationSteps.filter { neededForReading.contains($0) }
     self.databasePath = path
     self.isReadOnly = opened.readOnlyCause != nil
     self.readOnlyCause = opened.readOnlyCause

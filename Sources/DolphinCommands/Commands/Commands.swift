@@ -216,7 +216,7 @@ enum Commands {
         report.checksRun = true
         do {
           report.integrityCheck = try store.integrityCheck()
-          if !store.pendingMigrationSteps.isEmpty {
+          if !store.pendingMigrationStepsNeededForReading.isEmpty {
             // A first run was interrupted between schema steps: the tables the other checks read
             // may not exist yet. The next command that writes applies the steps.
             report.advice.append(
@@ -224,6 +224,16 @@ enum Commands {
                 + store.pendingMigrationSteps.joined(separator: ", ")
                 + "); a first run was interrupted. The next command that writes completes it.")
           } else {
+            if !store.pendingMigrationSteps.isEmpty {
+              // A workspace from an earlier build: readable as it is; the upgrade is not a fault.
+              let writable = SQLiteWorkspaceStore.writeBlocker(databasePath: dbPath) == nil
+              report.advice.append(
+                "The workspace was made by an earlier dolphin: schema upgrade step(s) "
+                  + store.pendingMigrationSteps.joined(separator: ", ") + " are not applied yet. Commands read it as it is; "
+                  + (writable
+                    ? "the next command finishes the upgrade."
+                    : "the upgrade finishes the next time a command opens it where it can be written."))
+            }
             let s = try KnowledgeEngine(store: store).status(credentialScanBytes: 1 << 30)
             report.referenceProblems = s.integrityProblems
             report.searchIndexProblems = try KnowledgeEngine(store: store).verifySearchIndex()

@@ -19,6 +19,16 @@ enum WorkspaceOpening {
     }
   }
 
+  /// What to say about a read-only workspace from an earlier build whose pending schema steps
+  /// reading does without (``SQLiteWorkspaceStore/pendingMigrationStepsNeededForReading`` is
+  /// empty): it is read as stored, and the upgrade finishes at the next writable open.
+  static func pendingUpgradeNotice(_ store: SQLiteWorkspaceStore) -> String {
+    "\(store.databasePath) was made by an earlier dolphin; its upgrade (step(s) "
+      + store.pendingMigrationSteps.joined(separator: ", ")
+      + ") finishes the next time a command opens it where it can be written. Until then it is read as it is stored "
+      + "(tags stored in an older form are shown as stored, and a --tag filter may not match them)"
+  }
+
   /// Arranges for a legacy `workspace.json` in `directory` that was not imported yet to be
   /// imported by the first write that succeeds, in its transaction
   /// (``KnowledgeEngine/importLegacyWorkspaceAtFirstWrite(in:store:environment:imported:)``),
