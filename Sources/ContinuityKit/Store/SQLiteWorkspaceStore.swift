@@ -40,7 +40,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   public let warnings: [String]
   /// Names of schema migration steps this build knows that the database has not applied yet.
   /// Empty after any writable open (which applies them); a read-only open of a database whose
-  /// first run was interrupted (killed between steps) lists what the next writable open applies.
+  /// first run was interrupted (killed between steps), or that an earlier build made, lists what
+  /// the next writable open applies (see ``pendingMigrationStepsNeededForReading``).
   public let pendingMigrationSteps: [String]
   /// Those of ``pendingMigrationSteps`` without which the workspace cannot be read (an
   /// interrupted first run). When it is empty but ``pendingMigrationSteps`` is not — a workspace
