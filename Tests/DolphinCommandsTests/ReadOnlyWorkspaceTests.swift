@@ -90,6 +90,50 @@ struct ReadOnlyWorkspaceTests {
     #expect(try Unwritable.snapshot(cli.workspace) == before)
   }
 
+  @Test("a workspace from the build before schema step 0006: every read works, with a notice; doctor explains; no file changes")
+  func earlierBuildWithoutStep0006() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "decision", "Earlier build decision", "--tags", "alpha"]).status == 0)
+    #expect(try cli.run(["memory", "save", "Earlier build memory"]).status == 0)
+    // As the previous build left it: no step 0006, no lexical_stale, a tag in the old form.
+    let downgrade = try runProcess(
+      "/usr/bin/env",
+      ["sqlite3", cli.workspace + "/workspace.sqlite",
+       "DELETE FROM schema_migration WHERE name = '0006-normalize-stored-tags'; DROP TABLE lexical_stale; "
+         + #"UPDATE knowledge SET tags = '[" Alpha "]' WHERE kind = 'decision';"#])
+    try #require(downgrade.status == 0, "sqlite3 is needed to rebuild an earlier build's workspace: \(downgrade.stderr)")
+    let before = try Unwritable.snapshot(cli.workspace)
+
+    for (args, expected) in [
+      (["status"], "Knowledge: 2"), (["knowledge", "list"], "Earlier build decision"),
+      (["search", "earlier"], "Earlier build decision"), (["context"], "Earlier build decision"),
+      (["memory", "list"], "Earlier build memory"), (["export"], "Earlier build decision"),
+    ] {
+      let r = try Unwritable.run(args, in: cli.workspace)
+      // These exited 5: "open read-only (its schema is incomplete (pending step(s): 0006-…".
+      #expect(r.status == 0, "\(args): \(r.stderr)")
+      #expect(r.stdout.contains(expected), "\(args): \(r.stdout)")
+      #expect(
+        r.stderr.contains("was made by an earlier dolphin; its upgrade (step(s) 0006-normalize-stored-tags) finishes"),
+        "\(args): \(r.stderr)")
+    }
+    let doctor = try Unwritable.run(["doctor"], in: cli.workspace)
+    #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(!doctor.stdout.contains("interrupted"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("Search index: agrees with the records"), "\(doctor.stdout)")
+    #expect(
+      doctor.stdout.contains("schema upgrade step(s) 0006-normalize-stored-tags are not applied yet"), "\(doctor.stdout)")
+    #expect(try Unwritable.snapshot(cli.workspace) == before)
+
+    // Where it can be written, doctor says the next command finishes it, and the next one does.
+    let writableDoctor = try cli.run(["doctor"])
+    #expect(writableDoctor.stdout.contains("the next command finishes the upgrade"), "\(writableDoctor.stdout)")
+    let upgraded = try cli.run(["knowledge", "list", "--tag", "alpha"])
+    #expect(upgraded.status == 0 && upgraded.stdout.contains("Earlier build decision"), "\(upgraded.stdout)\(upgraded.stderr)")
+    #expect(!upgraded.stderr.contains("earlier dolphin"), "\(upgraded.stderr)")
+  }
+
   @Test("an index from an older tokenizer: searches still find every record and say why, doctor reports it, no file changes")
   func staleSearchIndex() throws {
     let cli = CLI()

@@ -11,10 +11,19 @@ package enum WorkspaceSchema {
     package let name: String
     package let sql: String
     package let apply: (@Sendable (SQLiteConnection) throws(WorkspaceError) -> Void)?
+    /// Whether reading needs the step applied. False for a step whose absence every read path
+    /// tolerates (it only brings stored data to a newer form, or adds what only writes use): a
+    /// workspace that cannot be written is then still read, as it is, until a writable open
+    /// applies the step.
+    package let isNeededForReading: Bool
 
-    package init(name: String, sql: String, apply: (@Sendable (SQLiteConnection) throws(WorkspaceError) -> Void)? = nil) {
+    package init(
+      name: String, sql: String, isNeededForReading: Bool = true,
+      apply: (@Sendable (SQLiteConnection) throws(WorkspaceError) -> Void)? = nil
+    ) {
       self.name = name
       self.sql = sql
+      self.isNeededForReading = isNeededForReading
       self.apply = apply
     }
   }
@@ -41,6 +50,8 @@ package enum WorkspaceSchema {
     // today's form, so a tag filter finds them; see TagNormalizationStep.
     Step(
       name: TagNormalizationStep.name, sql: TagNormalizationStep.sql,
+      // Reads take stored tags as they are, and treat a missing `lexical_stale` as empty.
+      isNeededForReading: false,
       apply: { conn throws(WorkspaceError) in try TagNormalizationStep.apply(conn) }),
   ]
 

@@ -40,13 +40,27 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   public let warnings: [String]
   /// Names of schema migration steps this build knows that the database has not applied yet.
   /// Empty after any writable open (which applies them); a read-only open of a database whose
-  /// first run was interrupted (killed between steps) lists what the next writable open applies.
+  /// first run was interrupted (killed between steps), or that an earlier build made, lists what
+  /// the next writable open applies (see ``pendingMigrationStepsNeededForReading``).
   public let pendingMigrationSteps: [String]
+  /// Those of ``pendingMigrationSteps`` without which the workspace cannot be read (an
+  /// interrupted first run). When it is empty but ``pendingMigrationSteps`` is not — a workspace
+  /// from an earlier build that cannot be written here — reading works, on the records as they
+  /// are stored, and the next writable open finishes the upgrade.
+  public let pendingMigrationStepsNeededForReading: [String]
   private let connection: Mutex<SQLiteConnection>
   /// The workspace directory while a store opened with ``Creation/atFirstWrite`` has no files
   /// yet: `connection` is then a private, empty in-memory workspace. Nil once the files exist
   /// (and for every other store). Read and changed only while `connection` is locked.
   private let deferredDirectory: Mutex<URL?>
+  /// Work every write transaction does first (see ``setWritePreamble(_:)``).
+  private let writePreamble = Mutex<(key: String, run: WritePreamble)?>(nil)
+
+  /// Work a write transaction does before its body, in the same transaction (also in a
+  /// rehearsal, see ``Creation/atFirstWrite``). It may return a closure, run once the
+  /// transaction has ended, with `true` when it committed and `false` when it was rolled back.
+  public typealias WritePreamble =
+    @Sendable (WorkspaceTransaction) throws -> (@Sendable (_ committed: Bool) -> Void)?
 
   /// How long a write waits for another process's lock before failing, in milliseconds.
   public static let busyTimeoutMilliseconds: Int32 = 15_000
@@ -80,6 +94,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
 
   private init(_ opened: sending Opened, path: String, deferredDirectory: URL? = nil) {
     self.pendingMigrationSteps = opened.pendingMigrationSteps
+    let neededForReading = Set(WorkspaceSchema.steps.filter(\.isNeededForReading).map(\.name))
+    self.pendingMigrationStepsNeededForReading = opened.pendingMigrationSteps.filter { neededForReading.contains($0) }
     self.databasePath = path
     self.isReadOnly = opened.readOnlyCause != nil
     self.readOnlyCause = opened.readOnlyCause
@@ -565,6 +581,53 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     return deferredDirectory.withLock { $0 == nil } || stat(databasePath, &st) == 0
   }
 
+  /// Makes every later ``write(_:)`` run `preamble` first, inside its transaction: work that
+  /// belongs to the first write that succeeds (importing a legacy `workspace.json`), decided
+  /// under the write lock, so that concurrent processes do it once and a refused write does
+  /// none of it. Nil removes it.
+  /// - Parameters:
+  ///   - key: names the work, for ``removeWritePreamble(key:)``.
+  public func setWritePreamble(key: String, _ preamble: WritePreamble?) {
+    writePreamble.withLock { $0 = preamble.map { (key, $0) } }
+  }
+
+  /// Removes the write preamble set with `key` (a caller about to do that work itself).
+  /// - Returns: whether there was one with that key.
+  @discardableResult
+  public func removeWritePreamble(key: String) -> Bool {
+    writePreamble.withLock { current in
+      guard current?.key == key else { return false }
+      current = nil
+      return true
+    }
+  }
+
+  /// For a store opened with ``Creation/atFirstWrite`` whose files do not exist yet: runs
+  /// `body` on the in-memory stand-in and keeps its changes there (nothing is written to disk;
+  /// the transaction's ``WorkspaceTransaction/isRehearsal`` is set), so reads before the first
+  /// write see them. They are gone once the files exist.
+  /// - Returns: false, without running `body`, for any other store.
+  /// - Throws: whatever `body` throws (its changes are then rolled back); storage errors.
+  @discardableResult
+  public func writeToStandIn(_ body: (WorkspaceTransaction) throws -> Void) throws -> Bool {
+    try connection.withLock { conn throws -> Bool in
+      try attachFiles(&conn, create: false)
+      guard deferredDirectory.withLock({ $0 != nil }) else { return false }
+      try conn.execute("BEGIN IMMEDIATE")
+      let tx = WorkspaceTransaction(db: conn, isWritable: true, isRehearsal: true)
+      do {
+        try body(tx)
+        tx.invalidate()
+        try conn.execute("COMMIT")
+        return true
+      } catch {
+        tx.invalidate()
+        if !conn.isAutocommit { try? conn.execute("ROLLBACK") }
+        throw error
+      }
+    }
+  }
+
   @discardableResult
   public func read<T: Sendable>(_ body: (WorkspaceTransaction) throws -> T) throws -> T {
     try withConnection { conn throws -> T in
@@ -586,29 +649,37 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     if isReadOnly {
       throw WorkspaceError.readOnly(file: databasePath, reason: readOnlyReason ?? "read-only")
     }
+    let preamble = writePreamble.withLock { $0?.run }
     return try connection.withLock { conn throws -> T in
       try attachFiles(&conn, create: false)
       if deferredDirectory.withLock({ $0 != nil }) {
         // The rehearsal, on the empty in-memory workspace: always rolled back.
         try conn.execute("BEGIN IMMEDIATE")
         let rehearsal = WorkspaceTransaction(db: conn, isWritable: true, isRehearsal: true)
+        var ended: (@Sendable (Bool) -> Void)?
         defer {
           rehearsal.invalidate()
           if !conn.isAutocommit { try? conn.execute("ROLLBACK") }
+          ended?(false)
         }
+        ended = try preamble?(rehearsal)
         _ = try body(rehearsal)
       }
       try attachFiles(&conn, create: true)
       try conn.execute("BEGIN IMMEDIATE")
       let tx = WorkspaceTransaction(db: conn, isWritable: true)
+      var ended: (@Sendable (Bool) -> Void)?
       do {
+        ended = try preamble?(tx)
         let result = try body(tx)
         tx.invalidate()
         try conn.execute("COMMIT")
+        ended?(true)
         return result
       } catch {
         tx.invalidate()
         if !conn.isAutocommit { try? conn.execute("ROLLBACK") }
+        ended?(false)
         throw error
       }
     }

@@ -218,7 +218,7 @@ enum Commands {
         report.checksRun = true
         do {
           report.integrityCheck = try store.integrityCheck()
-          if !store.pendingMigrationSteps.isEmpty {
+          if !store.pendingMigrationStepsNeededForReading.isEmpty {
             // A first run was interrupted between schema steps: the tables the other checks read
             // may not exist yet. The next command that writes applies the steps.
             report.advice.append(
@@ -227,6 +227,16 @@ enum Commands {
                 + "); a first run was interrupted. The next command that writes completes it.")
           } else {
             report.malformedRecords = try store.read { tx in try tx.malformedJSON() }
+            if !store.pendingMigrationSteps.isEmpty {
+              // A workspace from an earlier build: readable as it is; the upgrade is not a fault.
+              let writable = SQLiteWorkspaceStore.writeBlocker(databasePath: dbPath) == nil
+              report.advice.append(
+                "The workspace was made by an earlier dolphin: schema upgrade step(s) "
+                  + store.pendingMigrationSteps.joined(separator: ", ") + " are not applied yet. Commands read it as it is; "
+                  + (writable
+                    ? "the next command finishes the upgrade."
+                    : "the upgrade finishes the next time a command opens it where it can be written."))
+            }
             let s = try KnowledgeEngine(store: store).status(credentialScanBytes: 1 << 30)
             // status lists the malformed records among its problems; doctor shows them on their own.
             let malformed = Set(report.malformedRecords.map(\.description))

@@ -77,7 +77,7 @@ enum MCPCommands {
         "dolphin mcp: notice: \(store.databasePath) is read-only (\(reason)); reads work, "
           + "tools that write will fail")
     }
-    try WorkspaceOpening.afterOpen(store: store, directory: directory, console: console)
+    try WorkspaceOpening.afterOpen(store: store, directory: directory, console: console, program: "dolphin mcp")
     try WorkspaceOpening.prepareSearchIndex(store: store, console: console, program: "dolphin mcp")
     return KnowledgeEngine(store: store)
   }

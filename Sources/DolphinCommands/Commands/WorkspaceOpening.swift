@@ -19,11 +19,30 @@ enum WorkspaceOpening {
     }
   }
 
-  static func afterOpen(store: SQLiteWorkspaceStore, directory: URL, console: Console) throws {
+  /// What to say about a read-only workspace from an earlier build whose pending schema steps
+  /// reading does without (``SQLiteWorkspaceStore/pendingMigrationStepsNeededForReading`` is
+  /// empty): it is read as stored, and the upgrade finishes at the next writable open.
+  static func pendingUpgradeNotice(_ store: SQLiteWorkspaceStore) -> String {
+    "\(store.databasePath) was made by an earlier dolphin; its upgrade (step(s) "
+      + store.pendingMigrationSteps.joined(separator: ", ")
+      + ") finishes the next time a command opens it where it can be written. Until then it is read as it is stored "
+      + "(tags stored in an older form are shown as stored, and a --tag filter may not match them)"
+  }
+
+  /// Arranges for a legacy `workspace.json` in `directory` that was not imported yet to be
+  /// imported by the first write that succeeds, in its transaction
+  /// (``KnowledgeEngine/importLegacyWorkspaceAtFirstWrite(in:store:environment:imported:)``),
+  /// and for a notice on standard error once it is. A command refused before it writes imports
+  /// nothing and creates nothing.
+  /// - Parameter program: how notices start, `dolphin` or `dolphin mcp`.
+  /// - Throws: ``LegacyImportError`` for a legacy file that cannot be imported; storage errors.
+  static func afterOpen(store: SQLiteWorkspaceStore, directory: URL, console: Console, program: String = "dolphin")
+    throws
+  {
     guard !store.isReadOnly else { return }
-    if let report = try KnowledgeEngine(store: store).importLegacyWorkspaceIfPresent(in: directory) {
+    try KnowledgeEngine.importLegacyWorkspaceAtFirstWrite(in: directory, store: store) { report in
       console.printError(
-        "dolphin: notice: imported legacy \(KnowledgeEngine.legacyFileName) (schema v\(report.sourceVersion ?? 0)): "
+        "\(program): notice: imported legacy \(KnowledgeEngine.legacyFileName) (schema v\(report.sourceVersion ?? 0)): "
           + MigrateCommands.summary(report) + "; the original is unchanged, a 0600 backup is at \(report.backupPath ?? "?")")
     }
   }

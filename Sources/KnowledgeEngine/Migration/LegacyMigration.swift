@@ -40,8 +40,175 @@ extension KnowledgeEngine {
   ///   ``WorkspaceError`` for storage problems or records that clash with existing ones
   ///   (nothing is imported then).
   public func importLegacyWorkspace(file: URL, backupDirectory: URL) throws -> LegacyMigrationReport {
-    // Bounded: a FIFO, a device or a runaway file never fills memory.
-    let data: Data
+    let data = try Self.readLegacyFile(file)
+    let digest = SHA256.hash(Array(data)).hexString
+    // The same file was to be imported by this store's first write: import it here instead,
+    // and report it (a new workspace's stand-in already shows it, so it is not asked).
+    let wasPending = (store as? SQLiteWorkspaceStore)?.removeWritePreamble(key: Self.preambleKey(digest)) ?? false
+    if !wasPending, let previous = try store.read({ tx in try tx.legacyImport(sha256: digest) }) {
+      return Self.alreadyImported(file: file, sha256: digest, previous: previous)
+    }
+    let source = LegacyImportSource(
+      file: file, data: data, sha256: digest,
+      decoded: try LegacyWorkspaceImporter.decode(data, fileName: file.lastPathComponent),
+      backupDirectory: backupDirectory)
+    var wroteBackup = false
+    do {
+      return try store.write { tx in
+        let (report, wrote) = try Self.importLegacy(source, in: tx, environment: environment)
+        wroteBackup = wrote
+        return report
+      }
+    } catch {
+      // The import did not happen: the backup of a file that was not imported is removed again.
+      if wroteBackup { try? FileManager.default.removeItem(at: source.backupURL) }
+      throw error
+    }
+  }
+
+  /// Arranges for `<directory>/workspace.json`, when it exists and has not been imported yet,
+  /// to be imported by the first write to `store` that succeeds, in that write's transaction
+  /// (``SQLiteWorkspaceStore/setWritePreamble(_:)``). Whether it was imported already is decided
+  /// again inside each write transaction, under SQLite's write lock, so processes that open a
+  /// new workspace at the same time import it once. A write that fails imports nothing and
+  /// leaves no backup (and on a workspace not created yet, no file at all). Until the first
+  /// write, a workspace that does not exist yet reads as holding the legacy records
+  /// (``SQLiteWorkspaceStore/writeToStandIn(_:)``).
+  ///
+  /// The file is read and decoded now, so a file that cannot be imported fails the open.
+  /// - Parameters:
+  ///   - directory: the workspace directory.
+  ///   - store: the workspace store, opened writable.
+  ///   - imported: called once the write that imported the file has committed, with its report.
+  /// - Returns: false when there is nothing to import (no legacy file, a read-only store, or a
+  ///   file imported before).
+  /// - Throws: ``LegacyImportError`` for a file that cannot be imported; ``WorkspaceError``.
+  @discardableResult
+  public static func importLegacyWorkspaceAtFirstWrite(
+    in directory: URL, store: SQLiteWorkspaceStore, environment: Environment = .live,
+    imported: @escaping @Sendable (LegacyMigrationReport) -> Void
+  ) throws -> Bool {
+    let file = directory.appendingPathComponent(legacyFileName)
+    guard FileManager.default.fileExists(atPath: file.path), !store.isReadOnly else { return false }
+    let data = try readLegacyFile(file)
+    let digest = SHA256.hash(Array(data)).hexString
+    if try store.read({ tx in try tx.legacyImport(sha256: digest) }) != nil { return false }
+    let source = LegacyImportSource(
+      file: file, data: data, sha256: digest,
+      decoded: try LegacyWorkspaceImporter.decode(data, fileName: file.lastPathComponent),
+      backupDirectory: directory.appendingPathComponent(legacyBackupFolder))
+    try store.writeToStandIn { tx in _ = try importLegacy(source, in: tx, environment: environment) }
+    // Captures no store or engine: the store keeps the preamble, and must not keep itself.
+    store.setWritePreamble(key: preambleKey(digest)) { tx in
+      let (report, wroteBackup) = try importLegacy(source, in: tx, environment: environment)
+      guard !report.alreadyImported, !tx.isRehearsal else { return nil }
+      return { committed in
+        if committed {
+          imported(report)
+        } else if wroteBackup {
+          try? FileManager.default.removeItem(at: source.backupURL)
+        }
+      }
+    }
+    return true
+  }
+
+  /// Imports `<directory>/workspace.json` when it exists and has not been imported yet.
+  /// - Returns: the report, or nil when there is no legacy file or it was imported before.
+  public func importLegacyWorkspaceIfPresent(in directory: URL) throws -> LegacyMigrationReport? {
+    let file = directory.appendingPathComponent(Self.legacyFileName)
+    guard FileManager.default.fileExists(atPath: file.path), !store.isReadOnly else { return nil }
+    let report = try importLegacyWorkspace(file: file, backupDirectory: directory.appendingPathComponent("legacy-backups"))
+    return report.alreadyImported ? nil : report
+  }
+
+  /// The key of the write preamble that imports the legacy file with hash `sha256`.
+  static func preambleKey(_ sha256: String) -> String { "legacy-import:\(sha256)" }
+
+  /// A legacy file read, hashed and decoded: what ``importLegacy(_:in:environment:)`` stores.
+  struct LegacyImportSource: Sendable {
+    var file: URL
+    var data: Data
+    var sha256: String
+    var decoded: LegacyImportResult
+    var backupDirectory: URL
+    var backupURL: URL { KnowledgeEngine.backupURL(named: file.lastPathComponent, sha256: sha256, in: backupDirectory) }
+  }
+
+  /// The report for a file whose sha256 is recorded already: nothing was changed.
+  static func alreadyImported(file: URL, sha256: String, previous: WorkspaceTransaction.LegacyImportRecord)
+    -> LegacyMigrationReport
+  {
+    LegacyMigrationReport(
+      sourcePath: file.path, sha256: sha256, alreadyImported: true, sourceVersion: previous.sourceVersion,
+      backupPath: previous.backupPath, imported: [:], quarantined: [], integrityProblems: [])
+  }
+
+  /// Puts `source` into the workspace in `tx`: every conversation, message, setting, memory,
+  /// task, receipt and checkpoint, the quarantine, the memories' index rows, the sha256 and one
+  /// digest, then — last, and not in a rehearsal — the 0600 backup. Does nothing when `tx`
+  /// already records the file's sha256 (another process imported it first).
+  /// - Returns: the report, and whether a backup file was written.
+  static func importLegacy(_ source: LegacyImportSource, in tx: WorkspaceTransaction, environment: Environment)
+    throws -> (LegacyMigrationReport, wroteBackup: Bool)
+  {
+    let file = source.file
+    if let previous = try tx.legacyImport(sha256: source.sha256) {
+      return (alreadyImported(file: file, sha256: source.sha256, previous: previous), false)
+    }
+    let result = source.decoded
+    let backup = source.backupURL
+    let now = environment.now()
+    // Stored text is inert whatever its origin: text of memories and tasks is sanitized and
+    // tags normalized as at capture and at import (chat messages are kept verbatim, as import
+    // keeps activity).
+    let ws = ImportAnalysis.sanitized(result.workspace)
+    for c in ws.conversations { try tx.insertConversation(c) }
+    for m in ws.messages { try tx.insertMessage(m) }
+    var settings = ws.settings
+    settings.knowledgeItemLimit = try tx.settings().knowledgeItemLimit
+    try tx.setSettings(settings)
+    for m in ws.memories {
+      try naming("memory \(m.id.uuidString)", in: file) {
+        let rowid = try tx.insertMemory(m)
+        try LexicalIndexStore.index(memory: m, rowID: rowid, in: tx)
+      }
+    }
+    for t in ws.tasks { try naming("task \(t.id.uuidString)", in: file) { try tx.insertTask(t) } }
+    for r in ws.receipts { try tx.insertReceipt(r) }
+    for c in ws.checkpoints { try tx.insertCheckpoint(c) }
+    for q in result.quarantined {
+      try tx.insertQuarantine(
+        .init(sourceFile: file.lastPathComponent, collection: q.collection, recordIndex: q.index ?? -1,
+              reason: q.reason, raw: q.rawJSON, quarantinedAt: now))
+    }
+    try tx.recordLegacyImport(
+      .init(sha256: source.sha256, fileName: file.lastPathComponent, backupPath: backup.path,
+            sourceVersion: result.sourceVersion, importedAt: now))
+    let d = try DigestBuilder.build(tx, id: environment.makeID(), now: now, trigger: .manual)
+    try tx.insertDigest(d)
+    // Inside the transaction, so a failed backup imports nothing; not in a rehearsal on a
+    // workspace that does not exist yet, which must leave no file behind.
+    var wroteBackup = false
+    if !tx.isRehearsal {
+      _ = try writeBackup(source.data, named: file.lastPathComponent, sha256: source.sha256, in: source.backupDirectory)
+      wroteBackup = true
+    }
+    let report = LegacyMigrationReport(
+      sourcePath: file.path, sha256: source.sha256, alreadyImported: false, sourceVersion: result.sourceVersion,
+      backupPath: backup.path,
+      imported: [
+        "conversations": ws.conversations.count, "messages": ws.messages.count, "memories": ws.memories.count,
+        "tasks": ws.tasks.count, "receipts": ws.receipts.count, "checkpoints": ws.checkpoints.count, "settings": 1,
+      ],
+      quarantined: result.quarantined, integrityProblems: result.integrityProblems)
+    return (report, wroteBackup)
+  }
+
+  /// Reads a legacy file, bounded: a FIFO, a device or a runaway file never fills memory.
+  /// - Throws: ``WorkspaceError/validation(_:)`` for a file over ``Limits/importDocumentBytes``
+  ///   or a directory; ``WorkspaceError/fileSystem(path:message:)`` when it cannot be read.
+  static func readLegacyFile(_ file: URL) throws -> Data {
     do {
       // Stops at the first NUL byte, as `import` does: a device or a binary file is refused
       // after one chunk instead of being read up to the bound.
@@ -61,7 +228,7 @@ extension KnowledgeEngine {
             message: "legacy workspace file \(file.path) is more than \(Limits.importDocumentBytes) bytes; "
               + "the limit is \(Limits.importDocumentBytes) bytes"))
       }
-      data = Data(read.bytes)
+      return Data(read.bytes)
     } catch let failure as BoundedInput.Failure {
       if case .tooLarge(_, let size, let maxBytes) = failure {
         throw WorkspaceError.validation(
@@ -77,75 +244,6 @@ extension KnowledgeEngine {
       }
       throw WorkspaceError.fileSystem(path: file.path, message: "cannot read the legacy workspace file: \(failure)")
     }
-    let digest = SHA256.hash(Array(data)).hexString
-    if let previous = try store.read({ tx in try tx.legacyImport(sha256: digest) }) {
-      return LegacyMigrationReport(
-        sourcePath: file.path, sha256: digest, alreadyImported: true, sourceVersion: previous.sourceVersion,
-        backupPath: previous.backupPath, imported: [:], quarantined: [], integrityProblems: [])
-    }
-    let result = try LegacyWorkspaceImporter.decode(data, fileName: file.lastPathComponent)
-    let backup = Self.backupURL(named: file.lastPathComponent, sha256: digest, in: backupDirectory)
-    let now = environment.now()
-    var wroteBackup = false
-    // Stored text is inert whatever its origin: text of memories and tasks is sanitized and
-    // tags normalized as at capture and at import (chat messages are kept verbatim, as import
-    // keeps activity).
-    let ws = ImportAnalysis.sanitized(result.workspace)
-    do {
-      try store.write { tx in
-        for c in ws.conversations { try tx.insertConversation(c) }
-        for m in ws.messages { try tx.insertMessage(m) }
-        var settings = ws.settings
-        settings.knowledgeItemLimit = try tx.settings().knowledgeItemLimit
-        try tx.setSettings(settings)
-        for m in ws.memories {
-          try Self.naming("memory \(m.id.uuidString)", in: file) {
-            let rowid = try tx.insertMemory(m)
-            try LexicalIndexStore.index(memory: m, rowID: rowid, in: tx)
-          }
-        }
-        for t in ws.tasks { try Self.naming("task \(t.id.uuidString)", in: file) { try tx.insertTask(t) } }
-        for r in ws.receipts { try tx.insertReceipt(r) }
-        for c in ws.checkpoints { try tx.insertCheckpoint(c) }
-        for q in result.quarantined {
-          try tx.insertQuarantine(
-            .init(sourceFile: file.lastPathComponent, collection: q.collection, recordIndex: q.index ?? -1,
-                  reason: q.reason, raw: q.rawJSON, quarantinedAt: now))
-        }
-        try tx.recordLegacyImport(
-          .init(sha256: digest, fileName: file.lastPathComponent, backupPath: backup.path,
-                sourceVersion: result.sourceVersion, importedAt: now))
-        let d = try DigestBuilder.build(tx, id: environment.makeID(), now: now, trigger: .manual)
-        try tx.insertDigest(d)
-        // Inside the transaction, so a failed backup imports nothing; not in a rehearsal on a
-        // workspace that does not exist yet, which must leave no file behind.
-        if !tx.isRehearsal {
-          _ = try Self.writeBackup(data, named: file.lastPathComponent, sha256: digest, in: backupDirectory)
-          wroteBackup = true
-        }
-      }
-    } catch {
-      // The import did not happen: the backup of a file that was not imported is removed again.
-      if wroteBackup { try? FileManager.default.removeItem(at: backup) }
-      throw error
-    }
-    return LegacyMigrationReport(
-      sourcePath: file.path, sha256: digest, alreadyImported: false, sourceVersion: result.sourceVersion,
-      backupPath: backup.path,
-      imported: [
-        "conversations": ws.conversations.count, "messages": ws.messages.count, "memories": ws.memories.count,
-        "tasks": ws.tasks.count, "receipts": ws.receipts.count, "checkpoints": ws.checkpoints.count, "settings": 1,
-      ],
-      quarantined: result.quarantined, integrityProblems: result.integrityProblems)
-  }
-
-  /// Imports `<directory>/workspace.json` when it exists and has not been imported yet.
-  /// - Returns: the report, or nil when there is no legacy file or it was imported before.
-  public func importLegacyWorkspaceIfPresent(in directory: URL) throws -> LegacyMigrationReport? {
-    let file = directory.appendingPathComponent(Self.legacyFileName)
-    guard FileManager.default.fileExists(atPath: file.path), !store.isReadOnly else { return nil }
-    let report = try importLegacyWorkspace(file: file, backupDirectory: directory.appendingPathComponent("legacy-backups"))
-    return report.alreadyImported ? nil : report
   }
 
   /// Writes `data` to `<directory>/<name>.<sha12>.backup`, mode 0600 from creation, atomically

@@ -366,8 +366,12 @@ enum LexicalIndexStore {
   }
 
   /// How many documents `lexical_stale` lists (see ``reindexStale(in:)``).
+  /// None when the table does not exist yet: a workspace from an earlier build, read where
+  /// it cannot be written, before schema step 0006 could add it.
   static func staleCount(_ tx: WorkspaceTransaction) throws -> Int {
-    Int(try tx.db.integer("SELECT count(*) FROM lexical_stale"))
+    let exists = try tx.db.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'lexical_stale'")
+    guard exists > 0 else { return 0 }
+    return Int(try tx.db.integer("SELECT count(*) FROM lexical_stale"))
   }
 
   /// Deletes every index row and indexes every knowledge item and memory again (repair), and
