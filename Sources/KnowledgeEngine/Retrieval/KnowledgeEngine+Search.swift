@@ -255,7 +255,7 @@ extension KnowledgeEngine {
       return try rebuildStore.write { tx in
         if let outcome = try current(tx) { return outcome }
         let built = try LexicalIndexStore.storedTokenizerVersion(tx)
-        let documents = try staged.install(in: tx)
+        let documents = try staged.install(in: tx).documents
         try StagedIndexRebuild.dropTables(tx.db)
         return .rebuilt(from: built, documents: documents)
       }

@@ -53,6 +53,15 @@ struct StagedIndexRebuild: Sendable {
   private static let postingTable = "temp.lexical_rebuild_posting"
   private static let documentTable = "temp.lexical_rebuild_document"
   private static let excludedTable = "temp.lexical_rebuild_excluded"
+  // Built once: the connection finds its prepared statement by the text, for every row.
+  private static let insertPosting = """
+    INSERT INTO \(loadTable)(term_id, doc, kind, title_length, tags_length, content_length,
+      title_frequency, tags_frequency, content_frequency, positions) VALUES (?,?,?,?,?,?,?,?,?,?)
+    """
+  private static let insertDocument = """
+    INSERT INTO \(documentTable)(doc, kind, title_length, tags_length, content_length, terms)
+      VALUES (?,?,?,?,?,?)
+    """
 
   /// Phase 1: reads and tokenizes every record and stages the index rows.
   /// - Parameter tx: a read (or write) transaction of the connection that will install them.
@@ -114,11 +123,7 @@ struct StagedIndexRebuild: Sendable {
         ids.append(id)
         let tf = occurrence.termFrequencies
         try db.run(
-          """
-          INSERT INTO \(Self.loadTable)(term_id, doc, kind, title_length, tags_length,
-            content_length, title_frequency, tags_frequency, content_frequency, positions)
-            VALUES (?,?,?,?,?,?,?,?,?,?)
-          """,
+          Self.insertPosting,
           [
             .integer(id), .integer(entry.key), .integer(kind),
             .integer(Int64(fieldLengths.title)), .integer(Int64(fieldLengths.tags)),
@@ -128,10 +133,7 @@ struct StagedIndexRebuild: Sendable {
           ])
       }
       try db.run(
-        """
-        INSERT INTO \(Self.documentTable)(doc, kind, title_length, tags_length, content_length,
-          terms) VALUES (?,?,?,?,?,?)
-        """,
+        Self.insertDocument,
         [
           .integer(entry.key), .integer(kind), .integer(Int64(fieldLengths.title)),
           .integer(Int64(fieldLengths.tags)), .integer(Int64(fieldLengths.content)),
@@ -147,9 +149,10 @@ struct StagedIndexRebuild: Sendable {
   /// since ``stage(in:)``'s snapshot, and records this build's ``Tokenizer/version``. Only
   /// `lexical_*` rows and the version are written; no record is touched.
   /// - Parameter tx: a write transaction of the connection that staged the rows.
-  /// - Returns: the number of documents the index now holds.
+  /// - Returns: the number of documents the index now holds, and how many of them were caught
+  ///   up (added, changed or removed since the snapshot; 0 when nothing was committed since).
   /// - Throws: storage errors.
-  func install(in tx: WorkspaceTransaction) throws -> Int {
+  func install(in tx: WorkspaceTransaction) throws -> (documents: Int, caughtUp: Int) {
     let db = tx.db
     var documentFrequencies = self.documentFrequencies
     var documentCount = self.documentCount
@@ -235,7 +238,7 @@ struct StagedIndexRebuild: Sendable {
     for entry in additions {
       try LexicalIndexStore.index(entry.document, key: entry.key, in: tx)
     }
-    return Int(documentCount) + additions.count
+    return (Int(documentCount) + additions.count, Set(excluded + additions.map(\.key)).count)
   }
 
   /// Drops the temporary tables, if any (after installing, or after a failure).

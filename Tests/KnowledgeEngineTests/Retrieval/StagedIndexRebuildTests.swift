@@ -61,11 +61,13 @@ struct StagedIndexRebuildTests {
     }
     if writer == .sameConnection { changed = try Self.writeMeanwhile(writing, items: items) }
     let ids = try #require(changed)
-    let documents = try rebuilding.write { tx in
-      let documents = try staged.install(in: tx)
+    let (documents, caughtUp) = try rebuilding.write { tx in
+      let installed = try staged.install(in: tx)
       try StagedIndexRebuild.dropTables(tx.db)
-      return documents
+      return installed
     }
+    // The revised item, the added one, the deleted one, the new memory and its mirror.
+    #expect(caughtUp == 5)
 
     let engine = KnowledgeEngine(store: store)
     // requests + memory and its knowledge mirror − deleted + added + new memory and mirror.
@@ -87,14 +89,23 @@ struct StagedIndexRebuildTests {
     #expect(temporary == 0)
   }
 
-  @Test("nothing written between staging and installing: no catch-up, the same rows as a one-transaction rebuild")
-  func noWritesMeanwhile() throws {
-    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+  @Test("nothing written between staging and installing: no catch-up, the same rows as indexing one by one", arguments: Writer.allCases)
+  func noWritesMeanwhile(_ connection: Writer) throws {
+    let directory = TemporaryDirectory("staged-rebuild-quiet")
+    defer { directory.remove() }
+    let store: SQLiteWorkspaceStore =
+      connection == .otherConnection ? try SQLiteWorkspaceStore.open(directory: directory.url) : .inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
     for request in LexicalIndexStoreTests.requests { _ = try engine.capture(request) }
     _ = try engine.saveMemory(text: "Prefers tabs over spaces", tags: ["style"])
     let incremental = try LexicalIndexStoreTests.IndexDump(engine)
-    let staged = try engine.store.read { tx in try StagedIndexRebuild.stage(in: tx) }
-    _ = try engine.store.write { tx in try staged.install(in: tx) }
+    let rebuilding = try store.reopened() ?? store
+    _ = try engine.search("tabs")  // Reads on the other connection are no change.
+    let staged = try rebuilding.read { tx in try StagedIndexRebuild.stage(in: tx) }
+    _ = try engine.search("tabs")
+    let installed = try rebuilding.write { tx in try staged.install(in: tx) }
+    #expect(installed.caughtUp == 0, "no record was compared again")
+    #expect(installed.documents == LexicalIndexStoreTests.requests.count + 2)
     #expect(try LexicalIndexStoreTests.IndexDump(engine) == incremental)
   }
 
