@@ -342,13 +342,6 @@ enum LexicalIndexStore {
     try tx.setMeta(tokenizerVersionKey, String(Tokenizer.version))
   }
 
-  /// The number of records the index should hold: knowledge items plus memories.
-  static func documentCount(in tx: WorkspaceTransaction) throws -> Int {
-    Int(
-      try tx.db.integer(
-        "SELECT (SELECT count(*) FROM knowledge) + (SELECT count(*) FROM memory)"))
-  }
-
   /// The searchable view of a row read by ``forEachDocumentChunk(in:_:)``.
   static func document(_ row: SearchableRow) -> (document: IndexedDocument, key: Int64) {
     guard let kind = row.kind else {
