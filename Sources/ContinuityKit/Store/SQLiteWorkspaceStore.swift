@@ -519,14 +519,16 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     }
   }
 
-  /// Another store on the same database file with a SQLite connection of its own, so that
-  /// long work (the staged search-index rebuild) neither holds this store's connection nor
-  /// mixes its temporary tables with it; nil for the in-memory store, whose database no other
-  /// connection can reach.
+  /// Another store on the same database file with a SQLite connection of its own (and this
+  /// one's busy timeout), so that long work (the staged search-index rebuild) neither holds
+  /// this store's connection nor mixes its temporary tables with it; nil for the in-memory
+  /// store, whose database no other connection can reach.
   /// - Throws: what ``open(directory:readOnly:create:)`` throws.
   package func reopened() throws(WorkspaceError) -> SQLiteWorkspaceStore? {
     guard let directory else { return nil }
-    return try Self.open(directory: directory, readOnly: isReadOnly, create: false)
+    let store = try Self.open(directory: directory, readOnly: isReadOnly, create: false)
+    store.setBusyTimeout(milliseconds: connection.withLock { $0.busyTimeoutMilliseconds })
+    return store
   }
 
   /// Sets how long this store's writes wait for another connection's lock (tests shorten

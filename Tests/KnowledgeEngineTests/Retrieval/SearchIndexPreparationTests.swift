@@ -210,6 +210,43 @@ struct SearchIndexPreparationTests {
     #expect(try Self.records(engines[1].store) == before)
   }
 
+  @Test("another process's long write keeps it from being rebuilt: said as busy, not read-only; the search still finds everything")
+  func busyRebuild() throws {
+    let directory = TemporaryDirectory("index-upgrade-busy")
+    defer { directory.remove() }
+    let store = try SQLiteWorkspaceStore.open(directory: directory.url)
+    let items = try Self.populate(store)
+    try Self.makeVersion1(store)
+    store.setBusyTimeout(milliseconds: 200)
+    let seen = Mutex<[SearchIndexPreparation]>([])
+    let engine = KnowledgeEngine(store: store, searchIndexObserver: { p in seen.withLock { $0.append(p) } })
+
+    let other = try SQLiteWorkspaceStore.open(directory: directory.url)
+    let holding = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      _ = try? other.write { tx in
+        try tx.setMeta("held", "yes")
+        holding.signal()
+        release.wait()
+      }
+      finished.signal()
+    }
+    holding.wait()
+    let response = try engine.search("oresund")
+    release.signal()
+    finished.wait()
+
+    #expect(response.results.map(\.id) == [items[0].id])
+    let busy = SearchIndexPreparation.stale(builtWith: .version(1), obstacle: .busy(waitedMilliseconds: 200))
+    #expect(seen.withLock { $0 } == [busy])
+    #expect(try Self.storedVersion(store) == "1")
+    // The lock released, the next search rebuilds it.
+    #expect(try engine.search("oresund").results.map(\.id) == [items[0].id])
+    #expect(seen.withLock { $0 }.last == .rebuilt(from: .version(1), documents: Self.requests.count + 2))
+  }
+
   @Test("a new workspace is never stale: it records its version with its first document")
   func newWorkspaceRecordsItsVersion() throws {
     let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())

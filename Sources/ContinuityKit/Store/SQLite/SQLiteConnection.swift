@@ -29,7 +29,7 @@ package final class SQLiteConnection {
   private var handle: OpaquePointer?
   private var cache: [String: OpaquePointer] = [:]
   /// The busy timeout last set, in milliseconds (named by ``WorkspaceError/busy(file:waitedMilliseconds:)``).
-  private var busyTimeoutMilliseconds: Int32 = 0
+  package private(set) var busyTimeoutMilliseconds: Int32 = 0
 
   /// Opens (creating when `create`) the database at `path` (`:memory:` for a private
   /// in-memory database).
