@@ -100,6 +100,7 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
     // An id the user named that no record has is "not found", wherever it was named.
     case .validation(let v) where v.missingRecord != nil: return (ExitCode.notFound, "notFound", e.description)
     case .validation, .capacity: return (ExitCode.validation, "validation", e.description)
+    case .busy: return (ExitCode.storage, "busy", e.description)
     case .storage, .damaged, .fileSystem, .readOnly, .newerSchema: return (ExitCode.storage, "storage", e.description)
     }
   case let e as ValidationError where e.missingRecord != nil:

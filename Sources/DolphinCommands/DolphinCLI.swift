@@ -246,13 +246,10 @@ final class CommandContext {
   /// A workspace path that is, or goes through, a symbolic link loop exits 4, one through a
   /// link to nothing 3, naming the link
   /// (``Commands/requireNoSymbolicLinkInTheWay(of:option:consequence:)``). Commands that write
-  /// import a legacy `workspace.json` found in the directory on first use. A search index built
-  /// with another tokenizer version is rebuilt (see
-  /// ``WorkspaceOpening/prepareSearchIndex(store:console:program:)``) unless
-  /// `preparingSearchIndex` is false (`reindex`, which rebuilds it anyway).
-  func openStore(_ access: WorkspaceAccess, preparingSearchIndex: Bool = true) throws
-    -> SQLiteWorkspaceStore
-  {
+  /// import a legacy `workspace.json` found in the directory as part of their first write.
+  /// Nothing else is written: a search index built with another tokenizer version is left for
+  /// the first operation that ranks (see ``engine(_:)``).
+  func openStore(_ access: WorkspaceAccess) throws -> SQLiteWorkspaceStore {
     let directory = workspaceDirectory
     try Commands.requireNoSymbolicLinkInTheWay(
       of: directory.path, option: workspaceOption, consequence: "nothing was read or created")
@@ -290,17 +287,17 @@ final class CommandContext {
     if access != .read {
       try WorkspaceOpening.afterOpen(store: store, directory: directory, console: console)
     }
-    if preparingSearchIndex {
-      try WorkspaceOpening.prepareSearchIndex(store: store, console: console, program: "dolphin")
-    }
     return store
   }
 
-  /// An engine over the workspace opened by ``openStore(_:preparingSearchIndex:)``.
-  func engine(_ access: WorkspaceAccess, preparingSearchIndex: Bool = true) throws
-    -> KnowledgeEngine
-  {
-    KnowledgeEngine(store: try openStore(access, preparingSearchIndex: preparingSearchIndex))
+  /// An engine over the workspace opened by ``openStore(_:)``. When an operation that ranks
+  /// finds the search index made by another tokenizer version, the engine rebuilds it (or
+  /// searches in memory) and the notice goes to standard error
+  /// (``WorkspaceOpening/searchIndexNotices(console:program:)``).
+  func engine(_ access: WorkspaceAccess) throws -> KnowledgeEngine {
+    KnowledgeEngine(
+      store: try openStore(access),
+      searchIndexObserver: WorkspaceOpening.searchIndexNotices(console: console, program: "dolphin"))
   }
 
   /// Asks for confirmation of `plan` unless `--yes`.

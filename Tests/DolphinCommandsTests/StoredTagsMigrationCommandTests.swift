@@ -29,7 +29,14 @@ struct StoredTagsMigrationCommandTests {
     let items = try #require(list["items"] as? [[String: Any]])
     #expect(items.map { $0["id"] as? String } == [id])
     #expect(items.first?["tags"] as? [String] == ["storage", "sqlite"])
-    // The search index was brought in step by that first (read-only) command.
+    // Commands that do not rank leave the search index as it is; doctor says what is pending.
+    let before = try cli.run(["doctor"])
+    #expect(before.status == 5, "\(before.stdout)")
+    #expect(before.stdout.contains("predate a change to their record's tags"), "\(before.stdout)")
+    // The first command that ranks indexes the rewritten item again, and finds it by its tags.
+    let search = try cli.json(["search", "sqlite"])
+    let results = try #require(search["results"] as? [[String: Any]])
+    #expect(results.map { $0["id"] as? String } == [id])
     let doctor = try cli.run(["doctor"])
     #expect(doctor.status == 0, "\(doctor.stdout)")
     #expect(doctor.stdout.contains("Doctor: healthy."))

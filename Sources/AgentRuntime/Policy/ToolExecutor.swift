@@ -87,6 +87,13 @@ public struct ToolExecutor: Sendable {
     }
     // Between approval and commit: a cancelled run writes nothing.
     if Task.isCancelled { return finish(.cancelled, risk: tool.risk, args: canonical, approval: approval, output: nil, error: .cancelled, message: "cancelled before the call ran") }
+    if tool.usesSearchIndex(args) {
+      // Rebuilding a stale index writes index rows only, never a record: it is done here, by
+      // the executor's engine (whose observer reports it), not by the tool, whose store refuses
+      // every write when the tool is read-only. When it cannot be done the tool's search
+      // indexes in memory.
+      _ = try? engine.prepareSearchIndex()
+    }
     let store: any WorkspaceStore = tool.risk == .readOnly ? ReadOnlyStoreView(engine.store) : engine.store
     let context = ToolContext(engine: KnowledgeEngine(store: store, environment: engine.environment), recentExcerpts: recentExcerpts)
     do {

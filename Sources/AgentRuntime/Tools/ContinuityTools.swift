@@ -31,6 +31,7 @@ enum ContinuityTools {
       ToolProperty("limit", .integer(minimum: 1, maximum: Limits.searchResultsMaximum), default: .integer(Limits.searchResultsDefault), "Most results."),
     ]),
     outputSchema: SearchTools.searchOutputSchema, risk: .readOnly, isIdempotent: true,
+    usesSearchIndex: { _ in true },
     handler: { args, ctx in
       let kinds = ToolRendering.strings(args, "kinds").compactMap(KnowledgeKind.init(rawValue:))
       return try SearchTools.render(
@@ -131,6 +132,7 @@ enum ContinuityTools {
     ]),
     outputSchema: ToolRendering.outputSchema(["handoff": ToolRendering.anyObject], required: ["handoff"]),
     risk: .localWrite, isIdempotent: false,
+    usesSearchIndex: { args in args["autoSelect"]?.bool == true },
     handler: { args, ctx in
       let created = try ctx.engine.createHandoff(HandoffRequest(
         focus: args["focus"]?.string ?? "", summary: args["summary"]?.string, nextSteps: ToolRendering.strings(args, "nextSteps"),

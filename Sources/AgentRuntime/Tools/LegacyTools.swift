@@ -14,6 +14,7 @@ enum LegacyTools {
       ToolProperty("limit", .integer(minimum: 1, maximum: Limits.searchResultsMaximum), default: .integer(Limits.searchResultsDefault), "Most results."),
     ]),
     outputSchema: SearchTools.searchOutputSchema, risk: .readOnly, isIdempotent: true,
+    usesSearchIndex: { _ in true },
     handler: { args, ctx in
       try SearchTools.render(try ctx.engine.search(args["query"]?.string ?? "", kinds: [], includeMemories: true, memoriesOnly: true, limit: args["limit"]?.int ?? Limits.searchResultsDefault))
     })

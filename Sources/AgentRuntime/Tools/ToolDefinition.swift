@@ -57,12 +57,17 @@ public struct ToolDefinition: Sendable {
   public var outputCap: Int
   /// Whether the tool exists on this platform/configuration (capability gating).
   public var isAvailable: Bool
+  /// Whether a call with these (normalized) arguments ranks records over the persisted search
+  /// index. The executor then prepares the index first (``KnowledgeEngine/prepareSearchIndex()``),
+  /// so that a stale one is rebuilt once instead of indexed in memory by every call.
+  public var usesSearchIndex: @Sendable (JSONObject) -> Bool
   /// Runs the tool with normalized arguments (a JSON object).
   public var handler: @Sendable (JSONObject, ToolContext) async throws -> ToolOutput
 
   public init(
     name: String, title: String, description: String, input: ToolSchema, outputSchema: JSONValue,
     risk: RiskClass, isIdempotent: Bool, outputCap: Int = Limits.renderedToolOutput, isAvailable: Bool = true,
+    usesSearchIndex: @escaping @Sendable (JSONObject) -> Bool = { _ in false },
     handler: @escaping @Sendable (JSONObject, ToolContext) async throws -> ToolOutput
   ) {
     self.name = name
@@ -74,6 +79,7 @@ public struct ToolDefinition: Sendable {
     self.isIdempotent = isIdempotent
     self.outputCap = min(outputCap, Limits.renderedToolOutput)
     self.isAvailable = isAvailable
+    self.usesSearchIndex = usesSearchIndex
     self.handler = handler
   }
 

@@ -530,7 +530,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         mode = try conn.first("PRAGMA journal_mode = WAL") { $0.text(0) }
         break
       } catch {
-        guard case .storage(_, let code, _) = error, code & 0xff == 5, Date() < deadline else { throw error }
+        guard case .busy = error, Date() < deadline else { throw error }
         usleep(UInt32.random(in: 2_000...20_000))  // SQLITE_BUSY: the other open holds the lock
       }
     }
@@ -735,6 +735,24 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       if databasePath != ":memory:", stat(databasePath + "-wal", &st) == 0 { walBytes = Int64(st.st_size) }
       return Compaction(walBytes: walBytes, freePages: free, checkpointBusy: busy != 0)
     }
+  }
+
+  /// Another store on the same database file with a SQLite connection of its own (and this
+  /// one's busy timeout), so that long work (the staged search-index rebuild) neither holds
+  /// this store's connection nor mixes its temporary tables with it; nil for the in-memory
+  /// store, whose database no other connection can reach.
+  /// - Throws: what ``open(directory:readOnly:create:)`` throws.
+  package func reopened() throws(WorkspaceError) -> SQLiteWorkspaceStore? {
+    guard let directory else { return nil }
+    let store = try Self.open(directory: directory, readOnly: isReadOnly, create: false)
+    store.setBusyTimeout(milliseconds: connection.withLock { $0.busyTimeoutMilliseconds })
+    return store
+  }
+
+  /// Sets how long this store's writes wait for another connection's lock (tests shorten
+  /// ``busyTimeoutMilliseconds``).
+  package func setBusyTimeout(milliseconds: Int32) {
+    connection.withLock { $0.setBusyTimeout(milliseconds: milliseconds) }
   }
 
   /// The workspace directory holding the database, or nil for the in-memory store.

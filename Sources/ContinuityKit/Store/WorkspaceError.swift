@@ -10,6 +10,11 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
   case notFound(recordType: String, id: String)
   /// SQLite reported an error for `file` (`:memory:` for the in-memory store).
   case storage(file: String, code: Int32, message: String)
+  /// Another connection held the write lock of `file` for longer than this one waited
+  /// (`waitedMilliseconds`, the busy timeout): another process was in the middle of a long
+  /// write, such as a search-index rebuild or a large import. The operation was rolled back, so
+  /// nothing was written; trying again later succeeds.
+  case busy(file: String, waitedMilliseconds: Int)
   /// The database at `file` has schema `found`, newer than this build's `supported`; it was
   /// opened read-only and will not be written.
   case newerSchema(file: String, found: Int, supported: Int)
@@ -34,6 +39,12 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
       return "no \(type) has the id \(id)"
     case .storage(let file, let code, let message):
       return "storage error in \(file): SQLite error \(code): \(message)"
+    case .busy(let file, let waited):
+      let seconds = waited % 1000 == 0 ? "\(waited / 1000) s" : "\(waited) ms"
+      return
+        "\(file) is busy: another process (another dolphin, e.g. rebuilding the search index or "
+        + "importing) held a long write for more than \(seconds), so this command gave up waiting; "
+        + "nothing was written. Try again in a moment"
     case .newerSchema(let file, let found, let supported):
       return
         "\(file) has workspace schema \(found), newer than this build supports (\(supported)); "

@@ -164,8 +164,10 @@ enum Commands {
       discussion: """
         Opens the workspace read-only and never repairs by overwriting (after a crash it first lets SQLite
         finish its own recovery, which restores the last committed state). Checks SQLite's integrity, dangling
-        references, and that the search index agrees with the stored records (every knowledge item and
-        memory indexed, no index entry without its record). Exit 5 when a problem is found or the database
+        references, that the search index agrees with the stored records (every knowledge item and
+        memory indexed, no index entry without its record), and that it was made by this build's
+        tokenizer (an older one's is rebuilt by the next search; a newer dolphin's is noted, not a
+        problem, and left alone). Exit 5 when a problem is found or the database
         cannot be opened (the report says why: read-only, not a directory, permission denied, not a
         database; the checks are then "not run"); exit 3 when there is no workspace, or when the workspace
         path is a symbolic link to nothing; exit 4 when it is a symbolic link loop.
@@ -192,13 +194,18 @@ enum Commands {
         var malformedRecords: [WorkspaceTransaction.MalformedJSON]
         var referenceProblems: [String]
         var searchIndexProblems: [String]
+        /// Facts about the search index that are not problems (one built by a newer dolphin).
+        var searchIndexNotes: [String]
         var quarantined: Int
         var credentials: CredentialFlagReport
         var advice: [String]
       }
       var report = Report(
         databasePath: dbPath, ok: true, openProblem: nil, readOnlyReason: nil, checksRun: false, integrityCheck: [],
-        malformedRecords: [], referenceProblems: [], searchIndexProblems: [], quarantined: 0, credentials: CredentialFlagReport(), advice: [])
+        malformedRecords: [], referenceProblems: [], searchIndexProblems: [], searchIndexNotes: [], quarantined: 0,
+        credentials: CredentialFlagReport(), advice: [])
+      var indexDisagrees = false
+      var tokenizer = SearchIndexTokenizerStatus.current
       var exitCode = ExitCode.storage
       var store: SQLiteWorkspaceStore?
       switch Result(catching: { () throws(WorkspaceError) in try SQLiteWorkspaceStore.open(directory: dir, readOnly: true) }) {
@@ -241,7 +248,26 @@ enum Commands {
             // status lists the malformed records among its problems; doctor shows them on their own.
             let malformed = Set(report.malformedRecords.map(\.description))
             report.referenceProblems = s.integrityProblems.filter { !malformed.contains($0) }
-            report.searchIndexProblems = try KnowledgeEngine(store: store).verifySearchIndex()
+            let engine = KnowledgeEngine(store: store)
+            report.searchIndexProblems = try engine.verifySearchIndex()
+            indexDisagrees = !report.searchIndexProblems.isEmpty
+            tokenizer = try engine.searchIndexTokenizerStatus()
+            switch tokenizer {
+            case .current: break
+            case .stale(let built):
+              let index: String
+              switch built {
+              case .version(let n): index = "the search index was built with tokenizer version \(n)"
+              case .unreadable: index = "the search index records \(built) of its tokenizer"
+              }
+              report.searchIndexProblems.append(
+                "\(index); this build tokenizes with version \(Tokenizer.version), so stored terms may not "
+                  + "match queries until it is rebuilt")
+            case .newer(let n):
+              report.searchIndexNotes.append(
+                "the search index was built by a newer dolphin (tokenizer version \(n); this build's is "
+                  + "\(Tokenizer.version)); this build leaves it as it is and its searches read every record instead")
+            }
             report.quarantined = s.quarantined
             report.credentials = s.credentials
           }
@@ -274,10 +300,21 @@ enum Commands {
           "Reference problems were found (dangling references or supersede cycles); they name the ids involved. "
             + "Delete or fix the records that hold them.")
       }
-      if !report.searchIndexProblems.isEmpty {
+      if indexDisagrees {
         report.advice.append(
           "The search index disagrees with the stored records (the records themselves are intact); "
             + "`dolphin reindex` rebuilds it from them.")
+      }
+      switch tokenizer {
+      case .current: break
+      case .stale:
+        report.advice.append(
+          "The search index was made by an older tokenizer, or its version is unreadable (the records are intact); "
+            + "the first search run where the workspace can be written rebuilds it, or run `dolphin reindex` now.")
+      case .newer:
+        report.advice.append(
+          "A newer dolphin built the search index. This build searches without it (slower) and leaves it alone, so "
+            + "the two builds do not rebuild it back and forth; upgrade this dolphin to search it directly.")
       }
       if report.credentials.count > 0 {
         report.advice.append(
@@ -308,6 +345,7 @@ enum Commands {
           for p in report.referenceProblems.prefix(20) { c.print("  - \(inert(p))") }
           c.print("Search index: " + (report.searchIndexProblems.isEmpty ? "agrees with the records" : "\(report.searchIndexProblems.count) problem(s)"))
           for p in report.searchIndexProblems { c.print("  - \(p)") }
+          for n in report.searchIndexNotes { c.print("  note: \(n)") }
           for line in credentialLines(report.credentials) { c.print(line) }
         }
         for a in report.advice { c.print(a) }

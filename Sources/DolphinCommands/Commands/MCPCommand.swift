@@ -53,20 +53,27 @@ enum MCPCommands {
           "dolphin mcp: dolphin \(DolphinCLI.version), workspace \(directory.path), "
             + "--writes \(policy.rawValue); serving MCP on stdio")
       }
-      do {
-        _ = try workspace.engine()
-      } catch {
-        console.printError("dolphin mcp: warning: \(error)")
+      // Open the workspace (notices, a legacy import) beside the protocol, not before it: the
+      // client's `initialize` is answered at once, and a call that needs the workspace waits
+      // for this open (MCPWorkspace serializes opening).
+      let opening = Task.detached {
+        do {
+          _ = try workspace.engine()
+        } catch {
+          console.printError("dolphin mcp: warning: \(error)")
+        }
       }
       let server = MCPServer.workspaceServer(
         workspace: workspace, writes: policy, version: DolphinCLI.version, verbose: verbose)
       await server.run(transport: StdioTransport(output: protocolOutput))
+      await opening.value
       if verbose { console.printError("dolphin mcp: standard input closed; stopping") }
     })
 
   /// Opens the workspace for the server, as the other commands do, with every notice (open
-  /// warnings, read-only reasons, a legacy import, a search index rebuilt for a new tokenizer)
-  /// on standard error.
+  /// warnings, read-only reasons, a legacy import) on standard error. A search index made by
+  /// another tokenizer version is left for the first tool call that ranks, which rebuilds it
+  /// (or searches in memory) and says so once on standard error.
   static func openEngine(directory: URL, console: Console) throws -> KnowledgeEngine {
     // Created by the first write that succeeds (for the server, the first tool call's receipt),
     // not by starting the server.
@@ -78,8 +85,9 @@ enum MCPCommands {
           + "tools that write will fail")
     }
     try WorkspaceOpening.afterOpen(store: store, directory: directory, console: console, program: "dolphin mcp")
-    try WorkspaceOpening.prepareSearchIndex(store: store, console: console, program: "dolphin mcp")
-    return KnowledgeEngine(store: store)
+    return KnowledgeEngine(
+      store: store,
+      searchIndexObserver: WorkspaceOpening.searchIndexNotices(console: console, program: "dolphin mcp"))
   }
 
   /// Gives the protocol a private copy of standard output and points descriptor 1 at standard

@@ -100,7 +100,7 @@ extension SearchCommands {
   static let reindex = Command(
     spec: CommandSpec(path: ["reindex"], summary: "Rebuild the search index from the stored records (repair)."),
     run: { ctx in
-      let engine = try ctx.engine(.update, preparingSearchIndex: false)
+      let engine = try ctx.engine(.update)
       let n = try engine.rebuildSearchIndex()
       let problems = try engine.verifySearchIndex()
       if ctx.json {

@@ -1,20 +1,28 @@
 import ContinuityKit
 import Foundation
 import KnowledgeEngine
+import Synchronization
 
 /// Work done when a command opens a workspace: importing a legacy `workspace.json` on first
-/// use, and rebuilding a search index made by another tokenizer version.
+/// use; and how a search index made by another tokenizer version is reported.
 enum WorkspaceOpening {
-  /// Rebuilds the search index when an upgrade changed the tokenizer
-  /// (``KnowledgeEngine/prepareSearchIndex()``), and says so in one line on standard error —
-  /// also when it could not be rebuilt (a read-only workspace), so searches index in memory.
-  /// Prints nothing when the index is current.
+  /// What an engine tells its host about the search index
+  /// (``KnowledgeEngine/searchIndexObserver``), as one line on standard error per distinct
+  /// notice: that the index was rebuilt, or why it was not and searches index in memory.
+  ///
+  /// Only the operations that rank call the observer (a search, an auto-selected handoff, an
+  /// agent's search tool), so nothing is said — or written — by commands that do not search.
+  /// An operation that finds the index unusable more than once (an `ask` searching twice, an
+  /// MCP server answering many searches) prints its notice once.
   /// - Parameter program: how notices start, `dolphin` or `dolphin mcp`.
-  /// - Throws: storage errors from reading the index version; never for a failed rebuild.
-  static func prepareSearchIndex(store: SQLiteWorkspaceStore, console: Console, program: String)
-    throws
+  static func searchIndexNotices(console: Console, program: String)
+    -> @Sendable (SearchIndexPreparation) -> Void
   {
-    if let notice = try KnowledgeEngine(store: store).prepareSearchIndex().notice {
+    let printed = Mutex<Set<String>>([])
+    return { preparation in
+      guard let notice = preparation.notice, printed.withLock({ $0.insert(notice).inserted }) else {
+        return
+      }
       console.printError("\(program): notice: \(notice)")
     }
   }

@@ -8,15 +8,26 @@ public final class KnowledgeEngine: Sendable {
   public let store: any WorkspaceStore
   /// Injected clock and id source.
   public let environment: Environment
+  /// Told what ``prepareSearchIndex()`` found whenever the search index is not
+  /// ``SearchIndexPreparation/current`` — it was rebuilt, or could not be and searches index in
+  /// memory — so a host can say so (the `dolphin` CLI prints a notice on standard error). It is
+  /// called by the operations that rank, each time they find the index unusable; a host that
+  /// prints should print each notice once.
+  public let searchIndexObserver: (@Sendable (SearchIndexPreparation) -> Void)?
   /// Posting lists of recent searches, valid while the database is unchanged.
   let postingCache = PostingCache()
 
   /// - Parameters:
   ///   - store: a file or in-memory store.
   ///   - environment: time and ids (`.live` by default; tests inject fixed ones).
-  public init(store: any WorkspaceStore, environment: Environment = .live) {
+  ///   - searchIndexObserver: see ``searchIndexObserver``.
+  public init(
+    store: any WorkspaceStore, environment: Environment = .live,
+    searchIndexObserver: (@Sendable (SearchIndexPreparation) -> Void)? = nil
+  ) {
     self.store = store
     self.environment = environment
+    self.searchIndexObserver = searchIndexObserver
   }
 }
 

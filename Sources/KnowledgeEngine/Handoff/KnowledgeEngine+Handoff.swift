@@ -66,6 +66,11 @@ extension KnowledgeEngine {
     let id = environment.makeID()
     let now = environment.now()
     let ranker = continuityRanker
+    if request.autoSelect {
+      // Ranking needs a usable index: a stale one is rebuilt here, in transactions of its own,
+      // rather than inside the handoff's (which would hold the write lock for the rebuild).
+      try prepareSearchIndex()
+    }
     return try store.write { tx in
       var knowledgeIDs = Self.unique(request.knowledgeIDs)
       var taskIDs = Self.unique(request.taskIDs)

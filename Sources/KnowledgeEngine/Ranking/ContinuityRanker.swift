@@ -55,8 +55,9 @@ package struct ContinuityRanker: Sendable {
     mode: RetrievalMode.hybridLexical.rawValue,
     rankKnowledge: { query, limit, tx in
       let kinds = Set(KnowledgeKind.allCases.map { DocumentKind.knowledge($0) })
-      // Never a stale index: rebuilt first in a write transaction, indexed in memory in a read.
-      let index = try WorkspaceSearchIndex.resolve(tx) { _ in SQLiteLexicalIndex(tx: tx) }
+      // Never a stale index: the caller prepares it before its transaction
+      // (``KnowledgeEngine/createHandoff(_:)``); if it is still unusable, index in memory.
+      let index = try WorkspaceSearchIndex.resolve(tx) { SQLiteLexicalIndex(tx: tx) }
       return try HybridLexicalRanker().search(query, in: index, kinds: kinds, limit: limit).results
         .map { RankedMatch(id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms) }
     },

@@ -1,14 +1,15 @@
 import ContinuityKit
 import Foundation
+import Synchronization
 
 extension KnowledgeEngine {
   /// Ranked lexical search (mode `hybrid-lexical`, algorithm `hybrid-lexical-v1`) over the
   /// index persisted in the workspace database. See ``HybridLexicalRanker`` for the scoring.
   ///
-  /// Never over a stale index: one built with another ``Tokenizer/version`` is rebuilt first
-  /// (``prepareSearchIndex()``); on a read-only store, or when that rebuild fails, this search
-  /// indexes the records in memory instead — the same results, in time proportional to the
-  /// workspace.
+  /// Never over a stale index: one built with an older ``Tokenizer/version`` is rebuilt first
+  /// (``prepareSearchIndex()``, which tells ``searchIndexObserver``); on a read-only store, when
+  /// that rebuild cannot be done, or when a newer dolphin built the index, this search indexes
+  /// the records in memory instead — the same results, in time proportional to the workspace.
   ///
   /// - Parameters:
   ///   - query: 1…500 characters, not only whitespace. Text is data: no character is syntax.
@@ -70,38 +71,35 @@ extension KnowledgeEngine {
 
   /// The index to rank against inside `tx`, read through ``postingCache`` and validated against
   /// `tx`'s change stamp (read before anything else in the transaction); see
-  /// ``WorkspaceSearchIndex/resolve(_:staleRead:persisted:)`` for a stale index.
+  /// ``WorkspaceSearchIndex/resolve(_:whenUnusable:persisted:)`` for an unusable index.
   func searchIndex(
-    _ tx: WorkspaceTransaction, staleRead: PersistedSearchIndex.StaleRead
+    _ tx: WorkspaceTransaction, whenUnusable: PersistedSearchIndex.Unusable
   ) throws -> PersistedSearchIndex? {
     postingCache.validate(try tx.changeStamp())
-    return try .resolve(tx, staleRead: staleRead) { rebuilt in
-      // A rebuild in this transaction moved the stamp on.
-      if rebuilt { postingCache.validate(try tx.changeStamp()) }
-      return CachedLexicalIndex(base: SQLiteLexicalIndex(tx: tx), cache: postingCache)
+    return try .resolve(tx, whenUnusable: whenUnusable) {
+      CachedLexicalIndex(base: SQLiteLexicalIndex(tx: tx), cache: postingCache)
     }
   }
 
   /// Runs `body` in a read transaction with the index to rank against, never a stale one.
   ///
-  /// When the persisted index was built with another tokenizer version and the store can be
-  /// written, it is rebuilt first (``prepareSearchIndex()``), once, rather than indexed in
-  /// memory for every search; on a read-only store, or when that rebuild failed, the search
-  /// indexes the records in memory.
+  /// When the persisted index cannot be used, ``prepareSearchIndex()`` runs first, outside the
+  /// read transaction: it rebuilds a stale index where the store can be written, and tells
+  /// ``searchIndexObserver`` what it did or why it could not. When the index is still unusable
+  /// after that, the search indexes the records in memory.
   func readWithSearchIndex<T: Sendable>(
     _ body: (WorkspaceTransaction, PersistedSearchIndex) throws -> T
   ) throws -> T {
-    var staleRead: PersistedSearchIndex.StaleRead =
-      store.isReadOnly ? .indexInMemory : .rebuildFirst
+    var whenUnusable = PersistedSearchIndex.Unusable.prepareFirst
     while true {
       let attempt: SearchAttempt<T> = try store.read { tx in
-        guard let index = try searchIndex(tx, staleRead: staleRead) else { return .staleIndex }
+        guard let index = try searchIndex(tx, whenUnusable: whenUnusable) else { return .unusableIndex }
         return .done(try body(tx, index))
       }
       if case .done(let value) = attempt { return value }
       try prepareSearchIndex()
-      // Whatever the rebuild did, the next attempt gets an index (in memory if still stale).
-      staleRead = .indexInMemory
+      // Whatever that did, the next attempt gets an index (in memory if still unusable).
+      whenUnusable = .indexInMemory
     }
   }
 
@@ -149,67 +147,139 @@ extension KnowledgeEngine {
     }
   }
 
-  /// Rebuilds the persisted search index when its terms were made by another
-  /// ``Tokenizer/version`` than this build's (an upgrade changed the rules), so that searches
-  /// match stored words again; does nothing when it is current or holds no document. When it is
-  /// current, documents a schema migration listed as stale are indexed again
-  /// (``reindexStaleDocuments()``).
+  /// Rebuilds the persisted search index when its terms were made by an older
+  /// ``Tokenizer/version`` than this build's, or its recorded version is unreadable, so that
+  /// searches match stored words again; does nothing when it is current or holds no document,
+  /// and leaves an index built by a newer dolphin as it is (rebuilding it here would only have
+  /// the newer build rebuild it back). When it is current, documents a schema migration listed
+  /// as stale are indexed again (``reindexStaleDocuments()``).
   ///
-  /// Hosts call it once after opening a workspace (the `dolphin` CLI and `dolphin mcp` do, and
-  /// report the result on standard error); searches call it themselves when they find the index
-  /// stale, so a host that never calls it still never searches a stale index. The rebuild runs
-  /// in one write transaction (`BEGIN IMMEDIATE`) that checks the version again first: when two
-  /// processes open the same workspace at once, the second waits for the first (up to the
-  /// store's busy timeout), finds the index current and does nothing. Only index rows and the
-  /// version are written; no record changes.
+  /// The operations that rank call it when they find the index unusable (``search(_:kinds:includeMemories:memoriesOnly:tag:limit:)``,
+  /// auto-selected handoffs), so a host need not; other operations never write the index. The
+  /// result, unless ``SearchIndexPreparation/current``, goes to ``searchIndexObserver``.
+  ///
+  /// The rebuild holds the write lock only while it installs the new index: the records are
+  /// read and tokenized in a read transaction first (see ``StagedIndexRebuild``), on a
+  /// connection of its own where the database is a file, so other processes — and other calls
+  /// in this one — keep writing meanwhile, and what they write is caught up when it installs.
+  /// The install re-checks the version first, so when two processes rebuild at once the second
+  /// finds the index current and installs nothing. One process rebuilds at a time.
   /// - Returns: ``SearchIndexPreparation/current``,
-  ///   ``SearchIndexPreparation/rebuilt(from:documents:)``, or
-  ///   ``SearchIndexPreparation/stale(builtWith:reason:)`` when it could not be rebuilt (a
-  ///   read-only store, or a failed write: a lock held past the busy timeout, a full disk).
+  ///   ``SearchIndexPreparation/rebuilt(from:documents:)``, ``SearchIndexPreparation/newer(builtWith:)``,
+  ///   or ``SearchIndexPreparation/stale(builtWith:obstacle:)`` when it could not be rebuilt (a
+  ///   read-only store; another process's write lasting past the busy timeout; a failed write).
   /// - Throws: storage errors from reading the version only; a failed rebuild is returned as
   ///   `stale`, so that a command that only reads still works.
   /// - Complexity: two single-row reads when the index is current; otherwise O(*n*) in the
   ///   total text of the workspace.
   @discardableResult
   public func prepareSearchIndex() throws -> SearchIndexPreparation {
-    guard let built = try store.read({ tx in try LexicalIndexStore.staleTokenizerVersion(tx) })
-    else {
+    let outcome = try searchIndexPreparation()
+    if outcome != .current { searchIndexObserver?(outcome) }
+    return outcome
+  }
+
+  /// ``prepareSearchIndex()`` without telling the observer.
+  private func searchIndexPreparation() throws -> SearchIndexPreparation {
+    let built: StoredTokenizerVersion
+    switch try store.read({ tx in try LexicalIndexStore.tokenizerStatus(tx) }) {
+    case .current:
       // Documents a schema migration listed (their tags were rewritten) are indexed again. A
       // failed write leaves them listed for the next call, and `doctor` reports them; a
       // command that only reads still works.
       _ = try? reindexStaleDocuments()
       return .current
+    case .newer(let version): return .newer(builtWith: version)
+    case .stale(let version): built = version
     }
     if store.isReadOnly {
       let reason = (store as? SQLiteWorkspaceStore)?.readOnlyReason ?? "the workspace is read-only"
-      return .stale(builtWith: built, reason: reason)
+      return .stale(builtWith: built, obstacle: .readOnly(reason: reason))
     }
     do {
-      return try store.write { tx in
-        // Another process may have rebuilt it while this one waited for the write lock.
-        guard let built = try LexicalIndexStore.staleTokenizerVersion(tx) else { return .current }
-        return .rebuilt(from: built, documents: try LexicalIndexStore.rebuild(in: tx))
-      }
+      return try rebuildSearchIndex(onlyIfStale: true)
     } catch let WorkspaceError.readOnly(_, reason) {
-      return .stale(builtWith: built, reason: reason)
+      return .stale(builtWith: built, obstacle: .readOnly(reason: reason))
+    } catch let WorkspaceError.busy(_, waited) {
+      return .stale(builtWith: built, obstacle: .busy(waitedMilliseconds: waited))
     } catch {
-      return .stale(builtWith: built, reason: "\(error)")
+      return .stale(builtWith: built, obstacle: .failed(reason: "\(error)"))
     }
   }
 
   /// Deletes and rebuilds the whole lexical index from the stored records (repair), and
-  /// records this build's ``Tokenizer/version``.
+  /// records this build's ``Tokenizer/version``, holding the write lock only to install it
+  /// (see ``prepareSearchIndex()``).
   /// - Returns: the number of documents indexed.
+  /// - Throws: ``WorkspaceError/readOnly(file:reason:)``, ``WorkspaceError/busy(file:waitedMilliseconds:)``
+  ///   when another process's write outlasts the busy timeout; storage errors.
   @discardableResult
   public func rebuildSearchIndex() throws -> Int {
-    try store.write { tx in try LexicalIndexStore.rebuild(in: tx) }
+    if store.isReadOnly {
+      throw WorkspaceError.readOnly(
+        file: store.databasePath,
+        reason: (store as? SQLiteWorkspaceStore)?.readOnlyReason ?? "the workspace is read-only")
+    }
+    guard case .rebuilt(_, let documents) = try rebuildSearchIndex(onlyIfStale: false) else {
+      return 0  // Not reached: a forced rebuild always installs.
+    }
+    return documents
+  }
+
+  /// Serializes this process's rebuilds: a second one waits, then finds the index current.
+  private static let rebuilding = Mutex(())
+
+  /// Stages a new index in a read transaction, then installs it in a write transaction (see
+  /// ``StagedIndexRebuild``), on a connection of its own when the store is a file.
+  /// - Parameter onlyIfStale: do nothing (and say what the index is) unless it is stale, both
+  ///   before staging and, in case another process rebuilt it meanwhile, before installing.
+  private func rebuildSearchIndex(onlyIfStale: Bool) throws -> SearchIndexPreparation {
+    try Self.rebuilding.withLock { _ throws -> SearchIndexPreparation in
+      // A separate connection keeps this store's free for other calls meanwhile, and its
+      // temporary tables apart from theirs.
+      let rebuildStore = try (store as? SQLiteWorkspaceStore)?.reopened() ?? store
+      func current(_ tx: WorkspaceTransaction) throws -> SearchIndexPreparation? {
+        switch try LexicalIndexStore.tokenizerStatus(tx) {
+        case .current: return onlyIfStale ? .current : nil
+        case .newer(let version): return onlyIfStale ? .newer(builtWith: version) : nil
+        case .stale: return nil
+        }
+      }
+      enum Staging: Sendable {
+        case done(SearchIndexPreparation)
+        case staged(StagedIndexRebuild)
+      }
+      let staging: Staging = try rebuildStore.read { tx in
+        if let outcome = try current(tx) { return .done(outcome) }
+        return .staged(try StagedIndexRebuild.stage(in: tx))
+      }
+      guard case .staged(let staged) = staging else {
+        if case .done(let outcome) = staging { return outcome }
+        return .current
+      }
+      defer { _ = try? rebuildStore.read { tx in try StagedIndexRebuild.dropTables(tx.db) } }
+      return try rebuildStore.write { tx in
+        if let outcome = try current(tx) { return outcome }
+        let built = try LexicalIndexStore.storedTokenizerVersion(tx)
+        let documents = try staged.install(in: tx).documents
+        try StagedIndexRebuild.dropTables(tx.db)
+        return .rebuilt(from: built, documents: documents)
+      }
+    }
+  }
+
+  /// How the persisted search index's tokenizer version compares with this build's. Reads
+  /// only. `dolphin doctor` reports it.
+  /// - Throws: storage errors.
+  public func searchIndexTokenizerStatus() throws -> SearchIndexTokenizerStatus {
+    try store.read { tx in try LexicalIndexStore.tokenizerStatus(tx) }
   }
 
   /// Indexes again the documents whose records changed behind the index's back (listed by a
   /// schema migration that rewrote stored tags, see `TagNormalizationStep`).
-  /// ``prepareSearchIndex()`` calls it, so hosts that call that after opening a workspace (the
-  /// CLI and `dolphin mcp` do) and searches get it too; it reads first and writes only when
-  /// something is listed, so it costs one query otherwise.
+  /// ``prepareSearchIndex()`` calls it, and searches call that when documents are listed, so
+  /// no search ranks them by their old entries; it reads first and writes only when something
+  /// is listed, so it costs one query otherwise.
   /// - Returns: how many documents were indexed again.
   /// - Throws: storage errors; ``WorkspaceError/readOnly(file:reason:)`` is never thrown (a
   ///   read-only store is left as it is).
@@ -220,9 +290,9 @@ extension KnowledgeEngine {
   }
 
   /// Checks that the index agrees with the records: every knowledge item and memory has an
-  /// index document and no index document lacks its record, postings and frequencies add up,
-  /// and an index holding documents was built with this build's ``Tokenizer/version``. Reads
-  /// only: a stale index is reported, not rebuilt (see ``prepareSearchIndex()``).
+  /// index document and no index document lacks its record, and postings and frequencies add
+  /// up. Reads only. The tokenizer version the index was built with is not checked here (see
+  /// ``searchIndexTokenizerStatus()``): a stale index is not one that disagrees with the records.
   /// - Returns: problems found (empty when consistent).
   public func verifySearchIndex() throws -> [String] {
     try store.read { tx in
@@ -257,13 +327,8 @@ extension KnowledgeEngine {
       if stale > 0 {
         problems.append(
           "\(stale) search index document(s) predate a change to their record's tags (schema step "
-            + "\(TagNormalizationStep.name)); the next dolphin command that can write the workspace indexes them again, "
+            + "\(TagNormalizationStep.name)); the next search that can write the workspace indexes them again, "
             + "or run `dolphin reindex`")
-      }
-      if let built = try LexicalIndexStore.staleTokenizerVersion(tx) {
-        problems.append(
-          "the search index was built with tokenizer version \(built); this build tokenizes with version "
-            + "\(Tokenizer.version), so queries and stored terms may not match (run `dolphin reindex`)")
       }
       // Postings: each indexed document lists its term ids (8 bytes each), each with one
       // posting row, and each term counts the documents it has postings in. A posting lost or
@@ -297,6 +362,6 @@ typealias PersistedSearchIndex = WorkspaceSearchIndex<CachedLexicalIndex<SQLiteL
 /// One try of ``KnowledgeEngine/readWithSearchIndex(_:)``.
 private enum SearchAttempt<Value: Sendable>: Sendable {
   case done(Value)
-  /// The persisted index is stale and the store can be written: rebuild, then try again.
-  case staleIndex
+  /// The persisted index cannot be used: prepare it, then try again.
+  case unusableIndex
 }

@@ -167,7 +167,7 @@ enum LexicalIndexStore {
     /// Tokenizes and writes one chunk (at most ``batchSize`` documents).
     mutating func add(_ chunk: ArraySlice<(document: IndexedDocument, key: Int64)>) throws {
       let chunk = Array(chunk)
-      let analysed = chunk.map { LexicalIndexer.postings(for: $0.document) }
+      let analysed = LexicalIndexer.postings(forEach: chunk[...])
 
       // term → (document index in the chunk, occurrence index), in document order.
       var occurrencesByTerm: [String: [(document: Int, occurrence: Int)]] = [:]
@@ -319,21 +319,21 @@ enum LexicalIndexStore {
   /// indexed into an empty index, so a new workspace records the version it was built with.
   static let tokenizerVersionKey = "lexicalTokenizerVersion"
 
-  /// The tokenizer version the stored index was built with (0 when the stored value is not a
-  /// number).
-  static func storedTokenizerVersion(_ tx: WorkspaceTransaction) throws -> Int {
-    Int(try tx.meta(tokenizerVersionKey) ?? "1") ?? 0
+  /// The tokenizer version the stored index records (see ``StoredTokenizerVersion/init(stored:)``).
+  static func storedTokenizerVersion(_ tx: WorkspaceTransaction) throws -> StoredTokenizerVersion {
+    StoredTokenizerVersion(stored: try tx.meta(tokenizerVersionKey))
   }
 
-  /// The version the stored index was built with when it is not this build's
-  /// ``Tokenizer/version`` and the index holds at least one document; nil when the index is
-  /// current — or empty, which no tokenizer version can make stale.
+  /// How the stored index's tokenizer version compares with this build's; an index holding no
+  /// document is always ``SearchIndexTokenizerStatus/current``.
   /// - Complexity: two single-row reads.
-  static func staleTokenizerVersion(_ tx: WorkspaceTransaction) throws -> Int? {
+  static func tokenizerStatus(_ tx: WorkspaceTransaction) throws -> SearchIndexTokenizerStatus {
     let built = try storedTokenizerVersion(tx)
-    guard built != Tokenizer.version else { return nil }
+    if built == .version(Tokenizer.version) { return .current }
     let documents = try tx.db.integer("SELECT document_count FROM lexical_stats WHERE id = 1")
-    return documents > 0 ? built : nil
+    guard documents > 0 else { return .current }
+    if case .version(let n) = built, n > Tokenizer.version { return .newer(n) }
+    return .stale(built)
   }
 
   /// Records that the index now holds terms of this build's ``Tokenizer/version`` (after a full
@@ -374,65 +374,43 @@ enum LexicalIndexStore {
     return Int(try tx.db.integer("SELECT count(*) FROM lexical_stale"))
   }
 
-  /// Deletes every index row and indexes every knowledge item and memory again (repair), and
-  /// records this build's tokenizer version. Only `lexical_*` rows and the version key are
-  /// written; no record is touched.
-  /// - Returns: the number of documents indexed.
-  @discardableResult
-  static func rebuild(in tx: WorkspaceTransaction) throws -> Int {
-    let db = tx.db
-    try recordTokenizerVersion(tx)
-    try db.execute(
-      """
-        DELETE FROM lexical_posting; DELETE FROM lexical_trigram; DELETE FROM lexical_term; DELETE
-        FROM lexical_document; DELETE FROM lexical_stale; UPDATE lexical_stats SET document_count = 0,
-        title_length = 0, tags_length = 0, content_length = 0;
-      """
+  /// The searchable view of a row read by ``forEachDocumentChunk(in:_:)``.
+  static func document(_ row: SearchableRow) -> (document: IndexedDocument, key: Int64) {
+    guard let kind = row.kind else {
+      return (
+        IndexedDocument(
+          id: row.id, kind: .memory, title: "", tags: row.tags, content: row.content,
+          updatedAt: row.updatedAt),
+        key(memoryRowID: row.rowID)
+      )
+    }
+    return (
+      IndexedDocument(
+        id: row.id, kind: .knowledge(kind), title: row.title, tags: row.tags, content: row.content,
+        updatedAt: row.updatedAt, source: row.source),
+      key(knowledgeRowID: row.rowID)
     )
-    var writer = try BatchWriter(tx: tx, expectedDocuments: try documentCount(in: tx))
-    try forEachDocumentChunk(in: tx) { chunk in try writer.add(chunk) }
-    try writer.finish()
-    return Int(writer.documentCount)
-  }
-
-  /// The number of records the index should hold: knowledge items plus memories.
-  static func documentCount(in tx: WorkspaceTransaction) throws -> Int {
-    Int(
-      try tx.db.integer(
-        "SELECT (SELECT count(*) FROM knowledge) + (SELECT count(*) FROM memory)"))
   }
 
   /// Calls `body` with every knowledge item and then every memory as an indexed document with
   /// its key, in chunks of at most ``batchSize`` in ascending row id order, so memory stays
-  /// bounded whatever the workspace size.
+  /// bounded whatever the workspace size. One query per chunk reads only the indexed fields.
   static func forEachDocumentChunk(
     in tx: WorkspaceTransaction,
     _ body: (ArraySlice<(document: IndexedDocument, key: Int64)>) throws -> Void
   ) throws {
-    let db = tx.db
-    let knowledge = try db.all("SELECT rowid FROM knowledge ORDER BY rowid") { $0.int64(0) }
-    let memories = try db.all("SELECT rowid FROM memory ORDER BY rowid") { $0.int64(0) }
-    var start = 0
-    while start < knowledge.count {
-      let rowIDs = Array(knowledge[start..<min(start + batchSize, knowledge.count)])
-      start += batchSize
-      let items = try tx.knowledge(rowIDs: rowIDs)
-      try body(
-        ArraySlice(
-          rowIDs.compactMap { rowid in
-            items[rowid].map { (document: IndexedDocument($0), key: key(knowledgeRowID: rowid)) }
-          }))
-    }
-    start = 0
-    while start < memories.count {
-      let rowIDs = Array(memories[start..<min(start + batchSize, memories.count)])
-      start += batchSize
-      let records = try tx.memories(rowIDs: rowIDs)
-      try body(
-        ArraySlice(
-          rowIDs.compactMap { rowid in
-            records[rowid].map { (document: IndexedDocument($0), key: key(memoryRowID: rowid)) }
-          }))
+    for memories in [false, true] {
+      var after: Int64 = 0
+      while true {
+        let rows =
+          memories
+          ? try tx.searchableMemories(afterRowID: after, limit: batchSize)
+          : try tx.searchableKnowledge(afterRowID: after, limit: batchSize)
+        guard let last = rows.last else { break }
+        after = last.rowID
+        try body(ArraySlice(rows.map(document)))
+        if rows.count < batchSize { break }
+      }
     }
   }
 

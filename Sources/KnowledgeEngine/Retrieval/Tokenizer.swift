@@ -57,10 +57,11 @@ public struct Tokenizer: Sendable, Equatable {
   ///
   /// The persisted index records the version its terms were made with
   /// (`meta.lexicalTokenizerVersion`, absent meaning 1) when it is rebuilt or first written.
-  /// An index of another version is rebuilt automatically by
-  /// ``KnowledgeEngine/prepareSearchIndex()`` and before a search; where the workspace cannot
-  /// be written, searches index the records in memory instead and `dolphin doctor` reports the
-  /// mismatch.
+  /// An index of an older version, or whose recorded version is unreadable, is rebuilt by
+  /// ``KnowledgeEngine/prepareSearchIndex()``, which the operations that rank call when they
+  /// find it; an index of a newer version is left alone. Where the index is not rebuilt
+  /// (read-only workspace, newer index), searches index the records in memory instead, and
+  /// `dolphin doctor` reports it.
   public static let version = 2
 
   /// The longest term kept, in Unicode scalars; longer runs are cut to this length.

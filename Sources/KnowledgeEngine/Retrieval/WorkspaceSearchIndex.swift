@@ -2,7 +2,7 @@ import ContinuityKit
 
 /// The index a search of the workspace ranks against: the persisted index when its terms were
 /// made by this build's ``Tokenizer/version``, otherwise an index of every record built in
-/// memory — never a stale one, whose terms queries would no longer match.
+/// memory — never a stale one, whose terms queries would no longer match, nor a newer build's.
 enum WorkspaceSearchIndex<Persisted: PostingListReader>: PostingListReader {
   /// The index persisted in the workspace database.
   case persisted(Persisted)
@@ -10,48 +10,41 @@ enum WorkspaceSearchIndex<Persisted: PostingListReader>: PostingListReader {
   /// (``LexicalIndexStore/inMemoryIndex(_:)``).
   case inMemory(InMemoryLexicalIndex)
 
-  /// What a read transaction does when the persisted index is stale.
-  enum StaleRead {
+  /// What to do when the persisted index cannot be used (``SearchIndexTokenizerStatus/isUsable``):
+  /// it is stale, or was built by a newer dolphin.
+  enum Unusable {
     /// Index every record in memory (slower: O(workspace) per search, but correct).
     case indexInMemory
-    /// Give no index, so the caller can rebuild the persisted one first.
-    case rebuildFirst
+    /// Give no index, so the caller can prepare the persisted one first
+    /// (``KnowledgeEngine/prepareSearchIndex()``) outside this transaction.
+    case prepareFirst
   }
 
-  /// The index to rank against inside `tx`.
-  ///
-  /// When the persisted index is stale (``LexicalIndexStore/staleTokenizerVersion(_:)``): in a
-  /// write transaction it is rebuilt there first (``LexicalIndexStore/rebuild(in:)``); in a
-  /// read transaction `staleRead` decides.
+  /// The index to rank against inside `tx`. Never writes: a stale index is rebuilt only by
+  /// ``KnowledgeEngine/prepareSearchIndex()``, in transactions of its own.
   /// - Parameters:
-  ///   - persisted: makes the persisted reader; its argument says whether the index was just
-  ///     rebuilt in `tx`.
-  /// - Returns: nil only for a stale index in a read transaction with
-  ///   ``StaleRead/rebuildFirst``.
+  ///   - whenUnusable: what to do when the persisted index cannot be used.
+  ///   - persisted: makes the persisted reader.
+  /// - Returns: nil only for an unusable index with ``Unusable/prepareFirst``.
   /// - Throws: storage errors.
   static func resolve(
-    _ tx: WorkspaceTransaction, staleRead: StaleRead,
-    persisted: (_ rebuilt: Bool) throws -> Persisted
+    _ tx: WorkspaceTransaction, whenUnusable: Unusable, persisted: () throws -> Persisted
   ) throws -> Self? {
-    guard try LexicalIndexStore.staleTokenizerVersion(tx) != nil else {
-      return .persisted(try persisted(false))
+    // Usable: built with this tokenizer (or empty), and no document listed as stale by a schema
+    // migration (`LexicalIndexStore.reindexStale(in:)`).
+    if try LexicalIndexStore.tokenizerStatus(tx).isUsable, try LexicalIndexStore.staleCount(tx) == 0 {
+      return .persisted(try persisted())
     }
-    if tx.isWritable {
-      try LexicalIndexStore.rebuild(in: tx)
-      return .persisted(try persisted(true))
-    }
-    switch staleRead {
+    switch whenUnusable {
     case .indexInMemory: return .inMemory(try LexicalIndexStore.inMemoryIndex(tx))
-    case .rebuildFirst: return nil
+    case .prepareFirst: return nil
     }
   }
 
-  /// ``resolve(_:staleRead:persisted:)`` indexing in memory when a read finds the persisted
-  /// index stale, so there is always an index.
-  static func resolve(
-    _ tx: WorkspaceTransaction, persisted: (_ rebuilt: Bool) throws -> Persisted
-  ) throws -> Self {
-    try resolve(tx, staleRead: .indexInMemory, persisted: persisted)
+  /// ``resolve(_:whenUnusable:persisted:)`` indexing in memory when the persisted index cannot
+  /// be used, so there is always an index.
+  static func resolve(_ tx: WorkspaceTransaction, persisted: () throws -> Persisted) throws -> Self {
+    try resolve(tx, whenUnusable: .indexInMemory, persisted: persisted)
       ?? .inMemory(try LexicalIndexStore.inMemoryIndex(tx))
   }
 

@@ -8,7 +8,8 @@ import Testing
 
 /// A workspace whose search index was built by tokenizer version 1 (before `ø`, `ł`, `æ`, …
 /// were folded) is rebuilt automatically, exactly once, without changing any record; where it
-/// cannot be written, searches index the records in memory and the mismatch stays reported.
+/// cannot be written, searches index the records in memory and the mismatch stays reported. An
+/// index from a newer build is left alone; one whose version is unreadable is rebuilt.
 struct SearchIndexPreparationTests {
   static let requests: [CaptureRequest] = [
     CaptureRequest(kind: .fact, title: "Øresund bridge notes", content: "Crossing to Malmö by train.", tags: ["travel"]),
@@ -76,8 +77,6 @@ struct SearchIndexPreparationTests {
     Set(try store.read { tx in try tx.db.all("SELECT term FROM lexical_term") { $0.text(0) } })
   }
 
-  static let mismatch =
-    "the search index was built with tokenizer version 1; this build tokenizes with version 2, so queries and stored terms may not match (run `dolphin reindex`)"
 
   @Test("a workspace indexed by tokenizer version 1 is rebuilt on open, then finds Øresund by oresund; no record changes")
   func rebuiltOnOpen() throws {
@@ -89,15 +88,17 @@ struct SearchIndexPreparationTests {
       let store = try SQLiteWorkspaceStore.open(directory: directory.url)
       items = try Self.populate(store)
       try Self.makeVersion1(store)
-      #expect(try KnowledgeEngine(store: store).verifySearchIndex() == [Self.mismatch])
+      #expect(try KnowledgeEngine(store: store).searchIndexTokenizerStatus() == .stale(.version(1)))
+      #expect(try KnowledgeEngine(store: store).verifySearchIndex() == [], "stale is not disagreeing with the records")
       before = try Self.records(store)
     }
     #expect(before.count > 10)
 
     let engine = KnowledgeEngine(store: try SQLiteWorkspaceStore.open(directory: directory.url))
-    #expect(try engine.prepareSearchIndex() == .rebuilt(from: 1, documents: Self.requests.count + 2))
+    #expect(try engine.prepareSearchIndex() == .rebuilt(from: .version(1), documents: Self.requests.count + 2))
     #expect(try Self.storedVersion(engine.store) == "2")
     #expect(try engine.verifySearchIndex() == [])
+    #expect(try engine.searchIndexTokenizerStatus() == .current)
     #expect(try Self.records(engine.store) == before)
     let terms = try Self.indexedTerms(engine.store)
     #expect(terms.isSuperset(of: Self.version1Spellings.keys))
@@ -130,14 +131,16 @@ struct SearchIndexPreparationTests {
     #expect(try Self.records(store) == before)
   }
 
-  @Test("an auto-selected handoff ranks over a rebuilt index, rebuilt in the handoff's own transaction")
+  @Test("an auto-selected handoff ranks over a rebuilt index, rebuilt before the handoff's transaction and reported")
   func handoffAutoSelectRebuilds() throws {
     let store = SQLiteWorkspaceStore.inMemory()
     let items = try Self.populate(store)
     try Self.makeVersion1(store)
-    let created = try KnowledgeEngine(store: store).createHandoff(
-      HandoffRequest(focus: "oresund crossing", autoSelect: true))
+    let seen = Mutex<[SearchIndexPreparation]>([])
+    let created = try KnowledgeEngine(store: store, searchIndexObserver: { p in seen.withLock { $0.append(p) } })
+      .createHandoff(HandoffRequest(focus: "oresund crossing", autoSelect: true))
     #expect(created.autoSelection?.knowledgeIDs == [items[0].id])
+    #expect(seen.withLock { $0 } == [.rebuilt(from: .version(1), documents: Self.requests.count + 2)])
     #expect(try Self.storedVersion(store) == "2")
     #expect(try KnowledgeEngine(store: store).verifySearchIndex() == [])
   }
@@ -155,15 +158,17 @@ struct SearchIndexPreparationTests {
     var readOnlyResponses: [SearchResponse] = []
     do {
       let engine = KnowledgeEngine(store: try SQLiteWorkspaceStore.open(directory: directory.url, readOnly: true))
-      #expect(try engine.prepareSearchIndex() == .stale(builtWith: 1, reason: "opened read-only"))
+      #expect(
+        try engine.prepareSearchIndex()
+          == .stale(builtWith: .version(1), obstacle: .readOnly(reason: "opened read-only")))
       #expect(try engine.search("oresund").results.map(\.id) == [items[0].id])
       readOnlyResponses = try Self.queries.map { try engine.search($0, includeMemories: true) }
       readOnlyResponses.append(try engine.search("oresund", tag: "travel"))
-      #expect(try engine.verifySearchIndex() == [Self.mismatch])
+      #expect(try engine.searchIndexTokenizerStatus() == .stale(.version(1)))
       #expect(try Self.storedVersion(engine.store) == "1")
     }
     let engine = KnowledgeEngine(store: try SQLiteWorkspaceStore.open(directory: directory.url))
-    #expect(try engine.prepareSearchIndex() == .rebuilt(from: 1, documents: Self.requests.count + 2))
+    #expect(try engine.prepareSearchIndex() == .rebuilt(from: .version(1), documents: Self.requests.count + 2))
     var rebuiltResponses = try Self.queries.map { try engine.search($0, includeMemories: true) }
     rebuiltResponses.append(try engine.search("oresund", tag: "travel"))
     #expect(readOnlyResponses == rebuiltResponses)
@@ -195,7 +200,7 @@ struct SearchIndexPreparationTests {
     }
     let results = try outcomes.withLock { $0 }.map { try $0.get() }
     let documents = Self.requests.count + 2 + 3_000
-    #expect(results.filter { $0 == .rebuilt(from: 1, documents: documents) }.count == 1, "\(results)")
+    #expect(results.filter { $0 == .rebuilt(from: .version(1), documents: documents) }.count == 1, "\(results)")
     #expect(results.filter { $0 == .current }.count == 1, "\(results)")
     for engine in engines {
       #expect(try engine.verifySearchIndex() == [])
@@ -203,6 +208,43 @@ struct SearchIndexPreparationTests {
     }
     #expect(try Self.storedVersion(engines[0].store) == "2")
     #expect(try Self.records(engines[1].store) == before)
+  }
+
+  @Test("another process's long write keeps it from being rebuilt: said as busy, not read-only; the search still finds everything")
+  func busyRebuild() throws {
+    let directory = TemporaryDirectory("index-upgrade-busy")
+    defer { directory.remove() }
+    let store = try SQLiteWorkspaceStore.open(directory: directory.url)
+    let items = try Self.populate(store)
+    try Self.makeVersion1(store)
+    store.setBusyTimeout(milliseconds: 200)
+    let seen = Mutex<[SearchIndexPreparation]>([])
+    let engine = KnowledgeEngine(store: store, searchIndexObserver: { p in seen.withLock { $0.append(p) } })
+
+    let other = try SQLiteWorkspaceStore.open(directory: directory.url)
+    let holding = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      _ = try? other.write { tx in
+        try tx.setMeta("held", "yes")
+        holding.signal()
+        release.wait()
+      }
+      finished.signal()
+    }
+    holding.wait()
+    let response = try engine.search("oresund")
+    release.signal()
+    finished.wait()
+
+    #expect(response.results.map(\.id) == [items[0].id])
+    let busy = SearchIndexPreparation.stale(builtWith: .version(1), obstacle: .busy(waitedMilliseconds: 200))
+    #expect(seen.withLock { $0 } == [busy])
+    #expect(try Self.storedVersion(store) == "1")
+    // The lock released, the next search rebuilds it.
+    #expect(try engine.search("oresund").results.map(\.id) == [items[0].id])
+    #expect(seen.withLock { $0 }.last == .rebuilt(from: .version(1), documents: Self.requests.count + 2))
   }
 
   @Test("a new workspace is never stale: it records its version with its first document")
@@ -221,24 +263,87 @@ struct SearchIndexPreparationTests {
     #expect(try bulk.prepareSearchIndex() == .current)
   }
 
-  @Test("an index from a newer tokenizer is rebuilt too: versions must be equal, not merely not older")
-  func newerVersionIsRebuilt() throws {
+  @Test("an index from a newer build is left alone: searched in memory, said once, never advised to rebuild")
+  func newerVersionIsLeftAlone() throws {
     let store = SQLiteWorkspaceStore.inMemory()
-    _ = try Self.populate(store)
+    let items = try Self.populate(store)
     try store.write { tx in try tx.setMeta(LexicalIndexStore.tokenizerVersionKey, "3") }
-    let engine = KnowledgeEngine(store: store)
-    #expect(try engine.prepareSearchIndex() == .rebuilt(from: 3, documents: Self.requests.count + 2))
-    #expect(try Self.storedVersion(store) == "2")
+    let index = try LexicalIndexStoreTests.IndexDump(KnowledgeEngine(store: store))
+    let seen = Mutex<[SearchIndexPreparation]>([])
+    let engine = KnowledgeEngine(store: store, searchIndexObserver: { p in seen.withLock { $0.append(p) } })
+    #expect(try engine.searchIndexTokenizerStatus() == .newer(3))
+    #expect(try engine.prepareSearchIndex() == .newer(builtWith: 3))
+    // Searches see every record (this build's terms, in memory) …
+    #expect(try engine.search("oresund").results.map(\.id) == [items[0].id])
+    let created = try engine.createHandoff(HandoffRequest(focus: "oresund crossing", autoSelect: true))
+    #expect(created.autoSelection?.knowledgeIDs == [items[0].id])
+    // … and the newer build's index and version are exactly as they were.
+    #expect(try Self.storedVersion(store) == "3")
+    #expect(try LexicalIndexStoreTests.IndexDump(engine) == index)
+    #expect(seen.withLock { $0 }.allSatisfy { $0 == .newer(builtWith: 3) })
+    let notice = SearchIndexPreparation.newer(builtWith: 3).notice ?? ""
+    #expect(notice.contains("built by a newer dolphin (tokenizer version 3; this build's is 2)"), "\(notice)")
+    #expect(!notice.contains("reindex") && !notice.contains("rebuild"), "\(notice)")
   }
 
-  @Test("the notices say what happened in one line")
+  /// A stored version that is not a version number.
+  struct GarbageVersion: CustomTestStringConvertible, Sendable {
+    var stored: String
+    var testDescription: String { "'\(stored)'" }
+  }
+
+  static let garbage = ["abc", "2.0", " 2", "2 ", "+2", "02", "0", "", "1000000", "99999999999999999999", "2\n"]
+    .map(GarbageVersion.init)
+
+  @Test("an unreadable stored version is reported as unreadable, not as a version, and rebuilt", arguments: garbage)
+  func unreadableVersionIsRebuilt(_ c: GarbageVersion) throws {
+    #expect(StoredTokenizerVersion(stored: c.stored) == .unreadable(c.stored))
+    let store = SQLiteWorkspaceStore.inMemory()
+    let items = try Self.populate(store)
+    try store.write { tx in try tx.setMeta(LexicalIndexStore.tokenizerVersionKey, c.stored) }
+    let engine = KnowledgeEngine(store: store)
+    #expect(try engine.searchIndexTokenizerStatus() == .stale(.unreadable(c.stored)))
+    let outcome = try engine.prepareSearchIndex()
+    #expect(outcome == .rebuilt(from: .unreadable(c.stored), documents: Self.requests.count + 2))
+    let notice = outcome.notice ?? ""
+    #expect(notice.contains("its recorded tokenizer version was unreadable: an unreadable version ('"), "\(notice)")
+    #expect(!notice.contains("version 0"), "\(notice)")
+    #expect(!notice.contains("\n"))
+    #expect(try Self.storedVersion(store) == "2")
+    #expect(try engine.search("oresund").results.map(\.id) == [items[0].id])
+  }
+
+  @Test("readable versions: digits only, no leading zero, at most six; none stored is 1")
+  func readableVersions() {
+    #expect(StoredTokenizerVersion(stored: nil) == .version(1))
+    #expect(StoredTokenizerVersion(stored: "2") == .version(2))
+    #expect(StoredTokenizerVersion(stored: "999999") == .version(999_999))
+    #expect(StoredTokenizerVersion(stored: "٣") == .unreadable("٣"), "Arabic-Indic digits are not ASCII digits")
+    #expect(
+      StoredTokenizerVersion.unreadable(String(repeating: "x", count: 50)).description
+        == "an unreadable version ('\(String(repeating: "x", count: 40))…')")
+  }
+
+  @Test("the notices say what happened in one line, and keep a busy lock apart from a read-only workspace")
   func notices() {
     #expect(SearchIndexPreparation.current.notice == nil)
     #expect(
-      SearchIndexPreparation.rebuilt(from: 1, documents: 7).notice
+      SearchIndexPreparation.rebuilt(from: .version(1), documents: 7).notice
         == "rebuilt the search index for tokenizer version 2 (it was built with version 1): re-indexed 7 document(s) (knowledge items and memories); no record changed")
-    let stale = SearchIndexPreparation.stale(builtWith: 1, reason: "opened read-only").notice ?? ""
-    #expect(stale.hasPrefix("the search index was built with tokenizer version 1, not this build's 2, and cannot be rebuilt here (opened read-only); "))
-    #expect(!stale.contains("\n"))
+    let readOnly = SearchIndexPreparation.stale(builtWith: .version(1), obstacle: .readOnly(reason: "opened read-only")).notice ?? ""
+    #expect(readOnly.hasPrefix("the search index was built with tokenizer version 1, not this build's 2, and cannot be rebuilt here (opened read-only); "))
+    #expect(readOnly.hasSuffix("A search run where the workspace can be written rebuilds it (or `dolphin reindex`)"))
+    let busy = SearchIndexPreparation.stale(builtWith: .version(1), obstacle: .busy(waitedMilliseconds: 15_000)).notice ?? ""
+    #expect(
+      busy
+        == "the search index was built with tokenizer version 1, not this build's 2; it was not rebuilt now because "
+        + "another process (another dolphin, e.g. rebuilding it or importing) held a long write for more than 15 s. "
+        + "This search indexed every record in memory instead (slower); the next search tries again")
+    let failed = SearchIndexPreparation.stale(builtWith: .version(1), obstacle: .failed(reason: "the disk is full")).notice ?? ""
+    #expect(failed.contains("rebuilding it failed (the disk is full); nothing was changed."))
+    for notice in [readOnly, busy, failed] {
+      #expect(!notice.contains("\n"))
+    }
+    #expect(!busy.contains("cannot be rebuilt here") && !failed.contains("cannot be rebuilt here"))
   }
 }

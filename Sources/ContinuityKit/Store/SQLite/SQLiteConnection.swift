@@ -33,6 +33,8 @@ package final class SQLiteConnection {
   private static let serials = Atomic<UInt64>(0)
   private var handle: OpaquePointer?
   private var cache: [String: OpaquePointer] = [:]
+  /// The busy timeout last set, in milliseconds (named by ``WorkspaceError/busy(file:waitedMilliseconds:)``).
+  package private(set) var busyTimeoutMilliseconds: Int32 = 0
 
   /// Opens (creating when `create`) the database at `path` (`:memory:` for a private
   /// in-memory database).
@@ -105,6 +107,10 @@ package final class SQLiteConnection {
       || (code & 0xff) == SQLITE_NOTADB
     {
       return .damaged(file: displayName, message: "SQLite error \(code): \(message)")
+    }
+    if (code & 0xff) == SQLITE_BUSY {
+      // The busy handler waited for the whole timeout: another connection's write lasted longer.
+      return .busy(file: displayName, waitedMilliseconds: Int(busyTimeoutMilliseconds))
     }
     let systemErrno = handle.map { sqlite3_system_errno($0) } ?? 0
     return .storage(
@@ -271,7 +277,10 @@ package final class SQLiteConnection {
   package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
   /// Sets how long (milliseconds) a statement waits for another connection's lock.
-  package func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+  package func setBusyTimeout(milliseconds: Int32) {
+    busyTimeoutMilliseconds = milliseconds
+    sqlite3_busy_timeout(handle, milliseconds)
+  }
 
   /// Whether the connection is in autocommit mode (no open transaction).
   package var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
