@@ -29,7 +29,8 @@ import Foundation
 ///    no letter of another script is folded to Latin, with one exception, step 3.
 /// 3. **Greek letters in scientific notation** are spelled out in English, as PubMed's search
 ///    does: Greek letters inside a word that also has other letters or digits, and a lone Greek
-///    letter next to a Latin word or a number, become their names (`TNF-α` → `tnf`, `alpha`;
+///    letter next to a Latin word or a number, or with no Greek word next to it (a query `α`),
+///    become their names (`TNF-α` → `tnf`, `alpha`;
 ///    `IL-1β` → `il`, `1beta`; `NF-κB` → `nf`, `kappab`), so the symbol and the written-out
 ///    form find each other. `μ` inside a word is a unit prefix and stays (`μm`). Greek prose is
 ///    left Greek (``spellingOutGreekLetters(in:loneLetterIsNotation:)``).
@@ -155,9 +156,9 @@ public struct Tokenizer: Sendable, Equatable {
   ) {
     let count = bytes.count
     var index = 0
-    // Whether the run before ended in a Latin letter or a digit (the context that makes a lone
-    // Greek letter scientific notation, see `spellingOutGreekLetters`).
-    var previousRunEndsLatin = false
+    // What the run before was (the context that makes a lone Greek letter scientific notation,
+    // see `spellingOutGreekLetters`).
+    var previousRun = Neighbor.none
     while index < count {
       // Find the start of a run: a letter, digit or no-space-script character.
       let (first, firstLength) = Self.decode(bytes, at: index)
@@ -170,20 +171,30 @@ public struct Tokenizer: Sendable, Equatable {
       let start = index
       var isASCII = true
       var endsLatin = false
+      var letters = 0
+      var onlyGreek = true
       while index < count {
         let byte = bytes[index]
         if byte < 0x80 {
           guard Self.isASCIIAlphanumeric(byte) else { break }
           index += 1
           endsLatin = true
+          letters += 1
+          onlyGreek = false
           continue
         }
         let (scalar, length) = Self.decode(bytes, at: index)
         let kind = Self.classify(scalar)
         if case .separator = kind { break }
         switch kind {
-        case .word: endsLatin = Self.isLatinLetterOrDigit(scalar)
-        case .noSpace: endsLatin = false
+        case .word:
+          endsLatin = Self.isLatinLetterOrDigit(scalar)
+          letters += 1
+          if !Self.isGreek(scalar) { onlyGreek = false }
+        case .noSpace:
+          endsLatin = false
+          letters += 1
+          onlyGreek = false
         case .separator, .mark, .ignorable: break
         }
         isASCII = false
@@ -199,12 +210,15 @@ public struct Tokenizer: Sendable, Equatable {
       } else {
         // Only a short run can be one Greek letter (with its marks); only then is the
         // context looked at.
-        let latinContext =
-          run.count <= 16
-          && (previousRunEndsLatin || Self.nextRunStartsLatin(bytes, from: index))
+        var latinContext = false
+        if run.count <= 16 {
+          let next = Self.nextRun(bytes, from: index)
+          latinContext =
+            previousRun == .latin || next == .latin || (previousRun != .other && next != .other)
+        }
         keepGoing = emitUnicodeRun(run, range: start..<index, latinContext: latinContext, body)
       }
-      previousRunEndsLatin = endsLatin
+      previousRun = endsLatin ? .latin : (letters == 1 && onlyGreek ? .loneGreek : .other)
       if !keepGoing { return }
     }
   }
@@ -235,30 +249,62 @@ public struct Tokenizer: Sendable, Equatable {
     return body(AnalyzedTerm(term: folded, unstemmed: nil, utf8Range: range))
   }
 
-  /// Whether the first letter or digit after `index` (past separators, marks and format
-  /// characters) is a Latin letter or a digit.
+  /// What a run next to a short non-ASCII run is, for telling Greek notation from Greek prose.
+  enum Neighbor: Equatable {
+    /// No run: the start or the end of the text.
+    case none
+    /// A run that ends (before) or starts (after) with a Latin letter or a digit.
+    case latin
+    /// A run of one Greek letter (with its marks).
+    case loneGreek
+    /// Anything else: a Greek word, another script.
+    case other
+  }
+
+  /// What the run after `index` (past separators, marks and format characters) is.
   ///
-  /// - Complexity: O(*k*) in the bytes up to that letter; called only after a short
-  ///   non-ASCII run, so each separator is read at most twice over a whole scan.
-  private static func nextRunStartsLatin(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int)
-    -> Bool
-  {
+  /// - Complexity: O(*k*) in the bytes up to the end of that run's first letter's word; called
+  ///   only after a short non-ASCII run, so each byte is read at most twice over a whole scan.
+  private static func nextRun(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Neighbor {
     var index = index
     while index < bytes.count {
       let byte = bytes[index]
       if byte < 0x80 {
-        if isASCIIAlphanumeric(byte) { return true }
+        if isASCIIAlphanumeric(byte) { return .latin }
         index += 1
         continue
       }
       let (scalar, length) = decode(bytes, at: index)
       switch classify(scalar) {
-      case .word: return isLatinLetterOrDigit(scalar)
-      case .noSpace: return false
+      case .word:
+        if isLatinLetterOrDigit(scalar) { return .latin }
+        guard isGreek(scalar) else { return .other }
+        // One Greek letter, unless another letter follows in the same run.
+        index += length
+        while index < bytes.count {
+          let byte = bytes[index]
+          if byte < 0x80 { return isASCIIAlphanumeric(byte) ? .other : .loneGreek }
+          let (next, nextLength) = decode(bytes, at: index)
+          switch classify(next) {
+          case .word, .noSpace: return .other
+          case .separator: return .loneGreek
+          case .mark, .ignorable: index += nextLength
+          }
+        }
+        return .loneGreek
+      case .noSpace: return .other
       case .separator, .mark, .ignorable: index += length
       }
     }
-    return false
+    return .none
+  }
+
+  /// A letter of the Greek and Coptic or Greek Extended blocks.
+  static func isGreek(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x0370..<0x0400, 0x1F00..<0x2000: return true
+    default: return false
+    }
   }
 
   /// A digit of any script, or a letter of the Latin blocks (Latin-1 Supplement and Extended-A/B,
@@ -274,8 +320,9 @@ public struct Tokenizer: Sendable, Equatable {
     }
   }
 
-  /// - Parameter latinContext: whether the runs next to this one end or start in a Latin
-  ///   letter or a digit, which makes a lone Greek letter notation (`TNF-α`, `α-helix`).
+  /// - Parameter latinContext: whether a run next to this one ends or starts in a Latin letter
+  ///   or a digit (`TNF-α`, `α-helix`), or no run next to it is a Greek word (a query `α`,
+  ///   `α β`): what makes a lone Greek letter notation.
   private func emitUnicodeRun(
     _ run: UnsafeBufferPointer<UInt8>, range: Range<Int>, latinContext: Bool,
     _ body: (AnalyzedTerm) -> Bool
@@ -377,8 +424,9 @@ public struct Tokenizer: Sendable, Equatable {
   /// - Greek letters inside a word that also has other letters or digits (`IL-1β` → `1beta`,
   ///   `NF-κB` → `kappab`, `PPARγ` → `ppargamma`, `Aβ42` → `abeta42`) — except `μ`, which there is
   ///   almost always the micro prefix of a unit (`μm`, `μg`, `5μM`) and stays as it is;
-  /// - a lone Greek letter when `loneLetterIsNotation` (a word next to it ends or starts in a Latin
-  ///   letter or digit: `TNF-α`, `α-helix`, `α and β cells`, `μ-opioid`).
+  /// - a lone Greek letter when `loneLetterIsNotation`: a word next to it ends or starts in a Latin
+  ///   letter or digit (`TNF-α`, `α-helix`, `α and β cells`, `μ-opioid`), or no word next to it is
+  ///   a Greek word (the queries `α`, `α β`).
   ///
   /// Words of Greek letters only stay Greek, and so does a lone letter among Greek words (the
   /// articles `ο` and `η` in `Ο Γιάννης και η Μαρία`). Written-out and symbol forms then meet

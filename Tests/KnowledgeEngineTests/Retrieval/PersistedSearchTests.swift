@@ -262,6 +262,9 @@ struct PersistedSearchTests {
     #expect(try workspace.search("10 μm").results.isEmpty)
     #expect(try workspace.search("5 μg").results.isEmpty)
     #expect(try workspace.search("η Μαρία").results.map(\.id) == workspace.ids([5]))
+    // A query of the letter alone is notation too: it finds what its name finds.
+    #expect(try workspace.search("α").results.map(\.id) == workspace.search("alpha").results.map(\.id))
+    #expect(try !workspace.search("α").results.isEmpty)
   }
 
   @Test("Zürich finds nothing on the folding corpus, and says why")

@@ -66,7 +66,9 @@ struct TokenizerTests {
     Case(name: "micro sign is a unit prefix and stays", text: "5 µm 5 μm 10μg", terms: ["5", "μm", "5", "μm", "10μg"]),
     Case(name: "a lone mu is the letter", text: "μ-opioid mu-opioid", terms: ["mu", "opioid", "mu", "opioid"]),
     Case(name: "one-letter Greek words in Greek prose stay", text: "Ο Γιάννης και η Μαρία", terms: ["ο", "γιαννησ", "και", "η", "μαρια"]),
-    Case(name: "a lone Greek letter alone stays", text: "Ω", terms: ["ω"]),
+    Case(name: "a lone Greek letter alone is notation", text: "Ω", terms: ["omega"]),
+    Case(name: "lone Greek letters together are notation", text: "α β, γ", terms: ["alpha", "beta", "gamma"]),
+    Case(name: "a lone letter before a Greek word stays", text: "η Μαρία", terms: ["η", "μαρια"]),
     Case(name: "Greek words stay Greek", text: "Αθήνα βιβλίο", terms: ["αθηνα", "βιβλιο"]),
   ]
 
