@@ -206,9 +206,7 @@ struct StagedIndexRebuild: Sendable {
       """)
     // Every record is indexed as it is now, so documents a schema migration listed as stale
     // (see `LexicalIndexStore.reindexStale(in:)`) are current too.
-    if try db.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'lexical_stale'") > 0 {
-      try db.execute("DELETE FROM lexical_stale")
-    }
+    if try LexicalIndexStore.staleCount(tx) > 0 { try db.execute("DELETE FROM lexical_stale") }
     for (index, term) in terms.enumerated() where documentFrequencies[index] > 0 {
       try db.run(
         "INSERT INTO lexical_term(term_id, term, document_frequency) VALUES (?, ?, ?)",

@@ -448,8 +448,7 @@ public struct Tokenizer: Sendable, Equatable {
       switch scalar.value {
       case 0x03BC: continue  // μ: see above
       case 0x03B1...0x03C9: spellable = true
-      case 0x0370..<0x0400, 0x1F00..<0x2000: continue
-      default: hasOther = true
+      default: if !isGreek(scalar) { hasOther = true }
       }
     }
     let lone = word.count == 1 && loneLetterIsNotation
