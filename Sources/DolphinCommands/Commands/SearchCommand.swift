@@ -51,7 +51,13 @@ extension SearchCommands {
           // exactly 64 is whole.
           let cut = cutTerms.contains(t.term)
             ? " (on its first \(Tokenizer.maximumTermLength) characters; longer words are cut there)" : ""
-          console.print("term \(inert(t.term)): exact\(cut)" + (others.isEmpty ? "" : "; word forms: " + others))
+          let spellings = t.spellings.map(inert).joined(separator: ", ")
+          let forms = t.variants.filter { $0 != t.term && !t.spellings.contains($0) }
+            .map(inert).joined(separator: ", ")
+          console.print(
+            "term \(inert(t.term)): exact\(cut)" + (spellings.isEmpty ? "" : "; other spellings: " + spellings)
+              + (forms.isEmpty ? "" : "; word forms: " + forms))
+        case .spelling: console.print("term \(inert(t.term)): absent; other spellings → " + others)
         // Absent from the workspace: the close spellings searched may be typos of it or other
         // forms of the word (`diagnosis` → `diagnost`), which characters alone cannot tell apart.
         case .fuzzy: console.print("term \(inert(t.term)): absent; close spellings → " + others)

@@ -20,7 +20,12 @@ import Foundation
 ///   *word-form variants*: vocabulary terms sharing its first five characters with trigram
 ///   Jaccard ≥ ½, as for typos (`diagnos` → `diagnost`, the stems of *diagnosed* and
 ///   *diagnostic*), each with *v* = ``Parameters/fuzzyWeight`` × Jaccard < 1;
-/// - absent, at least 3 characters, no digit: matched by up to
+/// - in the vocabulary or not: also through its other British or American spellings that are
+///   in the vocabulary (``EnglishSpelling``: `tumour` and `tumor`, `haemoglobin` and
+///   `hemoglobin`, `randomised` and `randomized`), at most 4, each analysed (stemmed) like a
+///   word and matched with *v* = 1, since it is the same word; a term found only that way is
+///   matched as ``QueryTermMatch/Match/spelling`` and not also by typo;
+/// - absent, at least 3 characters, no digit, no other spelling found: matched by up to
 ///   ``Parameters/maximumFuzzyVariants`` vocabulary terms passing the trigram rule of
 ///   ``Trigrams`` (Jaccard ≥ ½ with a ceiling-arithmetic shared-trigram floor), each with
 ///   *v* = ``Parameters/fuzzyWeight`` × Jaccard < 1, so a typo match always scores below the
@@ -242,14 +247,16 @@ public struct HybridLexicalRanker: Sendable {
     let statistics = try index.statistics()
     var groups: [Group] = []
     var sawNearMiss = false
-    for term in analysis.terms {
+    for (term, surfaces) in zip(analysis.terms, analysis.surfaces) {
       let (group, nearMiss) = try resolve(
-        term, in: index, statistics: statistics, queryTerms: analysis.terms)
+        term, surfaces: surfaces, in: index, statistics: statistics, queryTerms: analysis.terms)
       groups.append(group)
       sawNearMiss = sawNearMiss || nearMiss
     }
     let termMatches = groups.map {
-      QueryTermMatch(term: $0.term, match: $0.match, variants: $0.variants.map(\.term))
+      QueryTermMatch(
+        term: $0.term, match: $0.match, variants: $0.variants.map(\.term),
+        spellings: $0.variants.filter(\.isSpelling).map(\.term))
     }
 
     let filter = PostingFilter(
@@ -309,9 +316,9 @@ public struct HybridLexicalRanker: Sendable {
     let analysis = analyze(query)
     let statistics = try index.statistics()
     var terms: [(term: String, variants: [(term: String, weight: Double)])] = []
-    for term in analysis.terms {
+    for (term, surfaces) in zip(analysis.terms, analysis.surfaces) {
       let (group, _) = try resolve(
-        term, in: index, statistics: statistics, queryTerms: analysis.terms)
+        term, surfaces: surfaces, in: index, statistics: statistics, queryTerms: analysis.terms)
       terms.append((term, group.variants.map { ($0.term, $0.weight) }))
     }
     return (terms, analysis.pairs)
@@ -322,6 +329,9 @@ public struct HybridLexicalRanker: Sendable {
   struct QueryAnalysis {
     /// Distinct terms in first-occurrence order.
     var terms: [String]
+    /// The distinct folded, unstemmed words behind each term (`surfaces[i]` for `terms[i]`), in
+    /// first-occurrence order: the words whose other English spellings are searched.
+    var surfaces: [[String]]
     /// Adjacent query-word pairs by term index, with their distance in the query.
     var pairs: [(first: Int, second: Int, gap: Int)]
   }
@@ -340,11 +350,17 @@ public struct HybridLexicalRanker: Sendable {
     let used = content.isEmpty ? all : content
 
     var terms: [String] = []
+    var surfaces: [[String]] = []
     var indexOfTerm: [String: Int] = [:]
     let cap = min(max(1, parameters.maximumQueryTerms), 64)
-    for token in used where indexOfTerm[token.term] == nil && terms.count < cap {
-      indexOfTerm[token.term] = terms.count
-      terms.append(token.term)
+    for token in used {
+      if let i = indexOfTerm[token.term] {
+        if !surfaces[i].contains(token.surface) { surfaces[i].append(token.surface) }
+      } else if terms.count < cap {
+        indexOfTerm[token.term] = terms.count
+        terms.append(token.term)
+        surfaces.append([token.surface])
+      }
     }
     var pairs: [(first: Int, second: Int, gap: Int)] = []
     for (a, b) in zip(used, used.dropFirst()) {
@@ -354,7 +370,7 @@ public struct HybridLexicalRanker: Sendable {
         pairs.append((first, second, gap))
       }
     }
-    return QueryAnalysis(terms: terms, pairs: pairs)
+    return QueryAnalysis(terms: terms, surfaces: surfaces, pairs: pairs)
   }
 
   /// English contraction and possessive endings (`'s`, `n't`, `'d`, `'m`, `'ll`, `'re`,
@@ -375,9 +391,13 @@ public struct HybridLexicalRanker: Sendable {
   /// One vocabulary term searched for a query term.
   struct Variant {
     var term: String
-    /// *v*: 1 for the exact term, less for fuzzy and prefix variants.
+    /// *v*: 1 for the exact term and its other spellings, less for fuzzy and prefix variants.
     var weight: Double
+    /// The term itself or another English spelling of it: its score counts toward the field
+    /// parts, not the fuzzy part.
     var isExact: Bool
+    /// Another English spelling of the query term (``EnglishSpelling``).
+    var isSpelling = false
     var idf: Double
     var postings: PostingList
   }
@@ -501,11 +521,14 @@ public struct HybridLexicalRanker: Sendable {
   /// - Returns: the group, and whether a near miss (a candidate sharing enough trigrams but
   ///   failing the similarity threshold) was seen.
   ///
-  /// - Parameter queryTerms: every distinct term of the query; none of them is taken as a
-  ///   word-form variant of another (it is searched in its own right).
+  /// - Parameters:
+  ///   - surfaces: the folded, unstemmed query words that gave `term`; their other English
+  ///     spellings are searched too.
+  ///   - queryTerms: every distinct term of the query; none of them is taken as a spelling or
+  ///     word-form variant of another (it is searched in its own right).
   private func resolve(
-    _ term: String, in index: some LexicalIndexReader, statistics: IndexStatistics,
-    queryTerms: [String]
+    _ term: String, surfaces: [String], in index: some LexicalIndexReader,
+    statistics: IndexStatistics, queryTerms: [String]
   ) throws -> (Group, Bool) {
     let n = Double(statistics.documentCount)
     func variant(_ term: String, weight: Double, isExact: Bool, postings: PostingList) -> Variant {
@@ -521,17 +544,28 @@ public struct HybridLexicalRanker: Sendable {
         upperBound: variants.map { $0.weight * $0.idf }.max() ?? 0)
     }
 
+    var spellings: [Variant] = []
+    for spelling in try otherSpellings(of: term, surfaces: surfaces, in: index)
+    where !queryTerms.contains(spelling) {
+      var found = variant(
+        spelling, weight: 1, isExact: true, postings: try index.anyPostingList(for: spelling))
+      found.isSpelling = true
+      spellings.append(found)
+    }
     let exact = try index.anyPostingList(for: term)
     if !exact.isEmpty {
-      var variants = [variant(term, weight: 1, isExact: true, postings: exact)]
+      var variants = [variant(term, weight: 1, isExact: true, postings: exact)] + spellings
       for candidate in try wordForms(of: term, in: index)
-      where !queryTerms.contains(candidate.term) {
+      where !queryTerms.contains(candidate.term) && !variants.contains(where: { $0.term == candidate.term }) {
         variants.append(
           variant(
             candidate.term, weight: parameters.fuzzyWeight * candidate.similarity,
             isExact: false, postings: try index.anyPostingList(for: candidate.term)))
       }
       return (group(.exact, variants), false)
+    }
+    if !spellings.isEmpty {
+      return (group(.spelling, spellings), false)
     }
     if Trigrams.isFuzzyEligible(term) {
       let trigrams = Trigrams.trigrams(of: term)
@@ -584,6 +618,34 @@ public struct HybridLexicalRanker: Sendable {
     }
     return (group(.none, []), false)
   }
+
+  /// The vocabulary terms that other English spellings of the query words give
+  /// (``EnglishSpelling/alternatives(of:)``, each analysed as the tokenizer analyses a word,
+  /// stemming included), in the order generated, without `term` and without repeats; at most
+  /// ``maximumSpellingVariants``.
+  private func otherSpellings(
+    of term: String, surfaces: [String], in index: some LexicalIndexReader
+  ) throws -> [String] {
+    var found: [String] = []
+    for surface in surfaces {
+      for alternative in EnglishSpelling.alternatives(of: surface) {
+        var analysed: String?
+        tokenizer.forEachTerm(in: alternative) { t in
+          analysed = t.term
+          return false
+        }
+        guard let candidate = analysed, candidate != term, !found.contains(candidate),
+          try index.documentFrequency(of: candidate) > 0
+        else { continue }
+        found.append(candidate)
+        if found.count == Self.maximumSpellingVariants { return found }
+      }
+    }
+    return found
+  }
+
+  /// The most other-spelling variants searched per query term.
+  static let maximumSpellingVariants = 4
 
   /// The word-form variants of a query term found in the vocabulary: other vocabulary terms
   /// that start with its first ``Parameters/wordFormPrefixLength`` characters and whose

@@ -86,6 +86,9 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
     /// The term itself is in the vocabulary (its word-form variants, if any, are searched
     /// too, at reduced weight).
     case exact
+    /// Absent, but another English spelling of the word is in the vocabulary (`tumour` →
+    /// `tumor`, ``EnglishSpelling``); that was searched instead, at full weight.
+    case spelling
     /// Absent; similar terms (trigram Jaccard ≥ 0.5) were searched instead, at reduced weight.
     case fuzzy
     /// Absent and shorter than three characters; terms starting with it were searched.
@@ -98,15 +101,19 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
   public var term: String
   /// How it was matched.
   public var match: Match
-  /// The vocabulary terms searched for it: the term itself (first) and its word-form variants,
-  /// or its fuzzy or prefix variants.
+  /// The vocabulary terms searched for it: the term itself (first), its other English
+  /// spellings and its word-form variants; or its other spellings, fuzzy or prefix variants.
   public var variants: [String]
+  /// Those of `variants` that are other English spellings of the query word (searched at full
+  /// weight); empty for most terms.
+  public var spellings: [String]
 
   /// Makes a term match.
-  public init(term: String, match: Match, variants: [String]) {
+  public init(term: String, match: Match, variants: [String], spellings: [String] = []) {
     self.term = term
     self.match = match
     self.variants = variants
+    self.spellings = spellings
   }
 }
 
