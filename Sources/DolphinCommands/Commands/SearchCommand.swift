@@ -81,7 +81,8 @@ extension SearchCommands {
       ],
       discussion: """
         hybrid-lexical-v1: BM25F over title, tags and content (title weighted most), a phrase boost, a
-        query-coverage boost, trigram typo matching and close word forms (diagnosis also finds
+        query-coverage boost, British and American spellings of each word at full weight (tumour
+        finds tumor), trigram typo matching and close word forms (diagnosis also finds
         diagnostic, at a quarter to half the weight), with deterministic tie-breaking. It matches
         words, not meanings: it is not semantic search.
 
