@@ -21,8 +21,13 @@ struct DamagedRecordCommandTests {
     let t = try #require(try cli.json(["task", "add", "Write the README", "--knowledge", k])["id"] as? String)
     try sqlite(cli, "UPDATE knowledge SET tags = '[\"A\",' WHERE id = '\(k)'; UPDATE task SET knowledge_ids = 'oops' WHERE id = '\(t)'")
 
-    let list = try cli.run(["knowledge", "list"])
-    #expect(list.status == 5 && list.stderr.contains("run `dolphin doctor` for recovery steps"), "\(list.stderr)")
+    // The refusal names the record (table and id) as well as the column.
+    let named = "knowledge \(k): knowledge.tags holds malformed JSON: [\"A\","
+    for args in [["knowledge", "list"], ["export"], ["export", "--format", "markdown"]] {
+      let r = try cli.run(args)
+      #expect(r.status == 5 && r.stderr.contains("run `dolphin doctor` for recovery steps"), "\(args): \(r.stderr)")
+      #expect(r.stderr.contains(named), "\(args): \(r.stderr)")
+    }
 
     let status = try cli.run(["status"])
     #expect(status.status == 0, "\(status.stderr)")
