@@ -380,11 +380,22 @@ enum Commands {
       "2. Copy the whole directory \(directory) (including workspace.sqlite-wal and -shm) somewhere safe.",
     ]
     var fixes: [String] = []
+    // The path and the statement are quoted so that the command pastes as it is shown, whatever
+    // the path holds (spaces, quotes); an id read from a damaged record is an SQL literal.
+    let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
     for r in records.prefix(10) {
+      let id = ShellWord.sqlLiteral(r.id)
       switch r.table {
-      case "digest": fixes.append("sqlite3 \(databasePath) \"DELETE FROM digest_evidence WHERE digest_id = '\(r.id)'; DELETE FROM digest WHERE id = '\(r.id)'\"")
-      case "meta": fixes.append("sqlite3 \(databasePath) \"DELETE FROM meta WHERE key = 'settings'\"  (the settings return to their defaults)")
-      default: fixes.append("sqlite3 \(databasePath) \"UPDATE \(r.table) SET \(r.column) = '[]' WHERE id = '\(r.id)'\"")
+      case "digest":
+        fixes.append(
+          sqlite3
+            + ShellWord.sqlArgument("DELETE FROM digest_evidence WHERE digest_id = \(id); DELETE FROM digest WHERE id = \(id)"))
+      case "meta":
+        fixes.append(
+          sqlite3 + ShellWord.sqlArgument("DELETE FROM meta WHERE key = 'settings'")
+            + "  (the settings return to their defaults)")
+      default:
+        fixes.append(sqlite3 + ShellWord.sqlArgument("UPDATE \(r.table) SET \(r.column) = '[]' WHERE id = \(id)"))
       }
     }
     steps.append(
@@ -400,7 +411,7 @@ enum Commands {
     [
       "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
       "2. Copy the whole directory \(directory) (including workspace.sqlite-wal and -shm) somewhere safe.",
-      "3. Try `sqlite3 \(databasePath) .recover > recovered.sql` on the copy, then load it into a new database and `dolphin export` from there.",
+      "3. Try `sqlite3 \(ShellWord.quoted(databasePath)) .recover > recovered.sql` on the copy, then load it into a new database and `dolphin export` from there.",
       "4. Or restore from your latest `dolphin export` into a fresh workspace directory.",
     ]
   }
@@ -420,7 +431,7 @@ enum Commands {
     case .permissionDenied:
       return [
         "This user may not read the workspace files. dolphin creates them (directory 0700, files 0600) for the user who "
-          + "first ran it: run dolphin as that user, or fix the owner and modes (`ls -la \(directory)`). Nothing was changed."
+          + "first ran it: run dolphin as that user, or fix the owner and modes (`ls -la \(ShellWord.quoted(directory))`). Nothing was changed."
       ]
     case .readOnly:
       return [
