@@ -33,10 +33,20 @@ struct StoredTagsMigrationCommandTests {
     let before = try cli.run(["doctor"])
     #expect(before.status == 5, "\(before.stdout)")
     #expect(before.stdout.contains("predate a change to their record's tags"), "\(before.stdout)")
-    // The first command that ranks indexes the rewritten item again, and finds it by its tags.
-    let search = try cli.json(["search", "sqlite"])
+    // The first command that ranks indexes the rewritten item again, says so once on stderr
+    // (as a rebuild does), and finds it by its tags.
+    let searched = try cli.run(["search", "sqlite", "--json"])
+    #expect(searched.status == 0, "\(searched.stderr)")
+    #expect(
+      searched.stderr
+        == "dolphin: notice: updated the search index after the workspace upgrade (schema step "
+        + "0006-normalize-stored-tags rewrote stored tags): re-indexed 1 document(s) (knowledge items and memories); "
+        + "no record changed\n")
+    let search = try #require(try JSONSerialization.jsonObject(with: Data(searched.stdout.utf8)) as? [String: Any])
     let results = try #require(search["results"] as? [[String: Any]])
     #expect(results.map { $0["id"] as? String } == [id])
+    let again = try cli.run(["search", "sqlite"])
+    #expect(again.stderr.isEmpty, "nothing left to index, nothing said: \(again.stderr)")
     let doctor = try cli.run(["doctor"])
     #expect(doctor.status == 0, "\(doctor.stdout)")
     #expect(doctor.stdout.contains("Doctor: healthy."))

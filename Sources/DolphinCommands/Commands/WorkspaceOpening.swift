@@ -8,7 +8,8 @@ import Synchronization
 enum WorkspaceOpening {
   /// What an engine tells its host about the search index
   /// (``KnowledgeEngine/searchIndexObserver``), as one line on standard error per distinct
-  /// notice: that the index was rebuilt, or why it was not and searches index in memory.
+  /// notice: that the index was rebuilt, or why it was not and searches index in memory; that
+  /// documents a schema upgrade listed were indexed again.
   ///
   /// Only the operations that rank call the observer (a search, an auto-selected handoff, an
   /// agent's search tool), so nothing is said — or written — by commands that do not search.

@@ -165,7 +165,9 @@ extension KnowledgeEngine {
   /// The install re-checks the version first, so when two processes rebuild at once the second
   /// finds the index current and installs nothing. One process rebuilds at a time.
   /// - Returns: ``SearchIndexPreparation/current``,
-  ///   ``SearchIndexPreparation/rebuilt(from:documents:)``, ``SearchIndexPreparation/newer(builtWith:)``,
+  ///   ``SearchIndexPreparation/rebuilt(from:documents:)``,
+  ///   ``SearchIndexPreparation/reindexed(documents:)`` (listed documents indexed again),
+  ///   ``SearchIndexPreparation/newer(builtWith:)``,
   ///   or ``SearchIndexPreparation/stale(builtWith:obstacle:)`` when it could not be rebuilt (a
   ///   read-only store; another process's write lasting past the busy timeout; a failed write).
   /// - Throws: storage errors from reading the version only; a failed rebuild is returned as
@@ -187,8 +189,8 @@ extension KnowledgeEngine {
       // Documents a schema migration listed (their tags were rewritten) are indexed again. A
       // failed write leaves them listed for the next call, and `doctor` reports them; a
       // command that only reads still works.
-      _ = try? reindexStaleDocuments()
-      return .current
+      let reindexed = (try? reindexStaleDocuments()) ?? 0
+      return reindexed > 0 ? .reindexed(documents: reindexed) : .current
     case .newer(let version): return .newer(builtWith: version)
     case .stale(let version): built = version
     }
