@@ -169,9 +169,15 @@ struct ReadOnlyWorkspaceTests {
       #expect(search.stderr.contains("searches index every record in memory instead"))
     }
 
+    // Pending work, not a problem: doctor notes it and says where it gets done.
     let doctor = try Unwritable.run(["doctor"], in: cli.workspace)
-    #expect(doctor.status == 5)
-    #expect(doctor.stdout.contains("  - " + IndexUpgradeCommandTests.mismatch), "\(doctor.stdout)")
+    #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(
+      doctor.stdout.contains(
+        "  note: pending: the search index was built with tokenizer version 1 and this build tokenizes with version 2, "
+          + "so it is to be rebuilt from the records; the next search run where the workspace can be written does it by "
+          + "itself (until then searches here read every record instead, which is slower)\n"),
+      "\(doctor.stdout)")
     #expect(try Unwritable.snapshot(cli.workspace) == before)
 
     // Where it can be written, the next command rebuilds it.

@@ -277,6 +277,18 @@ extension KnowledgeEngine {
     try store.read { tx in try LexicalIndexStore.tokenizerStatus(tx) }
   }
 
+  /// How many search index documents (knowledge items and memories) a schema upgrade listed for
+  /// indexing again because it rewrote their record's tags (see ``reindexStaleDocuments()``).
+  /// Reads only. Until they are indexed again searches read every record instead of the
+  /// persisted index, so results stay right; the next operation that ranks where the workspace
+  /// can be written indexes them (``prepareSearchIndex()``). `dolphin doctor` reports them as
+  /// pending work.
+  /// - Returns: 0 when none are listed, or the workspace predates the list.
+  /// - Throws: storage errors.
+  public func searchIndexDocumentsPendingReindex() throws -> Int {
+    try store.read { tx in try LexicalIndexStore.staleCount(tx) }
+  }
+
   /// Indexes again the documents whose records changed behind the index's back (listed by a
   /// schema migration that rewrote stored tags, see `TagNormalizationStep`).
   /// ``prepareSearchIndex()`` calls it, and searches call that when documents are listed, so
@@ -294,7 +306,9 @@ extension KnowledgeEngine {
   /// Checks that the index agrees with the records: every knowledge item and memory has an
   /// index document and no index document lacks its record, and postings and frequencies add
   /// up. Reads only. The tokenizer version the index was built with is not checked here (see
-  /// ``searchIndexTokenizerStatus()``): a stale index is not one that disagrees with the records.
+  /// ``searchIndexTokenizerStatus()``), nor the documents a schema upgrade listed for indexing
+  /// again (see ``searchIndexDocumentsPendingReindex()``): both are pending work that the next
+  /// operation that ranks does, not a disagreement with the records.
   /// - Returns: problems found (empty when consistent).
   public func verifySearchIndex() throws -> [String] {
     try store.read { tx in
@@ -325,13 +339,6 @@ extension KnowledgeEngine {
         """
       )
       if orphans > 0 { problems.append("\(orphans) search index document(s) have no record") }
-      let stale = try LexicalIndexStore.staleCount(tx)
-      if stale > 0 {
-        problems.append(
-          "\(stale) search index document(s) predate a change to their record's tags (schema step "
-            + "\(TagNormalizationStep.name)); the next search that can write the workspace indexes them again, "
-            + "or run `dolphin reindex`")
-      }
       // Postings: each indexed document lists its term ids (8 bytes each), each with one
       // posting row, and each term counts the documents it has postings in. A posting lost or
       // added behind the index's back breaks one of these sums.
