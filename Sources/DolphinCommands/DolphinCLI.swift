@@ -272,18 +272,9 @@ final class CommandContext {
     if let reason = store.readOnlyReason {
       console.printError("dolphin: notice: \(store.databasePath) is read-only: \(reason)")
     }
-    if store.isReadOnly, !store.pendingMigrationStepsNeededForReading.isEmpty {
-      // A first run was interrupted between schema steps; the tables may not exist yet, and
-      // only a writable open can add them.
-      throw WorkspaceError.readOnly(
-        file: store.databasePath,
-        reason: "its schema is incomplete (pending step(s): " + store.pendingMigrationSteps.joined(separator: ", ")
-          + ") and cannot be completed here; run any dolphin command once where the workspace can be written")
-    }
-    if store.isReadOnly, !store.pendingMigrationSteps.isEmpty {
-      // A workspace from an earlier build: read as it is stored.
-      console.printError("dolphin: notice: " + WorkspaceOpening.pendingUpgradeNotice(store))
-    }
+    // A first run interrupted between schema steps is refused; an earlier build's workspace is
+    // read as it is stored, with a notice.
+    try WorkspaceOpening.checkPendingUpgrade(of: store, console: console, program: "dolphin")
     if access != .read {
       try WorkspaceOpening.afterOpen(store: store, directory: directory, console: console)
     }

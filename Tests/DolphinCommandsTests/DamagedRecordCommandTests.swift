@@ -21,8 +21,13 @@ struct DamagedRecordCommandTests {
     let t = try #require(try cli.json(["task", "add", "Write the README", "--knowledge", k])["id"] as? String)
     try sqlite(cli, "UPDATE knowledge SET tags = '[\"A\",' WHERE id = '\(k)'; UPDATE task SET knowledge_ids = 'oops' WHERE id = '\(t)'")
 
-    let list = try cli.run(["knowledge", "list"])
-    #expect(list.status == 5 && list.stderr.contains("run `dolphin doctor` for recovery steps"), "\(list.stderr)")
+    // The refusal names the record (table and id) as well as the column.
+    let named = "knowledge \(k): knowledge.tags holds malformed JSON: [\"A\","
+    for args in [["knowledge", "list"], ["export"], ["export", "--format", "markdown"]] {
+      let r = try cli.run(args)
+      #expect(r.status == 5 && r.stderr.contains("run `dolphin doctor` for recovery steps"), "\(args): \(r.stderr)")
+      #expect(r.stderr.contains(named), "\(args): \(r.stderr)")
+    }
 
     let status = try cli.run(["status"])
     #expect(status.status == 0, "\(status.stderr)")
@@ -51,5 +56,36 @@ struct DamagedRecordCommandTests {
     #expect(again.stdout.contains("Doctor: healthy."), "\(again.stdout)\(again.stderr)")
     #expect(again.stdout.contains("Records: every JSON column is readable"))
     #expect(try cli.run(["knowledge", "list"]).status == 0)
+  }
+
+  @Test("doctor's sqlite3 commands quote the workspace path: one with a space, a quote and a $ pastes as shown")
+  func doctorQuotesPaths() throws {
+    let dir = TemporaryDirectory("quoted")
+    defer { dir.remove() }
+    let workspace = dir.appending("it's a $HOME workspace").path
+    func run(_ args: [String]) throws -> ProcessResult { try runDolphin(args + ["--workspace", workspace]) }
+    let added = try run(["task", "add", "Write the README", "--json"])
+    try #require(added.status == 0, "\(added.stderr)")
+    let t = try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])?["id"] as? String)
+    let db = workspace + "/workspace.sqlite"
+    let edit = try runProcess("/usr/bin/env", ["sqlite3", db, "UPDATE task SET knowledge_ids = 'oops' WHERE id = '\(t)'"])
+    try #require(edit.status == 0, "\(edit.stderr)")
+
+    let doctor = try run(["doctor"])
+    #expect(doctor.status == 5, "\(doctor.stdout)\(doctor.stderr)")
+    let quoted = "'" + dir.path + "/it'\\''s a $HOME workspace/workspace.sqlite'"
+    let fix = "sqlite3 \(quoted) \"UPDATE task SET knowledge_ids = '[]' WHERE id = '\(t)'\""
+    #expect(doctor.stdout.contains("e.g.: " + fix + "\n"), "\(doctor.stdout)")
+    // Pasted into a shell as printed, the command repairs the record.
+    let pasted = try runProcess("/bin/sh", ["-c", fix])
+    #expect(pasted.status == 0, "\(pasted.stderr)")
+    let again = try run(["doctor"])
+    #expect(again.status == 0 && again.stdout.contains("Doctor: healthy."), "\(again.stdout)")
+
+    // A file that is not a database: the .recover step quotes the path as well.
+    try Data(repeating: 0x78, count: 4096).write(to: URL(fileURLWithPath: db))
+    let damaged = try run(["doctor"])
+    #expect(damaged.status == 5)
+    #expect(damaged.stdout.contains("3. Try `sqlite3 \(quoted) .recover > recovered.sql`"), "\(damaged.stdout)")
   }
 }

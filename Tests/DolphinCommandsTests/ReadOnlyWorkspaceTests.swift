@@ -1,3 +1,4 @@
+import ContinuityKit
 import Foundation
 import Testing
 import TestSupport
@@ -22,17 +23,17 @@ enum Unwritable {
   static let unavailable =
     "needs a read-only mount (root with `unshare -m`) or a non-root user (chmod); root cannot be denied writes by chmod"
 
-  static func run(_ args: [String], in directory: String) throws -> ProcessResult {
+  static func run(_ args: [String], in directory: String, stdin: String? = nil) throws -> ProcessResult {
     switch method {
     case .readOnlyMount:
       let script = #"mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@""#
       return try runProcess(
         "/usr/bin/env", ["unshare", "-m", "sh", "-c", script, "sh", directory, dolphinExecutable().path] + args
-          + ["--workspace", directory])
+          + ["--workspace", directory], stdin: stdin)
     case .chmod:
       chmod(directory, 0o500)
       defer { chmod(directory, 0o700) }
-      return try runDolphin(args + ["--workspace", directory])
+      return try runDolphin(args + ["--workspace", directory], stdin: stdin)
     case nil:
       throw CocoaError(.featureUnsupported)
     }
@@ -118,6 +119,20 @@ struct ReadOnlyWorkspaceTests {
         r.stderr.contains("was made by an earlier dolphin; its upgrade (step(s) 0006-normalize-stored-tags) finishes"),
         "\(args): \(r.stderr)")
     }
+    // dolphin mcp gives the same notice on stderr when it starts; stdout stays JSON-RPC only.
+    let mcp = try Unwritable.run(
+      ["mcp"], in: cli.workspace,
+      stdin: (initializeLines + [#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#]).joined(separator: "\n") + "\n")
+    #expect(mcp.status == 0, "\(mcp.stderr)")
+    #expect(
+      mcp.stderr.contains(
+        "dolphin mcp: notice: \(cli.workspace)/workspace.sqlite was made by an earlier dolphin; its upgrade (step(s) "
+          + "0006-normalize-stored-tags) finishes the next time a command opens it where it can be written"),
+      "\(mcp.stderr)")
+    let lines = mcp.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 2, "\(mcp.stdout)")
+    for line in lines { #expect(try JSONValue(parsing: line)["jsonrpc"] == "2.0", "\(line)") }
+
     let doctor = try Unwritable.run(["doctor"], in: cli.workspace)
     #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
     #expect(!doctor.stdout.contains("interrupted"), "\(doctor.stdout)")
@@ -154,9 +169,15 @@ struct ReadOnlyWorkspaceTests {
       #expect(search.stderr.contains("searches index every record in memory instead"))
     }
 
+    // Pending work, not a problem: doctor notes it and says where it gets done.
     let doctor = try Unwritable.run(["doctor"], in: cli.workspace)
-    #expect(doctor.status == 5)
-    #expect(doctor.stdout.contains("  - " + IndexUpgradeCommandTests.mismatch), "\(doctor.stdout)")
+    #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(
+      doctor.stdout.contains(
+        "  note: pending: the search index was built with tokenizer version 1 and this build tokenizes with version 2, "
+          + "so it is to be rebuilt from the records; the next search run where the workspace can be written does it by "
+          + "itself (until then searches here read every record instead, which is slower)\n"),
+      "\(doctor.stdout)")
     #expect(try Unwritable.snapshot(cli.workspace) == before)
 
     // Where it can be written, the next command rebuilds it.

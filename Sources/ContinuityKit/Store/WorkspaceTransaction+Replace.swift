@@ -63,7 +63,7 @@ extension WorkspaceTransaction {
       ActivityReceipt(
         id: try uuid(row, 0, "receipt"), callID: row.text(1), tool: row.text(2), risk: row.text(3),
         arguments: row.text(4), outcome: try enumValue(ReceiptOutcome.self, row, 5, "receipt.outcome"),
-        changedIDs: try decodeJSON([UUID].self, row, 6, "receipt.changed_ids"),
+        changedIDs: try decodeJSON([UUID].self, row, 6, "receipt.changed_ids", idColumn: 0),
         startedAt: try date(row, 7, "receipt.started_at"), finishedAt: try date(row, 8, "receipt.finished_at"),
         approval: row.optionalText(9), message: row.text(10))
     }

@@ -45,7 +45,7 @@ extension WorkspaceTransaction {
       SearchableRow(
         rowID: row.int64(0), id: try uuid(row, 1, "knowledge"),
         kind: try enumValue(KnowledgeKind.self, row, 2, "knowledge.kind"), title: row.text(3),
-        tags: try tagList(row, 6, "knowledge.tags", decoder), content: row.text(4),
+        tags: try tagList(row, 6, "knowledge.tags", decoder, idColumn: 1), content: row.text(4),
         updatedAt: try date(row, 7, "knowledge.updated_at"),
         source: try enumValue(KnowledgeSource.self, row, 5, "knowledge.source"))
     }
@@ -64,13 +64,14 @@ extension WorkspaceTransaction {
     ) { (row) throws(WorkspaceError) in
       SearchableRow(
         rowID: row.int64(0), id: try uuid(row, 1, "memory"), kind: nil, title: "",
-        tags: try tagList(row, 3, "memory.tags", decoder), content: row.text(2),
+        tags: try tagList(row, 3, "memory.tags", decoder, idColumn: 1), content: row.text(2),
         updatedAt: try date(row, 4, "memory.created_at"), source: nil)
     }
   }
 
-  /// A stored tag list (a JSON array of strings), decoded with one reused decoder.
-  private func tagList(_ row: SQLRow, _ i: Int32, _ column: String, _ decoder: JSONDecoder)
+  /// A stored tag list (a JSON array of strings), decoded with one reused decoder; an error
+  /// names the record by its id at `idColumn`.
+  private func tagList(_ row: SQLRow, _ i: Int32, _ column: String, _ decoder: JSONDecoder, idColumn: Int32)
     throws(WorkspaceError) -> [String]
   {
     let text = row.text(i)
@@ -78,7 +79,8 @@ extension WorkspaceTransaction {
     do {
       return try decoder.decode([String].self, from: Data(text.utf8))
     } catch {
-      throw .damaged(file: db.displayName, message: "\(column) holds malformed JSON: \(text.prefix(80))")
+      throw .damaged(
+        file: db.displayName, message: Self.malformedRecordMessage(column, id: row.text(idColumn), stored: text))
     }
   }
 }

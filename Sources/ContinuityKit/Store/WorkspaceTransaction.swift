@@ -81,15 +81,35 @@ public final class WorkspaceTransaction {
     row.optionalText(i).flatMap(ISO8601.date(from:))
   }
 
-  func decodeJSON<T: Decodable>(_ type: T.Type, _ row: SQLRow, _ i: Int32, _ table: String)
+  /// Decodes the JSON column `i` of `row`.
+  /// - Parameters:
+  ///   - column: `table.column`, e.g. `task.knowledge_ids`.
+  ///   - idColumn: the index of the record's id in `row`, so that the error names the record.
+  /// - Throws: ``WorkspaceError/damaged(file:message:)`` naming the record and the column
+  ///   (``malformedRecordMessage(_:id:stored:)``).
+  func decodeJSON<T: Decodable>(_ type: T.Type, _ row: SQLRow, _ i: Int32, _ column: String, idColumn: Int32 = 1)
     throws(WorkspaceError) -> T
   {
     let s = row.text(i)
     do {
       return try StableJSON.decoder().decode(T.self, from: Data(s.utf8))
     } catch {
-      throw .damaged(file: db.displayName, message: "\(table) holds malformed JSON: \(s.prefix(80))")
+      throw .damaged(
+        file: db.displayName, message: Self.malformedRecordMessage(column, id: row.text(idColumn), stored: s))
     }
+  }
+
+  /// What a record whose JSON column cannot be decoded is called in a
+  /// ``WorkspaceError/damaged(file:message:)`` error: the record (its table and id as stored) and
+  /// the column, as ``MalformedJSON/description`` (and so `dolphin doctor`) names them, e.g.
+  /// `task 5D…: task.knowledge_ids holds malformed JSON: oops`.
+  /// - Parameters:
+  ///   - column: `table.column`.
+  ///   - id: the record's id as stored.
+  ///   - stored: the column's text; its first 80 characters are shown.
+  static func malformedRecordMessage(_ column: String, id: String, stored: String) -> String {
+    let table = column.split(separator: ".", maxSplits: 1).first.map(String.init) ?? column
+    return "\(table) \(id.prefix(80)): \(column) holds malformed JSON: \(stored.prefix(80))"
   }
 
   func enumValue<E: RawRepresentable>(_ type: E.Type, _ row: SQLRow, _ i: Int32, _ table: String)

@@ -166,8 +166,9 @@ enum Commands {
         finish its own recovery, which restores the last committed state). Checks SQLite's integrity, dangling
         references, that the search index agrees with the stored records (every knowledge item and
         memory indexed, no index entry without its record), and that it was made by this build's
-        tokenizer (an older one's is rebuilt by the next search; a newer dolphin's is noted, not a
-        problem, and left alone). Exit 5 when a problem is found or the database
+        tokenizer. Upgrade work that the next search does by itself — rebuilding an index made by an
+        older tokenizer, indexing again the records an upgrade rewrote — is noted as pending, not a
+        problem (exit 0); an index made by a newer dolphin is noted and left alone. Exit 5 when a problem is found or the database
         cannot be opened (the report says why: read-only, not a directory, permission denied, not a
         database; the checks are then "not run"); exit 3 when there is no workspace, or when the workspace
         path is a symbolic link to nothing; exit 4 when it is a symbolic link loop.
@@ -194,16 +195,21 @@ enum Commands {
         var malformedRecords: [WorkspaceTransaction.MalformedJSON]
         var referenceProblems: [String]
         var searchIndexProblems: [String]
-        /// Facts about the search index that are not problems (one built by a newer dolphin).
+        /// Facts about the search index that are not problems: one built by a newer dolphin, or
+        /// pending upgrade work (an index built by an older tokenizer, documents listed for
+        /// indexing again) that the next search does by itself.
         var searchIndexNotes: [String]
+        /// Whether the search index has upgrade work pending (named in `searchIndexNotes`); not a
+        /// problem: the next search where the workspace can be written does it.
+        var searchIndexUpgradePending: Bool
         var quarantined: Int
         var credentials: CredentialFlagReport
         var advice: [String]
       }
       var report = Report(
         databasePath: dbPath, ok: true, openProblem: nil, readOnlyReason: nil, checksRun: false, integrityCheck: [],
-        malformedRecords: [], referenceProblems: [], searchIndexProblems: [], searchIndexNotes: [], quarantined: 0,
-        credentials: CredentialFlagReport(), advice: [])
+        malformedRecords: [], referenceProblems: [], searchIndexProblems: [], searchIndexNotes: [],
+        searchIndexUpgradePending: false, quarantined: 0, credentials: CredentialFlagReport(), advice: [])
       var indexDisagrees = false
       var tokenizer = SearchIndexTokenizerStatus.current
       var exitCode = ExitCode.storage
@@ -234,9 +240,9 @@ enum Commands {
                 + "); a first run was interrupted. The next command that writes completes it.")
           } else {
             report.malformedRecords = try store.read { tx in try tx.malformedJSON() }
+            let writable = SQLiteWorkspaceStore.writeBlocker(databasePath: dbPath) == nil
             if !store.pendingMigrationSteps.isEmpty {
               // A workspace from an earlier build: readable as it is; the upgrade is not a fault.
-              let writable = SQLiteWorkspaceStore.writeBlocker(databasePath: dbPath) == nil
               report.advice.append(
                 "The workspace was made by an earlier dolphin: schema upgrade step(s) "
                   + store.pendingMigrationSteps.joined(separator: ", ") + " are not applied yet. Commands read it as it is; "
@@ -252,21 +258,43 @@ enum Commands {
             report.searchIndexProblems = try engine.verifySearchIndex()
             indexDisagrees = !report.searchIndexProblems.isEmpty
             tokenizer = try engine.searchIndexTokenizerStatus()
+            // Upgrade work the next search does by itself is noted, not a problem.
+            let nextSearch =
+              writable
+              ? "the next search (or other command that ranks) does it by itself, or run `dolphin reindex` now"
+              : "the next search run where the workspace can be written does it by itself (until then searches "
+                + "here read every record instead, which is slower)"
             switch tokenizer {
             case .current: break
+            case .stale(.version(let n)):
+              report.searchIndexNotes.append(
+                "pending: the search index was built with tokenizer version \(n) and this build tokenizes with "
+                  + "version \(Tokenizer.version), so it is to be rebuilt from the records; \(nextSearch)")
+              report.searchIndexUpgradePending = true
             case .stale(let built):
-              let index: String
-              switch built {
-              case .version(let n): index = "the search index was built with tokenizer version \(n)"
-              case .unreadable: index = "the search index records \(built) of its tokenizer"
-              }
+              // Not left by an earlier build: something else wrote the version.
               report.searchIndexProblems.append(
-                "\(index); this build tokenizes with version \(Tokenizer.version), so stored terms may not "
-                  + "match queries until it is rebuilt")
+                "the search index records \(built) of its tokenizer; this build tokenizes with version "
+                  + "\(Tokenizer.version), so stored terms may not match queries until it is rebuilt")
             case .newer(let n):
               report.searchIndexNotes.append(
                 "the search index was built by a newer dolphin (tokenizer version \(n); this build's is "
                   + "\(Tokenizer.version)); this build leaves it as it is and its searches read every record instead")
+            }
+            let pendingDocuments = try engine.searchIndexDocumentsPendingReindex()
+            if pendingDocuments > 0 {
+              // A rebuild (stale tokenizer) indexes every document anyway; a newer index is left
+              // to the newer dolphin.
+              let who: String
+              switch tokenizer {
+              case .current: who = nextSearch
+              case .stale: who = "the rebuild indexes them again"
+              case .newer: who = "this build leaves the index to the newer dolphin, which indexes them again"
+              }
+              report.searchIndexNotes.append(
+                "pending: \(pendingDocuments) search index document(s) predate a change to their record's tags "
+                  + "(schema step \(TagNormalizationStep.name)) and are to be indexed again; \(who)")
+              report.searchIndexUpgradePending = true
             }
             report.quarantined = s.quarantined
             report.credentials = s.credentials
@@ -306,10 +334,10 @@ enum Commands {
             + "`dolphin reindex` rebuilds it from them.")
       }
       switch tokenizer {
-      case .current: break
+      case .current, .stale(.version): break  // Pending work, noted above.
       case .stale:
         report.advice.append(
-          "The search index was made by an older tokenizer, or its version is unreadable (the records are intact); "
+          "The search index's tokenizer version is unreadable (the records are intact); "
             + "the first search run where the workspace can be written rebuilds it, or run `dolphin reindex` now.")
       case .newer:
         report.advice.append(
@@ -343,7 +371,12 @@ enum Commands {
           for m in report.malformedRecords.prefix(20) { c.print("  - \(inert(m.description))") }
           c.print("References: " + (report.referenceProblems.isEmpty ? "ok" : "\(report.referenceProblems.count) problem(s)"))
           for p in report.referenceProblems.prefix(20) { c.print("  - \(inert(p))") }
-          c.print("Search index: " + (report.searchIndexProblems.isEmpty ? "agrees with the records" : "\(report.searchIndexProblems.count) problem(s)"))
+          c.print(
+            "Search index: "
+              + (!report.searchIndexProblems.isEmpty
+                ? "\(report.searchIndexProblems.count) problem(s)"
+                : report.searchIndexUpgradePending
+                  ? "upgrade work pending (not a problem; see the note)" : "agrees with the records"))
           for p in report.searchIndexProblems { c.print("  - \(p)") }
           for n in report.searchIndexNotes { c.print("  note: \(n)") }
           for line in credentialLines(report.credentials) { c.print(line) }
@@ -352,7 +385,11 @@ enum Commands {
         c.print(
           report.openProblem != nil
             ? "Doctor: the database could not be opened; nothing was checked."
-            : report.ok ? "Doctor: healthy." : "Doctor: problems found.")
+            : !report.ok
+              ? "Doctor: problems found."
+              : report.searchIndexUpgradePending
+                ? "Doctor: healthy (the search index work noted as pending is not a problem)."
+                : "Doctor: healthy.")
       }
       if let problem = report.openProblem {
         throw ReportedFailure(code: exitCode, message: "cannot open the workspace (\(problem.reason)): \(problem.message)")
@@ -380,11 +417,22 @@ enum Commands {
       "2. Copy the whole directory \(directory) (including workspace.sqlite-wal and -shm) somewhere safe.",
     ]
     var fixes: [String] = []
+    // The path and the statement are quoted so that the command pastes as it is shown, whatever
+    // the path holds (spaces, quotes); an id read from a damaged record is an SQL literal.
+    let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
     for r in records.prefix(10) {
+      let id = ShellWord.sqlLiteral(r.id)
       switch r.table {
-      case "digest": fixes.append("sqlite3 \(databasePath) \"DELETE FROM digest_evidence WHERE digest_id = '\(r.id)'; DELETE FROM digest WHERE id = '\(r.id)'\"")
-      case "meta": fixes.append("sqlite3 \(databasePath) \"DELETE FROM meta WHERE key = 'settings'\"  (the settings return to their defaults)")
-      default: fixes.append("sqlite3 \(databasePath) \"UPDATE \(r.table) SET \(r.column) = '[]' WHERE id = '\(r.id)'\"")
+      case "digest":
+        fixes.append(
+          sqlite3
+            + ShellWord.sqlArgument("DELETE FROM digest_evidence WHERE digest_id = \(id); DELETE FROM digest WHERE id = \(id)"))
+      case "meta":
+        fixes.append(
+          sqlite3 + ShellWord.sqlArgument("DELETE FROM meta WHERE key = 'settings'")
+            + "  (the settings return to their defaults)")
+      default:
+        fixes.append(sqlite3 + ShellWord.sqlArgument("UPDATE \(r.table) SET \(r.column) = '[]' WHERE id = \(id)"))
       }
     }
     steps.append(
@@ -400,7 +448,7 @@ enum Commands {
     [
       "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
       "2. Copy the whole directory \(directory) (including workspace.sqlite-wal and -shm) somewhere safe.",
-      "3. Try `sqlite3 \(databasePath) .recover > recovered.sql` on the copy, then load it into a new database and `dolphin export` from there.",
+      "3. Try `sqlite3 \(ShellWord.quoted(databasePath)) .recover > recovered.sql` on the copy, then load it into a new database and `dolphin export` from there.",
       "4. Or restore from your latest `dolphin export` into a fresh workspace directory.",
     ]
   }
@@ -420,7 +468,7 @@ enum Commands {
     case .permissionDenied:
       return [
         "This user may not read the workspace files. dolphin creates them (directory 0700, files 0600) for the user who "
-          + "first ran it: run dolphin as that user, or fix the owner and modes (`ls -la \(directory)`). Nothing was changed."
+          + "first ran it: run dolphin as that user, or fix the owner and modes (`ls -la \(ShellWord.quoted(directory))`). Nothing was changed."
       ]
     case .readOnly:
       return [

@@ -71,7 +71,8 @@ enum MCPCommands {
     })
 
   /// Opens the workspace for the server, as the other commands do, with every notice (open
-  /// warnings, read-only reasons, a legacy import) on standard error. A search index made by
+  /// warnings, read-only reasons, an earlier build's upgrade left for a writable open, a legacy
+  /// import) on standard error. A search index made by
   /// another tokenizer version is left for the first tool call that ranks, which rebuilds it
   /// (or searches in memory) and says so once on standard error.
   static func openEngine(directory: URL, console: Console) throws -> KnowledgeEngine {
@@ -84,6 +85,9 @@ enum MCPCommands {
         "dolphin mcp: notice: \(store.databasePath) is read-only (\(reason)); reads work, "
           + "tools that write will fail")
     }
+    // As for the other commands: an earlier build's workspace is read as stored, with a notice;
+    // an interrupted first run fails the open, which each tool call then reports.
+    try WorkspaceOpening.checkPendingUpgrade(of: store, console: console, program: "dolphin mcp")
     try WorkspaceOpening.afterOpen(store: store, directory: directory, console: console, program: "dolphin mcp")
     return KnowledgeEngine(
       store: store,

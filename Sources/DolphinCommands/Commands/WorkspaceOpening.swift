@@ -8,7 +8,8 @@ import Synchronization
 enum WorkspaceOpening {
   /// What an engine tells its host about the search index
   /// (``KnowledgeEngine/searchIndexObserver``), as one line on standard error per distinct
-  /// notice: that the index was rebuilt, or why it was not and searches index in memory.
+  /// notice: that the index was rebuilt, or why it was not and searches index in memory; that
+  /// documents a schema upgrade listed were indexed again.
   ///
   /// Only the operations that rank call the observer (a search, an auto-selected handoff, an
   /// agent's search tool), so nothing is said — or written — by commands that do not search.
@@ -25,6 +26,26 @@ enum WorkspaceOpening {
       }
       console.printError("\(program): notice: \(notice)")
     }
+  }
+
+  /// What a command (`dolphin` or `dolphin mcp`) says, or refuses, when `store` is open read-only
+  /// and its schema steps are not all applied.
+  ///
+  /// A first run interrupted between schema steps that reading needs
+  /// (``SQLiteWorkspaceStore/pendingMigrationStepsNeededForReading``) cannot be read here: only
+  /// a writable open can add the tables. A workspace from an earlier build whose pending steps
+  /// reading does without is read as stored, with ``pendingUpgradeNotice(_:)`` on standard error.
+  /// - Parameter program: how notices start, `dolphin` or `dolphin mcp`.
+  /// - Throws: ``WorkspaceError/readOnly(file:reason:)`` for the interrupted first run.
+  static func checkPendingUpgrade(of store: SQLiteWorkspaceStore, console: Console, program: String) throws {
+    guard store.isReadOnly, !store.pendingMigrationSteps.isEmpty else { return }
+    if !store.pendingMigrationStepsNeededForReading.isEmpty {
+      throw WorkspaceError.readOnly(
+        file: store.databasePath,
+        reason: "its schema is incomplete (pending step(s): " + store.pendingMigrationSteps.joined(separator: ", ")
+          + ") and cannot be completed here; run any dolphin command once where the workspace can be written")
+    }
+    console.printError("\(program): notice: " + pendingUpgradeNotice(store))
   }
 
   /// What to say about a read-only workspace from an earlier build whose pending schema steps

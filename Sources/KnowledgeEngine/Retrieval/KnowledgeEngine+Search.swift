@@ -165,7 +165,9 @@ extension KnowledgeEngine {
   /// The install re-checks the version first, so when two processes rebuild at once the second
   /// finds the index current and installs nothing. One process rebuilds at a time.
   /// - Returns: ``SearchIndexPreparation/current``,
-  ///   ``SearchIndexPreparation/rebuilt(from:documents:)``, ``SearchIndexPreparation/newer(builtWith:)``,
+  ///   ``SearchIndexPreparation/rebuilt(from:documents:)``,
+  ///   ``SearchIndexPreparation/reindexed(documents:)`` (listed documents indexed again),
+  ///   ``SearchIndexPreparation/newer(builtWith:)``,
   ///   or ``SearchIndexPreparation/stale(builtWith:obstacle:)`` when it could not be rebuilt (a
   ///   read-only store; another process's write lasting past the busy timeout; a failed write).
   /// - Throws: storage errors from reading the version only; a failed rebuild is returned as
@@ -187,8 +189,8 @@ extension KnowledgeEngine {
       // Documents a schema migration listed (their tags were rewritten) are indexed again. A
       // failed write leaves them listed for the next call, and `doctor` reports them; a
       // command that only reads still works.
-      _ = try? reindexStaleDocuments()
-      return .current
+      let reindexed = (try? reindexStaleDocuments()) ?? 0
+      return reindexed > 0 ? .reindexed(documents: reindexed) : .current
     case .newer(let version): return .newer(builtWith: version)
     case .stale(let version): built = version
     }
@@ -275,6 +277,18 @@ extension KnowledgeEngine {
     try store.read { tx in try LexicalIndexStore.tokenizerStatus(tx) }
   }
 
+  /// How many search index documents (knowledge items and memories) a schema upgrade listed for
+  /// indexing again because it rewrote their record's tags (see ``reindexStaleDocuments()``).
+  /// Reads only. Until they are indexed again searches read every record instead of the
+  /// persisted index, so results stay right; the next operation that ranks where the workspace
+  /// can be written indexes them (``prepareSearchIndex()``). `dolphin doctor` reports them as
+  /// pending work.
+  /// - Returns: 0 when none are listed, or the workspace predates the list.
+  /// - Throws: storage errors.
+  public func searchIndexDocumentsPendingReindex() throws -> Int {
+    try store.read { tx in try LexicalIndexStore.staleCount(tx) }
+  }
+
   /// Indexes again the documents whose records changed behind the index's back (listed by a
   /// schema migration that rewrote stored tags, see `TagNormalizationStep`).
   /// ``prepareSearchIndex()`` calls it, and searches call that when documents are listed, so
@@ -292,7 +306,9 @@ extension KnowledgeEngine {
   /// Checks that the index agrees with the records: every knowledge item and memory has an
   /// index document and no index document lacks its record, and postings and frequencies add
   /// up. Reads only. The tokenizer version the index was built with is not checked here (see
-  /// ``searchIndexTokenizerStatus()``): a stale index is not one that disagrees with the records.
+  /// ``searchIndexTokenizerStatus()``), nor the documents a schema upgrade listed for indexing
+  /// again (see ``searchIndexDocumentsPendingReindex()``): both are pending work that the next
+  /// operation that ranks does, not a disagreement with the records.
   /// - Returns: problems found (empty when consistent).
   public func verifySearchIndex() throws -> [String] {
     try store.read { tx in
@@ -323,13 +339,6 @@ extension KnowledgeEngine {
         """
       )
       if orphans > 0 { problems.append("\(orphans) search index document(s) have no record") }
-      let stale = try LexicalIndexStore.staleCount(tx)
-      if stale > 0 {
-        problems.append(
-          "\(stale) search index document(s) predate a change to their record's tags (schema step "
-            + "\(TagNormalizationStep.name)); the next search that can write the workspace indexes them again, "
-            + "or run `dolphin reindex`")
-      }
       // Postings: each indexed document lists its term ids (8 bytes each), each with one
       // posting row, and each term counts the documents it has postings in. A posting lost or
       // added behind the index's back breaks one of these sums.

@@ -8,6 +8,11 @@ public enum SearchIndexPreparation: Sendable, Equatable {
   /// rebuilt it from the stored records, indexing `documents` knowledge items and memories.
   /// Only index rows were written; no record changed.
   case rebuilt(from: StoredTokenizerVersion, documents: Int)
+  /// The index was current, but `documents` of its documents (knowledge items and memories)
+  /// were listed as predating a change to their record's tags (a schema upgrade rewrote stored
+  /// tags, see `TagNormalizationStep`); this call indexed them again. Only index rows were
+  /// written; no record changed.
+  case reindexed(documents: Int)
   /// The index was built by a newer dolphin, with tokenizer version `builtWith`; it was left as
   /// it is. Searches of this build index every record in memory instead.
   case newer(builtWith: Int)
@@ -45,6 +50,10 @@ public enum SearchIndexPreparation: Sendable, Equatable {
       return
         "rebuilt the search index for tokenizer version \(this) (\(was)): re-indexed \(documents) "
         + "document(s) (knowledge items and memories); no record changed"
+    case .reindexed(let documents):
+      return
+        "updated the search index after the workspace upgrade (schema step \(TagNormalizationStep.name) "
+        + "rewrote stored tags): re-indexed \(documents) document(s) (knowledge items and memories); no record changed"
     case .newer(let built):
       return
         "the search index was built by a newer dolphin (tokenizer version \(built); this build's is "

@@ -1,5 +1,6 @@
 import ContinuityKit
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -107,9 +108,18 @@ struct TagNormalizationMigrationTests {
     let rows = try store.read { tx in try [1, 3, 4].map { n in try #require(try tx.knowledgeRowID(sequentialID(n))) } }
     #expect(stale.filter { $0 > 0 } == rows)
     #expect(stale.filter { $0 < 0 }.count == 1)
-    #expect(try engine.verifySearchIndex().contains { $0.hasPrefix("4 search index document(s) predate a change to their record's tags") })
-    #expect(try engine.reindexStaleDocuments() == 4)
+    // Listed documents are pending work, not a disagreement with the records.
+    #expect(try engine.verifySearchIndex() == [])
+    #expect(try engine.searchIndexDocumentsPendingReindex() == 4)
+    // Preparing the index for a search indexes them and tells the observer how many, once.
+    let seen = Mutex<[SearchIndexPreparation]>([])
+    let observed = KnowledgeEngine(
+      store: store, environment: fixedEnvironment(), searchIndexObserver: { p in seen.withLock { $0.append(p) } })
+    #expect(try observed.prepareSearchIndex() == .reindexed(documents: 4))
+    #expect(try observed.prepareSearchIndex() == .current)
+    #expect(seen.withLock { $0 } == [.reindexed(documents: 4)])
     #expect(try engine.reindexStaleDocuments() == 0)
+    #expect(try engine.searchIndexDocumentsPendingReindex() == 0)
     #expect(try engine.verifySearchIndex() == [])
     let incremental = try Self.indexRows(store)
     try engine.rebuildSearchIndex()
