@@ -30,7 +30,8 @@ extension WorkspaceExport {
       let inCycle = edges.filter { members.contains($0.source) }
         .map { "\($0.source.uuidString) supersedes \($0.target.uuidString)" }
         .sorted()
-      let shown = inCycle.prefix(8).joined(separator: "; ") + (inCycle.count > 8 ? "; and \(inCycle.count - 8) more" : "")
+      let shown =
+        inCycle.prefix(8).joined(separator: "; ") + (inCycle.count > 8 ? "; and \(inCycle.count - 8) more" : "")
       let ids = cycle.map(\.uuidString)
       let what =
         ids.count == 1
