@@ -44,7 +44,9 @@ public enum ExitCode {
   public static let notFound: Int32 = 3
   /// Input over a bound, malformed ids, a full collection, a refused legacy file.
   public static let validation: Int32 = 4
-  /// SQLite or filesystem errors, a damaged or read-only (newer-schema) workspace.
+  /// SQLite or filesystem errors, a damaged or read-only (newer-schema) workspace, and
+  /// concurrency: a workspace busy with another process's long write, or changed by another
+  /// process between a shown plan (import, erase, deletion) and its application.
   public static let storage: Int32 = 5
 }
 
@@ -101,6 +103,9 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
     case .validation(let v) where v.missingRecord != nil: return (ExitCode.notFound, "notFound", e.description)
     case .validation, .capacity: return (ExitCode.validation, "validation", e.description)
     case .busy: return (ExitCode.storage, "busy", e.description)
+    // Another process wrote between the plan shown and its application: a concurrency
+    // failure like `busy`, not bad input (exit 4).
+    case .concurrentChange: return (ExitCode.storage, "concurrentChange", e.description)
     case .storage, .damaged, .fileSystem, .readOnly, .newerSchema: return (ExitCode.storage, "storage", e.description)
     }
   case let e as ValidationError where e.missingRecord != nil:

@@ -115,6 +115,16 @@ public enum DolphinCLI {
       if let w = parsed.value("workspace"), w.trimmingCharacters(in: .whitespaces).isEmpty {
         throw CLIError.usage("--workspace needs a directory path, got an empty value")
       }
+      // An empty DOLPHIN_HOME is a mistake, not a reason to use another workspace; checked
+      // before the command runs, so that nothing is read or created anywhere.
+      if command.spec.usesWorkspace, parsed.value("workspace") == nil {
+        do {
+          _ = try WorkspaceLocation.validatedDefaultDirectory(
+            environment: console.environment.isEmpty ? ProcessInfo.processInfo.environment : console.environment)
+        } catch {
+          throw CLIError.usage(error.message)
+        }
+      }
       let context = CommandContext(console: console, arguments: parsed, spec: command.spec)
       do {
         try await command.run(context)
@@ -229,7 +239,8 @@ final class CommandContext {
     self.spec = spec
   }
 
-  /// The workspace directory for this invocation.
+  /// The workspace directory for this invocation: `--workspace`, else the default one (a
+  /// `DOLPHIN_HOME` set but empty was refused before the command ran).
   var workspaceDirectory: URL {
     if let w = arguments.value("workspace") { return URL(fileURLWithPath: w, isDirectory: true) }
     return WorkspaceLocation.defaultDirectory(environment: console.environment.isEmpty ? ProcessInfo.processInfo.environment : console.environment)

@@ -60,4 +60,83 @@ struct SupersedeCycleCommandTests {
     #expect(try cli.run(["knowledge", "list"]).stdout.contains("seed"))
     #expect(try !cli.run(["knowledge", "list"]).stdout.contains("Use tabs"))
   }
+
+  @Test("export keeps a stored cycle and warns with its ids and the fix; importing that file elsewhere is refused naming them")
+  func exportWarnsImportRefuses() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let a = try cli.json(["capture", "decision", "Use tabs"])
+    let aID = try #require((a["item"] as? [String: Any])?["id"] as? String)
+    let b = try cli.json(["capture", "decision", "Use spaces", "--relates", "supersedes:\(aID)"])
+    let bID = try #require((b["item"] as? [String: Any])?["id"] as? String)
+    let edit = try runProcess(
+      "/usr/bin/env",
+      ["sqlite3", cli.workspace + "/workspace.sqlite",
+       "INSERT INTO knowledge_relationship(source_id, ordinal, kind, target_id) VALUES ('\(aID)', 0, 'supersedes', '\(bID)');"])
+    #expect(edit.status == 0, "\(edit.stderr)")
+    let ids = [aID, bID].sorted().joined(separator: ", ")
+
+    let file = cli.dir.appending("export.json")
+    let export = try cli.run(["export", "--output", file.path])
+    #expect(export.status == 0, "\(export.stderr)")
+    #expect(export.stderr.contains("dolphin: warning: knowledge \(ids) supersede each other in a cycle"), "\(export.stderr)")
+    #expect(export.stderr.contains("`dolphin import` refuses"), "\(export.stderr)")
+    #expect(export.stderr.contains("remove one of its supersedes relationships"), "\(export.stderr)")
+    #expect(export.stderr.contains("--on-conflict replace"), "\(export.stderr)")
+    // Nothing is lost: the file holds both relationships as stored.
+    let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+    let knowledge = try #require((document["workspace"] as? [String: Any])?["knowledge"] as? [[String: Any]])
+    let supersedes = knowledge.flatMap { k in
+      ((k["relationships"] as? [[String: Any]]) ?? []).filter { $0["kind"] as? String == "supersedes" }
+    }
+    #expect(supersedes.count == 2)
+
+    // To stdout too, the warning goes to stderr and stdout stays the document.
+    let stdout = try cli.run(["export"])
+    #expect(stdout.status == 0, "\(stdout.stderr)")
+    #expect(stdout.stderr.contains("supersede each other in a cycle"), "\(stdout.stderr)")
+    #expect((try? JSONSerialization.jsonObject(with: Data(stdout.stdout.utf8))) != nil)
+    // A Markdown export is not read by `dolphin import`: no warning.
+    let markdown = try cli.run(["export", "--format", "markdown"])
+    #expect(!markdown.stderr.contains("warning"), "\(markdown.stderr)")
+
+    let elsewhere = cli.dir.appending("other").path
+    let r = try runDolphin(["import", file.path, "--workspace", elsewhere])
+    #expect(r.status == 4, "\(r.stderr)")
+    #expect(r.stderr.contains(aID) && r.stderr.contains(bID), "\(r.stderr)")
+    #expect(r.stderr.contains("supersede cycle"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: elsewhere), "a refused import creates no workspace")
+
+    // The fix the warning gives: remove one relationship of the cycle from the file, import it
+    // back with --on-conflict replace; the workspace has no cycle left and exports cleanly.
+    let edited = knowledge.map { k -> [String: Any] in
+      guard k["id"] as? String == aID else { return k }
+      var k = k
+      k["relationships"] = [[String: Any]]()
+      return k
+    }
+    var workspace = try #require(document["workspace"] as? [String: Any])
+    workspace["knowledge"] = edited
+    var fixed = document
+    fixed["workspace"] = workspace
+    try JSONSerialization.data(withJSONObject: fixed).write(to: file)
+    let replace = try cli.run(["import", file.path, "--on-conflict", "replace"])
+    #expect(replace.status == 0, "\(replace.stderr)")
+    #expect(try cli.run(["doctor"]).status == 0)
+    let again = try cli.run(["export", "--output", cli.dir.appending("again.json").path])
+    #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
+    #expect(try runDolphin(["import", cli.dir.appending("again.json").path, "--workspace", elsewhere]).status == 0)
+  }
+
+  @Test("a workspace without a supersede cycle exports without a warning")
+  func noCycleNoWarning() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let a = try cli.json(["capture", "decision", "Use tabs"])
+    let aID = try #require((a["item"] as? [String: Any])?["id"] as? String)
+    #expect(try cli.run(["capture", "decision", "Use spaces", "--relates", "supersedes:\(aID)"]).status == 0)
+    let export = try cli.run(["export", "--output", cli.dir.appending("export.json").path])
+    #expect(export.status == 0, "\(export.stderr)")
+    #expect(export.stderr.isEmpty, "\(export.stderr)")
+  }
 }

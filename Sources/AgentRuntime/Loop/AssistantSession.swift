@@ -74,11 +74,11 @@ public struct AssistantSession: Sendable {
     if let problem = route.commandProblem { throw ValidationError(field: "message", message: problem) }
     let env = engine.environment
     let user = ChatMessage(id: env.makeID(), conversationID: conversationID, role: .user, text: Sanitizer.sanitize(text), createdAt: env.now())
-    try engine.store.write { tx in try tx.insertMessage(user) }
+    try engine.store.write { tx in try tx.appendMessage(user) }
     let excerpts = try recentExcerpts()
     let run = await loop.run(route, question: text, approver: approver, recentExcerpts: excerpts)
     let reply = ChatMessage(id: env.makeID(), conversationID: conversationID, role: .assistant, text: Truncation.truncate(run.answer, to: Limits.content), createdAt: env.now())
-    try engine.store.write { tx in try tx.insertMessage(reply) }
+    try engine.store.write { tx in try tx.appendMessage(reply) }
     return AssistantReply(run: run, userMessage: user, assistantMessage: reply)
   }
 }

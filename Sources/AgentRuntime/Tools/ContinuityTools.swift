@@ -24,7 +24,9 @@ enum ContinuityTools {
     input: .object([
       ToolProperty("query", .text(min: 1, max: Limits.query), required: true, "Words to find (text is data; no operators)."),
       ToolProperty("kinds", .array(items: .oneOf(kinds), minItems: 0, maxItems: kinds.count, unique: true), "Only these kinds."),
-      ToolProperty("includeMemories", .boolean, default: false, "Also search legacy memories (labeled memory)."),
+      ToolProperty(
+        "includeMemories", .boolean, default: false,
+        "Also search legacy memories (labeled memory). Not with kinds: memories have no kind."),
       ToolProperty(
         "tag", .text(min: 1, max: Limits.tagLength),
         "Only knowledge items carrying this one tag (case and accents ignored; memories are left out)."),

@@ -15,6 +15,11 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
   /// write, such as a search-index rebuild or a large import. The operation was rolled back, so
   /// nothing was written; trying again later succeeds.
   case busy(file: String, waitedMilliseconds: Int)
+  /// Another connection changed the workspace between planning `operation` (`import`,
+  /// `erase`, `deletion`) and applying it, so the plan that was shown no longer says what would
+  /// happen. Nothing was written; planning again shows the current plan. A concurrency
+  /// failure, like ``busy(file:waitedMilliseconds:)``, not a problem with the input.
+  case concurrentChange(operation: String)
   /// The database at `file` has schema `found`, newer than this build's `supported`; it was
   /// opened read-only and will not be written.
   case newerSchema(file: String, found: Int, supported: Int)
@@ -45,6 +50,10 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
         "\(file) is busy: another process (another dolphin, e.g. rebuilding the search index or "
         + "importing) held a long write for more than \(seconds), so this command gave up waiting; "
         + "nothing was written. Try again in a moment"
+    case .concurrentChange(let operation):
+      return
+        "the workspace changed since this \(operation) was planned (another process wrote to it meanwhile); "
+        + "nothing was written. Run the command again to see the new plan"
     case .newerSchema(let file, let found, let supported):
       return
         "\(file) has workspace schema \(found), newer than this build supports (\(supported)); "

@@ -112,7 +112,26 @@ extension WorkspaceTransaction {
     }
   }
 
-  /// Appends a message and prunes the oldest beyond ``Limits/messagesKept``.
+  /// Adds a new message to its conversation: inserts it (as ``insertMessage(_:)`` does, pruning
+  /// the oldest beyond ``Limits/messagesKept``) and moves the conversation's `updatedAt` to the
+  /// message's `createdAt` when that is later, in this transaction, so the conversation says
+  /// when it last changed. A clock that went back never moves `updatedAt` back.
+  ///
+  /// For messages being written now (a chat session). Imports and migrations, which carry
+  /// conversations with the `updatedAt` they had, use ``insertMessage(_:)``.
+  /// - Throws: `.validation` for a text over ``Limits/content`` characters; `.notFound` when no
+  ///   conversation has the message's `conversationID` (nothing is written: the caller's
+  ///   transaction rolls back).
+  public func appendMessage(_ m: ChatMessage) throws(WorkspaceError) {
+    try insertMessage(m)
+    let touched = try db.run(
+      "UPDATE conversation SET updated_at = max(updated_at, ?) WHERE id = ?",
+      [Self.text(m.createdAt), Self.text(m.conversationID)])
+    if touched == 0 { throw .notFound(recordType: "conversation", id: m.conversationID.uuidString) }
+  }
+
+  /// Inserts a message as given and prunes the oldest beyond ``Limits/messagesKept``; the
+  /// conversation is left as it is (see ``appendMessage(_:)`` for a new message).
   public func insertMessage(_ m: ChatMessage) throws(WorkspaceError) {
     try requireWritable()
     do { try Limits.check("message text", m.text, limit: Limits.content) } catch { throw .validation(error) }

@@ -122,7 +122,8 @@ enum AgentCommands {
   }
 
   static let tools = Command(
-    spec: CommandSpec(path: ["tools"], summary: "List the agent tools with their risk classes and JSON schemas."),
+    spec: CommandSpec(
+      path: ["tools"], summary: "List the agent tools with their risk classes and JSON schemas.", usesWorkspace: false),
     run: { ctx in
       let registry = ToolRegistry.standard
       if ctx.json {

@@ -20,7 +20,8 @@ enum AnalyzeCommands {
         exits 3, a symbolic link loop 4. A file named two ways (or hard-linked) is analyzed once, under the
         first name given.
         Nothing is executed, compiled or uploaded. Exit 0 whether or not findings exist.
-        """),
+        """,
+      usesWorkspace: false),
     run: { ctx in
       let format = try ctx.choice("format", among: ["text", "json", "sarif"], default: ctx.json ? "json" : "text")
       if ctx.json, format == "text" {

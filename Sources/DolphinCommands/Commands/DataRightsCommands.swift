@@ -19,7 +19,9 @@ enum DataRightsCommands {
         digests, conversations and messages, activity receipts, run checkpoints, settings, the active
         handoff and the quarantine. With --output the file is written to a temporary file in the same
         directory, flushed and renamed into place: it is never half-written, and an existing file is
-        kept unless --force is given.
+        kept unless --force is given. A supersede cycle stored before cycles were refused is exported
+        as stored, with a warning on stderr: `dolphin import` refuses such a file until one of the
+        cycle's supersedes relationships is removed from it.
         """),
     run: { ctx in
       let format = try ctx.choice("format", among: ["json", "markdown"], default: "json")
@@ -87,11 +89,16 @@ enum DataRightsCommands {
       }
       let document = try ctx.engine(.read).exportWorkspace(generator: "dolphin \(DolphinCLI.version)")
       let data = format == "json" ? try document.jsonData() : Data(MarkdownExport.render(document).utf8)
+      // A supersede cycle from older data is exported as stored (nothing is lost), but the
+      // file would be refused by `dolphin import`: say so once it is written, with the fix.
+      let warnings = format == "json" ? document.supersedeCycleWarnings(file: output?.path) : []
       guard let output else {
         ctx.console.print(String(decoding: data, as: UTF8.self))
+        for w in warnings { ctx.console.printError("dolphin: warning: \(w)") }
         return
       }
       try SecureFile.writeAtomically(data, to: output, overwrite: ctx.arguments.has("force"))
+      for w in warnings { ctx.console.printError("dolphin: warning: \(w)") }
       let ws = document.workspace
       let counts: [(String, Int)] = [
         ("knowledge", ws.knowledge.count), ("memories", ws.memories.count), ("tasks", ws.tasks.count),

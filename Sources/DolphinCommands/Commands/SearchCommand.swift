@@ -76,7 +76,9 @@ extension SearchCommands {
         OptionSpec(name: "kind", value: "K", repeatable: true, help: "Only these kinds (\(Commands.kindList))."),
         OptionSpec(name: "tag", value: "T", help: "Only knowledge items with this one tag, case and accents ignored (memories are left out)."),
         OptionSpec(name: "limit", value: "N", help: "Results, 1…\(Limits.searchResultsMaximum) (default \(Limits.searchResultsDefault))."),
-        OptionSpec(name: "include-memories", value: nil, help: "Also search legacy memories (labeled as such; each listed once, not also as its knowledge mirror)."),
+        OptionSpec(
+          name: "include-memories", value: nil,
+          help: "Also search legacy memories (labeled as such; each listed once, not also as its knowledge mirror); not with --kind, since memories have no kind."),
         OptionSpec(name: "explain", value: nil, help: "Show each result's score parts and how each query word matched."),
       ],
       discussion: """
@@ -91,6 +93,12 @@ extension SearchCommands {
     run: { ctx in
       let a = ctx.arguments
       let kinds = try a.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, name: "--kind") }
+      if !kinds.isEmpty, a.has("include-memories") {
+        throw CLIError.usage(
+          "--kind and --include-memories cannot be combined: memories have no kind, so --kind cannot select them; "
+            + "give --kind to search knowledge of those kinds, or --include-memories without --kind "
+            + "(or `dolphin memory search`) to search memories too")
+      }
       let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
       let tagFilter = try ctx.tagFilter()
       let engine = try ctx.engine(.read)

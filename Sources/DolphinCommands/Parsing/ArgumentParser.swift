@@ -33,6 +33,11 @@ struct CommandSpec: Sendable {
   /// Library fields that come from this command's flags, so error messages name the flag
   /// (see ``FieldFlag``).
   var fieldFlags: [FieldFlag] = []
+  /// Whether the command reads or writes a workspace. When it does and no `--workspace` is
+  /// given, a `DOLPHIN_HOME` set but empty is refused before the command runs
+  /// (``WorkspaceLocation/validatedDefaultDirectory(environment:)``). False only for commands
+  /// that never touch one (`tools`, `analyze`).
+  var usesWorkspace = true
 
   var name: String { path.joined(separator: " ") }
 

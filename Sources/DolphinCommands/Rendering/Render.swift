@@ -3,14 +3,17 @@ import Foundation
 import KnowledgeEngine
 
 /// Human-readable renderings. Stored text is passed through ``inert(_:)``, and one-line fields
-/// (titles, tags, a handoff's focus) through ``inertLine(_:)``.
+/// (titles, tags, a handoff's focus) through ``inertLine(_:)``; a title printed before other
+/// fields of its row is quoted (``inertQuoted(_:)``), so that it cannot end early and print
+/// what reads as the row's tags, priority or matched stems.
 enum Render {
   static func date(_ d: Date) -> String { ISO8601.string(from: d) }
 
+  /// `<id>  <kind>  "Title"  [tags]  (legacy memory)`: the id first, the title quoted.
   static func knowledgeLine(_ k: KnowledgeItem) -> String {
     let tags = k.tags.isEmpty ? "" : "  [" + k.tags.map(inertLine).joined(separator: ", ") + "]"
     let provenance = k.source == .legacyMemory ? "  (legacy memory)" : ""
-    return "\(k.id.uuidString)  \(k.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(inertLine(k.title))\(tags)\(provenance)"
+    return "\(k.id.uuidString)  \(k.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(inertQuoted(k.title))\(tags)\(provenance)"
   }
 
   static func knowledgeDetail(_ k: KnowledgeItem) -> String {
@@ -31,10 +34,12 @@ enum Render {
     return lines.joined(separator: "\n")
   }
 
+  /// `[ ] <id>  "Title" (high)`: the status box and id first, the title quoted, the priority
+  /// when it is not `normal`.
   static func taskLine(_ t: TaskItem) -> String {
     let box = t.status == .completed ? "[x]" : "[ ]"
     let pr = t.priority == .normal ? "" : " (\(t.priority.rawValue))"
-    return "\(box) \(t.id.uuidString)  \(inertLine(t.title))\(pr)"
+    return "\(box) \(t.id.uuidString)  \(inertQuoted(t.title))\(pr)"
   }
 
   static func memoryLine(_ m: MemoryItem) -> String {

@@ -11,13 +11,13 @@ extension KnowledgeEngine {
   /// Applies a plan in one transaction, then checkpoints the WAL so deleted text does not
   /// linger on disk (the database runs with `secure_delete`).
   /// - Throws: ``WorkspaceError/notFound(recordType:id:)`` when the target is gone;
-  ///   ``WorkspaceError/validation(_:)`` when the workspace changed since the plan was made.
+  ///   ``WorkspaceError/concurrentChange(operation:)`` when the workspace changed since the plan
+  ///   was made.
   public func apply(_ plan: DeletionPlan) throws -> DeletionReport {
     let report = try store.write { tx -> DeletionReport in
       let current = try Self.plan(Self.request(for: plan), tx)
       guard current == plan else {
-        throw WorkspaceError.validation(
-          ValidationError(field: "plan", message: "the workspace changed since this deletion was planned; plan it again"))
+        throw WorkspaceError.concurrentChange(operation: "deletion")
       }
       let removed = try Self.execute(plan, tx, now: environment.now())
       // Index terms are copies of the deleted text: drop those no document uses any more.

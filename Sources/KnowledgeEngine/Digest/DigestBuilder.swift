@@ -18,7 +18,9 @@ import Foundation
 /// edit can hold one) have no successor standing: they stay in their sections, and the
 /// questions section opens with one line per cycle naming them and asking which one stands.
 ///
-/// *Importance* is priority (critical first), then title (UTF-8 byte order), then id; *task
+/// *Importance* is priority (critical first), then title (natural order: digit runs by numeric
+/// value, so `item 2` precedes `item 10`, the rest and ties by UTF-8 code unit;
+/// ``NaturalOrder``), then id; *task
 /// order* is priority, then creation time (oldest first), then id. When a section has more
 /// candidates than its cap, one marker line `… and N more …` follows the shown lines; it
 /// quotes no record and so cites no evidence. Every other line carries the ids of the records
@@ -42,8 +44,9 @@ public enum DigestBuilder {
   /// Version 3: marker lines agree in number ("… and 1 more goal"). Version 4: items that
   /// another item supersedes are left out of every section (they are history, not where the
   /// project stands). Version 5: `supersedes` relationships inside a cycle hide nothing, and
-  /// each cycle is an open question.
-  public static let version = "5"
+  /// each cycle is an open question. Version 6: titles in natural order (`item 2` before
+  /// `item 10`).
+  public static let version = "6"
   /// How every digest is produced: templates and rules, no model.
   public static let method = "rule-based"
   /// Maximum characters per digest line.

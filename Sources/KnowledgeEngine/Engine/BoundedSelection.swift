@@ -32,20 +32,21 @@ struct BoundedSelection<Element> {
 }
 
 /// Orders shared by the digest and the insight rules. Every order ends in the id, so it is
-/// total and never depends on insertion order; titles compare by UTF-8 bytes (locale-free,
-/// the same as SQLite's `BINARY`).
+/// total and never depends on insertion order; titles compare in ``NaturalOrder`` (digit runs
+/// by numeric value, so `item 2` precedes `item 10`; the rest by UTF-8 code unit; locale-free).
 enum KnowledgeOrder {
-  /// Priority (critical first), then title, then id.
+  /// Priority (critical first), then title (natural order), then id.
   static func importance(_ a: KnowledgeHeader, _ b: KnowledgeHeader) -> Bool {
     if a.priority != b.priority { return a.priority > b.priority }
-    if a.title != b.title { return a.title.utf8.lexicographicallyPrecedes(b.title.utf8) }
+    if a.title != b.title { return NaturalOrder.precedes(a.title, b.title) }
     return KnowledgeHeader.precedes(a.id, b.id)
   }
 
-  /// `updatedAt` (newest first, at stored millisecond precision), then title, then id.
+  /// `updatedAt` (newest first, at stored millisecond precision), then title (natural order),
+  /// then id.
   static func recency(_ a: KnowledgeHeader, _ b: KnowledgeHeader) -> Bool {
     if a.updatedAt != b.updatedAt { return a.updatedAt > b.updatedAt }
-    if a.title != b.title { return a.title.utf8.lexicographicallyPrecedes(b.title.utf8) }
+    if a.title != b.title { return NaturalOrder.precedes(a.title, b.title) }
     return KnowledgeHeader.precedes(a.id, b.id)
   }
 

@@ -33,8 +33,8 @@ extension KnowledgeEngine {
   /// read every byte of every file under the workspace directory and look for the ids of the
   /// erased records — an id found there that no live record still mentions is reported as
   /// leaked (``EraseVerification/leakedIDs``).
-  /// - Throws: ``WorkspaceError/validation(_:)`` when the workspace changed since the plan was
-  ///   made; storage and filesystem errors.
+  /// - Throws: ``WorkspaceError/concurrentChange(operation:)`` when the workspace changed since
+  ///   the plan was made; storage and filesystem errors.
   public func apply(_ plan: ErasePlan) throws -> EraseReport {
     guard let target = EraseTarget(rawValue: plan.target) else {
       throw WorkspaceError.validation(ValidationError(field: "target", message: "unknown erase target '\(plan.target)'"))
@@ -44,8 +44,7 @@ extension KnowledgeEngine {
     let (removed, changed, erasedIDs) = try store.write { tx -> ([String: Int], [String: Int], Set<UUID>) in
       let current = try Self.makePlan(target, tx, directory: directory)
       guard current == plan else {
-        throw WorkspaceError.validation(
-          ValidationError(field: "plan", message: "the workspace changed since this erase was planned; plan it again"))
+        throw WorkspaceError.concurrentChange(operation: "erase")
       }
       return try Self.executeErase(target, tx)
     }

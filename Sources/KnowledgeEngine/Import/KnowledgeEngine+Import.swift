@@ -26,8 +26,9 @@ extension KnowledgeEngine {
   /// - Parameters:
   ///   - expecting: the plan shown to the user; the import is refused when the workspace changed
   ///     since (nil: no check).
-  /// - Throws: ``WorkspaceError/validation(_:)`` for an invalid record, for conflicts under
-  ///   ``ImportConflictPolicy/refuse`` (listing the ids), or for a changed plan;
+  /// - Throws: ``WorkspaceError/validation(_:)`` for an invalid record or for conflicts under
+  ///   ``ImportConflictPolicy/refuse`` (listing the ids);
+  ///   ``WorkspaceError/concurrentChange(operation:)`` when the plan changed;
   ///   ``WorkspaceError/capacity(what:limit:)``; storage errors. Nothing is written on error.
   public func applyImport(
     _ document: WorkspaceExport, policy: ImportConflictPolicy = .refuse, source: String,
@@ -36,8 +37,7 @@ extension KnowledgeEngine {
     try store.write { tx in
       let analysis = try ImportAnalysis(document, policy: policy, source: source, tx)
       if let shown, shown != analysis.plan {
-        throw WorkspaceError.validation(
-          ValidationError(field: "plan", message: "the workspace changed since this import was planned; run it again"))
+        throw WorkspaceError.concurrentChange(operation: "import")
       }
       if policy == .refuse, analysis.plan.hasConflicts { throw Self.conflictError(analysis.plan) }
       return try analysis.apply(tx, engine: self)

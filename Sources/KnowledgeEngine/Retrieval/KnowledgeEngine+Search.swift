@@ -17,19 +17,27 @@ extension KnowledgeEngine {
   ///   - includeMemories: also return legacy memories, labeled `memory`; a memory's knowledge
   ///     mirror (kind `context`, written by `saveMemory`) is then left out, so the memory is
   ///     listed once, with its provenance — unless `tag` is given: memories are left out then,
-  ///     and the mirrors, which carry the memories' tags, are searched.
+  ///     and the mirrors, which carry the memories' tags, are searched. Not with `kinds`:
+  ///     memories have no kind, so a kind filter cannot select them.
   ///   - memoriesOnly: return only legacy memories.
   ///   - tag: when given, only knowledge items carrying this tag (normalized by
   ///     ``Limits/tagFilter(_:label:)``; memories are left out). The filter applies before
   ///     ranking, so every tagged match counts in `total`; when words matched only untagged
   ///     items the response says ``EmptyReason/noMatchWithTag``.
   ///   - limit: 1…50 results (default 10).
-  /// - Throws: ``ValidationError`` for the query, the tag or the limit; storage errors.
+  /// - Throws: ``ValidationError`` for the query, the tag or the limit, and (field
+  ///   `includeMemories`) for `includeMemories` with non-empty `kinds`; storage errors.
   public func search(
     _ query: String, kinds: [KnowledgeKind] = [], includeMemories: Bool = false,
     memoriesOnly: Bool = false, tag: String? = nil,
     limit: Int = Limits.searchResultsDefault
   ) throws -> SearchResponse {
+    if includeMemories, !memoriesOnly, !kinds.isEmpty {
+      throw ValidationError(
+        field: "includeMemories",
+        message: "includeMemories cannot be combined with kinds: memories have no kind, so a kind filter cannot "
+          + "select them; search by kinds, or include memories without kinds")
+    }
     var allowed: Set<DocumentKind>
     if memoriesOnly {
       allowed = [.memory]

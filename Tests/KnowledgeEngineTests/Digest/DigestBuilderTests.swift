@@ -83,7 +83,7 @@ struct DigestBuilderTests {
     let s = c.sections
     #expect(c.method == "rule-based")
     #expect(c.algorithm == "rule-based-digest")
-    #expect(c.algorithmVersion == "5")
+    #expect(c.algorithmVersion == "6")
     // Importance: priority first, then title by UTF-8 bytes.
     #expect(s.decisions.map(\.text) == [
       "Use SQLite for the workspace [high] — WAL mode and single-row writes.",

@@ -176,8 +176,7 @@ struct ExportImportTests {
     let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
     let plan = try engine.planImport(document, source: "export.json")
     _ = try engine.capture(CaptureRequest(kind: .fact, title: "Added meanwhile"))
-    #expect(throws: WorkspaceError.validation(
-      ValidationError(field: "plan", message: "the workspace changed since this import was planned; run it again"))) {
+    #expect(throws: WorkspaceError.concurrentChange(operation: "import")) {
       try engine.applyImport(document, source: "export.json", expecting: plan)
     }
   }

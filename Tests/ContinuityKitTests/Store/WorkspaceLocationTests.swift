@@ -1,0 +1,25 @@
+import ContinuityKit
+import Foundation
+import Testing
+
+/// The default workspace directory and the refusal of an empty `DOLPHIN_HOME`.
+@Suite("Workspace location")
+struct WorkspaceLocationTests {
+  @Test("DOLPHIN_HOME, then XDG_DATA_HOME/dolphin (an empty one counts as unset), then ~/.local/share/dolphin")
+  func order() throws {
+    #expect(try WorkspaceLocation.validatedDefaultDirectory(environment: ["DOLPHIN_HOME": "/d", "XDG_DATA_HOME": "/x"]).path == "/d")
+    #expect(try WorkspaceLocation.validatedDefaultDirectory(environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]).path == "/x/dolphin")
+    #expect(try WorkspaceLocation.validatedDefaultDirectory(environment: ["XDG_DATA_HOME": "", "HOME": "/h"]).path == "/h/.local/share/dolphin")
+  }
+
+  @Test("a DOLPHIN_HOME set but empty or only whitespace is refused naming it", arguments: ["", " ", "\t"])
+  func emptyHomeRefused(_ value: String) {
+    let error = #expect(throws: ValidationError.self) {
+      _ = try WorkspaceLocation.validatedDefaultDirectory(environment: ["DOLPHIN_HOME": value, "XDG_DATA_HOME": "/x"])
+    }
+    #expect(error?.field == "DOLPHIN_HOME")
+    #expect(error?.message.hasPrefix("DOLPHIN_HOME is set but empty") == true, "\(error?.message ?? "")")
+    // The unchecked function keeps its documented fallback.
+    #expect(WorkspaceLocation.defaultDirectory(environment: ["DOLPHIN_HOME": "", "XDG_DATA_HOME": "/x"]).path == "/x/dolphin")
+  }
+}

@@ -1,0 +1,27 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+@testable import KnowledgeEngine
+
+/// Memories have no kind, so a kind filter cannot select them: asking for both is refused
+/// instead of returning memories that no kind asked for.
+@Suite("Search: kinds and memories")
+struct SearchKindsAndMemoriesTests {
+  @Test("kinds with includeMemories is refused naming both; each alone still works")
+  func kindsWithMemoriesRefused() throws {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+    _ = try engine.capture(CaptureRequest(kind: .decision, title: "Use tabs for indentation"))
+    _ = try engine.saveMemory(text: "Prefers tabs over spaces")
+    let error = #expect(throws: ValidationError.self) {
+      _ = try engine.search("tabs", kinds: [.decision], includeMemories: true)
+    }
+    #expect(error?.field == "includeMemories")
+    #expect(error?.message.hasPrefix("includeMemories cannot be combined with kinds") == true, "\(error?.message ?? "")")
+    #expect(try engine.search("tabs", kinds: [.decision]).results.map(\.kind.name) == ["decision"])
+    #expect(try engine.search("tabs", includeMemories: true).results.count == 2)
+    // memory_search's own call (only memories) is not a kind filter.
+    #expect(try engine.search("tabs", includeMemories: true, memoriesOnly: true).results.count == 1)
+  }
+}
