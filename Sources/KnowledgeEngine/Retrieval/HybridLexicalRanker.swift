@@ -23,7 +23,8 @@ import Foundation
 /// - in the vocabulary or not: also through its other British or American spellings that are
 ///   in the vocabulary (``EnglishSpelling``: `tumour` and `tumor`, `haemoglobin` and
 ///   `hemoglobin`, `randomised` and `randomized`), at most 4, each analysed (stemmed) like a
-///   word and matched with *v* = 1, since it is the same word; a term found only that way is
+///   word and matched with *v* = 1, since it is the same word (at most
+///   ``Parameters/maximumSpellingVariants``); a term found only that way is
 ///   matched as ``QueryTermMatch/Match/spelling`` and not also by typo;
 /// - absent, at least 3 characters, no digit, no other spelling found: matched by up to
 ///   ``Parameters/maximumFuzzyVariants`` vocabulary terms passing the trigram rule of
@@ -153,6 +154,9 @@ public struct HybridLexicalRanker: Sendable {
     public var wordFormPrefixLength: Int
     /// The least trigram Jaccard similarity of a word-form variant (0…1).
     public var wordFormMinimumSimilarity: Double
+    /// The most other British or American spellings searched per query term
+    /// (``EnglishSpelling``; 0 turns them off).
+    public var maximumSpellingVariants: Int
     /// The most distinct query terms searched (at most 64); later ones are ignored.
     public var maximumQueryTerms: Int
     /// Folded, unstemmed words dropped from queries that have other words.
@@ -173,6 +177,7 @@ public struct HybridLexicalRanker: Sendable {
       maximumWordFormVariants: 2,
       wordFormPrefixLength: 5,
       wordFormMinimumSimilarity: 0.5,
+      maximumSpellingVariants: 4,
       maximumQueryTerms: 64,
       stopWords: EnglishStopWords.snowball)
   }
@@ -622,11 +627,13 @@ public struct HybridLexicalRanker: Sendable {
   /// The vocabulary terms that other English spellings of the query words give
   /// (``EnglishSpelling/alternatives(of:)``, each analysed as the tokenizer analyses a word,
   /// stemming included), in the order generated, without `term` and without repeats; at most
-  /// ``maximumSpellingVariants``.
+  /// ``Parameters/maximumSpellingVariants``.
   private func otherSpellings(
     of term: String, surfaces: [String], in index: some LexicalIndexReader
   ) throws -> [String] {
     var found: [String] = []
+    let limit = parameters.maximumSpellingVariants
+    guard limit > 0 else { return [] }
     for surface in surfaces {
       for alternative in EnglishSpelling.alternatives(of: surface) {
         var analysed: String?
@@ -638,14 +645,11 @@ public struct HybridLexicalRanker: Sendable {
           try index.documentFrequency(of: candidate) > 0
         else { continue }
         found.append(candidate)
-        if found.count == Self.maximumSpellingVariants { return found }
+        if found.count == limit { return found }
       }
     }
     return found
   }
-
-  /// The most other-spelling variants searched per query term.
-  static let maximumSpellingVariants = 4
 
   /// The word-form variants of a query term found in the vocabulary: other vocabulary terms
   /// that start with its first ``Parameters/wordFormPrefixLength`` characters and whose

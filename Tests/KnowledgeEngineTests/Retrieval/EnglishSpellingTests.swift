@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import KnowledgeEngine
+@_spi(Benchmarking) @testable import KnowledgeEngine
 
 /// British and American spellings: the rules of ``EnglishSpelling`` and how the ranker uses
 /// them (the other spelling is searched at full weight when the workspace holds it).
@@ -101,6 +101,17 @@ struct EnglishSpellingTests {
     let color = try workspace.search("color")
     #expect(color.results.isEmpty)
     #expect(color.terms.first?.spellings == [])
+  }
+
+  @Test("turned off, only the spelling typed is searched")
+  func switchedOff() throws {
+    let workspace = try Workspace(Self.corpus)
+    var parameters = HybridLexicalRanker.Parameters.v1
+    parameters.maximumSpellingVariants = 0
+    #expect(
+      try workspace.engine.rankedIDs("tumour", depth: 10, parameters: parameters)
+        == workspace.ids([0]))
+    #expect(Set(try workspace.engine.rankedIDs("tumour", depth: 10)) == Set(workspace.ids([0, 1])))
   }
 
   @Test("a spelling that is itself a query word is searched once, in its own right")
