@@ -20,7 +20,9 @@ extension KnowledgeEngine {
   ///     and the mirrors, which carry the memories' tags, are searched.
   ///   - memoriesOnly: return only legacy memories.
   ///   - tag: when given, only knowledge items carrying this tag (normalized by
-  ///     ``Limits/tagFilter(_:label:)``; memories are left out). The filter applies before
+  ///     ``Limits/tagFilter(_:label:)``; memories are left out), compared as words are: case,
+  ///     width and diacritics folded, Greek letters in notation spelled out (`tnf-alpha` selects
+  ///     `tnf-α` and back; see `storedTags(matching:_:)`). The filter applies before
   ///     ranking, so every tagged match counts in `total`; when words matched only untagged
   ///     items the response says ``EmptyReason/noMatchWithTag``.
   ///   - limit: 1…50 results (default 10).
