@@ -21,7 +21,9 @@ extension KnowledgeEngine {
   ///     memories have no kind, so a kind filter cannot select them.
   ///   - memoriesOnly: return only legacy memories.
   ///   - tag: when given, only knowledge items carrying this tag (normalized by
-  ///     ``Limits/tagFilter(_:label:)``; memories are left out). The filter applies before
+  ///     ``Limits/tagFilter(_:label:)``; memories are left out), compared as words are: case,
+  ///     width and diacritics folded, Greek letters in notation spelled out (`tnf-alpha` selects
+  ///     `tnf-α` and back; see `storedTags(matching:_:)`). The filter applies before
   ///     ranking, so every tagged match counts in `total`; when words matched only untagged
   ///     items the response says ``EmptyReason/noMatchWithTag``.
   ///   - limit: 1…50 results (default 10).
@@ -285,8 +287,10 @@ extension KnowledgeEngine {
     try store.read { tx in try LexicalIndexStore.tokenizerStatus(tx) }
   }
 
-  /// How many search index documents (knowledge items and memories) a schema upgrade listed for
-  /// indexing again because it rewrote their record's tags (see ``reindexStaleDocuments()``).
+  /// How many search index documents (knowledge items and memories) are listed for indexing
+  /// again: a schema upgrade rewrote their record's tags, or an older dolphin (one still running
+  /// from before an upgrade) wrote their record while the index held a newer tokenizer's terms,
+  /// and left their terms to the newer build (see ``reindexStaleDocuments()``).
   /// Reads only. Until they are indexed again searches read every record instead of the
   /// persisted index, so results stay right; the next operation that ranks where the workspace
   /// can be written indexes them (``prepareSearchIndex()``). `dolphin doctor` reports them as
@@ -298,7 +302,9 @@ extension KnowledgeEngine {
   }
 
   /// Indexes again the documents whose records changed behind the index's back (listed by a
-  /// schema migration that rewrote stored tags, see `TagNormalizationStep`).
+  /// schema migration that rewrote stored tags, see `TagNormalizationStep`, or by an older
+  /// dolphin that wrote records into a newer tokenizer's index without their terms). Does
+  /// nothing where the index holds a newer tokenizer's terms: the newer dolphin indexes them.
   /// ``prepareSearchIndex()`` calls it, and searches call that when documents are listed, so
   /// no search ranks them by their old entries; it reads first and writes only when something
   /// is listed, so it costs one query otherwise.
@@ -314,17 +320,24 @@ extension KnowledgeEngine {
   /// Checks that the index agrees with the records: every knowledge item and memory has an
   /// index document and no index document lacks its record, and postings and frequencies add
   /// up. Reads only. The tokenizer version the index was built with is not checked here (see
-  /// ``searchIndexTokenizerStatus()``), nor the documents a schema upgrade listed for indexing
-  /// again (see ``searchIndexDocumentsPendingReindex()``): both are pending work that the next
-  /// operation that ranks does, not a disagreement with the records.
+  /// ``searchIndexTokenizerStatus()``), nor the documents listed for indexing again — by a
+  /// schema upgrade, or by an older dolphin that wrote records into a newer tokenizer's index
+  /// without their terms (see ``searchIndexDocumentsPendingReindex()``): both are pending work
+  /// that the next operation that ranks does, not a disagreement with the records.
   /// - Returns: problems found (empty when consistent).
   public func verifySearchIndex() throws -> [String] {
     try store.read { tx in
       var problems: [String] = []
+      // A record listed in `lexical_stale` may lack its index document: an older dolphin wrote
+      // it into a newer tokenizer's index (see `LexicalIndexStore.acceptsThisBuildsTerms(_:)`).
+      let anyListed = try LexicalIndexStore.staleCount(tx) > 0
+      let unlisted = { (key: String) in
+        anyListed ? " AND NOT EXISTS (SELECT 1 FROM lexical_stale s WHERE s.doc = \(key))" : ""
+      }
       let missing = try tx.db.integer(
         """
           SELECT count(*) FROM knowledge k LEFT JOIN lexical_document d ON d.doc = k.rowid WHERE
-          d.doc IS NULL
+          d.doc IS NULL\(unlisted("k.rowid"))
         """
       )
       if missing > 0 {
@@ -333,7 +346,7 @@ extension KnowledgeEngine {
       let missingMemories = try tx.db.integer(
         """
           SELECT count(*) FROM memory m LEFT JOIN lexical_document d ON d.doc = -m.rowid WHERE d.doc
-          IS NULL
+          IS NULL\(unlisted("-m.rowid"))
         """
       )
       if missingMemories > 0 {
