@@ -38,7 +38,7 @@ struct ParameterGrid {
   static let names = [
     "k1", "b.title", "b.tags", "b.content", "weight.title", "weight.tags", "weight.content",
     "phrase", "coverage", "fuzzy", "prefix", "wordforms", "wordform.prefix",
-    "wordform.similarity", "spellings",
+    "wordform.similarity", "spellings", "spelling.weight",
   ]
 
   /// Every combination, named like `k1=1.2 b.content=0.75`, in axis order (the last axis
@@ -74,6 +74,7 @@ struct ParameterGrid {
     case "wordform.prefix": p.wordFormPrefixLength = Int(value)
     case "wordform.similarity": p.wordFormMinimumSimilarity = value
     case "spellings": p.maximumSpellingVariants = Int(value)
+    case "spelling.weight": p.spellingWeight = value
     default: break
     }
   }
