@@ -14,11 +14,13 @@ extension KnowledgeEngine {
   /// - Parameters:
   ///   - query: 1…500 characters, not only whitespace. Text is data: no character is syntax.
   ///   - kinds: knowledge kinds to return (empty: all kinds).
-  ///   - includeMemories: also return legacy memories, labeled `memory`; a memory's knowledge
-  ///     mirror (kind `context`, written by `saveMemory`) is then left out, so the memory is
-  ///     listed once, with its provenance — unless `tag` is given: memories are left out then,
-  ///     and the mirrors, which carry the memories' tags, are searched. Not with `kinds`:
-  ///     memories have no kind, so a kind filter cannot select them.
+  ///   - includeMemories: also return legacy memories, labeled `memory`, each listed once, with
+  ///     its provenance. A memory with a knowledge mirror (kind `context`, written by
+  ///     `saveMemory`: its first line as title, its text as content) is ranked *as its mirror*
+  ///     and returned as the memory (its id, kind `memory`), so it scores as the mirror does
+  ///     without the flag; a memory without a mirror is ranked on its text. With `tag`,
+  ///     memories are left out, and the mirrors, which carry the memories' tags, are searched.
+  ///     Not with `kinds`: memories have no kind, so a kind filter cannot select them.
   ///   - memoriesOnly: return only legacy memories.
   ///   - tag: when given, only knowledge items carrying this tag (normalized by
   ///     ``Limits/tagFilter(_:label:)``; memories are left out), compared as words are: case,
@@ -56,17 +58,33 @@ extension KnowledgeEngine {
         // Folded as query words are, so `--tag cafe` selects items tagged `café`.
         documents = try tx.knowledgeRowIDs(taggedWithAny: try Self.storedTags(matching: tag, tx))
       }
-      var mirrors: Set<Int64> = []
-      // With a tag filter memories are left out, so their mirrors (which carry the tags) stay.
+      // A memory with a mirror is ranked as its mirror, which indexes its first line as a title
+      // (the memory's own document has none), then shown as the memory; so including memories
+      // does not demote them. With a tag filter memories are left out, so their mirrors (which
+      // carry the tags) stay as they are.
+      var mirroredMemories: Set<Int64> = []
+      var memoryOfMirror: [UUID: UUID] = [:]
       if includeMemories && !memoriesOnly && tag == nil {
-        mirrors = Set(
-          try tx.db.all(
-            "SELECT k.rowid FROM knowledge k JOIN memory m ON m.id = k.memory_id", []
-          ) { (r: SQLRow) in r.int64(0) })
+        let pairs = try tx.db.all(
+          "SELECT k.id, m.id, m.rowid FROM knowledge k JOIN memory m ON m.id = k.memory_id", []
+        ) { (r: SQLRow) in (r.text(0), r.text(1), r.int64(2)) }
+        for (mirror, memory, memoryRowID) in pairs {
+          guard let mirror = UUID(uuidString: mirror), let memory = UUID(uuidString: memory) else {
+            continue
+          }
+          memoryOfMirror[mirror] = memory
+          mirroredMemories.insert(LexicalIndexStore.key(memoryRowID: memoryRowID))
+        }
       }
       var response = try HybridLexicalRanker().search(
-        query, in: index, kinds: filter, documents: documents, excluding: mirrors,
+        query, in: index, kinds: filter, documents: documents, excluding: mirroredMemories,
         limit: limit)
+      for i in response.results.indices {
+        guard let memory = memoryOfMirror[response.results[i].id] else { continue }
+        response.results[i].id = memory
+        response.results[i].kind = .memory
+        response.results[i].source = nil
+      }
       // "Other kinds" is made specific when the only other kind is memories or knowledge.
       if response.emptyReason == .noMatchInKinds {
         if memoriesOnly {

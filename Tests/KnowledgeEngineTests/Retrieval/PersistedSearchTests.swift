@@ -458,6 +458,13 @@ struct PersistedSearchTests {
     // Listed once: the memory, not also its knowledge mirror.
     #expect(Set(both.results.map(\.id)) == [workspace.items[0].id, saved.memory.id])
 
+    // Ranked as its mirror (title and content), so including memories does not demote it.
+    let mirror = try #require(knowledgeOnly.results.first { $0.id == saved.mirror.id })
+    #expect(memory.score == mirror.score)
+    #expect(memory.scoreParts == mirror.scoreParts)
+    #expect(memory.source == nil)
+    #expect(both.total == knowledgeOnly.total)
+
     let memoriesOnly = try workspace.search("tabs", memoriesOnly: true)
     #expect(memoriesOnly.results.map(\.id) == [saved.memory.id])
     #expect(memoriesOnly.results.map(\.kind) == [.memory])
