@@ -178,7 +178,7 @@ enum InsightRules {
   /// (``TerminalText/quoted(_:)``), so that a quote in one title cannot end it and read as the
   /// start of another.
   static func quote(_ s: String) -> String {
-    TerminalText.quoted(Truncation.truncate(TerminalText.singleLine(s), to: 80))
+    TerminalText.quoted(Truncation.truncate(s, to: 80))
   }
 
   /// `"A", "B", "C" and 9 more`.
