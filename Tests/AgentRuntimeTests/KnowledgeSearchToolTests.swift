@@ -6,7 +6,8 @@ import Testing
 import TestSupport
 
 /// `knowledge_search` follows the engine's rule: memories have no kind, so `includeMemories`
-/// with `kinds` is a failed call naming the argument, not a list of memories no kind asked for.
+/// with `kinds` is a failed call with invalid arguments naming the argument, not a list of
+/// memories no kind asked for.
 @Suite("knowledge_search arguments")
 struct KnowledgeSearchToolTests {
   @Test("kinds with includeMemories fails naming includeMemories; each alone succeeds")
@@ -20,6 +21,15 @@ struct KnowledgeSearchToolTests {
       approver: StaticApprovalPolicy.allow)
     #expect(both.receipt.outcome == .failed)
     #expect(both.receipt.message.contains("includeMemories cannot be combined with kinds"), "\(both.receipt.message)")
+    guard case .invalidArguments(let argumentError) = both.error else {
+      Issue.record("expected invalidArguments, got \(String(describing: both.error)) \(both.failureMessage ?? "")")
+      return
+    }
+    #expect(argumentError.field == "arguments.includeMemories")
+    // Refused before it runs, as a schema error is, so a host can refuse it without side effects.
+    let refusal = executor.refusal(
+      of: ToolCall(id: "c0", name: "knowledge_search", arguments: ["query": "tabs", "kinds": ["decision"], "includeMemories": true]))
+    #expect(refusal == .invalidArguments(argumentError))
     let kinds = await executor.execute(
       ToolCall(id: "c2", name: "knowledge_search", arguments: ["query": "tabs", "kinds": ["decision"]]),
       approver: StaticApprovalPolicy.allow)
@@ -28,5 +38,49 @@ struct KnowledgeSearchToolTests {
       ToolCall(id: "c3", name: "knowledge_search", arguments: ["query": "tabs", "includeMemories": true]),
       approver: StaticApprovalPolicy.allow)
     #expect(memories.receipt.outcome == .succeeded)
+  }
+
+  @Test("an argument the engine refuses while the tool runs is invalidArguments naming it, not a bare failure")
+  func engineArgumentError() async throws {
+    let engine = makeEngine()
+    let executor = ToolExecutor(engine: engine)
+    // The schema accepts a line break in `tag`; the engine's tag filter does not.
+    let r = await executor.execute(
+      ToolCall(id: "t", name: "knowledge_search", arguments: ["query": "tabs", "tag": "a\nb"]),
+      approver: StaticApprovalPolicy.allow)
+    #expect(r.receipt.outcome == .failed)
+    guard case .invalidArguments(let argumentError) = r.error else {
+      Issue.record("expected invalidArguments, got \(String(describing: r.error)) \(r.failureMessage ?? "")")
+      return
+    }
+    #expect(argumentError.field == "arguments.tag")
+    #expect(r.receipt.message == argumentError.message)
+  }
+
+  /// How errors thrown by the engine map to argument errors.
+  struct MappingCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var error: any Error & Sendable
+    var field: String?
+    var testDescription: String { name }
+  }
+
+  static let mappingCases = [
+    MappingCase(name: "an argument", error: ValidationError(field: "tag", message: "m"), field: "arguments.tag"),
+    MappingCase(name: "an element of an argument", error: ValidationError(field: "kinds[1]", message: "m"), field: "arguments.kinds[1]"),
+    MappingCase(
+      name: "wrapped in WorkspaceError", error: WorkspaceError.validation(ValidationError(field: "query", message: "m")),
+      field: "arguments.query"),
+    MappingCase(name: "not an argument", error: ValidationError(field: "knowledge", message: "m"), field: nil),
+    MappingCase(
+      name: "a missing record", error: ValidationError(field: "query", message: "m", missingRecord: .init(recordType: "task", id: "x")),
+      field: nil),
+    MappingCase(name: "not a validation error", error: WorkspaceError.notFound(recordType: "task", id: "x"), field: nil),
+  ]
+
+  @Test("ToolDefinition.argumentError(from:) maps only validation errors about its own arguments", arguments: mappingCases)
+  func mapping(_ c: MappingCase) throws {
+    let tool = try ToolRegistry.standard.tool(named: "knowledge_search")
+    #expect(tool.argumentError(from: c.error)?.field == c.field)
   }
 }

@@ -176,7 +176,7 @@ struct ContinuityCommandsTests {
     #expect(rules.contains("unsupported-tasks"))
     #expect(rules.contains("missing-relationships"))
     let text = try cli.run(["insights"])
-    #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v2"))
+    #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v3"))
     #expect(text.stdout.contains("[high] contradiction: Conflicting knowledge: "))
     // A filter that leaves everything out says so instead of "No rule fired".
     let critical = try cli.run(["insights", "--min-priority", "critical"])

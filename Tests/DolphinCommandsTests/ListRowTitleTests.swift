@@ -5,7 +5,8 @@ import TestSupport
 /// The rows of `knowledge list`, `task list` and `task search` print the id first and the title
 /// quoted (``TerminalText/quoted(_:)``), so that a title holding a quote, a tab, a line break or
 /// a terminal escape cannot end early and print what reads as the row's own tags, priority,
-/// provenance or matched stems, or a row of its own.
+/// provenance or matched stems, or a row of its own; a line break and a tab show as `\n` and
+/// `\t`.
 @Suite("titles in list rows", .serialized)
 struct ListRowTitleTests {
   static let fake = "AAAAAAAA-AAAA-AAAA-AAAA-AAAAAAAAAAAA"
@@ -23,10 +24,10 @@ struct ListRowTitleTests {
     Case(
       name: "quote", title: #"Rotate keys"  [approved]  (legacy memory)"#,
       shown: #""Rotate keys\"  [approved]  (legacy memory)""#),
-    Case(name: "tab", title: "Rotate keys\t[approved]", shown: #""Rotate keys [approved]""#),
+    Case(name: "tab", title: "Rotate keys\t[approved]", shown: #""Rotate keys\t[approved]""#),
     Case(
       name: "line feed", title: "Rotate keys\n\(fake)  decision   Approved",
-      shown: "\"Rotate keys \(fake)  decision   Approved\""),
+      shown: #""Rotate keys\n\#(fake)  decision   Approved""#),
     Case(name: "backslash", title: #"C:\keys" [x]"#, shown: #""C:\\keys\" [x]""#),
   ]
 
@@ -62,13 +63,13 @@ struct ListRowTitleTests {
     let r = try cli.run(["knowledge", "list"])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(!r.stdout.contains("\u{1B}"))
-    #expect(Self.rows(r.stdout).contains("\(id)  fact       \"Rotate keys\u{241B}[8m [approved]\""), "\(r.stdout)")
+    #expect(Self.rows(r.stdout).contains("\(id)  fact       \"Rotate keys\u{241B}[8m\\t[approved]\""), "\(r.stdout)")
   }
 
   @Test("task list: status box, id, the quoted title, then the priority", arguments: [
     Case(name: "quote", title: #"Ship it" (critical)"#, shown: #""Ship it\" (critical)""#),
-    Case(name: "tab", title: "Ship it\t(critical)", shown: #""Ship it (critical)""#),
-    Case(name: "line feed", title: "Ship it\n[x] \(fake)  Done", shown: "\"Ship it [x] \(fake)  Done\""),
+    Case(name: "tab", title: "Ship it\t(critical)", shown: #""Ship it\t(critical)""#),
+    Case(name: "line feed", title: "Ship it\n[x] \(fake)  Done", shown: #""Ship it\n[x] \#(fake)  Done""#),
   ])
   func taskList(_ c: Case) throws {
     let cli = CLI()
@@ -90,5 +91,15 @@ struct ListRowTitleTests {
     let rows = Self.rows(r.stdout)
     #expect(rows.count == 2, "\(rows)")
     #expect(rows.last == #"[ ] \#(id)  "Ship it\"  matched stems: approved"  matched stems: ship"#, "\(rows)")
+  }
+
+  @Test("task search shows a line break and a tab in a title as \\n and \\t, as the other lists and analyze do")
+  func taskSearchLineBreak() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let id = try Self.id(cli.json(["task", "add", "Ship it\nnow\tplease"]))
+    let r = try cli.run(["task", "search", "ship"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(Self.rows(r.stdout).last == #"[ ] \#(id)  "Ship it\nnow\tplease"  matched stems: ship"#, "\(r.stdout)")
   }
 }

@@ -194,10 +194,14 @@ struct MCPCommandTests {
       #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"decison","title":"x"}}}"#,
       #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"x","extra":1}}}"#,
       #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"task_add","arguments":{}}}"#,
+      // Each argument valid alone, not together: the engine's rule, checked before anything runs.
+      #"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"colour","kinds":["fact"],"includeMemories":true}}}"#,
     ]
     let run = try MCPRun(workspace: ws, ["--writes", "allow"], lines: initializeLines + refused)
     #expect(run.status == 0, "\(run.stderr)")
-    for (id, field) in [("1", "arguments.kind"), ("2", "arguments.extra"), ("3", "arguments.title")] {
+    for (id, field) in [
+      ("1", "arguments.kind"), ("2", "arguments.extra"), ("3", "arguments.title"), ("8", "arguments.includeMemories"),
+    ] {
       let result = try #require(run.response(id)?["result"], "\(run.stdoutLines)")
       #expect(result["isError"] == true)
       #expect(result["structuredContent"]?["error"]?["kind"] == "invalidArguments", "\(result)")

@@ -311,6 +311,16 @@ struct DoctorOpenFailureTests {
         try Data(repeating: 0x41, count: 8192).write(to: ws.appendingPathComponent("workspace.sqlite"))
       }, status: 5, reason: "not a database", advice: ".recover"),
     Case(name: "no workspace", prepare: { _ in }, status: 3, reason: "no workspace", advice: "`dolphin capture` creates a workspace"),
+    Case(
+      name: "a symbolic link loop", prepare: { ws in
+        try FileManager.default.createSymbolicLink(atPath: ws.path, withDestinationPath: ws.lastPathComponent)
+      }, status: 4, reason: "symbolic link", advice: "Replace or remove the link"),
+  ]
+
+  /// The check results of the JSON report; each is `null` when the check did not run.
+  static let checkResultKeys = [
+    "integrityCheck", "malformedRecords", "referenceProblems", "searchIndexProblems", "searchIndexNotes",
+    "searchIndexUpgradePending", "quarantined", "credentials",
   ]
 
   @Test("says why, marks the checks not run, gives fitting advice, and exits 5 (3 without a workspace)", arguments: cases)
@@ -332,5 +342,28 @@ struct DoctorOpenFailureTests {
     let obj = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     #expect((obj["openProblem"] as? [String: Any])?["reason"] as? String == c.reason)
     #expect(obj["checksRun"] as? Bool == false && obj["ok"] as? Bool == false)
+    // No result for a check that never ran: `null`, not a clean-looking default.
+    for key in Self.checkResultKeys {
+      #expect(obj[key] is NSNull, "\(key) should be null when the checks did not run: \(json.stdout)")
+    }
+    #expect(json.status == c.status)
+  }
+
+  @Test("--json gives every check result when the checks ran")
+  func checkResultsWhenRun() throws {
+    let dir = TemporaryDirectory("doctor-ran")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    _ = try runDolphin(["capture", "fact", "Doctor checks ran", "--workspace", ws])
+    let json = try runDolphin(["doctor", "--json", "--workspace", ws])
+    #expect(json.status == 0, "\(json.stdout)\(json.stderr)")
+    let obj = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect(obj["checksRun"] as? Bool == true)
+    #expect(obj["integrityCheck"] as? [String] == ["ok"])
+    #expect(obj["quarantined"] as? Int == 0 && obj["searchIndexUpgradePending"] as? Bool == false)
+    #expect((obj["credentials"] as? [String: Any])?["complete"] as? Bool == true)
+    for key in ["malformedRecords", "referenceProblems", "searchIndexProblems", "searchIndexNotes"] {
+      #expect(obj[key] as? [Any] != nil, "\(key): \(json.stdout)")
+    }
   }
 }

@@ -42,6 +42,51 @@ struct WorkspaceCreationTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
   }
 
+  /// A workspace path that cannot be a directory, and what the error must name.
+  struct UnreachableCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var args: [String]
+    /// The rest of the message after `<workspace>: ` (`{dir}` stands for the temporary directory).
+    var message: String
+    var testDescription: String { name }
+  }
+
+  static let unreachable = [
+    UnreachableCase(
+      name: "capture under a file", args: ["capture", "fact", "x"],
+      message: "cannot open or create the workspace directory: {dir}/somefile is not a directory (Not a directory)"),
+    UnreachableCase(
+      name: "list under a file", args: ["knowledge", "list"],
+      message: "cannot open the workspace directory: {dir}/somefile is not a directory (Not a directory)"),
+  ]
+
+  @Test("a workspace path under a regular file names that file and errno's text, and the operation", arguments: unreachable)
+  func underAFile(_ c: UnreachableCase) throws {
+    let dir = TemporaryDirectory("under-file")
+    defer { dir.remove() }
+    try Data("x".utf8).write(to: dir.appending("somefile"))
+    let ws = dir.appending("somefile/sub").path
+    let r = try runDolphin(c.args + ["--workspace", ws])
+    #expect(r.status == 5, "\(r.stderr)")
+    let message = c.message.replacingOccurrences(of: "{dir}", with: dir.path)
+    #expect(r.stderr.contains("dolphin: error: \(ws): \(message)"), "\(r.stderr)")
+    #expect(try Data(contentsOf: dir.appending("somefile")) == Data("x".utf8), "the file is untouched")
+  }
+
+  @Test(
+    "a workspace in a directory whose filesystem refuses new directories says which and why",
+    .enabled(if: FileManager.default.fileExists(atPath: "/proc/self")))
+  func procWorkspace() throws {
+    let ws = "/proc/dolphin-review-\(getpid())-cli"
+    let r = try runDolphin(["capture", "fact", "x", "--workspace", ws])
+    #expect(r.status == 5, "\(r.stderr)")
+    #expect(
+      r.stderr.contains(
+        "\(ws): cannot create the workspace directory: \(ws) could not be created: No such file or directory; "
+          + "/proc exists, but its filesystem does not allow creating a directory there"), "\(r.stderr)")
+    #expect(!r.stderr.contains("The operation could not be completed"), "\(r.stderr)")
+  }
+
   static let creating: [[String]] = [
     ["capture", "fact", "First"], ["memory", "save", "First memory"], ["task", "add", "First task"],
     ["handoff", "create", "--focus", "First focus"], ["context", "--save"],

@@ -37,7 +37,9 @@ public struct ToolCallResult: Sendable {
 /// `localWrite` call, runs read-only tools over a store that refuses writes, honours
 /// cancellation right before a write commits, and writes one receipt per call — read-only,
 /// denied, failed and cancelled ones too — from what executed, never from model text. A
-/// tool's text output leaves sanitized (``Sanitizer/sanitize(_:)``) and capped.
+/// tool's text output leaves sanitized (``Sanitizer/sanitize(_:)``) and capped. A
+/// ``ValidationError`` the engine raises about one of the tool's arguments is reported as
+/// ``AgentError/invalidArguments(_:)`` naming it (``ToolDefinition/argumentError(from:)``).
 public struct ToolExecutor: Sendable {
   public let registry: ToolRegistry
   public let engine: KnowledgeEngine
@@ -105,6 +107,13 @@ public struct ToolExecutor: Sendable {
     } catch let e as AgentError {
       return finish(e == .cancelled ? .cancelled : .failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: e, message: e.description)
     } catch {
+      // The engine refused an argument the schema could not judge (a combination, a tag's
+      // characters): the caller hears which argument, as for a schema error.
+      if let argumentError = tool.argumentError(from: error) {
+        return finish(
+          .failed, risk: tool.risk, args: canonical, approval: approval, output: nil,
+          error: .invalidArguments(argumentError), message: argumentError.message)
+      }
       var message = String(describing: error)
       if Self.isCredentialRefusal(error) { message += Self.credentialAdvice }
       var result = finish(.failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: nil, message: message)
@@ -116,7 +125,8 @@ public struct ToolExecutor: Sendable {
 
 extension ToolExecutor {
   /// Checks `call` as ``execute(_:approver:recentExcerpts:)`` does before anything runs — the
-  /// tool exists, and its arguments validate against its input schema — without running it,
+  /// tool exists, its arguments validate against its input schema, and they may be given
+  /// together (``ToolDefinition/argumentConflict``) — without running it,
   /// asking for approval or writing a receipt. A host uses it to refuse a bad call without a
   /// side effect of its own (the MCP server: without creating a workspace that does not exist
   /// yet just to store the refusal's receipt).

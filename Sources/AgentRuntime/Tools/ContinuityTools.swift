@@ -34,6 +34,13 @@ enum ContinuityTools {
     ]),
     outputSchema: SearchTools.searchOutputSchema, risk: .readOnly, isIdempotent: true,
     usesSearchIndex: { _ in true },
+    argumentConflict: { args in
+      // The engine's own rule, checked before the call runs (and before a workspace is opened).
+      KnowledgeEngine.searchFilterConflict(
+        kinds: ToolRendering.strings(args, "kinds").compactMap(KnowledgeKind.init(rawValue:)),
+        includeMemories: args["includeMemories"]?.bool ?? false
+      ).map { ToolArgumentError(field: "arguments.\($0.field)", message: $0.message) }
+    },
     handler: { args, ctx in
       let kinds = ToolRendering.strings(args, "kinds").compactMap(KnowledgeKind.init(rawValue:))
       return try SearchTools.render(

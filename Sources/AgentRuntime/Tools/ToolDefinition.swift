@@ -61,6 +61,10 @@ public struct ToolDefinition: Sendable {
   /// index. The executor then prepares the index first (``KnowledgeEngine/prepareSearchIndex()``),
   /// so that a stale one is rebuilt once instead of indexed in memory by every call.
   public var usesSearchIndex: @Sendable (JSONObject) -> Bool
+  /// Checks what the input schema cannot express — arguments that are each valid but not
+  /// together — over the normalized arguments, before anything runs (so that
+  /// ``ToolExecutor/refusal(of:)`` sees it too): the error naming the argument, or nil.
+  public var argumentConflict: @Sendable (JSONObject) -> ToolArgumentError?
   /// Runs the tool with normalized arguments (a JSON object).
   public var handler: @Sendable (JSONObject, ToolContext) async throws -> ToolOutput
 
@@ -68,6 +72,7 @@ public struct ToolDefinition: Sendable {
     name: String, title: String, description: String, input: ToolSchema, outputSchema: JSONValue,
     risk: RiskClass, isIdempotent: Bool, outputCap: Int = Limits.renderedToolOutput, isAvailable: Bool = true,
     usesSearchIndex: @escaping @Sendable (JSONObject) -> Bool = { _ in false },
+    argumentConflict: @escaping @Sendable (JSONObject) -> ToolArgumentError? = { _ in nil },
     handler: @escaping @Sendable (JSONObject, ToolContext) async throws -> ToolOutput
   ) {
     self.name = name
@@ -80,19 +85,48 @@ public struct ToolDefinition: Sendable {
     self.outputCap = min(outputCap, Limits.renderedToolOutput)
     self.isAvailable = isAvailable
     self.usesSearchIndex = usesSearchIndex
+    self.argumentConflict = argumentConflict
     self.handler = handler
   }
 
   /// The input JSON Schema.
   public var inputSchema: JSONValue { input.jsonSchema }
 
-  /// Validates and normalizes `arguments` (absent or null counts as `{}`).
+  /// Validates and normalizes `arguments` (absent or null counts as `{}`), then checks them
+  /// together (``argumentConflict``).
   /// - Throws: ``ToolArgumentError``.
   public func normalize(_ arguments: JSONValue?) throws(ToolArgumentError) -> JSONObject {
     let given = arguments.flatMap { $0.isNull ? nil : $0 } ?? .object(JSONObject())
     guard case .object(let o) = try input.validate(given, path: "arguments") else {
       throw ToolArgumentError(field: "arguments", message: "arguments must be an object")
     }
+    if let conflict = argumentConflict(o) { throw conflict }
     return o
+  }
+
+  /// The argument error that `error`, thrown by the engine while the tool ran, amounts to: a
+  /// ``ValidationError`` (bare or in ``WorkspaceError/validation(_:)``) whose field is one of
+  /// this tool's arguments (`tag`, or an element of one such as `tags[2]`), becomes a
+  /// ``ToolArgumentError`` with field `arguments.<field>` and the engine's message. Nil for
+  /// anything else, and for a missing record or refused credential, which callers tell apart by
+  /// their own flags (``ToolCallResult/failedOnMissingRecord``, the credential advice).
+  /// - Parameter error: what the tool's handler threw.
+  /// - Returns: the argument error, or nil when `error` is not about one of the arguments.
+  public func argumentError(from error: any Error) -> ToolArgumentError? {
+    let validation: ValidationError
+    switch error {
+    case let v as ValidationError: validation = v
+    case WorkspaceError.validation(let v): validation = v
+    default: return nil
+    }
+    guard validation.missingRecord == nil, validation.credential == nil,
+      case .object(let properties) = input
+    else { return nil }
+    // `tags[2]` and `relationships[0].targetID` belong to the arguments `tags` and `relationships`.
+    let argument = validation.field.prefix { $0 != "[" && $0 != "." }
+    guard properties.contains(where: { $0.name == argument }) else { return nil }
+    return ToolArgumentError(
+      field: "arguments.\(validation.field)", message: validation.message, limit: validation.limit,
+      actual: validation.actual)
   }
 }

@@ -16,7 +16,7 @@ enum ToolRendering {
   static func line(_ text: String) -> String { TerminalText.singleLine(text) }
 
   /// A stored one-line field in double quotes, on one line, with `\\` and `"` escaped as in
-  /// JSON (``TerminalText/quoted(_:)``), so that a quote inside a title cannot close the
+  /// JSON and a line break or tab written as `\n` or `\t` (``TerminalText/quoted(_:)``), so that a quote inside a title cannot close the
   /// quotation early and append text that reads as the rendering's own (a forged id or score).
   static func quoted(_ text: String) -> String { TerminalText.quoted(text) }
 

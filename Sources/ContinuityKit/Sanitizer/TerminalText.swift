@@ -72,22 +72,37 @@ public enum TerminalText {
   }
 
   /// Returns one-line stored text in double quotes, with `\` and `"` inside escaped as in JSON
-  /// (`\\`, `\"`), on one line (``singleLine(_:)``).
+  /// (`\\`, `\"`), and each line break and tab written as an escape, so that the result is
+  /// one line that shows what the text holds: `\n`, `\r` (`\r\n` for CRLF), `\t`, and the
+  /// other line breaks of ``singleLine(_:)`` — VT, FF, NEL, U+2028, U+2029 — as `\u{B}`,
+  /// `\u{C}`, `\u{85}`, `\u{2028}`, `\u{2029}` (the escapes of ``Limits/escaped(_:)``, which
+  /// `dolphin analyze` prints file names with).
   ///
   /// For a title or focus printed next to ids or other fields: a `"` inside it cannot close the
   /// quotation early and append text that reads as the line's own (a forged id or date), and a
-  /// line break cannot start another line. Compose it with ``inert(_:)`` for a terminal.
+  /// line break cannot start another line. Other controls are left to ``inert(_:)``: compose it
+  /// as `inert(quoted(x))` for a terminal.
   ///
   /// - Parameter text: One-line stored text, such as a title.
-  /// - Returns: `"` + the escaped text + `"`; `Say "hi"` gives `"Say \"hi\""`.
+  /// - Returns: `"` + the escaped text + `"`; `Say "hi"` gives `"Say \"hi\""`, and a title
+  ///   holding a line feed, `"a\nb"` (a backslash and an `n`).
   /// - Complexity: O(*n*) in the length of `text`.
   public static func quoted(_ text: String) -> String {
     var out = String.UnicodeScalarView()
     out.append("\"")
     // Per scalar, so that a quote carrying a combining mark (one `Character`) is escaped too.
-    for scalar in singleLine(text).unicodeScalars {
-      if scalar == "\\" || scalar == "\"" { out.append("\\") }
-      out.append(scalar)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\\", "\"":
+        out.append("\\")
+        out.append(scalar)
+      case "\n": out.append(contentsOf: #"\n"#.unicodeScalars)
+      case "\r": out.append(contentsOf: #"\r"#.unicodeScalars)
+      case "\t": out.append(contentsOf: #"\t"#.unicodeScalars)
+      case "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}":
+        out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+      default: out.append(scalar)
+      }
     }
     out.append("\"")
     return String(out)

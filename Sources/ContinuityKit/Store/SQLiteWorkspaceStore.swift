@@ -194,17 +194,17 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
           message: problem.description + (link == dir ? "" : " (on the way to the workspace directory \(dir))"))
       }
       if code != ENOENT {
-        throw .fileSystem(path: dir, message: "cannot read: \(SystemErrorCause.describe(code))")
+        // Name the component in the way (`/tmp/somefile is not a directory`), not just errno.
+        let why = PathProblem.obstacle(onTheWayTo: dir)?.description ?? SystemErrorCause.describe(code)
+        let attempt = readOnly || creation == .never ? "open" : "open or create"
+        throw .fileSystem(path: dir, message: "cannot \(attempt) the workspace directory: \(why)")
       }
       if readOnly || creation == .never { throw .noWorkspace(directory: dir) }
       if creation == .atFirstWrite { return .deferred(warnings: warnings) }
-      do {
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-      } catch {
-        // FileManager's message does not say why; the parent directory's access does.
-        let parent = directory.deletingLastPathComponent().path
-        let reason = access(parent, W_OK) != 0 ? SystemErrorCause.describe(errno) : error.localizedDescription
-        throw .fileSystem(path: dir, message: "cannot create directory: \(reason)")
+      // Component by component, so the error names the one that failed and errno's text
+      // (FileManager's message says neither).
+      if let obstacle = PathProblem.createDirectories(dir) {
+        throw .fileSystem(path: dir, message: "cannot create the workspace directory: \(obstacle.description)")
       }
       if chmod(dir, 0o700) != 0 {
         throw .fileSystem(path: dir, message: "cannot set mode 0700: \(SystemErrorCause.describe(errno))")
@@ -228,7 +228,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         throw .fileSystem(path: path, message: problem.description)
       }
       if code != ENOENT {
-        throw .fileSystem(path: path, message: "cannot read: \(SystemErrorCause.describe(code))")
+        throw .fileSystem(path: path, message: "cannot open the workspace database: \(SystemErrorCause.describe(code))")
       }
       if readOnly || creation == .never { throw .noWorkspace(directory: dir) }
       if creation == .atFirstWrite { return .deferred(warnings: warnings) }
@@ -241,7 +241,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       } else if errno != EEXIST {
         // EEXIST: another process's first command created it a moment ago; SQLite's locks
         // and the per-step migration check make opening it now safe.
-        throw .fileSystem(path: path, message: "cannot create: \(SystemErrorCause.describe(errno))")
+        throw .fileSystem(path: path, message: "cannot create the workspace database: \(SystemErrorCause.describe(errno))")
       }
     }
     if readOnly { return .opened(try openReadOnly(path: path, warnings: warnings)) }
@@ -379,6 +379,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       if PathProblem.of(db)?.isSymbolicLinkProblem == true { return .symbolicLink }
       var st = stat()
       if stat(dir, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR { return .notADirectory }
+      if stat(dir, &st) != 0, errno == ENOTDIR { return .notADirectory }  // A file on the way.
       if stat(db, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { return .notADirectory }
       if access(dir, R_OK | X_OK) != 0 && errno == EACCES { return .permissionDenied }
       if access(db, R_OK) != 0 && errno == EACCES { return .permissionDenied }

@@ -182,6 +182,9 @@ enum Commands {
         var reason: String
         var message: String
       }
+      /// The JSON report. Each check result is `null` when that check did not run (the database
+      /// could not be opened, or an interrupted first run left the schema incomplete), never a
+      /// default that reads as a clean result.
       struct Report: Encodable {
         var databasePath: String
         var ok: Bool
@@ -190,26 +193,51 @@ enum Commands {
         /// Why the database was opened read-only beyond doctor's own request (files not writable here).
         var readOnlyReason: String?
         var checksRun: Bool
-        var integrityCheck: [String]
+        var integrityCheck: [String]?
         /// Records whose JSON columns cannot be decoded (commands reading them refuse the workspace).
-        var malformedRecords: [WorkspaceTransaction.MalformedJSON]
-        var referenceProblems: [String]
-        var searchIndexProblems: [String]
+        var malformedRecords: [WorkspaceTransaction.MalformedJSON]?
+        var referenceProblems: [String]?
+        var searchIndexProblems: [String]?
         /// Facts about the search index that are not problems: one built by a newer dolphin, or
         /// pending upgrade work (an index built by an older tokenizer, documents listed for
         /// indexing again) that the next search does by itself.
-        var searchIndexNotes: [String]
+        var searchIndexNotes: [String]?
         /// Whether the search index has upgrade work pending (named in `searchIndexNotes`); not a
         /// problem: the next search where the workspace can be written does it.
-        var searchIndexUpgradePending: Bool
-        var quarantined: Int
-        var credentials: CredentialFlagReport
+        var searchIndexUpgradePending: Bool?
+        var quarantined: Int?
+        var credentials: CredentialFlagReport?
         var advice: [String]
+
+        enum CodingKeys: String, CodingKey {
+          case databasePath, ok, openProblem, readOnlyReason, checksRun, integrityCheck, malformedRecords
+          case referenceProblems, searchIndexProblems, searchIndexNotes, searchIndexUpgradePending, quarantined
+          case credentials, advice
+        }
+
+        func encode(to encoder: any Encoder) throws {
+          var c = encoder.container(keyedBy: CodingKeys.self)
+          try c.encode(databasePath, forKey: .databasePath)
+          try c.encode(ok, forKey: .ok)
+          try c.encodeIfPresent(openProblem, forKey: .openProblem)
+          try c.encodeIfPresent(readOnlyReason, forKey: .readOnlyReason)
+          try c.encode(checksRun, forKey: .checksRun)
+          // Explicit nulls: a check that did not run has no result, and says so.
+          try c.encode(integrityCheck, forKey: .integrityCheck)
+          try c.encode(malformedRecords, forKey: .malformedRecords)
+          try c.encode(referenceProblems, forKey: .referenceProblems)
+          try c.encode(searchIndexProblems, forKey: .searchIndexProblems)
+          try c.encode(searchIndexNotes, forKey: .searchIndexNotes)
+          try c.encode(searchIndexUpgradePending, forKey: .searchIndexUpgradePending)
+          try c.encode(quarantined, forKey: .quarantined)
+          try c.encode(credentials, forKey: .credentials)
+          try c.encode(advice, forKey: .advice)
+        }
       }
       var report = Report(
-        databasePath: dbPath, ok: true, openProblem: nil, readOnlyReason: nil, checksRun: false, integrityCheck: [],
-        malformedRecords: [], referenceProblems: [], searchIndexProblems: [], searchIndexNotes: [],
-        searchIndexUpgradePending: false, quarantined: 0, credentials: CredentialFlagReport(), advice: [])
+        databasePath: dbPath, ok: true, openProblem: nil, readOnlyReason: nil, checksRun: false, integrityCheck: nil,
+        malformedRecords: nil, referenceProblems: nil, searchIndexProblems: nil, searchIndexNotes: nil,
+        searchIndexUpgradePending: nil, quarantined: nil, credentials: nil, advice: [])
       var indexDisagrees = false
       var tokenizer = SearchIndexTokenizerStatus.current
       var exitCode = ExitCode.storage
@@ -252,12 +280,14 @@ enum Commands {
             }
             let s = try KnowledgeEngine(store: store).status(credentialScanBytes: 1 << 30)
             // status lists the malformed records among its problems; doctor shows them on their own.
-            let malformed = Set(report.malformedRecords.map(\.description))
+            let malformed = Set((report.malformedRecords ?? []).map(\.description))
             report.referenceProblems = s.integrityProblems.filter { !malformed.contains($0) }
             let engine = KnowledgeEngine(store: store)
-            report.searchIndexProblems = try engine.verifySearchIndex()
-            indexDisagrees = !report.searchIndexProblems.isEmpty
+            var indexProblems = try engine.verifySearchIndex()
+            indexDisagrees = !indexProblems.isEmpty
             tokenizer = try engine.searchIndexTokenizerStatus()
+            var indexNotes: [String] = []
+            var upgradePending = false
             // Upgrade work the next search does by itself is noted, not a problem.
             let nextSearch =
               writable
@@ -267,17 +297,17 @@ enum Commands {
             switch tokenizer {
             case .current: break
             case .stale(.version(let n)):
-              report.searchIndexNotes.append(
+              indexNotes.append(
                 "pending: the search index was built with tokenizer version \(n) and this build tokenizes with "
                   + "version \(Tokenizer.version), so it is to be rebuilt from the records; \(nextSearch)")
-              report.searchIndexUpgradePending = true
+              upgradePending = true
             case .stale(let built):
               // Not left by an earlier build: something else wrote the version.
-              report.searchIndexProblems.append(
+              indexProblems.append(
                 "the search index records \(built) of its tokenizer; this build tokenizes with version "
                   + "\(Tokenizer.version), so stored terms may not match queries until it is rebuilt")
             case .newer(let n):
-              report.searchIndexNotes.append(
+              indexNotes.append(
                 "the search index was built by a newer dolphin (tokenizer version \(n); this build's is "
                   + "\(Tokenizer.version)); this build leaves it as it is and its searches read every record instead")
             }
@@ -291,18 +321,21 @@ enum Commands {
               case .stale: who = "the rebuild indexes them again"
               case .newer: who = "this build leaves the index to the newer dolphin, which indexes them again"
               }
-              report.searchIndexNotes.append(
+              indexNotes.append(
                 "pending: \(pendingDocuments) search index document(s) predate a change to their record's tags "
                   + "(schema step \(TagNormalizationStep.name)), or were written by a dolphin older than the index, "
                   + "and are to be indexed again; \(who)")
-              report.searchIndexUpgradePending = true
+              upgradePending = true
             }
+            report.searchIndexProblems = indexProblems
+            report.searchIndexNotes = indexNotes
+            report.searchIndexUpgradePending = upgradePending
             report.quarantined = s.quarantined
             report.credentials = s.credentials
           }
         } catch let e as WorkspaceError {
-          if report.integrityCheck.isEmpty { report.integrityCheck = [openMessage(e)] }
-          else { report.referenceProblems.append(openMessage(e)) }
+          if report.integrityCheck == nil { report.integrityCheck = [openMessage(e)] }
+          else { report.referenceProblems = (report.referenceProblems ?? []) + [openMessage(e)] }
         }
         switch store.readOnlyCause {
         case .newerSchema(let reason):
@@ -316,15 +349,15 @@ enum Commands {
         }
       }
       report.ok =
-        report.openProblem == nil && report.integrityCheck == ["ok"] && report.malformedRecords.isEmpty
-        && report.referenceProblems.isEmpty && report.searchIndexProblems.isEmpty
+        report.openProblem == nil && report.integrityCheck == ["ok"] && (report.malformedRecords ?? []).isEmpty
+        && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
       if report.checksRun, report.integrityCheck != ["ok"] {
         report.advice += ["The database file failed SQLite's integrity check. Nothing was changed."] + recoverySteps(dir.path, dbPath)
       }
-      if !report.malformedRecords.isEmpty {
-        report.advice += malformedRecordSteps(report.malformedRecords, dir.path, dbPath)
+      if let malformed = report.malformedRecords, !malformed.isEmpty {
+        report.advice += malformedRecordSteps(malformed, dir.path, dbPath)
       }
-      if !report.referenceProblems.isEmpty {
+      if let problems = report.referenceProblems, !problems.isEmpty {
         report.advice.append(
           "Reference problems were found (dangling references or supersede cycles); they name the ids involved. "
             + "Delete or fix the records that hold them.")
@@ -345,14 +378,14 @@ enum Commands {
           "A newer dolphin built the search index. This build searches without it (slower) and leaves it alone, so "
             + "the two builds do not rebuild it back and forth; upgrade this dolphin to search it directly.")
       }
-      if report.credentials.count > 0 {
+      if let credentials = report.credentials, credentials.count > 0 {
         report.advice.append(
-          "\(report.credentials.count) stored record(s) hold text that looks like a credential (kept by a migration or "
+          "\(credentials.count) stored record(s) hold text that looks like a credential (kept by a migration or "
             + "import, or stored with --allow-credentials). Rotate any real secret, then delete the records "
             + "(`dolphin knowledge delete`, `memory delete`, `task delete`) or `dolphin erase`.")
       }
-      if report.quarantined > 0 {
-        report.advice.append("\(report.quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `dolphin quarantine`.")
+      if let quarantined = report.quarantined, quarantined > 0 {
+        report.advice.append("\(quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `dolphin quarantine`.")
       }
       if ctx.json {
         try ctx.console.printJSON(report)
@@ -361,26 +394,40 @@ enum Commands {
         c.print("Database: \(dbPath)")
         if let problem = report.openProblem {
           c.print("Open: failed (\(problem.reason)): \(problem.message)")
-          for check in ["PRAGMA integrity_check", "References", "Search index", "Credentials"] { c.print("\(check): not run") }
+        } else if let reason = report.readOnlyReason {
+          c.print("Open: read-only (\(reason))")
+        }
+        // A check that did not run says so, whatever the reason.
+        let notRun = "not run"
+        c.print("PRAGMA integrity_check: " + (report.integrityCheck.map { $0.prefix(10).joined(separator: "; ") } ?? notRun))
+        if let malformed = report.malformedRecords {
+          c.print("Records: " + (malformed.isEmpty ? "every JSON column is readable" : "\(malformed.count) with malformed JSON"))
+          for m in malformed.prefix(20) { c.print("  - \(inert(m.description))") }
         } else {
-          if let reason = report.readOnlyReason { c.print("Open: read-only (\(reason))") }
-          c.print("PRAGMA integrity_check: \(report.integrityCheck.prefix(10).joined(separator: "; "))")
-          c.print(
-            "Records: "
-              + (report.malformedRecords.isEmpty
-                ? "every JSON column is readable" : "\(report.malformedRecords.count) with malformed JSON"))
-          for m in report.malformedRecords.prefix(20) { c.print("  - \(inert(m.description))") }
-          c.print("References: " + (report.referenceProblems.isEmpty ? "ok" : "\(report.referenceProblems.count) problem(s)"))
-          for p in report.referenceProblems.prefix(20) { c.print("  - \(inert(p))") }
+          c.print("Records: \(notRun)")
+        }
+        if let problems = report.referenceProblems {
+          c.print("References: " + (problems.isEmpty ? "ok" : "\(problems.count) problem(s)"))
+          for p in problems.prefix(20) { c.print("  - \(inert(p))") }
+        } else {
+          c.print("References: \(notRun)")
+        }
+        if let problems = report.searchIndexProblems {
           c.print(
             "Search index: "
-              + (!report.searchIndexProblems.isEmpty
-                ? "\(report.searchIndexProblems.count) problem(s)"
-                : report.searchIndexUpgradePending
+              + (!problems.isEmpty
+                ? "\(problems.count) problem(s)"
+                : report.searchIndexUpgradePending == true
                   ? "upgrade work pending (not a problem; see the note)" : "agrees with the records"))
-          for p in report.searchIndexProblems { c.print("  - \(p)") }
-          for n in report.searchIndexNotes { c.print("  note: \(n)") }
-          for line in credentialLines(report.credentials) { c.print(line) }
+          for p in problems { c.print("  - \(p)") }
+          for n in report.searchIndexNotes ?? [] { c.print("  note: \(n)") }
+        } else {
+          c.print("Search index: \(notRun)")
+        }
+        if let credentials = report.credentials {
+          for line in credentialLines(credentials) { c.print(line) }
+        } else {
+          c.print("Credentials: \(notRun)")
         }
         for a in report.advice { c.print(a) }
         c.print(
@@ -388,7 +435,7 @@ enum Commands {
             ? "Doctor: the database could not be opened; nothing was checked."
             : !report.ok
               ? "Doctor: problems found."
-              : report.searchIndexUpgradePending
+              : report.searchIndexUpgradePending == true
                 ? "Doctor: healthy (the search index work noted as pending is not a problem)."
                 : "Doctor: healthy.")
       }

@@ -83,6 +83,7 @@ func inert(_ s: String) -> String { TerminalText.inert(s) }
 func inertLine(_ s: String) -> String { TerminalText.inert(TerminalText.singleLine(s)) }
 
 /// A stored one-line field in double quotes (``TerminalText/quoted(_:)``: `\` and `"` inside
-/// escaped, on one line), made safe for a terminal: a quote inside a title cannot close the
-/// quotation early and append what reads as the line's own id or date.
+/// escaped, a line break or tab written as `\n` or `\t`, on one line), made safe for a
+/// terminal: a quote inside a title cannot close the quotation early and append what reads as
+/// the line's own id or date.
 func inertQuoted(_ s: String) -> String { TerminalText.inert(TerminalText.quoted(s)) }

@@ -39,7 +39,8 @@ public struct Insight: Codable, Sendable, Equatable {
   public var priority: Priority
   /// One human-readable sentence naming the records involved.
   public var message: String
-  /// The records the insight is about (at most ``Limits/idsPerList``).
+  /// The records the insight is about (at most ``Limits/idsPerList``); for a pair or a group,
+  /// in the order the message names them.
   public var evidenceIDs: [UUID]
 
   /// An insight as a rule reports it.
@@ -83,13 +84,17 @@ public struct InsightReport: Codable, Sendable, Equatable {
   public var method: String
   /// `rule-based-insights`.
   public var algorithm: String
-  /// `2`.
+  /// `3` (the order of insights within a rule, and of the items each names, changed in 3).
   public var algorithmVersion: String
   /// The thresholds the rules used.
   public var thresholds: InsightThresholds
   /// Only insights at or above this priority were kept.
   public var minimumPriority: Priority
-  /// Ordered by priority (highest first), then rule order, then the rule's own order.
+  /// Ordered by priority (highest first), then rule order, then within a rule: larger
+  /// near-duplicate groups first, then the higher similarity (as shown, two decimals), then the
+  /// titles of the items named in natural order (`step 2` before `step 10`), then their ids.
+  /// The items of a pair or group are named, and cited in `evidenceIDs`, in the same title
+  /// order.
   public var insights: [Insight]
   /// How many insights fired at or above `minimumPriority` before the cap.
   public var total: Int

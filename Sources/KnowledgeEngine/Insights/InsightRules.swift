@@ -17,22 +17,42 @@ import Synchronization
 enum InsightRules {
   static let algorithm = "rule-based-insights"
   /// Version 2: a contradiction is resolved once either item is superseded by another item.
-  static let version = "2"
+  /// Version 3: insights of a rule are ordered by strength, then by their items' titles in
+  /// natural order, then by id (version 2 ordered them by id alone), and the items of a pair or
+  /// group are named, and cited, in title order.
+  static let version = "3"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
 
-  /// An insight's position inside its rule: `major` first, then the ids in
-  /// ``UUID/uuidString`` order.
+  /// An insight's position inside its rule: `major` ascending, then `strength` descending,
+  /// then the titles in ``NaturalOrder`` (`step 2` before `step 10`), then the ids in
+  /// ``UUID/uuidString`` order — a total order that never depends on storage order.
   struct RankKey {
     var major = 0
+    /// The similarity the insight reports, in hundredths as shown: a stronger match first, and
+    /// two that read the same are ordered by their titles.
+    var strength = 0
+    var titles: [String] = []
     var ids: [UUID]
 
     static func precedes(_ a: RankKey, _ b: RankKey) -> Bool {
       if a.major != b.major { return a.major < b.major }
+      if a.strength != b.strength { return a.strength > b.strength }
+      for (x, y) in zip(a.titles, b.titles) where x != y { return NaturalOrder.precedes(x, y) }
+      if a.titles.count != b.titles.count { return a.titles.count < b.titles.count }
       for (x, y) in zip(a.ids, b.ids) where x != y { return KnowledgeHeader.precedes(x, y) }
       return a.ids.count < b.ids.count
     }
   }
+
+  /// Whether the item titled `a` (id `aID`) is named before the one titled `b`: titles in
+  /// ``NaturalOrder``, then ids.
+  static func namedBefore(_ a: String, _ aID: UUID, _ b: String, _ bID: UUID) -> Bool {
+    a != b ? NaturalOrder.precedes(a, b) : KnowledgeHeader.precedes(aID, bID)
+  }
+
+  /// A similarity in hundredths, as ``format(_:)`` shows it.
+  static func hundredths(_ x: Double) -> Int { Int((x * 100).rounded()) }
 
   /// An insight with its position inside its rule, built on demand.
   struct Ranked {
@@ -158,7 +178,7 @@ enum InsightRules {
   /// (``TerminalText/quoted(_:)``), so that a quote in one title cannot end it and read as the
   /// start of another.
   static func quote(_ s: String) -> String {
-    TerminalText.quoted(Truncation.truncate(TerminalText.singleLine(s), to: 80))
+    TerminalText.quoted(Truncation.truncate(s, to: 80))
   }
 
   /// `"A", "B", "C" and 9 more`.
@@ -188,13 +208,14 @@ enum InsightRules {
 
   static func contradictionInsights(_ pairs: [[UUID]], _ scan: Scan) -> [Ranked] {
     pairs.map { pair in
-      Ranked(key: RankKey(ids: pair)) {
-        let a = scan.contradictionTitles[pair[0]] ?? pair[0].uuidString
-        let b = scan.contradictionTitles[pair[1]] ?? pair[1].uuidString
-        return Insight(
+      var named = pair.map { (id: $0, title: scan.contradictionTitles[$0] ?? $0.uuidString) }
+      if !namedBefore(named[0].title, named[0].id, named[1].title, named[1].id) { named.swapAt(0, 1) }
+      let (a, b) = (named[0], named[1])
+      return Ranked(key: RankKey(titles: [a.title, b.title], ids: [a.id, b.id])) {
+        Insight(
           rule: .contradiction, priority: .high,
-          message: "Conflicting knowledge: \(quote(a)) and \(quote(b)) contradict each other; decide which one stands and supersede the other.",
-          evidenceIDs: pair)
+          message: "Conflicting knowledge: \(quote(a.title)) and \(quote(b.title)) contradict each other; decide which one stands and supersede the other.",
+          evidenceIDs: [a.id, b.id])
       }
     }
   }
@@ -245,15 +266,15 @@ enum InsightRules {
       inConflict.insert(p.first)
       inConflict.insert(p.second)
       let similarity = p.similarity
+      let (x, y) = namedBefore(a.title, a.id, b.title, b.id) ? (a, b) : (b, a)
       conflicts.append(
-        Ranked(key: RankKey(ids: pair)) {
+        Ranked(key: RankKey(strength: hundredths(similarity), titles: [x.title, y.title], ids: [x.id, y.id])) {
           let noun = a.kind == .decision ? "Decisions" : "Preferences"
-          let (x, y) = pair[0] == a.id ? (a, b) : (b, a)
           let tag = (try? StableJSON.decoder().decode(String.self, from: Data(rawTag.utf8))) ?? String(rawTag)
           return Insight(
             rule: .possibleConflict, priority: .normal,
             message: "Possible conflict: \(noun) \(quote(x.title)) and \(quote(y.title)) share the tag \(quote(tag)) and have similar titles (trigram similarity \(format(similarity))) but different content; link them (supersedes, contradicts) or reword one.",
-            evidenceIDs: pair)
+            evidenceIDs: [x.id, y.id])
         })
     }
 
@@ -290,9 +311,13 @@ enum InsightRules {
     for p in join.pairs where anchor[p.first] >= 0 && anchor[p.second] >= 0 {
       link(anchor[p.first], anchor[p.second], p.similarity)
     }
-    // Group sizes, smallest id and best similarity per root, without materializing groups.
+    // Group sizes, first member (by title) and best similarity per root, without
+    // materializing groups.
+    func named(_ i: Int, before j: Int) -> Bool {
+      namedBefore(headers[i].title, headers[i].id, headers[j].title, headers[j].id)
+    }
     var size = [Int](repeating: 0, count: headers.count)
-    var smallest = [Int](repeating: -1, count: headers.count)
+    var first = [Int](repeating: -1, count: headers.count)
     var groupBest = [Double](repeating: 0, count: headers.count)
     var seen = [Bool](repeating: false, count: headers.count)
     var roots: [Int] = []
@@ -302,10 +327,15 @@ enum InsightRules {
       if size[r] == 0 { roots.append(r) }
       size[r] += 1
       groupBest[r] = max(groupBest[r], best[m])
-      if smallest[r] < 0 || KnowledgeHeader.precedes(headers[m].id, headers[smallest[r]].id) { smallest[r] = m }
+      if first[r] < 0 || named(m, before: first[r]) { first[r] = m }
     }
+    // The order of the insights' keys below: larger groups, then closer titles, then the first
+    // title (natural order), then its id.
     var top = BoundedSelection<Int>(capacity: Limits.insights) { a, b in
-      size[a] != size[b] ? size[a] > size[b] : KnowledgeHeader.precedes(headers[smallest[a]].id, headers[smallest[b]].id)
+      if size[a] != size[b] { return size[a] > size[b] }
+      let (sa, sb) = (hundredths(groupBest[a]), hundredths(groupBest[b]))
+      if sa != sb { return sa > sb }
+      return named(first[a], before: first[b])
     }
     for r in roots { top.consider(r) }
     var members: [Int: [Int]] = [:]
@@ -326,14 +356,16 @@ enum InsightRules {
     }
     var duplicates: [Ranked] = []
     for r in top.elements {
-      let group = (members[r] ?? []).sorted { KnowledgeHeader.precedes(headers[$0].id, headers[$1].id) }
+      let group = (members[r] ?? []).sorted { named($0, before: $1) }
       let similarity = groupBest[r]
       // Trigram sets ignore word order ("tabs over spaces" / "spaces over tabs" score 1.00):
       // titles that are the same words in another order are not advised to be merged.
       let words = group.map { titleWords(headers[$0].title) }
       let reordered = Set(words).count > 1 && Set(words.map { $0.sorted() }).count == 1
       let sameContent = try openingsAgree(group)
-      duplicates.append(Ranked(key: RankKey(major: -group.count, ids: [headers[smallest[r]].id])) {
+      let key = RankKey(
+        major: -group.count, strength: hundredths(similarity), titles: [headers[first[r]].title], ids: [headers[first[r]].id])
+      duplicates.append(Ranked(key: key) {
         let titles = "(trigram similarity up to \(format(similarity)))"
         let list = quoteList(group.map { headers[$0].title }, total: group.count)
         let cited = group.count > t.aggregateEvidence ? " The first \(t.aggregateEvidence) are cited as evidence." : ""

@@ -3,6 +3,25 @@ import Foundation
 import Synchronization
 
 extension KnowledgeEngine {
+  /// Why ``search(_:kinds:includeMemories:memoriesOnly:tag:limit:)`` refuses this combination of
+  /// filters, or nil when it accepts it. Hosts check it before opening a workspace (the MCP
+  /// server refuses such a call without creating one); `search` checks it too.
+  /// - Parameters:
+  ///   - kinds: the knowledge kinds asked for (empty: all).
+  ///   - includeMemories: whether legacy memories are asked for beside knowledge.
+  ///   - memoriesOnly: whether only legacy memories are asked for.
+  /// - Returns: a ``ValidationError`` with field `includeMemories` when `includeMemories` comes
+  ///   with non-empty `kinds` (memories have no kind, so a kind filter cannot select them).
+  public static func searchFilterConflict(
+    kinds: [KnowledgeKind], includeMemories: Bool, memoriesOnly: Bool = false
+  ) -> ValidationError? {
+    guard includeMemories, !memoriesOnly, !kinds.isEmpty else { return nil }
+    return ValidationError(
+      field: "includeMemories",
+      message: "includeMemories cannot be combined with kinds: memories have no kind, so a kind filter cannot "
+        + "select them; search by kinds, or include memories without kinds")
+  }
+
   /// Ranked lexical search (mode `hybrid-lexical`, algorithm `hybrid-lexical-v1`) over the
   /// index persisted in the workspace database. See ``HybridLexicalRanker`` for the scoring.
   ///
@@ -36,11 +55,8 @@ extension KnowledgeEngine {
     memoriesOnly: Bool = false, tag: String? = nil,
     limit: Int = Limits.searchResultsDefault
   ) throws -> SearchResponse {
-    if includeMemories, !memoriesOnly, !kinds.isEmpty {
-      throw ValidationError(
-        field: "includeMemories",
-        message: "includeMemories cannot be combined with kinds: memories have no kind, so a kind filter cannot "
-          + "select them; search by kinds, or include memories without kinds")
+    if let conflict = Self.searchFilterConflict(kinds: kinds, includeMemories: includeMemories, memoriesOnly: memoriesOnly) {
+      throw conflict
     }
     var allowed: Set<DocumentKind>
     if memoriesOnly {

@@ -1,4 +1,4 @@
-import ContinuityKit
+@testable import ContinuityKit
 import Foundation
 import Testing
 import TestSupport
@@ -54,5 +54,42 @@ struct PathProblemTests {
     }
     #expect(!fm.fileExists(atPath: dir.appending("nothing").path))
     #expect(!fm.fileExists(atPath: dir.appending("ws/gone.sqlite").path))
+  }
+
+  @Test("component prefixes of absolute and relative paths")
+  func componentPrefixes() {
+    #expect(PathProblem.componentPrefixes("/tmp/somefile/sub") == ["/tmp", "/tmp/somefile", "/tmp/somefile/sub"])
+    #expect(PathProblem.componentPrefixes("a//b/./c/") == ["a", "a/b", "a/b/c"])
+    #expect(PathProblem.componentPrefixes("/") == [])
+  }
+
+  @Test("a file on the way to a directory is named as the obstacle, for reaching and for creating it")
+  func fileInTheWay() throws {
+    let dir = TemporaryDirectory("path-obstacle")
+    defer { dir.remove() }
+    try Data("x".utf8).write(to: dir.appending("somefile"))
+    let target = dir.appending("somefile/sub/deeper").path
+    let expected = DirectoryObstacle(path: dir.appending("somefile").path, reason: "is not a directory (Not a directory)")
+    #expect(PathProblem.obstacle(onTheWayTo: target) == expected)
+    #expect(PathProblem.createDirectories(target) == expected)
+    // Nothing in the way of a missing path under a directory: it is created, the last part 0700.
+    let fresh = dir.appending("new/a/b").path
+    #expect(PathProblem.obstacle(onTheWayTo: fresh) == nil)
+    #expect(PathProblem.createDirectories(fresh) == nil)
+    let mode = try #require(try FileManager.default.attributesOfItem(atPath: fresh)[.posixPermissions] as? Int)
+    #expect(mode == 0o700)
+    #expect(PathProblem.createDirectories(fresh) == nil, "an existing directory is fine")
+  }
+
+  @Test(
+    "a directory the filesystem refuses is named with errno's text and the parent that refused it",
+    .enabled(if: FileManager.default.fileExists(atPath: "/proc/self")))
+  func procRefusesDirectories() {
+    let target = "/proc/dolphin-review-\(getpid())"
+    let obstacle = PathProblem.createDirectories(target)
+    #expect(obstacle?.path == target)
+    #expect(
+      obstacle?.reason
+        == "could not be created: No such file or directory; /proc exists, but its filesystem does not allow creating a directory there")
   }
 }

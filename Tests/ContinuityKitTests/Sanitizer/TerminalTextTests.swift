@@ -88,13 +88,20 @@ struct TerminalTextTests {
       expected: #""Rotate keys\" (AAAAAAAA-AAAA-AAAA-AAAA-AAAAAAAAAAAA); newest: \"x""#),
     Case(name: "a backslash before a quote stays escaped", input: #"a\" b"#, expected: #""a\\\" b""#),
     Case(name: "a quote with a combining mark", input: "a\"\u{301} b", expected: "\"a\\\"\u{301} b\""),
-    Case(name: "line breaks fold", input: "a\nb\u{2028}c", expected: #""a b c""#),
+    Case(name: "a line feed shows as \\n", input: "a\nb", expected: #""a\nb""#),
+    Case(name: "a tab shows as \\t", input: "a\tb", expected: #""a\tb""#),
+    Case(name: "CRLF and a lone CR", input: "a\r\nb\rc", expected: #""a\r\nb\rc""#),
+    Case(name: "a backslash before an n is not a line feed", input: #"C:\new"#, expected: #""C:\\new""#),
+    Case(
+      name: "VT, FF, NEL, U+2028, U+2029", input: "a\u{0B}b\u{0C}c\u{85}d\u{2028}e\u{2029}f",
+      expected: #""a\u{B}b\u{C}c\u{85}d\u{2028}e\u{2029}f""#),
   ]
 
-  @Test("quoted escapes quotes and backslashes and folds line breaks", arguments: quotedCases)
+  @Test("quoted escapes quotes and backslashes, and writes line breaks and tabs as escapes", arguments: quotedCases)
   func quoted(_ testCase: Case) {
     let output = TerminalText.quoted(testCase.input)
     #expect(Array(output.unicodeScalars) == Array(testCase.expected.unicodeScalars), "\(output.debugDescription)")
+    #expect(!output.contains { $0.isNewline || $0 == "\t" }, "one line: \(output.debugDescription)")
     // Between the outer quotes, every quote is escaped.
     let inner = Array(output.unicodeScalars.dropFirst().dropLast())
     for (i, scalar) in inner.enumerated() where scalar == "\"" {

@@ -135,7 +135,8 @@ struct InsightsTests {
     let found = try Self.insights(Self.engine([c.first, c.second]), .possibleConflict)
     #expect(found.count == (c.expectConflict ? 1 : 0))
     if c.expectConflict {
-      #expect(found.first?.evidenceIDs == [sequentialID(1), sequentialID(2)])
+      // Named, and cited, in the natural order of their titles ("Use JSON…" before "Use SQLite…").
+      #expect(found.first?.evidenceIDs == [sequentialID(2), sequentialID(1)])
       #expect(found.first?.priority == .normal)
     }
   }
@@ -151,7 +152,8 @@ struct InsightsTests {
     ]
     let found = try Self.insights(Self.engine(items), .nearDuplicates)
     #expect(found.count == 1)
-    #expect(found.first?.evidenceIDs == [sequentialID(1), sequentialID(2), sequentialID(3), sequentialID(5)])
+    // Members in the natural order of their titles (code units: upper case first), then id.
+    #expect(found.first?.evidenceIDs == [sequentialID(5), sequentialID(3), sequentialID(1), sequentialID(2)])
     #expect(found.first?.message.hasPrefix("4 items have near-identical titles (trigram similarity up to 1.00): ") == true)
   }
 
@@ -298,6 +300,80 @@ struct InsightsTests {
     #expect(found.first?.evidenceIDs.count == 64)
     #expect(found.first?.message.hasPrefix("100 items have no tags: ") == true)
     #expect(found.first?.message.contains(" and 97 more;") == true)
+  }
+
+  /// The review's workspace: numbered rollout steps and two ports, all decisions tagged
+  /// `rollout` with different content, stored with ids that disagree with the titles' order.
+  static let rolloutFixture: [KnowledgeItem] = [
+    item(7, .decision, "Use port 8081 for the API", content: "Second instance.", tags: ["rollout"]),
+    item(3, .decision, "Migration step 12 of the storage rollout", content: "Drop the JSON files.", tags: ["rollout"]),
+    item(9, .decision, "Migration step 2 of the storage rollout", content: "Copy the records.", tags: ["rollout"]),
+    item(1, .decision, "Use port 8080 for the API", content: "Default instance.", tags: ["rollout"]),
+    item(5, .decision, "Migration step 10 of the storage rollout", content: "Switch reads over.", tags: ["rollout"]),
+  ]
+
+  @Test("possible conflicts are ordered by similarity, then titles in natural order; each pair names its items in that order")
+  func pairOrder() throws {
+    let found = try Self.insights(Self.engine(Self.rolloutFixture), .possibleConflict)
+    let title = Dictionary(uniqueKeysWithValues: Self.rolloutFixture.map { ($0.id, $0.title) })
+    let pairs = found.map { $0.evidenceIDs.map { title[$0] ?? "?" } }
+    let step = { (n: Int) in "Migration step \(n) of the storage rollout" }
+    let port = { (n: Int) in "Use port \(n) for the API" }
+    // Within a pair: step 2 before step 10 and 12, 8080 before 8081 (never by id).
+    for pair in pairs {
+      #expect(pair.count == 2 && NaturalOrder.precedes(pair[0], pair[1]), "\(pairs)")
+    }
+    // Similarities 0.88, 0.86, 0.83, 0.79.
+    #expect(pairs == [[step(2), step(12)], [step(10), step(12)], [step(2), step(10)], [port(8080), port(8081)]])
+    // Between pairs: the similarity shown, highest first, then the titles in natural order.
+    let similarity = found.map { insight -> Double in
+      let text = insight.message.components(separatedBy: "trigram similarity ").last ?? ""
+      return Double(text.prefix(4)) ?? -1
+    }
+    for i in found.indices.dropFirst() {
+      let (a, b) = (similarity[i - 1], similarity[i])
+      #expect(a > b || (a == b && NaturalOrder.precedes(pairs[i - 1].joined(separator: "\n"), pairs[i].joined(separator: "\n"))),
+        "\(zip(similarity, pairs).map { "\($0) \($1)" })")
+    }
+    // Each message names the pair in the evidence order.
+    for (insight, pair) in zip(found, pairs) {
+      #expect(insight.message.contains("\"\(pair[0])\" and \"\(pair[1])\""), "\(insight.message)")
+    }
+  }
+
+  @Test("the same titles under other ids give the insights in the same order")
+  func pairOrderIgnoresIDs() throws {
+    let reversed = Self.rolloutFixture.enumerated().map { i, item in
+      var item = item
+      item.id = sequentialID(100 - i * 7)
+      return item
+    }
+    let messages = { (items: [KnowledgeItem]) in try Self.insights(Self.engine(items), .possibleConflict).map(\.message) }
+    #expect(try messages(reversed) == messages(Self.rolloutFixture))
+  }
+
+  @Test("near-duplicate groups: larger first, then closer titles, then the first title in natural order")
+  func groupOrder() throws {
+    // Ids disagree with the titles' order on purpose.
+    let items = [
+      Self.item(1, .fact, "Weekly sync notes", tags: []),
+      Self.item(2, .fact, "Weekly sync notes", tags: []),
+      Self.item(3, .fact, "Standup agenda items", tags: []),
+      Self.item(4, .fact, "Standup agenda items", tags: []),
+      Self.item(5, .fact, "Archive the old server logs", tags: []),
+      Self.item(6, .fact, "Archive the old server log", tags: []),
+      Self.item(8, .fact, "Release checklist for builds", tags: []),
+      Self.item(9, .fact, "Release checklist for builds", tags: []),
+      Self.item(10, .fact, "Release checklist for builds", tags: []),
+    ]
+    let found = try Self.insights(Self.engine(items), .nearDuplicates)
+    #expect(
+      found.map(\.evidenceIDs) == [
+        [sequentialID(8), sequentialID(9), sequentialID(10)],  // three items
+        [sequentialID(3), sequentialID(4)],  // 1.00, "Standup…" before "Weekly…"
+        [sequentialID(1), sequentialID(2)],
+        [sequentialID(6), sequentialID(5)],  // below 1.00; "…log" before "…logs"
+      ], "\(found.map(\.message))")
   }
 
   @Test("at most 25 insights in a stable order, with the total")

@@ -172,6 +172,34 @@ struct RegistryToolProviderTests {
     #expect(try fixture.receipts.map(\.outcome) == [.failed])
   }
 
+  /// Arguments each valid alone that the engine refuses, and the argument it names.
+  struct EngineArgumentCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var arguments: JSONObject
+    var field: String
+    var testDescription: String { name }
+  }
+
+  static let engineArgumentCases = [
+    EngineArgumentCase(
+      name: "kinds with includeMemories", arguments: ["query": "colour", "kinds": ["fact"], "includeMemories": true],
+      field: "arguments.includeMemories"),
+    EngineArgumentCase(name: "a tag with a line break", arguments: ["query": "colour", "tag": "a\nb"], field: "arguments.tag"),
+  ]
+
+  @Test("An argument the engine refuses is invalidArguments naming the field, with a failed receipt", arguments: engineArgumentCases)
+  func engineArgumentError(_ c: EngineArgumentCase) async throws {
+    let fixture = WorkspaceFixture()
+    let result = await RegistryToolProvider(workspace: fixture.workspace).callTool(
+      name: "knowledge_search", arguments: c.arguments, context: FakeElicitation { MCPElicitationResult(action: .accept) }.context())
+    #expect(result.isError)
+    #expect(result.structuredContent?["error"]?["kind"] == "invalidArguments", "\(result.text)")
+    #expect(result.structuredContent?["error"]?["field"] == .string(c.field), "\(result.text)")
+    #expect(result.text.hasPrefix("knowledge_search was not run: invalid arguments: "), "\(result.text)")
+    #expect(result.structuredContent?["receipt"]?["outcome"] == "failed")
+    #expect(try fixture.receipts.map(\.outcome) == [.failed])
+  }
+
   @Test("A failure inside the tool is an isError result with the engine's message")
   func toolFailure() async throws {
     let fixture = WorkspaceFixture()
