@@ -31,6 +31,35 @@ func makeEngine() -> KnowledgeEngine { KnowledgeEngine(store: SQLiteWorkspaceSto
 
 @Suite("Tool executor, approvals and receipts")
 struct ExecutorTests {
+  @Test("refusal(of:) refuses exactly what execute refuses before running, with the same error, and writes nothing")
+  func refusalMatchesExecute() async throws {
+    let engine = makeEngine()
+    let executor = ToolExecutor(engine: engine)
+    let calls = [
+      ToolCall(id: "ok", name: "knowledge_search", arguments: ["query": "x"]),
+      ToolCall(id: "bad", name: "knowledge_capture", arguments: ["kind": "decison", "title": "x"]),
+      ToolCall(id: "extra", name: "knowledge_search", arguments: ["query": "x", "extra": 1]),
+      ToolCall(id: "unknown", name: "knowledge_serch", arguments: nil),
+    ]
+    let refusals = calls.map(executor.refusal(of:))
+    #expect(refusals[0] == nil)
+    guard case .invalidArguments(let kind)? = refusals[1] else {
+      Issue.record("\(String(describing: refusals[1]))")
+      return
+    }
+    #expect(kind.field == "arguments.kind")
+    guard case .unknownTool(let name, let suggestion)? = refusals[3] else {
+      Issue.record("\(String(describing: refusals[3]))")
+      return
+    }
+    #expect(name == "knowledge_serch" && suggestion == "knowledge_search")
+    #expect(try engine.store.read { try $0.snapshot() }.receipts.isEmpty, "no receipt for a check")
+    for (call, refusal) in zip(calls, refusals) {
+      let executed = await executor.execute(call, approver: RecordingApprover(.approved(by: "test")))
+      #expect(executed.error == refusal || (refusal == nil && executed.succeeded), "\(call.id)")
+    }
+  }
+
   @Test("a local write needs approval of that exact call; a denial writes nothing but its receipt")
   func approvalIsPerCall() async throws {
     let engine = makeEngine()

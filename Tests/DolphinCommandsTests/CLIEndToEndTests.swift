@@ -231,12 +231,33 @@ struct CLIEndToEndTests {
     #expect(try cli.run(["capture", "fact", "Diagnostic checklist"]).status == 0)
     let r = try cli.run(["search", "diagnosis handof", "--explain"])
     #expect(r.status == 0, "\(r.stderr)")
-    #expect(r.stdout.contains("term diagnosi: exact; word forms: diagnost"))
+    // The stem, then the word typed.
+    #expect(r.stdout.contains("term diagnosi (diagnosis): exact; word forms: diagnost"))
     #expect(r.stdout.contains("term handof: no match"))
     #expect(r.stdout.contains("matched stems: diagnost"))
     // A word the workspace lacks is searched through its close spellings, named as such.
     let absent = try cli.run(["search", "diagnostik", "--explain"])
     #expect(absent.stdout.contains("term diagnostik: absent; close spellings → "), "\(absent.stdout)")
+  }
+
+  @Test("search --explain names other British or American spellings, and both typed are one term")
+  func explainNamesSpellings() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Tumor registry export"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Colour contrast audit"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Color palette chosen"]).status == 0)
+    let absent = try cli.run(["search", "tumour", "--explain"])
+    #expect(absent.status == 0, "\(absent.stderr)")
+    #expect(absent.stdout.contains("term tumour: absent; other spellings → tumor"), "\(absent.stdout)")
+    let both = try cli.run(["search", "colour color", "--explain"])
+    #expect(both.stdout.contains("term colour (colour, color): exact; other spellings: color"), "\(both.stdout)")
+    #expect(both.stdout.contains("2 shown of 2"), "\(both.stdout)")
+    let json = try cli.run(["search", "randomised colour", "--json"])
+    let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    let terms = object?["terms"] as? [[String: Any]]
+    #expect(terms?.first?["words"] as? [String] == ["randomised"])
+    #expect(terms?.last?["spellings"] as? [String] == ["color"])
   }
 
   @Test("--json prints exactly one JSON document, also for errors")

@@ -185,6 +185,40 @@ struct MCPCommandTests {
       receipts.first { $0["tool"] == "knowledge_capture" }?["approval"] == "policy:allow")
   }
 
+  @Test("A call refused for its arguments does not create a missing workspace; it gets a tool error naming the field, no receipt")
+  func refusedCallCreatesNothing() throws {
+    let dir = TemporaryDirectory("mcp-ws")
+    defer { dir.remove() }
+    let ws = dir.appending("not/yet").path
+    let refused = [
+      #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"decison","title":"x"}}}"#,
+      #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"x","extra":1}}}"#,
+      #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"task_add","arguments":{}}}"#,
+    ]
+    let run = try MCPRun(workspace: ws, ["--writes", "allow"], lines: initializeLines + refused)
+    #expect(run.status == 0, "\(run.stderr)")
+    for (id, field) in [("1", "arguments.kind"), ("2", "arguments.extra"), ("3", "arguments.title")] {
+      let result = try #require(run.response(id)?["result"], "\(run.stdoutLines)")
+      #expect(result["isError"] == true)
+      #expect(result["structuredContent"]?["error"]?["kind"] == "invalidArguments", "\(result)")
+      #expect(result["structuredContent"]?["error"]?["field"] == .string(field), "\(result)")
+      #expect(result["structuredContent"]?["receipt"] == nil, "\(result)")
+      let text = result["content"]?.array?.first?["text"]?.string ?? ""
+      #expect(text.contains("was not run: invalid arguments"), "\(text)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: dir.appending("not").path), "nothing created")
+
+    // Where the workspace exists, a refused call leaves its receipt as before. (The workspace
+    // is made first, by the CLI: two calls sent together may run concurrently, so a capture in
+    // the same run would not reliably exist before the refused call is checked.)
+    #expect(try runDolphin(["capture", "fact", "Made before", "--workspace", ws]).status == 0)
+    let again = try MCPRun(workspace: ws, ["--writes", "allow"], lines: initializeLines + [refused[0]])
+    #expect(again.response("1")?["result"]?["structuredContent"]?["receipt"]?["outcome"] == "failed", "\(again.stdoutLines)")
+    let activity = try runDolphin(["activity", "--json", "--workspace", ws])
+    let receipts = try #require(try JSONValue(parsing: activity.stdout)["receipts"]?.array)
+    #expect(receipts.compactMap { $0["callID"]?.string }.sorted() == ["1"])
+  }
+
   @Test("Startup on a legacy workspace: the migration notice goes to stderr, stdout stays JSON-RPC")
   func legacyWorkspace() throws {
     let dir = TemporaryDirectory("mcp-legacy")

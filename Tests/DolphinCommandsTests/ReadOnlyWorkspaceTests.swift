@@ -149,6 +149,63 @@ struct ReadOnlyWorkspaceTests {
     #expect(!upgraded.stderr.contains("earlier dolphin"), "\(upgraded.stderr)")
   }
 
+  @Test("a first run interrupted mid-upgrade: dolphin mcp starts, answers, and each tool call is a tool error naming the pending steps; no file changes")
+  func interruptedFirstRunOverMCP() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "decision", "Interrupted workspace decision"]).status == 0)
+    // As a first run killed right after step 0002 leaves it: later steps neither applied nor
+    // recorded. Steps 0003-0005 are needed for reading, so it cannot be read as it is.
+    let cut = try runProcess(
+      "/usr/bin/env",
+      ["sqlite3", cli.workspace + "/workspace.sqlite",
+       """
+       DELETE FROM schema_migration WHERE name > '0002-lexical-index';
+       DROP INDEX knowledge_tag_rowid; DROP INDEX knowledge_header;
+       CREATE INDEX knowledge_kind ON knowledge(kind, updated_at);
+       DROP INDEX knowledge_memory_mirror; DROP TABLE lexical_stale;
+       """])
+    try #require(cut.status == 0, "sqlite3 is needed to cut the schema short: \(cut.stderr)")
+    let before = try Unwritable.snapshot(cli.workspace)
+    let pending =
+      "pending step(s): 0003-knowledge-tag-rowid-index, 0004-knowledge-header-covering-index, "
+      + "0005-knowledge-memory-mirror-index, 0006-normalize-stored-tags"
+
+    let mcp = try Unwritable.run(
+      ["mcp"], in: cli.workspace,
+      stdin: (initializeLines + [
+        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"interrupted"}}}"#,
+        #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"project_context","arguments":{}}}"#,
+        #"{"jsonrpc":"2.0","id":3,"method":"ping"}"#,
+      ]).joined(separator: "\n") + "\n")
+    #expect(mcp.status == 0, "\(mcp.stderr)")
+    // stdout holds JSON-RPC only: one answer per request.
+    let messages = try mcp.stdout.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+    #expect(messages.count == 4, "\(mcp.stdout)")
+    #expect(messages.allSatisfy { $0["jsonrpc"] == "2.0" }, "\(mcp.stdout)")
+    func response(_ id: Int) -> JSONValue? { messages.first { $0["id"]?.int == id } }
+    #expect(response(0)?["result"]?["serverInfo"]?["name"] == "dolphin", "\(mcp.stdout)")
+    #expect(response(3)?["result"] == [:], "\(mcp.stdout)")
+    for id in [1, 2] {
+      let result = try #require(response(id)?["result"], "\(mcp.stdout)")
+      #expect(result["isError"] == true, "\(result)")
+      #expect(result["structuredContent"]?["error"]?["kind"] == "workspaceUnavailable", "\(result)")
+      let text = result["content"]?.array?.first?["text"]?.string ?? ""
+      #expect(text.contains("its schema is incomplete (\(pending)) and cannot be completed here"), "\(text)")
+      #expect(text.contains("run any dolphin command once where the workspace can be written"), "\(text)")
+      #expect(!text.contains("Interrupted workspace decision"), "nothing read from the incomplete schema")
+    }
+    #expect(mcp.stderr.contains("its schema is incomplete"), "the open's warning: \(mcp.stderr)")
+    #expect(try Unwritable.snapshot(cli.workspace) == before)
+
+    // The CLI refuses it the same way; where it can be written, the next command completes it.
+    let status = try Unwritable.run(["status"], in: cli.workspace)
+    #expect(status.status == 5, "\(status.stdout)\(status.stderr)")
+    #expect(status.stderr.contains("its schema is incomplete (\(pending))"), "\(status.stderr)")
+    let search = try cli.run(["search", "interrupted"])
+    #expect(search.status == 0 && search.stdout.contains("Interrupted workspace decision"), "\(search.stdout)\(search.stderr)")
+  }
+
   @Test("an index from an older tokenizer: searches still find every record and say why, doctor reports it, no file changes")
   func staleSearchIndex() throws {
     let cli = CLI()

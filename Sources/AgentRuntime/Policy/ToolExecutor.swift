@@ -66,12 +66,12 @@ public struct ToolExecutor: Sendable {
       return ToolCallResult(receipt: receipt, output: output, error: error, failureMessage: error == nil && outcome == .failed ? message : nil)
     }
     let tool: ToolDefinition
-    do { tool = try registry.tool(named: call.name) } catch {
-      return finish(.failed, risk: nil, args: call.arguments.map { $0.jsonString(sortedKeys: true) } ?? "{}", approval: nil, output: nil, error: error, message: error.description)
-    }
     let args: JSONObject
-    do { args = try tool.normalize(call.arguments) } catch {
-      return finish(.failed, risk: tool.risk, args: call.arguments.map { $0.jsonString(sortedKeys: true) } ?? "{}", approval: nil, output: nil, error: .invalidArguments(error), message: error.message)
+    switch validated(call) {
+    case .success(let valid): (tool, args) = valid
+    case .failure(let error):
+      let risk = try? registry.tool(named: call.name).risk
+      return finish(.failed, risk: risk, args: call.arguments.map { $0.jsonString(sortedKeys: true) } ?? "{}", approval: nil, output: nil, error: error, message: error.description)
     }
     let canonical = JSONValue.object(args).jsonString(sortedKeys: true)
     var approval = "notRequired"
@@ -115,6 +115,29 @@ public struct ToolExecutor: Sendable {
 }
 
 extension ToolExecutor {
+  /// Checks `call` as ``execute(_:approver:recentExcerpts:)`` does before anything runs — the
+  /// tool exists, and its arguments validate against its input schema — without running it,
+  /// asking for approval or writing a receipt. A host uses it to refuse a bad call without a
+  /// side effect of its own (the MCP server: without creating a workspace that does not exist
+  /// yet just to store the refusal's receipt).
+  /// - Parameter call: the call as requested.
+  /// - Returns: nil when the call may run; otherwise the error `execute` refuses it with:
+  ///   ``AgentError/unknownTool(name:suggestion:)`` or ``AgentError/invalidArguments(_:)``
+  ///   (naming the field).
+  public func refusal(of call: ToolCall) -> AgentError? {
+    if case .failure(let error) = validated(call) { return error }
+    return nil
+  }
+
+  /// The tool `call` names and its normalized arguments, or why the call is refused.
+  private func validated(_ call: ToolCall) -> Result<(ToolDefinition, JSONObject), AgentError> {
+    let tool: ToolDefinition
+    do { tool = try registry.tool(named: call.name) } catch { return .failure(error) }
+    do { return .success((tool, try tool.normalize(call.arguments))) } catch {
+      return .failure(.invalidArguments(error))
+    }
+  }
+
   /// What a tool's credential refusal adds to the library's message (which offers no
   /// override): the caller cannot store such text, whatever its arguments say, and the user
   /// can, on purpose, outside the assistant.

@@ -15,6 +15,9 @@ public final class WorkspaceTransaction {
   /// the same body runs again for real once the rehearsal succeeded.
   public let isRehearsal: Bool
   private var isValid = true
+  /// Meta values read by ``cachedMeta(_:)`` in this transaction (an inner nil: no value
+  /// stored), kept current by ``setMeta(_:_:)``.
+  private var metaCache: [String: String?] = [:]
 
   package init(db: SQLiteConnection, isWritable: Bool, isRehearsal: Bool = false) {
     self.db = db
@@ -129,6 +132,18 @@ public final class WorkspaceTransaction {
     return try db.first("SELECT value FROM meta WHERE key = ?", [.text(key)]) { $0.text(0) }
   }
 
+  /// ``meta(_:)`` read at most once per transaction: later calls return the value read first,
+  /// or the one ``setMeta(_:_:)`` wrote since. For a value that hot write paths check on every
+  /// call (the search index's tokenizer version). Every `meta` write goes through
+  /// ``setMeta(_:_:)``, so the cached value is never older than the table inside this
+  /// transaction, and no other connection can change it while the transaction lasts.
+  package func cachedMeta(_ key: String) throws(WorkspaceError) -> String? {
+    if let cached = metaCache[key] { return cached }
+    let value = try meta(key)
+    metaCache[key] = .some(value)
+    return value
+  }
+
   package func setMeta(_ key: String, _ value: String?) throws(WorkspaceError) {
     try requireWritable()
     if let value {
@@ -138,6 +153,7 @@ public final class WorkspaceTransaction {
     } else {
       try db.run("DELETE FROM meta WHERE key = ?", [.text(key)])
     }
+    metaCache[key] = .some(value)
   }
 
   /// The user's settings (defaults when none were stored).

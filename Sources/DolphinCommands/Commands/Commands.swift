@@ -293,7 +293,8 @@ enum Commands {
               }
               report.searchIndexNotes.append(
                 "pending: \(pendingDocuments) search index document(s) predate a change to their record's tags "
-                  + "(schema step \(TagNormalizationStep.name)) and are to be indexed again; \(who)")
+                  + "(schema step \(TagNormalizationStep.name)), or were written by a dolphin older than the index, "
+                  + "and are to be indexed again; \(who)")
               report.searchIndexUpgradePending = true
             }
             report.quarantined = s.quarantined

@@ -41,9 +41,12 @@ extension SearchCommands {
       }
     }
     if explain {
-      console.print("query terms (stemmed; fuzzy = typo, word-form and prefix variants, at reduced weight):")
+      console.print("query terms (stemmed, with the words typed; fuzzy = typo, word-form and prefix variants, at reduced weight):")
       let cutTerms = r.termsCutFromLongerWords
       for t in r.terms {
+        // The stem, and the words typed when they differ from it (`randomis (randomised)`).
+        let name = inert(t.term)
+          + (t.words.isEmpty || t.words == [t.term] ? "" : " (" + t.words.map(inert).joined(separator: ", ") + ")")
         let others = t.variants.filter { $0 != t.term }.map(inert).joined(separator: ", ")
         switch t.match {
         case .exact:
@@ -55,14 +58,14 @@ extension SearchCommands {
           let forms = t.variants.filter { $0 != t.term && !t.spellings.contains($0) }
             .map(inert).joined(separator: ", ")
           console.print(
-            "term \(inert(t.term)): exact\(cut)" + (spellings.isEmpty ? "" : "; other spellings: " + spellings)
+            "term \(name): exact\(cut)" + (spellings.isEmpty ? "" : "; other spellings: " + spellings)
               + (forms.isEmpty ? "" : "; word forms: " + forms))
-        case .spelling: console.print("term \(inert(t.term)): absent; other spellings → " + others)
+        case .spelling: console.print("term \(name): absent; other spellings → " + others)
         // Absent from the workspace: the close spellings searched may be typos of it or other
         // forms of the word (`diagnosis` → `diagnost`), which characters alone cannot tell apart.
-        case .fuzzy: console.print("term \(inert(t.term)): absent; close spellings → " + others)
-        case .prefix: console.print("term \(inert(t.term)): prefix → " + others)
-        case .none: console.print("term \(inert(t.term)): no match")
+        case .fuzzy: console.print("term \(name): absent; close spellings → " + others)
+        case .prefix: console.print("term \(name): prefix → " + others)
+        case .none: console.print("term \(name): no match")
         }
       }
     }
@@ -83,7 +86,7 @@ extension SearchCommands {
       ],
       discussion: """
         hybrid-lexical-v1: BM25F over title, tags and content (title weighted most), a phrase boost, a
-        query-coverage boost, British and American spellings of each word at full weight (tumour
+        query-coverage boost, British and American spellings of each word at nearly full weight (tumour
         finds tumor), trigram typo matching and close word forms (diagnosis also finds
         diagnostic, at a quarter to half the weight), with deterministic tie-breaking. It matches
         words, not meanings: it is not semantic search.

@@ -172,10 +172,21 @@ extension KnowledgeEngine {
   /// The stored tags a tag filter selects: those equal to `filter` once both are folded as the
   /// search tokenizer folds words (``Tokenizer/fold(_:)``: NFKC, full case folding, diacritics,
   /// Latin letters without a decomposition), so `cafe`, `Café` and `CAFÉ` select `café`,
-  /// `strasse` selects `straße`, and `oresund` selects `øresund`.
+  /// `strasse` selects `straße`, and `oresund` selects `øresund`; and, both ways, those whose
+  /// Greek letters in scientific notation the tokenizer spells out as the filter writes them
+  /// (``Tokenizer/tagComparisonKey(_:)``), so `tnf-alpha` selects `tnf-α` and `tnf-α` selects
+  /// `tnf-alpha`. Stored tags are compared, never rewritten.
+  /// - Complexity: O(*t*) in the total length of the workspace's distinct tags.
   static func storedTags(matching filter: String, _ tx: WorkspaceTransaction) throws -> [String] {
     let folded = Tokenizer.fold(filter)
-    return try tx.knowledgeTagNames().filter { $0 == filter || Tokenizer.fold($0) == folded }.sorted()
+    let filterIsASCII = filter.utf8.allSatisfy { $0 < 0x80 }
+    let filterKey = Tokenizer.tagComparisonKey(filter)
+    return try tx.knowledgeTagNames().filter { tag in
+      if tag == filter || Tokenizer.fold(tag) == folded { return true }
+      // Two ASCII tags have no Greek letter to spell out: folding said it all.
+      if filterIsASCII && tag.utf8.allSatisfy({ $0 < 0x80 }) { return false }
+      return Tokenizer.tagComparisonKey(tag) == filterKey
+    }.sorted()
   }
 
   /// Knowledge items, newest first, filtered by kinds and tag, with how many match and, when
@@ -186,7 +197,8 @@ extension KnowledgeEngine {
   ///   - kinds: keep only these kinds (empty: all kinds).
   ///   - tag: keep only items carrying this tag (normalized by
   ///     ``Limits/tagFilter(_:label:)``), compared as search compares words: case, width and
-  ///     diacritics folded, so `cafe` finds items tagged `café`; nil for no tag filter.
+  ///     diacritics folded, so `cafe` finds items tagged `café`, and Greek letters in notation
+  ///     spelled out, so `tnf-alpha` finds `tnf-α` and back; nil for no tag filter.
   ///   - limit: at most this many items; nil for all.
   /// - Returns: the items, `total` (the matching items, all of them without filters) and the
   ///   ``KnowledgeListing/EmptyReason`` when `total` is 0.

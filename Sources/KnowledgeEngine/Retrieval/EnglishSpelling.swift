@@ -16,21 +16,23 @@
 /// - `-our` / `-or` at the end of a word or before an inflection or derivational ending
 ///   (`colour`, `tumours`, `behavioural`, `favourite`), after a consonant or `i`, in words of
 ///   five letters or more, except words where `our` is the whole syllable (`four`, `hour`,
-///   `pour`, `tour`, `sour`, `your`, `dour`, `flour`, `contour`, `detour`, `devour`, `velour`,
-///   `amour`, `troubadour`);
+///   `pour`, `tour`, `sour`, `your`, `dour`, `flour`, `scour`, `contour`, `detour`, `devour`,
+///   `velour`, `amour`, `paramour`, `troubadour`);
 /// - `-ise` / `-ize` and `-yse` / `-yze` with their inflections (`randomised`, `organisation`,
 ///   `analysing`), when at least three letters come before the ending;
-/// - `-tre` / `-ter` and `-bre` / `-ber` (`centre`, `centred`, `fibres`);
+/// - `-tre` / `-ter` and `-bre` / `-ber` (`centre`, `centred`, `fibres`), except in French
+///   words and where the `-re` form is another word (`timbre`/`timber`, `outre`/`outer`,
+///   `entre`/`enter`, `lettre`/`letter`);
 /// - `-ogue` / `-og` (`catalogue`, `analogues`);
 /// - the `ae` and `oe` of Greek and Latin medical words, in these combinations only:
 ///   `haem`/`hem`, `aemia`/`emia`, `aemic`/`emic`, `paed`/`ped`, `anaes`/`anes`,
 ///   `aetiol`/`etiol`, `faec`/`fec`, `caes`/`ces`, `gynaec`/`gynec`, `palae`/`pale`,
 ///   `archae`/`arche`, `aesth`/`esth`, `oedem`/`edem`, `oestr`/`estr`, `oesoph`/`esoph`,
 ///   `rrhoea`/`rrhea`, `foet`/`fet`, `coel`/`cel`, `amoeb`/`ameb`, `homoeo`/`homeo`, and
-///   `sulph`/`sulf`;
+///   `sulph`/`sulf` — inside a longer word only (`haem` alone is `heme`, and `hem` a seam);
 /// - a few whole words: `defence`, `offence`, `licence`, `pretence`, `grey`, `mould`,
-///   `ageing`, `programme`, `aluminium`, `judgement`, `fulfil`, `enrol`, `plough` and their
-///   American forms.
+///   `ageing`, `programme`, `aluminium`, `judgement`, `fulfil(ment)`, `enrol(ment)`,
+///   `instalment`, `skilful`, `wilful`, `distil`, `instil`, `plough` and their American forms.
 ///
 /// Each rule runs in both directions. It compares spellings only, never meanings.
 public enum EnglishSpelling {
@@ -53,7 +55,8 @@ public enum EnglishSpelling {
     }
 
     for (british, american) in medicalInfixes {
-      for (from, to) in [(british, american), (american, british)] {
+      // Only inside a longer word: `haem` alone is `heme` in American, and `hem` is a seam.
+      for (from, to) in [(british, american), (american, british)] where letters.count > from.count {
         for start in occurrences(of: from, in: letters) {
           add(Array(letters[..<start]) + to + letters[(start + from.count)...])
         }
@@ -82,7 +85,7 @@ public enum EnglishSpelling {
         }
       }
     }
-    for (british, american) in endingPairs {
+    for (british, american) in endingPairs where !reEndingExceptions.contains(word) {
       for (from, to) in [(british, american), (american, british)] {
         let stemLength = letters.count - from.count
         guard stemLength >= 2, letters.ends(with: from) else { continue }
@@ -123,7 +126,8 @@ public enum EnglishSpelling {
   private static let ourExceptions: Set<String> = [
     "four", "hour", "pour", "tour", "sour", "your", "dour", "flour", "fours", "hours", "pours",
     "tours", "yours", "flours", "contour", "contours", "detour", "detours", "devour", "devours",
-    "velour", "amour", "amours", "troubadour", "troubadours",
+    "velour", "amour", "amours", "troubadour", "troubadours", "paramour", "paramours", "scour",
+    "scours", "scoured", "scouring",
   ]
 
   /// Endings that may follow `is` / `iz`.
@@ -142,13 +146,23 @@ public enum EnglishSpelling {
     ("bres", "bers"), ("ogue", "og"), ("ogues", "ogs"),
   ].map { (Array($0.0.utf8), Array($0.1.utf8)) }
 
+  /// Words whose `-re` or `-er` is not the spelling difference: French words and words whose
+  /// `-re` form is another word (`timbre` is not `timber`, `outre` not `outer`).
+  private static let reEndingExceptions: Set<String> = [
+    "timbre", "timbres", "timber", "timbers", "outre", "outer", "entre", "enter", "votre",
+    "voter", "notre", "noter", "autre", "contre", "ombre", "omber", "lettre", "lettres",
+    "letter", "letters", "maitre", "macabre",
+  ]
+
   /// Whole words, British first.
   private static let wholeWords: [(String, String)] = [
     ("defence", "defense"), ("offence", "offense"), ("licence", "license"),
     ("pretence", "pretense"), ("grey", "gray"), ("mould", "mold"), ("moulds", "molds"),
     ("mouldy", "moldy"), ("ageing", "aging"), ("programme", "program"),
     ("programmes", "programs"), ("aluminium", "aluminum"), ("judgement", "judgment"),
-    ("judgements", "judgments"), ("fulfil", "fulfill"), ("enrol", "enroll"),
+    ("judgements", "judgments"), ("fulfil", "fulfill"), ("fulfilment", "fulfillment"),
+    ("enrol", "enroll"), ("enrolment", "enrollment"), ("instalment", "installment"),
+    ("skilful", "skillful"), ("wilful", "willful"), ("distil", "distill"), ("instil", "instill"),
     ("plough", "plow"),
   ]
 }

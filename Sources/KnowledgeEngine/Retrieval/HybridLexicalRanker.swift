@@ -22,9 +22,12 @@ import Foundation
 ///   *diagnostic*), each with *v* = ``Parameters/fuzzyWeight`` × Jaccard < 1;
 /// - in the vocabulary or not: also through its other British or American spellings that are
 ///   in the vocabulary (``EnglishSpelling``: `tumour` and `tumor`, `haemoglobin` and
-///   `hemoglobin`, `randomised` and `randomized`), at most 4, each analysed (stemmed) like a
-///   word and matched with *v* = 1, since it is the same word; a term found only that way is
-///   matched as ``QueryTermMatch/Match/spelling`` and not also by typo;
+///   `hemoglobin`, `randomised` and `randomized`), each analysed (stemmed) like a word and
+///   matched with *v* = ``Parameters/spellingWeight`` (0.9: nearly in full, since it is the
+///   same word, while the spelling typed wins a tie), at most
+///   ``Parameters/maximumSpellingVariants``; a term found only that way is matched as
+///   ``QueryTermMatch/Match/spelling`` and not also by typo. Two query words that are
+///   spellings of each other (`colour color`) are one query term;
 /// - absent, at least 3 characters, no digit, no other spelling found: matched by up to
 ///   ``Parameters/maximumFuzzyVariants`` vocabulary terms passing the trigram rule of
 ///   ``Trigrams`` (Jaccard ≥ ½ with a ceiling-arithmetic shared-trigram floor), each with
@@ -153,6 +156,11 @@ public struct HybridLexicalRanker: Sendable {
     public var wordFormPrefixLength: Int
     /// The least trigram Jaccard similarity of a word-form variant (0…1).
     public var wordFormMinimumSimilarity: Double
+    /// The most other British or American spellings searched per query term
+    /// (``EnglishSpelling``; 0 turns them off).
+    public var maximumSpellingVariants: Int
+    /// *v* of another spelling of a query word (0…1).
+    public var spellingWeight: Double
     /// The most distinct query terms searched (at most 64); later ones are ignored.
     public var maximumQueryTerms: Int
     /// Folded, unstemmed words dropped from queries that have other words.
@@ -173,6 +181,8 @@ public struct HybridLexicalRanker: Sendable {
       maximumWordFormVariants: 2,
       wordFormPrefixLength: 5,
       wordFormMinimumSimilarity: 0.5,
+      maximumSpellingVariants: 4,
+      spellingWeight: 0.9,
       maximumQueryTerms: 64,
       stopWords: EnglishStopWords.snowball)
   }
@@ -253,10 +263,10 @@ public struct HybridLexicalRanker: Sendable {
       groups.append(group)
       sawNearMiss = sawNearMiss || nearMiss
     }
-    let termMatches = groups.map {
+    let termMatches = zip(groups, analysis.surfaces).map { group, words in
       QueryTermMatch(
-        term: $0.term, match: $0.match, variants: $0.variants.map(\.term),
-        spellings: $0.variants.filter(\.isSpelling).map(\.term))
+        term: group.term, match: group.match, variants: group.variants.map(\.term),
+        spellings: group.variants.filter(\.isSpelling).map(\.term), words: words)
     }
 
     let filter = PostingFilter(
@@ -351,15 +361,28 @@ public struct HybridLexicalRanker: Sendable {
 
     var terms: [String] = []
     var surfaces: [[String]] = []
+    // Per term, the terms its words' other English spellings analyse to.
+    var spellingsOfTerm: [Set<String>] = []
     var indexOfTerm: [String: Int] = [:]
     let cap = min(max(1, parameters.maximumQueryTerms), 64)
     for token in used {
       if let i = indexOfTerm[token.term] {
         if !surfaces[i].contains(token.surface) { surfaces[i].append(token.surface) }
+        continue
+      }
+      let others = parameters.maximumSpellingVariants > 0 ? spellingTerms(of: token.surface) : []
+      // Another spelling of an earlier query word (`colour color`): the same term.
+      if let i = terms.indices.first(where: {
+        spellingsOfTerm[$0].contains(token.term) || others.contains(terms[$0])
+      }) {
+        indexOfTerm[token.term] = i
+        surfaces[i].append(token.surface)
+        spellingsOfTerm[i].formUnion(others)
       } else if terms.count < cap {
         indexOfTerm[token.term] = terms.count
         terms.append(token.term)
         surfaces.append([token.surface])
+        spellingsOfTerm.append(others)
       }
     }
     var pairs: [(first: Int, second: Int, gap: Int)] = []
@@ -391,7 +414,8 @@ public struct HybridLexicalRanker: Sendable {
   /// One vocabulary term searched for a query term.
   struct Variant {
     var term: String
-    /// *v*: 1 for the exact term and its other spellings, less for fuzzy and prefix variants.
+    /// *v*: 1 for the exact term, ``Parameters/spellingWeight`` for its other spellings, less
+    /// for fuzzy and prefix variants.
     var weight: Double
     /// The term itself or another English spelling of it: its score counts toward the field
     /// parts, not the fuzzy part.
@@ -548,7 +572,8 @@ public struct HybridLexicalRanker: Sendable {
     for spelling in try otherSpellings(of: term, surfaces: surfaces, in: index)
     where !queryTerms.contains(spelling) {
       var found = variant(
-        spelling, weight: 1, isExact: true, postings: try index.anyPostingList(for: spelling))
+        spelling, weight: parameters.spellingWeight, isExact: true,
+        postings: try index.anyPostingList(for: spelling))
       found.isSpelling = true
       spellings.append(found)
     }
@@ -619,33 +644,45 @@ public struct HybridLexicalRanker: Sendable {
     return (group(.none, []), false)
   }
 
+  /// The terms the other English spellings of `word` analyse to (stemmed like any word);
+  /// `word`'s own term may be among them.
+  func spellingTerms(of word: String) -> Set<String> {
+    Set(EnglishSpelling.alternatives(of: word).compactMap(analysedTerm(of:)))
+  }
+
   /// The vocabulary terms that other English spellings of the query words give
   /// (``EnglishSpelling/alternatives(of:)``, each analysed as the tokenizer analyses a word,
   /// stemming included), in the order generated, without `term` and without repeats; at most
-  /// ``maximumSpellingVariants``.
+  /// ``Parameters/maximumSpellingVariants``.
   private func otherSpellings(
     of term: String, surfaces: [String], in index: some LexicalIndexReader
   ) throws -> [String] {
     var found: [String] = []
+    let limit = parameters.maximumSpellingVariants
+    guard limit > 0 else { return [] }
+    // A word typed in both spellings (`colour color`) is one term with two words: each word's
+    // own term is a candidate too.
     for surface in surfaces {
-      for alternative in EnglishSpelling.alternatives(of: surface) {
-        var analysed: String?
-        tokenizer.forEachTerm(in: alternative) { t in
-          analysed = t.term
-          return false
-        }
-        guard let candidate = analysed, candidate != term, !found.contains(candidate),
-          try index.documentFrequency(of: candidate) > 0
+      for word in [surface] + EnglishSpelling.alternatives(of: surface) {
+        guard let candidate = analysedTerm(of: word), candidate != term,
+          !found.contains(candidate), try index.documentFrequency(of: candidate) > 0
         else { continue }
         found.append(candidate)
-        if found.count == Self.maximumSpellingVariants { return found }
+        if found.count == limit { return found }
       }
     }
     return found
   }
 
-  /// The most other-spelling variants searched per query term.
-  static let maximumSpellingVariants = 4
+  /// The term the tokenizer makes of one plain word (its stem), or nil for none.
+  private func analysedTerm(of word: String) -> String? {
+    var analysed: String?
+    tokenizer.forEachTerm(in: word) { t in
+      analysed = t.term
+      return false
+    }
+    return analysed
+  }
 
   /// The word-form variants of a query term found in the vocabulary: other vocabulary terms
   /// that start with its first ``Parameters/wordFormPrefixLength`` characters and whose

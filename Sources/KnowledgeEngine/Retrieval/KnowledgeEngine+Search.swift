@@ -14,14 +14,18 @@ extension KnowledgeEngine {
   /// - Parameters:
   ///   - query: 1…500 characters, not only whitespace. Text is data: no character is syntax.
   ///   - kinds: knowledge kinds to return (empty: all kinds).
-  ///   - includeMemories: also return legacy memories, labeled `memory`; a memory's knowledge
-  ///     mirror (kind `context`, written by `saveMemory`) is then left out, so the memory is
-  ///     listed once, with its provenance — unless `tag` is given: memories are left out then,
-  ///     and the mirrors, which carry the memories' tags, are searched. Not with `kinds`:
-  ///     memories have no kind, so a kind filter cannot select them.
+  ///   - includeMemories: also return legacy memories, labeled `memory`, each listed once, with
+  ///     its provenance. A memory with a knowledge mirror (kind `context`, written by
+  ///     `saveMemory`: its first line as title, its text as content) is ranked *as its mirror*
+  ///     and returned as the memory (its id, kind `memory`), so it scores as the mirror does
+  ///     without the flag; a memory without a mirror is ranked on its text. With `tag`,
+  ///     memories are left out, and the mirrors, which carry the memories' tags, are searched.
+  ///     Not with `kinds`: memories have no kind, so a kind filter cannot select them.
   ///   - memoriesOnly: return only legacy memories.
   ///   - tag: when given, only knowledge items carrying this tag (normalized by
-  ///     ``Limits/tagFilter(_:label:)``; memories are left out). The filter applies before
+  ///     ``Limits/tagFilter(_:label:)``; memories are left out), compared as words are: case,
+  ///     width and diacritics folded, Greek letters in notation spelled out (`tnf-alpha` selects
+  ///     `tnf-α` and back; see `storedTags(matching:_:)`). The filter applies before
   ///     ranking, so every tagged match counts in `total`; when words matched only untagged
   ///     items the response says ``EmptyReason/noMatchWithTag``.
   ///   - limit: 1…50 results (default 10).
@@ -54,17 +58,33 @@ extension KnowledgeEngine {
         // Folded as query words are, so `--tag cafe` selects items tagged `café`.
         documents = try tx.knowledgeRowIDs(taggedWithAny: try Self.storedTags(matching: tag, tx))
       }
-      var mirrors: Set<Int64> = []
-      // With a tag filter memories are left out, so their mirrors (which carry the tags) stay.
+      // A memory with a mirror is ranked as its mirror, which indexes its first line as a title
+      // (the memory's own document has none), then shown as the memory; so including memories
+      // does not demote them. With a tag filter memories are left out, so their mirrors (which
+      // carry the tags) stay as they are.
+      var mirroredMemories: Set<Int64> = []
+      var memoryOfMirror: [UUID: UUID] = [:]
       if includeMemories && !memoriesOnly && tag == nil {
-        mirrors = Set(
-          try tx.db.all(
-            "SELECT k.rowid FROM knowledge k JOIN memory m ON m.id = k.memory_id", []
-          ) { (r: SQLRow) in r.int64(0) })
+        let pairs = try tx.db.all(
+          "SELECT k.id, m.id, m.rowid FROM knowledge k JOIN memory m ON m.id = k.memory_id", []
+        ) { (r: SQLRow) in (r.text(0), r.text(1), r.int64(2)) }
+        for (mirror, memory, memoryRowID) in pairs {
+          guard let mirror = UUID(uuidString: mirror), let memory = UUID(uuidString: memory) else {
+            continue
+          }
+          memoryOfMirror[mirror] = memory
+          mirroredMemories.insert(LexicalIndexStore.key(memoryRowID: memoryRowID))
+        }
       }
       var response = try HybridLexicalRanker().search(
-        query, in: index, kinds: filter, documents: documents, excluding: mirrors,
+        query, in: index, kinds: filter, documents: documents, excluding: mirroredMemories,
         limit: limit)
+      for i in response.results.indices {
+        guard let memory = memoryOfMirror[response.results[i].id] else { continue }
+        response.results[i].id = memory
+        response.results[i].kind = .memory
+        response.results[i].source = nil
+      }
       // "Other kinds" is made specific when the only other kind is memories or knowledge.
       if response.emptyReason == .noMatchInKinds {
         if memoriesOnly {
@@ -285,8 +305,10 @@ extension KnowledgeEngine {
     try store.read { tx in try LexicalIndexStore.tokenizerStatus(tx) }
   }
 
-  /// How many search index documents (knowledge items and memories) a schema upgrade listed for
-  /// indexing again because it rewrote their record's tags (see ``reindexStaleDocuments()``).
+  /// How many search index documents (knowledge items and memories) are listed for indexing
+  /// again: a schema upgrade rewrote their record's tags, or an older dolphin (one still running
+  /// from before an upgrade) wrote their record while the index held a newer tokenizer's terms,
+  /// and left their terms to the newer build (see ``reindexStaleDocuments()``).
   /// Reads only. Until they are indexed again searches read every record instead of the
   /// persisted index, so results stay right; the next operation that ranks where the workspace
   /// can be written indexes them (``prepareSearchIndex()``). `dolphin doctor` reports them as
@@ -298,7 +320,9 @@ extension KnowledgeEngine {
   }
 
   /// Indexes again the documents whose records changed behind the index's back (listed by a
-  /// schema migration that rewrote stored tags, see `TagNormalizationStep`).
+  /// schema migration that rewrote stored tags, see `TagNormalizationStep`, or by an older
+  /// dolphin that wrote records into a newer tokenizer's index without their terms). Does
+  /// nothing where the index holds a newer tokenizer's terms: the newer dolphin indexes them.
   /// ``prepareSearchIndex()`` calls it, and searches call that when documents are listed, so
   /// no search ranks them by their old entries; it reads first and writes only when something
   /// is listed, so it costs one query otherwise.
@@ -314,17 +338,24 @@ extension KnowledgeEngine {
   /// Checks that the index agrees with the records: every knowledge item and memory has an
   /// index document and no index document lacks its record, and postings and frequencies add
   /// up. Reads only. The tokenizer version the index was built with is not checked here (see
-  /// ``searchIndexTokenizerStatus()``), nor the documents a schema upgrade listed for indexing
-  /// again (see ``searchIndexDocumentsPendingReindex()``): both are pending work that the next
-  /// operation that ranks does, not a disagreement with the records.
+  /// ``searchIndexTokenizerStatus()``), nor the documents listed for indexing again — by a
+  /// schema upgrade, or by an older dolphin that wrote records into a newer tokenizer's index
+  /// without their terms (see ``searchIndexDocumentsPendingReindex()``): both are pending work
+  /// that the next operation that ranks does, not a disagreement with the records.
   /// - Returns: problems found (empty when consistent).
   public func verifySearchIndex() throws -> [String] {
     try store.read { tx in
       var problems: [String] = []
+      // A record listed in `lexical_stale` may lack its index document: an older dolphin wrote
+      // it into a newer tokenizer's index (see `LexicalIndexStore.acceptsThisBuildsTerms(_:)`).
+      let anyListed = try LexicalIndexStore.staleCount(tx) > 0
+      let unlisted = { (key: String) in
+        anyListed ? " AND NOT EXISTS (SELECT 1 FROM lexical_stale s WHERE s.doc = \(key))" : ""
+      }
       let missing = try tx.db.integer(
         """
           SELECT count(*) FROM knowledge k LEFT JOIN lexical_document d ON d.doc = k.rowid WHERE
-          d.doc IS NULL
+          d.doc IS NULL\(unlisted("k.rowid"))
         """
       )
       if missing > 0 {
@@ -333,7 +364,7 @@ extension KnowledgeEngine {
       let missingMemories = try tx.db.integer(
         """
           SELECT count(*) FROM memory m LEFT JOIN lexical_document d ON d.doc = -m.rowid WHERE d.doc
-          IS NULL
+          IS NULL\(unlisted("-m.rowid"))
         """
       )
       if missingMemories > 0 {

@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Per document: its postings (one row per term, with field frequencies, field lengths, kind
 /// and positions), its term list, the term vocabulary with document frequencies (a term whose
-/// frequency drops to zero is removed with its trigrams), and the collection statistics.
+/// frequency drops to zero is removed with its trigrams), and the collection statistics. An
+/// index holding a newer tokenizer's terms gets no terms of this build: its documents are listed
+/// for the newer build to index instead (``acceptsThisBuildsTerms(_:)``).
 /// - Complexity: O(*t*) statements for a document of *t* distinct terms.
 enum LexicalIndexStore {
   /// The document key of a knowledge row.
@@ -39,7 +41,14 @@ enum LexicalIndexStore {
     try index(knowledge: item, rowID: rowID, in: tx)
   }
 
+  /// Writes the index rows of `document` under `key` — or, when the index belongs to a newer
+  /// tokenizer (see ``acceptsThisBuildsTerms(_:)``), lists `key` in `lexical_stale` instead,
+  /// for the newer dolphin to index.
   static func index(_ document: IndexedDocument, key: Int64, in tx: WorkspaceTransaction) throws {
+    guard try acceptsThisBuildsTerms(tx) else {
+      try listStale([key], in: tx)
+      return
+    }
     let db = tx.db
     let postings = LexicalIndexer.postings(for: document)
     let lengths = postings.fieldLengths
@@ -108,7 +117,8 @@ enum LexicalIndexStore {
   static let batchSize = 4_096
 
   /// Indexes many documents (bulk capture, import): the same rows as calling
-  /// ``index(_:key:in:)`` for each document (see ``BatchWriter``).
+  /// ``index(_:key:in:)`` for each document (see ``BatchWriter``), and likewise lists them all
+  /// in `lexical_stale` instead when the index holds a newer tokenizer's terms.
   ///
   /// - Parameters:
   ///   - batch: documents and their keys (a knowledge row id, or a negated memory row id),
@@ -117,6 +127,10 @@ enum LexicalIndexStore {
   static func index(batch: [(document: IndexedDocument, key: Int64)], in tx: WorkspaceTransaction)
     throws
   {
+    guard try acceptsThisBuildsTerms(tx) else {
+      try listStale(batch.map(\.key), in: tx)
+      return
+    }
     var writer = try BatchWriter(tx: tx, expectedDocuments: batch.count)
     var start = 0
     while start < batch.count {
@@ -342,13 +356,44 @@ enum LexicalIndexStore {
     try tx.setMeta(tokenizerVersionKey, String(Tokenizer.version))
   }
 
+  /// Whether this build may write its own terms into the index inside `tx`: not when the index
+  /// records a newer ``Tokenizer/version`` than this build's and holds documents. That happens
+  /// when a dolphin still running from before an upgrade (an unrestarted `dolphin mcp`) writes
+  /// after the upgraded one rebuilt the index: its terms would not be the ones the newer build's
+  /// queries produce, so its document could not be found there. The write paths then list the
+  /// document in `lexical_stale` instead (``listStale(_:in:)``); the records are written as
+  /// always, and the newer dolphin indexes the listed documents at its next command that ranks
+  /// (``reindexStale(in:)`` through `KnowledgeEngine.prepareSearchIndex()`). An empty index is
+  /// anyone's, as ``tokenizerStatus(_:)`` says: the first document indexed into it records this
+  /// build's version. Removing a document needs no check: it goes by the term ids its index
+  /// document lists, whichever tokenizer made them.
+  /// - Complexity: one `meta` read per transaction (``WorkspaceTransaction/cachedMeta(_:)``),
+  ///   and one more single-row read per call only while the recorded version is newer.
+  static func acceptsThisBuildsTerms(_ tx: WorkspaceTransaction) throws -> Bool {
+    guard case .version(let recorded) = StoredTokenizerVersion(stored: try tx.cachedMeta(tokenizerVersionKey)),
+      recorded > Tokenizer.version
+    else { return true }
+    return try tx.db.integer("SELECT document_count FROM lexical_stats WHERE id = 1") == 0
+  }
+
+  /// Lists `keys` in `lexical_stale`, to be indexed again from their records by a build whose
+  /// terms the index holds (``reindexStale(in:)``). Keys listed already stay listed once.
+  static func listStale(_ keys: [Int64], in tx: WorkspaceTransaction) throws {
+    for key in keys {
+      try tx.db.run("INSERT OR IGNORE INTO lexical_stale(doc) VALUES (?)", [.integer(key)])
+    }
+  }
+
   /// Indexes again every document listed in `lexical_stale` (records whose index entries no
-  /// longer match them, e.g. tags rewritten by schema step 0006) from its record as stored
-  /// now, and empties the list. A listed record that no longer exists loses its entries.
-  /// - Returns: how many documents were listed.
+  /// longer match them: tags rewritten by schema step 0006, or records an older dolphin wrote
+  /// into an index of a newer tokenizer) from its record as stored now, and empties the list.
+  /// A listed record that no longer exists loses its entries. Does nothing, and leaves the list
+  /// as it is, when the index belongs to a newer tokenizer (``acceptsThisBuildsTerms(_:)``).
+  /// - Returns: how many documents were indexed again.
   @discardableResult
   static func reindexStale(in tx: WorkspaceTransaction) throws -> Int {
     let db = tx.db
+    guard try acceptsThisBuildsTerms(tx) else { return 0 }
     let docs = try db.all("SELECT doc FROM lexical_stale ORDER BY doc") { $0.int64(0) }
     guard !docs.isEmpty else { return 0 }
     let knowledge = try tx.knowledge(rowIDs: docs.filter { $0 > 0 })

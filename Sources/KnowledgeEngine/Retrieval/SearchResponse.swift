@@ -87,7 +87,7 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
     /// too, at reduced weight).
     case exact
     /// Absent, but another English spelling of the word is in the vocabulary (`tumour` →
-    /// `tumor`, ``EnglishSpelling``); that was searched instead, at full weight.
+    /// `tumor`, ``EnglishSpelling``); that was searched instead, at nearly full weight.
     case spelling
     /// Absent; similar terms (trigram Jaccard ≥ 0.5) were searched instead, at reduced weight.
     case fuzzy
@@ -104,16 +104,24 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
   /// The vocabulary terms searched for it: the term itself (first), its other English
   /// spellings and its word-form variants; or its other spellings, fuzzy or prefix variants.
   public var variants: [String]
-  /// Those of `variants` that are other English spellings of the query word (searched at full
-  /// weight); empty for most terms.
+  /// Those of `variants` that are other English spellings of the query word (searched at
+  /// nearly full weight); empty for most terms.
   public var spellings: [String]
+  /// The query words behind the term, folded but not stemmed, in query order (`randomised`
+  /// for the term `randomis`; `colour`, `color` when both spellings were typed); empty when
+  /// not recorded.
+  public var words: [String]
 
   /// Makes a term match.
-  public init(term: String, match: Match, variants: [String], spellings: [String] = []) {
+  public init(
+    term: String, match: Match, variants: [String], spellings: [String] = [],
+    words: [String] = []
+  ) {
     self.term = term
     self.match = match
     self.variants = variants
     self.spellings = spellings
+    self.words = words
   }
 }
 

@@ -20,7 +20,9 @@ import KnowledgeEngine
 ///   arguments, a denial, a failure inside the tool, an unusable workspace — is an
 ///   `isError: true` result whose text says what happened and whose `structuredContent` is
 ///   `{"error": {"kind", "message", "field"?}, "receipt"?: {"id", "callID", "outcome"}}`
-///   (no receipt when the workspace could not be opened, or could not be written).
+///   (no receipt when the workspace could not be opened, or could not be written, or when a
+///   call refused before running — unknown tool, invalid arguments — finds no workspace on
+///   disk yet: a refusal never creates one).
 public struct RegistryToolProvider: MCPToolProvider {
   /// The tools offered.
   public let registry: ToolRegistry
@@ -84,8 +86,17 @@ public struct RegistryToolProvider: MCPToolProvider {
     }
     let call = ToolCall(
       id: context.requestID.description, name: name, arguments: .object(arguments))
-    let result = await ToolExecutor(registry: registry, engine: engine)
-      .execute(call, approver: approver(for: context))
+    let executor = ToolExecutor(registry: registry, engine: engine)
+    // A refused call stores a receipt where the workspace exists, but never creates it just for
+    // that: the arguments are checked before the executor's first write.
+    if let refusal = executor.refusal(of: call),
+      let store = engine.store as? SQLiteWorkspaceStore, !store.existsOnDisk
+    {
+      log?("tools/call \(name) id \(context.requestID): refused, no workspace created: \(refusal)")
+      let (message, error) = Self.errorDescription(refusal, tool: name)
+      return .error(message, structuredContent: ["error": .object(error)])
+    }
+    let result = await executor.execute(call, approver: approver(for: context))
     if let log {
       let receipt = result.receipt
       let elapsed = ContinuousClock.now - started
@@ -107,20 +118,11 @@ public struct RegistryToolProvider: MCPToolProvider {
       return MCPToolResult(text: output.text, structuredContent: structured)
     }
     let receipt = result.receipt
-    var error: JSONObject = ["kind": .string(errorKind(result))]
-    let message: String
-    switch result.error {
-    case .denied(_, let reason)?:
-      message = "\(tool) was not run: \(reason)"
-    case .invalidArguments(let argumentError)?:
-      message = "\(tool) was not run: invalid arguments: \(argumentError.message)"
-      error["field"] = .string(argumentError.field)
-    case let other?:
-      message = "\(tool) failed: \(other.description)"
-    case nil:
-      message = "\(tool) failed: \(result.failureMessage ?? receipt.message)"
-    }
-    error["message"] = .string(message)
+    let (message, error) =
+      result.error.map { errorDescription($0, tool: tool) }
+      ?? errorObject(
+        "\(tool) failed: \(result.failureMessage ?? receipt.message)",
+        kind: receipt.outcome == .cancelled ? "cancelled" : "failed")
     let receiptObject: JSONObject = [
       "id": .string(receipt.id.uuidString), "callID": .string(receipt.callID),
       "outcome": .string(receipt.outcome.rawValue),
@@ -129,15 +131,25 @@ public struct RegistryToolProvider: MCPToolProvider {
       message, structuredContent: ["error": .object(error), "receipt": .object(receiptObject)])
   }
 
-  private static func errorKind(_ result: ToolCallResult) -> String {
-    switch result.error {
-    case .unknownTool?: "unknownTool"
-    case .invalidArguments?: "invalidArguments"
-    case .denied?: "denied"
-    case .cancelled?: "cancelled"
-    case .limitReached?: "limitReached"
-    case .model?: "model"
-    case nil: result.receipt.outcome == .cancelled ? "cancelled" : "failed"
+  /// The message of a call that `error` stopped, and the `error` object of its
+  /// `structuredContent` (`kind`, `message`, and `field` for invalid arguments).
+  static func errorDescription(_ error: AgentError, tool: String) -> (message: String, error: JSONObject) {
+    switch error {
+    case .denied(_, let reason):
+      return errorObject("\(tool) was not run: \(reason)", kind: "denied")
+    case .invalidArguments(let argumentError):
+      var described = errorObject(
+        "\(tool) was not run: invalid arguments: \(argumentError.message)", kind: "invalidArguments")
+      described.error["field"] = .string(argumentError.field)
+      return described
+    case .unknownTool: return errorObject("\(tool) failed: \(error.description)", kind: "unknownTool")
+    case .cancelled: return errorObject("\(tool) failed: \(error.description)", kind: "cancelled")
+    case .limitReached: return errorObject("\(tool) failed: \(error.description)", kind: "limitReached")
+    case .model: return errorObject("\(tool) failed: \(error.description)", kind: "model")
     }
+  }
+
+  private static func errorObject(_ message: String, kind: String) -> (message: String, error: JSONObject) {
+    (message, ["kind": .string(kind), "message": .string(message)])
   }
 }

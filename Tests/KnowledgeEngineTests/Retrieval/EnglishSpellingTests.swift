@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import KnowledgeEngine
+@_spi(Benchmarking) @testable import KnowledgeEngine
 
 /// British and American spellings: the rules of ``EnglishSpelling`` and how the ranker uses
 /// them (the other spelling is searched at full weight when the workspace holds it).
@@ -62,16 +62,17 @@ struct EnglishSpellingTests {
     Item(title: "Build loop", content: "for each target run the tests"),
   ]
 
-  @Test("either spelling finds both, at full weight: the same score for the same text shape")
-  func fullWeight() throws {
+  @Test("either spelling finds both, nearly in full; the spelling typed wins the tie")
+  func nearlyFullWeight() throws {
     let workspace = try Workspace(Self.corpus)
-    for query in ["tumour", "tumor"] {
+    for (query, typed, other) in [("tumour", 0, 1), ("tumor", 1, 0)] {
       let response = try workspace.search(query)
-      #expect(Set(response.results.map(\.id)) == Set(workspace.ids([0, 1])), "\(query)")
+      #expect(response.results.map(\.id) == workspace.ids([typed, other]), "\(query)")
       #expect(response.terms.map(\.match) == [.exact])
       #expect(response.results.allSatisfy { $0.scoreParts.fuzzy == 0 && $0.scoreParts.title > 0 })
-      let scores = response.results.map(\.score)
-      #expect(scores.count == 2 && abs(scores[0] - scores[1]) < 1e-9, "\(scores)")
+      // Same text shape, so the other spelling's BM25F part is 0.9 of the typed one's.
+      let parts = response.results.map { $0.scoreParts.title + $0.scoreParts.content }
+      #expect(parts.count == 2 && abs(parts[1] / parts[0] - 0.9) < 1e-9, "\(parts)")
     }
     #expect(try workspace.search("tumour").terms.first?.spellings == ["tumor"])
     #expect(try workspace.search("tumor").terms.first?.spellings == ["tumour"])
@@ -103,11 +104,73 @@ struct EnglishSpellingTests {
     #expect(color.terms.first?.spellings == [])
   }
 
-  @Test("a spelling that is itself a query word is searched once, in its own right")
+  @Test("false pairs from a review are not spellings: timbre/timber, outre/outer, haem/hem")
+  func reviewedFalsePairs() throws {
+    for (a, b) in [
+      ("timbre", "timber"), ("outre", "outer"), ("entre", "enter"), ("votre", "voter"),
+      ("haem", "hem"), ("scour", "scor"), ("lettre", "letter"),
+    ] {
+      #expect(!EnglishSpelling.alternatives(of: a).contains(b), "\(a) → \(b)")
+      #expect(!EnglishSpelling.alternatives(of: b).contains(a), "\(b) → \(a)")
+    }
+    // Still pairs: the regular -re class and haem inside a word.
+    #expect(EnglishSpelling.alternatives(of: "litre").contains("liter"))
+    #expect(EnglishSpelling.alternatives(of: "haemolysis").contains("hemolysis"))
+    #expect(EnglishSpelling.alternatives(of: "skillful").contains("skilful"))
+    #expect(EnglishSpelling.alternatives(of: "skilful").contains("skillful"))
+    let workspace = try Workspace([
+      Item(title: "Note timbre", content: "a"), Item(title: "Note timber", content: "b"),
+      Item(title: "Note hem", content: "c"), Item(title: "Note haem", content: "d"),
+    ])
+    #expect(try workspace.search("timber").results.map(\.id) == workspace.ids([1]))
+    #expect(try workspace.search("hem").results.map(\.id) == workspace.ids([2]))
+  }
+
+  @Test("both spellings typed are one query term: an item with either is fully covered")
+  func bothSpellingsTyped() throws {
+    let workspace = try Workspace([
+      Item(title: "Color palette chosen", content: "navy and sand"),
+      Item(title: "Colour contrast audit", content: "passes AA"),
+    ])
+    let both = try workspace.search("colour color")
+    #expect(both.terms.count == 1)
+    #expect(both.terms.first?.words == ["colour", "color"])
+    #expect(both.terms.first?.spellings == ["color"])
+    let alone = try workspace.search("color")
+    // The item spelled `color` scores as it does for `color` alone, apart from the weight of
+    // the spelling: its coverage is full either way.
+    let palette = workspace.ids([0])[0]
+    let inBoth = try #require(both.results.first { $0.id == palette })
+    let inAlone = try #require(alone.results.first { $0.id == palette })
+    #expect(inBoth.scoreParts.coverage > 0 && abs(inBoth.scoreParts.coverage / (inBoth.score - inBoth.scoreParts.coverage) - inAlone.scoreParts.coverage / (inAlone.score - inAlone.scoreParts.coverage)) < 1e-9)
+    #expect(inBoth.matchedTerms == ["color"])
+  }
+
+  @Test("the response names the words typed behind each stem")
+  func wordsTyped() throws {
+    let workspace = try Workspace(Self.corpus)
+    let response = try workspace.search("randomised tumours")
+    #expect(response.terms.map(\.term) == ["randomis", "tumour"])
+    #expect(response.terms.map(\.words) == [["randomised"], ["tumours"]])
+  }
+
+  @Test("turned off, only the spelling typed is searched")
+  func switchedOff() throws {
+    let workspace = try Workspace(Self.corpus)
+    var parameters = HybridLexicalRanker.Parameters.v1
+    parameters.maximumSpellingVariants = 0
+    #expect(
+      try workspace.engine.rankedIDs("tumour", depth: 10, parameters: parameters)
+        == workspace.ids([0]))
+    #expect(Set(try workspace.engine.rankedIDs("tumour", depth: 10)) == Set(workspace.ids([0, 1])))
+  }
+
+  @Test("a spelling that is itself a query word joins the first word's term")
   func bothInQuery() throws {
     let workspace = try Workspace(Self.corpus)
     let response = try workspace.search("tumour tumor")
-    #expect(response.terms.map(\.spellings) == [[], []])
-    #expect(response.terms.map(\.variants) == [["tumour"], ["tumor"]])
+    #expect(response.terms.map(\.spellings) == [["tumor"]])
+    #expect(response.terms.map(\.variants) == [["tumour", "tumor"]])
+    #expect(response.terms.map(\.words) == [["tumour", "tumor"]])
   }
 }

@@ -78,8 +78,8 @@ struct HybridLexicalRankerTests {
     let response = try ranker.search("handof checklist", in: index)
     #expect(ids(response) == [F.id(2), F.id(1)])
     #expect(response.terms == [
-      QueryTermMatch(term: "handof", match: .fuzzy, variants: ["handoff"]),
-      QueryTermMatch(term: "checklist", match: .exact, variants: ["checklist"]),
+      QueryTermMatch(term: "handof", match: .fuzzy, variants: ["handoff"], words: ["handof"]),
+      QueryTermMatch(term: "checklist", match: .exact, variants: ["checklist"], words: ["checklist"]),
     ])
     #expect(response.results[1].scoreParts.fuzzy > 0)
     #expect(response.results[1].scoreParts.title == 0)
@@ -162,7 +162,7 @@ struct HybridLexicalRankerTests {
     #expect(response.total == 0)
     #expect(response.truncated == false)
     #expect(response.emptyReason == .noTermMatched)
-    #expect(response.terms == [QueryTermMatch(term: "zurich", match: .none, variants: [])])
+    #expect(response.terms == [QueryTermMatch(term: "zurich", match: .none, variants: [], words: ["zurich"])])
   }
 
   // MARK: Query text is data

@@ -128,7 +128,7 @@ struct PersistedSearchTests {
     #expect(parts[1].tags > 0 && parts[1].title == 0 && parts[1].content == 0)
     #expect(parts[2].content > 0 && parts[2].title == 0 && parts[2].tags == 0)
     let fuzzy = try workspace.search("handof")
-    #expect(fuzzy.terms == [QueryTermMatch(term: "handof", match: .fuzzy, variants: ["handoff"])])
+    #expect(fuzzy.terms == [QueryTermMatch(term: "handof", match: .fuzzy, variants: ["handoff"], words: ["handof"])])
     #expect(fuzzy.results.map(\.id) == workspace.ids([3]))
     #expect(fuzzy.results.first.map { $0.scoreParts.fuzzy > 0 && $0.scoreParts.title == 0 } == true)
   }
@@ -274,7 +274,7 @@ struct PersistedSearchTests {
     #expect(response.total == 0)
     #expect(response.truncated == false)
     #expect(response.emptyReason == .noTermMatched)
-    #expect(response.terms == [QueryTermMatch(term: "zurich", match: .none, variants: [])])
+    #expect(response.terms == [QueryTermMatch(term: "zurich", match: .none, variants: [], words: ["zurich"])])
   }
 
   // MARK: Query text is data
@@ -457,6 +457,13 @@ struct PersistedSearchTests {
     #expect(memory.snippet == "Prefers tabs over spaces")
     // Listed once: the memory, not also its knowledge mirror.
     #expect(Set(both.results.map(\.id)) == [workspace.items[0].id, saved.memory.id])
+
+    // Ranked as its mirror (title and content), so including memories does not demote it.
+    let mirror = try #require(knowledgeOnly.results.first { $0.id == saved.mirror.id })
+    #expect(memory.score == mirror.score)
+    #expect(memory.scoreParts == mirror.scoreParts)
+    #expect(memory.source == nil)
+    #expect(both.total == knowledgeOnly.total)
 
     let memoriesOnly = try workspace.search("tabs", memoriesOnly: true)
     #expect(memoriesOnly.results.map(\.id) == [saved.memory.id])

@@ -106,7 +106,7 @@ struct SearchIndexPreparationTests {
 
     let response = try engine.search("oresund")
     #expect(response.results.map(\.id) == [items[0].id])
-    #expect(response.terms == [QueryTermMatch(term: "oresund", match: .exact, variants: ["oresund"])])
+    #expect(response.terms == [QueryTermMatch(term: "oresund", match: .exact, variants: ["oresund"], words: ["oresund"])])
     #expect(try engine.search("LODZ").results.map(\.id) == [items[1].id])
     #expect(try engine.search("aesir").results.map(\.id) == [items[2].id])
     #expect(try engine.search("aero", memoriesOnly: true).results.map(\.title) == ["Ærø ferry times"])
@@ -332,7 +332,7 @@ struct SearchIndexPreparationTests {
         == "rebuilt the search index for tokenizer version 2 (it was built with version 1): re-indexed 7 document(s) (knowledge items and memories); no record changed")
     #expect(
       SearchIndexPreparation.reindexed(documents: 3).notice
-        == "updated the search index after the workspace upgrade (schema step 0006-normalize-stored-tags rewrote stored tags): re-indexed 3 document(s) (knowledge items and memories); no record changed")
+        == "updated the search index after the workspace upgrade (schema step 0006-normalize-stored-tags rewrote stored tags, or a dolphin from before the upgrade wrote records without their search terms): re-indexed 3 document(s) (knowledge items and memories); no record changed")
     let readOnly = SearchIndexPreparation.stale(builtWith: .version(1), obstacle: .readOnly(reason: "opened read-only")).notice ?? ""
     #expect(readOnly.hasPrefix("the search index was built with tokenizer version 1, not this build's 2, and cannot be rebuilt here (opened read-only); "))
     #expect(readOnly.hasSuffix("A search run where the workspace can be written rebuilds it (or `dolphin reindex`)"))

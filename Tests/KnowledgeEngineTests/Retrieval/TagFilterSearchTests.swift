@@ -90,3 +90,65 @@ struct MemoryMirrorSearchTests {
     #expect(memories.results.map(\.id) == [saved.memory.id])
   }
 }
+
+/// Tag filters spell out Greek letters in scientific notation as the tokenizer does, so a tag
+/// written with the symbol and one written out are the same tag, both ways; Greek prose stays
+/// Greek. Stored tags are compared, never rewritten.
+struct GreekLetterTagFilterTests {
+  /// A stored tag, a filter, and whether the filter selects it.
+  struct Case: CustomTestStringConvertible, Sendable {
+    var stored: String
+    var filter: String
+    var selects: Bool
+    var testDescription: String { "--tag \(filter) \(selects ? "selects" : "leaves") \(stored)" }
+  }
+
+  static let cases: [Case] = [
+    Case(stored: "tnf-α", filter: "tnf-alpha", selects: true),
+    Case(stored: "tnf-alpha", filter: "tnf-α", selects: true),
+    Case(stored: "tnf-α", filter: "TNF-Α", selects: true),
+    Case(stored: "il-1β", filter: "il-1beta", selects: true),
+    Case(stored: "nf-kappab", filter: "NF-κB", selects: true),
+    Case(stored: "β-catenin", filter: "beta-catenin", selects: true),
+    Case(stored: "α", filter: "alpha", selects: true),
+    Case(stored: "tnfα", filter: "tnfalpha", selects: true),
+    // Punctuation still counts, and a Greek letter glued to a name is one word.
+    Case(stored: "tnf-α", filter: "tnf alpha", selects: false),
+    Case(stored: "tnfα", filter: "tnf-alpha", selects: false),
+    // Greek prose stays Greek: the article is not `omicron`, a Greek word is not spelled out.
+    Case(stored: "ο γιάννης", filter: "ο γιαννης", selects: true),
+    Case(stored: "ο γιάννης", filter: "omicron γιαννης", selects: false),
+    Case(stored: "αβγ", filter: "alphabetagamma", selects: false),
+    // `μ` inside a word is a unit prefix.
+    Case(stored: "10μg", filter: "10mug", selects: false),
+    Case(stored: "10μg", filter: "10µg", selects: true),
+    // Folding as before.
+    Case(stored: "café", filter: "cafe", selects: true),
+    Case(stored: "c++", filter: "c", selects: false),
+  ]
+
+  @Test("a Greek letter in notation and its name are one tag to a filter", arguments: cases)
+  func greekLetters(_ c: Case) throws {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory())
+    let item = try engine.capture(CaptureRequest(kind: .fact, title: "Cytokine notes", tags: [c.stored])).item
+    _ = try engine.capture(CaptureRequest(kind: .fact, title: "Cytokine other", tags: ["unrelated"]))
+    let expected = c.selects ? [item.id] : []
+    #expect(try engine.listKnowledge(tag: c.filter).map(\.id) == expected)
+    #expect(try engine.search("cytokine", tag: c.filter).results.map(\.id) == expected)
+    // Stored as given.
+    #expect(try engine.knowledge(id: item.id).tags == [c.stored])
+  }
+
+  @Test("the comparison key tokenizes as the tag does: it only rewrites what the tokenizer already reads alike")
+  func keyAgreesWithTokenizer() {
+    let unstemmed = Tokenizer(stemming: false)
+    for c in Self.cases {
+      for tag in [c.stored, c.filter] {
+        let key = Tokenizer.tagComparisonKey(tag)
+        #expect(unstemmed.terms(key) == unstemmed.terms(tag), "\(tag) → \(key)")
+      }
+    }
+    #expect(Tokenizer.tagComparisonKey("tnf-α") == "tnf-alpha")
+    #expect(Tokenizer.tagComparisonKey("ο γιάννης") == "ο γιαννησ", "final ς folds to σ, as in words")
+  }
+}

@@ -38,7 +38,7 @@ struct ParameterGrid {
   static let names = [
     "k1", "b.title", "b.tags", "b.content", "weight.title", "weight.tags", "weight.content",
     "phrase", "coverage", "fuzzy", "prefix", "wordforms", "wordform.prefix",
-    "wordform.similarity",
+    "wordform.similarity", "spellings", "spelling.weight",
   ]
 
   /// Every combination, named like `k1=1.2 b.content=0.75`, in axis order (the last axis
@@ -73,6 +73,8 @@ struct ParameterGrid {
     case "wordforms": p.maximumWordFormVariants = Int(value)
     case "wordform.prefix": p.wordFormPrefixLength = Int(value)
     case "wordform.similarity": p.wordFormMinimumSimilarity = value
+    case "spellings": p.maximumSpellingVariants = Int(value)
+    case "spelling.weight": p.spellingWeight = value
     default: break
     }
   }
