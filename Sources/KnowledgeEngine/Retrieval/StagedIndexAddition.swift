@@ -176,8 +176,10 @@ struct StagedIndexAddition: Sendable {
 
   /// Phase 2: writes the staged rows into the index under the documents' keys, as
   /// ``LexicalIndexStore/index(batch:in:)`` would, and records this build's
-  /// ``Tokenizer/version`` when the index held no document before. Writes only `lexical_*`
-  /// rows and that version.
+  /// ``Tokenizer/version`` when the index held no document before; like it, lists the keys in
+  /// `lexical_stale` instead when the index holds a newer tokenizer's terms
+  /// (``LexicalIndexStore/acceptsThisBuildsTerms(_:)``). Writes only `lexical_*` rows and that
+  /// version.
   /// - Parameters:
   ///   - keys: the key of each staged document (a knowledge row id, or a negated memory row
   ///     id), in the order they were staged; none of them indexed yet.
@@ -191,6 +193,11 @@ struct StagedIndexAddition: Sendable {
         file: "search index", message: "\(keys.count) document keys for \(documentCount) staged documents")
     }
     guard documentCount > 0 else { return }
+    // As every write path: an index of a newer tokenizer gets the documents listed, no terms.
+    guard try LexicalIndexStore.acceptsThisBuildsTerms(tx) else {
+      try LexicalIndexStore.listStale(keys, in: tx)
+      return
+    }
     var termIDs = Array(repeating: Int64(0), count: terms.count)
     var added = Array(repeating: false, count: terms.count)
     for number in installOrder {
