@@ -515,7 +515,9 @@ struct ImportAnalysis: Sendable {
 
   /// Writes the import in `tx`, installing `index` (staged from ``documentsToIndex``) under the
   /// written records' keys.
-  func apply(_ tx: WorkspaceTransaction, engine: KnowledgeEngine, index: StagedIndexAddition) throws -> ImportReport {
+  func apply(_ tx: WorkspaceTransaction, engine: KnowledgeEngine, index: StagedIndexAddition)
+    throws -> ImportReport
+  {
     var written: [String: Int] = [:]
     func count(_ name: String) { written[name, default: 0] += 1 }
     if plan.settings == "new" || (plan.settings == "conflicting" && policy == .replace) {

@@ -26,7 +26,9 @@ struct PreparedImport: Sendable {
       throw ImportAnalysis.refusal(error, source: source)
     }
     let ws = ImportAnalysis.sanitized(document.workspace)
-    do { try ImportAnalysis.validateRecords(ws) } catch { throw ImportAnalysis.refusal(error, source: source) }
+    do { try ImportAnalysis.validateRecords(ws) } catch {
+      throw ImportAnalysis.refusal(error, source: source)
+    }
     workspace = ws
     quarantine = document.quarantine
     credentials = ImportAnalysis.credentialFlags(ws)

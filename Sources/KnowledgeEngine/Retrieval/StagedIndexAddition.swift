@@ -100,7 +100,9 @@ struct StagedIndexAddition: Sendable {
     var new: [Int] = []
     staged.isNewInSnapshot = Array(repeating: false, count: staged.terms.count)
     for (number, term) in staged.terms.enumerated() {
-      if let id = try db.first("SELECT term_id FROM lexical_term WHERE term = ?", [.text(term)], { $0.int64(0) }) {
+      if let id = try db.first(
+        "SELECT term_id FROM lexical_term WHERE term = ?", [.text(term)], { $0.int64(0) })
+      {
         indexed.append((id, number))
       } else {
         new.append(number)
@@ -111,7 +113,9 @@ struct StagedIndexAddition: Sendable {
     var rank = Array(repeating: 0, count: staged.terms.count)
     for (position, number) in staged.installOrder.enumerated() {
       rank[number] = position
-      try db.run("INSERT INTO \(rankTable)(term, rank) VALUES (?, ?)", [.integer(Int64(number)), .integer(Int64(position))])
+      try db.run(
+        "INSERT INTO \(rankTable)(term, rank) VALUES (?, ?)",
+        [.integer(Int64(number)), .integer(Int64(position))])
     }
     // One external sort here, outside the write lock, so that installing is an ordered copy.
     try db.execute(
@@ -234,10 +238,14 @@ struct StagedIndexAddition: Sendable {
       CREATE TEMP TABLE import_index_key (doc INTEGER PRIMARY KEY, key INTEGER NOT NULL);
       """)
     for (number, id) in termIDs.enumerated() {
-      try db.run("INSERT INTO \(Self.termMapTable)(term, term_id) VALUES (?, ?)", [.integer(Int64(number)), .integer(id)])
+      try db.run(
+        "INSERT INTO \(Self.termMapTable)(term, term_id) VALUES (?, ?)",
+        [.integer(Int64(number)), .integer(id)])
     }
     for (number, key) in keys.enumerated() {
-      try db.run("INSERT INTO \(Self.keyMapTable)(doc, key) VALUES (?, ?)", [.integer(Int64(number)), .integer(key)])
+      try db.run(
+        "INSERT INTO \(Self.keyMapTable)(doc, key) VALUES (?, ?)",
+        [.integer(Int64(number)), .integer(key)])
     }
     try db.execute(
       """
