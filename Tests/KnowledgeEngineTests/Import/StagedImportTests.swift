@@ -126,6 +126,36 @@ struct StagedImportTests {
     #expect(try Self.temporaryTables(importing) == 0)
   }
 
+  @Test("a term the snapshot's index held that a deletion meanwhile removed is added back with its trigrams")
+  func termRemovedMeanwhile() throws {
+    let directory = TemporaryDirectory("staged-import-term")
+    defer { directory.remove() }
+    let (store, engine) = try Self.target(.otherConnection, directory)
+    let leaving = try engine.capture(CaptureRequest(kind: .fact, title: "Zanzibar ferry", content: "Only here.")).item
+    var document = try Self.exportDocument()
+    document.workspace.knowledge[0].content += " Zanzibar too."
+    let importing = try #require(try store.reopened())
+    let writing = try Self.writer(.otherConnection, store, directory)
+    let prepared = try PreparedImport(document, source: "export.json")
+    let staged = try importing.read { tx in
+      let staged = try StagedImport.stage(prepared, policy: .refuse, expecting: nil, in: tx)
+      #expect(try tx.db.integer("SELECT count(*) FROM lexical_term WHERE term = 'zanzibar'") == 1)
+      _ = try writing.apply(try writing.planDeletion(of: .knowledge(leaving.id)))
+      return staged
+    }
+    #expect(try store.read { try $0.db.integer("SELECT count(*) FROM lexical_term WHERE term = 'zanzibar'") } == 0)
+    _ = try importing.write { tx in
+      defer { try? StagedImport.dropTables(tx.db) }
+      return try staged.install(in: tx, engine: engine)
+    }
+    #expect(try engine.verifySearchIndex() == [])
+    let installed = try LexicalIndexStoreTests.IndexDump(engine)
+    #expect(installed.trigrams.contains("zan zanzibar"))
+    try engine.rebuildSearchIndex()
+    #expect(try LexicalIndexStoreTests.IndexDump(engine) == installed, "the rows a rebuild writes")
+    #expect(try engine.search("zanzibr").results.map(\.id) == [document.workspace.knowledge[0].id])
+  }
+
   @Test("a write meanwhile that changes the plan refuses the import, and nothing of it is written", arguments: Writer.allCases)
   func refusesChangedPlan(_ writer: Writer) throws {
     let directory = TemporaryDirectory("staged-import-refused")
