@@ -592,6 +592,11 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     writePreamble.withLock { $0 = preamble.map { (key, $0) } }
   }
 
+  /// Whether a write preamble is set (see ``setWritePreamble(key:_:)``): work that only this
+  /// store's writes do, so a caller that would write through another connection to the same
+  /// file (``reopened()``) writes through this one instead.
+  package var hasWritePreamble: Bool { writePreamble.withLock { $0 != nil } }
+
   /// Removes the write preamble set with `key` (a caller about to do that work itself).
   /// - Returns: whether there was one with that key.
   @discardableResult

@@ -1,4 +1,6 @@
+import ContinuityKit
 import Foundation
+import Synchronization
 
 extension KnowledgeEngine {
   /// Plans importing an export: validates every record and classifies it as new, same (a
@@ -12,10 +14,11 @@ extension KnowledgeEngine {
   public func planImport(_ document: WorkspaceExport, policy: ImportConflictPolicy = .refuse, source: String)
     throws -> ImportPlan
   {
-    try store.read { tx in try ImportAnalysis(document, policy: policy, source: source, tx).plan }
+    let prepared = try PreparedImport(document, source: source)
+    return try store.read { tx in try ImportAnalysis(prepared, policy: policy, tx).plan }
   }
 
-  /// Imports an export in ONE transaction: new records are inserted, identical ones left alone,
+  /// Imports an export atomically: new records are inserted, identical ones left alone,
   /// conflicting ones handled by `policy`; the search index is updated for imported knowledge
   /// and memories; a merge into a non-empty workspace stores one digest at the end.
   ///
@@ -23,25 +26,76 @@ extension KnowledgeEngine {
   /// idempotent, so a dolphin export comes back unchanged); activity (messages, receipts,
   /// checkpoints) is kept verbatim. Credential-looking text is imported and flagged, never
   /// dropped.
+  ///
+  /// The write lock is held only while the records are stored: checking and sanitizing the
+  /// document, classifying its records and tokenizing them for the search index happen first,
+  /// in a read transaction that blocks no other writer, on a connection of its own where the
+  /// database is a file (see `StagedImport`). The write transaction then checks that the plan
+  /// still holds — when anything was committed meanwhile it classifies the records again — and
+  /// writes everything, so other processes' writes (a `dolphin capture`, the MCP server) wait
+  /// for that short transaction only. One import runs at a time in a process.
   /// - Parameters:
   ///   - expecting: the plan shown to the user; the import is refused when the workspace changed
   ///     since (nil: no check).
   /// - Throws: ``WorkspaceError/validation(_:)`` for an invalid record or for conflicts under
   ///   ``ImportConflictPolicy/refuse`` (listing the ids);
-  ///   ``WorkspaceError/concurrentChange(operation:)`` when the plan changed;
-  ///   ``WorkspaceError/capacity(what:limit:)``; storage errors. Nothing is written on error.
+  ///   ``WorkspaceError/concurrentChange(operation:)`` when the plan changed, before or while
+  ///   the import was prepared; ``WorkspaceError/capacity(what:limit:)``; storage errors.
+  ///   Nothing is written on error.
   public func applyImport(
     _ document: WorkspaceExport, policy: ImportConflictPolicy = .refuse, source: String,
     expecting shown: ImportPlan? = nil
   ) throws -> ImportReport {
-    try store.write { tx in
-      let analysis = try ImportAnalysis(document, policy: policy, source: source, tx)
-      if let shown, shown != analysis.plan {
-        throw WorkspaceError.concurrentChange(operation: "import")
+    try applyImport(document, policy: policy, source: source, expecting: shown, afterStaging: nil)
+  }
+
+  /// Serializes this process's imports: the staging tables of a connection have fixed names.
+  private static let importing = Mutex(())
+
+  /// ``applyImport(_:policy:source:expecting:)``, calling `afterStaging` between the two phases
+  /// (tests pause there to write meanwhile). It runs inside the staging read transaction, after
+  /// everything is staged, so the import's snapshot is still open.
+  func applyImport(
+    _ document: WorkspaceExport, policy: ImportConflictPolicy, source: String, expecting shown: ImportPlan?,
+    afterStaging: (() throws -> Void)?
+  ) throws -> ImportReport {
+    let prepared = try PreparedImport(document, source: source)
+    return try Self.importing.withLock { _ throws -> ImportReport in
+      func stage(_ tx: WorkspaceTransaction) throws -> StagedImport {
+        try StagedImport.stage(prepared, policy: policy, expecting: shown, in: tx)
       }
-      if policy == .refuse, analysis.plan.hasConflicts { throw Self.conflictError(analysis.plan) }
-      return try analysis.apply(tx, engine: self)
+      guard let staging = try stagingStore() else {
+        // No files yet (the first write creates them, rehearsing on an empty stand-in first),
+        // or first-write work pending: both phases in the write transaction, as before.
+        return try store.write { tx in
+          defer { try? StagedImport.dropTables(tx.db) }
+          return try stage(tx).install(in: tx, engine: self)
+        }
+      }
+      defer { _ = try? staging.read { tx in try StagedImport.dropTables(tx.db) } }
+      let staged = try staging.read { tx in
+        let staged = try stage(tx)
+        try afterStaging?()
+        return staged
+      }
+      return try staging.write { tx in
+        let report = try staged.install(in: tx, engine: self)
+        try StagedImport.dropTables(tx.db)
+        return report
+      }
     }
+  }
+
+  /// The store whose connection stages and installs an import in two transactions: another
+  /// connection to the same file, so that this store's stays free for other calls meanwhile and
+  /// its temporary tables apart; this store itself when it is in memory; nil when the import
+  /// must run in one write transaction on this store — its files do not exist yet, or a write
+  /// preamble (a legacy workspace imported by the first write) is pending, which only this
+  /// store's writes run.
+  private func stagingStore() throws -> (any WorkspaceStore)? {
+    guard let sqlite = store as? SQLiteWorkspaceStore else { return nil }
+    guard sqlite.existsOnDisk, !sqlite.hasWritePreamble else { return nil }
+    return try sqlite.reopened() ?? sqlite
   }
 
   /// The refusal for an import with conflicts under ``ImportConflictPolicy/refuse``.
@@ -63,7 +117,7 @@ extension KnowledgeEngine {
 }
 
 /// The validated, sanitized document and how each record relates to the workspace.
-struct ImportAnalysis {
+struct ImportAnalysis: Sendable {
   enum Status: Equatable { case new, same, conflicting }
 
   let policy: ImportConflictPolicy
@@ -72,17 +126,19 @@ struct ImportAnalysis {
   var status: [String: [UUID: Status]] = [:]
   var plan: ImportPlan
 
-  init(_ document: WorkspaceExport, policy: ImportConflictPolicy, source: String, _ tx: WorkspaceTransaction) throws {
+  /// Classifies `prepared`'s records against the workspace as `tx` sees it and checks that
+  /// the import fits it (references, `supersedes` cycles, capacities). Reads only.
+  /// - Throws: ``WorkspaceError/validation(_:)`` for a reference to a missing record or a
+  ///   cycle; ``WorkspaceError/capacity(what:limit:)``; storage errors.
+  init(_ prepared: PreparedImport, policy: ImportConflictPolicy, _ tx: WorkspaceTransaction) throws {
     self.policy = policy
-    // Tags are checked as given: the sanitizer would drop some control characters silently.
-    do { try Self.validateTagCharacters(document.workspace) } catch { throw Self.refusal(error, source: source) }
-    let ws = Self.sanitized(document.workspace)
+    let source = prepared.source
+    let ws = prepared.workspace
     workspace = ws
     plan = ImportPlan(
       source: source, policy: policy, intoEmptyWorkspace: try tx.holdsNoRecords(), collections: [],
       settings: "same", activeHandoff: "none", quarantineNew: 0, quarantineSame: 0, conflicts: [],
-      credentials: CredentialFlagReport(), storesDigest: false)
-    do { try Self.validateRecords(ws) } catch { throw Self.refusal(error, source: source) }
+      credentials: prepared.credentials, storesDigest: false)
 
     try classify("knowledge", ws.knowledge, kept: nil, tx) { id throws(WorkspaceError) in try tx.knowledge(id: id) }
     try classify("memories", ws.memories, kept: nil, tx) { id throws(WorkspaceError) in try tx.memory(id: id) }
@@ -127,7 +183,7 @@ struct ImportAnalysis {
     }
 
     let existingQuarantine = try tx.listQuarantine()
-    for q in document.quarantine {
+    for q in prepared.quarantine {
       if existingQuarantine.contains(q) || newQuarantine.contains(q) {
         plan.quarantineSame += 1
       } else {
@@ -141,7 +197,6 @@ struct ImportAnalysis {
       try checkSupersedeCycles(tx)
     } catch { throw Self.refusal(error, source: source) }
     try checkCapacity(tx)
-    plan.credentials = Self.credentialFlags(ws)
     let changesRecords = ["knowledge", "memories", "tasks", "handoffs"].contains { name in
       (status[name] ?? [:]).values.contains { $0 == .new || ($0 == .conflicting && policy == .replace) }
     }
@@ -451,7 +506,18 @@ struct ImportAnalysis {
 
   // MARK: Applying
 
-  func apply(_ tx: WorkspaceTransaction, engine: KnowledgeEngine) throws -> ImportReport {
+  /// The documents of the knowledge items and memories the import writes, in the order
+  /// ``apply(_:engine:index:)`` writes them: knowledge, then memories, each in document order.
+  var documentsToIndex: [IndexedDocument] {
+    workspace.knowledge.filter { isWritten("knowledge", $0.id) }.map(IndexedDocument.init)
+      + workspace.memories.filter { isWritten("memories", $0.id) }.map(IndexedDocument.init)
+  }
+
+  /// Writes the import in `tx`, installing `index` (staged from ``documentsToIndex``) under the
+  /// written records' keys.
+  func apply(_ tx: WorkspaceTransaction, engine: KnowledgeEngine, index: StagedIndexAddition)
+    throws -> ImportReport
+  {
     var written: [String: Int] = [:]
     func count(_ name: String) { written[name, default: 0] += 1 }
     if plan.settings == "new" || (plan.settings == "conflicting" && policy == .replace) {
@@ -467,32 +533,36 @@ struct ImportAnalysis {
       bare.relationships = []
       rowIDs[k.id] = try tx.insertKnowledge(bare, capacityChecked: true)
     }
-    // Index rows of everything written, added in one batch at the end (replaced records lose
-    // their old rows first).
-    var indexBatch: [(document: IndexedDocument, key: Int64)] = []
+    // Index rows of everything written, staged before this transaction and installed in one
+    // go at the end under the records' keys (replaced records lose their old rows first).
+    var indexKeys: [Int64] = []
     for k in knowledge {
       if let rowid = rowIDs[k.id] {
         if !k.relationships.isEmpty { try tx.updateKnowledge(k, supersedeCyclesChecked: true) }
-        indexBatch.append((IndexedDocument(k), LexicalIndexStore.key(knowledgeRowID: rowid)))
+        indexKeys.append(LexicalIndexStore.key(knowledgeRowID: rowid))
       } else if let rowid = try tx.knowledgeRowID(k.id) {
         try LexicalIndexStore.remove(knowledgeRowID: rowid, in: tx)
         try tx.updateKnowledge(k, supersedeCyclesChecked: true)
-        indexBatch.append((IndexedDocument(k), LexicalIndexStore.key(knowledgeRowID: rowid)))
+        indexKeys.append(LexicalIndexStore.key(knowledgeRowID: rowid))
+      } else {
+        // Classified as conflicting in this transaction, so stored: not reached.
+        throw WorkspaceError.concurrentChange(operation: "import")
       }
       count("knowledge")
     }
     for m in workspace.memories where isWritten("memories", m.id) {
       if isNew("memories", m.id) {
-        let rowid = try tx.insertMemory(m)
-        indexBatch.append((IndexedDocument(m), LexicalIndexStore.key(memoryRowID: rowid)))
+        indexKeys.append(LexicalIndexStore.key(memoryRowID: try tx.insertMemory(m)))
       } else if let rowid = try tx.memoryRowID(m.id) {
         try LexicalIndexStore.remove(memoryRowID: rowid, in: tx)
         try tx.updateMemory(m)
-        indexBatch.append((IndexedDocument(m), LexicalIndexStore.key(memoryRowID: rowid)))
+        indexKeys.append(LexicalIndexStore.key(memoryRowID: rowid))
+      } else {
+        throw WorkspaceError.concurrentChange(operation: "import")
       }
       count("memories")
     }
-    try LexicalIndexStore.index(batch: indexBatch, in: tx)
+    try index.install(keys: indexKeys, in: tx)
     for t in workspace.tasks where isWritten("tasks", t.id) {
       if isNew("tasks", t.id) { try tx.insertTask(t) } else { try tx.updateTask(t) }
       count("tasks")
