@@ -32,7 +32,8 @@
 ///   `sulph`/`sulf` — inside a longer word only (`haem` alone is `heme`, and `hem` a seam);
 /// - a few whole words: `defence`, `offence`, `licence`, `pretence`, `grey`, `mould`,
 ///   `ageing`, `programme`, `aluminium`, `judgement`, `fulfil(ment)`, `enrol(ment)`,
-///   `instalment`, `skilful`, `wilful`, `distil`, `instil`, `plough` and their American forms.
+///   `instalment`, `skilful`, `wilful`, `distil`, `instil`, `plough`, with their inflections
+///   (`greys`, `greyed`, `moulded`), and their American forms.
 ///
 /// Each rule runs in both directions. It compares spellings only, never meanings.
 public enum EnglishSpelling {
@@ -157,13 +158,16 @@ public enum EnglishSpelling {
   /// Whole words, British first.
   private static let wholeWords: [(String, String)] = [
     ("defence", "defense"), ("offence", "offense"), ("licence", "license"),
-    ("pretence", "pretense"), ("grey", "gray"), ("mould", "mold"), ("moulds", "molds"),
-    ("mouldy", "moldy"), ("ageing", "aging"), ("programme", "program"),
+    ("pretence", "pretense"), ("defences", "defenses"), ("offences", "offenses"),
+    ("licences", "licenses"), ("grey", "gray"), ("greys", "grays"), ("greyed", "grayed"),
+    ("greying", "graying"), ("greyer", "grayer"), ("greyest", "grayest"),
+    ("greyish", "grayish"), ("mould", "mold"), ("moulds", "molds"), ("mouldy", "moldy"),
+    ("moulded", "molded"), ("moulding", "molding"), ("ageing", "aging"), ("programme", "program"),
     ("programmes", "programs"), ("aluminium", "aluminum"), ("judgement", "judgment"),
     ("judgements", "judgments"), ("fulfil", "fulfill"), ("fulfilment", "fulfillment"),
     ("enrol", "enroll"), ("enrolment", "enrollment"), ("instalment", "installment"),
     ("skilful", "skillful"), ("wilful", "willful"), ("distil", "distill"), ("instil", "instill"),
-    ("plough", "plow"),
+    ("plough", "plow"), ("ploughs", "plows"), ("ploughed", "plowed"), ("ploughing", "plowing"),
   ]
 }
 

@@ -27,7 +27,7 @@ import Foundation
 ///   same word, while the spelling typed wins a tie), at most
 ///   ``Parameters/maximumSpellingVariants``; a term found only that way is matched as
 ///   ``QueryTermMatch/Match/spelling`` and not also by typo. Two query words that are
-///   spellings of each other (`colour color`) are one query term;
+///   spellings of each other (`colour color`) are one query term, and both count in full;
 /// - absent, at least 3 characters, no digit, no other spelling found: matched by up to
 ///   ``Parameters/maximumFuzzyVariants`` vocabulary terms passing the trigram rule of
 ///   ``Trigrams`` (Jaccard ≥ ½ with a ceiling-arithmetic shared-trigram floor), each with
@@ -257,9 +257,9 @@ public struct HybridLexicalRanker: Sendable {
     let statistics = try index.statistics()
     var groups: [Group] = []
     var sawNearMiss = false
-    for (term, surfaces) in zip(analysis.terms, analysis.surfaces) {
+    for (term, spellings) in zip(analysis.terms, analysis.spellings) {
       let (group, nearMiss) = try resolve(
-        term, surfaces: surfaces, in: index, statistics: statistics, queryTerms: analysis.terms)
+        term, spellings: spellings, in: index, statistics: statistics, queryTerms: analysis.terms)
       groups.append(group)
       sawNearMiss = sawNearMiss || nearMiss
     }
@@ -326,9 +326,9 @@ public struct HybridLexicalRanker: Sendable {
     let analysis = analyze(query)
     let statistics = try index.statistics()
     var terms: [(term: String, variants: [(term: String, weight: Double)])] = []
-    for (term, surfaces) in zip(analysis.terms, analysis.surfaces) {
+    for (term, spellings) in zip(analysis.terms, analysis.spellings) {
       let (group, _) = try resolve(
-        term, surfaces: surfaces, in: index, statistics: statistics, queryTerms: analysis.terms)
+        term, spellings: spellings, in: index, statistics: statistics, queryTerms: analysis.terms)
       terms.append((term, group.variants.map { ($0.term, $0.weight) }))
     }
     return (terms, analysis.pairs)
@@ -342,6 +342,11 @@ public struct HybridLexicalRanker: Sendable {
     /// The distinct folded, unstemmed words behind each term (`surfaces[i]` for `terms[i]`), in
     /// first-occurrence order: the words whose other English spellings are searched.
     var surfaces: [[String]]
+    /// Per term, the terms to search as its other spellings, in order: first the terms of other
+    /// words typed that are spellings of it (`typed`, `color` in `colour color`), then the terms
+    /// the other English spellings of its words analyse to; without the term itself or repeats.
+    /// Empty when spellings are off.
+    var spellings: [[(term: String, typed: Bool)]]
     /// Adjacent query-word pairs by term index, with their distance in the query.
     var pairs: [(first: Int, second: Int, gap: Int)]
   }
@@ -361,28 +366,52 @@ public struct HybridLexicalRanker: Sendable {
 
     var terms: [String] = []
     var surfaces: [[String]] = []
-    // Per term, the terms its words' other English spellings analyse to.
-    var spellingsOfTerm: [Set<String>] = []
+    var spellings: [[(term: String, typed: Bool)]] = []
     var indexOfTerm: [String: Int] = [:]
     let cap = min(max(1, parameters.maximumQueryTerms), 64)
+    let spellingsOn = parameters.maximumSpellingVariants > 0
+    // Adds `candidate` to term `i`'s spellings unless it is the term or already there (a typed
+    // spelling replaces a generated one).
+    func add(_ candidate: String, typed: Bool, to i: Int) {
+      guard candidate != terms[i] else { return }
+      if let j = spellings[i].firstIndex(where: { $0.term == candidate }) {
+        if typed && !spellings[i][j].typed {
+          spellings[i].remove(at: j)
+          spellings[i].insert((candidate, true), at: spellings[i].lastIndex(where: \.typed).map { $0 + 1 } ?? 0)
+        }
+        return
+      }
+      if typed {
+        spellings[i].insert((candidate, true), at: spellings[i].lastIndex(where: \.typed).map { $0 + 1 } ?? 0)
+      } else {
+        spellings[i].append((candidate, false))
+      }
+    }
     for token in used {
       if let i = indexOfTerm[token.term] {
-        if !surfaces[i].contains(token.surface) { surfaces[i].append(token.surface) }
+        if !surfaces[i].contains(token.surface) {
+          surfaces[i].append(token.surface)
+          if spellingsOn {
+            for other in spellingTerms(of: token.surface) { add(other, typed: false, to: i) }
+          }
+        }
         continue
       }
-      let others = parameters.maximumSpellingVariants > 0 ? spellingTerms(of: token.surface) : []
+      let others = spellingsOn ? spellingTerms(of: token.surface) : []
       // Another spelling of an earlier query word (`colour color`): the same term.
-      if let i = terms.indices.first(where: {
-        spellingsOfTerm[$0].contains(token.term) || others.contains(terms[$0])
+      if spellingsOn, let i = terms.indices.first(where: { i in
+        spellings[i].contains(where: { $0.term == token.term }) || others.contains(terms[i])
       }) {
         indexOfTerm[token.term] = i
         surfaces[i].append(token.surface)
-        spellingsOfTerm[i].formUnion(others)
+        add(token.term, typed: true, to: i)
+        for other in others { add(other, typed: false, to: i) }
       } else if terms.count < cap {
         indexOfTerm[token.term] = terms.count
         terms.append(token.term)
         surfaces.append([token.surface])
-        spellingsOfTerm.append(others)
+        spellings.append([])
+        for other in others { add(other, typed: false, to: terms.count - 1) }
       }
     }
     var pairs: [(first: Int, second: Int, gap: Int)] = []
@@ -393,7 +422,7 @@ public struct HybridLexicalRanker: Sendable {
         pairs.append((first, second, gap))
       }
     }
-    return QueryAnalysis(terms: terms, surfaces: surfaces, pairs: pairs)
+    return QueryAnalysis(terms: terms, surfaces: surfaces, spellings: spellings, pairs: pairs)
   }
 
   /// English contraction and possessive endings (`'s`, `n't`, `'d`, `'m`, `'ll`, `'re`,
@@ -546,12 +575,13 @@ public struct HybridLexicalRanker: Sendable {
   ///   failing the similarity threshold) was seen.
   ///
   /// - Parameters:
-  ///   - surfaces: the folded, unstemmed query words that gave `term`; their other English
-  ///     spellings are searched too.
+  ///   - spellings: the terms to search as `term`'s other spellings
+  ///     (``QueryAnalysis/spellings``); those typed in the query count in full.
   ///   - queryTerms: every distinct term of the query; none of them is taken as a spelling or
   ///     word-form variant of another (it is searched in its own right).
   private func resolve(
-    _ term: String, surfaces: [String], in index: some LexicalIndexReader,
+    _ term: String, spellings candidates: [(term: String, typed: Bool)],
+    in index: some LexicalIndexReader,
     statistics: IndexStatistics, queryTerms: [String]
   ) throws -> (Group, Bool) {
     let n = Double(statistics.documentCount)
@@ -568,12 +598,17 @@ public struct HybridLexicalRanker: Sendable {
         upperBound: variants.map { $0.weight * $0.idf }.max() ?? 0)
     }
 
+    // Other spellings in the vocabulary, at most the parameter's number: typed ones in full.
     var spellings: [Variant] = []
-    for spelling in try otherSpellings(of: term, surfaces: surfaces, in: index)
-    where !queryTerms.contains(spelling) {
+    for candidate in candidates
+    where spellings.count < parameters.maximumSpellingVariants
+      && !queryTerms.contains(candidate.term)
+    {
+      let postings = try index.anyPostingList(for: candidate.term)
+      guard !postings.isEmpty else { continue }
       var found = variant(
-        spelling, weight: parameters.spellingWeight, isExact: true,
-        postings: try index.anyPostingList(for: spelling))
+        candidate.term, weight: candidate.typed ? 1 : parameters.spellingWeight, isExact: true,
+        postings: postings)
       found.isSpelling = true
       spellings.append(found)
     }
@@ -644,32 +679,12 @@ public struct HybridLexicalRanker: Sendable {
     return (group(.none, []), false)
   }
 
-  /// The terms the other English spellings of `word` analyse to (stemmed like any word);
-  /// `word`'s own term may be among them.
-  func spellingTerms(of word: String) -> Set<String> {
-    Set(EnglishSpelling.alternatives(of: word).compactMap(analysedTerm(of:)))
-  }
-
-  /// The vocabulary terms that other English spellings of the query words give
-  /// (``EnglishSpelling/alternatives(of:)``, each analysed as the tokenizer analyses a word,
-  /// stemming included), in the order generated, without `term` and without repeats; at most
-  /// ``Parameters/maximumSpellingVariants``.
-  private func otherSpellings(
-    of term: String, surfaces: [String], in index: some LexicalIndexReader
-  ) throws -> [String] {
+  /// The terms the other English spellings of `word` analyse to (stemmed like any word), in
+  /// the order generated, without repeats; `word`'s own term may be among them.
+  func spellingTerms(of word: String) -> [String] {
     var found: [String] = []
-    let limit = parameters.maximumSpellingVariants
-    guard limit > 0 else { return [] }
-    // A word typed in both spellings (`colour color`) is one term with two words: each word's
-    // own term is a candidate too.
-    for surface in surfaces {
-      for word in [surface] + EnglishSpelling.alternatives(of: surface) {
-        guard let candidate = analysedTerm(of: word), candidate != term,
-          !found.contains(candidate), try index.documentFrequency(of: candidate) > 0
-        else { continue }
-        found.append(candidate)
-        if found.count == limit { return found }
-      }
+    for alternative in EnglishSpelling.alternatives(of: word) {
+      if let term = analysedTerm(of: alternative), !found.contains(term) { found.append(term) }
     }
     return found
   }

@@ -165,6 +165,32 @@ struct EnglishSpellingTests {
     #expect(Set(try workspace.engine.rankedIDs("tumour", depth: 10)) == Set(workspace.ids([0, 1])))
   }
 
+  @Test("both spellings typed count in full, and their order does not change the ranking")
+  func typedSpellingsInFull() throws {
+    let workspace = try Workspace(Self.corpus)
+    let one = try workspace.search("tumour tumor")
+    let other = try workspace.search("tumor tumour")
+    #expect(Set(one.results.map(\.score)).count == 1, "\(one.results.map(\.score))")
+    #expect(Set(one.results.map(\.id)) == Set(workspace.ids([0, 1])))
+    #expect(one.results.map(\.score) == other.results.map(\.score))
+    #expect(one.results.map(\.id) == other.results.map(\.id))
+  }
+
+  @Test("inflected whole-word pairs: greys finds grays, greyed finds grayed")
+  func inflectedWholeWords() throws {
+    let workspace = try Workspace([
+      Item(title: "Grays and colors", content: "the palette"),
+      Item(title: "Screen grayed out", content: "after the update"),
+    ])
+    // Porter gives grays and grayed one stem (grai), greys and greyed another (grei).
+    for query in ["greys", "greyed"] {
+      let response = try workspace.search(query)
+      #expect(Set(response.results.map(\.id)) == Set(workspace.ids([0, 1])), "\(query)")
+      #expect(response.terms.first?.variants == ["grai"], "\(query)")
+    }
+    #expect(try workspace.search("grey").terms.first?.match == .spelling)
+  }
+
   @Test("a spelling that is itself a query word joins the first word's term")
   func bothInQuery() throws {
     let workspace = try Workspace(Self.corpus)
