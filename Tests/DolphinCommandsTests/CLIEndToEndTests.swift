@@ -448,7 +448,7 @@ struct CLIEndToEndTests {
     #expect(out.contains("1. Captured 7 knowledge item(s) (0 already present)"))
     #expect(out.contains("3. Heuristic code analysis of "))
     #expect(out.contains("4. dolphin search \"sqlite storage\" — mode hybrid-lexical (hybrid-lexical-v1)"))
-    #expect(out.contains("decision Store each workspace in one SQLite database ["))
+    #expect(out.contains("  decision  \"Store each workspace in one SQLite database\""))
     #expect(out.contains("5. Project digest (rule-based, every line with its evidence ids):"))
     #expect(out.contains("6. Created handoff "))
     #expect(out.contains("7. Restored in a fresh process"))

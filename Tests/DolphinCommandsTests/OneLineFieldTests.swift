@@ -68,7 +68,7 @@ struct OneLineFieldTests {
     _ = try Self.stdout(["memory", "save", "Prefers tabs\nsecond line"], ws)
     let lines = try Self.stdout(command + ["tabs"], ws).split(whereSeparator: \.isNewline)
     #expect(
-      lines.contains { $0.contains("memory (legacy)  score ") && $0.hasSuffix("  Prefers tabs") }, "\(lines)")
+      lines.contains { $0.contains("memory (legacy)  score ") && $0.hasSuffix("  \"Prefers tabs\"") }, "\(lines)")
     let result = try #require((try Self.json(command + ["tabs"], ws)["results"] as? [[String: Any]])?.first)
     #expect(result["title"] as? String == "Prefers tabs")
   }
@@ -100,7 +100,8 @@ struct OneLineFieldTests {
     let stored = try #require(handoff["focus"] as? String)
     #expect(stored.contains { $0.isNewline }, "the stored focus keeps its line break")
 
-    Self.expectOneRow(try Self.stdout(["handoff", "list"], ws), id: id, c)
+    // The focus is quoted, its break escaped.
+    Self.expectOneRow(try Self.stdout(["handoff", "list"], ws), id: id, c, quoted: stored)
     let listed = try #require((try Self.json(["handoff", "list"], ws)["handoffs"] as? [[String: Any]])?.first)
     #expect(listed["focus"] as? String == stored, "the JSON keeps the line break")
   }

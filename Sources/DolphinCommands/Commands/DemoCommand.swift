@@ -196,7 +196,7 @@ extension Commands {
       let query = "sqlite storage"
       let found = try engine.search(query, limit: 3)
       say("4. dolphin search \"\(query)\" — mode \(found.mode.rawValue) (\(found.algorithmVersion ?? "")), \(found.total) match(es):")
-      for (i, r) in found.results.enumerated() { say("   \(i + 1). \(r.kind.name) \(inertLine(r.title)) [\(r.id.uuidString)]") }
+      for (i, r) in found.results.enumerated() { say("   \(i + 1). \(r.id.uuidString)  \(r.kind.name)  \(inertQuoted(r.title))") }
       // 5. The rule-based digest.
       let digest = try engine.projectContext()
       say("5. Project digest (rule-based, every line with its evidence ids):")

@@ -152,7 +152,7 @@ enum TaskCommands {
       let t = try ctx.engine(.create).addTask(
         title: a.positionals[0], notes: a.value("notes") ?? "", priority: priority, knowledgeIDs: ids,
         allowCredentials: a.has("allow-credentials"))
-      if ctx.json { try ctx.console.printJSON(t) } else { ctx.console.print("Added task \(t.id.uuidString): \(inertLine(t.title))") }
+      if ctx.json { try ctx.console.printJSON(t) } else { ctx.console.print("Added task \(t.id.uuidString): \(inertQuoted(t.title))") }
     })
 
   static let list = Command(

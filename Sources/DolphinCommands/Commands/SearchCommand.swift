@@ -32,7 +32,7 @@ extension SearchCommands {
       let label = x.label
       // The score comes before the title, whose length varies.
       console.print(
-        "\(i + 1). \(x.id.uuidString)  \(label)  " + String(format: "score %.3f", x.score) + "  \(inertLine(x.title))")
+        "\(i + 1). \(x.id.uuidString)  \(label)  " + String(format: "score %.3f", x.score) + "  \(inertQuoted(x.title))")
       if !x.snippet.isEmpty { console.print("   \(inert(x.snippet))") }
       if explain {
         let p = x.scoreParts

@@ -98,7 +98,7 @@ extension Render {
   }
 
   static func handoffLine(_ h: Handoff, active: Bool) -> String {
-    "\(active ? "*" : " ") \(h.id.uuidString)  \(date(h.createdAt))  \(inertLine(Truncation.truncate(h.focus, to: 80)))"
+    "\(active ? "*" : " ") \(h.id.uuidString)  \(date(h.createdAt))  \(inertQuoted(Truncation.truncate(h.focus, to: 80)))"
       + "  (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) \(h.taskIDs.count == 1 ? "task" : "tasks"))"
   }
 

@@ -43,7 +43,7 @@ enum Render {
   }
 
   static func memoryLine(_ m: MemoryItem) -> String {
-    "\(m.id.uuidString)  \(date(m.createdAt))  \(inertLine(Truncation.truncate(m.text, to: 100)))"
+    "\(m.id.uuidString)  \(date(m.createdAt))  \(inertQuoted(Truncation.truncate(m.text, to: 100)))"
   }
 
   /// One flagged record: `memory <id> text: GitHub token at line 1, column 5` (never the secret).
