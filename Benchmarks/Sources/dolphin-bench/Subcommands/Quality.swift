@@ -161,8 +161,9 @@ struct Quality: BenchCommand {
           judged, workspace: workspace, corpusID: corpusID, parameters: combination.parameters)
         print(
           String(
-            format: "%@  nDCG@10 %.4f  Recall@100 %.4f", combination.name,
-            RetrievalEvaluation.mean(figures.ndcg), RetrievalEvaluation.mean(figures.recall)))
+            format: "%@  nDCG@10 %.4f  Recall@100 %.4f  (query p50 %.2f ms)", combination.name,
+            RetrievalEvaluation.mean(figures.ndcg), RetrievalEvaluation.mean(figures.recall),
+            percentile(figures.milliseconds, 50)))
       }
       return
     }
