@@ -534,6 +534,12 @@ enum Commands {
     case .notADatabase:
       return ["The database file is damaged or is not an SQLite database. Nothing was changed."]
         + recoverySteps(directory, databasePath)
+    case .notAWorkspace:
+      return [
+        "\(databasePath) is another program's SQLite database, not a dolphin workspace (see above); dolphin neither "
+          + "read nor changed it. Pass --workspace (or set DOLPHIN_HOME) with a dolphin workspace directory, or move "
+          + "that file away: the first command that stores something then creates a new workspace there."
+      ]
     case .other:
       return [
         "SQLite could not open the database (the message names its error). Nothing was changed. If another process "
