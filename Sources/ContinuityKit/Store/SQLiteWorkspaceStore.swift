@@ -67,7 +67,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
 
   /// When ``open(directory:readOnly:creation:)`` creates a workspace that does not exist.
   public enum Creation: Sendable, Equatable {
-    /// Never: a missing workspace throws ``WorkspaceError/noWorkspace(directory:)``.
+    /// Never: a missing workspace throws ``WorkspaceError/noWorkspace(directory:)``, and so
+    /// does a database file that holds nothing (0 bytes, as a first run interrupted before its
+    /// first schema step leaves it), which is left as it is.
     case never
     /// While opening: the directory (0700) and the database (0600, schema v5) exist when
     /// `open` returns.
@@ -145,12 +147,17 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// is present, because immutable mode ignores them and would hide committed changes. Then
   /// the open fails, saying why. Writes to such a store throw ``WorkspaceError/readOnly(file:reason:)``.
   ///
+  /// Whatever `creation` and `readOnly` say, a database that another program made (schema
+  /// objects but no `schema_migration` table, which dolphin creates first) is refused before
+  /// anything is written to it.
+  ///
   /// - Parameters:
   ///   - directory: the workspace directory.
   ///   - readOnly: open without ever writing (for `doctor`); a missing workspace then throws
   ///     ``WorkspaceError/noWorkspace(directory:)`` whatever `creation` says.
   ///   - creation: whether and when a missing directory and database are created.
-  /// - Throws: ``WorkspaceError/noWorkspace(directory:)``; ``WorkspaceError/fileSystem(path:message:)``
+  /// - Throws: ``WorkspaceError/noWorkspace(directory:)``; ``WorkspaceError/notAWorkspace(file:found:)``;
+  ///   ``WorkspaceError/fileSystem(path:message:)``
   ///   when the directory or file cannot be created or read, or when the directory (or a missing
   ///   directory on the way to it, or the database file) is a symbolic link to nothing or a link
   ///   loop — the message names that link (``OpenFailure/symbolicLink``); ``WorkspaceError/damaged(file:message:)``
