@@ -253,7 +253,10 @@ final class CommandContext {
   ///
   /// Only ``WorkspaceAccess/create`` creates a missing workspace, and only when its first write
   /// succeeds (until then it reads as empty); the others fail with exit 3 and create nothing,
-  /// so a mistyped `--workspace` is reported instead of silently giving an empty workspace.
+  /// so a mistyped `--workspace` is reported instead of silently giving an empty workspace. A
+  /// database file without any schema (an interrupted first run) counts as no workspace for
+  /// them, and is left as it is; another program's database is refused by every command
+  /// (``WorkspaceError/notAWorkspace(file:found:)``, exit 5).
   /// A workspace path that is, or goes through, a symbolic link loop exits 4, one through a
   /// link to nothing 3, naming the link
   /// (``Commands/requireNoSymbolicLinkInTheWay(of:option:consequence:)``). Commands that write
@@ -277,6 +280,13 @@ final class CommandContext {
         "no workspace database at \(path) yet: the directory holds a legacy \(KnowledgeEngine.legacyFileName), "
           + "which the first command that stores something imports (e.g. `dolphin migrate \(legacy.path)`); "
           + "nothing was created")
+    case .failure(.noWorkspace(let path))
+    where FileManager.default.fileExists(atPath: directory.appendingPathComponent(SQLiteWorkspaceStore.fileName).path):
+      // A database file without any schema: a first run interrupted before its first step.
+      throw CLIError.notFound(
+        "no workspace at \(path) yet: its \(SQLiteWorkspaceStore.fileName) holds no schema (a first run that was "
+          + "interrupted leaves it so); nothing was read or written. The first command that stores something "
+          + "(e.g. `dolphin capture`) completes it")
     case .failure(let error): throw error
     }
     for w in store.warnings { console.printError("dolphin: warning: \(w)") }

@@ -51,4 +51,46 @@ struct DolphinHomeTests {
     #expect(try runDolphin(["analyze", swift.path], environment: env).status == 0)
     #expect(try runDolphin(["--version"], environment: env).status == 0)
   }
+
+  /// Runs dolphin in `directory` with DOLPHIN_HOME and XDG_DATA_HOME unset, then `settings`.
+  static func runWithout(_ args: [String], in directory: URL, settings: [String]) throws -> ProcessResult {
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return try runProcess(
+      "/bin/sh", ["-c", #"cd "$1" && shift && exec "$@""#, "sh", directory.path, "/usr/bin/env", "-u", "DOLPHIN_HOME",
+        "-u", "XDG_DATA_HOME"] + settings + [dolphinExecutable().path] + args)
+  }
+
+  @Test("a relative XDG_DATA_HOME is ignored (XDG Base Directory specification): the workspace is ~/.local/share/dolphin, not under the current directory")
+  func relativeXDGDataHomeIgnored() throws {
+    let dir = TemporaryDirectory("dolphin-home")
+    defer { dir.remove() }
+    let cwd = dir.appending("cwd")
+    let home = dir.appending("home").path
+    let r = try Self.runWithout(
+      ["capture", "fact", "Where does this go"], in: cwd, settings: ["XDG_DATA_HOME=relative/path", "HOME=\(home)"])
+    #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    #expect(FileManager.default.fileExists(atPath: home + "/.local/share/dolphin/workspace.sqlite"))
+    #expect(!FileManager.default.fileExists(atPath: cwd.appendingPathComponent("relative").path))
+  }
+
+  @Test("an empty HOME with no DOLPHIN_HOME or absolute XDG_DATA_HOME is a usage error naming HOME; nothing is read or created")
+  func emptyHOMERefused() throws {
+    let dir = TemporaryDirectory("dolphin-home")
+    defer { dir.remove() }
+    let cwd = dir.appending("cwd")
+    for settings in [["HOME="], ["HOME=", "XDG_DATA_HOME=relative"]] {
+      // Commands that only read: were the refusal to regress, they would read the account's
+      // real workspace, never write one there.
+      for args in [["status"], ["knowledge", "list"], ["search", "anything"]] {
+        let r = try Self.runWithout(args, in: cwd, settings: settings)
+        #expect(r.status == 2, "\(settings) \(args): \(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("dolphin: error: HOME is set but empty"), "\(args): \(r.stderr)")
+        #expect(r.stderr.contains("--workspace"), "\(args): \(r.stderr)")
+      }
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: cwd.path).isEmpty)
+    // --workspace needs no HOME.
+    let ws = dir.appending("ws").path
+    #expect(try Self.runWithout(["capture", "fact", "Kept here", "--workspace", ws], in: cwd, settings: ["HOME="]).status == 0)
+  }
 }

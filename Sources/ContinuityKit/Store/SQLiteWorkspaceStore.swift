@@ -67,7 +67,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
 
   /// When ``open(directory:readOnly:creation:)`` creates a workspace that does not exist.
   public enum Creation: Sendable, Equatable {
-    /// Never: a missing workspace throws ``WorkspaceError/noWorkspace(directory:)``.
+    /// Never: a missing workspace throws ``WorkspaceError/noWorkspace(directory:)``, and so
+    /// does a database file that holds nothing (0 bytes, as a first run interrupted before its
+    /// first schema step leaves it), which is left as it is.
     case never
     /// While opening: the directory (0700) and the database (0600, schema v5) exist when
     /// `open` returns.
@@ -90,6 +92,18 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     var readOnlyCause: ReadOnlyCause?
     var warnings: [String]
     var pendingMigrationSteps: [String]
+  }
+
+  /// What opening does with a database file that holds no schema object at all (0 bytes, or
+  /// only SQLite's header): what a first run interrupted before its first schema step leaves.
+  private enum BlankDatabase {
+    /// Create the schema in it (a writable open that may create the workspace).
+    case complete
+    /// Treat it as no workspace yet (``WorkspaceError/noWorkspace(directory:)``) and write
+    /// nothing: an open with ``Creation/never``, for commands that only read or update.
+    case noWorkspace
+    /// Open it as it is, with every schema step pending (a read-only open: `doctor`).
+    case inspect
   }
 
   private init(_ opened: sending Opened, path: String, deferredDirectory: URL? = nil) {
@@ -133,12 +147,17 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// is present, because immutable mode ignores them and would hide committed changes. Then
   /// the open fails, saying why. Writes to such a store throw ``WorkspaceError/readOnly(file:reason:)``.
   ///
+  /// Whatever `creation` and `readOnly` say, a database that another program made (schema
+  /// objects but no `schema_migration` table, which dolphin creates first) is refused before
+  /// anything is written to it.
+  ///
   /// - Parameters:
   ///   - directory: the workspace directory.
   ///   - readOnly: open without ever writing (for `doctor`); a missing workspace then throws
   ///     ``WorkspaceError/noWorkspace(directory:)`` whatever `creation` says.
   ///   - creation: whether and when a missing directory and database are created.
-  /// - Throws: ``WorkspaceError/noWorkspace(directory:)``; ``WorkspaceError/fileSystem(path:message:)``
+  /// - Throws: ``WorkspaceError/noWorkspace(directory:)``; ``WorkspaceError/notAWorkspace(file:found:)``;
+  ///   ``WorkspaceError/fileSystem(path:message:)``
   ///   when the directory or file cannot be created or read, or when the directory (or a missing
   ///   directory on the way to it, or the database file) is a symbolic link to nothing or a link
   ///   loop — the message names that link (``OpenFailure/symbolicLink``); ``WorkspaceError/damaged(file:message:)``
@@ -154,7 +173,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     case .deferred(let warnings):
       let empty = try configure(
         SQLiteConnection(path: ":memory:", readOnly: false, create: true), path: ":memory:",
-        readOnlyCause: nil, warnings: warnings)
+        readOnlyCause: nil, blank: .complete, warnings: warnings)
       return SQLiteWorkspaceStore(empty, path: path, deferredDirectory: directory)
     }
   }
@@ -245,12 +264,13 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       }
     }
     if readOnly { return .opened(try openReadOnly(path: path, warnings: warnings)) }
+    let blank: BlankDatabase = creation == .never ? .noWorkspace : .complete
     do {
       let conn = try SQLiteConnection(path: path, readOnly: false, create: false)
-      return .opened(try configure(conn, path: path, readOnlyCause: nil, warnings: warnings))
+      return .opened(try configure(conn, path: path, readOnlyCause: nil, blank: blank, warnings: warnings))
     } catch {
       guard let reason = unwritableReason(after: error, databasePath: path) else { throw error }
-      return .opened(try openUnwritable(path: path, reason: reason, warnings: warnings))
+      return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings))
     }
   }
 
@@ -300,20 +320,20 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     do {
       do {
         let conn = try SQLiteConnection(path: path, readOnly: true, create: false)
-        return try configure(conn, path: path, readOnlyCause: .requested, warnings: warnings)
+        return try configure(conn, path: path, readOnlyCause: .requested, blank: .inspect, warnings: warnings)
       } catch .storage(_, let code, _) where recoveryNeedsWriter.contains(code) {
         let helper = try SQLiteConnection(path: path, readOnly: false, create: false)
         helper.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         try helper.execute("PRAGMA query_only = ON")
         _ = try helper.integer("SELECT count(*) FROM sqlite_master")
         let conn = try SQLiteConnection(path: path, readOnly: true, create: false)
-        let opened = try configure(conn, path: path, readOnlyCause: .requested, warnings: warnings)
+        let opened = try configure(conn, path: path, readOnlyCause: .requested, blank: .inspect, warnings: warnings)
         helper.close()
         return opened
       }
     } catch {
       guard let reason = unwritableReason(after: error, databasePath: path) else { throw error }
-      return try openUnwritable(path: path, reason: reason, warnings: warnings)
+      return try openUnwritable(path: path, reason: reason, blank: .inspect, warnings: warnings)
     }
   }
 
@@ -359,6 +379,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     case readOnly = "read-only"
     /// The file is damaged or not an SQLite database.
     case notADatabase = "not a database"
+    /// The file is an SQLite database that another program made
+    /// (``WorkspaceError/notAWorkspace(file:found:)``).
+    case notAWorkspace = "not a dolphin workspace"
     /// The workspace directory, a directory on the way to it, or the database file is a
     /// symbolic link to nothing or part of a symbolic link loop.
     case symbolicLink = "symbolic link"
@@ -374,6 +397,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     switch error {
     case .noWorkspace: return .noWorkspace
     case .damaged: return .notADatabase
+    case .notAWorkspace: return .notAWorkspace
     case .fileSystem, .storage, .readOnly:
       if PathProblem.linkInTheWay(ofDirectory: dir) != nil { return .symbolicLink }
       if PathProblem.of(db)?.isSymbolicLinkProblem == true { return .symbolicLink }
@@ -427,13 +451,15 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// read-only WAL database whose `-wal` and `-shm` files exist, then — when the `-wal` holds
   /// nothing — with `immutable=1`; otherwise fails with ``WorkspaceError/fileSystem(path:message:)``
   /// saying why and what to do.
-  private static func openUnwritable(path: String, reason: String, warnings: [String]) throws(WorkspaceError)
-    -> Opened
+  private static func openUnwritable(
+    path: String, reason: String, blank: BlankDatabase, warnings: [String]
+  ) throws(WorkspaceError) -> Opened
   {
     do {
       let conn = try SQLiteConnection(path: path, readOnly: true, create: false)
       return try configure(
-        conn, path: path, readOnlyCause: .unwritable(reason: reason, immutable: false), warnings: warnings)
+        conn, path: path, readOnlyCause: .unwritable(reason: reason, immutable: false), blank: blank,
+        warnings: warnings)
     } catch {
       guard unwritableReason(after: error, databasePath: path) != nil else { throw error }
     }
@@ -445,7 +471,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     case .immutable:
       let conn = try SQLiteConnection(path: path, readOnly: true, create: false, immutable: true)
       return try configure(
-        conn, path: path, readOnlyCause: .unwritable(reason: reason, immutable: true), warnings: warnings)
+        conn, path: path, readOnlyCause: .unwritable(reason: reason, immutable: true), blank: blank,
+        warnings: warnings)
     case .refuse(let why):
       throw .fileSystem(
         path: path,
@@ -460,19 +487,43 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     do {
       let conn = try SQLiteConnection(path: ":memory:", readOnly: false, create: true)
       return SQLiteWorkspaceStore(
-        try configure(conn, path: ":memory:", readOnlyCause: nil, warnings: []), path: ":memory:")
+        try configure(conn, path: ":memory:", readOnlyCause: nil, blank: .complete, warnings: []), path: ":memory:")
     } catch {
       // An in-memory database only fails to open when the process is out of memory.
       fatalError("cannot open an in-memory SQLite database: \(error)")
     }
   }
 
+  /// Configures a connection and, when it may write, applies the pending schema steps.
+  /// - Throws: ``WorkspaceError/notAWorkspace(file:found:)`` for another program's database,
+  ///   before anything is written to it; ``WorkspaceError/noWorkspace(directory:)`` for a blank
+  ///   database when `blank` says so; storage errors.
   private static func configure(
-    _ conn: sending SQLiteConnection, path: String, readOnlyCause requested: ReadOnlyCause?, warnings: [String]
+    _ conn: sending SQLiteConnection, path: String, readOnlyCause requested: ReadOnlyCause?,
+    blank: BlankDatabase, warnings: [String]
   ) throws(WorkspaceError) -> Opened {
     conn.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
     // Reading the schema first also proves the file is a database.
     let version = try conn.integer("PRAGMA user_version")
+    if path != ":memory:" {
+      // dolphin's first step on a new database creates `schema_migration` before anything else,
+      // so objects without it are another program's, and a database without any objects is
+      // what a first run interrupted before that step leaves. Decided before anything is
+      // written: neither may receive dolphin's schema from a command that only reads.
+      let objects = try conn.all(
+        "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name, type"
+      ) { (type: $0.text(0), name: $0.text(1)) }
+      if objects.isEmpty {
+        if blank == .noWorkspace {
+          throw .noWorkspace(directory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        }
+      } else if !objects.contains(where: { $0.type == "table" && $0.name == "schema_migration" }) {
+        let shown = WorkspaceError.notAWorkspaceNamesShown
+        var found = objects.prefix(shown).map { "\($0.type) \($0.name)" }
+        if objects.count > shown { found.append("\(objects.count - shown) more") }
+        throw .notAWorkspace(file: path, found: found)
+      }
+    }
     try conn.execute("PRAGMA foreign_keys = OFF; PRAGMA secure_delete = ON;")
     var readOnlyCause = requested
     if readOnlyCause == nil, path != ":memory:", conn.isReadOnly {

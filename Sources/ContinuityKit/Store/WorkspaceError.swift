@@ -32,9 +32,18 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
   /// A collection is full: `what` already holds `limit` records, or the records being added
   /// would take it past `limit`.
   case capacity(what: CappedCollection, limit: Int)
-  /// No workspace exists in `directory` (no directory, or no database in it), and the
-  /// command only reads, so none was created.
+  /// No workspace exists in `directory` (no directory, or no database in it, or a database
+  /// file holding nothing at all, as a first run interrupted before its first schema step
+  /// leaves it), and the command only reads, so none was created or completed.
   case noWorkspace(directory: String)
+  /// `file` is an SQLite database that some other program made: it has no `schema_migration`
+  /// table (the first thing dolphin creates) but holds other schema objects, named in `found`
+  /// (`table foo`, sorted by name; at most ``notAWorkspaceNamesShown``, then `N more`). It was
+  /// neither read nor written.
+  case notAWorkspace(file: String, found: [String])
+
+  /// How many schema object names ``notAWorkspace(file:found:)`` carries at most.
+  public static let notAWorkspaceNamesShown = 5
 
   public var description: String {
     switch self {
@@ -68,6 +77,12 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
       return "\(path): \(message)"
     case .noWorkspace(let directory):
       return "no workspace at \(directory) (nothing has been captured there; `dolphin capture` creates it)"
+    case .notAWorkspace(let file, let found):
+      return
+        "\(file) is an SQLite database but not a dolphin workspace: it has no schema_migration table and holds "
+        + "\(found.isEmpty ? "other objects" : found.joined(separator: ", ")); nothing was read from it or written "
+        + "to it. Pass --workspace (or set DOLPHIN_HOME) with a dolphin workspace directory, or move that file "
+        + "away to start a new workspace there"
     case .capacity(let what, let limit):
       return what.fullMessage(limit: limit)
     }

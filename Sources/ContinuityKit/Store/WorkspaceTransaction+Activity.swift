@@ -145,11 +145,17 @@ extension WorkspaceTransaction {
 
   // MARK: Receipts and checkpoints
 
-  /// Receipts, oldest first.
+  /// Receipts, oldest first: by the time each call started, then in the order they were stored.
+  ///
+  /// Concurrent calls (two MCP clients, or one client's calls that overlap) store their receipts
+  /// when each finishes, so storage order alone can put a later call first.
   public func listReceipts() throws(WorkspaceError) -> [ActivityReceipt] {
     requireValid()
+    // `started_at` is always written as fixed-width UTC ISO 8601 (`ISO8601.string(from:)`), so
+    // its text order is its time order.
     return try db.all(
-      "SELECT id, call_id, tool, risk, arguments, outcome, changed_ids, started_at, finished_at, approval, message FROM receipt ORDER BY rowid"
+      "SELECT id, call_id, tool, risk, arguments, outcome, changed_ids, started_at, finished_at, approval, message "
+        + "FROM receipt ORDER BY started_at, rowid"
     ) { (row) throws(WorkspaceError) in
       ActivityReceipt(
         id: try uuid(row, 0, "receipt"), callID: row.text(1), tool: row.text(2), risk: row.text(3),

@@ -170,8 +170,11 @@ enum Commands {
         older tokenizer, indexing again the records an upgrade rewrote — is noted as pending, not a
         problem (exit 0); an index made by a newer dolphin is noted and left alone. Exit 5 when a problem is found or the database
         cannot be opened (the report says why: read-only, not a directory, permission denied, not a
-        database; the checks are then "not run"); exit 3 when there is no workspace, or when the workspace
-        path is a symbolic link to nothing; exit 4 when it is a symbolic link loop.
+        database, another program's database; the checks are then "not run"); exit 3 when there is no workspace,
+        or when the workspace path is a symbolic link to nothing; exit 4 when it is a symbolic link loop. A check
+        that an SQLite error stops (a damaged file) is "not run"; the damage is reported once, by the integrity
+        check, with the recovery steps. An empty database file, as a first run interrupted before its first
+        schema step leaves it, is reported as that and is not a problem.
         """),
     run: { ctx in
       let dir = ctx.workspaceDirectory
@@ -207,12 +210,17 @@ enum Commands {
         var searchIndexUpgradePending: Bool?
         var quarantined: Int?
         var credentials: CredentialFlagReport?
+        /// Set when a check stopped with an error although SQLite's integrity check passed; that
+        /// check and the ones after it did not run (their results are `null`). When the
+        /// integrity check found damage, that is the report, and a check it stopped is only
+        /// marked not run.
+        var checkError: String?
         var advice: [String]
 
         enum CodingKeys: String, CodingKey {
           case databasePath, ok, openProblem, readOnlyReason, checksRun, integrityCheck, malformedRecords
           case referenceProblems, searchIndexProblems, searchIndexNotes, searchIndexUpgradePending, quarantined
-          case credentials, advice
+          case credentials, checkError, advice
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -231,6 +239,7 @@ enum Commands {
           try c.encode(searchIndexUpgradePending, forKey: .searchIndexUpgradePending)
           try c.encode(quarantined, forKey: .quarantined)
           try c.encode(credentials, forKey: .credentials)
+          try c.encodeIfPresent(checkError, forKey: .checkError)
           try c.encode(advice, forKey: .advice)
         }
       }
@@ -282,6 +291,8 @@ enum Commands {
             // status lists the malformed records among its problems; doctor shows them on their own.
             let malformed = Set((report.malformedRecords ?? []).map(\.description))
             report.referenceProblems = s.integrityProblems.filter { !malformed.contains($0) }
+            report.quarantined = s.quarantined
+            report.credentials = s.credentials
             let engine = KnowledgeEngine(store: store)
             var indexProblems = try engine.verifySearchIndex()
             indexDisagrees = !indexProblems.isEmpty
@@ -330,12 +341,16 @@ enum Commands {
             report.searchIndexProblems = indexProblems
             report.searchIndexNotes = indexNotes
             report.searchIndexUpgradePending = upgradePending
-            report.quarantined = s.quarantined
-            report.credentials = s.credentials
           }
-        } catch let e as WorkspaceError {
-          if report.integrityCheck == nil { report.integrityCheck = [openMessage(e)] }
-          else { report.referenceProblems = (report.referenceProblems ?? []) + [openMessage(e)] }
+        } catch {
+          // A check that fails with an error did not complete: its result stays `null` ("not
+          // run"), never a problem found in the records (an SQLite error is not a bad reference).
+          let message = (error as? WorkspaceError).map(openMessage) ?? String(describing: error)
+          if report.integrityCheck == nil {
+            report.integrityCheck = [message]  // The integrity check itself could not run.
+          } else if report.integrityCheck == ["ok"] {
+            report.checkError = message
+          }  // Otherwise the integrity check already reports the damage that stopped it.
         }
         switch store.readOnlyCause {
         case .newerSchema(let reason):
@@ -351,8 +366,15 @@ enum Commands {
       report.ok =
         report.openProblem == nil && report.integrityCheck == ["ok"] && (report.malformedRecords ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
+        && report.checkError == nil
       if report.checksRun, report.integrityCheck != ["ok"] {
         report.advice += ["The database file failed SQLite's integrity check. Nothing was changed."] + recoverySteps(dir.path, dbPath)
+      }
+      if report.checkError != nil {
+        report.advice +=
+          ["A check stopped with an error (above) although the integrity check passed, so it and the checks "
+            + "after it did not run. Nothing was changed. Run `dolphin doctor` again once no other process is writing; if "
+            + "the error comes back, treat the database as damaged:"] + recoverySteps(dir.path, dbPath)
       }
       if let malformed = report.malformedRecords, !malformed.isEmpty {
         report.advice += malformedRecordSteps(malformed, dir.path, dbPath)
@@ -429,6 +451,7 @@ enum Commands {
         } else {
           c.print("Credentials: \(notRun)")
         }
+        if let error = report.checkError { c.print("Checks stopped: \(inert(error))") }
         for a in report.advice { c.print(a) }
         c.print(
           report.openProblem != nil
@@ -534,6 +557,12 @@ enum Commands {
     case .notADatabase:
       return ["The database file is damaged or is not an SQLite database. Nothing was changed."]
         + recoverySteps(directory, databasePath)
+    case .notAWorkspace:
+      return [
+        "\(databasePath) is another program's SQLite database, not a dolphin workspace (see above); dolphin neither "
+          + "read nor changed it. Pass --workspace (or set DOLPHIN_HOME) with a dolphin workspace directory, or move "
+          + "that file away: the first command that stores something then creates a new workspace there."
+      ]
     case .other:
       return [
         "SQLite could not open the database (the message names its error). Nothing was changed. If another process "

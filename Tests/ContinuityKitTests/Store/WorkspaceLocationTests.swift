@@ -22,4 +22,25 @@ struct WorkspaceLocationTests {
     // The unchecked function keeps its documented fallback.
     #expect(WorkspaceLocation.defaultDirectory(environment: ["DOLPHIN_HOME": "", "XDG_DATA_HOME": "/x"]).path == "/x/dolphin")
   }
+
+  @Test("a relative XDG_DATA_HOME is ignored, as the XDG Base Directory specification says", arguments: ["relative/path", "./x", "x"])
+  func relativeXDGIgnored(_ value: String) throws {
+    #expect(try WorkspaceLocation.validatedDefaultDirectory(environment: ["XDG_DATA_HOME": value, "HOME": "/h"]).path == "/h/.local/share/dolphin")
+    #expect(WorkspaceLocation.defaultDirectory(environment: ["XDG_DATA_HOME": value, "HOME": "/h"]).path == "/h/.local/share/dolphin")
+  }
+
+  @Test("a HOME set but empty is refused naming it when the default workspace would be under it", arguments: ["", "  "])
+  func emptyHOMERefused(_ value: String) throws {
+    for environment in [["HOME": value], ["HOME": value, "XDG_DATA_HOME": ""], ["HOME": value, "XDG_DATA_HOME": "rel"]] {
+      let error = #expect(throws: ValidationError.self) {
+        _ = try WorkspaceLocation.validatedDefaultDirectory(environment: environment)
+      }
+      #expect(error?.field == "HOME", "\(environment)")
+      #expect(error?.message.hasPrefix("HOME is set but empty") == true, "\(error?.message ?? "")")
+      #expect(error?.message.contains("--workspace") == true)
+    }
+    // Not used, so not refused: DOLPHIN_HOME or an absolute XDG_DATA_HOME chooses the directory.
+    #expect(try WorkspaceLocation.validatedDefaultDirectory(environment: ["HOME": value, "DOLPHIN_HOME": "/d"]).path == "/d")
+    #expect(try WorkspaceLocation.validatedDefaultDirectory(environment: ["HOME": value, "XDG_DATA_HOME": "/x"]).path == "/x/dolphin")
+  }
 }

@@ -174,10 +174,13 @@ struct DoctorReliabilityTests {
     let db = cli.workspace + "/workspace.sqlite"
     // A writer in rollback-journal mode (as a first run is before its switch to WAL) killed with
     // its transaction spilled to the database file: a hot journal is left behind. This is the
-    // state the crash harness found doctor failing on (SQLITE_READONLY_ROLLBACK).
+    // state the crash harness found doctor failing on (SQLITE_READONLY_ROLLBACK). Like dolphin's
+    // first run, it creates `schema_migration` first (without it, the database is another
+    // program's, which doctor refuses).
     let script = """
       import os, sqlite3, sys
       c = sqlite3.connect(sys.argv[1], isolation_level=None)
+      c.execute("CREATE TABLE schema_migration (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)")
       c.execute("CREATE TABLE committed(x)")
       c.execute("PRAGMA cache_size=1")
       c.execute("BEGIN")

@@ -1,0 +1,91 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+/// Which database files are dolphin workspaces: a database another program made is refused by
+/// every open, before anything is written to it; a file with no schema at all (what a first run
+/// interrupted before its first schema step leaves) is no workspace yet for an open that may
+/// not create one, and is completed by one that may.
+@Suite("Workspace recognition", .serialized)
+struct WorkspaceRecognitionTests {
+  /// One way to open a workspace, named for the failure report.
+  struct Opening: Sendable, CustomTestStringConvertible {
+    let name: String
+    let open: @Sendable (URL) throws -> SQLiteWorkspaceStore
+    var testDescription: String { name }
+  }
+
+  static let openings = [
+    Opening(name: "never (reads)") { try SQLiteWorkspaceStore.open(directory: $0, creation: .never) },
+    Opening(name: "at first write") { try SQLiteWorkspaceStore.open(directory: $0, creation: .atFirstWrite) },
+    Opening(name: "immediately") { try SQLiteWorkspaceStore.open(directory: $0, creation: .immediately) },
+    Opening(name: "read-only (doctor)") { try SQLiteWorkspaceStore.open(directory: $0, readOnly: true) },
+  ]
+
+  /// A workspace directory whose `workspace.sqlite` holds what `sql` creates, and the file's bytes.
+  static func foreignDatabase(_ dir: TemporaryDirectory, _ sql: String) throws -> (URL, Data) {
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true)
+    let db = ws.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
+    let made = try runProcess("/usr/bin/sqlite3", [db, sql])
+    try #require(made.status == 0, "sqlite3 is needed to make another program's database: \(made.stderr)")
+    return (ws, try Data(contentsOf: URL(fileURLWithPath: db)))
+  }
+
+  @Test("another program's database is refused, naming the file and what it holds, and left byte for byte", arguments: openings)
+  func foreignRefused(_ opening: Opening) throws {
+    let dir = TemporaryDirectory("foreign")
+    defer { dir.remove() }
+    let (ws, before) = try Self.foreignDatabase(dir, "CREATE TABLE foo(x); INSERT INTO foo VALUES (1);")
+    let db = ws.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
+    let error = #expect(throws: WorkspaceError.self) { _ = try opening.open(ws) }
+    #expect(error == .notAWorkspace(file: db, found: ["table foo"]))
+    #expect(error?.description.contains("\(db) is an SQLite database but not a dolphin workspace") == true)
+    #expect(error?.description.contains("nothing was read from it or written to it") == true)
+    #expect(SQLiteWorkspaceStore.openFailure(try #require(error), directory: ws) == .notAWorkspace)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    let tables = try runProcess("/usr/bin/sqlite3", [db, "SELECT group_concat(name) FROM sqlite_master"])
+    #expect(tables.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "foo")
+  }
+
+  @Test("the objects named are sorted and bounded, with a count of the rest")
+  func foundIsBounded() throws {
+    let dir = TemporaryDirectory("foreign")
+    defer { dir.remove() }
+    let sql = (1...7).map { "CREATE TABLE t\($0)(x);" }.joined() + "CREATE VIEW v AS SELECT 1;"
+    let (ws, _) = try Self.foreignDatabase(dir, sql)
+    let error = #expect(throws: WorkspaceError.self) { _ = try SQLiteWorkspaceStore.open(directory: ws, creation: .never) }
+    #expect(
+      error?.description.contains("holds table t1, table t2, table t3, table t4, table t5, 3 more;") == true,
+      "\(String(describing: error))")
+  }
+
+  @Test("an empty file is no workspace for an open that may not create one, and it stays empty")
+  func emptyFileIsNoWorkspaceForReads() throws {
+    let dir = TemporaryDirectory("blank")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true)
+    let db = ws.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
+    #expect(FileManager.default.createFile(atPath: db, contents: Data()))
+    #expect(throws: WorkspaceError.noWorkspace(directory: ws.path)) {
+      _ = try SQLiteWorkspaceStore.open(directory: ws, creation: .never)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)).isEmpty)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: ws.path) == [SQLiteWorkspaceStore.fileName])
+
+    // Read-only (doctor): opened as it is, every schema step pending, nothing written.
+    let inspected = try SQLiteWorkspaceStore.open(directory: ws, readOnly: true)
+    #expect(inspected.pendingMigrationSteps == WorkspaceSchema.steps.map(\.name))
+    #expect(!inspected.pendingMigrationStepsNeededForReading.isEmpty)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)).isEmpty)
+
+    // An open that may create the workspace completes it, as before.
+    let store = try SQLiteWorkspaceStore.open(directory: ws, creation: .atFirstWrite)
+    try store.write { tx in try tx.insertKnowledge(item(1)) }
+    let reopened = try SQLiteWorkspaceStore.open(directory: ws, creation: .never)
+    #expect(try reopened.read { tx in try tx.knowledgeCount() } == 1)
+    #expect(reopened.pendingMigrationSteps.isEmpty)
+  }
+}

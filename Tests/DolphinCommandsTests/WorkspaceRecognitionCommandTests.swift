@@ -1,0 +1,97 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+/// A new user's review: commands that only read wrote dolphin's schema into an empty
+/// `workspace.sqlite` and into another program's database, and `doctor` called the latter an
+/// interrupted first run. Each stays fixed.
+@Suite("Empty and foreign workspace databases", .serialized)
+struct WorkspaceRecognitionCommandTests {
+  /// A 0700 workspace directory holding `workspace.sqlite` (0600), made by `make`.
+  static func workspace(_ cli: CLI, _ make: (String) throws -> Void) throws -> String {
+    try FileManager.default.createDirectory(
+      atPath: cli.workspace, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let db = cli.workspace + "/" + SQLiteWorkspaceStore.fileName
+    try make(db)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: db)
+    return db
+  }
+
+  static let readingCommands = [
+    ["status"], ["knowledge", "list"], ["search", "anything"], ["context"], ["activity"], ["task", "list"],
+    ["handoff", "list"], ["quarantine"],
+  ]
+
+  @Test("an empty workspace.sqlite: reading commands say there is no workspace yet (exit 3) and write nothing; the first capture completes it")
+  func emptyFile() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let db = try Self.workspace(cli) { db in
+      #expect(FileManager.default.createFile(atPath: db, contents: Data()))
+    }
+    for args in Self.readingCommands {
+      let r = try cli.run(args)
+      #expect(r.status == 3, "\(args): \(r.stdout)\(r.stderr)")
+      #expect(
+        r.stderr.contains("dolphin: error: no workspace at \(cli.workspace) yet: its workspace.sqlite holds no schema"),
+        "\(args): \(r.stderr)")
+      #expect(r.stderr.contains("nothing was read or written"), "\(args): \(r.stderr)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: db)).isEmpty, "\(args) wrote into the empty file")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: cli.workspace) == ["workspace.sqlite"], "\(args)")
+    }
+    let json = try cli.run(["knowledge", "list", "--json"])
+    #expect(json.status == 3)
+    #expect(json.stdout.contains(#""kind" : "notFound""#), "\(json.stdout)")
+    // doctor reads it read-only, as a first run that stopped before its first schema step.
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(doctor.stdout.contains("a first run was interrupted"), "\(doctor.stdout)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)).isEmpty)
+
+    let capture = try cli.run(["capture", "fact", "Completes the workspace"])
+    #expect(capture.status == 0, "\(capture.stderr)")
+    let list = try cli.run(["knowledge", "list"])
+    #expect(list.status == 0 && list.stdout.contains("Completes the workspace"), "\(list.stdout)\(list.stderr)")
+    #expect(try cli.run(["doctor"]).status == 0)
+  }
+
+  @Test("another program's database: every command refuses it naming the file and its tables (exit 5) and leaves it byte for byte")
+  func foreignDatabase() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let db = try Self.workspace(cli) { db in
+      let made = try runProcess("/usr/bin/env", ["sqlite3", db, "CREATE TABLE foo(x); INSERT INTO foo VALUES (42);"])
+      try #require(made.status == 0, "sqlite3 is needed to make another program's database: \(made.stderr)")
+    }
+    let before = try Unwritable.snapshot(cli.workspace)
+    let writing = [["capture", "fact", "Not stored here"], ["task", "add", "Not here either"], ["memory", "save", "No"]]
+    for args in Self.readingCommands + writing + [["doctor"]] {
+      let r = try cli.run(args)
+      #expect(r.status == 5, "\(args): \(r.stdout)\(r.stderr)")
+      #expect(
+        r.stderr.contains("\(db) is an SQLite database but not a dolphin workspace: it has no schema_migration table and holds table foo"),
+        "\(args): \(r.stderr)")
+      #expect(try Unwritable.snapshot(cli.workspace) == before, "\(args) changed the files")
+    }
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.stdout.contains("Open: failed (not a dolphin workspace)"), "\(doctor.stdout)")
+    #expect(!doctor.stdout.contains("interrupted"), "\(doctor.stdout)")
+    #expect(!doctor.stdout.contains("healthy"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("is another program's SQLite database, not a dolphin workspace"), "\(doctor.stdout)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(try cli.run(["doctor", "--json"]).stdout.utf8)) as? [String: Any])
+    #expect(report["ok"] as? Bool == false)
+    #expect((report["openProblem"] as? [String: Any])?["reason"] as? String == "not a dolphin workspace")
+    #expect(report["checksRun"] as? Bool == false)
+
+    // The MCP server starts, and each tool call is refused the same way; nothing is written.
+    let mcp = try cli.run(
+      ["mcp", "--writes", "allow"],
+      stdin: (initializeLines + [
+        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"No"}}}"#
+      ]).joined(separator: "\n") + "\n")
+    #expect(mcp.stdout.contains("not a dolphin workspace"), "\(mcp.stdout)\(mcp.stderr)")
+    #expect(try Unwritable.snapshot(cli.workspace) == before, "dolphin mcp changed the files")
+  }
+}
