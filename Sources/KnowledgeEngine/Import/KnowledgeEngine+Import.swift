@@ -509,12 +509,27 @@ struct ImportAnalysis: Sendable {
   }
 
   /// The records must fit the workspace's capacities after the import.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming `workspace.settings.knowledgeItemLimit`,
+  ///   its value and the count the import would reach, when the import adopts the file's
+  ///   settings and their knowledge limit is too low; ``WorkspaceError/capacity(what:limit:)``
+  ///   when the workspace's own limits are.
   func checkCapacity(_ tx: WorkspaceTransaction) throws(WorkspaceError) {
     func newCount(_ name: String) -> Int { plan.collections.first { $0.name == name }?.new ?? 0 }
     let adoptsSettings = plan.settings == "new" || (plan.settings == "conflicting" && policy == .replace)
     let limit = adoptsSettings ? workspace.settings.knowledgeItemLimit : try tx.settings().knowledgeItemLimit
-    if try tx.knowledgeCount() + newCount("knowledge") > limit {
-      throw .capacity(what: .knowledge, limit: limit)
+    let existing = try tx.knowledgeCount()
+    let total = existing + newCount("knowledge")
+    if total > limit {
+      // The file's own setting is at fault: deleting from the workspace cannot help.
+      guard adoptsSettings else { throw .capacity(what: .knowledge, limit: limit) }
+      let field = "workspace.settings.knowledgeItemLimit"
+      throw .validation(
+        ValidationError(
+          field: field, limit: limit, actual: total,
+          message: "\(plan.source): \(field) is \(limit), which this import would adopt, but the workspace would then hold "
+            + "\(total) knowledge items (\(existing) already here and \(newCount("knowledge")) new from the file); raise "
+            + "knowledgeItemLimit in the file to at least \(total) (at most \(Limits.knowledgeItemsMaximum)) or import fewer "
+            + "knowledge items. Nothing was imported"))
     }
     if try tx.memoryCount() + newCount("memories") > Limits.memories { throw .capacity(what: .memories, limit: Limits.memories) }
     if try tx.taskCount() + newCount("tasks") > Limits.tasks { throw .capacity(what: .tasks, limit: Limits.tasks) }

@@ -197,6 +197,24 @@ struct ExportImportTests {
     #expect(ws.handoffs[0].nextSteps == original.workspace.handoffs[0].nextSteps)
   }
 
+  @Test("a file whose knowledgeItemLimit is below the items it brings is refused naming the file, the setting, the limit and the count")
+  func fileKnowledgeLimitTooLow() throws {
+    var (_, _, document, _) = try exported()
+    document.workspace.settings.knowledgeItemLimit = 2
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    let error = #expect(throws: WorkspaceError.self) { try engine.applyImport(document, source: "export.json") }
+    guard case .validation(let v)? = error else { Issue.record("expected a validation error, got \(String(describing: error))"); return }
+    #expect(v.field == "workspace.settings.knowledgeItemLimit")
+    #expect(v.limit == 2 && v.actual == 5)
+    #expect(
+      v.message == "export.json: workspace.settings.knowledgeItemLimit is 2, which this import would adopt, but the workspace "
+        + "would then hold 5 knowledge items (0 already here and 5 new from the file); raise knowledgeItemLimit in the file "
+        + "to at least 5 (at most 100000) or import fewer knowledge items. Nothing was imported")
+    #expect(!v.message.contains("dolphin knowledge delete"))
+    #expect(try store.read { try $0.holdsNoRecords() })
+  }
+
   @Test("a plan shown before the workspace changed is refused at apply time")
   func stalePlan() throws {
     let (_, _, document, _) = try exported()
