@@ -10,7 +10,9 @@ extension KnowledgeEngine {
   ///   - policy: what to do with conflicting records.
   ///   - source: the file name, for messages.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and
-  ///   field; ``WorkspaceError/capacity(what:limit:)`` when the records would not fit.
+  ///   field — a bound, a missing reference, a memory ↔ mirror link that does not pair up, a
+  ///   file whose `knowledgeItemLimit` is below the items it brings —;
+  ///   ``WorkspaceError/capacity(what:limit:)`` when the records would not fit the workspace.
   public func planImport(_ document: WorkspaceExport, policy: ImportConflictPolicy = .refuse, source: String)
     throws -> ImportPlan
   {
@@ -127,9 +129,11 @@ struct ImportAnalysis: Sendable {
   var plan: ImportPlan
 
   /// Classifies `prepared`'s records against the workspace as `tx` sees it and checks that
-  /// the import fits it (references, `supersedes` cycles, capacities). Reads only.
-  /// - Throws: ``WorkspaceError/validation(_:)`` for a reference to a missing record or a
-  ///   cycle; ``WorkspaceError/capacity(what:limit:)``; storage errors.
+  /// the import fits it (references, memory ↔ mirror links, `supersedes` cycles, capacities).
+  /// Reads only.
+  /// - Throws: ``WorkspaceError/validation(_:)`` for a reference to a missing record, a link
+  ///   that does not pair up, a cycle, or a file's `knowledgeItemLimit` below its items;
+  ///   ``WorkspaceError/capacity(what:limit:)``; storage errors.
   init(_ prepared: PreparedImport, policy: ImportConflictPolicy, _ tx: WorkspaceTransaction) throws {
     self.policy = policy
     let source = prepared.source
