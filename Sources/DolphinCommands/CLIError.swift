@@ -21,6 +21,16 @@ struct UnconfirmedPlan: Error {
   var plan: any Encodable & Sendable
 }
 
+/// A change refused for a reason its plan shows (an import with conflicts under the default
+/// `--on-conflict refuse`), so that a `--json` error document carries the plan beside the
+/// error, as for an ``UnconfirmedPlan``. Exit code, kind and field are the wrapped error's.
+struct RefusedPlan: Error {
+  /// Why, e.g. ``KnowledgeEngine/conflictError(_:)``.
+  var error: any Error
+  /// The plan that was not applied.
+  var plan: any Encodable & Sendable
+}
+
 /// An agent run (`dolphin ask`) in which a call was denied, cancelled or failed, with the run's
 /// document (route, answer, receipts), so that a `--json` error document shows what executed
 /// before the failure. Exit code and error kind as given.
@@ -114,6 +124,8 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
     return (ExitCode.validation, "validation", e.message)
   case let e as UnconfirmedPlan:
     return (ExitCode.aborted, "aborted", e.message)
+  case let e as RefusedPlan:
+    return classify(e.error)
   case let e as FailedRun:
     return (e.code, e.kind, e.message)
   case let e as ReportedFailure:

@@ -153,7 +153,8 @@ public enum DolphinCLI {
           /// The library's name of the field at fault, for a validation error (the message
           /// names the flag instead).
           var field: String?
-          /// The plan that was not applied, for an unconfirmed deletion or erase.
+          /// The plan that was not applied, for an unconfirmed deletion or erase, or an import
+          /// refused for its conflicts.
           var plan: Nested?
           /// The run's document, for an `ask` whose call was denied or failed: its receipts
           /// show what executed before the failure.
@@ -165,10 +166,10 @@ public enum DolphinCLI {
         }
         var error: Body
       }
-      let plan = (error as? UnconfirmedPlan).map { ErrorDocument.Nested(value: $0.plan) }
+      let plan = ((error as? UnconfirmedPlan)?.plan ?? (error as? RefusedPlan)?.plan).map { ErrorDocument.Nested(value: $0) }
       let run = (error as? FailedRun).map { ErrorDocument.Nested(value: $0.run) }
       var field: String?
-      switch error {
+      switch (error as? RefusedPlan)?.error ?? error {
       case let e as ValidationError: field = e.field
       case WorkspaceError.validation(let e): field = e.field
       case WorkspaceError.capacity(let what, _): field = what.field

@@ -242,12 +242,21 @@ extension Limits {
     throws(ValidationError) -> String
   {
     try check(field, raw, limit: limit)
-    var clean = Sanitizer.sanitize(raw)
-    if trimming { clean = clean.trimmingCharacters(in: .whitespacesAndNewlines) }
+    let clean = sanitized(raw, trimming: trimming)
     if lostToSanitizer(raw, sanitized: clean) {
       throw nothingPrintable(field, raw, consequence: "nothing was stored")
     }
     return clean
+  }
+
+  /// Text sanitized (``Sanitizer/sanitize(_:)``) and, with `trimming`, trimmed of whitespace and
+  /// line breaks at both ends: what capture stores for a field, and what an import stores for
+  /// the same field. Capture trims a knowledge item's title, a memory's text, a task's title and
+  /// a handoff's focus, summary and next steps; content and notes keep their whitespace.
+  /// - Complexity: O(n) in the length of `raw`.
+  public static func sanitized(_ raw: String, trimming: Bool) -> String {
+    let clean = Sanitizer.sanitize(raw)
+    return trimming ? clean.trimmingCharacters(in: .whitespacesAndNewlines) : clean
   }
 
   /// The refusal of text that had something besides whitespace but loses all of it to

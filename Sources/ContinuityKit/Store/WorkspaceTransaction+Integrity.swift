@@ -116,10 +116,13 @@ extension WorkspaceTransaction {
   }
 
   /// Referential problems, each naming the ids involved, found with indexed SQL joins (no
-  /// full decode): relationships to missing items, memory/mirror links that point nowhere,
-  /// task and handoff references to missing records, an active-handoff marker that points
-  /// at a missing handoff, and `supersedes` cycles (which only older data or a direct edit of
-  /// the database can hold: new ones are refused).
+  /// full decode): relationships to missing items, memory/mirror links that point nowhere or
+  /// do not pair up (a memory whose `knowledgeID` names an item that does not mirror it, a
+  /// `legacyMemory` item whose memory does not link back), task and handoff references to
+  /// missing records, messages of a missing conversation, an active-handoff marker that points
+  /// at a missing handoff, and `supersedes` cycles; also receipts whose `arguments` are not
+  /// JSON text. Only older data (imports by earlier builds) or a direct edit of the database
+  /// can hold these: new ones are refused. Each problem says how to fix it where a command can.
   /// - Parameter limit: at most this many problems per check.
   /// - Complexity: one pass over each referencing table.
   ///
@@ -142,6 +145,49 @@ extension WorkspaceTransaction {
       WHERE m.knowledge_id IS NOT NULL AND k.id IS NULL ORDER BY m.id LIMIT ?
       """, [l]
     ) { "memory \($0.text(0)) links to missing knowledge mirror \($0.text(1))" }
+    // Crossed or one-sided memory ↔ mirror links (older imports let them in): a memory
+    // deletion deletes only an item that mirrors the memory, so these are fixed by hand.
+    let fixLink =
+      "export, set the memory's knowledgeID to the id of the legacyMemory item whose memoryID names it (or remove "
+      + "the knowledgeID), and import the file with --on-conflict replace"
+    out += try db.all(
+      """
+      SELECT m.id, k.id, k.source, k.memory_id FROM memory m JOIN knowledge k ON k.id = m.knowledge_id
+      WHERE k.source <> 'legacyMemory' OR k.memory_id IS NULL OR k.memory_id <> m.id ORDER BY m.id LIMIT ?
+      """, [l]
+    ) { row in
+      let memoryID = row.isNull(3) ? "no memoryID" : "memoryID \(row.text(3))"
+      return "memory \(row.text(0)) links to knowledge \(row.text(1)) as its mirror, but that item does not mirror it "
+        + "(source \(row.text(2)), \(memoryID)); `dolphin memory delete` keeps that item. To fix the link, \(fixLink)"
+    }
+    out += try db.all(
+      """
+      SELECT k.id, m.id, m.knowledge_id FROM knowledge k JOIN memory m ON m.id = k.memory_id
+      WHERE k.memory_id IS NOT NULL AND k.source = 'legacyMemory' AND (m.knowledge_id IS NULL OR m.knowledge_id <> k.id)
+      ORDER BY +k.id LIMIT ?
+      """, [l]
+    ) { row in
+      let link = row.isNull(2) ? "no knowledgeID" : "knowledgeID \(row.text(2))"
+      return "knowledge \(row.text(0)) mirrors memory \(row.text(1)), but that memory does not link back to it "
+        + "(\(link)). To fix the link, \(fixLink)"
+    }
+    out += try db.all(
+      """
+      SELECT m.id, m.conversation_id FROM message m LEFT JOIN conversation c ON c.id = m.conversation_id
+      WHERE c.id IS NULL ORDER BY m.id LIMIT ?
+      """, [l]
+    ) {
+      "message \($0.text(0)) belongs to missing conversation \($0.text(1)); to keep it, export, add that "
+        + "conversation to workspace.conversations and import the file; `dolphin erase --kind conversations` removes "
+        + "every conversation and message"
+    }
+    // Imports by earlier builds took any text; every receipt dolphin writes holds JSON.
+    out += try db.all(
+      "SELECT id, substr(arguments, 1, 40) FROM receipt WHERE NOT json_valid(arguments) ORDER BY id LIMIT ?", [l]
+    ) {
+      "receipt \($0.text(0)) has arguments that are not JSON text ('\($0.text(1))'); it is shown as stored. "
+        + "`dolphin activity clear` removes receipts, or export, correct its arguments and import with --on-conflict replace"
+    }
     out += try db.all(
       """
       SELECT t.id, j.value FROM (SELECT id, \(Self.jsonArray("knowledge_ids")) AS ids FROM task) t, json_each(t.ids) j

@@ -311,7 +311,7 @@ extension WorkspaceTransaction {
       guard item.relationships.count < before else { continue }
       removed += before - item.relationships.count
       item.revision += 1
-      item.updatedAt = now
+      item.updatedAt = max(now, item.updatedAt)  // A clock that went back never dates it earlier.
       try updateKnowledge(item)
     }
     return removed

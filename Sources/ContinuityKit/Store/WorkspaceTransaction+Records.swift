@@ -82,6 +82,35 @@ extension WorkspaceTransaction {
     if n == 0 { throw .notFound(recordType: "memory", id: memoryID.uuidString) }
   }
 
+  /// The memories whose `knowledgeID` names `knowledgeID`, in id order (normally none or one:
+  /// the memory a `legacyMemory` item mirrors).
+  package func memories(linkingTo knowledgeID: UUID) throws(WorkspaceError) -> [UUID] {
+    requireValid()
+    return try db.all("SELECT id FROM memory WHERE knowledge_id = ? ORDER BY id", [Self.text(knowledgeID)]) {
+      (row) throws(WorkspaceError) in try uuid(row, 0, "memory")
+    }
+  }
+
+  /// The knowledge items of source `legacyMemory` whose `memoryID` names `memoryID` — the
+  /// memory's mirrors (normally one) — in id order. Reads the partial index
+  /// `knowledge_memory_mirror`.
+  package func mirrors(ofMemory memoryID: UUID) throws(WorkspaceError) -> [UUID] {
+    requireValid()
+    return try db.all(
+      "SELECT id FROM knowledge WHERE memory_id = ? AND source = 'legacyMemory' ORDER BY id", [Self.text(memoryID)]
+    ) { (row) throws(WorkspaceError) in try uuid(row, 0, "knowledge") }
+  }
+
+  /// Every knowledge item that names a memory in its `memoryID`: its id, source (raw value) and
+  /// that memory. Reads the partial index `knowledge_memory_mirror`.
+  package func knowledgeMemoryLinks() throws(WorkspaceError) -> [(id: UUID, source: String, memoryID: UUID)] {
+    requireValid()
+    return try db.all("SELECT id, source, memory_id FROM knowledge WHERE memory_id IS NOT NULL") {
+      (row) throws(WorkspaceError) in
+      (try uuid(row, 0, "knowledge"), row.text(1), try uuid(row, 2, "knowledge.memory_id"))
+    }
+  }
+
   /// Deletes a memory.
   /// - Returns: its row id. - Throws: `.notFound`.
   @discardableResult

@@ -175,7 +175,7 @@ enum DataRightsCommands {
         ctx.console.print(Render.importPlan(plan))
       }
       if policy == .refuse, plan.hasConflicts {
-        throw KnowledgeEngine.conflictError(plan)
+        throw RefusedPlan(error: KnowledgeEngine.conflictError(plan), plan: plan)
       }
       if dryRun {
         if ctx.json {

@@ -13,7 +13,9 @@ public struct DeletionPlan: Sendable, Equatable, Codable {
   /// One change the deletion makes besides removing the target.
   public struct Change: Sendable, Equatable, Codable {
     /// `removeRelationship`, `unlinkTask`, `unlinkHandoff`, `deleteDigest`, `deleteMirror`,
-    /// `deleteMemory`, `clearMemoryLink`, `clearActiveHandoff`, `unlinkTaskFromHandoff`.
+    /// `deleteMemory`, `clearMemoryLink`, `clearActiveHandoff`, `unlinkTaskFromHandoff`; and
+    /// `keepMismatchedLink`, which changes nothing: a deleted memory's `knowledgeID` names an
+    /// item that does not mirror it, and that item is kept.
     public var action: String
     /// The record changed or removed.
     public var recordID: UUID

@@ -49,7 +49,9 @@ extension KnowledgeEngine {
         throw WorkspaceError.notFound(recordType: "knowledge item", id: id.uuidString)
       }
       var changes = try knowledgeChanges(item, tx)
-      if let mid = item.memoryID, try tx.memory(id: mid) != nil {
+      // Every memory that links to this item loses the link (whatever the item's own memoryID
+      // says); a memory this item names but that links elsewhere keeps its link.
+      for mid in try tx.memories(linkingTo: id) {
         changes.append(.init(action: "clearMemoryLink", recordID: mid, detail: "keep legacy memory \(mid.uuidString) but clear its link to this mirror"))
       }
       return DeletionPlan(target: .knowledge, targetID: id, targetTitle: item.title, changes: changes)
@@ -59,9 +61,22 @@ extension KnowledgeEngine {
       for d in try tx.digests(citing: id) {
         changes.append(.init(action: "deleteDigest", recordID: d, detail: "delete digest \(d.uuidString), which cites this memory"))
       }
-      if let kid = memory.knowledgeID, let mirror = try tx.knowledge(id: kid) {
+      // Only an item that mirrors this memory (source legacyMemory, memoryID = this memory) is
+      // deleted with it; a link to any other item (a crossed link, which older imports let in)
+      // is left alone and shown.
+      let mirrors = try tx.mirrors(ofMemory: id)
+      for kid in mirrors {
+        guard let mirror = try tx.knowledge(id: kid) else { continue }
         changes.append(.init(action: "deleteMirror", recordID: kid, detail: "delete its knowledge mirror \(kid.uuidString) \(quote(mirror.title))"))
         changes += try knowledgeChanges(mirror, tx)
+      }
+      if let kid = memory.knowledgeID, !mirrors.contains(kid), let linked = try tx.knowledge(id: kid) {
+        changes.append(
+          .init(
+            action: "keepMismatchedLink", recordID: kid,
+            detail: "keep knowledge item \(kid.uuidString) \(quote(linked.title)): this memory links to it as its mirror, "
+              + "but it does not mirror this memory (source \(linked.source.rawValue), "
+              + (linked.memoryID.map { "memoryID \($0.uuidString)" } ?? "no memoryID") + ")"))
       }
       return DeletionPlan(target: .memory, targetID: id, targetTitle: Truncation.truncate(memory.text, to: 80), changes: changes)
     case .task(let id):
@@ -150,13 +165,14 @@ extension KnowledgeEngine {
     removed += plan.changes.filter { $0.action == "deleteDigest" || $0.action == "deleteMirror" }.map(\.recordID)
     switch plan.target {
     case .knowledge:
-      let memoryID = try tx.knowledge(id: plan.targetID)?.memoryID
       try deleteKnowledgeCascade(plan.targetID, tx, now: now)
-      if let mid = memoryID, try tx.memory(id: mid) != nil { try tx.setMemoryKnowledgeID(mid, nil) }
+      for change in plan.changes where change.action == "clearMemoryLink" { try tx.setMemoryKnowledgeID(change.recordID, nil) }
     case .memory:
-      let memory = try tx.memory(id: plan.targetID)
       for d in try tx.digests(citing: plan.targetID) where try tx.digest(id: d) != nil { try tx.deleteDigest(id: d) }
-      if let kid = memory?.knowledgeID, try tx.knowledge(id: kid) != nil { try deleteKnowledgeCascade(kid, tx, now: now) }
+      // The plan was made again in this transaction and is the same: its mirrors are the ones.
+      for change in plan.changes where change.action == "deleteMirror" {
+        if try tx.knowledge(id: change.recordID) != nil { try deleteKnowledgeCascade(change.recordID, tx, now: now) }
+      }
       let rowid = try tx.deleteMemory(id: plan.targetID)
       try LexicalIndexStore.remove(memoryRowID: rowid, in: tx)
     case .task:

@@ -74,7 +74,7 @@ extension KnowledgeEngine {
       let now = environment.now()
       return KnowledgeItem(
         id: environment.makeID(), kind: request.kind,
-        title: Sanitizer.sanitize(request.title).trimmingCharacters(in: .whitespacesAndNewlines),
+        title: Limits.sanitized(request.title, trimming: true),
         content: Sanitizer.sanitize(request.content), source: request.source,
         tags: Limits.normalizeTags(request.tags.map(Sanitizer.sanitize)),
         relationships: Self.dedupeRelationships(request.relationships), priority: request.priority,
@@ -140,7 +140,9 @@ extension KnowledgeEngine {
       guard item.content != sanitized else { return item }
       item.content = sanitized
       item.revision += 1
-      item.updatedAt = now
+      // A clock that went back never dates a change before the item's creation or last change
+      // (an import refuses updatedAt < createdAt, and an export must import).
+      item.updatedAt = max(now, item.updatedAt)
       let rowid = try tx.updateKnowledge(item)
       try LexicalIndexStore.reindex(knowledge: item, rowID: rowid, in: tx)
       return item

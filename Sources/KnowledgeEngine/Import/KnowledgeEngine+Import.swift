@@ -10,7 +10,9 @@ extension KnowledgeEngine {
   ///   - policy: what to do with conflicting records.
   ///   - source: the file name, for messages.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and
-  ///   field; ``WorkspaceError/capacity(what:limit:)`` when the records would not fit.
+  ///   field — a bound, a missing reference, a memory ↔ mirror link that does not pair up, a
+  ///   file whose `knowledgeItemLimit` is below the items it brings —;
+  ///   ``WorkspaceError/capacity(what:limit:)`` when the records would not fit the workspace.
   public func planImport(_ document: WorkspaceExport, policy: ImportConflictPolicy = .refuse, source: String)
     throws -> ImportPlan
   {
@@ -127,9 +129,11 @@ struct ImportAnalysis: Sendable {
   var plan: ImportPlan
 
   /// Classifies `prepared`'s records against the workspace as `tx` sees it and checks that
-  /// the import fits it (references, `supersedes` cycles, capacities). Reads only.
-  /// - Throws: ``WorkspaceError/validation(_:)`` for a reference to a missing record or a
-  ///   cycle; ``WorkspaceError/capacity(what:limit:)``; storage errors.
+  /// the import fits it (references, memory ↔ mirror links, `supersedes` cycles, capacities).
+  /// Reads only.
+  /// - Throws: ``WorkspaceError/validation(_:)`` for a reference to a missing record, a link
+  ///   that does not pair up, a cycle, or a file's `knowledgeItemLimit` below its items;
+  ///   ``WorkspaceError/capacity(what:limit:)``; storage errors.
   init(_ prepared: PreparedImport, policy: ImportConflictPolicy, _ tx: WorkspaceTransaction) throws {
     self.policy = policy
     let source = prepared.source
@@ -194,6 +198,7 @@ struct ImportAnalysis: Sendable {
 
     do {
       try checkReferences(tx)
+      try checkMirrorLinks(tx)
       try checkSupersedeCycles(tx)
     } catch { throw Self.refusal(error, source: source) }
     try checkCapacity(tx)
@@ -256,35 +261,37 @@ struct ImportAnalysis: Sendable {
 
   // MARK: Validation
 
-  /// Text sanitized as at capture, and tags normalized as at capture (trimmed, lowercased,
-  /// deduplicated; idempotent: a dolphin export is unchanged).
+  /// Text sanitized as at capture and trimmed where capture trims (``Limits/sanitized(_:trimming:)``:
+  /// titles, a memory's text, a handoff's focus, summary and next steps), and tags normalized as
+  /// at capture (trimmed, lowercased, deduplicated). Idempotent: a dolphin export is unchanged.
   static func sanitized(_ ws: AssistantWorkspace) -> AssistantWorkspace {
     var out = ws
     let s = Sanitizer.sanitize
+    let line = { (text: String) in Limits.sanitized(text, trimming: true) }
     out.knowledge = ws.knowledge.map { k in
       var k = k
-      k.title = s(k.title)
+      k.title = line(k.title)
       k.content = s(k.content)
       k.tags = Limits.normalizeTags(k.tags.map(s))
       return k
     }
     out.memories = ws.memories.map { m in
       var m = m
-      m.text = s(m.text)
+      m.text = line(m.text)
       m.tags = Limits.normalizeTags(m.tags.map(s))
       return m
     }
     out.tasks = ws.tasks.map { t in
       var t = t
-      t.title = s(t.title)
+      t.title = line(t.title)
       t.notes = s(t.notes)
       return t
     }
     out.handoffs = ws.handoffs.map { h in
       var h = h
-      h.focus = s(h.focus)
-      h.summary = s(h.summary)
-      h.nextSteps = h.nextSteps.map(s)
+      h.focus = line(h.focus)
+      h.summary = line(h.summary)
+      h.nextSteps = h.nextSteps.map(line)
       h.recentExcerpts = h.recentExcerpts.map(s)
       return h
     }
@@ -347,7 +354,16 @@ struct ImportAnalysis: Sendable {
     try requireUniqueIDs(ws.receipts, "workspace.receipts")
     try requireUniqueIDs(ws.checkpoints, "workspace.checkpoints")
     for (i, k) in ws.knowledge.enumerated() {
-      try named("workspace.knowledge[\(i)]", k.id) { () throws(ValidationError) in try Limits.validate(k) }
+      try named("workspace.knowledge[\(i)]", k.id) { () throws(ValidationError) in
+        try Limits.validate(k)
+        // Capture and every edit date an item now or later than its creation.
+        if k.updatedAt < k.createdAt {
+          throw ValidationError(
+            field: "updatedAt",
+            message: "updatedAt is \(ISO8601.string(from: k.updatedAt)), earlier than createdAt "
+              + "\(ISO8601.string(from: k.createdAt)); an item cannot change before it was created")
+        }
+      }
     }
     for (i, m) in ws.memories.enumerated() {
       try named("workspace.memories[\(i)]", m.id) { () throws(ValidationError) in try Limits.validate(m) }
@@ -366,6 +382,23 @@ struct ImportAnalysis: Sendable {
     for (i, m) in ws.messages.enumerated() {
       try named("workspace.messages[\(i)]", m.id) { () throws(ValidationError) in
         try Limits.check("text", m.text, limit: Limits.content)
+      }
+    }
+    for (i, r) in ws.receipts.enumerated() {
+      try named("workspace.receipts[\(i)]", r.id) { () throws(ValidationError) in
+        // Receipts hold the call's canonical JSON arguments (cut ones are JSON too), and the
+        // activity log and MCP clients read them as JSON.
+        let problem: String
+        do throws(JSONParseError) {
+          _ = try JSONParser().parse(r.arguments)
+          return
+        } catch {
+          problem = error.description
+        }
+        let shown = Limits.escaped(String(r.arguments.prefix(60)))
+        throw ValidationError(
+          field: "arguments",
+          message: "arguments '\(shown)' is not JSON text (\(problem)); a receipt's arguments are the call's JSON arguments")
       }
     }
     try named("workspace.settings", nil) { () throws(ValidationError) in
@@ -417,6 +450,22 @@ struct ImportAnalysis: Sendable {
         throw fail("workspace.memories[\(i)].knowledgeID", m.id, "no knowledge item has the id \(mirror.uuidString)")
       }
     }
+    let conversationIDs = Set(workspace.conversations.map(\.id))
+    var storedConversations: [UUID: Bool] = [:]
+    for (i, m) in workspace.messages.enumerated() where !conversationIDs.contains(m.conversationID) {
+      let stored: Bool
+      if let known = storedConversations[m.conversationID] {
+        stored = known
+      } else {
+        stored = try tx.conversation(id: m.conversationID) != nil
+        storedConversations[m.conversationID] = stored
+      }
+      if !stored {
+        throw fail(
+          "workspace.messages[\(i)].conversationID", m.id,
+          "no conversation has the id \(m.conversationID.uuidString) (neither in the file nor in this workspace)")
+      }
+    }
     for (i, t) in workspace.tasks.enumerated() {
       for (j, id) in t.knowledgeIDs.enumerated() where try !knowledgeExists(id) {
         throw fail("workspace.tasks[\(i)].knowledgeIDs[\(j)]", t.id, "no knowledge item has the id \(id.uuidString)")
@@ -464,12 +513,27 @@ struct ImportAnalysis: Sendable {
   }
 
   /// The records must fit the workspace's capacities after the import.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming `workspace.settings.knowledgeItemLimit`,
+  ///   its value and the count the import would reach, when the import adopts the file's
+  ///   settings and their knowledge limit is too low; ``WorkspaceError/capacity(what:limit:)``
+  ///   when the workspace's own limits are.
   func checkCapacity(_ tx: WorkspaceTransaction) throws(WorkspaceError) {
     func newCount(_ name: String) -> Int { plan.collections.first { $0.name == name }?.new ?? 0 }
     let adoptsSettings = plan.settings == "new" || (plan.settings == "conflicting" && policy == .replace)
     let limit = adoptsSettings ? workspace.settings.knowledgeItemLimit : try tx.settings().knowledgeItemLimit
-    if try tx.knowledgeCount() + newCount("knowledge") > limit {
-      throw .capacity(what: .knowledge, limit: limit)
+    let existing = try tx.knowledgeCount()
+    let total = existing + newCount("knowledge")
+    if total > limit {
+      // The file's own setting is at fault: deleting from the workspace cannot help.
+      guard adoptsSettings else { throw .capacity(what: .knowledge, limit: limit) }
+      let field = "workspace.settings.knowledgeItemLimit"
+      throw .validation(
+        ValidationError(
+          field: field, limit: limit, actual: total,
+          message: "\(plan.source): \(field) is \(limit), which this import would adopt, but the workspace would then hold "
+            + "\(total) knowledge items (\(existing) already here and \(newCount("knowledge")) new from the file); raise "
+            + "knowledgeItemLimit in the file to at least \(total) (at most \(Limits.knowledgeItemsMaximum)) or import fewer "
+            + "knowledge items. Nothing was imported"))
     }
     if try tx.memoryCount() + newCount("memories") > Limits.memories { throw .capacity(what: .memories, limit: Limits.memories) }
     if try tx.taskCount() + newCount("tasks") > Limits.tasks { throw .capacity(what: .tasks, limit: Limits.tasks) }

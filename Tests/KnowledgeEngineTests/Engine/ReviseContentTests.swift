@@ -1,5 +1,6 @@
 import ContinuityKit
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -37,5 +38,19 @@ struct ReviseContentTests {
     }
     #expect(try engine.knowledge(id: item.id) == item)
     #expect(throws: WorkspaceError.self) { try engine.reviseContent(of: UUID(), to: "x") }
+  }
+
+  @Test("a clock that went back never dates a revision before the item's creation, so its export still imports")
+  func clockWentBack() throws {
+    let times = Mutex([Date(timeIntervalSince1970: 1_790_000_000), Date(timeIntervalSince1970: 1_780_000_000)])
+    let environment = Environment(now: { times.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] } }, makeID: { UUID() })
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: environment)
+    let item = try engine.capture(CaptureRequest(kind: .fact, title: "Build host", content: "SQLite 3.40")).item
+    let revised = try engine.reviseContent(of: item.id, to: "SQLite 3.45")
+    #expect(revised.updatedAt == item.createdAt)
+    #expect(revised.revision == 2)
+    let document = try engine.exportWorkspace(generator: "dolphin test")
+    let target = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+    _ = try target.applyImport(document, source: "export.json")
   }
 }

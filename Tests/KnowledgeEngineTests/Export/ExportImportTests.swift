@@ -169,6 +169,52 @@ struct ExportImportTests {
     }
   }
 
+  @Test("titles, a memory's text and a handoff's focus, summary and steps are trimmed as capture trims them; content keeps its spaces")
+  func importTrimsAsCapture() throws {
+    var (_, _, document, _) = try exported()
+    document.workspace.knowledge[0].title += " "
+    document.workspace.knowledge[0].content += " "
+    document.workspace.memories[0].text = "\n" + document.workspace.memories[0].text + "  "
+    document.workspace.tasks[0].title = " " + document.workspace.tasks[0].title
+    document.workspace.tasks[0].notes += " "
+    document.workspace.handoffs[0].focus += "\t"
+    document.workspace.handoffs[0].summary += " "
+    document.workspace.handoffs[0].nextSteps[0] += " "
+    let (_, _, original, _) = try exported()
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    _ = try engine.applyImport(document, source: "export.json")
+    let ws = try snapshot(store)
+    let k = try #require(ws.knowledge.first { $0.id == original.workspace.knowledge[0].id })
+    #expect(k.title == original.workspace.knowledge[0].title)
+    #expect(k.content == original.workspace.knowledge[0].content + " ")
+    #expect(ws.memories.first { $0.id == original.workspace.memories[0].id }?.text == original.workspace.memories[0].text)
+    let t = try #require(ws.tasks.first { $0.id == original.workspace.tasks[0].id })
+    #expect(t.title == original.workspace.tasks[0].title)
+    #expect(t.notes == original.workspace.tasks[0].notes + " ")
+    #expect(ws.handoffs[0].focus == original.workspace.handoffs[0].focus)
+    #expect(ws.handoffs[0].summary == original.workspace.handoffs[0].summary)
+    #expect(ws.handoffs[0].nextSteps == original.workspace.handoffs[0].nextSteps)
+  }
+
+  @Test("a file whose knowledgeItemLimit is below the items it brings is refused naming the file, the setting, the limit and the count")
+  func fileKnowledgeLimitTooLow() throws {
+    var (_, _, document, _) = try exported()
+    document.workspace.settings.knowledgeItemLimit = 2
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    let error = #expect(throws: WorkspaceError.self) { try engine.applyImport(document, source: "export.json") }
+    guard case .validation(let v)? = error else { Issue.record("expected a validation error, got \(String(describing: error))"); return }
+    #expect(v.field == "workspace.settings.knowledgeItemLimit")
+    #expect(v.limit == 2 && v.actual == 5)
+    #expect(
+      v.message == "export.json: workspace.settings.knowledgeItemLimit is 2, which this import would adopt, but the workspace "
+        + "would then hold 5 knowledge items (0 already here and 5 new from the file); raise knowledgeItemLimit in the file "
+        + "to at least 5 (at most 100000) or import fewer knowledge items. Nothing was imported")
+    #expect(!v.message.contains("dolphin knowledge delete"))
+    #expect(try store.read { try $0.holdsNoRecords() })
+  }
+
   @Test("a plan shown before the workspace changed is refused at apply time")
   func stalePlan() throws {
     let (_, _, document, _) = try exported()
@@ -219,6 +265,19 @@ struct ExportImportTests {
     InvalidCase(
       name: "active handoff that is not there", edit: { $0.activeHandoffID = sequentialID(998) },
       field: "workspace.activeHandoffID", message: "no handoff has the id"),
+    InvalidCase(
+      name: "updatedAt earlier than createdAt",
+      edit: { $0.knowledge[0].updatedAt = $0.knowledge[0].createdAt.addingTimeInterval(-86_400) },
+      field: "workspace.knowledge[0].updatedAt",
+      message: "updatedAt is 2026-09-20T14:13:21.000Z, earlier than createdAt 2026-09-21T14:13:21.000Z; an item cannot change before it was created"),
+    InvalidCase(
+      name: "message of a conversation that is not there", edit: { $0.messages[1].conversationID = sequentialID(995) },
+      field: "workspace.messages[1].conversationID",
+      message: "no conversation has the id 00000000-0000-0000-0000-0000000003E3 (neither in the file nor in this workspace)"),
+    InvalidCase(
+      name: "receipt arguments that are not JSON", edit: { $0.receipts[0].arguments = "not json {" },
+      field: "workspace.receipts[0].arguments",
+      message: "workspace.receipts[0] (id 00000000-0000-0000-0000-000000000389): arguments 'not json {' is not JSON text"),
     InvalidCase(
       name: "more digests than are kept",
       edit: { ws in
