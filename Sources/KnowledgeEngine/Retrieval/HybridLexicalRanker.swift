@@ -375,14 +375,12 @@ public struct HybridLexicalRanker: Sendable {
     func add(_ candidate: String, typed: Bool, to i: Int) {
       guard candidate != terms[i] else { return }
       if let j = spellings[i].firstIndex(where: { $0.term == candidate }) {
-        if typed && !spellings[i][j].typed {
-          spellings[i].remove(at: j)
-          spellings[i].insert((candidate, true), at: spellings[i].lastIndex(where: \.typed).map { $0 + 1 } ?? 0)
-        }
-        return
+        guard typed && !spellings[i][j].typed else { return }
+        spellings[i].remove(at: j)
       }
       if typed {
-        spellings[i].insert((candidate, true), at: spellings[i].lastIndex(where: \.typed).map { $0 + 1 } ?? 0)
+        let afterTyped = spellings[i].lastIndex(where: \.typed).map { $0 + 1 } ?? 0
+        spellings[i].insert((candidate, true), at: afterTyped)
       } else {
         spellings[i].append((candidate, false))
       }
