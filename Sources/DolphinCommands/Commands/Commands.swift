@@ -270,11 +270,13 @@ enum Commands {
           report.integrityCheck = try store.integrityCheck()
           if !store.pendingMigrationStepsNeededForReading.isEmpty {
             // A first run was interrupted between schema steps: the tables the other checks read
-            // may not exist yet. The next command that writes applies the steps.
+            // may not exist yet. The next command that stores something applies the steps.
             report.advice.append(
               "The workspace schema is not complete yet (pending step(s): "
                 + store.pendingMigrationSteps.joined(separator: ", ")
-                + "); a first run was interrupted. The next command that writes completes it.")
+                + "); a first run was interrupted. The next command that stores something (e.g. "
+                + "`dolphin capture`) completes it; commands that only change existing records "
+                + "find no workspace yet.")
           } else {
             report.malformedRecords = try store.read { tx in try tx.malformedJSON() }
             let writable = SQLiteWorkspaceStore.writeBlocker(databasePath: dbPath) == nil
