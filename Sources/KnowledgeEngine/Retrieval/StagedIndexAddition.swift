@@ -31,11 +31,12 @@ import Foundation
 /// Run both phases on one connection, not shared with another staging at the same time (the
 /// temporary tables have fixed names); drop the tables with ``dropTables(_:)`` afterwards.
 struct StagedIndexAddition: Sendable {
-  /// The staged terms by provisional number; `termNumbers` maps back.
-  private var terms: [String] = []
-  private var termNumbers: [String: Int] = [:]
+  /// The staged rows; provisional term numbers from 0, in order of first appearance.
+  private var rows = StagedIndexRows(firstTermID: 0)
+  /// The staged terms by provisional number.
+  private var terms: [String] { rows.terms }
   /// Staged documents holding each term, by provisional number.
-  private var documentFrequencies: [Int64] = []
+  private var documentFrequencies: [Int64] { rows.documentFrequencies }
   /// Provisional term numbers in install order: terms the snapshot's index held, by id, then
   /// the others in order of first appearance.
   private var installOrder: [Int] = []
@@ -45,8 +46,8 @@ struct StagedIndexAddition: Sendable {
   /// trigram, then install order.
   private var trigrams: [(trigram: String, term: Int)] = []
   /// How many documents were staged, and the sum of their field lengths.
-  private(set) var documentCount = 0
-  private var lengths = FieldValues<Int64>.zero
+  var documentCount: Int { rows.documentCount }
+  private var lengths: FieldValues<Int64> { rows.lengths }
 
   private static let loadTable = "temp.import_index_load"
   private static let rankTable = "temp.import_index_rank"
@@ -137,45 +138,7 @@ struct StagedIndexAddition: Sendable {
   private mutating func add(
     _ chunk: ArraySlice<(document: IndexedDocument, key: Int64)>, db: SQLiteConnection
   ) throws {
-    let analysed = LexicalIndexer.postings(forEach: chunk)
-    for (entry, postings) in zip(chunk, analysed) {
-      let fieldLengths = postings.fieldLengths
-      let kind = Int64(entry.document.kind.orderIndex)
-      var numbers: [Int64] = []
-      numbers.reserveCapacity(postings.terms.count)
-      for occurrence in postings.terms {
-        let number: Int
-        if let known = termNumbers[occurrence.term] {
-          number = known
-          documentFrequencies[number] += 1
-        } else {
-          number = terms.count
-          terms.append(occurrence.term)
-          documentFrequencies.append(1)
-          termNumbers[occurrence.term] = number
-        }
-        numbers.append(Int64(number))
-        let tf = occurrence.termFrequencies
-        try db.run(
-          Self.insertLoad,
-          [
-            .integer(Int64(number)), .integer(entry.key), .integer(kind),
-            .integer(Int64(fieldLengths.title)), .integer(Int64(fieldLengths.tags)),
-            .integer(Int64(fieldLengths.content)),
-            .integer(Int64(tf.title)), .integer(Int64(tf.tags)), .integer(Int64(tf.content)),
-            .blob(occurrence.positions.bytes),
-          ])
-      }
-      try db.run(
-        Self.insertDocument,
-        [
-          .integer(entry.key), .integer(kind), .integer(Int64(fieldLengths.title)),
-          .integer(Int64(fieldLengths.tags)), .integer(Int64(fieldLengths.content)),
-          .blob(LexicalIndexStore.pack(numbers)),
-        ])
-      for field in IndexField.allCases { lengths[field] += Int64(fieldLengths[field]) }
-      documentCount += 1
-    }
+    try rows.add(chunk, db: db, insertPosting: Self.insertLoad, insertDocument: Self.insertDocument)
   }
 
   /// Phase 2: writes the staged rows into the index under the documents' keys, as

@@ -31,19 +31,19 @@ import Synchronization
 /// temporary tables have fixed names); ``KnowledgeEngine`` gives each rebuild a connection of
 /// its own where the database is a file.
 struct StagedIndexRebuild: Sendable {
-  /// Term → term id (ids from 1, in order of first appearance).
-  private var termIDs: [String: Int64] = [:]
+  /// The staged rows; term ids from 1, in order of first appearance.
+  private var rows = StagedIndexRows(firstTermID: 1)
   /// The terms by id − 1.
-  private var terms: [String] = []
+  private var terms: [String] { rows.terms }
   /// Documents holding each term, by id − 1.
-  private var documentFrequencies: [Int64] = []
+  private var documentFrequencies: [Int64] { rows.documentFrequencies }
   /// (trigram, term id) of every staged term, sorted.
   private var trigrams: [(trigram: String, termID: Int64)] = []
   /// Fingerprint of each staged document's indexed fields, by document key.
   private var fingerprints: [Int64: UInt64] = [:]
   /// Staged documents and the sum of their field lengths.
-  private var documentCount: Int64 = 0
-  private var lengths = FieldValues<Int64>.zero
+  private var documentCount: Int64 { Int64(rows.documentCount) }
+  private var lengths: FieldValues<Int64> { rows.lengths }
   /// The connection's change stamp at the end of staging, inside the snapshot it read.
   private var stamp = ChangeStamp(localChanges: 0, dataVersion: 0)
 
@@ -103,46 +103,9 @@ struct StagedIndexRebuild: Sendable {
   private mutating func add(
     _ chunk: ArraySlice<(document: IndexedDocument, key: Int64)>, db: SQLiteConnection
   ) throws {
-    let analysed = LexicalIndexer.postings(forEach: chunk)
-    for (entry, postings) in zip(chunk, analysed) {
-      let fieldLengths = postings.fieldLengths
-      let kind = Int64(entry.document.kind.orderIndex)
-      var ids: [Int64] = []
-      ids.reserveCapacity(postings.terms.count)
-      for occurrence in postings.terms {
-        let id: Int64
-        if let known = termIDs[occurrence.term] {
-          id = known
-          documentFrequencies[Int(id - 1)] += 1
-        } else {
-          terms.append(occurrence.term)
-          documentFrequencies.append(1)
-          id = Int64(terms.count)
-          termIDs[occurrence.term] = id
-        }
-        ids.append(id)
-        let tf = occurrence.termFrequencies
-        try db.run(
-          Self.insertPosting,
-          [
-            .integer(id), .integer(entry.key), .integer(kind),
-            .integer(Int64(fieldLengths.title)), .integer(Int64(fieldLengths.tags)),
-            .integer(Int64(fieldLengths.content)),
-            .integer(Int64(tf.title)), .integer(Int64(tf.tags)), .integer(Int64(tf.content)),
-            .blob(occurrence.positions.bytes),
-          ])
-      }
-      try db.run(
-        Self.insertDocument,
-        [
-          .integer(entry.key), .integer(kind), .integer(Int64(fieldLengths.title)),
-          .integer(Int64(fieldLengths.tags)), .integer(Int64(fieldLengths.content)),
-          .blob(LexicalIndexStore.pack(ids)),
-        ])
-      fingerprints[entry.key] = Self.fingerprint(entry.document)
-      for field in IndexField.allCases { lengths[field] += Int64(fieldLengths[field]) }
-      documentCount += 1
-    }
+    try rows.add(
+      chunk, db: db, insertPosting: Self.insertPosting, insertDocument: Self.insertDocument)
+    for entry in chunk { fingerprints[entry.key] = Self.fingerprint(entry.document) }
   }
 
   /// Phase 2: replaces every index row with the staged ones, catching up with records changed
