@@ -70,7 +70,7 @@ struct WorkspaceRecognitionCommandTests {
       let r = try cli.run(args)
       #expect(r.status == 5, "\(args): \(r.stdout)\(r.stderr)")
       #expect(
-        r.stderr.contains("\(db) is an SQLite database but not a dolphin workspace: it has no schema_migration table and holds table foo"),
+        r.stderr.contains("\(db) is an SQLite database but not a dolphin workspace: it records no dolphin schema step and holds table foo"),
         "\(args): \(r.stderr)")
       #expect(try Unwritable.snapshot(cli.workspace) == before, "\(args) changed the files")
     }

@@ -513,15 +513,22 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       let objects = try conn.all(
         "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name, type"
       ) { (type: $0.text(0), name: $0.text(1)) }
-      if objects.isEmpty {
-        if blank == .noWorkspace {
-          throw .noWorkspace(directory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
-        }
-      } else if !objects.contains(where: { $0.type == "table" && $0.name == "schema_migration" }) {
+      // Each step commits with its row, so an empty `schema_migration` beside other objects is
+      // not dolphin's either, and one alone is a first run interrupted after creating it.
+      let hasMigrationTable = objects.contains { $0.type == "table" && $0.name == "schema_migration" }
+      let others = objects.filter { $0.name != "schema_migration" }
+      var noStepApplied = false
+      if hasMigrationTable {
+        noStepApplied = try conn.integer("SELECT count(*) FROM schema_migration") == 0
+      }
+      if !hasMigrationTable && !objects.isEmpty || noStepApplied && !others.isEmpty {
         let shown = WorkspaceError.notAWorkspaceNamesShown
-        var found = objects.prefix(shown).map { "\($0.type) \($0.name)" }
-        if objects.count > shown { found.append("\(objects.count - shown) more") }
+        var found = others.prefix(shown).map { "\($0.type) \($0.name)" }
+        if others.count > shown { found.append("\(others.count - shown) more") }
         throw .notAWorkspace(file: path, found: found)
+      }
+      if objects.isEmpty || noStepApplied, blank == .noWorkspace {
+        throw .noWorkspace(directory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
       }
     }
     try conn.execute("PRAGMA foreign_keys = OFF; PRAGMA secure_delete = ON;")

@@ -36,8 +36,9 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
   /// file holding nothing at all, as a first run interrupted before its first schema step
   /// leaves it), and the command only reads, so none was created or completed.
   case noWorkspace(directory: String)
-  /// `file` is an SQLite database that some other program made: it has no `schema_migration`
-  /// table (the first thing dolphin creates) but holds other schema objects, named in `found`
+  /// `file` is an SQLite database that some other program made: it records no dolphin schema
+  /// step (no `schema_migration` table, the first thing dolphin creates, or an empty one, while
+  /// each step commits with its row) but holds other schema objects, named in `found`
   /// (`table foo`, sorted by name; at most ``notAWorkspaceNamesShown``, then `N more`). It was
   /// neither read nor written.
   case notAWorkspace(file: String, found: [String])
@@ -79,7 +80,7 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
       return "no workspace at \(directory) (nothing has been captured there; `dolphin capture` creates it)"
     case .notAWorkspace(let file, let found):
       return
-        "\(file) is an SQLite database but not a dolphin workspace: it has no schema_migration table and holds "
+        "\(file) is an SQLite database but not a dolphin workspace: it records no dolphin schema step and holds "
         + "\(found.isEmpty ? "other objects" : found.joined(separator: ", ")); nothing was read from it or written "
         + "to it. Pass --workspace (or set DOLPHIN_HOME) with a dolphin workspace directory, or move that file "
         + "away to start a new workspace there"

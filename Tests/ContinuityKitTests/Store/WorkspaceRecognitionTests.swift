@@ -49,6 +49,37 @@ struct WorkspaceRecognitionTests {
     #expect(tables.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "foo")
   }
 
+  // Regression cases from a review (2026-11-30): an empty schema_migration table.
+  static let emptyMigrationTable =
+    "CREATE TABLE schema_migration (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL);"
+
+  @Test("an empty schema_migration beside another program's tables is not dolphin's either", arguments: openings)
+  func emptyMigrationTableWithOthersRefused(_ opening: Opening) throws {
+    let dir = TemporaryDirectory("foreign")
+    defer { dir.remove() }
+    let (ws, before) = try Self.foreignDatabase(
+      dir, Self.emptyMigrationTable + "CREATE TABLE users(id, name); INSERT INTO users VALUES (1, 'alice');")
+    let db = ws.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
+    let error = #expect(throws: WorkspaceError.self) { _ = try opening.open(ws) }
+    #expect(error == .notAWorkspace(file: db, found: ["table users"]))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+  }
+
+  @Test("an empty schema_migration alone is a first run interrupted after creating it: no workspace for reads")
+  func emptyMigrationTableAloneIsNoWorkspaceForReads() throws {
+    let dir = TemporaryDirectory("blank")
+    defer { dir.remove() }
+    let (ws, before) = try Self.foreignDatabase(dir, Self.emptyMigrationTable)
+    let db = ws.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
+    #expect(throws: WorkspaceError.noWorkspace(directory: ws.path)) {
+      _ = try SQLiteWorkspaceStore.open(directory: ws, creation: .never)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    // A store that may create completes it.
+    let store = try SQLiteWorkspaceStore.open(directory: ws, creation: .immediately)
+    #expect(store.pendingMigrationSteps.isEmpty)
+  }
+
   @Test("the objects named are sorted and bounded, with a count of the rest")
   func foundIsBounded() throws {
     let dir = TemporaryDirectory("foreign")
