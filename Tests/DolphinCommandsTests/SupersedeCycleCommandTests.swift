@@ -6,20 +6,26 @@ import TestSupport
 /// instead of hiding both items.
 @Suite("Supersede cycles at the command line", .serialized)
 struct SupersedeCycleCommandTests {
-  @Test("context keeps both items and asks which one stands; doctor reports the cycle with exit 5")
-  func storedCycle() throws {
-    let cli = CLI()
-    defer { cli.dir.remove() }
+  /// Captures "Use spaces" superseding "Use tabs", then stores the other direction too, as an
+  /// older build or a direct edit could have; returns the two ids (tabs, spaces).
+  static func storeCycle(in cli: CLI) throws -> (String, String) {
     let a = try cli.json(["capture", "decision", "Use tabs"])
     let aID = try #require((a["item"] as? [String: Any])?["id"] as? String)
     let b = try cli.json(["capture", "decision", "Use spaces", "--relates", "supersedes:\(aID)"])
     let bID = try #require((b["item"] as? [String: Any])?["id"] as? String)
-    // The other direction, as an older build or a direct edit could have stored it.
     let edit = try runProcess(
       "/usr/bin/env",
       ["sqlite3", cli.workspace + "/workspace.sqlite",
        "INSERT INTO knowledge_relationship(source_id, ordinal, kind, target_id) VALUES ('\(aID)', 0, 'supersedes', '\(bID)');"])
-    #expect(edit.status == 0, "\(edit.stderr)")
+    try #require(edit.status == 0, "\(edit.stderr)")
+    return (aID, bID)
+  }
+
+  @Test("context keeps both items and asks which one stands; doctor reports the cycle with exit 5")
+  func storedCycle() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let (aID, bID) = try Self.storeCycle(in: cli)
 
     let context = try cli.run(["context"])
     #expect(context.status == 0, "\(context.stderr)")
@@ -65,15 +71,7 @@ struct SupersedeCycleCommandTests {
   func exportWarnsImportRefuses() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let a = try cli.json(["capture", "decision", "Use tabs"])
-    let aID = try #require((a["item"] as? [String: Any])?["id"] as? String)
-    let b = try cli.json(["capture", "decision", "Use spaces", "--relates", "supersedes:\(aID)"])
-    let bID = try #require((b["item"] as? [String: Any])?["id"] as? String)
-    let edit = try runProcess(
-      "/usr/bin/env",
-      ["sqlite3", cli.workspace + "/workspace.sqlite",
-       "INSERT INTO knowledge_relationship(source_id, ordinal, kind, target_id) VALUES ('\(aID)', 0, 'supersedes', '\(bID)');"])
-    #expect(edit.status == 0, "\(edit.stderr)")
+    let (aID, bID) = try Self.storeCycle(in: cli)
     let ids = [aID, bID].sorted().joined(separator: ", ")
 
     let file = cli.dir.appending("export.json")

@@ -318,16 +318,23 @@ extension CodeReview {
       #expect(mixed.files.map(\.path) == [real.path + "/0.swift", plain])
     }
 
-    @Test("a symbolic link loop named explicitly is reported as a loop, not as a missing file")
-    func symbolicLinkLoop() throws {
+    /// A fresh directory holding `loop` (a link to itself), `ping.swift` and `pong.swift` (links
+    /// to each other) and `gone.swift` (a link to nothing); the caller removes it.
+    static func linkProblems() throws -> URL {
       let dir = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
-      defer { try? FileManager.default.removeItem(at: dir) }
-      try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
       let fm = FileManager.default
+      try fm.createDirectory(at: dir, withIntermediateDirectories: true)
       try fm.createSymbolicLink(atPath: dir.appendingPathComponent("loop").path, withDestinationPath: "loop")
       try fm.createSymbolicLink(atPath: dir.appendingPathComponent("ping.swift").path, withDestinationPath: "pong.swift")
       try fm.createSymbolicLink(atPath: dir.appendingPathComponent("pong.swift").path, withDestinationPath: "ping.swift")
       try fm.createSymbolicLink(atPath: dir.appendingPathComponent("gone.swift").path, withDestinationPath: "nothere.swift")
+      return dir
+    }
+
+    @Test("a symbolic link loop named explicitly is reported as a loop, not as a missing file")
+    func symbolicLinkLoop() throws {
+      let dir = try Self.linkProblems()
+      defer { try? FileManager.default.removeItem(at: dir) }
       let walk = SourceWalker().walk(["loop", "ping.swift", "gone.swift"].map { dir.appendingPathComponent($0).path })
       let loopNotice = "a symbolic link loop: following its links never reaches a file or directory"
       #expect(
@@ -340,14 +347,9 @@ extension CodeReview {
 
     @Test("a .swift link to nothing or round a loop met during a directory walk gets a notice and a skipped entry")
     func symbolicLinkProblemsInWalk() throws {
-      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+      let dir = try Self.linkProblems()
       defer { try? FileManager.default.removeItem(at: dir) }
-      try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
       let fm = FileManager.default
-      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("loop").path, withDestinationPath: "loop")
-      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("ping.swift").path, withDestinationPath: "pong.swift")
-      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("pong.swift").path, withDestinationPath: "ping.swift")
-      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("gone.swift").path, withDestinationPath: "nothere.swift")
       try fm.createSymbolicLink(atPath: dir.appendingPathComponent("ignored.swift").path, withDestinationPath: "nothere.swift")
       try Data("ignored.swift\n".utf8).write(to: dir.appendingPathComponent(".gitignore"))
       try Data("let x = 1\n".utf8).write(to: dir.appendingPathComponent("ok.swift"))
