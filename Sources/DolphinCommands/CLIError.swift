@@ -10,6 +10,9 @@ enum CLIError: Error, Sendable, Equatable {
   /// A path or record named on the command line does not exist (an input file named by a
   /// positional or an option alike). Exit 3.
   case notFound(String)
+  /// The workspace database exists but holds no schema yet (a first run interrupted before its
+  /// first step): no workspace for a command that only reads. Exit 3, as ``notFound(_:)``.
+  case noWorkspaceYet(String)
 }
 
 /// A change that was not applied because its confirmation was declined or impossible, with its
@@ -71,7 +74,7 @@ extension CLIError {
 
   var message: String {
     switch self {
-    case .usage(let m), .input(let m), .notFound(let m): return m
+    case .usage(let m), .input(let m), .notFound(let m), .noWorkspaceYet(let m): return m
     }
   }
 }
@@ -104,7 +107,7 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
     switch e {
     case .usage(let m): return (ExitCode.usage, "usage", m)
     case .input(let m): return (ExitCode.validation, "input", m)
-    case .notFound(let m): return (ExitCode.notFound, "notFound", m)
+    case .notFound(let m), .noWorkspaceYet(let m): return (ExitCode.notFound, "notFound", m)
     }
   case let e as WorkspaceError:
     switch e {

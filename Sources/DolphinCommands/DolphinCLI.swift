@@ -284,7 +284,7 @@ final class CommandContext {
     case .failure(.noWorkspace(let path))
     where FileManager.default.fileExists(atPath: directory.appendingPathComponent(SQLiteWorkspaceStore.fileName).path):
       // A database file without any schema: a first run interrupted before its first step.
-      throw CLIError.notFound(
+      throw CLIError.noWorkspaceYet(
         "no workspace at \(path) yet: its \(SQLiteWorkspaceStore.fileName) holds no schema (a first run that was "
           + "interrupted leaves it so); nothing was read or written. The first command that stores something "
           + "(e.g. `dolphin capture`) completes it")

@@ -48,6 +48,17 @@ struct WorkspaceRecognitionCommandTests {
     #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
     #expect(doctor.stdout.contains("a first run was interrupted"), "\(doctor.stdout)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: db)).isEmpty)
+    // An import dry run previews against an empty workspace, as with no workspace at all
+    // (a review found it refused here), and writes nothing.
+    let file = cli.dir.appending("one.json")
+    let source = CLI()
+    defer { source.dir.remove() }
+    #expect(try source.run(["capture", "fact", "From elsewhere"]).status == 0)
+    #expect(try source.run(["export", "--output", file.path]).status == 0)
+    let preview = try cli.run(["import", file.path, "--dry-run"])
+    #expect(preview.status == 0, "\(preview.stdout)\(preview.stderr)")
+    #expect(preview.stdout.contains("Dry run: nothing was written."), "\(preview.stdout)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)).isEmpty)
 
     let capture = try cli.run(["capture", "fact", "Completes the workspace"])
     #expect(capture.status == 0, "\(capture.stderr)")

@@ -157,11 +157,14 @@ enum DataRightsCommands {
       let dryRun = ctx.arguments.has("dry-run")
       let engine: KnowledgeEngine
       if dryRun {
-        // A dry run changes nothing, not even by creating the workspace: without one, the plan
-        // is made against an empty workspace (what the import would create).
+        // A dry run changes nothing, not even by creating the workspace: without one (or with
+        // a database file a first run left without a schema), the plan is made against an empty
+        // workspace, which is what the import would create or complete.
         do {
           engine = try ctx.engine(.read)
         } catch WorkspaceError.noWorkspace {
+          engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory())
+        } catch CLIError.noWorkspaceYet {
           engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory())
         }
       } else {
