@@ -191,6 +191,22 @@ struct EnglishSpellingTests {
     #expect(try workspace.search("grey").terms.first?.match == .spelling)
   }
 
+  @Test("at most maximumSpellingVariants spellings are searched per word, in rule order")
+  func spellingCap() throws {
+    // anaesthetised has two other spellings with other stems: anesthetised (the ae rule,
+    // first) and anaesthetized (the -ise rule).
+    let workspace = try Workspace([
+      Item(title: "Patient anesthetised at noon", content: "a"),
+      Item(title: "Patient anaesthetized at noon", content: "b"),
+    ])
+    #expect(Set(try workspace.engine.rankedIDs("anaesthetised", depth: 10)) == Set(workspace.ids([0, 1])))
+    var parameters = HybridLexicalRanker.Parameters.v1
+    parameters.maximumSpellingVariants = 1
+    #expect(
+      try workspace.engine.rankedIDs("anaesthetised", depth: 10, parameters: parameters)
+        == workspace.ids([0]))
+  }
+
   @Test("a spelling that is itself a query word joins the first word's term")
   func bothInQuery() throws {
     let workspace = try Workspace(Self.corpus)
