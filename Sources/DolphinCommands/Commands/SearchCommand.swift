@@ -55,12 +55,15 @@ extension SearchCommands {
           let cut = cutTerms.contains(t.term)
             ? " (on its first \(Tokenizer.maximumTermLength) characters; longer words are cut there)" : ""
           let spellings = t.spellings.map(inert).joined(separator: ", ")
-          let forms = t.variants.filter { $0 != t.term && !t.spellings.contains($0) }
+          let compounds = t.compounds.map(inert).joined(separator: ", ")
+          let forms = t.variants.filter { $0 != t.term && !t.spellings.contains($0) && !t.compounds.contains($0) }
             .map(inert).joined(separator: ", ")
           console.print(
             "term \(name): exact\(cut)" + (spellings.isEmpty ? "" : "; other spellings: " + spellings)
+              + (compounds.isEmpty ? "" : "; compound forms: " + compounds)
               + (forms.isEmpty ? "" : "; word forms: " + forms))
         case .spelling: console.print("term \(name): absent; other spellings → " + others)
+        case .compound: console.print("term \(name): absent; compound forms → " + others)
         // Absent from the workspace: the close spellings searched may be typos of it or other
         // forms of the word (`diagnosis` → `diagnost`), which characters alone cannot tell apart.
         case .fuzzy: console.print("term \(name): absent; close spellings → " + others)
@@ -87,7 +90,7 @@ extension SearchCommands {
       discussion: """
         hybrid-lexical-v1: BM25F over title, tags and content (title weighted most), a phrase boost, a
         query-coverage boost, British and American spellings of each word at nearly full weight (tumour
-        finds tumor), trigram typo matching and close word forms (diagnosis also finds
+        finds tumor), compound words however written (email finds e-mail, PD-1 finds PD1), trigram typo matching and close word forms (diagnosis also finds
         diagnostic, at a quarter to half the weight), with deterministic tie-breaking. It matches
         words, not meanings: it is not semantic search.
 

@@ -28,6 +28,16 @@ import Foundation
 ///   ``Parameters/maximumSpellingVariants``; a term found only that way is matched as
 ///   ``QueryTermMatch/Match/spelling`` and not also by typo. Two query words that are
 ///   spellings of each other (`colour color`) are one query term, and both count in full;
+/// - in the vocabulary or not: also through its other written forms as a compound
+///   (``CompoundWords``), at most ``Parameters/maximumCompoundVariants``: the catenation of
+///   query words joined by a hyphen or slash (`e-mail` → `email`, a variant of both `e` and
+///   `mail`) when the vocabulary holds it, and the words its word splits into where letters meet
+///   digits or after a prefix written closed or hyphenated (`covid19` → `covid` `19`, `email`
+///   → `e` `mail`), when some document holds them next to each other in one field (a posting
+///   list built from their positions, ``adjacentPostings(of:in:)``). Each is matched with
+///   *v* = ``Parameters/compoundWeight`` (0.9) × min(1, idf(*t*) / idf(form)) when *t* itself
+///   is in the vocabulary, so a rarer form never outweighs the form typed; a term found only
+///   that way is matched as ``QueryTermMatch/Match/compound``;
 /// - absent, at least 3 characters, no digit, no other spelling found: matched by up to
 ///   ``Parameters/maximumFuzzyVariants`` vocabulary terms passing the trigram rule of
 ///   ``Trigrams`` (Jaccard ≥ ½ with a ceiling-arithmetic shared-trigram floor), each with
@@ -161,6 +171,12 @@ public struct HybridLexicalRanker: Sendable {
     public var maximumSpellingVariants: Int
     /// *v* of another spelling of a query word (0…1).
     public var spellingWeight: Double
+    /// The most other written forms of a compound searched per query term (``CompoundWords``;
+    /// 0 turns them off).
+    public var maximumCompoundVariants: Int
+    /// *v* of another written form of a compound (0…1), applied to the smaller of its own IDF
+    /// and the IDF of the word typed, so a rarer form never outweighs the one typed.
+    public var compoundWeight: Double
     /// The most distinct query terms searched (at most 64); later ones are ignored.
     public var maximumQueryTerms: Int
     /// Folded, unstemmed words dropped from queries that have other words.
@@ -183,6 +199,8 @@ public struct HybridLexicalRanker: Sendable {
       wordFormMinimumSimilarity: 0.5,
       maximumSpellingVariants: 4,
       spellingWeight: 0.9,
+      maximumCompoundVariants: 4,
+      compoundWeight: 0.9,
       maximumQueryTerms: 64,
       stopWords: EnglishStopWords.snowball)
   }
@@ -257,16 +275,18 @@ public struct HybridLexicalRanker: Sendable {
     let statistics = try index.statistics()
     var groups: [Group] = []
     var sawNearMiss = false
-    for (term, spellings) in zip(analysis.terms, analysis.spellings) {
+    for (t, term) in analysis.terms.enumerated() {
       let (group, nearMiss) = try resolve(
-        term, spellings: spellings, in: index, statistics: statistics, queryTerms: analysis.terms)
+        term, spellings: analysis.spellings[t], compounds: analysis.compounds[t], in: index,
+        statistics: statistics, queryTerms: analysis.terms)
       groups.append(group)
       sawNearMiss = sawNearMiss || nearMiss
     }
     let termMatches = zip(groups, analysis.surfaces).map { group, words in
       QueryTermMatch(
         term: group.term, match: group.match, variants: group.variants.map(\.term),
-        spellings: group.variants.filter(\.isSpelling).map(\.term), words: words)
+        spellings: group.variants.filter(\.isSpelling).map(\.term),
+        compounds: group.variants.filter(\.isCompound).map(\.term), words: words)
     }
 
     let filter = PostingFilter(
@@ -326,9 +346,10 @@ public struct HybridLexicalRanker: Sendable {
     let analysis = analyze(query)
     let statistics = try index.statistics()
     var terms: [(term: String, variants: [(term: String, weight: Double)])] = []
-    for (term, spellings) in zip(analysis.terms, analysis.spellings) {
+    for (t, term) in analysis.terms.enumerated() {
       let (group, _) = try resolve(
-        term, spellings: spellings, in: index, statistics: statistics, queryTerms: analysis.terms)
+        term, spellings: analysis.spellings[t], compounds: analysis.compounds[t], in: index,
+        statistics: statistics, queryTerms: analysis.terms)
       terms.append((term, group.variants.map { ($0.term, $0.weight) }))
     }
     return (terms, analysis.pairs)
@@ -349,16 +370,24 @@ public struct HybridLexicalRanker: Sendable {
     var spellings: [[(term: String, typed: Bool)]]
     /// Adjacent query-word pairs by term index, with their distance in the query.
     var pairs: [(first: Int, second: Int, gap: Int)]
+    /// Per term, its other written forms as a compound (``CompoundWords``), each a list of
+    /// terms: one term for the catenation of hyphen- or slash-joined query words the term is
+    /// part of (`e-mail` → `email`, listed for both `e` and `mail`), two or more for a split of
+    /// its words, searched as adjacent terms (`email` → `e`, `mail`). Catenations come first,
+    /// then splits, without repeats. Empty when compounds are off.
+    var compounds: [[[String]]] = []
   }
 
   func analyze(_ query: String) -> QueryAnalysis {
     var all: [(term: String, surface: String, position: Int, clitic: Bool)] = []
+    var ranges: [Range<Int>] = []
     let bytes = Array(query.utf8)
     tokenizer.forEachTerm(in: query) { analyzed in
       let clitic =
         Self.englishClitics.contains(analyzed.surface)
         && Self.followsApostrophe(analyzed.utf8Range.lowerBound, in: bytes)
       all.append((analyzed.term, analyzed.surface, all.count, clitic))
+      ranges.append(analyzed.utf8Range)
       return true
     }
     let content = all.filter { !parameters.stopWords.contains($0.surface) && !$0.clitic }
@@ -420,7 +449,56 @@ public struct HybridLexicalRanker: Sendable {
         pairs.append((first, second, gap))
       }
     }
-    return QueryAnalysis(terms: terms, surfaces: surfaces, spellings: spellings, pairs: pairs)
+    var compounds = [[[String]]](repeating: [], count: terms.count)
+    if parameters.maximumCompoundVariants > 0 {
+      func add(_ form: [String], to i: Int) {
+        if form != [terms[i]] && !compounds[i].contains(form) { compounds[i].append(form) }
+      }
+      // Joined to closed: runs of words with one joiner between each two (`e-mail`, `PD-1`).
+      let kept = Set(used.map(\.position))
+      var run: [Int] = []
+      func closeRun() {
+        defer { run.removeAll() }
+        guard run.allSatisfy(kept.contains),
+          let closed = CompoundWords.catenation(of: run.map { all[$0].surface }),
+          let term = singleTerm(of: closed)
+        else { return }
+        for position in run {
+          if let i = indexOfTerm[all[position].term] { add([term], to: i) }
+        }
+      }
+      for position in all.indices {
+        if let last = run.last, Self.joined(ranges[last], ranges[position], in: bytes) {
+          run.append(position)
+        } else {
+          closeRun()
+          run = [position]
+        }
+      }
+      closeRun()
+      // Closed to joined: splits of each word (`email` → `e mail`, `pd1` → `pd 1`).
+      for i in terms.indices {
+        for word in surfaces[i] {
+          for parts in CompoundWords.splits(of: word)
+          where !parts.contains(where: parameters.stopWords.contains) {
+            let split = parts.compactMap(singleTerm(of:))
+            if split.count == parts.count { add(split, to: i) }
+          }
+        }
+      }
+    }
+    return QueryAnalysis(
+      terms: terms, surfaces: surfaces, spellings: spellings, pairs: pairs, compounds: compounds)
+  }
+
+  /// Whether the query words at UTF-8 ranges `first` and `second` are joined into a compound:
+  /// exactly one of ``CompoundWords/joiners`` stands between them.
+  static func joined(_ first: Range<Int>, _ second: Range<Int>, in bytes: [UInt8]) -> Bool {
+    guard first.upperBound < second.lowerBound, second.lowerBound - first.upperBound <= 3 else {
+      return false
+    }
+    let between = String(decoding: bytes[first.upperBound..<second.lowerBound], as: UTF8.self)
+    return between.count == 1 && CompoundWords.joiners.contains(between.first!)
   }
 
   /// English contraction and possessive endings (`'s`, `n't`, `'d`, `'m`, `'ll`, `'re`,
@@ -449,6 +527,8 @@ public struct HybridLexicalRanker: Sendable {
     var isExact: Bool
     /// Another English spelling of the query term (``EnglishSpelling``).
     var isSpelling = false
+    /// Another written form of the query word as a compound (``CompoundWords``).
+    var isCompound = false
     var idf: Double
     var postings: PostingList
   }
@@ -575,11 +655,12 @@ public struct HybridLexicalRanker: Sendable {
   /// - Parameters:
   ///   - spellings: the terms to search as `term`'s other spellings
   ///     (``QueryAnalysis/spellings``); those typed in the query count in full.
+  ///   - compounds: `term`'s other written forms as a compound (``QueryAnalysis/compounds``).
   ///   - queryTerms: every distinct term of the query; none of them is taken as a spelling or
   ///     word-form variant of another (it is searched in its own right).
   private func resolve(
     _ term: String, spellings candidates: [(term: String, typed: Bool)],
-    in index: some LexicalIndexReader,
+    compounds forms: [[String]], in index: some LexicalIndexReader,
     statistics: IndexStatistics, queryTerms: [String]
   ) throws -> (Group, Bool) {
     let n = Double(statistics.documentCount)
@@ -611,8 +692,31 @@ public struct HybridLexicalRanker: Sendable {
       spellings.append(found)
     }
     let exact = try index.anyPostingList(for: term)
-    if !exact.isEmpty {
-      var variants = [variant(term, weight: 1, isExact: true, postings: exact)] + spellings
+    let exactVariant = exact.isEmpty ? nil : variant(term, weight: 1, isExact: true, postings: exact)
+
+    // Other written forms as a compound, found in the vocabulary (a catenation) or found
+    // adjacent in some document (a split), at most the parameter's number; never weighing more
+    // than the word typed.
+    var compounds: [Variant] = []
+    for form in forms where compounds.count < parameters.maximumCompoundVariants {
+      let name = form.joined(separator: " ")
+      guard !queryTerms.contains(name), !spellings.contains(where: { $0.term == name }) else {
+        continue
+      }
+      let postings =
+        form.count == 1
+        ? try index.anyPostingList(for: form[0]) : try Self.adjacentPostings(of: form, in: index)
+      guard !postings.isEmpty else { continue }
+      var found = variant(name, weight: parameters.compoundWeight, isExact: true, postings: postings)
+      if let typed = exactVariant, found.idf > typed.idf, found.idf > 0 {
+        found.weight *= typed.idf / found.idf
+      }
+      found.isCompound = true
+      compounds.append(found)
+    }
+
+    if let exactVariant {
+      var variants = [exactVariant] + spellings + compounds
       for candidate in try wordForms(of: term, in: index)
       where !queryTerms.contains(candidate.term) && !variants.contains(where: { $0.term == candidate.term }) {
         variants.append(
@@ -623,7 +727,10 @@ public struct HybridLexicalRanker: Sendable {
       return (group(.exact, variants), false)
     }
     if !spellings.isEmpty {
-      return (group(.spelling, spellings), false)
+      return (group(.spelling, spellings + compounds), false)
+    }
+    if !compounds.isEmpty {
+      return (group(.compound, compounds), false)
     }
     if Trigrams.isFuzzyEligible(term) {
       let trigrams = Trigrams.trigrams(of: term)
@@ -685,6 +792,71 @@ public struct HybridLexicalRanker: Sendable {
       if let term = analysedTerm(of: alternative), !found.contains(term) { found.append(term) }
     }
     return found
+  }
+
+  /// The postings of `terms` found next to each other, in that order, in one field (`e` then
+  /// `mail`: the *e-mail*s of the index), as a posting list of their own: per document, the
+  /// term frequency is the number of such runs in each field, the field lengths are the
+  /// document's, and the positions are those of each run's first term.
+  ///
+  /// - Parameter terms: two or more terms.
+  /// - Returns: the documents holding the run, ascending; empty when a term is not in the
+  ///   vocabulary or the terms are never adjacent.
+  /// - Complexity: O(*P*) for the *P* postings of the terms, plus position decoding for the
+  ///   documents that hold every term.
+  static func adjacentPostings(of terms: [String], in index: some LexicalIndexReader) throws
+    -> PostingList
+  {
+    var lists: [PostingList] = []
+    for term in terms {
+      let list = try index.anyPostingList(for: term)
+      if list.isEmpty { return PostingList() }
+      lists.append(list)
+    }
+    var result = PostingList()
+    var cursors = [Int](repeating: 0, count: lists.count)
+    let shortest = lists.indices.min { lists[$0].count < lists[$1].count }!
+    for entry in 0..<lists[shortest].count {
+      let document = lists[shortest].documents[entry]
+      var found = true
+      for l in lists.indices {
+        let documents = lists[l].documents
+        while cursors[l] < documents.count && documents[cursors[l]] < document { cursors[l] += 1 }
+        if cursors[l] == documents.count { return result }
+        if documents[cursors[l]] != document { found = false }
+      }
+      guard found else { continue }
+      var starts = FieldValues<[Int]>(title: [], tags: [], content: [])
+      for field in IndexField.allCases {
+        var run = Set(lists[0].positions(at: cursors[0], in: field))
+        for l in lists.indices.dropFirst() where !run.isEmpty {
+          run.formIntersection(lists[l].positions(at: cursors[l], in: field).map { $0 - l })
+        }
+        starts[field] = run.sorted()
+      }
+      guard !(starts.title.isEmpty && starts.tags.isEmpty && starts.content.isEmpty) else {
+        continue
+      }
+      let counts = FieldCounts(
+        title: Int32(starts.title.count), tags: Int32(starts.tags.count),
+        content: Int32(starts.content.count))
+      PositionList(starts).bytes.withUnsafeBytes { positions in
+        result.append(
+          document: document, kind: lists[0].kinds[cursors[0]], termFrequencies: counts,
+          fieldLengths: lists[0].fieldLengths[cursors[0]], positions: positions)
+      }
+    }
+    return result
+  }
+
+  /// The one term the tokenizer makes of `word`, or nil when it makes none or several.
+  private func singleTerm(of word: String) -> String? {
+    var found: [String] = []
+    tokenizer.forEachTerm(in: word) { t in
+      found.append(t.term)
+      return found.count < 2
+    }
+    return found.count == 1 ? found[0] : nil
   }
 
   /// The term the tokenizer makes of one plain word (its stem), or nil for none.

@@ -89,6 +89,10 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
     /// Absent, but another English spelling of the word is in the vocabulary (`tumour` →
     /// `tumor`, ``EnglishSpelling``); that was searched instead, at nearly full weight.
     case spelling
+    /// Absent, but the word written as a compound another way is in some document (`covid19`
+    /// → `covid 19`, `e-mail` → `email`, ``CompoundWords``); that was searched instead, at nearly
+    /// full weight.
+    case compound
     /// Absent; similar terms (trigram Jaccard ≥ 0.5) were searched instead, at reduced weight.
     case fuzzy
     /// Absent and shorter than three characters; terms starting with it were searched.
@@ -102,11 +106,17 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
   /// How it was matched.
   public var match: Match
   /// The vocabulary terms searched for it: the term itself (first), its other English
-  /// spellings and its word-form variants; or its other spellings, fuzzy or prefix variants.
+  /// spellings, its other forms as a compound and its word-form variants; or its other
+  /// spellings and compound forms, fuzzy or prefix variants. A compound form of several terms
+  /// is written with spaces (`e mail`: the terms `e` then `mail`, next to each other).
   public var variants: [String]
   /// Those of `variants` that are other English spellings of the query word (searched at
   /// nearly full weight); empty for most terms.
   public var spellings: [String]
+  /// Those of `variants` that are other written forms of the query word as a compound
+  /// (``CompoundWords``: `email` for `e-mail`, `e mail` for `email`); searched at nearly full
+  /// weight, never more than the word typed. Empty for most terms.
+  public var compounds: [String]
   /// The query words behind the term, folded but not stemmed, in query order (`randomised`
   /// for the term `randomis`; `colour`, `color` when both spellings were typed); empty when
   /// not recorded.
@@ -115,12 +125,13 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
   /// Makes a term match.
   public init(
     term: String, match: Match, variants: [String], spellings: [String] = [],
-    words: [String] = []
+    compounds: [String] = [], words: [String] = []
   ) {
     self.term = term
     self.match = match
     self.variants = variants
     self.spellings = spellings
+    self.compounds = compounds
     self.words = words
   }
 }

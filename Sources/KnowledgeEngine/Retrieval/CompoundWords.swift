@@ -1,0 +1,98 @@
+/// The written forms of one compound word, so that a query written one way finds notes written
+/// another: `email`, `e-mail` and `e mail`; `PD-1` and `PD1`; `covid19` and `COVID-19`;
+/// `nonsmoker` and `non-smoker`.
+///
+/// The tokenizer splits words at a hyphen or slash, so `e-mail` is indexed as the two adjacent
+/// terms `e` and `mail`, while `email` is one term. The ranker bridges the two at query time,
+/// in both directions, and the index is not changed:
+///
+/// - **Joined to closed.** Query words joined by a hyphen or slash (``joiners``) are also
+///   searched as their catenation (`e-mail` → `email`, `PD-1` → `pd1`), when some note holds
+///   it (``catenation(of:)``).
+/// - **Closed to joined.** A query word is also searched as two or more adjacent terms
+///   (`email` → `e` then `mail`), when some note holds them next to each other, split where
+///   (``splits(of:)``):
+///   - letters meet digits (`pd1` → `pd 1`, `covid19` → `covid 19`, `h1n1` → `h 1 n 1`), or
+///   - a word starts with one of the English prefixes style guides write either closed or with
+///     a hyphen (``prefixes``: `non`, `pre`, `co`, `re`, `anti`, `e`, …) and at least three
+///     letters follow (`nonsmoker` → `non smoker`, `email` → `e mail`).
+///
+/// Splits anywhere else are not tried: only positions in a note tell that two terms were
+/// adjacent, not whether a hyphen joined them, and splitting every word wherever both halves
+/// are words would let `atypical` find *a typical* and `within` find *with in*.
+///
+/// It compares spellings only, never meanings.
+public enum CompoundWords {
+  /// The characters that join the parts of a compound in a query: hyphen-minus, slash, and
+  /// the Unicode hyphen (U+2010) and non-breaking hyphen (U+2011). Exactly one of them must
+  /// stand between two words, with nothing else, for the words to count as joined.
+  public static let joiners: Set<Character> = ["-", "/", "\u{2010}", "\u{2011}"]
+
+  /// Prefixes that English writes closed or hyphenated (`non-smoker` / `nonsmoker`,
+  /// `pre-operative` / `preoperative`, `co-worker` / `coworker`, `e-mail` / `email`): the
+  /// prefixes of the hyphenation guide in The Chicago Manual of Style, which are closed by
+  /// rule but often hyphenated in practice, with `de`, `ex`, `hypo`, `tri`, `e` and `x`
+  /// (`e-mail`, `x-ray`) added. `over` and `under` are left out: they are stop words, and
+  /// `over all` is ordinary prose.
+  public static let prefixes: [String] = [
+    "ante", "anti", "bi", "bio", "co", "counter", "cyber", "de", "e", "ex", "extra", "hyper",
+    "hypo", "infra", "inter", "intra", "macro", "mega", "meta", "micro", "mid", "mini", "multi",
+    "neo", "non", "post", "pre", "pro", "proto", "pseudo", "re", "semi", "socio", "sub", "super",
+    "supra", "trans", "tri", "ultra", "un", "x",
+  ]
+
+  /// The fewest letters that must follow a prefix for a word to be split after it
+  /// (`non` + `smoker`; `rerun` is not split, `re` + `run` being too short to tell apart from
+  /// chance).
+  public static let minimumRemainderLength = 3
+
+  /// The most parts one split may have (`h1n1` has four).
+  public static let maximumParts = 4
+
+  /// The ways to write `word` as adjacent words, in a fixed order: first its split where
+  /// letters meet digits (one split, into every letter and digit run), then its splits after
+  /// each prefix of ``prefixes`` it starts with, longest prefix first.
+  ///
+  /// - Parameter word: a folded, unstemmed word (as the tokenizer gives it: lowercase, without
+  ///   diacritics).
+  /// - Returns: splits of two to ``maximumParts`` non-empty parts each, whose concatenation is
+  ///   `word`; empty for words of ASCII letters without a listed prefix, for words with
+  ///   characters other than ASCII letters and digits, and for all-digit words.
+  /// - Complexity: O(*n* · *p*) for *n* characters and the *p* prefixes.
+  public static func splits(of word: String) -> [[String]] {
+    let bytes = Array(word.utf8)
+    guard !bytes.isEmpty, bytes.allSatisfy({ isLetter($0) || isDigit($0) }) else { return [] }
+    var found: [[String]] = []
+    if bytes.contains(where: isDigit) && bytes.contains(where: isLetter) {
+      var runs: [[UInt8]] = []
+      for byte in bytes {
+        if let last = runs.last?.last, isDigit(last) == isDigit(byte) {
+          runs[runs.count - 1].append(byte)
+        } else {
+          runs.append([byte])
+        }
+      }
+      if runs.count <= maximumParts {
+        found.append(runs.map { String(decoding: $0, as: UTF8.self) })
+      }
+      return found
+    }
+    for prefix in prefixes.sorted(by: { $0.count > $1.count })
+    where bytes.count >= prefix.utf8.count + minimumRemainderLength
+      && bytes.starts(with: prefix.utf8)
+    {
+      found.append([prefix, String(decoding: bytes[prefix.utf8.count...], as: UTF8.self)])
+    }
+    return found
+  }
+
+  /// The single word that compound `parts` make when written closed (`["e", "mail"]` →
+  /// `email`), or nil when there are fewer than two or more than ``maximumParts`` parts.
+  public static func catenation(of parts: [String]) -> String? {
+    guard (2...maximumParts).contains(parts.count) else { return nil }
+    return parts.joined()
+  }
+
+  private static func isLetter(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
+  private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+}

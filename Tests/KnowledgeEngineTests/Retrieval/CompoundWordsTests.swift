@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+@_spi(Benchmarking) @testable import KnowledgeEngine
+
+/// Compound words written closed, hyphenated or spaced: the splits of ``CompoundWords`` and how
+/// the ranker searches the other forms (`email` finds *e-mail*, `PD-1` finds *PD1*), through the
+/// persisted index.
+struct CompoundWordsTests {
+  typealias Item = PersistedSearchTests.Item
+  typealias Workspace = PersistedSearchTests.Workspace
+
+  @Test(
+    "words split where letters meet digits, and after a listed prefix",
+    arguments: [
+      ("pd1", [["pd", "1"]]),
+      ("covid19", [["covid", "19"]]),
+      ("h1n1", [["h", "1", "n", "1"]]),
+      ("il6", [["il", "6"]]),
+      ("b12", [["b", "12"]]),
+      ("email", [["e", "mail"]]),
+      ("nonsmokers", [["non", "smokers"]]),
+      ("preoperative", [["pre", "operative"]]),
+      ("coinfections", [["co", "infections"]]),
+      // Longest prefix first.
+      ("antiinflammatory", [["anti", "inflammatory"]]),
+      ("counterpart", [["counter", "part"], ["co", "unterpart"]]),
+    ])
+  func splits(word: String, expected: [[String]]) {
+    #expect(CompoundWords.splits(of: word) == expected)
+  }
+
+  @Test("no split for words without a prefix or digits, short remainders, or other characters")
+  func noSplits() {
+    for word in [
+      "", "mail", "atypical", "within", "overall", "redo", "2024", "a1b2c3",
+      "café", "東京", "e-mail", "Email",
+    ] {
+      #expect(CompoundWords.splits(of: word).isEmpty, "\(word)")
+    }
+    // Every split puts the word back together.
+    for word in ["pd1", "h1n1", "email", "counterpart", "nonsmokers"] {
+      for parts in CompoundWords.splits(of: word) {
+        #expect(parts.joined() == word)
+        #expect((2...CompoundWords.maximumParts).contains(parts.count))
+      }
+    }
+    #expect(CompoundWords.catenation(of: ["e", "mail"]) == "email")
+    #expect(CompoundWords.catenation(of: ["e"]) == nil)
+    #expect(CompoundWords.catenation(of: ["a", "b", "c", "d", "e"]) == nil)
+  }
+
+  static let corpus = [
+    Item(title: "Send the e-mail to Ana", content: "about the PD-1 results"),
+    Item(title: "Email Bob the figures", content: "pd1 inhibitors and COVID-19 wards"),
+    Item(title: "Non-smokers cohort", content: "baseline visit"),
+    Item(title: "Weekly summary", content: "nothing about mail here, e is a letter"),
+  ]
+
+  @Test("closed and hyphenated forms find each other; the form typed ranks first")
+  func bothDirections() throws {
+    let workspace = try Workspace(Self.corpus)
+    for (query, typed, other) in [("email", 1, 0), ("e-mail", 0, 1), ("PD-1", 0, 1), ("pd1", 1, 0)] {
+      // (`e-mail` and `PD-1` also find document 3, which holds `e` and `mail` apart.)
+      let response = try workspace.search(query)
+      #expect(Array(response.results.map(\.id).prefix(2)) == workspace.ids([typed, other]), "\(query)")
+      #expect(response.results[0].score > response.results[1].score, "\(query)")
+    }
+    // The words of document 3 are not next to each other, so it is no e-mail.
+    #expect(!(try workspace.search("email").results.map(\.id).contains(workspace.ids([3])[0])))
+  }
+
+  @Test("a word absent in one form is found in the other, and explain says how")
+  func absentForm() throws {
+    let workspace = try Workspace(Self.corpus)
+    let covid = try workspace.search("covid19")
+    #expect(covid.results.map(\.id) == workspace.ids([1]))
+    #expect(covid.terms.map(\.match) == [.compound])
+    #expect(covid.terms.first?.variants == ["covid 19"])
+    #expect(covid.terms.first?.compounds == ["covid 19"])
+
+    let smokers = try workspace.search("nonsmokers")
+    #expect(smokers.results.map(\.id) == workspace.ids([2]))
+    #expect(smokers.terms.first?.compounds == ["non smoker"])
+
+    let joined = try workspace.search("e-mail")
+    #expect(joined.terms.map(\.compounds) == [["email"], ["email"]])
+  }
+
+  @Test("a rarer form never weighs more than the form typed")
+  func rarerFormCapped() throws {
+    // `email` is in three documents, `e mail` in one: its own IDF is higher, but it counts at
+    // 0.9 of the typed word's. (Every title is two terms long, so only the weights differ.)
+    let workspace = try Workspace([
+      Item(title: "e-mail", content: "one"),
+      Item(title: "email draft", content: "two"),
+      Item(title: "email draft", content: "three"),
+      Item(title: "email draft", content: "four"),
+      Item(title: "notes", content: "five"),
+    ])
+    let response = try workspace.search("email")
+    #expect(response.results.count == 4)
+    #expect(response.results.last?.id == workspace.ids([0])[0])
+    let typed = response.results[0].scoreParts.title
+    let other = response.results[3].scoreParts.title
+    #expect(abs(other / typed - 0.9) < 1e-9, "\(other) / \(typed)")
+  }
+
+  @Test("prose is not read as a compound: a typical, with in, over all, a dash with spaces")
+  func prose() throws {
+    let workspace = try Workspace([
+      Item(title: "A typical day", content: "with in-person meetings over all weeks"),
+      Item(title: "Mail merge", content: "e – mail with an en dash"),
+    ])
+    // (`within` and `overall` may still find `with` and `over` as close spellings, at reduced
+    // weight, as any absent word does; no compound form is searched.)
+    for query in ["atypical", "within", "overall"] {
+      let response = try workspace.search(query)
+      #expect(response.terms.allSatisfy { $0.compounds.isEmpty && $0.match != .compound }, "\(query)")
+      #expect(response.results.allSatisfy { $0.scoreParts.title == 0 && $0.scoreParts.content == 0 })
+    }
+    // An en dash or spaces around the hyphen do not join words: no catenation is searched.
+    for query in ["e – mail", "e - mail", "e–mail"] {
+      #expect(try workspace.search(query).terms.allSatisfy(\.compounds.isEmpty), "\(query)")
+    }
+    // Stop words never form a compound part: `up-to-date` searches no catenation.
+    #expect(try workspace.search("up-to-date mail").terms.allSatisfy(\.compounds.isEmpty))
+  }
+
+  @Test("four-part compounds and slash-joined words")
+  func longerCompounds() throws {
+    let workspace = try Workspace([
+      Item(title: "H1N1 season", content: "ward plan"),
+      Item(title: "Input and output", content: "the inputoutput adapter"),
+    ])
+    #expect(try workspace.search("h1-n1").results.map(\.id) == workspace.ids([0]))
+    let slash = try workspace.search("input/output")
+    #expect(slash.terms.map(\.compounds) == [["inputoutput"], ["inputoutput"]])
+  }
+
+  @Test("turned off, only the form typed is searched")
+  func switchedOff() throws {
+    let workspace = try Workspace(Self.corpus)
+    var parameters = HybridLexicalRanker.Parameters.v1
+    parameters.maximumCompoundVariants = 0
+    #expect(try workspace.engine.rankedIDs("email", depth: 10, parameters: parameters) == workspace.ids([1]))
+    #expect(try workspace.engine.rankedIDs("covid19", depth: 10, parameters: parameters).isEmpty)
+  }
+
+  @Test("adjacent postings: runs in one field only, counted per field, first term's positions")
+  func adjacentPostings() throws {
+    let epoch = Date(timeIntervalSince1970: 0)
+    let index = InMemoryLexicalIndex([
+      IndexedDocument(
+        id: UUID(), kind: .knowledge(.fact), title: "e-mail and e-mail", content: "mail e", updatedAt: epoch),
+      IndexedDocument(
+        id: UUID(), kind: .knowledge(.fact), title: "ends with e", content: "mail starts here",
+        updatedAt: epoch),
+    ])
+    let list = try HybridLexicalRanker.adjacentPostings(of: ["e", "mail"], in: index)
+    #expect(list.count == 1)
+    #expect(list.termFrequencies[0] == FieldCounts(title: 2, tags: 0, content: 0))
+    #expect(list.positions(at: 0, in: .title) == [0, 3])
+    #expect(try HybridLexicalRanker.adjacentPostings(of: ["e", "absent"], in: index).isEmpty)
+  }
+}
