@@ -113,6 +113,30 @@ struct WorkspaceRecognitionCommandTests {
     return (r.status, report)
   }
 
+  @Test("doctor --json advice for another program's database stands on its own: it names the tables instead of pointing \"above\"")
+  func foreignDoctorJSONAdvice() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let db = try Self.workspace(cli) { db in
+      let made = try runProcess("/usr/bin/env", ["sqlite3", db, "CREATE TABLE foo(x); CREATE TABLE bar(y);"])
+      try #require(made.status == 0, "sqlite3 is needed to make another program's database: \(made.stderr)")
+    }
+    let (status, report) = try Self.doctorJSON(cli)
+    #expect(status == 5)
+    let advice = try #require(report["advice"] as? [String])
+    #expect(
+      advice == [
+        "\(db) is another program's SQLite database, not a dolphin workspace: it records no dolphin schema step (it "
+          + "holds table bar, table foo); dolphin neither read nor changed it. Pass --workspace (or set DOLPHIN_HOME) "
+          + "with a dolphin workspace directory, or move that file away: the first command that stores something then "
+          + "creates a new workspace there."
+      ])
+    #expect(!advice.joined().contains("above"))
+    // The text report prints the same line after the open failure.
+    let text = try cli.run(["doctor"])
+    #expect(text.stdout.contains(advice[0]), "\(text.stdout)")
+  }
+
   @Test("a database with a PRAGMA user_version but no schema: status, capture, doctor and mcp all call it another program's database (exit 5) and leave it byte for byte", arguments: [5, 9])
   func userVersionWithoutSchema(_ version: Int) throws {
     let cli = CLI()
