@@ -278,6 +278,50 @@ struct ExecutorTests {
     #expect(try JSONValue(parsing: short.receipt.arguments)["query"] == "x")
   }
 
+  struct RawArgumentsCase: CustomTestStringConvertible, Sendable {
+    var given: JSONValue?
+    var stored: String
+    var testDescription: String { given.map { $0.jsonString() } ?? "none" }
+  }
+
+  // A library caller may pass any JSON value; the call is refused, and its receipt's arguments
+  // are still an object (an import wraps an earlier build's the same way).
+  @Test(
+    "a call whose arguments are not an object is refused, and its receipt's arguments are an object that carries them",
+    arguments: [
+      RawArgumentsCase(given: [1, 2], stored: #"{"notAnObject":true,"value":[1,2]}"#),
+      RawArgumentsCase(given: "restore", stored: #"{"notAnObject":true,"value":"restore"}"#),
+      RawArgumentsCase(given: 5, stored: #"{"notAnObject":true,"value":5}"#),
+      RawArgumentsCase(given: .null, stored: "{}"),
+      RawArgumentsCase(given: nil, stored: "{}"),
+    ])
+  func nonObjectArgumentsReceipt(_ c: RawArgumentsCase) async throws {
+    let engine = makeEngine()
+    // An unknown tool fails before its arguments are read, so `null` and none are refused too.
+    for name in ["knowledge_search", "knowledge_serch"] {
+      let r = await ToolExecutor(engine: engine).execute(
+        ToolCall(id: name, name: name, arguments: c.given), approver: StaticApprovalPolicy.allow)
+      #expect(r.receipt.outcome == .failed, "\(name)")
+      #expect(r.receipt.arguments == c.stored, "\(name)")
+      guard case .object = try JSONValue(parsing: r.receipt.arguments) else {
+        Issue.record("\(name): \(r.receipt.arguments) is not an object")
+        continue
+      }
+      #expect(try engine.store.read { try $0.receipt(id: r.receipt.id) } == r.receipt)
+      #expect(r.receipt.normalized() == r.receipt, "a receipt written now needs no normalizing")
+    }
+  }
+
+  @Test("a wall clock set back during a call does not date the receipt's end before its start")
+  func clockSetBack() async throws {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment(step: -5))
+    let r = await ToolExecutor(engine: engine).execute(
+      ToolCall(id: "a", name: "knowledge_search", arguments: ["query": "x"]), approver: StaticApprovalPolicy.allow)
+    #expect(r.succeeded)
+    #expect(r.receipt.finishedAt == r.receipt.startedAt)
+    #expect(try engine.store.read { try $0.listReceipts() }.map { $0.finishedAt >= $0.startedAt } == [true])
+  }
+
   @Test("knowledge_search filters by one tag, folded as the CLI's --tag is")
   func searchToolTag() async throws {
     let engine = makeEngine()

@@ -105,4 +105,77 @@ struct WorkspaceRecognitionCommandTests {
     #expect(mcp.stdout.contains("not a dolphin workspace"), "\(mcp.stdout)\(mcp.stderr)")
     #expect(try Unwritable.snapshot(cli.workspace) == before, "dolphin mcp changed the files")
   }
+
+  /// `doctor --json`'s advice for a database it could not open, checked to stand on its own.
+  static func doctorJSON(_ cli: CLI) throws -> (status: Int32, report: [String: Any]) {
+    let r = try cli.run(["doctor", "--json"])
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+    return (r.status, report)
+  }
+
+  @Test("doctor --json advice for another program's database stands on its own: it names the tables instead of pointing \"above\"")
+  func foreignDoctorJSONAdvice() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let db = try Self.workspace(cli) { db in
+      let made = try runProcess("/usr/bin/env", ["sqlite3", db, "CREATE TABLE foo(x); CREATE TABLE bar(y);"])
+      try #require(made.status == 0, "sqlite3 is needed to make another program's database: \(made.stderr)")
+    }
+    let (status, report) = try Self.doctorJSON(cli)
+    #expect(status == 5)
+    let advice = try #require(report["advice"] as? [String])
+    #expect(
+      advice == [
+        "\(db) is another program's SQLite database, not a dolphin workspace: it records no dolphin schema step (it "
+          + "holds table bar, table foo); dolphin neither read nor changed it. Pass --workspace (or set DOLPHIN_HOME) "
+          + "with a dolphin workspace directory, or move that file away: the first command that stores something then "
+          + "creates a new workspace there."
+      ])
+    #expect(!advice.joined().contains("above"))
+    // The text report prints the same line after the open failure.
+    let text = try cli.run(["doctor"])
+    #expect(text.stdout.contains(advice[0]), "\(text.stdout)")
+  }
+
+  @Test("a database with a PRAGMA user_version but no schema: status, capture, doctor and mcp all call it another program's database (exit 5) and leave it byte for byte", arguments: [5, 9])
+  func userVersionWithoutSchema(_ version: Int) throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let db = try Self.workspace(cli) { db in
+      let made = try runProcess("/usr/bin/env", ["sqlite3", db, "PRAGMA user_version = \(version);"])
+      try #require(made.status == 0, "sqlite3 is needed to set a user_version: \(made.stderr)")
+    }
+    let before = try Unwritable.snapshot(cli.workspace)
+    let message =
+      "\(db) is an SQLite database but not a dolphin workspace: it records no dolphin schema step and "
+      + "holds no tables of its own, yet its PRAGMA user_version is \(version), which dolphin sets only together with its "
+      + "tables; nothing was read from it or written to it."
+    for args in [["status"], ["capture", "fact", "Not stored here"], ["knowledge", "list"], ["doctor"]] {
+      let r = try cli.run(args)
+      #expect(r.status == 5, "\(args): \(r.stdout)\(r.stderr)")
+      #expect(r.stderr.contains(message), "\(args): \(r.stderr)")
+      #expect(!r.stderr.contains("no schema") && !r.stderr.contains("newer"), "\(args): \(r.stderr)")
+      #expect(try Unwritable.snapshot(cli.workspace) == before, "\(args) changed the files")
+    }
+    let status = try cli.run(["status", "--json"])
+    #expect(status.status == 5)
+    #expect(status.stdout.contains(#""kind" : "storage""#), "\(status.stdout)")
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.stdout.contains("Open: failed (not a dolphin workspace)"), "\(doctor.stdout)")
+    #expect(!doctor.stdout.contains("interrupted") && !doctor.stdout.contains("newer"), "\(doctor.stdout)")
+    #expect(!doctor.stdout.contains(".recover"), "no recovery steps for a file that is not damaged: \(doctor.stdout)")
+    let (code, report) = try Self.doctorJSON(cli)
+    #expect(code == 5)
+    #expect((report["openProblem"] as? [String: Any])?["reason"] as? String == "not a dolphin workspace")
+    #expect(report["checksRun"] as? Bool == false)
+    let advice = try #require(report["advice"] as? [String])
+    #expect(advice.count == 1 && advice[0].contains("its PRAGMA user_version is \(version)"), "\(advice)")
+    let mcp = try cli.run(
+      ["mcp", "--writes", "allow"],
+      stdin: (initializeLines + [
+        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"No"}}}"#
+      ]).joined(separator: "\n") + "\n")
+    #expect(mcp.stdout.contains("not a dolphin workspace"), "\(mcp.stdout)\(mcp.stderr)")
+    #expect(try Unwritable.snapshot(cli.workspace) == before, "dolphin mcp changed the files")
+  }
 }

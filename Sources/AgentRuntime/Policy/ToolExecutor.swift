@@ -61,7 +61,9 @@ public struct ToolExecutor: Sendable {
       let receipt = ActivityReceipt(
         id: engine.environment.makeID(), callID: String(call.id.prefix(200)), tool: String(call.name.prefix(100)),
         risk: risk?.rawValue ?? "unknown", arguments: Self.receiptArguments(args),
-        outcome: outcome, changedIDs: output?.changedIDs ?? [], startedAt: started, finishedAt: engine.environment.now(),
+        // A wall clock set back during the call must not date its end before its start.
+        outcome: outcome, changedIDs: output?.changedIDs ?? [], startedAt: started,
+        finishedAt: max(started, engine.environment.now()),
         approval: approval, message: Truncation.truncate(message, to: 500))
       // A receipt that cannot be written (read-only or damaged store) must not hide the result.
       try? engine.store.write { tx in try tx.insertReceipt(receipt) }
@@ -73,7 +75,8 @@ public struct ToolExecutor: Sendable {
     case .success(let valid): (tool, args) = valid
     case .failure(let error):
       let risk = try? registry.tool(named: call.name).risk
-      return finish(.failed, risk: risk, args: call.arguments.map { $0.jsonString(sortedKeys: true) } ?? "{}", approval: nil, output: nil, error: error, message: error.description)
+      // Arguments that are not an object are recorded wrapped in one, so every receipt's are.
+      return finish(.failed, risk: risk, args: ActivityReceipt.argumentsText(call.arguments), approval: nil, output: nil, error: error, message: error.description)
     }
     let canonical = JSONValue.object(args).jsonString(sortedKeys: true)
     var approval = "notRequired"

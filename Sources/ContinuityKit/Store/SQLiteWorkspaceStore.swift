@@ -527,6 +527,12 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         if others.count > shown { found.append("\(others.count - shown) more") }
         throw .notAWorkspace(file: path, found: found)
       }
+      // dolphin sets `user_version` only in the transaction of a schema step, with its tables
+      // and its `schema_migration` row, so a version without a recorded step is not what an
+      // interrupted first run leaves: another program set it.
+      if (objects.isEmpty || noStepApplied) && version != 0 {
+        throw .notAWorkspace(file: path, found: [WorkspaceError.userVersionOnly(version)])
+      }
       if objects.isEmpty || noStepApplied, blank == .noWorkspace {
         throw .noWorkspace(directory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
       }

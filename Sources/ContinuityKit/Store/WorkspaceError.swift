@@ -39,12 +39,21 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
   /// `file` is an SQLite database that some other program made: it records no dolphin schema
   /// step (no `schema_migration` table, the first thing dolphin creates, or an empty one, while
   /// each step commits with its row) but holds other schema objects, named in `found`
-  /// (`table foo`, sorted by name; at most ``notAWorkspaceNamesShown``, then `N more`). It was
-  /// neither read nor written.
+  /// (`table foo`, sorted by name; at most ``notAWorkspaceNamesShown``, then `N more`), or holds
+  /// none but has a `PRAGMA user_version` that dolphin sets only with its tables (`found` is then
+  /// ``userVersionOnly(_:)``). It was neither read nor written.
   case notAWorkspace(file: String, found: [String])
 
   /// How many schema object names ``notAWorkspace(file:found:)`` carries at most.
   public static let notAWorkspaceNamesShown = 5
+
+  /// What ``notAWorkspace(file:found:)`` says a database holds when it has no schema object (or
+  /// only an empty `schema_migration` table) but a `PRAGMA user_version` other than 0: dolphin
+  /// sets that version only together with its tables, so another program set it.
+  /// - Parameter version: the database's `PRAGMA user_version`.
+  public static func userVersionOnly(_ version: Int64) -> String {
+    "no tables of its own, yet its PRAGMA user_version is \(version), which dolphin sets only together with its tables"
+  }
 
   public var description: String {
     switch self {

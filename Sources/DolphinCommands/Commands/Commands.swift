@@ -256,7 +256,7 @@ enum Commands {
       case .failure(let error):
         let kind = SQLiteWorkspaceStore.openFailure(error, directory: dir)
         report.openProblem = OpenProblem(reason: kind.rawValue, message: openMessage(error))
-        report.advice = openAdvice(kind, directory: dir.path, databasePath: dbPath)
+        report.advice = openAdvice(kind, error: error, directory: dir.path, databasePath: dbPath)
         if kind == .noWorkspace { exitCode = ExitCode.notFound }
         // As for every other path argument: a link to nothing is not found, a loop unreadable input.
         if kind == .symbolicLink {
@@ -526,8 +526,12 @@ enum Commands {
     ]
   }
 
-  /// Advice that fits why the database could not be opened.
-  static func openAdvice(_ failure: SQLiteWorkspaceStore.OpenFailure, directory: String, databasePath: String) -> [String] {
+  /// Advice that fits why the database could not be opened. Each line stands on its own — it
+  /// names what it refers to rather than pointing "above" — since `--json` carries it apart from
+  /// the text report (in `advice`, beside `openProblem`).
+  static func openAdvice(
+    _ failure: SQLiteWorkspaceStore.OpenFailure, error: WorkspaceError, directory: String, databasePath: String
+  ) -> [String] {
     switch failure {
     case .noWorkspace:
       return [
@@ -546,13 +550,14 @@ enum Commands {
     case .readOnly:
       return [
         "The database is not known to be damaged, and nothing was changed: it cannot be read without writing beside "
-          + "it (see above). Remount it read-write or make the directory writable, or copy the whole directory (with "
+          + "it (committed changes still wait in its -wal file, or a rollback journal must be rolled back), and the "
+          + "files cannot be written here. Remount it read-write or make the directory writable, or copy the whole directory (with "
           + "workspace.sqlite-wal and -shm) somewhere writable and run `dolphin doctor --workspace <copy>`."
       ]
     case .symbolicLink:
       return [
         "The workspace path, a directory on the way to it, or its database file is a symbolic link that leads "
-          + "nowhere (see above: a link loop, or a link to something that does not exist); the workspace was not "
+          + "nowhere (a link loop, or a link to something that does not exist); the workspace was not "
           + "read and nothing was changed. Replace or remove the link (`ls -l` shows where it points), or pass "
           + "--workspace (or set DOLPHIN_HOME) with the workspace directory."
       ]
@@ -560,9 +565,11 @@ enum Commands {
       return ["The database file is damaged or is not an SQLite database. Nothing was changed."]
         + recoverySteps(directory, databasePath)
     case .notAWorkspace:
+      var holds = ""
+      if case .notAWorkspace(_, let found) = error, !found.isEmpty { holds = " (it holds \(found.joined(separator: ", ")))" }
       return [
-        "\(databasePath) is another program's SQLite database, not a dolphin workspace (see above); dolphin neither "
-          + "read nor changed it. Pass --workspace (or set DOLPHIN_HOME) with a dolphin workspace directory, or move "
+        "\(databasePath) is another program's SQLite database, not a dolphin workspace: it records no dolphin schema "
+          + "step\(holds); dolphin neither read nor changed it. Pass --workspace (or set DOLPHIN_HOME) with a dolphin workspace directory, or move "
           + "that file away: the first command that stores something then creates a new workspace there."
       ]
     case .other:

@@ -26,8 +26,12 @@ extension KnowledgeEngine {
   ///
   /// Text of knowledge, memories, tasks and handoffs is sanitized as at capture (sanitizing is
   /// idempotent, so a dolphin export comes back unchanged); activity (messages, receipts,
-  /// checkpoints) is kept verbatim. Credential-looking text is imported and flagged, never
-  /// dropped.
+  /// checkpoints) is kept verbatim, but for what earlier builds and legacy files could store
+  /// and this build would not: a receipt's non-object `arguments` are wrapped in an object and a
+  /// `finishedAt` before `startedAt` becomes `startedAt` (``ActivityReceipt/normalized()``),
+  /// and a handoff's empty `summary` is built by rules as capture builds it. Such a record
+  /// matches its stored original as the same record. Credential-looking text is imported and
+  /// flagged, never dropped.
   ///
   /// The write lock is held only while the records are stored: checking and sanitizing the
   /// document, classifying its records and tokenizing them for the search index happen first,
@@ -147,7 +151,14 @@ struct ImportAnalysis: Sendable {
     try classify("knowledge", ws.knowledge, kept: nil, tx) { id throws(WorkspaceError) in try tx.knowledge(id: id) }
     try classify("memories", ws.memories, kept: nil, tx) { id throws(WorkspaceError) in try tx.memory(id: id) }
     try classify("tasks", ws.tasks, kept: nil, tx) { id throws(WorkspaceError) in try tx.task(id: id) }
-    try classify("handoffs", ws.handoffs, kept: nil, tx) { id throws(WorkspaceError) in try tx.handoff(id: id) }
+    // A handoff without a summary gets one built by rules when written (as at capture), so a
+    // stored handoff whose summary rules built is the same record as the file's without one.
+    let withoutSummary = Set(ws.handoffs.filter(\.summary.isEmpty).map(\.id))
+    try classify("handoffs", ws.handoffs, kept: nil, tx) { id throws(WorkspaceError) in
+      guard var stored = try tx.handoff(id: id) else { return nil }
+      if withoutSummary.contains(id), KnowledgeEngine.isGeneratedSummary(stored.summary) { stored.summary = "" }
+      return stored
+    }
     let counts = try tx.counts()
     try classify("digests", ws.digests, kept: (Limits.digestsKept, counts["digest"] ?? 0), tx) {
       id throws(WorkspaceError) in try tx.digest(id: id)
@@ -157,7 +168,8 @@ struct ImportAnalysis: Sendable {
       id throws(WorkspaceError) in try tx.message(id: id)
     }
     try classify("receipts", ws.receipts, kept: (Limits.receiptsKept, counts["receipt"] ?? 0), tx) {
-      id throws(WorkspaceError) in try tx.receipt(id: id)
+      // Compared as this build would have written it, as the file's is (see `PreparedImport`).
+      id throws(WorkspaceError) in try tx.receipt(id: id)?.normalized()
     }
     try classify("checkpoints", ws.checkpoints, kept: (Limits.checkpointsKept, counts["checkpoint"] ?? 0), tx) {
       id throws(WorkspaceError) in try tx.checkpoint(id: id)
@@ -264,6 +276,8 @@ struct ImportAnalysis: Sendable {
   /// Text sanitized as at capture and trimmed where capture trims (``Limits/sanitized(_:trimming:)``:
   /// titles, a memory's text, a handoff's focus, summary and next steps), and tags normalized as
   /// at capture (trimmed, lowercased, deduplicated). Idempotent: a dolphin export is unchanged.
+  /// Shared with the legacy migration, which keeps activity untouched; an import also
+  /// normalizes receipts (see `PreparedImport`).
   static func sanitized(_ ws: AssistantWorkspace) -> AssistantWorkspace {
     var out = ws
     let s = Sanitizer.sanitize
@@ -339,6 +353,27 @@ struct ImportAnalysis: Sendable {
     for (i, m) in ws.memories.enumerated() {
       try named("workspace.memories[\(i)]", m.id) { () throws(ValidationError) in
         for (j, tag) in m.tags.enumerated() { try Limits.checkTagCharacters("tags[\(j)]", tag) }
+      }
+    }
+  }
+
+  /// Refuses a handoff's next step that has nothing visible left once sanitized and trimmed, as
+  /// capture refuses one (a handoff with no next steps at all is fine, as at capture). Checked on
+  /// the text as given, which the message quotes.
+  static func validateNextSteps(_ ws: AssistantWorkspace) throws(WorkspaceError) {
+    for (i, h) in ws.handoffs.enumerated() {
+      try named("workspace.handoffs[\(i)]", h.id) { () throws(ValidationError) in
+        for (j, step) in h.nextSteps.enumerated() where Limits.sanitized(step, trimming: true).isEmpty {
+          let field = "nextSteps[\(j)]"
+          let given =
+            step.isEmpty
+            ? "it is \"\""
+            : "it is '\(Limits.escaped(String(step.prefix(60))))' (\(step.count) character(s), none visible)"
+          throw ValidationError(
+            field: field,
+            message: "\(field) is empty: \(given); a next step holds 1 to \(Limits.handoffNextStepLength) visible "
+              + "characters, as `dolphin handoff create --next` requires. Remove the empty step from the file")
+        }
       }
     }
   }
@@ -631,7 +666,12 @@ struct ImportAnalysis: Sendable {
       if isNew("tasks", t.id) { try tx.insertTask(t) } else { try tx.updateTask(t) }
       count("tasks")
     }
-    for h in workspace.handoffs where isWritten("handoffs", h.id) {
+    for var h in workspace.handoffs where isWritten("handoffs", h.id) {
+      // As capture does for a handoff given no summary (builds before that stored an empty
+      // one): built by rules from its records, which are written by now.
+      if h.summary.isEmpty {
+        h.summary = try KnowledgeEngine.generatedSummary(knowledgeIDs: h.knowledgeIDs, taskIDs: h.taskIDs, tx)
+      }
       if isNew("handoffs", h.id) { try tx.insertHandoff(h) } else { try tx.updateHandoff(h) }
       count("handoffs")
     }

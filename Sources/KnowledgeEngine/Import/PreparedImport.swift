@@ -9,7 +9,7 @@ struct PreparedImport: Sendable {
   /// The file the document came from (for messages).
   let source: String
   /// The document's workspace: text of knowledge, memories, tasks and handoffs sanitized and
-  /// tags normalized as at capture; every record validated.
+  /// tags normalized as at capture, receipts normalized; every record validated.
   let workspace: AssistantWorkspace
   /// The document's quarantined records, verbatim.
   let quarantine: [WorkspaceTransaction.QuarantineEntry]
@@ -21,11 +21,19 @@ struct PreparedImport: Sendable {
   ///   field, worded as a refusal of `source`.
   init(_ document: WorkspaceExport, source: String) throws(WorkspaceError) {
     self.source = source
-    // Tags are checked as given: the sanitizer would drop some control characters silently.
-    do { try ImportAnalysis.validateTagCharacters(document.workspace) } catch {
+    // Tags and next steps are checked as given: the sanitizer would drop some control
+    // characters silently.
+    do {
+      try ImportAnalysis.validateTagCharacters(document.workspace)
+      try ImportAnalysis.validateNextSteps(document.workspace)
+    } catch {
       throw ImportAnalysis.refusal(error, source: source)
     }
-    let ws = ImportAnalysis.sanitized(document.workspace)
+    var ws = ImportAnalysis.sanitized(document.workspace)
+    // Receipts as this build writes them: an earlier build's or a legacy file's could hold
+    // non-object arguments or end before they start (``ActivityReceipt/normalized()``). Only
+    // an import does this; the legacy migration keeps activity as the file has it.
+    ws.receipts = ws.receipts.map { $0.normalized() }
     do { try ImportAnalysis.validateRecords(ws) } catch {
       throw ImportAnalysis.refusal(error, source: source)
     }

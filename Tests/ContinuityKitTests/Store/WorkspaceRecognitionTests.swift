@@ -80,6 +80,43 @@ struct WorkspaceRecognitionTests {
     #expect(store.pendingMigrationSteps.isEmpty)
   }
 
+  struct UserVersionCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    var sql: String
+    var version: Int64
+    var testDescription: String { name }
+  }
+
+  // dolphin sets `user_version` only in a schema step's transaction, with the step's tables and
+  // its `schema_migration` row; without them the version is another program's. Every open used
+  // to treat such a file differently: no workspace yet for reads, a newer schema for writes (or,
+  // at version 5, a blank file to complete).
+  static let userVersionOnly = [
+    UserVersionCase(name: "user_version 5, no objects", sql: "PRAGMA user_version = 5;", version: 5),
+    UserVersionCase(name: "user_version 9, no objects", sql: "PRAGMA user_version = 9;", version: 9),
+    UserVersionCase(name: "user_version 3 beside an empty schema_migration", sql: emptyMigrationTable + "PRAGMA user_version = 3;", version: 3),
+  ]
+
+  @Test(
+    "a user_version without any recorded schema step is another program's database for every open, left byte for byte",
+    arguments: userVersionOnly, openings)
+  func userVersionWithoutSchemaRefused(_ c: UserVersionCase, _ opening: Opening) throws {
+    let dir = TemporaryDirectory("foreign")
+    defer { dir.remove() }
+    let (ws, before) = try Self.foreignDatabase(dir, c.sql)
+    let db = ws.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
+    let error = #expect(throws: WorkspaceError.self) { _ = try opening.open(ws) }
+    #expect(error == .notAWorkspace(file: db, found: [WorkspaceError.userVersionOnly(c.version)]))
+    #expect(
+      error?.description
+        == "\(db) is an SQLite database but not a dolphin workspace: it records no dolphin schema step and holds no "
+        + "tables of its own, yet its PRAGMA user_version is \(c.version), which dolphin sets only together with its "
+        + "tables; nothing was read from it or written to it. Pass --workspace (or set DOLPHIN_HOME) with a dolphin "
+        + "workspace directory, or move that file away to start a new workspace there")
+    #expect(SQLiteWorkspaceStore.openFailure(try #require(error), directory: ws) == .notAWorkspace)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+  }
+
   @Test("the objects named are sorted and bounded, with a count of the rest")
   func foundIsBounded() throws {
     let dir = TemporaryDirectory("foreign")
