@@ -17,9 +17,17 @@
 ///     a hyphen (``prefixes``: `non`, `pre`, `co`, `re`, `anti`, `e`, …) and at least three
 ///     letters follow (`nonsmoker` → `non smoker`, `email` → `e mail`).
 ///
-/// Splits anywhere else are not tried: only positions in a note tell that two terms were
-/// adjacent, not whether a hyphen joined them, and splitting every word wherever both halves
-/// are words would let `atypical` find *a typical* and `within` find *with in*.
+/// - **Open and closed.** Two query words written apart (`health care`, `birth weight`) are
+///   also searched as their catenation (`healthcare`, `birthweight`) when the vocabulary holds
+///   it, and a word of letters is also searched as two adjacent words of at least
+///   ``minimumOpenPartLength`` letters each (`healthcare` → `health care`, `wildtype` → `wild
+///   type`), when some note holds them next to each other (``openSplits(of:)``,
+///   ``isOpenCompound(_:_:)``).
+///
+/// Shorter parts are split off only at a listed prefix or a digit: only positions in a note
+/// tell that two terms were adjacent, not whether a hyphen or a space joined them, and splitting
+/// every word wherever both halves are words would let `atypical` find *a typical* and `within`
+/// find *with in*. Stop words are never parts (the ranker leaves them out).
 ///
 /// It compares spellings only, never meanings.
 public enum CompoundWords {
@@ -84,6 +92,36 @@ public enum CompoundWords {
       found.append([prefix, String(decoding: bytes[prefix.utf8.count...], as: UTF8.self)])
     }
     return found
+  }
+
+  /// The shortest part, in letters, of an open compound split anywhere but at a prefix or a
+  /// digit (`health` + `care`; not `car` + `pet`).
+  public static let minimumOpenPartLength = 4
+
+  /// The ways to write a word of ASCII letters as two words of at least
+  /// ``minimumOpenPartLength`` letters each, shortest first part first (`healthcare` →
+  /// `health care`, `healt hcare`, …: candidates, kept by the ranker only when a note holds
+  /// both parts next to each other).
+  ///
+  /// - Parameter word: a folded, unstemmed word.
+  /// - Returns: up to *n* − 7 splits for *n* letters; empty for shorter words and words with
+  ///   other characters.
+  public static func openSplits(of word: String) -> [[String]] {
+    let bytes = Array(word.utf8)
+    let shortest = minimumOpenPartLength
+    guard bytes.count >= 2 * shortest, bytes.allSatisfy(isLetter) else { return [] }
+    return (shortest...(bytes.count - shortest)).map { cut in
+      [String(decoding: bytes[..<cut], as: UTF8.self), String(decoding: bytes[cut...], as: UTF8.self)]
+    }
+  }
+
+  /// Whether two words typed apart (`health care`, `covid 19`, `non smoker`) may be one
+  /// compound written open: exactly when the closed word would be split into them, at a digit,
+  /// after a prefix (``splits(of:)``) or into two long words (``openSplits(of:)``).
+  public static func isOpenCompound(_ first: String, _ second: String) -> Bool {
+    let closed = first + second
+    let parts = [first, second]
+    return splits(of: closed).contains(parts) || openSplits(of: closed).contains(parts)
   }
 
   /// The single word that compound `parts` make when written closed (`["e", "mail"]` →

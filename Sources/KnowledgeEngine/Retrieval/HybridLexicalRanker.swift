@@ -31,10 +31,12 @@ import Foundation
 /// - in the vocabulary or not: also through its other written forms as a compound
 ///   (``CompoundWords``), at most ``Parameters/maximumCompoundVariants``: the catenation of
 ///   query words joined by a hyphen or slash (`e-mail` → `email`, a variant of both `e` and
-///   `mail`) when the vocabulary holds it, and the words its word splits into where letters meet
-///   digits or after a prefix written closed or hyphenated (`covid19` → `covid` `19`, `email`
-///   → `e` `mail`), when some document holds them next to each other in one field (a posting
-///   list built from their positions, ``adjacentPostings(of:in:)``). Each is matched with
+///   `mail`), or typed apart when the closed word would split into them (`health care` →
+///   `healthcare`), when the vocabulary holds it; and the words its word splits into where
+///   letters meet digits, after a prefix written closed or hyphenated, or into two words of
+///   four or more letters (`covid19` → `covid` `19`, `email` → `e` `mail`, `healthcare` →
+///   `health` `care`), when some document holds them next to each other in one field (a
+///   posting list built from their positions, ``adjacentPostings(of:in:)``). Each is matched with
 ///   *v* = ``Parameters/compoundWeight`` (0.9) × min(1, idf(*t*) / idf(form)) when *t* itself
 ///   is in the vocabulary, so a rarer form never outweighs the form typed; a term found only
 ///   that way is matched as ``QueryTermMatch/Match/compound``;
@@ -177,6 +179,11 @@ public struct HybridLexicalRanker: Sendable {
     /// *v* of another written form of a compound (0…1), applied to the smaller of its own IDF
     /// and the IDF of the word typed, so a rarer form never outweighs the one typed.
     public var compoundWeight: Double
+    /// Whether compounds written open are searched too (`health care` and `healthcare`): words
+    /// typed apart as their catenation, and a word as two adjacent words of four or more letters
+    /// (``CompoundWords/openSplits(of:)``). Off, only hyphens, slashes, digits and prefixes
+    /// make compound forms.
+    public var searchesOpenCompounds: Bool
     /// The most distinct query terms searched (at most 64); later ones are ignored.
     public var maximumQueryTerms: Int
     /// Folded, unstemmed words dropped from queries that have other words.
@@ -201,6 +208,7 @@ public struct HybridLexicalRanker: Sendable {
       spellingWeight: 0.9,
       maximumCompoundVariants: 4,
       compoundWeight: 0.9,
+      searchesOpenCompounds: true,
       maximumQueryTerms: 64,
       stopWords: EnglishStopWords.snowball)
   }
@@ -476,10 +484,26 @@ public struct HybridLexicalRanker: Sendable {
         }
       }
       closeRun()
-      // Closed to joined: splits of each word (`email` → `e mail`, `pd1` → `pd 1`).
+      // Open to closed: two words typed apart that the closed word would split into
+      // (`health care` → `healthcare`, `covid 19` → `covid19`).
+      if parameters.searchesOpenCompounds {
+        for (a, b) in zip(all.indices, all.indices.dropFirst())
+        where kept.contains(a) && kept.contains(b)
+          && Self.spaced(ranges[a], ranges[b], in: bytes)
+          && CompoundWords.isOpenCompound(all[a].surface, all[b].surface)
+        {
+          guard let term = singleTerm(of: all[a].surface + all[b].surface) else { continue }
+          for position in [a, b] {
+            if let i = indexOfTerm[all[position].term] { add([term], to: i) }
+          }
+        }
+      }
+      // Closed to joined: splits of each word (`email` → `e mail`, `pd1` → `pd 1`,
+      // `healthcare` → `health care`).
       for i in terms.indices {
         for word in surfaces[i] {
-          for parts in CompoundWords.splits(of: word)
+          let open = parameters.searchesOpenCompounds ? CompoundWords.openSplits(of: word) : []
+          for parts in CompoundWords.splits(of: word) + open
           where !parts.contains(where: parameters.stopWords.contains) {
             let split = parts.compactMap(singleTerm(of:))
             if split.count == parts.count { add(split, to: i) }
@@ -489,6 +513,13 @@ public struct HybridLexicalRanker: Sendable {
     }
     return QueryAnalysis(
       terms: terms, surfaces: surfaces, spellings: spellings, pairs: pairs, compounds: compounds)
+  }
+
+  /// Whether only spaces (U+0020) stand between the query words at UTF-8 ranges `first` and
+  /// `second`.
+  static func spaced(_ first: Range<Int>, _ second: Range<Int>, in bytes: [UInt8]) -> Bool {
+    first.upperBound < second.lowerBound
+      && bytes[first.upperBound..<second.lowerBound].allSatisfy { $0 == 0x20 }
   }
 
   /// Whether the query words at UTF-8 ranges `first` and `second` are joined into a compound:
@@ -807,6 +838,9 @@ public struct HybridLexicalRanker: Sendable {
   static func adjacentPostings(of terms: [String], in index: some LexicalIndexReader) throws
     -> PostingList
   {
+    // Most candidate splits have a part no note holds: ask for each part's document frequency
+    // (one indexed look-up) before reading any posting list.
+    for term in terms where try index.documentFrequency(of: term) == 0 { return PostingList() }
     var lists: [PostingList] = []
     for term in terms {
       let list = try index.anyPostingList(for: term)

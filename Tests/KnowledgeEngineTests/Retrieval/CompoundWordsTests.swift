@@ -138,6 +138,48 @@ struct CompoundWordsTests {
     #expect(slash.terms.map(\.compounds) == [["inputoutput"], ["inputoutput"]])
   }
 
+  @Test("open splits: two parts of four or more letters, letters only")
+  func openSplits() {
+    #expect(CompoundWords.openSplits(of: "healthcare") == [["heal", "thcare"], ["healt", "hcare"], ["health", "care"]])
+    #expect(CompoundWords.openSplits(of: "birthweight").contains(["birth", "weight"]))
+    for word in ["carpet", "network", "health", "covid1919", "e-mailing"] {
+      #expect(CompoundWords.openSplits(of: word).isEmpty, "\(word)")
+    }
+    #expect(CompoundWords.isOpenCompound("health", "care"))
+    #expect(CompoundWords.isOpenCompound("covid", "19"))
+    #expect(CompoundWords.isOpenCompound("non", "smoker"))
+    #expect(!CompoundWords.isOpenCompound("a", "typical"))
+    #expect(!CompoundWords.isOpenCompound("car", "pet"))
+    #expect(!CompoundWords.isOpenCompound("in", "to"))
+  }
+
+  @Test("open, hyphenated and closed compounds find each other: health care, wild-type, birthweight")
+  func openCompounds() throws {
+    let workspace = try Workspace([
+      Item(title: "Healthcare costs", content: "wild type mice, birth weight"),
+      Item(title: "Health care workers", content: "wildtype and birthweight"),
+      Item(title: "Field notes", content: "weight at birth, type of wild, care"),
+    ])
+    for (query, typed, other) in [
+      ("health care", 1, 0), ("healthcare", 0, 1), ("wild-type", 0, 1), ("wildtype", 1, 0),
+      ("birthweight", 1, 0), ("birth weight", 0, 1),
+    ] {
+      let response = try workspace.search(query)
+      #expect(Array(response.results.map(\.id).prefix(2)) == workspace.ids([typed, other]), "\(query)")
+    }
+    // Document 2 holds the words, but never next to each other: no compound.
+    for query in ["birthweight", "wildtype"] {
+      #expect(try !workspace.search(query).results.map(\.id).contains(workspace.ids([2])[0]), "\(query)")
+    }
+    #expect(try workspace.search("health care").terms.map(\.compounds) == [["healthcar"], ["healthcar"]])
+    // Words typed apart join only as the closed word would split: not a comma between them.
+    #expect(try workspace.search("health, care").terms.allSatisfy(\.compounds.isEmpty))
+
+    var parameters = HybridLexicalRanker.Parameters.v1
+    parameters.searchesOpenCompounds = false
+    #expect(try workspace.engine.rankedIDs("wildtype", depth: 10, parameters: parameters) == workspace.ids([1]))
+  }
+
   @Test("turned off, only the form typed is searched")
   func switchedOff() throws {
     let workspace = try Workspace(Self.corpus)

@@ -38,7 +38,7 @@ struct ParameterGrid {
   static let names = [
     "k1", "b.title", "b.tags", "b.content", "weight.title", "weight.tags", "weight.content",
     "phrase", "coverage", "fuzzy", "prefix", "wordforms", "wordform.prefix",
-    "wordform.similarity", "spellings", "spelling.weight", "compounds", "compound.weight",
+    "wordform.similarity", "spellings", "spelling.weight", "compounds", "compound.weight", "compound.open",
   ]
 
   /// Every combination, named like `k1=1.2 b.content=0.75`, in axis order (the last axis
@@ -77,6 +77,7 @@ struct ParameterGrid {
     case "spelling.weight": p.spellingWeight = value
     case "compounds": p.maximumCompoundVariants = Int(value)
     case "compound.weight": p.compoundWeight = value
+    case "compound.open": p.searchesOpenCompounds = value != 0
     default: break
     }
   }
