@@ -260,6 +260,34 @@ struct CLIEndToEndTests {
     #expect(terms?.last?["spellings"] as? [String] == ["color"])
   }
 
+  @Test("search --explain says a word was cut at 64 characters however its term matched")
+  func explainSaysCutForEveryMatch() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let stored = String(repeating: "a", count: 64)
+    #expect(try cli.run(["capture", "fact", "Long token", "--content", stored + " is a hash"]).status == 0)
+    let note = "(on its first 64 characters; longer words are cut there)"
+    /// The explain line of the query term `term`.
+    func line(_ query: String, _ term: String) throws -> String {
+      let r = try cli.run(["search", query, "--explain"])
+      #expect(r.status == 0, "\(r.stderr)")
+      return r.stdout.split(separator: "\n").first { $0.hasPrefix("term \(term)") }.map(String.init) ?? r.stdout
+    }
+    // Absent from the workspace, matched through close spellings.
+    let typo = String(repeating: "a", count: 63) + "b"
+    let fuzzy = try line(typo + "cccccc", typo)
+    #expect(fuzzy.hasSuffix(": absent \(note); close spellings → \(stored)"), "\(fuzzy)")
+    // Absent, and nothing close.
+    let unknown = String(repeating: "q", count: 64)
+    let none = try line(unknown + "qq", unknown)
+    #expect(none.hasSuffix(": no match \(note)"), "\(none)")
+    // Exact, as before; and a word of exactly 64 is whole, whatever the match.
+    let exact = try line(stored + "zz", stored)
+    #expect(exact.hasSuffix(": exact \(note)"), "\(exact)")
+    let whole = try line(unknown, unknown)
+    #expect(whole == "term \(unknown): no match", "\(whole)")
+  }
+
   @Test("--json prints exactly one JSON document, also for errors")
   func jsonErrors() throws {
     let cli = CLI()

@@ -47,25 +47,25 @@ extension SearchCommands {
         // The stem, and the words typed when they differ from it (`randomis (randomised)`).
         let name = inert(t.term)
           + (t.words.isEmpty || t.words == [t.term] ? "" : " (" + t.words.map(inert).joined(separator: ", ") + ")")
+        // Longer words are indexed and compared by their first 64 characters only, however the
+        // term matched; a word of exactly 64 is whole.
+        let cut = cutTerms.contains(t.term)
+          ? " (on its first \(Tokenizer.maximumTermLength) characters; longer words are cut there)" : ""
         let others = t.variants.filter { $0 != t.term }.map(inert).joined(separator: ", ")
         switch t.match {
         case .exact:
-          // Longer words are indexed and compared by their first 64 characters only; a word of
-          // exactly 64 is whole.
-          let cut = cutTerms.contains(t.term)
-            ? " (on its first \(Tokenizer.maximumTermLength) characters; longer words are cut there)" : ""
           let spellings = t.spellings.map(inert).joined(separator: ", ")
           let forms = t.variants.filter { $0 != t.term && !t.spellings.contains($0) }
             .map(inert).joined(separator: ", ")
           console.print(
             "term \(name): exact\(cut)" + (spellings.isEmpty ? "" : "; other spellings: " + spellings)
               + (forms.isEmpty ? "" : "; word forms: " + forms))
-        case .spelling: console.print("term \(name): absent; other spellings → " + others)
+        case .spelling: console.print("term \(name): absent\(cut); other spellings → " + others)
         // Absent from the workspace: the close spellings searched may be typos of it or other
         // forms of the word (`diagnosis` → `diagnost`), which characters alone cannot tell apart.
-        case .fuzzy: console.print("term \(name): absent; close spellings → " + others)
-        case .prefix: console.print("term \(name): prefix → " + others)
-        case .none: console.print("term \(name): no match")
+        case .fuzzy: console.print("term \(name): absent\(cut); close spellings → " + others)
+        case .prefix: console.print("term \(name): prefix\(cut) → " + others)
+        case .none: console.print("term \(name): no match\(cut)")
         }
       }
     }
