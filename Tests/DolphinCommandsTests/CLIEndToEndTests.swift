@@ -260,6 +260,29 @@ struct CLIEndToEndTests {
     #expect(terms?.last?["spellings"] as? [String] == ["color"])
   }
 
+  @Test("search --explain shows the query words as typed; matching still folds them")
+  func explainShowsWordsAsTyped() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Colour contrast audit", "--content", "TNF-alpha levels"]).status == 0)
+    let r = try cli.run(["search", "COLOURS TNF-α", "--explain"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("1 shown of 1"), "\(r.stdout)")
+    #expect(r.stdout.contains("term colour (COLOURS): exact"), "\(r.stdout)")
+    #expect(r.stdout.contains("term tnf (TNF): exact"), "\(r.stdout)")
+    #expect(r.stdout.contains("term alpha (α): exact"), "\(r.stdout)")
+    #expect(!r.stdout.contains("(colours)"), "\(r.stdout)")
+    // A word typed as its term is not repeated.
+    let plain = try cli.run(["search", "audit", "--explain"])
+    #expect(plain.stdout.contains("term audit: exact\n"), "\(plain.stdout)")
+    // JSON keeps `words` (the folded forms that are matched) and adds `typedWords`.
+    let json = try cli.json(["search", "COLOURS TNF-α"])
+    let terms = try #require(json["terms"] as? [[String: Any]])
+    #expect(terms.map { $0["term"] as? String } == ["colour", "tnf", "alpha"])
+    #expect(terms.map { $0["words"] as? [String] } == [["colours"], ["tnf"], ["alpha"]])
+    #expect(terms.map { $0["typedWords"] as? [String] } == [["COLOURS"], ["TNF"], ["α"]])
+  }
+
   @Test("search --explain says a word was cut at 64 characters however its term matched")
   func explainSaysCutForEveryMatch() throws {
     let cli = CLI()

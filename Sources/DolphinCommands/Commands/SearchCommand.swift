@@ -44,9 +44,11 @@ extension SearchCommands {
       console.print("query terms (stemmed, with the words typed; fuzzy = typo, word-form and prefix variants, at reduced weight):")
       let cutTerms = r.termsCutFromLongerWords
       for t in r.terms {
-        // The stem, and the words typed when they differ from it (`randomis (randomised)`).
+        // The stem, and the words as typed when they differ from it (`randomis (Randomised)`);
+        // matching compares their folded forms (`words`).
+        let typed = t.typedWords.isEmpty ? t.words : t.typedWords
         let name = inert(t.term)
-          + (t.words.isEmpty || t.words == [t.term] ? "" : " (" + t.words.map(inert).joined(separator: ", ") + ")")
+          + (typed.isEmpty || typed == [t.term] ? "" : " (" + typed.map(inert).joined(separator: ", ") + ")")
         // Longer words are indexed and compared by their first 64 characters only, however the
         // term matched; a word of exactly 64 is whole.
         let cut = cutTerms.contains(t.term)
