@@ -260,6 +260,57 @@ struct CLIEndToEndTests {
     #expect(terms?.last?["spellings"] as? [String] == ["color"])
   }
 
+  @Test("search --explain shows the query words as typed; matching still folds them")
+  func explainShowsWordsAsTyped() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Colour contrast audit", "--content", "TNF-alpha levels"]).status == 0)
+    let r = try cli.run(["search", "COLOURS TNF-α", "--explain"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("1 shown of 1"), "\(r.stdout)")
+    #expect(r.stdout.contains("term colour (COLOURS): exact"), "\(r.stdout)")
+    #expect(r.stdout.contains("term tnf (TNF): exact"), "\(r.stdout)")
+    #expect(r.stdout.contains("term alpha (α): exact"), "\(r.stdout)")
+    #expect(!r.stdout.contains("(colours)"), "\(r.stdout)")
+    // A word typed as its term is not repeated.
+    let plain = try cli.run(["search", "audit", "--explain"])
+    #expect(plain.stdout.contains("term audit: exact\n"), "\(plain.stdout)")
+    // JSON keeps `words` (the folded forms that are matched) and adds `typedWords`.
+    let json = try cli.json(["search", "COLOURS TNF-α"])
+    let terms = try #require(json["terms"] as? [[String: Any]])
+    #expect(terms.map { $0["term"] as? String } == ["colour", "tnf", "alpha"])
+    #expect(terms.map { $0["words"] as? [String] } == [["colours"], ["tnf"], ["alpha"]])
+    #expect(terms.map { $0["typedWords"] as? [String] } == [["COLOURS"], ["TNF"], ["α"]])
+  }
+
+  @Test("search --explain says a word was cut at 64 characters however its term matched")
+  func explainSaysCutForEveryMatch() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let stored = String(repeating: "a", count: 64)
+    #expect(try cli.run(["capture", "fact", "Long token", "--content", stored + " is a hash"]).status == 0)
+    let note = "(on its first 64 characters; longer words are cut there)"
+    /// The explain line of the query term `term`.
+    func line(_ query: String, _ term: String) throws -> String {
+      let r = try cli.run(["search", query, "--explain"])
+      #expect(r.status == 0, "\(r.stderr)")
+      return r.stdout.split(separator: "\n").first { $0.hasPrefix("term \(term)") }.map(String.init) ?? r.stdout
+    }
+    // Absent from the workspace, matched through close spellings.
+    let typo = String(repeating: "a", count: 63) + "b"
+    let fuzzy = try line(typo + "cccccc", typo)
+    #expect(fuzzy.hasSuffix(": absent \(note); close spellings → \(stored)"), "\(fuzzy)")
+    // Absent, and nothing close.
+    let unknown = String(repeating: "q", count: 64)
+    let none = try line(unknown + "qq", unknown)
+    #expect(none.hasSuffix(": no match \(note)"), "\(none)")
+    // Exact, as before; and a word of exactly 64 is whole, whatever the match.
+    let exact = try line(stored + "zz", stored)
+    #expect(exact.hasSuffix(": exact \(note)"), "\(exact)")
+    let whole = try line(unknown, unknown)
+    #expect(whole == "term \(unknown): no match", "\(whole)")
+  }
+
   @Test("--json prints exactly one JSON document, also for errors")
   func jsonErrors() throws {
     let cli = CLI()

@@ -176,7 +176,7 @@ struct ContinuityCommandsTests {
     #expect(rules.contains("unsupported-tasks"))
     #expect(rules.contains("missing-relationships"))
     let text = try cli.run(["insights"])
-    #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v3"))
+    #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v4"))
     #expect(text.stdout.contains("[high] contradiction: Conflicting knowledge: "))
     // A filter that leaves everything out says so instead of "No rule fired".
     let critical = try cli.run(["insights", "--min-priority", "critical"])
@@ -202,6 +202,29 @@ struct ContinuityCommandsTests {
     #expect(line.contains("but different content"), "\(line)")
     #expect(line.hasSuffix("; review them: keep one or reconcile them, or make the titles distinct."), "\(line)")
     #expect(!line.contains("merge"), "\(line)")
+  }
+
+  @Test("insights: numbered steps and phases are not possible conflicts; two ports still are")
+  func insightsNumberedSeries() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for title in ["Migration step 2", "Migration step 10", "Phase 1", "Phase 2", "Use port 8080 for the API", "Use port 8081 for the API"] {
+      #expect(try cli.run(["capture", "decision", title, "--content", "About \(title).", "--tags", "rollout"]).status == 0)
+    }
+    let report = try cli.json(["insights"])
+    #expect(report["algorithmVersion"] as? String == "4")
+    let insights = try #require(report["insights"] as? [[String: Any]])
+    let conflicts = insights.filter { $0["rule"] as? String == "possible-conflict" }.compactMap { $0["message"] as? String }
+    #expect(conflicts.count == 1, "\(conflicts)")
+    #expect(conflicts.first?.contains("\"Use port 8080 for the API\" and \"Use port 8081 for the API\"") == true, "\(conflicts)")
+    #expect(!insights.contains { $0["rule"] as? String == "near-duplicates" })
+    let text = try cli.run(["insights"])
+    #expect(!text.stdout.contains("Possible conflict: Decisions \"Migration step"), "\(text.stdout)")
+    #expect(!text.stdout.contains("Possible conflict: Decisions \"Phase"), "\(text.stdout)")
+    #expect(
+      text.stdout.contains(
+        "Titles that differ only in a sequence number (step 2 / step 10, phase 1 / phase 2, v1 / v2) are neither possible conflicts nor near-duplicates."),
+      "\(text.stdout)")
   }
 
   @Test("a search cut by the default limit says so, not that --limit cut it")

@@ -44,16 +44,18 @@ extension SearchCommands {
       console.print("query terms (stemmed, with the words typed; fuzzy = typo, word-form and prefix variants, at reduced weight):")
       let cutTerms = r.termsCutFromLongerWords
       for t in r.terms {
-        // The stem, and the words typed when they differ from it (`randomis (randomised)`).
+        // The stem, and the words as typed when they differ from it (`randomis (Randomised)`);
+        // matching compares their folded forms (`words`).
+        let typed = t.typedWords.isEmpty ? t.words : t.typedWords
         let name = inert(t.term)
-          + (t.words.isEmpty || t.words == [t.term] ? "" : " (" + t.words.map(inert).joined(separator: ", ") + ")")
+          + (typed.isEmpty || typed == [t.term] ? "" : " (" + typed.map(inert).joined(separator: ", ") + ")")
+        // Longer words are indexed and compared by their first 64 characters only, however the
+        // term matched; a word of exactly 64 is whole.
+        let cut = cutTerms.contains(t.term)
+          ? " (on its first \(Tokenizer.maximumTermLength) characters; longer words are cut there)" : ""
         let others = t.variants.filter { $0 != t.term }.map(inert).joined(separator: ", ")
         switch t.match {
         case .exact:
-          // Longer words are indexed and compared by their first 64 characters only; a word of
-          // exactly 64 is whole.
-          let cut = cutTerms.contains(t.term)
-            ? " (on its first \(Tokenizer.maximumTermLength) characters; longer words are cut there)" : ""
           let spellings = t.spellings.map(inert).joined(separator: ", ")
           let compounds = t.compounds.map(inert).joined(separator: ", ")
           let forms = t.variants.filter { $0 != t.term && !t.spellings.contains($0) && !t.compounds.contains($0) }
@@ -62,13 +64,13 @@ extension SearchCommands {
             "term \(name): exact\(cut)" + (spellings.isEmpty ? "" : "; other spellings: " + spellings)
               + (compounds.isEmpty ? "" : "; compound forms: " + compounds)
               + (forms.isEmpty ? "" : "; word forms: " + forms))
-        case .spelling: console.print("term \(name): absent; other spellings → " + others)
-        case .compound: console.print("term \(name): absent; compound forms → " + others)
+        case .spelling: console.print("term \(name): absent\(cut); other spellings → " + others)
+        case .compound: console.print("term \(name): absent\(cut); compound forms → " + others)
         // Absent from the workspace: the close spellings searched may be typos of it or other
         // forms of the word (`diagnosis` → `diagnost`), which characters alone cannot tell apart.
-        case .fuzzy: console.print("term \(name): absent; close spellings → " + others)
-        case .prefix: console.print("term \(name): prefix → " + others)
-        case .none: console.print("term \(name): no match")
+        case .fuzzy: console.print("term \(name): absent\(cut); close spellings → " + others)
+        case .prefix: console.print("term \(name): prefix\(cut) → " + others)
+        case .none: console.print("term \(name): no match\(cut)")
         }
       }
     }

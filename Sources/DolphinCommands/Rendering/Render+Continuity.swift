@@ -68,7 +68,9 @@ extension Render {
       "Thresholds: near-duplicate titles at trigram similarity ≥ \(t.nearDuplicateSimilarity); "
         + "possible conflicts between two decisions or two preferences that share a tag, "
         + "at title similarity ≥ \(t.conflictTitleSimilarity), with different opening content; "
-        + "stale handoff after \(t.staleHandoffDays) days.")
+        + "stale handoff after \(t.staleHandoffDays) days. "
+        + "Titles that differ only in a sequence number (step 2 / step 10, phase 1 / phase 2, v1 / v2) "
+        + "are neither possible conflicts nor near-duplicates.")
     return out.joined(separator: "\n")
   }
 

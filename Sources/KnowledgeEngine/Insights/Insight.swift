@@ -7,7 +7,11 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   case contradiction
   /// Two decisions (or two preferences) that share a tag and have similar titles (trigram
   /// similarity ≥ ``InsightThresholds/conflictTitleSimilarity``) but different opening content,
-  /// and no relationship links them (one insight per pair). Priority normal.
+  /// and no relationship links them (one insight per pair). Titles that differ only in a
+  /// sequence number — a number after a word such as `step`, `phase`, `part`, `version` or
+  /// `v` (`Migration step 2` / `Migration step 10`, `API v1` / `API v2`) — are steps of one
+  /// series, not a conflict; other numbers still count (`port 8080` / `port 8081`). Priority
+  /// normal.
   case possibleConflict = "possible-conflict"
   /// The active handoff predates later captures, or is older than
   /// ``InsightThresholds/staleHandoffDays``. Priority high when both hold, else normal.
@@ -16,7 +20,8 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   case unsupportedTasks = "unsupported-tasks"
   /// Groups of items whose titles are nearly the same (trigram similarity ≥
   /// ``InsightThresholds/nearDuplicateSimilarity``; one insight per group, pairs reported as
-  /// possible conflicts excepted). Priority normal. The advice is to merge them when the
+  /// possible conflicts excepted, and titles that differ only in a sequence number never
+  /// linked, as for ``possibleConflict``). Priority normal. The advice is to merge them when the
   /// openings of their content (the first ``InsightThresholds/conflictContentPrefix``
   /// characters, compared as the possible-conflict rule compares them) all agree, and otherwise
   /// to review them: keep one or reconcile them.
@@ -84,7 +89,9 @@ public struct InsightReport: Codable, Sendable, Equatable {
   public var method: String
   /// `rule-based-insights`.
   public var algorithm: String
-  /// `3` (the order of insights within a rule, and of the items each names, changed in 3).
+  /// `4` (titles that differ only in a sequence number stopped being possible conflicts or
+  /// near-duplicates in 4; the order of insights within a rule, and of the items each names,
+  /// changed in 3).
   public var algorithmVersion: String
   /// The thresholds the rules used.
   public var thresholds: InsightThresholds

@@ -20,7 +20,10 @@ enum InsightRules {
   /// Version 3: insights of a rule are ordered by strength, then by their items' titles in
   /// natural order, then by id (version 2 ordered them by id alone), and the items of a pair or
   /// group are named, and cited, in title order.
-  static let version = "3"
+  /// Version 4: titles that differ only in a sequence number (`step 2` / `step 10`, `phase 1` /
+  /// `phase 2`, `v1` / `v2`; ``NumberedTitle``) are neither a possible conflict nor
+  /// near-duplicates.
+  static let version = "4"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
 
@@ -228,8 +231,20 @@ enum InsightRules {
   {
     let headers = scan.headers
     let (conflictJoin, join) = joins(scan, t)
-    // Possible conflicts: same kind (decision or preference), a shared tag, similar titles,
-    // different opening content, no relationship between them.
+    // Members of a numbered series (`step 2`, `step 10`) are meant to coexist: read on demand,
+    // for the pairs the joins found.
+    var numberedCache: [Int: NumberedTitle] = [:]
+    func numbered(_ i: Int) -> NumberedTitle {
+      if let cached = numberedCache[i] { return cached }
+      let title = NumberedTitle(headers[i].title)
+      numberedCache[i] = title
+      return title
+    }
+    func inOneSeries(_ i: Int, _ j: Int) -> Bool {
+      numbered(i).differsOnlyInSequenceNumbers(from: numbered(j))
+    }
+    // Possible conflicts: same kind (decision or preference), a shared tag, similar titles that
+    // are not one numbered series, different opening content, no relationship between them.
     var conflicts: [Ranked] = []
     var inConflict = Set<Int>()
     var tagCache: [Int: [Substring]] = [:]
@@ -243,7 +258,7 @@ enum InsightRules {
     var candidates: [(pair: TrigramSets.Pair, ids: [UUID], rawTag: Substring)] = []
     for p in conflictJoin.expandedPairs where headers[p.first].kind == headers[p.second].kind {
       let pair = orderedPair(headers[p.first].id, headers[p.second].id)
-      if linked.contains(pair) { continue }
+      if linked.contains(pair) || inOneSeries(p.first, p.second) { continue }
       // Tags compare in their stored (JSON-escaped) spelling: one encoder wrote them all.
       let shared = Set(tags(p.first)).intersection(tags(p.second))
       guard let rawTag = shared.min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) else { continue }
@@ -308,7 +323,8 @@ enum InsightRules {
     for (i, r) in join.representative.enumerated() where r >= 0 && !inConflict.contains(i) {
       if anchor[r] < 0 { anchor[r] = i } else { link(anchor[r], i, 1) }
     }
-    for p in join.pairs where anchor[p.first] >= 0 && anchor[p.second] >= 0 {
+    // Titles of one numbered series are not linked (identical titles never are a series).
+    for p in join.pairs where anchor[p.first] >= 0 && anchor[p.second] >= 0 && !inOneSeries(p.first, p.second) {
       link(anchor[p.first], anchor[p.second], p.similarity)
     }
     // Group sizes, first member (by title) and best similarity per root, without

@@ -290,11 +290,12 @@ public struct HybridLexicalRanker: Sendable {
       groups.append(group)
       sawNearMiss = sawNearMiss || nearMiss
     }
-    let termMatches = zip(groups, analysis.surfaces).map { group, words in
+    let termMatches = groups.indices.map { i in
       QueryTermMatch(
-        term: group.term, match: group.match, variants: group.variants.map(\.term),
-        spellings: group.variants.filter(\.isSpelling).map(\.term),
-        compounds: group.variants.filter(\.isCompound).map(\.term), words: words)
+        term: groups[i].term, match: groups[i].match, variants: groups[i].variants.map(\.term),
+        spellings: groups[i].variants.filter(\.isSpelling).map(\.term),
+        compounds: groups[i].variants.filter(\.isCompound).map(\.term), words: analysis.surfaces[i],
+        typedWords: analysis.typedWords[i])
     }
 
     let filter = PostingFilter(
@@ -371,6 +372,9 @@ public struct HybridLexicalRanker: Sendable {
     /// The distinct folded, unstemmed words behind each term (`surfaces[i]` for `terms[i]`), in
     /// first-occurrence order: the words whose other English spellings are searched.
     var surfaces: [[String]]
+    /// How each of `surfaces` was first typed (`typedWords[i][k]` for `surfaces[i][k]`): the
+    /// query text of the run its term came from (`COLOURS`, `α`).
+    var typedWords: [[String]]
     /// Per term, the terms to search as its other spellings, in order: first the terms of other
     /// words typed that are spellings of it (`typed`, `color` in `colour color`), then the terms
     /// the other English spellings of its words analyse to; without the term itself or repeats.
@@ -387,14 +391,16 @@ public struct HybridLexicalRanker: Sendable {
   }
 
   func analyze(_ query: String) -> QueryAnalysis {
-    var all: [(term: String, surface: String, position: Int, clitic: Bool)] = []
+    var all: [(term: String, surface: String, typed: String, position: Int, clitic: Bool)] = []
     var ranges: [Range<Int>] = []
     let bytes = Array(query.utf8)
     tokenizer.forEachTerm(in: query) { analyzed in
       let clitic =
         Self.englishClitics.contains(analyzed.surface)
         && Self.followsApostrophe(analyzed.utf8Range.lowerBound, in: bytes)
-      all.append((analyzed.term, analyzed.surface, all.count, clitic))
+      // Runs start and end on scalar boundaries, so the slice decodes whole.
+      let typed = String(decoding: bytes[analyzed.utf8Range], as: UTF8.self)
+      all.append((analyzed.term, analyzed.surface, typed, all.count, clitic))
       ranges.append(analyzed.utf8Range)
       return true
     }
@@ -403,6 +409,7 @@ public struct HybridLexicalRanker: Sendable {
 
     var terms: [String] = []
     var surfaces: [[String]] = []
+    var typedWords: [[String]] = []
     var spellings: [[(term: String, typed: Bool)]] = []
     var indexOfTerm: [String: Int] = [:]
     let cap = min(max(1, parameters.maximumQueryTerms), 64)
@@ -426,6 +433,7 @@ public struct HybridLexicalRanker: Sendable {
       if let i = indexOfTerm[token.term] {
         if !surfaces[i].contains(token.surface) {
           surfaces[i].append(token.surface)
+          typedWords[i].append(token.typed)
           if spellingsOn {
             for other in spellingTerms(of: token.surface) { add(other, typed: false, to: i) }
           }
@@ -439,12 +447,14 @@ public struct HybridLexicalRanker: Sendable {
       }) {
         indexOfTerm[token.term] = i
         surfaces[i].append(token.surface)
+        typedWords[i].append(token.typed)
         add(token.term, typed: true, to: i)
         for other in others { add(other, typed: false, to: i) }
       } else if terms.count < cap {
         indexOfTerm[token.term] = terms.count
         terms.append(token.term)
         surfaces.append([token.surface])
+        typedWords.append([token.typed])
         spellings.append([])
         for other in others { add(other, typed: false, to: terms.count - 1) }
       }
@@ -512,7 +522,8 @@ public struct HybridLexicalRanker: Sendable {
       }
     }
     return QueryAnalysis(
-      terms: terms, surfaces: surfaces, spellings: spellings, pairs: pairs, compounds: compounds)
+      terms: terms, surfaces: surfaces, typedWords: typedWords, spellings: spellings, pairs: pairs,
+      compounds: compounds)
   }
 
   /// Whether only spaces (U+0020) stand between the query words at UTF-8 ranges `first` and

@@ -118,14 +118,21 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
   /// weight, never more than the word typed. Empty for most terms.
   public var compounds: [String]
   /// The query words behind the term, folded but not stemmed, in query order (`randomised`
-  /// for the term `randomis`; `colour`, `color` when both spellings were typed); empty when
-  /// not recorded.
+  /// for the term `randomis`; `colour`, `color` when both spellings were typed): the forms
+  /// that are matched. Empty when not recorded.
   public var words: [String]
+  /// The same words as they were typed in the query, one for each of ``words`` and in the
+  /// same order (`Randomised` for `randomised`; `TNF-α` gives the term `alpha` with the typed
+  /// word `α`): for showing, never for matching. A word typed several ways (`Colour colour`)
+  /// appears as it was typed first. A typed word is the run of letters, digits and marks the
+  /// term came from, so the terms of one run share it (the bigrams of `東京会議`, `1` and `2`
+  /// of `½`). Empty when not recorded.
+  public var typedWords: [String]
 
   /// Makes a term match.
   public init(
     term: String, match: Match, variants: [String], spellings: [String] = [],
-    compounds: [String] = [], words: [String] = []
+    compounds: [String] = [], words: [String] = [], typedWords: [String] = []
   ) {
     self.term = term
     self.match = match
@@ -133,6 +140,7 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
     self.spellings = spellings
     self.compounds = compounds
     self.words = words
+    self.typedWords = typedWords
   }
 }
 

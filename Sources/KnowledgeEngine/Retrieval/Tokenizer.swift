@@ -112,6 +112,11 @@ public struct Tokenizer: Sendable, Equatable {
     /// The UTF-8 offsets, in the analysed text, of the run the term came from. Several terms
     /// can share one run (bigrams; a run that normalization split, such as `½` → `1`, `2`).
     package var utf8Range: Range<Int>
+    /// Whether the word went on past ``Tokenizer/maximumTermLength`` scalars and the term holds
+    /// only its first ones: counted after folding (`ß` is two, `ss`), with format characters
+    /// skipped and Greek letters spelled out (`β` is four, `beta`). A word of exactly that
+    /// length is whole.
+    package var isCut = false
 
     /// The folded term before stemming.
     package var surface: String { unstemmed ?? term }
@@ -205,7 +210,7 @@ public struct Tokenizer: Sendable, Equatable {
       if isASCII {
         keepGoing =
           locatingOnly
-          ? body(AnalyzedTerm(term: "", unstemmed: nil, utf8Range: start..<index))
+          ? body(AnalyzedTerm(term: "", unstemmed: nil, utf8Range: start..<index, isCut: false))
           : emitASCIIRun(run, range: start..<index, body)
       } else {
         // Only a short run can be one Greek letter (with its marks); only then is the
@@ -238,15 +243,17 @@ public struct Tokenizer: Sendable, Equatable {
       }
     }
     let folded = String(decoding: letters, as: UTF8.self)
+    let isCut = run.count > Self.maximumTermLength
     if stemming && onlyLetters && letters.count > 2 {
       let stem = PorterStemmer.stem(letters)
       if stem != letters {
         return body(
           AnalyzedTerm(
-            term: String(decoding: stem, as: UTF8.self), unstemmed: folded, utf8Range: range))
+            term: String(decoding: stem, as: UTF8.self), unstemmed: folded, utf8Range: range,
+            isCut: isCut))
       }
     }
-    return body(AnalyzedTerm(term: folded, unstemmed: nil, utf8Range: range))
+    return body(AnalyzedTerm(term: folded, unstemmed: nil, utf8Range: range, isCut: isCut))
   }
 
   /// What a run next to a short non-ASCII run is, for telling Greek notation from Greek prose.
@@ -338,24 +345,31 @@ public struct Tokenizer: Sendable, Equatable {
     // Normalization can split a run (`½` → `1⁄2`) or change scripts (half-width kana), so
     // the folded text is segmented again, without normalizing it a second time.
     var word = String.UnicodeScalarView()
+    // Whether `word` dropped letters or marks at the length limit.
+    var wordIsCut = false
     var units: [String.UnicodeScalarView] = []
     var currentGroup: UInt8 = 0
 
     func flushWord() -> Bool {
       guard !word.isEmpty else { return true }
-      defer { word = String.UnicodeScalarView() }
-      return emitWord(word, range: range, latinContext: latinContext, body)
+      defer {
+        word = String.UnicodeScalarView()
+        wordIsCut = false
+      }
+      return emitWord(word, isCut: wordIsCut, range: range, latinContext: latinContext, body)
     }
     func flushUnits() -> Bool {
       guard !units.isEmpty else { return true }
       defer { units.removeAll(keepingCapacity: true) }
       if units.count == 1 {
-        return body(AnalyzedTerm(term: String(units[0]), unstemmed: nil, utf8Range: range))
+        return body(
+          AnalyzedTerm(term: String(units[0]), unstemmed: nil, utf8Range: range, isCut: false))
       }
       for i in 0..<(units.count - 1) {
         var bigram = units[i]
         bigram.append(contentsOf: units[i + 1])
-        if !body(AnalyzedTerm(term: String(bigram), unstemmed: nil, utf8Range: range)) {
+        if !body(AnalyzedTerm(term: String(bigram), unstemmed: nil, utf8Range: range, isCut: false))
+        {
           return false
         }
       }
@@ -366,7 +380,7 @@ public struct Tokenizer: Sendable, Equatable {
       switch Self.classify(scalar) {
       case .word:
         guard flushUnits() else { return false }
-        if word.count < Self.maximumTermLength { word.append(scalar) }
+        if word.count < Self.maximumTermLength { word.append(scalar) } else { wordIsCut = true }
       case .noSpace(let group):
         guard flushWord() else { return false }
         if group != currentGroup {
@@ -377,8 +391,8 @@ public struct Tokenizer: Sendable, Equatable {
       case .mark:
         if !units.isEmpty {
           units[units.count - 1].append(scalar)
-        } else if !word.isEmpty, word.count < Self.maximumTermLength {
-          word.append(scalar)
+        } else if !word.isEmpty {
+          if word.count < Self.maximumTermLength { word.append(scalar) } else { wordIsCut = true }
         }
       case .ignorable:
         continue
@@ -389,12 +403,18 @@ public struct Tokenizer: Sendable, Equatable {
     return flushWord() && flushUnits()
   }
 
+  /// - Parameter isCut: whether the word already lost letters at the length limit.
   private func emitWord(
-    _ scalars: String.UnicodeScalarView, range: Range<Int>, latinContext: Bool,
+    _ scalars: String.UnicodeScalarView, isCut: Bool, range: Range<Int>, latinContext: Bool,
     _ body: (AnalyzedTerm) -> Bool
   ) -> Bool {
-    let scalars =
-      Self.spellingOutGreekLetters(in: scalars, loneLetterIsNotation: latinContext) ?? scalars
+    var scalars = scalars
+    var isCut = isCut
+    if let spelled = Self.spellingOutGreekLetters(in: scalars, loneLetterIsNotation: latinContext)
+    {
+      isCut = isCut || spelled.count > Self.maximumTermLength
+      scalars = String.UnicodeScalarView(spelled.prefix(Self.maximumTermLength))
+    }
     let folded = String(scalars)
     if stemming && scalars.count > 2
       && scalars.allSatisfy({ $0.value >= 0x61 && $0.value <= 0x7A })
@@ -404,10 +424,11 @@ public struct Tokenizer: Sendable, Equatable {
       if stem != letters {
         return body(
           AnalyzedTerm(
-            term: String(decoding: stem, as: UTF8.self), unstemmed: folded, utf8Range: range))
+            term: String(decoding: stem, as: UTF8.self), unstemmed: folded, utf8Range: range,
+            isCut: isCut))
       }
     }
-    return body(AnalyzedTerm(term: folded, unstemmed: nil, utf8Range: range))
+    return body(AnalyzedTerm(term: folded, unstemmed: nil, utf8Range: range, isCut: isCut))
   }
 
   /// The English names of the 24 Greek lowercase letters, `α` (U+03B1) to `ω` (U+03C9), in
@@ -436,8 +457,8 @@ public struct Tokenizer: Sendable, Equatable {
   ///   - word: a folded word (lowercase, marks of Greek letters already removed; NFKC has already
   ///     made `µ` (micro sign) `μ` and `ϐ`, `ϑ`, `ϕ`, `ϰ`, `ϱ`, `ϖ` plain letters).
   ///   - loneLetterIsNotation: whether a one-letter word is spelled out.
-  /// - Returns: the spelled-out word, cut to ``maximumTermLength`` scalars, or nil when nothing
-  ///   changes.
+  /// - Returns: the spelled-out word, whole (it can be longer than ``maximumTermLength``: the
+  ///   caller cuts it and notes the cut), or nil when nothing changes.
   /// - Complexity: O(*n*) in the word's scalars.
   static func spellingOutGreekLetters(
     in word: String.UnicodeScalarView, loneLetterIsNotation: Bool
@@ -462,8 +483,7 @@ public struct Tokenizer: Sendable, Equatable {
         spelled.append(scalar)
       }
     }
-    return spelled.count > maximumTermLength
-      ? String.UnicodeScalarView(spelled.prefix(maximumTermLength)) : spelled
+    return spelled
   }
 
   // MARK: - Normalization

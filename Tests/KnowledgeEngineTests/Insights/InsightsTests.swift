@@ -124,6 +124,41 @@ struct InsightsTests {
       second: item(2, .decision, "Back up nightly", content: "Cron.", tags: ["storage"]),
       expectConflict: false),
     ConflictCase(
+      name: "a value that differs is still a conflict (ports)",
+      first: item(1, .decision, "Use port 8081 for the API", content: "Second instance.", tags: ["api"]),
+      second: item(2, .decision, "Use port 8080 for the API", content: "Default instance.", tags: ["api"]),
+      expectConflict: true),
+    ConflictCase(
+      name: "a number that is not a step is still a conflict (Python 3 / 2)",
+      first: item(1, .decision, "Use Python 3 for the build scripts", content: "Current.", tags: ["build"]),
+      second: item(2, .decision, "Use Python 2 for the build scripts", content: "Legacy boxes.", tags: ["build"]),
+      expectConflict: true),
+    ConflictCase(
+      name: "numbered steps of one series are not a conflict",
+      first: item(1, .decision, "Migration step 10", content: "Switch reads over.", tags: ["rollout"]),
+      second: item(2, .decision, "Migration step 2", content: "Copy the records.", tags: ["rollout"]),
+      expectConflict: false),
+    ConflictCase(
+      name: "phases of one series are not a conflict",
+      first: item(1, .decision, "Phase 2", content: "Ship it.", tags: ["plan"]),
+      second: item(2, .decision, "Phase 1", content: "Build it.", tags: ["plan"]),
+      expectConflict: false),
+    ConflictCase(
+      name: "versions of one series are not a conflict",
+      first: item(1, .preference, "API v2 design", content: "Cursor paging.", tags: ["api"]),
+      second: item(2, .preference, "API v1 design", content: "Offset paging.", tags: ["api"]),
+      expectConflict: false),
+    ConflictCase(
+      name: "the same step with different content is still a conflict",
+      first: item(1, .decision, "Migration step 2.", content: "Copy the records.", tags: ["rollout"]),
+      second: item(2, .decision, "Migration step 2", content: "Drop the JSON files.", tags: ["rollout"]),
+      expectConflict: true),
+    ConflictCase(
+      name: "steps whose other words differ are compared as before",
+      first: item(1, .decision, "Phase 2 uses port 8081", content: "Ship it.", tags: ["plan"]),
+      second: item(2, .decision, "Phase 1 uses port 8080", content: "Build it.", tags: ["plan"]),
+      expectConflict: true),
+    ConflictCase(
       name: "near-duplicates are not conflicts",
       first: item(1, .decision, "Use SQLite for the workspace store", content: "WAL mode and one file.", tags: ["storage"]),
       second: item(2, .decision, "Use SQLite for the workspace store.", content: "WAL mode and one file", tags: ["storage"]),
@@ -237,6 +272,22 @@ struct InsightsTests {
     #expect(try Self.insights(engine, .nearDuplicates).map(\.evidenceIDs) == [[sequentialID(3), sequentialID(4)]])
   }
 
+  @Test("a numbered series is not a near-duplicate group; copies of one step still are")
+  func numberedSeriesAreNotDuplicates() throws {
+    let step = { (n: Int) in "Migration step \(n) of the storage rollout" }
+    let series = [
+      Self.item(1, .fact, step(2), tags: []),
+      Self.item(2, .fact, step(10), tags: []),
+      Self.item(3, .fact, step(12), tags: []),
+      Self.item(4, .fact, "Release notes for the storage engine v1.2", tags: []),
+      Self.item(5, .fact, "Release notes for the storage engine v1.10", tags: []),
+    ]
+    #expect(try Self.insights(Self.engine(series), .nearDuplicates).isEmpty)
+    // A second copy of step 10 is a duplicate of it, and only of it.
+    let copies = series + [Self.item(6, .fact, step(10) + ".", tags: [])]
+    #expect(try Self.insights(Self.engine(copies), .nearDuplicates).map(\.evidenceIDs) == [[sequentialID(2), sequentialID(6)]])
+  }
+
   struct StaleCase: CustomStringConvertible, Sendable {
     var name: String
     var ageDays: Double
@@ -302,14 +353,18 @@ struct InsightsTests {
     #expect(found.first?.message.contains(" and 97 more;") == true)
   }
 
-  /// The review's workspace: numbered rollout steps and two ports, all decisions tagged
-  /// `rollout` with different content, stored with ids that disagree with the titles' order.
+  /// The review's workspace: numbered rollout steps, two ports and three cache lifetimes, all
+  /// decisions tagged `rollout` with different content, stored with ids that disagree with the
+  /// titles' order. The steps are one series (no insight); ports and lifetimes conflict.
   static let rolloutFixture: [KnowledgeItem] = [
     item(7, .decision, "Use port 8081 for the API", content: "Second instance.", tags: ["rollout"]),
     item(3, .decision, "Migration step 12 of the storage rollout", content: "Drop the JSON files.", tags: ["rollout"]),
     item(9, .decision, "Migration step 2 of the storage rollout", content: "Copy the records.", tags: ["rollout"]),
     item(1, .decision, "Use port 8080 for the API", content: "Default instance.", tags: ["rollout"]),
     item(5, .decision, "Migration step 10 of the storage rollout", content: "Switch reads over.", tags: ["rollout"]),
+    item(11, .decision, "Cache entries for 120 minutes", content: "Long.", tags: ["rollout"]),
+    item(13, .decision, "Cache entries for 30 minutes", content: "Middle.", tags: ["rollout"]),
+    item(15, .decision, "Cache entries for 5 minutes", content: "Short.", tags: ["rollout"]),
   ]
 
   @Test("possible conflicts are ordered by similarity, then titles in natural order; each pair names its items in that order")
@@ -317,14 +372,16 @@ struct InsightsTests {
     let found = try Self.insights(Self.engine(Self.rolloutFixture), .possibleConflict)
     let title = Dictionary(uniqueKeysWithValues: Self.rolloutFixture.map { ($0.id, $0.title) })
     let pairs = found.map { $0.evidenceIDs.map { title[$0] ?? "?" } }
-    let step = { (n: Int) in "Migration step \(n) of the storage rollout" }
+    let cache = { (n: Int) in "Cache entries for \(n) minutes" }
     let port = { (n: Int) in "Use port \(n) for the API" }
-    // Within a pair: step 2 before step 10 and 12, 8080 before 8081 (never by id).
+    // Within a pair: 5 before 30 and 120, 8080 before 8081 (never by id, nor by code units).
     for pair in pairs {
       #expect(pair.count == 2 && NaturalOrder.precedes(pair[0], pair[1]), "\(pairs)")
     }
-    // Similarities 0.88, 0.86, 0.83, 0.79.
-    #expect(pairs == [[step(2), step(12)], [step(10), step(12)], [step(2), step(10)], [port(8080), port(8081)]])
+    // Similarities 0.79, 0.77, 0.77 (the titles break the tie: 5 before 30), 0.74. The steps of
+    // the migration are one numbered series: not a conflict, and not near-duplicates either.
+    #expect(pairs == [[port(8080), port(8081)], [cache(5), cache(30)], [cache(30), cache(120)], [cache(5), cache(120)]])
+    #expect(try Self.insights(Self.engine(Self.rolloutFixture), .nearDuplicates).isEmpty)
     // Between pairs: the similarity shown, highest first, then the titles in natural order.
     let similarity = found.map { insight -> Double in
       let text = insight.message.components(separatedBy: "trigram similarity ").last ?? ""

@@ -78,8 +78,8 @@ struct HybridLexicalRankerTests {
     let response = try ranker.search("handof checklist", in: index)
     #expect(ids(response) == [F.id(2), F.id(1)])
     #expect(response.terms == [
-      QueryTermMatch(term: "handof", match: .fuzzy, variants: ["handoff"], words: ["handof"]),
-      QueryTermMatch(term: "checklist", match: .exact, variants: ["checklist"], words: ["checklist"]),
+      QueryTermMatch(term: "handof", match: .fuzzy, variants: ["handoff"], words: ["handof"], typedWords: ["handof"]),
+      QueryTermMatch(term: "checklist", match: .exact, variants: ["checklist"], words: ["checklist"], typedWords: ["checklist"]),
     ])
     #expect(response.results[1].scoreParts.fuzzy > 0)
     #expect(response.results[1].scoreParts.title == 0)
@@ -162,7 +162,10 @@ struct HybridLexicalRankerTests {
     #expect(response.total == 0)
     #expect(response.truncated == false)
     #expect(response.emptyReason == .noTermMatched)
-    #expect(response.terms == [QueryTermMatch(term: "zurich", match: .none, variants: [], words: ["zurich"])])
+    #expect(
+      response.terms == [
+        QueryTermMatch(term: "zurich", match: .none, variants: [], words: ["zurich"], typedWords: ["Zürich"])
+      ])
   }
 
   // MARK: Query text is data
@@ -359,6 +362,54 @@ struct HybridLexicalRankerTests {
     #expect(snippet.count <= HybridLexicalRanker.snippetLength)
     #expect(snippet.contains("KEYSTONE decision"))
     #expect(snippet.hasPrefix("…") && snippet.hasSuffix("…"))
+  }
+
+  struct TypedWordsCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var query: String
+    /// Per query term: the term, its folded words, and those words as typed.
+    var terms: [(term: String, words: [String], typed: [String])]
+    var testDescription: String { name }
+  }
+
+  static let typedWordsCases: [TypedWordsCase] = [
+    TypedWordsCase(
+      name: "capitals are shown as typed, matched folded", query: "COLOURS",
+      terms: [("colour", ["colours"], ["COLOURS"])]),
+    TypedWordsCase(
+      name: "a Greek letter in notation is shown as the letter typed", query: "TNF-α",
+      terms: [("tnf", ["tnf"], ["TNF"]), ("alpha", ["alpha"], ["α"])]),
+    TypedWordsCase(
+      name: "diacritics and letters folded to ASCII are kept", query: "Øresund Café",
+      terms: [("oresund", ["oresund"], ["Øresund"]), ("cafe", ["cafe"], ["Café"])]),
+    TypedWordsCase(
+      name: "a word typed twice is shown as typed first", query: "Colour colour COLOUR",
+      terms: [("colour", ["colour"], ["Colour"])]),
+    TypedWordsCase(
+      name: "both spellings typed: one term, each word as typed", query: "Colour COLOR",
+      terms: [("colour", ["colour", "color"], ["Colour", "COLOR"])]),
+    TypedWordsCase(
+      name: "stop words left out as before", query: "The Palette of COLOURS",
+      terms: [("palett", ["palette"], ["Palette"]), ("colour", ["colours"], ["COLOURS"])]),
+    TypedWordsCase(
+      name: "bigrams share the run they came from", query: "東京会議",
+      terms: [("東京", ["東京"], ["東京会議"]), ("京会", ["京会"], ["東京会議"]), ("会議", ["会議"], ["東京会議"])]),
+  ]
+
+  @Test("Query terms carry the words as typed beside their folded forms", arguments: typedWordsCases)
+  func typedWords(_ c: TypedWordsCase) throws {
+    let index = F.index([
+      F.document(1, "Colour palette", "TNF-alpha levels near the Oresund cafe"),
+      F.document(2, "Color chart", "東京会議 notes"),
+    ])
+    let response = try ranker.search(c.query, in: index)
+    #expect(response.terms.map(\.term) == c.terms.map(\.term))
+    #expect(response.terms.map(\.words) == c.terms.map(\.words))
+    #expect(response.terms.map(\.typedWords) == c.terms.map(\.typed))
+    // Matching is unchanged: the typed form is for showing only.
+    let folded = try ranker.search(c.terms.flatMap(\.words).joined(separator: " "), in: index)
+    #expect(ids(response) == ids(folded))
+    #expect(!response.results.isEmpty)
   }
 
   @Test func responseNamesTheModeTruthfully() throws {

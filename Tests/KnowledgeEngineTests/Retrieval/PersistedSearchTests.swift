@@ -128,7 +128,7 @@ struct PersistedSearchTests {
     #expect(parts[1].tags > 0 && parts[1].title == 0 && parts[1].content == 0)
     #expect(parts[2].content > 0 && parts[2].title == 0 && parts[2].tags == 0)
     let fuzzy = try workspace.search("handof")
-    #expect(fuzzy.terms == [QueryTermMatch(term: "handof", match: .fuzzy, variants: ["handoff"], words: ["handof"])])
+    #expect(fuzzy.terms == [QueryTermMatch(term: "handof", match: .fuzzy, variants: ["handoff"], words: ["handof"], typedWords: ["handof"])])
     #expect(fuzzy.results.map(\.id) == workspace.ids([3]))
     #expect(fuzzy.results.first.map { $0.scoreParts.fuzzy > 0 && $0.scoreParts.title == 0 } == true)
   }
@@ -274,7 +274,7 @@ struct PersistedSearchTests {
     #expect(response.total == 0)
     #expect(response.truncated == false)
     #expect(response.emptyReason == .noTermMatched)
-    #expect(response.terms == [QueryTermMatch(term: "zurich", match: .none, variants: [], words: ["zurich"])])
+    #expect(response.terms == [QueryTermMatch(term: "zurich", match: .none, variants: [], words: ["zurich"], typedWords: ["Zürich"])])
   }
 
   // MARK: Query text is data

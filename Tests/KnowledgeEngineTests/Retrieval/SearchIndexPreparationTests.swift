@@ -106,7 +106,7 @@ struct SearchIndexPreparationTests {
 
     let response = try engine.search("oresund")
     #expect(response.results.map(\.id) == [items[0].id])
-    #expect(response.terms == [QueryTermMatch(term: "oresund", match: .exact, variants: ["oresund"], words: ["oresund"])])
+    #expect(response.terms == [QueryTermMatch(term: "oresund", match: .exact, variants: ["oresund"], words: ["oresund"], typedWords: ["oresund"])])
     #expect(try engine.search("LODZ").results.map(\.id) == [items[1].id])
     #expect(try engine.search("aesir").results.map(\.id) == [items[2].id])
     #expect(try engine.search("aero", memoriesOnly: true).results.map(\.title) == ["Ærø ferry times"])

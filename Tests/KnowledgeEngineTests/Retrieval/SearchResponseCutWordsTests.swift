@@ -24,6 +24,12 @@ struct SearchResponseCutWordsTests {
     Case(name: "ß folds to ss: 64 written, 65 folded", query: "ß" + a(63), cut: true),
     Case(name: "a soft hyphen does not count", query: a(32) + "\u{AD}" + a(32), cut: false),
     Case(name: "a 64-letter word beside a longer one", query: a(64) + " " + String(repeating: "b", count: 70), cut: false),
+    // The tokenizer ends a word where a script written without spaces starts: the Latin word
+    // is whole, though the run of letters goes on.
+    Case(name: "64 Latin letters, then a Han character", query: a(64) + "東", cut: false),
+    // A Greek letter in notation is spelled out before the cut: `β` is the four letters of `beta`.
+    Case(name: "62 letters and β: 66 spelled out", query: a(62) + "β", cut: true),
+    Case(name: "60 letters and β: 64 spelled out", query: a(60) + "β", cut: false),
   ]
 
   @Test("a term is cut only when its word was longer than 64 characters", arguments: cases)
