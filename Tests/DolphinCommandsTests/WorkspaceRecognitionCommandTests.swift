@@ -18,6 +18,14 @@ struct WorkspaceRecognitionCommandTests {
     return db
   }
 
+  /// A workspace directory whose `workspace.sqlite` the `sqlite3` shell made by running `sql`.
+  static func workspace(_ cli: CLI, sqlite3 sql: String) throws -> String {
+    try workspace(cli) { db in
+      let made = try runProcess("/usr/bin/env", ["sqlite3", db, sql])
+      try #require(made.status == 0, "sqlite3 is needed to make this database (\(sql)): \(made.stderr)")
+    }
+  }
+
   static let readingCommands = [
     ["status"], ["knowledge", "list"], ["search", "anything"], ["context"], ["activity"], ["task", "list"],
     ["handoff", "list"], ["quarantine"],
@@ -71,10 +79,7 @@ struct WorkspaceRecognitionCommandTests {
   func foreignDatabase() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let db = try Self.workspace(cli) { db in
-      let made = try runProcess("/usr/bin/env", ["sqlite3", db, "CREATE TABLE foo(x); INSERT INTO foo VALUES (42);"])
-      try #require(made.status == 0, "sqlite3 is needed to make another program's database: \(made.stderr)")
-    }
+    let db = try Self.workspace(cli, sqlite3: "CREATE TABLE foo(x); INSERT INTO foo VALUES (42);")
     let before = try Unwritable.snapshot(cli.workspace)
     let writing = [["capture", "fact", "Not stored here"], ["task", "add", "Not here either"], ["memory", "save", "No"]]
     for args in Self.readingCommands + writing + [["doctor"]] {
@@ -117,10 +122,7 @@ struct WorkspaceRecognitionCommandTests {
   func foreignDoctorJSONAdvice() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let db = try Self.workspace(cli) { db in
-      let made = try runProcess("/usr/bin/env", ["sqlite3", db, "CREATE TABLE foo(x); CREATE TABLE bar(y);"])
-      try #require(made.status == 0, "sqlite3 is needed to make another program's database: \(made.stderr)")
-    }
+    let db = try Self.workspace(cli, sqlite3: "CREATE TABLE foo(x); CREATE TABLE bar(y);")
     let (status, report) = try Self.doctorJSON(cli)
     #expect(status == 5)
     let advice = try #require(report["advice"] as? [String])
@@ -141,10 +143,7 @@ struct WorkspaceRecognitionCommandTests {
   func userVersionWithoutSchema(_ version: Int) throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let db = try Self.workspace(cli) { db in
-      let made = try runProcess("/usr/bin/env", ["sqlite3", db, "PRAGMA user_version = \(version);"])
-      try #require(made.status == 0, "sqlite3 is needed to set a user_version: \(made.stderr)")
-    }
+    let db = try Self.workspace(cli, sqlite3: "PRAGMA user_version = \(version);")
     let before = try Unwritable.snapshot(cli.workspace)
     let message =
       "\(db) is an SQLite database but not a dolphin workspace: it records no dolphin schema step and "
