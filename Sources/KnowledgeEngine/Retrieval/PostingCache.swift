@@ -64,6 +64,18 @@ final class PostingCache: Sendable {
     }
   }
 
+  /// The length of the cached list of `term` (its document frequency), if any; not counted as
+  /// a hit or a miss.
+  func cachedCount(for term: String) -> Int? {
+    state.withLock { state in
+      guard var entry = state.entries[term] else { return nil }
+      state.clock += 1
+      entry.lastUse = state.clock
+      state.entries[term] = entry
+      return entry.list.count
+    }
+  }
+
   /// Keeps `list` for `term`, read under the stamp last validated; drops the least recently
   /// used lists while over the capacity.
   func insert(_ list: PostingList, for term: String) {
@@ -105,7 +117,14 @@ struct CachedLexicalIndex<Base: PostingListReader>: PostingListReader {
 
   func statistics() throws -> IndexStatistics { try base.statistics() }
   func postings(for term: String) throws -> [Posting] { try base.postings(for: term) }
-  func documentFrequency(of term: String) throws -> Int { try base.documentFrequency(of: term) }
+  /// From a cached list when there is one; a term found absent is cached as an empty list, so
+  /// a warm process asks SQLite about it once (compound splits ask about many such terms).
+  func documentFrequency(of term: String) throws -> Int {
+    if let count = cache.cachedCount(for: term) { return count }
+    let frequency = try base.documentFrequency(of: term)
+    if frequency == 0 { cache.insert(PostingList(), for: term) }
+    return frequency
+  }
   func vocabularyTerms(sharingTrigrams trigrams: [String], minimumShared: Int, limit: Int) throws
     -> [String]
   {

@@ -31,6 +31,26 @@ struct PostingCacheTests {
     #expect(afterSecond.hits == 2)
   }
 
+  @Test("A term found absent is cached as an empty list, and dropped like any list on a change")
+  func absentTermCached() throws {
+    let engine = try Self.engine()
+    // `workspace` may be written open, `work space` or `works pace`: `work` and `works` are in
+    // no note, so they are asked about once and then answered from the cache.
+    _ = try engine.search("workspace")
+    #expect(engine.postingCache.cachedCount(for: "work") == 0)
+    #expect(engine.postingCache.cachedCount(for: "works") == 0)
+    let afterFirst = engine.postingCache.statistics
+    _ = try engine.search("workspace")
+    #expect(engine.postingCache.statistics.lists == afterFirst.lists)
+    #expect(engine.postingCache.statistics.misses == afterFirst.misses)
+    // After a capture that holds the split, the next search drops the cache (its change stamp
+    // differs) and finds it.
+    let item = try engine.capture(CaptureRequest(kind: .fact, title: "Work space plan")).item
+    let response = try engine.search("workspace")
+    #expect(response.results.map(\.id).contains(item.id))
+    #expect(response.terms.first?.compounds == ["work space"])
+  }
+
   @Test("A capture through the same engine is found at once")
   func captureInvalidates() throws {
     let engine = try Self.engine()
