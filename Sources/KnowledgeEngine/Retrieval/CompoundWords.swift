@@ -6,17 +6,18 @@
 /// terms `e` and `mail`, while `email` is one term. The ranker bridges the two at query time,
 /// in both directions, and the index is not changed:
 ///
-/// - **Joined to closed.** Query words joined by a hyphen or slash (``joiners``) are also
+/// - **Joined to closed.** Query words joined by a hyphen, slash or dash (``joiners``) are also
 ///   searched as their catenation (`e-mail` → `email`, `PD-1` → `pd1`), when some note holds
 ///   it (``catenation(of:)``).
 /// - **Closed to joined.** A query word is also searched as two or more adjacent terms
 ///   (`email` → `e` then `mail`), when some note holds them next to each other, split where
 ///   (``splits(of:)``):
-///   - letters meet digits (`pd1` → `pd 1`, `covid19` → `covid 19`, `h1n1` → `h 1 n 1`), or
+///   - letters meet digits, in every grouping (`pd1` → `pd 1`, `covid19` → `covid 19`, `h1n1`
+///     → `h1 n1`, …, `h 1 n 1`),
+///   - a Greek letter's name begins (`tnfalpha` → `tnf alpha`: `TNFα` and `TNF-α`), or
 ///   - a word starts with one of the English prefixes style guides write either closed or with
-///     a hyphen (``prefixes``: `non`, `pre`, `co`, `re`, `anti`, `e`, …) and at least three
-///     letters follow (`nonsmoker` → `non smoker`, `email` → `e mail`).
-///
+///     a hyphen (``prefixes``: `non`, `pre`, `co`, `anti`, `e`, …) and at least three letters
+///     follow (`nonsmoker` → `non smoker`, `email` → `e mail`).
 /// - **Open and closed.** Two query words written apart (`health care`, `birth weight`) are
 ///   also searched as their catenation (`healthcare`, `birthweight`) when the vocabulary holds
 ///   it, and a word of letters is also searched as two adjacent words of at least
@@ -24,28 +25,38 @@
 ///   type`), when some note holds them next to each other (``openSplits(of:)``,
 ///   ``isOpenCompound(_:_:)``).
 ///
-/// Shorter parts are split off only at a listed prefix or a digit: only positions in a note
-/// tell that two terms were adjacent, not whether a hyphen or a space joined them, and splitting
-/// every word wherever both halves are words would let `atypical` find *a typical* and `within`
-/// find *with in*. Stop words are never parts (the ranker leaves them out).
+/// The index records positions, not punctuation, so adjacent also means adjacent across a
+/// comma or full stop (*was dead. Line two* holds `dead line`); such a match counts at the
+/// compound weight, never above the word typed.
+///
+/// Shorter parts are split off only at a listed prefix, a digit or a Greek letter's name: only
+/// positions in a note tell that two terms were adjacent, not whether a hyphen or a space joined
+/// them, and splitting every word wherever both halves are words would let `atypical` find *a
+/// typical* and `within` find *with in*. Stop words are never parts (the ranker leaves them out).
 ///
 /// It compares spellings only, never meanings.
 public enum CompoundWords {
-  /// The characters that join the parts of a compound in a query: hyphen-minus, slash, and
-  /// the Unicode hyphen (U+2010) and non-breaking hyphen (U+2011). Exactly one of them must
-  /// stand between two words, with nothing else, for the words to count as joined.
-  public static let joiners: Set<Character> = ["-", "/", "\u{2010}", "\u{2011}"]
+  /// The characters that join the parts of a compound in a query: hyphen-minus, slash, the
+  /// Unicode hyphen (U+2010) and non-breaking hyphen (U+2011), and the dashes text copied from
+  /// typeset documents puts in their place — the en dash (U+2013, `PD–1`), the minus sign
+  /// (U+2212), the small and fullwidth hyphen-minus (U+FE63, U+FF0D). Exactly one of them must
+  /// stand between two words, with nothing else, for the words to count as joined. The em
+  /// dash (U+2014) is not one: it sets clauses apart.
+  public static let joiners: Set<Character> = [
+    "-", "/", "\u{2010}", "\u{2011}", "\u{2013}", "\u{2212}", "\u{FE63}", "\u{FF0D}",
+  ]
 
   /// Prefixes that English writes closed or hyphenated (`non-smoker` / `nonsmoker`,
   /// `pre-operative` / `preoperative`, `co-worker` / `coworker`, `e-mail` / `email`): the
   /// prefixes of the hyphenation guide in The Chicago Manual of Style, which are closed by
   /// rule but often hyphenated in practice, with `de`, `ex`, `hypo`, `tri`, `e` and `x`
   /// (`e-mail`, `x-ray`) added. `over` and `under` are left out: they are stop words, and
-  /// `over all` is ordinary prose.
+  /// `over all` is ordinary prose; so is `re`: *Re:* opens e-mail subjects, and `research`
+  /// would find *Re: Search* (`re-use` and `reuse` stay apart).
   public static let prefixes: [String] = [
     "ante", "anti", "bi", "bio", "co", "counter", "cyber", "de", "e", "ex", "extra", "hyper",
     "hypo", "infra", "inter", "intra", "macro", "mega", "meta", "micro", "mid", "mini", "multi",
-    "neo", "non", "post", "pre", "pro", "proto", "pseudo", "re", "semi", "socio", "sub", "super",
+    "neo", "non", "post", "pre", "pro", "proto", "pseudo", "semi", "socio", "sub", "super",
     "supra", "trans", "tri", "ultra", "un", "x",
   ]
 
@@ -57,16 +68,20 @@ public enum CompoundWords {
   /// The most parts one split may have (`h1n1` has four).
   public static let maximumParts = 4
 
-  /// The ways to write `word` as adjacent words, in a fixed order: first its split where
-  /// letters meet digits (one split, into every letter and digit run), then its splits after
-  /// each prefix of ``prefixes`` it starts with, longest prefix first.
+  /// The ways to write `word` as adjacent words, in a fixed order: first its groupings where
+  /// letters meet digits (fewest parts first: `h1n1` → `h1 n1`, `h 1n1`, `h1n 1`, …, `h 1 n 1`),
+  /// then its splits before a spelled-out Greek letter (`tnfalpha` → `tnf alpha`, `nfkappab` →
+  /// `nf kappab`: how the tokenizer writes `TNFα` and `NF-κB`), then its splits after each
+  /// prefix of ``prefixes`` it starts with, longest prefix first.
   ///
   /// - Parameter word: a folded, unstemmed word (as the tokenizer gives it: lowercase, without
   ///   diacritics).
   /// - Returns: splits of two to ``maximumParts`` non-empty parts each, whose concatenation is
-  ///   `word`; empty for words of ASCII letters without a listed prefix, for words with
-  ///   characters other than ASCII letters and digits, and for all-digit words.
-  /// - Complexity: O(*n* · *p*) for *n* characters and the *p* prefixes.
+  ///   `word`; empty for words of ASCII letters without a listed prefix or a Greek letter's
+  ///   name, for words with characters other than ASCII letters and digits, for all-digit
+  ///   words and for words of more than ``maximumRuns`` letter and digit runs.
+  /// - Complexity: O(*n* · *p*) for *n* characters and the *p* prefixes and Greek names, plus
+  ///   the groupings: at most 2^(``maximumRuns`` − 1).
   public static func splits(of word: String) -> [[String]] {
     let bytes = Array(word.utf8)
     guard !bytes.isEmpty, bytes.allSatisfy({ isLetter($0) || isDigit($0) }) else { return [] }
@@ -80,19 +95,54 @@ public enum CompoundWords {
           runs.append([byte])
         }
       }
-      if runs.count <= maximumParts {
-        found.append(runs.map { String(decoding: $0, as: UTF8.self) })
+      guard runs.count <= maximumRuns else { return [] }
+      // Each subset of the run boundaries is a grouping; keep those of 2…maximumParts parts.
+      var groupings: [[String]] = []
+      for mask in 1..<(1 << (runs.count - 1)) where mask.nonzeroBitCount < maximumParts {
+        var parts: [[UInt8]] = [runs[0]]
+        for r in 1..<runs.count {
+          if mask & (1 << (r - 1)) != 0 { parts.append(runs[r]) } else { parts[parts.count - 1] += runs[r] }
+        }
+        groupings.append(parts.map { String(decoding: $0, as: UTF8.self) })
       }
+      // Stable, so groupings of equal size keep the order of their cuts.
+      found = groupings.enumerated().sorted {
+        ($0.element.count, $0.offset) < ($1.element.count, $1.offset)
+      }.map(\.element)
       return found
+    }
+    for start in 2..<max(2, bytes.count) {
+      for name in greekNames where bytes[start...].starts(with: name.utf8) {
+        found.append([
+          String(decoding: bytes[..<start], as: UTF8.self),
+          String(decoding: bytes[start...], as: UTF8.self),
+        ])
+      }
     }
     for prefix in prefixes.sorted(by: { $0.count > $1.count })
     where bytes.count >= prefix.utf8.count + minimumRemainderLength
       && bytes.starts(with: prefix.utf8)
     {
-      found.append([prefix, String(decoding: bytes[prefix.utf8.count...], as: UTF8.self)])
+      let parts = [prefix, String(decoding: bytes[prefix.utf8.count...], as: UTF8.self)]
+      if !found.contains(parts) { found.append(parts) }
     }
     return found
   }
+
+  /// The most letter and digit runs a word may have to be split where they meet (`h1n1` has
+  /// four; `a1b2c3d4` is left whole).
+  public static let maximumRuns = 6
+
+  /// The names of the Greek letters of four or more letters (``Tokenizer`` spells a Greek
+  /// letter out in scientific notation: `TNFα` is the word `tnfalpha`), before which a word may
+  /// split; shorter names (`mu`, `pi`, `eta`, `rho`, …) sit inside too many English words.
+  static let greekNames: [String] = {
+    var names: [String] = []
+    for name in Tokenizer.greekLetterNames where name.count >= 4 && !names.contains(name) {
+      names.append(name)
+    }
+    return names
+  }()
 
   /// The shortest part, in letters, of an open compound split anywhere but at a prefix or a
   /// digit (`health` + `care`; not `car` + `pet`).

@@ -434,7 +434,7 @@ public struct Tokenizer: Sendable, Equatable {
   /// The English names of the 24 Greek lowercase letters, `α` (U+03B1) to `ω` (U+03C9), in
   /// code point order; final `ς` (U+03C2) never reaches the tokenizer's words (case folding
   /// makes it `σ`) and is listed as `sigma` so the table stays indexed by code point.
-  private static let greekLetterNames: [String] = [
+  package static let greekLetterNames: [String] = [
     "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
     "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "sigma", "tau", "upsilon",
     "phi", "chi", "psi", "omega",

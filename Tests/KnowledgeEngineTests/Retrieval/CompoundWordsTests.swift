@@ -15,7 +15,18 @@ struct CompoundWordsTests {
     arguments: [
       ("pd1", [["pd", "1"]]),
       ("covid19", [["covid", "19"]]),
-      ("h1n1", [["h", "1", "n", "1"]]),
+      // Every grouping of the letter and digit runs, fewest parts first.
+      (
+        "h1n1",
+        [
+          ["h", "1n1"], ["h1", "n1"], ["h1n", "1"], ["h", "1", "n1"], ["h", "1n", "1"], ["h1", "n", "1"],
+          ["h", "1", "n", "1"],
+        ]
+      ),
+      ("il1beta", [["il", "1beta"], ["il1", "beta"], ["il", "1", "beta"]]),
+      // Before a spelled-out Greek letter (`TNFα`, `NF-κB` as the tokenizer writes them).
+      ("tnfalpha", [["tnf", "alpha"]]),
+      ("nfkappab", [["nf", "kappab"]]),
       ("il6", [["il", "6"]]),
       ("b12", [["b", "12"]]),
       ("email", [["e", "mail"]]),
@@ -33,13 +44,14 @@ struct CompoundWordsTests {
   @Test("no split for words without a prefix or digits, short remainders, or other characters")
   func noSplits() {
     for word in [
-      "", "mail", "atypical", "within", "overall", "redo", "2024", "a1b2c3",
+      "", "mail", "atypical", "within", "overall", "redo", "2024", "a1b2c3d4", "research",
+      "restore", "alphabet",
       "café", "東京", "e-mail", "Email",
     ] {
       #expect(CompoundWords.splits(of: word).isEmpty, "\(word)")
     }
     // Every split puts the word back together.
-    for word in ["pd1", "h1n1", "email", "counterpart", "nonsmokers"] {
+    for word in ["pd1", "h1n1", "a1b2c3", "email", "counterpart", "nonsmokers", "tnfalpha"] {
       for parts in CompoundWords.splits(of: word) {
         #expect(parts.joined() == word)
         #expect((2...CompoundWords.maximumParts).contains(parts.count))
@@ -125,6 +137,40 @@ struct CompoundWordsTests {
     }
     // Stop words never form a compound part: `up-to-date` searches no catenation.
     #expect(try workspace.search("up-to-date mail").terms.allSatisfy(\.compounds.isEmpty))
+  }
+
+  @Test("biomedical notation: H1N1 / H1-N1, IL1β / IL-1β, TNFα / TNF-α, NFκB / NF-κB, both ways")
+  func notation() throws {
+    let workspace = try Workspace([
+      Item(title: "H1-N1 cases", content: "ward a"),
+      Item(title: "IL-1β release", content: "ward b"),
+      Item(title: "TNF-α levels", content: "ward c"),
+      Item(title: "NF-κB pathway", content: "ward d"),
+      Item(title: "H1N1 IL1β TNFα NFκB", content: "all glued"),
+    ])
+    for (query, held) in [("h1n1", 0), ("h1 n1", 0), ("IL1β", 1), ("TNFα", 2), ("NFκB", 3)] {
+      let ids = try workspace.search(query).results.map(\.id)
+      #expect(ids.contains(workspace.ids([held])[0]), "\(query): \(ids)")
+      #expect(ids.contains(workspace.ids([4])[0]), "\(query): \(ids)")
+    }
+    for (query, held) in [("H1-N1", 0), ("IL-1β", 1), ("TNF-α", 2), ("NF-κB", 3)] {
+      let ids = try workspace.search(query).results.map(\.id)
+      #expect(ids.first == workspace.ids([held])[0], "\(query): \(ids)")
+      #expect(ids.contains(workspace.ids([4])[0]), "\(query): \(ids)")
+    }
+  }
+
+  @Test("dashes copied from typeset text join like hyphens; an em dash does not; Re: is no prefix")
+  func dashesAndRe() throws {
+    let workspace = try Workspace([
+      Item(title: "PD1 inhibitors", content: "trial"),
+      Item(title: "Re: Search API outage", content: "thread"),
+    ])
+    for query in ["PD\u{2013}1", "PD\u{2212}1", "PD\u{FF0D}1", "PD\u{2010}1"] {
+      #expect(try workspace.search(query).results.map(\.id) == workspace.ids([0]), "\(query)")
+    }
+    #expect(try workspace.search("PD\u{2014}1").terms.allSatisfy(\.compounds.isEmpty))
+    #expect(try workspace.search("research").results.isEmpty)
   }
 
   @Test("four-part compounds and slash-joined words")
