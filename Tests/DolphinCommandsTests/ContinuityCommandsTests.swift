@@ -223,8 +223,32 @@ struct ContinuityCommandsTests {
     #expect(!text.stdout.contains("Possible conflict: Decisions \"Phase"), "\(text.stdout)")
     #expect(
       text.stdout.contains(
-        "Titles that differ only in a sequence number (step 2 / step 10, phase 1 / phase 2, v1 / v2) are neither possible conflicts nor near-duplicates."),
+        "Titles that differ only in a sequence number (step 2 / step 10, phase 1 / phase 2, #3 / #4) are neither possible conflicts nor near-duplicates; versions (v1 / v2) and other numbers are values and still count."),
       "\(text.stdout)")
+  }
+
+  @Test("insights: versions, levels and days are values, so titles that differ in them are possible conflicts")
+  func insightsValuesAreNotSeries() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    // The review's workspace: each pair picks a different value, and each pair is a possible conflict.
+    let pairs: [(kind: String, first: (String, String), second: (String, String))] = [
+      ("decision", ("Use zstd compression level 3", "fast"), ("Use zstd compression level 19", "small")),
+      ("decision", ("Pin Node v18 in CI", "LTS"), ("Pin Node v20 in CI", "newer")),
+      ("decision", ("Deploy on day 1 of each sprint", "early"), ("Deploy on day 5 of each sprint", "late")),
+      ("preference", ("Use TLS version 1.2 minimum", "compat"), ("Use TLS version 1.3 minimum", "secure")),
+      ("decision", ("Pin Python version 3.11", "a"), ("Pin Python version 3.12", "b")),
+    ]
+    for pair in pairs {
+      for (title, content) in [pair.first, pair.second] {
+        #expect(try cli.run(["capture", pair.kind, title, "--content", content, "--tags", "build"]).status == 0)
+      }
+    }
+    let text = try cli.run(["insights"]).stdout
+    for pair in pairs {
+      let kinds = pair.kind == "decision" ? "Decisions" : "Preferences"
+      #expect(text.contains("Possible conflict: \(kinds) \"\(pair.first.0)\" and \"\(pair.second.0)\""), "\(text)")
+    }
   }
 
   @Test("a search cut by the default limit says so, not that --limit cut it")

@@ -69,8 +69,9 @@ extension Render {
         + "possible conflicts between two decisions or two preferences that share a tag, "
         + "at title similarity ≥ \(t.conflictTitleSimilarity), with different opening content; "
         + "stale handoff after \(t.staleHandoffDays) days. "
-        + "Titles that differ only in a sequence number (step 2 / step 10, phase 1 / phase 2, v1 / v2) "
-        + "are neither possible conflicts nor near-duplicates.")
+        + "Titles that differ only in a sequence number (step 2 / step 10, phase 1 / phase 2, #3 / #4) "
+        + "are neither possible conflicts nor near-duplicates; "
+        + "versions (v1 / v2) and other numbers are values and still count.")
     return out.joined(separator: "\n")
   }
 

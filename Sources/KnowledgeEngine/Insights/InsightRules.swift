@@ -21,8 +21,8 @@ enum InsightRules {
   /// natural order, then by id (version 2 ordered them by id alone), and the items of a pair or
   /// group are named, and cited, in title order.
   /// Version 4: titles that differ only in a sequence number (`step 2` / `step 10`, `phase 1` /
-  /// `phase 2`, `v1` / `v2`; ``NumberedTitle``) are neither a possible conflict nor
-  /// near-duplicates.
+  /// `phase 2`, `#3` / `#4`; ``NumberedTitle``) are neither a possible conflict nor
+  /// near-duplicates. Versions (`v1` / `v2`) are values, not sequence numbers.
   static let version = "4"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3

@@ -144,10 +144,50 @@ struct InsightsTests {
       second: item(2, .decision, "Phase 1", content: "Build it.", tags: ["plan"]),
       expectConflict: false),
     ConflictCase(
-      name: "versions of one series are not a conflict",
+      name: "sections of one document are not a conflict",
+      first: item(1, .decision, "Section 3.10 of the storage spec", content: "Compaction.", tags: ["spec"]),
+      second: item(2, .decision, "Section 3.2 of the storage spec", content: "Page layout.", tags: ["spec"]),
+      expectConflict: false),
+    ConflictCase(
+      name: "lettered sub-steps of one series are not a conflict",
+      first: item(1, .decision, "Migration step 2b", content: "Switch reads over.", tags: ["rollout"]),
+      second: item(2, .decision, "Migration step 2a", content: "Copy the records.", tags: ["rollout"]),
+      expectConflict: false),
+    ConflictCase(
+      name: "Roman-numbered phases of one series are not a conflict",
+      first: item(1, .decision, "Phase III of the rollout", content: "Ship it.", tags: ["plan"]),
+      second: item(2, .decision, "Phase II of the rollout", content: "Build it.", tags: ["plan"]),
+      expectConflict: false),
+    ConflictCase(
+      name: "versions are values: a possible conflict (API v1 / v2)",
       first: item(1, .preference, "API v2 design", content: "Cursor paging.", tags: ["api"]),
       second: item(2, .preference, "API v1 design", content: "Offset paging.", tags: ["api"]),
-      expectConflict: false),
+      expectConflict: true),
+    ConflictCase(
+      name: "a compression level is a value: a possible conflict",
+      first: item(1, .decision, "Use zstd compression level 19", content: "small", tags: ["build"]),
+      second: item(2, .decision, "Use zstd compression level 3", content: "fast", tags: ["build"]),
+      expectConflict: true),
+    ConflictCase(
+      name: "a Node version after v is a value: a possible conflict",
+      first: item(1, .decision, "Pin Node v20 in CI", content: "newer", tags: ["build"]),
+      second: item(2, .decision, "Pin Node v18 in CI", content: "LTS", tags: ["build"]),
+      expectConflict: true),
+    ConflictCase(
+      name: "a day is a value: a possible conflict",
+      first: item(1, .decision, "Deploy on day 5 of each sprint", content: "late", tags: ["build"]),
+      second: item(2, .decision, "Deploy on day 1 of each sprint", content: "early", tags: ["build"]),
+      expectConflict: true),
+    ConflictCase(
+      name: "a TLS version is a value: a possible conflict",
+      first: item(1, .preference, "Use TLS version 1.3 minimum", content: "secure", tags: ["build"]),
+      second: item(2, .preference, "Use TLS version 1.2 minimum", content: "compat", tags: ["build"]),
+      expectConflict: true),
+    ConflictCase(
+      name: "a Python version is a value: a possible conflict",
+      first: item(1, .decision, "Pin Python version 3.12", content: "b", tags: ["build"]),
+      second: item(2, .decision, "Pin Python version 3.11", content: "a", tags: ["build"]),
+      expectConflict: true),
     ConflictCase(
       name: "the same step with different content is still a conflict",
       first: item(1, .decision, "Migration step 2.", content: "Copy the records.", tags: ["rollout"]),
@@ -279,13 +319,19 @@ struct InsightsTests {
       Self.item(1, .fact, step(2), tags: []),
       Self.item(2, .fact, step(10), tags: []),
       Self.item(3, .fact, step(12), tags: []),
-      Self.item(4, .fact, "Release notes for the storage engine v1.2", tags: []),
-      Self.item(5, .fact, "Release notes for the storage engine v1.10", tags: []),
+      Self.item(4, .fact, "Storage engine design notes, section 1.2", tags: []),
+      Self.item(5, .fact, "Storage engine design notes, section 1.10", tags: []),
     ]
     #expect(try Self.insights(Self.engine(series), .nearDuplicates).isEmpty)
     // A second copy of step 10 is a duplicate of it, and only of it.
     let copies = series + [Self.item(6, .fact, step(10) + ".", tags: [])]
     #expect(try Self.insights(Self.engine(copies), .nearDuplicates).map(\.evidenceIDs) == [[sequentialID(2), sequentialID(6)]])
+    // Versions are values, not a series: release notes that differ only in the version group.
+    let releases = [
+      Self.item(1, .fact, "Release notes for the storage engine v1.2", tags: []),
+      Self.item(2, .fact, "Release notes for the storage engine v1.10", tags: []),
+    ]
+    #expect(try Self.insights(Self.engine(releases), .nearDuplicates).map(\.evidenceIDs) == [[sequentialID(1), sequentialID(2)]])
   }
 
   struct StaleCase: CustomStringConvertible, Sendable {

@@ -15,10 +15,31 @@ struct NumberedTitleTests {
   static let cases: [Case] = [
     Case(name: "steps", first: "Migration step 2", second: "Migration step 10", oneSeries: true),
     Case(name: "phases", first: "Phase 1", second: "Phase 2", oneSeries: true),
-    Case(name: "a version glued to v", first: "API v1 design", second: "API v2 design", oneSeries: true),
-    Case(name: "dotted versions", first: "Release 1.2 notes", second: "Release 1.10 notes", oneSeries: true),
+    Case(name: "dotted section numbers", first: "Section 3.2 notes", second: "Section 3.10 notes", oneSeries: true),
     Case(name: "a number after #", first: "Task #3 owner", second: "Task #4 owner", oneSeries: true),
     Case(name: "case and punctuation aside", first: "Sprint 14: retro", second: "sprint 15 retro.", oneSeries: true),
+    Case(name: "parts", first: "Part 1 of the guide", second: "Part 2 of the guide", oneSeries: true),
+    Case(name: "stages", first: "Stage 1 rollout", second: "Stage 3 rollout", oneSeries: true),
+    Case(name: "rounds", first: "Interview round 1", second: "Interview round 2", oneSeries: true),
+    Case(name: "chapters", first: "Chapter 9 draft", second: "Chapter 10 draft", oneSeries: true),
+    Case(name: "milestones", first: "Milestone 1 scope", second: "Milestone 2 scope", oneSeries: true),
+    Case(name: "iterations", first: "Iteration 4 goals", second: "Iteration 5 goals", oneSeries: true),
+    Case(name: "a letter after a step number", first: "Migration step 2a", second: "Migration step 2b", oneSeries: true),
+    Case(name: "a step and its lettered sub-step", first: "Migration step 2", second: "Migration step 2a", oneSeries: true),
+    Case(name: "Roman numerals after a label", first: "Phase II rollout", second: "Phase III rollout", oneSeries: true),
+    Case(name: "a Roman numeral is the same place as its digits", first: "Phase II rollout", second: "Phase 2 rollout", oneSeries: false),
+    Case(name: "a word that is no Roman numeral", first: "Phase mix", second: "Phase dim", oneSeries: false),
+    Case(name: "a version glued to v is a value", first: "API v1 design", second: "API v2 design", oneSeries: false),
+    Case(name: "a release number is a value", first: "Release 1.2 notes", second: "Release 1.10 notes", oneSeries: false),
+    Case(name: "a compression level is a value", first: "Use zstd compression level 3", second: "Use zstd compression level 19", oneSeries: false),
+    Case(name: "a Node version is a value", first: "Pin Node v18 in CI", second: "Pin Node v20 in CI", oneSeries: false),
+    Case(name: "a day is a value", first: "Deploy on day 1 of each sprint", second: "Deploy on day 5 of each sprint", oneSeries: false),
+    Case(name: "a TLS version is a value", first: "Use TLS version 1.2 minimum", second: "Use TLS version 1.3 minimum", oneSeries: false),
+    Case(name: "a Python version is a value", first: "Pin Python version 3.11", second: "Pin Python version 3.12", oneSeries: false),
+    Case(name: "a tier is a value", first: "Use storage tier 1", second: "Use storage tier 2", oneSeries: false),
+    Case(name: "a quarter is a value", first: "Launch in Q3", second: "Launch in Q4", oneSeries: false),
+    Case(name: "a fraction after a label is a value", first: "Use step 0.5 for the grid", second: "Use step 0.25 for the grid", oneSeries: false),
+    Case(name: "a unit after a step number is no letter suffix", first: "Retry step 5ms", second: "Retry step 10ms", oneSeries: false),
     Case(name: "the same step written with a leading zero", first: "Step 02", second: "Step 2", oneSeries: false),
     Case(name: "identical titles", first: "Migration step 2", second: "Migration step 2", oneSeries: false),
     Case(name: "a port is a value", first: "Use port 8080", second: "Use port 8081", oneSeries: false),
@@ -38,7 +59,10 @@ struct NumberedTitleTests {
   @Test("sequence numbers are set apart; other numbers stay words")
   func reading() {
     let title = NumberedTitle("Step 03 of v1.20: use port 8080, #7")
-    #expect(title.pattern == ["step", "#", "of", "v", "#", "use", "port", "8080", "#", "#"])
-    #expect(title.sequenceNumbers == ["3", "1.20", "7"])
+    #expect(title.pattern == ["step", "#", "of", "v", "1.20", "use", "port", "8080", "#", "#"])
+    #expect(title.sequenceNumbers == ["3", "7"])
+    let suffixed = NumberedTitle("Step 2A, phase iv, section 0.5, chapter 3b2, part xiiii")
+    #expect(suffixed.pattern == ["step", "#", "phase", "#", "section", "0.5", "chapter", "3", "b", "2", "part", "xiiii"])
+    #expect(suffixed.sequenceNumbers == ["2a", "4"])
   }
 }
