@@ -275,7 +275,7 @@ enum InsightRules {
       openingCache[i] = normalized
       return normalized
     }
-    for (p, pair, rawTag) in candidates {
+    for (p, _, rawTag) in candidates {
       let a = headers[p.first], b = headers[p.second]
       if opening(p.first) == opening(p.second) { continue }
       inConflict.insert(p.first)
