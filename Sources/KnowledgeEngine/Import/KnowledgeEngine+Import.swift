@@ -261,14 +261,25 @@ struct ImportAnalysis: Sendable {
   }
 
   /// The stored properties whose values differ, by name.
+  ///
+  /// Each property is compared with its own `==`, the comparison that found the records
+  /// different (their synthesized `Equatable`), so a conflict always names a field: a
+  /// description would hide a date that differs by milliseconds (`Date` describes itself to
+  /// the second). Only a property that is not `Equatable` is compared by its description.
   static func differingFields<T>(_ a: T, _ b: T) -> [String] {
     let left = Mirror(reflecting: a).children
     let right = Mirror(reflecting: b).children
     var out: [String] = []
-    for (l, r) in zip(left, right) where String(describing: l.value) != String(describing: r.value) {
+    for (l, r) in zip(left, right) where !valuesEqual(l.value, r.value) {
       out.append(l.label ?? "?")
     }
     return out
+  }
+
+  private static func valuesEqual(_ l: Any, _ r: Any) -> Bool {
+    func same<L: Equatable>(_ l: L, _ r: Any) -> Bool { (r as? L).map { $0 == l } ?? false }
+    if let l = l as? any Equatable { return same(l, r) }
+    return String(describing: l) == String(describing: r)
   }
 
   // MARK: Validation
