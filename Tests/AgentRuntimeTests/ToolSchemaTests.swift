@@ -206,7 +206,7 @@ struct ToolSchemaTests {
       throws: ToolArgumentError(
         field: "arguments.query",
         message: "arguments.query has nothing printable: all 2 character(s) given are control or invisible "
-          + "characters, which are removed; the call was not run")
+          + "characters, which are removed or show nothing; the call was not run")
     ) { try search.normalize(["query": "\u{1}\u{200B}"]) }
     // Whitespace only is still empty.
     #expect(throws: ToolArgumentError(field: "arguments.query", message: "arguments.query must not be empty")) {

@@ -177,4 +177,48 @@ struct WorkspaceRecognitionCommandTests {
     #expect(mcp.stdout.contains("not a dolphin workspace"), "\(mcp.stdout)\(mcp.stderr)")
     #expect(try Unwritable.snapshot(cli.workspace) == before, "dolphin mcp changed the files")
   }
+
+  struct ForeignCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    var sql: String
+    var holds: String
+    var testDescription: String { name }
+  }
+
+  // Regression cases from a review (s8/h3): status called the first an interrupted first run
+  // and capture wrote dolphin's schema into it; the others failed with "SQLite error 1: no such
+  // column: name", and doctor advised stopping another process.
+  static let foreignMarks = [
+    ForeignCase(
+      name: "PRAGMA application_id = 12345", sql: "PRAGMA application_id = 12345;",
+      holds: "holds no tables of its own, yet its PRAGMA application_id is 12345"),
+    ForeignCase(
+      name: "schema_migration(version) and users", sql: "CREATE TABLE schema_migration(version TEXT); CREATE TABLE users(id);",
+      holds: "holds table schema_migration, table users"),
+    ForeignCase(
+      name: "empty schema_migration(version) alone", sql: "CREATE TABLE schema_migration(version);",
+      holds: "holds table schema_migration"),
+  ]
+
+  @Test("an application_id or a foreign schema_migration: status, capture and doctor say not a dolphin workspace (exit 5), file byte for byte", arguments: foreignMarks)
+  func foreignMarksRefused(_ c: ForeignCase) throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let db = try Self.workspace(cli, sqlite3: c.sql)
+    let before = try Unwritable.snapshot(cli.workspace)
+    for args in [["status"], ["capture", "fact", "Not stored here"], ["doctor"]] {
+      let r = try cli.run(args)
+      #expect(r.status == 5, "\(args): \(r.stdout)\(r.stderr)")
+      #expect(
+        r.stderr.contains("\(db) is an SQLite database but not a dolphin workspace: it records no dolphin schema step and \(c.holds)"),
+        "\(args): \(r.stderr)")
+      #expect(!(r.stdout + r.stderr).contains("no such column"), "\(args): \(r.stdout)\(r.stderr)")
+      #expect(!(r.stdout + r.stderr).contains("interrupted"), "\(args): \(r.stdout)\(r.stderr)")
+      #expect(!(r.stdout + r.stderr).contains("another process holds"), "\(args): \(r.stdout)\(r.stderr)")
+      #expect(try Unwritable.snapshot(cli.workspace) == before, "\(args) changed the files")
+    }
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.stdout.contains("Open: failed (not a dolphin workspace)"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("is another program's SQLite database, not a dolphin workspace"), "\(doctor.stdout)")
+  }
 }

@@ -259,9 +259,10 @@ extension Limits {
     return trimming ? clean.trimmingCharacters(in: .whitespacesAndNewlines) : clean
   }
 
-  /// The refusal of text that had something besides whitespace but loses all of it to
-  /// ``Sanitizer/sanitize(_:)``: `query has nothing printable: all 1 character(s) given are
-  /// control or invisible characters, which are removed; nothing was searched`. One wording for
+  /// The refusal of text that had something besides whitespace but nothing visible once
+  /// sanitized (``lostToSanitizer(_:sanitized:)``): `query has nothing printable: all 1
+  /// character(s) given are control or invisible characters, which are removed or show nothing;
+  /// nothing was searched`. One wording for
   /// every field (a capture's title, a chat message, a search query), so that such text is never
   /// called empty.
   /// - Parameters:
@@ -272,15 +273,19 @@ extension Limits {
     ValidationError(
       field: field,
       message: "\(field) has nothing printable: all \(raw.count) character(s) given are control or "
-        + "invisible characters, which are removed; \(consequence)")
+        + "invisible characters, which are removed or show nothing; \(consequence)")
   }
 
-  /// Whether `raw` has something besides whitespace that ``Sanitizer/sanitize(_:)`` removes
-  /// entirely (control and invisible characters only), leaving `sanitized` blank.
+  /// Whether `raw` has something besides whitespace, but nothing visible once
+  /// ``Sanitizer/sanitize(_:)`` has removed control and invisible characters: `sanitized` is
+  /// blank or holds only characters that show nothing (``Sanitizer/showsNothing(_:)``: the
+  /// soft hyphen U+00AD, a Hangul filler, the Braille blank U+2800 and every other
+  /// Default_Ignorable_Code_Point, which the sanitizer keeps inside words).
   ///
-  /// Whitespace is Unicode's White_Space (`Character.isWhitespace`), the same on every
-  /// platform, so a zero-width space alone counts as invisible, not as blank.
+  /// Whitespace is Unicode's White_Space, judged scalar by scalar (the same on every platform),
+  /// so a zero-width space alone counts as invisible, not as blank, and so does a space carrying
+  /// a combining grapheme joiner (which `Character.isWhitespace` would call whitespace).
   public static func lostToSanitizer(_ raw: String, sanitized: String) -> Bool {
-    sanitized.allSatisfy(\.isWhitespace) && !raw.allSatisfy(\.isWhitespace)
+    Sanitizer.showsNothing(sanitized) && !raw.unicodeScalars.allSatisfy(\.properties.isWhitespace)
   }
 }

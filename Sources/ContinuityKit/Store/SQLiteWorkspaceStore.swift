@@ -514,9 +514,14 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name, type"
       ) { (type: $0.text(0), name: $0.text(1)) }
       // Each step commits with its row, so an empty `schema_migration` beside other objects is
-      // not dolphin's either, and one alone is a first run interrupted after creating it.
-      let hasMigrationTable = objects.contains { $0.type == "table" && $0.name == "schema_migration" }
-      let others = objects.filter { $0.name != "schema_migration" }
+      // not dolphin's either, and one alone is a first run interrupted after creating it. A
+      // `schema_migration` without dolphin's columns is another program's table of that name.
+      var hasMigrationTable = objects.contains { $0.type == "table" && $0.name == "schema_migration" }
+      if hasMigrationTable {
+        let columns = Set(try conn.all("PRAGMA table_info(schema_migration)") { $0.text(1) })
+        hasMigrationTable = columns.isSuperset(of: ["name", "applied_at"])
+      }
+      let others = hasMigrationTable ? objects.filter { $0.name != "schema_migration" } : objects
       var noStepApplied = false
       if hasMigrationTable {
         noStepApplied = try conn.integer("SELECT count(*) FROM schema_migration") == 0
@@ -529,9 +534,16 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       }
       // dolphin sets `user_version` only in the transaction of a schema step, with its tables
       // and its `schema_migration` row, so a version without a recorded step is not what an
-      // interrupted first run leaves: another program set it.
-      if (objects.isEmpty || noStepApplied) && version != 0 {
-        throw .notAWorkspace(file: path, found: [WorkspaceError.userVersionOnly(version)])
+      // interrupted first run leaves: another program set it. dolphin never sets
+      // `application_id`, which SQLite reserves for the program that owns the file's format.
+      if objects.isEmpty || noStepApplied {
+        let applicationID = try conn.integer("PRAGMA application_id")
+        if applicationID != 0 {
+          throw .notAWorkspace(file: path, found: [WorkspaceError.applicationIDOnly(applicationID)])
+        }
+        if version != 0 {
+          throw .notAWorkspace(file: path, found: [WorkspaceError.userVersionOnly(version)])
+        }
       }
       if objects.isEmpty || noStepApplied, blank == .noWorkspace {
         throw .noWorkspace(directory: URL(fileURLWithPath: path).deletingLastPathComponent().path)

@@ -37,11 +37,13 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
   /// leaves it), and the command only reads, so none was created or completed.
   case noWorkspace(directory: String)
   /// `file` is an SQLite database that some other program made: it records no dolphin schema
-  /// step (no `schema_migration` table, the first thing dolphin creates, or an empty one, while
-  /// each step commits with its row) but holds other schema objects, named in `found`
-  /// (`table foo`, sorted by name; at most ``notAWorkspaceNamesShown``, then `N more`), or holds
-  /// none but has a `PRAGMA user_version` that dolphin sets only with its tables (`found` is then
-  /// ``userVersionOnly(_:)``). It was neither read nor written.
+  /// step (no `schema_migration` table with dolphin's `name` and `applied_at` columns, the first
+  /// thing dolphin creates, or an empty one, while each step commits with its row) but holds
+  /// other schema objects, named in `found` (`table foo`, sorted by name; at most
+  /// ``notAWorkspaceNamesShown``, then `N more`; a `schema_migration` table of another layout is
+  /// named too), or holds none but has a `PRAGMA application_id`, which dolphin never sets
+  /// (`found` is then ``applicationIDOnly(_:)``), or a `PRAGMA user_version`, which dolphin sets
+  /// only with its tables (``userVersionOnly(_:)``). It was neither read nor written.
   case notAWorkspace(file: String, found: [String])
 
   /// How many schema object names ``notAWorkspace(file:found:)`` carries at most.
@@ -53,6 +55,16 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
   /// - Parameter version: the database's `PRAGMA user_version`.
   public static func userVersionOnly(_ version: Int64) -> String {
     "no tables of its own, yet its PRAGMA user_version is \(version), which dolphin sets only together with its tables"
+  }
+
+  /// What ``notAWorkspace(file:found:)`` says a database holds when it has no schema object (or
+  /// only an empty `schema_migration` table) but a `PRAGMA application_id` other than 0: SQLite
+  /// reserves that header field for the program whose file format the database is, and dolphin
+  /// never sets it, so another program did.
+  /// - Parameter applicationID: the database's `PRAGMA application_id` (a signed 32-bit value).
+  public static func applicationIDOnly(_ applicationID: Int64) -> String {
+    "no tables of its own, yet its PRAGMA application_id is \(applicationID), which marks another program's file "
+      + "(dolphin never sets one)"
   }
 
   public var description: String {

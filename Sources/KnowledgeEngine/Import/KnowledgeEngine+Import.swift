@@ -157,6 +157,9 @@ struct ImportAnalysis: Sendable {
     try classify("handoffs", ws.handoffs, kept: nil, tx) { id throws(WorkspaceError) in
       guard var stored = try tx.handoff(id: id) else { return nil }
       if withoutSummary.contains(id), KnowledgeEngine.isGeneratedSummary(stored.summary) { stored.summary = "" }
+      // A blank next step an earlier build stored is dropped from the file's copy, as from
+      // every imported handoff: compared without it, the handoff is the same record.
+      stored.nextSteps = Self.visibleNextSteps(stored.nextSteps)
       return stored
     }
     let counts = try tx.counts()
@@ -261,14 +264,25 @@ struct ImportAnalysis: Sendable {
   }
 
   /// The stored properties whose values differ, by name.
+  ///
+  /// Each property is compared with its own `==`, the comparison that found the records
+  /// different (their synthesized `Equatable`), so a conflict always names a field: a
+  /// description would hide a date that differs by milliseconds (`Date` describes itself to
+  /// the second). Only a property that is not `Equatable` is compared by its description.
   static func differingFields<T>(_ a: T, _ b: T) -> [String] {
     let left = Mirror(reflecting: a).children
     let right = Mirror(reflecting: b).children
     var out: [String] = []
-    for (l, r) in zip(left, right) where String(describing: l.value) != String(describing: r.value) {
+    for (l, r) in zip(left, right) where !valuesEqual(l.value, r.value) {
       out.append(l.label ?? "?")
     }
     return out
+  }
+
+  private static func valuesEqual(_ l: Any, _ r: Any) -> Bool {
+    func same<L: Equatable>(_ l: L, _ r: Any) -> Bool { (r as? L).map { $0 == l } ?? false }
+    if let l = l as? any Equatable { return same(l, r) }
+    return String(describing: l) == String(describing: r)
   }
 
   // MARK: Validation
@@ -357,25 +371,11 @@ struct ImportAnalysis: Sendable {
     }
   }
 
-  /// Refuses a handoff's next step that has nothing visible left once sanitized and trimmed, as
-  /// capture refuses one (a handoff with no next steps at all is fine, as at capture). Checked on
-  /// the text as given, which the message quotes.
-  static func validateNextSteps(_ ws: AssistantWorkspace) throws(WorkspaceError) {
-    for (i, h) in ws.handoffs.enumerated() {
-      try named("workspace.handoffs[\(i)]", h.id) { () throws(ValidationError) in
-        for (j, step) in h.nextSteps.enumerated() where Limits.sanitized(step, trimming: true).isEmpty {
-          let field = "nextSteps[\(j)]"
-          let given =
-            step.isEmpty
-            ? "it is \"\""
-            : "it is '\(Limits.escaped(String(step.prefix(60))))' (\(step.count) character(s), none visible)"
-          throw ValidationError(
-            field: field,
-            message: "\(field) is empty: \(given); a next step holds 1 to \(Limits.handoffNextStepLength) visible "
-              + "characters, as `dolphin handoff create --next` requires. Remove the empty step from the file")
-        }
-      }
-    }
+  /// `steps` without the ones that show nothing once sanitized and trimmed
+  /// (``Sanitizer/showsNothing(_:)``: empty, whitespace, or only invisible characters such as a
+  /// soft hyphen), which capture refuses and an import drops. The others keep their order.
+  static func visibleNextSteps(_ steps: [String]) -> [String] {
+    steps.filter { !Sanitizer.showsNothing(Limits.sanitized($0, trimming: true)) }
   }
 
   static func validateRecords(_ ws: AssistantWorkspace) throws(WorkspaceError) {

@@ -21,15 +21,17 @@ struct PreparedImport: Sendable {
   ///   field, worded as a refusal of `source`.
   init(_ document: WorkspaceExport, source: String) throws(WorkspaceError) {
     self.source = source
-    // Tags and next steps are checked as given: the sanitizer would drop some control
-    // characters silently.
+    // Tags are checked as given: the sanitizer would drop some control characters silently.
     do {
       try ImportAnalysis.validateTagCharacters(document.workspace)
-      try ImportAnalysis.validateNextSteps(document.workspace)
     } catch {
       throw ImportAnalysis.refusal(error, source: source)
     }
     var ws = ImportAnalysis.sanitized(document.workspace)
+    // A next step with nothing visible is one capture never stores, but earlier builds' imports
+    // could: it is dropped rather than refused, so that such a workspace's export stays
+    // importable (Docs/ExportFormat.md).
+    for i in ws.handoffs.indices { ws.handoffs[i].nextSteps = ImportAnalysis.visibleNextSteps(ws.handoffs[i].nextSteps) }
     // Receipts as this build writes them: an earlier build's or a legacy file's could hold
     // non-object arguments or end before they start (``ActivityReceipt/normalized()``). Only
     // an import does this; the legacy migration keeps activity as the file has it.

@@ -117,6 +117,70 @@ struct WorkspaceRecognitionTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
   }
 
+  struct ForeignCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    var sql: String
+    var found: [String]
+    var testDescription: String { name }
+  }
+
+  // Regression cases from a review (s8/h3): dolphin never sets `PRAGMA application_id`, and a
+  // `schema_migration` table without dolphin's columns is another program's. The first was
+  // called an interrupted first run and completed by a capture; the others failed every
+  // command with "no such column: name".
+  static let foreignMarks = [
+    ForeignCase(
+      name: "application_id only", sql: "PRAGMA application_id = 12345;",
+      found: [WorkspaceError.applicationIDOnly(12345)]),
+    ForeignCase(
+      name: "negative application_id beside an empty schema_migration",
+      sql: emptyMigrationTable + "PRAGMA application_id = -2;", found: [WorkspaceError.applicationIDOnly(-2)]),
+    ForeignCase(
+      name: "application_id and user_version", sql: "PRAGMA application_id = 7; PRAGMA user_version = 5;",
+      found: [WorkspaceError.applicationIDOnly(7)]),
+    ForeignCase(
+      name: "schema_migration(version) beside another table",
+      sql: "CREATE TABLE schema_migration(version TEXT); CREATE TABLE users(id);",
+      found: ["table schema_migration", "table users"]),
+    ForeignCase(
+      name: "schema_migration(version) with a row", sql: "CREATE TABLE schema_migration(version TEXT); INSERT INTO schema_migration VALUES ('1');",
+      found: ["table schema_migration"]),
+    ForeignCase(
+      name: "empty schema_migration(version) alone", sql: "CREATE TABLE schema_migration(version);",
+      found: ["table schema_migration"]),
+    ForeignCase(
+      name: "schema_migration(name) without applied_at", sql: "CREATE TABLE schema_migration(name TEXT);",
+      found: ["table schema_migration"]),
+  ]
+
+  @Test(
+    "an application_id or a schema_migration of another layout marks another program's database for every open, left byte for byte",
+    arguments: foreignMarks, openings)
+  func foreignMarksRefused(_ c: ForeignCase, _ opening: Opening) throws {
+    let dir = TemporaryDirectory("foreign")
+    defer { dir.remove() }
+    let (ws, before) = try Self.foreignDatabase(dir, c.sql)
+    let db = ws.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
+    let error = #expect(throws: WorkspaceError.self) { _ = try opening.open(ws) }
+    #expect(error == .notAWorkspace(file: db, found: c.found))
+    #expect(SQLiteWorkspaceStore.openFailure(try #require(error), directory: ws) == .notAWorkspace)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+  }
+
+  @Test("a workspace dolphin made has application_id 0 and is still recognised")
+  func dolphinWorkspaceHasNoApplicationID() throws {
+    let dir = TemporaryDirectory("own")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    let store = try SQLiteWorkspaceStore.open(directory: ws, creation: .immediately)
+    try store.write { tx in try tx.insertKnowledge(item(1)) }
+    let db = ws.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
+    let id = try runProcess("/usr/bin/sqlite3", [db, "PRAGMA application_id"])
+    #expect(id.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    let reopened = try SQLiteWorkspaceStore.open(directory: ws, creation: .never)
+    #expect(try reopened.read { tx in try tx.knowledgeCount() } == 1)
+  }
+
   @Test("the objects named are sorted and bounded, with a count of the rest")
   func foundIsBounded() throws {
     let dir = TemporaryDirectory("foreign")

@@ -260,7 +260,7 @@ struct HybridLexicalRankerTests {
     #expect(
       error?.description
         == "query has nothing printable: all \(count) character(s) given are control or invisible characters, "
-        + "which are removed; nothing was searched")
+        + "which are removed or show nothing; nothing was searched")
   }
 
   @Test func queryLengthIsBounded() throws {
