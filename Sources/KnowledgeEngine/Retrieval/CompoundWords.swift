@@ -49,15 +49,17 @@ public enum CompoundWords {
   /// Prefixes that English writes closed or hyphenated (`non-smoker` / `nonsmoker`,
   /// `pre-operative` / `preoperative`, `co-worker` / `coworker`, `e-mail` / `email`): the
   /// prefixes of the hyphenation guide in The Chicago Manual of Style, which are closed by
-  /// rule but often hyphenated in practice, with `de`, `ex`, `hypo`, `tri`, `e` and `x`
-  /// (`e-mail`, `x-ray`) added. `over` and `under` are left out: they are stop words, and
-  /// `over all` is ordinary prose; so is `re`: *Re:* opens e-mail subjects, and `research`
-  /// would find *Re: Search* (`re-use` and `reuse` stay apart).
+  /// rule but often hyphenated in practice, with `ex`, `hypo`, `tri`, `e` and `x` (`e-mail`,
+  /// `x-ray`) added. Left out: `over` and `under`, stop words (`over all` is ordinary prose);
+  /// `re`, since *Re:* opens e-mail subjects and `research` would find *Re: Search*; and `un` and
+  /// `de`, words of French, Spanish and Portuguese notes and names (*un certain*, *de part*,
+  /// *Maria de Souza*). Typing the hyphen still finds the closed word (`re-use` finds `reuse`);
+  /// only the closed word typed does not find the hyphenated one.
   public static let prefixes: [String] = [
-    "ante", "anti", "bi", "bio", "co", "counter", "cyber", "de", "e", "ex", "extra", "hyper",
-    "hypo", "infra", "inter", "intra", "macro", "mega", "meta", "micro", "mid", "mini", "multi",
-    "neo", "non", "post", "pre", "pro", "proto", "pseudo", "semi", "socio", "sub", "super",
-    "supra", "trans", "tri", "ultra", "un", "x",
+    "ante", "anti", "bi", "bio", "co", "counter", "cyber", "e", "ex", "extra", "hyper", "hypo",
+    "infra", "inter", "intra", "macro", "mega", "meta", "micro", "mid", "mini", "multi", "neo",
+    "non", "post", "pre", "pro", "proto", "pseudo", "semi", "socio", "sub", "super", "supra",
+    "trans", "tri", "ultra", "x",
   ]
 
   /// The fewest letters that must follow a prefix for a word to be split after it

@@ -477,7 +477,10 @@ public struct HybridLexicalRanker: Sendable {
       var run: [Int] = []
       func closeRun() {
         defer { run.removeAll() }
+        // Numbers joined are ranges, fractions or dates (`3-5`, `1/2`, `10/12`), not words.
+        let digitsOnly = run.map { all[$0].surface.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
         guard run.allSatisfy(kept.contains),
+          !zip(digitsOnly, digitsOnly.dropFirst()).contains(where: { $0 && $1 }),
           let closed = CompoundWords.catenation(of: run.map { all[$0].surface }),
           let term = singleTerm(of: closed)
         else { return }
@@ -1188,7 +1191,8 @@ public struct HybridLexicalRanker: Sendable {
       let variant = groups[g].variants[v]
       let list = variant.postings
       let score = groups[g].scores[entry]
-      matchedTerms.append(variant.term)
+      // A closed word matched for two query words (`email` for `e-mail`) is listed once.
+      if !matchedTerms.contains(variant.term) { matchedTerms.append(variant.term) }
       if variant.isExact {
         let pseudo = normalization.pseudoFrequencies(
           termFrequencies: list.termFrequencies[i], fieldLengths: list.fieldLengths[i])

@@ -45,7 +45,7 @@ struct CompoundWordsTests {
   func noSplits() {
     for word in [
       "", "mail", "atypical", "within", "overall", "redo", "2024", "a1b2c3d4", "research",
-      "restore", "alphabet",
+      "restore", "alphabet", "uncertain", "depart",
       "café", "東京", "e-mail", "Email",
     ] {
       #expect(CompoundWords.splits(of: word).isEmpty, "\(word)")
@@ -171,6 +171,33 @@ struct CompoundWordsTests {
     }
     #expect(try workspace.search("PD\u{2014}1").terms.allSatisfy(\.compounds.isEmpty))
     #expect(try workspace.search("research").results.isEmpty)
+  }
+
+  @Test("numbers joined are not compounds; a closed word matched twice is listed once")
+  func numbersAndMatchedTerms() throws {
+    let workspace = try Workspace([
+      Item(title: "Flaky tests", content: "12 tests failed after 35 runs"),
+      Item(title: "Email Bob", content: "about the covid19 release"),
+      Item(title: "Notes en français", content: "un certain nombre de part et d'autre"),
+    ])
+    for query in ["1/2", "3-5", "10/12", "2026-11-30"] {
+      let compounds = try workspace.search(query).terms.flatMap(\.compounds)
+      #expect(compounds.isEmpty, "\(query)")
+    }
+    // `1/2` is not `12`, nor `3-5` `35`.
+    for query in ["1/2", "3-5"] {
+      #expect(try workspace.search(query).results.isEmpty, "\(query)")
+    }
+    // Letters and digits still join: `PD-1` → `pd1`.
+    #expect(try workspace.search("covid-19").terms.map(\.compounds) == [["covid19"], ["covid19"]])
+    let email = try #require(try workspace.search("e-mail").results.first)
+    #expect(email.id == workspace.ids([1])[0])
+    #expect(email.matchedTerms == ["email"])
+    // `un` and `de` are no prefixes: French words stay French.
+    for query in ["uncertain", "depart"] {
+      let compounds = try workspace.search(query).terms.flatMap(\.compounds)
+      #expect(compounds.isEmpty, "\(query)")
+    }
   }
 
   @Test("four-part compounds and slash-joined words")
