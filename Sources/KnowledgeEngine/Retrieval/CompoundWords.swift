@@ -62,6 +62,10 @@ public enum CompoundWords {
     "trans", "tri", "ultra", "x",
   ]
 
+  /// ``prefixes``, longest first (then in list order), as ``splits(of:)`` tries them.
+  static let prefixesLongestFirst: [String] = prefixes.enumerated()
+    .sorted { ($1.element.count, $0.offset) < ($0.element.count, $1.offset) }.map(\.element)
+
   /// The fewest letters that must follow a prefix for a word to be split after it
   /// (`non` + `smoker`; `rerun` is not split, `re` + `run` being too short to tell apart from
   /// chance).
@@ -121,7 +125,7 @@ public enum CompoundWords {
         ])
       }
     }
-    for prefix in prefixes.sorted(by: { $0.count > $1.count })
+    for prefix in prefixesLongestFirst
     where bytes.count >= prefix.utf8.count + minimumRemainderLength
       && bytes.starts(with: prefix.utf8)
     {

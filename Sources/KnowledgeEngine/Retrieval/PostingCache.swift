@@ -26,6 +26,9 @@ final class PostingCache: Sendable {
     var clock: UInt64 = 0
     var hits = 0
     var misses = 0
+    /// Document frequencies asked for without their lists (compound splits ask about many
+    /// parts), under the same stamp.
+    var frequencies: [String: Int] = [:]
   }
 
   /// The most bytes of posting lists kept.
@@ -45,6 +48,7 @@ final class PostingCache: Sendable {
       guard state.stamp != stamp else { return }
       state.stamp = stamp
       state.entries.removeAll()
+      state.frequencies.removeAll()
       state.bytes = 0
     }
   }
@@ -64,15 +68,27 @@ final class PostingCache: Sendable {
     }
   }
 
-  /// The length of the cached list of `term` (its document frequency), if any; not counted as
-  /// a hit or a miss.
+  /// The document frequency of `term` if known: the length of its cached list, or a frequency
+  /// kept by ``insertFrequency(_:for:)``; not counted as a hit or a miss.
   func cachedCount(for term: String) -> Int? {
     state.withLock { state in
-      guard var entry = state.entries[term] else { return nil }
+      guard var entry = state.entries[term] else { return state.frequencies[term] }
       state.clock += 1
       entry.lastUse = state.clock
       state.entries[term] = entry
       return entry.list.count
+    }
+  }
+
+  /// The most document frequencies kept without their lists; past it they are all dropped.
+  static let frequencyCapacity = 1 << 16
+
+  /// Keeps `frequency` as the document frequency of `term`, read under the stamp last
+  /// validated.
+  func insertFrequency(_ frequency: Int, for term: String) {
+    state.withLock { state in
+      if state.frequencies.count >= Self.frequencyCapacity { state.frequencies.removeAll() }
+      state.frequencies[term] = frequency
     }
   }
 
@@ -117,12 +133,17 @@ struct CachedLexicalIndex<Base: PostingListReader>: PostingListReader {
 
   func statistics() throws -> IndexStatistics { try base.statistics() }
   func postings(for term: String) throws -> [Posting] { try base.postings(for: term) }
-  /// From a cached list when there is one; a term found absent is cached as an empty list, so
-  /// a warm process asks SQLite about it once (compound splits ask about many such terms).
+  /// From the cache when known; a term found absent is cached as an empty list, and any other
+  /// frequency is kept too, so a warm process asks SQLite about a term once per database state
+  /// (compound splits ask about many terms).
   func documentFrequency(of term: String) throws -> Int {
     if let count = cache.cachedCount(for: term) { return count }
     let frequency = try base.documentFrequency(of: term)
-    if frequency == 0 { cache.insert(PostingList(), for: term) }
+    if frequency == 0 {
+      cache.insert(PostingList(), for: term)
+    } else {
+      cache.insertFrequency(frequency, for: term)
+    }
     return frequency
   }
   func vocabularyTerms(sharingTrigrams trigrams: [String], minimumShared: Int, limit: Int) throws
