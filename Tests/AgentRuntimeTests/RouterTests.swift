@@ -45,6 +45,14 @@ let routeTable: [RouteCase] = [
   RouteCase("/delete 3F2504E0-4F89-11D3-9A0C-0305E82C3301", .conversation),
   RouteCase("/erase", .conversation),
   RouteCase("/", .conversation),
+  // An argument that shows nothing is a missing one (review, s8/h5).
+  RouteCase("/search \u{2800}", .conversation),
+  RouteCase("/search \u{AD}", .conversation),
+  RouteCase("/task \u{2800}", .conversation),
+  RouteCase("/remember \u{AD}\u{AD}", .conversation),
+  RouteCase("/handoff \u{3164}", .conversation),
+  RouteCase("/capture fact: \u{2800} | body", .conversation),
+  RouteCase("/search co\u{AD}op", .deterministic, ["knowledge_search"]),
   // Greetings, thanks and small talk in several languages: no tool.
   RouteCase("hi", .conversation), RouteCase("Hello!", .conversation), RouteCase("hey there", .conversation),
   RouteCase("Good morning", .conversation), RouteCase("thanks!", .conversation), RouteCase("Thank you very much.", .conversation),

@@ -19,6 +19,26 @@ struct AskCommandTests {
     Case(
       name: "a message of a zero-width space only", args: ["ask", "\u{200B}"], status: 4,
       stderr: "dolphin: error: message has nothing printable: all 1 character(s) given are control or invisible characters"),
+    // Regression cases from a review (s8/h5): an argument only of characters that show
+    // nothing exited 4 after storing the chat message and a failed receipt.
+    Case(
+      name: "/search with a Braille blank", args: ["ask", "/search \u{2800}"], status: 2,
+      stderr: "dolphin: error: /search needs words to search for (usage: "),
+    Case(
+      name: "/search with a soft hyphen", args: ["ask", "/search \u{AD}"], status: 2,
+      stderr: "dolphin: error: /search needs words to search for (usage: "),
+    Case(
+      name: "/task with a Braille blank", args: ["ask", "/task \u{2800}", "--yes"], status: 2,
+      stderr: "dolphin: error: /task needs a title (usage: "),
+    Case(
+      name: "/remember with soft hyphens", args: ["ask", "/remember \u{AD}\u{AD}", "--yes"], status: 2,
+      stderr: "dolphin: error: /remember needs text (usage: "),
+    Case(
+      name: "/handoff with a Hangul filler", args: ["ask", "/handoff \u{3164}", "--yes"], status: 2,
+      stderr: "dolphin: error: /handoff needs a focus (usage: "),
+    Case(
+      name: "/capture with a Braille blank title", args: ["ask", "/capture fact: \u{2800} | body", "--yes"], status: 2,
+      stderr: "dolphin: error: /capture needs a title (usage: "),
     Case(name: "a credential", args: ["ask", "/capture decision: password=hunter22222 | Y", "--yes"], status: 4, stderr: "message looks like it holds a credential"),
     Case(name: "a model URL off the machine", args: ["ask", "hi", "--model-url", "http://example.com"], status: 2, stderr: "refused"),
   ]

@@ -83,8 +83,16 @@ struct ImportStrictnessCommandTests {
     let file = cli.dir.appending("blank-step.json")
     try write(document, file)
 
+    // The plan says how many were dropped (review s8/h5: they were dropped silently).
+    let preview = try cli.run(["import", file.path, "--dry-run", "--json"])
+    #expect(preview.status == 0, "\(preview.stdout)\(preview.stderr)")
+    let previewed = try #require(try JSONSerialization.jsonObject(with: Data(preview.stdout.utf8)) as? [String: Any])
+    #expect((previewed["plan"] as? [String: Any])?["droppedNextSteps"] as? Int == 6, "\(preview.stdout)")
     let imported = try cli.run(["import", file.path])
     #expect(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
+    #expect(
+      imported.stdout.contains("\n  6 blank handoff next steps dropped (nothing visible in them; capture never stores one).\n"),
+      "\(imported.stdout)")
     let shown = try cli.json(["handoff", "get", handoffID])
     #expect(shown["nextSteps"] as? [String] == ["Do this", "Then that"], "\(shown)")
     let text = try cli.run(["handoff", "get", handoffID])
@@ -93,6 +101,8 @@ struct ImportStrictnessCommandTests {
     let after = try cli.run(["import", file.path]).stdout
     let row = after.split(separator: "\n").first { $0.hasPrefix("  handoffs ") }
     #expect(row?.split(separator: " ") == ["handoffs", "0", "1", "0"], "\(after)")
+    // Nothing is dropped from a handoff left as stored, and the line is left out.
+    #expect(!after.contains("next step"), "\(after)")
   }
 
   @Test("the review's repro: a blank next step stored by an earlier build; its export imports into the same workspace (no conflict) and into an empty one")
@@ -117,6 +127,12 @@ struct ImportStrictnessCommandTests {
     defer { empty.dir.remove() }
     let into = try empty.run(["import", file.path])
     #expect(into.status == 0, "\(into.stdout)\(into.stderr)")
+    #expect(into.stdout.contains("  1 blank handoff next step dropped (nothing visible in it; capture never stores one)."), "\(into.stdout)")
+    let other = CLI()
+    defer { other.dir.remove() }
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(try other.run(["import", file.path, "--json"]).stdout.utf8)) as? [String: Any])
+    #expect((report["plan"] as? [String: Any])?["droppedNextSteps"] as? Int == 1, "\(report)")
     let shown = try empty.json(["handoff", "get", id])
     #expect(shown["nextSteps"] as? [String] == ["Check receipts"], "\(shown)")
   }

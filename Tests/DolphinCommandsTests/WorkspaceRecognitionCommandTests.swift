@@ -198,7 +198,78 @@ struct WorkspaceRecognitionCommandTests {
     ForeignCase(
       name: "empty schema_migration(version) alone", sql: "CREATE TABLE schema_migration(version);",
       holds: "holds table schema_migration"),
+    // Regression cases from a review (s8/h5): dolphin's columns, another program's rows.
+    ForeignCase(
+      name: "schema_migration(name, applied_at) with a foreign row, and users",
+      sql: foreignMigrationRow + "CREATE TABLE users(id INTEGER PRIMARY KEY, email TEXT);",
+      holds: "holds table schema_migration, table users"),
+    ForeignCase(
+      name: "schema_migration(name, applied_at) with a foreign row alone", sql: foreignMigrationRow,
+      holds: "holds table schema_migration"),
   ]
+
+  /// Another program's migration table with dolphin's column names, and a step of its own.
+  static let foreignMigrationRow =
+    "CREATE TABLE schema_migration(name TEXT PRIMARY KEY, applied_at TEXT NOT NULL); "
+    + "INSERT INTO schema_migration VALUES('0001_create_users','2024-01-01');"
+
+  @Test("a schema_migration with dolphin's columns but only another program's steps: every command, doctor --json and mcp say not a dolphin workspace (exit 5), file byte for byte")
+  func foreignMigrationRowsRefusedEverywhere() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let db = try Self.workspace(cli, sqlite3: Self.foreignMigrationRow + "CREATE TABLE users(id INTEGER PRIMARY KEY, email TEXT);")
+    let before = try Unwritable.snapshot(cli.workspace)
+    let file = cli.dir.appending("one.json")
+    let source = CLI()
+    defer { source.dir.remove() }
+    #expect(try source.run(["capture", "fact", "From elsewhere"]).status == 0)
+    #expect(try source.run(["export", "--output", file.path]).status == 0)
+    let commands = [
+      ["status"], ["capture", "fact", "Not stored here"], ["search", "anything"], ["import", file.path],
+      ["import", file.path, "--dry-run"], ["erase", "--kind", "all", "--yes"], ["doctor"],
+    ]
+    for args in commands {
+      let r = try cli.run(args)
+      #expect(r.status == 5, "\(args): \(r.stdout)\(r.stderr)")
+      #expect(
+        r.stderr.contains("\(db) is an SQLite database but not a dolphin workspace: it records no dolphin schema step and holds table schema_migration, table users"),
+        "\(args): \(r.stderr)")
+      let all = r.stdout + r.stderr
+      #expect(!all.contains("interrupted") && !all.contains("newer") && !all.contains("read-only"), "\(args): \(all)")
+      #expect(!all.contains("healthy"), "\(args): \(all)")
+      #expect(try Unwritable.snapshot(cli.workspace) == before, "\(args) changed the files")
+    }
+    let (code, report) = try Self.doctorJSON(cli)
+    #expect(code == 5)
+    #expect(report["ok"] as? Bool == false)
+    #expect((report["openProblem"] as? [String: Any])?["reason"] as? String == "not a dolphin workspace")
+    let mcp = try cli.run(
+      ["mcp", "--writes", "allow"],
+      stdin: (initializeLines + [
+        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"No"}}}"#
+      ]).joined(separator: "\n") + "\n")
+    #expect(mcp.stdout.contains("not a dolphin workspace"), "\(mcp.stdout)\(mcp.stderr)")
+    #expect(try Unwritable.snapshot(cli.workspace) == before, "dolphin mcp changed the files")
+  }
+
+  @Test("a workspace from a newer dolphin build (a step unknown here beside known ones) is still dolphin's: doctor says newer, capture refuses as read-only")
+  func newerBuildWorkspaceStillRecognised() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Kept"]).status == 0)
+    let db = cli.workspace + "/" + SQLiteWorkspaceStore.fileName
+    let added = try runProcess(
+      "/usr/bin/env", ["sqlite3", db, "INSERT INTO schema_migration VALUES ('0099-future-step', '2027-01-01T00:00:00Z');"])
+    try #require(added.status == 0, "\(added.stderr)")
+    let doctor = try cli.run(["doctor"])
+    #expect(!doctor.stdout.contains("not a dolphin workspace"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("0099-future-step"), "\(doctor.stdout)")
+    let capture = try cli.run(["capture", "fact", "Not stored"])
+    #expect(capture.status == 5, "\(capture.stdout)\(capture.stderr)")
+    #expect(capture.stderr.contains("unknown to this build"), "\(capture.stderr)")
+    let list = try cli.run(["knowledge", "list"])
+    #expect(list.status == 0 && list.stdout.contains("Kept"), "\(list.stdout)\(list.stderr)")
+  }
 
   @Test("an application_id or a foreign schema_migration: status, capture and doctor say not a dolphin workspace (exit 5), file byte for byte", arguments: foreignMarks)
   func foreignMarksRefused(_ c: ForeignCase) throws {

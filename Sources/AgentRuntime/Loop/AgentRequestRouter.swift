@@ -123,7 +123,10 @@ public struct AgentRequestRouter: Sendable {
   func command(_ text: String) -> Route {
     let body = text.dropFirst()
     let word = String(body.prefix { !$0.isWhitespace })
-    let rest = body.dropFirst(word.count).trimmingCharacters(in: .whitespacesAndNewlines)
+    var rest = body.dropFirst(word.count).trimmingCharacters(in: .whitespacesAndNewlines)
+    // An argument of characters that show nothing (a Braille blank, a soft hyphen) is as
+    // missing as a blank one: the command is incomplete, not a call that fails later.
+    if Sanitizer.showsNothing(rest) { rest = "" }
     let name = word.lowercased()
     guard Self.commands.contains(where: { $0.name == name }) else {
       let hint = NearestName.suggest(name, in: Self.commands.map(\.name)).map { "; did you mean /\($0)?" } ?? ""
@@ -145,7 +148,7 @@ public struct AgentRequestRouter: Sendable {
       let kind = rest[..<colon].trimmingCharacters(in: .whitespaces)
       let after = rest[rest.index(after: colon)...]
       let parts = after.split(separator: "|", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-      guard let title = parts.first, !title.isEmpty else { return needs("a title") }
+      guard let title = parts.first, !Sanitizer.showsNothing(title) else { return needs("a title") }
       var args: JSONObject = ["kind": .string(kind), "title": .string(title)]
       if parts.count > 1 { args["content"] = .string(parts[1]) }
       return plan("knowledge_capture", args)

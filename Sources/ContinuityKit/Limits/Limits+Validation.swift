@@ -1,14 +1,17 @@
 import Foundation
 
 extension Limits {
-  /// Trims, lowercases and deduplicates tags (first occurrence wins), dropping empty ones.
+  /// Trims, lowercases and deduplicates tags (first occurrence wins), dropping those that show
+  /// nothing (``Sanitizer/showsNothing(_:)``): empty, whitespace, or only invisible characters
+  /// such as the Braille blank U+2800 or soft hyphens, which ``Sanitizer/sanitize(_:)`` keeps
+  /// and which would otherwise be stored as a tag that displays blank.
   /// - Complexity: O(n) in the total length of the tags.
   public static func normalizeTags(_ tags: [String]) -> [String] {
     var seen = Set<String>()
     var out: [String] = []
     for raw in tags {
       let t = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-      if !t.isEmpty, seen.insert(t).inserted { out.append(t) }
+      if !Sanitizer.showsNothing(t), seen.insert(t).inserted { out.append(t) }
     }
     return out
   }

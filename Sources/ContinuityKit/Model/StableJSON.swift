@@ -16,13 +16,15 @@ public enum StableJSON {
   }
 
   /// A decoder for the dates ``encoder(pretty:)`` writes; also accepts ISO-8601 without
-  /// fractional seconds.
+  /// fractional seconds, and with more than three fraction digits, kept to whole milliseconds
+  /// (``ISO8601/millisecondDate(from:)``) as the store keeps every date: a record read from a
+  /// file then equals the one stored from it.
   public static func decoder() -> JSONDecoder {
     let d = JSONDecoder()
     d.dateDecodingStrategy = .custom { decoder in
       let c = try decoder.singleValueContainer()
       let s = try c.decode(String.self)
-      guard let date = ISO8601.date(from: s) else {
+      guard let date = ISO8601.millisecondDate(from: s) else {
         throw DecodingError.dataCorruptedError(
           in: c, debugDescription: "expected an ISO-8601 date such as 2026-11-29T18:19:32Z, got '\(s)'")
       }
@@ -49,7 +51,24 @@ public enum ISO8601 {
       format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, mo, d, h, mi, s, Int(millis))
   }
 
-  /// Parses `yyyy-MM-ddTHH:mm:ss[.fraction](Z|±hh:mm)`; nil for anything else.
+  /// Parses `yyyy-MM-ddTHH:mm:ss[.fraction](Z|±hh:mm)` and keeps whole milliseconds, rounded
+  /// down as ``string(from:)`` writes them: the date the store keeps for `string`, so
+  /// `2026-11-30T12:07:36.6000004Z` is the same date as `2026-11-30T12:07:36.600Z`.
+  /// - Parameter string: an ISO-8601 date as ``date(from:)`` reads it.
+  /// - Returns: the date, or nil for anything ``date(from:)`` does not read.
+  public static func millisecondDate(from string: String) -> Date? {
+    guard let date = date(from: string) else { return nil }
+    // Three fraction digits or fewer already denote whole milliseconds; only a finer fraction
+    // needs the round trip through the stored form (cheap enough, and rare).
+    let u = string.utf8
+    guard let dot = u.firstIndex(of: UInt8(ascii: ".")),
+      u[u.index(after: dot)...].prefix(while: { $0 >= 48 && $0 <= 57 }).count > 3
+    else { return date }
+    return self.date(from: self.string(from: date))
+  }
+
+  /// Parses `yyyy-MM-ddTHH:mm:ss[.fraction](Z|±hh:mm)`; nil for anything else. Every fraction
+  /// digit is kept; ``millisecondDate(from:)`` keeps what the store keeps.
   public static func date(from string: String) -> Date? {
     let u = Array(string.utf8)
     func num(_ a: Int, _ n: Int) -> Int? {

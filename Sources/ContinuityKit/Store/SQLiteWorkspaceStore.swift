@@ -521,11 +521,23 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         let columns = Set(try conn.all("PRAGMA table_info(schema_migration)") { $0.text(1) })
         hasMigrationTable = columns.isSuperset(of: ["name", "applied_at"])
       }
-      let others = hasMigrationTable ? objects.filter { $0.name != "schema_migration" } : objects
       var noStepApplied = false
       if hasMigrationTable {
-        noStepApplied = try conn.integer("SELECT count(*) FROM schema_migration") == 0
+        let recorded = try conn.integer("SELECT count(*) FROM schema_migration")
+        noStepApplied = recorded == 0
+        // Rows none of which is a step name dolphin ever shipped are another program's
+        // migrations (a table of the same name and columns is a common layout). A newer dolphin
+        // build records steps this one does not know, but always after this build's first step,
+        // which is never renamed once shipped: one known name is enough to call it dolphin's.
+        if recorded > 0 {
+          let known = WorkspaceSchema.steps.map(\.name)
+          let placeholders = Array(repeating: "?", count: known.count).joined(separator: ", ")
+          let recordedKnown = try conn.integer(
+            "SELECT count(*) FROM schema_migration WHERE name IN (\(placeholders))", known.map { .text($0) })
+          hasMigrationTable = recordedKnown > 0
+        }
       }
+      let others = hasMigrationTable ? objects.filter { $0.name != "schema_migration" } : objects
       if !hasMigrationTable && !objects.isEmpty || noStepApplied && !others.isEmpty {
         let shown = WorkspaceError.notAWorkspaceNamesShown
         var found = others.prefix(shown).map { "\($0.type) \($0.name)" }

@@ -38,7 +38,8 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
   case noWorkspace(directory: String)
   /// `file` is an SQLite database that some other program made: it records no dolphin schema
   /// step (no `schema_migration` table with dolphin's `name` and `applied_at` columns, the first
-  /// thing dolphin creates, or an empty one, while each step commits with its row) but holds
+  /// thing dolphin creates, or an empty one, while each step commits with its row, or one whose
+  /// rows name none of dolphin's steps, while a newer build still records this one's first) but holds
   /// other schema objects, named in `found` (`table foo`, sorted by name; at most
   /// ``notAWorkspaceNamesShown``, then `N more`; a `schema_migration` table of another layout is
   /// named too), or holds none but has a `PRAGMA application_id`, which dolphin never sets

@@ -136,8 +136,12 @@ enum DataRightsCommands {
         left alone; one with the same id and different content is a conflict: by default nothing is
         imported (exit 4, the conflicting ids listed) unless --on-conflict skip or replace says what to
         do. The plan (new / same / conflicting per collection) is printed before anything is written.
-        Into an empty workspace the import is a lossless restore. Text that looks like a credential is
-        imported and flagged in `dolphin status`, never dropped.
+        Into an empty workspace the import is a lossless restore of everything dolphin stores; only what
+        capture never stores is normalized: blank handoff next steps are dropped (the plan counts them),
+        an empty handoff summary is built by rules, receipt arguments that are not a JSON object are
+        wrapped, a receipt's finishedAt before its startedAt is set to startedAt, and dates are kept to
+        milliseconds. Text that looks like a credential is imported and flagged in `dolphin status`,
+        never dropped.
         """),
     run: { ctx in
       let path = ctx.arguments.positionals[0]

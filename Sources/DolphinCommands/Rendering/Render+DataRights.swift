@@ -33,6 +33,11 @@ extension Render {
       case .replace: lines.append("  On conflict: replace — the file's versions overwrite these records.")
       }
     }
+    if p.droppedNextSteps > 0 {
+      lines.append(
+        "  \(p.droppedNextSteps) blank handoff next step\(p.droppedNextSteps == 1 ? "" : "s") dropped "
+          + "(nothing visible in \(p.droppedNextSteps == 1 ? "it" : "them"); capture never stores one).")
+    }
     if p.storesDigest { lines.append("  One rule-based digest will be stored at the end.") }
     return lines.joined(separator: "\n")
   }

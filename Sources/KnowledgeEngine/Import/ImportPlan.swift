@@ -79,6 +79,10 @@ public struct ImportPlan: Sendable, Equatable, Codable {
   /// Whether one digest will be stored at the end (a merge that adds or replaces records; a
   /// restore into an empty workspace keeps the exported digests exactly).
   public var storesDigest: Bool
+  /// How many next steps of the handoffs the import writes show nothing (empty, whitespace, or
+  /// only invisible characters, which capture never stores but earlier imports could) and are
+  /// dropped from them; 0 when none is.
+  public var droppedNextSteps: Int
 
   /// Whether any record conflicts.
   public var hasConflicts: Bool { !conflicts.isEmpty }

@@ -146,7 +146,7 @@ struct ImportAnalysis: Sendable {
     plan = ImportPlan(
       source: source, policy: policy, intoEmptyWorkspace: try tx.holdsNoRecords(), collections: [],
       settings: "same", activeHandoff: "none", quarantineNew: 0, quarantineSame: 0, conflicts: [],
-      credentials: prepared.credentials, storesDigest: false)
+      credentials: prepared.credentials, storesDigest: false, droppedNextSteps: 0)
 
     try classify("knowledge", ws.knowledge, kept: nil, tx) { id throws(WorkspaceError) in try tx.knowledge(id: id) }
     try classify("memories", ws.memories, kept: nil, tx) { id throws(WorkspaceError) in try tx.memory(id: id) }
@@ -221,6 +221,8 @@ struct ImportAnalysis: Sendable {
       (status[name] ?? [:]).values.contains { $0 == .new || ($0 == .conflicting && policy == .replace) }
     }
     plan.storesDigest = !plan.intoEmptyWorkspace && changesRecords
+    // Counted where the file's handoff is written: one left as stored loses nothing.
+    plan.droppedNextSteps = prepared.droppedNextSteps.reduce(0) { $0 + (isWritten("handoffs", $1.key) ? $1.value : 0) }
   }
 
   // MARK: Classification

@@ -15,6 +15,9 @@ struct PreparedImport: Sendable {
   let quarantine: [WorkspaceTransaction.QuarantineEntry]
   /// The records whose text looks like a credential (imported all the same, and flagged).
   let credentials: CredentialFlagReport
+  /// Per handoff of the file, how many of its next steps showed nothing and were dropped
+  /// (only handoffs that had any).
+  let droppedNextSteps: [UUID: Int]
 
   /// Checks and sanitizes `document`'s records.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and
@@ -31,7 +34,15 @@ struct PreparedImport: Sendable {
     // A next step with nothing visible is one capture never stores, but earlier builds' imports
     // could: it is dropped rather than refused, so that such a workspace's export stays
     // importable (Docs/ExportFormat.md).
-    for i in ws.handoffs.indices { ws.handoffs[i].nextSteps = ImportAnalysis.visibleNextSteps(ws.handoffs[i].nextSteps) }
+    var dropped: [UUID: Int] = [:]
+    for i in ws.handoffs.indices {
+      let visible = ImportAnalysis.visibleNextSteps(ws.handoffs[i].nextSteps)
+      if visible.count < ws.handoffs[i].nextSteps.count {
+        dropped[ws.handoffs[i].id] = ws.handoffs[i].nextSteps.count - visible.count
+      }
+      ws.handoffs[i].nextSteps = visible
+    }
+    droppedNextSteps = dropped
     // Receipts as this build writes them: an earlier build's or a legacy file's could hold
     // non-object arguments or end before they start (``ActivityReceipt/normalized()``). Only
     // an import does this; the legacy migration keeps activity as the file has it.

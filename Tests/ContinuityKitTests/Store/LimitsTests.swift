@@ -175,6 +175,19 @@ struct LimitsTests {
     #expect(Limits.normalizeTags([" Swift ", "swift", "SQLite", "", "  "]) == ["swift", "sqlite"])
   }
 
+  // Regression case from a review (s8/h5): tags of characters that show nothing were stored
+  // and displayed blank, while whitespace-only tags were dropped.
+  @Test("tags that show nothing are dropped like whitespace-only ones")
+  func invisibleTagsDropped() throws {
+    #expect(Limits.normalizeTags(["\u{2800}", "\u{AD}\u{AD}", " \u{3164} ", "Kept", "\u{115F}\u{1160}"]) == ["kept"])
+    #expect(try Limits.normalizedTags(["\u{2800}"]) == [])
+    #expect(try Limits.normalizedTags(["\u{AD}\u{AD}", "\u{AD}"]) == [])
+    #expect(try Limits.normalizedTags(["\u{200B}", "  "]) == [])
+    // Invisible characters inside a visible tag stay, as the sanitizer keeps them in words.
+    #expect(Limits.normalizeTags(["co\u{AD}op"]) == ["co\u{AD}op"])
+    #expect(throws: ValidationError.self) { _ = try Limits.tagFilter("\u{2800}") }
+  }
+
   @Test("ISO-8601 formatting is UTC with milliseconds and round-trips")
   func iso8601() throws {
     #expect(ISO8601.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")

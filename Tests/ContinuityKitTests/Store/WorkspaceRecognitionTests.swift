@@ -151,7 +151,21 @@ struct WorkspaceRecognitionTests {
     ForeignCase(
       name: "schema_migration(name) without applied_at", sql: "CREATE TABLE schema_migration(name TEXT);",
       found: ["table schema_migration"]),
+    // Regression cases from a review (s8/h5): dolphin's columns but only another program's
+    // rows. doctor called it healthy, and every other command a read-only newer schema.
+    ForeignCase(
+      name: "schema_migration(name, applied_at) with a foreign row beside users",
+      sql: foreignMigrationRow + "CREATE TABLE users(id INTEGER PRIMARY KEY, email TEXT);",
+      found: ["table schema_migration", "table users"]),
+    ForeignCase(
+      name: "schema_migration(name, applied_at) with a foreign row alone", sql: foreignMigrationRow,
+      found: ["table schema_migration"]),
   ]
+
+  /// Another program's migration table with dolphin's column names, and a step of its own.
+  static let foreignMigrationRow =
+    "CREATE TABLE schema_migration(name TEXT PRIMARY KEY, applied_at TEXT NOT NULL); "
+    + "INSERT INTO schema_migration VALUES('0001_create_users','2024-01-01');"
 
   @Test(
     "an application_id or a schema_migration of another layout marks another program's database for every open, left byte for byte",
@@ -164,6 +178,28 @@ struct WorkspaceRecognitionTests {
     let error = #expect(throws: WorkspaceError.self) { _ = try opening.open(ws) }
     #expect(error == .notAWorkspace(file: db, found: c.found))
     #expect(SQLiteWorkspaceStore.openFailure(try #require(error), directory: ws) == .notAWorkspace)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+  }
+
+  @Test("a workspace a newer dolphin build made records steps unknown here beside known ones: opened read-only as a newer schema, byte for byte", arguments: openings)
+  func newerBuildStepsAreStillDolphins(_ opening: Opening) throws {
+    let dir = TemporaryDirectory("newer")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    do {
+      let store = try SQLiteWorkspaceStore.open(directory: ws, creation: .immediately)
+      try store.write { tx in try tx.insertKnowledge(item(1)) }
+      try store.checkpoint()
+    }
+    let db = ws.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
+    let added = try runProcess(
+      "/usr/bin/sqlite3", [db, "INSERT INTO schema_migration VALUES ('0099-future-step', '2027-01-01T00:00:00Z');"])
+    try #require(added.status == 0, "\(added.stderr)")
+    let before = try Data(contentsOf: URL(fileURLWithPath: db))
+    let store = try opening.open(ws)
+    #expect(store.isReadOnly)
+    #expect(store.readOnlyReason == "it records migration step '0099-future-step', unknown to this build")
+    #expect(try store.read { try $0.knowledgeCount() } == 1)
     #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
   }
 

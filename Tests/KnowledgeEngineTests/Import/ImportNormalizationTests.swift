@@ -71,7 +71,10 @@ struct ImportNormalizationTests {
     // The stored handoff is the same record once the step is dropped: no conflict.
     let plan = try engine.planImport(document, source: "export.json")
     #expect(!plan.hasConflicts, "\(plan.conflicts)")
-    _ = try engine.applyImport(document, source: "export.json")
+    // Counted for the handoff written (the new one), not the one left as stored (review, s8/h5).
+    #expect(plan.droppedNextSteps == 1)
+    let report = try engine.applyImport(document, source: "export.json")
+    #expect(report.plan.droppedNextSteps == 1)
     #expect(try store.read { try $0.handoff(id: sample.handoff.id) } == stored)
     #expect(try store.read { try $0.handoff(id: fresh.id) }?.nextSteps == ["Only real steps"])
     #expect(try store.read { try $0.knowledge(id: extra.id) } != nil)
@@ -89,10 +92,12 @@ struct ImportNormalizationTests {
     let again = try engine.planImport(document, source: "old.json")
     #expect(!again.hasConflicts, "\(again.conflicts)")
     #expect(again.recordsToWrite == 0)
+    #expect(again.droppedNextSteps == 0)
     _ = try engine.applyImport(document, source: "old.json")
 
     let target = SQLiteWorkspaceStore.inMemory()
-    _ = try KnowledgeEngine(store: target, environment: fixedEnvironment()).applyImport(document, source: "old.json")
+    let restored = try KnowledgeEngine(store: target, environment: fixedEnvironment()).applyImport(document, source: "old.json")
+    #expect(restored.plan.droppedNextSteps == 2)
     #expect(try target.read { try $0.handoff(id: old.id) }?.nextSteps == ["Check receipts"])
   }
 
