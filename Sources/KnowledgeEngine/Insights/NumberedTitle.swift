@@ -39,6 +39,10 @@ struct NumberedTitle: Equatable {
     "step",
   ]
 
+  /// Single letters that, glued to a number, make it a quantity rather than a lettered place:
+  /// seconds, minutes, hours, days, thousands, times, grams (`step 15s` is a step size).
+  static let unitLetters: Set<String> = ["s", "m", "h", "d", "k", "x", "g"]
+
   /// Reads `title`.
   /// - Complexity: O(*n*) in the title's characters.
   init(_ title: String) {
@@ -81,9 +85,11 @@ struct NumberedTitle: Equatable {
       let word = words[i].text
       let label = i > 0 && Self.sequenceLabels.contains(words[i - 1].text) ? words[i - 1].text : nil
       // One letter written right after the number, ending the word: `2a`, `2b`. Anything else
-      // glued to it makes the number a quantity (`5ms`), a value.
+      // glued to it makes the number a quantity (`5ms`), a value, and so does a letter that is
+      // a unit (`15s`, `5m`, `2h`, `1d`, `4k`, `2x`, `5g`).
       let hasSuffix =
-        !endsWord(i) && words[i + 1].text.count == 1 && words[i + 1].text.first?.isLetter == true && endsWord(i + 1)
+        !endsWord(i) && words[i + 1].text.count == 1 && words[i + 1].text.first?.isLetter == true
+        && !Self.unitLetters.contains(words[i + 1].text) && endsWord(i + 1)
       if label != nil, endsWord(i) || hasSuffix, let number = Self.ordinal(word) {
         pattern.append("#")
         sequenceNumbers.append(hasSuffix ? number + words[i + 1].text : number)

@@ -40,6 +40,7 @@ struct NumberedTitleTests {
     Case(name: "a quarter is a value", first: "Launch in Q3", second: "Launch in Q4", oneSeries: false),
     Case(name: "a fraction after a label is a value", first: "Use step 0.5 for the grid", second: "Use step 0.25 for the grid", oneSeries: false),
     Case(name: "a unit after a step number is no letter suffix", first: "Retry step 5ms", second: "Retry step 10ms", oneSeries: false),
+    Case(name: "a one-letter unit is no letter suffix", first: "Prometheus query step 15s", second: "Prometheus query step 60s", oneSeries: false),
     Case(name: "the same step written with a leading zero", first: "Step 02", second: "Step 2", oneSeries: false),
     Case(name: "identical titles", first: "Migration step 2", second: "Migration step 2", oneSeries: false),
     Case(name: "a port is a value", first: "Use port 8080", second: "Use port 8081", oneSeries: false),
