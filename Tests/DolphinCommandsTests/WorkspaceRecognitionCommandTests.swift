@@ -26,6 +26,18 @@ struct WorkspaceRecognitionCommandTests {
     }
   }
 
+  /// `dolphin mcp` starts, refuses a capture as "not a dolphin workspace", and leaves the
+  /// workspace's files as `before`.
+  static func expectMCPRefuses(_ cli: CLI, leaving before: [String: Data]) throws {
+    let mcp = try cli.run(
+      ["mcp", "--writes", "allow"],
+      stdin: (initializeLines + [
+        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"No"}}}"#
+      ]).joined(separator: "\n") + "\n")
+    #expect(mcp.stdout.contains("not a dolphin workspace"), "\(mcp.stdout)\(mcp.stderr)")
+    #expect(try Unwritable.snapshot(cli.workspace) == before, "dolphin mcp changed the files")
+  }
+
   static let readingCommands = [
     ["status"], ["knowledge", "list"], ["search", "anything"], ["context"], ["activity"], ["task", "list"],
     ["handoff", "list"], ["quarantine"],
@@ -102,13 +114,7 @@ struct WorkspaceRecognitionCommandTests {
     #expect(report["checksRun"] as? Bool == false)
 
     // The MCP server starts, and each tool call is refused the same way; nothing is written.
-    let mcp = try cli.run(
-      ["mcp", "--writes", "allow"],
-      stdin: (initializeLines + [
-        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"No"}}}"#
-      ]).joined(separator: "\n") + "\n")
-    #expect(mcp.stdout.contains("not a dolphin workspace"), "\(mcp.stdout)\(mcp.stderr)")
-    #expect(try Unwritable.snapshot(cli.workspace) == before, "dolphin mcp changed the files")
+    try Self.expectMCPRefuses(cli, leaving: before)
   }
 
   /// `doctor --json`'s advice for a database it could not open, checked to stand on its own.
@@ -169,13 +175,7 @@ struct WorkspaceRecognitionCommandTests {
     #expect(report["checksRun"] as? Bool == false)
     let advice = try #require(report["advice"] as? [String])
     #expect(advice.count == 1 && advice[0].contains("its PRAGMA user_version is \(version)"), "\(advice)")
-    let mcp = try cli.run(
-      ["mcp", "--writes", "allow"],
-      stdin: (initializeLines + [
-        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"No"}}}"#
-      ]).joined(separator: "\n") + "\n")
-    #expect(mcp.stdout.contains("not a dolphin workspace"), "\(mcp.stdout)\(mcp.stderr)")
-    #expect(try Unwritable.snapshot(cli.workspace) == before, "dolphin mcp changed the files")
+    try Self.expectMCPRefuses(cli, leaving: before)
   }
 
   struct ForeignCase: CustomTestStringConvertible, Sendable {
@@ -243,13 +243,7 @@ struct WorkspaceRecognitionCommandTests {
     #expect(code == 5)
     #expect(report["ok"] as? Bool == false)
     #expect((report["openProblem"] as? [String: Any])?["reason"] as? String == "not a dolphin workspace")
-    let mcp = try cli.run(
-      ["mcp", "--writes", "allow"],
-      stdin: (initializeLines + [
-        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"No"}}}"#
-      ]).joined(separator: "\n") + "\n")
-    #expect(mcp.stdout.contains("not a dolphin workspace"), "\(mcp.stdout)\(mcp.stderr)")
-    #expect(try Unwritable.snapshot(cli.workspace) == before, "dolphin mcp changed the files")
+    try Self.expectMCPRefuses(cli, leaving: before)
   }
 
   @Test("a workspace from a newer dolphin build (a step unknown here beside known ones) is still dolphin's: doctor says newer, capture refuses as read-only")
