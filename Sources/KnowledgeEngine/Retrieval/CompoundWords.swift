@@ -67,7 +67,7 @@ public enum CompoundWords {
     .sorted { ($1.element.count, $0.offset) < ($0.element.count, $1.offset) }.map(\.element)
 
   /// The fewest letters that must follow a prefix for a word to be split after it
-  /// (`non` + `smoker`; `rerun` is not split, `re` + `run` being too short to tell apart from
+  /// (`non` + `smoker`; `exam` is not split, `ex` + `am` being too short to tell apart from
   /// chance).
   public static let minimumRemainderLength = 3
 
