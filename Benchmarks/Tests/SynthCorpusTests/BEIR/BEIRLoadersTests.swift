@@ -3,12 +3,21 @@ import Testing
 
 @testable import SynthCorpus
 
-struct BEIRLoadersTests {
+final class BEIRLoadersTests {
+  /// The temporary directories this test made; removed when it ends (Swift Testing makes one
+  /// instance per test and releases it afterwards).
+  private var directories: [URL] = []
+
+  deinit {
+    for directory in directories { try? FileManager.default.removeItem(at: directory) }
+  }
+
   /// Writes `contents` to a fresh temporary file and returns its path.
   func temporaryFile(_ contents: String, name: String) throws -> String {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("SynthCorpusTests-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    directories.append(directory)
     let url = directory.appendingPathComponent(name)
     try Data(contents.utf8).write(to: url)
     return url.path
