@@ -30,6 +30,8 @@ struct CompoundWordsTests {
       ("il6", [["il", "6"]]),
       ("b12", [["b", "12"]]),
       ("email", [["e", "mail"]]),
+      // Three letters after a prefix are enough (`e` + `xam`); two are not (`ex` + `am`).
+      ("exam", [["e", "xam"]]),
       ("nonsmokers", [["non", "smokers"]]),
       ("preoperative", [["pre", "operative"]]),
       ("coinfections", [["co", "infections"]]),
@@ -45,7 +47,7 @@ struct CompoundWordsTests {
   func noSplits() {
     for word in [
       "", "mail", "atypical", "within", "overall", "redo", "2024", "a1b2c3d4", "research",
-      "restore", "alphabet", "uncertain", "depart",
+      "restore", "alphabet", "uncertain", "depart", "exo",
       "café", "東京", "e-mail", "Email",
     ] {
       #expect(CompoundWords.splits(of: word).isEmpty, "\(word)")
@@ -251,6 +253,19 @@ struct CompoundWordsTests {
     var parameters = HybridLexicalRanker.Parameters.v1
     parameters.searchesOpenCompounds = false
     #expect(try workspace.engine.rankedIDs("wildtype", depth: 10, parameters: parameters) == workspace.ids([1]))
+  }
+
+  @Test("at most maximumCompoundVariants forms are searched per query term, in split order")
+  func compoundCap() throws {
+    // h1n1's groupings, in order: `h 1n1` first, then `h1 n1`.
+    let workspace = try Workspace([
+      Item(title: "H-1N1 strain", content: "a"),
+      Item(title: "H1-N1 strain", content: "b"),
+    ])
+    #expect(Set(try workspace.engine.rankedIDs("h1n1", depth: 10)) == Set(workspace.ids([0, 1])))
+    var parameters = HybridLexicalRanker.Parameters.v1
+    parameters.maximumCompoundVariants = 1
+    #expect(try workspace.engine.rankedIDs("h1n1", depth: 10, parameters: parameters) == workspace.ids([0]))
   }
 
   @Test("turned off, only the form typed is searched")

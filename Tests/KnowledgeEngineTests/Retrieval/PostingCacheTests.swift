@@ -101,6 +101,24 @@ struct PostingCacheTests {
     #expect(try engine.search("sqlite").total == 2)
   }
 
+  @Test("Document frequencies kept without lists are bounded: past the capacity they are dropped")
+  func frequenciesBounded() {
+    let cache = PostingCache()
+    cache.validate(ChangeStamp(localChanges: 1, dataVersion: 1))
+    for i in 0..<PostingCache.frequencyCapacity { cache.insertFrequency(i + 1, for: "term\(i)") }
+    #expect(cache.cachedCount(for: "term0") == 1)
+    #expect(cache.cachedCount(for: "term\(PostingCache.frequencyCapacity - 1)") == PostingCache.frequencyCapacity)
+    // One more: the full table is dropped, then the new one kept.
+    cache.insertFrequency(7, for: "one more")
+    #expect(cache.cachedCount(for: "term0") == nil)
+    #expect(cache.cachedCount(for: "one more") == 7)
+    // The same database state keeps them; a change drops them.
+    cache.validate(ChangeStamp(localChanges: 1, dataVersion: 1))
+    #expect(cache.cachedCount(for: "one more") == 7)
+    cache.validate(ChangeStamp(localChanges: 2, dataVersion: 1))
+    #expect(cache.cachedCount(for: "one more") == nil)
+  }
+
   @Test("The cache keeps at most its capacity, dropping the least recently used list")
   func bounded() {
     func list(_ documents: Int) -> PostingList {
