@@ -12,13 +12,13 @@ import TestSupport
 struct IndexUpgradeCommandTests {
   /// The note `doctor` gives for an index built with version 1 where the workspace can be written.
   static let pendingRebuild =
-    "pending: the search index was built with tokenizer version 1 and this build tokenizes with version 2, so it is "
+    "pending: the search index was built with tokenizer version 1 and this build tokenizes with version \(Tokenizer.version), so it is "
     + "to be rebuilt from the records; the next search (or other command that ranks) does it by itself, or run "
     + "`dolphin reindex` now"
 
   /// The notice of a rebuild of a version-1 index of `documents` documents.
   static func rebuiltNotice(_ documents: Int) -> String {
-    "dolphin: notice: rebuilt the search index for tokenizer version 2 (it was built with version 1): re-indexed \(documents) document(s) (knowledge items and memories); no record changed"
+    "dolphin: notice: rebuilt the search index for tokenizer version \(Tokenizer.version) (it was built with version 1): re-indexed \(documents) document(s) (knowledge items and memories); no record changed"
   }
 
   /// Makes the index of the workspace at `path` look as tokenizer version 1 left it: the
@@ -104,7 +104,7 @@ struct IndexUpgradeCommandTests {
     let response = try #require(try JSONSerialization.jsonObject(with: Data(search.stdout.utf8)) as? [String: Any])
     #expect(response["total"] as? Int == 1)
     #expect(Self.notices(search.stderr) == [Substring(Self.rebuiltNotice(3))], "\(search.stderr)")
-    #expect(try Self.storedVersion(cli.workspace) == "2")
+    #expect(try Self.storedVersion(cli.workspace) == String(Tokenizer.version))
   }
 
   /// A command that ranks over the persisted index.
@@ -130,7 +130,7 @@ struct IndexUpgradeCommandTests {
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stdout.contains(command.found), "\(first.stdout)")
     #expect(Self.notices(first.stderr) == [Substring(Self.rebuiltNotice(3))], "\(first.stderr)")
-    #expect(try Self.storedVersion(cli.workspace) == "2")
+    #expect(try Self.storedVersion(cli.workspace) == String(Tokenizer.version))
     let again = try cli.run(["search", "oresund"])
     #expect(again.stdout.contains("Øresund bridge notes"))
     #expect(again.stderr.isEmpty, "once rebuilt, nothing more is said: \(again.stderr)")
@@ -181,7 +181,7 @@ struct IndexUpgradeCommandTests {
     let cli = CLI()
     defer { cli.dir.remove() }
     #expect(try cli.run(["capture", "fact", "Øresund bridge notes"]).status == 0)
-    try Self.setVersion(cli.workspace, "3")
+    try Self.setVersion(cli.workspace, String(Tokenizer.version + 1))
     let before = try Unwritable.snapshot(cli.workspace)
     // `ask` is among them but writes its own receipts and messages, so it goes last.
     for args in [["search", "oresund"], ["search", "bridge", "--json"], ["ask", "/search oresund"]] {
@@ -190,13 +190,13 @@ struct IndexUpgradeCommandTests {
       #expect(r.stdout.contains("Øresund bridge notes"), "\(args): \(r.stdout)")
       #expect(
         Self.notices(r.stderr) == [
-          "dolphin: notice: the search index was built by a newer dolphin (tokenizer version 3; this build's is 2); it is left as it is, and searches here index every record in memory instead, which is slower. The newer dolphin searches it directly"
+          "dolphin: notice: the search index was built by a newer dolphin (tokenizer version \(Tokenizer.version + 1); this build's is \(Tokenizer.version)); it is left as it is, and searches here index every record in memory instead, which is slower. The newer dolphin searches it directly"
         ], "\(args): \(r.stderr)")
       if args[0] != "ask" {
         #expect(try Unwritable.snapshot(cli.workspace) == before, "\(args) wrote the workspace")
       }
     }
-    #expect(try Self.storedVersion(cli.workspace) == "3")
+    #expect(try Self.storedVersion(cli.workspace) == String(Tokenizer.version + 1))
     let doctor = try cli.run(["doctor"])
     #expect(doctor.status == 0, "\(doctor.stdout)")
     #expect(doctor.stdout.contains("Search index: agrees with the records\n  note: the search index was built by a newer dolphin"), "\(doctor.stdout)")
@@ -215,16 +215,16 @@ struct IndexUpgradeCommandTests {
     let report = try #require(try JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any])
     #expect(
       report["searchIndexProblems"] as? [String] == [
-        "the search index records an unreadable version ('2.0') of its tokenizer; this build tokenizes with version 2, so stored terms may not match queries until it is rebuilt"
+        "the search index records an unreadable version ('2.0') of its tokenizer; this build tokenizes with version \(Tokenizer.version), so stored terms may not match queries until it is rebuilt"
       ])
     let search = try cli.run(["search", "oresund"])
     #expect(search.stdout.contains("Øresund bridge notes"))
     #expect(
       Self.notices(search.stderr) == [
-        "dolphin: notice: rebuilt the search index for tokenizer version 2 (its recorded tokenizer version was unreadable: an unreadable version ('2.0')): re-indexed 1 document(s) (knowledge items and memories); no record changed"
+        "dolphin: notice: rebuilt the search index for tokenizer version \(Tokenizer.version) (its recorded tokenizer version was unreadable: an unreadable version ('2.0')): re-indexed 1 document(s) (knowledge items and memories); no record changed"
       ], "\(search.stderr)")
     #expect(!search.stderr.contains("version 0"))
-    #expect(try Self.storedVersion(cli.workspace) == "2")
+    #expect(try Self.storedVersion(cli.workspace) == String(Tokenizer.version))
   }
 
   @Test("reindex rebuilds once, itself, without the notice")
@@ -258,7 +258,7 @@ struct IndexUpgradeCommandTests {
     }
     let rebuilt = runs.flatMap { Self.notices($0.stderr) }
     #expect(rebuilt.count == 1, "one process rebuilds, the other finds it current: \(rebuilt)")
-    #expect(rebuilt.first?.contains("rebuilt the search index for tokenizer version 2") == true)
+    #expect(rebuilt.first?.contains("rebuilt the search index for tokenizer version \(Tokenizer.version)") == true)
     let doctor = try cli.run(["doctor"])
     #expect(doctor.status == 0, "\(doctor.stdout)")
     #expect(doctor.stdout.contains("Doctor: healthy."))
@@ -320,8 +320,8 @@ struct IndexUpgradeCommandTests {
     }
     #expect(
       Self.notices(run.stderr) == [
-        "dolphin mcp: notice: rebuilt the search index for tokenizer version 2 (it was built with version 1): re-indexed 1 document(s) (knowledge items and memories); no record changed"
+        "dolphin mcp: notice: rebuilt the search index for tokenizer version \(Tokenizer.version) (it was built with version 1): re-indexed 1 document(s) (knowledge items and memories); no record changed"
       ], "\(run.stderr)")
-    #expect(try Self.storedVersion(cli.workspace) == "2")
+    #expect(try Self.storedVersion(cli.workspace) == String(Tokenizer.version))
   }
 }

@@ -25,9 +25,10 @@
 ///   type`), when some note holds them next to each other (``openSplits(of:)``,
 ///   ``isOpenCompound(_:_:)``).
 ///
-/// The index records positions, not punctuation, so adjacent also means adjacent across a
-/// comma or full stop (*was dead. Line two* holds `dead line`); such a match counts at the
-/// compound weight, never above the word typed.
+/// Adjacent means adjacent positions: the tokenizer leaves a position free at a sentence or
+/// clause end and a blank line (``Tokenizer`` rule 6), so *was dead. Line two* holds no `dead
+/// line` and *i.e. mail* no `e mail`. A match counts at the compound weight, never above the
+/// word typed.
 ///
 /// Shorter parts are split off only at a listed prefix, a digit or a Greek letter's name: only
 /// positions in a note tell that two terms were adjacent, not whether a hyphen or a space joined

@@ -70,7 +70,9 @@ import Foundation
 ///
 /// **Phrase boost.** For each pair of consecutive query words (in query order; stop words
 /// skipped, but their positions kept), the pair is *contiguous* in a document when its two
-/// terms occur in one field at the same distance as in the query:
+/// terms occur in one field at the same distance as in the query. Positions leave one free at a
+/// sentence or clause end (``Tokenizer`` rule 6), so a pair is never contiguous across one
+/// unless the query has the break too:
 ///
 ///     phrase = δ · Σ_{contiguous pairs} min(v·idf of the two terms) / (number of pairs)
 ///
@@ -391,7 +393,10 @@ public struct HybridLexicalRanker: Sendable {
   }
 
   func analyze(_ query: String) -> QueryAnalysis {
-    var all: [(term: String, surface: String, typed: String, position: Int, clitic: Bool)] = []
+    // `index` counts the query's terms; `position` is the tokenizer's, with breaks.
+    var all:
+      [(term: String, surface: String, typed: String, index: Int, position: Int, clitic: Bool)] =
+        []
     var ranges: [Range<Int>] = []
     let bytes = Array(query.utf8)
     tokenizer.forEachTerm(in: query) { analyzed in
@@ -400,7 +405,7 @@ public struct HybridLexicalRanker: Sendable {
         && Self.followsApostrophe(analyzed.utf8Range.lowerBound, in: bytes)
       // Runs start and end on scalar boundaries, so the slice decodes whole.
       let typed = String(decoding: bytes[analyzed.utf8Range], as: UTF8.self)
-      all.append((analyzed.term, analyzed.surface, typed, all.count, clitic))
+      all.append((analyzed.term, analyzed.surface, typed, all.count, analyzed.position, clitic))
       ranges.append(analyzed.utf8Range)
       return true
     }
@@ -473,7 +478,7 @@ public struct HybridLexicalRanker: Sendable {
         if form != [terms[i]] && !compounds[i].contains(form) { compounds[i].append(form) }
       }
       // Joined to closed: runs of words with one joiner between each two (`e-mail`, `PD-1`).
-      let kept = Set(used.map(\.position))
+      let kept = Set(used.map(\.index))
       var run: [Int] = []
       func closeRun() {
         defer { run.removeAll() }

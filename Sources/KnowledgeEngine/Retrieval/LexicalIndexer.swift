@@ -3,8 +3,9 @@
 /// The persisted store calls this inside the transaction that saves the item, then writes one
 /// posting row per term and adds the field lengths to its statistics.
 ///
-/// Fields are tokenized separately, each from position 0. Tags are tokenized one by one with a
-/// gap of one position between tags, so a phrase never spans two tags.
+/// Fields are tokenized separately, each from position 0, with the tokenizer's breaks (a free
+/// position after a sentence or clause, ``Tokenizer`` rule 6). Tags are tokenized one by one
+/// with a gap of one position between tags, so a phrase never spans two tags.
 public enum LexicalIndexer {
   /// The postings of `document`, tokenized with ``Tokenizer/standard``.
   ///
@@ -21,16 +22,20 @@ public enum LexicalIndexer {
     var occurrences: [String: FieldValues<[Int]>] = [:]
     var lengths = FieldCounts.zero
 
+    // Adds the terms of `text` from position `start`; returns the position after the last.
     func add(_ text: String, field: IndexField, from start: Int) -> Int {
-      var position = start
+      var end = start
+      var terms = 0
       tokenizer.forEachTerm(in: text) { analyzed in
+        let position = start + analyzed.position
         occurrences[analyzed.term, default: FieldValues(title: [], tags: [], content: [])][field]
           .append(position)
-        position += 1
+        end = position + 1
+        terms += 1
         return true
       }
-      lengths[field] += Int32(clamping: position - start)
-      return position
+      lengths[field] += Int32(clamping: terms)
+      return end
     }
 
     _ = add(document.title, field: .title, from: 0)
@@ -57,7 +62,8 @@ public enum LexicalIndexer {
 
 /// Everything an index stores for one document.
 public struct DocumentPostings: Sendable, Equatable {
-  /// The document's length per field, in terms (positions of tags gaps not counted).
+  /// The document's length per field, in terms (the free positions of breaks and tag gaps not
+  /// counted).
   public var fieldLengths: FieldCounts
   /// One entry per distinct term, sorted by term ascending.
   public var terms: [TermOccurrences]

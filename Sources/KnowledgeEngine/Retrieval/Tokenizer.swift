@@ -45,8 +45,16 @@ import Foundation
 ///    without its marks gets the same stem: `café` and `cafe`, `Øresund` and `oresund`,
 ///    `straße` and `strasse` (→ `strass`). Numbers and other scripts are not stemmed.
 ///
-/// A term longer than ``maximumTermLength`` Unicode scalars is cut to that length. Every
-/// emitted term gets the next position (bigrams too), so adjacency means contiguity.
+/// 6. **Breaks.** Positions count terms from 0 (bigrams too), so adjacency means contiguity,
+///    except that a *break* leaves one position free: the end of a sentence or clause — `.`,
+///    `,`, `;`, `:`, `!`, `?` or `…` followed by white space (`dead. Line`, `i.e. mail`; not
+///    `health.base`, `1.5`, `10:30`) — any other Unicode Terminal_Punctuation character, with
+///    or without space (`。`, `、`, `，`, `؟`, `।`), a blank line (two line breaks) and a
+///    paragraph separator (U+2029). So a phrase or a compound's adjacent parts never match
+///    across a sentence (`deadline` does not find *dead. Line*); a break counts as one word
+///    that matches nothing. A single line break is no break: hard-wrapped text reads on.
+///
+/// A term longer than ``maximumTermLength`` Unicode scalars is cut to that length.
 ///
 /// Changing any of these rules changes ``version``; a stored index built with another version
 /// must be rebuilt (see ``version``).
@@ -55,6 +63,7 @@ public struct Tokenizer: Sendable, Equatable {
   ///
   /// - 1: the rules without Latin letter folding (`ø`, `ł`, `æ`, … kept as they are).
   /// - 2: Latin letter folding added; Greek letters in scientific notation spelled out.
+  /// - 3: breaks (rule 6) leave a position free.
   ///
   /// The persisted index records the version its terms were made with
   /// (`meta.lexicalTokenizerVersion`, absent meaning 1) when it is rebuilt or first written.
@@ -63,7 +72,7 @@ public struct Tokenizer: Sendable, Equatable {
   /// find it; an index of a newer version is left alone. Where the index is not rebuilt
   /// (read-only workspace, newer index), searches index the records in memory instead, and
   /// `dolphin doctor` reports it.
-  public static let version = 2
+  public static let version = 3
 
   /// The longest term kept, in Unicode scalars; longer runs are cut to this length.
   public static let maximumTermLength = 64
@@ -82,7 +91,8 @@ public struct Tokenizer: Sendable, Equatable {
   /// The terms of `text` with their positions, using ``standard``.
   ///
   /// - Parameter text: any text; empty text gives no tokens.
-  /// - Returns: the tokens in text order, positions 0, 1, 2, …
+  /// - Returns: the tokens in text order, positions 0, 1, 2, … with one position left free at
+  ///   each break (rule 6).
   /// - Complexity: O(*n*) in the UTF-8 length of `text`. Runs made only of ASCII letters and
   ///   digits take a fast path; other runs pay for Foundation's NFKC/NFD/NFC conversions.
   public static func terms(_ text: String) -> [Token] {
@@ -92,12 +102,13 @@ public struct Tokenizer: Sendable, Equatable {
   /// The terms of `text` with their positions.
   ///
   /// - Parameter text: any text; empty text gives no tokens.
-  /// - Returns: the tokens in text order, positions 0, 1, 2, …
+  /// - Returns: the tokens in text order, positions 0, 1, 2, … with one position left free at
+  ///   each break (rule 6).
   /// - Complexity: O(*n*) in the UTF-8 length of `text`.
   public func terms(_ text: String) -> [Token] {
     var tokens: [Token] = []
     forEachTerm(in: text) { term in
-      tokens.append(Token(term: term.term, position: tokens.count))
+      tokens.append(Token(term: term.term, position: term.position))
       return true
     }
     return tokens
@@ -117,6 +128,9 @@ public struct Tokenizer: Sendable, Equatable {
     /// skipped and Greek letters spelled out (`β` is four, `beta`). A word of exactly that
     /// length is whole.
     package var isCut = false
+    /// The term's position in the text: 0 for the first, one more for each term after it, and
+    /// one more again after a break (rule 6).
+    package var position = 0
 
     /// The folded term before stemming.
     package var surface: String { unstemmed ?? term }
@@ -130,23 +144,20 @@ public struct Tokenizer: Sendable, Equatable {
     }
   }
 
-  /// The UTF-8 offset in `text` of the run that holds the term at `position`, or nil when
-  /// `text` has fewer terms.
+  /// The UTF-8 offset in `text` of the run that holds the term at `position` (or, when a break
+  /// left that position free, the term after it), or nil when `text` has no term there or
+  /// after.
   ///
   /// - Complexity: O(*n*) in the bytes before that term; runs of ASCII letters and digits are
   ///   counted without building their terms.
   package func utf8Offset(ofTermAt position: Int, in text: String) -> Int? {
     var offset: Int?
-    var current = 0
     var text = text
     text.withUTF8 { buffer in
       scan(buffer, locatingOnly: true) { term in
-        if current == position {
-          offset = term.utf8Range.lowerBound
-          return false
-        }
-        current += 1
-        return true
+        guard term.position >= position else { return true }
+        offset = term.utf8Range.lowerBound
+        return false
       }
     }
     return offset
@@ -164,12 +175,24 @@ public struct Tokenizer: Sendable, Equatable {
     // What the run before was (the context that makes a lone Greek letter scientific notation,
     // see `spellingOutGreekLetters`).
     var previousRun = Neighbor.none
+    // Positions and breaks (rule 6).
+    var position = 0
+    var separators = BreakDetector()
+    func emit(_ analyzed: AnalyzedTerm) -> Bool {
+      var analyzed = analyzed
+      if separators.isBreak && position > 0 { position += 1 }
+      separators = BreakDetector()
+      analyzed.position = position
+      position += 1
+      return body(analyzed)
+    }
     while index < count {
       // Find the start of a run: a letter, digit or no-space-script character.
       let (first, firstLength) = Self.decode(bytes, at: index)
       switch Self.classify(first) {
       case .word, .noSpace: break
       case .separator, .mark, .ignorable:
+        separators.note(first, next: index + firstLength < count ? bytes[index + firstLength] : nil)
         index += firstLength
         continue
       }
@@ -210,8 +233,8 @@ public struct Tokenizer: Sendable, Equatable {
       if isASCII {
         keepGoing =
           locatingOnly
-          ? body(AnalyzedTerm(term: "", unstemmed: nil, utf8Range: start..<index, isCut: false))
-          : emitASCIIRun(run, range: start..<index, body)
+          ? emit(AnalyzedTerm(term: "", unstemmed: nil, utf8Range: start..<index, isCut: false))
+          : emitASCIIRun(run, range: start..<index, emit)
       } else {
         // Only a short run can be one Greek letter (with its marks); only then is the
         // context looked at.
@@ -221,7 +244,7 @@ public struct Tokenizer: Sendable, Equatable {
           latinContext =
             previousRun == .latin || next == .latin || (previousRun != .other && next != .other)
         }
-        keepGoing = emitUnicodeRun(run, range: start..<index, latinContext: latinContext, body)
+        keepGoing = emitUnicodeRun(run, range: start..<index, latinContext: latinContext, emit)
       }
       previousRun = endsLatin ? .latin : (letters == 1 && onlyGreek ? .loneGreek : .other)
       if !keepGoing { return }
@@ -254,6 +277,41 @@ public struct Tokenizer: Sendable, Equatable {
       }
     }
     return body(AnalyzedTerm(term: folded, unstemmed: nil, utf8Range: range, isCut: isCut))
+  }
+
+  /// Reads the separators between two runs and tells whether they make a break (rule 6).
+  struct BreakDetector {
+    /// Whether the separators read so far make a break.
+    private(set) var isBreak = false
+    private var afterPunctuation = false
+    private var lineBreaks = 0
+
+    /// Takes the next separator (or skipped mark or format character) `scalar`; `next` is the
+    /// byte after it, if any, so that CR LF counts as one line break.
+    mutating func note(_ scalar: Unicode.Scalar, next: UInt8?) {
+      guard !isBreak else { return }
+      switch scalar.value {
+      case 0x2E, 0x2C, 0x3B, 0x3A, 0x21, 0x3F, 0x2026:  // . , ; : ! ? …
+        afterPunctuation = true
+      case 0x0A, 0x0B, 0x0C, 0x85, 0x2028:
+        lineBreaks += 1
+      case 0x0D:
+        if next != 0x0A { lineBreaks += 1 }
+      case 0x2029:
+        isBreak = true
+      case 0x20, 0x09:
+        if afterPunctuation { isBreak = true }
+      default:
+        if scalar.value >= 0x80 {
+          if scalar.properties.isTerminalPunctuation {
+            isBreak = true
+          } else if afterPunctuation && scalar.properties.isWhitespace {
+            isBreak = true
+          }
+        }
+      }
+      if lineBreaks >= 2 || (lineBreaks == 1 && afterPunctuation) { isBreak = true }
+    }
   }
 
   /// What a run next to a short non-ASCII run is, for telling Greek notation from Greek prose.

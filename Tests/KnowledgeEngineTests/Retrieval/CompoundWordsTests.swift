@@ -141,6 +141,29 @@ struct CompoundWordsTests {
     #expect(try workspace.search("up-to-date mail").terms.allSatisfy(\.compounds.isEmpty))
   }
 
+  @Test("a compound's parts never match across a sentence or clause end, or a blank line")
+  func breaksStopCompounds() throws {
+    let workspace = try Workspace([
+      Item(title: "Old server", content: "It was dead. Line two of the log says why"),
+      Item(title: "Reading notes", content: "short forms, i.e. mail, are fine"),
+      Item(title: "Team list", content: "health\n\ncare rota"),
+      Item(title: "Renewal", content: "the dead line was Friday"),
+    ])
+    // `deadline` finds the open form written in one sentence, not the words either side of a
+    // full stop; `email` does not find *i.e. mail*; `healthcare` not a paragraph break.
+    #expect(try workspace.search("deadline").results.map(\.id) == workspace.ids([3]))
+    #expect(try workspace.search("email").results.isEmpty)
+    // (`healthcare` still finds `health` as a close spelling, at typo weight, as any absent
+    // word does; no compound form matches.)
+    let healthcare = try workspace.search("healthcare")
+    #expect(healthcare.results.allSatisfy { $0.scoreParts.content == 0 && $0.scoreParts.phrase == 0 })
+    // Typed with the break, the words match as a phrase only where the break is too.
+    let typed = try workspace.search("dead. Line").results
+    let phrase = Dictionary(uniqueKeysWithValues: typed.map { ($0.id, $0.scoreParts.phrase) })
+    #expect((phrase[workspace.ids([0])[0]] ?? 0) > 0)
+    #expect(phrase[workspace.ids([3])[0]] == 0)
+  }
+
   @Test("biomedical notation: H1N1 / H1-N1, IL1β / IL-1β, TNFα / TNF-α, NFκB / NF-κB, both ways")
   func notation() throws {
     let workspace = try Workspace([

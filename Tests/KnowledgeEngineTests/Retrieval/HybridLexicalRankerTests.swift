@@ -45,6 +45,25 @@ struct HybridLexicalRankerTests {
     #expect(parts[0].tags == parts[1].tags)
   }
 
+  @Test("A phrase does not span a sentence end, a clause end or a blank line")
+  func phraseStopsAtBreaks() throws {
+    let index = F.index([
+      F.document(1, "Notes A", "we agreed the release. Plan the next one"),
+      F.document(2, "Notes B", "we agreed the release, plan the next one"),
+      F.document(3, "Notes C", "we agreed the release\n\nplan the next one"),
+      F.document(4, "Notes D", "we agreed the release\nplan the next one"),
+      F.document(5, "Notes E", "we agreed the release plan, the next one"),
+    ])
+    let response = try ranker.search("release plan", in: index)
+    let phrase = Dictionary(uniqueKeysWithValues: response.results.map { ($0.id, $0.scoreParts.phrase) })
+    #expect(phrase[F.id(1)] == 0)
+    #expect(phrase[F.id(2)] == 0)
+    #expect(phrase[F.id(3)] == 0)
+    // A single line break (hard-wrapped text) reads on.
+    #expect((phrase[F.id(4)] ?? 0) > 0)
+    #expect((phrase[F.id(5)] ?? 0) > 0)
+  }
+
   @Test("A phrase beats the same words scattered")
   func phrase() throws {
     let index = F.index([
@@ -362,6 +381,15 @@ struct HybridLexicalRankerTests {
     #expect(snippet.count <= HybridLexicalRanker.snippetLength)
     #expect(snippet.contains("KEYSTONE decision"))
     #expect(snippet.hasPrefix("…") && snippet.hasSuffix("…"))
+  }
+
+  @Test("the snippet finds the match after many breaks (free positions counted)")
+  func snippetAfterBreaks() throws {
+    let filler = String(repeating: "One. Two, three; four: five! ", count: 40)
+    let content = filler + "the KEYSTONE decision was made here. " + filler
+    let response = try ranker.search("keystone", in: F.index([F.document(1, "Long", content)]))
+    let snippet = try #require(response.results.first?.snippet)
+    #expect(snippet.contains("KEYSTONE decision"), "\(snippet)")
   }
 
   struct TypedWordsCase: Sendable, CustomTestStringConvertible {

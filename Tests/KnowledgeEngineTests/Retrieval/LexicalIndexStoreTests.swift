@@ -94,7 +94,7 @@ struct LexicalIndexStoreTests {
     // The first document indexed into an empty index records the version it was made with.
     #expect(try engine.store.read { tx in try tx.meta(LexicalIndexStore.tokenizerVersionKey) } == nil)
     for request in Self.requests { _ = try engine.capture(request) }
-    #expect(try engine.store.read { tx in try tx.meta(LexicalIndexStore.tokenizerVersionKey) } == "2")
+    #expect(try engine.store.read { tx in try tx.meta(LexicalIndexStore.tokenizerVersionKey) } == String(Tokenizer.version))
     #expect(try engine.searchIndexTokenizerStatus() == .current)
     try engine.store.write { tx in try tx.setMeta(LexicalIndexStore.tokenizerVersionKey, nil) }
     #expect(

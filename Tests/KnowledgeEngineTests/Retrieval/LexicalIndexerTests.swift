@@ -18,7 +18,9 @@ struct LexicalIndexerTests {
     #expect(posting.positions(in: .title) == [1])
     // Tags: "release notes" at 0, 1; a gap; "plan" at 3.
     #expect(posting.positions(in: .tags) == [3])
-    #expect(posting.positions(in: .content) == [1, 4])
+    // Content: the@0 plan@1, a break after "plan:", release@3, a break after "release,",
+    // then@5 plan@6 again@7 — six terms.
+    #expect(posting.positions(in: .content) == [1, 6])
   }
 
   @Test func emptyDocumentHasNoTerms() {

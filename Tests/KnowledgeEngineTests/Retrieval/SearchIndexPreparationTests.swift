@@ -11,6 +11,8 @@ import Testing
 /// cannot be written, searches index the records in memory and the mismatch stays reported. An
 /// index from a newer build is left alone; one whose version is unreadable is rebuilt.
 struct SearchIndexPreparationTests {
+  /// A tokenizer version from a build newer than this one.
+  static let newer = Tokenizer.version + 1
   static let requests: [CaptureRequest] = [
     CaptureRequest(kind: .fact, title: "Øresund bridge notes", content: "Crossing to Malmö by train.", tags: ["travel"]),
     CaptureRequest(kind: .context, title: "Łódź meetup", content: "Swift meetup in the old factory."),
@@ -96,7 +98,7 @@ struct SearchIndexPreparationTests {
 
     let engine = KnowledgeEngine(store: try SQLiteWorkspaceStore.open(directory: directory.url))
     #expect(try engine.prepareSearchIndex() == .rebuilt(from: .version(1), documents: Self.requests.count + 2))
-    #expect(try Self.storedVersion(engine.store) == "2")
+    #expect(try Self.storedVersion(engine.store) == String(Tokenizer.version))
     #expect(try engine.verifySearchIndex() == [])
     #expect(try engine.searchIndexTokenizerStatus() == .current)
     #expect(try Self.records(engine.store) == before)
@@ -118,6 +120,41 @@ struct SearchIndexPreparationTests {
     #expect(try LexicalIndexStoreTests.IndexDump(engine) == rebuilt)
   }
 
+  @Test("an index of tokenizer version 2 (no free position at breaks) is rebuilt with them")
+  func version2Rebuilt() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    _ = try engine.capture(CaptureRequest(kind: .fact, title: "Old server", content: "It was dead. Line two"))
+    func linePositions() throws -> [Int] {
+      try store.read { tx in
+        try tx.db.all(
+          """
+          SELECT p.positions, p.content_frequency FROM lexical_posting p
+          JOIN lexical_term t USING (term_id) WHERE t.term = 'line'
+          """
+        ) { row in
+          PositionList(bytes: row.blob(0)).positions(
+            in: .content, counts: FieldCounts(title: 0, tags: 0, content: Int32(row.int64(1))))
+        }
+      }.flatMap { $0 }
+    }
+    // it@0 was@1 dead@2, a free position, line@4 two@5.
+    #expect(try linePositions() == [4])
+    // Version 2 numbered `line` right after `dead`.
+    try store.write { tx in
+      try tx.setMeta(LexicalIndexStore.tokenizerVersionKey, "2")
+      let bytes = PositionList(FieldValues(title: [], tags: [], content: [3])).bytes
+      _ = try tx.db.run(
+        "UPDATE lexical_posting SET positions = ? WHERE term_id = (SELECT term_id FROM lexical_term WHERE term = 'line')",
+        [.blob(bytes)])
+    }
+    #expect(try linePositions() == [3])
+    #expect(try engine.searchIndexTokenizerStatus() == .stale(.version(2)))
+    #expect(try engine.prepareSearchIndex() == .rebuilt(from: .version(2), documents: 1))
+    #expect(try linePositions() == [4])
+    #expect(try engine.search("deadline").results.isEmpty)
+  }
+
   @Test("a search finds a stale index and rebuilds it itself, so a host that never prepares still finds Øresund")
   func searchRebuilds() throws {
     let store = SQLiteWorkspaceStore.inMemory()
@@ -126,7 +163,7 @@ struct SearchIndexPreparationTests {
     let before = try Self.records(store)
     let engine = KnowledgeEngine(store: store)
     #expect(try engine.search("oresund").results.map(\.id) == [items[0].id])
-    #expect(try Self.storedVersion(store) == "2")
+    #expect(try Self.storedVersion(store) == String(Tokenizer.version))
     #expect(try engine.verifySearchIndex() == [])
     #expect(try Self.records(store) == before)
   }
@@ -141,7 +178,7 @@ struct SearchIndexPreparationTests {
       .createHandoff(HandoffRequest(focus: "oresund crossing", autoSelect: true))
     #expect(created.autoSelection?.knowledgeIDs == [items[0].id])
     #expect(seen.withLock { $0 } == [.rebuilt(from: .version(1), documents: Self.requests.count + 2)])
-    #expect(try Self.storedVersion(store) == "2")
+    #expect(try Self.storedVersion(store) == String(Tokenizer.version))
     #expect(try KnowledgeEngine(store: store).verifySearchIndex() == [])
   }
 
@@ -206,7 +243,7 @@ struct SearchIndexPreparationTests {
       #expect(try engine.verifySearchIndex() == [])
       #expect(try engine.search("oresund bridge").results.first?.id == items[0].id)
     }
-    #expect(try Self.storedVersion(engines[0].store) == "2")
+    #expect(try Self.storedVersion(engines[0].store) == String(Tokenizer.version))
     #expect(try Self.records(engines[1].store) == before)
   }
 
@@ -267,22 +304,22 @@ struct SearchIndexPreparationTests {
   func newerVersionIsLeftAlone() throws {
     let store = SQLiteWorkspaceStore.inMemory()
     let items = try Self.populate(store)
-    try store.write { tx in try tx.setMeta(LexicalIndexStore.tokenizerVersionKey, "3") }
+    try store.write { tx in try tx.setMeta(LexicalIndexStore.tokenizerVersionKey, String(Self.newer)) }
     let index = try LexicalIndexStoreTests.IndexDump(KnowledgeEngine(store: store))
     let seen = Mutex<[SearchIndexPreparation]>([])
     let engine = KnowledgeEngine(store: store, searchIndexObserver: { p in seen.withLock { $0.append(p) } })
-    #expect(try engine.searchIndexTokenizerStatus() == .newer(3))
-    #expect(try engine.prepareSearchIndex() == .newer(builtWith: 3))
+    #expect(try engine.searchIndexTokenizerStatus() == .newer(Self.newer))
+    #expect(try engine.prepareSearchIndex() == .newer(builtWith: Self.newer))
     // Searches see every record (this build's terms, in memory) …
     #expect(try engine.search("oresund").results.map(\.id) == [items[0].id])
     let created = try engine.createHandoff(HandoffRequest(focus: "oresund crossing", autoSelect: true))
     #expect(created.autoSelection?.knowledgeIDs == [items[0].id])
     // … and the newer build's index and version are exactly as they were.
-    #expect(try Self.storedVersion(store) == "3")
+    #expect(try Self.storedVersion(store) == String(Self.newer))
     #expect(try LexicalIndexStoreTests.IndexDump(engine) == index)
-    #expect(seen.withLock { $0 }.allSatisfy { $0 == .newer(builtWith: 3) })
-    let notice = SearchIndexPreparation.newer(builtWith: 3).notice ?? ""
-    #expect(notice.contains("built by a newer dolphin (tokenizer version 3; this build's is 2)"), "\(notice)")
+    #expect(seen.withLock { $0 }.allSatisfy { $0 == .newer(builtWith: Self.newer) })
+    let notice = SearchIndexPreparation.newer(builtWith: Self.newer).notice ?? ""
+    #expect(notice.contains("built by a newer dolphin (tokenizer version \(Self.newer); this build's is \(Tokenizer.version))"), "\(notice)")
     #expect(!notice.contains("reindex") && !notice.contains("rebuild"), "\(notice)")
   }
 
@@ -309,7 +346,7 @@ struct SearchIndexPreparationTests {
     #expect(notice.contains("its recorded tokenizer version was unreadable: an unreadable version ('"), "\(notice)")
     #expect(!notice.contains("version 0"), "\(notice)")
     #expect(!notice.contains("\n"))
-    #expect(try Self.storedVersion(store) == "2")
+    #expect(try Self.storedVersion(store) == String(Tokenizer.version))
     #expect(try engine.search("oresund").results.map(\.id) == [items[0].id])
   }
 
@@ -329,17 +366,17 @@ struct SearchIndexPreparationTests {
     #expect(SearchIndexPreparation.current.notice == nil)
     #expect(
       SearchIndexPreparation.rebuilt(from: .version(1), documents: 7).notice
-        == "rebuilt the search index for tokenizer version 2 (it was built with version 1): re-indexed 7 document(s) (knowledge items and memories); no record changed")
+        == "rebuilt the search index for tokenizer version \(Tokenizer.version) (it was built with version 1): re-indexed 7 document(s) (knowledge items and memories); no record changed")
     #expect(
       SearchIndexPreparation.reindexed(documents: 3).notice
         == "updated the search index after the workspace upgrade (schema step 0006-normalize-stored-tags rewrote stored tags, or a dolphin from before the upgrade wrote records without their search terms): re-indexed 3 document(s) (knowledge items and memories); no record changed")
     let readOnly = SearchIndexPreparation.stale(builtWith: .version(1), obstacle: .readOnly(reason: "opened read-only")).notice ?? ""
-    #expect(readOnly.hasPrefix("the search index was built with tokenizer version 1, not this build's 2, and cannot be rebuilt here (opened read-only); "))
+    #expect(readOnly.hasPrefix("the search index was built with tokenizer version 1, not this build's \(Tokenizer.version), and cannot be rebuilt here (opened read-only); "))
     #expect(readOnly.hasSuffix("A search run where the workspace can be written rebuilds it (or `dolphin reindex`)"))
     let busy = SearchIndexPreparation.stale(builtWith: .version(1), obstacle: .busy(waitedMilliseconds: 15_000)).notice ?? ""
     #expect(
       busy
-        == "the search index was built with tokenizer version 1, not this build's 2; it was not rebuilt now because "
+        == "the search index was built with tokenizer version 1, not this build's \(Tokenizer.version); it was not rebuilt now because "
         + "another process (another dolphin, e.g. rebuilding it or importing) held a long write for more than 15 s. "
         + "This search indexed every record in memory instead (slower); the next search tries again")
     let failed = SearchIndexPreparation.stale(builtWith: .version(1), obstacle: .failed(reason: "the disk is full")).notice ?? ""

@@ -78,11 +78,64 @@ struct TokenizerTests {
   }
 
   @Test func positionsCountEveryTerm() {
-    let tokens = Tokenizer.terms("The quick, brown fox")
+    let tokens = Tokenizer.terms("The quick (brown) fox")
     #expect(tokens == [
       Token(term: "the", position: 0), Token(term: "quick", position: 1),
       Token(term: "brown", position: 2), Token(term: "fox", position: 3),
     ])
+  }
+
+  /// Text and the positions of its terms, for the breaks of rule 6.
+  struct BreakCase: CustomTestStringConvertible, Sendable {
+    var text: String
+    var positions: [Int]
+    var testDescription: String { text.debugDescription }
+  }
+
+  static let breakCases: [BreakCase] = [
+    // Sentence and clause punctuation followed by white space leaves a position free.
+    BreakCase(text: "was dead. Line two", positions: [0, 1, 3, 4]),
+    BreakCase(text: "i.e. mail", positions: [0, 1, 3]),
+    BreakCase(text: "one, two; three: four! five? six… seven", positions: [0, 2, 4, 6, 8, 10, 12]),
+    BreakCase(text: "end.\" Next", positions: [0, 2]),
+    BreakCase(text: "end.)\tnext", positions: [0, 2]),
+    BreakCase(text: "end.\nnext", positions: [0, 2]),
+    BreakCase(text: "end.\u{00A0}next", positions: [0, 2]),
+    // Only one position, however much punctuation.
+    BreakCase(text: "what?!  ...  next", positions: [0, 2]),
+    // Without white space after it, punctuation joins as before.
+    BreakCase(text: "health.base config", positions: [0, 1, 2]),
+    BreakCase(text: "pi is 3.14 at 10:30, ok", positions: [0, 1, 2, 3, 4, 5, 6, 8]),
+    BreakCase(text: "e-mail and/or C++ (draft) notes", positions: [0, 1, 2, 3, 4, 5, 6]),
+    // Other terminal punctuation needs no space: CJK full stop and comma, Arabic, Devanagari.
+    BreakCase(text: "東京。会議", positions: [0, 2]),
+    BreakCase(text: "東京、大阪", positions: [0, 2]),
+    BreakCase(text: "سلام؟ نعم", positions: [0, 2]),
+    BreakCase(text: "नमस्ते। धन्यवाद", positions: [0, 2]),
+    // A blank line or a paragraph separator is a break; a single line break is not.
+    BreakCase(text: "hard\nwrapped\r\nlines", positions: [0, 1, 2]),
+    BreakCase(text: "para one\n\npara two", positions: [0, 1, 3, 4]),
+    BreakCase(text: "para one\r\n  \r\npara two", positions: [0, 1, 3, 4]),
+    BreakCase(text: "para one\u{2029}para two", positions: [0, 1, 3, 4]),
+    // Punctuation before the first term leaves nothing free.
+    BreakCase(text: ". Start", positions: [0]),
+    // Bigrams of one run are adjacent; the break comes before the run's first.
+    BreakCase(text: "end. 東京会議", positions: [0, 2, 3, 4]),
+  ]
+
+  @Test("a break (sentence or clause end, blank line) leaves one position free", arguments: breakCases)
+  func breaksLeaveAPositionFree(_ example: BreakCase) {
+    #expect(Tokenizer.terms(example.text).map(\.position) == example.positions)
+  }
+
+  @Test func locatingATermCountsBreaks() throws {
+    let text = "was dead. Line two"
+    let offset = try #require(Tokenizer.standard.utf8Offset(ofTermAt: 3, in: text))
+    #expect(Array(text.utf8)[offset...].starts(with: "Line".utf8))
+    // The free position finds the term after it.
+    let free = try #require(Tokenizer.standard.utf8Offset(ofTermAt: 2, in: text))
+    #expect(free == offset)
+    #expect(Tokenizer.standard.utf8Offset(ofTermAt: 5, in: text) == nil)
   }
 
   @Test func longTermsAreCut() {
