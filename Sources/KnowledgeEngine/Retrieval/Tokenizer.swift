@@ -10,7 +10,11 @@ import Foundation
 ///    letter before them) and format characters (Cf: soft hyphen, zero-width joiners, bidi
 ///    marks — skipped without breaking the run). Everything else separates runs: spaces,
 ///    punctuation, symbols, emoji. So `health.base` → `health`, `base`; `IDOLM@STER` → `idolm`,
-///    `ster`; `C++` → `c`; `don't` → `don`, `t`; `p53` stays one term.
+///    `ster`; `don't` → `don`, `t`; `p53` stays one term. One exception: a single ASCII letter
+///    followed by `++` or `#` that ends the word is a programming language's name and keeps
+///    them (`C++` → `c++`, `C#` → `c#`, `F#`, `g++`), so `C`, `C++` and `C#` are three terms;
+///    a longer word does not (`Notepad++` → `notepad`), nor a suffix that goes on (`C#7` → `c`,
+///    `7`).
 /// 2. **Normalization** of each run: NFKC (`ﬁ` → `fi`, full-width `ＡＢＣ` → `abc`, half-width
 ///    katakana → katakana), then full case folding, computed per scalar as
 ///    lowercase(uppercase(lowercase(c))) — this equals Unicode full case folding
@@ -63,7 +67,8 @@ public struct Tokenizer: Sendable, Equatable {
   ///
   /// - 1: the rules without Latin letter folding (`ø`, `ł`, `æ`, … kept as they are).
   /// - 2: Latin letter folding added; Greek letters in scientific notation spelled out.
-  /// - 3: breaks (rule 6) leave a position free.
+  /// - 3: breaks (rule 6) leave a position free; `C++`, `C#` and the like are terms of their
+  ///   own (rule 1).
   ///
   /// The persisted index records the version its terms were made with
   /// (`meta.lexicalTokenizerVersion`, absent meaning 1) when it is rebuilt or first written.
@@ -227,6 +232,9 @@ public struct Tokenizer: Sendable, Equatable {
         }
         isASCII = false
         index += length
+      }
+      if isASCII && index - start == 1 {
+        index += Self.languageSuffixLength(bytes, after: start)
       }
       let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
       let keepGoing: Bool
@@ -646,6 +654,28 @@ public struct Tokenizer: Sendable, Equatable {
   }
 
   @inline(__always)
+  /// The length of the `++` or `#` that makes the one ASCII letter at `index` a language's
+  /// name (`C++`, `C#`, `F#`, `g++`; rule 1), or 0: the suffix must end the word, so `C+++`,
+  /// `C#7` and `C##` keep the letter alone.
+  static func languageSuffixLength(_ bytes: UnsafeBufferPointer<UInt8>, after index: Int) -> Int {
+    let byte = bytes[index]
+    guard byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A else { return 0 }
+    func endsWord(at i: Int) -> Bool {
+      guard i < bytes.count else { return true }
+      let next = bytes[i]
+      return next < 0x80 && !isASCIIAlphanumeric(next) && next != 0x2B && next != 0x23
+    }
+    let suffix = index + 1
+    guard suffix < bytes.count else { return 0 }
+    if bytes[suffix] == 0x23 {  // #
+      return endsWord(at: suffix + 1) ? 1 : 0
+    }
+    if bytes[suffix] == 0x2B && suffix + 1 < bytes.count && bytes[suffix + 1] == 0x2B {  // ++
+      return endsWord(at: suffix + 2) ? 2 : 0
+    }
+    return 0
+  }
+
   static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
     (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
   }

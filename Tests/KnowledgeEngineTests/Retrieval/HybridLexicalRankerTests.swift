@@ -226,7 +226,9 @@ struct HybridLexicalRankerTests {
     HostileCase(query: "שלום עולם", reason: .noTermMatched),
     HostileCase(query: "\u{202E}draft\u{202C}", reason: nil),
     HostileCase(query: String(repeating: "(", count: 500), reason: .noQueryTerms),
-    HostileCase(query: "NEAR(a b) AND title:x OR \"c\"*", reason: nil),
+    // `C++` is the term `c++`, and a lone letter beside other words is no prefix.
+    HostileCase(query: "NEAR(a b) AND title:x OR \"c\"*", reason: .noTermMatched),
+    HostileCase(query: "NEAR(a b) AND title:x OR \"c++\"*", reason: nil),
   ])
   func hostileQueryReturnsAList(_ example: HostileCase) throws {
     let response = try ranker.search(example.query, in: F.index(Self.punctuationCorpus))

@@ -303,6 +303,20 @@ struct PersistedSearchTests {
     #expect(try workspace.search(example.query).results.first?.id == workspace.items[example.expected].id)
   }
 
+  @Test("C, C++ and C# are three words; Notepad++ is notepad")
+  func languageNames() throws {
+    let workspace = try Workspace([
+      Item(title: "C++ templates", content: "variadic packs"),
+      Item(title: "C# async patterns", content: "ConfigureAwait"),
+      Item(title: "C compiler flags", content: "-O2 -Wall"),
+      Item(title: "Notepad++ plugins", content: "editor setup"),
+      Item(title: "F# pipelines", content: "the |> operator"),
+    ])
+    for (query, expected) in [("C++", [0]), ("c#", [1]), ("C", [2]), ("notepad", [3]), ("F#", [4])] {
+      #expect(try workspace.search(query).results.map(\.id) == workspace.ids(expected), "\(query)")
+    }
+  }
+
   struct OddQuery: CustomTestStringConvertible, Sendable {
     var query: String
     /// Why the list is empty; nil when something matches.
@@ -325,7 +339,9 @@ struct PersistedSearchTests {
     OddQuery(query: "שלום עולם", reason: .noTermMatched),
     OddQuery(query: "\u{202E}draft\u{202C}", reason: nil),
     OddQuery(query: String(repeating: "(", count: 500), reason: .noQueryTerms),
-    OddQuery(query: "NEAR(a b) AND title:x OR \"c\"*", reason: nil),
+    // `C++` is the term `c++`, and a lone letter beside other words is no prefix.
+    OddQuery(query: "NEAR(a b) AND title:x OR \"c\"*", reason: .noTermMatched),
+    OddQuery(query: "NEAR(a b) AND title:x OR \"c++\"*", reason: nil),
     OddQuery(query: "'; DROP TABLE lexical_posting; --", reason: .noTermMatched),
   ])
   func oddQueryReturnsAList(_ example: OddQuery) throws {
