@@ -169,7 +169,7 @@ struct ReadOnlyWorkspaceTests {
     let before = try Unwritable.snapshot(cli.workspace)
     let pending =
       "pending step(s): 0003-knowledge-tag-rowid-index, 0004-knowledge-header-covering-index, "
-      + "0005-knowledge-memory-mirror-index, 0006-normalize-stored-tags"
+      + "0005-knowledge-memory-mirror-index, 0006-normalize-stored-tags, 0007-renormalize-tags-drop-blank-next-steps"
 
     let mcp = try Unwritable.run(
       ["mcp"], in: cli.workspace,

@@ -336,7 +336,7 @@ enum Commands {
               }
               indexNotes.append(
                 "pending: \(pendingDocuments) search index document(s) predate a change to their record's tags "
-                  + "(schema step \(TagNormalizationStep.name)), or were written by a dolphin older than the index, "
+                  + "(schema step \(WorkspaceSchema.tagRewritingStepNames)), or were written by a dolphin older than the index, "
                   + "and are to be indexed again; \(who)")
               upgradePending = true
             }
