@@ -12,6 +12,7 @@ public struct BlankNextStepReport: Sendable, Equatable, Codable {
     /// The 1-based positions of its blank next steps, ascending (as `handoff get` numbers them).
     public var positions: [Int]
 
+    /// A handoff's entry: its stored id and its blank steps' 1-based positions.
     public init(handoffID: String, positions: [Int]) {
       self.handoffID = handoffID
       self.positions = positions
@@ -25,6 +26,7 @@ public struct BlankNextStepReport: Sendable, Equatable, Codable {
   /// The first handoffs holding some, by id, at most the `limit` asked for.
   public var handoffs: [Entry]
 
+  /// A report; the defaults make the empty one (every stored next step shows something).
   public init(count: Int = 0, handoffCount: Int = 0, handoffs: [Entry] = []) {
     self.count = count
     self.handoffCount = handoffCount
