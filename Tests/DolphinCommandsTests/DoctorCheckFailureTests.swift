@@ -50,6 +50,7 @@ struct DoctorCheckFailureTests {
     #expect(text.stdout.contains("PRAGMA integrity_check: *** in database main ***"), "\(text.stdout)")
     #expect(text.stdout.contains("References: not run"), "\(text.stdout)")
     #expect(text.stdout.contains("Search index: not run"), "\(text.stdout)")
+    #expect(text.stdout.contains("Handoff next steps: not run"), "\(text.stdout)")
     #expect(!text.stdout.contains("problem(s)"), "\(text.stdout)")
     #expect(!text.stdout.contains("Delete or fix the records"), "\(text.stdout)")
     #expect(text.stdout.contains("The database file failed SQLite's integrity check. Nothing was changed."))
@@ -63,7 +64,7 @@ struct DoctorCheckFailureTests {
     #expect(report["ok"] as? Bool == false)
     #expect(report["checksRun"] as? Bool == true)
     #expect((report["integrityCheck"] as? [String])?.first != "ok")
-    for key in ["referenceProblems", "searchIndexProblems", "searchIndexNotes", "credentials", "quarantined"] {
+    for key in ["referenceProblems", "searchIndexProblems", "searchIndexNotes", "credentials", "quarantined", "blankNextSteps"] {
       #expect(report[key] is NSNull, "\(key) = \(String(describing: report[key]))")
     }
     #expect(report["checkError"] == nil, "the integrity check already reports the damage")

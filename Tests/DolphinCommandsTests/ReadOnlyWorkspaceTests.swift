@@ -150,6 +150,52 @@ struct ReadOnlyWorkspaceTests {
     #expect(!upgraded.stderr.contains("earlier dolphin"), "\(upgraded.stderr)")
   }
 
+  // Regression case from a review (s9): step 0007 must behave on read-only paths as 0006 does.
+  @Test("a workspace from before schema step 0007 with blank next steps: reads work, doctor reports them and that the upgrade removes them; no file changes")
+  func earlierBuildWithoutStep0007() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let created = try cli.json(["handoff", "create", "--focus", "Read-only handoff", "--next", "Keep this"])
+    let id = try #require((created["handoff"] as? [String: Any])?["id"] as? String, "\(created)")
+    #expect(try cli.run(["capture", "decision", "Earlier build decision", "--tags", "alpha"]).status == 0)
+    let step = "0007-renormalize-tags-drop-blank-next-steps"
+    let downgrade = try runProcess(
+      "/usr/bin/env",
+      ["sqlite3", cli.workspace + "/workspace.sqlite",
+       "DELETE FROM schema_migration WHERE name = '\(step)'; "
+         + #"UPDATE handoff SET next_steps = '["Keep this","\u2800"," "]'; "#
+         + #"UPDATE knowledge SET tags = '["alpha","\u2800"]';"#])
+    try #require(downgrade.status == 0, "sqlite3 is needed to rebuild an earlier build's workspace: \(downgrade.stderr)")
+    let before = try Unwritable.snapshot(cli.workspace)
+
+    for (args, expected) in [
+      (["handoff", "get", id], "Read-only handoff"), (["knowledge", "list"], "Earlier build decision"),
+      (["search", "earlier"], "Earlier build decision"), (["status"], "Handoffs:"),
+    ] {
+      let r = try Unwritable.run(args, in: cli.workspace)
+      #expect(r.status == 0, "\(args): \(r.stderr)")
+      #expect(r.stdout.contains(expected), "\(args): \(r.stdout)")
+      #expect(
+        r.stderr.contains("was made by an earlier dolphin; its upgrade (step(s) \(step)) finishes"), "\(args): \(r.stderr)")
+    }
+    let doctor = try Unwritable.run(["doctor"], in: cli.workspace)
+    #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(
+      doctor.stdout.contains("Handoff next steps: 2 blank (showing nothing) in 1 handoff(s):\n  - handoff \(id): step(s) 2, 3\n"),
+      "\(doctor.stdout)")
+    #expect(
+      doctor.stdout.contains(
+        "Schema step \(step) removes them and keeps every other step as it is: the upgrade finishes the next time a "
+          + "command opens the workspace where it can be written."),
+      "\(doctor.stdout)")
+    #expect(try Unwritable.snapshot(cli.workspace) == before)
+
+    // Where it can be written, the next command removes them.
+    let shown = try cli.json(["handoff", "get", id])
+    #expect(shown["nextSteps"] as? [String] == ["Keep this"], "\(shown)")
+    #expect(try cli.run(["doctor"]).stdout.contains("Handoff next steps: none blank\n"))
+  }
+
   @Test("a first run interrupted mid-upgrade: dolphin mcp starts, answers, and each tool call is a tool error naming the pending steps; no file changes")
   func interruptedFirstRunOverMCP() throws {
     let cli = CLI()
@@ -170,7 +216,7 @@ struct ReadOnlyWorkspaceTests {
     let before = try Unwritable.snapshot(cli.workspace)
     let pending =
       "pending step(s): 0003-knowledge-tag-rowid-index, 0004-knowledge-header-covering-index, "
-      + "0005-knowledge-memory-mirror-index, 0006-normalize-stored-tags"
+      + "0005-knowledge-memory-mirror-index, 0006-normalize-stored-tags, 0007-renormalize-tags-drop-blank-next-steps"
 
     let mcp = try Unwritable.run(
       ["mcp"], in: cli.workspace,

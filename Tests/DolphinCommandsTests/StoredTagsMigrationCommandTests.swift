@@ -9,7 +9,8 @@ struct StoredTagsMigrationCommandTests {
   /// What doctor notes while one rewritten item waits to be indexed again.
   static let pendingNote =
     "pending: 1 search index document(s) predate a change to their record's tags (schema step "
-    + "0006-normalize-stored-tags), or were written by a dolphin older than the index, and are to be indexed "
+    + "0006-normalize-stored-tags or 0007-renormalize-tags-drop-blank-next-steps), or were written by a dolphin "
+    + "older than the index, and are to be indexed "
     + "again; the next search (or other command that ranks) "
     + "does it by itself, or run `dolphin reindex` now"
 
@@ -58,7 +59,8 @@ struct StoredTagsMigrationCommandTests {
     #expect(
       searched.stderr
         == "dolphin: notice: updated the search index after the workspace upgrade (schema step "
-        + "0006-normalize-stored-tags rewrote stored tags, or a dolphin from before the upgrade wrote records without "
+        + "0006-normalize-stored-tags or 0007-renormalize-tags-drop-blank-next-steps rewrote stored tags, or a dolphin "
+        + "from before the upgrade wrote records without "
         + "their search terms): re-indexed 1 document(s) (knowledge items and memories); "
         + "no record changed\n")
     let search = try #require(try JSONSerialization.jsonObject(with: Data(searched.stdout.utf8)) as? [String: Any])

@@ -53,7 +53,18 @@ package enum WorkspaceSchema {
       // Reads take stored tags as they are, and treat a missing `lexical_stale` as empty.
       isNeededForReading: false,
       apply: { conn throws(WorkspaceError) in try TagNormalizationStep.apply(conn) }),
+    // Workspaces that ran 0006 before tags that show nothing were dropped still hold them, and
+    // earlier imports stored handoff next steps that show nothing; see StoredTextCleanupStep.
+    Step(
+      name: StoredTextCleanupStep.name, sql: StoredTextCleanupStep.sql,
+      // Reads take stored tags and next steps as they are (doctor reports blank next steps).
+      isNeededForReading: false,
+      apply: { conn throws(WorkspaceError) in try StoredTextCleanupStep.apply(conn) }),
   ]
+
+  /// The steps that rewrite stored tags (and so list documents for the search index to index
+  /// again), as messages name them: `0006-… or 0007-…`.
+  package static let tagRewritingStepNames = "\(TagNormalizationStep.name) or \(StoredTextCleanupStep.name)"
 
   static let knowledgeHeaderIndex = """
     DROP INDEX knowledge_kind;

@@ -174,7 +174,10 @@ enum Commands {
         or when the workspace path is a symbolic link to nothing; exit 4 when it is a symbolic link loop. A check
         that an SQLite error stops (a damaged file) is "not run"; the damage is reported once, by the integrity
         check, with the recovery steps. An empty database file, as a first run interrupted before its first
-        schema step leaves it, is reported as that and is not a problem.
+        schema step leaves it, is reported as that and is not a problem. Handoff next steps that show nothing
+        (empty, whitespace or invisible characters only, which earlier imports stored) are counted and located,
+        with how they go away (schema step \(StoredTextCleanupStep.name) removes them); they are not a
+        problem either.
         """),
     run: { ctx in
       let dir = ctx.workspaceDirectory
@@ -210,6 +213,8 @@ enum Commands {
         var searchIndexUpgradePending: Bool?
         var quarantined: Int?
         var credentials: CredentialFlagReport?
+        /// Handoff next steps that show nothing, by handoff (`count` 0 when there are none).
+        var blankNextSteps: BlankNextStepReport?
         /// Set when a check stopped with an error although SQLite's integrity check passed; that
         /// check and the ones after it did not run (their results are `null`). When the
         /// integrity check found damage, that is the report, and a check it stopped is only
@@ -220,7 +225,7 @@ enum Commands {
         enum CodingKeys: String, CodingKey {
           case databasePath, ok, openProblem, readOnlyReason, checksRun, integrityCheck, malformedRecords
           case referenceProblems, searchIndexProblems, searchIndexNotes, searchIndexUpgradePending, quarantined
-          case credentials, checkError, advice
+          case credentials, blankNextSteps, checkError, advice
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -239,6 +244,7 @@ enum Commands {
           try c.encode(searchIndexUpgradePending, forKey: .searchIndexUpgradePending)
           try c.encode(quarantined, forKey: .quarantined)
           try c.encode(credentials, forKey: .credentials)
+          try c.encode(blankNextSteps, forKey: .blankNextSteps)
           try c.encodeIfPresent(checkError, forKey: .checkError)
           try c.encode(advice, forKey: .advice)
         }
@@ -246,8 +252,10 @@ enum Commands {
       var report = Report(
         databasePath: dbPath, ok: true, openProblem: nil, readOnlyReason: nil, checksRun: false, integrityCheck: nil,
         malformedRecords: nil, referenceProblems: nil, searchIndexProblems: nil, searchIndexNotes: nil,
-        searchIndexUpgradePending: nil, quarantined: nil, credentials: nil, advice: [])
+        searchIndexUpgradePending: nil, quarantined: nil, credentials: nil, blankNextSteps: nil, advice: [])
       var indexDisagrees = false
+      /// What removes the blank next steps found, once the checks know.
+      var blankNextStepRemedy = ""
       var tokenizer = SearchIndexTokenizerStatus.current
       var exitCode = ExitCode.storage
       var store: SQLiteWorkspaceStore?
@@ -295,6 +303,11 @@ enum Commands {
             report.referenceProblems = s.integrityProblems.filter { !malformed.contains($0) }
             report.quarantined = s.quarantined
             report.credentials = s.credentials
+            let blank = try store.read { tx in try tx.blankNextSteps() }
+            report.blankNextSteps = blank
+            blankNextStepRemedy = blankNextStepAdvice(
+              blank, removedByPendingStep: store.pendingMigrationSteps.contains(StoredTextCleanupStep.name),
+              writable: writable, databasePath: dbPath)
             let engine = KnowledgeEngine(store: store)
             var indexProblems = try engine.verifySearchIndex()
             indexDisagrees = !indexProblems.isEmpty
@@ -336,7 +349,7 @@ enum Commands {
               }
               indexNotes.append(
                 "pending: \(pendingDocuments) search index document(s) predate a change to their record's tags "
-                  + "(schema step \(TagNormalizationStep.name)), or were written by a dolphin older than the index, "
+                  + "(schema step \(WorkspaceSchema.tagRewritingStepNames)), or were written by a dolphin older than the index, "
                   + "and are to be indexed again; \(who)")
               upgradePending = true
             }
@@ -408,6 +421,9 @@ enum Commands {
             + "import, or stored with --allow-credentials). Rotate any real secret, then delete the records "
             + "(`dolphin knowledge delete`, `memory delete`, `task delete`) or `dolphin erase`.")
       }
+      if let blank = report.blankNextSteps, blank.count > 0 {
+        report.advice.append(blankNextStepRemedy)
+      }
       if let quarantined = report.quarantined, quarantined > 0 {
         report.advice.append("\(quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `dolphin quarantine`.")
       }
@@ -453,6 +469,7 @@ enum Commands {
         } else {
           c.print("Credentials: \(notRun)")
         }
+        for line in blankNextStepLines(report.blankNextSteps) { c.print(line) }
         if let error = report.checkError { c.print("Checks stopped: \(inert(error))") }
         for a in report.advice { c.print(a) }
         c.print(
@@ -469,6 +486,62 @@ enum Commands {
       }
       if !report.ok { throw ReportedFailure(code: ExitCode.storage, message: "the workspace has problems (see the report)") }
     })
+
+  /// Doctor's lines for stored handoff next steps that show nothing: a count and each handoff's
+  /// blank positions, or that there are none, or (for `nil`) that the check did not run.
+  static func blankNextStepLines(_ report: BlankNextStepReport?) -> [String] {
+    guard let report else { return ["Handoff next steps: not run"] }
+    guard report.count > 0 else { return ["Handoff next steps: none blank"] }
+    var lines = [
+      "Handoff next steps: \(report.count) blank (showing nothing) in \(report.handoffCount) handoff(s):"
+    ]
+    for entry in report.handoffs {
+      lines.append(
+        "  - handoff \(inert(entry.handoffID)): step(s) " + entry.positions.map(String.init).joined(separator: ", "))
+    }
+    if report.handoffCount > report.handoffs.count {
+      lines.append("  … and \(report.handoffCount - report.handoffs.count) more handoff(s)")
+    }
+    return lines
+  }
+
+  /// What removes stored next steps that show nothing, for doctor's advice (empty when there
+  /// are none).
+  /// - Parameters:
+  ///   - removedByPendingStep: whether schema step 0007, which removes them, is still to run.
+  ///   - writable: whether this process could write the workspace (and so finish the upgrade).
+  static func blankNextStepAdvice(
+    _ report: BlankNextStepReport, removedByPendingStep: Bool, writable: Bool, databasePath: String
+  ) -> String {
+    guard report.count > 0 else { return "" }
+    let found =
+      "\(report.count) handoff next step(s) in \(report.handoffCount) handoff(s) show nothing (empty, whitespace, "
+      + "or only invisible characters); `handoff get` and restores list them as blank lines."
+    if removedByPendingStep {
+      return found
+        + " Imports by earlier dolphins stored them (capture refuses such a step, and imports now drop it). "
+        + "Schema step \(StoredTextCleanupStep.name) removes them and keeps every other step as it is: "
+        + (writable
+          ? "the next command finishes the upgrade."
+          : "the upgrade finishes the next time a command opens the workspace where it can be written.")
+    }
+    // The step that removes them has run, so they were written since, and not by dolphin.
+    let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
+    let fixes = report.handoffs.prefix(10).map { entry in
+      // From the last position down, so each removal leaves the earlier positions in place.
+      let paths = entry.positions.reversed().map { "'$[\($0 - 1)]'" }.joined(separator: ", ")
+      return sqlite3
+        + ShellWord.sqlArgument(
+          "UPDATE handoff SET next_steps = json_remove(next_steps, \(paths)) WHERE id = "
+            + ShellWord.sqlLiteral(entry.handoffID))
+    }
+    return found
+      + " They were written after this workspace's upgrade removed such steps, so not by dolphin (capture refuses "
+      + "them, imports drop them). Nothing was changed. To remove them and keep the other steps, stop every dolphin "
+      + "process using this workspace and run: " + fixes.joined(separator: "; ")
+      + (report.handoffCount > fixes.count ? "; and so on for the other handoffs" : "")
+      + "; or delete such a handoff (`dolphin handoff delete <id>`)."
+  }
 
   /// An open error in words, without the "run `dolphin doctor`" pointer (this is doctor).
   static func openMessage(_ error: WorkspaceError) -> String {

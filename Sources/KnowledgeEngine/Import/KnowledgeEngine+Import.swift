@@ -373,11 +373,11 @@ struct ImportAnalysis: Sendable {
     }
   }
 
-  /// `steps` without the ones that show nothing once sanitized and trimmed
-  /// (``Sanitizer/showsNothing(_:)``: empty, whitespace, or only invisible characters such as a
-  /// soft hyphen), which capture refuses and an import drops. The others keep their order.
+  /// `steps` without the ones that show nothing once sanitized (``Handoff/isBlankNextStep(_:)``:
+  /// empty, whitespace, or only invisible characters such as a soft hyphen), which capture
+  /// refuses and an import drops. The others keep their order.
   static func visibleNextSteps(_ steps: [String]) -> [String] {
-    steps.filter { !Sanitizer.showsNothing(Limits.sanitized($0, trimming: true)) }
+    Handoff.visibleNextSteps(steps)
   }
 
   static func validateRecords(_ ws: AssistantWorkspace) throws(WorkspaceError) {

@@ -10,10 +10,11 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   /// and no relationship links them (one insight per pair). Titles that differ only in a
   /// sequence number — a number after a word that names a place in a plan or document, such as
   /// `step`, `phase`, `part`, `sprint`, `section` or `#` (`Migration step 2` / `Migration step
-  /// 10`, `Phase II` / `Phase III`, `Step 2a` / `Step 2b`; ``NumberedTitle/sequenceLabels``) —
-  /// are steps of one series, not a conflict; other numbers are values and still count,
-  /// versions among them (`port 8080` / `port 8081`, `API v1` / `API v2`, `TLS version 1.2` /
-  /// `1.3`, `compression level 3` / `19`). Priority normal.
+  /// 10`, `Phase II` / `Phase III`, `Step 2a` / `Step 2b`; ``NumberedTitle/sequenceLabels``),
+  /// spelled out after the word (`Part one` / `Part two`) or as an ordinal before it (`first
+  /// phase` / `second phase`) — are steps of one series, not a conflict; other numbers are
+  /// values and still count, versions among them (`port 8080` / `port 8081`, `API v1` / `API
+  /// v2`, `TLS version 1.2` / `1.3`, `compression level 3` / `19`). Priority normal.
   case possibleConflict = "possible-conflict"
   /// The active handoff predates later captures, or is older than
   /// ``InsightThresholds/staleHandoffDays``. Priority high when both hold, else normal.

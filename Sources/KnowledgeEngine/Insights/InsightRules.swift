@@ -22,7 +22,8 @@ enum InsightRules {
   /// group are named, and cited, in title order.
   /// Version 4: titles that differ only in a sequence number (`step 2` / `step 10`, `phase 1` /
   /// `phase 2`, `#3` / `#4`; ``NumberedTitle``) are neither a possible conflict nor
-  /// near-duplicates. Versions (`v1` / `v2`) are values, not sequence numbers.
+  /// near-duplicates; so are places spelled out (`part one` / `part two`, `first phase` /
+  /// `second phase`). Versions (`v1` / `v2`) are values, not sequence numbers.
   static let version = "4"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3

@@ -336,12 +336,13 @@ extension KnowledgeEngine {
   }
 
   /// Indexes again the documents whose records changed behind the index's back (listed by a
-  /// schema migration that rewrote stored tags, see `TagNormalizationStep`, or by an older
-  /// dolphin that wrote records into a newer tokenizer's index without their terms). Does
-  /// nothing where the index holds a newer tokenizer's terms: the newer dolphin indexes them.
-  /// ``prepareSearchIndex()`` calls it, and searches call that when documents are listed, so
-  /// no search ranks them by their old entries; it reads first and writes only when something
-  /// is listed, so it costs one query otherwise.
+  /// schema migration that rewrote stored tags, see `TagNormalizationStep` and
+  /// `StoredTextCleanupStep`, or by an older dolphin that wrote records into a newer
+  /// tokenizer's index without their terms). Does nothing where the index holds a newer
+  /// tokenizer's terms: the newer dolphin indexes them. ``prepareSearchIndex()`` calls it, and
+  /// searches call that when documents are listed, so no search ranks them by their old
+  /// entries; it reads first and writes only when something is listed, so it costs one query
+  /// otherwise.
   /// - Returns: how many documents were indexed again.
   /// - Throws: storage errors; ``WorkspaceError/readOnly(file:reason:)`` is never thrown (a
   ///   read-only store is left as it is).

@@ -385,7 +385,7 @@ enum LexicalIndexStore {
   }
 
   /// Indexes again every document listed in `lexical_stale` (records whose index entries no
-  /// longer match them: tags rewritten by schema step 0006, or records an older dolphin wrote
+  /// longer match them: tags rewritten by schema step 0006 or 0007, or records an older dolphin wrote
   /// into an index of a newer tokenizer) from its record as stored now, and empties the list.
   /// A listed record that no longer exists loses its entries. Does nothing, and leaves the list
   /// as it is, when the index belongs to a newer tokenizer (``acceptsThisBuildsTerms(_:)``).

@@ -10,9 +10,9 @@ public enum SearchIndexPreparation: Sendable, Equatable {
   case rebuilt(from: StoredTokenizerVersion, documents: Int)
   /// The index was current, but `documents` of its documents (knowledge items and memories)
   /// were listed as not matching their records — a schema upgrade rewrote stored tags (see
-  /// `TagNormalizationStep`), or a dolphin from before a tokenizer upgrade wrote records into
-  /// this build's index and left their terms to it; this call indexed them again. Only index
-  /// rows were written; no record changed.
+  /// `TagNormalizationStep` and `StoredTextCleanupStep`), or a dolphin from before a tokenizer
+  /// upgrade wrote records into this build's index and left their terms to it; this call
+  /// indexed them again. Only index rows were written; no record changed.
   case reindexed(documents: Int)
   /// The index was built by a newer dolphin, with tokenizer version `builtWith`; it was left as
   /// it is. Searches of this build index every record in memory instead.
@@ -53,7 +53,7 @@ public enum SearchIndexPreparation: Sendable, Equatable {
         + "document(s) (knowledge items and memories); no record changed"
     case .reindexed(let documents):
       return
-        "updated the search index after the workspace upgrade (schema step \(TagNormalizationStep.name) "
+        "updated the search index after the workspace upgrade (schema step \(WorkspaceSchema.tagRewritingStepNames) "
         + "rewrote stored tags, or a dolphin from before the upgrade wrote records without their search terms): "
         + "re-indexed \(documents) document(s) (knowledge items and memories); no record changed"
     case .newer(let built):

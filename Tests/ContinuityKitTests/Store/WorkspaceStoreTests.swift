@@ -193,7 +193,7 @@ struct WorkspaceFileTests {
     defer { dir.remove() }
     let store = try SQLiteWorkspaceStore.open(directory: dir.appending("ws"))
     #expect(try store.schemaVersion() == 5)
-    #expect(try store.appliedMigrations() == ["0001-schema-v5-records", "0002-lexical-index", "0003-knowledge-tag-rowid-index", "0004-knowledge-header-covering-index", "0005-knowledge-memory-mirror-index", "0006-normalize-stored-tags"])
+    #expect(try store.appliedMigrations() == ["0001-schema-v5-records", "0002-lexical-index", "0003-knowledge-tag-rowid-index", "0004-knowledge-header-covering-index", "0005-knowledge-memory-mirror-index", "0006-normalize-stored-tags", "0007-renormalize-tags-drop-blank-next-steps"])
     #expect(try store.integrityCheck() == ["ok"])
     // Reopening applies nothing twice.
     let again = try SQLiteWorkspaceStore.open(directory: dir.appending("ws"))
@@ -225,7 +225,7 @@ struct WorkspaceFileTests {
       """
     #expect(try runProcess("/usr/bin/sqlite3", [db, downgrade]).status == 0)
     let reopened = try SQLiteWorkspaceStore.open(directory: ws)
-    #expect(try reopened.appliedMigrations().suffix(3).prefix(2) == ["0004-knowledge-header-covering-index", "0005-knowledge-memory-mirror-index"])
+    #expect(try reopened.appliedMigrations().dropFirst(3).prefix(2) == ["0004-knowledge-header-covering-index", "0005-knowledge-memory-mirror-index"])
     #expect(try reopened.integrityCheck() == ["ok"])
     var titles: [String] = []
     try reopened.read { tx in try tx.forEachKnowledgeHeader(updatedAt: true) { titles.append($0.title) } }

@@ -198,6 +198,43 @@ struct InsightsTests {
       first: item(1, .decision, "Phase 2 uses port 8081", content: "Ship it.", tags: ["plan"]),
       second: item(2, .decision, "Phase 1 uses port 8080", content: "Build it.", tags: ["plan"]),
       expectConflict: true),
+    // Places spelled out (review s9): one series, not a conflict; the words around them that
+    // say when or how many still make a possible conflict.
+    ConflictCase(
+      name: "spelled-out parts of one series are not a conflict",
+      first: item(1, .decision, "Part two of the guide", content: "Advanced use.", tags: ["docs"]),
+      second: item(2, .decision, "Part one of the guide", content: "Getting started.", tags: ["docs"]),
+      expectConflict: false),
+    ConflictCase(
+      name: "spelled-out phases of one series are not a conflict",
+      first: item(1, .decision, "Phase Two: setup", content: "Configure the replicas.", tags: ["plan"]),
+      second: item(2, .decision, "Phase One: setup", content: "Install the servers.", tags: ["plan"]),
+      expectConflict: false),
+    ConflictCase(
+      name: "ordinal phases of one series are not a conflict",
+      first: item(1, .decision, "Second phase of the rollout", content: "Ship it.", tags: ["plan"]),
+      second: item(2, .decision, "First phase of the rollout", content: "Build it.", tags: ["plan"]),
+      expectConflict: false),
+    ConflictCase(
+      name: "an ordinal after a label says when: a possible conflict",
+      first: item(1, .decision, "Run the lint step second in CI", content: "After the tests.", tags: ["build"]),
+      second: item(2, .decision, "Run the lint step first in CI", content: "Before the tests.", tags: ["build"]),
+      expectConflict: true),
+    ConflictCase(
+      name: "a cardinal before a label counts: a possible conflict",
+      first: item(1, .decision, "Use two-phase commit for writes", content: "Simpler.", tags: ["storage"]),
+      second: item(2, .decision, "Use three-phase commit for writes", content: "Non-blocking.", tags: ["storage"]),
+      expectConflict: true),
+    ConflictCase(
+      name: "a spelled-out day is a value: a possible conflict",
+      first: item(1, .decision, "Deploy on day two of each sprint", content: "late", tags: ["build"]),
+      second: item(2, .decision, "Deploy on day one of each sprint", content: "early", tags: ["build"]),
+      expectConflict: true),
+    ConflictCase(
+      name: "an ordinal day is a value: a possible conflict",
+      first: item(1, .decision, "Deploy on the second day of each sprint", content: "late", tags: ["build"]),
+      second: item(2, .decision, "Deploy on the first day of each sprint", content: "early", tags: ["build"]),
+      expectConflict: true),
     ConflictCase(
       name: "near-duplicates are not conflicts",
       first: item(1, .decision, "Use SQLite for the workspace store", content: "WAL mode and one file.", tags: ["storage"]),
@@ -214,6 +251,16 @@ struct InsightsTests {
       #expect(found.first?.evidenceIDs == [sequentialID(2), sequentialID(1)])
       #expect(found.first?.priority == .normal)
     }
+  }
+
+  /// The spelled-out series above would be possible conflicts but for the series rule: their
+  /// titles are as similar as the rule asks.
+  @Test("the spelled-out series cases have titles similar enough to conflict", arguments: conflictCases.filter { $0.name.contains("spelled-out") || $0.name.hasPrefix("ordinal phases") })
+  func spelledSeriesAreCandidates(_ c: ConflictCase) {
+    var sets = TrigramSets()
+    sets.append(c.first.title)
+    sets.append(c.second.title)
+    #expect(sets.similarity(0, 1) >= InsightThresholds().conflictTitleSimilarity)
   }
 
   @Test("near-duplicate titles are grouped: three copies and a close variant give one insight")

@@ -48,6 +48,32 @@ struct NumberedTitleTests {
     Case(name: "other words differ too", first: "Migration step 2: copy", second: "Migration step 10: switch", oneSeries: false),
     Case(name: "a value differs beside the step", first: "Phase 1 uses port 8080", second: "Phase 2 uses port 8081", oneSeries: false),
     Case(name: "no number at all", first: "Use tabs", second: "Use spaces", oneSeries: false),
+    // Places spelled out (review s9): cardinals after a label, ordinals before one.
+    Case(name: "spelled parts", first: "Part one", second: "Part two", oneSeries: true),
+    Case(name: "spelled phases, capitalized, before a colon", first: "Phase One: setup", second: "Phase Two: setup", oneSeries: true),
+    Case(name: "ordinal phases", first: "first phase", second: "second phase", oneSeries: true),
+    Case(name: "ordinals after an article", first: "The first step: back up", second: "The second step: back up", oneSeries: true),
+    Case(name: "ordinal lessons up to tenth", first: "Tenth lesson notes", second: "Ninth lesson notes", oneSeries: true),
+    Case(name: "spelled chapters up to twenty", first: "Chapter nineteen", second: "Chapter twenty", oneSeries: true),
+    Case(name: "spelled compound numbers", first: "Chapter twenty-one draft", second: "Chapter twenty two draft", oneSeries: true),
+    Case(name: "compound ordinals", first: "Twenty-first chapter", second: "Twenty-second chapter", oneSeries: true),
+    Case(name: "ordinals in digits", first: "1st sprint retro", second: "2nd sprint retro", oneSeries: true),
+    Case(name: "ordinals in digits, 11th to 13th", first: "11th sprint retro", second: "12th sprint retro", oneSeries: true),
+    Case(name: "an ordinal joined by a hyphen", first: "First-phase results", second: "Second-phase results", oneSeries: true),
+    Case(name: "an ordinal before and a number after the label", first: "First phase: setup", second: "Phase 2: setup", oneSeries: true),
+    Case(name: "spelled sections and milestones", first: "Milestone three scope", second: "Milestone four scope", oneSeries: true),
+    Case(name: "a spelled place is the same place as its digits", first: "Part one", second: "Part 1", oneSeries: false),
+    Case(name: "an ordinal before is the same place as the number after", first: "First phase", second: "Phase 1", oneSeries: false),
+    Case(name: "an ordinal after a label says when, not which", first: "Run the lint step first", second: "Run the lint step second", oneSeries: false),
+    Case(name: "a cardinal before a label counts", first: "Use two-phase commit", second: "Use three-phase commit", oneSeries: false),
+    Case(name: "an ordinal kept from its label by punctuation", first: "First, phase out Redis", second: "Second, phase out Redis", oneSeries: false),
+    Case(name: "a spelled day is a value", first: "Deploy on day one", second: "Deploy on day two", oneSeries: false),
+    Case(name: "an ordinal day is a value", first: "Deploy on the first day", second: "Deploy on the second day", oneSeries: false),
+    Case(name: "a spelled level is a value", first: "Use compression level one", second: "Use compression level three", oneSeries: false),
+    Case(name: "a spelled version is a value", first: "Use version two of the API", second: "Use version three of the API", oneSeries: false),
+    Case(name: "a spelled quantity is a value", first: "Retry three times", second: "Retry five times", oneSeries: false),
+    Case(name: "a wrong ordinal suffix is no ordinal", first: "1th sprint", second: "2th sprint", oneSeries: false),
+    Case(name: "no spelled number after #", first: "Task #one", second: "Task #two", oneSeries: false),
   ]
 
   @Test("two titles are one series only when they differ in sequence numbers alone", arguments: cases)
@@ -65,5 +91,26 @@ struct NumberedTitleTests {
     let suffixed = NumberedTitle("Step 2A, phase iv, section 0.5, chapter 3b2, part xiiii")
     #expect(suffixed.pattern == ["step", "#", "phase", "#", "section", "0.5", "chapter", "3", "b", "2", "part", "xiiii"])
     #expect(suffixed.sequenceNumbers == ["2a", "4"])
+  }
+
+  @Test("places spelled out read as their numbers, an ordinal before its label as the label and its number")
+  func spelledReading() {
+    let title = NumberedTitle("The first step of Phase Two, part twenty-one, 3rd sprint")
+    #expect(title.pattern == ["the", "step", "#", "of", "phase", "#", "part", "#", "sprint", "#"])
+    #expect(title.sequenceNumbers == ["1", "2", "21", "3"])
+    // An ordinal after its label is a word; a ten before one is read alone.
+    let adverb = NumberedTitle("Run step twenty first")
+    #expect(adverb.pattern == ["run", "step", "#", "first"])
+    #expect(adverb.sequenceNumbers == ["20"])
+    // Words that only look like numbers stay words: `one` as a pronoun, `second` as time.
+    let words = NumberedTitle("Pick one, wait a second")
+    #expect(words.pattern == ["pick", "one", "wait", "a", "second"])
+    #expect(words.sequenceNumbers.isEmpty)
+  }
+
+  @Test("ordinal suffixes in digits")
+  func ordinalSuffixes() {
+    #expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112].map(NumberedTitle.ordinalSuffix)
+      == ["st", "nd", "rd", "th", "th", "th", "th", "st", "nd", "rd", "st", "th", "th"])
   }
 }

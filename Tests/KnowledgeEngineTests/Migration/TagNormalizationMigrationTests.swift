@@ -82,7 +82,7 @@ struct TagNormalizationMigrationTests {
     try Self.oldWorkspace(in: ws)
 
     let store = try SQLiteWorkspaceStore.open(directory: ws)
-    #expect(try store.appliedMigrations().last == TagNormalizationStep.name)
+    #expect(try store.appliedMigrations().contains(TagNormalizationStep.name))
     let after = try store.read { tx in try tx.snapshot() }
     #expect(after.knowledge.map(\.id) == (1...4).map(sequentialID))
     #expect(after.knowledge.map(\.tags) == [["storage", "sqlite", "café"], ["storage", "normal"], ["line break"], []])

@@ -369,7 +369,7 @@ struct SearchIndexPreparationTests {
         == "rebuilt the search index for tokenizer version \(Tokenizer.version) (it was built with version 1): re-indexed 7 document(s) (knowledge items and memories); no record changed")
     #expect(
       SearchIndexPreparation.reindexed(documents: 3).notice
-        == "updated the search index after the workspace upgrade (schema step 0006-normalize-stored-tags rewrote stored tags, or a dolphin from before the upgrade wrote records without their search terms): re-indexed 3 document(s) (knowledge items and memories); no record changed")
+        == "updated the search index after the workspace upgrade (schema step 0006-normalize-stored-tags or 0007-renormalize-tags-drop-blank-next-steps rewrote stored tags, or a dolphin from before the upgrade wrote records without their search terms): re-indexed 3 document(s) (knowledge items and memories); no record changed")
     let readOnly = SearchIndexPreparation.stale(builtWith: .version(1), obstacle: .readOnly(reason: "opened read-only")).notice ?? ""
     #expect(readOnly.hasPrefix("the search index was built with tokenizer version 1, not this build's \(Tokenizer.version), and cannot be rebuilt here (opened read-only); "))
     #expect(readOnly.hasSuffix("A search run where the workspace can be written rebuilds it (or `dolphin reindex`)"))

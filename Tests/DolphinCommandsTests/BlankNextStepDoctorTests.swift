@@ -1,0 +1,126 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+/// Regression cases from a review (s9): `dolphin doctor` did not report a stored handoff next
+/// step that shows nothing (empty, whitespace, or only characters such as U+2800 or soft
+/// hyphens), which earlier imports stored before the writers refused them, and schema step 0006
+/// kept tags of such characters in workspaces that ran it before tags were judged by what they
+/// show. Doctor now counts and locates the blank steps; step 0007 removes them and those tags.
+@Suite("Blank next steps at the command line", .serialized)
+struct BlankNextStepDoctorTests {
+  /// The next steps stored: two real ones around one of each kind that shows nothing.
+  static let storedSteps =
+    #"["Ship it","","   ","\u2800","\u00ad\u00ad","\u200b","Then test"]"#
+  static let visibleSteps = ["Ship it", "Then test"]
+
+  /// A workspace with one handoff and one tagged item, then edited with sqlite3 as `sql` says.
+  static func workspace(_ cli: CLI, _ sql: (_ handoffID: String) -> String) throws -> String {
+    let created = try cli.json(["handoff", "create", "--focus", "Blank steps", "--next", "Ship it", "--next", "Then test"])
+    let id = try #require((created["handoff"] as? [String: Any])?["id"] as? String, "\(created)")
+    #expect(try cli.run(["capture", "fact", "Tagged long ago", "--tags", "storage"]).status == 0)
+    let edit = try runProcess("/usr/bin/env", ["sqlite3", cli.workspace + "/workspace.sqlite", sql(id)])
+    try #require(edit.status == 0, "sqlite3 is needed to store what earlier builds stored: \(edit.stderr)")
+    return id
+  }
+
+  static func doctorJSON(_ cli: CLI) throws -> [String: Any] {
+    let r = try cli.run(["doctor", "--json"])
+    #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+  }
+
+  @Test("a workspace from before step 0007: doctor reports the blank steps and that the upgrade removes them; the next command does")
+  func beforeStep0007() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    // As a workspace that ran step 0006 before tags that show nothing were dropped, and holds a
+    // next step of each blank kind an earlier import stored.
+    let id = try Self.workspace(cli) { id in
+      """
+      UPDATE handoff SET next_steps = '\(Self.storedSteps)' WHERE id = '\(id)';
+      UPDATE knowledge SET tags = '["\\u2800","storage","\\u00ad"]';
+      INSERT INTO knowledge_tag(tag, knowledge_rowid) SELECT char(10240), rowid FROM knowledge;
+      INSERT INTO knowledge_tag(tag, knowledge_rowid) SELECT char(173), rowid FROM knowledge;
+      DELETE FROM schema_migration WHERE name = '\(StoredTextCleanupStep.name)';
+      """
+    }
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(
+      doctor.stdout.contains(
+        "Handoff next steps: 5 blank (showing nothing) in 1 handoff(s):\n  - handoff \(id): step(s) 2, 3, 4, 5, 6\n"),
+      "\(doctor.stdout)")
+    let advice =
+      "5 handoff next step(s) in 1 handoff(s) show nothing (empty, whitespace, or only invisible characters); "
+      + "`handoff get` and restores list them as blank lines. Imports by earlier dolphins stored them (capture refuses "
+      + "such a step, and imports now drop it). Schema step \(StoredTextCleanupStep.name) removes them and keeps every "
+      + "other step as it is: the next command finishes the upgrade."
+    #expect(doctor.stdout.contains("\n" + advice + "\n"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("schema upgrade step(s) \(StoredTextCleanupStep.name) are not applied yet"))
+    #expect(doctor.stdout.hasSuffix("Doctor: healthy.\n"), "not a problem: \(doctor.stdout)")
+    let report = try Self.doctorJSON(cli)
+    #expect(report["ok"] as? Bool == true)
+    let blank = try #require(report["blankNextSteps"] as? [String: Any], "\(report)")
+    #expect(blank["count"] as? Int == 5)
+    #expect(blank["handoffCount"] as? Int == 1)
+    let handoffs = try #require(blank["handoffs"] as? [[String: Any]])
+    #expect(handoffs.count == 1)
+    #expect(handoffs.first?["handoffID"] as? String == id)
+    #expect(handoffs.first?["positions"] as? [Int] == [2, 3, 4, 5, 6])
+    #expect((report["advice"] as? [String])?.contains(advice) == true, "\(report)")
+
+    // The next command applies step 0007: the blank steps and invisible tags are gone, the
+    // rest is as it was.
+    let shown = try cli.json(["handoff", "get", id])
+    #expect(shown["nextSteps"] as? [String] == Self.visibleSteps, "\(shown)")
+    #expect(shown["focus"] as? String == "Blank steps")
+    let items = try #require(try cli.json(["knowledge", "list"])["items"] as? [[String: Any]])
+    #expect(items.first?["tags"] as? [String] == ["storage"])
+    let searched = try cli.run(["search", "tagged"])
+    #expect(searched.status == 0, "\(searched.stderr)")
+    #expect(
+      searched.stderr.contains(
+        "(schema step 0006-normalize-stored-tags or \(StoredTextCleanupStep.name) rewrote stored tags"),
+      "\(searched.stderr)")
+    let after = try cli.run(["doctor"])
+    #expect(after.stdout.contains("Handoff next steps: none blank\n"), "\(after.stdout)")
+    #expect(!after.stdout.contains("show nothing"), "\(after.stdout)")
+    #expect(after.stdout.hasSuffix("Doctor: healthy.\n"), "\(after.stdout)")
+    let clean = try Self.doctorJSON(cli)
+    let none = try #require(clean["blankNextSteps"] as? [String: Any])
+    #expect(none["count"] as? Int == 0 && (none["handoffs"] as? [Any])?.isEmpty == true, "\(none)")
+  }
+
+  @Test("blank steps written after the upgrade (not by dolphin): doctor gives the sqlite3 command that removes them, and it does")
+  func afterStep0007() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let id = try Self.workspace(cli) { id in
+      #"UPDATE handoff SET next_steps = '["","Ship it","\u2800","Then test"]' WHERE id = '"# + id + "';"
+    }
+    let db = cli.workspace + "/workspace.sqlite"
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(
+      doctor.stdout.contains("Handoff next steps: 2 blank (showing nothing) in 1 handoff(s):\n  - handoff \(id): step(s) 1, 3\n"),
+      "\(doctor.stdout)")
+    // Positions from the last down, so removing one leaves the others where they were.
+    let command =
+      "sqlite3 '\(db)' 'UPDATE handoff SET next_steps = json_remove(next_steps, '\\''$[2]'\\'', '\\''$[0]'\\'') "
+      + "WHERE id = '\\''\(id)'\\'''"
+    #expect(
+      doctor.stdout.contains(
+        "They were written after this workspace's upgrade removed such steps, so not by dolphin (capture refuses them, "
+          + "imports drop them). Nothing was changed. To remove them and keep the other steps, stop every dolphin "
+          + "process using this workspace and run: \(command); or delete such a handoff (`dolphin handoff delete <id>`)."),
+      "\(doctor.stdout)")
+    #expect(!doctor.stdout.contains("Schema step"), "\(doctor.stdout)")
+    // The command pastes as shown.
+    let fixed = try runProcess("/bin/sh", ["-c", command])
+    #expect(fixed.status == 0, "\(fixed.stderr)")
+    #expect(try cli.json(["handoff", "get", id])["nextSteps"] as? [String] == Self.visibleSteps)
+    #expect(try cli.run(["doctor"]).stdout.contains("Handoff next steps: none blank\n"))
+  }
+}
