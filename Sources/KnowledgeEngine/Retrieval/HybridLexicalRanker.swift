@@ -70,9 +70,11 @@ import Foundation
 ///
 /// **Phrase boost.** For each pair of consecutive query words (in query order; stop words
 /// skipped, but their positions kept), the pair is *contiguous* in a document when its two
-/// terms occur in one field at the same distance as in the query. Positions leave one free at a
-/// sentence or clause end (``Tokenizer`` rule 6), so a pair is never contiguous across one
-/// unless the query has the break too:
+/// terms occur in one field at the same distance as in the query. Stored positions leave one
+/// free at a sentence or clause end (``Tokenizer`` rule 6), so a pair is never contiguous across
+/// one; the query's words are counted without such gaps (`release, plan` asks for *release
+/// plan*). When a term matched a document through another form (a compound, a spelling), its
+/// own positions there count too:
 ///
 ///     phrase = δ · Σ_{contiguous pairs} min(v·idf of the two terms) / (number of pairs)
 ///
@@ -245,14 +247,24 @@ public struct HybridLexicalRanker: Sendable {
     documents: Set<Int64>? = nil, excluding: Set<Int64> = [],
     limit: Int = Limits.searchResultsDefault
   ) throws -> SearchResponse {
+    let query = try Self.validated(query, limit: limit)
+    return try rank(
+      query, in: index, kinds: kinds, documents: documents, excluding: excluding, limit: limit)
+  }
+
+  /// The query as it is ranked, after the checks of ``search(_:in:kinds:documents:excluding:limit:)``:
+  /// sanitized (controls, invisible characters and whole terminal escape sequences dropped, so
+  /// a pasted `ESC[31mhandoff` is the word `handoff`), then trimmed, so that neither counts
+  /// toward the bound.
+  ///
+  /// - Throws: ``ValidationError`` naming `query` (empty, only whitespace or invisible
+  ///   characters, over ``Limits/query`` characters) or `limit` (outside 1…50).
+  public static func validated(_ query: String, limit: Int) throws -> String {
     guard (1...Limits.searchResultsMaximum).contains(limit) else {
       throw ValidationError(
         field: "limit", limit: Limits.searchResultsMaximum, actual: limit,
         message: "limit is \(limit); it must be between 1 and \(Limits.searchResultsMaximum)")
     }
-    // The query is read as stored text is: sanitized (controls, invisible characters and whole
-    // terminal escape sequences dropped, so a pasted `ESC[31mhandoff` is the word `handoff`),
-    // then trimmed, so that neither counts toward the bound.
     let raw = query
     let query = Sanitizer.sanitize(raw).trimmingCharacters(in: .whitespacesAndNewlines)
     // Control or invisible characters only: said as a capture says it, not "empty".
@@ -261,8 +273,7 @@ public struct HybridLexicalRanker: Sendable {
     }
     try Limits.checkNotEmpty("query", query)
     try Limits.check("query", query, limit: Limits.query)
-    return try rank(
-      query, in: index, kinds: kinds, documents: documents, excluding: excluding, limit: limit)
+    return query
   }
 
   /// The ids of the best `depth` documents for `query`, without the bounds of
@@ -393,10 +404,10 @@ public struct HybridLexicalRanker: Sendable {
   }
 
   func analyze(_ query: String) -> QueryAnalysis {
-    // `index` counts the query's terms; `position` is the tokenizer's, with breaks.
-    var all:
-      [(term: String, surface: String, typed: String, index: Int, position: Int, clitic: Bool)] =
-        []
+    // `position` counts the query's terms. A query is not read as sentences: the free positions
+    // the tokenizer leaves at breaks are for stored text, and a comma typed between two words
+    // (`release, plan`) must not ask for a note that has a sentence end between them.
+    var all: [(term: String, surface: String, typed: String, position: Int, clitic: Bool)] = []
     var ranges: [Range<Int>] = []
     let bytes = Array(query.utf8)
     tokenizer.forEachTerm(in: query) { analyzed in
@@ -405,7 +416,7 @@ public struct HybridLexicalRanker: Sendable {
         && Self.followsApostrophe(analyzed.utf8Range.lowerBound, in: bytes)
       // Runs start and end on scalar boundaries, so the slice decodes whole.
       let typed = String(decoding: bytes[analyzed.utf8Range], as: UTF8.self)
-      all.append((analyzed.term, analyzed.surface, typed, all.count, analyzed.position, clitic))
+      all.append((analyzed.term, analyzed.surface, typed, all.count, clitic))
       ranges.append(analyzed.utf8Range)
       return true
     }
@@ -478,7 +489,7 @@ public struct HybridLexicalRanker: Sendable {
         if form != [terms[i]] && !compounds[i].contains(form) { compounds[i].append(form) }
       }
       // Joined to closed: runs of words with one joiner between each two (`e-mail`, `PD-1`).
-      let kept = Set(used.map(\.index))
+      let kept = Set(used.map(\.position))
       var run: [Int] = []
       func closeRun() {
         defer { run.removeAll() }
@@ -1124,15 +1135,42 @@ public struct HybridLexicalRanker: Sendable {
       for i in cache.indices { cache[i] = nil }
     }
 
+    /// The positions of term `g` in the document at `entry` of its scored list: those of the
+    /// variant that scored it and, when that is not the term itself or another spelling, also
+    /// those of the term and its spellings in that document — so a note whose title holds
+    /// `Healthcare` keeps the phrase its content writes `health care`.
     mutating func positions(of g: Int, groups: [Group], entry: Int) -> FieldValues<[Int]> {
       if let cached = cache[g] { return cached }
-      let (v, i) = groups[g].location(at: entry)
-      let list = groups[g].variants[v].postings
-      let decoded = FieldValues(
+      let group = groups[g]
+      let (v, i) = group.location(at: entry)
+      let list = group.variants[v].postings
+      var decoded = FieldValues(
         title: list.positions(at: i, in: .title), tags: list.positions(at: i, in: .tags),
         content: list.positions(at: i, in: .content))
+      let chosen = group.variants[v]
+      if !chosen.isExact || chosen.isCompound {
+        let document = group.documents[entry]
+        for other in group.variants where other.isExact && !other.isCompound {
+          let postings = other.postings
+          guard let j = Self.index(of: document, in: postings.documents) else { continue }
+          for field in IndexField.allCases {
+            decoded[field] = (decoded[field] + postings.positions(at: j, in: field)).sorted()
+          }
+        }
+      }
       cache[g] = decoded
       return decoded
+    }
+
+    /// The index of `document` in the ascending `documents`, or nil.
+    static func index(of document: Int64, in documents: [Int64]) -> Int? {
+      var low = 0
+      var high = documents.count
+      while low < high {
+        let middle = (low + high) / 2
+        if documents[middle] < document { low = middle + 1 } else { high = middle }
+      }
+      return low < documents.count && documents[low] == document ? low : nil
     }
 
     /// True when the pair's terms occur `gap` positions apart in some field.

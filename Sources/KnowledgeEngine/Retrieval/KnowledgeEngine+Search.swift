@@ -68,6 +68,8 @@ extension KnowledgeEngine {
     }
     let filter: Set<DocumentKind>? = allowed.count == DocumentKind.allCases.count ? nil : allowed
     let tag = try tag.map { raw throws(ValidationError) in try Limits.tagFilter(raw) }
+    // Refused before the index is touched: a refused search never rebuilds a stale index.
+    _ = try HybridLexicalRanker.validated(query, limit: limit)
     return try readWithSearchIndex { tx, index in
       var documents: Set<Int64>?
       if let tag {

@@ -13,8 +13,9 @@ import Foundation
 ///    `ster`; `don't` → `don`, `t`; `p53` stays one term. One exception: a single ASCII letter
 ///    followed by `++` or `#` that ends the word is a programming language's name and keeps
 ///    them (`C++` → `c++`, `C#` → `c#`, `F#`, `g++`), so `C`, `C++` and `C#` are three terms;
-///    a longer word does not (`Notepad++` → `notepad`), nor a suffix that goes on (`C#7` → `c`,
-///    `7`).
+///    a version number after it is a term of its own (`C++17` → `c++`, `17`); a longer word
+///    keeps no suffix (`Notepad++` → `notepad`), nor does a letter whose suffix goes on with a
+///    letter (`C#d` → `c`, `d`).
 /// 2. **Normalization** of each run: NFKC (`ﬁ` → `fi`, full-width `ＡＢＣ` → `abc`, half-width
 ///    katakana → katakana), then full case folding, computed per scalar as
 ///    lowercase(uppercase(lowercase(c))) — this equals Unicode full case folding
@@ -54,9 +55,12 @@ import Foundation
 ///    `,`, `;`, `:`, `!`, `?` or `…` followed by white space (`dead. Line`, `i.e. mail`; not
 ///    `health.base`, `1.5`, `10:30`) — any other Unicode Terminal_Punctuation character, with
 ///    or without space (`。`, `、`, `，`, `؟`, `।`), a blank line (two line breaks) and a
-///    paragraph separator (U+2029). So a phrase or a compound's adjacent parts never match
-///    across a sentence (`deadline` does not find *dead. Line*); a break counts as one word
-///    that matches nothing. A single line break is no break: hard-wrapped text reads on.
+///    paragraph separator (U+2029), and a line that starts a list item, quote or table row
+///    (`- `, `* `, `+ `, `# `, `> `, `|`, `•`). So a phrase or a compound's adjacent parts never
+///    match across a sentence (`deadline` does not find *dead. Line*); a break counts as one
+///    word that matches nothing. A single line break is no break (hard-wrapped text reads on),
+///    nor is a full stop after one letter or a listed abbreviation (``abbreviations``: `E.
+///    coli`, `U.S. data`, `e.g. mail`, `Dr. Smith`).
 ///
 /// A term longer than ``maximumTermLength`` Unicode scalars is cut to that length.
 ///
@@ -255,6 +259,7 @@ public struct Tokenizer: Sendable, Equatable {
         keepGoing = emitUnicodeRun(run, range: start..<index, latinContext: latinContext, emit)
       }
       previousRun = endsLatin ? .latin : (letters == 1 && onlyGreek ? .loneGreek : .other)
+      separators.followsAbbreviation = isASCII && Self.isAbbreviation(run)
       if !keepGoing { return }
     }
   }
@@ -291,6 +296,9 @@ public struct Tokenizer: Sendable, Equatable {
   struct BreakDetector {
     /// Whether the separators read so far make a break.
     private(set) var isBreak = false
+    /// Whether the run before was one letter or an abbreviation (``Tokenizer/isAbbreviation(_:)``),
+    /// so that a full stop after it ends no sentence (`E. coli`, `U.S. data`, `Dr. Smith`).
+    var followsAbbreviation = false
     private var afterPunctuation = false
     private var lineBreaks = 0
 
@@ -299,8 +307,13 @@ public struct Tokenizer: Sendable, Equatable {
     mutating func note(_ scalar: Unicode.Scalar, next: UInt8?) {
       guard !isBreak else { return }
       switch scalar.value {
-      case 0x2E, 0x2C, 0x3B, 0x3A, 0x21, 0x3F, 0x2026:  // . , ; : ! ? …
+      case 0x2E:  // .
+        if !followsAbbreviation { afterPunctuation = true }
+      case 0x2C, 0x3B, 0x3A, 0x21, 0x3F, 0x2026:  // , ; : ! ? …
         afterPunctuation = true
+      case 0x2D, 0x2A, 0x2B, 0x23, 0x3E, 0x7C, 0x2022:
+        // A list item, quote or table row starting a line (`- `, `* `, `+ `, `# `, `> `, `|`, `•`).
+        if lineBreaks > 0 { isBreak = true }
       case 0x0A, 0x0B, 0x0C, 0x85, 0x2028:
         lineBreaks += 1
       case 0x0D:
@@ -320,6 +333,22 @@ public struct Tokenizer: Sendable, Equatable {
       }
       if lineBreaks >= 2 || (lineBreaks == 1 && afterPunctuation) { isBreak = true }
     }
+  }
+
+  /// Abbreviations a full stop does not end a sentence after (besides single letters:
+  /// initials, `U.S.`, `e.g.`, `i.e.`, `E. coli`): titles and references of English prose.
+  static let abbreviations: Set<String> = [
+    "al", "approx", "ca", "cf", "dept", "dr", "eq", "eqs", "fig", "figs", "inc", "jr", "ltd", "mr",
+    "mrs", "ms", "pp", "prof", "ref", "refs", "resp", "sr", "st", "vol", "vs",
+  ]
+
+  /// Whether the ASCII `run` is one letter or one of ``abbreviations`` (any case).
+  static func isAbbreviation(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard run.count <= 6, let first = run.first, first | 0x20 >= 0x61 && first | 0x20 <= 0x7A
+    else { return false }
+    if run.count == 1 { return true }
+    guard run.allSatisfy({ $0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A }) else { return false }
+    return abbreviations.contains(String(decoding: run.map { $0 | 0x20 }, as: UTF8.self))
   }
 
   /// What a run next to a short non-ASCII run is, for telling Greek notation from Greek prose.
@@ -655,15 +684,17 @@ public struct Tokenizer: Sendable, Equatable {
 
   @inline(__always)
   /// The length of the `++` or `#` that makes the one ASCII letter at `index` a language's
-  /// name (`C++`, `C#`, `F#`, `g++`; rule 1), or 0: the suffix must end the word, so `C+++`,
-  /// `C#7` and `C##` keep the letter alone.
+  /// name (`C++`, `C#`, `F#`, `g++`, `C++17`; rule 1), or 0: no letter, `+` or `#` may follow,
+  /// so `C+++`, `C#d` and `C##` keep the letter alone.
   static func languageSuffixLength(_ bytes: UnsafeBufferPointer<UInt8>, after index: Int) -> Int {
     let byte = bytes[index]
     guard byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A else { return 0 }
+    // A version number may follow (`C++17`, `C#10`); a letter, another `+` or `#` may not.
     func endsWord(at i: Int) -> Bool {
       guard i < bytes.count else { return true }
       let next = bytes[i]
-      return next < 0x80 && !isASCIIAlphanumeric(next) && next != 0x2B && next != 0x23
+      let isLetter = next | 0x20 >= 0x61 && next | 0x20 <= 0x7A
+      return next < 0x80 && !isLetter && next != 0x2B && next != 0x23
     }
     let suffix = index + 1
     guard suffix < bytes.count else { return 0 }

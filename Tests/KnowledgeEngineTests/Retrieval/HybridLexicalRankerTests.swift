@@ -62,6 +62,13 @@ struct HybridLexicalRankerTests {
     // A single line break (hard-wrapped text) reads on.
     #expect((phrase[F.id(4)] ?? 0) > 0)
     #expect((phrase[F.id(5)] ?? 0) > 0)
+    // A query is not read as sentences: typed with a comma or full stop between them, the
+    // words still ask for the phrase, and never for text with a break between them.
+    for query in ["release, plan", "release. Plan", "release; plan"] {
+      let typed = try ranker.search(query, in: index)
+      let boosted = Set(typed.results.filter { $0.scoreParts.phrase > 0 }.map(\.id))
+      #expect(boosted == [F.id(4), F.id(5)], "\(query)")
+    }
   }
 
   @Test("A phrase beats the same words scattered")

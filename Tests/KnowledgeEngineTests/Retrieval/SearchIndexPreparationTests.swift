@@ -120,6 +120,20 @@ struct SearchIndexPreparationTests {
     #expect(try LexicalIndexStoreTests.IndexDump(engine) == rebuilt)
   }
 
+  @Test("a refused search leaves a stale index as it is: nothing is rebuilt for a query never run")
+  func refusedSearchDoesNotRebuild() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    _ = try Self.populate(store)
+    try Self.makeVersion1(store)
+    let engine = KnowledgeEngine(store: store)
+    for (query, limit) in [("", 10), ("   ", 10), ("\u{200B}", 10), (String(repeating: "a", count: Limits.query + 1), 10), ("oresund", 0)] {
+      #expect(throws: ValidationError.self) { try engine.search(query, limit: limit) }
+      #expect(try Self.storedVersion(store) == "1", "\(query.debugDescription)")
+    }
+    #expect(try engine.search("oresund").results.count == 1)
+    #expect(try Self.storedVersion(store) == String(Tokenizer.version))
+  }
+
   @Test("an index of tokenizer version 2 (no free position at breaks) is rebuilt with them")
   func version2Rebuilt() throws {
     let store = SQLiteWorkspaceStore.inMemory()

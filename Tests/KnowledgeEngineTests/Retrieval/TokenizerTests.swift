@@ -21,8 +21,10 @@ struct TokenizerTests {
     Case(name: "plus and parentheses", text: "C++ (draft) notes", terms: ["c++", "draft", "note"]),
     Case(name: "language names keep ++ and #", text: "C, C++, C#, F# and g++ (not c+ or C+++)",
          terms: ["c", "c++", "c#", "f#", "and", "g++", "not", "c", "or", "c"]),
-    Case(name: "only after one letter, only at the word's end", text: "Notepad++ C#7 C## x#y #c C++/CLI",
-         terms: ["notepad", "c", "7", "c", "x", "y", "c", "c++", "cli"]),
+    Case(name: "only after one letter, not before a letter", text: "Notepad++ C#d C## x#y #c C++/CLI",
+         terms: ["notepad", "c", "d", "c", "x", "y", "c", "c++", "cli"]),
+    Case(name: "a version number after a language name", text: "C++17, C#10 and F#4.7",
+         terms: ["c++", "17", "c#", "10", "and", "f#", "4", "7"]),
     Case(name: "letters and digits stay together", text: "p53 and IL-6", terms: ["p53", "and", "il", "6"]),
     Case(name: "numbers kept", text: "Version 2024.10 costs 3,5", terms: ["version", "2024", "10", "cost", "3", "5"]),
     Case(name: "case and diacritics fold", text: "Müller MÜLLER muller", terms: ["muller", "muller", "muller"]),
@@ -99,7 +101,16 @@ struct TokenizerTests {
   static let breakCases: [BreakCase] = [
     // Sentence and clause punctuation followed by white space leaves a position free.
     BreakCase(text: "was dead. Line two", positions: [0, 1, 3, 4]),
-    BreakCase(text: "i.e. mail", positions: [0, 1, 3]),
+    // A full stop after one letter or a listed abbreviation ends no sentence.
+    BreakCase(text: "i.e. mail", positions: [0, 1, 2]),
+    BreakCase(text: "E. coli strains", positions: [0, 1, 2]),
+    BreakCase(text: "U.S. data", positions: [0, 1, 2]),
+    BreakCase(text: "Dr. Smith and St. Louis, et al. found", positions: [0, 1, 2, 3, 4, 6, 7, 8]),
+    BreakCase(text: "and so on, etc. Next", positions: [0, 1, 2, 4, 6]),
+    // A line that starts a list item, quote or table row is a break.
+    BreakCase(text: "dead\n- line", positions: [0, 2]),
+    BreakCase(text: "dead\n  * line\n+ more\n> quoted\n| cell\n• dot", positions: [0, 2, 4, 6, 8, 10]),
+    BreakCase(text: "well-\nknown, x - y", positions: [0, 1, 3, 4]),
     BreakCase(text: "one, two; three: four! five? six… seven", positions: [0, 2, 4, 6, 8, 10, 12]),
     BreakCase(text: "end.\" Next", positions: [0, 2]),
     BreakCase(text: "end.)\tnext", positions: [0, 2]),
