@@ -223,6 +223,37 @@ struct MCPCommandTests {
     #expect(receipts.compactMap { $0["callID"]?.string }.sorted() == ["1"])
   }
 
+  // Regression (s9/h2): starting the server on a 0-byte workspace.sqlite (a first run
+  // interrupted before its first schema step) added the schema before any call.
+  @Test("A 0-byte workspace.sqlite stays 0 bytes through startup, reads and refused calls; the first call that succeeds completes it")
+  func emptyDatabaseFile() throws {
+    let dir = TemporaryDirectory("mcp-blank")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: false)
+    let db = ws.appendingPathComponent("workspace.sqlite")
+    try Data().write(to: db)
+    let refused = try MCPRun(
+      workspace: ws.path, ["--writes", "allow"],
+      lines: initializeLines + [
+        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"decison","title":"x"}}}"#,
+        #"{"jsonrpc":"2.0","id":2,"method":"resources/list"}"#,
+      ])
+    #expect(refused.status == 0, "\(refused.stderr)")
+    #expect(refused.response("1")?["result"]?["isError"] == true, "\(refused.stdoutLines)")
+    #expect(refused.response("2")?["result"]?["resources"] != nil, "\(refused.stdoutLines)")
+    #expect(try Data(contentsOf: db).isEmpty)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: ws.path) == ["workspace.sqlite"])
+    let capture = try MCPRun(
+      workspace: ws.path, ["--writes", "allow"],
+      lines: initializeLines + [
+        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"First"}}}"#
+      ])
+    #expect(capture.response("1")?["result"]?["isError"] == false, "\(capture.stdoutLines)")
+    let list = try runDolphin(["knowledge", "list", "--workspace", ws.path])
+    #expect(list.status == 0 && list.stdout.contains("First"), "\(list.stderr)")
+  }
+
   @Test("Startup on a legacy workspace: the migration notice goes to stderr, stdout stays JSON-RPC")
   func legacyWorkspace() throws {
     let dir = TemporaryDirectory("mcp-legacy")
