@@ -150,8 +150,9 @@ struct AskCommandTests {
     defer { dir.remove() }
     let ws = dir.appending("ws").path
     let note = "; nothing was recorded and no workspace was created: there is none at \(ws) yet, and a run whose call does not succeed does not create one"
-    let text = try runDolphin(c.args + ["--workspace", ws])
+    let text = try runDolphin(c.args + ["--receipts", "--workspace", ws])
     #expect(text.status == c.status, "\(text.stderr)")
+    #expect(text.stdout.contains("Receipts (1, not stored):"), "\(text.stdout)")
     #expect(text.stderr.contains("dolphin: error: \(c.message)"), "\(text.stderr)")
     #expect(text.stderr.hasSuffix(note + "\n"), "\(text.stderr)")
     #expect(!FileManager.default.fileExists(atPath: ws))

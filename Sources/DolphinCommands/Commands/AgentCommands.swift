@@ -31,6 +31,8 @@ enum AgentCommands {
         Each local write (capture, handoff, restore, task changes) shows the exact call and asks [y/N] on a terminal;
         --yes approves the writes of this one invocation (for scripts). Greetings and small talk run no tool.
         Without a model the answer is the deterministic renderers' output, labeled as such.
+        A run is recorded (chat messages, receipts) where the workspace exists; where it does not exist yet, a
+        run none of whose calls succeeds records nothing and creates no workspace.
         A message that looks like it holds a credential is refused (exit 4) and nothing is stored: ask has no
         --allow-credentials, since a chat message stays in the chat log and is copied into handoffs. Store a
         secret deliberately with `dolphin capture … --allow-credentials` instead.
