@@ -142,9 +142,9 @@ extension ToolExecutor {
   /// Checks `call` as ``execute(_:approver:recentExcerpts:)`` does before anything runs — the
   /// tool exists, its arguments validate against its input schema, and they may be given
   /// together (``ToolDefinition/argumentConflict``) — without running it,
-  /// asking for approval or writing a receipt. A host uses it to refuse a bad call without a
-  /// side effect of its own (the MCP server: without creating a workspace that does not exist
-  /// yet just to store the refusal's receipt).
+  /// asking for approval or writing a receipt. A host uses it to refuse a bad call before it
+  /// does anything else for it (`execute` itself stores no receipt for it on a workspace that
+  /// does not exist yet).
   /// - Parameter call: the call as requested.
   /// - Returns: nil when the call may run; otherwise the error `execute` refuses it with:
   ///   ``AgentError/unknownTool(name:suggestion:)`` or ``AgentError/invalidArguments(_:)``
