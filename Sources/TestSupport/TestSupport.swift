@@ -63,20 +63,24 @@ public struct ProcessResult: Sendable {
   public var stderr: String
 }
 
-/// Runs the `dolphin` binary with `arguments`, optional stdin text and extra environment.
+/// Runs the `dolphin` binary with `arguments`, optional stdin text and extra environment, in
+/// `currentDirectory` (default: this process's).
 public func runDolphin(
-  _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]
+  _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], currentDirectory: URL? = nil
 ) throws -> ProcessResult {
-  try runProcess(dolphinExecutable().path, arguments, stdin: stdin, environment: environment)
+  try runProcess(
+    dolphinExecutable().path, arguments, stdin: stdin, environment: environment, currentDirectory: currentDirectory)
 }
 
 /// Runs a process to completion and collects its output.
 public func runProcess(
-  _ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]
+  _ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+  currentDirectory: URL? = nil
 ) throws -> ProcessResult {
   let p = Process()
   p.executableURL = URL(fileURLWithPath: executable)
   p.arguments = arguments
+  if let currentDirectory { p.currentDirectoryURL = currentDirectory }
   var env = ProcessInfo.processInfo.environment
   for (k, v) in environment { env[k] = v }
   p.environment = env

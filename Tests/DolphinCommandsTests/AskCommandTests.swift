@@ -120,6 +120,8 @@ struct AskCommandTests {
     let dir = TemporaryDirectory("ask-json-failed")
     defer { dir.remove() }
     let ws = dir.appending("ws").path
+    // Where the workspace exists, the run is recorded with its receipts.
+    #expect(try runDolphin(["capture", "fact", "Seed", "--workspace", ws]).status == 0)
     let r = try runDolphin(c.args + ["--json", "--workspace", ws])
     #expect(r.status == c.status, "\(r.stderr)")
     let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
@@ -137,6 +139,57 @@ struct AskCommandTests {
     let stored = try JSONSerialization.jsonObject(with: Data(activity.stdout.utf8)) as? [String: Any]
     let storedIDs = (stored?["receipts"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
     #expect(storedIDs == receipts.compactMap { $0["id"] as? String })
+    #expect(run["recorded"] as? Bool == true)
+  }
+
+  // Regression (s9/h2): a run whose call failed created a missing workspace (or completed a
+  // 0-byte workspace.sqlite) to store the chat messages and the failed receipt.
+  @Test("a run whose call does not succeed on a missing workspace creates nothing and says so", arguments: failedCalls)
+  func failedRunOnMissingWorkspace(_ c: FailedCall) throws {
+    let dir = TemporaryDirectory("ask-failed-missing")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let note = "; nothing was recorded and no workspace was created: there is none at \(ws) yet, and a run whose call does not succeed does not create one"
+    let text = try runDolphin(c.args + ["--receipts", "--workspace", ws])
+    #expect(text.status == c.status, "\(text.stderr)")
+    #expect(text.stdout.contains("Receipts (1, not stored):"), "\(text.stdout)")
+    #expect(text.stderr.contains("dolphin: error: \(c.message)"), "\(text.stderr)")
+    #expect(text.stderr.hasSuffix(note + "\n"), "\(text.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: ws))
+
+    let json = try runDolphin(c.args + ["--json", "--workspace", ws])
+    #expect(json.status == c.status, "\(json.stderr)")
+    let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+    let error = try #require(doc["error"] as? [String: Any])
+    #expect(error["kind"] as? String == c.kind)
+    #expect((error["message"] as? String)?.hasSuffix(note) == true, "\(error)")
+    let run = try #require(error["run"] as? [String: Any], "\(error)")
+    #expect(run["recorded"] as? Bool == false)
+    #expect((run["receipts"] as? [[String: Any]])?.map { $0["outcome"] as? String } == [c.outcome])
+    #expect(!FileManager.default.fileExists(atPath: ws))
+
+    // A 0-byte workspace.sqlite (an interrupted first run) is no workspace yet either.
+    try FileManager.default.createDirectory(atPath: ws, withIntermediateDirectories: false)
+    let db = ws + "/workspace.sqlite"
+    #expect(FileManager.default.createFile(atPath: db, contents: Data()))
+    let blank = try runDolphin(c.args + ["--workspace", ws])
+    #expect(blank.status == c.status, "\(blank.stderr)")
+    #expect(blank.stderr.hasSuffix(note + "\n"), "\(blank.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: ws) == ["workspace.sqlite"])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)).isEmpty)
+  }
+
+  @Test("a run that succeeds on a missing workspace creates it and records the run", arguments: [
+    ["ask", "hello"], ["ask", "/search storage"], ["ask", "/capture decision: Adopt SQLite | WAL", "--yes"],
+  ])
+  func successfulRunOnMissingWorkspace(_ args: [String]) throws {
+    let dir = TemporaryDirectory("ask-ok-missing")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let r = try runDolphin(args + ["--workspace", ws])
+    #expect(r.status == 0, "\(r.stderr)")
+    let counts = try Self.counts(ws)
+    #expect(counts["conversation"] == 1 && counts["message"] == 2, "\(counts)")
   }
 
   @Test("--json: a successful run still prints the run document itself")

@@ -138,7 +138,7 @@ struct DataRightsCommandTests {
     let other = cli.dir.appending("other").path
     let imported = try runDolphin(["import", file.path, "--workspace", other])
     #expect(imported.status == 0, "\(imported.stderr)")
-    #expect(imported.stdout.contains("Import plan for export.json (on conflict: refuse; empty workspace: lossless restore)"))
+    #expect(imported.stdout.contains("Import plan for \(file.path) (on conflict: refuse; empty workspace: lossless restore)"))
     #expect(imported.stdout.contains("Imported 4 record(s) (2 knowledge, 1 memories, 1 tasks)."))
     let second = try runDolphin(["export", "--workspace", other])
     func workspace(_ text: String) throws -> Data {
@@ -165,7 +165,7 @@ struct DataRightsCommandTests {
     let refused = try cli.run(["import", file.path])
     #expect(refused.status == 4)
     #expect(refused.stdout.contains("    - knowledge \(decision) (content differs)"))
-    #expect(refused.stderr.contains("1 record(s) in theirs.json have the id of a different record in this workspace: knowledge \(decision) (content differs)"))
+    #expect(refused.stderr.contains("1 record(s) in \(file.path) have the id of a different record in this workspace: knowledge \(decision) (content differs)"))
     #expect(try cli.json(["knowledge", "get", decision])["content"] as? String == "WAL mode.")
 
     let dry = try cli.run(["import", file.path, "--on-conflict", "replace", "--dry-run"])

@@ -60,6 +60,26 @@ struct DolphinHomeTests {
         "-u", "XDG_DATA_HOME"] + settings + [dolphinExecutable().path] + args)
   }
 
+  // Regression (s9/h2): a relative DOLPHIN_HOME made a workspace under the current directory.
+  @Test("a relative DOLPHIN_HOME is a usage error (exit 2) naming it; nothing is created in the current directory", arguments: ["notes", "~/notes"])
+  func relativeIsRefused(_ value: String) throws {
+    let dir = TemporaryDirectory("dolphin-home")
+    defer { dir.remove() }
+    let cwd = dir.appending("cwd")
+    for args in [["capture", "fact", "Kept nowhere"], ["status"], ["mcp"]] {
+      let r = try Self.runWithout(args, in: cwd, settings: ["DOLPHIN_HOME=\(value)", "HOME=\(dir.appending("home").path)"])
+      #expect(r.status == 2, "\(args): \(r.stdout)\(r.stderr)")
+      #expect(r.stderr.contains("DOLPHIN_HOME is a relative path ('\(value)')"), "\(args): \(r.stderr)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: cwd.path).isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: dir.appending("home").path))
+    // --workspace takes a relative path as usual: it is an argument, given where it is meant.
+    let r = try Self.runWithout(
+      ["capture", "fact", "Kept here", "--workspace", "ws"], in: cwd, settings: ["DOLPHIN_HOME=\(value)"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(FileManager.default.fileExists(atPath: cwd.appendingPathComponent("ws/workspace.sqlite").path))
+  }
+
   @Test("a relative XDG_DATA_HOME is ignored (XDG Base Directory specification): the workspace is ~/.local/share/dolphin, not under the current directory")
   func relativeXDGDataHomeIgnored() throws {
     let dir = TemporaryDirectory("dolphin-home")

@@ -223,6 +223,69 @@ struct MCPCommandTests {
     #expect(receipts.compactMap { $0["callID"]?.string }.sorted() == ["1"])
   }
 
+  // Regression (s9/h2): a call that ran and failed (an unknown id, text the engine refuses) or
+  // was denied created the missing workspace to store its receipt.
+  @Test("A call that fails or is denied does not create a missing workspace either; its error names no receipt")
+  func failedCallCreatesNothing() throws {
+    let dir = TemporaryDirectory("mcp-ws-failed")
+    defer { dir.remove() }
+    let ws = dir.appending("not/yet").path
+    let id = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
+    let failing = [
+      #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_get","arguments":{"id":"\#(id)"}}}"#,
+      #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"task_complete","arguments":{"id":"\#(id)"}}}"#,
+      #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"x","content":"password=hunter22222"}}}"#,
+      #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"x","relationships":[{"kind":"supports","targetID":"\#(id)"}]}}}"#,
+    ]
+    let run = try MCPRun(workspace: ws, ["--writes", "allow"], lines: initializeLines + failing)
+    #expect(run.status == 0, "\(run.stderr)")
+    for n in 1...4 {
+      let result = try #require(run.response("\(n)")?["result"], "\(run.stdoutLines)")
+      #expect(result["isError"] == true, "\(n): \(result)")
+      #expect(result["structuredContent"]?["receipt"] == nil, "\(n): \(result)")
+    }
+    // Denied by the server's policy.
+    let denied = try MCPRun(
+      workspace: ws, ["--writes", "deny"],
+      lines: initializeLines + [
+        #"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"task_add","arguments":{"title":"x"}}}"#
+      ])
+    #expect(denied.response("5")?["result"]?["structuredContent"]?["error"]?["kind"] == "denied", "\(denied.stdoutLines)")
+    #expect(denied.response("5")?["result"]?["structuredContent"]?["receipt"] == nil, "\(denied.stdoutLines)")
+    #expect(!FileManager.default.fileExists(atPath: dir.appending("not").path), "nothing created")
+  }
+
+  // Regression (s9/h2): starting the server on a 0-byte workspace.sqlite (a first run
+  // interrupted before its first schema step) added the schema before any call.
+  @Test("A 0-byte workspace.sqlite stays 0 bytes through startup, reads and refused calls; the first call that succeeds completes it")
+  func emptyDatabaseFile() throws {
+    let dir = TemporaryDirectory("mcp-blank")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: false)
+    let db = ws.appendingPathComponent("workspace.sqlite")
+    try Data().write(to: db)
+    let refused = try MCPRun(
+      workspace: ws.path, ["--writes", "allow"],
+      lines: initializeLines + [
+        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"decison","title":"x"}}}"#,
+        #"{"jsonrpc":"2.0","id":2,"method":"resources/list"}"#,
+      ])
+    #expect(refused.status == 0, "\(refused.stderr)")
+    #expect(refused.response("1")?["result"]?["isError"] == true, "\(refused.stdoutLines)")
+    #expect(refused.response("2")?["result"]?["resources"] != nil, "\(refused.stdoutLines)")
+    #expect(try Data(contentsOf: db).isEmpty)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: ws.path) == ["workspace.sqlite"])
+    let capture = try MCPRun(
+      workspace: ws.path, ["--writes", "allow"],
+      lines: initializeLines + [
+        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"First"}}}"#
+      ])
+    #expect(capture.response("1")?["result"]?["isError"] == false, "\(capture.stdoutLines)")
+    let list = try runDolphin(["knowledge", "list", "--workspace", ws.path])
+    #expect(list.status == 0 && list.stdout.contains("First"), "\(list.stderr)")
+  }
+
   @Test("Startup on a legacy workspace: the migration notice goes to stderr, stdout stays JSON-RPC")
   func legacyWorkspace() throws {
     let dir = TemporaryDirectory("mcp-legacy")

@@ -109,6 +109,8 @@ struct WorkspaceCreationTests {
     /// `{dir}` stands for the test's temporary directory.
     var args: [String]
     var status: Int32
+    /// What stderr must contain, when the case checks it (that the refusal is the one meant).
+    var stderr: String? = nil
     /// Writes the files the command reads into `dir` (a legacy workspace file, say).
     var prepare: @Sendable (TemporaryDirectory) throws -> Void = { _ in }
     var description: String { name }
@@ -122,11 +124,55 @@ struct WorkspaceCreationTests {
     Refusal(name: "handoff create, unknown task id", args: ["handoff", "create", "--focus", "f", "--task", id], status: 3),
     Refusal(name: "knowledge delete, unknown id", args: ["knowledge", "delete", id, "--yes"], status: 3),
     Refusal(name: "ask, empty message", args: ["ask", " "], status: 4),
+    // Regression cases (s9/h2): on a 0-byte workspace.sqlite these added the schema before the
+    // input was refused. Every command that writes, with input it refuses.
+    Refusal(name: "capture, empty title", args: ["capture", "fact", ""], status: 4),
+    Refusal(name: "capture, invisible title", args: ["capture", "fact", "\u{200B}\u{2800}"], status: 4),
+    Refusal(name: "capture, unknown kind", args: ["capture", "bogus", "x"], status: 2),
+    Refusal(name: "capture, unknown priority", args: ["capture", "fact", "x", "--priority", "urgent"], status: 2),
+    Refusal(name: "capture, tag over the limit", args: ["capture", "fact", "x", "--tags", String(repeating: "t", count: 49)], status: 4),
+    Refusal(
+      name: "capture, too many tags", args: ["capture", "fact", "x", "--tags", (1...17).map { "t\($0)" }.joined(separator: ",")],
+      status: 4, stderr: "17"),
+    Refusal(name: "capture, tag with a line break", args: ["capture", "fact", "x", "--tags", "a\nb"], status: 4),
+    Refusal(name: "capture, malformed relationship", args: ["capture", "fact", "x", "--relates", "supports"], status: 4),
+    Refusal(name: "capture, credential", args: ["capture", "fact", "x", "--content", "password=hunter22222"], status: 4),
+    Refusal(name: "memory save, empty text", args: ["memory", "save", " "], status: 4),
+    Refusal(name: "task add, empty title", args: ["task", "add", ""], status: 4),
+    Refusal(name: "task add, notes over the limit", args: ["task", "add", "x", "--notes", String(repeating: "n", count: 4_001)], status: 4),
+    Refusal(name: "task complete, unknown id", args: ["task", "complete", id], status: 3),
+    Refusal(name: "task delete, malformed id", args: ["task", "delete", "not-a-uuid", "--yes"], status: 4),
+    Refusal(name: "handoff create, empty focus", args: ["handoff", "create", "--focus", ""], status: 4),
+    Refusal(
+      name: "handoff create, too many next steps",
+      args: ["handoff", "create", "--focus", "f"] + (1...13).flatMap { ["--next", "step \($0)"] }, status: 4,
+      stderr: "13"),
+    Refusal(name: "handoff restore, unknown id", args: ["handoff", "restore", id], status: 3),
+    Refusal(name: "erase, all", args: ["erase", "--kind", "all", "--yes"], status: 3),
+    Refusal(
+      name: "import, a record over a bound", args: ["import", "{dir}/export.json"], status: 4,
+      stderr: "title is 301 characters; the limit is 300 characters",
+      prepare: { dir in try Data(exportDocument(title: String(repeating: "t", count: 301)).utf8).write(to: dir.appending("export.json")) }),
+    Refusal(
+      name: "import, not JSON", args: ["import", "{dir}/export.json"], status: 4,
+      prepare: { dir in try Data("{".utf8).write(to: dir.appending("export.json")) }),
     Refusal(name: "migrate, a directory", args: ["migrate", "{dir}"], status: 4),
     Refusal(
       name: "migrate, a newer legacy file", args: ["migrate", "{dir}/legacy.json"], status: 4,
       prepare: { dir in try Data(#"{"schemaVersion": 9}"#.utf8).write(to: dir.appending("legacy.json")) }),
   ]
+
+  /// A minimal `dolphin export` document holding one knowledge item titled `title`.
+  static func exportDocument(title: String) -> String {
+    let id = "3F2504E0-4F89-11D3-9A0C-0305E82C3302", at = "2026-01-01T00:00:00.000Z"
+    return #"{"format":"dolphin-export","formatVersion":1,"schemaVersion":5,"exportedAt":"\#(at)","#
+      + #""generator":"test","quarantine":[],"workspace":{"schemaVersion":5,"knowledge":[{"id":"\#(id)","#
+      + #""kind":"fact","title":"\#(title)","content":"","source":"user","tags":[],"relationships":[],"#
+      + #""priority":"normal","createdAt":"\#(at)","updatedAt":"\#(at)","revision":1}],"memories":[],"#
+      + #""tasks":[],"handoffs":[],"digests":[],"conversations":[],"messages":[],"receipts":[],"#
+      + #""checkpoints":[],"settings":{"assistantName":"Dolphin","calendarAccessEnabled":false,"#
+      + #""knowledgeItemLimit":10000,"responseStyle":"balanced"}}}"#
+  }
 
   @Test("a refused store command on a new workspace path leaves no directory, database or backup", arguments: refusals)
   func refusedWriteCreatesNothing(_ c: Refusal) throws {
@@ -138,12 +184,46 @@ struct WorkspaceCreationTests {
     let args = c.args.map { $0.replacingOccurrences(of: "{dir}", with: dir.path) }
     let r = try runDolphin(args + ["--workspace", ws])
     #expect(r.status == c.status, "\(r.stderr)")
+    if let stderr = c.stderr { #expect(r.stderr.contains(stderr), "\(r.stderr)") }
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == before, "\(r.stderr)")
     // The same in an existing empty directory: it stays empty.
     let empty = dir.appending("empty")
     try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: false)
     #expect(try runDolphin(args + ["--workspace", empty.path]).status == c.status)
     #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path).isEmpty)
+  }
+
+  // Regression (s9/h2): a command that writes opened a 0-byte workspace.sqlite (what a first
+  // run interrupted before its first schema step leaves) by adding the schema, before its
+  // input was refused.
+  @Test("a refused store command leaves a 0-byte workspace.sqlite at 0 bytes, with nothing beside it", arguments: refusals)
+  func refusedWriteLeavesEmptyDatabaseEmpty(_ c: Refusal) throws {
+    let dir = TemporaryDirectory("refused-blank")
+    defer { dir.remove() }
+    try c.prepare(dir)
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: false)
+    let db = ws.appendingPathComponent("workspace.sqlite")
+    try Data().write(to: db)
+    let args = c.args.map { $0.replacingOccurrences(of: "{dir}", with: dir.path) }
+    let r = try runDolphin(args + ["--workspace", ws.path])
+    #expect(r.status == c.status, "\(r.stderr)")
+    if let stderr = c.stderr { #expect(r.stderr.contains(stderr), "\(r.stderr)") }
+    #expect(try Data(contentsOf: db).isEmpty, "\(r.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: ws.path) == ["workspace.sqlite"])
+  }
+
+  @Test("the first store command that succeeds completes a 0-byte workspace.sqlite", arguments: creating)
+  func succeedingWriteCompletesEmptyDatabase(_ args: [String]) throws {
+    let dir = TemporaryDirectory("blank-create")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: false)
+    try Data().write(to: ws.appendingPathComponent("workspace.sqlite"))
+    let r = try runDolphin(args + ["--workspace", ws.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    let doctor = try runDolphin(["doctor", "--workspace", ws.path])
+    #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
   }
 
   @Test("a refused command racing successful first commands never costs them their writes (10 rounds)")

@@ -62,13 +62,26 @@ public struct AgentLoop: Sendable {
 
   var engine: KnowledgeEngine { executor.engine }
 
-  func checkpoint(_ run: UUID, _ step: Int, _ state: String, _ note: String = "") {
+  func checkpoint(_ run: UUID, _ step: Int, _ state: String, _ note: String = "", recorder: RunRecorder?) {
     let c = RunCheckpoint(id: engine.environment.makeID(), runID: run, step: step, state: state, note: Truncation.truncate(note, to: 300), createdAt: engine.environment.now())
-    try? engine.store.write { tx in try tx.insertCheckpoint(c) }
+    // Best effort: a checkpoint that cannot be written must not stop the run.
+    if let recorder {
+      try? recorder.record { tx in try tx.insertCheckpoint(c) }
+    } else {
+      try? engine.store.write { tx in try tx.insertCheckpoint(c) }
+    }
   }
 
   /// Runs `route` for the user's `question`.
   public func run(_ route: Route, question: String, approver: any ApprovalProvider, recentExcerpts: [String] = []) async -> AgentRunResult {
+    await run(route, question: question, approver: approver, recentExcerpts: recentExcerpts, recorder: nil)
+  }
+
+  /// Runs `route`, recording its checkpoints through `recorder` (see ``RunRecorder``), or
+  /// straight to the store when it is nil.
+  func run(
+    _ route: Route, question: String, approver: any ApprovalProvider, recentExcerpts: [String], recorder: RunRecorder?
+  ) async -> AgentRunResult {
     let runID = engine.environment.makeID()
     var result = AgentRunResult(runID: runID, route: route, calls: [], answer: "", answerSource: .none, evidenceIDs: [], wasCancelled: false)
     switch route.kind {
@@ -87,14 +100,14 @@ public struct AgentLoop: Sendable {
         }
       }
     }
-    checkpoint(runID, 0, "planned", route.reason)
+    checkpoint(runID, 0, "planned", route.reason, recorder: recorder)
     var texts: [String] = []
     for (i, call) in route.plan.prefix(bounds.maxSteps).enumerated() {
       if Task.isCancelled {
         result.wasCancelled = true
         break
       }
-      checkpoint(runID, i + 1, "executing", call.tool)
+      checkpoint(runID, i + 1, "executing", call.tool, recorder: recorder)
       let r = await executor.execute(
         ToolCall(id: "\(runID.uuidString)-\(i + 1)", name: call.tool, arguments: call.arguments),
         approver: approver, recentExcerpts: recentExcerpts)
@@ -108,7 +121,7 @@ public struct AgentLoop: Sendable {
       if result.wasCancelled { break }
     }
     if route.plan.count > bounds.maxSteps { texts.append("(stopped after \(bounds.maxSteps) steps: the run bound)") }
-    checkpoint(runID, result.calls.count, result.wasCancelled ? "cancelled" : "finished")
+    checkpoint(runID, result.calls.count, result.wasCancelled ? "cancelled" : "finished", recorder: recorder)
     let rendered = texts.joined(separator: "\n\n")
     if route.kind == .deterministic || result.wasCancelled {
       result.answer = Truncation.truncate(rendered, to: bounds.maxOutputCharacters)

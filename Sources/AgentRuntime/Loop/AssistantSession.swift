@@ -5,9 +5,13 @@ import KnowledgeEngine
 /// What one `ask` produced.
 public struct AssistantReply: Sendable {
   public var run: AgentRunResult
-  /// The stored user and assistant messages.
+  /// The user and assistant messages (stored when ``isRecorded``).
   public var userMessage: ChatMessage
   public var assistantMessage: ChatMessage
+  /// Whether the run was recorded: its messages, checkpoints and receipts stored. False only
+  /// for a run on a workspace that did not exist yet none of whose calls succeeded: nothing was
+  /// written then, and the workspace was not created (see ``AssistantSession/ask(_:approver:)``).
+  public var isRecorded: Bool = true
 }
 
 /// The entry point that ties a stored conversation, the router, the loop and approvals
@@ -22,12 +26,19 @@ public struct AssistantSession: Sendable {
   public static let defaultConversationTitle = "dolphin ask"
 
   /// Opens the session's conversation: `conversationID` when given and stored, else the most
-  /// recent conversation titled ``defaultConversationTitle``, else a new one.
+  /// recent conversation titled ``defaultConversationTitle``, else a new one. On a workspace
+  /// that does not exist yet (``SQLiteWorkspaceStore/existsOnDisk``) a new conversation is
+  /// only chosen here: the first run that is recorded stores it, so opening a session creates
+  /// nothing.
   public init(engine: KnowledgeEngine, generator: (any ResponseGenerator)? = nil, registry: ToolRegistry = .standard, conversationID: UUID? = nil, bounds: AgentLoop.Bounds = .init()) throws {
     self.engine = engine
     self.router = AgentRequestRouter()
     self.loop = AgentLoop(executor: ToolExecutor(registry: registry, engine: engine), generator: generator, bounds: bounds)
     let env = engine.environment
+    if let store = engine.store as? SQLiteWorkspaceStore, !store.existsOnDisk {
+      self.conversationID = conversationID ?? env.makeID()
+      return
+    }
     self.conversationID = try engine.store.write { tx in
       let all = try tx.listConversations()
       if let id = conversationID, all.contains(where: { $0.id == id }) { return id }
@@ -41,8 +52,12 @@ public struct AssistantSession: Sendable {
   /// The last `limit` messages as `role: text` lines of at most ``Limits/handoffExcerptLength``
   /// characters, oldest first (what a handoff copies as recent excerpts).
   public func recentExcerpts(limit: Int = Limits.handoffExcerpts) throws -> [String] {
-    let messages = try engine.store.read { tx in try tx.listMessages(conversationID: conversationID) }
-    return messages.suffix(limit).map { m in
+    Self.excerpts(of: try engine.store.read { tx in try tx.listMessages(conversationID: conversationID) }, limit: limit)
+  }
+
+  /// The last `limit` of `messages` as ``recentExcerpts(limit:)`` gives them.
+  static func excerpts(of messages: [ChatMessage], limit: Int = Limits.handoffExcerpts) -> [String] {
+    messages.suffix(limit).map { m in
       Truncation.truncate("\(m.role.rawValue): " + Sanitizer.sanitize(m.text).replacingOccurrences(of: "\n", with: " "), to: Limits.handoffExcerptLength)
     }
   }
@@ -65,21 +80,36 @@ public struct AssistantSession: Sendable {
   }
 
   /// Routes and runs one user message; stores the user message and the shown answer.
+  ///
+  /// A run is recorded — the conversation, both messages, its checkpoints and every call's
+  /// receipt — with one exception: on a workspace that does not exist yet
+  /// (``SQLiteWorkspaceStore/existsOnDisk`` is false), a run none of whose calls succeeded
+  /// (denied, failed or cancelled) records nothing and creates nothing
+  /// (``AssistantReply/isRecorded`` is false), as a refused command would not. A run that
+  /// succeeds there (small talk, a search, a write) creates the workspace with its records.
   /// - Throws: ``ValidationError`` (field `message`) as ``validateMessage(_:)`` does, and for an
   ///   unknown or incomplete `/command` (``Route/commandProblem`` is the message). A refused
-  ///   message is neither stored nor run.
+  ///   message is neither stored nor run. Storage errors.
   public func ask(_ text: String, approver: any ApprovalProvider) async throws -> AssistantReply {
     try Self.validateMessage(text)
     let route = router.route(text)
     if let problem = route.commandProblem { throw ValidationError(field: "message", message: problem) }
     let env = engine.environment
     let user = ChatMessage(id: env.makeID(), conversationID: conversationID, role: .user, text: Sanitizer.sanitize(text), createdAt: env.now())
-    try engine.store.write { tx in try tx.appendMessage(user) }
-    let excerpts = try recentExcerpts()
-    let run = await loop.run(route, question: text, approver: approver, recentExcerpts: excerpts)
+    let recorder = RunRecorder(store: engine.store)
+    // A new conversation is stored with its first message (see init).
+    let conversation = Conversation(id: conversationID, title: Self.defaultConversationTitle, createdAt: user.createdAt)
+    try recorder.record { tx in
+      if try tx.conversation(id: conversation.id) == nil { try tx.insertConversation(conversation) }
+      try tx.appendMessage(user)
+    }
+    // Held records are not in the store yet: the workspace holds no earlier message then.
+    let excerpts = recorder.isHolding ? Self.excerpts(of: [user]) : try recentExcerpts()
+    let run = await loop.run(route, question: text, approver: approver, recentExcerpts: excerpts, recorder: recorder)
     let reply = ChatMessage(id: env.makeID(), conversationID: conversationID, role: .assistant, text: Truncation.truncate(run.answer, to: Limits.content), createdAt: env.now())
-    try engine.store.write { tx in try tx.appendMessage(reply) }
-    return AssistantReply(run: run, userMessage: user, assistantMessage: reply)
+    try recorder.record { tx in try tx.appendMessage(reply) }
+    let recorded = try recorder.finish(keeping: run.calls.isEmpty || run.calls.contains(where: \.succeeded))
+    return AssistantReply(run: run, userMessage: user, assistantMessage: reply, isRecorded: recorded)
   }
 }
 

@@ -29,6 +29,10 @@ public struct ToolCallResult: Sendable {
   /// ``ValidationError/missingRecord``). Callers tell "not found" from "invalid" by this,
   /// never by the message.
   public var failedOnMissingRecord: Bool = false
+  /// Whether ``receipt`` was stored. False for a call that did not succeed on a workspace that
+  /// does not exist yet (its receipt is not worth creating one), and when the store refused
+  /// the receipt (a read-only or damaged workspace).
+  public var isReceiptStored: Bool = true
 
   public var succeeded: Bool { receipt.outcome == .succeeded }
 }
@@ -36,7 +40,10 @@ public struct ToolCallResult: Sendable {
 /// Runs tool calls: validates arguments against the registry's schema, asks approval for every
 /// `localWrite` call, runs read-only tools over a store that refuses writes, honours
 /// cancellation right before a write commits, and writes one receipt per call — read-only,
-/// denied, failed and cancelled ones too — from what executed, never from model text. A
+/// denied, failed and cancelled ones too — from what executed, never from model text. On a
+/// workspace that does not exist yet (``SQLiteWorkspaceStore/existsOnDisk`` is false) only a
+/// call that succeeded stores its receipt, creating the workspace: one that did not leaves no
+/// file behind, so a mistyped workspace path does not become a workspace. A
 /// tool's text output leaves sanitized (``Sanitizer/sanitize(_:)``) and capped. A
 /// ``ValidationError`` the engine raises about one of the tool's arguments is reported as
 /// ``AgentError/invalidArguments(_:)`` naming it (``ToolDefinition/argumentError(from:)``).
@@ -65,9 +72,14 @@ public struct ToolExecutor: Sendable {
         outcome: outcome, changedIDs: output?.changedIDs ?? [], startedAt: started,
         finishedAt: max(started, engine.environment.now()),
         approval: approval, message: Truncation.truncate(message, to: 500))
-      // A receipt that cannot be written (read-only or damaged store) must not hide the result.
-      try? engine.store.write { tx in try tx.insertReceipt(receipt) }
-      return ToolCallResult(receipt: receipt, output: output, error: error, failureMessage: error == nil && outcome == .failed ? message : nil)
+      var stored = false
+      if outcome == .succeeded || (engine.store as? SQLiteWorkspaceStore)?.existsOnDisk ?? true {
+        // A receipt that cannot be written (read-only or damaged store) must not hide the result.
+        stored = (try? engine.store.write { tx in try tx.insertReceipt(receipt) }) != nil
+      }
+      return ToolCallResult(
+        receipt: receipt, output: output, error: error,
+        failureMessage: error == nil && outcome == .failed ? message : nil, isReceiptStored: stored)
     }
     let tool: ToolDefinition
     let args: JSONObject
@@ -130,9 +142,9 @@ extension ToolExecutor {
   /// Checks `call` as ``execute(_:approver:recentExcerpts:)`` does before anything runs — the
   /// tool exists, its arguments validate against its input schema, and they may be given
   /// together (``ToolDefinition/argumentConflict``) — without running it,
-  /// asking for approval or writing a receipt. A host uses it to refuse a bad call without a
-  /// side effect of its own (the MCP server: without creating a workspace that does not exist
-  /// yet just to store the refusal's receipt).
+  /// asking for approval or writing a receipt. A host uses it to refuse a bad call before it
+  /// does anything else for it (`execute` itself stores no receipt for it on a workspace that
+  /// does not exist yet).
   /// - Parameter call: the call as requested.
   /// - Returns: nil when the call may run; otherwise the error `execute` refuses it with:
   ///   ``AgentError/unknownTool(name:suggestion:)`` or ``AgentError/invalidArguments(_:)``

@@ -81,7 +81,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     /// fails — a refused title, an unknown id — leaves no file behind, and nothing is ever
     /// deleted after the fact (which could race another process that opened the new
     /// workspace). Files that another process creates meanwhile are opened and used: its
-    /// records are never hidden or overwritten.
+    /// records are never hidden or overwritten. A database file that holds no schema yet
+    /// (0 bytes, or an SQLite database without objects, as a first run interrupted before its
+    /// first schema step leaves it) counts as missing: the first write that succeeds completes
+    /// it, and a write that fails leaves it exactly as it was.
     case atFirstWrite
   }
 
@@ -264,13 +267,19 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       }
     }
     if readOnly { return .opened(try openReadOnly(path: path, warnings: warnings)) }
-    let blank: BlankDatabase = creation == .never ? .noWorkspace : .complete
-    do {
-      let conn = try SQLiteConnection(path: path, readOnly: false, create: false)
-      return .opened(try configure(conn, path: path, readOnlyCause: nil, blank: blank, warnings: warnings))
-    } catch {
-      guard let reason = unwritableReason(after: error, databasePath: path) else { throw error }
-      return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings))
+    // A blank database gets its schema only from an open that creates the workspace now; one
+    // that creates it at its first write leaves the file alone until that write succeeds.
+    let blank: BlankDatabase = creation == .immediately ? .complete : .noWorkspace
+    do throws(WorkspaceError) {
+      do {
+        let conn = try SQLiteConnection(path: path, readOnly: false, create: false)
+        return .opened(try configure(conn, path: path, readOnlyCause: nil, blank: blank, warnings: warnings))
+      } catch {
+        guard let reason = unwritableReason(after: error, databasePath: path) else { throw error }
+        return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings))
+      }
+    } catch .noWorkspace where creation == .atFirstWrite {
+      return .deferred(warnings: warnings)
     }
   }
 
@@ -284,9 +293,18 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   private func attachFiles(_ connection: inout SQLiteConnection, create: Bool) throws(WorkspaceError) {
     guard let directory = deferredDirectory.withLock({ $0 }) else { return }
     var st = stat()
-    guard create || stat(databasePath, &st) == 0 else { return }
-    guard case .opened(let opened) = try Self.openFiles(directory: directory, readOnly: false, creation: .immediately)
-    else { return }
+    // A database file of 0 bytes holds no schema: nothing to attach yet (decided without
+    // opening it, since every read of a store that has not written asks).
+    guard create || stat(databasePath, &st) == 0 && st.st_size > 0 else { return }
+    let opening: FileOpen
+    do {
+      // Without `create`, a database file that holds no schema stays unattached: only this
+      // store's first write that succeeds completes it.
+      opening = try Self.openFiles(directory: directory, readOnly: false, creation: create ? .immediately : .never)
+    } catch .noWorkspace where !create {
+      return
+    }
+    guard case .opened(let opened) = opening else { return }
     if let cause = opened.readOnlyCause {
       let reason: String
       switch cause {
@@ -662,12 +680,16 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     }
   }
 
-  /// Whether the workspace files exist: false only for a store opened with
-  /// ``Creation/atFirstWrite`` that has not written yet (and whose files no other process has
-  /// created since).
+  /// Whether the workspace exists on disk: false only for a store opened with
+  /// ``Creation/atFirstWrite`` that has not written yet, while no other process has created
+  /// the workspace since (a database file that holds no schema yet does not count).
   public var existsOnDisk: Bool {
-    var st = stat()
-    return deferredDirectory.withLock { $0 == nil } || stat(databasePath, &st) == 0
+    connection.withLock { conn in
+      // Another process's new workspace is attached as the next read would attach it; an
+      // error here (a file that is not a workspace) is left for that read to report.
+      try? attachFiles(&conn, create: false)
+      return deferredDirectory.withLock { $0 == nil }
+    }
   }
 
   /// Makes every later ``write(_:)`` run `preamble` first, inside its transaction: work that

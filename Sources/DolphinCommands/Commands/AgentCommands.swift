@@ -31,6 +31,8 @@ enum AgentCommands {
         Each local write (capture, handoff, restore, task changes) shows the exact call and asks [y/N] on a terminal;
         --yes approves the writes of this one invocation (for scripts). Greetings and small talk run no tool.
         Without a model the answer is the deterministic renderers' output, labeled as such.
+        A run is recorded (chat messages, receipts) where the workspace exists; where it does not exist yet, a
+        run none of whose calls succeeds records nothing and creates no workspace.
         A message that looks like it holds a credential is refused (exit 4) and nothing is stored: ask has no
         --allow-credentials, since a chat message stays in the chat log and is copied into handoffs. Store a
         secret deliberately with `dolphin capture … --allow-credentials` instead.
@@ -64,21 +66,23 @@ enum AgentCommands {
           console.printError("plan: \(c.tool) \(inert(Truncation.truncate(c.arguments.jsonString(sortedKeys: true), to: 300)))")
         }
       }
-      let run = try await session.ask(message, approver: approver).run
+      let reply = try await session.ask(message, approver: approver)
+      let run = reply.run
+      let notRecorded = reply.isRecorded ? nil : ctx.workspaceDirectory.path
       if ctx.json {
         // A failed run is reported as the error document other commands print, with this run's
         // document inside it (`error.run`), so that what executed before the failure shows.
-        if let failure = failure(of: run) { throw failure }
-        try console.printJSON(AskDocument(run))
+        if let failure = failure(of: reply, notRecordedAt: notRecorded) { throw failure }
+        try console.printJSON(AskDocument(reply))
         return
       }
       console.print(inert(run.answer))
       if ctx.arguments.has("receipts") {
         console.print("")
-        console.print("Receipts (\(run.receipts.count)):")
+        console.print("Receipts (\(run.receipts.count)\(reply.isRecorded ? "" : ", not stored")):")
         for r in run.receipts { console.print("  " + Render.receiptLine(r)) }
       }
-      if let failure = failure(of: run) { throw failure }
+      if let failure = failure(of: reply, notRecordedAt: notRecorded) { throw failure }
     })
 
   /// What `ask --json` prints for a run: on success the whole document, on failure inside the
@@ -91,32 +95,47 @@ enum AgentCommands {
     var evidenceIDs: [UUID]
     /// Every call of the run, in call order, with its outcome (`succeeded` for one that executed).
     var receipts: [ActivityReceipt]
+    /// Whether the run (its messages, checkpoints and receipts) was stored: false for a run on
+    /// a workspace that did not exist yet none of whose calls succeeded, which creates nothing.
+    var recorded: Bool
 
-    init(_ run: AgentRunResult) {
+    init(_ reply: AssistantReply) {
+      let run = reply.run
       route = run.route.kind.rawValue
       reason = run.route.reason
       answerSource = run.answerSource.rawValue
       answer = run.answer
       evidenceIDs = run.evidenceIDs
       receipts = run.receipts
+      recorded = reply.isRecorded
     }
   }
 
   /// A run whose calls were denied or failed is not a success for scripts: exit 1 for a denied
   /// or cancelled write, 3 when a record was not found, 4 for other tool failures.
+  /// - Parameter notRecordedAt: the workspace directory when the run was not recorded (it did
+  ///   not exist, and a run none of whose calls succeeded does not create it); the message
+  ///   says so.
   /// - Returns: the failure, carrying the run's ``AskDocument``; nil for a run that succeeded.
-  static func failure(of run: AgentRunResult) -> FailedRun? {
-    let document = AskDocument(run)
+  static func failure(of reply: AssistantReply, notRecordedAt workspace: String? = nil) -> FailedRun? {
+    let run = reply.run
+    let document = AskDocument(reply)
+    let note =
+      workspace.map {
+        "; nothing was recorded and no workspace was created: there is none at \($0) yet, and a run whose "
+          + "call does not succeed does not create one"
+      } ?? ""
     if let denied = run.calls.first(where: { $0.receipt.outcome == .denied || $0.receipt.outcome == .cancelled }) {
       return FailedRun(
         code: ExitCode.aborted, kind: "aborted",
-        message: "\(denied.receipt.tool) was \(denied.receipt.outcome.rawValue): \(denied.receipt.message)", run: document)
+        message: "\(denied.receipt.tool) was \(denied.receipt.outcome.rawValue): \(denied.receipt.message)\(note)",
+        run: document)
     }
     if let failed = run.calls.first(where: { $0.receipt.outcome == .failed }) {
       let notFound = failed.failedOnMissingRecord
       return FailedRun(
         code: notFound ? ExitCode.notFound : ExitCode.validation, kind: notFound ? "notFound" : "validation",
-        message: "\(failed.receipt.tool) failed: \(failed.receipt.message)", run: document)
+        message: "\(failed.receipt.tool) failed: \(failed.receipt.message)\(note)", run: document)
     }
     return nil
   }

@@ -146,18 +146,17 @@ enum DataRightsCommands {
     run: { ctx in
       let path = ctx.arguments.positionals[0]
       let policy = try ctx.parseEnum(ImportConflictPolicy.self, ctx.arguments.value("on-conflict") ?? "refuse", name: "--on-conflict")
+      // Every error names the document the same way — reading, decoding, validating, conflicts:
+      // the path as given (`exp/e.json`, `/dev/null`, not `e.json` or `null`), or `stdin`.
+      let source = path == "-" ? "stdin" : path
       let data: Data
-      let source: String
       if path == "-" {
         data = try TextInput.readDocument(.standardInput, field: "import document", console: ctx.console)
-        source = "stdin"
       } else {
         try Commands.requireExistingPath(path)
         data = try TextInput.readDocument(.file(path, option: "import"), field: "import document", console: ctx.console)
-        source = URL(fileURLWithPath: path).lastPathComponent
       }
-      // Decoding errors name the path as given: `/dev/null is empty`, not `null is empty`.
-      let document = try WorkspaceExport.decode(data, fileName: path == "-" ? source : path)
+      let document = try WorkspaceExport.decode(data, fileName: source)
       let dryRun = ctx.arguments.has("dry-run")
       let engine: KnowledgeEngine
       if dryRun {

@@ -262,11 +262,13 @@ enum MigrateCommands {
         A `workspace.json` found in the workspace directory is imported the same way on first use.
         """),
     run: { ctx in
-      let file = URL(fileURLWithPath: ctx.arguments.positionals[0])
-      try Commands.requireExistingPath(file.path)
+      // Every error names the file as given, as `import`'s do.
+      let path = ctx.arguments.positionals[0]
+      let file = URL(fileURLWithPath: path)
+      try Commands.requireExistingPath(path)
       let engine = try ctx.engine(.create)
       let report = try engine.importLegacyWorkspace(
-        file: file, backupDirectory: ctx.workspaceDirectory.appendingPathComponent("legacy-backups"))
+        file: file, named: path, backupDirectory: ctx.workspaceDirectory.appendingPathComponent("legacy-backups"))
       if ctx.json {
         try ctx.console.printJSON(report)
         return

@@ -132,16 +132,21 @@ enum TextInput {
     return length > continuation + 1 ? i - 1 : bytes.count
   }
 
-  /// Reads a whole document (an export, a legacy workspace file) from `source`, at most
-  /// ``Limits/importDocumentBytes``.
-  /// - Throws: ``ValidationError`` when it is larger; ``CLIError/input(_:)`` when it cannot be read.
+  /// Reads a whole document (an export) from `source`, at most ``Limits/importDocumentBytes``.
+  ///
+  /// Every message starts by naming the document as the import's other errors do (decoding,
+  /// validation, conflicts): the path as the user gave it, or `stdin`, and ends with
+  /// `Nothing was imported`.
+  /// - Throws: ``ValidationError`` when it is larger, holds a NUL byte or cannot be a JSON
+  ///   object; ``CLIError/input(_:)`` when it cannot be read (a directory, say).
   static func readDocument(_ source: Source, field: String, console: Console) throws -> Data {
     let maxBytes = Limits.importDocumentBytes
-    let origin: String
+    let name: String
     switch source {
-    case .standardInput: origin = "standard input"
-    case .file(let path, _): origin = "'\(path)'"
+    case .standardInput: name = "stdin"
+    case .file(let path, _): name = path
     }
+    let nothing = ". Nothing was imported"
     // A document is a JSON object: stop at once when the input cannot be one (`yes |`,
     // `/dev/zero`), instead of reading up to the bound first.
     let hasNUL = BoundedInput.stopAtFirstNUL()
@@ -149,31 +154,29 @@ enum TextInput {
     let result: BoundedInput.Result
     switch load(source, maxBytes: maxBytes, stopsRegularFiles: true, stop: stop, console: console) {
     case .success(let r): result = r
-    case .failure(.tooLarge(let path, let size, _)):
+    case .failure(.tooLarge(_, let size, _)):
       throw ValidationError(
         field: field, limit: maxBytes, actual: Int(clamping: size),
-        message: "\(field) '\(path)' is \(size) bytes; the limit is \(maxBytes) bytes, so it was not read")
-    case .failure(let failure):
-      throw CLIError.input(failure.description)
+        message: "\(name) is \(size) bytes; the limit is \(maxBytes) bytes, so it was not read\(nothing)")
+    case .failure(.isDirectory):
+      throw CLIError.input("\(name) is a directory, not a file; name the export file\(nothing)")
+    case .failure(.cannotOpen(_, let reason)):
+      throw CLIError.input("\(name): cannot read it: \(reason)\(nothing)")
+    case .failure(.readFailed(_, let reason)):
+      throw CLIError.input("\(name): reading it failed: \(reason)\(nothing)")
     }
     if let nul = result.bytes.firstIndex(of: 0) {
-      throw ValidationError(
-        field: field, message: "\(field) from \(origin) is not text: it holds a NUL byte (at byte \(nul))")
+      throw ValidationError(field: field, message: "\(name) is not text: it holds a NUL byte (at byte \(nul))\(nothing)")
     }
     if notAnObject(result.bytes) {
-      let name: String
-      switch source {
-      case .standardInput: name = "stdin"
-      case .file(let path, _): name = path
-      }
       throw ValidationError(
         field: field,
-        message: "\(name): expected a JSON object (a dolphin export), got \(firstValueKind(result.bytes)). Nothing was imported")
+        message: "\(name): expected a JSON object (a dolphin export), got \(firstValueKind(result.bytes))\(nothing)")
     }
     if result.truncated {
       throw ValidationError(
         field: field, limit: maxBytes,
-        message: "\(field) from \(origin) is more than \(maxBytes) bytes; the limit is \(maxBytes) bytes")
+        message: "\(name) is more than \(maxBytes) bytes; the limit is \(maxBytes) bytes\(nothing)")
     }
     return Data(result.bytes)
   }

@@ -57,7 +57,7 @@ public struct ImportPlan: Sendable, Equatable, Codable {
     }
   }
 
-  /// The file the document came from (for messages).
+  /// How messages name the document: the path as the user gave it, or `stdin`.
   public var source: String
   public var policy: ImportConflictPolicy
   /// True when the workspace held no record before: the import is then a lossless restore.

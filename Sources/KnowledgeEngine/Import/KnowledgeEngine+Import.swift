@@ -8,7 +8,7 @@ extension KnowledgeEngine {
   /// - Parameters:
   ///   - document: a decoded export (see ``WorkspaceExport/decode(_:fileName:)``).
   ///   - policy: what to do with conflicting records.
-  ///   - source: the file name, for messages.
+  ///   - source: how messages name the document: the path as the user gave it, or `stdin`.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and
   ///   field — a bound, a missing reference, a memory ↔ mirror link that does not pair up, a
   ///   file whose `knowledgeItemLimit` is below the items it brings —;

@@ -35,12 +35,17 @@ extension KnowledgeEngine {
   /// and the backup keep the original bytes.
   /// - Parameters:
   ///   - file: the legacy JSON file.
+  ///   - name: how every error message names the file — the path as the user gave it, say;
+  ///     nil for `file`'s absolute path.
   ///   - backupDirectory: where the backup copy goes (created 0700 if missing).
   /// - Throws: ``LegacyImportError`` for a file that cannot be imported;
   ///   ``WorkspaceError`` for storage problems or records that clash with existing ones
   ///   (nothing is imported then).
-  public func importLegacyWorkspace(file: URL, backupDirectory: URL) throws -> LegacyMigrationReport {
-    let data = try Self.readLegacyFile(file)
+  public func importLegacyWorkspace(file: URL, named name: String? = nil, backupDirectory: URL) throws
+    -> LegacyMigrationReport
+  {
+    let name = name ?? file.path
+    let data = try Self.readLegacyFile(file, named: name)
     let digest = SHA256.hash(Array(data)).hexString
     // The same file was to be imported by this store's first write: import it here instead,
     // and report it (a new workspace's stand-in already shows it, so it is not asked).
@@ -49,8 +54,8 @@ extension KnowledgeEngine {
       return Self.alreadyImported(file: file, sha256: digest, previous: previous)
     }
     let source = LegacyImportSource(
-      file: file, data: data, sha256: digest,
-      decoded: try LegacyWorkspaceImporter.decode(data, fileName: file.lastPathComponent),
+      file: file, name: name, data: data, sha256: digest,
+      decoded: try LegacyWorkspaceImporter.decode(data, fileName: name),
       backupDirectory: backupDirectory)
     var wroteBackup = false
     do {
@@ -90,12 +95,12 @@ extension KnowledgeEngine {
   ) throws -> Bool {
     let file = directory.appendingPathComponent(legacyFileName)
     guard FileManager.default.fileExists(atPath: file.path), !store.isReadOnly else { return false }
-    let data = try readLegacyFile(file)
+    let data = try readLegacyFile(file, named: file.path)
     let digest = SHA256.hash(Array(data)).hexString
     if try store.read({ tx in try tx.legacyImport(sha256: digest) }) != nil { return false }
     let source = LegacyImportSource(
-      file: file, data: data, sha256: digest,
-      decoded: try LegacyWorkspaceImporter.decode(data, fileName: file.lastPathComponent),
+      file: file, name: file.path, data: data, sha256: digest,
+      decoded: try LegacyWorkspaceImporter.decode(data, fileName: file.path),
       backupDirectory: directory.appendingPathComponent(legacyBackupFolder))
     try store.writeToStandIn { tx in _ = try importLegacy(source, in: tx, environment: environment) }
     // Captures no store or engine: the store keeps the preamble, and must not keep itself.
@@ -128,6 +133,8 @@ extension KnowledgeEngine {
   /// A legacy file read, hashed and decoded: what ``importLegacy(_:in:environment:)`` stores.
   struct LegacyImportSource: Sendable {
     var file: URL
+    /// How messages name the file (see ``KnowledgeEngine/importLegacyWorkspace(file:named:backupDirectory:)``).
+    var name: String
     var data: Data
     var sha256: String
     var decoded: LegacyImportResult
@@ -169,12 +176,12 @@ extension KnowledgeEngine {
     settings.knowledgeItemLimit = try tx.settings().knowledgeItemLimit
     try tx.setSettings(settings)
     for m in ws.memories {
-      try naming("memory \(m.id.uuidString)", in: file) {
+      try naming("memory \(m.id.uuidString)", in: source.name) {
         let rowid = try tx.insertMemory(m)
         try LexicalIndexStore.index(memory: m, rowID: rowid, in: tx)
       }
     }
-    for t in ws.tasks { try naming("task \(t.id.uuidString)", in: file) { try tx.insertTask(t) } }
+    for t in ws.tasks { try naming("task \(t.id.uuidString)", in: source.name) { try tx.insertTask(t) } }
     for r in ws.receipts { try tx.insertReceipt(r) }
     for c in ws.checkpoints { try tx.insertCheckpoint(c) }
     for q in result.quarantined {
@@ -208,7 +215,8 @@ extension KnowledgeEngine {
   /// Reads a legacy file, bounded: a FIFO, a device or a runaway file never fills memory.
   /// - Throws: ``WorkspaceError/validation(_:)`` for a file over ``Limits/importDocumentBytes``
   ///   or a directory; ``WorkspaceError/fileSystem(path:message:)`` when it cannot be read.
-  static func readLegacyFile(_ file: URL) throws -> Data {
+  /// - Parameter name: how messages name the file.
+  static func readLegacyFile(_ file: URL, named name: String) throws -> Data {
     do {
       // Stops at the first NUL byte, as `import` does: a device or a binary file is refused
       // after one chunk instead of being read up to the bound.
@@ -219,14 +227,14 @@ extension KnowledgeEngine {
         throw WorkspaceError.validation(
           ValidationError(
             field: "legacy workspace file",
-            message: "legacy workspace file \(file.path) is not text: it holds a NUL byte (at byte \(nul))"))
+            message: "\(name) is not text: it holds a NUL byte (at byte \(nul)). Nothing was imported"))
       }
       guard !read.truncated else {
         throw WorkspaceError.validation(
           ValidationError(
             field: "legacy workspace file", limit: Limits.importDocumentBytes,
-            message: "legacy workspace file \(file.path) is more than \(Limits.importDocumentBytes) bytes; "
-              + "the limit is \(Limits.importDocumentBytes) bytes"))
+            message: "\(name) is more than \(Limits.importDocumentBytes) bytes; "
+              + "the limit is \(Limits.importDocumentBytes) bytes. Nothing was imported"))
       }
       return Data(read.bytes)
     } catch let failure as BoundedInput.Failure {
@@ -234,15 +242,17 @@ extension KnowledgeEngine {
         throw WorkspaceError.validation(
           ValidationError(
             field: "legacy workspace file", limit: maxBytes, actual: Int(clamping: size),
-            message: "legacy workspace file \(file.path) is \(size) bytes; the limit is \(maxBytes) bytes, "
-              + "so it was not read"))
+            message: "\(name) is \(size) bytes; the limit is \(maxBytes) bytes, so it was not read. "
+              + "Nothing was imported"))
       }
       if case .isDirectory = failure {
         // Not a storage fault: the argument names the wrong thing (as `import DIR`, exit 4).
         throw WorkspaceError.validation(
-          ValidationError(field: "legacy workspace file", message: "\(failure); name the workspace JSON file"))
+          ValidationError(
+            field: "legacy workspace file",
+            message: "\(name) is a directory, not a file; name the workspace JSON file. Nothing was imported"))
       }
-      throw WorkspaceError.fileSystem(path: file.path, message: "cannot read the legacy workspace file: \(failure)")
+      throw WorkspaceError.fileSystem(path: name, message: "cannot read the legacy workspace file: \(failure)")
     }
   }
 
@@ -302,11 +312,11 @@ extension KnowledgeEngine {
   /// Runs `body`; a validation error it throws (a clash with a record already in the
   /// workspace) is reworded to name the file and the record, and that nothing was imported:
   /// `workspace.json: memory 3F25…: a memory with id 3F25… already exists. Nothing was imported`.
-  static func naming(_ record: String, in file: URL, _ body: () throws -> Void) throws {
+  static func naming(_ record: String, in file: String, _ body: () throws -> Void) throws {
     do {
       try body()
     } catch WorkspaceError.validation(var error) {
-      error.message = "\(file.lastPathComponent): \(record): \(error.message). Nothing was imported"
+      error.message = "\(file): \(record): \(error.message). Nothing was imported"
       throw WorkspaceError.validation(error)
     }
   }

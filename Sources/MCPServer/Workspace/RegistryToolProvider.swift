@@ -14,15 +14,16 @@ import KnowledgeEngine
 ///   approval of `localWrite` calls (see ``approver(for:)``), runs read-only tools on a store
 ///   that refuses writes, and writes one receipt per call — read-only, denied and failed calls
 ///   too — whose call id is the JSON-RPC request id as JSON text (`"007"` with its quotes,
-///   `42` without).
+///   `42` without). On a workspace that does not exist yet, only a call that succeeds stores
+///   its receipt (and so creates the workspace): one that does not creates nothing.
 /// - **Results.** A call that succeeded returns the tool's structured JSON object as
 ///   `structuredContent` and its deterministic rendering as text. Anything else — invalid
 ///   arguments, a denial, a failure inside the tool, an unusable workspace — is an
 ///   `isError: true` result whose text says what happened and whose `structuredContent` is
 ///   `{"error": {"kind", "message", "field"?}, "receipt"?: {"id", "callID", "outcome"}}`
 ///   (no receipt when the workspace could not be opened, or could not be written, or when a
-///   call refused before running — unknown tool, invalid arguments — finds no workspace on
-///   disk yet: a refusal never creates one).
+///   call that did not succeed — invalid arguments, a denial, a failure inside the tool —
+///   finds no workspace on disk yet: such a call never creates one).
 public struct RegistryToolProvider: MCPToolProvider {
   /// The tools offered.
   public let registry: ToolRegistry
@@ -86,17 +87,9 @@ public struct RegistryToolProvider: MCPToolProvider {
     }
     let call = ToolCall(
       id: context.requestID.description, name: name, arguments: .object(arguments))
-    let executor = ToolExecutor(registry: registry, engine: engine)
-    // A refused call stores a receipt where the workspace exists, but never creates it just for
-    // that: the arguments are checked before the executor's first write.
-    if let refusal = executor.refusal(of: call),
-      let store = engine.store as? SQLiteWorkspaceStore, !store.existsOnDisk
-    {
-      log?("tools/call \(name) id \(context.requestID): refused, no workspace created: \(refusal)")
-      let (message, error) = Self.errorDescription(refusal, tool: name)
-      return .error(message, structuredContent: ["error": .object(error)])
-    }
-    let result = await executor.execute(call, approver: approver(for: context))
+    // A call that does not succeed stores its receipt where the workspace exists, but never
+    // creates the workspace just for that (ToolExecutor).
+    let result = await ToolExecutor(registry: registry, engine: engine).execute(call, approver: approver(for: context))
     if let log {
       let receipt = result.receipt
       let elapsed = ContinuousClock.now - started
@@ -105,7 +98,8 @@ public struct RegistryToolProvider: MCPToolProvider {
         + elapsed.components.attoseconds / 1_000_000_000_000_000
       log(
         "tools/call \(name) id \(context.requestID): \(receipt.outcome.rawValue)"
-          + (receipt.approval.map { ", approval \($0)" } ?? "") + ", \(milliseconds) ms")
+          + (receipt.approval.map { ", approval \($0)" } ?? "") + ", \(milliseconds) ms"
+          + (result.isReceiptStored ? "" : ", no receipt stored"))
     }
     return Self.toolResult(result, tool: name)
   }
@@ -123,6 +117,8 @@ public struct RegistryToolProvider: MCPToolProvider {
       ?? errorObject(
         "\(tool) failed: \(result.failureMessage ?? receipt.message)",
         kind: receipt.outcome == .cancelled ? "cancelled" : "failed")
+    // Only a receipt that was stored is named: the client may look it up.
+    guard result.isReceiptStored else { return .error(message, structuredContent: ["error": .object(error)]) }
     let receiptObject: JSONObject = [
       "id": .string(receipt.id.uuidString), "callID": .string(receipt.callID),
       "outcome": .string(receipt.outcome.rawValue),

@@ -119,6 +119,89 @@ struct DeferredCreationTests {
     #expect(try other.read { tx in try tx.knowledgeCount() } == 2)
   }
 
+  /// A database file that holds no schema yet, as a first run interrupted before (or right
+  /// after creating `schema_migration`) leaves it, and how to make it.
+  struct BlankFile: Sendable, CustomTestStringConvertible {
+    var testDescription: String
+    /// SQL run by `sqlite3` on the new file; nil for a file of 0 bytes.
+    var sql: String?
+  }
+
+  static let blankFiles = [
+    BlankFile(testDescription: "0 bytes", sql: nil),
+    BlankFile(testDescription: "an SQLite database without objects", sql: "CREATE TABLE t(x); DROP TABLE t;"),
+    BlankFile(
+      testDescription: "an empty schema_migration alone",
+      sql: "CREATE TABLE schema_migration (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL);"),
+  ]
+
+  // Regression (s9/h2): such a file got the whole schema from the open, before a write that
+  // was then refused (`dolphin capture fact ""` on a 0-byte workspace.sqlite).
+  @Test("a database file without a schema is left byte for byte until a write succeeds, then completed", arguments: blankFiles)
+  func blankFileCompletedOnlyByASucceedingWrite(_ blank: BlankFile) throws {
+    let dir = TemporaryDirectory("deferred-blank")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: false)
+    let db = ws.appendingPathComponent(SQLiteWorkspaceStore.fileName)
+    if let sql = blank.sql {
+      let made = try runProcess("/usr/bin/sqlite3", [db.path, sql])
+      try #require(made.status == 0, "sqlite3 is needed to make the file: \(made.stderr)")
+    } else {
+      try Data().write(to: db)
+    }
+    let before = try Data(contentsOf: db)
+    func unchanged() throws -> Bool {
+      try Data(contentsOf: db) == before
+        && FileManager.default.contentsOfDirectory(atPath: ws.path) == [SQLiteWorkspaceStore.fileName]
+    }
+
+    let store = try SQLiteWorkspaceStore.open(directory: ws, creation: .atFirstWrite)
+    #expect(try unchanged(), "opening wrote to the file")
+    #expect(!store.existsOnDisk)
+    #expect(try store.read { tx in try tx.knowledgeCount() } == 0)
+    let dangling = item(2, relationships: [KnowledgeRelationship(kind: .supports, targetID: sequentialID(99))])
+    #expect(throws: WorkspaceError.self) { try store.write { tx in try tx.insertKnowledge(dangling) } }
+    #expect(throws: Refused.self) {
+      try store.write { tx in
+        try tx.insertKnowledge(item(1))
+        throw Refused()
+      }
+    }
+    #expect(try unchanged(), "a refused write changed the file")
+    #expect(!store.existsOnDisk)
+    // Still no workspace for commands that may not create one.
+    #expect(throws: WorkspaceError.noWorkspace(directory: ws.path)) {
+      _ = try SQLiteWorkspaceStore.open(directory: ws, creation: .never)
+    }
+
+    var runs: [Bool] = []
+    try store.write { tx in
+      runs.append(tx.isRehearsal)
+      try tx.insertKnowledge(item(1))
+    }
+    #expect(runs == [true, false])
+    #expect(store.existsOnDisk)
+    let reopened = try SQLiteWorkspaceStore.open(directory: ws, creation: .never)
+    #expect(reopened.pendingMigrationSteps.isEmpty)
+    #expect(try reopened.read { tx in try tx.listKnowledge().map(\.id) } == [sequentialID(1)])
+  }
+
+  @Test("a store waiting on a database file without a schema attaches once another process completes it")
+  func blankFileCompletedElsewhere() throws {
+    let dir = TemporaryDirectory("deferred-blank-attach")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: false)
+    try Data().write(to: ws.appendingPathComponent(SQLiteWorkspaceStore.fileName))
+    let waiting = try SQLiteWorkspaceStore.open(directory: ws, creation: .atFirstWrite)
+    #expect(!waiting.existsOnDisk)
+    let other = try SQLiteWorkspaceStore.open(directory: ws, creation: .atFirstWrite)
+    try other.write { tx in try tx.insertKnowledge(item(1)) }
+    #expect(waiting.existsOnDisk)
+    #expect(try waiting.read { tx in try tx.listKnowledge().map(\.id) } == [sequentialID(1)])
+  }
+
   @Test("read-only and .never still refuse a missing workspace")
   func neverAndReadOnly() throws {
     let dir = TemporaryDirectory("deferred-never")

@@ -170,8 +170,12 @@ struct LegacyMigrationTests {
     let error = #expect(throws: WorkspaceError.self) {
       try KnowledgeEngine(store: store).importLegacyWorkspace(file: file, backupDirectory: dir.appending("b"))
     }
-    // The error names the file and the record.
-    #expect(error?.description.hasPrefix("workspace-v2.json: task \(clash.id.uuidString): ") == true, "\(String(describing: error))")
+    // The error names the file (its path, when the caller gives no other name) and the record.
+    #expect(error?.description.hasPrefix("\(file.path): task \(clash.id.uuidString): ") == true, "\(String(describing: error))")
+    let named = #expect(throws: WorkspaceError.self) {
+      try KnowledgeEngine(store: store).importLegacyWorkspace(file: file, named: "legacy/v2.json", backupDirectory: dir.appending("b"))
+    }
+    #expect(named?.description.hasPrefix("legacy/v2.json: task \(clash.id.uuidString): ") == true, "\(String(describing: named))")
     #expect(error?.description.contains("Nothing was imported") == true)
     #expect(try store.read { try $0.snapshot() } == before)
     // The backup is written last, once everything else was accepted: not even its directory is left.
