@@ -69,7 +69,7 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
   public var explanation: String {
     switch self {
     case .noQueryTerms: "the query has no searchable word"
-    case .noTermMatched: "no query word (or a close spelling of one) occurs in the workspace"
+    case .noTermMatched: "no query word (or a close spelling of one) occurs in any knowledge item or memory"
     case .allBelowThreshold: "similar words exist, but none is close enough to count as a typo"
     case .noMatchInKinds: "the words match only items of other kinds"
     case .noMatchWithTag: "the words match only items without this tag"
