@@ -52,6 +52,24 @@ struct ToolSearchIndexTests {
     #expect(seen.withLock { $0 }.count == 1, "current now: nothing more to report")
   }
 
+  @Test("a refused search or auto-selecting handoff leaves it alone: nothing ranked, nothing rebuilt")
+  func refusedCallsDoNotRebuild() async throws {
+    let (engine, seen, _) = try Self.outdated()
+    let executor = ToolExecutor(engine: engine)
+    let allow = RecordingApprover(.approved(by: "user"))
+    for call in [
+      ToolCall(id: "1", name: "knowledge_search", arguments: ["query": "\u{2800}"]),
+      ToolCall(id: "2", name: "knowledge_search", arguments: ["query": "\u{00AD}"]),
+      ToolCall(id: "3", name: "memory_search", arguments: ["query": "\u{200B}"]),
+      ToolCall(id: "4", name: "handoff_create", arguments: ["focus": "\u{2800}", "autoSelect": true]),
+    ] {
+      let r = await executor.execute(call, approver: allow)
+      #expect(!r.succeeded, "\(call.name)")
+      #expect(try engine.searchIndexTokenizerStatus() == .stale(.version(1)), "\(call.name)")
+    }
+    #expect(seen.withLock { $0 }.isEmpty)
+  }
+
   @Test("an auto-selecting handoff_create rebuilds it before ranking")
   func autoSelectingHandoffRebuilds() async throws {
     let (engine, seen, id) = try Self.outdated()

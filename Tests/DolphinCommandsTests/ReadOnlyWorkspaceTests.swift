@@ -414,3 +414,39 @@ struct DoctorOpenFailureTests {
     }
   }
 }
+
+/// A workspace read while its database was read-only, then made writable again: SQLite gave the
+/// `-wal` and `-shm` it created the database's read-only mode, which kept every later write out.
+@Suite(
+  "Side files left read-only by a read",
+  .enabled(
+    if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+    "needs root and setpriv to run dolphin as another user (root is never denied a write)"))
+struct ReadOnlySideFileTests {
+  static func asNobody(_ args: [String]) throws -> ProcessResult {
+    try runProcess(
+      "/usr/bin/setpriv",
+      ["--reuid=65534", "--regid=65534", "--clear-groups", dolphinExecutable().path] + args)
+  }
+
+  @Test("after chmod 600 on the database, writes work again: dolphin repairs the side files it owns")
+  func writesWorkAfterTheDatabaseIsWritableAgain() throws {
+    let directory = TemporaryDirectory("sidefiles")
+    defer { directory.remove() }
+    chown(directory.path, 65534, 65534)
+    let workspace = directory.appending("ws").path
+    let db = workspace + "/workspace.sqlite"
+    #expect(try Self.asNobody(["capture", "fact", "First note", "--workspace", workspace]).status == 0)
+    chmod(db, 0o400)
+    #expect(try Self.asNobody(["status", "--workspace", workspace]).status == 0)
+    chmod(db, 0o600)
+    let second = try Self.asNobody(["capture", "fact", "Second note", "--workspace", workspace])
+    #expect(second.status == 0, "\(second.stderr)")
+    for suffix in ["-wal", "-shm"] {
+      var st = stat()
+      if stat(db + suffix, &st) == 0 { #expect(st.st_mode & 0o777 == 0o600, "\(suffix)") }
+    }
+    let list = try Self.asNobody(["knowledge", "list", "--workspace", workspace])
+    #expect(list.stdout.contains("First note") && list.stdout.contains("Second note"), "\(list.stdout)")
+  }
+}

@@ -33,7 +33,7 @@ enum ContinuityTools {
       ToolProperty("limit", .integer(minimum: 1, maximum: Limits.searchResultsMaximum), default: .integer(Limits.searchResultsDefault), "Most results."),
     ]),
     outputSchema: SearchTools.searchOutputSchema, risk: .readOnly, isIdempotent: true,
-    usesSearchIndex: { _ in true },
+    usesSearchIndex: SearchTools.ranks,
     argumentConflict: { args in
       // The engine's own rule, checked before the call runs (and before a workspace is opened).
       KnowledgeEngine.searchFilterConflict(
@@ -141,7 +141,11 @@ enum ContinuityTools {
     ]),
     outputSchema: ToolRendering.outputSchema(["handoff": ToolRendering.anyObject], required: ["handoff"]),
     risk: .localWrite, isIdempotent: false,
-    usesSearchIndex: { args in args["autoSelect"]?.bool == true },
+    // Only a call that will rank prepares the index: a focus the engine refuses ranks nothing.
+    usesSearchIndex: { args in
+      args["autoSelect"]?.bool == true
+        && (try? KnowledgeEngine.validatedFocus(args["focus"]?.string ?? "")) != nil
+    },
     handler: { args, ctx in
       let created = try ctx.engine.createHandoff(HandoffRequest(
         focus: args["focus"]?.string ?? "", summary: args["summary"]?.string, nextSteps: ToolRendering.strings(args, "nextSteps"),

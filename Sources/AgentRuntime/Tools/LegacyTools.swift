@@ -14,7 +14,7 @@ enum LegacyTools {
       ToolProperty("limit", .integer(minimum: 1, maximum: Limits.searchResultsMaximum), default: .integer(Limits.searchResultsDefault), "Most results."),
     ]),
     outputSchema: SearchTools.searchOutputSchema, risk: .readOnly, isIdempotent: true,
-    usesSearchIndex: { _ in true },
+    usesSearchIndex: SearchTools.ranks,
     handler: { args, ctx in
       try SearchTools.render(try ctx.engine.search(args["query"]?.string ?? "", kinds: [], includeMemories: true, memoriesOnly: true, limit: args["limit"]?.int ?? Limits.searchResultsDefault))
     })

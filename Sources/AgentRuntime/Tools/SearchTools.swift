@@ -4,6 +4,13 @@ import KnowledgeEngine
 
 /// Rendering of search responses, shared by `knowledge_search` and `memory_search`.
 enum SearchTools {
+  /// Whether a search call will rank: its query and limit pass the ranker's checks. A refused
+  /// search must not rebuild an outdated index first (``ToolDefinition/usesSearchIndex``).
+  @Sendable static func ranks(_ args: JSONObject) -> Bool {
+    let limit = args["limit"]?.int ?? Limits.searchResultsDefault
+    return (try? HybridLexicalRanker.validated(args["query"]?.string ?? "", limit: limit)) != nil
+  }
+
   static let searchOutputSchema = ToolRendering.outputSchema(
     [
       "mode": .object(["type": "string", "enum": ["exact", "hybrid-lexical"]]),

@@ -267,6 +267,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       }
     }
     if readOnly { return .opened(try openReadOnly(path: path, warnings: warnings)) }
+    repairSidecarModes(databasePath: path)
     // A blank database gets its schema only from an open that creates the workspace now; one
     // that creates it at its first write leaves the file alone until that write succeeds.
     let blank: BlankDatabase = creation == .immediately ? .complete : .noWorkspace
@@ -380,7 +381,33 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     if access(databasePath, F_OK) == 0, access(databasePath, W_OK) != 0 {
       return "permission denied: this user may not write the workspace database"
     }
+    for suffix in ["-wal", "-shm"]
+    where access(databasePath + suffix, F_OK) == 0 && access(databasePath + suffix, W_OK) != 0 {
+      return "permission denied: this user may not write the workspace's \(suffix) file "
+        + "(\(databasePath + suffix)); make it writable as the database is (chmod 600), or remove it "
+        + "while no dolphin is running"
+    }
     return nil
+  }
+
+  /// Gives the `-wal` and `-shm` files the database's permissions again when this user owns
+  /// them, the database is writable and they are not.
+  ///
+  /// SQLite creates them with the database's mode, so reading a workspace whose database was
+  /// read-only (0400) leaves them read-only; after the database is made writable again they
+  /// would keep every write out ("the workspace is read-only"). Files of another owner are left
+  /// alone (``writeBlocker(databasePath:)`` names them). Symbolic links are never followed.
+  package static func repairSidecarModes(databasePath: String) {
+    var database = stat()
+    guard stat(databasePath, &database) == 0, access(databasePath, W_OK) == 0 else { return }
+    for suffix in ["-wal", "-shm"] {
+      let sidecar = databasePath + suffix
+      var st = stat()
+      guard lstat(sidecar, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == geteuid(),
+        access(sidecar, W_OK) != 0
+      else { continue }
+      chmod(sidecar, database.st_mode & 0o777)
+    }
   }
 
   /// Why a workspace could not be opened, in the terms a user acts on.

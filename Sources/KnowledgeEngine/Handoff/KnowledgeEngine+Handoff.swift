@@ -13,6 +13,16 @@ extension KnowledgeEngine {
   public static let restoreNotice =
     "Restoring only marked this handoff active. Nothing was re-run, no approval was reused, no task was completed, and nothing here claims that work was done."
 
+  /// A handoff's focus as it is stored: sanitized and trimmed, not empty, at most
+  /// ``Limits/handoffFocus`` characters.
+  ///
+  /// - Throws: ``ValidationError`` naming `focus`.
+  public static func validatedFocus(_ focus: String) throws(ValidationError) -> String {
+    let focus = try Limits.sanitizedInput("focus", focus, limit: Limits.handoffFocus, trimming: true)
+    try Limits.checkNotEmpty("focus", focus)
+    return focus
+  }
+
   /// Stores a new handoff in one transaction.
   ///
   /// Focus, summary and steps are checked against their bounds as given, then sanitized
@@ -34,8 +44,7 @@ extension KnowledgeEngine {
     var steps: [String] = []
     let summary: String?
     do throws(ValidationError) {
-      focus = try Limits.sanitizedInput("focus", request.focus, limit: Limits.handoffFocus, trimming: true)
-      try Limits.checkNotEmpty("focus", focus)
+      focus = try Self.validatedFocus(request.focus)
       for (i, s) in request.nextSteps.enumerated() {
         let step = try Limits.sanitizedInput("nextSteps[\(i)]", s, limit: Limits.handoffNextStepLength, trimming: true)
         try Limits.checkNotEmpty("nextSteps[\(i)]", step)

@@ -545,11 +545,15 @@ public struct HybridLexicalRanker: Sendable {
       compounds: compounds)
   }
 
-  /// Whether only spaces (U+0020) stand between the query words at UTF-8 ranges `first` and
-  /// `second`.
+  /// Whether only white space (space, tab, line breaks) and sentence or clause punctuation
+  /// (`.`, `,`, `;`, `:`, `!`, `?`) stand between the query words at UTF-8 ranges `first` and
+  /// `second` — a query is not read as sentences, so `health, care` is `health care` — and no
+  /// dash or other joiner (`e - mail` is prose, not a compound).
   static func spaced(_ first: Range<Int>, _ second: Range<Int>, in bytes: [UInt8]) -> Bool {
     first.upperBound < second.lowerBound
-      && bytes[first.upperBound..<second.lowerBound].allSatisfy { $0 == 0x20 }
+      && bytes[first.upperBound..<second.lowerBound].allSatisfy {
+        [0x20, 0x09, 0x0A, 0x0D, 0x2E, 0x2C, 0x3B, 0x3A, 0x21, 0x3F].contains($0)
+      }
   }
 
   /// Whether the query words at UTF-8 ranges `first` and `second` are joined into a compound:

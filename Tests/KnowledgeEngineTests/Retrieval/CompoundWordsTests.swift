@@ -163,6 +163,17 @@ struct CompoundWordsTests {
     let phrase = Dictionary(uniqueKeysWithValues: typed.map { ($0.id, $0.scoreParts.phrase) })
     #expect(phrase[workspace.ids([0])[0]] == 0)
     #expect((phrase[workspace.ids([3])[0]] ?? 0) > 0)
+    // Nor for compounds: `health, care`, `health. care` and `health⏎care` search `healthcare`
+    // as `health care` does (a dash between them still does not: prose).
+    let closed = try Workspace([Item(title: "Healthcare budget", content: "spending")])
+    for query in ["health care", "health, care", "health. care", "health\ncare"] {
+      let response = try closed.search(query)
+      #expect(response.terms.contains { !$0.compounds.isEmpty }, "\(query.debugDescription)")
+    }
+    #expect(try closed.search("health care").results.map(\.id) == closed.ids([0]))
+    #expect(try closed.search("e, mail").terms.map(\.compounds) == closed.search("e mail").terms.map(\.compounds))
+    #expect(try closed.search("health, care").results.first?.scoreParts.title
+      == closed.search("health care").results.first?.scoreParts.title)
   }
 
   @Test("a note with another form in its title keeps the phrase its content writes as typed")
@@ -289,8 +300,8 @@ struct CompoundWordsTests {
       #expect(try !workspace.search(query).results.map(\.id).contains(workspace.ids([2])[0]), "\(query)")
     }
     #expect(try workspace.search("health care").terms.map(\.compounds) == [["healthcar"], ["healthcar"]])
-    // Words typed apart join only as the closed word would split: not a comma between them.
-    #expect(try workspace.search("health, care").terms.allSatisfy(\.compounds.isEmpty))
+    // A query is not read as sentences: a comma between them joins them as a space does.
+    #expect(try workspace.search("health, care").terms.map(\.compounds) == [["healthcar"], ["healthcar"]])
 
     var parameters = HybridLexicalRanker.Parameters.v1
     parameters.searchesOpenCompounds = false
