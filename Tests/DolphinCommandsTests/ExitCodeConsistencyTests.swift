@@ -54,8 +54,8 @@ struct ExitCodeConsistencyTests {
   }
 
   static let missing: [Case] = [
-    Case(name: "import", args: ["import", "/nonexistent/export.json"], stderr: "/nonexistent/export.json: no such file or directory"),
-    Case(name: "migrate", args: ["migrate", "/nonexistent/workspace.json"], stderr: "/nonexistent/workspace.json: no such file or directory"),
+    Case(name: "import", args: ["import", "/nonexistent/export.json"], stderr: "/nonexistent/export.json: no such file or directory. Nothing was imported"),
+    Case(name: "migrate", args: ["migrate", "/nonexistent/workspace.json"], stderr: "/nonexistent/workspace.json: no such file or directory. Nothing was imported"),
     Case(name: "capture --content-file", args: ["capture", "fact", "t", "--content-file", "/nonexistent/body.txt"], stderr: "--content-file: /nonexistent/body.txt: no such file or directory"),
     Case(name: "analyze", args: ["analyze", "/nonexistent/Sources"], stderr: "/nonexistent/Sources: no such file or directory"),
     Case(

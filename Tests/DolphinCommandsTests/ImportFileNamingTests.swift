@@ -31,7 +31,7 @@ struct ImportFileNamingTests {
     Case(
       testDescription: "import, a conflict", command: "import",
       contents: text(WorkspaceCreationTests.exportDocument(title: "Changed")), status: 4,
-      message: "1 record(s) in {file} have the id of a different record in this workspace: knowledge \(id) (title differs)"),
+      message: "{file}: 1 record(s) have the id of a different record in this workspace: knowledge \(id) (title differs)"),
     Case(
       testDescription: "import, not valid JSON", command: "import", contents: text("{"), status: 4,
       message: "{file}: not valid JSON at line 1, column 2 (byte 1)"),
@@ -50,7 +50,11 @@ struct ImportFileNamingTests {
       message: "{file} is a directory, not a file; name the export file. Nothing was imported"),
     Case(
       testDescription: "import, missing", command: "import", contents: nil, status: 3,
-      message: "{file}: no such file or directory"),
+      message: "{file}: no such file or directory. Nothing was imported"),
+    // Regression (second review): this one did not say that nothing was imported.
+    Case(
+      testDescription: "import, not an export", command: "import", contents: text(#"{"not": "export"}"#), status: 4,
+      message: "{file} is not a dolphin export: it has no \"format\": \"dolphin-export\" field. Import reads files written by `dolphin export --format json`. Nothing was imported"),
     // `migrate` named it by its base name when decoding, by its absolute path otherwise.
     Case(
       testDescription: "migrate, not valid JSON", command: "migrate", contents: text("{"), status: 4,
@@ -66,7 +70,7 @@ struct ImportFileNamingTests {
       message: "{file} is a directory, not a file; name the workspace JSON file. Nothing was imported"),
     Case(
       testDescription: "migrate, missing", command: "migrate", contents: nil, status: 3,
-      message: "{file}: no such file or directory"),
+      message: "{file}: no such file or directory. Nothing was imported"),
   ]
 
   @Test("a relative path is named as given, in text and in --json", arguments: cases)

@@ -149,7 +149,7 @@ public enum ExportDocumentError: Error, Sendable, Equatable, CustomStringConvert
     case .empty(let file):
       return "\(file) is empty; expected a dolphin export (JSON, as `dolphin export --format json` writes). Nothing was imported"
     case .notAnExport(let file, let reason):
-      return "\(file) is not a dolphin export: \(reason). Import reads files written by `dolphin export --format json`"
+      return "\(file) is not a dolphin export: \(reason). Import reads files written by `dolphin export --format json`. Nothing was imported"
     case .newerFormatVersion(let file, let found, let supported):
       return
         "\(file) has export format version \(found), newer than this build reads (\(supported)); "

@@ -122,9 +122,11 @@ enum Commands {
   ///   input that cannot be read) for a symbolic link loop or a path that cannot be followed
   ///   (e.g. permission denied on a directory on the way). The path and a link's target are
   ///   written on one line (``Limits/escaped(_:)``), so a file name cannot print another line.
-  static func requireExistingPath(_ path: String, option: String? = nil) throws {
+  /// - Parameter consequence: said after the problem (`Nothing was imported`), if anything.
+  static func requireExistingPath(_ path: String, option: String? = nil, consequence: String? = nil) throws {
     guard let problem = PathProblem.of(path) else { return }
     let message = (option.map { "\($0): " } ?? "") + Limits.escaped("\(path): \(problem.description)")
+      + (consequence.map { ". \($0)" } ?? "")
     throw problem.isMissing ? CLIError.notFound(message) : CLIError.input(message)
   }
 

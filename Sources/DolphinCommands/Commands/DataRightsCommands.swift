@@ -153,7 +153,7 @@ enum DataRightsCommands {
       if path == "-" {
         data = try TextInput.readDocument(.standardInput, field: "import document", console: ctx.console)
       } else {
-        try Commands.requireExistingPath(path)
+        try Commands.requireExistingPath(path, consequence: "Nothing was imported")
         data = try TextInput.readDocument(.file(path, option: "import"), field: "import document", console: ctx.console)
       }
       let document = try WorkspaceExport.decode(data, fileName: source)

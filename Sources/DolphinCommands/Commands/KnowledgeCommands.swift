@@ -265,7 +265,7 @@ enum MigrateCommands {
       // Every error names the file as given, as `import`'s do.
       let path = ctx.arguments.positionals[0]
       let file = URL(fileURLWithPath: path)
-      try Commands.requireExistingPath(path)
+      try Commands.requireExistingPath(path, consequence: "Nothing was imported")
       let engine = try ctx.engine(.create)
       let report = try engine.importLegacyWorkspace(
         file: file, named: path, backupDirectory: ctx.workspaceDirectory.appendingPathComponent("legacy-backups"))

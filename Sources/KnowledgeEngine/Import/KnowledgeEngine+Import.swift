@@ -115,7 +115,7 @@ extension KnowledgeEngine {
       ValidationError(
         field: "conflicts",
         message:
-          "\(plan.conflicts.count) record(s) in \(plan.source) have the id of a different record in this workspace: "
+          "\(plan.source): \(plan.conflicts.count) record(s) have the id of a different record in this workspace: "
           + shown.joined(separator: "; ") + more
           + ". Nothing was imported. Use --on-conflict skip to keep this workspace's versions, or --on-conflict replace to take the file's"
       ))
