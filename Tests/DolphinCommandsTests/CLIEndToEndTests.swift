@@ -622,6 +622,20 @@ struct CLIEndToEndTests {
     #expect(!FileManager.default.fileExists(atPath: home + "/dolphin"))
   }
 
+  @Test("`dolphin demo` with DOLPHIN_HOME ending in /. or /.. still puts its workspace beside it, not inside")
+  func demoBesideAStandardizedHome() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let home = cli.dir.appending("home").path
+    try FileManager.default.createDirectory(atPath: home + "/dolphin/sub", withIntermediateDirectories: true)
+    for (given, beside) in [(home + "/dolphin/.", home), (home + "/dolphin/sub/..", home)] {
+      let r = try runDolphin(["demo"], environment: ["DOLPHIN_HOME": given])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout.hasPrefix("Demo workspace: \(beside)/dolphin-demo\n"), "\(given): \(r.stdout.prefix(200))")
+    }
+    #expect(!FileManager.default.fileExists(atPath: home + "/dolphin/dolphin-demo"))
+  }
+
   @Test("two concurrent loops of 200 captures keep all 400 and a clean database, the first two racing to create it")
   func concurrentCaptures() async throws {
     let cli = CLI()

@@ -12,8 +12,10 @@ extension Commands {
   /// `<default workspace>/../dolphin-demo`: the workspace the demo keeps for itself.
   static func ownDemoDirectory(_ ctx: CommandContext) -> URL {
     let env = ctx.console.environment.isEmpty ? ProcessInfo.processInfo.environment : ctx.console.environment
-    return WorkspaceLocation.defaultDirectory(environment: env).deletingLastPathComponent()
-      .appendingPathComponent("dolphin-demo", isDirectory: true)
+    // Standardized first: the parent of `/x/.` or `/x/..` is not what deleting the last
+    // component of the path as written gives.
+    return WorkspaceLocation.defaultDirectory(environment: env).standardizedFileURL
+      .deletingLastPathComponent().appendingPathComponent("dolphin-demo", isDirectory: true)
   }
 
   /// Why the demo must not write to `dir`, or nil when it may: `dir` is the demo's own
