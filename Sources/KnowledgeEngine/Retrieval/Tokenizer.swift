@@ -52,7 +52,7 @@ import Foundation
 ///
 /// 6. **Breaks.** Positions count terms from 0 (bigrams too), so adjacency means contiguity,
 ///    except that a *break* leaves one position free: the end of a sentence or clause — `.`,
-///    `,`, `;`, `:`, `!`, `?` or `…` followed by white space (`dead. Line`, `i.e. mail`; not
+///    `,`, `;`, `:`, `!`, `?` or `…` followed by white space (`dead. Line`, `cost, time`; not
 ///    `health.base`, `1.5`, `10:30`) — any other Unicode Terminal_Punctuation character, with
 ///    or without space (`。`, `、`, `，`, `؟`, `।`), a blank line (two line breaks) and a
 ///    paragraph separator (U+2029), and a line that starts a list item, quote or table row
@@ -187,6 +187,8 @@ public struct Tokenizer: Sendable, Equatable {
     // Positions and breaks (rule 6).
     var position = 0
     var separators = BreakDetector()
+    // The bytes of the run before, when it was ASCII (for abbreviations before a full stop).
+    var previousASCIIRun: Range<Int>?
     func emit(_ analyzed: AnalyzedTerm) -> Bool {
       var analyzed = analyzed
       if separators.isBreak && position > 0 { position += 1 }
@@ -201,6 +203,12 @@ public struct Tokenizer: Sendable, Equatable {
       switch Self.classify(first) {
       case .word, .noSpace: break
       case .separator, .mark, .ignorable:
+        // Whether a full stop ends a sentence depends on the run before it; asked only then.
+        if first == "." && !separators.knowsAbbreviation {
+          separators.followsAbbreviation =
+            previousASCIIRun.map { Self.isAbbreviation(UnsafeBufferPointer(rebasing: bytes[$0])) }
+            ?? false
+        }
         separators.note(first, next: index + firstLength < count ? bytes[index + firstLength] : nil)
         index += firstLength
         continue
@@ -259,7 +267,7 @@ public struct Tokenizer: Sendable, Equatable {
         keepGoing = emitUnicodeRun(run, range: start..<index, latinContext: latinContext, emit)
       }
       previousRun = endsLatin ? .latin : (letters == 1 && onlyGreek ? .loneGreek : .other)
-      separators.followsAbbreviation = isASCII && Self.isAbbreviation(run)
+      previousASCIIRun = isASCII ? start..<index : nil
       if !keepGoing { return }
     }
   }
@@ -297,8 +305,13 @@ public struct Tokenizer: Sendable, Equatable {
     /// Whether the separators read so far make a break.
     private(set) var isBreak = false
     /// Whether the run before was one letter or an abbreviation (``Tokenizer/isAbbreviation(_:)``),
-    /// so that a full stop after it ends no sentence (`E. coli`, `U.S. data`, `Dr. Smith`).
-    var followsAbbreviation = false
+    /// so that a full stop after it ends no sentence (`E. coli`, `U.S. data`, `Dr. Smith`); set
+    /// by the scanner at the first full stop, when it is needed.
+    var followsAbbreviation = false {
+      didSet { knowsAbbreviation = true }
+    }
+    /// Whether ``followsAbbreviation`` was decided for these separators.
+    private(set) var knowsAbbreviation = false
     private var afterPunctuation = false
     private var lineBreaks = 0
 
@@ -342,13 +355,29 @@ public struct Tokenizer: Sendable, Equatable {
     "mrs", "ms", "pp", "prof", "ref", "refs", "resp", "sr", "st", "vol", "vs",
   ]
 
+  /// ``abbreviations``, each packed into an integer (``packedLetters(_:)``).
+  private static let packedAbbreviations = Set(
+    abbreviations.map { word in Array(word.utf8).withUnsafeBufferPointer(packedLetters) })
+
+  /// Up to eight ASCII letters, lowercased, one byte each; 0 when `bytes` holds anything else
+  /// or more.
+  private static func packedLetters(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    guard bytes.count <= 8 else { return 0 }
+    var packed: UInt64 = 0
+    for byte in bytes {
+      let lower = byte | 0x20
+      guard lower >= 0x61 && lower <= 0x7A else { return 0 }
+      packed = packed << 8 | UInt64(lower)
+    }
+    return packed
+  }
+
   /// Whether the ASCII `run` is one letter or one of ``abbreviations`` (any case).
   static func isAbbreviation(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard run.count <= 6, let first = run.first, first | 0x20 >= 0x61 && first | 0x20 <= 0x7A
-    else { return false }
+    guard let first = run.first, first | 0x20 >= 0x61 && first | 0x20 <= 0x7A else { return false }
     if run.count == 1 { return true }
-    guard run.allSatisfy({ $0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A }) else { return false }
-    return abbreviations.contains(String(decoding: run.map { $0 | 0x20 }, as: UTF8.self))
+    let packed = packedLetters(run)
+    return packed != 0 && packedAbbreviations.contains(packed)
   }
 
   /// What a run next to a short non-ASCII run is, for telling Greek notation from Greek prose.
