@@ -696,13 +696,7 @@ public struct HybridLexicalRanker: Sendable {
 
     /// The index in the scored list of `document`, by binary search.
     func entry(of document: Int64) -> Int? {
-      var low = 0
-      var high = documents.count
-      while low < high {
-        let middle = (low + high) / 2
-        if documents[middle] < document { low = middle + 1 } else { high = middle }
-      }
-      return low < documents.count && documents[low] == document ? low : nil
+      HybridLexicalRanker.index(of: document, in: documents)
     }
 
     /// Where the scored entry `entry` comes from: its variant and its index in that variant's
@@ -1060,6 +1054,17 @@ public struct HybridLexicalRanker: Sendable {
     }
   }
 
+  /// The index of `document` in the ascending `documents`, or nil (binary search).
+  static func index(of document: Int64, in documents: [Int64]) -> Int? {
+    var low = 0
+    var high = documents.count
+    while low < high {
+      let middle = (low + high) / 2
+      if documents[middle] < document { low = middle + 1 } else { high = middle }
+    }
+    return low < documents.count && documents[low] == document ? low : nil
+  }
+
   /// A phrase pair with its boost.
   struct Pair {
     var first: Int
@@ -1156,7 +1161,9 @@ public struct HybridLexicalRanker: Sendable {
         let document = group.documents[entry]
         for other in group.variants where other.isExact && !other.isCompound {
           let postings = other.postings
-          guard let j = Self.index(of: document, in: postings.documents) else { continue }
+          guard let j = HybridLexicalRanker.index(of: document, in: postings.documents) else {
+            continue
+          }
           for field in IndexField.allCases {
             decoded[field] = (decoded[field] + postings.positions(at: j, in: field)).sorted()
           }
@@ -1164,17 +1171,6 @@ public struct HybridLexicalRanker: Sendable {
       }
       cache[g] = decoded
       return decoded
-    }
-
-    /// The index of `document` in the ascending `documents`, or nil.
-    static func index(of document: Int64, in documents: [Int64]) -> Int? {
-      var low = 0
-      var high = documents.count
-      while low < high {
-        let middle = (low + high) / 2
-        if documents[middle] < document { low = middle + 1 } else { high = middle }
-      }
-      return low < documents.count && documents[low] == document ? low : nil
     }
 
     /// True when the pair's terms occur `gap` positions apart in some field.
