@@ -62,6 +62,11 @@ struct ToolSearchIndexTests {
       ToolCall(id: "2", name: "knowledge_search", arguments: ["query": "\u{00AD}"]),
       ToolCall(id: "3", name: "memory_search", arguments: ["query": "\u{200B}"]),
       ToolCall(id: "4", name: "handoff_create", arguments: ["focus": "\u{2800}", "autoSelect": true]),
+      // Refused by the engine after the schema passed it: a credential, an unknown id.
+      ToolCall(id: "5", name: "handoff_create", arguments: ["focus": "password=hunter22222", "autoSelect": true]),
+      ToolCall(
+        id: "6", name: "handoff_create",
+        arguments: ["focus": "oresund", "autoSelect": true, "knowledgeIDs": ["3F2504E0-4F89-11D3-9A0C-0305E82C3301"]]),
     ] {
       let r = await executor.execute(call, approver: allow)
       #expect(!r.succeeded, "\(call.name)")

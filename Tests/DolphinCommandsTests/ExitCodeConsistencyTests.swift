@@ -40,6 +40,18 @@ struct ExitCodeConsistencyTests {
     #expect(r.stdout.isEmpty)
   }
 
+  @Test("an empty file path for import or migrate is a usage error (exit 2), not a missing file")
+  func emptyImportPath() throws {
+    let dir = TemporaryDirectory("empty-path")
+    defer { dir.remove() }
+    for command in ["import", "migrate"] {
+      let r = try runDolphin([command, "", "--workspace", dir.appending("ws").path])
+      #expect(r.status == 2, "\(command): \(r.stderr)")
+      #expect(r.stderr.contains("\(command): the file path is empty"), "\(r.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: dir.appending("ws").path))
+    }
+  }
+
   @Test("choices are matched case-insensitively everywhere")
   func caseInsensitive() throws {
     let dir = TemporaryDirectory("enum-case")

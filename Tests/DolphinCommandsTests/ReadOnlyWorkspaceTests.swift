@@ -448,5 +448,16 @@ struct ReadOnlySideFileTests {
     }
     let list = try Self.asNobody(["knowledge", "list", "--workspace", workspace])
     #expect(list.stdout.contains("First note") && list.stdout.contains("Second note"), "\(list.stdout)")
+
+    // Side files of another owner are left alone, and named with who owns them.
+    for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: db + suffix) {
+      chown(db + suffix, 0, 0)
+      chmod(db + suffix, 0o644)
+    }
+    if FileManager.default.fileExists(atPath: db + "-shm") {
+      let blocked = try Self.asNobody(["capture", "fact", "Third note", "--workspace", workspace])
+      #expect(blocked.status != 0)
+      #expect(blocked.stderr.contains("another user (uid 0) owns them"), "\(blocked.stderr)")
+    }
   }
 }

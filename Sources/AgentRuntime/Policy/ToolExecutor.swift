@@ -112,7 +112,12 @@ public struct ToolExecutor: Sendable {
       _ = try? engine.prepareSearchIndex()
     }
     let store: any WorkspaceStore = tool.risk == .readOnly ? ReadOnlyStoreView(engine.store) : engine.store
-    let context = ToolContext(engine: KnowledgeEngine(store: store, environment: engine.environment), recentExcerpts: recentExcerpts)
+    // A tool that may write prepares the index itself when it ranks (after its own checks, so a
+    // refused call rebuilds nothing), reporting to the executor's observer.
+    let toolEngine = KnowledgeEngine(
+      store: store, environment: engine.environment,
+      searchIndexObserver: tool.risk == .readOnly ? nil : engine.searchIndexObserver)
+    let context = ToolContext(engine: toolEngine, recentExcerpts: recentExcerpts)
     do {
       var output = try await tool.handler(args, context)
       // The text reaches a model verbatim: it is made inert as a whole (stored text already

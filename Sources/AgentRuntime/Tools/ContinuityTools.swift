@@ -141,11 +141,10 @@ enum ContinuityTools {
     ]),
     outputSchema: ToolRendering.outputSchema(["handoff": ToolRendering.anyObject], required: ["handoff"]),
     risk: .localWrite, isIdempotent: false,
-    // Only a call that will rank prepares the index: a focus the engine refuses ranks nothing.
-    usesSearchIndex: { args in
-      args["autoSelect"]?.bool == true
-        && (try? KnowledgeEngine.validatedFocus(args["focus"]?.string ?? "")) != nil
-    },
+    // Not prepared by the executor: the engine's createHandoff rebuilds a stale index itself,
+    // after every check of the request (focus, credentials, unknown ids), so a refused call
+    // rebuilds nothing.
+    usesSearchIndex: { _ in false },
     handler: { args, ctx in
       let created = try ctx.engine.createHandoff(HandoffRequest(
         focus: args["focus"]?.string ?? "", summary: args["summary"]?.string, nextSteps: ToolRendering.strings(args, "nextSteps"),

@@ -381,11 +381,24 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     if access(databasePath, F_OK) == 0, access(databasePath, W_OK) != 0 {
       return "permission denied: this user may not write the workspace database"
     }
-    for suffix in ["-wal", "-shm"]
-    where access(databasePath + suffix, F_OK) == 0 && access(databasePath + suffix, W_OK) != 0 {
-      return "permission denied: this user may not write the workspace's \(suffix) file "
-        + "(\(databasePath + suffix)); make it writable as the database is (chmod 600), or remove it "
-        + "while no dolphin is running"
+    let blocked = ["-wal", "-shm"].filter {
+      access(databasePath + $0, F_OK) == 0 && access(databasePath + $0, W_OK) != 0
+    }
+    if !blocked.isEmpty {
+      var owner: uid_t?
+      for suffix in blocked {
+        var st = stat()
+        if stat(databasePath + suffix, &st) == 0, st.st_uid != geteuid() {
+          owner = st.st_uid
+          break
+        }
+      }
+      let files = blocked.map { databasePath + $0 }.joined(separator: " and ")
+      let advice =
+        owner.map {
+          "another user (uid \($0)) owns them: have that user or root remove them while no dolphin is running"
+        } ?? "make them writable as the database is (chmod 600)"
+      return "permission denied: this user may not write the workspace's side files (\(files)); \(advice)"
     }
     return nil
   }

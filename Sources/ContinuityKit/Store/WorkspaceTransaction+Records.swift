@@ -219,6 +219,17 @@ extension WorkspaceTransaction {
 
   // MARK: Handoffs
 
+  /// Checks that a handoff's references exist: every id of `knowledgeIDs` a knowledge item, every
+  /// id of `taskIDs` a task.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming the first unknown one
+  ///   (`knowledgeIDs[i]`, `taskIDs[i]`).
+  public func checkHandoffReferences(knowledgeIDs: [UUID], taskIDs: [UUID]) throws(WorkspaceError) {
+    try checkKnowledgeIDs(knowledgeIDs, field: "knowledgeIDs")
+    for (i, id) in taskIDs.enumerated() where try task(id: id) == nil {
+      throw .validation(.unknownID("taskIDs[\(i)]", recordType: "task", id: id))
+    }
+  }
+
   static let handoffColumns =
     "rowid, id, focus, summary, next_steps, knowledge_ids, task_ids, recent_excerpts, created_at, restored_at"
 
@@ -267,10 +278,7 @@ extension WorkspaceTransaction {
     if try handoffRowID(handoff.id) != nil {
       throw .validation(ValidationError(field: "id", message: "a handoff with id \(handoff.id.uuidString) already exists"))
     }
-    try checkKnowledgeIDs(handoff.knowledgeIDs, field: "knowledgeIDs")
-    for (i, id) in handoff.taskIDs.enumerated() where try task(id: id) == nil {
-      throw .validation(.unknownID("taskIDs[\(i)]", recordType: "task", id: id))
-    }
+    try checkHandoffReferences(knowledgeIDs: handoff.knowledgeIDs, taskIDs: handoff.taskIDs)
     try db.run(
       "INSERT INTO handoff(id, focus, summary, next_steps, knowledge_ids, task_ids, recent_excerpts, created_at, restored_at) VALUES (?,?,?,?,?,?,?,?,?)",
       [Self.text(handoff.id), .text(handoff.focus), .text(handoff.summary), Self.json(handoff.nextSteps),

@@ -145,6 +145,9 @@ enum DataRightsCommands {
         """),
     run: { ctx in
       let path = ctx.arguments.positionals[0]
+      guard !path.isEmpty else {
+        throw CLIError.usage("import: the file path is empty; name an export file, or - to read standard input")
+      }
       let policy = try ctx.parseEnum(ImportConflictPolicy.self, ctx.arguments.value("on-conflict") ?? "refuse", name: "--on-conflict")
       // Every error names the document the same way — reading, decoding, validating, conflicts:
       // the path as given (`exp/e.json`, `/dev/null`, not `e.json` or `null`), or `stdin`.

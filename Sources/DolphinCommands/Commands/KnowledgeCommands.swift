@@ -264,6 +264,9 @@ enum MigrateCommands {
     run: { ctx in
       // Every error names the file as given, as `import`'s do.
       let path = ctx.arguments.positionals[0]
+      guard !path.isEmpty else {
+        throw CLIError.usage("migrate: the file path is empty; name the workspace JSON file")
+      }
       let file = URL(fileURLWithPath: path)
       try Commands.requireExistingPath(path, consequence: "Nothing was imported")
       let engine = try ctx.engine(.create)

@@ -17,7 +17,7 @@ extension KnowledgeEngine {
   /// ``Limits/handoffFocus`` characters.
   ///
   /// - Throws: ``ValidationError`` naming `focus`.
-  public static func validatedFocus(_ focus: String) throws(ValidationError) -> String {
+  static func validatedFocus(_ focus: String) throws(ValidationError) -> String {
     let focus = try Limits.sanitizedInput("focus", focus, limit: Limits.handoffFocus, trimming: true)
     try Limits.checkNotEmpty("focus", focus)
     return focus
@@ -76,6 +76,12 @@ extension KnowledgeEngine {
     let now = environment.now()
     let ranker = continuityRanker
     if request.autoSelect {
+      // A handoff refused for an unknown reference ranks nothing: said before any rebuild
+      // (the handoff's transaction checks again).
+      try store.read { tx in
+        try tx.checkHandoffReferences(
+          knowledgeIDs: Self.unique(request.knowledgeIDs), taskIDs: Self.unique(request.taskIDs))
+      }
       // Ranking needs a usable index: a stale one is rebuilt here, in transactions of its own,
       // rather than inside the handoff's (which would hold the write lock for the rebuild).
       try prepareSearchIndex()
