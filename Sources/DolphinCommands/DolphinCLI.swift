@@ -310,7 +310,8 @@ final class CommandContext {
   func engine(_ access: WorkspaceAccess) throws -> KnowledgeEngine {
     KnowledgeEngine(
       store: try openStore(access),
-      searchIndexObserver: WorkspaceOpening.searchIndexNotices(console: console, program: "dolphin"))
+      searchIndexObserver: WorkspaceOpening.searchIndexNotices(console: console, program: "dolphin"),
+      searchIndexRebuildStarting: WorkspaceOpening.searchIndexRebuildStart(console: console, program: "dolphin"))
   }
 
   /// Asks for confirmation of `plan` unless `--yes`.

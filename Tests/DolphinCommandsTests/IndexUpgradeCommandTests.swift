@@ -130,6 +130,11 @@ struct IndexUpgradeCommandTests {
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stdout.contains(command.found), "\(first.stdout)")
     #expect(Self.notices(first.stderr) == [Substring(Self.rebuiltNotice(3))], "\(first.stderr)")
+    // Said before the rebuild starts, once, so a long rebuild is not a silent pause.
+    let lines = first.stderr.split(separator: "\n")
+    let starting = lines.filter { $0.hasPrefix("dolphin: rebuilding the search index for tokenizer version \(Tokenizer.version) (it was built with version 1)") }
+    #expect(starting.count == 1, "\(first.stderr)")
+    #expect(lines.firstIndex(of: starting.first ?? "") ?? .max < lines.firstIndex(where: { $0.contains("notice:") }) ?? 0)
     #expect(try Self.storedVersion(cli.workspace) == String(Tokenizer.version))
     let again = try cli.run(["search", "oresund"])
     #expect(again.stdout.contains("Øresund bridge notes"))

@@ -116,7 +116,8 @@ public struct ToolExecutor: Sendable {
     // refused call rebuilds nothing), reporting to the executor's observer.
     let toolEngine = KnowledgeEngine(
       store: store, environment: engine.environment,
-      searchIndexObserver: tool.risk == .readOnly ? nil : engine.searchIndexObserver)
+      searchIndexObserver: tool.risk == .readOnly ? nil : engine.searchIndexObserver,
+      searchIndexRebuildStarting: tool.risk == .readOnly ? nil : engine.searchIndexRebuildStarting)
     let context = ToolContext(engine: toolEngine, recentExcerpts: recentExcerpts)
     do {
       var output = try await tool.handler(args, context)

@@ -91,7 +91,8 @@ enum MCPCommands {
     try WorkspaceOpening.afterOpen(store: store, directory: directory, console: console, program: "dolphin mcp")
     return KnowledgeEngine(
       store: store,
-      searchIndexObserver: WorkspaceOpening.searchIndexNotices(console: console, program: "dolphin mcp"))
+      searchIndexObserver: WorkspaceOpening.searchIndexNotices(console: console, program: "dolphin mcp"),
+      searchIndexRebuildStarting: WorkspaceOpening.searchIndexRebuildStart(console: console, program: "dolphin mcp"))
   }
 
   /// Gives the protocol a private copy of standard output and points descriptor 1 at standard

@@ -28,6 +28,26 @@ enum WorkspaceOpening {
     }
   }
 
+  /// Says on standard error that a one-time rebuild of a stale search index starts (it can take
+  /// seconds), once per process: `<program>: rebuilding the search index …`. Not a `notice:`
+  /// line: the outcome follows as one (``searchIndexNotices(console:program:)``).
+  static func searchIndexRebuildStart(console: Console, program: String)
+    -> @Sendable (StoredTokenizerVersion) -> Void
+  {
+    let said = Mutex(false)
+    return { built in
+      guard !said.withLock({ s in defer { s = true }; return s }) else { return }
+      let was: String
+      switch built {
+      case .version(let n): was = "it was built with version \(n)"
+      case .unreadable: was = "its recorded tokenizer version is unreadable"
+      }
+      console.printError(
+        "\(program): rebuilding the search index for tokenizer version \(Tokenizer.version) (\(was)); "
+          + "this is done once, and takes a few seconds for a large workspace")
+    }
+  }
+
   /// What a command (`dolphin` or `dolphin mcp`) says, or refuses, when `store` is open read-only
   /// and its schema steps are not all applied.
   ///

@@ -14,6 +14,11 @@ public final class KnowledgeEngine: Sendable {
   /// called by the operations that rank, each time they find the index unusable; a host that
   /// prints should print each notice once.
   public let searchIndexObserver: (@Sendable (SearchIndexPreparation) -> Void)?
+  /// Told, before ``prepareSearchIndex()`` starts rebuilding a stale index, the tokenizer
+  /// version the index was built with — so a host can say that a one-time rebuild is under way
+  /// (seconds for tens of thousands of records) rather than stay silent until it ends. The
+  /// outcome still goes to ``searchIndexObserver``.
+  public let searchIndexRebuildStarting: (@Sendable (StoredTokenizerVersion) -> Void)?
   /// Posting lists of recent searches, valid while the database is unchanged.
   let postingCache = PostingCache()
 
@@ -21,13 +26,16 @@ public final class KnowledgeEngine: Sendable {
   ///   - store: a file or in-memory store.
   ///   - environment: time and ids (`.live` by default; tests inject fixed ones).
   ///   - searchIndexObserver: see ``searchIndexObserver``.
+  ///   - searchIndexRebuildStarting: see ``searchIndexRebuildStarting``.
   public init(
     store: any WorkspaceStore, environment: Environment = .live,
-    searchIndexObserver: (@Sendable (SearchIndexPreparation) -> Void)? = nil
+    searchIndexObserver: (@Sendable (SearchIndexPreparation) -> Void)? = nil,
+    searchIndexRebuildStarting: (@Sendable (StoredTokenizerVersion) -> Void)? = nil
   ) {
     self.store = store
     self.environment = environment
     self.searchIndexObserver = searchIndexObserver
+    self.searchIndexRebuildStarting = searchIndexRebuildStarting
   }
 }
 

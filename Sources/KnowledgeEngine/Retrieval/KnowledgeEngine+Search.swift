@@ -244,6 +244,7 @@ extension KnowledgeEngine {
       let reason = (store as? SQLiteWorkspaceStore)?.readOnlyReason ?? "the workspace is read-only"
       return .stale(builtWith: built, obstacle: .readOnly(reason: reason))
     }
+    searchIndexRebuildStarting?(built)
     do {
       return try rebuildSearchIndex(onlyIfStale: true)
     } catch let WorkspaceError.readOnly(_, reason) {
