@@ -429,35 +429,52 @@ struct ReadOnlySideFileTests {
       ["--reuid=65534", "--regid=65534", "--clear-groups", dolphinExecutable().path] + args)
   }
 
+  /// A workspace of one note, owned by uid 65534, read once while its database was 0400 (which
+  /// leaves `-wal` and `-shm` 0400), then made 0600 again; the paths of the workspace and its
+  /// database.
+  static func readWhileReadOnly(_ directory: TemporaryDirectory) throws -> (workspace: String, db: String) {
+    chown(directory.path, 65534, 65534)
+    let workspace = directory.appending("ws").path
+    let db = workspace + "/workspace.sqlite"
+    #expect(try asNobody(["capture", "fact", "First note", "--workspace", workspace]).status == 0)
+    chmod(db, 0o400)
+    #expect(try asNobody(["status", "--workspace", workspace]).status == 0)
+    // The premise: the read left both side files with the database's read-only mode.
+    for suffix in ["-wal", "-shm"] {
+      var st = stat()
+      try #require(stat(db + suffix, &st) == 0, "\(suffix) exists")
+      #expect(st.st_mode & 0o777 == 0o400, "\(suffix)")
+    }
+    chmod(db, 0o600)
+    return (workspace, db)
+  }
+
   @Test("after chmod 600 on the database, writes work again: dolphin repairs the side files it owns")
   func writesWorkAfterTheDatabaseIsWritableAgain() throws {
     let directory = TemporaryDirectory("sidefiles")
     defer { directory.remove() }
-    chown(directory.path, 65534, 65534)
-    let workspace = directory.appending("ws").path
-    let db = workspace + "/workspace.sqlite"
-    #expect(try Self.asNobody(["capture", "fact", "First note", "--workspace", workspace]).status == 0)
-    chmod(db, 0o400)
-    #expect(try Self.asNobody(["status", "--workspace", workspace]).status == 0)
-    chmod(db, 0o600)
+    let (workspace, _) = try Self.readWhileReadOnly(directory)
     let second = try Self.asNobody(["capture", "fact", "Second note", "--workspace", workspace])
     #expect(second.status == 0, "\(second.stderr)")
-    for suffix in ["-wal", "-shm"] {
-      var st = stat()
-      if stat(db + suffix, &st) == 0 { #expect(st.st_mode & 0o777 == 0o600, "\(suffix)") }
-    }
     let list = try Self.asNobody(["knowledge", "list", "--workspace", workspace])
     #expect(list.stdout.contains("First note") && list.stdout.contains("Second note"), "\(list.stdout)")
+  }
 
-    // Side files of another owner are left alone, and named with who owns them.
-    for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: db + suffix) {
+  @Test("side files of another owner are left alone and named, with their owner, as what blocks writing")
+  func sideFilesOfAnotherOwnerAreNamed() throws {
+    let directory = TemporaryDirectory("sidefiles-owner")
+    defer { directory.remove() }
+    let (workspace, db) = try Self.readWhileReadOnly(directory)
+    for suffix in ["-wal", "-shm"] {
       chown(db + suffix, 0, 0)
       chmod(db + suffix, 0o644)
     }
-    if FileManager.default.fileExists(atPath: db + "-shm") {
-      let blocked = try Self.asNobody(["capture", "fact", "Third note", "--workspace", workspace])
-      #expect(blocked.status != 0)
-      #expect(blocked.stderr.contains("another user (uid 0) owns them"), "\(blocked.stderr)")
-    }
+    let blocked = try Self.asNobody(["capture", "fact", "Second note", "--workspace", workspace])
+    #expect(blocked.status == 5, "\(blocked.stderr)")
+    #expect(blocked.stderr.contains("\(db)-wal and \(db)-shm"), "\(blocked.stderr)")
+    #expect(blocked.stderr.contains("another user (uid 0) owns them"), "\(blocked.stderr)")
+    // Left as they were.
+    var st = stat()
+    #expect(stat(db + "-shm", &st) == 0 && st.st_uid == 0 && st.st_mode & 0o777 == 0o644)
   }
 }

@@ -273,6 +273,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     let blank: BlankDatabase = creation == .immediately ? .complete : .noWorkspace
     do throws(WorkspaceError) {
       do {
+        if let reason = sideFileBlocker(databasePath: path) {
+          return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings))
+        }
         let conn = try SQLiteConnection(path: path, readOnly: false, create: false)
         return .opened(try configure(conn, path: path, readOnlyCause: nil, blank: blank, warnings: warnings))
       } catch {
@@ -381,6 +384,14 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     if access(databasePath, F_OK) == 0, access(databasePath, W_OK) != 0 {
       return "permission denied: this user may not write the workspace database"
     }
+    return sideFileBlocker(databasePath: databasePath)
+  }
+
+  /// Why this process cannot write the workspace's `-wal` or `-shm` file (left by another user,
+  /// or read-only and not this user's to repair, see ``repairSidecarModes(databasePath:)``), or
+  /// nil. SQLite opens such a workspace for writing without complaint and fails at the first
+  /// write, so the open asks this first.
+  static func sideFileBlocker(databasePath: String) -> String? {
     let blocked = ["-wal", "-shm"].filter {
       access(databasePath + $0, F_OK) == 0 && access(databasePath + $0, W_OK) != 0
     }

@@ -69,7 +69,7 @@ extension KnowledgeEngine {
     let filter: Set<DocumentKind>? = allowed.count == DocumentKind.allCases.count ? nil : allowed
     let tag = try tag.map { raw throws(ValidationError) in try Limits.tagFilter(raw) }
     // Refused before the index is touched: a refused search never rebuilds a stale index.
-    _ = try HybridLexicalRanker.validated(query, limit: limit)
+    let query = try HybridLexicalRanker.validated(query, limit: limit)
     return try readWithSearchIndex { tx, index in
       var documents: Set<Int64>?
       if let tag {
@@ -94,7 +94,8 @@ extension KnowledgeEngine {
           mirroredMemories.insert(LexicalIndexStore.key(memoryRowID: memoryRowID))
         }
       }
-      var response = try HybridLexicalRanker().search(
+      // Validated above, so ranked directly (sanitizing the query once).
+      var response = try HybridLexicalRanker().rank(
         query, in: index, kinds: filter, documents: documents, excluding: mirroredMemories,
         limit: limit)
       for i in response.results.indices {
