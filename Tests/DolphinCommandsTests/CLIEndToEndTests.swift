@@ -258,6 +258,26 @@ struct CLIEndToEndTests {
     let terms = object?["terms"] as? [[String: Any]]
     #expect(terms?.first?["words"] as? [String] == ["randomised"])
     #expect(terms?.last?["spellings"] as? [String] == ["color"])
+    #expect(terms?.last?["numberForms"] as? [String] == [])
+  }
+
+  @Test("search --explain names the other number of an irregular noun as such, not as a spelling")
+  func explainNamesNumber() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Knockout mice cohort"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Mouse husbandry checklist"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Sensitivity analyses"]).status == 0)
+    let exact = try cli.run(["search", "mouse", "--explain"])
+    #expect(exact.stdout.contains("term mous (mouse): exact; other number: mice"), "\(exact.stdout)")
+    #expect(exact.stdout.contains("2 shown of 2"), "\(exact.stdout)")
+    let absent = try cli.run(["search", "analysis", "--explain"])
+    #expect(absent.stdout.contains("term analysi (analysis): absent; other number → analys"), "\(absent.stdout)")
+    let json = try cli.run(["search", "mouse", "--json"])
+    let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    let terms = object?["terms"] as? [[String: Any]]
+    #expect(terms?.first?["spellings"] as? [String] == ["mice"])
+    #expect(terms?.first?["numberForms"] as? [String] == ["mice"])
   }
 
   @Test("search --explain shows the query words as typed; matching still folds them")

@@ -20,7 +20,7 @@ enum ContinuityTools {
 
   static let knowledgeSearch = ToolDefinition(
     name: "knowledge_search", title: "Search knowledge",
-    description: "Ranked lexical search over typed knowledge (mode hybrid-lexical, algorithm hybrid-lexical-v1: BM25F over title, tags and content with phrase, coverage, trigram typo and word-form matching, British/American spellings and compound forms such as e-mail/email; not semantic search). Read-only.",
+    description: "Ranked lexical search over typed knowledge (mode hybrid-lexical, algorithm hybrid-lexical-v1: BM25F over title, tags and content with phrase, coverage, trigram typo and word-form matching, British/American spellings, irregular plurals such as mouse/mice and compound forms such as e-mail/email; not semantic search). Read-only.",
     input: .object([
       ToolProperty("query", .text(min: 1, max: Limits.query), required: true, "Words to find (text is data; no operators)."),
       ToolProperty("kinds", .array(items: .oneOf(kinds), minItems: 0, maxItems: kinds.count, unique: true), "Only these kinds."),

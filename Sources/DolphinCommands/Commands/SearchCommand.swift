@@ -56,15 +56,23 @@ extension SearchCommands {
         let others = t.variants.filter { $0 != t.term }.map(inert).joined(separator: ", ")
         switch t.match {
         case .exact:
-          let spellings = t.spellings.map(inert).joined(separator: ", ")
+          let spellings = t.spellings.filter { !t.numberForms.contains($0) }.map(inert)
+            .joined(separator: ", ")
+          let number = t.numberForms.map(inert).joined(separator: ", ")
           let compounds = t.compounds.map(inert).joined(separator: ", ")
           let forms = t.variants.filter { $0 != t.term && !t.spellings.contains($0) && !t.compounds.contains($0) }
             .map(inert).joined(separator: ", ")
           console.print(
             "term \(name): exact\(cut)" + (spellings.isEmpty ? "" : "; other spellings: " + spellings)
+              + (number.isEmpty ? "" : "; other number: " + number)
               + (compounds.isEmpty ? "" : "; compound forms: " + compounds)
               + (forms.isEmpty ? "" : "; word forms: " + forms))
-        case .spelling: console.print("term \(name): absent\(cut); other spellings → " + others)
+        case .spelling:
+          let what =
+            t.numberForms.isEmpty
+            ? "other spellings"
+            : t.numberForms.count == t.spellings.count ? "other number" : "other spellings and number"
+          console.print("term \(name): absent\(cut); \(what) → " + others)
         case .compound: console.print("term \(name): absent\(cut); compound forms → " + others)
         // Absent from the workspace: the close spellings searched may be typos of it or other
         // forms of the word (`diagnosis` → `diagnost`), which characters alone cannot tell apart.
@@ -92,7 +100,7 @@ extension SearchCommands {
       discussion: """
         hybrid-lexical-v1: BM25F over title, tags and content (title weighted most), a phrase boost, a
         query-coverage boost, British and American spellings of each word at nearly full weight (tumour
-        finds tumor), compound words however written (email finds e-mail, PD-1 finds PD1), trigram typo matching and close word forms (diagnosis also finds
+        finds tumor), the other number of irregular nouns (mouse finds mice, analysis finds analyses), compound words however written (email finds e-mail, PD-1 finds PD1), trigram typo matching and close word forms (diagnosis also finds
         diagnostic, at a quarter to half the weight), with deterministic tie-breaking. It matches
         words, not meanings: it is not semantic search.
 

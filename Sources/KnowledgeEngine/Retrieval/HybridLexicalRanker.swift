@@ -27,7 +27,10 @@ import Foundation
 ///   same word, while the spelling typed wins a tie), at most
 ///   ``Parameters/maximumSpellingVariants``; a term found only that way is matched as
 ///   ``QueryTermMatch/Match/spelling`` and not also by typo. Two query words that are
-///   spellings of each other (`colour color`) are one query term, and both count in full;
+///   spellings of each other (`colour color`) are one query term, and both count in full.
+///   The other number of an irregular noun (``EnglishPlurals``: `mouse` and `mice`,
+///   `analysis` and `analyses`, `bacterium` and `bacteria`) is searched the same way, and
+///   listed in ``QueryTermMatch/numberForms`` too;
 /// - in the vocabulary or not: also through its other written forms as a compound
 ///   (``CompoundWords``), at most ``Parameters/maximumCompoundVariants``: the catenation of
 ///   query words joined by a hyphen or slash (`e-mail` → `email`, a variant of both `e` and
@@ -188,6 +191,10 @@ public struct HybridLexicalRanker: Sendable {
     /// (``CompoundWords/openSplits(of:)``). Off, only hyphens, slashes, digits and prefixes
     /// make compound forms.
     public var searchesOpenCompounds: Bool
+    /// Whether the other number of an irregular noun is searched like another spelling
+    /// (``EnglishPlurals``: `mouse` and `mice`, `analysis` and `analyses`), with
+    /// ``spellingWeight`` and within ``maximumSpellingVariants``.
+    public var searchesIrregularPlurals: Bool
     /// The most distinct query terms searched (at most 64); later ones are ignored.
     public var maximumQueryTerms: Int
     /// Folded, unstemmed words dropped from queries that have other words.
@@ -213,6 +220,7 @@ public struct HybridLexicalRanker: Sendable {
       maximumCompoundVariants: 4,
       compoundWeight: 0.9,
       searchesOpenCompounds: true,
+      searchesIrregularPlurals: true,
       maximumQueryTerms: 64,
       stopWords: EnglishStopWords.snowball)
   }
@@ -307,6 +315,9 @@ public struct HybridLexicalRanker: Sendable {
       QueryTermMatch(
         term: groups[i].term, match: groups[i].match, variants: groups[i].variants.map(\.term),
         spellings: groups[i].variants.filter(\.isSpelling).map(\.term),
+        numberForms: groups[i].variants.filter {
+          $0.isSpelling && analysis.numberForms[i].contains($0.term)
+        }.map(\.term),
         compounds: groups[i].variants.filter(\.isCompound).map(\.term), words: analysis.surfaces[i],
         typedWords: analysis.typedWords[i])
     }
@@ -393,6 +404,9 @@ public struct HybridLexicalRanker: Sendable {
     /// the other English spellings of its words analyse to; without the term itself or repeats.
     /// Empty when spellings are off.
     var spellings: [[(term: String, typed: Bool)]]
+    /// Per term, those of its `spellings` that are the other number of an irregular noun
+    /// (``EnglishPlurals``: `mice` for `mous`), not another spelling.
+    var numberForms: [Set<String>] = []
     /// Adjacent query-word pairs by term index, with their distance in the query.
     var pairs: [(first: Int, second: Int, gap: Int)]
     /// Per term, its other written forms as a compound (``CompoundWords``), each a list of
@@ -432,6 +446,13 @@ public struct HybridLexicalRanker: Sendable {
     let spellingsOn = parameters.maximumSpellingVariants > 0
     // Adds `candidate` to term `i`'s spellings unless it is the term or already there (a typed
     // spelling replaces a generated one).
+    var numberForms: [Set<String>] = []
+    func addGenerated(_ others: [(term: String, isNumber: Bool)], to i: Int) {
+      for other in others {
+        add(other.term, typed: false, to: i)
+        if other.isNumber && other.term != terms[i] { numberForms[i].insert(other.term) }
+      }
+    }
     func add(_ candidate: String, typed: Bool, to i: Int) {
       guard candidate != terms[i] else { return }
       if let j = spellings[i].firstIndex(where: { $0.term == candidate }) {
@@ -450,29 +471,29 @@ public struct HybridLexicalRanker: Sendable {
         if !surfaces[i].contains(token.surface) {
           surfaces[i].append(token.surface)
           typedWords[i].append(token.typed)
-          if spellingsOn {
-            for other in spellingTerms(of: token.surface) { add(other, typed: false, to: i) }
-          }
+          if spellingsOn { addGenerated(spellingTerms(of: token.surface), to: i) }
         }
         continue
       }
       let others = spellingsOn ? spellingTerms(of: token.surface) : []
       // Another spelling of an earlier query word (`colour color`): the same term.
       if spellingsOn, let i = terms.indices.first(where: { i in
-        spellings[i].contains(where: { $0.term == token.term }) || others.contains(terms[i])
+        spellings[i].contains(where: { $0.term == token.term })
+          || others.contains(where: { $0.term == terms[i] })
       }) {
         indexOfTerm[token.term] = i
         surfaces[i].append(token.surface)
         typedWords[i].append(token.typed)
         add(token.term, typed: true, to: i)
-        for other in others { add(other, typed: false, to: i) }
+        addGenerated(others, to: i)
       } else if terms.count < cap {
         indexOfTerm[token.term] = terms.count
         terms.append(token.term)
         surfaces.append([token.surface])
         typedWords.append([token.typed])
         spellings.append([])
-        for other in others { add(other, typed: false, to: terms.count - 1) }
+        numberForms.append([])
+        addGenerated(others, to: terms.count - 1)
       }
     }
     var pairs: [(first: Int, second: Int, gap: Int)] = []
@@ -541,8 +562,8 @@ public struct HybridLexicalRanker: Sendable {
       }
     }
     return QueryAnalysis(
-      terms: terms, surfaces: surfaces, typedWords: typedWords, spellings: spellings, pairs: pairs,
-      compounds: compounds)
+      terms: terms, surfaces: surfaces, typedWords: typedWords, spellings: spellings,
+      numberForms: numberForms, pairs: pairs, compounds: compounds)
   }
 
   /// Whether only white space (space, tab, line breaks) and sentence or clause punctuation
@@ -843,12 +864,19 @@ public struct HybridLexicalRanker: Sendable {
     return (group(.none, []), false)
   }
 
-  /// The terms the other English spellings of `word` analyse to (stemmed like any word), in
-  /// the order generated, without repeats; `word`'s own term may be among them.
-  func spellingTerms(of word: String) -> [String] {
-    var found: [String] = []
-    for alternative in EnglishSpelling.alternatives(of: word) {
-      if let term = analysedTerm(of: alternative), !found.contains(term) { found.append(term) }
+  /// The terms the other English spellings of `word` and, when
+  /// ``Parameters/searchesIrregularPlurals``, its other irregular number (``EnglishPlurals``)
+  /// analyse to (stemmed like any word), spellings first, in the order generated, without
+  /// repeats; `word`'s own term may be among them. `isNumber` marks the terms only the other
+  /// number gave.
+  func spellingTerms(of word: String) -> [(term: String, isNumber: Bool)] {
+    var found: [(term: String, isNumber: Bool)] = []
+    let spellings = EnglishSpelling.alternatives(of: word)
+    let numbers = parameters.searchesIrregularPlurals ? EnglishPlurals.alternatives(of: word) : []
+    for (k, alternative) in (spellings + numbers).enumerated() {
+      if let term = analysedTerm(of: alternative), !found.contains(where: { $0.term == term }) {
+        found.append((term, k >= spellings.count))
+      }
     }
     return found
   }

@@ -86,8 +86,9 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
     /// The term itself is in the vocabulary (its word-form variants, if any, are searched
     /// too, at reduced weight).
     case exact
-    /// Absent, but another English spelling of the word is in the vocabulary (`tumour` →
-    /// `tumor`, ``EnglishSpelling``); that was searched instead, at nearly full weight.
+    /// Absent, but another English spelling of the word (`tumour` → `tumor`,
+    /// ``EnglishSpelling``) or its other number (`mouse` → `mice`, ``EnglishPlurals``) is in the
+    /// vocabulary; that was searched instead, at nearly full weight.
     case spelling
     /// Absent, but the word written as a compound another way is in some document (`covid19`
     /// → `covid 19`, `e-mail` → `email`, ``CompoundWords``); that was searched instead, at nearly
@@ -110,9 +111,13 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
   /// spellings and compound forms, fuzzy or prefix variants. A compound form of several terms
   /// is written with spaces (`e mail`: the terms `e` then `mail`, next to each other).
   public var variants: [String]
-  /// Those of `variants` that are other English spellings of the query word (searched at
-  /// nearly full weight); empty for most terms.
+  /// Those of `variants` that are other English spellings of the query word, or its other
+  /// number when it is an irregular noun (``EnglishPlurals``: `mice` for `mouse`), searched at
+  /// nearly full weight; empty for most terms.
   public var spellings: [String]
+  /// Those of ``spellings`` that are the other number of an irregular noun, not another
+  /// spelling (`mice` for `mouse`, `analys` for `analysis`); empty for most terms.
+  public var numberForms: [String]
   /// Those of `variants` that are other written forms of the query word as a compound
   /// (``CompoundWords``: `email` for `e-mail`, `e mail` for `email`); searched at nearly full
   /// weight, never more than the word typed. Empty for most terms.
@@ -132,12 +137,14 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
   /// Makes a term match.
   public init(
     term: String, match: Match, variants: [String], spellings: [String] = [],
-    compounds: [String] = [], words: [String] = [], typedWords: [String] = []
+    numberForms: [String] = [], compounds: [String] = [], words: [String] = [],
+    typedWords: [String] = []
   ) {
     self.term = term
     self.match = match
     self.variants = variants
     self.spellings = spellings
+    self.numberForms = numberForms
     self.compounds = compounds
     self.words = words
     self.typedWords = typedWords

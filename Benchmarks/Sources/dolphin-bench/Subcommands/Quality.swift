@@ -29,6 +29,7 @@ struct Quality: BenchCommand {
                         in all)
       --json            print one JSON object: ndcg_at_10, recall_at_100, queries, …
       --per-query FILE  write query-id<TAB>ndcg@10<TAB>recall@100, one line per query
+                        (with --grid, to FILE.1, FILE.2, … for each combination in order)
       --keep            keep the workspace (its path goes to stderr), to inspect results with
                         `dolphin search … --explain --workspace PATH`
       --dump-queries FILE
@@ -120,6 +121,16 @@ struct Quality: BenchCommand {
     }
   }
 
+  /// Writes `query-id<TAB>ndcg@10<TAB>recall@100`, one line per judged query, to `path`.
+  private func writePerQuery(_ figures: Figures, _ judged: [JudgedQuery], to path: String) throws {
+    var lines = ["query-id\tndcg@10\trecall@100"]
+    for (i, query) in judged.enumerated() {
+      lines.append("\(query.id)\t\(figures.ndcg[i])\t\(figures.recall[i])")
+    }
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: path, atomically: true, encoding: .utf8)
+  }
+
   func run() throws {
     let documents = try beirCorpus(path: corpus)
     if let untitled = documents.first(where: {
@@ -156,9 +167,10 @@ struct Quality: BenchCommand {
     }
 
     if let grid {
-      for combination in grid.combinations {
+      for (n, combination) in grid.combinations.enumerated() {
         let figures = try measure(
           judged, workspace: workspace, corpusID: corpusID, parameters: combination.parameters)
+        if let perQuery { try writePerQuery(figures, judged, to: "\(perQuery).\(n + 1)") }
         print(
           String(
             format: "%@  nDCG@10 %.4f  Recall@100 %.4f  (query p50 %.2f ms)", combination.name,
@@ -184,14 +196,7 @@ struct Quality: BenchCommand {
       queryMillisecondsP50: percentile(figures.milliseconds, 50),
       mode: HybridLexicalRanker.mode.rawValue,
       algorithmVersion: HybridLexicalRanker.algorithmVersion)
-    if let perQuery {
-      var lines = ["query-id\tndcg@10\trecall@100"]
-      for (i, query) in judged.enumerated() {
-        lines.append("\(query.id)\t\(figures.ndcg[i])\t\(figures.recall[i])")
-      }
-      try (lines.joined(separator: "\n") + "\n").write(
-        toFile: perQuery, atomically: true, encoding: .utf8)
-    }
+    if let perQuery { try writePerQuery(figures, judged, to: perQuery) }
     if json {
       print(try StableJSON.string(output, pretty: false))
     } else {

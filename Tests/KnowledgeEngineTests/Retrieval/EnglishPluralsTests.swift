@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+@_spi(Benchmarking) @testable import KnowledgeEngine
+
+/// Irregular singular and plural nouns: the rules of ``EnglishPlurals`` and how the ranker
+/// uses them (the other number is searched like another spelling when the workspace holds it).
+struct EnglishPluralsTests {
+  typealias Item = PersistedSearchTests.Item
+  typealias Workspace = PersistedSearchTests.Workspace
+
+  @Test(
+    "each class gives the other number, both ways",
+    arguments: [
+      ("mouse", "mice"), ("man", "men"), ("woman", "women"), ("child", "children"),
+      ("tooth", "teeth"), ("foot", "feet"), ("goose", "geese"), ("ox", "oxen"),
+      ("analysis", "analyses"), ("diagnosis", "diagnoses"), ("metastasis", "metastases"),
+      ("hypothesis", "hypotheses"), ("crisis", "crises"), ("thesis", "theses"),
+      ("nucleus", "nuclei"), ("stimulus", "stimuli"), ("alveolus", "alveoli"),
+      ("fungus", "fungi"), ("radius", "radii"), ("locus", "loci"),
+      ("staphylococcus", "staphylococci"), ("bacterium", "bacteria"), ("datum", "data"),
+      ("medium", "media"), ("spectrum", "spectra"), ("serum", "sera"), ("atrium", "atria"),
+      ("criterion", "criteria"), ("phenomenon", "phenomena"),
+      ("mitochondrion", "mitochondria"), ("ganglion", "ganglia"), ("taxon", "taxa"),
+    ])
+  func bothWays(singular: String, plural: String) {
+    #expect(EnglishPlurals.alternatives(of: singular).contains(plural))
+    #expect(EnglishPlurals.alternatives(of: plural).contains(singular))
+  }
+
+  @Test(
+    "endings that are no irregular plural give no such alternative",
+    arguments: [
+      // Too short a stem before the ending: basis is not bases (of base), oasis stays.
+      ("basis", "bases"), ("bases", "basis"), ("oasis", "oases"), ("ovum", "ova"),
+      ("drum", "dra"),
+      // Adjectives in -ous, and -eus read from -ei.
+      ("various", "varioi"), ("previous", "previoi"),
+      // Latin genitives of species names are no plurals.
+      ("pylori", "pylorus"), ("typhi", "typhus"),
+      // Chemical elements: magnesia and lithia are other substances.
+      ("magnesium", "magnesia"), ("magnesia", "magnesium"), ("lithium", "lithia"),
+      ("sodium", "sodia"), ("ammonium", "ammonia"), ("ammonia", "ammonium"),
+      // -on / -a only for listed words: colon is not cola, intron not intra.
+      ("colon", "cola"), ("cola", "colon"), ("intron", "intra"), ("intra", "intron"),
+      // -ex / -ix are left out: indices would stem like indicated.
+      ("index", "indices"), ("matrix", "matrices"), ("cortex", "cortices"),
+    ])
+  func notPlurals(word: String, wrong: String) {
+    #expect(!EnglishPlurals.alternatives(of: word).contains(wrong), "\(word) → \(wrong)")
+  }
+
+  @Test("only ASCII-letter words have alternatives; never the word itself, never repeats")
+  func domain() {
+    for word in ["", "a", "Mice", "mice2", "mäuse", "東京"] {
+      #expect(EnglishPlurals.alternatives(of: word).isEmpty, "\(word)")
+    }
+    for word in ["mouse", "nucleus", "nuclei", "analysis", "bacteria", "criteria"] {
+      let alternatives = EnglishPlurals.alternatives(of: word)
+      #expect(!alternatives.isEmpty && !alternatives.contains(word), "\(word)")
+      #expect(Set(alternatives).count == alternatives.count, "\(word)")
+    }
+  }
+
+  static let corpus = [
+    Item(title: "Knockout mice cohort", content: "twelve animals per cage"),
+    Item(title: "Mouse husbandry checklist", content: "bedding changed weekly"),
+    Item(title: "Sensitivity analyses", content: "excluding the pilot site"),
+    Item(title: "Helicobacter pylori eradication", content: "triple therapy for two weeks"),
+    Item(title: "Pylorus anatomy", content: "the pyloric sphincter"),
+    Item(title: "Index rebuild", content: "the release indicated no errors"),
+  ]
+
+  @Test("either number finds both, nearly in full; the number typed wins the tie")
+  func eitherNumber() throws {
+    let workspace = try Workspace(Self.corpus)
+    for (query, typed, other) in [("mice", 0, 1), ("mouse", 1, 0)] {
+      let response = try workspace.search(query)
+      #expect(response.results.map(\.id) == workspace.ids([typed, other]), "\(query)")
+      #expect(response.terms.map(\.match) == [.exact])
+      #expect(response.results.allSatisfy { $0.scoreParts.fuzzy == 0 })
+      let parts = response.results.map { $0.scoreParts.title + $0.scoreParts.content }
+      #expect(parts.count == 2 && parts[1] < parts[0], "\(parts)")
+    }
+    let mouse = try workspace.search("mouse")
+    #expect(mouse.terms.first?.spellings == ["mice"])
+    #expect(mouse.terms.first?.numberForms == ["mice"])
+  }
+
+  @Test("a noun absent in the number typed is found through the other, named as such")
+  func absentNumber() throws {
+    let workspace = try Workspace(Self.corpus)
+    let analysis = try workspace.search("analysis")
+    #expect(analysis.results.map(\.id) == workspace.ids([2]))
+    #expect(analysis.terms.first?.match == .spelling)
+    #expect(analysis.terms.first?.numberForms == ["analys"])
+    #expect(analysis.results.first?.scoreParts.fuzzy == 0)
+  }
+
+  @Test("no false pairs: pylori does not find the pylorus, index does not find indicated")
+  func noFalsePairs() throws {
+    let workspace = try Workspace(Self.corpus)
+    // `pylori` and the stem `pyloru` share most trigrams, so the anatomy note may still come
+    // as a close word form, at reduced weight — but not as the other number.
+    let pylori = try workspace.search("pylori")
+    #expect(pylori.results.first?.id == workspace.ids([3])[0])
+    #expect(pylori.terms.first?.spellings == [] && pylori.terms.first?.numberForms == [])
+    #expect(try workspace.search("index").results.map(\.id) == workspace.ids([5]))
+    #expect(try workspace.search("index").results.first?.matchedTerms == ["index"])
+  }
+
+  @Test("both numbers typed are one query term, each counted in full")
+  func bothTyped() throws {
+    let workspace = try Workspace(Self.corpus)
+    let both = try workspace.search("mouse mice")
+    #expect(both.terms.count == 1)
+    #expect(both.terms.first?.words == ["mouse", "mice"])
+    #expect(Set(both.results.map(\.score)).count == 1, "\(both.results.map(\.score))")
+  }
+
+  @Test("turned off, only the number typed is searched")
+  func switchedOff() throws {
+    let workspace = try Workspace(Self.corpus)
+    var parameters = HybridLexicalRanker.Parameters.v1
+    parameters.searchesIrregularPlurals = false
+    #expect(
+      try workspace.engine.rankedIDs("mice", depth: 10, parameters: parameters)
+        == workspace.ids([0]))
+    #expect(try workspace.engine.rankedIDs("mice", depth: 10) == workspace.ids([0, 1]))
+  }
+}
