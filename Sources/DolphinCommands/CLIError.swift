@@ -4,6 +4,11 @@ import ContinuityKit
 enum CLIError: Error, Sendable, Equatable {
   /// Bad arguments. Exit 2.
   case usage(String)
+  /// A value given for an option (or an enumerated argument) that is missing, malformed or
+  /// not one of its choices: `--limit abc`, `--priority urgent`, `--limit` without a value.
+  /// Exit 2, as ``usage(_:)``; a `--json` error document names `field` (the option without its
+  /// dashes, e.g. `limit`), as it does for a validation error.
+  case invalidValue(String, field: String)
   /// An input file problem (unreadable, a symbolic link loop, not UTF-8, a refused legacy
   /// file). Exit 4.
   case input(String)
@@ -65,16 +70,23 @@ public enum ExitCode {
 
 extension CLIError {
   /// `--priority 'urgent' is not one of: low, normal, high, critical`, with a did-you-mean
-  /// hint when a choice is close.
-  static func notOneOf(_ name: String, _ value: String, allowed: [String]) -> CLIError {
+  /// hint when a choice is close; `field` is named in a `--json` error document.
+  static func notOneOf(_ name: String, _ value: String, allowed: [String], field: String) -> CLIError {
     let hint = ArgumentParser.nearest(value, in: allowed).map { " (did you mean '\($0)'?)" } ?? ""
-    return .usage(
-      "\(name) '\(quotedValue(value, limit: 40))' is not one of: \(allowed.joined(separator: ", "))\(hint)")
+    return .invalidValue(
+      "\(name) '\(quotedValue(value, limit: 40))' is not one of: \(allowed.joined(separator: ", "))\(hint)",
+      field: field)
+  }
+
+  /// The field a `--json` error names for a value given as `name`: the option without its
+  /// dashes (`--priority` → `priority`), or the argument's name (`kind`).
+  static func field(named name: String) -> String {
+    name.hasPrefix("--") ? String(name.dropFirst(2)) : name
   }
 
   var message: String {
     switch self {
-    case .usage(let m), .input(let m), .notFound(let m), .noWorkspaceYet(let m): return m
+    case .usage(let m), .invalidValue(let m, _), .input(let m), .notFound(let m), .noWorkspaceYet(let m): return m
     }
   }
 }
@@ -105,7 +117,7 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
   switch error {
   case let e as CLIError:
     switch e {
-    case .usage(let m): return (ExitCode.usage, "usage", m)
+    case .usage(let m), .invalidValue(let m, _): return (ExitCode.usage, "usage", m)
     case .input(let m): return (ExitCode.validation, "input", m)
     case .notFound(let m), .noWorkspaceYet(let m): return (ExitCode.notFound, "notFound", m)
     }

@@ -113,7 +113,7 @@ public enum DolphinCLI {
         return ExitCode.success
       }
       if let w = parsed.value("workspace"), w.trimmingCharacters(in: .whitespaces).isEmpty {
-        throw CLIError.usage("--workspace needs a directory path, got an empty value")
+        throw CLIError.invalidValue("--workspace needs a directory path, got an empty value", field: "workspace")
       }
       // An empty DOLPHIN_HOME is a mistake, not a reason to use another workspace; checked
       // before the command runs, so that nothing is read or created anywhere.
@@ -151,7 +151,7 @@ public enum DolphinCLI {
           var message: String
           var exitCode: Int32
           /// The library's name of the field at fault, for a validation error (the message
-          /// names the flag instead).
+          /// names the flag instead), and the option's name for a usage error about its value.
           var field: String?
           /// The plan that was not applied, for an unconfirmed deletion or erase, or an import
           /// refused for its conflicts.
@@ -171,6 +171,7 @@ public enum DolphinCLI {
       var field: String?
       switch (error as? RefusedPlan)?.error ?? error {
       case let e as ValidationError: field = e.field
+      case CLIError.invalidValue(_, let name): field = name
       case WorkspaceError.validation(let e): field = e.field
       case WorkspaceError.capacity(let what, _): field = what.field
       // The JSON path of the value at fault, e.g. `workspace.knowledge[0].revision`.
@@ -342,6 +343,8 @@ final class CommandContext {
   }
 
   /// Parses an integer option within `range`.
+  /// - Throws: ``CLIError/invalidValue(_:field:)`` (exit 2) naming `name` for a value that is
+  ///   not a whole number; ``ValidationError`` (exit 4) for one outside `range`.
   func integer(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
     guard let text = arguments.value(name) else { return value }
     guard let n = Int(text) else {
@@ -349,7 +352,7 @@ final class CommandContext {
       if !text.isEmpty, text.drop(while: { $0 == "-" || $0 == "+" }).allSatisfy({ $0.isASCII && $0.isNumber }), text.contains(where: { $0.isASCII && $0.isNumber }) {
         throw ValidationError(field: name, limit: range.upperBound, message: "--\(name) is \(text); it must be between \(range.lowerBound) and \(range.upperBound)")
       }
-      throw CLIError.usage("--\(name) must be a whole number, got '\(quotedValue(text))'")
+      throw CLIError.invalidValue("--\(name) must be a whole number, got '\(quotedValue(text))'", field: name)
     }
     guard range.contains(n) else {
       throw ValidationError(field: name, limit: range.upperBound, actual: n, message: "--\(name) is \(n); it must be between \(range.lowerBound) and \(range.upperBound)")
@@ -370,20 +373,23 @@ final class CommandContext {
   /// - Parameters:
   ///   - text: the value the user gave.
   ///   - name: how the user gave it: `--priority` for an option, `kind` for a positional.
-  /// - Throws: ``CLIError/usage(_:)`` naming `name`, the value and the allowed values: a wrong
-  ///   choice is a usage error (exit 2) for every enumerated argument alike.
-  func parseEnum<E: RawRepresentable & CaseIterable>(_ type: E.Type, _ text: String, name: String) throws -> E where E.RawValue == String {
+  ///   - field: the field a `--json` error names; by default `name` without its dashes.
+  /// - Throws: ``CLIError/invalidValue(_:field:)`` naming `name`, the value and the allowed
+  ///   values: a wrong choice is a usage error (exit 2) for every enumerated argument alike.
+  func parseEnum<E: RawRepresentable & CaseIterable>(
+    _ type: E.Type, _ text: String, name: String, field: String? = nil
+  ) throws -> E where E.RawValue == String {
     if let v = E(rawValue: text) ?? E.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) { return v }
-    throw CLIError.notOneOf(name, text, allowed: E.allCases.map(\.rawValue))
+    throw CLIError.notOneOf(name, text, allowed: E.allCases.map(\.rawValue), field: field ?? CLIError.field(named: name))
   }
 
   /// The value of the enumerated option `--name` (matched case-insensitively), or `fallback`
   /// when the option is absent.
-  /// - Throws: ``CLIError/usage(_:)`` as ``parseEnum(_:_:name:)`` does.
+  /// - Throws: ``CLIError/invalidValue(_:field:)`` as ``parseEnum(_:_:name:field:)`` does.
   func choice(_ name: String, among allowed: [String], default fallback: String) throws -> String {
     guard let text = arguments.value(name) else { return fallback }
     guard let v = allowed.first(where: { $0 == text.lowercased() }) else {
-      throw CLIError.notOneOf("--\(name)", text, allowed: allowed)
+      throw CLIError.notOneOf("--\(name)", text, allowed: allowed, field: name)
     }
     return v
   }

@@ -32,16 +32,16 @@ struct ArgumentParserTests {
     #expect(!help.contains("K ..."))
   }
 
-  @Test("a non-repeatable option given twice is a usage error")
+  @Test("a non-repeatable option given twice is a usage error naming its field")
   func twice() {
-    #expect(throws: CLIError.usage("--priority was given more than once; it takes one value")) {
+    #expect(throws: CLIError.invalidValue("--priority was given more than once; it takes one value", field: "priority")) {
       try ArgumentParser.parse(["fact", "t", "--priority", "low", "--priority", "high"], spec: spec)
     }
   }
 
   @Test("an option missing its value names it")
   func missingValue() {
-    #expect(throws: CLIError.usage("--priority needs a value (P)")) {
+    #expect(throws: CLIError.invalidValue("--priority needs a value (P)", field: "priority")) {
       try ArgumentParser.parse(["fact", "t", "--priority"], spec: spec)
     }
   }
@@ -49,7 +49,7 @@ struct ArgumentParserTests {
   @Test("an option followed by another option is missing its value, not given it")
   func optionAsValue() {
     let message = "--priority needs a value (P), but the next argument '--json' is an option; to give a value that begins with '-', write --priority=--json"
-    #expect(throws: CLIError.usage(message)) {
+    #expect(throws: CLIError.invalidValue(message, field: "priority")) {
       try ArgumentParser.parse(["fact", "t", "--priority", "--json"], spec: spec)
     }
     #expect(throws: CLIError.self) { try ArgumentParser.parse(["fact", "t", "--tags", "--"], spec: spec) }
@@ -71,7 +71,7 @@ struct ArgumentParserTests {
 
   @Test("a flag takes no value")
   func flagValue() {
-    #expect(throws: CLIError.usage("--json is a flag and takes no value")) {
+    #expect(throws: CLIError.invalidValue("--json is a flag and takes no value", field: "json")) {
       try ArgumentParser.parse(["fact", "t", "--json=yes"], spec: spec)
     }
   }

@@ -93,6 +93,34 @@ struct BlankNextStepDoctorTests {
     #expect(none["count"] as? Int == 0 && (none["handoffs"] as? [Any])?.isEmpty == true, "\(none)")
   }
 
+  @Test("more handoffs with blank steps than doctor lists: JSON says truncated, the text says how many more")
+  func listCut() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for n in 1...22 {
+      #expect(try cli.run(["handoff", "create", "--focus", "Handoff \(n)", "--next", "Ship it"]).status == 0)
+    }
+    let edit = try runProcess(
+      "/usr/bin/env", ["sqlite3", cli.workspace + "/workspace.sqlite", #"UPDATE handoff SET next_steps = '["","Ship it"]';"#])
+    try #require(edit.status == 0, "sqlite3 is needed to store what earlier builds stored: \(edit.stderr)")
+    let blank = try #require(try Self.doctorJSON(cli)["blankNextSteps"] as? [String: Any])
+    #expect(blank["handoffCount"] as? Int == 22)
+    #expect((blank["handoffs"] as? [Any])?.count == 20)
+    #expect(blank["truncated"] as? Bool == true, "\(blank)")
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.stdout.contains("Handoff next steps: 22 blank (showing nothing) in 22 handoff(s):\n"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("\n  … and 2 more handoff(s)\n"), "\(doctor.stdout)")
+    // Two handoffs fewer with a blank step: the other 20 are all listed, and nothing is cut.
+    let fix = try runProcess(
+      "/usr/bin/env",
+      ["sqlite3", cli.workspace + "/workspace.sqlite",
+       #"UPDATE handoff SET next_steps = '["Ship it"]' WHERE id IN (SELECT id FROM handoff ORDER BY id LIMIT 2);"#])
+    try #require(fix.status == 0, "\(fix.stderr)")
+    let whole = try #require(try Self.doctorJSON(cli)["blankNextSteps"] as? [String: Any])
+    #expect(whole["handoffCount"] as? Int == 20 && whole["truncated"] as? Bool == false, "\(whole)")
+    #expect(!(try cli.run(["doctor"]).stdout.contains("more handoff(s)")))
+  }
+
   @Test("blank steps written after the upgrade (not by dolphin): doctor gives the sqlite3 command that removes them, and it does")
   func afterStep0007() throws {
     let cli = CLI()

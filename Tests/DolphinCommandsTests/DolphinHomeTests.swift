@@ -2,6 +2,12 @@ import Foundation
 import Testing
 import TestSupport
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `DOLPHIN_HOME` set to an empty value is a mistake to report, not a reason to fall back to
 /// another workspace silently.
 @Suite("DOLPHIN_HOME", .serialized)
@@ -112,5 +118,25 @@ struct DolphinHomeTests {
     // --workspace needs no HOME.
     let ws = dir.appending("ws").path
     #expect(try Self.runWithout(["capture", "fact", "Kept here", "--workspace", ws], in: cwd, settings: ["HOME="]).status == 0)
+  }
+
+  // Regression (s10): a workspace directory right under / that could not be created named its
+  // parent as '.'.
+  @Test(
+    "a DOLPHIN_HOME right under / that this user may not create names / as the directory, not '.'",
+    .enabled(
+      if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+      "needs root and setpriv to run dolphin as a user that may not write /"))
+  func homeUnderTheRoot() throws {
+    let home = "/dolphin-review-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: home) }
+    let r = try runProcess(
+      "/usr/bin/setpriv",
+      ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env", "DOLPHIN_HOME=\(home)",
+       dolphinExecutable().path, "capture", "fact", "Kept nowhere"])
+    #expect(r.status == 5, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("this user may not create entries in /"), "\(r.stderr)")
+    #expect(!r.stderr.contains("entries in ."), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: home))
   }
 }

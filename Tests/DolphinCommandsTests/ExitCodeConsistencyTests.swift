@@ -40,6 +40,49 @@ struct ExitCodeConsistencyTests {
     #expect(r.stdout.isEmpty)
   }
 
+  /// A bad option value given with `--json`, and the field its error document must name.
+  struct FieldCase: CustomStringConvertible, Sendable {
+    var name: String
+    var args: [String]
+    var field: String
+    var description: String { name }
+  }
+
+  static let fieldCases: [FieldCase] = [
+    FieldCase(name: "--limit not a number", args: ["knowledge", "list", "--limit", "abc"], field: "limit"),
+    FieldCase(name: "search --limit a fraction", args: ["search", "x", "--limit", "1.5"], field: "limit"),
+    FieldCase(name: "memory search --limit not a number", args: ["memory", "search", "x", "--limit", "ten"], field: "limit"),
+    FieldCase(name: "--limit without its value", args: ["knowledge", "list", "--limit"], field: "limit"),
+    FieldCase(name: "--priority twice", args: ["capture", "fact", "t", "--priority", "low", "--priority", "high"], field: "priority"),
+    FieldCase(name: "--priority not a choice", args: ["capture", "fact", "t", "--priority", "urgent"], field: "priority"),
+    FieldCase(name: "kind positional not a choice", args: ["capture", "bogus", "t"], field: "kind"),
+    FieldCase(name: "--status not a choice", args: ["task", "list", "--status", "x"], field: "status"),
+    FieldCase(
+      name: "--relates kind not a choice", args: ["capture", "fact", "t", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"],
+      field: "relates[0]"),
+    FieldCase(name: "a flag given a value", args: ["knowledge", "list", "--json=yes"], field: "json"),
+  ]
+
+  @Test("a bad option value is a usage error whose JSON document names the field, as validation errors do", arguments: fieldCases)
+  func usageErrorNamesField(_ c: FieldCase) throws {
+    let dir = TemporaryDirectory("field")
+    defer { dir.remove() }
+    let r = try runDolphin(c.args + ["--json", "--workspace", dir.appending("ws").path], stdin: "")
+    #expect(r.status == 2, "\(r.stderr)")
+    let error = try #require(
+      (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any],
+      "\(r.stdout)")
+    #expect(error["kind"] as? String == "usage")
+    #expect(error["exitCode"] as? Int == 2)
+    #expect(error["field"] as? String == c.field, "\(error)")
+    // The range error of the same option names the same field.
+    if c.field == "limit" {
+      let range = try runDolphin(["knowledge", "list", "--limit", "0", "--json", "--workspace", dir.appending("ws").path])
+      let rangeError = (try JSONSerialization.jsonObject(with: Data(range.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any]
+      #expect(rangeError?["field"] as? String == "limit", "\(range.stdout)")
+    }
+  }
+
   @Test("an empty file path for import or migrate is a usage error (exit 2), not a missing file")
   func emptyImportPath() throws {
     let dir = TemporaryDirectory("empty-path")

@@ -64,6 +64,46 @@ struct ImportStrictnessCommandTests {
     #expect(try source.run(["doctor"]).status == 0)
   }
 
+  @Test("a file with a byte that is not UTF-8 is refused naming the file as given and the byte's offset; nothing is imported (exit 4, as a malformed file)")
+  func notUTF8() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let source = CLI()
+    defer { source.dir.remove() }
+    _ = try source.json(["capture", "decision", "Use SQLite for the workspace"])
+    var data = Data(try source.run(["export"]).stdout.utf8)
+    let offset = try #require(data.firstRange(of: Data("Use SQLite".utf8))?.lowerBound)
+    data[offset] = 0xFF
+    try FileManager.default.createDirectory(at: cli.dir.appending("exp"), withIntermediateDirectories: true)
+    try data.write(to: cli.dir.appending("exp/bad.json"))
+    try Data([0xFF, 0x7B, 0x7D]).write(to: cli.dir.appending("exp/leading.json"))
+    try Data("{\"format\": ".utf8).write(to: cli.dir.appending("exp/cut.json"))
+    let workspace = ["--workspace", cli.workspace]
+
+    let refused = try runDolphin(["import", "exp/bad.json", "--json"] + workspace, currentDirectory: cli.dir.url)
+    let malformed = try runDolphin(["import", "exp/cut.json"] + workspace, currentDirectory: cli.dir.url)
+    #expect(malformed.status == 4, "\(malformed.stderr)")
+    #expect(refused.status == malformed.status, "\(refused.stderr)")
+    let error = try #require(
+      (try JSONSerialization.jsonObject(with: Data(refused.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any],
+      "\(refused.stdout)")
+    let message = try #require(error["message"] as? String)
+    #expect(
+      message.hasPrefix("exp/bad.json is not UTF-8 text: the byte 0xFF at byte offset \(offset) (counting from 0) is not valid UTF-8."),
+      "\(message)")
+    #expect(message.hasSuffix("Nothing was imported"), "\(message)")
+    #expect(error["kind"] as? String == "exportDocument")
+    // Not Foundation's generic text, nor a JSON syntax error.
+    #expect(!message.contains("The given data") && !message.contains("not valid JSON"), "\(message)")
+    #expect(!FileManager.default.fileExists(atPath: cli.workspace + "/workspace.sqlite"))
+
+    // At the very start too, where the file would otherwise be called "not a JSON object".
+    let leading = try runDolphin(["import", "exp/leading.json"] + workspace, currentDirectory: cli.dir.url)
+    #expect(leading.status == 4, "\(leading.stderr)")
+    #expect(leading.stderr.contains("exp/leading.json is not UTF-8 text: the byte 0xFF at byte offset 0 "), "\(leading.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: cli.workspace + "/workspace.sqlite"))
+  }
+
   @Test("a handoff's blank or invisible next steps are dropped, as capture never stores one; the rest of the file imports, and again as the same record")
   func blankNextStep() throws {
     let cli = CLI()

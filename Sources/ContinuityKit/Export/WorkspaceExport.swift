@@ -58,7 +58,9 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
   ///   - fileName: for messages.
   /// - Throws: ``ExportDocumentError`` naming the file and, for a malformed record, its path in
   ///   the document (e.g. `workspace.knowledge[3].kind`), the value given and what is allowed;
-  ///   ``ExportDocumentError/empty(file:)`` for a file with nothing but whitespace; `malformed`
+  ///   ``ExportDocumentError/empty(file:)`` for a file with nothing but whitespace;
+  ///   ``ExportDocumentError/notUTF8(file:byteOffset:byte:)`` for bytes that are not UTF-8;
+  ///   `malformed`
   ///   for a string holding a NUL (U+0000), which is refused rather than dropped, and for an
   ///   object holding the same key twice (which value counts would be a guess).
   public static func decode(_ data: Data, fileName: String) throws(ExportDocumentError) -> WorkspaceExport {
@@ -68,6 +70,10 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
       var schemaVersion: Int?
     }
     if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { throw .empty(file: fileName) }
+    // Before any JSON decoding: Foundation's error for such a byte names neither it nor where.
+    if let offset = UTF8Validation.firstInvalidByteOffset(in: data) {
+      throw .notUTF8(file: fileName, byteOffset: offset, byte: data[data.startIndex + offset])
+    }
     let header: Header
     do {
       header = try JSONDecoder().decode(Header.self, from: data)
@@ -136,6 +142,9 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
 public enum ExportDocumentError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The file is empty (or holds only whitespace).
   case empty(file: String)
+  /// The file is not UTF-8 text: `byte` at `byteOffset` (0-based) is the first that is not part
+  /// of well-formed UTF-8 (a file saved in another encoding, or damaged).
+  case notUTF8(file: String, byteOffset: Int, byte: UInt8)
   /// The file is JSON but not a dolphin export (wrong or missing `format`).
   case notAnExport(file: String, reason: String)
   /// The file was written by a newer dolphin (`formatVersion` greater than this build reads).
@@ -148,6 +157,11 @@ public enum ExportDocumentError: Error, Sendable, Equatable, CustomStringConvert
     switch self {
     case .empty(let file):
       return "\(file) is empty; expected a dolphin export (JSON, as `dolphin export --format json` writes). Nothing was imported"
+    case .notUTF8(let file, let offset, let byte):
+      return
+        "\(file) is not UTF-8 text: the byte 0x\(String(byte, radix: 16, uppercase: true)) at byte offset \(offset) "
+        + "(counting from 0) is not valid UTF-8. An export is UTF-8 JSON, as `dolphin export --format json` writes it; "
+        + "was the file saved in another encoding, or damaged? Nothing was imported"
     case .notAnExport(let file, let reason):
       return "\(file) is not a dolphin export: \(reason). Import reads files written by `dolphin export --format json`. Nothing was imported"
     case .newerFormatVersion(let file, let found, let supported):

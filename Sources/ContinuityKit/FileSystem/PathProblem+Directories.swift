@@ -69,21 +69,23 @@ extension PathProblem {
         if (status.st_mode & S_IFMT) == S_IFDIR { continue }
         return DirectoryObstacle(path: prefix, reason: "is not a directory (\(String(cString: strerror(ENOTDIR))))")
       }
-      if errno != ENOENT { return obstacle(onTheWayTo: prefix) ?? failure(prefix, errno, parent: nil) }
+      if errno != ENOENT { return obstacle(onTheWayTo: prefix) ?? failure(prefix, errno) }
       if mkdir(prefix, i == prefixes.count - 1 ? 0o700 : 0o777) == 0 { continue }
       let code = errno
       // Another process created it a moment ago.
       if code == EEXIST, stat(prefix, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { continue }
-      return failure(prefix, code, parent: i > 0 ? prefixes[i - 1] : nil)
+      return failure(prefix, code)
     }
     return nil
   }
 
-  /// Why `mkdir` of `path` in `parent` failed, with a hint where the system's text alone
-  /// misleads (`No such file or directory` from a directory that exists).
-  private static func failure(_ path: String, _ code: Int32, parent: String?) -> DirectoryObstacle {
+  /// Why `mkdir` of `path` failed, with a hint where the system's text alone misleads (`No
+  /// such file or directory` from a directory that exists), naming the directory it was to be
+  /// created in: `/` for `/ws`, the current directory's path for a relative `ws`.
+  static func failure(_ path: String, _ code: Int32) -> DirectoryObstacle {
     var reason = "could not be created: \(SystemErrorCause.describe(code))"
-    let inParent = parent ?? "."
+    var inParent = parentPath(path)
+    if inParent == "." { inParent = FileManager.default.currentDirectoryPath }
     switch code {
     case ENOENT:
       reason += "; \(inParent) exists, but its filesystem does not allow creating a directory there"

@@ -80,7 +80,7 @@ package enum PathProblem: Sendable, Equatable {
 
   /// `path` without its last component (`a/b` → `a`, `a` → `.`, `/a` → `/`); `path` itself at
   /// the root or `.`.
-  private static func parentPath(_ path: String) -> String {
+  static func parentPath(_ path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return path == "." ? path : "." }
     if slash == path.startIndex { return "/" }
     return String(path[..<slash])

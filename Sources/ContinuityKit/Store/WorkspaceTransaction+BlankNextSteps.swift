@@ -25,12 +25,29 @@ public struct BlankNextStepReport: Sendable, Equatable, Codable {
   public var handoffCount: Int
   /// The first handoffs holding some, by id, at most the `limit` asked for.
   public var handoffs: [Entry]
+  /// True when the limit cut ``handoffs``: `handoffCount` exceeds the handoffs listed.
+  public var truncated: Bool
 
   /// A report; the defaults make the empty one (every stored next step shows something).
+  /// ``truncated`` is set when `handoffs` lists fewer than `handoffCount`.
   public init(count: Int = 0, handoffCount: Int = 0, handoffs: [Entry] = []) {
     self.count = count
     self.handoffCount = handoffCount
     self.handoffs = handoffs
+    self.truncated = handoffCount > handoffs.count
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case count, handoffCount, handoffs, truncated
+  }
+
+  /// Decodes a report; one written before ``truncated`` existed gets it from the counts.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      count: try c.decode(Int.self, forKey: .count), handoffCount: try c.decode(Int.self, forKey: .handoffCount),
+      handoffs: try c.decode([Entry].self, forKey: .handoffs))
+    if let truncated = try c.decodeIfPresent(Bool.self, forKey: .truncated) { self.truncated = truncated }
   }
 }
 

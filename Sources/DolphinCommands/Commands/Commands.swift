@@ -104,7 +104,7 @@ enum Commands {
     guard parts.count == 2 else {
       throw ValidationError(field: "relates[\(index)]", message: "--relates '\(inert(spec))' must be KIND:UUID, e.g. supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301")
     }
-    let kind = try ctx.parseEnum(RelationshipKind.self, parts[0], name: "--relates kind")
+    let kind = try ctx.parseEnum(RelationshipKind.self, parts[0], name: "--relates kind", field: "relates[\(index)]")
     return KnowledgeRelationship(kind: kind, targetID: try ctx.uuid(parts[1], field: "--relates id"))
   }
 

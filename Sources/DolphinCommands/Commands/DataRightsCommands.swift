@@ -27,7 +27,7 @@ enum DataRightsCommands {
       let format = try ctx.choice("format", among: ["json", "markdown"], default: "json")
       let outputArgument = ctx.arguments.value("output")
       if outputArgument?.isEmpty == true {
-        throw CLIError.usage("--output needs a file path (it was given an empty string)")
+        throw CLIError.invalidValue("--output needs a file path (it was given an empty string)", field: "output")
       }
       // `-` is stdout, as `import -` reads stdin: never a file named `-`.
       let output = outputArgument.flatMap { $0 == "-" ? nil : URL(fileURLWithPath: $0) }

@@ -121,7 +121,10 @@ enum MemoryCommands {
     spec: CommandSpec(
       path: ["memory", "search"], summary: "Search legacy memories (mode hybrid-lexical).",
       positionals: [("query", "Words to find, at most \(Limits.query) characters.")],
-      options: [OptionSpec(name: "limit", value: "N", help: "At most N results (1…\(Limits.searchResultsMaximum), default \(Limits.searchResultsDefault)).")]),
+      options: [
+        OptionSpec(name: "limit", value: "N", help: "At most N results (1…\(Limits.searchResultsMaximum), default \(Limits.searchResultsDefault))."),
+        OptionSpec(name: "explain", value: nil, help: "Show each result's score parts and how each query word matched."),
+      ]),
     run: { ctx in try SearchCommands.runMemorySearch(ctx) })
 
   static let delete = Command(

@@ -32,6 +32,7 @@ enum MCPCommands {
         Register it with a client, e.g.:
           claude mcp add dolphin -- /path/to/dolphin mcp --workspace /path/to/workspace
         A missing workspace is created by the first tool call (its receipt); a damaged one does not stop the server (calls report it).
+        One that could not be written at start is served read-only; a write is checked again, and runs once the files can be written.
         """,
       noJSONReason: "`dolphin mcp` writes only JSON-RPC to stdout; --json does not apply"),
     run: { ctx in
@@ -45,7 +46,9 @@ enum MCPCommands {
       // From here on the process's standard output is standard error: only the transport holds
       // the real stdout, so no stray print can ever corrupt the JSON-RPC stream.
       let protocolOutput = divertStandardOutput()
-      let workspace = MCPWorkspace(path: directory.path) {
+      let workspace = MCPWorkspace(
+        path: directory.path, notice: { console.printError("dolphin mcp: notice: " + $0) }
+      ) {
         try openEngine(directory: directory, console: console)
       }
       if verbose {

@@ -142,13 +142,15 @@ extension SearchCommands {
       }
     })
 
+  /// `dolphin memory search`: the search over legacy memories only, rendered as `search`
+  /// renders (with `--explain`, the same score parts and query terms).
   static func runMemorySearch(_ ctx: CommandContext) throws {
     let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
     let r = try ctx.engine(.read).search(ctx.arguments.positionals[0], memoriesOnly: true, limit: limit)
     if ctx.json {
       try ctx.console.printJSON(r)
     } else {
-      render(r, explain: false, limitGiven: ctx.arguments.value("limit") != nil, console: ctx.console)
+      render(r, explain: ctx.arguments.has("explain"), limitGiven: ctx.arguments.value("limit") != nil, console: ctx.console)
     }
   }
 }

@@ -138,7 +138,8 @@ enum TextInput {
   /// validation, conflicts): the path as the user gave it, or `stdin`, and ends with
   /// `Nothing was imported`.
   /// - Throws: ``ValidationError`` when it is larger, holds a NUL byte or cannot be a JSON
-  ///   object; ``CLIError/input(_:)`` when it cannot be read (a directory, say).
+  ///   object; ``ExportDocumentError/notUTF8(file:byteOffset:byte:)`` when it is not UTF-8;
+  ///   ``CLIError/input(_:)`` when it cannot be read (a directory, say).
   static func readDocument(_ source: Source, field: String, console: Console) throws -> Data {
     let maxBytes = Limits.importDocumentBytes
     let name: String
@@ -167,6 +168,12 @@ enum TextInput {
     }
     if let nul = result.bytes.firstIndex(of: 0) {
       throw ValidationError(field: field, message: "\(name) is not text: it holds a NUL byte (at byte \(nul))\(nothing)")
+    }
+    // Named before "not a JSON object", which a leading 0xFF would otherwise read as; a read cut
+    // short may end inside a character, which is not the file's fault.
+    let whole = result.truncated ? completeUTF8Prefix(result.bytes) : result.bytes.count
+    if let offset = UTF8Validation.firstInvalidByteOffset(in: result.bytes[..<whole]) {
+      throw ExportDocumentError.notUTF8(file: name, byteOffset: offset, byte: result.bytes[offset])
     }
     if notAnObject(result.bytes) {
       throw ValidationError(

@@ -65,7 +65,9 @@ struct ParsedArguments: Sendable {
 
 enum ArgumentParser {
   /// Parses `arguments` (after the command path) against `spec`.
-  /// - Throws: ``CLIError/usage(_:)`` naming the offending argument.
+  /// - Throws: ``CLIError/usage(_:)`` naming the offending argument, or
+  ///   ``CLIError/invalidValue(_:field:)`` for an option's value (missing, repeated, or given to
+  ///   a flag).
   static func parse(_ arguments: [String], spec: CommandSpec) throws(CLIError) -> ParsedArguments {
     var out = ParsedArguments()
     let options = spec.allOptions
@@ -110,24 +112,24 @@ enum ArgumentParser {
         if let inlineValue {
           v = inlineValue
         } else {
-          guard i < arguments.count else { throw .usage("--\(name) needs a value (\(placeholder))") }
+          guard i < arguments.count else { throw .invalidValue("--\(name) needs a value (\(placeholder))", field: name) }
           let next = arguments[i]
           // `--content --json` is a forgotten value, not the text "--json": refuse rather than
           // swallow the next option. `--name=value` still carries any value.
           if next.hasPrefix("--") || next == "-h" {
-            throw .usage(
+            throw .invalidValue(
               "--\(name) needs a value (\(placeholder)), but the next argument '\(quotedValue(next))' is an option; "
-                + "to give a value that begins with '-', write --\(name)=\(next)")
+                + "to give a value that begins with '-', write --\(name)=\(next)", field: name)
           }
           v = next
           i += 1
         }
         if !opt.repeatable, out.values[name] != nil {
-          throw .usage("--\(name) was given more than once; it takes one value")
+          throw .invalidValue("--\(name) was given more than once; it takes one value", field: name)
         }
         out.values[name, default: []].append(v)
       } else {
-        if inlineValue != nil { throw .usage("--\(name) is a flag and takes no value") }
+        if inlineValue != nil { throw .invalidValue("--\(name) is a flag and takes no value", field: name) }
         out.flags.insert(name)
       }
     }

@@ -9,7 +9,9 @@ import Synchronization
 /// ``MCPServerError/workspaceUnavailable(path:reason:)``, and the next call tries again, so a
 /// server started on a broken workspace keeps serving and recovers once it is fixed. A
 /// workspace with a newer schema opens read-only: reads work, writes fail with
-/// `WorkspaceError.readOnly`.
+/// `WorkspaceError.readOnly`. So does one whose files this user could not write when it was
+/// opened; a call that writes checks again (``engineForWriting()``), so that the server writes
+/// once the user has fixed the permissions, without a restart.
 ///
 /// Opening is serialized: concurrent first calls open the workspace once.
 public final class MCPWorkspace: Sendable {
@@ -17,15 +19,23 @@ public final class MCPWorkspace: Sendable {
   public let path: String
   private let open: @Sendable () throws -> KnowledgeEngine
   private let opened = Mutex<KnowledgeEngine?>(nil)
+  /// Told when a read-only workspace was opened again for writing.
+  private let notice: (@Sendable (String) -> Void)?
 
   /// A workspace opened by `open` on first use.
   ///
   /// - Parameters:
   ///   - path: the workspace directory, named in error messages.
+  ///   - notice: receives one line when ``engineForWriting()`` opens a read-only workspace
+  ///     again for writing (default: nothing is said). Never standard output.
   ///   - open: opens the store and builds the engine; may write notices to standard error,
   ///     never to standard output.
-  public init(path: String, open: @escaping @Sendable () throws -> KnowledgeEngine) {
+  public init(
+    path: String, notice: (@Sendable (String) -> Void)? = nil,
+    open: @escaping @Sendable () throws -> KnowledgeEngine
+  ) {
     self.path = path
+    self.notice = notice
     self.open = open
   }
 
@@ -43,13 +53,52 @@ public final class MCPWorkspace: Sendable {
     try opened.withLock {
       (engine: inout KnowledgeEngine?) throws(MCPServerError) -> KnowledgeEngine in
       if let engine { return engine }
-      do {
-        let fresh = try open()
-        engine = fresh
-        return fresh
-      } catch {
-        throw MCPServerError.workspaceUnavailable(path: path, reason: "\(error)")
+      return try openEngine(into: &engine)
+    }
+  }
+
+  /// The engine for a call that writes: as ``engine()``, except that a workspace open read-only
+  /// because its files could not be written
+  /// (``SQLiteWorkspaceStore/ReadOnlyCause/unwritable(reason:immutable:)``) is checked once
+  /// more. When the filesystem now lets this user write it (after `chmod 600`, say:
+  /// ``SQLiteWorkspaceStore/writeBlocker(databasePath:)`` finds nothing once this user's side
+  /// files have the database's mode again), it is opened again and the writable engine replaces
+  /// the read-only one for every later call. The check costs a few `stat` calls; nothing is
+  /// opened while the files still cannot be written.
+  ///
+  /// A workspace read-only for another reason (a newer schema), or still unwritable, or whose
+  /// new open fails or is read-only again, keeps its engine: the write then fails as before.
+  /// Calls already running on the old engine finish on it.
+  /// - Returns: the engine, writable when the workspace can now be written.
+  /// - Throws: ``MCPServerError/workspaceUnavailable(path:reason:)`` when no open has
+  ///   succeeded yet and this one fails.
+  public func engineForWriting() throws(MCPServerError) -> KnowledgeEngine {
+    try opened.withLock {
+      (engine: inout KnowledgeEngine?) throws(MCPServerError) -> KnowledgeEngine in
+      guard let current = engine else { return try openEngine(into: &engine) }
+      guard let store = current.store as? SQLiteWorkspaceStore, case .unwritable? = store.readOnlyCause else {
+        return current
       }
+      // As a writable open does first: this user's `-wal` and `-shm`, which the read-only
+      // connection may have left read-only, get the database's mode again once it is writable.
+      SQLiteWorkspaceStore.repairSidecarModes(databasePath: store.databasePath)
+      guard SQLiteWorkspaceStore.writeBlocker(databasePath: store.databasePath) == nil,
+        let fresh = try? open(), !fresh.store.isReadOnly
+      else { return current }
+      engine = fresh
+      notice?("\(store.databasePath) can be written now; the workspace was opened again for writing")
+      return fresh
+    }
+  }
+
+  /// Opens the workspace and keeps its engine in `engine`.
+  private func openEngine(into engine: inout KnowledgeEngine?) throws(MCPServerError) -> KnowledgeEngine {
+    do {
+      let fresh = try open()
+      engine = fresh
+      return fresh
+    } catch {
+      throw MCPServerError.workspaceUnavailable(path: path, reason: "\(error)")
     }
   }
 }

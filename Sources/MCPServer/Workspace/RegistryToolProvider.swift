@@ -15,7 +15,9 @@ import KnowledgeEngine
 ///   that refuses writes, and writes one receipt per call — read-only, denied and failed calls
 ///   too — whose call id is the JSON-RPC request id as JSON text (`"007"` with its quotes,
 ///   `42` without). On a workspace that does not exist yet, only a call that succeeds stores
-///   its receipt (and so creates the workspace): one that does not creates nothing.
+///   its receipt (and so creates the workspace): one that does not creates nothing. A
+///   `localWrite` call gets its engine from ``MCPWorkspace/engineForWriting()``, so a workspace
+///   opened read-only for want of write permission is written once the permission is back.
 /// - **Results.** A call that succeeded returns the tool's structured JSON object as
 ///   `structuredContent` and its deterministic rendering as text. Anything else — invalid
 ///   arguments, a denial, a failure inside the tool, an unusable workspace — is an
@@ -76,7 +78,9 @@ public struct RegistryToolProvider: MCPToolProvider {
     let started = ContinuousClock.now
     let engine: KnowledgeEngine
     do {
-      engine = try workspace.engine()
+      // A write on a workspace opened read-only looks again at whether it can be written.
+      let writes = (try? registry.tool(named: name))?.risk == .localWrite
+      engine = try writes ? workspace.engineForWriting() : workspace.engine()
     } catch {
       log?("tools/call \(name) id \(context.requestID): workspace unavailable: \(error)")
       return .error(

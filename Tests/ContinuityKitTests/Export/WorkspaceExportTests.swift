@@ -137,4 +137,22 @@ struct WorkspaceExportTests {
       #expect(error?.description.contains(raw) == false, "\(String(describing: error))")
     }
   }
+
+  @Test("bytes that are not UTF-8 are refused naming the first one and its offset, before any JSON decoding")
+  func notUTF8() throws {
+    var data = Data(try Self.sampleJSON().utf8)
+    let offset = try #require(data.firstRange(of: Data("Use SQLite".utf8))?.lowerBound)
+    data[offset] = 0xFF
+    #expect(throws: ExportDocumentError.notUTF8(file: "exp/f.json", byteOffset: offset, byte: 0xFF)) {
+      try WorkspaceExport.decode(data, fileName: "exp/f.json")
+    }
+    let error = ExportDocumentError.notUTF8(file: "exp/f.json", byteOffset: 42, byte: 0xC3)
+    #expect(
+      error.description
+        == "exp/f.json is not UTF-8 text: the byte 0xC3 at byte offset 42 (counting from 0) is not valid UTF-8. "
+        + "An export is UTF-8 JSON, as `dolphin export --format json` writes it; was the file saved in another "
+        + "encoding, or damaged? Nothing was imported")
+    // A byte order mark is UTF-8, and the document still decodes.
+    #expect(try WorkspaceExport.decode(Data([0xEF, 0xBB, 0xBF]) + Data(try Self.sampleJSON().utf8), fileName: "f.json") == Self.sample)
+  }
 }

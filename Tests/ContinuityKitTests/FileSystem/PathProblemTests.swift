@@ -56,6 +56,19 @@ struct PathProblemTests {
     #expect(!fm.fileExists(atPath: dir.appending("ws/gone.sqlite").path))
   }
 
+  @Test("a directory that cannot be created right under / names / as the directory that refused it, not '.'")
+  func refusedAtTheRoot() {
+    #expect(
+      PathProblem.failure("/ws", EACCES).reason
+        == "could not be created: permission denied (Permission denied); this user may not create entries in /")
+    #expect(PathProblem.failure("/ws", ENOENT).reason.hasSuffix("; / exists, but its filesystem does not allow creating a directory there"))
+    #expect(PathProblem.failure("/srv/ws", EACCES).reason.hasSuffix("may not create entries in /srv"))
+    // A relative path's directory is the current one, named by its path.
+    let cwd = FileManager.default.currentDirectoryPath
+    #expect(PathProblem.failure("ws", EACCES).reason.hasSuffix("may not create entries in \(cwd)"))
+    #expect(PathProblem.failure("a/ws", EACCES).reason.hasSuffix("may not create entries in a"))
+  }
+
   @Test("component prefixes of absolute and relative paths")
   func componentPrefixes() {
     #expect(PathProblem.componentPrefixes("/tmp/somefile/sub") == ["/tmp", "/tmp/somefile", "/tmp/somefile/sub"])

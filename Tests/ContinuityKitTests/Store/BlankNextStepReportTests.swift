@@ -19,5 +19,12 @@ struct BlankNextStepReportTests {
     }
     let report = try store.read { tx in try tx.blankNextSteps(limit: 1) }
     #expect(report == BlankNextStepReport(count: 4, handoffCount: 2, handoffs: [.init(handoffID: sequentialID(1).uuidString, positions: [1, 3])]))
+    // The limit cut the list, and the report says so (in JSON too); with room for both, it does not.
+    #expect(report.truncated)
+    let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any])
+    #expect(json["truncated"] as? Bool == true, "\(json)")
+    let whole = try store.read { tx in try tx.blankNextSteps(limit: 2) }
+    #expect(!whole.truncated && whole.handoffs.count == 2)
+    #expect(try JSONDecoder().decode(BlankNextStepReport.self, from: JSONEncoder().encode(report)) == report)
   }
 }
