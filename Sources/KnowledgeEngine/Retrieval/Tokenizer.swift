@@ -374,10 +374,11 @@ public struct Tokenizer: Sendable, Equatable {
   /// English notes that are almost always followed by what they abbreviate a part of.
   ///
   /// - titles and names: `dr`, `jr`, `messrs`, `mr`, `mrs`, `prof`, `sr`, `st`;
-  /// - company forms: `corp`, `inc`, `ltd` (`Acme Corp. said`; `Co.` is capitalized, below);
+  /// - companies and departments: `corp`, `dept`, `inc`, `ltd` (`Acme Corp. said`, `Dept. of
+  ///   Health`; `Co.` is capitalized, below);
   /// - references: `al` (`et al.`), `eq`, `eqs`, `fig`, `figs`, `pp`, `ref`, `refs`, `vol`;
   /// - Latin and English words that introduce what follows: `approx`, `ca`, `cf`, `esp`, `est`,
-  ///   `excl`, `incl`, `resp`, `viz`, `vs`, and `dept`.
+  ///   `excl`, `incl`, `resp`, `viz`, `vs`.
   ///
   /// Left out on purpose, because notes often end a sentence with them: `etc` and `misc`
   /// (which close lists), `no` (also the word), units (`min`, `max`, `sec`, `hr`, `in`, `lb`,
