@@ -24,16 +24,24 @@
 ///   ``minimumOpenPartLength`` letters each (`healthcare` → `health care`, `wildtype` → `wild
 ///   type`), when some note holds them next to each other (``openSplits(of:)``,
 ///   ``isOpenCompound(_:_:)``).
+/// - **Dotted names.** A word of letters that no note holds is also searched as a name and a
+///   last part of two or three letters (`nodejs` → `node js`, `aspnet` → `asp net`, `socketio`
+///   → `socket io`), as the tokenizer writes *Node.js*, *ASP.NET* and *socket.io* (a full stop
+///   before a letter is no break), when some note holds the two next to each other
+///   (``tailSplits(of:)``).
 ///
 /// Adjacent means adjacent positions: the tokenizer leaves a position free at a sentence or
 /// clause end and a blank line (``Tokenizer`` rule 6), so *was dead. Line two* holds no `dead
 /// line` and *i.e. mail* no `e mail`. A match counts at the compound weight, never above the
 /// word typed.
 ///
-/// Shorter parts are split off only at a listed prefix, a digit or a Greek letter's name: only
-/// positions in a note tell that two terms were adjacent, not whether a hyphen or a space joined
-/// them, and splitting every word wherever both halves are words would let `atypical` find *a
-/// typical* and `within` find *with in*. Stop words are never parts (the ranker leaves them out).
+/// Shorter parts are split off only at a listed prefix, a digit or a Greek letter's name, or at
+/// the end of a word no note holds: only positions in a note tell that two terms were adjacent,
+/// not whether a hyphen, a full stop or a space joined them, and splitting every word wherever
+/// both halves are words would let `atypical` find *a typical* and `within` find *with in*. A
+/// short last part is often a word of its own, so a word that notes do hold is never split there:
+/// `manage` must not find *a man aged 45*, nor `append` *the app end-to-end tests*. Stop words
+/// are never parts (the ranker leaves them out).
 ///
 /// It compares spellings only, never meanings.
 public enum CompoundWords {
@@ -169,6 +177,34 @@ public enum CompoundWords {
     guard bytes.count >= 2 * shortest, bytes.allSatisfy(isLetter) else { return [] }
     return (shortest...(bytes.count - shortest)).map { cut in
       [String(decoding: bytes[..<cut], as: UTF8.self), String(decoding: bytes[cut...], as: UTF8.self)]
+    }
+  }
+
+  /// The lengths, in letters, of the last part of a dotted name (``tailSplits(of:)``): `js`,
+  /// `io`, `ts`; `net`, `orm`.
+  public static let tailPartLengths = 2...3
+
+  /// The fewest letters before the last part of a dotted name (``tailSplits(of:)``): `vue` +
+  /// `js`; `vb` + `net` is not split.
+  public static let minimumHeadLength = 3
+
+  /// The ways to write a word of ASCII letters as a name and a short last part, as names with a
+  /// full stop are written (`Node.js`, `Vue.js`, `ASP.NET`, `socket.io`): the word cut before its
+  /// last two letters, then before its last three (``tailPartLengths``), when at least
+  /// ``minimumHeadLength`` letters come before (`nodejs` → `node js`, `nod ejs`; `aspnet` →
+  /// `aspn et`, `asp net`). These are candidates: the ranker searches them only for a word no
+  /// note holds, and keeps one only when some note holds both parts next to each other.
+  ///
+  /// - Parameter word: a folded, unstemmed word.
+  /// - Returns: up to two splits of two parts each; empty for words shorter than
+  ///   ``minimumHeadLength`` plus two letters and for words with other characters.
+  public static func tailSplits(of word: String) -> [[String]] {
+    let bytes = Array(word.utf8)
+    guard bytes.allSatisfy(isLetter) else { return [] }
+    return tailPartLengths.compactMap { tail in
+      let cut = bytes.count - tail
+      guard cut >= minimumHeadLength else { return nil }
+      return [String(decoding: bytes[..<cut], as: UTF8.self), String(decoding: bytes[cut...], as: UTF8.self)]
     }
   }
 

@@ -39,7 +39,10 @@ import Foundation
 ///   letters meet digits, after a prefix written closed or hyphenated, or into two words of
 ///   four or more letters (`covid19` → `covid` `19`, `email` → `e` `mail`, `healthcare` →
 ///   `health` `care`), when some document holds them next to each other in one field (a
-///   posting list built from their positions, ``adjacentPostings(of:in:)``). Each is matched with
+///   posting list built from their positions, ``adjacentPostings(of:in:)``); and, for a term
+///   not in the vocabulary, the words its word splits into before a last part of two or three
+///   letters, as dotted names are written (`nodejs` → `node` `js`: *Node.js*), found the same
+///   way (``CompoundWords/tailSplits(of:)``). Each is matched with
 ///   *v* = ``Parameters/compoundWeight`` (0.9) × min(1, idf(*t*) / idf(form)) when *t* itself
 ///   is in the vocabulary, so a rarer form never outweighs the form typed; a term found only
 ///   that way is matched as ``QueryTermMatch/Match/compound``;
@@ -188,8 +191,9 @@ public struct HybridLexicalRanker: Sendable {
     public var compoundWeight: Double
     /// Whether compounds written open are searched too (`health care` and `healthcare`): words
     /// typed apart as their catenation, and a word as two adjacent words of four or more letters
-    /// (``CompoundWords/openSplits(of:)``). Off, only hyphens, slashes, digits and prefixes
-    /// make compound forms.
+    /// (``CompoundWords/openSplits(of:)``), and a word no note holds as a dotted name's two
+    /// parts (``CompoundWords/tailSplits(of:)``). Off, only hyphens, slashes, digits and
+    /// prefixes make compound forms.
     public var searchesOpenCompounds: Bool
     /// Whether the other number of an irregular noun is searched like another spelling
     /// (``EnglishPlurals``: `mouse` and `mice`, `analysis` and `analyses`), with
@@ -306,8 +310,9 @@ public struct HybridLexicalRanker: Sendable {
     var sawNearMiss = false
     for (t, term) in analysis.terms.enumerated() {
       let (group, nearMiss) = try resolve(
-        term, spellings: analysis.spellings[t], compounds: analysis.compounds[t], in: index,
-        statistics: statistics, queryTerms: analysis.terms)
+        term, spellings: analysis.spellings[t], compounds: analysis.compounds[t],
+        tailSplits: analysis.tailSplits[t], in: index, statistics: statistics,
+        queryTerms: analysis.terms)
       groups.append(group)
       sawNearMiss = sawNearMiss || nearMiss
     }
@@ -381,8 +386,9 @@ public struct HybridLexicalRanker: Sendable {
     var terms: [(term: String, variants: [(term: String, weight: Double)])] = []
     for (t, term) in analysis.terms.enumerated() {
       let (group, _) = try resolve(
-        term, spellings: analysis.spellings[t], compounds: analysis.compounds[t], in: index,
-        statistics: statistics, queryTerms: analysis.terms)
+        term, spellings: analysis.spellings[t], compounds: analysis.compounds[t],
+        tailSplits: analysis.tailSplits[t], in: index, statistics: statistics,
+        queryTerms: analysis.terms)
       terms.append((term, group.variants.map { ($0.term, $0.weight) }))
     }
     return (terms, analysis.pairs)
@@ -415,6 +421,11 @@ public struct HybridLexicalRanker: Sendable {
     /// its words, searched as adjacent terms (`email` → `e`, `mail`). Catenations come first,
     /// then splits, without repeats. Empty when compounds are off.
     var compounds: [[[String]]] = []
+    /// Per term, the splits of its words before a short last part, as dotted names are written
+    /// (``CompoundWords/tailSplits(of:)``: `nodejs` → `node`, `js`), searched as adjacent terms
+    /// only when the term is not in the vocabulary; none of ``compounds``. Empty when compounds
+    /// or open compounds are off.
+    var tailSplits: [[[String]]] = []
   }
 
   func analyze(_ query: String) -> QueryAnalysis {
@@ -505,6 +516,7 @@ public struct HybridLexicalRanker: Sendable {
       }
     }
     var compounds = [[[String]]](repeating: [], count: terms.count)
+    var tailSplits = [[[String]]](repeating: [], count: terms.count)
     if parameters.maximumCompoundVariants > 0 {
       func add(_ form: [String], to i: Int) {
         if form != [terms[i]] && !compounds[i].contains(form) { compounds[i].append(form) }
@@ -560,10 +572,26 @@ public struct HybridLexicalRanker: Sendable {
           }
         }
       }
+      // Dotted names: `nodejs` → `node js` (`Node.js`), for a term no note holds (`resolve`).
+      if parameters.searchesOpenCompounds {
+        for i in terms.indices {
+          for word in surfaces[i] {
+            for parts in CompoundWords.tailSplits(of: word)
+            where !parts.contains(where: parameters.stopWords.contains) {
+              let split = parts.compactMap(singleTerm(of:))
+              if split.count == parts.count && !compounds[i].contains(split)
+                && !tailSplits[i].contains(split)
+              {
+                tailSplits[i].append(split)
+              }
+            }
+          }
+        }
+      }
     }
     return QueryAnalysis(
       terms: terms, surfaces: surfaces, typedWords: typedWords, spellings: spellings,
-      numberForms: numberForms, pairs: pairs, compounds: compounds)
+      numberForms: numberForms, pairs: pairs, compounds: compounds, tailSplits: tailSplits)
   }
 
   /// Whether only white space (space, tab, line breaks) and sentence or clause punctuation
@@ -736,11 +764,13 @@ public struct HybridLexicalRanker: Sendable {
   ///   - spellings: the terms to search as `term`'s other spellings
   ///     (``QueryAnalysis/spellings``); those typed in the query count in full.
   ///   - compounds: `term`'s other written forms as a compound (``QueryAnalysis/compounds``).
+  ///   - tailSplits: `term`'s splits as a dotted name (``QueryAnalysis/tailSplits``), searched
+  ///     after `compounds` and only when `term` is not in the vocabulary.
   ///   - queryTerms: every distinct term of the query; none of them is taken as a spelling or
   ///     word-form variant of another (it is searched in its own right).
   private func resolve(
     _ term: String, spellings candidates: [(term: String, typed: Bool)],
-    compounds forms: [[String]], in index: some LexicalIndexReader,
+    compounds forms: [[String]], tailSplits: [[String]], in index: some LexicalIndexReader,
     statistics: IndexStatistics, queryTerms: [String]
   ) throws -> (Group, Bool) {
     let n = Double(statistics.documentCount)
@@ -776,9 +806,10 @@ public struct HybridLexicalRanker: Sendable {
 
     // Other written forms as a compound, found in the vocabulary (a catenation) or found
     // adjacent in some document (a split), at most the parameter's number; never weighing more
-    // than the word typed.
+    // than the word typed. A word no note holds may also be a dotted name's two parts.
     var compounds: [Variant] = []
-    for form in forms where compounds.count < parameters.maximumCompoundVariants {
+    for form in forms + (exact.isEmpty ? tailSplits : [])
+    where compounds.count < parameters.maximumCompoundVariants {
       let name = form.joined(separator: " ")
       guard !queryTerms.contains(name), !spellings.contains(where: { $0.term == name }) else {
         continue

@@ -10,12 +10,14 @@ import Foundation
 ///    letter before them) and format characters (Cf: soft hyphen, zero-width joiners, bidi
 ///    marks — skipped without breaking the run). Everything else separates runs: spaces,
 ///    punctuation, symbols, emoji. So `health.base` → `health`, `base`; `IDOLM@STER` → `idolm`,
-///    `ster`; `don't` → `don`, `t`; `p53` stays one term. One exception: a single ASCII letter
+///    `ster`; `don't` → `don`, `t`; `p53` stays one term. One exception: a single letter
 ///    followed by `++` or `#` that ends the word is a programming language's name and keeps
 ///    them (`C++` → `c++`, `C#` → `c#`, `F#`, `g++`), so `C`, `C++` and `C#` are three terms;
 ///    a version number after it is a term of its own (`C++17` → `c++`, `17`); a longer word
 ///    keeps no suffix (`Notepad++` → `notepad`), nor does a letter whose suffix goes on with a
-///    letter (`C#d` → `c`, `d`).
+///    letter (`C#d` → `c`, `d`). The rule reads the text as NFKC does, so full-width and small
+///    forms are names too (`Ｃ＋＋` → `c++`, `Ｃ＃` → `c#`), and a letter of a script written
+///    without spaces may follow (`C#の` → `c#`, `の`) (``languageName(_:letter:)``).
 /// 2. **Normalization** of each run: NFKC (`ﬁ` → `fi`, full-width `ＡＢＣ` → `abc`, half-width
 ///    katakana → katakana), then full case folding, computed per scalar as
 ///    lowercase(uppercase(lowercase(c))) — this equals Unicode full case folding
@@ -60,7 +62,9 @@ import Foundation
 ///    match across a sentence (`deadline` does not find *dead. Line*); a break counts as one
 ///    word that matches nothing. A single line break is no break (hard-wrapped text reads on),
 ///    nor is a full stop after one letter or a listed abbreviation (``abbreviations``: `E.
-///    coli`, `U.S. data`, `e.g. mail`, `Dr. Smith`).
+///    coli`, `U.S. data`, `e.g. mail`, `Dr. Smith`, `Acme Corp. said`, `viz. the`), or after a
+///    listed one written with one capital (``capitalizedAbbreviations``: `Mt. Everest`, `Jan.
+///    5`, `Gen. Smith`, but `next gen. Then`, `took 40 ms. Then`).
 ///
 /// A term longer than ``maximumTermLength`` Unicode scalars is cut to that length.
 ///
@@ -73,6 +77,11 @@ public struct Tokenizer: Sendable, Equatable {
   /// - 2: Latin letter folding added; Greek letters in scientific notation spelled out.
   /// - 3: breaks (rule 6) leave a position free; `C++`, `C#` and the like are terms of their
   ///   own (rule 1).
+  /// - 4: more abbreviations end no sentence (rule 6: `Corp.`, `viz.`, `incl.`, `est.`), some only
+  ///   written with one capital (`Mt.`, `Jan.`, `Gen.`, `Ms.`; `ms.` now ends one); language
+  ///   names are read as NFKC reads them (`Ｃ＋＋` → `c++`, `Ｃ＃` → `c#`) and may be followed
+  ///   by non-ASCII punctuation or a letter of a script written without spaces (`C++。`,
+  ///   `C#の`), which before kept the letter alone.
   ///
   /// The persisted index records the version its terms were made with
   /// (`meta.lexicalTokenizerVersion`, absent meaning 1) when it is rebuilt or first written.
@@ -81,7 +90,7 @@ public struct Tokenizer: Sendable, Equatable {
   /// find it; an index of a newer version is left alone. Where the index is not rebuilt
   /// (read-only workspace, newer index), searches index the records in memory instead, and
   /// `dolphin doctor` reports it.
-  public static let version = 3
+  public static let version = 4
 
   /// The longest term kept, in Unicode scalars; longer runs are cut to this length.
   public static let maximumTermLength = 64
@@ -245,12 +254,24 @@ public struct Tokenizer: Sendable, Equatable {
         isASCII = false
         index += length
       }
-      if isASCII && index - start == 1 {
-        index += Self.languageSuffixLength(bytes, after: start)
+      // A language's name (rule 1) written with a full-width or small `＋` or `＃`, or a
+      // full-width letter, is a term of its own; written in ASCII, the run takes its suffix.
+      var languageName: String?
+      if letters == 1 && index < count,
+        let name = Self.languageName(bytes, letter: start..<index)
+      {
+        if !isASCII || name.end - index != (name.isPlus ? 2 : 1) {
+          let suffix: [UInt8] = name.isPlus ? [0x2B, 0x2B] : [0x23]
+          languageName = String(decoding: [name.letter] + suffix, as: UTF8.self)
+        }
+        index = name.end
       }
       let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
       let keepGoing: Bool
-      if isASCII {
+      if let languageName {
+        keepGoing = emit(
+          AnalyzedTerm(term: languageName, unstemmed: nil, utf8Range: start..<index, isCut: false))
+      } else if isASCII {
         keepGoing =
           locatingOnly
           ? emit(AnalyzedTerm(term: "", unstemmed: nil, utf8Range: start..<index, isCut: false))
@@ -267,7 +288,7 @@ public struct Tokenizer: Sendable, Equatable {
         keepGoing = emitUnicodeRun(run, range: start..<index, latinContext: latinContext, emit)
       }
       previousRun = endsLatin ? .latin : (letters == 1 && onlyGreek ? .loneGreek : .other)
-      previousASCIIRun = isASCII ? start..<index : nil
+      previousASCIIRun = isASCII && languageName == nil ? start..<index : nil
       if !keepGoing { return }
     }
   }
@@ -348,36 +369,75 @@ public struct Tokenizer: Sendable, Equatable {
     }
   }
 
-  /// Abbreviations a full stop does not end a sentence after (besides single letters:
-  /// initials, `U.S.`, `e.g.`, `i.e.`, `E. coli`): titles and references of English prose.
+  /// Abbreviations a full stop does not end a sentence after, in any case (`Dr.`, `dr.`,
+  /// `DR.`), besides single letters (initials, `U.S.`, `e.g.`, `i.e.`, `E. coli`): words of
+  /// English notes that are almost always followed by what they abbreviate a part of.
+  ///
+  /// - titles and names: `dr`, `jr`, `messrs`, `mr`, `mrs`, `prof`, `sr`, `st`;
+  /// - companies and departments: `corp`, `dept`, `inc`, `ltd` (`Acme Corp. said`, `Dept. of
+  ///   Health`; `Co.` is capitalized, below);
+  /// - references: `al` (`et al.`), `eq`, `eqs`, `fig`, `figs`, `pp`, `ref`, `refs`, `vol`;
+  /// - Latin and English words that introduce what follows: `approx`, `ca`, `cf`, `esp`, `est`,
+  ///   `excl`, `incl`, `resp`, `viz`, `vs`.
+  ///
+  /// Left out on purpose, because notes often end a sentence with them: `etc` and `misc`
+  /// (which close lists), `no` (also the word), units (`min`, `max`, `sec`, `hr`, `in`, `lb`,
+  /// `oz`), `ed` and `eds`, `ibid` (a citation of its own), `bros`, `llc` and `plc` (a
+  /// company's name often ends the sentence), street words (`ave`, `rd`, `blvd`) and days of the
+  /// week (`on Fri.`; `Sat.`, `Sun.` and `Wed.` are words too).
   static let abbreviations: Set<String> = [
-    "al", "approx", "ca", "cf", "dept", "dr", "eq", "eqs", "fig", "figs", "inc", "jr", "ltd", "mr",
-    "mrs", "ms", "pp", "prof", "ref", "refs", "resp", "sr", "st", "vol", "vs",
+    "al", "approx", "ca", "cf", "corp", "dept", "dr", "eq", "eqs", "esp", "est", "excl",
+    "fig", "figs", "inc", "incl", "jr", "ltd", "messrs", "mr", "mrs", "pp", "prof", "ref", "refs",
+    "resp", "sr", "st", "viz", "vol", "vs",
   ]
 
-  /// ``abbreviations``, each packed into an integer (``packedLetters(_:)``).
-  private static let packedAbbreviations = Set(
-    abbreviations.map { word in Array(word.utf8).withUnsafeBufferPointer(packedLetters) })
+  /// Abbreviations a full stop does not end a sentence after only when they are written with
+  /// one capital and then small letters (`Jan.`, not `jan.` or `JAN.`), because written another
+  /// way they are often a word or a unit that ends a sentence: the months (`Jan` … `Dec`,
+  /// `Sept`; `mar.` and `dec.` are words of other languages and abbreviations of their own);
+  /// military, civil and religious titles (`Adm`, `Capt`, `Col`, `Cpl`, `Gen`, `Gov`, `Hon`,
+  /// `Lt`, `Maj`, `Pres`, `Rep`, `Rev`, `Sen`, `Sgt`: `next gen.`, `rev.` of a document, `col.`
+  /// of a table); `Mt` and `Ft` (mount and fort, where `ft.` is feet); `Co` (company, where
+  /// `CO.` is carbon monoxide or Colorado); and `Ms`, where `ms.` is milliseconds (`took 40 ms.
+  /// Then`) and `MS.` an acronym.
+  static let capitalizedAbbreviations: Set<String> = [
+    "adm", "apr", "aug", "capt", "co", "col", "cpl", "dec", "feb", "ft", "gen", "gov", "hon",
+    "jan", "jul", "jun", "lt", "maj", "mar", "ms", "mt", "nov", "oct", "pres", "rep", "rev",
+    "sen", "sep", "sept", "sgt",
+  ]
 
-  /// Up to eight ASCII letters, lowercased, one byte each; 0 when `bytes` holds anything else
-  /// or more.
-  private static func packedLetters(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    guard bytes.count <= 8 else { return 0 }
-    var packed: UInt64 = 0
-    for byte in bytes {
-      let lower = byte | 0x20
-      guard lower >= 0x61 && lower <= 0x7A else { return 0 }
-      packed = packed << 8 | UInt64(lower)
+  /// ``abbreviations`` and ``capitalizedAbbreviations``, each packed into an integer of its
+  /// small letters, one byte each (`"dr"` is `0x6472`), with whether it must be capitalized.
+  private static let packedAbbreviations: [UInt64: Bool] = {
+    var packed: [UInt64: Bool] = [:]
+    for (words, capitalized) in [(abbreviations, false), (capitalizedAbbreviations, true)] {
+      for word in words {
+        packed[word.utf8.reduce(0) { $0 << 8 | UInt64($1) }] = capitalized
+      }
     }
     return packed
-  }
+  }()
 
-  /// Whether the ASCII `run` is one letter or one of ``abbreviations`` (any case).
+  /// Whether the ASCII `run` is one letter, one of ``abbreviations`` (any case) or one of
+  /// ``capitalizedAbbreviations`` written with one capital and then small letters.
+  ///
+  /// - Complexity: O(1): at most eight bytes are read and one dictionary look-up made; no
+  ///   string is built.
   static func isAbbreviation(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let first = run.first, first | 0x20 >= 0x61 && first | 0x20 <= 0x7A else { return false }
     if run.count == 1 { return true }
-    let packed = packedLetters(run)
-    return packed != 0 && packedAbbreviations.contains(packed)
+    guard run.count <= 8 else { return false }
+    // The bytes as written, one each; setting bit 5 of every byte makes an ASCII letter small.
+    var written: UInt64 = 0
+    for byte in run {
+      guard byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A else { return false }
+      written = written << 8 | UInt64(byte)
+    }
+    let lastByte = UInt64(8 * (run.count - 1))
+    let small = written | (0x2020_2020_2020_2020 >> (56 - lastByte))
+    guard let capitalized = packedAbbreviations[small] else { return false }
+    // One capital, then small letters: only the first byte's bit 5 is clear.
+    return !capitalized || written == small ^ (0x20 << lastByte)
   }
 
   /// What a run next to a short non-ASCII run is, for telling Greek notation from Greek prose.
@@ -711,29 +771,83 @@ public struct Tokenizer: Sendable, Equatable {
     case noSpace(UInt8)
   }
 
+  /// The programming language's name that the one-letter run `letter` begins (`C++`, `C#`,
+  /// `F#`, `g++`, `C++17`; rule 1), as NFKC writes it: a letter that NFKC makes one ASCII
+  /// letter (`C`, full-width `Ｃ`), then `++` or `#`, each sign ASCII, full-width or small (`＋`
+  /// U+FF0B, `﹢` U+FE62, `＃` U+FF03, `﹟` U+FE5F: `Ｃ＋＋` is `c++`), then no letter, `+`
+  /// or `#` (`C+++`, `C#d` and `C##` keep the letter alone). A number may follow (`C++17`,
+  /// `C#10`), as may a letter of a script written without spaces (`C#の`). The superscript and
+  /// subscript plus signs (`⁺`, `₊`), which NFKC also makes `+`, write charges (`H⁺`), not
+  /// names.
+  ///
+  /// - Parameters:
+  ///   - bytes: the text, in UTF-8.
+  ///   - letter: the run, of one letter (with no marks) and not at the end of `bytes`.
+  /// - Returns: the offset after the name, its letter (ASCII, small) and whether its suffix is
+  ///   `++` (else `#`); nil when the run is no language's name.
+  /// - Complexity: O(1). A Unicode normalization runs only for a non-ASCII letter that a sign
+  ///   follows.
+  static func languageName(_ bytes: UnsafeBufferPointer<UInt8>, letter: Range<Int>)
+    -> (end: Int, letter: UInt8, isPlus: Bool)?
+  {
+    guard let first = languageSign(bytes, at: letter.upperBound) else { return nil }
+    var end = letter.upperBound + first.length
+    let isPlus = first.sign == 0x2B
+    if isPlus {
+      guard end < bytes.count, let second = languageSign(bytes, at: end), second.sign == 0x2B
+      else { return nil }
+      end += second.length
+    }
+    guard endsLanguageName(bytes, at: end) else { return nil }
+    var ascii = bytes[letter.lowerBound]
+    if letter.count > 1 {
+      let (scalar, length) = decode(bytes, at: letter.lowerBound)
+      let compatible = String(scalar).precomposedStringWithCompatibilityMapping.utf8
+      guard length == letter.count, compatible.count == 1, let only = compatible.first else {
+        return nil
+      }
+      ascii = only
+    }
+    let small = ascii | 0x20
+    guard small >= 0x61 && small <= 0x7A else { return nil }
+    return (end, small, isPlus)
+  }
+
+  /// The `+` or `#` at `index`, ASCII, full-width or small, and its length in bytes; nil for
+  /// any other character.
   @inline(__always)
-  /// The length of the `++` or `#` that makes the one ASCII letter at `index` a language's
-  /// name (`C++`, `C#`, `F#`, `g++`, `C++17`; rule 1), or 0: no letter, `+` or `#` may follow,
-  /// so `C+++`, `C#d` and `C##` keep the letter alone.
-  static func languageSuffixLength(_ bytes: UnsafeBufferPointer<UInt8>, after index: Int) -> Int {
+  private static func languageSign(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int)
+    -> (sign: UInt8, length: Int)?
+  {
     let byte = bytes[index]
-    guard byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A else { return 0 }
-    // A version number may follow (`C++17`, `C#10`); a letter, another `+` or `#` may not.
-    func endsWord(at i: Int) -> Bool {
-      guard i < bytes.count else { return true }
-      let next = bytes[i]
-      let isLetter = next | 0x20 >= 0x61 && next | 0x20 <= 0x7A
-      return next < 0x80 && !isLetter && next != 0x2B && next != 0x23
+    if byte == 0x2B || byte == 0x23 { return (byte, 1) }
+    // U+FE5F, U+FE62, U+FF03 and U+FF0B are EF B9 9F, EF B9 A2, EF BC 83 and EF BC 8B.
+    guard byte == 0xEF, index + 2 < bytes.count else { return nil }
+    switch (bytes[index + 1], bytes[index + 2]) {
+    case (0xBC, 0x8B), (0xB9, 0xA2): return (0x2B, 3)
+    case (0xBC, 0x83), (0xB9, 0x9F): return (0x23, 3)
+    default: return nil
     }
-    let suffix = index + 1
-    guard suffix < bytes.count else { return 0 }
-    if bytes[suffix] == 0x23 {  // #
-      return endsWord(at: suffix + 1) ? 1 : 0
+  }
+
+  /// Whether a language's name may end before `index`: at the end of the text, or before a
+  /// character that is no letter (a digit may follow), no `+` or `#` of any width, and no mark
+  /// or format character.
+  private static func endsLanguageName(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool
+  {
+    guard index < bytes.count else { return true }
+    let byte = bytes[index]
+    if byte < 0x80 {
+      let small = byte | 0x20
+      return !(small >= 0x61 && small <= 0x7A) && byte != 0x2B && byte != 0x23
     }
-    if bytes[suffix] == 0x2B && suffix + 1 < bytes.count && bytes[suffix + 1] == 0x2B {  // ++
-      return endsWord(at: suffix + 2) ? 2 : 0
+    if languageSign(bytes, at: index) != nil { return false }
+    let (scalar, _) = decode(bytes, at: index)
+    switch classify(scalar) {
+    case .separator, .noSpace: return true
+    case .word: return scalar.properties.numericType != nil
+    case .mark, .ignorable: return false
     }
-    return 0
   }
 
   static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {

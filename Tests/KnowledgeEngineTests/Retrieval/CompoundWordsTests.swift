@@ -308,6 +308,72 @@ struct CompoundWordsTests {
     #expect(try workspace.engine.rankedIDs("wildtype", depth: 10, parameters: parameters) == workspace.ids([1]))
   }
 
+  @Test(
+    "dotted-name splits: a short last part after three or more letters, letters only",
+    arguments: [
+      ("nodejs", [["node", "js"], ["nod", "ejs"]]),
+      ("aspnet", [["aspn", "et"], ["asp", "net"]]),
+      ("vuejs", [["vue", "js"]]),
+      ("socketio", [["socket", "io"], ["socke", "tio"]]),
+      ("vbnet", [["vbn", "et"]]),
+      ("abcd", []), ("js", []), ("", []), ("node1", []), ("café", []), ("node.js", []),
+    ])
+  func tailSplits(word: String, expected: [[String]]) {
+    #expect(CompoundWords.tailSplits(of: word) == expected)
+  }
+
+  static let dottedNames = [
+    Item(title: "Build host", content: "Set up Node.js 20 on the build host"),
+    Item(title: "Graph notes", content: "A node in the graph; js files load it"),
+    Item(title: "Web stack", content: "Deploy the ASP.NET app beside the Vue.js front end and socket.io"),
+    Item(title: "Sentences", content: "Restart the node. JS bundles come next"),
+  ]
+
+  @Test("node.js finds Node.js; nodejs, which no note holds, finds it as the adjacent node js")
+  func dottedNames() throws {
+    let workspace = try Workspace(Self.dottedNames)
+    // Typed with its full stop, the name is the two adjacent terms the note holds.
+    for query in ["node.js", "Node.JS", "node js"] {
+      let response = try workspace.search(query)
+      #expect(response.results.first?.id == workspace.ids([0])[0], "\(query)")
+      #expect(response.results[0].scoreParts.phrase > 0, "\(query)")
+    }
+    // Closed, it found the graph note first by a typo match to `node` (before tokenizer 4's
+    // dotted-name splits); now it finds only the note that writes the name.
+    let closed = try workspace.search("nodejs")
+    #expect(closed.results.map(\.id) == workspace.ids([0]))
+    #expect(closed.terms.map(\.match) == [.compound])
+    #expect(closed.terms.first?.compounds == ["node js"])
+    for (query, note) in [("aspnet", 2), ("vuejs", 2), ("socketio", 2), ("ASPNET", 2)] {
+      #expect(try workspace.search(query).results.map(\.id) == workspace.ids([note]), "\(query)")
+    }
+    // The full stop of `node. JS` is a break: that note is no Node.js.
+    #expect(try workspace.engine.rankedIDs("nodejs", depth: 10) == workspace.ids([0]))
+    // Open compounds off, dotted names are off too, and `nodejs` is a typo of `node` again.
+    var parameters = HybridLexicalRanker.Parameters.v1
+    parameters.searchesOpenCompounds = false
+    #expect(Set(try workspace.engine.rankedIDs("nodejs", depth: 10, parameters: parameters)) == Set(workspace.ids([0, 1, 3])))
+  }
+
+  @Test("a word some note holds is never split before a short last part: manage, append")
+  func dottedNamesOnlyForAbsentWords() throws {
+    let workspace = try Workspace([
+      Item(title: "Ward round", content: "a man aged 45; the app end-to-end tests fail"),
+      Item(title: "Team", content: "we manage the release and append notes"),
+      Item(title: "Packages", content: "apt install nodejs"),
+      Item(title: "Build host", content: "Set up Node.js 20 on the build host"),
+    ])
+    for query in ["manage", "append"] {
+      let response = try workspace.search(query)
+      #expect(response.results.map(\.id) == workspace.ids([1]), "\(query)")
+      #expect(response.terms.allSatisfy { $0.compounds.isEmpty }, "\(query)")
+    }
+    // A word some note holds is searched as typed only (the limit of this rule): the note that
+    // writes `Node.js` is not found by `nodejs` once another note holds `nodejs`.
+    #expect(try workspace.search("nodejs").results.map(\.id) == workspace.ids([2]))
+    #expect(try workspace.search("node.js").results.first?.id == workspace.ids([3])[0])
+  }
+
   @Test("at most maximumCompoundVariants forms are searched per query term, in split order")
   func compoundCap() throws {
     // h1n1's groupings, in order: `h 1n1` first, then `h1 n1`.

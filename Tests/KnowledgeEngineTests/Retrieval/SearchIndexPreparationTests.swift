@@ -169,6 +169,53 @@ struct SearchIndexPreparationTests {
     #expect(try engine.search("deadline").results.isEmpty)
   }
 
+  @Test("an index of tokenizer version 3 (a break after Mt., `c` for Ｃ＋＋) is rebuilt: Mt. Everest is a phrase, Ｃ＋＋ is c++")
+  func version3Rebuilt() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    let item = try engine.capture(
+      CaptureRequest(kind: .fact, title: "Trip notes", content: "Climbed Mt. Everest with Ｃ＋＋ books")
+    ).item
+    func contentPositions(of term: String) throws -> [Int] {
+      try store.read { tx in
+        try tx.db.all(
+          """
+          SELECT p.positions, p.content_frequency FROM lexical_posting p
+          JOIN lexical_term t USING (term_id) WHERE t.term = ?
+          """, [.text(term)]
+        ) { row in
+          PositionList(bytes: row.blob(0)).positions(
+            in: .content, counts: FieldCounts(title: 0, tags: 0, content: Int32(row.int64(1))))
+        }
+      }.flatMap { $0 }
+    }
+    // climb@0 mt@1 everest@2 with@3 c++@4 book@5: no break after `Mt.`, one term for `Ｃ＋＋`.
+    #expect(try contentPositions(of: "everest") == [2])
+    #expect(try contentPositions(of: "c++") == [4])
+    // Version 3 left a position free after `Mt.` and indexed `Ｃ＋＋` as `c`.
+    try store.write { tx in
+      try tx.setMeta(LexicalIndexStore.tokenizerVersionKey, "3")
+      let bytes = PositionList(FieldValues(title: [], tags: [], content: [3])).bytes
+      _ = try tx.db.run(
+        "UPDATE lexical_posting SET positions = ? WHERE term_id = (SELECT term_id FROM lexical_term WHERE term = 'everest')",
+        [.blob(bytes)])
+      #expect(try tx.db.run("UPDATE lexical_term SET term = 'c' WHERE term = 'c++'") == 1)
+    }
+    #expect(try contentPositions(of: "everest") == [3])
+    #expect(try contentPositions(of: "c") == [4])
+    #expect(try engine.searchIndexTokenizerStatus() == .stale(.version(3)))
+    #expect(try engine.prepareSearchIndex() == .rebuilt(from: .version(3), documents: 1))
+    #expect(try Self.storedVersion(store) == String(Tokenizer.version))
+    #expect(try contentPositions(of: "everest") == [2])
+    #expect(try contentPositions(of: "c++") == [4])
+    #expect(try contentPositions(of: "c").isEmpty)
+    #expect(try engine.verifySearchIndex() == [])
+    let response = try engine.search("Mt Everest")
+    #expect(response.results.map(\.id) == [item.id])
+    #expect(response.results[0].scoreParts.phrase > 0)
+    #expect(try engine.search("C++").results.map(\.id) == [item.id])
+  }
+
   @Test("a search finds a stale index and rebuilds it itself, so a host that never prepares still finds Øresund")
   func searchRebuilds() throws {
     let store = SQLiteWorkspaceStore.inMemory()

@@ -25,6 +25,17 @@ struct TokenizerTests {
          terms: ["notepad", "c", "d", "c", "x", "y", "c", "c++", "cli"]),
     Case(name: "a version number after a language name", text: "C++17, C#10 and F#4.7",
          terms: ["c++", "17", "c#", "10", "and", "f#", "4", "7"]),
+    // Version 4: language names as NFKC reads them; CJK letters and punctuation may follow.
+    Case(name: "full-width language names", text: "Ｃ＋＋ と Ｃ＃、ｆ＃", terms: ["c++", "と", "c#", "f#"]),
+    Case(name: "mixed widths and small signs", text: "C＋＋ Ｃ++ Ｃ#１０ f﹟ g﹢﹢",
+         terms: ["c++", "c++", "c#", "10", "f#", "g++"]),
+    Case(name: "full-width: not before a letter or a third sign", text: "Ｃ＃Ｄ Ｃ＋＋＋ Ｃ＋ Ｎｏｔｅｐａｄ＋＋",
+         terms: ["c", "d", "c", "c", "notepad"]),
+    Case(name: "superscript plus signs are charges, not names", text: "H⁺⁺ C⁺⁺ c₊₊", terms: ["h", "c", "c"]),
+    Case(name: "a name before a letter written without spaces or CJK punctuation",
+         text: "C#の C++で Ｃ＋＋。C#’s C++—", terms: ["c#", "の", "c++", "で", "c++", "c#", "s", "c++"]),
+    Case(name: "a letter with a mark or of another script is no name", text: "é++ α# ｃ\u{0301}++",
+         terms: ["e", "alpha", "c"]),
     Case(name: "letters and digits stay together", text: "p53 and IL-6", terms: ["p53", "and", "il", "6"]),
     Case(name: "numbers kept", text: "Version 2024.10 costs 3,5", terms: ["version", "2024", "10", "cost", "3", "5"]),
     Case(name: "case and diacritics fold", text: "Müller MÜLLER muller", terms: ["muller", "muller", "muller"]),
@@ -107,6 +118,15 @@ struct TokenizerTests {
     BreakCase(text: "U.S. data", positions: [0, 1, 2]),
     BreakCase(text: "Dr. Smith and St. Louis, et al. found", positions: [0, 1, 2, 3, 4, 6, 7, 8]),
     BreakCase(text: "and so on, etc. Next", positions: [0, 1, 2, 4, 6]),
+    // Version 4: more abbreviations, some only with one capital (`Mt.`, `Jan.`, `Gen.`, `Ms.`).
+    BreakCase(text: "Mt. Everest on Jan. 5, viz. the Corp. board", positions: [0, 1, 2, 3, 4, 6, 7, 8, 9]),
+    BreakCase(text: "Gen. Lee, Capt. Ross and Rev. Hale met Ms. Lee", positions: [0, 1, 3, 4, 5, 6, 7, 8, 9, 10]),
+    BreakCase(text: "est. cost incl. tax, approx. 5 esp. now", positions: [0, 1, 2, 3, 5, 6, 7, 8]),
+    BreakCase(text: "next gen. Then took 40 ms. Then", positions: [0, 1, 3, 4, 5, 6, 8]),
+    BreakCase(text: "due 3 mar. Next the DEC. Next", positions: [0, 1, 2, 4, 5, 6, 8]),
+    BreakCase(text: "DR. WHO and Dr. Who", positions: [0, 1, 2, 3, 4]),
+    BreakCase(text: "cables, misc. Next 10 min. Next on Fri. Next", positions: [0, 2, 4, 5, 6, 8, 9, 10, 12]),
+    BreakCase(text: "Ｃ＋＋. Next C#. Next", positions: [0, 2, 3, 5]),
     // A line that starts a list item, quote or table row is a break.
     BreakCase(text: "dead\n- line", positions: [0, 2]),
     BreakCase(text: "dead\n  * line\n+ more\n> quoted\n| cell\n• dot", positions: [0, 2, 4, 6, 8, 10]),
@@ -141,6 +161,30 @@ struct TokenizerTests {
   @Test("a break (sentence or clause end, blank line) leaves one position free", arguments: breakCases)
   func breaksLeaveAPositionFree(_ example: BreakCase) {
     #expect(Tokenizer.terms(example.text).map(\.position) == example.positions)
+  }
+
+  @Test("the abbreviation lists are small ASCII letters, at most eight, and disjoint")
+  func abbreviationListsArePackable() {
+    for word in Tokenizer.abbreviations.union(Tokenizer.capitalizedAbbreviations) {
+      #expect((2...8).contains(word.utf8.count) && word.utf8.allSatisfy { (0x61...0x7A).contains($0) }, "\(word)")
+    }
+    #expect(Tokenizer.abbreviations.isDisjoint(with: Tokenizer.capitalizedAbbreviations))
+    // Sentence ends in notes stay breaks.
+    for word in ["etc", "misc", "no", "min", "max", "sec", "ft", "ms"] {
+      #expect(!Tokenizer.abbreviations.contains(word), "\(word)")
+    }
+  }
+
+  @Test("abbreviations: any case, or one capital then small letters", arguments: [
+    ("Dr", true), ("dr", true), ("DR", true), ("dR", true), ("approx", true), ("APPROX", true),
+    ("Jan", true), ("jan", false), ("JAN", false), ("jAN", false), ("Sept", true), ("SePt", false),
+    ("Ms", true), ("ms", false), ("MS", false), ("x", true), ("X", true),
+    ("etc", false), ("Etc", false), ("janx", false), ("Jan1", false), ("1", false), ("", false),
+    ("abcdefghi", false),
+  ])
+  func abbreviation(run: String, expected: Bool) {
+    let bytes = Array(run.utf8)
+    #expect(bytes.withUnsafeBufferPointer(Tokenizer.isAbbreviation) == expected)
   }
 
   @Test func locatingATermCountsBreaks() throws {
