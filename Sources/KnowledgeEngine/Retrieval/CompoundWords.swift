@@ -24,24 +24,24 @@
 ///   ``minimumOpenPartLength`` letters each (`healthcare` → `health care`, `wildtype` → `wild
 ///   type`), when some note holds them next to each other (``openSplits(of:)``,
 ///   ``isOpenCompound(_:_:)``).
-/// - **Dotted names.** A word of letters that no note holds is also searched as a name and a
-///   last part of two or three letters (`nodejs` → `node js`, `aspnet` → `asp net`, `socketio`
-///   → `socket io`), as the tokenizer writes *Node.js*, *ASP.NET* and *socket.io* (a full stop
-///   before a letter is no break), when some note holds the two next to each other
-///   (``tailSplits(of:)``).
+/// - **Dotted names.** A word of letters that no note holds and that ends in one of the last
+///   parts software names write after a full stop (``dottedNameEndings``: `js`, `io`, `net`,
+///   `py`, `ai`) is also searched as the name and that part (`nodejs` → `node js`, `aspnet` →
+///   `asp net`, `socketio` → `socket io`), as the tokenizer writes *Node.js*, *ASP.NET* and
+///   *socket.io* (a full stop before a letter is no break), when some note holds the two next to
+///   each other (``tailSplits(of:)``).
 ///
 /// Adjacent means adjacent positions: the tokenizer leaves a position free at a sentence or
 /// clause end and a blank line (``Tokenizer`` rule 6), so *was dead. Line two* holds no `dead
 /// line` and *i.e. mail* no `e mail`. A match counts at the compound weight, never above the
 /// word typed.
 ///
-/// Shorter parts are split off only at a listed prefix, a digit or a Greek letter's name, or at
-/// the end of a word no note holds: only positions in a note tell that two terms were adjacent,
-/// not whether a hyphen, a full stop or a space joined them, and splitting every word wherever
-/// both halves are words would let `atypical` find *a typical* and `within` find *with in*. A
-/// short last part is often a word of its own, so a word that notes do hold is never split there:
-/// `manage` must not find *a man aged 45*, nor `append` *the app end-to-end tests*. Stop words
-/// are never parts (the ranker leaves them out).
+/// Shorter parts are split off only at a listed prefix, a digit or a Greek letter's name, or
+/// before a listed dotted-name ending of a word no note holds: only positions in a note tell
+/// that two terms were adjacent, not whether a hyphen, a full stop or a space joined them, and
+/// splitting every word wherever both halves are words would let `atypical` find *a typical*,
+/// `within` find *with in*, `manage` find *a man aged 45* and `carpet` find *car pet*. Stop
+/// words are never parts (the ranker leaves them out).
 ///
 /// It compares spellings only, never meanings.
 public enum CompoundWords {
@@ -180,31 +180,35 @@ public enum CompoundWords {
     }
   }
 
-  /// The lengths, in letters, of the last part of a dotted name (``tailSplits(of:)``): `js`,
-  /// `io`, `ts`; `net`, `orm`.
-  public static let tailPartLengths = 2...3
+  /// The last parts that software names write after a full stop (`Node.js`, `socket.io`,
+  /// `ASP.NET`, `setup.py`, `Character.ai`): the only places ``tailSplits(of:)`` cuts a word.
+  /// Any two or three letters would not do: a short last part is often a word of its own, and
+  /// `manage`, `append`, `carpet` and `target` would find *man aged*, *app end*, *car pet* and
+  /// *tar get*.
+  public static let dottedNameEndings = ["js", "io", "net", "py", "ai"]
 
   /// The fewest letters before the last part of a dotted name (``tailSplits(of:)``): `vue` +
   /// `js`; `vb` + `net` is not split.
   public static let minimumHeadLength = 3
 
-  /// The ways to write a word of ASCII letters as a name and a short last part, as names with a
-  /// full stop are written (`Node.js`, `Vue.js`, `ASP.NET`, `socket.io`): the word cut before its
-  /// last two letters, then before its last three (``tailPartLengths``), when at least
-  /// ``minimumHeadLength`` letters come before (`nodejs` → `node js`, `nod ejs`; `aspnet` →
-  /// `aspn et`, `asp net`). These are candidates: the ranker searches them only for a word no
-  /// note holds, and keeps one only when some note holds both parts next to each other.
+  /// The ways to write a word of ASCII letters as a name and a last part, as names with a full
+  /// stop are written (`Node.js`, `Vue.js`, `ASP.NET`, `socket.io`): the word cut before a
+  /// ``dottedNameEndings`` ending it ends with, when at least ``minimumHeadLength`` letters come
+  /// before (`nodejs` → `node js`, `aspnet` → `asp net`). These are candidates: the ranker
+  /// searches them only for a word no note holds, and keeps one only when some note holds both
+  /// parts next to each other.
   ///
   /// - Parameter word: a folded, unstemmed word.
-  /// - Returns: up to two splits of two parts each; empty for words shorter than
-  ///   ``minimumHeadLength`` plus two letters and for words with other characters.
+  /// - Returns: at most one split of two parts; empty for words with other characters, words
+  ///   that end in no listed ending, and words too short to leave ``minimumHeadLength`` letters.
   public static func tailSplits(of word: String) -> [[String]] {
     let bytes = Array(word.utf8)
     guard bytes.allSatisfy(isLetter) else { return [] }
-    return tailPartLengths.compactMap { tail in
-      let cut = bytes.count - tail
-      guard cut >= minimumHeadLength else { return nil }
-      return [String(decoding: bytes[..<cut], as: UTF8.self), String(decoding: bytes[cut...], as: UTF8.self)]
+    return dottedNameEndings.compactMap { ending in
+      let tail = Array(ending.utf8)
+      let cut = bytes.count - tail.count
+      guard cut >= minimumHeadLength, bytes[cut...].elementsEqual(tail) else { return nil }
+      return [String(decoding: bytes[..<cut], as: UTF8.self), ending]
     }
   }
 

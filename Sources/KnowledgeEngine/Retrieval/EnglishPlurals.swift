@@ -10,34 +10,29 @@
 /// below, stems them like any word, and searches those in the workspace's vocabulary beside
 /// the word itself (``HybridLexicalRanker``); the index is not changed.
 ///
-/// The rules are the irregular plural classes of English grammars (Quirk, Greenbaum, Leech
+/// The forms are the irregular plural classes of English grammars (Quirk, Greenbaum, Leech
 /// & Svartvik, *A Comprehensive Grammar of the English Language*, 1985, §§ 5.79–5.97: mutation
-/// plurals, the `-en` plural, and the Greek and Latin classes) — the same words a dictionary
-/// stemmer such as KStem (Krovetz, "Viewing morphology as an inference process", SIGIR 1993)
-/// keeps in its exception lists:
+/// plurals, the `-en` plural, and the Greek and Latin classes), kept as a dictionary stemmer such
+/// as KStem (Krovetz, "Viewing morphology as an inference process", SIGIR 1993) keeps them:
 ///
-/// - mutation and `-en` plurals, as whole words: `man`/`men`, `woman`/`women`,
-///   `child`/`children`, `mouse`/`mice`, `louse`/`lice`, `tooth`/`teeth`, `foot`/`feet`,
-///   `goose`/`geese`, `ox`/`oxen`;
-/// - Greek `-sis` / `-ses` (`analysis`, `diagnoses`, `metastasis`, `hypotheses`), with at least
-///   three letters before the ending (so `basis` is not `bases`, nor `oasis` `oases`);
-/// - Latin `-us` / `-i` (`nucleus`, `stimuli`, `alveoli`, `fungi`), with at least three
-///   letters before the ending, but not after `o` or `e` (the adjectives in `-ous`, such as
-///   `various`; `nucleus`/`nuclei` is listed as a whole word), and not the Latin genitives of
-///   species names (`Helicobacter pylori` is not the `pylorus`, `Salmonella typhi` not `typhus`);
-/// - Latin `-um` / `-a` (`bacterium`, `media`, `spectra`, `sera`), with at least three letters
-///   before the ending, except chemical elements and ions (`magnesium`, `ammonium`: `magnesia`
-///   and `ammonia` are other substances);
-/// - Greek `-on` / `-a`, as whole words only, since the ending is common in English words that
-///   are no plurals (`colon`/`cola`, `intron`/`intra`): `criterion`, `phenomenon`,
-///   `mitochondrion`, `ganglion`, `taxon`, `automaton`, `spermatozoon`, `protozoon`,
-///   `polyhedron`, `tetrahedron`.
+/// - one rule, for the Greek `-sis` / `-ses` (`analysis`, `diagnoses`, `metastasis`,
+///   `hypotheses`), which almost no other English word ends in, with at least three letters
+///   before the ending (so `basis` is not `bases`, nor `oasis` `oases`);
+/// - lists of whole words for every other class: the mutation and `-en` plurals (`man`/`men`,
+///   `child`/`children`, `mouse`/`mice`, `tooth`/`teeth`), the Latin `-us` / `-i` (`nucleus`,
+///   `stimuli`, `alveoli`, `fungi`, `staphylococci`), `-um` / `-a` (`bacterium`, `spectra`,
+///   `sera`, `atria`, `cilia`), `-us` / `-era`, `-ora` (`genus`/`genera`, `corpus`/`corpora`) and
+///   the Greek `-on` / `-a` (`criterion`, `phenomenon`, `mitochondrion`). These endings are not
+///   rules because ordinary words and names end the same way: a rule would pair `minus` with
+///   `mini`, `Venus` with `veni`, `album` with `Alba`, `quorum` with `Quora` and `colon` with
+///   `cola`. `medium` / `media` is left out: in notes, *media* is mostly social or news media.
 ///
 /// The `-ex`/`-ix` → `-ices` class (`index`, `matrix`, `cortex`) is left out on purpose: its
 /// plurals stem to the stems of other words (`indices` and `indicated` both stem to `indic`,
-/// `cortices` and `cortical` to `cortic`), so searching them would find those words too.
+/// `cortices` and `cortical` to `cortic`), so searching them would find those words too. The
+/// ranker also never searches a form that stems to a stop word (`theses` stems to `these`).
 ///
-/// Each rule runs in both directions. It compares forms only, never meanings, and a generated
+/// Each pair runs in both directions. It compares forms only, never meanings, and a generated
 /// form that is not in the vocabulary is never searched.
 public enum EnglishPlurals {
   /// The other number's forms of `word` that the rules above give, in a fixed order (whole
@@ -61,60 +56,54 @@ public enum EnglishPlurals {
       if word == singular { add(plural) }
       if word == plural { add(singular) }
     }
-    // Ending pairs, singular first, each with at least three letters before it.
-    for (singular, plural) in endingPairs {
-      for (from, to) in [(singular, plural), (plural, singular)] {
-        let stemLength = letters.count - from.count
-        guard stemLength >= 3, letters.ends(with: from) else { continue }
-        let stem = letters[..<stemLength]
-        let candidate = String(decoding: stem + to, as: UTF8.self)
-        let (singularForm, pluralForm) = from == singular ? (word, candidate) : (candidate, word)
-        switch singular {
-        case usEnding:
-          // Not the adjectives in `-ous`, not `-eus` / `-ei`, not a species genitive.
-          guard stem.last != 0x6F, stem.last != 0x65, !speciesGenitives.contains(pluralForm)
-          else { continue }
-        case umEnding:
-          guard !elementNames.contains(singularForm) else { continue }
-        default: break
-        }
-        add(candidate)
-      }
+    // Greek `-sis` / `-ses`, with at least three letters before the ending.
+    for (from, to) in [(sisEnding, sesEnding), (sesEnding, sisEnding)] {
+      let stemLength = letters.count - from.count
+      guard stemLength >= 3, letters.ends(with: from) else { continue }
+      add(String(decoding: letters[..<stemLength] + to, as: UTF8.self))
     }
     return found
   }
 
-  /// Latin genitives in `-i` of bacterial species names, which are no plurals.
-  private static let speciesGenitives: Set<String> = ["pylori", "typhi"]
+  private static let sisEnding = Array("sis".utf8)
+  private static let sesEnding = Array("ses".utf8)
 
-  private static let usEnding = Array("us".utf8)
-  private static let umEnding = Array("um".utf8)
-
-  /// Singular and plural endings of the regular irregular classes.
-  private static let endingPairs: [([UInt8], [UInt8])] = [
-    ("sis", "ses"), ("us", "i"), ("um", "a"),
-  ].map { (Array($0.0.utf8), Array($0.1.utf8)) }
-
-  /// Whole words, singular first.
+  /// Whole words, singular first, by class.
   private static let wholeWords: [(String, String)] = [
+    // Mutation and `-en` plurals.
     ("man", "men"), ("woman", "women"), ("child", "children"), ("mouse", "mice"),
     ("louse", "lice"), ("tooth", "teeth"), ("foot", "feet"), ("goose", "geese"), ("ox", "oxen"),
-    ("nucleus", "nuclei"), ("criterion", "criteria"), ("phenomenon", "phenomena"),
-    ("mitochondrion", "mitochondria"), ("ganglion", "ganglia"), ("taxon", "taxa"),
-    ("automaton", "automata"), ("spermatozoon", "spermatozoa"), ("protozoon", "protozoa"),
-    ("polyhedron", "polyhedra"), ("tetrahedron", "tetrahedra"),
-  ]
-
-  /// Chemical elements (and the ammonium ion) named in `-um`, whose `-a` forms are other
-  /// substances or no words (`magnesia`, `ammonia`, `lithia`, `platina`).
-  private static let elementNames: Set<String> = [
-    "sodium", "potassium", "calcium", "magnesium", "lithium", "titanium", "uranium",
-    "chromium", "cadmium", "barium", "strontium", "radium", "helium", "selenium", "germanium",
-    "aluminium", "aluminum", "platinum", "caesium", "cesium", "rubidium", "beryllium",
-    "scandium", "vanadium", "gallium", "indium", "iridium", "osmium", "palladium", "rhodium",
-    "ruthenium", "thallium", "thorium", "plutonium", "neptunium", "polonium", "francium",
-    "technetium", "zirconium", "niobium", "hafnium", "yttrium", "tellurium", "europium",
-    "gadolinium", "lanthanum", "molybdenum", "tantalum", "cerium", "ammonium",
+    // Latin `-us` / `-i`.
+    ("nucleus", "nuclei"), ("nucleolus", "nucleoli"), ("stimulus", "stimuli"),
+    ("fungus", "fungi"), ("bacillus", "bacilli"), ("alveolus", "alveoli"),
+    ("bronchus", "bronchi"), ("locus", "loci"), ("focus", "foci"), ("radius", "radii"),
+    ("thrombus", "thrombi"), ("embolus", "emboli"), ("calculus", "calculi"),
+    ("glomerulus", "glomeruli"), ("hippocampus", "hippocampi"), ("thalamus", "thalami"),
+    ("coccus", "cocci"), ("streptococcus", "streptococci"), ("staphylococcus", "staphylococci"),
+    ("enterococcus", "enterococci"), ("pneumococcus", "pneumococci"),
+    ("meningococcus", "meningococci"), ("gonococcus", "gonococci"), ("villus", "villi"),
+    ("sulcus", "sulci"), ("gyrus", "gyri"), ("uterus", "uteri"), ("meniscus", "menisci"),
+    ("nevus", "nevi"), ("naevus", "naevi"), ("nidus", "nidi"), ("cactus", "cacti"),
+    ("syllabus", "syllabi"), ("alumnus", "alumni"), ("modulus", "moduli"),
+    ("annulus", "annuli"), ("torus", "tori"), ("homunculus", "homunculi"),
+    // Latin `-us` / `-era`, `-ora`.
+    ("genus", "genera"), ("corpus", "corpora"),
+    // Latin `-um` / `-a`.
+    ("bacterium", "bacteria"), ("mycobacterium", "mycobacteria"), ("datum", "data"),
+    ("spectrum", "spectra"), ("serum", "sera"), ("atrium", "atria"),
+    ("epithelium", "epithelia"), ("endothelium", "endothelia"), ("cilium", "cilia"),
+    ("flagellum", "flagella"), ("septum", "septa"), ("stratum", "strata"),
+    ("curriculum", "curricula"), ("memorandum", "memoranda"), ("maximum", "maxima"),
+    ("minimum", "minima"), ("optimum", "optima"), ("quantum", "quanta"),
+    ("millennium", "millennia"), ("symposium", "symposia"), ("consortium", "consortia"),
+    ("cranium", "crania"), ("ovum", "ova"), ("diverticulum", "diverticula"),
+    ("inoculum", "inocula"), ("ostium", "ostia"), ("addendum", "addenda"),
+    ("erratum", "errata"), ("phylum", "phyla"), ("referendum", "referenda"),
+    // Greek `-on` / `-a`.
+    ("criterion", "criteria"), ("phenomenon", "phenomena"), ("mitochondrion", "mitochondria"),
+    ("ganglion", "ganglia"), ("taxon", "taxa"), ("automaton", "automata"),
+    ("spermatozoon", "spermatozoa"), ("protozoon", "protozoa"), ("polyhedron", "polyhedra"),
+    ("tetrahedron", "tetrahedra"),
   ]
 }
 

@@ -40,8 +40,8 @@ import Foundation
 ///   four or more letters (`covid19` → `covid` `19`, `email` → `e` `mail`, `healthcare` →
 ///   `health` `care`), when some document holds them next to each other in one field (a
 ///   posting list built from their positions, ``adjacentPostings(of:in:)``); and, for a term
-///   not in the vocabulary, the words its word splits into before a last part of two or three
-///   letters, as dotted names are written (`nodejs` → `node` `js`: *Node.js*), found the same
+///   not in the vocabulary, the words its word splits into before a dotted-name ending such
+///   as `js` or `net`, as dotted names are written (`nodejs` → `node` `js`: *Node.js*), found the same
 ///   way (``CompoundWords/tailSplits(of:)``). Each is matched with
 ///   *v* = ``Parameters/compoundWeight`` (0.9) × min(1, idf(*t*) / idf(form)) when *t* itself
 ///   is in the vocabulary, so a rarer form never outweighs the form typed; a term found only
@@ -850,7 +850,8 @@ public struct HybridLexicalRanker: Sendable {
         minimumShared: Trigrams.minimumShared(queryTrigramCount: trigrams.count), limit: 64)
       var passing: [(term: String, similarity: Double, df: Int)] = []
       var nearMiss = false
-      for candidate in candidates {
+      // A stop word is never searched for another word (`thesis` is no typo of `these`).
+      for candidate in candidates where !parameters.stopWords.contains(candidate) {
         let candidateTrigrams = Trigrams.trigrams(of: candidate)
         let shared = Trigrams.sharedCount(trigrams, candidateTrigrams)
         if Trigrams.isMatch(
@@ -898,14 +899,16 @@ public struct HybridLexicalRanker: Sendable {
   /// The terms the other English spellings of `word` and, when
   /// ``Parameters/searchesIrregularPlurals``, its other irregular number (``EnglishPlurals``)
   /// analyse to (stemmed like any word), spellings first, in the order generated, without
-  /// repeats; `word`'s own term may be among them. `isNumber` marks the terms only the other
-  /// number gave.
+  /// repeats, and never a stop word (`theses` stems to `these`); `word`'s own term may be among
+  /// them. `isNumber` marks the terms only the other number gave.
   func spellingTerms(of word: String) -> [(term: String, isNumber: Bool)] {
     var found: [(term: String, isNumber: Bool)] = []
     let spellings = EnglishSpelling.alternatives(of: word)
     let numbers = parameters.searchesIrregularPlurals ? EnglishPlurals.alternatives(of: word) : []
     for (k, alternative) in (spellings + numbers).enumerated() {
-      if let term = analysedTerm(of: alternative), !found.contains(where: { $0.term == term }) {
+      if let term = analysedTerm(of: alternative), !parameters.stopWords.contains(term),
+        !found.contains(where: { $0.term == term })
+      {
         found.append((term, k >= spellings.count))
       }
     }
@@ -1021,7 +1024,9 @@ public struct HybridLexicalRanker: Sendable {
     let trigrams = Trigrams.trigrams(of: term)
     var passing: [(term: String, similarity: Double, rank: Int)] = []
     for (rank, candidate) in candidates.enumerated()
-    where candidate != term && Trigrams.haveComparableLengths(term, candidate) {
+    where candidate != term && Trigrams.haveComparableLengths(term, candidate)
+      && !parameters.stopWords.contains(candidate)
+    {
       let candidateTrigrams = Trigrams.trigrams(of: candidate)
       let similarity = Trigrams.jaccard(
         shared: Trigrams.sharedCount(trigrams, candidateTrigrams), queryCount: trigrams.count,

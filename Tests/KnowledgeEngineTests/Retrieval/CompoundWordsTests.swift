@@ -309,13 +309,18 @@ struct CompoundWordsTests {
   }
 
   @Test(
-    "dotted-name splits: a short last part after three or more letters, letters only",
+    "dotted-name splits: before a listed ending, after three or more letters, letters only",
     arguments: [
-      ("nodejs", [["node", "js"], ["nod", "ejs"]]),
-      ("aspnet", [["aspn", "et"], ["asp", "net"]]),
+      ("nodejs", [["node", "js"]]),
+      ("aspnet", [["asp", "net"]]),
       ("vuejs", [["vue", "js"]]),
-      ("socketio", [["socket", "io"], ["socke", "tio"]]),
-      ("vbnet", [["vbn", "et"]]),
+      ("socketio", [["socket", "io"]]),
+      ("setuppy", [["setup", "py"]]),
+      ("openai", [["open", "ai"]]),
+      ("vbnet", []),
+      // Any short ending would cut ordinary words into words: man aged, car pet, tar get.
+      ("manage", []), ("append", []), ("carpet", []), ("target", []), ("public", []),
+      ("passage", []), ("message", []),
       ("abcd", []), ("js", []), ("", []), ("node1", []), ("café", []), ("node.js", []),
     ])
   func tailSplits(word: String, expected: [[String]]) {
@@ -353,6 +358,20 @@ struct CompoundWordsTests {
     var parameters = HybridLexicalRanker.Parameters.v1
     parameters.searchesOpenCompounds = false
     #expect(Set(try workspace.engine.rankedIDs("nodejs", depth: 10, parameters: parameters)) == Set(workspace.ids([0, 1, 3])))
+  }
+
+  @Test("no ordinary word is cut before a short ending, held by a note or not")
+  func noRubbishSplits() throws {
+    let workspace = try Workspace([
+      Item(title: "Ward round", content: "A man aged 45 presented with cough"),
+      Item(title: "Pets", content: "the car pet carrier and the tar get wet"),
+    ])
+    for query in ["manage", "carpet", "target"] {
+      let response = try workspace.search(query)
+      #expect(response.terms.allSatisfy { $0.compounds.isEmpty }, "\(query)")
+      #expect(!response.results.contains { $0.scoreParts.phrase > 0 }, "\(query)")
+    }
+    #expect(try workspace.search("manage").results.map(\.id).contains(workspace.ids([0])[0]) == false)
   }
 
   @Test("a word some note holds is never split before a short last part: manage, append")
