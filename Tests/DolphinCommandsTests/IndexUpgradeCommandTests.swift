@@ -244,6 +244,27 @@ struct IndexUpgradeCommandTests {
     #expect(reindex.stderr.isEmpty, "\(reindex.stderr)")
   }
 
+  @Test("reindex over a newer dolphin's index rebuilds it as asked, and says what it replaced")
+  func reindexOverNewerIndex() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Øresund bridge notes"]).status == 0)
+    try Self.setVersion(cli.workspace, String(Tokenizer.version + 1))
+    let reindex = try cli.run(["reindex", "--json"])
+    #expect(reindex.status == 0, "\(reindex.stderr)")
+    let out = try #require(try JSONSerialization.jsonObject(with: Data(reindex.stdout.utf8)) as? [String: Any])
+    #expect(out["replacedTokenizerVersion"] as? Int == Tokenizer.version + 1)
+    #expect(
+      Self.notices(reindex.stderr) == [
+        "dolphin: notice: the search index was built by a newer dolphin (tokenizer version \(Tokenizer.version + 1)); it now holds this build's (version \(Tokenizer.version)), and the newer dolphin will rebuild it again when it next ranks"
+      ], "\(reindex.stderr)")
+    #expect(try Self.storedVersion(cli.workspace) == String(Tokenizer.version))
+    // A current index: no notice, no field.
+    let again = try cli.run(["reindex", "--json"])
+    #expect(again.stderr.isEmpty, "\(again.stderr)")
+    #expect(!again.stdout.contains("replacedTokenizerVersion"))
+  }
+
   @Test("two dolphin processes starting on the same upgraded workspace both succeed; one rebuilds; doctor is healthy")
   func concurrentProcesses() throws {
     let cli = CLI()

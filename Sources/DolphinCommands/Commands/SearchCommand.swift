@@ -129,14 +129,28 @@ extension SearchCommands {
     })
 
   static let reindex = Command(
-    spec: CommandSpec(path: ["reindex"], summary: "Rebuild the search index from the stored records (repair)."),
+    spec: CommandSpec(
+      path: ["reindex"], summary: "Rebuild the search index from the stored records (repair).",
+      discussion: """
+        Rebuilds with this build's tokenizer, even over an index a newer dolphin built (a notice on
+        stderr says so, and JSON names the version replaced as replacedTokenizerVersion).
+        """),
     run: { ctx in
       let engine = try ctx.engine(.update)
+      // Asked for, a rebuild is done even over a newer dolphin's index; said, since doctor warns
+      // that two builds would rebuild it back and forth.
+      var replacedVersion: Int?
+      if case .newer(let version) = try engine.searchIndexTokenizerStatus() { replacedVersion = version }
       let n = try engine.rebuildSearchIndex()
+      if let replacedVersion {
+        ctx.console.printError(
+          "dolphin: notice: the search index was built by a newer dolphin (tokenizer version \(replacedVersion)); "
+            + "it now holds this build's (version \(Tokenizer.version)), and the newer dolphin will rebuild it again when it next ranks")
+      }
       let problems = try engine.verifySearchIndex()
       if ctx.json {
-        struct Out: Encodable { var indexed: Int; var problems: [String] }
-        try ctx.console.printJSON(Out(indexed: n, problems: problems))
+        struct Out: Encodable { var indexed: Int; var problems: [String]; var replacedTokenizerVersion: Int? }
+        try ctx.console.printJSON(Out(indexed: n, problems: problems, replacedTokenizerVersion: replacedVersion))
       } else {
         ctx.console.print("Re-indexed \(n) document(s); index check: " + (problems.isEmpty ? "ok" : problems.joined(separator: "; ")))
       }
