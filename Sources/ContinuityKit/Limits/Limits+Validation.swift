@@ -78,8 +78,9 @@ extension Limits {
   ///   - label: how the caller names it in messages (`tag`, or `--tag` on the command line).
   /// - Returns: the normalized tag, 1…``tagLength`` (48) characters.
   /// - Throws: ``ValidationError`` (field `tag`) when it is empty after trimming or longer than
-  ///   ``tagLength`` characters, or when it holds a line break, a tab or another control
-  ///   character (``checkTagCharacters(_:_:)``) — no stored tag could match it.
+  ///   ``tagLength`` characters (or their Unicode scalar bound,
+  ///   ``unicodeScalarLimit(forCharacters:)``), or when it holds a line break, a tab or another
+  ///   control character (``checkTagCharacters(_:_:)``) — no stored tag could match it.
   public static func tagFilter(_ raw: String, label: String = "tag") throws(ValidationError)
     -> String
   {
@@ -96,17 +97,25 @@ extension Limits {
         field: "tag", limit: tagLength, actual: tag.count,
         message: "\(label) is \(tag.count) characters; the limit is \(tagLength) characters")
     }
+    do { try checkUnicodeScalars(label, tag, characters: tag.count, limit: tagLength) } catch {
+      throw ValidationError(field: "tag", limit: error.limit, actual: error.actual, message: error.message)
+    }
     return tag
   }
 
-  /// Checks tag count, each tag's length and that each is one line without control characters.
+  /// Checks tag count, each tag's length (in `Character`s, and in Unicode scalars as
+  /// ``check(_:_:limit:)`` does) and that each is one line without control characters.
   public static func validateTags(_ tags: [String], field: String = "tags") throws(ValidationError) {
     try checkCount(field, tags.count, limit: tagsPerItem, unit: "tags")
     for (i, t) in tags.enumerated() { try checkTagCharacters("\(field)[\(i)]", t) }
-    for (i, t) in tags.enumerated() where t.count > tagLength {
-      throw ValidationError(
-        field: "\(field)[\(i)]", limit: tagLength, actual: t.count,
-        message: "\(field)[\(i)] ('\(t.prefix(20))…') is \(t.count) characters; the limit is \(tagLength) characters")
+    for (i, t) in tags.enumerated() {
+      let n = t.count
+      if n > tagLength {
+        throw ValidationError(
+          field: "\(field)[\(i)]", limit: tagLength, actual: n,
+          message: "\(field)[\(i)] ('\(t.prefix(20))…') is \(n) characters; the limit is \(tagLength) characters")
+      }
+      try checkUnicodeScalars("\(field)[\(i)]", t, characters: n, limit: tagLength)
     }
   }
 
