@@ -74,6 +74,17 @@ struct CLIEndToEndTests {
     ExitCase(name: "bad kind", args: ["capture", "decison", "x"], status: 2, stderr: "kind 'decison' is not one of: decision, goal, preference, fact, insight, context, code (did you mean 'decision'?)"),
     ExitCase(name: "title over the bound", args: ["capture", "fact", String(repeating: "x", count: 301)], status: 4, stderr: "title is 301 characters; the limit is 300 characters"),
     ExitCase(name: "malformed id", args: ["knowledge", "get", "1234"], status: 4, stderr: "id '1234' is not a UUID"),
+    // A long value is quoted cut, and says so: an ellipsis and its full length.
+    ExitCase(
+      name: "malformed id of 10,000 characters", args: ["knowledge", "get", String(repeating: "a", count: 10_000)],
+      status: 4, stderr: "id '" + String(repeating: "a", count: 60) + "…' (10000 characters) is not a UUID (expected e.g."),
+    ExitCase(
+      name: "malformed id of one character with 600 combining marks",
+      args: ["knowledge", "get", "x" + String(repeating: "\u{301}", count: 600)],
+      status: 4, stderr: "id '…' (1 character of 601 Unicode scalars) is not a UUID"),
+    ExitCase(
+      name: "long bad priority", args: ["task", "add", "t", "--priority", String(repeating: "u", count: 100)],
+      status: 2, stderr: "--priority '" + String(repeating: "u", count: 40) + "…' (100 characters) is not one of:"),
     ExitCase(name: "unknown id", args: ["knowledge", "get", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 3, stderr: "no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
     ExitCase(name: "dangling relationship", args: ["capture", "fact", "x", "--relates", "supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 3, stderr: "--relates: no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
     ExitCase(name: "bad relationship kind", args: ["capture", "fact", "x", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 2, stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),

@@ -150,6 +150,24 @@ struct LimitsTests {
     }
   }
 
+  @Test("a long value quoted in an error is cut with an ellipsis and its full length")
+  func quotedValueShowsTheCut() throws {
+    #expect(Limits.quoted("short", cutAt: 60) == "'short'")
+    #expect(Limits.quoted(String(repeating: "a", count: 60), cutAt: 60) == "'" + String(repeating: "a", count: 60) + "'")
+    #expect(
+      Limits.quoted(String(repeating: "a", count: 61), cutAt: 60)
+        == "'" + String(repeating: "a", count: 60) + "…' (61 characters)")
+    // Cut for its Unicode scalars alone: both lengths are said.
+    #expect(Limits.quoted("x" + String(repeating: "\u{301}", count: 600), cutAt: 60) == "'…' (1 character of 601 Unicode scalars)")
+    let tag = String(repeating: "t", count: 100) + "\nx"
+    #expect(throws: ValidationError(
+      field: "tags[0]",
+      message: "tags[0] '" + String(repeating: "t", count: 60)
+        + "…' (102 characters) contains a line break; a tag is one line without tabs or control characters")) {
+      try Limits.checkTagCharacters("tags[0]", tag)
+    }
+  }
+
   @Test("tags and tag filters hold the Unicode scalar bound too")
   func tagScalarBound() throws {
     // 1 Character, 401 scalars > 384 (`x` has no precomposed form with the mark, so NFC keeps
