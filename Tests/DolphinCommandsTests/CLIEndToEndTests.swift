@@ -109,6 +109,27 @@ struct CLIEndToEndTests {
     #expect(r.stdout.isEmpty)
   }
 
+  @Test("a query of only common words that no item holds says so, in text and JSON, not that the words were dropped")
+  func commonWordsEmptyReason() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Build cache", "--content", "Keep builds fast"]).status == 0)
+    let text = try cli.run(["search", "the and of"])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(
+      text.stdout.contains(
+        "No results: the query has only common words such as the, and, of (searched only when a query has no other "
+          + "word), and none of them occurs in any knowledge item or memory; add a word that names what you are "
+          + "looking for."),
+      "\(text.stdout)")
+    #expect(try cli.json(["search", "the and of"])["emptyReason"] as? String == "noCommonWordMatched")
+    // They are searched: an item that holds one is found.
+    #expect(try cli.run(["capture", "fact", "Speed of reads"]).status == 0)
+    let found = try cli.json(["search", "the and of"])
+    #expect((found["results"] as? [Any])?.count == 1)
+    #expect(found["emptyReason"] == nil)
+  }
+
   @Test("search --tag that removes every match says why, in text and JSON")
   func tagFilterEmptyReason() throws {
     let cli = CLI()
