@@ -246,6 +246,15 @@ extension Limits {
     try checkUnicodeScalars(field, text, characters: n, limit: limit)
   }
 
+  /// Whether `text` is within a bound of `limit` `Character`s: at most `limit` of them, and
+  /// at most ``unicodeScalarLimit(forCharacters:)`` Unicode scalars — what
+  /// ``check(_:_:limit:)`` accepts, for derived text that is fitted to a bound rather than
+  /// refused.
+  /// - Complexity: O(1) for text of at most `limit` UTF-8 bytes, else O(n).
+  public static func fits(_ text: String, limit: Int) -> Bool {
+    text.utf8.count <= limit || (text.count <= limit && text.unicodeScalars.count <= unicodeScalarLimit(forCharacters: limit))
+  }
+
   /// Throws when `text`, already known to be within `limit` `Character`s, holds more Unicode
   /// scalars than ``unicodeScalarLimit(forCharacters:)`` allows for `limit`: the part of
   /// ``check(_:_:limit:)`` for callers that counted the characters themselves.
