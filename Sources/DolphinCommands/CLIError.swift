@@ -74,7 +74,7 @@ extension CLIError {
   static func notOneOf(_ name: String, _ value: String, allowed: [String], field: String) -> CLIError {
     let hint = ArgumentParser.nearest(value, in: allowed).map { " (did you mean '\($0)'?)" } ?? ""
     return .invalidValue(
-      "\(name) '\(quotedValue(value, limit: 40))' is not one of: \(allowed.joined(separator: ", "))\(hint)",
+      "\(name) \(quotedValue(value, cutAt: 40)) is not one of: \(allowed.joined(separator: ", "))\(hint)",
       field: field)
   }
 
@@ -94,11 +94,20 @@ extension CLIError {
 /// A value the user gave, for quoting into an error message that must stay one line: each line
 /// break and tab is written as an escape, as ``Limits/escaped(_:)`` writes it (`'bad\nid'`);
 /// other controls are left for ``inert(_:)`` to show (`␛`) when the message is printed.
+/// - Parameter value: the value as given on the command line.
+func quotedValue(_ value: String) -> String {
+  escapingLineBreaks(value)
+}
+
+/// A value the user gave, quoted and cut for an error message: `'value'`, or, longer than
+/// `limit` characters, `'its first limit characters…' (N characters)` — so that a cut value is
+/// never shown as if it were all that was given (``Limits/quoted(_:cutAt:escaping:)``). Line
+/// breaks and tabs are escaped as ``quotedValue(_:)`` escapes them.
 /// - Parameters:
 ///   - value: the value as given on the command line.
-///   - limit: how many characters of it to show; nil for all.
-func quotedValue(_ value: String, limit: Int? = nil) -> String {
-  escapingLineBreaks(limit.map { String(value.prefix($0)) } ?? value)
+///   - limit: how many characters of it to show.
+func quotedValue(_ value: String, cutAt limit: Int) -> String {
+  Limits.quoted(value, cutAt: limit, escaping: escapingLineBreaks)
 }
 
 /// `text` with each line break (`\n`, `\r\n`, U+2028, …) and tab written as an escape

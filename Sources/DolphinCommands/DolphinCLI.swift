@@ -337,7 +337,7 @@ final class CommandContext {
   /// Parses a UUID argument.
   func uuid(_ text: String, field: String) throws -> UUID {
     guard let id = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
-      throw ValidationError(field: field, message: "\(field) '\(quotedValue(text, limit: 60))' is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
+      throw ValidationError(field: field, message: "\(field) \(quotedValue(text, cutAt: 60)) is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
     }
     return id
   }

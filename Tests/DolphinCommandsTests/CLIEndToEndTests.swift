@@ -74,6 +74,17 @@ struct CLIEndToEndTests {
     ExitCase(name: "bad kind", args: ["capture", "decison", "x"], status: 2, stderr: "kind 'decison' is not one of: decision, goal, preference, fact, insight, context, code (did you mean 'decision'?)"),
     ExitCase(name: "title over the bound", args: ["capture", "fact", String(repeating: "x", count: 301)], status: 4, stderr: "title is 301 characters; the limit is 300 characters"),
     ExitCase(name: "malformed id", args: ["knowledge", "get", "1234"], status: 4, stderr: "id '1234' is not a UUID"),
+    // A long value is quoted cut, and says so: an ellipsis and its full length.
+    ExitCase(
+      name: "malformed id of 10,000 characters", args: ["knowledge", "get", String(repeating: "a", count: 10_000)],
+      status: 4, stderr: "id '" + String(repeating: "a", count: 60) + "…' (10000 characters) is not a UUID (expected e.g."),
+    ExitCase(
+      name: "malformed id of one character with 600 combining marks",
+      args: ["knowledge", "get", "x" + String(repeating: "\u{301}", count: 600)],
+      status: 4, stderr: "id '…' (1 character of 601 Unicode scalars) is not a UUID"),
+    ExitCase(
+      name: "long bad priority", args: ["task", "add", "t", "--priority", String(repeating: "u", count: 100)],
+      status: 2, stderr: "--priority '" + String(repeating: "u", count: 40) + "…' (100 characters) is not one of:"),
     ExitCase(name: "unknown id", args: ["knowledge", "get", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 3, stderr: "no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
     ExitCase(name: "dangling relationship", args: ["capture", "fact", "x", "--relates", "supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 3, stderr: "--relates: no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
     ExitCase(name: "bad relationship kind", args: ["capture", "fact", "x", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 2, stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),
@@ -96,6 +107,27 @@ struct CLIEndToEndTests {
     #expect(r.status == c.status, "\(r.stderr)")
     #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
     #expect(r.stdout.isEmpty)
+  }
+
+  @Test("a query of only common words that no item holds says so, in text and JSON, not that the words were dropped")
+  func commonWordsEmptyReason() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Build cache", "--content", "Keep builds fast"]).status == 0)
+    let text = try cli.run(["search", "the and of"])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(
+      text.stdout.contains(
+        "No results: the query has only common words such as the, and, of (searched only when a query has no other "
+          + "word), and none of them occurs in any knowledge item or memory; add a word that names what you are "
+          + "looking for."),
+      "\(text.stdout)")
+    #expect(try cli.json(["search", "the and of"])["emptyReason"] as? String == "noCommonWordMatched")
+    // They are searched: an item that holds one is found.
+    #expect(try cli.run(["capture", "fact", "Speed of reads"]).status == 0)
+    let found = try cli.json(["search", "the and of"])
+    #expect((found["results"] as? [Any])?.count == 1)
+    #expect(found["emptyReason"] == nil)
   }
 
   @Test("search --tag that removes every match says why, in text and JSON")

@@ -125,6 +125,35 @@ struct InputBoundsCommandTests {
     #expect((item["content"] as? String)?.count == 15_000)
   }
 
+  @Test("a title or content of few characters carrying thousands of combining marks is refused: exit 4, field, limit, size")
+  func combiningMarksCannotEvadeTheBounds() throws {
+    let s = try Stored()
+    defer { s.cli.dir.remove() }
+    // One `e` and 60,000 combining acute accents: 1 Character, 120,001 bytes.
+    let title = try s.cli.run(["capture", "fact", "e" + String(repeating: "\u{301}", count: 60_000)])
+    #expect(title.status == 4, "\(title.stderr)")
+    #expect(
+      title.stderr.contains(
+        "title is 1 character but 60001 Unicode scalars (each combining mark, joiner or modifier counts as one); "
+          + "the limit is 300 characters and at most 2400 Unicode scalars in all (8 per character)"),
+      "\(title.stderr)")
+
+    // 500 KB of such text from a file, under the 512,000 bytes read for content.
+    let file = s.cli.dir.appending("marks")
+    try Data(("e" + String(repeating: "\u{301}", count: 250_000)).utf8).write(to: file)
+    let content = try s.cli.run(["capture", "fact", "t", "--content-file", file.path])
+    #expect(content.status == 4, "\(content.stderr)")
+    #expect(
+      content.stderr.contains(
+        "content is 1 character but 250001 Unicode scalars (each combining mark, joiner or modifier counts as one); "
+          + "the limit is 16000 characters and at most 128000 Unicode scalars in all (8 per character) "
+          + "(read from '\(file.path)')"),
+      "\(content.stderr)")
+    let stdin = try s.cli.run(["capture", "fact", "t", "--content", "-"], stdin: "e" + String(repeating: "\u{301}", count: 200_000))
+    #expect(stdin.status == 4 && stdin.stderr.contains("content is 1 character but 200001 Unicode scalars"), "\(stdin.stderr)")
+    try s.expectUnchanged()
+  }
+
   @Test("import refuses a file over the document bound from its size, and binary input")
   func importDocuments() throws {
     let s = try Stored()

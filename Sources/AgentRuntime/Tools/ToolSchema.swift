@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Supported (a subset of JSON Schema draft 2020-12): objects with named properties,
 /// `required`, `additionalProperties: false`; strings with `minLength`/`maxLength` (counted in
-/// `Character`s), `enum`, `format: uuid`; integers with `minimum`/`maximum`; booleans; arrays
+/// `Character`s, and a string is also held to ``Limits/unicodeScalarLimit(forCharacters:)`` of
+/// its `maxLength` in Unicode scalars), `enum`, `format: uuid`; integers with `minimum`/`maximum`; booleans; arrays
 /// with `items`, `minItems`/`maxItems`, `uniqueItems`.
 public indirect enum ToolSchema: Sendable {
   case object([ToolProperty])
@@ -172,6 +173,10 @@ public indirect enum ToolSchema: Sendable {
       let n = s.count
       if n > r.maxLength {
         throw ToolArgumentError(field: path, message: "\(path) is \(n) characters; the limit is \(r.maxLength) characters", limit: r.maxLength, actual: n)
+      }
+      // A character has no size of its own (one `e` may carry 60,000 combining marks).
+      do { try Limits.checkUnicodeScalars(path, s, characters: n, limit: r.maxLength) } catch {
+        throw ToolArgumentError(field: path, message: error.message, limit: error.limit, actual: error.actual)
       }
       if n < r.minLength {
         // Only control or invisible characters: said as the CLI says it, not "empty".

@@ -225,11 +225,12 @@ extension WorkspaceExport {
     return current
   }
 
-  /// A value as a message quotes it: `'bogus'` (at most 60 characters), `5`, `true`, `null`,
-  /// `an array`, `an object`.
+  /// A value as a message quotes it: `'bogus'` (at most 60 characters, else cut as
+  /// ``Limits/quoted(_:cutAt:escaping:)`` cuts: `'first 60…' (N characters)`), `5`, `true`,
+  /// `null`, `an array`, `an object`.
   static func describe(_ value: JSONValue) -> String {
     switch value {
-    case .string(let s): return "'" + (s.count > 60 ? String(s.prefix(60)) + "…" : s) + "'"
+    case .string(let s): return Limits.quoted(s, cutAt: 60)
     case .array, .object: return value.kindWithArticle
     case .null, .bool, .number: return value.jsonString(sortedKeys: true)
     }

@@ -50,7 +50,44 @@ extension Limits {
     }
     throw ValidationError(
       field: field,
-      message: "\(field) '\(escaped(String(tag.prefix(60))))' contains \(problem); a tag is one line without tabs or control characters")
+      message: "\(field) \(quoted(tag, cutAt: 60)) contains \(problem); a tag is one line without tabs or control characters")
+  }
+
+  /// A value quoted into a one-line error message, cut when long with the cut shown: `'value'`,
+  /// or `'its first limit characters…' (N characters)`, so that a 10,000-character id is not
+  /// quoted as if its first 60 characters were all of it.
+  ///
+  /// The quoted part holds at most `limit` `Character`s and
+  /// ``unicodeScalarLimit(forCharacters:)`` of `limit` Unicode scalars; when the value is cut
+  /// for its scalars alone, the note says both lengths (`(1 character of 60001 Unicode scalars)`).
+  /// - Parameters:
+  ///   - value: the value as given.
+  ///   - limit: the most `Character`s to quote, e.g. 60.
+  ///   - escape: how the quoted part is made one line; ``escaped(_:)`` by default.
+  /// - Returns: the value between single quotes, with `…` inside them and the full length after
+  ///   them when it was cut.
+  /// - Complexity: O(`limit`) for the part quoted, plus O(n) to count a value that was cut.
+  package static func quoted(_ value: String, cutAt limit: Int, escaping escape: (String) -> String = escaped)
+    -> String
+  {
+    let budget = unicodeScalarLimit(forCharacters: limit)
+    var end = value.startIndex
+    var kept = 0
+    var scalars = 0
+    while end < value.endIndex, kept < limit {
+      let next = value.index(after: end)
+      let n = value.unicodeScalars[end..<next].count
+      guard scalars + n <= budget else { break }
+      scalars += n
+      kept += 1
+      end = next
+    }
+    if end == value.endIndex { return "'" + escape(value) + "'" }
+    let length = value.count
+    let unit = length == 1 ? "character" : "characters"
+    // Within `limit` characters, it was cut for its scalars: say how many.
+    let note = length > limit ? "\(length) \(unit)" : "\(length) \(unit) of \(value.unicodeScalars.count) Unicode scalars"
+    return "'" + escape(String(value[..<end])) + "…' (\(note))"
   }
 
   /// `text` with line breaks, tabs and other control characters written as escapes (`\n`, `\t`,
@@ -78,8 +115,9 @@ extension Limits {
   ///   - label: how the caller names it in messages (`tag`, or `--tag` on the command line).
   /// - Returns: the normalized tag, 1…``tagLength`` (48) characters.
   /// - Throws: ``ValidationError`` (field `tag`) when it is empty after trimming or longer than
-  ///   ``tagLength`` characters, or when it holds a line break, a tab or another control
-  ///   character (``checkTagCharacters(_:_:)``) — no stored tag could match it.
+  ///   ``tagLength`` characters (or their Unicode scalar bound,
+  ///   ``unicodeScalarLimit(forCharacters:)``), or when it holds a line break, a tab or another
+  ///   control character (``checkTagCharacters(_:_:)``) — no stored tag could match it.
   public static func tagFilter(_ raw: String, label: String = "tag") throws(ValidationError)
     -> String
   {
@@ -96,17 +134,25 @@ extension Limits {
         field: "tag", limit: tagLength, actual: tag.count,
         message: "\(label) is \(tag.count) characters; the limit is \(tagLength) characters")
     }
+    do { try checkUnicodeScalars(label, tag, characters: tag.count, limit: tagLength) } catch {
+      throw ValidationError(field: "tag", limit: error.limit, actual: error.actual, message: error.message)
+    }
     return tag
   }
 
-  /// Checks tag count, each tag's length and that each is one line without control characters.
+  /// Checks tag count, each tag's length (in `Character`s, and in Unicode scalars as
+  /// ``check(_:_:limit:)`` does) and that each is one line without control characters.
   public static func validateTags(_ tags: [String], field: String = "tags") throws(ValidationError) {
     try checkCount(field, tags.count, limit: tagsPerItem, unit: "tags")
     for (i, t) in tags.enumerated() { try checkTagCharacters("\(field)[\(i)]", t) }
-    for (i, t) in tags.enumerated() where t.count > tagLength {
-      throw ValidationError(
-        field: "\(field)[\(i)]", limit: tagLength, actual: t.count,
-        message: "\(field)[\(i)] ('\(t.prefix(20))…') is \(t.count) characters; the limit is \(tagLength) characters")
+    for (i, t) in tags.enumerated() {
+      let n = t.count
+      if n > tagLength {
+        throw ValidationError(
+          field: "\(field)[\(i)]", limit: tagLength, actual: n,
+          message: "\(field)[\(i)] ('\(t.prefix(20))…') is \(n) characters; the limit is \(tagLength) characters")
+      }
+      try checkUnicodeScalars("\(field)[\(i)]", t, characters: n, limit: tagLength)
     }
   }
 

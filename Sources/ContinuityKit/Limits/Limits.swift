@@ -3,9 +3,14 @@ import Foundation
 /// Every bound of the workspace in one place.
 ///
 /// Units: text lengths are counted in `Character`s (extended grapheme clusters), never bytes
-/// or UTF-16 units; code-analysis input is counted in UTF-8 bytes. User input over a bound is
-/// rejected with ``ValidationError`` naming the field, the limit and the actual size; derived
-/// output is truncated with ``Truncation/marker``.
+/// or UTF-16 units; code-analysis input is counted in UTF-8 bytes. A text bounded to n
+/// characters also holds at most n × ``unicodeScalarsPerCharacter`` (8) Unicode scalars in
+/// all (``unicodeScalarLimit(forCharacters:)``): a `Character` has no size bound of its own (an
+/// `e` with 60,000 combining marks is one), so without it a 300-character title could be any
+/// number of bytes. Real text stays far below (most characters are 1 scalar, an emoji with a
+/// skin tone or a flag 2, a Devanagari conjunct 3–4), so only text made to evade the bound
+/// reaches it. User input over a bound is rejected with ``ValidationError`` naming the field,
+/// the limit and the actual size; derived output is truncated with ``Truncation/marker``.
 public enum Limits {
   // Knowledge
   public static let title = 300
@@ -57,12 +62,29 @@ public enum Limits {
   public static let renderedToolOutput = 8_000
   public static let query = 500
 
+  // Unicode scalars per character
+  /// Unicode scalars allowed per allowed `Character`, over a whole text: a field limited to n
+  /// characters holds at most n × 8 Unicode scalars (2,400 for a title, 128,000 for content),
+  /// and so at most n × 32 UTF-8 bytes. Real text averages well under 2 (a flag or an emoji
+  /// with a skin tone is 2, the longest family emoji 11, a Devanagari conjunct such as `क्षि` 4);
+  /// the bound is there for text made of a few characters each carrying thousands of combining
+  /// marks, which would otherwise pass any character limit at any size.
+  public static let unicodeScalarsPerCharacter = 8
+
+  /// The most Unicode scalars a text limited to `characters` `Character`s may hold:
+  /// `characters` × ``unicodeScalarsPerCharacter``.
+  /// - Parameter characters: the field's bound in `Character`s, e.g. ``title``.
+  /// - Returns: the bound in Unicode scalars, e.g. 2,400 for ``title``.
+  public static func unicodeScalarLimit(forCharacters characters: Int) -> Int {
+    characters * unicodeScalarsPerCharacter
+  }
+
   // Input read from files and standard input
   /// Bytes read per allowed `Character` when text comes from a file or standard input: a
   /// field limited to n characters reads at most n × 32 bytes (512,000 for content) and
-  /// refuses a larger file from its size, before reading it. Real text stays far below: a
-  /// character is 1–4 bytes in most scripts and up to about 35 for the longest emoji
-  /// sequences, so only text that is over the character limit anyway reaches the bound.
+  /// refuses a larger file from its size, before reading it. That is the most UTF-8 a text
+  /// within the field's Unicode scalar bound can take (``unicodeScalarsPerCharacter`` scalars of
+  /// at most 4 bytes each), so a larger file is over the bound, and only such text reaches it.
   public static let inputBytesPerCharacter = 32
   /// An export document or legacy workspace file given to `import` or `migrate`, in bytes
   /// (1 GiB): a full workspace at the default limits is a few hundred megabytes.
@@ -104,6 +126,7 @@ public enum Limits {
     ("code analysis findings", codeAnalysisFindings, "findings"),
     ("rendered tool output", renderedToolOutput, "characters"),
     ("query", query, "characters"),
+    ("Unicode scalars per allowed character (whole text)", unicodeScalarsPerCharacter, "Unicode scalars"),
     ("input read per allowed character", inputBytesPerCharacter, "UTF-8 bytes"),
     ("import or legacy document", importDocumentBytes, "bytes"),
   ]
@@ -174,6 +197,27 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
       message: "\(field) is \(actual) \(unit); the limit is \(limit) \(unit)")
   }
 
+  /// `field is c characters but s Unicode scalars …; the limit is l characters and at most m
+  /// Unicode scalars in all`: text within its `Character` bound whose characters carry too many
+  /// combining marks, joiners or modifiers (``Limits/unicodeScalarsPerCharacter``). ``limit``
+  /// and ``actual`` are in Unicode scalars.
+  /// - Parameters:
+  ///   - field: the field, e.g. `title`.
+  ///   - characterLimit: the field's bound in `Character`s, e.g. 300.
+  ///   - characters: the text's length in `Character`s.
+  ///   - scalars: the text's length in Unicode scalars, over
+  ///     ``Limits/unicodeScalarLimit(forCharacters:)`` of `characterLimit`.
+  public static func tooManyUnicodeScalars(_ field: String, characterLimit: Int, characters: Int, scalars: Int)
+    -> ValidationError
+  {
+    let limit = Limits.unicodeScalarLimit(forCharacters: characterLimit)
+    return ValidationError(
+      field: field, limit: limit, actual: scalars,
+      message: "\(field) is \(characters) \(characters == 1 ? "character" : "characters") but \(scalars) Unicode "
+        + "scalars (each combining mark, joiner or modifier counts as one); the limit is \(characterLimit) "
+        + "characters and at most \(limit) Unicode scalars in all (\(Limits.unicodeScalarsPerCharacter) per character)")
+  }
+
   /// `field` has `actual` entries; the limit is `limit`.
   public static func tooMany(_ field: String, limit: Int, actual: Int, unit: String) -> ValidationError {
     ValidationError(
@@ -185,11 +229,49 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 extension Limits {
-  /// Throws ``ValidationError/tooLong(_:limit:actual:unit:)`` when `text` has more than `limit`
-  /// `Character`s.
+  /// Throws when `text` has more than `limit` `Character`s, or more Unicode scalars than
+  /// ``unicodeScalarLimit(forCharacters:)`` allows for `limit`.
+  /// - Parameters:
+  ///   - field: the field named in errors, e.g. `title`.
+  ///   - text: the text to measure.
+  ///   - limit: the field's bound in `Character`s.
+  /// - Throws: ``ValidationError/tooLong(_:limit:actual:unit:)`` (in characters), else
+  ///   ``ValidationError/tooManyUnicodeScalars(_:characterLimit:characters:scalars:)``.
+  /// - Complexity: O(1) for text of at most `limit` UTF-8 bytes, else O(n).
   public static func check(_ field: String, _ text: String, limit: Int) throws(ValidationError) {
+    // No more bytes than the limit: no more characters or scalars either.
+    if text.utf8.count <= limit { return }
     let n = text.count
     if n > limit { throw .tooLong(field, limit: limit, actual: n) }
+    try checkUnicodeScalars(field, text, characters: n, limit: limit)
+  }
+
+  /// Whether `text` is within a bound of `limit` `Character`s: at most `limit` of them, and
+  /// at most ``unicodeScalarLimit(forCharacters:)`` Unicode scalars — what
+  /// ``check(_:_:limit:)`` accepts, for derived text that is fitted to a bound rather than
+  /// refused.
+  /// - Complexity: O(1) for text of at most `limit` UTF-8 bytes, else O(n).
+  public static func fits(_ text: String, limit: Int) -> Bool {
+    text.utf8.count <= limit || (text.count <= limit && text.unicodeScalars.count <= unicodeScalarLimit(forCharacters: limit))
+  }
+
+  /// Throws when `text`, already known to be within `limit` `Character`s, holds more Unicode
+  /// scalars than ``unicodeScalarLimit(forCharacters:)`` allows for `limit`: the part of
+  /// ``check(_:_:limit:)`` for callers that counted the characters themselves.
+  /// - Parameters:
+  ///   - field: the field named in errors.
+  ///   - text: the text to measure.
+  ///   - characters: `text.count`, for the message.
+  ///   - limit: the field's bound in `Character`s.
+  /// - Throws: ``ValidationError/tooManyUnicodeScalars(_:characterLimit:characters:scalars:)``.
+  /// - Complexity: O(n) in the length of `text`.
+  public static func checkUnicodeScalars(_ field: String, _ text: String, characters: Int, limit: Int)
+    throws(ValidationError)
+  {
+    let scalars = text.unicodeScalars.count
+    if scalars > unicodeScalarLimit(forCharacters: limit) {
+      throw .tooManyUnicodeScalars(field, characterLimit: limit, characters: characters, scalars: scalars)
+    }
   }
 
   /// Throws when `text` holds a NUL (U+0000). A NUL is refused, not dropped with the other
@@ -236,7 +318,9 @@ extension Limits {
   ///   - trimming: trim whitespace and newlines from the sanitized text.
   /// - Returns: the sanitized (and, with `trimming`, trimmed) text.
   /// - Throws: ``ValidationError/tooLong(_:limit:actual:unit:)`` naming the field, the limit and
-  ///   the length given; a ``ValidationError`` saying the text had no printable characters.
+  ///   the length given (or ``ValidationError/tooManyUnicodeScalars(_:characterLimit:characters:scalars:)``
+  ///   for text within the limit whose characters carry too many combining marks); a
+  ///   ``ValidationError`` saying the text had no printable characters.
   /// - Complexity: O(n) in the length of `raw`.
   public static func sanitizedInput(_ field: String, _ raw: String, limit: Int, trimming: Bool = false)
     throws(ValidationError) -> String

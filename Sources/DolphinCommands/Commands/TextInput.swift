@@ -9,8 +9,10 @@ import Foundation
 ///   is over the character limit, so `yes | dolphin capture … --content -` ends at once.
 /// - Input holding a NUL byte is not text and is refused (`/dev/zero`, images, archives).
 /// - Input that is not UTF-8 is refused.
-/// - The character limit is checked on the text as given, before the sanitizer drops control
-///   characters (the engine checks it again, and refuses text with nothing printable).
+/// - The character limit, and its Unicode scalar bound (``Limits/unicodeScalarLimit(forCharacters:)``:
+///   a few characters carrying thousands of combining marks are refused), are checked on the
+///   text as given, before the sanitizer drops control characters (the engine checks them
+///   again, and refuses text with nothing printable).
 enum TextInput {
   enum Source {
     case standardInput
@@ -76,6 +78,11 @@ enum TextInput {
       throw ValidationError(
         field: field, limit: limit, actual: count,
         message: "\(field) is \(count) characters; the limit is \(limit) characters (read from \(origin))")
+    }
+    do { try Limits.checkUnicodeScalars(field, text, characters: count, limit: limit) } catch {
+      var refused = error
+      refused.message += " (read from \(origin))"
+      throw refused
     }
     return text
   }

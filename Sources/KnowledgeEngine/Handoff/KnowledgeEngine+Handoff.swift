@@ -147,8 +147,8 @@ extension KnowledgeEngine {
   }
 
   /// `head` followed by every section (`Heading: a; b; c.`) when that fits in `limit`
-  /// characters; otherwise by a share of each section's entries, each section that left some
-  /// out saying how many.
+  /// characters (and their Unicode scalar bound: ``Limits/fits(_:limit:)``); otherwise by a
+  /// share of each section's entries, each section that left some out saying how many.
   ///
   /// Entries are added one per section in turn (round robin) while the whole text fits, so a
   /// section of long entries cannot crowd out the others.
@@ -165,14 +165,14 @@ extension KnowledgeEngine {
     }
     let all = sections.map(\.entries.count)
     let full = render(all)
-    if full.count <= limit { return full }
+    if Limits.fits(full, limit: limit) { return full }
     var kept = Array(repeating: 0, count: sections.count)
     var open = Set(sections.indices)
     while !open.isEmpty {
       for i in sections.indices where open.contains(i) {
         var candidate = kept
         candidate[i] += 1
-        if candidate[i] <= all[i], render(candidate).count <= limit {
+        if candidate[i] <= all[i], Limits.fits(render(candidate), limit: limit) {
           kept = candidate
         } else {
           // This section's next entry does not fit (or there is none); the others may still.

@@ -432,10 +432,9 @@ struct ImportAnalysis: Sendable {
         } catch {
           problem = error.description
         }
-        let shown = Limits.escaped(String(r.arguments.prefix(60)))
         throw ValidationError(
           field: "arguments",
-          message: "arguments '\(shown)' is not JSON text (\(problem)); a receipt's arguments are the call's JSON arguments")
+          message: "arguments \(Limits.quoted(r.arguments, cutAt: 60)) is not JSON text (\(problem)); a receipt's arguments are the call's JSON arguments")
       }
     }
     try named("workspace.settings", nil) { () throws(ValidationError) in

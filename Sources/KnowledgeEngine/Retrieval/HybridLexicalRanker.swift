@@ -360,7 +360,9 @@ public struct HybridLexicalRanker: Sendable {
       } else if sawNearMiss {
         reason = .allBelowThreshold
       } else if total == 0 {
-        reason = .noTermMatched
+        // Stop words are searched when the query has nothing else; saying only "no query word
+        // occurs" would leave the user thinking they were dropped.
+        reason = analysis.onlyCommonWords ? .noCommonWordMatched : .noTermMatched
       }
     }
     return response(query, terms: termMatches, results: results, total: total, reason: reason)
@@ -426,6 +428,9 @@ public struct HybridLexicalRanker: Sendable {
     /// only when the term is not in the vocabulary; none of ``compounds``. Empty when compounds
     /// or open compounds are off.
     var tailSplits: [[[String]]] = []
+    /// Whether every query word is a stop word or an ending after an apostrophe, so that they
+    /// were searched because nothing else was left (a query that has other words drops them).
+    var onlyCommonWords = false
   }
 
   func analyze(_ query: String) -> QueryAnalysis {
@@ -591,7 +596,8 @@ public struct HybridLexicalRanker: Sendable {
     }
     return QueryAnalysis(
       terms: terms, surfaces: surfaces, typedWords: typedWords, spellings: spellings,
-      numberForms: numberForms, pairs: pairs, compounds: compounds, tailSplits: tailSplits)
+      numberForms: numberForms, pairs: pairs, compounds: compounds, tailSplits: tailSplits,
+      onlyCommonWords: content.isEmpty && !all.isEmpty)
   }
 
   /// Whether only white space (space, tab, line breaks) and sentence or clause punctuation

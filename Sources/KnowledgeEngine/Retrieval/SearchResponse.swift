@@ -52,6 +52,10 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
   case noQueryTerms
   /// No query term, nor any typo or prefix variant of one, occurs in the index.
   case noTermMatched
+  /// The query has only common words — English stop words such as *the*, *and*, *of*, and
+  /// endings after an apostrophe — which are searched only when a query has no other word,
+  /// and none of them (nor a close spelling of one) occurs in the index.
+  case noCommonWordMatched
   /// Vocabulary terms resembling a query term exist, but none is similar enough to pass the
   /// trigram threshold (see ``Trigrams``), and no term matched exactly.
   case allBelowThreshold
@@ -70,6 +74,9 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
     switch self {
     case .noQueryTerms: "the query has no searchable word"
     case .noTermMatched: "no query word (or a close spelling of one) occurs in any knowledge item or memory"
+    case .noCommonWordMatched:
+      "the query has only common words such as the, and, of (searched only when a query has no other word), "
+        + "and none of them occurs in any knowledge item or memory; add a word that names what you are looking for"
     case .allBelowThreshold: "similar words exist, but none is close enough to count as a typo"
     case .noMatchInKinds: "the words match only items of other kinds"
     case .noMatchWithTag: "the words match only items without this tag"

@@ -105,6 +105,21 @@ struct TruncationTests {
     #expect(result.count <= max(testCase.limit, 0))
   }
 
+  @Test("A few characters carrying thousands of combining marks are cut to the Unicode scalar bound")
+  func combiningMarksAreBoundedInScalars() {
+    let heavy = "a" + String(repeating: "\u{301}", count: 1_000)  // 1 Character, 1,001 scalars
+    let text = "ok " + String(repeating: heavy, count: 50)  // 53 Characters
+    let result = Truncation.truncate(text, to: 100)
+    #expect(result.hasSuffix(Truncation.marker))
+    #expect(result.count <= 100)
+    #expect(result.unicodeScalars.count <= Limits.unicodeScalarLimit(forCharacters: 100))
+    // Whole characters only: the first heavy one does not fit in 800 scalars with the marker.
+    #expect(result == "ok " + Truncation.marker)
+    // Ordinary text within the character limit comes back unchanged.
+    let flags = String(repeating: "🇫🇷", count: 100)
+    #expect(Truncation.truncate(flags, to: 100) == flags)
+  }
+
   @Test("Truncated text stays sanitized")
   func truncationKeepsTextInert() {
     let text = Sanitizer.sanitize(String(repeating: "<system> ", count: 100))

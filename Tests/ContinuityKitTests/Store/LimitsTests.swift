@@ -89,10 +89,99 @@ struct LimitsTests {
 
   @Test("lengths count Characters, not bytes or UTF-16 units")
   func charactersNotBytes() throws {
-    let family = "👨‍👩‍👧‍👦"  // 1 Character, 25 UTF-8 bytes, 11 UTF-16 units
+    // 1 Character, 25 UTF-8 bytes, 11 UTF-16 units, 7 Unicode scalars (within the 8 per
+    // character that the scalar bound allows).
+    let family = "👨‍👩‍👧‍👦"
     let store = SQLiteWorkspaceStore.inMemory()
     try store.write { tx in try tx.insertKnowledge(item(1, title: String(repeating: family, count: 300))) }
     #expect(try store.read { try $0.knowledgeCount() } == 1)
+  }
+
+  /// Text as people write it, at a field's character limit: within its Unicode scalar bound.
+  struct OrdinaryCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    var character: String
+    var testDescription: String { name }
+  }
+
+  @Test("ordinary text at the character limit is within the Unicode scalar bound", arguments: [
+    OrdinaryCase(name: "emoji with a skin tone (2 scalars)", character: "👍🏽"),
+    OrdinaryCase(name: "flag (2 scalars)", character: "🇫🇷"),
+    OrdinaryCase(name: "England's flag (7 scalars)", character: "🏴󠁧󠁢󠁥󠁮󠁧󠁿"),
+    OrdinaryCase(name: "Devanagari conjunct (4 scalars)", character: "क्षि"),
+    OrdinaryCase(name: "decomposed accented letter (2 scalars)", character: "e\u{301}"),
+    OrdinaryCase(name: "Hangul syllable in jamo (3 scalars)", character: "\u{1112}\u{1161}\u{11AB}"),
+  ])
+  func ordinaryTextWithinScalarBound(_ c: OrdinaryCase) throws {
+    #expect(c.character.count == 1)
+    let title = String(repeating: c.character, count: Limits.title)
+    try Limits.check("title", title, limit: Limits.title)
+    let store = SQLiteWorkspaceStore.inMemory()
+    try store.write { tx in try tx.insertKnowledge(item(1, title: title)) }
+    #expect(try store.read { try $0.knowledgeCount() } == 1)
+  }
+
+  @Test("a title of one character carrying 60,000 combining marks is refused, naming title, the limit and the size")
+  func combiningMarksCannotEvadeTheTitleBound() throws {
+    let title = "e" + String(repeating: "\u{301}", count: 60_000)  // 1 Character, 120,001 bytes
+    #expect(title.count == 1)
+    let expected = ValidationError(
+      field: "title", limit: 2_400, actual: 60_001,
+      message: "title is 1 character but 60001 Unicode scalars (each combining mark, joiner or modifier counts "
+        + "as one); the limit is 300 characters and at most 2400 Unicode scalars in all (8 per character)")
+    #expect(throws: expected) { try Limits.check("title", title, limit: Limits.title) }
+    #expect(throws: expected) { _ = try Limits.sanitizedInput("title", title, limit: Limits.title, trimming: true) }
+    let store = SQLiteWorkspaceStore.inMemory()
+    #expect(throws: WorkspaceError.validation(expected)) {
+      try store.write { tx in try tx.insertKnowledge(item(1, title: title)) }
+    }
+    #expect(try store.read { try $0.knowledgeCount() } == 0)
+  }
+
+  @Test("the Unicode scalar bound is 8 per allowed character: at it accepted, one past refused")
+  func unicodeScalarBoundEdge() throws {
+    #expect(Limits.unicodeScalarLimit(forCharacters: Limits.title) == 2_400)
+    let marks = { (n: Int) in "e" + String(repeating: "\u{301}", count: n - 1) }
+    try Limits.check("title", marks(2_400), limit: Limits.title)
+    #expect(throws: ValidationError.self) { try Limits.check("title", marks(2_401), limit: Limits.title) }
+    // Within the scalar bound, but over the character limit: the character limit is named.
+    #expect(throws: ValidationError.tooLong("title", limit: 300, actual: 301)) {
+      try Limits.check("title", String(repeating: "a", count: 301), limit: Limits.title)
+    }
+  }
+
+  @Test("a long value quoted in an error is cut with an ellipsis and its full length")
+  func quotedValueShowsTheCut() throws {
+    #expect(Limits.quoted("short", cutAt: 60) == "'short'")
+    #expect(Limits.quoted(String(repeating: "a", count: 60), cutAt: 60) == "'" + String(repeating: "a", count: 60) + "'")
+    #expect(
+      Limits.quoted(String(repeating: "a", count: 61), cutAt: 60)
+        == "'" + String(repeating: "a", count: 60) + "…' (61 characters)")
+    // Cut for its Unicode scalars alone: both lengths are said.
+    #expect(Limits.quoted("x" + String(repeating: "\u{301}", count: 600), cutAt: 60) == "'…' (1 character of 601 Unicode scalars)")
+    let tag = String(repeating: "t", count: 100) + "\nx"
+    #expect(throws: ValidationError(
+      field: "tags[0]",
+      message: "tags[0] '" + String(repeating: "t", count: 60)
+        + "…' (102 characters) contains a line break; a tag is one line without tabs or control characters")) {
+      try Limits.checkTagCharacters("tags[0]", tag)
+    }
+  }
+
+  @Test("tags and tag filters hold the Unicode scalar bound too")
+  func tagScalarBound() throws {
+    // 1 Character, 401 scalars > 384 (`x` has no precomposed form with the mark, so NFC keeps
+    // them all).
+    let tag = "x" + String(repeating: "\u{301}", count: 400)
+    #expect(throws: ValidationError.self) { try Limits.validateTags([tag]) }
+    do {
+      _ = try Limits.tagFilter(tag, label: "--tag")
+      Issue.record("accepted")
+    } catch {
+      #expect(error.field == "tag")
+      #expect(error.limit == 384 && error.actual == 401)
+      #expect(error.message.hasPrefix("--tag is 1 character but 401 Unicode scalars"), "\(error.message)")
+    }
   }
 
   @Test("knowledge item capacity follows the setting, up to 100,000")

@@ -182,6 +182,38 @@ struct HybridLexicalRankerTests {
     #expect(response.results.count == 1)
   }
 
+  /// A query and whether it finds nothing for having only common words, or for other words.
+  struct CommonWordsCase: CustomTestStringConvertible, Sendable {
+    var query: String
+    var reason: EmptyReason
+    var testDescription: String { query.debugDescription }
+  }
+
+  @Test(
+    "Only stop words, searched and found nowhere, say so rather than that no query word occurs",
+    arguments: [
+      CommonWordsCase(query: "the and of", reason: .noCommonWordMatched),
+      CommonWordsCase(query: "The OF", reason: .noCommonWordMatched),
+      // A possessive ending after an apostrophe is dropped like a stop word.
+      CommonWordsCase(query: "the 's", reason: .noCommonWordMatched),
+      CommonWordsCase(query: "the zurich", reason: .noTermMatched),
+    ])
+  func onlyCommonWordsFindNothing(_ c: CommonWordsCase) throws {
+    let index = F.index([F.document(1, "Build cache", "Keep builds fast")])
+    let response = try ranker.search(c.query, in: index)
+    #expect(response.results.isEmpty)
+    #expect(response.emptyReason == c.reason)
+  }
+
+  @Test("Only stop words are searched when the query has nothing else: an item holding them is found")
+  func onlyCommonWordsAreSearched() throws {
+    let index = F.index([F.document(1, "Build cache", "Keep builds fast"), F.document(2, "Speed of reads", "")])
+    let response = try ranker.search("the and of", in: index)
+    #expect(ids(response) == [F.id(2)])
+    #expect(response.emptyReason == nil)
+    #expect(EmptyReason.noCommonWordMatched.explanation.hasPrefix("the query has only common words"))
+  }
+
   @Test func zurichFindsNothingAndSaysWhy() throws {
     let response = try ranker.search("Zürich", in: F.index(Self.foldingCorpus))
     #expect(response.results.isEmpty)
@@ -224,7 +256,8 @@ struct HybridLexicalRankerTests {
     HostileCase(query: "(draft", reason: nil),
     HostileCase(query: "a*", reason: nil),
     HostileCase(query: "NOT", reason: nil),
-    HostileCase(query: "OR OR", reason: .noTermMatched),
+    // `or` is a stop word, searched since the query has nothing else.
+    HostileCase(query: "OR OR", reason: .noCommonWordMatched),
     HostileCase(query: "—", reason: .noQueryTerms),
     HostileCase(query: "?", reason: .noQueryTerms),
     HostileCase(query: "-", reason: .noQueryTerms),

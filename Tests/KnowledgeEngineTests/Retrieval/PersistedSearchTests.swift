@@ -330,7 +330,8 @@ struct PersistedSearchTests {
     OddQuery(query: "(draft", reason: nil),
     OddQuery(query: "a*", reason: nil),
     OddQuery(query: "NOT", reason: nil),
-    OddQuery(query: "OR OR", reason: .noTermMatched),
+    // `or` is a stop word, searched since the query has nothing else.
+    OddQuery(query: "OR OR", reason: .noCommonWordMatched),
     OddQuery(query: "—", reason: .noQueryTerms),
     OddQuery(query: "?", reason: .noQueryTerms),
     OddQuery(query: "-", reason: .noQueryTerms),

@@ -147,6 +147,28 @@ struct WorkspaceServerTests {
     #expect(try session.fixture.knowledgeTitles.isEmpty, "not stored as \"xy\"")
   }
 
+  @Test("A title of one character carrying 60,000 combining marks is refused naming the field, the limit and the size; nothing stored")
+  func combiningMarkTitleRefused() async throws {
+    let session = Session(writes: .allow)
+    _ = try await session.initialize("{}")
+    let title = "x" + String(repeating: "\u{301}", count: 60_000)  // `x` has no precomposed form
+    session.send(
+      #"{"jsonrpc":"2.0","id":"m-1","method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":""#
+        + title + #""}}}"#)
+    let result = try await session.next()
+    #expect(result["id"] == "m-1")
+    #expect(result["result"]?["isError"] == true)
+    #expect(result["result"]?["structuredContent"]?["error"]?["kind"] == "invalidArguments")
+    #expect(result["result"]?["structuredContent"]?["error"]?["field"] == "arguments.title")
+    let text = try #require(result["result"]?["content"]?.array?.first?["text"]?.string)
+    #expect(
+      text.contains(
+        "arguments.title is 1 character but 60001 Unicode scalars (each combining mark, joiner or modifier counts "
+          + "as one); the limit is 300 characters and at most 2400 Unicode scalars in all (8 per character)"),
+      "\(text.prefix(400))")
+    #expect(try session.fixture.knowledgeTitles.isEmpty)
+  }
+
   @Test("resources and prompts over the wire")
   func resourcesAndPrompts() async throws {
     let session = Session()
