@@ -121,6 +121,8 @@ struct MCPReopenForWritingTests {
     #expect(refused["isError"] == true, "\(refused)")
     let refusal = refused["content"]?.array?.first?["text"]?.string ?? ""
     #expect(refusal.contains("read-only"), "\(refused)")
+    // The database is what is read-only, whatever it left its side files as.
+    #expect(refusal.contains("may not write the workspace database") && !refusal.contains("side files"), "\(refusal)")
 
     chmod(db, 0o600)
     server.send(Self.capture(2, "Written after chmod"))
@@ -135,7 +137,8 @@ struct MCPReopenForWritingTests {
     #expect(found["structuredContent"]?["total"] == 3, "\(found)")
     let stderr = server.finish()
     #expect(server.process.terminationStatus == 0, "\(stderr)")
-    #expect(stderr.contains("is read-only"), "\(stderr)")
+    #expect(stderr.contains("is read-only (permission denied: this user may not write the workspace database"), "\(stderr)")
+    #expect(!stderr.contains("side files"), "\(stderr)")
     let reopened = "\(db) can be written now; the workspace was opened again for writing"
     #expect(stderr.components(separatedBy: reopened).count == 2, "said once: \(stderr)")
 

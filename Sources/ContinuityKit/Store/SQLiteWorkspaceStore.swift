@@ -273,7 +273,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     let blank: BlankDatabase = creation == .immediately ? .complete : .noWorkspace
     do throws(WorkspaceError) {
       do {
-        if let reason = sideFileBlocker(databasePath: path) {
+        // Side files this user may not write keep every write out. A database that is itself
+        // read-only (which left them so) is the reason to name: `writeBlocker` names it first.
+        if let reason = sideFileBlocker(databasePath: path).map({ writeBlocker(databasePath: path) ?? $0 }) {
           return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings))
         }
         let conn = try SQLiteConnection(path: path, readOnly: false, create: false)
