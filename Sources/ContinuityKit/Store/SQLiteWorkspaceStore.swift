@@ -202,9 +202,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       }
       if st.st_mode & 0o077 != 0 {
         warnings.append(
-          "workspace directory \(dir) is accessible by other users (mode "
-            + String(st.st_mode & 0o777, radix: 8)
-            + "); consider `chmod 700 \(dir)`")
+          "workspace directory \(dir) is accessible by other users (mode \(FileAccessAdvice.permissions(st.st_mode))); "
+            + FileAccessAdvice.makePrivate(path: dir, status: st, privateMode: "700"))
       }
     } else {
       let code = errno
@@ -239,8 +238,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       }
       if st.st_mode & 0o077 != 0 {
         warnings.append(
-          "workspace database \(path) is readable by other users (mode "
-            + String(st.st_mode & 0o777, radix: 8) + "); consider `chmod 600 \(path)`")
+          "workspace database \(path) is readable by other users (mode \(FileAccessAdvice.permissions(st.st_mode))); "
+            + FileAccessAdvice.makePrivate(path: path, status: st, privateMode: "600"))
       }
     } else {
       let code = errno
@@ -263,7 +262,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       } else if errno != EEXIST {
         // EEXIST: another process's first command created it a moment ago; SQLite's locks
         // and the per-step migration check make opening it now safe.
-        throw .fileSystem(path: path, message: "cannot create the workspace database: \(SystemErrorCause.describe(errno))")
+        let code = errno
+        let advice = code == EACCES ? FileAccessAdvice.cannotCreate(in: dir).map { "; " + $0 } ?? "" : ""
+        throw .fileSystem(
+          path: path, message: "cannot create the workspace database: \(SystemErrorCause.describe(code))" + advice)
       }
     }
     if readOnly { return .opened(try openReadOnly(path: path, warnings: warnings)) }
