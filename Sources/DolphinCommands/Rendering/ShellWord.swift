@@ -15,7 +15,9 @@ enum ShellWord {
   static func word(_ text: String) -> String {
     let plain =
       !text.isEmpty
-      && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./:=,@%+".unicodeScalars.contains($0)) }
+      && text.unicodeScalars.allSatisfy {
+        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./:=,@%+".unicodeScalars.contains($0))
+      }
     return plain ? text : quoted(text)
   }
 
