@@ -59,6 +59,28 @@ public enum DolphinCLI {
     return i < bytes.count ? out + "…" : out
   }
 
+  /// `arguments` (which begin with an option, `--workspace X status`) as a command line with
+  /// the options that came first moved after the command (`dolphin status --workspace X`), or nil
+  /// when no command follows options that it accepts.
+  static func optionsMovedAfterCommand(_ arguments: [String]) -> String? {
+    for split in arguments.indices.dropFirst() {
+      let rest = arguments[split...]
+      let matches = Commands.all.filter { rest.starts(with: $0.spec.path) }
+      guard let command = matches.max(by: { $0.spec.path.count < $1.spec.path.count }) else { continue }
+      // The arguments before the command must all be options of that command (with their
+      // values): then `split` is where the command really starts, not an option's value.
+      var optionsOnly = command.spec
+      optionsOnly.positionals = []
+      optionsOnly.requiredPositionals = 0
+      optionsOnly.variadic = false
+      let leading = Array(arguments[..<split])
+      guard (try? ArgumentParser.parse(leading, spec: optionsOnly)) != nil else { continue }
+      let moved = command.spec.path + leading + rest.dropFirst(command.spec.path.count)
+      return (["dolphin"] + moved.map { escapingLineBreaks(ShellWord.word($0)) }).joined(separator: " ")
+    }
+    return nil
+  }
+
   /// Runs one invocation.
   /// - Parameters:
   ///   - arguments: the arguments after the program name.
@@ -98,9 +120,14 @@ public enum DolphinCLI {
           let hint = ArgumentParser.nearest(arguments[1], in: group.compactMap { $0.spec.path.dropFirst().first }).map { "; did you mean `\(first) \($0)`?" } ?? ""
           throw CLIError.usage("unknown subcommand '\(quotedValue(arguments[1]))' for `dolphin \(first)` (subcommands: \(subs))\(hint)")
         }
+        if first.hasPrefix("-"), first != "-" {
+          let example = optionsMovedAfterCommand(arguments).map { ": `\($0)`" } ?? " (`dolphin <command> \(quotedValue(first)) …`)"
+          throw CLIError.usage(
+            "unknown command '\(quotedValue(first))'; options go after the command\(example); run `dolphin --help` for the list")
+        }
         let names = Set(Commands.all.compactMap { $0.spec.path.first }).sorted()
-        let hint = ArgumentParser.nearest(first, in: names).map { "; did you mean `\($0)`?" } ?? ""
-        throw CLIError.usage("unknown command '\(quotedValue(first))'\(hint); run `dolphin --help` for the list")
+        let hint = ArgumentParser.nearest(first, in: names).map { "; did you mean `\($0)`? Run" } ?? "; run"
+        throw CLIError.usage("unknown command '\(quotedValue(first))'\(hint) `dolphin --help` for the list")
       }
       let rest = Array(arguments.dropFirst(command.spec.path.count))
       let parsed = try ArgumentParser.parse(rest, spec: command.spec)

@@ -98,6 +98,42 @@ struct CLIEndToEndTests {
     ExitCase(name: "missing content file", args: ["capture", "fact", "x", "--content-file", "/nonexistent/file"], status: 3, stderr: "--content-file: /nonexistent/file: no such file or directory"),
   ]
 
+  /// A first argument that is not a command, and the whole error line it gets.
+  struct UnknownCommand: CustomTestStringConvertible, Sendable {
+    var testDescription: String { args.joined(separator: " ") }
+    var args: [String]
+    var message: String
+  }
+
+  static let unknownCommands = [
+    UnknownCommand(args: ["Search"], message: "unknown command 'Search'; did you mean `search`? Run `dolphin --help` for the list"),
+    UnknownCommand(args: ["zzzz"], message: "unknown command 'zzzz'; run `dolphin --help` for the list"),
+    UnknownCommand(
+      args: ["--workspace", "X", "status"],
+      message: "unknown command '--workspace'; options go after the command: `dolphin status --workspace X`; run `dolphin --help` for the list"),
+    UnknownCommand(
+      args: ["--limit", "3", "knowledge", "list"],
+      message: "unknown command '--limit'; options go after the command: `dolphin knowledge list --limit 3`; run `dolphin --help` for the list"),
+    UnknownCommand(
+      args: ["--workspace", "my ws", "search", "two words"],
+      message: "unknown command '--workspace'; options go after the command: `dolphin search --workspace 'my ws' 'two words'`; run `dolphin --help` for the list"),
+    // `status` is the option's value here: the command comes after it.
+    UnknownCommand(
+      args: ["--workspace", "status", "status"],
+      message: "unknown command '--workspace'; options go after the command: `dolphin status --workspace status`; run `dolphin --help` for the list"),
+    UnknownCommand(
+      args: ["--workspace"],
+      message: "unknown command '--workspace'; options go after the command (`dolphin <command> --workspace …`); run `dolphin --help` for the list"),
+  ]
+
+  @Test("an unknown command gets one well-punctuated line; options put before the command are shown after it", arguments: unknownCommands)
+  func unknownCommand(_ c: UnknownCommand) throws {
+    let r = try runDolphin(c.args)
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.stderr == "dolphin: error: \(c.message)\n", "\(r.stderr)")
+    #expect(r.stdout.isEmpty)
+  }
+
   @Test("errors name the problem and use the documented exit codes", arguments: exitCases)
   func exitCodes(_ c: ExitCase) throws {
     let cli = CLI()

@@ -95,6 +95,45 @@ struct ExitCodeConsistencyTests {
     }
   }
 
+  /// An empty string where a file path goes, and what the error says.
+  struct EmptyPath: CustomTestStringConvertible, Sendable {
+    var testDescription: String
+    var args: [String]
+    var stderr: String
+    /// The field the `--json` error names, for an option.
+    var field: String?
+  }
+
+  static let emptyPaths = [
+    EmptyPath(
+      testDescription: "capture --content-file", args: ["capture", "fact", "t", "--content-file", ""],
+      stderr: "--content-file needs a file path (it was given an empty string)", field: "content-file"),
+    EmptyPath(
+      testDescription: "capture --content-file=", args: ["capture", "fact", "t", "--content-file="],
+      stderr: "--content-file needs a file path (it was given an empty string)", field: "content-file"),
+    EmptyPath(
+      testDescription: "export --output", args: ["export", "--output", ""],
+      stderr: "--output needs a file path (it was given an empty string)", field: "output"),
+    EmptyPath(testDescription: "analyze", args: ["analyze", "", "."], stderr: "analyze: a path is empty", field: nil),
+  ]
+
+  @Test("an empty file path given to an option or argument is a usage error (exit 2) naming it, not a missing file", arguments: emptyPaths)
+  func emptyPath(_ c: EmptyPath) throws {
+    let dir = TemporaryDirectory("empty-path")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let r = try runDolphin(c.args + ["--workspace", ws])
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.stderr == "dolphin: error: \(c.stderr)\n" || r.stderr.hasPrefix("dolphin: error: \(c.stderr)"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: ws))
+    let j = try runDolphin(c.args + ["--json", "--workspace", ws])
+    let error = try #require(
+      (try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any],
+      "\(j.stdout)")
+    #expect(error["kind"] as? String == "usage")
+    #expect(error["field"] as? String == c.field, "\(error)")
+  }
+
   @Test("choices are matched case-insensitively everywhere")
   func caseInsensitive() throws {
     let dir = TemporaryDirectory("enum-case")

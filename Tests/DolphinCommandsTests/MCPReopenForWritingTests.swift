@@ -12,6 +12,9 @@ import TestSupport
 /// A running `dolphin mcp` that opened its workspace read-only because the database could not
 /// be written stayed read-only after the user fixed the permissions (`chmod 600`); a call that
 /// writes now checks again and, once the files can be written, opens the workspace for writing.
+/// That must hold also when a read had left the `-wal` and `-shm` files read-only: the server's
+/// read-only connection then maps the WAL index read-only, and SQLite shares that mapping with
+/// every later connection of the process to the file unless it is closed first.
 @Suite(
   "dolphin mcp after the database is made writable again", .serialized,
   .enabled(
@@ -74,8 +77,23 @@ struct MCPReopenForWritingTests {
     #"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"\#(title)"}}}"#
   }
 
-  @Test("a write after chmod 600 reopens the workspace for writing and succeeds; before it, the write fails as read-only")
-  func writesAfterChmod() throws {
+  /// How the workspace came to be read-only before the server started.
+  struct Scenario: CustomTestStringConvertible, Sendable {
+    var testDescription: String
+    /// A read (`dolphin status`) after `chmod 400`, as this user: it leaves the `-wal` and
+    /// `-shm` files at 0400, which the server's read-only connection then opens read-only.
+    var readWhileReadOnly: Bool
+  }
+
+  static let scenarios = [
+    Scenario(testDescription: "only the database made read-only", readWhileReadOnly: false),
+    Scenario(testDescription: "a read while it was read-only left its -wal and -shm at 0400", readWhileReadOnly: true),
+  ]
+
+  @Test(
+    "a write after chmod 600 reopens the workspace for writing and succeeds; before it, the write fails as read-only",
+    arguments: scenarios)
+  func writesAfterChmod(_ scenario: Scenario) throws {
     let directory = TemporaryDirectory("mcp-reopen")
     defer { directory.remove() }
     if getuid() == 0 { chown(directory.path, 65534, 65534) }
@@ -85,6 +103,14 @@ struct MCPReopenForWritingTests {
     #expect(try runProcess(executable, arguments).status == 0)
     chmod(db, 0o400)
     defer { chmod(db, 0o600) }
+    if scenario.readWhileReadOnly {
+      let (reader, readArguments) = Self.command(["status", "--workspace", workspace])
+      #expect(try runProcess(reader, readArguments).status == 0)
+      for suffix in ["-wal", "-shm"] {
+        var st = stat()
+        #expect(stat(db + suffix, &st) == 0 && st.st_mode & 0o777 == 0o400, "\(suffix)")
+      }
+    }
 
     let server = try Server(["mcp", "--writes", "allow", "--workspace", workspace])
     defer { if server.process.isRunning { server.process.terminate() } }
@@ -93,25 +119,35 @@ struct MCPReopenForWritingTests {
     server.send(Self.capture(1, "Refused while read-only"))
     let refused = try #require(try server.response("1")["result"])
     #expect(refused["isError"] == true, "\(refused)")
-    #expect(refused["content"]?.array?.first?["text"]?.string?.contains("read-only") == true, "\(refused)")
+    let refusal = refused["content"]?.array?.first?["text"]?.string ?? ""
+    #expect(refusal.contains("read-only"), "\(refused)")
+    // The database is what is read-only, whatever it left its side files as.
+    #expect(refusal.contains("may not write the workspace database") && !refusal.contains("side files"), "\(refusal)")
 
     chmod(db, 0o600)
     server.send(Self.capture(2, "Written after chmod"))
     let written = try #require(try server.response("2")["result"])
     #expect(written["isError"] == nil || written["isError"] == false, "\(written)")
+    server.send(Self.capture(3, "Second chmod write"))
+    let again = try #require(try server.response("3")["result"])
+    #expect(again["isError"] == nil || again["isError"] == false, "\(again)")
     server.send(
-      #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"note chmod"}}}"#)
-    let found = try #require(try server.response("3")["result"])
-    #expect(found["structuredContent"]?["total"] == 2, "\(found)")
+      #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"note chmod"}}}"#)
+    let found = try #require(try server.response("4")["result"])
+    #expect(found["structuredContent"]?["total"] == 3, "\(found)")
     let stderr = server.finish()
     #expect(server.process.terminationStatus == 0, "\(stderr)")
-    #expect(stderr.contains("is read-only"), "\(stderr)")
-    #expect(stderr.contains("\(db) can be written now; the workspace was opened again for writing"), "\(stderr)")
+    #expect(stderr.contains("is read-only (permission denied: this user may not write the workspace database"), "\(stderr)")
+    #expect(!stderr.contains("side files"), "\(stderr)")
+    let reopened = "\(db) can be written now; the workspace was opened again for writing"
+    #expect(stderr.components(separatedBy: reopened).count == 2, "said once: \(stderr)")
 
-    // The note is on disk, for every later process.
+    // The notes are on disk, for every later process.
     let (lister, listArguments) = Self.command(["knowledge", "list", "--workspace", workspace])
     let list = try runProcess(lister, listArguments)
-    #expect(list.stdout.contains("Written after chmod") && !list.stdout.contains("Refused while"), "\(list.stdout)")
+    #expect(
+      list.stdout.contains("Written after chmod") && list.stdout.contains("Second chmod write")
+        && !list.stdout.contains("Refused while"), "\(list.stdout)")
   }
 
   @Test("while the database stays read-only, each write still fails as read-only and nothing is reopened")

@@ -35,6 +35,15 @@ struct ShellWordTests {
     #expect(r.stdout == c.text)
   }
 
+  @Test("word(_:) leaves plain words bare, and is one word the shell reads back unchanged", arguments: cases)
+  func wordRoundTrips(_ c: Case) throws {
+    let r = try runProcess("/bin/sh", ["-c", "printf '%s' " + ShellWord.word(c.text)])
+    #expect(r.stdout == c.text)
+    #expect(ShellWord.word("--workspace=/tmp/ws") == "--workspace=/tmp/ws")
+    #expect(ShellWord.word("my ws") == "'my ws'")
+    #expect(ShellWord.word("~/ws") == "'~/ws'")
+  }
+
   @Test("the readable forms")
   func forms() {
     #expect(ShellWord.quoted("/tmp/it's here") == #"'/tmp/it'\''s here'"#)

@@ -202,9 +202,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       }
       if st.st_mode & 0o077 != 0 {
         warnings.append(
-          "workspace directory \(dir) is accessible by other users (mode "
-            + String(st.st_mode & 0o777, radix: 8)
-            + "); consider `chmod 700 \(dir)`")
+          "workspace directory \(dir) is accessible by other users (mode \(FileAccessAdvice.permissions(st.st_mode))); "
+            + FileAccessAdvice.makePrivate(path: dir, status: st, privateMode: "700"))
       }
     } else {
       let code = errno
@@ -239,8 +238,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       }
       if st.st_mode & 0o077 != 0 {
         warnings.append(
-          "workspace database \(path) is readable by other users (mode "
-            + String(st.st_mode & 0o777, radix: 8) + "); consider `chmod 600 \(path)`")
+          "workspace database \(path) is readable by other users (mode \(FileAccessAdvice.permissions(st.st_mode))); "
+            + FileAccessAdvice.makePrivate(path: path, status: st, privateMode: "600"))
       }
     } else {
       let code = errno
@@ -263,7 +262,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       } else if errno != EEXIST {
         // EEXIST: another process's first command created it a moment ago; SQLite's locks
         // and the per-step migration check make opening it now safe.
-        throw .fileSystem(path: path, message: "cannot create the workspace database: \(SystemErrorCause.describe(errno))")
+        let code = errno
+        let advice = code == EACCES ? FileAccessAdvice.cannotCreate(in: dir).map { "; " + $0 } ?? "" : ""
+        throw .fileSystem(
+          path: path, message: "cannot create the workspace database: \(SystemErrorCause.describe(code))" + advice)
       }
     }
     if readOnly { return .opened(try openReadOnly(path: path, warnings: warnings)) }
@@ -273,7 +275,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     let blank: BlankDatabase = creation == .immediately ? .complete : .noWorkspace
     do throws(WorkspaceError) {
       do {
-        if let reason = sideFileBlocker(databasePath: path) {
+        // Side files this user may not write keep every write out. A database that is itself
+        // read-only (which left them so) is the reason to name: `writeBlocker` names it first.
+        if let reason = sideFileBlocker(databasePath: path).map({ writeBlocker(databasePath: path) ?? $0 }) {
           return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings))
         }
         let conn = try SQLiteConnection(path: path, readOnly: false, create: false)
@@ -914,6 +918,61 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     let store = try Self.open(directory: directory, readOnly: isReadOnly, create: false)
     store.setBusyTimeout(milliseconds: connection.withLock { $0.busyTimeoutMilliseconds })
     return store
+  }
+
+  /// Runs `body` while this store's SQLite connection is closed, then opens the database again
+  /// for this store, read-only. For a read-only store only; any other store runs `body` with its
+  /// connection open.
+  ///
+  /// SQLite's unix VFS keeps one WAL index (`-shm`) mapping per database file and process,
+  /// shared by every connection of the process to that file, and opens it read-only when the
+  /// first of them cannot open it for writing (a `-shm` left at mode 0400). As long as this
+  /// store's connection keeps that mapping, another connection of this process to the same file
+  /// inherits it and every write through it fails with `SQLITE_READONLY`, whatever the file's
+  /// mode is now. So a caller that opens the workspace again for writing
+  /// (`MCPWorkspace.engineForWriting()`) opens it inside `body`, and this store takes its new
+  /// read-only connection after that, sharing the new writable mapping.
+  ///
+  /// Reads on this store wait until `body` has returned and the connection is open again; a
+  /// read already running is waited for first. When the database cannot be opened again
+  /// (it was removed meanwhile), the connection stays closed: every later call on this store
+  /// fails with a storage error, and ``isConnectionClosed`` is true.
+  /// - Returns: what `body` returns.
+  package func withConnectionClosed<T: Sendable>(_ body: () -> T) -> T {
+    connection.withLock { conn -> T in
+      guard isReadOnly, let directory, deferredDirectory.withLock({ $0 == nil }) else { return body() }
+      let busyTimeout = conn.busyTimeoutMilliseconds
+      conn.close()
+      let result = body()
+      if case .opened(let opened)? = try? Self.openFiles(directory: directory, readOnly: true, creation: .never) {
+        conn = opened.connection
+        conn.setBusyTimeout(milliseconds: busyTimeout)
+      }
+      return result
+    }
+  }
+
+  /// Whether this store's connection was closed for good: ``withConnectionClosed(_:)`` could not
+  /// open the database again.
+  package var isConnectionClosed: Bool { connection.withLock { $0.isClosed } }
+
+  /// Checks that a write could begin now, on this store's own connection: `BEGIN IMMEDIATE`,
+  /// which takes the write lock and maps the WAL index for writing, then `ROLLBACK`. Nothing is
+  /// written. It fails where a write would fail for want of permission, even when the files'
+  /// modes say they can be written (see ``withConnectionClosed(_:)``). A store whose files do
+  /// not exist yet (``Creation/atFirstWrite``) is not checked.
+  /// - Throws: ``WorkspaceError/readOnly(file:reason:)`` for a read-only store; the storage error
+  ///   `BEGIN IMMEDIATE` met (`SQLITE_READONLY`, ``WorkspaceError/busy(file:waitedMilliseconds:)``
+  ///   after the busy timeout, …).
+  package func checkWritable() throws(WorkspaceError) {
+    if isReadOnly {
+      throw .readOnly(file: databasePath, reason: readOnlyReason ?? "read-only")
+    }
+    try connection.withLock { (conn: inout SQLiteConnection) throws(WorkspaceError) in
+      guard deferredDirectory.withLock({ $0 == nil }) else { return }
+      try conn.execute("BEGIN IMMEDIATE")
+      try conn.execute("ROLLBACK")
+    }
   }
 
   /// Sets how long this store's writes wait for another connection's lock (tests shorten

@@ -28,6 +28,9 @@ enum AnalyzeCommands {
         throw CLIError.usage("--json asks for JSON but --format is 'text'; give one of them")
       }
       let paths = ctx.arguments.positionals
+      if paths.contains("") {
+        throw CLIError.usage("analyze: a path is empty; name a .swift file or a directory (. for the current one)")
+      }
       for path in paths { try requireAnalyzable(path) }
       let console = ctx.console
       let showProgress = console.isInteractive && format == "text"

@@ -48,6 +48,10 @@ enum Commands {
         content = try TextInput.read(.standardInput, field: "content", limit: Limits.content, console: ctx.console)
       }
       if let path = a.value("content-file") {
+        // As `--output ""` and `import ""`: a forgotten path, not a file that is missing.
+        if path.isEmpty {
+          throw CLIError.invalidValue("--content-file needs a file path (it was given an empty string)", field: "content-file")
+        }
         content = try TextInput.read(.file(path, option: "--content-file"), field: "content", limit: Limits.content, console: ctx.console)
       }
       let relationships = try a.all("relates").enumerated().map { i, spec in try parseRelationship(spec, index: i, ctx: ctx) }

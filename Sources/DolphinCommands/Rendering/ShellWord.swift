@@ -10,6 +10,17 @@ enum ShellWord {
     "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
   }
 
+  /// `text` as it is when no character in it is special to a shell (letters, digits and
+  /// `-_./:=,@%+`), otherwise ``quoted(_:)``: `--workspace`, `/tmp/ws`, `'my notes'`.
+  static func word(_ text: String) -> String {
+    let plain =
+      !text.isEmpty
+      && text.unicodeScalars.allSatisfy {
+        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_./:=,@%+".unicodeScalars.contains($0))
+      }
+    return plain ? text : quoted(text)
+  }
+
   /// An SQL statement as one shell word: in double quotes, as people write it (its own string
   /// literals keep their single quotes), when nothing in it is special inside double quotes;
   /// otherwise ``quoted(_:)``.

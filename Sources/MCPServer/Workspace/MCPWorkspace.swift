@@ -62,16 +62,24 @@ public final class MCPWorkspace: Sendable {
   /// (``SQLiteWorkspaceStore/ReadOnlyCause/unwritable(reason:immutable:)``) is checked once
   /// more. When the filesystem now lets this user write it (after `chmod 600`, say:
   /// ``SQLiteWorkspaceStore/writeBlocker(databasePath:)`` finds nothing once this user's side
-  /// files have the database's mode again), it is opened again and the writable engine replaces
-  /// the read-only one for every later call. The check costs a few `stat` calls; nothing is
-  /// opened while the files still cannot be written.
+  /// files have the database's mode again), it is opened again, and only when a write can
+  /// really begin on the new connection (`BEGIN IMMEDIATE`, rolled back:
+  /// ``SQLiteWorkspaceStore/checkWritable()``) does the writable engine replace the read-only
+  /// one for every later call, and the notice say so. The check costs a few `stat` calls;
+  /// nothing is opened while the files still cannot be written.
+  ///
+  /// The read-only engine's connection is closed while the new one opens
+  /// (``SQLiteWorkspaceStore/withConnectionClosed(_:)``): SQLite shares one WAL index mapping
+  /// among a process's connections to a file, and the read-only connection's, opened read-only
+  /// from a `-shm` left at mode 0400, would make every write of the new one fail. It then opens
+  /// again read-only, so calls still running on the old engine finish on it.
   ///
   /// A workspace read-only for another reason (a newer schema), or still unwritable, or whose
-  /// new open fails or is read-only again, keeps its engine: the write then fails as before.
-  /// Calls already running on the old engine finish on it.
+  /// new open fails, is read-only again, or cannot begin a write, keeps its engine: the write
+  /// then fails as before, and the next write checks again.
   /// - Returns: the engine, writable when the workspace can now be written.
   /// - Throws: ``MCPServerError/workspaceUnavailable(path:reason:)`` when no open has
-  ///   succeeded yet and this one fails.
+  ///   succeeded yet (or the read-only engine could not be opened again) and this one fails.
   public func engineForWriting() throws(MCPServerError) -> KnowledgeEngine {
     try opened.withLock {
       (engine: inout KnowledgeEngine?) throws(MCPServerError) -> KnowledgeEngine in
@@ -82,12 +90,24 @@ public final class MCPWorkspace: Sendable {
       // As a writable open does first: this user's `-wal` and `-shm`, which the read-only
       // connection may have left read-only, get the database's mode again once it is writable.
       SQLiteWorkspaceStore.repairSidecarModes(databasePath: store.databasePath)
-      guard SQLiteWorkspaceStore.writeBlocker(databasePath: store.databasePath) == nil,
-        let fresh = try? open(), !fresh.store.isReadOnly
-      else { return current }
-      engine = fresh
+      guard SQLiteWorkspaceStore.writeBlocker(databasePath: store.databasePath) == nil else { return current }
+      let writable = store.withConnectionClosed { () -> KnowledgeEngine? in
+        guard let fresh = try? open(), let freshStore = fresh.store as? SQLiteWorkspaceStore,
+          (try? freshStore.checkWritable()) != nil
+        else { return nil }
+        return fresh
+      }
+      guard let writable else {
+        if store.isConnectionClosed {
+          // The old connection could not be opened again either: start over, as a first call.
+          engine = nil
+          return try openEngine(into: &engine)
+        }
+        return current
+      }
+      engine = writable
       notice?("\(store.databasePath) can be written now; the workspace was opened again for writing")
-      return fresh
+      return writable
     }
   }
 

@@ -92,12 +92,21 @@ package final class SQLiteConnection {
   /// may not write).
   package var isReadOnly: Bool { handle.map { sqlite3_db_readonly($0, "main") == 1 } ?? true }
 
-  /// Finalizes cached statements and closes the connection.
+  /// Whether ``close()`` was called: every statement then fails with a storage error.
+  package var isClosed: Bool { handle == nil }
+
+  /// Finalizes cached statements and closes the connection. Statements run afterwards fail with
+  /// ``WorkspaceError/storage(file:code:message:)`` (`SQLITE_MISUSE`), never reach SQLite.
   package func close() {
     for (_, stmt) in cache { sqlite3_finalize(stmt) }
     cache.removeAll()
     if let h = handle { sqlite3_close_v2(h) }
     handle = nil
+  }
+
+  /// The error of a statement on a closed connection (SQLite's own API may not be called so).
+  private func closedError() -> WorkspaceError {
+    .storage(file: displayName, code: SQLITE_MISUSE, message: "the database connection is closed")
   }
 
   private func error(_ rc: Int32, _ sql: String? = nil) -> WorkspaceError {
@@ -175,6 +184,7 @@ package final class SQLiteConnection {
 
   /// Runs one or more SQL statements that take no parameters (schema, pragmas).
   package func execute(_ sql: String) throws(WorkspaceError) {
+    guard let handle else { throw closedError() }
     var errmsg: UnsafeMutablePointer<CChar>?
     let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
     if rc != SQLITE_OK {
@@ -190,6 +200,7 @@ package final class SQLiteConnection {
       sqlite3_clear_bindings(stmt)
       return stmt
     }
+    guard let handle else { throw closedError() }
     var stmt: OpaquePointer?
     let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
     guard rc == SQLITE_OK, let s = stmt else { throw error(rc, sql) }
@@ -271,19 +282,19 @@ package final class SQLiteConnection {
 
   /// Rows inserted, updated or deleted through this connection since it was opened
   /// (`sqlite3_total_changes64`), rolled-back changes included.
-  package var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+  package var totalChanges: Int64 { handle.map { sqlite3_total_changes64($0) } ?? 0 }
 
   /// The rowid of the last inserted row.
-  package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+  package var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 
   /// Sets how long (milliseconds) a statement waits for another connection's lock.
   package func setBusyTimeout(milliseconds: Int32) {
     busyTimeoutMilliseconds = milliseconds
-    sqlite3_busy_timeout(handle, milliseconds)
+    if let handle { sqlite3_busy_timeout(handle, milliseconds) }
   }
 
   /// Whether the connection is in autocommit mode (no open transaction).
-  package var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+  package var isAutocommit: Bool { handle.map { sqlite3_get_autocommit($0) != 0 } ?? true }
 
   /// SQLite's library version, e.g. `3.40.1`.
   package static var libraryVersion: String { String(cString: sqlite3_libversion()) }

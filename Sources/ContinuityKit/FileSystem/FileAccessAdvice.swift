@@ -1,0 +1,80 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What to tell a user about the mode of a workspace directory or file: the `chmod` to run when
+/// it is theirs to change, otherwise whose it is and that dolphin needs a directory of its own.
+///
+/// Only the owner (or root) may change a mode, and some directories must keep theirs whoever
+/// owns them: `/`, and shared directories with the sticky bit (`/tmp`, mode 1777). Advising
+/// `chmod 700 /` — or a `chmod` the user cannot run — would be wrong either way.
+package enum FileAccessAdvice {
+  /// What to do instead of changing a mode that is not the user's to change.
+  package static let ownDirectory =
+    "dolphin needs a directory of its own: pass --workspace (or set DOLPHIN_HOME to) a new directory "
+    + "under your home, such as ~/.local/share/dolphin"
+
+  /// The permission bits of `mode` in octal as `chmod` takes them, with the set-user-ID,
+  /// set-group-ID and sticky bits when set: `755`, `1777`.
+  package static func permissions(_ mode: mode_t) -> String {
+    String(mode & 0o7777, radix: 8)
+  }
+
+  /// The user `uid` for a message: `root (uid 0)`, or `uid 1234` without an account name.
+  package static func owner(_ uid: uid_t) -> String {
+    var entry = passwd()
+    var result: UnsafeMutablePointer<passwd>?
+    var buffer = [CChar](repeating: 0, count: 4096)
+    guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name
+    else { return "uid \(uid)" }
+    return "\(String(cString: name)) (uid \(uid))"
+  }
+
+  /// Whether `path` is the root directory, however it is spelled (`/`, `/.`, `/..`, a link to it).
+  package static func isRootDirectory(_ path: String) -> Bool {
+    var root = stat()
+    var status = stat()
+    return stat("/", &root) == 0 && stat(path, &status) == 0 && root.st_dev == status.st_dev
+      && root.st_ino == status.st_ino
+  }
+
+  /// Advice for making `path` accessible to its owner only.
+  ///
+  /// - Parameters:
+  ///   - path: the directory or file, as it is shown.
+  ///   - status: its `stat`.
+  ///   - privateMode: the mode to advise, `700` for a directory, `600` for a file.
+  ///   - user: the effective user id of this process.
+  /// - Returns: "consider `chmod 700 PATH`" when `user` owns it and it is neither `/` nor a
+  ///   directory with the sticky bit; otherwise why its mode is not to be changed, whose it is,
+  ///   and ``ownDirectory``.
+  package static func makePrivate(path: String, status: stat, privateMode: String, user: uid_t = geteuid()) -> String {
+    if isRootDirectory(path) {
+      return "it is the root directory, whose mode must stay as it is; " + ownDirectory
+    }
+    if (status.st_mode & S_IFMT) == S_IFDIR, status.st_mode & S_ISVTX != 0 {
+      return "it is a directory shared by all users (sticky bit, as /tmp), owned by \(owner(status.st_uid)); "
+        + ownDirectory
+    }
+    if status.st_uid != user {
+      let who = status.st_uid == 0 ? "only root" : "only that user or root"
+      return "it belongs to \(owner(status.st_uid)), so \(who) can change its mode; " + ownDirectory
+    }
+    return "consider `chmod \(privateMode) \(path)`"
+  }
+
+  /// Advice after this user could not create the workspace in `directory` (permission denied):
+  /// whose the directory is and ``ownDirectory``, when it is not this user's own; nil when it is
+  /// (the user can change its mode, and the error's own words say what to change).
+  package static func cannotCreate(in directory: String, user: uid_t = geteuid()) -> String? {
+    var status = stat()
+    guard stat(directory, &status) == 0 else { return nil }
+    if isRootDirectory(directory) { return "\(directory) is the root directory; " + ownDirectory }
+    guard status.st_uid != user else { return nil }
+    return "\(directory) belongs to \(owner(status.st_uid)); " + ownDirectory
+  }
+}

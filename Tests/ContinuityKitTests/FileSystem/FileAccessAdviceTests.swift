@@ -1,0 +1,76 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Advice about a workspace's modes: a `chmod` only for what this user owns, never for `/` or a
+/// shared sticky directory; the mode shown with its special bits.
+@Suite("File access advice")
+struct FileAccessAdviceTests {
+  static func status(mode: mode_t, owner: uid_t) -> stat {
+    var st = stat()
+    st.st_mode = mode
+    st.st_uid = owner
+    return st
+  }
+
+  @Test("the mode keeps its sticky, set-user-ID and set-group-ID bits")
+  func permissions() {
+    #expect(FileAccessAdvice.permissions(S_IFDIR | 0o1777) == "1777")
+    #expect(FileAccessAdvice.permissions(S_IFDIR | 0o755) == "755")
+    #expect(FileAccessAdvice.permissions(S_IFDIR | 0o2770) == "2770")
+    #expect(FileAccessAdvice.permissions(S_IFREG | 0o644) == "644")
+  }
+
+  /// A directory for which no `chmod` may be advised, and what the advice says instead.
+  struct NoChmod: CustomTestStringConvertible, Sendable {
+    var testDescription: String
+    var path: String
+    var mode: mode_t
+    var owner: uid_t
+    var user: uid_t
+    var says: String
+  }
+
+  @Test(
+    "no chmod for the root directory, a shared sticky directory, or another user's directory",
+    arguments: [
+      NoChmod(testDescription: "/ as another user", path: "/", mode: S_IFDIR | 0o755, owner: 0, user: 65534, says: "root directory"),
+      NoChmod(testDescription: "/ as root, who owns it", path: "/", mode: S_IFDIR | 0o755, owner: 0, user: 0, says: "root directory"),
+      NoChmod(testDescription: "/. spells /", path: "/.", mode: S_IFDIR | 0o755, owner: 0, user: 0, says: "root directory"),
+      NoChmod(testDescription: "/.. spells /", path: "/..", mode: S_IFDIR | 0o755, owner: 0, user: 65534, says: "root directory"),
+      NoChmod(testDescription: "root's 1777 directory", path: "/tmp", mode: S_IFDIR | 0o1777, owner: 0, user: 65534, says: "sticky bit"),
+      NoChmod(testDescription: "a 1777 directory as root", path: "/tmp", mode: S_IFDIR | 0o1777, owner: 0, user: 0, says: "sticky bit"),
+      NoChmod(testDescription: "root's 777 directory", path: "/srv/x", mode: S_IFDIR | 0o777, owner: 0, user: 65534, says: "belongs to root (uid 0), so only root"),
+      NoChmod(testDescription: "another user's file", path: "/srv/x/f", mode: S_IFREG | 0o644, owner: 4_000_001, user: 65534, says: "belongs to uid 4000001, so only that user or root"),
+    ])
+  func noChmod(_ c: NoChmod) {
+    let advice = FileAccessAdvice.makePrivate(
+      path: c.path, status: Self.status(mode: c.mode, owner: c.owner), privateMode: "700", user: c.user)
+    #expect(!advice.contains("chmod"), "\(advice)")
+    #expect(advice.contains(c.says), "\(advice)")
+    #expect(advice.contains("dolphin needs a directory of its own") && advice.contains("--workspace"), "\(advice)")
+  }
+
+  @Test("a chmod for this user's own directory or file")
+  func chmodOwn() {
+    let dir = TemporaryDirectory("advice")
+    defer { dir.remove() }
+    let advice = FileAccessAdvice.makePrivate(
+      path: dir.path, status: Self.status(mode: S_IFDIR | 0o755, owner: 1000), privateMode: "700", user: 1000)
+    #expect(advice == "consider `chmod 700 \(dir.path)`")
+    let file = FileAccessAdvice.makePrivate(
+      path: dir.path + "/f", status: Self.status(mode: S_IFREG | 0o644, owner: 1000), privateMode: "600", user: 1000)
+    #expect(file == "consider `chmod 600 \(dir.path)/f`")
+  }
+
+  @Test("owners are named by account and uid")
+  func owners() {
+    #expect(FileAccessAdvice.owner(0) == "root (uid 0)")
+    #expect(FileAccessAdvice.owner(4_000_001) == "uid 4000001")
+  }
+}

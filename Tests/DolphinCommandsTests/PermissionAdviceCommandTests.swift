@@ -1,0 +1,70 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `dolphin` advised `chmod 700 /` to a user pointing --workspace at `/`, and a `chmod` (with the
+/// sticky bit dropped from the mode) for root's 1777 directories, which the user cannot run.
+@Suite(
+  "Permission advice names only what this user may change",
+  .enabled(
+    if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+    "needs root and setpriv to run dolphin as a user who owns neither / nor the test directories"))
+struct PermissionAdviceCommandTests {
+  static func runAsNobody(_ args: [String], in directory: URL? = nil) throws -> ProcessResult {
+    try runProcess(
+      "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", dolphinExecutable().path] + args,
+      currentDirectory: directory)
+  }
+
+  /// A spelling of the root directory.
+  struct RootSpelling: CustomTestStringConvertible, Sendable {
+    var testDescription: String { "--workspace \(workspace)" }
+    var workspace: String
+  }
+
+  @Test(
+    "--workspace / (however spelled) never advises chmod on /; it says dolphin needs a directory of its own",
+    arguments: [RootSpelling(workspace: "/"), RootSpelling(workspace: "."), RootSpelling(workspace: "..")])
+  func rootDirectory(_ spelling: RootSpelling) throws {
+    let r = try Self.runAsNobody(
+      ["capture", "fact", "hi", "--workspace", spelling.workspace], in: URL(fileURLWithPath: "/"))
+    #expect(r.status == 5, "\(r.stdout)\(r.stderr)")
+    #expect(!r.stderr.contains("chmod"), "\(r.stderr)")
+    #expect(r.stderr.contains("root directory") && r.stderr.contains("dolphin needs a directory of its own"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: "/workspace.sqlite"))
+  }
+
+  @Test("root's 1777 directory shows mode 1777 and advises no chmod")
+  func stickyDirectory() throws {
+    let directory = TemporaryDirectory("sticky")
+    defer { directory.remove() }
+    let shared = directory.appending("shared")
+    try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+    chmod(directory.path, 0o755)
+    chmod(shared.path, 0o1777)
+    let r = try Self.runAsNobody(["capture", "fact", "hi", "--workspace", shared.path])
+    #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("(mode 1777)"), "\(r.stderr)")
+    #expect(!r.stderr.contains("chmod"), "\(r.stderr)")
+    #expect(r.stderr.contains("root (uid 0)") && r.stderr.contains("dolphin needs a directory of its own"), "\(r.stderr)")
+  }
+
+  @Test("this user's own open directory still gets the chmod to run")
+  func ownDirectory() throws {
+    let directory = TemporaryDirectory("own")
+    defer { directory.remove() }
+    let mine = directory.appending("mine")
+    try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+    chmod(directory.path, 0o755)
+    chmod(mine.path, 0o755)
+    chown(mine.path, 65534, 65534)
+    let r = try Self.runAsNobody(["capture", "fact", "hi", "--workspace", mine.path])
+    #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("(mode 755); consider `chmod 700 \(mine.path)`"), "\(r.stderr)")
+  }
+}
