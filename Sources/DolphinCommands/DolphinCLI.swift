@@ -118,16 +118,16 @@ public enum DolphinCLI {
             return arguments.count == 1 ? ExitCode.usage : ExitCode.success
           }
           let hint = ArgumentParser.nearest(arguments[1], in: group.compactMap { $0.spec.path.dropFirst().first }).map { "; did you mean `\(first) \($0)`?" } ?? ""
-          throw CLIError.usage("unknown subcommand '\(quotedValue(arguments[1]))' for `dolphin \(first)` (subcommands: \(subs))\(hint)")
+          throw CLIError.usage("unknown subcommand \(quotedValue(arguments[1], cutAt: 60)) for `dolphin \(first)` (subcommands: \(subs))\(hint)")
         }
         if first.hasPrefix("-"), first != "-" {
           let example = optionsMovedAfterCommand(arguments).map { ": `\($0)`" } ?? " (`dolphin <command> \(quotedValue(first)) …`)"
           throw CLIError.usage(
-            "unknown command '\(quotedValue(first))'; options go after the command\(example); run `dolphin --help` for the list")
+            "unknown command \(quotedValue(first, cutAt: 60)); options go after the command\(example); run `dolphin --help` for the list")
         }
         let names = Set(Commands.all.compactMap { $0.spec.path.first }).sorted()
         let hint = ArgumentParser.nearest(first, in: names).map { "; did you mean `\($0)`? Run" } ?? "; run"
-        throw CLIError.usage("unknown command '\(quotedValue(first))'\(hint) `dolphin --help` for the list")
+        throw CLIError.usage("unknown command \(quotedValue(first, cutAt: 60))\(hint) `dolphin --help` for the list")
       }
       let rest = Array(arguments.dropFirst(command.spec.path.count))
       let parsed = try ArgumentParser.parse(rest, spec: command.spec)
@@ -377,9 +377,9 @@ final class CommandContext {
     guard let n = Int(text) else {
       // A whole number too large for Int is out of range, not malformed.
       if !text.isEmpty, text.drop(while: { $0 == "-" || $0 == "+" }).allSatisfy({ $0.isASCII && $0.isNumber }), text.contains(where: { $0.isASCII && $0.isNumber }) {
-        throw ValidationError(field: name, limit: range.upperBound, message: "--\(name) is \(text); it must be between \(range.lowerBound) and \(range.upperBound)")
+        throw ValidationError(field: name, limit: range.upperBound, message: "--\(name) is \(text.count > 60 ? quotedValue(text, cutAt: 60) : text); it must be between \(range.lowerBound) and \(range.upperBound)")
       }
-      throw CLIError.invalidValue("--\(name) must be a whole number, got '\(quotedValue(text))'", field: name)
+      throw CLIError.invalidValue("--\(name) must be a whole number, got \(quotedValue(text, cutAt: 60))", field: name)
     }
     guard range.contains(n) else {
       throw ValidationError(field: name, limit: range.upperBound, actual: n, message: "--\(name) is \(n); it must be between \(range.lowerBound) and \(range.upperBound)")

@@ -93,6 +93,19 @@ struct CLIEndToEndTests {
     ExitCase(name: "handoff list limit zero", args: ["handoff", "list", "--limit", "0"], status: 4, stderr: "--limit is 0; it must be between 1 and 200"),
     ExitCase(name: "handoff list limit over the bound", args: ["handoff", "list", "--limit", "201"], status: 4, stderr: "--limit is 201; it must be between 1 and 200"),
     ExitCase(name: "handoff list limit not a number", args: ["handoff", "list", "--limit", "ten"], status: 2, stderr: "--limit must be a whole number, got 'ten'"),
+    // Long values the user typed are quoted cut, with the cut shown, like ids and choices.
+    ExitCase(
+      name: "long non-number limit", args: ["search", "x", "--limit", String(repeating: "a", count: 10_000)],
+      status: 2, stderr: "--limit must be a whole number, got '" + String(repeating: "a", count: 60) + "…' (10000 characters)"),
+    ExitCase(
+      name: "limit of 500 digits", args: ["search", "x", "--limit", String(repeating: "9", count: 500)],
+      status: 4, stderr: "--limit is '" + String(repeating: "9", count: 60) + "…' (500 characters); it must be between 1 and 50"),
+    ExitCase(
+      name: "long unknown command", args: [String(repeating: "z", count: 500)],
+      status: 2, stderr: "unknown command '" + String(repeating: "z", count: 60) + "…' (500 characters)"),
+    ExitCase(
+      name: "long unknown option", args: ["search", "x", "--" + String(repeating: "o", count: 500)],
+      status: 2, stderr: "unknown option '--" + String(repeating: "o", count: 58) + "…' (502 characters)"),
     ExitCase(name: "empty tag filter", args: ["search", "plan", "--tag", " "], status: 4, stderr: "--tag must not be empty"),
     ExitCase(name: "tag filter over the bound", args: ["knowledge", "list", "--tag", String(repeating: "t", count: 49)], status: 4, stderr: "--tag is 49 characters; the limit is 48 characters"),
     ExitCase(name: "missing content file", args: ["capture", "fact", "x", "--content-file", "/nonexistent/file"], status: 3, stderr: "--content-file: /nonexistent/file: no such file or directory"),

@@ -473,6 +473,11 @@ struct ReadOnlySideFileTests {
     #expect(blocked.status == 5, "\(blocked.stderr)")
     #expect(blocked.stderr.contains("\(db)-wal and \(db)-shm"), "\(blocked.stderr)")
     #expect(blocked.stderr.contains("another user (uid 0) owns them"), "\(blocked.stderr)")
+    // Removing a -wal file can lose saved changes: the advice is to give them back, never to
+    // delete them.
+    #expect(blocked.stderr.contains("`chown 65534 "), "\(blocked.stderr)")
+    #expect(blocked.stderr.contains("do not delete them"), "\(blocked.stderr)")
+    #expect(!blocked.stderr.contains("remove them"), "\(blocked.stderr)")
     // Left as they were.
     var st = stat()
     #expect(stat(db + "-shm", &st) == 0 && st.st_uid == 0 && st.st_mode & 0o777 == 0o644)

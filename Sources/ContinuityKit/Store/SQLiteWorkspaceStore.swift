@@ -409,9 +409,13 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         }
       }
       let files = blocked.map { databasePath + $0 }.joined(separator: " and ")
+      // Never advise removing them: the `-wal` file may hold committed writes not yet copied
+      // into the database, and deleting it loses them.
       let advice =
         owner.map {
-          "another user (uid \($0)) owns them: have that user or root remove them while no dolphin is running"
+          "another user (uid \($0)) owns them: have root give them to this user while no dolphin is running "
+            + "(`chown \(geteuid()) \(blocked.map { "'" + (databasePath + $0).replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " "))`); "
+            + "do not delete them, since the -wal file may hold saved changes not yet in the database"
         } ?? "make them writable as the database is (chmod 600)"
       return "permission denied: this user may not write the workspace's side files (\(files)); \(advice)"
     }

@@ -91,9 +91,9 @@ enum ArgumentParser {
       guard arg.hasPrefix("--") else {
         // `-sqlite wal` is more likely text than a misspelled option when the command takes text.
         let textHint = spec.positionals.isEmpty
-          ? "" : "; to pass text that starts with '-', put it last, after -- (dolphin \(spec.name) [options] -- '\(quotedValue(arg))')"
+          ? "" : "; to pass text that starts with '-', put it last, after -- (dolphin \(spec.name) [options] -- \(quotedValue(arg, cutAt: 60)))"
         throw .usage(
-          "unknown option '\(quotedValue(arg))' for `dolphin \(spec.name)`; options are spelled --name (see --help)"
+          "unknown option \(quotedValue(arg, cutAt: 60)) for `dolphin \(spec.name)`; options are spelled --name (see --help)"
             + textHint)
       }
       var name = String(arg.dropFirst(2))
@@ -105,7 +105,7 @@ enum ArgumentParser {
       if name == "json", let reason = spec.noJSONReason { throw .usage(reason) }
       guard let opt = options.first(where: { $0.name == name }) else {
         let suggestion = nearest(name, in: options.map(\.name)).map { "; did you mean --\($0)?" } ?? ""
-        throw .usage("unknown option '--\(quotedValue(name))' for `dolphin \(spec.name)`\(suggestion)")
+        throw .usage("unknown option \(quotedValue("--" + name, cutAt: 60)) for `dolphin \(spec.name)`\(suggestion)")
       }
       if let placeholder = opt.value {
         let v: String
@@ -118,7 +118,7 @@ enum ArgumentParser {
           // swallow the next option. `--name=value` still carries any value.
           if next.hasPrefix("--") || next == "-h" {
             throw .invalidValue(
-              "--\(name) needs a value (\(placeholder)), but the next argument '\(quotedValue(next))' is an option; "
+              "--\(name) needs a value (\(placeholder)), but the next argument \(quotedValue(next, cutAt: 60)) is an option; "
                 + "to give a value that begins with '-', write --\(name)=\(next)", field: name)
           }
           v = next
@@ -141,7 +141,7 @@ enum ArgumentParser {
     }
     if !spec.variadic, out.positionals.count > spec.positionals.count {
       let extra = out.positionals[spec.positionals.count]
-      throw .usage("unexpected argument '\(quotedValue(extra))' for `dolphin \(spec.name)`; usage: \(usageLine(spec)) (quote text that contains spaces)")
+      throw .usage("unexpected argument \(quotedValue(extra, cutAt: 60)) for `dolphin \(spec.name)`; usage: \(usageLine(spec)) (quote text that contains spaces)")
     }
     return out
   }
