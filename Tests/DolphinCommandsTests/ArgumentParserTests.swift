@@ -81,6 +81,18 @@ struct ArgumentParserTests {
     #expect(ArgumentParser.nearest("decison", in: ["decision", "goal"]) == "decision")
     #expect(ArgumentParser.nearest("foo", in: ["decision", "goal"]) == nil)
     #expect(ArgumentParser.editDistance("kitten", "sitting") == 3)
+    // Equally close: the one with the same first letter wins, then the earlier one.
+    #expect(ArgumentParser.nearest("tsk", in: ["ask", "task"]) == "task")
+    #expect(ArgumentParser.nearest("tsk", in: ["task", "ask"]) == "task")
+  }
+
+  @Test("a mistyped command is suggested by its first letter among equally close names")
+  func mistypedCommand() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let r = try cli.run(["tsk", "list"])
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("did you mean `task`?"), "\(r.stderr)")
   }
 
   @Test("help lists every option with its placeholder")
