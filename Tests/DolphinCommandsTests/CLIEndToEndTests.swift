@@ -744,17 +744,19 @@ struct CLIEndToEndTests {
     // No workspace yet: the loops' first captures both create it (one of them used to fail
     // with "cannot create: File exists").
     let ws = cli.workspace
-    try await withThrowingTaskGroup(of: [Int32].self) { group in
+    try await withThrowingTaskGroup(of: [String].self) { group in
       for loop in 0..<2 {
         group.addTask {
-          var codes: [Int32] = []
+          // Each failed capture as `i: status: stderr`, so a failure says why.
+          var failures: [String] = []
           for i in 0..<200 {
-            codes.append(try runDolphin(["capture", "fact", "loop \(loop) capture \(i)", "--workspace", ws]).status)
+            let r = try runDolphin(["capture", "fact", "loop \(loop) capture \(i)", "--workspace", ws])
+            if r.status != 0 { failures.append("\(i): \(r.status): \(r.stderr)") }
           }
-          return codes
+          return failures
         }
       }
-      for try await codes in group { #expect(codes.allSatisfy { $0 == 0 }) }
+      for try await failures in group { #expect(failures.isEmpty, "\(failures)") }
     }
     let list = try cli.json(["knowledge", "list", "--limit", "1000"])
     let titles = Set((list["items"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String })
