@@ -22,6 +22,19 @@ import TestSupport
     "as root, needs setpriv to run dolphin as another user (root is never denied a write)"))
 struct MCPReopenForWritingTests {
   /// `dolphin ARGS` as a user whom `chmod` can deny writes: uid 65534 when this is root.
+  /// A workspace in `directory` (given to uid 65534 when running as root) holding one note,
+  /// its database then made read-only (0400).
+  /// - Returns: the workspace directory and its database file.
+  static func readOnlyWorkspace(in directory: TemporaryDirectory) throws -> (workspace: String, db: String) {
+    if getuid() == 0 { chown(directory.path, 65534, 65534) }
+    let workspace = directory.appending("ws").path
+    let db = workspace + "/workspace.sqlite"
+    let (executable, arguments) = command(["capture", "fact", "First note", "--workspace", workspace])
+    #expect(try runProcess(executable, arguments).status == 0)
+    chmod(db, 0o400)
+    return (workspace, db)
+  }
+
   static func command(_ args: [String]) -> (executable: String, arguments: [String]) {
     let dolphin = dolphinExecutable().path
     guard getuid() == 0 else { return (dolphin, args) }
@@ -96,12 +109,7 @@ struct MCPReopenForWritingTests {
   func writesAfterChmod(_ scenario: Scenario) throws {
     let directory = TemporaryDirectory("mcp-reopen")
     defer { directory.remove() }
-    if getuid() == 0 { chown(directory.path, 65534, 65534) }
-    let workspace = directory.appending("ws").path
-    let db = workspace + "/workspace.sqlite"
-    let (executable, arguments) = Self.command(["capture", "fact", "First note", "--workspace", workspace])
-    #expect(try runProcess(executable, arguments).status == 0)
-    chmod(db, 0o400)
+    let (workspace, db) = try Self.readOnlyWorkspace(in: directory)
     defer { chmod(db, 0o600) }
     if scenario.readWhileReadOnly {
       let (reader, readArguments) = Self.command(["status", "--workspace", workspace])
@@ -154,12 +162,7 @@ struct MCPReopenForWritingTests {
   func staysReadOnly() throws {
     let directory = TemporaryDirectory("mcp-reopen")
     defer { directory.remove() }
-    if getuid() == 0 { chown(directory.path, 65534, 65534) }
-    let workspace = directory.appending("ws").path
-    let db = workspace + "/workspace.sqlite"
-    let (executable, arguments) = Self.command(["capture", "fact", "First note", "--workspace", workspace])
-    #expect(try runProcess(executable, arguments).status == 0)
-    chmod(db, 0o400)
+    let (workspace, db) = try Self.readOnlyWorkspace(in: directory)
     defer { chmod(db, 0o600) }
 
     let server = try Server(["mcp", "--writes", "allow", "--workspace", workspace])
