@@ -385,10 +385,18 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     if access(directory, W_OK) != 0 {
       return "permission denied: this user may not write the workspace directory"
     }
-    if access(databasePath, F_OK) == 0, access(databasePath, W_OK) != 0 {
+    if deniesWrite(databasePath) {
       return "permission denied: this user may not write the workspace database"
     }
     return sideFileBlocker(databasePath: databasePath)
+  }
+
+  /// Whether `path` exists and this user may not write it. A file that does not exist denies
+  /// nothing, also one removed while this asks: the last connection of another process deletes
+  /// the `-wal` file when it closes, so a check in two steps ("exists", then "writable") once
+  /// called a vanished `-wal` unwritable and refused a write that would have succeeded.
+  static func deniesWrite(_ path: String) -> Bool {
+    access(path, W_OK) != 0 && errno != ENOENT
   }
 
   /// Why this process cannot write the workspace's `-wal` or `-shm` file (left by another user,
@@ -396,9 +404,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// nil. SQLite opens such a workspace for writing without complaint and fails at the first
   /// write, so the open asks this first.
   static func sideFileBlocker(databasePath: String) -> String? {
-    let blocked = ["-wal", "-shm"].filter {
-      access(databasePath + $0, F_OK) == 0 && access(databasePath + $0, W_OK) != 0
-    }
+    let blocked = ["-wal", "-shm"].filter { deniesWrite(databasePath + $0) }
     if !blocked.isEmpty {
       var owner: uid_t?
       for suffix in blocked {

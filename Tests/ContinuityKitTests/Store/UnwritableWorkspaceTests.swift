@@ -1,5 +1,6 @@
 import ContinuityKit
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -52,6 +53,42 @@ struct UnwritableWorkspaceTests {
     let dir = TemporaryDirectory("writable")
     defer { dir.remove() }
     #expect(SQLiteWorkspaceStore.writeBlocker(databasePath: dir.appending("workspace.sqlite").path) == nil)
+  }
+
+  /// Another process's last connection deletes the `-wal` file when it closes. A check that
+  /// asked "exists?" and then "writable?" once saw it vanish in between and refused a capture
+  /// ("may not write the workspace's side files", CI, ten captures racing).
+  @Test("a -wal file that comes and goes while the check runs is never called unwritable")
+  func vanishingSideFile() throws {
+    let dir = TemporaryDirectory("vanishing-wal")
+    defer { dir.remove() }
+    let db = dir.appending("workspace.sqlite").path
+    #expect(FileManager.default.createFile(atPath: db, contents: Data(), attributes: [.posixPermissions: 0o600]))
+    let wal = db + "-wal"
+    // A thread of its own, not a task: the cooperative pool may be busy with other tests.
+    let rounds = Mutex(0)
+    let stop = Mutex(false)
+    let finished = DispatchSemaphore(value: 0)
+    let churn = Thread {
+      while !stop.withLock({ $0 }) {
+        let fd = open(wal, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        if fd >= 0 { close(fd) }
+        unlink(wal)
+        rounds.withLock { $0 += 1 }
+      }
+      finished.signal()
+    }
+    churn.start()
+    while rounds.withLock({ $0 }) == 0 { usleep(100) }
+    var blockers: [String] = []
+    for _ in 0..<50_000 {
+      if let reason = SQLiteWorkspaceStore.writeBlocker(databasePath: db) { blockers.append(reason) }
+    }
+    stop.withLock { $0 = true }
+    finished.wait()
+    let churned = rounds.withLock { $0 }
+    #expect(churned > 100, "the -wal file came and went only \(churned) times")
+    #expect(blockers.isEmpty, "\(blockers.count) of 50000 checks: \(blockers.first ?? "")")
   }
 
   @Test("create: false and readOnly never create a directory or a database")

@@ -176,7 +176,7 @@ package final class SQLiteConnection {
     if statvfs(directory, &fs) == 0, fs.f_flag & UInt(ST_RDONLY) != 0 {
       return "the filesystem holding the workspace is read-only"
     }
-    if access(directory, W_OK) != 0 || (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
+    if access(directory, W_OK) != 0 || (access(path, W_OK) != 0 && errno != ENOENT) {
       return "permission denied: this user may not write the workspace database or its directory"
     }
     return nil
