@@ -65,6 +65,43 @@ public enum EnglishPlurals {
     return found
   }
 
+  /// The other number of a name made of letters and digits, written as such names are in
+  /// English: an `s` after the name (`E2Fs`, `CD4s`, `H100s`, `MP3s`), which the Porter stemmer
+  /// never sees, since it reduces words of letters only.
+  ///
+  /// - The plural as typed gives the name: the last character is a lowercase `s`, and the name
+  ///   before it has an uppercase letter and ends in an uppercase letter or a digit
+  ///   (`E2Fs` → `e2f`). The case is what tells a plural from a name ending in S: `H2S`
+  ///   (hydrogen sulfide) gives nothing, nor does `h2s` typed in lowercase, nor `1990s`.
+  /// - The name gives its plural: a name of three or more characters, not ending in `s`
+  ///   (`E2F` → `e2fs`, `cd4` → `cd4s`). Two-character names are left alone, so `H2` does not
+  ///   find `H2S`.
+  ///
+  /// - Parameter typed: one query word as typed, before case folding; only words of ASCII
+  ///   letters and digits with at least one of each have alternatives (anything else gives
+  ///   `[]`).
+  /// - Returns: at most one candidate, case-folded. The ranker searches it only when the
+  ///   vocabulary holds it.
+  /// - Complexity: O(*n*) for *n* characters.
+  public static func identifierAlternatives(of typed: String) -> [String] {
+    let bytes = Array(typed.utf8)
+    func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
+    func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
+    func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    guard bytes.count >= 3, bytes.allSatisfy({ isUpper($0) || isLower($0) || isDigit($0) }),
+      bytes.contains(where: isDigit), bytes.contains(where: { isUpper($0) || isLower($0) })
+    else { return [] }
+    let folded = String(decoding: bytes.map { isUpper($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    let name = bytes.dropLast()
+    if bytes.last == UInt8(ascii: "s") {
+      guard let before = name.last, isUpper(before) || isDigit(before), name.contains(where: isUpper),
+        name.contains(where: { isUpper($0) || isLower($0) })
+      else { return [] }
+      return [String(folded.dropLast())]
+    }
+    return bytes.last == UInt8(ascii: "S") ? [] : [folded + "s"]
+  }
+
   private static let sisEnding = Array("sis".utf8)
   private static let sesEnding = Array("ses".utf8)
 

@@ -30,7 +30,8 @@ import Foundation
 ///   spellings of each other (`colour color`) are one query term, and both count in full.
 ///   The other number of an irregular noun (``EnglishPlurals``: `mouse` and `mice`,
 ///   `analysis` and `analyses`, `bacterium` and `bacteria`) is searched the same way, and
-///   listed in ``QueryTermMatch/numberForms`` too;
+///   listed in ``QueryTermMatch/numberForms`` too, and so is the other number of a name of
+///   letters and digits (``EnglishPlurals/identifierAlternatives(of:)``: `E2Fs` and `E2F`);
 /// - in the vocabulary or not: also through its other written forms as a compound
 ///   (``CompoundWords``), at most ``Parameters/maximumCompoundVariants``: the catenation of
 ///   query words joined by a hyphen or slash (`e-mail` → `email`, a variant of both `e` and
@@ -199,6 +200,9 @@ public struct HybridLexicalRanker: Sendable {
     /// (``EnglishPlurals``: `mouse` and `mice`, `analysis` and `analyses`), with
     /// ``spellingWeight`` and within ``maximumSpellingVariants``.
     public var searchesIrregularPlurals: Bool
+    /// Whether the other number of a name of letters and digits is searched the same way
+    /// (``EnglishPlurals/identifierAlternatives(of:)``: `E2Fs` and `E2F`, `CD4s` and `CD4`).
+    public var searchesIdentifierPlurals: Bool
     /// The most distinct query terms searched (at most 64); later ones are ignored.
     public var maximumQueryTerms: Int
     /// Folded, unstemmed words dropped from queries that have other words.
@@ -225,6 +229,7 @@ public struct HybridLexicalRanker: Sendable {
       compoundWeight: 0.9,
       searchesOpenCompounds: true,
       searchesIrregularPlurals: true,
+      searchesIdentifierPlurals: true,
       maximumQueryTerms: 64,
       stopWords: EnglishStopWords.snowball)
   }
@@ -487,11 +492,11 @@ public struct HybridLexicalRanker: Sendable {
         if !surfaces[i].contains(token.surface) {
           surfaces[i].append(token.surface)
           typedWords[i].append(token.typed)
-          if spellingsOn { addGenerated(spellingTerms(of: token.surface), to: i) }
+          if spellingsOn { addGenerated(spellingTerms(of: token.surface, typed: token.typed), to: i) }
         }
         continue
       }
-      let others = spellingsOn ? spellingTerms(of: token.surface) : []
+      let others = spellingsOn ? spellingTerms(of: token.surface, typed: token.typed) : []
       // Another spelling of an earlier query word (`colour color`): the same term.
       if spellingsOn, let i = terms.indices.first(where: { i in
         spellings[i].contains(where: { $0.term == token.term })
@@ -904,13 +909,17 @@ public struct HybridLexicalRanker: Sendable {
 
   /// The terms the other English spellings of `word` and, when
   /// ``Parameters/searchesIrregularPlurals``, its other irregular number (``EnglishPlurals``)
-  /// analyse to (stemmed like any word), spellings first, in the order generated, without
-  /// repeats, and never a stop word (`theses` stems to `these`); `word`'s own term may be among
-  /// them. `isNumber` marks the terms only the other number gave.
-  func spellingTerms(of word: String) -> [(term: String, isNumber: Bool)] {
+  /// and, when ``Parameters/searchesIdentifierPlurals``, the other number of a name of letters
+  /// and digits as `typed` (`E2Fs` and `E2F`), analyse to (stemmed like any word), spellings
+  /// first, in the order generated, without repeats, and never a stop word (`theses` stems to
+  /// `these`); `word`'s own term may be among them. `isNumber` marks the terms only the other
+  /// number gave.
+  func spellingTerms(of word: String, typed: String = "") -> [(term: String, isNumber: Bool)] {
     var found: [(term: String, isNumber: Bool)] = []
     let spellings = EnglishSpelling.alternatives(of: word)
-    let numbers = parameters.searchesIrregularPlurals ? EnglishPlurals.alternatives(of: word) : []
+    let numbers =
+      (parameters.searchesIrregularPlurals ? EnglishPlurals.alternatives(of: word) : [])
+      + (parameters.searchesIdentifierPlurals ? EnglishPlurals.identifierAlternatives(of: typed) : [])
     for (k, alternative) in (spellings + numbers).enumerated() {
       if let term = analysedTerm(of: alternative), !parameters.stopWords.contains(term),
         !found.contains(where: { $0.term == term })

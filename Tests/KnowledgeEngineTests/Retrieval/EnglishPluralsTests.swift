@@ -136,4 +136,41 @@ struct EnglishPluralsTests {
         == workspace.ids([0]))
     #expect(try workspace.engine.rankedIDs("mice", depth: 10) == workspace.ids([0, 1]))
   }
+
+  @Test(
+    "a name of letters and digits and its plural with a lowercase s find each other",
+    arguments: [
+      ("E2Fs", ["e2f"]), ("CD4s", ["cd4"]), ("H100s", ["h100"]), ("MP3s", ["mp3"]),
+      ("E2F", ["e2fs"]), ("e2f", ["e2fs"]), ("cd4", ["cd4s"]), ("CO2", ["co2s"]),
+      // The case tells a plural from a name ending in S: hydrogen sulfide is no plural of H2.
+      ("H2S", []), ("h2s", []), ("e2fs", []), ("Ag2S", []),
+      // Two characters are too few to tell: H2 does not search H2S's lowercase form.
+      ("H2", []), ("A1", []),
+      // Not names of letters and digits.
+      ("1990s", []), ("GPUs", []), ("cells", []), ("2024", []), ("IL-6s", []), ("", []),
+    ])
+  func identifierPlurals(typed: String, expected: [String]) {
+    #expect(EnglishPlurals.identifierAlternatives(of: typed) == expected)
+  }
+
+  static let genes = [
+    Item(title: "E2F1-3 switch from activators to repressors", content: "E2f activators bind Rb"),
+    Item(title: "H2S signalling in the vasculature", content: "hydrogen sulfide relaxes vessels"),
+    Item(title: "H100s arrived", content: "eight GPUs per node"),
+    Item(title: "Fuel cells", content: "H2 storage at high pressure"),
+  ]
+
+  @Test("E2Fs finds the note on E2F, H100 the note on H100s, and H2 never finds H2S")
+  func identifierPluralsInSearch() throws {
+    let workspace = try Workspace(Self.genes)
+    let plural = try workspace.search("activator E2Fs")
+    #expect(plural.results.first?.id == workspace.ids([0])[0], "\(plural.results.map(\.title))")
+    #expect(plural.terms.last?.numberForms == ["e2f"])
+    #expect(try workspace.search("H100").results.map(\.id) == workspace.ids([2]))
+    #expect(try workspace.search("H2").results.map(\.id) == workspace.ids([3]))
+    #expect(try workspace.search("h2s").results.map(\.id) == workspace.ids([1]))
+    var parameters = HybridLexicalRanker.Parameters.v1
+    parameters.searchesIdentifierPlurals = false
+    #expect(try workspace.engine.rankedIDs("H100", depth: 10, parameters: parameters).isEmpty)
+  }
 }
