@@ -56,7 +56,7 @@ struct AssistantSessionTests {
     #expect(try engine.store.read { try $0.counts() }["message"] == 2)
   }
 
-  @Test("commandProblem is the malformed route's reason without its ': no tool' ending")
+  @Test("commandProblem is the malformed route's reason without its ': no tool'")
   func commandProblem() {
     let router = AgentRequestRouter()
     #expect(router.route("/unknown foo").commandProblem == "unknown command /unknown")

@@ -40,6 +40,32 @@ struct KnowledgeSearchToolTests {
     #expect(memories.receipt.outcome == .succeeded)
   }
 
+  @Test("a search and a task search that find nothing say why, naming common words not searched and words found nowhere")
+  func emptyReasonNamesWords() async throws {
+    let engine = makeEngine()
+    _ = try engine.capture(CaptureRequest(kind: .decision, title: "The build cache stays on disk"))
+    _ = try engine.addTask(title: "Clear the build cache")
+    let executor = ToolExecutor(engine: engine)
+    let search = await executor.execute(
+      ToolCall(id: "s", name: "knowledge_search", arguments: ["query": "the foo"]), approver: StaticApprovalPolicy.allow)
+    #expect(
+      search.output?.text.contains(
+        "No results: the common word 'the' was not searched (common words are searched only when a query has no "
+          + "other word), and 'foo' (or a close spelling of it) occurs in no knowledge item or memory.") == true,
+      "\(search.output?.text ?? "")")
+    #expect(search.output?.structured.object?["emptyReason"] == "noOtherWordMatched")
+    #expect(search.output?.structured.object?["unsearchedCommonWords"] == ["the"])
+    let tasks = await executor.execute(
+      ToolCall(id: "t", name: "task_search", arguments: ["query": "of and", "status": "open"]),
+      approver: StaticApprovalPolicy.allow)
+    #expect(
+      tasks.output?.text.contains(
+        "No results: the query has only common words such as the, and, of (searched only when a query has no other "
+          + "word), and none of them occurs in any open task; add a word that names what you are looking for.") == true,
+      "\(tasks.output?.text ?? "")")
+    #expect(tasks.output?.structured.object?["emptyReason"] == "noCommonWordMatched")
+  }
+
   @Test("an argument the engine refuses while the tool runs is invalidArguments naming it, not a bare failure")
   func engineArgumentError() async throws {
     let engine = makeEngine()

@@ -101,7 +101,34 @@ struct RouterTests {
 
   @Test("unknown commands suggest the nearest one")
   func suggestion() {
-    #expect(AgentRequestRouter().route("/serch x").reason == "unknown command /serch; did you mean /search?: no tool")
+    #expect(AgentRequestRouter().route("/serch x").reason == "unknown command /serch: no tool; did you mean /search?")
+  }
+
+  /// A mistyped command and what its route and refusal say.
+  struct Mistyped: CustomTestStringConvertible, Sendable {
+    var message: String
+    var reason: String
+    var problem: String
+    var testDescription: String { message }
+  }
+
+  @Test(
+    "a suggestion ends the reason as a question, as the CLI's do: never '?:' (no '?' then more of the sentence)",
+    arguments: [
+      Mistyped(
+        message: "/serch x", reason: "unknown command /serch: no tool; did you mean /search?",
+        problem: "unknown command /serch; did you mean /search?"),
+      Mistyped(
+        message: "/Handof launch", reason: "unknown command /Handof: no tool; did you mean /handoff?",
+        problem: "unknown command /Handof; did you mean /handoff?"),
+      Mistyped(message: "/zzzzzz", reason: "unknown command /zzzzzz: no tool", problem: "unknown command /zzzzzz"),
+    ])
+  func suggestionReadsAsASentence(_ c: Mistyped) {
+    let route = AgentRequestRouter().route(c.message)
+    #expect(route.reason == c.reason)
+    #expect(route.commandProblem == c.problem)
+    #expect(!route.reason.contains("?:"))
+    #expect(route.kind == .conversation && route.plan.isEmpty && route.isMalformedCommand)
   }
 
   @Test("a capture command carries kind, title and content exactly")

@@ -179,6 +179,38 @@ struct CLIEndToEndTests {
     #expect(found["emptyReason"] == nil)
   }
 
+  @Test("common words left out beside words no item holds: the reason says they were not searched and names the others")
+  func commonWordsLeftOutEmptyReason() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "The build cache", "--content", "Keep the builds fast"]).status == 0)
+    let text = try cli.run(["search", "the foo"])
+    #expect(text.status == 0, "\(text.stderr)")
+    // `the` occurs (in both fields): saying that no query word occurs anywhere would be untrue.
+    #expect(
+      text.stdout.contains(
+        "No results: the common word 'the' was not searched (common words are searched only when a query has no "
+          + "other word), and 'foo' (or a close spelling of it) occurs in no knowledge item or memory.\n"),
+      "\(text.stdout)")
+    #expect(!text.stdout.contains("no query word"), "\(text.stdout)")
+    let json = try cli.json(["search", "the foo"])
+    #expect(json["emptyReason"] as? String == "noOtherWordMatched")
+    #expect(json["unsearchedCommonWords"] as? [String] == ["the"])
+    // Several of each, named as typed, once each, in query order.
+    let several = try cli.run(["search", "The zorblat of the quuxive"])
+    #expect(
+      several.stdout.contains(
+        "No results: the common words 'The', 'of' were not searched (common words are searched only when a query has "
+          + "no other word), and none of 'zorblat', 'quuxive' (or a close spelling of one) occurs in any knowledge "
+          + "item or memory.\n"),
+      "\(several.stdout)")
+    // A query with a word that is found carries the words it left out, and no reason.
+    let found = try cli.json(["search", "the cache"])
+    #expect((found["results"] as? [Any])?.count == 1)
+    #expect(found["emptyReason"] == nil)
+    #expect(found["unsearchedCommonWords"] as? [String] == ["the"])
+  }
+
   @Test("search --tag that removes every match says why, in text and JSON")
   func tagFilterEmptyReason() throws {
     let cli = CLI()

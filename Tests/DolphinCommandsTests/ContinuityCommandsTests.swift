@@ -266,6 +266,41 @@ struct ContinuityCommandsTests {
     #expect(!all.stdout.contains("cut"))
   }
 
+  @Test("task search that finds nothing says why, as search does, in text and JSON")
+  func taskSearchEmptyReason() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["task", "add", "Water plants weekly"]).status == 0)
+    let common = try cli.run(["task", "search", "the of and"])
+    #expect(common.status == 0, "\(common.stderr)")
+    #expect(
+      common.stdout
+        == "0 shown of 0 task(s) found (mode hybrid-lexical)\n"
+        + "No results: the query has only common words such as the, and, of (searched only when a query has no other "
+        + "word), and none of them occurs in any task; add a word that names what you are looking for.\n",
+      "\(common.stdout)")
+    let commonJSON = try cli.json(["task", "search", "the of and"])
+    #expect(commonJSON["emptyReason"] as? String == "noCommonWordMatched")
+    // Now `the` occurs in a task: it was left out, not missing.
+    #expect(try cli.run(["task", "add", "Renew the lease"]).status == 0)
+    let other = try cli.run(["task", "search", "the invoices", "--status", "open"])
+    #expect(
+      other.stdout.contains(
+        "No results: the common word 'the' was not searched (common words are searched only when a query has no "
+          + "other word), and 'invoices' (or a close spelling of it) occurs in no open task.\n"),
+      "\(other.stdout)")
+    let otherJSON = try cli.json(["task", "search", "the invoices"])
+    #expect(otherJSON["emptyReason"] as? String == "noOtherWordMatched")
+    #expect(otherJSON["unsearchedCommonWords"] as? [String] == ["the"])
+    let none = try cli.json(["task", "search", "kubernetes"])
+    #expect(none["emptyReason"] as? String == "noTermMatched")
+    // A search that finds a task has no reason, in text or JSON.
+    let found = try cli.json(["task", "search", "plants"])
+    #expect((found["results"] as? [Any])?.count == 1)
+    #expect(found["emptyReason"] == nil)
+    #expect(!(try cli.run(["task", "search", "plants"])).stdout.contains("No results"))
+  }
+
   @Test("task search finds the obviously matching task and names the ranking mode")
   func taskSearch() throws {
     let cli = CLI()

@@ -32,13 +32,19 @@ public struct Route: Sendable, Equatable {
   /// what it needs. Nothing runs; a caller can treat it as a usage error.
   public var isMalformedCommand: Bool
 
-  /// For a malformed command, what is wrong, without the route's `: no tool` ending (`unknown
-  /// command /cap; did you mean /capture?`); nil for every other route.
+  /// For a malformed command, what is wrong, without the route's `: no tool` (`unknown command
+  /// /cap; did you mean /capture?` for the reason `unknown command /cap: no tool; did you mean
+  /// /capture?`); nil for every other route.
   public var commandProblem: String? {
     guard isMalformedCommand else { return nil }
-    let suffix = ": no tool"
-    return reason.hasSuffix(suffix) ? String(reason.dropLast(suffix.count)) : reason
+    // `: no tool` follows the problem, before any suggestion; a command word has no space, so
+    // the first one is the route's own.
+    guard let marker = reason.range(of: Self.noToolMarker) else { return reason }
+    return reason.replacingCharacters(in: marker, with: "")
   }
+
+  /// What every route that plans no tool says after why (`greeting or small talk: no tool`).
+  static let noToolMarker = ": no tool"
 
   public init(kind: Kind, plan: [PlannedCall], reason: String, isMalformedCommand: Bool = false) {
     self.kind = kind
@@ -129,8 +135,12 @@ public struct AgentRequestRouter: Sendable {
     if Sanitizer.showsNothing(rest) { rest = "" }
     let name = word.lowercased()
     guard Self.commands.contains(where: { $0.name == name }) else {
+      // The suggestion ends the sentence, as the CLI's do (`unknown command 'serch'; did you
+      // mean `search`?`): a `?` followed by `: no tool` would not read as one.
       let hint = NearestName.suggest(name, in: Self.commands.map(\.name)).map { "; did you mean /\($0)?" } ?? ""
-      return Route(kind: .conversation, plan: [], reason: "unknown command /\(word)\(hint): no tool", isMalformedCommand: true)
+      return Route(
+        kind: .conversation, plan: [], reason: "unknown command /\(word)\(Route.noToolMarker)\(hint)",
+        isMalformedCommand: true)
     }
     func plan(_ tool: String, _ args: JSONObject) -> Route {
       Route(kind: .deterministic, plan: [PlannedCall(tool: tool, arguments: .object(args))], reason: "/\(name) command")

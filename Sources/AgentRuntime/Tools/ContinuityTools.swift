@@ -257,7 +257,8 @@ enum ContinuityTools {
     outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let r = try ctx.engine.searchTasks(args["query"]?.string ?? "", status: TaskStatus(rawValue: args["status"]?.string ?? "all"), limit: args["limit"]?.int ?? Limits.searchResultsDefault)
-      let lines = r.results.map { ToolRendering.taskLine($0.task) }
+      var lines = r.results.map { ToolRendering.taskLine($0.task) }
+      if let why = r.emptyExplanation { lines.insert("No results: \(ToolRendering.line(why)).", at: 0) }
       return ToolOutput(structured: try ToolRendering.json(r), text: "Task search (\(r.mode)): \(r.results.count) of \(r.total) match(es)" + (r.truncated ? ", cut by the limit" : "") + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")))
     })
 

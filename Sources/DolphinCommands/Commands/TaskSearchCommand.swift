@@ -22,6 +22,8 @@ extension TaskCommands {
       }
       ctx.console.print(
         "\(r.results.count) shown of \(r.total) task(s) found (mode \(r.mode))" + (r.truncated ? " · cut by the limit" : ""))
+      // Said as `dolphin search` says it; the explanation may name query words.
+      if let why = r.emptyExplanation { ctx.console.print("No results: \(inert(why)).") }
       for x in r.results {
         // The ranker reports index terms (stemmed, or a typo variant), not the words typed.
         ctx.console.print(Render.taskLine(x.task) + "  matched stems: " + x.matchedTerms.map(inert).joined(separator: ", "))

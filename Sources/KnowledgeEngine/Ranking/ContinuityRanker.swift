@@ -18,6 +18,20 @@ public struct RankedMatch: Sendable, Equatable, Codable {
   }
 }
 
+/// The tasks a ``ContinuityRanker`` found for a query, and how it read the query.
+package struct RankedTasks: Sendable {
+  /// The best tasks, best first, at most the limit asked for.
+  package var matches: [RankedMatch]
+  /// How many tasks matched in all.
+  package var total: Int
+  /// How each distinct query term was matched (``SearchResponse/terms``).
+  package var terms: [QueryTermMatch]
+  /// The query's common words left out (``SearchResponse/unsearchedCommonWords``).
+  package var unsearchedCommonWords: [String]?
+  /// Why nothing matched; nil when something did.
+  package var emptyReason: EmptyReason?
+}
+
 // The seam between continuity features and the lexical ranker: `handoff create --auto`
 // (``KnowledgeEngine/createHandoff(_:)`` with `autoSelect`) and `task search`
 // (``KnowledgeEngine/searchTasks(_:status:limit:)``) rank records only through
@@ -31,17 +45,17 @@ package struct ContinuityRanker: Sendable {
   /// The best knowledge items for `query`, best first, at most `limit`.
   package var rankKnowledge:
     @Sendable (_ query: String, _ limit: Int, _ tx: WorkspaceTransaction) throws -> [RankedMatch]
-  /// The best tasks for `query` (with `status` when given), best first, at most `limit`, and
-  /// how many tasks matched in all.
+  /// The best tasks for `query` (with `status` when given), best first, at most `limit`, how
+  /// many tasks matched in all and, when none did, why.
   package var rankTasks:
     @Sendable (_ query: String, _ status: TaskStatus?, _ limit: Int, _ tx: WorkspaceTransaction) throws
-      -> (matches: [RankedMatch], total: Int)
+      -> RankedTasks
 
   package init(
     mode: String,
     rankKnowledge: @escaping @Sendable (String, Int, WorkspaceTransaction) throws -> [RankedMatch],
     rankTasks: @escaping @Sendable (String, TaskStatus?, Int, WorkspaceTransaction) throws
-      -> (matches: [RankedMatch], total: Int)
+      -> RankedTasks
   ) {
     self.mode = mode
     self.rankKnowledge = rankKnowledge
@@ -67,10 +81,10 @@ package struct ContinuityRanker: Sendable {
         IndexedDocument(id: t.id, kind: .knowledge(.goal), title: t.title, content: t.notes, updatedAt: t.completedAt ?? t.createdAt)
       })
       let response = try HybridLexicalRanker().search(query, in: index, kinds: nil, limit: limit)
-      return (
-        response.results.map { RankedMatch(id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms) },
-        response.total
-      )
+      return RankedTasks(
+        matches: response.results.map { RankedMatch(id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms) },
+        total: response.total, terms: response.terms, unsearchedCommonWords: response.unsearchedCommonWords,
+        emptyReason: response.emptyReason)
     })
 }
 

@@ -29,7 +29,9 @@
 ///   `py`, `ai`) is also searched as the name and that part (`nodejs` → `node js`, `aspnet` →
 ///   `asp net`, `socketio` → `socket io`), as the tokenizer writes *Node.js*, *ASP.NET* and
 ///   *socket.io* (a full stop before a letter is no break), when some note holds the two next to
-///   each other (``tailSplits(of:)``).
+///   each other (``tailSplits(of:)``). An English word that ends so
+///   (``englishWordsEndingLikeNames``: `ratio`, `magnet`, `happy`) is not cut: the index
+///   cannot tell *rat io* from *rat.io*.
 ///
 /// Adjacent means adjacent positions: the tokenizer leaves a position free at a sentence or
 /// clause end and a blank line (``Tokenizer`` rule 6), so *was dead. Line two* holds no `dead
@@ -194,16 +196,19 @@ public enum CompoundWords {
   /// The ways to write a word of ASCII letters as a name and a last part, as names with a full
   /// stop are written (`Node.js`, `Vue.js`, `ASP.NET`, `socket.io`): the word cut before a
   /// ``dottedNameEndings`` ending it ends with, when at least ``minimumHeadLength`` letters come
-  /// before (`nodejs` → `node js`, `aspnet` → `asp net`). These are candidates: the ranker
-  /// searches them only for a word no note holds, and keeps one only when some note holds both
-  /// parts next to each other.
+  /// before (`nodejs` → `node js`, `aspnet` → `asp net`), unless it is an English word
+  /// (``englishWordsEndingLikeNames``: `ratio` is no `rat.io`, `magnet` no `mag.net`). These are
+  /// candidates: the ranker searches them only for a word no note holds, and keeps one only when
+  /// some note holds both parts next to each other.
   ///
   /// - Parameter word: a folded, unstemmed word.
   /// - Returns: at most one split of two parts; empty for words with other characters, words
-  ///   that end in no listed ending, and words too short to leave ``minimumHeadLength`` letters.
+  ///   that end in no listed ending, words too short to leave ``minimumHeadLength`` letters, and
+  ///   English words.
   public static func tailSplits(of word: String) -> [[String]] {
     let bytes = Array(word.utf8)
-    guard bytes.allSatisfy(isLetter) else { return [] }
+    // Positions cannot tell `rat io` from `rat.io`: an English word is never taken for a name.
+    guard bytes.allSatisfy(isLetter), !englishWordsEndingLikeNames.contains(word) else { return [] }
     return dottedNameEndings.compactMap { ending in
       let tail = Array(ending.utf8)
       let cut = bytes.count - tail.count

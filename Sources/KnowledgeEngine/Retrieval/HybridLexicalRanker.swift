@@ -357,6 +357,8 @@ public struct HybridLexicalRanker: Sendable {
       snippets: snippets)
 
     var reason: EmptyReason?
+    let unsearched =
+      analysis.onlyCommonWords ? [] : unsearchedCommonWords(in: query, searched: analysis.surfaces)
     if results.isEmpty {
       if matchedOutsideDocuments && total == 0 {
         reason = .noMatchWithTag
@@ -366,11 +368,16 @@ public struct HybridLexicalRanker: Sendable {
         reason = .allBelowThreshold
       } else if total == 0 {
         // Stop words are searched when the query has nothing else; saying only "no query word
-        // occurs" would leave the user thinking they were dropped.
-        reason = analysis.onlyCommonWords ? .noCommonWordMatched : .noTermMatched
+        // occurs" would leave the user thinking they were dropped, and beside other words (not
+        // searched) it would be untrue of a stop word that occurs.
+        reason =
+          analysis.onlyCommonWords
+          ? .noCommonWordMatched : unsearched.isEmpty ? .noTermMatched : .noOtherWordMatched
       }
     }
-    return response(query, terms: termMatches, results: results, total: total, reason: reason)
+    var answer = response(query, terms: termMatches, results: results, total: total, reason: reason)
+    answer.unsearchedCommonWords = unsearched.isEmpty ? nil : unsearched
+    return answer
   }
 
   private func response(

@@ -29,11 +29,16 @@ public struct SearchResponse: Sendable, Equatable, Codable {
   public var truncated: Bool
   /// Why there are no results; nil when there are.
   public var emptyReason: EmptyReason?
+  /// The query's common words (stop words such as *the*, *of*) that were not searched because
+  /// the query has other words, as first typed, once each, in query order; nil when none was
+  /// left out (a query of only common words searches them).
+  public var unsearchedCommonWords: [String]?
 
   /// Makes a response.
   public init(
     mode: RetrievalMode, algorithmVersion: String?, query: String, terms: [QueryTermMatch],
-    results: [SearchResult], total: Int, truncated: Bool, emptyReason: EmptyReason?
+    results: [SearchResult], total: Int, truncated: Bool, emptyReason: EmptyReason?,
+    unsearchedCommonWords: [String]? = nil
   ) {
     self.mode = mode
     self.algorithmVersion = algorithmVersion
@@ -43,6 +48,7 @@ public struct SearchResponse: Sendable, Equatable, Codable {
     self.total = total
     self.truncated = truncated
     self.emptyReason = emptyReason
+    self.unsearchedCommonWords = unsearchedCommonWords
   }
 }
 
@@ -56,6 +62,11 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
   /// endings after an apostrophe — which are searched only when a query has no other word,
   /// and none of them (nor a close spelling of one) occurs in the index.
   case noCommonWordMatched
+  /// The query has common words and other words: the common words were not searched (they are
+  /// searched only when a query has no other word), and none of the other words (nor a close
+  /// spelling of one) occurs in the index. Whether the common words occur is not known, and
+  /// not said.
+  case noOtherWordMatched
   /// Vocabulary terms resembling a query term exist, but none is similar enough to pass the
   /// trigram threshold (see ``Trigrams``), and no term matched exactly.
   case allBelowThreshold
@@ -69,14 +80,28 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
   /// A search of legacy memories only: terms matched, but only in knowledge items.
   case onlyKnowledgeMatches
 
-  /// The reason in words, for a "No results:" line (lower case, no final period).
-  public var explanation: String {
+  /// The reason in words, for a "No results:" line of a knowledge search (lower case, no final
+  /// period); ``SearchResponse/emptyExplanation`` also names the query's words.
+  public var explanation: String { explanation(searching: Self.knowledgeRecords) }
+
+  /// What a knowledge search covers, as ``explanation(searching:)`` names it.
+  static let knowledgeRecords = "knowledge item or memory"
+
+  /// The reason in words, naming what was searched, for a "No results:" line (lower case, no
+  /// final period).
+  ///
+  /// - Parameter records: one of the records searched, singular: `knowledge item or memory`,
+  ///   `task`, `open task`.
+  public func explanation(searching records: String) -> String {
     switch self {
     case .noQueryTerms: "the query has no searchable word"
-    case .noTermMatched: "no query word (or a close spelling of one) occurs in any knowledge item or memory"
+    case .noTermMatched: "no query word (or a close spelling of one) occurs in any \(records)"
     case .noCommonWordMatched:
       "the query has only common words such as the, and, of (searched only when a query has no other word), "
-        + "and none of them occurs in any knowledge item or memory; add a word that names what you are looking for"
+        + "and none of them occurs in any \(records); add a word that names what you are looking for"
+    case .noOtherWordMatched:
+      "the query's common words were not searched (common words are searched only when a query has no other "
+        + "word), and none of its other words (or a close spelling of one) occurs in any \(records)"
     case .allBelowThreshold: "similar words exist, but none is close enough to count as a typo"
     case .noMatchInKinds: "the words match only items of other kinds"
     case .noMatchWithTag: "the words match only items without this tag"

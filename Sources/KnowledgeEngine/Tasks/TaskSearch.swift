@@ -22,6 +22,26 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
   public var total: Int
   /// Whether the limit left matches out (`total` > `results.count`).
   public var truncated: Bool
+  /// The status searched (only tasks with it were ranked); nil for all tasks.
+  public var status: TaskStatus?
+  /// How each distinct query term was matched, as in ``SearchResponse/terms``.
+  public var terms: [QueryTermMatch]
+  /// The query's common words that were not searched because it has other words, as in
+  /// ``SearchResponse/unsearchedCommonWords``; nil when none was left out.
+  public var unsearchedCommonWords: [String]?
+  /// Why no task was found, with the codes of ``SearchResponse/emptyReason``; nil when one was.
+  public var emptyReason: EmptyReason?
+
+  /// Why no task was found, in words that name the tasks searched (`open task`) and, where the
+  /// reason is about them, the query's words, as ``SearchResponse/emptyExplanation`` does for
+  /// knowledge; for a "No results:" line (lower case, no final period). Nil when a task was
+  /// found.
+  public var emptyExplanation: String? {
+    guard results.isEmpty, let emptyReason else { return nil }
+    return emptyReason.explanation(
+      searching: status.map { "\($0.rawValue) task" } ?? "task", commonWords: unsearchedCommonWords ?? [],
+      otherWords: terms.typedWords)
+  }
 }
 
 extension KnowledgeEngine {
@@ -30,7 +50,8 @@ extension KnowledgeEngine {
   ///   - query: 1…``Limits/query`` (500) characters, not only whitespace.
   ///   - status: only tasks with this status; nil for all.
   ///   - limit: 1…``Limits/searchResultsMaximum`` (50) results.
-  /// - Returns: the ranked tasks, best first, and the mode that ranked them.
+  /// - Returns: the ranked tasks, best first, the mode that ranked them and, when none matched,
+  ///   why (``TaskSearchResponse/emptyReason``).
   /// - Throws: ``ValidationError`` for `query` or `limit`; ``WorkspaceError`` from the store.
   public func searchTasks(_ query: String, status: TaskStatus? = nil, limit: Int = Limits.searchResultsDefault)
     throws -> TaskSearchResponse
@@ -38,15 +59,17 @@ extension KnowledgeEngine {
     try Self.validateSearch(query, limit: limit)
     let ranker = continuityRanker
     return try store.read { tx in
-      let (matches, total) = try ranker.rankTasks(query, status, limit, tx)
+      let ranked = try ranker.rankTasks(query, status, limit, tx)
       var results: [TaskSearchResult] = []
-      for m in matches {
+      for m in ranked.matches {
         if let t = try tx.task(id: m.id) {
           results.append(TaskSearchResult(task: t, score: m.score, matchedTerms: m.matchedTerms))
         }
       }
       return TaskSearchResponse(
-        mode: ranker.mode, query: query, results: results, total: total, truncated: total > results.count)
+        mode: ranker.mode, query: query, results: results, total: ranked.total,
+        truncated: ranked.total > results.count, status: status, terms: ranked.terms,
+        unsearchedCommonWords: ranked.unsearchedCommonWords, emptyReason: ranked.emptyReason)
     }
   }
 }

@@ -45,6 +45,42 @@ struct TaskSearchTests {
     if let status = c.status { #expect(r.results.allSatisfy { $0.task.status == status }) }
   }
 
+  /// A task search that finds nothing, and why it says it did.
+  struct EmptyCase: CustomTestStringConvertible, Sendable {
+    var query: String
+    var status: TaskStatus?
+    var reason: EmptyReason
+    var explanation: String
+    var testDescription: String { "\(query.debugDescription) \(status?.rawValue ?? "all")" }
+  }
+
+  @Test(
+    "a task search that finds nothing says why, with search's reasons, naming the tasks searched",
+    arguments: [
+      EmptyCase(
+        query: "was were", status: nil, reason: .noCommonWordMatched,
+        explanation: "the query has only common words such as the, and, of (searched only when a query has no other "
+          + "word), and none of them occurs in any task; add a word that names what you are looking for"),
+      EmptyCase(
+        query: "the kubernetes", status: .open, reason: .noOtherWordMatched,
+        explanation: "the common word 'the' was not searched (common words are searched only when a query has no "
+          + "other word), and 'kubernetes' (or a close spelling of it) occurs in no open task"),
+      EmptyCase(
+        query: "kubernetes", status: .completed, reason: .noTermMatched,
+        explanation: "no query word (or a close spelling of one) occurs in any completed task"),
+    ])
+  func emptyReason(_ c: EmptyCase) throws {
+    let engine = try Self.engine()
+    let r = try engine.searchTasks(c.query, status: c.status)
+    #expect(r.results.isEmpty && r.total == 0)
+    #expect(r.emptyReason == c.reason)
+    #expect(r.emptyExplanation == c.explanation)
+    #expect(r.status == c.status)
+    let found = try engine.searchTasks("the readme")
+    #expect(found.emptyReason == nil && found.emptyExplanation == nil)
+    #expect(found.unsearchedCommonWords == ["the"])
+  }
+
   @Test("queries and limits are validated")
   func validation() throws {
     let engine = try Self.engine()

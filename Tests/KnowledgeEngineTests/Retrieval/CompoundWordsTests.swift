@@ -322,9 +322,34 @@ struct CompoundWordsTests {
       ("manage", []), ("append", []), ("carpet", []), ("target", []), ("public", []),
       ("passage", []), ("message", []),
       ("abcd", []), ("js", []), ("", []), ("node1", []), ("café", []), ("node.js", []),
+      // English words that end like a name are words, not names: rat io, mag net, hap py.
+      ("ratio", []), ("radio", []), ("portfolio", []), ("magnet", []), ("planet", []),
+      ("internet", []), ("happy", []), ("therapy", []), ("samurai", []),
     ])
   func tailSplits(word: String, expected: [[String]]) {
     #expect(CompoundWords.tailSplits(of: word) == expected)
+  }
+
+  static let wordsEndingLikeNames = [
+    Item(title: "Build host", content: "install Node.js 20 on the build host"),
+    Item(title: "Storage bench", content: "Ran the rat IO test on the old NAS: 4k random reads stall"),
+    Item(title: "Print sales", content: "Q3 mag net revenue rose 4% on the spring issue"),
+  ]
+
+  @Test("an English word no note holds is no dotted name: ratio finds no rat IO, magnet no mag net")
+  func englishWordsAreNoDottedNames() throws {
+    let workspace = try Workspace(Self.wordsEndingLikeNames)
+    let name = try workspace.search("nodejs")
+    #expect(name.results.map(\.id) == workspace.ids([0]))
+    #expect(name.terms.first?.compounds == ["node js"])
+    for (query, note) in [("ratio", 1), ("Ratio", 1), ("magnet", 2)] {
+      let response = try workspace.search(query)
+      #expect(!response.results.map(\.id).contains(workspace.ids([note])[0]), "\(query)")
+      #expect(response.terms.allSatisfy { $0.compounds.isEmpty }, "\(query)")
+    }
+    // Typed apart, the words are found where the notes hold them.
+    #expect(try workspace.search("rat io").results.first?.id == workspace.ids([1])[0])
+    #expect(try workspace.search("mag net").results.first?.id == workspace.ids([2])[0])
   }
 
   static let dottedNames = [

@@ -196,7 +196,11 @@ struct HybridLexicalRankerTests {
       CommonWordsCase(query: "The OF", reason: .noCommonWordMatched),
       // A possessive ending after an apostrophe is dropped like a stop word.
       CommonWordsCase(query: "the 's", reason: .noCommonWordMatched),
-      CommonWordsCase(query: "the zurich", reason: .noTermMatched),
+      // Beside another word the common word is left out, and said to be (`the` may occur).
+      CommonWordsCase(query: "the zurich", reason: .noOtherWordMatched),
+      CommonWordsCase(query: "zurich", reason: .noTermMatched),
+      // An ending after an apostrophe is no common word typed: `zurich` alone was searched.
+      CommonWordsCase(query: "zurich's", reason: .noTermMatched),
     ])
   func onlyCommonWordsFindNothing(_ c: CommonWordsCase) throws {
     let index = F.index([F.document(1, "Build cache", "Keep builds fast")])
@@ -212,6 +216,51 @@ struct HybridLexicalRankerTests {
     #expect(ids(response) == [F.id(2)])
     #expect(response.emptyReason == nil)
     #expect(EmptyReason.noCommonWordMatched.explanation.hasPrefix("the query has only common words"))
+  }
+
+  /// A query with common words beside others that find nothing, and what the reason names.
+  struct LeftOutCase: CustomTestStringConvertible, Sendable {
+    var query: String
+    var unsearched: [String]?
+    var explanation: String
+    var testDescription: String { query.debugDescription }
+  }
+
+  @Test(
+    "Common words left out beside words found nowhere: the reason says they were not searched and names the others",
+    arguments: [
+      LeftOutCase(
+        query: "the foo", unsearched: ["the"],
+        explanation: "the common word 'the' was not searched (common words are searched only when a query has no "
+          + "other word), and 'foo' (or a close spelling of it) occurs in no knowledge item or memory"),
+      LeftOutCase(
+        query: "The zorblat OF the Quuxive", unsearched: ["The", "OF"],
+        explanation: "the common words 'The', 'OF' were not searched (common words are searched only when a query "
+          + "has no other word), and none of 'zorblat', 'Quuxive' (or a close spelling of one) occurs in any "
+          + "knowledge item or memory"),
+      // `'s` is an ending, not a common word typed: neither named nor a reason to say more.
+      LeftOutCase(
+        query: "zorblat's", unsearched: nil,
+        explanation: "no query word (or a close spelling of one) occurs in any knowledge item or memory"),
+    ])
+  func commonWordsLeftOutAreNamed(_ c: LeftOutCase) throws {
+    // `the` occurs in both fields: a reason that no query word occurs would be untrue.
+    let index = F.index([F.document(1, "The build cache", "Keep the builds fast")])
+    let response = try ranker.search(c.query, in: index)
+    #expect(response.results.isEmpty)
+    #expect(response.unsearchedCommonWords == c.unsearched)
+    #expect(response.emptyExplanation == c.explanation)
+  }
+
+  @Test("A search that finds something names the common words it left out, and gives no reason")
+  func commonWordsLeftOutBesideAMatch() throws {
+    let index = F.index([F.document(1, "The build cache", "Keep the builds fast")])
+    let response = try ranker.search("the cache", in: index)
+    #expect(ids(response) == [F.id(1)])
+    #expect(response.unsearchedCommonWords == ["the"])
+    #expect(response.emptyReason == nil && response.emptyExplanation == nil)
+    // A query of only common words searches them: none is left out.
+    #expect(try ranker.search("the", in: index).unsearchedCommonWords == nil)
   }
 
   @Test func zurichFindsNothingAndSaysWhy() throws {
@@ -267,7 +316,8 @@ struct HybridLexicalRankerTests {
     HostileCase(query: "\u{202E}draft\u{202C}", reason: nil),
     HostileCase(query: String(repeating: "(", count: 500), reason: .noQueryTerms),
     // `C++` is the term `c++`, and a lone letter beside other words is no prefix.
-    HostileCase(query: "NEAR(a b) AND title:x OR \"c\"*", reason: .noTermMatched),
+    // `a`, `AND`, `OR` are common words, left out beside the others: said so.
+    HostileCase(query: "NEAR(a b) AND title:x OR \"c\"*", reason: .noOtherWordMatched),
     HostileCase(query: "NEAR(a b) AND title:x OR \"c++\"*", reason: nil),
   ])
   func hostileQueryReturnsAList(_ example: HostileCase) throws {

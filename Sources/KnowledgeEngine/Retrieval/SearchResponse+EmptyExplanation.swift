@@ -1,0 +1,55 @@
+extension SearchResponse {
+  /// Why there are no results, in words that name the query's words where the reason is about
+  /// them, for a "No results:" line (lower case, no final period); nil when there are results.
+  ///
+  /// For ``EmptyReason/noOtherWordMatched`` it names the common words left out and the words
+  /// searched: `the common word 'the' was not searched (common words are searched only when a
+  /// query has no other word), and 'foo' (or a close spelling of it) occurs in no knowledge item
+  /// or memory`. Other reasons read as ``EmptyReason/explanation``.
+  public var emptyExplanation: String? {
+    guard results.isEmpty, let emptyReason else { return nil }
+    return emptyReason.explanation(
+      searching: EmptyReason.knowledgeRecords, commonWords: unsearchedCommonWords ?? [],
+      otherWords: terms.typedWords)
+  }
+}
+
+extension EmptyReason {
+  /// ``explanation(searching:)``, naming the words of a query when the reason is about which
+  /// of them were searched (``noOtherWordMatched``), each in single quotes.
+  ///
+  /// - Parameters:
+  ///   - records: one of the records searched, singular (`task`, `open task`).
+  ///   - commonWords: the query's common words that were not searched, as typed.
+  ///   - otherWords: the query's words that were searched, as typed.
+  func explanation(searching records: String, commonWords: [String], otherWords: [String])
+    -> String
+  {
+    guard self == .noOtherWordMatched, !commonWords.isEmpty, !otherWords.isEmpty else {
+      return explanation(searching: records)
+    }
+    func quoted(_ words: [String]) -> String { words.map { "'\($0)'" }.joined(separator: ", ") }
+    let left =
+      commonWords.count == 1
+      ? "the common word \(quoted(commonWords)) was not searched"
+      : "the common words \(quoted(commonWords)) were not searched"
+    let missing =
+      otherWords.count == 1
+      ? "\(quoted(otherWords)) (or a close spelling of it) occurs in no \(records)"
+      : "none of \(quoted(otherWords)) (or a close spelling of one) occurs in any \(records)"
+    return left + " (common words are searched only when a query has no other word), and " + missing
+  }
+}
+
+extension [QueryTermMatch] {
+  /// The query words behind these terms as typed (their folded forms where the typed ones were
+  /// not recorded, else the term), once each, in term order.
+  var typedWords: [String] {
+    var words: [String] = []
+    for term in self {
+      let typed = !term.typedWords.isEmpty ? term.typedWords : !term.words.isEmpty ? term.words : [term.term]
+      for word in typed where !words.contains(word) { words.append(word) }
+    }
+    return words
+  }
+}
