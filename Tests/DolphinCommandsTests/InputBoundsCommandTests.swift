@@ -180,6 +180,24 @@ struct InputBoundsCommandTests {
       "\(over.stderr)")
   }
 
+  @Test("a tag over its Unicode scalar bound is named by its value, as one over its character limit is")
+  func tagOverTheScalarBoundIsNamed() throws {
+    let s = try Stored()
+    defer { s.cli.dir.remove() }
+    // Stored NFC: `zalg` and an `ó` carrying 599 more marks, 5 characters and 604 scalars.
+    let zalgo = "zalgo" + String(repeating: "\u{301}", count: 600)
+    for args in [["capture", "fact", "t", "--tags", "ok," + zalgo], ["memory", "save", "m", "--tags", "ok," + zalgo]] {
+      let r = try s.cli.run(args)
+      #expect(r.status == 4, "\(args[0]): \(r.stderr)")
+      #expect(
+        r.stderr.contains("--tags ('zalg…') is 5 characters but 604 Unicode scalars (each combining mark"),
+        "\(args[0]): \(r.stderr)")
+    }
+    let long = try s.cli.run(["capture", "fact", "t", "--tags", "ok," + String(repeating: "t", count: 49)])
+    #expect(long.status == 4 && long.stderr.contains("--tags ('tttttttttttttttttttt…') is 49 characters; the limit is 48 characters"), "\(long.stderr)")
+    try s.expectUnchanged()
+  }
+
   @Test("import refuses a file over the document bound from its size, and binary input")
   func importDocuments() throws {
     let s = try Stored()

@@ -195,6 +195,40 @@ struct LimitsTests {
     #expect(try store.read { try $0.knowledgeCount() } == 0)
   }
 
+  @Test("a tag over its Unicode scalar bound is named by position and quoted, as one over its character limit is")
+  func tagBoundErrorsNameTheTag() throws {
+    // 5 characters, 605 Unicode scalars (the marks all sit on the `o`).
+    let zalgo = "zalgo" + String(repeating: "\u{301}", count: 600)
+    do {
+      try Limits.validateTags(["ok", zalgo, "fine"])
+      Issue.record("accepted")
+    } catch {
+      #expect(error.field == "tags[1]")
+      #expect(error.limit == Limits.unicodeScalarLimit(forCharacters: Limits.tagLength) && error.actual == 605)
+      #expect(
+        error.message.hasPrefix("tags[1] ('zalg…') is 5 characters but 605 Unicode scalars (each combining mark"),
+        "\(error.message)")
+      #expect(error.message.contains("the limit is 48 characters and at most \(error.limit ?? 0) Unicode scalars"))
+    }
+    // The character-count error reads the same way, and quotes at most 20 characters.
+    do {
+      try Limits.validateTags(["ok", String(repeating: "t", count: 49)])
+      Issue.record("accepted")
+    } catch {
+      #expect(error == ValidationError(
+        field: "tags[1]", limit: 48, actual: 49,
+        message: "tags[1] ('" + String(repeating: "t", count: 20) + "…') is 49 characters; the limit is 48 characters"))
+    }
+    // 49 characters, each carrying 1,000 marks: the quote stays short all the same.
+    do {
+      try Limits.validateTags([String(repeating: "y" + String(repeating: "\u{301}", count: 1_000), count: 49)])
+      Issue.record("accepted")
+    } catch {
+      #expect(error.message.unicodeScalars.count < 500, "\(error.message.unicodeScalars.count) scalars")
+      #expect(error.message.hasPrefix("tags[0] ('y…') is 49 characters"), "\(error.message.prefix(40))")
+    }
+  }
+
   @Test("a long value quoted in an error is cut with an ellipsis and its full length")
   func quotedValueShowsTheCut() throws {
     #expect(Limits.quoted("short", cutAt: 60) == "'short'")
@@ -202,8 +236,9 @@ struct LimitsTests {
     #expect(
       Limits.quoted(String(repeating: "a", count: 61), cutAt: 60)
         == "'" + String(repeating: "a", count: 60) + "…' (61 characters)")
-    // Cut for its Unicode scalars alone: both lengths are said.
-    #expect(Limits.quoted("x" + String(repeating: "\u{301}", count: 600), cutAt: 60) == "'…' (1 character of 601 Unicode scalars)")
+    // Cut for its Unicode scalars alone: both lengths are said, and the first scalar shown.
+    #expect(Limits.quoted("x" + String(repeating: "\u{301}", count: 600), cutAt: 60) == "'x…' (1 character of 601 Unicode scalars)")
+    #expect(Limits.quoted("ab" + String(repeating: "\u{301}", count: 600), cutAt: 60, sayingLength: false) == "'a…'")
     let tag = String(repeating: "t", count: 100) + "\nx"
     #expect(throws: ValidationError(
       field: "tags[0]",
