@@ -183,7 +183,10 @@ enum Commands {
         schema step leaves it, is reported as that and is not a problem. Handoff next steps that show nothing
         (empty, whitespace or invisible characters only, which earlier imports stored) are counted and located,
         with how they go away (schema step \(StoredTextCleanupStep.name) removes them, or one sqlite3 command
-        given); they are not a problem either.
+        given); they are not a problem either. Stored text over a bound of this build (a title stored before
+        the bound of \(Limits.unicodeScalarsPerCharacter) Unicode scalars per character existed, say) is
+        counted and the first records named with the field, the limit and the size; that is advisory, and
+        nothing is changed.
         """),
     run: { ctx in
       let dir = ctx.workspaceDirectory
@@ -225,6 +228,9 @@ enum Commands {
         /// (and those past its list); `null` when there are none, or when the pending upgrade
         /// removes them.
         var blankNextStepsCommand: String?
+        /// Stored records with text over a bound of this build (`count` 0 when there are none);
+        /// advisory, not a problem.
+        var textOverBounds: TextOverBoundReport?
         /// Set when a check stopped with an error although SQLite's integrity check passed; that
         /// check and the ones after it did not run (their results are `null`). When the
         /// integrity check found damage, that is the report, and a check it stopped is only
@@ -235,7 +241,7 @@ enum Commands {
         enum CodingKeys: String, CodingKey {
           case databasePath, ok, openProblem, readOnlyReason, checksRun, integrityCheck, malformedRecords
           case referenceProblems, searchIndexProblems, searchIndexNotes, searchIndexUpgradePending, quarantined
-          case credentials, blankNextSteps, blankNextStepsCommand, checkError, advice
+          case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, checkError, advice
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -256,6 +262,7 @@ enum Commands {
           try c.encode(credentials, forKey: .credentials)
           try c.encode(blankNextSteps, forKey: .blankNextSteps)
           try c.encode(blankNextStepsCommand, forKey: .blankNextStepsCommand)
+          try c.encode(textOverBounds, forKey: .textOverBounds)
           try c.encodeIfPresent(checkError, forKey: .checkError)
           try c.encode(advice, forKey: .advice)
         }
@@ -323,6 +330,7 @@ enum Commands {
             (blankNextStepRemedy, report.blankNextStepsCommand) = blankNextStepAdvice(
               blankEverywhere, removedByPendingStep: store.pendingMigrationSteps.contains(StoredTextCleanupStep.name),
               writable: writable, databasePath: dbPath)
+            report.textOverBounds = try store.read { tx in try tx.textOverBounds() }
             let engine = KnowledgeEngine(store: store)
             var indexProblems = try engine.verifySearchIndex()
             indexDisagrees = !indexProblems.isEmpty
@@ -439,6 +447,9 @@ enum Commands {
       if let blank = report.blankNextSteps, blank.count > 0 {
         report.advice.append(blankNextStepRemedy)
       }
+      if let over = report.textOverBounds, over.count > 0 {
+        report.advice.append(textOverBoundAdvice(over))
+      }
       if let quarantined = report.quarantined, quarantined > 0 {
         report.advice.append("\(quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `dolphin quarantine`.")
       }
@@ -485,6 +496,7 @@ enum Commands {
           c.print("Credentials: \(notRun)")
         }
         for line in blankNextStepLines(report.blankNextSteps) { c.print(line) }
+        for line in textOverBoundLines(report.textOverBounds) { c.print(line) }
         if let error = report.checkError { c.print("Checks stopped: \(inert(error))") }
         for a in report.advice { c.print(a) }
         c.print(
@@ -602,6 +614,40 @@ enum Commands {
       "UPDATE handoff SET next_steps = CASE id " + cases.joined(separator: " ") + " END WHERE id IN ("
       + ids.joined(separator: ", ") + ")"
     return (sqlite3 + ShellWord.sqlArgument(sql), cases.count)
+  }
+
+  /// Doctor's lines for stored text over a bound: how many records, by type, and the first ones
+  /// with their field and what is over; that there are none; or (for `nil`) that the check did
+  /// not run.
+  static func textOverBoundLines(_ report: TextOverBoundReport?) -> [String] {
+    guard let report else { return ["Text bounds: not run"] }
+    guard report.count > 0 else { return ["Text bounds: all stored text is within its bounds"] }
+    let types = ["knowledge", "memory", "task", "handoff"].compactMap { type in
+      report.countsByRecordType[type].map { "\($0) \(type)" }
+    }
+    var lines = [
+      "Text bounds: \(report.count) stored record(s) hold text over a bound of this dolphin ("
+        + types.joined(separator: ", ") + "):"
+    ]
+    for entry in report.records {
+      lines.append("  - \(entry.recordType) \(inert(entry.id)): \(entry.message)")
+    }
+    if report.count > report.records.count {
+      lines.append("  … and \(report.count - report.records.count) more record(s)")
+    }
+    return lines
+  }
+
+  /// Doctor's advice for stored text over a bound: where it came from, that nothing was
+  /// changed, what refuses such a record, and how to bring it within the bound.
+  static func textOverBoundAdvice(_ report: TextOverBoundReport) -> String {
+    "\(report.count) stored record(s) hold text over a bound of this dolphin (listed above): an earlier dolphin stored "
+      + "them before the bound existed (such as the bound of \(Limits.unicodeScalarsPerCharacter) Unicode scalars per "
+      + "character), or another program did. This is advisory: nothing was changed, and they are read, searched and "
+      + "exported as stored. A command that rewrites such a record (`task complete` on such a task, deleting an item "
+      + "that such an item relates to) refuses it, and so does importing an export that holds it, until its text is "
+      + "within the bound: delete the record (`dolphin knowledge delete <id>`, `memory delete`, `task delete`, "
+      + "`handoff delete`) and store it again within the bound."
   }
 
   /// An open error in words, without the "run `dolphin doctor`" pointer (this is doctor).
