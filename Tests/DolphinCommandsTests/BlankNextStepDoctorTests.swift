@@ -141,14 +141,54 @@ struct BlankNextStepDoctorTests {
     #expect(
       doctor.stdout.contains(
         "They were written after this workspace's upgrade removed such steps, so not by dolphin (capture refuses them, "
-          + "imports drop them). Nothing was changed. To remove them and keep the other steps, stop every dolphin "
+          + "imports drop them). Nothing was changed. To remove them all and keep the other steps, stop every dolphin "
           + "process using this workspace and run: \(command); or delete such a handoff (`dolphin handoff delete <id>`)."),
       "\(doctor.stdout)")
+    #expect(try Self.doctorJSON(cli)["blankNextStepsCommand"] as? String == command)
     #expect(!doctor.stdout.contains("Schema step"), "\(doctor.stdout)")
     // The command pastes as shown.
     let fixed = try runProcess("/bin/sh", ["-c", command])
     #expect(fixed.status == 0, "\(fixed.stderr)")
     #expect(try cli.json(["handoff", "get", id])["nextSteps"] as? [String] == Self.visibleSteps)
+    #expect(try cli.run(["doctor"]).stdout.contains("Handoff next steps: none blank\n"))
+    #expect(try Self.doctorJSON(cli)["blankNextStepsCommand"] is NSNull, "null once there are none")
+  }
+
+  @Test("blank steps in more handoffs than doctor lists: one sqlite3 command removes them all, and it does")
+  func oneCommandForEveryHandoff() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    var ids: [String] = []
+    for n in 1...22 {
+      let created = try cli.json(["handoff", "create", "--focus", "Handoff \(n)", "--next", "Ship it", "--next", "Then test"])
+      ids.append(try #require((created["handoff"] as? [String: Any])?["id"] as? String))
+    }
+    // Different positions in different handoffs: each keeps its own two real steps.
+    let edit = try runProcess(
+      "/usr/bin/env",
+      ["sqlite3", cli.workspace + "/workspace.sqlite",
+       #"UPDATE handoff SET next_steps = CASE WHEN rowid % 2 = 0 THEN '["","Ship it","\u2800","Then test"]' "#
+        + #"ELSE '["Ship it"," ","Then test",""]' END;"#])
+    try #require(edit.status == 0, "sqlite3 is needed to store what earlier builds stored: \(edit.stderr)")
+    let report = try Self.doctorJSON(cli)
+    // The report keeps its shape: 20 handoffs listed, cut, with every count.
+    let blank = try #require(report["blankNextSteps"] as? [String: Any])
+    #expect(blank["count"] as? Int == 44 && blank["handoffCount"] as? Int == 22)
+    #expect((blank["handoffs"] as? [Any])?.count == 20 && blank["truncated"] as? Bool == true, "\(blank)")
+    let command = try #require(report["blankNextStepsCommand"] as? String, "\(report)")
+    #expect(command.hasPrefix("sqlite3 '\(cli.workspace)/workspace.sqlite' 'UPDATE handoff SET next_steps = CASE id WHEN "))
+    for id in ids { #expect(command.contains(id), "the command covers \(id), listed or not") }
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.stdout.contains("To remove them all and keep the other steps, stop every dolphin process using "
+      + "this workspace and run: \(command); or delete such a handoff"), "\(doctor.stdout)")
+    #expect(doctor.stdout.components(separatedBy: "sqlite3 '").count == 2, "one command: \(doctor.stdout)")
+    #expect(!doctor.stdout.contains("and so on"), "\(doctor.stdout)")
+
+    let fixed = try runProcess("/bin/sh", ["-c", command])
+    #expect(fixed.status == 0, "\(fixed.stderr)")
+    for id in ids {
+      #expect(try cli.json(["handoff", "get", id])["nextSteps"] as? [String] == Self.visibleSteps, "\(id)")
+    }
     #expect(try cli.run(["doctor"]).stdout.contains("Handoff next steps: none blank\n"))
   }
 }

@@ -81,7 +81,7 @@ struct CLIEndToEndTests {
     ExitCase(
       name: "malformed id of one character with 600 combining marks",
       args: ["knowledge", "get", "x" + String(repeating: "\u{301}", count: 600)],
-      status: 4, stderr: "id '…' (1 character of 601 Unicode scalars) is not a UUID"),
+      status: 4, stderr: "id 'x…' (1 character of 601 Unicode scalars) is not a UUID"),
     ExitCase(
       name: "long bad priority", args: ["task", "add", "t", "--priority", String(repeating: "u", count: 100)],
       status: 2, stderr: "--priority '" + String(repeating: "u", count: 40) + "…' (100 characters) is not one of:"),

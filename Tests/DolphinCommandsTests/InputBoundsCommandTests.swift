@@ -135,10 +135,10 @@ struct InputBoundsCommandTests {
     #expect(
       title.stderr.contains(
         "title is 1 character but 60001 Unicode scalars (each combining mark, joiner or modifier counts as one); "
-          + "the limit is 300 characters and at most 2400 Unicode scalars in all (8 per character)"),
+          + "the limit is 300 characters and at most 3000 Unicode scalars in all (10 per character)"),
       "\(title.stderr)")
 
-    // 500 KB of such text from a file, under the 512,000 bytes read for content.
+    // 500 KB of such text from a file, under the 640,000 bytes read for content.
     let file = s.cli.dir.appending("marks")
     try Data(("e" + String(repeating: "\u{301}", count: 250_000)).utf8).write(to: file)
     let content = try s.cli.run(["capture", "fact", "t", "--content-file", file.path])
@@ -146,11 +146,55 @@ struct InputBoundsCommandTests {
     #expect(
       content.stderr.contains(
         "content is 1 character but 250001 Unicode scalars (each combining mark, joiner or modifier counts as one); "
-          + "the limit is 16000 characters and at most 128000 Unicode scalars in all (8 per character) "
+          + "the limit is 16000 characters and at most 160000 Unicode scalars in all (10 per character) "
           + "(read from '\(file.path)')"),
       "\(content.stderr)")
     let stdin = try s.cli.run(["capture", "fact", "t", "--content", "-"], stdin: "e" + String(repeating: "\u{301}", count: 200_000))
     #expect(stdin.status == 4 && stdin.stderr.contains("content is 1 character but 200001 Unicode scalars"), "\(stdin.stderr)")
+    try s.expectUnchanged()
+  }
+
+  @Test("the longest RGI emoji (10 Unicode scalars each) fill a title and a content file to their limits; one scalar more is refused")
+  func longestEmojiAtTheLimits() throws {
+    let s = try Stored()
+    defer { s.cli.dir.remove() }
+    // kiss: woman, man, light skin tone, dark skin tone: 1 character, 10 Unicode scalars, 35 bytes.
+    let kiss = "\u{1F469}\u{1F3FB}\u{200D}\u{2764}\u{FE0F}\u{200D}\u{1F48B}\u{200D}\u{1F468}\u{1F3FF}"
+    let title = String(repeating: kiss, count: 300)
+    let file = s.cli.dir.appending("kisses")
+    try Data(String(repeating: kiss, count: 16_000).utf8).write(to: file)  // 560,000 bytes
+    let r = try s.cli.run(["capture", "fact", title, "--content-file", file.path, "--tags", String(repeating: kiss, count: 48), "--json"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let item = try #require((try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["item"] as? [String: Any])
+    #expect(item["title"] as? String == title)
+    #expect((item["content"] as? String)?.count == 16_000)
+    #expect((item["content"] as? String)?.unicodeScalars.count == 160_000)
+
+    // 299 such emoji and a letter with ten combining marks: 300 characters, 3,001 scalars.
+    let over = try s.cli.run(["capture", "fact", String(repeating: kiss, count: 299) + "x" + String(repeating: "\u{301}", count: 10)])
+    #expect(over.status == 4, "\(over.stderr)")
+    #expect(
+      over.stderr.contains(
+        "title is 300 characters but 3001 Unicode scalars (each combining mark, joiner or modifier counts as one); "
+          + "the limit is 300 characters and at most 3000 Unicode scalars in all (10 per character)"),
+      "\(over.stderr)")
+  }
+
+  @Test("a tag over its Unicode scalar bound is named by its value, as one over its character limit is")
+  func tagOverTheScalarBoundIsNamed() throws {
+    let s = try Stored()
+    defer { s.cli.dir.remove() }
+    // Stored NFC: `zalg` and an `ó` carrying 599 more marks, 5 characters and 604 scalars.
+    let zalgo = "zalgo" + String(repeating: "\u{301}", count: 600)
+    for args in [["capture", "fact", "t", "--tags", "ok," + zalgo], ["memory", "save", "m", "--tags", "ok," + zalgo]] {
+      let r = try s.cli.run(args)
+      #expect(r.status == 4, "\(args[0]): \(r.stderr)")
+      #expect(
+        r.stderr.contains("--tags ('zalg…') is 5 characters but 604 Unicode scalars (each combining mark"),
+        "\(args[0]): \(r.stderr)")
+    }
+    let long = try s.cli.run(["capture", "fact", "t", "--tags", "ok," + String(repeating: "t", count: 49)])
+    #expect(long.status == 4 && long.stderr.contains("--tags ('tttttttttttttttttttt…') is 49 characters; the limit is 48 characters"), "\(long.stderr)")
     try s.expectUnchanged()
   }
 

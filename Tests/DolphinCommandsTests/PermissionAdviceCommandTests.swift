@@ -54,6 +54,21 @@ struct PermissionAdviceCommandTests {
     #expect(r.stderr.contains("root (uid 0)") && r.stderr.contains("dolphin needs a directory of its own"), "\(r.stderr)")
   }
 
+  @Test("this user's own directory with the sticky bit gets the chmod to run, not 'shared by all users'")
+  func ownStickyDirectory() throws {
+    let directory = TemporaryDirectory("own-sticky")
+    defer { directory.remove() }
+    let mine = directory.appending("mine")
+    try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+    chmod(directory.path, 0o755)
+    chown(mine.path, 65534, 65534)
+    chmod(mine.path, 0o1777)
+    let r = try Self.runAsNobody(["capture", "fact", "hi", "--workspace", mine.path])
+    #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("(mode 1777); consider `chmod 700 \(mine.path)`"), "\(r.stderr)")
+    #expect(!r.stderr.contains("shared by all users"), "\(r.stderr)")
+  }
+
   @Test("this user's own open directory still gets the chmod to run")
   func ownDirectory() throws {
     let directory = TemporaryDirectory("own")

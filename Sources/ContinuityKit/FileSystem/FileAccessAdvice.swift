@@ -10,8 +10,10 @@ import Foundation
 /// it is theirs to change, otherwise whose it is and that dolphin needs a directory of its own.
 ///
 /// Only the owner (or root) may change a mode, and some directories must keep theirs whoever
-/// owns them: `/`, and shared directories with the sticky bit (`/tmp`, mode 1777). Advising
-/// `chmod 700 /` — or a `chmod` the user cannot run — would be wrong either way.
+/// owns them: `/`, and directories shared by all users (`/tmp`, mode 1777: the sticky bit and
+/// open to everyone). Advising `chmod 700 /` — or a `chmod` the user cannot run — would be wrong
+/// either way. The sticky bit alone does not make a directory shared: on this user's own
+/// directory (a 1700 or 1777 directory they made) the `chmod` is theirs to run.
 package enum FileAccessAdvice {
   /// What to do instead of changing a mode that is not the user's to change.
   package static let ownDirectory =
@@ -50,13 +52,13 @@ package enum FileAccessAdvice {
   ///   - privateMode: the mode to advise, `700` for a directory, `600` for a file.
   ///   - user: the effective user id of this process.
   /// - Returns: "consider `chmod 700 PATH`" when `user` owns it and it is neither `/` nor a
-  ///   directory with the sticky bit; otherwise why its mode is not to be changed, whose it is,
-  ///   and ``ownDirectory``.
+  ///   shared directory (``isSharedDirectory(_:user:)``); otherwise why its mode is not to be
+  ///   changed, whose it is, and ``ownDirectory``.
   package static func makePrivate(path: String, status: stat, privateMode: String, user: uid_t = geteuid()) -> String {
     if isRootDirectory(path) {
       return "it is the root directory, whose mode must stay as it is; " + ownDirectory
     }
-    if (status.st_mode & S_IFMT) == S_IFDIR, status.st_mode & S_ISVTX != 0 {
+    if isSharedDirectory(status, user: user) {
       return "it is a directory shared by all users (sticky bit, as /tmp), owned by \(owner(status.st_uid)); "
         + ownDirectory
     }
@@ -65,6 +67,18 @@ package enum FileAccessAdvice {
       return "it belongs to \(owner(status.st_uid)), so \(who) can change its mode; " + ownDirectory
     }
     return "consider `chmod \(privateMode) \(path)`"
+  }
+
+  /// Whether a directory is one all users share, as `/tmp`: the sticky bit set and writable by
+  /// everyone, and either another user's or root's. Root's own such directories are the
+  /// system's shared ones (`/tmp`, `/var/tmp`, `/dev/shm`), so root is never told to close one;
+  /// any other user's own sticky directory is theirs, and gets the `chmod`.
+  /// - Parameters:
+  ///   - status: the directory's `stat` (anything but a directory is never shared).
+  ///   - user: the effective user id of this process.
+  package static func isSharedDirectory(_ status: stat, user: uid_t) -> Bool {
+    (status.st_mode & S_IFMT) == S_IFDIR && status.st_mode & S_ISVTX != 0 && status.st_mode & S_IWOTH != 0
+      && (status.st_uid != user || status.st_uid == 0)
   }
 
   /// Advice after this user could not create the workspace in `directory` (permission denied):

@@ -60,16 +60,20 @@ extension Limits {
   /// The quoted part holds at most `limit` `Character`s and
   /// ``unicodeScalarLimit(forCharacters:)`` of `limit` Unicode scalars; when the value is cut
   /// for its scalars alone, the note says both lengths (`(1 character of 60001 Unicode scalars)`).
+  /// When not even the first character fits (one letter carrying thousands of combining marks),
+  /// the quote shows its first Unicode scalar (`'x…'`), so that the value can still be told apart.
   /// - Parameters:
   ///   - value: the value as given.
   ///   - limit: the most `Character`s to quote, e.g. 60.
   ///   - escape: how the quoted part is made one line; ``escaped(_:)`` by default.
-  /// - Returns: the value between single quotes, with `…` inside them and the full length after
-  ///   them when it was cut.
+  ///   - sayingLength: whether a cut value is followed by its length; false for a message that
+  ///     states the length itself (`tags[1] ('abc…') is 49 characters`).
+  /// - Returns: the value between single quotes, with `…` inside them and (with `sayingLength`)
+  ///   the full length after them when it was cut.
   /// - Complexity: O(`limit`) for the part quoted, plus O(n) to count a value that was cut.
-  package static func quoted(_ value: String, cutAt limit: Int, escaping escape: (String) -> String = escaped)
-    -> String
-  {
+  package static func quoted(
+    _ value: String, cutAt limit: Int, escaping escape: (String) -> String = escaped, sayingLength: Bool = true
+  ) -> String {
     let budget = unicodeScalarLimit(forCharacters: limit)
     var end = value.startIndex
     var kept = 0
@@ -83,11 +87,15 @@ extension Limits {
       end = next
     }
     if end == value.endIndex { return "'" + escape(value) + "'" }
+    let shown =
+      end == value.startIndex && limit > 0
+      ? String(value.unicodeScalars.prefix(1)) : String(value[..<end])
+    guard sayingLength else { return "'" + escape(shown) + "…'" }
     let length = value.count
     let unit = length == 1 ? "character" : "characters"
     // Within `limit` characters, it was cut for its scalars: say how many.
     let note = length > limit ? "\(length) \(unit)" : "\(length) \(unit) of \(value.unicodeScalars.count) Unicode scalars"
-    return "'" + escape(String(value[..<end])) + "…' (\(note))"
+    return "'" + escape(shown) + "…' (\(note))"
   }
 
   /// `text` with line breaks, tabs and other control characters written as escapes (`\n`, `\t`,
@@ -142,17 +150,30 @@ extension Limits {
 
   /// Checks tag count, each tag's length (in `Character`s, and in Unicode scalars as
   /// ``check(_:_:limit:)`` does) and that each is one line without control characters.
+  ///
+  /// A tag over a length bound is named by its position and its value, quoted and cut to 20
+  /// characters (``quoted(_:cutAt:escaping:sayingLength:)``), since tags are stored deduplicated
+  /// and a caller may show the list without positions: `tags[1] ('zalg…') is 5 characters but 605
+  /// Unicode scalars …`, `tags[1] ('tttt…') is 49 characters; the limit is 48 characters`.
+  /// - Throws: ``ValidationError`` naming the list (`tags`) when it has more than
+  ///   ``tagsPerItem`` tags; naming the tag (`tags[i]`) when one holds a control character
+  ///   (``checkTagCharacters(_:_:)``), is over ``tagLength`` characters (``ValidationError/limit``
+  ///   and ``ValidationError/actual`` in characters), or is over its Unicode scalar bound (in
+  ///   Unicode scalars).
   public static func validateTags(_ tags: [String], field: String = "tags") throws(ValidationError) {
     try checkCount(field, tags.count, limit: tagsPerItem, unit: "tags")
     for (i, t) in tags.enumerated() { try checkTagCharacters("\(field)[\(i)]", t) }
     for (i, t) in tags.enumerated() {
       let n = t.count
+      let named = "\(field)[\(i)] (\(quoted(t, cutAt: 20, sayingLength: false)))"
       if n > tagLength {
         throw ValidationError(
           field: "\(field)[\(i)]", limit: tagLength, actual: n,
-          message: "\(field)[\(i)] ('\(t.prefix(20))…') is \(n) characters; the limit is \(tagLength) characters")
+          message: "\(named) is \(n) characters; the limit is \(tagLength) characters")
       }
-      try checkUnicodeScalars("\(field)[\(i)]", t, characters: n, limit: tagLength)
+      do { try checkUnicodeScalars(named, t, characters: n, limit: tagLength) } catch {
+        throw ValidationError(field: "\(field)[\(i)]", limit: error.limit, actual: error.actual, message: error.message)
+      }
     }
   }
 

@@ -4,12 +4,12 @@ import Foundation
 ///
 /// Units: text lengths are counted in `Character`s (extended grapheme clusters), never bytes
 /// or UTF-16 units; code-analysis input is counted in UTF-8 bytes. A text bounded to n
-/// characters also holds at most n × ``unicodeScalarsPerCharacter`` (8) Unicode scalars in
+/// characters also holds at most n × ``unicodeScalarsPerCharacter`` (10) Unicode scalars in
 /// all (``unicodeScalarLimit(forCharacters:)``): a `Character` has no size bound of its own (an
 /// `e` with 60,000 combining marks is one), so without it a 300-character title could be any
-/// number of bytes. Real text stays far below (most characters are 1 scalar, an emoji with a
-/// skin tone or a flag 2, a Devanagari conjunct 3–4), so only text made to evade the bound
-/// reaches it. User input over a bound is rejected with ``ValidationError`` naming the field,
+/// number of bytes. Real text stays within it even at a field's character limit (most
+/// characters are 1 scalar, an emoji with a skin tone or a flag 2, a Devanagari conjunct 3–4,
+/// the longest standard emoji 10), so only text made to evade the bound reaches it. User input over a bound is rejected with ``ValidationError`` naming the field,
 /// the limit and the actual size; derived output is truncated with ``Truncation/marker``.
 public enum Limits {
   // Knowledge
@@ -64,28 +64,36 @@ public enum Limits {
 
   // Unicode scalars per character
   /// Unicode scalars allowed per allowed `Character`, over a whole text: a field limited to n
-  /// characters holds at most n × 8 Unicode scalars (2,400 for a title, 128,000 for content),
-  /// and so at most n × 32 UTF-8 bytes. Real text averages well under 2 (a flag or an emoji
-  /// with a skin tone is 2, the longest family emoji 11, a Devanagari conjunct such as `क्षि` 4);
-  /// the bound is there for text made of a few characters each carrying thousands of combining
-  /// marks, which would otherwise pass any character limit at any size.
-  public static let unicodeScalarsPerCharacter = 8
+  /// characters holds at most n × 10 Unicode scalars (3,000 for a title, 160,000 for content),
+  /// and so at most n × 40 UTF-8 bytes.
+  ///
+  /// 10 is the smallest value that accepts every field filled to its character limit with any
+  /// standard emoji: the longest RGI emoji sequences (Unicode's `emoji-zwj-sequences.txt`, UTS
+  /// #51) are the kiss and couple-with-heart sequences of two people with skin tones, such as
+  /// `👩🏻‍❤️‍💋‍👨🏿` (U+1F469 U+1F3FB U+200D U+2764 U+FE0F U+200D U+1F48B U+200D U+1F468 U+1F3FF),
+  /// 10 scalars; a four-person family `👨‍👩‍👧‍👦` is 7, a subdivision flag such as England's
+  /// `🏴󠁧󠁢󠁥󠁮󠁧󠁿` 7, a person facing right with a skin tone and gender 8. Other real text averages
+  /// well under 2 (a flag or an emoji with a skin tone is 2, a Devanagari conjunct such as `क्षि`
+  /// 4). The bound is there for text made of a few characters each carrying thousands of
+  /// combining marks, which would otherwise pass any character limit at any size.
+  public static let unicodeScalarsPerCharacter = 10
 
   /// The most Unicode scalars a text limited to `characters` `Character`s may hold:
   /// `characters` × ``unicodeScalarsPerCharacter``.
   /// - Parameter characters: the field's bound in `Character`s, e.g. ``title``.
-  /// - Returns: the bound in Unicode scalars, e.g. 2,400 for ``title``.
+  /// - Returns: the bound in Unicode scalars, e.g. 3,000 for ``title``.
   public static func unicodeScalarLimit(forCharacters characters: Int) -> Int {
     characters * unicodeScalarsPerCharacter
   }
 
   // Input read from files and standard input
   /// Bytes read per allowed `Character` when text comes from a file or standard input: a
-  /// field limited to n characters reads at most n × 32 bytes (512,000 for content) and
+  /// field limited to n characters reads at most n × 40 bytes (640,000 for content) and
   /// refuses a larger file from its size, before reading it. That is the most UTF-8 a text
   /// within the field's Unicode scalar bound can take (``unicodeScalarsPerCharacter`` scalars of
-  /// at most 4 bytes each), so a larger file is over the bound, and only such text reaches it.
-  public static let inputBytesPerCharacter = 32
+  /// at most 4 bytes each), so a larger file is over the bound, and only such text reaches it
+  /// (16,000 of the longest standard emoji, 35 bytes each, are 560,000 bytes).
+  public static let inputBytesPerCharacter = unicodeScalarsPerCharacter * 4
   /// An export document or legacy workspace file given to `import` or `migrate`, in bytes
   /// (1 GiB): a full workspace at the default limits is a few hundred megabytes.
   public static let importDocumentBytes = 1 << 30

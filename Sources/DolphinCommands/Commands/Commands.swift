@@ -182,8 +182,11 @@ enum Commands {
         check, with the recovery steps. An empty database file, as a first run interrupted before its first
         schema step leaves it, is reported as that and is not a problem. Handoff next steps that show nothing
         (empty, whitespace or invisible characters only, which earlier imports stored) are counted and located,
-        with how they go away (schema step \(StoredTextCleanupStep.name) removes them); they are not a
-        problem either.
+        with how they go away (schema step \(StoredTextCleanupStep.name) removes them, or one sqlite3 command
+        given); they are not a problem either. Stored text over a bound of this build (a title stored before
+        the bound of \(Limits.unicodeScalarsPerCharacter) Unicode scalars per character existed, say) is
+        counted and the first records named with the field, the limit and the size; that is advisory, and
+        nothing is changed.
         """),
     run: { ctx in
       let dir = ctx.workspaceDirectory
@@ -221,6 +224,13 @@ enum Commands {
         var credentials: CredentialFlagReport?
         /// Handoff next steps that show nothing, by handoff (`count` 0 when there are none).
         var blankNextSteps: BlankNextStepReport?
+        /// The one shell command that removes every blank next step listed in `blankNextSteps`
+        /// (and those past its list); `null` when there are none, or when the pending upgrade
+        /// removes them.
+        var blankNextStepsCommand: String?
+        /// Stored records with text over a bound of this build (`count` 0 when there are none);
+        /// advisory, not a problem.
+        var textOverBounds: TextOverBoundReport?
         /// Set when a check stopped with an error although SQLite's integrity check passed; that
         /// check and the ones after it did not run (their results are `null`). When the
         /// integrity check found damage, that is the report, and a check it stopped is only
@@ -231,7 +241,7 @@ enum Commands {
         enum CodingKeys: String, CodingKey {
           case databasePath, ok, openProblem, readOnlyReason, checksRun, integrityCheck, malformedRecords
           case referenceProblems, searchIndexProblems, searchIndexNotes, searchIndexUpgradePending, quarantined
-          case credentials, blankNextSteps, checkError, advice
+          case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, checkError, advice
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -251,6 +261,8 @@ enum Commands {
           try c.encode(quarantined, forKey: .quarantined)
           try c.encode(credentials, forKey: .credentials)
           try c.encode(blankNextSteps, forKey: .blankNextSteps)
+          try c.encode(blankNextStepsCommand, forKey: .blankNextStepsCommand)
+          try c.encode(textOverBounds, forKey: .textOverBounds)
           try c.encodeIfPresent(checkError, forKey: .checkError)
           try c.encode(advice, forKey: .advice)
         }
@@ -309,11 +321,16 @@ enum Commands {
             report.referenceProblems = s.integrityProblems.filter { !malformed.contains($0) }
             report.quarantined = s.quarantined
             report.credentials = s.credentials
-            let blank = try store.read { tx in try tx.blankNextSteps() }
+            // Every handoff, for the command that removes them all; the report lists the first 20.
+            let blankEverywhere = try store.read { tx in try tx.blankNextSteps(limit: .max) }
+            let blank = BlankNextStepReport(
+              count: blankEverywhere.count, handoffCount: blankEverywhere.handoffCount,
+              handoffs: Array(blankEverywhere.handoffs.prefix(20)))
             report.blankNextSteps = blank
-            blankNextStepRemedy = blankNextStepAdvice(
-              blank, removedByPendingStep: store.pendingMigrationSteps.contains(StoredTextCleanupStep.name),
+            (blankNextStepRemedy, report.blankNextStepsCommand) = blankNextStepAdvice(
+              blankEverywhere, removedByPendingStep: store.pendingMigrationSteps.contains(StoredTextCleanupStep.name),
               writable: writable, databasePath: dbPath)
+            report.textOverBounds = try store.read { tx in try tx.textOverBounds() }
             let engine = KnowledgeEngine(store: store)
             var indexProblems = try engine.verifySearchIndex()
             indexDisagrees = !indexProblems.isEmpty
@@ -430,6 +447,9 @@ enum Commands {
       if let blank = report.blankNextSteps, blank.count > 0 {
         report.advice.append(blankNextStepRemedy)
       }
+      if let over = report.textOverBounds, over.count > 0 {
+        report.advice.append(textOverBoundAdvice(over))
+      }
       if let quarantined = report.quarantined, quarantined > 0 {
         report.advice.append("\(quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `dolphin quarantine`.")
       }
@@ -476,6 +496,7 @@ enum Commands {
           c.print("Credentials: \(notRun)")
         }
         for line in blankNextStepLines(report.blankNextSteps) { c.print(line) }
+        for line in textOverBoundLines(report.textOverBounds) { c.print(line) }
         if let error = report.checkError { c.print("Checks stopped: \(inert(error))") }
         for a in report.advice { c.print(a) }
         c.print(
@@ -511,42 +532,122 @@ enum Commands {
     return lines
   }
 
-  /// What removes stored next steps that show nothing, for doctor's advice (empty when there
-  /// are none).
+  /// What removes stored next steps that show nothing, for doctor's advice, and the one shell
+  /// command that does (nil when the pending schema step removes them instead); both empty or
+  /// nil when there are none.
   /// - Parameters:
+  ///   - report: the blank next steps of every handoff (not only those doctor lists).
   ///   - removedByPendingStep: whether schema step 0007, which removes them, is still to run.
   ///   - writable: whether this process could write the workspace (and so finish the upgrade).
   static func blankNextStepAdvice(
     _ report: BlankNextStepReport, removedByPendingStep: Bool, writable: Bool, databasePath: String
-  ) -> String {
-    guard report.count > 0 else { return "" }
+  ) -> (advice: String, command: String?) {
+    guard report.count > 0 else { return ("", nil) }
     let found =
       "\(report.count) handoff next step(s) in \(report.handoffCount) handoff(s) show nothing (empty, whitespace, "
       + "or only invisible characters); `handoff get` and restores list them as blank lines."
     if removedByPendingStep {
-      return found
-        + " Imports by earlier dolphins stored them (capture refuses such a step, and imports now drop it). "
-        + "Schema step \(StoredTextCleanupStep.name) removes them and keeps every other step as it is: "
-        + (writable
-          ? "the next command finishes the upgrade."
-          : "the upgrade finishes the next time a command opens the workspace where it can be written.")
+      return (
+        found
+          + " Imports by earlier dolphins stored them (capture refuses such a step, and imports now drop it). "
+          + "Schema step \(StoredTextCleanupStep.name) removes them and keeps every other step as it is: "
+          + (writable
+            ? "the next command finishes the upgrade."
+            : "the upgrade finishes the next time a command opens the workspace where it can be written."),
+        nil
+      )
     }
-    // The step that removes them has run, so they were written since, and not by dolphin.
+    // The step that removes them has run, so they were written since, and not by dolphin: no
+    // dolphin command rewrites a handoff's steps, so the fix is one sqlite3 command.
+    let (command, covered) = blankNextStepCommand(report.handoffs, databasePath: databasePath)
+    let rest =
+      covered < report.handoffCount
+      ? " (it covers the first \(covered) of the \(report.handoffCount) handoffs, as much as one command line holds: "
+        + "run `dolphin doctor` again afterwards for the others)" : ""
+    return (
+      found
+        + " They were written after this workspace's upgrade removed such steps, so not by dolphin (capture refuses "
+        + "them, imports drop them). Nothing was changed. To remove them all and keep the other steps, stop every "
+        + "dolphin process using this workspace and run: " + command + rest
+        + "; or delete such a handoff (`dolphin handoff delete <id>`).",
+      command
+    )
+  }
+
+  /// The most bytes of SQL put in one command: Linux refuses a single argument over 128 KiB
+  /// (`MAX_ARG_STRLEN`), and the 200 handoffs a workspace holds take about a fifth of this.
+  static let blankNextStepCommandBytes = 100_000
+
+  /// One `sqlite3` command, a single `UPDATE` (atomic by itself), that removes the blank next
+  /// steps of the given handoffs, from the last position down in each so that every removal
+  /// leaves the earlier positions in place: `json_remove` by id for one handoff, a `CASE id`
+  /// over all of them for several.
+  /// - Returns: the command, and how many of `entries` (from the first) it covers: all of them
+  ///   unless the SQL would pass ``blankNextStepCommandBytes``.
+  static func blankNextStepCommand(_ entries: [BlankNextStepReport.Entry], databasePath: String)
+    -> (command: String, covered: Int)
+  {
+    func removal(_ entry: BlankNextStepReport.Entry) -> String {
+      "json_remove(next_steps, " + entry.positions.reversed().map { "'$[\($0 - 1)]'" }.joined(separator: ", ") + ")"
+    }
     let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
-    let fixes = report.handoffs.prefix(10).map { entry in
-      // From the last position down, so each removal leaves the earlier positions in place.
-      let paths = entry.positions.reversed().map { "'$[\($0 - 1)]'" }.joined(separator: ", ")
-      return sqlite3
-        + ShellWord.sqlArgument(
-          "UPDATE handoff SET next_steps = json_remove(next_steps, \(paths)) WHERE id = "
-            + ShellWord.sqlLiteral(entry.handoffID))
+    if entries.count == 1, let entry = entries.first {
+      return (
+        sqlite3
+          + ShellWord.sqlArgument(
+            "UPDATE handoff SET next_steps = \(removal(entry)) WHERE id = " + ShellWord.sqlLiteral(entry.handoffID)),
+        1
+      )
     }
-    return found
-      + " They were written after this workspace's upgrade removed such steps, so not by dolphin (capture refuses "
-      + "them, imports drop them). Nothing was changed. To remove them and keep the other steps, stop every dolphin "
-      + "process using this workspace and run: " + fixes.joined(separator: "; ")
-      + (report.handoffCount > fixes.count ? "; and so on for the other handoffs" : "")
-      + "; or delete such a handoff (`dolphin handoff delete <id>`)."
+    var cases: [String] = []
+    var ids: [String] = []
+    var bytes = 0
+    for entry in entries {
+      let when = "WHEN \(ShellWord.sqlLiteral(entry.handoffID)) THEN \(removal(entry))"
+      let id = ShellWord.sqlLiteral(entry.handoffID)
+      bytes += when.utf8.count + id.utf8.count + 2
+      if !cases.isEmpty, bytes > blankNextStepCommandBytes { break }
+      cases.append(when)
+      ids.append(id)
+    }
+    let sql =
+      "UPDATE handoff SET next_steps = CASE id " + cases.joined(separator: " ") + " END WHERE id IN ("
+      + ids.joined(separator: ", ") + ")"
+    return (sqlite3 + ShellWord.sqlArgument(sql), cases.count)
+  }
+
+  /// Doctor's lines for stored text over a bound: how many records, by type, and the first ones
+  /// with their field and what is over; that there are none; or (for `nil`) that the check did
+  /// not run.
+  static func textOverBoundLines(_ report: TextOverBoundReport?) -> [String] {
+    guard let report else { return ["Text bounds: not run"] }
+    guard report.count > 0 else { return ["Text bounds: all stored text is within its bounds"] }
+    let types = ["knowledge", "memory", "task", "handoff"].compactMap { type in
+      report.countsByRecordType[type].map { "\($0) \(type)" }
+    }
+    var lines = [
+      "Text bounds: \(report.count) stored record(s) hold text over a bound of this dolphin ("
+        + types.joined(separator: ", ") + "):"
+    ]
+    for entry in report.records {
+      lines.append("  - \(entry.recordType) \(inert(entry.id)): \(entry.message)")
+    }
+    if report.count > report.records.count {
+      lines.append("  … and \(report.count - report.records.count) more record(s)")
+    }
+    return lines
+  }
+
+  /// Doctor's advice for stored text over a bound: where it came from, that nothing was
+  /// changed, what refuses such a record, and how to bring it within the bound.
+  static func textOverBoundAdvice(_ report: TextOverBoundReport) -> String {
+    "\(report.count) stored record(s) hold text over a bound of this dolphin (listed above): an earlier dolphin stored "
+      + "them before the bound existed (such as the bound of \(Limits.unicodeScalarsPerCharacter) Unicode scalars per "
+      + "character), or another program did. This is advisory: nothing was changed, and they are read, searched and "
+      + "exported as stored. A command that rewrites such a record (`task complete` on such a task, deleting an item "
+      + "that such an item relates to) refuses it, and so does importing an export that holds it, until its text is "
+      + "within the bound: delete the record (`dolphin knowledge delete <id>`, `memory delete`, `task delete`, "
+      + "`handoff delete`) and store it again within the bound."
   }
 
   /// An open error in words, without the "run `dolphin doctor`" pointer (this is doctor).

@@ -68,6 +68,49 @@ struct FileAccessAdviceTests {
     #expect(file == "consider `chmod 600 \(dir.path)/f`")
   }
 
+  /// A directory with the sticky bit, and whether the advice is the `chmod` or why not.
+  struct StickyCase: CustomTestStringConvertible, Sendable {
+    var testDescription: String
+    var mode: mode_t
+    var owner: uid_t
+    var user: uid_t
+    /// The advice, exactly, when it is a `chmod`; nil when it must not be one.
+    var chmod: String?
+    /// Words the advice holds when it is not a `chmod`.
+    var says = ""
+  }
+
+  @Test(
+    "a sticky directory is shared only when it is another user's and open to all, or root's /tmp-like one",
+    arguments: [
+      StickyCase(testDescription: "this user's own 1777 directory", mode: S_IFDIR | 0o1777, owner: 1000, user: 1000, chmod: "700"),
+      StickyCase(testDescription: "this user's own 1755 directory", mode: S_IFDIR | 0o1755, owner: 1000, user: 1000, chmod: "700"),
+      StickyCase(testDescription: "this user's own 1700 directory", mode: S_IFDIR | 0o1700, owner: 1000, user: 1000, chmod: "700"),
+      StickyCase(testDescription: "root's own 1750 directory, as root", mode: S_IFDIR | 0o1750, owner: 0, user: 0, chmod: "700"),
+      StickyCase(
+        testDescription: "another user's 1777 directory", mode: S_IFDIR | 0o1777, owner: 4_000_001, user: 1000,
+        says: "a directory shared by all users (sticky bit, as /tmp), owned by uid 4000001"),
+      StickyCase(
+        testDescription: "root's 1777 directory, as root", mode: S_IFDIR | 0o1777, owner: 0, user: 0,
+        says: "a directory shared by all users (sticky bit, as /tmp), owned by root (uid 0)"),
+      StickyCase(
+        testDescription: "another user's 1755 directory is theirs, not shared", mode: S_IFDIR | 0o1755, owner: 4_000_001,
+        user: 1000, says: "it belongs to uid 4000001, so only that user or root can change its mode"),
+    ])
+  func stickyDirectory(_ c: StickyCase) {
+    let dir = TemporaryDirectory("sticky")
+    defer { dir.remove() }
+    let advice = FileAccessAdvice.makePrivate(
+      path: dir.path, status: Self.status(mode: c.mode, owner: c.owner), privateMode: "700", user: c.user)
+    if let mode = c.chmod {
+      #expect(advice == "consider `chmod \(mode) \(dir.path)`")
+    } else {
+      #expect(!advice.contains("chmod"), "\(advice)")
+      #expect(advice.contains(c.says), "\(advice)")
+      #expect(advice.hasSuffix(FileAccessAdvice.ownDirectory), "\(advice)")
+    }
+  }
+
   @Test("owners are named by account and uid")
   func owners() {
     #expect(FileAccessAdvice.owner(0) == "root (uid 0)")

@@ -113,7 +113,7 @@ struct TruncationTests {
     #expect(result.hasSuffix(Truncation.marker))
     #expect(result.count <= 100)
     #expect(result.unicodeScalars.count <= Limits.unicodeScalarLimit(forCharacters: 100))
-    // Whole characters only: the first heavy one does not fit in 800 scalars with the marker.
+    // Whole characters only: the first heavy one does not fit in 1,000 scalars with the marker.
     #expect(result == "ok " + Truncation.marker)
     // Ordinary text within the character limit comes back unchanged.
     let flags = String(repeating: "🇫🇷", count: 100)

@@ -89,7 +89,7 @@ struct LimitsTests {
 
   @Test("lengths count Characters, not bytes or UTF-16 units")
   func charactersNotBytes() throws {
-    // 1 Character, 25 UTF-8 bytes, 11 UTF-16 units, 7 Unicode scalars (within the 8 per
+    // 1 Character, 25 UTF-8 bytes, 11 UTF-16 units, 7 Unicode scalars (within the 10 per
     // character that the scalar bound allows).
     let family = "👨‍👩‍👧‍👦"
     let store = SQLiteWorkspaceStore.inMemory()
@@ -108,6 +108,9 @@ struct LimitsTests {
     OrdinaryCase(name: "emoji with a skin tone (2 scalars)", character: "👍🏽"),
     OrdinaryCase(name: "flag (2 scalars)", character: "🇫🇷"),
     OrdinaryCase(name: "England's flag (7 scalars)", character: "🏴󠁧󠁢󠁥󠁮󠁧󠁿"),
+    OrdinaryCase(name: "family of four (7 scalars)", character: "👨‍👩‍👧‍👦"),
+    OrdinaryCase(name: "woman running facing right with a skin tone (8 scalars)", character: "\u{1F3C3}\u{1F3FD}\u{200D}\u{2640}\u{FE0F}\u{200D}\u{27A1}\u{FE0F}"),
+    OrdinaryCase(name: "kiss of two people with skin tones (10 scalars, the longest RGI emoji)", character: LimitsTests.kiss),
     OrdinaryCase(name: "Devanagari conjunct (4 scalars)", character: "क्षि"),
     OrdinaryCase(name: "decomposed accented letter (2 scalars)", character: "e\u{301}"),
     OrdinaryCase(name: "Hangul syllable in jamo (3 scalars)", character: "\u{1112}\u{1161}\u{11AB}"),
@@ -126,9 +129,9 @@ struct LimitsTests {
     let title = "e" + String(repeating: "\u{301}", count: 60_000)  // 1 Character, 120,001 bytes
     #expect(title.count == 1)
     let expected = ValidationError(
-      field: "title", limit: 2_400, actual: 60_001,
+      field: "title", limit: 3_000, actual: 60_001,
       message: "title is 1 character but 60001 Unicode scalars (each combining mark, joiner or modifier counts "
-        + "as one); the limit is 300 characters and at most 2400 Unicode scalars in all (8 per character)")
+        + "as one); the limit is 300 characters and at most 3000 Unicode scalars in all (10 per character)")
     #expect(throws: expected) { try Limits.check("title", title, limit: Limits.title) }
     #expect(throws: expected) { _ = try Limits.sanitizedInput("title", title, limit: Limits.title, trimming: true) }
     let store = SQLiteWorkspaceStore.inMemory()
@@ -138,15 +141,91 @@ struct LimitsTests {
     #expect(try store.read { try $0.knowledgeCount() } == 0)
   }
 
-  @Test("the Unicode scalar bound is 8 per allowed character: at it accepted, one past refused")
+  @Test("the Unicode scalar bound is 10 per allowed character: at it accepted, one past refused")
   func unicodeScalarBoundEdge() throws {
-    #expect(Limits.unicodeScalarLimit(forCharacters: Limits.title) == 2_400)
+    #expect(Limits.unicodeScalarsPerCharacter == 10)
+    #expect(Limits.unicodeScalarLimit(forCharacters: Limits.title) == 3_000)
+    #expect(Limits.inputBytesPerCharacter == 40)
     let marks = { (n: Int) in "e" + String(repeating: "\u{301}", count: n - 1) }
-    try Limits.check("title", marks(2_400), limit: Limits.title)
-    #expect(throws: ValidationError.self) { try Limits.check("title", marks(2_401), limit: Limits.title) }
+    try Limits.check("title", marks(3_000), limit: Limits.title)
+    #expect(throws: ValidationError.self) { try Limits.check("title", marks(3_001), limit: Limits.title) }
     // Within the scalar bound, but over the character limit: the character limit is named.
     #expect(throws: ValidationError.tooLong("title", limit: 300, actual: 301)) {
       try Limits.check("title", String(repeating: "a", count: 301), limit: Limits.title)
+    }
+  }
+
+  /// The RGI emoji with the most Unicode scalars (Unicode's emoji-zwj-sequences.txt): a kiss or
+  /// a couple with heart of two people with skin tones, here `kiss: woman, man, light skin tone,
+  /// dark skin tone` (U+1F469 U+1F3FB U+200D U+2764 U+FE0F U+200D U+1F48B U+200D U+1F468
+  /// U+1F3FF).
+  static let kiss = "\u{1F469}\u{1F3FB}\u{200D}\u{2764}\u{FE0F}\u{200D}\u{1F48B}\u{200D}\u{1F468}\u{1F3FF}"
+
+  @Test("every text field filled to its character limit with the longest RGI emoji (10 Unicode scalars) is accepted")
+  func longestEmojiAtEveryCharacterLimit() throws {
+    #expect(Self.kiss.count == 1 && Self.kiss.unicodeScalars.count == 10)
+    #expect(Sanitizer.sanitize(Self.kiss) == Self.kiss, "the sanitizer keeps the sequence whole")
+    let fields = Limits.table.filter { $0.unit == "characters" }
+    #expect(fields.count >= 10, "\(fields.map(\.name))")
+    for field in fields {
+      let text = String(repeating: Self.kiss, count: field.value)
+      #expect(throws: Never.self, "\(field.name)") { try Limits.check(field.name, text, limit: field.value) }
+      #expect(Limits.fits(text, limit: field.value), "\(field.name)")
+    }
+    let title = String(repeating: Self.kiss, count: Limits.title)
+    let store = SQLiteWorkspaceStore.inMemory()
+    try store.write { tx in try tx.insertKnowledge(item(1, title: title, tags: [String(repeating: Self.kiss, count: Limits.tagLength)])) }
+    #expect(try store.read { try $0.knowledge(id: sequentialID(1))?.title } == title)
+  }
+
+  @Test("a title at the character limit one Unicode scalar over its bound is refused, naming field, limit and size")
+  func oneScalarOverTheBoundAtTheCharacterLimit() throws {
+    // 299 ten-scalar emoji and one letter with ten combining marks: 300 characters, 3,001 scalars.
+    let title = String(repeating: Self.kiss, count: 299) + "x" + String(repeating: "\u{301}", count: 10)
+    #expect(title.count == 300 && title.unicodeScalars.count == 3_001)
+    let expected = ValidationError(
+      field: "title", limit: 3_000, actual: 3_001,
+      message: "title is 300 characters but 3001 Unicode scalars (each combining mark, joiner or modifier counts "
+        + "as one); the limit is 300 characters and at most 3000 Unicode scalars in all (10 per character)")
+    #expect(throws: expected) { try Limits.check("title", title, limit: Limits.title) }
+    let store = SQLiteWorkspaceStore.inMemory()
+    #expect(throws: WorkspaceError.validation(expected)) {
+      try store.write { tx in try tx.insertKnowledge(item(1, title: title)) }
+    }
+    #expect(try store.read { try $0.knowledgeCount() } == 0)
+  }
+
+  @Test("a tag over its Unicode scalar bound is named by position and quoted, as one over its character limit is")
+  func tagBoundErrorsNameTheTag() throws {
+    // 5 characters, 605 Unicode scalars (the marks all sit on the `o`).
+    let zalgo = "zalgo" + String(repeating: "\u{301}", count: 600)
+    do {
+      try Limits.validateTags(["ok", zalgo, "fine"])
+      Issue.record("accepted")
+    } catch {
+      #expect(error.field == "tags[1]")
+      #expect(error.limit == Limits.unicodeScalarLimit(forCharacters: Limits.tagLength) && error.actual == 605)
+      #expect(
+        error.message.hasPrefix("tags[1] ('zalg…') is 5 characters but 605 Unicode scalars (each combining mark"),
+        "\(error.message)")
+      #expect(error.message.contains("the limit is 48 characters and at most \(error.limit ?? 0) Unicode scalars"))
+    }
+    // The character-count error reads the same way, and quotes at most 20 characters.
+    do {
+      try Limits.validateTags(["ok", String(repeating: "t", count: 49)])
+      Issue.record("accepted")
+    } catch {
+      #expect(error == ValidationError(
+        field: "tags[1]", limit: 48, actual: 49,
+        message: "tags[1] ('" + String(repeating: "t", count: 20) + "…') is 49 characters; the limit is 48 characters"))
+    }
+    // 49 characters, each carrying 1,000 marks: the quote stays short all the same.
+    do {
+      try Limits.validateTags([String(repeating: "y" + String(repeating: "\u{301}", count: 1_000), count: 49)])
+      Issue.record("accepted")
+    } catch {
+      #expect(error.message.unicodeScalars.count < 500, "\(error.message.unicodeScalars.count) scalars")
+      #expect(error.message.hasPrefix("tags[0] ('y…') is 49 characters"), "\(error.message.prefix(40))")
     }
   }
 
@@ -157,8 +236,9 @@ struct LimitsTests {
     #expect(
       Limits.quoted(String(repeating: "a", count: 61), cutAt: 60)
         == "'" + String(repeating: "a", count: 60) + "…' (61 characters)")
-    // Cut for its Unicode scalars alone: both lengths are said.
-    #expect(Limits.quoted("x" + String(repeating: "\u{301}", count: 600), cutAt: 60) == "'…' (1 character of 601 Unicode scalars)")
+    // Cut for its Unicode scalars alone: both lengths are said, and the first scalar shown.
+    #expect(Limits.quoted("x" + String(repeating: "\u{301}", count: 600), cutAt: 60) == "'x…' (1 character of 601 Unicode scalars)")
+    #expect(Limits.quoted("ab" + String(repeating: "\u{301}", count: 600), cutAt: 60, sayingLength: false) == "'a…'")
     let tag = String(repeating: "t", count: 100) + "\nx"
     #expect(throws: ValidationError(
       field: "tags[0]",
@@ -170,17 +250,17 @@ struct LimitsTests {
 
   @Test("tags and tag filters hold the Unicode scalar bound too")
   func tagScalarBound() throws {
-    // 1 Character, 401 scalars > 384 (`x` has no precomposed form with the mark, so NFC keeps
+    // 1 Character, 501 scalars > 480 (`x` has no precomposed form with the mark, so NFC keeps
     // them all).
-    let tag = "x" + String(repeating: "\u{301}", count: 400)
+    let tag = "x" + String(repeating: "\u{301}", count: 500)
     #expect(throws: ValidationError.self) { try Limits.validateTags([tag]) }
     do {
       _ = try Limits.tagFilter(tag, label: "--tag")
       Issue.record("accepted")
     } catch {
       #expect(error.field == "tag")
-      #expect(error.limit == 384 && error.actual == 401)
-      #expect(error.message.hasPrefix("--tag is 1 character but 401 Unicode scalars"), "\(error.message)")
+      #expect(error.limit == 480 && error.actual == 501)
+      #expect(error.message.hasPrefix("--tag is 1 character but 501 Unicode scalars"), "\(error.message)")
     }
   }
 

@@ -106,9 +106,11 @@ struct HandoffTests {
   @Test("a generated summary over titles carrying thousands of combining marks holds the Unicode scalar bound")
   func generatedSummaryHoldsTheScalarBound() throws {
     let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
-    // Each title is 2 characters and 2,400 Unicode scalars, the most a title may hold.
+    // Each title is 2 characters and 3,000 Unicode scalars, the most a title may hold.
     let heavy = (0..<64).map { i in
-      CaptureRequest(kind: .decision, title: "\(i % 10)x" + String(repeating: "\u{301}", count: 2_398))
+      CaptureRequest(
+        kind: .decision,
+        title: "\(i % 10)x" + String(repeating: "\u{301}", count: Limits.unicodeScalarLimit(forCharacters: Limits.title) - 2))
     }
     let ids = try engine.captureBulk(heavy).items.map(\.id)
     let summary = try engine.createHandoff(HandoffRequest(focus: "heavy", knowledgeIDs: ids)).handoff.summary

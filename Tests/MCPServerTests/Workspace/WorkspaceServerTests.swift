@@ -164,7 +164,7 @@ struct WorkspaceServerTests {
     #expect(
       text.contains(
         "arguments.title is 1 character but 60001 Unicode scalars (each combining mark, joiner or modifier counts "
-          + "as one); the limit is 300 characters and at most 2400 Unicode scalars in all (8 per character)"),
+          + "as one); the limit is 300 characters and at most 3000 Unicode scalars in all (10 per character)"),
       "\(text.prefix(400))")
     #expect(try session.fixture.knowledgeTitles.isEmpty)
   }
