@@ -2,6 +2,7 @@ import ContinuityKit
 import Foundation
 import Testing
 import TestSupport
+@testable import DolphinCommands
 
 /// Regression cases from a review (s9): `dolphin doctor` did not report a stored handoff next
 /// step that shows nothing (empty, whitespace, or only characters such as U+2800 or soft
@@ -191,4 +192,28 @@ struct BlankNextStepDoctorTests {
     }
     #expect(try cli.run(["doctor"]).stdout.contains("Handoff next steps: none blank\n"))
   }
+
+  /// A review stored blank steps in 1,500 handoffs with sqlite3 (a workspace holds 200): the
+  /// one command fits some 800 in a command line, and the advice said "remove them all".
+  @Test("a command cut to what one command line holds says which handoffs it covers, not all")
+  func cutCommandSaysSo() {
+    let entries = (0..<1500).map { i in
+      BlankNextStepReport.Entry(
+        handoffID: String(format: "3F2504E0-4F89-11D3-9A0C-%012d", i), positions: [1, 3])
+    }
+    let report = BlankNextStepReport(count: 3000, handoffCount: 1500, handoffs: entries)
+    let (advice, command) = Commands.blankNextStepAdvice(
+      report, removedByPendingStep: false, writable: true, databasePath: "/tmp/ws/workspace.sqlite")
+    let covered = Commands.blankNextStepCommand(entries, databasePath: "/tmp/ws/workspace.sqlite").covered
+    #expect(covered > 200 && covered < 1500, "\(covered)")
+    #expect((command?.utf8.count ?? .max) <= Commands.blankNextStepCommandBytes + 100)
+    #expect(!advice.contains("remove them all"), "\(advice)")
+    #expect(advice.contains("To remove them from the first \(covered) handoffs"), "\(advice)")
+    #expect(advice.contains("run `dolphin doctor` again afterwards"), "\(advice)")
+    let all = Commands.blankNextStepAdvice(
+      BlankNextStepReport(count: 2, handoffCount: 1, handoffs: [entries[0]]),
+      removedByPendingStep: false, writable: true, databasePath: "/tmp/ws/workspace.sqlite")
+    #expect(all.advice.contains("To remove them all"), "\(all.advice)")
+  }
 }
+

@@ -86,6 +86,11 @@ struct DamagedRecordCommandTests {
     try Data(repeating: 0x78, count: 4096).write(to: URL(fileURLWithPath: db))
     let damaged = try run(["doctor"])
     #expect(damaged.status == 5)
-    #expect(damaged.stdout.contains("3. Try `sqlite3 \(quoted) .recover > recovered.sql`"), "\(damaged.stdout)")
+    // The commands work on a copy: sqlite3 may write beside a WAL database it opens.
+    let copy = "'" + dir.path + "/it'\\''s a $HOME workspace.copy'"
+    #expect(damaged.stdout.contains("`cp -a '" + dir.path + "/it'\\''s a $HOME workspace' \(copy)`"), "\(damaged.stdout)")
+    let copiedDatabase = "'" + dir.path + "/it'\\''s a $HOME workspace.copy/workspace.sqlite'"
+    #expect(damaged.stdout.contains("3. Try `sqlite3 \(copiedDatabase) .recover > recovered.sql`"), "\(damaged.stdout)")
+    #expect(!damaged.stdout.contains("sqlite3 \(quoted) .recover"), "\(damaged.stdout)")
   }
 }

@@ -225,8 +225,9 @@ enum Commands {
         /// Handoff next steps that show nothing, by handoff (`count` 0 when there are none).
         var blankNextSteps: BlankNextStepReport?
         /// The one shell command that removes every blank next step listed in `blankNextSteps`
-        /// (and those past its list); `null` when there are none, or when the pending upgrade
-        /// removes them.
+        /// (and those past its list, in as many handoffs as one command line holds: some 800,
+        /// far above the 200 a workspace holds; the text advice says when it covers fewer than
+        /// all); `null` when there are none, or when the pending upgrade removes them.
         var blankNextStepsCommand: String?
         /// Stored records with text over a bound of this build (`count` 0 when there are none);
         /// advisory, not a problem.
@@ -560,14 +561,16 @@ enum Commands {
     // The step that removes them has run, so they were written since, and not by dolphin: no
     // dolphin command rewrites a handoff's steps, so the fix is one sqlite3 command.
     let (command, covered) = blankNextStepCommand(report.handoffs, databasePath: databasePath)
+    let isCut = covered < report.handoffCount
     let rest =
-      covered < report.handoffCount
+      isCut
       ? " (it covers the first \(covered) of the \(report.handoffCount) handoffs, as much as one command line holds: "
-        + "run `dolphin doctor` again afterwards for the others)" : ""
+        + "run `dolphin doctor` again afterwards for a command that covers the others)" : ""
+    let scope = isCut ? "from the first \(covered) handoffs" : "all"
     return (
       found
         + " They were written after this workspace's upgrade removed such steps, so not by dolphin (capture refuses "
-        + "them, imports drop them). Nothing was changed. To remove them all and keep the other steps, stop every "
+        + "them, imports drop them). Nothing was changed. To remove them \(scope) and keep the other steps, stop every "
         + "dolphin process using this workspace and run: " + command + rest
         + "; or delete such a handoff (`dolphin handoff delete <id>`).",
       command
@@ -696,12 +699,17 @@ enum Commands {
     return steps
   }
 
-  /// The recovery steps for a damaged database.
+  /// The recovery steps for a damaged database. The commands they give work on a copy of the
+  /// workspace directory (`<directory>.copy`), never on the damaged files: `sqlite3` may write
+  /// beside a WAL database it opens (its `-shm`, or the `-wal` replayed).
   static func recoverySteps(_ directory: String, _ databasePath: String) -> [String] {
-    [
+    let copy = directory + ".copy"
+    let copiedDatabase = copy + "/" + URL(fileURLWithPath: databasePath).lastPathComponent
+    return [
       "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
-      "2. Copy the whole directory \(directory) (including workspace.sqlite-wal and -shm) somewhere safe.",
-      "3. Try `sqlite3 \(ShellWord.quoted(databasePath)) .recover > recovered.sql` on the copy, then load it into a new database and `dolphin export` from there.",
+      "2. Copy the whole directory, with its workspace.sqlite-wal and -shm files, and work only on the copy: "
+        + "`cp -a \(ShellWord.quoted(directory)) \(ShellWord.quoted(copy))`.",
+      "3. Try `sqlite3 \(ShellWord.quoted(copiedDatabase)) .recover > recovered.sql`, then load it into a new database and `dolphin export` from there.",
       "4. Or restore from your latest `dolphin export` into a fresh workspace directory.",
     ]
   }

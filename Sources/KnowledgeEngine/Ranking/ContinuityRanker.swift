@@ -103,7 +103,8 @@ extension KnowledgeEngine {
     if Limits.lostToSanitizer(query, sanitized: Sanitizer.sanitize(query)) {
       throw Limits.nothingPrintable("query", query, consequence: "nothing was searched")
     }
-    try Limits.check("query", query, limit: Limits.query)
+    // Surrounding white space does not count, as for `dolphin search`.
+    try Limits.check("query", query.trimmingCharacters(in: .whitespacesAndNewlines), limit: Limits.query)
     guard (1...Limits.searchResultsMaximum).contains(limit) else {
       throw ValidationError(
         field: "limit", limit: Limits.searchResultsMaximum, actual: limit,

@@ -385,6 +385,21 @@ struct HybridLexicalRankerTests {
     #expect(error?.actual == 501)
   }
 
+  /// Sanitizing composes `a` + U+0301 into `á`; the bound is checked before, on the text as
+  /// given, as task search and capture check theirs (a review saw 5,001 scalars pass here and
+  /// fail in task search).
+  @Test("the query's Unicode scalar bound counts the scalars given, before composition")
+  func queryScalarsCountedAsGiven() throws {
+    let index = F.index(Self.punctuationCorpus)
+    let bound = Limits.unicodeScalarLimit(forCharacters: Limits.query)
+    _ = try ranker.search("a" + String(repeating: "\u{301}", count: bound - 1), in: index)
+    let error = #expect(throws: ValidationError.self) {
+      try ranker.search("a" + String(repeating: "\u{301}", count: bound), in: index)
+    }
+    #expect(error?.field == "query")
+    #expect(error?.description.contains("\(bound + 1) Unicode scalars") == true, "\(error?.description ?? "")")
+  }
+
   @Test("Surrounding whitespace does not count toward the query bound")
   func paddedQueryIsTrimmed() throws {
     let index = F.index(Self.punctuationCorpus)
