@@ -316,6 +316,14 @@ final class CommandContext {
         "no workspace at \(path) yet: its \(SQLiteWorkspaceStore.fileName) holds no schema (a first run that was "
           + "interrupted leaves it so); nothing was read or written. The first command that stores something "
           + "(e.g. `dolphin capture`) completes it")
+    case .failure(let error) where SQLiteWorkspaceStore.openFailure(error, directory: directory) == .permissionDenied:
+      // SQLite's "unable to open database file; nothing was written" says neither why nor what
+      // to do, and a read writes nothing anyway: say what `doctor` says.
+      let database = directory.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
+      let advice = Commands.openAdvice(
+        .permissionDenied, error: error, directory: directory.path, databasePath: database)
+      throw WorkspaceError.fileSystem(
+        path: database, message: "permission denied. " + advice.joined(separator: " "))
     case .failure(let error): throw error
     }
     for w in store.warnings { console.printError("dolphin: warning: \(w)") }

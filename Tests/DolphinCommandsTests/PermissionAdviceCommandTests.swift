@@ -82,4 +82,27 @@ struct PermissionAdviceCommandTests {
     #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
     #expect(r.stderr.contains("(mode 755); consider `chmod 700 \(mine.path)`"), "\(r.stderr)")
   }
+
+  /// A review saw `status` and `search` say only "SQLite error 14: permission denied; nothing was
+  /// written (SQLite: unable to open database file)" for another user's workspace: neither what
+  /// to do nor true of a read. They now say what `doctor` says.
+  @Test("a read command on another user's workspace says whose files they are and what to do, as doctor does")
+  func anotherUsersWorkspace() throws {
+    let directory = TemporaryDirectory("not-mine")
+    defer { directory.remove() }
+    let workspace = directory.appending("ws")
+    chmod(directory.path, 0o755)
+    let created = try runDolphin(["capture", "fact", "root's note", "--workspace", workspace.path])
+    #expect(created.status == 0, "\(created.stderr)")
+    chmod(workspace.path, 0o755)  // the directory can be listed; the 0600 database not read
+    for args in [["status"], ["search", "note"], ["knowledge", "list", "--json"]] {
+      let r = try Self.runAsNobody(args + ["--workspace", workspace.path])
+      #expect(r.status == 5, "\(args) \(r.stdout)\(r.stderr)")
+      let output = r.stdout + r.stderr
+      #expect(output.contains("This user may not read the workspace files"), "\(args) \(output)")
+      #expect(output.contains("`ls -la '\(workspace.path)'`"), "\(args) \(output)")
+      #expect(!output.contains("nothing was written"), "\(args) \(output)")
+    }
+  }
 }
+
