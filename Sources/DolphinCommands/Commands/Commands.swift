@@ -709,7 +709,12 @@ enum Commands {
       "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
       "2. Copy the whole directory, with its workspace.sqlite-wal and -shm files, and work only on the copy: "
         + "`cp -a \(ShellWord.quoted(directory)) \(ShellWord.quoted(copy))`.",
-      "3. Try `sqlite3 \(ShellWord.quoted(copiedDatabase)) .recover > recovered.sql`, then load it into a new database and `dolphin export` from there.",
+      "3. Try `sqlite3 \(ShellWord.quoted(copiedDatabase)) .recover > recovered.sql`. If sqlite3 answers "
+        + "`SQL logic error` (it was built without the sqlite_dbpage table `.recover` needs, as Debian's is), use "
+        + "`sqlite3 \(ShellWord.quoted(copiedDatabase)) .dump | sed 's/^ROLLBACK; -- due to errors$/COMMIT;/' > recovered.sql` "
+        + "instead: it keeps the rows that still read (`.dump` ends a damaged file's script with ROLLBACK, which would "
+        + "undo them all). Then load it into a new database (`sqlite3 recovered.db < recovered.sql`) and copy what you "
+        + "need from there.",
       "4. Or restore from your latest `dolphin export` into a fresh workspace directory.",
     ]
   }
