@@ -99,16 +99,8 @@ extension KnowledgeEngine {
   /// - Throws: ``ValidationError`` naming `query` (empty, only control or invisible characters,
   ///   or over ``Limits/query``) or `limit` (outside 1…``Limits/searchResultsMaximum``).
   static func validateSearch(_ query: String, limit: Int) throws {
-    try Limits.checkNotEmpty("query", query)
-    if Limits.lostToSanitizer(query, sanitized: Sanitizer.sanitize(query)) {
-      throw Limits.nothingPrintable("query", query, consequence: "nothing was searched")
-    }
-    // Surrounding white space does not count, as for `dolphin search`.
-    try Limits.check("query", query.trimmingCharacters(in: .whitespacesAndNewlines), limit: Limits.query)
-    guard (1...Limits.searchResultsMaximum).contains(limit) else {
-      throw ValidationError(
-        field: "limit", limit: Limits.searchResultsMaximum, actual: limit,
-        message: "limit is \(limit); it must be between 1 and \(Limits.searchResultsMaximum)")
-    }
+    // One set of checks, in one order, for every search: the same query gets the same verdict
+    // from `search`, `memory search` and `task search`.
+    _ = try HybridLexicalRanker.validated(query, limit: limit)
   }
 }

@@ -283,9 +283,13 @@ public struct HybridLexicalRanker: Sendable {
         message: "limit is \(limit); it must be between 1 and \(Limits.searchResultsMaximum)")
     }
     let raw = query
-    // The bound holds for the text as given, less surrounding white space, as task search
-    // checks it: sanitizing composes `a` + U+0301 into `á`, one scalar fewer.
-    try Limits.check("query", raw.trimmingCharacters(in: .whitespacesAndNewlines), limit: Limits.query)
+    // The bound holds for the text as given, less surrounding white space (Unicode's
+    // White_Space: not a zero-width space, which is invisible, not blank): sanitizing composes
+    // `a` + U+0301 into `á`, one scalar fewer, and drops invisible characters.
+    var given = Substring(raw).unicodeScalars
+    while let first = given.first, first.properties.isWhitespace { given.removeFirst() }
+    while let last = given.last, last.properties.isWhitespace { given.removeLast() }
+    try Limits.check("query", String(given), limit: Limits.query)
     let query = Sanitizer.sanitize(raw).trimmingCharacters(in: .whitespacesAndNewlines)
     // Control or invisible characters only: said as a capture says it, not "empty".
     if Limits.lostToSanitizer(raw, sanitized: query) {

@@ -89,4 +89,37 @@ struct TaskSearchTests {
     #expect(throws: ValidationError.self) { try engine.searchTasks("readme", limit: 0) }
     #expect(try engine.searchTasks("readme", limit: 1).results.count == 1)
   }
+
+  /// A review gave the three searches the same odd queries and got different verdicts: only
+  /// zero-width spaces were "empty" for task search and "nothing printable" for search, 600
+  /// U+2800 were over the bound for one and "nothing printable" for the other, and a trailing
+  /// zero-width space did not count toward search's bound.
+  @Test(
+    "search, memory search and task search give the same query the same verdict",
+    arguments: [
+      String(repeating: "\u{200B}", count: 3), String(repeating: "\u{2800}", count: 600),
+      String(repeating: "a", count: 500) + "\u{200B}", String(repeating: "a", count: 499) + "\u{200B}\u{200B}",
+      String(repeating: "a", count: 500) + "\u{AD}", "a" + String(repeating: "\u{301}", count: 5000), "   ",
+    ])
+  func sameVerdict(_ query: String) throws {
+    let engine = try Self.engine()
+    func verdict(_ body: () throws -> Void) -> String {
+      do {
+        try body()
+        return "accepted"
+      } catch let error as ValidationError {
+        return error.description
+      } catch {
+        return "\(error)"
+      }
+    }
+    let knowledge = verdict { _ = try engine.search(query) }
+    let memories = verdict { _ = try engine.search(query, memoriesOnly: true) }
+    let tasks = verdict { _ = try engine.searchTasks(query) }
+    #expect(knowledge == tasks && memories == tasks, "search: \(knowledge)\ntask search: \(tasks)")
+    if query.hasPrefix("aaa") && query.unicodeScalars.count > 500 {
+      #expect(tasks != "accepted", "\(query.unicodeScalars.count) scalars given")
+    }
+  }
 }
+
