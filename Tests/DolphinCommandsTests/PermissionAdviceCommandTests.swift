@@ -95,7 +95,7 @@ struct PermissionAdviceCommandTests {
     let created = try runDolphin(["capture", "fact", "root's note", "--workspace", workspace.path])
     #expect(created.status == 0, "\(created.stderr)")
     chmod(workspace.path, 0o755)  // the directory can be listed; the 0600 database not read
-    for args in [["status"], ["search", "note"], ["knowledge", "list", "--json"]] {
+    for args in [["status"], ["search", "note"], ["knowledge", "list", "--json"], ["doctor"]] {
       let r = try Self.runAsNobody(args + ["--workspace", workspace.path])
       #expect(r.status == 5, "\(args) \(r.stdout)\(r.stderr)")
       let output = r.stdout + r.stderr

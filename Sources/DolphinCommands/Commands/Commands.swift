@@ -282,7 +282,12 @@ enum Commands {
       case .success(let opened): store = opened
       case .failure(let error):
         let kind = SQLiteWorkspaceStore.openFailure(error, directory: dir)
-        report.openProblem = OpenProblem(reason: kind.rawValue, message: openMessage(error))
+        // SQLite's own words for an unreadable file ("unable to open database file; nothing was
+        // written") name neither the cause nor fit a read: say it as the other commands do.
+        let message =
+          kind == .permissionDenied
+          ? "\(dbPath): permission denied: this user may not read the workspace files" : openMessage(error)
+        report.openProblem = OpenProblem(reason: kind.rawValue, message: message)
         report.advice = openAdvice(kind, error: error, directory: dir.path, databasePath: dbPath)
         if kind == .noWorkspace { exitCode = ExitCode.notFound }
         // As for every other path argument: a link to nothing is not found, a loop unreadable input.
