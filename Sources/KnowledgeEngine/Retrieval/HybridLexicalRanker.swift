@@ -585,9 +585,13 @@ public struct HybridLexicalRanker: Sendable {
         }
       }
       // Closed to joined: splits of each word (`email` → `e mail`, `pd1` → `pd 1`,
-      // `healthcare` → `health care`).
+      // `healthcare` → `health care`), and of the other number of a name of letters and
+      // digits (`IL6s` → `il6` → `il 6`, the *IL-6* of a note; `PD1` → `pd1s` → `pd 1s`).
       for i in terms.indices {
-        for word in surfaces[i] {
+        let otherNumbers =
+          parameters.searchesIdentifierPlurals
+          ? typedWords[i].flatMap(EnglishPlurals.identifierAlternatives(of:)) : []
+        for word in surfaces[i] + otherNumbers {
           let open = parameters.searchesOpenCompounds ? CompoundWords.openSplits(of: word) : []
           for parts in CompoundWords.splits(of: word) + open
           where !parts.contains(where: parameters.stopWords.contains) {

@@ -173,4 +173,24 @@ struct EnglishPluralsTests {
     parameters.searchesIdentifierPlurals = false
     #expect(try workspace.engine.rankedIDs("H100", depth: 10, parameters: parameters).isEmpty)
   }
+
+  static let hyphenatedNames = [
+    Item(title: "IL-6 in sepsis", content: "serum levels rose within hours"),
+    Item(title: "Exhausted T cells", content: "PD-1s on the surface of chronically stimulated cells"),
+    Item(title: "Release plan", content: "ship the installer by Friday"),
+  ]
+
+  @Test("the plural of a closed name finds the name written with a hyphen, both ways")
+  func identifierPluralsOfCompounds() throws {
+    let workspace = try Workspace(Self.hyphenatedNames)
+    // `IL6s` is the plural of `IL6`, which a note writes `IL-6`.
+    #expect(try workspace.search("IL6s").results.map(\.id) == workspace.ids([0]))
+    // `PD1` is the singular of `PD1s`, which a note writes `PD-1s`.
+    #expect(try workspace.search("PD1").results.map(\.id) == workspace.ids([1]))
+    // The case still decides: a lowercase `il6s` is a name, not a plural.
+    #expect(try workspace.search("il6s").results.isEmpty)
+    var parameters = HybridLexicalRanker.Parameters.v1
+    parameters.searchesIdentifierPlurals = false
+    #expect(try workspace.engine.rankedIDs("IL6s", depth: 10, parameters: parameters).isEmpty)
+  }
 }
