@@ -217,6 +217,24 @@ public enum CompoundWords {
     }
   }
 
+  /// The lengths, in letters, of a word that may be an initialism written without its full
+  /// stops (`eg` for *e.g.*, `usa` for *U.S.A.*). An initialism with a part of two letters
+  /// (*Ph.D.*) is not found this way.
+  public static let initialismLengths = 2...4
+
+  /// `word`'s letters one by one, as an initialism written with full stops is indexed
+  /// (*e.g.* holds the adjacent terms `e` and `g`): a candidate the ranker searches only for a
+  /// word no note holds, and keeps only when some note holds the letters next to each other.
+  ///
+  /// - Parameter word: a folded, unstemmed word.
+  /// - Returns: the letters, or nil for words of other characters or of a length outside
+  ///   ``initialismLengths``.
+  public static func initialismSplit(of word: String) -> [String]? {
+    let bytes = Array(word.utf8)
+    guard initialismLengths.contains(bytes.count), bytes.allSatisfy(isLetter) else { return nil }
+    return bytes.map { String(decoding: [$0], as: UTF8.self) }
+  }
+
   /// Whether two words typed apart (`health care`, `covid 19`, `non smoker`) may be one
   /// compound written open: exactly when the closed word would be split into them, at a digit,
   /// after a prefix (``splits(of:)``) or into two long words (``openSplits(of:)``).

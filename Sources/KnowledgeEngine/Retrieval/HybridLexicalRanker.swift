@@ -203,6 +203,10 @@ public struct HybridLexicalRanker: Sendable {
     /// Whether the other number of a name of letters and digits is searched the same way
     /// (``EnglishPlurals/identifierAlternatives(of:)``: `E2Fs` and `E2F`, `CD4s` and `CD4`).
     public var searchesIdentifierPlurals: Bool
+    /// Whether a short word no note holds is also searched as its letters written as an
+    /// initialism (``CompoundWords/initialismSplit(of:)``: `eg` finds *e.g.*, `usa` *U.S.A.*),
+    /// like a compound's other form, with ``compoundWeight``.
+    public var searchesInitialisms: Bool
     /// The most distinct query terms searched (at most 64); later ones are ignored.
     public var maximumQueryTerms: Int
     /// Folded, unstemmed words dropped from queries that have other words.
@@ -230,6 +234,7 @@ public struct HybridLexicalRanker: Sendable {
       searchesOpenCompounds: true,
       searchesIrregularPlurals: true,
       searchesIdentifierPlurals: true,
+      searchesInitialisms: true,
       maximumQueryTerms: 64,
       stopWords: EnglishStopWords.snowball)
   }
@@ -612,6 +617,21 @@ public struct HybridLexicalRanker: Sendable {
               {
                 tailSplits[i].append(split)
               }
+            }
+          }
+        }
+      }
+      // Initialisms: `eg` → `e g` (*e.g.*), `usa` → `u s a` (*U.S.A.*), for a term no note
+      // holds. Single letters are no stop words here: `a` is the last letter of *U.S.A.*
+      if parameters.searchesInitialisms {
+        for i in terms.indices {
+          for word in surfaces[i] {
+            guard let letters = CompoundWords.initialismSplit(of: word) else { continue }
+            let split = letters.compactMap(singleTerm(of:))
+            if split.count == letters.count && !compounds[i].contains(split)
+              && !tailSplits[i].contains(split)
+            {
+              tailSplits[i].append(split)
             }
           }
         }

@@ -385,6 +385,45 @@ struct CompoundWordsTests {
     #expect(Set(try workspace.engine.rankedIDs("nodejs", depth: 10, parameters: parameters)) == Set(workspace.ids([0, 1, 3])))
   }
 
+  @Test(
+    "initialism splits: two to four letters, one by one",
+    arguments: [
+      ("eg", ["e", "g"]), ("ie", ["i", "e"]), ("usa", ["u", "s", "a"]), ("nasa", ["n", "a", "s", "a"]),
+      ("a", nil), ("abcde", nil), ("e2", nil), ("", nil), ("né", nil),
+    ] as [(String, [String]?)])
+  func initialismSplits(word: String, expected: [String]?) {
+    #expect(CompoundWords.initialismSplit(of: word) == expected)
+  }
+
+  static let initialisms = [
+    Item(title: "Style guide", content: "Write e.g. and i.e. with full stops, as the house style asks"),
+    Item(title: "Trip", content: "Flight to the U.S.A. in May; visa renewal first"),
+    Item(title: "Breakfast", content: "Eggs, toast and an ego boost"),
+    Item(title: "Initials", content: "Signed by the committee member u and the chair"),
+  ]
+
+  @Test("eg, which no note holds, finds e.g.; usa finds U.S.A.; a word a note holds is not split")
+  func initialisms() throws {
+    let workspace = try Workspace(Self.initialisms)
+    for (query, note) in [("eg", 0), ("ie", 0), ("IE", 0), ("usa", 1), ("USA", 1)] {
+      let response = try workspace.search(query)
+      #expect(response.results.map(\.id) == workspace.ids([note]), "\(query)")
+      #expect(response.terms.map(\.match) == [.compound], "\(query)")
+    }
+    #expect(try workspace.search("usa").terms.first?.compounds == ["u s a"])
+    // Typed with full stops, the initialism is the adjacent letters themselves.
+    #expect(try workspace.search("e.g.").results.first?.id == workspace.ids([0])[0])
+    // Letters that no note holds next to each other are no initialism (a note holds a lone `u`).
+    #expect(try workspace.search("ug").terms.allSatisfy { $0.compounds.isEmpty })
+    // A word some note holds is searched as typed only: `usa` is no initialism then.
+    let closed = try Workspace(Self.initialisms + [Item(title: "Paper", content: "USA Today front page")])
+    #expect(try closed.search("usa").results.map(\.id) == closed.ids([4]))
+    // Off, `eg` is a prefix of `egg` and `ego` again.
+    var parameters = HybridLexicalRanker.Parameters.v1
+    parameters.searchesInitialisms = false
+    #expect(try workspace.engine.rankedIDs("eg", depth: 10, parameters: parameters) == workspace.ids([2]))
+  }
+
   @Test("no ordinary word is cut before a short ending, held by a note or not")
   func noRubbishSplits() throws {
     let workspace = try Workspace([

@@ -39,7 +39,7 @@ struct ParameterGrid {
     "k1", "b.title", "b.tags", "b.content", "weight.title", "weight.tags", "weight.content",
     "phrase", "coverage", "fuzzy", "prefix", "wordforms", "wordform.prefix",
     "wordform.similarity", "spellings", "spelling.weight", "compounds", "compound.weight", "compound.open",
-    "plurals", "plurals.names",
+    "plurals", "plurals.names", "initials",
   ]
 
   /// Every combination, named like `k1=1.2 b.content=0.75`, in axis order (the last axis
@@ -81,6 +81,7 @@ struct ParameterGrid {
     case "compound.open": p.searchesOpenCompounds = value != 0
     case "plurals": p.searchesIrregularPlurals = value != 0
     case "plurals.names": p.searchesIdentifierPlurals = value != 0
+    case "initials": p.searchesInitialisms = value != 0
     default: break
     }
   }
