@@ -351,6 +351,10 @@ struct CLIEndToEndTests {
     // A word the workspace lacks is searched through its close spellings, named as such.
     let absent = try cli.run(["search", "diagnostik", "--explain"])
     #expect(absent.stdout.contains("term diagnostik: absent; close spellings → "), "\(absent.stdout)")
+    #expect(!absent.stdout.contains("common words not searched"), "\(absent.stdout)")
+    // The common words left out are named beside the terms.
+    let common = try cli.run(["search", "The diagnosis of the", "--explain"])
+    #expect(common.stdout.contains("common words not searched: The, of"), "\(common.stdout)")
   }
 
   @Test("search --explain names other British or American spellings, and both typed are one term")

@@ -82,6 +82,10 @@ extension SearchCommands {
         case .none: console.print("term \(name): no match\(cut)")
         }
       }
+      // The common words the query held beside the terms, which were not searched.
+      if let common = r.unsearchedCommonWords, !common.isEmpty {
+        console.print("common words not searched: " + common.map(inert).joined(separator: ", "))
+      }
     }
   }
 
