@@ -88,7 +88,9 @@ struct DamagedRecordCommandTests {
     #expect(damaged.status == 5)
     // The commands work on a copy: sqlite3 may write beside a WAL database it opens.
     let copy = "'" + dir.path + "/it'\\''s a $HOME workspace.copy'"
-    #expect(damaged.stdout.contains("`cp -a '" + dir.path + "/it'\\''s a $HOME workspace' \(copy)`"), "\(damaged.stdout)")
+    #expect(
+      damaged.stdout.contains("`mkdir -m 700 \(copy) && cp -a '" + dir.path + "/it'\\''s a $HOME workspace/.' \(copy)`"),
+      "\(damaged.stdout)")
     let copiedDatabase = "'" + dir.path + "/it'\\''s a $HOME workspace.copy/workspace.sqlite'"
     #expect(damaged.stdout.contains("3. Try `sqlite3 \(copiedDatabase) .recover > recovered.sql`"), "\(damaged.stdout)")
     #expect(!damaged.stdout.contains("sqlite3 \(quoted) .recover"), "\(damaged.stdout)")

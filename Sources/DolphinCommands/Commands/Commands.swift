@@ -705,15 +705,21 @@ enum Commands {
   }
 
   /// The recovery steps for a damaged database. The commands they give work on a copy of the
-  /// workspace directory (`<directory>.copy`), never on the damaged files: `sqlite3` may write
-  /// beside a WAL database it opens (its `-shm`, or the `-wal` replayed).
+  /// workspace directory (``recoveryCopy(of:)``), never on the damaged files: `sqlite3` may
+  /// write beside a WAL database it opens (its `-shm`, or the `-wal` replayed).
+  ///
+  /// The copy is made by `mkdir -m 700 COPY && cp -a DIR/. COPY`: `cp -a DIR COPY` would copy
+  /// the workspace *into* COPY (`COPY/DIR`) when COPY exists — left from an earlier recovery, or
+  /// made after doctor ran — and step 3 would then open the wrong database. `mkdir` fails on an
+  /// existing COPY instead, so nothing is copied, and the copy is private as the workspace is.
   static func recoverySteps(_ directory: String, _ databasePath: String) -> [String] {
-    let copy = directory + ".copy"
+    let copy = recoveryCopy(of: directory)
     let copiedDatabase = copy + "/" + URL(fileURLWithPath: databasePath).lastPathComponent
     return [
       "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
       "2. Copy the whole directory, with its workspace.sqlite-wal and -shm files, and work only on the copy: "
-        + "`cp -a \(ShellWord.quoted(directory)) \(ShellWord.quoted(copy))`.",
+        + "`mkdir -m 700 \(ShellWord.quoted(copy)) && cp -a \(ShellWord.quoted(directory + "/.")) \(ShellWord.quoted(copy))` "
+        + "(mkdir fails, and nothing is copied, if that directory exists by then).",
       "3. Try `sqlite3 \(ShellWord.quoted(copiedDatabase)) .recover > recovered.sql`. If sqlite3 answers "
         + "`SQL logic error` (it was built without the sqlite_dbpage table `.recover` needs, as Debian's is), use "
         + "`sqlite3 \(ShellWord.quoted(copiedDatabase)) .dump | sed 's/^ROLLBACK; -- due to errors$/COMMIT;/' > recovered.sql` "
@@ -722,6 +728,22 @@ enum Commands {
         + "need from there.",
       "4. Or restore from your latest `dolphin export` into a fresh workspace directory.",
     ]
+  }
+
+  /// Where doctor's recovery steps copy the workspace directory: `<directory>.copy`, or, when
+  /// something is there already (an earlier recovery's copy), the first of `<directory>.copy-2`,
+  /// `.copy-3`, … with nothing there. A symbolic link counts as something, even one to nothing.
+  /// - Parameter directory: the workspace directory, as doctor names it.
+  /// - Returns: the path of a directory that did not exist when doctor looked.
+  static func recoveryCopy(of directory: String) -> String {
+    func isFree(_ path: String) -> Bool {
+      var status = stat()
+      return lstat(path, &status) != 0 && errno == ENOENT
+    }
+    let first = directory + ".copy"
+    if isFree(first) { return first }
+    // Bounded: past it, the step's `mkdir` refuses a name that is taken rather than nest a copy.
+    return (2...1_000).lazy.map { "\(first)-\($0)" }.first(where: isFree) ?? "\(first)-1001"
   }
 
   /// Advice that fits why the database could not be opened. Each line stands on its own — it
