@@ -179,8 +179,9 @@ enum Commands {
         database, another program's database; the checks are then "not run"); exit 3 when there is no workspace,
         or when the workspace path is a symbolic link to nothing; exit 4 when it is a symbolic link loop. A check
         that an SQLite error stops (a damaged file) is "not run"; the damage is reported once, by the integrity
-        check, with the recovery steps. An empty database file, as a first run interrupted before its first
-        schema step leaves it, is reported as that and is not a problem. Handoff next steps that show nothing
+        check, with the recovery steps. A first run interrupted before its schema was complete (an empty
+        database file, or one between schema steps) is reported as that, not as healthy, with what completes
+        it; it is not a problem (exit 0; interruptedFirstRun and pendingSchemaSteps in --json). Handoff next steps that show nothing
         (empty, whitespace or invisible characters only, which earlier imports stored) are counted and located,
         with how they go away (schema step \(StoredTextCleanupStep.name) removes them, or one sqlite3 command
         given); they are not a problem either. Stored text over a bound of this build (a title stored before
@@ -208,6 +209,15 @@ enum Commands {
         /// Why the database was opened read-only beyond doctor's own request (files not writable here).
         var readOnlyReason: String?
         var checksRun: Bool
+        /// Whether a first run was interrupted before its schema was complete (no schema step
+        /// applied, or only some of those reading needs): not a problem, but not a workspace any
+        /// command can use yet; the text report's last line says what completes it. `null` when
+        /// the database could not be opened.
+        var interruptedFirstRun: Bool?
+        /// The schema steps this build knows that the database has not applied (an interrupted
+        /// first run's, or an earlier build's upgrade still to finish); `null` when the database
+        /// could not be opened.
+        var pendingSchemaSteps: [String]?
         var integrityCheck: [String]?
         /// Records whose JSON columns cannot be decoded (commands reading them refuse the workspace).
         var malformedRecords: [WorkspaceTransaction.MalformedJSON]?
@@ -240,7 +250,8 @@ enum Commands {
         var advice: [String]
 
         enum CodingKeys: String, CodingKey {
-          case databasePath, ok, openProblem, readOnlyReason, checksRun, integrityCheck, malformedRecords
+          case databasePath, ok, openProblem, readOnlyReason, checksRun, interruptedFirstRun, pendingSchemaSteps
+          case integrityCheck, malformedRecords
           case referenceProblems, searchIndexProblems, searchIndexNotes, searchIndexUpgradePending, quarantined
           case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, checkError, advice
         }
@@ -252,6 +263,8 @@ enum Commands {
           try c.encodeIfPresent(openProblem, forKey: .openProblem)
           try c.encodeIfPresent(readOnlyReason, forKey: .readOnlyReason)
           try c.encode(checksRun, forKey: .checksRun)
+          try c.encode(interruptedFirstRun, forKey: .interruptedFirstRun)
+          try c.encode(pendingSchemaSteps, forKey: .pendingSchemaSteps)
           // Explicit nulls: a check that did not run has no result, and says so.
           try c.encode(integrityCheck, forKey: .integrityCheck)
           try c.encode(malformedRecords, forKey: .malformedRecords)
@@ -269,7 +282,8 @@ enum Commands {
         }
       }
       var report = Report(
-        databasePath: dbPath, ok: true, openProblem: nil, readOnlyReason: nil, checksRun: false, integrityCheck: nil,
+        databasePath: dbPath, ok: true, openProblem: nil, readOnlyReason: nil, checksRun: false,
+        interruptedFirstRun: nil, pendingSchemaSteps: nil, integrityCheck: nil,
         malformedRecords: nil, referenceProblems: nil, searchIndexProblems: nil, searchIndexNotes: nil,
         searchIndexUpgradePending: nil, quarantined: nil, credentials: nil, blankNextSteps: nil, advice: [])
       var indexDisagrees = false
@@ -296,19 +310,31 @@ enum Commands {
           exitCode = problem?.isMissing == true ? ExitCode.notFound : ExitCode.validation
         }
       }
+      /// Set when a first run was interrupted before its schema was complete: whether it stopped
+      /// before the first schema step (the file holds no schema: no workspace yet).
+      var interruptedBeforeFirstStep: Bool?
       if let store {
         report.checksRun = true
+        report.pendingSchemaSteps = store.pendingMigrationSteps
+        report.interruptedFirstRun = !store.pendingMigrationStepsNeededForReading.isEmpty
         do {
           report.integrityCheck = try store.integrityCheck()
           if !store.pendingMigrationStepsNeededForReading.isEmpty {
-            // A first run was interrupted between schema steps: the tables the other checks read
-            // may not exist yet. The next command that stores something applies the steps.
+            // A first run was interrupted before its schema was complete: the tables the other
+            // checks read may not exist yet. Nothing is wrong, but it is no workspace to use yet.
+            let pending = " (pending step(s): " + store.pendingMigrationSteps.joined(separator: ", ") + ")"
+            let beforeFirstStep = store.pendingMigrationSteps.first == WorkspaceSchema.steps.first?.name
+            interruptedBeforeFirstStep = beforeFirstStep
             report.advice.append(
-              "The workspace schema is not complete yet (pending step(s): "
-                + store.pendingMigrationSteps.joined(separator: ", ")
-                + "); a first run was interrupted. The next command that stores something (e.g. "
-                + "`dolphin capture`) completes it; commands that only change existing records "
-                + "find no workspace yet.")
+              beforeFirstStep
+                ? "The workspace database holds no schema yet: a first run was interrupted before its first schema "
+                  + "step\(pending). Nothing is stored in it, and nothing was changed. The first command that stores "
+                  + "something (e.g. `dolphin capture`) completes it; until then the other commands say there is no "
+                  + "workspace here yet (exit 3)."
+                // Any writable open applies the remaining steps, whatever the command.
+                : "The workspace schema is not complete yet\(pending): a first run was interrupted between schema "
+                  + "steps. Nothing was changed. The next dolphin command run where the workspace can be written "
+                  + "(`dolphin status` will do) completes it.")
           } else {
             report.malformedRecords = try store.read { tx in try tx.malformedJSON() }
             let writable = SQLiteWorkspaceStore.writeBlocker(databasePath: dbPath) == nil
@@ -510,6 +536,12 @@ enum Commands {
             ? "Doctor: the database could not be opened; nothing was checked."
             : !report.ok
               ? "Doctor: problems found."
+              : interruptedBeforeFirstStep == true
+                ? "Doctor: no workspace yet: a first run was interrupted before its first schema step; not a problem: "
+                  + "the first command that stores something (e.g. `dolphin capture`) completes it."
+              : interruptedBeforeFirstStep == false
+                ? "Doctor: schema incomplete: a first run was interrupted between schema steps; not a problem: the "
+                  + "next dolphin command run where the workspace can be written (`dolphin status` will do) completes it."
               : report.searchIndexUpgradePending == true
                 ? "Doctor: healthy (the search index work noted as pending is not a problem)."
                 : "Doctor: healthy.")
