@@ -160,7 +160,8 @@ enum Commands {
         c.print("Integrity: references ok (run `dolphin doctor` for a full check)")
       } else {
         c.print("Integrity: \(s.integrityProblems.count) problem(s):")
-        for p in s.integrityProblems.prefix(20) { c.print("  - \(inert(p))") }
+        // One line each: a problem may quote an id read from a record edited outside dolphin.
+        for p in s.integrityProblems.prefix(20) { c.print("  - \(inert(escapingLineBreaks(p)))") }
       }
     })
 
@@ -221,6 +222,9 @@ enum Commands {
         var integrityCheck: [String]?
         /// Records whose JSON columns cannot be decoded (commands reading them refuse the workspace).
         var malformedRecords: [WorkspaceTransaction.MalformedJSON]?
+        /// Records whose id is not a UUID (commands reading them refuse the workspace), by
+        /// table and row id.
+        var malformedIDs: [WorkspaceTransaction.MalformedID]?
         var referenceProblems: [String]?
         var searchIndexProblems: [String]?
         /// Facts about the search index that are not problems: one built by a newer dolphin, or
@@ -251,7 +255,7 @@ enum Commands {
 
         enum CodingKeys: String, CodingKey {
           case databasePath, ok, openProblem, readOnlyReason, checksRun, interruptedFirstRun, pendingSchemaSteps
-          case integrityCheck, malformedRecords
+          case integrityCheck, malformedRecords, malformedIDs
           case referenceProblems, searchIndexProblems, searchIndexNotes, searchIndexUpgradePending, quarantined
           case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, checkError, advice
         }
@@ -268,6 +272,7 @@ enum Commands {
           // Explicit nulls: a check that did not run has no result, and says so.
           try c.encode(integrityCheck, forKey: .integrityCheck)
           try c.encode(malformedRecords, forKey: .malformedRecords)
+          try c.encode(malformedIDs, forKey: .malformedIDs)
           try c.encode(referenceProblems, forKey: .referenceProblems)
           try c.encode(searchIndexProblems, forKey: .searchIndexProblems)
           try c.encode(searchIndexNotes, forKey: .searchIndexNotes)
@@ -337,6 +342,8 @@ enum Commands {
                   + "(`dolphin status` will do) completes it.")
           } else {
             report.malformedRecords = try store.read { tx in try tx.malformedJSON() }
+            // Before the checks that read records: they skip such records rather than stop.
+            report.malformedIDs = try store.read { tx in try tx.malformedIDs() }
             let writable = SQLiteWorkspaceStore.writeBlocker(databasePath: dbPath) == nil
             if !store.pendingMigrationSteps.isEmpty {
               // A workspace from an earlier build: readable as it is; the upgrade is not a fault.
@@ -349,7 +356,8 @@ enum Commands {
             }
             let s = try KnowledgeEngine(store: store).status(credentialScanBytes: 1 << 30)
             // status lists the malformed records among its problems; doctor shows them on their own.
-            let malformed = Set((report.malformedRecords ?? []).map(\.description))
+            let malformed = Set(
+              (report.malformedRecords ?? []).map(\.description) + (report.malformedIDs ?? []).map(\.description))
             report.referenceProblems = s.integrityProblems.filter { !malformed.contains($0) }
             report.quarantined = s.quarantined
             report.credentials = s.credentials
@@ -435,6 +443,7 @@ enum Commands {
       }
       report.ok =
         report.openProblem == nil && report.integrityCheck == ["ok"] && (report.malformedRecords ?? []).isEmpty
+        && (report.malformedIDs ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
         && report.checkError == nil
       if report.checksRun, report.integrityCheck != ["ok"] {
@@ -448,6 +457,9 @@ enum Commands {
       }
       if let malformed = report.malformedRecords, !malformed.isEmpty {
         report.advice += malformedRecordSteps(malformed, dir.path, dbPath)
+      }
+      if let ids = report.malformedIDs, !ids.isEmpty {
+        report.advice += malformedIDSteps(ids, dir.path, dbPath)
       }
       if let problems = report.referenceProblems, !problems.isEmpty {
         report.advice.append(
@@ -504,9 +516,17 @@ enum Commands {
         } else {
           c.print("Records: \(notRun)")
         }
+        if let ids = report.malformedIDs {
+          c.print("Record ids: " + (ids.isEmpty ? "every id is a UUID" : "\(ids.count) not a UUID"))
+          for m in ids.prefix(20) { c.print("  - \(inert(m.description))") }
+          if ids.count > 20 { c.print("  … and \(ids.count - 20) more") }
+        } else {
+          c.print("Record ids: \(notRun)")
+        }
         if let problems = report.referenceProblems {
           c.print("References: " + (problems.isEmpty ? "ok" : "\(problems.count) problem(s)"))
-          for p in problems.prefix(20) { c.print("  - \(inert(p))") }
+          // One line each: a problem may quote an id read from a record edited outside dolphin.
+          for p in problems.prefix(20) { c.print("  - \(inert(escapingLineBreaks(p)))") }
         } else {
           c.print("References: \(notRun)")
         }
@@ -734,6 +754,35 @@ enum Commands {
     steps.append("4. Run `dolphin doctor` again (and `dolphin reindex` if it reports the search index).")
     steps.append("5. Or restore from your latest `dolphin export` into a fresh workspace directory.")
     return steps
+  }
+
+  /// An SQL expression for a new random UUID, version 4, in the form dolphin stores ids
+  /// (upper-case hexadecimal digits): `sqlite3` has no UUID function, and a fixed id in doctor's
+  /// advice could be pasted twice.
+  static let newUUIDSQL =
+    "(SELECT printf('%s-%s-4%s-%s%s-%s', substr(h, 1, 8), substr(h, 9, 4), substr(h, 14, 3), "
+    + "substr('89AB', abs(random() % 4) + 1, 1), substr(h, 18, 3), substr(h, 21, 12)) "
+    + "FROM (SELECT hex(randomblob(16)) AS h))"
+
+  /// The recovery steps for records whose id is not a UUID: the file is sound, so each record
+  /// gets a new id (by its row id), which keeps everything else it holds.
+  static func malformedIDSteps(
+    _ records: [WorkspaceTransaction.MalformedID], _ directory: String, _ databasePath: String
+  ) -> [String] {
+    let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
+    let fixes = records.prefix(10).map { r in
+      sqlite3 + ShellWord.sqlArgument("UPDATE \(r.table) SET id = \(newUUIDSQL) WHERE rowid = \(r.rowID)")
+    }
+    return [
+      "Some records have an id that is not a UUID (named above, by table and row); commands that read them refuse "
+        + "the workspace as damaged. The database file itself is sound. Nothing was changed. To recover:",
+      "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
+      "2. Copy the whole directory \(directory) (including workspace.sqlite-wal and -shm) somewhere safe.",
+      "3. Give each such record a new id, which keeps everything else it holds, e.g.: " + fixes.joined(separator: "; ")
+        + (records.count > 10 ? "; and so on for the others" : ""),
+      "4. Run `dolphin doctor` again: it names any reference that still holds an old id (a relationship, a task's "
+        + "or handoff's list, the active handoff marker) and so now points at no record.",
+    ]
   }
 
   /// The recovery steps for a damaged database. The commands they give work on a copy of the
