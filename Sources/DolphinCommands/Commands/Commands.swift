@@ -815,7 +815,8 @@ enum Commands {
   /// something is there already (an earlier recovery's copy), the first of `<directory>.copy-2`,
   /// `.copy-3`, … with nothing there. A symbolic link counts as something, even one to nothing.
   /// - Parameter directory: the workspace directory, as doctor names it.
-  /// - Returns: the path of a directory that did not exist when doctor looked.
+  /// - Returns: the path of a directory that did not exist when doctor looked (past 1,000 taken
+  ///   names, `<directory>.copy-1001`, which the step's `mkdir` refuses if it is taken too).
   static func recoveryCopy(of directory: String) -> String {
     func isFree(_ path: String) -> Bool {
       var status = stat()
