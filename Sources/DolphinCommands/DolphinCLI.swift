@@ -90,7 +90,14 @@ public enum DolphinCLI {
     // `dolphin mcp` owns stdout for JSON-RPC: its errors never print a JSON document there.
     let wantsJSON = arguments.contains("--json") && arguments.first != "mcp"
     do {
-      guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
+      guard let first = arguments.first else {
+        // No command is a usage error like any other (stderr, exit 2): the overview goes with it
+        // to stderr, so that a script reading stdout gets nothing, while a person still sees
+        // the commands. `dolphin --help` prints it on stdout and exits 0.
+        console.printError(overview())
+        throw CLIError.usage("no command given; name one of the commands above (`dolphin --help` prints this list on stdout)")
+      }
+      guard first != "--help", first != "-h", first != "help" else {
         if arguments.count >= 2, arguments[0] == "help" {
           return await run(Array(arguments.dropFirst()) + ["--help"], console: console)
         }
@@ -99,7 +106,7 @@ public enum DolphinCLI {
         } else {
           console.print(overview())
         }
-        return arguments.isEmpty ? ExitCode.usage : ExitCode.success
+        return ExitCode.success
       }
       if first == "--version" || first == "version" {
         console.print("dolphin \(version) (workspace schema v\(SchemaVersion.current), SQLite \(SQLiteWorkspaceStore.sqliteVersion))")
@@ -113,9 +120,15 @@ public enum DolphinCLI {
         let group = Commands.all.filter { $0.spec.path.first == first }
         if !group.isEmpty {
           let subs = group.compactMap { $0.spec.path.dropFirst().first }.joined(separator: ", ")
-          if arguments.count == 1 || ["--help", "-h"].contains(arguments[1]) {
-            console.print("dolphin \(first) <subcommand>\n\nSubcommands: \(subs)\n\nRun `dolphin \(first) <subcommand> --help` for details.")
-            return arguments.count == 1 ? ExitCode.usage : ExitCode.success
+          let groupHelp = "dolphin \(first) <subcommand>\n\nSubcommands: \(subs)\n\nRun `dolphin \(first) <subcommand> --help` for details."
+          if arguments.count > 1, ["--help", "-h"].contains(arguments[1]) {
+            console.print(groupHelp)
+            return ExitCode.success
+          }
+          if arguments.count == 1 {
+            // A missing subcommand is a usage error (stderr, exit 2), as a missing command is.
+            console.printError(groupHelp)
+            throw CLIError.usage("`dolphin \(first)` needs a subcommand: one of \(subs)")
           }
           let hint = ArgumentParser.nearest(arguments[1], in: group.compactMap { $0.spec.path.dropFirst().first }).map { "; did you mean `\(first) \($0)`?" } ?? ""
           throw CLIError.usage("unknown subcommand \(quotedValue(arguments[1], cutAt: 60)) for `dolphin \(first)` (subcommands: \(subs))\(hint)")

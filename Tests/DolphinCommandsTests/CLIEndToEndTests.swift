@@ -147,6 +147,41 @@ struct CLIEndToEndTests {
     #expect(r.stdout.isEmpty)
   }
 
+  /// A command line that names no command (or a group without its subcommand), the help it
+  /// must print on stderr and the error line that ends it.
+  struct MissingCommand: CustomStringConvertible, Sendable {
+    var args: [String]
+    var help: String
+    var message: String
+    var description: String { "dolphin " + args.joined(separator: " ") }
+  }
+
+  static let missingCommands = [
+    MissingCommand(
+      args: [], help: "Usage: dolphin <command> [arguments] [options]",
+      message: "no command given; name one of the commands above (`dolphin --help` prints this list on stdout)"),
+    MissingCommand(
+      args: ["task"], help: "dolphin task <subcommand>\n\nSubcommands: add, list, search, complete, reopen, delete",
+      message: "`dolphin task` needs a subcommand: one of add, list, search, complete, reopen, delete"),
+  ]
+
+  // A review found `dolphin` alone printing its help on stdout with exit 2: a script reading
+  // stdout took the help for a command's output. A missing command is a usage error like the
+  // others; asking for help is not.
+  @Test("no command is a usage error: the help and the error on stderr, nothing on stdout, exit 2", arguments: missingCommands)
+  func missingCommand(_ c: MissingCommand) throws {
+    let r = try runDolphin(c.args)
+    #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+    #expect(r.stdout.isEmpty, "\(r.stdout)")
+    #expect(r.stderr.contains(c.help), "\(r.stderr)")
+    #expect(r.stderr.hasSuffix("\ndolphin: error: \(c.message)\n"), "\(r.stderr)")
+    // Asked for, the same help goes to stdout with exit 0.
+    let help = try runDolphin(c.args + ["--help"])
+    #expect(help.status == 0, "\(help.stderr)")
+    #expect(help.stderr.isEmpty, "\(help.stderr)")
+    #expect(help.stdout.contains(c.help), "\(help.stdout)")
+  }
+
   @Test("errors name the problem and use the documented exit codes", arguments: exitCases)
   func exitCodes(_ c: ExitCase) throws {
     let cli = CLI()

@@ -88,7 +88,9 @@ struct DamagedRecordCommandTests {
     #expect(damaged.status == 5)
     // The commands work on a copy: sqlite3 may write beside a WAL database it opens.
     let copy = "'" + dir.path + "/it'\\''s a $HOME workspace.copy'"
-    #expect(damaged.stdout.contains("`cp -a '" + dir.path + "/it'\\''s a $HOME workspace' \(copy)`"), "\(damaged.stdout)")
+    #expect(
+      damaged.stdout.contains("`mkdir -m 700 \(copy) && cp -a '" + dir.path + "/it'\\''s a $HOME workspace/.' \(copy)`"),
+      "\(damaged.stdout)")
     let copiedDatabase = "'" + dir.path + "/it'\\''s a $HOME workspace.copy/workspace.sqlite'"
     #expect(damaged.stdout.contains("3. Try `sqlite3 \(copiedDatabase) .recover > recovered.sql`"), "\(damaged.stdout)")
     #expect(!damaged.stdout.contains("sqlite3 \(quoted) .recover"), "\(damaged.stdout)")
@@ -98,5 +100,61 @@ struct DamagedRecordCommandTests {
       damaged.stdout.contains(
         "`sqlite3 \(copiedDatabase) .dump | sed 's/^ROLLBACK; -- due to errors$/COMMIT;/' > recovered.sql`"),
       "\(damaged.stdout)")
+  }
+
+  // A review found one handoff id edited outside dolphin stopping every check after the
+  // integrity check (the credential scan decoded it), with the id quoted as stored: a quote
+  // closed the quotation early and a line break printed what read as doctor's own verdict.
+  @Test("a malformed handoff id: doctor names it escaped, runs every later check, and its fix makes the workspace readable")
+  func malformedHandoffID() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Staging deploy key", "--content", "api_key = \(FakeSecrets.stripe)", "--allow-credentials"]).status == 0)
+    #expect(try cli.run(["task", "add", "Write the release notes"]).status == 0)
+    #expect(try cli.run(["handoff", "create", "--focus", "Ship the beta", "--next", "Tag v0.9"]).status == 0)
+    try sqlite(cli, "UPDATE handoff SET id = 'HF-7' || char(39) || '; DROP' || char(10) || 'Doctor: healthy.' || char(27) || '[2J'")
+    let shown = #""HF-7'; DROP\nDoctor: healthy.␛[2J""#
+
+    // The commands that read it refuse the workspace on one line, the id escaped.
+    let list = try cli.run(["handoff", "list"])
+    #expect(list.status == 5, "\(list.stdout)\(list.stderr)")
+    #expect(list.stderr.contains("handoff holds a malformed id \(shown)"), "\(list.stderr)")
+    #expect(list.stderr.split(separator: "\n").count == 1, "\(list.stderr)")
+
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.status == 5, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(!doctor.stdout.contains("\u{1B}"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("\nRecord ids: 1 not a UUID\n  - handoff at row 1: id \(shown) is not a UUID\n"), "\(doctor.stdout)")
+    // Every later check ran.
+    #expect(doctor.stdout.contains("\nReferences: ok\n"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("\nSearch index: agrees with the records\n"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("\nCredentials: 1 record(s) hold text that looks like a credential:\n"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("\nHandoff next steps: none blank\n"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("\nText bounds: all stored text is within its bounds\n"), "\(doctor.stdout)")
+    #expect(!doctor.stdout.contains("not run") && !doctor.stdout.contains("Checks stopped"), "\(doctor.stdout)")
+    // The only line that says healthy is not doctor's.
+    #expect(doctor.stdout.hasSuffix("\nDoctor: problems found.\n"), "\(doctor.stdout)")
+
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(try cli.run(["doctor", "--json"]).stdout.utf8)) as? [String: Any])
+    #expect(json["ok"] as? Bool == false)
+    #expect(json["checkError"] == nil, "\(json)")
+    let ids = try #require(json["malformedIDs"] as? [[String: Any]], "\(json)")
+    #expect(ids.count == 1)
+    #expect(ids.first?["table"] as? String == "handoff" && ids.first?["rowID"] as? Int == 1, "\(ids)")
+    #expect(ids.first?["id"] as? String == "HF-7'; DROP\nDoctor: healthy.\u{1B}[2J", "\(ids)")
+    #expect((json["credentials"] as? [String: Any])?["count"] as? Int == 1, "\(json)")
+    #expect((json["searchIndexProblems"] as? [Any])?.isEmpty == true, "\(json)")
+
+    // The step doctor gives, pasted as printed, gives the handoff a new id and keeps its text.
+    let line = try #require(doctor.stdout.split(separator: "\n").first { $0.contains("UPDATE handoff SET id") })
+    let fix = try #require(line.components(separatedBy: "e.g.: ").last)
+    let pasted = try runProcess("/bin/sh", ["-c", fix])
+    #expect(pasted.status == 0, "\(fix): \(pasted.stderr)")
+    let again = try cli.run(["doctor"])
+    #expect(again.status == 0 && again.stdout.hasSuffix("Doctor: healthy.\n"), "\(again.stdout)")
+    #expect(again.stdout.contains("\nRecord ids: every id is a UUID\n"), "\(again.stdout)")
+    let handoffs = try cli.run(["handoff", "list"])
+    #expect(handoffs.status == 0 && handoffs.stdout.contains("Ship the beta"), "\(handoffs.stdout)\(handoffs.stderr)")
   }
 }

@@ -108,4 +108,40 @@ struct TextBoundsDoctorTests {
     #expect(doctor.stdout.contains("\n  … and 2 more record(s)\n"), "\(doctor.stdout)")
     #expect(doctor.stdout.contains(" is 307 characters; the limit is 300 characters\n"), "\(doctor.stdout)")
   }
+
+  // A review found `task complete` on such a task answering `title is 1 character but 4001
+  // Unicode scalars …`, as if the user had typed a title: the command takes only an id. The
+  // refusal now says it is the stored title, and what to do.
+  @Test("task complete and reopen on a task whose stored title is over the bound: the error names the stored field, limit and size; nothing changes")
+  func completeStoredTitleOverBound() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let open = try #require(try cli.json(["task", "add", "Migrate the billing tables"])["id"] as? String)
+    let done = try #require(try cli.json(["task", "add", "Archive the 2023 invoices"])["id"] as? String)
+    #expect(try cli.run(["task", "complete", done]).status == 0)
+    // As an earlier dolphin stored them, before the Unicode scalar bound.
+    try Self.sqlite3(cli, "UPDATE task SET title = 'Migrate the billing tables' || replace(hex(zeroblob(3000)), '00', char(769));")
+    let before = try Data(contentsOf: URL(fileURLWithPath: cli.workspace + "/workspace.sqlite"))
+
+    let stored =
+      "its stored title is 26 characters but 3026 Unicode scalars (each combining mark, joiner or modifier counts as "
+      + "one); the limit is 300 characters and at most 3000 Unicode scalars in all (10 per character)"
+    for (args, id, verb) in [(["task", "complete", open], open, "completed"), (["task", "reopen", done], done, "reopened")] {
+      let r = try cli.run(args)
+      #expect(r.status == 4, "\(args): \(r.stdout)\(r.stderr)")
+      #expect(r.stdout.isEmpty)
+      #expect(r.stderr.hasPrefix("dolphin: error: task \(id) cannot be \(verb): \(stored). "), "\(args): \(r.stderr)")
+      #expect(r.stderr.contains("nothing was changed"), "\(args): \(r.stderr)")
+      #expect(r.stderr.contains("`dolphin task delete \(id)`"), "\(args): \(r.stderr)")
+      let json = try cli.run(args + ["--json"])
+      let error = try #require(
+        (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+      #expect(error["field"] as? String == "title", "\(error)")
+      #expect(error["exitCode"] as? Int == 4, "\(error)")
+    }
+    // Nothing changed: the file, and each task's status.
+    #expect(try Data(contentsOf: URL(fileURLWithPath: cli.workspace + "/workspace.sqlite")) == before)
+    let list = try cli.run(["task", "list", "--json"])
+    #expect(list.stdout.contains(#""status" : "open""#) && list.stdout.contains(#""status" : "completed""#), "\(list.stdout)")
+  }
 }

@@ -67,6 +67,16 @@ struct WorkspaceRecognitionCommandTests {
     let doctor = try cli.run(["doctor"])
     #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
     #expect(doctor.stdout.contains("a first run was interrupted"), "\(doctor.stdout)")
+    // Not "healthy": there is no workspace yet, and the last line says what makes one.
+    #expect(!doctor.stdout.contains("healthy"), "\(doctor.stdout)")
+    #expect(
+      doctor.stdout.hasSuffix(
+        "\nDoctor: no workspace yet: a first run was interrupted before its first schema step; not a problem: the "
+          + "first command that stores something (e.g. `dolphin capture`) completes it.\n"),
+      "\(doctor.stdout)")
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(try cli.run(["doctor", "--json"]).stdout.utf8)) as? [String: Any])
+    #expect(report["interruptedFirstRun"] as? Bool == true, "\(report)")
+    #expect((report["pendingSchemaSteps"] as? [String])?.first == "0001-schema-v5-records", "\(report)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: db)).isEmpty)
     // An import dry run previews against an empty workspace, as with no workspace at all
     // (a review found it refused here), and writes nothing.

@@ -46,7 +46,8 @@ extension WorkspaceTransaction {
   /// Bounded: each table is read newest-written first (by row id, so migrated and imported
   /// records, whatever their dates, come first) until `bytesPerTable` UTF-8 bytes of text have
   /// been scanned; the report is marked incomplete when a table held more. `dolphin status`
-  /// uses a small budget, `dolphin doctor` a large one.
+  /// uses a small budget, `dolphin doctor` a large one. A record whose id is not a UUID is not
+  /// scanned (it cannot be named by id); ``malformedIDs(limit:)`` reports it.
   /// - Parameters:
   ///   - limit: the most flags to return (the count covers every flagged record scanned).
   ///   - bytesPerTable: the most text scanned per table, in UTF-8 bytes.
@@ -84,13 +85,19 @@ extension WorkspaceTransaction {
       page: while true {
         let sql =
           "SELECT rowid, id, \(t.columns.joined(separator: ", ")) FROM \(t.table) WHERE rowid < ? ORDER BY rowid DESC LIMIT ?"
-        let rows = try db.all(sql, [.integer(before), .integer(Int64(pageSize))]) { (row) throws(WorkspaceError) in
-          (row.int64(0), try uuid(row, 1, t.table), (0..<t.columns.count).map { row.text(Int32($0 + 2)) })
+        // A record whose id is not a UUID is skipped rather than stopping the scan (and with it
+        // `doctor`'s later checks): ``malformedIDs(limit:)`` names it.
+        let rows = try db.all(sql, [.integer(before), .integer(Int64(pageSize))]) { row in
+          (row.int64(0), UUID(uuidString: row.text(1)), (0..<t.columns.count).map { row.text(Int32($0 + 2)) })
         }
-        for (rowid, id, values) in rows {
+        for (rowid, storedID, values) in rows {
           if scanned >= bytesPerTable {
             report.complete = false
             break page
+          }
+          guard let id = storedID else {
+            before = rowid
+            continue
           }
           var fields: [(String, String)] = []
           for (column, value) in zip(t.columns, values) {

@@ -115,6 +115,53 @@ extension WorkspaceTransaction {
     return out
   }
 
+  /// A stored record whose id is not a UUID (edited outside dolphin), so that every command
+  /// reading it refuses the workspace as damaged.
+  public struct MalformedID: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The table (`knowledge`, `handoff`, …).
+    public var table: String
+    /// The record's `rowid`, which names it where its id cannot.
+    public var rowID: Int64
+    /// The id as stored.
+    public var id: String
+
+    /// Makes a report of one record; see each property.
+    public init(table: String, rowID: Int64, id: String) {
+      self.table = table
+      self.rowID = rowID
+      self.id = id
+    }
+
+    /// E.g. `handoff at row 3: id "HF-7'; DROP" is not a UUID`: the id in double quotes with
+    /// quotes, backslashes and line breaks escaped, so that it reads as one value on one line
+    /// (``WorkspaceTransaction/quotedStoredText(_:)``).
+    public var description: String {
+      "\(table) at row \(rowID): id \(WorkspaceTransaction.quotedStoredText(id)) is not a UUID"
+    }
+  }
+
+  /// Records whose `id` is not a UUID (`XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX` in hexadecimal
+  /// digits, as `UUID(uuidString:)` reads it), table by table, by row id.
+  ///
+  /// Reading such a record fails with ``WorkspaceError/damaged(file:message:)``; this names
+  /// each one by table and row id without decoding anything.
+  /// - Parameter limit: at most this many records per table.
+  /// - Complexity: one pass over each table's ids.
+  public func malformedIDs(limit: Int = 100) throws(WorkspaceError) -> [MalformedID] {
+    requireValid()
+    let hex = "[0-9A-Fa-f]"
+    let uuid = [8, 4, 4, 4, 12].map { String(repeating: hex, count: $0) }.joined(separator: "-")
+    var out: [MalformedID] = []
+    // Every table of user records has a UUID `id` and a `rowid`.
+    for table in Self.recordTables {
+      out += try db.all(
+        "SELECT rowid, id FROM \(table) WHERE typeof(id) <> 'text' OR id NOT GLOB '\(uuid)' ORDER BY rowid LIMIT ?",
+        [.integer(Int64(limit))]
+      ) { MalformedID(table: table, rowID: $0.int64(0), id: $0.text(1)) }
+    }
+    return out
+  }
+
   /// Referential problems, each naming the ids involved, found with indexed SQL joins (no
   /// full decode): relationships to missing items, memory/mirror links that point nowhere or
   /// do not pair up (a memory whose `knowledgeID` names an item that does not mirror it, a

@@ -63,9 +63,21 @@ public final class WorkspaceTransaction {
   func uuid(_ row: SQLRow, _ i: Int32, _ table: String) throws(WorkspaceError) -> UUID {
     let s = row.text(i)
     guard let id = UUID(uuidString: s) else {
-      throw .damaged(file: db.displayName, message: "\(table) holds a malformed id '\(s)'")
+      throw .damaged(file: db.displayName, message: "\(table) holds a malformed id \(Self.quotedStoredText(s))")
     }
     return id
+  }
+
+  /// Stored text quoted into a message, as stored titles are shown: its first 80 characters in
+  /// double quotes with `\`, `"`, line breaks and tabs escaped (``TerminalText/quoted(_:)``) and
+  /// `…` after a cut, so that a quote in it cannot end the quotation early and a line break
+  /// cannot start what reads as another line of the message. Other controls are left to
+  /// ``TerminalText/inert(_:)`` where the message is printed.
+  /// - Parameter text: text read from the database, such as a malformed id.
+  /// - Returns: e.g. `"HF-7'; DROP\nDoctor: healthy."`.
+  package static func quotedStoredText(_ text: String) -> String {
+    let cut = text.count > 80
+    return TerminalText.quoted(cut ? String(text.prefix(80)) + "…" : text)
   }
 
   func optionalUUID(_ row: SQLRow, _ i: Int32) -> UUID? {
@@ -75,7 +87,7 @@ public final class WorkspaceTransaction {
   func date(_ row: SQLRow, _ i: Int32, _ table: String) throws(WorkspaceError) -> Date {
     let s = row.text(i)
     guard let d = ISO8601.date(from: s) else {
-      throw .damaged(file: db.displayName, message: "\(table) holds a malformed date '\(s)'")
+      throw .damaged(file: db.displayName, message: "\(table) holds a malformed date \(Self.quotedStoredText(s))")
     }
     return d
   }
@@ -120,7 +132,7 @@ public final class WorkspaceTransaction {
   {
     let s = row.text(i)
     guard let v = E(rawValue: s) else {
-      throw .damaged(file: db.displayName, message: "\(table) holds an unknown value '\(s)'")
+      throw .damaged(file: db.displayName, message: "\(table) holds an unknown value \(Self.quotedStoredText(s))")
     }
     return v
   }

@@ -160,7 +160,8 @@ enum Commands {
         c.print("Integrity: references ok (run `dolphin doctor` for a full check)")
       } else {
         c.print("Integrity: \(s.integrityProblems.count) problem(s):")
-        for p in s.integrityProblems.prefix(20) { c.print("  - \(inert(p))") }
+        // One line each: a problem may quote an id read from a record edited outside dolphin.
+        for p in s.integrityProblems.prefix(20) { c.print("  - \(inert(escapingLineBreaks(p)))") }
       }
     })
 
@@ -179,8 +180,9 @@ enum Commands {
         database, another program's database; the checks are then "not run"); exit 3 when there is no workspace,
         or when the workspace path is a symbolic link to nothing; exit 4 when it is a symbolic link loop. A check
         that an SQLite error stops (a damaged file) is "not run"; the damage is reported once, by the integrity
-        check, with the recovery steps. An empty database file, as a first run interrupted before its first
-        schema step leaves it, is reported as that and is not a problem. Handoff next steps that show nothing
+        check, with the recovery steps. A first run interrupted before its schema was complete (an empty
+        database file, or one between schema steps) is reported as that, not as healthy, with what completes
+        it; it is not a problem (exit 0; interruptedFirstRun and pendingSchemaSteps in --json). Handoff next steps that show nothing
         (empty, whitespace or invisible characters only, which earlier imports stored) are counted and located,
         with how they go away (schema step \(StoredTextCleanupStep.name) removes them, or one sqlite3 command
         given); they are not a problem either. Stored text over a bound of this build (a title stored before
@@ -208,9 +210,21 @@ enum Commands {
         /// Why the database was opened read-only beyond doctor's own request (files not writable here).
         var readOnlyReason: String?
         var checksRun: Bool
+        /// Whether a first run was interrupted before its schema was complete (no schema step
+        /// applied, or only some of those reading needs): not a problem, but not a workspace any
+        /// command can use yet; the text report's last line says what completes it. `null` when
+        /// the database could not be opened.
+        var interruptedFirstRun: Bool?
+        /// The schema steps this build knows that the database has not applied (an interrupted
+        /// first run's, or an earlier build's upgrade still to finish); `null` when the database
+        /// could not be opened.
+        var pendingSchemaSteps: [String]?
         var integrityCheck: [String]?
         /// Records whose JSON columns cannot be decoded (commands reading them refuse the workspace).
         var malformedRecords: [WorkspaceTransaction.MalformedJSON]?
+        /// Records whose id is not a UUID (commands reading them refuse the workspace), by
+        /// table and row id.
+        var malformedIDs: [WorkspaceTransaction.MalformedID]?
         var referenceProblems: [String]?
         var searchIndexProblems: [String]?
         /// Facts about the search index that are not problems: one built by a newer dolphin, or
@@ -240,7 +254,8 @@ enum Commands {
         var advice: [String]
 
         enum CodingKeys: String, CodingKey {
-          case databasePath, ok, openProblem, readOnlyReason, checksRun, integrityCheck, malformedRecords
+          case databasePath, ok, openProblem, readOnlyReason, checksRun, interruptedFirstRun, pendingSchemaSteps
+          case integrityCheck, malformedRecords, malformedIDs
           case referenceProblems, searchIndexProblems, searchIndexNotes, searchIndexUpgradePending, quarantined
           case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, checkError, advice
         }
@@ -252,9 +267,12 @@ enum Commands {
           try c.encodeIfPresent(openProblem, forKey: .openProblem)
           try c.encodeIfPresent(readOnlyReason, forKey: .readOnlyReason)
           try c.encode(checksRun, forKey: .checksRun)
+          try c.encode(interruptedFirstRun, forKey: .interruptedFirstRun)
+          try c.encode(pendingSchemaSteps, forKey: .pendingSchemaSteps)
           // Explicit nulls: a check that did not run has no result, and says so.
           try c.encode(integrityCheck, forKey: .integrityCheck)
           try c.encode(malformedRecords, forKey: .malformedRecords)
+          try c.encode(malformedIDs, forKey: .malformedIDs)
           try c.encode(referenceProblems, forKey: .referenceProblems)
           try c.encode(searchIndexProblems, forKey: .searchIndexProblems)
           try c.encode(searchIndexNotes, forKey: .searchIndexNotes)
@@ -269,7 +287,8 @@ enum Commands {
         }
       }
       var report = Report(
-        databasePath: dbPath, ok: true, openProblem: nil, readOnlyReason: nil, checksRun: false, integrityCheck: nil,
+        databasePath: dbPath, ok: true, openProblem: nil, readOnlyReason: nil, checksRun: false,
+        interruptedFirstRun: nil, pendingSchemaSteps: nil, integrityCheck: nil,
         malformedRecords: nil, referenceProblems: nil, searchIndexProblems: nil, searchIndexNotes: nil,
         searchIndexUpgradePending: nil, quarantined: nil, credentials: nil, blankNextSteps: nil, advice: [])
       var indexDisagrees = false
@@ -296,21 +315,35 @@ enum Commands {
           exitCode = problem?.isMissing == true ? ExitCode.notFound : ExitCode.validation
         }
       }
+      /// Set when a first run was interrupted before its schema was complete: whether it stopped
+      /// before the first schema step (the file holds no schema: no workspace yet).
+      var interruptedBeforeFirstStep: Bool?
       if let store {
         report.checksRun = true
+        report.pendingSchemaSteps = store.pendingMigrationSteps
+        report.interruptedFirstRun = !store.pendingMigrationStepsNeededForReading.isEmpty
         do {
           report.integrityCheck = try store.integrityCheck()
           if !store.pendingMigrationStepsNeededForReading.isEmpty {
-            // A first run was interrupted between schema steps: the tables the other checks read
-            // may not exist yet. The next command that stores something applies the steps.
+            // A first run was interrupted before its schema was complete: the tables the other
+            // checks read may not exist yet. Nothing is wrong, but it is no workspace to use yet.
+            let pending = " (pending step(s): " + store.pendingMigrationSteps.joined(separator: ", ") + ")"
+            let beforeFirstStep = store.pendingMigrationSteps.first == WorkspaceSchema.steps.first?.name
+            interruptedBeforeFirstStep = beforeFirstStep
             report.advice.append(
-              "The workspace schema is not complete yet (pending step(s): "
-                + store.pendingMigrationSteps.joined(separator: ", ")
-                + "); a first run was interrupted. The next command that stores something (e.g. "
-                + "`dolphin capture`) completes it; commands that only change existing records "
-                + "find no workspace yet.")
+              beforeFirstStep
+                ? "The workspace database holds no schema yet: a first run was interrupted before its first schema "
+                  + "step\(pending). Nothing is stored in it, and nothing was changed. The first command that stores "
+                  + "something (e.g. `dolphin capture`) completes it; until then the other commands say there is no "
+                  + "workspace here yet (exit 3)."
+                // Any writable open applies the remaining steps, whatever the command.
+                : "The workspace schema is not complete yet\(pending): a first run was interrupted between schema "
+                  + "steps. Nothing was changed. The next dolphin command run where the workspace can be written "
+                  + "(`dolphin status` will do) completes it.")
           } else {
             report.malformedRecords = try store.read { tx in try tx.malformedJSON() }
+            // Before the checks that read records: they skip such records rather than stop.
+            report.malformedIDs = try store.read { tx in try tx.malformedIDs() }
             let writable = SQLiteWorkspaceStore.writeBlocker(databasePath: dbPath) == nil
             if !store.pendingMigrationSteps.isEmpty {
               // A workspace from an earlier build: readable as it is; the upgrade is not a fault.
@@ -323,7 +356,8 @@ enum Commands {
             }
             let s = try KnowledgeEngine(store: store).status(credentialScanBytes: 1 << 30)
             // status lists the malformed records among its problems; doctor shows them on their own.
-            let malformed = Set((report.malformedRecords ?? []).map(\.description))
+            let malformed = Set(
+              (report.malformedRecords ?? []).map(\.description) + (report.malformedIDs ?? []).map(\.description))
             report.referenceProblems = s.integrityProblems.filter { !malformed.contains($0) }
             report.quarantined = s.quarantined
             report.credentials = s.credentials
@@ -409,6 +443,7 @@ enum Commands {
       }
       report.ok =
         report.openProblem == nil && report.integrityCheck == ["ok"] && (report.malformedRecords ?? []).isEmpty
+        && (report.malformedIDs ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
         && report.checkError == nil
       if report.checksRun, report.integrityCheck != ["ok"] {
@@ -422,6 +457,9 @@ enum Commands {
       }
       if let malformed = report.malformedRecords, !malformed.isEmpty {
         report.advice += malformedRecordSteps(malformed, dir.path, dbPath)
+      }
+      if let ids = report.malformedIDs, !ids.isEmpty {
+        report.advice += malformedIDSteps(ids, dir.path, dbPath)
       }
       if let problems = report.referenceProblems, !problems.isEmpty {
         report.advice.append(
@@ -478,9 +516,17 @@ enum Commands {
         } else {
           c.print("Records: \(notRun)")
         }
+        if let ids = report.malformedIDs {
+          c.print("Record ids: " + (ids.isEmpty ? "every id is a UUID" : "\(ids.count) not a UUID"))
+          for m in ids.prefix(20) { c.print("  - \(inert(m.description))") }
+          if ids.count > 20 { c.print("  … and \(ids.count - 20) more") }
+        } else {
+          c.print("Record ids: \(notRun)")
+        }
         if let problems = report.referenceProblems {
           c.print("References: " + (problems.isEmpty ? "ok" : "\(problems.count) problem(s)"))
-          for p in problems.prefix(20) { c.print("  - \(inert(p))") }
+          // One line each: a problem may quote an id read from a record edited outside dolphin.
+          for p in problems.prefix(20) { c.print("  - \(inert(escapingLineBreaks(p)))") }
         } else {
           c.print("References: \(notRun)")
         }
@@ -510,6 +556,12 @@ enum Commands {
             ? "Doctor: the database could not be opened; nothing was checked."
             : !report.ok
               ? "Doctor: problems found."
+              : interruptedBeforeFirstStep == true
+                ? "Doctor: no workspace yet: a first run was interrupted before its first schema step; not a problem: "
+                  + "the first command that stores something (e.g. `dolphin capture`) completes it."
+              : interruptedBeforeFirstStep == false
+                ? "Doctor: schema incomplete: a first run was interrupted between schema steps; not a problem: the "
+                  + "next dolphin command run where the workspace can be written (`dolphin status` will do) completes it."
               : report.searchIndexUpgradePending == true
                 ? "Doctor: healthy (the search index work noted as pending is not a problem)."
                 : "Doctor: healthy.")
@@ -704,16 +756,51 @@ enum Commands {
     return steps
   }
 
+  /// An SQL expression for a new random UUID, version 4, in the form dolphin stores ids
+  /// (upper-case hexadecimal digits): `sqlite3` has no UUID function, and a fixed id in doctor's
+  /// advice could be pasted twice.
+  static let newUUIDSQL =
+    "(SELECT printf('%s-%s-4%s-%s%s-%s', substr(h, 1, 8), substr(h, 9, 4), substr(h, 14, 3), "
+    + "substr('89AB', abs(random() % 4) + 1, 1), substr(h, 18, 3), substr(h, 21, 12)) "
+    + "FROM (SELECT hex(randomblob(16)) AS h))"
+
+  /// The recovery steps for records whose id is not a UUID: the file is sound, so each record
+  /// gets a new id (by its row id), which keeps everything else it holds.
+  static func malformedIDSteps(
+    _ records: [WorkspaceTransaction.MalformedID], _ directory: String, _ databasePath: String
+  ) -> [String] {
+    let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
+    let fixes = records.prefix(10).map { r in
+      sqlite3 + ShellWord.sqlArgument("UPDATE \(r.table) SET id = \(newUUIDSQL) WHERE rowid = \(r.rowID)")
+    }
+    return [
+      "Some records have an id that is not a UUID (named above, by table and row); commands that read them refuse "
+        + "the workspace as damaged. The database file itself is sound. Nothing was changed. To recover:",
+      "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
+      "2. Copy the whole directory \(directory) (including workspace.sqlite-wal and -shm) somewhere safe.",
+      "3. Give each such record a new id, which keeps everything else it holds, e.g.: " + fixes.joined(separator: "; ")
+        + (records.count > 10 ? "; and so on for the others" : ""),
+      "4. Run `dolphin doctor` again: it names any reference that still holds an old id (a relationship, a task's "
+        + "or handoff's list, the active handoff marker) and so now points at no record.",
+    ]
+  }
+
   /// The recovery steps for a damaged database. The commands they give work on a copy of the
-  /// workspace directory (`<directory>.copy`), never on the damaged files: `sqlite3` may write
-  /// beside a WAL database it opens (its `-shm`, or the `-wal` replayed).
+  /// workspace directory (``recoveryCopy(of:)``), never on the damaged files: `sqlite3` may
+  /// write beside a WAL database it opens (its `-shm`, or the `-wal` replayed).
+  ///
+  /// The copy is made by `mkdir -m 700 COPY && cp -a DIR/. COPY`: `cp -a DIR COPY` would copy
+  /// the workspace *into* COPY (`COPY/DIR`) when COPY exists — left from an earlier recovery, or
+  /// made after doctor ran — and step 3 would then open the wrong database. `mkdir` fails on an
+  /// existing COPY instead, so nothing is copied, and the copy is private as the workspace is.
   static func recoverySteps(_ directory: String, _ databasePath: String) -> [String] {
-    let copy = directory + ".copy"
+    let copy = recoveryCopy(of: directory)
     let copiedDatabase = copy + "/" + URL(fileURLWithPath: databasePath).lastPathComponent
     return [
       "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
       "2. Copy the whole directory, with its workspace.sqlite-wal and -shm files, and work only on the copy: "
-        + "`cp -a \(ShellWord.quoted(directory)) \(ShellWord.quoted(copy))`.",
+        + "`mkdir -m 700 \(ShellWord.quoted(copy)) && cp -a \(ShellWord.quoted(directory + "/.")) \(ShellWord.quoted(copy))` "
+        + "(mkdir fails, and nothing is copied, if that directory exists by then).",
       "3. Try `sqlite3 \(ShellWord.quoted(copiedDatabase)) .recover > recovered.sql`. If sqlite3 answers "
         + "`SQL logic error` (it was built without the sqlite_dbpage table `.recover` needs, as Debian's is), use "
         + "`sqlite3 \(ShellWord.quoted(copiedDatabase)) .dump | sed 's/^ROLLBACK; -- due to errors$/COMMIT;/' > recovered.sql` "
@@ -722,6 +809,23 @@ enum Commands {
         + "need from there.",
       "4. Or restore from your latest `dolphin export` into a fresh workspace directory.",
     ]
+  }
+
+  /// Where doctor's recovery steps copy the workspace directory: `<directory>.copy`, or, when
+  /// something is there already (an earlier recovery's copy), the first of `<directory>.copy-2`,
+  /// `.copy-3`, … with nothing there. A symbolic link counts as something, even one to nothing.
+  /// - Parameter directory: the workspace directory, as doctor names it.
+  /// - Returns: the path of a directory that did not exist when doctor looked (past 1,000 taken
+  ///   names, `<directory>.copy-1001`, which the step's `mkdir` refuses if it is taken too).
+  static func recoveryCopy(of directory: String) -> String {
+    func isFree(_ path: String) -> Bool {
+      var status = stat()
+      return lstat(path, &status) != 0 && errno == ENOENT
+    }
+    let first = directory + ".copy"
+    if isFree(first) { return first }
+    // Bounded: past it, the step's `mkdir` refuses a name that is taken rather than nest a copy.
+    return (2...1_000).lazy.map { "\(first)-\($0)" }.first(where: isFree) ?? "\(first)-1001"
   }
 
   /// Advice that fits why the database could not be opened. Each line stands on its own — it

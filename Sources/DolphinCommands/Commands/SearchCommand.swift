@@ -41,46 +41,53 @@ extension SearchCommands {
                              x.score, p.title, p.tags, p.content, p.fuzzy, p.phrase, p.coverage, x.matchedTerms.joined(separator: ", ")))
       }
     }
-    if explain {
-      console.print("query terms (stemmed, with the words typed; fuzzy = typo, word-form and prefix variants, at reduced weight):")
-      let cutTerms = r.termsCutFromLongerWords
-      for t in r.terms {
-        // The stem, and the words as typed when they differ from it (`randomis (Randomised)`);
-        // matching compares their folded forms (`words`).
-        let typed = t.typedWords.isEmpty ? t.words : t.typedWords
-        let name = inert(t.term)
-          + (typed.isEmpty || typed == [t.term] ? "" : " (" + typed.map(inert).joined(separator: ", ") + ")")
-        // Longer words are indexed and compared by their first 64 characters only, however the
-        // term matched; a word of exactly 64 is whole.
-        let cut = cutTerms.contains(t.term)
-          ? " (on its first \(Tokenizer.maximumTermLength) characters; longer words are cut there)" : ""
-        let others = t.variants.filter { $0 != t.term }.map(inert).joined(separator: ", ")
-        switch t.match {
-        case .exact:
-          let spellings = t.spellings.filter { !t.numberForms.contains($0) }.map(inert)
-            .joined(separator: ", ")
-          let number = t.numberForms.map(inert).joined(separator: ", ")
-          let compounds = t.compounds.map(inert).joined(separator: ", ")
-          let forms = t.variants.filter { $0 != t.term && !t.spellings.contains($0) && !t.compounds.contains($0) }
-            .map(inert).joined(separator: ", ")
-          console.print(
-            "term \(name): exact\(cut)" + (spellings.isEmpty ? "" : "; other spellings: " + spellings)
-              + (number.isEmpty ? "" : "; other number: " + number)
-              + (compounds.isEmpty ? "" : "; compound forms: " + compounds)
-              + (forms.isEmpty ? "" : "; word forms: " + forms))
-        case .spelling:
-          let what =
-            t.numberForms.isEmpty
-            ? "other spellings"
-            : t.numberForms.count == t.spellings.count ? "other number" : "other spellings and number"
-          console.print("term \(name): absent\(cut); \(what) → " + others)
-        case .compound: console.print("term \(name): absent\(cut); compound forms → " + others)
-        // Absent from the workspace: the close spellings searched may be typos of it or other
-        // forms of the word (`diagnosis` → `diagnost`), which characters alone cannot tell apart.
-        case .fuzzy: console.print("term \(name): absent\(cut); close spellings → " + others)
-        case .prefix: console.print("term \(name): prefix\(cut) → " + others)
-        case .none: console.print("term \(name): no match\(cut)")
-        }
+    if explain { renderQueryTerms(r.terms, cutTerms: r.termsCutFromLongerWords, console: console) }
+  }
+
+  /// Prints how each query term matched, for `--explain` (`search`, `memory search`, `task
+  /// search`): the stem and the words typed, then `exact` with the other forms searched, or
+  /// what the workspace has instead (`absent; close spellings → …`), or `no match`.
+  /// - Parameters:
+  ///   - terms: the response's terms, in query order.
+  ///   - cutTerms: the terms made from words longer than the tokenizer keeps, said so on each.
+  static func renderQueryTerms(_ terms: [QueryTermMatch], cutTerms: Set<String>, console: Console) {
+    console.print("query terms (stemmed, with the words typed; fuzzy = typo, word-form and prefix variants, at reduced weight):")
+    for t in terms {
+      // The stem, and the words as typed when they differ from it (`randomis (Randomised)`);
+      // matching compares their folded forms (`words`).
+      let typed = t.typedWords.isEmpty ? t.words : t.typedWords
+      let name = inert(t.term)
+        + (typed.isEmpty || typed == [t.term] ? "" : " (" + typed.map(inert).joined(separator: ", ") + ")")
+      // Longer words are indexed and compared by their first 64 characters only, however the
+      // term matched; a word of exactly 64 is whole.
+      let cut = cutTerms.contains(t.term)
+        ? " (on its first \(Tokenizer.maximumTermLength) characters; longer words are cut there)" : ""
+      let others = t.variants.filter { $0 != t.term }.map(inert).joined(separator: ", ")
+      switch t.match {
+      case .exact:
+        let spellings = t.spellings.filter { !t.numberForms.contains($0) }.map(inert)
+          .joined(separator: ", ")
+        let number = t.numberForms.map(inert).joined(separator: ", ")
+        let compounds = t.compounds.map(inert).joined(separator: ", ")
+        let forms = t.variants.filter { $0 != t.term && !t.spellings.contains($0) && !t.compounds.contains($0) }
+          .map(inert).joined(separator: ", ")
+        console.print(
+          "term \(name): exact\(cut)" + (spellings.isEmpty ? "" : "; other spellings: " + spellings)
+            + (number.isEmpty ? "" : "; other number: " + number)
+            + (compounds.isEmpty ? "" : "; compound forms: " + compounds)
+            + (forms.isEmpty ? "" : "; word forms: " + forms))
+      case .spelling:
+        let what =
+          t.numberForms.isEmpty
+          ? "other spellings"
+          : t.numberForms.count == t.spellings.count ? "other number" : "other spellings and number"
+        console.print("term \(name): absent\(cut); \(what) → " + others)
+      case .compound: console.print("term \(name): absent\(cut); compound forms → " + others)
+      // Absent from the workspace: the close spellings searched may be typos of it or other
+      // forms of the word (`diagnosis` → `diagnost`), which characters alone cannot tell apart.
+      case .fuzzy: console.print("term \(name): absent\(cut); close spellings → " + others)
+      case .prefix: console.print("term \(name): prefix\(cut) → " + others)
+      case .none: console.print("term \(name): no match\(cut)")
       }
       // The common words the query held beside the terms, which were not searched.
       if let common = r.unsearchedCommonWords, !common.isEmpty {

@@ -10,7 +10,15 @@ extension TaskCommands {
       options: [
         OptionSpec(name: "status", value: "S", help: "open, completed or all (default all)."),
         OptionSpec(name: "limit", value: "N", help: "At most N results (1…\(Limits.searchResultsMaximum), default \(Limits.searchResultsDefault))."),
-      ]),
+        OptionSpec(
+          name: "explain", value: nil,
+          help: "Show each task's score parts (title, notes, fuzzy, phrase, coverage) and how each query word matched."),
+      ],
+      discussion: """
+        Tasks are ranked as `dolphin search` ranks knowledge (hybrid-lexical-v1), over their titles
+        and notes: a task has no tags, so --explain shows no tags part, and its notes take the place
+        of content. --json carries each result's scoreParts and the query's terms.
+        """),
     run: { ctx in
       let s = try ctx.choice("status", among: ["open", "completed", "all"], default: "all")
       let status: TaskStatus? = s == "all" ? nil : TaskStatus(rawValue: s)
@@ -24,9 +32,24 @@ extension TaskCommands {
         "\(r.results.count) shown of \(r.total) task(s) found (mode \(r.mode))" + (r.truncated ? " · cut by the limit" : ""))
       // Said as `dolphin search` says it; the explanation may name query words.
       if let why = r.emptyExplanation { ctx.console.print("No results: \(inert(why)).") }
+      let explain = ctx.arguments.has("explain")
       for x in r.results {
         // The ranker reports index terms (stemmed, or a typo variant), not the words typed.
         ctx.console.print(Render.taskLine(x.task) + "  matched stems: " + x.matchedTerms.map(inert).joined(separator: ", "))
+        if explain {
+          // As `search --explain` prints them, with the parts a task has.
+          guard let p = x.scoreParts else {
+            ctx.console.print(String(format: "   score %.4f (this ranker reports no parts)", x.score))
+            continue
+          }
+          ctx.console.print(
+            String(
+              format: "   score %.4f = title %.4f + notes %.4f + fuzzy %.4f + phrase %.4f + coverage %.4f",
+              x.score, p.title, p.notes, p.fuzzy, p.phrase, p.coverage))
+        }
+      }
+      if explain {
+        SearchCommands.renderQueryTerms(r.terms, cutTerms: r.termsCutFromLongerWords, console: ctx.console)
       }
     })
 }

@@ -352,12 +352,14 @@ extension KnowledgeEngine {
   /// Marks a task completed, and says whether it already was (idempotent: an already completed
   /// task keeps its completion time and nothing is written), so a caller can tell the user
   /// that nothing changed.
-  /// - Throws: `.notFound`.
+  /// - Throws: `.notFound`; ``WorkspaceError/validation(_:)`` when the stored task holds text
+  ///   over a bound (``requireStoredTaskWithinBounds(_:change:)``), with nothing written.
   public func completeTaskReportingOutcome(id: UUID) throws -> TaskStatusChange {
     let now = environment.now()
     return try store.write { tx in
       guard var t = try tx.task(id: id) else { throw WorkspaceError.notFound(recordType: "task", id: id.uuidString) }
       guard t.status == .open else { return TaskStatusChange(task: t, wasAlreadyInStatus: true) }
+      try Self.requireStoredTaskWithinBounds(t, change: "completed")
       t.status = .completed
       t.completedAt = now
       try tx.updateTask(t)
@@ -373,11 +375,13 @@ extension KnowledgeEngine {
   /// Reopens a completed task, and says whether it was open already (idempotent: an open task
   /// is left as it is and nothing is written), so a caller can tell the user that nothing
   /// changed.
-  /// - Throws: `.notFound`.
+  /// - Throws: `.notFound`; ``WorkspaceError/validation(_:)`` when the stored task holds text
+  ///   over a bound (``requireStoredTaskWithinBounds(_:change:)``), with nothing written.
   public func reopenTaskReportingOutcome(id: UUID) throws -> TaskStatusChange {
     try store.write { tx in
       guard var t = try tx.task(id: id) else { throw WorkspaceError.notFound(recordType: "task", id: id.uuidString) }
       guard t.status == .completed else { return TaskStatusChange(task: t, wasAlreadyInStatus: true) }
+      try Self.requireStoredTaskWithinBounds(t, change: "reopened")
       t.status = .open
       t.completedAt = nil
       try tx.updateTask(t)

@@ -10,7 +10,8 @@ public struct WorkspaceStatus: Sendable, Equatable, Codable {
   public var counts: [String: Int]
   public var knowledgeItemLimit: Int
   public var activeHandoffID: UUID?
-  /// Referential problems found (dangling ids, a broken active marker), each naming the ids.
+  /// Records the store cannot decode (malformed JSON, an id that is not a UUID), then
+  /// referential problems found (dangling ids, a broken active marker), each naming the ids.
   public var integrityProblems: [String]
   /// Records kept aside by imports.
   public var quarantined: Int
@@ -33,7 +34,9 @@ extension KnowledgeEngine {
     return try store.read { tx in
       let counts = try tx.counts()
       // Records the store cannot decode first: they make other commands refuse the workspace.
-      let problems = try tx.malformedJSON().map(\.description) + (try tx.referenceProblems())
+      let problems =
+        try tx.malformedJSON().map(\.description) + (try tx.malformedIDs().map(\.description))
+        + (try tx.referenceProblems())
       return WorkspaceStatus(
         databasePath: store.databasePath, schemaVersion: schema, readOnly: store.isReadOnly,
         readOnlyReason: readOnlyReason, counts: counts, knowledgeItemLimit: try tx.settings().knowledgeItemLimit,

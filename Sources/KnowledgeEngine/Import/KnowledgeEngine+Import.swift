@@ -373,6 +373,48 @@ struct ImportAnalysis: Sendable {
     }
   }
 
+  /// Checks each bounded text field of knowledge items (title, content), memories (text), tasks
+  /// (title, notes) and handoffs (focus, summary, next steps, excerpts) on the text as the file
+  /// gives it, before sanitizing, as capture checks what it is given
+  /// (``Limits/sanitizedInput(_:_:limit:trimming:)``): sanitizing composes `e` + U+0301 into `é`
+  /// (one Unicode scalar fewer) and drops invisible characters, so a bound checked afterwards
+  /// would let in text that capture refuses. Tags are checked as capture checks them, once
+  /// normalized (``validateRecords(_:)``), and a next step that shows nothing is dropped, not
+  /// checked (``visibleNextSteps(_:)``).
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming the record and field
+  ///   (`workspace.tasks[2].notes`), the limit and the size as given.
+  static func validateTextBoundsAsGiven(_ ws: AssistantWorkspace) throws(WorkspaceError) {
+    for (i, k) in ws.knowledge.enumerated() {
+      try named("workspace.knowledge[\(i)]", k.id) { () throws(ValidationError) in
+        try Limits.check("title", k.title, limit: Limits.title)
+        try Limits.check("content", k.content, limit: Limits.content)
+      }
+    }
+    for (i, m) in ws.memories.enumerated() {
+      try named("workspace.memories[\(i)]", m.id) { () throws(ValidationError) in
+        try Limits.check("text", m.text, limit: Limits.memoryText)
+      }
+    }
+    for (i, t) in ws.tasks.enumerated() {
+      try named("workspace.tasks[\(i)]", t.id) { () throws(ValidationError) in
+        try Limits.check("title", t.title, limit: Limits.taskTitle)
+        try Limits.check("notes", t.notes, limit: Limits.taskNotes)
+      }
+    }
+    for (i, h) in ws.handoffs.enumerated() {
+      try named("workspace.handoffs[\(i)]", h.id) { () throws(ValidationError) in
+        try Limits.check("focus", h.focus, limit: Limits.handoffFocus)
+        try Limits.check("summary", h.summary, limit: Limits.handoffSummary)
+        for (j, step) in h.nextSteps.enumerated() where !Handoff.isBlankNextStep(step) {
+          try Limits.check("nextSteps[\(j)]", step, limit: Limits.handoffNextStepLength)
+        }
+        for (j, excerpt) in h.recentExcerpts.enumerated() {
+          try Limits.check("recentExcerpts[\(j)]", excerpt, limit: Limits.handoffExcerptLength)
+        }
+      }
+    }
+  }
+
   /// `steps` without the ones that show nothing once sanitized (``Handoff/isBlankNextStep(_:)``:
   /// empty, whitespace, or only invisible characters such as a soft hyphen), which capture
   /// refuses and an import drops. The others keep their order.

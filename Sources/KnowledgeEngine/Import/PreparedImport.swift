@@ -19,14 +19,18 @@ struct PreparedImport: Sendable {
   /// (only handoffs that had any).
   let droppedNextSteps: [UUID: Int]
 
-  /// Checks and sanitizes `document`'s records.
+  /// Checks and sanitizes `document`'s records: tag characters and text bounds on the text as
+  /// given, everything else once sanitized.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and
   ///   field, worded as a refusal of `source`.
   init(_ document: WorkspaceExport, source: String) throws(WorkspaceError) {
     self.source = source
     // Tags are checked as given: the sanitizer would drop some control characters silently.
+    // Text bounds too, as capture checks them: sanitizing can shorten text (NFC, invisible
+    // characters dropped), so the same text would get another verdict afterwards.
     do {
       try ImportAnalysis.validateTagCharacters(document.workspace)
+      try ImportAnalysis.validateTextBoundsAsGiven(document.workspace)
     } catch {
       throw ImportAnalysis.refusal(error, source: source)
     }

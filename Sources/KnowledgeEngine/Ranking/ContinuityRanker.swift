@@ -9,12 +9,15 @@ public struct RankedMatch: Sendable, Equatable, Codable {
   public var score: Double
   /// The query terms the record matched.
   public var matchedTerms: [String]
+  /// Where the score comes from, when the ranker reports it (task search's `--explain`).
+  public var scoreParts: ScoreParts?
 
   /// A match as a ranker reports it.
-  public init(id: UUID, score: Double, matchedTerms: [String]) {
+  public init(id: UUID, score: Double, matchedTerms: [String], scoreParts: ScoreParts? = nil) {
     self.id = id
     self.score = score
     self.matchedTerms = matchedTerms
+    self.scoreParts = scoreParts
   }
 }
 
@@ -82,7 +85,9 @@ package struct ContinuityRanker: Sendable {
       })
       let response = try HybridLexicalRanker().search(query, in: index, kinds: nil, limit: limit)
       return RankedTasks(
-        matches: response.results.map { RankedMatch(id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms) },
+        matches: response.results.map {
+          RankedMatch(id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms, scoreParts: $0.scoreParts)
+        },
         total: response.total, terms: response.terms, unsearchedCommonWords: response.unsearchedCommonWords,
         emptyReason: response.emptyReason)
     })

@@ -8,6 +8,54 @@ public struct TaskSearchResult: Sendable, Equatable, Codable {
   public var score: Double
   /// The query words the task matched.
   public var matchedTerms: [String]
+  /// Where ``score`` comes from (`task search --explain` prints them); nil only from a ranker
+  /// that does not report them (``KnowledgeEngine/continuityRankingMode`` `hybrid-lexical`
+  /// always does).
+  public var scoreParts: TaskScoreParts?
+
+  /// A task found, with its score and where the score comes from.
+  public init(task: TaskItem, score: Double, matchedTerms: [String], scoreParts: TaskScoreParts? = nil) {
+    self.task = task
+    self.score = score
+    self.matchedTerms = matchedTerms
+    self.scoreParts = scoreParts
+  }
+}
+
+/// The additive parts of a task's score: the parts of ``ScoreParts`` a task can have, named
+/// for a task's fields. A task has a title and notes and no tags, so the ranker's tags part is
+/// always 0 and left out, and its content part is the notes'.
+public struct TaskScoreParts: Sendable, Equatable, Codable {
+  /// BM25F of exactly matched terms attributed to the title.
+  public var title: Double
+  /// BM25F of exactly matched terms attributed to the notes.
+  public var notes: Double
+  /// BM25F of typo (trigram), word-form and prefix variants, already down-weighted.
+  public var fuzzy: Double
+  /// The phrase boost: query words found next to each other.
+  public var phrase: Double
+  /// The coverage boost: the share of distinct query terms matched.
+  public var coverage: Double
+
+  /// Makes task score parts; see each property.
+  public init(title: Double, notes: Double, fuzzy: Double, phrase: Double, coverage: Double) {
+    self.title = title
+    self.notes = notes
+    self.fuzzy = fuzzy
+    self.phrase = phrase
+    self.coverage = coverage
+  }
+
+  /// A task's share of the ranker's ``ScoreParts``: its content part is the notes'; its tags
+  /// part, always 0 for a task, is added to the title's so that the parts still sum to the score.
+  init(_ parts: ScoreParts) {
+    self.init(
+      title: parts.title + parts.tags, notes: parts.content, fuzzy: parts.fuzzy, phrase: parts.phrase,
+      coverage: parts.coverage)
+  }
+
+  /// The sum of all parts: the score, up to rounding.
+  public var total: Double { title + notes + fuzzy + phrase + coverage }
 }
 
 /// The answer to a task search: the ranked tasks and the retrieval mode that ranked them.
@@ -31,6 +79,19 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
   public var unsearchedCommonWords: [String]?
   /// Why no task was found, with the codes of ``SearchResponse/emptyReason``; nil when one was.
   public var emptyReason: EmptyReason?
+
+  /// The query terms made from a word longer than ``Tokenizer/maximumTermLength`` (64) Unicode
+  /// scalars, indexed and compared by their first 64 only, as ``SearchResponse`` finds them for
+  /// `search --explain`.
+  /// - Complexity: O(*n*) in the UTF-8 length of ``query``.
+  package var termsCutFromLongerWords: Set<String> {
+    var cut = Set<String>()
+    Tokenizer.standard.forEachTerm(in: query) { analyzed in
+      if analyzed.isCut { cut.insert(analyzed.term) }
+      return true
+    }
+    return cut
+  }
 
   /// Why no task was found, in words that name the tasks searched (`open task`) and, where the
   /// reason is about them, the query's words, as ``SearchResponse/emptyExplanation`` does for
@@ -63,7 +124,9 @@ extension KnowledgeEngine {
       var results: [TaskSearchResult] = []
       for m in ranked.matches {
         if let t = try tx.task(id: m.id) {
-          results.append(TaskSearchResult(task: t, score: m.score, matchedTerms: m.matchedTerms))
+          results.append(
+            TaskSearchResult(
+              task: t, score: m.score, matchedTerms: m.matchedTerms, scoreParts: m.scoreParts.map(TaskScoreParts.init)))
         }
       }
       return TaskSearchResponse(

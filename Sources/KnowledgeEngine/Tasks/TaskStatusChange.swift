@@ -18,3 +18,26 @@ public struct TaskStatusChange: Sendable, Equatable {
     self.wasAlreadyInStatus = wasAlreadyInStatus
   }
 }
+
+extension KnowledgeEngine {
+  /// Refuses to rewrite a stored task whose text is over a bound of this build — stored before
+  /// the bound existed, or by another program — saying that it is the stored text: a status
+  /// change takes only an id, so the user typed none of it.
+  /// - Parameters:
+  ///   - task: the task as stored.
+  ///   - change: what the caller was doing, as in `task … cannot be completed`.
+  /// - Throws: ``WorkspaceError/validation(_:)`` with the field (`title`, `notes`), the limit and
+  ///   the size found, e.g. `task 5D… cannot be completed: its stored title is 1 character but
+  ///   4001 Unicode scalars …; the limit is 300 characters …`, and what to do.
+  static func requireStoredTaskWithinBounds(_ task: TaskItem, change: String) throws(WorkspaceError) {
+    do throws(ValidationError) { try Limits.validate(task) } catch {
+      let id = task.id.uuidString
+      throw .validation(
+        ValidationError(
+          field: error.field, limit: error.limit, actual: error.actual,
+          message: "task \(id) cannot be \(change): its stored \(error.message). It was stored before this bound "
+            + "existed, or by another program; nothing was changed. To change its status, delete the task "
+            + "(`dolphin task delete \(id)`) and add it again within the bound (`dolphin doctor` lists such records)"))
+    }
+  }
+}

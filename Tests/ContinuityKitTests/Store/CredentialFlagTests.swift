@@ -32,4 +32,33 @@ struct CredentialFlagTests {
     #expect(limited.flags.count == 2)
     #expect(!limited.complete)
   }
+
+  // A review found one handoff id edited outside dolphin stopping the scan, and with it
+  // `status` and every check `doctor` runs after it.
+  @Test("a record whose id is not a UUID is named by malformedIDs and skipped by the scan, which goes on")
+  func malformedIDSkipped() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    let t0 = Date(timeIntervalSince1970: 1_790_000_000)
+    try store.write { tx in
+      try tx.insertHandoff(Handoff(id: sequentialID(1), focus: "Deploy", nextSteps: ["use \(FakeSecrets.slack)"], createdAt: t0))
+      try tx.insertHandoff(Handoff(id: sequentialID(2), focus: "Ship the beta", summary: "Almost there.", createdAt: t0))
+      try tx.insertHandoff(Handoff(id: sequentialID(3), focus: "Rotate", summary: "old: \(FakeSecrets.aws)", createdAt: t0))
+      try tx.insertMessage(ChatMessage(id: sequentialID(4), conversationID: sequentialID(5), role: .user, text: FakeSecrets.jwt, createdAt: t0))
+      _ = try tx.db.run(
+        "UPDATE handoff SET id = ? WHERE id = ?", [.text("HF-7'; DROP\nDoctor: healthy."), .text(sequentialID(2).uuidString)])
+    }
+    let malformed = try store.read { try $0.malformedIDs() }
+    #expect(malformed == [WorkspaceTransaction.MalformedID(table: "handoff", rowID: 2, id: "HF-7'; DROP\nDoctor: healthy.")])
+    #expect(malformed.first?.description == #"handoff at row 2: id "HF-7'; DROP\nDoctor: healthy." is not a UUID"#)
+    let report = try store.read { try $0.credentialFlags() }
+    #expect(report.flags.map { "\($0.recordType) \($0.id.uuidString.suffix(1))" } == ["handoff 3", "handoff 1", "message 4"])
+    #expect(report.complete)
+    // Reading the record itself still refuses it, naming the id on one line.
+    #expect(throws: WorkspaceError.self) { try store.read { try $0.listHandoffs() } }
+    do {
+      _ = try store.read { try $0.listHandoffs() }
+    } catch {
+      #expect("\(error)".contains(#"handoff holds a malformed id "HF-7'; DROP\nDoctor: healthy.""#), "\(error)")
+    }
+  }
 }
