@@ -963,8 +963,16 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   }
 
   /// Whether this store's connection was closed for good: ``withConnectionClosed(_:)`` could not
-  /// open the database again.
+  /// open the database again, or ``closeConnection()`` was called.
   package var isConnectionClosed: Bool { connection.withLock { $0.isClosed } }
+
+  /// Closes this store's SQLite connection now rather than when the store is released, so that
+  /// the caller can tidy up after it (``SQLiteSideFiles/removeCreated()``) while engines built on
+  /// the store may still be around. Every later call on the store fails with a storage error;
+  /// calling it again does nothing.
+  package func closeConnection() {
+    connection.withLock { $0.close() }
+  }
 
   /// Checks that a write could begin now, on this store's own connection: `BEGIN IMMEDIATE`,
   /// which takes the write lock and maps the WAL index for writing, then `ROLLBACK`. Nothing is

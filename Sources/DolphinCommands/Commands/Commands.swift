@@ -278,6 +278,9 @@ enum Commands {
       var tokenizer = SearchIndexTokenizerStatus.current
       var exitCode = ExitCode.storage
       var store: SQLiteWorkspaceStore?
+      // What exists beside the database before the read-only open, which creates a missing -wal
+      // and -shm and cannot remove them: doctor removes them afterwards, to leave the files as found.
+      let sideFiles = SQLiteSideFiles(databasePath: dbPath)
       switch Result(catching: { () throws(WorkspaceError) in try SQLiteWorkspaceStore.open(directory: dir, readOnly: true) }) {
       case .success(let opened): store = opened
       case .failure(let error):
@@ -407,6 +410,9 @@ enum Commands {
         default: break
         }
       }
+      store?.closeConnection()
+      store = nil
+      if let note = sideFileNote(sideFiles.removeCreated()) { report.advice.append(note) }
       report.ok =
         report.openProblem == nil && report.integrityCheck == ["ok"] && (report.malformedRecords ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
@@ -656,6 +662,18 @@ enum Commands {
       + "that such an item relates to) refuses it, and so does importing an export that holds it, until its text is "
       + "within the bound: delete the record (`dolphin knowledge delete <id>`, `memory delete`, `task delete`, "
       + "`handoff delete`) and store it again within the bound."
+  }
+
+  /// Doctor's note on the `-wal` and `-shm` files its read-only open created and could not remove,
+  /// or nil when it left none behind (or left them to another process that uses the workspace now,
+  /// whose SQLite removes them when it closes).
+  static func sideFileNote(_ removal: SQLiteSideFiles.Removal) -> String? {
+    guard case .denied(let cause) = removal.reason, !removal.kept.isEmpty else { return nil }
+    let files = removal.kept.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: " and ")
+    return "Reading the database created \(files) beside it (SQLite needs them to read a WAL database), and doctor "
+      + "could not remove them (\(cause)): removing them safely takes SQLite's lock on the database file, which needs "
+      + "permission to write it. They hold no data, and SQLite removes them when the last connection that can write the "
+      + "database closes; the database itself was not changed."
   }
 
   /// An open error in words, without the "run `dolphin doctor`" pointer (this is doctor).
