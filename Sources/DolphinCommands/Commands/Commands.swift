@@ -759,10 +759,7 @@ enum Commands {
           + "(or set DOLPHIN_HOME) with the workspace directory. Nothing was changed."
       ]
     case .permissionDenied:
-      return [
-        "This user may not read the workspace files. dolphin creates them (directory 0700, files 0600) for the user who "
-          + "first ran it: run dolphin as that user, or fix the owner and modes (`ls -la \(ShellWord.quoted(directory))`). Nothing was changed."
-      ]
+      return [unreadableWorkspaceAdvice(directory: directory, databasePath: databasePath)]
     case .readOnly:
       return [
         "The database is not known to be damaged, and nothing was changed: it cannot be read without writing beside "
