@@ -213,6 +213,11 @@ enum Commands {
         var malformedRecords: [WorkspaceTransaction.MalformedJSON]?
         var referenceProblems: [String]?
         var searchIndexProblems: [String]?
+        /// Indexed records compared with their search index entries, and those that no longer
+        /// match them (changed outside dolphin; `dolphin reindex` repairs them): `checked`,
+        /// `staleCount`, and the first 20 in `stale`. `null` when not run, or when the index was
+        /// built by another tokenizer version (then every entry differs, and the notes say why).
+        var searchIndexStaleRecords: SearchIndexFreshness?
         /// Facts about the search index that are not problems: one built by a newer dolphin, or
         /// pending upgrade work (an index built by an older tokenizer, documents listed for
         /// indexing again) that the next search does by itself.
@@ -241,7 +246,8 @@ enum Commands {
 
         enum CodingKeys: String, CodingKey {
           case databasePath, ok, openProblem, readOnlyReason, checksRun, integrityCheck, malformedRecords
-          case referenceProblems, searchIndexProblems, searchIndexNotes, searchIndexUpgradePending, quarantined
+          case referenceProblems, searchIndexProblems, searchIndexStaleRecords, searchIndexNotes, searchIndexUpgradePending
+          case quarantined
           case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, checkError, advice
         }
 
@@ -257,6 +263,7 @@ enum Commands {
           try c.encode(malformedRecords, forKey: .malformedRecords)
           try c.encode(referenceProblems, forKey: .referenceProblems)
           try c.encode(searchIndexProblems, forKey: .searchIndexProblems)
+          try c.encode(searchIndexStaleRecords, forKey: .searchIndexStaleRecords)
           try c.encode(searchIndexNotes, forKey: .searchIndexNotes)
           try c.encode(searchIndexUpgradePending, forKey: .searchIndexUpgradePending)
           try c.encode(quarantined, forKey: .quarantined)
@@ -342,6 +349,13 @@ enum Commands {
             report.textOverBounds = try store.read { tx in try tx.textOverBounds() }
             let engine = KnowledgeEngine(store: store)
             var indexProblems = try engine.verifySearchIndex()
+            // Records changed by another program after they were indexed (an `UPDATE` through
+            // sqlite3): the sums above still agree, their entries describe the old text.
+            let freshness = try engine.searchIndexFreshness(listing: 20)
+            report.searchIndexStaleRecords = freshness
+            if let freshness, freshness.staleCount > 0 {
+              indexProblems.append(staleIndexProblem(freshness))
+            }
             indexDisagrees = !indexProblems.isEmpty
             tokenizer = try engine.searchIndexTokenizerStatus()
             var indexNotes: [String] = []
@@ -662,6 +676,17 @@ enum Commands {
       + "that such an item relates to) refuses it, and so does importing an export that holds it, until its text is "
       + "within the bound: delete the record (`dolphin knowledge delete <id>`, `memory delete`, `task delete`, "
       + "`handoff delete`) and store it again within the bound."
+  }
+
+  /// Doctor's search index problem for records whose index entries no longer match them: how
+  /// many, the first few with what differs, and that `dolphin reindex` repairs them.
+  static func staleIndexProblem(_ freshness: SearchIndexFreshness) -> String {
+    let shown = freshness.stale.prefix(5)
+    let more = freshness.staleCount - shown.count
+    return "\(freshness.staleCount) of \(freshness.checked) indexed record(s) no longer match their search index entries "
+      + "(changed outside dolphin after they were indexed), so searches rank them by their old words: "
+      + shown.map(\.description).joined(separator: ", ") + (more > 0 ? ", and \(more) more" : "")
+      + " (run `dolphin reindex`)"
   }
 
   /// Doctor's note on the `-wal` and `-shm` files its read-only open created and could not remove,
