@@ -182,8 +182,11 @@ public enum DolphinCLI {
   static func report(_ error: any Error, wantsJSON: Bool, console: Console) -> Int32 {
     let (code, kind, classified) = classify(error)
     // One line per error, on stderr and in the JSON document alike, whatever the message quotes
-    // (values the user gave are escaped where they are quoted; this catches any other).
-    let message = escapingLineBreaks(classified)
+    // (values the user gave are escaped where they are quoted; this catches any other). Bidi
+    // controls (a right-to-left override in an argument) would reorder what the line shows: they
+    // are shown as escapes. Stored text holds none (the sanitizer drops them), so only echoed
+    // input changes.
+    let message = TerminalText.escapingBidiControls(escapingLineBreaks(classified))
     if wantsJSON, !(error is ReportedFailure) {
       struct ErrorDocument: Encodable {
         struct Body: Encodable {

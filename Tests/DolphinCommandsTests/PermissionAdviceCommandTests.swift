@@ -104,5 +104,56 @@ struct PermissionAdviceCommandTests {
       #expect(!output.contains("nothing was written"), "\(args) \(output)")
     }
   }
+
+  /// The permission-denied advice named nobody ("run dolphin as that user") and its `ls -la DIR`
+  /// failed for a user who may not even enter the directory.
+  struct Unreadable: CustomTestStringConvertible, Sendable {
+    var testDescription: String { name }
+    var name: String
+    /// The workspace directory's mode (the database stays root's 0600).
+    var directoryMode: mode_t
+    /// What the advice names as stopping the read, and how it says to look.
+    var blocker: @Sendable (_ workspace: String) -> String
+    var look: @Sendable (_ workspace: String) -> String
+    var wrongLook: @Sendable (_ workspace: String) -> String
+  }
+
+  @Test(
+    "permission denied names the owner and mode of what stops the read, and advice that works for this user",
+    arguments: [
+      Unreadable(
+        name: "a 0600 database in a directory this user may list", directoryMode: 0o755,
+        blocker: { "the database \($0)/workspace.sqlite belongs to root (uid 0) and has mode 600" },
+        look: { "`ls -la '\($0)'` shows every file's owner and mode" }, wrongLook: { "`ls -ld '\($0)'`" }),
+      Unreadable(
+        name: "a 0700 directory this user may not enter", directoryMode: 0o700,
+        blocker: { "the workspace directory \($0) belongs to root (uid 0) and has mode 700, so this user cannot even look inside" },
+        look: { "`ls -ld '\($0)'` shows the directory's owner and mode" }, wrongLook: { "`ls -la '\($0)'`" }),
+    ])
+  func ownerNamed(_ c: Unreadable) throws {
+    let directory = TemporaryDirectory("unreadable")
+    defer { directory.remove() }
+    let workspace = directory.appending("ws")
+    chmod(directory.path, 0o755)
+    let created = try runDolphin(["capture", "fact", "root's note", "--workspace", workspace.path])
+    #expect(created.status == 0, "\(created.stderr)")
+    chmod(workspace.path, c.directoryMode)
+    for args in [["status"], ["search", "note"], ["knowledge", "list", "--json"], ["doctor"]] {
+      let r = try Self.runAsNobody(args + ["--workspace", workspace.path])
+      #expect(r.status == 5, "\(args) \(r.stdout)\(r.stderr)")
+      let output = r.stdout + r.stderr
+      #expect(output.contains("This user may not read the workspace files: " + c.blocker(workspace.path)), "\(args) \(output)")
+      #expect(output.contains("and this user is nobody (uid 65534)"), "\(args) \(output)")
+      #expect(output.contains("`chown -R 65534 '\(workspace.path)'`"), "\(args) \(output)")
+      #expect(output.contains(c.look(workspace.path)), "\(args) \(output)")
+      #expect(!output.contains(c.wrongLook(workspace.path)), "\(args) \(output)")
+      #expect(!output.contains("root's note"), "\(args) \(output)")
+    }
+    // The advice works for this user: the `ls` it gives succeeds.
+    let asNobody = try runProcess(
+      "/usr/bin/setpriv",
+      ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/ls", c.directoryMode == 0o700 ? "-ld" : "-la", workspace.path])
+    #expect(asNobody.status == 0, "the advised ls works for this user: \(asNobody.stderr)")
+  }
 }
 

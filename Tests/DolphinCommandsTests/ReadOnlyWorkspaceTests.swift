@@ -366,8 +366,8 @@ struct DoctorOpenFailureTests {
 
   /// The check results of the JSON report; each is `null` when the check did not run.
   static let checkResultKeys = [
-    "integrityCheck", "malformedRecords", "referenceProblems", "searchIndexProblems", "searchIndexNotes",
-    "searchIndexUpgradePending", "quarantined", "credentials",
+    "integrityCheck", "malformedRecords", "referenceProblems", "searchIndexProblems", "searchIndexStaleRecords",
+    "searchIndexNotes", "searchIndexUpgradePending", "quarantined", "credentials",
   ]
 
   @Test("says why, marks the checks not run, gives fitting advice, and exits 5 (3 without a workspace)", arguments: cases)

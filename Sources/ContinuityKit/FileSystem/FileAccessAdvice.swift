@@ -81,6 +81,29 @@ package enum FileAccessAdvice {
       && (status.st_uid != user || status.st_uid == 0)
   }
 
+  /// Advice for a workspace directory or database file this user may not write, so that dolphin
+  /// can only read the workspace.
+  ///
+  /// - Parameters:
+  ///   - path: the directory or file, as it is shown.
+  ///   - status: its `stat`.
+  ///   - writableMode: the mode to advise, `700` for a directory, `600` for a file.
+  ///   - user: the effective user id of this process.
+  /// - Returns: the `chmod` to run when `user` owns it (everything stored stays as it is);
+  ///   otherwise whose it is, and that running dolphin as that user, or on a copy of the workspace
+  ///   directory, works instead.
+  package static func makeWritable(path: String, status: stat, writableMode: String, user: uid_t = geteuid())
+    -> String
+  {
+    let shown = "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    if status.st_uid == user {
+      return "to store anything, make it writable again (`chmod \(writableMode) \(shown)`) and run the command again; "
+        + "everything stored is still there"
+    }
+    return "it belongs to \(owner(status.st_uid)), so only that user or root can make it writable: run dolphin as "
+      + "that user, or copy the whole workspace directory somewhere writable and pass --workspace with the copy"
+  }
+
   /// Advice after this user could not create the workspace in `directory` (permission denied):
   /// whose the directory is and ``ownDirectory``, when it is not this user's own; nil when it is
   /// (the user can change its mode, and the error's own words say what to change).

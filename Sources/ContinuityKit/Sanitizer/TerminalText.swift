@@ -16,7 +16,9 @@
 /// could move the cursor back and overprint the line, shows as `␍`.
 ///
 /// Bidirectional and zero-width characters are not terminal controls and pass through;
-/// ``Sanitizer`` removes them from stored text.
+/// ``Sanitizer`` removes them from stored text. Where text that was never sanitized is echoed —
+/// a value the user gave, quoted in an error message — ``escapingBidiControls(_:)`` shows the
+/// bidirectional controls as escapes.
 public enum TerminalText {
   /// Returns `text` with every terminal control replaced by a visible placeholder.
   ///
@@ -105,6 +107,38 @@ public enum TerminalText {
       }
     }
     out.append("\"")
+    return String(out)
+  }
+
+  /// Returns `text` with each bidirectional control written as a visible escape, `\u{202E}`.
+  ///
+  /// For text echoed back as it was given, such as a command-line value quoted in an error
+  /// message: a right-to-left override (U+202E) in it would reorder the rest of the line on the
+  /// screen, so that the message shows something other than what it holds (`'txt.exe'` for
+  /// `'exe.txt'` reversed, a flag or id that reads differently). Stored text never holds them
+  /// (``Sanitizer`` drops them at capture), and ``inert(_:)`` leaves them alone: right-to-left
+  /// text needs its marks to read correctly, and they cannot drive a terminal.
+  ///
+  /// The characters are those with Unicode's `Bidi_Control` property: the Arabic letter mark
+  /// U+061C, the left-to-right and right-to-left marks U+200E and U+200F, the embeddings and
+  /// overrides U+202A–U+202E, and the isolates U+2066–U+2069 (Unicode Standard Annex #9,
+  /// "Unicode Bidirectional Algorithm", table 4). The escape is the one ``Limits/escaped(_:)``
+  /// writes for controls: `\u{` + uppercase hexadecimal + `}`.
+  ///
+  /// - Parameter text: Text to echo, such as a value the user gave.
+  /// - Returns: `text` without bidirectional controls, each replaced by its escape; `text`
+  ///   itself when it holds none.
+  /// - Complexity: O(*n*) in the length of `text`.
+  public static func escapingBidiControls(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: \.properties.isBidiControl) else { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      if scalar.properties.isBidiControl {
+        out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+      } else {
+        out.append(scalar)
+      }
+    }
     return String(out)
   }
 

@@ -120,8 +120,11 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     case nil: self.readOnlyReason = nil
     case .requested: self.readOnlyReason = "opened read-only"
     case .unwritable(let reason, let immutable):
+      // What to do goes with the reason, so that every write refused says it.
+      let advice = path == ":memory:" ? nil : Self.writeAdvice(databasePath: path)
       self.readOnlyReason =
         reason + (immutable ? "; read with SQLite's immutable mode, no committed change was waiting in a -wal file" : "")
+        + (advice.map { "; " + $0 } ?? "")
     case .newerSchema(let reason): self.readOnlyReason = reason
     }
     self.warnings = opened.warnings
@@ -275,9 +278,13 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     let blank: BlankDatabase = creation == .immediately ? .complete : .noWorkspace
     do throws(WorkspaceError) {
       do {
-        // Side files this user may not write keep every write out. A database that is itself
-        // read-only (which left them so) is the reason to name: `writeBlocker` names it first.
-        if let reason = sideFileBlocker(databasePath: path).map({ writeBlocker(databasePath: path) ?? $0 }) {
+        // Whatever keeps writes out is asked before SQLite opens the files: SQLite opens them for
+        // writing without complaint whenever the files themselves can be written, even in a
+        // directory this user may not write (a -wal and -shm left behind there are written into,
+        // while `doctor` calls the workspace read-only), and fails only at the first write when
+        // side files of another owner are in the way. A database that is itself read-only (which
+        // left its side files so) is the reason to name: `writeBlocker` names it first.
+        if let reason = writeBlocker(databasePath: path) {
           return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings))
         }
         let conn = try SQLiteConnection(path: path, readOnly: false, create: false)
@@ -383,12 +390,35 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       return "the filesystem holding the workspace is read-only"
     }
     if access(directory, W_OK) != 0 {
-      return "permission denied: this user may not write the workspace directory"
+      return "permission denied: this user may not write the workspace directory \(directory), where SQLite keeps "
+        + "the database's -wal and -shm files"
     }
     if deniesWrite(databasePath) {
       return "permission denied: this user may not write the workspace database"
     }
     return sideFileBlocker(databasePath: databasePath)
+  }
+
+  /// What to do about ``writeBlocker(databasePath:)``'s reason, for a read-only store's
+  /// ``readOnlyReason`` (and so for every write it refuses): remount the filesystem, or make the
+  /// directory or database writable when this user owns it (the `chmod` to run), else whose it
+  /// is and what works instead. Nil when nothing blocks writing, or when the reason carries its
+  /// own advice (side files of another owner).
+  package static func writeAdvice(databasePath: String) -> String? {
+    let directory = URL(fileURLWithPath: databasePath).deletingLastPathComponent().path
+    var fs = statvfs()
+    if statvfs(directory, &fs) == 0, fs.f_flag & UInt(ST_RDONLY) != 0 {
+      return "to store anything, remount the filesystem read-write, or copy the whole workspace directory somewhere "
+        + "writable and pass --workspace with the copy"
+    }
+    var st = stat()
+    if access(directory, W_OK) != 0, stat(directory, &st) == 0 {
+      return FileAccessAdvice.makeWritable(path: directory, status: st, writableMode: "700")
+    }
+    if deniesWrite(databasePath), stat(databasePath, &st) == 0 {
+      return FileAccessAdvice.makeWritable(path: databasePath, status: st, writableMode: "600")
+    }
+    return nil
   }
 
   /// Whether `path` exists and this user may not write it. A file that does not exist denies
@@ -963,8 +993,16 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   }
 
   /// Whether this store's connection was closed for good: ``withConnectionClosed(_:)`` could not
-  /// open the database again.
+  /// open the database again, or ``closeConnection()`` was called.
   package var isConnectionClosed: Bool { connection.withLock { $0.isClosed } }
+
+  /// Closes this store's SQLite connection now rather than when the store is released, so that
+  /// the caller can tidy up after it (``SQLiteSideFiles/removeCreated()``) while engines built on
+  /// the store may still be around. Every later call on the store fails with a storage error;
+  /// calling it again does nothing.
+  package func closeConnection() {
+    connection.withLock { $0.close() }
+  }
 
   /// Checks that a write could begin now, on this store's own connection: `BEGIN IMMEDIATE`,
   /// which takes the write lock and maps the WAL index for writing, then `ROLLBACK`. Nothing is

@@ -227,6 +227,11 @@ enum Commands {
         var malformedIDs: [WorkspaceTransaction.MalformedID]?
         var referenceProblems: [String]?
         var searchIndexProblems: [String]?
+        /// Indexed records compared with their search index entries, and those that no longer
+        /// match them (changed outside dolphin; `dolphin reindex` repairs them): `checked`,
+        /// `staleCount`, and the first 20 in `stale`. `null` when not run, or when the index was
+        /// built by another tokenizer version (then every entry differs, and the notes say why).
+        var searchIndexStaleRecords: SearchIndexFreshness?
         /// Facts about the search index that are not problems: one built by a newer dolphin, or
         /// pending upgrade work (an index built by an older tokenizer, documents listed for
         /// indexing again) that the next search does by itself.
@@ -256,7 +261,8 @@ enum Commands {
         enum CodingKeys: String, CodingKey {
           case databasePath, ok, openProblem, readOnlyReason, checksRun, interruptedFirstRun, pendingSchemaSteps
           case integrityCheck, malformedRecords, malformedIDs
-          case referenceProblems, searchIndexProblems, searchIndexNotes, searchIndexUpgradePending, quarantined
+          case referenceProblems, searchIndexProblems, searchIndexStaleRecords, searchIndexNotes, searchIndexUpgradePending
+          case quarantined
           case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, checkError, advice
         }
 
@@ -275,6 +281,7 @@ enum Commands {
           try c.encode(malformedIDs, forKey: .malformedIDs)
           try c.encode(referenceProblems, forKey: .referenceProblems)
           try c.encode(searchIndexProblems, forKey: .searchIndexProblems)
+          try c.encode(searchIndexStaleRecords, forKey: .searchIndexStaleRecords)
           try c.encode(searchIndexNotes, forKey: .searchIndexNotes)
           try c.encode(searchIndexUpgradePending, forKey: .searchIndexUpgradePending)
           try c.encode(quarantined, forKey: .quarantined)
@@ -297,6 +304,9 @@ enum Commands {
       var tokenizer = SearchIndexTokenizerStatus.current
       var exitCode = ExitCode.storage
       var store: SQLiteWorkspaceStore?
+      // What exists beside the database before the read-only open, which creates a missing -wal
+      // and -shm and cannot remove them: doctor removes them afterwards, to leave the files as found.
+      let sideFiles = SQLiteSideFiles(databasePath: dbPath)
       switch Result(catching: { () throws(WorkspaceError) in try SQLiteWorkspaceStore.open(directory: dir, readOnly: true) }) {
       case .success(let opened): store = opened
       case .failure(let error):
@@ -373,6 +383,13 @@ enum Commands {
             report.textOverBounds = try store.read { tx in try tx.textOverBounds() }
             let engine = KnowledgeEngine(store: store)
             var indexProblems = try engine.verifySearchIndex()
+            // Records changed by another program after they were indexed (an `UPDATE` through
+            // sqlite3): the sums above still agree, their entries describe the old text.
+            let freshness = try engine.searchIndexFreshness(listing: 20)
+            report.searchIndexStaleRecords = freshness
+            if let freshness, freshness.staleCount > 0 {
+              indexProblems.append(staleIndexProblem(freshness))
+            }
             indexDisagrees = !indexProblems.isEmpty
             tokenizer = try engine.searchIndexTokenizerStatus()
             var indexNotes: [String] = []
@@ -441,6 +458,9 @@ enum Commands {
         default: break
         }
       }
+      store?.closeConnection()
+      store = nil
+      if let note = sideFileNote(sideFiles.removeCreated()) { report.advice.append(note) }
       report.ok =
         report.openProblem == nil && report.integrityCheck == ["ok"] && (report.malformedRecords ?? []).isEmpty
         && (report.malformedIDs ?? []).isEmpty
@@ -710,6 +730,29 @@ enum Commands {
       + "`handoff delete`) and store it again within the bound."
   }
 
+  /// Doctor's search index problem for records whose index entries no longer match them: how
+  /// many, the first few with what differs, and that `dolphin reindex` repairs them.
+  static func staleIndexProblem(_ freshness: SearchIndexFreshness) -> String {
+    let shown = freshness.stale.prefix(5)
+    let more = freshness.staleCount - shown.count
+    return "\(freshness.staleCount) of \(freshness.checked) indexed record(s) no longer match their search index entries "
+      + "(changed outside dolphin after they were indexed), so searches rank them by their old words: "
+      + shown.map(\.description).joined(separator: ", ") + (more > 0 ? ", and \(more) more" : "")
+      + " (run `dolphin reindex`)"
+  }
+
+  /// Doctor's note on the `-wal` and `-shm` files its read-only open created and could not remove,
+  /// or nil when it left none behind (or left them to another process that uses the workspace now,
+  /// whose SQLite removes them when it closes).
+  static func sideFileNote(_ removal: SQLiteSideFiles.Removal) -> String? {
+    guard case .denied(let cause) = removal.reason, !removal.kept.isEmpty else { return nil }
+    let files = removal.kept.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: " and ")
+    return "Reading the database created \(files) beside it (SQLite needs them to read a WAL database), and doctor "
+      + "could not remove them (\(cause)): removing them safely takes SQLite's lock on the database file, which needs "
+      + "permission to write it. They hold no data, and SQLite removes them when the last connection that can write the "
+      + "database closes; the database itself was not changed."
+  }
+
   /// An open error in words, without the "run `dolphin doctor`" pointer (this is doctor).
   static func openMessage(_ error: WorkspaceError) -> String {
     switch error {
@@ -845,10 +888,7 @@ enum Commands {
           + "(or set DOLPHIN_HOME) with the workspace directory. Nothing was changed."
       ]
     case .permissionDenied:
-      return [
-        "This user may not read the workspace files. dolphin creates them (directory 0700, files 0600) for the user who "
-          + "first ran it: run dolphin as that user, or fix the owner and modes (`ls -la \(ShellWord.quoted(directory))`). Nothing was changed."
-      ]
+      return [unreadableWorkspaceAdvice(directory: directory, databasePath: databasePath)]
     case .readOnly:
       return [
         "The database is not known to be damaged, and nothing was changed: it cannot be read without writing beside "

@@ -41,7 +41,10 @@ extension SearchCommands {
                              x.score, p.title, p.tags, p.content, p.fuzzy, p.phrase, p.coverage, x.matchedTerms.joined(separator: ", ")))
       }
     }
-    if explain { renderQueryTerms(r.terms, cutTerms: r.termsCutFromLongerWords, console: console) }
+    if explain {
+      renderQueryTerms(
+        r.terms, cutTerms: r.termsCutFromLongerWords, commonWords: r.unsearchedCommonWords, console: console)
+    }
   }
 
   /// Prints how each query term matched, for `--explain` (`search`, `memory search`, `task
@@ -50,7 +53,11 @@ extension SearchCommands {
   /// - Parameters:
   ///   - terms: the response's terms, in query order.
   ///   - cutTerms: the terms made from words longer than the tokenizer keeps, said so on each.
-  static func renderQueryTerms(_ terms: [QueryTermMatch], cutTerms: Set<String>, console: Console) {
+  ///   - commonWords: the query's common words that were not searched, named last; nil or
+  ///     empty for none.
+  static func renderQueryTerms(
+    _ terms: [QueryTermMatch], cutTerms: Set<String>, commonWords: [String]?, console: Console
+  ) {
     console.print("query terms (stemmed, with the words typed; fuzzy = typo, word-form and prefix variants, at reduced weight):")
     for t in terms {
       // The stem, and the words as typed when they differ from it (`randomis (Randomised)`);
@@ -89,10 +96,10 @@ extension SearchCommands {
       case .prefix: console.print("term \(name): prefix\(cut) → " + others)
       case .none: console.print("term \(name): no match\(cut)")
       }
-      // The common words the query held beside the terms, which were not searched.
-      if let common = r.unsearchedCommonWords, !common.isEmpty {
-        console.print("common words not searched: " + common.map(inert).joined(separator: ", "))
-      }
+    }
+    // The common words the query held beside the terms, which were not searched.
+    if let commonWords, !commonWords.isEmpty {
+      console.print("common words not searched: " + commonWords.map(inert).joined(separator: ", "))
     }
   }
 

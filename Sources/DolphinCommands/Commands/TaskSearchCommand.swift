@@ -49,7 +49,8 @@ extension TaskCommands {
         }
       }
       if explain {
-        SearchCommands.renderQueryTerms(r.terms, cutTerms: r.termsCutFromLongerWords, console: ctx.console)
+        SearchCommands.renderQueryTerms(
+          r.terms, cutTerms: r.termsCutFromLongerWords, commonWords: r.unsearchedCommonWords, console: ctx.console)
       }
     })
 }

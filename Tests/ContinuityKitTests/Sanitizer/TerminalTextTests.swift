@@ -97,6 +97,31 @@ struct TerminalTextTests {
       expected: #""a\u{B}b\u{C}c\u{85}d\u{2028}e\u{2029}f""#),
   ]
 
+  static let bidiCases: [Case] = [
+    Case(name: "right-to-left override", input: "'\u{202E}txt.exe'", expected: #"'\u{202E}txt.exe'"#),
+    Case(
+      name: "every Bidi_Control character",
+      input: "\u{061C}\u{200E}\u{200F}\u{202A}\u{202B}\u{202C}\u{202D}\u{202E}\u{2066}\u{2067}\u{2068}\u{2069}",
+      expected: #"\u{61C}\u{200E}\u{200F}\u{202A}\u{202B}\u{202C}\u{202D}\u{202E}\u{2066}\u{2067}\u{2068}\u{2069}"#),
+    Case(name: "right-to-left letters stay", input: "שלום مرحبا", expected: "שלום مرحبا"),
+    Case(name: "zero-width joiner in an emoji stays", input: "👨‍👩‍👧‍👦", expected: "👨‍👩‍👧‍👦"),
+    Case(name: "controls are inert's to show", input: "a\u{1B}[31m\nb", expected: "a\u{1B}[31m\nb"),
+    Case(name: "empty", input: "", expected: ""),
+  ]
+
+  @Test("escapingBidiControls shows each bidirectional control as an escape and changes nothing else", arguments: bidiCases)
+  func escapingBidiControls(_ testCase: Case) {
+    let output = TerminalText.escapingBidiControls(testCase.input)
+    #expect(Array(output.unicodeScalars) == Array(testCase.expected.unicodeScalars), "\(output.debugDescription)")
+    #expect(!output.unicodeScalars.contains(where: { $0.properties.isBidiControl }))
+    #expect(TerminalText.escapingBidiControls(output) == output, "idempotent")
+  }
+
+  @Test("inert still leaves bidirectional controls alone: stored and normal output are unchanged")
+  func inertLeavesBidi() {
+    #expect(TerminalText.inert("a\u{202E}b\u{200F}") == "a\u{202E}b\u{200F}")
+  }
+
   @Test("quoted escapes quotes and backslashes, and writes line breaks and tabs as escapes", arguments: quotedCases)
   func quoted(_ testCase: Case) {
     let output = TerminalText.quoted(testCase.input)

@@ -1,0 +1,165 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The `-wal` and `-shm` files beside a WAL-mode SQLite database as they were at one moment, so
+/// that those a read-only inspection created can be removed once it is over.
+///
+/// A read-only SQLite connection to a WAL database creates both files when they are missing and
+/// the directory can be written (the `-shm` holds the WAL index every connection maps; the
+/// `-wal` is opened even to find it empty), and it never removes them: only the last connection
+/// to close, holding SQLite's EXCLUSIVE lock on the database file, checkpoints the WAL and deletes
+/// both, and a connection that opened the file read-only cannot take that lock
+/// (https://www.sqlite.org/wal.html, "Read-Only Databases"; `sqlite3WalClose` in SQLite's
+/// `wal.c`). A read-only inspection that promises to change nothing (`dolphin doctor`) removes
+/// them itself afterwards, as that last connection would, with ``removeCreated()``:
+///
+/// 1. Only the side files that did not exist when this value was made and are regular files now.
+/// 2. Only while holding SQLite's EXCLUSIVE lock on the database file: a write lock on the bytes
+///    SQLite's unix VFS locks (its pending byte at offset 0x40000000, the reserved byte and the
+///    510-byte shared range after it; https://www.sqlite.org/lockingv3.html, `os_unix.c`). Every
+///    connection to a WAL database holds a shared lock on that range from its first read until
+///    it closes, and a new one takes it before it opens the `-wal` or `-shm`; so while the write
+///    lock is held no other connection uses them or can start to. On Linux the lock is an
+///    open-file-description lock, which also conflicts with this process's own SQLite
+///    connections; elsewhere it is a classic POSIX lock, and this process must have closed its
+///    connections to the database first (as ``removeCreated()`` requires anyway).
+/// 3. A new `-wal` only when it is empty. Frames in it are commits of another process that opened
+///    the database meanwhile (a reader never writes the `-wal`): it stays, with the `-shm`, for
+///    SQLite to checkpoint. A `-wal` or `-shm` that existed before is never touched.
+package struct SQLiteSideFiles: Sendable, Equatable {
+  /// The side-file suffixes of a WAL database.
+  package static let suffixes = ["-wal", "-shm"]
+
+  /// The database file whose side files these are, as SQLite names them: with symbolic links
+  /// resolved, since SQLite keeps the side files beside the file a link points to.
+  package let databasePath: String
+  /// The suffixes (``suffixes``) of the side files that existed when this value was made.
+  package let existing: Set<String>
+
+  /// Records which side files of `databasePath` exist now.
+  /// - Parameter databasePath: the database file, as the caller names it.
+  package init(databasePath: String) {
+    let resolved = realpath(databasePath, nil)
+    defer { free(resolved) }
+    let path = resolved.map { String(cString: $0) } ?? databasePath
+    self.databasePath = path
+    self.existing = Set(Self.suffixes.filter { Self.exists(path + $0) })
+  }
+
+  /// What ``removeCreated()`` did.
+  package struct Removal: Sendable, Equatable {
+    /// The side files it removed (full paths), in ``SQLiteSideFiles/suffixes`` order.
+    package var removed: [String]
+    /// The side files created since the ``SQLiteSideFiles`` value was made that it kept.
+    package var kept: [String]
+    /// Why it kept them; nil when it kept none.
+    package var reason: KeptReason?
+
+    /// Nothing was created, nothing removed.
+    package static let none = Removal(removed: [], kept: [], reason: nil)
+  }
+
+  /// Why ``removeCreated()`` kept side files that did not exist before.
+  package enum KeptReason: Sendable, Equatable {
+    /// Another connection holds the database open (or is opening it): the files are its now, and
+    /// SQLite removes them when the last connection closes.
+    case inUse
+    /// The new `-wal` holds `bytes` bytes of another process's commits, not yet copied into the
+    /// database: SQLite's next checkpoint needs them.
+    case holdsCommits(bytes: Int64)
+    /// This process may not open the database file for writing, which taking SQLite's lock on it
+    /// needs (without the lock it cannot make sure that no other connection uses them), or may not
+    /// remove a file; `cause` says why.
+    case denied(cause: String)
+  }
+
+  /// The side files that did not exist when this value was made and exist now, as full paths.
+  package var created: [String] {
+    Self.suffixes.filter { !existing.contains($0) && Self.isRegularFile(databasePath + $0) }
+      .map { databasePath + $0 }
+  }
+
+  /// Removes the side files created since this value was made, as SQLite's last connection would
+  /// (see ``SQLiteSideFiles``): under SQLite's EXCLUSIVE lock on the database file, and a `-wal`
+  /// only when it is empty. Files that existed before are never touched.
+  ///
+  /// Call it once this process has closed every SQLite connection to the database (a store's
+  /// ``SQLiteWorkspaceStore/closeConnection()``).
+  /// - Returns: what was removed and what was kept, and why.
+  package func removeCreated() -> Removal {
+    let created = self.created
+    guard !created.isEmpty else { return .none }
+    func newWALBytes() -> Int64 {
+      var st = stat()
+      let wal = databasePath + "-wal"
+      return created.contains(wal) && lstat(wal, &st) == 0 ? Int64(st.st_size) : 0
+    }
+    // Checked first without the lock, so that what the note says holds whatever the lock gives,
+    // and again under it: another process may have written meanwhile.
+    if newWALBytes() > 0 {
+      return Removal(removed: [], kept: created, reason: .holdsCommits(bytes: newWALBytes()))
+    }
+    let fd = open(databasePath, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+    guard fd >= 0 else {
+      return Removal(removed: [], kept: created, reason: .denied(cause: SystemErrorCause.describe(errno)))
+    }
+    defer { close(fd) }  // Releases the lock.
+    guard Self.lockExclusively(fd) else { return Removal(removed: [], kept: created, reason: .inUse) }
+    if newWALBytes() > 0 {
+      return Removal(removed: [], kept: created, reason: .holdsCommits(bytes: newWALBytes()))
+    }
+    var removal = Removal.none
+    for path in created {
+      if unlink(path) == 0 || errno == ENOENT {
+        removal.removed.append(path)
+      } else {
+        removal.kept.append(path)
+        removal.reason = .denied(cause: SystemErrorCause.describe(errno))
+      }
+    }
+    return removal
+  }
+
+  /// SQLite's pending byte: the first byte of the range its unix VFS locks
+  /// (`sqlite3PendingByte`, 0x40000000 unless a test build moved it).
+  static let pendingByte: off_t = 0x4000_0000
+  /// The bytes SQLite's locks cover from ``pendingByte``: the pending and reserved bytes and the
+  /// 510-byte shared range (`SHARED_SIZE`).
+  static let lockedBytes: off_t = 512
+
+  /// Takes a write lock on SQLite's lock range of the open database file `fd` without waiting:
+  /// SQLite's EXCLUSIVE lock, which no other connection may hold any lock beside.
+  /// - Returns: whether the lock is held now (released when `fd` is closed).
+  static func lockExclusively(_ fd: Int32) -> Bool {
+    var lock = flock()
+    lock.l_type = Int16(F_WRLCK)
+    lock.l_whence = Int16(SEEK_SET)
+    lock.l_start = pendingByte
+    lock.l_len = lockedBytes
+    lock.l_pid = 0
+    #if os(Linux)
+      // F_OFD_SETLK from <asm-generic/fcntl.h>, which Glibc's Swift module does not export: a lock
+      // owned by this open file description, so this process's own SQLite connections conflict
+      // with it too.
+      let command: Int32 = 37
+    #else
+      let command = F_SETLK
+    #endif
+    return withUnsafeMutablePointer(to: &lock) { fcntl(fd, command, $0) } == 0
+  }
+
+  private static func exists(_ path: String) -> Bool {
+    var st = stat()
+    return lstat(path, &st) == 0
+  }
+
+  private static func isRegularFile(_ path: String) -> Bool {
+    var st = stat()
+    return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+  }
+}
