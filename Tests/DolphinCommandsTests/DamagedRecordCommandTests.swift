@@ -52,6 +52,11 @@ struct DamagedRecordCommandTests {
 
     // The steps doctor gives repair it.
     try sqlite(cli, "UPDATE knowledge SET tags = '[]' WHERE id = '\(k)'; " + fix)
+    // Emptying the tags changed what the index holds for that note: step 4 names it.
+    let stale = try cli.run(["doctor"])
+    #expect(stale.status == 5, "\(stale.stdout)")
+    #expect(stale.stdout.contains("knowledge \(k) (tags) (run `dolphin reindex`)"), "\(stale.stdout)")
+    #expect(try cli.run(["reindex"]).status == 0)
     let again = try cli.run(["doctor"])
     #expect(again.stdout.contains("Doctor: healthy."), "\(again.stdout)\(again.stderr)")
     #expect(again.stdout.contains("Records: every JSON column is readable"))
