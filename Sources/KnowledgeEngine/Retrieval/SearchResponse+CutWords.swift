@@ -8,9 +8,17 @@ extension SearchResponse {
   /// way than it does): the length is counted after folding (`ß` is `ss`, two), with format
   /// characters skipped and Greek letters in notation spelled out (`β` is `beta`, four).
   /// - Complexity: O(*n*) in the UTF-8 length of ``query``.
-  package var termsCutFromLongerWords: Set<String> {
+  package var termsCutFromLongerWords: Set<String> { Tokenizer.standard.termsCut(in: query) }
+}
+
+extension Tokenizer {
+  /// The terms of `text` made from a word longer than ``maximumTermLength`` Unicode scalars,
+  /// which this tokenizer cut to its first ones (see
+  /// ``SearchResponse/termsCutFromLongerWords``).
+  /// - Complexity: O(*n*) in the UTF-8 length of `text`.
+  package func termsCut(in text: String) -> Set<String> {
     var cut = Set<String>()
-    Tokenizer.standard.forEachTerm(in: query) { analyzed in
+    forEachTerm(in: text) { analyzed in
       if analyzed.isCut { cut.insert(analyzed.term) }
       return true
     }

@@ -84,14 +84,7 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
   /// scalars, indexed and compared by their first 64 only, as ``SearchResponse`` finds them for
   /// `search --explain`.
   /// - Complexity: O(*n*) in the UTF-8 length of ``query``.
-  package var termsCutFromLongerWords: Set<String> {
-    var cut = Set<String>()
-    Tokenizer.standard.forEachTerm(in: query) { analyzed in
-      if analyzed.isCut { cut.insert(analyzed.term) }
-      return true
-    }
-    return cut
-  }
+  package var termsCutFromLongerWords: Set<String> { Tokenizer.standard.termsCut(in: query) }
 
   /// Why no task was found, in words that name the tasks searched (`open task`) and, where the
   /// reason is about them, the query's words, as ``SearchResponse/emptyExplanation`` does for
