@@ -89,7 +89,7 @@ extension Sanitizer {
   private static func visibleNFCScalars(of text: String) -> [Unicode.Scalar] {
     let visible = visibleScalars(of: Array(text.unicodeScalars))
     guard visible.contains(where: { !$0.isASCII }) else { return visible }
-    let composed = String(String.UnicodeScalarView(visible)).precomposedStringWithCanonicalMapping
+    let composed = CanonicalComposition.nfc(String(String.UnicodeScalarView(visible)))
     return Array(composed.unicodeScalars)
   }
 

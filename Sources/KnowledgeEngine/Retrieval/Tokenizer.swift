@@ -1,3 +1,4 @@
+import ContinuityKit
 import Foundation
 
 /// Turns text into searchable terms; the same code analyses documents and queries.
@@ -717,7 +718,7 @@ public struct Tokenizer: Sendable, Equatable {
       if scalar.value == 0x0640 { continue }  // Arabic tatweel (kashida) only stretches a word.
       stripped.append(scalar)
     }
-    return String(stripped).precomposedStringWithCanonicalMapping
+    return CanonicalComposition.nfc(String(stripped))
   }
 
   /// `text` with `ŀ` and `Ŀ` (Catalan l with middle dot) as `l` and `L`, as ICU's Latin-ASCII

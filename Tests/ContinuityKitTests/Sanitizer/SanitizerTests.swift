@@ -342,6 +342,23 @@ struct SanitizerTests {
     expectInert(output)
   }
 
+  /// Regression (review, s12): Foundation's NFC on Linux cut a run of more than about 31
+  /// decomposing marks at 62 scalars, so a capture silently stored a shorter title.
+  @Test("A long run of combining marks comes out whole, in NFC")
+  func longRunOfCombiningMarks() {
+    // U+0344 is U+0308 U+0301; NFC composes `a` + U+0308 into `ä` and nothing after it.
+    let greek = Sanitizer.sanitize("x a" + String(repeating: "\u{0344}", count: 100) + " tail")
+    #expect(scalars(greek) == scalars("x \u{E4}\u{301}" + String(repeating: "\u{308}\u{301}", count: 99) + " tail"))
+    // U+0F73 is U+0F71 U+0F72 (classes 129 and 130), excluded from composition. Nothing is
+    // lost; the order of so long a run is the normalizers' (see ``CanonicalComposition``).
+    let tibetan = Sanitizer.sanitize("x a" + String(repeating: "\u{0F73}", count: 100) + " tail")
+    #expect(tibetan.unicodeScalars.filter { $0 == "\u{F71}" }.count == 100)
+    #expect(tibetan.unicodeScalars.filter { $0 == "\u{F72}" }.count == 100)
+    #expect(Array(scalars(tibetan).prefix(3)) == scalars("x a") && Array(scalars(tibetan).suffix(5)) == scalars(" tail"))
+    #expect(scalars(Sanitizer.sanitize(greek)) == scalars(greek))
+    #expect(CanonicalComposition.nfc("e\u{0301}").unicodeScalars.map(\.value) == [0xE9])
+  }
+
   @Test("A control string is dropped whole only when it ends within 2,048 scalars")
   func controlStringBound() {
     let inside = String(repeating: "x", count: 2_000)
