@@ -65,7 +65,7 @@ struct PermissionAdviceCommandTests {
     chmod(mine.path, 0o1777)
     let r = try Self.runAsNobody(["capture", "fact", "hi", "--workspace", mine.path])
     #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-    #expect(r.stderr.contains("(mode 1777); consider `chmod 700 \(mine.path)`"), "\(r.stderr)")
+    #expect(r.stderr.contains("(mode 1777); consider `chmod 700 '\(mine.path)'`"), "\(r.stderr)")
     #expect(!r.stderr.contains("shared by all users"), "\(r.stderr)")
   }
 
@@ -80,7 +80,7 @@ struct PermissionAdviceCommandTests {
     chown(mine.path, 65534, 65534)
     let r = try Self.runAsNobody(["capture", "fact", "hi", "--workspace", mine.path])
     #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-    #expect(r.stderr.contains("(mode 755); consider `chmod 700 \(mine.path)`"), "\(r.stderr)")
+    #expect(r.stderr.contains("(mode 755); consider `chmod 700 '\(mine.path)'`"), "\(r.stderr)")
   }
 
   /// A review saw `status` and `search` say only "SQLite error 14: permission denied; nothing was

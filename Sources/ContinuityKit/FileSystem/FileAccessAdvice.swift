@@ -44,6 +44,12 @@ package enum FileAccessAdvice {
       && root.st_ino == status.st_ino
   }
 
+  /// `path` in single quotes, each `'` written `'\''`, so that a command shown with it pastes
+  /// into a POSIX shell as one word whatever the path holds (spaces, quotes, `$`).
+  package static func shellQuoted(_ path: String) -> String {
+    "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
   /// Advice for making `path` accessible to its owner only.
   ///
   /// - Parameters:
@@ -66,7 +72,7 @@ package enum FileAccessAdvice {
       let who = status.st_uid == 0 ? "only root" : "only that user or root"
       return "it belongs to \(owner(status.st_uid)), so \(who) can change its mode; " + ownDirectory
     }
-    return "consider `chmod \(privateMode) \(path)`"
+    return "consider `chmod \(privateMode) \(shellQuoted(path))`"
   }
 
   /// Whether a directory is one all users share, as `/tmp`: the sticky bit set and writable by
@@ -95,7 +101,7 @@ package enum FileAccessAdvice {
   package static func makeWritable(path: String, status: stat, writableMode: String, user: uid_t = geteuid())
     -> String
   {
-    let shown = "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    let shown = shellQuoted(path)
     if status.st_uid == user {
       return "to store anything, make it writable again (`chmod \(writableMode) \(shown)`) and run the command again; "
         + "everything stored is still there"

@@ -62,10 +62,14 @@ struct FileAccessAdviceTests {
     defer { dir.remove() }
     let advice = FileAccessAdvice.makePrivate(
       path: dir.path, status: Self.status(mode: S_IFDIR | 0o755, owner: 1000), privateMode: "700", user: 1000)
-    #expect(advice == "consider `chmod 700 \(dir.path)`")
+    #expect(advice == "consider `chmod 700 '\(dir.path)'`")
     let file = FileAccessAdvice.makePrivate(
       path: dir.path + "/f", status: Self.status(mode: S_IFREG | 0o644, owner: 1000), privateMode: "600", user: 1000)
-    #expect(file == "consider `chmod 600 \(dir.path)/f`")
+    #expect(file == "consider `chmod 600 '\(dir.path)/f'`")
+    // Regression (review, s12): `chmod 700 /tmp/my ws` pasted as shown changed /tmp/my and ./ws.
+    let spaced = FileAccessAdvice.makePrivate(
+      path: "/tmp/my ws/it's", status: Self.status(mode: S_IFDIR | 0o755, owner: 1000), privateMode: "700", user: 1000)
+    #expect(spaced == #"consider `chmod 700 '/tmp/my ws/it'\''s'`"#)
   }
 
   /// A directory with the sticky bit, and whether the advice is the `chmod` or why not.
@@ -103,7 +107,7 @@ struct FileAccessAdviceTests {
     let advice = FileAccessAdvice.makePrivate(
       path: dir.path, status: Self.status(mode: c.mode, owner: c.owner), privateMode: "700", user: c.user)
     if let mode = c.chmod {
-      #expect(advice == "consider `chmod \(mode) \(dir.path)`")
+      #expect(advice == "consider `chmod \(mode) '\(dir.path)'`")
     } else {
       #expect(!advice.contains("chmod"), "\(advice)")
       #expect(advice.contains(c.says), "\(advice)")
