@@ -17,6 +17,10 @@ struct TextBoundsDoctorTests {
   static func sqlite3(_ cli: CLI, _ sql: String) throws {
     let edit = try runProcess("/usr/bin/env", ["sqlite3", cli.workspace + "/workspace.sqlite", sql])
     try #require(edit.status == 0, "sqlite3 is needed to store what earlier builds stored: \(edit.stderr)")
+    // The earlier dolphin that stored them indexed them too: without this, doctor rightly finds
+    // search index entries that no longer match the records.
+    let reindex = try cli.run(["reindex"])
+    try #require(reindex.status == 0, "\(reindex.stdout)\(reindex.stderr)")
   }
 
   static func doctorJSON(_ cli: CLI) throws -> [String: Any] {
