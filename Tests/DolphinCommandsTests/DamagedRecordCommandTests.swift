@@ -43,6 +43,8 @@ struct DamagedRecordCommandTests {
     #expect(doctor.stdout.contains("  - task \(t): task.knowledge_ids holds malformed JSON ('oops')"), "\(doctor.stdout)")
     #expect(doctor.stdout.contains("References: ok"), "\(doctor.stdout)")
     #expect(doctor.stdout.contains("Doctor: problems found."))
+    // Every check ran: the index comparison, which cannot read such a record, leaves it to this report.
+    #expect(!doctor.stdout.contains("Checks stopped"), "\(doctor.stdout)")
     let fix = "UPDATE task SET knowledge_ids = '[]' WHERE id = '\(t)'"
     #expect(doctor.stdout.contains(fix), "\(doctor.stdout)")
     let json = try #require(

@@ -229,8 +229,9 @@ enum Commands {
         var searchIndexProblems: [String]?
         /// Indexed records compared with their search index entries, and those that no longer
         /// match them (changed outside dolphin; `dolphin reindex` repairs them): `checked`,
-        /// `staleCount`, and the first 20 in `stale`. `null` when not run, or when the index was
-        /// built by another tokenizer version (then every entry differs, and the notes say why).
+        /// `staleCount`, and the first 20 in `stale`. `null` when not run (also while records hold
+        /// malformed JSON, reported above), or when the index was built by another tokenizer
+        /// version (then every entry differs, and the notes say why).
         var searchIndexStaleRecords: SearchIndexFreshness?
         /// Facts about the search index that are not problems: one built by a newer dolphin, or
         /// pending upgrade work (an index built by an older tokenizer, documents listed for
@@ -384,8 +385,11 @@ enum Commands {
             let engine = KnowledgeEngine(store: store)
             var indexProblems = try engine.verifySearchIndex()
             // Records changed by another program after they were indexed (an `UPDATE` through
-            // sqlite3): the sums above still agree, their entries describe the old text.
-            let freshness = try engine.searchIndexFreshness(listing: 20)
+            // sqlite3): the sums above still agree, their entries describe the old text. Not
+            // while records hold malformed JSON: reading them fails, and they are reported above
+            // with their recovery steps (which end with `dolphin reindex`).
+            let freshness =
+              (report.malformedRecords ?? []).isEmpty ? try engine.searchIndexFreshness(listing: 20) : nil
             report.searchIndexStaleRecords = freshness
             if let freshness, freshness.staleCount > 0 {
               indexProblems.append(staleIndexProblem(freshness))
