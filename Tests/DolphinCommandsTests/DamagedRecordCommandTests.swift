@@ -119,8 +119,9 @@ struct DamagedRecordCommandTests {
     #expect(try cli.run(["capture", "fact", "Staging deploy key", "--content", "api_key = \(FakeSecrets.stripe)", "--allow-credentials"]).status == 0)
     #expect(try cli.run(["task", "add", "Write the release notes"]).status == 0)
     #expect(try cli.run(["handoff", "create", "--focus", "Ship the beta", "--next", "Tag v0.9"]).status == 0)
-    try sqlite(cli, "UPDATE handoff SET id = 'HF-7' || char(39) || '; DROP' || char(10) || 'Doctor: healthy.' || char(27) || '[2J'")
-    let shown = #""HF-7'; DROP\nDoctor: healthy.␛[2J""#
+    // A right-to-left override (U+202E) would reorder the rest of the line on screen.
+    try sqlite(cli, "UPDATE handoff SET id = 'HF-7' || char(39) || '; DROP' || char(10) || 'Doctor: healthy.' || char(27) || '[2J' || char(8238)")
+    let shown = #""HF-7'; DROP\nDoctor: healthy.␛[2J\u{202E}""#
 
     // The commands that read it refuse the workspace on one line, the id escaped.
     let list = try cli.run(["handoff", "list"])
@@ -149,7 +150,7 @@ struct DamagedRecordCommandTests {
     let ids = try #require(json["malformedIDs"] as? [[String: Any]], "\(json)")
     #expect(ids.count == 1)
     #expect(ids.first?["table"] as? String == "handoff" && ids.first?["rowID"] as? Int == 1, "\(ids)")
-    #expect(ids.first?["id"] as? String == "HF-7'; DROP\nDoctor: healthy.\u{1B}[2J", "\(ids)")
+    #expect(ids.first?["id"] as? String == "HF-7'; DROP\nDoctor: healthy.\u{1B}[2J\u{202E}", "\(ids)")
     #expect((json["credentials"] as? [String: Any])?["count"] as? Int == 1, "\(json)")
     #expect((json["searchIndexProblems"] as? [Any])?.isEmpty == true, "\(json)")
 

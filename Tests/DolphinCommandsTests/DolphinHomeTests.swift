@@ -20,7 +20,28 @@ struct DolphinHomeTests {
 
   static let empties = [Case(name: "empty", value: ""), Case(name: "only spaces", value: "   ")]
 
-  @Test("an empty DOLPHIN_HOME is a usage error (exit 2) naming it, for commands that read and that write", arguments: empties)
+  /// Regression (review, s12): with `DOLPHIN_HOME=/tmp/x`, the demo's own directory is
+  /// `/tmp/dolphin-demo`, which another user can make first (mode 777) for root's demo to fill.
+  @Test("the demo refuses a directory of another user, its own demo directory included")
+  func demoRefusesAnotherUsersDirectory() throws {
+    try #require(geteuid() == 0, "needs root to hand a directory to another user")
+    let dir = TemporaryDirectory("demo-owner")
+    defer { dir.remove() }
+    let demo = dir.appending("dolphin-demo")
+    try FileManager.default.createDirectory(at: demo, withIntermediateDirectories: true)
+    chmod(demo.path, 0o777)
+    chown(demo.path, 65534, 65534)
+    let r = try runDolphin(["demo"], environment: ["DOLPHIN_HOME": dir.appending("home").path])
+    #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("\(demo.path) belongs to "), "\(r.stderr)")
+    #expect(r.stderr.contains("Nothing was written"), "\(r.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: demo.path).isEmpty)
+    chown(demo.path, 0, 0)
+    let own = try runDolphin(["demo"], environment: ["DOLPHIN_HOME": dir.appending("home").path])
+    #expect(own.status == 0, "\(own.stderr)")
+  }
+
+
   func emptyIsRefused(_ c: Case) throws {
     let dir = TemporaryDirectory("dolphin-home")
     defer { dir.remove() }

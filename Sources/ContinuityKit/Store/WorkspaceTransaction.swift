@@ -71,13 +71,14 @@ public final class WorkspaceTransaction {
   /// Stored text quoted into a message, as stored titles are shown: its first 80 characters in
   /// double quotes with `\`, `"`, line breaks and tabs escaped (``TerminalText/quoted(_:)``) and
   /// `…` after a cut, so that a quote in it cannot end the quotation early and a line break
-  /// cannot start what reads as another line of the message. Other controls are left to
-  /// ``TerminalText/inert(_:)`` where the message is printed.
+  /// cannot start what reads as another line of the message, and bidi controls escaped
+  /// (``TerminalText/escapingBidiControls(_:)``: `\u{202E}`), so that none reorders the line on
+  /// screen. Other controls are left to ``TerminalText/inert(_:)`` where the message is printed.
   /// - Parameter text: text read from the database, such as a malformed id.
   /// - Returns: e.g. `"HF-7'; DROP\nDoctor: healthy."`.
   package static func quotedStoredText(_ text: String) -> String {
     let cut = text.count > 80
-    return TerminalText.quoted(cut ? String(text.prefix(80)) + "…" : text)
+    return TerminalText.escapingBidiControls(TerminalText.quoted(cut ? String(text.prefix(80)) + "…" : text))
   }
 
   func optionalUUID(_ row: SQLRow, _ i: Int32) -> UUID? {

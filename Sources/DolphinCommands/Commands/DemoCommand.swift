@@ -137,6 +137,16 @@ extension Commands {
         throw CLIError.usage("--workspace \(dir.path) is your default workspace; the demo writes only to a workspace of its own (omit --workspace to use \(own.deletingLastPathComponent().appendingPathComponent("dolphin-demo").path))")
       }
       let ownDemo = ownDemoDirectory(ctx)
+      // The demo's own directory sits beside the default workspace, which may be in a place
+      // every user can write (`DOLPHIN_HOME=/tmp/…`): a directory another user made there first
+      // is theirs to read and to plant records in.
+      var directoryStatus = stat()
+      if lstat(dir.path, &directoryStatus) == 0, directoryStatus.st_uid != geteuid() {
+        throw CLIError.usage(
+          "\(dir.path) belongs to \(FileAccessAdvice.owner(directoryStatus.st_uid)), not to this user: the demo writes only to a "
+            + "directory of this user's, so that no one else can read or plant its records. Nothing was written. "
+            + "Remove that directory (or have its owner remove it), or name a new directory with --workspace DIR")
+      }
       if let reason = try demoRefusal(dir, ownDirectory: ownDemo) {
         throw CLIError.usage(
           "--workspace \(dir.path): \(reason); the demo needs an empty or new workspace (or one only an earlier demo wrote to), "
