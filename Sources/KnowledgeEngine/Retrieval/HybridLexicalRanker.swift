@@ -474,7 +474,17 @@ public struct HybridLexicalRanker: Sendable {
       ranges.append(analyzed.utf8Range)
       return true
     }
-    let content = all.filter { !parameters.stopWords.contains($0.surface) && !$0.clitic }
+    // A letter of an initialism typed with full stops (`u.s.a`, `i.e.`) is no stop word.
+    func isDottedLetter(_ k: Int) -> Bool {
+      func dotted(_ a: Int, _ b: Int) -> Bool {
+        all[a].surface.utf8.count == 1 && all[b].surface.utf8.count == 1
+          && ranges[a].upperBound + 1 == ranges[b].lowerBound && bytes[ranges[a].upperBound] == UInt8(ascii: ".")
+      }
+      return (k > 0 && dotted(k - 1, k)) || (k + 1 < all.count && dotted(k, k + 1))
+    }
+    let content = all.filter {
+      (!parameters.stopWords.contains($0.surface) || isDottedLetter($0.position)) && !$0.clitic
+    }
     let used = content.isEmpty ? all : content
 
     var terms: [String] = []

@@ -411,8 +411,14 @@ struct CompoundWordsTests {
       #expect(response.terms.map(\.match) == [.compound], "\(query)")
     }
     #expect(try workspace.search("usa").terms.first?.compounds == ["u s a"])
-    // Typed with full stops, the initialism is the adjacent letters themselves.
+    // Typed with full stops, the initialism is the adjacent letters themselves, and a letter
+    // that is also a stop word is one of them (`u.s.a` once searched only `u s`).
     #expect(try workspace.search("e.g.").results.first?.id == workspace.ids([0])[0])
+    let dotted = try workspace.search("u.s.a")
+    #expect(dotted.results.first?.id == workspace.ids([1])[0])
+    #expect(dotted.terms.map(\.term) == ["u", "s", "a"] && dotted.unsearchedCommonWords == nil, "\(dotted.terms.map(\.term))")
+    // A stop word that is no letter of an initialism is still left out.
+    #expect(try workspace.search("a trip").unsearchedCommonWords == ["a"])
     // Letters that no note holds next to each other are no initialism (a note holds a lone `u`).
     #expect(try workspace.search("ug").terms.allSatisfy { $0.compounds.isEmpty })
     // A word some note holds is searched as typed only: `usa` is no initialism then.
