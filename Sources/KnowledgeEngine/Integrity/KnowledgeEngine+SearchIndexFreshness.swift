@@ -60,13 +60,15 @@ extension KnowledgeEngine {
   ///
   /// Records that have no index entry, and documents listed for indexing again
   /// (``searchIndexDocumentsPendingReindex()``), are left to ``verifySearchIndex()`` and the
-  /// pending-work notes; an index built by another tokenizer version is not compared at all
+  /// pending-work notes. Records whose id is not a UUID are skipped, not compared: they are
+  /// named by ``WorkspaceTransaction/malformedIDs(limit:)`` (doctor's `Record ids:`), and the
+  /// rest of the workspace is still checked. An index built by another tokenizer version is not compared at all
   /// (the result is nil), since every document would differ.
   /// - Parameter limit: how many stale records to list (all are counted).
   /// - Returns: what was compared and what differs; nil when the index was built by another
   ///   tokenizer version.
-  /// - Throws: ``WorkspaceError/damaged(file:message:)`` for a record that cannot be read;
-  ///   storage errors.
+  /// - Throws: ``WorkspaceError/damaged(file:message:)`` for a record with a well-formed id that
+  ///   cannot be read (a malformed kind, date or tag list); storage errors.
   /// - Complexity: O(*n*) in the total text of the workspace: every record is read and
   ///   tokenized (across the processor's cores), in chunks, so memory stays bounded; about as
   ///   long as tokenizing for a rebuild, a fraction of `dolphin reindex`.
@@ -81,7 +83,7 @@ extension KnowledgeEngine {
         try db.query("SELECT doc FROM lexical_stale") { row in pending.insert(row.int64(0)) }
       }
       var result = SearchIndexFreshness(checked: 0, staleCount: 0, stale: [])
-      try LexicalIndexStore.forEachDocumentChunk(in: tx) { chunk in
+      try LexicalIndexStore.forEachDocumentChunk(in: tx, skippingMalformedIDs: true) { chunk in
         guard let first = chunk.first?.key, let last = chunk.last?.key else { return }
         // Knowledge keys are row ids, memory keys negated row ids: either way one key range.
         var stored: [Int64: (kind: Int64, lengths: FieldValues<Int64>, terms: [UInt8])] = [:]

@@ -48,6 +48,19 @@ struct SearchIndexFreshnessTests {
     #expect(freshness == SearchIndexFreshness(checked: 5, staleCount: 0, stale: []))
   }
 
+  // A malformed id stopped the whole check (and doctor with it) with "damaged": doctor names
+  // such ids itself, so the check reads around them.
+  @Test("records whose id is not a UUID are skipped, the others still compared")
+  func malformedIDsSkipped() throws {
+    let w = try Workspace()
+    try w.editOutsideDolphin("UPDATE knowledge SET id = 'HF-7' WHERE id = ?", [.text(w.items[0].id.uuidString)])
+    try w.editOutsideDolphin("UPDATE memory SET id = 'M-1', text = 'x' WHERE id = ?", [.text(w.memory.id.uuidString)])
+    try w.editOutsideDolphin("UPDATE knowledge SET title = 'x' WHERE id = ?", [.text(w.items[1].id.uuidString)])
+    let freshness = try #require(try w.engine.searchIndexFreshness())
+    #expect(freshness.checked == 3 && freshness.staleCount == 1, "\(freshness)")
+    #expect(freshness.stale.map(\.id) == [w.items[1].id])
+  }
+
   /// One edit made outside dolphin and what the check says differs.
   struct Edit: CustomTestStringConvertible, Sendable {
     var testDescription: String { name }
