@@ -382,7 +382,7 @@ enum Commands {
               writable: writable, databasePath: dbPath)
             report.textOverBounds = try store.read { tx in try tx.textOverBounds() }
             let engine = KnowledgeEngine(store: store)
-            var indexProblems = try engine.verifySearchIndex()
+            var indexProblems = try engine.verifySearchIndex() + engine.verifyTagFilterRows()
             // Records changed by another program after they were indexed (an `UPDATE` through
             // sqlite3): the sums above still agree, their entries describe the old text.
             let freshness = try engine.searchIndexFreshness(listing: 20)

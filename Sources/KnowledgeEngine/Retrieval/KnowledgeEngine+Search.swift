@@ -257,8 +257,9 @@ extension KnowledgeEngine {
     }
   }
 
-  /// Deletes and rebuilds the whole lexical index from the stored records (repair), and
-  /// records this build's ``Tokenizer/version``, holding the write lock only to install it
+  /// Deletes and rebuilds the whole lexical index from the stored records (repair), and the tag
+  /// filter's rows from the stored tags (``verifyTagFilterRows()``), and records this build's
+  /// ``Tokenizer/version``, holding the write lock only to install it
   /// (see ``prepareSearchIndex()``).
   /// - Returns: the number of documents indexed.
   /// - Throws: ``WorkspaceError/readOnly(file:reason:)``, ``WorkspaceError/busy(file:waitedMilliseconds:)``
@@ -313,6 +314,9 @@ extension KnowledgeEngine {
         let built = try LexicalIndexStore.storedTokenizerVersion(tx)
         let documents = try staged.install(in: tx).documents
         try StagedIndexRebuild.dropTables(tx.db)
+        // The tag filter's rows are derived from the records too, and go stale the same way
+        // (an edit or delete outside dolphin): rebuilt in the same transaction.
+        try tx.rebuildTagRows()
         return .rebuilt(from: built, documents: documents)
       }
     }
@@ -354,6 +358,17 @@ extension KnowledgeEngine {
   public func reindexStaleDocuments() throws -> Int {
     guard !store.isReadOnly, try store.read({ tx in try LexicalIndexStore.staleCount(tx) }) > 0 else { return 0 }
     return try store.write { tx in try LexicalIndexStore.reindexStale(in: tx) }
+  }
+
+  /// Checks that the tag filter's rows (what `knowledge list --tag` and `search --tag` match)
+  /// agree with every knowledge item's stored tags: none left by an item deleted outside
+  /// dolphin, none that differ from tags edited outside dolphin. Reads only.
+  /// ``rebuildSearchIndex()`` (`dolphin reindex`) rebuilds them; `dolphin doctor` reports these
+  /// with the search index problems.
+  /// - Returns: problems found, naming the first 20 items (empty when consistent).
+  /// - Throws: storage errors.
+  public func verifyTagFilterRows() throws -> [String] {
+    try store.read { tx in try tx.tagRowProblems(limit: 20) }
   }
 
   /// Checks that the index agrees with the records: every knowledge item and memory has an
