@@ -78,4 +78,29 @@ struct StaleSearchIndexDoctorTests {
     // Five items (two of them memory mirrors) and two memories, less the one skipped.
     #expect(stale["checked"] as? Int == 6 && stale["staleCount"] as? Int == 0, "\(stale)")
   }
+
+  // A tester saw "1 knowledge item(s) are missing from the search index" with no id to act on.
+  @Test("a record stored without index rows is named by id, not only counted")
+  func missingRecordNamed() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Indexed note"]).status == 0)
+    let id = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
+    let edit = try runProcess(
+      "/usr/bin/env",
+      [
+        "sqlite3", cli.workspace + "/workspace.sqlite",
+        """
+        INSERT INTO knowledge(id, kind, title, content, source, tags, priority, created_at, updated_at, revision, memory_id)
+          SELECT '\(id)', kind, 'Not indexed', content, source, tags, priority, created_at, updated_at, revision, NULL
+          FROM knowledge LIMIT 1
+        """,
+      ])
+    try #require(edit.status == 0, "sqlite3 is needed to edit the workspace outside dolphin: \(edit.stderr)")
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.status == 5, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(
+      doctor.stdout.contains("  - 1 knowledge item(s) are missing from the search index: \(id) (run `dolphin reindex`)"),
+      "\(doctor.stdout)")
+  }
 }

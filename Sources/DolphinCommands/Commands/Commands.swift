@@ -557,7 +557,8 @@ enum Commands {
                 ? "\(problems.count) problem(s)"
                 : report.searchIndexUpgradePending == true
                   ? "upgrade work pending (not a problem; see the note)" : "agrees with the records"))
-          for p in problems { c.print("  - \(p)") }
+          // A problem may quote an id read from a record edited outside dolphin.
+          for p in problems { c.print("  - \(inert(p))") }
           for n in report.searchIndexNotes ?? [] { c.print("  note: \(n)") }
         } else {
           c.print("Search index: \(notRun)")

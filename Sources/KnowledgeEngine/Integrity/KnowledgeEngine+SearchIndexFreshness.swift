@@ -30,8 +30,9 @@ public struct StaleIndexEntry: Sendable, Equatable, Codable {
   public var recordType: String
   /// The record's id.
   public var id: UUID
-  /// What differs, from what the index keeps of each document: `kind`, and the length in terms
-  /// of `title`, `tags` or `content`; `words` when the lengths agree but the set of words does not.
+  /// What differs, from what the index keeps of each document: `kind`, and `title`, `tags` or
+  /// `content` for each field whose length in terms or (when the lengths agree) whose set of
+  /// words differs; `words` only when the set of words differs and no one field can be named.
   public var differences: [String]
 
   /// Makes an entry.
@@ -108,8 +109,11 @@ extension KnowledgeEngine {
             differences.append(field.description)
           }
           if differences.isEmpty {
-            let storedTerms = LexicalIndexStore.unpack(row.terms).map { terms[$0] ?? "" }.sorted()
-            if storedTerms != postings.terms.map(\.term) { differences.append("words") }
+            let termIDs = LexicalIndexStore.unpack(row.terms)
+            let storedTerms = termIDs.map { terms[$0] ?? "" }.sorted()
+            if storedTerms != postings.terms.map(\.term) {
+              differences = try Self.fieldsWithOtherWords(doc: entry.key, termIDs: termIDs, terms: terms, postings, db)
+            }
           }
           guard !differences.isEmpty else { continue }
           result.staleCount += 1
@@ -123,5 +127,30 @@ extension KnowledgeEngine {
       }
       return result
     }
+  }
+
+  /// The fields whose words differ between a document's stored postings and `postings` (the
+  /// record tokenized again), for a document whose field lengths agree: each stored posting
+  /// (one primary-key lookup per term the document lists) says in which fields its term
+  /// occurs. `words` when no single field can be named (not expected: the term lists differ).
+  private static func fieldsWithOtherWords(
+    doc: Int64, termIDs: [Int64], terms: [Int64: String], _ postings: DocumentPostings, _ db: SQLiteConnection
+  ) throws -> [String] {
+    var stored = FieldValues<Set<String>>(title: [], tags: [], content: [])
+    for termID in termIDs {
+      try db.query(
+        "SELECT title_frequency, tags_frequency, content_frequency FROM lexical_posting WHERE term_id = ? AND doc = ?",
+        [.integer(termID), .integer(doc)]
+      ) { row in
+        let term = terms[termID] ?? ""
+        if row.int64(0) > 0 { stored.title.insert(term) }
+        if row.int64(1) > 0 { stored.tags.insert(term) }
+        if row.int64(2) > 0 { stored.content.insert(term) }
+      }
+    }
+    let fields = IndexField.allCases.filter { field in
+      stored[field] != Set(postings.terms.filter { $0.termFrequencies[field] > 0 }.map(\.term))
+    }
+    return fields.isEmpty ? ["words"] : fields.map(\.description)
   }
 }

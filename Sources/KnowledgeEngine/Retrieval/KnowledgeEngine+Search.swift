@@ -388,23 +388,24 @@ extension KnowledgeEngine {
       let unlisted = { (key: String) in
         anyListed ? " AND NOT EXISTS (SELECT 1 FROM lexical_stale s WHERE s.doc = \(key))" : ""
       }
-      let missing = try tx.db.integer(
-        """
-          SELECT count(*) FROM knowledge k LEFT JOIN lexical_document d ON d.doc = k.rowid WHERE
-          d.doc IS NULL\(unlisted("k.rowid"))
-        """
-      )
-      if missing > 0 {
-        problems.append("\(missing) knowledge item(s) are missing from the search index")
-      }
-      let missingMemories = try tx.db.integer(
-        """
-          SELECT count(*) FROM memory m LEFT JOIN lexical_document d ON d.doc = -m.rowid WHERE d.doc
-          IS NULL\(unlisted("-m.rowid"))
-        """
-      )
-      if missingMemories > 0 {
-        problems.append("\(missingMemories) memory(ies) are missing from the search index")
+      // Named (the first 20 of each table), so that the report says which records searches miss.
+      for (table, key, noun) in [("knowledge", "k.rowid", "knowledge item(s)"), ("memory", "-k.rowid", "memory(ies)")] {
+        let missing = try tx.db.integer(
+          "SELECT count(*) FROM \(table) k LEFT JOIN lexical_document d ON d.doc = \(key) WHERE d.doc IS NULL\(unlisted(key))")
+        guard missing > 0 else { continue }
+        let ids = try tx.db.all(
+          """
+          SELECT k.id FROM \(table) k LEFT JOIN lexical_document d ON d.doc = \(key) WHERE d.doc IS NULL\(unlisted(key))
+            ORDER BY k.rowid LIMIT 20
+          """
+        ) { row in
+          // An id edited outside dolphin is quoted, so it reads as one value on one line.
+          let id = row.text(0)
+          return UUID(uuidString: id) != nil ? id : WorkspaceTransaction.quotedStoredText(id)
+        }
+        let more = missing > Int64(ids.count) ? ", and \(missing - Int64(ids.count)) more" : ""
+        problems.append(
+          "\(missing) \(noun) are missing from the search index: \(ids.joined(separator: ", "))\(more) (run `dolphin reindex`)")
       }
       let orphans = try tx.db.integer(
         """

@@ -77,7 +77,9 @@ struct SearchIndexFreshnessTests {
     Edit(name: "new tags", sql: #"UPDATE knowledge SET tags = '["release","summer"]' WHERE id = ?"#, record: 2, differences: ["tags"]),
     Edit(
       name: "one word for another of the same length in terms", sql: "UPDATE knowledge SET content = 'From the south pier, daily' WHERE id = ?",
-      record: 1, differences: ["words"]),
+      record: 1, differences: ["content"]),
+    // A tester saw this labelled `words`: the field whose words changed is named.
+    Edit(name: "one tag for another", sql: #"UPDATE knowledge SET tags = '["finance"]' WHERE id = ?"#, record: 0, differences: ["tags"]),
     Edit(name: "a memory's text", sql: "UPDATE memory SET text = 'Call the ferry office' WHERE id = ?", record: 3, differences: ["content"]),
   ]
 
