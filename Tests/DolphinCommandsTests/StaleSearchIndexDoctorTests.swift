@@ -47,4 +47,60 @@ struct StaleSearchIndexDoctorTests {
     #expect(healthy.status == 0 && healthy.stdout.contains("Search index: agrees with the records"), "\(healthy.stdout)")
     #expect(!(try cli.run(["search", "harbour"]).stdout.contains(id)))
   }
+
+  // A tester found one malformed id in `knowledge` (or `memory`) stopping the stale-index check
+  // ("Checks stopped: … knowledge holds a malformed id") with the damaged-database recovery
+  // procedure, although doctor's own `Record ids:` check names such ids.
+  @Test("a malformed knowledge or memory id: the search index checks run around it, with no damaged-database advice",
+    arguments: ["knowledge", "memory"])
+  func malformedIDDoesNotStopIndexChecks(_ table: String) throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "First note"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Second note"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Third note"]).status == 0)
+    #expect(try cli.run(["memory", "save", "Prefers tabs over spaces"]).status == 0)
+    #expect(try cli.run(["memory", "save", "Prefers dark mode"]).status == 0)
+    let edit = try runProcess(
+      "/usr/bin/env", ["sqlite3", cli.workspace + "/workspace.sqlite", "UPDATE \(table) SET id = 'HF-7' WHERE rowid = 2"])
+    try #require(edit.status == 0, "sqlite3 is needed to edit the workspace outside dolphin: \(edit.stderr)")
+
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.status == 5, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(doctor.stdout.contains("\nRecord ids: 1 not a UUID\n  - \(table) at row 2: id \"HF-7\" is not a UUID\n"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("\nSearch index: agrees with the records\n"), "\(doctor.stdout)")
+    #expect(!doctor.stdout.contains("Checks stopped") && !doctor.stdout.contains("treat the database as damaged"), "\(doctor.stdout)")
+
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(try cli.run(["doctor", "--json"]).stdout.utf8)) as? [String: Any])
+    #expect(json["checkError"] == nil, "\(json)")
+    let stale = try #require(json["searchIndexStaleRecords"] as? [String: Any], "\(json)")
+    // Five items (two of them memory mirrors) and two memories, less the one skipped.
+    #expect(stale["checked"] as? Int == 6 && stale["staleCount"] as? Int == 0, "\(stale)")
+  }
+
+  // A tester saw "1 knowledge item(s) are missing from the search index" with no id to act on.
+  @Test("a record stored without index rows is named by id, not only counted")
+  func missingRecordNamed() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Indexed note"]).status == 0)
+    let id = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
+    let edit = try runProcess(
+      "/usr/bin/env",
+      [
+        "sqlite3", cli.workspace + "/workspace.sqlite",
+        """
+        INSERT INTO knowledge(id, kind, title, content, source, tags, priority, created_at, updated_at, revision, memory_id)
+          SELECT '\(id)', kind, 'Not indexed', content, source, tags, priority, created_at, updated_at, revision, NULL
+          FROM knowledge LIMIT 1
+        """,
+      ])
+    try #require(edit.status == 0, "sqlite3 is needed to edit the workspace outside dolphin: \(edit.stderr)")
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.status == 5, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(
+      doctor.stdout.contains("  - 1 knowledge item(s) are missing from the search index: \(id) (run `dolphin reindex`)"),
+      "\(doctor.stdout)")
+  }
 }

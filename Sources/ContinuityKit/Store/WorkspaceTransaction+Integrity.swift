@@ -140,6 +140,11 @@ extension WorkspaceTransaction {
     }
   }
 
+  /// A `GLOB` pattern that matches a UUID as `UUID(uuidString:)` reads it
+  /// (`XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX` in hexadecimal digits).
+  package static let uuidGlob = [8, 4, 4, 4, 12].map { String(repeating: "[0-9A-Fa-f]", count: $0) }
+    .joined(separator: "-")
+
   /// Records whose `id` is not a UUID (`XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX` in hexadecimal
   /// digits, as `UUID(uuidString:)` reads it), table by table, by row id.
   ///
@@ -149,8 +154,7 @@ extension WorkspaceTransaction {
   /// - Complexity: one pass over each table's ids.
   public func malformedIDs(limit: Int = 100) throws(WorkspaceError) -> [MalformedID] {
     requireValid()
-    let hex = "[0-9A-Fa-f]"
-    let uuid = [8, 4, 4, 4, 12].map { String(repeating: hex, count: $0) }.joined(separator: "-")
+    let uuid = Self.uuidGlob
     var out: [MalformedID] = []
     // Every table of user records has a UUID `id` and a `rowid`.
     for table in Self.recordTables {

@@ -217,20 +217,18 @@ extension WorkspaceTransaction {
         Self.text(item.memoryID),
       ])
     let rowid = db.lastInsertRowID
-    try writeTagsAndRelationships(item, rowid: rowid, isNew: true)
+    try writeTagsAndRelationships(item, rowid: rowid)
     return rowid
   }
 
   /// Writes the tag and relationship rows of `item`, replacing any it had.
   ///
-  /// - Parameter isNew: the row was just inserted, so it has no tag rows yet. Then the old
-  ///   rows are not deleted: `knowledge_tag` is keyed by (tag, row id), so deleting by row id
-  ///   scans every tag row of the workspace — once per item, a bulk import would scan them
-  ///   all for every item it inserts.
-  private func writeTagsAndRelationships(_ item: KnowledgeItem, rowid: Int64, isNew: Bool = false)
-    throws(WorkspaceError)
-  {
-    if !isNew { try db.run("DELETE FROM knowledge_tag WHERE knowledge_rowid = ?", [.integer(rowid)]) }
+  /// The tag rows of the row id are deleted first even for a row just inserted: an item deleted
+  /// by another program (`sqlite3 … "DELETE FROM knowledge …"`) leaves its tag rows behind, and
+  /// SQLite gives its row id to the next item inserted, which would otherwise inherit its tags.
+  /// Since schema step 0003 (`knowledge_tag_rowid`) that delete is an index lookup, not a scan.
+  private func writeTagsAndRelationships(_ item: KnowledgeItem, rowid: Int64) throws(WorkspaceError) {
+    try db.run("DELETE FROM knowledge_tag WHERE knowledge_rowid = ?", [.integer(rowid)])
     for t in item.tags {
       try db.run("INSERT OR IGNORE INTO knowledge_tag(tag, knowledge_rowid) VALUES (?, ?)", [.text(t), .integer(rowid)])
     }

@@ -28,17 +28,19 @@ extension WorkspaceTransaction {
   /// - Parameters:
   ///   - rowID: the last row id of the previous page, or 0 for the first.
   ///   - limit: at most this many rows (at least 1).
-  /// - Throws: ``WorkspaceError/damaged(file:message:)`` for a malformed id, kind, source, date
-  ///   or tag list, as the full record readers do; storage errors.
-  package func searchableKnowledge(afterRowID rowID: Int64, limit: Int) throws(WorkspaceError)
-    -> [SearchableRow]
+  ///   - skippingMalformedIDs: leave out the rows whose id is not a UUID (a check that reads
+  ///     around them: ``malformedIDs(limit:)`` names them) instead of throwing for them.
+  /// - Throws: ``WorkspaceError/damaged(file:message:)`` for a malformed id (unless skipped),
+  ///   kind, source, date or tag list, as the full record readers do; storage errors.
+  package func searchableKnowledge(afterRowID rowID: Int64, limit: Int, skippingMalformedIDs: Bool = false)
+    throws(WorkspaceError) -> [SearchableRow]
   {
     requireValid()
     let decoder = StableJSON.decoder()
     return try db.all(
       """
       SELECT rowid, id, kind, title, content, source, tags, updated_at FROM knowledge
-        WHERE rowid > ? ORDER BY rowid LIMIT ?
+        WHERE rowid > ?\(Self.wellFormedIDFilter(skippingMalformedIDs)) ORDER BY rowid LIMIT ?
       """,
       [.integer(rowID), .integer(Int64(max(1, limit)))]
     ) { (row) throws(WorkspaceError) in
@@ -52,14 +54,15 @@ extension WorkspaceTransaction {
   }
 
   /// One page of memories' searchable fields in row id order, after `rowID`; see
-  /// ``searchableKnowledge(afterRowID:limit:)``.
-  package func searchableMemories(afterRowID rowID: Int64, limit: Int) throws(WorkspaceError)
-    -> [SearchableRow]
+  /// ``searchableKnowledge(afterRowID:limit:skippingMalformedIDs:)``.
+  package func searchableMemories(afterRowID rowID: Int64, limit: Int, skippingMalformedIDs: Bool = false)
+    throws(WorkspaceError) -> [SearchableRow]
   {
     requireValid()
     let decoder = StableJSON.decoder()
     return try db.all(
-      "SELECT rowid, id, text, tags, created_at FROM memory WHERE rowid > ? ORDER BY rowid LIMIT ?",
+      "SELECT rowid, id, text, tags, created_at FROM memory WHERE rowid > ?\(Self.wellFormedIDFilter(skippingMalformedIDs)) "
+        + "ORDER BY rowid LIMIT ?",
       [.integer(rowID), .integer(Int64(max(1, limit)))]
     ) { (row) throws(WorkspaceError) in
       SearchableRow(
@@ -67,6 +70,13 @@ extension WorkspaceTransaction {
         tags: try tagList(row, 3, "memory.tags", decoder, idColumn: 1), content: row.text(2),
         updatedAt: try date(row, 4, "memory.created_at"), source: nil)
     }
+  }
+
+  /// The SQL condition (`AND …`) that keeps only rows whose `id` is a UUID, as
+  /// ``malformedIDs(limit:)`` tells them apart; empty when `skipping` is false. Filtering in the
+  /// query keeps keyset pagination exact: a page's last row is always one that was read.
+  private static func wellFormedIDFilter(_ skipping: Bool) -> String {
+    skipping ? " AND typeof(id) = 'text' AND id GLOB '\(uuidGlob)'" : ""
   }
 
   /// A stored tag list (a JSON array of strings), decoded with one reused decoder; an error

@@ -166,7 +166,7 @@ extension SearchCommands {
           "dolphin: notice: the search index was built by a newer dolphin (tokenizer version \(replacedVersion)); "
             + "it now holds this build's (version \(Tokenizer.version)), and the newer dolphin will rebuild it again when it next ranks")
       }
-      let problems = try engine.verifySearchIndex()
+      let problems = try engine.verifySearchIndex() + engine.verifyTagFilterRows()
       if ctx.json {
         struct Out: Encodable { var indexed: Int; var problems: [String]; var replacedTokenizerVersion: Int? }
         try ctx.console.printJSON(Out(indexed: n, problems: problems, replacedTokenizerVersion: replacedVersion))

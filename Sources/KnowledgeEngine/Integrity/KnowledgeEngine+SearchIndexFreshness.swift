@@ -30,8 +30,9 @@ public struct StaleIndexEntry: Sendable, Equatable, Codable {
   public var recordType: String
   /// The record's id.
   public var id: UUID
-  /// What differs, from what the index keeps of each document: `kind`, and the length in terms
-  /// of `title`, `tags` or `content`; `words` when the lengths agree but the set of words does not.
+  /// What differs, from what the index keeps of each document: `kind`, and `title`, `tags` or
+  /// `content` for each field whose length in terms or (when the lengths agree) whose set of
+  /// words differs; `words` only when the set of words differs and no one field can be named.
   public var differences: [String]
 
   /// Makes an entry.
@@ -60,13 +61,15 @@ extension KnowledgeEngine {
   ///
   /// Records that have no index entry, and documents listed for indexing again
   /// (``searchIndexDocumentsPendingReindex()``), are left to ``verifySearchIndex()`` and the
-  /// pending-work notes; an index built by another tokenizer version is not compared at all
+  /// pending-work notes. Records whose id is not a UUID are skipped, not compared: they are
+  /// named by ``WorkspaceTransaction/malformedIDs(limit:)`` (doctor's `Record ids:`), and the
+  /// rest of the workspace is still checked. An index built by another tokenizer version is not compared at all
   /// (the result is nil), since every document would differ.
   /// - Parameter limit: how many stale records to list (all are counted).
   /// - Returns: what was compared and what differs; nil when the index was built by another
   ///   tokenizer version.
-  /// - Throws: ``WorkspaceError/damaged(file:message:)`` for a record that cannot be read;
-  ///   storage errors.
+  /// - Throws: ``WorkspaceError/damaged(file:message:)`` for a record with a well-formed id that
+  ///   cannot be read (a malformed kind, date or tag list); storage errors.
   /// - Complexity: O(*n*) in the total text of the workspace: every record is read and
   ///   tokenized (across the processor's cores), in chunks, so memory stays bounded; about as
   ///   long as tokenizing for a rebuild, a fraction of `dolphin reindex`.
@@ -81,7 +84,7 @@ extension KnowledgeEngine {
         try db.query("SELECT doc FROM lexical_stale") { row in pending.insert(row.int64(0)) }
       }
       var result = SearchIndexFreshness(checked: 0, staleCount: 0, stale: [])
-      try LexicalIndexStore.forEachDocumentChunk(in: tx) { chunk in
+      try LexicalIndexStore.forEachDocumentChunk(in: tx, skippingMalformedIDs: true) { chunk in
         guard let first = chunk.first?.key, let last = chunk.last?.key else { return }
         // Knowledge keys are row ids, memory keys negated row ids: either way one key range.
         var stored: [Int64: (kind: Int64, lengths: FieldValues<Int64>, terms: [UInt8])] = [:]
@@ -106,8 +109,11 @@ extension KnowledgeEngine {
             differences.append(field.description)
           }
           if differences.isEmpty {
-            let storedTerms = LexicalIndexStore.unpack(row.terms).map { terms[$0] ?? "" }.sorted()
-            if storedTerms != postings.terms.map(\.term) { differences.append("words") }
+            let termIDs = LexicalIndexStore.unpack(row.terms)
+            let storedTerms = termIDs.map { terms[$0] ?? "" }.sorted()
+            if storedTerms != postings.terms.map(\.term) {
+              differences = try Self.fieldsWithOtherWords(doc: entry.key, termIDs: termIDs, terms: terms, postings, db)
+            }
           }
           guard !differences.isEmpty else { continue }
           result.staleCount += 1
@@ -121,5 +127,30 @@ extension KnowledgeEngine {
       }
       return result
     }
+  }
+
+  /// The fields whose words differ between a document's stored postings and `postings` (the
+  /// record tokenized again), for a document whose field lengths agree: each stored posting
+  /// (one primary-key lookup per term the document lists) says in which fields its term
+  /// occurs. `words` when no single field can be named (not expected: the term lists differ).
+  private static func fieldsWithOtherWords(
+    doc: Int64, termIDs: [Int64], terms: [Int64: String], _ postings: DocumentPostings, _ db: SQLiteConnection
+  ) throws -> [String] {
+    var stored = FieldValues<Set<String>>(title: [], tags: [], content: [])
+    for termID in termIDs {
+      try db.query(
+        "SELECT title_frequency, tags_frequency, content_frequency FROM lexical_posting WHERE term_id = ? AND doc = ?",
+        [.integer(termID), .integer(doc)]
+      ) { row in
+        let term = terms[termID] ?? ""
+        if row.int64(0) > 0 { stored.title.insert(term) }
+        if row.int64(1) > 0 { stored.tags.insert(term) }
+        if row.int64(2) > 0 { stored.content.insert(term) }
+      }
+    }
+    let fields = IndexField.allCases.filter { field in
+      stored[field] != Set(postings.terms.filter { $0.termFrequencies[field] > 0 }.map(\.term))
+    }
+    return fields.isEmpty ? ["words"] : fields.map(\.description)
   }
 }

@@ -257,8 +257,9 @@ extension KnowledgeEngine {
     }
   }
 
-  /// Deletes and rebuilds the whole lexical index from the stored records (repair), and
-  /// records this build's ``Tokenizer/version``, holding the write lock only to install it
+  /// Deletes and rebuilds the whole lexical index from the stored records (repair), and the tag
+  /// filter's rows from the stored tags (``verifyTagFilterRows()``), and records this build's
+  /// ``Tokenizer/version``, holding the write lock only to install it
   /// (see ``prepareSearchIndex()``).
   /// - Returns: the number of documents indexed.
   /// - Throws: ``WorkspaceError/readOnly(file:reason:)``, ``WorkspaceError/busy(file:waitedMilliseconds:)``
@@ -313,6 +314,9 @@ extension KnowledgeEngine {
         let built = try LexicalIndexStore.storedTokenizerVersion(tx)
         let documents = try staged.install(in: tx).documents
         try StagedIndexRebuild.dropTables(tx.db)
+        // The tag filter's rows are derived from the records too, and go stale the same way
+        // (an edit or delete outside dolphin): rebuilt in the same transaction.
+        try tx.rebuildTagRows()
         return .rebuilt(from: built, documents: documents)
       }
     }
@@ -356,6 +360,17 @@ extension KnowledgeEngine {
     return try store.write { tx in try LexicalIndexStore.reindexStale(in: tx) }
   }
 
+  /// Checks that the tag filter's rows (what `knowledge list --tag` and `search --tag` match)
+  /// agree with every knowledge item's stored tags: none left by an item deleted outside
+  /// dolphin, none that differ from tags edited outside dolphin. Reads only.
+  /// ``rebuildSearchIndex()`` (`dolphin reindex`) rebuilds them; `dolphin doctor` reports these
+  /// with the search index problems.
+  /// - Returns: problems found, naming the first 20 items (empty when consistent).
+  /// - Throws: storage errors.
+  public func verifyTagFilterRows() throws -> [String] {
+    try store.read { tx in try tx.tagRowProblems(limit: 20) }
+  }
+
   /// Checks that the index agrees with the records: every knowledge item and memory has an
   /// index document and no index document lacks its record, and postings and frequencies add
   /// up. Reads only. The tokenizer version the index was built with is not checked here (see
@@ -373,23 +388,24 @@ extension KnowledgeEngine {
       let unlisted = { (key: String) in
         anyListed ? " AND NOT EXISTS (SELECT 1 FROM lexical_stale s WHERE s.doc = \(key))" : ""
       }
-      let missing = try tx.db.integer(
-        """
-          SELECT count(*) FROM knowledge k LEFT JOIN lexical_document d ON d.doc = k.rowid WHERE
-          d.doc IS NULL\(unlisted("k.rowid"))
-        """
-      )
-      if missing > 0 {
-        problems.append("\(missing) knowledge item(s) are missing from the search index")
-      }
-      let missingMemories = try tx.db.integer(
-        """
-          SELECT count(*) FROM memory m LEFT JOIN lexical_document d ON d.doc = -m.rowid WHERE d.doc
-          IS NULL\(unlisted("-m.rowid"))
-        """
-      )
-      if missingMemories > 0 {
-        problems.append("\(missingMemories) memory(ies) are missing from the search index")
+      // Named (the first 20 of each table), so that the report says which records searches miss.
+      for (table, key, noun) in [("knowledge", "k.rowid", "knowledge item(s)"), ("memory", "-k.rowid", "memory(ies)")] {
+        let missing = try tx.db.integer(
+          "SELECT count(*) FROM \(table) k LEFT JOIN lexical_document d ON d.doc = \(key) WHERE d.doc IS NULL\(unlisted(key))")
+        guard missing > 0 else { continue }
+        let ids = try tx.db.all(
+          """
+          SELECT k.id FROM \(table) k LEFT JOIN lexical_document d ON d.doc = \(key) WHERE d.doc IS NULL\(unlisted(key))
+            ORDER BY k.rowid LIMIT 20
+          """
+        ) { row in
+          // An id edited outside dolphin is quoted, so it reads as one value on one line.
+          let id = row.text(0)
+          return UUID(uuidString: id) != nil ? id : WorkspaceTransaction.quotedStoredText(id)
+        }
+        let more = missing > Int64(ids.count) ? ", and \(missing - Int64(ids.count)) more" : ""
+        problems.append(
+          "\(missing) \(noun) are missing from the search index: \(ids.joined(separator: ", "))\(more) (run `dolphin reindex`)")
       }
       let orphans = try tx.db.integer(
         """

@@ -440,8 +440,11 @@ enum LexicalIndexStore {
   /// Calls `body` with every knowledge item and then every memory as an indexed document with
   /// its key, in chunks of at most ``batchSize`` in ascending row id order, so memory stays
   /// bounded whatever the workspace size. One query per chunk reads only the indexed fields.
+  /// - Parameter skippingMalformedIDs: leave out records whose id is not a UUID instead of
+  ///   throwing ``WorkspaceError/damaged(file:message:)`` for them (a check that reads around
+  ///   them; `dolphin doctor` names them under its record id check).
   static func forEachDocumentChunk(
-    in tx: WorkspaceTransaction,
+    in tx: WorkspaceTransaction, skippingMalformedIDs: Bool = false,
     _ body: (ArraySlice<(document: IndexedDocument, key: Int64)>) throws -> Void
   ) throws {
     for memories in [false, true] {
@@ -449,8 +452,8 @@ enum LexicalIndexStore {
       while true {
         let rows =
           memories
-          ? try tx.searchableMemories(afterRowID: after, limit: batchSize)
-          : try tx.searchableKnowledge(afterRowID: after, limit: batchSize)
+          ? try tx.searchableMemories(afterRowID: after, limit: batchSize, skippingMalformedIDs: skippingMalformedIDs)
+          : try tx.searchableKnowledge(afterRowID: after, limit: batchSize, skippingMalformedIDs: skippingMalformedIDs)
         guard let last = rows.last else { break }
         after = last.rowID
         try body(ArraySlice(rows.map(document)))

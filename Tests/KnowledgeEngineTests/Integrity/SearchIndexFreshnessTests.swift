@@ -48,6 +48,19 @@ struct SearchIndexFreshnessTests {
     #expect(freshness == SearchIndexFreshness(checked: 5, staleCount: 0, stale: []))
   }
 
+  // A malformed id stopped the whole check (and doctor with it) with "damaged": doctor names
+  // such ids itself, so the check reads around them.
+  @Test("records whose id is not a UUID are skipped, the others still compared")
+  func malformedIDsSkipped() throws {
+    let w = try Workspace()
+    try w.editOutsideDolphin("UPDATE knowledge SET id = 'HF-7' WHERE id = ?", [.text(w.items[0].id.uuidString)])
+    try w.editOutsideDolphin("UPDATE memory SET id = 'M-1', text = 'x' WHERE id = ?", [.text(w.memory.id.uuidString)])
+    try w.editOutsideDolphin("UPDATE knowledge SET title = 'x' WHERE id = ?", [.text(w.items[1].id.uuidString)])
+    let freshness = try #require(try w.engine.searchIndexFreshness())
+    #expect(freshness.checked == 3 && freshness.staleCount == 1, "\(freshness)")
+    #expect(freshness.stale.map(\.id) == [w.items[1].id])
+  }
+
   /// One edit made outside dolphin and what the check says differs.
   struct Edit: CustomTestStringConvertible, Sendable {
     var testDescription: String { name }
@@ -64,7 +77,9 @@ struct SearchIndexFreshnessTests {
     Edit(name: "new tags", sql: #"UPDATE knowledge SET tags = '["release","summer"]' WHERE id = ?"#, record: 2, differences: ["tags"]),
     Edit(
       name: "one word for another of the same length in terms", sql: "UPDATE knowledge SET content = 'From the south pier, daily' WHERE id = ?",
-      record: 1, differences: ["words"]),
+      record: 1, differences: ["content"]),
+    // A tester saw this labelled `words`: the field whose words changed is named.
+    Edit(name: "one tag for another", sql: #"UPDATE knowledge SET tags = '["finance"]' WHERE id = ?"#, record: 0, differences: ["tags"]),
     Edit(name: "a memory's text", sql: "UPDATE memory SET text = 'Call the ferry office' WHERE id = ?", record: 3, differences: ["content"]),
   ]
 
