@@ -72,4 +72,21 @@ struct TagFilterRowsDoctorTests {
     #expect(try titles(cli, tag: "falcon") == [])
     #expect(try cli.run(["doctor"]).status == 0)
   }
+
+  /// Regression (review, s12): the deleted item's index entry kept its row id, which SQLite
+  /// gives the next item: the capture failed on `lexical_document.doc`'s UNIQUE constraint.
+  @Test("a capture after an item was deleted outside dolphin, before any reindex, succeeds and inherits no words")
+  func captureAfterOutsideDelete() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "a"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Secret project Falcon"]).status == 0)
+    try sqlite(cli, "DELETE FROM knowledge WHERE title = 'Secret project Falcon'")
+    let capture = try cli.run(["capture", "fact", "Lunch menu"])
+    #expect(capture.status == 0, "\(capture.stdout)\(capture.stderr)")
+    #expect(try cli.run(["search", "falcon"]).stdout.contains("0 shown of 0"))
+    #expect(try cli.run(["search", "lunch"]).stdout.contains("1 shown of 1"))
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.status == 0 && doctor.stdout.hasSuffix("Doctor: healthy.\n"), "\(doctor.stdout)")
+  }
 }

@@ -16,12 +16,19 @@ enum LexicalIndexStore {
   /// The document key of a memory row (negated so it never collides with knowledge).
   static func key(memoryRowID: Int64) -> Int64 { -memoryRowID }
 
+  /// Indexes a newly stored knowledge item. An index entry already under its row id — left by
+  /// an item deleted outside dolphin, whose row id SQLite gave out again — is removed first, so
+  /// the capture neither fails on it nor inherits its words (one indexed look-up when there is
+  /// none).
   static func index(knowledge item: KnowledgeItem, rowID: Int64, in tx: WorkspaceTransaction) throws
   {
+    try remove(key: key(knowledgeRowID: rowID), in: tx)
     try index(IndexedDocument(item), key: key(knowledgeRowID: rowID), in: tx)
   }
 
+  /// Indexes a newly stored memory, as ``index(knowledge:rowID:in:)`` does a knowledge item.
   static func index(memory: MemoryItem, rowID: Int64, in tx: WorkspaceTransaction) throws {
+    try remove(key: key(memoryRowID: rowID), in: tx)
     try index(IndexedDocument(memory), key: key(memoryRowID: rowID), in: tx)
   }
 
@@ -37,7 +44,6 @@ enum LexicalIndexStore {
   static func reindex(knowledge item: KnowledgeItem, rowID: Int64, in tx: WorkspaceTransaction)
     throws
   {
-    try remove(key: key(knowledgeRowID: rowID), in: tx)
     try index(knowledge: item, rowID: rowID, in: tx)
   }
 
