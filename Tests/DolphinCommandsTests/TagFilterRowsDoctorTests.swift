@@ -82,6 +82,9 @@ struct TagFilterRowsDoctorTests {
     #expect(try cli.run(["capture", "fact", "a"]).status == 0)
     #expect(try cli.run(["capture", "fact", "Secret project Falcon"]).status == 0)
     try sqlite(cli, "DELETE FROM knowledge WHERE title = 'Secret project Falcon'")
+    // The index entry left behind is no match: not "0 shown of 1 match(es)".
+    let before = try cli.run(["search", "falcon"])
+    #expect(before.stdout.contains("0 shown of 0 match(es)") && !before.stdout.contains("cut at"), "\(before.stdout)")
     let capture = try cli.run(["capture", "fact", "Lunch menu"])
     #expect(capture.status == 0, "\(capture.stdout)\(capture.stderr)")
     #expect(try cli.run(["search", "falcon"]).stdout.contains("0 shown of 0"))

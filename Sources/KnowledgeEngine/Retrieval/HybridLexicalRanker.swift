@@ -363,10 +363,13 @@ public struct HybridLexicalRanker: Sendable {
           / Double(analysis.pairs.count))
     }
 
-    let (selection, total) = select(groups: groups, pairs: pairs, limit: limit)
-    let results = try assemble(
+    let (selection, counted) = select(groups: groups, pairs: pairs, limit: limit)
+    let (results, unstored) = try assemble(
       selection, groups: groups, normalization: normalization, index: index, limit: limit,
       snippets: snippets)
+    // An index entry whose record is gone (deleted outside dolphin, before `dolphin reindex`)
+    // is no match: it is not counted, so no "0 shown of 1" appears.
+    let total = max(0, counted - unstored)
 
     var reason: EmptyReason?
     let unsearched =
@@ -1321,13 +1324,16 @@ public struct HybridLexicalRanker: Sendable {
 
   // MARK: - Results
 
+  /// The results of `selection`'s candidates, best first, at most `limit`, and how many
+  /// candidates had no stored record (index entries left by records deleted outside dolphin).
   private func assemble(
     _ selection: TopKSelection, groups: [Group], normalization: Normalization,
     index: some LexicalIndexReader, limit: Int, snippets: Bool
-  ) throws -> [SearchResult] {
+  ) throws -> (results: [SearchResult], unstored: Int) {
     let candidates = selection.candidates
-    guard !candidates.isEmpty else { return [] }
+    guard !candidates.isEmpty else { return ([], 0) }
     let documents = try index.documents(candidates.map(\.document).sorted())
+    let unstored = candidates.count { documents[$0.document] == nil }
     let ranked =
       candidates
       .compactMap { candidate in documents[candidate.document].map { (candidate, $0) } }
@@ -1340,11 +1346,12 @@ public struct HybridLexicalRanker: Sendable {
       }
       .prefix(limit)
 
-    return ranked.map { candidate, document in
+    let results = ranked.map { candidate, document in
       result(
         for: candidate, document: document, groups: groups, normalization: normalization,
         snippet: snippets)
     }
+    return (results, unstored)
   }
 
   private func result(
