@@ -226,7 +226,10 @@ extension ToolSchema {
   /// cannot start what reads as a line of its own) and cut to `limit` characters
   /// (``Truncation/truncate(_:to:)``). Error messages reach the client and the model verbatim.
   static func quotable(_ given: String, limit: Int) -> String {
-    Truncation.truncate(TerminalText.singleLine(Sanitizer.sanitize(given)), to: limit)
+    // Bidi controls shown as escapes (`\u{202E}`), as the CLI shows them, before the sanitizer
+    // would drop them and quote `a\u{202E}b` as `ab`, a value the client never sent.
+    Truncation.truncate(
+      TerminalText.singleLine(Sanitizer.sanitize(TerminalText.escapingBidiControls(given))), to: limit)
   }
 }
 
