@@ -64,10 +64,7 @@ extension WorkspaceTransaction {
           UNION SELECT rid FROM (SELECT tag, rid FROM actual EXCEPT SELECT tag, rid FROM expected))
       SELECT k.id FROM knowledge k WHERE k.rowid IN differing ORDER BY k.rowid
       """
-    ) { row in
-      let id = row.text(0)
-      return UUID(uuidString: id) != nil ? id : Self.quotedStoredText(id)
-    }
+    ) { row in Self.shownID(row.text(0)) }
     if !ids.isEmpty {
       let shown = ids.prefix(max(0, limit))
       let more = ids.count - shown.count

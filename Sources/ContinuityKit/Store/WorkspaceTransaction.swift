@@ -80,6 +80,13 @@ public final class WorkspaceTransaction {
     let cut = text.count > 80
     return TerminalText.escapingBidiControls(TerminalText.quoted(cut ? String(text.prefix(80)) + "…" : text))
   }
+  /// A stored record id as a message shows it: as it is when it is a UUID, else quoted like
+  /// other stored text (``quotedStoredText(_:)``), so an id edited outside dolphin reads as one
+  /// value on one line.
+  package static func shownID(_ id: String) -> String {
+    UUID(uuidString: id) != nil ? id : quotedStoredText(id)
+  }
+
 
   func optionalUUID(_ row: SQLRow, _ i: Int32) -> UUID? {
     row.optionalText(i).flatMap(UUID.init(uuidString:))

@@ -398,11 +398,7 @@ extension KnowledgeEngine {
           SELECT k.id FROM \(table) k LEFT JOIN lexical_document d ON d.doc = \(key) WHERE d.doc IS NULL\(unlisted(key))
             ORDER BY k.rowid LIMIT 20
           """
-        ) { row in
-          // An id edited outside dolphin is quoted, so it reads as one value on one line.
-          let id = row.text(0)
-          return UUID(uuidString: id) != nil ? id : WorkspaceTransaction.quotedStoredText(id)
-        }
+        ) { row in WorkspaceTransaction.shownID(row.text(0)) }
         let more = missing > Int64(ids.count) ? ", and \(missing - Int64(ids.count)) more" : ""
         problems.append(
           "\(missing) \(noun) are missing from the search index: \(ids.joined(separator: ", "))\(more) (run `dolphin reindex`)")
