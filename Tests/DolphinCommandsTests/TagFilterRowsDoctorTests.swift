@@ -92,4 +92,38 @@ struct TagFilterRowsDoctorTests {
     let doctor = try cli.run(["doctor"])
     #expect(doctor.status == 0 && doctor.stdout.hasSuffix("Doctor: healthy.\n"), "\(doctor.stdout)")
   }
+
+  /// Regression (review, s12; fixed s13): the bulk paths had the same fault as capture. An
+  /// import after an outside delete failed with "UNIQUE constraint failed: lexical_document.doc"
+  /// (exit 5) and stored nothing.
+  @Test("an import after a knowledge item and a memory were deleted outside dolphin stores everything, inheriting no words")
+  func importAfterOutsideDelete() throws {
+    let source = CLI()
+    defer { source.dir.remove() }
+    #expect(try source.run(["capture", "fact", "Lunch menu"]).status == 0)
+    #expect(try source.run(["capture", "fact", "Dinner plans"]).status == 0)
+    #expect(try source.run(["memory", "save", "Breakfast at eight"]).status == 0)
+    let file = source.dir.url.appendingPathComponent("export.json").path
+    #expect(try source.run(["export", "--output", file]).status == 0)
+
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "a"]).status == 0)
+    #expect(try cli.run(["memory", "save", "b"]).status == 0)
+    #expect(try cli.run(["memory", "save", "Secret heron sighting"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Secret project Falcon"]).status == 0)
+    // The rows with the largest row ids go, so SQLite gives those ids to the imported records.
+    try sqlite(
+      cli,
+      "DELETE FROM knowledge WHERE title = 'Secret project Falcon' OR content LIKE '%heron%'; "
+        + "DELETE FROM memory WHERE text LIKE '%heron%'")
+    let imported = try cli.run(["import", file])
+    #expect(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
+    #expect(try cli.run(["search", "falcon", "--include-memories"]).stdout.contains("0 shown of 0"))
+    #expect(try cli.run(["search", "heron", "--include-memories"]).stdout.contains("0 shown of 0"))
+    #expect(try cli.run(["search", "lunch"]).stdout.contains("1 shown of 1"))
+    #expect(try cli.run(["search", "breakfast", "--include-memories"]).stdout.contains("1 shown of 1"))
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.status == 0 && doctor.stdout.hasSuffix("Doctor: healthy.\n"), "\(doctor.stdout)")
+  }
 }

@@ -127,8 +127,9 @@ enum LexicalIndexStore {
   /// in `lexical_stale` instead when the index holds a newer tokenizer's terms.
   ///
   /// - Parameters:
-  ///   - batch: documents and their keys (a knowledge row id, or a negated memory row id),
-  ///     none of them indexed yet.
+  ///   - batch: documents and their keys (a knowledge row id, or a negated memory row id) of
+  ///     records just stored; an entry an outside delete left under one of the keys is removed
+  ///     first (``removeEntriesLeft(under:in:)``).
   ///   - tx: the caller's write transaction.
   static func index(batch: [(document: IndexedDocument, key: Int64)], in tx: WorkspaceTransaction)
     throws
@@ -137,6 +138,7 @@ enum LexicalIndexStore {
       try listStale(batch.map(\.key), in: tx)
       return
     }
+    try removeEntriesLeft(under: batch.map(\.key), in: tx)
     var writer = try BatchWriter(tx: tx, expectedDocuments: batch.count)
     var start = 0
     while start < batch.count {
@@ -291,6 +293,29 @@ enum LexicalIndexStore {
           .integer(lengths.content),
         ], { $0.int64(0) })
       if count == documentCount { try LexicalIndexStore.recordTokenizerVersion(tx) }
+    }
+  }
+
+  /// Removes the index entries already under any of `keys`, which are about to be given to new
+  /// records: entries left by records deleted outside dolphin, whose row ids SQLite gave out
+  /// again (it reuses the largest row id when that row is gone). Without this, a bulk capture or
+  /// an import after such a delete failed on `lexical_document.doc`'s UNIQUE constraint.
+  ///
+  /// New row ids lie above every stored one, so one range scan of `lexical_document`'s unique
+  /// index per sign of key (knowledge keys are positive, memory keys negative) usually finds
+  /// nothing and costs O(log *n*).
+  /// - Parameters:
+  ///   - keys: document keys of records just stored (``key(knowledgeRowID:)``,
+  ///     ``key(memoryRowID:)``).
+  ///   - tx: the caller's write transaction.
+  static func removeEntriesLeft(under keys: [Int64], in tx: WorkspaceTransaction) throws {
+    let wanted = Set(keys)
+    for side in [keys.filter { $0 > 0 }, keys.filter { $0 < 0 }] {
+      guard let low = side.min(), let high = side.max() else { continue }
+      let found = try tx.db.all(
+        "SELECT doc FROM lexical_document WHERE doc BETWEEN ? AND ?",
+        [.integer(low), .integer(high)], { $0.int64(0) })
+      for key in found where wanted.contains(key) { try remove(key: key, in: tx) }
     }
   }
 

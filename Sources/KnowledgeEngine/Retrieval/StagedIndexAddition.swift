@@ -165,6 +165,7 @@ struct StagedIndexAddition: Sendable {
       try LexicalIndexStore.listStale(keys, in: tx)
       return
     }
+    try LexicalIndexStore.removeEntriesLeft(under: keys, in: tx)
     var termIDs = Array(repeating: Int64(0), count: terms.count)
     var added = Array(repeating: false, count: terms.count)
     for number in installOrder {
