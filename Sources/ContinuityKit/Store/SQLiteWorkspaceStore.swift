@@ -272,6 +272,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       }
     }
     if readOnly { return .opened(try openReadOnly(path: path, warnings: warnings)) }
+    // Another user's read left its (empty) side files here: gone, as its last close would have
+    // made them, if this user could have; else named by `writeBlocker`.
+    _ = SQLiteSideFiles.removeEmptyLeftByOtherUsers(databasePath: path)
     repairSidecarModes(databasePath: path)
     // A blank database gets its schema only from an open that creates the workspace now; one
     // that creates it at its first write leaves the file alone until that write succeeds.

@@ -759,8 +759,8 @@ enum Commands {
     let files = removal.kept.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: " and ")
     return "Reading the database created \(files) beside it (SQLite needs them to read a WAL database), and doctor "
       + "could not remove them (\(cause)): removing them safely takes SQLite's lock on the database file, which needs "
-      + "permission to write it. They hold no data, and SQLite removes them when the last connection that can write the "
-      + "database closes; the database itself was not changed."
+      + "permission to write it. They hold no data: the next dolphin command of a user who may write the database (its "
+      + "owner) removes them, as SQLite's last connection would; the database itself was not changed."
   }
 
   /// An open error in words, without the "run `dolphin doctor`" pointer (this is doctor).

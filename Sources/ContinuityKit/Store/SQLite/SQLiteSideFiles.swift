@@ -125,6 +125,49 @@ package struct SQLiteSideFiles: Sendable, Equatable {
     return removal
   }
 
+  /// Removes an empty `-wal` and its `-shm` that another user's read-only connection left
+  /// beside a database this user may write, as SQLite's last connection would have, so that they
+  /// do not keep this user's writes out.
+  ///
+  /// Anyone who may read the database and write its directory (a workspace made mode 777, a
+  /// shared directory) creates both files by reading it (see ``SQLiteSideFiles``); they belong to
+  /// that user, keep its umask's mode, and SQLite cannot write through them for the database's
+  /// owner, whose every write then failed with "permission denied … side files". This removes
+  /// them when all of these hold, and otherwise leaves everything as it is:
+  ///
+  /// - this user may open the database for writing and write its directory (so could SQLite);
+  /// - a side file exists that another user owns and this user may not write, and both side
+  ///   files are regular files;
+  /// - the `-wal` is absent or empty — a reader never writes it, so it holds no commit, and its
+  ///   `-shm` indexes nothing (checked again under the lock);
+  /// - SQLite's EXCLUSIVE lock on the database file is free (``lockExclusively(_:)``): no other
+  ///   connection has the database open, so none uses the files or can start to until they are
+  ///   gone.
+  ///
+  /// Call it before this process opens its own SQLite connection to the database.
+  /// - Parameter databasePath: the database file.
+  /// - Returns: the side files removed (full paths; empty when none was).
+  package static func removeEmptyLeftByOtherUsers(databasePath: String) -> [String] {
+    let paths = suffixes.map { databasePath + $0 }
+    func status(_ path: String) -> stat? {
+      var st = stat()
+      return lstat(path, &st) == 0 ? st : nil
+    }
+    let present = paths.compactMap { path in status(path).map { (path, $0) } }
+    guard !present.isEmpty, present.allSatisfy({ ($0.1.st_mode & S_IFMT) == S_IFREG }),
+      present.contains(where: { $0.1.st_uid != geteuid() && access($0.0, W_OK) != 0 })
+    else { return [] }
+    func walIsEmpty() -> Bool { (status(databasePath + "-wal")?.st_size ?? 0) == 0 }
+    let directory = URL(fileURLWithPath: databasePath).deletingLastPathComponent().path
+    guard walIsEmpty(), access(directory, W_OK) == 0 else { return [] }
+    let fd = open(databasePath, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+    guard fd >= 0 else { return [] }
+    defer { close(fd) }  // Releases the lock.
+    guard lockExclusively(fd), walIsEmpty() else { return [] }
+    // What SQLite's last connection deletes on closing; the next connection makes both anew.
+    return paths.filter { unlink($0) == 0 }
+  }
+
   /// SQLite's pending byte: the first byte of the range its unix VFS locks
   /// (`sqlite3PendingByte`, 0x40000000 unless a test build moved it).
   static let pendingByte: off_t = 0x4000_0000

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Regression (review, s12; fixed s13): another user who may read a workspace and write its
+/// directory (made mode 777) creates the database's `-wal` and `-shm` just by reading it — even
+/// with the read-only `dolphin doctor`, which cannot remove them (taking SQLite's lock needs write
+/// permission on the database). They belonged to that user, and every later write of the
+/// workspace's owner failed ("this user may not write the workspace's side files … have root
+/// chown them"). The owner's next command now removes them, empty as a reader leaves them, as
+/// SQLite's last connection would have; a `-wal` holding commits is still never touched.
+@Suite(
+  "Side files another user's read left behind",
+  .serialized,
+  .enabled(
+    if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+    "needs root and setpriv to run dolphin as two users (root writes anywhere)"))
+struct OtherUsersSideFilesTests {
+  static let owner: uid_t = 65533
+  static let stranger: uid_t = 65534
+
+  static func run(as uid: uid_t, _ args: [String]) throws -> ProcessResult {
+    try runProcess(
+      "/usr/bin/setpriv",
+      ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", dolphinExecutable().path] + args)
+  }
+
+  static func owner(_ path: String) -> uid_t? {
+    var st = stat()
+    return lstat(path, &st) == 0 ? st.st_uid : nil
+  }
+
+  @Test("the owner's capture after a stranger's doctor succeeds, and the stranger's doctor says what will happen to its files")
+  func ownerWritesAfterStrangersDoctor() throws {
+    let directory = TemporaryDirectory("other-users-side-files")
+    defer { directory.remove() }
+    chown(directory.path, Self.owner, Self.owner)
+    let workspace = directory.appending("ws").path
+    let db = workspace + "/workspace.sqlite"
+    #expect(try Self.run(as: Self.owner, ["capture", "fact", "First note", "--workspace", workspace]).status == 0)
+    chmod(workspace, 0o777)
+    chmod(db, 0o644)
+
+    let doctor = try Self.run(as: Self.stranger, ["doctor", "--workspace", workspace])
+    #expect(doctor.stdout.contains("Doctor: healthy."), "\(doctor.stdout)\(doctor.stderr)")
+    #expect(
+      doctor.stdout.contains(
+        "the next dolphin command of a user who may write the database (its owner) removes them"),
+      "\(doctor.stdout)")
+    try #require(Self.owner(db + "-shm") == Self.stranger, "the stranger's read left its -shm")
+
+    let capture = try Self.run(as: Self.owner, ["capture", "fact", "Second note", "--workspace", workspace])
+    #expect(capture.status == 0, "\(capture.stderr)")
+    #expect(!capture.stderr.contains("side files"), "\(capture.stderr)")
+    let search = try Self.run(as: Self.owner, ["search", "note", "--workspace", workspace])
+    #expect(search.stdout.contains("2 shown of 2"), "\(search.stdout)")
+    for suffix in ["-wal", "-shm"] {
+      #expect(Self.owner(db + suffix) != Self.stranger, "\(suffix) is no longer the stranger's")
+    }
+  }
+
+  @Test("a -wal of another user that holds commits is left alone, and the refusal still names it")
+  func walWithCommitsStays() throws {
+    let directory = TemporaryDirectory("other-users-wal")
+    defer { directory.remove() }
+    chown(directory.path, Self.owner, Self.owner)
+    let workspace = directory.appending("ws").path
+    let db = workspace + "/workspace.sqlite"
+    #expect(try Self.run(as: Self.owner, ["capture", "fact", "First note", "--workspace", workspace]).status == 0)
+    chmod(workspace, 0o777)
+    chmod(db, 0o666)
+    // The stranger may write the database too: while a reader of its own holds the database
+    // open, its commit stays in its -wal, and killing that reader leaves it there, as a crash
+    // does.
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    holder.arguments = [
+      "--reuid=\(Self.stranger)", "--regid=\(Self.stranger)", "--clear-groups", "/usr/bin/env", "python3", "-c",
+      "import sqlite3,sys,time\nc=sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM knowledge').fetchone()\n"
+        + "print('ready', flush=True); time.sleep(120)",
+      db,
+    ]
+    let out = Pipe()
+    holder.standardOutput = out
+    try holder.run()
+    _ = out.fileHandleForReading.availableData  // waits for "ready"
+    let second = try Self.run(as: Self.stranger, ["capture", "fact", "Stranger's note", "--workspace", workspace])
+    #expect(second.status == 0, "\(second.stderr)")
+    kill(holder.processIdentifier, SIGKILL)
+    holder.waitUntilExit()
+    let wal = try Data(contentsOf: URL(fileURLWithPath: db + "-wal"))
+    try #require(wal.count > 0 && Self.owner(db + "-wal") == Self.stranger)
+    chmod(db + "-wal", 0o644)
+    chmod(db + "-shm", 0o644)
+
+    let capture = try Self.run(as: Self.owner, ["capture", "fact", "Third note", "--workspace", workspace])
+    #expect(capture.status != 0)
+    #expect(capture.stderr.contains("another user (uid 65534) owns them"), "\(capture.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db + "-wal")) == wal, "the -wal with a commit is untouched")
+  }
+}
