@@ -342,9 +342,9 @@ final class CommandContext {
         path: database, message: "permission denied. " + advice.joined(separator: " "))
     case .failure(let error): throw error
     }
-    for w in store.warnings { console.printError("dolphin: warning: \(w)") }
+    for w in store.warnings { console.printDiagnostic("dolphin: warning: \(w)") }
     if let reason = store.readOnlyReason {
-      console.printError("dolphin: notice: \(store.databasePath) is read-only: \(reason)")
+      console.printDiagnostic("dolphin: notice: \(store.databasePath) is read-only: \(reason)")
     }
     // A first run interrupted between schema steps is refused; an earlier build's workspace is
     // read as it is stored, with a notice.

@@ -94,11 +94,11 @@ enum DataRightsCommands {
       let warnings = format == "json" ? document.supersedeCycleWarnings(file: output?.path) : []
       guard let output else {
         ctx.console.print(String(decoding: data, as: UTF8.self))
-        for w in warnings { ctx.console.printError("dolphin: warning: \(w)") }
+        for w in warnings { ctx.console.printDiagnostic("dolphin: warning: \(w)") }
         return
       }
       try SecureFile.writeAtomically(data, to: output, overwrite: ctx.arguments.has("force"))
-      for w in warnings { ctx.console.printError("dolphin: warning: \(w)") }
+      for w in warnings { ctx.console.printDiagnostic("dolphin: warning: \(w)") }
       let ws = document.workspace
       let counts: [(String, Int)] = [
         ("knowledge", ws.knowledge.count), ("memories", ws.memories.count), ("tasks", ws.tasks.count),
