@@ -137,7 +137,7 @@ public enum DolphinCLI {
           throw CLIError.usage("unknown subcommand \(quotedValue(arguments[1], cutAt: 60)) for `dolphin \(first)` (subcommands: \(subs))\(hint)")
         }
         if first.hasPrefix("-"), first != "-" {
-          let example = optionsMovedAfterCommand(arguments).map { ": `\($0)`" } ?? " (`dolphin <command> \(quotedValue(first, cutAt: 60)) …`)"
+          let example = optionsMovedAfterCommand(arguments).map { ": `\($0)`" } ?? " (`dolphin <command> \(shownValue(first)) …`)"
           throw CLIError.usage(
             "unknown command \(quotedValue(first, cutAt: 60)); options go after the command\(example); run `dolphin --help` for the list")
         }

@@ -44,7 +44,7 @@ struct LongArgumentEchoTests {
       says: ["--content-file: /tmp/xxx", "… (100005 characters): cannot be reached"]),
     Case(
       name: "an --output in a directory that does not exist", args: { ["export", "--output", "/tmp/" + $0 + "/out.json"] },
-      status: 3, says: ["--output: the directory '/tmp/xxx", "…' (100005 characters) does not exist"]),
+      status: 3, says: ["--output: the directory /tmp/xxx", "… (100005 characters) does not exist"]),
   ]
 
   @Test("the message stays under 1,000 bytes, on stderr and in the JSON error, and names the field and size", arguments: cases)
