@@ -99,6 +99,16 @@ func quotedValue(_ value: String) -> String {
   escapingLineBreaks(value)
 }
 
+/// A value the user gave, shown unquoted as ``quotedValue(_:)`` shows it (line breaks and tabs
+/// escaped), and, longer than ``Limits/shownPathLength`` characters, cut as
+/// ``Limits/shownPath(_:)`` cuts a path: its start, `…` and its length (`/tmp/xx… (100005
+/// characters)`). For a path, or a word of a suggested command line, where a 100,000-character
+/// argument would otherwise make a 100 KB message.
+/// - Parameter value: the value as given on the command line.
+func shownValue(_ value: String) -> String {
+  escapingLineBreaks(Limits.shownPath(value))
+}
+
 /// A value the user gave, quoted and cut for an error message: `'value'`, or, longer than
 /// `limit` characters, `'its first limit characters…' (N characters)` — so that a cut value is
 /// never shown as if it were all that was given (``Limits/quoted(_:cutAt:escaping:)``). Line

@@ -63,6 +63,9 @@ public enum DolphinCLI {
   /// the options that came first moved after the command (`dolphin status --workspace X`), or nil
   /// when no command follows options that it accepts.
   static func optionsMovedAfterCommand(_ arguments: [String]) -> String? {
+    // A command line to paste, so shown whole or not at all: not with a path-sized argument that
+    // no system could take (the error says it cut short instead).
+    guard arguments.allSatisfy({ $0.count <= Limits.shownPathLength }) else { return nil }
     for split in arguments.indices.dropFirst() {
       let rest = arguments[split...]
       let matches = Commands.all.filter { rest.starts(with: $0.spec.path) }
@@ -134,7 +137,7 @@ public enum DolphinCLI {
           throw CLIError.usage("unknown subcommand \(quotedValue(arguments[1], cutAt: 60)) for `dolphin \(first)` (subcommands: \(subs))\(hint)")
         }
         if first.hasPrefix("-"), first != "-" {
-          let example = optionsMovedAfterCommand(arguments).map { ": `\($0)`" } ?? " (`dolphin <command> \(quotedValue(first)) …`)"
+          let example = optionsMovedAfterCommand(arguments).map { ": `\($0)`" } ?? " (`dolphin <command> \(shownValue(first)) …`)"
           throw CLIError.usage(
             "unknown command \(quotedValue(first, cutAt: 60)); options go after the command\(example); run `dolphin --help` for the list")
         }
@@ -342,9 +345,9 @@ final class CommandContext {
         path: database, message: "permission denied. " + advice.joined(separator: " "))
     case .failure(let error): throw error
     }
-    for w in store.warnings { console.printError("dolphin: warning: \(w)") }
+    for w in store.warnings { console.printDiagnostic("dolphin: warning: \(w)") }
     if let reason = store.readOnlyReason {
-      console.printError("dolphin: notice: \(store.databasePath) is read-only: \(reason)")
+      console.printDiagnostic("dolphin: notice: \(store.databasePath) is read-only: \(reason)")
     }
     // A first run interrupted between schema steps is refused; an earlier build's workspace is
     // read as it is stored, with a notice.

@@ -155,5 +155,61 @@ struct PermissionAdviceCommandTests {
       ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/ls", c.directoryMode == 0o700 ? "-ld" : "-la", workspace.path])
     #expect(asNobody.status == 0, "the advised ls works for this user: \(asNobody.stderr)")
   }
-}
 
+  /// A directory on the way to the workspace that this user may not enter: the advice showed
+  /// `ls -ld WORKSPACE`, which fails the same way, and never named the directory at fault.
+  @Test("permission denied on a parent directory names that directory, its owner and mode, and an ls that works")
+  func parentDirectoryNamed() throws {
+    let directory = TemporaryDirectory("closed-parent")
+    defer { directory.remove() }
+    let parent = directory.appending("closed")
+    let workspace = parent.appendingPathComponent("inner").appendingPathComponent("ws")
+    chmod(directory.path, 0o755)
+    let created = try runDolphin(["capture", "fact", "root's note", "--workspace", workspace.path])
+    #expect(created.status == 0, "\(created.stderr)")
+    chmod(parent.path, 0o700)
+    for args in [["status"], ["search", "note"], ["knowledge", "list", "--json"], ["doctor"]] {
+      let r = try Self.runAsNobody(args + ["--workspace", workspace.path])
+      #expect(r.status == 5, "\(args) \(r.stdout)\(r.stderr)")
+      let output = r.stdout + r.stderr
+      #expect(
+        output.contains(
+          "This user may not read the workspace files: the directory \(parent.path) on the way to the workspace "
+            + "directory belongs to root (uid 0) and has mode 700, so this user cannot enter it to reach \(workspace.path)"),
+        "\(args) \(output)")
+      #expect(output.contains("and this user is nobody (uid 65534)"), "\(args) \(output)")
+      #expect(output.contains("`ls -ld '\(parent.path)'` shows its owner and mode"), "\(args) \(output)")
+      #expect(output.contains("`chmod o+x '\(parent.path)'`"), "\(args) \(output)")
+      // Neither the workspace's own ls nor a chown of it: this user cannot reach it at all.
+      #expect(!output.contains("`ls -ld '\(workspace.path)'`"), "\(args) \(output)")
+      #expect(!output.contains("chown"), "\(args) \(output)")
+    }
+    // The advised ls works for this user; the workspace's own did not.
+    let advised = try runProcess(
+      "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/ls", "-ld", parent.path])
+    #expect(advised.status == 0, "the advised ls works for this user: \(advised.stderr)")
+    let workspaceLs = try runProcess(
+      "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/ls", "-ld", workspace.path])
+    #expect(workspaceLs.status != 0)
+  }
+
+  @Test("a parent directory that is this user's own gets the chmod u+x to run")
+  func ownParentDirectory() throws {
+    let directory = TemporaryDirectory("own-closed-parent")
+    defer { directory.remove() }
+    let parent = directory.appending("mine")
+    let workspace = parent.appendingPathComponent("ws")
+    chmod(directory.path, 0o755)
+    try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+    chown(parent.path, 65534, 65534)
+    let created = try Self.runAsNobody(["capture", "fact", "nobody's note", "--workspace", workspace.path])
+    #expect(created.status == 0, "\(created.stderr)")
+    chmod(parent.path, 0o600)
+    let r = try Self.runAsNobody(["status", "--workspace", workspace.path])
+    #expect(r.status == 5, "\(r.stdout)\(r.stderr)")
+    #expect(
+      r.stderr.contains("the directory \(parent.path) on the way to the workspace directory belongs to this user and has mode 600"),
+      "\(r.stderr)")
+    #expect(r.stderr.contains("`chmod u+x '\(parent.path)'`"), "\(r.stderr)")
+  }
+}

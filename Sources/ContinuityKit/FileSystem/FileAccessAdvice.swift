@@ -110,6 +110,35 @@ package enum FileAccessAdvice {
       + "that user, or copy the whole workspace directory somewhere writable and pass --workspace with the copy"
   }
 
+  /// The directory on the way to `path` that this user may not search (enter), so that `path`
+  /// cannot be reached at all: its first ancestor, from the root down, for which
+  /// `access(_, X_OK)` fails with `EACCES`.
+  ///
+  /// From the root down, not from `path` up: below a directory that may not be searched, every
+  /// ancestor fails `access` too (the path to it cannot be resolved), so the nearest failing one
+  /// is not the one at fault. The first that fails is the one whose own mode stops this user,
+  /// and its `stat` still works (its parent may be searched), so its owner and mode can be named.
+  /// `path` itself is not checked: whether the workspace directory can be entered is another
+  /// question, answered with its own advice.
+  /// - Parameters:
+  ///   - path: the workspace directory, absolute or relative to the current directory.
+  ///   - currentDirectory: what a relative `path` is relative to.
+  /// - Returns: the ancestor, spelled as in `path` (with the current directory before a relative
+  ///   one); nil when every ancestor may be searched, or one fails for another reason (it does
+  ///   not exist, it is not a directory).
+  /// - Complexity: one `access` call per component of `path`.
+  package static func unsearchableAncestor(
+    of path: String, currentDirectory: String = FileManager.default.currentDirectoryPath
+  ) -> String? {
+    let absolute = path.hasPrefix("/") ? path : currentDirectory + "/" + path
+    // Every component but the last one, which is `path` itself.
+    for ancestor in PathProblem.componentPrefixes(absolute).dropLast() {
+      if access(ancestor, X_OK) == 0 { continue }
+      return errno == EACCES ? ancestor : nil
+    }
+    return nil
+  }
+
   /// Advice after this user could not create the workspace in `directory` (permission denied):
   /// whose the directory is and ``ownDirectory``, when it is not this user's own; nil when it is
   /// (the user can change its mode, and the error's own words say what to change).

@@ -18,7 +18,7 @@ package struct DirectoryObstacle: Sendable, Equatable {
   package var reason: String
 
   /// `<path> <reason>`, e.g. `/tmp/somefile is not a directory (Not a directory)`.
-  package var description: String { "\(path) \(reason)" }
+  package var description: String { "\(Limits.shownPath(path)) \(reason)" }
 }
 
 extension PathProblem {

@@ -98,6 +98,30 @@ extension Limits {
     return "'" + escape(shown) + "…' (\(note))"
   }
 
+  /// How many characters of a path the user gave a message shows before cutting it
+  /// (``shownPath(_:)``): more than any path in practical use, far less than one that could fill
+  /// a screen (a 100,000-character argument).
+  package static let shownPathLength = 300
+
+  /// A path the user gave, as a message shows it without quotes: as it is, or, longer than
+  /// ``shownPathLength`` characters, its first ``shownPathLength`` characters, `…` and its
+  /// length — `/tmp/xxx… (100005 characters)` — so that a message about a path no system could
+  /// open (longer than `PATH_MAX`) stays short and never passes for the whole path.
+  /// - Parameter path: the path as given.
+  /// - Returns: `path`, or its start and length.
+  /// - Complexity: O(n) in the length of `path`.
+  package static func shownPath(_ path: String) -> String {
+    let budget = unicodeScalarLimit(forCharacters: shownPathLength)
+    let length = path.count
+    let scalars = path.unicodeScalars.count
+    guard length > shownPathLength || scalars > budget else { return path }
+    // One character may carry thousands of combining marks: the scalars are bounded too.
+    let shown = String(String.UnicodeScalarView(path.prefix(shownPathLength).unicodeScalars.prefix(budget)))
+    let unit = length == 1 ? "character" : "characters"
+    let note = length > shownPathLength ? "\(length) \(unit)" : "\(length) \(unit) of \(scalars) Unicode scalars"
+    return shown + "… (\(note))"
+  }
+
   /// `text` with line breaks, tabs and other control characters written as escapes (`\n`, `\t`,
   /// `\u{1}`), so that a message quoting it stays on one line.
   public static func escaped(_ text: String) -> String {

@@ -215,7 +215,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       if let (link, problem) = PathProblem.linkInTheWay(ofDirectory: dir) {
         throw .fileSystem(
           path: link,
-          message: problem.description + (link == dir ? "" : " (on the way to the workspace directory \(dir))"))
+          message: problem.description + (link == dir ? "" : " (on the way to the workspace directory \(Limits.shownPath(dir)))"))
       }
       if code != ENOENT {
         // Name the component in the way (`/tmp/somefile is not a directory`), not just errno.

@@ -43,7 +43,7 @@ enum AnalyzeCommands {
         let problem = s.notice.replacingOccurrences(of: "; skipped", with: "").replacingOccurrences(of: "skipped, ", with: "")
         throw s.reason == .notSwift ? CLIError.usage(shown(problem)) : CLIError.input(shown(problem))
       }
-      for s in result.skipped { console.printError("dolphin: notice: \(shown(s.notice))") }
+      for s in result.skipped { console.printDiagnostic("dolphin: notice: \(shown(s.notice))") }
       switch format {
       case "json":
         try console.printJSON(result)

@@ -106,7 +106,7 @@ enum Commands {
     }
     let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
     guard parts.count == 2 else {
-      throw ValidationError(field: "relates[\(index)]", message: "--relates '\(inert(spec))' must be KIND:UUID, e.g. supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+      throw ValidationError(field: "relates[\(index)]", message: "--relates \(quotedValue(spec, cutAt: 60)) must be KIND:UUID, e.g. supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301")
     }
     let kind = try ctx.parseEnum(RelationshipKind.self, parts[0], name: "--relates kind", field: "relates[\(index)]")
     return KnowledgeRelationship(kind: kind, targetID: try ctx.uuid(parts[1], field: "--relates id"))
@@ -129,7 +129,7 @@ enum Commands {
   /// - Parameter consequence: said after the problem (`Nothing was imported`), if anything.
   static func requireExistingPath(_ path: String, option: String? = nil, consequence: String? = nil) throws {
     guard let problem = PathProblem.of(path) else { return }
-    let message = (option.map { "\($0): " } ?? "") + Limits.escaped("\(path): \(problem.description)")
+    let message = (option.map { "\($0): " } ?? "") + Limits.escaped("\(Limits.shownPath(path)): \(problem.description)")
       + (consequence.map { ". \($0)" } ?? "")
     throw problem.isMissing ? CLIError.notFound(message) : CLIError.input(message)
   }
@@ -530,7 +530,7 @@ enum Commands {
         try ctx.console.printJSON(report)
       } else {
         let c = ctx.console
-        c.print("Database: \(dbPath)")
+        c.print("Database: \(Limits.shownPath(dbPath))")
         if let problem = report.openProblem {
           c.print("Open: failed (\(problem.reason)): \(problem.message)")
         } else if let reason = report.readOnlyReason {

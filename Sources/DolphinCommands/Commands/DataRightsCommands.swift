@@ -37,7 +37,7 @@ enum DataRightsCommands {
       // Never inside the workspace being exported: --force could replace its database.
       if let output, Commands.isWithin(output, directory: ctx.workspaceDirectory) {
         throw CLIError.usage(
-          "--output \(quotedValue(output.path)) is inside the workspace being exported (\(ctx.workspaceDirectory.path)); "
+          "--output \(shownValue(output.path)) is inside the workspace being exported (\(ctx.workspaceDirectory.path)); "
             + "write the export outside it")
       }
       var isDirectory: ObjCBool = false
@@ -46,22 +46,22 @@ enum DataRightsCommands {
       if let outputArgument, let output, outputArgument.hasSuffix("/") {
         if !exists {
           throw CLIError.notFound(
-            "--output: the directory \(quotedValue(outputArgument)) does not exist; nothing was written (give --output a file path)")
+            "--output: the directory \(shownValue(outputArgument)) does not exist; nothing was written (give --output a file path)")
         }
         if !isDirectory.boolValue {
           throw CLIError.input(
-            "--output \(quotedValue(outputArgument)): \(quotedValue(output.path)) is not a directory; nothing was written "
+            "--output \(shownValue(outputArgument)): \(shownValue(output.path)) is not a directory; nothing was written "
               + "(drop the trailing slash to name the file)")
         }
       }
       if let output, exists, isDirectory.boolValue {
-        throw CLIError.input("\(quotedValue(output.path)) is a directory; nothing was written (give --output a file path)")
+        throw CLIError.input("\(shownValue(output.path)) is a directory; nothing was written (give --output a file path)")
       }
       // A symbolic link exists even when what it names does not (fileExists follows links).
       if let output, !ctx.arguments.has("force"),
         exists || (try? FileManager.default.destinationOfSymbolicLink(atPath: output.path)) != nil
       {
-        throw CLIError.input("\(quotedValue(output.path)) already exists; nothing was written (pass --force to replace it)")
+        throw CLIError.input("\(shownValue(output.path)) already exists; nothing was written (pass --force to replace it)")
       }
       // A directory named on the command line that does not exist is "not found" (exit 3), not a
       // storage failure; one that exists but refuses the file is still reported by the write.
@@ -79,12 +79,12 @@ enum DataRightsCommands {
         }
         if !ancestorIsDirectory.boolValue {
           throw CLIError.input(
-            "--output \(quotedValue(outputArgument)): \(quotedValue(ancestor.path)) is not a directory; nothing was written "
+            "--output \(shownValue(outputArgument)): \(shownValue(ancestor.path)) is not a directory; nothing was written "
               + "(give --output a path in a directory)")
         }
         if ancestor.path != parent.path {
           throw CLIError.notFound(
-            "--output: the directory \(quotedValue(parent.path)) does not exist; nothing was written (create it first)")
+            "--output: the directory \(shownValue(parent.path)) does not exist; nothing was written (create it first)")
         }
       }
       let document = try ctx.engine(.read).exportWorkspace(generator: "dolphin \(DolphinCLI.version)")
@@ -94,11 +94,11 @@ enum DataRightsCommands {
       let warnings = format == "json" ? document.supersedeCycleWarnings(file: output?.path) : []
       guard let output else {
         ctx.console.print(String(decoding: data, as: UTF8.self))
-        for w in warnings { ctx.console.printError("dolphin: warning: \(w)") }
+        for w in warnings { ctx.console.printDiagnostic("dolphin: warning: \(w)") }
         return
       }
       try SecureFile.writeAtomically(data, to: output, overwrite: ctx.arguments.has("force"))
-      for w in warnings { ctx.console.printError("dolphin: warning: \(w)") }
+      for w in warnings { ctx.console.printDiagnostic("dolphin: warning: \(w)") }
       let ws = document.workspace
       let counts: [(String, Int)] = [
         ("knowledge", ws.knowledge.count), ("memories", ws.memories.count), ("tasks", ws.tasks.count),

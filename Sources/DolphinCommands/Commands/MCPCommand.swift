@@ -47,7 +47,7 @@ enum MCPCommands {
       // the real stdout, so no stray print can ever corrupt the JSON-RPC stream.
       let protocolOutput = divertStandardOutput()
       let workspace = MCPWorkspace(
-        path: directory.path, notice: { console.printError("dolphin mcp: notice: " + $0) }
+        path: directory.path, notice: { console.printDiagnostic("dolphin mcp: notice: " + $0) }
       ) {
         try openEngine(directory: directory, console: console)
       }
@@ -63,7 +63,7 @@ enum MCPCommands {
         do {
           _ = try workspace.engine()
         } catch {
-          console.printError("dolphin mcp: warning: \(error)")
+          console.printDiagnostic("dolphin mcp: warning: \(error)")
         }
       }
       let server = MCPServer.workspaceServer(
@@ -82,9 +82,9 @@ enum MCPCommands {
     // Created by the first write that succeeds (for the server, the first tool call's receipt),
     // not by starting the server.
     let store = try SQLiteWorkspaceStore.open(directory: directory, creation: .atFirstWrite)
-    for warning in store.warnings { console.printError("dolphin mcp: warning: \(warning)") }
+    for warning in store.warnings { console.printDiagnostic("dolphin mcp: warning: \(warning)") }
     if let reason = store.readOnlyReason {
-      console.printError(
+      console.printDiagnostic(
         "dolphin mcp: notice: \(store.databasePath) is read-only (\(reason)); reads work, "
           + "tools that write will fail")
     }

@@ -167,11 +167,31 @@ extension SearchCommands {
             + "it now holds this build's (version \(Tokenizer.version)), and the newer dolphin will rebuild it again when it next ranks")
       }
       let problems = try engine.verifySearchIndex() + engine.verifyTagFilterRows()
+      // Records another program wrote with an id that is not a UUID: every other record is
+      // indexed, these are named (as doctor's `Record ids:` names them) and the exit is doctor's
+      // for a workspace with problems.
+      let skipped = try engine.recordsLeftOutOfSearchIndex()
       if ctx.json {
-        struct Out: Encodable { var indexed: Int; var problems: [String]; var replacedTokenizerVersion: Int? }
-        try ctx.console.printJSON(Out(indexed: n, problems: problems, replacedTokenizerVersion: replacedVersion))
+        struct Out: Encodable {
+          var indexed: Int
+          var problems: [String]
+          var replacedTokenizerVersion: Int?
+          var skipped: [WorkspaceTransaction.MalformedID]
+        }
+        try ctx.console.printJSON(
+          Out(indexed: n, problems: problems, replacedTokenizerVersion: replacedVersion, skipped: skipped))
       } else {
         ctx.console.print("Re-indexed \(n) document(s); index check: " + (problems.isEmpty ? "ok" : problems.joined(separator: "; ")))
+        if !skipped.isEmpty {
+          ctx.console.print("Skipped \(skipped.count) record(s) whose id is not a UUID (not searchable until fixed):")
+          for m in skipped { ctx.console.print("  - \(inert(m.description))") }
+        }
+      }
+      if !skipped.isEmpty {
+        throw ReportedFailure(
+          code: ExitCode.storage,
+          message: "\(skipped.count) record(s) with an id that is not a UUID were left out of the search index; "
+            + "`dolphin doctor` explains how to fix them")
       }
     })
 

@@ -24,7 +24,7 @@ enum WorkspaceOpening {
       guard let notice = preparation.notice, printed.withLock({ $0.insert(notice).inserted }) else {
         return
       }
-      console.printError("\(program): notice: \(notice)")
+      console.printDiagnostic("\(program): notice: \(notice)")
     }
   }
 
@@ -65,7 +65,7 @@ enum WorkspaceOpening {
         reason: "its schema is incomplete (pending step(s): " + store.pendingMigrationSteps.joined(separator: ", ")
           + ") and cannot be completed here; run any dolphin command once where the workspace can be written")
     }
-    console.printError("\(program): notice: " + pendingUpgradeNotice(store))
+    console.printDiagnostic("\(program): notice: " + pendingUpgradeNotice(store))
   }
 
   /// What to say about a read-only workspace from an earlier build whose pending schema steps
@@ -90,7 +90,7 @@ enum WorkspaceOpening {
   {
     guard !store.isReadOnly else { return }
     try KnowledgeEngine.importLegacyWorkspaceAtFirstWrite(in: directory, store: store) { report in
-      console.printError(
+      console.printDiagnostic(
         "\(program): notice: imported legacy \(KnowledgeEngine.legacyFileName) (schema v\(report.sourceVersion ?? 0)): "
           + MigrateCommands.summary(report) + "; the original is unchanged, a 0600 backup is at \(report.backupPath ?? "?")")
     }

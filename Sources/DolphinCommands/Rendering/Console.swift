@@ -48,6 +48,15 @@ public final class Console: @unchecked Sendable {
     if buffered { err += s + "\n" } else { FileHandle.standardError.write(Data((s + "\n").utf8)) }
   }
 
+  /// Prints a warning or notice line to stderr (`dolphin: warning: …`), made inert as
+  /// ``printError(_:)`` does and with each bidi control shown as an escape
+  /// (``TerminalText/escapingBidiControls(_:)``), as error messages show them: what a warning
+  /// quotes — a workspace path, a file name — was never sanitized, and a right-to-left override
+  /// in it would reorder the rest of the line on the screen.
+  func printDiagnostic(_ raw: String) {
+    printError(TerminalText.escapingBidiControls(raw))
+  }
+
   /// Reads one line from stdin (nil at end of input).
   func readLine() -> String? {
     if buffered { return inputLines.isEmpty ? nil : inputLines.removeFirst() }
@@ -87,3 +96,9 @@ func inertLine(_ s: String) -> String { TerminalText.inert(TerminalText.singleLi
 /// terminal: a quote inside a title cannot close the quotation early and append what reads as
 /// the line's own id or date.
 func inertQuoted(_ s: String) -> String { TerminalText.inert(TerminalText.quoted(s)) }
+
+/// A one-line field kept as it was received rather than sanitized (an MCP call's id or its
+/// arguments in a receipt), made safe for a terminal as ``inertLine(_:)`` makes it, with each
+/// bidi control shown as an escape (``TerminalText/escapingBidiControls(_:)``: `\u{202E}`),
+/// so that a right-to-left override in it cannot reorder the rest of the row on the screen.
+func echoedLine(_ s: String) -> String { TerminalText.escapingBidiControls(inertLine(s)) }

@@ -261,6 +261,10 @@ extension KnowledgeEngine {
   /// filter's rows from the stored tags (``verifyTagFilterRows()``), and records this build's
   /// ``Tokenizer/version``, holding the write lock only to install it
   /// (see ``prepareSearchIndex()``).
+  ///
+  /// A knowledge item or memory whose id is not a UUID (written by another program) is left out
+  /// of the index and every other record is indexed; ``recordsLeftOutOfSearchIndex(limit:)``
+  /// names those left out.
   /// - Returns: the number of documents indexed.
   /// - Throws: ``WorkspaceError/readOnly(file:reason:)``, ``WorkspaceError/busy(file:waitedMilliseconds:)``
   ///   when another process's write outlasts the busy timeout; storage errors.
@@ -275,6 +279,16 @@ extension KnowledgeEngine {
       return 0  // Not reached: a forced rebuild always installs.
     }
     return documents
+  }
+
+  /// The records a rebuild of the search index leaves out (``rebuildSearchIndex()``): knowledge
+  /// items and memories whose id is not a UUID, which no search result could name. Reads only.
+  /// - Parameter limit: at most this many per table.
+  /// - Returns: the records, knowledge items first, each in row id order; empty when every id
+  ///   is a UUID.
+  /// - Throws: storage errors.
+  public func recordsLeftOutOfSearchIndex(limit: Int = 100) throws -> [WorkspaceTransaction.MalformedID] {
+    try store.read { tx in try tx.malformedIDs(limit: limit) }.filter { $0.table == "knowledge" || $0.table == "memory" }
   }
 
   /// Serializes this process's rebuilds: a second one waits, then finds the index current.
@@ -377,7 +391,9 @@ extension KnowledgeEngine {
   /// ``searchIndexTokenizerStatus()``), nor the documents listed for indexing again — by a
   /// schema upgrade, or by an older dolphin that wrote records into a newer tokenizer's index
   /// without their terms (see ``searchIndexDocumentsPendingReindex()``): both are pending work
-  /// that the next operation that ranks does, not a disagreement with the records.
+  /// that the next operation that ranks does, not a disagreement with the records. Nor are
+  /// records whose id is not a UUID, which the index leaves out
+  /// (``recordsLeftOutOfSearchIndex(limit:)``).
   /// - Returns: problems found (empty when consistent).
   public func verifySearchIndex() throws -> [String] {
     try store.read { tx in
@@ -388,14 +404,19 @@ extension KnowledgeEngine {
       let unlisted = { (key: String) in
         anyListed ? " AND NOT EXISTS (SELECT 1 FROM lexical_stale s WHERE s.doc = \(key))" : ""
       }
+      // A record whose id is not a UUID is left out of the index by design (see
+      // `rebuildSearchIndex()`): named by `recordsLeftOutOfSearchIndex`, not as missing here,
+      // since a reindex would not add it.
+      let wellFormed = " AND typeof(k.id) = 'text' AND k.id GLOB '\(WorkspaceTransaction.uuidGlob)'"
       // Named (the first 20 of each table), so that the report says which records searches miss.
       for (table, key, noun) in [("knowledge", "k.rowid", "knowledge item(s)"), ("memory", "-k.rowid", "memory(ies)")] {
         let missing = try tx.db.integer(
-          "SELECT count(*) FROM \(table) k LEFT JOIN lexical_document d ON d.doc = \(key) WHERE d.doc IS NULL\(unlisted(key))")
+          "SELECT count(*) FROM \(table) k LEFT JOIN lexical_document d ON d.doc = \(key) WHERE d.doc IS NULL"
+            + wellFormed + unlisted(key))
         guard missing > 0 else { continue }
         let ids = try tx.db.all(
           """
-          SELECT k.id FROM \(table) k LEFT JOIN lexical_document d ON d.doc = \(key) WHERE d.doc IS NULL\(unlisted(key))
+          SELECT k.id FROM \(table) k LEFT JOIN lexical_document d ON d.doc = \(key) WHERE d.doc IS NULL\(wellFormed)\(unlisted(key))
             ORDER BY k.rowid LIMIT 20
           """
         ) { row in WorkspaceTransaction.shownID(row.text(0)) }

@@ -63,9 +63,12 @@ struct StagedIndexRebuild: Sendable {
       VALUES (?,?,?,?,?,?)
     """
 
-  /// Phase 1: reads and tokenizes every record and stages the index rows.
+  /// Phase 1: reads and tokenizes every record and stages the index rows. Records whose id is
+  /// not a UUID are left out (``WorkspaceTransaction/malformedIDs(limit:)`` names them), here
+  /// and when ``install(in:)`` catches up.
   /// - Parameter tx: a read (or write) transaction of the connection that will install them.
-  /// - Throws: storage errors; ``WorkspaceError/damaged(file:message:)`` for a malformed record.
+  /// - Throws: storage errors; ``WorkspaceError/damaged(file:message:)`` for a record with a
+  ///   well-formed id that cannot be read (a malformed kind, date or tag list).
   /// - Complexity: O(*n*) in the total text of the workspace, plus a sort of the postings.
   static func stage(in tx: WorkspaceTransaction) throws -> StagedIndexRebuild {
     let db = tx.db
@@ -82,7 +85,11 @@ struct StagedIndexRebuild: Sendable {
         content_length INTEGER NOT NULL, terms BLOB NOT NULL);
       """)
     var staged = StagedIndexRebuild()
-    try LexicalIndexStore.forEachDocumentChunk(in: tx) { chunk in try staged.add(chunk, db: db) }
+    // A record whose id is not a UUID (written by another program) is left out, not a reason to
+    // leave every other record unindexed: `WorkspaceTransaction.malformedIDs` names it.
+    try LexicalIndexStore.forEachDocumentChunk(in: tx, skippingMalformedIDs: true) { chunk in
+      try staged.add(chunk, db: db)
+    }
     // One external sort here, outside the write lock, so that installing is an ordered copy.
     try db.execute(
       """
@@ -126,7 +133,7 @@ struct StagedIndexRebuild: Sendable {
       // Another connection (or this one) committed since the snapshot: compare every record
       // with what was staged for it.
       var seen = Set<Int64>()
-      try LexicalIndexStore.forEachDocumentChunk(in: tx) { chunk in
+      try LexicalIndexStore.forEachDocumentChunk(in: tx, skippingMalformedIDs: true) { chunk in
         for entry in chunk {
           seen.insert(entry.key)
           guard let staged = fingerprints[entry.key] else {

@@ -92,8 +92,8 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
       return jsonRPCError?.message ?? ""
     case .workspaceUnavailable(let path, let reason):
       return
-        "the Dolphin workspace at \(path) cannot be used: \(reason). The server keeps running and "
-        + "tries again on the next call; `dolphin doctor --workspace \(path)` explains how to recover"
+        "the Dolphin workspace at \(Limits.shownPath(path)) cannot be used: \(reason). The server keeps running and "
+        + "tries again on the next call; `dolphin doctor --workspace \(Limits.shownPath(path))` explains how to recover"
     case .elicitationUnsupported:
       return
         "the client cannot be asked (form-mode elicitation needs the capability declared in initialize, revision 2025-06-18 or later, and notifications/initialized)"

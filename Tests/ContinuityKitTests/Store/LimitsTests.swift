@@ -229,6 +229,19 @@ struct LimitsTests {
     }
   }
 
+  @Test("a path longer than any in use is shown cut, with an ellipsis and its full length")
+  func shownPathShowsTheCut() {
+    let fits = "/tmp/" + String(repeating: "p", count: Limits.shownPathLength - 5)
+    #expect(Limits.shownPath(fits) == fits)
+    let long = "/tmp/" + String(repeating: "p", count: 100_000)
+    #expect(Limits.shownPath(long) == String(long.prefix(Limits.shownPathLength)) + "… (100005 characters)")
+    // Two characters carrying 100,000 combining marks: cut for the scalars, and both lengths said.
+    let marks = "/x" + String(repeating: "\u{301}", count: 100_000)
+    let shown = Limits.shownPath(marks)
+    #expect(shown.hasSuffix("… (2 characters of 100002 Unicode scalars)"), "\(shown.suffix(60))")
+    #expect(shown.unicodeScalars.count < Limits.unicodeScalarLimit(forCharacters: Limits.shownPathLength) + 60)
+  }
+
   @Test("a long value quoted in an error is cut with an ellipsis and its full length")
   func quotedValueShowsTheCut() throws {
     #expect(Limits.quoted("short", cutAt: 60) == "'short'")
