@@ -214,6 +214,9 @@ public struct HybridLexicalRanker: Sendable {
     /// initialism (``CompoundWords/initialismSplit(of:)``: `eg` finds *e.g.*, `usa` *U.S.A.*),
     /// like a compound's other form, with ``compoundWeight``.
     public var searchesInitialisms: Bool
+    /// Whether a typo candidate one edit away matches when its trigrams do not pass the rule
+    /// (``Trigrams/oneEditSimilarity(of:to:)``: `hnadoff` finds `handoff`).
+    public var matchesOneEditTypos: Bool
     /// The most distinct query terms searched (at most 64); later ones are ignored.
     public var maximumQueryTerms: Int
     /// Folded, unstemmed words dropped from queries that have other words.
@@ -242,6 +245,7 @@ public struct HybridLexicalRanker: Sendable {
       searchesIrregularPlurals: true,
       searchesIdentifierPlurals: true,
       searchesInitialisms: true,
+      matchesOneEditTypos: true,
       maximumQueryTerms: 64,
       stopWords: EnglishStopWords.snowball)
   }
@@ -941,6 +945,10 @@ public struct HybridLexicalRanker: Sendable {
         {
           let similarity = Trigrams.jaccard(
             shared: shared, queryCount: trigrams.count, candidateCount: candidateTrigrams.count)
+          passing.append((candidate, similarity, try index.documentFrequency(of: candidate)))
+        } else if parameters.matchesOneEditTypos,
+          let similarity = Trigrams.oneEditSimilarity(of: term, to: candidate)
+        {
           passing.append((candidate, similarity, try index.documentFrequency(of: candidate)))
         } else {
           nearMiss = true

@@ -18,6 +18,15 @@
 /// - Jaccard ≥ 1/2, i.e. `3 * s >= q + c` (which implies the first condition; the first is
 ///   kept separate because it is what an index can filter on before knowing *c*).
 ///
+/// **One edit**: trigram overlap misses many single typos, since one edit changes up to three
+/// trigrams of a short word (`hnadoff` shares 4 of its 8 trigrams with `handoff`, Jaccard 1/3).
+/// A query term of at least ``minimumOneEditLength`` characters therefore also matches a
+/// candidate of that length or more (one the index found sharing ⌈*q* / 2⌉ trigrams) that is one edit away —
+/// one character inserted, deleted or substituted, or two adjacent characters swapped
+/// (Damerau, "A technique for computer detection and correction of spelling errors",
+/// *Communications of the ACM* 7(3), 1964, which found about 80 % of misspellings to be one
+/// such edit) — with similarity ½, the rule's threshold (``oneEditSimilarity(of:to:)``).
+///
 /// Query terms shorter than ``minimumTermLength`` characters, and terms with a digit, are
 /// never fuzzy-matched (too few trigrams to tell a typo from another word; numbers must match
 /// exactly).
@@ -97,6 +106,42 @@ public enum Trigrams {
       return nil
     }
     return jaccard(shared: shared, queryCount: q.count, candidateCount: c.count)
+  }
+
+  /// The shortest query term, in `Character`s, that may match a term one edit away when their
+  /// trigrams do not pass the rule: shorter words have too many neighbours one edit away
+  /// (`cat`: `car`, `cut`, `coat`, …).
+  public static let minimumOneEditLength = 5
+
+  /// The similarity of `query` to `candidate` under the one-edit rule: ½ when both have at
+  /// least ``minimumOneEditLength`` characters, `query` is fuzzy-eligible, and the two are one
+  /// insertion, deletion, substitution or adjacent transposition apart; else nil.
+  ///
+  /// - Returns: 0.5, e.g. `hnadoff`/`handoff`, `laptp`/`laptop`, `culster`/`cluster`; nil for
+  ///   `ballet`/`galleri` (three edits), a four-letter `adob`, or `email`/`mail`.
+  public static func oneEditSimilarity(of query: String, to candidate: String) -> Double? {
+    guard query.count >= minimumOneEditLength, candidate.count >= minimumOneEditLength,
+      isFuzzyEligible(query), areOneEditApart(Array(query), Array(candidate))
+    else { return nil }
+    return 0.5
+  }
+
+  /// Whether `a` and `b` differ by exactly one insertion, deletion, substitution or swap of
+  /// two adjacent characters (optimal string alignment distance 1).
+  /// - Complexity: O(*n*).
+  static func areOneEditApart(_ a: [Character], _ b: [Character]) -> Bool {
+    if a.count == b.count {
+      guard let first = a.indices.first(where: { a[$0] != b[$0] }) else { return false }
+      let rest = first + 1
+      if a[rest...] == b[rest...] { return true }  // one substitution
+      // Two adjacent characters swapped.
+      return rest < a.count && a[first] == b[rest] && a[rest] == b[first]
+        && a[(rest + 1)...] == b[(rest + 1)...]
+    }
+    let (short, long) = a.count < b.count ? (a, b) : (b, a)
+    guard long.count == short.count + 1 else { return false }
+    let first = short.indices.first(where: { short[$0] != long[$0] }) ?? short.count
+    return short[first...] == long[(first + 1)...]  // one insertion
   }
 
   /// Whether two terms are close enough in length to be spelling or word-form variants of
