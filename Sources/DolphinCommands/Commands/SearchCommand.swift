@@ -14,6 +14,11 @@ extension SearchCommands {
   static func render(_ r: SearchResponse, explain: Bool, limitGiven: Bool, tag: String? = nil, console: Console) {
     let cut = limitGiven ? " · cut by --limit" : " · cut at the default limit of \(Limits.searchResultsDefault)"
     console.print("mode: \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")) · \(r.results.count) shown of \(r.total) match(es)" + (r.truncated ? cut : ""))
+    // Words a long query had past the term limit were not searched: said whatever was found
+    // (with no results, the "No results:" line says it).
+    if !r.results.isEmpty, let note = SearchResponse.wordsPastTermLimitNote(r.wordsPastTermLimit) {
+      console.print("Note: \(inert(note)).")
+    }
     if r.results.isEmpty, let why = r.emptyReason {
       let hint: String
       switch why {

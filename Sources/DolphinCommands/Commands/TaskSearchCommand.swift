@@ -31,6 +31,9 @@ extension TaskCommands {
       ctx.console.print(
         "\(r.results.count) shown of \(r.total) task(s) found (mode \(r.mode))" + (r.truncated ? " · cut by the limit" : ""))
       // Said as `dolphin search` says it; the explanation may name query words.
+      if !r.results.isEmpty, let note = SearchResponse.wordsPastTermLimitNote(r.wordsPastTermLimit) {
+        ctx.console.print("Note: \(inert(note)).")
+      }
       if let why = r.emptyExplanation { ctx.console.print("No results: \(inert(why)).") }
       let explain = ctx.arguments.has("explain")
       for x in r.results {

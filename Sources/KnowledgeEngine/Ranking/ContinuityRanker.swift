@@ -31,6 +31,8 @@ package struct RankedTasks: Sendable {
   package var terms: [QueryTermMatch]
   /// The query's common words left out (``SearchResponse/unsearchedCommonWords``).
   package var unsearchedCommonWords: [String]?
+  /// The query's words past the term limit (``SearchResponse/wordsPastTermLimit``).
+  package var wordsPastTermLimit: [String]?
   /// Why nothing matched; nil when something did.
   package var emptyReason: EmptyReason?
 }
@@ -89,7 +91,7 @@ package struct ContinuityRanker: Sendable {
           RankedMatch(id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms, scoreParts: $0.scoreParts)
         },
         total: response.total, terms: response.terms, unsearchedCommonWords: response.unsearchedCommonWords,
-        emptyReason: response.emptyReason)
+        wordsPastTermLimit: response.wordsPastTermLimit, emptyReason: response.emptyReason)
     })
 }
 

@@ -403,6 +403,7 @@ public struct HybridLexicalRanker: Sendable {
     }
     var answer = response(query, terms: termMatches, results: results, total: total, reason: reason)
     answer.unsearchedCommonWords = unsearched.isEmpty ? nil : unsearched
+    answer.wordsPastTermLimit = analysis.leftOut.isEmpty ? nil : analysis.leftOut
     return answer
   }
 
@@ -466,6 +467,9 @@ public struct HybridLexicalRanker: Sendable {
     /// only when the term is not in the vocabulary; none of ``compounds``. Empty when compounds
     /// or open compounds are off.
     var tailSplits: [[[String]]] = []
+    /// The words of terms past ``Parameters/maximumQueryTerms`` distinct ones, as first typed,
+    /// once each, in query order: not searched.
+    var leftOut: [String] = []
     /// Whether every query word is a stop word or an ending after an apostrophe, so that they
     /// were searched because nothing else was left (a query that has other words drops them).
     var onlyCommonWords = false
@@ -507,6 +511,8 @@ public struct HybridLexicalRanker: Sendable {
     var spellings: [[(term: String, typed: Bool)]] = []
     var indexOfTerm: [String: Int] = [:]
     let cap = min(max(1, parameters.maximumQueryTerms), 64)
+    var leftOut: [String] = []
+    var leftOutTerms = Set<String>()
     let spellingsOn = parameters.maximumSpellingVariants > 0
     // Adds `candidate` to term `i`'s spellings unless it is the term or already there (a typed
     // spelling replaces a generated one).
@@ -558,6 +564,8 @@ public struct HybridLexicalRanker: Sendable {
         spellings.append([])
         numberForms.append([])
         addGenerated(others, to: terms.count - 1)
+      } else if leftOutTerms.insert(token.term).inserted {
+        leftOut.append(token.typed)
       }
     }
     var pairs: [(first: Int, second: Int, gap: Int)] = []
@@ -664,7 +672,7 @@ public struct HybridLexicalRanker: Sendable {
     return QueryAnalysis(
       terms: terms, surfaces: surfaces, typedWords: typedWords, spellings: spellings,
       numberForms: numberForms, pairs: pairs, compounds: compounds, tailSplits: tailSplits,
-      onlyCommonWords: content.isEmpty && !all.isEmpty)
+      leftOut: leftOut, onlyCommonWords: content.isEmpty && !all.isEmpty)
   }
 
   /// Whether only white space (space, tab, line breaks) and sentence or clause punctuation

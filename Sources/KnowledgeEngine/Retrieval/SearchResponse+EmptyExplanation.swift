@@ -6,11 +6,33 @@ extension SearchResponse {
   /// searched: `the common word 'the' was not searched (common words are searched only when a
   /// query has no other word), and 'foo' (or a close spelling of it) occurs in no knowledge item
   /// or memory`. Other reasons read as ``EmptyReason/explanation``.
+  ///
+  /// When the query had more distinct terms than are searched, it ends by saying so
+  /// (``wordsPastTermLimitNote(_:)``): "no query word occurs" is then only true of the words
+  /// searched.
   public var emptyExplanation: String? {
     guard results.isEmpty, let emptyReason else { return nil }
-    return emptyReason.explanation(
+    let why = emptyReason.explanation(
       searching: EmptyReason.knowledgeRecords, commonWords: unsearchedCommonWords ?? [],
       otherWords: terms.typedWords)
+    guard let note = Self.wordsPastTermLimitNote(wordsPastTermLimit) else { return why }
+    return why + "; " + note
+  }
+
+  /// How many words are named by ``wordsPastTermLimitNote(_:)`` before "and N more".
+  static let wordsPastTermLimitShown = 8
+
+  /// What a search says of the words it did not search because the query has more than 64
+  /// distinct terms (``wordsPastTermLimit``), for a notice line or the end of a "No results:"
+  /// line (lower case, no final period): `only the first 64 distinct words were searched, not
+  /// 'postgres'`; at most 8 words are named, then how many more. Nil for none.
+  /// - Parameter words: the words not searched, as typed.
+  public static func wordsPastTermLimitNote(_ words: [String]?) -> String? {
+    guard let words, !words.isEmpty else { return nil }
+    let cap = HybridLexicalRanker.Parameters.v1.maximumQueryTerms
+    let shown = words.prefix(wordsPastTermLimitShown).map { "'\($0)'" }.joined(separator: ", ")
+    let more = words.count > wordsPastTermLimitShown ? " and \(words.count - wordsPastTermLimitShown) more" : ""
+    return "only the first \(cap) distinct words were searched, not \(shown)\(more)"
   }
 }
 

@@ -33,6 +33,10 @@ public struct SearchResponse: Sendable, Equatable, Codable {
   /// the query has other words, as first typed, once each, in query order; nil when none was
   /// left out (a query of only common words searches them).
   public var unsearchedCommonWords: [String]?
+  /// The query's words that were not searched because the query has more distinct terms than
+  /// ``HybridLexicalRanker/Parameters/maximumQueryTerms`` (64): the words of the terms past
+  /// the 64th, as first typed, once each, in query order; nil when every word was searched.
+  public var wordsPastTermLimit: [String]?
 
   /// Makes a response.
   public init(

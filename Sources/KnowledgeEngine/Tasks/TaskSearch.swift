@@ -77,6 +77,9 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
   /// The query's common words that were not searched because it has other words, as in
   /// ``SearchResponse/unsearchedCommonWords``; nil when none was left out.
   public var unsearchedCommonWords: [String]?
+  /// The query's words that were not searched because it has more than 64 distinct terms, as
+  /// in ``SearchResponse/wordsPastTermLimit``; nil when every word was searched.
+  public var wordsPastTermLimit: [String]?
   /// Why no task was found, with the codes of ``SearchResponse/emptyReason``; nil when one was.
   public var emptyReason: EmptyReason?
 
@@ -92,9 +95,11 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
   /// found.
   public var emptyExplanation: String? {
     guard results.isEmpty, let emptyReason else { return nil }
-    return emptyReason.explanation(
+    let why = emptyReason.explanation(
       searching: status.map { "\($0.rawValue) task" } ?? "task", commonWords: unsearchedCommonWords ?? [],
       otherWords: terms.typedWords)
+    guard let note = SearchResponse.wordsPastTermLimitNote(wordsPastTermLimit) else { return why }
+    return why + "; " + note
   }
 }
 
@@ -125,7 +130,8 @@ extension KnowledgeEngine {
       return TaskSearchResponse(
         mode: ranker.mode, query: query, results: results, total: ranked.total,
         truncated: ranked.total > results.count, status: status, terms: ranked.terms,
-        unsearchedCommonWords: ranked.unsearchedCommonWords, emptyReason: ranked.emptyReason)
+        unsearchedCommonWords: ranked.unsearchedCommonWords, wordsPastTermLimit: ranked.wordsPastTermLimit,
+        emptyReason: ranked.emptyReason)
     }
   }
 }

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `dolphin search` and `task search` say which words of a long query were not searched
+/// (more than 64 distinct words), with and without results (review, s13).
+@Suite("search names the words past the 64-term limit", .serialized)
+struct SearchTermLimitCommandTests {
+  static let filler = (0..<63).map { "w\($0)" }.joined(separator: " ")
+
+  @Test("a note line when something is found, the No results line when not, and the JSON field")
+  func namedInEveryOutput() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Database choice", "--content", "We use postgres"]).status == 0)
+    let found = try cli.run(["search", "database " + Self.filler + " postgres"])
+    #expect(found.status == 0)
+    #expect(
+      found.stdout.contains("Note: only the first 64 distinct words were searched, not 'postgres'.\n1. "),
+      "\(found.stdout)")
+    let none = try cli.run(["search", Self.filler + " w63 postgres"])
+    #expect(
+      none.stdout.contains(
+        "No results: no query word (or a close spelling of one) occurs in any knowledge item or memory; "
+          + "only the first 64 distinct words were searched, not 'postgres'."),
+      "\(none.stdout)")
+    let json = try cli.json(["search", Self.filler + " w63 postgres", "--json"])
+    #expect(json["wordsPastTermLimit"] as? [String] == ["postgres"])
+    let short = try cli.json(["search", "postgres", "--json"])
+    #expect(short["wordsPastTermLimit"] == nil)
+
+    #expect(try cli.run(["task", "add", "Upgrade postgres"]).status == 0)
+    let tasks = try cli.run(["task", "search", "upgrade " + Self.filler + " postgres"])
+    #expect(tasks.stdout.contains("Note: only the first 64 distinct words were searched, not 'postgres'."), "\(tasks.stdout)")
+  }
+}
