@@ -23,7 +23,9 @@ extension SearchCommands {
       let hint: String
       switch why {
       case .noMatchWithTag: hint = Render.oneTagHint(tag).map { " " + $0 } ?? ""
-      case .onlyMemoriesMatch: hint = " (add --include-memories, or use dolphin memory search)"
+      case .onlyMemoriesMatch:
+        // A tag filter keeps knowledge items only: --include-memories would not find them.
+        hint = tag == nil ? " (add --include-memories, or use dolphin memory search)" : " (dolphin memory search finds them)"
       case .onlyKnowledgeMatches: hint = " (dolphin search finds them)"
       default: hint = ""
       }

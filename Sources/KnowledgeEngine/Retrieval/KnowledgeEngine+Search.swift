@@ -104,12 +104,22 @@ extension KnowledgeEngine {
         response.results[i].kind = .memory
         response.results[i].source = nil
       }
-      // "Other kinds" is made specific when the only other kind is memories or knowledge.
+      // "Other kinds" is made specific when the only other kind is memories or knowledge: for a
+      // search of every knowledge kind, the other kind can only be memories; for some kinds,
+      // when a search of every knowledge kind (ranked again, only in this empty case) finds
+      // nothing either. (A tag filter keeps knowledge items only, so memories are still all
+      // that matched.)
       if response.emptyReason == .noMatchInKinds {
         if memoriesOnly {
           response.emptyReason = .onlyKnowledgeMatches
-        } else if kinds.isEmpty && !includeMemories && tag == nil {
-          response.emptyReason = .onlyMemoriesMatch
+        } else if !includeMemories {
+          let everyKnowledgeKind = Set(KnowledgeKind.allCases.map { DocumentKind.knowledge($0) })
+          let onlyMemories =
+            try kinds.isEmpty
+            || HybridLexicalRanker().rank(
+              query, in: index, kinds: everyKnowledgeKind, documents: documents, limit: 1, snippets: false
+            ).emptyReason == .noMatchInKinds
+          if onlyMemories { response.emptyReason = .onlyMemoriesMatch }
         }
       }
       return response

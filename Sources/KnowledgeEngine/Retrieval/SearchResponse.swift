@@ -78,8 +78,8 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
   case noMatchInKinds
   /// Terms matched, but only in items without the tag the caller filtered on.
   case noMatchWithTag
-  /// Terms matched, but only in legacy memories, which the search left out (it covered every
-  /// knowledge kind, so nothing else matched).
+  /// Terms matched, but only in legacy memories, which the search left out: no knowledge item
+  /// of any kind matched (also when the search asked for some kinds only, or for a tag).
   case onlyMemoriesMatch
   /// A search of legacy memories only: terms matched, but only in knowledge items.
   case onlyKnowledgeMatches
