@@ -101,10 +101,10 @@ struct LegacyMigrationTests {
     // Search reads the inert text, and the escape sequence no longer glues onto the word.
     let found = try engine.search("red", memoriesOnly: true)
     #expect(found.results.map(\.title) == [memory.text])
-    // Migrated memories have no knowledge mirror: a search of knowledge says that only
-    // memories match, and a memory search that only knowledge does.
+    // Migrated memories have no knowledge mirror: a search of knowledge (of every kind, or of
+    // some) says that only memories match, and a memory search that only knowledge does.
     #expect(try engine.search("red").emptyReason == .onlyMemoriesMatch)
-    #expect(try engine.search("red", kinds: [.fact]).emptyReason == .noMatchInKinds)
+    #expect(try engine.search("red", kinds: [.fact]).emptyReason == .onlyMemoriesMatch)
     #expect(try engine.search("red", includeMemories: true).results.count == 1)
     _ = try engine.capture(CaptureRequest(kind: .fact, title: "Widget rollover"))
     #expect(try engine.search("widget", memoriesOnly: true).emptyReason == .onlyKnowledgeMatches)
