@@ -150,6 +150,12 @@ public indirect enum ToolSchema: Sendable {
           throw ToolArgumentError(field: path, message: error.message)
         }
       }
+      // The bounds hold for the text as given, as the CLI and the library check them: sanitizing
+      // first composes (NFC) a letter with a run of combining marks, which let 3,001 scalars
+      // pass a bound of 3,000 here while `dolphin capture` refused them.
+      do { try Limits.check(path, raw, limit: r.maxLength) } catch {
+        throw ToolArgumentError(field: path, message: error.message, limit: error.limit, actual: error.actual)
+      }
       var s: String
       switch r.normalization {
       case .sanitize: s = Sanitizer.sanitize(raw).trimmingCharacters(in: .whitespacesAndNewlines)

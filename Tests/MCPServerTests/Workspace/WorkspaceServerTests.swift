@@ -169,6 +169,31 @@ struct WorkspaceServerTests {
     #expect(try session.fixture.knowledgeTitles.isEmpty)
   }
 
+  /// Regression (review, s13): the bound was checked after sanitizing, whose NFC composes `a` and
+  /// the first mark, so 3,001 scalars (and content of 160,001) passed a bound of 3,000 (160,000)
+  /// over MCP while `dolphin capture` refused the same text.
+  @Test(
+    "a bound holds for the text as given: a + 3000 combining marks (3001 scalars) is refused, as the CLI refuses it",
+    arguments: [("title", 300, "a"), ("content", 16_000, "e")])
+  func scalarBoundOnTextAsGiven(field: String, characters: Int, base: String) async throws {
+    let session = Session(writes: .allow)
+    _ = try await session.initialize("{}")
+    let text = base + String(repeating: "\u{301}", count: characters * 10)  // composes with the first mark
+    let title = field == "title" ? text : "ok"
+    let content = field == "content" ? text : "x"
+    session.send(
+      #"{"jsonrpc":"2.0","id":"s-1","method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":""#
+        + title + #"","content":""# + content + #""}}}"#)
+    let result = try await session.next()
+    #expect(result["result"]?["isError"] == true)
+    #expect(result["result"]?["structuredContent"]?["error"]?["field"] == .string("arguments.\(field)"))
+    let message = try #require(result["result"]?["content"]?.array?.first?["text"]?.string)
+    #expect(
+      message.contains("arguments.\(field) is 1 character but \(characters * 10 + 1) Unicode scalars"),
+      "\(message.prefix(300))")
+    #expect(try session.fixture.knowledgeTitles.isEmpty)
+  }
+
   @Test("resources and prompts over the wire")
   func resourcesAndPrompts() async throws {
     let session = Session()
