@@ -83,19 +83,23 @@ public final class Console: @unchecked Sendable {
   }
 }
 
-/// Stored text made safe for a terminal.
-func inert(_ s: String) -> String { TerminalText.inert(s) }
+/// Stored text made safe for a terminal: controls shown as pictures (``TerminalText/inert(_:)``)
+/// and bidirectional controls as escapes (``TerminalText/escapingBidiControls(_:)``). Capture
+/// and import never store the latter, but another program writing the database can, and a
+/// right-to-left override in a title would print the rest of the line reversed (`gpj.exe`
+/// shown as `exe.jpg`).
+func inert(_ s: String) -> String { TerminalText.inert(TerminalText.escapingBidiControls(s)) }
 
-/// A stored one-line field (a title, a handoff's focus) made safe for a terminal and kept on
-/// one line (``TerminalText/singleLine(_:)``), so that a line break stored in it cannot print
-/// what reads as another row of a list.
-func inertLine(_ s: String) -> String { TerminalText.inert(TerminalText.singleLine(s)) }
+/// A stored one-line field (a title, a handoff's focus) made safe for a terminal, as ``inert(_:)``
+/// makes it, and kept on one line (``TerminalText/singleLine(_:)``), so that a line break stored
+/// in it cannot print what reads as another row of a list.
+func inertLine(_ s: String) -> String { inert(TerminalText.singleLine(s)) }
 
 /// A stored one-line field in double quotes (``TerminalText/quoted(_:)``: `\` and `"` inside
 /// escaped, a line break or tab written as `\n` or `\t`, on one line), made safe for a
-/// terminal: a quote inside a title cannot close the quotation early and append what reads as
-/// the line's own id or date.
-func inertQuoted(_ s: String) -> String { TerminalText.inert(TerminalText.quoted(s)) }
+/// terminal as ``inert(_:)`` makes it: a quote inside a title cannot close the quotation early
+/// and append what reads as the line's own id or date.
+func inertQuoted(_ s: String) -> String { inert(TerminalText.quoted(s)) }
 
 /// A one-line field kept as it was received rather than sanitized (an MCP call's id or its
 /// arguments in a receipt), made safe for a terminal as ``inertLine(_:)`` makes it, with each

@@ -7,7 +7,9 @@ import Foundation
 /// CommonMark-escaped with backslashes and have their line breaks folded (every kind, as
 /// ``TerminalText/singleLine(_:)`` folds them for the CLI), longer text sits in
 /// fenced code blocks whose fence is longer than any backtick run inside, and every terminal
-/// control is replaced by a visible placeholder (``TerminalText/inert(_:)``). So a stored
+/// control is replaced by a visible placeholder (``TerminalText/inert(_:)``) and every
+/// bidirectional control (which only another program writing the database can store) by its
+/// escape (``TerminalText/escapingBidiControls(_:)``). So a stored
 /// `# heading`, `<script>`, `[link](…)` or ```` ``` ```` shows as the characters it is.
 public enum MarkdownExport {
   /// The Markdown for `document`. Sections in order: knowledge, memories, tasks, handoffs,
@@ -174,7 +176,7 @@ public enum MarkdownExport {
   /// Stored one-line text as a code span (literal inside), or escaped when it holds a backtick.
   /// Line breaks fold as in ``inline(_:)``.
   static func codeText(_ text: String) -> String {
-    let folded = TerminalText.inert(TerminalText.singleLine(text))
+    let folded = TerminalText.inert(TerminalText.escapingBidiControls(TerminalText.singleLine(text)))
     return folded.contains("`") || folded.isEmpty ? inline(text) : "`\(folded)`"
   }
 
@@ -185,7 +187,7 @@ public enum MarkdownExport {
   /// heading's closing `#`) backslash-escaped. Callers never put it at the start of a line,
   /// where list and block markers would matter.
   public static func inline(_ text: String) -> String {
-    let visible = TerminalText.inert(TerminalText.singleLine(text))
+    let visible = TerminalText.inert(TerminalText.escapingBidiControls(TerminalText.singleLine(text)))
     var out = ""
     out.reserveCapacity(visible.utf8.count)
     for ch in visible {
@@ -233,7 +235,7 @@ struct MarkdownWriter {
     let fence = String(repeating: "`", count: max(3, longest + 1))
     blank()
     line(fence + info)
-    line(TerminalText.inert(body))
+    line(TerminalText.inert(TerminalText.escapingBidiControls(body)))
     line(fence)
     blank()
   }
