@@ -35,6 +35,10 @@ actor MCPSession {
   private var awaitingClient: [JSONRPCRequestID: CheckedContinuation<JSONValue, any Error>] = [:]
   private var lastOutboundID = 0
   private var inputClosed = false
+  /// Set by the first send that fails (the client closed its end of the output, `EPIPE`): no
+  /// message read after it is handled, since its answer could never arrive, and a tool that
+  /// writes must not run for a client that is gone.
+  private var outputClosed = false
 
   init(server: MCPServer, transport: any MCPTransport) {
     self.server = server
@@ -49,6 +53,7 @@ actor MCPSession {
 
   func run() async {
     for await frame in transport.inbound() {
+      guard !outputClosed else { break }
       await receive(frame)
     }
     inputClosed = true
@@ -220,10 +225,12 @@ actor MCPSession {
   // MARK: Sending
 
   func send(_ message: JSONRPCMessage) async {
+    guard !outputClosed else { return }
     do {
       try await transport.send(message.serialized())
     } catch {
-      log("could not send a message: \(error)")
+      outputClosed = true
+      log("could not send a message: \(error); no further message is handled, and the server stops once calls in flight end")
     }
   }
 
