@@ -23,6 +23,8 @@ public struct RankedMatch: Sendable, Equatable, Codable {
 
 /// The tasks a ``ContinuityRanker`` found for a query, and how it read the query.
 package struct RankedTasks: Sendable {
+  /// The ranking algorithm's version (``SearchResponse/algorithmVersion``).
+  package var algorithmVersion: String?
   /// The best tasks, best first, at most the limit asked for.
   package var matches: [RankedMatch]
   /// How many tasks matched in all.
@@ -87,6 +89,7 @@ package struct ContinuityRanker: Sendable {
       })
       let response = try HybridLexicalRanker().search(query, in: index, kinds: nil, limit: limit)
       return RankedTasks(
+        algorithmVersion: response.algorithmVersion,
         matches: response.results.map {
           RankedMatch(id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms, scoreParts: $0.scoreParts)
         },

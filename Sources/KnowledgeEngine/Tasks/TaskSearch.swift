@@ -62,6 +62,8 @@ public struct TaskScoreParts: Sendable, Equatable, Codable {
 public struct TaskSearchResponse: Sendable, Equatable, Codable {
   /// The retrieval mode, `hybrid-lexical` (see ``KnowledgeEngine/continuityRankingMode``).
   public var mode: String
+  /// The ranking algorithm's version, `hybrid-lexical-v1`, as ``SearchResponse/algorithmVersion``.
+  public var algorithmVersion: String?
   /// The query as given.
   public var query: String
   /// Best first, at most the requested limit.
@@ -128,7 +130,7 @@ extension KnowledgeEngine {
         }
       }
       return TaskSearchResponse(
-        mode: ranker.mode, query: query, results: results, total: ranked.total,
+        mode: ranker.mode, algorithmVersion: ranked.algorithmVersion, query: query, results: results, total: ranked.total,
         truncated: ranked.total > results.count, status: status, terms: ranked.terms,
         unsearchedCommonWords: ranked.unsearchedCommonWords, wordsPastTermLimit: ranked.wordsPastTermLimit,
         emptyReason: ranked.emptyReason)
