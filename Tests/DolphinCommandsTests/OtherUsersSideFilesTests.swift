@@ -34,16 +34,25 @@ struct OtherUsersSideFilesTests {
     return lstat(path, &st) == 0 ? st.st_uid : nil
   }
 
+  /// A workspace in `directory` made by ``owner`` with one note, then opened to everyone: the
+  /// directory mode 777, the database `databaseMode`.
+  static func sharedWorkspace(in directory: TemporaryDirectory, databaseMode: mode_t) throws
+    -> (workspace: String, db: String)
+  {
+    chown(directory.path, owner, owner)
+    let workspace = directory.appending("ws").path
+    let db = workspace + "/workspace.sqlite"
+    #expect(try run(as: owner, ["capture", "fact", "First note", "--workspace", workspace]).status == 0)
+    chmod(workspace, 0o777)
+    chmod(db, databaseMode)
+    return (workspace, db)
+  }
+
   @Test("the owner's capture after a stranger's doctor succeeds, and the stranger's doctor says what will happen to its files")
   func ownerWritesAfterStrangersDoctor() throws {
     let directory = TemporaryDirectory("other-users-side-files")
     defer { directory.remove() }
-    chown(directory.path, Self.owner, Self.owner)
-    let workspace = directory.appending("ws").path
-    let db = workspace + "/workspace.sqlite"
-    #expect(try Self.run(as: Self.owner, ["capture", "fact", "First note", "--workspace", workspace]).status == 0)
-    chmod(workspace, 0o777)
-    chmod(db, 0o644)
+    let (workspace, db) = try Self.sharedWorkspace(in: directory, databaseMode: 0o644)
 
     let doctor = try Self.run(as: Self.stranger, ["doctor", "--workspace", workspace])
     #expect(doctor.stdout.contains("Doctor: healthy."), "\(doctor.stdout)\(doctor.stderr)")
@@ -67,12 +76,7 @@ struct OtherUsersSideFilesTests {
   func walWithCommitsStays() throws {
     let directory = TemporaryDirectory("other-users-wal")
     defer { directory.remove() }
-    chown(directory.path, Self.owner, Self.owner)
-    let workspace = directory.appending("ws").path
-    let db = workspace + "/workspace.sqlite"
-    #expect(try Self.run(as: Self.owner, ["capture", "fact", "First note", "--workspace", workspace]).status == 0)
-    chmod(workspace, 0o777)
-    chmod(db, 0o666)
+    let (workspace, db) = try Self.sharedWorkspace(in: directory, databaseMode: 0o666)
     // The stranger may write the database too: while a reader of its own holds the database
     // open, its commit stays in its -wal, and killing that reader leaves it there, as a crash
     // does.
