@@ -217,7 +217,8 @@ public struct HybridLexicalRanker: Sendable {
     /// Whether a typo candidate one edit away matches when its trigrams do not pass the rule
     /// (``Trigrams/oneEditSimilarity(of:to:)``: `hnadoff` finds `handoff`).
     public var matchesOneEditTypos: Bool
-    /// The most distinct query terms searched (at most 64); later ones are ignored.
+    /// The most distinct query terms searched (at most 64); the words of later ones are not
+    /// searched, and the response names them (``SearchResponse/wordsPastTermLimit``).
     public var maximumQueryTerms: Int
     /// Folded, unstemmed words dropped from queries that have other words.
     package var stopWords: Set<String>
