@@ -101,8 +101,3 @@ func inertLine(_ s: String) -> String { inert(TerminalText.singleLine(s)) }
 /// and append what reads as the line's own id or date.
 func inertQuoted(_ s: String) -> String { inert(TerminalText.quoted(s)) }
 
-/// A one-line field kept as it was received rather than sanitized (an MCP call's id or its
-/// arguments in a receipt), made safe for a terminal as ``inertLine(_:)`` makes it, with each
-/// bidi control shown as an escape (``TerminalText/escapingBidiControls(_:)``: `\u{202E}`),
-/// so that a right-to-left override in it cannot reorder the rest of the row on the screen.
-func echoedLine(_ s: String) -> String { TerminalText.escapingBidiControls(inertLine(s)) }

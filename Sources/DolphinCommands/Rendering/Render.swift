@@ -77,10 +77,10 @@ enum Render {
 extension Render {
   /// One receipt on one line. The tool name, risk, call id, approval and arguments are recorded as the
   /// client sent them (an MCP request's id and arguments are not sanitized), so they are shown
-  /// with ``echoedLine(_:)``: bidi controls as escapes, as error messages show them. `--json`
+  /// with ``inertLine(_:)``: bidi controls as escapes, as error messages show them. `--json`
   /// keeps the exact values.
   static func receiptLine(_ r: ActivityReceipt) -> String {
     let changed = r.changedIDs.isEmpty ? "" : " changed " + r.changedIDs.map(\.uuidString).joined(separator: ",")
-    return "\(date(r.startedAt)) \(r.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(echoedLine(r.tool)) [\(echoedLine(r.risk))] call \(echoedLine(r.callID)) approval \(echoedLine(r.approval ?? "none"))\(changed) \(echoedLine(Truncation.truncate(r.arguments, to: 200)))"
+    return "\(date(r.startedAt)) \(r.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(inertLine(r.tool)) [\(inertLine(r.risk))] call \(inertLine(r.callID)) approval \(inertLine(r.approval ?? "none"))\(changed) \(inertLine(Truncation.truncate(r.arguments, to: 200)))"
   }
 }
