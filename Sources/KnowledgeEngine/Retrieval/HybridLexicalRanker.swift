@@ -963,6 +963,20 @@ public struct HybridLexicalRanker: Sendable {
           nearMiss = true
         }
       }
+      // Two letters swapped near the start of a short word, or one dropped, change up to four
+      // of its trigrams, so the index's trigram look-up above may not return the word at all
+      // (`abckup` shares 3 of 7 with `backup`): those edits are also looked up exactly, at most
+      // 2n − 1 indexed look-ups for a term of n letters.
+      if parameters.matchesOneEditTypos, term.count >= Trigrams.minimumOneEditLength {
+        for candidate in Trigrams.swapsAndDeletions(of: term)
+        where !candidates.contains(candidate) && !parameters.stopWords.contains(candidate)
+          && !passing.contains(where: { $0.term == candidate })
+        {
+          guard let similarity = Trigrams.oneEditSimilarity(of: term, to: candidate) else { continue }
+          let df = try index.documentFrequency(of: candidate)
+          if df > 0 { passing.append((candidate, similarity, df)) }
+        }
+      }
       passing.sort {
         $0.similarity != $1.similarity
           ? $0.similarity > $1.similarity

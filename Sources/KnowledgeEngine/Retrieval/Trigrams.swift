@@ -126,6 +126,31 @@ public enum Trigrams {
     return 0.5
   }
 
+  /// The distinct words one adjacent swap or one deletion away from `term`, in order of
+  /// position, without `term` itself: the one-edit candidates a trigram look-up can miss
+  /// (`abckup` → `bacup`… `backup`…).
+  /// - Complexity: O(*n*²) for *n* characters; at most 2*n* − 1 words.
+  static func swapsAndDeletions(of term: String) -> [String] {
+    let characters = Array(term)
+    var out: [String] = []
+    var seen: Set<String> = [term]
+    func add(_ word: [Character]) {
+      let s = String(word)
+      if seen.insert(s).inserted { out.append(s) }
+    }
+    for i in characters.indices.dropLast() where characters[i] != characters[i + 1] {
+      var swapped = characters
+      swapped.swapAt(i, i + 1)
+      add(swapped)
+    }
+    for i in characters.indices {
+      var dropped = characters
+      dropped.remove(at: i)
+      add(dropped)
+    }
+    return out
+  }
+
   /// Whether `a` and `b` differ by exactly one insertion, deletion, substitution or swap of
   /// two adjacent characters (optimal string alignment distance 1).
   /// - Complexity: O(*n*).

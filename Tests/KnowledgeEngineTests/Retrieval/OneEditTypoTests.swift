@@ -55,6 +55,26 @@ struct OneEditTypoTests {
     #expect(typo.scoreParts.fuzzy > 0 && typo.scoreParts.title == 0 && typo.scoreParts.content == 0)
   }
 
+  /// Regression (second review, s13): a swap near the start of a short word changes up to four
+  /// of its trigrams, so the trigram look-up did not return the word at all (`msith`, `abckup`).
+  @Test(
+    "swaps near the start of a word find it too",
+    arguments: ["msith", "simth", "smtih", "alptop", "lpatop", "latpop", "abckup", "bcakup", "psotgres", "naalytics"])
+  func swapsNearTheStart(query: String) throws {
+    let workspace = try Workspace([
+      Item(title: "Laptop smith backup", content: "postgres analytics"), Item(title: "Lunch", content: "soup"),
+    ])
+    let response = try workspace.search(query)
+    #expect(response.results.map(\.id) == workspace.ids([0]), "\(query)")
+    #expect(response.terms.first?.match == .fuzzy)
+  }
+
+  @Test("the swaps and deletions of a word, each once, without the word")
+  func swapsAndDeletions() {
+    #expect(Trigrams.swapsAndDeletions(of: "abca") == ["baca", "acba", "abac", "bca", "aca", "aba", "abc"])
+    #expect(Trigrams.swapsAndDeletions(of: "aab") == ["aba", "ab", "aa"])
+  }
+
   @Test("laptp finds both notes holding laptop; switched off, nothing")
   func switchedOff() throws {
     let workspace = try Workspace(Self.corpus)
