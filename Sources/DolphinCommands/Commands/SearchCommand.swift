@@ -200,6 +200,13 @@ extension SearchCommands {
           message: "\(skipped.count) record(s) with an id that is not a UUID were left out of the search index; "
             + "`dolphin doctor` explains how to fix them")
       }
+      // A rebuild whose own check still finds problems did not repair the index: not a success.
+      if !problems.isEmpty {
+        throw ReportedFailure(
+          code: ExitCode.storage,
+          message: "the rebuilt search index still disagrees with the records (see the index check above); "
+            + "`dolphin doctor` reports the workspace")
+      }
     })
 
   /// `dolphin memory search`: the search over legacy memories only, rendered as `search`

@@ -200,8 +200,8 @@ struct StagedIndexRebuild: Sendable {
       """)
     try db.run(
       """
-      UPDATE lexical_stats SET document_count = ?, title_length = ?, tags_length = ?,
-        content_length = ? WHERE id = 1
+      INSERT OR REPLACE INTO lexical_stats(id, document_count, title_length, tags_length,
+        content_length) VALUES (1, ?, ?, ?, ?)
       """,
       [
         .integer(documentCount), .integer(lengths.title), .integer(lengths.tags),
