@@ -106,4 +106,37 @@ struct OtherUsersSideFilesTests {
     #expect(capture.stderr.contains("another user (uid 65534) owns them"), "\(capture.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: db + "-wal")) == wal, "the -wal with a commit is untouched")
   }
+
+  /// Regression (second review, s13): another user who may write the directory put a `-wal`
+  /// made from a database of their own beside the owner's 0600 database, and the owner's
+  /// `knowledge list` showed that user's forged records; the advice was to chown it and keep it.
+  /// A non-empty `-wal` whose owner may not write the database cannot hold its changes: it is
+  /// not read, and the message says how to move it aside.
+  @Test("a -wal another user put beside a database they may not write is never read")
+  func foreignWALRefused() throws {
+    let directory = TemporaryDirectory("other-users-forged-wal")
+    defer { directory.remove() }
+    let (workspace, db) = try Self.sharedWorkspace(in: directory, databaseMode: 0o600)
+    // Its content does not matter: the ownership alone shows it cannot be the database's.
+    let planted = Data("WAL frames of another database".utf8)
+    try planted.write(to: URL(fileURLWithPath: db + "-wal"))
+    chown(db + "-wal", Self.stranger, Self.stranger)
+
+    for args in [["knowledge", "list"], ["capture", "fact", "Second note"], ["search", "note"]] {
+      let refused = try Self.run(as: Self.owner, args + ["--workspace", workspace])
+      #expect(refused.status != 0, "\(args)")
+      #expect(
+        refused.stderr.contains("workspace.sqlite-wal holds 30 bytes of changes, but it belongs to another user (uid 65534)"),
+        "\(args): \(refused.stderr)")
+      #expect(refused.stderr.contains("mv '\(db)-wal' '\(db)-wal.foreign'"), "\(refused.stderr)")
+    }
+    let doctor = try Self.run(as: Self.owner, ["doctor", "--workspace", workspace])
+    #expect(doctor.status != 0 && doctor.stdout.contains("belongs to another user who may not write the database"), "\(doctor.stdout)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db + "-wal")) == planted, "left as it was")
+
+    // Moved aside, as advised: the owner's workspace is the owner's again.
+    try FileManager.default.moveItem(atPath: db + "-wal", toPath: db + "-wal.foreign")
+    let list = try Self.run(as: Self.owner, ["knowledge", "list", "--workspace", workspace])
+    #expect(list.status == 0 && list.stdout.contains("First note"), "\(list.stdout)\(list.stderr)")
+  }
 }

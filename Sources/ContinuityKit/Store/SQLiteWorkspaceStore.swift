@@ -271,6 +271,11 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
           path: path, message: "cannot create the workspace database: \(SystemErrorCause.describe(code))" + advice)
       }
     }
+    // A -wal another user put here, who may not write the database, is never read: its frames
+    // would show as this workspace's records.
+    if let foreign = SQLiteSideFiles.foreignWAL(databasePath: path) {
+      throw .fileSystem(path: path, message: foreign)
+    }
     if readOnly { return .opened(try openReadOnly(path: path, warnings: warnings)) }
     // Another user's read left its (empty) side files here: gone, as its last close would have
     // made them, if this user could have; else named by `writeBlocker`.
@@ -501,6 +506,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     /// The workspace directory, a directory on the way to it, or the database file is a
     /// symbolic link to nothing or part of a symbolic link loop.
     case symbolicLink = "symbolic link"
+    /// A `-wal` file beside the database holds changes written by another user who may not
+    /// write the database, so they cannot be its own (``SQLiteSideFiles/foreignWAL(databasePath:)``):
+    /// not read.
+    case foreignWAL = "foreign -wal file"
     /// Another SQLite or filesystem error.
     case other = "storage error"
   }
@@ -515,6 +524,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     case .damaged: return .notADatabase
     case .notAWorkspace: return .notAWorkspace
     case .fileSystem, .storage, .readOnly:
+      if SQLiteSideFiles.foreignWAL(databasePath: db) != nil { return .foreignWAL }
       if PathProblem.linkInTheWay(ofDirectory: dir) != nil { return .symbolicLink }
       if PathProblem.of(db)?.isSymbolicLinkProblem == true { return .symbolicLink }
       var st = stat()

@@ -906,6 +906,13 @@ enum Commands {
           + "files cannot be written here. Remount it read-write or make the directory writable, or copy the whole directory (with "
           + "workspace.sqlite-wal and -shm) somewhere writable and run `dolphin doctor --workspace <copy>`."
       ]
+    case .foreignWAL:
+      return [
+        "Nothing was read or changed: the -wal file beside \(databasePath) belongs to another user who may not write "
+          + "the database, so its changes cannot have been saved through it, and they would show as this workspace's "
+          + "records. Move it (and the -shm) aside as the error says, while no dolphin is running, then run "
+          + "`dolphin doctor` again; keep the moved file if you want to see what it held."
+      ]
     case .symbolicLink:
       return [
         "The workspace path, a directory on the way to it, or its database file is a symbolic link that leads "

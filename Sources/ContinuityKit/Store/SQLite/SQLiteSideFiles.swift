@@ -168,6 +168,39 @@ package struct SQLiteSideFiles: Sendable, Equatable {
     return paths.filter { unlink($0) == 0 }
   }
 
+  /// Why the `-wal` beside `databasePath` must not be read, when it holds changes that another
+  /// user wrote who may not write the database itself; nil otherwise.
+  ///
+  /// Writing a WAL frame takes a write lock on the database file, which needs it open for
+  /// writing; so a user who may not write the database cannot have written its `-wal` by using
+  /// it. Anyone who may write the directory can still *put* a `-wal` there, made from another
+  /// database, and SQLite would read its frames as the workspace's latest pages: another user
+  /// could show the owner records the workspace never held (review, s13). Such a file is
+  /// recognised by ownership alone: not empty, owned by a user other than this one and root, who
+  /// neither owns the database nor may write it through its group or other permission bits.
+  /// - Parameter databasePath: the database file.
+  /// - Returns: the reason, naming the file, its owner and size, with what to do.
+  package static func foreignWAL(databasePath: String) -> String? {
+    let wal = databasePath + "-wal"
+    var walStatus = stat()
+    var database = stat()
+    guard lstat(wal, &walStatus) == 0, (walStatus.st_mode & S_IFMT) == S_IFREG, walStatus.st_size > 0,
+      stat(databasePath, &database) == 0
+    else { return nil }
+    let writer = walStatus.st_uid
+    guard writer != geteuid(), writer != 0, writer != database.st_uid,
+      database.st_mode & 0o002 == 0,
+      !(database.st_mode & 0o020 != 0 && walStatus.st_gid == database.st_gid)
+    else { return nil }
+    let moved = [wal, databasePath + "-shm"].filter { FileManager.default.fileExists(atPath: $0) }
+      .map { "mv \(FileAccessAdvice.shellQuoted($0)) \(FileAccessAdvice.shellQuoted($0 + ".foreign"))" }
+      .joined(separator: " && ")
+    return "\(wal) holds \(walStatus.st_size) bytes of changes, but it belongs to another user (uid \(writer)) who may not "
+      + "write this database, so they cannot be changes saved through it, and dolphin will not read them (they would "
+      + "show as the workspace's records); nothing was read or changed. To use the workspace, move the file aside "
+      + "while no dolphin is running: `\(moved)`"
+  }
+
   /// SQLite's pending byte: the first byte of the range its unix VFS locks
   /// (`sqlite3PendingByte`, 0x40000000 unless a test build moved it).
   static let pendingByte: off_t = 0x4000_0000
