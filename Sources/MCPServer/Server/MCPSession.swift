@@ -53,6 +53,10 @@ actor MCPSession {
 
   func run() async {
     for await frame in transport.inbound() {
+      if !outputClosed && transport.outputIsClosed() {
+        outputClosed = true
+        log("the client closed the output; no further message is handled, and the server stops once calls in flight end")
+      }
       guard !outputClosed else { break }
       await receive(frame)
     }

@@ -24,4 +24,15 @@ public protocol MCPTransport: Sendable {
   ///
   /// - Throws: ``MCPServerError/transport(_:)`` when the output is closed or fails.
   func send(_ message: [UInt8]) async throws
+
+  /// Whether the client has closed the output already, as far as can be told without writing
+  /// (a pipe whose reading end is closed); false when it cannot be told. The session asks before
+  /// handling each message, so that no request arrives at a tool once nobody can read its
+  /// answer.
+  func outputIsClosed() -> Bool
+}
+
+extension MCPTransport {
+  /// Cannot be told without writing: false.
+  public func outputIsClosed() -> Bool { false }
 }

@@ -70,6 +70,15 @@ public final class StdioTransport: MCPTransport {
     return stream
   }
 
+  /// Whether the output descriptor reports an error or hang-up without waiting (`poll` with a
+  /// zero timeout): on Linux, the writing end of a pipe whose reading end was closed reports
+  /// `POLLERR`, as the next write would fail with `EPIPE`. A terminal or a file reports neither.
+  public func outputIsClosed() -> Bool {
+    var descriptor = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
+    guard poll(&descriptor, 1, 0) > 0 else { return false }
+    return descriptor.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
+  }
+
   /// Writes `message` and a newline to the output descriptor.
   ///
   /// - Throws: ``MCPServerError/transport(_:)`` with the system error when the write fails
