@@ -29,6 +29,14 @@ struct SearchTermLimitCommandTests {
     let short = try cli.json(["search", "postgres", "--json"])
     #expect(short["wordsPastTermLimit"] == nil)
 
+    // The pointer belongs to the reason, not to the words not searched (second review, s13).
+    let memories = try cli.run(["memory", "search", "database " + Self.filler + " w63 postgres"])
+    #expect(
+      memories.stdout.contains(
+        "No results: the words match only knowledge items, not legacy memories (dolphin search finds them); "
+          + "only the first 64 distinct words were searched, not 'w63', 'postgres'."),
+      "\(memories.stdout)")
+
     #expect(try cli.run(["task", "add", "Upgrade postgres"]).status == 0)
     let tasks = try cli.run(["task", "search", "upgrade " + Self.filler + " postgres"])
     #expect(tasks.stdout.contains("Note: only the first 64 distinct words were searched, not 'postgres'."), "\(tasks.stdout)")

@@ -31,7 +31,7 @@ enum SearchTools {
       case .onlyKnowledgeMatches: hint = " (knowledge_search finds them)"
       default: hint = ""
       }
-      lines.append("No results: \(ToolRendering.line(r.emptyExplanation ?? why.explanation))\(hint).")
+      lines.append("No results: \(ToolRendering.line(r.emptyExplanation(hint: hint) ?? why.explanation + hint)).")
     }
     for (i, x) in r.results.enumerated() {
       lines.append("\(i + 1). \(x.label) \(ToolRendering.quoted(x.title)) (id \(x.id.uuidString), score \(String(format: "%.3f", x.score)))")

@@ -30,7 +30,7 @@ extension SearchCommands {
       default: hint = ""
       }
       // The explanation may name query words: shown inert, as all user text is.
-      console.print("No results: \(inert(r.emptyExplanation ?? why.explanation))\(hint).")
+      console.print("No results: \(inert(r.emptyExplanation(hint: hint) ?? why.explanation + hint)).")
       if let id = UUID(uuidString: r.query.trimmingCharacters(in: .whitespaces)) {
         // Search matches words; an id is looked up exactly.
         console.print("To look up a record by its id: dolphin knowledge get \(id.uuidString)")

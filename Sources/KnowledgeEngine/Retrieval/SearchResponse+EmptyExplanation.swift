@@ -19,6 +19,18 @@ extension SearchResponse {
     return why + "; " + note
   }
 
+  /// ``emptyExplanation`` with `hint` (a parenthesized pointer such as `(dolphin search finds
+  /// them)`) placed after the reason it belongs to, before the note on words not searched; so
+  /// the hint never reads as if it were about those words. Nil when there are results.
+  /// - Parameter hint: text to append to the reason, starting with a space; may be empty.
+  public func emptyExplanation(hint: String) -> String? {
+    guard let full = emptyExplanation else { return nil }
+    guard let note = Self.wordsPastTermLimitNote(wordsPastTermLimit), full.hasSuffix("; " + note) else {
+      return full + hint
+    }
+    return String(full.dropLast(note.count + 2)) + hint + "; " + note
+  }
+
   /// How many words are named by ``wordsPastTermLimitNote(_:)`` before "and N more".
   static let wordsPastTermLimitShown = 8
 
