@@ -12,6 +12,44 @@ struct DamagedRecordCommandTests {
     #expect(edit.status == 0, "\(edit.stderr)")
   }
 
+  /// Regression (second review, s13): a priority or status another program set to a name the
+  /// store does not know made `knowledge list`, `task list`, `search` and `export` refuse the
+  /// workspace as damaged, while doctor said "healthy" (exit 0).
+  @Test("doctor names an unknown priority, status or kind (exit 5) with a fix, and the fix makes the workspace readable")
+  func doctorNamesUnknownValues() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let k = try #require((try cli.json(["capture", "fact", "Widgets", "--content", "spring plan", "--json"])["item"] as? [String: Any])?["id"] as? String)
+    let t = try #require(try cli.json(["task", "add", "Ship the widgets", "--json"])["id"] as? String)
+    try sqlite(cli, "UPDATE knowledge SET priority = 'urgent', kind = 'note' WHERE id = '\(k)'; UPDATE task SET status = 'blocked' WHERE id = '\(t)'")
+    #expect(try cli.run(["knowledge", "list"]).status == 5)
+
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.status == 5, "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("Records: 3 with an unknown value"), "\(doctor.stdout)")
+    #expect(
+      doctor.stdout.contains(
+        "  - knowledge \(k): knowledge.priority holds an unknown value (one of low, normal, high, critical is expected) ('urgent')"),
+      "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("  - task \(t): task.status holds an unknown value (one of open, completed is expected) ('blocked')"))
+    let fix = "UPDATE task SET status = 'open' WHERE id = '\(t)' AND status NOT IN ('open', 'completed')"
+    #expect(doctor.stdout.contains(fix), "\(doctor.stdout)")
+
+    try sqlite(
+      cli,
+      fix + "; UPDATE knowledge SET priority = 'normal' WHERE id = '\(k)' AND priority NOT IN ('low', 'normal', 'high', 'critical')"
+        + "; UPDATE knowledge SET kind = 'context' WHERE id = '\(k)' AND kind NOT IN ('decision', 'goal', 'preference', 'fact', 'insight', 'context', 'code')")
+    // Step 4: the kind is part of the search index (the item was a fact; it is now a context).
+    let again = try cli.run(["doctor"])
+    #expect(again.stdout.contains("Records: every JSON column and named value is readable"), "\(again.stdout)")
+    #expect(again.stdout.contains("(run `dolphin reindex`)"), "\(again.stdout)")
+    #expect(try cli.run(["reindex"]).status == 0)
+    let healthy = try cli.run(["doctor"])
+    #expect(healthy.status == 0 && healthy.stdout.hasSuffix("Doctor: healthy.\n"), "\(healthy.stdout)")
+    #expect(try cli.run(["knowledge", "list"]).stdout.contains("Widgets"))
+    #expect(try cli.run(["export"]).status == 0)
+  }
+
   @Test("doctor names a record with malformed JSON (exit 5) and its recovery step makes the workspace readable again")
   func doctorNamesMalformedRecords() throws {
     let cli = CLI()
@@ -61,7 +99,7 @@ struct DamagedRecordCommandTests {
     #expect(try cli.run(["reindex"]).status == 0)
     let again = try cli.run(["doctor"])
     #expect(again.stdout.contains("Doctor: healthy."), "\(again.stdout)\(again.stderr)")
-    #expect(again.stdout.contains("Records: every JSON column is readable"))
+    #expect(again.stdout.contains("Records: every JSON column and named value is readable"))
     #expect(try cli.run(["knowledge", "list"]).status == 0)
   }
 

@@ -64,14 +64,49 @@ extension WorkspaceTransaction {
     ("receipt", "changed_ids", .ids),
   ]
 
+  /// A column holding one of a fixed set of names (a kind, a priority, a status), decoded
+  /// into a Swift enumeration: any other text makes reading the record fail.
+  package struct EnumColumn: Sendable {
+    /// The table and column.
+    package var table: String
+    package var column: String
+    /// The column that names a record in reports and fixes (`id`; `source_id` for a
+    /// relationship, which has no id of its own).
+    package var idColumn: String
+    /// The names the store decodes.
+    package var allowed: [String]
+    /// What doctor's fix writes instead of an unknown name: the value a new record gets.
+    package var fallback: String
+  }
+
+  /// Every column the store decodes as an enumeration.
+  package static let enumColumns: [EnumColumn] = [
+    EnumColumn(table: "knowledge", column: "kind", idColumn: "id", allowed: KnowledgeKind.allCases.map(\.rawValue), fallback: KnowledgeKind.context.rawValue),
+    EnumColumn(table: "knowledge", column: "source", idColumn: "id", allowed: KnowledgeSource.allCases.map(\.rawValue), fallback: KnowledgeSource.user.rawValue),
+    EnumColumn(table: "knowledge", column: "priority", idColumn: "id", allowed: Priority.allCases.map(\.rawValue), fallback: Priority.normal.rawValue),
+    EnumColumn(table: "knowledge_relationship", column: "kind", idColumn: "source_id", allowed: RelationshipKind.allCases.map(\.rawValue), fallback: RelationshipKind.relatesTo.rawValue),
+    EnumColumn(table: "task", column: "status", idColumn: "id", allowed: TaskStatus.allCases.map(\.rawValue), fallback: TaskStatus.open.rawValue),
+    EnumColumn(table: "task", column: "priority", idColumn: "id", allowed: Priority.allCases.map(\.rawValue), fallback: Priority.normal.rawValue),
+    EnumColumn(table: "message", column: "role", idColumn: "id", allowed: ChatRole.allCases.map(\.rawValue), fallback: ChatRole.user.rawValue),
+    EnumColumn(table: "receipt", column: "outcome", idColumn: "id", allowed: ReceiptOutcome.allCases.map(\.rawValue), fallback: ReceiptOutcome.failed.rawValue),
+  ]
+
+  /// The ``EnumColumn`` of `table.column`, or nil when it holds no enumeration.
+  package static func enumColumn(_ table: String, _ column: String) -> EnumColumn? {
+    enumColumns.first { $0.table == table && $0.column == column }
+  }
+
   /// Records whose JSON columns the store cannot decode: text that is not JSON
   /// (SQLite's `json_valid`), or JSON of the wrong shape (not a list, a list holding something
-  /// other than strings or record ids, not an object). Also the stored settings.
+  /// other than strings or record ids, not an object). Also the stored settings, and records
+  /// whose enumeration column (``enumColumns``: a kind, a priority, a status) holds a name the
+  /// store does not know, written by another program (`problem`: `an unknown value (one of …
+  /// is expected)`): reading those fails the same way.
   ///
   /// Reading such a record fails with ``WorkspaceError/damaged(file:message:)``; this names
   /// each one (table, column, record id) without decoding anything.
   /// - Parameter limit: at most this many records per column.
-  /// - Complexity: one pass over each table with a JSON column.
+  /// - Complexity: one pass over each table with a JSON or enumeration column.
   public func malformedJSON(limit: Int = 100) throws(WorkspaceError) -> [MalformedJSON] {
     requireValid()
     let hex = "[0-9A-Fa-f]"
@@ -105,6 +140,19 @@ extension WorkspaceTransaction {
         """, [.integer(Int64(limit))]
       ) { row in
         MalformedJSON(table: table, column: column, id: row.text(0), problem: row.text(1), stored: row.text(2))
+      }
+    }
+    for e in Self.enumColumns {
+      let names = e.allowed.map { "'\($0)'" }.joined(separator: ", ")
+      out += try db.all(
+        """
+        SELECT \(e.idColumn), substr(\(e.column), 1, 40) FROM \(e.table)
+        WHERE typeof(\(e.column)) <> 'text' OR \(e.column) NOT IN (\(names)) ORDER BY \(e.idColumn) LIMIT ?
+        """, [.integer(Int64(limit))]
+      ) { row in
+        MalformedJSON(
+          table: e.table, column: e.column, id: row.text(0),
+          problem: "an unknown value (one of \(e.allowed.joined(separator: ", ")) is expected)", stored: row.text(1))
       }
     }
     if let settings = try meta("settings"), try db.integer("SELECT json_valid(?)", [.text(settings)]) == 0 {

@@ -540,7 +540,12 @@ enum Commands {
         let notRun = "not run"
         c.print("PRAGMA integrity_check: " + (report.integrityCheck.map { $0.prefix(10).joined(separator: "; ") } ?? notRun))
         if let malformed = report.malformedRecords {
-          c.print("Records: " + (malformed.isEmpty ? "every JSON column is readable" : "\(malformed.count) with malformed JSON"))
+          let unknownNames = malformed.filter { WorkspaceTransaction.enumColumn($0.table, $0.column) != nil }.count
+          let parts = [
+            malformed.count > unknownNames ? "\(malformed.count - unknownNames) with malformed JSON" : nil,
+            unknownNames > 0 ? "\(unknownNames) with an unknown value" : nil,
+          ].compactMap { $0 }
+          c.print("Records: " + (malformed.isEmpty ? "every JSON column and named value is readable" : parts.joined(separator: ", ")))
           for m in malformed.prefix(20) { c.print("  - \(inert(m.description))") }
         } else {
           c.print("Records: \(notRun)")
@@ -777,7 +782,7 @@ enum Commands {
     _ records: [WorkspaceTransaction.MalformedJSON], _ directory: String, _ databasePath: String
   ) -> [String] {
     var steps = [
-      "Some records hold JSON that cannot be read (named above); commands that read them refuse the workspace "
+      "Some records hold JSON or a value that cannot be read (named above); commands that read them refuse the workspace "
         + "as damaged. The database file itself is sound. Nothing was changed. To recover:",
       "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
       "2. Copy the whole directory \(directory) (including workspace.sqlite-wal and -shm) somewhere safe.",
@@ -798,11 +803,21 @@ enum Commands {
           sqlite3 + ShellWord.sqlArgument("DELETE FROM meta WHERE key = 'settings'")
             + "  (the settings return to their defaults)")
       default:
-        fixes.append(sqlite3 + ShellWord.sqlArgument("UPDATE \(r.table) SET \(r.column) = '[]' WHERE id = \(id)"))
+        if let e = WorkspaceTransaction.enumColumn(r.table, r.column) {
+          // An unknown name: the value a new record gets, only where the name is still unknown.
+          let names = e.allowed.map { "'\($0)'" }.joined(separator: ", ")
+          fixes.append(
+            sqlite3
+              + ShellWord.sqlArgument(
+                "UPDATE \(r.table) SET \(r.column) = '\(e.fallback)' WHERE \(e.idColumn) = \(id) AND \(r.column) NOT IN (\(names))"))
+        } else {
+          fixes.append(sqlite3 + ShellWord.sqlArgument("UPDATE \(r.table) SET \(r.column) = '[]' WHERE id = \(id)"))
+        }
       }
     }
     steps.append(
-      "3. Empty each damaged list (a digest is removed: digests are rebuilt by `dolphin context`), e.g.: "
+      "3. Empty each damaged list, and set each unknown name to the value a new record gets (a digest is removed: "
+        + "digests are rebuilt by `dolphin context`), e.g.: "
         + fixes.joined(separator: "; ") + (records.count > 10 ? "; and so on for the others" : ""))
     steps.append("4. Run `dolphin doctor` again (and `dolphin reindex` if it reports the search index).")
     steps.append("5. Or restore from your latest `dolphin export` into a fresh workspace directory.")
