@@ -46,4 +46,26 @@ struct StoredBidiControlsTests {
     let titles = (listed["items"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
     #expect(titles == ["Colour RED\u{202E}gpj.exe"])
   }
+
+  /// Regression (second review, s13): JSON printed to stdout went through the terminal filter,
+  /// which shows C1 controls as U+FFFD: a stored U+0085 came out of `export` and `--json` as
+  /// U+FFFD, so the export on stdout was not the stored value. JSON now carries them escaped.
+  @Test("--json and export on stdout keep a stored C1 control or DEL exactly, escaped")
+  func jsonKeepsC1Controls() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let id = try #require((try cli.json(["capture", "fact", "C1 test", "--content", "body", "--json"])["item"] as? [String: Any])?["id"] as? String)
+    try sqlite(cli, "UPDATE knowledge SET content = 'a' || char(133) || 'NEL' || char(127) || char(155) WHERE id = '\(id)'")
+    let stored = "a\u{85}NEL\u{7F}\u{9B}"
+    let got = try cli.run(["knowledge", "get", id, "--json"])
+    #expect(got.stdout.contains(#""content" : "a\u0085NEL\u007f\u009b""#), "\(got.stdout)")
+    #expect(!got.stdout.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || $0 == "\u{FFFD}" })
+    let item = try #require(try JSONSerialization.jsonObject(with: Data(got.stdout.utf8)) as? [String: Any])
+    #expect(item["content"] as? String == stored)
+    let export = try cli.run(["export"])
+    let document = try #require(try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any])
+    let workspace = document["workspace"] as? [String: Any] ?? [:]
+    let contents = (workspace["knowledge"] as? [[String: Any]] ?? []).compactMap { $0["content"] as? String }
+    #expect(contents == [stored], "\(contents)")
+  }
 }

@@ -93,7 +93,8 @@ enum DataRightsCommands {
       // file would be refused by `dolphin import`: say so once it is written, with the fix.
       let warnings = format == "json" ? document.supersedeCycleWarnings(file: output?.path) : []
       guard let output else {
-        ctx.console.print(String(decoding: data, as: UTF8.self))
+        let text = String(decoding: data, as: UTF8.self)
+        if format == "json" { ctx.console.printJSONText(text) } else { ctx.console.print(text) }
         for w in warnings { ctx.console.printDiagnostic("dolphin: warning: \(w)") }
         return
       }

@@ -77,9 +77,27 @@ public final class Console: @unchecked Sendable {
     return try BoundedInput.read(fileDescriptor: STDIN_FILENO, source: "standard input", maxBytes: maxBytes, stop: stop)
   }
 
-  /// Prints a value as one JSON document (sorted keys, pretty).
+  /// Prints a value as one JSON document (sorted keys, pretty), as ``printJSONText(_:)`` prints.
   func printJSON<T: Encodable>(_ value: T) throws {
-    print(try StableJSON.string(value, pretty: true))
+    printJSONText(try StableJSON.string(value, pretty: true))
+  }
+
+  /// Prints a JSON text with DEL and the C1 controls (U+007F–U+009F), which JSON may carry raw,
+  /// written as `\u` escapes: the same data, and nothing a terminal acts on. ``print(_:)``
+  /// would show them as `␡` and U+FFFD, changing the values a script reads (review, s13: a
+  /// stored U+0085 came out of `export` as U+FFFD). Outside strings a JSON text is ASCII, so
+  /// only string contents change.
+  func printJSONText(_ json: String) {
+    guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return print(json) }
+    var escaped = String.UnicodeScalarView()
+    for scalar in json.unicodeScalars {
+      if (0x7F...0x9F).contains(scalar.value) {
+        escaped.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+      } else {
+        escaped.append(scalar)
+      }
+    }
+    print(String(escaped))
   }
 }
 
