@@ -38,11 +38,14 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
   /// Reading or writing the transport failed.
   case transport(String)
 
-  /// A client-given name as an error message may quote it: sanitized (no role or tool
-  /// delimiter survives), on one line, and cut to 80 characters. `data` keeps the name as given
-  /// up to 1,024 characters.
-  static func quoted(_ name: String) -> String {
-    Truncation.truncate(TerminalText.singleLine(Sanitizer.sanitize(name)), to: 80)
+  /// A client-given name as an error message may quote it: each bidi control shown as an escape
+  /// (``TerminalText/escapingBidiControls(_:)``: `x\u{202E}y`, as tool argument errors show
+  /// it, where sanitizing alone would drop it and quote another name), sanitized (no role or
+  /// tool delimiter survives), on one line, and cut to `limit` characters. `data` keeps the name
+  /// as given up to 1,024 characters.
+  static func quoted(_ name: String, limit: Int = 80) -> String {
+    Truncation.truncate(
+      TerminalText.singleLine(Sanitizer.sanitize(TerminalText.escapingBidiControls(name))), to: limit)
   }
 
   /// `600 seconds`, `1 second` or `300 ms`.
@@ -65,7 +68,7 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
         data: ["name": .string(Truncation.truncate(name, to: 1_024))])
     case .resourceNotFound(let uri):
       JSONRPCError(
-        code: JSONRPCError.Code.resourceNotFound, message: "Resource not found: \(uri)",
+        code: JSONRPCError.Code.resourceNotFound, message: "Resource not found: \(Self.quoted(uri, limit: 200))",
         data: ["uri": .string(uri)])
     case .invalidParams(let message):
       JSONRPCError(code: JSONRPCError.Code.invalidParams, message: message)

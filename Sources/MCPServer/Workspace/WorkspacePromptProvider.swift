@@ -50,7 +50,7 @@ public struct WorkspacePromptProvider: MCPPromptProvider {
     let text = arguments[Self.handoffArgument] ?? ""
     guard let id = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
       throw MCPServerError.invalidParams(
-        "\(Self.handoffArgument) '\(Truncation.truncate(Sanitizer.sanitize(text), to: 60))' is "
+        "\(Self.handoffArgument) '\(MCPServerError.quoted(text, limit: 60))' is "
           + "not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
     }
     let engine = try workspace.engine()

@@ -151,6 +151,20 @@ struct MCPServerProtocolTests {
     #expect(response["error"]?["data"]?["name"]?.string == name)
   }
 
+  /// Regression (second review, s13): protocol errors dropped a bidi control (`Unknown tool: xy`)
+  /// where tool argument errors escape it, and `resources/read` quoted a URI raw.
+  @Test("an unknown tool's name and an unknown resource's URI show a bidi control escaped")
+  func bidiControlsEscaped() async throws {
+    let client = TestClient()
+    try await client.initialize()
+    let tool = try await client.request(1, "tools/call", ["name": "x\u{202E}y", "arguments": [:]])
+    #expect(tool["error"]?["message"]?.string == "Unknown tool: x\\u{202E}y")
+    let resource = try await client.request(2, "resources/read", ["uri": "dolphin://knowledge/a\u{202E}b"])
+    let message = try #require(resource["error"]?["message"]?.string)
+    #expect(message.contains("a\\u{202E}b") && !message.unicodeScalars.contains("\u{202E}"), "\(message)")
+    #expect(resource["error"]?["data"]?["uri"]?.string == "dolphin://knowledge/a\u{202E}b")
+  }
+
   @Test("An unknown method's name is quoted inert and short; data echoes at most 1,024 characters")
   func unknownMethodQuoted() async throws {
     let client = TestClient()

@@ -112,6 +112,10 @@ struct WorkspacePromptProviderTests {
     BadArgument(
       name: "not a UUID", value: "handoff-1",
       message: "handoff_id 'handoff-1' is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)"),
+    // Regression (second review, s13): the bidi control was dropped (`'abcd'`), quoting another id.
+    BadArgument(
+      name: "bidi control", value: "ab\u{202E}cd",
+      message: "handoff_id 'ab\\u{202E}cd' is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)"),
     BadArgument(
       name: "unknown handoff", value: "3F2504E0-4F89-11D3-9A0C-0305E82C3301",
       message: "no handoff has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301; the handoff_list tool lists the handoffs"),
