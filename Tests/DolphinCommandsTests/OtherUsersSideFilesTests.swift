@@ -131,12 +131,50 @@ struct OtherUsersSideFilesTests {
       #expect(refused.stderr.contains("mv '\(db)-wal' '\(db)-wal.foreign'"), "\(refused.stderr)")
     }
     let doctor = try Self.run(as: Self.owner, ["doctor", "--workspace", workspace])
-    #expect(doctor.status != 0 && doctor.stdout.contains("belongs to another user who may not write the database"), "\(doctor.stdout)")
+    #expect(doctor.status != 0 && doctor.stdout.contains("is a -wal another user put there who may not write the database"), "\(doctor.stdout)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: db + "-wal")) == planted, "left as it was")
 
     // Moved aside, as advised: the owner's workspace is the owner's again.
     try FileManager.default.moveItem(atPath: db + "-wal", toPath: db + "-wal.foreign")
     let list = try Self.run(as: Self.owner, ["knowledge", "list", "--workspace", workspace])
     #expect(list.status == 0 && list.stdout.contains("First note"), "\(list.stdout)\(list.stderr)")
+  }
+
+  /// Regression (third review, s13): in a setgid directory every new file takes the directory's
+  /// group, so a `-wal` the stranger put beside a group-writable (0660) database carried the
+  /// database's group and passed as a group member's; the stranger is no member.
+  @Test("a setgid directory's group on a planted -wal does not make its owner a group member")
+  func setgidGroupIsNoMembership() throws {
+    let directory = TemporaryDirectory("other-users-setgid-wal")
+    defer { directory.remove() }
+    let (workspace, db) = try Self.sharedWorkspace(in: directory, databaseMode: 0o660)
+    chmod(workspace, 0o2777)
+    try Data("WAL frames of another database".utf8).write(to: URL(fileURLWithPath: db + "-wal"))
+    chown(db + "-wal", Self.stranger, Self.owner)  // the group the setgid directory gives
+    let refused = try Self.run(as: Self.owner, ["knowledge", "list", "--workspace", workspace])
+    #expect(refused.status != 0)
+    #expect(refused.stderr.contains("belongs to another user (uid 65534) who may not write this database"), "\(refused.stderr)")
+  }
+
+  /// Regression (third review, s13): a `-wal` that is a symbolic link got the advice to have root
+  /// chown it, which follows the link: planted as a link to /etc/shadow, that gives the system's
+  /// password file to the workspace's owner.
+  @Test("a symbolic link in a side file's place is refused with the advice to remove it, never to chown it", arguments: ["-wal", "-shm"])
+  func symlinkedSideFileRefused(suffix: String) throws {
+    let directory = TemporaryDirectory("other-users-symlink")
+    defer { directory.remove() }
+    let (workspace, db) = try Self.sharedWorkspace(in: directory, databaseMode: 0o600)
+    let target = directory.appending("victim.txt").path
+    try Data("not yours".utf8).write(to: URL(fileURLWithPath: target))
+    #expect(symlink(target, db + suffix) == 0)
+    lchown(db + suffix, Self.stranger, Self.stranger)
+    for args in [["knowledge", "list"], ["capture", "fact", "Second"], ["doctor"]] {
+      let refused = try Self.run(as: Self.owner, args + ["--workspace", workspace])
+      #expect(refused.status != 0, "\(args)")
+      let said = refused.stdout + refused.stderr
+      #expect(said.contains("\(db)\(suffix) is a symbolic link (to \(target)) that user uid 65534 put there"), "\(args): \(said)")
+      #expect(said.contains("`rm '\(db)\(suffix)'`") && !said.contains("`chown"), "\(args): \(said)")
+    }
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "not yours")
   }
 }

@@ -49,7 +49,7 @@ struct PermissionAdviceCommandTests {
     chmod(shared.path, 0o1777)
     let r = try Self.runAsNobody(["capture", "fact", "hi", "--workspace", shared.path])
     #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-    #expect(r.stderr.contains("(mode 1777)"), "\(r.stderr)")
+    #expect(r.stderr.contains("(mode 1777, and they may write it: they can put files beside the database that SQLite would read as the workspace's own)"), "\(r.stderr)")
     #expect(!r.stderr.contains("chmod"), "\(r.stderr)")
     #expect(r.stderr.contains("root (uid 0)") && r.stderr.contains("dolphin needs a directory of its own"), "\(r.stderr)")
   }
@@ -65,7 +65,7 @@ struct PermissionAdviceCommandTests {
     chmod(mine.path, 0o1777)
     let r = try Self.runAsNobody(["capture", "fact", "hi", "--workspace", mine.path])
     #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-    #expect(r.stderr.contains("(mode 1777); consider `chmod 700 '\(mine.path)'`"), "\(r.stderr)")
+    #expect(r.stderr.contains("(mode 1777, and they may write it: they can put files beside the database that SQLite would read as the workspace's own); consider `chmod 700 '\(mine.path)'`"), "\(r.stderr)")
     #expect(!r.stderr.contains("shared by all users"), "\(r.stderr)")
   }
 

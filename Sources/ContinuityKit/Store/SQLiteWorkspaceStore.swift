@@ -205,8 +205,11 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       }
       if st.st_mode & 0o077 != 0 {
         warnings.append(
-          "workspace directory \(dir) is accessible by other users (mode \(FileAccessAdvice.permissions(st.st_mode))); "
-            + FileAccessAdvice.makePrivate(path: dir, status: st, privateMode: "700"))
+          "workspace directory \(dir) is accessible by other users (mode \(FileAccessAdvice.permissions(st.st_mode))"
+            + (st.st_mode & 0o022 != 0
+              ? ", and they may write it: they can put files beside the database that SQLite would read as the workspace's own"
+              : "")
+            + "); " + FileAccessAdvice.makePrivate(path: dir, status: st, privateMode: "700"))
       }
     } else {
       let code = errno

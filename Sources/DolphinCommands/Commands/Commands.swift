@@ -923,10 +923,11 @@ enum Commands {
       ]
     case .foreignWAL:
       return [
-        "Nothing was read or changed: the -wal file beside \(databasePath) belongs to another user who may not write "
-          + "the database, so its changes cannot have been saved through it, and they would show as this workspace's "
-          + "records. Move it (and the -shm) aside as the error says, while no dolphin is running, then run "
-          + "`dolphin doctor` again; keep the moved file if you want to see what it held."
+        "Nothing was read or changed: a side file beside \(databasePath) (named in the error) is a -wal another user "
+          + "put there who may not write the database, or a symbolic link, which neither SQLite nor dolphin makes; "
+          + "reading it would show what it holds as this workspace's records. Move or remove it as the error says, "
+          + "while no dolphin is running, then run `dolphin doctor` again. Then make the workspace directory private "
+          + "(`chmod 700`): while other users may write it, they can put such files there."
       ]
     case .symbolicLink:
       return [

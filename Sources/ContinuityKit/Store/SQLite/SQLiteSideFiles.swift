@@ -177,21 +177,35 @@ package struct SQLiteSideFiles: Sendable, Equatable {
   /// database, and SQLite would read its frames as the workspace's latest pages: another user
   /// could show the owner records the workspace never held (review, s13). Such a file is
   /// recognised by ownership alone: not empty, owned by a user other than this one and root, who
-  /// neither owns the database nor may write it through its group or other permission bits.
+  /// neither owns the database nor may write it through its group (as a member) or other
+  /// permission bits (``userMayWrite(_:_:)``). A `-wal` or `-shm` that is a symbolic link is
+  /// refused too, whoever made it.
+  ///
+  /// A check before SQLite opens the files cannot see a file swapped in between; a workspace
+  /// directory that other users may write stays unsafe (dolphin warns about its mode).
   /// - Parameter databasePath: the database file.
   /// - Returns: the reason, naming the file, its owner and size, with what to do.
   package static func foreignWAL(databasePath: String) -> String? {
     let wal = databasePath + "-wal"
     var walStatus = stat()
     var database = stat()
-    guard lstat(wal, &walStatus) == 0, (walStatus.st_mode & S_IFMT) == S_IFREG, walStatus.st_size > 0,
-      stat(databasePath, &database) == 0
-    else { return nil }
+    guard stat(databasePath, &database) == 0 else { return nil }
+    // A symbolic link in a side file's place: neither SQLite nor dolphin makes one, and SQLite
+    // would read and write through it (review, s13: `-wal` → /etc/shadow). Never chown it.
+    for side in [wal, databasePath + "-shm"] {
+      var link = stat()
+      guard lstat(side, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK else { continue }
+      let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: side)) ?? "?"
+      return "\(side) is a symbolic link (to \(Limits.shownPath(target))) that user uid \(link.st_uid) put there; "
+        + "neither SQLite nor dolphin makes one, and SQLite would read and write through it, so dolphin will not open "
+        + "the workspace; nothing was read or changed. Remove the link while no dolphin is running (`rm "
+        + "\(FileAccessAdvice.shellQuoted(side))`; never chown it: chown follows the link to the file it names)"
+    }
+    guard lstat(wal, &walStatus) == 0, (walStatus.st_mode & S_IFMT) == S_IFREG, walStatus.st_size > 0 else {
+      return nil
+    }
     let writer = walStatus.st_uid
-    guard writer != geteuid(), writer != 0, writer != database.st_uid,
-      database.st_mode & 0o002 == 0,
-      !(database.st_mode & 0o020 != 0 && walStatus.st_gid == database.st_gid)
-    else { return nil }
+    guard writer != geteuid(), !userMayWrite(writer, database) else { return nil }
     let moved = [wal, databasePath + "-shm"].filter { FileManager.default.fileExists(atPath: $0) }
       .map { "mv \(FileAccessAdvice.shellQuoted($0)) \(FileAccessAdvice.shellQuoted($0 + ".foreign"))" }
       .joined(separator: " && ")
@@ -199,6 +213,26 @@ package struct SQLiteSideFiles: Sendable, Equatable {
       + "write this database, so they cannot be changes saved through it, and dolphin will not read them (they would "
       + "show as the workspace's records); nothing was read or changed. To use the workspace, move the file aside "
       + "while no dolphin is running: `\(moved)`"
+  }
+
+  /// Whether user `uid` may write a file with status `file`: root, its owner, anyone when it is
+  /// writable by others, and a member of its group (primary or supplementary, from the user and
+  /// group databases) when it is writable by the group. The group a file carries says nothing of
+  /// who made it (a setgid directory gives every new file its group), so membership is asked.
+  static func userMayWrite(_ uid: uid_t, _ file: stat) -> Bool {
+    if uid == 0 || uid == file.st_uid || file.st_mode & 0o002 != 0 { return true }
+    guard file.st_mode & 0o020 != 0 else { return false }
+    var entry = passwd()
+    var result: UnsafeMutablePointer<passwd>?
+    var buffer = [CChar](repeating: 0, count: 16_384)
+    guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name else {
+      return false  // A user unknown to this system is a member of no group.
+    }
+    if entry.pw_gid == file.st_gid { return true }
+    var count: Int32 = 256
+    var groups = [gid_t](repeating: 0, count: Int(count))
+    guard getgrouplist(name, entry.pw_gid, &groups, &count) >= 0 else { return false }
+    return groups.prefix(Int(count)).contains(file.st_gid)
   }
 
   /// SQLite's pending byte: the first byte of the range its unix VFS locks
