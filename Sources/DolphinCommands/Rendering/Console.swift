@@ -40,12 +40,25 @@ public final class Console: @unchecked Sendable {
   /// idempotent), so no path or argument echoed back can drive the terminal.
   func print(_ raw: String) {
     let s = TerminalText.inert(raw)
-    if buffered { out += s + "\n" } else { FileHandle.standardOutput.write(Data((s + "\n").utf8)) }
+    if buffered { out += s + "\n" } else { Self.writeAll(s + "\n", to: STDOUT_FILENO) }
+  }
+
+  /// Writes `text` to `descriptor`, all of it or until the descriptor fails. A closed stdout
+  /// (`dolphin … >&-`) loses the output, as any Unix tool's would, instead of stopping the
+  /// process: `FileHandle.write` crashed it (exit 132, review s13) after the command had run.
+  static func writeAll(_ text: String, to descriptor: Int32) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { return }
+      bytes = bytes.dropFirst(written)
+    }
   }
 
   func printError(_ raw: String) {
     let s = TerminalText.inert(raw)
-    if buffered { err += s + "\n" } else { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+    if buffered { err += s + "\n" } else { Self.writeAll(s + "\n", to: STDERR_FILENO) }
   }
 
   /// Prints a warning or notice line to stderr (`dolphin: warning: …`), made inert as
