@@ -26,4 +26,28 @@ struct IndexStatisticsRepairTests {
     let doctor = try cli.run(["doctor"])
     #expect(doctor.status == 0 && doctor.stdout.hasSuffix("Doctor: healthy.\n"), "\(doctor.stdout)")
   }
+
+  /// Regression (third review, s13): doctor compared only the document count, so edited field
+  /// lengths passed as "agrees with the records" while they skewed every score, and a negative
+  /// document count printed `score -nan`.
+  @Test("edited statistics: doctor names the field lengths, and search scores stay finite and positive until reindex")
+  func editedStatistics() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Laptop plan", "--content", "laptop x"]).status == 0)
+    let healthyScore = try #require(((try cli.json(["search", "laptop", "--json"])["results"] as? [[String: Any]])?.first?["score"]) as? Double)
+    let edit = try runProcess(
+      "/usr/bin/env",
+      ["sqlite3", cli.workspace + "/workspace.sqlite", "UPDATE lexical_stats SET document_count = -5, content_length = -100, title_length = 99999"])
+    try #require(edit.status == 0, "sqlite3 is needed: \(edit.stderr)")
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.status == 5)
+    #expect(
+      doctor.stdout.contains("index statistics give field lengths (title, tags, content) of 99999, 0, -100 but the indexed documents add up to 2, 0, 2"),
+      "\(doctor.stdout)")
+    let score = try #require(((try cli.json(["search", "laptop", "--json"])["results"] as? [[String: Any]])?.first?["score"]) as? Double)
+    #expect(score.isFinite && abs(score - healthyScore) < 1e-9, "\(score) vs \(healthyScore)")
+    #expect(try cli.run(["reindex"]).status == 0)
+    #expect(try cli.run(["doctor"]).status == 0)
+  }
 }

@@ -462,6 +462,21 @@ extension KnowledgeEngine {
       if count != docs {
         problems.append("index statistics count \(count) documents but \(docs) are indexed")
       }
+      // The field lengths BM25 normalizes with: edited, they skew every score (review, s13).
+      let stored = try tx.db.first(
+        "SELECT title_length, tags_length, content_length FROM lexical_stats WHERE id = 1", []
+      ) { (r: SQLRow) in [r.int64(0), r.int64(1), r.int64(2)] }
+      let summed = try tx.db.first(
+        """
+        SELECT coalesce(sum(title_length), 0), coalesce(sum(tags_length), 0), coalesce(sum(content_length), 0)
+        FROM lexical_document
+        """, []
+      ) { (r: SQLRow) in [r.int64(0), r.int64(1), r.int64(2)] }
+      if let stored, let summed, stored != summed {
+        problems.append(
+          "index statistics give field lengths (title, tags, content) of \(stored.map(String.init).joined(separator: ", ")) "
+            + "but the indexed documents add up to \(summed.map(String.init).joined(separator: ", ")) (run `dolphin reindex`)")
+      }
       return problems
     }
   }

@@ -15,10 +15,21 @@ struct SQLiteLexicalIndex: PostingListReader {
       """,
       [],
       { (r: SQLRow) in (r.int(0), r.int64(1), r.int64(2), r.int64(3)) })
-    guard let (count, t, g, c) = row else {
+    if let (count, t, g, c) = row, count > 0, t >= 0, g >= 0, c >= 0 {
       return IndexStatistics(
-        documentCount: 0, totalFieldLengths: FieldValues(title: 0, tags: 0, content: 0))
+        documentCount: count, totalFieldLengths: FieldValues(title: t, tags: g, content: c))
     }
+    // A statistics row deleted or edited outside dolphin (no documents, negative lengths) would
+    // give negative or NaN scores: counted from the documents instead, until `dolphin reindex`
+    // (which doctor advises) writes the row again. O(n) in the indexed documents, only then.
+    let counted = try tx.db.first(
+      """
+      SELECT count(*), coalesce(sum(title_length), 0), coalesce(sum(tags_length), 0),
+        coalesce(sum(content_length), 0) FROM lexical_document
+      """,
+      [],
+      { (r: SQLRow) in (r.int(0), r.int64(1), r.int64(2), r.int64(3)) })
+    let (count, t, g, c) = counted ?? (0, 0, 0, 0)
     return IndexStatistics(
       documentCount: count, totalFieldLengths: FieldValues(title: t, tags: g, content: c))
   }
