@@ -91,6 +91,13 @@ extension WorkspaceTransaction {
     EnumColumn(table: "receipt", column: "outcome", idColumn: "id", allowed: ReceiptOutcome.allCases.map(\.rawValue), fallback: ReceiptOutcome.failed.rawValue),
   ]
 
+  /// SQL that is true where `e`'s column holds no name the store reads: NULL, or text (a blob or
+  /// number read as text, as the store reads it) outside ``EnumColumn/allowed``.
+  package static func unknownName(_ e: EnumColumn) -> String {
+    let names = e.allowed.map { "'\($0)'" }.joined(separator: ", ")
+    return "(\(e.column) IS NULL OR CAST(\(e.column) AS TEXT) NOT IN (\(names)))"
+  }
+
   /// The ``EnumColumn`` of `table.column`, or nil when it holds no enumeration.
   package static func enumColumn(_ table: String, _ column: String) -> EnumColumn? {
     enumColumns.first { $0.table == table && $0.column == column }
@@ -146,8 +153,8 @@ extension WorkspaceTransaction {
       let names = e.allowed.map { "'\($0)'" }.joined(separator: ", ")
       out += try db.all(
         """
-        SELECT \(e.idColumn), substr(\(e.column), 1, 40) FROM \(e.table)
-        WHERE typeof(\(e.column)) <> 'text' OR \(e.column) NOT IN (\(names)) ORDER BY \(e.idColumn) LIMIT ?
+        SELECT \(e.idColumn), CASE WHEN \(e.column) IS NULL THEN 'NULL' ELSE substr(\(e.column), 1, 40) END
+        FROM \(e.table) WHERE \(Self.unknownName(e)) ORDER BY \(e.idColumn) LIMIT ?
         """, [.integer(Int64(limit))]
       ) { row in
         MalformedJSON(

@@ -805,11 +805,11 @@ enum Commands {
       default:
         if let e = WorkspaceTransaction.enumColumn(r.table, r.column) {
           // An unknown name: the value a new record gets, only where the name is still unknown.
-          let names = e.allowed.map { "'\($0)'" }.joined(separator: ", ")
           fixes.append(
             sqlite3
               + ShellWord.sqlArgument(
-                "UPDATE \(r.table) SET \(r.column) = '\(e.fallback)' WHERE \(e.idColumn) = \(id) AND \(r.column) NOT IN (\(names))"))
+                "UPDATE \(r.table) SET \(r.column) = '\(e.fallback)' WHERE \(e.idColumn) = \(id) AND "
+                  + WorkspaceTransaction.unknownName(e)))
         } else {
           fixes.append(sqlite3 + ShellWord.sqlArgument("UPDATE \(r.table) SET \(r.column) = '[]' WHERE id = \(id)"))
         }
