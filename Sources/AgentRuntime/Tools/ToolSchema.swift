@@ -232,10 +232,11 @@ extension ToolSchema {
   /// cannot start what reads as a line of its own) and cut to `limit` characters
   /// (``Truncation/truncate(_:to:)``). Error messages reach the client and the model verbatim.
   static func quotable(_ given: String, limit: Int) -> String {
-    // Bidi controls shown as escapes (`\u{202E}`), as the CLI shows them, before the sanitizer
-    // would drop them and quote `a\u{202E}b` as `ab`, a value the client never sent.
+    // Control characters and bidi controls shown as escapes (`\u{7F}`, `\u{202E}`), as
+    // the CLI's errors show them, before the sanitizer would drop them and quote `a\u{202E}b` or
+    // `x\u{7F}y` as `ab` or `xy`, a value the client never sent.
     Truncation.truncate(
-      TerminalText.singleLine(Sanitizer.sanitize(TerminalText.escapingBidiControls(given))), to: limit)
+      TerminalText.singleLine(Sanitizer.sanitize(TerminalText.escapingControls(TerminalText.escapingBidiControls(given)))), to: limit)
   }
 }
 

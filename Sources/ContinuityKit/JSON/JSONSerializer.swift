@@ -2,8 +2,9 @@
 ///
 /// The output has no insignificant whitespace and no newline, so one value is one line (the
 /// framing MCP's stdio transport needs). Strings escape `"`, `\` and every control character
-/// U+0000–U+001F (`\b \f \n \r \t` in short form, the rest as `\u00XX`); `/` is never escaped
-/// and everything else is written as raw UTF-8. Numbers are written as their literal.
+/// U+0000–U+001F (`\b \f \n \r \t` in short form, the rest as `\u00XX`), and DEL, the C1
+/// controls and U+2028/U+2029 as `\uXXXX`; `/` is never escaped and everything else is written
+/// as raw UTF-8. Numbers are written as their literal.
 ///
 /// - Complexity: O(n) in the output's length, plus O(k log k) per object of k keys when
 ///   sorting.
@@ -61,6 +62,34 @@ public struct JSONSerializer: Sendable {
   /// Appends `text` as a quoted, escaped JSON string.
   public static func writeString(_ text: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
+    // DEL, the C1 controls (NEL among them) and the line and paragraph separators are escaped
+    // too: JSON allows them raw, but a reader splitting lines on Unicode line breaks (Python's
+    // `str.splitlines`) cut a message in two at U+0085 or U+2028 (review, s13).
+    if text.unicodeScalars.contains(where: escapedBeyondC0) {
+      for scalar in text.unicodeScalars {
+        if escapedBeyondC0(scalar) {
+          output.append(contentsOf: [0x5C, UInt8(ascii: "u")])
+          for shift in stride(from: 12, through: 0, by: -4) {
+            output.append(hexDigits[Int((scalar.value >> UInt32(shift)) & 0xF)])
+          }
+        } else {
+          writeEscapedUTF8(String(scalar), to: &output)
+        }
+      }
+    } else {
+      writeEscapedUTF8(text, to: &output)
+    }
+    output.append(UInt8(ascii: "\""))
+  }
+
+  /// DEL, a C1 control, LINE SEPARATOR or PARAGRAPH SEPARATOR: written as `\uXXXX`.
+  private static func escapedBeyondC0(_ scalar: Unicode.Scalar) -> Bool {
+    let v = scalar.value
+    return (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029
+  }
+
+  /// Appends `text`'s UTF-8 with `"`, `\\` and U+0000–U+001F escaped (no quotes around it).
+  private static func writeEscapedUTF8(_ text: String, to output: inout [UInt8]) {
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
@@ -77,7 +106,6 @@ public struct JSONSerializer: Sendable {
       default: output.append(byte)
       }
     }
-    output.append(UInt8(ascii: "\""))
   }
 }
 

@@ -142,6 +142,31 @@ public enum TerminalText {
     return String(out)
   }
 
+  /// Returns `text` with each control character that is not a tab or a line break (C0 but `\t`,
+  /// `\n`, `\r`, VT, FF; DEL; C1 but NEL) written as its escape, `\u{7F}`, for an error message
+  /// that quotes a value as given: the sanitizer would drop them and quote a value nobody sent.
+  /// Tabs and line breaks are left for ``singleLine(_:)`` to fold.
+  /// - Complexity: O(*n*) in the length of `text`.
+  public static func escapingControls(_ text: String) -> String {
+    func escapes(_ scalar: Unicode.Scalar) -> Bool {
+      switch scalar.value {
+      case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85: false
+      case 0x00...0x1F, 0x7F...0x9F: true
+      default: false
+      }
+    }
+    guard text.unicodeScalars.contains(where: escapes) else { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      if escapes(scalar) {
+        out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+      } else {
+        out.append(scalar)
+      }
+    }
+    return String(out)
+  }
+
   private static func isFolded(_ character: Character) -> Bool {
     character.isNewline || character == "\t"
   }

@@ -38,14 +38,15 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
   /// Reading or writing the transport failed.
   case transport(String)
 
-  /// A client-given name as an error message may quote it: each bidi control shown as an escape
-  /// (``TerminalText/escapingBidiControls(_:)``: `x\u{202E}y`, as tool argument errors show
-  /// it, where sanitizing alone would drop it and quote another name), sanitized (no role or
+  /// A client-given name as an error message may quote it: each bidi control and control
+  /// character shown as an escape (``TerminalText/escapingBidiControls(_:)``,
+  /// ``TerminalText/escapingControls(_:)``: `x\u{202E}y`, `x\u{7F}y`, as tool argument errors
+  /// show them, where sanitizing alone would drop them and quote another name), sanitized (no role or
   /// tool delimiter survives), on one line, and cut to `limit` characters. `data` keeps the name
   /// as given up to 1,024 characters.
   static func quoted(_ name: String, limit: Int = 80) -> String {
     Truncation.truncate(
-      TerminalText.singleLine(Sanitizer.sanitize(TerminalText.escapingBidiControls(name))), to: limit)
+      TerminalText.singleLine(Sanitizer.sanitize(TerminalText.escapingControls(TerminalText.escapingBidiControls(name)))), to: limit)
   }
 
   /// `600 seconds`, `1 second` or `300 ms`.

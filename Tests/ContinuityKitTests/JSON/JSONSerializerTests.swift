@@ -4,10 +4,17 @@ import Testing
 @Suite("JSONSerializer")
 struct JSONSerializerTests {
   @Test("Escapes quotes, backslashes and every control character; never slashes")
-  func escaping() {
+  func escaping() throws {
     let text = "q\" b\\ s/ \u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F} \u{7F} é 🦊 \u{2028}"
-    let expected = #""q\" b\\ s/ \u0000\u0001\b\t\n\f\r\u001f "# + "\u{7F} é 🦊 \u{2028}\""
+    // DEL, C1 and the Unicode line separators too (review, s13: a line-splitting MCP client cut
+    // a message at a raw U+2028 or U+0085).
+    let expected = #""q\" b\\ s/ \u0000\u0001\b\t\n\f\r\u001f \u007f é 🦊 \u2028""#
     #expect(JSONValue.string(text).jsonString() == expected)
+    let separators = "a\u{85}b\u{9B}c\u{2029}d"
+    let written = JSONValue.string(separators).jsonString()
+    #expect(written == #""a\u0085b\u009bc\u2029d""#)
+    #expect(written.split(whereSeparator: \.isNewline).count == 1)
+    #expect(try JSONValue(parsing: written) == .string(separators))
   }
 
   @Test("Output is one line with no insignificant whitespace")

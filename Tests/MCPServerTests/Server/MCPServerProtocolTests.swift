@@ -163,6 +163,9 @@ struct MCPServerProtocolTests {
     let message = try #require(resource["error"]?["message"]?.string)
     #expect(message.contains("a\\u{202E}b") && !message.unicodeScalars.contains("\u{202E}"), "\(message)")
     #expect(resource["error"]?["data"]?["uri"]?.string == "dolphin://knowledge/a\u{202E}b")
+    // Controls too, as the CLI's errors show them (third review, s13: `x\u{7F}y` read `xy`).
+    let del = try await client.request(3, "tools/call", ["name": "x\u{7F}y\u{1B}z\u{9B}w", "arguments": [:]])
+    #expect(del["error"]?["message"]?.string == "Unknown tool: x\\u{7F}y\\u{1B}z\\u{9B}w")
   }
 
   @Test("An unknown method's name is quoted inert and short; data echoes at most 1,024 characters")
