@@ -36,15 +36,17 @@ struct IndexStatisticsRepairTests {
     defer { cli.dir.remove() }
     #expect(try cli.run(["capture", "fact", "Laptop plan", "--content", "laptop x"]).status == 0)
     let healthyScore = try #require(((try cli.json(["search", "laptop", "--json"])["results"] as? [[String: Any]])?.first?["score"]) as? Double)
-    let edit = try runProcess(
-      "/usr/bin/env",
-      ["sqlite3", cli.workspace + "/workspace.sqlite", "UPDATE lexical_stats SET document_count = -5, content_length = -100, title_length = 99999"])
-    try #require(edit.status == 0, "sqlite3 is needed: \(edit.stderr)")
+    func edit(_ sql: String) throws {
+      let run = try runProcess("/usr/bin/env", ["sqlite3", cli.workspace + "/workspace.sqlite", sql])
+      try #require(run.status == 0, "sqlite3 is needed: \(run.stderr)")
+    }
+    try edit("UPDATE lexical_stats SET content_length = -100, title_length = 99999")
     let doctor = try cli.run(["doctor"])
     #expect(doctor.status == 5)
     #expect(
       doctor.stdout.contains("index statistics give field lengths (title, tags, content) of 99999, 0, -100 but the indexed documents add up to 2, 0, 2"),
       "\(doctor.stdout)")
+    try edit("UPDATE lexical_stats SET document_count = -5")
     let score = try #require(((try cli.json(["search", "laptop", "--json"])["results"] as? [[String: Any]])?.first?["score"]) as? Double)
     #expect(score.isFinite && abs(score - healthyScore) < 1e-9, "\(score) vs \(healthyScore)")
     #expect(try cli.run(["reindex"]).status == 0)

@@ -472,7 +472,8 @@ extension KnowledgeEngine {
         FROM lexical_document
         """, []
       ) { (r: SQLRow) in [r.int64(0), r.int64(1), r.int64(2)] }
-      if let stored, let summed, stored != summed {
+      // (A wrong count says it already: its lengths cannot agree either.)
+      if count == docs, let stored, let summed, stored != summed {
         problems.append(
           "index statistics give field lengths (title, tags, content) of \(stored.map(String.init).joined(separator: ", ")) "
             + "but the indexed documents add up to \(summed.map(String.init).joined(separator: ", ")) (run `dolphin reindex`)")
