@@ -177,4 +177,23 @@ struct OtherUsersSideFilesTests {
     }
     #expect(try String(contentsOfFile: target, encoding: .utf8) == "not yours")
   }
+
+  /// The other side of the membership check: a `-wal` of a user who is a member of the database's
+  /// group, which may write it (0660), may hold its own saved changes and is read as before.
+  @Test(
+    "a -wal of a member of a group-writable database's group is not refused",
+    .enabled(if: getpwuid(OtherUsersSideFilesTests.stranger)?.pointee.pw_gid == OtherUsersSideFilesTests.stranger,
+             "needs the stranger's primary group to be its uid (Debian's nobody/nogroup)"))
+  func groupMemberWALAccepted() throws {
+    let directory = TemporaryDirectory("other-users-group-wal")
+    defer { directory.remove() }
+    let (workspace, db) = try Self.sharedWorkspace(in: directory, databaseMode: 0o660)
+    chown(db, Self.owner, Self.stranger)  // the stranger's primary group: a member
+    chmod(db, 0o660)
+    try Data(repeating: 0, count: 32).write(to: URL(fileURLWithPath: db + "-wal"))
+    chown(db + "-wal", Self.stranger, Self.stranger)
+    chmod(db + "-wal", 0o660)
+    let list = try Self.run(as: Self.owner, ["knowledge", "list", "--workspace", workspace])
+    #expect(!list.stderr.contains("who may not write this database"), "\(list.stderr)")
+  }
 }

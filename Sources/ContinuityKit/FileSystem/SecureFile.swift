@@ -111,7 +111,9 @@ public enum SecureFile {
     syncDirectory(url.deletingLastPathComponent().path)
   }
 
-  static func writeAll(_ fd: Int32, _ data: Data) -> Bool {
+  /// Writes all of `data` to `fd`, retrying after a signal (`EINTR`).
+  /// - Returns: false when a write fails (`errno` says why) or writes nothing.
+  package static func writeAll(_ fd: Int32, _ data: Data) -> Bool {
     data.withUnsafeBytes { buf -> Bool in
       var offset = 0
       while offset < buf.count {

@@ -77,6 +77,13 @@ extension WorkspaceTransaction {
     package var allowed: [String]
     /// What doctor's fix writes instead of an unknown name: the value a new record gets.
     package var fallback: String
+
+    /// The SQL that sets ``fallback`` in the record named by `idLiteral` (an SQL literal),
+    /// only where its value is still no name the store reads (``unknownName(_:)``).
+    package func fixStatement(idLiteral: String) -> String {
+      "UPDATE \(table) SET \(column) = '\(fallback)' WHERE \(idColumn) = \(idLiteral) AND "
+        + WorkspaceTransaction.unknownName(self)
+    }
   }
 
   /// Every column the store decodes as an enumeration.

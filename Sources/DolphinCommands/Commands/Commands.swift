@@ -805,11 +805,7 @@ enum Commands {
       default:
         if let e = WorkspaceTransaction.enumColumn(r.table, r.column) {
           // An unknown name: the value a new record gets, only where the name is still unknown.
-          fixes.append(
-            sqlite3
-              + ShellWord.sqlArgument(
-                "UPDATE \(r.table) SET \(r.column) = '\(e.fallback)' WHERE \(e.idColumn) = \(id) AND "
-                  + WorkspaceTransaction.unknownName(e)))
+          fixes.append(sqlite3 + ShellWord.sqlArgument(e.fixStatement(idLiteral: id)))
         } else {
           fixes.append(sqlite3 + ShellWord.sqlArgument("UPDATE \(r.table) SET \(r.column) = '[]' WHERE id = \(id)"))
         }

@@ -47,13 +47,7 @@ public final class Console: @unchecked Sendable {
   /// (`dolphin … >&-`) loses the output, as any Unix tool's would, instead of stopping the
   /// process: `FileHandle.write` crashed it (exit 132, review s13) after the command had run.
   static func writeAll(_ text: String, to descriptor: Int32) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return }
-      bytes = bytes.dropFirst(written)
-    }
+    _ = SecureFile.writeAll(descriptor, Data(text.utf8))
   }
 
   func printError(_ raw: String) {

@@ -10,25 +10,19 @@ extension SearchResponse {
   /// When the query had more distinct terms than are searched, it ends by saying so
   /// (``wordsPastTermLimitNote(_:)``): "no query word occurs" is then only true of the words
   /// searched.
-  public var emptyExplanation: String? {
-    guard results.isEmpty, let emptyReason else { return nil }
-    let why = emptyReason.explanation(
-      searching: EmptyReason.knowledgeRecords, commonWords: unsearchedCommonWords ?? [],
-      otherWords: terms.typedWords)
-    guard let note = Self.wordsPastTermLimitNote(wordsPastTermLimit) else { return why }
-    return why + "; " + note
-  }
+  public var emptyExplanation: String? { emptyExplanation(hint: "") }
 
   /// ``emptyExplanation`` with `hint` (a parenthesized pointer such as `(dolphin search finds
   /// them)`) placed after the reason it belongs to, before the note on words not searched; so
   /// the hint never reads as if it were about those words. Nil when there are results.
   /// - Parameter hint: text to append to the reason, starting with a space; may be empty.
   public func emptyExplanation(hint: String) -> String? {
-    guard let full = emptyExplanation else { return nil }
-    guard let note = Self.wordsPastTermLimitNote(wordsPastTermLimit), full.hasSuffix("; " + note) else {
-      return full + hint
-    }
-    return String(full.dropLast(note.count + 2)) + hint + "; " + note
+    guard results.isEmpty, let emptyReason else { return nil }
+    let why = emptyReason.explanation(
+      searching: EmptyReason.knowledgeRecords, commonWords: unsearchedCommonWords ?? [],
+      otherWords: terms.typedWords) + hint
+    guard let note = Self.wordsPastTermLimitNote(wordsPastTermLimit) else { return why }
+    return why + "; " + note
   }
 
   /// How many words are named by ``wordsPastTermLimitNote(_:)`` before "and N more".

@@ -84,13 +84,7 @@ public struct MCPServer: Sendable {
   /// Writes `line` and a newline to standard error; a closed or failing standard error loses
   /// the line instead of stopping the server (`FileHandle.write` traps on a write error).
   public static let standardErrorLog: @Sendable (String) -> Void = { line in
-    var bytes = Array((line + "\n").utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return }
-      bytes = bytes.dropFirst(written)
-    }
+    _ = SecureFile.writeAll(STDERR_FILENO, Data((line + "\n").utf8))
   }
 
   /// Identity, limits and logging.
