@@ -37,6 +37,10 @@ struct DolphinHomeTests {
     #expect(r.stderr.contains("Nothing was written"), "\(r.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: demo.path).isEmpty)
     chown(demo.path, 0, 0)
+    // Root's own, but every user may still write it (s14): refused for that, with the chmod.
+    let open = try runDolphin(["demo"], environment: ["DOLPHIN_HOME": dir.appending("home").path])
+    #expect(open.status == 5 && open.stderr.contains("(mode 777) may be written by every user"), "\(open.stderr)")
+    chmod(demo.path, 0o700)
     let own = try runDolphin(["demo"], environment: ["DOLPHIN_HOME": dir.appending("home").path])
     #expect(own.status == 0, "\(own.stderr)")
   }

@@ -6,13 +6,15 @@ import TestSupport
   import Glibc
 #endif
 
+/// Files another user put beside a workspace's database.
+///
 /// Regression (review, s12; fixed s13): another user who may read a workspace and write its
-/// directory (made mode 777) creates the database's `-wal` and `-shm` just by reading it — even
-/// with the read-only `dolphin doctor`, which cannot remove them (taking SQLite's lock needs write
-/// permission on the database). They belonged to that user, and every later write of the
-/// workspace's owner failed ("this user may not write the workspace's side files … have root
-/// chown them"). The owner's next command now removes them, empty as a reader leaves them, as
-/// SQLite's last connection would have; a `-wal` holding commits is still never touched.
+/// directory (made mode 777) created the database's `-wal` and `-shm` just by reading it, and
+/// every later write of the owner failed. Third review (s13): such a user could also race any
+/// check of those files and have SQLite copy a forged `-wal` into the database. Since s14 a
+/// directory that users who may not write the database may write is refused outright, before
+/// anything is opened; files left from before it was closed are checked, and the empty ones a
+/// reader leaves are removed by the owner's next write.
 @Suite(
   "Side files another user's read left behind",
   .serialized,
@@ -48,25 +50,62 @@ struct OtherUsersSideFilesTests {
     return (workspace, db)
   }
 
-  @Test("the owner's capture after a stranger's doctor succeeds, and the stranger's doctor says what will happen to its files")
-  func ownerWritesAfterStrangersDoctor() throws {
+  static func sideFiles(_ workspace: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: workspace).filter { $0 != "workspace.sqlite" }.sorted()
+  }
+
+  @Test("a directory strangers may write is refused before SQLite opens anything, for every command and user")
+  func openDirectoryRefused() throws {
+    let directory = TemporaryDirectory("other-users-open-directory")
+    defer { directory.remove() }
+    let (workspace, db) = try Self.sharedWorkspace(in: directory, databaseMode: 0o644)
+    let before = try Data(contentsOf: URL(fileURLWithPath: db))
+
+    let doctor = try Self.run(as: Self.stranger, ["doctor", "--workspace", workspace])
+    #expect(doctor.status == 5, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(doctor.stdout.contains("Open: failed (directory others may write)"), "\(doctor.stdout)")
+    for args in [["capture", "fact", "Second note"], ["search", "note"], ["knowledge", "list"]] {
+      let refused = try Self.run(as: Self.owner, args + ["--workspace", workspace])
+      #expect(refused.status == 5, "\(args): \(refused.stdout)\(refused.stderr)")
+      #expect(
+        refused.stderr.contains("the workspace directory (mode 777) may be written by every user, and not every user may write the database"),
+        "\(args): \(refused.stderr)")
+      #expect(refused.stderr.contains("consider `chmod 700 '\(workspace)'`"), "\(refused.stderr)")
+    }
+    #expect(try Self.sideFiles(workspace).isEmpty, "nothing opened: no -wal or -shm made")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+
+    chmod(workspace, 0o755)  // as advised (the owner may keep it readable)
+    let capture = try Self.run(as: Self.owner, ["capture", "fact", "Second note", "--workspace", workspace])
+    #expect(capture.status == 0, "\(capture.stderr)")
+  }
+
+  @Test("empty side files a stranger's reader left while the directory was open: doctor refuses them, the owner's next command removes them")
+  func ownerWritesAfterStrangersRead() throws {
     let directory = TemporaryDirectory("other-users-side-files")
     defer { directory.remove() }
     let (workspace, db) = try Self.sharedWorkspace(in: directory, databaseMode: 0o644)
-
-    let doctor = try Self.run(as: Self.stranger, ["doctor", "--workspace", workspace])
-    #expect(doctor.stdout.contains("Doctor: healthy."), "\(doctor.stdout)\(doctor.stderr)")
-    #expect(
-      doctor.stdout.contains(
-        "the next dolphin command of a user who may write the database (its owner) removes them"),
-      "\(doctor.stdout)")
+    // Another program of the stranger's (the sqlite3 shell) reads it while the directory is open.
+    let read = try runProcess(
+      "/usr/bin/setpriv",
+      ["--reuid=\(Self.stranger)", "--regid=\(Self.stranger)", "--clear-groups", "/usr/bin/sqlite3", db,
+       "SELECT count(*) FROM knowledge"])
+    #expect(read.stdout.contains("1"), "\(read.stdout)\(read.stderr)")
     try #require(Self.owner(db + "-shm") == Self.stranger, "the stranger's read left its -shm")
+    chmod(workspace, 0o755)
+
+    // The stranger may still write its own files: the read-only doctor, which may not remove
+    // them, does not read through them.
+    let doctor = try Self.run(as: Self.owner, ["doctor", "--workspace", workspace])
+    #expect(doctor.status == 5, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(doctor.stdout.contains("was left by another program: it belongs to another user (uid 65534) who may not write this database"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("`rm '\(db)-"), "\(doctor.stdout)")
+    #expect(Self.owner(db + "-shm") == Self.stranger, "doctor leaves files as it found them")
 
     let capture = try Self.run(as: Self.owner, ["capture", "fact", "Second note", "--workspace", workspace])
     #expect(capture.status == 0, "\(capture.stderr)")
-    #expect(!capture.stderr.contains("side files"), "\(capture.stderr)")
     let search = try Self.run(as: Self.owner, ["search", "note", "--workspace", workspace])
-    #expect(search.stdout.contains("2 shown of 2"), "\(search.stdout)")
+    #expect(search.stdout.contains("2 shown of 2"), "\(search.stdout)\(search.stderr)")
     for suffix in ["-wal", "-shm"] {
       #expect(Self.owner(db + suffix) != Self.stranger, "\(suffix) is no longer the stranger's")
     }
@@ -121,6 +160,7 @@ struct OtherUsersSideFilesTests {
     let planted = Data("WAL frames of another database".utf8)
     try planted.write(to: URL(fileURLWithPath: db + "-wal"))
     chown(db + "-wal", Self.stranger, Self.stranger)
+    chmod(workspace, 0o755)  // closed since, as dolphin advises
 
     for args in [["knowledge", "list"], ["capture", "fact", "Second note"], ["search", "note"]] {
       let refused = try Self.run(as: Self.owner, args + ["--workspace", workspace])
@@ -131,7 +171,7 @@ struct OtherUsersSideFilesTests {
       #expect(refused.stderr.contains("mv '\(db)-wal' '\(db)-wal.foreign'"), "\(refused.stderr)")
     }
     let doctor = try Self.run(as: Self.owner, ["doctor", "--workspace", workspace])
-    #expect(doctor.status != 0 && doctor.stdout.contains("is a -wal another user put there who may not write the database"), "\(doctor.stdout)")
+    #expect(doctor.status != 0 && doctor.stdout.contains("belongs to another user who may not write the database, or is not a regular file"), "\(doctor.stdout)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: db + "-wal")) == planted, "left as it was")
 
     // Moved aside, as advised: the owner's workspace is the owner's again.
@@ -151,6 +191,7 @@ struct OtherUsersSideFilesTests {
     chmod(workspace, 0o2777)
     try Data("WAL frames of another database".utf8).write(to: URL(fileURLWithPath: db + "-wal"))
     chown(db + "-wal", Self.stranger, Self.owner)  // the group the setgid directory gives
+    chmod(workspace, 0o2755)
     let refused = try Self.run(as: Self.owner, ["knowledge", "list", "--workspace", workspace])
     #expect(refused.status != 0)
     #expect(refused.stderr.contains("belongs to another user (uid 65534) who may not write this database"), "\(refused.stderr)")
@@ -168,6 +209,7 @@ struct OtherUsersSideFilesTests {
     try Data("not yours".utf8).write(to: URL(fileURLWithPath: target))
     #expect(symlink(target, db + suffix) == 0)
     lchown(db + suffix, Self.stranger, Self.stranger)
+    chmod(workspace, 0o755)
     for args in [["knowledge", "list"], ["capture", "fact", "Second"], ["doctor"]] {
       let refused = try Self.run(as: Self.owner, args + ["--workspace", workspace])
       #expect(refused.status != 0, "\(args)")
@@ -193,7 +235,50 @@ struct OtherUsersSideFilesTests {
     try Data(repeating: 0, count: 32).write(to: URL(fileURLWithPath: db + "-wal"))
     chown(db + "-wal", Self.stranger, Self.stranger)
     chmod(db + "-wal", 0o660)
+    chmod(workspace, 0o755)
     let list = try Self.run(as: Self.owner, ["knowledge", "list", "--workspace", workspace])
     #expect(!list.stderr.contains("who may not write this database"), "\(list.stderr)")
+  }
+
+  /// Regression (third review, s13): a FIFO in the `-shm`'s place gave SQLite's bare "disk I/O
+  /// error" without naming the file.
+  @Test("a side file that is not a regular file is named, with what it is", arguments: ["-shm", "-wal", "-journal"])
+  func specialSideFileNamed(suffix: String) throws {
+    let directory = TemporaryDirectory("other-users-fifo")
+    defer { directory.remove() }
+    let (workspace, db) = try Self.sharedWorkspace(in: directory, databaseMode: 0o600)
+    chmod(workspace, 0o700)
+    #expect(mkfifo(db + suffix, 0o644) == 0)
+    for args in [["knowledge", "list"], ["capture", "fact", "Second"]] {
+      let refused = try Self.run(as: Self.owner, args + ["--workspace", workspace])
+      #expect(refused.status == 5, "\(args)")
+      #expect(refused.stderr.contains("\(db)\(suffix) is a FIFO (named pipe) that user uid 0 put there, not a file SQLite makes"), "\(args): \(refused.stderr)")
+      #expect(refused.stderr.contains("`rm '\(db)\(suffix)'`"), "\(refused.stderr)")
+    }
+    let doctor = try Self.run(as: Self.owner, ["doctor", "--workspace", workspace])
+    #expect(doctor.status == 5 && doctor.stdout.contains("is a FIFO (named pipe)"), "\(doctor.stdout)")
+    unlink(db + suffix)
+    #expect(try Self.run(as: Self.owner, ["capture", "fact", "Second", "--workspace", workspace]).status == 0)
+  }
+
+  /// SQLite plays a hot rollback journal back into the database when it opens it, whoever wrote
+  /// the journal: one of a user who may not write the database is never used.
+  @Test("a rollback journal another user put beside the database is refused and left as it was")
+  func foreignJournalRefused() throws {
+    let directory = TemporaryDirectory("other-users-journal")
+    defer { directory.remove() }
+    let (workspace, db) = try Self.sharedWorkspace(in: directory, databaseMode: 0o600)
+    let planted = Data(repeating: 0xD9, count: 512)
+    try planted.write(to: URL(fileURLWithPath: db + "-journal"))
+    chown(db + "-journal", Self.stranger, Self.stranger)
+    chmod(workspace, 0o755)
+    for args in [["knowledge", "list"], ["capture", "fact", "Second note"]] {
+      let refused = try Self.run(as: Self.owner, args + ["--workspace", workspace])
+      #expect(refused.status == 5, "\(args)")
+      #expect(
+        refused.stderr.contains("workspace.sqlite-journal holds 512 bytes of a rollback journal SQLite would play back into the database, but it belongs to another user (uid 65534)"),
+        "\(args): \(refused.stderr)")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db + "-journal")) == planted)
   }
 }

@@ -39,7 +39,9 @@ struct PermissionAdviceCommandTests {
     #expect(!FileManager.default.fileExists(atPath: "/workspace.sqlite"))
   }
 
-  @Test("root's 1777 directory shows mode 1777 and advises no chmod")
+  /// Since s14 a directory every user may write is refused, not warned about: another user could
+  /// put a `-wal` or hot journal beside the database between any check and SQLite's open.
+  @Test("root's 1777 directory is refused, shows mode 1777, advises no chmod, and gets no file")
   func stickyDirectory() throws {
     let directory = TemporaryDirectory("sticky")
     defer { directory.remove() }
@@ -48,13 +50,14 @@ struct PermissionAdviceCommandTests {
     chmod(directory.path, 0o755)
     chmod(shared.path, 0o1777)
     let r = try Self.runAsNobody(["capture", "fact", "hi", "--workspace", shared.path])
-    #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-    #expect(r.stderr.contains("(mode 1777, and they may write it: they can put files beside the database that SQLite would read as the workspace's own)"), "\(r.stderr)")
+    #expect(r.status == 5, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("\(shared.path): the workspace directory (mode 1777) may be written by every user, and not every user may write the database"), "\(r.stderr)")
     #expect(!r.stderr.contains("chmod"), "\(r.stderr)")
     #expect(r.stderr.contains("root (uid 0)") && r.stderr.contains("dolphin needs a directory of its own"), "\(r.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: shared.path).isEmpty)
   }
 
-  @Test("this user's own directory with the sticky bit gets the chmod to run, not 'shared by all users'")
+  @Test("this user's own directory with the sticky bit gets the chmod to run, and works once it is run")
   func ownStickyDirectory() throws {
     let directory = TemporaryDirectory("own-sticky")
     defer { directory.remove() }
@@ -64,9 +67,14 @@ struct PermissionAdviceCommandTests {
     chown(mine.path, 65534, 65534)
     chmod(mine.path, 0o1777)
     let r = try Self.runAsNobody(["capture", "fact", "hi", "--workspace", mine.path])
-    #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-    #expect(r.stderr.contains("(mode 1777, and they may write it: they can put files beside the database that SQLite would read as the workspace's own); consider `chmod 700 '\(mine.path)'`"), "\(r.stderr)")
+    #expect(r.status == 5, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("(mode 1777) may be written by every user"), "\(r.stderr)")
+    #expect(r.stderr.contains("To use the workspace: consider `chmod 700 '\(mine.path)'`"), "\(r.stderr)")
     #expect(!r.stderr.contains("shared by all users"), "\(r.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: mine.path).isEmpty)
+    chmod(mine.path, 0o700)
+    let after = try Self.runAsNobody(["capture", "fact", "hi", "--workspace", mine.path])
+    #expect(after.status == 0, "\(after.stdout)\(after.stderr)")
   }
 
   @Test("this user's own open directory still gets the chmod to run")

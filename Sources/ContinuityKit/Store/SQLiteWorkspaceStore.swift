@@ -203,13 +203,20 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       guard (st.st_mode & S_IFMT) == S_IFDIR else {
         throw .fileSystem(path: dir, message: "exists and is not a directory")
       }
+      // Users who may not write the database but may write its directory could rewrite it through
+      // a -wal or journal put beside it (see ``DirectoryExposure``): refused before anything is
+      // opened or created. When the database does not exist it is made mode 600, this user's.
+      var database = stat()
+      let databaseExists = stat(directory.appendingPathComponent(fileName).path, &database) == 0
+      if databaseExists || !(readOnly || creation == .never),
+        let exposure = DirectoryExposure.of(directory: st, database: databaseExists ? database : nil)
+      {
+        throw .fileSystem(path: dir, message: exposure.reason(directory: dir, status: st))
+      }
       if st.st_mode & 0o077 != 0 {
         warnings.append(
-          "workspace directory \(dir) is accessible by other users (mode \(FileAccessAdvice.permissions(st.st_mode))"
-            + (st.st_mode & 0o022 != 0
-              ? ", and they may write it: they can put files beside the database that SQLite would read as the workspace's own"
-              : "")
-            + "); " + FileAccessAdvice.makePrivate(path: dir, status: st, privateMode: "700"))
+          "workspace directory \(dir) is accessible by other users (mode \(FileAccessAdvice.permissions(st.st_mode))); "
+            + FileAccessAdvice.makePrivate(path: dir, status: st, privateMode: "700"))
       }
     } else {
       let code = errno
@@ -276,13 +283,17 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     }
     // A -wal another user put here, who may not write the database, is never read: its frames
     // would show as this workspace's records.
-    if let foreign = SQLiteSideFiles.foreignWAL(databasePath: path) {
+    if let foreign = SQLiteSideFiles.foreignWAL(databasePath: path, emptyForeignAllowed: !readOnly) {
       throw .fileSystem(path: path, message: foreign)
     }
     if readOnly { return .opened(try openReadOnly(path: path, warnings: warnings)) }
     // Another user's read left its (empty) side files here: gone, as its last close would have
-    // made them, if this user could have; else named by `writeBlocker`.
+    // made them, if this user could have. Those still here of a user who may not write the
+    // database are refused; others are named by `writeBlocker`.
     _ = SQLiteSideFiles.removeEmptyLeftByOtherUsers(databasePath: path)
+    if let foreign = SQLiteSideFiles.foreignWAL(databasePath: path) {
+      throw .fileSystem(path: path, message: foreign)
+    }
     repairSidecarModes(databasePath: path)
     // A blank database gets its schema only from an open that creates the workspace now; one
     // that creates it at its first write leaves the file alone until that write succeeds.
@@ -513,6 +524,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     /// write the database, so they cannot be its own (``SQLiteSideFiles/foreignWAL(databasePath:)``):
     /// not read.
     case foreignWAL = "foreign -wal file"
+    /// Users who may not write the database may write the workspace directory
+    /// (``DirectoryExposure``): not opened.
+    case exposedDirectory = "directory others may write"
     /// Another SQLite or filesystem error.
     case other = "storage error"
   }
@@ -527,6 +541,13 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     case .damaged: return .notADatabase
     case .notAWorkspace: return .notAWorkspace
     case .fileSystem, .storage, .readOnly:
+      var directoryStatus = stat()
+      var database = stat()
+      if stat(dir, &directoryStatus) == 0, (directoryStatus.st_mode & S_IFMT) == S_IFDIR,
+        DirectoryExposure.of(directory: directoryStatus, database: stat(db, &database) == 0 ? database : nil) != nil
+      {
+        return .exposedDirectory
+      }
       if SQLiteSideFiles.foreignWAL(databasePath: db) != nil { return .foreignWAL }
       if PathProblem.linkInTheWay(ofDirectory: dir) != nil { return .symbolicLink }
       if PathProblem.of(db)?.isSymbolicLinkProblem == true { return .symbolicLink }

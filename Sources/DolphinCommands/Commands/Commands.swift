@@ -917,13 +917,20 @@ enum Commands {
           + "files cannot be written here. Remount it read-write or make the directory writable, or copy the whole directory (with "
           + "workspace.sqlite-wal and -shm) somewhere writable and run `dolphin doctor --workspace <copy>`."
       ]
+    case .exposedDirectory:
+      return [
+        "Nothing was read or changed: users who may not write the database may write its directory (the error says "
+          + "who), so they could rewrite the workspace through files SQLite reads beside it. Close the directory as "
+          + "the error says, or move the workspace into a directory of your own, then run `dolphin doctor` again: "
+          + "it checks the files beside the database before opening it."
+      ]
     case .foreignWAL:
       return [
-        "Nothing was read or changed: a side file beside \(databasePath) (named in the error) is a -wal another user "
-          + "put there who may not write the database, or a symbolic link, which neither SQLite nor dolphin makes; "
-          + "reading it would show what it holds as this workspace's records. Move or remove it as the error says, "
-          + "while no dolphin is running, then run `dolphin doctor` again. Then make the workspace directory private "
-          + "(`chmod 700`): while other users may write it, they can put such files there."
+"Nothing was read or changed: a file beside \(databasePath) that SQLite reads (named in the error) belongs to "
+          + "another user who may not write the database, or is not a regular file (a symbolic link, a FIFO), which "
+          + "neither SQLite nor dolphin makes; reading through it could show, or save, what that user wrote as this "
+          + "workspace's records. Move or remove it as the error says, while no dolphin is running, then run "
+          + "`dolphin doctor` again."
       ]
     case .symbolicLink:
       return [

@@ -136,8 +136,9 @@ package struct SQLiteSideFiles: Sendable, Equatable {
   /// them when all of these hold, and otherwise leaves everything as it is:
   ///
   /// - this user may open the database for writing and write its directory (so could SQLite);
-  /// - a side file exists that another user owns and this user may not write, and both side
-  ///   files are regular files;
+  /// - a side file exists that another user owns and either this user may not write it or its
+  ///   owner may not write the database (who could write into it while SQLite reads it), and both
+  ///   side files are regular files;
   /// - the `-wal` is absent or empty — a reader never writes it, so it holds no commit, and its
   ///   `-shm` indexes nothing (checked again under the lock);
   /// - SQLite's EXCLUSIVE lock on the database file is free (``lockExclusively(_:)``): no other
@@ -154,8 +155,12 @@ package struct SQLiteSideFiles: Sendable, Equatable {
       return lstat(path, &st) == 0 ? st : nil
     }
     let present = paths.compactMap { path in status(path).map { (path, $0) } }
-    guard !present.isEmpty, present.allSatisfy({ ($0.1.st_mode & S_IFMT) == S_IFREG }),
-      present.contains(where: { $0.1.st_uid != geteuid() && access($0.0, W_OK) != 0 })
+    var database = stat()
+    guard stat(databasePath, &database) == 0, !present.isEmpty,
+      present.allSatisfy({ ($0.1.st_mode & S_IFMT) == S_IFREG }),
+      present.contains(where: {
+        $0.1.st_uid != geteuid() && (access($0.0, W_OK) != 0 || !userMayWrite($0.1.st_uid, database))
+      })
     else { return [] }
     func walIsEmpty() -> Bool { (status(databasePath + "-wal")?.st_size ?? 0) == 0 }
     let directory = URL(fileURLWithPath: databasePath).deletingLastPathComponent().path
@@ -168,51 +173,91 @@ package struct SQLiteSideFiles: Sendable, Equatable {
     return paths.filter { unlink($0) == 0 }
   }
 
-  /// Why the `-wal` beside `databasePath` must not be read, when it holds changes that another
-  /// user wrote who may not write the database itself; nil otherwise.
+  /// Why the files SQLite reads beside `databasePath` (`-wal`, `-shm`, `-journal`) must not be
+  /// used, naming the file and what to do; nil when they may.
   ///
   /// Writing a WAL frame takes a write lock on the database file, which needs it open for
   /// writing; so a user who may not write the database cannot have written its `-wal` by using
-  /// it. Anyone who may write the directory can still *put* a `-wal` there, made from another
-  /// database, and SQLite would read its frames as the workspace's latest pages: another user
-  /// could show the owner records the workspace never held (review, s13). Such a file is
-  /// recognised by ownership alone: not empty, owned by a user other than this one and root, who
+  /// it. Anyone who may write the directory can still *put* a `-wal` or a hot `-journal` there,
+  /// made from another database, and SQLite would take its pages as the workspace's (review, s13).
+  /// Such a file is recognised by ownership: owned by a user other than this one and root, who
   /// neither owns the database nor may write it through its group (as a member) or other
-  /// permission bits (``userMayWrite(_:_:)``). A `-wal` or `-shm` that is a symbolic link is
-  /// refused too, whoever made it.
+  /// permission bits (``userMayWrite(_:_:)``). Refused:
   ///
-  /// A check before SQLite opens the files cannot see a file swapped in between; a workspace
-  /// directory that other users may write stays unsafe (dolphin warns about its mode).
-  /// - Parameter databasePath: the database file.
+  /// - a side file that is a symbolic link (SQLite would read and write through it), or anything
+  ///   but a regular file (a FIFO or directory SQLite cannot use: it failed with "disk I/O error");
+  /// - a `-wal` or `-journal` of such a user that is not empty: pages SQLite would copy into the
+  ///   database;
+  /// - unless `emptyForeignAllowed`, any other side file of such a user: its owner may still write
+  ///   it while SQLite reads through it. A writable open allows them here and removes them
+  ///   (``removeEmptyLeftByOtherUsers(databasePath:)``) before it checks again.
+  ///
+  /// A check before SQLite opens the files holds only while nobody else may put files in the
+  /// directory: ``DirectoryExposure`` refuses a workspace whose directory users who may not write
+  /// the database may write, before this runs.
+  /// - Parameters:
+  ///   - databasePath: the database file.
+  ///   - emptyForeignAllowed: whether another user's empty side files pass (see above).
   /// - Returns: the reason, naming the file, its owner and size, with what to do.
-  package static func foreignWAL(databasePath: String) -> String? {
-    let wal = databasePath + "-wal"
-    var walStatus = stat()
+  package static func foreignWAL(databasePath: String, emptyForeignAllowed: Bool = false) -> String? {
     var database = stat()
     guard stat(databasePath, &database) == 0 else { return nil }
-    // A symbolic link in a side file's place: neither SQLite nor dolphin makes one, and SQLite
-    // would read and write through it (review, s13: `-wal` → /etc/shadow). Never chown it.
-    for side in [wal, databasePath + "-shm"] {
+    let sides = [databasePath + "-wal", databasePath + "-shm", databasePath + "-journal"]
+    let refusal = "so dolphin will not open the workspace; nothing was read or changed"
+    for side in sides {
       var link = stat()
-      guard lstat(side, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK else { continue }
-      let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: side)) ?? "?"
-      return "\(side) is a symbolic link (to \(Limits.shownPath(target))) that user uid \(link.st_uid) put there; "
-        + "neither SQLite nor dolphin makes one, and SQLite would read and write through it, so dolphin will not open "
-        + "the workspace; nothing was read or changed. Remove the link while no dolphin is running (`rm "
-        + "\(FileAccessAdvice.shellQuoted(side))`; never chown it: chown follows the link to the file it names)"
+      guard lstat(side, &link) == 0 else { continue }
+      let quoted = FileAccessAdvice.shellQuoted(side)
+      switch link.st_mode & S_IFMT {
+      case S_IFREG: continue
+      case S_IFLNK:
+        // Neither SQLite nor dolphin makes one (review, s13: `-wal` → /etc/shadow). Never chown it.
+        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: side)) ?? "?"
+        return "\(side) is a symbolic link (to \(Limits.shownPath(target))) that user uid \(link.st_uid) put there; "
+          + "neither SQLite nor dolphin makes one, and SQLite would read and write through it, \(refusal). Remove the "
+          + "link while no dolphin is running (`rm \(quoted)`; never chown it: chown follows the link to the file it names)"
+      default:
+        let kind = Self.kindName(link.st_mode)
+        let remove = (link.st_mode & S_IFMT) == S_IFDIR ? "rmdir \(quoted)` if it is empty" : "rm \(quoted)`"
+        return "\(side) is \(kind) that user uid \(link.st_uid) put there, not a file SQLite makes; SQLite cannot use it "
+          + "(it would fail with a disk I/O error), \(refusal). Look at it (`ls -l \(quoted)`) and remove it while no "
+          + "dolphin is running (`\(remove))"
+      }
     }
-    guard lstat(wal, &walStatus) == 0, (walStatus.st_mode & S_IFMT) == S_IFREG, walStatus.st_size > 0 else {
-      return nil
+    for side in sides {
+      var status = stat()
+      guard lstat(side, &status) == 0 else { continue }
+      let owner = status.st_uid
+      guard owner != geteuid(), !userMayWrite(owner, database) else { continue }
+      let quoted = FileAccessAdvice.shellQuoted(side)
+      let whose = "it belongs to another user (uid \(owner)) who may not write this database"
+      if status.st_size > 0 && !side.hasSuffix("-shm") {
+        let moved = sides.filter { FileManager.default.fileExists(atPath: $0) }
+          .map { "mv \(FileAccessAdvice.shellQuoted($0)) \(FileAccessAdvice.shellQuoted($0 + ".foreign"))" }
+          .joined(separator: " && ")
+        let what = side.hasSuffix("-wal") ? "changes" : "a rollback journal SQLite would play back into the database"
+        return "\(side) holds \(status.st_size) bytes of \(what), but \(whose), so they cannot be changes saved through "
+          + "it, and dolphin will not read them (they would show as the workspace's records); nothing was read or "
+          + "changed. To use the workspace, move the file aside while no dolphin is running: `\(moved)`"
+      }
+      if emptyForeignAllowed { continue }
+      return "\(side) (\(status.st_size) bytes) was left by another program: \(whose), who may still write that file "
+        + "while SQLite reads through it, \(refusal). Remove it while no program has the workspace open (`rm \(quoted)`); "
+        + "a dolphin command that writes, such as `dolphin capture`, removes an empty -wal and -shm of another user itself"
     }
-    let writer = walStatus.st_uid
-    guard writer != geteuid(), !userMayWrite(writer, database) else { return nil }
-    let moved = [wal, databasePath + "-shm"].filter { FileManager.default.fileExists(atPath: $0) }
-      .map { "mv \(FileAccessAdvice.shellQuoted($0)) \(FileAccessAdvice.shellQuoted($0 + ".foreign"))" }
-      .joined(separator: " && ")
-    return "\(wal) holds \(walStatus.st_size) bytes of changes, but it belongs to another user (uid \(writer)) who may not "
-      + "write this database, so they cannot be changes saved through it, and dolphin will not read them (they would "
-      + "show as the workspace's records); nothing was read or changed. To use the workspace, move the file aside "
-      + "while no dolphin is running: `\(moved)`"
+    return nil
+  }
+
+  /// What a file of mode `mode` that is not a regular file or symbolic link is, for a message.
+  static func kindName(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFIFO: return "a FIFO (named pipe)"
+    case S_IFDIR: return "a directory"
+    case S_IFSOCK: return "a socket"
+    case S_IFCHR: return "a character device"
+    case S_IFBLK: return "a block device"
+    default: return "a special file"
+    }
   }
 
   /// Whether user `uid` may write a file with status `file`: root, its owner, anyone when it is
