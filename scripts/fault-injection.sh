@@ -63,9 +63,15 @@ expect_failure() {
 # count WS TABLE : rows in TABLE (sqlite3 CLI, read-only).
 count() { sqlite3 "file:$1/workspace.sqlite?mode=ro" "SELECT count(*) FROM $2" 2>&1; }
 
-# healthy WS WHAT : doctor says ok (integrity_check, references, search index).
+# healthy WS WHAT [COMMAND...] : doctor says ok (integrity_check, references, search index), run
+# with COMMAND as the dolphin (default $DOLPHIN;
+# a workspace of uid 65534 is checked as uid 65534: dolphin opens only a workspace directory of
+# this user's or root's).
 healthy() {
-  run "$ROOT/doctor" doctor --json --workspace "$1"
+  local ws="$1" what="$2"; shift 2
+  [ $# -gt 0 ] || set -- "$DOLPHIN"
+  "$@" doctor --json --workspace "$ws" >"$ROOT/doctor" 2>&1; RC=$?
+  set -- "$ws" "$what"
   if [ "$RC" != 0 ] || ! grep -q '"ok" : true' "$ROOT/doctor"; then
     fail "$2: doctor is not healthy (exit $RC): $(cat "$ROOT/doctor")"
   else
@@ -191,7 +197,7 @@ expect_failure "capture as uid 65534 with its database file not writable" "permi
 expect_failure "export --output into a directory uid 65534 may not write" "permission denied"
 chmod 600 "$O/ws/workspace.sqlite"
 [ "$(count "$O/ws" knowledge)" = 2 ] || fail "expected the 2 committed items"
-healthy "$O/ws" "after restoring permissions"
+healthy "$O/ws" "after restoring permissions" "${NOBODY[@]}" "$ROOT/dolphin"
 no_stray "$O"
 end
 

@@ -475,10 +475,10 @@ struct ReadOnlySideFileTests {
     let blocked = try Self.asNobody(["capture", "fact", "Second note", "--workspace", workspace])
     #expect(blocked.status == 5, "\(blocked.stderr)")
     #expect(blocked.stderr.contains("\(db)-wal and \(db)-shm"), "\(blocked.stderr)")
-    #expect(blocked.stderr.contains("another user (uid 0) owns them"), "\(blocked.stderr)")
+    #expect(blocked.stderr.contains("another user, root (uid 0), owns them") && blocked.stderr.contains("`chown -h 65534 "), "\(blocked.stderr)")
     // Removing a -wal file can lose saved changes: the advice is to give them back, never to
     // delete them.
-    #expect(blocked.stderr.contains("`chown 65534 "), "\(blocked.stderr)")
+    #expect(blocked.stderr.contains("`chown -h 65534 "), "\(blocked.stderr)")
     #expect(blocked.stderr.contains("do not delete them"), "\(blocked.stderr)")
     #expect(!blocked.stderr.contains("remove them"), "\(blocked.stderr)")
     // Left as they were.

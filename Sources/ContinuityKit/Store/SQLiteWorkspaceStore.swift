@@ -207,11 +207,13 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       // a -wal or journal put beside it (see ``DirectoryExposure``): refused before anything is
       // opened or created. When the database does not exist it is made mode 600, this user's.
       var database = stat()
-      let databaseExists = stat(directory.appendingPathComponent(fileName).path, &database) == 0
+      let givenPath = directory.appendingPathComponent(fileName).path
+      let databaseExists = stat(givenPath, &database) == 0
       if databaseExists || !(readOnly || creation == .never),
-        let exposure = DirectoryExposure.of(directory: st, database: databaseExists ? database : nil)
+        let refusal = WorkspaceTrust.refusal(
+          directory: dir, databasePath: givenPath, database: databaseExists ? database : nil)
       {
-        throw .fileSystem(path: dir, message: exposure.reason(directory: dir, status: st))
+        throw .fileSystem(path: refusal.path, message: refusal.message)
       }
       if st.st_mode & 0o077 != 0 {
         warnings.append(
@@ -244,14 +246,19 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         throw .fileSystem(path: dir, message: "cannot set mode 0700: \(SystemErrorCause.describe(errno))")
       }
     }
-    let path = directory.appendingPathComponent(fileName).path
+    // The directory's resolved path, as checked above: a symbolic link on the way that another
+    // user could point elsewhere after the check is not followed again (``WorkspaceTrust``).
+    let path = URL(fileURLWithPath: WorkspaceTrust.resolved(dir), isDirectory: true).appendingPathComponent(fileName).path
     if stat(path, &st) == 0 {
       if (st.st_mode & S_IFMT) == S_IFDIR {
         throw .fileSystem(path: path, message: "is a directory, not a workspace database")
       }
       if st.st_mode & 0o077 != 0 {
         warnings.append(
-          "workspace database \(path) is readable by other users (mode \(FileAccessAdvice.permissions(st.st_mode))); "
+          "workspace database \(path) is "
+            + (st.st_mode & 0o022 != 0
+              ? "writable by other users (mode \(FileAccessAdvice.permissions(st.st_mode))): they may change or erase any record; "
+              : "readable by other users (mode \(FileAccessAdvice.permissions(st.st_mode))); ")
             + FileAccessAdvice.makePrivate(path: path, status: st, privateMode: "600"))
       }
     } else {
@@ -471,8 +478,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       // into the database, and deleting it loses them.
       let advice =
         owner.map {
-          "another user (uid \($0)) owns them: have root give them to this user while no dolphin is running "
-            + "(`chown \(geteuid()) \(blocked.map { "'" + (databasePath + $0).replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " "))`); "
+          "another user, \(FileAccessAdvice.owner($0)), owns them: have root give them to this user while no dolphin is "
+            + "running (`chown -h \(geteuid()) \(blocked.map { FileAccessAdvice.shellQuoted(databasePath + $0) }.joined(separator: " "))`; "
+            + "-h changes a symbolic link put in their place, never what it names); "
             + "do not delete them, since the -wal file may hold saved changes not yet in the database"
         } ?? "make them writable as the database is (chmod 600)"
       return "permission denied: this user may not write the workspace's side files (\(files)); \(advice)"
@@ -524,9 +532,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     /// write the database, so they cannot be its own (``SQLiteSideFiles/foreignWAL(databasePath:)``):
     /// not read.
     case foreignWAL = "foreign -wal file"
-    /// Users who may not write the database may write the workspace directory
-    /// (``DirectoryExposure``): not opened.
-    case exposedDirectory = "directory others may write"
+    /// Users other than this one and root control the workspace directory, a directory on the
+    /// way to it, or the database file, or may write the directory without being allowed to write
+    /// the database (``WorkspaceTrust``): not opened.
+    case untrustedPath = "path others control"
     /// Another SQLite or filesystem error.
     case other = "storage error"
   }
@@ -544,9 +553,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       var directoryStatus = stat()
       var database = stat()
       if stat(dir, &directoryStatus) == 0, (directoryStatus.st_mode & S_IFMT) == S_IFDIR,
-        DirectoryExposure.of(directory: directoryStatus, database: stat(db, &database) == 0 ? database : nil) != nil
+        WorkspaceTrust.refusal(directory: dir, databasePath: db, database: stat(db, &database) == 0 ? database : nil) != nil
       {
-        return .exposedDirectory
+        return .untrustedPath
       }
       if SQLiteSideFiles.foreignWAL(databasePath: db) != nil { return .foreignWAL }
       if PathProblem.linkInTheWay(ofDirectory: dir) != nil { return .symbolicLink }
@@ -626,9 +635,11 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     case .refuse(let why):
       throw .fileSystem(
         path: path,
-        message: "cannot be read here: \(reason), and \(why). Nothing was changed. Make the directory "
-          + "writable (or remount it read-write) and run the command again, or copy the whole workspace "
-          + "directory somewhere writable and pass --workspace with the copy")
+        message: "cannot be read here: \(reason), and \(why). Nothing was changed. "
+          + (access((path as NSString).deletingLastPathComponent, W_OK) == 0
+            ? "Do as said above" : "Make the directory writable (or remount it read-write)")
+          + " and run the command again, or copy the whole workspace directory somewhere writable and pass "
+          + "--workspace with the copy")
     }
   }
 

@@ -917,12 +917,12 @@ enum Commands {
           + "files cannot be written here. Remount it read-write or make the directory writable, or copy the whole directory (with "
           + "workspace.sqlite-wal and -shm) somewhere writable and run `dolphin doctor --workspace <copy>`."
       ]
-    case .exposedDirectory:
+    case .untrustedPath:
       return [
-        "Nothing was read or changed: users who may not write the database may write its directory (the error says "
-          + "who), so they could rewrite the workspace through files SQLite reads beside it. Close the directory as "
-          + "the error says, or move the workspace into a directory of your own, then run `dolphin doctor` again: "
-          + "it checks the files beside the database before opening it."
+        "Nothing was read or changed: another user controls the workspace directory, a directory on the way to it, "
+          + "or the database file (the error says which and who), so they could rewrite or replace the workspace, "
+          + "or read what is written into it. Do as the error says, or use a directory of your own, then run "
+          + "`dolphin doctor` again: it checks the path and the files beside the database before opening it."
       ]
     case .foreignWAL:
       return [

@@ -48,7 +48,8 @@ struct DirectoryExposureTests {
     Case(testDescription: "770 over a 660 database of another group", directory: status(S_IFDIR | 0o770, group: 2000), database: status(S_IFREG | 0o660, group: 1000), expected: .group(2000, members: ["uid 4000001"])),
     Case(testDescription: "775 of an unknown group", directory: status(S_IFDIR | 0o775, group: 3000), database: status(S_IFREG | 0o600), expected: .group(3000, members: [])),
     Case(testDescription: "a stranger's 755 directory over this user's database", directory: status(S_IFDIR | 0o755, owner: stranger), database: status(S_IFREG | 0o600), expected: .owner(stranger)),
-    Case(testDescription: "the owner's 755 directory read by this user", directory: status(S_IFDIR | 0o755, owner: stranger), database: status(S_IFREG | 0o644, owner: stranger), expected: nil),
+    Case(testDescription: "another user's 700 directory, their database (a directory made first in /tmp)", directory: status(S_IFDIR | 0o700, owner: stranger), database: status(S_IFREG | 0o600, owner: stranger), expected: .owner(stranger)),
+    Case(testDescription: "the owner's 755 directory read by this user", directory: status(S_IFDIR | 0o755, owner: stranger), database: status(S_IFREG | 0o644, owner: stranger), expected: .owner(stranger)),
     Case(testDescription: "root's 755 directory", directory: status(S_IFDIR | 0o755, owner: 0, group: 0), database: status(S_IFREG | 0o600), expected: nil),
     Case(testDescription: "no database yet, 700", directory: status(S_IFDIR | 0o700), database: nil, expected: nil),
     Case(testDescription: "no database yet, 757", directory: status(S_IFDIR | 0o757), database: nil, expected: .everyone),
@@ -62,6 +63,30 @@ struct DirectoryExposureTests {
     #expect(found == c.expected)
   }
 
+  struct AncestorCase: CustomTestStringConvertible, Sendable {
+    var testDescription: String
+    var status: stat
+    var expected: WorkspaceTrust.AncestorExposure?
+  }
+
+  static let ancestors: [AncestorCase] = [
+    AncestorCase(testDescription: "root's 755 /home", status: status(S_IFDIR | 0o755, owner: 0, group: 0), expected: nil),
+    AncestorCase(testDescription: "this user's 700 home", status: status(S_IFDIR | 0o700), expected: nil),
+    AncestorCase(testDescription: "root's 1777 /tmp", status: status(S_IFDIR | 0o1777, owner: 0, group: 0), expected: nil),
+    AncestorCase(testDescription: "this user's 777 directory without the sticky bit", status: status(S_IFDIR | 0o777), expected: .everyone),
+    AncestorCase(testDescription: "root's 777 directory without the sticky bit", status: status(S_IFDIR | 0o777, owner: 0, group: 0), expected: .everyone),
+    AncestorCase(testDescription: "another user's 755 directory", status: status(S_IFDIR | 0o755, owner: stranger), expected: .owner(stranger)),
+    AncestorCase(testDescription: "another user's 1777 directory", status: status(S_IFDIR | 0o1777, owner: stranger), expected: .owner(stranger)),
+    AncestorCase(testDescription: "775 with the user's private group", status: status(S_IFDIR | 0o775), expected: nil),
+    AncestorCase(testDescription: "775 with a group holding a stranger", status: status(S_IFDIR | 0o775, group: 2000), expected: .group(2000, members: ["uid 4000001"])),
+    AncestorCase(testDescription: "3775: group-writable with the sticky bit", status: status(S_IFDIR | 0o3775, group: 2000), expected: nil),
+  ]
+
+  @Test("exposure of a directory on the way to the workspace", arguments: ancestors)
+  func ancestorExposure(_ c: AncestorCase) {
+    #expect(WorkspaceTrust.ancestorExposure(c.status, user: Self.user, groupMembers: Self.members) == c.expected)
+  }
+
   @Test("the reason names the mode, the risk, and the chmod for this user's own directory")
   func reasonText() {
     let st = Self.status(S_IFDIR | 0o777, owner: geteuid())
@@ -70,7 +95,10 @@ struct DirectoryExposureTests {
     #expect(text.contains("SQLite would copy into it"))
     #expect(text.contains("consider `chmod 700 '/srv/ws'`"))
     let owned = DirectoryExposure.owner(Self.stranger).reason(directory: "/srv/ws", status: st)
-    #expect(owned.contains("belongs to uid 4000001, who may not write the database"))
+    #expect(owned.contains("belongs to uid 4000001, not to this user or root"))
+    #expect(owned.contains("`cp -r '/srv/ws' ~/copy`"))
+    let empty = DirectoryExposure.owner(Self.stranger).reason(directory: "/srv/ws", status: st, holdsDatabase: false)
+    #expect(empty.contains("will not create a workspace there") && !empty.contains("cp -r"))
     #expect(owned.contains("dolphin needs a directory of its own"))
   }
 

@@ -26,7 +26,7 @@ private typealias GroupEntry = group
 /// SQLite is done. The workspace's parent directories are trusted as any program trusts the path
 /// it is given; access control lists are not read (`ls -l` shows a `+` when a directory has one).
 package enum DirectoryExposure: Sendable, Equatable {
-  /// The directory belongs to user `uid`, who may not write the database.
+  /// The directory belongs to user `uid`, neither this user nor root.
   case owner(uid_t)
   /// Every user may write the directory (its mode has `o+w`, sticky bit or not), and not every
   /// user may write the database.
@@ -60,7 +60,10 @@ package enum DirectoryExposure: Sendable, Equatable {
     directory: stat, database: stat?, user: uid_t = geteuid(),
     groupMembers: (gid_t) -> [uid_t]? = DirectoryExposure.members(ofGroup:)
   ) -> DirectoryExposure? {
-    if !mayWriteDatabase(directory.st_uid, database, user: user) { return .owner(directory.st_uid) }
+    // Its owner may rename and replace anything in it and change its mode at will: only this
+    // user's and root's are trusted, as git trusts only a repository of this user's
+    // (`safe.directory`) and ssh only a key file whose directories are this user's or root's.
+    if directory.st_uid != user && directory.st_uid != 0 { return .owner(directory.st_uid) }
     if directory.st_mode & S_IWOTH != 0, database.map({ $0.st_mode & S_IWOTH == 0 }) ?? true { return .everyone }
     guard directory.st_mode & S_IWGRP != 0 else { return nil }
     // A database its group may write lets every member of that group write it.
@@ -106,27 +109,40 @@ package enum DirectoryExposure: Sendable, Equatable {
   /// - Parameters:
   ///   - directory: the directory's path, as it is shown.
   ///   - status: its `stat`.
-  package func reason(directory: String, status: stat) -> String {
+  ///   - holdsDatabase: whether the database exists in it (else dolphin was to create it).
+  package func reason(directory: String, status: stat, holdsDatabase: Bool = true) -> String {
     let mode = FileAccessAdvice.permissions(status.st_mode)
-    let who: String
-    let advice: String
+    let risk =
+      holdsDatabase
+      ? "they could put a -wal or rollback journal beside the database, which SQLite would copy into it, or replace "
+        + "the database, so dolphin will not open it; nothing was read or changed"
+      : "they could read what dolphin stores there, or put files beside it that SQLite would copy into it, so dolphin "
+        + "will not create a workspace there; nothing was created"
     switch self {
     case .owner(let uid):
-      who = "belongs to \(FileAccessAdvice.owner(uid)), who may not write the database but may change anything in it"
-      advice = FileAccessAdvice.ownDirectory + ", and move \(SQLiteWorkspaceStore.fileName) there"
+      let copy =
+        holdsDatabase
+        ? "; to read that user's workspace, copy the directory (`cp -r \(FileAccessAdvice.shellQuoted(directory)) ~/copy`) "
+          + "and pass --workspace with the copy, or run dolphin as that user" : ""
+      return "the workspace directory belongs to \(FileAccessAdvice.owner(uid)), not to this user or root, and its owner "
+        + "may rename or replace anything in it: \(risk). Dolphin opens only a directory of this user's or root's: "
+        + FileAccessAdvice.ownDirectory + copy + "."
     case .everyone:
-      who = "(mode \(mode)) may be written by every user, and not every user may write the database"
-      advice = FileAccessAdvice.makePrivate(path: directory, status: status, privateMode: "700")
+      return "the workspace directory (mode \(mode)) may be written by every user, and not every user may write the "
+        + "database: \(risk). To use the workspace: "
+        + FileAccessAdvice.makePrivate(path: directory, status: status, privateMode: "700")
+        + ". Dolphin then checks the files beside the database before it opens it."
     case .group(let gid, let members):
-      let named = members.isEmpty ? "" : " (\(members.joined(separator: ", ")))"
-      who = "(mode \(mode)) may be written by the members of group \(Self.groupName(gid)), and some\(named) may not "
-        + "write the database"
-      advice = FileAccessAdvice.makePrivate(path: directory, status: status, privateMode: "700")
+      let named =
+        members.isEmpty
+        ? ", a group the group database does not list, so who they are and whether they may write the database is unknown"
+        : ", and some (\(members.joined(separator: ", "))) may not write the database"
+      return "the workspace directory (mode \(mode)) may be written by the members of group \(Self.groupName(gid))\(named): "
+        + "\(risk). To use the workspace: "
+        + FileAccessAdvice.makePrivate(path: directory, status: status, privateMode: "700")
         + (status.st_uid == geteuid() ? " (or `chmod g-w \(FileAccessAdvice.shellQuoted(directory))`)" : "")
+        + ". Dolphin then checks the files beside the database before it opens it."
     }
-    return "the workspace directory \(who): they could put a -wal or rollback journal beside the database, which "
-      + "SQLite would copy into it, or replace the database, so dolphin will not open it; nothing was read or changed. "
-      + "To use the workspace: \(advice). Dolphin then checks the files beside the database before it opens it"
   }
 
   /// The group `gid` for a message: `staff (gid 50)`, or `gid 1234` without a name.
@@ -137,5 +153,153 @@ package enum DirectoryExposure: Sendable, Equatable {
     guard getgrgid_r(gid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.gr_name
     else { return "gid \(gid)" }
     return "\(String(cString: name)) (gid \(gid))"
+  }
+}
+
+/// The checks of a workspace's path made before SQLite opens anything: the workspace directory
+/// (``DirectoryExposure``), every directory on the way to it, the database file's owner, and the
+/// same for the directory a database that is a symbolic link lies in (SQLite keeps the side files
+/// beside the file a link names).
+///
+/// A directory on the way whose entries other users may rename (a mode-777 parent without the
+/// sticky bit, another user's directory) lets them move the workspace aside and put their own in
+/// its place; a database file of another user in this user's directory was put there by them
+/// (while the directory was open) or by root. The rules are ssh's for `authorized_keys`
+/// (`StrictModes`: this user's or root's, not writable by others, on the whole path) with the
+/// sticky bit honoured: in a 1777 directory such as `/tmp` only an entry's owner, the directory's
+/// owner and root may rename it. Paths are resolved (`realpath`) first, so a symbolic link on the
+/// way is judged by what it leads to, and SQLite is then given the resolved path: a link swapped
+/// after the check changes nothing.
+package enum WorkspaceTrust {
+  /// Why a workspace is not opened: the path to name and the whole message.
+  package struct Refusal: Sendable, Equatable {
+    package var path: String
+    package var message: String
+  }
+
+  /// What lets other users rename the entries of a directory on the way to the workspace.
+  package enum AncestorExposure: Sendable, Equatable {
+    /// It belongs to user `uid`, neither this user nor root.
+    case owner(uid_t)
+    /// Every user may write it and it has no sticky bit.
+    case everyone
+    /// The members of group `gid` may write it, it has no sticky bit, and `members` (names, at
+    /// most three; empty when the group is unknown) are neither this user nor root.
+    case group(gid_t, members: [String])
+  }
+
+  /// What lets users other than this one and root rename the entries of the directory with
+  /// status `status`, or nil.
+  package static func ancestorExposure(
+    _ status: stat, user: uid_t = geteuid(),
+    groupMembers: (gid_t) -> [uid_t]? = DirectoryExposure.members(ofGroup:)
+  ) -> AncestorExposure? {
+    if status.st_uid != user && status.st_uid != 0 { return .owner(status.st_uid) }
+    // Only an entry's owner (checked one level down), the directory's owner and root may rename
+    // an entry of a sticky directory.
+    if status.st_mode & S_ISVTX != 0 { return nil }
+    if status.st_mode & S_IWOTH != 0 { return .everyone }
+    guard status.st_mode & S_IWGRP != 0 else { return nil }
+    guard let members = groupMembers(status.st_gid) else { return .group(status.st_gid, members: []) }
+    let strangers = Set(members.filter { $0 != user && $0 != 0 })
+    return strangers.isEmpty ? nil : .group(status.st_gid, members: strangers.sorted().prefix(3).map { FileAccessAdvice.owner($0) })
+  }
+
+  /// The first reason not to open the workspace in `directory` (which exists), or nil.
+  /// - Parameters:
+  ///   - directory: the workspace directory as given.
+  ///   - databasePath: the database file in it, as given.
+  ///   - database: the database file's `stat` (following a link), nil when it does not exist yet.
+  ///   - user: the effective user id of this process.
+  package static func refusal(directory: String, databasePath: String, database: stat?, user: uid_t = geteuid())
+    -> Refusal?
+  {
+    let realDirectory = resolved(directory)
+    if let refusal = check(directory: realDirectory, shownAs: directory, database: database, user: user) {
+      return refusal
+    }
+    guard let database else { return nil }
+    var link = stat()
+    if lstat(databasePath, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+      let holder = (resolved(databasePath) as NSString).deletingLastPathComponent
+      if holder != realDirectory,
+        let refusal = check(directory: holder, shownAs: holder, database: database, user: user, holdsLinkTarget: true)
+      {
+        return refusal
+      }
+    }
+    if database.st_uid != user && database.st_uid != 0 {
+      let quoted = FileAccessAdvice.shellQuoted(databasePath)
+      return Refusal(
+        path: databasePath,
+        message: "the database file belongs to \(FileAccessAdvice.owner(database.st_uid)), not to this user or root, "
+          + "in a directory of this user's: that user (or root) put it there, so what it holds and what would be "
+          + "written into it are that user's, and dolphin will not open it; nothing was read or changed. If it is "
+          + "not this user's workspace, move it aside while no dolphin is running (`mv \(quoted) \(FileAccessAdvice.shellQuoted(databasePath + ".foreign"))`); "
+          + "if it is, have root give it back (`chown -h \(user) \(quoted)`).")
+    }
+    return nil
+  }
+
+  /// `path` with every symbolic link and `.`/`..` resolved, or as given when that fails (a
+  /// directory this user may not search: the open then fails with its permission advice).
+  static func resolved(_ path: String) -> String {
+    guard let real = realpath(path, nil) else { return path }
+    defer { free(real) }
+    return String(cString: real)
+  }
+
+  /// The checks of one resolved directory that holds (or is to hold) the database, and of the
+  /// directories on the way to it.
+  private static func check(
+    directory: String, shownAs shown: String, database: stat?, user: uid_t, holdsLinkTarget: Bool = false
+  ) -> Refusal? {
+    var status = stat()
+    guard stat(directory, &status) == 0 else { return nil }
+    if let exposure = DirectoryExposure.of(directory: status, database: database, user: user) {
+      let reason = exposure.reason(directory: shown, status: status, holdsDatabase: database != nil)
+      return Refusal(
+        path: shown,
+        message: holdsLinkTarget
+          ? reason.replacingOccurrences(of: "the workspace directory", with: "the directory the database's link leads to")
+          : reason)
+    }
+    var ancestor = directory
+    while ancestor != "/" && !ancestor.isEmpty {
+      ancestor = (ancestor as NSString).deletingLastPathComponent
+      var status = stat()
+      // One this user may not search stops the walk: the open fails with its own advice.
+      guard stat(ancestor, &status) == 0 else { return nil }
+      if let exposure = ancestorExposure(status, user: user) {
+        return Refusal(path: ancestor, message: reason(exposure, ancestor: ancestor, status: status, user: user))
+      }
+    }
+    return nil
+  }
+
+  /// The message for a directory on the way to the workspace that others may rename entries of.
+  static func reason(_ exposure: AncestorExposure, ancestor: String, status: stat, user: uid_t) -> String {
+    let mode = FileAccessAdvice.permissions(status.st_mode)
+    let quoted = FileAccessAdvice.shellQuoted(ancestor)
+    let who: String
+    switch exposure {
+    case .owner(let uid): who = "belongs to \(FileAccessAdvice.owner(uid)), not to this user or root"
+    case .everyone: who = "(mode \(mode)) may be written by every user and has no sticky bit"
+    case .group(let gid, let members):
+      who = "(mode \(mode)) may be written by the members of group \(DirectoryExposure.groupName(gid))"
+        + (members.isEmpty ? " (a group the group database does not list)" : ", among them \(members.joined(separator: ", "))")
+        + ", and has no sticky bit"
+    }
+    let advice: String
+    if case .owner = exposure {
+      advice = FileAccessAdvice.ownDirectory
+    } else if status.st_uid == user {
+      advice = "consider `chmod go-w \(quoted)` (or `chmod +t \(quoted)`, as /tmp has, so that only an entry's owner may rename it)"
+    } else {
+      advice = "only root can change its mode; " + FileAccessAdvice.ownDirectory
+    }
+    return "a directory on the way to the workspace \(who): they may rename anything in it, and so move the workspace "
+      + "aside and put another in its place, and dolphin will not open it; nothing was read or changed. To use the "
+      + "workspace: \(advice)."
   }
 }

@@ -137,8 +137,9 @@ package struct SQLiteSideFiles: Sendable, Equatable {
   ///
   /// - this user may open the database for writing and write its directory (so could SQLite);
   /// - a side file exists that another user owns and either this user may not write it or its
-  ///   owner may not write the database (who could write into it while SQLite reads it), and both
-  ///   side files are regular files;
+  ///   owner may not write the database (who could write into it while SQLite reads it), or whose
+  ///   mode lets such users write it (``writableByStrangers(_:database:)``), and both side files
+  ///   are regular files;
   /// - the `-wal` is absent or empty — a reader never writes it, so it holds no commit, and its
   ///   `-shm` indexes nothing (checked again under the lock);
   /// - SQLite's EXCLUSIVE lock on the database file is free (``lockExclusively(_:)``): no other
@@ -160,6 +161,7 @@ package struct SQLiteSideFiles: Sendable, Equatable {
       present.allSatisfy({ ($0.1.st_mode & S_IFMT) == S_IFREG }),
       present.contains(where: {
         $0.1.st_uid != geteuid() && (access($0.0, W_OK) != 0 || !userMayWrite($0.1.st_uid, database))
+          || writableByStrangers($0.1, database: database)
       })
     else { return [] }
     func walIsEmpty() -> Bool { (status(databasePath + "-wal")?.st_size ?? 0) == 0 }
@@ -213,13 +215,13 @@ package struct SQLiteSideFiles: Sendable, Equatable {
       case S_IFLNK:
         // Neither SQLite nor dolphin makes one (review, s13: `-wal` → /etc/shadow). Never chown it.
         let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: side)) ?? "?"
-        return "\(side) is a symbolic link (to \(Limits.shownPath(target))) that user uid \(link.st_uid) put there; "
+        return "\(side) is a symbolic link (to \(Limits.shownPath(target))) that \(FileAccessAdvice.owner(link.st_uid)) put there; "
           + "neither SQLite nor dolphin makes one, and SQLite would read and write through it, \(refusal). Remove the "
           + "link while no dolphin is running (`rm \(quoted)`; never chown it: chown follows the link to the file it names)"
       default:
         let kind = Self.kindName(link.st_mode)
         let remove = (link.st_mode & S_IFMT) == S_IFDIR ? "rmdir \(quoted)` if it is empty" : "rm \(quoted)`"
-        return "\(side) is \(kind) that user uid \(link.st_uid) put there, not a file SQLite makes; SQLite cannot use it "
+        return "\(side) is \(kind) that \(FileAccessAdvice.owner(link.st_uid)) put there, not a file SQLite makes; SQLite cannot use it "
           + "(it would fail with a disk I/O error), \(refusal). Look at it (`ls -l \(quoted)`) and remove it while no "
           + "dolphin is running (`\(remove))"
       }
@@ -228,24 +230,42 @@ package struct SQLiteSideFiles: Sendable, Equatable {
       var status = stat()
       guard lstat(side, &status) == 0 else { continue }
       let owner = status.st_uid
-      guard owner != geteuid(), !userMayWrite(owner, database) else { continue }
+      let foreignOwner = owner != geteuid() && !userMayWrite(owner, database)
+      guard foreignOwner || writableByStrangers(status, database: database) else { continue }
       let quoted = FileAccessAdvice.shellQuoted(side)
-      let whose = "it belongs to another user (uid \(owner)) who may not write this database"
+      let whose =
+        foreignOwner
+        ? "it belongs to \(FileAccessAdvice.owner(owner)), another user who may not write this database"
+        : "its mode (\(FileAccessAdvice.permissions(status.st_mode))) lets users who may not write this database write it"
       if status.st_size > 0 && !side.hasSuffix("-shm") {
         let moved = sides.filter { FileManager.default.fileExists(atPath: $0) }
           .map { "mv \(FileAccessAdvice.shellQuoted($0)) \(FileAccessAdvice.shellQuoted($0 + ".foreign"))" }
           .joined(separator: " && ")
         let what = side.hasSuffix("-wal") ? "changes" : "a rollback journal SQLite would play back into the database"
-        return "\(side) holds \(status.st_size) bytes of \(what), but \(whose), so they cannot be changes saved through "
-          + "it, and dolphin will not read them (they would show as the workspace's records); nothing was read or "
-          + "changed. To use the workspace, move the file aside while no dolphin is running: `\(moved)`"
+        return "\(side) holds \(status.st_size) bytes of \(what), but \(whose), so they may not be changes saved "
+          + "through it, and dolphin will not read them (they would show as the workspace's records); nothing was read "
+          + "or changed. To use the workspace, move the file aside while no dolphin is running: `\(moved)`"
       }
       if emptyForeignAllowed { continue }
-      return "\(side) (\(status.st_size) bytes) was left by another program: \(whose), who may still write that file "
-        + "while SQLite reads through it, \(refusal). Remove it while no program has the workspace open (`rm \(quoted)`); "
-        + "a dolphin command that writes, such as `dolphin capture`, removes an empty -wal and -shm of another user itself"
+      let remedy =
+        side.hasSuffix("-shm") && status.st_size > 0
+        ? "; SQLite rebuilds it from the -wal" : "; a dolphin command that writes, such as `dolphin capture`, removes such an empty -wal and -shm itself"
+      return "\(side) (\(status.st_size) bytes): \(whose), and that user may write into it while SQLite reads through it, "
+        + "\(refusal). Remove it while no program has the workspace open (`rm \(quoted)`)\(remedy)"
     }
     return nil
+  }
+
+  /// Whether the mode of the side file with status `side` lets users write it who may not write
+  /// the database with status `database`: writable by others when the database is not, or by a
+  /// group the database's write permission does not cover and that holds users other than this
+  /// one and root (``DirectoryExposure/members(ofGroup:)``; an unknown group counts as such).
+  static func writableByStrangers(_ side: stat, database: stat) -> Bool {
+    if side.st_mode & S_IWOTH != 0 && database.st_mode & S_IWOTH == 0 { return true }
+    guard side.st_mode & S_IWGRP != 0 else { return false }
+    if database.st_mode & S_IWGRP != 0 && database.st_gid == side.st_gid { return false }
+    guard let members = DirectoryExposure.members(ofGroup: side.st_gid) else { return true }
+    return members.contains { $0 != geteuid() && $0 != 0 && !userMayWrite($0, database) }
   }
 
   /// What a file of mode `mode` that is not a regular file or symbolic link is, for a message.

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Regressions (review, s14): the check of the workspace directory alone left other ways for
+/// another user to put their files where dolphin reads and writes — a database that is a
+/// symbolic link into a directory they may write, a database file of theirs in this user's
+/// directory, a directory of theirs made first at the path dolphin was given, a parent directory
+/// they may rename entries of, and a side file of this user's whose mode lets them write it.
+/// Each is refused before SQLite opens anything, and leaves every file as it was.
+@Suite(
+  "Paths and files other users control",
+  .serialized,
+  .enabled(
+    if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+    "needs root to hand files to another user (uid 65534)"))
+struct WorkspaceTrustCommandTests {
+  static let stranger: uid_t = 65534
+
+  /// A workspace of root's with one note in `parent`/`name`; returns its path and database.
+  static func workspace(in parent: String, _ name: String = "ws") throws -> (workspace: String, db: String) {
+    let workspace = parent + "/" + name
+    let made = try runDolphin(["capture", "fact", "Root's own note", "--workspace", workspace])
+    #expect(made.status == 0, "\(made.stderr)")
+    return (workspace, workspace + "/workspace.sqlite")
+  }
+
+  static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+  @Test("a database that is a link into a directory every user may write is refused, and nothing is read there")
+  func linkedDatabaseInOpenDirectory() throws {
+    let dir = TemporaryDirectory("trust-linked-db")
+    defer { dir.remove() }
+    let (_, source) = try Self.workspace(in: dir.path, "source")
+    let open = dir.appending("open").path
+    try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: false)
+    chmod(open, 0o777)
+    try FileManager.default.copyItem(atPath: source, toPath: open + "/db")
+    let mine = dir.appending("mine").path
+    try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: false)
+    chmod(mine, 0o700)
+    try FileManager.default.createSymbolicLink(atPath: mine + "/workspace.sqlite", withDestinationPath: open + "/db")
+    let before = Self.bytes(open + "/db")
+    for args in [["knowledge", "list"], ["capture", "fact", "Secret note"]] {
+      let r = try runDolphin(args + ["--workspace", mine])
+      #expect(r.status == 5, "\(args): \(r.stdout)\(r.stderr)")
+      #expect(r.stderr.contains("\(open): the directory the database's link leads to (mode 777) may be written by every user"), "\(args): \(r.stderr)")
+    }
+    #expect(Self.bytes(open + "/db") == before)
+    #expect(!FileManager.default.fileExists(atPath: open + "/db-wal"), "SQLite never opened it")
+    let doctor = try runDolphin(["doctor", "--workspace", mine])
+    #expect(doctor.status == 5 && doctor.stdout.contains("Open: failed (path others control)"), "\(doctor.stdout)")
+  }
+
+  @Test("a database file another user put in this user's directory is neither read nor written")
+  func databaseOfAnotherUser() throws {
+    let dir = TemporaryDirectory("trust-db-owner")
+    defer { dir.remove() }
+    let (workspace, db) = try Self.workspace(in: dir.path)
+    chown(db, Self.stranger, Self.stranger)  // as if swapped in while the directory was open
+    let before = Self.bytes(db)
+    let r = try runDolphin(["capture", "fact", "Secret after the swap", "--workspace", workspace])
+    #expect(r.status == 5, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("the database file belongs to nobody (uid 65534), not to this user or root"), "\(r.stderr)")
+    #expect(r.stderr.contains("`mv '\(db)' '\(db).foreign'`") && r.stderr.contains("`chown -h 0 '\(db)'`"), "\(r.stderr)")
+    #expect(Self.bytes(db) == before, "nothing written into that user's file")
+    let doctor = try runDolphin(["doctor", "--workspace", workspace])
+    #expect(doctor.status == 5 && !doctor.stdout.contains("healthy"), "\(doctor.stdout)")
+  }
+
+  @Test("a directory another user made first at the path given is refused, database or not, and gets nothing")
+  func directoryOfAnotherUser() throws {
+    let dir = TemporaryDirectory("trust-dir-owner")
+    defer { dir.remove() }
+    chmod(dir.path, 0o1777)  // as /tmp
+    let empty = dir.appending("made-first").path
+    try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+    chown(empty, Self.stranger, Self.stranger)
+    chmod(empty, 0o700)
+    let r = try runDolphin(["capture", "fact", "Secret", "--workspace", empty])
+    #expect(r.status == 5, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("the workspace directory belongs to nobody (uid 65534), not to this user or root"), "\(r.stderr)")
+    #expect(r.stderr.contains("will not create a workspace there") && !r.stderr.contains("move workspace.sqlite"), "\(r.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: empty).isEmpty)
+
+    // With a database of that user's in it: not read either.
+    let (theirs, db) = try Self.workspace(in: dir.path, "theirs")
+    chown(theirs, Self.stranger, Self.stranger)
+    chown(db, Self.stranger, Self.stranger)
+    let list = try runDolphin(["knowledge", "list", "--workspace", theirs])
+    #expect(list.status == 5 && !list.stdout.contains("Root's own note"), "\(list.stdout)\(list.stderr)")
+    #expect(list.stderr.contains("`cp -r '\(theirs)' ~/copy`"), "\(list.stderr)")
+  }
+
+  @Test("a parent directory every user may write without the sticky bit is refused; with it, the workspace works")
+  func openParentDirectory() throws {
+    let dir = TemporaryDirectory("trust-parent")
+    defer { dir.remove() }
+    let parent = dir.appending("shared").path
+    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: false)
+    chmod(parent, 0o755)
+    let (workspace, _) = try Self.workspace(in: parent)
+    chmod(parent, 0o777)
+    let r = try runDolphin(["search", "note"], environment: ["DOLPHIN_HOME": workspace])
+    #expect(r.status == 5, "\(r.stdout)\(r.stderr)")
+    #expect(
+      r.stderr.contains("\(parent): a directory on the way to the workspace (mode 777) may be written by every user and has no sticky bit"),
+      "\(r.stderr)")
+    #expect(r.stderr.contains("consider `chmod go-w '\(parent)'` (or `chmod +t '\(parent)'`"), "\(r.stderr)")
+    chmod(parent, 0o1777)
+    let sticky = try runDolphin(["search", "note"], environment: ["DOLPHIN_HOME": workspace])
+    #expect(sticky.status == 0 && sticky.stdout.contains("Root's own note"), "\(sticky.stdout)\(sticky.stderr)")
+  }
+
+  @Test("a workspace path through a link in a shared directory is used through what it led to when checked")
+  func linkedWorkspacePath() throws {
+    let dir = TemporaryDirectory("trust-linked-path")
+    defer { dir.remove() }
+    let (workspace, db) = try Self.workspace(in: dir.path)
+    let link = dir.appending("link").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: workspace)
+    let r = try runDolphin(["capture", "fact", "Second note", "--workspace", link])
+    #expect(r.status == 0, "\(r.stderr)")
+    let list = try runDolphin(["knowledge", "list", "--workspace", workspace])
+    #expect(list.stdout.contains("Second note"), "\(list.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: link + "-wal"))
+    _ = db
+  }
+
+  @Test("a side file of this user's that others may write: refused when it holds bytes, removed when empty")
+  func sideFileOthersMayWrite() throws {
+    let dir = TemporaryDirectory("trust-side-mode")
+    defer { dir.remove() }
+    let (workspace, db) = try Self.workspace(in: dir.path)
+    let planted = Data(repeating: 0x37, count: 64)
+    try planted.write(to: URL(fileURLWithPath: db + "-journal"))
+    chmod(db + "-journal", 0o666)
+    let r = try runDolphin(["knowledge", "list", "--workspace", workspace])
+    #expect(r.status == 5, "\(r.stdout)\(r.stderr)")
+    #expect(
+      r.stderr.contains("workspace.sqlite-journal holds 64 bytes of a rollback journal SQLite would play back into the database, but its mode (666) lets users who may not write this database write it"),
+      "\(r.stderr)")
+    #expect(Self.bytes(db + "-journal") == planted)
+    unlink(db + "-journal")
+
+    FileManager.default.createFile(atPath: db + "-wal", contents: Data())
+    chmod(db + "-wal", 0o666)
+    let doctor = try runDolphin(["doctor", "--workspace", workspace])
+    #expect(doctor.status == 5 && doctor.stdout.contains("its mode (666) lets users who may not write this database write it"), "\(doctor.stdout)")
+    let capture = try runDolphin(["capture", "fact", "After the open -wal", "--workspace", workspace])
+    #expect(capture.status == 0, "\(capture.stderr)")
+    var st = stat()
+    #expect(stat(db + "-wal", &st) != 0 || st.st_mode & 0o077 == 0, "the open -wal was replaced by SQLite's own")
+  }
+
+  /// The warning said "readable by other users (mode 666)" of a database everyone may write.
+  @Test("a database others may write is warned about as writable, not only readable")
+  func writableDatabaseWarning() throws {
+    let dir = TemporaryDirectory("trust-db-mode")
+    defer { dir.remove() }
+    let (workspace, db) = try Self.workspace(in: dir.path)
+    chmod(db, 0o666)
+    let r = try runDolphin(["knowledge", "list", "--workspace", workspace])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("is writable by other users (mode 666): they may change or erase any record"), "\(r.stderr)")
+    chmod(db, 0o644)
+    let readable = try runDolphin(["knowledge", "list", "--workspace", workspace])
+    #expect(readable.stderr.contains("is readable by other users (mode 644)"), "\(readable.stderr)")
+  }
+}
