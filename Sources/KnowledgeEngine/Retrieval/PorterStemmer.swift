@@ -6,8 +6,8 @@
 /// (<https://tartarus.org/martin/PorterStemmer/>, and the Snowball site's account of how
 /// Porter2 differs from the Porter stemmer): in Step 2, `(m>0) BLI → BLE` replaces
 /// `(m>0) ABLI → ABLE`, and `(m>0) LOGI → LOG` is added. Without them the stemmer leaves the
-/// nouns in `-logy` and `-bly` apart from their other forms — `biology` (`biologi`) from
-/// `biological` (`biolog`), `assembly` from `assembled`, `possibly` from `possible`,
+/// nouns in `-logy` and `-bly` apart from their other forms — `pathology` (`pathologi`) from
+/// `pathological` (`patholog`), `assembly` from `assembled`, `possibly` from `possible`,
 /// `irreversibly` from `irreversible` — which Porter's own C and Java versions conflate, and so
 /// does SQLite FTS5's `porter` tokenizer (with these two rules our stems equal FTS5's on every
 /// word of BEIR SciFact but `eed`). It is not Porter2/Snowball, whose other changes were

@@ -85,8 +85,8 @@ public struct Tokenizer: Sendable, Equatable {
   ///   by non-ASCII punctuation or a letter of a script written without spaces (`C++。`,
   ///   `C#の`), which before kept the letter alone.
   /// - 5: the Porter stemmer (rule 5) takes the two Step 2 rules of Porter's reference
-  ///   implementation (``PorterStemmer``: `logi` → `log`, `bli` → `ble`), so `biology` and
-  ///   `biological`, `assembly` and `assembled`, `possibly` and `possible` share a stem.
+  ///   implementation (``PorterStemmer``: `logi` → `log`, `bli` → `ble`), so `pathology` and
+  ///   `pathological`, `assembly` and `assembled`, `possibly` and `possible` share a stem.
   ///
   /// The persisted index records the version its terms were made with
   /// (`meta.lexicalTokenizerVersion`, absent meaning 1) when it is rebuilt or first written.

@@ -68,7 +68,7 @@ struct PorterStemmerTests {
   /// (`logi` → `log`, `bli` → `ble` in place of `abli` → `able`): the noun in `-logy` or `-bly`
   /// and the other forms of the word now share a stem, as in SQLite FTS5's `porter` tokenizer.
   static let referenceImplementation: [Case] = [
-    ("biology", "biolog"), ("biological", "biolog"), ("physiology", "physiolog"),
+    ("physiology", "physiolog"),
     ("physiological", "physiolog"), ("pathology", "patholog"), ("pathologies", "patholog"),
     ("assembly", "assembl"), ("assembled", "assembl"), ("assemble", "assembl"),
     ("possibly", "possibl"), ("possible", "possibl"), ("irreversibly", "irrevers"),
