@@ -12,7 +12,13 @@ import Foundation
 /// The query is tokenized like the documents. English stop words
 /// (``EnglishStopWords/snowball``) and contraction or possessive endings after an apostrophe
 /// (the `s` of *deploy's*) are dropped unless nothing else is left; documents keep them, so
-/// positions still line up. Each distinct remaining term *t* (at most
+/// positions still line up. A number typed with a decimal point or digit-group separator
+/// (`0.7`, `3.14`, `250,000`, `Kir7.1`) is one term, as Unicode word segmentation has it (UAX #29,
+/// *Unicode Text Segmentation*, rules WB11 and WB12: a digit, `.` or `,`, a digit): it matches only
+/// where its parts stand next to each other in one field (the index holds `0.7` as the adjacent
+/// terms `0` and `7`, ``adjacentPostings(of:in:)``), with *v* = 1 and no other variant, so `0.7`
+/// no longer also ranks every note holding a `0` and a `7` apart
+/// (``Parameters/searchesWholeNumbers``). Each distinct remaining term *t* (at most
 /// ``Parameters/maximumQueryTerms``) is looked up:
 ///
 /// - in the vocabulary: matched exactly, weight *v* = 1, and, when it is at least 3
@@ -217,6 +223,11 @@ public struct HybridLexicalRanker: Sendable {
     /// Whether a typo candidate one edit away matches when its trigrams do not pass the rule
     /// (``Trigrams/oneEditSimilarity(of:to:)``: `hnadoff` finds `handoff`).
     public var matchesOneEditTypos: Bool
+    /// Whether a number typed with a decimal point or digit-group separator (`0.7`, `3.14`,
+    /// `250,000`, `Kir7.1`) is one query term, found only where its parts stand next to each
+    /// other, instead of each part searched on its own (`0.7` matching every note with a `0`
+    /// and a `7`).
+    public var searchesWholeNumbers: Bool
     /// The most distinct query terms searched (at most 64); the words of later ones are not
     /// searched, and the response names them (``SearchResponse/wordsPastTermLimit``).
     public var maximumQueryTerms: Int
@@ -247,6 +258,7 @@ public struct HybridLexicalRanker: Sendable {
       searchesIdentifierPlurals: true,
       searchesInitialisms: true,
       matchesOneEditTypos: true,
+      searchesWholeNumbers: true,
       maximumQueryTerms: 64,
       stopWords: EnglishStopWords.snowball)
   }
@@ -340,8 +352,8 @@ public struct HybridLexicalRanker: Sendable {
     for (t, term) in analysis.terms.enumerated() {
       let (group, nearMiss) = try resolve(
         term, spellings: analysis.spellings[t], compounds: analysis.compounds[t],
-        tailSplits: analysis.tailSplits[t], in: index, statistics: statistics,
-        queryTerms: analysis.terms)
+        tailSplits: analysis.tailSplits[t], numberParts: analysis.numberParts[t], in: index,
+        statistics: statistics, queryTerms: analysis.terms)
       groups.append(group)
       sawNearMiss = sawNearMiss || nearMiss
     }
@@ -429,8 +441,8 @@ public struct HybridLexicalRanker: Sendable {
     for (t, term) in analysis.terms.enumerated() {
       let (group, _) = try resolve(
         term, spellings: analysis.spellings[t], compounds: analysis.compounds[t],
-        tailSplits: analysis.tailSplits[t], in: index, statistics: statistics,
-        queryTerms: analysis.terms)
+        tailSplits: analysis.tailSplits[t], numberParts: analysis.numberParts[t], in: index,
+        statistics: statistics, queryTerms: analysis.terms)
       terms.append((term, group.variants.map { ($0.term, $0.weight) }))
     }
     return (terms, analysis.pairs)
@@ -468,6 +480,11 @@ public struct HybridLexicalRanker: Sendable {
     /// only when the term is not in the vocabulary; none of ``compounds``. Empty when compounds
     /// or open compounds are off.
     var tailSplits: [[[String]]] = []
+    /// Per term, the terms of the number it stands for when the query typed a number with a
+    /// decimal point or digit-group separator (`0.7` → `0`, `7`): Unicode word segmentation
+    /// keeps such a number one word (UAX #29, rules WB11 and WB12), while the index holds its
+    /// parts as adjacent terms. Empty for every other term.
+    var numberParts: [[String]] = []
     /// The words of terms past ``Parameters/maximumQueryTerms`` distinct ones, as first typed,
     /// once each, in query order: not searched.
     var leftOut: [String] = []
@@ -504,7 +521,38 @@ public struct HybridLexicalRanker: Sendable {
     let content = all.filter {
       (!parameters.stopWords.contains($0.surface) || isDottedLetter($0.position)) && !$0.clitic
     }
-    let used = content.isEmpty ? all : content
+    var used = content.isEmpty ? all : content
+    // Numbers written with a decimal point or digit-group separator are one word (UAX #29
+    // WB11/WB12: a digit, then `.` or `,`, then a digit): `0.7` is not `0` and `7` apart.
+    var partsOfNumber: [String: [String]] = [:]
+    if parameters.searchesWholeNumbers {
+      var merged: [(term: String, surface: String, typed: String, position: Int, clitic: Bool)] = []
+      var lastPosition = -2
+      var parts: [String] = []
+      func flush() {
+        if parts.count > 1, let last = merged.last { partsOfNumber[last.term] = parts }
+        parts = []
+      }
+      for token in used {
+        if let last = merged.last, token.position == lastPosition + 1,
+          Self.decimalSeparated(ranges[lastPosition], ranges[token.position], in: bytes)
+        {
+          let separator = String(UnicodeScalar(bytes[ranges[lastPosition].upperBound]))
+          merged[merged.count - 1] = (
+            last.term + separator + token.term, last.surface + separator + token.surface,
+            last.typed + separator + token.typed, last.position, false
+          )
+          if parts.isEmpty { parts = [last.term] }
+          parts.append(token.term)
+        } else {
+          flush()
+          merged.append(token)
+        }
+        lastPosition = token.position
+      }
+      flush()
+      used = merged
+    }
 
     var terms: [String] = []
     var surfaces: [[String]] = []
@@ -546,7 +594,9 @@ public struct HybridLexicalRanker: Sendable {
         }
         continue
       }
-      let others = spellingsOn ? spellingTerms(of: token.surface, typed: token.typed) : []
+      let others =
+        spellingsOn && partsOfNumber[token.term] == nil
+        ? spellingTerms(of: token.surface, typed: token.typed) : []
       // Another spelling of an earlier query word (`colour color`): the same term.
       if spellingsOn, let i = terms.indices.first(where: { i in
         spellings[i].contains(where: { $0.term == token.term })
@@ -673,6 +723,7 @@ public struct HybridLexicalRanker: Sendable {
     return QueryAnalysis(
       terms: terms, surfaces: surfaces, typedWords: typedWords, spellings: spellings,
       numberForms: numberForms, pairs: pairs, compounds: compounds, tailSplits: tailSplits,
+      numberParts: terms.map { partsOfNumber[$0] ?? [] },
       leftOut: leftOut, onlyCommonWords: content.isEmpty && !all.isEmpty)
   }
 
@@ -685,6 +736,19 @@ public struct HybridLexicalRanker: Sendable {
       && bytes[first.upperBound..<second.lowerBound].allSatisfy {
         [0x20, 0x09, 0x0A, 0x0D, 0x2E, 0x2C, 0x3B, 0x3A, 0x21, 0x3F].contains($0)
       }
+  }
+
+  /// Whether the query words at UTF-8 ranges `first` and `second` are parts of one number: a
+  /// single `.` or `,` stands between them, with an ASCII digit on either side (`0.7`,
+  /// `250,000`, `Kir7.1`; not `Fig.1` or `1, 2`).
+  static func decimalSeparated(_ first: Range<Int>, _ second: Range<Int>, in bytes: [UInt8])
+    -> Bool
+  {
+    func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    return second.lowerBound == first.upperBound + 1 && first.upperBound > first.lowerBound
+      && second.upperBound > second.lowerBound
+      && (bytes[first.upperBound] == UInt8(ascii: ".") || bytes[first.upperBound] == UInt8(ascii: ","))
+      && isDigit(bytes[first.upperBound - 1]) && isDigit(bytes[second.lowerBound])
   }
 
   /// Whether the query words at UTF-8 ranges `first` and `second` are joined into a compound:
@@ -852,8 +916,8 @@ public struct HybridLexicalRanker: Sendable {
   ///     word-form variant of another (it is searched in its own right).
   private func resolve(
     _ term: String, spellings candidates: [(term: String, typed: Bool)],
-    compounds forms: [[String]], tailSplits: [[String]], in index: some LexicalIndexReader,
-    statistics: IndexStatistics, queryTerms: [String]
+    compounds forms: [[String]], tailSplits: [[String]], numberParts: [String] = [],
+    in index: some LexicalIndexReader, statistics: IndexStatistics, queryTerms: [String]
   ) throws -> (Group, Bool) {
     let n = Double(statistics.documentCount)
     func variant(_ term: String, weight: Double, isExact: Bool, postings: PostingList) -> Variant {
@@ -869,6 +933,15 @@ public struct HybridLexicalRanker: Sendable {
         upperBound: variants.map { $0.weight * $0.idf }.max() ?? 0)
     }
 
+    // A number typed whole (`0.7`) is found where its parts stand next to each other, and
+    // nowhere else: it has no other spelling, word form or typo.
+    if !numberParts.isEmpty {
+      let postings = try Self.adjacentPostings(of: numberParts, in: index)
+      return (
+        group(.exact, postings.isEmpty ? [] : [variant(term, weight: 1, isExact: true, postings: postings)]),
+        false
+      )
+    }
     let exact = try index.anyPostingList(for: term)
     let exactVariant = exact.isEmpty ? nil : variant(term, weight: 1, isExact: true, postings: exact)
     // Another spelling, number or compound form of the word typed is searched at a reduced

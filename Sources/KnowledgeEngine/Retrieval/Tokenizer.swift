@@ -48,7 +48,8 @@ import Foundation
 ///    one-character run becomes that character. Hangul is written with spaces and is
 ///    tokenized as words.
 /// 5. **Stemming.** A term made only of the ASCII letters `a`–`z` after all of the folding
-///    above is reduced with ``PorterStemmer`` (Porter, 1980), so `persistence` and
+///    above is reduced with ``PorterStemmer`` (Porter, 1980, with the two Step 2 rules of his
+///    reference implementation), so `persistence` and
 ///    `persistance` both become `persist`. Folding comes first, so a word typed with or
 ///    without its marks gets the same stem: `café` and `cafe`, `Øresund` and `oresund`,
 ///    `straße` and `strasse` (→ `strass`). Numbers and other scripts are not stemmed.
@@ -83,6 +84,9 @@ public struct Tokenizer: Sendable, Equatable {
   ///   names are read as NFKC reads them (`Ｃ＋＋` → `c++`, `Ｃ＃` → `c#`) and may be followed
   ///   by non-ASCII punctuation or a letter of a script written without spaces (`C++。`,
   ///   `C#の`), which before kept the letter alone.
+  /// - 5: the Porter stemmer (rule 5) takes the two Step 2 rules of Porter's reference
+  ///   implementation (``PorterStemmer``: `logi` → `log`, `bli` → `ble`), so `pathology` and
+  ///   `pathological`, `assembly` and `assembled`, `possibly` and `possible` share a stem.
   ///
   /// The persisted index records the version its terms were made with
   /// (`meta.lexicalTokenizerVersion`, absent meaning 1) when it is rebuilt or first written.
@@ -91,7 +95,7 @@ public struct Tokenizer: Sendable, Equatable {
   /// find it; an index of a newer version is left alone. Where the index is not rebuilt
   /// (read-only workspace, newer index), searches index the records in memory instead, and
   /// `dolphin doctor` reports it.
-  public static let version = 4
+  public static let version = 5
 
   /// The longest term kept, in Unicode scalars; longer runs are cut to this length.
   public static let maximumTermLength = 64

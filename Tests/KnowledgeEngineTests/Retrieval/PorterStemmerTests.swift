@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import KnowledgeEngine
@@ -61,6 +62,36 @@ struct PorterStemmerTests {
   @Test(arguments: domainWords)
   func domainWord(_ example: Case) {
     #expect(PorterStemmer.stem(example.word) == example.stem)
+  }
+
+  /// The two Step 2 rules of Porter's reference implementation that the 1980 paper lacks
+  /// (`logi` → `log`, `bli` → `ble` in place of `abli` → `able`): the noun in `-logy` or `-bly`
+  /// and the other forms of the word now share a stem, as in SQLite FTS5's `porter` tokenizer.
+  static let referenceImplementation: [Case] = [
+    ("physiology", "physiolog"),
+    ("physiological", "physiolog"), ("pathology", "patholog"), ("pathologies", "patholog"),
+    ("assembly", "assembl"), ("assembled", "assembl"), ("assemble", "assembl"),
+    ("possibly", "possibl"), ("possible", "possibl"), ("irreversibly", "irrevers"),
+    ("irreversible", "irrevers"), ("conformabli", "conform"), ("sensibiliti", "sensibl"),
+  ].map { Case(word: $0.0, stem: $0.1) }
+
+  @Test(arguments: referenceImplementation)
+  func referenceImplementationRule(_ example: Case) {
+    #expect(PorterStemmer.stem(example.word) == example.stem)
+  }
+
+  @Test("`assembly` finds a note about what was assembled, `possibly` one that is possible, as the word itself")
+  func referenceImplementationSearch() throws {
+    let workspace = try PersistedSearchTests.Workspace([
+      PersistedSearchTests.Item(title: "Assembled the demo rig", content: "Soldered the sensor board."),
+      PersistedSearchTests.Item(title: "Outage review", content: "Possible causes: a full disk."),
+    ])
+    let assembly = try workspace.search("assembly")
+    #expect(assembly.results.map(\.id) == workspace.ids([0]))
+    #expect(assembly.terms.first?.match == .exact)
+    let possibly = try workspace.search("possibly")
+    #expect(possibly.results.map(\.id) == workspace.ids([1]))
+    #expect(possibly.terms.first?.match == .exact)
   }
 
   static let untouched: [Case] = [

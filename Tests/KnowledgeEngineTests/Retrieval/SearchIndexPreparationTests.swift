@@ -216,6 +216,35 @@ struct SearchIndexPreparationTests {
     #expect(try engine.search("C++").results.map(\.id) == [item.id])
   }
 
+  @Test("an index of tokenizer version 4 (`pathology` stemmed to `pathologi`) is rebuilt: pathological finds Lung pathology")
+  func version4Rebuilt() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    let item = try engine.capture(
+      CaptureRequest(kind: .fact, title: "Lung pathology reading list", content: "Atlas of biopsy slides")
+    ).item
+    func hasTerm(_ term: String) throws -> Bool {
+      try store.read { tx in
+        try tx.db.all("SELECT 1 FROM lexical_term WHERE term = ?", [.text(term)]) { _ in true }
+      }.count == 1
+    }
+    #expect(try hasTerm("patholog"))
+    // Version 4 stemmed as the 1980 paper does, without the reference implementation's `logi`.
+    try store.write { tx in
+      try tx.setMeta(LexicalIndexStore.tokenizerVersionKey, "4")
+      #expect(try tx.db.run("UPDATE lexical_term SET term = 'pathologi' WHERE term = 'patholog'") == 1)
+    }
+    #expect(try engine.searchIndexTokenizerStatus() == .stale(.version(4)))
+    #expect(try engine.prepareSearchIndex() == .rebuilt(from: .version(4), documents: 1))
+    #expect(try Self.storedVersion(store) == String(Tokenizer.version))
+    #expect(try hasTerm("patholog"))
+    #expect(try !hasTerm("pathologi"))
+    #expect(try engine.verifySearchIndex() == [])
+    let response = try engine.search("pathological")
+    #expect(response.results.map(\.id) == [item.id])
+    #expect(response.terms.first?.match == .exact)
+  }
+
   @Test("a search finds a stale index and rebuilds it itself, so a host that never prepares still finds Øresund")
   func searchRebuilds() throws {
     let store = SQLiteWorkspaceStore.inMemory()

@@ -12,7 +12,7 @@ struct Quality: BenchCommand {
     """
     USAGE: dolphin-bench quality [--corpus FILE] [--queries FILE] [--qrels FILE]
                                  [--split even|odd|all] [--json] [--per-query FILE]
-                                 [--keep] [--dump-queries FILE] [--grid SPEC]
+                                 [--keep] [--dump-queries FILE] [--run FILE] [--grid SPEC]
 
     Loads the corpus (title → title, text → content, kind fact) into a fresh workspace through
     the bulk capture path (the index is written in the same transaction), then ranks every
@@ -30,6 +30,9 @@ struct Quality: BenchCommand {
       --json            print one JSON object: ndcg_at_10, recall_at_100, queries, …
       --per-query FILE  write query-id<TAB>ndcg@10<TAB>recall@100, one line per query
                         (with --grid, to FILE.1, FILE.2, … for each combination in order)
+      --run FILE        write query-id<TAB>the ranked corpus ids, space-separated, one line
+                        per query (with --grid, to FILE.1, FILE.2, …), to read losses
+                        against an anchor's ranking
       --keep            keep the workspace (its path goes to stderr), to inspect results with
                         `dolphin search … --explain --workspace PATH`
       --dump-queries FILE
@@ -56,6 +59,7 @@ struct Quality: BenchCommand {
   var grid: ParameterGrid?
   var keep = false
   var dumpQueries: String?
+  var runFile: String?
 
   init(parsing a: inout ArgumentReader) throws {
     if let value = try a.option("--corpus") { corpus = value }
@@ -72,6 +76,7 @@ struct Quality: BenchCommand {
     if let value = try a.option("--grid") { grid = try ParameterGrid(parsing: value) }
     keep = a.flag("--keep")
     dumpQueries = try a.option("--dump-queries")
+    runFile = try a.option("--run")
   }
 
   func validate() throws {
@@ -97,6 +102,7 @@ struct Quality: BenchCommand {
     var ndcg: [Double]
     var recall: [Double]
     var milliseconds: [Double]
+    var rankings: [[String]] = []
   }
 
   struct Output: Encodable {
@@ -127,6 +133,13 @@ struct Quality: BenchCommand {
     for (i, query) in judged.enumerated() {
       lines.append("\(query.id)\t\(figures.ndcg[i])\t\(figures.recall[i])")
     }
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: path, atomically: true, encoding: .utf8)
+  }
+
+  /// Writes `query-id<TAB>ranked corpus ids`, one line per judged query, to `path`.
+  private func writeRun(_ figures: Figures, _ judged: [JudgedQuery], to path: String) throws {
+    let lines = zip(judged, figures.rankings).map { $0.id + "\t" + $1.joined(separator: " ") }
     try (lines.joined(separator: "\n") + "\n").write(
       toFile: path, atomically: true, encoding: .utf8)
   }
@@ -171,6 +184,7 @@ struct Quality: BenchCommand {
         let figures = try measure(
           judged, workspace: workspace, corpusID: corpusID, parameters: combination.parameters)
         if let perQuery { try writePerQuery(figures, judged, to: "\(perQuery).\(n + 1)") }
+        if let runFile { try writeRun(figures, judged, to: "\(runFile).\(n + 1)") }
         print(
           String(
             format: "%@  nDCG@10 %.4f  Recall@100 %.4f  (query p50 %.2f ms)", combination.name,
@@ -197,6 +211,7 @@ struct Quality: BenchCommand {
       mode: HybridLexicalRanker.mode.rawValue,
       algorithmVersion: HybridLexicalRanker.algorithmVersion)
     if let perQuery { try writePerQuery(figures, judged, to: perQuery) }
+    if let runFile { try writeRun(figures, judged, to: runFile) }
     if json {
       print(try StableJSON.string(output, pretty: false))
     } else {
@@ -247,6 +262,7 @@ struct Quality: BenchCommand {
           .compactMap { corpusID[$0] }
       }
       figures.milliseconds.append(elapsed)
+      figures.rankings.append(ranking)
       figures.ndcg.append(RetrievalEvaluation.ndcg(ranking, relevance: query.relevance, at: 10))
       figures.recall.append(
         RetrievalEvaluation.recall(ranking, relevance: query.relevance, at: 100))

@@ -39,7 +39,7 @@ struct ParameterGrid {
     "k1", "b.title", "b.tags", "b.content", "weight.title", "weight.tags", "weight.content",
     "phrase", "coverage", "fuzzy", "prefix", "wordforms", "wordform.prefix",
     "wordform.similarity", "spellings", "spelling.weight", "compounds", "compound.weight", "compound.open",
-    "plurals", "plurals.names", "initials", "oneedit",
+    "plurals", "plurals.names", "initials", "oneedit", "numbers",
   ]
 
   /// Every combination, named like `k1=1.2 b.content=0.75`, in axis order (the last axis
@@ -83,6 +83,7 @@ struct ParameterGrid {
     case "plurals.names": p.searchesIdentifierPlurals = value != 0
     case "initials": p.searchesInitialisms = value != 0
     case "oneedit": p.matchesOneEditTypos = value != 0
+    case "numbers": p.searchesWholeNumbers = value != 0
     default: break
     }
   }
