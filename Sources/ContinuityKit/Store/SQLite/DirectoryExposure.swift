@@ -205,7 +205,8 @@ package enum WorkspaceTrust {
     return strangers.isEmpty ? nil : .group(status.st_gid, members: strangers.sorted().prefix(3).map { FileAccessAdvice.owner($0) })
   }
 
-  /// The first reason not to open the workspace in `directory` (which exists), or nil.
+  /// The first reason not to open the workspace in `directory` (which exists), or nil; always nil
+  /// in an app sandbox (iOS and its kin), which no other user's process can reach.
   /// - Parameters:
   ///   - directory: the workspace directory as given.
   ///   - databasePath: the database file in it, as given.
@@ -214,6 +215,11 @@ package enum WorkspaceTrust {
   package static func refusal(directory: String, databasePath: String, database: stat?, user: uid_t = geteuid())
     -> Refusal?
   {
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+      // An app's container is its own: the sandbox keeps every other process out, and the
+      // system owns some directories on the way to it.
+      return nil
+    #endif
     let realDirectory = resolved(directory)
     if let refusal = check(directory: realDirectory, shownAs: directory, database: database, user: user) {
       return refusal
