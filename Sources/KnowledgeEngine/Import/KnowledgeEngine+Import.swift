@@ -622,6 +622,28 @@ struct ImportAnalysis: Sendable {
       throw .validation(
         ValidationError(field: "workspace.activeHandoffID", message: "workspace.activeHandoffID: no handoff has the id \(active.uuidString)"))
     }
+    // A digest quotes the records it cites, and dolphin keeps none citing a missing record
+    // (`dolphin doctor` reports one): a digest the import writes must cite records the file or
+    // the workspace holds. One already stored as the file has it is left as it is.
+    for (i, d) in workspace.digests.enumerated() where isWritten("digests", d.id) {
+      for (section, lines) in d.sections.named {
+        for (l, line) in lines.enumerated() {
+          for (j, id) in line.evidenceIDs.enumerated() {
+            // (Checked one by one: `||` would erase the typed error, as above.)
+            if try knowledgeExists(id) { continue }
+            if try taskExists(id) { continue }
+            if handoffIDs.contains(id) || memoryIDs.contains(id) { continue }
+            if try tx.handoffRowID(id) != nil { continue }
+            if try tx.memoryRowID(id) != nil { continue }
+            throw fail(
+              "workspace.digests[\(i)].sections.\(section)[\(l)].evidenceIDs[\(j)]", d.id,
+              "no knowledge item, memory, task or handoff has the id \(id.uuidString) (neither in the file nor in this "
+                + "workspace), so the digest would quote a record that is gone; remove this digest from the file "
+                + "(`dolphin context --save` stores a new one)")
+          }
+        }
+      }
+    }
   }
 
   /// No `supersedes` relationship the import adds may close a cycle, through the document's
