@@ -207,4 +207,48 @@ struct DamagedRecordCommandTests {
     let handoffs = try cli.run(["handoff", "list"])
     #expect(handoffs.status == 0 && handoffs.stdout.contains("Ship the beta"), "\(handoffs.stdout)\(handoffs.stderr)")
   }
+
+  struct UnknownValueCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    /// The edit, with `{K}` and `{T}` standing for the knowledge item's and the task's ids.
+    var sql: String
+    var command: [String]
+    /// What stderr names, with `{K}` and `{T}` as above.
+    var named: String
+    var testDescription: String { name }
+  }
+
+  static let unknownValues = [
+    UnknownValueCase(
+      name: "knowledge list, a kind", sql: "UPDATE knowledge SET kind = 'hypothesis' WHERE id = '{K}'",
+      command: ["knowledge", "list"], named: "knowledge {K}: knowledge.kind holds an unknown value \"hypothesis\""),
+    UnknownValueCase(
+      name: "export, a source", sql: "UPDATE knowledge SET source = 'sync' WHERE id = '{K}'",
+      command: ["export"], named: "knowledge {K}: knowledge.source holds an unknown value \"sync\""),
+    UnknownValueCase(
+      name: "context, a priority (the digest's projection)", sql: "UPDATE knowledge SET priority = 'urgent' WHERE id = '{K}'",
+      command: ["context"], named: "knowledge {K}: knowledge.priority holds an unknown value \"urgent\""),
+    UnknownValueCase(
+      name: "task list, a status", sql: "UPDATE task SET status = 'blocked' WHERE id = '{T}'",
+      command: ["task", "list"], named: "task {T}: task.status holds an unknown value \"blocked\""),
+  ]
+
+  /// Regression (review, s14): the command that met a name the store does not know said only
+  /// `knowledge.kind holds an unknown value "hypothesis"`, so in a workspace of thousands of items
+  /// the record could be found only through `doctor`. The error now names it as doctor does (table,
+  /// id, column, value). Lists and export still refuse the workspace rather than leave the record
+  /// out: an export is the user's copy of everything, and a list that hid a record would misstate
+  /// what is stored; doctor gives the one-line fix.
+  @Test("the command that meets an unknown name names the record: table, id, column and value", arguments: unknownValues)
+  func commandNamesUnknownValue(_ c: UnknownValueCase) throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let k = try #require((try cli.json(["capture", "fact", "Widgets", "--content", "spring plan", "--json"])["item"] as? [String: Any])?["id"] as? String)
+    let t = try #require(try cli.json(["task", "add", "Ship the widgets", "--json"])["id"] as? String)
+    func filled(_ s: String) -> String { s.replacingOccurrences(of: "{K}", with: k).replacingOccurrences(of: "{T}", with: t) }
+    try sqlite(cli, filled(c.sql))
+    let run = try cli.run(c.command)
+    #expect(run.status == 5)
+    #expect(run.stderr.contains(filled(c.named) + ". Nothing was changed; run `dolphin doctor` for recovery steps"), "\(run.stderr)")
+  }
 }

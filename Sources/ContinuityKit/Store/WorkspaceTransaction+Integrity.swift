@@ -233,7 +233,8 @@ extension WorkspaceTransaction {
   /// do not pair up (a memory whose `knowledgeID` names an item that does not mirror it, a
   /// `legacyMemory` item whose memory does not link back), task and handoff references to
   /// missing records, messages of a missing conversation, an active-handoff marker that points
-  /// at a missing handoff, and `supersedes` cycles; also receipts whose `arguments` are not
+  /// at a missing handoff, digests citing a missing record (``digestsCitingMissingRecords(limit:)``),
+  /// and `supersedes` cycles; also receipts whose `arguments` are not
   /// JSON text. Only older data (imports by earlier builds) or a direct edit of the database
   /// can hold these: new ones are refused. Each problem says how to fix it where a command can.
   /// - Parameter limit: at most this many problems per check.
@@ -322,7 +323,53 @@ extension WorkspaceTransaction {
     if let active = try meta("activeHandoffID"), try db.integer("SELECT count(*) FROM handoff WHERE id = ?", [.text(active)]) == 0 {
       out.append("the active handoff marker points at missing handoff \(active)")
     }
+    out += try digestsCitingMissingRecords(limit: limit)
     for cycle in try supersedeGraph().cycles.prefix(limit) { out.append(Self.supersedeCycleProblem(cycle)) }
     return out
+  }
+
+  /// Stored digests that cite a record no longer in the workspace, one problem per digest
+  /// naming it and the missing ids (in id order).
+  ///
+  /// Every line of a digest cites the records it quotes (knowledge items, tasks, the active
+  /// handoff). Dolphin never leaves such a citation behind: deleting a knowledge item, memory,
+  /// task or handoff, and `dolphin erase` of any kind, remove every digest that cites what goes
+  /// (a digest holds copies of its text), and receipts, messages and checkpoints — which may
+  /// name erased records on purpose — are not digests. So a digest citing a missing record
+  /// comes from a record deleted outside dolphin (`sqlite3 … "DELETE FROM knowledge …"`) or
+  /// from an imported file that held one, and the digest still holds the deleted record's text.
+  /// The citations are read from the digest's own sections (what `dolphin context` shows), not
+  /// from the `digest_evidence` index; a digest whose sections are not valid JSON is left to
+  /// ``malformedJSON(limit:)``.
+  /// - Parameter limit: at most this many digests.
+  /// - Complexity: one pass over the stored digests (at most ``Limits/digestsKept``) with one
+  ///   indexed look-up per cited id in each record table.
+  func digestsCitingMissingRecords(limit: Int) throws(WorkspaceError) -> [String] {
+    let pairs = try db.all(
+      """
+      SELECT d.id, j.value FROM digest d, json_tree(CASE WHEN json_valid(d.sections) THEN d.sections ELSE '{}' END) j
+      WHERE j.type = 'text' AND j.path GLOB '*.evidenceIDs'
+        AND NOT EXISTS (SELECT 1 FROM knowledge k WHERE k.id = j.value)
+        AND NOT EXISTS (SELECT 1 FROM task t WHERE t.id = j.value)
+        AND NOT EXISTS (SELECT 1 FROM handoff h WHERE h.id = j.value)
+        AND NOT EXISTS (SELECT 1 FROM memory m WHERE m.id = j.value)
+      ORDER BY d.id, j.value
+      """
+    ) { (row: SQLRow) in (digest: row.text(0), cited: row.text(1)) }
+    var digests: [(id: String, missing: [String])] = []
+    for pair in pairs {
+      if digests.last?.id == pair.digest {
+        if digests[digests.count - 1].missing.last != pair.cited { digests[digests.count - 1].missing.append(pair.cited) }
+      } else {
+        digests.append((pair.digest, [pair.cited]))
+      }
+    }
+    return digests.prefix(limit).map { d in
+      let shown = d.missing.prefix(10).joined(separator: ", ") + (d.missing.count > 10 ? ", and \(d.missing.count - 10) more" : "")
+      return "digest \(d.id) cites \(d.missing.count) missing record(s): \(shown). No knowledge item, memory, task or "
+        + "handoff has that id (dolphin removes a digest with any record it cites, so the record was deleted outside "
+        + "dolphin, or the digest came in an imported file), and the digest may still quote its text. "
+        + "`dolphin erase --kind digests` removes the stored digests (`dolphin context --save` stores a new one)"
+    }
   }
 }

@@ -8,13 +8,13 @@ extension WorkspaceTransaction {
     let id = try uuid(row, 1, "knowledge")
     return KnowledgeItem(
       id: id,
-      kind: try enumValue(KnowledgeKind.self, row, 2, "knowledge.kind"),
+      kind: try enumValue(KnowledgeKind.self, row, 2, "knowledge.kind", idColumn: 1),
       title: row.text(3),
       content: row.text(4),
-      source: try enumValue(KnowledgeSource.self, row, 5, "knowledge.source"),
+      source: try enumValue(KnowledgeSource.self, row, 5, "knowledge.source", idColumn: 1),
       tags: try decodeJSON([String].self, row, 6, "knowledge.tags"),
       relationships: try relationships(of: id),
-      priority: try enumValue(Priority.self, row, 7, "knowledge.priority"),
+      priority: try enumValue(Priority.self, row, 7, "knowledge.priority", idColumn: 1),
       createdAt: try date(row, 8, "knowledge.created_at"),
       updatedAt: try date(row, 9, "knowledge.updated_at"),
       revision: row.int(10),
@@ -25,11 +25,11 @@ extension WorkspaceTransaction {
   public func relationships(of id: UUID) throws(WorkspaceError) -> [KnowledgeRelationship] {
     requireValid()
     return try db.all(
-      "SELECT kind, target_id FROM knowledge_relationship WHERE source_id = ? ORDER BY ordinal",
+      "SELECT kind, target_id, source_id FROM knowledge_relationship WHERE source_id = ? ORDER BY ordinal",
       [Self.text(id)]
     ) { (row) throws(WorkspaceError) in
       KnowledgeRelationship(
-        kind: try enumValue(RelationshipKind.self, row, 0, "knowledge_relationship.kind"),
+        kind: try enumValue(RelationshipKind.self, row, 0, "knowledge_relationship.kind", idColumn: 2),
         targetID: try uuid(row, 1, "knowledge_relationship"))
     }
   }
@@ -44,7 +44,7 @@ extension WorkspaceTransaction {
       [Self.text(id)]
     ) { (row) throws(WorkspaceError) in
       (try uuid(row, 0, "knowledge_relationship"),
-       try enumValue(RelationshipKind.self, row, 1, "knowledge_relationship.kind"))
+       try enumValue(RelationshipKind.self, row, 1, "knowledge_relationship.kind", idColumn: 0))
     }
   }
 

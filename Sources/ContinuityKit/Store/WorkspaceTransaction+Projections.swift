@@ -149,10 +149,13 @@ extension WorkspaceTransaction {
         throw .damaged(file: db.displayName, message: "knowledge holds a malformed id '\(row.text(1))'")
       }
       guard let kind = row.enumCase(2, Self.kindBytes) else {
-        throw .damaged(file: db.displayName, message: "knowledge.kind holds an unknown value '\(row.text(2))'")
+        throw .damaged(
+          file: db.displayName, message: Self.unknownValueMessage("knowledge.kind", id: row.text(1), stored: row.text(2)))
       }
       guard let priority = row.enumCase(4, Self.priorityBytes) else {
-        throw .damaged(file: db.displayName, message: "knowledge.priority holds an unknown value '\(row.text(4))'")
+        throw .damaged(
+          file: db.displayName,
+          message: Self.unknownValueMessage("knowledge.priority", id: row.text(1), stored: row.text(4)))
       }
       body(
         KnowledgeHeader(
@@ -289,7 +292,7 @@ extension WorkspaceTransaction {
       "SELECT id, kind, title FROM knowledge WHERE created_at > ? ORDER BY created_at, id LIMIT ?",
       [after, .integer(Int64(max(0, limit)))]
     ) { (row) throws(WorkspaceError) in
-      (try uuid(row, 0, "knowledge"), try enumValue(KnowledgeKind.self, row, 1, "knowledge.kind"), row.text(2))
+      (try uuid(row, 0, "knowledge"), try enumValue(KnowledgeKind.self, row, 1, "knowledge.kind", idColumn: 0), row.text(2))
     }
     let total = Int(try db.integer("SELECT count(*) FROM knowledge WHERE created_at > ?", [after]))
     return (items, total)
@@ -301,8 +304,10 @@ extension WorkspaceTransaction {
     var out: [UUID: (kind: KnowledgeKind, title: String)] = [:]
     for id in ids where out[id] == nil {
       if let row = try db.first(
-        "SELECT kind, title FROM knowledge WHERE id = ?", [Self.text(id)],
-        { (row) throws(WorkspaceError) in (try enumValue(KnowledgeKind.self, row, 0, "knowledge.kind"), row.text(1)) })
+        "SELECT kind, title, id FROM knowledge WHERE id = ?", [Self.text(id)],
+        { (row) throws(WorkspaceError) in
+          (try enumValue(KnowledgeKind.self, row, 0, "knowledge.kind", idColumn: 2), row.text(1))
+        })
       {
         out[id] = row
       }

@@ -128,8 +128,8 @@ extension WorkspaceTransaction {
   func taskRow(_ row: SQLRow) throws(WorkspaceError) -> TaskItem {
     TaskItem(
       id: try uuid(row, 1, "task"), title: row.text(2), notes: row.text(3),
-      status: try enumValue(TaskStatus.self, row, 4, "task.status"),
-      priority: try enumValue(Priority.self, row, 5, "task.priority"),
+      status: try enumValue(TaskStatus.self, row, 4, "task.status", idColumn: 1),
+      priority: try enumValue(Priority.self, row, 5, "task.priority", idColumn: 1),
       createdAt: try date(row, 6, "task.created_at"), completedAt: optionalDate(row, 7),
       knowledgeIDs: try decodeJSON([UUID].self, row, 8, "task.knowledge_ids"))
   }

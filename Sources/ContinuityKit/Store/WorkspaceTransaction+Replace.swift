@@ -33,7 +33,7 @@ extension WorkspaceTransaction {
     ) { (row) throws(WorkspaceError) in
       ChatMessage(
         id: try uuid(row, 0, "message"), conversationID: try uuid(row, 1, "message.conversation_id"),
-        role: try enumValue(ChatRole.self, row, 2, "message.role"), text: row.text(3),
+        role: try enumValue(ChatRole.self, row, 2, "message.role", idColumn: 0), text: row.text(3),
         createdAt: try date(row, 4, "message.created_at"))
     }
   }
@@ -62,7 +62,7 @@ extension WorkspaceTransaction {
     ) { (row) throws(WorkspaceError) in
       ActivityReceipt(
         id: try uuid(row, 0, "receipt"), callID: row.text(1), tool: row.text(2), risk: row.text(3),
-        arguments: row.text(4), outcome: try enumValue(ReceiptOutcome.self, row, 5, "receipt.outcome"),
+        arguments: row.text(4), outcome: try enumValue(ReceiptOutcome.self, row, 5, "receipt.outcome", idColumn: 0),
         changedIDs: try decodeJSON([UUID].self, row, 6, "receipt.changed_ids", idColumn: 0),
         startedAt: try date(row, 7, "receipt.started_at"), finishedAt: try date(row, 8, "receipt.finished_at"),
         approval: row.optionalText(9), message: row.text(10))

@@ -46,10 +46,10 @@ extension WorkspaceTransaction {
     ) { (row) throws(WorkspaceError) in
       SearchableRow(
         rowID: row.int64(0), id: try uuid(row, 1, "knowledge"),
-        kind: try enumValue(KnowledgeKind.self, row, 2, "knowledge.kind"), title: row.text(3),
+        kind: try enumValue(KnowledgeKind.self, row, 2, "knowledge.kind", idColumn: 1), title: row.text(3),
         tags: try tagList(row, 6, "knowledge.tags", decoder, idColumn: 1), content: row.text(4),
         updatedAt: try date(row, 7, "knowledge.updated_at"),
-        source: try enumValue(KnowledgeSource.self, row, 5, "knowledge.source"))
+        source: try enumValue(KnowledgeSource.self, row, 5, "knowledge.source", idColumn: 1))
     }
   }
 

@@ -135,14 +135,33 @@ public final class WorkspaceTransaction {
     return "\(table) \(id.prefix(80)): \(column) holds malformed JSON: \(stored.prefix(80))"
   }
 
-  func enumValue<E: RawRepresentable>(_ type: E.Type, _ row: SQLRow, _ i: Int32, _ table: String)
-    throws(WorkspaceError) -> E where E.RawValue == String
-  {
+  /// Column `i` of `row` read as `E`.
+  /// - Parameters:
+  ///   - column: `table.column`, as errors name it.
+  ///   - idColumn: the column of `row` holding the record's id (`source_id` for a relationship),
+  ///     so that the error names the record as `dolphin doctor` does; nil when the row has none.
+  /// - Throws: ``WorkspaceError/damaged(file:message:)`` for a name `E` does not have, e.g.
+  ///   `knowledge 5D…: knowledge.kind holds an unknown value "hypothesis"`.
+  func enumValue<E: RawRepresentable>(
+    _ type: E.Type, _ row: SQLRow, _ i: Int32, _ column: String, idColumn: Int32? = nil
+  ) throws(WorkspaceError) -> E where E.RawValue == String {
     let s = row.text(i)
     guard let v = E(rawValue: s) else {
-      throw .damaged(file: db.displayName, message: "\(table) holds an unknown value \(Self.quotedStoredText(s))")
+      throw .damaged(
+        file: db.displayName,
+        message: Self.unknownValueMessage(column, id: idColumn.map { row.text($0) }, stored: s))
     }
     return v
+  }
+
+  /// What a record whose enumeration column holds a name the store does not know is called in
+  /// a ``WorkspaceError/damaged(file:message:)`` error: the record (table and id as stored, when
+  /// known), the column and the value, e.g. `task 5D…: task.status holds an unknown value
+  /// "blocked"`.
+  static func unknownValueMessage(_ column: String, id: String?, stored: String) -> String {
+    let table = column.split(separator: ".", maxSplits: 1).first.map(String.init) ?? column
+    let record = id.map { "\(table) \(shownID($0)): " } ?? ""
+    return "\(record)\(column) holds an unknown value \(quotedStoredText(stored))"
   }
 
   // MARK: - Meta

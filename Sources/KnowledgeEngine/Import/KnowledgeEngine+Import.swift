@@ -148,20 +148,30 @@ struct ImportAnalysis: Sendable {
       settings: "same", activeHandoff: "none", quarantineNew: 0, quarantineSame: 0, conflicts: [],
       credentials: prepared.credentials, storesDigest: false, droppedNextSteps: 0)
 
-    try classify("knowledge", ws.knowledge, kept: nil, tx) { id throws(WorkspaceError) in try tx.knowledge(id: id) }
-    try classify("memories", ws.memories, kept: nil, tx) { id throws(WorkspaceError) in try tx.memory(id: id) }
-    try classify("tasks", ws.tasks, kept: nil, tx) { id throws(WorkspaceError) in try tx.task(id: id) }
+    // The file's text is compared in the form the import stores it (sanitized, tags
+    // normalized), so the stored record is too: text another program wrote into the workspace
+    // (a control character put in with sqlite3) comes back in an export as it is stored, and
+    // the record is the same record, not a conflict. Nothing is written for it, so nothing of
+    // the stored text is lost.
+    try classify("knowledge", ws.knowledge, kept: nil, tx) { id throws(WorkspaceError) in
+      try tx.knowledge(id: id).map(Self.sanitized)
+    }
+    try classify("memories", ws.memories, kept: nil, tx) { id throws(WorkspaceError) in
+      try tx.memory(id: id).map(Self.sanitized)
+    }
+    try classify("tasks", ws.tasks, kept: nil, tx) { id throws(WorkspaceError) in try tx.task(id: id).map(Self.sanitized) }
     // A handoff without a summary gets one built by rules when written (as at capture), so a
     // stored handoff whose summary rules built is the same record as the file's without one.
     let withoutSummary = Set(ws.handoffs.filter(\.summary.isEmpty).map(\.id))
     try classify("handoffs", ws.handoffs, kept: nil, tx) { id throws(WorkspaceError) in
-      guard var stored = try tx.handoff(id: id) else { return nil }
+      guard var stored = try tx.handoff(id: id).map(Self.sanitized) else { return nil }
       if withoutSummary.contains(id), KnowledgeEngine.isGeneratedSummary(stored.summary) { stored.summary = "" }
       // A blank next step an earlier build stored is dropped from the file's copy, as from
       // every imported handoff: compared without it, the handoff is the same record.
       stored.nextSteps = Self.visibleNextSteps(stored.nextSteps)
       return stored
     }
+    try refuseTagsOfWrittenRecords(prepared.tagRefusals)
     let counts = try tx.counts()
     try classify("digests", ws.digests, kept: (Limits.digestsKept, counts["digest"] ?? 0), tx) {
       id throws(WorkspaceError) in try tx.digest(id: id)
@@ -296,36 +306,47 @@ struct ImportAnalysis: Sendable {
   /// normalizes receipts (see `PreparedImport`).
   static func sanitized(_ ws: AssistantWorkspace) -> AssistantWorkspace {
     var out = ws
-    let s = Sanitizer.sanitize
-    let line = { (text: String) in Limits.sanitized(text, trimming: true) }
-    out.knowledge = ws.knowledge.map { k in
-      var k = k
-      k.title = line(k.title)
-      k.content = s(k.content)
-      k.tags = Limits.normalizeTags(k.tags.map(s))
-      return k
-    }
-    out.memories = ws.memories.map { m in
-      var m = m
-      m.text = line(m.text)
-      m.tags = Limits.normalizeTags(m.tags.map(s))
-      return m
-    }
-    out.tasks = ws.tasks.map { t in
-      var t = t
-      t.title = line(t.title)
-      t.notes = s(t.notes)
-      return t
-    }
-    out.handoffs = ws.handoffs.map { h in
-      var h = h
-      h.focus = line(h.focus)
-      h.summary = line(h.summary)
-      h.nextSteps = h.nextSteps.map(line)
-      h.recentExcerpts = h.recentExcerpts.map(s)
-      return h
-    }
+    out.knowledge = ws.knowledge.map(sanitized)
+    out.memories = ws.memories.map(sanitized)
+    out.tasks = ws.tasks.map(sanitized)
+    out.handoffs = ws.handoffs.map(sanitized)
     return out
+  }
+
+  /// A knowledge item as an import stores it (as the workspace overload describes).
+  static func sanitized(_ k: KnowledgeItem) -> KnowledgeItem {
+    var k = k
+    k.title = Limits.sanitized(k.title, trimming: true)
+    k.content = Sanitizer.sanitize(k.content)
+    k.tags = Limits.normalizeTags(k.tags.map(Sanitizer.sanitize))
+    return k
+  }
+
+  /// A memory as an import stores it.
+  static func sanitized(_ m: MemoryItem) -> MemoryItem {
+    var m = m
+    m.text = Limits.sanitized(m.text, trimming: true)
+    m.tags = Limits.normalizeTags(m.tags.map(Sanitizer.sanitize))
+    return m
+  }
+
+  /// A task as an import stores it.
+  static func sanitized(_ t: TaskItem) -> TaskItem {
+    var t = t
+    t.title = Limits.sanitized(t.title, trimming: true)
+    t.notes = Sanitizer.sanitize(t.notes)
+    return t
+  }
+
+  /// A handoff as an import stores it.
+  static func sanitized(_ h: Handoff) -> Handoff {
+    let line = { (text: String) in Limits.sanitized(text, trimming: true) }
+    var h = h
+    h.focus = line(h.focus)
+    h.summary = line(h.summary)
+    h.nextSteps = h.nextSteps.map(line)
+    h.recentExcerpts = h.recentExcerpts.map(Sanitizer.sanitize)
+    return h
   }
 
   /// A record's validation error worded as the document's other refusals:
@@ -359,18 +380,45 @@ struct ImportAnalysis: Sendable {
     if count > limit { throw .validation(.tooMany(path, limit: limit, actual: count, unit: unit)) }
   }
 
-  /// Refuses a tag holding a line break, a tab or another control character, as capture does.
-  static func validateTagCharacters(_ ws: AssistantWorkspace) throws(WorkspaceError) {
-    for (i, k) in ws.knowledge.enumerated() {
-      try named("workspace.knowledge[\(i)]", k.id) { () throws(ValidationError) in
-        for (j, tag) in k.tags.enumerated() { try Limits.checkTagCharacters("tags[\(j)]", tag) }
+  /// A record of the file holding a tag that capture refuses (a line break, a tab or another
+  /// control character), and the refusal, worded as the document's other refusals.
+  struct TagRefusal: Sendable {
+    /// `knowledge` or `memories`, as the plan names the collection.
+    var collection: String
+    var id: UUID
+    var error: WorkspaceError
+  }
+
+  /// The file's records holding a tag with a line break, a tab or another control character,
+  /// in file order (knowledge, then memories), each with the refusal capture would give (its
+  /// first such tag, as given). The import refuses such a tag only on a record it writes
+  /// (``refuseTagsOfWrittenRecords(_:)``): a record the workspace already stores as the file
+  /// has it — an export of text written there by another program — is the same record.
+  static func tagCharacterRefusals(_ ws: AssistantWorkspace, source: String) -> [TagRefusal] {
+    func firstRefusal(_ path: String, _ id: UUID, _ tags: [String]) -> WorkspaceError? {
+      do {
+        try named(path, id) { () throws(ValidationError) in
+          for (j, tag) in tags.enumerated() { try Limits.checkTagCharacters("tags[\(j)]", tag) }
+        }
+        return nil
+      } catch {
+        return Self.refusal(error, source: source)
       }
+    }
+    var out: [TagRefusal] = []
+    for (i, k) in ws.knowledge.enumerated() {
+      if let e = firstRefusal("workspace.knowledge[\(i)]", k.id, k.tags) { out.append(.init(collection: "knowledge", id: k.id, error: e)) }
     }
     for (i, m) in ws.memories.enumerated() {
-      try named("workspace.memories[\(i)]", m.id) { () throws(ValidationError) in
-        for (j, tag) in m.tags.enumerated() { try Limits.checkTagCharacters("tags[\(j)]", tag) }
-      }
+      if let e = firstRefusal("workspace.memories[\(i)]", m.id, m.tags) { out.append(.init(collection: "memories", id: m.id, error: e)) }
     }
+    return out
+  }
+
+  /// Throws the first of `refusals` whose record this import writes (new, or conflicting under
+  /// `replace`); a record left as stored brings no tag into the workspace.
+  func refuseTagsOfWrittenRecords(_ refusals: [TagRefusal]) throws(WorkspaceError) {
+    if let first = refusals.first(where: { isWritten($0.collection, $0.id) }) { throw first.error }
   }
 
   /// Checks each bounded text field of knowledge items (title, content), memories (text), tasks
@@ -422,7 +470,14 @@ struct ImportAnalysis: Sendable {
     Handoff.visibleNextSteps(steps)
   }
 
-  static func validateRecords(_ ws: AssistantWorkspace) throws(WorkspaceError) {
+  /// - Parameter deferringTagsOf: records whose tags hold characters capture refuses
+  ///   (``tagCharacterRefusals(_:source:)``): their tags are checked for count and length with
+  ///   line breaks and tabs read as spaces, the characters being refused later, if the record is
+  ///   written.
+  static func validateRecords(_ ws: AssistantWorkspace, deferringTagsOf deferred: Set<UUID> = []) throws(WorkspaceError) {
+    func checked(_ tags: [String], _ id: UUID) -> [String] {
+      deferred.contains(id) ? TagNormalizationStep.normalized(tags) : tags
+    }
     try requireUniqueIDs(ws.knowledge, "workspace.knowledge")
     try requireUniqueIDs(ws.memories, "workspace.memories")
     try requireUniqueIDs(ws.tasks, "workspace.tasks")
@@ -434,6 +489,8 @@ struct ImportAnalysis: Sendable {
     try requireUniqueIDs(ws.checkpoints, "workspace.checkpoints")
     for (i, k) in ws.knowledge.enumerated() {
       try named("workspace.knowledge[\(i)]", k.id) { () throws(ValidationError) in
+        var k = k
+        k.tags = checked(k.tags, k.id)
         try Limits.validate(k)
         // Capture and every edit date an item now or later than its creation.
         if k.updatedAt < k.createdAt {
@@ -445,7 +502,11 @@ struct ImportAnalysis: Sendable {
       }
     }
     for (i, m) in ws.memories.enumerated() {
-      try named("workspace.memories[\(i)]", m.id) { () throws(ValidationError) in try Limits.validate(m) }
+      try named("workspace.memories[\(i)]", m.id) { () throws(ValidationError) in
+        var m = m
+        m.tags = checked(m.tags, m.id)
+        try Limits.validate(m)
+      }
     }
     for (i, t) in ws.tasks.enumerated() {
       try named("workspace.tasks[\(i)]", t.id) { () throws(ValidationError) in try Limits.validate(t) }
@@ -560,6 +621,28 @@ struct ImportAnalysis: Sendable {
     if let active = workspace.activeHandoffID, !handoffIDs.contains(active), try tx.handoffRowID(active) == nil {
       throw .validation(
         ValidationError(field: "workspace.activeHandoffID", message: "workspace.activeHandoffID: no handoff has the id \(active.uuidString)"))
+    }
+    // A digest quotes the records it cites, and dolphin keeps none citing a missing record
+    // (`dolphin doctor` reports one): a digest the import writes must cite records the file or
+    // the workspace holds. One already stored as the file has it is left as it is.
+    for (i, d) in workspace.digests.enumerated() where isWritten("digests", d.id) {
+      for (section, lines) in d.sections.named {
+        for (l, line) in lines.enumerated() {
+          for (j, id) in line.evidenceIDs.enumerated() {
+            // (Checked one by one: `||` would erase the typed error, as above.)
+            if try knowledgeExists(id) { continue }
+            if try taskExists(id) { continue }
+            if handoffIDs.contains(id) || memoryIDs.contains(id) { continue }
+            if try tx.handoffRowID(id) != nil { continue }
+            if try tx.memoryRowID(id) != nil { continue }
+            throw fail(
+              "workspace.digests[\(i)].sections.\(section)[\(l)].evidenceIDs[\(j)]", d.id,
+              "no knowledge item, memory, task or handoff has the id \(id.uuidString) (neither in the file nor in this "
+                + "workspace), so the digest would quote a record that is gone; remove this digest from the file "
+                + "(`dolphin context --save` stores a new one)")
+          }
+        }
+      }
     }
   }
 

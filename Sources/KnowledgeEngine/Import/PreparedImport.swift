@@ -18,6 +18,9 @@ struct PreparedImport: Sendable {
   /// Per handoff of the file, how many of its next steps showed nothing and were dropped
   /// (only handoffs that had any).
   let droppedNextSteps: [UUID: Int]
+  /// The records whose tags hold a character capture refuses, with the refusal: thrown by
+  /// ``ImportAnalysis`` only for a record the import writes.
+  let tagRefusals: [ImportAnalysis.TagRefusal]
 
   /// Checks and sanitizes `document`'s records: tag characters and text bounds on the text as
   /// given, everything else once sanitized.
@@ -26,10 +29,12 @@ struct PreparedImport: Sendable {
   init(_ document: WorkspaceExport, source: String) throws(WorkspaceError) {
     self.source = source
     // Tags are checked as given: the sanitizer would drop some control characters silently.
-    // Text bounds too, as capture checks them: sanitizing can shorten text (NFC, invisible
-    // characters dropped), so the same text would get another verdict afterwards.
+    // Which records are refused for them waits for the workspace: one stored as the file has
+    // it is not written. Text bounds are checked as given too, as capture checks them:
+    // sanitizing can shorten text (NFC, invisible characters dropped), so the same text would
+    // get another verdict afterwards.
+    tagRefusals = ImportAnalysis.tagCharacterRefusals(document.workspace, source: source)
     do {
-      try ImportAnalysis.validateTagCharacters(document.workspace)
       try ImportAnalysis.validateTextBoundsAsGiven(document.workspace)
     } catch {
       throw ImportAnalysis.refusal(error, source: source)
@@ -51,7 +56,7 @@ struct PreparedImport: Sendable {
     // non-object arguments or end before they start (``ActivityReceipt/normalized()``). Only
     // an import does this; the legacy migration keeps activity as the file has it.
     ws.receipts = ws.receipts.map { $0.normalized() }
-    do { try ImportAnalysis.validateRecords(ws) } catch {
+    do { try ImportAnalysis.validateRecords(ws, deferringTagsOf: Set(tagRefusals.map(\.id))) } catch {
       throw ImportAnalysis.refusal(error, source: source)
     }
     workspace = ws

@@ -19,17 +19,24 @@ enum LexicalIndexStore {
   /// Indexes a newly stored knowledge item. An index entry already under its row id — left by
   /// an item deleted outside dolphin, whose row id SQLite gave out again — is removed first, so
   /// the capture neither fails on it nor inherits its words (one indexed look-up when there is
-  /// none).
+  /// none); so are postings whose document entry another program deleted
+  /// (``writingOverLeftPostings(under:in:_:)``).
   static func index(knowledge item: KnowledgeItem, rowID: Int64, in tx: WorkspaceTransaction) throws
   {
-    try remove(key: key(knowledgeRowID: rowID), in: tx)
-    try index(IndexedDocument(item), key: key(knowledgeRowID: rowID), in: tx)
+    let key = key(knowledgeRowID: rowID)
+    try writingOverLeftPostings(under: [key], in: tx) {
+      try remove(key: key, in: tx)
+      try index(IndexedDocument(item), key: key, in: tx)
+    }
   }
 
   /// Indexes a newly stored memory, as ``index(knowledge:rowID:in:)`` does a knowledge item.
   static func index(memory: MemoryItem, rowID: Int64, in tx: WorkspaceTransaction) throws {
-    try remove(key: key(memoryRowID: rowID), in: tx)
-    try index(IndexedDocument(memory), key: key(memoryRowID: rowID), in: tx)
+    let key = key(memoryRowID: rowID)
+    try writingOverLeftPostings(under: [key], in: tx) {
+      try remove(key: key, in: tx)
+      try index(IndexedDocument(memory), key: key, in: tx)
+    }
   }
 
   static func remove(knowledgeRowID: Int64, in tx: WorkspaceTransaction) throws {
@@ -129,7 +136,8 @@ enum LexicalIndexStore {
   /// - Parameters:
   ///   - batch: documents and their keys (a knowledge row id, or a negated memory row id) of
   ///     records just stored; an entry an outside delete left under one of the keys is removed
-  ///     first (``removeEntriesLeft(under:in:)``).
+  ///     first (``removeEntriesLeft(under:in:)``), and so are postings whose document entry
+  ///     another program deleted (``writingOverLeftPostings(under:in:_:)``).
   ///   - tx: the caller's write transaction.
   static func index(batch: [(document: IndexedDocument, key: Int64)], in tx: WorkspaceTransaction)
     throws
@@ -138,14 +146,17 @@ enum LexicalIndexStore {
       try listStale(batch.map(\.key), in: tx)
       return
     }
-    try removeEntriesLeft(under: batch.map(\.key), in: tx)
-    var writer = try BatchWriter(tx: tx, expectedDocuments: batch.count)
-    var start = 0
-    while start < batch.count {
-      try writer.add(batch[start..<min(start + batchSize, batch.count)])
-      start += batchSize
+    let keys = batch.map(\.key)
+    try writingOverLeftPostings(under: keys, in: tx) {
+      try removeEntriesLeft(under: keys, in: tx)
+      var writer = try BatchWriter(tx: tx, expectedDocuments: batch.count)
+      var start = 0
+      while start < batch.count {
+        try writer.add(batch[start..<min(start + batchSize, batch.count)])
+        start += batchSize
+      }
+      try writer.finish()
     }
-    try writer.finish()
   }
 
   /// Writes the index rows of many documents term by term instead of document by document.
@@ -334,20 +345,7 @@ enum LexicalIndexStore {
       try db.run(
         "DELETE FROM lexical_posting WHERE term_id = ? AND doc = ?",
         [.integer(termID), .integer(key)])
-      let df = try db.first(
-        """
-          UPDATE lexical_term SET document_frequency = document_frequency - 1 WHERE term_id = ?
-          RETURNING document_frequency, term
-        """,
-        [.integer(termID)], { (r: SQLRow) in (r.int64(0), r.text(1)) })
-      if let (remaining, term) = df, remaining <= 0 {
-        try db.run("DELETE FROM lexical_term WHERE term_id = ?", [.integer(termID)])
-        for g in Set(Trigrams.trigrams(of: term)) {
-          try db.run(
-            "DELETE FROM lexical_trigram WHERE trigram = ? AND term_id = ?",
-            [.text(g), .integer(termID)])
-        }
-      }
+      try lowerDocumentFrequency(of: termID, by: 1, in: tx)
     }
     try db.run("DELETE FROM lexical_document WHERE doc = ?", [.integer(key)])
     try db.run(

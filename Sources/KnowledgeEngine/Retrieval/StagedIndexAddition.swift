@@ -154,7 +154,6 @@ struct StagedIndexAddition: Sendable {
   /// - Throws: storage errors; ``WorkspaceError/damaged(file:message:)`` when `keys` does not
   ///   match the staged documents (a programming error; nothing is installed).
   func install(keys: [Int64], in tx: WorkspaceTransaction) throws {
-    let db = tx.db
     guard keys.count == documentCount else {
       throw WorkspaceError.damaged(
         file: "search index", message: "\(keys.count) document keys for \(documentCount) staged documents")
@@ -165,6 +164,15 @@ struct StagedIndexAddition: Sendable {
       try LexicalIndexStore.listStale(keys, in: tx)
       return
     }
+    // Postings whose document entry another program deleted are removed if they are in the way.
+    try LexicalIndexStore.writingOverLeftPostings(under: keys, in: tx) {
+      try installRows(keys: keys, in: tx)
+    }
+  }
+
+  /// The rows ``install(keys:in:)`` writes once it knows the index takes this build's terms.
+  private func installRows(keys: [Int64], in tx: WorkspaceTransaction) throws {
+    let db = tx.db
     try LexicalIndexStore.removeEntriesLeft(under: keys, in: tx)
     var termIDs = Array(repeating: Int64(0), count: terms.count)
     var added = Array(repeating: false, count: terms.count)
