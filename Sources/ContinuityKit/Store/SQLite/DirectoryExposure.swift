@@ -21,10 +21,11 @@ private typealias GroupEntry = group
 /// `open` is read all the same (third review, s13), and the sticky bit (`/tmp`'s mode 1777) does
 /// not help, since it keeps others from removing files, not from creating a missing `-wal`.
 ///
-/// So the directory itself must be closed to such users. Its owner and mode can only be changed
-/// by its owner and root, so once they pass this check no stranger can open it again before
-/// SQLite is done. The workspace's parent directories are trusted as any program trusts the path
-/// it is given; access control lists are not read (`ls -l` shows a `+` when a directory has one).
+/// So the directory itself must be this user's or root's and closed to such users: its owner and
+/// mode can only be changed by its owner and root, so once they pass this check no stranger can
+/// open it again before SQLite is done. The directories on the way to it and the database file
+/// are checked by ``WorkspaceTrust``. Access control lists are not read (`ls -l` shows a `+` when a
+/// directory has one).
 package enum DirectoryExposure: Sendable, Equatable {
   /// The directory belongs to user `uid`, neither this user nor root.
   case owner(uid_t)
