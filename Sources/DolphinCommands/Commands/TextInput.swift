@@ -60,9 +60,14 @@ enum TextInput {
         message: "\(field) from \(origin) is not text: it holds a NUL byte (at byte \(nul)); give UTF-8 text")
     }
     let end = result.truncated ? completeUTF8Prefix(bytes) : bytes.count
-    guard let text = String(validating: bytes[..<end], as: UTF8.self) else {
-      throw ValidationError(field: field, message: "\(field) from \(origin) is not UTF-8 text")
+    if let offset = UTF8Validation.firstInvalidByteOffset(in: bytes[..<end]) {
+      // Where, as `import` says it: the first byte that is not part of valid UTF-8.
+      throw ValidationError(
+        field: field,
+        message: "\(field) from \(origin) is not UTF-8 text: the byte \(hexByte(bytes[offset])) at byte offset "
+          + "\(offset) (counting from 0) is not valid UTF-8; convert it to UTF-8 first (e.g. with iconv)")
     }
+    let text = String(decoding: bytes[..<end], as: UTF8.self)
     if result.truncated {
       let read = text.count
       throw ValidationError(
@@ -122,6 +127,12 @@ enum TextInput {
         try BoundedInput.readFile(atPath: path, maxBytes: maxBytes, stopsRegularFiles: stopsRegularFiles, stop: stop)
       }
     }
+  }
+
+  /// A byte as messages show it: `0xE9`.
+  static func hexByte(_ byte: UInt8) -> String {
+    let hex = String(byte, radix: 16, uppercase: true)
+    return "0x" + (hex.count == 1 ? "0" + hex : hex)
   }
 
   /// The length of the longest prefix of `bytes` that does not end inside a UTF-8 sequence
