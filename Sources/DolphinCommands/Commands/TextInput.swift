@@ -49,6 +49,12 @@ enum TextInput {
         field: field, limit: limit,
         message: "\(field) file '\(path)' is \(size) bytes; the limit is \(limit) characters, read as at most "
           + "\(maxBytes) bytes, so it was not read")
+    case .failure(.notRegularFile(let path, let kind)):
+      // A FIFO, socket or device: refused before it is read, so that none can block or run on.
+      let option = if case .file(_, let option) = source { option } else { field }
+      throw CLIError.input(
+        "\(option): '\(path)' is \(kind), not a regular file; name a regular file, or give the text on "
+          + "standard input with --\(field) -")
     case .failure(let failure):
       if case .file(_, let option) = source { throw CLIError.input("\(option): \(failure.description)") }
       throw CLIError.input("\(field): \(failure.description)")
@@ -179,6 +185,10 @@ enum TextInput {
         message: "\(name) is \(size) bytes; the limit is \(maxBytes) bytes, so it was not read\(nothing)")
     case .failure(.isDirectory):
       throw CLIError.input("\(name) is a directory, not a file; name the export file\(nothing)")
+    case .failure(.notRegularFile(_, let kind)):
+      // A FIFO, socket or device: refused before it is read, so that none can block or run on.
+      throw CLIError.input(
+        "\(name) is \(kind), not a regular file; name the export file, or pipe it to `dolphin import -`\(nothing)")
     case .failure(.cannotOpen(_, let reason)):
       throw CLIError.input("\(name): cannot read it: \(reason)\(nothing)")
     case .failure(.readFailed(_, let reason)):
