@@ -20,10 +20,11 @@ enum AnalyzeCommands {
       discussion: """
         Rules: todo, force_try, force_unwrap, force_cast, long_line (> 120 characters), deep_nesting (> 5),
         repeated_line (≥ 3). Directory walks skip .build, hidden folders and whatever .gitignore excludes;
-        they skip files over \(Limits.codeAnalysisBytes) bytes, and .swift links to nothing or round a loop, with
-        a notice, and count the non-Swift files they leave out. A file named explicitly must be a
-        .swift file (else exit 2) of at most \(Limits.codeAnalysisBytes) bytes (else exit 4); a missing path
-        exits 3, a symbolic link loop 4. A file named two ways (or hard-linked) is analyzed once, under the
+        they skip files over \(Limits.codeAnalysisBytes) bytes, binary files (a NUL byte), files that are not UTF-8,
+        .swift links to nothing or round a loop, and .swift FIFOs, sockets and devices (never opened), with a
+        notice, and count the non-Swift files they leave out. A file named explicitly must be a regular
+        .swift file (else exit 2) of at most \(Limits.codeAnalysisBytes) bytes of UTF-8 text (else exit 4); a
+        missing path exits 3, a symbolic link loop 4. A file named two ways (or hard-linked) is analyzed once, under the
         first name given.
         Nothing is executed, compiled or uploaded. Exit 0 whether or not findings exist.
         """,
