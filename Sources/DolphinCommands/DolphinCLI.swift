@@ -26,15 +26,70 @@ public enum DolphinCLI {
     return await run(arguments, console: console)
   }
 
-  /// The usage error for the argument at `index` (0-based, after the program name).
+  /// The usage error for the argument at `index` (0-based, after the program name), naming
+  /// what it is for when the command's parser can tell (``role(ofArgumentAt:in:)``): `argument 3
+  /// after `dolphin` (the title) is not valid UTF-8: …`, `(the value of --content)`.
   static func invalidUTF8(_ rawArguments: [[UInt8]], at index: Int) -> CLIError {
-    var after = ""
-    if index > 0, let previous = String(validating: rawArguments[index - 1], as: UTF8.self), previous.hasPrefix("--") {
+    let role = role(ofArgumentAt: index, in: rawArguments)
+    var after = role.map { " (\($0.description))" } ?? ""
+    if role == nil, index > 0, let previous = String(validating: rawArguments[index - 1], as: UTF8.self),
+      previous.hasPrefix("--"), previous != "--"
+    {
       after = " (the value after \(previous.prefix(40)))"
     }
-    return .usage(
+    let message =
       "argument \(index + 1) after `dolphin`\(after) is not valid UTF-8: '\(escapingInvalidUTF8(rawArguments[index]))'; "
-        + "dolphin takes text as UTF-8 (convert it first, e.g. with iconv)")
+      + "dolphin takes text as UTF-8 (convert it first, e.g. with iconv)"
+    return role.map { .invalidValue(message, field: $0.field) } ?? .usage(message)
+  }
+
+  /// What an argument is for: a positional (`title`) or an option's value (`content`).
+  struct ArgumentRole: Equatable {
+    /// The positional's name, or the option's without its dashes.
+    var field: String
+    /// Whether it is an option's value.
+    var isOptionValue: Bool
+
+    /// `the title`, `the value of --content`.
+    var description: String { isOptionValue ? "the value of --\(field)" : "the \(field)" }
+  }
+
+  /// What the argument at `index` (0-based, after the program name) is for, found by parsing the
+  /// command line with each argument that is not UTF-8 replaced by a stand-in (`--name=` kept
+  /// before one given as `--name=VALUE`): the positional or the option whose value it became.
+  /// Nil when the command cannot be told, the argument is a command word or an option's name, or
+  /// the line does not parse.
+  static func role(ofArgumentAt index: Int, in rawArguments: [[UInt8]]) -> ArgumentRole? {
+    // U+FFFF is a noncharacter: no argument a person types holds it.
+    let marker = "\u{FFFF}argument \(index + 1)\u{FFFF}"
+    var arguments: [String] = []
+    for (i, bytes) in rawArguments.enumerated() {
+      if let text = String(validating: bytes, as: UTF8.self) {
+        arguments.append(text)
+        continue
+      }
+      let standIn = i == index ? marker : "\u{FFFF}argument \(i + 1)\u{FFFF}"
+      if bytes.starts(with: Array("--".utf8)), let equals = bytes.firstIndex(of: UInt8(ascii: "=")),
+        let name = String(validating: bytes[..<equals], as: UTF8.self)
+      {
+        arguments.append(name + "=" + standIn)
+      } else {
+        arguments.append(standIn)
+      }
+    }
+    let matches = Commands.all.filter { arguments.starts(with: $0.spec.path) }
+    guard let command = matches.max(by: { $0.spec.path.count < $1.spec.path.count }),
+      index >= command.spec.path.count,
+      let parsed = try? ArgumentParser.parse(Array(arguments.dropFirst(command.spec.path.count)), spec: command.spec)
+    else { return nil }
+    if let position = parsed.positionals.firstIndex(of: marker) {
+      let positionals = command.spec.positionals
+      if position < positionals.count { return ArgumentRole(field: positionals[position].name, isOptionValue: false) }
+      guard command.spec.variadic, let last = positionals.last else { return nil }
+      return ArgumentRole(field: last.name, isOptionValue: false)
+    }
+    let option = parsed.values.keys.sorted().first { parsed.values[$0]?.contains(marker) == true }
+    return option.map { ArgumentRole(field: $0, isOptionValue: true) }
   }
 
   /// `bytes` as text with each byte that is not part of valid UTF-8 shown as `\xFF`, cut to

@@ -1,4 +1,5 @@
 @testable import DolphinCommands
+import Foundation
 import Testing
 
 @Suite("Argument parser")
@@ -113,7 +114,7 @@ struct RawArgumentTests {
       rawArguments: [Array("capture".utf8), Array("fact".utf8), Array("bad ".utf8) + [0xFF] + Array(" title".utf8)],
       console: console)
     #expect(code == ExitCode.usage)
-    #expect(console.standardError.contains(#"argument 3 after `dolphin` is not valid UTF-8: 'bad \xFF title'"#))
+    #expect(console.standardError.contains(#"argument 3 after `dolphin` (the title) is not valid UTF-8: 'bad \xFF title'"#))
     #expect(console.standardOutput.isEmpty)
   }
 
@@ -124,8 +125,53 @@ struct RawArgumentTests {
       rawArguments: ["capture", "fact", "t", "--content"].map { Array($0.utf8) } + [[0xC3, 0x28]] + [Array("--json".utf8)],
       console: console)
     #expect(code == ExitCode.usage)
-    #expect(console.standardError.contains(#"argument 5 after `dolphin` (the value after --content) is not valid UTF-8: '\xC3('"#))
+    #expect(console.standardError.contains(#"argument 5 after `dolphin` (the value of --content) is not valid UTF-8: '\xC3('"#))
     #expect(console.standardOutput.contains(#""kind" : "usage""#))
+  }
+
+  struct InvalidArgumentCase: CustomStringConvertible, Sendable {
+    var name: String
+    var arguments: [[UInt8]]
+    /// What the message says the argument is, and the `field` of the JSON error.
+    var role: String
+    var field: String?
+    var description: String { name }
+  }
+
+  static let invalidArgumentCases: [InvalidArgumentCase] = [
+    InvalidArgumentCase(
+      name: "a title", arguments: [Array("capture".utf8), Array("decision".utf8), Array("Caf".utf8) + [0xE9]],
+      role: "argument 3 after `dolphin` (the title)", field: "title"),
+    InvalidArgumentCase(
+      name: "an option's value given with =",
+      arguments: ["capture", "fact", "Menu", "--workspace", "/tmp/none"].map { Array($0.utf8) } + [Array("--content=caf".utf8) + [0xE9]],
+      role: "argument 6 after `dolphin` (the value of --content)", field: "content"),
+    InvalidArgumentCase(
+      name: "a memory's text", arguments: [Array("memory".utf8), Array("save".utf8), [0xFF, 0x41]],
+      role: "argument 3 after `dolphin` (the text)", field: "text"),
+    InvalidArgumentCase(
+      name: "a search query after --", arguments: [Array("search".utf8), Array("--json".utf8), Array("--".utf8), [0xC3, 0x28]],
+      role: "argument 4 after `dolphin` (the query)", field: "query"),
+    InvalidArgumentCase(
+      name: "the second of several paths", arguments: [Array("analyze".utf8), Array("a.swift".utf8), Array("b".utf8) + [0xFF]],
+      role: "argument 3 after `dolphin` (the path)", field: "path"),
+    InvalidArgumentCase(
+      name: "a command word", arguments: [Array("capt".utf8) + [0xFF]],
+      role: "argument 1 after `dolphin` is not valid UTF-8", field: nil),
+  ]
+
+  /// Regression (review, s14): an argument that is not UTF-8 was named only by its position
+  /// (`argument 3 after `dolphin``) where the parser knows what it is for.
+  @Test("an argument that is not valid UTF-8 is named by what it is for", arguments: invalidArgumentCases)
+  func invalidArgumentNamed(_ c: InvalidArgumentCase) async throws {
+    let console = Console()
+    let json = c.arguments.contains(Array("--json".utf8)) ? [] : [Array("--json".utf8)]
+    let code = await DolphinCLI.run(rawArguments: c.arguments + json, console: console)
+    #expect(code == ExitCode.usage)
+    #expect(console.standardError.contains(c.role), "\(console.standardError)")
+    let document = try JSONSerialization.jsonObject(with: Data(console.standardOutput.utf8)) as? [String: Any]
+    let error = document?["error"] as? [String: Any]
+    #expect(error?["field"] as? String == c.field, "\(console.standardOutput)")
   }
 
   @Test("valid UTF-8, multi-byte characters included, runs as usual")

@@ -193,7 +193,7 @@ struct NewUserRegressionTests {
     let r = try runProcess(
       "/bin/sh", ["-c", #""$1" capture fact "$(printf 'bad \377 title')" --workspace "$2""#, "sh", dolphinExecutable().path, ws])
     #expect(r.status == 2, "\(r.stdout)\n\(r.stderr)")
-    #expect(r.stderr.contains(#"argument 3 after `dolphin` is not valid UTF-8: 'bad \xFF title'"#), "\(r.stderr)")
+    #expect(r.stderr.contains(#"argument 3 after `dolphin` (the title) is not valid UTF-8: 'bad \xFF title'"#), "\(r.stderr)")
     #expect(!FileManager.default.fileExists(atPath: ws), "nothing was opened or stored")
   }
 

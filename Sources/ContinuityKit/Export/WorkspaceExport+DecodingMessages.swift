@@ -52,15 +52,47 @@ extension WorkspaceExport {
   }
 
   /// `not valid JSON at line 3, column 7 (byte 41): …` for a document the JSON decoder refused,
-  /// located by ``JSONParser``; Foundation's own text when that parser accepts it.
+  /// located by ``JSONParser``; Foundation's own text when that parser accepts it. A lone
+  /// surrogate escape (`"\ud800"`), which Foundation refuses without saying where, is located
+  /// and quoted: the parser is asked to refuse it too (``JSONParser/LoneSurrogatePolicy/reject``).
   static func invalidJSONMessage(_ data: Data, _ context: DecodingError.Context) -> String {
-    let parser = JSONParser(options: .init(maximumDepth: 1_000, maximumBytes: data.count))
+    let parser = JSONParser(
+      options: .init(maximumDepth: 1_000, maximumBytes: data.count, loneSurrogates: .reject))
     do {
       _ = try parser.parse(data)
     } catch {
-      return "not valid JSON at \(location(of: error, in: data)): \(error.explanation)"
+      return "not valid JSON at \(location(of: error, in: data)): \(error.explanation(in: data))"
     }
     return "not valid JSON (\(sentence(underlyingMessage(context))))"
+  }
+
+  /// `not valid JSON at line 3, column 15 (byte 60): \ud800 is a UTF-16 surrogate escape without
+  /// its partner; …` for a document holding a `\uD800`–`\uDFFF` escape that is not half of a
+  /// pair, which no Unicode text can hold. Foundation's decoder refuses such a document too, but
+  /// says only "The given data was not valid JSON"; `dolphin mcp` refuses such a message the
+  /// same way. Only a document holding `\ud`/`\uD` is parsed for it.
+  /// - Returns: the refusal, or nil when the document holds no lone surrogate escape.
+  static func loneSurrogateRefusal(in data: Data) -> String? {
+    let mayHoldOne = data.withUnsafeBytes { buffer -> Bool in
+      guard buffer.count >= 4 else { return false }
+      for i in 0..<(buffer.count - 3)
+      where buffer[i] == UInt8(ascii: "\\") && buffer[i + 1] == UInt8(ascii: "u")
+        && (buffer[i + 2] | 0x20) == UInt8(ascii: "d")
+      {
+        return true
+      }
+      return false
+    }
+    guard mayHoldOne else { return nil }
+    let parser = JSONParser(
+      options: .init(maximumDepth: 1_000, maximumBytes: data.count, loneSurrogates: .reject))
+    do {
+      _ = try parser.parse(data)
+    } catch {
+      guard case .loneSurrogate = error.reason else { return nil }
+      return "not valid JSON at \(location(of: error, in: data)): \(error.explanation(in: data))"
+    }
+    return nil
   }
 
   /// `line L, column C (byte B)` of a parse error, lines and columns counted from 1.

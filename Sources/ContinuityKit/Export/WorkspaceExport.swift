@@ -61,8 +61,10 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
   ///   ``ExportDocumentError/empty(file:)`` for a file with nothing but whitespace;
   ///   ``ExportDocumentError/notUTF8(file:byteOffset:byte:)`` for bytes that are not UTF-8;
   ///   `malformed`
-  ///   for a string holding a NUL (U+0000), which is refused rather than dropped, and for an
-  ///   object holding the same key twice (which value counts would be a guess).
+  ///   for a string holding a NUL (U+0000), which is refused rather than dropped, for an
+  ///   object holding the same key twice (which value counts would be a guess), and for a lone
+  ///   UTF-16 surrogate escape (`"\ud800"`, which no Unicode text holds), located by line and
+  ///   column.
   public static func decode(_ data: Data, fileName: String) throws(ExportDocumentError) -> WorkspaceExport {
     struct Header: Decodable {
       var format: String?
@@ -74,6 +76,7 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
     if let offset = UTF8Validation.firstInvalidByteOffset(in: data) {
       throw .notUTF8(file: fileName, byteOffset: offset, byte: data[data.startIndex + offset])
     }
+    if let refusal = loneSurrogateRefusal(in: data) { throw .malformed(file: fileName, path: "", message: refusal) }
     let header: Header
     do {
       header = try JSONDecoder().decode(Header.self, from: data)

@@ -10,9 +10,11 @@ import Foundation
 /// ever holding more than a bound in memory.
 ///
 /// `FileManager.contents(atPath:)` and `readDataToEndOfFile()` read until the end, which for
-/// `yes |`, `/dev/zero` or a FIFO never comes. Here a regular file larger than the bound is
-/// refused from its size before a byte is read, and every source (pipes and devices report no
-/// useful size) is read in chunks that stop one byte past the bound.
+/// `yes |`, `/dev/zero` or a FIFO never comes. Here a file named by path must be a regular
+/// file — a FIFO, socket, device or directory is refused without blocking and unread — and one
+/// larger than the bound is refused from its size before a byte is read; a descriptor (standard
+/// input, where pipes report no useful size) is read in chunks that stop one byte past the
+/// bound.
 public enum BoundedInput {
   /// What a bounded read got.
   public struct Result: Sendable, Equatable {
@@ -34,6 +36,10 @@ public enum BoundedInput {
     case cannotOpen(path: String, reason: String)
     /// The path names a directory.
     case isDirectory(path: String)
+    /// The path names something other than a regular file or directory — a FIFO, a socket, a
+    /// device — which is not opened for reading (a FIFO without a writer would block the read
+    /// forever, a device may never end); `kind` in words, `a FIFO (named pipe)`.
+    case notRegularFile(path: String, kind: String)
     /// A regular file of `size` bytes, over the bound; it was not read.
     case tooLarge(path: String, size: Int64, maxBytes: Int)
     /// `read(2)` failed part-way.
@@ -43,6 +49,7 @@ public enum BoundedInput {
       switch self {
       case .cannotOpen(let path, let reason): return "cannot read '\(path)': \(reason)"
       case .isDirectory(let path): return "'\(path)' is a directory, not a file"
+      case .notRegularFile(let path, let kind): return "'\(path)' is \(kind), not a regular file"
       case .tooLarge(let path, let size, let maxBytes):
         return "'\(path)' is \(size) bytes; at most \(maxBytes) bytes are read (it was not read)"
       case .readFailed(let source, let reason): return "reading \(source) failed: \(reason)"
@@ -81,18 +88,24 @@ public enum BoundedInput {
     return Result(bytes: bytes, truncated: true)
   }
 
-  /// Reads the file at `path` like ``read(fileDescriptor:source:maxBytes:stop:)``, refusing a
-  /// regular file larger than `maxBytes` from its size, before reading it.
+  /// Reads the regular file at `path` like ``read(fileDescriptor:source:maxBytes:stop:)``,
+  /// refusing one larger than `maxBytes` from its size, before reading it.
   ///
-  /// By default a regular file within the bound is read whole (so sizes and counts are exact)
-  /// and `stop` applies only to the sources whose size is unknown until read — FIFOs, devices,
-  /// `/dev/zero`. With `stopsRegularFiles`, `stop` ends the read of a regular file too (a large
-  /// file of NUL bytes is refused after one chunk, not read up to the bound).
-  /// - Throws: ``Failure``.
+  /// Only a regular file (or a symbolic link to one) is read: a directory, FIFO, socket or
+  /// device is refused from `stat(2)` before it is opened, and the file is opened with
+  /// `O_NONBLOCK` and checked again with `fstat(2)`, so that one swapped in meanwhile is refused
+  /// too and a FIFO without a writer never blocks. By default a file within the bound is read
+  /// whole (so sizes and counts are exact); with `stopsRegularFiles`, `stop` ends the read early
+  /// (a large file of NUL bytes is refused after one chunk, not read up to the bound).
+  /// - Throws: ``Failure``: ``Failure/isDirectory(path:)``,
+  ///   ``Failure/notRegularFile(path:kind:)``, ``Failure/cannotOpen(path:reason:)``,
+  ///   ``Failure/tooLarge(path:size:maxBytes:)`` or ``Failure/readFailed(source:reason:)``.
   public static func readFile(
     atPath path: String, maxBytes: Int, stopsRegularFiles: Bool = false, stop: ([UInt8]) -> Bool = { _ in false }
   ) throws(Failure) -> Result {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    var before = stat()
+    if stat(path, &before) == 0 { try requireRegular(before, path: path) }
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
     guard fd >= 0 else {
       let code = errno
       let reason = code == ENOENT ? "no such file" : SystemErrorCause.describe(code)
@@ -100,17 +113,26 @@ public enum BoundedInput {
     }
     defer { close(fd) }
     var st = stat()
-    var regular = false
-    if fstat(fd, &st) == 0 {
-      if (st.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
-      regular = (st.st_mode & S_IFMT) == S_IFREG
-      if regular, Int64(st.st_size) > Int64(maxBytes) {
-        throw .tooLarge(path: path, size: Int64(st.st_size), maxBytes: maxBytes)
-      }
+    guard fstat(fd, &st) == 0 else {
+      throw .cannotOpen(path: path, reason: SystemErrorCause.describe(errno))
     }
+    try requireRegular(st, path: path)
+    if Int64(st.st_size) > Int64(maxBytes) {
+      throw .tooLarge(path: path, size: Int64(st.st_size), maxBytes: maxBytes)
+    }
+    // Reads of a regular file never wait; clearing the flag keeps the descriptor ordinary.
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     return try read(
       fileDescriptor: fd, source: "'\(path)'", maxBytes: maxBytes,
-      stop: regular && !stopsRegularFiles ? { _ in false } : stop)
+      stop: stopsRegularFiles ? stop : { _ in false })
+  }
+
+  /// Refuses a status that is not a regular file's: ``Failure/isDirectory(path:)`` for a
+  /// directory, ``Failure/notRegularFile(path:kind:)`` for anything else.
+  private static func requireRegular(_ status: stat, path: String) throws(Failure) {
+    if FileKind.isRegular(status.st_mode) { return }
+    if status.st_mode & S_IFMT == S_IFDIR { throw .isDirectory(path: path) }
+    throw .notRegularFile(path: path, kind: FileKind.name(ofMode: status.st_mode))
   }
 
   /// A `stop` for ``read(fileDescriptor:source:maxBytes:stop:)`` that ends the read at the first

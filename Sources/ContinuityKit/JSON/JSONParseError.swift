@@ -80,6 +80,17 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     return what
   }
 
+  /// ``explanation``, naming what was found where `bytes` (the input that was parsed) shows it:
+  /// for a lone surrogate, the escape itself (`\ud800 is a UTF-16 surrogate escape without its
+  /// partner; …`).
+  /// - Parameter bytes: the parsed input, UTF-8.
+  public func explanation(in bytes: some Collection<UInt8>) -> String {
+    guard case .loneSurrogate = reason else { return explanation }
+    let escape = bytes.dropFirst(byteOffset).prefix(6)
+    guard escape.count == 6, escape.first == UInt8(ascii: "\\") else { return explanation }
+    return "\(String(decoding: escape, as: UTF8.self)) is \(explanation)"
+  }
+
   private static func show(_ byte: UInt8) -> String {
     if let name = quoteLikeName(byte) { return name }
     if byte >= 0x21, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }

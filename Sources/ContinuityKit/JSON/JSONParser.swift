@@ -17,9 +17,11 @@ public struct JSONParser: Sendable {
   /// (RFC 8259 §8.2 leaves it unpredictable; a Swift `String` cannot hold one.)
   public enum LoneSurrogatePolicy: Sendable, Equatable {
     /// Replace it with U+FFFD REPLACEMENT CHARACTER, as `JSON.parse` consumers and WHATWG
-    /// decoders effectively do. The default: a client's stray escape does not cost the message.
+    /// decoders effectively do. The parser's default, for text read to be shown or checked.
     case replace
-    /// Refuse the text with ``JSONParseError/Reason/loneSurrogate``.
+    /// Refuse the text with ``JSONParseError/Reason/loneSurrogate`` (and its byte offset). What
+    /// the MCP server and the export importer ask for: input that would be stored is refused
+    /// where it is wrong rather than stored with a character the sender never wrote.
     case reject
   }
 

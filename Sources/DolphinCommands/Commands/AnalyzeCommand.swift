@@ -2,6 +2,12 @@ import ContinuityKit
 import Foundation
 import KnowledgeEngine
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 enum AnalyzeCommands {
   static let all = [analyze]
 
@@ -14,10 +20,11 @@ enum AnalyzeCommands {
       discussion: """
         Rules: todo, force_try, force_unwrap, force_cast, long_line (> 120 characters), deep_nesting (> 5),
         repeated_line (≥ 3). Directory walks skip .build, hidden folders and whatever .gitignore excludes;
-        they skip files over \(Limits.codeAnalysisBytes) bytes, and .swift links to nothing or round a loop, with
-        a notice, and count the non-Swift files they leave out. A file named explicitly must be a
-        .swift file (else exit 2) of at most \(Limits.codeAnalysisBytes) bytes (else exit 4); a missing path
-        exits 3, a symbolic link loop 4. A file named two ways (or hard-linked) is analyzed once, under the
+        they skip files over \(Limits.codeAnalysisBytes) bytes, binary files (a NUL byte), files that are not UTF-8,
+        .swift links to nothing or round a loop, and .swift FIFOs, sockets and devices (never opened), with a
+        notice, and count the non-Swift files they leave out. A file named explicitly must be a regular
+        .swift file (else exit 2) of at most \(Limits.codeAnalysisBytes) bytes of UTF-8 text (else exit 4); a
+        missing path exits 3, a symbolic link loop 4. A file named two ways (or hard-linked) is analyzed once, under the
         first name given.
         Nothing is executed, compiled or uploaded. Exit 0 whether or not findings exist.
         """,
@@ -49,7 +56,8 @@ enum AnalyzeCommands {
         try console.printJSON(result)
       case "sarif":
         let sarif = try SARIFReport(reports: result.reports, notices: result.skipped.map(\.notice), toolVersion: DolphinCLI.version).jsonData(pretty: true)
-        console.print(String(decoding: sarif, as: UTF8.self))
+        // As JSON: DEL, C1 and bidi controls in a file name written as `\u` escapes.
+        console.printJSONText(String(decoding: sarif, as: UTF8.self))
       default:
         // Other files in the directories are counted, not listed: a notice each would bury the rest.
         let others = result.nonSwiftCount > 0 ? "; \(result.nonSwiftCount) non-Swift file(s) left out" : ""
@@ -69,8 +77,11 @@ enum AnalyzeCommands {
   /// A file name, or a notice naming one, as the text output and the notices print it: on one
   /// line, each line break, tab and other control character written as an escape
   /// (``Limits/escaped(_:)``: `x\nFAKE.swift`), so that a file name in a scanned repository cannot
-  /// print what reads as a finding or a notice of its own. JSON and SARIF keep the exact name.
-  static func shown(_ text: String) -> String { Limits.escaped(text) }
+  /// print what reads as a finding or a notice of its own, and each bidirectional control too
+  /// (``TerminalText/escapingBidiControls(_:)``: `an/\u{202E}evil.swift`), so that it cannot
+  /// reverse the rest of the line on the screen — the escapes source lines are shown with. JSON
+  /// and SARIF keep the exact name, with those controls written as JSON `\u` escapes.
+  static func shown(_ text: String) -> String { TerminalText.escapingBidiControls(Limits.escaped(text)) }
 
   /// Checks a path named on the command line: it must exist, and a file must be a `.swift`
   /// file within ``Limits/codeAnalysisBytes`` (a directory walk skips such files with a notice
@@ -81,18 +92,21 @@ enum AnalyzeCommands {
   ///   limit.
   static func requireAnalyzable(_ path: String) throws {
     try Commands.requireExistingPath(path)
-    let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-    let attributes = try? FileManager.default.attributesOfItem(atPath: resolved)
-    switch attributes?[.type] as? FileAttributeType {
-    case .typeDirectory?: return
-    case .typeRegular?: break
+    // `stat` follows symbolic links and opens nothing: a FIFO is named, never read.
+    var status = stat()
+    guard stat(path, &status) == 0 else { return }  // Gone since: the walk reports it.
+    switch status.st_mode & S_IFMT {
+    case S_IFDIR: return
+    case S_IFREG: break
     default:
-      throw CLIError.usage("\(shown(path)) is not a regular file or directory; `dolphin analyze` reads .swift files and directories of them")
+      let what = FileKind.name(ofMode: status.st_mode)
+      throw CLIError.usage(
+        "\(shown(path)) is \(what), not a regular file or directory; `dolphin analyze` reads .swift files and directories of them")
     }
     guard path.hasSuffix(".swift") else {
       throw CLIError.usage("\(shown(path)) is not a .swift file; `dolphin analyze` reads .swift files and directories of them")
     }
-    let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+    let size = Int(status.st_size)
     if size > Limits.codeAnalysisBytes {
       // `source`, as the library names the bound (Docs/CodeAnalysis.md); the message names the file.
       throw ValidationError(

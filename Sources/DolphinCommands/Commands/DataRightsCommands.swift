@@ -161,6 +161,7 @@ enum DataRightsCommands {
         data = try TextInput.readDocument(.file(path, option: "import"), field: "import document", console: ctx.console)
       }
       let document = try WorkspaceExport.decode(data, fileName: source)
+      warnOfUnknownFields(WorkspaceExport.unknownFields(in: data), in: source, console: ctx.console)
       let dryRun = ctx.arguments.has("dry-run")
       let engine: KnowledgeEngine
       if dryRun {
@@ -209,6 +210,28 @@ enum DataRightsCommands {
         if let d = report.digestID { ctx.console.print("Stored rule-based digest \(d.uuidString).") }
       }
     })
+
+  /// How many unknown fields `import` names one by one before it counts the rest.
+  static let unknownFieldsShown = 20
+
+  /// Warns on stderr of each member of an imported document that the export format does not
+  /// define (``WorkspaceExport/unknownFields(in:)``): the format has readers ignore them, so the
+  /// import goes on, but a mistyped field would otherwise lose its value unnoticed. The first
+  /// ``unknownFieldsShown`` are named, the rest counted.
+  static func warnOfUnknownFields(_ paths: [String], in source: String, console: Console) {
+    guard !paths.isEmpty else { return }
+    let version = WorkspaceExport.currentFormatVersion
+    for path in paths.prefix(unknownFieldsShown) {
+      console.printDiagnostic(
+        "dolphin: warning: \(Limits.escaped(source)): \(path) is not a field of export format version \(version); "
+          + "it is ignored (is its name mistyped?)")
+    }
+    if paths.count > unknownFieldsShown {
+      console.printDiagnostic(
+        "dolphin: warning: \(Limits.escaped(source)): \(paths.count - unknownFieldsShown) more unknown field(s) ignored, "
+          + "\(paths.count) in all")
+    }
+  }
 
   static let erase = Command(
     spec: CommandSpec(

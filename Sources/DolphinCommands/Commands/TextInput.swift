@@ -49,6 +49,12 @@ enum TextInput {
         field: field, limit: limit,
         message: "\(field) file '\(path)' is \(size) bytes; the limit is \(limit) characters, read as at most "
           + "\(maxBytes) bytes, so it was not read")
+    case .failure(.notRegularFile(let path, let kind)):
+      // A FIFO, socket or device: refused before it is read, so that none can block or run on.
+      let option = if case .file(_, let option) = source { option } else { field }
+      throw CLIError.input(
+        "\(option): '\(path)' is \(kind), not a regular file; name a regular file, or give the text on "
+          + "standard input with --\(field) -")
     case .failure(let failure):
       if case .file(_, let option) = source { throw CLIError.input("\(option): \(failure.description)") }
       throw CLIError.input("\(field): \(failure.description)")
@@ -60,9 +66,14 @@ enum TextInput {
         message: "\(field) from \(origin) is not text: it holds a NUL byte (at byte \(nul)); give UTF-8 text")
     }
     let end = result.truncated ? completeUTF8Prefix(bytes) : bytes.count
-    guard let text = String(validating: bytes[..<end], as: UTF8.self) else {
-      throw ValidationError(field: field, message: "\(field) from \(origin) is not UTF-8 text")
+    if let offset = UTF8Validation.firstInvalidByteOffset(in: bytes[..<end]) {
+      // Where, as `import` says it: the first byte that is not part of valid UTF-8.
+      throw ValidationError(
+        field: field,
+        message: "\(field) from \(origin) is not UTF-8 text: the byte \(hexByte(bytes[offset])) at byte offset "
+          + "\(offset) (counting from 0) is not valid UTF-8; convert it to UTF-8 first (e.g. with iconv)")
     }
+    let text = String(decoding: bytes[..<end], as: UTF8.self)
     if result.truncated {
       let read = text.count
       throw ValidationError(
@@ -124,6 +135,12 @@ enum TextInput {
     }
   }
 
+  /// A byte as messages show it: `0xE9`.
+  static func hexByte(_ byte: UInt8) -> String {
+    let hex = String(byte, radix: 16, uppercase: true)
+    return "0x" + (hex.count == 1 ? "0" + hex : hex)
+  }
+
   /// The length of the longest prefix of `bytes` that does not end inside a UTF-8 sequence
   /// (a read cut at a byte bound can split the last character).
   static func completeUTF8Prefix(_ bytes: [UInt8]) -> Int {
@@ -168,6 +185,10 @@ enum TextInput {
         message: "\(name) is \(size) bytes; the limit is \(maxBytes) bytes, so it was not read\(nothing)")
     case .failure(.isDirectory):
       throw CLIError.input("\(name) is a directory, not a file; name the export file\(nothing)")
+    case .failure(.notRegularFile(_, let kind)):
+      // A FIFO, socket or device: refused before it is read, so that none can block or run on.
+      throw CLIError.input(
+        "\(name) is \(kind), not a regular file; name the export file, or pipe it to `dolphin import -`\(nothing)")
     case .failure(.cannotOpen(_, let reason)):
       throw CLIError.input("\(name): cannot read it: \(reason)\(nothing)")
     case .failure(.readFailed(_, let reason)):

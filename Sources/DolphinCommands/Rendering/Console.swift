@@ -90,15 +90,19 @@ public final class Console: @unchecked Sendable {
   }
 
   /// Prints a JSON text with DEL and the C1 controls (U+007F–U+009F), which JSON may carry raw,
-  /// written as `\u` escapes: the same data, and nothing a terminal acts on. ``print(_:)``
-  /// would show them as `␡` and U+FFFD, changing the values a script reads (review, s13: a
-  /// stored U+0085 came out of `export` as U+FFFD). Outside strings a JSON text is ASCII, so
-  /// only string contents change.
+  /// and the bidirectional controls (``TerminalText/escapingBidiControls(_:)``: U+202E and the
+  /// rest), written as `\u` escapes: the same data, and nothing a terminal acts on or that
+  /// reverses the rest of a line on the screen. ``print(_:)`` would show C1 controls as `␡` and
+  /// U+FFFD, changing the values a script reads (review, s13: a stored U+0085 came out of
+  /// `export` as U+FFFD). Outside strings a JSON text is ASCII, so only string contents change.
   func printJSONText(_ json: String) {
-    guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return print(json) }
+    func escapes(_ scalar: Unicode.Scalar) -> Bool {
+      (0x7F...0x9F).contains(scalar.value) || scalar.properties.isBidiControl
+    }
+    guard json.unicodeScalars.contains(where: escapes) else { return print(json) }
     var escaped = String.UnicodeScalarView()
     for scalar in json.unicodeScalars {
-      if (0x7F...0x9F).contains(scalar.value) {
+      if escapes(scalar) {
         escaped.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
       } else {
         escaped.append(scalar)

@@ -5,7 +5,8 @@ import Foundation
 public struct PathAnalysis: Sendable, Equatable, Codable {
   /// One report per analyzed file, sorted by path.
   public var reports: [CodeAnalysisReport]
-  /// Files not analyzed (over the input bound, unreadable, not UTF-8), with notices.
+  /// Files not analyzed (over the input bound, unreadable, not a regular file, binary, not
+  /// UTF-8), with notices.
   public var skipped: [SourceWalker.Skipped]
   /// Paths excluded by `.gitignore` rules, `.build` and hidden folders.
   public var ignoredCount: Int
@@ -50,12 +51,11 @@ extension CodeAnalyzer {
     var reports: [CodeAnalysisReport] = []
     var skipped = walk.skipped
     for file in walk.files {
-      guard let data = FileManager.default.contents(atPath: file.path) else {
-        skipped.append(.init(path: file.path, reason: .unreadable, notice: "\(file.path): cannot be read; skipped"))
-        continue
-      }
-      guard let text = String(data: data, encoding: .utf8) else {
-        skipped.append(.init(path: file.path, reason: .notUTF8, notice: "\(file.path): not UTF-8 text; skipped"))
+      let text: String
+      switch readSource(file.path) {
+      case .success(let read): text = read
+      case .failure(let refusal):
+        skipped.append(.init(path: file.path, reason: refusal.reason, notice: "\(file.path): \(refusal.problem); skipped"))
         continue
       }
       do {
@@ -67,5 +67,51 @@ extension CodeAnalyzer {
     return PathAnalysis(
       reports: reports, skipped: skipped, ignoredCount: walk.ignoredCount,
       nonSwiftCount: walk.nonSwiftCount)
+  }
+
+  /// Why a file the walk found was not read as source text.
+  struct SourceRefusal: Error {
+    var reason: SourceWalker.SkipReason
+    /// What is wrong, without the path: `not text: it holds a NUL byte (at byte 12), …`.
+    var problem: String
+  }
+
+  /// The text of the source file at `path`: a regular file (opened without blocking, so a FIFO
+  /// swapped in after the walk cannot hang the analysis) of at most ``Limits/codeAnalysisBytes``
+  /// bytes, holding no NUL byte (a binary file, as `dolphin capture` refuses such input) and
+  /// valid UTF-8.
+  static func readSource(_ path: String) -> Result<String, SourceRefusal> {
+    let read: BoundedInput.Result
+    do {
+      read = try BoundedInput.readFile(atPath: path, maxBytes: Limits.codeAnalysisBytes)
+    } catch {
+      switch error {
+      case .notRegularFile(_, let kind):
+        return .failure(SourceRefusal(reason: .notRegularFile, problem: "\(kind), not a regular file"))
+      case .tooLarge(_, let size, let maxBytes):
+        return .failure(
+          SourceRefusal(reason: .tooLarge, problem: "\(size) bytes is over the \(maxBytes)-byte code analysis limit"))
+      default:
+        return .failure(SourceRefusal(reason: .unreadable, problem: "cannot be read"))
+      }
+    }
+    if read.truncated {
+      return .failure(
+        SourceRefusal(
+          reason: .tooLarge, problem: "more than \(Limits.codeAnalysisBytes) bytes, over the code analysis limit"))
+    }
+    if let nul = read.bytes.firstIndex(of: 0) {
+      return .failure(
+        SourceRefusal(
+          reason: .binary, problem: "not text: it holds a NUL byte (at byte \(nul)), so it is taken for a binary file"))
+    }
+    if let offset = UTF8Validation.firstInvalidByteOffset(in: read.bytes) {
+      let hex = String(read.bytes[offset], radix: 16, uppercase: true)
+      return .failure(
+        SourceRefusal(
+          reason: .notUTF8,
+          problem: "not UTF-8 text (the byte 0x\(hex.count == 1 ? "0" + hex : hex) at byte offset \(offset) is not valid UTF-8)"))
+    }
+    return .success(String(decoding: read.bytes, as: UTF8.self))
   }
 }

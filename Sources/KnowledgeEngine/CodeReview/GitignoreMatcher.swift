@@ -1,3 +1,4 @@
+import ContinuityKit
 import Foundation
 
 /// The ignore rules in force at one place of a repository walk: the patterns of
@@ -20,9 +21,7 @@ public struct GitignoreMatcher: Sendable, Equatable {
   /// Starts with `.git/info/exclude` (when present) and the root's `.gitignore`.
   public init(root: URL) {
     self.root = root.standardizedFileURL
-    if let exclude = try? String(
-      contentsOf: self.root.appendingPathComponent(".git/info/exclude"), encoding: .utf8)
-    {
+    if let exclude = Self.ignoreFileText(self.root.appendingPathComponent(".git/info/exclude")) {
       add(contents: exclude, base: "", origin: ".git/info/exclude")
     }
     enter(directory: "")
@@ -71,9 +70,22 @@ public struct GitignoreMatcher: Sendable, Equatable {
   public mutating func enter(directory: String) {
     loadedDirectories.append(directory)
     let file = directory.isEmpty ? ".gitignore" : directory + "/.gitignore"
-    if let contents = try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8) {
+    if let contents = Self.ignoreFileText(root.appendingPathComponent(file)) {
       add(contents: contents, base: directory, origin: file)
     }
+  }
+
+  /// The largest ignore file read, in bytes: far more than any real one holds.
+  static let maximumIgnoreFileBytes = 8 * 1024 * 1024
+
+  /// The text of the ignore file at `url`, or nil when there is none to read: missing, not a
+  /// regular file (a FIFO named `.gitignore` would block the walk forever; it is refused without
+  /// being opened for reading), over ``maximumIgnoreFileBytes``, unreadable, or not UTF-8.
+  static func ignoreFileText(_ url: URL) -> String? {
+    guard let read = try? BoundedInput.readFile(atPath: url.path, maxBytes: maximumIgnoreFileBytes),
+      !read.truncated
+    else { return nil }
+    return String(validating: read.bytes, as: UTF8.self)
   }
 
   /// The last pattern matching `path` by itself, or `nil` (parents not consulted).

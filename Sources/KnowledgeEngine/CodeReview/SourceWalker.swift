@@ -16,8 +16,9 @@ import Foundation
 /// down, an excluded directory hiding all it holds. Paths given explicitly are always taken (a
 /// file given by name is analyzed even if ignored); rules apply below them. Files over
 /// ``maximumFileBytes``, and `.swift` names that are symbolic links to nothing or round a loop,
-/// are skipped with a notice; other files found in a directory are counted
-/// (``Walk/nonSwiftCount``), not listed.
+/// or that are not regular files (a FIFO, socket or device, or a link to one: never opened, so
+/// a FIFO without a writer cannot block the walk), are skipped with a notice; other files found
+/// in a directory are counted (``Walk/nonSwiftCount``), not listed.
 public struct SourceWalker: Sendable {
   /// A Swift file to analyze.
   public struct File: Codable, Sendable, Equatable {
@@ -40,6 +41,12 @@ public struct SourceWalker: Sendable {
     case unreadable
     /// The file's bytes are not valid UTF-8.
     case notUTF8 = "not_utf8"
+    /// A FIFO (named pipe), socket or device, or a symbolic link to one, with a `.swift` name:
+    /// not opened, since reading a FIFO without a writer would wait forever.
+    case notRegularFile = "not_regular_file"
+    /// The file holds a NUL byte, which source text never does: a binary file, refused as
+    /// `dolphin capture` refuses such input as not text.
+    case binary
   }
 
   /// A path that was not taken, with a one-line notice for the user.
@@ -134,6 +141,8 @@ public struct SourceWalker: Sendable {
         visit(
           url, display: path, relative: relative, matcher: matcher, state: &state,
           progress: progress)
+      case .special(let what):
+        state.skip(path, .notRegularFile, "\(path): skipped, \(what), not a regular file")
       case .other:
         state.skip(path, .notSwift, "\(path): skipped, not a regular file or directory")
       }
@@ -172,10 +181,15 @@ public struct SourceWalker: Sendable {
     }
   }
 
-  enum Kind { case file, directory, other }
+  enum Kind {
+    case file, directory
+    /// A FIFO, socket or device, or a symbolic link to one; `what` in words (`a FIFO (named
+    /// pipe)`).
+    case special(what: String)
+    /// A symbolic link to a directory (not followed in a walk), to nothing, or round a loop.
+    case other
+  }
 
-  /// The kind of `url` without following a final symbolic link to a directory; a link to a
-  /// regular file counts as a file.
   /// Whether `url` is a symbolic link whose target is a directory.
   static func isSymbolicLinkToDirectory(_ url: URL) -> Bool {
     guard (try? FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType) == .typeSymbolicLink
@@ -184,20 +198,21 @@ public struct SourceWalker: Sendable {
     return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
   }
 
+  /// The kind of `url` without following a final symbolic link to a directory; a link to a
+  /// regular file counts as a file, a link to a FIFO, socket or device as what it leads to.
+  /// Only `lstat(2)` and `stat(2)` are called: nothing is opened.
   static func kind(of url: URL) -> Kind? {
-    guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-      let type = attributes[.type] as? FileAttributeType
-    else { return nil }
-    switch type {
-    case .typeRegular: return .file
-    case .typeDirectory: return .directory
-    case .typeSymbolicLink:
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-        return .other
-      }
-      return isDirectory.boolValue ? .other : .file
-    default: return .other
+    var link = stat()
+    guard lstat(url.path, &link) == 0 else { return nil }
+    var status = link
+    if link.st_mode & S_IFMT == S_IFLNK {
+      // A link to nothing or round a loop: the caller says which (``PathProblem``).
+      guard stat(url.path, &status) == 0 else { return .other }
+    }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: return .file
+    case S_IFDIR: return link.st_mode & S_IFMT == S_IFLNK ? .other : .directory
+    default: return .special(what: FileKind.name(ofMode: status.st_mode))
     }
   }
 
@@ -216,11 +231,13 @@ public struct SourceWalker: Sendable {
   }
 
   func take(_ path: String, url: URL, into state: inout State) {
-    let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
-    guard let size else {
+    // `stat`, following a symbolic link: the size of the file it leads to, not of the link.
+    var status = stat()
+    guard stat(url.path, &status) == 0 else {
       state.skip(path, .unreadable, "\(path): skipped, cannot read its size")
       return
     }
+    let size = Int(status.st_size)
     if size > maximumFileBytes {
       state.skip(
         path, .tooLarge,
@@ -260,10 +277,20 @@ public struct SourceWalker: Sendable {
         } else {
           state.nonSwiftCount += 1
         }
+      case .special(let what):
+        // A `.swift` name reads as a source file: say why it is not analyzed (it is never opened,
+        // so a FIFO cannot block the walk). Other sockets, FIFOs and devices are passed over.
+        guard name.hasSuffix(".swift") else { continue }
+        if matcher.excludes(childRelative, isDirectory: false) {
+          state.ignoredCount += 1
+        } else {
+          let path = Self.join(display, name)
+          state.skip(path, .notRegularFile, "\(path): skipped, \(what), not a regular file")
+        }
       case .other:
         // A `.swift` name that is a symbolic link to nothing, or round a loop, reads as a source
-        // file: say why it is not analyzed. Links to directories, sockets and the like are not
-        // source files and are passed over.
+        // file: say why it is not analyzed. Links to directories are not source files and are
+        // passed over.
         guard name.hasSuffix(".swift"), let problem = PathProblem.of(url.path) else { continue }
         if matcher.excludes(childRelative, isDirectory: false) {
           state.ignoredCount += 1

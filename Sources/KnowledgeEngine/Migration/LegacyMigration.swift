@@ -213,8 +213,9 @@ extension KnowledgeEngine {
   }
 
   /// Reads a legacy file, bounded: a FIFO, a device or a runaway file never fills memory.
-  /// - Throws: ``WorkspaceError/validation(_:)`` for a file over ``Limits/importDocumentBytes``
-  ///   or a directory; ``WorkspaceError/fileSystem(path:message:)`` when it cannot be read.
+  /// - Throws: ``WorkspaceError/validation(_:)`` for a file over ``Limits/importDocumentBytes``,
+  ///   a directory, or a FIFO, socket or device (refused without blocking, unread);
+  ///   ``WorkspaceError/fileSystem(path:message:)`` when it cannot be read.
   /// - Parameter name: how messages name the file.
   static func readLegacyFile(_ file: URL, named name: String) throws -> Data {
     do {
@@ -251,6 +252,14 @@ extension KnowledgeEngine {
           ValidationError(
             field: "legacy workspace file",
             message: "\(name) is a directory, not a file; name the workspace JSON file. Nothing was imported"))
+      }
+      if case .notRegularFile(_, let kind) = failure {
+        // A FIFO, socket or device is refused before it is opened for reading: none can block
+        // the import or run on without end.
+        throw WorkspaceError.validation(
+          ValidationError(
+            field: "legacy workspace file",
+            message: "\(name) is \(kind), not a regular file; name the workspace JSON file. Nothing was imported"))
       }
       throw WorkspaceError.fileSystem(path: name, message: "cannot read the legacy workspace file: \(failure)")
     }

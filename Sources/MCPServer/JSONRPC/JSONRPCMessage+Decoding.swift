@@ -23,6 +23,7 @@ extension JSONRPCMessage {
   /// | over ``JSONRPCLimits/maximumMessageBytes`` | -32600, id `null` |
   /// | empty or only whitespace | ignored |
   /// | not JSON, or deeper than ``JSONRPCLimits/maximumDepth`` | -32700, id `null`, `data.byteOffset` |
+  /// | JSON with a lone surrogate escape (`"\ud800"`) | -32700 with the id (or `null`), `data.byteOffset` |
   /// | an array: `[]` or any batch | -32600, id `null` (batches were removed in MCP 2025-06-18) |
   /// | a scalar (`42`, `"x"`, `null`) | -32600, id `null` |
   /// | an object whose `id` is not a string or integer (`null`, `1.5`, `true`) | -32600, id `null` |
@@ -56,16 +57,20 @@ extension JSONRPCMessage {
     }
     let value: JSONValue
     do {
+      // A lone surrogate escape (`"\ud800"`) is refused, not stored as U+FFFD: no Unicode text
+      // holds one, and `dolphin import` and `migrate` refuse it in a file the same way.
       value = try JSONParser(
-        options: .init(maximumDepth: limits.maximumDepth, maximumBytes: limits.maximumMessageBytes)
+        options: .init(
+          maximumDepth: limits.maximumDepth, maximumBytes: limits.maximumMessageBytes, loneSurrogates: .reject)
       ).parse(line)
     } catch {
       return .rejected(
         .error(
           JSONRPCError(
-            code: JSONRPCError.Code.parseError, message: "parse error: \(error.description)",
+            code: JSONRPCError.Code.parseError,
+            message: "parse error: invalid JSON at byte \(error.byteOffset): \(error.explanation(in: line))",
             data: ["byteOffset": .integer(error.byteOffset)]),
-          id: nil))
+          id: idDespite(error, in: line, limits: limits)))
     }
     switch value {
     case .array(let elements):
@@ -80,6 +85,21 @@ extension JSONRPCMessage {
       return .rejected(
         .error(.invalidRequest("expected a JSON-RPC object, got \(value.kindWithArticle)"), id: nil))
     }
+  }
+
+  /// The id of a request refused only for a lone surrogate escape: the rest of the line is
+  /// JSON, so the answer can carry the id the client waits on. Nil for any other parse error
+  /// (JSON-RPC 2.0 §5: the id is `null` when it cannot be read) and for a line without a
+  /// string or integer id.
+  private static func idDespite(
+    _ error: JSONParseError, in line: some Collection<UInt8>, limits: JSONRPCLimits
+  ) -> JSONRPCRequestID? {
+    guard case .loneSurrogate = error.reason,
+      case .object(let object)? = try? JSONParser(
+        options: .init(maximumDepth: limits.maximumDepth, maximumBytes: limits.maximumMessageBytes)
+      ).parse(line)
+    else { return nil }
+    return object["id"].flatMap(JSONRPCRequestID.init)
   }
 
   private static func decode(_ object: JSONObject) -> JSONRPCInbound {

@@ -23,9 +23,39 @@ struct BoundedInputTests {
 
   @Test("stop ends the read after the chunk that decides it")
   func earlyStop() throws {
-    let r = try BoundedInput.readFile(atPath: "/dev/zero", maxBytes: 10_000_000) { $0.contains(0) }
+    let fd = open("/dev/zero", O_RDONLY)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    let r = try BoundedInput.read(fileDescriptor: fd, source: "/dev/zero", maxBytes: 10_000_000) { $0.contains(0) }
     #expect(r.truncated)
     #expect(r.bytes.count <= 64 * 1024)
+  }
+
+  /// Regression (review, s14): `readFile` opened a FIFO for reading, which waits for a writer
+  /// that may never come (`--content-file`, `import` and `migrate` hung until killed), and read
+  /// devices such as `/dev/zero` to the bound. A named file must now be a regular one: anything
+  /// else is refused for what it is, from `stat` and without blocking.
+  @Test("a FIFO without a writer, a link to one, or a device is refused for what it is, without blocking")
+  func specialFilesRefused() throws {
+    let dir = TemporaryDirectory("bounded-special")
+    defer { dir.remove() }
+    let fifo = dir.appending("notes.txt").path
+    try #require(mkfifo(fifo, 0o600) == 0)
+    // Nobody ever opens the FIFO for writing: opening it to read would wait forever.
+    #expect(throws: BoundedInput.Failure.notRegularFile(path: fifo, kind: "a FIFO (named pipe)")) {
+      try BoundedInput.readFile(atPath: fifo, maxBytes: 1_000)
+    }
+    let link = dir.appending("link-to-fifo.txt").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: fifo)
+    #expect(throws: BoundedInput.Failure.notRegularFile(path: link, kind: "a FIFO (named pipe)")) {
+      try BoundedInput.readFile(atPath: link, maxBytes: 1_000)
+    }
+    #expect(throws: BoundedInput.Failure.notRegularFile(path: "/dev/zero", kind: "a character device")) {
+      try BoundedInput.readFile(atPath: "/dev/zero", maxBytes: 1_000)
+    }
+    #expect(
+      BoundedInput.Failure.notRegularFile(path: fifo, kind: "a FIFO (named pipe)").description
+        == "'\(fifo)' is a FIFO (named pipe), not a regular file")
   }
 
   @Test("a regular file over the bound is refused from its size, unread; one within it is read whole")

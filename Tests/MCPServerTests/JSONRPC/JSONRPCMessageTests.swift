@@ -199,3 +199,36 @@ struct JSONRPCMessageTests {
     #expect(response == .error(.messageTooLarge(size: 17, limit: 16), id: nil))
   }
 }
+
+/// Regression (review, s14): a lone surrogate escape in a message (`"\ud800"`) was stored as
+/// U+FFFD without a word, while `dolphin import` refused the same escape in a file. Both refuse it
+/// now, naming where; the server still answers the request's id.
+@Suite("JSONRPCMessage lone surrogates")
+struct JSONRPCLoneSurrogateTests {
+  @Test("a lone surrogate escape is a parse error at its byte, answered with the request's id")
+  func loneSurrogateRefused() throws {
+    let line = #"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"Caf\ud800"}}}"#
+    guard case .rejected(let response) = JSONRPCMessage.decode(Array(line.utf8)),
+      case .failure(let error) = response.outcome
+    else {
+      Issue.record("expected a rejection, got \(JSONRPCMessage.decode(Array(line.utf8)))")
+      return
+    }
+    // The line's only backslash starts the escape.
+    let offset = try #require(Array(line.utf8).firstIndex(of: UInt8(ascii: "\\")))
+    #expect(error.code == JSONRPCError.Code.parseError)
+    #expect(error.data == ["byteOffset": .integer(offset)])
+    #expect(
+      error.message
+        == #"parse error: invalid JSON at byte \#(offset): \ud800 is a UTF-16 surrogate escape without its partner; pair \uD8xx with \uDCxx"#)
+    #expect(response.id == JSONRPCRequestID(7))
+  }
+
+  @Test("a surrogate pair is one character, as before")
+  func pairAccepted() {
+    let line = #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"t":"\ud83d\udc2c"}}"#
+    #expect(
+      JSONRPCMessage.decode(Array(line.utf8))
+        == .message(.request(JSONRPCRequest(id: JSONRPCRequestID(1), method: "m", params: ["t": "🐬"]))))
+  }
+}

@@ -268,17 +268,9 @@ package struct SQLiteSideFiles: Sendable, Equatable {
     return members.contains { $0 != geteuid() && $0 != 0 && !userMayWrite($0, database) }
   }
 
-  /// What a file of mode `mode` that is not a regular file or symbolic link is, for a message.
-  static func kindName(_ mode: mode_t) -> String {
-    switch mode & S_IFMT {
-    case S_IFIFO: return "a FIFO (named pipe)"
-    case S_IFDIR: return "a directory"
-    case S_IFSOCK: return "a socket"
-    case S_IFCHR: return "a character device"
-    case S_IFBLK: return "a block device"
-    default: return "a special file"
-    }
-  }
+  /// What a file of mode `mode` that is not a regular file or symbolic link is, for a message
+  /// (``FileKind/name(ofMode:)``).
+  static func kindName(_ mode: mode_t) -> String { FileKind.name(ofMode: mode) }
 
   /// Whether user `uid` may write a file with status `file`: root, its owner, anyone when it is
   /// writable by others, and a member of its group (primary or supplementary, from the user and
