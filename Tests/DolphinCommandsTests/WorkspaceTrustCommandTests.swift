@@ -171,4 +171,113 @@ struct WorkspaceTrustCommandTests {
     let readable = try runDolphin(["knowledge", "list", "--workspace", workspace])
     #expect(readable.stderr.contains("is readable by other users (mode 644)"), "\(readable.stderr)")
   }
+
+  // Second review (s14).
+
+  /// A directory every user may write, with the sticky bit, as /tmp.
+  static func sticky(_ dir: TemporaryDirectory) throws -> String {
+    let shared = dir.appending("sticky").path
+    try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+    chmod(shared, 0o1777)
+    return shared
+  }
+
+  @Test("a symbolic link of another user's on the way is not followed, whatever it leads to")
+  func foreignLinkOnTheWay() throws {
+    let dir = TemporaryDirectory("trust-foreign-link")
+    defer { dir.remove() }
+    let shared = try Self.sticky(dir)
+    let (workspace, db) = try Self.workspace(in: dir.path)  // root's own, and fine by itself
+    let link = shared + "/newws"
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: workspace)
+    lchown(link, Self.stranger, Self.stranger)
+    let before = Self.bytes(db)
+    for args in [["capture", "fact", "Secret"], ["knowledge", "list"]] {
+      let r = try runDolphin(args + ["--workspace", link])
+      #expect(r.status == 5, "\(args): \(r.stdout)\(r.stderr)")
+      #expect(r.stderr.contains("\(link): a symbolic link on the way to the workspace that belongs to nobody (uid 65534)"), "\(args): \(r.stderr)")
+    }
+    // Deeper in the path too, and for a workspace not created yet.
+    let fresh = try runDolphin(["capture", "fact", "Secret", "--workspace", link + "/inner/ws"])
+    #expect(fresh.status == 5 && fresh.stderr.contains("belongs to nobody (uid 65534)"), "\(fresh.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: workspace + "/inner"))
+    #expect(Self.bytes(db) == before)
+    // The demo names the link, not "your default workspace".
+    try FileManager.default.createSymbolicLink(atPath: shared + "/dolphin-demo", withDestinationPath: dir.appending("elsewhere").path)
+    lchown(shared + "/dolphin-demo", Self.stranger, Self.stranger)
+    let demo = try runDolphin(["demo"], environment: ["DOLPHIN_HOME": shared + "/dh"])
+    #expect(demo.status != 0 && demo.stderr.contains("\(shared)/dolphin-demo is a symbolic link on the way to the workspace that belongs to nobody"), "\(demo.stderr)")
+    #expect(!demo.stderr.contains("is your default workspace"), "\(demo.stderr)")
+  }
+
+  @Test("a new workspace is not created where another user may rename it, and nothing is left there")
+  func creationChecked() throws {
+    let dir = TemporaryDirectory("trust-create")
+    defer { dir.remove() }
+    let shared = try Self.sticky(dir)
+    let theirs = shared + "/nobws"
+    try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: false)
+    chown(theirs, Self.stranger, Self.stranger)
+    let open = dir.appending("open").path
+    try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: false)
+    chmod(open, 0o777)
+    for (target, says) in [
+      (theirs + "/new", "\(theirs): a directory on the way to the workspace belongs to nobody (uid 65534)"),
+      (open + "/a/b/ws", "\(open): a directory on the way to the workspace (mode 777) may be written by every user and has no sticky bit"),
+    ] {
+      let r = try runDolphin(["capture", "fact", "Secret first note", "--workspace", target])
+      #expect(r.status == 5, "\(target): \(r.stdout)\(r.stderr)")
+      #expect(r.stderr.contains(says), "\(r.stderr)")
+      let demo = try runDolphin(["demo", "--workspace", target])
+      #expect(demo.status != 0, "\(demo.stdout)\(demo.stderr)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: theirs).isEmpty)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: open).isEmpty)
+    // In the sticky directory itself a new workspace of this user's is fine.
+    let mine = try runDolphin(["capture", "fact", "First note", "--workspace", shared + "/mine"])
+    #expect(mine.status == 0, "\(mine.stderr)")
+  }
+
+  /// Writes a POSIX access control list granting `rwx` to user 65534 on `path`, as `setfacl -m
+  /// u:nobody:rwx` does (no setfacl needed: the kernel's extended-attribute format).
+  static func grantNobodyWrite(_ path: String) throws -> Bool {
+    let r = try runProcess(
+      "/usr/bin/env",
+      ["python3", "-c",
+       "import os,struct,sys\nd=struct.pack('<I',2)+b''.join(struct.pack('<HHI',t,p,i) for t,p,i in "
+         + "[(1,7,0xffffffff),(2,7,65534),(4,5,0xffffffff),(0x10,7,0xffffffff),(0x20,5,0xffffffff)])\n"
+         + "os.setxattr(sys.argv[1],'system.posix_acl_access',d)",
+       path])
+    return r.status == 0
+  }
+
+  @Test("an access control list that lets another user write the directory is refused like the mode bits")
+  func accessControlList() throws {
+    let dir = TemporaryDirectory("trust-acl")
+    defer { dir.remove() }
+    let (workspace, _) = try Self.workspace(in: dir.path)
+    try #require(try Self.grantNobodyWrite(workspace), "this filesystem keeps no POSIX access control lists")
+    let r = try runDolphin(["knowledge", "list", "--workspace", workspace])
+    #expect(r.status == 5, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("the workspace directory has an access control list that lets user nobody (uid 65534) write it"), "\(r.stderr)")
+    #expect(r.stderr.contains("`setfacl -b '\(workspace)'`"), "\(r.stderr)")
+    _ = try runProcess("/usr/bin/env", ["python3", "-c", "import os,sys; os.removexattr(sys.argv[1],'system.posix_acl_access')", workspace])
+    #expect(try runDolphin(["knowledge", "list", "--workspace", workspace]).status == 0)
+
+    // On a directory on the way (without the sticky bit) too.
+    #expect(try Self.grantNobodyWrite(dir.path))
+    let parent = try runDolphin(["knowledge", "list", "--workspace", workspace])
+    #expect(parent.status == 5 && parent.stderr.contains("\(dir.path): a directory on the way to the workspace has an access control list that lets user nobody (uid 65534) write it"), "\(parent.stderr)")
+  }
+
+  @Test("doctor calls another user's rollback journal a foreign side file")
+  func foreignJournalLabel() throws {
+    let dir = TemporaryDirectory("trust-journal-label")
+    defer { dir.remove() }
+    let (workspace, db) = try Self.workspace(in: dir.path)
+    try Data(repeating: 0xD9, count: 512).write(to: URL(fileURLWithPath: db + "-journal"))
+    chown(db + "-journal", Self.stranger, Self.stranger)
+    let doctor = try runDolphin(["doctor", "--workspace", workspace])
+    #expect(doctor.status == 5 && doctor.stdout.contains("Open: failed (foreign side file)"), "\(doctor.stdout)")
+  }
 }

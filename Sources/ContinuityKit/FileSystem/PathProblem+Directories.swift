@@ -55,8 +55,8 @@ extension PathProblem {
   }
 
   /// Creates the directory `path` and any missing directories on the way (as `mkdir -p`): the
-  /// intermediate ones with mode 0777 less the umask, as `FileManager` would, and `path` itself
-  /// with 0700.
+  /// intermediate ones with mode 0755 less the umask (never writable by others, so that no one
+  /// else may move what is inside: ``WorkspaceTrust``), and `path` itself with 0700.
   /// - Parameter path: the directory to create.
   /// - Returns: nil when the directory exists afterwards (created here, before, or by another
   ///   process meanwhile); otherwise the component that could not be created, or that is in the
@@ -70,7 +70,9 @@ extension PathProblem {
         return DirectoryObstacle(path: prefix, reason: "is not a directory (\(String(cString: strerror(ENOTDIR))))")
       }
       if errno != ENOENT { return obstacle(onTheWayTo: prefix) ?? failure(prefix, errno) }
-      if mkdir(prefix, i == prefixes.count - 1 ? 0o700 : 0o777) == 0 { continue }
+      // Directories on the way: 755 at most, whatever the umask (with umask 000 a 777 one would
+      // let every user move the workspace aside, and dolphin would then refuse its own path).
+      if mkdir(prefix, i == prefixes.count - 1 ? 0o700 : 0o755) == 0 { continue }
       let code = errno
       // Another process created it a moment ago.
       if code == EEXIST, stat(prefix, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { continue }

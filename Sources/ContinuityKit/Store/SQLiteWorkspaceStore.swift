@@ -199,21 +199,24 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     let dir = directory.path
     var warnings: [String] = []
     var st = stat()
+    // The directory as checked, resolved (``WorkspaceTrust/verify(directory:database:user:)``):
+    // SQLite gets this path, so no symbolic link on the given one is followed a second time.
+    var realDirectory = dir
     if stat(dir, &st) == 0 {
       guard (st.st_mode & S_IFMT) == S_IFDIR else {
         throw .fileSystem(path: dir, message: "exists and is not a directory")
       }
-      // Users who may not write the database but may write its directory could rewrite it through
-      // a -wal or journal put beside it (see ``DirectoryExposure``): refused before anything is
-      // opened or created. When the database does not exist it is made mode 600, this user's.
+      // A path other users control (the directory, a directory or link on the way, the database
+      // file: ``WorkspaceTrust``) is refused before anything is opened or created. When the
+      // database does not exist it is made mode 600, this user's.
       var database = stat()
       let givenPath = directory.appendingPathComponent(fileName).path
       let databaseExists = stat(givenPath, &database) == 0
-      if databaseExists || !(readOnly || creation == .never),
-        let refusal = WorkspaceTrust.refusal(
-          directory: dir, databasePath: givenPath, database: databaseExists ? database : nil)
-      {
-        throw .fileSystem(path: refusal.path, message: refusal.message)
+      if databaseExists || !(readOnly || creation == .never) {
+        switch WorkspaceTrust.verify(directory: dir, database: databaseExists ? database : nil) {
+        case .success(let real): realDirectory = real
+        case .failure(let refusal): throw .fileSystem(path: refusal.path, message: refusal.message)
+        }
       }
       if st.st_mode & 0o077 != 0 {
         warnings.append(
@@ -237,6 +240,11 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       }
       if readOnly || creation == .never { throw .noWorkspace(directory: dir) }
       if creation == .atFirstWrite { return .deferred(warnings: warnings) }
+      // Not where another user may rename what dolphin creates (review, s14: a new workspace
+      // in a directory of another user's was moved aside and replaced before the first write).
+      if let refusal = WorkspaceTrust.refusalBeforeCreating(dir) {
+        throw .fileSystem(path: refusal.path, message: refusal.message)
+      }
       // Component by component, so the error names the one that failed and errno's text
       // (FileManager's message says neither).
       if let obstacle = PathProblem.createDirectories(dir) {
@@ -245,10 +253,14 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       if chmod(dir, 0o700) != 0 {
         throw .fileSystem(path: dir, message: "cannot set mode 0700: \(SystemErrorCause.describe(errno))")
       }
+      // Made now, and checked as made: another user's directory created first at that path
+      // (between the check above and `mkdir`) is found here.
+      switch WorkspaceTrust.verify(directory: dir, database: nil) {
+      case .success(let real): realDirectory = real
+      case .failure(let refusal): throw .fileSystem(path: refusal.path, message: refusal.message)
+      }
     }
-    // The directory's resolved path, as checked above: a symbolic link on the way that another
-    // user could point elsewhere after the check is not followed again (``WorkspaceTrust``).
-    let path = URL(fileURLWithPath: WorkspaceTrust.resolved(dir), isDirectory: true).appendingPathComponent(fileName).path
+    let path = URL(fileURLWithPath: realDirectory, isDirectory: true).appendingPathComponent(fileName).path
     if stat(path, &st) == 0 {
       if (st.st_mode & S_IFMT) == S_IFDIR {
         throw .fileSystem(path: path, message: "is a directory, not a workspace database")
@@ -458,12 +470,12 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     access(path, W_OK) != 0 && errno != ENOENT
   }
 
-  /// Why this process cannot write the workspace's `-wal` or `-shm` file (left by another user,
+  /// Why this process cannot write the workspace's `-wal`, `-shm` or `-journal` file (left by another user,
   /// or read-only and not this user's to repair, see ``repairSidecarModes(databasePath:)``), or
   /// nil. SQLite opens such a workspace for writing without complaint and fails at the first
   /// write, so the open asks this first.
   static func sideFileBlocker(databasePath: String) -> String? {
-    let blocked = ["-wal", "-shm"].filter { deniesWrite(databasePath + $0) }
+    let blocked = ["-wal", "-shm", "-journal"].filter { deniesWrite(databasePath + $0) }
     if !blocked.isEmpty {
       var owner: uid_t?
       for suffix in blocked {
@@ -528,10 +540,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     /// The workspace directory, a directory on the way to it, or the database file is a
     /// symbolic link to nothing or part of a symbolic link loop.
     case symbolicLink = "symbolic link"
-    /// A `-wal` file beside the database holds changes written by another user who may not
-    /// write the database, so they cannot be its own (``SQLiteSideFiles/foreignWAL(databasePath:)``):
-    /// not read.
-    case foreignWAL = "foreign -wal file"
+    /// A side file beside the database (`-wal`, `-shm`, `-journal`) is another user's who may not
+    /// write the database, or others may write it, or it is not a regular file
+    /// (``SQLiteSideFiles/foreignWAL(databasePath:emptyForeignAllowed:)``): not read.
+    case foreignWAL = "foreign side file"
     /// Users other than this one and root control the workspace directory, a directory on the
     /// way to it, or the database file, or may write the directory without being allowed to write
     /// the database (``WorkspaceTrust``): not opened.

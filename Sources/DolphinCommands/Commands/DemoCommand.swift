@@ -129,6 +129,12 @@ extension Commands {
         """),
     run: { ctx in
       let dir = demoDirectory(ctx)
+      // A link of another user's on the way decides where the demo would write: named first
+      // (review, s14: it was reported as "your default workspace").
+      if let (link, owner) = WorkspaceTrust.foreignLink(onTheWayTo: dir.path) {
+        throw CLIError.usage(
+          "\(link) is \(WorkspaceTrust.foreignLinkReason(owner: owner)) Nothing was written.")
+      }
       try Commands.requireNoSymbolicLinkInTheWay(
         of: dir.path, option: ctx.workspaceOption, consequence: "nothing was written")
       let env = ctx.console.environment.isEmpty ? ProcessInfo.processInfo.environment : ctx.console.environment

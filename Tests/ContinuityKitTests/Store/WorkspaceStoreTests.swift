@@ -169,6 +169,7 @@ struct WorkspaceFileTests {
     #expect(FileManager.default.fileExists(atPath: db + "-wal"))
     #expect(FileManager.default.fileExists(atPath: db + "-shm"))
     #expect(mode(ws.path) == 0o700)
+    #expect(mode(dir.appending("nested").path) & 0o022 == 0, "no one else may write a directory made on the way")
     #expect(mode(db) == 0o600)
     #expect(mode(db + "-wal") == 0o600)
     #expect(mode(db + "-shm") == 0o600)

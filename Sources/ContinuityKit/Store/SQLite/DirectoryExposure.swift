@@ -35,6 +35,9 @@ package enum DirectoryExposure: Sendable, Equatable {
   /// The members of group `gid` may write the directory, and those named in `members` (account
   /// names, or `uid N`; at most a few) may not write the database.
   case group(gid_t, members: [String])
+  /// Its access control list lets the users and groups named (at most three) write it, and they
+  /// may not write the database.
+  case accessList([String])
 
   /// The users who may write the database file with status `database` (nil: the file does not exist
   /// yet and will be made mode 600 by `user`) include `uid`: root, `user`, the file's owner, and
@@ -73,6 +76,30 @@ package enum DirectoryExposure: Sendable, Equatable {
     let strangers = members.filter { !mayWriteDatabase($0, database, user: user) }
     guard !strangers.isEmpty else { return nil }  // A user private group (Debian's umask 002), say.
     return .group(directory.st_gid, members: Array(Set(strangers)).sorted().prefix(3).map { FileAccessAdvice.owner($0) })
+  }
+
+  /// Who the access control list of the directory at `path` lets write it without being allowed
+  /// to write the database (``POSIXAccessControlList``); nil when no one.
+  static func aclExposure(of path: String, database: stat?, user: uid_t) -> DirectoryExposure? {
+    guard let list = POSIXAccessControlList.writeGrants(of: path) else { return nil }
+    let names = strangers(in: list) { !mayWriteDatabase($0, database, user: user) }
+    return names.isEmpty ? nil : .accessList(names)
+  }
+
+  /// The names (at most three) of the users and groups that `list` lets write and that hold a
+  /// user `isStranger` accepts; a group the group database does not know counts.
+  static func strangers(in list: POSIXAccessControlList, isStranger: (uid_t) -> Bool) -> [String] {
+    var names: [String] = []
+    for writer in list.writers {
+      switch writer {
+      case .user(let uid) where isStranger(uid):
+        names.append("user " + FileAccessAdvice.owner(uid))
+      case .group(let gid) where members(ofGroup: gid).map({ $0.contains(where: isStranger) }) ?? true:
+        names.append("group " + groupName(gid))
+      default: continue
+      }
+    }
+    return Array(names.prefix(3))
   }
 
   /// The user ids of group `gid`'s members: those the group database lists, and those whose
@@ -133,6 +160,14 @@ package enum DirectoryExposure: Sendable, Equatable {
         + "database: \(risk). To use the workspace: "
         + FileAccessAdvice.makePrivate(path: directory, status: status, privateMode: "700")
         + ". Dolphin then checks the files beside the database before it opens it."
+    case .accessList(let names):
+      let quoted = FileAccessAdvice.shellQuoted(directory)
+      return "the workspace directory has an access control list that lets \(names.joined(separator: ", ")) write it "
+        + "(`getfacl \(quoted)` shows it), and they may not write the database: \(risk). To use the workspace: "
+        + (status.st_uid == geteuid()
+          ? "remove the list (`setfacl -b \(quoted)`) or its entries that grant write"
+          : FileAccessAdvice.ownDirectory)
+        + ". Dolphin then checks the files beside the database before it opens it."
     case .group(let gid, let members):
       let named =
         members.isEmpty
@@ -173,7 +208,7 @@ package enum DirectoryExposure: Sendable, Equatable {
 /// after the check changes nothing.
 package enum WorkspaceTrust {
   /// Why a workspace is not opened: the path to name and the whole message.
-  package struct Refusal: Sendable, Equatable {
+  package struct Refusal: Error, Sendable, Equatable {
     package var path: String
     package var message: String
   }
@@ -187,6 +222,9 @@ package enum WorkspaceTrust {
     /// The members of group `gid` may write it, it has no sticky bit, and `members` (names, at
     /// most three; empty when the group is unknown) are neither this user nor root.
     case group(gid_t, members: [String])
+    /// Its access control list lets the users and groups named (at most three) write it, and it
+    /// has no sticky bit.
+    case accessList([String])
   }
 
   /// What lets users other than this one and root rename the entries of the directory with
@@ -216,36 +254,149 @@ package enum WorkspaceTrust {
   package static func refusal(directory: String, databasePath: String, database: stat?, user: uid_t = geteuid())
     -> Refusal?
   {
+    if case .failure(let refusal) = verify(directory: directory, database: database, user: user) { return refusal }
+    return nil
+  }
+
+  /// Checks the path to the workspace directory `directory` (which exists) and returns the
+  /// directory's resolved path — the one that was checked, which the caller must hand SQLite, so
+  /// that no symbolic link on the given path is followed twice — or the first refusal.
+  ///
+  /// In order: a symbolic link on the given path that is neither this user's nor root's (its
+  /// owner may point it anywhere: ``foreignLink(onTheWayTo:user:)``); the resolved directory
+  /// (``DirectoryExposure``, its access control list); every directory on the way to it
+  /// (``ancestorExposure(_:user:groupMembers:)``); then, when the database exists, the directory a
+  /// database that is a symbolic link leads to, checked the same way, and the database file's
+  /// owner (this user or root).
+  /// - Parameters:
+  ///   - directory: the workspace directory as given.
+  ///   - database: the database file's `stat` (following a link), nil when it does not exist yet.
+  ///   - user: the effective user id of this process.
+  package static func verify(directory: String, database: stat?, user: uid_t = geteuid())
+    -> Result<String, Refusal>
+  {
     #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
       // An app's container is its own: the sandbox keeps every other process out, and the
       // system owns some directories on the way to it.
-      return nil
+      return .success(directory)
+    #else
+      if let (link, owner) = foreignLink(onTheWayTo: directory, user: user) {
+        return .failure(Refusal(path: link, message: foreignLinkReason(owner: owner)))
+      }
+      let realDirectory = resolved(directory)
+      if let refusal = check(directory: realDirectory, shownAs: directory, database: database, user: user) {
+        return .failure(refusal)
+      }
+      guard let database else { return .success(realDirectory) }
+      let databasePath = (realDirectory as NSString).appendingPathComponent(SQLiteWorkspaceStore.fileName)
+      var link = stat()
+      if lstat(databasePath, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+        if link.st_uid != user && link.st_uid != 0 {
+          return .failure(Refusal(path: databasePath, message: foreignLinkReason(owner: link.st_uid)))
+        }
+        let holder = (resolved(databasePath) as NSString).deletingLastPathComponent
+        if holder != realDirectory,
+          let refusal = check(directory: holder, shownAs: holder, database: database, user: user, holdsLinkTarget: true)
+        {
+          return .failure(refusal)
+        }
+      }
+      if database.st_uid != user && database.st_uid != 0 {
+        let quoted = FileAccessAdvice.shellQuoted(databasePath)
+        return .failure(
+          Refusal(
+            path: databasePath,
+            message: "the database file belongs to \(FileAccessAdvice.owner(database.st_uid)), not to this user or root, "
+              + "in a directory of this user's: that user (or root) put it there, so what it holds and what would be "
+              + "written into it are that user's, and dolphin will not open it; nothing was read or changed. If it is "
+              + "not this user's workspace, move it aside while no dolphin is running (`mv \(quoted) "
+              + "\(FileAccessAdvice.shellQuoted(databasePath + ".foreign"))`); if it is, have root give it back "
+              + "(`chown -h \(user) \(quoted)`)."))
+      }
+      return .success(realDirectory)
     #endif
-    let realDirectory = resolved(directory)
-    if let refusal = check(directory: realDirectory, shownAs: directory, database: database, user: user) {
-      return refusal
-    }
-    guard let database else { return nil }
-    var link = stat()
-    if lstat(databasePath, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
-      let holder = (resolved(databasePath) as NSString).deletingLastPathComponent
-      if holder != realDirectory,
-        let refusal = check(directory: holder, shownAs: holder, database: database, user: user, holdsLinkTarget: true)
-      {
-        return refusal
+  }
+
+  /// Checks where a workspace directory that does not exist yet would be created: the nearest
+  /// directory on the given path that exists, resolved, and every directory on the way to it
+  /// must let no other user rename its entries (``ancestorExposure(_:user:groupMembers:)``), and
+  /// no symbolic link on the way may be another user's. Nil when dolphin may create it there.
+  /// After creating it, the caller checks the new directory with ``verify(directory:database:user:)``.
+  package static func refusalBeforeCreating(_ directory: String, user: uid_t = geteuid()) -> Refusal? {
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+      return nil
+    #else
+      if let (link, owner) = foreignLink(onTheWayTo: directory, user: user) {
+        return Refusal(path: link, message: foreignLinkReason(owner: owner))
+      }
+      var existing = directory
+      var status = stat()
+      while stat(existing, &status) != 0 {
+        let parent = (existing as NSString).deletingLastPathComponent
+        guard parent != existing, !parent.isEmpty else { return nil }
+        existing = parent
+      }
+      let real = resolved(existing)
+      var ancestor = real
+      while true {
+        var status = stat()
+        // One this user may not search stops the walk: creating fails with its own advice.
+        guard stat(ancestor, &status) == 0 else { return nil }
+        if let exposure = ancestorExposure(status, user: user) ?? aclExposure(of: ancestor, user: user) {
+          return Refusal(path: ancestor, message: reason(exposure, ancestor: ancestor, status: status, user: user))
+        }
+        if ancestor == "/" || ancestor.isEmpty { return nil }
+        ancestor = (ancestor as NSString).deletingLastPathComponent
+      }
+    #endif
+  }
+
+  /// The first symbolic link met while resolving `path` component by component (as the kernel
+  /// does, following each link and the links in its target) that belongs to neither `user` nor
+  /// root, with its owner; nil when there is none or the path stops resolving (a missing
+  /// component, a loop: reported elsewhere). Such a link's owner may point it anywhere at any
+  /// time, as Linux's `fs.protected_symlinks` guards against in shared directories.
+  package static func foreignLink(onTheWayTo path: String, user: uid_t = geteuid()) -> (link: String, owner: uid_t)? {
+    var pending = Array((path as NSString).pathComponents.drop(while: { $0 == "/" }))
+    var current = "/"
+    var links = 0
+    while !pending.isEmpty {
+      let name = pending.removeFirst()
+      if name.isEmpty || name == "." || name == "/" { continue }
+      if name == ".." {
+        current = (current as NSString).deletingLastPathComponent
+        continue
+      }
+      let candidate = (current as NSString).appendingPathComponent(name)
+      var status = stat()
+      guard lstat(candidate, &status) == 0 else { return nil }
+      guard (status.st_mode & S_IFMT) == S_IFLNK else {
+        current = candidate
+        continue
+      }
+      if status.st_uid != user && status.st_uid != 0 { return (candidate, status.st_uid) }
+      links += 1
+      guard links <= 40, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: candidate) else {
+        return nil
+      }
+      let components = (target as NSString).pathComponents
+      if target.hasPrefix("/") {
+        current = "/"
+        pending = Array(components.drop(while: { $0 == "/" })) + pending
+      } else {
+        pending = components + pending
       }
     }
-    if database.st_uid != user && database.st_uid != 0 {
-      let quoted = FileAccessAdvice.shellQuoted(databasePath)
-      return Refusal(
-        path: databasePath,
-        message: "the database file belongs to \(FileAccessAdvice.owner(database.st_uid)), not to this user or root, "
-          + "in a directory of this user's: that user (or root) put it there, so what it holds and what would be "
-          + "written into it are that user's, and dolphin will not open it; nothing was read or changed. If it is "
-          + "not this user's workspace, move it aside while no dolphin is running (`mv \(quoted) \(FileAccessAdvice.shellQuoted(databasePath + ".foreign"))`); "
-          + "if it is, have root give it back (`chown -h \(user) \(quoted)`).")
-    }
     return nil
+  }
+
+  /// Why a symbolic link of `owner`'s on the way to the workspace is not followed, for an error
+  /// that names the link first.
+  package static func foreignLinkReason(owner: uid_t) -> String {
+    "a symbolic link on the way to the workspace that belongs to \(FileAccessAdvice.owner(owner)), not to this user or "
+      + "root: that user may point it anywhere at any time, so dolphin will not follow it; nothing was read or changed. "
+      + "Pass --workspace (or set DOLPHIN_HOME) with the directory itself, if it is yours, or "
+      + FileAccessAdvice.ownDirectory + "."
   }
 
   /// `path` with every symbolic link and `.`/`..` resolved, or as given when that fails (a
@@ -263,7 +414,9 @@ package enum WorkspaceTrust {
   ) -> Refusal? {
     var status = stat()
     guard stat(directory, &status) == 0 else { return nil }
-    if let exposure = DirectoryExposure.of(directory: status, database: database, user: user) {
+    if let exposure = DirectoryExposure.of(directory: status, database: database, user: user)
+      ?? DirectoryExposure.aclExposure(of: directory, database: database, user: user)
+    {
       let reason = exposure.reason(directory: shown, status: status, holdsDatabase: database != nil)
       return Refusal(
         path: shown,
@@ -277,11 +430,24 @@ package enum WorkspaceTrust {
       var status = stat()
       // One this user may not search stops the walk: the open fails with its own advice.
       guard stat(ancestor, &status) == 0 else { return nil }
-      if let exposure = ancestorExposure(status, user: user) {
+      if let exposure = ancestorExposure(status, user: user) ?? aclExposure(of: ancestor, user: user) {
         return Refusal(path: ancestor, message: reason(exposure, ancestor: ancestor, status: status, user: user))
       }
     }
     return nil
+  }
+
+  /// The named users and groups an access control list of the directory at `path` lets write it
+  /// who are neither `user` nor root (a group counts when it holds such a user, or is unknown);
+  /// nil when there are none, or the directory has the sticky bit (only an entry's owner, the
+  /// directory's owner and root may rename its entries).
+  static func aclExposure(of path: String, user: uid_t) -> AncestorExposure? {
+    var status = stat()
+    guard stat(path, &status) == 0, status.st_mode & S_ISVTX == 0,
+      let list = POSIXAccessControlList.writeGrants(of: path)
+    else { return nil }
+    let names = DirectoryExposure.strangers(in: list) { $0 != user && $0 != 0 }
+    return names.isEmpty ? nil : .accessList(names)
   }
 
   /// The message for a directory on the way to the workspace that others may rename entries of.
@@ -296,10 +462,15 @@ package enum WorkspaceTrust {
       who = "(mode \(mode)) may be written by the members of group \(DirectoryExposure.groupName(gid))"
         + (members.isEmpty ? " (a group the group database does not list)" : ", among them \(members.joined(separator: ", "))")
         + ", and has no sticky bit"
+    case .accessList(let names):
+      who = "has an access control list that lets \(names.joined(separator: ", ")) write it (`getfacl \(quoted)` shows it), "
+        + "and no sticky bit"
     }
     let advice: String
     if case .owner = exposure {
       advice = FileAccessAdvice.ownDirectory
+    } else if case .accessList = exposure, status.st_uid == user {
+      advice = "remove the list (`setfacl -b \(quoted)`) or its entries that grant write"
     } else if status.st_uid == user {
       advice = "consider `chmod go-w \(quoted)` (or `chmod +t \(quoted)`, as /tmp has, so that only an entry's owner may rename it)"
     } else {
