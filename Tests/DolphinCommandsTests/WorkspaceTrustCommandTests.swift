@@ -280,4 +280,18 @@ struct WorkspaceTrustCommandTests {
     let doctor = try runDolphin(["doctor", "--workspace", workspace])
     #expect(doctor.status == 5 && doctor.stdout.contains("Open: failed (foreign side file)"), "\(doctor.stdout)")
   }
+
+  /// Without --workspace the refusal told the user to omit --workspace.
+  @Test("the demo's own directory linked to the default workspace is named as a link, without --workspace advice")
+  func demoLinkedToDefault() throws {
+    let dir = TemporaryDirectory("trust-demo-default")
+    defer { dir.remove() }
+    let home = dir.appending("dh").path
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false)
+    try FileManager.default.createSymbolicLink(atPath: dir.appending("dolphin-demo").path, withDestinationPath: home)
+    let r = try runDolphin(["demo"], environment: ["DOLPHIN_HOME": home])
+    #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("the demo's own directory \(dir.appending("dolphin-demo").path) leads to your default workspace \(home) (a symbolic link)"), "\(r.stderr)")
+    #expect(!r.stderr.contains("omit --workspace"), "\(r.stderr)")
+  }
 }

@@ -140,6 +140,13 @@ extension Commands {
       let env = ctx.console.environment.isEmpty ? ProcessInfo.processInfo.environment : ctx.console.environment
       let own = WorkspaceLocation.defaultDirectory(environment: env)
       if Commands.resolvedPath(dir) == Commands.resolvedPath(own) {
+        guard ctx.workspaceOption != nil else {
+          // No --workspace: the demo's own directory is a link to the default workspace.
+          throw CLIError.usage(
+            "the demo's own directory \(dir.path) leads to your default workspace \(own.path) (a symbolic link); the "
+              + "demo writes only to a workspace of its own. Nothing was written. Remove or replace that link, or "
+              + "name a new directory with --workspace DIR")
+        }
         throw CLIError.usage("--workspace \(dir.path) is your default workspace; the demo writes only to a workspace of its own (omit --workspace to use \(own.deletingLastPathComponent().appendingPathComponent("dolphin-demo").path))")
       }
       let ownDemo = ownDemoDirectory(ctx)
