@@ -535,12 +535,17 @@ public struct HybridLexicalRanker: Sendable {
       }
       for token in used {
         if let last = merged.last, token.position == lastPosition + 1,
-          Self.decimalSeparated(ranges[lastPosition], ranges[token.position], in: bytes)
+          let separator = Self.decimalSeparator(
+            between: ranges[lastPosition], and: ranges[token.position], in: bytes)
         {
-          let separator = String(UnicodeScalar(bytes[ranges[lastPosition].upperBound]))
+          // The term as NFKC writes it (`０．７` is `0.7`), the typed word as typed.
+          let folded = String(separator)
+          let typed = String(
+            decoding: bytes[ranges[lastPosition].upperBound..<ranges[token.position].lowerBound],
+            as: UTF8.self)
           merged[merged.count - 1] = (
-            last.term + separator + token.term, last.surface + separator + token.surface,
-            last.typed + separator + token.typed, last.position, false
+            last.term + folded + token.term, last.surface + folded + token.surface,
+            last.typed + typed + token.typed, last.position, false
           )
           if parts.isEmpty { parts = [last.term] }
           parts.append(token.term)
@@ -738,17 +743,24 @@ public struct HybridLexicalRanker: Sendable {
       }
   }
 
-  /// Whether the query words at UTF-8 ranges `first` and `second` are parts of one number: a
-  /// single `.` or `,` stands between them, with an ASCII digit on either side (`0.7`,
-  /// `250,000`, `Kir7.1`; not `Fig.1` or `1, 2`).
-  static func decimalSeparated(_ first: Range<Int>, _ second: Range<Int>, in bytes: [UInt8])
-    -> Bool
-  {
-    func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-    return second.lowerBound == first.upperBound + 1 && first.upperBound > first.lowerBound
-      && second.upperBound > second.lowerBound
-      && (bytes[first.upperBound] == UInt8(ascii: ".") || bytes[first.upperBound] == UInt8(ascii: ","))
-      && isDigit(bytes[first.upperBound - 1]) && isDigit(bytes[second.lowerBound])
+  /// The decimal point or digit-group separator between the query words at UTF-8 ranges
+  /// `first` and `second` when they are parts of one number, as NFKC writes it (`.` or `,`):
+  /// a single `.` or `,` of any width stands between them (``Tokenizer/decimalSeparatorAsNFKC(_:)``:
+  /// also `．`, `，`), with a digit of any width on either side (`0.7`, `250,000`, `Kir7.1`,
+  /// `０．７`, `２５０，０００`; not `Fig.1` or `1, 2`); nil otherwise. A number is one term
+  /// whatever its width, as the index reads it (``Tokenizer/version`` 6).
+  static func decimalSeparator(
+    between first: Range<Int>, and second: Range<Int>, in bytes: [UInt8]
+  ) -> Unicode.Scalar? {
+    guard first.upperBound > first.lowerBound, second.upperBound > second.lowerBound,
+      first.upperBound < second.lowerBound, second.lowerBound - first.upperBound <= 3
+    else { return nil }
+    return bytes.withUnsafeBufferPointer { buffer in
+      guard let found = Tokenizer.decimalSeparator(buffer, at: first.upperBound),
+        first.upperBound + found.length == second.lowerBound
+      else { return nil }
+      return found.separator
+    }
   }
 
   /// Whether the query words at UTF-8 ranges `first` and `second` are joined into a compound:

@@ -283,7 +283,7 @@ struct SearchIndexPreparationTests {
     #expect(try Self.storedVersion(store) == String(Tokenizer.version))
     #expect(try contentPositions(of: "7") == [2])
     #expect(try engine.verifySearchIndex() == [])
-    for query in ["0.7"] {
+    for query in ["0.7", "０．７"] {
       let response = try engine.search(query)
       #expect(response.results.map(\.id) == [item.id], "\(query)")
       #expect(response.terms.map(\.term) == ["0.7"])

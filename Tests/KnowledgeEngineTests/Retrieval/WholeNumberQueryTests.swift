@@ -15,6 +15,7 @@ struct WholeNumberQueryTests {
     var query: String
     var terms: [String]
     var numberParts: [[String]]
+    var typedWords: [[String]]? = nil
     var testDescription: String { query }
   }
 
@@ -29,6 +30,18 @@ struct WholeNumberQueryTests {
     Case(query: "1, 2", terms: ["1", "2"], numberParts: [[], []]),
     Case(query: "v1.x", terms: ["v1", "x"], numberParts: [[], []]),
     Case(query: "2.", terms: ["2"], numberParts: [[]]),
+    // Whatever its width (NFKC): the same term as the ASCII number, the typed word as typed.
+    Case(
+      query: "０．７", terms: ["0.7"], numberParts: [["0", "7"]], typedWords: [["０．７"]]),
+    Case(
+      query: "２５０，０００ people", terms: ["250,000", "peopl"], numberParts: [["250", "000"], []],
+      typedWords: [["２５０，０００"], ["people"]]),
+    Case(query: "0．7 ０.７", terms: ["0.7"], numberParts: [["0", "7"]], typedWords: [["0．7"]]),
+    Case(query: "𝟎﹒𝟕 1﹐5", terms: ["0.7", "1,5"], numberParts: [["0", "7"], ["1", "5"]]),
+    Case(query: "ｋｉｒ７．１", terms: ["kir7.1"], numberParts: [["kir7", "1"]]),
+    // A full-width full stop or comma that is no decimal point stays a separator.
+    Case(query: "ｍｏｄｅｌ．７", terms: ["model", "7"], numberParts: [[], []]),
+    Case(query: "７．　７", terms: ["7"], numberParts: [[]]),
   ]
 
   @Test("which query words make one number", arguments: cases)
@@ -36,6 +49,7 @@ struct WholeNumberQueryTests {
     let analysis = HybridLexicalRanker().analyze(example.query)
     #expect(analysis.terms == example.terms)
     #expect(analysis.numberParts == example.numberParts)
+    if let typedWords = example.typedWords { #expect(analysis.typedWords == typedWords) }
   }
 
   static let notes = [
@@ -59,6 +73,33 @@ struct WholeNumberQueryTests {
     #expect(rate.results.count == 2)
     // A version number is one term too.
     #expect(try workspace.search("2.1.8").results.map(\.id) == workspace.ids([2]))
+  }
+
+  static let wideNotes = [
+    Item(title: "Dropout ０．７", content: "Full-width figures, as typed on a Japanese keyboard."),
+    Item(title: "Counts", content: "We had 0 errors and 7 warnings."),
+    Item(title: "Population ２５０，０００", content: "The town's census."),
+    Item(title: "Dropout 0.7", content: "ASCII figures."),
+    Item(title: "Budget 250,000", content: "ASCII figures."),
+  ]
+
+  @Test("a number is one term whatever its width: ０．７ finds 0.7 and ０．７, never 0 and 7 apart")
+  func fullWidthNumbersAreOneTerm() throws {
+    let workspace = try Workspace(Self.wideNotes)
+    for query in ["０．７", "0.7", "0．7"] {
+      let response = try workspace.search(query)
+      #expect(response.terms.map(\.term) == ["0.7"], "\(query)")
+      #expect(response.terms.first?.match == .exact, "\(query)")
+      #expect(Set(response.results.map(\.id)) == Set(workspace.ids([0, 3])), "\(query)")
+    }
+    for query in ["２５０，０００", "250,000"] {
+      let response = try workspace.search(query)
+      #expect(response.terms.map(\.term) == ["250,000"], "\(query)")
+      #expect(Set(response.results.map(\.id)) == Set(workspace.ids([2, 4])), "\(query)")
+    }
+    // The typed word is shown as typed.
+    let wide = try workspace.search("０．７")
+    #expect(wide.terms.first?.typedWords == ["０．７"])
   }
 
   @Test("off, the parts are searched apart as before")
