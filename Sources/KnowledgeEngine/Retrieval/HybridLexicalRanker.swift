@@ -352,7 +352,8 @@ public struct HybridLexicalRanker: Sendable {
     for (t, term) in analysis.terms.enumerated() {
       let (group, nearMiss) = try resolve(
         term, spellings: analysis.spellings[t], compounds: analysis.compounds[t],
-        tailSplits: analysis.tailSplits[t], numberParts: analysis.numberParts[t], in: index,
+        tailSplits: analysis.tailSplits[t], numberParts: analysis.numberParts[t],
+        versionForm: analysis.versionForms[t], in: index,
         statistics: statistics, queryTerms: analysis.terms)
       groups.append(group)
       sawNearMiss = sawNearMiss || nearMiss
@@ -441,7 +442,8 @@ public struct HybridLexicalRanker: Sendable {
     for (t, term) in analysis.terms.enumerated() {
       let (group, _) = try resolve(
         term, spellings: analysis.spellings[t], compounds: analysis.compounds[t],
-        tailSplits: analysis.tailSplits[t], numberParts: analysis.numberParts[t], in: index,
+        tailSplits: analysis.tailSplits[t], numberParts: analysis.numberParts[t],
+        versionForm: analysis.versionForms[t], in: index,
         statistics: statistics, queryTerms: analysis.terms)
       terms.append((term, group.variants.map { ($0.term, $0.weight) }))
     }
@@ -485,6 +487,10 @@ public struct HybridLexicalRanker: Sendable {
     /// keeps such a number one word (UAX #29, rules WB11 and WB12), while the index holds its
     /// parts as adjacent terms. Empty for every other term.
     var numberParts: [[String]] = []
+    /// Per term, the terms of the same number written as a version the other way, when the
+    /// number's parts are separated by full stops only (``versionForm(of:)``: `2.1.8` → `v2`,
+    /// `1`, `8`; `v2.1.8` → `2`, `1`, `8`). Empty for every other term.
+    var versionForms: [[String]] = []
     /// The words of terms past ``Parameters/maximumQueryTerms`` distinct ones, as first typed,
     /// once each, in query order: not searched.
     var leftOut: [String] = []
@@ -525,25 +531,39 @@ public struct HybridLexicalRanker: Sendable {
     // Numbers written with a decimal point or digit-group separator are one word (UAX #29
     // WB11/WB12: a digit, then `.` or `,`, then a digit): `0.7` is not `0` and `7` apart.
     var partsOfNumber: [String: [String]] = [:]
+    var versionOfNumber: [String: [String]] = [:]
     if parameters.searchesWholeNumbers {
       var merged: [(term: String, surface: String, typed: String, position: Int, clitic: Bool)] = []
       var lastPosition = -2
       var parts: [String] = []
+      var onlyFullStops = true
       func flush() {
-        if parts.count > 1, let last = merged.last { partsOfNumber[last.term] = parts }
+        if parts.count > 1, let last = merged.last {
+          partsOfNumber[last.term] = parts
+          if onlyFullStops, let version = Self.versionForm(of: parts) {
+            versionOfNumber[last.term] = version
+          }
+        }
         parts = []
+        onlyFullStops = true
       }
       for token in used {
         if let last = merged.last, token.position == lastPosition + 1,
-          Self.decimalSeparated(ranges[lastPosition], ranges[token.position], in: bytes)
+          let separator = Self.decimalSeparator(
+            between: ranges[lastPosition], and: ranges[token.position], in: bytes)
         {
-          let separator = String(UnicodeScalar(bytes[ranges[lastPosition].upperBound]))
+          // The term as NFKC writes it (`０．７` is `0.7`), the typed word as typed.
+          let folded = String(separator)
+          let typed = String(
+            decoding: bytes[ranges[lastPosition].upperBound..<ranges[token.position].lowerBound],
+            as: UTF8.self)
           merged[merged.count - 1] = (
-            last.term + separator + token.term, last.surface + separator + token.surface,
-            last.typed + separator + token.typed, last.position, false
+            last.term + folded + token.term, last.surface + folded + token.surface,
+            last.typed + typed + token.typed, last.position, false
           )
           if parts.isEmpty { parts = [last.term] }
           parts.append(token.term)
+          if separator != "." { onlyFullStops = false }
         } else {
           flush()
           merged.append(token)
@@ -724,6 +744,7 @@ public struct HybridLexicalRanker: Sendable {
       terms: terms, surfaces: surfaces, typedWords: typedWords, spellings: spellings,
       numberForms: numberForms, pairs: pairs, compounds: compounds, tailSplits: tailSplits,
       numberParts: terms.map { partsOfNumber[$0] ?? [] },
+      versionForms: terms.map { versionOfNumber[$0] ?? [] },
       leftOut: leftOut, onlyCommonWords: content.isEmpty && !all.isEmpty)
   }
 
@@ -738,17 +759,50 @@ public struct HybridLexicalRanker: Sendable {
       }
   }
 
-  /// Whether the query words at UTF-8 ranges `first` and `second` are parts of one number: a
-  /// single `.` or `,` stands between them, with an ASCII digit on either side (`0.7`,
-  /// `250,000`, `Kir7.1`; not `Fig.1` or `1, 2`).
-  static func decimalSeparated(_ first: Range<Int>, _ second: Range<Int>, in bytes: [UInt8])
-    -> Bool
-  {
-    func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-    return second.lowerBound == first.upperBound + 1 && first.upperBound > first.lowerBound
-      && second.upperBound > second.lowerBound
-      && (bytes[first.upperBound] == UInt8(ascii: ".") || bytes[first.upperBound] == UInt8(ascii: ","))
-      && isDigit(bytes[first.upperBound - 1]) && isDigit(bytes[second.lowerBound])
+  /// The decimal point or digit-group separator between the query words at UTF-8 ranges
+  /// `first` and `second` when they are parts of one number, as NFKC writes it (`.` or `,`):
+  /// a single `.` or `,` of any width stands between them (``Tokenizer/decimalSeparatorAsNFKC(_:)``:
+  /// also `．`, `，`), with a digit of any width on either side (`0.7`, `250,000`, `Kir7.1`,
+  /// `０．７`, `２５０，０００`; not `Fig.1` or `1, 2`); nil otherwise. A number is one term
+  /// whatever its width, as the index reads it (``Tokenizer/version`` 6).
+  static func decimalSeparator(
+    between first: Range<Int>, and second: Range<Int>, in bytes: [UInt8]
+  ) -> Unicode.Scalar? {
+    guard first.upperBound > first.lowerBound, second.upperBound > second.lowerBound,
+      first.upperBound < second.lowerBound, second.lowerBound - first.upperBound <= 3
+    else { return nil }
+    return bytes.withUnsafeBufferPointer { buffer in
+      guard let found = Tokenizer.decimalSeparator(buffer, at: first.upperBound),
+        first.upperBound + found.length == second.lowerBound
+      else { return nil }
+      return found.separator
+    }
+  }
+
+  /// The parts of a number typed with full stops (``QueryAnalysis/numberParts``) written as a
+  /// version the other way: with a `v` before the first part when it is digits only (`2.1.8` →
+  /// `v2`, `1`, `8`), without it when it is a `v` and digits (`v2.1.8` → `2`, `1`, `8`); nil
+  /// for any other first part (`kir7`, `x2`).
+  ///
+  /// A version number is written with or without a `v` before it, which says only that it is a
+  /// version (Semantic Versioning 2.0.0, FAQ: “Is "v1.2.3" a semantic version?”), so a user
+  /// who types `2.1.8` expects the note that says *v2.1.8*. The index cannot give it otherwise:
+  /// it keeps `v2` as one term (letters and digits make one word: `p53`, `covid19`), and a
+  /// number's first part is not looked up as the digit tail of every such word, which would
+  /// need the whole vocabulary read (``LexicalIndexReader`` has prefix look-ups only) and would
+  /// make `7.1` find *Kir7.1* and `2.5` *PM2.5*, other names. Only the letter `v` is taken,
+  /// as the one prefix a version is written with whatever the project.
+  static func versionForm(of parts: [String]) -> [String]? {
+    guard let first = parts.first, !first.isEmpty else { return nil }
+    func isDigits(_ text: Substring.UTF8View) -> Bool {
+      !text.isEmpty && text.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+    let utf8 = Substring(first).utf8
+    if isDigits(utf8) { return ["v" + first] + parts.dropFirst() }
+    if utf8.first == UInt8(ascii: "v"), isDigits(utf8.dropFirst()) {
+      return [String(first.dropFirst())] + parts.dropFirst()
+    }
+    return nil
   }
 
   /// Whether the query words at UTF-8 ranges `first` and `second` are joined into a compound:
@@ -912,12 +966,17 @@ public struct HybridLexicalRanker: Sendable {
   ///   - compounds: `term`'s other written forms as a compound (``QueryAnalysis/compounds``).
   ///   - tailSplits: `term`'s splits as a dotted name (``QueryAnalysis/tailSplits``), searched
   ///     after `compounds` and only when `term` is not in the vocabulary.
+  ///   - numberParts: the parts of a number typed whole (``QueryAnalysis/numberParts``),
+  ///     searched adjacent and as nothing else.
+  ///   - versionForm: that number written as a version the other way
+  ///     (``QueryAnalysis/versionForms``), searched adjacent as a compound form.
   ///   - queryTerms: every distinct term of the query; none of them is taken as a spelling or
   ///     word-form variant of another (it is searched in its own right).
   private func resolve(
     _ term: String, spellings candidates: [(term: String, typed: Bool)],
     compounds forms: [[String]], tailSplits: [[String]], numberParts: [String] = [],
-    in index: some LexicalIndexReader, statistics: IndexStatistics, queryTerms: [String]
+    versionForm: [String] = [], in index: some LexicalIndexReader, statistics: IndexStatistics,
+    queryTerms: [String]
   ) throws -> (Group, Bool) {
     let n = Double(statistics.documentCount)
     func variant(_ term: String, weight: Double, isExact: Bool, postings: PostingList) -> Variant {
@@ -934,13 +993,26 @@ public struct HybridLexicalRanker: Sendable {
     }
 
     // A number typed whole (`0.7`) is found where its parts stand next to each other, and
-    // nowhere else: it has no other spelling, word form or typo.
+    // nowhere else: it has no other spelling, word form or typo. A version number is also
+    // found written the other way, with or without its `v`, as a compound form is.
     if !numberParts.isEmpty {
       let postings = try Self.adjacentPostings(of: numberParts, in: index)
-      return (
-        group(.exact, postings.isEmpty ? [] : [variant(term, weight: 1, isExact: true, postings: postings)]),
-        false
-      )
+      let exact = postings.isEmpty ? nil : variant(term, weight: 1, isExact: true, postings: postings)
+      var version: Variant?
+      if !versionForm.isEmpty && parameters.maximumCompoundVariants > 0 {
+        let postings = try Self.adjacentPostings(of: versionForm, in: index)
+        if !postings.isEmpty {
+          var found = variant(
+            versionForm.joined(separator: "."), weight: parameters.compoundWeight, isExact: true,
+            postings: postings)
+          if let exact, found.idf > exact.idf, found.idf > 0 { found.weight *= exact.idf / found.idf }
+          found.isCompound = true
+          version = found
+        }
+      }
+      if let exact { return (group(.exact, [exact] + (version.map { [$0] } ?? [])), false) }
+      if let version { return (group(.compound, [version]), false) }
+      return (group(.exact, []), false)
     }
     let exact = try index.anyPostingList(for: term)
     let exactVariant = exact.isEmpty ? nil : variant(term, weight: 1, isExact: true, postings: exact)

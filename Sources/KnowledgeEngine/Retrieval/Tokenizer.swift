@@ -58,7 +58,10 @@ import Foundation
 ///    except that a *break* leaves one position free: the end of a sentence or clause — `.`,
 ///    `,`, `;`, `:`, `!`, `?` or `…` followed by white space (`dead. Line`, `cost, time`; not
 ///    `health.base`, `1.5`, `10:30`) — any other Unicode Terminal_Punctuation character, with
-///    or without space (`。`, `、`, `，`, `؟`, `।`), a blank line (two line breaks) and a
+///    or without space (`。`, `、`, `，`, `؟`, `।`) — but not a full-width or small `．` or `，`
+///    between two digits, which NFKC makes the decimal point or digit-group separator of one
+///    number, as in `1.5` (`０．７`, `２５０，０００`; ``decimalSeparatorAsNFKC(_:)``) — a
+///    blank line (two line breaks) and a
 ///    paragraph separator (U+2029), and a line that starts a list item, quote or table row
 ///    (`- `, `* `, `+ `, `# `, `> `, `|`, `•`). So a phrase or a compound's adjacent parts never
 ///    match across a sentence (`deadline` does not find *dead. Line*); a break counts as one
@@ -87,6 +90,10 @@ public struct Tokenizer: Sendable, Equatable {
   /// - 5: the Porter stemmer (rule 5) takes the two Step 2 rules of Porter's reference
   ///   implementation (``PorterStemmer``: `logi` → `log`, `bli` → `ble`), so `pathology` and
   ///   `pathological`, `assembly` and `assembled`, `possibly` and `possible` share a stem.
+  /// - 6: a full-width or small decimal point or digit-group separator between two digits
+  ///   (`０．７`, `２５０，０００`) leaves no position free (rule 6), as `0.7` and `250,000` do:
+  ///   they are Terminal_Punctuation, which before ended a sentence there, so a number typed
+  ///   whole (`0.7`) could not find its parts next to each other.
   ///
   /// The persisted index records the version its terms were made with
   /// (`meta.lexicalTokenizerVersion`, absent meaning 1) when it is rebuilt or first written.
@@ -95,7 +102,7 @@ public struct Tokenizer: Sendable, Equatable {
   /// find it; an index of a newer version is left alone. Where the index is not rebuilt
   /// (read-only workspace, newer index), searches index the records in memory instead, and
   /// `dolphin doctor` reports it.
-  public static let version = 5
+  public static let version = 6
 
   /// The longest term kept, in Unicode scalars; longer runs are cut to this length.
   public static let maximumTermLength = 64
@@ -223,7 +230,13 @@ public struct Tokenizer: Sendable, Equatable {
             previousASCIIRun.map { Self.isAbbreviation(UnsafeBufferPointer(rebasing: bytes[$0])) }
             ?? false
         }
-        separators.note(first, next: index + firstLength < count ? bytes[index + firstLength] : nil)
+        // A full-width or small decimal point or separator between digits is read as NFKC
+        // reads it, as `.` or `,`: `０．７` is `0.7`, which ends no sentence.
+        let separator =
+          first.value >= 0x80
+          ? Self.decimalSeparator(bytes, at: index)?.separator ?? first : first
+        separators.note(
+          separator, next: index + firstLength < count ? bytes[index + firstLength] : nil)
         index += firstLength
         continue
       }

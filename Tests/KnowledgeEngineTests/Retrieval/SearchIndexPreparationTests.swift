@@ -245,6 +245,51 @@ struct SearchIndexPreparationTests {
     #expect(response.terms.first?.match == .exact)
   }
 
+  @Test("an index of tokenizer version 5 (a break at the full-width point of ０．７) is rebuilt: 0.7 finds it")
+  func version5Rebuilt() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    let item = try engine.capture(
+      CaptureRequest(kind: .fact, title: "Training notes", content: "Dropout ０．７ worked best")
+    ).item
+    func contentPositions(of term: String) throws -> [Int] {
+      try store.read { tx in
+        try tx.db.all(
+          """
+          SELECT p.positions, p.content_frequency FROM lexical_posting p
+          JOIN lexical_term t USING (term_id) WHERE t.term = ?
+          """, [.text(term)]
+        ) { row in
+          PositionList(bytes: row.blob(0)).positions(
+            in: .content, counts: FieldCounts(title: 0, tags: 0, content: Int32(row.int64(1))))
+        }
+      }.flatMap { $0 }
+    }
+    // dropout@0 0@1 7@2: the number's parts are adjacent, as in `0.7`.
+    #expect(try contentPositions(of: "0") == [1])
+    #expect(try contentPositions(of: "7") == [2])
+    // Version 5 read the full-width full stop (Terminal_Punctuation) as a sentence end.
+    try store.write { tx in
+      try tx.setMeta(LexicalIndexStore.tokenizerVersionKey, "5")
+      let bytes = PositionList(FieldValues(title: [], tags: [], content: [3])).bytes
+      #expect(
+        try tx.db.run(
+          "UPDATE lexical_posting SET positions = ? WHERE term_id = (SELECT term_id FROM lexical_term WHERE term = '7')",
+          [.blob(bytes)]) == 1)
+    }
+    #expect(try contentPositions(of: "7") == [3])
+    #expect(try engine.searchIndexTokenizerStatus() == .stale(.version(5)))
+    #expect(try engine.prepareSearchIndex() == .rebuilt(from: .version(5), documents: 1))
+    #expect(try Self.storedVersion(store) == String(Tokenizer.version))
+    #expect(try contentPositions(of: "7") == [2])
+    #expect(try engine.verifySearchIndex() == [])
+    for query in ["0.7", "０．７"] {
+      let response = try engine.search(query)
+      #expect(response.results.map(\.id) == [item.id], "\(query)")
+      #expect(response.terms.map(\.term) == ["0.7"])
+    }
+  }
+
   @Test("a search finds a stale index and rebuilds it itself, so a host that never prepares still finds Øresund")
   func searchRebuilds() throws {
     let store = SQLiteWorkspaceStore.inMemory()

@@ -147,6 +147,12 @@ struct TokenizerTests {
     BreakCase(text: "東京、大阪", positions: [0, 2]),
     BreakCase(text: "سلام؟ نعم", positions: [0, 2]),
     BreakCase(text: "नमस्ते। धन्यवाद", positions: [0, 2]),
+    // Version 6: a full-width or small decimal point or separator between digits is `.` or `,`
+    // as NFKC reads it, so the number's parts are adjacent; elsewhere it still ends a sentence.
+    BreakCase(text: "rate ０．７ and ２５０，０００ people", positions: [0, 1, 2, 3, 4, 5, 6]),
+    BreakCase(text: "0．7 0﹒7 0․7 0﹐7 0︐7 ０.７ 𝟎．𝟕", positions: Array(0..<14)),
+    BreakCase(text: "ｄｏｎｅ．ｎｅｘｔ ７．ｎｅｘｔ ｎｅｘｔ．７ ７．　７", positions: [0, 2, 3, 5, 6, 8, 9, 11]),
+    BreakCase(text: "東京１，大阪 ７，8", positions: [0, 1, 3, 4, 5]),
     // A blank line or a paragraph separator is a break; a single line break is not.
     BreakCase(text: "hard\nwrapped\r\nlines", positions: [0, 1, 2]),
     BreakCase(text: "para one\n\npara two", positions: [0, 1, 3, 4]),
@@ -276,5 +282,25 @@ struct TokenizerTests {
       #expect(String(scalar).lowercased() == String(scalar))
     }
     #expect(keys == 198)
+  }
+
+  @Test("the digits and decimal separators a number is read with are those NFKC makes ASCII")
+  func numberCharactersAreThoseNFKCMakesASCII() {
+    var digits: [UInt32] = []
+    var separators: [UInt32] = []
+    for value in UInt32(0)...0x10FFFF {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      let compatible = String(scalar).precomposedStringWithCompatibilityMapping
+      let isDigit =
+        scalar.properties.generalCategory == .decimalNumber && compatible.utf8.count == 1
+        && compatible.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+      #expect(Tokenizer.isDigitAsNFKC(scalar) == isDigit, "U+\(String(value, radix: 16))")
+      if isDigit { digits.append(value) }
+      let separator = compatible == "." || compatible == "," ? compatible.unicodeScalars.first : nil
+      #expect(Tokenizer.decimalSeparatorAsNFKC(scalar) == separator, "U+\(String(value, radix: 16))")
+      if separator != nil { separators.append(value) }
+    }
+    #expect(digits.count == 80)
+    #expect(separators == [0x2C, 0x2E, 0x2024, 0xFE10, 0xFE50, 0xFE52, 0xFF0C, 0xFF0E])
   }
 }

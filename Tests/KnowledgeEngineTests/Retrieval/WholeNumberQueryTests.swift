@@ -15,6 +15,8 @@ struct WholeNumberQueryTests {
     var query: String
     var terms: [String]
     var numberParts: [[String]]
+    var versionForms: [[String]]? = nil
+    var typedWords: [[String]]? = nil
     var testDescription: String { query }
   }
 
@@ -29,6 +31,24 @@ struct WholeNumberQueryTests {
     Case(query: "1, 2", terms: ["1", "2"], numberParts: [[], []]),
     Case(query: "v1.x", terms: ["v1", "x"], numberParts: [[], []]),
     Case(query: "2.", terms: ["2"], numberParts: [[]]),
+    // Whatever its width (NFKC): the same term as the ASCII number, the typed word as typed.
+    Case(
+      query: "０．７", terms: ["0.7"], numberParts: [["0", "7"]], typedWords: [["０．７"]]),
+    Case(
+      query: "２５０，０００ people", terms: ["250,000", "peopl"], numberParts: [["250", "000"], []],
+      versionForms: [[], []], typedWords: [["２５０，０００"], ["people"]]),
+    Case(query: "0．7 ０.７", terms: ["0.7"], numberParts: [["0", "7"]], typedWords: [["0．7"]]),
+    Case(query: "𝟎﹒𝟕 1﹐5", terms: ["0.7", "1,5"], numberParts: [["0", "7"], ["1", "5"]]),
+    Case(query: "ｋｉｒ７．１", terms: ["kir7.1"], numberParts: [["kir7", "1"]], versionForms: [[]]),
+    // A full-width full stop or comma that is no decimal point stays a separator.
+    Case(query: "ｍｏｄｅｌ．７", terms: ["model", "7"], numberParts: [[], []]),
+    Case(query: "７．　７", terms: ["7"], numberParts: [[]]),
+    // A version number is also searched with its `v` added or dropped; only with full stops.
+    Case(query: "2.1.8", terms: ["2.1.8"], numberParts: [["2", "1", "8"]], versionForms: [["v2", "1", "8"]]),
+    Case(query: "V2.1.8", terms: ["v2.1.8"], numberParts: [["v2", "1", "8"]], versionForms: [["2", "1", "8"]]),
+    Case(query: "２．１．８", terms: ["2.1.8"], numberParts: [["2", "1", "8"]], versionForms: [["v2", "1", "8"]]),
+    Case(query: "1,000.5", terms: ["1,000.5"], numberParts: [["1", "000", "5"]], versionForms: [[]]),
+    Case(query: "vv2.1", terms: ["vv2.1"], numberParts: [["vv2", "1"]], versionForms: [[]]),
   ]
 
   @Test("which query words make one number", arguments: cases)
@@ -36,6 +56,8 @@ struct WholeNumberQueryTests {
     let analysis = HybridLexicalRanker().analyze(example.query)
     #expect(analysis.terms == example.terms)
     #expect(analysis.numberParts == example.numberParts)
+    if let versionForms = example.versionForms { #expect(analysis.versionForms == versionForms) }
+    if let typedWords = example.typedWords { #expect(analysis.typedWords == typedWords) }
   }
 
   static let notes = [
@@ -59,6 +81,64 @@ struct WholeNumberQueryTests {
     #expect(rate.results.count == 2)
     // A version number is one term too.
     #expect(try workspace.search("2.1.8").results.map(\.id) == workspace.ids([2]))
+  }
+
+  static let wideNotes = [
+    Item(title: "Dropout ０．７", content: "Full-width figures, as typed on a Japanese keyboard."),
+    Item(title: "Counts", content: "We had 0 errors and 7 warnings."),
+    Item(title: "Population ２５０，０００", content: "The town's census."),
+    Item(title: "Dropout 0.7", content: "ASCII figures."),
+    Item(title: "Budget 250,000", content: "ASCII figures."),
+  ]
+
+  @Test("a number is one term whatever its width: ０．７ finds 0.7 and ０．７, never 0 and 7 apart")
+  func fullWidthNumbersAreOneTerm() throws {
+    let workspace = try Workspace(Self.wideNotes)
+    for query in ["０．７", "0.7", "0．7"] {
+      let response = try workspace.search(query)
+      #expect(response.terms.map(\.term) == ["0.7"], "\(query)")
+      #expect(response.terms.first?.match == .exact, "\(query)")
+      #expect(Set(response.results.map(\.id)) == Set(workspace.ids([0, 3])), "\(query)")
+    }
+    for query in ["２５０，０００", "250,000"] {
+      let response = try workspace.search(query)
+      #expect(response.terms.map(\.term) == ["250,000"], "\(query)")
+      #expect(Set(response.results.map(\.id)) == Set(workspace.ids([2, 4])), "\(query)")
+    }
+    // The typed word is shown as typed.
+    let wide = try workspace.search("０．７")
+    #expect(wide.terms.first?.typedWords == ["０．７"])
+  }
+
+  @Test("a version number is found with or without its v: 2.1.8 finds v2.1.8 below 2.1.8")
+  func versionNumbersWithOrWithoutV() throws {
+    let workspace = try Workspace([
+      Item(title: "Shipped v2.1.8", content: "Tagged on Friday."),
+      Item(title: "Release 2.1.8", content: "Shipped on Friday."),
+      Item(title: "Kir7.1 channel", content: "Inward rectifier."),
+      Item(title: "Release v2.1.9", content: "Tagged on Monday."),
+    ])
+    // Only the note with the `v` holds it: found as the version's other form.
+    let withV = try Workspace([
+      Item(title: "Shipped v2.1.8", content: "Tagged on Friday."),
+      Item(title: "Kir7.1 channel", content: "Inward rectifier."),
+    ])
+    let only = try withV.search("2.1.8")
+    #expect(only.results.map(\.id) == withV.ids([0]))
+    #expect(only.terms.first?.match == .compound)
+    #expect(only.terms.first?.compounds == ["v2.1.8"])
+    // Both: the number as typed ranks first, at full weight; v2.1.9 is another version.
+    let both = try workspace.search("2.1.8")
+    #expect(both.results.map(\.id) == workspace.ids([1, 0]))
+    #expect(both.terms.first?.match == .exact)
+    let typedV = try workspace.search("v2.1.8")
+    #expect(typedV.results.map(\.id) == workspace.ids([0, 1]))
+    // `v2.1` finds both v2.1 notes, then 2.1.8 without its `v`.
+    let prefix = try workspace.search("v2.1").results.map(\.id)
+    #expect(Set(prefix.prefix(2)) == Set(workspace.ids([0, 3])) && prefix.last == workspace.ids([1])[0])
+    #expect(prefix.count == 3)
+    // Only a `v` is dropped or added: 7.1 is not Kir7.1.
+    #expect(try workspace.search("7.1").results.isEmpty)
   }
 
   @Test("off, the parts are searched apart as before")
