@@ -163,7 +163,7 @@ struct DamagedRecordCommandTests {
     #expect(try cli.run(["handoff", "create", "--focus", "Ship the beta", "--next", "Tag v0.9"]).status == 0)
     // A right-to-left override (U+202E) would reorder the rest of the line on screen.
     try sqlite(cli, "UPDATE handoff SET id = 'HF-7' || char(39) || '; DROP' || char(10) || 'Doctor: healthy.' || char(27) || '[2J' || char(8238)")
-    let shown = #""HF-7'; DROP\nDoctor: healthy.␛[2J\u{202E}""#
+    let shown = #""HF-7'; DROP\nDoctor: healthy.\u{1B}[2J\u{202E}""#
 
     // The commands that read it refuse the workspace on one line, the id escaped.
     let list = try cli.run(["handoff", "list"])

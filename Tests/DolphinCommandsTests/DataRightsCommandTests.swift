@@ -254,7 +254,7 @@ struct DataRightsCommandTests {
       stderr: "bad.json: workspace.knowledge[1]: duplicate id 3F2504E0-4F89-11D3-9A0C-0305E82C3301 (also at workspace.knowledge[0]). Nothing was imported"),
     BadFile(
       name: "a NUL in a title", text: Self.exportWithKnowledge().replacingOccurrences(of: "\"title\": \"t\"", with: "\"title\": \"a\\u0000b\""),
-      stderr: "bad.json: workspace.knowledge[0].title contains a NUL character (U+0000) at character 2; NUL is not text, remove it. Nothing was imported"),
+      stderr: "bad.json: workspace.knowledge[0] (id 3F2504E0-4F89-11D3-9A0C-0305E82C3301): title contains a NUL character (U+0000) at character 2; NUL is not text, remove it. Nothing was imported"),
     BadFile(
       name: "a tag with a line break", text: Self.exportWithKnowledge().replacingOccurrences(of: "\"tags\": []", with: "\"tags\": [\"x\\ny\"]"),
       stderr: "bad.json: workspace.knowledge[0] (id 3F2504E0-4F89-11D3-9A0C-0305E82C3301): tags[0] 'x\\ny' contains a line break; a tag is one line without tabs or control characters. Nothing was imported"),

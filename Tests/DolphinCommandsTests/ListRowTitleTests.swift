@@ -49,7 +49,7 @@ struct ListRowTitleTests {
     #expect(rows.contains("\(id)  fact       \(c.shown)  [ops]"), "\(rows)")
   }
 
-  @Test("knowledge list shows a terminal escape stored outside dolphin as a visible placeholder, inside the quotes")
+  @Test("knowledge list shows a terminal escape stored outside dolphin as its escape, inside the quotes")
   func knowledgeListEscape() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
@@ -63,7 +63,7 @@ struct ListRowTitleTests {
     let r = try cli.run(["knowledge", "list"])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(!r.stdout.contains("\u{1B}"))
-    #expect(Self.rows(r.stdout).contains("\(id)  fact       \"Rotate keys\u{241B}[8m\\t[approved]\""), "\(r.stdout)")
+    #expect(Self.rows(r.stdout).contains("\(id)  fact       \"Rotate keys\\u{1B}[8m\\t[approved]\""), "\(r.stdout)")
   }
 
   @Test("task list: status box, id, the quoted title, then the priority", arguments: [

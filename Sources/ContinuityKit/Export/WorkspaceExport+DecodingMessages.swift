@@ -109,10 +109,11 @@ extension WorkspaceExport {
   ///   40): the key "title" appears twice in one object; keep one`). Foundation silently keeps
   ///   one of the two values, so an edited or hand-made file could import something other than
   ///   what its reader sees;
-  /// - the first string holding a NUL (U+0000), worded by ``Limits/refuseNUL(_:_:)`` with its
-  ///   JSON path (`workspace.knowledge[0].title contains a NUL character …`). Importing drops
-  ///   other control characters as capture does, but a NUL is refused there as in CLI input and
-  ///   tool arguments.
+  /// - the first string of the header (`generator`, say) holding a NUL (U+0000), worded by
+  ///   ``Limits/refuseNUL(_:_:)`` with its JSON path (`generator contains a NUL character …`).
+  ///   A NUL in a record (under `workspace` or `quarantine`) is not refused here: an import
+  ///   refuses it only on a record it writes (``WorkspaceExport/refusedTextFields``), so that a
+  ///   workspace holding one that another program wrote imports its own export back.
   ///
   /// - Returns: the refusal, or nil when the document has neither.
   static func strictRefusal(in data: Data) -> String? {
@@ -136,7 +137,8 @@ extension WorkspaceExport {
         }
         return nil
       case .object(let members):
-        for key in members.keys {
+        // The records are checked record by record, where the import knows which it writes.
+        for key in members.keys where !(path.isEmpty && (key == "workspace" || key == "quarantine")) {
           if let member = members[key], let found = find(member, path.isEmpty ? key : "\(path).\(key)") { return found }
         }
         return nil

@@ -61,7 +61,8 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
   ///   ``ExportDocumentError/empty(file:)`` for a file with nothing but whitespace;
   ///   ``ExportDocumentError/notUTF8(file:byteOffset:byte:)`` for bytes that are not UTF-8;
   ///   `malformed`
-  ///   for a string holding a NUL (U+0000), which is refused rather than dropped, for an
+  ///   for a header string holding a NUL (U+0000), which is refused rather than dropped (a NUL
+  ///   in a record is refused by the import only on a record it writes), for an
   ///   object holding the same key twice (which value counts would be a guess), and for a lone
   ///   UTF-16 surrogate escape (`"\ud800"`, which no Unicode text holds), located by line and
   ///   column.

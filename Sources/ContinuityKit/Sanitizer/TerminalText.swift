@@ -74,16 +74,18 @@ public enum TerminalText {
   }
 
   /// Returns one-line stored text in double quotes, with `\` and `"` inside escaped as in JSON
-  /// (`\\`, `\"`), and each line break and tab written as an escape, so that the result is
-  /// one line that shows what the text holds: `\n`, `\r` (`\r\n` for CRLF), `\t`, and the
-  /// other line breaks of ``singleLine(_:)`` — VT, FF, NEL, U+2028, U+2029 — as `\u{B}`,
-  /// `\u{C}`, `\u{85}`, `\u{2028}`, `\u{2029}` (the escapes of ``Limits/escaped(_:)``, which
-  /// `dolphin analyze` prints file names with).
+  /// (`\\`, `\"`), and every control character written as an escape, so that the result is
+  /// one line that shows what the text holds and holds no control: `\n`, `\r` (`\r\n` for
+  /// CRLF), `\t`, and every other C0 control, DEL, C1 control and the line breaks U+2028 and
+  /// U+2029 as `\u{` + uppercase hexadecimal + `}` — `\u{7}` for BEL, `\u{1B}` for ESC,
+  /// `\u{B}` for VT, `\u{85}` for NEL (the escapes of ``Limits/escaped(_:)``, which
+  /// `dolphin analyze` prints file names with, and of ``escapingControls(_:)``).
   ///
   /// For a title or focus printed next to ids or other fields: a `"` inside it cannot close the
-  /// quotation early and append text that reads as the line's own (a forged id or date), and a
-  /// line break cannot start another line. Other controls are left to ``inert(_:)``: compose it
-  /// as `inert(quoted(x))` for a terminal.
+  /// quotation early and append text that reads as the line's own (a forged id or date), a line
+  /// break cannot start another line, and a terminal escape shows as the characters it is made
+  /// of, told apart from a title that holds the picture `␛` itself. Bidirectional controls are
+  /// left to ``escapingBidiControls(_:)``.
   ///
   /// - Parameter text: One-line stored text, such as a title.
   /// - Returns: `"` + the escaped text + `"`; `Say "hi"` gives `"Say \"hi\""`, and a title
@@ -101,7 +103,7 @@ public enum TerminalText {
       case "\n": out.append(contentsOf: #"\n"#.unicodeScalars)
       case "\r": out.append(contentsOf: #"\r"#.unicodeScalars)
       case "\t": out.append(contentsOf: #"\t"#.unicodeScalars)
-      case "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}":
+      case "\u{2028}", "\u{2029}", _ where isControl(scalar):
         out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
       default: out.append(scalar)
       }

@@ -252,6 +252,11 @@ enum Commands {
         /// Stored records with text over a bound of this build (`count` 0 when there are none);
         /// advisory, not a problem.
         var textOverBounds: TextOverBoundReport?
+        /// Stored values that no dolphin command stores and an import refuses on a record it
+        /// writes — a NUL in text, a control character in a tag —, so that the workspace's export
+        /// cannot be restored into an empty workspace; each with the SQL that removes those
+        /// characters and keeps the text (`count` 0 when there are none). A problem.
+        var refusedText: RefusedTextReport?
         /// Set when a check stopped with an error although SQLite's integrity check passed; that
         /// check and the ones after it did not run (their results are `null`). When the
         /// integrity check found damage, that is the report, and a check it stopped is only
@@ -264,7 +269,7 @@ enum Commands {
           case integrityCheck, malformedRecords, malformedIDs
           case referenceProblems, searchIndexProblems, searchIndexStaleRecords, searchIndexNotes, searchIndexUpgradePending
           case quarantined
-          case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, checkError, advice
+          case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, refusedText, checkError, advice
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -290,6 +295,7 @@ enum Commands {
           try c.encode(blankNextSteps, forKey: .blankNextSteps)
           try c.encode(blankNextStepsCommand, forKey: .blankNextStepsCommand)
           try c.encode(textOverBounds, forKey: .textOverBounds)
+          try c.encode(refusedText, forKey: .refusedText)
           try c.encodeIfPresent(checkError, forKey: .checkError)
           try c.encode(advice, forKey: .advice)
         }
@@ -300,6 +306,8 @@ enum Commands {
         malformedRecords: nil, referenceProblems: nil, searchIndexProblems: nil, searchIndexNotes: nil,
         searchIndexUpgradePending: nil, quarantined: nil, credentials: nil, blankNextSteps: nil, advice: [])
       var indexDisagrees = false
+      /// SQL that gives a damaged list its readable entries back, by `table.column.id`.
+      var listRepairs: [String: String] = [:]
       /// What removes the blank next steps found, once the checks know.
       var blankNextStepRemedy = ""
       var tokenizer = SearchIndexTokenizerStatus.current
@@ -382,6 +390,13 @@ enum Commands {
               blankEverywhere, removedByPendingStep: store.pendingMigrationSteps.contains(StoredTextCleanupStep.name),
               writable: writable, databasePath: dbPath)
             report.textOverBounds = try store.read { tx in try tx.textOverBounds() }
+            report.refusedText = try store.read { tx in try tx.refusedText() }
+            // A list unreadable only for control characters inside its texts gets its entries back.
+            for m in report.malformedRecords ?? [] where m.problem == "malformed JSON" {
+              if let fix = try store.read({ tx in try tx.readableListRepair(table: m.table, column: m.column, id: m.id) }) {
+                listRepairs[m.table + "." + m.column + "." + m.id] = fix
+              }
+            }
             let engine = KnowledgeEngine(store: store)
             // A pending tag-rewriting step (0006/0007) rewrites stored tags and their tag filter
             // rows together: until it runs they may differ, which is upgrade work, not a problem.
@@ -474,7 +489,7 @@ enum Commands {
         report.openProblem == nil && report.integrityCheck == ["ok"] && (report.malformedRecords ?? []).isEmpty
         && (report.malformedIDs ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
-        && report.checkError == nil
+        && (report.refusedText?.count ?? 0) == 0 && report.checkError == nil
       if report.checksRun, report.integrityCheck != ["ok"] {
         report.advice += ["The database file failed SQLite's integrity check. Nothing was changed."] + recoverySteps(dir.path, dbPath)
       }
@@ -485,7 +500,7 @@ enum Commands {
             + "the error comes back, treat the database as damaged:"] + recoverySteps(dir.path, dbPath)
       }
       if let malformed = report.malformedRecords, !malformed.isEmpty {
-        report.advice += malformedRecordSteps(malformed, dir.path, dbPath)
+        report.advice += malformedRecordSteps(malformed, dir.path, dbPath, repairs: listRepairs)
       }
       if let ids = report.malformedIDs, !ids.isEmpty {
         report.advice += malformedIDSteps(ids, dir.path, dbPath)
@@ -522,6 +537,9 @@ enum Commands {
       }
       if let over = report.textOverBounds, over.count > 0 {
         report.advice.append(textOverBoundAdvice(over))
+      }
+      if let refused = report.refusedText, refused.count > 0 {
+        report.advice.append(refusedTextAdvice(refused, dir.path, dbPath))
       }
       if let quarantined = report.quarantined, quarantined > 0 {
         report.advice.append("\(quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `dolphin quarantine`.")
@@ -584,6 +602,7 @@ enum Commands {
         }
         for line in blankNextStepLines(report.blankNextSteps) { c.print(line) }
         for line in textOverBoundLines(report.textOverBounds) { c.print(line) }
+        for line in refusedTextLines(report.refusedText) { c.print(line) }
         if let error = report.checkError { c.print("Checks stopped: \(inert(error))") }
         for a in report.advice { c.print(a) }
         c.print(
@@ -745,6 +764,37 @@ enum Commands {
       + "`handoff delete`) and store it again within the bound."
   }
 
+  /// Doctor's lines for stored values an import refuses on a record it writes (a NUL in text, a
+  /// control character in a tag): how many, the first ones by table, id and field; that there
+  /// are none; or (for `nil`) that the check did not run.
+  static func refusedTextLines(_ report: RefusedTextReport?) -> [String] {
+    guard let report else { return ["Importable text: not run"] }
+    guard report.count > 0 else { return ["Importable text: no stored value would make an export unimportable"] }
+    var lines = [
+      "Importable text: \(report.count) stored value(s) hold a NUL or a tag with a control character, which no dolphin "
+        + "command stores; an import that writes such a record (a restore into an empty workspace) refuses it:"
+    ]
+    for entry in report.records { lines.append("  - \(inert(entry.description))") }
+    if report.count > report.records.count { lines.append("  … and \(report.count - report.records.count) more") }
+    return lines
+  }
+
+  /// Doctor's advice for stored values an import refuses: where they came from, what they
+  /// break, and the `sqlite3` commands that remove those characters and keep the text.
+  static func refusedTextAdvice(_ report: RefusedTextReport, _ directory: String, _ databasePath: String) -> String {
+    let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
+    let fixes = report.records.map { sqlite3 + ShellWord.sqlArgument($0.fixStatement) }
+    return "\(report.count) stored value(s) (listed above) hold a NUL character or a tag with a control character: "
+      + "another program wrote them, as no dolphin command stores them. They are read, searched and exported as "
+      + "stored, but `dolphin import` refuses such a record wherever it would write it, so this workspace's export "
+      + "cannot be restored into an empty workspace. Nothing was changed. To remove those characters and keep the "
+      + "readable text (a NUL is removed; in a tag, a line break or tab becomes a space and another control character "
+      + "is removed), stop every dolphin process using this workspace, copy the directory \(directory) somewhere "
+      + "safe, and run: " + fixes.joined(separator: "; ")
+      + (report.truncated ? "; then run `dolphin doctor` again for the others" : "")
+      + "; then `dolphin doctor` again (and `dolphin reindex` if it reports the search index)."
+  }
+
   /// Doctor's search index problem for records whose index entries no longer match them: how
   /// many, the first few with what differs, and that `dolphin reindex` repairs them.
   static func staleIndexProblem(_ freshness: SearchIndexFreshness) -> String {
@@ -778,8 +828,12 @@ enum Commands {
 
   /// The recovery steps for records whose JSON columns cannot be decoded: the file is sound,
   /// so each column is reset to an empty value (or, for a digest, the digest is removed).
+  /// - Parameter repairs: for a list unreadable only for control characters inside its texts
+  ///   (by `table.column.id`), the `UPDATE` that gives it its readable entries back
+  ///   (`WorkspaceTransaction.readableListRepair`), used instead of emptying it.
   static func malformedRecordSteps(
-    _ records: [WorkspaceTransaction.MalformedJSON], _ directory: String, _ databasePath: String
+    _ records: [WorkspaceTransaction.MalformedJSON], _ directory: String, _ databasePath: String,
+    repairs: [String: String] = [:]
   ) -> [String] {
     var steps = [
       "Some records hold JSON or a value that cannot be read (named above); commands that read them refuse the workspace "
@@ -803,7 +857,9 @@ enum Commands {
           sqlite3 + ShellWord.sqlArgument("DELETE FROM meta WHERE key = 'settings'")
             + "  (the settings return to their defaults)")
       default:
-        if let e = WorkspaceTransaction.enumColumn(r.table, r.column) {
+        if let repair = repairs[r.table + "." + r.column + "." + r.id] {
+          fixes.append(sqlite3 + ShellWord.sqlArgument(repair))
+        } else if let e = WorkspaceTransaction.enumColumn(r.table, r.column) {
           // An unknown name: the value a new record gets, only where the name is still unknown.
           fixes.append(sqlite3 + ShellWord.sqlArgument(e.fixStatement(idLiteral: id)))
         } else {
@@ -812,8 +868,9 @@ enum Commands {
       }
     }
     steps.append(
-      "3. Empty each damaged list, and set each unknown name to the value a new record gets (a digest is removed: "
-        + "digests are rebuilt by `dolphin context`), e.g.: "
+      "3. Give each damaged list back its readable entries (the control characters inside them removed; a list "
+        + "that is not JSON even without them is emptied), and set each unknown name to the value a new record gets "
+        + "(a digest is removed: digests are rebuilt by `dolphin context`), e.g.: "
         + fixes.joined(separator: "; ") + (records.count > 10 ? "; and so on for the others" : ""))
     steps.append("4. Run `dolphin doctor` again (and `dolphin reindex` if it reports the search index).")
     steps.append("5. Or restore from your latest `dolphin export` into a fresh workspace directory.")

@@ -91,7 +91,10 @@ enum DataRightsCommands {
       let data = format == "json" ? try document.jsonData() : Data(MarkdownExport.render(document).utf8)
       // A supersede cycle from older data is exported as stored (nothing is lost), but the
       // file would be refused by `dolphin import`: say so once it is written, with the fix.
-      let warnings = format == "json" ? document.supersedeCycleWarnings(file: output?.path) : []
+      // Likewise text holding a NUL, or a tag holding a control character, that another program
+      // wrote: kept as stored, refused by an import that writes the record (review, s14).
+      let warnings =
+        format == "json" ? document.supersedeCycleWarnings(file: output?.path) + [document.refusedTextWarning].compactMap { $0 } : []
       guard let output else {
         let text = String(decoding: data, as: UTF8.self)
         if format == "json" { ctx.console.printJSONText(text) } else { ctx.console.print(text) }

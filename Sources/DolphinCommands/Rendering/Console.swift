@@ -119,14 +119,17 @@ public final class Console: @unchecked Sendable {
 /// shown as `exe.jpg`).
 func inert(_ s: String) -> String { TerminalText.inert(TerminalText.escapingBidiControls(s)) }
 
-/// A stored one-line field (a title, a handoff's focus) made safe for a terminal, as ``inert(_:)``
-/// makes it, and kept on one line (``TerminalText/singleLine(_:)``), so that a line break stored
-/// in it cannot print what reads as another row of a list.
-func inertLine(_ s: String) -> String { inert(TerminalText.singleLine(s)) }
+/// A stored one-line field (a title, a handoff's focus, a tag, a next step) printed unquoted
+/// after a label: kept on one line (``TerminalText/singleLine(_:)``: a line break or tab shows as
+/// one space), so that a line break stored in it cannot print what reads as another row, and
+/// every other control written as an escape (``TerminalText/escapingControls(_:)``: `\u{7}`,
+/// `\u{1B}`), as ``inertQuoted(_:)`` writes it: a stored title shows its controls the same way
+/// in every list, detail and search row (README, "Using the CLI").
+func inertLine(_ s: String) -> String { inert(TerminalText.escapingControls(TerminalText.singleLine(s))) }
 
 /// A stored one-line field in double quotes (``TerminalText/quoted(_:)``: `\` and `"` inside
-/// escaped, a line break or tab written as `\n` or `\t`, on one line), made safe for a
-/// terminal as ``inert(_:)`` makes it: a quote inside a title cannot close the quotation early
-/// and append what reads as the line's own id or date.
+/// escaped, a line break or tab written as `\n` or `\t` and every other control as `\u{1B}`, on
+/// one line), its bidirectional controls escaped as ``inert(_:)`` does: a quote inside a title
+/// cannot close the quotation early and append what reads as the line's own id or date.
 func inertQuoted(_ s: String) -> String { inert(TerminalText.quoted(s)) }
 

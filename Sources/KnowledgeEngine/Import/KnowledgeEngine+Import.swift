@@ -171,7 +171,6 @@ struct ImportAnalysis: Sendable {
       stored.nextSteps = Self.visibleNextSteps(stored.nextSteps)
       return stored
     }
-    try refuseTagsOfWrittenRecords(prepared.tagRefusals)
     let counts = try tx.counts()
     try classify("digests", ws.digests, kept: (Limits.digestsKept, counts["digest"] ?? 0), tx) {
       id throws(WorkspaceError) in try tx.digest(id: id)
@@ -220,6 +219,7 @@ struct ImportAnalysis: Sendable {
       }
     }
     plan.quarantineNew = newQuarantine.count
+    try refuseTextOfWrittenRecords(prepared)
 
     do {
       try checkReferences(tx)
@@ -380,45 +380,41 @@ struct ImportAnalysis: Sendable {
     if count > limit { throw .validation(.tooMany(path, limit: limit, actual: count, unit: unit)) }
   }
 
-  /// A record of the file holding a tag that capture refuses (a line break, a tab or another
-  /// control character), and the refusal, worded as the document's other refusals.
-  struct TagRefusal: Sendable {
-    /// `knowledge` or `memories`, as the plan names the collection.
-    var collection: String
-    var id: UUID
-    var error: WorkspaceError
-  }
-
-  /// The file's records holding a tag with a line break, a tab or another control character,
-  /// in file order (knowledge, then memories), each with the refusal capture would give (its
-  /// first such tag, as given). The import refuses such a tag only on a record it writes
-  /// (``refuseTagsOfWrittenRecords(_:)``): a record the workspace already stores as the file
-  /// has it — an export of text written there by another program — is the same record.
-  static func tagCharacterRefusals(_ ws: AssistantWorkspace, source: String) -> [TagRefusal] {
-    func firstRefusal(_ path: String, _ id: UUID, _ tags: [String]) -> WorkspaceError? {
-      do {
-        try named(path, id) { () throws(ValidationError) in
-          for (j, tag) in tags.enumerated() { try Limits.checkTagCharacters("tags[\(j)]", tag) }
-        }
-        return nil
-      } catch {
-        return Self.refusal(error, source: source)
+  /// Refuses the values no dolphin command stores (``WorkspaceExport/refusedTextFields``: text
+  /// holding a NUL, a tag holding a control character) on the records this import writes — new,
+  /// or conflicting under `replace`; settings adopted; a quarantined record added —, naming every
+  /// such record (the first 20) and how to fix them. A record the workspace already stores as the
+  /// file has it is left alone and brings nothing in, so a workspace holding such text (written by
+  /// another program) imports its own export back.
+  /// - Throws: ``WorkspaceError/validation(_:)`` whose field is the first refused value's JSON path.
+  func refuseTextOfWrittenRecords(_ prepared: PreparedImport) throws(WorkspaceError) {
+    let settingsWritten = plan.settings == "new" || (plan.settings == "conflicting" && policy == .replace)
+    let refused = prepared.refusedText.filter { field in
+      switch field.collection {
+      case "settings": return settingsWritten
+      case "quarantine":
+        guard let i = field.index, prepared.quarantine.indices.contains(i) else { return true }
+        return newQuarantine.contains(prepared.quarantine[i])
+      default:
+        guard let id = field.id else { return true }
+        return isWritten(field.collection, id)
       }
     }
-    var out: [TagRefusal] = []
-    for (i, k) in ws.knowledge.enumerated() {
-      if let e = firstRefusal("workspace.knowledge[\(i)]", k.id, k.tags) { out.append(.init(collection: "knowledge", id: k.id, error: e)) }
+    guard let first = refused.first else { return }
+    let what: String
+    if refused.count == 1 {
+      what = first.description
+    } else {
+      let shown = refused.prefix(20).enumerated().map { "(\($0.offset + 1)) \($0.element.description)" }
+      what =
+        "\(refused.count) values of records this import would write hold characters no dolphin command stores: "
+        + shown.joined(separator: "; ") + (refused.count > 20 ? "; and \(refused.count - 20) more" : "")
     }
-    for (i, m) in ws.memories.enumerated() {
-      if let e = firstRefusal("workspace.memories[\(i)]", m.id, m.tags) { out.append(.init(collection: "memories", id: m.id, error: e)) }
-    }
-    return out
-  }
-
-  /// Throws the first of `refusals` whose record this import writes (new, or conflicting under
-  /// `replace`); a record left as stored brings no tag into the workspace.
-  func refuseTagsOfWrittenRecords(_ refusals: [TagRefusal]) throws(WorkspaceError) {
-    if let first = refusals.first(where: { isWritten($0.collection, $0.id) }) { throw first.error }
+    throw .validation(
+      ValidationError(
+        field: first.path,
+        message: "\(prepared.source): \(what). Nothing was imported. A record this workspace already stores as the "
+          + "file has it would be left alone; " + WorkspaceExport.refusedTextFix))
   }
 
   /// Checks each bounded text field of knowledge items (title, content), memories (text), tasks
@@ -471,7 +467,7 @@ struct ImportAnalysis: Sendable {
   }
 
   /// - Parameter deferringTagsOf: records whose tags hold characters capture refuses
-  ///   (``tagCharacterRefusals(_:source:)``): their tags are checked for count and length with
+  ///   (``WorkspaceExport/refusedTextFields``): their tags are checked for count and length with
   ///   line breaks and tabs read as spaces, the characters being refused later, if the record is
   ///   written.
   static func validateRecords(_ ws: AssistantWorkspace, deferringTagsOf deferred: Set<UUID> = []) throws(WorkspaceError) {

@@ -18,22 +18,24 @@ struct PreparedImport: Sendable {
   /// Per handoff of the file, how many of its next steps showed nothing and were dropped
   /// (only handoffs that had any).
   let droppedNextSteps: [UUID: Int]
-  /// The records whose tags hold a character capture refuses, with the refusal: thrown by
-  /// ``ImportAnalysis`` only for a record the import writes.
-  let tagRefusals: [ImportAnalysis.TagRefusal]
+  /// The values no dolphin command stores — text holding a NUL, a tag holding a control
+  /// character (``WorkspaceExport/refusedTextFields``) — refused by ``ImportAnalysis`` only on a
+  /// record the import writes.
+  let refusedText: [RefusedTextField]
 
-  /// Checks and sanitizes `document`'s records: tag characters and text bounds on the text as
-  /// given, everything else once sanitized.
+  /// Checks and sanitizes `document`'s records: text bounds on the text as given, everything
+  /// else once sanitized; NULs and tag characters are found here and refused later, on the
+  /// records the import writes.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and
   ///   field, worded as a refusal of `source`.
   init(_ document: WorkspaceExport, source: String) throws(WorkspaceError) {
     self.source = source
-    // Tags are checked as given: the sanitizer would drop some control characters silently.
+    // NULs and tags are checked as given: the sanitizer would drop those characters silently.
     // Which records are refused for them waits for the workspace: one stored as the file has
     // it is not written. Text bounds are checked as given too, as capture checks them:
     // sanitizing can shorten text (NFC, invisible characters dropped), so the same text would
     // get another verdict afterwards.
-    tagRefusals = ImportAnalysis.tagCharacterRefusals(document.workspace, source: source)
+    refusedText = document.refusedTextFields
     do {
       try ImportAnalysis.validateTextBoundsAsGiven(document.workspace)
     } catch {
@@ -56,7 +58,8 @@ struct PreparedImport: Sendable {
     // non-object arguments or end before they start (``ActivityReceipt/normalized()``). Only
     // an import does this; the legacy migration keeps activity as the file has it.
     ws.receipts = ws.receipts.map { $0.normalized() }
-    do { try ImportAnalysis.validateRecords(ws, deferringTagsOf: Set(tagRefusals.map(\.id))) } catch {
+    let refusedTags = Set(refusedText.filter { $0.field.hasPrefix("tags[") }.compactMap(\.id))
+    do { try ImportAnalysis.validateRecords(ws, deferringTagsOf: refusedTags) } catch {
       throw ImportAnalysis.refusal(error, source: source)
     }
     workspace = ws

@@ -95,6 +95,12 @@ struct TerminalTextTests {
     Case(
       name: "VT, FF, NEL, U+2028, U+2029", input: "a\u{0B}b\u{0C}c\u{85}d\u{2028}e\u{2029}f",
       expected: #""a\u{B}b\u{C}c\u{85}d\u{2028}e\u{2029}f""#),
+    // Review, s14: a quoted title showed BEL and ESC as pictures beside `\r` as an escape.
+    Case(
+      name: "every other control as its escape, as line breaks are (review, s14)",
+      input: "Ctl\u{7}bell\u{1B}[31mred Task\u{8}\rx\u{0}\u{7F}\u{9B}",
+      expected: #""Ctl\u{7}bell\u{1B}[31mred Task\u{8}\rx\u{0}\u{7F}\u{9B}""#),
+    Case(name: "a control picture stored as text stays itself", input: "a\u{241B}b", expected: "\"a\u{241B}b\""),
   ]
 
   static let bidiCases: [Case] = [
@@ -122,7 +128,7 @@ struct TerminalTextTests {
     #expect(TerminalText.inert("a\u{202E}b\u{200F}") == "a\u{202E}b\u{200F}")
   }
 
-  @Test("quoted escapes quotes and backslashes, and writes line breaks and tabs as escapes", arguments: quotedCases)
+  @Test("quoted escapes quotes and backslashes, and writes every control as an escape", arguments: quotedCases)
   func quoted(_ testCase: Case) {
     let output = TerminalText.quoted(testCase.input)
     #expect(Array(output.unicodeScalars) == Array(testCase.expected.unicodeScalars), "\(output.debugDescription)")

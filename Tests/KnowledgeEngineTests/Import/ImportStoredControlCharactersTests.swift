@@ -103,4 +103,38 @@ struct ImportStoredControlCharactersTests {
     #expect(skipped.skipped == 1)
     #expect(try w.engine.knowledge(id: w.item.id).content == "Runs on ci-3\u{7} nightly.")
   }
+
+  /// Regression (review, s14): a NUL written with sqlite3 made the workspace's own export
+  /// unimportable, back into the same workspace too (the decoder refused the whole file).
+  @Test("a NUL stored by another program: its export imports back as the same records; an import that writes them names each")
+  func nulFollowsTheSameRule() throws {
+    let w = try Self.editedOutside()
+    try w.store.write { tx in
+      try tx.db.execute(
+        """
+        UPDATE knowledge SET content = 'Runs on' || char(0) || ' ci-3.' WHERE id = '\(w.item.id.uuidString)';
+        UPDATE task SET title = 'Rotate the' || char(0) || ' deploy keys' WHERE id = '\(w.task.id.uuidString)';
+        UPDATE handoff SET summary = 'Invoices' || char(0) || ' first.' WHERE id = '\(w.handoff.id.uuidString)';
+        """)
+    }
+    let before = try w.store.read { try $0.snapshot() }
+    let document = try Self.export(w.engine)
+    #expect(document.workspace.knowledge.first { $0.id == w.item.id }?.content == "Runs on\u{0} ci-3.")
+    #expect(document.refusedTextFields.map(\.field).sorted() == ["content", "summary", "tags[0]", "tags[0]", "title"])
+
+    let report = try w.engine.applyImport(document, source: "export.json")
+    #expect(report.written.values.reduce(0, +) == 0, "\(report.written)")
+    #expect(try w.store.read { try $0.snapshot() } == before, "the stored text stays exactly as it was")
+
+    let empty = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory())
+    let error = #expect(throws: WorkspaceError.self) { try empty.planImport(document, source: "export.json") }
+    let message = "\(error.map { "\($0)" } ?? "")"
+    #expect(message.contains("export.json: 5 values of records this import would write hold characters no dolphin command stores"), "\(message)")
+    let k = try #require(document.workspace.knowledge.firstIndex { $0.id == w.item.id })
+    #expect(message.contains("workspace.knowledge[\(k)] (id \(w.item.id.uuidString)): content contains a NUL character (U+0000) at character 8"), "\(message)")
+    #expect(message.contains("(id \(w.task.id.uuidString)): title contains a NUL character"), "\(message)")
+    #expect(message.contains("(id \(w.handoff.id.uuidString)): summary contains a NUL character"), "\(message)")
+    #expect(message.contains("Nothing was imported"), "\(message)")
+    #expect(try empty.store.read { try $0.holdsNoRecords() })
+  }
 }
