@@ -12,6 +12,8 @@ public struct TemporaryDirectory: Sendable {
     url = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
       .appendingPathComponent("dolphin-tests-\(label)-\(UUID().uuidString)", isDirectory: true)
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    // 755 whatever the umask: dolphin refuses a workspace on a path others may write.
+    chmod(url.path, 0o755)
   }
 
   /// A path inside the directory.
