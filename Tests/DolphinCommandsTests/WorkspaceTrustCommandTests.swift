@@ -294,4 +294,20 @@ struct WorkspaceTrustCommandTests {
     #expect(r.stderr.contains("the demo's own directory \(dir.appending("dolphin-demo").path) leads to your default workspace \(home) (a symbolic link)"), "\(r.stderr)")
     #expect(!r.stderr.contains("omit --workspace"), "\(r.stderr)")
   }
+
+  /// Third review (s14): a read command skipped every check when no database was found at the
+  /// given path, then read what was there a moment later.
+  @Test("a read command on another user's directory is refused, database or not")
+  func readOfAnotherUsersDirectory() throws {
+    let dir = TemporaryDirectory("trust-read-other")
+    defer { dir.remove() }
+    let theirs = dir.appending("theirs").path
+    try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: false)
+    chown(theirs, Self.stranger, Self.stranger)
+    for args in [["status"], ["knowledge", "list"], ["search", "note"]] {
+      let r = try runDolphin(args + ["--workspace", theirs])
+      #expect(r.status == 5, "\(args): \(r.stdout)\(r.stderr)")
+      #expect(r.stderr.contains("the workspace directory belongs to nobody (uid 65534), not to this user or root"), "\(args): \(r.stderr)")
+    }
+  }
 }

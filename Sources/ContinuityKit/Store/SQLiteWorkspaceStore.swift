@@ -207,16 +207,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         throw .fileSystem(path: dir, message: "exists and is not a directory")
       }
       // A path other users control (the directory, a directory or link on the way, the database
-      // file: ``WorkspaceTrust``) is refused before anything is opened or created. When the
-      // database does not exist it is made mode 600, this user's.
-      var database = stat()
-      let givenPath = directory.appendingPathComponent(fileName).path
-      let databaseExists = stat(givenPath, &database) == 0
-      if databaseExists || !(readOnly || creation == .never) {
-        switch WorkspaceTrust.verify(directory: dir, database: databaseExists ? database : nil) {
-        case .success(let real): realDirectory = real
-        case .failure(let refusal): throw .fileSystem(path: refusal.path, message: refusal.message)
-        }
+      // file: ``WorkspaceTrust``) is refused before anything is opened or created, for reads too.
+      switch WorkspaceTrust.verify(directory: dir) {
+      case .success(let verified): realDirectory = verified.directory
+      case .failure(let refusal): throw .fileSystem(path: refusal.path, message: refusal.message)
       }
       if st.st_mode & 0o077 != 0 {
         warnings.append(
@@ -240,23 +234,17 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       }
       if readOnly || creation == .never { throw .noWorkspace(directory: dir) }
       if creation == .atFirstWrite { return .deferred(warnings: warnings) }
-      // Not where another user may rename what dolphin creates (review, s14: a new workspace
-      // in a directory of another user's was moved aside and replaced before the first write).
-      if let refusal = WorkspaceTrust.refusalBeforeCreating(dir) {
-        throw .fileSystem(path: refusal.path, message: refusal.message)
-      }
-      // Component by component, so the error names the one that failed and errno's text
-      // (FileManager's message says neither).
-      if let obstacle = PathProblem.createDirectories(dir) {
+      // Not where another user may rename what dolphin creates, and never through a link put on
+      // the way meanwhile (reviews, s14): made relative to checked directories, 0700.
+      switch WorkspaceTrust.createWorkspaceDirectory(dir) {
+      case .success: break
+      case .failure(.refused(let refusal)): throw .fileSystem(path: refusal.path, message: refusal.message)
+      case .failure(.obstacle(let obstacle)):
         throw .fileSystem(path: dir, message: "cannot create the workspace directory: \(obstacle.description)")
       }
-      if chmod(dir, 0o700) != 0 {
-        throw .fileSystem(path: dir, message: "cannot set mode 0700: \(SystemErrorCause.describe(errno))")
-      }
-      // Made now, and checked as made: another user's directory created first at that path
-      // (between the check above and `mkdir`) is found here.
-      switch WorkspaceTrust.verify(directory: dir, database: nil) {
-      case .success(let real): realDirectory = real
+      // Checked as made (its access control list, a default one included).
+      switch WorkspaceTrust.verify(directory: dir) {
+      case .success(let verified): realDirectory = verified.directory
       case .failure(let refusal): throw .fileSystem(path: refusal.path, message: refusal.message)
       }
     }
@@ -563,9 +551,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     case .notAWorkspace: return .notAWorkspace
     case .fileSystem, .storage, .readOnly:
       var directoryStatus = stat()
-      var database = stat()
       if stat(dir, &directoryStatus) == 0, (directoryStatus.st_mode & S_IFMT) == S_IFDIR,
-        WorkspaceTrust.refusal(directory: dir, databasePath: db, database: stat(db, &database) == 0 ? database : nil) != nil
+        WorkspaceTrust.refusal(directory: dir) != nil
       {
         return .untrustedPath
       }

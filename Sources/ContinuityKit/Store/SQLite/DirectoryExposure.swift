@@ -248,53 +248,65 @@ package enum WorkspaceTrust {
   /// in an app sandbox (iOS and its kin), which no other user's process can reach.
   /// - Parameters:
   ///   - directory: the workspace directory as given.
-  ///   - databasePath: the database file in it, as given.
-  ///   - database: the database file's `stat` (following a link), nil when it does not exist yet.
   ///   - user: the effective user id of this process.
-  package static func refusal(directory: String, databasePath: String, database: stat?, user: uid_t = geteuid())
-    -> Refusal?
-  {
-    if case .failure(let refusal) = verify(directory: directory, database: database, user: user) { return refusal }
+  package static func refusal(directory: String, user: uid_t = geteuid()) -> Refusal? {
+    if case .failure(let refusal) = verify(directory: directory, user: user) { return refusal }
     return nil
+  }
+
+  /// What ``verify(directory:user:)`` found: the path to open and the database there.
+  package struct Verified: Sendable {
+    /// The workspace directory with every link resolved, as checked: hand SQLite this.
+    package var directory: String
+    /// The database file's `stat` at ``directory`` (following a link), nil when there is none.
+    package var database: stat?
   }
 
   /// Checks the path to the workspace directory `directory` (which exists) and returns the
   /// directory's resolved path — the one that was checked, which the caller must hand SQLite, so
-  /// that no symbolic link on the given path is followed twice — or the first refusal.
+  /// that no symbolic link on the given path is followed twice — with the database found there,
+  /// or the first refusal.
   ///
   /// In order: a symbolic link on the given path that is neither this user's nor root's (its
-  /// owner may point it anywhere: ``foreignLink(onTheWayTo:user:)``); the resolved directory
-  /// (``DirectoryExposure``, its access control list); every directory on the way to it
-  /// (``ancestorExposure(_:user:groupMembers:)``); then, when the database exists, the directory a
-  /// database that is a symbolic link leads to, checked the same way, and the database file's
-  /// owner (this user or root).
+  /// owner may point it anywhere: ``foreignLink(onTheWayTo:user:)``); the path resolving at all
+  /// (a component removed or a link replaced meanwhile is refused, never read as given); the
+  /// resolved directory (``DirectoryExposure``, its access control list); every directory on the
+  /// way to it (``ancestorExposure(_:user:groupMembers:)``); then, when the database exists there,
+  /// the directory a database that is a symbolic link leads to, checked the same way, and the
+  /// database file's owner (this user or root).
   /// - Parameters:
   ///   - directory: the workspace directory as given.
-  ///   - database: the database file's `stat` (following a link), nil when it does not exist yet.
   ///   - user: the effective user id of this process.
-  package static func verify(directory: String, database: stat?, user: uid_t = geteuid())
-    -> Result<String, Refusal>
-  {
+  package static func verify(directory: String, user: uid_t = geteuid()) -> Result<Verified, Refusal> {
     #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
       // An app's container is its own: the sandbox keeps every other process out, and the
       // system owns some directories on the way to it.
-      return .success(directory)
+      var database = stat()
+      let path = (directory as NSString).appendingPathComponent(SQLiteWorkspaceStore.fileName)
+      return .success(Verified(directory: directory, database: stat(path, &database) == 0 ? database : nil))
     #else
-      if let (link, owner) = foreignLink(onTheWayTo: directory, user: user) {
-        return .failure(Refusal(path: link, message: foreignLinkReason(owner: owner)))
+      let realDirectory: String
+      switch walk(directory, user: user) {
+      case .resolved(let real): realDirectory = real
+      case .foreignLink(let link, let owner): return .failure(Refusal(path: link, message: foreignLinkReason(owner: owner)))
+      case .missing, .unresolvable: return .failure(Refusal(path: directory, message: changedReason))
       }
-      let realDirectory = resolved(directory)
+      let databasePath = (realDirectory as NSString).appendingPathComponent(SQLiteWorkspaceStore.fileName)
+      var status = stat()
+      let database: stat? = stat(databasePath, &status) == 0 ? status : nil
       if let refusal = check(directory: realDirectory, shownAs: directory, database: database, user: user) {
         return .failure(refusal)
       }
-      guard let database else { return .success(realDirectory) }
-      let databasePath = (realDirectory as NSString).appendingPathComponent(SQLiteWorkspaceStore.fileName)
+      guard let database else { return .success(Verified(directory: realDirectory, database: nil)) }
       var link = stat()
       if lstat(databasePath, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
         if link.st_uid != user && link.st_uid != 0 {
           return .failure(Refusal(path: databasePath, message: foreignLinkReason(owner: link.st_uid)))
         }
-        let holder = (resolved(databasePath) as NSString).deletingLastPathComponent
+        guard case .resolved(let target) = walk(databasePath, user: user) else {
+          return .failure(Refusal(path: databasePath, message: changedReason))
+        }
+        let holder = (target as NSString).deletingLastPathComponent
         if holder != realDirectory,
           let refusal = check(directory: holder, shownAs: holder, database: database, user: user, holdsLinkTarget: true)
         {
@@ -313,50 +325,128 @@ package enum WorkspaceTrust {
               + "\(FileAccessAdvice.shellQuoted(databasePath + ".foreign"))`); if it is, have root give it back "
               + "(`chown -h \(user) \(quoted)`)."))
       }
-      return .success(realDirectory)
+      return .success(Verified(directory: realDirectory, database: database))
     #endif
   }
 
-  /// Checks where a workspace directory that does not exist yet would be created: the nearest
-  /// directory on the given path that exists, resolved, and every directory on the way to it
-  /// must let no other user rename its entries (``ancestorExposure(_:user:groupMembers:)``), and
-  /// no symbolic link on the way may be another user's. Nil when dolphin may create it there.
-  /// After creating it, the caller checks the new directory with ``verify(directory:database:user:)``.
-  package static func refusalBeforeCreating(_ directory: String, user: uid_t = geteuid()) -> Refusal? {
+  /// Why a path that stopped resolving while it was checked is not opened.
+  static let changedReason =
+    "the path to the workspace changed while dolphin checked it (a directory on the way was removed, or a symbolic "
+    + "link replaced), so dolphin will not open it; nothing was read or changed. Run the command again; if this "
+    + "happens again, another user may be changing a directory on the way: " + FileAccessAdvice.ownDirectory + "."
+
+  /// Why creating a workspace directory is not completed: what dolphin itself refused, or the
+  /// system's reason it could not be made.
+  package enum CreationFailure: Error, Sendable {
+    case refused(Refusal)
+    case obstacle(DirectoryObstacle)
+  }
+
+  /// Creates the workspace directory `directory` and any missing directory on the way, where no
+  /// other user may rename them, and returns its resolved path.
+  ///
+  /// The nearest directory on the way that exists is resolved and checked with every directory
+  /// on the way to it (``ancestorExposure(_:user:groupMembers:)``, access control lists); the
+  /// missing ones are then made one by one relative to an open descriptor of the last one
+  /// (`mkdirat`, then `openat` with `O_NOFOLLOW`): a symbolic link or another user's directory put
+  /// in their place meanwhile (review, s14: a link toggled in a 1777 directory sent root's first
+  /// capture into another user's file, and its `chmod 700` onto a directory of that user's
+  /// choosing) is refused, never followed. Directories on the way get mode 755 at most, the
+  /// workspace directory 700 (`fchmod` on its descriptor), whatever the umask.
+  /// - Parameters:
+  ///   - directory: the workspace directory to make, absolute, as given.
+  ///   - user: the effective user id of this process.
+  package static func createWorkspaceDirectory(_ directory: String, user: uid_t = geteuid())
+    -> Result<String, CreationFailure>
+  {
     #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-      return nil
+      if let obstacle = PathProblem.createDirectories(directory) { return .failure(.obstacle(obstacle)) }
+      chmod(directory, 0o700)
+      return .success(directory)
     #else
-      if let (link, owner) = foreignLink(onTheWayTo: directory, user: user) {
-        return Refusal(path: link, message: foreignLinkReason(owner: owner))
+      let base: String
+      var missing: [String]
+      switch walk(directory, user: user) {
+      case .missing(let existing, let remaining) where !remaining.contains(".."):
+        base = existing
+        missing = remaining.filter { $0 != "." && !$0.isEmpty }
+      case .foreignLink(let link, let owner):
+        return .failure(.refused(Refusal(path: link, message: foreignLinkReason(owner: owner))))
+      case .unresolvable:
+        return .failure(.obstacle(PathProblem.obstacle(onTheWayTo: directory) ?? PathProblem.failure(directory, ENOENT)))
+      default:
+        // It exists now (made meanwhile), or `..` follows a missing directory.
+        return .failure(.refused(Refusal(path: directory, message: changedReason)))
       }
-      var existing = directory
-      var status = stat()
-      while stat(existing, &status) != 0 {
-        let parent = (existing as NSString).deletingLastPathComponent
-        guard parent != existing, !parent.isEmpty else { return nil }
-        existing = parent
-      }
-      let real = resolved(existing)
-      var ancestor = real
+      guard !missing.isEmpty else { return .failure(.refused(Refusal(path: directory, message: changedReason))) }
+      var ancestor = base
       while true {
         var status = stat()
         // One this user may not search stops the walk: creating fails with its own advice.
-        guard stat(ancestor, &status) == 0 else { return nil }
+        guard stat(ancestor, &status) == 0 else { break }
         if let exposure = ancestorExposure(status, user: user) ?? aclExposure(of: ancestor, user: user) {
-          return Refusal(path: ancestor, message: reason(exposure, ancestor: ancestor, status: status, user: user))
+          return .failure(.refused(Refusal(path: ancestor, message: reason(exposure, ancestor: ancestor, status: status, user: user))))
         }
-        if ancestor == "/" || ancestor.isEmpty { return nil }
+        if ancestor == "/" || ancestor.isEmpty { break }
         ancestor = (ancestor as NSString).deletingLastPathComponent
       }
+      var fd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      guard fd >= 0 else { return .failure(.obstacle(PathProblem.failure(base, errno))) }
+      defer { close(fd) }
+      var made = base
+      for (i, name) in missing.enumerated() {
+        made = (made as NSString).appendingPathComponent(name)
+        let last = i == missing.count - 1
+        if mkdirat(fd, name, last ? 0o700 : 0o755) != 0 && errno != EEXIST {
+          return .failure(.obstacle(PathProblem.failure(made, errno)))
+        }
+        let next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard next >= 0 else {
+          let code = errno
+          if code == ELOOP || code == ENOTDIR {
+            return .failure(.refused(Refusal(path: made, message: changedReason)))
+          }
+          return .failure(.obstacle(PathProblem.failure(made, code)))
+        }
+        close(fd)
+        fd = next
+        var status = stat()
+        // Made by another user between `mkdirat` and `openat` (the parent lets them: a sticky one).
+        guard fstat(fd, &status) == 0, status.st_uid == user || status.st_uid == 0 else {
+          return .failure(.refused(Refusal(path: made, message: changedReason)))
+        }
+      }
+      if fchmod(fd, 0o700) != 0 {
+        return .failure(.obstacle(DirectoryObstacle(path: made, reason: "cannot be given mode 0700: \(SystemErrorCause.describe(errno))")))
+      }
+      return .success(made)
     #endif
   }
 
-  /// The first symbolic link met while resolving `path` component by component (as the kernel
-  /// does, following each link and the links in its target) that belongs to neither `user` nor
-  /// root, with its owner; nil when there is none or the path stops resolving (a missing
-  /// component, a loop: reported elsewhere). Such a link's owner may point it anywhere at any
-  /// time, as Linux's `fs.protected_symlinks` guards against in shared directories.
-  package static func foreignLink(onTheWayTo path: String, user: uid_t = geteuid()) -> (link: String, owner: uid_t)? {
+  /// What resolving a path component by component found (``walk(_:user:)``).
+  package enum Walk: Sendable, Equatable {
+    /// Every component exists: the path with each link and `.`/`..` resolved.
+    case resolved(String)
+    /// The components from `remaining` on do not exist; `existing` is the resolved path of those
+    /// before them.
+    case missing(existing: String, remaining: [String])
+    /// A symbolic link on the way belongs to `owner`, neither this user nor root.
+    case foreignLink(link: String, owner: uid_t)
+    /// The path does not resolve: a loop, a component that is not a directory, one this user
+    /// may not search (reported elsewhere).
+    case unresolvable
+  }
+
+  /// Resolves `path` component by component as the kernel does, following each symbolic link
+  /// and the links in its target, and stops at the first link that belongs to neither `user` nor
+  /// root: such a link's owner may point it anywhere at any time, as Linux's
+  /// `fs.protected_symlinks` guards against in shared directories.
+  ///
+  /// This walk, not a later `realpath`, names the directory dolphin checks and opens: a link that
+  /// appears or changes after the walk is never followed (review, s14: a link toggled in a 1777
+  /// directory passed a check made while it was absent and was followed by the `realpath` and
+  /// `chmod` that came after).
+  package static func walk(_ path: String, user: uid_t = geteuid()) -> Walk {
     var pending = Array((path as NSString).pathComponents.drop(while: { $0 == "/" }))
     var current = "/"
     var links = 0
@@ -369,15 +459,17 @@ package enum WorkspaceTrust {
       }
       let candidate = (current as NSString).appendingPathComponent(name)
       var status = stat()
-      guard lstat(candidate, &status) == 0 else { return nil }
+      guard lstat(candidate, &status) == 0 else {
+        return errno == ENOENT ? .missing(existing: current, remaining: [name] + pending) : .unresolvable
+      }
       guard (status.st_mode & S_IFMT) == S_IFLNK else {
         current = candidate
         continue
       }
-      if status.st_uid != user && status.st_uid != 0 { return (candidate, status.st_uid) }
+      if status.st_uid != user && status.st_uid != 0 { return .foreignLink(link: candidate, owner: status.st_uid) }
       links += 1
       guard links <= 40, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: candidate) else {
-        return nil
+        return .unresolvable
       }
       let components = (target as NSString).pathComponents
       if target.hasPrefix("/") {
@@ -387,6 +479,13 @@ package enum WorkspaceTrust {
         pending = components + pending
       }
     }
+    return .resolved(current)
+  }
+
+  /// The first symbolic link on the way to `path` (``walk(_:user:)``) that belongs to neither
+  /// `user` nor root, with its owner; nil when there is none before the path stops resolving.
+  package static func foreignLink(onTheWayTo path: String, user: uid_t = geteuid()) -> (link: String, owner: uid_t)? {
+    if case .foreignLink(let link, let owner) = walk(path, user: user) { return (link, owner) }
     return nil
   }
 
@@ -399,13 +498,6 @@ package enum WorkspaceTrust {
       + FileAccessAdvice.ownDirectory + "."
   }
 
-  /// `path` with every symbolic link and `.`/`..` resolved, or as given when that fails (a
-  /// directory this user may not search: the open then fails with its permission advice).
-  static func resolved(_ path: String) -> String {
-    guard let real = realpath(path, nil) else { return path }
-    defer { free(real) }
-    return String(cString: real)
-  }
 
   /// The checks of one resolved directory that holds (or is to hold) the database, and of the
   /// directories on the way to it.
@@ -413,7 +505,7 @@ package enum WorkspaceTrust {
     directory: String, shownAs shown: String, database: stat?, user: uid_t, holdsLinkTarget: Bool = false
   ) -> Refusal? {
     var status = stat()
-    guard stat(directory, &status) == 0 else { return nil }
+    guard stat(directory, &status) == 0 else { return Refusal(path: shown, message: changedReason) }
     if let exposure = DirectoryExposure.of(directory: status, database: database, user: user)
       ?? DirectoryExposure.aclExposure(of: directory, database: database, user: user)
     {

@@ -1,0 +1,72 @@
+@testable import ContinuityKit
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Regressions (third review, s14): a path with a missing component was let through as given
+/// (its `realpath` failed, so the unresolved string was checked and then opened through a link
+/// put there a moment later), and a new workspace was made with `mkdir` and `chmod` by path,
+/// following a link toggled in a shared directory: root's capture went into another user's
+/// file, and its `chmod 700` onto a directory of that user's choosing.
+@Suite("Workspace path checks under a changing path", .serialized)
+struct WorkspaceTrustRaceTests {
+  @Test("a path that does not resolve is refused, never checked or opened as given")
+  func unresolvedRefused() throws {
+    let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("dolphin-tests-unresolved-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    switch WorkspaceTrust.verify(directory: dir.appendingPathComponent("ws").path) {
+    case .success(let verified): Issue.record("verified \(verified.directory)")
+    case .failure(let refusal): #expect(refusal.message.contains("the path to the workspace changed while dolphin checked it"))
+    }
+  }
+
+  @Test(
+    "creating a workspace while another user toggles a link on the way never follows it: its target is untouched",
+    .enabled(
+      if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+      "needs root and setpriv to toggle the link as another user (uid 65534)"))
+  func creationRace() throws {
+    let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("dolphin-tests-create-race-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let shared = root + "/shared"
+    let victim = root + "/victim"
+    try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: victim + "/b", withIntermediateDirectories: true)
+    chmod(root, 0o755)
+    chmod(shared, 0o1777)
+    chmod(victim, 0o755)
+    chmod(victim + "/b", 0o755)
+    // uid 65534 points `shared/a` at the victim and takes it away, over and over.
+    let toggler = Process()
+    toggler.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    toggler.arguments = [
+      "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env", "python3", "-c",
+      "import os,sys,time\nend=time.time()+6\nwhile time.time()<end:\n"
+        + " try: os.symlink(sys.argv[1],sys.argv[2])\n except OSError: pass\n"
+        + " try: os.unlink(sys.argv[2])\n except OSError: pass\n",
+      victim, shared + "/a",
+    ]
+    try toggler.run()
+    defer {
+      toggler.terminate()
+      toggler.waitUntilExit()
+    }
+    usleep(200_000)  // let it start
+    var made = 0
+    for _ in 0..<400 {
+      if case .success(let path) = WorkspaceTrust.createWorkspaceDirectory(shared + "/a/b/ws", user: 0) {
+        made += 1
+        #expect(path == shared + "/a/b/ws", "made where it was asked, through no link")
+        try? FileManager.default.removeItem(atPath: shared + "/a")
+      }
+    }
+    var st = stat()
+    #expect(stat(victim, &st) == 0 && st.st_mode & 0o777 == 0o755, "never chmodded through the link")
+    #expect(stat(victim + "/b", &st) == 0 && st.st_mode & 0o777 == 0o755)
+    #expect(!FileManager.default.fileExists(atPath: victim + "/b/ws"), "nothing made inside the link's target")
+    _ = made
+  }
+}
