@@ -345,7 +345,12 @@ final class CommandContext {
   /// The workspace directory for this invocation: `--workspace`, else the default one (a
   /// `DOLPHIN_HOME` set but empty was refused before the command ran).
   var workspaceDirectory: URL {
-    if let w = arguments.value("workspace") { return URL(fileURLWithPath: w, isDirectory: true) }
+    if let w = arguments.value("workspace") {
+      // Made absolute as text, never standardized: `link/../ws` is resolved as the kernel does
+      // (`..` of where the link leads), not by dropping `link/..` (review, s14).
+      let absolute = w.hasPrefix("/") ? w : FileManager.default.currentDirectoryPath + "/" + w
+      return URL(fileURLWithPath: absolute, isDirectory: true)
+    }
     return WorkspaceLocation.defaultDirectory(environment: console.environment.isEmpty ? ProcessInfo.processInfo.environment : console.environment)
   }
 

@@ -310,4 +310,19 @@ struct WorkspaceTrustCommandTests {
       #expect(r.stderr.contains("the workspace directory belongs to nobody (uid 65534), not to this user or root"), "\(args): \(r.stderr)")
     }
   }
+
+  /// Third review (s14): a relative `--workspace` had `link/..` dropped as text, so dolphin and
+  /// `ls` named different directories.
+  @Test("a relative --workspace through a link and .. names the directory the kernel does")
+  func relativeDotDotThroughLink() throws {
+    let dir = TemporaryDirectory("trust-relative-dotdot")
+    defer { dir.remove() }
+    let deep = dir.appending("real/a/b").path
+    try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: dir.appending("l").path, withDestinationPath: deep)
+    let r = try runDolphin(["capture", "fact", "Physical path", "--workspace", "l/../ws"], currentDirectory: dir.url)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(FileManager.default.fileExists(atPath: dir.appending("real/a/ws/workspace.sqlite").path))
+    #expect(!FileManager.default.fileExists(atPath: dir.appending("ws").path))
+  }
 }
