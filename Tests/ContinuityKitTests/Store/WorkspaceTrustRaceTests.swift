@@ -69,4 +69,58 @@ struct WorkspaceTrustRaceTests {
     #expect(!FileManager.default.fileExists(atPath: victim + "/b/ws"), "nothing made inside the link's target")
     _ = made
   }
+
+  /// Fourth review (s14): another user's own directory and own link to root's directory, swapped
+  /// with `renameat2(RENAME_EXCHANGE)` in a 1777 directory, showed the walk a plain directory and
+  /// a later `stat` root's directory: root's workspace was overwritten through the swap, and a
+  /// new workspace's `fchmod` landed on root's directory. The walk now judges each directory as
+  /// it finds it.
+  @Test(
+    "another user swapping their directory with their link to root's never gets a path through",
+    .enabled(
+      if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+      "needs root and setpriv to swap the entries as another user (uid 65534)"))
+  func exchangeRace() throws {
+    let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("dolphin-tests-exchange-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let shared = root + "/shared"
+    let rootsOwn = root + "/roots"
+    try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: rootsOwn + "/target", withIntermediateDirectories: true)
+    chmod(root, 0o755)
+    chmod(shared, 0o1777)
+    chmod(rootsOwn, 0o755)
+    chmod(rootsOwn + "/target", 0o755)
+    try FileManager.default.createDirectory(atPath: shared + "/w", withIntermediateDirectories: false)
+    chown(shared + "/w", 65534, 65534)
+    try FileManager.default.createSymbolicLink(atPath: shared + "/wl", withDestinationPath: rootsOwn)
+    lchown(shared + "/wl", 65534, 65534)
+    let swapper = Process()
+    swapper.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    swapper.arguments = [
+      "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
+      "import ctypes,sys,time\nlibc=ctypes.CDLL(None,use_errno=True)\na=sys.argv[1].encode();b=sys.argv[2].encode()\n"
+        + "end=time.time()+6\nwhile time.time()<end:\n"
+        + " libc.syscall(ctypes.c_long(316),ctypes.c_long(-100),a,ctypes.c_long(-100),b,ctypes.c_long(2))\n",
+      shared + "/w", shared + "/wl",
+    ]
+    try swapper.run()
+    defer {
+      swapper.terminate()
+      swapper.waitUntilExit()
+    }
+    usleep(200_000)
+    for _ in 0..<400 {
+      if case .success(let verified) = WorkspaceTrust.verify(directory: shared + "/w", user: 0) {
+        Issue.record("verified \(verified.directory)")
+        break
+      }
+      if case .success(let made) = WorkspaceTrust.createWorkspaceDirectory(shared + "/w/target", user: 0) {
+        Issue.record("made \(made)")
+        break
+      }
+    }
+    var st = stat()
+    #expect(stat(rootsOwn + "/target", &st) == 0 && st.st_mode & 0o777 == 0o755, "never chmodded through the swap")
+  }
 }

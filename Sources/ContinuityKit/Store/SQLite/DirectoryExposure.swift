@@ -289,6 +289,8 @@ package enum WorkspaceTrust {
       switch walk(directory, user: user) {
       case .resolved(let real): realDirectory = real
       case .foreignLink(let link, let owner): return .failure(Refusal(path: link, message: foreignLinkReason(owner: owner)))
+      case .exposed(let at, let exposure, let status):
+        return .failure(exposedRefusal(at, exposure: exposure, status: status, workspace: directory, user: user))
       case .missing, .unresolvable: return .failure(Refusal(path: directory, message: changedReason))
       }
       let databasePath = (realDirectory as NSString).appendingPathComponent(SQLiteWorkspaceStore.fileName)
@@ -303,8 +305,13 @@ package enum WorkspaceTrust {
         if link.st_uid != user && link.st_uid != 0 {
           return .failure(Refusal(path: databasePath, message: foreignLinkReason(owner: link.st_uid)))
         }
-        guard case .resolved(let target) = walk(databasePath, user: user) else {
-          return .failure(Refusal(path: databasePath, message: changedReason))
+        let target: String
+        switch walk(databasePath, user: user) {
+        case .resolved(let resolved): target = resolved
+        case .foreignLink(let link, let owner): return .failure(Refusal(path: link, message: foreignLinkReason(owner: owner)))
+        case .exposed(let at, let exposure, let status):
+          return .failure(exposedRefusal(at, exposure: exposure, status: status, workspace: directory, user: user))
+        case .missing, .unresolvable: return .failure(Refusal(path: databasePath, message: changedReason))
         }
         let holder = (target as NSString).deletingLastPathComponent
         if holder != realDirectory,
@@ -372,6 +379,8 @@ package enum WorkspaceTrust {
         missing = remaining.filter { $0 != "." && !$0.isEmpty }
       case .foreignLink(let link, let owner):
         return .failure(.refused(Refusal(path: link, message: foreignLinkReason(owner: owner))))
+      case .exposed(let at, let exposure, let status):
+        return .failure(.refused(exposedRefusal(at, exposure: exposure, status: status, workspace: directory, user: user)))
       case .unresolvable:
         return .failure(.obstacle(PathProblem.obstacle(onTheWayTo: directory) ?? PathProblem.failure(directory, ENOENT)))
       default:
@@ -424,7 +433,7 @@ package enum WorkspaceTrust {
   }
 
   /// What resolving a path component by component found (``walk(_:user:)``).
-  package enum Walk: Sendable, Equatable {
+  package enum Walk: Sendable {
     /// Every component exists: the path with each link and `.`/`..` resolved.
     case resolved(String)
     /// The components from `remaining` on do not exist; `existing` is the resolved path of those
@@ -432,6 +441,9 @@ package enum WorkspaceTrust {
     case missing(existing: String, remaining: [String])
     /// A symbolic link on the way belongs to `owner`, neither this user nor root.
     case foreignLink(link: String, owner: uid_t)
+    /// A directory on the way (the workspace directory included) lets other users rename its
+    /// entries: `status` is what `lstat` found.
+    case exposed(directory: String, exposure: AncestorExposure, status: stat)
     /// The path does not resolve: a loop, a component that is not a directory, one this user
     /// may not search (reported elsewhere).
     case unresolvable
@@ -442,14 +454,27 @@ package enum WorkspaceTrust {
   /// root: such a link's owner may point it anywhere at any time, as Linux's
   /// `fs.protected_symlinks` guards against in shared directories.
   ///
-  /// This walk, not a later `realpath`, names the directory dolphin checks and opens: a link that
-  /// appears or changes after the walk is never followed (review, s14: a link toggled in a 1777
-  /// directory passed a check made while it was absent and was followed by the `realpath` and
-  /// `chmod` that came after).
+  /// Each directory is judged as `lstat` finds it, before the walk goes on inside it: it must be
+  /// this user's or root's and let no one else rename its entries
+  /// (``ancestorExposure(_:user:groupMembers:)``, its access control list). A directory that passes
+  /// cannot be renamed or replaced by anyone else afterwards, so the path the walk returns — made
+  /// only of such directories and of links of this user's or root's inside them — names the same
+  /// files for every later look-up by name, SQLite's included.
+  ///
+  /// This walk, not a later `realpath` or `stat`, names the directory dolphin checks and opens
+  /// (reviews, s14: a link toggled in a 1777 directory passed a check made while it was absent;
+  /// then another user's own directory and own link there, swapped with `renameat2`
+  /// `RENAME_EXCHANGE`, showed the walk a plain directory and the later `stat` root's directory
+  /// through the link).
   package static func walk(_ path: String, user: uid_t = geteuid()) -> Walk {
     var pending = Array((path as NSString).pathComponents.drop(while: { $0 == "/" }))
     var current = "/"
     var links = 0
+    var rootStatus = stat()
+    guard lstat("/", &rootStatus) == 0 else { return .unresolvable }
+    if let exposure = ancestorExposure(rootStatus, user: user) ?? aclExposure(of: "/", user: user) {
+      return .exposed(directory: "/", exposure: exposure, status: rootStatus)
+    }
     while !pending.isEmpty {
       let name = pending.removeFirst()
       if name.isEmpty || name == "." || name == "/" { continue }
@@ -463,6 +488,18 @@ package enum WorkspaceTrust {
         return errno == ENOENT ? .missing(existing: current, remaining: [name] + pending) : .unresolvable
       }
       guard (status.st_mode & S_IFMT) == S_IFLNK else {
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+          // The last directory only needs to be this user's or root's here: who may write it is
+          // judged against the database (``DirectoryExposure``) once the walk is done, on what
+          // only its owner may change.
+          if pending.isEmpty {
+            if status.st_uid != user && status.st_uid != 0 {
+              return .exposed(directory: candidate, exposure: .owner(status.st_uid), status: status)
+            }
+          } else if let exposure = ancestorExposure(status, user: user) ?? aclExposure(of: candidate, user: user) {
+            return .exposed(directory: candidate, exposure: exposure, status: status)
+          }
+        }
         current = candidate
         continue
       }
@@ -487,6 +524,21 @@ package enum WorkspaceTrust {
   package static func foreignLink(onTheWayTo path: String, user: uid_t = geteuid()) -> (link: String, owner: uid_t)? {
     if case .foreignLink(let link, let owner) = walk(path, user: user) { return (link, owner) }
     return nil
+  }
+
+  /// The refusal for a directory the walk found others may rename entries of: the workspace
+  /// directory itself is named as such (``DirectoryExposure``'s words), any other as one on the way.
+  static func exposedRefusal(_ at: String, exposure: AncestorExposure, status: stat, workspace: String, user: uid_t)
+    -> Refusal
+  {
+    if case .owner(let uid) = exposure, at == (workspace as NSString).standardizingPath || at == workspace {
+      var database = stat()
+      let holds = stat((at as NSString).appendingPathComponent(SQLiteWorkspaceStore.fileName), &database) == 0
+      return Refusal(
+        path: workspace,
+        message: DirectoryExposure.owner(uid).reason(directory: workspace, status: status, holdsDatabase: holds))
+    }
+    return Refusal(path: at, message: reason(exposure, ancestor: at, status: status, user: user))
   }
 
   /// Why a symbolic link of `owner`'s on the way to the workspace is not followed, for an error
