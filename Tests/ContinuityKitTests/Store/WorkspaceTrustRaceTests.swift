@@ -23,6 +23,28 @@ struct WorkspaceTrustRaceTests {
     }
   }
 
+  /// CI (s15): two first writes raced to create one workspace; the second found the directory
+  /// made by the first when its walk reached it, and was refused as "the path changed".
+  @Test("creating a workspace directory that another process made a moment ago succeeds with its resolved path")
+  func creationFindsItMadeMeanwhile() throws {
+    let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("dolphin-tests-made-meanwhile-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let ws = dir.appendingPathComponent("ws").path
+    try FileManager.default.createDirectory(atPath: ws, withIntermediateDirectories: true)
+    chmod(dir.path, 0o755)
+    chmod(ws, 0o700)
+    switch WorkspaceTrust.createWorkspaceDirectory(dir.path + "/./ws") {
+    case .success(let path): #expect(path == ws)
+    case .failure(let failure): Issue.record("refused: \(failure)")
+    }
+    // `..` after a missing directory still cannot be created.
+    switch WorkspaceTrust.createWorkspaceDirectory(dir.path + "/missing/../ws2") {
+    case .success(let path): Issue.record("made \(path)")
+    case .failure(.refused(let refusal)): #expect(refusal.message.contains("changed while dolphin checked it"))
+    case .failure(.obstacle(let obstacle)): Issue.record("obstacle \(obstacle)")
+    }
+  }
+
   @Test(
     "creating a workspace while another user toggles a link on the way never follows it: its target is untouched",
     .enabled(

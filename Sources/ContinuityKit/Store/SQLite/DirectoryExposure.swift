@@ -359,7 +359,10 @@ package enum WorkspaceTrust {
   /// in their place meanwhile (review, s14: a link toggled in a 1777 directory sent root's first
   /// capture into another user's file, and its `chmod 700` onto a directory of that user's
   /// choosing) is refused, never followed. Directories on the way get mode 755 at most, the
-  /// workspace directory 700 (`fchmod` on its descriptor), whatever the umask.
+  /// workspace directory 700 (`fchmod` on its descriptor), whatever the umask. A workspace
+  /// directory that exists by the time the walk reaches it (another process made it) is returned
+  /// as the walk resolved it, unchanged: the caller must verify it
+  /// (``verify(directory:user:)``) as it would any existing one.
   /// - Parameters:
   ///   - directory: the workspace directory to make, absolute, as given.
   ///   - user: the effective user id of this process.
@@ -383,8 +386,13 @@ package enum WorkspaceTrust {
         return .failure(.refused(exposedRefusal(at, exposure: exposure, status: status, workspace: directory, user: user)))
       case .unresolvable:
         return .failure(.obstacle(PathProblem.obstacle(onTheWayTo: directory) ?? PathProblem.failure(directory, ENOENT)))
-      default:
-        // It exists now (made meanwhile), or `..` follows a missing directory.
+      case .resolved(let real):
+        // Another process's first command made it meanwhile (CI, s15: two first writes racing to
+        // create one workspace): not an error. The walk judged every directory on the way, and
+        // the caller verifies the workspace directory itself before anything is opened there.
+        return .success(real)
+      case .missing:
+        // `..` follows a missing directory.
         return .failure(.refused(Refusal(path: directory, message: changedReason)))
       }
       guard !missing.isEmpty else { return .failure(.refused(Refusal(path: directory, message: changedReason))) }
