@@ -1,4 +1,7 @@
+import ContinuityKit
 import Foundation
+import KnowledgeEngine
+import Synchronization
 import Testing
 import TestSupport
 
@@ -86,6 +89,38 @@ struct LegacyFirstWriteTests {
       #expect(counts?["conversation"] as? Int == 1, "\(status.stdout)")
       #expect(counts?["knowledge"] as? Int == 10, "\(status.stdout)")
     }
+  }
+
+  /// Review (s14): a store opened before its directory existed read `<dir>/workspace.json` by
+  /// name when the command started, from a directory nothing had checked — one another user
+  /// made meanwhile through a path they control — and imported it into this user's new
+  /// workspace at its first write.
+  @Test("a workspace.json in a directory that appeared after the store was opened is never read or imported")
+  func legacyFileInDirectoryMadeMeanwhile() throws {
+    let dir = TemporaryDirectory("legacy-made-meanwhile")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    let store = try SQLiteWorkspaceStore.open(directory: ws, creation: .atFirstWrite)
+    #expect(store.verifiedDirectory == nil)
+    // Someone else makes the directory, with a legacy file, before the command reads it.
+    _ = try Self.legacyDirectory(dir)
+    let reports = Mutex(0)
+    let planned = try KnowledgeEngine.importLegacyWorkspaceAtFirstWrite(in: ws, store: store) { _ in reports.withLock { $0 += 1 } }
+    #expect(!planned)
+    try store.write { tx in try tx.setSettings(tx.settings()) }
+    #expect(try store.read { tx in (try tx.memoryCount(), try tx.listConversations().count) } == (0, 0))
+    #expect(reports.withLock { $0 } == 0)
+    #expect(try Self.contents(ws).filter { !$0.hasPrefix("workspace.sqlite-") } == ["workspace.json", "workspace.sqlite"], "no backup was made")
+
+    // The same directory, existing when a store is opened, is checked and its file imported.
+    let other = TemporaryDirectory("legacy-checked")
+    defer { other.remove() }
+    let checked = try Self.legacyDirectory(other)
+    let opened = try SQLiteWorkspaceStore.open(directory: checked, creation: .atFirstWrite)
+    #expect(opened.verifiedDirectory == checked.path)
+    #expect(try KnowledgeEngine.importLegacyWorkspaceAtFirstWrite(in: checked, store: opened) { _ in })
+    try opened.write { tx in try tx.setSettings(tx.settings()) }
+    #expect(try opened.read { tx in try tx.listConversations().count } == 1)
   }
 
   @Test("dolphin mcp starting and stopping without a tool call creates nothing and imports nothing")

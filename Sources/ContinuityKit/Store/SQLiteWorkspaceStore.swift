@@ -38,6 +38,13 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   }
   /// Warnings found while opening (e.g. a directory readable by others).
   public let warnings: [String]
+  /// The workspace directory as ``WorkspaceTrust`` checked it when the store was opened, every
+  /// symbolic link resolved; nil when it did not exist then (a store opened with
+  /// ``Creation/atFirstWrite`` before anything was created, which another process may make
+  /// before this store's first write). Files beside the database, such as a legacy
+  /// `workspace.json`, are read only from a directory that was checked (review, s14: one read
+  /// from a directory made meanwhile by another user was imported into this user's workspace).
+  public let verifiedDirectory: String?
   /// Names of schema migration steps this build knows that the database has not applied yet.
   /// Empty after any writable open (which applies them); a read-only open of a database whose
   /// first run was interrupted (killed between steps), or that an earlier build made, lists what
@@ -95,6 +102,15 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     var readOnlyCause: ReadOnlyCause?
     var warnings: [String]
     var pendingMigrationSteps: [String]
+    /// Set by ``openFiles(directory:readOnly:creation:)``: see ``SQLiteWorkspaceStore/verifiedDirectory``.
+    var verifiedDirectory: String? = nil
+
+    /// This, opened in the checked directory `directory`.
+    func checked(_ directory: String) -> Opened {
+      var opened = self
+      opened.verifiedDirectory = directory
+      return opened
+    }
   }
 
   /// What opening does with a database file that holds no schema object at all (0 bytes, or
@@ -128,6 +144,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     case .newerSchema(let reason): self.readOnlyReason = reason
     }
     self.warnings = opened.warnings
+    self.verifiedDirectory = opened.verifiedDirectory
     self.connection = Mutex(opened.connection)
     self.deferredDirectory = Mutex(deferredDirectory)
   }
@@ -176,10 +193,11 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     let path = directory.appendingPathComponent(fileName).path
     switch try openFiles(directory: directory, readOnly: readOnly, creation: creation) {
     case .opened(let opened): return SQLiteWorkspaceStore(opened, path: path)
-    case .deferred(let warnings):
-      let empty = try configure(
+    case .deferred(let warnings, let verifiedDirectory):
+      var empty = try configure(
         SQLiteConnection(path: ":memory:", readOnly: false, create: true), path: ":memory:",
         readOnlyCause: nil, blank: .complete, warnings: warnings)
+      empty.verifiedDirectory = verifiedDirectory
       return SQLiteWorkspaceStore(empty, path: path, deferredDirectory: directory)
     }
   }
@@ -188,7 +206,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   private enum FileOpen {
     case opened(Opened)
     /// Nothing exists yet and ``Creation/atFirstWrite`` was asked: no file was created.
-    case deferred(warnings: [String])
+    /// `verifiedDirectory` is the checked directory when it exists (only the database is missing).
+    case deferred(warnings: [String], verifiedDirectory: String?)
   }
 
   /// The work of ``open(directory:readOnly:creation:)`` on the files: checks (and, as
@@ -233,7 +252,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         throw .fileSystem(path: dir, message: "cannot \(attempt) the workspace directory: \(why)")
       }
       if readOnly || creation == .never { throw .noWorkspace(directory: dir) }
-      if creation == .atFirstWrite { return .deferred(warnings: warnings) }
+      if creation == .atFirstWrite { return .deferred(warnings: warnings, verifiedDirectory: nil) }
       // Not where another user may rename what dolphin creates, and never through a link put on
       // the way meanwhile (reviews, s14): made relative to checked directories, 0700.
       switch WorkspaceTrust.createWorkspaceDirectory(dir) {
@@ -272,7 +291,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         throw .fileSystem(path: path, message: "cannot open the workspace database: \(SystemErrorCause.describe(code))")
       }
       if readOnly || creation == .never { throw .noWorkspace(directory: dir) }
-      if creation == .atFirstWrite { return .deferred(warnings: warnings) }
+      if creation == .atFirstWrite { return .deferred(warnings: warnings, verifiedDirectory: realDirectory) }
       // Create the file 0600 ourselves so SQLite (and its -wal/-shm, which copy the database's
       // mode) never exist with wider permissions.
       let fd = Glibc_open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
@@ -293,7 +312,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     if let foreign = SQLiteSideFiles.foreignWAL(databasePath: path, emptyForeignAllowed: !readOnly) {
       throw .fileSystem(path: path, message: foreign)
     }
-    if readOnly { return .opened(try openReadOnly(path: path, warnings: warnings)) }
+    if readOnly { return .opened(try openReadOnly(path: path, warnings: warnings).checked(realDirectory)) }
     // Another user's read left its (empty) side files here: gone, as its last close would have
     // made them, if this user could have. Those still here of a user who may not write the
     // database are refused; others are named by `writeBlocker`.
@@ -314,16 +333,16 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         // side files of another owner are in the way. A database that is itself read-only (which
         // left its side files so) is the reason to name: `writeBlocker` names it first.
         if let reason = writeBlocker(databasePath: path) {
-          return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings))
+          return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings).checked(realDirectory))
         }
         let conn = try SQLiteConnection(path: path, readOnly: false, create: false)
-        return .opened(try configure(conn, path: path, readOnlyCause: nil, blank: blank, warnings: warnings))
+        return .opened(try configure(conn, path: path, readOnlyCause: nil, blank: blank, warnings: warnings).checked(realDirectory))
       } catch {
         guard let reason = unwritableReason(after: error, databasePath: path) else { throw error }
-        return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings))
+        return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings).checked(realDirectory))
       }
     } catch .noWorkspace where creation == .atFirstWrite {
-      return .deferred(warnings: warnings)
+      return .deferred(warnings: warnings, verifiedDirectory: realDirectory)
     }
   }
 

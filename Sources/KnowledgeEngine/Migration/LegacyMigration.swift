@@ -80,13 +80,17 @@ extension KnowledgeEngine {
   /// write, a workspace that does not exist yet reads as holding the legacy records
   /// (``SQLiteWorkspaceStore/writeToStandIn(_:)``).
   ///
-  /// The file is read and decoded now, so a file that cannot be imported fails the open.
+  /// The file is read and decoded now, so a file that cannot be imported fails the open. It is
+  /// read only from a directory that was checked when `store` was opened
+  /// (``SQLiteWorkspaceStore/verifiedDirectory``): a workspace directory that did not exist then
+  /// has no legacy file of this user's, and one that appeared since may be another user's, made
+  /// through a path they changed meanwhile (review, s14), so nothing is imported from it.
   /// - Parameters:
-  ///   - directory: the workspace directory.
+  ///   - directory: the workspace directory `store` was opened at.
   ///   - store: the workspace store, opened writable.
   ///   - imported: called once the write that imported the file has committed, with its report.
-  /// - Returns: false when there is nothing to import (no legacy file, a read-only store, or a
-  ///   file imported before).
+  /// - Returns: false when there is nothing to import (no legacy file, a read-only store, a
+  ///   directory that did not exist when `store` was opened, or a file imported before).
   /// - Throws: ``LegacyImportError`` for a file that cannot be imported; ``WorkspaceError``.
   @discardableResult
   public static func importLegacyWorkspaceAtFirstWrite(
@@ -94,7 +98,8 @@ extension KnowledgeEngine {
     imported: @escaping @Sendable (LegacyMigrationReport) -> Void
   ) throws -> Bool {
     let file = directory.appendingPathComponent(legacyFileName)
-    guard FileManager.default.fileExists(atPath: file.path), !store.isReadOnly else { return false }
+    guard store.verifiedDirectory != nil, !store.isReadOnly, FileManager.default.fileExists(atPath: file.path)
+    else { return false }
     let data = try readLegacyFile(file, named: file.path)
     let digest = SHA256.hash(Array(data)).hexString
     if try store.read({ tx in try tx.legacyImport(sha256: digest) }) != nil { return false }
