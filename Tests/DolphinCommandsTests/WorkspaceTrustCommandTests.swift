@@ -325,4 +325,60 @@ struct WorkspaceTrustCommandTests {
     #expect(FileManager.default.fileExists(atPath: dir.appending("real/a/ws/workspace.sqlite").path))
     #expect(!FileManager.default.fileExists(atPath: dir.appending("ws").path))
   }
+
+  /// Fifth review (s14): `export --output` followed another user's link in a shared directory,
+  /// and wrote into (and cleared stale temporary files of) another user's directory.
+  @Test("export --output is not written through another user's link or into their directory; own links and /tmp-like directories work")
+  func exportOutputPath() throws {
+    let dir = TemporaryDirectory("trust-export-output")
+    defer { dir.remove() }
+    let (workspace, _) = try Self.workspace(in: dir.path)
+    let shared = dir.appending("shared").path
+    try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+    chmod(shared, 0o1777)
+    let victim = dir.appending("victim").path
+    try FileManager.default.createDirectory(atPath: victim, withIntermediateDirectories: false)
+    chmod(victim, 0o755)
+    // Another user's link in the shared directory, pointing at a directory of root's.
+    try FileManager.default.createSymbolicLink(atPath: shared + "/out", withDestinationPath: victim)
+    lchown(shared + "/out", Self.stranger, Self.stranger)
+    let throughLink = try runDolphin(["export", "--output", shared + "/out/export.json", "--force", "--workspace", workspace])
+    #expect(throughLink.status == 4, "\(throughLink.stdout)\(throughLink.stderr)")
+    #expect(
+      throughLink.stderr.contains("--output: \(shared)/out is a symbolic link on the way to the file that belongs to nobody (uid 65534)"),
+      "\(throughLink.stderr)")
+    #expect(throughLink.stderr.contains("nothing was written"), "\(throughLink.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: victim).isEmpty)
+
+    // Another user's own directory.
+    let theirs = shared + "/theirs"
+    try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: false)
+    chown(theirs, Self.stranger, Self.stranger)
+    let stale = theirs + "/.export.json.tmp-999999999-abcdefgh"
+    FileManager.default.createFile(atPath: stale, contents: Data("theirs".utf8))
+    let intoTheirs = try runDolphin(["export", "--output", theirs + "/export.json", "--workspace", workspace])
+    #expect(intoTheirs.status == 4, "\(intoTheirs.stdout)\(intoTheirs.stderr)")
+    #expect(
+      intoTheirs.stderr.contains("--output: the directory \(theirs), on the path of the file, belongs to nobody (uid 65534)"),
+      "\(intoTheirs.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: theirs) == [".export.json.tmp-999999999-abcdefgh"], "nothing written or removed")
+
+    // A directory on the way that every user may write, without the sticky bit.
+    let open = dir.appending("open").path
+    try FileManager.default.createDirectory(atPath: open + "/sub", withIntermediateDirectories: true)
+    chmod(open, 0o777)
+    let underOpen = try runDolphin(["export", "--output", open + "/sub/export.json", "--workspace", workspace])
+    #expect(underOpen.status == 4 && underOpen.stderr.contains("may be written by every user"), "\(underOpen.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: open + "/sub/export.json"))
+
+    // A sticky shared directory, and root's own link in it to root's directory, are fine; the
+    // file lands where the link led when it was checked.
+    let inShared = try runDolphin(["export", "--output", shared + "/export.json", "--workspace", workspace])
+    #expect(inShared.status == 0, "\(inShared.stderr)")
+    #expect(FileManager.default.fileExists(atPath: shared + "/export.json"))
+    try FileManager.default.createSymbolicLink(atPath: shared + "/mine", withDestinationPath: victim)
+    let throughOwnLink = try runDolphin(["export", "--output", shared + "/mine/export.json", "--workspace", workspace])
+    #expect(throughOwnLink.status == 0, "\(throughOwnLink.stderr)")
+    #expect(FileManager.default.fileExists(atPath: victim + "/export.json"))
+  }
 }

@@ -87,6 +87,16 @@ enum DataRightsCommands {
             "--output: the directory \(shownValue(parent.path)) does not exist; nothing was written (create it first)")
         }
       }
+      // Written in the directory as checked, resolved: not through another user's link, nor in
+      // a directory others may rename or swap (review, s14).
+      var destination = output
+      if let output {
+        switch WorkspaceTrust.verifyOutputDirectory(output.deletingLastPathComponent().path, option: "--output") {
+        case .success(let directory):
+          destination = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(output.lastPathComponent)
+        case .failure(let refusal): throw CLIError.input(refusal.message)
+        }
+      }
       let document = try ctx.engine(.read).exportWorkspace(generator: "dolphin \(DolphinCLI.version)")
       let data = format == "json" ? try document.jsonData() : Data(MarkdownExport.render(document).utf8)
       // A supersede cycle from older data is exported as stored (nothing is lost), but the
@@ -101,7 +111,7 @@ enum DataRightsCommands {
         for w in warnings { ctx.console.printDiagnostic("dolphin: warning: \(w)") }
         return
       }
-      try SecureFile.writeAtomically(data, to: output, overwrite: ctx.arguments.has("force"))
+      try SecureFile.writeAtomically(data, to: destination ?? output, overwrite: ctx.arguments.has("force"))
       for w in warnings { ctx.console.printDiagnostic("dolphin: warning: \(w)") }
       let ws = document.workspace
       let counts: [(String, Int)] = [

@@ -602,22 +602,74 @@ package enum WorkspaceTrust {
     return names.isEmpty ? nil : .accessList(names)
   }
 
-  /// The message for a directory on the way to the workspace that others may rename entries of.
-  static func reason(_ exposure: AncestorExposure, ancestor: String, status: stat, user: uid_t) -> String {
+  /// Checks the directory a file the user named is to be written in (`export --output`) as the
+  /// path to a workspace is checked (``walk(_:user:)``): no symbolic link on the way of a user
+  /// other than this one and root, every directory on the way this user's or root's and closed to
+  /// renames by others, and the directory itself this user's or root's. Such a path names the same
+  /// directory for every later look-up, so the caller writes in the resolved directory returned
+  /// (review, s14: root's export followed another user's link, toggled in `/tmp`, into a directory
+  /// of that user's choosing, and cleared stale temporary files there).
+  /// - Parameters:
+  ///   - directory: the directory, as given; it must exist (a missing one is refused as changed).
+  ///   - option: how the user named the file, for messages (`--output`).
+  ///   - user: the effective user id of this process.
+  /// - Returns: the directory's resolved path, or the refusal (its path is the link or directory
+  ///   to blame; its message says nothing was written, and what to do).
+  package static func verifyOutputDirectory(_ directory: String, option: String, user: uid_t = geteuid())
+    -> Result<String, Refusal>
+  {
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+      return .success(directory)
+    #else
+      let elsewhere = "give \(option) a path in a directory of your own, such as one under your home"
+      switch walk(directory, user: user) {
+      case .resolved(let real): return .success(real)
+      case .foreignLink(let link, let owner):
+        return .failure(
+          Refusal(
+            path: link,
+            message: "\(option): \(Limits.shownPath(link)) is a symbolic link on the way to the file that belongs to "
+              + "\(FileAccessAdvice.owner(owner)), not to this user or root: that user may point it anywhere at any time, "
+              + "so dolphin will not write through it; nothing was written. Name the directory itself, if it is yours, or "
+              + elsewhere + "."))
+      case .exposed(let at, let exposure, let status):
+        return .failure(
+          Refusal(
+            path: at,
+            message: "\(option): the directory \(Limits.shownPath(at)), on the path of the file, \(exposureDescription(exposure, directory: at, status: status)): "
+              + "they may rename anything in it, and so send the file elsewhere while it is written; nothing was "
+              + "written. " + elsewhere.prefix(1).uppercased() + elsewhere.dropFirst() + "."))
+      case .missing, .unresolvable:
+        return .failure(
+          Refusal(
+            path: directory,
+            message: "\(option): the path to \(Limits.shownPath(directory)) changed while dolphin checked it (a directory "
+              + "on the way was removed, or a symbolic link replaced); nothing was written. Run the command again."))
+      }
+    #endif
+  }
+
+  /// Who may rename the entries of the directory `directory` with status `status`, as a
+  /// predicate for a message: `belongs to uid 1001, not to this user or root`.
+  static func exposureDescription(_ exposure: AncestorExposure, directory: String, status: stat) -> String {
     let mode = FileAccessAdvice.permissions(status.st_mode)
-    let quoted = FileAccessAdvice.shellQuoted(ancestor)
-    let who: String
     switch exposure {
-    case .owner(let uid): who = "belongs to \(FileAccessAdvice.owner(uid)), not to this user or root"
-    case .everyone: who = "(mode \(mode)) may be written by every user and has no sticky bit"
+    case .owner(let uid): return "belongs to \(FileAccessAdvice.owner(uid)), not to this user or root"
+    case .everyone: return "(mode \(mode)) may be written by every user and has no sticky bit"
     case .group(let gid, let members):
-      who = "(mode \(mode)) may be written by the members of group \(DirectoryExposure.groupName(gid))"
+      return "(mode \(mode)) may be written by the members of group \(DirectoryExposure.groupName(gid))"
         + (members.isEmpty ? " (a group the group database does not list)" : ", among them \(members.joined(separator: ", "))")
         + ", and has no sticky bit"
     case .accessList(let names):
-      who = "has an access control list that lets \(names.joined(separator: ", ")) write it (`getfacl \(quoted)` shows it), "
-        + "and no sticky bit"
+      return "has an access control list that lets \(names.joined(separator: ", ")) write it "
+        + "(`getfacl \(FileAccessAdvice.shellQuoted(directory))` shows it), and no sticky bit"
     }
+  }
+
+  /// The message for a directory on the way to the workspace that others may rename entries of.
+  static func reason(_ exposure: AncestorExposure, ancestor: String, status: stat, user: uid_t) -> String {
+    let quoted = FileAccessAdvice.shellQuoted(ancestor)
+    let who = exposureDescription(exposure, directory: ancestor, status: status)
     let advice: String
     if case .owner = exposure {
       advice = FileAccessAdvice.ownDirectory
