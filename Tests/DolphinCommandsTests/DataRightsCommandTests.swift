@@ -90,6 +90,61 @@ struct DataRightsCommandTests {
     #expect(empty.stderr.contains("--output needs a file path"))
   }
 
+  /// Sixth review (s15): `--output DIR/missing/..` spun forever (a URL's last component `..`
+  /// is never removed); a relative path was standardized as text, so `link/..` went elsewhere
+  /// than the kernel's; a legal name of 250 bytes failed (its temporary name was too long); a
+  /// directory every user may write was accepted as the file's own directory, but refused when
+  /// spelled `dir/.`.
+  @Test("export --output: `missing/..` is not found at once, relative paths go where the kernel puts them, long names work, open directories are refused however spelled")
+  func exportOutputPathSpelling() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try seed(cli)
+    let base = cli.dir.path
+    let endsUp = try cli.run(["export", "--output", base + "/nox/.."])
+    #expect(endsUp.status == 4, "\(endsUp.stderr)")
+    #expect(endsUp.stderr.contains("names a directory (it ends in `..`); nothing was written"), "\(endsUp.stderr)")
+    let through = try cli.run(["export", "--output", base + "/nox/../z.json"])
+    #expect(through.status == 3, "\(through.stderr)")
+    #expect(
+      through.stderr.contains("--output: the directory \(base)/nox/.. does not exist; nothing was written (create it first, with \(base)/nox on the way)"),
+      "\(through.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: base + "/z.json"))
+
+    // Relative: `nox/..` is not dropped as text, and `lnk/..` is the parent of where it leads.
+    let relative = try runDolphin(["export", "--output", "nox/../z.json", "--workspace", cli.workspace], currentDirectory: cli.dir.url)
+    #expect(relative.status == 3, "\(relative.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: base + "/z.json"))
+    try FileManager.default.createDirectory(atPath: base + "/a/b", withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: base + "/lnk", withDestinationPath: base + "/a/b")
+    let viaLink = try runDolphin(["export", "--output", "lnk/../z.json", "--workspace", cli.workspace], currentDirectory: cli.dir.url)
+    #expect(viaLink.status == 0, "\(viaLink.stderr)")
+    #expect(FileManager.default.fileExists(atPath: base + "/a/z.json"), "where the kernel puts lnk/../z.json")
+    #expect(!FileManager.default.fileExists(atPath: base + "/z.json"))
+
+    // 245 bytes: legal, and its temporary file's name must stay under 255 bytes too.
+    let long = String(repeating: "é", count: 120) + ".json"
+    let longPath = base + "/a/" + long
+    let longExport = try cli.run(["export", "--output", longPath])
+    #expect(longExport.status == 0, "\(longExport.stderr)")
+    #expect(fileMode(longPath) == 0o600)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: base + "/a").sorted() == [long, "b", "z.json"].sorted())
+
+    // A directory every user may write, without the sticky bit, as the file's own directory.
+    let open = base + "/open"
+    try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: false)
+    chmod(open, 0o777)
+    for spelled in [open + "/e.json", open + "/./e.json", open + "//e.json"] {
+      let r = try cli.run(["export", "--output", spelled])
+      #expect(r.status == 4, "\(spelled): \(r.stderr)")
+      #expect(r.stderr.contains("--output: \(open) (mode 777) may be written by every user and has no sticky bit"), "\(spelled): \(r.stderr)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: open).isEmpty)
+    chmod(open, 0o1777)
+    let sticky = try cli.run(["export", "--output", open + "/e.json"])
+    #expect(sticky.status == 0, "\(sticky.stderr)")
+  }
+
   @Test("export --output: a file as a directory and a dangling link are exit 4; - is stdout")
   func exportOutputPathMistakes() throws {
     let cli = CLI()

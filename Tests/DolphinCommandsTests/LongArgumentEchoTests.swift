@@ -43,8 +43,8 @@ struct LongArgumentEchoTests {
       name: "a --content-file path", args: { ["capture", "fact", "x", "--content-file", "/tmp/" + $0] }, status: 4,
       says: ["--content-file: /tmp/xxx", "… (100005 characters): cannot be reached"]),
     Case(
-      name: "an --output in a directory that does not exist", args: { ["export", "--output", "/tmp/" + $0 + "/out.json"] },
-      status: 3, says: ["--output: the directory /tmp/xxx", "… (100005 characters) does not exist"]),
+      name: "an --output path longer than a path may be", args: { ["export", "--output", "/tmp/" + $0 + "/out.json"] },
+      status: 4, says: ["--output: the path /tmp/xxx", "… (100005 characters) is longer than the 4095 bytes a path may have"]),
   ]
 
   @Test("the message stays under 1,000 bytes, on stderr and in the JSON error, and names the field and size", arguments: cases)

@@ -359,7 +359,7 @@ struct WorkspaceTrustCommandTests {
     let intoTheirs = try runDolphin(["export", "--output", theirs + "/export.json", "--workspace", workspace])
     #expect(intoTheirs.status == 4, "\(intoTheirs.stdout)\(intoTheirs.stderr)")
     #expect(
-      intoTheirs.stderr.contains("--output: the directory \(theirs), on the path of the file, belongs to nobody (uid 65534)"),
+      intoTheirs.stderr.contains("--output: \(theirs) belongs to nobody (uid 65534), not to this user or root: they may rename anything in it"),
       "\(intoTheirs.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: theirs) == [".export.json.tmp-999999999-abcdefgh"], "nothing written or removed")
 

@@ -66,8 +66,14 @@ public enum SecureFile {
   }
 
   /// The name every temporary file for `url` starts with: `.<name>.tmp-`, followed by the
-  /// writer's process id, `-` and eight random characters.
-  static func temporaryPrefix(for url: URL) -> String { "." + url.lastPathComponent + ".tmp-" }
+  /// writer's process id, `-` and eight random characters. A name over 200 bytes is cut to its
+  /// first 200 (whole characters), so the temporary name stays within the 255 bytes a file name
+  /// may have (review, s15: a legal 250-byte name could not be written).
+  static func temporaryPrefix(for url: URL) -> String {
+    var name = url.lastPathComponent
+    while name.utf8.count > 200 { name.removeLast() }
+    return "." + name + ".tmp-"
+  }
 
   /// Removes temporary files for `url` left by writers that no longer run (a kill between
   /// creating the temporary file and moving it into place). A file whose writer's process id

@@ -29,8 +29,18 @@ enum DataRightsCommands {
       if outputArgument?.isEmpty == true {
         throw CLIError.invalidValue("--output needs a file path (it was given an empty string)", field: "output")
       }
-      // `-` is stdout, as `import -` reads stdin: never a file named `-`.
-      let output = outputArgument.flatMap { $0 == "-" ? nil : URL(fileURLWithPath: $0) }
+      // `-` is stdout, as `import -` reads stdin: never a file named `-`. Made absolute as text,
+      // never standardized: `link/../x.json` is where the kernel puts it (review, s15).
+      let output = outputArgument.flatMap { argument in
+        argument == "-"
+          ? nil
+          : URL(fileURLWithPath: argument.hasPrefix("/") ? argument : FileManager.default.currentDirectoryPath + "/" + argument)
+      }
+      if let outputArgument, output != nil, [".", ".."].contains((outputArgument as NSString).lastPathComponent) {
+        throw CLIError.input(
+          "--output \(shownValue(outputArgument)) names a directory (it ends in `\((outputArgument as NSString).lastPathComponent)`); "
+            + "nothing was written (give --output a file path)")
+      }
       if ctx.json, output == nil, format != "json" {
         throw CLIError.usage("--json prints one JSON document; give --output for a Markdown export")
       }
@@ -55,46 +65,37 @@ enum DataRightsCommands {
         }
       }
       if let output, exists, isDirectory.boolValue {
-        throw CLIError.input("\(shownValue(output.path)) is a directory; nothing was written (give --output a file path)")
+        throw CLIError.input("--output \(shownValue(output.path)) is a directory; nothing was written (give --output a file path)")
       }
       // A symbolic link exists even when what it names does not (fileExists follows links).
       if let output, !ctx.arguments.has("force"),
         exists || (try? FileManager.default.destinationOfSymbolicLink(atPath: output.path)) != nil
       {
-        throw CLIError.input("\(shownValue(output.path)) already exists; nothing was written (pass --force to replace it)")
+        throw CLIError.input("--output \(shownValue(output.path)) already exists; nothing was written (pass --force to replace it)")
       }
       // A directory named on the command line that does not exist is "not found" (exit 3), not a
       // storage failure; one that exists but refuses the file is still reported by the write.
       // A file where a directory should be (`afile/x.json`) is a mistake in the path (exit 4).
-      if let outputArgument, let output {
-        let parent = output.deletingLastPathComponent()
-        // A link loop, or a link to nothing, on the way cannot be fixed by creating a directory.
-        try Commands.requireNoSymbolicLinkInTheWay(of: parent.path, option: "--output", consequence: "nothing was written")
-        var ancestor = parent
-        var ancestorIsDirectory: ObjCBool = false
-        while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &ancestorIsDirectory),
-          ancestor.path != "/"
-        {
-          ancestor = ancestor.deletingLastPathComponent()
-        }
-        if !ancestorIsDirectory.boolValue {
-          throw CLIError.input(
-            "--output \(shownValue(outputArgument)): \(shownValue(ancestor.path)) is not a directory; nothing was written "
-              + "(give --output a path in a directory)")
-        }
-        if ancestor.path != parent.path {
-          throw CLIError.notFound(
-            "--output: the directory \(shownValue(parent.path)) does not exist; nothing was written (create it first)")
-        }
-      }
-      // Written in the directory as checked, resolved: not through another user's link, nor in
-      // a directory others may rename or swap (review, s14).
+      // The directory is checked as a workspace path is, and the file written in it as resolved
+      // then: not through another user's link, nor in a directory others may rename entries of
+      // (reviews, s14 and s15).
       var destination = output
-      if let output {
-        switch WorkspaceTrust.verifyOutputDirectory(output.deletingLastPathComponent().path, option: "--output") {
-        case .success(let directory):
+      if let outputArgument, let output {
+        let parent = (output.path as NSString).deletingLastPathComponent
+        // A link loop, or a link to nothing, on the way cannot be fixed by creating a directory.
+        try Commands.requireNoSymbolicLinkInTheWay(of: parent, option: "--output", consequence: "nothing was written")
+        switch WorkspaceTrust.verifyOutputDirectory(parent, option: "--output") {
+        case .directory(let directory):
           destination = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(output.lastPathComponent)
-        case .failure(let refusal): throw CLIError.input(refusal.message)
+        case .missing(let missing):
+          throw CLIError.notFound(
+            "--output: the directory \(shownValue(parent)) does not exist; nothing was written (create it first"
+              + (missing == parent ? "" : ", with \(shownValue(missing)) on the way") + ")")
+        case .notADirectory(let path):
+          throw CLIError.input(
+            "--output \(shownValue(outputArgument)): \(shownValue(path)) is not a directory; nothing was written "
+              + "(give --output a path in a directory)")
+        case .refused(let refusal): throw CLIError.input(refusal.message)
         }
       }
       let document = try ctx.engine(.read).exportWorkspace(generator: "dolphin \(DolphinCLI.version)")

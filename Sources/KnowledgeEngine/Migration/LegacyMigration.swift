@@ -81,7 +81,7 @@ extension KnowledgeEngine {
   /// (``SQLiteWorkspaceStore/writeToStandIn(_:)``).
   ///
   /// The file is read and decoded now, so a file that cannot be imported fails the open. It is
-  /// read only from a directory that was checked when `store` was opened
+  /// read only from the directory checked when `store` was opened, by its resolved path
   /// (``SQLiteWorkspaceStore/verifiedDirectory``): a workspace directory that did not exist then
   /// has no legacy file of this user's, and one that appeared since may be another user's, made
   /// through a path they changed meanwhile (review, s14), so nothing is imported from it.
@@ -97,16 +97,20 @@ extension KnowledgeEngine {
     in directory: URL, store: SQLiteWorkspaceStore, environment: Environment = .live,
     imported: @escaping @Sendable (LegacyMigrationReport) -> Void
   ) throws -> Bool {
-    let file = directory.appendingPathComponent(legacyFileName)
-    guard store.verifiedDirectory != nil, !store.isReadOnly, FileManager.default.fileExists(atPath: file.path)
-    else { return false }
-    let data = try readLegacyFile(file, named: file.path)
+    // Read in the directory as checked, every link resolved then, never through the path as
+    // given again (review, s15).
+    guard let checked = store.verifiedDirectory, !store.isReadOnly else { return false }
+    let base = URL(fileURLWithPath: checked, isDirectory: true)
+    let file = base.appendingPathComponent(legacyFileName)
+    guard FileManager.default.fileExists(atPath: file.path) else { return false }
+    let name = directory.appendingPathComponent(legacyFileName).path
+    let data = try readLegacyFile(file, named: name)
     let digest = SHA256.hash(Array(data)).hexString
     if try store.read({ tx in try tx.legacyImport(sha256: digest) }) != nil { return false }
     let source = LegacyImportSource(
-      file: file, name: file.path, data: data, sha256: digest,
-      decoded: try LegacyWorkspaceImporter.decode(data, fileName: file.path),
-      backupDirectory: directory.appendingPathComponent(legacyBackupFolder))
+      file: file, name: name, data: data, sha256: digest,
+      decoded: try LegacyWorkspaceImporter.decode(data, fileName: name),
+      backupDirectory: base.appendingPathComponent(legacyBackupFolder))
     try store.writeToStandIn { tx in _ = try importLegacy(source, in: tx, environment: environment) }
     // Captures no store or engine: the store keeps the preamble, and must not keep itself.
     store.setWritePreamble(key: preambleKey(digest)) { tx in

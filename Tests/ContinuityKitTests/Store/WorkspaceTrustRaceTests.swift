@@ -37,11 +37,89 @@ struct WorkspaceTrustRaceTests {
     case .success(let path): #expect(path == ws)
     case .failure(let failure): Issue.record("refused: \(failure)")
     }
-    // `..` after a missing directory still cannot be created.
+    // `..` after a missing directory still cannot be created, and says why (review, s15: it was
+    // called a path changed during the check).
     switch WorkspaceTrust.createWorkspaceDirectory(dir.path + "/missing/../ws2") {
     case .success(let path): Issue.record("made \(path)")
-    case .failure(.refused(let refusal)): #expect(refusal.message.contains("changed while dolphin checked it"))
-    case .failure(.obstacle(let obstacle)): Issue.record("obstacle \(obstacle)")
+    case .failure(.refused(let refusal)): Issue.record("refused: \(refusal.message)")
+    case .failure(.obstacle(let obstacle)):
+      #expect(obstacle.path == dir.path + "/missing")
+      #expect(obstacle.reason.hasPrefix("does not exist, and the path goes back out of it (`..`)"))
+    }
+  }
+
+  /// Sixth review (s15): the walk took a last component that was not a directory as resolved,
+  /// unjudged; every later look-up by name then followed whatever stood there.
+  @Test("a path ending in a file is not a directory to the walk: verified, created or written in, it is refused")
+  func lastComponentMustBeADirectory() throws {
+    let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("dolphin-tests-last-file-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    chmod(dir.path, 0o755)
+    let file = dir.path + "/file"
+    FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+    if case .notADirectory(let path) = WorkspaceTrust.walk(file) { #expect(path == file) } else { Issue.record("walked into a file") }
+    if case .resolved(let path) = WorkspaceTrust.walk(file, last: .any) { #expect(path == file) } else { Issue.record("a file asked for") }
+    if case .success(let verified) = WorkspaceTrust.verify(directory: file) { Issue.record("verified \(verified.directory)") }
+    #expect(WorkspaceTrust.verifyOutputDirectory(file, option: "--output") == .notADirectory(file))
+    #expect(WorkspaceTrust.verifyOutputDirectory(file + "/sub", option: "--output") == .notADirectory(file))
+    switch WorkspaceTrust.createWorkspaceDirectory(file) {
+    case .failure(.obstacle(let obstacle)): #expect(obstacle.description == "\(file) is not a directory")
+    default: Issue.record("created or refused otherwise")
+    }
+  }
+
+  /// Sixth review (s15): another user's plain file and their link to root's directory, swapped
+  /// with `renameat2(RENAME_EXCHANGE)` in a 1777 directory: the walk saw the file, every later
+  /// look-up the link — root's export replaced a file in root's directory, and root's capture
+  /// imported that user's `workspace.json` into root's workspace.
+  @Test(
+    "another user swapping their plain file with their link to root's directory never gets a path through",
+    .enabled(
+      if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+      "needs root and setpriv to swap the entries as another user (uid 65534)"))
+  func fileExchangeRace() throws {
+    let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("dolphin-tests-file-exchange-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let shared = root + "/shared"
+    let rootsOwn = root + "/roots"
+    try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: rootsOwn, withIntermediateDirectories: true)
+    chmod(root, 0o755)
+    chmod(shared, 0o1777)
+    chmod(rootsOwn, 0o700)
+    FileManager.default.createFile(atPath: shared + "/w", contents: Data())
+    chown(shared + "/w", 65534, 65534)
+    try FileManager.default.createSymbolicLink(atPath: shared + "/wl", withDestinationPath: rootsOwn)
+    lchown(shared + "/wl", 65534, 65534)
+    let swapper = Process()
+    swapper.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    swapper.arguments = [
+      "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
+      "import ctypes,sys,time\nlibc=ctypes.CDLL(None,use_errno=True)\na=sys.argv[1].encode();b=sys.argv[2].encode()\n"
+        + "end=time.time()+6\nwhile time.time()<end:\n"
+        + " libc.syscall(ctypes.c_long(316),ctypes.c_long(-100),a,ctypes.c_long(-100),b,ctypes.c_long(2))\n",
+      shared + "/w", shared + "/wl",
+    ]
+    try swapper.run()
+    defer {
+      swapper.terminate()
+      swapper.waitUntilExit()
+    }
+    usleep(200_000)
+    for _ in 0..<400 {
+      if case .success(let verified) = WorkspaceTrust.verify(directory: shared + "/w", user: 0) {
+        Issue.record("verified \(verified.directory)")
+        break
+      }
+      if case .directory(let directory) = WorkspaceTrust.verifyOutputDirectory(shared + "/w", option: "--output", user: 0) {
+        Issue.record("would write in \(directory)")
+        break
+      }
+      if case .success(let made) = WorkspaceTrust.createWorkspaceDirectory(shared + "/w", user: 0) {
+        Issue.record("made \(made)")
+        break
+      }
     }
   }
 

@@ -291,6 +291,7 @@ package enum WorkspaceTrust {
       case .foreignLink(let link, let owner): return .failure(Refusal(path: link, message: foreignLinkReason(owner: owner)))
       case .exposed(let at, let exposure, let status):
         return .failure(exposedRefusal(at, exposure: exposure, status: status, workspace: directory, user: user))
+      case .notADirectory(let path): return .failure(Refusal(path: path, message: changedReason))
       case .missing, .unresolvable: return .failure(Refusal(path: directory, message: changedReason))
       }
       let databasePath = (realDirectory as NSString).appendingPathComponent(SQLiteWorkspaceStore.fileName)
@@ -306,11 +307,12 @@ package enum WorkspaceTrust {
           return .failure(Refusal(path: databasePath, message: foreignLinkReason(owner: link.st_uid)))
         }
         let target: String
-        switch walk(databasePath, user: user) {
+        switch walk(databasePath, user: user, last: .any) {
         case .resolved(let resolved): target = resolved
         case .foreignLink(let link, let owner): return .failure(Refusal(path: link, message: foreignLinkReason(owner: owner)))
         case .exposed(let at, let exposure, let status):
           return .failure(exposedRefusal(at, exposure: exposure, status: status, workspace: directory, user: user))
+        case .notADirectory(let path): return .failure(Refusal(path: path, message: changedReason))
         case .missing, .unresolvable: return .failure(Refusal(path: databasePath, message: changedReason))
         }
         let holder = (target as NSString).deletingLastPathComponent
@@ -391,9 +393,18 @@ package enum WorkspaceTrust {
         // create one workspace): not an error. The walk judged every directory on the way, and
         // the caller verifies the workspace directory itself before anything is opened there.
         return .success(real)
-      case .missing:
-        // `..` follows a missing directory.
-        return .failure(.refused(Refusal(path: directory, message: changedReason)))
+      case .missing(let existing, let remaining):
+        // `..` follows a missing directory: the kernel finds no such directory to go back out of
+        // (review, s15: this was reported as a path changed during the check).
+        let absent = (existing as NSString).appendingPathComponent(remaining.first(where: { $0 != "." && !$0.isEmpty }) ?? "")
+        return .failure(
+          .obstacle(
+            DirectoryObstacle(
+              path: absent,
+              reason: "does not exist, and the path goes back out of it (`..`), so it cannot be created on the way: "
+                + "create it first, or give the path without `..`")))
+      case .notADirectory(let path):
+        return .failure(.obstacle(DirectoryObstacle(path: path, reason: "is not a directory")))
       }
       guard !missing.isEmpty else { return .failure(.refused(Refusal(path: directory, message: changedReason))) }
       var ancestor = base
@@ -452,9 +463,24 @@ package enum WorkspaceTrust {
     /// A directory on the way (the workspace directory included) lets other users rename its
     /// entries: `status` is what `lstat` found.
     case exposed(directory: String, exposure: AncestorExposure, status: stat)
-    /// The path does not resolve: a loop, a component that is not a directory, one this user
-    /// may not search (reported elsewhere).
+    /// `path` is not a directory: a component the path goes on inside of, or, when the walk
+    /// asked for a directory (``LastComponent``), the last one (after its links are followed).
+    case notADirectory(path: String)
+    /// The path does not resolve: a loop, a link that cannot be read, one this user may not
+    /// search (reported elsewhere).
     case unresolvable
+  }
+
+  /// What ``walk(_:user:last:)`` requires of the path's last component, once its links are followed.
+  package enum LastComponent: Sendable {
+    /// A directory of this user's or root's (the workspace directory: who may write it is judged
+    /// against the database afterwards, ``DirectoryExposure``).
+    case ownDirectory
+    /// A directory judged as every directory on the way is (``ancestorExposure(_:user:groupMembers:)``,
+    /// its access control list): the one a file named by the user is written in.
+    case closedDirectory
+    /// Anything: a file whose own checks follow (the database a symbolic link leads to).
+    case any
   }
 
   /// Resolves `path` component by component as the kernel does, following each symbolic link
@@ -474,7 +500,12 @@ package enum WorkspaceTrust {
   /// then another user's own directory and own link there, swapped with `renameat2`
   /// `RENAME_EXCHANGE`, showed the walk a plain directory and the later `stat` root's directory
   /// through the link).
-  package static func walk(_ path: String, user: uid_t = geteuid()) -> Walk {
+  ///
+  /// The last component must be what `last` says. One that is not a directory was never judged
+  /// (review, s15: another user's plain file in a 1777 directory, swapped with their link by
+  /// `renameat2` `RENAME_EXCHANGE`, showed the walk a file and every later look-up their link), so
+  /// it is refused unless `last` is ``LastComponent/any``.
+  package static func walk(_ path: String, user: uid_t = geteuid(), last: LastComponent = .ownDirectory) -> Walk {
     var pending = Array((path as NSString).pathComponents.drop(while: { $0 == "/" }))
     var current = "/"
     var links = 0
@@ -496,17 +527,24 @@ package enum WorkspaceTrust {
         return errno == ENOENT ? .missing(existing: current, remaining: [name] + pending) : .unresolvable
       }
       guard (status.st_mode & S_IFMT) == S_IFLNK else {
-        if (status.st_mode & S_IFMT) == S_IFDIR {
-          // The last directory only needs to be this user's or root's here: who may write it is
-          // judged against the database (``DirectoryExposure``) once the walk is done, on what
-          // only its owner may change.
-          if pending.isEmpty {
-            if status.st_uid != user && status.st_uid != 0 {
-              return .exposed(directory: candidate, exposure: .owner(status.st_uid), status: status)
-            }
-          } else if let exposure = ancestorExposure(status, user: user) ?? aclExposure(of: candidate, user: user) {
-            return .exposed(directory: candidate, exposure: exposure, status: status)
+        // `ws/.` ends at `ws` as `ws` does.
+        let isLast = pending.allSatisfy { $0.isEmpty || $0 == "." }
+        guard (status.st_mode & S_IFMT) == S_IFDIR else {
+          if isLast && last == .any {
+            current = candidate
+            continue
           }
+          return .notADirectory(path: candidate)
+        }
+        if isLast && last == .ownDirectory {
+          // The workspace directory only needs to be this user's or root's here: who may write
+          // it is judged against the database (``DirectoryExposure``) once the walk is done, on
+          // what only its owner may change.
+          if status.st_uid != user && status.st_uid != 0 {
+            return .exposed(directory: candidate, exposure: .owner(status.st_uid), status: status)
+          }
+        } else if let exposure = ancestorExposure(status, user: user) ?? aclExposure(of: candidate, user: user) {
+          return .exposed(directory: candidate, exposure: exposure, status: status)
         }
         current = candidate
         continue
@@ -602,30 +640,47 @@ package enum WorkspaceTrust {
     return names.isEmpty ? nil : .accessList(names)
   }
 
+  /// What ``verifyOutputDirectory(_:option:user:)`` found.
+  package enum OutputDirectory: Sendable, Equatable {
+    /// The directory passed every check: its resolved path, to write the file in.
+    case directory(String)
+    /// The directory, or one on the way to it, does not exist: the first that does not.
+    case missing(String)
+    /// A component of the path is not a directory (a file, or a link to one): that component.
+    case notADirectory(String)
+    /// It is not written to, and why (its path is the link or directory to blame; its message
+    /// starts with the option, says nothing was written and what to do).
+    case refused(Refusal)
+  }
+
   /// Checks the directory a file the user named is to be written in (`export --output`) as the
-  /// path to a workspace is checked (``walk(_:user:)``): no symbolic link on the way of a user
-  /// other than this one and root, every directory on the way this user's or root's and closed to
-  /// renames by others, and the directory itself this user's or root's. Such a path names the same
+  /// path to a workspace is checked (``walk(_:user:last:)``): no symbolic link on the way of a
+  /// user other than this one and root, and every directory on the way, that one included,
+  /// this user's or root's and closed to renames by others (``ancestorExposure(_:user:groupMembers:)``,
+  /// access control lists; the sticky bit, as `/tmp` has, is enough). Such a path names the same
   /// directory for every later look-up, so the caller writes in the resolved directory returned
-  /// (review, s14: root's export followed another user's link, toggled in `/tmp`, into a directory
-  /// of that user's choosing, and cleared stale temporary files there).
+  /// (reviews, s14 and s15: root's export followed another user's link, toggled in `/tmp`, or
+  /// their plain file swapped with their link, into a directory of that user's choosing, and
+  /// cleared stale temporary files there).
   /// - Parameters:
-  ///   - directory: the directory, as given; it must exist (a missing one is refused as changed).
+  ///   - directory: the directory, absolute, as given (never standardized: `link/..` is where
+  ///     the link leads, then up).
   ///   - option: how the user named the file, for messages (`--output`).
   ///   - user: the effective user id of this process.
-  /// - Returns: the directory's resolved path, or the refusal (its path is the link or directory
-  ///   to blame; its message says nothing was written, and what to do).
   package static func verifyOutputDirectory(_ directory: String, option: String, user: uid_t = geteuid())
-    -> Result<String, Refusal>
+    -> OutputDirectory
   {
     #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-      return .success(directory)
+      return .directory(directory)
     #else
       let elsewhere = "give \(option) a path in a directory of your own, such as one under your home"
-      switch walk(directory, user: user) {
-      case .resolved(let real): return .success(real)
+      switch walk(directory, user: user, last: .closedDirectory) {
+      case .resolved(let real): return .directory(real)
+      case .missing(let existing, let remaining):
+        return .missing((existing as NSString).appendingPathComponent(remaining.first(where: { $0 != "." && !$0.isEmpty }) ?? ""))
+      case .notADirectory(let path): return .notADirectory(path)
       case .foreignLink(let link, let owner):
-        return .failure(
+        return .refused(
           Refusal(
             path: link,
             message: "\(option): \(Limits.shownPath(link)) is a symbolic link on the way to the file that belongs to "
@@ -633,18 +688,25 @@ package enum WorkspaceTrust {
               + "so dolphin will not write through it; nothing was written. Name the directory itself, if it is yours, or "
               + elsewhere + "."))
       case .exposed(let at, let exposure, let status):
-        return .failure(
+        return .refused(
           Refusal(
             path: at,
-            message: "\(option): the directory \(Limits.shownPath(at)), on the path of the file, \(exposureDescription(exposure, directory: at, status: status)): "
-              + "they may rename anything in it, and so send the file elsewhere while it is written; nothing was "
-              + "written. " + elsewhere.prefix(1).uppercased() + elsewhere.dropFirst() + "."))
-      case .missing, .unresolvable:
-        return .failure(
+            message: "\(option): \(Limits.shownPath(at)) \(exposureDescription(exposure, directory: at, status: status)): "
+              + "they may rename anything in it, and so replace the file or send it elsewhere while it is written; "
+              + "nothing was written. " + elsewhere.prefix(1).uppercased() + elsewhere.dropFirst() + "."))
+      case .unresolvable:
+        let why =
+          directory.utf8.count >= Int(PATH_MAX)
+          ? "is longer than the \(Int(PATH_MAX) - 1) bytes a path may have"
+          : (directory as NSString).pathComponents.contains(where: { $0.utf8.count > Int(NAME_MAX) })
+            ? "has a name longer than the \(NAME_MAX) bytes a file name may have"
+            : "cannot be followed (a directory on the way that this user may not search, a symbolic link that "
+              + "cannot be read, or too many links)"
+        return .refused(
           Refusal(
             path: directory,
-            message: "\(option): the path to \(Limits.shownPath(directory)) changed while dolphin checked it (a directory "
-              + "on the way was removed, or a symbolic link replaced); nothing was written. Run the command again."))
+            message: "\(option): the path \(Limits.shownPath(directory)) \(why); nothing was written. "
+              + elsewhere.prefix(1).uppercased() + elsewhere.dropFirst() + "."))
       }
     #endif
   }
