@@ -201,8 +201,13 @@ extension KnowledgeEngine {
     return ImportRefusal(
       collection: collection, table: table(collection), id: id,
       recordPath: recordPath, field: field, rule: .document, problem: message,
-      fix: "correct or remove the record in the workspace (`dolphin doctor` names the references it finds, with the "
-        + "ids involved), then export again; or correct the file")
+      fix: field == "id"
+        ? "give one of the two records another id (ids are compared whatever their letter case), then export again"
+        : index == nil
+          ? "remove the oldest \(collection) beyond what a workspace keeps (dolphin's own writes prune them so), then "
+            + "export again"
+          : "correct or remove the reference in the workspace (`dolphin doctor` lists the references it finds under "
+            + "References, with the ids involved), then export again")
   }
 
   /// `workspace.knowledge[3].relationships[0]` as (`knowledge`, 3, `relationships[0]`).
