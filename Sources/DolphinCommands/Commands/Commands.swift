@@ -624,7 +624,8 @@ enum Commands {
         for line in blankNextStepLines(report.blankNextSteps) { c.print(line) }
         for line in textOverBoundLines(report.textOverBounds) { c.print(line) }
         for line in refusedTextLines(report.refusedText) { c.print(line) }
-        for line in importRefusalLines(report.importRefusals) { c.print(line) }
+        let unreadable = !(report.malformedRecords ?? []).isEmpty || !(report.malformedIDs ?? []).isEmpty
+        for line in importRefusalLines(report.importRefusals, recordsUnreadable: unreadable) { c.print(line) }
         if let error = report.checkError { c.print("Checks stopped: \(inert(error))") }
         for a in report.advice { c.print(a) }
         c.print(
@@ -819,9 +820,16 @@ enum Commands {
 
   /// Doctor's lines for stored records that break another rule of `dolphin import`
   /// (``ImportRefusal``): how many, the first 20 by table, id, field and rule, each with its fix;
-  /// that there are none; or (for `nil`) that the check did not run.
-  static func importRefusalLines(_ refusals: [ImportRefusal]?) -> [String] {
-    guard let refusals else { return ["Importable records: not run"] }
+  /// that there are none; or (for `nil`) that the check did not run, or waits for records that
+  /// cannot be read (an export stops at them; they are listed above with their fixes).
+  static func importRefusalLines(_ refusals: [ImportRefusal]?, recordsUnreadable: Bool = false) -> [String] {
+    guard let refusals else {
+      return [
+        recordsUnreadable
+          ? "Importable records: checked once the records listed above can be read (an export stops at them)"
+          : "Importable records: not run"
+      ]
+    }
     guard !refusals.isEmpty else { return ["Importable records: no stored record breaks a rule of `dolphin import`"] }
     var lines = [
       "Importable records: \(refusals.count) stored record(s) break a rule of `dolphin import`, which no dolphin "
