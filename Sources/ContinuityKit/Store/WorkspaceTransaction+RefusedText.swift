@@ -13,9 +13,11 @@ public struct RefusedTextReport: Sendable, Equatable, Codable {
   /// One stored value an import refuses.
   public struct Entry: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The table: `knowledge`, `memory`, `task`, `handoff`, `digest`, `conversation`, `message`,
-    /// `receipt`, `checkpoint` or `quarantine`.
+    /// `receipt`, `checkpoint` or `quarantine`; `settings` for the settings (the `meta` row
+    /// `settings`).
     public var table: String
-    /// The record's id as stored; for a quarantined record (which has none), its row id.
+    /// The record's id as stored; for a quarantined record (which has none), its row id; empty
+    /// for the settings.
     public var id: String
     /// The field as the export names it: `content`, `tags[1]`, `nextSteps[0]`, `callID`, …
     public var field: String
@@ -37,16 +39,18 @@ public struct RefusedTextReport: Sendable, Equatable, Codable {
     }
 
     /// `knowledge 5D…: content contains a NUL character …`; a quarantined record as `quarantine
-    /// row 3: …`.
+    /// row 3: …`; the settings as `settings: …`.
     public var description: String {
-      "\(table) \(table == "quarantine" ? "row \(id)" : WorkspaceTransaction.shownID(id)): \(problem)"
+      if table == "settings" { return "settings: \(problem)" }
+      return "\(table) \(table == "quarantine" ? "row \(id)" : WorkspaceTransaction.shownID(id)): \(problem)"
     }
   }
 
   /// How many values are refused, in all.
   public var count: Int
   /// The first of them, at most the `limit` asked for: table by table (knowledge, memory, task,
-  /// handoff, digest, conversation, message, receipt, checkpoint, quarantine), each by id.
+  /// handoff, digest, conversation, message, receipt, checkpoint, quarantine), each by id; then
+  /// the settings.
   public var records: [Entry]
   /// True when the limit cut ``records``: ``count`` exceeds the entries listed.
   public var truncated: Bool
@@ -92,8 +96,8 @@ extension WorkspaceTransaction {
   ]
 
   /// The stored values that an import refuses on a record it writes (``RefusedTextReport``):
-  /// a NUL in any text an export carries, and a line break, tab or other control character in a
-  /// tag.
+  /// a NUL in any text an export carries (the settings' too), and a line break, tab or other
+  /// control character in a tag.
   ///
   /// SQLite finds the candidate rows (a NUL byte in a text column; an escape, DEL or a byte that
   /// may start a C1 control in a JSON column), and only those are read into Swift. A JSON column
@@ -158,6 +162,20 @@ extension WorkspaceTransaction {
             }
           }
         }
+      }
+    }
+    // The settings: one JSON object in `meta`, whose text (the assistant's name) an import
+    // refuses with a NUL when it adopts them (an empty workspace does).
+    if let stored = try meta("settings"), stored.contains("\\u0000"),
+      let settings = try? StableJSON.decoder().decode(Settings.self, from: Data(stored.utf8))
+    {
+      do throws(ValidationError) { try Limits.refuseNUL("assistantName", settings.assistantName) } catch {
+        add(
+          .init(
+            table: "settings", id: "", field: "assistantName", problem: error.message,
+            // As for a JSON column: a `\\` escape rewritten first, so every `\u0000` left is a NUL's.
+            fixStatement: "UPDATE meta SET value = replace(replace(value, '\\\\', '\\u005c'), '\\u0000', '') "
+              + "WHERE key = 'settings'"))
       }
     }
     return RefusedTextReport(count: count, records: records)

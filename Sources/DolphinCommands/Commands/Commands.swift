@@ -257,6 +257,14 @@ enum Commands {
         /// cannot be restored into an empty workspace; each with the SQL that removes those
         /// characters and keeps the text (`count` 0 when there are none). A problem.
         var refusedText: RefusedTextReport?
+        /// Stored records that break another rule of `dolphin import` — an `updatedAt` before its
+        /// `createdAt`, receipt arguments that are not JSON, an empty title, a setting out of
+        /// range, … (``ImportRefusal``) —, so that the workspace's export cannot be restored
+        /// into an empty workspace; each with the rule, a fix that keeps the record, and where
+        /// one statement does it, the SQL. Text over a bound of knowledge, memories, tasks and
+        /// handoffs is left to `textOverBounds`. A problem. `null` when not run (also while
+        /// records hold malformed JSON or ids, reported above).
+        var importRefusals: [ImportRefusal]?
         /// Set when a check stopped with an error although SQLite's integrity check passed; that
         /// check and the ones after it did not run (their results are `null`). When the
         /// integrity check found damage, that is the report, and a check it stopped is only
@@ -269,7 +277,8 @@ enum Commands {
           case integrityCheck, malformedRecords, malformedIDs
           case referenceProblems, searchIndexProblems, searchIndexStaleRecords, searchIndexNotes, searchIndexUpgradePending
           case quarantined
-          case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, refusedText, checkError, advice
+          case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, refusedText, importRefusals, checkError
+          case advice
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -296,6 +305,7 @@ enum Commands {
           try c.encode(blankNextStepsCommand, forKey: .blankNextStepsCommand)
           try c.encode(textOverBounds, forKey: .textOverBounds)
           try c.encode(refusedText, forKey: .refusedText)
+          try c.encode(importRefusals, forKey: .importRefusals)
           try c.encodeIfPresent(checkError, forKey: .checkError)
           try c.encode(advice, forKey: .advice)
         }
@@ -391,6 +401,14 @@ enum Commands {
               writable: writable, databasePath: dbPath)
             report.textOverBounds = try store.read { tx in try tx.textOverBounds() }
             report.refusedText = try store.read { tx in try tx.refusedText() }
+            // Read as an export reads the workspace, which records that cannot be read stop.
+            if (report.malformedRecords ?? []).isEmpty && (report.malformedIDs ?? []).isEmpty {
+              let document = try KnowledgeEngine(store: store).exportWorkspace(generator: "dolphin doctor")
+              report.importRefusals = KnowledgeEngine.importRefusals(of: document).filter { refusal in
+                // Listed under Text bounds, as advisory there.
+                !(refusal.rule == .textBound && ["knowledge", "memories", "tasks", "handoffs"].contains(refusal.collection))
+              }
+            }
             // A list unreadable only for control characters inside its texts gets its entries back.
             for m in report.malformedRecords ?? [] where m.problem == "malformed JSON" {
               if let fix = try store.read({ tx in try tx.readableListRepair(table: m.table, column: m.column, id: m.id) }) {
@@ -489,7 +507,7 @@ enum Commands {
         report.openProblem == nil && report.integrityCheck == ["ok"] && (report.malformedRecords ?? []).isEmpty
         && (report.malformedIDs ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
-        && (report.refusedText?.count ?? 0) == 0 && report.checkError == nil
+        && (report.refusedText?.count ?? 0) == 0 && (report.importRefusals ?? []).isEmpty && report.checkError == nil
       if report.checksRun, report.integrityCheck != ["ok"] {
         report.advice += ["The database file failed SQLite's integrity check. Nothing was changed."] + recoverySteps(dir.path, dbPath)
       }
@@ -540,6 +558,9 @@ enum Commands {
       }
       if let refused = report.refusedText, refused.count > 0 {
         report.advice.append(refusedTextAdvice(refused, dir.path, dbPath))
+      }
+      if let refusals = report.importRefusals, !refusals.isEmpty {
+        report.advice.append(importRefusalAdvice(refusals, dir.path, dbPath))
       }
       if let quarantined = report.quarantined, quarantined > 0 {
         report.advice.append("\(quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `dolphin quarantine`.")
@@ -603,6 +624,8 @@ enum Commands {
         for line in blankNextStepLines(report.blankNextSteps) { c.print(line) }
         for line in textOverBoundLines(report.textOverBounds) { c.print(line) }
         for line in refusedTextLines(report.refusedText) { c.print(line) }
+        let unreadable = !(report.malformedRecords ?? []).isEmpty || !(report.malformedIDs ?? []).isEmpty
+        for line in importRefusalLines(report.importRefusals, recordsUnreadable: unreadable) { c.print(line) }
         if let error = report.checkError { c.print("Checks stopped: \(inert(error))") }
         for a in report.advice { c.print(a) }
         c.print(
@@ -792,6 +815,47 @@ enum Commands {
       + "is removed), stop every dolphin process using this workspace, copy the directory \(directory) somewhere "
       + "safe, and run: " + fixes.joined(separator: "; ")
       + (report.truncated ? "; then run `dolphin doctor` again for the others" : "")
+      + "; then `dolphin doctor` again (and `dolphin reindex` if it reports the search index)."
+  }
+
+  /// Doctor's lines for stored records that break another rule of `dolphin import`
+  /// (``ImportRefusal``): how many, the first 20 by table, id, field and rule, each with its fix;
+  /// that there are none; or (for `nil`) that the check did not run, or waits for records that
+  /// cannot be read (an export stops at them; they are listed above with their fixes).
+  static func importRefusalLines(_ refusals: [ImportRefusal]?, recordsUnreadable: Bool = false) -> [String] {
+    guard let refusals else {
+      return [
+        recordsUnreadable
+          ? "Importable records: checked once the records listed above can be read (an export stops at them)"
+          : "Importable records: not run"
+      ]
+    }
+    guard !refusals.isEmpty else { return ["Importable records: no stored record breaks a rule of `dolphin import`"] }
+    var lines = [
+      "Importable records: \(refusals.count) stored record(s) break a rule of `dolphin import`, which no dolphin "
+        + "command stores; an import of this workspace's export into an empty workspace refuses them:"
+    ]
+    for r in refusals.prefix(20) {
+      lines.append("  - \(inert(escapingLineBreaks(r.description))) [\(r.rule.rawValue)]; fix: \(inert(r.fix))")
+    }
+    if refusals.count > 20 { lines.append("  … and \(refusals.count - 20) more") }
+    return lines
+  }
+
+  /// Doctor's advice for stored records an import refuses (``ImportRefusal``): where they came
+  /// from, what they break, and the `sqlite3` commands that fix those one statement fixes.
+  static func importRefusalAdvice(_ refusals: [ImportRefusal], _ directory: String, _ databasePath: String) -> String {
+    let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
+    let fixes = refusals.prefix(20).compactMap { r in r.fixStatement.map { sqlite3 + ShellWord.sqlArgument($0) } }
+    return "\(refusals.count) stored record(s) (listed above) break a rule of `dolphin import`: another program wrote "
+      + "them, as no dolphin command stores them. They are read and exported as stored, but `dolphin import` refuses "
+      + "such a record, so this workspace's export cannot be restored into an empty workspace. Nothing was changed. "
+      + "Each line above says what fixes it and keeps the record"
+      + (fixes.isEmpty
+        ? ""
+        : "; for those one statement fixes, stop every dolphin process using this workspace, copy the directory "
+          + "\(directory) somewhere safe, and run: " + fixes.joined(separator: "; "))
+      + (refusals.count > 20 ? "; then run `dolphin doctor` again for the others" : "")
       + "; then `dolphin doctor` again (and `dolphin reindex` if it reports the search index)."
   }
 

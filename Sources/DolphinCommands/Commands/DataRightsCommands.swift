@@ -103,9 +103,15 @@ enum DataRightsCommands {
       // A supersede cycle from older data is exported as stored (nothing is lost), but the
       // file would be refused by `dolphin import`: say so once it is written, with the fix.
       // Likewise text holding a NUL, or a tag holding a control character, that another program
-      // wrote: kept as stored, refused by an import that writes the record (review, s14).
+      // wrote: kept as stored, refused by an import that writes the record (review, s14). And
+      // a record breaking another of import's rules (an `updatedAt` before its `createdAt`,
+      // receipt arguments that are not JSON, …), found by import's own checks (s15).
       let warnings =
-        format == "json" ? document.supersedeCycleWarnings(file: output?.path) + [document.refusedTextWarning].compactMap { $0 } : []
+        format == "json"
+        ? document.supersedeCycleWarnings(file: output?.path)
+          + [document.refusedTextWarning, KnowledgeEngine.importRefusalWarning(KnowledgeEngine.importRefusals(of: document))]
+          .compactMap { $0 }
+        : []
       guard let output else {
         let text = String(decoding: data, as: UTF8.self)
         if format == "json" { ctx.console.printJSONText(text) } else { ctx.console.print(text) }

@@ -20,8 +20,9 @@ struct PreparedImport: Sendable {
   let droppedNextSteps: [UUID: Int]
   /// The values no dolphin command stores — text holding a NUL, a tag holding a control
   /// character (``WorkspaceExport/refusedTextFields``) — refused by ``ImportAnalysis`` only on a
-  /// record the import writes.
-  let refusedText: [RefusedTextField]
+  /// record the import writes. (``KnowledgeEngine/importRefusals(of:)`` empties it for its
+  /// trial, whose report leaves those values to ``WorkspaceExport/refusedTextFields``.)
+  var refusedText: [RefusedTextField]
 
   /// Checks and sanitizes `document`'s records: text bounds on the text as given, everything
   /// else once sanitized; NULs and tag characters are found here and refused later, on the
@@ -30,18 +31,35 @@ struct PreparedImport: Sendable {
   ///   field, worded as a refusal of `source`.
   init(_ document: WorkspaceExport, source: String) throws(WorkspaceError) {
     self.source = source
+    refusedText = document.refusedTextFields
+    let refusedTags = Set(refusedText.filter { $0.field.hasPrefix("tags[") }.compactMap(\.id))
+    do {
+      (workspace, droppedNextSteps) = try Self.checkedRecords(document.workspace, deferringTagsOf: refusedTags)
+    } catch {
+      throw ImportAnalysis.refusal(error, source: source)
+    }
+    quarantine = document.quarantine
+    credentials = ImportAnalysis.credentialFlags(workspace)
+  }
+
+  /// `ws`'s records checked and made as an import stores them: text bounds on the text as given,
+  /// then text sanitized, blank next steps dropped and receipts normalized, then every record
+  /// validated (``ImportAnalysis/validateRecords(_:deferringTagsOf:)``). What an import checks
+  /// with no workspace; ``KnowledgeEngine/importRefusals(of:)`` runs it record by record.
+  /// - Parameter deferringTagsOf: records whose tags hold characters refused later, if the record
+  ///   is written (``WorkspaceExport/refusedTextFields``).
+  /// - Returns: the records as stored, and per handoff how many blank next steps were dropped.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and field.
+  static func checkedRecords(_ given: AssistantWorkspace, deferringTagsOf refusedTags: Set<UUID>)
+    throws(WorkspaceError) -> (workspace: AssistantWorkspace, droppedNextSteps: [UUID: Int])
+  {
     // NULs and tags are checked as given: the sanitizer would drop those characters silently.
     // Which records are refused for them waits for the workspace: one stored as the file has
     // it is not written. Text bounds are checked as given too, as capture checks them:
     // sanitizing can shorten text (NFC, invisible characters dropped), so the same text would
     // get another verdict afterwards.
-    refusedText = document.refusedTextFields
-    do {
-      try ImportAnalysis.validateTextBoundsAsGiven(document.workspace)
-    } catch {
-      throw ImportAnalysis.refusal(error, source: source)
-    }
-    var ws = ImportAnalysis.sanitized(document.workspace)
+    try ImportAnalysis.validateTextBoundsAsGiven(given)
+    var ws = ImportAnalysis.sanitized(given)
     // A next step with nothing visible is one capture never stores, but earlier builds' imports
     // could: it is dropped rather than refused, so that such a workspace's export stays
     // importable (Docs/ExportFormat.md).
@@ -53,17 +71,11 @@ struct PreparedImport: Sendable {
       }
       ws.handoffs[i].nextSteps = visible
     }
-    droppedNextSteps = dropped
     // Receipts as this build writes them: an earlier build's or a legacy file's could hold
     // non-object arguments or end before they start (``ActivityReceipt/normalized()``). Only
     // an import does this; the legacy migration keeps activity as the file has it.
     ws.receipts = ws.receipts.map { $0.normalized() }
-    let refusedTags = Set(refusedText.filter { $0.field.hasPrefix("tags[") }.compactMap(\.id))
-    do { try ImportAnalysis.validateRecords(ws, deferringTagsOf: refusedTags) } catch {
-      throw ImportAnalysis.refusal(error, source: source)
-    }
-    workspace = ws
-    quarantine = document.quarantine
-    credentials = ImportAnalysis.credentialFlags(ws)
+    try ImportAnalysis.validateRecords(ws, deferringTagsOf: refusedTags)
+    return (ws, dropped)
   }
 }

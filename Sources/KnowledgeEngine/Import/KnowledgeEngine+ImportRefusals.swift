@@ -1,0 +1,346 @@
+import ContinuityKit
+import Foundation
+
+/// A record of an export that `dolphin import` refuses when it restores the export into an empty
+/// workspace, by one of its rules other than the characters ``WorkspaceExport/refusedTextFields``
+/// names (a NUL in text, a control character in a tag).
+///
+/// No dolphin command stores such a record, so a workspace holds one only when another program
+/// wrote it there (`sqlite3 … "UPDATE knowledge SET updated_at = '2000-01-01T00:00:00.000Z'"`).
+/// Its export keeps the record as stored, and that file cannot be restored: the import names the
+/// first such record and imports nothing. `dolphin doctor` lists them with a fix that keeps the
+/// record, and `dolphin export` warns of them.
+public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertible {
+  /// Which kind of rule refuses the record.
+  public enum Rule: String, Sendable, Equatable, Codable {
+    /// Text over its bound, in characters or Unicode scalars (``Limits/check(_:_:limit:)``).
+    case textBound
+    /// A list over its bound: tags, relationships, ids, next steps, excerpts.
+    case countBound
+    /// Text that must show something is empty once sanitized: a title, a memory's text, a
+    /// handoff's focus.
+    case emptyText
+    /// A knowledge item's `updatedAt` earlier than its `createdAt`.
+    case dateOrder
+    /// A knowledge item's `revision` outside 1…``Limits/revision``.
+    case revision
+    /// A knowledge item related to itself.
+    case selfRelationship
+    /// A receipt's `arguments` that are not JSON text.
+    case receiptArguments
+    /// A setting outside its range, or below what the workspace holds (`knowledgeItemLimit`).
+    case setting
+    /// A rule over the records together: two records with one id, more records than a
+    /// workspace keeps or holds, a reference to a missing record.
+    case document
+  }
+
+  /// The collection as an export names it: `knowledge`, `memories`, `tasks`, `handoffs`,
+  /// `digests`, `conversations`, `messages`, `receipts`, `checkpoints`, `settings`; or
+  /// `workspace` for a rule no one record breaks.
+  public var collection: String
+  /// The table that stores the record: `knowledge`, `memory`, `task`, `handoff`, `digest`,
+  /// `conversation`, `message`, `receipt`, `checkpoint`, `settings` (the `meta` row), or
+  /// `workspace`.
+  public var table: String
+  /// The record's id; nil for the settings and for a rule no one record breaks.
+  public var id: UUID?
+  /// The JSON path of the record in the export, e.g. `workspace.knowledge[3]`.
+  public var recordPath: String
+  /// The field inside the record as the import names it, e.g. `updatedAt` or `tags`; empty when
+  /// the rule is about the whole record or collection.
+  public var field: String
+  /// The kind of rule.
+  public var rule: Rule
+  /// The import's own words for the refusal, naming the field, e.g. `updatedAt is
+  /// 2020-01-01T00:00:00.000Z, earlier than createdAt …; an item cannot change before it was
+  /// created`.
+  public var problem: String
+  /// What fixes it and keeps the record, in words.
+  public var fix: String
+  /// One SQL statement for the workspace database that applies ``fix``; nil when the fix needs a
+  /// person's choice (which tags to keep, how to shorten a text).
+  public var fixStatement: String?
+
+  /// `knowledge 5D…: updatedAt is …`; the settings as `settings: …`.
+  public var description: String {
+    (id.map { "\(table) \($0.uuidString)" } ?? table) + ": " + problem
+  }
+}
+
+extension KnowledgeEngine {
+  /// Every record of `document` that `dolphin import` would refuse when restoring it into an
+  /// empty workspace (``ImportRefusal``), found by the import's own checks: each record is run
+  /// alone through what an import checks without a workspace (text bounds as given, then
+  /// sanitized text, ranges, dates, receipt arguments), then the rules over the whole document
+  /// (unique ids, collections over what a workspace keeps); when no record breaks one, the
+  /// document is planned for import into an empty in-memory workspace (references, memory ↔
+  /// mirror links, capacities), and its refusal, if any, is the one entry.
+  ///
+  /// Left out, as reported elsewhere: NULs in text and control characters in tags
+  /// (``WorkspaceExport/refusedTextFields``), and `supersedes` cycles
+  /// (``WorkspaceExport/supersedeCycleWarnings(file:)``).
+  /// - Parameter document: an export, e.g. from ``exportWorkspace(generator:)``.
+  /// - Returns: the refusals in document order; empty when the document restores.
+  /// - Complexity: O(n) in the document's text; about the work of planning its import (twice
+  ///   when something is refused).
+  public static func importRefusals(of document: WorkspaceExport) -> [ImportRefusal] {
+    let refusedTags = Set(document.refusedTextFields.filter { $0.field.hasPrefix("tags[") }.compactMap(\.id))
+    // The planning import first: when it passes, so does every record.
+    guard let trial = trialRefusal(document) else { return [] }
+    var out: [ImportRefusal] = []
+    let ws = document.workspace
+    /// Runs the record-by-record checks on `one`, a workspace holding only this record.
+    func check(_ collection: String, _ index: Int?, _ id: UUID?, _ one: AssistantWorkspace) {
+      do throws(WorkspaceError) { _ = try PreparedImport.checkedRecords(one, deferringTagsOf: refusedTags) } catch {
+        guard case .validation(let e) = error else { return }
+        let alone = index == nil ? "workspace.\(collection)" : "workspace.\(collection)[0]"
+        let label = alone + (id.map { " (id \($0.uuidString))" } ?? "") + ": "
+        let field = e.field.hasPrefix(alone + ".") ? String(e.field.dropFirst(alone.count + 1)) : e.field
+        let problem = e.message.hasPrefix(label) ? String(e.message.dropFirst(label.count)) : e.message
+        let recordPath = index.map { "workspace.\(collection)[\($0)]" } ?? "workspace.\(collection)"
+        out.append(refusal(collection, id, recordPath, field, problem, limit: e.limit, document))
+      }
+    }
+    for (i, k) in ws.knowledge.enumerated() { check("knowledge", i, k.id, AssistantWorkspace(knowledge: [k])) }
+    for (i, m) in ws.memories.enumerated() { check("memories", i, m.id, AssistantWorkspace(memories: [m])) }
+    for (i, t) in ws.tasks.enumerated() { check("tasks", i, t.id, AssistantWorkspace(tasks: [t])) }
+    for (i, h) in ws.handoffs.enumerated() { check("handoffs", i, h.id, AssistantWorkspace(handoffs: [h])) }
+    for (i, c) in ws.conversations.enumerated() { check("conversations", i, c.id, AssistantWorkspace(conversations: [c])) }
+    for (i, m) in ws.messages.enumerated() { check("messages", i, m.id, AssistantWorkspace(messages: [m])) }
+    for (i, r) in ws.receipts.enumerated() { check("receipts", i, r.id, AssistantWorkspace(receipts: [r])) }
+    check("settings", nil, nil, AssistantWorkspace(settings: ws.settings))
+
+    // The rules over the whole document that need no workspace, each as the import checks it.
+    func whole(_ check: () throws(WorkspaceError) -> Void) {
+      do throws(WorkspaceError) { try check() } catch {
+        guard case .validation(let e) = error else { return }
+        out.append(documentRefusal(e.field, e.message, document))
+      }
+    }
+    whole { () throws(WorkspaceError) in try ImportAnalysis.requireUniqueIDs(ws.knowledge, "workspace.knowledge") }
+    whole { () throws(WorkspaceError) in try ImportAnalysis.requireUniqueIDs(ws.memories, "workspace.memories") }
+    whole { () throws(WorkspaceError) in try ImportAnalysis.requireUniqueIDs(ws.tasks, "workspace.tasks") }
+    whole { () throws(WorkspaceError) in try ImportAnalysis.requireUniqueIDs(ws.handoffs, "workspace.handoffs") }
+    whole { () throws(WorkspaceError) in try ImportAnalysis.requireUniqueIDs(ws.digests, "workspace.digests") }
+    whole { () throws(WorkspaceError) in
+      try ImportAnalysis.requireUniqueIDs(ws.conversations, "workspace.conversations")
+    }
+    whole { () throws(WorkspaceError) in try ImportAnalysis.requireUniqueIDs(ws.messages, "workspace.messages") }
+    whole { () throws(WorkspaceError) in try ImportAnalysis.requireUniqueIDs(ws.receipts, "workspace.receipts") }
+    whole { () throws(WorkspaceError) in try ImportAnalysis.requireUniqueIDs(ws.checkpoints, "workspace.checkpoints") }
+    whole { () throws(WorkspaceError) in
+      try ImportAnalysis.requireKept(ws.digests.count, Limits.digestsKept, "workspace.digests", "digests")
+    }
+    whole { () throws(WorkspaceError) in
+      try ImportAnalysis.requireKept(ws.messages.count, Limits.messagesKept, "workspace.messages", "messages")
+    }
+    whole { () throws(WorkspaceError) in
+      try ImportAnalysis.requireKept(ws.receipts.count, Limits.receiptsKept, "workspace.receipts", "receipts")
+    }
+    whole { () throws(WorkspaceError) in
+      try ImportAnalysis.requireKept(ws.checkpoints.count, Limits.checkpointsKept, "workspace.checkpoints", "checkpoints")
+    }
+    // What only the planning import finds (a reference, a capacity): shown once nothing above is.
+    return out.isEmpty ? [trial] : out
+  }
+
+  /// The warning for whoever writes `document` to a file when an import would refuse records of
+  /// it (``importRefusals(of:)``): which records and fields (the first 10, and how many more), that
+  /// the export keeps them as stored, and that `dolphin doctor` gives the fixes; nil when there
+  /// are none.
+  public static func importRefusalWarning(_ refusals: [ImportRefusal]) -> String? {
+    guard !refusals.isEmpty else { return nil }
+    let shown = refusals.prefix(10).map { r in
+      (r.field.isEmpty ? r.recordPath : "\(r.recordPath).\(r.field)") + (r.id.map { " (id \($0.uuidString))" } ?? "")
+        + ": " + r.problem
+    }
+    let more = refusals.count > 10 ? "; and \(refusals.count - 10) more" : ""
+    return "\(refusals.count) record(s) break a rule of `dolphin import`, which no dolphin command stores (another "
+      + "program wrote them into the workspace): " + shown.joined(separator: "; ") + more
+      + ". The export keeps them as stored, but importing the file into an empty workspace is refused. To keep "
+      + "those records, run `dolphin doctor` on this workspace: it names each with a fix; then export again"
+  }
+
+  // MARK: Building entries
+
+  /// The planning import's refusal of `document` into an empty workspace, or nil when it plans.
+  /// Values ``WorkspaceExport/refusedTextFields`` names are not refused here (they are reported
+  /// on their own), nor a `supersedes` cycle.
+  private static func trialRefusal(_ document: WorkspaceExport) -> ImportRefusal? {
+    let source = "export"
+    let store = SQLiteWorkspaceStore.inMemory()
+    defer { store.closeConnection() }
+    do {
+      var prepared = try PreparedImport(document, source: source)
+      prepared.refusedText = []
+      _ = try store.read { tx in try ImportAnalysis(prepared, policy: .refuse, tx) }
+      return nil
+    } catch WorkspaceError.validation(let e) {
+      var message = e.message
+      if message.hasPrefix(source + ": ") { message.removeFirst(source.count + 2) }
+      if message.hasSuffix(". Nothing was imported") { message.removeLast(". Nothing was imported".count) }
+      if e.field.contains(".relationships["), !document.supersedeCycles.isEmpty { return nil }
+      return documentRefusal(e.field, message, document)
+    } catch {
+      return ImportRefusal(
+        collection: "workspace", table: "workspace", id: nil, recordPath: "workspace", field: "", rule: .document,
+        problem: "\(error)", fix: "delete records until the workspace is within the limit named")
+    }
+  }
+
+  /// An entry for a refusal over the whole document whose JSON path is `path`
+  /// (`workspace.knowledge[3].id`); `message` starts with the record's label, which is kept.
+  private static func documentRefusal(_ path: String, _ message: String, _ document: WorkspaceExport) -> ImportRefusal {
+    let (collection, index, field) = locate(path)
+    let id = index.flatMap { recordID(collection, $0, document) }
+    let recordPath = index.map { "workspace.\(collection)[\($0)]" } ?? "workspace.\(collection)"
+    if collection == "settings" {
+      return refusal(collection, nil, recordPath, field, message, limit: nil, document)
+    }
+    return ImportRefusal(
+      collection: collection, table: table(collection), id: id,
+      recordPath: recordPath, field: field, rule: .document, problem: message,
+      fix: field == "id"
+        ? "give one of the two records another id (ids are compared whatever their letter case), then export again"
+        : index == nil
+          ? "remove the oldest \(collection) beyond what a workspace keeps (dolphin's own writes prune them so), then "
+            + "export again"
+          : "correct or remove the reference in the workspace (`dolphin doctor` lists the references it finds under "
+            + "References, with the ids involved), then export again")
+  }
+
+  /// `workspace.knowledge[3].relationships[0]` as (`knowledge`, 3, `relationships[0]`).
+  private static func locate(_ path: String) -> (collection: String, index: Int?, field: String) {
+    var rest = Substring(path)
+    if rest.hasPrefix("workspace.") { rest = rest.dropFirst("workspace.".count) }
+    let name = rest.prefix { $0 != "[" && $0 != "." }
+    rest = rest.dropFirst(name.count)
+    var index: Int?
+    if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+      index = Int(rest[rest.index(after: rest.startIndex)..<close])
+      rest = rest[rest.index(after: close)...]
+    }
+    if rest.hasPrefix(".") { rest = rest.dropFirst() }
+    return (String(name), index, String(rest))
+  }
+
+  private static func recordID(_ collection: String, _ i: Int, _ document: WorkspaceExport) -> UUID? {
+    let ws = document.workspace
+    func at<T: Identifiable>(_ items: [T]) -> UUID? where T.ID == UUID { items.indices.contains(i) ? items[i].id : nil }
+    switch collection {
+    case "knowledge": return at(ws.knowledge)
+    case "memories": return at(ws.memories)
+    case "tasks": return at(ws.tasks)
+    case "handoffs": return at(ws.handoffs)
+    case "digests": return at(ws.digests)
+    case "conversations": return at(ws.conversations)
+    case "messages": return at(ws.messages)
+    case "receipts": return at(ws.receipts)
+    case "checkpoints": return at(ws.checkpoints)
+    default: return nil
+    }
+  }
+
+  /// The table that stores a collection's records.
+  private static func table(_ collection: String) -> String {
+    switch collection {
+    case "memories": "memory"
+    case "tasks": "task"
+    case "handoffs": "handoff"
+    case "digests": "digest"
+    case "conversations": "conversation"
+    case "messages": "message"
+    case "receipts": "receipt"
+    case "checkpoints": "checkpoint"
+    default: collection
+    }
+  }
+
+  /// The fields that are lists, bounded by their count.
+  private static let listFields: Set<String> = ["tags", "relationships", "knowledgeIDs", "taskIDs", "nextSteps", "recentExcerpts"]
+
+  /// An entry for a record's refusal, with its rule and a fix that keeps the record.
+  private static func refusal(
+    _ collection: String, _ id: UUID?, _ recordPath: String, _ field: String, _ problem: String, limit: Int?,
+    _ document: WorkspaceExport
+  ) -> ImportRefusal {
+    let table = table(collection)
+    let row = id.map { " WHERE id = '\($0.uuidString)' COLLATE NOCASE" } ?? ""
+    var entry = ImportRefusal(
+      collection: collection, table: table, id: id, recordPath: recordPath, field: field, rule: .document,
+      problem: problem, fix: "correct the \(field.isEmpty ? "record" : field) in the workspace, then export again",
+      fixStatement: nil)
+    func set(_ rule: ImportRefusal.Rule, _ fix: String, _ statement: String?) {
+      entry.rule = rule
+      entry.fix = fix
+      entry.fixStatement = statement
+    }
+    let emptyPlaceholder = ["title": "(untitled)", "text": "(empty)", "focus": "(no focus)"]
+    switch (collection, field) {
+    case ("knowledge", "updatedAt"):
+      set(.dateOrder, "date its last change at its creation (updatedAt = createdAt)", "UPDATE knowledge SET updated_at = created_at" + row)
+    case ("knowledge", "revision"):
+      set(
+        .revision, "bring its revision within 1…\(Limits.revision)",
+        "UPDATE knowledge SET revision = max(1, min(revision, \(Limits.revision)))" + row)
+    case ("knowledge", "relationships") where limit == nil:
+      let own = id.map { "'\($0.uuidString)' COLLATE NOCASE" } ?? "''"
+      set(
+        .selfRelationship, "remove its relationship to itself (it relates nothing); its other relationships stay",
+        "DELETE FROM knowledge_relationship WHERE source_id = \(own) AND target_id = \(own)")
+    case ("receipts", "arguments"):
+      set(
+        .receiptArguments,
+        "keep the text as a JSON string inside an object, as dolphin records arguments that are not an object "
+          + "({\"notAnObject\":true,\"value\":\"…\"})",
+        "UPDATE receipt SET arguments = json_object('notAnObject', json('true'), 'value', arguments)" + row)
+    case ("settings", "knowledgeItemLimit"):
+      let value = min(Limits.knowledgeItemsMaximum, max(document.workspace.knowledge.count, Limits.knowledgeItemsDefault))
+      set(
+        .setting,
+        "set knowledgeItemLimit to \(value): within 1…\(Limits.knowledgeItemsMaximum) and no lower than the "
+          + "\(document.workspace.knowledge.count) knowledge item(s) the workspace holds",
+        "UPDATE meta SET value = json_set(value, '$.knowledgeItemLimit', \(value)) WHERE key = 'settings'")
+    case (_, let f) where listFields.contains(f) && limit != nil:
+      set(
+        .countBound,
+        "keep at most \(limit ?? 0) \(f) in it (`dolphin \(collection == "handoffs" ? "handoff" : "knowledge") get` shows "
+          + "them; store the others in a new record), then export again", nil)
+    case (_, let f) where limit == nil && emptyPlaceholder[f] != nil:
+      let column = f
+      let placeholder = emptyPlaceholder[f] ?? ""
+      set(
+        .emptyText, "give it a \(f) that shows something (the record's other fields are kept)",
+        "UPDATE \(table) SET \(column) = '\(placeholder)'" + row)
+    case (_, let f) where limit != nil:
+      // Conversation titles, messages and the assistant's name have no command that edits them.
+      let column: String? =
+        switch (collection, f) {
+        case ("conversations", "title"): "title"
+        case ("messages", "text"): "text"
+        default: nil
+        }
+      if let column, let limit {
+        set(
+          .textBound,
+          "shorten it to \(limit) characters (the statement keeps the first \(limit); copy the rest from this export "
+            + "first if it matters)",
+          "UPDATE \(table) SET \(column) = substr(\(column), 1, \(limit))" + row)
+      } else if collection == "settings", let limit {
+        set(
+          .textBound, "shorten the assistant's name to \(limit) characters",
+          "UPDATE meta SET value = json_set(value, '$.assistantName', substr(json_extract(value, '$.assistantName'), 1, "
+            + "\(limit))) WHERE key = 'settings'")
+      } else {
+        set(
+          .textBound,
+          "store its text within the bound: delete the record and store it again within the bound (`dolphin doctor` "
+            + "lists it under Text bounds)", nil)
+      }
+    default:
+      break
+    }
+    return entry
+  }
+}
