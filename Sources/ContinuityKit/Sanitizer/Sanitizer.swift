@@ -48,6 +48,16 @@ public enum Sanitizer {
   ///   scalar.
   /// - Complexity: O(*n*) in the length of `text`.
   public static func sanitize(_ text: String) -> String {
+    // Printable ASCII, tabs and line feeds without a bracket: step 1 keeps every one, ASCII is
+    // NFC already, and no delimiter starts without `<` or `[`. Most stored text is this, and an
+    // export's import check sanitizes all of it again.
+    if text.utf8.allSatisfy(isPlainASCII) { return text }
+    return sanitizedScalars(of: text)
+  }
+
+  /// ``sanitize(_:)`` without its shortcut for plain ASCII: every step, on every text (tests
+  /// compare the two).
+  static func sanitizedScalars(of text: String) -> String {
     var scalars = visibleNFCScalars(of: text)
     if mayHoldDelimiter(scalars) {
       for match in DelimiterScanner.matches(in: scalars) {
@@ -74,6 +84,12 @@ public enum Sanitizer {
     // Neither the drops nor NFC can create a bracket, so text without one is clean.
     guard text.unicodeScalars.contains(where: { $0 == "<" || $0 == "[" }) else { return false }
     return DelimiterScanner.containsMatch(in: visibleNFCScalars(of: text))
+  }
+
+  /// Whether ``sanitize(_:)`` keeps the byte `byte` of UTF-8 text as it is, whatever surrounds
+  /// it: printable ASCII other than `<` and `[`, a tab or a line feed.
+  private static func isPlainASCII(_ byte: UInt8) -> Bool {
+    (byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "<") && byte != UInt8(ascii: "[")) || byte == 0x0A || byte == 0x09
   }
 
   private static func mayHoldDelimiter(_ scalars: [Unicode.Scalar]) -> Bool {
