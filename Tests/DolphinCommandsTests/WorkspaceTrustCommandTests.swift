@@ -239,16 +239,88 @@ struct WorkspaceTrustCommandTests {
   }
 
   /// Writes a POSIX access control list granting `rwx` to user 65534 on `path`, as `setfacl -m
-  /// u:nobody:rwx` does (no setfacl needed: the kernel's extended-attribute format).
-  static func grantNobodyWrite(_ path: String) throws -> Bool {
+  /// u:nobody:rwx` does (no setfacl needed: the kernel's extended-attribute format), after
+  /// `readers` other named users with `r-x` (ids 70000…).
+  static func grantNobodyWrite(_ path: String, readers: Int = 0) throws -> Bool {
     let r = try runProcess(
       "/usr/bin/env",
       ["python3", "-c",
-       "import os,struct,sys\nd=struct.pack('<I',2)+b''.join(struct.pack('<HHI',t,p,i) for t,p,i in "
-         + "[(1,7,0xffffffff),(2,7,65534),(4,5,0xffffffff),(0x10,7,0xffffffff),(0x20,5,0xffffffff)])\n"
+       "import os,struct,sys\nn=int(sys.argv[2])\ne=[(1,7,0xffffffff),(2,7,65534)]+[(2,5,70000+k) for k in range(n)]"
+         + "+[(4,5,0xffffffff),(0x10,7,0xffffffff),(0x20,5,0xffffffff)]\n"
+         + "d=struct.pack('<I',2)+b''.join(struct.pack('<HHI',t,p,i) for t,p,i in e)\n"
          + "os.setxattr(sys.argv[1],'system.posix_acl_access',d)",
-       path])
+       path, String(readers)])
     return r.status == 0
+  }
+
+  /// Seventh review (s15): a list of 300 entries overflowed the 256-entry buffer it was read
+  /// into, read as no list at all, and let nobody's write grant through.
+  @Test("an access control list of 300 entries is read whole: its write grant to another user is refused")
+  func longAccessControlList() throws {
+    let dir = TemporaryDirectory("trust-long-acl")
+    defer { dir.remove() }
+    let (workspace, _) = try Self.workspace(in: dir.path)
+    try #require(try Self.grantNobodyWrite(workspace, readers: 300), "this filesystem keeps no POSIX access control lists")
+    let r = try runDolphin(["knowledge", "list", "--workspace", workspace])
+    #expect(r.status == 5, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("has an access control list that lets user nobody (uid 65534) write it"), "\(r.stderr)")
+  }
+
+  /// Seventh review (s15): a workspace directory shared with users who may write the database
+  /// (1777, database 666) let them put a link named `legacy-backups` (root's backup was written
+  /// where it led, and root's erase zeroed and unlinked everything there) or a link named
+  /// `workspace.json` to root's private file (imported into the shared database); and erase
+  /// removed any backup path recorded in the database.
+  @Test("in a directory others may change, no workspace.json is read, no backup written, and erase follows no link or recorded path")
+  func sharedDirectoryLegacyFiles() throws {
+    let dir = TemporaryDirectory("trust-shared-legacy")
+    defer { dir.remove() }
+    let shared = dir.appending("pub").path
+    let made = try runDolphin(["capture", "fact", "Root's note", "--workspace", shared])
+    #expect(made.status == 0, "\(made.stderr)")
+    chmod(shared + "/workspace.sqlite", 0o666)
+    chmod(shared, 0o1777)
+    let victim = dir.appending("victim").path
+    try FileManager.default.createDirectory(atPath: victim, withIntermediateDirectories: false)
+    try Data("precious".utf8).write(to: URL(fileURLWithPath: victim + "/keep.txt"))
+    let secret = dir.appending("private.json").path
+    let fixture = repositoryRoot.appendingPathComponent("Tests/ContinuityKitTests/Fixtures/legacy/workspace-v3.json")
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: secret)
+    chmod(secret, 0o600)
+    // Nobody's entries in the shared directory.
+    try FileManager.default.createSymbolicLink(atPath: shared + "/legacy-backups", withDestinationPath: victim)
+    lchown(shared + "/legacy-backups", Self.stranger, Self.stranger)
+    try FileManager.default.createSymbolicLink(atPath: shared + "/workspace.json", withDestinationPath: secret)
+    lchown(shared + "/workspace.json", Self.stranger, Self.stranger)
+
+    let capture = try runDolphin(["capture", "fact", "Second note", "--workspace", shared])
+    #expect(capture.status == 0, "\(capture.stderr)")
+    #expect(!capture.stderr.contains("imported legacy"), "\(capture.stderr)")
+    let status = try runDolphin(["status", "--json", "--workspace", shared])
+    #expect(status.stdout.contains("\"conversation\" : 0"), "\(status.stdout)")
+    // Even a workspace.json of root's own is not imported while others may change the directory.
+    try FileManager.default.removeItem(atPath: shared + "/workspace.json")
+    try FileManager.default.copyItem(atPath: fixture.path, toPath: shared + "/workspace.json")
+    let again = try runDolphin(["capture", "fact", "Third note", "--workspace", shared])
+    #expect(again.status == 0 && !again.stderr.contains("imported legacy"), "\(again.stderr)")
+    // `migrate` would write its backup there: refused, nothing imported.
+    let migrate = try runDolphin(["migrate", secret, "--workspace", shared])
+    #expect(migrate.status != 0, "\(migrate.stdout)\(migrate.stderr)")
+    #expect(migrate.stderr.contains("dolphin keeps legacy backups only in a workspace directory no other user may change"), "\(migrate.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: victim) == ["keep.txt"])
+
+    // A backup path recorded in the database, pointing anywhere.
+    let forged = try runProcess(
+      "/usr/bin/env",
+      ["sqlite3", shared + "/workspace.sqlite",
+       "INSERT INTO legacy_import VALUES('abc','workspace.json','\(victim)/keep.txt',4,'2024-01-01T00:00:00Z')"])
+    #expect(forged.status == 0, "\(forged.stderr)")
+    let erase = try runDolphin(["erase", "--kind", "all", "--yes", "--workspace", shared])
+    #expect(erase.status == 0, "\(erase.stdout)\(erase.stderr)")
+    #expect(!erase.stdout.contains(victim), "\(erase.stdout)")
+    #expect(try String(contentsOfFile: victim + "/keep.txt", encoding: .utf8) == "precious")
+    #expect(try String(contentsOfFile: secret, encoding: .utf8).count > 100)
+    #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: shared + "/legacy-backups")) == victim, "the link itself is left")
   }
 
   @Test("an access control list that lets another user write the directory is refused like the mode bits")
@@ -372,8 +444,12 @@ struct WorkspaceTrustCommandTests {
     #expect(!FileManager.default.fileExists(atPath: open + "/sub/export.json"))
 
     // A sticky shared directory, and root's own link in it to root's directory, are fine; the
-    // file lands where the link led when it was checked.
+    // file lands where the link led when it was checked. Another user's look-alike of a stale
+    // temporary file there is theirs, and stays (seventh review, s15).
+    FileManager.default.createFile(atPath: shared + "/.export.json.tmp-999999999-abcdefgh", contents: Data())
+    chown(shared + "/.export.json.tmp-999999999-abcdefgh", Self.stranger, Self.stranger)
     let inShared = try runDolphin(["export", "--output", shared + "/export.json", "--workspace", workspace])
+    #expect(FileManager.default.fileExists(atPath: shared + "/.export.json.tmp-999999999-abcdefgh"))
     #expect(inShared.status == 0, "\(inShared.stderr)")
     #expect(FileManager.default.fileExists(atPath: shared + "/export.json"))
     try FileManager.default.createSymbolicLink(atPath: shared + "/mine", withDestinationPath: victim)

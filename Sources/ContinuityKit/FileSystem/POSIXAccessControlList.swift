@@ -22,6 +22,8 @@ package struct POSIXAccessControlList: Sendable, Equatable {
   package enum Grantee: Sendable, Hashable {
     case user(uid_t)
     case group(gid_t)
+    /// A list that exists but could not be read or understood: anyone may be in it.
+    case unreadable
   }
 
   /// The named users and groups that may write the file through the list.
@@ -56,7 +58,13 @@ package struct POSIXAccessControlList: Sendable, Equatable {
   }
 
   /// The write grants of the access control list of `path` (following a symbolic link), or nil
-  /// when it has none, it cannot be read, or this system keeps no POSIX lists.
+  /// when it has none or this system keeps no POSIX lists.
+  ///
+  /// A list that exists but cannot be read whole or understood (another error than "no such
+  /// attribute" or "not supported", or bytes that are not a version-2 list) fails closed: it
+  /// answers ``Grantee/unreadable`` as a writer (review, s15: a list of 300 entries overflowed a
+  /// fixed buffer, read as none, and let a stranger with write access through). The size is
+  /// asked first and the read retried while the list grows.
   package static func writeGrants(of path: String) -> POSIXAccessControlList? {
     #if os(Linux)
       typealias GetXattr = @convention(c) (
@@ -65,12 +73,26 @@ package struct POSIXAccessControlList: Sendable, Equatable {
       // `getxattr(2)` is in the C library, which Glibc's Swift module does not export.
       guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getxattr") else { return nil }
       let getxattr = unsafeBitCast(symbol, to: GetXattr.self)
-      var buffer = [UInt8](repeating: 0, count: 4 + 8 * 256)
-      let count = buffer.withUnsafeMutableBytes { getxattr(path, "system.posix_acl_access", $0.baseAddress, $0.count) }
-      guard count > 0 else { return nil }
-      return POSIXAccessControlList(xattr: Array(buffer.prefix(count)))
+      let name = "system.posix_acl_access"
+      let unreadable = POSIXAccessControlList(writers: [.unreadable])
+      for _ in 0..<8 {
+        let size = getxattr(path, name, nil, 0)
+        if size < 0 { return errno == ENODATA || errno == ENOTSUP || errno == ENOENT ? nil : unreadable }
+        if size == 0 { return nil }
+        var buffer = [UInt8](repeating: 0, count: size)
+        let count = buffer.withUnsafeMutableBytes { getxattr(path, name, $0.baseAddress, $0.count) }
+        if count < 0 {
+          if errno == ERANGE { continue }  // It grew meanwhile: ask again.
+          return errno == ENODATA || errno == ENOTSUP || errno == ENOENT ? nil : unreadable
+        }
+        return POSIXAccessControlList(xattr: Array(buffer.prefix(count))) ?? unreadable
+      }
+      return unreadable
     #else
       return nil
     #endif
   }
+
+  /// A list with these writers (tests, and the list that could not be read).
+  package init(writers: [Grantee]) { self.writers = writers }
 }

@@ -77,7 +77,9 @@ public enum SecureFile {
 
   /// Removes temporary files for `url` left by writers that no longer run (a kill between
   /// creating the temporary file and moving it into place). A file whose writer's process id
-  /// is alive, or whose name carries no process id, is left alone.
+  /// is alive, or whose name carries no process id, is left alone, and so is anything but a
+  /// regular file of this user's (review, s15: root's export removed look-alikes of other users
+  /// in `/tmp`).
   static func removeStaleTemporaries(for url: URL) {
     let directory = url.deletingLastPathComponent().path
     let prefix = temporaryPrefix(for: url)
@@ -85,6 +87,10 @@ public enum SecureFile {
     for name in names where name.hasPrefix(prefix) {
       let rest = name.dropFirst(prefix.count)
       guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
+      var st = stat()
+      guard lstat(directory + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == geteuid() else {
+        continue
+      }
       if kill(pid, 0) != 0, errno == ESRCH { unlink(directory + "/" + name) }
     }
   }
@@ -94,27 +100,57 @@ public enum SecureFile {
   /// Best effort against recovery: on copy-on-write or journaling filesystems and on SSDs the
   /// old blocks may survive on the device; what is guaranteed is that no file under the
   /// workspace directory holds the old bytes any more.
-  /// - Throws: ``WorkspaceError/fileSystem(path:message:)`` when the file cannot be removed.
+  ///
+  /// Nothing is followed (review, s15: a link put in place of `legacy-backups` made erase zero
+  /// and unlink files of the link's choosing): the directory holding `url` is opened with
+  /// `O_NOFOLLOW`, and the file is opened and removed relative to it (`openat`, `unlinkat`). A
+  /// symbolic link there is removed as a link; only a regular file of this user's or root's with
+  /// no other hard link is zeroed first (the bytes of a file another name shares are that name's
+  /// too).
+  /// - Throws: ``WorkspaceError/fileSystem(path:message:)`` when the file cannot be removed, or
+  ///   the directory holding it is a symbolic link.
   public static func removeSecurely(_ url: URL) throws(WorkspaceError) {
     let path = url.path
+    let directory = url.deletingLastPathComponent().path
+    let name = url.lastPathComponent
+    let dir = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard dir >= 0 else {
+      if errno == ENOENT { return }
+      let code = errno
+      throw .fileSystem(
+        path: path,
+        message: code == ELOOP || code == ENOTDIR
+          ? "cannot remove: \(Limits.shownPath(directory)) is not a directory of its own (a symbolic link?); nothing was followed"
+          : "cannot remove: \(SystemErrorCause.describe(code))")
+    }
+    defer { close(dir) }
     var st = stat()
-    guard lstat(path, &st) == 0 else { return }
-    if (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 {
-      let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return }
+    let user = geteuid()
+    if (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0, st.st_nlink == 1, st.st_uid == user || st.st_uid == 0 {
+      let fd = openat(dir, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+      var opened = stat()
       if fd >= 0 {
-        let zeros = Data(count: Int(min(st.st_size, 1 << 20)))
-        var remaining = Int(st.st_size)
-        while remaining > 0 {
-          let chunk = zeros.prefix(min(remaining, zeros.count))
-          if !writeAll(fd, chunk) { break }
-          remaining -= chunk.count
+        // The same file as looked at, still: not one swapped in meanwhile.
+        if fstat(fd, &opened) == 0, opened.st_ino == st.st_ino, opened.st_dev == st.st_dev,
+          (opened.st_mode & S_IFMT) == S_IFREG
+        {
+          let zeros = Data(count: Int(min(opened.st_size, 1 << 20)))
+          var remaining = Int(opened.st_size)
+          while remaining > 0 {
+            let chunk = zeros.prefix(min(remaining, zeros.count))
+            if !writeAll(fd, chunk) { break }
+            remaining -= chunk.count
+          }
+          fsync(fd)
         }
-        fsync(fd)
         close(fd)
       }
     }
-    if unlink(path) != 0 { throw .fileSystem(path: path, message: "cannot remove: \(errorText())") }
-    syncDirectory(url.deletingLastPathComponent().path)
+    if unlinkat(dir, name, 0) != 0 {
+      throw .fileSystem(path: path, message: "cannot remove: \(errorText())")
+    }
+    fsync(dir)
   }
 
   /// Writes all of `data` to `fd`, retrying after a signal (`EINTR`).

@@ -38,13 +38,15 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   }
   /// Warnings found while opening (e.g. a directory readable by others).
   public let warnings: [String]
-  /// The workspace directory as ``WorkspaceTrust`` checked it when the store was opened, every
-  /// symbolic link resolved; nil when it did not exist then (a store opened with
+  /// The workspace directory as ``WorkspaceTrust`` checked it when the store opened its files,
+  /// every symbolic link resolved; nil while it has none (a store opened with
   /// ``Creation/atFirstWrite`` before anything was created, which another process may make
-  /// before this store's first write). Files beside the database, such as a legacy
-  /// `workspace.json`, are read only from a directory that was checked (review, s14: one read
-  /// from a directory made meanwhile by another user was imported into this user's workspace).
-  public let verifiedDirectory: String?
+  /// before this store's first write; set once the files are created or attached). Files beside
+  /// the database, such as a legacy `workspace.json`, are read only from a directory that was
+  /// checked (review, s14: one read from a directory made meanwhile by another user was imported
+  /// into this user's workspace).
+  public var verifiedDirectory: String? { checkedDirectory.withLock { $0 } }
+  private let checkedDirectory: Mutex<String?>
   /// Names of schema migration steps this build knows that the database has not applied yet.
   /// Empty after any writable open (which applies them); a read-only open of a database whose
   /// first run was interrupted (killed between steps), or that an earlier build made, lists what
@@ -144,7 +146,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     case .newerSchema(let reason): self.readOnlyReason = reason
     }
     self.warnings = opened.warnings
-    self.verifiedDirectory = opened.verifiedDirectory
+    self.checkedDirectory = Mutex(opened.verifiedDirectory)
     self.connection = Mutex(opened.connection)
     self.deferredDirectory = Mutex(deferredDirectory)
   }
@@ -377,6 +379,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       throw .readOnly(file: databasePath, reason: reason)
     }
     connection = opened.connection
+    checkedDirectory.withLock { $0 = opened.verifiedDirectory }
     deferredDirectory.withLock { $0 = nil }
   }
 

@@ -12,7 +12,7 @@ extension KnowledgeEngine {
   /// - Throws: storage errors.
   public func planErase(_ scope: EraseScope) throws -> ErasePlan {
     let target = EraseTarget(scope)
-    let directory = (store as? SQLiteWorkspaceStore)?.directory
+    let directory = (store as? SQLiteWorkspaceStore).flatMap(Self.erasableDirectory)
     return try store.read { tx in try Self.makePlan(target, tx, directory: directory) }
   }
 
@@ -40,7 +40,8 @@ extension KnowledgeEngine {
       throw WorkspaceError.validation(ValidationError(field: "target", message: "unknown erase target '\(plan.target)'"))
     }
     let sqlite = store as? SQLiteWorkspaceStore
-    let directory = target == .chatAndActivity ? nil : sqlite?.directory
+    // The directory as checked at open, links resolved (``SQLiteWorkspaceStore/verifiedDirectory``).
+    let directory = target == .chatAndActivity ? nil : sqlite.flatMap(Self.erasableDirectory)
     let (removed, changed, erasedIDs) = try store.write { tx -> ([String: Int], [String: Int], Set<UUID>) in
       let current = try Self.makePlan(target, tx, directory: directory)
       guard current == plan else {
@@ -89,6 +90,13 @@ extension KnowledgeEngine {
 
   /// The folder inside a workspace directory that holds legacy backups.
   static let legacyBackupFolder = "legacy-backups"
+
+  /// The directory whose legacy files an erase removes: the workspace directory as checked when
+  /// `store` opened its files (``SQLiteWorkspaceStore/verifiedDirectory``), never the path as
+  /// given; nil while it has none.
+  static func erasableDirectory(_ store: SQLiteWorkspaceStore) -> URL? {
+    store.verifiedDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+  }
 }
 
 /// An erase target: a scope, or "clear chat & run activity".
@@ -223,24 +231,31 @@ extension KnowledgeEngine {
     }
   }
 
-  /// Legacy backups (recorded paths and everything in `<workspace>/legacy-backups`) and a
-  /// legacy `workspace.json` in the workspace directory, which would otherwise be imported
-  /// again on next use.
+  /// Legacy backups (everything but directories in `<workspace>/legacy-backups`) and a legacy
+  /// `workspace.json` in the workspace directory, which would otherwise be imported again on
+  /// next use.
+  ///
+  /// Only what is there, never where a link leads: a `legacy-backups` that is not a directory of
+  /// this user's or root's is left out, a link inside it is removed as a link
+  /// (``SecureFile/removeSecurely(_:)``), and the backup paths the workspace records are not read
+  /// (review, s15: a recorded path, or a link named `legacy-backups`, put there by whoever could
+  /// write the database or the directory, had root's erase zero and unlink files of their choosing).
   static func eraseFiles(_ tx: WorkspaceTransaction, directory: URL?) throws -> [String] {
-    let fm = FileManager.default
-    var paths = Set(try tx.listLegacyImports().map(\.backupPath).filter { fm.fileExists(atPath: $0) })
-    if let directory {
-      let backups = directory.appendingPathComponent(legacyBackupFolder)
-      if let names = try? fm.contentsOfDirectory(atPath: backups.path) {
-        for name in names {
-          let path = backups.appendingPathComponent(name).path
-          var isDir: ObjCBool = false
-          if fm.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue { paths.insert(path) }
-        }
+    guard let directory else { return [] }
+    var paths = Set<String>()
+    var status = stat()
+    let backups = directory.appendingPathComponent(legacyBackupFolder)
+    if lstat(backups.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR,
+      status.st_uid == geteuid() || status.st_uid == 0,
+      let names = try? FileManager.default.contentsOfDirectory(atPath: backups.path)
+    {
+      for name in names {
+        let path = backups.appendingPathComponent(name).path
+        if lstat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFDIR { paths.insert(path) }
       }
-      let legacy = directory.appendingPathComponent(legacyFileName).path
-      if fm.fileExists(atPath: legacy) { paths.insert(legacy) }
     }
+    let legacy = directory.appendingPathComponent(legacyFileName).path
+    if lstat(legacy, &status) == 0, (status.st_mode & S_IFMT) != S_IFDIR { paths.insert(legacy) }
     return paths.sorted()
   }
 

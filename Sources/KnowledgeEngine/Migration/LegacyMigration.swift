@@ -90,7 +90,10 @@ extension KnowledgeEngine {
   ///   - store: the workspace store, opened writable.
   ///   - imported: called once the write that imported the file has committed, with its report.
   /// - Returns: false when there is nothing to import (no legacy file, a read-only store, a
-  ///   directory that did not exist when `store` was opened, or a file imported before).
+  ///   directory that did not exist when `store` was opened, or a file imported before) or it is
+  ///   not imported here: a directory other users may change (a workspace shared with users who
+  ///   may write its database: ``WorkspaceTrust/othersMayChange(directory:user:)``), a
+  ///   `workspace.json` that is a symbolic link or another user's file.
   /// - Throws: ``LegacyImportError`` for a file that cannot be imported; ``WorkspaceError``.
   @discardableResult
   public static func importLegacyWorkspaceAtFirstWrite(
@@ -99,10 +102,17 @@ extension KnowledgeEngine {
   ) throws -> Bool {
     // Read in the directory as checked, every link resolved then, never through the path as
     // given again (review, s15).
-    guard let checked = store.verifiedDirectory, !store.isReadOnly else { return false }
+    // Only where no one else may change the directory, and only a file of this user's or root's
+    // that is not a link (review, s15: in a directory shared with those who may write the
+    // database, another user's link named `workspace.json` read root's private file into it).
+    guard let checked = store.verifiedDirectory, !store.isReadOnly, !WorkspaceTrust.othersMayChange(directory: checked)
+    else { return false }
     let base = URL(fileURLWithPath: checked, isDirectory: true)
     let file = base.appendingPathComponent(legacyFileName)
-    guard FileManager.default.fileExists(atPath: file.path) else { return false }
+    var status = stat()
+    guard lstat(file.path, &status) == 0, (status.st_mode & S_IFMT) != S_IFLNK,
+      status.st_uid == geteuid() || status.st_uid == 0
+    else { return false }
     let name = directory.appendingPathComponent(legacyFileName).path
     let data = try readLegacyFile(file, named: name)
     let digest = SHA256.hash(Array(data)).hexString
@@ -280,8 +290,31 @@ extension KnowledgeEngine {
   /// existing backup with the same bytes is kept; one with other bytes (cut short by an older
   /// build) is replaced.
   /// - Throws: ``WorkspaceError/fileSystem(path:message:)`` naming the cause.
+  ///
+  /// Only in a directory of this user's or root's (never a symbolic link) inside a workspace
+  /// directory no other user may change (``WorkspaceTrust/othersMayChange(directory:user:)``;
+  /// review, s15: another user's link named `legacy-backups` in a shared directory got root's
+  /// backup written where the link led).
   static func writeBackup(_ data: Data, named name: String, sha256: String, in directory: URL) throws -> URL {
     let fm = FileManager.default
+    let workspace = directory.deletingLastPathComponent().path
+    if WorkspaceTrust.othersMayChange(directory: workspace) {
+      throw WorkspaceError.fileSystem(
+        path: directory.path,
+        message: "dolphin keeps legacy backups only in a workspace directory no other user may change, and other users "
+          + "may change \(Limits.shownPath(workspace)) (its mode, group or access control list lets them write it, or it "
+          + "is not a directory of its own); nothing was imported. Import into a workspace directory of your own "
+          + "(mode 700)")
+    }
+    var status = stat()
+    if lstat(directory.path, &status) == 0,
+      (status.st_mode & S_IFMT) != S_IFDIR || (status.st_uid != geteuid() && status.st_uid != 0)
+    {
+      throw WorkspaceError.fileSystem(
+        path: directory.path,
+        message: "is not a directory of this user's (a symbolic link, a file, or another user's directory), so no "
+          + "backup is written there; nothing was imported. Move it aside and run the command again")
+    }
     if !fm.fileExists(atPath: directory.path) {
       do {
         try fm.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -320,6 +353,8 @@ extension KnowledgeEngine {
     guard let names = try? fm.contentsOfDirectory(atPath: directory.path) else { return }
     for name in names where name.hasPrefix(".") && name.contains(".backup.tmp-") {
       let path = directory.appendingPathComponent(name).path
+      var status = stat()
+      guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_uid == geteuid() else { continue }
       let modified = (try? fm.attributesOfItem(atPath: path)[.modificationDate]) as? Date
       if let modified, Date().timeIntervalSince(modified) > 60 { try? fm.removeItem(atPath: path) }
     }

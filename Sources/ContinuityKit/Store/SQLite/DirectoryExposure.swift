@@ -96,6 +96,8 @@ package enum DirectoryExposure: Sendable, Equatable {
         names.append("user " + FileAccessAdvice.owner(uid))
       case .group(let gid) where members(ofGroup: gid).map({ $0.contains(where: isStranger) }) ?? true:
         names.append("group " + groupName(gid))
+      case .unreadable:
+        names.append("users dolphin cannot tell (the list could not be read whole)")
       default: continue
       }
     }
@@ -335,6 +337,28 @@ package enum WorkspaceTrust {
               + "(`chown -h \(user) \(quoted)`)."))
       }
       return .success(Verified(directory: realDirectory, database: database))
+    #endif
+  }
+
+  /// Whether users other than `user` and root may change what the directory `directory` holds
+  /// (create, rename or remove its entries): another owner, `o+w` (sticky or not), `g+w` for a
+  /// group holding other users, an access control list granting them write. True too when it is
+  /// not a directory of its own (a link, or gone).
+  ///
+  /// A workspace directory may be shared with users who may write the database too
+  /// (``DirectoryExposure``); the files dolphin keeps there beside SQLite's — the legacy
+  /// `workspace.json` it reads, the `legacy-backups` it writes and erases — are handled only where
+  /// no one else may change the directory (review, s15: in a 1777 directory with a 666 database,
+  /// another user's link named `legacy-backups` sent root's backup, and root's erase, into a
+  /// directory of that user's choosing).
+  package static func othersMayChange(directory: String, user: uid_t = geteuid()) -> Bool {
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+      return false  // An app's container is its own.
+    #else
+      var status = stat()
+      guard lstat(directory, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return true }
+      return DirectoryExposure.of(directory: status, database: nil, user: user) != nil
+        || DirectoryExposure.aclExposure(of: directory, database: nil, user: user) != nil
     #endif
   }
 
