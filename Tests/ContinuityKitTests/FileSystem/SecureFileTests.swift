@@ -93,4 +93,36 @@ struct SecureFileTests {
     #expect(!FileManager.default.fileExists(atPath: url.path))
     try SecureFile.removeSecurely(url)  // already gone: no error
   }
+
+  /// Seventh review (s15): removal followed a link in place of the file's directory, and zeroed
+  /// what a link named.
+  @Test("secure removal follows no link: a link is removed as a link, a file another name shares is not zeroed, a linked directory is refused")
+  func removalFollowsNoLink() throws {
+    let dir = TemporaryDirectory("sf-links")
+    defer { dir.remove() }
+    let target = dir.appending("target.txt")
+    try Data("precious".utf8).write(to: target)
+    let folder = dir.appending("folder")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+    // A link inside the folder: gone, its target untouched.
+    let link = folder.appendingPathComponent("link")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+    try SecureFile.removeSecurely(link)
+    #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == nil)
+    #expect(try String(contentsOf: target, encoding: .utf8) == "precious")
+    // A hard link: the name goes, the bytes the other name shares stay.
+    let hard = folder.appendingPathComponent("hard")
+    try FileManager.default.linkItem(at: target, to: hard)
+    try SecureFile.removeSecurely(hard)
+    #expect(!FileManager.default.fileExists(atPath: hard.path))
+    #expect(try String(contentsOf: target, encoding: .utf8) == "precious")
+    // A link in place of the folder: refused, nothing where it leads is touched.
+    let linkedFolder = dir.appending("linked")
+    try FileManager.default.createSymbolicLink(at: linkedFolder, withDestinationURL: dir.url)
+    let error = #expect(throws: WorkspaceError.self) {
+      try SecureFile.removeSecurely(linkedFolder.appendingPathComponent("target.txt"))
+    }
+    #expect(error?.description.contains("is not a directory of its own (a symbolic link?); nothing was followed") == true)
+    #expect(try String(contentsOf: target, encoding: .utf8) == "precious")
+  }
 }
