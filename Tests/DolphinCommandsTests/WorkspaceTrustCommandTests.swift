@@ -457,4 +457,25 @@ struct WorkspaceTrustCommandTests {
     #expect(throughOwnLink.status == 0, "\(throughOwnLink.stderr)")
     #expect(FileManager.default.fileExists(atPath: victim + "/export.json"))
   }
+
+  /// Eighth review (s15): `import FILE` followed another user's link to root's private export and
+  /// read it into a workspace that user could read.
+  @Test("a file named for import through another user's link is not read")
+  func importThroughForeignLink() throws {
+    let dir = TemporaryDirectory("trust-import-link")
+    defer { dir.remove() }
+    let (workspace, _) = try Self.workspace(in: dir.path)
+    let privateExport = dir.appending("private.json").path
+    #expect(try runDolphin(["export", "--output", privateExport, "--workspace", workspace]).status == 0)
+    let shared = dir.appending("shared").path
+    try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+    chmod(shared, 0o1777)
+    try FileManager.default.createSymbolicLink(atPath: shared + "/team.json", withDestinationPath: privateExport)
+    lchown(shared + "/team.json", Self.stranger, Self.stranger)
+    let other = dir.appending("other").path
+    let r = try runDolphin(["import", shared + "/team.json", "--workspace", other])
+    #expect(r.status != 0, "\(r.stdout)")
+    #expect(r.stderr.contains("\(shared)/team.json is a symbolic link that belongs to nobody (uid 65534)"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: other + "/workspace.sqlite"))
+  }
 }

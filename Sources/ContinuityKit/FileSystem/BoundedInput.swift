@@ -105,7 +105,7 @@ public enum BoundedInput {
   ) throws(Failure) -> Result {
     var before = stat()
     if stat(path, &before) == 0 { try requireRegular(before, path: path) }
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+    let fd = open(try trustedPath(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW)
     guard fd >= 0 else {
       let code = errno
       let reason = code == ENOENT ? "no such file" : SystemErrorCause.describe(code)
@@ -125,6 +125,40 @@ public enum BoundedInput {
     return try read(
       fileDescriptor: fd, source: "'\(path)'", maxBytes: maxBytes,
       stop: stopsRegularFiles ? stop : { _ in false })
+  }
+
+  /// The path to open for the file the user named `path`: its links resolved by
+  /// ``WorkspaceTrust/walk(_:user:last:othersDirectories:)``, so that it is then opened with
+  /// `O_NOFOLLOW`, never through a link. Refused (``Failure/cannotOpen(path:reason:)``): a
+  /// symbolic link on the way of a user other than this one and root, and a directory on the
+  /// way whose entries users other than its owner, this user and root may rename (no sticky
+  /// bit) — they could swap what the path names while it is read (review, s15: in a shared
+  /// directory another user's link, swapped in, read root's private export into a workspace they
+  /// could read). Another user's own directory is read from, as its owner could hand the file
+  /// over anyway. A path that does not resolve is opened as given, with `O_NOFOLLOW`, for the
+  /// system's own error.
+  static func trustedPath(_ path: String) throws(Failure) -> String {
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+      return path
+    #else
+      let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+      let advice = "copy the file to a directory of your own and name the copy"
+      switch WorkspaceTrust.walk(absolute, last: .any, othersDirectories: true) {
+      case .resolved(let real): return real
+      case .foreignLink(let link, let owner):
+        throw .cannotOpen(
+          path: path,
+          reason: "\(Limits.shownPath(link)) is a symbolic link that belongs to \(FileAccessAdvice.owner(owner)), not to "
+            + "this user or root, who may point it anywhere at any time, so it is not followed; \(advice)")
+      case .exposed(let at, let exposure, let status):
+        throw .cannotOpen(
+          path: path,
+          reason: "the path goes through \(Limits.shownPath(at)), which "
+            + WorkspaceTrust.exposureDescription(exposure, directory: at, status: status)
+            + ": they may rename anything in it, so what the path names may change while it is read; \(advice)")
+      case .missing, .notADirectory, .unresolvable: return path
+      }
+    #endif
   }
 
   /// Refuses a status that is not a regular file's: ``Failure/isDirectory(path:)`` for a

@@ -223,6 +223,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     // The directory as checked, resolved (``WorkspaceTrust/verify(directory:database:user:)``):
     // SQLite gets this path, so no symbolic link on the given one is followed a second time.
     var realDirectory = dir
+    // The database file as checked: SQLite opens it with `SQLITE_OPEN_NOFOLLOW`.
+    var databaseFile = URL(fileURLWithPath: dir, isDirectory: true).appendingPathComponent(fileName).path
     if stat(dir, &st) == 0 {
       guard (st.st_mode & S_IFMT) == S_IFDIR else {
         throw .fileSystem(path: dir, message: "exists and is not a directory")
@@ -230,7 +232,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       // A path other users control (the directory, a directory or link on the way, the database
       // file: ``WorkspaceTrust``) is refused before anything is opened or created, for reads too.
       switch WorkspaceTrust.verify(directory: dir) {
-      case .success(let verified): realDirectory = verified.directory
+      case .success(let verified):
+        realDirectory = verified.directory
+        databaseFile = verified.databaseFile
       case .failure(let refusal): throw .fileSystem(path: refusal.path, message: refusal.message)
       }
       if st.st_mode & 0o077 != 0 {
@@ -265,11 +269,13 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       }
       // Checked as made (its access control list, a default one included).
       switch WorkspaceTrust.verify(directory: dir) {
-      case .success(let verified): realDirectory = verified.directory
+      case .success(let verified):
+        realDirectory = verified.directory
+        databaseFile = verified.databaseFile
       case .failure(let refusal): throw .fileSystem(path: refusal.path, message: refusal.message)
       }
     }
-    let path = URL(fileURLWithPath: realDirectory, isDirectory: true).appendingPathComponent(fileName).path
+    let path = databaseFile
     if stat(path, &st) == 0 {
       if (st.st_mode & S_IFMT) == S_IFDIR {
         throw .fileSystem(path: path, message: "is a directory, not a workspace database")
@@ -526,7 +532,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       guard lstat(sidecar, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == geteuid(),
         access(sidecar, W_OK) != 0
       else { continue }
-      chmod(sidecar, database.st_mode & 0o777)
+      // Not through a link swapped in after the look (review, s15): glibc refuses to change a
+      // link's mode rather than follow it.
+      fchmodat(AT_FDCWD, sidecar, database.st_mode & 0o777, AT_SYMLINK_NOFOLLOW)
     }
   }
 

@@ -86,6 +86,19 @@ extension Commands {
   static let demoReviewTitle = "Heuristic review of this repository's Sources/"
   static let demoHandoffFocus = "Continue the demo: storage, search and handoffs"
 
+  /// The path of the program running now, from the kernel (`/proc/self/exe` on Linux), or
+  /// Foundation's executable URL elsewhere; nil when neither says.
+  static func runningExecutable() -> String? {
+    #if os(Linux)
+      if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), path.hasPrefix("/") {
+        return path
+      }
+      return nil
+    #else
+      return Bundle.main.executableURL?.path
+    #endif
+  }
+
   /// Real content: this project's own design decisions, preferences, goals and tasks.
   static let demoKnowledge: [(KnowledgeKind, String, String, [String], Priority)] = [
     (.decision, "Store each workspace in one SQLite database",
@@ -238,8 +251,10 @@ extension Commands {
           knowledgeIDs: Array(captured.prefix(3).map(\.id)), taskIDs: Array(allTasks.prefix(2).map(\.id)))).handoff
         say("6. Created handoff \(handoff.id.uuidString): \(inertLine(handoff.focus))")
       }
-      let me = URL(fileURLWithPath: CommandLine.arguments[0]).path
-      if FileManager.default.isExecutableFile(atPath: me) {
+      // This very program, as the kernel names it, never `argv[0]`: started through PATH, that
+      // is a bare `dolphin`, which would name a program in the current directory (review, s15:
+      // root's demo ran another user's `./dolphin`).
+      if let me = Self.runningExecutable(), FileManager.default.isExecutableFile(atPath: me) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: me)
         p.arguments = ["handoff", "restore", handoff.id.uuidString, "--workspace", dir.path]

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Checks on disk that erased records are gone: every byte of every file under the workspace
 /// directory is searched for the text form of each erased record's id (every stored row holds
 /// its id beside its text, so a surviving id means a surviving row, free page or WAL frame).
@@ -19,23 +25,21 @@ enum EraseVerifier {
   ) throws {
     var found = Set<UUID>()
     var hitsByFile: [(String, Set<UUID>)] = []
-    for file in regularFiles(under: directory) {
-      guard let data = try? Data(contentsOf: file, options: .alwaysMapped) else {
-        verification.notes.append("could not read \(file.path)")
-        continue
+    scanFiles(under: directory.path) { path, bytes in
+      guard let bytes else {
+        verification.notes.append("could not read \(path)")
+        return
       }
-      verification.filesScanned.append(file.path)
-      verification.bytesScanned += data.count
-      guard !erased.isEmpty else { continue }
+      verification.filesScanned.append(path)
+      verification.bytesScanned += bytes.count
+      guard !erased.isEmpty else { return }
       var hits = Set<UUID>()
-      data.withUnsafeBytes { bytes in
-        forEachUUID(in: bytes) { id in if erased.contains(id) { hits.insert(id) } }
-      }
-      if keptFiles.contains(file.path) || keptFiles.contains(file.resolvingSymlinksInPath().path) {
-        if !hits.isEmpty { verification.retainedCopies.append(file.path) }
+      forEachUUID(in: bytes) { id in if erased.contains(id) { hits.insert(id) } }
+      if keptFiles.contains(path) {
+        if !hits.isEmpty { verification.retainedCopies.append(path) }
       } else if !hits.isEmpty {
         found.formUnion(hits)
-        hitsByFile.append((file.path, hits))
+        hitsByFile.append((path, hits))
       }
     }
     if !found.isEmpty {
@@ -47,18 +51,74 @@ enum EraseVerifier {
     verification.filesWithLeaks = hitsByFile.filter { !$0.1.isDisjoint(with: found) }.map(\.0)
   }
 
-  /// Every regular file below `directory`, sorted by path.
-  static func regularFiles(under directory: URL) -> [URL] {
-    guard
-      let enumerator = FileManager.default.enumerator(
-        at: directory, includingPropertiesForKeys: [.isRegularFileKey], options: [])
-    else { return [] }
-    var out: [URL] = []
-    for case let url as URL in enumerator
-    where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
-      out.append(url)
+  /// Calls `visit` with the path and bytes (mapped read-only; nil when it cannot be read) of
+  /// every regular file below the directory `directory`, by path, without following a link:
+  /// each directory is opened relative to its parent with `O_NOFOLLOW`, each file relative to
+  /// its directory with `O_NOFOLLOW` and read only when it is the regular file `fstatat` saw
+  /// (review, s15: another user's link swapped in for a directory of a shared workspace made
+  /// root's erase read files outside it, and could have made it read the whole filesystem). At
+  /// most 16 directories deep.
+  static func scanFiles(under directory: String, _ visit: (String, UnsafeRawBufferPointer?) -> Void) {
+    let top = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard top >= 0 else { return }
+    defer { close(top) }
+    scan(top, directory, depth: 0, visit)
+  }
+
+  private static func scan(_ dir: Int32, _ path: String, depth: Int, _ visit: (String, UnsafeRawBufferPointer?) -> Void) {
+    guard depth < 16 else { return }
+    var names: [String] = []
+    let listing = dup(dir)
+    guard listing >= 0, let stream = fdopendir(listing) else {
+      if listing >= 0 { close(listing) }
+      return
     }
-    return out.sorted { $0.path < $1.path }
+    while let entry = readdir(stream) {
+      let name = withUnsafePointer(to: entry.pointee.d_name) {
+        String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    closedir(stream)
+    for name in names.sorted() {
+      let child = path + "/" + name
+      var seen = stat()
+      guard fstatat(dir, name, &seen, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+      switch seen.st_mode & S_IFMT {
+      case S_IFDIR:
+        let sub = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard sub >= 0 else { continue }
+        scan(sub, child, depth: depth + 1, visit)
+        close(sub)
+      case S_IFREG:
+        let fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+          visit(child, nil)
+          continue
+        }
+        defer { close(fd) }
+        var opened = stat()
+        guard fstat(fd, &opened) == 0, opened.st_ino == seen.st_ino, opened.st_dev == seen.st_dev,
+          (opened.st_mode & S_IFMT) == S_IFREG
+        else {
+          visit(child, nil)
+          continue
+        }
+        let size = Int(opened.st_size)
+        guard size > 0 else {
+          visit(child, UnsafeRawBufferPointer(start: nil, count: 0))
+          continue
+        }
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
+          visit(child, nil)
+          continue
+        }
+        visit(child, UnsafeRawBufferPointer(start: mapped, count: size))
+        munmap(mapped, size)
+      default:
+        continue  // A link, a FIFO, a socket, a device: not a file dolphin keeps.
+      }
+    }
   }
 
   /// Ids mentioned anywhere in the live workspace (records, quarantine, legacy-import records).

@@ -71,7 +71,7 @@ extension KnowledgeEngine {
       rmdir(dir.appendingPathComponent(Self.legacyBackupFolder).path)
     }
     if let sqlite {
-      if let dir = sqlite.directory {
+      if let dir = Self.erasableDirectory(sqlite) ?? sqlite.directory {
         // A partial erase keeps the legacy files on purpose (the plan for `all` removes them).
         let kept = Set(try store.read { tx in try Self.eraseFiles(tx, directory: dir) })
         try EraseVerifier.verify(erasedIDs, in: dir, keptFiles: kept, store: store, into: &verification)

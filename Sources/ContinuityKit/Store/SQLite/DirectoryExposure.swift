@@ -262,6 +262,10 @@ package enum WorkspaceTrust {
     package var directory: String
     /// The database file's `stat` at ``directory`` (following a link), nil when there is none.
     package var database: stat?
+    /// The database file to hand SQLite: `<directory>/workspace.sqlite`, or, when that is a
+    /// symbolic link of this user's or root's, the file it leads to as the walk resolved it
+    /// (SQLite is opened with `SQLITE_OPEN_NOFOLLOW`, so it never follows a link itself).
+    package var databaseFile: String
   }
 
   /// Checks the path to the workspace directory `directory` (which exists) and returns the
@@ -285,7 +289,7 @@ package enum WorkspaceTrust {
       // system owns some directories on the way to it.
       var database = stat()
       let path = (directory as NSString).appendingPathComponent(SQLiteWorkspaceStore.fileName)
-      return .success(Verified(directory: directory, database: stat(path, &database) == 0 ? database : nil))
+      return .success(Verified(directory: directory, database: stat(path, &database) == 0 ? database : nil, databaseFile: path))
     #else
       let realDirectory: String
       switch walk(directory, user: user) {
@@ -302,7 +306,10 @@ package enum WorkspaceTrust {
       if let refusal = check(directory: realDirectory, shownAs: directory, database: database, user: user) {
         return .failure(refusal)
       }
-      guard let database else { return .success(Verified(directory: realDirectory, database: nil)) }
+      guard let database else {
+        return .success(Verified(directory: realDirectory, database: nil, databaseFile: databasePath))
+      }
+      var databaseFile = databasePath
       var link = stat()
       if lstat(databasePath, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
         if link.st_uid != user && link.st_uid != 0 {
@@ -317,6 +324,7 @@ package enum WorkspaceTrust {
         case .notADirectory(let path): return .failure(Refusal(path: path, message: changedReason))
         case .missing, .unresolvable: return .failure(Refusal(path: databasePath, message: changedReason))
         }
+        databaseFile = target
         let holder = (target as NSString).deletingLastPathComponent
         if holder != realDirectory,
           let refusal = check(directory: holder, shownAs: holder, database: database, user: user, holdsLinkTarget: true)
@@ -336,7 +344,7 @@ package enum WorkspaceTrust {
               + "\(FileAccessAdvice.shellQuoted(databasePath + ".foreign"))`); if it is, have root give it back "
               + "(`chown -h \(user) \(quoted)`)."))
       }
-      return .success(Verified(directory: realDirectory, database: database))
+      return .success(Verified(directory: realDirectory, database: database, databaseFile: databaseFile))
     #endif
   }
 
@@ -529,13 +537,25 @@ package enum WorkspaceTrust {
   /// (review, s15: another user's plain file in a 1777 directory, swapped with their link by
   /// `renameat2` `RENAME_EXCHANGE`, showed the walk a file and every later look-up their link), so
   /// it is refused unless `last` is ``LastComponent/any``.
-  package static func walk(_ path: String, user: uid_t = geteuid(), last: LastComponent = .ownDirectory) -> Walk {
+  ///
+  /// With `othersDirectories`, a directory of another user is judged as if it were this user's
+  /// (only who else may rename its entries counts): a file this user reads from another user's
+  /// directory, which its owner could have given them anyway.
+  package static func walk(
+    _ path: String, user: uid_t = geteuid(), last: LastComponent = .ownDirectory, othersDirectories: Bool = false
+  ) -> Walk {
+    /// Who besides `user`, root (and, with `othersDirectories`, its owner) may rename the
+    /// entries of the directory `directory` with status `status`.
+    func exposure(_ status: stat, _ directory: String) -> AncestorExposure? {
+      let judgedAs = othersDirectories && status.st_uid != 0 ? status.st_uid : user
+      return ancestorExposure(status, user: judgedAs) ?? aclExposure(of: directory, user: judgedAs)
+    }
     var pending = Array((path as NSString).pathComponents.drop(while: { $0 == "/" }))
     var current = "/"
     var links = 0
     var rootStatus = stat()
     guard lstat("/", &rootStatus) == 0 else { return .unresolvable }
-    if let exposure = ancestorExposure(rootStatus, user: user) ?? aclExposure(of: "/", user: user) {
+    if let exposure = exposure(rootStatus, "/") {
       return .exposed(directory: "/", exposure: exposure, status: rootStatus)
     }
     while !pending.isEmpty {
@@ -567,7 +587,7 @@ package enum WorkspaceTrust {
           if status.st_uid != user && status.st_uid != 0 {
             return .exposed(directory: candidate, exposure: .owner(status.st_uid), status: status)
           }
-        } else if let exposure = ancestorExposure(status, user: user) ?? aclExposure(of: candidate, user: user) {
+        } else if let exposure = exposure(status, candidate) {
           return .exposed(directory: candidate, exposure: exposure, status: status)
         }
         current = candidate

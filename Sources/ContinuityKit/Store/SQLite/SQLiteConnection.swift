@@ -45,7 +45,12 @@ package final class SQLiteConnection {
   package init(path: String, readOnly: Bool, create: Bool, immutable: Bool = false) throws(WorkspaceError) {
     self.path = path
     self.displayName = path
-    var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
+    // Never through a symbolic link at the name (review, s15: in a workspace directory shared
+    // with users who may write the database, one of them renamed it aside and put a link to
+    // root's private database in its place, and SQLite, which resolves a link at the database
+    // name before it opens, wrote root's captures there): the caller hands SQLite the checked
+    // file itself (``WorkspaceTrust/Verified/databaseFile``).
+    var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE | SQLITE_OPEN_NOFOLLOW
     if readOnly || immutable {
       flags |= SQLITE_OPEN_READONLY
     } else {

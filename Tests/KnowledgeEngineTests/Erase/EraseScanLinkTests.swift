@@ -1,0 +1,39 @@
+@testable import KnowledgeEngine
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Eighth review (s15): erase's check read every file under the workspace directory by path
+/// (`FileManager`'s enumerator, then `Data(contentsOf:)`), so a link swapped in for a directory
+/// there made root read files outside the workspace.
+@Suite("Erase's on-disk scan stays inside the workspace")
+struct EraseScanLinkTests {
+  @Test("the scan visits the regular files below the directory and no link, FIFO or what a link leads to")
+  func scanFollowsNoLink() throws {
+    let dir = TemporaryDirectory("erase-scan")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let outside = dir.appending("outside").path
+    try FileManager.default.createDirectory(atPath: ws + "/sub", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+    try Data("a".utf8).write(to: URL(fileURLWithPath: ws + "/a.txt"))
+    try Data("b".utf8).write(to: URL(fileURLWithPath: ws + "/sub/b.txt"))
+    try Data("secret".utf8).write(to: URL(fileURLWithPath: outside + "/secret.txt"))
+    try FileManager.default.createSymbolicLink(atPath: ws + "/linked-dir", withDestinationPath: outside)
+    try FileManager.default.createSymbolicLink(atPath: ws + "/linked-file", withDestinationPath: outside + "/secret.txt")
+    #expect(mkfifo(ws + "/fifo", 0o600) == 0)
+    var visited: [String: String] = [:]
+    EraseVerifier.scanFiles(under: ws) { path, bytes in
+      visited[path] = bytes.map { String(decoding: $0, as: UTF8.self) } ?? "<unreadable>"
+    }
+    #expect(visited == [ws + "/a.txt": "a", ws + "/sub/b.txt": "b"])
+    // A workspace directory that is itself a link is not entered.
+    var throughLink = 0
+    EraseVerifier.scanFiles(under: ws + "/linked-dir") { _, _ in throughLink += 1 }
+    #expect(throughLink == 0)
+  }
+}
