@@ -13,6 +13,23 @@ import Testing
 /// file, and its `chmod 700` onto a directory of that user's choosing.
 @Suite("Workspace path checks under a changing path", .serialized)
 struct WorkspaceTrustRaceTests {
+  /// Starts uid 65534 swapping the entries `a` and `b` with `renameat2(RENAME_EXCHANGE)` for six
+  /// seconds, and waits a moment for it to begin. The caller terminates it.
+  static func startSwapping(_ a: String, _ b: String) throws -> Process {
+    let swapper = Process()
+    swapper.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    swapper.arguments = [
+      "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
+      "import ctypes,sys,time\nlibc=ctypes.CDLL(None,use_errno=True)\na=sys.argv[1].encode();b=sys.argv[2].encode()\n"
+        + "end=time.time()+6\nwhile time.time()<end:\n"
+        + " libc.syscall(ctypes.c_long(316),ctypes.c_long(-100),a,ctypes.c_long(-100),b,ctypes.c_long(2))\n",
+      a, b,
+    ]
+    try swapper.run()
+    usleep(200_000)  // let it start
+    return swapper
+  }
+
   @Test("a path that does not resolve is refused, never checked or opened as given")
   func unresolvedRefused() throws {
     let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("dolphin-tests-unresolved-\(UUID().uuidString)")
@@ -92,21 +109,11 @@ struct WorkspaceTrustRaceTests {
     chown(shared + "/w", 65534, 65534)
     try FileManager.default.createSymbolicLink(atPath: shared + "/wl", withDestinationPath: rootsOwn)
     lchown(shared + "/wl", 65534, 65534)
-    let swapper = Process()
-    swapper.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-    swapper.arguments = [
-      "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
-      "import ctypes,sys,time\nlibc=ctypes.CDLL(None,use_errno=True)\na=sys.argv[1].encode();b=sys.argv[2].encode()\n"
-        + "end=time.time()+6\nwhile time.time()<end:\n"
-        + " libc.syscall(ctypes.c_long(316),ctypes.c_long(-100),a,ctypes.c_long(-100),b,ctypes.c_long(2))\n",
-      shared + "/w", shared + "/wl",
-    ]
-    try swapper.run()
+    let swapper = try Self.startSwapping(shared + "/w", shared + "/wl")
     defer {
       swapper.terminate()
       swapper.waitUntilExit()
     }
-    usleep(200_000)
     for _ in 0..<400 {
       if case .success(let verified) = WorkspaceTrust.verify(directory: shared + "/w", user: 0) {
         Issue.record("verified \(verified.directory)")
@@ -195,21 +202,11 @@ struct WorkspaceTrustRaceTests {
     chown(shared + "/w", 65534, 65534)
     try FileManager.default.createSymbolicLink(atPath: shared + "/wl", withDestinationPath: rootsOwn)
     lchown(shared + "/wl", 65534, 65534)
-    let swapper = Process()
-    swapper.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-    swapper.arguments = [
-      "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
-      "import ctypes,sys,time\nlibc=ctypes.CDLL(None,use_errno=True)\na=sys.argv[1].encode();b=sys.argv[2].encode()\n"
-        + "end=time.time()+6\nwhile time.time()<end:\n"
-        + " libc.syscall(ctypes.c_long(316),ctypes.c_long(-100),a,ctypes.c_long(-100),b,ctypes.c_long(2))\n",
-      shared + "/w", shared + "/wl",
-    ]
-    try swapper.run()
+    let swapper = try Self.startSwapping(shared + "/w", shared + "/wl")
     defer {
       swapper.terminate()
       swapper.waitUntilExit()
     }
-    usleep(200_000)
     for _ in 0..<400 {
       if case .success(let verified) = WorkspaceTrust.verify(directory: shared + "/w", user: 0) {
         Issue.record("verified \(verified.directory)")
