@@ -483,7 +483,7 @@ package enum WorkspaceTrust {
     #endif
   }
 
-  /// What resolving a path component by component found (``walk(_:user:)``).
+  /// What resolving a path component by component found (``walk(_:user:last:othersDirectories:)``).
   package enum Walk: Sendable {
     /// Every component exists: the path with each link and `.`/`..` resolved.
     case resolved(String)
@@ -503,7 +503,7 @@ package enum WorkspaceTrust {
     case unresolvable
   }
 
-  /// What ``walk(_:user:last:)`` requires of the path's last component, once its links are followed.
+  /// What ``walk(_:user:last:othersDirectories:)`` requires of the path's last component, once its links are followed.
   package enum LastComponent: Sendable {
     /// A directory of this user's or root's (the workspace directory: who may write it is judged
     /// against the database afterwards, ``DirectoryExposure``).
@@ -609,7 +609,7 @@ package enum WorkspaceTrust {
     return .resolved(current)
   }
 
-  /// The first symbolic link on the way to `path` (``walk(_:user:)``) that belongs to neither
+  /// The first symbolic link on the way to `path` (``walk(_:user:last:othersDirectories:)``) that belongs to neither
   /// `user` nor root, with its owner; nil when there is none before the path stops resolving.
   package static func foreignLink(onTheWayTo path: String, user: uid_t = geteuid()) -> (link: String, owner: uid_t)? {
     if case .foreignLink(let link, let owner) = walk(path, user: user) { return (link, owner) }
@@ -698,7 +698,7 @@ package enum WorkspaceTrust {
   }
 
   /// Checks the directory a file the user named is to be written in (`export --output`) as the
-  /// path to a workspace is checked (``walk(_:user:last:)``): no symbolic link on the way of a
+  /// path to a workspace is checked (``walk(_:user:last:othersDirectories:)``): no symbolic link on the way of a
   /// user other than this one and root, and every directory on the way, that one included,
   /// this user's or root's and closed to renames by others (``ancestorExposure(_:user:groupMembers:)``,
   /// access control lists; the sticky bit, as `/tmp` has, is enough). Such a path names the same
