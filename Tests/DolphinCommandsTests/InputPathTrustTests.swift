@@ -73,4 +73,28 @@ struct InputPathTrustTests {
     #expect(!FileManager.default.fileExists(atPath: marker), "the impostor ran")
     #expect(r.stdout.contains("7. Restored in a fresh process"), "\(r.stdout)")
   }
+
+  /// Seventh review (s15): erase zeroed and unlinked every backup path the database recorded —
+  /// a copied workspace, or another program, could name any file.
+  @Test("erase --kind all removes what is in legacy-backups, never a backup path the database records elsewhere")
+  func eraseIgnoresRecordedPaths() throws {
+    let dir = TemporaryDirectory("erase-recorded-path")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    #expect(try runDolphin(["capture", "fact", "Seed", "--workspace", ws]).status == 0)
+    let fixture = repositoryRoot.appendingPathComponent("Tests/ContinuityKitTests/Fixtures/legacy/workspace-v3.json").path
+    #expect(try runDolphin(["migrate", fixture, "--workspace", ws]).status == 0)
+    let victim = dir.appending("victim.txt").path
+    try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
+    let forged = try runProcess(
+      "/usr/bin/env",
+      ["sqlite3", ws + "/workspace.sqlite",
+       "INSERT INTO legacy_import VALUES('abc','workspace.json','\(victim)',4,'2024-01-01T00:00:00Z')"])
+    #expect(forged.status == 0, "\(forged.stderr)")
+    let erase = try runDolphin(["erase", "--kind", "all", "--yes", "--workspace", ws])
+    #expect(erase.status == 0, "\(erase.stdout)\(erase.stderr)")
+    #expect(!erase.stdout.contains(victim), "\(erase.stdout)")
+    #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
+    #expect(!FileManager.default.fileExists(atPath: ws + "/legacy-backups"), "the real backup went, and its folder")
+  }
 }

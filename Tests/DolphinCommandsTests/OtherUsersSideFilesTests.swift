@@ -70,7 +70,7 @@ struct OtherUsersSideFilesTests {
       let refused = try Self.run(as: Self.owner, args + ["--workspace", workspace])
       #expect(refused.status == 5, "\(args): \(refused.stdout)\(refused.stderr)")
       #expect(
-        refused.stderr.contains("the workspace directory (mode 777) may be written by every user, and not every user may write the database"),
+        refused.stderr.contains("the workspace directory (mode 777) may be written by every user: they could put a -wal"),
         "\(args): \(refused.stderr)")
       #expect(refused.stderr.contains("consider `chmod 700 '\(workspace)'`"), "\(refused.stderr)")
     }
@@ -147,6 +147,11 @@ struct OtherUsersSideFilesTests {
     chmod(db + "-wal", 0o644)
     chmod(db + "-shm", 0o644)
 
+    // Since s15 the directory every user may write is refused first, whoever may write the
+    // database; closed again, the -wal of the stranger (who may write the database) is named.
+    let open = try Self.run(as: Self.owner, ["capture", "fact", "Third note", "--workspace", workspace])
+    #expect(open.status == 5 && open.stderr.contains("(mode 777) may be written by every user"), "\(open.stderr)")
+    chmod(workspace, 0o755)
     let capture = try Self.run(as: Self.owner, ["capture", "fact", "Third note", "--workspace", workspace])
     #expect(capture.status != 0)
     #expect(capture.stderr.contains("another user, nobody (uid 65534), owns them"), "\(capture.stderr)")

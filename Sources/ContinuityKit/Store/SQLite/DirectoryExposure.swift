@@ -9,7 +9,10 @@ import Foundation
 /// The C `struct group` of the group database (the enum below has a case of that name).
 private typealias GroupEntry = group
 
-/// Who may change what a workspace directory holds without being allowed to write its database.
+/// Who besides this user and root may change what a workspace directory holds. The workspace is
+/// opened only where no one else may (``WorkspaceTrust``; since s15 also when they may write the
+/// database: SQLite acts on files it finds beside the database by name, and a crafted rollback
+/// journal names a "super-journal" it deletes, whatever that is).
 ///
 /// SQLite reads more than the database file: the `-wal` beside it (whose frames it takes as the
 /// newest pages and copies into the database at a checkpoint) and a `-journal` (a "hot" rollback
@@ -144,8 +147,9 @@ package enum DirectoryExposure: Sendable, Equatable {
     let mode = FileAccessAdvice.permissions(status.st_mode)
     let risk =
       holdsDatabase
-      ? "they could put a -wal or rollback journal beside the database, which SQLite would copy into it, or replace "
-        + "the database, so dolphin will not open it; nothing was read or changed"
+      ? "they could put a -wal or rollback journal beside the database, which SQLite would copy into it (a crafted "
+        + "journal even makes SQLite delete a file it names), or replace the database, so dolphin will not open it; "
+        + "nothing was read or changed"
       : "they could read what dolphin stores there, or put files beside it that SQLite would copy into it, so dolphin "
         + "will not create a workspace there; nothing was created"
     switch self {
@@ -158,14 +162,13 @@ package enum DirectoryExposure: Sendable, Equatable {
         + "may rename or replace anything in it: \(risk). Dolphin opens only a directory of this user's or root's: "
         + FileAccessAdvice.ownDirectory + copy + "."
     case .everyone:
-      return "the workspace directory (mode \(mode)) may be written by every user, and not every user may write the "
-        + "database: \(risk). To use the workspace: "
+      return "the workspace directory (mode \(mode)) may be written by every user: \(risk). To use the workspace: "
         + FileAccessAdvice.makePrivate(path: directory, status: status, privateMode: "700")
         + ". Dolphin then checks the files beside the database before it opens it."
     case .accessList(let names):
       let quoted = FileAccessAdvice.shellQuoted(directory)
       return "the workspace directory has an access control list that lets \(names.joined(separator: ", ")) write it "
-        + "(`getfacl \(quoted)` shows it), and they may not write the database: \(risk). To use the workspace: "
+        + "(`getfacl \(quoted)` shows it): \(risk). To use the workspace: "
         + (status.st_uid == geteuid()
           ? "remove the list (`setfacl -b \(quoted)`) or its entries that grant write"
           : FileAccessAdvice.ownDirectory)
@@ -173,8 +176,8 @@ package enum DirectoryExposure: Sendable, Equatable {
     case .group(let gid, let members):
       let named =
         members.isEmpty
-        ? ", a group the group database does not list, so who they are and whether they may write the database is unknown"
-        : ", and some (\(members.joined(separator: ", "))) may not write the database"
+        ? ", a group the group database does not list, so who they are is unknown"
+        : ", among them \(members.joined(separator: ", "))"
       return "the workspace directory (mode \(mode)) may be written by the members of group \(Self.groupName(gid))\(named): "
         + "\(risk). To use the workspace: "
         + FileAccessAdvice.makePrivate(path: directory, status: status, privateMode: "700")
@@ -648,8 +651,13 @@ package enum WorkspaceTrust {
   ) -> Refusal? {
     var status = stat()
     guard stat(directory, &status) == 0 else { return Refusal(path: shown, message: changedReason) }
-    if let exposure = DirectoryExposure.of(directory: status, database: database, user: user)
-      ?? DirectoryExposure.aclExposure(of: directory, database: database, user: user)
+    // Whoever else may change the directory is refused, whether or not they may write the
+    // database (review, s15: a shared directory — 1777 with a 666 database — let another user
+    // plant a rollback journal whose super-journal name made root's SQLite delete any file, a
+    // FIFO that hung root's command, hard links SQLite wrote into; SQLite acts on what it finds
+    // beside the database by name, which no check before its open can settle).
+    if let exposure = DirectoryExposure.of(directory: status, database: nil, user: user)
+      ?? DirectoryExposure.aclExposure(of: directory, database: nil, user: user)
     {
       let reason = exposure.reason(directory: shown, status: status, holdsDatabase: database != nil)
       return Refusal(
