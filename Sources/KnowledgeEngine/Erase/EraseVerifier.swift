@@ -25,16 +25,15 @@ enum EraseVerifier {
   ) throws {
     var found = Set<UUID>()
     var hitsByFile: [(String, Set<UUID>)] = []
-    scanFiles(under: directory.path) { path, bytes in
-      guard let bytes else {
+    scanFiles(under: directory.path) { path, fd in
+      var hits = Set<UUID>()
+      guard let bytes = readUUIDs(fd, { id in if erased.contains(id) { hits.insert(id) } }) else {
         verification.notes.append("could not read \(path)")
         return
       }
       verification.filesScanned.append(path)
-      verification.bytesScanned += bytes.count
+      verification.bytesScanned += bytes
       guard !erased.isEmpty else { return }
-      var hits = Set<UUID>()
-      forEachUUID(in: bytes) { id in if erased.contains(id) { hits.insert(id) } }
       if keptFiles.contains(path) {
         if !hits.isEmpty { verification.retainedCopies.append(path) }
       } else if !hits.isEmpty {
@@ -51,21 +50,47 @@ enum EraseVerifier {
     verification.filesWithLeaks = hitsByFile.filter { !$0.1.isDisjoint(with: found) }.map(\.0)
   }
 
-  /// Calls `visit` with the path and bytes (mapped read-only; nil when it cannot be read) of
-  /// every regular file below the directory `directory`, by path, without following a link:
+  /// Reads the file open as `fd` to its end in chunks of 1 MiB, calling `body` with every UUID
+  /// written in it (``forEachUUID(in:_:)``; one spanning two chunks is found once), and returns
+  /// the bytes read; nil when a read fails. Plain reads, not a mapping: a file cut short while it
+  /// is read ends the read, not the process (review, s15: a mapped file truncated meanwhile raised
+  /// SIGBUS after the erase had committed).
+  static func readUUIDs(_ fd: Int32?, _ body: (UUID) -> Void) -> Int? {
+    guard let fd else { return nil }
+    var total = 0
+    var carry: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        return nil
+      }
+      if n == 0 { return total }
+      total += n
+      // 35 bytes carried over: too few to hold a whole id, enough to finish one cut in two.
+      let window = carry + chunk[0..<n]
+      window.withUnsafeBytes { forEachUUID(in: $0, body) }
+      carry = Array(window.suffix(35))
+    }
+  }
+
+  /// Calls `visit` with the path and an open descriptor (nil when it cannot be opened as the
+  /// file it was seen to be) of every regular file below the directory `directory`, by path,
+  /// without following a link:
   /// each directory is opened relative to its parent with `O_NOFOLLOW`, each file relative to
   /// its directory with `O_NOFOLLOW` and read only when it is the regular file `fstatat` saw
   /// (review, s15: another user's link swapped in for a directory of a shared workspace made
   /// root's erase read files outside it, and could have made it read the whole filesystem). At
-  /// most 16 directories deep.
-  static func scanFiles(under directory: String, _ visit: (String, UnsafeRawBufferPointer?) -> Void) {
+  /// most 16 directories deep. The descriptor is closed when `visit` returns.
+  static func scanFiles(under directory: String, _ visit: (String, Int32?) -> Void) {
     let top = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
     guard top >= 0 else { return }
     defer { close(top) }
     scan(top, directory, depth: 0, visit)
   }
 
-  private static func scan(_ dir: Int32, _ path: String, depth: Int, _ visit: (String, UnsafeRawBufferPointer?) -> Void) {
+  private static func scan(_ dir: Int32, _ path: String, depth: Int, _ visit: (String, Int32?) -> Void) {
     guard depth < 16 else { return }
     var names: [String] = []
     let listing = dup(dir)
@@ -104,17 +129,9 @@ enum EraseVerifier {
           visit(child, nil)
           continue
         }
-        let size = Int(opened.st_size)
-        guard size > 0 else {
-          visit(child, UnsafeRawBufferPointer(start: nil, count: 0))
-          continue
-        }
-        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
-          visit(child, nil)
-          continue
-        }
-        visit(child, UnsafeRawBufferPointer(start: mapped, count: size))
-        munmap(mapped, size)
+        // Reads of a regular file never wait; clearing the flag keeps the descriptor ordinary.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        visit(child, fd)
       default:
         continue  // A link, a FIFO, a socket, a device: not a file dolphin keeps.
       }
