@@ -105,13 +105,22 @@ public enum BoundedInput {
   ) throws(Failure) -> Result {
     var before = stat()
     if stat(path, &before) == 0 { try requireRegular(before, path: path) }
-    let fd = open(try trustedPath(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW)
+    let (walked, resolved) = try trustedPath(path)
+    let fd = open(walked, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW)
     guard fd >= 0 else {
       let code = errno
       let reason = code == ENOENT ? "no such file" : SystemErrorCause.describe(code)
       throw .cannotOpen(path: path, reason: reason)
     }
     defer { close(fd) }
+    // `O_NOFOLLOW` guards the last component only: a directory on the way swapped for a link
+    // after the walk (by its owner, review s15) is caught by where the kernel says the file is.
+    if resolved, !opened(fd, isAt: walked) {
+      throw .cannotOpen(
+        path: path,
+        reason: "the path changed while dolphin opened it (a directory on the way was replaced by a symbolic link), "
+          + "so it was not read; copy the file to a directory of your own and name the copy")
+    }
     var st = stat()
     guard fstat(fd, &st) == 0 else {
       throw .cannotOpen(path: path, reason: SystemErrorCause.describe(errno))
@@ -137,14 +146,15 @@ public enum BoundedInput {
   /// could read). Another user's own directory is read from, as its owner could hand the file
   /// over anyway. A path that does not resolve is opened as given, with `O_NOFOLLOW`, for the
   /// system's own error.
-  static func trustedPath(_ path: String) throws(Failure) -> String {
+  /// - Returns: the path to open, and whether it is the walked one (every link resolved).
+  static func trustedPath(_ path: String) throws(Failure) -> (path: String, resolved: Bool) {
     #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-      return path
+      return (path, false)
     #else
       let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
       let advice = "copy the file to a directory of your own and name the copy"
       switch WorkspaceTrust.walk(absolute, last: .any, othersDirectories: true) {
-      case .resolved(let real): return real
+      case .resolved(let real): return (real, true)
       case .foreignLink(let link, let owner):
         throw .cannotOpen(
           path: path,
@@ -156,8 +166,21 @@ public enum BoundedInput {
           reason: "the path goes through \(Limits.shownPath(at)), which "
             + WorkspaceTrust.exposureDescription(exposure, directory: at, status: status)
             + ": they may rename anything in it, so what the path names may change while it is read; \(advice)")
-      case .missing, .notADirectory, .unresolvable: return path
+      case .missing, .notADirectory, .unresolvable: return (path, false)
       }
+    #endif
+  }
+
+  /// Whether the file open as `fd` is the one at `path` (absolute, every link resolved), as the
+  /// kernel names it (`/proc/self/fd/N`, Linux); true where the kernel does not say.
+  static func opened(_ fd: Int32, isAt path: String) -> Bool {
+    #if os(Linux)
+      guard path.hasPrefix("/"),
+        let actual = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")
+      else { return true }
+      return actual == path
+    #else
+      return true
     #endif
   }
 
