@@ -275,10 +275,9 @@ enum MigrateCommands {
       let engine = try ctx.engine(.create)
       // Beside the database as checked, links resolved (review, s15: a --workspace that is the
       // user's own link was taken for a directory others may change).
-      let workspace = (engine.store as? SQLiteWorkspaceStore)?.verifiedDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
       let report = try engine.importLegacyWorkspace(
         file: file, named: path,
-        backupDirectory: (workspace ?? ctx.workspaceDirectory).appendingPathComponent("legacy-backups"))
+        backupDirectory: engine.legacyBackupDirectory ?? ctx.workspaceDirectory.appendingPathComponent("legacy-backups"))
       if ctx.json {
         try ctx.console.printJSON(report)
         return

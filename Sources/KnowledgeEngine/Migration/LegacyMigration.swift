@@ -137,12 +137,19 @@ extension KnowledgeEngine {
     return true
   }
 
+  /// Where this workspace keeps legacy backups: `legacy-backups` in the workspace directory as
+  /// checked when the store opened its files (``SQLiteWorkspaceStore/verifiedDirectory``, links
+  /// resolved); nil for a store without one.
+  public var legacyBackupDirectory: URL? {
+    (store as? SQLiteWorkspaceStore).flatMap(Self.erasableDirectory)?.appendingPathComponent(Self.legacyBackupFolder)
+  }
+
   /// Imports `<directory>/workspace.json` when it exists and has not been imported yet.
   /// - Returns: the report, or nil when there is no legacy file or it was imported before.
   public func importLegacyWorkspaceIfPresent(in directory: URL) throws -> LegacyMigrationReport? {
     let file = directory.appendingPathComponent(Self.legacyFileName)
     guard FileManager.default.fileExists(atPath: file.path), !store.isReadOnly else { return nil }
-    let report = try importLegacyWorkspace(file: file, backupDirectory: directory.appendingPathComponent("legacy-backups"))
+    let report = try importLegacyWorkspace(file: file, backupDirectory: directory.appendingPathComponent(Self.legacyBackupFolder))
     return report.alreadyImported ? nil : report
   }
 

@@ -30,6 +30,26 @@ struct WorkspaceTrustRaceTests {
     return swapper
   }
 
+  /// For 400 rounds, as root: neither verifying `directory` as a workspace, nor checking it as an
+  /// output file's directory, nor creating the workspace `created` may succeed; the first that
+  /// does is recorded.
+  static func expectNoPathThrough(_ directory: String, creating created: String) {
+    for _ in 0..<400 {
+      if case .success(let verified) = WorkspaceTrust.verify(directory: directory, user: 0) {
+        Issue.record("verified \(verified.directory)")
+        return
+      }
+      if case .directory(let resolved) = WorkspaceTrust.verifyOutputDirectory(directory, option: "--output", user: 0) {
+        Issue.record("would write in \(resolved)")
+        return
+      }
+      if case .success(let made) = WorkspaceTrust.createWorkspaceDirectory(created, user: 0) {
+        Issue.record("made \(made)")
+        return
+      }
+    }
+  }
+
   @Test("a path that does not resolve is refused, never checked or opened as given")
   func unresolvedRefused() throws {
     let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("dolphin-tests-unresolved-\(UUID().uuidString)")
@@ -114,20 +134,7 @@ struct WorkspaceTrustRaceTests {
       swapper.terminate()
       swapper.waitUntilExit()
     }
-    for _ in 0..<400 {
-      if case .success(let verified) = WorkspaceTrust.verify(directory: shared + "/w", user: 0) {
-        Issue.record("verified \(verified.directory)")
-        break
-      }
-      if case .directory(let directory) = WorkspaceTrust.verifyOutputDirectory(shared + "/w", option: "--output", user: 0) {
-        Issue.record("would write in \(directory)")
-        break
-      }
-      if case .success(let made) = WorkspaceTrust.createWorkspaceDirectory(shared + "/w", user: 0) {
-        Issue.record("made \(made)")
-        break
-      }
-    }
+    Self.expectNoPathThrough(shared + "/w", creating: shared + "/w")
   }
 
   @Test(
@@ -207,16 +214,7 @@ struct WorkspaceTrustRaceTests {
       swapper.terminate()
       swapper.waitUntilExit()
     }
-    for _ in 0..<400 {
-      if case .success(let verified) = WorkspaceTrust.verify(directory: shared + "/w", user: 0) {
-        Issue.record("verified \(verified.directory)")
-        break
-      }
-      if case .success(let made) = WorkspaceTrust.createWorkspaceDirectory(shared + "/w/target", user: 0) {
-        Issue.record("made \(made)")
-        break
-      }
-    }
+    Self.expectNoPathThrough(shared + "/w", creating: shared + "/w/target")
     var st = stat()
     #expect(stat(rootsOwn + "/target", &st) == 0 && st.st_mode & 0o777 == 0o755, "never chmodded through the swap")
   }
