@@ -137,4 +137,30 @@ struct ImportStoredControlCharactersTests {
     #expect(message.contains("Nothing was imported"), "\(message)")
     #expect(try empty.store.read { try $0.holdsNoRecords() })
   }
+
+  /// Regression (s16): text was bound to SQLite as a C string, so a command that rewrote a row
+  /// holding a NUL another program had stored (completing a task, revising an item's content,
+  /// re-pinning a record) kept only what came before the NUL.
+  @Test("a NUL stored by another program survives commands that rewrite the row: nothing after it is lost")
+  func nulSurvivesRewrites() throws {
+    let w = try Self.editedOutside()
+    try w.store.write { tx in
+      try tx.db.execute(
+        """
+        UPDATE task SET title = 'Rotate the' || char(0) || ' deploy keys', notes = 'Ask' || char(0) || ' ops.' WHERE id = '\(w.task.id.uuidString)';
+        UPDATE knowledge SET title = 'Build' || char(0) || ' server', tags = json_array('ops') WHERE id = '\(w.item.id.uuidString)';
+        """)
+    }
+    let done = try w.engine.completeTask(id: w.task.id)
+    #expect(done.title == "Rotate the\u{0} deploy keys")
+    let stored = try #require(try w.engine.listTasks().first { $0.id == w.task.id })
+    #expect(stored.title == "Rotate the\u{0} deploy keys")
+    #expect(stored.notes == "Ask\u{0} ops.")
+    #expect(stored.status == .completed)
+
+    let revised = try w.engine.reviseContent(of: w.item.id, to: "Runs on ci-4.")
+    #expect(revised.title == "Build\u{0} server")
+    #expect(try w.engine.knowledge(id: w.item.id).title == "Build\u{0} server")
+    #expect(try w.engine.knowledge(id: w.item.id).content == "Runs on ci-4.")
+  }
 }

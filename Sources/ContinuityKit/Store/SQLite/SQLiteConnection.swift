@@ -221,7 +221,13 @@ package final class SQLiteConnection {
       case .null: rc = sqlite3_bind_null(stmt, idx)
       case .integer(let v): rc = sqlite3_bind_int64(stmt, idx, v)
       case .real(let v): rc = sqlite3_bind_double(stmt, idx, v)
-      case .text(let v): rc = sqlite3_bind_text(stmt, idx, v, -1, sqliteTransient)
+      case .text(let v):
+        // Every byte, with its length: a C string would end at a NUL another program stored,
+        // and the rewritten row would lose the rest of the text.
+        let bytes = v.utf8CString
+        rc = bytes.withUnsafeBufferPointer { buf in
+          sqlite3_bind_text(stmt, idx, buf.baseAddress, Int32(buf.count - 1), sqliteTransient)
+        }
       case .blob(let v):
         rc = v.withUnsafeBytes { buf in
           sqlite3_bind_blob(stmt, idx, buf.baseAddress, Int32(buf.count), sqliteTransient)
