@@ -84,7 +84,7 @@ struct WorkspaceTrustCommandTests {
     let r = try runDolphin(["capture", "fact", "Secret", "--workspace", empty])
     #expect(r.status == 5, "\(r.stdout)\(r.stderr)")
     #expect(r.stderr.contains("the workspace directory belongs to nobody (uid 65534), not to this user or root"), "\(r.stderr)")
-    #expect(r.stderr.contains("will not create a workspace there") && !r.stderr.contains("move workspace.sqlite"), "\(r.stderr)")
+    #expect(r.stderr.contains("will not make or open a workspace there") && !r.stderr.contains("move workspace.sqlite"), "\(r.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: empty).isEmpty)
 
     // With a database of that user's in it: not read either.

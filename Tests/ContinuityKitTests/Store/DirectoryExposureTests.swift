@@ -98,7 +98,7 @@ struct DirectoryExposureTests {
     #expect(owned.contains("belongs to uid 4000001, not to this user or root"))
     #expect(owned.contains("`cp -r '/srv/ws' ~/copy`"))
     let empty = DirectoryExposure.owner(Self.stranger).reason(directory: "/srv/ws", status: st, holdsDatabase: false)
-    #expect(empty.contains("will not create a workspace there") && !empty.contains("cp -r"))
+    #expect(empty.contains("will not make or open a workspace there") && !empty.contains("cp -r"))
     #expect(owned.contains("dolphin needs a directory of its own"))
   }
 

@@ -151,7 +151,7 @@ package enum DirectoryExposure: Sendable, Equatable {
         + "journal even makes SQLite delete a file it names), or replace the database, so dolphin will not open it; "
         + "nothing was read or changed"
       : "they could read what dolphin stores there, or put files beside it that SQLite would copy into it, so dolphin "
-        + "will not create a workspace there; nothing was created"
+        + "will not make or open a workspace there; nothing was written there"
     switch self {
     case .owner(let uid):
       let copy =
