@@ -75,7 +75,7 @@ struct AnalyzeCommandTests {
       let r = try runDolphin(["analyze", path])
       #expect(r.status == 4, "\(r.stdout)\n\(r.stderr)")
       #expect(
-        r.stderr.contains("dolphin: error: \(path): a symbolic link loop: following its links never reaches a file or directory"),
+        r.stderr.contains("dolphin: error: \(path): a symbolic link loop, or a chain of more than 40 links: following them does not reach a file or directory"),
         "\(r.stderr)")
       #expect(!r.stderr.contains("no such file"), "\(r.stderr)")
       let json = try runDolphin(["analyze", path, "--json"])

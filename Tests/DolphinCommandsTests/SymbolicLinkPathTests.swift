@@ -6,7 +6,7 @@ import TestSupport
 /// the exit codes of every other path argument: a loop 4, a link to nothing 3.
 @Suite("symbolic links in --workspace and --output", .serialized)
 struct SymbolicLinkPathTests {
-  static let loop = "a symbolic link loop: following its links never reaches a file or directory"
+  static let loop = "a symbolic link loop, or a chain of more than 40 links: following them does not reach a file or directory"
 
   /// `l1` → `l2` → `l1`, and `d` → `nothing`.
   static func links(_ dir: TemporaryDirectory) throws {
@@ -34,6 +34,31 @@ struct SymbolicLinkPathTests {
     let home = try runDolphin(args, environment: ["DOLPHIN_HOME": dir.appending("l1/ws").path])
     #expect(home.status == 4, "\(home.stderr)")
     #expect(home.stderr.contains("\(dir.appending("l1").path): \(Self.loop)"), "\(home.stderr)")
+  }
+
+  /// The kernel follows at most 40 symbolic links in one path (`ELOOP` past them), and so does
+  /// the walk that checks the workspace path: a chain of 40 is a workspace, of 41 a clear error.
+  @Test("--workspace through a chain of 40 links works; 41 exits 4 naming the limit, and nothing is created")
+  func workspaceLinkChain() throws {
+    let dir = TemporaryDirectory("ws-chain")
+    defer { dir.remove() }
+    let fm = FileManager.default
+    try fm.createDirectory(atPath: dir.appending("real").path, withIntermediateDirectories: false)
+    chmod(dir.appending("real").path, 0o700)
+    for i in 1...41 {
+      try fm.createSymbolicLink(atPath: dir.appending("l\(i)").path, withDestinationPath: i == 1 ? "real" : "l\(i - 1)")
+    }
+    let forty = try runDolphin(["capture", "fact", "Forty links", "--workspace", dir.appending("l40").path])
+    #expect(forty.status == 0, "\(forty.stderr)")
+    #expect(fm.fileExists(atPath: dir.appending("real/workspace.sqlite").path))
+    let found = try runDolphin(["search", "forty", "--workspace", dir.appending("l40").path])
+    #expect(found.status == 0 && found.stdout.contains("Forty links"), "\(found.stdout)\(found.stderr)")
+
+    let over = try runDolphin(["capture", "fact", "One too many", "--workspace", dir.appending("l41").path])
+    #expect(over.status == 4, "\(over.stderr)")
+    #expect(over.stderr.contains("dolphin: error: --workspace: \(dir.appending("l41").path): \(Self.loop)"), "\(over.stderr)")
+    let list = try runDolphin(["knowledge", "list", "--workspace", dir.appending("l40").path])
+    #expect(list.stdout.contains("Forty links") && !list.stdout.contains("One too many"), "\(list.stdout)")
   }
 
   @Test("--workspace through a link to nothing exits 3, names the target, and creates nothing", arguments: commands)

@@ -13,8 +13,9 @@ package enum PathProblem: Sendable, Equatable {
   case missing
   /// The path is a symbolic link whose target does not exist.
   case danglingLink(target: String)
-  /// Following the path's symbolic links never reaches a file or directory (`ELOOP`: a link
-  /// that leads back to itself, directly or through other links).
+  /// Following the path's symbolic links does not reach a file or directory (`ELOOP`: a link
+  /// that leads back to itself, directly or through other links, or more than 40 links in a
+  /// row, the kernel's limit).
   case symbolicLinkLoop
   /// The path cannot be followed for another reason, e.g. a directory on the way that may not
   /// be searched; `reason` in plain words.
@@ -110,7 +111,7 @@ package enum PathProblem: Sendable, Equatable {
     case .missing: "no such file or directory"
     case .danglingLink(let target): "a symbolic link to '\(target)', which does not exist"
     case .symbolicLinkLoop:
-      "a symbolic link loop: following its links never reaches a file or directory (\(String(cString: strerror(ELOOP))))"
+      "a symbolic link loop, or a chain of more than 40 links: following them does not reach a file or directory (\(String(cString: strerror(ELOOP))))"
     case .unreachable(let reason): "cannot be reached: \(reason)"
     }
   }
