@@ -108,4 +108,35 @@ struct DirectoryExposureTests {
     #expect(members.contains(0))
     #expect(DirectoryExposure.members(ofGroup: 3_999_999) == nil)
   }
+
+  /// Little-endian `posix_acl_xattr` bytes: version 2, then (tag, permissions, id) entries.
+  static func aclBytes(version: UInt32 = 2, _ entries: [(UInt16, UInt16, UInt32)]) -> [UInt8] {
+    func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+    return le(version) + entries.flatMap { le($0.0) + le($0.1) + le($0.2) }
+  }
+
+  @Test("an access control list's write grants are read after its mask; bytes that are no version-2 list are refused")
+  func accessListBytes() throws {
+    // user::rwx, user:4000001:rw-, group::r-x, group:4000002:rwx, mask::r-x, other::r-x
+    let masked = Self.aclBytes([(0x01, 7, 0), (0x02, 6, 4_000_001), (0x04, 5, 0), (0x08, 7, 4_000_002), (0x10, 5, 0), (0x20, 5, 0)])
+    #expect(try #require(POSIXAccessControlList(xattr: masked)).writers.isEmpty, "the mask takes write away")
+    let open = Self.aclBytes([(0x01, 7, 0), (0x02, 6, 4_000_001), (0x04, 5, 0), (0x08, 7, 4_000_002), (0x10, 7, 0), (0x20, 5, 0)])
+    #expect(try #require(POSIXAccessControlList(xattr: open)).writers == [.user(4_000_001), .group(4_000_002)])
+
+    #expect(POSIXAccessControlList(xattr: []) == nil)
+    #expect(POSIXAccessControlList(xattr: Self.aclBytes(version: 1, [(0x02, 6, 4_000_001)])) == nil)
+    #expect(POSIXAccessControlList(xattr: Array(open.dropLast(3))) == nil, "a cut entry")
+  }
+
+  /// A list that exists but cannot be read whole (`writeGrants(of:)` answers `.unreadable` for an
+  /// error other than "no such attribute" or "not supported", and for bytes that are no list)
+  /// fails closed: it counts as granting write to someone dolphin cannot name.
+  @Test("an access control list that cannot be read counts as letting strangers write, and says so")
+  func unreadableAccessList() {
+    let unreadable = POSIXAccessControlList(writers: [.unreadable])
+    let names = DirectoryExposure.strangers(in: unreadable) { _ in false }
+    #expect(names == ["users dolphin cannot tell (the list could not be read whole)"])
+    let own = POSIXAccessControlList(writers: [.user(Self.user)])
+    #expect(DirectoryExposure.strangers(in: own) { $0 != Self.user }.isEmpty)
+  }
 }
