@@ -151,6 +151,15 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     self.deferredDirectory = Mutex(deferredDirectory)
   }
 
+  /// Whether only the directory's group may reach into it (no bit for others) and that group
+  /// holds no user but this one and root: a private group of root's (mode 770, group `root`), say,
+  /// which no other user may use, so no warning is due.
+  static func onlyTrustedUsersInGroup(of status: stat, user: uid_t = geteuid()) -> Bool {
+    guard status.st_mode & 0o007 == 0 else { return false }
+    guard let members = DirectoryExposure.members(ofGroup: status.st_gid) else { return false }
+    return members.allSatisfy { $0 == user || $0 == 0 }
+  }
+
   /// Opens the workspace in `directory`, creating the directory (0700) and the database
   /// (0600, schema v5) when they do not exist and `create` is set, and applying pending
   /// migration steps. Same as ``open(directory:readOnly:creation:)`` with
@@ -237,7 +246,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         databaseFile = verified.databaseFile
       case .failure(let refusal): throw .fileSystem(path: refusal.path, message: refusal.message)
       }
-      if st.st_mode & 0o077 != 0 {
+      if st.st_mode & 0o077 != 0 && !Self.onlyTrustedUsersInGroup(of: st) {
         warnings.append(
           "workspace directory \(dir) is accessible by other users (mode \(FileAccessAdvice.permissions(st.st_mode))); "
             + FileAccessAdvice.makePrivate(path: dir, status: st, privateMode: "700"))
@@ -280,7 +289,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       if (st.st_mode & S_IFMT) == S_IFDIR {
         throw .fileSystem(path: path, message: "is a directory, not a workspace database")
       }
-      if st.st_mode & 0o077 != 0 {
+      if st.st_mode & 0o077 != 0 && !Self.onlyTrustedUsersInGroup(of: st) {
         warnings.append(
           "workspace database \(path) is "
             + (st.st_mode & 0o022 != 0

@@ -173,6 +173,29 @@ struct WorkspaceFileTests {
     #expect(mode(ws.path) == 0o755)
   }
 
+  /// Review (s15, low): a private group of root's (770, group `root`, which holds no other user)
+  /// was warned about as "accessible by other users". A group with another member is still
+  /// named: `nogroup` is the primary group of `nobody` in the password file.
+  @Test("a directory only its group may reach is warned about only when that group holds another user", .enabled(if: geteuid() == 0))
+  func groupOnlyDirectory() throws {
+    let dir = TemporaryDirectory("warn-group")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true)
+    chown(ws.path, 0, 0)
+    chmod(ws.path, 0o770)
+    let rootsOwn = try SQLiteWorkspaceStore.open(directory: ws)
+    #expect(rootsOwn.warnings.isEmpty, "\(rootsOwn.warnings)")
+
+    let nogroup = try #require(getgrnam("nogroup")).pointee.gr_gid
+    let shared = dir.appending("shared")
+    try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+    chown(shared.path, 0, nogroup)
+    chmod(shared.path, 0o750)
+    let store = try SQLiteWorkspaceStore.open(directory: shared)
+    #expect(store.warnings.count == 1 && store.warnings[0].contains("accessible by other users (mode 750)"), "\(store.warnings)")
+  }
+
   @Test("WAL mode, schema v5 and named migration steps")
   func schema() throws {
     let dir = TemporaryDirectory("schema")
