@@ -25,7 +25,9 @@ enum EraseVerifier {
   ) throws {
     var found = Set<UUID>()
     var hitsByFile: [(String, Set<UUID>)] = []
-    scanFiles(under: directory.path) { path, fd in
+    scanFiles(under: directory.path, skipped: { path, why in
+      verification.notes.append("did not look inside \(path): \(why)")
+    }) { path, fd in
       var hits = Set<UUID>()
       guard let bytes = readUUIDs(fd, { id in if erased.contains(id) { hits.insert(id) } }) else {
         verification.notes.append("could not read \(path)")
@@ -82,16 +84,34 @@ enum EraseVerifier {
   /// its directory with `O_NOFOLLOW` and read only when it is the regular file `fstatat` saw
   /// (review, s15: another user's link swapped in for a directory of a shared workspace made
   /// root's erase read files outside it, and could have made it read the whole filesystem). At
-  /// most 16 directories deep. The descriptor is closed when `visit` returns.
-  static func scanFiles(under directory: String, _ visit: (String, Int32?) -> Void) {
+  /// most ``maximumDepth`` directories deep: `skipped` is called with a directory below that,
+  /// or one that cannot be opened, and why, so the result never claims what was not read. The
+  /// descriptor is closed when `visit` returns.
+  static func scanFiles(
+    under directory: String, skipped: (String, String) -> Void = { _, _ in },
+    _ visit: (String, Int32?) -> Void
+  ) {
     let top = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-    guard top >= 0 else { return }
+    guard top >= 0 else {
+      skipped(directory, "cannot be opened (\(SystemErrorCause.describe(errno)))")
+      return
+    }
     defer { close(top) }
-    scan(top, directory, depth: 0, visit)
+    scan(top, directory, depth: 0, skipped, visit)
   }
 
-  private static func scan(_ dir: Int32, _ path: String, depth: Int, _ visit: (String, Int32?) -> Void) {
-    guard depth < 16 else { return }
+  /// How many directories deep the scan goes below the workspace directory (dolphin makes one,
+  /// `legacy-backups`).
+  static let maximumDepth = 16
+
+  private static func scan(
+    _ dir: Int32, _ path: String, depth: Int, _ skipped: (String, String) -> Void,
+    _ visit: (String, Int32?) -> Void
+  ) {
+    guard depth < maximumDepth else {
+      skipped(path, "more than \(maximumDepth) directories below the workspace directory")
+      return
+    }
     var names: [String] = []
     let listing = dup(dir)
     guard listing >= 0, let stream = fdopendir(listing) else {
@@ -112,8 +132,11 @@ enum EraseVerifier {
       switch seen.st_mode & S_IFMT {
       case S_IFDIR:
         let sub = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard sub >= 0 else { continue }
-        scan(sub, child, depth: depth + 1, visit)
+        guard sub >= 0 else {
+          skipped(child, "cannot be opened (\(SystemErrorCause.describe(errno)))")
+          continue
+        }
+        scan(sub, child, depth: depth + 1, skipped, visit)
         close(sub)
       case S_IFREG:
         let fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)

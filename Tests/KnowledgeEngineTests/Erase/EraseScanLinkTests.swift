@@ -57,4 +57,28 @@ struct EraseScanLinkTests {
     #expect(total == bytes.count)
     #expect(found == [id, id])
   }
+
+  /// The scan goes 16 directories deep (a bound, so a crafted tree cannot make it run on); what
+  /// lies deeper, or cannot be opened, is reported, so erase's check never claims to have read it.
+  @Test("files 15 directories down are read; a directory past the 16-deep bound is reported, not silently left")
+  func depthBoundIsReported() throws {
+    let dir = TemporaryDirectory("erase-scan-depth")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let fifteen = ws + (1...15).map { "/d\($0)" }.joined()
+    let seventeen = fifteen + "/d16/d17"
+    try FileManager.default.createDirectory(atPath: seventeen, withIntermediateDirectories: true)
+    try Data("shallow".utf8).write(to: URL(fileURLWithPath: fifteen + "/f.txt"))
+    try Data("deep".utf8).write(to: URL(fileURLWithPath: fifteen + "/d16/f.txt"))
+    try Data("deeper".utf8).write(to: URL(fileURLWithPath: seventeen + "/f.txt"))
+    var visited: [String] = []
+    var skipped: [String: String] = [:]
+    EraseVerifier.scanFiles(under: ws, skipped: { skipped[$0] = $1 }) { path, _ in visited.append(path) }
+    #expect(visited == [fifteen + "/f.txt"])
+    #expect(skipped == [fifteen + "/d16": "more than 16 directories below the workspace directory"])
+
+    var missing: [String: String] = [:]
+    EraseVerifier.scanFiles(under: ws + "/nothing", skipped: { missing[$0] = $1 }) { _, _ in }
+    #expect(missing[ws + "/nothing"]?.hasPrefix("cannot be opened") == true, "\(missing)")
+  }
 }
