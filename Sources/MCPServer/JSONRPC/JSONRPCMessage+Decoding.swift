@@ -13,6 +13,9 @@ public enum JSONRPCInbound: Sendable, Equatable {
   /// answered either, but a request of ours waiting on that id must fail with `reason`
   /// instead of waiting for an answer that already came.
   case malformedResponse(id: JSONRPCRequestID, reason: String)
+  /// A JSON-RPC batch, accepted only when asked for (MCP 2025-03-26): each element classified
+  /// as a line of its own would be, in order; never empty and never nested.
+  case batch([JSONRPCInbound])
 }
 
 extension JSONRPCMessage {
@@ -24,7 +27,9 @@ extension JSONRPCMessage {
   /// | empty or only whitespace | ignored |
   /// | not JSON, or deeper than ``JSONRPCLimits/maximumDepth`` | -32700, id `null`, `data.byteOffset` |
   /// | JSON with a lone surrogate escape (`"\ud800"`) | -32700 with the id (or `null`), `data.byteOffset` |
-  /// | an array: `[]` or any batch | -32600, id `null` (batches were removed in MCP 2025-06-18) |
+  /// | `[]` | -32600, id `null` |
+  /// | a batch, `acceptsBatches` false | -32600, id `null` (batches were removed in MCP 2025-06-18) |
+  /// | a batch, `acceptsBatches` true | ``JSONRPCInbound/batch(_:)``: each element as an object line; an element that is not an object (an array included) is -32600, id `null` |
   /// | a scalar (`42`, `"x"`, `null`) | -32600, id `null` |
   /// | an object whose `id` is not a string or integer (`null`, `1.5`, `true`) | -32600, id `null` |
   /// | `jsonrpc` missing or not exactly `"2.0"` | -32600 with the id (or `null`) |
@@ -40,13 +45,16 @@ extension JSONRPCMessage {
   /// - Parameters:
   ///   - line: the UTF-8 bytes of one message, without the newline.
   ///   - limits: the size and depth bounds.
-  /// - Returns: the message, the error response to send, or why the line is ignored.
+  ///   - acceptsBatches: whether a JSON array of messages is a batch (MCP 2025-03-26, Base
+  ///     Protocol › Messages: implementations "MUST support receiving JSON-RPC batches") rather
+  ///   than refused (2025-06-18 and later).
+  /// - Returns: the message, the error response to send, why the line is ignored, or a batch.
   /// - Source: JSON-RPC 2.0 §4–§6 (request, notification, response objects, error codes,
   ///   batch); MCP 2025-11-25 Base Protocol › Messages; MCP 2025-06-18 changelog (batching
   ///   removed).
-  public static func decode(_ line: some Collection<UInt8>, limits: JSONRPCLimits = JSONRPCLimits())
-    -> JSONRPCInbound
-  {
+  public static func decode(
+    _ line: some Collection<UInt8>, limits: JSONRPCLimits = JSONRPCLimits(), acceptsBatches: Bool = false
+  ) -> JSONRPCInbound {
     let size = line.count
     if size > limits.maximumMessageBytes {
       return .rejected(
@@ -73,6 +81,17 @@ extension JSONRPCMessage {
           id: idDespite(error, in: line, limits: limits)))
     }
     switch value {
+    case .array(let elements) where acceptsBatches && !elements.isEmpty:
+      return .batch(
+        elements.map { element in
+          guard case .object(let object) = element else {
+            return .rejected(
+              .error(
+                .invalidRequest("a batch element must be a JSON-RPC object, got \(element.kindWithArticle)"),
+                id: nil))
+          }
+          return decode(object)
+        })
     case .array(let elements):
       let message =
         elements.isEmpty

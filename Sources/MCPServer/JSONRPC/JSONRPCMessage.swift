@@ -66,8 +66,9 @@ public struct JSONRPCResponse: Sendable, Equatable {
 /// One JSON-RPC 2.0 message, in either direction.
 ///
 /// Batches (JSON arrays of messages) are not messages here: MCP 2025-03-26 added them and
-/// 2025-06-18 removed them again, and this server answers every batch with one -32600 error
-/// (see ``JSONRPCMessage/decode(_:limits:)``).
+/// 2025-06-18 removed them again. The server accepts them only from a client that agreed to
+/// 2025-03-26 (``JSONRPCInbound/batch(_:)``) and answers any other with one -32600 error (see
+/// ``JSONRPCMessage/decode(_:limits:acceptsBatches:)``).
 ///
 /// - Source: JSON-RPC 2.0 specification (jsonrpc.org); MCP 2025-11-25, Base Protocol › Messages.
 public enum JSONRPCMessage: Sendable, Equatable {

@@ -2,7 +2,8 @@
 ///
 /// What changes with the revision in what we send:
 /// - 2025-03-26: no `title` on tools, resources, prompts or server info; no `outputSchema` or
-///   `structuredContent` (the text rendering carries the result); no elicitation.
+///   `structuredContent` (the text rendering carries the result); no elicitation; JSON-RPC
+///   batches from the client are accepted (answered with one array of responses).
 /// - 2025-06-18: adds `title`, `outputSchema`, `structuredContent` and form elicitation
 ///   (`elicitation/create` without a `mode`); removes JSON-RPC batching.
 /// - 2025-11-25: elicitation requests name their mode (`"mode": "form"`); the client's
@@ -39,4 +40,7 @@ public enum MCPProtocolVersion: String, Sendable, CaseIterable, Comparable {
   var hasElicitation: Bool { self >= .v2025_06_18 }
   /// Whether elicitation requests carry `mode`.
   var hasElicitationModes: Bool { self >= .v2025_11_25 }
+  /// Whether the client may send JSON-RPC batches: 2025-03-26 requires receiving them, 2025-06-18
+  /// removed them.
+  var acceptsBatches: Bool { self < .v2025_06_18 }
 }

@@ -35,6 +35,10 @@ actor MCPSession {
   private var awaitingClient: [JSONRPCRequestID: CheckedContinuation<JSONValue, any Error>] = [:]
   private var lastOutboundID = 0
   private var inputClosed = false
+  /// Batches (MCP 2025-03-26) whose responses are being gathered, by ``ReplyTarget`` batch
+  /// number.
+  private var batches: [Int: PendingBatch] = [:]
+  private var lastBatch = 0
   /// Set by the first send that fails (the client closed its end of the output, `EPIPE`): no
   /// message read after it is handled, since its answer could never arrive, and a tool that
   /// writes must not run for a client that is gone.
@@ -80,11 +84,24 @@ actor MCPSession {
       inbound = .rejected(
         .error(.messageTooLarge(size: size, limit: limits.maximumMessageBytes), id: nil))
     case .message(let bytes):
-      inbound = JSONRPCMessage.decode(bytes, limits: limits)
+      inbound = JSONRPCMessage.decode(
+        bytes, limits: limits, acceptsBatches: phase != .awaitingInitialize && protocolVersion.acceptsBatches)
     }
+    if case .batch(let items) = inbound {
+      await receive(batch: items)
+      return
+    }
+    await receive(inbound, replyTo: .line)
+  }
+
+  /// Handles one message, alone on its line or from a batch; its response goes to `target`.
+  private func receive(_ inbound: JSONRPCInbound, replyTo target: ReplyTarget) async {
     switch inbound {
     case .rejected(let response):
-      await send(.response(response))
+      await reply(response, to: target)
+    case .batch:
+      // Never produced for an element: a nested array is refused as not an object.
+      break
     case .ignored(let reason):
       log("ignored a message: \(reason)")
     case .malformedResponse(let id, let reason):
@@ -96,7 +113,7 @@ actor MCPSession {
       }
       continuation.resume(throwing: MCPServerError.invalidClientResponse(reason))
     case .message(.request(let request)):
-      await handle(request)
+      await handle(request, replyTo: target)
     case .message(.notification(let notification)):
       handle(notification)
     case .message(.response(let response)):
@@ -121,18 +138,25 @@ actor MCPSession {
     }
   }
 
-  private func handle(_ request: JSONRPCRequest) async {
+  private func handle(_ request: JSONRPCRequest, replyTo target: ReplyTarget) async {
     guard let method = route(request.method) else {
-      await send(.response(.error(.methodNotFound(request.method), id: request.id)))
+      await reply(.error(.methodNotFound(request.method), id: request.id), to: target)
       return
     }
     switch method {
     case .initialize:
-      await send(.response(initialize(request)))
+      if case .batch = target {
+        // MCP 2025-03-26 › Lifecycle: "The initialization request MUST NOT be part of a
+        // JSON-RPC batch". Batches are read only after initialize, so this is a second one.
+        let error = JSONRPCError.invalidRequest("initialize must not be part of a JSON-RPC batch")
+        await reply(.error(error, id: request.id), to: target)
+        return
+      }
+      await reply(initialize(request), to: target)
       return
     case .ping:
       // MCP Utilities › Ping: "The receiver MUST respond promptly with an empty response."
-      await send(.response(.result([:], id: request.id)))
+      await reply(.result([:], id: request.id), to: target)
       return
     default:
       break
@@ -141,21 +165,21 @@ actor MCPSession {
       let error = JSONRPCError.invalidRequest(
         "\(request.method) was sent before initialize; send initialize (then notifications/initialized) first"
       )
-      await send(.response(.error(error, id: request.id)))
+      await reply(.error(error, id: request.id), to: target)
       return
     }
     guard inFlight[request.id] == nil else {
       let error = JSONRPCError.invalidRequest(
         "the id \(request.id) belongs to a request still in progress; use a new id for each request"
       )
-      await send(.response(.error(error, id: request.id)))
+      await reply(.error(error, id: request.id), to: target)
       return
     }
-    inFlight[request.id] = Task { await self.perform(method, request) }
+    inFlight[request.id] = Task { await self.perform(method, request, replyTo: target) }
   }
 
   /// Handles one request in its own task and sends its response, unless it was cancelled.
-  private func perform(_ method: Method, _ request: JSONRPCRequest) async {
+  private func perform(_ method: Method, _ request: JSONRPCRequest, replyTo target: ReplyTarget) async {
     let outcome: Result<JSONValue, JSONRPCError>
     do {
       outcome = .success(try await respond(method, request))
@@ -171,9 +195,66 @@ actor MCPSession {
     }
     if cancelled.contains(request.id) {
       // MCP Utilities › Cancellation: the receiver SHOULD NOT send a response.
+      await reply(nil, to: target)
       return
     }
-    await send(.response(JSONRPCResponse(id: request.id, outcome: outcome)))
+    await reply(JSONRPCResponse(id: request.id, outcome: outcome), to: target)
+  }
+
+  // MARK: Batches (MCP 2025-03-26)
+
+  /// Where a request's response goes: its own line, or the response array of a batch.
+  enum ReplyTarget {
+    case line
+    /// Batch number, and the request's place in it (responses keep the batch's order).
+    case batch(Int, index: Int)
+  }
+
+  /// The responses of one batch gathered so far, and how many are still to come.
+  struct PendingBatch {
+    var remaining: Int
+    var responses: [(index: Int, response: JSONRPCResponse)] = []
+  }
+
+  /// Handles a JSON-RPC batch: each element as if it came on a line of its own, in order, and
+  /// one line holding the array of their responses once every request in it is answered
+  /// (JSON-RPC 2.0 §6). Notifications and responses from the client get no entry; a batch of
+  /// only those gets no line at all. A cancelled request's entry is left out.
+  private func receive(batch items: [JSONRPCInbound]) async {
+    lastBatch += 1
+    let number = lastBatch
+    let answered = items.count { item in
+      switch item {
+      case .rejected, .message(.request): true
+      default: false
+      }
+    }
+    if answered > 0 { batches[number] = PendingBatch(remaining: answered) }
+    for (index, item) in items.enumerated() {
+      await receive(item, replyTo: .batch(number, index: index))
+    }
+  }
+
+  /// Sends `response` (nil: a cancelled request's, which is not sent) to `target`: at once on
+  /// its own line, or into its batch, whose array is sent when the last response arrives.
+  private func reply(_ response: JSONRPCResponse?, to target: ReplyTarget) async {
+    switch target {
+    case .line:
+      if let response { await send(.response(response)) }
+    case .batch(let number, let index):
+      guard var batch = batches[number] else { return }
+      if let response { batch.responses.append((index, response)) }
+      batch.remaining -= 1
+      guard batch.remaining == 0 else {
+        batches[number] = batch
+        return
+      }
+      batches[number] = nil
+      guard !batch.responses.isEmpty else { return }
+      let array = JSONValue.array(
+        batch.responses.sorted { $0.index < $1.index }.map { JSONRPCMessage.response($0.response).jsonValue })
+      await send(bytes: array.serialized(sortedKeys: true))
+    }
   }
 
   private func respond(_ method: Method, _ request: JSONRPCRequest) async throws -> JSONValue {
@@ -229,9 +310,14 @@ actor MCPSession {
   // MARK: Sending
 
   func send(_ message: JSONRPCMessage) async {
+    await send(bytes: message.serialized())
+  }
+
+  /// Writes one line (a message, or a batch's response array).
+  private func send(bytes: [UInt8]) async {
     guard !outputClosed else { return }
     do {
-      try await transport.send(message.serialized())
+      try await transport.send(bytes)
     } catch {
       outputClosed = true
       log("could not send a message: \(error); no further message is handled, and the server stops once calls in flight end")
