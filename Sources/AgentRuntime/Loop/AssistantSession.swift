@@ -68,7 +68,9 @@ public struct AssistantSession: Sendable {
   ///   than ``Limits/content`` characters, made only of control or invisible characters (which
   ///   the sanitizer removes, so it would be stored empty), or looks like it holds a credential.
   public static func validateMessage(_ text: String) throws {
-    // Sanitized first, so that control or invisible characters alone are called that, not empty.
+    // White space alone is empty (a message is required); control or invisible characters
+    // alone are called that by the sanitizing check, not empty.
+    if text.unicodeScalars.allSatisfy(\.properties.isWhitespace) { try Limits.checkNotEmpty("message", text) }
     _ = try Limits.sanitizedInput("message", text, limit: Limits.content)
     try Limits.checkNotEmpty("message", text)
     // Agents and MCP clients never store credentials; the message would be kept in the chat

@@ -317,7 +317,9 @@ extension Limits {
   /// The length is checked on the text exactly as given, before ``Sanitizer/sanitize(_:)``
   /// drops control and invisible characters — so 20,000 `\u{1}` characters are over a
   /// 16,000-character limit, not an empty string under it. Text that had something besides
-  /// whitespace but loses all of it to the sanitizer is refused instead of being stored empty.
+  /// whitespace but loses all of it to the sanitizer is refused instead of being stored empty;
+  /// without `trimming` (fields kept as given, where an empty value means none), so is
+  /// non-empty text of only white space (``onlyWhitespace(_:_:consequence:)``).
   /// Callers still validate the sanitized result (sanitizing can, rarely, split a character).
   /// - Parameters:
   ///   - field: the field named in errors, e.g. `content`.
@@ -338,7 +340,26 @@ extension Limits {
     if lostToSanitizer(raw, sanitized: clean) {
       throw nothingPrintable(field, raw, consequence: "nothing was stored")
     }
+    // Text kept as given (content, notes) that is only white space: refused like invisible
+    // text, never stored as blanks (review, s16: `--content "   "` was stored as three spaces).
+    if !trimming && !raw.isEmpty && Sanitizer.showsNothing(clean) {
+      throw onlyWhitespace(field, raw, consequence: "nothing was stored")
+    }
     return clean
+  }
+
+  /// The refusal of non-empty text that is only white space (and characters that show nothing)
+  /// where an empty value means "none": `content has nothing printable: all 3 character(s)
+  /// given are white space; give text, or an empty value for none; nothing was stored`.
+  /// - Parameters:
+  ///   - field: the field named in the message, e.g. `content`.
+  ///   - raw: the text as given (its length in `Character`s is reported).
+  ///   - consequence: what did not happen, e.g. `nothing was stored`.
+  public static func onlyWhitespace(_ field: String, _ raw: String, consequence: String) -> ValidationError {
+    ValidationError(
+      field: field,
+      message: "\(field) has nothing printable: all \(raw.count) character(s) given are white space; "
+        + "give text, or an empty value for none; \(consequence)")
   }
 
   /// Text sanitized (``Sanitizer/sanitize(_:)``) and, with `trimming`, trimmed of whitespace and

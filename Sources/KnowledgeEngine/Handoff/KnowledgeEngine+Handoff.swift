@@ -52,7 +52,13 @@ extension KnowledgeEngine {
       }
       summary = try request.summary
         .map { (s) throws(ValidationError) in
-          try Limits.sanitizedInput("summary", s, limit: Limits.handoffSummary, trimming: true)
+          let clean = try Limits.sanitizedInput("summary", s, limit: Limits.handoffSummary, trimming: true)
+          // Only white space is refused, as for content; an empty summary asks for one by rules.
+          if clean.isEmpty && !s.isEmpty {
+            throw Limits.onlyWhitespace(
+              "summary", s, consequence: "no handoff was stored (leave --summary out to have one built by rules)")
+          }
+          return clean
         }
         .flatMap { $0.isEmpty ? nil : $0 }
       // The label marks summaries built by rules (deleting a record rebuilds those and keeps

@@ -49,6 +49,24 @@ struct RawInputBoundsTests {
       name: "handoff summary of only control characters", store: { e in
         _ = try e.createHandoff(HandoffRequest(focus: "f", summary: controls))
       }, message: "summary has nothing printable"),
+    // Review (s16): white space alone was stored as given in content and notes, and taken as
+    // "no summary" in a handoff, while invisible characters were refused: one rule now.
+    Case(
+      name: "content of only white space", store: { e in
+        _ = try e.capture(CaptureRequest(kind: .fact, title: "t", content: "   "))
+      }, message: "content has nothing printable: all 3 character(s) given are white space; give text, or an empty value for none; nothing was stored"),
+    Case(
+      name: "content of a line break", store: { e in
+        _ = try e.capture(CaptureRequest(kind: .fact, title: "t", content: "\n"))
+      }, message: "content has nothing printable: all 1 character(s) given are white space"),
+    Case(
+      name: "task notes of only white space", store: { e in
+        _ = try e.addTask(title: "t", notes: " \t ")
+      }, message: "notes has nothing printable: all 3 character(s) given are white space"),
+    Case(
+      name: "handoff summary of only white space", store: { e in
+        _ = try e.createHandoff(HandoffRequest(focus: "f", summary: "  \n "))
+      }, message: "summary has nothing printable: all 4 character(s) given are white space; give text, or an empty value for none; no handoff was stored (leave --summary out to have one built by rules)"),
     Case(
       name: "handoff focus over the limit as given", store: { e in
         _ = try e.createHandoff(HandoffRequest(focus: String(repeating: "\u{1}", count: 301) + "f"))
@@ -71,14 +89,16 @@ struct RawInputBoundsTests {
     #expect(try engine.listMemories().isEmpty && engine.listTasks().isEmpty && engine.listHandoffs().handoffs.isEmpty)
   }
 
-  @Test("text with some printable characters is stored without the controls; whitespace-only content is kept as before")
+  @Test("text with some printable characters is stored without the controls; an empty content or summary means none")
   func printableSurvives() throws {
     let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
     let a = try engine.capture(CaptureRequest(kind: .fact, title: "t\u{1}", content: "\u{1}ok\u{200B}"))
     #expect(a.item.title == "t" && a.item.content == "ok")
     let b = try engine.capture(CaptureRequest(kind: .fact, title: "u", content: ""))
     #expect(b.item.content == "")
-    let c = try engine.capture(CaptureRequest(kind: .fact, title: "v", content: "\n"))
-    #expect(c.item.content == "\n")
+    let c = try engine.capture(CaptureRequest(kind: .fact, title: "v", content: "  two spaces, then text\n"))
+    #expect(c.item.content == "  two spaces, then text\n", "content keeps its white space around text")
+    let h = try engine.createHandoff(HandoffRequest(focus: "f", summary: ""))
+    #expect(!h.handoff.summary.isEmpty, "an empty summary asks for one built by rules")
   }
 }
