@@ -24,6 +24,9 @@ enum SearchTools {
     if !r.results.isEmpty, let note = SearchResponse.wordsPastTermLimitNote(r.wordsPastTermLimit) {
       lines.append("Note: \(ToolRendering.line(note)).")
     }
+    if !r.results.isEmpty, let note = SearchResponse.unsearchedSymbolsNote(r.unsearchedSymbols) {
+      lines.append("Note: \(ToolRendering.line(note)).")
+    }
     if r.results.isEmpty, let why = r.emptyReason {
       let hint: String
       switch why {

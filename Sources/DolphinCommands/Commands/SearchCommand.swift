@@ -19,6 +19,9 @@ extension SearchCommands {
     if !r.results.isEmpty, let note = SearchResponse.wordsPastTermLimitNote(r.wordsPastTermLimit) {
       console.print("Note: \(inert(note)).")
     }
+    if !r.results.isEmpty, let note = SearchResponse.unsearchedSymbolsNote(r.unsearchedSymbols) {
+      console.print("Note: \(inert(note)).")
+    }
     if r.results.isEmpty, let why = r.emptyReason {
       let hint: String
       switch why {

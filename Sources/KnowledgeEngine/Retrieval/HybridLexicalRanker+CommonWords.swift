@@ -28,4 +28,20 @@ extension HybridLexicalRanker {
     }
     return words
   }
+
+  /// The query's symbols that are never searched (``SearchResponse/unsearchedSymbols``): each
+  /// distinct grapheme cluster holding a non-ASCII scalar of general category So (Other_Symbol:
+  /// emoji, pictographs, `★`, `©`), in query order, at most 10.
+  /// - Complexity: O(*n*) in the length of `query`.
+  static func unsearchedSymbols(in query: String) -> [String] {
+    var seen = Set<String>()
+    var symbols: [String] = []
+    for character in query where symbols.count < 10 {
+      guard character.unicodeScalars.contains(where: { $0.value >= 0x80 && $0.properties.generalCategory == .otherSymbol })
+      else { continue }
+      let symbol = String(character)
+      if seen.insert(symbol).inserted { symbols.append(symbol) }
+    }
+    return symbols
+  }
 }

@@ -343,8 +343,11 @@ public struct HybridLexicalRanker: Sendable {
     documents: Set<Int64>? = nil, excluding: Set<Int64> = [], limit: Int, snippets: Bool = true
   ) throws -> SearchResponse {
     let analysis = analyze(query)
+    let symbols = Self.unsearchedSymbols(in: query)
     guard !analysis.terms.isEmpty else {
-      return response(query, terms: [], results: [], total: 0, reason: .noQueryTerms)
+      var answer = response(query, terms: [], results: [], total: 0, reason: .noQueryTerms)
+      answer.unsearchedSymbols = symbols.isEmpty ? nil : symbols
+      return answer
     }
     let statistics = try index.statistics()
     var groups: [Group] = []
@@ -418,6 +421,7 @@ public struct HybridLexicalRanker: Sendable {
     var answer = response(query, terms: termMatches, results: results, total: total, reason: reason)
     answer.unsearchedCommonWords = unsearched.isEmpty ? nil : unsearched
     answer.wordsPastTermLimit = analysis.leftOut.isEmpty ? nil : analysis.leftOut
+    answer.unsearchedSymbols = symbols.isEmpty ? nil : symbols
     return answer
   }
 

@@ -18,11 +18,21 @@ extension SearchResponse {
   /// - Parameter hint: text to append to the reason, starting with a space; may be empty.
   public func emptyExplanation(hint: String) -> String? {
     guard results.isEmpty, let emptyReason else { return nil }
-    let why = emptyReason.explanation(
+    var why = emptyReason.explanation(
       searching: EmptyReason.knowledgeRecords, commonWords: unsearchedCommonWords ?? [],
       otherWords: terms.typedWords) + hint
+    if let note = Self.unsearchedSymbolsNote(unsearchedSymbols) { why += "; " + note }
     guard let note = Self.wordsPastTermLimitNote(wordsPastTermLimit) else { return why }
     return why + "; " + note
+  }
+
+  /// What a search says of the query's symbols that no index holds
+  /// (``unsearchedSymbols``), for a notice or the end of a "No results:" line (lower case, no
+  /// final period): `symbols and emoji are not indexed, so '🚀' was not searched`. Nil for none.
+  public static func unsearchedSymbolsNote(_ symbols: [String]?) -> String? {
+    guard let symbols, !symbols.isEmpty else { return nil }
+    let shown = symbols.map { "'\($0)'" }.joined(separator: ", ")
+    return "symbols and emoji are not indexed, so \(shown) \(symbols.count == 1 ? "was" : "were") not searched"
   }
 
   /// How many words are named by ``wordsPastTermLimitNote(_:)`` before "and N more".

@@ -129,6 +129,11 @@ struct BoundedInputTests {
     #expect(throws: ValidationError.self) { try Limits.sanitizedInput("content", "\u{1}\u{200B}", limit: 16_000) }
     #expect(try Limits.sanitizedInput("title", "  a\u{1}b ", limit: 300, trimming: true) == "ab")
     #expect(try Limits.sanitizedInput("content", "", limit: 10) == "")
-    #expect(try Limits.sanitizedInput("content", " \n", limit: 10) == " \n")
+    // White space alone is refused where it is kept as given (s16); trimmed fields become empty.
+    #expect(throws: Limits.onlyWhitespace("content", " \n", consequence: "nothing was stored")) {
+      try Limits.sanitizedInput("content", " \n", limit: 10)
+    }
+    #expect(try Limits.sanitizedInput("title", " \n", limit: 10, trimming: true) == "")
+    #expect(try Limits.sanitizedInput("content", " a\n", limit: 10) == " a\n")
   }
 }

@@ -27,6 +27,26 @@ struct HybridLexicalRankerTests {
     #expect(parts[2].content > 0 && parts[2].title == 0 && parts[2].tags == 0)
   }
 
+  /// Review (s16): `🚀 launch` listed only `launch` under --explain and said nothing of the
+  /// emoji, which no index holds; a query of the emoji alone said only "no searchable word".
+  @Test("Symbols and emoji, which are never indexed, are named as not searched")
+  func unsearchedSymbols() throws {
+    let index = F.index([F.document(1, "Emoji 🚀 launch plan", "rocket 🚀 emoji ★")])
+    let mixed = try ranker.search("🚀 launch ★ 🚀 ok", in: index)
+    #expect(ids(mixed) == [F.id(1)])
+    #expect(mixed.unsearchedSymbols == ["🚀", "★"])
+    let alone = try ranker.search("🚀", in: index)
+    #expect(alone.results.isEmpty && alone.emptyReason == .noQueryTerms)
+    #expect(alone.emptyExplanation == "the query has no searchable word; symbols and emoji are not indexed, so '🚀' was not searched")
+    // Letters, digits and ASCII punctuation are not symbols here; `C++` is a term.
+    let plain = try ranker.search("launch C++ #1 (plan)", in: index)
+    #expect(plain.unsearchedSymbols == nil)
+    // Encoded only when there are some.
+    let json = String(decoding: try JSONEncoder().encode(mixed), as: UTF8.self)
+    #expect(json.contains(#""unsearchedSymbols":["#), "\(json)")
+    #expect(!String(decoding: try JSONEncoder().encode(plain), as: UTF8.self).contains("unsearchedSymbols"))
+  }
+
   @Test("A tag match outranks a content match however few items carry tags")
   func tagWeightDoesNotDependOnOtherItemsTags() throws {
     var documents = [
