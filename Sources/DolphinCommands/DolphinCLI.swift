@@ -274,7 +274,7 @@ public enum DolphinCLI {
       case let e as ValidationError: field = e.field
       case CLIError.invalidValue(_, let name): field = name
       case WorkspaceError.validation(let e): field = e.field
-      case WorkspaceError.capacity(let what, _): field = what.field
+      case WorkspaceError.capacity(let what, _, _, _): field = what.field
       // The JSON path of the value at fault, e.g. `workspace.knowledge[0].revision`.
       case ExportDocumentError.malformed(_, let path, _) where !path.isEmpty: field = path
       default: field = nil

@@ -137,6 +137,48 @@ struct SettingsCommandTests {
     #expect(try Self.limit(cli) == 10_000)
   }
 
+  @Test("a capture, memory save or import past the limit says how many are held, the total it would make and the limit")
+  func fullWorkspace() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["settings", "set", "knowledgeItemLimit", "2"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "One"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Two"]).status == 0)
+    let full =
+      "dolphin: error: the workspace holds 2 knowledge items, the most its knowledgeItemLimit setting allows (2); "
+      + "adding 1 would make 3. Delete some (`dolphin knowledge delete ID`) or raise the limit with "
+      + "`dolphin settings set knowledgeItemLimit N` (at least 3, at most 100000)\n"
+    for args in [["capture", "fact", "Three"], ["memory", "save", "A memory is mirrored as knowledge"]] {
+      let r = try cli.run(args)
+      #expect(r.status == 4, "\(args): \(r.stderr)")
+      #expect(r.stderr == full, "\(args): \(r.stderr)")
+      let json = try cli.run(args + ["--json"])
+      let error = try #require(try Self.object(json.stdout)["error"] as? [String: Any])
+      #expect(error["field"] as? String == "knowledge")
+      #expect(error["kind"] as? String == "validation")
+    }
+    #expect(try cli.json(["memory", "list"])["total"] as? Int == 0)
+
+    // An import of three more items into the full workspace (keeping its settings).
+    let other = CLI()
+    defer { other.dir.remove() }
+    for title in ["Four", "Five", "Six"] { #expect(try other.run(["capture", "fact", title]).status == 0) }
+    let export = try other.run(["export"])
+    let file = other.dir.appending("three.json")
+    try Data(export.stdout.utf8).write(to: file)
+    let imported = try cli.run(["import", file.path, "--on-conflict", "skip"])
+    #expect(imported.status == 4, "\(imported.stderr)")
+    #expect(
+      imported.stderr.hasSuffix(
+        "dolphin: error: the workspace holds 2 knowledge items, the most its knowledgeItemLimit setting allows (2); "
+          + "adding 3 would make 5. Delete some (`dolphin knowledge delete ID`) or raise the limit with "
+          + "`dolphin settings set knowledgeItemLimit N` (at least 5, at most 100000)\n"), "\(imported.stderr)")
+
+    // Raised as the message says, the capture goes through.
+    #expect(try cli.run(["settings", "set", "knowledgeItemLimit", "3"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Three"]).status == 0)
+  }
+
   @Test("help: settings set explains the limit; capture and memory save name the command that raises it; the overview lists it")
   func help() throws {
     let set = try runDolphin(["settings", "set", "--help"])
