@@ -179,6 +179,39 @@ struct SettingsCommandTests {
     #expect(try cli.run(["capture", "fact", "Three"]).status == 0)
   }
 
+  @Test("an import that only changes the settings says which it changed, in text and JSON")
+  func importReportsSettings() throws {
+    let source = CLI()
+    defer { source.dir.remove() }
+    #expect(try source.run(["capture", "decision", "Use SQLite"]).status == 0)
+    #expect(try source.run(["settings", "set", "knowledgeItemLimit", "10000"]).status == 0)
+    let before = source.dir.appending("before.json")
+    try Data(try source.run(["export"]).stdout.utf8).write(to: before)
+    #expect(try source.run(["settings", "set", "knowledgeItemLimit", "20000"]).status == 0)
+    let after = source.dir.appending("after.json")
+    try Data(try source.run(["export"]).stdout.utf8).write(to: after)
+
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["import", before.path]).status == 0)
+    let r = try cli.run(["import", after.path, "--on-conflict", "replace"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.hasSuffix("\nImported 0 record(s); settings changed: knowledgeItemLimit 10000 → 20000.\n"), "\(r.stdout)")
+    #expect(try Self.limit(cli) == 20_000)
+
+    let json = try cli.run(["import", before.path, "--on-conflict", "replace", "--json"])
+    #expect(json.status == 0, "\(json.stderr)")
+    let report = try Self.object(json.stdout)
+    #expect(report["settingsChanged"] as? [[String: String]] == [["name": "knowledgeItemLimit", "from": "20000", "to": "10000"]])
+    #expect((report["written"] as? [String: Int])?.values.reduce(0, +) == 0)
+    #expect(try Self.limit(cli) == 10_000)
+
+    // Kept under skip: nothing to report.
+    let skipped = try cli.run(["import", after.path, "--on-conflict", "skip"])
+    #expect(skipped.stdout.contains("Imported 0 record(s); kept this workspace's version of 1 conflicting record(s).\n"), "\(skipped.stdout)")
+    #expect(!skipped.stdout.contains("settings changed"))
+  }
+
   @Test("help: settings set explains the limit; capture and memory save name the command that raises it; the overview lists it")
   func help() throws {
     let set = try runDolphin(["settings", "set", "--help"])

@@ -745,7 +745,9 @@ struct ImportAnalysis: Sendable {
   {
     var written: [String: Int] = [:]
     func count(_ name: String) { written[name, default: 0] += 1 }
+    var settingsChanged: [SettingChange] = []
     if plan.settings == "new" || (plan.settings == "conflicting" && policy == .replace) {
+      settingsChanged = SettingChange.changes(from: try tx.settings(), to: workspace.settings)
       try tx.setSettings(workspace.settings)
     }
 
@@ -840,6 +842,7 @@ struct ImportAnalysis: Sendable {
       digestID = d.id
     }
     let skipped = policy == .skip ? plan.conflicts.count : 0
-    return ImportReport(plan: plan, written: written, skipped: skipped, digestID: digestID)
+    return ImportReport(
+      plan: plan, written: written, skipped: skipped, digestID: digestID, settingsChanged: settingsChanged)
   }
 }

@@ -98,4 +98,18 @@ struct KnowledgeEngineSettingsTests {
     #expect(SettingChange.changes(from: new, to: new).isEmpty)
   }
 
+  @Test("an import that adopts the file's settings reports what it changed; one that keeps them reports nothing")
+  func importReport() throws {
+    let source = try Self.engine(items: 1)
+    var document = try source.exportWorkspace(generator: "test")
+    document.workspace.settings.knowledgeItemLimit = 20_000
+    let target = try Self.engine()
+    try target.store.write { tx in try tx.setSettings(Settings()) }
+    let skipped = try target.applyImport(document, policy: .skip, source: "e.json")
+    #expect(skipped.settingsChanged.isEmpty)
+    let replaced = try target.applyImport(document, policy: .replace, source: "e.json")
+    #expect(replaced.settingsChanged == [SettingChange(name: "knowledgeItemLimit", from: "10000", to: "20000")])
+    #expect(replaced.written.values.reduce(0, +) == 0)
+    #expect(try target.settingsReport().settings.knowledgeItemLimit == 20_000)
+  }
 }
