@@ -137,6 +137,17 @@ struct SettingsCommandTests {
     #expect(try Self.limit(cli) == 10_000)
   }
 
+  @Test("an unknown settings subcommand is named as one, with the subcommands")
+  func unknownSubcommand() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let r = try cli.run(["settings", "sett", "knowledgeItemLimit", "5"])
+    #expect(r.status == 2)
+    #expect(
+      r.stderr == "dolphin: error: unknown subcommand 'sett' for `dolphin settings` (subcommands: show, set); did you mean `settings set`?\n",
+      "\(r.stderr)")
+  }
+
   @Test("a capture, memory save or import past the limit says how many are held, the total it would make and the limit")
   func fullWorkspace() throws {
     let cli = CLI()
