@@ -580,7 +580,7 @@ struct CLIEndToEndTests {
     #expect(found["total"] as? Int == 1 && found["truncated"] as? Bool == false)
     // Named as `search --json` names it (review, s13: task search had no algorithmVersion).
     #expect(found["mode"] as? String == "hybrid-lexical" && found["algorithmVersion"] as? String == "hybrid-lexical-v1")
-    #expect(try cli.run(["task", "search", "readme"]).stdout.hasPrefix("1 shown of 1 task(s) found (mode hybrid-lexical)"))
+    #expect(try cli.run(["task", "search", "readme"]).stdout.hasPrefix("mode: hybrid-lexical (hybrid-lexical-v1) · 1 shown of 1 matching task(s)\n"))
     #expect(try cli.run(["task", "delete", id, "--yes"]).status == 0)
     #expect(try cli.json(["task", "list"])["tasks"] as? [Any] != nil)
     #expect((try cli.json(["task", "list"])["tasks"] as? [Any])?.count == 0)
