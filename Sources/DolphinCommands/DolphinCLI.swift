@@ -188,19 +188,27 @@ public enum DolphinCLI {
             console.printError(groupHelp)
             throw CLIError.usage("`dolphin \(first)` needs a subcommand: one of \(subs)")
           }
-          let hint = ArgumentParser.nearest(arguments[1], in: group.compactMap { $0.spec.path.dropFirst().first }).map { "; did you mean `\(first) \($0)`?" } ?? ""
-          throw CLIError.usage("unknown subcommand \(quotedValue(arguments[1], cutAt: 60)) for `dolphin \(first)` (subcommands: \(subs))\(hint)")
+          throw CLIError.usage(
+            CommandSuggestion.unknownSubcommand(
+              arguments[1], group: first, subcommands: group.compactMap { $0.spec.path.dropFirst().first }))
         }
         if first.hasPrefix("-"), first != "-" {
           let example = optionsMovedAfterCommand(arguments).map { ": `\($0)`" } ?? " (`dolphin <command> \(shownValue(first)) …`)"
           throw CLIError.usage(
             "unknown command \(quotedValue(first, cutAt: 60)); options go after the command\(example); run `dolphin --help` for the list")
         }
-        let names = Set(Commands.all.compactMap { $0.spec.path.first }).sorted()
-        let hint = ArgumentParser.nearest(first, in: names).map { "; did you mean `\($0)`? Run" } ?? "; run"
-        throw CLIError.usage("unknown command \(quotedValue(first, cutAt: 60))\(hint) `dolphin --help` for the list")
+        throw CLIError.usage(CommandSuggestion.unknownCommand(first, paths: Commands.all.map(\.spec.path)))
       }
       let rest = Array(arguments.dropFirst(command.spec.path.count))
+      // A command that is also a group (`settings`, `activity`) takes no word after it: one is a
+      // mistyped subcommand, not an unexpected argument.
+      if command.spec.positionals.isEmpty, let word = rest.first, !word.hasPrefix("-") {
+        let subcommands = Commands.all.filter { $0.spec.path.count == command.spec.path.count + 1 && $0.spec.path.starts(with: command.spec.path) }
+          .compactMap(\.spec.path.last)
+        if !subcommands.isEmpty {
+          throw CLIError.usage(CommandSuggestion.unknownSubcommand(word, group: command.spec.name, subcommands: subcommands))
+        }
+      }
       let parsed = try ArgumentParser.parse(rest, spec: command.spec)
       if parsed.has("help") {
         if parsed.has("json") {
@@ -274,7 +282,7 @@ public enum DolphinCLI {
       case let e as ValidationError: field = e.field
       case CLIError.invalidValue(_, let name): field = name
       case WorkspaceError.validation(let e): field = e.field
-      case WorkspaceError.capacity(let what, _): field = what.field
+      case WorkspaceError.capacity(let what, _, _, _): field = what.field
       // The JSON path of the value at fault, e.g. `workspace.knowledge[0].revision`.
       case ExportDocumentError.malformed(_, let path, _) where !path.isEmpty: field = path
       default: field = nil

@@ -1,6 +1,8 @@
 @testable import DolphinCommands
+import ContinuityKit
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Argument parser")
 struct ArgumentParserTests {
@@ -85,6 +87,69 @@ struct ArgumentParserTests {
     // Equally close: the one with the same first letter wins, then the earlier one.
     #expect(ArgumentParser.nearest("tsk", in: ["ask", "task"]) == "task")
     #expect(ArgumentParser.nearest("tsk", in: ["task", "ask"]) == "task")
+  }
+
+  @Test("edit distance counts two swapped neighbours as one edit (Damerau–Levenshtein, optimal string alignment)")
+  func transpositions() {
+    #expect(ArgumentParser.editDistance("stauts", "status") == 1)
+    #expect(ArgumentParser.editDistance("ca", "ac") == 1)
+    #expect(ArgumentParser.editDistance("tsak", "task") == 1)
+    // Optimal string alignment edits no substring twice: `ca` → `abc` is 3, not 2.
+    #expect(ArgumentParser.editDistance("ca", "abc") == 3)
+    #expect(ArgumentParser.editDistance("", "abc") == 3)
+    #expect(ArgumentParser.nearest("tsak", in: ["ask", "task"]) == "task")
+    #expect(NearestName.suggest("serach", in: ["search"], maximumDistance: 2) == "search")
+    #expect(NearestName.suggest("knowlegdelist", in: ["knowledge"], maximumDistance: 2) == nil)
+  }
+
+  /// An option written after `--`, where everything is text.
+  struct AfterOptionsEnd: CustomTestStringConvertible, Sendable {
+    var testDescription: String { arguments.joined(separator: " ") }
+    var arguments: [String]
+    var message: String
+  }
+
+  static let afterOptionsEnd = [
+    AfterOptionsEnd(
+      arguments: ["--", "-handoff", "--workspace", "W"],
+      message: "unexpected argument 'W' for `dolphin capture`; usage: dolphin capture <kind> [<title>] [options] "
+        + "(quote text that contains spaces); everything after -- is taken as text, so options must come before --: "
+        + "`dolphin capture --workspace W -- -handoff`"),
+    AfterOptionsEnd(
+      arguments: ["fact", "--", "-title", "--json"],
+      message: "unexpected argument '--json' for `dolphin capture`; usage: dolphin capture <kind> [<title>] [options] "
+        + "(quote text that contains spaces); everything after -- is taken as text, so options must come before --: "
+        + "`dolphin capture fact --json -- -title`"),
+    // What follows is not an option: only the usual advice.
+    AfterOptionsEnd(
+      arguments: ["fact", "--", "two", "words"],
+      message: "unexpected argument 'words' for `dolphin capture`; usage: dolphin capture <kind> [<title>] [options] "
+        + "(quote text that contains spaces)"),
+    // No line that would parse: said without one.
+    AfterOptionsEnd(
+      arguments: ["fact", "--", "-title", "--bogus"],
+      message: "unexpected argument '--bogus' for `dolphin capture`; usage: dolphin capture <kind> [<title>] [options] "
+        + "(quote text that contains spaces); everything after -- is taken as text, so options must come before --"),
+  ]
+
+  @Test("an option after -- is taken as text, and the error says options go before --", arguments: afterOptionsEnd)
+  func optionAfterOptionsEnd(_ c: AfterOptionsEnd) {
+    var spec = spec
+    spec.positionals = [("kind", ""), ("title", "")]
+    spec.requiredPositionals = 1
+    #expect(throws: CLIError.usage(c.message)) { try ArgumentParser.parse(c.arguments, spec: spec) }
+  }
+
+  @Test("search with an option after -- says to put it before --, with the line to run")
+  func searchAfterOptionsEnd() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let r = try runDolphin(["search", "--", "-handoff", "--workspace", cli.workspace])
+    #expect(r.status == 2)
+    #expect(
+      r.stderr.contains(
+        "; everything after -- is taken as text, so options must come before --: `dolphin search --workspace \(cli.workspace) -- -handoff`"),
+      "\(r.stderr)")
   }
 
   @Test("a mistyped command is suggested by its first letter among equally close names")

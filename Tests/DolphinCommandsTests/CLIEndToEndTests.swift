@@ -120,7 +120,33 @@ struct CLIEndToEndTests {
 
   static let unknownCommands = [
     UnknownCommand(args: ["Search"], message: "unknown command 'Search'; did you mean `search`? Run `dolphin --help` for the list"),
-    UnknownCommand(args: ["zzzz"], message: "unknown command 'zzzz'; run `dolphin --help` for the list"),
+    // Nothing close: the commands are listed (review, s16: `digest` got no hint at all).
+    UnknownCommand(
+      args: ["zzzz"],
+      message: "unknown command 'zzzz'; the commands are demo, capture, search, reindex, knowledge, memory, task, context, "
+        + "review, insights, handoff, status, doctor, settings, migrate, quarantine, export, import, erase, activity, "
+        + "analyze, ask, tools, mcp; run `dolphin --help` for what each does"),
+    // A word for a command that has another name.
+    UnknownCommand(
+      args: ["digest"],
+      message: "unknown command 'digest'; did you mean `context`, which shows the rule-based project digest? Run `dolphin --help` for the list"),
+    UnknownCommand(
+      args: ["config"],
+      message: "unknown command 'config'; did you mean `settings`, which shows and changes the workspace settings? Run `dolphin --help` for the list"),
+    // Two letters swapped are one edit (Damerau–Levenshtein).
+    UnknownCommand(args: ["stauts"], message: "unknown command 'stauts'; did you mean `status`? Run `dolphin --help` for the list"),
+    UnknownCommand(args: ["tsak", "list"], message: "unknown command 'tsak'; did you mean `task`? Run `dolphin --help` for the list"),
+    // A subcommand typed without its group.
+    UnknownCommand(
+      args: ["list"],
+      message: "unknown command 'list'; did you mean `knowledge list`, `memory list`, `task list` or `handoff list`? Run `dolphin --help` for the list"),
+    UnknownCommand(
+      args: ["restore", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"],
+      message: "unknown command 'restore'; did you mean `handoff restore`? Run `dolphin --help` for the list"),
+    // A group that is a command too: a word after it is a subcommand, mistyped.
+    UnknownCommand(
+      args: ["activity", "claer"],
+      message: "unknown subcommand 'claer' for `dolphin activity` (subcommands: clear); did you mean `activity clear`?"),
     UnknownCommand(
       args: ["--workspace", "X", "status"],
       message: "unknown command '--workspace'; options go after the command: `dolphin status --workspace X`; run `dolphin --help` for the list"),
@@ -554,7 +580,7 @@ struct CLIEndToEndTests {
     #expect(found["total"] as? Int == 1 && found["truncated"] as? Bool == false)
     // Named as `search --json` names it (review, s13: task search had no algorithmVersion).
     #expect(found["mode"] as? String == "hybrid-lexical" && found["algorithmVersion"] as? String == "hybrid-lexical-v1")
-    #expect(try cli.run(["task", "search", "readme"]).stdout.hasPrefix("1 shown of 1 task(s) found (mode hybrid-lexical)"))
+    #expect(try cli.run(["task", "search", "readme"]).stdout.hasPrefix("mode: hybrid-lexical (hybrid-lexical-v1) · 1 shown of 1 matching task(s)\n"))
     #expect(try cli.run(["task", "delete", id, "--yes"]).status == 0)
     #expect(try cli.json(["task", "list"])["tasks"] as? [Any] != nil)
     #expect((try cli.json(["task", "list"])["tasks"] as? [Any])?.count == 0)

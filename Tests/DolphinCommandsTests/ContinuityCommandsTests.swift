@@ -275,7 +275,7 @@ struct ContinuityCommandsTests {
     #expect(common.status == 0, "\(common.stderr)")
     #expect(
       common.stdout
-        == "0 shown of 0 task(s) found (mode hybrid-lexical)\n"
+        == "mode: hybrid-lexical (hybrid-lexical-v1) · 0 shown of 0 matching task(s)\n"
         + "No results: the query has only common words such as the, and, of (searched only when a query has no other "
         + "word), and none of them occurs in any task; add a word that names what you are looking for.\n",
       "\(common.stdout)")
@@ -313,7 +313,7 @@ struct ContinuityCommandsTests {
     #expect(found.contains(readme))
     #expect(r["mode"] as? String != nil)
     let text = try cli.run(["task", "search", "benchmark digest"])
-    #expect(text.stdout.contains("task(s) found (mode "))
+    #expect(text.stdout.hasPrefix("mode: hybrid-lexical (hybrid-lexical-v1) · "), "\(text.stdout)")
     #expect(text.stdout.contains("Benchmark the digest"))
     // The ranker reports index terms, so the label says they are stems, not the typed words.
     #expect(text.stdout.contains("  matched stems: benchmark, digest"), "\(text.stdout)")

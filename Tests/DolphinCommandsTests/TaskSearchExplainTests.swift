@@ -31,7 +31,7 @@ struct TaskSearchExplainTests {
     let r = try cli.run(["task", "search", "benchmark digest", "--explain"])
     #expect(r.status == 0, "\(r.stderr)")
     let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-    #expect(lines.first == "2 shown of 2 task(s) found (mode hybrid-lexical)", "\(r.stdout)")
+    #expect(lines.first == "mode: hybrid-lexical (hybrid-lexical-v1) · 2 shown of 2 matching task(s)", "\(r.stdout)")
     #expect(lines.count > 2 && lines[1].hasPrefix("[ ] \(bench)  \"Benchmark the digest\" (high)  matched stems: "), "\(r.stdout)")
     let scoreLines = lines.filter { $0.hasPrefix("   score ") }
     #expect(scoreLines.count == 2, "\(r.stdout)")
@@ -65,5 +65,25 @@ struct TaskSearchExplainTests {
     let help = try cli.run(["task", "search", "--help"])
     #expect(help.stdout.contains("--explain"), "\(help.stdout)")
     #expect(help.stdout.contains("score parts"), "\(help.stdout)")
+  }
+
+  // A review (s16): `task search` said `1 shown of 1 task(s) found (mode hybrid-lexical)` where
+  // `search` says `mode: hybrid-lexical (hybrid-lexical-v1) · 1 shown of 1 match(es)`.
+  @Test("task search's summary line has search's form: the mode and its version first, then the counts and the cut")
+  func summaryLine() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for title in ["Benchmark the digest", "Benchmark the index", "Benchmark the import"] {
+      #expect(try cli.run(["task", "add", title]).status == 0)
+    }
+    #expect(try cli.run(["capture", "fact", "Benchmark numbers"]).status == 0)
+    let search = try cli.run(["search", "benchmark"])
+    #expect(search.stdout.hasPrefix("mode: hybrid-lexical (hybrid-lexical-v1) · 1 shown of 1 match(es)\n"), "\(search.stdout)")
+    let all = try cli.run(["task", "search", "benchmark"])
+    #expect(all.stdout.hasPrefix("mode: hybrid-lexical (hybrid-lexical-v1) · 3 shown of 3 matching task(s)\n"), "\(all.stdout)")
+    let cut = try cli.run(["task", "search", "benchmark", "--limit", "2"])
+    #expect(
+      cut.stdout.hasPrefix("mode: hybrid-lexical (hybrid-lexical-v1) · 2 shown of 3 matching task(s) · cut by --limit\n"),
+      "\(cut.stdout)")
   }
 }

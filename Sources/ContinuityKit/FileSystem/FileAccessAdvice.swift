@@ -15,10 +15,79 @@ import Foundation
 /// either way. The sticky bit alone does not make a directory shared: on this user's own
 /// directory (a 1700 or 1777 directory they made) the `chmod` is theirs to run.
 package enum FileAccessAdvice {
+  /// Where to put a workspace instead: the clause after "dolphin needs a directory of its
+  /// own:" or after why a directory cannot be made private.
+  package static let newDirectory =
+    "pass --workspace (or set DOLPHIN_HOME to) a new directory of your own, such as ~/.local/share/dolphin"
+
   /// What to do instead of changing a mode that is not the user's to change.
-  package static let ownDirectory =
-    "dolphin needs a directory of its own: pass --workspace (or set DOLPHIN_HOME to) a new directory "
-    + "under your home, such as ~/.local/share/dolphin"
+  package static let ownDirectory = "dolphin needs a directory of its own: " + newDirectory
+
+  /// How a directory or file can be made accessible to its owner only.
+  package enum Privacy: Equatable, Sendable {
+    /// This user may change its mode: the `chmod` command to run.
+    case chmod(String)
+    /// Its mode is not this user's to change (or must stay as it is): why, as a clause whose
+    /// subject is the path as given to ``privacy(path:subject:status:privateMode:user:)``.
+    case elsewhere(String)
+  }
+
+  /// Whether `path` can be made private by this user, and how; or why not.
+  /// - Parameters:
+  ///   - path: the directory or file, as it is shown in a `chmod` command.
+  ///   - subject: how the reason names it: `it`, or the path.
+  ///   - status: its `stat`.
+  ///   - privateMode: the mode to advise, `700` for a directory, `600` for a file.
+  ///   - user: the effective user id of this process.
+  /// - Returns: ``Privacy/chmod(_:)`` when `user` owns it and it is neither `/` nor a shared
+  ///   directory (``isSharedDirectory(_:user:)``); otherwise ``Privacy/elsewhere(_:)``: it is the
+  ///   root directory, a directory shared by all users, or whose it is and who may change it.
+  package static func privacy(
+    path: String, subject: String, status: stat, privateMode: String, user: uid_t = geteuid()
+  ) -> Privacy {
+    if isRootDirectory(path) {
+      return .elsewhere("\(subject) is the root directory, whose mode must stay as it is")
+    }
+    if isSharedDirectory(status, user: user) {
+      // `/tmp is … (sticky bit, as /tmp)` would say it twice.
+      let like = path == "/tmp" || path == "/tmp/" ? "" : ", as /tmp"
+      return .elsewhere(
+        "\(subject) is a directory shared by all users (sticky bit\(like)), owned by \(owner(status.st_uid)), "
+          + "so it cannot be made private")
+    }
+    if status.st_uid != user {
+      let who = status.st_uid == 0 ? "only root" : "only that user or root"
+      return .elsewhere("\(subject) belongs to \(owner(status.st_uid)), so \(who) can change its mode")
+    }
+    return .chmod("chmod \(privateMode) \(shellQuoted(path))")
+  }
+
+  /// What to do to use a workspace in `directory` that others may write: the sentences that
+  /// follow the reason it is refused.
+  ///
+  /// When this user may change its mode: "To use the workspace: consider" the `chmod` (with
+  /// `alternative`, such as the group's `chmod g-w`, beside it), then that dolphin checks the
+  /// files beside the database. Otherwise one sentence that names the directory, says why it
+  /// cannot be made private and where to put a workspace instead (``newDirectory``), such as
+  /// "To use a workspace: /tmp is a directory shared by all users (sticky bit), owned by root
+  /// (uid 0), so it cannot be made private; pass --workspace (or set DOLPHIN_HOME to) a new
+  /// directory of your own, such as ~/.local/share/dolphin."
+  /// - Parameters:
+  ///   - directory: the workspace directory, as it is shown.
+  ///   - status: its `stat`.
+  ///   - alternative: another command this user could run instead of the `chmod`, if any.
+  ///   - user: the effective user id of this process.
+  package static func useWorkspaceAdvice(
+    directory: String, status: stat, alternative: String? = nil, user: uid_t = geteuid()
+  ) -> String {
+    switch privacy(path: directory, subject: Limits.shownPath(directory), status: status, privateMode: "700", user: user) {
+    case .chmod(let command):
+      return "To use the workspace: consider `\(command)`" + (alternative.map { " (or `\($0)`)" } ?? "")
+        + ". Dolphin then checks the files beside the database before it opens it."
+    case .elsewhere(let why):
+      return "To use a workspace: \(why); \(newDirectory)."
+    }
+  }
 
   /// The permission bits of `mode` in octal as `chmod` takes them, with the set-user-ID,
   /// set-group-ID and sticky bits when set: `755`, `1777`.
@@ -61,18 +130,10 @@ package enum FileAccessAdvice {
   ///   shared directory (``isSharedDirectory(_:user:)``); otherwise why its mode is not to be
   ///   changed, whose it is, and ``ownDirectory``.
   package static func makePrivate(path: String, status: stat, privateMode: String, user: uid_t = geteuid()) -> String {
-    if isRootDirectory(path) {
-      return "it is the root directory, whose mode must stay as it is; " + ownDirectory
+    switch privacy(path: path, subject: "it", status: status, privateMode: privateMode, user: user) {
+    case .chmod(let command): return "consider `\(command)`"
+    case .elsewhere(let why): return why + "; " + ownDirectory
     }
-    if isSharedDirectory(status, user: user) {
-      return "it is a directory shared by all users (sticky bit, as /tmp), owned by \(owner(status.st_uid)); "
-        + ownDirectory
-    }
-    if status.st_uid != user {
-      let who = status.st_uid == 0 ? "only root" : "only that user or root"
-      return "it belongs to \(owner(status.st_uid)), so \(who) can change its mode; " + ownDirectory
-    }
-    return "consider `chmod \(privateMode) \(shellQuoted(path))`"
   }
 
   /// Whether a directory is one all users share, as `/tmp`: the sticky bit set and writable by

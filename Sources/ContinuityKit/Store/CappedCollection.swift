@@ -1,5 +1,5 @@
 /// A record collection whose size is bounded (``Limits``), as named by
-/// ``WorkspaceError/capacity(what:limit:)``.
+/// ``WorkspaceError/capacity(what:limit:held:adding:)``.
 ///
 /// Only the knowledge limit is a setting (``Settings/knowledgeItemLimit``); the others are
 /// fixed, so their advice is to delete records, never to raise a setting.
@@ -16,15 +16,30 @@ public enum CappedCollection: String, Sendable, Equatable, CaseIterable {
   /// The name of the field at fault, as in ``AssistantWorkspace`` (`knowledge`, `tasks`, …).
   public var field: String { rawValue }
 
-  /// What a full collection's error says: the limit, whether it is a setting, and the way out.
-  /// - Parameter limit: the limit in force (for knowledge, the workspace's setting).
-  func fullMessage(limit: Int) -> String {
+  /// What a full collection's error says: how many records the workspace holds, the total the
+  /// refused write would reach, the limit, whether it is a setting, and the way out.
+  /// - Parameters:
+  ///   - limit: the limit in force (for knowledge, the workspace's setting).
+  ///   - held: how many records the collection holds.
+  ///   - adding: how many records the refused write would have added.
+  func fullMessage(limit: Int, held: Int, adding: Int) -> String {
     switch self {
     case .knowledge:
-      let start = "the workspace is limited to \(limit) knowledge items by its knowledgeItemLimit setting, and this would exceed that; delete some (`dolphin knowledge delete ID`)"
-      return limit < Limits.knowledgeItemsMaximum
-        ? start + " or raise knowledgeItemLimit (at most \(Limits.knowledgeItemsMaximum))"
-        : start + " (the setting is already at its maximum, \(Limits.knowledgeItemsMaximum))"
+      let total = held + adding
+      let holds = "the workspace holds \(held) knowledge item\(held == 1 ? "" : "s")"
+      let standing =
+        held == limit
+        ? "\(holds), the most its knowledgeItemLimit setting allows (\(limit))"
+        : held > limit
+          ? "\(holds), more than its knowledgeItemLimit setting allows (\(limit))"
+          : "\(holds) and its knowledgeItemLimit setting allows \(limit)"
+      let delete = "Delete some (`dolphin knowledge delete ID`)"
+      let way =
+        total <= Limits.knowledgeItemsMaximum && limit < Limits.knowledgeItemsMaximum
+        ? "\(delete) or raise the limit with `dolphin settings set knowledgeItemLimit N` "
+          + "(at least \(total), at most \(Limits.knowledgeItemsMaximum))"
+        : "\(delete); raising knowledgeItemLimit cannot make room, as it is at most \(Limits.knowledgeItemsMaximum)"
+      return "\(standing); adding \(adding) would make \(total). \(way)"
     case .memories: return fixed(limit, "memories", delete: "dolphin memory delete ID")
     case .tasks: return fixed(limit, "tasks", delete: "dolphin task delete ID")
     case .handoffs: return fixed(limit, "handoffs", delete: "dolphin handoff delete ID")

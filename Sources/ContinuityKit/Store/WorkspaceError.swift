@@ -29,9 +29,10 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
   case damaged(file: String, message: String)
   /// A filesystem operation on `path` failed.
   case fileSystem(path: String, message: String)
-  /// A collection is full: `what` already holds `limit` records, or the records being added
-  /// would take it past `limit`.
-  case capacity(what: CappedCollection, limit: Int)
+  /// A collection is full: `what` holds `held` records and the `adding` records being added
+  /// would take it past `limit` (for knowledge, the workspace's `knowledgeItemLimit` setting).
+  /// Nothing was written.
+  case capacity(what: CappedCollection, limit: Int, held: Int, adding: Int)
   /// No workspace exists in `directory` (no directory, or no database in it, or a database
   /// file holding nothing at all, as a first run interrupted before its first schema step
   /// leaves it), and the command only reads, so none was created or completed.
@@ -106,8 +107,8 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
         + "\(found.isEmpty ? "other objects" : found.joined(separator: ", ")); nothing was read from it or written "
         + "to it. Pass --workspace (or set DOLPHIN_HOME) with a dolphin workspace directory, or move that file "
         + "away to start a new workspace there"
-    case .capacity(let what, let limit):
-      return what.fullMessage(limit: limit)
+    case .capacity(let what, let limit, let held, let adding):
+      return what.fullMessage(limit: limit, held: held, adding: adding)
     }
   }
 }

@@ -194,7 +194,8 @@ extension WorkspaceTransaction {
   /// Throws `.capacity` unless `count` more items fit under `Settings.knowledgeItemLimit`.
   public func requireKnowledgeCapacity(adding count: Int) throws(WorkspaceError) {
     let limit = try settings().knowledgeItemLimit
-    if try knowledgeCount() + count > limit { throw .capacity(what: .knowledge, limit: limit) }
+    let held = try knowledgeCount()
+    if held + count > limit { throw .capacity(what: .knowledge, limit: limit, held: held, adding: count) }
   }
 
   /// Inserts an item whose capacity the caller already checked (bulk paths check once).

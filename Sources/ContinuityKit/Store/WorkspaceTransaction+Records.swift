@@ -64,7 +64,8 @@ extension WorkspaceTransaction {
   public func insertMemory(_ memory: MemoryItem) throws(WorkspaceError) -> Int64 {
     try requireWritable()
     do { try Limits.validate(memory) } catch { throw .validation(error) }
-    if try memoryCount() >= Limits.memories { throw .capacity(what: .memories, limit: Limits.memories) }
+    let memories = try memoryCount()
+    if memories >= Limits.memories { throw .capacity(what: .memories, limit: Limits.memories, held: memories, adding: 1) }
     if try memoryRowID(memory.id) != nil {
       throw .validation(ValidationError(field: "id", message: "a memory with id \(memory.id.uuidString) already exists"))
     }
@@ -174,7 +175,8 @@ extension WorkspaceTransaction {
   public func insertTask(_ task: TaskItem) throws(WorkspaceError) {
     try requireWritable()
     do { try Limits.validate(task) } catch { throw .validation(error) }
-    if try taskCount() >= Limits.tasks { throw .capacity(what: .tasks, limit: Limits.tasks) }
+    let tasks = try taskCount()
+    if tasks >= Limits.tasks { throw .capacity(what: .tasks, limit: Limits.tasks, held: tasks, adding: 1) }
     if try self.task(id: task.id) != nil {
       throw .validation(ValidationError(field: "id", message: "a task with id \(task.id.uuidString) already exists"))
     }
@@ -274,7 +276,7 @@ extension WorkspaceTransaction {
     try requireWritable()
     do { try Limits.validate(handoff) } catch { throw .validation(error) }
     let count = Int(try db.integer("SELECT count(*) FROM handoff"))
-    if count >= Limits.handoffs { throw .capacity(what: .handoffs, limit: Limits.handoffs) }
+    if count >= Limits.handoffs { throw .capacity(what: .handoffs, limit: Limits.handoffs, held: count, adding: 1) }
     if try handoffRowID(handoff.id) != nil {
       throw .validation(ValidationError(field: "id", message: "a handoff with id \(handoff.id.uuidString) already exists"))
     }

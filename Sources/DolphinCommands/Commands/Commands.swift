@@ -6,7 +6,7 @@ import KnowledgeEngine
 enum Commands {
   static let all: [Command] =
     [demo, capture] + SearchCommands.all + KnowledgeCommands.all + MemoryCommands.all + TaskCommands.all
-    + ContinuityCommands.all + HandoffCommands.all + [status, doctor] + MigrateCommands.all
+    + ContinuityCommands.all + HandoffCommands.all + [status, doctor] + SettingsCommands.all + MigrateCommands.all
     + DataRightsCommands.all + AnalyzeCommands.all + AgentCommands.all + MCPCommands.all
 
   static let kindList = KnowledgeKind.allCases.map(\.rawValue).joined(separator: ", ")
@@ -33,6 +33,9 @@ enum Commands {
           dolphin capture decision "Use SQLite for the workspace" --content "Single-row writes, WAL." --tags storage,sqlite
           echo "notes" | dolphin capture context "Standup" --content -
         Every capture that leaves the knowledge count at a multiple of five also stores a rule-based digest.
+        The workspace holds at most knowledgeItemLimit knowledge items (default \(Limits.knowledgeItemsDefault), at most
+        \(Limits.knowledgeItemsMaximum)): past it a capture is refused (exit 4) with the count held and the limit;
+        `dolphin settings` shows it and `dolphin settings set knowledgeItemLimit N` raises it.
         Text that looks like a credential (a private key, a cloud or VCS token, `password=…`) is refused
         (exit 4, naming the kind and line:column) unless --allow-credentials is given.
         """,
@@ -148,7 +151,7 @@ enum Commands {
       c.print("Workspace: \(ctx.workspaceDirectory.path)")
       c.print("Database:  \(s.databasePath)")
       c.print("Schema:    v\(s.schemaVersion)" + (s.readOnly ? " (read-only: \(s.readOnlyReason ?? ""))" : ""))
-      c.print("Knowledge: \(s.counts["knowledge"] ?? 0) of \(s.knowledgeItemLimit)")
+      c.print("Knowledge: \(s.counts["knowledge"] ?? 0) of \(s.knowledgeItemLimit) (knowledgeItemLimit; see `dolphin settings`)")
       for (label, key) in [("Memories", "memory"), ("Tasks", "task"), ("Handoffs", "handoff"), ("Digests", "digest"),
                            ("Conversations", "conversation"), ("Messages", "message"), ("Receipts", "receipt"),
                            ("Checkpoints", "checkpoint"), ("Quarantined", "quarantine")] {

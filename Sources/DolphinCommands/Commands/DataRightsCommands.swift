@@ -223,9 +223,13 @@ enum DataRightsCommands {
       } else {
         let total = report.written.values.reduce(0, +)
         let parts = report.written.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        // Settings are no record: an import that only raised knowledgeItemLimit said "Imported 0
+        // record(s)." and nothing of the change it made.
+        let settings = report.settingsChanged.map { inert(escapingLineBreaks($0.description)) }
         ctx.console.print(
           "Imported \(total) record(s)" + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")
             + (report.skipped > 0 ? "; kept this workspace's version of \(report.skipped) conflicting record(s)" : "")
+            + (settings.isEmpty ? "" : "; settings changed: " + settings.joined(separator: ", "))
             + ".")
         if let d = report.digestID { ctx.console.print("Stored rule-based digest \(d.uuidString).") }
       }

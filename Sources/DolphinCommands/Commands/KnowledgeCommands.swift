@@ -82,6 +82,11 @@ enum MemoryCommands {
         OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Comma-separated tags."),
         Commands.allowCredentials,
       ],
+      discussion: """
+        The mirror counts toward knowledgeItemLimit (default \(Limits.knowledgeItemsDefault), at most \(Limits.knowledgeItemsMaximum)); past it
+        the save is refused (exit 4) with the count held and the limit, and memories are at most \(Limits.memories) (fixed).
+        `dolphin settings set knowledgeItemLimit N` raises the limit.
+        """,
       fieldFlags: [FieldFlag("tags", "--tags")]),
     run: { ctx in
       var text = ctx.arguments.positionals[0]

@@ -28,8 +28,13 @@ extension TaskCommands {
         try ctx.console.printJSON(r)
         return
       }
+      // The form of `dolphin search`'s line: the mode first, with its algorithm version.
+      let cut =
+        ctx.arguments.value("limit") != nil
+        ? " · cut by --limit" : " · cut at the default limit of \(Limits.searchResultsDefault)"
       ctx.console.print(
-        "\(r.results.count) shown of \(r.total) task(s) found (mode \(r.mode))" + (r.truncated ? " · cut by the limit" : ""))
+        "mode: \(r.mode)" + (r.algorithmVersion.map { " (\($0))" } ?? "")
+          + " · \(r.results.count) shown of \(r.total) matching task(s)" + (r.truncated ? cut : ""))
       // Said as `dolphin search` says it; the explanation may name query words.
       if !r.results.isEmpty, let note = SearchResponse.wordsPastTermLimitNote(r.wordsPastTermLimit) {
         ctx.console.print("Note: \(inert(note)).")

@@ -73,6 +73,8 @@ enum ArgumentParser {
     let options = spec.allOptions
     var i = 0
     var optionsEnded = false
+    // Where `--` was, and how many positionals came before it.
+    var optionsEnd: (index: Int, positionals: Int)?
     while i < arguments.count {
       let arg = arguments[i]
       i += 1
@@ -82,6 +84,7 @@ enum ArgumentParser {
       }
       if arg == "--" {
         optionsEnded = true
+        optionsEnd = (i - 1, out.positionals.count)
         continue
       }
       if arg == "-h" {
@@ -141,9 +144,34 @@ enum ArgumentParser {
     }
     if !spec.variadic, out.positionals.count > spec.positionals.count {
       let extra = out.positionals[spec.positionals.count]
-      throw .usage("unexpected argument \(quotedValue(extra, cutAt: 60)) for `dolphin \(spec.name)`; usage: \(usageLine(spec)) (quote text that contains spaces)")
+      var message =
+        "unexpected argument \(quotedValue(extra, cutAt: 60)) for `dolphin \(spec.name)`; usage: \(usageLine(spec)) (quote text that contains spaces)"
+      // Extra text after `--`, where `--workspace W` is text, not an option: say so when an
+      // argument there is spelled as an option (`-handoff` may well be text; `--json` hardly).
+      if let optionsEnd, spec.positionals.count >= optionsEnd.positionals,
+        let firstOption = arguments[(optionsEnd.index + 1)...].firstIndex(where: { $0.hasPrefix("--") && $0.count > 2 })
+      {
+        message += "; everything after -- is taken as text, so options must come before --"
+        message += optionsBeforeEnd(arguments, optionsEnd: optionsEnd.index, firstOption: firstOption, spec: spec).map { ": `\($0)`" } ?? ""
+      }
+      throw .usage(message)
     }
     return out
+  }
+
+  /// `arguments` as a command line with the arguments after `--` from the first one spelled as
+  /// an option moved before `--` (`dolphin search --workspace W -- -handoff` for `search --
+  /// -handoff --workspace W`), or nil when that line would not parse either, or holds an
+  /// argument longer than a path can be.
+  /// - Parameters:
+  ///   - optionsEnd: the index of `--` in `arguments`.
+  ///   - firstOption: the index in `arguments` of the first argument after `--` spelled as an option.
+  static func optionsBeforeEnd(_ arguments: [String], optionsEnd: Int, firstOption: Int, spec: CommandSpec) -> String? {
+    let moved =
+      Array(arguments[..<optionsEnd]) + Array(arguments[firstOption...]) + ["--"]
+      + Array(arguments[(optionsEnd + 1)..<firstOption])
+    guard moved.allSatisfy({ $0.count <= Limits.shownPathLength }), (try? parse(moved, spec: spec)) != nil else { return nil }
+    return (["dolphin"] + spec.path + moved.map { escapingLineBreaks(ShellWord.word($0)) }).joined(separator: " ")
   }
 
   static func usageLine(_ spec: CommandSpec) -> String {

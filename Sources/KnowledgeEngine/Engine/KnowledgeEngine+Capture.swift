@@ -16,7 +16,7 @@ extension KnowledgeEngine {
   /// ``CaptureRequest/allowCredentials`` is set, text that looks like a credential is refused
   /// (``CredentialDetector``).
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the field, limit and size, or the
-  ///   credential's kind and line:column; ``WorkspaceError/capacity(what:limit:)``; storage
+  ///   credential's kind and line:column; ``WorkspaceError/capacity(what:limit:held:adding:)``; storage
   ///   errors. Nothing is written on error.
   public func capture(_ request: CaptureRequest) throws -> CaptureResult {
     let title: String

@@ -37,7 +37,7 @@ extension KnowledgeEngine {
   /// - Returns: the stored handoff, whether its summary was generated, and what was
   ///   auto-selected.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the field (bounds, an empty focus or
-  ///   step, an unknown knowledge or task id); ``WorkspaceError/capacity(what:limit:)`` at
+  ///   step, an unknown knowledge or task id); ``WorkspaceError/capacity(what:limit:held:adding:)`` at
   ///   ``Limits/handoffs``; storage errors.
   public func createHandoff(_ request: HandoffRequest) throws -> HandoffCreation {
     let focus: String

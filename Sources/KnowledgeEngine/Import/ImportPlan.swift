@@ -103,4 +103,8 @@ public struct ImportReport: Sendable, Equatable, Codable {
   public var skipped: Int
   /// The digest stored at the end, if any.
   public var digestID: UUID?
+  /// The settings the import changed by adopting the file's (``ImportPlan/settings`` `new`, or
+  /// `conflicting` under `replace`), in the order of ``Settings``'s fields; empty when it kept
+  /// the workspace's. They count as no record in ``written``.
+  public var settingsChanged: [SettingChange] = []
 }

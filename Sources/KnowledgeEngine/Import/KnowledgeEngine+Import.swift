@@ -12,7 +12,7 @@ extension KnowledgeEngine {
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and
   ///   field — a bound, a missing reference, a memory ↔ mirror link that does not pair up, a
   ///   file whose `knowledgeItemLimit` is below the items it brings —;
-  ///   ``WorkspaceError/capacity(what:limit:)`` when the records would not fit the workspace.
+  ///   ``WorkspaceError/capacity(what:limit:held:adding:)`` when the records would not fit the workspace.
   public func planImport(_ document: WorkspaceExport, policy: ImportConflictPolicy = .refuse, source: String)
     throws -> ImportPlan
   {
@@ -46,7 +46,7 @@ extension KnowledgeEngine {
   /// - Throws: ``WorkspaceError/validation(_:)`` for an invalid record or for conflicts under
   ///   ``ImportConflictPolicy/refuse`` (listing the ids);
   ///   ``WorkspaceError/concurrentChange(operation:)`` when the plan changed, before or while
-  ///   the import was prepared; ``WorkspaceError/capacity(what:limit:)``; storage errors.
+  ///   the import was prepared; ``WorkspaceError/capacity(what:limit:held:adding:)``; storage errors.
   ///   Nothing is written on error.
   public func applyImport(
     _ document: WorkspaceExport, policy: ImportConflictPolicy = .refuse, source: String,
@@ -137,7 +137,7 @@ struct ImportAnalysis: Sendable {
   /// Reads only.
   /// - Throws: ``WorkspaceError/validation(_:)`` for a reference to a missing record, a link
   ///   that does not pair up, a cycle, or a file's `knowledgeItemLimit` below its items;
-  ///   ``WorkspaceError/capacity(what:limit:)``; storage errors.
+  ///   ``WorkspaceError/capacity(what:limit:held:adding:)``; storage errors.
   init(_ prepared: PreparedImport, policy: ImportConflictPolicy, _ tx: WorkspaceTransaction) throws {
     self.policy = policy
     let source = prepared.source
@@ -672,7 +672,7 @@ struct ImportAnalysis: Sendable {
   /// The records must fit the workspace's capacities after the import.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming `workspace.settings.knowledgeItemLimit`,
   ///   its value and the count the import would reach, when the import adopts the file's
-  ///   settings and their knowledge limit is too low; ``WorkspaceError/capacity(what:limit:)``
+  ///   settings and their knowledge limit is too low; ``WorkspaceError/capacity(what:limit:held:adding:)``
   ///   when the workspace's own limits are.
   func checkCapacity(_ tx: WorkspaceTransaction) throws(WorkspaceError) {
     func newCount(_ name: String) -> Int { plan.collections.first { $0.name == name }?.new ?? 0 }
@@ -682,7 +682,9 @@ struct ImportAnalysis: Sendable {
     let total = existing + newCount("knowledge")
     if total > limit {
       // The file's own setting is at fault: deleting from the workspace cannot help.
-      guard adoptsSettings else { throw .capacity(what: .knowledge, limit: limit) }
+      guard adoptsSettings else {
+        throw .capacity(what: .knowledge, limit: limit, held: existing, adding: newCount("knowledge"))
+      }
       let field = "workspace.settings.knowledgeItemLimit"
       throw .validation(
         ValidationError(
@@ -692,11 +694,13 @@ struct ImportAnalysis: Sendable {
             + "knowledgeItemLimit in the file to at least \(total) (at most \(Limits.knowledgeItemsMaximum)) or import fewer "
             + "knowledge items. Nothing was imported"))
     }
-    if try tx.memoryCount() + newCount("memories") > Limits.memories { throw .capacity(what: .memories, limit: Limits.memories) }
-    if try tx.taskCount() + newCount("tasks") > Limits.tasks { throw .capacity(what: .tasks, limit: Limits.tasks) }
-    if try tx.handoffCount() + newCount("handoffs") > Limits.handoffs {
-      throw .capacity(what: .handoffs, limit: Limits.handoffs)
+    func requireRoom(_ what: CappedCollection, held: Int, limit: Int) throws(WorkspaceError) {
+      let adding = newCount(what.field)
+      if held + adding > limit { throw .capacity(what: what, limit: limit, held: held, adding: adding) }
     }
+    try requireRoom(.memories, held: try tx.memoryCount(), limit: Limits.memories)
+    try requireRoom(.tasks, held: try tx.taskCount(), limit: Limits.tasks)
+    try requireRoom(.handoffs, held: try tx.handoffCount(), limit: Limits.handoffs)
   }
 
   /// Imported records whose text looks like a credential (kept and flagged, never dropped).
@@ -741,7 +745,9 @@ struct ImportAnalysis: Sendable {
   {
     var written: [String: Int] = [:]
     func count(_ name: String) { written[name, default: 0] += 1 }
+    var settingsChanged: [SettingChange] = []
     if plan.settings == "new" || (plan.settings == "conflicting" && policy == .replace) {
+      settingsChanged = SettingChange.changes(from: try tx.settings(), to: workspace.settings)
       try tx.setSettings(workspace.settings)
     }
 
@@ -836,6 +842,7 @@ struct ImportAnalysis: Sendable {
       digestID = d.id
     }
     let skipped = policy == .skip ? plan.conflicts.count : 0
-    return ImportReport(plan: plan, written: written, skipped: skipped, digestID: digestID)
+    return ImportReport(
+      plan: plan, written: written, skipped: skipped, digestID: digestID, settingsChanged: settingsChanged)
   }
 }

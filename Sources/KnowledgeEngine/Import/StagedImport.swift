@@ -42,7 +42,7 @@ struct StagedImport: Sendable {
   /// - Throws: ``WorkspaceError/concurrentChange(operation:)`` when the plan differs from
   ///   `expecting`; ``WorkspaceError/validation(_:)`` for conflicts under
   ///   ``ImportConflictPolicy/refuse``, a missing reference or a cycle;
-  ///   ``WorkspaceError/capacity(what:limit:)``; storage errors.
+  ///   ``WorkspaceError/capacity(what:limit:held:adding:)``; storage errors.
   static func stage(
     _ prepared: PreparedImport, policy: ImportConflictPolicy, expecting shown: ImportPlan?,
     in tx: WorkspaceTransaction
@@ -58,7 +58,7 @@ struct StagedImport: Sendable {
   /// - Parameter tx: a write transaction of the connection that staged the import.
   /// - Throws: ``WorkspaceError/concurrentChange(operation:)`` when a record's status or the
   ///   plan changed since staging; ``WorkspaceError/validation(_:)`` or
-  ///   ``WorkspaceError/capacity(what:limit:)`` when a reference or capacity no longer holds;
+  ///   ``WorkspaceError/capacity(what:limit:held:adding:)`` when a reference or capacity no longer holds;
   ///   storage errors. Nothing is written on error.
   func install(in tx: WorkspaceTransaction, engine: KnowledgeEngine) throws -> ImportReport {
     var analysis = self.analysis

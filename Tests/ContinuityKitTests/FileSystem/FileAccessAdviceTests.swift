@@ -115,6 +115,60 @@ struct FileAccessAdviceTests {
     }
   }
 
+  /// A workspace directory others may write, and the whole advice that follows its refusal.
+  struct UseCase: CustomTestStringConvertible, Sendable {
+    var testDescription: String
+    var path: String
+    var mode: mode_t
+    var owner: uid_t
+    var user: uid_t
+    var alternative: String? = nil
+    var advice: String
+  }
+
+  // A review (s16) read "To use the workspace: it is a directory shared by all users (sticky bit,
+  // as /tmp), owned by root (uid 0); dolphin needs a directory of its own: pass --workspace …":
+  // the part after the colon was no sentence, and "Dolphin then checks …" followed a `chmod`
+  // that was never offered.
+  static let useCases: [UseCase] = [
+    UseCase(
+      testDescription: "/tmp, as root", path: "/tmp", mode: S_IFDIR | 0o1777, owner: 0, user: 0,
+      advice: "To use a workspace: /tmp is a directory shared by all users (sticky bit), owned by root (uid 0), so it "
+        + "cannot be made private; pass --workspace (or set DOLPHIN_HOME to) a new directory of your own, such as "
+        + "~/.local/share/dolphin."),
+    UseCase(
+      testDescription: "another shared directory, as another user", path: "/srv/drop", mode: S_IFDIR | 0o1777, owner: 0,
+      user: 1000,
+      advice: "To use a workspace: /srv/drop is a directory shared by all users (sticky bit, as /tmp), owned by root "
+        + "(uid 0), so it cannot be made private; pass --workspace (or set DOLPHIN_HOME to) a new directory of your "
+        + "own, such as ~/.local/share/dolphin."),
+    UseCase(
+      testDescription: "another user's open directory", path: "/srv/x", mode: S_IFDIR | 0o777, owner: 4_000_001,
+      user: 1000,
+      advice: "To use a workspace: /srv/x belongs to uid 4000001, so only that user or root can change its mode; pass "
+        + "--workspace (or set DOLPHIN_HOME to) a new directory of your own, such as ~/.local/share/dolphin."),
+    UseCase(
+      testDescription: "the root directory", path: "/", mode: S_IFDIR | 0o777, owner: 0, user: 0,
+      advice: "To use a workspace: / is the root directory, whose mode must stay as it is; pass --workspace (or set "
+        + "DOLPHIN_HOME to) a new directory of your own, such as ~/.local/share/dolphin."),
+    UseCase(
+      testDescription: "this user's own directory", path: "/home/u/ws", mode: S_IFDIR | 0o777, owner: 1000, user: 1000,
+      advice: "To use the workspace: consider `chmod 700 '/home/u/ws'`. Dolphin then checks the files beside the "
+        + "database before it opens it."),
+    UseCase(
+      testDescription: "this user's own group-writable directory", path: "/home/u/ws", mode: S_IFDIR | 0o770, owner: 1000,
+      user: 1000, alternative: "chmod g-w '/home/u/ws'",
+      advice: "To use the workspace: consider `chmod 700 '/home/u/ws'` (or `chmod g-w '/home/u/ws'`). Dolphin then "
+        + "checks the files beside the database before it opens it."),
+  ]
+
+  @Test("the advice after a refused workspace directory reads as sentences, and offers a chmod only where one may be run", arguments: useCases)
+  func useWorkspace(_ c: UseCase) {
+    let advice = FileAccessAdvice.useWorkspaceAdvice(
+      directory: c.path, status: Self.status(mode: c.mode, owner: c.owner), alternative: c.alternative, user: c.user)
+    #expect(advice == c.advice)
+  }
+
   @Test("owners are named by account and uid")
   func owners() {
     #expect(FileAccessAdvice.owner(0) == "root (uid 0)")

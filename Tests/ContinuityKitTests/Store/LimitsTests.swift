@@ -282,7 +282,7 @@ struct LimitsTests {
     let store = SQLiteWorkspaceStore.inMemory()
     try store.write { tx in try tx.setSettings(Settings(knowledgeItemLimit: 3)) }
     try store.write { tx in for i in 1...3 { try tx.insertKnowledge(item(i)) } }
-    #expect(throws: WorkspaceError.capacity(what: .knowledge, limit: 3)) {
+    #expect(throws: WorkspaceError.capacity(what: .knowledge, limit: 3, held: 3, adding: 1)) {
       try store.write { tx in try tx.insertKnowledge(item(4)) }
     }
     #expect(throws: WorkspaceError.self) {
@@ -295,31 +295,59 @@ struct LimitsTests {
   struct FullCase: CustomStringConvertible, Sendable {
     var what: CappedCollection
     var limit: Int
+    var held: Int
+    var adding = 1
     var message: String
-    var description: String { "\(what.rawValue) at \(limit)" }
+    var description: String { "\(what.rawValue): \(held) + \(adding) past \(limit)" }
   }
 
   static let fullCases: [FullCase] = [
     FullCase(
-      what: .knowledge, limit: 10_000,
-      message: "the workspace is limited to 10000 knowledge items by its knowledgeItemLimit setting, and this would exceed that; delete some (`dolphin knowledge delete ID`) or raise knowledgeItemLimit (at most 100000)"),
+      what: .knowledge, limit: 10_000, held: 10_000,
+      message: "the workspace holds 10000 knowledge items, the most its knowledgeItemLimit setting allows (10000); "
+        + "adding 1 would make 10001. Delete some (`dolphin knowledge delete ID`) or raise the limit with "
+        + "`dolphin settings set knowledgeItemLimit N` (at least 10001, at most 100000)"),
     FullCase(
-      what: .knowledge, limit: 100_000,
-      message: "the workspace is limited to 100000 knowledge items by its knowledgeItemLimit setting, and this would exceed that; delete some (`dolphin knowledge delete ID`) (the setting is already at its maximum, 100000)"),
+      what: .knowledge, limit: 10_000, held: 9_998, adding: 5,
+      message: "the workspace holds 9998 knowledge items and its knowledgeItemLimit setting allows 10000; "
+        + "adding 5 would make 10003. Delete some (`dolphin knowledge delete ID`) or raise the limit with "
+        + "`dolphin settings set knowledgeItemLimit N` (at least 10003, at most 100000)"),
     FullCase(
-      what: .memories, limit: 10_000,
+      what: .knowledge, limit: 3, held: 5,
+      message: "the workspace holds 5 knowledge items, more than its knowledgeItemLimit setting allows (3); "
+        + "adding 1 would make 6. Delete some (`dolphin knowledge delete ID`) or raise the limit with "
+        + "`dolphin settings set knowledgeItemLimit N` (at least 6, at most 100000)"),
+    FullCase(
+      what: .knowledge, limit: 1, held: 1,
+      message: "the workspace holds 1 knowledge item, the most its knowledgeItemLimit setting allows (1); "
+        + "adding 1 would make 2. Delete some (`dolphin knowledge delete ID`) or raise the limit with "
+        + "`dolphin settings set knowledgeItemLimit N` (at least 2, at most 100000)"),
+    FullCase(
+      what: .knowledge, limit: 100_000, held: 100_000,
+      message: "the workspace holds 100000 knowledge items, the most its knowledgeItemLimit setting allows (100000); "
+        + "adding 1 would make 100001. Delete some (`dolphin knowledge delete ID`); raising knowledgeItemLimit cannot "
+        + "make room, as it is at most 100000"),
+    FullCase(
+      what: .knowledge, limit: 10_000, held: 9_000, adding: 95_000,
+      message: "the workspace holds 9000 knowledge items and its knowledgeItemLimit setting allows 10000; "
+        + "adding 95000 would make 104000. Delete some (`dolphin knowledge delete ID`); raising knowledgeItemLimit "
+        + "cannot make room, as it is at most 100000"),
+    FullCase(
+      what: .memories, limit: 10_000, held: 10_000,
       message: "the workspace is limited to 10000 memories, and this would exceed that (a fixed limit, not a setting); delete some (`dolphin memory delete ID`)"),
     FullCase(
-      what: .tasks, limit: 5_000,
+      what: .tasks, limit: 5_000, held: 5_000,
       message: "the workspace is limited to 5000 tasks, and this would exceed that (a fixed limit, not a setting); delete some (`dolphin task delete ID`)"),
     FullCase(
-      what: .handoffs, limit: 200,
+      what: .handoffs, limit: 200, held: 200,
       message: "the workspace is limited to 200 handoffs, and this would exceed that (a fixed limit, not a setting); delete some (`dolphin handoff delete ID`)"),
   ]
 
-  @Test("a full collection's advice is true for it: only knowledge has a setting to raise", arguments: fullCases)
+  @Test(
+    "a full collection's error gives the count held, the total it would reach and the limit; only knowledge has a setting to raise",
+    arguments: fullCases)
   func fullCollectionAdvice(_ c: FullCase) {
-    #expect(WorkspaceError.capacity(what: c.what, limit: c.limit).description == c.message)
+    #expect(WorkspaceError.capacity(what: c.what, limit: c.limit, held: c.held, adding: c.adding).description == c.message)
   }
 
   @Test("the 201st handoff is refused as a full collection that names no setting; nothing written")
@@ -328,7 +356,7 @@ struct LimitsTests {
     try store.write { tx in
       for i in 1...Limits.handoffs { try tx.insertHandoff(Handoff(id: sequentialID(i), focus: "f\(i)", createdAt: t0)) }
     }
-    #expect(throws: WorkspaceError.capacity(what: .handoffs, limit: 200)) {
+    #expect(throws: WorkspaceError.capacity(what: .handoffs, limit: 200, held: 200, adding: 1)) {
       try store.write { tx in try tx.insertHandoff(Handoff(id: sequentialID(201), focus: "one more", createdAt: t0)) }
     }
     #expect(try store.read { try $0.handoffCount() } == 200)

@@ -162,27 +162,27 @@ package enum DirectoryExposure: Sendable, Equatable {
         + "may rename or replace anything in it: \(risk). Dolphin opens only a directory of this user's or root's: "
         + FileAccessAdvice.ownDirectory + copy + "."
     case .everyone:
-      return "the workspace directory (mode \(mode)) may be written by every user: \(risk). To use the workspace: "
-        + FileAccessAdvice.makePrivate(path: directory, status: status, privateMode: "700")
-        + ". Dolphin then checks the files beside the database before it opens it."
+      return "the workspace directory (mode \(mode)) may be written by every user: \(risk). "
+        + FileAccessAdvice.useWorkspaceAdvice(directory: directory, status: status)
     case .accessList(let names):
       let quoted = FileAccessAdvice.shellQuoted(directory)
       return "the workspace directory has an access control list that lets \(names.joined(separator: ", ")) write it "
-        + "(`getfacl \(quoted)` shows it): \(risk). To use the workspace: "
+        + "(`getfacl \(quoted)` shows it): \(risk). "
         + (status.st_uid == geteuid()
-          ? "remove the list (`setfacl -b \(quoted)`) or its entries that grant write"
-          : FileAccessAdvice.ownDirectory)
-        + ". Dolphin then checks the files beside the database before it opens it."
+          ? "To use the workspace: remove the list (`setfacl -b \(quoted)`) or its entries that grant write. "
+            + "Dolphin then checks the files beside the database before it opens it."
+          : "To use a workspace: \(Limits.shownPath(directory)) belongs to \(FileAccessAdvice.owner(status.st_uid)), "
+            + "so only \(status.st_uid == 0 ? "root" : "that user or root") can change its list; "
+            + FileAccessAdvice.newDirectory + ".")
     case .group(let gid, let members):
       let named =
         members.isEmpty
         ? ", a group the group database does not list, so who they are is unknown"
         : ", among them \(members.joined(separator: ", "))"
       return "the workspace directory (mode \(mode)) may be written by the members of group \(Self.groupName(gid))\(named): "
-        + "\(risk). To use the workspace: "
-        + FileAccessAdvice.makePrivate(path: directory, status: status, privateMode: "700")
-        + (status.st_uid == geteuid() ? " (or `chmod g-w \(FileAccessAdvice.shellQuoted(directory))`)" : "")
-        + ". Dolphin then checks the files beside the database before it opens it."
+        + "\(risk). "
+        + FileAccessAdvice.useWorkspaceAdvice(
+          directory: directory, status: status, alternative: "chmod g-w \(FileAccessAdvice.shellQuoted(directory))")
     }
   }
 

@@ -1,0 +1,261 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+/// A new user's review (s16): knowledgeItemLimit was a hidden cap. Its errors gave no numbers,
+/// no command changed it, and an import that changed only it reported "Imported 0 record(s).".
+@Suite("dolphin settings and the knowledge item limit", .serialized)
+struct SettingsCommandTests {
+  static func object(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+  }
+
+  static func limit(_ cli: CLI) throws -> Int? {
+    (try cli.json(["settings", "show"])["settings"] as? [String: Any])?["knowledgeItemLimit"] as? Int
+  }
+
+  @Test("settings and settings show list every setting with its value and the items held, in text and JSON")
+  func show() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "One"]).status == 0)
+    let text = try cli.run(["settings", "show"])
+    #expect(text.status == 0, "\(text.stderr)")
+    let lines = text.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first == "Settings of \(cli.workspace):", "\(text.stdout)")
+    #expect(
+      lines.contains(
+        "  knowledgeItemLimit     10000      the most knowledge items the workspace holds: default 10000, 1…100000; "
+          + "it holds 1 now"), "\(text.stdout)")
+    for (name, value) in [("assistantName", "\"Dolphin\""), ("responseStyle", "balanced"), ("calendarAccessEnabled", "false")] {
+      #expect(lines.contains { $0.hasPrefix("  " + name.padding(toLength: 23, withPad: " ", startingAt: 0) + value + " ") }, "\(name): \(text.stdout)")
+    }
+    #expect(lines.last == "Change the limit with `dolphin settings set knowledgeItemLimit N`.", "\(text.stdout)")
+    // `dolphin settings` alone is `settings show`.
+    #expect(try cli.run(["settings"]).stdout == text.stdout)
+
+    let json = try cli.json(["settings", "show"])
+    let settings = try #require(json["settings"] as? [String: Any])
+    #expect(settings["knowledgeItemLimit"] as? Int == 10_000)
+    #expect(settings["assistantName"] as? String == "Dolphin")
+    #expect(settings["responseStyle"] as? String == "balanced")
+    #expect(settings["calendarAccessEnabled"] as? Bool == false)
+    #expect(json["knowledgeItems"] as? Int == 1)
+    #expect(json["settable"] as? [String] == ["knowledgeItemLimit"])
+  }
+
+  @Test("settings set knowledgeItemLimit changes it, says from what to what, and status shows it; the same value changes nothing")
+  func set() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "One"]).status == 0)
+    let r = try cli.run(["settings", "set", "knowledgeItemLimit", "20000"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout == "Changed knowledgeItemLimit 10000 → 20000 (the workspace holds 1 knowledge item(s)).\n")
+    #expect(try Self.limit(cli) == 20_000)
+    #expect(try cli.run(["status"]).stdout.contains("Knowledge: 1 of 20000 (knowledgeItemLimit; see `dolphin settings`)"))
+
+    let json = try cli.json(["settings", "set", "knowledgeItemLimit", "30000"])
+    #expect(json["changes"] as? [[String: String]] == [["name": "knowledgeItemLimit", "from": "20000", "to": "30000"]])
+    #expect((json["settings"] as? [String: Any])?["knowledgeItemLimit"] as? Int == 30_000)
+    #expect(json["knowledgeItems"] as? Int == 1)
+
+    let same = try cli.run(["settings", "set", "knowledgeitemlimit", "30000"])
+    #expect(same.status == 0, "\(same.stderr)")
+    #expect(same.stdout == "knowledgeItemLimit is already 30000; nothing was changed.\n")
+    #expect((try cli.json(["settings", "set", "knowledgeItemLimit", "30000"])["changes"] as? [Any])?.isEmpty == true)
+  }
+
+  @Test("settings set on a directory with no workspace yet creates it with the setting")
+  func setCreates() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["settings", "show"]).status == 3)
+    let r = try cli.run(["settings", "set", "knowledgeItemLimit", "50000"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try Self.limit(cli) == 50_000)
+  }
+
+  /// A `settings` command line that must be refused, and what the refusal says.
+  struct Refusal: CustomTestStringConvertible, Sendable {
+    var testDescription: String
+    var args: [String]
+    var status: Int32
+    var field: String?
+    var message: String
+  }
+
+  static let refusals: [Refusal] = [
+    Refusal(
+      testDescription: "zero", args: ["knowledgeItemLimit", "0"], status: 4, field: "knowledgeItemLimit",
+      message: "knowledgeItemLimit is 0; it must be between 1 and 100000. Nothing was changed"),
+    Refusal(
+      testDescription: "over the maximum", args: ["knowledgeItemLimit", "100001"], status: 4, field: "knowledgeItemLimit",
+      message: "knowledgeItemLimit is 100001; it must be between 1 and 100000. Nothing was changed"),
+    Refusal(
+      testDescription: "below the items held", args: ["knowledgeItemLimit", "1"], status: 4, field: "knowledgeItemLimit",
+      message: "knowledgeItemLimit 1 is below the 2 knowledge items the workspace holds; set it to at least 2 "
+        + "(at most 100000), or delete items first (`dolphin knowledge delete ID`). Nothing was changed"),
+    Refusal(
+      testDescription: "too large for an integer", args: ["knowledgeItemLimit", "99999999999999999999999"], status: 4,
+      field: "knowledgeItemLimit",
+      message: "knowledgeItemLimit is '99999999999999999999999'; it must be between 1 and 100000. Nothing was changed"),
+    Refusal(
+      testDescription: "not a whole number", args: ["knowledgeItemLimit", "20k"], status: 2, field: "knowledgeItemLimit",
+      message: "knowledgeItemLimit must be a whole number (1…100000), got '20k'"),
+    Refusal(
+      testDescription: "a fraction", args: ["knowledgeItemLimit", "1.5"], status: 2, field: "knowledgeItemLimit",
+      message: "knowledgeItemLimit must be a whole number (1…100000), got '1.5'"),
+    Refusal(
+      testDescription: "an unknown setting", args: ["knowledgeLimit", "20000"], status: 2, field: "name",
+      message: "unknown setting 'knowledgeLimit'; the settings are assistantName, responseStyle, calendarAccessEnabled, "
+        + "knowledgeItemLimit, of which `dolphin settings set` changes knowledgeItemLimit"),
+    Refusal(
+      testDescription: "a misspelt setting", args: ["knowledgeItemLimt", "20000"], status: 2, field: "name",
+      message: "unknown setting 'knowledgeItemLimt'; the settings are assistantName, responseStyle, calendarAccessEnabled, "
+        + "knowledgeItemLimit, of which `dolphin settings set` changes knowledgeItemLimit; did you mean knowledgeItemLimit?"),
+    Refusal(
+      testDescription: "an app setting", args: ["assistantName", "Flipper"], status: 2, field: "name",
+      message: "assistantName is a Dolphin app setting, which `dolphin settings show` shows but the command line does not "
+        + "change; `dolphin settings set` changes knowledgeItemLimit"),
+  ]
+
+  @Test("settings set refuses what is not a valid limit, naming the field, the bound and the value; nothing changes", arguments: refusals)
+  func refusal(_ c: Refusal) throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "One"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Two"]).status == 0)
+    let r = try cli.run(["settings", "set"] + c.args)
+    #expect(r.status == c.status, "\(r.stderr)")
+    #expect(r.stderr == "dolphin: error: \(c.message)\n", "\(r.stderr)")
+    let json = try cli.run(["settings", "set"] + c.args + ["--json"])
+    let error = try #require(try Self.object(json.stdout)["error"] as? [String: Any])
+    #expect(error["field"] as? String == c.field)
+    #expect(error["exitCode"] as? Int == Int(c.status))
+    #expect(try Self.limit(cli) == 10_000)
+  }
+
+  @Test("an unknown settings subcommand is named as one, with the subcommands")
+  func unknownSubcommand() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let r = try cli.run(["settings", "sett", "knowledgeItemLimit", "5"])
+    #expect(r.status == 2)
+    #expect(
+      r.stderr == "dolphin: error: unknown subcommand 'sett' for `dolphin settings` (subcommands: show, set); did you mean `settings set`?\n",
+      "\(r.stderr)")
+  }
+
+  @Test("a capture, memory save or import past the limit says how many are held, the total it would make and the limit")
+  func fullWorkspace() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["settings", "set", "knowledgeItemLimit", "2"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "One"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Two"]).status == 0)
+    let full =
+      "dolphin: error: the workspace holds 2 knowledge items, the most its knowledgeItemLimit setting allows (2); "
+      + "adding 1 would make 3. Delete some (`dolphin knowledge delete ID`) or raise the limit with "
+      + "`dolphin settings set knowledgeItemLimit N` (at least 3, at most 100000)\n"
+    for args in [["capture", "fact", "Three"], ["memory", "save", "A memory is mirrored as knowledge"]] {
+      let r = try cli.run(args)
+      #expect(r.status == 4, "\(args): \(r.stderr)")
+      #expect(r.stderr == full, "\(args): \(r.stderr)")
+      let json = try cli.run(args + ["--json"])
+      let error = try #require(try Self.object(json.stdout)["error"] as? [String: Any])
+      #expect(error["field"] as? String == "knowledge")
+      #expect(error["kind"] as? String == "validation")
+    }
+    #expect(try cli.json(["memory", "list"])["total"] as? Int == 0)
+
+    // An import of three more items into the full workspace (keeping its settings).
+    let other = CLI()
+    defer { other.dir.remove() }
+    for title in ["Four", "Five", "Six"] { #expect(try other.run(["capture", "fact", title]).status == 0) }
+    let export = try other.run(["export"])
+    let file = other.dir.appending("three.json")
+    try Data(export.stdout.utf8).write(to: file)
+    let imported = try cli.run(["import", file.path, "--on-conflict", "skip"])
+    #expect(imported.status == 4, "\(imported.stderr)")
+    #expect(
+      imported.stderr.hasSuffix(
+        "dolphin: error: the workspace holds 2 knowledge items, the most its knowledgeItemLimit setting allows (2); "
+          + "adding 3 would make 5. Delete some (`dolphin knowledge delete ID`) or raise the limit with "
+          + "`dolphin settings set knowledgeItemLimit N` (at least 5, at most 100000)\n"), "\(imported.stderr)")
+
+    // Raised as the message says, the capture goes through.
+    #expect(try cli.run(["settings", "set", "knowledgeItemLimit", "3"]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Three"]).status == 0)
+  }
+
+  @Test("an import that only changes the settings says which it changed, in text and JSON")
+  func importReportsSettings() throws {
+    let source = CLI()
+    defer { source.dir.remove() }
+    #expect(try source.run(["capture", "decision", "Use SQLite"]).status == 0)
+    #expect(try source.run(["settings", "set", "knowledgeItemLimit", "10000"]).status == 0)
+    let before = source.dir.appending("before.json")
+    try Data(try source.run(["export"]).stdout.utf8).write(to: before)
+    #expect(try source.run(["settings", "set", "knowledgeItemLimit", "20000"]).status == 0)
+    let after = source.dir.appending("after.json")
+    try Data(try source.run(["export"]).stdout.utf8).write(to: after)
+
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["import", before.path]).status == 0)
+    let r = try cli.run(["import", after.path, "--on-conflict", "replace"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.hasSuffix("\nImported 0 record(s); settings changed: knowledgeItemLimit 10000 → 20000.\n"), "\(r.stdout)")
+    #expect(try Self.limit(cli) == 20_000)
+
+    let json = try cli.run(["import", before.path, "--on-conflict", "replace", "--json"])
+    #expect(json.status == 0, "\(json.stderr)")
+    let report = try Self.object(json.stdout)
+    #expect(report["settingsChanged"] as? [[String: String]] == [["name": "knowledgeItemLimit", "from": "20000", "to": "10000"]])
+    #expect((report["written"] as? [String: Int])?.values.reduce(0, +) == 0)
+    #expect(try Self.limit(cli) == 10_000)
+
+    // Kept under skip: nothing to report.
+    let skipped = try cli.run(["import", after.path, "--on-conflict", "skip"])
+    #expect(skipped.stdout.contains("Imported 0 record(s); kept this workspace's version of 1 conflicting record(s).\n"), "\(skipped.stdout)")
+    #expect(!skipped.stdout.contains("settings changed"))
+  }
+
+  @Test("help: settings set explains the limit; capture and memory save name the command that raises it; the overview lists it")
+  func help() throws {
+    let set = try runDolphin(["settings", "set", "--help"])
+    #expect(set.status == 0)
+    #expect(set.stdout.contains("Usage: dolphin settings set <name> <value> [options]"), "\(set.stdout)")
+    #expect(set.stdout.contains("dolphin settings set knowledgeItemLimit 20000"))
+    #expect(set.stdout.contains("at most 100000"))
+    for command in [["capture"], ["memory", "save"]] {
+      let help = try runDolphin(command + ["--help"])
+      #expect(help.stdout.contains("`dolphin settings set knowledgeItemLimit N`"), "\(command): \(help.stdout)")
+    }
+    let overview = try runDolphin(["--help"])
+    #expect(overview.stdout.contains("\n  settings set        Change a workspace setting (knowledgeItemLimit).\n"), "\(overview.stdout)")
+  }
+}
+
+@Suite(
+  "dolphin settings on a workspace that cannot be written", .serialized,
+  .enabled(if: Unwritable.method != nil, Comment(rawValue: Unwritable.unavailable)))
+struct SettingsReadOnlyTests {
+  @Test("settings show works; settings set fails as other writes do, and no file changes")
+  func readOnly() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Kept"]).status == 0)
+    let before = try Unwritable.snapshot(cli.workspace)
+    let show = try Unwritable.run(["settings", "show"], in: cli.workspace)
+    #expect(show.status == 0, "\(show.stderr)")
+    #expect(show.stdout.contains("knowledgeItemLimit     10000"), "\(show.stdout)")
+    let set = try Unwritable.run(["settings", "set", "knowledgeItemLimit", "20000"], in: cli.workspace)
+    #expect(set.status == 5, "\(set.stderr)")
+    #expect(set.stderr.contains("is open read-only ("), "\(set.stderr)")
+    #expect(set.stderr.contains("nothing was written"), "\(set.stderr)")
+    #expect(try Unwritable.snapshot(cli.workspace) == before)
+  }
+}
