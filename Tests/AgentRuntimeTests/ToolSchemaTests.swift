@@ -221,6 +221,36 @@ struct ToolSchemaTests {
     #expect(error?.message.hasPrefix("arguments.title has nothing printable") == true, "\(String(describing: error))")
   }
 
+  /// Review (s16): over MCP, `content: "   "` and `content: "\u{200B}"` were stored as no
+  /// content, `notes: " "` as no notes and `summary: "  "` read as none, while the CLI refuses all
+  /// of them; and padded content was trimmed where the CLI keeps it as given.
+  @Test("blank optional text is refused as the CLI refuses it; content and notes keep their white space")
+  func blankOptionalText() throws {
+    let capture = try ToolRegistry.standard.tool(named: "knowledge_capture")
+    #expect(
+      throws: ToolArgumentError(
+        field: "arguments.content",
+        message: "arguments.content has nothing printable: all 3 character(s) given are white space; "
+          + "give text, or an empty value for none; the call was not run")
+    ) { try capture.normalize(["kind": "fact", "title": "X", "content": "   "]) }
+    for blank in ["\n\t", "\u{200B}", " \u{2800} "] {
+      let error = #expect(throws: ToolArgumentError.self) { try capture.normalize(["kind": "fact", "title": "X", "content": .string(blank)]) }
+      #expect(error?.field == "arguments.content" && error?.message.contains("has nothing printable") == true, "\(String(describing: error))")
+    }
+    #expect(try capture.normalize(["kind": "fact", "title": "X", "content": "  keep  "])["content"] == "  keep  ")
+    #expect(try capture.normalize(["kind": "fact", "title": "X", "content": ""])["content"] == "")
+
+    let task = try ToolRegistry.standard.tool(named: "task_add")
+    let notes = #expect(throws: ToolArgumentError.self) { try task.normalize(["title": "T", "notes": " "]) }
+    #expect(notes?.field == "arguments.notes" && notes?.message.contains("white space") == true)
+    #expect(try task.normalize(["title": "T", "notes": " a\n"])["notes"] == " a\n")
+
+    let handoff = try ToolRegistry.standard.tool(named: "handoff_create")
+    let summary = #expect(throws: ToolArgumentError.self) { try handoff.normalize(["focus": "F", "summary": "  "]) }
+    #expect(summary?.field == "arguments.summary" && summary?.message.contains("white space") == true)
+    #expect(try handoff.normalize(["focus": "F", "summary": " s "])["summary"] == "s", "a summary is trimmed, as the CLI trims it")
+  }
+
   @Test("a tag holding a line break, a tab or another control character is refused naming the field")
   func tagControlsRefused() throws {
     let tool = try ToolRegistry.standard.tool(named: "knowledge_capture")

@@ -66,7 +66,7 @@ enum ContinuityTools {
     input: .object([
       ToolProperty("kind", .oneOf(kinds), required: true, "The kind."),
       ToolProperty("title", .text(min: 1, max: Limits.title), required: true, "Title."),
-      ToolProperty("content", .text(max: Limits.content), "Body."),
+      ToolProperty("content", .body(max: Limits.content), "Body."),
       ToolProperty("tags", .tags, "Tags (lowercased, deduplicated)."),
       ToolProperty("priority", .oneOf(Priority.allCases.map(\.rawValue)), default: "normal", "Priority."),
       ToolProperty("relationships", .array(

@@ -61,7 +61,7 @@ enum LegacyTools {
     description: "Add an open task. Local write: needs approval.",
     input: .object([
       ToolProperty("title", .text(min: 1, max: Limits.taskTitle), required: true, "The task."),
-      ToolProperty("notes", .text(max: Limits.taskNotes), "Notes."),
+      ToolProperty("notes", .body(max: Limits.taskNotes), "Notes."),
       ToolProperty("priority", .oneOf(Priority.allCases.map(\.rawValue)), default: "normal", "Priority."),
       ToolProperty("knowledgeIDs", .uuids(), "Supporting knowledge items."),
     ]),

@@ -40,6 +40,9 @@ public indirect enum ToolSchema: Sendable {
   public enum Normalization: Sendable {
     /// ``Sanitizer/sanitize(_:)`` then trim surrounding whitespace.
     case sanitize
+    /// ``Sanitizer/sanitize(_:)`` only: white space around the text is kept, as the CLI keeps
+    /// it in content and notes (``Limits/sanitizedInput(_:_:limit:trimming:)`` without trimming).
+    case sanitizeKeepingWhiteSpace
     /// Sanitize, trim and lowercase (tags).
     case tag
     /// Keep the text exactly (code to analyze: sanitizing would change what is analyzed).
@@ -57,6 +60,12 @@ public indirect enum ToolSchema: Sendable {
   /// Text of at most `maxLength` characters (sanitized, trimmed).
   public static func text(min: Int = 0, max: Int) -> ToolSchema {
     .string(StringRules(minLength: min, maxLength: max))
+  }
+
+  /// Body text of at most `max` characters, optional: sanitized, with its surrounding white
+  /// space kept (content, notes).
+  public static func body(max: Int) -> ToolSchema {
+    .string(StringRules(minLength: 0, maxLength: max, normalization: .sanitizeKeepingWhiteSpace))
   }
 
   /// Tags: lowercased, deduplicated, bounded by ``Limits``.
@@ -159,8 +168,19 @@ public indirect enum ToolSchema: Sendable {
       var s: String
       switch r.normalization {
       case .sanitize: s = Sanitizer.sanitize(raw).trimmingCharacters(in: .whitespacesAndNewlines)
+      case .sanitizeKeepingWhiteSpace: s = Sanitizer.sanitize(raw)
       case .tag: s = Sanitizer.sanitize(raw).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
       case .verbatim: s = raw
+      }
+      // Text given that shows nothing is refused as the CLI refuses it, also where the argument
+      // may be empty (review, s16: `content: "   "` or `"\u{200B}"` was stored as no content,
+      // and a blank summary read as none, where `dolphin capture` and `handoff create` refuse).
+      if r.normalization != .verbatim, !raw.isEmpty, Sanitizer.showsNothing(s) {
+        if Limits.lostToSanitizer(raw, sanitized: s) {
+          throw ToolArgumentError(field: path, message: Limits.nothingPrintable(path, raw, consequence: "the call was not run").message)
+        }
+        if r.minLength >= 1 { throw ToolArgumentError(field: path, message: "\(path) must not be empty") }
+        throw ToolArgumentError(field: path, message: Limits.onlyWhitespace(path, raw, consequence: "the call was not run").message)
       }
       if r.isUUID {
         let t = s.trimmingCharacters(in: .whitespaces)
