@@ -19,6 +19,25 @@ struct TaskSearchExplainTests {
     return numbers
   }
 
+  /// Review (s16): `search "🚀" --explain` printed the query-terms header over nothing, and
+  /// `task search` never named the emoji it did not search.
+  @Test("a query of symbols only: the note names them, and --explain says no term was searched")
+  func symbolsOnly() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    _ = try cli.json(["task", "add", "Plan the 🚀 launch"])
+    _ = try cli.json(["capture", "fact", "Launch 🚀 plan"])
+    for command in [["task", "search"], ["search"]] {
+      let alone = try cli.run(command + ["🚀", "--explain"])
+      #expect(alone.status == 0, "\(alone.stderr)")
+      #expect(alone.stdout.contains("No results: the query has no searchable word; symbols and emoji are not indexed, so '🚀' was not searched."), "\(alone.stdout)")
+      #expect(alone.stdout.contains("query terms: none (the query has no searchable word)"), "\(alone.stdout)")
+      #expect(!alone.stdout.contains("query terms (stemmed"), "\(alone.stdout)")
+      let mixed = try cli.run(command + ["🚀 launch"])
+      #expect(mixed.stdout.contains("Note: symbols and emoji are not indexed, so '🚀' was not searched."), "\(mixed.stdout)")
+    }
+  }
+
   @Test("--explain shows each task's score parts, which add up to its score and match --json, and how each query term matched")
   func explain() throws {
     let cli = CLI()

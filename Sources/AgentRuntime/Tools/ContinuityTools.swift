@@ -259,7 +259,14 @@ enum ContinuityTools {
       let r = try ctx.engine.searchTasks(args["query"]?.string ?? "", status: TaskStatus(rawValue: args["status"]?.string ?? "all"), limit: args["limit"]?.int ?? Limits.searchResultsDefault)
       var lines = r.results.map { ToolRendering.taskLine($0.task) }
       if let why = r.emptyExplanation { lines.insert("No results: \(ToolRendering.line(why)).", at: 0) }
-      return ToolOutput(structured: try ToolRendering.json(r), text: "Task search (\(r.mode)): \(r.results.count) of \(r.total) match(es)" + (r.truncated ? ", cut by the limit" : "") + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")))
+      // Notes as `knowledge_search` gives them: words past the term limit, symbols not searched.
+      if !r.results.isEmpty {
+        let notes = [SearchResponse.wordsPastTermLimitNote(r.wordsPastTermLimit), SearchResponse.unsearchedSymbolsNote(r.unsearchedSymbols)]
+        lines.insert(contentsOf: notes.compactMap { $0 }.map { "Note: \(ToolRendering.line($0))." }, at: 0)
+      }
+      // The header in `knowledge_search`'s form: the mode and the algorithm's version first.
+      let header = "Search mode \(r.mode) (\(r.algorithmVersion ?? "exact")): \(r.results.count) of \(r.total) matching task(s)"
+      return ToolOutput(structured: try ToolRendering.json(r), text: header + (r.truncated ? ", cut by the limit" : "") + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")))
     })
 
   static let taskReopen = ToolDefinition(

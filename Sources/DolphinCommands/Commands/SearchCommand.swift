@@ -68,6 +68,11 @@ extension SearchCommands {
   static func renderQueryTerms(
     _ terms: [QueryTermMatch], cutTerms: Set<String>, commonWords: [String]?, console: Console
   ) {
+    guard !terms.isEmpty else {
+      // Nothing to list under a header (review, s16: `search "🚀" --explain` printed it empty).
+      console.print("query terms: none (the query has no searchable word)")
+      return
+    }
     console.print("query terms (stemmed, with the words typed; fuzzy = typo, word-form and prefix variants, at reduced weight):")
     for t in terms {
       // The stem, and the words as typed when they differ from it (`randomis (Randomised)`);

@@ -39,6 +39,9 @@ extension TaskCommands {
       if !r.results.isEmpty, let note = SearchResponse.wordsPastTermLimitNote(r.wordsPastTermLimit) {
         ctx.console.print("Note: \(inert(note)).")
       }
+      if !r.results.isEmpty, let note = SearchResponse.unsearchedSymbolsNote(r.unsearchedSymbols) {
+        ctx.console.print("Note: \(inert(note)).")
+      }
       if let why = r.emptyExplanation { ctx.console.print("No results: \(inert(why)).") }
       let explain = ctx.arguments.has("explain")
       for x in r.results {

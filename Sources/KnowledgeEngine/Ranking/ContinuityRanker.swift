@@ -35,6 +35,8 @@ package struct RankedTasks: Sendable {
   package var unsearchedCommonWords: [String]?
   /// The query's words past the term limit (``SearchResponse/wordsPastTermLimit``).
   package var wordsPastTermLimit: [String]?
+  /// The query's symbols no index holds (``SearchResponse/unsearchedSymbols``).
+  package var unsearchedSymbols: [String]?
   /// Why nothing matched; nil when something did.
   package var emptyReason: EmptyReason?
 }
@@ -94,7 +96,8 @@ package struct ContinuityRanker: Sendable {
           RankedMatch(id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms, scoreParts: $0.scoreParts)
         },
         total: response.total, terms: response.terms, unsearchedCommonWords: response.unsearchedCommonWords,
-        wordsPastTermLimit: response.wordsPastTermLimit, emptyReason: response.emptyReason)
+        wordsPastTermLimit: response.wordsPastTermLimit, unsearchedSymbols: response.unsearchedSymbols,
+        emptyReason: response.emptyReason)
     })
 }
 

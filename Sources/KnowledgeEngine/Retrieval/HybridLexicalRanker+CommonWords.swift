@@ -29,19 +29,44 @@ extension HybridLexicalRanker {
     return words
   }
 
-  /// The query's symbols that are never searched (``SearchResponse/unsearchedSymbols``): each
-  /// distinct grapheme cluster holding a non-ASCII scalar of general category So (Other_Symbol:
-  /// emoji, pictographs, `★`, `©`), in query order, at most 10.
-  /// - Complexity: O(*n*) in the length of `query`.
-  static func unsearchedSymbols(in query: String) -> [String] {
+  /// The query's symbols that no query term holds (``SearchResponse/unsearchedSymbols``): each
+  /// distinct grapheme cluster with a non-ASCII scalar that is a symbol — general category Sm,
+  /// Sc, Sk or So (`→`, `€`, `★`, `©`), an enclosing mark (a keycap's U+20E3) or an emoji —
+  /// whose text no term of the query came from, in query order, at most 10. A symbol the
+  /// tokenizer reads as a letter or digit (`🅰️`, `ℹ️` as `i`, `1️⃣` as `1`, `＋` in `Ｃ＋＋`) was
+  /// searched and is not listed.
+  /// - Complexity: O(*n* + *s* · *t*) for a query of *n* UTF-8 bytes, *s* symbols and *t* terms.
+  func unsearchedSymbols(in query: String) -> [String] {
+    var covered: [Range<Int>] = []
+    tokenizer.forEachTerm(in: query) { term in
+      covered.append(term.utf8Range)
+      return true
+    }
     var seen = Set<String>()
     var symbols: [String] = []
-    for character in query where symbols.count < 10 {
-      guard character.unicodeScalars.contains(where: { $0.value >= 0x80 && $0.properties.generalCategory == .otherSymbol })
-      else { continue }
-      let symbol = String(character)
+    var offset = 0
+    for character in query {
+      let range = offset..<(offset + character.utf8.count)
+      offset = range.upperBound
+      guard symbols.count < 10, Self.isSymbol(character), !covered.contains(where: { $0.overlaps(range) }) else {
+        continue
+      }
+      // A modifier typed alone clusters with the space before it (` 🏻`): named without it.
+      let symbol = String(String.UnicodeScalarView(character.unicodeScalars.filter { !$0.properties.isWhitespace }))
       if seen.insert(symbol).inserted { symbols.append(symbol) }
     }
     return symbols
+  }
+
+  /// Whether `character` holds a non-ASCII symbol: general category Sm, Sc, Sk or So, an
+  /// enclosing mark, or an emoji.
+  static func isSymbol(_ character: Character) -> Bool {
+    character.unicodeScalars.contains { scalar in
+      guard scalar.value >= 0x80 else { return false }
+      switch scalar.properties.generalCategory {
+      case .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol, .enclosingMark: return true
+      default: return scalar.properties.isEmoji
+      }
+    }
   }
 }

@@ -343,7 +343,7 @@ public struct HybridLexicalRanker: Sendable {
     documents: Set<Int64>? = nil, excluding: Set<Int64> = [], limit: Int, snippets: Bool = true
   ) throws -> SearchResponse {
     let analysis = analyze(query)
-    let symbols = Self.unsearchedSymbols(in: query)
+    let symbols = unsearchedSymbols(in: query)
     guard !analysis.terms.isEmpty else {
       var answer = response(query, terms: [], results: [], total: 0, reason: .noQueryTerms)
       answer.unsearchedSymbols = symbols.isEmpty ? nil : symbols

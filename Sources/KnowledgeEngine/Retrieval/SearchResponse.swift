@@ -37,11 +37,11 @@ public struct SearchResponse: Sendable, Equatable, Codable {
   /// ``HybridLexicalRanker/Parameters/maximumQueryTerms`` (64): the words of the terms past
   /// the 64th, as first typed, once each, in query order; nil when every word was searched.
   public var wordsPastTermLimit: [String]?
-  /// The symbols of the query that no index holds — emoji and other pictographs or signs
-  /// (Unicode general category So, beyond ASCII: `🚀`, `★`, `©`) — once each, in query order,
-  /// at most 10; nil when the query has none. The tokenizer keeps runs of letters and digits
-  /// only, so these are never searched, and the response says so rather than leaving them out
-  /// silently.
+  /// The symbols of the query that no index holds — emoji and other symbols beyond ASCII
+  /// (Unicode general categories Sm, Sc, Sk and So: `🚀`, `→`, `€`, `★`, `©`) that no query
+  /// term came from — once each, in query order, at most 10; nil when the query has none. The
+  /// tokenizer keeps runs of letters and digits only, so these are never searched, and the
+  /// response says so rather than leaving them out silently.
   public var unsearchedSymbols: [String]?
 
   /// Makes a response.

@@ -82,6 +82,9 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
   /// The query's words that were not searched because it has more than 64 distinct terms, as
   /// in ``SearchResponse/wordsPastTermLimit``; nil when every word was searched.
   public var wordsPastTermLimit: [String]?
+  /// The query's symbols and emoji that no index holds, as in
+  /// ``SearchResponse/unsearchedSymbols``; nil when it has none.
+  public var unsearchedSymbols: [String]?
   /// Why no task was found, with the codes of ``SearchResponse/emptyReason``; nil when one was.
   public var emptyReason: EmptyReason?
 
@@ -97,9 +100,10 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
   /// found.
   public var emptyExplanation: String? {
     guard results.isEmpty, let emptyReason else { return nil }
-    let why = emptyReason.explanation(
+    var why = emptyReason.explanation(
       searching: status.map { "\($0.rawValue) task" } ?? "task", commonWords: unsearchedCommonWords ?? [],
       otherWords: terms.typedWords)
+    if let note = SearchResponse.unsearchedSymbolsNote(unsearchedSymbols) { why += "; " + note }
     guard let note = SearchResponse.wordsPastTermLimitNote(wordsPastTermLimit) else { return why }
     return why + "; " + note
   }
@@ -133,7 +137,7 @@ extension KnowledgeEngine {
         mode: ranker.mode, algorithmVersion: ranked.algorithmVersion, query: query, results: results, total: ranked.total,
         truncated: ranked.total > results.count, status: status, terms: ranked.terms,
         unsearchedCommonWords: ranked.unsearchedCommonWords, wordsPastTermLimit: ranked.wordsPastTermLimit,
-        emptyReason: ranked.emptyReason)
+        unsearchedSymbols: ranked.unsearchedSymbols, emptyReason: ranked.emptyReason)
     }
   }
 }

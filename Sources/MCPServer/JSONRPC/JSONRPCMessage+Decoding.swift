@@ -95,8 +95,9 @@ extension JSONRPCMessage {
     case .array(let elements):
       let message =
         elements.isEmpty
-        ? "an empty array is not a JSON-RPC request; send one JSON object per line"
-        : "JSON-RPC batches are not supported (MCP removed them in 2025-06-18); send one JSON object per line"
+        ? "an empty array is neither a JSON-RPC request nor a batch" + (acceptsBatches ? "" : "; send one JSON object per line")
+        : "JSON-RPC batches are not supported here (MCP removed them in 2025-06-18; they are accepted only after "
+          + "initialize agreed on 2025-03-26); send one JSON object per line"
       return .rejected(.error(.invalidRequest(message), id: nil))
     case .object(let object):
       return decode(object)

@@ -34,6 +34,20 @@ struct TaskSearchTests {
     QueryCase(name: "no match", query: "kubernetes", status: nil, mustFind: [], mustNotFind: ["Write the README"]),
   ]
 
+  /// Review (s16): `task search "🚀"` said only "no searchable word", and the emoji of
+  /// `🚀 launch` went unmentioned, where knowledge search names it.
+  @Test("task search names the symbols and emoji it did not search, as knowledge search does")
+  func unsearchedSymbols() throws {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+    _ = try engine.addTask(title: "Plan the 🚀 launch", notes: "")
+    let mixed = try engine.searchTasks("🚀 launch")
+    #expect(mixed.results.map(\.task.title) == ["Plan the 🚀 launch"])
+    #expect(mixed.unsearchedSymbols == ["🚀"])
+    let alone = try engine.searchTasks("🚀")
+    #expect(alone.results.isEmpty)
+    #expect(alone.emptyExplanation == "the query has no searchable word; symbols and emoji are not indexed, so '🚀' was not searched")
+  }
+
   @Test("obviously matching tasks are found, whatever the ranker", arguments: queries)
   func search(_ c: QueryCase) throws {
     let engine = try Self.engine()

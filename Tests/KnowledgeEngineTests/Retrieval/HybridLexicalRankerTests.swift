@@ -41,6 +41,13 @@ struct HybridLexicalRankerTests {
     // Letters, digits and ASCII punctuation are not symbols here; `C++` is a term.
     let plain = try ranker.search("launch C++ #1 (plan)", in: index)
     #expect(plain.unsearchedSymbols == nil)
+    // Review (s16): only what no term came from is named. `🅰️` is a letter to Unicode, `ℹ️` is
+    // searched as `i`, `1️⃣` as `1`, `＋` belongs to `Ｃ＋＋`; arrows, currency, modifiers (a
+    // skin tone alone) and keycaps are symbols like `★`.
+    let letters = try ranker.search("launch 🅰️ ℹ️ 1️⃣ Ｃ＋＋", in: index)
+    #expect(letters.unsearchedSymbols == nil, "\(String(describing: letters.unsearchedSymbols))")
+    let others = try ranker.search("launch → € ∞ 🏻 #️⃣ § ・", in: index)
+    #expect(others.unsearchedSymbols == ["→", "€", "∞", "🏻", "#️⃣"])
     // Encoded only when there are some.
     let json = String(decoding: try JSONEncoder().encode(mixed), as: UTF8.self)
     #expect(json.contains(#""unsearchedSymbols":["#), "\(json)")
