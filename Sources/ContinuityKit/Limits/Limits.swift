@@ -385,7 +385,8 @@ extension Limits {
   public static func nothingPrintable(_ field: String, _ raw: String, consequence: String) -> ValidationError {
     ValidationError(
       field: field,
-      message: "\(field) has nothing printable: all \(raw.count) character(s) given are control or "
+      message: "\(field) has nothing printable: all \(raw.count) character(s) given are "
+        + (raw.unicodeScalars.contains(where: \.properties.isWhitespace) ? "white space, control or " : "control or ")
         + "invisible characters, which are removed or show nothing; \(consequence)")
   }
 
