@@ -37,6 +37,8 @@ extension HybridLexicalRanker {
   /// searched and is not listed.
   /// - Complexity: O(*n* + *s* · *t*) for a query of *n* UTF-8 bytes, *s* symbols and *t* terms.
   func unsearchedSymbols(in query: String) -> [String] {
+    // Symbols are beyond ASCII: most queries are not, and need no second tokenizer pass.
+    guard query.utf8.contains(where: { $0 >= 0x80 }), query.contains(where: Self.isSymbol) else { return [] }
     var covered: [Range<Int>] = []
     tokenizer.forEachTerm(in: query) { term in
       covered.append(term.utf8Range)
