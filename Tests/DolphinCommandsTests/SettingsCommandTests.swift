@@ -77,6 +77,27 @@ struct SettingsCommandTests {
     #expect(try Self.limit(cli) == 50_000)
   }
 
+  @Test("settings set to the value in effect on a directory with no workspace creates nothing, and says so")
+  func setSameCreatesNothing() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for args in [["knowledgeItemLimit", "10000"], ["knowledgeitemlimit", "10000"]] {
+      let r = try cli.run(["settings", "set"] + args)
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout == "knowledgeItemLimit is already 10000; nothing was changed; no workspace was created at \(cli.workspace).\n")
+      #expect(!FileManager.default.fileExists(atPath: cli.workspace + "/workspace.sqlite"))
+      #expect(regularFiles(under: cli.dir.url).isEmpty, "\(regularFiles(under: cli.dir.url))")
+    }
+    let json = try cli.json(["settings", "set", "knowledgeItemLimit", "10000"])
+    #expect((json["changes"] as? [Any])?.isEmpty == true)
+    #expect(json["knowledgeItems"] as? Int == 0)
+    #expect(regularFiles(under: cli.dir.url).isEmpty)
+    #expect(try cli.run(["settings", "show"]).status == 3)
+    // A value out of range is still refused, and creates nothing either.
+    #expect(try cli.run(["settings", "set", "knowledgeItemLimit", "0"]).status == 4)
+    #expect(regularFiles(under: cli.dir.url).isEmpty)
+  }
+
   /// A `settings` command line that must be refused, and what the refusal says.
   struct Refusal: CustomTestStringConvertible, Sendable {
     var testDescription: String

@@ -40,6 +40,23 @@ struct KnowledgeEngineSettingsTests {
     #expect(throws: WorkspaceError.self) { try engine.capture(CaptureRequest(kind: .fact, title: "One too many")) }
   }
 
+  @Test("the value in effect on a store that creates its workspace at the first write creates nothing; another value creates it")
+  func sameValueCreatesNothing() throws {
+    let dir = TemporaryDirectory("settings")
+    defer { dir.remove() }
+    let directory = dir.appending("ws")
+    let store = try SQLiteWorkspaceStore.open(directory: directory, creation: .atFirstWrite)
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    let same = try engine.setKnowledgeItemLimit(Limits.knowledgeItemsDefault)
+    #expect(same.changes.isEmpty)
+    #expect(same.settings == .default)
+    #expect(!store.existsOnDisk)
+    #expect(regularFiles(under: dir.url).isEmpty)
+    #expect(try engine.setKnowledgeItemLimit(20_000).changes.count == 1)
+    #expect(store.existsOnDisk)
+    #expect(try engine.settingsReport().settings.knowledgeItemLimit == 20_000)
+  }
+
   /// A limit the engine must refuse, and the error's bound and message.
   struct Refused: CustomTestStringConvertible, Sendable {
     var testDescription: String
