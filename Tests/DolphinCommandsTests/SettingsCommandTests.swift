@@ -244,6 +244,46 @@ struct SettingsCommandTests {
     #expect(!skipped.stdout.contains("settings changed"))
   }
 
+  @Test("an import whose file's knowledgeItemLimit is below the items held, bringing none, says what helps: not importing fewer; skip where it keeps this workspace's settings")
+  func importedLimitBelowItemsHeld() throws {
+    // A file with no knowledge items and knowledgeItemLimit 2.
+    let source = CLI()
+    defer { source.dir.remove() }
+    #expect(try source.run(["settings", "set", "knowledgeItemLimit", "2"]).status == 0)
+    let file = source.dir.appending("limit2.json")
+    try Data(try source.run(["export"]).stdout.utf8).write(to: file)
+
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for title in ["One", "Two", "Three"] { #expect(try cli.run(["capture", "fact", title]).status == 0) }
+
+    // No settings stored here: the file's are adopted under any policy, so skip cannot help.
+    for policy in ["skip", "replace"] {
+      let r = try cli.run(["import", file.path, "--on-conflict", policy])
+      #expect(r.status == 4, "\(r.stderr)")
+      #expect(
+        r.stderr == "dolphin: error: \(file.path): workspace.settings.knowledgeItemLimit is 2, which this import would adopt "
+          + "(this workspace stores no settings of its own, so an import adopts the file's whatever --on-conflict says), "
+          + "but the workspace would then hold 3 knowledge items (3 already here and 0 new from the file); raise "
+          + "knowledgeItemLimit in the file to at least 3 (at most 100000). Nothing was imported\n", "\(r.stderr)")
+    }
+
+    // Settings stored here: replace is refused, and skip, as the advice says, keeps them.
+    #expect(try cli.run(["settings", "set", "knowledgeItemLimit", "20000"]).status == 0)
+    let replace = try cli.run(["import", file.path, "--on-conflict", "replace"])
+    #expect(replace.status == 4, "\(replace.stderr)")
+    #expect(
+      replace.stderr == "dolphin: error: \(file.path): workspace.settings.knowledgeItemLimit is 2, which this import would "
+        + "adopt, but the workspace would then hold 3 knowledge items (3 already here and 0 new from the file); raise "
+        + "knowledgeItemLimit in the file to at least 3 (at most 100000) or pass --on-conflict skip to keep this "
+        + "workspace's settings (knowledgeItemLimit 20000). Nothing was imported\n", "\(replace.stderr)")
+    #expect(!replace.stderr.contains("import fewer"))
+    let skip = try cli.run(["import", file.path, "--on-conflict", "skip"])
+    #expect(skip.status == 0, "\(skip.stderr)")
+    #expect(try Self.limit(cli) == 20_000)
+    #expect(try cli.json(["settings", "show"])["knowledgeItems"] as? Int == 3)
+  }
+
   @Test("help: settings set explains the limit; capture and memory save name the command that raises it; the overview lists it")
   func help() throws {
     let set = try runDolphin(["settings", "set", "--help"])

@@ -686,13 +686,30 @@ struct ImportAnalysis: Sendable {
         throw .capacity(what: .knowledge, limit: limit, held: existing, adding: newCount("knowledge"))
       }
       let field = "workspace.settings.knowledgeItemLimit"
+      let fromFile = newCount("knowledge")
+      var ways = ["raise knowledgeItemLimit in the file to at least \(total) (at most \(Limits.knowledgeItemsMaximum))"]
+      // Fewer items from the file help only when it brings some, and the items already here fit.
+      if fromFile > 0, existing <= limit { ways.append("import fewer knowledge items") }
+      // `skip` keeps this workspace's settings only when it stores its own (a conflict);
+      // settings it does not store are adopted under any policy.
+      let kept = try tx.settings().knowledgeItemLimit
+      if plan.settings == "conflicting", total <= kept {
+        let others = plan.conflicts.filter { $0.collection != "settings" }.count
+        ways.append(
+          "pass --on-conflict skip to keep this workspace's settings (knowledgeItemLimit \(kept))"
+            + (others > 0 ? " and its versions of the \(others) other conflicting record(s)" : ""))
+      }
+      let why =
+        plan.settings == "new" && existing > 0
+        ? " (this workspace stores no settings of its own, so an import adopts the file's whatever --on-conflict says)"
+        : ""
+      let advice = ways.count < 3 ? ways.joined(separator: " or ") : ways.dropLast().joined(separator: ", ") + ", or " + ways[ways.count - 1]
       throw .validation(
         ValidationError(
           field: field, limit: limit, actual: total,
-          message: "\(plan.source): \(field) is \(limit), which this import would adopt, but the workspace would then hold "
-            + "\(total) knowledge items (\(existing) already here and \(newCount("knowledge")) new from the file); raise "
-            + "knowledgeItemLimit in the file to at least \(total) (at most \(Limits.knowledgeItemsMaximum)) or import fewer "
-            + "knowledge items. Nothing was imported"))
+          message: "\(plan.source): \(field) is \(limit), which this import would adopt\(why), but the workspace would then "
+            + "hold \(total) knowledge items (\(existing) already here and \(fromFile) new from the file); \(advice). "
+            + "Nothing was imported"))
     }
     func requireRoom(_ what: CappedCollection, held: Int, limit: Int) throws(WorkspaceError) {
       let adding = newCount(what.field)
