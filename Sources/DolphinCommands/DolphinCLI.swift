@@ -117,13 +117,18 @@ public enum DolphinCLI {
   /// `arguments` (which begin with an option, `--workspace X status`) as a command line with
   /// the options that came first moved after the command (`dolphin status --workspace X`), or nil
   /// when no command follows options that it accepts.
-  static func optionsMovedAfterCommand(_ arguments: [String]) -> String? {
+  /// - Parameter group: the words of the command line before `arguments`, for options given
+  ///   between a group and its subcommand (`task` for `task --workspace X list`); none by default.
+  static func optionsMovedAfterCommand(_ arguments: [String], group: [String] = []) -> String? {
     // A command line to paste, so shown whole or not at all: not with a path-sized argument that
     // no system could take (the error says it cut short instead).
     guard arguments.allSatisfy({ $0.count <= Limits.shownPathLength }) else { return nil }
     for split in arguments.indices.dropFirst() {
       let rest = arguments[split...]
-      let matches = Commands.all.filter { rest.starts(with: $0.spec.path) }
+      let matches = Commands.all.filter {
+        $0.spec.path.starts(with: group) && $0.spec.path.count > group.count
+          && rest.starts(with: $0.spec.path.dropFirst(group.count))
+      }
       guard let command = matches.max(by: { $0.spec.path.count < $1.spec.path.count }) else { continue }
       // The arguments before the command must all be options of that command (with their
       // values): then `split` is where the command really starts, not an option's value.
@@ -133,7 +138,7 @@ public enum DolphinCLI {
       optionsOnly.variadic = false
       let leading = Array(arguments[..<split])
       guard (try? ArgumentParser.parse(leading, spec: optionsOnly)) != nil else { continue }
-      let moved = command.spec.path + leading + rest.dropFirst(command.spec.path.count)
+      let moved = command.spec.path + leading + rest.dropFirst(command.spec.path.count - group.count)
       return (["dolphin"] + moved.map { escapingLineBreaks(ShellWord.word($0)) }).joined(separator: " ")
     }
     return nil
@@ -179,14 +184,23 @@ public enum DolphinCLI {
         if !group.isEmpty {
           let subs = group.compactMap { $0.spec.path.dropFirst().first }.joined(separator: ", ")
           let groupHelp = "dolphin \(first) <subcommand>\n\nSubcommands: \(subs)\n\nRun `dolphin \(first) <subcommand> --help` for details."
-          if arguments.count > 1, ["--help", "-h"].contains(arguments[1]) {
+          // Options where the subcommand should be (`task --workspace W`): `--help` among them
+          // asks for the group's help, as `task --help` does; without it a subcommand is missing.
+          let startsWithOption = arguments.count > 1 && arguments[1].hasPrefix("-") && arguments[1] != "-"
+          if startsWithOption, arguments.dropFirst().prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
             console.print(groupHelp)
             return ExitCode.success
           }
-          if arguments.count == 1 {
-            // A missing subcommand is a usage error (stderr, exit 2), as a missing command is.
+          if arguments.count == 1 || startsWithOption {
+            // A missing subcommand is a usage error (stderr, exit 2), as a missing command is;
+            // `dolphin task --workspace W` lacks one too, rather than naming an unknown one.
             console.printError(groupHelp)
-            throw CLIError.usage("`dolphin \(first)` needs a subcommand: one of \(subs)")
+            let moved = optionsMovedAfterCommand(Array(arguments.dropFirst()), group: [first]).map {
+              "; options go after it: `\($0)`"
+            }
+            throw CLIError.usage(
+              "`dolphin \(first)` needs a subcommand: one of \(subs)"
+                + (arguments.count == 1 ? "" : moved ?? "; options go after it (`dolphin \(first) <subcommand> [options]`)"))
           }
           throw CLIError.usage(
             CommandSuggestion.unknownSubcommand(

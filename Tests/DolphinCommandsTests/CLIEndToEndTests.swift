@@ -189,6 +189,26 @@ struct CLIEndToEndTests {
     MissingCommand(
       args: ["task"], help: "dolphin task <subcommand>\n\nSubcommands: add, list, search, complete, reopen, delete",
       message: "`dolphin task` needs a subcommand: one of add, list, search, complete, reopen, delete"),
+    // An option where the subcommand should be is no unknown subcommand '--workspace' (review, s16).
+    MissingCommand(
+      args: ["task", "--workspace", "W"], help: "dolphin task <subcommand>\n\nSubcommands: add, list, search, complete, reopen, delete",
+      message: "`dolphin task` needs a subcommand: one of add, list, search, complete, reopen, delete; options go after it "
+        + "(`dolphin task <subcommand> [options]`)"),
+    MissingCommand(
+      args: ["knowledge", "--json"], help: "dolphin knowledge <subcommand>\n\nSubcommands: list, get, delete",
+      message: "`dolphin knowledge` needs a subcommand: one of list, get, delete; options go after it "
+        + "(`dolphin knowledge <subcommand> [options]`)"),
+    MissingCommand(
+      args: ["handoff", "--workspace=W"],
+      help: "dolphin handoff <subcommand>\n\nSubcommands: create, list, get, restore, deactivate, delete",
+      message: "`dolphin handoff` needs a subcommand: one of create, list, get, restore, deactivate, delete; options go "
+        + "after it (`dolphin handoff <subcommand> [options]`)"),
+    // With the subcommand after the options, the line to run.
+    MissingCommand(
+      args: ["memory", "--workspace", "W", "list", "--limit", "3"],
+      help: "dolphin memory <subcommand>\n\nSubcommands: save, list, search, delete",
+      message: "`dolphin memory` needs a subcommand: one of save, list, search, delete; options go after it: "
+        + "`dolphin memory list --workspace W --limit 3`"),
   ]
 
   // A review found `dolphin` alone printing its help on stdout with exit 2: a script reading
@@ -198,9 +218,13 @@ struct CLIEndToEndTests {
   func missingCommand(_ c: MissingCommand) throws {
     let r = try runDolphin(c.args)
     #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
-    #expect(r.stdout.isEmpty, "\(r.stdout)")
+    #expect(r.stdout.isEmpty || c.args.contains("--json"), "\(r.stdout)")
     #expect(r.stderr.contains(c.help), "\(r.stderr)")
     #expect(r.stderr.hasSuffix("\ndolphin: error: \(c.message)\n"), "\(r.stderr)")
+    if c.args.contains("--json") {
+      let document = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+      #expect((document?["error"] as? [String: Any])?["message"] as? String == c.message)
+    }
     // Asked for, the same help goes to stdout with exit 0.
     let help = try runDolphin(c.args + ["--help"])
     #expect(help.status == 0, "\(help.stderr)")
