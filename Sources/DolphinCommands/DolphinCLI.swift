@@ -144,6 +144,34 @@ public enum DolphinCLI {
     return nil
   }
 
+  /// The command words `dolphin help` was given (`["task", "add"]` for `help task add`), with
+  /// the options every command takes left out: `--json` (the help as JSON), `--help`, and
+  /// `--workspace DIR`, which help reads no workspace through.
+  /// - Parameter arguments: the arguments after `help`.
+  /// - Throws: ``CLIError/usage(_:)`` naming any other option: `help` takes command names.
+  static func helpTopic(_ arguments: [String]) throws(CLIError) -> [String] {
+    var words: [String] = []
+    var i = 0
+    while i < arguments.count {
+      let arg = arguments[i]
+      i += 1
+      switch arg {
+      case "--":
+        words += arguments[i...]
+        i = arguments.count
+      case "--json", "--help", "-h", "--workspace" where i == arguments.count: continue
+      case "--workspace": i += 1
+      case _ where arg.hasPrefix("--workspace="): continue
+      case _ where arg.hasPrefix("-") && arg != "-":
+        throw .usage(
+          "`dolphin help` takes command names, not the option \(quotedValue(arg, cutAt: 60)); `dolphin help COMMAND` "
+            + "or `dolphin COMMAND --help` shows a command's options, `dolphin --help` lists the commands")
+      default: words.append(arg)
+      }
+    }
+    return words
+  }
+
   /// Runs one invocation.
   /// - Parameters:
   ///   - arguments: the arguments after the program name.
@@ -161,8 +189,11 @@ public enum DolphinCLI {
         throw CLIError.usage("no command given; name one of the commands above (`dolphin --help` prints this list on stdout)")
       }
       guard first != "--help", first != "-h", first != "help" else {
-        if arguments.count >= 2, arguments[0] == "help" {
-          return await run(Array(arguments.dropFirst()) + ["--help"], console: console)
+        if first == "help" {
+          let words = try helpTopic(Array(arguments.dropFirst()))
+          if !words.isEmpty {
+            return await run(words + ["--help"] + (wantsJSON ? ["--json"] : []), console: console)
+          }
         }
         if wantsJSON {
           console.print(String(decoding: JSONValue.object(["help": .string(overview())]).serialized(sortedKeys: true), as: UTF8.self))

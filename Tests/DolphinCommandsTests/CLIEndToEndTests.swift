@@ -232,6 +232,35 @@ struct CLIEndToEndTests {
     #expect(help.stdout.contains(c.help), "\(help.stdout)")
   }
 
+  @Test("help takes command names: --workspace, --json and --help after it are no unknown command; other options are refused as options")
+  func helpOptions() throws {
+    let overview = try runDolphin(["--help"])
+    #expect(overview.status == 0)
+    // The review's repro: "unknown command '--workspace'; options go after the command".
+    for args in [["help", "--workspace", "W"], ["help", "--workspace=W"], ["help", "-h"], ["help", "--workspace"]] {
+      let r = try runDolphin(args)
+      #expect(r.status == 0, "\(args): \(r.stderr)")
+      #expect(r.stdout == overview.stdout, "\(args)")
+      #expect(r.stderr.isEmpty, "\(args): \(r.stderr)")
+    }
+    let json = try runDolphin(["help", "--json", "--workspace", "W"])
+    #expect(json.status == 0, "\(json.stderr)")
+    let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect((document["help"] as? String)?.hasPrefix("dolphin — local-first memory") == true)
+    // Command names around the options: that command's help, as `COMMAND --help` prints it.
+    let add = try runDolphin(["task", "add", "--help"])
+    #expect(try runDolphin(["help", "--workspace", "W", "task", "add"]).stdout == add.stdout)
+    #expect(try runDolphin(["help", "task", "add", "--workspace", "W"]).stdout == add.stdout)
+    let addJSON = try runDolphin(["help", "task", "add", "--json"])
+    #expect(addJSON.status == 0, "\(addJSON.stderr)")
+    #expect((try JSONSerialization.jsonObject(with: Data(addJSON.stdout.utf8)) as? [String: Any])?["command"] as? String == "task add")
+    let refused = try runDolphin(["help", "--limit", "3"])
+    #expect(refused.status == 2)
+    #expect(
+      refused.stderr == "dolphin: error: `dolphin help` takes command names, not the option '--limit'; `dolphin help COMMAND` "
+        + "or `dolphin COMMAND --help` shows a command's options, `dolphin --help` lists the commands\n", "\(refused.stderr)")
+  }
+
   @Test("errors name the problem and use the documented exit codes", arguments: exitCases)
   func exitCodes(_ c: ExitCase) throws {
     let cli = CLI()
