@@ -57,7 +57,11 @@ struct SettingsCommandTests {
     #expect(try cli.run(["status"]).stdout.contains("Knowledge: 1 of 20000 (knowledgeItemLimit; see `dolphin settings`)"))
 
     let json = try cli.json(["settings", "set", "knowledgeItemLimit", "30000"])
-    #expect(json["changes"] as? [[String: String]] == [["name": "knowledgeItemLimit", "from": "20000", "to": "30000"]])
+    // Numbers, as `settings show --json` gives the setting (review, s16: they were strings).
+    let change = try #require((json["changes"] as? [[String: Any]])?.first)
+    #expect(change["name"] as? String == "knowledgeItemLimit")
+    #expect(change["from"] as? Int == 20_000 && change["to"] as? Int == 30_000)
+    #expect(!(change["from"] is String) && !(change["to"] is String))
     #expect((json["settings"] as? [String: Any])?["knowledgeItemLimit"] as? Int == 30_000)
     #expect(json["knowledgeItems"] as? Int == 1)
 
@@ -234,7 +238,11 @@ struct SettingsCommandTests {
     let json = try cli.run(["import", before.path, "--on-conflict", "replace", "--json"])
     #expect(json.status == 0, "\(json.stderr)")
     let report = try Self.object(json.stdout)
-    #expect(report["settingsChanged"] as? [[String: String]] == [["name": "knowledgeItemLimit", "from": "20000", "to": "10000"]])
+    let changed = try #require(report["settingsChanged"] as? [[String: Any]])
+    #expect(changed.count == 1)
+    #expect(changed.first?["name"] as? String == "knowledgeItemLimit")
+    #expect(changed.first?["from"] as? Int == 20_000 && changed.first?["to"] as? Int == 10_000)
+    #expect(!(changed.first?["from"] is String))
     #expect((report["written"] as? [String: Int])?.values.reduce(0, +) == 0)
     #expect(try Self.limit(cli) == 10_000)
 

@@ -75,7 +75,7 @@ enum SettingsCommands {
     let c = ctx.console
     let entries = report.entries
     func value(_ e: SettingsEntry) -> String {
-      e.name == "assistantName" ? inertQuoted(e.value) : inert(e.value)
+      e.name == "assistantName" ? inertQuoted(e.value.description) : inert(e.value.description)
     }
     let nameWidth = (entries.map(\.name.count).max() ?? 0) + 2
     let valueWidth = (entries.map { value($0).count }.max() ?? 0) + 2
