@@ -292,6 +292,53 @@ struct SettingsCommandTests {
     #expect(try cli.json(["settings", "show"])["knowledgeItems"] as? Int == 3)
   }
 
+  @Test("an import refused for its settings alone words it for settings, with both values, not as a record with an id")
+  func settingsConflict() throws {
+    let source = CLI()
+    defer { source.dir.remove() }
+    #expect(try source.run(["settings", "set", "knowledgeItemLimit", "20000"]).status == 0)
+    let file = source.dir.appending("limit.json")
+    try Data(try source.run(["export"]).stdout.utf8).write(to: file)
+
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["settings", "set", "knowledgeItemLimit", "10001"]).status == 0)
+    let r = try cli.run(["import", file.path])
+    #expect(r.status == 4, "\(r.stderr)")
+    #expect(r.stdout.contains("\n    - settings (knowledgeItemLimit 10001 → 20000)\n"), "\(r.stdout)")
+    let message =
+      "\(file.path): the file's settings differ from this workspace's: knowledgeItemLimit 10001 → 20000 (this workspace's "
+      + "→ the file's). Nothing was imported. Use --on-conflict skip to keep this workspace's settings, or --on-conflict "
+      + "replace to take the file's"
+    #expect(r.stderr == "dolphin: error: \(message)\n", "\(r.stderr)")
+    #expect(!r.stderr.contains("record(s)"))
+
+    let json = try cli.run(["import", file.path, "--json"])
+    let document = try Self.object(json.stdout)
+    let error = try #require(document["error"] as? [String: Any])
+    #expect(error["message"] as? String == message)
+    let conflict = try #require(((error["plan"] as? [String: Any])?["conflicts"] as? [[String: Any]])?.first)
+    #expect(conflict["collection"] as? String == "settings")
+    let change = try #require((conflict["settingChanges"] as? [[String: Any]])?.first)
+    #expect(change["name"] as? String == "knowledgeItemLimit")
+    #expect(change["from"] as? Int == 10_001 && change["to"] as? Int == 20_000)
+    #expect(try Self.limit(cli) == 10_001)
+
+    // With a record in conflict too: both, each in its own words.
+    let id = try #require((try source.json(["capture", "fact", "Shared"])["item"] as? [String: Any])?["id"] as? String)
+    try Data(try source.run(["export"]).stdout.utf8).write(to: file)
+    #expect(try cli.run(["import", file.path, "--on-conflict", "skip"]).status == 0)
+    let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "\"Shared\"", with: "\"Shared, edited\"")
+    try Data(edited.utf8).write(to: file)
+    let both = try cli.run(["import", file.path])
+    #expect(both.status == 4, "\(both.stderr)")
+    #expect(
+      both.stderr == "dolphin: error: \(file.path): 1 record(s) have the id of a different record in this workspace: knowledge "
+        + "\(id) (title differs); the file's settings differ from this workspace's: knowledgeItemLimit 10001 → 20000 (this "
+        + "workspace's → the file's). Nothing was imported. Use --on-conflict skip to keep this workspace's versions and "
+        + "settings, or --on-conflict replace to take the file's\n", "\(both.stderr)")
+  }
+
   @Test("help: settings set explains the limit; capture and memory save name the command that raises it; the overview lists it")
   func help() throws {
     let set = try runDolphin(["settings", "set", "--help"])

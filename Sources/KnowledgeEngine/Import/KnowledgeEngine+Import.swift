@@ -104,20 +104,39 @@ extension KnowledgeEngine {
     return try sqlite.reopened() ?? sqlite
   }
 
-  /// The refusal for an import with conflicts under ``ImportConflictPolicy/refuse``.
+  /// The refusal for an import with conflicts under ``ImportConflictPolicy/refuse``: the records
+  /// whose id this workspace holds with other content (the first 20), then the singletons that
+  /// differ — the settings, with both values, and the active handoff —, and the policies.
   public static func conflictError(_ plan: ImportPlan) -> WorkspaceError {
-    let shown = plan.conflicts.prefix(20).map { c in
-      "\(c.collection) \(c.id?.uuidString ?? "")".trimmingCharacters(in: .whitespaces)
-        + (c.differingFields.isEmpty ? "" : " (\(c.differenceDescription))")
+    let records = plan.conflicts.filter(\.isRecord)
+    var parts: [String] = []
+    var kept: [String] = []
+    if !records.isEmpty {
+      let shown = records.prefix(20).map { c in
+        "\(c.collection) \(c.id?.uuidString ?? "")".trimmingCharacters(in: .whitespaces)
+          + (c.differingFields.isEmpty ? "" : " (\(c.differenceDescription))")
+      }
+      let more = records.count > 20 ? "; and \(records.count - 20) more" : ""
+      parts.append(
+        "\(records.count) record(s) have the id of a different record in this workspace: " + shown.joined(separator: "; ") + more)
+      kept.append("versions")
     }
-    let more = plan.conflicts.count > 20 ? "; and \(plan.conflicts.count - 20) more" : ""
+    if let settings = plan.conflicts.first(where: { $0.collection == "settings" }) {
+      // Settings are no record with an id: say what differs, from this workspace's to the file's.
+      let details = settings.details.isEmpty ? "" : ": \(settings.details) (this workspace's → the file's)"
+      parts.append("the file's settings differ from this workspace's\(details)")
+      kept.append("settings")
+    }
+    if let active = plan.conflicts.first(where: { $0.collection == "activeHandoffID" }) {
+      parts.append("the file marks another handoff active (\(active.id?.uuidString ?? "none")) than this workspace does")
+      kept.append("active handoff")
+    }
     return .validation(
       ValidationError(
         field: "conflicts",
         message:
-          "\(plan.source): \(plan.conflicts.count) record(s) have the id of a different record in this workspace: "
-          + shown.joined(separator: "; ") + more
-          + ". Nothing was imported. Use --on-conflict skip to keep this workspace's versions, or --on-conflict replace to take the file's"
+          "\(plan.source): " + parts.joined(separator: "; ") + ". Nothing was imported. Use --on-conflict skip to keep "
+          + "this workspace's \(kept.joined(separator: " and ")), or --on-conflict replace to take the file's"
       ))
   }
 }
@@ -196,7 +215,9 @@ struct ImportAnalysis: Sendable {
     } else {
       plan.settings = "conflicting"
       plan.conflicts.append(
-        .init(collection: "settings", id: nil, differingFields: Self.differingFields(currentSettings, ws.settings)))
+        .init(
+          collection: "settings", id: nil, differingFields: Self.differingFields(currentSettings, ws.settings),
+          settingChanges: SettingChange.changes(from: currentSettings, to: ws.settings)))
     }
     if let active = ws.activeHandoffID {
       let current = try tx.activeHandoffID()
