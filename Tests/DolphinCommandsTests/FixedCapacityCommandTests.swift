@@ -69,4 +69,31 @@ struct FixedCapacityCommandTests {
     let counts = try #require(status["counts"] as? [String: Any])
     #expect(counts["knowledge"] as? Int == 0, "\(counts)")
   }
+
+  @Test("an import past a fixed limit names the file, gives the counts and says nothing was imported, as other import refusals")
+  func importPastLimit() throws {
+    let source = CLI()
+    defer { source.dir.remove() }
+    #expect(try source.run(["handoff", "create", "--focus", "From the file"]).status == 0)
+    #expect(try source.run(["handoff", "create", "--focus", "Also from the file"]).status == 0)
+    let file = source.dir.appending("two-handoffs.json")
+    try Data(try source.run(["export"]).stdout.utf8).write(to: file)
+
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try Self.fill(.handoffs, in: cli.workspace)
+    let message =
+      "\(file.path): the workspace holds 200 handoffs, the most it may hold (200, a fixed limit, not a setting); "
+      + "adding 2 would make 202. Delete some (`dolphin handoff delete ID`). Nothing was imported"
+    let r = try cli.run(["import", file.path])
+    #expect(r.status == 4, "\(r.stderr)")
+    #expect(r.stderr == "dolphin: error: \(message)\n", "\(r.stderr)")
+    let json = try cli.run(["import", file.path, "--json"])
+    let error = try #require(
+      (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    #expect(error["message"] as? String == message)
+    #expect(error["field"] as? String == "handoffs")
+    #expect(error["exitCode"] as? Int == 4)
+    #expect((try cli.json(["status"])["counts"] as? [String: Any])?["handoff"] as? Int == 200)
+  }
 }

@@ -204,11 +204,18 @@ struct SettingsCommandTests {
     try Data(export.stdout.utf8).write(to: file)
     let imported = try cli.run(["import", file.path, "--on-conflict", "skip"])
     #expect(imported.status == 4, "\(imported.stderr)")
+    // Named after the file and ending "Nothing was imported", as other import refusals (review, s16).
     #expect(
       imported.stderr.hasSuffix(
-        "dolphin: error: the workspace holds 2 knowledge items, the most its knowledgeItemLimit setting allows (2); "
-          + "adding 3 would make 5. Delete some (`dolphin knowledge delete ID`) or raise the limit with "
-          + "`dolphin settings set knowledgeItemLimit N` (at least 5, at most 100000)\n"), "\(imported.stderr)")
+        "dolphin: error: \(file.path): the workspace holds 2 knowledge items, the most its knowledgeItemLimit setting "
+          + "allows (2); adding 3 would make 5. Delete some (`dolphin knowledge delete ID`) or raise the limit with "
+          + "`dolphin settings set knowledgeItemLimit N` (at least 5, at most 100000). Nothing was imported\n"),
+      "\(imported.stderr)")
+    let importJSON = try cli.run(["import", file.path, "--on-conflict", "skip", "--json"])
+    let importError = try #require(try Self.object(importJSON.stdout)["error"] as? [String: Any])
+    #expect(importError["field"] as? String == "knowledge")
+    #expect(importError["kind"] as? String == "validation")
+    #expect(importError["exitCode"] as? Int == 4)
 
     // Raised as the message says, the capture goes through.
     #expect(try cli.run(["settings", "set", "knowledgeItemLimit", "3"]).status == 0)

@@ -11,8 +11,11 @@ extension KnowledgeEngine {
   ///   - source: how messages name the document: the path as the user gave it, or `stdin`.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and
   ///   field — a bound, a missing reference, a memory ↔ mirror link that does not pair up, a
-  ///   file whose `knowledgeItemLimit` is below the items it brings —;
-  ///   ``WorkspaceError/capacity(what:limit:held:adding:)`` when the records would not fit the workspace.
+  ///   file whose `knowledgeItemLimit` is below the items it brings —, and when the records would
+  ///   not fit the workspace: then its field is the collection (`knowledge`, `memories`, `tasks`,
+  ///   `handoffs`), its `limit` the limit and its `actual` the total the import would reach, and
+  ///   its message that of ``WorkspaceError/capacity(what:limit:held:adding:)`` after the
+  ///   document's name, ending `Nothing was imported`.
   public func planImport(_ document: WorkspaceExport, policy: ImportConflictPolicy = .refuse, source: String)
     throws -> ImportPlan
   {
@@ -46,7 +49,8 @@ extension KnowledgeEngine {
   /// - Throws: ``WorkspaceError/validation(_:)`` for an invalid record or for conflicts under
   ///   ``ImportConflictPolicy/refuse`` (listing the ids);
   ///   ``WorkspaceError/concurrentChange(operation:)`` when the plan changed, before or while
-  ///   the import was prepared; ``WorkspaceError/capacity(what:limit:held:adding:)``; storage errors.
+  ///   the import was prepared; ``WorkspaceError/validation(_:)`` for records that would not
+  ///   fit the workspace (as ``planImport(_:policy:source:)`` throws it); storage errors.
   ///   Nothing is written on error.
   public func applyImport(
     _ document: WorkspaceExport, policy: ImportConflictPolicy = .refuse, source: String,
@@ -155,8 +159,8 @@ struct ImportAnalysis: Sendable {
   /// the import fits it (references, memory ↔ mirror links, `supersedes` cycles, capacities).
   /// Reads only.
   /// - Throws: ``WorkspaceError/validation(_:)`` for a reference to a missing record, a link
-  ///   that does not pair up, a cycle, or a file's `knowledgeItemLimit` below its items;
-  ///   ``WorkspaceError/capacity(what:limit:held:adding:)``; storage errors.
+  ///   that does not pair up, a cycle, a file's `knowledgeItemLimit` below its items, or a
+  ///   collection that would be over its limit (``capacityRefusal(_:source:)``); storage errors.
   init(_ prepared: PreparedImport, policy: ImportConflictPolicy, _ tx: WorkspaceTransaction) throws {
     self.policy = policy
     let source = prepared.source
@@ -247,7 +251,7 @@ struct ImportAnalysis: Sendable {
       try checkMirrorLinks(tx)
       try checkSupersedeCycles(tx)
     } catch { throw Self.refusal(error, source: source) }
-    try checkCapacity(tx)
+    do { try checkCapacity(tx) } catch { throw Self.capacityRefusal(error, source: source) }
     let changesRecords = ["knowledge", "memories", "tasks", "handoffs"].contains { name in
       (status[name] ?? [:]).values.contains { $0 == .new || ($0 == .conflicting && policy == .replace) }
     }
@@ -376,6 +380,18 @@ struct ImportAnalysis: Sendable {
     guard case .validation(var e) = error else { return error }
     e.message = "\(source): \(e.message). Nothing was imported"
     return .validation(e)
+  }
+
+  /// A full collection's error as an import refusal: the document's name first and `Nothing was
+  /// imported` last, as every other import refusal says, keeping the collection as the field,
+  /// the limit, and the total the import would reach as the size given.
+  /// - Returns: `error` itself when it is not ``WorkspaceError/capacity(what:limit:held:adding:)``.
+  static func capacityRefusal(_ error: WorkspaceError, source: String) -> WorkspaceError {
+    guard case .capacity(let what, let limit, let held, let adding) = error else { return error }
+    return .validation(
+      ValidationError(
+        field: what.field, limit: limit, actual: held + adding,
+        message: "\(source): \(error.description). Nothing was imported"))
   }
 
   /// Runs `check` and renames its error after the record: `workspace.tasks[2].title`.
@@ -693,8 +709,9 @@ struct ImportAnalysis: Sendable {
   /// The records must fit the workspace's capacities after the import.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming `workspace.settings.knowledgeItemLimit`,
   ///   its value and the count the import would reach, when the import adopts the file's
-  ///   settings and their knowledge limit is too low; ``WorkspaceError/capacity(what:limit:held:adding:)``
-  ///   when the workspace's own limits are.
+  ///   settings and their knowledge limit is too low (naming the document, as every import
+  ///   refusal does); ``WorkspaceError/capacity(what:limit:held:adding:)`` when the workspace's
+  ///   own limits are (``capacityRefusal(_:source:)`` names the document).
   func checkCapacity(_ tx: WorkspaceTransaction) throws(WorkspaceError) {
     func newCount(_ name: String) -> Int { plan.collections.first { $0.name == name }?.new ?? 0 }
     let adoptsSettings = plan.settings == "new" || (plan.settings == "conflicting" && policy == .replace)
