@@ -245,21 +245,23 @@ public enum DolphinCLI {
         throw CLIError.usage(CommandSuggestion.unknownCommand(first, paths: Commands.all.map(\.spec.path)))
       }
       let rest = Array(arguments.dropFirst(command.spec.path.count))
-      // A command that is also a group (`settings`, `activity`) takes no word after it: one is a
-      // mistyped subcommand, not an unexpected argument.
-      if command.spec.positionals.isEmpty, let word = rest.first, !word.hasPrefix("-") {
-        let subcommands = Commands.all.filter { $0.spec.path.count == command.spec.path.count + 1 && $0.spec.path.starts(with: command.spec.path) }
-          .compactMap(\.spec.path.last)
-        if !subcommands.isEmpty {
-          throw CLIError.usage(CommandSuggestion.unknownSubcommand(word, group: command.spec.name, subcommands: subcommands))
-        }
+      // A command that is also a group (`settings`, `activity`).
+      let subcommands = Commands.all.map(\.spec).filter {
+        $0.path.count == command.spec.path.count + 1 && $0.path.starts(with: command.spec.path)
+      }
+      // Such a command takes no word after it: one is a mistyped subcommand, not an unexpected
+      // argument.
+      if command.spec.positionals.isEmpty, let word = rest.first, !word.hasPrefix("-"), !subcommands.isEmpty {
+        throw CLIError.usage(
+          CommandSuggestion.unknownSubcommand(word, group: command.spec.name, subcommands: subcommands.compactMap(\.path.last)))
       }
       let parsed = try ArgumentParser.parse(rest, spec: command.spec)
       if parsed.has("help") {
+        let help = ArgumentParser.help(command.spec, subcommands: subcommands)
         if parsed.has("json") {
-          console.print(String(decoding: JSONValue.object(["command": .string(command.spec.name), "help": .string(ArgumentParser.help(command.spec))]).serialized(sortedKeys: true), as: UTF8.self))
+          console.print(String(decoding: JSONValue.object(["command": .string(command.spec.name), "help": .string(help)]).serialized(sortedKeys: true), as: UTF8.self))
         } else {
-          console.print(ArgumentParser.help(command.spec))
+          console.print(help)
         }
         return ExitCode.success
       }

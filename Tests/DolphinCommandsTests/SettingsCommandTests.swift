@@ -357,6 +357,19 @@ struct SettingsCommandTests {
       let help = try runDolphin(command + ["--help"])
       #expect(help.stdout.contains("`dolphin settings set knowledgeItemLimit N`"), "\(command): \(help.stdout)")
     }
+    // `settings` is also the group of show and set: its usage names them (review, s16).
+    let group = try runDolphin(["settings", "--help"])
+    #expect(group.status == 0)
+    #expect(
+      group.stdout.contains(
+        "\nUsage: dolphin settings [options]\n       dolphin settings show [options]\n"
+          + "       dolphin settings set <name> <value> [options]\n\nSubcommands:\n"
+          + "  show                    Show the workspace settings and the knowledge items held.\n"
+          + "  set                     Change a workspace setting (knowledgeItemLimit).\n"), "\(group.stdout)")
+    let activity = try runDolphin(["activity", "--help"])
+    #expect(activity.stdout.contains("Usage: dolphin activity [options]\n       dolphin activity clear [options]\n"), "\(activity.stdout)")
+    let json = try Self.object(try runDolphin(["settings", "--help", "--json"]).stdout)
+    #expect((json["help"] as? String)?.contains("dolphin settings set <name> <value> [options]") == true)
     let overview = try runDolphin(["--help"])
     #expect(overview.stdout.contains("\n  settings set        Change a workspace setting (knowledgeItemLimit).\n"), "\(overview.stdout)")
   }

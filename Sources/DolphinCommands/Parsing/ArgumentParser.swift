@@ -227,8 +227,17 @@ enum ArgumentParser {
   }
 
   /// Help text for a command.
-  static func help(_ spec: CommandSpec) -> String {
+  /// - Parameter subcommands: for a command that is also a group (`settings`, `activity`), its
+  ///   subcommands, whose usage lines follow its own and which are listed with their summaries.
+  static func help(_ spec: CommandSpec, subcommands: [CommandSpec] = []) -> String {
     var lines = ["\(spec.summary)", "", "Usage: \(usageLine(spec))"]
+    lines += subcommands.map { "       " + usageLine($0) }
+    if !subcommands.isEmpty {
+      lines += ["", "Subcommands:"]
+      for s in subcommands {
+        lines.append("  " + (s.path.last ?? s.name).padding(toLength: 24, withPad: " ", startingAt: 0) + s.summary)
+      }
+    }
     if !spec.positionals.isEmpty {
       lines += ["", "Arguments:"]
       for p in spec.positionals { lines.append("  <\(p.name)>".padding(toLength: 26, withPad: " ", startingAt: 0) + p.help) }
