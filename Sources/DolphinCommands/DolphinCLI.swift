@@ -518,8 +518,8 @@ final class CommandContext {
     guard let text = arguments.value(name) else { return value }
     guard let n = Int(text) else {
       // A whole number too large for Int is out of range, not malformed.
-      if !text.isEmpty, text.drop(while: { $0 == "-" || $0 == "+" }).allSatisfy({ $0.isASCII && $0.isNumber }), text.contains(where: { $0.isASCII && $0.isNumber }) {
-        throw ValidationError(field: name, limit: range.upperBound, message: "--\(name) is \(text.count > 60 ? quotedValue(text, cutAt: 60) : text); it must be between \(range.lowerBound) and \(range.upperBound)")
+      if isWholeNumberText(text) {
+        throw ValidationError(field: name, limit: range.upperBound, message: "--\(name) is \(shownWholeNumber(text)); it must be between \(range.lowerBound) and \(range.upperBound)")
       }
       throw CLIError.invalidValue("--\(name) must be a whole number, got \(quotedValue(text, cutAt: 60))", field: name)
     }

@@ -125,7 +125,12 @@ struct SettingsCommandTests {
     Refusal(
       testDescription: "too large for an integer", args: ["knowledgeItemLimit", "99999999999999999999999"], status: 4,
       field: "knowledgeItemLimit",
-      message: "knowledgeItemLimit is '99999999999999999999999'; it must be between 1 and 100000. Nothing was changed"),
+      message: "knowledgeItemLimit is 99999999999999999999999; it must be between 1 and 100000. Nothing was changed"),
+    Refusal(
+      testDescription: "too large for an integer, and long", args: ["knowledgeItemLimit", String(repeating: "9", count: 70)],
+      status: 4, field: "knowledgeItemLimit",
+      message: "knowledgeItemLimit is '\(String(repeating: "9", count: 60))…' (70 characters); it must be between 1 and "
+        + "100000. Nothing was changed"),
     Refusal(
       testDescription: "not a whole number", args: ["knowledgeItemLimit", "20k"], status: 2, field: "knowledgeItemLimit",
       message: "knowledgeItemLimit must be a whole number (1…100000), got '20k'"),
@@ -160,6 +165,27 @@ struct SettingsCommandTests {
     #expect(error["field"] as? String == c.field)
     #expect(error["exitCode"] as? Int == Int(c.status))
     #expect(try Self.limit(cli) == 10_000)
+  }
+
+  @Test("a whole number too large for an integer is shown alike by settings set and by a numeric option, short or long")
+  func outOfRangeShownAlike() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "One"]).status == 0)
+    for value in ["99999999999999999999999", "5000000000", String(repeating: "9", count: 70)] {
+      let setting = try cli.run(["settings", "set", "knowledgeItemLimit", value])
+      let option = try cli.run(["search", "one", "--limit", value])
+      #expect(setting.status == 4 && option.status == 4, "\(setting.stderr)\(option.stderr)")
+      func shown(_ stderr: String, after prefix: String) -> Substring? {
+        guard let start = stderr.range(of: prefix)?.upperBound, let end = stderr[start...].range(of: "; it must be")?.lowerBound
+        else { return nil }
+        return stderr[start..<end]
+      }
+      let fromSetting = try #require(shown(setting.stderr, after: "knowledgeItemLimit is "), "\(setting.stderr)")
+      let fromOption = try #require(shown(option.stderr, after: "--limit is "), "\(option.stderr)")
+      #expect(fromSetting == fromOption)
+      #expect(fromSetting.hasPrefix("'") == (value.count > 60), "\(fromSetting)")
+    }
   }
 
   @Test("an unknown settings subcommand is named as one, with the subcommands")

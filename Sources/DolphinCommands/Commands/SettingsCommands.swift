@@ -116,11 +116,11 @@ enum SettingsCommands {
   ///   left for the library, which names the same.
   static func wholeNumber(_ text: String, setting: String, range: ClosedRange<Int>) throws -> Int {
     if let n = Int(text) { return n }
-    let digits = text.drop(while: { $0 == "-" || $0 == "+" })
-    if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+    if isWholeNumberText(text) {
+      // Shown as a number that fits is (`knowledgeItemLimit is 0`), unquoted.
       throw ValidationError(
         field: setting, limit: range.upperBound,
-        message: "\(setting) is \(quotedValue(text, cutAt: 60)); it must be between \(range.lowerBound) and "
+        message: "\(setting) is \(shownWholeNumber(text)); it must be between \(range.lowerBound) and "
           + "\(range.upperBound). Nothing was changed")
     }
     throw CLIError.invalidValue(
