@@ -120,6 +120,21 @@ func quotedValue(_ value: String, cutAt limit: Int) -> String {
   Limits.quoted(value, cutAt: limit, escaping: escapingLineBreaks)
 }
 
+/// Whether `text` is a whole number as written (signs, then ASCII digits), whether or not it fits
+/// `Int`: one that does not is out of range, not malformed.
+func isWholeNumberText(_ text: String) -> Bool {
+  let digits = text.drop(while: { $0 == "-" || $0 == "+" })
+  return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+}
+
+/// A whole number the user gave that does not fit `Int`, as an out-of-range error shows it: as
+/// given, unquoted, as a number that fits is shown (`--limit is 5000000000`, `knowledgeItemLimit
+/// is 99999999999999999999999`); longer than 60 characters, cut and quoted as
+/// ``quotedValue(_:cutAt:)`` cuts it, so that a cut value is never shown as if it were whole.
+func shownWholeNumber(_ text: String) -> String {
+  text.count > 60 ? quotedValue(text, cutAt: 60) : text
+}
+
 /// `text` with each line break (`\n`, `\r\n`, U+2028, …) and tab written as an escape
 /// (``Limits/escaped(_:)``), so that it prints as one line; `text` itself when it holds none.
 func escapingLineBreaks(_ text: String) -> String {

@@ -117,13 +117,18 @@ public enum DolphinCLI {
   /// `arguments` (which begin with an option, `--workspace X status`) as a command line with
   /// the options that came first moved after the command (`dolphin status --workspace X`), or nil
   /// when no command follows options that it accepts.
-  static func optionsMovedAfterCommand(_ arguments: [String]) -> String? {
+  /// - Parameter group: the words of the command line before `arguments`, for options given
+  ///   between a group and its subcommand (`task` for `task --workspace X list`); none by default.
+  static func optionsMovedAfterCommand(_ arguments: [String], group: [String] = []) -> String? {
     // A command line to paste, so shown whole or not at all: not with a path-sized argument that
     // no system could take (the error says it cut short instead).
     guard arguments.allSatisfy({ $0.count <= Limits.shownPathLength }) else { return nil }
     for split in arguments.indices.dropFirst() {
       let rest = arguments[split...]
-      let matches = Commands.all.filter { rest.starts(with: $0.spec.path) }
+      let matches = Commands.all.filter {
+        $0.spec.path.starts(with: group) && $0.spec.path.count > group.count
+          && rest.starts(with: $0.spec.path.dropFirst(group.count))
+      }
       guard let command = matches.max(by: { $0.spec.path.count < $1.spec.path.count }) else { continue }
       // The arguments before the command must all be options of that command (with their
       // values): then `split` is where the command really starts, not an option's value.
@@ -133,10 +138,38 @@ public enum DolphinCLI {
       optionsOnly.variadic = false
       let leading = Array(arguments[..<split])
       guard (try? ArgumentParser.parse(leading, spec: optionsOnly)) != nil else { continue }
-      let moved = command.spec.path + leading + rest.dropFirst(command.spec.path.count)
+      let moved = command.spec.path + leading + rest.dropFirst(command.spec.path.count - group.count)
       return (["dolphin"] + moved.map { escapingLineBreaks(ShellWord.word($0)) }).joined(separator: " ")
     }
     return nil
+  }
+
+  /// The command words `dolphin help` was given (`["task", "add"]` for `help task add`), with
+  /// the options every command takes left out: `--json` (the help as JSON), `--help`, and
+  /// `--workspace DIR`, which help reads no workspace through.
+  /// - Parameter arguments: the arguments after `help`.
+  /// - Throws: ``CLIError/usage(_:)`` naming any other option: `help` takes command names.
+  static func helpTopic(_ arguments: [String]) throws(CLIError) -> [String] {
+    var words: [String] = []
+    var i = 0
+    while i < arguments.count {
+      let arg = arguments[i]
+      i += 1
+      switch arg {
+      case "--":
+        words += arguments[i...]
+        i = arguments.count
+      case "--json", "--help", "-h", "--workspace" where i == arguments.count: continue
+      case "--workspace": i += 1
+      case _ where arg.hasPrefix("--workspace="): continue
+      case _ where arg.hasPrefix("-") && arg != "-":
+        throw .usage(
+          "`dolphin help` takes command names, not the option \(quotedValue(arg, cutAt: 60)); `dolphin help COMMAND` "
+            + "or `dolphin COMMAND --help` shows a command's options, `dolphin --help` lists the commands")
+      default: words.append(arg)
+      }
+    }
+    return words
   }
 
   /// Runs one invocation.
@@ -156,8 +189,11 @@ public enum DolphinCLI {
         throw CLIError.usage("no command given; name one of the commands above (`dolphin --help` prints this list on stdout)")
       }
       guard first != "--help", first != "-h", first != "help" else {
-        if arguments.count >= 2, arguments[0] == "help" {
-          return await run(Array(arguments.dropFirst()) + ["--help"], console: console)
+        if first == "help" {
+          let words = try helpTopic(Array(arguments.dropFirst()))
+          if !words.isEmpty {
+            return await run(words + ["--help"] + (wantsJSON ? ["--json"] : []), console: console)
+          }
         }
         if wantsJSON {
           console.print(String(decoding: JSONValue.object(["help": .string(overview())]).serialized(sortedKeys: true), as: UTF8.self))
@@ -179,14 +215,23 @@ public enum DolphinCLI {
         if !group.isEmpty {
           let subs = group.compactMap { $0.spec.path.dropFirst().first }.joined(separator: ", ")
           let groupHelp = "dolphin \(first) <subcommand>\n\nSubcommands: \(subs)\n\nRun `dolphin \(first) <subcommand> --help` for details."
-          if arguments.count > 1, ["--help", "-h"].contains(arguments[1]) {
+          // Options where the subcommand should be (`task --workspace W`): `--help` among them
+          // asks for the group's help, as `task --help` does; without it a subcommand is missing.
+          let startsWithOption = arguments.count > 1 && arguments[1].hasPrefix("-") && arguments[1] != "-"
+          if startsWithOption, arguments.dropFirst().prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
             console.print(groupHelp)
             return ExitCode.success
           }
-          if arguments.count == 1 {
-            // A missing subcommand is a usage error (stderr, exit 2), as a missing command is.
+          if arguments.count == 1 || startsWithOption {
+            // A missing subcommand is a usage error (stderr, exit 2), as a missing command is;
+            // `dolphin task --workspace W` lacks one too, rather than naming an unknown one.
             console.printError(groupHelp)
-            throw CLIError.usage("`dolphin \(first)` needs a subcommand: one of \(subs)")
+            let moved = optionsMovedAfterCommand(Array(arguments.dropFirst()), group: [first]).map {
+              "; options go after it: `\($0)`"
+            }
+            throw CLIError.usage(
+              "`dolphin \(first)` needs a subcommand: one of \(subs)"
+                + (arguments.count == 1 ? "" : moved ?? "; options go after it (`dolphin \(first) <subcommand> [options]`)"))
           }
           throw CLIError.usage(
             CommandSuggestion.unknownSubcommand(
@@ -200,21 +245,23 @@ public enum DolphinCLI {
         throw CLIError.usage(CommandSuggestion.unknownCommand(first, paths: Commands.all.map(\.spec.path)))
       }
       let rest = Array(arguments.dropFirst(command.spec.path.count))
-      // A command that is also a group (`settings`, `activity`) takes no word after it: one is a
-      // mistyped subcommand, not an unexpected argument.
-      if command.spec.positionals.isEmpty, let word = rest.first, !word.hasPrefix("-") {
-        let subcommands = Commands.all.filter { $0.spec.path.count == command.spec.path.count + 1 && $0.spec.path.starts(with: command.spec.path) }
-          .compactMap(\.spec.path.last)
-        if !subcommands.isEmpty {
-          throw CLIError.usage(CommandSuggestion.unknownSubcommand(word, group: command.spec.name, subcommands: subcommands))
-        }
+      // A command that is also a group (`settings`, `activity`).
+      let subcommands = Commands.all.map(\.spec).filter {
+        $0.path.count == command.spec.path.count + 1 && $0.path.starts(with: command.spec.path)
+      }
+      // Such a command takes no word after it: one is a mistyped subcommand, not an unexpected
+      // argument.
+      if command.spec.positionals.isEmpty, let word = rest.first, !word.hasPrefix("-"), !subcommands.isEmpty {
+        throw CLIError.usage(
+          CommandSuggestion.unknownSubcommand(word, group: command.spec.name, subcommands: subcommands.compactMap(\.path.last)))
       }
       let parsed = try ArgumentParser.parse(rest, spec: command.spec)
       if parsed.has("help") {
+        let help = ArgumentParser.help(command.spec, subcommands: subcommands)
         if parsed.has("json") {
-          console.print(String(decoding: JSONValue.object(["command": .string(command.spec.name), "help": .string(ArgumentParser.help(command.spec))]).serialized(sortedKeys: true), as: UTF8.self))
+          console.print(String(decoding: JSONValue.object(["command": .string(command.spec.name), "help": .string(help)]).serialized(sortedKeys: true), as: UTF8.self))
         } else {
-          console.print(ArgumentParser.help(command.spec))
+          console.print(help)
         }
         return ExitCode.success
       }
@@ -471,8 +518,8 @@ final class CommandContext {
     guard let text = arguments.value(name) else { return value }
     guard let n = Int(text) else {
       // A whole number too large for Int is out of range, not malformed.
-      if !text.isEmpty, text.drop(while: { $0 == "-" || $0 == "+" }).allSatisfy({ $0.isASCII && $0.isNumber }), text.contains(where: { $0.isASCII && $0.isNumber }) {
-        throw ValidationError(field: name, limit: range.upperBound, message: "--\(name) is \(text.count > 60 ? quotedValue(text, cutAt: 60) : text); it must be between \(range.lowerBound) and \(range.upperBound)")
+      if isWholeNumberText(text) {
+        throw ValidationError(field: name, limit: range.upperBound, message: "--\(name) is \(shownWholeNumber(text)); it must be between \(range.lowerBound) and \(range.upperBound)")
       }
       throw CLIError.invalidValue("--\(name) must be a whole number, got \(quotedValue(text, cutAt: 60))", field: name)
     }

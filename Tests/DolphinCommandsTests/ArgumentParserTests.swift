@@ -27,12 +27,128 @@ struct ArgumentParserTests {
     #expect(
       throws: CLIError.usage(
         "unknown option '-sqlite wal' for `dolphin search`; options are spelled --name (see --help); "
-          + "to pass text that starts with '-', put it last, after -- (dolphin search [options] -- '-sqlite wal')")
+          + "to pass text that starts with '-', put it after --, with options before --: `dolphin search -- '-sqlite wal'`")
     ) { try ArgumentParser.parse(["-sqlite wal"], spec: search) }
     #expect(try ArgumentParser.parse(["--kind", "fact", "--", "-sqlite wal"], spec: search).positionals == ["-sqlite wal"])
     let help = ArgumentParser.help(search)
     #expect(help.contains("--kind K                Only these kinds. Repeat the option for more."), "\(help)")
     #expect(!help.contains("K ..."))
+  }
+
+  /// A command line with text that starts with `-`, and the advice its refusal gives.
+  struct DashText: CustomTestStringConvertible, Sendable {
+    var testDescription: String { arguments.joined(separator: " ") }
+    var arguments: [String]
+    var advice: String
+  }
+
+  static let dashTexts = [
+    // The review's repro: the kind given before the title was dropped from the line shown.
+    DashText(
+      arguments: ["fact", "-title", "--priority", "high"],
+      advice: "put it after --, with options before --: `dolphin capture fact --priority high -- -title`"),
+    DashText(
+      arguments: ["--tags=a", "fact", "-title", "--tags", "b c"],
+      advice: "put it after --, with options before --: `dolphin capture fact --tags=a --tags 'b c' -- -title`"),
+    // A line that would not parse either (one word too many): the positionals before it, in order.
+    DashText(
+      arguments: ["fact", "-title", "words"],
+      advice: "put it last, after -- (dolphin capture fact [options] -- -title)"),
+    DashText(
+      arguments: ["fact", "-title", "--bogus"],
+      advice: "put it last, after -- (dolphin capture fact [options] -- -title)"),
+  ]
+
+  @Test("text that starts with '-' after other arguments: the line shown keeps them in order", arguments: dashTexts)
+  func dashTextAfterArguments(_ c: DashText) {
+    #expect(
+      throws: CLIError.usage(
+        "unknown option '-title' for `dolphin capture`; options are spelled --name (see --help); "
+          + "to pass text that starts with '-', \(c.advice)")
+    ) { try ArgumentParser.parse(c.arguments, spec: spec) }
+  }
+
+  /// The words of a POSIX shell line made of plain words and single-quoted ones (what
+  /// ``ShellWord/word(_:)`` writes).
+  static func shellWords(_ line: String) -> [String] {
+    var words: [String] = []
+    var word = ""
+    var inWord = false
+    var quoted = false
+    var escaped = false
+    for c in line {
+      if escaped {
+        word.append(c)
+        escaped = false
+      } else if quoted {
+        if c == "'" { quoted = false } else { word.append(c) }
+      } else if c == "'" {
+        quoted = true
+        inWord = true
+      } else if c == "\\" {
+        escaped = true
+        inWord = true
+      } else if c == " " {
+        if inWord { words.append(word) }
+        word = ""
+        inWord = false
+      } else {
+        word.append(c)
+        inWord = true
+      }
+    }
+    if inWord { words.append(word) }
+    return words
+  }
+
+  /// A command line with text that starts with `-`, run as a user would.
+  struct DashTextRun: CustomTestStringConvertible, Sendable {
+    var testDescription: String
+    var arguments: [String]
+    /// The exit status of the line the refusal shows, run as shown: past parsing.
+    var status: Int32
+    /// What the line then did: a listing (`knowledge list`) and what it shows, or the error.
+    var listing: [String]
+    var shows: String
+  }
+
+  static let dashTextRuns = [
+    DashTextRun(
+      testDescription: "capture fact -title", arguments: ["capture", "fact", "-title"], status: 0,
+      listing: ["knowledge", "list"], shows: "fact       \"-title\""),
+    // Past parsing, the value is checked: -5 is no limit (exit 4), but the name is there.
+    DashTextRun(
+      testDescription: "settings set knowledgeItemLimit -5", arguments: ["settings", "set", "knowledgeItemLimit", "-5"],
+      status: 4, listing: [], shows: "knowledgeItemLimit is -5; it must be between 1 and 100000"),
+    DashTextRun(
+      testDescription: "memory save -x it --tags a", arguments: ["memory", "save", "-x it", "--tags", "a"], status: 0,
+      listing: ["memory", "list"], shows: "-x it"),
+    DashTextRun(
+      testDescription: "capture with a quote", arguments: ["capture", "--priority", "high", "decision", "-don't"], status: 0,
+      listing: ["knowledge", "list"], shows: "decision   \"-don't\""),
+  ]
+
+  @Test("the line shown for text that starts with '-' runs as shown and gets past parsing", arguments: dashTextRuns)
+  func dashTextLineRuns(_ c: DashTextRun) throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let refused = try cli.run(c.arguments)
+    #expect(refused.status == 2, "\(refused.stderr)")
+    let marker = "with options before --: `dolphin "
+    let start = try #require(refused.stderr.range(of: marker), "\(refused.stderr)").upperBound
+    let line = String(refused.stderr[start...].prefix { $0 != "`" })
+    let words = Self.shellWords(line)
+    #expect(words.contains(cli.workspace), "\(line)")
+    let r = try runDolphin(words)
+    #expect(r.status == c.status, "\(line): \(r.stderr)")
+    #expect(!r.stderr.contains("needs <"), "\(r.stderr)")
+    #expect(!r.stderr.contains("unknown option"), "\(r.stderr)")
+    if c.listing.isEmpty {
+      #expect(r.stderr.contains(c.shows), "\(r.stderr)")
+    } else {
+      let listed = try cli.run(c.listing)
+      #expect(listed.stdout.contains(c.shows), "\(listed.stdout)")
+    }
   }
 
   @Test("a non-repeatable option given twice is a usage error naming its field")

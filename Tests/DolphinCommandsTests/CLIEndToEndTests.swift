@@ -189,6 +189,26 @@ struct CLIEndToEndTests {
     MissingCommand(
       args: ["task"], help: "dolphin task <subcommand>\n\nSubcommands: add, list, search, complete, reopen, delete",
       message: "`dolphin task` needs a subcommand: one of add, list, search, complete, reopen, delete"),
+    // An option where the subcommand should be is no unknown subcommand '--workspace' (review, s16).
+    MissingCommand(
+      args: ["task", "--workspace", "W"], help: "dolphin task <subcommand>\n\nSubcommands: add, list, search, complete, reopen, delete",
+      message: "`dolphin task` needs a subcommand: one of add, list, search, complete, reopen, delete; options go after it "
+        + "(`dolphin task <subcommand> [options]`)"),
+    MissingCommand(
+      args: ["knowledge", "--json"], help: "dolphin knowledge <subcommand>\n\nSubcommands: list, get, delete",
+      message: "`dolphin knowledge` needs a subcommand: one of list, get, delete; options go after it "
+        + "(`dolphin knowledge <subcommand> [options]`)"),
+    MissingCommand(
+      args: ["handoff", "--workspace=W"],
+      help: "dolphin handoff <subcommand>\n\nSubcommands: create, list, get, restore, deactivate, delete",
+      message: "`dolphin handoff` needs a subcommand: one of create, list, get, restore, deactivate, delete; options go "
+        + "after it (`dolphin handoff <subcommand> [options]`)"),
+    // With the subcommand after the options, the line to run.
+    MissingCommand(
+      args: ["memory", "--workspace", "W", "list", "--limit", "3"],
+      help: "dolphin memory <subcommand>\n\nSubcommands: save, list, search, delete",
+      message: "`dolphin memory` needs a subcommand: one of save, list, search, delete; options go after it: "
+        + "`dolphin memory list --workspace W --limit 3`"),
   ]
 
   // A review found `dolphin` alone printing its help on stdout with exit 2: a script reading
@@ -198,14 +218,47 @@ struct CLIEndToEndTests {
   func missingCommand(_ c: MissingCommand) throws {
     let r = try runDolphin(c.args)
     #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
-    #expect(r.stdout.isEmpty, "\(r.stdout)")
+    #expect(r.stdout.isEmpty || c.args.contains("--json"), "\(r.stdout)")
     #expect(r.stderr.contains(c.help), "\(r.stderr)")
     #expect(r.stderr.hasSuffix("\ndolphin: error: \(c.message)\n"), "\(r.stderr)")
+    if c.args.contains("--json") {
+      let document = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+      #expect((document?["error"] as? [String: Any])?["message"] as? String == c.message)
+    }
     // Asked for, the same help goes to stdout with exit 0.
     let help = try runDolphin(c.args + ["--help"])
     #expect(help.status == 0, "\(help.stderr)")
     #expect(help.stderr.isEmpty, "\(help.stderr)")
     #expect(help.stdout.contains(c.help), "\(help.stdout)")
+  }
+
+  @Test("help takes command names: --workspace, --json and --help after it are no unknown command; other options are refused as options")
+  func helpOptions() throws {
+    let overview = try runDolphin(["--help"])
+    #expect(overview.status == 0)
+    // The review's repro: "unknown command '--workspace'; options go after the command".
+    for args in [["help", "--workspace", "W"], ["help", "--workspace=W"], ["help", "-h"], ["help", "--workspace"]] {
+      let r = try runDolphin(args)
+      #expect(r.status == 0, "\(args): \(r.stderr)")
+      #expect(r.stdout == overview.stdout, "\(args)")
+      #expect(r.stderr.isEmpty, "\(args): \(r.stderr)")
+    }
+    let json = try runDolphin(["help", "--json", "--workspace", "W"])
+    #expect(json.status == 0, "\(json.stderr)")
+    let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect((document["help"] as? String)?.hasPrefix("dolphin — local-first memory") == true)
+    // Command names around the options: that command's help, as `COMMAND --help` prints it.
+    let add = try runDolphin(["task", "add", "--help"])
+    #expect(try runDolphin(["help", "--workspace", "W", "task", "add"]).stdout == add.stdout)
+    #expect(try runDolphin(["help", "task", "add", "--workspace", "W"]).stdout == add.stdout)
+    let addJSON = try runDolphin(["help", "task", "add", "--json"])
+    #expect(addJSON.status == 0, "\(addJSON.stderr)")
+    #expect((try JSONSerialization.jsonObject(with: Data(addJSON.stdout.utf8)) as? [String: Any])?["command"] as? String == "task add")
+    let refused = try runDolphin(["help", "--limit", "3"])
+    #expect(refused.status == 2)
+    #expect(
+      refused.stderr == "dolphin: error: `dolphin help` takes command names, not the option '--limit'; `dolphin help COMMAND` "
+        + "or `dolphin COMMAND --help` shows a command's options, `dolphin --help` lists the commands\n", "\(refused.stderr)")
   }
 
   @Test("errors name the problem and use the documented exit codes", arguments: exitCases)

@@ -150,8 +150,8 @@ struct HandoffCommandsTests {
     let text = try cli.run(["handoff", "create", "--focus", "One more"])
     #expect(text.status == 4, "\(text.stderr)")
     #expect(
-      text.stderr == "dolphin: error: the workspace is limited to 200 handoffs, and this would exceed that "
-        + "(a fixed limit, not a setting); delete some (`dolphin handoff delete ID`)\n")
+      text.stderr == "dolphin: error: the workspace holds 200 handoffs, the most it may hold (200, a fixed limit, "
+        + "not a setting); adding 1 would make 201. Delete some (`dolphin handoff delete ID`)\n")
     #expect(!text.stderr.contains("raise"))
     let json = try cli.run(["handoff", "create", "--focus", "One more", "--json"])
     #expect(json.status == 4)
@@ -159,7 +159,7 @@ struct HandoffCommandsTests {
     #expect(error["kind"] as? String == "validation")
     #expect(error["field"] as? String == "handoffs")
     #expect(error["exitCode"] as? Int == 4)
-    #expect((error["message"] as? String)?.hasSuffix("delete some (`dolphin handoff delete ID`)") == true)
+    #expect((error["message"] as? String)?.hasSuffix("Delete some (`dolphin handoff delete ID`)") == true)
     #expect((try cli.json(["status"])["counts"] as? [String: Any])?["handoff"] as? Int == 200)
   }
 

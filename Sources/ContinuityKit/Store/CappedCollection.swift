@@ -40,13 +40,31 @@ public enum CappedCollection: String, Sendable, Equatable, CaseIterable {
           + "(at least \(total), at most \(Limits.knowledgeItemsMaximum))"
         : "\(delete); raising knowledgeItemLimit cannot make room, as it is at most \(Limits.knowledgeItemsMaximum)"
       return "\(standing); adding \(adding) would make \(total). \(way)"
-    case .memories: return fixed(limit, "memories", delete: "dolphin memory delete ID")
-    case .tasks: return fixed(limit, "tasks", delete: "dolphin task delete ID")
-    case .handoffs: return fixed(limit, "handoffs", delete: "dolphin handoff delete ID")
+    case .memories: return fixed(limit, held, adding, ("memory", "memories"), delete: "dolphin memory delete ID")
+    case .tasks: return fixed(limit, held, adding, ("task", "tasks"), delete: "dolphin task delete ID")
+    case .handoffs: return fixed(limit, held, adding, ("handoff", "handoffs"), delete: "dolphin handoff delete ID")
     }
   }
 
-  private func fixed(_ limit: Int, _ noun: String, delete command: String) -> String {
-    "the workspace is limited to \(limit) \(noun), and this would exceed that (a fixed limit, not a setting); delete some (`\(command)`)"
+  /// A fixed limit's message, in the knowledge limit's form: `the workspace holds 10000
+  /// memories, the most it may hold (a fixed limit, not a setting); adding 1 would make 10001.
+  /// Delete some (`dolphin memory delete ID`)`.
+  private func fixed(
+    _ limit: Int, _ held: Int, _ adding: Int, _ noun: (one: String, many: String), delete command: String
+  ) -> String {
+    let total = held + adding
+    let holds = "the workspace holds \(held) \(held == 1 ? noun.one : noun.many)"
+    let standing =
+      held == limit
+      ? "\(holds), the most it may hold (\(limit), a fixed limit, not a setting)"
+      : held > limit
+        ? "\(holds), more than it may hold (\(limit), a fixed limit, not a setting)"
+        : "\(holds) and may hold \(limit) (a fixed limit, not a setting)"
+    // Only an import adds more than one: when those alone are too many, deleting cannot help.
+    let way =
+      adding > limit
+      ? "Import fewer: \(adding) are more than any workspace may hold"
+      : "Delete some (`\(command)`)"
+    return "\(standing); adding \(adding) would make \(total). \(way)"
   }
 }

@@ -40,7 +40,8 @@ enum SettingsCommands {
         knowledgeItemLimit is the most knowledge items the workspace holds (default \(Limits.knowledgeItemsDefault),
         at most \(Limits.knowledgeItemsMaximum)); it cannot be set below the number it holds (`dolphin settings show`
         says how many). A value that is not a whole number is a usage error (exit 2); one out of range, exit 4.
-        A workspace that does not exist yet is created with the setting. Like other direct commands, it
+        A workspace that does not exist yet is created with the setting, unless the value is the one
+        already in effect (the default): then nothing is created. Like other direct commands, it
         leaves no activity receipt (receipts record agent and MCP tool calls).
         """),
     run: { ctx in
@@ -57,7 +58,10 @@ enum SettingsCommands {
         ctx.console.print(
           "Changed \(inert(change.description)) (the workspace holds \(update.knowledgeItems) knowledge item(s)).")
       } else {
-        ctx.console.print("knowledgeItemLimit is already \(limit); nothing was changed.")
+        let database = ctx.workspaceDirectory.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
+        // A value already in effect writes nothing, so a workspace that did not exist still does not.
+        let created = FileManager.default.fileExists(atPath: database) ? "" : "; no workspace was created at \(inert(escapingLineBreaks(ctx.workspaceDirectory.path)))"
+        ctx.console.print("knowledgeItemLimit is already \(limit); nothing was changed\(created).")
       }
     })
 
@@ -71,7 +75,7 @@ enum SettingsCommands {
     let c = ctx.console
     let entries = report.entries
     func value(_ e: SettingsEntry) -> String {
-      e.name == "assistantName" ? inertQuoted(e.value) : inert(e.value)
+      e.name == "assistantName" ? inertQuoted(e.value.description) : inert(e.value.description)
     }
     let nameWidth = (entries.map(\.name.count).max() ?? 0) + 2
     let valueWidth = (entries.map { value($0).count }.max() ?? 0) + 2
@@ -112,11 +116,11 @@ enum SettingsCommands {
   ///   left for the library, which names the same.
   static func wholeNumber(_ text: String, setting: String, range: ClosedRange<Int>) throws -> Int {
     if let n = Int(text) { return n }
-    let digits = text.drop(while: { $0 == "-" || $0 == "+" })
-    if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+    if isWholeNumberText(text) {
+      // Shown as a number that fits is (`knowledgeItemLimit is 0`), unquoted.
       throw ValidationError(
         field: setting, limit: range.upperBound,
-        message: "\(setting) is \(quotedValue(text, cutAt: 60)); it must be between \(range.lowerBound) and "
+        message: "\(setting) is \(shownWholeNumber(text)); it must be between \(range.lowerBound) and "
           + "\(range.upperBound). Nothing was changed")
     }
     throw CLIError.invalidValue(

@@ -93,8 +93,7 @@ enum ArgumentParser {
       }
       guard arg.hasPrefix("--") else {
         // `-sqlite wal` is more likely text than a misspelled option when the command takes text.
-        let textHint = spec.positionals.isEmpty
-          ? "" : "; to pass text that starts with '-', put it last, after -- (dolphin \(spec.name) [options] -- \(quotedValue(arg, cutAt: 60)))"
+        let textHint = spec.positionals.isEmpty ? "" : "; " + dashTextAdvice(arguments, at: i - 1, spec: spec)
         throw .usage(
           "unknown option \(quotedValue(arg, cutAt: 60)) for `dolphin \(spec.name)`; options are spelled --name (see --help)"
             + textHint)
@@ -174,6 +173,52 @@ enum ArgumentParser {
     return (["dolphin"] + spec.path + moved.map { escapingLineBreaks(ShellWord.word($0)) }).joined(separator: " ")
   }
 
+  /// How to pass the argument at `index`, text that starts with `-`, after `--`: the command
+  /// line with the positionals in the order given and the options before `--` (`dolphin capture
+  /// fact --workspace W -- -title` for `capture fact -title --workspace W`), when that line
+  /// parses; otherwise the positionals given before it with `[options]` (`dolphin capture fact
+  /// [options] -- '-title'`).
+  /// - Parameters:
+  ///   - arguments: the arguments after the command path, none of them `--`.
+  ///   - index: the index in `arguments` of the text that starts with `-`.
+  static func dashTextAdvice(_ arguments: [String], at index: Int, spec: CommandSpec) -> String {
+    let options = spec.allOptions
+    var before: [String] = []
+    var after: [String] = []
+    var given: [String] = []
+    var i = 0
+    var optionsEnded = false
+    while i < arguments.count {
+      let arg = arguments[i]
+      i += 1
+      if i - 1 == index {
+        after.append(arg)
+      } else if optionsEnded || !arg.hasPrefix("--") && arg != "-h" {
+        // Text, and an argument after the one at `index` that starts with a single `-` (more
+        // such text: `-5`), goes where it stands among the positionals.
+        if i - 1 < index { before.append(arg) } else { after.append(arg) }
+      } else if arg == "--" {
+        optionsEnded = true
+      } else {
+        given.append(arg)
+        let name = String(arg.dropFirst(2))
+        if !name.contains("="), options.first(where: { $0.name == name })?.value != nil, i < arguments.count {
+          given.append(arguments[i])
+          i += 1
+        }
+      }
+    }
+    let line = before + given + ["--"] + after
+    if line.allSatisfy({ $0.count <= Limits.shownPathLength }), (try? parse(line, spec: spec)) != nil {
+      let words = ["dolphin"] + spec.path + line.map { escapingLineBreaks(ShellWord.word($0)) }
+      return "to pass text that starts with '-', put it after --, with options before --: `\(words.joined(separator: " "))`"
+    }
+    let words =
+      ["dolphin"] + spec.path + before.map { shownValue(ShellWord.word($0)) }
+      + ["[options]", "--", shownValue(ShellWord.word(arguments[index]))]
+    return "to pass text that starts with '-', put it last, after -- (\(words.joined(separator: " ")))"
+  }
+
   static func usageLine(_ spec: CommandSpec) -> String {
     let required = spec.requiredPositionals ?? spec.positionals.count
     var pos = spec.positionals.enumerated().map { i, p in i < required ? "<\(p.name)>" : "[<\(p.name)>]" }
@@ -182,8 +227,17 @@ enum ArgumentParser {
   }
 
   /// Help text for a command.
-  static func help(_ spec: CommandSpec) -> String {
+  /// - Parameter subcommands: for a command that is also a group (`settings`, `activity`), its
+  ///   subcommands, whose usage lines follow its own and which are listed with their summaries.
+  static func help(_ spec: CommandSpec, subcommands: [CommandSpec] = []) -> String {
     var lines = ["\(spec.summary)", "", "Usage: \(usageLine(spec))"]
+    lines += subcommands.map { "       " + usageLine($0) }
+    if !subcommands.isEmpty {
+      lines += ["", "Subcommands:"]
+      for s in subcommands {
+        lines.append("  " + (s.path.last ?? s.name).padding(toLength: 24, withPad: " ", startingAt: 0) + s.summary)
+      }
+    }
     if !spec.positionals.isEmpty {
       lines += ["", "Arguments:"]
       for p in spec.positionals { lines.append("  <\(p.name)>".padding(toLength: 26, withPad: " ", startingAt: 0) + p.help) }

@@ -23,7 +23,7 @@ extension Render {
     if p.hasConflicts {
       lines.append("  Conflicts (\(p.conflicts.count)) — same id, different content:")
       for c in p.conflicts.prefix(50) {
-        let fields = c.differingFields.isEmpty ? "" : " (\(c.differenceDescription))"
+        let fields = c.details.isEmpty ? "" : " (\(inert(escapingLineBreaks(c.details))))"
         lines.append("    - \(c.collection)" + (c.id.map { " \($0.uuidString)" } ?? "") + fields)
       }
       if p.conflicts.count > 50 { lines.append("    … and \(p.conflicts.count - 50) more") }

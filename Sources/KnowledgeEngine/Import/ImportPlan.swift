@@ -38,11 +38,32 @@ public struct ImportPlan: Sendable, Equatable, Codable {
     public var id: UUID?
     /// The top-level fields that differ, e.g. `["content", "updatedAt"]`.
     public var differingFields: [String]
+    /// For the settings, each that differs, from this workspace's value to the file's (what
+    /// `replace` would change); nil for a record.
+    public var settingChanges: [SettingChange]?
 
-    public init(collection: String, id: UUID?, differingFields: [String]) {
+    /// Makes a conflict.
+    /// - Parameters:
+    ///   - collection: `knowledge`, `tasks`, …, or the singleton `settings` or `activeHandoffID`.
+    ///   - id: the record's id; the file's active handoff for `activeHandoffID`; nil for `settings`.
+    ///   - differingFields: the top-level fields that differ.
+    ///   - settingChanges: for `settings`, the values that differ (this workspace's → the file's).
+    public init(collection: String, id: UUID?, differingFields: [String], settingChanges: [SettingChange]? = nil) {
       self.collection = collection
       self.id = id
       self.differingFields = differingFields
+      self.settingChanges = settingChanges
+    }
+
+    /// Whether this is a record's conflict, not one of the singletons `settings` and
+    /// `activeHandoffID`, which have no id of their own.
+    public var isRecord: Bool { collection != "settings" && collection != "activeHandoffID" }
+
+    /// What differs, for a listing: `content and title differ`; for the settings, each with
+    /// both values (`knowledgeItemLimit 10000 → 20000`, this workspace's → the file's).
+    public var details: String {
+      if let settingChanges, !settingChanges.isEmpty { return settingChanges.map(\.description).joined(separator: ", ") }
+      return differenceDescription
     }
 
     /// The differing fields as a clause: `title differs`, `title and content differ`,

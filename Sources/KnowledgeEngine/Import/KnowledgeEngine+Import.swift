@@ -11,8 +11,11 @@ extension KnowledgeEngine {
   ///   - source: how messages name the document: the path as the user gave it, or `stdin`.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and
   ///   field — a bound, a missing reference, a memory ↔ mirror link that does not pair up, a
-  ///   file whose `knowledgeItemLimit` is below the items it brings —;
-  ///   ``WorkspaceError/capacity(what:limit:held:adding:)`` when the records would not fit the workspace.
+  ///   file whose `knowledgeItemLimit` is below the items it brings —, and when the records would
+  ///   not fit the workspace: then its field is the collection (`knowledge`, `memories`, `tasks`,
+  ///   `handoffs`), its `limit` the limit and its `actual` the total the import would reach, and
+  ///   its message that of ``WorkspaceError/capacity(what:limit:held:adding:)`` after the
+  ///   document's name, ending `Nothing was imported`.
   public func planImport(_ document: WorkspaceExport, policy: ImportConflictPolicy = .refuse, source: String)
     throws -> ImportPlan
   {
@@ -46,7 +49,8 @@ extension KnowledgeEngine {
   /// - Throws: ``WorkspaceError/validation(_:)`` for an invalid record or for conflicts under
   ///   ``ImportConflictPolicy/refuse`` (listing the ids);
   ///   ``WorkspaceError/concurrentChange(operation:)`` when the plan changed, before or while
-  ///   the import was prepared; ``WorkspaceError/capacity(what:limit:held:adding:)``; storage errors.
+  ///   the import was prepared; ``WorkspaceError/validation(_:)`` for records that would not
+  ///   fit the workspace (as ``planImport(_:policy:source:)`` throws it); storage errors.
   ///   Nothing is written on error.
   public func applyImport(
     _ document: WorkspaceExport, policy: ImportConflictPolicy = .refuse, source: String,
@@ -104,20 +108,39 @@ extension KnowledgeEngine {
     return try sqlite.reopened() ?? sqlite
   }
 
-  /// The refusal for an import with conflicts under ``ImportConflictPolicy/refuse``.
+  /// The refusal for an import with conflicts under ``ImportConflictPolicy/refuse``: the records
+  /// whose id this workspace holds with other content (the first 20), then the singletons that
+  /// differ — the settings, with both values, and the active handoff —, and the policies.
   public static func conflictError(_ plan: ImportPlan) -> WorkspaceError {
-    let shown = plan.conflicts.prefix(20).map { c in
-      "\(c.collection) \(c.id?.uuidString ?? "")".trimmingCharacters(in: .whitespaces)
-        + (c.differingFields.isEmpty ? "" : " (\(c.differenceDescription))")
+    let records = plan.conflicts.filter(\.isRecord)
+    var parts: [String] = []
+    var kept: [String] = []
+    if !records.isEmpty {
+      let shown = records.prefix(20).map { c in
+        "\(c.collection) \(c.id?.uuidString ?? "")".trimmingCharacters(in: .whitespaces)
+          + (c.differingFields.isEmpty ? "" : " (\(c.differenceDescription))")
+      }
+      let more = records.count > 20 ? "; and \(records.count - 20) more" : ""
+      parts.append(
+        "\(records.count) record(s) have the id of a different record in this workspace: " + shown.joined(separator: "; ") + more)
+      kept.append("versions")
     }
-    let more = plan.conflicts.count > 20 ? "; and \(plan.conflicts.count - 20) more" : ""
+    if let settings = plan.conflicts.first(where: { $0.collection == "settings" }) {
+      // Settings are no record with an id: say what differs, from this workspace's to the file's.
+      let details = settings.details.isEmpty ? "" : ": \(settings.details) (this workspace's → the file's)"
+      parts.append("the file's settings differ from this workspace's\(details)")
+      kept.append("settings")
+    }
+    if let active = plan.conflicts.first(where: { $0.collection == "activeHandoffID" }) {
+      parts.append("the file marks another handoff active (\(active.id?.uuidString ?? "none")) than this workspace does")
+      kept.append("active handoff")
+    }
     return .validation(
       ValidationError(
         field: "conflicts",
         message:
-          "\(plan.source): \(plan.conflicts.count) record(s) have the id of a different record in this workspace: "
-          + shown.joined(separator: "; ") + more
-          + ". Nothing was imported. Use --on-conflict skip to keep this workspace's versions, or --on-conflict replace to take the file's"
+          "\(plan.source): " + parts.joined(separator: "; ") + ". Nothing was imported. Use --on-conflict skip to keep "
+          + "this workspace's \(kept.joined(separator: " and ")), or --on-conflict replace to take the file's"
       ))
   }
 }
@@ -136,8 +159,8 @@ struct ImportAnalysis: Sendable {
   /// the import fits it (references, memory ↔ mirror links, `supersedes` cycles, capacities).
   /// Reads only.
   /// - Throws: ``WorkspaceError/validation(_:)`` for a reference to a missing record, a link
-  ///   that does not pair up, a cycle, or a file's `knowledgeItemLimit` below its items;
-  ///   ``WorkspaceError/capacity(what:limit:held:adding:)``; storage errors.
+  ///   that does not pair up, a cycle, a file's `knowledgeItemLimit` below its items, or a
+  ///   collection that would be over its limit (``capacityRefusal(_:source:)``); storage errors.
   init(_ prepared: PreparedImport, policy: ImportConflictPolicy, _ tx: WorkspaceTransaction) throws {
     self.policy = policy
     let source = prepared.source
@@ -196,7 +219,9 @@ struct ImportAnalysis: Sendable {
     } else {
       plan.settings = "conflicting"
       plan.conflicts.append(
-        .init(collection: "settings", id: nil, differingFields: Self.differingFields(currentSettings, ws.settings)))
+        .init(
+          collection: "settings", id: nil, differingFields: Self.differingFields(currentSettings, ws.settings),
+          settingChanges: SettingChange.changes(from: currentSettings, to: ws.settings)))
     }
     if let active = ws.activeHandoffID {
       let current = try tx.activeHandoffID()
@@ -226,7 +251,7 @@ struct ImportAnalysis: Sendable {
       try checkMirrorLinks(tx)
       try checkSupersedeCycles(tx)
     } catch { throw Self.refusal(error, source: source) }
-    try checkCapacity(tx)
+    do { try checkCapacity(tx) } catch { throw Self.capacityRefusal(error, source: source) }
     let changesRecords = ["knowledge", "memories", "tasks", "handoffs"].contains { name in
       (status[name] ?? [:]).values.contains { $0 == .new || ($0 == .conflicting && policy == .replace) }
     }
@@ -355,6 +380,18 @@ struct ImportAnalysis: Sendable {
     guard case .validation(var e) = error else { return error }
     e.message = "\(source): \(e.message). Nothing was imported"
     return .validation(e)
+  }
+
+  /// A full collection's error as an import refusal: the document's name first and `Nothing was
+  /// imported` last, as every other import refusal says, keeping the collection as the field,
+  /// the limit, and the total the import would reach as the size given.
+  /// - Returns: `error` itself when it is not ``WorkspaceError/capacity(what:limit:held:adding:)``.
+  static func capacityRefusal(_ error: WorkspaceError, source: String) -> WorkspaceError {
+    guard case .capacity(let what, let limit, let held, let adding) = error else { return error }
+    return .validation(
+      ValidationError(
+        field: what.field, limit: limit, actual: held + adding,
+        message: "\(source): \(error.description). Nothing was imported"))
   }
 
   /// Runs `check` and renames its error after the record: `workspace.tasks[2].title`.
@@ -672,8 +709,9 @@ struct ImportAnalysis: Sendable {
   /// The records must fit the workspace's capacities after the import.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming `workspace.settings.knowledgeItemLimit`,
   ///   its value and the count the import would reach, when the import adopts the file's
-  ///   settings and their knowledge limit is too low; ``WorkspaceError/capacity(what:limit:held:adding:)``
-  ///   when the workspace's own limits are.
+  ///   settings and their knowledge limit is too low (naming the document, as every import
+  ///   refusal does); ``WorkspaceError/capacity(what:limit:held:adding:)`` when the workspace's
+  ///   own limits are (``capacityRefusal(_:source:)`` names the document).
   func checkCapacity(_ tx: WorkspaceTransaction) throws(WorkspaceError) {
     func newCount(_ name: String) -> Int { plan.collections.first { $0.name == name }?.new ?? 0 }
     let adoptsSettings = plan.settings == "new" || (plan.settings == "conflicting" && policy == .replace)
@@ -686,13 +724,30 @@ struct ImportAnalysis: Sendable {
         throw .capacity(what: .knowledge, limit: limit, held: existing, adding: newCount("knowledge"))
       }
       let field = "workspace.settings.knowledgeItemLimit"
+      let fromFile = newCount("knowledge")
+      var ways = ["raise knowledgeItemLimit in the file to at least \(total) (at most \(Limits.knowledgeItemsMaximum))"]
+      // Fewer items from the file help only when it brings some, and the items already here fit.
+      if fromFile > 0, existing <= limit { ways.append("import fewer knowledge items") }
+      // `skip` keeps this workspace's settings only when it stores its own (a conflict);
+      // settings it does not store are adopted under any policy.
+      let kept = try tx.settings().knowledgeItemLimit
+      if plan.settings == "conflicting", total <= kept {
+        let others = plan.conflicts.filter { $0.collection != "settings" }.count
+        ways.append(
+          "pass --on-conflict skip to keep this workspace's settings (knowledgeItemLimit \(kept))"
+            + (others > 0 ? " and its versions of the \(others) other conflicting record(s)" : ""))
+      }
+      let why =
+        plan.settings == "new" && existing > 0
+        ? " (this workspace stores no settings of its own, so an import adopts the file's whatever --on-conflict says)"
+        : ""
+      let advice = ways.count < 3 ? ways.joined(separator: " or ") : ways.dropLast().joined(separator: ", ") + ", or " + ways[ways.count - 1]
       throw .validation(
         ValidationError(
           field: field, limit: limit, actual: total,
-          message: "\(plan.source): \(field) is \(limit), which this import would adopt, but the workspace would then hold "
-            + "\(total) knowledge items (\(existing) already here and \(newCount("knowledge")) new from the file); raise "
-            + "knowledgeItemLimit in the file to at least \(total) (at most \(Limits.knowledgeItemsMaximum)) or import fewer "
-            + "knowledge items. Nothing was imported"))
+          message: "\(plan.source): \(field) is \(limit), which this import would adopt\(why), but the workspace would then "
+            + "hold \(total) knowledge items (\(existing) already here and \(fromFile) new from the file); \(advice). "
+            + "Nothing was imported"))
     }
     func requireRoom(_ what: CappedCollection, held: Int, limit: Int) throws(WorkspaceError) {
       let adding = newCount(what.field)

@@ -41,8 +41,8 @@ struct StagedImport: Sendable {
   ///   - tx: a read (or write) transaction of the connection that will install it.
   /// - Throws: ``WorkspaceError/concurrentChange(operation:)`` when the plan differs from
   ///   `expecting`; ``WorkspaceError/validation(_:)`` for conflicts under
-  ///   ``ImportConflictPolicy/refuse``, a missing reference or a cycle;
-  ///   ``WorkspaceError/capacity(what:limit:held:adding:)``; storage errors.
+  ///   ``ImportConflictPolicy/refuse``, a missing reference, a cycle or a collection over its
+  ///   limit; storage errors.
   static func stage(
     _ prepared: PreparedImport, policy: ImportConflictPolicy, expecting shown: ImportPlan?,
     in tx: WorkspaceTransaction
@@ -57,8 +57,8 @@ struct StagedImport: Sendable {
   /// Phase 2: writes the import, after checking that the plan still holds.
   /// - Parameter tx: a write transaction of the connection that staged the import.
   /// - Throws: ``WorkspaceError/concurrentChange(operation:)`` when a record's status or the
-  ///   plan changed since staging; ``WorkspaceError/validation(_:)`` or
-  ///   ``WorkspaceError/capacity(what:limit:held:adding:)`` when a reference or capacity no longer holds;
+  ///   plan changed since staging; ``WorkspaceError/validation(_:)`` when a reference or capacity
+  ///   no longer holds;
   ///   storage errors. Nothing is written on error.
   func install(in tx: WorkspaceTransaction, engine: KnowledgeEngine) throws -> ImportReport {
     var analysis = self.analysis

@@ -51,7 +51,9 @@ extension KnowledgeEngine {
   /// Sets how many knowledge items the workspace may hold (``Settings/knowledgeItemLimit``),
   /// in one transaction that also counts the items held, so that no capture can slip in
   /// between the check and the write. The other settings are kept as they are. Nothing is
-  /// written when the limit is already `limit`. Like every direct command-line write, it
+  /// written when the limit is already `limit`: that is found by reading first, so a store
+  /// that creates its workspace at its first write (``SQLiteWorkspaceStore/Creation/atFirstWrite``)
+  /// creates none for a value already in effect. Like every direct command-line write, it
   /// leaves no activity receipt (receipts record agent and MCP tool calls).
   /// - Parameter limit: 1…``Limits/knowledgeItemsMaximum`` (100,000), and no lower than the
   ///   number of knowledge items the workspace holds.
@@ -62,6 +64,10 @@ extension KnowledgeEngine {
   ///   workspace opened read-only; other storage errors.
   public func setKnowledgeItemLimit(_ limit: Int) throws -> SettingsUpdate {
     try Self.requireKnowledgeItemLimitInRange(limit)
+    let current = try store.read { tx in (settings: try tx.settings(), held: try tx.knowledgeCount()) }
+    if current.settings.knowledgeItemLimit == limit, limit >= current.held {
+      return SettingsUpdate(settings: current.settings, changes: [], knowledgeItems: current.held)
+    }
     return try store.write { tx in
       let held = try tx.knowledgeCount()
       guard limit >= held else {

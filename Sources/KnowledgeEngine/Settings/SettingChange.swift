@@ -8,13 +8,14 @@ import Foundation
 public struct SettingChange: Sendable, Equatable, Codable, CustomStringConvertible {
   /// The setting's name, as the field of ``Settings`` (`knowledgeItemLimit`).
   public var name: String
-  /// Its value before the write, as text: `10000`, `true`, `balanced`, or the assistant's name.
-  public var from: String
-  /// Its value after the write, as text (see ``from``).
-  public var to: String
+  /// Its value before the write, typed: `10000`, `true`, `balanced`, or the assistant's name
+  /// (in JSON a number, a boolean or a string).
+  public var from: SettingValue
+  /// Its value after the write (see ``from``).
+  public var to: SettingValue
 
   /// Makes a change of `name` from `from` to `to`.
-  public init(name: String, from: String, to: String) {
+  public init(name: String, from: SettingValue, to: SettingValue) {
     self.name = name
     self.from = from
     self.to = to
@@ -23,8 +24,8 @@ public struct SettingChange: Sendable, Equatable, Codable, CustomStringConvertib
   /// `knowledgeItemLimit 10000 → 20000`; the assistant's name is quoted, on one line and cut
   /// at 60 characters, since it is free text.
   public var description: String {
-    func shown(_ value: String) -> String {
-      name == "assistantName" ? Limits.quoted(value, cutAt: 60) : value
+    func shown(_ value: SettingValue) -> String {
+      name == "assistantName" ? Limits.quoted(value.description, cutAt: 60) : value.description
     }
     return "\(name) \(shown(from)) → \(shown(to))"
   }
@@ -39,12 +40,12 @@ public struct SettingChange: Sendable, Equatable, Codable, CustomStringConvertib
   }
 }
 
-/// One setting of a workspace, by name, with its value as text.
+/// One setting of a workspace, by name, with its value.
 public struct SettingsEntry: Sendable, Equatable, Codable {
   /// The setting's name, as the field of ``Settings`` (`knowledgeItemLimit`).
   public var name: String
-  /// Its value as text: `10000`, `true`, `balanced`, or the assistant's name.
-  public var value: String
+  /// Its value, typed: `10000`, `true`, `balanced`, or the assistant's name.
+  public var value: SettingValue
   /// Whether `dolphin settings set` (``KnowledgeEngine/setKnowledgeItemLimit(_:)``) changes it;
   /// the others are the Dolphin app's settings, which the command line shows and an import
   /// carries, but does not change.
@@ -59,17 +60,17 @@ public struct SettingsEntry: Sendable, Equatable, Codable {
   public static func entries(_ settings: Settings) -> [SettingsEntry] {
     [
       SettingsEntry(
-        name: "assistantName", value: settings.assistantName, isSettable: false,
+        name: "assistantName", value: .text(settings.assistantName), isSettable: false,
         summary: "the assistant's display name in the Dolphin app, at most \(Limits.title) characters"),
       SettingsEntry(
-        name: "responseStyle", value: settings.responseStyle.rawValue, isSettable: false,
+        name: "responseStyle", value: .text(settings.responseStyle.rawValue), isSettable: false,
         summary: "how long the app's answers are: "
           + ResponseStyle.allCases.map(\.rawValue).joined(separator: ", ")),
       SettingsEntry(
-        name: "calendarAccessEnabled", value: String(settings.calendarAccessEnabled), isSettable: false,
+        name: "calendarAccessEnabled", value: .boolean(settings.calendarAccessEnabled), isSettable: false,
         summary: "whether the app may read the calendar, on Apple platforms only"),
       SettingsEntry(
-        name: "knowledgeItemLimit", value: String(settings.knowledgeItemLimit), isSettable: true,
+        name: "knowledgeItemLimit", value: .integer(settings.knowledgeItemLimit), isSettable: true,
         summary: "the most knowledge items the workspace holds: default \(Limits.knowledgeItemsDefault), "
           + "1…\(Limits.knowledgeItemsMaximum)"),
     ]

@@ -334,13 +334,28 @@ struct LimitsTests {
         + "cannot make room, as it is at most 100000"),
     FullCase(
       what: .memories, limit: 10_000, held: 10_000,
-      message: "the workspace is limited to 10000 memories, and this would exceed that (a fixed limit, not a setting); delete some (`dolphin memory delete ID`)"),
+      message: "the workspace holds 10000 memories, the most it may hold (10000, a fixed limit, not a setting); "
+        + "adding 1 would make 10001. Delete some (`dolphin memory delete ID`)"),
     FullCase(
       what: .tasks, limit: 5_000, held: 5_000,
-      message: "the workspace is limited to 5000 tasks, and this would exceed that (a fixed limit, not a setting); delete some (`dolphin task delete ID`)"),
+      message: "the workspace holds 5000 tasks, the most it may hold (5000, a fixed limit, not a setting); "
+        + "adding 1 would make 5001. Delete some (`dolphin task delete ID`)"),
     FullCase(
       what: .handoffs, limit: 200, held: 200,
-      message: "the workspace is limited to 200 handoffs, and this would exceed that (a fixed limit, not a setting); delete some (`dolphin handoff delete ID`)"),
+      message: "the workspace holds 200 handoffs, the most it may hold (200, a fixed limit, not a setting); "
+        + "adding 1 would make 201. Delete some (`dolphin handoff delete ID`)"),
+    FullCase(
+      what: .handoffs, limit: 200, held: 1, adding: 200,
+      message: "the workspace holds 1 handoff and may hold 200 (a fixed limit, not a setting); "
+        + "adding 200 would make 201. Delete some (`dolphin handoff delete ID`)"),
+    FullCase(
+      what: .tasks, limit: 5_000, held: 5_002,
+      message: "the workspace holds 5002 tasks, more than it may hold (5000, a fixed limit, not a setting); "
+        + "adding 1 would make 5003. Delete some (`dolphin task delete ID`)"),
+    FullCase(
+      what: .memories, limit: 10_000, held: 0, adding: 10_001,
+      message: "the workspace holds 0 memories and may hold 10000 (a fixed limit, not a setting); "
+        + "adding 10001 would make 10001. Import fewer: 10001 are more than any workspace may hold"),
   ]
 
   @Test(

@@ -215,6 +215,31 @@ struct ExportImportTests {
     #expect(try store.read { try $0.holdsNoRecords() })
   }
 
+  @Test("a file's knowledgeItemLimit too low under replace, over stored settings: every way out is named, skip with the limit it keeps")
+  func fileKnowledgeLimitTooLowOverStoredSettings() throws {
+    var (_, _, document, _) = try exported()
+    document.workspace.settings.knowledgeItemLimit = 2
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    try store.write { tx in try tx.setSettings(Settings(knowledgeItemLimit: 20_000)) }
+    // The same sequential ids as the exported workspace's: this item conflicts with the file's first.
+    _ = try engine.capture(CaptureRequest(kind: .fact, title: "Already here"))
+    let error = #expect(throws: WorkspaceError.self) {
+      try engine.applyImport(document, policy: .replace, source: "export.json")
+    }
+    guard case .validation(let v)? = error else { Issue.record("expected a validation error, got \(String(describing: error))"); return }
+    #expect(
+      v.message == "export.json: workspace.settings.knowledgeItemLimit is 2, which this import would adopt, but the workspace "
+        + "would then hold 5 knowledge items (1 already here and 4 new from the file); raise knowledgeItemLimit in the file "
+        + "to at least 5 (at most 100000), import fewer knowledge items, or pass --on-conflict skip to keep this workspace's "
+        + "settings (knowledgeItemLimit 20000) and its versions of the 1 other conflicting record(s). Nothing was imported")
+    // As it says: skip keeps them, and the file's records come in.
+    let report = try engine.applyImport(document, policy: .skip, source: "export.json")
+    #expect(report.settingsChanged.isEmpty)
+    #expect(try engine.settingsReport().settings.knowledgeItemLimit == 20_000)
+    #expect(try engine.settingsReport().knowledgeItems == 5)
+  }
+
   @Test("a plan shown before the workspace changed is refused at apply time")
   func stalePlan() throws {
     let (_, _, document, _) = try exported()

@@ -20,7 +20,8 @@ struct KnowledgeEngineSettingsTests {
     #expect(report.knowledgeItems == 2)
     #expect(report.settable == ["knowledgeItemLimit"])
     #expect(report.entries.map(\.name) == ["assistantName", "responseStyle", "calendarAccessEnabled", "knowledgeItemLimit"])
-    #expect(report.entries.map(\.value) == ["Dolphin", "balanced", "false", "10000"])
+    #expect(report.entries.map(\.value) == [.text("Dolphin"), .text("balanced"), .boolean(false), .integer(10_000)])
+    #expect(report.entries.map(\.value.description) == ["Dolphin", "balanced", "false", "10000"])
     #expect(report.entries.filter(\.isSettable).map(\.name) == ["knowledgeItemLimit"])
   }
 
@@ -29,7 +30,7 @@ struct KnowledgeEngineSettingsTests {
     let engine = try Self.engine(items: 1)
     try engine.store.write { tx in try tx.setSettings(Settings(assistantName: "Flipper", responseStyle: .concise)) }
     let update = try engine.setKnowledgeItemLimit(20_000)
-    #expect(update.changes == [SettingChange(name: "knowledgeItemLimit", from: "10000", to: "20000")])
+    #expect(update.changes == [SettingChange(name: "knowledgeItemLimit", from: .integer(10_000), to: .integer(20_000))])
     #expect(update.knowledgeItems == 1)
     let stored = try engine.settingsReport().settings
     #expect(stored == Settings(assistantName: "Flipper", responseStyle: .concise, knowledgeItemLimit: 20_000))
@@ -38,6 +39,23 @@ struct KnowledgeEngineSettingsTests {
     // The items held are the floor, and may be the limit itself.
     #expect(try engine.setKnowledgeItemLimit(1).changes.count == 1)
     #expect(throws: WorkspaceError.self) { try engine.capture(CaptureRequest(kind: .fact, title: "One too many")) }
+  }
+
+  @Test("the value in effect on a store that creates its workspace at the first write creates nothing; another value creates it")
+  func sameValueCreatesNothing() throws {
+    let dir = TemporaryDirectory("settings")
+    defer { dir.remove() }
+    let directory = dir.appending("ws")
+    let store = try SQLiteWorkspaceStore.open(directory: directory, creation: .atFirstWrite)
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    let same = try engine.setKnowledgeItemLimit(Limits.knowledgeItemsDefault)
+    #expect(same.changes.isEmpty)
+    #expect(same.settings == .default)
+    #expect(!store.existsOnDisk)
+    #expect(regularFiles(under: dir.url).isEmpty)
+    #expect(try engine.setKnowledgeItemLimit(20_000).changes.count == 1)
+    #expect(store.existsOnDisk)
+    #expect(try engine.settingsReport().settings.knowledgeItemLimit == 20_000)
   }
 
   /// A limit the engine must refuse, and the error's bound and message.
@@ -98,6 +116,27 @@ struct KnowledgeEngineSettingsTests {
     #expect(SettingChange.changes(from: new, to: new).isEmpty)
   }
 
+  @Test("a change encodes its values with their types, as the settings are: numbers, booleans, strings; and decodes back")
+  func typedJSON() throws {
+    let changes = SettingChange.changes(
+      from: Settings(),
+      to: Settings(assistantName: "Fin", responseStyle: .detailed, calendarAccessEnabled: true, knowledgeItemLimit: 5))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let json = String(decoding: try encoder.encode(changes), as: UTF8.self)
+    #expect(
+      json == #"[{"from":"Dolphin","name":"assistantName","to":"Fin"},"#
+        + #"{"from":"balanced","name":"responseStyle","to":"detailed"},"#
+        + #"{"from":false,"name":"calendarAccessEnabled","to":true},"#
+        + #"{"from":10000,"name":"knowledgeItemLimit","to":5}]"#)
+    #expect(try JSONDecoder().decode([SettingChange].self, from: Data(json.utf8)) == changes)
+    // Text that looks like a number or a truth value stays text.
+    let name = SettingChange(name: "assistantName", from: .text("true"), to: .text("42"))
+    let encoded = try encoder.encode(name)
+    #expect(String(decoding: encoded, as: UTF8.self) == #"{"from":"true","name":"assistantName","to":"42"}"#)
+    #expect(try JSONDecoder().decode(SettingChange.self, from: encoded) == name)
+  }
+
   @Test("an import that adopts the file's settings reports what it changed; one that keeps them reports nothing")
   func importReport() throws {
     let source = try Self.engine(items: 1)
@@ -108,7 +147,7 @@ struct KnowledgeEngineSettingsTests {
     let skipped = try target.applyImport(document, policy: .skip, source: "e.json")
     #expect(skipped.settingsChanged.isEmpty)
     let replaced = try target.applyImport(document, policy: .replace, source: "e.json")
-    #expect(replaced.settingsChanged == [SettingChange(name: "knowledgeItemLimit", from: "10000", to: "20000")])
+    #expect(replaced.settingsChanged == [SettingChange(name: "knowledgeItemLimit", from: .integer(10_000), to: .integer(20_000))])
     #expect(replaced.written.values.reduce(0, +) == 0)
     #expect(try target.settingsReport().settings.knowledgeItemLimit == 20_000)
   }
