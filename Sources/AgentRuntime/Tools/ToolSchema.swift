@@ -175,7 +175,10 @@ public indirect enum ToolSchema: Sendable {
       // Text given that shows nothing is refused as the CLI refuses it, also where the argument
       // may be empty (review, s16: `content: "   "` or `"\u{200B}"` was stored as no content,
       // and a blank summary read as none, where `dolphin capture` and `handoff create` refuse).
-      if r.normalization != .verbatim, !raw.isEmpty, Sanitizer.showsNothing(s) {
+      // Tags are not: one that shows nothing is dropped by the engine, as `--tags` drops it.
+      if r.normalization == .sanitize || r.normalization == .sanitizeKeepingWhiteSpace, !raw.isEmpty,
+        Sanitizer.showsNothing(s)
+      {
         if Limits.lostToSanitizer(raw, sanitized: s) {
           throw ToolArgumentError(field: path, message: Limits.nothingPrintable(path, raw, consequence: "the call was not run").message)
         }
