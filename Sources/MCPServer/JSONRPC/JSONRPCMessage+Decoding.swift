@@ -47,7 +47,7 @@ extension JSONRPCMessage {
   ///   - limits: the size and depth bounds.
   ///   - acceptsBatches: whether a JSON array of messages is a batch (MCP 2025-03-26, Base
   ///     Protocol › Messages: implementations "MUST support receiving JSON-RPC batches") rather
-  ///   than refused (2025-06-18 and later).
+  ///     than refused (2025-06-18 and later).
   /// - Returns: the message, the error response to send, why the line is ignored, or a batch.
   /// - Source: JSON-RPC 2.0 §4–§6 (request, notification, response objects, error codes,
   ///   batch); MCP 2025-11-25 Base Protocol › Messages; MCP 2025-06-18 changelog (batching
