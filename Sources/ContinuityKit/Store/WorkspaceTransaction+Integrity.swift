@@ -145,12 +145,16 @@ extension WorkspaceTransaction {
       case .object:
         wrongShape = "WHEN json_type(\(column)) <> 'object' THEN 'JSON that is not an object'"
       }
+      // `ORDER BY +id`: the few rows found are sorted, but found by a scan (of a covering index
+      // where one holds the columns) rather than by walking the id index and looking up every
+      // row, which read the table once per row: ten checks of 10,000 items made `status` read
+      // 41,000 pages.
       out += try db.all(
         """
         SELECT id, problem, substr(\(column), 1, 40) FROM (
           SELECT id, \(column), CASE WHEN NOT json_valid(\(column)) THEN 'malformed JSON' \(wrongShape) END AS problem
           FROM \(table)
-        ) WHERE problem IS NOT NULL ORDER BY id LIMIT ?
+        ) WHERE problem IS NOT NULL ORDER BY +id LIMIT ?
         """, [.integer(Int64(limit))]
       ) { row in
         MalformedJSON(table: table, column: column, id: row.text(0), problem: row.text(1), stored: row.text(2))
@@ -161,7 +165,7 @@ extension WorkspaceTransaction {
       out += try db.all(
         """
         SELECT \(e.idColumn), CASE WHEN \(e.column) IS NULL THEN 'NULL' ELSE substr(\(e.column), 1, 40) END
-        FROM \(e.table) WHERE \(Self.unknownName(e)) ORDER BY \(e.idColumn) LIMIT ?
+        FROM \(e.table) WHERE \(Self.unknownName(e)) ORDER BY +\(e.idColumn) LIMIT ?
         """, [.integer(Int64(limit))]
       ) { row in
         MalformedJSON(
@@ -297,7 +301,7 @@ extension WorkspaceTransaction {
     }
     // Imports by earlier builds took any text; every receipt dolphin writes holds JSON.
     out += try db.all(
-      "SELECT id, substr(arguments, 1, 40) FROM receipt WHERE NOT json_valid(arguments) ORDER BY id LIMIT ?", [l]
+      "SELECT id, substr(arguments, 1, 40) FROM receipt WHERE NOT json_valid(arguments) ORDER BY +id LIMIT ?", [l]
     ) {
       "receipt \($0.text(0)) has arguments that are not JSON text ('\($0.text(1))'); it is shown as stored. "
         + "`dolphin activity clear` removes receipts, or export, correct its arguments and import with --on-conflict replace"

@@ -125,7 +125,7 @@ extension WorkspaceTransaction {
       }
       let sql =
         "SELECT \(table.idColumn), " + table.columns.map { "coalesce(\($0.column), '')" }.joined(separator: ", ")
-        + " FROM \(table.table) WHERE " + candidates.joined(separator: " OR ") + " ORDER BY \(table.idColumn)"
+        + " FROM \(table.table) WHERE " + candidates.joined(separator: " OR ") + " ORDER BY +\(table.idColumn)"
       try db.query(sql) { (row) throws(WorkspaceError) in
         let id = row.text(0)
         let condition = " WHERE \(table.idColumn) = " + (table.idColumn == "rowid" ? id : Self.sqlLiteral(id))

@@ -119,7 +119,7 @@ extension WorkspaceTransaction {
       let over = table.columns.map { "length(CAST(\($0.column) AS BLOB)) > \($0.limit)" }
       let sql =
         "SELECT id, \(columns.joined(separator: ", ")) FROM \(table.table) WHERE "
-        + over.joined(separator: " OR ") + " ORDER BY id"
+        + over.joined(separator: " OR ") + " ORDER BY +id"
       try db.query(sql) { (row) throws(WorkspaceError) in
         var texts: [(field: String, text: String, limit: Int)] = []
         for (i, column) in table.columns.enumerated() {
