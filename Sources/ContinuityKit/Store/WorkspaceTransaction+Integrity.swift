@@ -225,7 +225,8 @@ extension WorkspaceTransaction {
     // Every table of user records has a UUID `id` and a `rowid`.
     for table in Self.recordTables {
       out += try db.all(
-        "SELECT rowid, id FROM \(table) WHERE typeof(id) <> 'text' OR id NOT GLOB '\(uuid)' ORDER BY rowid LIMIT ?",
+        // `+rowid`: the ids are read from their index, not from every row (see malformedJSON).
+        "SELECT rowid, id FROM \(table) WHERE typeof(id) <> 'text' OR id NOT GLOB '\(uuid)' ORDER BY +rowid LIMIT ?",
         [.integer(Int64(limit))]
       ) { MalformedID(table: table, rowID: $0.int64(0), id: $0.text(1)) }
     }
