@@ -31,6 +31,44 @@ func makeEngine() -> KnowledgeEngine { KnowledgeEngine(store: SQLiteWorkspaceSto
 
 @Suite("Tool executor, approvals and receipts")
 struct ExecutorTests {
+  /// Review (s16): an MCP `knowledge_capture` refused because its content held a password
+  /// answered "it was not stored" — and stored the password in its receipt, shown by `dolphin
+  /// activity`, carried by every export, and missed by the credential scan of status and doctor.
+  @Test("a secret in a tool call's arguments is withheld from its receipt, refused write or search alike; the scan covers receipts")
+  func receiptsWithholdCredentials() async throws {
+    let engine = makeEngine()
+    let executor = ToolExecutor(engine: engine)
+    let approver = RecordingApprover(.approved(by: "test"))
+    let secret = "password=SuperSecretValue123"
+    let refused = await executor.execute(
+      ToolCall(id: "c", name: "knowledge_capture", arguments: ["kind": "fact", "title": "db", "content": .string(secret)]),
+      approver: approver)
+    #expect(!refused.succeeded)
+    let search = await executor.execute(
+      ToolCall(id: "s", name: "knowledge_search", arguments: ["query": "api_key=abcdef1234567890abcdef"]), approver: approver)
+    #expect(search.succeeded)
+    let bad = await executor.execute(
+      ToolCall(id: "b", name: "knowledge_capture", arguments: ["kind": "nope", "title": .string(secret)]), approver: approver)
+    #expect(!bad.succeeded, "refused by the schema, before running")
+    let receipts = try engine.store.read { try $0.snapshot() }.receipts
+    #expect(receipts.count == 3)
+    for receipt in receipts {
+      #expect(!receipt.arguments.contains("SuperSecretValue") && !receipt.arguments.contains("abcdef1234567890"), "\(receipt.arguments)")
+      #expect(receipt.arguments.contains("[withheld: looks like a credential ("), "\(receipt.arguments)")
+    }
+    // What is not a secret stays as given.
+    let capture = try #require(receipts.first { $0.callID == "c" })
+    #expect(capture.arguments.contains(#""title":"db""#), "\(capture.arguments)")
+    #expect(try engine.status().credentials.count == 0)
+
+    // A receipt an earlier build wrote with a secret is found by the scan.
+    try engine.store.write { tx in
+      try tx.db.execute("UPDATE receipt SET arguments = '{\"query\":\"\(secret)\"}' WHERE call_id = 's'")
+    }
+    let flags = try engine.status().credentials
+    #expect(flags.count == 1 && flags.flags.first?.recordType == "receipt" && flags.flags.first?.field == "arguments", "\(flags)")
+  }
+
   @Test("refusal(of:) refuses exactly what execute refuses before running, with the same error, and writes nothing")
   func refusalMatchesExecute() async throws {
     let engine = makeEngine()

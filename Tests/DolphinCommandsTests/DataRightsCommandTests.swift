@@ -445,6 +445,40 @@ struct DataRightsCommandTests {
     #expect(counts["conversation"] == 2)
   }
 
+  /// Review (s16): after a migration, `erase --kind memories` said "none of the 1 erased record
+  /// id(s) remains on disk" beside a note that a kept backup still holds it, and its plan, shown
+  /// before the confirmation, never mentioned the backup.
+  @Test("a partial erase names the legacy backups it keeps before confirming, and its verification does not claim them clean")
+  func partialEraseNamesKeptBackups() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try FileManager.default.createDirectory(atPath: cli.workspace, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: repositoryRoot.appendingPathComponent("Tests/ContinuityKitTests/Fixtures/legacy/workspace-v4.json"),
+      to: URL(fileURLWithPath: cli.workspace).appendingPathComponent("workspace.json"))
+    _ = try cli.json(["capture", "fact", "Imports the legacy file first"])
+    let declined = try cli.run(["erase", "--kind", "memories"])
+    #expect(declined.status == 1)
+    #expect(declined.stdout.contains("  Kept on purpose: \(cli.workspace)/legacy-backups/"), "\(declined.stdout)")
+    #expect(declined.stdout.contains("they may hold records this erase removes, and `dolphin erase --kind all` removes them"))
+    let declinedJSON = try cli.run(["erase", "--kind", "memories", "--json"])
+    let error = try #require((try JSONSerialization.jsonObject(with: Data(declinedJSON.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    let plan = try #require(error["plan"] as? [String: Any])
+    let kept = plan["keptFiles"] as? [String] ?? []
+    #expect(kept.contains { $0.hasPrefix("\(cli.workspace)/legacy-backups/") } && kept.contains("\(cli.workspace)/workspace.json"), "\(plan)")
+
+    let erased = try cli.run(["erase", "--kind", "memories", "--yes"])
+    #expect(erased.status == 0, "\(erased.stderr)")
+    #expect(erased.stdout.contains("remains on disk outside the legacy backups kept on purpose. WAL"), "\(erased.stdout)")
+    #expect(!erased.stdout.contains("remains on disk. WAL"), "\(erased.stdout)")
+    #expect(erased.stdout.contains("Note: legacy backups kept on purpose still hold copies of some erased records"))
+
+    // `all` removes them, and then has nothing to keep.
+    let all = try cli.run(["erase", "--yes"])
+    #expect(!all.stdout.contains("Kept on purpose"), "\(all.stdout)")
+    #expect(all.stdout.contains("remains on disk. WAL") || all.stdout.contains("remains on disk, but"), "\(all.stdout)")
+  }
+
   @Test("erase --kind conversations counts the records it removed, not the handoffs it only scrubbed")
   func eraseConversationsCountsTruthfully() throws {
     let cli = CLI()

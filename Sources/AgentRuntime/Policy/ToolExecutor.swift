@@ -67,7 +67,7 @@ public struct ToolExecutor: Sendable {
     func finish(_ outcome: ReceiptOutcome, risk: RiskClass?, args: String, approval: String?, output: ToolOutput?, error: AgentError?, message: String) -> ToolCallResult {
       let receipt = ActivityReceipt(
         id: engine.environment.makeID(), callID: String(call.id.prefix(200)), tool: String(call.name.prefix(100)),
-        risk: risk?.rawValue ?? "unknown", arguments: Self.receiptArguments(args),
+        risk: risk?.rawValue ?? "unknown", arguments: Self.receiptArguments(Self.withholdingCredentials(args)),
         // A wall clock set back during the call must not date its end before its start.
         outcome: outcome, changedIDs: output?.changedIDs ?? [], startedAt: started,
         finishedAt: max(started, engine.environment.now()),
@@ -201,6 +201,33 @@ extension ToolExecutor {
   /// ``receiptArgumentLimit`` characters, else still valid JSON that says it was cut:
   /// `{"truncated":true,"characters":N,"prefix":"…"}` with as much of the text as fits, so
   /// that every stored `arguments` parses (Docs/ExportFormat.md calls it JSON text).
+  /// `canonical` (a JSON object's text) with every string value that looks like a credential
+  /// (``CredentialDetector``) replaced by `[withheld: looks like a credential (KIND)]`, so that
+  /// a receipt never stores a secret: not one a write refused for it (review, s16: an MCP
+  /// `knowledge_capture` refused as `it was not stored` left the password in its receipt, in the
+  /// activity log and in every export), nor one a search was asked for. Text that is not JSON
+  /// and holds one is withheld whole.
+  /// - Complexity: O(*n*) in the length of `canonical`; a second pass only when it holds a
+  ///   finding.
+  static func withholdingCredentials(_ canonical: String) -> String {
+    guard CredentialDetector.firstFinding(in: canonical) != nil else { return canonical }
+    guard let value = try? JSONParser(options: .init(maximumDepth: 1_000, maximumBytes: .max)).parse(Array(canonical.utf8))
+    else {
+      return JSONValue.object(["withheld": "the arguments look like they hold a credential"]).jsonString(sortedKeys: true)
+    }
+    func withheld(_ value: JSONValue) -> JSONValue {
+      switch value {
+      case .string(let text):
+        guard let finding = CredentialDetector.firstFinding(in: text) else { return value }
+        return .string("[withheld: looks like a credential (\(finding.kind.displayName))]")
+      case .array(let items): return .array(items.map(withheld))
+      case .object(let members): return .object(JSONObject(members.map { ($0.0, withheld($0.1)) }))
+      default: return value
+      }
+    }
+    return withheld(value).jsonString(sortedKeys: true)
+  }
+
   static func receiptArguments(_ canonical: String) -> String {
     guard canonical.count > receiptArgumentLimit else { return canonical }
     func wrapped(_ prefixLength: Int) -> String {

@@ -40,8 +40,8 @@ public struct CredentialFlagReport: Sendable, Equatable, Codable {
 
 extension WorkspaceTransaction {
   /// Scans stored text with ``CredentialDetector``: knowledge (title, content, tags), memories
-  /// (text, tags), tasks (title, notes), handoffs (focus, summary, next steps, excerpts) and chat
-  /// messages.
+  /// (text, tags), tasks (title, notes), handoffs (focus, summary, next steps, excerpts), chat
+  /// messages and activity receipts (arguments).
   ///
   /// Bounded: each table is read newest-written first (by row id, so migrated and imported
   /// records, whatever their dates, come first) until `bytesPerTable` UTF-8 bytes of text have
@@ -77,6 +77,9 @@ extension WorkspaceTransaction {
       ("task", "task", ["title", "notes"]),
       ("handoff", "handoff", ["focus", "summary", "next_steps", "recent_excerpts"]),
       ("message", "message", ["text"]),
+      // Receipts record a tool call's arguments; since s16 a secret in them is withheld, but a
+      // receipt written before may hold one (a refused capture's password, a search's query).
+      ("receipt", "receipt", ["arguments"]),
     ]
     let pageSize = 256
     for t in tables {

@@ -49,6 +49,10 @@ public struct ErasePlan: Sendable, Equatable, Codable {
   public var steps: [Step]
   /// Files removed (zeroed, then unlinked): legacy backups and a legacy `workspace.json`.
   public var files: [String]
+  /// Legacy files a partial erase keeps on purpose (legacy backups, a legacy `workspace.json`):
+  /// copies of what was migrated, which may hold records this erase removes; `all` removes
+  /// them (then they are in ``files``). Empty for `all` and for clearing chat and activity.
+  public var keptFiles: [String] = []
 
   /// True when there is nothing to remove.
   public var isEmpty: Bool { steps.isEmpty && files.isEmpty }

@@ -20,7 +20,9 @@ extension KnowledgeEngine {
   /// checkpoint, and the chat excerpts copied into retained handoffs (conversations, handoffs
   /// and everything else stay). Writes nothing.
   public func planClearChatAndActivity() throws -> ErasePlan {
-    try store.read { tx in try Self.makePlan(.chatAndActivity, tx, directory: nil) }
+    // The directory only names the legacy files kept on purpose; this erase removes none.
+    let directory = (store as? SQLiteWorkspaceStore).flatMap(Self.erasableDirectory)
+    return try store.read { tx in try Self.makePlan(.chatAndActivity, tx, directory: directory) }
   }
 
   /// Applies an erase plan, then makes sure the removed bytes do not survive on disk and checks
@@ -41,9 +43,13 @@ extension KnowledgeEngine {
     }
     let sqlite = store as? SQLiteWorkspaceStore
     // The directory as checked at open, links resolved (``SQLiteWorkspaceStore/verifiedDirectory``).
-    let directory = target == .chatAndActivity ? nil : sqlite.flatMap(Self.erasableDirectory)
+    let directory = sqlite.flatMap(Self.erasableDirectory)
     let (removed, changed, erasedIDs) = try store.write { tx -> ([String: Int], [String: Int], Set<UUID>) in
-      let current = try Self.makePlan(target, tx, directory: directory)
+      var current = try Self.makePlan(target, tx, directory: directory)
+      // The files kept are only named, never touched: a backup the first write made meanwhile
+      // (a legacy `workspace.json` imported by it) is no reason to refuse; the verification
+      // names every copy it finds.
+      current.keptFiles = plan.keptFiles
       guard current == plan else {
         throw WorkspaceError.concurrentChange(operation: "erase")
       }
@@ -185,7 +191,10 @@ extension KnowledgeEngine {
       add("clearSearchIndex", indexed, "empty the search index (every lexical_* table)")
       files = try eraseFiles(tx, directory: directory)
     }
-    return ErasePlan(target: target.rawValue, steps: steps, files: files)
+    // Said before the user confirms (review, s16: only the verification afterwards mentioned
+    // the backups that still hold copies of erased records).
+    let kept = target == .all ? [] : try eraseFiles(tx, directory: directory)
+    return ErasePlan(target: target.rawValue, steps: steps, files: files, keptFiles: kept)
   }
 
   static func knowledgeCascadeSteps(
