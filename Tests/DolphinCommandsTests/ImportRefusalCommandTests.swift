@@ -126,6 +126,17 @@ struct ImportRefusalCommandTests {
       },
       doctorLine: { _ in "digest: workspace.digests has 51 digests; the limit is 50" },
       problem: { _ in "workspace.digests has 51 digests; the limit is 50" }, rule: "document", fixable: false),
+    // Review (s16): an import stored a digest labelled as a model's, and the Markdown export then
+    // said so; every digest dolphin keeps is built by rules.
+    Case(
+      name: "a digest labelled as built otherwise than by rules",
+      sql: { _ in "UPDATE digest SET algorithm = 'gpt-4-semantic-summary'" },
+      doctorLine: { f in
+        "digest \((try? RefusedTextCommandTests.sqliteValue(f.cli, "SELECT id FROM digest LIMIT 1")) ?? "?"): "
+          + "algorithm 'gpt-4-semantic-summary' is not how dolphin builds digests"
+      },
+      problem: { _ in "algorithm 'gpt-4-semantic-summary' is not how dolphin builds digests: every digest is `rule-based-digest`" },
+      rule: "digestLabel", fixable: true),
     Case(
       name: "a task citing a missing knowledge item",
       sql: { "UPDATE task SET knowledge_ids = json_array('00000000-0000-4000-8000-0000000000AA') WHERE id = '\($0.task)'" },

@@ -573,6 +573,9 @@ struct ImportAnalysis: Sendable {
           message: "arguments \(Limits.quoted(r.arguments, cutAt: 60)) is not JSON text (\(problem)); a receipt's arguments are the call's JSON arguments")
       }
     }
+    for (i, d) in ws.digests.enumerated() {
+      try named("workspace.digests[\(i)]", d.id) { () throws(ValidationError) in try requireRuleBased(d) }
+    }
     try named("workspace.settings", nil) { () throws(ValidationError) in
       try Limits.validateSettings(ws.settings)
       let limit = ws.settings.knowledgeItemLimit
@@ -586,6 +589,30 @@ struct ImportAnalysis: Sendable {
     try requireKept(ws.messages.count, Limits.messagesKept, "workspace.messages", "messages")
     try requireKept(ws.receipts.count, Limits.receiptsKept, "workspace.receipts", "receipts")
     try requireKept(ws.checkpoints.count, Limits.checkpointsKept, "workspace.checkpoints", "checkpoints")
+  }
+
+  /// A digest must say it was built the one way dolphin builds digests, by rules: a file may not
+  /// store one labelled otherwise (review, s16: `"algorithm": "gpt-4-semantic-summary"` was
+  /// imported, and the Markdown export then claimed a model had written it). Its version is a
+  /// whole number, at most this build's (``DigestBuilder/version``) plus room for later builds.
+  /// - Throws: ``ValidationError`` naming `algorithm` or `algorithmVersion`.
+  static func requireRuleBased(_ digest: Digest) throws(ValidationError) {
+    guard digest.algorithm == DigestBuilder.algorithm else {
+      throw ValidationError(
+        field: "algorithm",
+        message: "algorithm \(Limits.quoted(digest.algorithm, cutAt: 60)) is not how dolphin builds digests: every digest "
+          + "is `\(DigestBuilder.algorithm)`, built by rules with no model; remove this digest from the file "
+          + "(`dolphin context --save` stores a new one)")
+    }
+    let version = digest.algorithmVersion
+    guard (1...6).contains(version.utf8.count), version.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), version.first != "0"
+    else {
+      throw ValidationError(
+        field: "algorithmVersion",
+        message: "algorithmVersion \(Limits.quoted(version, cutAt: 60)) is not a version of `\(DigestBuilder.algorithm)` "
+          + "(a whole number such as \(DigestBuilder.version)); remove this digest from the file "
+          + "(`dolphin context --save` stores a new one)")
+    }
   }
 
   /// Every id a record refers to must exist after the import: in the document or the workspace.

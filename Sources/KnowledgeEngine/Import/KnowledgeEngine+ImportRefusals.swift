@@ -30,6 +30,8 @@ public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertib
     case receiptArguments
     /// A setting outside its range, or below what the workspace holds (`knowledgeItemLimit`).
     case setting
+    /// A digest labelled as built otherwise than by rules, or with a version that is no number.
+    case digestLabel
     /// A rule over the records together: two records with one id, more records than a
     /// workspace keeps or holds, a reference to a missing record.
     case document
@@ -109,6 +111,7 @@ extension KnowledgeEngine {
     for (i, c) in ws.conversations.enumerated() { check("conversations", i, c.id, AssistantWorkspace(conversations: [c])) }
     for (i, m) in ws.messages.enumerated() { check("messages", i, m.id, AssistantWorkspace(messages: [m])) }
     for (i, r) in ws.receipts.enumerated() { check("receipts", i, r.id, AssistantWorkspace(receipts: [r])) }
+    for (i, d) in ws.digests.enumerated() { check("digests", i, d.id, AssistantWorkspace(digests: [d])) }
     check("settings", nil, nil, AssistantWorkspace(settings: ws.settings))
 
     // The rules over the whole document that need no workspace, each as the import checks it.
@@ -295,6 +298,12 @@ extension KnowledgeEngine {
         "keep the text as a JSON string inside an object, as dolphin records arguments that are not an object "
           + "({\"notAnObject\":true,\"value\":\"…\"})",
         "UPDATE receipt SET arguments = json_object('notAnObject', json('true'), 'value', arguments)" + row)
+    case ("digests", "algorithm"), ("digests", "algorithmVersion"):
+      // A digest is derived from the records: none is lost by removing one that claims another
+      // origin; `dolphin context --save` builds a new one by rules.
+      set(
+        .digestLabel, "remove this digest (it is derived from the records; `dolphin context --save` stores a new one built by rules)",
+        "DELETE FROM digest" + row)
     case ("settings", "knowledgeItemLimit"):
       let value = min(Limits.knowledgeItemsMaximum, max(document.workspace.knowledge.count, Limits.knowledgeItemsDefault))
       set(
