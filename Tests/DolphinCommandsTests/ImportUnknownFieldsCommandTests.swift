@@ -40,6 +40,9 @@ struct ImportUnknownFieldsCommandTests {
       "\(r.stderr)")
     let listed = try cli.json(["knowledge", "list"])
     #expect((listed["items"] as? [[String: Any]])?.first?["priority"] as? String == "normal")
+    // Review (s16): the plan called this restore lossless while the two fields were left out.
+    #expect(r.stderr.contains("empty workspace: restore of every field the format defines; 2 unknown field(s) ignored)"), "\(r.stderr)")
+    #expect(!r.stderr.contains("lossless"), "\(r.stderr)")
 
     // An export as written draws no warning.
     let clean = CLI()
@@ -48,6 +51,7 @@ struct ImportUnknownFieldsCommandTests {
     try Data(original.utf8).write(to: exported)
     let quiet = try clean.run(["import", exported.path])
     #expect(quiet.status == 0 && !quiet.stderr.contains("warning"), "\(quiet.stderr)")
+    #expect(quiet.stdout.contains("empty workspace: lossless restore)"), "\(quiet.stdout)")
   }
 
   @Test("a lone surrogate escape is refused naming the line and column, exit 4, nothing imported")

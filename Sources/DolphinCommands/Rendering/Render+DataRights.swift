@@ -3,10 +3,16 @@ import Foundation
 import KnowledgeEngine
 
 extension Render {
-  static func importPlan(_ p: ImportPlan) -> String {
+  /// - Parameter unknownFieldsIgnored: how many fields of the file the format does not define
+  ///   (warned about, and not kept): then a restore into an empty workspace is not called lossless.
+  static func importPlan(_ p: ImportPlan, unknownFieldsIgnored: Int = 0) -> String {
+    let restore =
+      unknownFieldsIgnored == 0
+      ? "empty workspace: lossless restore"
+      : "empty workspace: restore of every field the format defines; \(unknownFieldsIgnored) unknown field(s) ignored"
     var lines = [
       "Import plan for \(inert(p.source)) (on conflict: \(p.policy.rawValue); "
-        + (p.intoEmptyWorkspace ? "empty workspace: lossless restore)" : "merging into a workspace that has records)"),
+        + (p.intoEmptyWorkspace ? restore + ")" : "merging into a workspace that has records)"),
       "  " + "collection".padding(toLength: 14, withPad: " ", startingAt: 0) + "   new  same  conflicting",
     ]
     func num(_ n: Int, _ width: Int) -> String { String(repeating: " ", count: max(0, width - String(n).count)) + String(n) }
