@@ -49,6 +49,20 @@ struct AskCommandTests {
     return try #require(obj?["counts"] as? [String: Int], "\(status.stdout)\(status.stderr)")
   }
 
+  /// Review (s16): with no model configured, the route line read as if a model would answer.
+  @Test("free text without a model: the route line says the answer is rendered deterministically")
+  func routeWithoutModel() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    _ = try cli.json(["capture", "decision", "Use SQLite for the workspace"])
+    let r = try cli.run(["ask", "what database do we use?"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(
+      r.stderr.contains("route: modelAssistedRead — free text: read-only knowledge search for grounding, no writes "
+        + "(no model configured: the answer is rendered deterministically from the search)"), "\(r.stderr)")
+    #expect(r.stdout.hasPrefix("Deterministic answer (no model configured)"), "\(r.stdout)")
+  }
+
   @Test("a refused request creates no workspace and shows no route or plan", arguments: refused)
   func refusedCreatesNoWorkspace(_ c: Case) throws {
     let dir = TemporaryDirectory("ask-refused")

@@ -60,7 +60,10 @@ enum AgentCommands {
         return answer == "y" || answer == "yes" ? .approved(by: "user") : .denied(reason: "declined by the user")
       }
       if !ctx.json {
-        console.printError("route: \(route.kind.rawValue) — \(route.reason)")
+        // The route names what the request is; with no model configured nothing is assisted
+        // (review, s16: the route read as if a model would answer).
+        let noModel = route.kind == .modelAssistedRead && generator == nil ? " (no model configured: the answer is rendered deterministically from the search)" : ""
+        console.printError("route: \(route.kind.rawValue) — \(route.reason)\(noModel)")
         // Bounded as receipts are: a 14 KB /analyze argument is not echoed whole.
         for c in route.plan {
           console.printError("plan: \(c.tool) \(inert(Truncation.truncate(c.arguments.jsonString(sortedKeys: true), to: 300)))")
