@@ -130,12 +130,12 @@ struct ImportRefusalCommandTests {
     // said so; every digest dolphin keeps is built by rules.
     Case(
       name: "a digest labelled as built otherwise than by rules",
-      sql: { _ in "UPDATE digest SET algorithm = 'gpt-4-semantic-summary'" },
+      sql: { _ in "UPDATE digest SET algorithm = 'gpt-4-summary'" },
       doctorLine: { f in
         "digest \((try? RefusedTextCommandTests.sqliteValue(f.cli, "SELECT id FROM digest LIMIT 1")) ?? "?"): "
-          + "algorithm 'gpt-4-semantic-summary' is not how dolphin builds digests"
+          + "algorithm 'gpt-4-summary' is not how dolphin builds digests"
       },
-      problem: { _ in "algorithm 'gpt-4-semantic-summary' is not how dolphin builds digests: every digest is `rule-based-digest`" },
+      problem: { _ in "algorithm 'gpt-4-summary' is not how dolphin builds digests: every digest is `rule-based-digest`" },
       rule: "digestLabel", fixable: true),
     Case(
       name: "a task citing a missing knowledge item",

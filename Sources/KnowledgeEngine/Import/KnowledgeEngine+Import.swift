@@ -592,9 +592,10 @@ struct ImportAnalysis: Sendable {
   }
 
   /// A digest must say it was built the one way dolphin builds digests, by rules: a file may not
-  /// store one labelled otherwise (review, s16: `"algorithm": "gpt-4-semantic-summary"` was
-  /// imported, and the Markdown export then claimed a model had written it). Its version is a
-  /// whole number, at most this build's (``DigestBuilder/version``) plus room for later builds.
+  /// store one labelled otherwise (review, s16: a label naming a language model,
+  /// `"algorithm": "gpt-4-summary"`, was imported, and the Markdown export then claimed a model
+  /// had written it). Its version is a whole number of 1 to 6 digits without a leading zero
+  /// (this build writes ``DigestBuilder/version``; earlier builds wrote smaller ones).
   /// - Throws: ``ValidationError`` naming `algorithm` or `algorithmVersion`.
   static func requireRuleBased(_ digest: Digest) throws(ValidationError) {
     guard digest.algorithm == DigestBuilder.algorithm else {
