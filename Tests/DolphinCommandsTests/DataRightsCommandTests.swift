@@ -427,14 +427,20 @@ struct DataRightsCommandTests {
     #expect(filesContaining("Prefers tabs", under: URL(fileURLWithPath: cli.workspace)).isEmpty)
   }
 
-  @Test("activity clear removes chat and run activity after confirmation")
-  func activityClear() throws {
-    let cli = CLI()
-    defer { cli.dir.remove() }
+  /// The legacy v4 fixture as the workspace's `workspace.json`, which the first write imports
+  /// (keeping a backup in `legacy-backups`).
+  static func placeLegacyWorkspace(in cli: CLI) throws {
     try FileManager.default.createDirectory(atPath: cli.workspace, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       at: repositoryRoot.appendingPathComponent("Tests/ContinuityKitTests/Fixtures/legacy/workspace-v4.json"),
       to: URL(fileURLWithPath: cli.workspace).appendingPathComponent("workspace.json"))
+  }
+
+  @Test("activity clear removes chat and run activity after confirmation")
+  func activityClear() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    try Self.placeLegacyWorkspace(in: cli)
     let r = try cli.run(["activity", "clear", "--yes"])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.contains("Clear chat & run activity plan:"))
@@ -452,10 +458,7 @@ struct DataRightsCommandTests {
   func partialEraseNamesKeptBackups() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    try FileManager.default.createDirectory(atPath: cli.workspace, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: repositoryRoot.appendingPathComponent("Tests/ContinuityKitTests/Fixtures/legacy/workspace-v4.json"),
-      to: URL(fileURLWithPath: cli.workspace).appendingPathComponent("workspace.json"))
+    try Self.placeLegacyWorkspace(in: cli)
     _ = try cli.json(["capture", "fact", "Imports the legacy file first"])
     let declined = try cli.run(["erase", "--kind", "memories"])
     #expect(declined.status == 1)
