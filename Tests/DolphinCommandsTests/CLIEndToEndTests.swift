@@ -937,6 +937,26 @@ struct MigrateCommandTests {
     #expect(refused.stderr.contains("99"))
   }
 
+  /// Review (s16): the quarantined settings were named `settings[-]` by migrate and
+  /// `settings[-1]` by quarantine; the settings are one record without a place in a list.
+  @Test("quarantined legacy settings are named alike by migrate and quarantine, without an index")
+  func quarantinedSettingsNamed() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    var legacy = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixtures.appendingPathComponent("workspace-v1.json"))) as? [String: Any])
+    legacy["settings"] = ["assistantName": "", "responseStyle": "loud", "calendarAccessEnabled": false]
+    let file = cli.dir.appending("badsettings.json")
+    try JSONSerialization.data(withJSONObject: legacy).write(to: file)
+    let r = try cli.run(["migrate", file.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("  quarantined settings: "), "\(r.stdout)")
+    #expect(!r.stdout.contains("settings[-"), "\(r.stdout)")
+    let q = try cli.run(["quarantine"])
+    #expect(q.stdout.contains("badsettings.json settings: "), "\(q.stdout)")
+    #expect(!q.stdout.contains("settings[-"), "\(q.stdout)")
+  }
+
   @Test("a workspace.json in the workspace directory is imported by the first command that writes, with a notice on stderr")
   func autoImport() throws {
     let cli = CLI()

@@ -294,7 +294,8 @@ enum MigrateCommands {
       ctx.console.print("Imported legacy schema v\(report.sourceVersion ?? 0) from \(file.path): \(summary(report)).")
       ctx.console.print("Original unchanged; backup: \(report.backupPath ?? "?")")
       for q in report.quarantined.prefix(20) {
-        ctx.console.print("  quarantined \(q.collection)[\(q.index.map(String.init) ?? "-")]: \(inert(q.reason))")
+        // A record without a place in a list (the settings) is named alone, as `quarantine` names it.
+        ctx.console.print("  quarantined \(q.collection)\(q.index.map { "[\($0)]" } ?? ""): \(inert(q.reason))")
       }
     })
 
@@ -309,7 +310,8 @@ enum MigrateCommands {
       }
       ctx.console.print("\(entries.count) quarantined record(s)")
       for e in entries {
-        ctx.console.print("\(e.sourceFile) \(e.collection)[\(e.recordIndex)]: \(inert(e.reason))")
+        // The settings have no index (stored as -1): `settings`, as `migrate` names them.
+        ctx.console.print("\(e.sourceFile) \(e.collection)\(e.recordIndex >= 0 ? "[\(e.recordIndex)]" : ""): \(inert(e.reason))")
         ctx.console.print("  \(inert(Truncation.truncate(e.raw, to: 300)))")
       }
     })
