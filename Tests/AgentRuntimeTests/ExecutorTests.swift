@@ -31,6 +31,22 @@ func makeEngine() -> KnowledgeEngine { KnowledgeEngine(store: SQLiteWorkspaceSto
 
 @Suite("Tool executor, approvals and receipts")
 struct ExecutorTests {
+  /// Review (s16): `task_search` never named the emoji it did not search, and its header had
+  /// another form than `knowledge_search`'s.
+  @Test("knowledge_search and task_search name unsearched symbols in their text, after a header naming mode and version")
+  func searchToolsNameSymbols() async throws {
+    let engine = makeEngine()
+    _ = try engine.addTask(title: "Plan the 🚀 launch")
+    _ = try engine.capture(CaptureRequest(kind: .fact, title: "Launch 🚀 plan"))
+    let executor = ToolExecutor(engine: engine)
+    for tool in ["task_search", "knowledge_search"] {
+      let r = await executor.execute(ToolCall(id: tool, name: tool, arguments: ["query": "🚀 launch"]), approver: RecordingApprover(.approved(by: "test")))
+      let text = try #require(r.output?.text)
+      #expect(text.hasPrefix("Search mode hybrid-lexical (hybrid-lexical-v1): 1 of 1 "), "\(text)")
+      #expect(text.contains("Note: symbols and emoji are not indexed, so '🚀' was not searched."), "\(text)")
+    }
+  }
+
   /// Review (s16): an MCP `knowledge_capture` refused because its content held a password
   /// answered "it was not stored" — and stored the password in its receipt, shown by `dolphin
   /// activity`, carried by every export, and missed by the credential scan of status and doctor.

@@ -261,8 +261,8 @@ enum ContinuityTools {
       if let why = r.emptyExplanation { lines.insert("No results: \(ToolRendering.line(why)).", at: 0) }
       // Notes as `knowledge_search` gives them: words past the term limit, symbols not searched.
       if !r.results.isEmpty {
-        let notes = [SearchResponse.wordsPastTermLimitNote(r.wordsPastTermLimit), SearchResponse.unsearchedSymbolsNote(r.unsearchedSymbols)]
-        lines.insert(contentsOf: notes.compactMap { $0 }.map { "Note: \(ToolRendering.line($0))." }, at: 0)
+        let notes = SearchResponse.notes(wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols)
+        lines.insert(contentsOf: notes.map { "Note: \(ToolRendering.line($0))." }, at: 0)
       }
       // The header in `knowledge_search`'s form: the mode and the algorithm's version first.
       let header = "Search mode \(r.mode) (\(r.algorithmVersion ?? "exact")): \(r.results.count) of \(r.total) matching task(s)"

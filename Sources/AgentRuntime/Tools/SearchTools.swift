@@ -21,11 +21,9 @@ enum SearchTools {
   /// The text rendering: a header naming the mode and counts, then one line per result.
   static func text(_ r: SearchResponse) -> String {
     var lines = ["Search mode \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")): \(r.results.count) of \(r.total) match(es)" + (r.truncated ? ", cut by the limit" : "")]
-    if !r.results.isEmpty, let note = SearchResponse.wordsPastTermLimitNote(r.wordsPastTermLimit) {
-      lines.append("Note: \(ToolRendering.line(note)).")
-    }
-    if !r.results.isEmpty, let note = SearchResponse.unsearchedSymbolsNote(r.unsearchedSymbols) {
-      lines.append("Note: \(ToolRendering.line(note)).")
+    if !r.results.isEmpty {
+      let notes = SearchResponse.notes(wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols)
+      lines += notes.map { "Note: \(ToolRendering.line($0))." }
     }
     if r.results.isEmpty, let why = r.emptyReason {
       let hint: String

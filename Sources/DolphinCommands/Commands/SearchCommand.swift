@@ -16,11 +16,9 @@ extension SearchCommands {
     console.print("mode: \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")) · \(r.results.count) shown of \(r.total) match(es)" + (r.truncated ? cut : ""))
     // Words a long query had past the term limit were not searched: said whatever was found
     // (with no results, the "No results:" line says it).
-    if !r.results.isEmpty, let note = SearchResponse.wordsPastTermLimitNote(r.wordsPastTermLimit) {
-      console.print("Note: \(inert(note)).")
-    }
-    if !r.results.isEmpty, let note = SearchResponse.unsearchedSymbolsNote(r.unsearchedSymbols) {
-      console.print("Note: \(inert(note)).")
+    if !r.results.isEmpty {
+      let notes = SearchResponse.notes(wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols)
+      for note in notes { console.print("Note: \(inert(note)).") }
     }
     if r.results.isEmpty, let why = r.emptyReason {
       let hint: String

@@ -36,11 +36,9 @@ extension TaskCommands {
         "mode: \(r.mode)" + (r.algorithmVersion.map { " (\($0))" } ?? "")
           + " · \(r.results.count) shown of \(r.total) matching task(s)" + (r.truncated ? cut : ""))
       // Said as `dolphin search` says it; the explanation may name query words.
-      if !r.results.isEmpty, let note = SearchResponse.wordsPastTermLimitNote(r.wordsPastTermLimit) {
-        ctx.console.print("Note: \(inert(note)).")
-      }
-      if !r.results.isEmpty, let note = SearchResponse.unsearchedSymbolsNote(r.unsearchedSymbols) {
-        ctx.console.print("Note: \(inert(note)).")
+      if !r.results.isEmpty {
+        let notes = SearchResponse.notes(wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols)
+        for note in notes { ctx.console.print("Note: \(inert(note)).") }
       }
       if let why = r.emptyExplanation { ctx.console.print("No results: \(inert(why)).") }
       let explain = ctx.arguments.has("explain")

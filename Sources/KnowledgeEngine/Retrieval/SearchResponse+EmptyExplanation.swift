@@ -26,6 +26,14 @@ extension SearchResponse {
     return why + "; " + note
   }
 
+  /// The notes a search with results shows about words it did not search: those past the term
+  /// limit (``wordsPastTermLimitNote(_:)``), then symbols no index holds
+  /// (``unsearchedSymbolsNote(_:)``); lower case, no final period; empty when there are none.
+  /// One list for `search`, `task search` and the tools, which print them alike.
+  public static func notes(wordsPastTermLimit: [String]?, unsearchedSymbols: [String]?) -> [String] {
+    [wordsPastTermLimitNote(wordsPastTermLimit), unsearchedSymbolsNote(unsearchedSymbols)].compactMap { $0 }
+  }
+
   /// What a search says of the query's symbols that no index holds
   /// (``unsearchedSymbols``), for a notice or the end of a "No results:" line (lower case, no
   /// final period): `symbols and emoji are not indexed, so '🚀' was not searched`. Nil for none.
