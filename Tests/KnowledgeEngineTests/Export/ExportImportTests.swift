@@ -312,6 +312,23 @@ struct ExportImportTests {
         }
       },
       field: "workspace.digests", message: "workspace.digests has 51 digests; the limit is 50"),
+    // Review (s16): every digest dolphin stores is built by rules; a file may not label one otherwise.
+    InvalidCase(
+      name: "a digest labelled as a model's",
+      edit: { ws in
+        ws.digests = [Digest(id: sequentialID(3000), createdAt: SampleWorkspace.t0, trigger: .manual, sections: DigestSections(),
+                             algorithm: "gpt-4-summary", algorithmVersion: "1")]
+      },
+      field: "workspace.digests[0].algorithm",
+      message: "algorithm 'gpt-4-summary' is not how dolphin builds digests: every digest is `rule-based-digest`"),
+    InvalidCase(
+      name: "a digest version that is no whole number",
+      edit: { ws in
+        ws.digests = [Digest(id: sequentialID(3001), createdAt: SampleWorkspace.t0, trigger: .manual, sections: DigestSections(),
+                             algorithm: "rule-based-digest", algorithmVersion: "06")]
+      },
+      field: "workspace.digests[0].algorithmVersion",
+      message: "algorithmVersion '06' is not a version of `rule-based-digest`"),
   ]
 
   @Test("an invalid record is refused, named by its path and field, and nothing is written", arguments: invalid)
