@@ -23,7 +23,10 @@ struct AssistantSessionTests {
     Refusal(
       name: "only control and invisible characters", message: "\u{1B}\u{7}\u{200B}",
       error: "message has nothing printable: all 3 character(s) given are control or invisible characters"),
-    Refusal(name: "whitespace", message: " \n\t", error: "message must not be empty"),
+    Refusal(
+      name: "whitespace", message: " \n\t",
+      error: "message has nothing printable: all 3 character(s) given are white space, and a value is required; nothing was run"),
+    Refusal(name: "empty", message: "", error: "message must not be empty"),
     Refusal(
       name: "a credential", message: "note password=hunter22222",
       error:

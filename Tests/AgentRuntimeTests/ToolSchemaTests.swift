@@ -212,9 +212,15 @@ struct ToolSchemaTests {
         message: "arguments.query has nothing printable: all 2 character(s) given are control or invisible "
           + "characters, which are removed or show nothing; the call was not run")
     ) { try search.normalize(["query": "\u{1}\u{200B}"]) }
-    // Whitespace only is still empty.
+    // Whitespace only is named as such (and the argument is required), as the CLI names it.
+    #expect(
+      throws: ToolArgumentError(
+        field: "arguments.query",
+        message: "arguments.query has nothing printable: all 2 character(s) given are white space, "
+          + "and a value is required; the call was not run")
+    ) { try search.normalize(["query": "  "]) }
     #expect(throws: ToolArgumentError(field: "arguments.query", message: "arguments.query must not be empty")) {
-      try search.normalize(["query": "  "])
+      try search.normalize(["query": ""])
     }
     let capture = try ToolRegistry.standard.tool(named: "knowledge_capture")
     let error = #expect(throws: ToolArgumentError.self) { try capture.normalize(["kind": "fact", "title": "\u{1B}"]) }

@@ -320,7 +320,7 @@ struct ContinuityCommandsTests {
     #expect(!text.stdout.contains("  matched: "))
     let empty = try cli.run(["task", "search", " "])
     #expect(empty.status == 4)
-    #expect(empty.stderr.contains("query must not be empty"))
+    #expect(empty.stderr.contains("query has nothing printable: all 1 character(s) given are white space, and a value is required"))
     // Control or invisible characters only: said as capture and ask say it.
     for args in [["task", "search"], ["search"], ["memory", "search"]] {
       let invisible = try cli.run(args + ["\u{1}\u{200B}"])

@@ -38,7 +38,7 @@ struct FlagNamingTests {
     Case(name: "task add --knowledge", args: ["task", "add", "t", "--knowledge", unknownID], status: 3, stderr: "dolphin: error: --knowledge: no knowledge item has the id \(unknownID)"),
     Case(name: "task add --knowledge malformed", args: ["task", "add", "t", "--knowledge", "42"], stderr: "dolphin: error: --knowledge '42' is not a UUID"),
     Case(name: "handoff create --task", args: ["handoff", "create", "--focus", "f", "--task", unknownID], status: 3, stderr: "dolphin: error: --task: no task has the id \(unknownID)"),
-    Case(name: "handoff create second --next empty", args: ["handoff", "create", "--focus", "f", "--next", "ok", "--next", " "], stderr: "dolphin: error: --next #2 must not be empty"),
+    Case(name: "handoff create second --next empty", args: ["handoff", "create", "--focus", "f", "--next", "ok", "--next", " "], stderr: "dolphin: error: --next #2 has nothing printable: all 1 character(s) given are white space, and a value is required; nothing was stored"),
     Case(name: "handoff create --next too long", args: ["handoff", "create", "--focus", "f", "--next", String(repeating: "s", count: 301)], stderr: "dolphin: error: --next #1 is 301 characters; the limit is 300 characters"),
     Case(name: "capture --relates unknown", args: ["capture", "fact", "t", "--relates", "supports:\(unknownID)"], status: 3, stderr: "dolphin: error: --relates: no knowledge item has the id \(unknownID)"),
     Case(name: "capture --relates malformed", args: ["capture", "fact", "t", "--relates", "supports"], stderr: "dolphin: error: --relates 'supports' must be KIND:UUID"),

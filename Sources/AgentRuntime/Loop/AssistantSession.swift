@@ -68,9 +68,12 @@ public struct AssistantSession: Sendable {
   ///   than ``Limits/content`` characters, made only of control or invisible characters (which
   ///   the sanitizer removes, so it would be stored empty), or looks like it holds a credential.
   public static func validateMessage(_ text: String) throws {
-    // White space alone is empty (a message is required); control or invisible characters
-    // alone are called that by the sanitizing check, not empty.
-    if text.unicodeScalars.allSatisfy(\.properties.isWhitespace) { try Limits.checkNotEmpty("message", text) }
+    // White space alone is refused as such (a message is required); control or invisible
+    // characters alone are called that by the sanitizing check, not empty.
+    if text.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
+      if text.isEmpty { throw ValidationError(field: "message", message: "message must not be empty") }
+      throw Limits.requiredButBlank("message", text, consequence: "nothing was run")
+    }
     _ = try Limits.sanitizedInput("message", text, limit: Limits.content)
     try Limits.checkNotEmpty("message", text)
     // Agents and MCP clients never store credentials; the message would be kept in the chat

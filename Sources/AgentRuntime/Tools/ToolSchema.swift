@@ -182,7 +182,9 @@ public indirect enum ToolSchema: Sendable {
         if Limits.lostToSanitizer(raw, sanitized: s) {
           throw ToolArgumentError(field: path, message: Limits.nothingPrintable(path, raw, consequence: "the call was not run").message)
         }
-        if r.minLength >= 1 { throw ToolArgumentError(field: path, message: "\(path) must not be empty") }
+        if r.minLength >= 1 {
+          throw ToolArgumentError(field: path, message: Limits.requiredButBlank(path, raw, consequence: "the call was not run").message)
+        }
         throw ToolArgumentError(field: path, message: Limits.onlyWhitespace(path, raw, consequence: "the call was not run").message)
       }
       if r.isUUID {

@@ -326,14 +326,18 @@ extension Limits {
   ///   - raw: the text as the user (or a tool call) gave it.
   ///   - limit: the field's bound in `Character`s.
   ///   - trimming: trim whitespace and newlines from the sanitized text.
+  ///   - required: the field may not be empty: non-empty text of only white space is refused
+  ///     with ``requiredButBlank(_:_:consequence:)`` rather than trimmed to nothing (an empty
+  ///     value is left to the caller's ``checkNotEmpty(_:_:)``).
   /// - Returns: the sanitized (and, with `trimming`, trimmed) text.
   /// - Throws: ``ValidationError/tooLong(_:limit:actual:unit:)`` naming the field, the limit and
   ///   the length given (or ``ValidationError/tooManyUnicodeScalars(_:characterLimit:characters:scalars:)``
   ///   for text within the limit whose characters carry too many combining marks); a
   ///   ``ValidationError`` saying the text had no printable characters.
   /// - Complexity: O(n) in the length of `raw`.
-  public static func sanitizedInput(_ field: String, _ raw: String, limit: Int, trimming: Bool = false)
-    throws(ValidationError) -> String
+  public static func sanitizedInput(
+    _ field: String, _ raw: String, limit: Int, trimming: Bool = false, required: Bool = false
+  ) throws(ValidationError) -> String
   {
     try check(field, raw, limit: limit)
     let clean = sanitized(raw, trimming: trimming)
@@ -345,7 +349,26 @@ extension Limits {
     if !trimming && !raw.isEmpty && Sanitizer.showsNothing(clean) {
       throw onlyWhitespace(field, raw, consequence: "nothing was stored")
     }
+    // A required field given only white space: named as such, as the tools name it, not
+    // called empty (s17: `--next "  "` said "must not be empty").
+    if required && !raw.isEmpty && Sanitizer.showsNothing(clean) {
+      throw requiredButBlank(field, raw, consequence: "nothing was stored")
+    }
     return clean
+  }
+
+  /// The refusal of non-empty text that is only white space for a field that may not be
+  /// empty: `focus has nothing printable: all 3 character(s) given are white space, and a
+  /// value is required; nothing was stored`.
+  /// - Parameters:
+  ///   - field: the field named in the message, e.g. `title`.
+  ///   - raw: the text as given (its length in `Character`s is reported).
+  ///   - consequence: what did not happen, e.g. `nothing was stored`.
+  public static func requiredButBlank(_ field: String, _ raw: String, consequence: String) -> ValidationError {
+    ValidationError(
+      field: field,
+      message: "\(field) has nothing printable: all \(raw.count) character(s) given are white space, "
+        + "and a value is required; \(consequence)")
   }
 
   /// The refusal of non-empty text that is only white space (and characters that show nothing)

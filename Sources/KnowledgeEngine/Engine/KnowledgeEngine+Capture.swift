@@ -23,7 +23,7 @@ extension KnowledgeEngine {
     let content: String
     let tags: [String]
     do {
-      title = try Limits.sanitizedInput("title", request.title, limit: Limits.title, trimming: true)
+      title = try Limits.sanitizedInput("title", request.title, limit: Limits.title, trimming: true, required: true)
       content = try Limits.sanitizedInput("content", request.content, limit: Limits.content)
       tags = try Limits.normalizedTags(request.tags)
     } catch { throw WorkspaceError.validation(error) }
@@ -263,7 +263,7 @@ extension KnowledgeEngine {
     let clean: String
     let normalizedTags: [String]
     do {
-      clean = try Limits.sanitizedInput("text", text, limit: Limits.memoryText, trimming: true)
+      clean = try Limits.sanitizedInput("text", text, limit: Limits.memoryText, trimming: true, required: true)
       normalizedTags = try Limits.normalizedTags(tags)
     } catch { throw WorkspaceError.validation(error) }
     let now = environment.now()
@@ -332,7 +332,7 @@ extension KnowledgeEngine {
     let cleanTitle: String
     let cleanNotes: String
     do {
-      cleanTitle = try Limits.sanitizedInput("title", title, limit: Limits.taskTitle, trimming: true)
+      cleanTitle = try Limits.sanitizedInput("title", title, limit: Limits.taskTitle, trimming: true, required: true)
       cleanNotes = try Limits.sanitizedInput("notes", notes, limit: Limits.taskNotes)
     } catch { throw WorkspaceError.validation(error) }
     let task = TaskItem(

@@ -18,7 +18,7 @@ extension KnowledgeEngine {
   ///
   /// - Throws: ``ValidationError`` naming `focus`.
   static func validatedFocus(_ focus: String) throws(ValidationError) -> String {
-    let focus = try Limits.sanitizedInput("focus", focus, limit: Limits.handoffFocus, trimming: true)
+    let focus = try Limits.sanitizedInput("focus", focus, limit: Limits.handoffFocus, trimming: true, required: true)
     try Limits.checkNotEmpty("focus", focus)
     return focus
   }
@@ -46,7 +46,8 @@ extension KnowledgeEngine {
     do throws(ValidationError) {
       focus = try Self.validatedFocus(request.focus)
       for (i, s) in request.nextSteps.enumerated() {
-        let step = try Limits.sanitizedInput("nextSteps[\(i)]", s, limit: Limits.handoffNextStepLength, trimming: true)
+        let step = try Limits.sanitizedInput(
+          "nextSteps[\(i)]", s, limit: Limits.handoffNextStepLength, trimming: true, required: true)
         try Limits.checkNotEmpty("nextSteps[\(i)]", step)
         steps.append(step)
       }

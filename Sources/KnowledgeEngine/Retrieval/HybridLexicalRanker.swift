@@ -324,6 +324,9 @@ public struct HybridLexicalRanker: Sendable {
     if Limits.lostToSanitizer(raw, sanitized: query) {
       throw Limits.nothingPrintable("query", raw, consequence: "nothing was searched")
     }
+    if query.isEmpty && !raw.isEmpty {
+      throw Limits.requiredButBlank("query", raw, consequence: "nothing was searched")
+    }
     try Limits.checkNotEmpty("query", query)
     try Limits.check("query", query, limit: Limits.query)
     return query

@@ -71,7 +71,7 @@ struct SanitizerVisibilityTests {
     #expect(Sanitizer.showsNothing(""))
     #expect(Sanitizer.showsNothing(" \t\n\u{3000}"))
     #expect(!Sanitizer.isInvisible(" "))
-    // Whitespace only is empty, not invisible: capture says "must not be empty" for it.
+    // Whitespace only is blank, not invisible: capture names it as white space, not as invisible.
     #expect(!Limits.lostToSanitizer("  ", sanitized: ""))
   }
 }

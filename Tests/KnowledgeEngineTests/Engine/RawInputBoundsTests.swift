@@ -67,6 +67,29 @@ struct RawInputBoundsTests {
       name: "handoff summary of only white space", store: { e in
         _ = try e.createHandoff(HandoffRequest(focus: "f", summary: "  \n "))
       }, message: "summary has nothing printable: all 4 character(s) given are white space; give text, or an empty value for none; no handoff was stored (leave --summary out to have one built by rules)"),
+    // s17: a required field given only white space said "must not be empty", while the tools
+    // said "nothing printable" for the same text: one wording, naming what was given.
+    Case(
+      name: "title of only white space", store: { e in
+        _ = try e.capture(CaptureRequest(kind: .fact, title: " \t "))
+      }, message: "title has nothing printable: all 3 character(s) given are white space, and a value is required; nothing was stored"),
+    Case(
+      name: "memory of only white space", store: { e in _ = try e.saveMemory(text: "\n\n") },
+      message: "text has nothing printable: all 2 character(s) given are white space, and a value is required"),
+    Case(
+      name: "task title of only white space", store: { e in _ = try e.addTask(title: "  ") },
+      message: "title has nothing printable: all 2 character(s) given are white space, and a value is required"),
+    Case(
+      name: "handoff focus of only white space", store: { e in
+        _ = try e.createHandoff(HandoffRequest(focus: "\u{3000}"))
+      }, message: "focus has nothing printable: all 1 character(s) given are white space, and a value is required"),
+    Case(
+      name: "handoff next step of only white space", store: { e in
+        _ = try e.createHandoff(HandoffRequest(focus: "f", nextSteps: ["ok", " "]))
+      }, message: "nextSteps[1] has nothing printable: all 1 character(s) given are white space, and a value is required"),
+    Case(
+      name: "empty title", store: { e in _ = try e.capture(CaptureRequest(kind: .fact, title: "")) },
+      message: "title must not be empty"),
     Case(
       name: "handoff focus over the limit as given", store: { e in
         _ = try e.createHandoff(HandoffRequest(focus: String(repeating: "\u{1}", count: 301) + "f"))

@@ -379,13 +379,17 @@ struct HybridLexicalRankerTests {
     #expect(response.truncated)
   }
 
-  @Test(arguments: ["", " ", "\n\t  "])
-  func emptyQueryIsRejected(query: String) {
+  @Test(arguments: [
+    ("", "query must not be empty"),
+    (" ", "query has nothing printable: all 1 character(s) given are white space, and a value is required; nothing was searched"),
+    ("\n\t  ", "query has nothing printable: all 4 character(s) given are white space, and a value is required; nothing was searched"),
+  ])
+  func emptyQueryIsRejected(query: String, message: String) {
     let error = #expect(throws: ValidationError.self) {
       try ranker.search(query, in: F.index(Self.punctuationCorpus))
     }
     #expect(error?.field == "query")
-    #expect(error?.description == "query must not be empty")
+    #expect(error?.description == message)
   }
 
   /// Control or invisible characters only: refused as captures and `ask` refuse them, not as empty.
