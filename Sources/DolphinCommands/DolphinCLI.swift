@@ -219,7 +219,15 @@ public enum DolphinCLI {
           // asks for the group's help, as `task --help` does; without it a subcommand is missing.
           let startsWithOption = arguments.count > 1 && arguments[1].hasPrefix("-") && arguments[1] != "-"
           if startsWithOption, arguments.dropFirst().prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
-            console.print(groupHelp)
+            // With --json, one document as every command's help gives (s17: text was printed).
+            if wantsJSON {
+              console.print(
+                String(
+                  decoding: JSONValue.object(["command": .string(first), "help": .string(groupHelp)]).serialized(sortedKeys: true),
+                  as: UTF8.self))
+            } else {
+              console.print(groupHelp)
+            }
             return ExitCode.success
           }
           if arguments.count == 1 || startsWithOption {

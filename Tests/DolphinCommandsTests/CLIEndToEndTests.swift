@@ -229,7 +229,12 @@ struct CLIEndToEndTests {
     let help = try runDolphin(c.args + ["--help"])
     #expect(help.status == 0, "\(help.stderr)")
     #expect(help.stderr.isEmpty, "\(help.stderr)")
-    #expect(help.stdout.contains(c.help), "\(help.stdout)")
+    if c.args.contains("--json") {
+      let document = try JSONSerialization.jsonObject(with: Data(help.stdout.utf8)) as? [String: Any]
+      #expect((document?["help"] as? String)?.contains(c.help) == true, "\(help.stdout)")
+    } else {
+      #expect(help.stdout.contains(c.help), "\(help.stdout)")
+    }
   }
 
   @Test("help takes command names: --workspace, --json and --help after it are no unknown command; other options are refused as options")

@@ -204,6 +204,14 @@ struct NewUserRegressionTests {
       #expect(r.status == 0)
       #expect((try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8))) != nil, "\(args)")
     }
+    // A group's help too (s17: `dolphin task --help --json` printed text).
+    for args in [["task", "--help", "--json"], ["help", "task", "--json"], ["memory", "--json", "--help"]] {
+      let r = try runDolphin(args)
+      #expect(r.status == 0, "\(args): \(r.stderr)")
+      let document = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+      #expect(document?["command"] as? String == args.first { $0 != "help" }, "\(args): \(r.stdout)")
+      #expect((document?["help"] as? String)?.contains("<subcommand>\n\nSubcommands: ") == true, "\(args): \(r.stdout)")
+    }
   }
 
   @Test("arguments echoed in errors cannot drive the terminal")
