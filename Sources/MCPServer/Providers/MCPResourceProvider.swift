@@ -1,7 +1,7 @@
 /// The seam for readable context: the server lists and reads resources through it.
 ///
 /// URIs are the provider's to design (Dolphin uses `dolphin://…`). Throw
-/// ``MCPServerError/resourceNotFound(uri:)`` for an unknown URI (answered -32002) and
+/// ``MCPServerError/resourceNotFound(uri:reason:)`` for an unknown URI (answered -32002) and
 /// ``MCPServerError/invalidCursor(_:)`` for a cursor you did not issue (-32602); other errors
 /// are answered -32603 with their description.
 ///

@@ -12,8 +12,10 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
   case unknownTool(name: String)
   /// No prompt has this name (-32602).
   case unknownPrompt(name: String)
-  /// No resource has this URI (-32002 with `data.uri`).
-  case resourceNotFound(uri: String)
+  /// No resource has this URI (-32002 with `data.uri`); `reason`, when known, says why in the
+  /// message and in `data.reason` (no handoff is active, no knowledge item has the id, the id
+  /// is not a UUID).
+  case resourceNotFound(uri: String, reason: String? = nil)
   /// The request's parameters are wrong; the message says which and how (-32602).
   case invalidParams(String)
   /// The pagination cursor was not issued by this server (-32602).
@@ -67,10 +69,11 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
       JSONRPCError(
         code: JSONRPCError.Code.invalidParams, message: "Unknown prompt: \(Self.quoted(name))",
         data: ["name": .string(Truncation.truncate(name, to: 1_024))])
-    case .resourceNotFound(let uri):
+    case .resourceNotFound(let uri, let reason):
       JSONRPCError(
-        code: JSONRPCError.Code.resourceNotFound, message: "Resource not found: \(Self.quoted(uri, limit: 200))",
-        data: ["uri": .string(uri)])
+        code: JSONRPCError.Code.resourceNotFound,
+        message: "Resource not found: \(Self.quoted(uri, limit: 200))" + (reason.map { " (\($0))" } ?? ""),
+        data: .object(reason.map { ["uri": .string(uri), "reason": .string($0)] } ?? ["uri": .string(uri)]))
     case .invalidParams(let message):
       JSONRPCError(code: JSONRPCError.Code.invalidParams, message: message)
     case .invalidCursor(let cursor):

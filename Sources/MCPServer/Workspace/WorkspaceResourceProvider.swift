@@ -15,7 +15,7 @@ import KnowledgeEngine
 /// of the last id shown), so pages stay stable while items are added or removed: an item
 /// present throughout is listed exactly once. A cursor this provider did not issue is
 /// ``MCPServerError/invalidCursor(_:)``; an unknown URI is
-/// ``MCPServerError/resourceNotFound(uri:)``; a workspace that cannot be opened is
+/// ``MCPServerError/resourceNotFound(uri:reason:)``; a workspace that cannot be opened is
 /// ``MCPServerError/workspaceUnavailable(path:reason:)``.
 ///
 /// Reading never writes: no receipt, no stored digest, no change to the active handoff.
@@ -89,7 +89,7 @@ public struct WorkspaceResourceProvider: MCPResourceProvider {
 
   /// The contents at `uri`: see the type's discussion.
   ///
-  /// - Throws: ``MCPServerError/resourceNotFound(uri:)`` for an unknown URI, a knowledge id
+  /// - Throws: ``MCPServerError/resourceNotFound(uri:reason:)`` for an unknown URI, a knowledge id
   ///   that is not a UUID or not in the workspace, or no active handoff;
   ///   ``MCPServerError/workspaceUnavailable(path:reason:)``; storage errors.
   public func readResource(uri: String) throws -> [MCPResourceContents] {
@@ -109,18 +109,23 @@ public struct WorkspaceResourceProvider: MCPResourceProvider {
       let active = try engine.store.read { tx in
         try tx.activeHandoffID().flatMap { try tx.handoff(id: $0) }
       }
-      guard let active else { throw MCPServerError.resourceNotFound(uri: uri) }
+      guard let active else {
+        // Listed only while one is active; a client that kept the URI learns why it is gone.
+        throw MCPServerError.resourceNotFound(
+          uri: uri, reason: "no handoff is active; handoff_restore makes one active, handoff_list lists them")
+      }
       return [
         MCPResourceContents(
           uri: uri, mimeType: "application/json", text: try StableJSON.string(active, pretty: true))
       ]
     case _ where uri.hasPrefix(Self.knowledgeURIPrefix):
       guard let id = UUID(uuidString: String(uri.dropFirst(Self.knowledgeURIPrefix.count))) else {
-        throw MCPServerError.resourceNotFound(uri: uri)
+        throw MCPServerError.resourceNotFound(
+          uri: uri, reason: "what follows \(Self.knowledgeURIPrefix) is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
       }
       let engine = try workspace.engine()
       guard let item = try engine.store.read({ tx in try tx.knowledge(id: id) }) else {
-        throw MCPServerError.resourceNotFound(uri: uri)
+        throw MCPServerError.resourceNotFound(uri: uri, reason: "no knowledge item has the id \(id.uuidString)")
       }
       return [
         MCPResourceContents(

@@ -104,9 +104,16 @@ struct WorkspaceResourceProviderTests {
   func activeHandoff() throws {
     let fixture = WorkspaceFixture()
     let provider = WorkspaceResourceProvider(workspace: fixture.workspace)
-    #expect(throws: MCPServerError.resourceNotFound(uri: "dolphin://handoff/active")) {
-      try provider.readResource(uri: "dolphin://handoff/active")
-    }
+    // With the reason, in the message and in data (s17: the error gave none).
+    let none = MCPServerError.resourceNotFound(
+      uri: "dolphin://handoff/active", reason: "no handoff is active; handoff_restore makes one active, handoff_list lists them")
+    #expect(throws: none) { try provider.readResource(uri: "dolphin://handoff/active") }
+    let rpc = try #require(none.jsonRPCError)
+    #expect(rpc.code == -32002)
+    #expect(
+      rpc.message == "Resource not found: dolphin://handoff/active (no handoff is active; handoff_restore makes one "
+        + "active, handoff_list lists them)", "\(rpc.message)")
+    #expect(rpc.data?["reason"] == .string("no handoff is active; handoff_restore makes one active, handoff_list lists them"))
     let handoff = Handoff(id: sequentialID(900), focus: "Ship the MCP glue", createdAt: Date(timeIntervalSince1970: 0))
     try fixture.insert(handoff)
     #expect(!(try provider.listResources(cursor: nil).resources.contains { $0.uri == "dolphin://handoff/active" }))
@@ -130,11 +137,13 @@ struct WorkspaceResourceProviderTests {
     let read = try #require(try provider.readResource(uri: uri).first)
     let json = try JSONValue(parsing: read.text)
     #expect(json["title"] == "Tabs over spaces" && json["kind"] == "preference")
-    for unknown in [
-      "dolphin://knowledge/3F2504E0-4F89-11D3-9A0C-0305E82C3301", "dolphin://knowledge/nope",
-      "dolphin://other/1", "file:///etc/passwd",
-    ] {
-      #expect(throws: MCPServerError.resourceNotFound(uri: unknown)) { try provider.readResource(uri: unknown) }
+    let reasons: [(String, String?)] = [
+      ("dolphin://knowledge/3F2504E0-4F89-11D3-9A0C-0305E82C3301", "no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
+      ("dolphin://knowledge/nope", "what follows dolphin://knowledge/ is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)"),
+      ("dolphin://other/1", nil), ("file:///etc/passwd", nil),
+    ]
+    for (unknown, reason) in reasons {
+      #expect(throws: MCPServerError.resourceNotFound(uri: unknown, reason: reason)) { try provider.readResource(uri: unknown) }
     }
     #expect(provider.listResourceTemplates().map(\.uriTemplate) == ["dolphin://knowledge/{id}"])
   }
