@@ -128,9 +128,14 @@ extension KnowledgeEngine {
   ///   - allowCredentials: as in ``CaptureRequest/allowCredentials``; only a person's explicit
   ///     choice may set it.
   /// - Returns: the item as stored afterwards.
-  /// - Throws: `.notFound`; `.validation` naming `content` (limit, credential-looking text).
+  /// - Throws: `.notFound`; `.validation` naming `content` (limit as given, credential-looking
+  ///   text, or text of only white space, control or invisible characters — as a capture refuses
+  ///   it; an empty content is allowed and means none).
   public func reviseContent(of id: UUID, to content: String, allowCredentials: Bool = false) throws -> KnowledgeItem {
-    let sanitized = Sanitizer.sanitize(content)
+    let sanitized: String
+    do { sanitized = try Limits.sanitizedInput("content", content, limit: Limits.content) } catch {
+      throw WorkspaceError.validation(error)
+    }
     try Self.refuseCredentials(in: [("content", sanitized)], allowed: allowCredentials)
     let now = environment.now()
     return try store.write { tx in

@@ -36,6 +36,11 @@ struct ReviseContentTests {
     #expect(throws: WorkspaceError.self) {
       try engine.reviseContent(of: item.id, to: "export TOKEN=\(FakeSecrets.gitHub)")
     }
+    // As a capture refuses them (s17: a revision stored blanks, and control characters as none).
+    for blank in ["   ", "\u{1}\u{200B}"] {
+      let error = #expect(throws: WorkspaceError.self) { try engine.reviseContent(of: item.id, to: blank) }
+      #expect("\(error.map(String.init(describing:)) ?? "")".contains("content has nothing printable"), "\(String(describing: error))")
+    }
     #expect(try engine.knowledge(id: item.id) == item)
     #expect(throws: WorkspaceError.self) { try engine.reviseContent(of: UUID(), to: "x") }
   }
