@@ -43,20 +43,7 @@ enum Commands {
     run: { ctx in
       let a = ctx.arguments
       let kind = try ctx.parseEnum(KnowledgeKind.self, a.positionals[0], name: "kind")
-      if a.value("content") != nil, a.value("content-file") != nil {
-        throw CLIError.usage("give --content or --content-file, not both")
-      }
-      var content = a.value("content") ?? ""
-      if content == "-" {
-        content = try TextInput.read(.standardInput, field: "content", limit: Limits.content, console: ctx.console)
-      }
-      if let path = a.value("content-file") {
-        // As `--output ""` and `import ""`: a forgotten path, not a file that is missing.
-        if path.isEmpty {
-          throw CLIError.invalidValue("--content-file needs a file path (it was given an empty string)", field: "content-file")
-        }
-        content = try TextInput.read(.file(path, option: "--content-file"), field: "content", limit: Limits.content, console: ctx.console)
-      }
+      let content = try contentOption(ctx) ?? ""
       let relationships = try a.all("relates").enumerated().map { i, spec in try parseRelationship(spec, index: i, ctx: ctx) }
       let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, name: "--priority") } ?? .normal
       let engine = try ctx.engine(.create)
@@ -92,6 +79,29 @@ enum Commands {
     for f in r.flags { lines.append("  - " + Render.credentialFlag(f)) }
     if r.count > r.flags.count { lines.append("  … and \(r.count - r.flags.count) more") }
     return lines
+  }
+
+  /// The body given by `--content TEXT`, `--content -` (standard input) or `--content-file
+  /// PATH`; nil when neither option is given.
+  /// - Throws: ``CLIError/usage(_:)`` for both options; ``CLIError/invalidValue(_:field:)`` for an
+  ///   empty path; what ``TextInput/read(_:field:limit:console:)`` throws.
+  static func contentOption(_ ctx: CommandContext) throws -> String? {
+    let a = ctx.arguments
+    if a.value("content") != nil, a.value("content-file") != nil {
+      throw CLIError.usage("give --content or --content-file, not both")
+    }
+    if let path = a.value("content-file") {
+      // As `--output ""` and `import ""`: a forgotten path, not a file that is missing.
+      if path.isEmpty {
+        throw CLIError.invalidValue("--content-file needs a file path (it was given an empty string)", field: "content-file")
+      }
+      return try TextInput.read(.file(path, option: "--content-file"), field: "content", limit: Limits.content, console: ctx.console)
+    }
+    guard let content = a.value("content") else { return nil }
+    if content == "-" {
+      return try TextInput.read(.standardInput, field: "content", limit: Limits.content, console: ctx.console)
+    }
+    return content
   }
 
   static func splitTags(_ values: [String]) -> [String] {

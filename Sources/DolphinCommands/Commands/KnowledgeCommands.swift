@@ -18,7 +18,7 @@ func runDeletion(_ ctx: CommandContext, _ request: (UUID) -> DeletionRequest, fi
 }
 
 enum KnowledgeCommands {
-  static let all = [list, get, delete]
+  static let all = [list, get, edit, delete]
 
   static let list = Command(
     spec: CommandSpec(
@@ -61,6 +61,74 @@ enum KnowledgeCommands {
       let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
       let item = try ctx.engine(.read).knowledge(id: id)
       if ctx.json { try ctx.console.printJSON(item) } else { ctx.console.print(Render.knowledgeDetail(item)) }
+    })
+
+  static let edit = Command(
+    spec: CommandSpec(
+      path: ["knowledge", "edit"], summary: "Change a knowledge item in place (title, content, kind, tags, relationships, priority).",
+      positionals: [("id", "The item's UUID.")],
+      options: [
+        OptionSpec(name: "title", value: "T", help: "A new title (≤ \(Limits.title) characters)."),
+        OptionSpec(name: "content", value: "TEXT", help: "New body text (≤ \(Limits.content) characters); '-' reads stdin; '' removes it."),
+        OptionSpec(name: "content-file", value: "PATH", help: "Read the new body from a UTF-8 text file."),
+        OptionSpec(name: "kind", value: "K", help: "A new kind (\(Commands.kindList))."),
+        OptionSpec(name: "priority", value: "P", help: "low, normal, high or critical."),
+        OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Replace every tag with these ('' removes them all)."),
+        OptionSpec(name: "add-tags", value: "a,b", repeatable: true, help: "Add these tags."),
+        OptionSpec(name: "remove-tags", value: "a,b", repeatable: true, help: "Remove these tags (each must be held)."),
+        OptionSpec(
+          name: "relates", value: "KIND:UUID", repeatable: true,
+          help: "Add one relationship to an existing item (repeat for each); KIND as for capture."),
+        OptionSpec(name: "unrelate", value: "UUID", repeatable: true, help: "Remove every relationship to this item (repeat for each)."),
+        Commands.allowCredentials,
+      ],
+      discussion: """
+        Examples:
+          dolphin knowledge edit 3F2504E0-4F89-11D3-9A0C-0305E82C3301 --title "Use SQLite (WAL) for the workspace"
+          dolphin knowledge edit 3F2504E0-4F89-11D3-9A0C-0305E82C3301 --add-tags storage --priority high
+        Text is checked as at capture. The revision goes up by one and updatedAt becomes now, in one
+        transaction with the search index; an edit that changes nothing stores nothing (exit 0, said so).
+        The id, source and creation date never change: an item mirroring a legacy memory stays
+        legacyMemory and the memory keeps its text as saved. Stored digests are snapshots and keep the
+        text they were built from. The old text is not kept: to keep it, capture a new item with
+        --relates supersedes:ID instead. Only the text an edit sets is checked for credentials.
+        """,
+      fieldFlags: [
+        FieldFlag("title", "--title"), FieldFlag("content", "--content"), FieldFlag("tags", "--tags"),
+        FieldFlag("addTags", "--add-tags"), FieldFlag("removeTags", "--remove-tags"),
+        FieldFlag("relationships", "--relates"), FieldFlag("removeRelationshipsTo", "--unrelate"),
+      ]),
+    run: { ctx in
+      let a = ctx.arguments
+      let id = try ctx.uuid(a.positionals[0], field: "id")
+      let kind = try a.value("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, name: "--kind") }
+      let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, name: "--priority") }
+      let relationships = try a.all("relates").enumerated().map { i, spec in try Commands.parseRelationship(spec, index: i, ctx: ctx) }
+      let unrelate = try a.all("unrelate").map { try ctx.uuid($0, field: "--unrelate") }
+      let edit = KnowledgeEdit(
+        title: a.value("title"), content: try Commands.contentOption(ctx), kind: kind, priority: priority,
+        tags: a.all("tags").isEmpty ? nil : Commands.splitTags(a.all("tags")),
+        addTags: Commands.splitTags(a.all("add-tags")), removeTags: Commands.splitTags(a.all("remove-tags")),
+        addRelationships: relationships, removeRelationshipsTo: unrelate, allowCredentials: a.has("allow-credentials"))
+      guard !edit.isEmpty else {
+        throw CLIError.usage(
+          "knowledge edit: nothing to change; give at least one of --title, --content, --content-file, --kind, --priority, "
+            + "--tags, --add-tags, --remove-tags, --relates, --unrelate")
+      }
+      let result = try ctx.engine(.update).editKnowledge(id: id, edit)
+      if ctx.json {
+        struct Out: Encodable { var item: KnowledgeItem; var changed: [String] }
+        try ctx.console.printJSON(Out(item: result.item, changed: result.changed))
+      } else if result.changed.isEmpty {
+        ctx.console.print(
+          "No change: \(result.item.kind.rawValue) \(inertQuoted(result.item.title)) already holds what was given "
+            + "(still revision \(result.item.revision)).")
+      } else {
+        ctx.console.print(
+          "Edited \(result.item.kind.rawValue) \(inertQuoted(result.item.title)): \(result.changed.joined(separator: ", ")) "
+            + "changed (revision \(result.item.revision)).")
+        ctx.console.print("id: \(result.item.id.uuidString)")
+      }
     })
 
   static let delete = Command(

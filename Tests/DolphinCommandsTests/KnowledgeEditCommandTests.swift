@@ -1,0 +1,115 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+/// `dolphin knowledge edit` (s17): a typo in a title could only be fixed by deleting the item
+/// and capturing it again, which gave it a new id and dropped its relationships.
+@Suite("dolphin knowledge edit", .serialized)
+struct KnowledgeEditCommandTests {
+  static func id(_ cli: CLI, _ args: [String]) throws -> String {
+    let item = try #require(try cli.json(args)["item"] as? [String: Any])
+    return try #require(item["id"] as? String)
+  }
+
+  @Test("edits in place: text and JSON say what changed; search, list and get follow; a repeat is no change")
+  func editsInPlace() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let id = try Self.id(cli, ["capture", "decision", "Use Postgers for invoices", "--tags", "storage"])
+    let text = try cli.run(["knowledge", "edit", id, "--title", "Use Postgres for invoices", "--add-tags", "billing", "--priority", "high"])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(
+      text.stdout == "Edited decision \"Use Postgres for invoices\": title, tags, priority changed (revision 2).\nid: \(id)\n",
+      "\(text.stdout)")
+    let search = try cli.json(["search", "postgres"])
+    #expect((search["results"] as? [[String: Any]])?.map { $0["id"] as? String } == [id], "\(search)")
+    #expect(try cli.run(["knowledge", "list", "--tag", "billing"]).stdout.contains(id))
+
+    let again = try cli.run(["knowledge", "edit", id, "--title", "Use Postgres for invoices"])
+    #expect(again.status == 0)
+    #expect(again.stdout == "No change: decision \"Use Postgres for invoices\" already holds what was given (still revision 2).\n")
+
+    let piped = try cli.run(["knowledge", "edit", id, "--content", "-", "--json"], stdin: "Chosen for row-level locks.\n")
+    #expect(piped.status == 0, "\(piped.stderr)")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(piped.stdout.utf8)) as? [String: Any])
+    #expect(json["changed"] as? [String] == ["content"])
+    let item = try #require(json["item"] as? [String: Any])
+    #expect(item["content"] as? String == "Chosen for row-level locks.\n" && item["revision"] as? Int == 3)
+    #expect(try cli.json(["knowledge", "get", id])["revision"] as? Int == 3)
+  }
+
+  @Test("relationships: --relates adds, --unrelate removes; a supersede cycle names the fix")
+  func relationships() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let old = try Self.id(cli, ["capture", "decision", "Ship weekly"])
+    let new = try Self.id(cli, ["capture", "decision", "Ship daily"])
+    #expect(try cli.run(["knowledge", "edit", new, "--relates", "supersedes:\(old)"]).status == 0)
+    let cycle = try cli.run(["knowledge", "edit", old, "--relates", "supersedes:\(new)"])
+    #expect(cycle.status == 4)
+    #expect(cycle.stderr.hasPrefix("dolphin: error: --relates: knowledge item \(old) cannot supersede \(new)"), "\(cycle.stderr)")
+    let unrelated = try cli.json(["knowledge", "edit", new, "--unrelate", old])
+    #expect((unrelated["item"] as? [String: Any])?["relationships"] as? [Any] != nil)
+    #expect(((unrelated["item"] as? [String: Any])?["relationships"] as? [Any])?.isEmpty == true)
+    let none = try cli.run(["knowledge", "edit", new, "--unrelate", old])
+    #expect(none.status == 4)
+    #expect(none.stderr == "dolphin: error: --unrelate: the item has no relationship to \(old); nothing was changed\n")
+  }
+
+  /// A refused edit: its arguments after the id, the exit status and the error line.
+  struct Refusal: CustomStringConvertible, Sendable {
+    var args: [String]
+    var status: Int32
+    var stderr: String
+    var description: String { args.joined(separator: " ") }
+  }
+
+  static let refusals: [Refusal] = [
+    Refusal(
+      args: [], status: 2,
+      stderr: "knowledge edit: nothing to change; give at least one of --title, --content, --content-file, --kind, --priority, "
+        + "--tags, --add-tags, --remove-tags, --relates, --unrelate"),
+    Refusal(
+      args: ["--title", "  "], status: 4,
+      stderr: "--title has nothing printable: all 2 character(s) given are white space, and a value is required; nothing was stored"),
+    Refusal(
+      args: ["--title", String(repeating: "t", count: 301)], status: 4, stderr: "--title is 301 characters; the limit is 300 characters"),
+    Refusal(args: ["--kind", "note"], status: 2, stderr: "--kind 'note' is not one of"),
+    Refusal(args: ["--priority", "urgent"], status: 2, stderr: "--priority 'urgent' is not one of"),
+    Refusal(
+      args: ["--remove-tags", "nope"], status: 4,
+      stderr: "--remove-tags: the item has no tag 'nope' (its tags: storage); nothing was changed"),
+    Refusal(args: ["--content", "x", "--content-file", "/tmp/x"], status: 2, stderr: "give --content or --content-file, not both"),
+    Refusal(args: ["--unrelate", "42"], status: 4, stderr: "--unrelate '42' is not a UUID"),
+    Refusal(args: ["--relates", "supports"], status: 4, stderr: "--relates 'supports' must be KIND:UUID"),
+    Refusal(
+      args: ["--content", "password=hunter22222"], status: 4,
+      stderr: "--content looks like it holds a credential (password or secret assignment at line 1, column 1)"),
+  ]
+
+  @Test("refused with the flag named; the stored item is unchanged", arguments: refusals)
+  func refused(_ r: Refusal) throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let id = try Self.id(cli, ["capture", "fact", "Build host", "--content", "SQLite 3.40", "--tags", "storage"])
+    let before = try cli.run(["knowledge", "get", id, "--json"]).stdout
+    let result = try cli.run(["knowledge", "edit", id] + r.args)
+    #expect(result.status == r.status, "\(result.stderr)")
+    #expect(result.stderr.hasPrefix("dolphin: error: " + r.stderr), "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+    #expect(try cli.run(["knowledge", "get", id, "--json"]).stdout == before)
+  }
+
+  @Test("an unknown id is not found (exit 3); a malformed one is refused")
+  func unknownID() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    _ = try cli.run(["capture", "fact", "One"])
+    let unknown = try cli.run(["knowledge", "edit", "3F2504E0-4F89-11D3-9A0C-0305E82C3301", "--title", "x"])
+    #expect(unknown.status == 3)
+    #expect(unknown.stderr == "dolphin: error: no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301\n")
+    let malformed = try cli.run(["knowledge", "edit", "3F25", "--title", "x"])
+    #expect(malformed.status == 4, "\(malformed.stderr)")
+  }
+}
