@@ -188,8 +188,20 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
   }
 }
 
-/// A failure whose report was already printed (no extra JSON document is written).
+/// A failure whose report was already printed (no extra JSON document is written): with
+/// `--json`, the command's own document carries it as `error` (``Console/printJSON(_:failure:)``).
 struct ReportedFailure: Error {
   var code: Int32
   var message: String
+
+  /// The `kind` named in the JSON `error` object, from the exit code as ``classify(_:)`` names
+  /// other errors: `notFound` (3), `validation` (4), `storage` (5).
+  var kind: String {
+    switch code {
+    case ExitCode.notFound: "notFound"
+    case ExitCode.validation: "validation"
+    case ExitCode.storage: "storage"
+    default: "error"
+    }
+  }
 }

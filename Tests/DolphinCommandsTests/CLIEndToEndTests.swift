@@ -195,8 +195,8 @@ struct CLIEndToEndTests {
       message: "`dolphin task` needs a subcommand: one of add, list, search, complete, reopen, delete; options go after it "
         + "(`dolphin task <subcommand> [options]`)"),
     MissingCommand(
-      args: ["knowledge", "--json"], help: "dolphin knowledge <subcommand>\n\nSubcommands: list, get, delete",
-      message: "`dolphin knowledge` needs a subcommand: one of list, get, delete; options go after it "
+      args: ["knowledge", "--json"], help: "dolphin knowledge <subcommand>\n\nSubcommands: list, get, edit, delete",
+      message: "`dolphin knowledge` needs a subcommand: one of list, get, edit, delete; options go after it "
         + "(`dolphin knowledge <subcommand> [options]`)"),
     MissingCommand(
       args: ["handoff", "--workspace=W"],

@@ -67,7 +67,7 @@ struct CredentialAdviceTests {
       name: "ask", args: ["ask", "password=hunter22222"],
       message:
         "message \(found); nothing was stored or run: a chat message stays in the chat log and is copied into handoffs. "
-        + "Remove the secret; to store it deliberately, use --allow-credentials with `dolphin capture`, "
+        + "Remove the secret; to store it deliberately, use --allow-credentials with `dolphin capture`, `dolphin knowledge edit`, "
         + "`dolphin memory save`, `dolphin task add` or `dolphin handoff create`"),
   ]
 

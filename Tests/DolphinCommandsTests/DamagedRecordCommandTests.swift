@@ -91,6 +91,9 @@ struct DamagedRecordCommandTests {
     #expect(doctor.stdout.contains(fix), "\(doctor.stdout)")
     let json = try #require(
       try JSONSerialization.jsonObject(with: Data(try cli.run(["doctor", "--json"]).stdout.utf8)) as? [String: Any])
+    let error = try #require(json["error"] as? [String: Any], "\(json)")
+    #expect(error["kind"] as? String == "storage" && error["exitCode"] as? Int == 5)
+    #expect(error["message"] as? String == "the workspace has problems (see the report)")
     let records = try #require(json["malformedRecords"] as? [[String: String]])
     #expect(records.map { [$0["table"], $0["column"], $0["id"]] } == [["knowledge", "tags", k], ["task", "knowledge_ids", t]])
 

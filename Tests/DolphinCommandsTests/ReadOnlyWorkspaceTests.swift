@@ -389,6 +389,11 @@ struct DoctorOpenFailureTests {
     let obj = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     #expect((obj["openProblem"] as? [String: Any])?["reason"] as? String == c.reason)
     #expect(obj["checksRun"] as? Bool == false && obj["ok"] as? Bool == false)
+    // The failure as every command's --json gives it (review, s17: a script checking `.error` found none).
+    let error = try #require(obj["error"] as? [String: Any], "\(json.stdout)")
+    #expect(error["exitCode"] as? Int == Int(c.status) && json.status == c.status)
+    #expect((error["message"] as? String)?.hasPrefix("cannot open the workspace (\(c.reason)): ") == true, "\(error)")
+    #expect(error["kind"] as? String == (c.status == 3 ? "notFound" : c.status == 4 ? "validation" : "storage"))
     // No result for a check that never ran: `null`, not a clean-looking default.
     for key in Self.checkResultKeys {
       #expect(obj[key] is NSNull, "\(key) should be null when the checks did not run: \(json.stdout)")

@@ -578,8 +578,16 @@ enum Commands {
       if let quarantined = report.quarantined, quarantined > 0 {
         report.advice.append("\(quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `dolphin quarantine`.")
       }
+      let failure: ReportedFailure? =
+        if let problem = report.openProblem {
+          ReportedFailure(code: exitCode, message: "cannot open the workspace (\(problem.reason)): \(problem.message)")
+        } else if !report.ok {
+          ReportedFailure(code: ExitCode.storage, message: "the workspace has problems (see the report)")
+        } else {
+          nil
+        }
       if ctx.json {
-        try ctx.console.printJSON(report)
+        try ctx.console.printJSON(report, failure: failure)
       } else {
         let c = ctx.console
         c.print("Database: \(Limits.shownPath(dbPath))")
@@ -656,10 +664,7 @@ enum Commands {
                 ? "Doctor: healthy (the search index work noted as pending is not a problem)."
                 : "Doctor: healthy.")
       }
-      if let problem = report.openProblem {
-        throw ReportedFailure(code: exitCode, message: "cannot open the workspace (\(problem.reason)): \(problem.message)")
-      }
-      if !report.ok { throw ReportedFailure(code: ExitCode.storage, message: "the workspace has problems (see the report)") }
+      if let failure { throw failure }
     })
 
   /// Doctor's lines for stored handoff next steps that show nothing: a count and each handoff's

@@ -328,8 +328,14 @@ enum DataRightsCommands {
     if ctx.json { ctx.console.printError(text) } else { ctx.console.print(text) }
     if !plan.isEmpty { try ctx.confirm(question, action: action, plan: plan) }
     let report = try engine.apply(plan)
+    let failure: ReportedFailure? =
+      report.verification.passed
+      ? nil
+      : ReportedFailure(
+        code: ExitCode.storage,
+        message: "erased ids still found on disk: " + report.verification.leakedIDs.map(\.uuidString).joined(separator: ", "))
     if ctx.json {
-      try ctx.console.printJSON(report)
+      try ctx.console.printJSON(report, failure: failure)
     } else {
       let removed = report.removed.values.reduce(0, +)
       let changed = keptButChanged(report)
@@ -338,10 +344,6 @@ enum DataRightsCommands {
           + (changed.isEmpty ? "" : "; kept but changed: " + changed.joined(separator: ", ")) + ".")
       ctx.console.print(Render.verification(report.verification))
     }
-    if !report.verification.passed {
-      throw ReportedFailure(
-        code: ExitCode.storage,
-        message: "erased ids still found on disk: " + report.verification.leakedIDs.map(\.uuidString).joined(separator: ", "))
-    }
+    if let failure { throw failure }
   }
 }

@@ -184,6 +184,19 @@ extension SearchCommands {
       // indexed, these are named (as doctor's `Record ids:` names them) and the exit is doctor's
       // for a workspace with problems.
       let skipped = try engine.recordsLeftOutOfSearchIndex()
+      // A rebuild whose own check still finds problems did not repair the index: not a success.
+      let failure: ReportedFailure? =
+        !skipped.isEmpty
+        ? ReportedFailure(
+          code: ExitCode.storage,
+          message: "\(skipped.count) record(s) with an id that is not a UUID were left out of the search index; "
+            + "`dolphin doctor` explains how to fix them")
+        : !problems.isEmpty
+          ? ReportedFailure(
+            code: ExitCode.storage,
+            message: "the rebuilt search index still disagrees with the records (see the index check above); "
+              + "`dolphin doctor` reports the workspace")
+          : nil
       if ctx.json {
         struct Out: Encodable {
           var indexed: Int
@@ -192,7 +205,7 @@ extension SearchCommands {
           var skipped: [WorkspaceTransaction.MalformedID]
         }
         try ctx.console.printJSON(
-          Out(indexed: n, problems: problems, replacedTokenizerVersion: replacedVersion, skipped: skipped))
+          Out(indexed: n, problems: problems, replacedTokenizerVersion: replacedVersion, skipped: skipped), failure: failure)
       } else {
         ctx.console.print("Re-indexed \(n) document(s); index check: " + (problems.isEmpty ? "ok" : problems.joined(separator: "; ")))
         if !skipped.isEmpty {
@@ -200,19 +213,7 @@ extension SearchCommands {
           for m in skipped { ctx.console.print("  - \(inert(m.description))") }
         }
       }
-      if !skipped.isEmpty {
-        throw ReportedFailure(
-          code: ExitCode.storage,
-          message: "\(skipped.count) record(s) with an id that is not a UUID were left out of the search index; "
-            + "`dolphin doctor` explains how to fix them")
-      }
-      // A rebuild whose own check still finds problems did not repair the index: not a success.
-      if !problems.isEmpty {
-        throw ReportedFailure(
-          code: ExitCode.storage,
-          message: "the rebuilt search index still disagrees with the records (see the index check above); "
-            + "`dolphin doctor` reports the workspace")
-      }
+      if let failure { throw failure }
     })
 
   /// `dolphin memory search`: the search over legacy memories only, rendered as `search`

@@ -89,6 +89,19 @@ public final class Console: @unchecked Sendable {
     printJSONText(try StableJSON.string(value, pretty: true))
   }
 
+  /// Prints `value`, a report whose command then fails with `failure`, as one JSON document
+  /// with an `error` object beside the report's own members — `{"kind", "message", "exitCode"}`,
+  /// as every other failure with `--json` prints it — so that a script checking `.error` finds
+  /// it (review, s17: `doctor --json` on a missing workspace had none). Without a failure, as
+  /// ``printJSON(_:)``.
+  /// - Precondition: `value` encodes as a JSON object.
+  func printJSON<T: Encodable>(_ value: T, failure: ReportedFailure?) throws {
+    guard let failure else { return try printJSON(value) }
+    let message = TerminalText.escapingBidiControls(escapingLineBreaks(failure.message))
+    try printJSON(
+      ReportWithError(value: value, error: .init(kind: failure.kind, message: message, exitCode: failure.code)))
+  }
+
   /// Prints a JSON text with DEL and the C1 controls (U+007F–U+009F), which JSON may carry raw,
   /// and the bidirectional controls (``TerminalText/escapingBidiControls(_:)``: U+202E and the
   /// rest), written as `\u` escapes: the same data, and nothing a terminal acts on or that
@@ -133,3 +146,22 @@ func inertLine(_ s: String) -> String { inert(TerminalText.escapingControls(Term
 /// cannot close the quotation early and append what reads as the line's own id or date.
 func inertQuoted(_ s: String) -> String { inert(TerminalText.quoted(s)) }
 
+
+/// A report and the failure that follows it, encoded as one JSON object: the report's members
+/// and `error` (``Console/printJSON(_:failure:)``).
+struct ReportWithError<Report: Encodable>: Encodable {
+  struct Body: Encodable {
+    var kind: String
+    var message: String
+    var exitCode: Int32
+  }
+  enum Key: String, CodingKey { case error }
+  var value: Report
+  var error: Body
+
+  func encode(to encoder: any Encoder) throws {
+    try value.encode(to: encoder)
+    var c = encoder.container(keyedBy: Key.self)
+    try c.encode(error, forKey: .error)
+  }
+}
