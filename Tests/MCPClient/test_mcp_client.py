@@ -336,6 +336,30 @@ async def session_api(d: Dolphin) -> None:
             if not r.is_error:
                 check(isinstance(r.structured_content, dict), f"{tool.name}: structuredContent")
 
+        # Every write tool once, approved: the SDK holds each structuredContent to its
+        # outputSchema as it does for the reads (review, s17: handoff_deactivate's declared an
+        # object and returned an id or null, so every call raised after the write happened).
+        write_calls = [("memory_save", {"text": "Prefers tabs over spaces"}),
+                       ("task_add", {"title": "Write the soak test"})]
+        for name, args in write_calls:
+            r = await call(s, name, args)
+            check(not r.is_error, f"{name}: {text_of(r)}")
+        task_id = find_uuid(structured(r).get("task", structured(r)))
+        check(task_id, "task_add returns the task id")
+        for name in ["task_complete", "task_reopen"]:
+            r = await call(s, name, {"id": task_id})
+            check(not r.is_error, f"{name}: {text_of(r)}")
+        if "handoff_deactivate" in expected:
+            active = d.cli("status").get("activeHandoffID")
+            first = await call(s, "handoff_deactivate", {})
+            check(not first.is_error and structured(first)["deactivated"] == active,
+                  f"handoff_deactivate names the handoff it cleared: {structured(first)}")
+            again = await call(s, "handoff_deactivate", {})
+            check(not again.is_error and structured(again)["deactivated"] is None,
+                  f"with none active, deactivated is null: {structured(again)}")
+            restored = await call(s, "handoff_restore", {"id": handoff_id})
+            check(not restored.is_error, f"handoff_restore again: {text_of(restored)}")
+
         # Resources.
         listing = await s.list_resources()
         uris = [r.uri for r in listing.resources]

@@ -209,7 +209,15 @@ enum ContinuityTools {
     name: "handoff_deactivate", title: "Deactivate the handoff",
     description: "Clear the active-handoff marker (the handoff itself is kept). Local write: needs approval.",
     input: .object([]),
-    outputSchema: ToolRendering.outputSchema(["deactivated": ToolRendering.anyObject]),
+    // The id that was active, or null when none was (review, s17: declared an object, which
+    // neither is, so a client validating structured results refused every call).
+    outputSchema: ToolRendering.outputSchema(
+      [
+        "deactivated": .object([
+          "type": .array(["string", "null"]),
+          "description": "The id of the handoff that was active (now cleared), or null when none was.",
+        ])
+      ], required: ["deactivated"]),
     risk: .localWrite, isIdempotent: true,
     handler: { _, ctx in
       let id = try ctx.engine.deactivateHandoff()
