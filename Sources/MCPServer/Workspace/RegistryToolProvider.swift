@@ -55,13 +55,24 @@ public struct RegistryToolProvider: MCPToolProvider {
 
   /// The registry's tools as MCP describes them, in registry order.
   public func listTools() -> [MCPToolDescriptor] {
-    registry.tools.map(Self.descriptor)
+    registry.tools.map { Self.descriptor($0, writes: writes) }
   }
 
-  /// The MCP description of one tool.
-  static func descriptor(_ tool: ToolDefinition) -> MCPToolDescriptor {
-    MCPToolDescriptor(
-      name: tool.name, title: tool.title, description: tool.description,
+  /// What a local-write tool's description adds under `writes`: nothing under `ask` (the
+  /// registry's "needs approval" holds), and what this server does instead under the others.
+  static func writeNote(_ writes: MCPWritePolicy) -> String? {
+    switch writes {
+    case .ask: nil
+    case .allow: "On this server (--writes allow) it runs without approval when the client cannot ask."
+    case .deny: "This server (--writes deny) refuses it."
+    }
+  }
+
+  /// The MCP description of one tool under the write policy `writes`.
+  static func descriptor(_ tool: ToolDefinition, writes: MCPWritePolicy = .ask) -> MCPToolDescriptor {
+    let note = tool.risk == .localWrite ? writeNote(writes) : nil
+    return MCPToolDescriptor(
+      name: tool.name, title: tool.title, description: tool.description + (note.map { " " + $0 } ?? ""),
       inputSchema: tool.inputSchema.object ?? ["type": "object"],
       outputSchema: tool.outputSchema.object,
       annotations: MCPToolAnnotations(

@@ -42,6 +42,34 @@ struct WorkspaceServerTests {
   static let captureLine =
     #"{"jsonrpc":"2.0","id":"c-1","method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"goal","title":"Ship 1.0"}}}"#
 
+  /// Review (s17): every policy's instructions said each write "runs only if they approve it",
+  /// false under `allow` with a client that cannot ask, and under `deny`.
+  @Test("the instructions and the write tools' descriptions say what this server's write policy does", arguments: MCPWritePolicy.allCases)
+  func instructionsFollowThePolicy(_ writes: MCPWritePolicy) async throws {
+    let session = Session(writes: writes)
+    let initialized = try await session.initialize("{}")
+    let instructions = try #require(initialized["result"]?["instructions"]?.string)
+    let expected: String =
+      switch writes {
+      case .ask: "is shown to the user as the exact call and runs only if they approve it; where this client cannot ask, writes are refused."
+      case .allow: "where it cannot, this server (started with --writes allow) runs them without asking."
+      case .deny: "this server (started with --writes deny) refuses every local write (capture, handoff, task changes): only read-only tools run."
+      }
+    #expect(instructions.contains(expected), "\(instructions)")
+    #expect(instructions.contains("runs only if they approve it") == (writes == .ask), "\(instructions)")
+    session.send(#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
+    let tools = try #require(try await session.next()["result"]?["tools"]?.array)
+    let capture = try #require(tools.first { $0["name"] == "knowledge_capture" }?["description"]?.string)
+    let search = try #require(tools.first { $0["name"] == "knowledge_search" }?["description"]?.string)
+    #expect(capture.hasSuffix(
+      writes == .ask ? "needs the user's approval of this exact call."
+        : writes == .allow ? "On this server (--writes allow) it runs without approval when the client cannot ask."
+        : "This server (--writes deny) refuses it."), "\(capture)")
+    #expect(!search.contains("--writes"), "read-only tools carry no write note: \(search)")
+    session.transport.finishInbound()
+    await session.serving.value
+  }
+
   @Test("initialize describes Dolphin; a capture asks through elicitation/create and runs on accept")
   func elicitationRoundTrip() async throws {
     let session = Session()
