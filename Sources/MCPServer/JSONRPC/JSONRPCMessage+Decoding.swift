@@ -109,8 +109,10 @@ extension JSONRPCMessage {
 
   /// The id of a request refused only for a lone surrogate escape: the rest of the line is
   /// JSON, so the answer can carry the id the client waits on. Nil for any other parse error
-  /// (JSON-RPC 2.0 §5: the id is `null` when it cannot be read) and for a line without a
-  /// string or integer id.
+  /// (JSON-RPC 2.0 §5: the id is `null` when it cannot be read), for a line without a
+  /// string or integer id, and for a string id holding U+FFFD — what the lenient reading made
+  /// of the surrogate if it was in the id itself, an id the client never sent (review, s17:
+  /// `"id":"\ud800x"` was answered with `"id":"\u{FFFD}x"`).
   private static func idDespite(
     _ error: JSONParseError, in line: some Collection<UInt8>, limits: JSONRPCLimits
   ) -> JSONRPCRequestID? {
@@ -119,7 +121,9 @@ extension JSONRPCMessage {
         options: .init(maximumDepth: limits.maximumDepth, maximumBytes: limits.maximumMessageBytes)
       ).parse(line)
     else { return nil }
-    return object["id"].flatMap(JSONRPCRequestID.init)
+    guard let id = object["id"].flatMap(JSONRPCRequestID.init) else { return nil }
+    if case .string(let text) = object["id"], text.unicodeScalars.contains("\u{FFFD}") { return nil }
+    return id
   }
 
   private static func decode(_ object: JSONObject) -> JSONRPCInbound {

@@ -224,6 +224,20 @@ struct JSONRPCLoneSurrogateTests {
     #expect(response.id == JSONRPCRequestID(7))
   }
 
+  /// Review (s17, F10): a lone surrogate inside the id itself was answered with the id the
+  /// lenient reading made of it (`"\u{FFFD}x"`), one the client never sent.
+  @Test("a lone surrogate in the id is answered with id null; one elsewhere keeps a string id", arguments: [
+    (#"{"jsonrpc":"2.0","id":"\ud800x","method":"ping"}"#, nil as String?),
+    (#"{"jsonrpc":"2.0","id":"a-1","method":"m","params":{"t":"\udc00"}}"#, "a-1"),
+  ])
+  func surrogateInTheID(line: String, id: String?) {
+    guard case .rejected(let response) = JSONRPCMessage.decode(Array(line.utf8)) else {
+      Issue.record("expected a rejection")
+      return
+    }
+    #expect(response.id == id.map { JSONRPCRequestID.string($0) }, "\(String(describing: response.id))")
+  }
+
   @Test("a surrogate pair is one character, as before")
   func pairAccepted() {
     let line = #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"t":"\ud83d\udc2c"}}"#
