@@ -76,6 +76,20 @@ struct ToolSchemaTests {
     #expect(!Self.names.contains { $0.contains("delete") || $0.contains("erase") || $0.contains("clear") })
   }
 
+  /// Review (s17, F3): 100,001 `é` (200,002 bytes) is within the schema's maxLength, and was
+  /// refused inside the tool as `kind: failed` without a field.
+  @Test("code over its bound in UTF-8 bytes is refused as an argument, naming it; at the bound it passes")
+  func codeByteBound() throws {
+    let analyze = try ToolRegistry.standard.tool(named: "code_analyze")
+    #expect(
+      throws: ToolArgumentError(
+        field: "arguments.code", message: "arguments.code is 200002 UTF-8 bytes; the limit is 200000 UTF-8 bytes",
+        limit: 200_000, actual: 200_002)
+    ) { try analyze.normalize(["code": .string(String(repeating: "é", count: 100_001))]) }
+    let atBound = String(repeating: "é", count: 100_000)
+    #expect(try analyze.normalize(["code": .string(atBound)])["code"] == .string(atBound))
+  }
+
   @Test("a valid call built from the published schema passes", arguments: names)
   func validPasses(_ name: String) throws {
     let tool = try ToolRegistry.standard.tool(named: name)

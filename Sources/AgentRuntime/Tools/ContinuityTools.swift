@@ -242,7 +242,11 @@ enum ContinuityTools {
     name: "code_analyze", title: "Analyze Swift code",
     description: "Heuristic, read-only lexical checks of one Swift source string (todo, force_try, force_unwrap, force_cast, long_line, deep_nesting, repeated_line); at most \(Limits.codeAnalysisBytes) UTF-8 bytes. Never executes, compiles or uploads the code.",
     input: .object([
-      ToolProperty("code", .string(.init(minLength: 1, maxLength: Limits.codeAnalysisBytes, normalization: .verbatim)), required: true, "Swift source text."),
+      ToolProperty(
+        "code",
+        .string(
+          .init(minLength: 1, maxLength: Limits.codeAnalysisBytes, normalization: .verbatim, maxUTF8Bytes: Limits.codeAnalysisBytes)),
+        required: true, "Swift source text, at most \(Limits.codeAnalysisBytes) UTF-8 bytes."),
       ToolProperty("fileName", .text(max: 200), default: "input.swift", "A name for the report."),
     ]),
     outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,

@@ -26,13 +26,20 @@ public indirect enum ToolSchema: Sendable {
     public var isUUID: Bool
     /// Normalization applied before the length check.
     public var normalization: Normalization
+    /// A bound in UTF-8 bytes besides `maxLength` (code to analyze is bounded in bytes), checked
+    /// first; the schema a client sees keeps `maxLength`, a looser bound in characters.
+    public var maxUTF8Bytes: Int?
 
-    public init(minLength: Int = 0, maxLength: Int, allowed: [String]? = nil, isUUID: Bool = false, normalization: Normalization = .sanitize) {
+    public init(
+      minLength: Int = 0, maxLength: Int, allowed: [String]? = nil, isUUID: Bool = false,
+      normalization: Normalization = .sanitize, maxUTF8Bytes: Int? = nil
+    ) {
       self.minLength = minLength
       self.maxLength = maxLength
       self.allowed = allowed
       self.isUUID = isUUID
       self.normalization = normalization
+      self.maxUTF8Bytes = maxUTF8Bytes
     }
   }
 
@@ -200,6 +207,13 @@ public indirect enum ToolSchema: Sendable {
         }
         let hint = NearestName.suggest(s, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
         throw ToolArgumentError(field: path, message: "\(path) '\(Self.quotable(s, limit: 40))' is not one of: \(allowed.joined(separator: ", "))\(hint)")
+      }
+      // Refused as an argument, naming it (review, s17: code over its byte bound failed inside
+      // the tool as `kind: failed` without a field).
+      if let maxBytes = r.maxUTF8Bytes, s.utf8.count > maxBytes {
+        let bytes = s.utf8.count
+        throw ToolArgumentError(
+          field: path, message: "\(path) is \(bytes) UTF-8 bytes; the limit is \(maxBytes) UTF-8 bytes", limit: maxBytes, actual: bytes)
       }
       let n = s.count
       if n > r.maxLength {
