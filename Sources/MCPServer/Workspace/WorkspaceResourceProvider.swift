@@ -19,6 +19,12 @@ import KnowledgeEngine
 /// ``MCPServerError/workspaceUnavailable(path:reason:)``.
 ///
 /// Reading never writes: no receipt, no stored digest, no change to the active handoff.
+///
+/// Text meant to be read — the digest's Markdown and every resource's title and description —
+/// is sanitized again on the way out (``Sanitizer/sanitize(_:)``), as tool text is: a workspace
+/// written by another program, or before a sanitizer rule existed, may hold a role or tool
+/// delimiter or a terminal escape, which must not reach a model live (review, s17). The JSON
+/// resources are the records as stored, data for a client to parse.
 public struct WorkspaceResourceProvider: MCPResourceProvider {
   /// The computed digest.
   public static let digestURI = "dolphin://digest/current"
@@ -102,7 +108,7 @@ public struct WorkspaceResourceProvider: MCPResourceProvider {
       }
       return [
         MCPResourceContents(
-          uri: uri, mimeType: "text/markdown", text: DigestMarkdown.render(digest))
+          uri: uri, mimeType: "text/markdown", text: Sanitizer.sanitize(DigestMarkdown.render(digest)))
       ]
     case Self.activeHandoffURI:
       let engine = try workspace.engine()
@@ -145,20 +151,23 @@ public struct WorkspaceResourceProvider: MCPResourceProvider {
       + "questions, each line with the ids of its evidence.",
     mimeType: "text/markdown")
 
+  /// Stored text as a title or description shows it: sanitized again.
+  static func shown(_ text: String) -> String { Sanitizer.sanitize(text) }
+
   static func handoffResource(_ handoff: Handoff) -> MCPResource {
     MCPResource(
       uri: activeHandoffURI, name: "handoff-active",
-      title: "Active handoff: " + Truncation.truncate(handoff.focus, to: 120),
+      title: "Active handoff: " + Truncation.truncate(shown(handoff.focus), to: 120),
       description: "The handoff restored most recently (\(handoff.id.uuidString)), as JSON: "
         + "focus, summary, next steps, knowledge and task ids, excerpts.",
       mimeType: "application/json")
   }
 
   static func knowledgeResource(_ item: KnowledgeItem) -> MCPResource {
-    let firstLine = item.content.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    let firstLine = shown(item.content).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     return MCPResource(
       uri: knowledgeURI(item.id), name: "knowledge-\(item.id.uuidString)",
-      title: "\(item.kind.rawValue): \(Truncation.truncate(item.title, to: 200))",
+      title: "\(item.kind.rawValue): \(Truncation.truncate(TerminalText.singleLine(shown(item.title)), to: 200))",
       description: firstLine.isEmpty ? nil : Truncation.truncate(firstLine, to: 200),
       mimeType: "application/json")
   }
