@@ -39,7 +39,7 @@ enum ContinuityTools {
       KnowledgeEngine.searchFilterConflict(
         kinds: ToolRendering.strings(args, "kinds").compactMap(KnowledgeKind.init(rawValue:)),
         includeMemories: args["includeMemories"]?.bool ?? false
-      ).map { ToolArgumentError(field: "arguments.\($0.field)", message: $0.message) }
+      ).map(ToolArgumentError.init(arguments:))
     },
     handler: { args, ctx in
       let kinds = ToolRendering.strings(args, "kinds").compactMap(KnowledgeKind.init(rawValue:))

@@ -125,8 +125,6 @@ public struct ToolDefinition: Sendable {
     // `tags[2]` and `relationships[0].targetID` belong to the arguments `tags` and `relationships`.
     let argument = validation.field.prefix { $0 != "[" && $0 != "." }
     guard properties.contains(where: { $0.name == argument }) else { return nil }
-    return ToolArgumentError(
-      field: "arguments.\(validation.field)", message: validation.message, limit: validation.limit,
-      actual: validation.actual)
+    return ToolArgumentError(arguments: validation)
   }
 }

@@ -304,6 +304,16 @@ public struct ToolArgumentError: Error, Sendable, Equatable, CustomStringConvert
   public var limit: Int?
   public var actual: Int?
 
+  /// The engine's refusal of a tool argument, as the schema's refusals name it: field
+  /// `arguments.<field>`, and a message that starts with the field named so (review, s17:
+  /// `tag 'a\nb' contains a line break` beside `arguments.tag …` from the schema).
+  public init(arguments validation: ValidationError) {
+    let message =
+      validation.message.hasPrefix(validation.field + " ") ? "arguments." + validation.message : validation.message
+    self.init(
+      field: "arguments.\(validation.field)", message: message, limit: validation.limit, actual: validation.actual)
+  }
+
   public init(field: String, message: String, limit: Int? = nil, actual: Int? = nil) {
     self.field = field
     self.message = message

@@ -99,7 +99,8 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
       return jsonRPCError?.message ?? ""
     case .workspaceUnavailable(let path, let reason):
       return
-        "the Dolphin workspace at \(Limits.shownPath(path)) cannot be used: \(reason). The server keeps running and "
+        // A reason that ends a sentence of its own is not given a second full stop (review, s17).
+        "the Dolphin workspace at \(Limits.shownPath(path)) cannot be used: \(reason)\(reason.hasSuffix(".") ? "" : ".") The server keeps running and "
         + "tries again on the next call; `dolphin doctor --workspace \(Limits.shownPath(path))` explains how to recover"
     case .elicitationUnsupported:
       return

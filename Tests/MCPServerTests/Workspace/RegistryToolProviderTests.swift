@@ -196,6 +196,8 @@ struct RegistryToolProviderTests {
     #expect(result.structuredContent?["error"]?["kind"] == "invalidArguments", "\(result.text)")
     #expect(result.structuredContent?["error"]?["field"] == .string(c.field), "\(result.text)")
     #expect(result.text.hasPrefix("knowledge_search was not run: invalid arguments: "), "\(result.text)")
+    // The message names the argument as the schema's refusals do (review, s17: `tag 'a\nb' …`).
+    #expect(result.text.hasPrefix("knowledge_search was not run: invalid arguments: \(c.field) "), "\(result.text)")
     #expect(result.structuredContent?["receipt"]?["outcome"] == "failed")
     #expect(try fixture.receipts.map(\.outcome) == [.failed])
   }
