@@ -51,6 +51,23 @@ struct ConcurrentChangeExitCodeTests {
     try Self.expectConcurrent(Self.failure { _ = try engine.apply(plan) }, "erase")
   }
 
+  /// Review (s17): under a steady writer, `erase --yes` failed every time as a concurrent
+  /// change; approved for its scope, it now erases what the scope holds when it runs.
+  @Test("an erase approved for its scope (--yes) erases what was written after planning too, and reports that plan")
+  func eraseAcceptingChanges() throws {
+    let engine = Self.engine()
+    _ = try engine.capture(CaptureRequest(kind: .fact, title: "To erase"))
+    let plan = try engine.planErase(.knowledge)
+    let meanwhile = try engine.capture(CaptureRequest(kind: .fact, title: "Captured meanwhile")).item
+    let report = try engine.apply(plan, acceptingChanges: true)
+    #expect(try engine.listKnowledge().isEmpty)
+    #expect(report.plan != plan)
+    // The plan applied counts both items; the one shown counted one.
+    #expect(plan.steps.first { $0.action == "deleteKnowledge" }?.count == 1)
+    #expect(report.plan.steps.first { $0.action == "deleteKnowledge" }?.count == 2, "\(report.plan)")
+    #expect(try engine.listKnowledge().allSatisfy { $0.id != meanwhile.id })
+  }
+
   @Test("a deletion whose workspace changed after planning exits 5")
   func deletionRace() throws {
     let engine = Self.engine()

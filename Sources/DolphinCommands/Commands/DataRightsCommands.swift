@@ -327,7 +327,16 @@ enum DataRightsCommands {
     let text = Render.erasePlan(plan)
     if ctx.json { ctx.console.printError(text) } else { ctx.console.print(text) }
     if !plan.isEmpty { try ctx.confirm(question, action: action, plan: plan) }
-    let report = try engine.apply(plan)
+    // With --yes the erase is approved for its scope, not for the records listed a moment ago:
+    // what a writer added meanwhile is erased too (review, s17: a steady writer made every
+    // `erase --yes` fail as a concurrent change). Asked on a terminal, the plan shown is the one
+    // applied, or none.
+    let report = try engine.apply(plan, acceptingChanges: ctx.arguments.has("yes"))
+    if report.plan != plan {
+      ctx.console.printDiagnostic(
+        "dolphin: note: the workspace changed while the erase was planned (another process wrote); with --yes, "
+          + "what the scope held when the erase ran was erased (the report's plan lists it)")
+    }
     let failure: ReportedFailure? =
       report.verification.passed
       ? nil

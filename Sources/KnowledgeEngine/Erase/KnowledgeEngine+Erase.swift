@@ -35,26 +35,37 @@ extension KnowledgeEngine {
   /// read every byte of every file under the workspace directory and look for the ids of the
   /// erased records — an id found there that no live record still mentions is reported as
   /// leaked (``EraseVerification/leakedIDs``).
+  /// - Parameters:
+  ///   - plan: the plan shown (``planErase(_:)``, ``planClearChatAndActivity()``).
+  ///   - acceptingChanges: erase what the plan's scope holds when the erase runs, even if records
+  ///     were written since the plan was made — for an erase approved for its scope rather than
+  ///     for the plan's exact records (`dolphin erase --yes`, where nobody reads the plan). Under
+  ///     a steady writer (an MCP client capturing every few seconds) an erase that insists on the
+  ///     plan shown could never run (review, s17). The report's ``EraseReport/plan`` is then the
+  ///     plan applied.
   /// - Throws: ``WorkspaceError/concurrentChange(operation:)`` when the workspace changed since
-  ///   the plan was made; storage and filesystem errors.
-  public func apply(_ plan: ErasePlan) throws -> EraseReport {
+  ///   the plan was made (unless `acceptingChanges`); storage and filesystem errors.
+  public func apply(_ plan: ErasePlan, acceptingChanges: Bool = false) throws -> EraseReport {
     guard let target = EraseTarget(rawValue: plan.target) else {
       throw WorkspaceError.validation(ValidationError(field: "target", message: "unknown erase target '\(plan.target)'"))
     }
     let sqlite = store as? SQLiteWorkspaceStore
     // The directory as checked at open, links resolved (``SQLiteWorkspaceStore/verifiedDirectory``).
     let directory = sqlite.flatMap(Self.erasableDirectory)
-    let (removed, changed, erasedIDs) = try store.write { tx -> ([String: Int], [String: Int], Set<UUID>) in
+    let (removed, changed, erasedIDs, applied) = try store.write {
+      tx -> ([String: Int], [String: Int], Set<UUID>, ErasePlan) in
       var current = try Self.makePlan(target, tx, directory: directory)
       // The files kept are only named, never touched: a backup the first write made meanwhile
       // (a legacy `workspace.json` imported by it) is no reason to refuse; the verification
       // names every copy it finds.
       current.keptFiles = plan.keptFiles
-      guard current == plan else {
+      guard current == plan || acceptingChanges else {
         throw WorkspaceError.concurrentChange(operation: "erase")
       }
-      return try Self.executeErase(target, tx)
+      let (removed, changed, erasedIDs) = try Self.executeErase(target, tx)
+      return (removed, changed, erasedIDs, current)
     }
+    let plan = applied
     var verification = EraseVerification(
       filesScanned: [], bytesScanned: 0, idsChecked: erasedIDs.count, leakedIDs: [], filesWithLeaks: [], walBytes: 0,
       retainedCopies: [], freePages: 0, notes: [])
