@@ -334,7 +334,7 @@ enum DataRightsCommands {
     let report = try engine.apply(plan, acceptingChanges: ctx.arguments.has("yes"))
     if report.plan != plan {
       ctx.console.printDiagnostic(
-        "dolphin: note: the workspace changed while the erase was planned (another process wrote); with --yes, "
+        "dolphin: notice: the workspace changed while the erase was planned (another process wrote); with --yes, "
           + "what the scope held when the erase ran was erased (the report's plan lists it)")
     }
     let failure: ReportedFailure? =
