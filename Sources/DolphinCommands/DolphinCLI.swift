@@ -179,7 +179,8 @@ public enum DolphinCLI {
   /// - Returns: the process exit code (see ``ExitCode``).
   public static func run(_ arguments: [String], console: Console) async -> Int32 {
     // `dolphin mcp` owns stdout for JSON-RPC: its errors never print a JSON document there.
-    let wantsJSON = arguments.contains("--json") && arguments.first != "mcp"
+    // `--json=true` is refused (a flag takes no value), in JSON: the caller asked for it (s17).
+    let wantsJSON = arguments.contains { $0 == "--json" || $0.hasPrefix("--json=") } && arguments.first != "mcp"
     do {
       guard let first = arguments.first else {
         // No command is a usage error like any other (stderr, exit 2): the overview goes with it

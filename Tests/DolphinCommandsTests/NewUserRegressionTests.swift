@@ -214,6 +214,17 @@ struct NewUserRegressionTests {
     }
   }
 
+  /// Review (s17): `--json=true` was named in the error, but the error was not JSON.
+  @Test("--json=true is a usage error printed as JSON, since JSON was asked for")
+  func jsonWithValue() throws {
+    let r = try runDolphin(["status", "--json=true", "--workspace", "/nonexistent-s17"])
+    #expect(r.status == 2)
+    let document = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+    let error = try #require(document?["error"] as? [String: Any], "\(r.stdout)")
+    #expect(error["kind"] as? String == "usage" && error["field"] as? String == "json")
+    #expect(error["message"] as? String == "--json is a flag and takes no value")
+  }
+
   @Test("arguments echoed in errors cannot drive the terminal")
   func escapesInErrors() throws {
     let r = try runDolphin(["unknown\u{1B}[31m"])
