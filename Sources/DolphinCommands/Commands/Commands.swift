@@ -32,7 +32,8 @@ enum Commands {
         Examples:
           dolphin capture decision "Use SQLite for the workspace" --content "Single-row writes, WAL." --tags storage,sqlite
           echo "notes" | dolphin capture context "Standup" --content -
-        Every capture that leaves the knowledge count at a multiple of five also stores a rule-based digest.
+        Every capture that leaves the knowledge count at a multiple of five also stores a rule-based digest
+        (the newest \(Limits.digestsKept) are kept; storing another drops the oldest).
         The workspace holds at most knowledgeItemLimit knowledge items (default \(Limits.knowledgeItemsDefault), at most
         \(Limits.knowledgeItemsMaximum)): past it a capture is refused (exit 4) with the count held and the limit;
         `dolphin settings` shows it and `dolphin settings set knowledgeItemLimit N` raises it.
