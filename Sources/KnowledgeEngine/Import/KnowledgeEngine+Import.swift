@@ -256,6 +256,11 @@ struct ImportAnalysis: Sendable {
       (status[name] ?? [:]).values.contains { $0 == .new || ($0 == .conflicting && policy == .replace) }
     }
     plan.storesDigest = !plan.intoEmptyWorkspace && changesRecords
+    // The digest stored at the end takes a place among the kept digests too (review, s17: the
+    // plan said 4 would be pruned, and 5 were).
+    if plan.storesDigest, let i = plan.collections.firstIndex(where: { $0.name == "digests" }) {
+      plan.collections[i].pruned = max(0, (counts["digest"] ?? 0) + plan.collections[i].new + 1 - Limits.digestsKept)
+    }
     // Counted where the file's handoff is written: one left as stored loses nothing.
     plan.droppedNextSteps = prepared.droppedNextSteps.reduce(0) { $0 + (isWritten("handoffs", $1.key) ? $1.value : 0) }
   }

@@ -380,6 +380,20 @@ struct ExportImportTests {
     _ = try engine.applyImport(original, source: "a.json")
     let plan = try engine.planImport(document, source: "b.json")
     #expect(plan.collections.first { $0.name == "digests" }?.pruned == 1)
+    #expect(!plan.storesDigest)
+    // With a new record the import stores a digest at the end, which takes a place too
+    // (review, s17: the plan counted one fewer than were pruned).
+    document.workspace.knowledge.append(
+      KnowledgeItem(
+        id: sequentialID(4000), kind: .fact, title: "Imported later", content: "", source: .import, tags: [],
+        relationships: [], priority: .normal, createdAt: SampleWorkspace.t0, updatedAt: SampleWorkspace.t0))
+    let withDigest = try engine.planImport(document, source: "c.json")
+    #expect(withDigest.storesDigest)
+    #expect(withDigest.collections.first { $0.name == "digests" }?.pruned == 2)
+    let before = try engine.store.read { tx in try tx.listDigests() }.count
+    _ = try engine.applyImport(document, source: "c.json")
+    let after = try engine.store.read { tx in try tx.listDigests() }.count
+    #expect(before + 50 + 1 - after == 2, "pruned as planned")
   }
 }
 
