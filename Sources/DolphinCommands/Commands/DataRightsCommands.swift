@@ -337,12 +337,18 @@ enum DataRightsCommands {
         "dolphin: notice: the workspace changed while the erase was planned (another process wrote); with --yes, "
           + "what the scope held when the erase ran was erased (the report's plan lists it)")
     }
+    let v = report.verification
     let failure: ReportedFailure? =
-      report.verification.passed
+      v.passed
       ? nil
-      : ReportedFailure(
-        code: ExitCode.storage,
-        message: "erased ids still found on disk: " + report.verification.leakedIDs.map(\.uuidString).joined(separator: ", "))
+      : !v.leakedIDs.isEmpty
+        ? ReportedFailure(
+          code: ExitCode.storage, message: "erased ids still found on disk: " + v.leakedIDs.map(\.uuidString).joined(separator: ", "))
+        : ReportedFailure(
+          code: ExitCode.storage,
+          message: "the erase was applied but could not be verified: \(v.unscanned.count) path(s) under the workspace "
+            + "directory could not be read (" + v.unscanned.prefix(3).map { Limits.shownPath($0) }.joined(separator: ", ")
+            + (v.unscanned.count > 3 ? ", …" : "") + ")")
     if ctx.json {
       try ctx.console.printJSON(report, failure: failure)
     } else {

@@ -69,7 +69,12 @@ extension Render {
 
   static func verification(_ v: EraseVerification) -> String {
     var lines: [String] = []
-    if v.filesScanned.isEmpty {
+    if !v.unscanned.isEmpty {
+      lines.append(
+        "Verification INCOMPLETE: \(v.unscanned.count) path(s) under the workspace directory could not be read, so "
+          + "the erase is not verified there (read \(v.filesScanned.count) file(s), \(v.bytesScanned) bytes"
+          + (v.leakedIDs.isEmpty ? "" : "; \(v.leakedIDs.count) erased id(s) still found") + "); see the notes.")
+    } else if v.filesScanned.isEmpty {
       lines.append("Verification: no files to scan.")
     } else if v.passed && v.mentionedByKeptRecords > 0 {
       lines.append(

@@ -84,9 +84,15 @@ public struct EraseVerification: Sendable, Equatable, Codable {
   /// any text that quotes the id. These are not leaks of erased records but mentions in other
   /// records; erasing those records (or `all`) removes them.
   public var mentionedByKeptRecords: Int = 0
+  /// Files and directories under the workspace directory that could not be read (a directory
+  /// that cannot be listed, a file that cannot be opened or read, past the depth bound): what
+  /// is in them was not checked, so the erase is not verified (review, s17: a workspace
+  /// directory that could not be listed read as "no files to scan", exit 0).
+  public var unscanned: [String] = []
 
-  /// True when no erased id survives on disk outside live records.
-  public var passed: Bool { leakedIDs.isEmpty }
+  /// True when every file under the workspace directory was read and no erased id survives in
+  /// any of them outside live records.
+  public var passed: Bool { leakedIDs.isEmpty && unscanned.isEmpty }
 }
 
 /// What an erase did.

@@ -27,10 +27,12 @@ enum EraseVerifier {
     var hitsByFile: [(String, Set<UUID>)] = []
     scanFiles(under: directory.path, skipped: { path, why in
       verification.notes.append("did not look inside \(path): \(why)")
+      verification.unscanned.append(path)
     }) { path, fd in
       var hits = Set<UUID>()
       guard let bytes = readUUIDs(fd, { id in if erased.contains(id) { hits.insert(id) } }) else {
         verification.notes.append("could not read \(path)")
+        verification.unscanned.append(path)
         return
       }
       verification.filesScanned.append(path)

@@ -1,3 +1,4 @@
+import ContinuityKit
 @testable import KnowledgeEngine
 import Foundation
 import Testing
@@ -76,6 +77,18 @@ struct EraseScanLinkTests {
     EraseVerifier.scanFiles(under: ws, skipped: { skipped[$0] = $1 }) { path, _ in visited.append(path) }
     #expect(visited == [fifteen + "/f.txt"])
     #expect(skipped == [fifteen + "/d16": "more than 16 directories below the workspace directory"])
+
+    // What was not read leaves the erase unverified (review, s17: a directory that could not
+    // be listed read as "no files to scan", exit 0).
+    var verification = EraseVerification(
+      filesScanned: [], bytesScanned: 0, idsChecked: 1, leakedIDs: [], filesWithLeaks: [], walBytes: 0,
+      retainedCopies: [], freePages: 0, notes: [])
+    try EraseVerifier.verify(
+      [sequentialID(1)], in: URL(fileURLWithPath: ws), keptFiles: [], store: SQLiteWorkspaceStore.inMemory(),
+      into: &verification)
+    #expect(verification.filesScanned == [fifteen + "/f.txt"])
+    #expect(verification.unscanned == [fifteen + "/d16"])
+    #expect(verification.leakedIDs.isEmpty && !verification.passed)
 
     var missing: [String: String] = [:]
     EraseVerifier.scanFiles(under: ws + "/nothing", skipped: { missing[$0] = $1 }) { _, _ in }
