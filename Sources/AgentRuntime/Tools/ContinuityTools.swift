@@ -159,18 +159,40 @@ enum ContinuityTools {
 
   static let handoffList = ToolDefinition(
     name: "handoff_list", title: "List handoffs",
-    description: "Saved handoffs, newest first, and which one is active. Read-only.",
-    input: .object([]),
+    description: "Saved handoffs, newest first, and which one is active: at most limit of them (default \(Limits.listedRecordsDefault)), with how many there are in all (total) and whether the limit left some out (truncated). Read-only.",
+    input: .object([
+      // Up to every handoff the workspace may hold, as `dolphin handoff list --limit` takes.
+      ToolProperty(
+        "limit", .integer(minimum: 1, maximum: Limits.handoffs), default: .integer(Limits.listedRecordsDefault),
+        "Most handoffs listed (the newest).")
+    ]),
     outputSchema: ToolRendering.outputSchema(
-      ["handoffs": ToolRendering.anyArray, "count": ToolRendering.integer, "total": ToolRendering.integer],
-      required: ["handoffs", "count", "total"]),
+      [
+        "handoffs": ToolRendering.anyArray, "count": ToolRendering.integer, "total": ToolRendering.integer,
+        "truncated": ToolRendering.boolean,
+        "activeHandoffID": .object([
+          "type": "string", "format": "uuid",
+          "description": "The active handoff's id, also when the limit left its row out; absent when none is active.",
+        ]),
+      ],
+      required: ["handoffs", "count", "total", "truncated"]),
     risk: .readOnly, isIdempotent: true,
-    handler: { _, ctx in
-      let l = try ctx.engine.listHandoffs()
-      let lines = l.handoffs.map { h in "- \(h.id.uuidString)\(h.id == l.activeHandoffID ? " (active)" : "") \(ToolRendering.quoted(h.focus))" }
+    handler: { args, ctx in
+      let limit = args["limit"]?.int ?? Limits.listedRecordsDefault
+      let l = try ctx.engine.listHandoffs(limit: limit)
+      let truncated = l.handoffs.count < l.total
+      let rows = l.handoffs.map { h in "- \(h.id.uuidString)\(h.id == l.activeHandoffID ? " (active)" : "") \(ToolRendering.quoted(h.focus))" }
       var structured = try ToolRendering.json(l).object ?? [:]
       structured["count"] = .integer(l.handoffs.count)
-      return ToolOutput(structured: .object(structured), text: l.handoffs.isEmpty ? "No handoffs." : "\(l.handoffs.count) handoff(s):\n" + lines.joined(separator: "\n"))
+      structured["truncated"] = .bool(truncated)
+      // The active handoff is named even when the limit leaves its row out, as the CLI does.
+      let header =
+        "\(l.handoffs.count) of \(l.total) handoff(s), newest first"
+        + (truncated ? ", cut by the limit of \(limit) (limit takes up to \(Limits.handoffs))" : "")
+        + "; active: \(l.activeHandoffID?.uuidString ?? "none")"
+      return ToolOutput(
+        structured: .object(structured),
+        text: l.total == 0 ? "No handoffs." : ToolRendering.listing(header: header, rows: rows, field: "handoffs"))
     })
 
   static let handoffGet = ToolDefinition(

@@ -161,9 +161,9 @@ enum AgentCommands {
   static let activity = Command(
     spec: CommandSpec(
       path: ["activity"], summary: "Show the activity receipts (what agent and MCP tool calls executed).",
-      options: [OptionSpec(name: "limit", value: "N", help: "The most recent N (1…\(Limits.receiptsKept), default 50).")]),
+      options: [OptionSpec(name: "limit", value: "N", help: "The most recent N (1…\(Limits.receiptsKept), default \(Limits.listedRecordsDefault)).")]),
     run: { ctx in
-      let limit = try ctx.integer("limit", default: 50, range: 1...Limits.receiptsKept)
+      let limit = try ctx.integer("limit", default: Limits.listedRecordsDefault, range: 1...Limits.receiptsKept)
       let receipts = Array(try ctx.engine(.read).store.read { tx in try tx.listReceipts() }.suffix(limit))
       if ctx.json {
         struct Out: Encodable { var receipts: [ActivityReceipt] }
