@@ -5,8 +5,9 @@ import KnowledgeEngine
 import Testing
 import TestSupport
 
-/// Review (s17, F6): `task_list` and `handoff_list` had no limit, so one answer at the
-/// 5,000-task cap was 20.7 MB.
+/// Review (s17, F6 and F12): `task_list` and `handoff_list` had no limit, so one answer at the
+/// 5,000-task cap was 20.7 MB; `handoff_restore`'s text was cut at 8,000 characters after the
+/// next steps, so a handoff of 64 knowledge items and 64 tasks read as one with none.
 @Suite("Bounded tool listings")
 struct BoundedListingToolsTests {
   static func run(_ engine: KnowledgeEngine, _ tool: String, _ arguments: JSONValue = [:]) async throws -> ToolOutput {
@@ -127,5 +128,112 @@ struct BoundedListingToolsTests {
     #expect(inactive.structured["truncated"] == .bool(false))
     try Self.expectConforms(inactive.structured, to: "handoff_list")
     #expect(inactive.text.hasPrefix("55 of 55 handoff(s), newest first; active: none\n"), "\(inactive.text.prefix(200))")
+  }
+
+  /// A handoff at every bound a tool call accepts: focus 300, summary 4,000, 12 next steps of
+  /// 300, 64 knowledge items and 64 tasks with 300-character titles.
+  static func fullHandoff(_ engine: KnowledgeEngine) throws -> Handoff {
+    let knowledge = try (1...64).map { n in
+      try engine.capture(CaptureRequest(kind: .fact, title: "K\(n) " + String(repeating: "k", count: 290))).item.id
+    }
+    let tasks = try (1...64).map { n in try engine.addTask(title: "T\(n) " + String(repeating: "t", count: 290)).id }
+    return try engine.createHandoff(
+      HandoffRequest(
+        focus: String(repeating: "f", count: 300), summary: String(repeating: "Summary sentence. ", count: 222),
+        nextSteps: (1...12).map { "Step \($0) " + String(repeating: "s", count: 290) }, knowledgeIDs: knowledge, taskIDs: tasks)
+    ).handoff
+  }
+
+  @Test("handoff_restore's text counts what the handoff carries and says how many knowledge items and tasks it leaves out")
+  func restoreTextCounts() async throws {
+    let engine = makeEngine()
+    let h = try Self.fullHandoff(engine)
+    let output = try await Self.run(engine, "handoff_restore", ["id": .string(h.id.uuidString)])
+    let text = output.text
+    #expect(text.count <= Limits.renderedToolOutput)
+    // Only the summary is cut inside, and says so; every list is cut between its lines.
+    #expect(text.components(separatedBy: Truncation.marker).count == 2, "\(text)")
+    #expect(text.contains(Truncation.marker + " (cut at 2000 characters; handoff_get has all of it)\nNext: Step 1 "), "\(text)")
+    #expect(
+      text.hasPrefix(
+        "Restored handoff \(h.id.uuidString) as context only (nothing was re-run); it carries 64 knowledge items and 64 tasks.\n"),
+      "\(text.prefix(200))")
+    let lines = text.split(separator: "\n").map(String.init)
+    let steps = lines.filter { $0.hasPrefix("Next: ") }.count
+    let knowledge = lines.filter { $0.hasPrefix("Knowledge: ") }.count
+    let tasks = lines.filter { $0.hasPrefix("Task: ") }.count
+    // Next steps come first; the rest of the room is shared by knowledge and tasks, and every
+    // list left short says by how much.
+    #expect(steps == 12, "\(text)")
+    #expect(knowledge > 0 && tasks > 0, "\(text)")
+    let knowledgeLine = "… and \(64 - knowledge) more knowledge items (not shown; handoff_get lists them)"
+    let tasksLine = "… and \(64 - tasks) more tasks (not shown; handoff_get lists them)"
+    #expect(lines.contains(knowledgeLine), "\(text.suffix(600))")
+    #expect(lines.contains(tasksLine), "\(text.suffix(600))")
+    #expect(abs(knowledge - tasks) <= 1)
+    // The structured output still carries every one.
+    #expect(output.structured["knowledge"]?.array?.count == 64)
+    #expect(output.structured["tasks"]?.array?.count == 64)
+  }
+
+  @Test("handoff_restore's text for a small handoff lists everything, with no omission line")
+  func restoreSmallHandoff() async throws {
+    let engine = makeEngine()
+    let k = try engine.capture(CaptureRequest(kind: .decision, title: "Use WAL")).item
+    let t = try engine.addTask(title: "Write the soak")
+    let h = try engine.createHandoff(
+      HandoffRequest(focus: "Ship", summary: "Short.", nextSteps: ["Run it"], knowledgeIDs: [k.id], taskIDs: [t.id])
+    ).handoff
+    let output = try await Self.run(engine, "handoff_restore", ["id": .string(h.id.uuidString)])
+    #expect(
+      output.text == """
+        Restored handoff \(h.id.uuidString) as context only (nothing was re-run); it carries 1 knowledge item and 1 task.
+        Focus: Ship
+        Summary: Short.
+        Next: Run it
+        Knowledge: "Use WAL" (id \(k.id.uuidString))
+        Task: "Write the soak" (id \(t.id.uuidString))
+        """)
+  }
+
+  @Test("handoff_get's text lists the ids of what the handoff carries")
+  func getListsIDs() async throws {
+    let engine = makeEngine()
+    let k = try engine.capture(CaptureRequest(kind: .decision, title: "Use WAL")).item
+    let t = try engine.addTask(title: "Write the soak")
+    let h = try engine.createHandoff(
+      HandoffRequest(focus: "Ship", summary: "Short.", nextSteps: ["Run it"], knowledgeIDs: [k.id], taskIDs: [t.id])
+    ).handoff
+    let output = try await Self.run(engine, "handoff_get", ["id": .string(h.id.uuidString)])
+    #expect(
+      output.text == """
+        Handoff \(h.id.uuidString): "Ship" (1 knowledge item and 1 task)
+        Summary: Short.
+        next: Run it
+        knowledge: \(k.id.uuidString)
+        task: \(t.id.uuidString)
+        """)
+  }
+
+  @Test("handoff_get's text at every bound stays within the output bound and counts every list it leaves short")
+  func getCountsWhatItLeavesOut() async throws {
+    let engine = makeEngine()
+    let h = try Self.fullHandoff(engine)
+    let output = try await Self.run(engine, "handoff_get", ["id": .string(h.id.uuidString)])
+    let text = output.text
+    #expect(text.count <= Limits.renderedToolOutput)
+    #expect(!text.contains(Truncation.marker), "\(text.suffix(400))")
+    #expect(text.hasPrefix("Handoff \(h.id.uuidString): \"\(h.focus)\" (64 knowledge items and 64 tasks)\nSummary: \(h.summary)\n"))
+    let lines = text.split(separator: "\n").map(String.init)
+    let steps = lines.filter { $0.hasPrefix("next: ") }.count
+    let knowledge = lines.filter { $0.hasPrefix("knowledge: ") }.count
+    let tasks = lines.filter { $0.hasPrefix("task: ") }.count
+    let held = "(not shown; structuredContent.handoff holds every one)"
+    // The whole summary (4,000 characters) leaves room for 11 of the 12 steps; the lists of
+    // ids (filled after the steps) still say how many they hold.
+    #expect(steps == 11, "\(text)")
+    #expect(lines.contains("… and 1 more next step \(held)"))
+    #expect(lines.contains("… and \(64 - knowledge) more knowledge items \(held)"))
+    #expect(lines.last == "… and \(64 - tasks) more tasks \(held)")
   }
 }
