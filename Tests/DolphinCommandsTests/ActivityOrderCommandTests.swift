@@ -52,4 +52,42 @@ struct ActivityOrderCommandTests {
     let last = try cli.json(["activity", "--limit", "2"])
     #expect((last["receipts"] as? [[String: Any]])?.compactMap { $0["callID"] as? String } == Array(expected.suffix(2)))
   }
+
+  /// Review (s17, F11): with 60 receipts, `activity` printed "50 receipt(s), oldest first" from
+  /// call 11 on, and `--json` held 50 receipts, with nothing saying 10 were left out.
+  @Test("activity says how many receipts the limit left out, in text and --json")
+  func limitIsReported() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Template"]).status == 0)
+    let probe = cli.dir.appending("probe.json")
+    #expect(try cli.run(["export", "--output", probe.path]).status == 0)
+    var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: probe)) as? [String: Any])
+    var workspace = try #require(document["workspace"] as? [String: Any])
+    workspace["receipts"] = (1...60).map { n in
+      Self.receipt(n, callID: "call-\(n)", startedAt: String(format: "2026-03-01T09:%02d:00.000Z", n - 1))
+    }
+    document["workspace"] = workspace
+    let file = cli.dir.appending("receipts.json")
+    try JSONSerialization.data(withJSONObject: document).write(to: file)
+    let imported = try cli.run(["import", file.path])
+    try #require(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
+
+    let text = try cli.run(["activity"])
+    #expect(text.status == 0, "\(text.stderr)")
+    let lines = text.stdout.split(separator: "\n")
+    #expect(lines.first == "50 of 60 receipt(s) shown (the newest; --limit N for more), oldest first", "\(text.stdout)")
+    #expect(lines.count == 51)
+    #expect(lines.dropFirst().first?.contains("call call-11 ") == true, "\(text.stdout)")
+    let json = try cli.json(["activity"])
+    #expect((json["receipts"] as? [[String: Any]])?.count == 50)
+    #expect(json["count"] as? Int == 50)
+    #expect(json["total"] as? Int == 60)
+    #expect(json["truncated"] as? Bool == true)
+
+    // A limit that takes them all: no word of a cut.
+    #expect(try cli.run(["activity", "--limit", "60"]).stdout.hasPrefix("60 receipt(s), oldest first\n"))
+    let all = try cli.json(["activity", "--limit", "100"])
+    #expect(all["count"] as? Int == 60 && all["total"] as? Int == 60 && all["truncated"] as? Bool == false)
+  }
 }

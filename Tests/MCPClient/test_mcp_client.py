@@ -349,6 +349,19 @@ async def session_api(d: Dolphin) -> None:
         for name in ["task_complete", "task_reopen"]:
             r = await call(s, name, {"id": task_id})
             check(not r.is_error, f"{name}: {text_of(r)}")
+        # The lists take a limit and say what it left out (review, s17: task_list had no limit,
+        # 20.7 MB at the task cap); the SDK holds the output to the schema with `truncated`.
+        r = await call(s, "task_add", {"title": "Write the release notes"})
+        check(not r.is_error, f"task_add: {text_of(r)}")
+        for name in ["task_list", "handoff_list"]:
+            full = structured(await call(s, name, {}))
+            one = await call(s, name, {"limit": 1})
+            listed = structured(one)
+            cut = full["total"] > 1
+            check(listed["count"] == 1 and listed["total"] == full["total"] and listed["truncated"] is cut,
+                  f"{name} with limit 1: {listed}")
+            check(text_of(one).startswith(f"1 of {full['total']} ")
+                  and ("cut by the limit of 1" in text_of(one)) == cut, f"{name} text: {text_of(one)}")
         if "handoff_deactivate" in expected:
             active = d.cli("status").get("activeHandoffID")
             first = await call(s, "handoff_deactivate", {})

@@ -159,32 +159,69 @@ enum ContinuityTools {
 
   static let handoffList = ToolDefinition(
     name: "handoff_list", title: "List handoffs",
-    description: "Saved handoffs, newest first, and which one is active. Read-only.",
-    input: .object([]),
+    description: "Saved handoffs, newest first, and which one is active: at most limit of them (default \(Limits.listedRecordsDefault)), with how many there are in all (total) and whether the limit left some out (truncated). Read-only.",
+    input: .object([
+      // Up to every handoff the workspace may hold, as `dolphin handoff list --limit` takes.
+      ToolProperty(
+        "limit", .integer(minimum: 1, maximum: Limits.handoffs), default: .integer(Limits.listedRecordsDefault),
+        "Most handoffs listed (the newest).")
+    ]),
     outputSchema: ToolRendering.outputSchema(
-      ["handoffs": ToolRendering.anyArray, "count": ToolRendering.integer, "total": ToolRendering.integer],
-      required: ["handoffs", "count", "total"]),
+      [
+        "handoffs": ToolRendering.anyArray, "count": ToolRendering.integer, "total": ToolRendering.integer,
+        "truncated": ToolRendering.boolean,
+        "activeHandoffID": .object([
+          "type": "string", "format": "uuid",
+          "description": "The active handoff's id, also when the limit left its row out; absent when none is active.",
+        ]),
+      ],
+      required: ["handoffs", "count", "total", "truncated"]),
     risk: .readOnly, isIdempotent: true,
-    handler: { _, ctx in
-      let l = try ctx.engine.listHandoffs()
-      let lines = l.handoffs.map { h in "- \(h.id.uuidString)\(h.id == l.activeHandoffID ? " (active)" : "") \(ToolRendering.quoted(h.focus))" }
+    handler: { args, ctx in
+      let limit = args["limit"]?.int ?? Limits.listedRecordsDefault
+      let l = try ctx.engine.listHandoffs(limit: limit)
+      let truncated = l.handoffs.count < l.total
+      let rows = l.handoffs.map { h in "- \(h.id.uuidString)\(h.id == l.activeHandoffID ? " (active)" : "") \(ToolRendering.quoted(h.focus))" }
       var structured = try ToolRendering.json(l).object ?? [:]
       structured["count"] = .integer(l.handoffs.count)
-      return ToolOutput(structured: .object(structured), text: l.handoffs.isEmpty ? "No handoffs." : "\(l.handoffs.count) handoff(s):\n" + lines.joined(separator: "\n"))
+      structured["truncated"] = .bool(truncated)
+      // The active handoff is named even when the limit leaves its row out, as the CLI does.
+      let header =
+        "\(l.handoffs.count) of \(l.total) handoff(s), newest first"
+        + (truncated ? ", cut by the limit of \(limit) (limit takes up to \(Limits.handoffs))" : "")
+        + "; active: \(l.activeHandoffID?.uuidString ?? "none")"
+      return ToolOutput(
+        structured: .object(structured),
+        text: l.total == 0 ? "No handoffs." : ToolRendering.listing(header: header, rows: rows, field: "handoffs"))
     })
 
   static let handoffGet = ToolDefinition(
     name: "handoff_get", title: "Get a handoff",
-    description: "One handoff by UUID (exact). Reading never consumes or restores it. Read-only.",
+    description: "One handoff by UUID (exact): its focus, summary, next steps and the ids of the knowledge items and tasks it carries. Reading never consumes or restores it. Read-only.",
     input: .object([ToolProperty("id", .uuid, required: true, "The handoff's UUID.")]),
     outputSchema: ToolRendering.outputSchema(["handoff": ToolRendering.anyObject], required: ["handoff"]),
     risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let h = try ctx.engine.handoff(id: try requireID(args))
-      var lines = ["Handoff \(h.id.uuidString): \(ToolRendering.quoted(h.focus))"]
-      if !h.summary.isEmpty { lines.append("Summary: " + ToolRendering.block(h.summary)) }
-      lines += h.nextSteps.map { "next: \(ToolRendering.line($0))" }
-      return ToolOutput(structured: .object(["handoff": try ToolRendering.json(h)]), text: lines.joined(separator: "\n"))
+      var head = ["Handoff \(h.id.uuidString): \(ToolRendering.quoted(h.focus)) (\(carries(h.knowledgeIDs.count, h.taskIDs.count)))"]
+      if !h.summary.isEmpty { head.append("Summary: " + ToolRendering.block(h.summary)) }
+      // The ids, so that `handoff_restore` and `restore_session` can send a reader here for the
+      // ones their bounded text leaves out; the structured output has every one.
+      let held = "not shown; structuredContent.handoff holds every one"
+      let text = ToolRendering.bounded(
+        head: head,
+        sections: [
+          BoundedLines.Section(entries: h.nextSteps.map { "next: \(ToolRendering.line($0))" }) {
+            more($0, "next step", "next steps", held)
+          },
+          BoundedLines.Section(entries: h.knowledgeIDs.map { "knowledge: \($0.uuidString)" }, rank: 1) {
+            more($0, "knowledge item", "knowledge items", held)
+          },
+          BoundedLines.Section(entries: h.taskIDs.map { "task: \($0.uuidString)" }, rank: 1) {
+            more($0, "task", "tasks", held)
+          },
+        ])
+      return ToolOutput(structured: .object(["handoff": try ToolRendering.json(h)]), text: text)
     })
 
   static let handoffRestore = ToolDefinition(
@@ -195,15 +232,53 @@ enum ContinuityTools {
     risk: .localWrite, isIdempotent: true,
     handler: { args, ctx in
       let b = try ctx.engine.restoreHandoff(id: try requireID(args))
-      var lines = ["Restored handoff \(b.handoff.id.uuidString) as context only (nothing was re-run).", "Focus: \(ToolRendering.line(b.handoff.focus))"]
-      if !b.handoff.summary.isEmpty { lines.append("Summary: " + ToolRendering.block(b.handoff.summary)) }
-      lines += b.handoff.nextSteps.map { "Next: \(ToolRendering.line($0))" }
-      // Quoted with quotes escaped, as every tool's titles: no title can append another id.
-      lines += b.knowledge.map { "Knowledge: \(ToolRendering.quoted($0.title)) (id \($0.id.uuidString))" }
-      lines += b.tasks.map { "Task: \(ToolRendering.quoted($0.title)) (id \($0.id.uuidString))" }
-      if b.capturedSinceTotal > 0 { lines.append("Captured since: \(b.capturedSinceTotal) item(s)") }
-      return ToolOutput(structured: try ToolRendering.json(b), text: lines.joined(separator: "\n"), changedIDs: [b.handoff.id])
+      var head = [
+        "Restored handoff \(b.handoff.id.uuidString) as context only (nothing was re-run); it carries \(carries(b.knowledge.count, b.tasks.count)).",
+        "Focus: \(ToolRendering.line(b.handoff.focus))",
+      ]
+      let summary = b.handoff.summary
+      if !summary.isEmpty {
+        // Cut as the restore_session prompt cuts it, so that the lists below keep some room.
+        let shown = Truncation.truncate(summary, to: restoredSummaryCharacters)
+        head.append(
+          "Summary: " + ToolRendering.block(shown)
+            + (shown == summary ? "" : " (cut at \(restoredSummaryCharacters) characters; handoff_get has all of it)"))
+      }
+      // Within the output bound, every list is cut between its lines and says how many it left
+      // out (review, s17: the text stopped after the next steps, so a handoff of 64 knowledge
+      // items and 64 tasks read as one with none). Next steps first, then knowledge and tasks
+      // in turn; titles are quoted with quotes escaped, as every tool's: none can append an id.
+      let note = "not shown; handoff_get lists them"
+      let text = ToolRendering.bounded(
+        head: head,
+        sections: [
+          BoundedLines.Section(entries: b.handoff.nextSteps.map { "Next: \(ToolRendering.line($0))" }) {
+            more($0, "next step", "next steps", note)
+          },
+          BoundedLines.Section(
+            entries: b.knowledge.map { "Knowledge: \(ToolRendering.quoted($0.title)) (id \($0.id.uuidString))" }, rank: 1
+          ) { more($0, "knowledge item", "knowledge items", note) },
+          BoundedLines.Section(entries: b.tasks.map { "Task: \(ToolRendering.quoted($0.title)) (id \($0.id.uuidString))" }, rank: 1) {
+            more($0, "task", "tasks", note)
+          },
+        ],
+        tail: b.capturedSinceTotal > 0 ? ["Captured since: \(b.capturedSinceTotal) item(s)"] : [])
+      return ToolOutput(structured: try ToolRendering.json(b), text: text, changedIDs: [b.handoff.id])
     })
+
+  /// The most characters of a summary `handoff_restore`'s text shows (the structured output
+  /// and `handoff_get` have all of it), as the `restore_session` prompt shows.
+  static let restoredSummaryCharacters = 2_000
+
+  /// `64 knowledge items and 1 task`: what a handoff carries.
+  static func carries(_ knowledge: Int, _ tasks: Int) -> String {
+    ToolRendering.counted(knowledge, "knowledge item", "knowledge items") + " and " + ToolRendering.counted(tasks, "task", "tasks")
+  }
+
+  /// `… and 58 more knowledge items (note)`: the line for the entries a list left out.
+  @Sendable static func more(_ n: Int, _ one: String, _ many: String, _ note: String) -> String {
+    "… and \(ToolRendering.counted(n, "more " + one, "more " + many)) (\(note))"
+  }
 
   static let handoffDeactivate = ToolDefinition(
     name: "handoff_deactivate", title: "Deactivate the handoff",

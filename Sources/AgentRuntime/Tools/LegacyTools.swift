@@ -39,20 +39,40 @@ enum LegacyTools {
 
   static let taskList = ToolDefinition(
     name: "task_list", title: "List tasks",
-    description: "List tasks, open first, then by priority and age. Read-only.",
-    input: .object([ToolProperty("status", .oneOf(["open", "completed", "all"]), default: "all", "Which tasks.")]),
+    description: "List tasks, open first, then by priority and age: at most limit of them (default \(Limits.listedRecordsDefault)), with how many there are in all (total) and whether the limit left some out (truncated). Read-only.",
+    input: .object([
+      ToolProperty("status", .oneOf(["open", "completed", "all"]), default: "all", "Which tasks."),
+      // Up to every task the workspace may hold; the default keeps one answer small (review,
+      // s17: one unbounded answer at the 5,000-task cap was 20.7 MB).
+      ToolProperty(
+        "limit", .integer(minimum: 1, maximum: Limits.tasks), default: .integer(Limits.listedRecordsDefault),
+        "Most tasks listed (the first in the order above)."),
+    ]),
     outputSchema: ToolRendering.outputSchema(
-      ["tasks": ToolRendering.anyArray, "count": ToolRendering.integer, "total": ToolRendering.integer],
-      required: ["tasks", "count", "total"]),
+      [
+        "tasks": ToolRendering.anyArray, "count": ToolRendering.integer, "total": ToolRendering.integer,
+        "truncated": ToolRendering.boolean,
+      ],
+      required: ["tasks", "count", "total", "truncated"]),
     risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
-      let s = args["status"]?.string ?? "all"
-      let tasks = try ctx.engine.listTasks(status: TaskStatus(rawValue: s))
-      let text = tasks.isEmpty ? "No tasks." : "\(tasks.count) task(s):\n" + tasks.map(ToolRendering.taskLine).joined(separator: "\n")
-      // `count` and `total` as the other lists give them; every task of the status is listed.
+      let status = args["status"]?.string ?? "all"
+      let limit = args["limit"]?.int ?? Limits.listedRecordsDefault
+      let l = try ctx.engine.taskListing(status: TaskStatus(rawValue: status), limit: limit)
+      let noun = status == "all" ? "task(s)" : "\(status) task(s)"
+      let text: String
+      if l.total == 0 {
+        text = status == "all" ? "No tasks." : "No \(status) tasks."
+      } else {
+        text = ToolRendering.listing(
+          header: "\(l.tasks.count) of \(l.total) \(noun)"
+            + (l.isTruncated ? ", cut by the limit of \(limit) (limit takes up to \(Limits.tasks))" : ""),
+          rows: l.tasks.map(ToolRendering.taskLine), field: "tasks")
+      }
       return ToolOutput(
         structured: .object([
-          "tasks": try ToolRendering.json(tasks), "count": .integer(tasks.count), "total": .integer(tasks.count),
+          "tasks": try ToolRendering.json(l.tasks), "count": .integer(l.tasks.count), "total": .integer(l.total),
+          "truncated": .bool(l.isTruncated),
         ]), text: text)
     })
 

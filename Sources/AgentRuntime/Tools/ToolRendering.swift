@@ -72,6 +72,28 @@ enum ToolRendering {
     EvidenceLine.render(evidenceIDs: i.evidenceIDs, text: "[\(i.priority.rawValue)] \(i.rule.rawValue): \(i.message)")
   }
 
+  /// `1 task`, `3 tasks`: a count with its noun.
+  static func counted(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+
+  /// A tool's text held to ``Limits/renderedToolOutput`` with every list cut between its
+  /// entries and counted (``BoundedLines``), never cut mid-list by the executor's bound.
+  static func bounded(head: [String], sections: [BoundedLines.Section], tail: [String] = []) -> String {
+    BoundedLines.render(head: head, sections: sections, tail: tail, limit: Limits.renderedToolOutput)
+  }
+
+  /// A listing tool's text: `header`, then the rows that fit the bound, then — when some did
+  /// not — how many of the listed records the text leaves out and that the structured output's
+  /// `field` holds them all.
+  static func listing(header: String, rows: [String], field: String) -> String {
+    bounded(
+      head: [header],
+      sections: [
+        BoundedLines.Section(entries: rows) { n in
+          "… and \(n) more of the \(rows.count) listed (not shown: the text is bounded; structuredContent.\(field) holds every one)"
+        }
+      ])
+  }
+
   static func uuid(_ args: JSONObject, _ key: String) -> UUID? { args[key]?.string.flatMap(UUID.init(uuidString:)) }
   static func uuids(_ args: JSONObject, _ key: String) -> [UUID] { args[key]?.array?.compactMap { $0.string.flatMap(UUID.init(uuidString:)) } ?? [] }
   static func strings(_ args: JSONObject, _ key: String) -> [String] { args[key]?.array?.compactMap(\.string) ?? [] }
@@ -87,4 +109,5 @@ enum ToolRendering {
   static let anyArray: JSONValue = .object(["type": "array"])
   static let string: JSONValue = .object(["type": "string"])
   static let integer: JSONValue = .object(["type": "integer"])
+  static let boolean: JSONValue = .object(["type": "boolean"])
 }

@@ -53,6 +53,10 @@ public enum Limits {
   // Outputs and queries
   public static let searchResultsDefault = 10
   public static let searchResultsMaximum = 50
+  /// Records a listing gives when no limit is asked for: the CLI's `knowledge list`,
+  /// `memory list` and `activity`, the MCP tools `task_list` and `handoff_list`. Each says how
+  /// many it left out; a larger limit, up to the collection's own bound, lists more.
+  public static let listedRecordsDefault = 50
   public static let promptEvidenceItems = 8
   public static let promptEvidenceCharacters = 4_000
   public static let insights = 25
@@ -127,6 +131,7 @@ public enum Limits {
     ("messages kept", messagesKept, "messages"),
     ("search results (default)", searchResultsDefault, "results"),
     ("search results (maximum)", searchResultsMaximum, "results"),
+    ("listed records (default)", listedRecordsDefault, "records"),
     ("prompt evidence items", promptEvidenceItems, "items"),
     ("prompt evidence", promptEvidenceCharacters, "characters"),
     ("insights", insights, "insights"),

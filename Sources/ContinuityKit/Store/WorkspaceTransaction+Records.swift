@@ -144,7 +144,10 @@ extension WorkspaceTransaction {
   }
 
   /// Tasks: open before completed, then priority (highest first), then oldest first, then id.
-  public func listTasks(status: TaskStatus? = nil) throws(WorkspaceError) -> [TaskItem] {
+  /// - Parameters:
+  ///   - status: only tasks with this status; nil lists both.
+  ///   - limit: at most this many (the first in that order); nil lists all.
+  public func listTasks(status: TaskStatus? = nil, limit: Int? = nil) throws(WorkspaceError) -> [TaskItem] {
     requireValid()
     var sql = "SELECT \(Self.taskColumns) FROM task"
     var args: [SQLValue] = []
@@ -157,6 +160,10 @@ extension WorkspaceTransaction {
        CASE priority WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'normal' THEN 2 ELSE 3 END,
        created_at ASC, id ASC
       """
+    if let limit {
+      sql += " LIMIT ?"
+      args.append(.integer(Int64(limit)))
+    }
     return try db.all(sql, args) { (row) throws(WorkspaceError) in try taskRow(row) }
   }
 

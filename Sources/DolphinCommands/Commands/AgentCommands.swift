@@ -161,16 +161,23 @@ enum AgentCommands {
   static let activity = Command(
     spec: CommandSpec(
       path: ["activity"], summary: "Show the activity receipts (what agent and MCP tool calls executed).",
-      options: [OptionSpec(name: "limit", value: "N", help: "The most recent N (1…\(Limits.receiptsKept), default 50).")]),
+      options: [OptionSpec(name: "limit", value: "N", help: "The most recent N (1…\(Limits.receiptsKept), default \(Limits.listedRecordsDefault)).")]),
     run: { ctx in
-      let limit = try ctx.integer("limit", default: 50, range: 1...Limits.receiptsKept)
-      let receipts = Array(try ctx.engine(.read).store.read { tx in try tx.listReceipts() }.suffix(limit))
+      let limit = try ctx.integer("limit", default: Limits.listedRecordsDefault, range: 1...Limits.receiptsKept)
+      let all = try ctx.engine(.read).store.read { tx in try tx.listReceipts() }
+      let receipts = Array(all.suffix(limit))
+      // Review, s17: 50 of 60 receipts were shown as if they were all the calls made.
+      let truncated = receipts.count < all.count
       if ctx.json {
-        struct Out: Encodable { var receipts: [ActivityReceipt] }
-        try ctx.console.printJSON(Out(receipts: receipts))
+        // `count` (listed) beside `total` (kept), as the other lists give them.
+        struct Out: Encodable { var receipts: [ActivityReceipt]; var count: Int; var total: Int; var truncated: Bool }
+        try ctx.console.printJSON(Out(receipts: receipts, count: receipts.count, total: all.count, truncated: truncated))
         return
       }
-      ctx.console.print("\(receipts.count) receipt(s), oldest first")
+      ctx.console.print(
+        truncated
+          ? "\(receipts.count) of \(all.count) receipt(s) shown (the newest; --limit N for more), oldest first"
+          : "\(receipts.count) receipt(s), oldest first")
       for r in receipts { ctx.console.print(Render.receiptLine(r)) }
     })
 }

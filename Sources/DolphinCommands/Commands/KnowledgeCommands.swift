@@ -26,11 +26,11 @@ enum KnowledgeCommands {
       options: [
         OptionSpec(name: "kind", value: "K", repeatable: true, help: "Only these kinds (\(Commands.kindList))."),
         OptionSpec(name: "tag", value: "T", help: "Only items with this tag (case and accents ignored)."),
-        OptionSpec(name: "limit", value: "N", help: "At most N items (1…\(Limits.knowledgeItemsMaximum), default 50)."),
+        OptionSpec(name: "limit", value: "N", help: "At most N items (1…\(Limits.knowledgeItemsMaximum), default \(Limits.listedRecordsDefault))."),
       ]),
     run: { ctx in
       let kinds = try ctx.arguments.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, name: "--kind") }
-      let limit = try ctx.integer("limit", default: 50, range: 1...Limits.knowledgeItemsMaximum)
+      let limit = try ctx.integer("limit", default: Limits.listedRecordsDefault, range: 1...Limits.knowledgeItemsMaximum)
       let tag = try ctx.tagFilter()
       let listing = try ctx.engine(.read).knowledgeListing(kinds: kinds, tag: tag, limit: limit)
       if ctx.json {
@@ -177,9 +177,9 @@ enum MemoryCommands {
   static let list = Command(
     spec: CommandSpec(
       path: ["memory", "list"], summary: "List legacy memories, newest first.",
-      options: [OptionSpec(name: "limit", value: "N", help: "At most N (1…\(Limits.memories), default 50).")]),
+      options: [OptionSpec(name: "limit", value: "N", help: "At most N (1…\(Limits.memories), default \(Limits.listedRecordsDefault)).")]),
     run: { ctx in
-      let limit = try ctx.integer("limit", default: 50, range: 1...Limits.memories)
+      let limit = try ctx.integer("limit", default: Limits.listedRecordsDefault, range: 1...Limits.memories)
       let listing = try ctx.engine(.read).memoryListing(limit: limit)
       if ctx.json {
         struct Out: Encodable { var memories: [MemoryItem]; var count: Int; var total: Int }

@@ -394,8 +394,19 @@ extension KnowledgeEngine {
     }
   }
 
-  /// Tasks, open first (see ``WorkspaceTransaction/listTasks(status:)``).
+  /// Tasks, open first (see ``WorkspaceTransaction/listTasks(status:limit:)``).
   public func listTasks(status: TaskStatus? = nil) throws -> [TaskItem] {
     try store.read { tx in try tx.listTasks(status: status) }
+  }
+
+  /// Tasks, open first (see ``WorkspaceTransaction/listTasks(status:limit:)``), with how many
+  /// have the status in all (read together, so the count matches the page).
+  /// - Parameters:
+  ///   - status: only tasks with this status; nil lists both.
+  ///   - limit: list at most this many; nil lists all (at most ``Limits/tasks`` exist).
+  public func taskListing(status: TaskStatus? = nil, limit: Int? = nil) throws -> TaskListing {
+    try store.read { tx in
+      TaskListing(tasks: try tx.listTasks(status: status, limit: limit), total: try tx.taskCount(status: status))
+    }
   }
 }

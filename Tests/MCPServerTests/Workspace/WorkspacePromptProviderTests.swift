@@ -69,9 +69,48 @@ struct WorkspacePromptProviderTests {
       try WorkspacePromptProvider(workspace: fixture.workspace)
         .getPrompt(name: "restore_session", arguments: ["handoff_id": handoff.id.uuidString]).messages.first?.text)
     #expect(text.count <= 8_000)
-    #expect(text.contains("; it is the active handoff"))
-    #expect(text.contains("… and 24 more"))
-    #expect(text.hasSuffix(Truncation.marker))
+    #expect(text.contains("; it is the active handoff; it carries 40 knowledge items and 0 tasks"))
+    #expect(text.contains("\n… and 24 more knowledge items (not shown; the handoff_get tool lists them)\n"), "\(text)")
+    // The excerpts come last and are cut between excerpts, counted: never mid-excerpt.
+    let excerpts = text.split(separator: "\n").filter { $0.hasPrefix("> Excerpt ") }.count
+    #expect(excerpts < 12)
+    #expect(text.hasSuffix("\n… and \(12 - excerpts) more excerpts (not shown)"), "\(text.suffix(300))")
+  }
+
+  /// Review (s17, F12): at 8,000 characters the prompt stopped at knowledge item 6 of 64, with
+  /// no Tasks section and no word of what was left out.
+  @Test("A handoff at every bound: the header counts it, and each list says how many it left out")
+  func fullHandoff() throws {
+    let fixture = WorkspaceFixture()
+    let items = try (1...64).map { try fixture.capture(.fact, "K\($0) " + String(repeating: "k", count: 290)) }
+    let tasks = try fixture.engine.store.write { tx in
+      try (1...64).map { n in
+        let t = TaskItem(
+          id: sequentialID(2_000 + n), title: "T\(n) " + String(repeating: "t", count: 290), createdAt: Date(timeIntervalSince1970: 0))
+        try tx.insertTask(t)
+        return t
+      }
+    }
+    let handoff = Handoff(
+      id: sequentialID(903), focus: String(repeating: "f", count: 300),
+      summary: String(repeating: "Summary sentence. ", count: 222),
+      nextSteps: (1...12).map { "Step \($0) " + String(repeating: "s", count: 290) },
+      knowledgeIDs: items.map(\.id), taskIDs: tasks.map(\.id), createdAt: Date(timeIntervalSince1970: 0))
+    try fixture.insert(handoff)
+    let text = try #require(
+      try WorkspacePromptProvider(workspace: fixture.workspace)
+        .getPrompt(name: "restore_session", arguments: ["handoff_id": handoff.id.uuidString]).messages.first?.text)
+    #expect(text.count <= 8_000)
+    #expect(text.contains("; it is not the active handoff; it carries 64 knowledge items and 64 tasks\n"), "\(text.prefix(800))")
+    let lines = text.split(separator: "\n").map(String.init)
+    // Every next step is there (they are kept first), then knowledge and tasks share the rest.
+    #expect(lines.filter { $0.hasPrefix("> ") && $0.contains(". Step ") }.count == 12, "\(text)")
+    let knowledge = lines.filter { $0.hasPrefix("[fact ") }.count
+    let shownTasks = lines.filter { $0.hasPrefix("[task ") }.count
+    #expect(knowledge > 0 && shownTasks > 0 && abs(knowledge - shownTasks) <= 1, "\(text)")
+    #expect(lines.contains("Tasks:"))
+    #expect(lines.contains("… and \(64 - knowledge) more knowledge items (not shown; the handoff_get tool lists them)"), "\(text)")
+    #expect(lines.last == "… and \(64 - shownTasks) more tasks (not shown; the handoff_get tool lists them)", "\(text)")
   }
 
   @Test("A line or paragraph separator in a quoted title or focus folds to a space; block quotes mark every line")
