@@ -37,8 +37,9 @@ public struct ToolCallResult: Sendable {
   public var succeeded: Bool { receipt.outcome == .succeeded }
 }
 
-/// Runs tool calls: validates arguments against the registry's schema, asks approval for every
-/// `localWrite` call, runs read-only tools over a store that refuses writes, honours
+/// Runs tool calls: validates arguments against the registry's schema, runs a `localWrite`
+/// tool's ``ToolDefinition/preflight`` (the engine's checks that need no write) and then asks
+/// approval for the call, runs read-only tools over a store that refuses writes, honours
 /// cancellation right before a write commits, and writes one receipt per call — read-only,
 /// denied, failed and cancelled ones too — from what executed, never from model text. On a
 /// workspace that does not exist yet (``SQLiteWorkspaceStore/existsOnDisk`` is false) only a
@@ -91,9 +92,38 @@ public struct ToolExecutor: Sendable {
       return finish(.failed, risk: risk, args: ActivityReceipt.argumentsText(call.arguments), approval: nil, output: nil, error: error, message: error.description)
     }
     let canonical = JSONValue.object(args).jsonString(sortedKeys: true)
+    /// The result of a call that `error`, thrown by the tool or by its preflight, stopped.
+    func failed(_ error: any Error, approval: String?) -> ToolCallResult {
+      if let e = error as? AgentError {
+        return finish(e == .cancelled ? .cancelled : .failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: e, message: e.description)
+      }
+      // The engine refused an argument the schema could not judge (a combination, a tag's
+      // characters): the caller hears which argument, as for a schema error.
+      if let argumentError = tool.argumentError(from: error) {
+        return finish(
+          .failed, risk: tool.risk, args: canonical, approval: approval, output: nil,
+          error: .invalidArguments(argumentError), message: argumentError.message)
+      }
+      var message = String(describing: error)
+      if Self.isCredentialRefusal(error) { message += Self.credentialAdvice }
+      var result = finish(.failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: nil, message: message)
+      result.failedOnMissingRecord = Self.isMissingRecord(error)
+      return result
+    }
     var approval = "notRequired"
     if tool.risk == .localWrite {
       if Task.isCancelled { return finish(.cancelled, risk: tool.risk, args: canonical, approval: nil, output: nil, error: .cancelled, message: "cancelled before approval") }
+      if let preflight = tool.preflight {
+        // What the engine would refuse anyway (credential-looking text, an id no record has)
+        // is refused before anyone is asked, as the schema's refusals are: an approval dialog
+        // for a call that cannot succeed wastes the user's attention and would show the
+        // credential-looking text (review, s17). Same failure and receipt as after approval,
+        // without one.
+        let checking = KnowledgeEngine(store: ReadOnlyStoreView(engine.store), environment: engine.environment)
+        do { try preflight(args, ToolContext(engine: checking, recentExcerpts: recentExcerpts)) } catch {
+          return failed(error, approval: nil)
+        }
+      }
       let decision = await approver.decide(ApprovalRequest(callID: call.id, tool: tool.name, risk: tool.risk, canonicalArguments: canonical))
       switch decision {
       case .denied(let reason):
@@ -125,21 +155,8 @@ public struct ToolExecutor: Sendable {
       // is, but a workspace written before a sanitizer rule existed may not be).
       output.text = Truncation.truncate(Sanitizer.sanitize(output.text), to: tool.outputCap)
       return finish(.succeeded, risk: tool.risk, args: canonical, approval: approval, output: output, error: nil, message: "ok")
-    } catch let e as AgentError {
-      return finish(e == .cancelled ? .cancelled : .failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: e, message: e.description)
     } catch {
-      // The engine refused an argument the schema could not judge (a combination, a tag's
-      // characters): the caller hears which argument, as for a schema error.
-      if let argumentError = tool.argumentError(from: error) {
-        return finish(
-          .failed, risk: tool.risk, args: canonical, approval: approval, output: nil,
-          error: .invalidArguments(argumentError), message: argumentError.message)
-      }
-      var message = String(describing: error)
-      if Self.isCredentialRefusal(error) { message += Self.credentialAdvice }
-      var result = finish(.failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: nil, message: message)
-      result.failedOnMissingRecord = Self.isMissingRecord(error)
-      return result
+      return failed(error, approval: approval)
     }
   }
 }
