@@ -30,8 +30,9 @@ public struct ToolCallResult: Sendable {
   /// never by the message.
   public var failedOnMissingRecord: Bool = false
   /// Whether ``receipt`` was stored. False for a call that did not succeed on a workspace that
-  /// does not exist yet (its receipt is not worth creating one), and when the store refused
-  /// the receipt (a read-only or damaged workspace).
+  /// does not exist yet (its receipt is not worth creating one), for a read-only one there when
+  /// ``ToolExecutor/readsCreateWorkspace`` is false, and when the store refused the receipt (a
+  /// read-only or damaged workspace).
   public var isReceiptStored: Bool = true
 
   public var succeeded: Bool { receipt.outcome == .succeeded }
@@ -43,20 +44,32 @@ public struct ToolCallResult: Sendable {
 /// cancellation right before a write commits, and writes one receipt per call — read-only,
 /// denied, failed and cancelled ones too — from what executed, never from model text. On a
 /// workspace that does not exist yet (``SQLiteWorkspaceStore/existsOnDisk`` is false) only a
-/// call that succeeded stores its receipt, creating the workspace: one that did not leaves no
-/// file behind, so a mistyped workspace path does not become a workspace. A
+/// call that succeeded stores its receipt, creating the workspace — and only a local write when
+/// ``readsCreateWorkspace`` is false: one that did not leaves no file behind, so a mistyped
+/// workspace path does not become a workspace. A
 /// tool's text output leaves sanitized (``Sanitizer/sanitize(_:)``) and capped. A
 /// ``ValidationError`` the engine raises about one of the tool's arguments is reported as
 /// ``AgentError/invalidArguments(_:)`` naming it (``ToolDefinition/argumentError(from:)``).
 public struct ToolExecutor: Sendable {
   public let registry: ToolRegistry
   public let engine: KnowledgeEngine
+  /// Whether a read-only call that succeeds on a workspace that does not exist yet stores its
+  /// receipt, and so creates the workspace. True for the assistant, whose run is recorded once
+  /// one of its calls succeeds (``AssistantSession``); false for the MCP server, where a search
+  /// on a mistyped `--workspace` must not make it a workspace: there only a local write that
+  /// succeeds creates it, and a read's receipt is not stored until it exists.
+  public let readsCreateWorkspace: Bool
   /// Maximum characters of the canonical arguments stored in a receipt.
   public static let receiptArgumentLimit = 2_000
 
-  public init(registry: ToolRegistry = .standard, engine: KnowledgeEngine) {
+  /// - Parameters:
+  ///   - registry: the tools.
+  ///   - engine: the workspace they work on.
+  ///   - readsCreateWorkspace: see ``readsCreateWorkspace`` (default true).
+  public init(registry: ToolRegistry = .standard, engine: KnowledgeEngine, readsCreateWorkspace: Bool = true) {
     self.registry = registry
     self.engine = engine
+    self.readsCreateWorkspace = readsCreateWorkspace
   }
 
   /// Executes `call`.
@@ -74,7 +87,8 @@ public struct ToolExecutor: Sendable {
         finishedAt: max(started, engine.environment.now()),
         approval: approval, message: Truncation.truncate(message, to: 500))
       var stored = false
-      if outcome == .succeeded || (engine.store as? SQLiteWorkspaceStore)?.existsOnDisk ?? true {
+      let createsWorkspace = outcome == .succeeded && (readsCreateWorkspace || risk == .localWrite)
+      if createsWorkspace || (engine.store as? SQLiteWorkspaceStore)?.existsOnDisk ?? true {
         // A receipt that cannot be written (read-only or damaged store) must not hide the result.
         stored = (try? engine.store.write { tx in try tx.insertReceipt(receipt) }) != nil
       }
