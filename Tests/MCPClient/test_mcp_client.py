@@ -262,6 +262,19 @@ async def session_api(d: Dolphin) -> None:
         check("did you mean 'decision'" in text_of(invalid), "and suggest the nearest value")
         check(len(elicitor.requests) == asked, "invalid arguments ask nothing")
 
+        # Writes the library refuses anyway (credential-looking text, an id no record has) are
+        # refused before asking: nobody approves a call that cannot succeed, and no approval
+        # dialog shows the secret (review, s17).
+        token = "ghp" + "_FAKEfake0123456789FAKEfake0123456789"
+        secret = await call(s, "task_add", {"title": f"tok {token}"})
+        check(secret.is_error and "title looks like it holds a credential (GitHub token" in text_of(secret)
+              and structured(secret)["receipt"]["outcome"] == "failed",
+              f"credential-looking text is refused with a failed receipt: {text_of(secret)}")
+        unknown = await call(s, "task_complete", {"id": "00000000-0000-0000-0000-000000000000"})
+        check(unknown.is_error and "no task has the id 00000000-0000-0000-0000-000000000000" in text_of(unknown),
+              f"an unknown id is refused: {text_of(unknown)}")
+        check(len(elicitor.requests) == asked, "writes that cannot succeed ask nothing")
+
         # An unknown tool is a protocol error.
         try:
             await s.call_tool("knowledge_delete", {})
