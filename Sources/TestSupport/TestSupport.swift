@@ -166,4 +166,10 @@ public enum FakeSecrets {
   public static let openAI = "sk" + "-FAKEfake0123456789FAKEfake0123456789FAKEfake"
   public static let openAIProject = "sk" + "-proj-FAKEfake0123456789FAKEfake0123456789abcd"
   public static let jwt = "eyJhbGciOiJIUzI1NiJ9" + ".eyJzdWIiOiJmYWtlIn0.ZmFrZXNpZ25hdHVyZWZha2U"
+  /// The secret access key of AWS's documentation (40 characters; it spells EXAMPLE).
+  public static let awsSecretExample = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY"
+  /// 40 characters in the shape of an AWS secret access key.
+  public static let awsSecret = "FAKEfake0123/FAKEfake+" + "0123FAKEfake0123ab"
+  public static let huggingFace = "hf" + "_FAKEfakeFAKEfakeFAKEfakeFAKEfake01"
+  public static let npm = "npm" + "_FAKEfake0123456789FAKEfake0123456789"
 }

@@ -171,4 +171,22 @@ struct NewWorkspaceRunTests {
     let receipts = try SQLiteWorkspaceStore.open(directory: ws, creation: .never).read { try $0.listReceipts() }
     #expect(receipts.map(\.callID) == ["4", "5"])
   }
+
+  // Review (s17, F13): the MCP server's reads made a mistyped --workspace into a workspace.
+  @Test("readsCreateWorkspace false: a read that succeeds there stores no receipt and creates nothing; a write that succeeds creates it")
+  func readsDoNotCreate() async throws {
+    let dir = TemporaryDirectory("new-ws-reads")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    let executor = ToolExecutor(engine: try Self.engine(ws), readsCreateWorkspace: false)
+    let read = await executor.execute(ToolCall(id: "1", name: "task_list", arguments: [:]), approver: StaticApprovalPolicy.allow)
+    #expect(read.succeeded && !read.isReceiptStored)
+    #expect(!FileManager.default.fileExists(atPath: ws.path))
+    let write = await executor.execute(ToolCall(id: "2", name: "task_add", arguments: ["title": "x"]), approver: StaticApprovalPolicy.allow)
+    #expect(write.succeeded && write.isReceiptStored)
+    let readAfter = await executor.execute(ToolCall(id: "3", name: "task_list", arguments: [:]), approver: StaticApprovalPolicy.allow)
+    #expect(readAfter.isReceiptStored, "the workspace exists now")
+    let receipts = try SQLiteWorkspaceStore.open(directory: ws, creation: .never).read { try $0.listReceipts() }
+    #expect(receipts.map(\.callID) == ["2", "3"])
+  }
 }

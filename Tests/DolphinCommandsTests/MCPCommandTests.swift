@@ -163,21 +163,32 @@ struct MCPCommandTests {
     #expect(call["structuredContent"] == nil && call["isError"] == false)
   }
 
-  @Test("A missing workspace is created; tools run and leave receipts with the request ids")
+  @Test("A missing workspace is created by the first write, not by a read; tools leave receipts with the request ids")
   func missingWorkspace() throws {
     let dir = TemporaryDirectory("mcp-ws")
     defer { dir.remove() }
     let ws = dir.appending("nested/not/yet").path
+    let search = #"{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"made"}}}"#
+    let read = try MCPRun(workspace: ws, ["--writes", "allow"], lines: initializeLines + [search])
+    let empty = try #require(read.response("9007199254740993")?["result"])
+    #expect(empty["isError"] == false)
+    #expect(empty["structuredContent"]?["total"] == 0)
+    #expect(empty["structuredContent"]?["workspace"]?["exists"] == false, "\(empty)")
+    #expect(empty["content"]?.array?.first?["text"]?.string?.hasPrefix("There is no workspace at \(ws) yet") == true, "\(empty)")
+    #expect(!FileManager.default.fileExists(atPath: dir.appending("nested").path), "a read created the workspace")
+    // Sent in separate runs: two calls sent together may run concurrently.
     let run = try MCPRun(
       workspace: ws, ["--writes", "allow"],
       lines: initializeLines + [
-        #"{"jsonrpc":"2.0","id":"007","method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"Made over MCP"}}}"#,
-        #"{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"made"}}}"#,
+        #"{"jsonrpc":"2.0","id":"007","method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"Made over MCP"}}}"#
       ])
     #expect(run.status == 0, "\(run.stderr)")
     let capture = try #require(run.response(#""007""#)?["result"])
     #expect(capture["isError"] == false)
     #expect(FileManager.default.fileExists(atPath: ws + "/workspace.sqlite"))
+    let found = try MCPRun(workspace: ws, lines: initializeLines + [search])
+    #expect(found.response("9007199254740993")?["result"]?["structuredContent"]?["total"] == 1, "\(found.stdoutLines)")
+    #expect(found.response("9007199254740993")?["result"]?["structuredContent"]?["workspace"] == nil)
     let activity = try runDolphin(["activity", "--json", "--workspace", ws])
     let receipts = try #require(try JSONValue(parsing: activity.stdout)["receipts"]?.array)
     #expect(receipts.compactMap { $0["callID"]?.string }.sorted() == [#""007""#, "9007199254740993"])
@@ -286,7 +297,9 @@ struct MCPCommandTests {
     #expect(list.status == 0 && list.stdout.contains("First"), "\(list.stderr)")
   }
 
-  @Test("Startup on a legacy workspace: the migration notice goes to stderr, stdout stays JSON-RPC")
+  // Since review s17 (F13) a read no longer creates the workspace (it stored its receipt, which
+  // imported the legacy file): reads answer from the legacy file and say so; a write imports it.
+  @Test("A legacy workspace: reads answer from it and say so; the first write imports it, its notice on stderr; stdout stays JSON-RPC")
   func legacyWorkspace() throws {
     let dir = TemporaryDirectory("mcp-legacy")
     defer { dir.remove() }
@@ -303,14 +316,29 @@ struct MCPCommandTests {
         #"{"jsonrpc":"2.0","id":3,"method":"ping"}"#,
       ])
     #expect(run.status == 0)
-    #expect(run.stderr.contains("notice: imported legacy workspace.json (schema v3)"), "\(run.stderr)")
-    #expect(run.stderr.contains("dolphin mcp: tools/call knowledge_search id 1: succeeded"))
+    #expect(!run.stderr.contains("imported legacy"), "\(run.stderr)")
+    #expect(run.stderr.contains("dolphin mcp: tools/call knowledge_search id 1: succeeded, approval notRequired"))
     let search = try #require(run.response("1")?["result"]?["structuredContent"])
-    #expect((search["total"]?.int ?? 0) > 0, "the migrated records are searchable: \(search)")
+    #expect((search["total"]?.int ?? 0) > 0, "the legacy records are searchable: \(search)")
+    #expect(
+      search["workspace"]?["notice"]
+        == .string(
+          "There is no workspace database at \(ws.path) yet: what is read comes from the legacy workspace.json "
+            + "in that directory, which the first write that succeeds imports."), "\(search)")
     let resources = try #require(run.response("2")?["result"]?["resources"]?.array)
     #expect(resources.first?["uri"] == "dolphin://digest/current")
     #expect(run.response("3")?["result"] == [:])
     #expect(run.messages.count == 4)
+    #expect(!FileManager.default.fileExists(atPath: ws.appendingPathComponent("workspace.sqlite").path))
+
+    let write = try MCPRun(
+      workspace: ws.path, ["--writes", "allow"],
+      lines: initializeLines + [
+        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"task_add","arguments":{"title":"After the import"}}}"#
+      ])
+    #expect(write.response("1")?["result"]?["isError"] == false, "\(write.stdoutLines)")
+    #expect(write.stderr.contains("notice: imported legacy workspace.json (schema v3)"), "\(write.stderr)")
+    #expect(FileManager.default.fileExists(atPath: ws.appendingPathComponent("workspace.sqlite").path))
   }
 
   @Test("A corrupt workspace: the server starts, calls are structured errors, the file is untouched")

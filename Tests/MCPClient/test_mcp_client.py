@@ -210,9 +210,14 @@ async def session_api(d: Dolphin) -> None:
             check(isinstance(a.idempotent_hint, bool), f"{tool.name}: idempotentHint")
         schemas = {t.name: t.input_schema for t in listed}
 
-        # Search an empty workspace: read-only, no elicitation.
+        # Search where no workspace exists yet: read-only, no elicitation; it says so, and
+        # neither creates the workspace nor stores a receipt (only a write that succeeds does).
         empty = await call(s, "knowledge_search", {"query": "sqlite"})
         check(not empty.is_error and structured(empty)["total"] == 0, "search on an empty workspace")
+        check(structured(empty).get("workspace", {}).get("exists") is False
+              and text_of(empty).startswith(f"There is no workspace at {d.workspace} yet"),
+              f"a search where no workspace exists yet says so: {text_of(empty)}")
+        check(not d.workspace.exists(), "a read created no workspace")
         check(elicitor.requests == [], "a read-only call asks nothing")
 
         # Capture, accepted through elicitation.
@@ -256,6 +261,19 @@ async def session_api(d: Dolphin) -> None:
               "invalid arguments name the field")
         check("did you mean 'decision'" in text_of(invalid), "and suggest the nearest value")
         check(len(elicitor.requests) == asked, "invalid arguments ask nothing")
+
+        # Writes the library refuses anyway (credential-looking text, an id no record has) are
+        # refused before asking: nobody approves a call that cannot succeed, and no approval
+        # dialog shows the secret (review, s17).
+        token = "ghp" + "_FAKEfake0123456789FAKEfake0123456789"
+        secret = await call(s, "task_add", {"title": f"tok {token}"})
+        check(secret.is_error and "title looks like it holds a credential (GitHub token" in text_of(secret)
+              and structured(secret)["receipt"]["outcome"] == "failed",
+              f"credential-looking text is refused with a failed receipt: {text_of(secret)}")
+        unknown = await call(s, "task_complete", {"id": "00000000-0000-0000-0000-000000000000"})
+        check(unknown.is_error and "no task has the id 00000000-0000-0000-0000-000000000000" in text_of(unknown),
+              f"an unknown id is refused: {text_of(unknown)}")
+        check(len(elicitor.requests) == asked, "writes that cannot succeed ask nothing")
 
         # An unknown tool is a protocol error.
         try:
@@ -433,7 +451,8 @@ async def session_api(d: Dolphin) -> None:
           "the receipt records the risk and the changed id")
     check('"title":"Use SQLite WAL for the workspace"' in captures[0]["arguments"],
           "the receipt records the canonical arguments")
-    calls = COUNTS["tool_calls"] - calls_before
+    # All but the first search, made before the workspace existed.
+    calls = COUNTS["tool_calls"] - calls_before - 1
     check(len(receipts) == calls, f"every tool call left one receipt ({len(receipts)} for {calls} calls)")
     check(all(r["callID"] for r in receipts), "receipts carry the JSON-RPC id")
 

@@ -30,32 +30,46 @@ public struct ToolCallResult: Sendable {
   /// never by the message.
   public var failedOnMissingRecord: Bool = false
   /// Whether ``receipt`` was stored. False for a call that did not succeed on a workspace that
-  /// does not exist yet (its receipt is not worth creating one), and when the store refused
-  /// the receipt (a read-only or damaged workspace).
+  /// does not exist yet (its receipt is not worth creating one), for a read-only one there when
+  /// ``ToolExecutor/readsCreateWorkspace`` is false, and when the store refused the receipt (a
+  /// read-only or damaged workspace).
   public var isReceiptStored: Bool = true
 
   public var succeeded: Bool { receipt.outcome == .succeeded }
 }
 
-/// Runs tool calls: validates arguments against the registry's schema, asks approval for every
-/// `localWrite` call, runs read-only tools over a store that refuses writes, honours
+/// Runs tool calls: validates arguments against the registry's schema, runs a `localWrite`
+/// tool's ``ToolDefinition/preflight`` (the engine's checks that need no write) and then asks
+/// approval for the call, runs read-only tools over a store that refuses writes, honours
 /// cancellation right before a write commits, and writes one receipt per call — read-only,
 /// denied, failed and cancelled ones too — from what executed, never from model text. On a
 /// workspace that does not exist yet (``SQLiteWorkspaceStore/existsOnDisk`` is false) only a
-/// call that succeeded stores its receipt, creating the workspace: one that did not leaves no
-/// file behind, so a mistyped workspace path does not become a workspace. A
+/// call that succeeded stores its receipt, creating the workspace — and only a local write when
+/// ``readsCreateWorkspace`` is false: one that did not leaves no file behind, so a mistyped
+/// workspace path does not become a workspace. A
 /// tool's text output leaves sanitized (``Sanitizer/sanitize(_:)``) and capped. A
 /// ``ValidationError`` the engine raises about one of the tool's arguments is reported as
 /// ``AgentError/invalidArguments(_:)`` naming it (``ToolDefinition/argumentError(from:)``).
 public struct ToolExecutor: Sendable {
   public let registry: ToolRegistry
   public let engine: KnowledgeEngine
+  /// Whether a read-only call that succeeds on a workspace that does not exist yet stores its
+  /// receipt, and so creates the workspace. True for the assistant, whose run is recorded once
+  /// one of its calls succeeds (``AssistantSession``); false for the MCP server, where a search
+  /// on a mistyped `--workspace` must not make it a workspace: there only a local write that
+  /// succeeds creates it, and a read's receipt is not stored until it exists.
+  public let readsCreateWorkspace: Bool
   /// Maximum characters of the canonical arguments stored in a receipt.
   public static let receiptArgumentLimit = 2_000
 
-  public init(registry: ToolRegistry = .standard, engine: KnowledgeEngine) {
+  /// - Parameters:
+  ///   - registry: the tools.
+  ///   - engine: the workspace they work on.
+  ///   - readsCreateWorkspace: see ``readsCreateWorkspace`` (default true).
+  public init(registry: ToolRegistry = .standard, engine: KnowledgeEngine, readsCreateWorkspace: Bool = true) {
     self.registry = registry
     self.engine = engine
+    self.readsCreateWorkspace = readsCreateWorkspace
   }
 
   /// Executes `call`.
@@ -73,7 +87,8 @@ public struct ToolExecutor: Sendable {
         finishedAt: max(started, engine.environment.now()),
         approval: approval, message: Truncation.truncate(message, to: 500))
       var stored = false
-      if outcome == .succeeded || (engine.store as? SQLiteWorkspaceStore)?.existsOnDisk ?? true {
+      let createsWorkspace = outcome == .succeeded && (readsCreateWorkspace || risk == .localWrite)
+      if createsWorkspace || (engine.store as? SQLiteWorkspaceStore)?.existsOnDisk ?? true {
         // A receipt that cannot be written (read-only or damaged store) must not hide the result.
         stored = (try? engine.store.write { tx in try tx.insertReceipt(receipt) }) != nil
       }
@@ -91,9 +106,38 @@ public struct ToolExecutor: Sendable {
       return finish(.failed, risk: risk, args: ActivityReceipt.argumentsText(call.arguments), approval: nil, output: nil, error: error, message: error.description)
     }
     let canonical = JSONValue.object(args).jsonString(sortedKeys: true)
+    /// The result of a call that `error`, thrown by the tool or by its preflight, stopped.
+    func failed(_ error: any Error, approval: String?) -> ToolCallResult {
+      if let e = error as? AgentError {
+        return finish(e == .cancelled ? .cancelled : .failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: e, message: e.description)
+      }
+      // The engine refused an argument the schema could not judge (a combination, a tag's
+      // characters): the caller hears which argument, as for a schema error.
+      if let argumentError = tool.argumentError(from: error) {
+        return finish(
+          .failed, risk: tool.risk, args: canonical, approval: approval, output: nil,
+          error: .invalidArguments(argumentError), message: argumentError.message)
+      }
+      var message = String(describing: error)
+      if Self.isCredentialRefusal(error) { message += Self.credentialAdvice }
+      var result = finish(.failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: nil, message: message)
+      result.failedOnMissingRecord = Self.isMissingRecord(error)
+      return result
+    }
     var approval = "notRequired"
     if tool.risk == .localWrite {
       if Task.isCancelled { return finish(.cancelled, risk: tool.risk, args: canonical, approval: nil, output: nil, error: .cancelled, message: "cancelled before approval") }
+      if let preflight = tool.preflight {
+        // What the engine would refuse anyway (credential-looking text, an id no record has)
+        // is refused before anyone is asked, as the schema's refusals are: an approval dialog
+        // for a call that cannot succeed wastes the user's attention and would show the
+        // credential-looking text (review, s17). Same failure and receipt as after approval,
+        // without one.
+        let checking = KnowledgeEngine(store: ReadOnlyStoreView(engine.store), environment: engine.environment)
+        do { try preflight(args, ToolContext(engine: checking, recentExcerpts: recentExcerpts)) } catch {
+          return failed(error, approval: nil)
+        }
+      }
       let decision = await approver.decide(ApprovalRequest(callID: call.id, tool: tool.name, risk: tool.risk, canonicalArguments: canonical))
       switch decision {
       case .denied(let reason):
@@ -125,21 +169,8 @@ public struct ToolExecutor: Sendable {
       // is, but a workspace written before a sanitizer rule existed may not be).
       output.text = Truncation.truncate(Sanitizer.sanitize(output.text), to: tool.outputCap)
       return finish(.succeeded, risk: tool.risk, args: canonical, approval: approval, output: output, error: nil, message: "ok")
-    } catch let e as AgentError {
-      return finish(e == .cancelled ? .cancelled : .failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: e, message: e.description)
     } catch {
-      // The engine refused an argument the schema could not judge (a combination, a tag's
-      // characters): the caller hears which argument, as for a schema error.
-      if let argumentError = tool.argumentError(from: error) {
-        return finish(
-          .failed, risk: tool.risk, args: canonical, approval: approval, output: nil,
-          error: .invalidArguments(argumentError), message: argumentError.message)
-      }
-      var message = String(describing: error)
-      if Self.isCredentialRefusal(error) { message += Self.credentialAdvice }
-      var result = finish(.failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: nil, message: message)
-      result.failedOnMissingRecord = Self.isMissingRecord(error)
-      return result
+      return failed(error, approval: approval)
     }
   }
 }

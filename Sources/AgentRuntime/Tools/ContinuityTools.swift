@@ -77,15 +77,9 @@ enum ContinuityTools {
     ]),
     outputSchema: ToolRendering.outputSchema(["item": ToolRendering.anyObject, "digestID": ToolRendering.string], required: ["item"]),
     risk: .localWrite, isIdempotent: false,
+    preflight: { args, ctx in try ctx.engine.checkCapture(captureRequest(args)) },
     handler: { args, ctx in
-      let rels: [KnowledgeRelationship] = (args["relationships"]?.array ?? []).compactMap { r in
-        guard let k = r["kind"]?.string.flatMap(RelationshipKind.init(rawValue:)), let t = r["targetID"]?.string.flatMap(UUID.init(uuidString:)) else { return nil }
-        return KnowledgeRelationship(kind: k, targetID: t)
-      }
-      let result = try ctx.engine.capture(CaptureRequest(
-        kind: KnowledgeKind(rawValue: args["kind"]?.string ?? "") ?? .fact, title: args["title"]?.string ?? "",
-        content: args["content"]?.string ?? "", tags: ToolRendering.strings(args, "tags"), relationships: rels,
-        priority: Priority(rawValue: args["priority"]?.string ?? "normal") ?? .normal, source: .agentApproved))
+      let result = try ctx.engine.capture(captureRequest(args))
       var structured: JSONObject = ["item": try ToolRendering.json(result.item)]
       var changed = [result.item.id]
       if let d = result.digest {
@@ -94,6 +88,18 @@ enum ContinuityTools {
       }
       return ToolOutput(structured: .object(structured), text: "Captured \(result.item.kind.rawValue) \(ToolRendering.quoted(result.item.title)) (id \(result.item.id.uuidString)).", changedIDs: changed)
     })
+
+  /// The capture `knowledge_capture`'s normalized arguments ask for (source `agentApproved`).
+  static func captureRequest(_ args: JSONObject) -> CaptureRequest {
+    let rels: [KnowledgeRelationship] = (args["relationships"]?.array ?? []).compactMap { r in
+      guard let k = r["kind"]?.string.flatMap(RelationshipKind.init(rawValue:)), let t = r["targetID"]?.string.flatMap(UUID.init(uuidString:)) else { return nil }
+      return KnowledgeRelationship(kind: k, targetID: t)
+    }
+    return CaptureRequest(
+      kind: KnowledgeKind(rawValue: args["kind"]?.string ?? "") ?? .fact, title: args["title"]?.string ?? "",
+      content: args["content"]?.string ?? "", tags: ToolRendering.strings(args, "tags"), relationships: rels,
+      priority: Priority(rawValue: args["priority"]?.string ?? "normal") ?? .normal, source: .agentApproved)
+  }
 
   static let projectContext = ToolDefinition(
     name: "project_context", title: "Project context",
@@ -145,17 +151,24 @@ enum ContinuityTools {
     // after every check of the request (focus, credentials, unknown ids), so a refused call
     // rebuilds nothing.
     usesSearchIndex: { _ in false },
+    preflight: { args, ctx in try ctx.engine.checkCreateHandoff(handoffRequest(args, ctx)) },
     handler: { args, ctx in
-      let created = try ctx.engine.createHandoff(HandoffRequest(
-        focus: args["focus"]?.string ?? "", summary: args["summary"]?.string, nextSteps: ToolRendering.strings(args, "nextSteps"),
-        knowledgeIDs: ToolRendering.uuids(args, "knowledgeIDs"), taskIDs: ToolRendering.uuids(args, "taskIDs"),
-        recentExcerpts: Array(ctx.recentExcerpts.suffix(Limits.handoffExcerpts)), autoSelect: args["autoSelect"]?.bool ?? false))
+      let created = try ctx.engine.createHandoff(handoffRequest(args, ctx))
       let h = created.handoff
       return ToolOutput(
         structured: try ToolRendering.json(created),
         text: "Created handoff \(h.id.uuidString): \(ToolRendering.quoted(h.focus)) (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) task(s), \(h.recentExcerpts.count) excerpt(s)).",
         changedIDs: [h.id])
     })
+
+  /// The handoff `handoff_create`'s normalized arguments ask for, with the session's recent
+  /// chat lines as excerpts.
+  static func handoffRequest(_ args: JSONObject, _ ctx: ToolContext) -> HandoffRequest {
+    HandoffRequest(
+      focus: args["focus"]?.string ?? "", summary: args["summary"]?.string, nextSteps: ToolRendering.strings(args, "nextSteps"),
+      knowledgeIDs: ToolRendering.uuids(args, "knowledgeIDs"), taskIDs: ToolRendering.uuids(args, "taskIDs"),
+      recentExcerpts: Array(ctx.recentExcerpts.suffix(Limits.handoffExcerpts)), autoSelect: args["autoSelect"]?.bool ?? false)
+  }
 
   static let handoffList = ToolDefinition(
     name: "handoff_list", title: "List handoffs",
@@ -230,6 +243,7 @@ enum ContinuityTools {
     input: .object([ToolProperty("id", .uuid, required: true, "The handoff's UUID.")]),
     outputSchema: ToolRendering.outputSchema(["handoff": ToolRendering.anyObject], required: ["handoff"]),
     risk: .localWrite, isIdempotent: true,
+    preflight: { args, ctx in try ctx.engine.checkRestoreHandoff(id: try requireID(args)) },
     handler: { args, ctx in
       let b = try ctx.engine.restoreHandoff(id: try requireID(args))
       var head = [
@@ -363,6 +377,7 @@ enum ContinuityTools {
     outputSchema: ToolRendering.outputSchema(
       ["task": ToolRendering.anyObject, "alreadyOpen": .object(["type": "boolean"])], required: ["task", "alreadyOpen"]),
     risk: .localWrite, isIdempotent: true,
+    preflight: { args, ctx in try ctx.engine.checkTaskStatusChange(id: try requireID(args), to: .open) },
     handler: { args, ctx in
       let outcome = try ctx.engine.reopenTaskReportingOutcome(id: try requireID(args))
       let t = outcome.task

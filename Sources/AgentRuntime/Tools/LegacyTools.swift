@@ -28,6 +28,9 @@ enum LegacyTools {
     ]),
     outputSchema: ToolRendering.outputSchema(["memory": ToolRendering.anyObject, "mirror": ToolRendering.anyObject], required: ["memory", "mirror"]),
     risk: .localWrite, isIdempotent: false,
+    preflight: { args, ctx in
+      try ctx.engine.checkSaveMemory(text: args["text"]?.string ?? "", tags: ToolRendering.strings(args, "tags"))
+    },
     handler: { args, ctx in
       let r = try ctx.engine.saveMemory(text: args["text"]?.string ?? "", tags: ToolRendering.strings(args, "tags"))
       var changed = [r.memory.id, r.mirror.id]
@@ -87,6 +90,10 @@ enum LegacyTools {
     ]),
     outputSchema: ToolRendering.outputSchema(["task": ToolRendering.anyObject], required: ["task"]),
     risk: .localWrite, isIdempotent: false,
+    preflight: { args, ctx in
+      try ctx.engine.checkAddTask(
+        title: args["title"]?.string ?? "", notes: args["notes"]?.string ?? "", knowledgeIDs: ToolRendering.uuids(args, "knowledgeIDs"))
+    },
     handler: { args, ctx in
       let t = try ctx.engine.addTask(
         title: args["title"]?.string ?? "", notes: args["notes"]?.string ?? "",
@@ -101,9 +108,9 @@ enum LegacyTools {
     outputSchema: ToolRendering.outputSchema(
       ["task": ToolRendering.anyObject, "alreadyCompleted": .object(["type": "boolean"])], required: ["task", "alreadyCompleted"]),
     risk: .localWrite, isIdempotent: true,
+    preflight: { args, ctx in try ctx.engine.checkTaskStatusChange(id: try ContinuityTools.requireID(args), to: .completed) },
     handler: { args, ctx in
-      guard let id = ToolRendering.uuid(args, "id") else { throw AgentError.invalidArguments(.init(field: "arguments.id", message: "arguments.id is required")) }
-      let outcome = try ctx.engine.completeTaskReportingOutcome(id: id)
+      let outcome = try ctx.engine.completeTaskReportingOutcome(id: try ContinuityTools.requireID(args))
       let t = outcome.task
       // An already completed task is left as it was: the receipt records no change.
       if outcome.wasAlreadyInStatus, let at = t.completedAt {

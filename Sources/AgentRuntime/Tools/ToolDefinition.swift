@@ -65,6 +65,12 @@ public struct ToolDefinition: Sendable {
   /// together — over the normalized arguments, before anything runs (so that
   /// ``ToolExecutor/refusal(of:)`` sees it too): the error naming the argument, or nil.
   public var argumentConflict: @Sendable (JSONObject) -> ToolArgumentError?
+  /// For a `localWrite` tool: the engine's own checks of the write that need no write —
+  /// credential-looking text, ids that name no record (``KnowledgeEngine/checkCapture(_:)`` and
+  /// its kin) — run by ``ToolExecutor`` with the normalized arguments on a store that refuses
+  /// writes, before it asks for approval, so that nobody is asked to approve a call that cannot
+  /// succeed. It throws what ``handler`` would throw for the same reason; nil checks nothing.
+  public var preflight: (@Sendable (JSONObject, ToolContext) throws -> Void)?
   /// Runs the tool with normalized arguments (a JSON object).
   public var handler: @Sendable (JSONObject, ToolContext) async throws -> ToolOutput
 
@@ -73,6 +79,7 @@ public struct ToolDefinition: Sendable {
     risk: RiskClass, isIdempotent: Bool, outputCap: Int = Limits.renderedToolOutput, isAvailable: Bool = true,
     usesSearchIndex: @escaping @Sendable (JSONObject) -> Bool = { _ in false },
     argumentConflict: @escaping @Sendable (JSONObject) -> ToolArgumentError? = { _ in nil },
+    preflight: (@Sendable (JSONObject, ToolContext) throws -> Void)? = nil,
     handler: @escaping @Sendable (JSONObject, ToolContext) async throws -> ToolOutput
   ) {
     self.name = name
@@ -86,6 +93,7 @@ public struct ToolDefinition: Sendable {
     self.isAvailable = isAvailable
     self.usesSearchIndex = usesSearchIndex
     self.argumentConflict = argumentConflict
+    self.preflight = preflight
     self.handler = handler
   }
 

@@ -21,6 +21,22 @@ public enum CredentialKind: String, Sendable, Codable, CaseIterable {
   case openAIKey
   /// A JSON Web Token: `eyJ…` `.` `eyJ…` `.` signature (base64url segments).
   case jsonWebToken
+  /// A Hugging Face access token: `hf_` and exactly 34 letters or digits, of at least two of
+  /// the classes uppercase, lowercase and digit.
+  case huggingFaceToken
+  /// An npm access token: `npm_` and exactly 36 letters or digits, of at least two of the
+  /// classes uppercase, lowercase and digit.
+  case npmToken
+  /// An AWS secret access key: a key ending in `secret_access_key` (`AWS_SECRET_ACCESS_KEY`,
+  /// `aws_secret_access_key`, `SecretAccessKey`…) assigned exactly 40 characters of `A–Z`,
+  /// `a–z`, `0–9`, `/` and `+`.
+  case awsSecretAccessKey
+  /// A password in a URL's userinfo: `scheme://user:password@host`, the password a
+  /// non-trivial literal (as for ``secretAssignment``).
+  case urlPassword
+  /// An HTTP bearer credential: `Bearer` and a token of at least 20 of the characters RFC 6750
+  /// allows (`A–Z a–z 0–9 - . _ ~ + /`, then `=` padding), with at least 2 digits and 2 letters.
+  case bearerToken
   /// A `password=`, `secret:`, `api_key = "…"`, `token: …` style assignment with a non-trivial
   /// literal value.
   case secretAssignment
@@ -37,6 +53,11 @@ public enum CredentialKind: String, Sendable, Codable, CaseIterable {
     case .googleAPIKey: "Google API key"
     case .openAIKey: "OpenAI-style secret key"
     case .jsonWebToken: "JSON Web Token"
+    case .huggingFaceToken: "Hugging Face token"
+    case .npmToken: "npm token"
+    case .awsSecretAccessKey: "AWS secret access key"
+    case .urlPassword: "password in a URL"
+    case .bearerToken: "bearer token"
     case .secretAssignment: "password or secret assignment"
     }
   }
@@ -76,6 +97,14 @@ public struct CredentialFinding: Sendable, Equatable, Codable, CustomStringConve
 ///   `$TOKEN`, `****`, `example`, `null`, …) and not code (`fetchToken()`, `self.token`,
 ///   `"\(value)"`); an unquoted value made only of letters, `.` and `_` must be at least 16
 ///   characters; a quoted value with 4 or more spaces reads as prose and is not counted.
+///   A key ending in `secret_access_key` (or `secretaccesskey`, `secret-access-key`) with a
+///   value of exactly 40 characters of `A–Z a–z 0–9 / +` is an AWS secret access key, whatever
+///   the value spells (AWS's documented example key is caught as its example key id is).
+/// - A URL's userinfo password (`postgres://admin:S3cr3t@db…`) must be a non-trivial literal
+///   as an assignment's value is, so `postgres://localhost/db`, `http://user@host` and
+///   `postgres://user:password@localhost` (a placeholder) are not counted.
+/// - `Bearer` (any case, as a word) followed by a space and a token of at least 20 characters
+///   with at least 2 digits and 2 letters; prose about bearer tokens has no such word after it.
 ///
 /// The detector is a heuristic: it is tuned to catch real secrets pasted by mistake while
 /// leaving prose (`reset your password: see the wiki`) and code identifiers (`let token =
@@ -232,7 +261,18 @@ private struct Scanner {
     case UInt8(ascii: "e"):
       guard boundaryBefore(i) else { return nil }
       return jwt(at: i)
-    case UInt8(ascii: "="), UInt8(ascii: ":"):
+    case UInt8(ascii: "h"):
+      guard boundaryBefore(i) else { return nil }
+      return fixedAlphanumeric(at: i, prefix: "hf_", length: 34, kind: .huggingFaceToken)
+    case UInt8(ascii: "n"):
+      guard boundaryBefore(i) else { return nil }
+      return fixedAlphanumeric(at: i, prefix: "npm_", length: 36, kind: .npmToken)
+    case UInt8(ascii: "B"), UInt8(ascii: "b"):
+      guard boundaryBefore(i) else { return nil }
+      return bearer(at: i)
+    case UInt8(ascii: ":"):
+      return urlPassword(at: i) ?? assignment(at: i)
+    case UInt8(ascii: "="):
       return assignment(at: i)
     default:
       return nil
@@ -341,6 +381,76 @@ private struct Scanner {
     return (.jsonWebToken, i, end)
   }
 
+  /// `prefix` and exactly `length` letters or digits, ending at a word boundary, of at least
+  /// two of the classes uppercase, lowercase and digit (so a long lowercase word is not one).
+  func fixedAlphanumeric(at i: Int, prefix: StaticString, length: Int, kind: CredentialKind) -> (CredentialKind, Int, Int)? {
+    guard has(prefix, at: i) else { return nil }
+    let start = i + prefix.utf8CodeUnitCount
+    let end = run(from: start, cap: length + 1, Self.isAlnum)
+    guard end - start == length, end == n || !Self.isWord(b[end]) else { return nil }
+    let body = b[start..<end]
+    let classes = [body.contains(where: Self.isUpper), body.contains(where: Self.isLower), body.contains(where: Self.isDigit)]
+    return classes.filter { $0 }.count >= 2 ? (kind, i, end) : nil
+  }
+
+  /// RFC 6750 `b64token` characters (the `=` padding is taken separately).
+  static func isBearerTokenByte(_ c: UInt8) -> Bool {
+    isBase64URL(c) || c == UInt8(ascii: ".") || c == UInt8(ascii: "~") || c == UInt8(ascii: "+") || c == UInt8(ascii: "/")
+  }
+
+  func bearer(at i: Int) -> (CredentialKind, Int, Int)? {
+    guard i + 6 < n else { return nil }
+    let word = b[i..<(i + 6)].map { Self.isUpper($0) ? $0 + 32 : $0 }
+    guard word == Array("bearer".utf8), Self.isSpace(b[i + 6]) else { return nil }
+    var start = i + 6
+    while start < n, start - i <= 10, Self.isSpace(b[start]) { start += 1 }
+    guard start < n else { return nil }
+    // A bearer token that is a known shape (a JWT, a GitHub token) is reported as that.
+    if let token = match(at: start), token.0 != .secretAssignment, token.0 != .bearerToken { return token }
+    var end = run(from: start, cap: 1024, Self.isBearerTokenByte)
+    let token = Array(b[start..<end])
+    end = run(from: end, cap: 3) { $0 == UInt8(ascii: "=") }
+    guard token.count >= 20, end == n || !Self.isBearerTokenByte(b[end]) else { return nil }
+    let digits = token.filter(Self.isDigit).count
+    let letters = token.filter { Self.isUpper($0) || Self.isLower($0) }.count
+    guard digits >= 2, letters >= 2, isNonTrivial(Value(start: start, bytes: token, quoted: false, end: end)) else {
+      return nil
+    }
+    return (.bearerToken, i, end)
+  }
+
+  /// A password in the userinfo of the URL whose `://` starts at `colon`.
+  func urlPassword(at colon: Int) -> (CredentialKind, Int, Int)? {
+    guard has("://", at: colon) else { return nil }
+    // The scheme: a letter, then letters, digits, `+`, `-` or `.` (RFC 3986 §3.1).
+    var schemeStart = colon
+    while schemeStart > 0, colon - schemeStart < 32,
+      Self.isAlnum(b[schemeStart - 1]) || [UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: ".")].contains(b[schemeStart - 1])
+    {
+      schemeStart -= 1
+    }
+    guard schemeStart < colon, Self.isUpper(b[schemeStart]) || Self.isLower(b[schemeStart]) else { return nil }
+    // The authority's userinfo runs to `@`; `/`, `?`, `#`, space or a quote first means none.
+    let userStart = colon + 3
+    let stops: [UInt8] = [
+      UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "@"), UInt8(ascii: "\""),
+      UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "["), UInt8(ascii: "]"),
+    ]
+    let userinfoEnd = run(from: userStart, cap: 256) { $0 > 0x20 && $0 != 0x7F && !stops.contains($0) }
+    guard userinfoEnd < n, b[userinfoEnd] == UInt8(ascii: "@"),
+      let separator = b[userStart..<userinfoEnd].firstIndex(of: UInt8(ascii: ":"))
+    else { return nil }
+    let password = Value(
+      start: separator + 1, bytes: Array(b[(separator + 1)..<userinfoEnd]), quoted: false, end: userinfoEnd)
+    if password.start < userinfoEnd, let token = match(at: password.start), token.0 != .secretAssignment,
+      token.2 <= userinfoEnd
+    {
+      return token
+    }
+    guard isNonTrivial(password) else { return nil }
+    return (.urlPassword, schemeStart, userinfoEnd)
+  }
+
   // MARK: Assignments
 
   func assignment(at op: Int) -> (CredentialKind, Int, Int)? {
@@ -362,6 +472,13 @@ private struct Scanner {
     // A value that is itself a known token shape is reported as that, more specific kind.
     if value.start < n, let token = match(at: value.start), token.0 != .secretAssignment {
       return (token.0, token.1, max(token.2, value.end))
+    }
+    // AWS's secret key has a fixed shape, so it is caught even when it spells EXAMPLE (as the
+    // documented example does, whose key id the AWS rule also catches).
+    if isAWSSecretKeyName(from: keyStart, before: op), value.bytes.count == 40,
+      value.bytes.allSatisfy({ Self.isAlnum($0) || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "+") })
+    {
+      return (.awsSecretAccessKey, keyStart, value.end)
     }
     guard isNonTrivial(value) else { return nil }
     return (.secretAssignment, keyStart, value.end)
@@ -385,6 +502,18 @@ private struct Scanner {
       if Array(key.suffix(suffix.count)) == suffix { return keyStart }
     }
     return nil
+  }
+
+  /// Whether the key from `keyStart` to just before `op` (past spaces and a closing quote)
+  /// ends, case-insensitively, with `secret_access_key`, `secretaccesskey` or
+  /// `secret-access-key`.
+  func isAWSSecretKeyName(from keyStart: Int, before op: Int) -> Bool {
+    var end = op
+    while end > keyStart, Self.isSpace(b[end - 1]) || b[end - 1] == UInt8(ascii: "\"") || b[end - 1] == UInt8(ascii: "'") {
+      end -= 1
+    }
+    let key = b[keyStart..<end].map { Self.isUpper($0) ? $0 + 32 : $0 }.filter { $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: "-") }
+    return key.count >= 15 && Array(key.suffix(15)) == Array("secretaccesskey".utf8)
   }
 
   struct Value {

@@ -137,7 +137,15 @@ extension WorkspaceTransaction {
   }
 
   private func checkRelationshipTargets(_ item: KnowledgeItem) throws(WorkspaceError) {
-    for (i, r) in item.relationships.enumerated() where try knowledgeRowID(r.targetID) == nil {
+    try checkRelationshipTargets(item.relationships)
+  }
+
+  /// Checks that every relationship's target is a stored knowledge item, as inserting or
+  /// updating an item with them does.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming the first unknown one
+  ///   (`relationships[i]`), marked ``ValidationError/missingRecord``.
+  package func checkRelationshipTargets(_ relationships: [KnowledgeRelationship]) throws(WorkspaceError) {
+    for (i, r) in relationships.enumerated() where try knowledgeRowID(r.targetID) == nil {
       throw .validation(.unknownID("relationships[\(i)]", recordType: "knowledge item", id: r.targetID))
     }
   }

@@ -220,7 +220,10 @@ extension WorkspaceTransaction {
     try listTasks().filter { $0.knowledgeIDs.contains(knowledgeID) }
   }
 
-  func checkKnowledgeIDs(_ ids: [UUID], field: String) throws(WorkspaceError) {
+  /// Checks that every id of `ids` is a stored knowledge item.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming the first unknown one (`field[i]`),
+  ///   marked ``ValidationError/missingRecord``.
+  package func checkKnowledgeIDs(_ ids: [UUID], field: String) throws(WorkspaceError) {
     for (i, id) in ids.enumerated() where try knowledgeRowID(id) == nil {
       throw .validation(.unknownID("\(field)[\(i)]", recordType: "knowledge item", id: id))
     }

@@ -31,7 +31,8 @@ enum MCPCommands {
         an approval left unanswered for 10 minutes counts as refused, and nothing is written.
         Register it with a client, e.g.:
           claude mcp add dolphin -- /path/to/dolphin mcp --workspace /path/to/workspace
-        A missing workspace is created by the first tool call (its receipt); a damaged one does not stop the server (calls report it).
+        A missing workspace is created by the first write that succeeds; reads there create nothing and say that no workspace exists yet
+        (so a mistyped --workspace shows). A damaged one does not stop the server (calls report it).
         One that could not be written at start is served read-only; a write is checked again, and runs once the files can be written.
         """,
       noJSONReason: "`dolphin mcp` writes only JSON-RPC to stdout; --json does not apply"),
@@ -79,8 +80,8 @@ enum MCPCommands {
   /// another tokenizer version is left for the first tool call that ranks, which rebuilds it
   /// (or searches in memory) and says so once on standard error.
   static func openEngine(directory: URL, console: Console) throws -> KnowledgeEngine {
-    // Created by the first write that succeeds (for the server, the first tool call's receipt),
-    // not by starting the server.
+    // Created by the first write that succeeds (for the server, the first local-write tool call
+    // that succeeds), not by starting the server or by a read.
     let store = try SQLiteWorkspaceStore.open(directory: directory, creation: .atFirstWrite)
     for warning in store.warnings { console.printDiagnostic("dolphin mcp: warning: \(warning)") }
     if let reason = store.readOnlyReason {

@@ -19,6 +19,25 @@ extension KnowledgeEngine {
   ///   credential's kind and line:column; ``WorkspaceError/capacity(what:limit:held:adding:)``; storage
   ///   errors. Nothing is written on error.
   public func capture(_ request: CaptureRequest) throws -> CaptureResult {
+    let text = try Self.checkedText(of: request)
+    let now = environment.now()
+    let item = KnowledgeItem(
+      id: environment.makeID(), kind: request.kind, title: text.title, content: text.content,
+      source: request.source,
+      tags: text.tags,
+      relationships: Self.dedupeRelationships(request.relationships),
+      priority: request.priority, createdAt: now, updatedAt: now)
+    return try store.write { tx in try captureInTransaction(item, tx) }
+  }
+
+  /// A capture's text as ``capture(_:)`` stores it — title and content checked against their
+  /// bounds as given, sanitized and checked again, tags normalized — after refusing
+  /// credential-looking text (unless ``CaptureRequest/allowCredentials``).
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming the field (`title`, `content`,
+  ///   `tags[i]`).
+  static func checkedText(of request: CaptureRequest) throws(WorkspaceError)
+    -> (title: String, content: String, tags: [String])
+  {
     let title: String
     let content: String
     let tags: [String]
@@ -27,15 +46,10 @@ extension KnowledgeEngine {
       content = try Limits.sanitizedInput("content", request.content, limit: Limits.content)
       tags = try Limits.normalizedTags(request.tags)
     } catch { throw WorkspaceError.validation(error) }
-    let now = environment.now()
-    let item = KnowledgeItem(
-      id: environment.makeID(), kind: request.kind, title: title, content: content,
-      source: request.source,
-      tags: tags,
-      relationships: Self.dedupeRelationships(request.relationships),
-      priority: request.priority, createdAt: now, updatedAt: now)
-    try Self.refuseCredentials(in: Self.textFields(of: item), allowed: request.allowCredentials)
-    return try store.write { tx in try captureInTransaction(item, tx) }
+    try refuseCredentials(
+      in: [("title", title), ("content", content)] + tags.enumerated().map { ("tags[\($0.offset)]", $0.element) },
+      allowed: request.allowCredentials)
+    return (title, content, tags)
   }
 
   /// Refuses new text that looks like a credential unless the user explicitly allowed it.
@@ -265,12 +279,7 @@ extension KnowledgeEngine {
   public func saveMemory(text: String, tags: [String] = [], allowCredentials: Bool = false) throws
     -> MemorySaveResult
   {
-    let clean: String
-    let normalizedTags: [String]
-    do {
-      clean = try Limits.sanitizedInput("text", text, limit: Limits.memoryText, trimming: true, required: true)
-      normalizedTags = try Limits.normalizedTags(tags)
-    } catch { throw WorkspaceError.validation(error) }
+    let (clean, normalizedTags) = try Self.checkedMemoryText(text, tags: tags, allowCredentials: allowCredentials)
     let now = environment.now()
     let memoryID = environment.makeID()
     let mirrorID = environment.makeID()
@@ -278,15 +287,30 @@ extension KnowledgeEngine {
     let mirror = KnowledgeItem(
       id: mirrorID, kind: .context, title: Self.mirrorTitle(for: clean), content: clean,
       source: .legacyMemory, tags: normalizedTags, createdAt: now, memoryID: memoryID)
-    try Self.refuseCredentials(
-      in: [("text", clean)] + normalizedTags.enumerated().map { ("tags[\($0.offset)]", $0.element) },
-      allowed: allowCredentials)
     return try store.write { tx in
       let rowid = try tx.insertMemory(memory)
       try LexicalIndexStore.index(memory: memory, rowID: rowid, in: tx)
       let r = try captureInTransaction(mirror, tx)
       return MemorySaveResult(memory: memory, mirror: r.item, digest: r.digest)
     }
+  }
+
+  /// A memory's text and tags as ``saveMemory(text:tags:allowCredentials:)`` stores them,
+  /// after refusing credential-looking text unless `allowCredentials`.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming `text` or `tags[i]`.
+  static func checkedMemoryText(_ text: String, tags: [String], allowCredentials: Bool) throws(WorkspaceError)
+    -> (text: String, tags: [String])
+  {
+    let clean: String
+    let normalizedTags: [String]
+    do {
+      clean = try Limits.sanitizedInput("text", text, limit: Limits.memoryText, trimming: true, required: true)
+      normalizedTags = try Limits.normalizedTags(tags)
+    } catch { throw WorkspaceError.validation(error) }
+    try refuseCredentials(
+      in: [("text", clean)] + normalizedTags.enumerated().map { ("tags[\($0.offset)]", $0.element) },
+      allowed: allowCredentials)
+    return (clean, normalizedTags)
   }
 
   /// The first line of a memory, cut to 80 characters with an ellipsis, as its mirror's title
@@ -333,19 +357,28 @@ extension KnowledgeEngine {
     title: String, notes: String = "", priority: Priority = .normal, knowledgeIDs: [UUID] = [],
     allowCredentials: Bool = false
   ) throws -> TaskItem {
-    var seen = Set<UUID>()
+    let (cleanTitle, cleanNotes) = try Self.checkedTaskText(title: title, notes: notes, allowCredentials: allowCredentials)
+    let task = TaskItem(
+      id: environment.makeID(), title: cleanTitle, notes: cleanNotes, priority: priority, createdAt: environment.now(),
+      knowledgeIDs: Self.unique(knowledgeIDs))
+    try store.write { tx in try tx.insertTask(task) }
+    return task
+  }
+
+  /// A task's title and notes as ``addTask(title:notes:priority:knowledgeIDs:allowCredentials:)``
+  /// stores them, after refusing credential-looking text unless `allowCredentials`.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming `title` or `notes`.
+  static func checkedTaskText(title: String, notes: String, allowCredentials: Bool) throws(WorkspaceError)
+    -> (title: String, notes: String)
+  {
     let cleanTitle: String
     let cleanNotes: String
     do {
       cleanTitle = try Limits.sanitizedInput("title", title, limit: Limits.taskTitle, trimming: true, required: true)
       cleanNotes = try Limits.sanitizedInput("notes", notes, limit: Limits.taskNotes)
     } catch { throw WorkspaceError.validation(error) }
-    let task = TaskItem(
-      id: environment.makeID(), title: cleanTitle, notes: cleanNotes, priority: priority, createdAt: environment.now(),
-      knowledgeIDs: knowledgeIDs.filter { seen.insert($0).inserted })
-    try Self.refuseCredentials(in: [("title", task.title), ("notes", task.notes)], allowed: allowCredentials)
-    try store.write { tx in try tx.insertTask(task) }
-    return task
+    try refuseCredentials(in: [("title", cleanTitle), ("notes", cleanNotes)], allowed: allowCredentials)
+    return (cleanTitle, cleanNotes)
   }
 
   /// Marks a task completed (idempotent: an already completed task keeps its completion time).
@@ -362,9 +395,8 @@ extension KnowledgeEngine {
   public func completeTaskReportingOutcome(id: UUID) throws -> TaskStatusChange {
     let now = environment.now()
     return try store.write { tx in
-      guard var t = try tx.task(id: id) else { throw WorkspaceError.notFound(recordType: "task", id: id.uuidString) }
+      var t = try Self.taskForStatusChange(id, to: .completed, tx)
       guard t.status == .open else { return TaskStatusChange(task: t, wasAlreadyInStatus: true) }
-      try Self.requireStoredTaskWithinBounds(t, change: "completed")
       t.status = .completed
       t.completedAt = now
       try tx.updateTask(t)
@@ -384,9 +416,8 @@ extension KnowledgeEngine {
   ///   over a bound (``requireStoredTaskWithinBounds(_:change:)``), with nothing written.
   public func reopenTaskReportingOutcome(id: UUID) throws -> TaskStatusChange {
     try store.write { tx in
-      guard var t = try tx.task(id: id) else { throw WorkspaceError.notFound(recordType: "task", id: id.uuidString) }
+      var t = try Self.taskForStatusChange(id, to: .open, tx)
       guard t.status == .completed else { return TaskStatusChange(task: t, wasAlreadyInStatus: true) }
-      try Self.requireStoredTaskWithinBounds(t, change: "reopened")
       t.status = .open
       t.completedAt = nil
       try tx.updateTask(t)

@@ -40,40 +40,7 @@ extension KnowledgeEngine {
   ///   step, an unknown knowledge or task id); ``WorkspaceError/capacity(what:limit:held:adding:)`` at
   ///   ``Limits/handoffs``; storage errors.
   public func createHandoff(_ request: HandoffRequest) throws -> HandoffCreation {
-    let focus: String
-    var steps: [String] = []
-    let summary: String?
-    do throws(ValidationError) {
-      focus = try Self.validatedFocus(request.focus)
-      for (i, s) in request.nextSteps.enumerated() {
-        let step = try Limits.sanitizedInput(
-          "nextSteps[\(i)]", s, limit: Limits.handoffNextStepLength, trimming: true, required: true)
-        try Limits.checkNotEmpty("nextSteps[\(i)]", step)
-        steps.append(step)
-      }
-      summary = try request.summary
-        .map { (s) throws(ValidationError) in
-          let clean = try Limits.sanitizedInput("summary", s, limit: Limits.handoffSummary, trimming: true)
-          // Only white space is refused, as for content; an empty summary asks for one by rules.
-          if clean.isEmpty && !s.isEmpty {
-            throw Limits.onlyWhitespace(
-              "summary", s, consequence: "no handoff was stored (leave --summary out to have one built by rules)")
-          }
-          return clean
-        }
-        .flatMap { $0.isEmpty ? nil : $0 }
-      // The label marks summaries built by rules (deleting a record rebuilds those and keeps
-      // written ones), so a written summary may not pass for one.
-      if let summary, Self.isGeneratedSummary(summary) {
-        throw ValidationError(
-          field: "summary",
-          message: "summary may not begin with \"\(Self.generatedSummaryLabel)\", which marks summaries built by rules; "
-            + "reword its start, or leave --summary out to have one built")
-      }
-    } catch { throw WorkspaceError.validation(error) }
-    try Self.refuseCredentials(
-      in: [("focus", focus), ("summary", summary ?? "")] + steps.enumerated().map { ("nextSteps[\($0.offset)]", $0.element) },
-      allowed: request.allowCredentials)
+    let (focus, steps, summary) = try Self.checkedText(of: request)
     // Copied chat lines are not the user's new text: one that looks like a credential is
     // withheld rather than failing the handoff.
     let excerpts = request.recentExcerpts.map(Sanitizer.sanitize).map { e in
@@ -119,6 +86,51 @@ extension KnowledgeEngine {
       try tx.insertHandoff(handoff)
       return HandoffCreation(handoff: handoff, summaryGenerated: summary == nil, autoSelection: auto)
     }
+  }
+
+  /// A handoff's focus, next steps and summary (nil: one is built by rules) as
+  /// ``createHandoff(_:)`` stores them, after refusing credential-looking text unless
+  /// ``HandoffRequest/allowCredentials``.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming the field (`focus`, `summary`,
+  ///   `nextSteps[i]`).
+  static func checkedText(of request: HandoffRequest) throws(WorkspaceError)
+    -> (focus: String, steps: [String], summary: String?)
+  {
+    let focus: String
+    var steps: [String] = []
+    let summary: String?
+    do throws(ValidationError) {
+      focus = try validatedFocus(request.focus)
+      for (i, s) in request.nextSteps.enumerated() {
+        let step = try Limits.sanitizedInput(
+          "nextSteps[\(i)]", s, limit: Limits.handoffNextStepLength, trimming: true, required: true)
+        try Limits.checkNotEmpty("nextSteps[\(i)]", step)
+        steps.append(step)
+      }
+      summary = try request.summary
+        .map { (s) throws(ValidationError) in
+          let clean = try Limits.sanitizedInput("summary", s, limit: Limits.handoffSummary, trimming: true)
+          // Only white space is refused, as for content; an empty summary asks for one by rules.
+          if clean.isEmpty && !s.isEmpty {
+            throw Limits.onlyWhitespace(
+              "summary", s, consequence: "no handoff was stored (leave --summary out to have one built by rules)")
+          }
+          return clean
+        }
+        .flatMap { $0.isEmpty ? nil : $0 }
+      // The label marks summaries built by rules (deleting a record rebuilds those and keeps
+      // written ones), so a written summary may not pass for one.
+      if let summary, Self.isGeneratedSummary(summary) {
+        throw ValidationError(
+          field: "summary",
+          message: "summary may not begin with \"\(Self.generatedSummaryLabel)\", which marks summaries built by rules; "
+            + "reword its start, or leave --summary out to have one built")
+      }
+    } catch { throw WorkspaceError.validation(error) }
+    try refuseCredentials(
+      in: [("focus", focus), ("summary", summary ?? "")] + steps.enumerated().map { ("nextSteps[\($0.offset)]", $0.element) },
+      allowed: request.allowCredentials)
+    return (focus, steps, summary)
   }
 
   static func unique(_ ids: [UUID]) -> [UUID] {

@@ -20,6 +20,18 @@ public struct TaskStatusChange: Sendable, Equatable {
 }
 
 extension KnowledgeEngine {
+  /// The stored task `id`, after the checks a change of its status to `status` makes: it
+  /// exists, and when it is not in `status` already, its stored text is within this build's
+  /// bounds (``requireStoredTaskWithinBounds(_:change:)``).
+  /// - Throws: ``WorkspaceError/notFound(recordType:id:)``; ``WorkspaceError/validation(_:)``.
+  static func taskForStatusChange(_ id: UUID, to status: TaskStatus, _ tx: WorkspaceTransaction) throws(WorkspaceError)
+    -> TaskItem
+  {
+    guard let t = try tx.task(id: id) else { throw .notFound(recordType: "task", id: id.uuidString) }
+    if t.status != status { try requireStoredTaskWithinBounds(t, change: status == .completed ? "completed" : "reopened") }
+    return t
+  }
+
   /// Refuses to rewrite a stored task whose text is over a bound of this build — stored before
   /// the bound existed, or by another program — saying that it is the stored text: a status
   /// change takes only an id, so the user typed none of it.

@@ -18,8 +18,9 @@ enum DigestMarkdown {
     ]
   }
 
-  /// Renders `digest`.
-  static func render(_ digest: Digest) -> String {
+  /// Renders `digest`; `absence` (``MCPWorkspace/absenceNotice(of:)``) says that no workspace
+  /// exists yet, in place of "nothing to summarize".
+  static func render(_ digest: Digest, absence: String? = nil) -> String {
     var lines = [
       "# Project digest",
       "",
@@ -32,7 +33,11 @@ enum DigestMarkdown {
       lines += ["", "## \(heading)", ""]
       lines += section.map(\.rendered)
     }
-    if empty { lines += ["", "The workspace holds nothing to summarize yet."] }
+    if let absence {
+      lines += ["", MCPWorkspace.sentence(absence)]
+    } else if empty {
+      lines += ["", "The workspace holds nothing to summarize yet."]
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 }

@@ -14,8 +14,8 @@ import KnowledgeEngine
 ///   approval of `localWrite` calls (see ``approver(for:)``), runs read-only tools on a store
 ///   that refuses writes, and writes one receipt per call — read-only, denied and failed calls
 ///   too — whose call id is the JSON-RPC request id as JSON text (`"007"` with its quotes,
-///   `42` without). On a workspace that does not exist yet, only a call that succeeds stores
-///   its receipt (and so creates the workspace): one that does not creates nothing. A
+///   `42` without). On a workspace that does not exist yet, only a local write that succeeds
+///   stores its receipt (and so creates the workspace): any other call creates nothing. A
 ///   `localWrite` call gets its engine from ``MCPWorkspace/engineForWriting()``, so a workspace
 ///   opened read-only for want of write permission is written once the permission is back.
 /// - **Results.** A call that succeeded returns the tool's structured JSON object as
@@ -26,6 +26,13 @@ import KnowledgeEngine
 ///   (no receipt when the workspace could not be opened, or could not be written, or when a
 ///   call that did not succeed — invalid arguments, a denial, a failure inside the tool —
 ///   finds no workspace on disk yet: such a call never creates one).
+/// - **No workspace yet.** Only a local write that succeeds creates a missing workspace. A
+///   read-only call there answers from the empty workspace without creating it or storing its
+///   receipt, and — like any call that ran there and failed — says so
+///   (``MCPWorkspace/absenceNotice(of:)``): the sentence starts the text of a success and ends
+///   that of a failure, and `structuredContent` gets
+///   `"workspace": {"path", "exists": false, "notice"}`, so an empty answer on a mistyped
+///   `--workspace` is not taken for an empty memory.
 public struct RegistryToolProvider: MCPToolProvider {
   /// The tools offered.
   public let registry: ToolRegistry
@@ -102,9 +109,10 @@ public struct RegistryToolProvider: MCPToolProvider {
     }
     let call = ToolCall(
       id: context.requestID.description, name: name, arguments: .object(arguments))
-    // A call that does not succeed stores its receipt where the workspace exists, but never
-    // creates the workspace just for that (ToolExecutor).
-    let result = await ToolExecutor(registry: registry, engine: engine).execute(call, approver: approver(for: context))
+    // Only a write that succeeds creates a missing workspace; any other call stores its
+    // receipt where the workspace exists, and never creates it just for that (ToolExecutor).
+    let result = await ToolExecutor(registry: registry, engine: engine, readsCreateWorkspace: false)
+      .execute(call, approver: approver(for: context))
     if let log {
       let receipt = result.receipt
       let elapsed = ContinuousClock.now - started
@@ -116,16 +124,46 @@ public struct RegistryToolProvider: MCPToolProvider {
           + (receipt.approval.map { ", approval \($0)" } ?? "") + ", \(milliseconds) ms"
           + (result.isReceiptStored ? "" : ", no receipt stored"))
     }
-    return Self.toolResult(result, tool: name)
+    // A call that read the workspace (it ran, or failed inside the tool) where none exists yet
+    // says so: its empty answer is not "nothing was ever captured" at the workspace meant.
+    let ranOnWorkspace = result.succeeded || (result.receipt.outcome == .failed && result.error == nil)
+    let absence = ranOnWorkspace ? workspace.absenceNotice(of: engine) : nil
+    return Self.toolResult(result, tool: name, absence: absence, path: workspace.path)
   }
 
   /// The MCP result of an executed call.
-  static func toolResult(_ result: ToolCallResult, tool: String) -> MCPToolResult {
+  ///
+  /// - Parameters:
+  ///   - absence: ``MCPWorkspace/absenceNotice(of:)`` when the call ran where no workspace
+  ///     exists yet: its sentence starts the text of a success and ends that of a failure, and
+  ///     `structuredContent` gets `"workspace": {"path", "exists": false, "notice"}`.
+  ///   - path: the workspace directory, for that member.
+  static func toolResult(_ result: ToolCallResult, tool: String, absence: String? = nil, path: String = "")
+    -> MCPToolResult
+  {
+    let workspaceMember: JSONObject? = absence.map {
+      ["path": .string(path), "exists": false, "notice": .string(MCPWorkspace.sentence($0))]
+    }
     if result.succeeded, let output = result.output {
       // MCP requires an object; every registry tool returns one, anything else is wrapped.
-      let structured = output.structured.object ?? ["value": output.structured]
-      return MCPToolResult(text: output.text, structuredContent: structured)
+      var structured = output.structured.object ?? ["value": output.structured]
+      var text = output.text
+      if let absence, let workspaceMember {
+        structured["workspace"] = .object(workspaceMember)
+        text = MCPWorkspace.sentence(absence) + "\n" + text
+      }
+      return MCPToolResult(text: text, structuredContent: structured)
     }
+    var failure = failureResult(result, tool: tool)
+    if let absence, let workspaceMember {
+      failure.text += (failure.text.hasSuffix(".") ? " " : ". ") + MCPWorkspace.sentence(absence)
+      failure.structuredContent?["workspace"] = .object(workspaceMember)
+    }
+    return failure
+  }
+
+  /// The MCP result of a call that did not succeed.
+  private static func failureResult(_ result: ToolCallResult, tool: String) -> MCPToolResult {
     let receipt = result.receipt
     let (message, error) =
       result.error.map { errorDescription($0, tool: tool) }

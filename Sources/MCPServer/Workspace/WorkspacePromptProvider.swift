@@ -44,7 +44,8 @@ public struct WorkspacePromptProvider: MCPPromptProvider {
   ///
   /// - Throws: ``MCPServerError/unknownPrompt(name:)`` for another name;
   ///   ``MCPServerError/invalidParams(_:)`` when `handoff_id` is not a UUID or names no
-  ///   handoff; ``MCPServerError/workspaceUnavailable(path:reason:)``; storage errors.
+  ///   handoff (saying so when no workspace exists yet: ``MCPWorkspace/absenceNotice(of:)``);
+  ///   ``MCPServerError/workspaceUnavailable(path:reason:)``; storage errors.
   public func getPrompt(name: String, arguments: [String: String]) throws -> MCPPromptResult {
     guard name == Self.restoreSessionName else { throw MCPServerError.unknownPrompt(name: name) }
     let text = arguments[Self.handoffArgument] ?? ""
@@ -66,7 +67,8 @@ public struct WorkspacePromptProvider: MCPPromptProvider {
     }
     guard let brief else {
       throw MCPServerError.invalidParams(
-        "no handoff has the id \(id.uuidString); the handoff_list tool lists the handoffs")
+        "no handoff has the id \(id.uuidString); "
+          + (workspace.absenceNotice(of: engine) ?? "the handoff_list tool lists the handoffs"))
     }
     return MCPPromptResult(
       description: "Context from handoff \(id.uuidString): "

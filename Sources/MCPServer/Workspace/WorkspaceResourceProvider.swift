@@ -18,7 +18,9 @@ import KnowledgeEngine
 /// ``MCPServerError/resourceNotFound(uri:reason:)``; a workspace that cannot be opened is
 /// ``MCPServerError/workspaceUnavailable(path:reason:)``.
 ///
-/// Reading never writes: no receipt, no stored digest, no change to the active handoff.
+/// Reading never writes: no receipt, no stored digest, no change to the active handoff, and
+/// no workspace is created; where none exists yet, the digest and the not-found reasons say so
+/// (``MCPWorkspace/absenceNotice(of:)``).
 ///
 /// Text meant to be read — the digest's Markdown and every resource's title and description —
 /// is sanitized again on the way out (``Sanitizer/sanitize(_:)``), as tool text is: a workspace
@@ -108,7 +110,8 @@ public struct WorkspaceResourceProvider: MCPResourceProvider {
       }
       return [
         MCPResourceContents(
-          uri: uri, mimeType: "text/markdown", text: Sanitizer.sanitize(DigestMarkdown.render(digest)))
+          uri: uri, mimeType: "text/markdown",
+          text: Sanitizer.sanitize(DigestMarkdown.render(digest, absence: workspace.absenceNotice(of: engine))))
       ]
     case Self.activeHandoffURI:
       let engine = try workspace.engine()
@@ -118,7 +121,9 @@ public struct WorkspaceResourceProvider: MCPResourceProvider {
       guard let active else {
         // Listed only while one is active; a client that kept the URI learns why it is gone.
         throw MCPServerError.resourceNotFound(
-          uri: uri, reason: "no handoff is active; handoff_restore makes one active, handoff_list lists them")
+          uri: uri,
+          reason: "no handoff is active; "
+            + (workspace.absenceNotice(of: engine) ?? "handoff_restore makes one active, handoff_list lists them"))
       }
       return [
         MCPResourceContents(
@@ -131,7 +136,9 @@ public struct WorkspaceResourceProvider: MCPResourceProvider {
       }
       let engine = try workspace.engine()
       guard let item = try engine.store.read({ tx in try tx.knowledge(id: id) }) else {
-        throw MCPServerError.resourceNotFound(uri: uri, reason: "no knowledge item has the id \(id.uuidString)")
+        throw MCPServerError.resourceNotFound(
+          uri: uri,
+          reason: "no knowledge item has the id \(id.uuidString)" + (workspace.absenceNotice(of: engine).map { "; " + $0 } ?? ""))
       }
       return [
         MCPResourceContents(

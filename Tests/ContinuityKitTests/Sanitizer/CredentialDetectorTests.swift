@@ -40,6 +40,41 @@ struct CredentialDetectorTests {
     Positive(name: "token in a URL query", text: "https://cb.test/?token=abc123def456&x=1", kind: .secretAssignment, column: 18),
     Positive(name: "export GITHUB_TOKEN=", text: "export GITHUB_TOKEN=FAKEfake0123", kind: .secretAssignment, column: 8),
     Positive(name: "case-insensitive Password:", text: "Password: Tr0ub4dor&3", kind: .secretAssignment),
+    // Review s17 F9: AWS's secret key passed (its documented example spells EXAMPLE, which
+    // counted as a placeholder), and so did URL passwords, bearer headers, Hugging Face and npm
+    // tokens.
+    Positive(
+      name: "aws_secret_access_key= (AWS's documented example)", text: "aws_secret_access_key=\(FakeSecrets.awsSecretExample)",
+      kind: .awsSecretAccessKey),
+    Positive(
+      name: "aws_secret_access_key = with spaces", text: "aws_secret_access_key = \(FakeSecrets.awsSecretExample)",
+      kind: .awsSecretAccessKey),
+    Positive(
+      name: "AWS_SECRET_ACCESS_KEY: env style", text: "  AWS_SECRET_ACCESS_KEY: \(FakeSecrets.awsSecretExample)",
+      kind: .awsSecretAccessKey, column: 3),
+    Positive(
+      name: "JSON SecretAccessKey quoted", text: "{\"SecretAccessKey\": \"\(FakeSecrets.awsSecret)\"}",
+      kind: .awsSecretAccessKey, column: 3),
+    Positive(
+      name: "export AWS_SECRET_ACCESS_KEY= any 40-character key", text: "export AWS_SECRET_ACCESS_KEY=\(FakeSecrets.awsSecret)",
+      kind: .awsSecretAccessKey, column: 8),
+    Positive(
+      name: "URL userinfo password", text: "DATABASE_URL is postgres://admin:S3cr3tP4ss@db.example.com:5432/prod",
+      kind: .urlPassword, column: 17),
+    Positive(name: "URL password, empty user (redis)", text: "redis://:p4ssw0rd-2024@cache.internal:6379", kind: .urlPassword),
+    Positive(
+      name: "URL password that is a GitHub token", text: "https://x-access-token:\(FakeSecrets.gitHub)@github.com/o/r.git",
+      kind: .gitHubToken, column: 24),
+    Positive(
+      name: "Authorization: Bearer header", text: "Authorization: Bearer abcdef0123456789abcdef0123456789",
+      kind: .bearerToken, column: 16),
+    Positive(
+      name: "lowercase bearer with base64 padding", text: "-H 'authorization: bearer Zm9vYmFyMTIzNDU2Nzg5MGFiY2RlZg=='",
+      kind: .bearerToken, column: 20),
+    Positive(name: "Hugging Face token", text: "HF_TOKEN \(FakeSecrets.huggingFace)", kind: .huggingFaceToken, column: 10),
+    Positive(name: "Hugging Face token, letters only", text: "hf" + "_abcdefghijklmnopqrstuvwxyzABCDEFGH", kind: .huggingFaceToken),
+    Positive(name: "npm token", text: "//registry.npmjs.org/:_authToken=\(FakeSecrets.npm)", kind: .npmToken, column: 34),
+    Positive(name: "npm token, lowercase and digits", text: "npm" + "_abcdefghijklmnopqrstuvwxyz0123456789", kind: .npmToken),
   ]
 
   @Test("true positives: every listed shape is found with its kind and position", arguments: positives)
@@ -87,6 +122,25 @@ struct CredentialDetectorTests {
     Negative(name: "quoted prose value", text: "password: \"the one written on the sticky note\""),
     Negative(name: "Swift generics and URLs", text: "let x: Array<User> = [] // https://swift.org/documentation"),
     Negative(name: "plain notes", text: "Use SQLite for the workspace; WAL mode; busy_timeout 15000 ms."),
+    Negative(name: "AWS secret key placeholder", text: "aws_secret_access_key = <your secret access key>"),
+    Negative(name: "AWS secret key from the environment", text: "aws_secret_access_key=${AWS_SECRET_ACCESS_KEY}"),
+    Negative(name: "AWS secret key name as prose", text: "Set AWS_SECRET_ACCESS_KEY: see the team's vault entry."),
+    Negative(name: "URL without userinfo", text: "Connect to postgres://localhost/db first."),
+    Negative(name: "URL with a user only", text: "clone http://user@host.example/repo.git"),
+    Negative(name: "URL with a port and an @ in the path", text: "https://example.com:8443/users/@me?x=1"),
+    Negative(name: "URL password placeholder word", text: "postgres://user:password@localhost:5432/app"),
+    Negative(name: "URL password from the environment", text: "postgres://app:${DB_PASSWORD}@db/app"),
+    Negative(name: "URL password in angle brackets", text: "mysql://root:<password>@127.0.0.1/db"),
+    Negative(name: "ssh remote", text: "git@github.com:org/repo.git and ssh://git@github.com:22/org/repo"),
+    Negative(name: "prose about bearer tokens", text: "Send the bearer token in the Authorization header; bearers of tokens beware."),
+    Negative(name: "bearer header placeholder", text: "Authorization: Bearer <token>"),
+    Negative(name: "bearer header from the environment", text: "Authorization: Bearer ${API_TOKEN}"),
+    Negative(name: "bearer header, your-token placeholder", text: "Authorization: Bearer YOUR_ACCESS_TOKEN_1234567890"),
+    Negative(name: "Bearer followed by words", text: "Bearer authentication is described in RFC 6750 (2012)."),
+    Negative(name: "hf_ function names", text: "call hf_hub_download(repo_id) and hf_api.list_models()"),
+    Negative(name: "hf_ and a long lowercase identifier", text: "hf" + "_abcdefghijklmnopqrstuvwxyzabcdefgh"),
+    Negative(name: "npm_ configuration variables", text: "npm_config_registry=https://registry.npmjs.org npm_package_version=1.2.3"),
+    Negative(name: "npm_ and 37 characters", text: "npm" + "_abcdefghijklmnopqrstuvwxyz01234567890"),
   ]
 
   @Test("true negatives: prose, code identifiers and placeholders are not credentials", arguments: negatives)

@@ -246,6 +246,111 @@ struct RegistryToolProviderTests {
     #expect(try fixture.engine.store.read { try $0.counts() }.filter { $0.key != "receipt" }.values.allSatisfy { $0 == 0 })
   }
 
+  /// A write the engine refuses whatever the user answers, and the start of its refusal.
+  struct DoomedWrite: Sendable, CustomTestStringConvertible {
+    var testDescription: String
+    var tool: String
+    var arguments: JSONObject
+    var refusal: String
+  }
+
+  static let unknownID = "00000000-0000-0000-0000-000000000000"
+
+  static let doomedWrites = [
+    DoomedWrite(
+      testDescription: "task_add with a GitHub token", tool: "task_add",
+      arguments: ["title": .string("tok \(FakeSecrets.gitHub)")],
+      refusal: "title looks like it holds a credential (GitHub token at line 1, column 5); it was not stored."),
+    DoomedWrite(
+      testDescription: "knowledge_capture with a password", tool: "knowledge_capture",
+      arguments: ["kind": "fact", "title": "Deploy", "content": "password=hunter22222"],
+      refusal: "content looks like it holds a credential (password or secret assignment at line 1, column 1);"),
+    DoomedWrite(
+      testDescription: "memory_save with an AWS secret key", tool: "memory_save",
+      arguments: ["text": .string("aws_secret_access_key=\(FakeSecrets.awsSecretExample)")],
+      refusal: "text looks like it holds a credential (AWS secret access key at line 1, column 1);"),
+    DoomedWrite(
+      testDescription: "handoff_create with a bearer token", tool: "handoff_create",
+      arguments: ["focus": "Deploy", "summary": "Authorization: Bearer abcdef0123456789abcdef0123456789"],
+      refusal: "summary looks like it holds a credential (bearer token at line 1, column 16);"),
+    DoomedWrite(
+      testDescription: "task_complete of an unknown id", tool: "task_complete", arguments: ["id": .string(unknownID)],
+      refusal: "no task has the id \(unknownID)"),
+    DoomedWrite(
+      testDescription: "task_reopen of an unknown id", tool: "task_reopen", arguments: ["id": .string(unknownID)],
+      refusal: "no task has the id \(unknownID)"),
+    DoomedWrite(
+      testDescription: "handoff_restore of an unknown id", tool: "handoff_restore", arguments: ["id": .string(unknownID)],
+      refusal: "no handoff has the id \(unknownID)"),
+    DoomedWrite(
+      testDescription: "knowledge_capture related to an unknown item", tool: "knowledge_capture",
+      arguments: ["kind": "fact", "title": "t", "relationships": [["kind": "supports", "targetID": .string(unknownID)]]],
+      refusal: "relationships[0]: no knowledge item has the id \(unknownID)"),
+    DoomedWrite(
+      testDescription: "task_add citing an unknown item", tool: "task_add",
+      arguments: ["title": "t", "knowledgeIDs": [.string(unknownID)]],
+      refusal: "knowledgeIDs[0]: no knowledge item has the id \(unknownID)"),
+    DoomedWrite(
+      testDescription: "handoff_create carrying an unknown task", tool: "handoff_create",
+      arguments: ["focus": "f", "taskIDs": [.string(unknownID)]],
+      refusal: "taskIDs[0]: no task has the id \(unknownID)"),
+  ]
+
+  /// Review (s17, F8): an elicitation-capable client showed the approval form — with the
+  /// credential-looking text in it — for writes the engine then refused.
+  @Test(
+    "A write the engine would refuse is refused before anyone is asked, with the result and receipt of the engine's refusal",
+    arguments: doomedWrites)
+  func refusedBeforeAsking(_ c: DoomedWrite) async throws {
+    // The same call without the tool's checks: asked, approved, then refused by the engine.
+    let unchecked = ToolRegistry(
+      ToolRegistry.standard.tools.map { tool in
+        var tool = tool
+        tool.preflight = nil
+        return tool
+      })
+    let approving: @Sendable () -> MCPElicitationResult = { MCPElicitationResult(action: .accept, content: ["approve": true]) }
+    let afterApproval = WorkspaceFixture()
+    let asked = FakeElicitation(approving)
+    let engineRefusal = await RegistryToolProvider(registry: unchecked, workspace: afterApproval.workspace).callTool(
+      name: c.tool, arguments: c.arguments, context: asked.context())
+    #expect(asked.requests.count == 1)
+
+    let fixture = WorkspaceFixture()
+    let client = FakeElicitation(approving)
+    let result = await RegistryToolProvider(workspace: fixture.workspace).callTool(
+      name: c.tool, arguments: c.arguments, context: client.context())
+    #expect(client.requests.isEmpty, "asked: \(client.requests.map { $0.message })")
+    #expect(result.isError)
+    #expect(result.text.hasPrefix("\(c.tool) failed: \(c.refusal)"), "\(result.text)")
+    #expect(result.text == engineRefusal.text)
+    #expect(result.structuredContent?["error"] == engineRefusal.structuredContent?["error"])
+    #expect(result.structuredContent?["error"]?["kind"] == "failed")
+    #expect(result.structuredContent?["receipt"]?["outcome"] == "failed")
+    let receipt = try #require(try fixture.receipts.last)
+    let receiptAfterApproval = try #require(try afterApproval.receipts.last)
+    #expect(try fixture.receipts.count == 1)
+    #expect(receipt.outcome == .failed && receipt.approval == nil && receipt.changedIDs.isEmpty)
+    #expect(receiptAfterApproval.approval == "mcp:elicitation")
+    #expect(receipt.message == receiptAfterApproval.message)
+    #expect(receipt.arguments == receiptAfterApproval.arguments)
+    #expect(!receipt.arguments.contains("FAKEfake") && !receipt.arguments.contains("hunter22222"), "\(receipt.arguments)")
+    #expect(try fixture.engine.store.read { try $0.counts() }.filter { $0.key != "receipt" }.values.allSatisfy { $0 == 0 })
+  }
+
+  @Test("A write that can succeed is still asked for, and runs once approved")
+  func passingChecksStillAsk() async throws {
+    let fixture = WorkspaceFixture()
+    let item = try fixture.capture(.fact, "SQLite 3.40 is installed")
+    let client = FakeElicitation { MCPElicitationResult(action: .accept, content: ["approve": true]) }
+    let result = await RegistryToolProvider(workspace: fixture.workspace).callTool(
+      name: "task_add", arguments: ["title": "Upgrade SQLite", "knowledgeIDs": [.string(item.id.uuidString)]],
+      context: client.context())
+    #expect(!result.isError, "\(result.text)")
+    #expect(client.requests.count == 1)
+    #expect(try fixture.receipts.last?.approval == "mcp:elicitation")
+  }
+
   @Test("An unusable workspace is an isError result, and the next call opens it again")
   func workspaceUnavailable() async throws {
     let attempts = Mutex(0)
