@@ -206,7 +206,9 @@ end
 # A process that exits normally checkpoints and removes it; one that is killed leaves it. Each
 # variant: after normal runs the WAL is gone (nothing to lose); after a kill the WAL is removed,
 # cut mid-frame or replaced by garbage, and the workspace opens, passes the integrity check and
-# holds a whole-transaction prefix of what was committed, never a torn record.
+# holds a whole-transaction prefix of what was committed, never a torn record. Garbage is no
+# log at all: doctor names it (exit 5, walProblem), since what only it held is lost, until the
+# next write starts the log afresh.
 begin wal
 for variant in removed truncated garbage; do
   WS="$ROOT/wal-$variant"
@@ -232,7 +234,17 @@ PY
     truncated) truncate -s $((walsize / 2 + 13)) "$WS/workspace.sqlite-wal" ;;
     garbage) head -c "$walsize" /dev/urandom >"$WS/workspace.sqlite-wal" ;;
   esac
-  healthy "$WS" "WAL $variant"
+  if [ "$variant" = garbage ]; then
+    "$DOLPHIN" doctor --json --workspace "$WS" >"$ROOT/doctor" 2>&1; RC=$?
+    if [ "$RC" = 5 ] && grep -q '"walProblem" : ".*does not start with a WAL header"' "$ROOT/doctor" \
+      && grep -q '"integrityCheck" : \[' "$ROOT/doctor" && grep -q '"ok"' "$ROOT/doctor"; then
+      echo "  ok: WAL garbage -> doctor names the log that is no log (exit 5), integrity_check run"
+    else
+      fail "garbage: doctor does not name the damaged log (exit $RC): $(cat "$ROOT/doctor")"
+    fi
+  else
+    healthy "$WS" "WAL $variant"
+  fi
   n="$(count "$WS" knowledge)"
   if [ "$n" -lt 3 ] || [ "$n" -gt 6 ]; then fail "$variant: $n items; expected 3 (checkpointed) to 6"; fi
   titles="$(sqlite3 "file:$WS/workspace.sqlite?mode=ro" "SELECT title FROM knowledge ORDER BY rowid" | tr '\n' '|')"
@@ -242,6 +254,7 @@ PY
   echo "  ok: WAL $variant -> $n of 6 items, a whole-transaction prefix (the $((6 - n)) lost ones were only in the WAL)"
   run "$ROOT/out" capture fact "after $variant" --workspace "$WS"
   [ "$RC" = 0 ] || fail "$variant: capture afterwards failed: $(cat "$ROOT/out")"
+  healthy "$WS" "after a capture following WAL $variant"
 done
 end
 

@@ -284,6 +284,10 @@ enum Commands {
         /// integrity check found damage, that is the report, and a check it stopped is only
         /// marked not run.
         var checkError: String?
+        /// Set when the `-wal` beside the database holds bytes that do not start with a WAL
+        /// header (``walHeaderProblem(databasePath:)``): SQLite ignores such a file, so changes
+        /// committed only in it are lost, though the database itself is consistent.
+        var walProblem: String?
         var advice: [String]
 
         enum CodingKeys: String, CodingKey {
@@ -292,6 +296,7 @@ enum Commands {
           case referenceProblems, searchIndexProblems, searchIndexStaleRecords, searchIndexNotes, searchIndexUpgradePending
           case quarantined
           case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, refusedText, importRefusals, checkError
+          case walProblem
           case advice
         }
 
@@ -321,6 +326,7 @@ enum Commands {
           try c.encode(refusedText, forKey: .refusedText)
           try c.encode(importRefusals, forKey: .importRefusals)
           try c.encodeIfPresent(checkError, forKey: .checkError)
+          try c.encode(walProblem, forKey: .walProblem)
           try c.encode(advice, forKey: .advice)
         }
       }
@@ -340,6 +346,8 @@ enum Commands {
       // What exists beside the database before the read-only open, which creates a missing -wal
       // and -shm and cannot remove them: doctor removes them afterwards, to leave the files as found.
       let sideFiles = SQLiteSideFiles(databasePath: dbPath)
+      // Read before SQLite opens the files: a later write would start the log afresh.
+      report.walProblem = walHeaderProblem(databasePath: dbPath)
       switch Result(catching: { () throws(WorkspaceError) in try SQLiteWorkspaceStore.open(directory: dir, readOnly: true) }) {
       case .success(let opened): store = opened
       case .failure(let error):
@@ -522,6 +530,14 @@ enum Commands {
         && (report.malformedIDs ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
         && (report.refusedText?.count ?? 0) == 0 && (report.importRefusals ?? []).isEmpty && report.checkError == nil
+        && report.walProblem == nil
+      if let problem = report.walProblem {
+        report.advice.append(
+          "The write-ahead log beside the database \(problem), so SQLite ignores it: changes committed only in it "
+            + "(not yet copied into \(Limits.shownPath(dbPath))) are lost, while the database itself is consistent. "
+            + "If work from the last session is missing, restore it from an export (`dolphin import`) or a backup. "
+            + "The next write starts the log afresh.")
+      }
       if report.checksRun, report.integrityCheck != ["ok"] {
         report.advice += ["The database file failed SQLite's integrity check. Nothing was changed."] + recoverySteps(dir.path, dbPath)
       }
@@ -599,6 +615,7 @@ enum Commands {
         }
         // A check that did not run says so, whatever the reason.
         let notRun = "not run"
+        if let problem = report.walProblem { c.print("Write-ahead log: \(problem)") }
         c.print("PRAGMA integrity_check: " + (report.integrityCheck.map { $0.prefix(10).joined(separator: "; ") } ?? notRun))
         if let malformed = report.malformedRecords {
           let unknownNames = malformed.filter { WorkspaceTransaction.enumColumn($0.table, $0.column) != nil }.count
@@ -667,6 +684,30 @@ enum Commands {
       }
       if let failure { throw failure }
     })
+
+  /// What is wrong with the `-wal` file beside `databasePath`, when it holds bytes that are not
+  /// a write-ahead log: fewer than the 32 bytes of a WAL header, or a header whose magic number
+  /// is neither 0x377f0682 nor 0x377f0683 or whose format version is not 3007000 (SQLite's file
+  /// format, "The WAL File Format", sqlite.org/fileformat2.html#walformat). Nil when there is no
+  /// such file, it is empty, or it cannot be opened (the other checks report an unreadable
+  /// workspace). Opened without following a link, read-only, 32 bytes.
+  static func walHeaderProblem(databasePath: String) -> String? {
+    let path = databasePath + "-wal"
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 else { return nil }
+    var header = [UInt8](repeating: 0, count: 32)
+    let n = read(fd, &header, 32)
+    let shown = "(\(Limits.shownPath(path)), \(st.st_size) bytes)"
+    guard n == 32 else { return "\(shown) is shorter than a WAL header" }
+    func bigEndian(_ at: Int) -> UInt32 { header[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+    guard bigEndian(0) & 0xFFFF_FFFE == 0x377F_0682, bigEndian(4) == 3_007_000 else {
+      return "\(shown) does not start with a WAL header"
+    }
+    return nil
+  }
 
   /// Doctor's lines for stored handoff next steps that show nothing: a count and each handoff's
   /// blank positions, or that there are none, or (for `nil`) that the check did not run.
