@@ -64,6 +64,20 @@ extension Render {
           + " (legacy copies made when a workspace.json was migrated; they may hold records this erase removes, "
           + "and `dolphin erase --kind all` removes them).")
     }
+    if !p.keptCopies.isEmpty, !p.isEmpty {
+      let parts = p.keptCopies.map { copy in
+        switch copy.collection {
+        case "messages": "\(copy.count) chat message(s)"
+        case "receipts": "\(copy.count) activity receipt(s)"
+        case "handoffExcerpts": "the chat excerpts of \(copy.count) handoff(s)"
+        default: "\(copy.count) \(copy.collection)"
+        }
+      }
+      lines.append(
+        "  Kept: " + parts.joined(separator: ", ")
+          + ", which may quote what this erase removes (an answer that cites it, a call's arguments); "
+          + "`dolphin activity clear` removes chat and activity, `dolphin erase --kind all` everything.")
+    }
     return lines.joined(separator: "\n")
   }
 
@@ -82,8 +96,9 @@ extension Render {
           + (v.retainedCopies.isEmpty ? "" : " outside the legacy backups kept on purpose") + ", but "
           + "\(v.mentionedByKeptRecords) of the \(v.idsChecked) erased id(s) "
           + (v.mentionedByKeptRecords == 1 ? "is" : "are")
-          + " still mentioned by records you kept (such as activity receipts, chat messages, or text that quotes "
-          + "an id; `dolphin erase --kind all` removes everything). WAL \(v.walBytes) bytes, \(v.freePages) free page(s).")
+          + " still found in records you kept, which may also hold copies of the erased text (chat messages, "
+          + "activity receipts, handoff excerpts, or text that quotes an id; `dolphin activity clear` removes chat and "
+          + "activity, `dolphin erase --kind all` everything). WAL \(v.walBytes) bytes, \(v.freePages) free page(s).")
     } else if v.passed {
       // Copies in the legacy files kept on purpose are not leaks, but "none remains" would be
       // untrue of them (review, s16): the note below names the files.

@@ -53,6 +53,19 @@ public struct ErasePlan: Sendable, Equatable, Codable {
   /// copies of what was migrated, which may hold records this erase removes; `all` removes
   /// them (then they are in ``files``). Empty for `all` and for clearing chat and activity.
   public var keptFiles: [String] = []
+  /// Kept records that may hold copies of erased text — chat messages (an assistant's answer
+  /// quotes what it found), activity receipts (a call's arguments) and the chat excerpts copied
+  /// into handoffs — as `(collection, count)` pairs, e.g. `("messages", 4)`; empty when this
+  /// erase removes them too or there are none. Said before the erase is confirmed (review, s17:
+  /// erasing knowledge left its title and content in chat messages, and the plan said nothing).
+  public var keptCopies: [KeptCopies] = []
+
+  /// Kept records of one collection that may quote erased text.
+  public struct KeptCopies: Sendable, Equatable, Codable {
+    /// `messages`, `receipts` or `handoffExcerpts` (handoffs holding chat excerpts).
+    public var collection: String
+    public var count: Int
+  }
 
   /// True when there is nothing to remove.
   public var isEmpty: Bool { steps.isEmpty && files.isEmpty }

@@ -205,7 +205,28 @@ extension KnowledgeEngine {
     // Said before the user confirms (review, s16: only the verification afterwards mentioned
     // the backups that still hold copies of erased records).
     let kept = target == .all ? [] : try eraseFiles(tx, directory: directory)
-    return ErasePlan(target: target.rawValue, steps: steps, files: files, keptFiles: kept)
+    var plan = ErasePlan(target: target.rawValue, steps: steps, files: files, keptFiles: kept)
+    plan.keptCopies = try keptCopies(target, tx)
+    return plan
+  }
+
+  /// The kept records that may quote what `target` erases (``ErasePlan/keptCopies``).
+  static func keptCopies(_ target: EraseTarget, _ tx: WorkspaceTransaction) throws -> [ErasePlan.KeptCopies] {
+    switch target {
+    case .knowledge, .memories, .tasks, .handoffs:
+      var copies: [ErasePlan.KeptCopies] = []
+      let messages = try tx.rowCount(.message)
+      if messages > 0 { copies.append(.init(collection: "messages", count: messages)) }
+      let receipts = try tx.rowCount(.receipt)
+      if receipts > 0 { copies.append(.init(collection: "receipts", count: receipts)) }
+      if target != .handoffs {
+        let excerpts = try tx.listHandoffs().filter { !$0.recentExcerpts.isEmpty }.count
+        if excerpts > 0 { copies.append(.init(collection: "handoffExcerpts", count: excerpts)) }
+      }
+      return copies
+    case .digests, .conversations, .activity, .all, .chatAndActivity:
+      return []
+    }
   }
 
   static func knowledgeCascadeSteps(
