@@ -59,7 +59,7 @@ struct ExitCodeConsistencyTests {
     FieldCase(name: "--status not a choice", args: ["task", "list", "--status", "x"], field: "status"),
     FieldCase(
       name: "--relates kind not a choice", args: ["capture", "fact", "t", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"],
-      field: "relates[0]"),
+      field: "relationships[0]"),
     FieldCase(name: "a flag given a value", args: ["knowledge", "list", "--json=yes"], field: "json"),
   ]
 

@@ -114,15 +114,15 @@ enum Commands {
     // of calling `A,relatesTo:B` a malformed id.
     if spec.split(separator: ",").dropFirst().contains(where: { looksLikeRelationship($0) }) {
       throw ValidationError(
-        field: "relates[\(index)]",
+        field: "relationships[\(index)]",
         message: "--relates '\(inert(String(spec.prefix(120))))' holds more than one relationship: --relates takes one "
           + "KIND:UUID; repeat --relates for each relationship")
     }
     let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
     guard parts.count == 2 else {
-      throw ValidationError(field: "relates[\(index)]", message: "--relates \(quotedValue(spec, cutAt: 60)) must be KIND:UUID, e.g. supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+      throw ValidationError(field: "relationships[\(index)]", message: "--relates \(quotedValue(spec, cutAt: 60)) must be KIND:UUID, e.g. supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301")
     }
-    let kind = try ctx.parseEnum(RelationshipKind.self, parts[0], name: "--relates kind", field: "relates[\(index)]")
+    let kind = try ctx.parseEnum(RelationshipKind.self, parts[0], name: "--relates kind", field: "relationships[\(index)]")
     return KnowledgeRelationship(kind: kind, targetID: try ctx.uuid(parts[1], field: "--relates id"))
   }
 

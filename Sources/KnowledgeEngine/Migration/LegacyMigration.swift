@@ -253,13 +253,13 @@ extension KnowledgeEngine {
       if let nul = read.bytes.firstIndex(of: 0) {
         throw WorkspaceError.validation(
           ValidationError(
-            field: "legacy workspace file",
+            field: "file",
             message: "\(name) is not text: it holds a NUL byte (at byte \(nul)). Nothing was imported"))
       }
       guard !read.truncated else {
         throw WorkspaceError.validation(
           ValidationError(
-            field: "legacy workspace file", limit: Limits.importDocumentBytes,
+            field: "file", limit: Limits.importDocumentBytes,
             message: "\(name) is more than \(Limits.importDocumentBytes) bytes; "
               + "the limit is \(Limits.importDocumentBytes) bytes. Nothing was imported"))
       }
@@ -268,7 +268,7 @@ extension KnowledgeEngine {
       if case .tooLarge(_, let size, let maxBytes) = failure {
         throw WorkspaceError.validation(
           ValidationError(
-            field: "legacy workspace file", limit: maxBytes, actual: Int(clamping: size),
+            field: "file", limit: maxBytes, actual: Int(clamping: size),
             message: "\(name) is \(size) bytes; the limit is \(maxBytes) bytes, so it was not read. "
               + "Nothing was imported"))
       }
@@ -276,7 +276,7 @@ extension KnowledgeEngine {
         // Not a storage fault: the argument names the wrong thing (as `import DIR`, exit 4).
         throw WorkspaceError.validation(
           ValidationError(
-            field: "legacy workspace file",
+            field: "file",
             message: "\(name) is a directory, not a file; name the workspace JSON file. Nothing was imported"))
       }
       if case .notRegularFile(_, let kind) = failure {
@@ -284,7 +284,7 @@ extension KnowledgeEngine {
         // the import or run on without end.
         throw WorkspaceError.validation(
           ValidationError(
-            field: "legacy workspace file",
+            field: "file",
             message: "\(name) is \(kind), not a regular file; name the workspace JSON file. Nothing was imported"))
       }
       throw WorkspaceError.fileSystem(path: name, message: "cannot read the legacy workspace file: \(failure)")
