@@ -101,6 +101,26 @@ struct KnowledgeEditCommandTests {
     #expect(try cli.run(["knowledge", "get", id, "--json"]).stdout == before)
   }
 
+  /// Review (s17, C3): `cat missing | dolphin knowledge edit ID --content -` removed the body.
+  @Test("empty standard input or an empty file is refused, not taken as removing the content")
+  func emptyInput() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let id = try Self.id(cli, ["capture", "fact", "Build host", "--content", "SQLite 3.40"])
+    let piped = try cli.run(["knowledge", "edit", id, "--content", "-"], stdin: "")
+    #expect(piped.status == 4)
+    #expect(
+      piped.stderr == "dolphin: error: --content -: standard input was empty; to remove the content, give --content ''; nothing was changed\n",
+      "\(piped.stderr)")
+    let file = cli.dir.appending("empty.txt").path
+    #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+    let fromFile = try cli.run(["knowledge", "edit", id, "--content-file", file])
+    #expect(fromFile.status == 4 && fromFile.stderr.contains("is an empty file; to remove the content, give --content ''"), "\(fromFile.stderr)")
+    #expect((try cli.json(["knowledge", "get", id]))["content"] as? String == "SQLite 3.40")
+    let removed = try cli.json(["knowledge", "edit", id, "--content", ""])
+    #expect(removed["changed"] as? [String] == ["content"])
+  }
+
   @Test("an unknown id is not found (exit 3); a malformed one is refused")
   func unknownID() throws {
     let cli = CLI()

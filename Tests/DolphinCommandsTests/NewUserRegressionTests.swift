@@ -160,7 +160,10 @@ struct NewUserRegressionTests {
     // The plan says so before the erase is confirmed (review, s17: only the verdict did, and as
     // ids "mentioned", while the chat held the title and content).
     let planned = try #require(erase.stdout.split(separator: "\n").first { $0.hasPrefix("  Kept: ") }, "\(erase.stdout)")
-    #expect(planned.hasPrefix("  Kept: 2 chat message(s), 1 activity receipt(s), which may quote what this erase removes"), "\(planned)")
+    #expect(
+      planned.hasPrefix(
+        "  Kept: 2 chat message(s), 1 activity receipt(s), the titles of 1 conversation(s), which may quote what this "
+          + "erase removes"), "\(planned)")
     #expect(!erase.stdout.contains("none of the 1 erased record id(s) remains on disk"))
     // Erasing the activity that mentions it leaves nothing.
     let activity = try runDolphin(["erase", "--kind", "all", "--yes", "--workspace", ws])

@@ -19,15 +19,15 @@ struct WALHeaderDoctorTests {
     #expect(FileManager.default.createFile(atPath: wal, contents: Data(bytes), attributes: [.posixPermissions: 0o600]))
     let doctor = try cli.run(["doctor"])
     #expect(doctor.status == 5, "\(doctor.stdout)\(doctor.stderr)")
-    #expect(doctor.stdout.contains("Write-ahead log: (\(wal), 5000 bytes) does not start with a WAL header"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("Write-ahead log: \(wal) (5000 bytes) does not start with a WAL header"), "\(doctor.stdout)")
     #expect(doctor.stdout.contains("changes committed only in it"), "\(doctor.stdout)")
     let json = try #require(
       try JSONSerialization.jsonObject(with: Data(try cli.run(["doctor", "--json"]).stdout.utf8)) as? [String: Any])
-    #expect(json["walProblem"] as? String == "(\(wal), 5000 bytes) does not start with a WAL header")
+    #expect(json["walProblem"] as? String == "\(wal) (5000 bytes) does not start with a WAL header")
     #expect(json["ok"] as? Bool == false)
     // A header cut short is named too.
     #expect(FileManager.default.createFile(atPath: wal, contents: Data(bytes.prefix(20)), attributes: [.posixPermissions: 0o600]))
-    #expect(try cli.run(["doctor"]).stdout.contains("Write-ahead log: (\(wal), 20 bytes) is shorter than a WAL header"))
+    #expect(try cli.run(["doctor"]).stdout.contains("Write-ahead log: \(wal) (20 bytes) is shorter than a WAL header"))
     // The next write starts the log afresh; what the database held is there.
     #expect(try cli.run(["capture", "fact", "After"]).status == 0)
     let after = try cli.run(["doctor"])

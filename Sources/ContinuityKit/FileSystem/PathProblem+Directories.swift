@@ -13,7 +13,7 @@ package struct DirectoryObstacle: Sendable, Equatable {
   /// `/tmp/somefile/sub`).
   package var path: String
   /// Why, in words that follow the component: `is not a directory (Not a directory)`, `may not
-  /// be searched by this user: permission denied (Permission denied)`, `could not be created:
+  /// be searched by this user: permission denied`, `could not be created:
   /// No such file or directory …`.
   package var reason: String
 

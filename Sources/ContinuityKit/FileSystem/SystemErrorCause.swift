@@ -15,7 +15,8 @@ package enum SystemErrorCause {
   package static func describe(_ code: Int32) -> String {
     let system = String(cString: strerror(code))
     guard let cause = cause(of: code) else { return system }
-    return "\(cause) (\(system))"
+    // Not "permission denied (Permission denied)" (review, s17).
+    return cause.lowercased() == system.lowercased() ? cause : "\(cause) (\(system))"
   }
 
   /// The plain-words cause of `code`, or nil when it is not one of the actionable ones.

@@ -41,7 +41,8 @@ public struct CredentialFlagReport: Sendable, Equatable, Codable {
 extension WorkspaceTransaction {
   /// Scans stored text with ``CredentialDetector``: knowledge (title, content, tags), memories
   /// (text, tags), tasks (title, notes), handoffs (focus, summary, next steps, excerpts), chat
-  /// messages and activity receipts (arguments).
+  /// messages, activity receipts (arguments) and stored digests (their sections, which quote
+  /// the records they cite as they read when the digest was built).
   ///
   /// Bounded: each table is read newest-written first (by row id, so migrated and imported
   /// records, whatever their dates, come first) until `bytesPerTable` UTF-8 bytes of text have
@@ -80,6 +81,9 @@ extension WorkspaceTransaction {
       // Receipts record a tool call's arguments; since s16 a secret in them is withheld, but a
       // receipt written before may hold one (a refused capture's password, a search's query).
       ("receipt", "receipt", ["arguments"]),
+      // A digest quotes what it cites as it was: a credential edited or deleted out of a record
+      // may live on in one (review, s17: status then said "none found").
+      ("digest", "digest", ["sections"]),
     ]
     let pageSize = 256
     for t in tables {

@@ -533,7 +533,7 @@ enum Commands {
         && report.walProblem == nil
       if let problem = report.walProblem {
         report.advice.append(
-          "The write-ahead log beside the database \(problem), so SQLite ignores it: changes committed only in it "
+          "The write-ahead log \(problem), so SQLite ignores it: changes committed only in it "
             + "(not yet copied into \(Limits.shownPath(dbPath))) are lost, while the database itself is consistent. "
             + "If work from the last session is missing, restore it from an export (`dolphin import`) or a backup. "
             + "The next write starts the log afresh.")
@@ -690,17 +690,18 @@ enum Commands {
   /// is neither 0x377f0682 nor 0x377f0683 or whose format version is not 3007000 (SQLite's file
   /// format, "The WAL File Format", sqlite.org/fileformat2.html#walformat). Nil when there is no
   /// such file, it is empty, or it cannot be opened (the other checks report an unreadable
-  /// workspace). Opened without following a link, read-only, 32 bytes.
+  /// workspace) or is not a regular file. Opened without following a link and without blocking
+  /// (a FIFO in its place would otherwise wait for a writer forever), read-only, 32 bytes.
   static func walHeaderProblem(databasePath: String) -> String? {
     let path = databasePath + "-wal"
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var st = stat()
     guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 else { return nil }
     var header = [UInt8](repeating: 0, count: 32)
     let n = read(fd, &header, 32)
-    let shown = "(\(Limits.shownPath(path)), \(st.st_size) bytes)"
+    let shown = "\(Limits.shownPath(path)) (\(st.st_size) bytes)"
     guard n == 32 else { return "\(shown) is shorter than a WAL header" }
     func bigEndian(_ at: Int) -> UInt32 { header[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
     guard bigEndian(0) & 0xFFFF_FFFE == 0x377F_0682, bigEndian(4) == 3_007_000 else {

@@ -88,10 +88,11 @@ enum KnowledgeCommands {
           dolphin knowledge edit 3F2504E0-4F89-11D3-9A0C-0305E82C3301 --add-tags storage --priority high
         Text is checked as at capture. The revision goes up by one and updatedAt becomes now, in one
         transaction with the search index; an edit that changes nothing stores nothing (exit 0, said so).
-        The id, source and creation date never change: an item mirroring a legacy memory stays
-        legacyMemory and the memory keeps its text as saved. Stored digests are snapshots and keep the
-        text they were built from. The old text is not kept: to keep it, capture a new item with
-        --relates supersedes:ID instead. Only the text an edit sets is checked for credentials.
+        The id, source and creation date never change. An item mirroring a legacy memory is not edited
+        (search shows the memory through it; memories are kept as saved). Stored digests are snapshots
+        and keep the text they were built from (the edit says when one quotes the item). The old text is
+        not kept: to keep it, capture a new item with --relates supersedes:ID instead. Only the text an
+        edit sets is checked for credentials.
         """,
       fieldFlags: [
         FieldFlag("title", "--title"), FieldFlag("content", "--content"), FieldFlag("tags", "--tags"),
@@ -105,8 +106,18 @@ enum KnowledgeCommands {
       let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, name: "--priority") }
       let relationships = try a.all("relates").enumerated().map { i, spec in try Commands.parseRelationship(spec, index: i, ctx: ctx) }
       let unrelate = try a.all("unrelate").map { try ctx.uuid($0, field: "--unrelate") }
+      let content = try Commands.contentOption(ctx)
+      // Empty input read from stdin or a file is more likely a mistake (a pipe from a command
+      // that failed) than a wish to remove the body, which the old text would not survive
+      // (review, s17); `--content ''` says that plainly.
+      if content == "", a.value("content") != "" {
+        let source = a.value("content-file").map { "--content-file \(quotedValue($0, cutAt: 60)) is an empty file" }
+          ?? "--content -: standard input was empty"
+        throw ValidationError(
+          field: "content", message: "\(source); to remove the content, give --content ''; nothing was changed")
+      }
       let edit = KnowledgeEdit(
-        title: a.value("title"), content: try Commands.contentOption(ctx), kind: kind, priority: priority,
+        title: a.value("title"), content: content, kind: kind, priority: priority,
         tags: a.all("tags").isEmpty ? nil : Commands.splitTags(a.all("tags")),
         addTags: Commands.splitTags(a.all("add-tags")), removeTags: Commands.splitTags(a.all("remove-tags")),
         addRelationships: relationships, removeRelationshipsTo: unrelate, allowCredentials: a.has("allow-credentials"))
@@ -116,9 +127,15 @@ enum KnowledgeCommands {
             + "--tags, --add-tags, --remove-tags, --relates, --unrelate")
       }
       let result = try ctx.engine(.update).editKnowledge(id: id, edit)
+      if result.digestsQuotingEarlierText > 0 {
+        ctx.console.printDiagnostic(
+          "dolphin: notice: \(result.digestsQuotingEarlierText) stored digest(s) cite this item and still quote its earlier "
+            + "text (digests are snapshots); `dolphin erase --kind digests` removes them")
+      }
       if ctx.json {
-        struct Out: Encodable { var item: KnowledgeItem; var changed: [String] }
-        try ctx.console.printJSON(Out(item: result.item, changed: result.changed))
+        struct Out: Encodable { var item: KnowledgeItem; var changed: [String]; var digestsQuotingEarlierText: Int }
+        try ctx.console.printJSON(
+          Out(item: result.item, changed: result.changed, digestsQuotingEarlierText: result.digestsQuotingEarlierText))
       } else if result.changed.isEmpty {
         ctx.console.print(
           "No change: \(result.item.kind.rawValue) \(inertQuoted(result.item.title)) already holds what was given "

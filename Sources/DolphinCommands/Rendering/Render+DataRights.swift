@@ -70,20 +70,22 @@ extension Render {
         case "messages": "\(copy.count) chat message(s)"
         case "receipts": "\(copy.count) activity receipt(s)"
         case "handoffExcerpts": "the chat excerpts of \(copy.count) handoff(s)"
+        case "conversations": "the titles of \(copy.count) conversation(s)"
         default: "\(copy.count) \(copy.collection)"
         }
       }
       lines.append(
         "  Kept: " + parts.joined(separator: ", ")
           + ", which may quote what this erase removes (an answer that cites it, a call's arguments); "
-          + "`dolphin activity clear` removes chat and activity, `dolphin erase --kind all` everything.")
+          + "`dolphin activity clear` removes chat and activity, `dolphin erase --kind conversations` the conversations, "
+          + "`dolphin erase --kind all` everything.")
     }
     return lines.joined(separator: "\n")
   }
 
   static func verification(_ v: EraseVerification) -> String {
     var lines: [String] = []
-    if !v.unscanned.isEmpty {
+    if !v.unscanned.isEmpty, v.idsChecked > 0 {
       lines.append(
         "Verification INCOMPLETE: \(v.unscanned.count) path(s) under the workspace directory could not be read, so "
           + "the erase is not verified there (read \(v.filesScanned.count) file(s), \(v.bytesScanned) bytes"

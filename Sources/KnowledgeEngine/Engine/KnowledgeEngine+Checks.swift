@@ -8,24 +8,37 @@ import Foundation
 /// Each runs the same code as its write up to the write itself: the text is sanitized and
 /// bounded, credential-looking text is refused (``CredentialDetector``), and the ids it names
 /// are looked up, in one read transaction. It throws exactly what the write would throw for
-/// these reasons. Passing is no promise: the write checks everything again (a record may be
-/// deleted in between) and may still fail for what is not checked here (capacity, storage).
+/// these reasons, and the capacity the write needs (review, s17: a capture into a full workspace
+/// was approved, then refused). Passing is no promise: the write checks everything again (a
+/// record may be deleted in between) and may still fail for what is not checked here (storage).
 extension KnowledgeEngine {
-  /// The checks of ``capture(_:)``: title, content and tags, credentials, and that every
-  /// relationship's target exists.
+  /// The checks of ``capture(_:)``: title, content and tags, credentials, room under the
+  /// knowledge item limit, and that every relationship's target exists.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the field (`title`, `content`,
-  ///   `tags[i]`, `relationships[i]` — marked ``ValidationError/missingRecord``); storage errors.
+  ///   `tags[i]`, `relationships[i]` — marked ``ValidationError/missingRecord``);
+  ///   ``WorkspaceError/capacity(what:limit:held:adding:)``; storage errors.
   public func checkCapture(_ request: CaptureRequest) throws {
     _ = try Self.checkedText(of: request)
     let relationships = Self.dedupeRelationships(request.relationships)
-    guard !relationships.isEmpty else { return }
-    try store.read { tx in try tx.checkRelationshipTargets(relationships) }
+    try store.read { tx in
+      try tx.requireKnowledgeCapacity(adding: 1)
+      if !relationships.isEmpty { try tx.checkRelationshipTargets(relationships) }
+    }
   }
 
-  /// The checks of ``saveMemory(text:tags:allowCredentials:)``: text, tags and credentials.
-  /// - Throws: ``WorkspaceError/validation(_:)`` naming `text` or `tags[i]`.
+  /// The checks of ``saveMemory(text:tags:allowCredentials:)``: text, tags and credentials,
+  /// and room for the memory and its knowledge mirror.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming `text` or `tags[i]`;
+  ///   ``WorkspaceError/capacity(what:limit:held:adding:)``.
   public func checkSaveMemory(text: String, tags: [String] = [], allowCredentials: Bool = false) throws {
     _ = try Self.checkedMemoryText(text, tags: tags, allowCredentials: allowCredentials)
+    try store.read { tx in
+      let memories = try tx.memoryCount()
+      if memories >= Limits.memories {
+        throw WorkspaceError.capacity(what: .memories, limit: Limits.memories, held: memories, adding: 1)
+      }
+      try tx.requireKnowledgeCapacity(adding: 1)
+    }
   }
 
   /// The checks of ``addTask(title:notes:priority:knowledgeIDs:allowCredentials:)``: title,
@@ -37,8 +50,11 @@ extension KnowledgeEngine {
   ) throws {
     _ = try Self.checkedTaskText(title: title, notes: notes, allowCredentials: allowCredentials)
     let ids = Self.unique(knowledgeIDs)
-    guard !ids.isEmpty else { return }
-    try store.read { tx in try tx.checkKnowledgeIDs(ids, field: "knowledgeIDs") }
+    try store.read { tx in
+      let tasks = try tx.taskCount()
+      if tasks >= Limits.tasks { throw WorkspaceError.capacity(what: .tasks, limit: Limits.tasks, held: tasks, adding: 1) }
+      if !ids.isEmpty { try tx.checkKnowledgeIDs(ids, field: "knowledgeIDs") }
+    }
   }
 
   /// The checks of ``createHandoff(_:)``: focus, summary, next steps, credentials, and that
@@ -49,8 +65,15 @@ extension KnowledgeEngine {
     _ = try Self.checkedText(of: request)
     let knowledgeIDs = Self.unique(request.knowledgeIDs)
     let taskIDs = Self.unique(request.taskIDs)
-    guard !knowledgeIDs.isEmpty || !taskIDs.isEmpty else { return }
-    try store.read { tx in try tx.checkHandoffReferences(knowledgeIDs: knowledgeIDs, taskIDs: taskIDs) }
+    try store.read { tx in
+      let handoffs = try tx.counts()["handoff"] ?? 0
+      if handoffs >= Limits.handoffs {
+        throw WorkspaceError.capacity(what: .handoffs, limit: Limits.handoffs, held: handoffs, adding: 1)
+      }
+      if !knowledgeIDs.isEmpty || !taskIDs.isEmpty {
+        try tx.checkHandoffReferences(knowledgeIDs: knowledgeIDs, taskIDs: taskIDs)
+      }
+    }
   }
 
   /// The checks of ``completeTaskReportingOutcome(id:)`` (`status` completed) and

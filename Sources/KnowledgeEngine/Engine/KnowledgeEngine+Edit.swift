@@ -63,6 +63,9 @@ public struct KnowledgeEditResult: Sendable, Equatable {
   /// relationships, priority; empty when the edit left the item as it was (then neither its
   /// revision nor its `updatedAt` moved).
   public var changed: [String]
+  /// Stored digests that cite the item, when its title or content changed: snapshots that still
+  /// quote its earlier text (`dolphin erase --kind digests` removes them). 0 otherwise.
+  public var digestsQuotingEarlierText: Int = 0
 }
 
 extension KnowledgeEngine {
@@ -72,8 +75,10 @@ extension KnowledgeEngine {
   /// changes nothing stores nothing. Stored digests keep the text they were built from: they
   /// are snapshots.
   ///
-  /// The item's source stays as it was (provenance is never rewritten): an item that mirrors a
-  /// legacy memory stays `legacyMemory`, and the memory keeps its text as saved.
+  /// The item's source stays as it was (provenance is never rewritten). An item that mirrors a
+  /// legacy memory (source `legacyMemory` with a memory id) is not edited: search shows the
+  /// memory through its mirror, so an edited mirror would show text the memory does not hold
+  /// under the memory's id (review, s17); memories are kept as saved.
   /// - Parameters:
   ///   - id: the item to change.
   ///   - edit: the changes; see ``KnowledgeEdit`` for the order they apply in.
@@ -83,7 +88,8 @@ extension KnowledgeEngine {
   ///   edit, text over its limit or blank, a tag to remove that the item does not hold, no
   ///   relationship to remove, more than ``Limits/tagsPerItem`` tags or
   ///   ``Limits/relationshipsPerItem`` relationships, a relationship to itself or a `supersedes`
-  ///   cycle, credential-looking new text, an item already at revision ``Limits/revision``.
+  ///   cycle, credential-looking new text, an item already at revision ``Limits/revision``, an
+  ///   item that mirrors a legacy memory (field `id`).
   ///   Nothing is written on error.
   public func editKnowledge(id: UUID, _ edit: KnowledgeEdit) throws -> KnowledgeEditResult {
     guard !edit.isEmpty else {
@@ -105,6 +111,15 @@ extension KnowledgeEngine {
       added = try Limits.normalizedTags(edit.addTags, field: "addTags")
       removed = try Limits.normalizedTags(edit.removeTags, field: "removeTags")
     } catch { throw WorkspaceError.validation(error) }
+    // Added and removed at once says nothing clear (review, s17: it reordered the tags and
+    // counted as a change).
+    if let both = added.first(where: removed.contains) {
+      throw WorkspaceError.validation(
+        ValidationError(
+          field: "removeTags",
+          message: "removeTags: the tag \(Limits.quoted(both, cutAt: 48, sayingLength: false)) is also to be added; "
+            + "give it to one of addTags and removeTags; nothing was changed"))
+    }
     // Only the text this edit sets: an item stored with --allow-credentials keeps what it holds.
     let newText = [("title", title), ("content", content)].compactMap { name, text in text.map { (name, $0) } }
       + (replacement ?? []).enumerated().map { ("tags[\($0.offset)]", $0.element) }
@@ -114,6 +129,14 @@ extension KnowledgeEngine {
     return try store.write { tx in
       guard let stored = try tx.knowledge(id: id) else {
         throw WorkspaceError.notFound(recordType: "knowledge item", id: id.uuidString)
+      }
+      if stored.source == .legacyMemory, let memoryID = stored.memoryID {
+        throw WorkspaceError.validation(
+          ValidationError(
+            field: "id",
+            message: "knowledge item \(id.uuidString) mirrors legacy memory \(memoryID.uuidString): search shows the memory "
+              + "through it, so it is not edited (memories are kept as saved); capture a new item that supersedes it, "
+              + "or delete the memory and save it again; nothing was changed"))
       }
       var item = stored
       if let kind = edit.kind { item.kind = kind }
@@ -158,7 +181,10 @@ extension KnowledgeEngine {
       item.updatedAt = max(now, stored.updatedAt)
       let rowid = try tx.updateKnowledge(item)
       try LexicalIndexStore.reindex(knowledge: item, rowID: rowid, in: tx)
-      return KnowledgeEditResult(item: item, changed: changed)
+      // Said, since the old text lives on there (review, s17: a credential edited out of an
+      // item stayed in a digest).
+      let quoting = changed.contains("title") || changed.contains("content") ? try tx.digestIDs(citingAny: [id]).count : 0
+      return KnowledgeEditResult(item: item, changed: changed, digestsQuotingEarlierText: quoting)
     }
   }
 

@@ -62,7 +62,8 @@ public struct ErasePlan: Sendable, Equatable, Codable {
 
   /// Kept records of one collection that may quote erased text.
   public struct KeptCopies: Sendable, Equatable, Codable {
-    /// `messages`, `receipts` or `handoffExcerpts` (handoffs holding chat excerpts).
+    /// `messages`, `receipts`, `handoffExcerpts` (handoffs holding chat excerpts) or
+    /// `conversations` (their titles).
     public var collection: String
     public var count: Int
   }
@@ -103,9 +104,10 @@ public struct EraseVerification: Sendable, Equatable, Codable {
   /// directory that could not be listed read as "no files to scan", exit 0).
   public var unscanned: [String] = []
 
-  /// True when every file under the workspace directory was read and no erased id survives in
-  /// any of them outside live records.
-  public var passed: Bool { leakedIDs.isEmpty && unscanned.isEmpty }
+  /// True when no erased id survives outside live records in any file under the workspace
+  /// directory, and every file was read — or nothing with an id was erased, so there was
+  /// nothing to look for.
+  public var passed: Bool { leakedIDs.isEmpty && (unscanned.isEmpty || idsChecked == 0) }
 }
 
 /// What an erase did.

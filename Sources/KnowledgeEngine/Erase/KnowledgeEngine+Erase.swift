@@ -223,6 +223,9 @@ extension KnowledgeEngine {
         let excerpts = try tx.listHandoffs().filter { !$0.recentExcerpts.isEmpty }.count
         if excerpts > 0 { copies.append(.init(collection: "handoffExcerpts", count: excerpts)) }
       }
+      // A conversation's title is written from its first message (review, s17: left out).
+      let conversations = try tx.rowCount(.conversation)
+      if conversations > 0 { copies.append(.init(collection: "conversations", count: conversations)) }
       return copies
     case .digests, .conversations, .activity, .all, .chatAndActivity:
       return []

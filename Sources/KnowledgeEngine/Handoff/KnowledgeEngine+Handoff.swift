@@ -268,7 +268,10 @@ extension KnowledgeEngine {
   /// - Throws: storage errors.
   @discardableResult
   public func deactivateHandoff() throws -> UUID? {
-    try store.write { tx in
+    // Nothing active: nothing to write, so a workspace that does not exist yet is not created
+    // by a no-op (review, s17).
+    guard try store.read({ tx in try tx.activeHandoffID() }) != nil else { return nil }
+    return try store.write { tx in
       let previous = try tx.activeHandoffID()
       if previous != nil { try tx.setActiveHandoffID(nil) }
       return previous

@@ -60,7 +60,7 @@ struct PathProblemTests {
   func refusedAtTheRoot() {
     #expect(
       PathProblem.failure("/ws", EACCES).reason
-        == "could not be created: permission denied (Permission denied); this user may not create entries in /")
+        == "could not be created: permission denied; this user may not create entries in /")
     #expect(PathProblem.failure("/ws", ENOENT).reason.hasSuffix("; / exists, but its filesystem does not allow creating a directory there"))
     #expect(PathProblem.failure("/srv/ws", EACCES).reason.hasSuffix("may not create entries in /srv"))
     // A relative path's directory is the current one, named by its path.

@@ -127,6 +127,10 @@ struct KnowledgeEditTests {
       field: "removeRelationshipsTo",
       message: "removeRelationshipsTo: the item has no relationship to \(sequentialID(5).uuidString); nothing was changed"),
     Refusal(
+      name: "a tag both added and removed", edit: { _ in KnowledgeEdit(addTags: ["storage"], removeTags: ["Storage"]) },
+      field: "removeTags",
+      message: "removeTags: the tag 'storage' is also to be added; give it to one of addTags and removeTags; nothing was changed"),
+    Refusal(
       name: "credential-looking new content", edit: { _ in KnowledgeEdit(content: "password=hunter22222") }, field: "content",
       message: "looks like it holds a credential"),
   ]
@@ -166,15 +170,22 @@ struct KnowledgeEditTests {
     #expect(allowed.item.content == "password=rotated33333")
   }
 
-  @Test("a legacy memory's mirror keeps its source and link; the memory keeps its text")
+  /// Review (s17): an edited mirror made `search --include-memories` show its new text under
+  /// the memory's id, and a search for the memory's own words say no memory held them.
+  @Test("a legacy memory's mirror is not edited: search shows the memory through it")
   func mirror() throws {
     let engine = Self.engine()
     let saved = try engine.saveMemory(text: "Prefers green tea", tags: ["drinks"])
-    let edited = try engine.editKnowledge(id: saved.mirror.id, KnowledgeEdit(content: "Prefers green tea, no sugar"))
-    #expect(edited.item.source == .legacyMemory && edited.item.memoryID == saved.memory.id)
-    #expect(try engine.memory(id: saved.memory.id).text == "Prefers green tea")
-    let status = try engine.status()
-    #expect(status.integrityProblems.isEmpty, "\(status.integrityProblems)")
+    let error = #expect(throws: WorkspaceError.self) {
+      try engine.editKnowledge(id: saved.mirror.id, KnowledgeEdit(content: "Prefers coffee"))
+    }
+    #expect(
+      error?.description
+        == "knowledge item \(saved.mirror.id.uuidString) mirrors legacy memory \(saved.memory.id.uuidString): search shows "
+        + "the memory through it, so it is not edited (memories are kept as saved); capture a new item that supersedes "
+        + "it, or delete the memory and save it again; nothing was changed")
+    #expect(try engine.knowledge(id: saved.mirror.id) == saved.mirror)
+    #expect(try engine.search("green tea", includeMemories: true).results.map(\.id).contains(saved.memory.id))
   }
 
   @Test("at the revision bound an edit is refused with what to do instead")
@@ -187,6 +198,23 @@ struct KnowledgeEditTests {
     let error = #expect(throws: WorkspaceError.self) { try engine.editKnowledge(id: item.id, KnowledgeEdit(title: "New")) }
     #expect("\(String(describing: error))".contains("the item is at revision 1000000, the most kept (1000000)"))
     #expect(try engine.knowledge(id: item.id).title == "Old")
+  }
+
+  /// Review (s17, C8): a credential edited out of an item lived on in a stored digest, while
+  /// status said none was stored.
+  @Test("an edit of text a stored digest quotes says so, and the credential scan reads digests")
+  func digestsQuoteEarlierText() throws {
+    let engine = Self.engine()
+    let item = try engine.capture(
+      CaptureRequest(kind: .fact, title: "Staging", content: "password=hunter22222", allowCredentials: true)
+    ).item
+    for i in 1...4 { _ = try engine.capture(CaptureRequest(kind: .fact, title: "Filler \(i)")) }
+    let edited = try engine.editKnowledge(id: item.id, KnowledgeEdit(content: "rotated; see the vault"))
+    #expect(edited.digestsQuotingEarlierText == 1)
+    let flags = try engine.status().credentials
+    #expect(flags.flags.map(\.recordType) == ["digest"], "\(flags)")
+    // A change of priority alone quotes nothing new.
+    #expect(try engine.editKnowledge(id: item.id, KnowledgeEdit(priority: .high)).digestsQuotingEarlierText == 0)
   }
 
   @Test("a clock that went back never dates an edit before the last change, so the export still imports")

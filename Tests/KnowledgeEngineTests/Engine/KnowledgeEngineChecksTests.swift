@@ -113,5 +113,23 @@ struct KnowledgeEngineChecksTests {
       try engine.checkTaskStatusChange(id: Self.unknown, to: .completed)
     }
     #expect(!FileManager.default.fileExists(atPath: ws.path), "a check created the workspace")
+    // Deactivating with nothing active writes nothing either (review, s17: it created the workspace).
+    #expect(try engine.deactivateHandoff() == nil)
+    #expect(!FileManager.default.fileExists(atPath: ws.path), "a no-op deactivation created the workspace")
+  }
+
+  /// Review (s17, C4): at the knowledge item limit, a capture was approved and then refused.
+  @Test("a check refuses a write the workspace has no room for, as the write does")
+  func capacity() throws {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+    _ = try engine.capture(CaptureRequest(kind: .fact, title: "One"))
+    _ = try engine.setKnowledgeItemLimit(1)
+    let checked = #expect(throws: WorkspaceError.self) { try engine.checkCapture(CaptureRequest(kind: .fact, title: "Two")) }
+    let written = #expect(throws: WorkspaceError.self) { try engine.capture(CaptureRequest(kind: .fact, title: "Two")) }
+    #expect(checked == written && checked == .capacity(what: .knowledge, limit: 1, held: 1, adding: 1))
+    // A memory's mirror needs room too.
+    #expect(throws: WorkspaceError.capacity(what: .knowledge, limit: 1, held: 1, adding: 1)) {
+      try engine.checkSaveMemory(text: "Prefers tea")
+    }
   }
 }
