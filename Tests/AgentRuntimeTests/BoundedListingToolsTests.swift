@@ -176,14 +176,20 @@ struct BoundedListingToolsTests {
     #expect(output.structured["tasks"]?.array?.count == 64)
   }
 
-  @Test("handoff_restore's text for a small handoff lists everything, with no omission line")
-  func restoreSmallHandoff() async throws {
+  /// A workspace with one handoff carrying one decision and one task.
+  static func smallHandoff() throws -> (KnowledgeEngine, KnowledgeItem, TaskItem, Handoff) {
     let engine = makeEngine()
     let k = try engine.capture(CaptureRequest(kind: .decision, title: "Use WAL")).item
     let t = try engine.addTask(title: "Write the soak")
     let h = try engine.createHandoff(
       HandoffRequest(focus: "Ship", summary: "Short.", nextSteps: ["Run it"], knowledgeIDs: [k.id], taskIDs: [t.id])
     ).handoff
+    return (engine, k, t, h)
+  }
+
+  @Test("handoff_restore's text for a small handoff lists everything, with no omission line")
+  func restoreSmallHandoff() async throws {
+    let (engine, k, t, h) = try Self.smallHandoff()
     let output = try await Self.run(engine, "handoff_restore", ["id": .string(h.id.uuidString)])
     #expect(
       output.text == """
@@ -198,12 +204,7 @@ struct BoundedListingToolsTests {
 
   @Test("handoff_get's text lists the ids of what the handoff carries")
   func getListsIDs() async throws {
-    let engine = makeEngine()
-    let k = try engine.capture(CaptureRequest(kind: .decision, title: "Use WAL")).item
-    let t = try engine.addTask(title: "Write the soak")
-    let h = try engine.createHandoff(
-      HandoffRequest(focus: "Ship", summary: "Short.", nextSteps: ["Run it"], knowledgeIDs: [k.id], taskIDs: [t.id])
-    ).handoff
+    let (engine, k, t, h) = try Self.smallHandoff()
     let output = try await Self.run(engine, "handoff_get", ["id": .string(h.id.uuidString)])
     #expect(
       output.text == """

@@ -15,27 +15,33 @@ struct ActivityOrderCommandTests {
     ]
   }
 
-  @Test("receipts are listed by the time their call started, then in the order they were stored, in text and --json")
-  func oldestFirst() throws {
-    let cli = CLI()
-    defer { cli.dir.remove() }
-    // Receipts stored in this order: the later call's first, as concurrent calls store them.
+  /// Imports `receipts` into `cli`'s workspace: a capture makes one, its export gets them, and
+  /// the edited export is imported.
+  static func importReceipts(into cli: CLI, _ receipts: [[String: Any]]) throws {
     #expect(try cli.run(["capture", "fact", "Template"]).status == 0)
     let probe = cli.dir.appending("probe.json")
     #expect(try cli.run(["export", "--output", probe.path]).status == 0)
     var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: probe)) as? [String: Any])
     var workspace = try #require(document["workspace"] as? [String: Any])
-    workspace["receipts"] = [
-      Self.receipt(1, callID: "call-488", startedAt: "2026-03-01T09:23:07.488Z"),
-      Self.receipt(2, callID: "call-485", startedAt: "2026-03-01T09:23:07.485Z"),
-      Self.receipt(3, callID: "tie-stored-first", startedAt: "2026-03-01T09:23:07.490Z"),
-      Self.receipt(4, callID: "tie-stored-second", startedAt: "2026-03-01T09:23:07.490Z"),
-    ]
+    workspace["receipts"] = receipts
     document["workspace"] = workspace
     let file = cli.dir.appending("receipts.json")
     try JSONSerialization.data(withJSONObject: document).write(to: file)
     let imported = try cli.run(["import", file.path])
     try #require(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
+  }
+
+  @Test("receipts are listed by the time their call started, then in the order they were stored, in text and --json")
+  func oldestFirst() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    // Receipts stored in this order: the later call's first, as concurrent calls store them.
+    try Self.importReceipts(into: cli, [
+      Self.receipt(1, callID: "call-488", startedAt: "2026-03-01T09:23:07.488Z"),
+      Self.receipt(2, callID: "call-485", startedAt: "2026-03-01T09:23:07.485Z"),
+      Self.receipt(3, callID: "tie-stored-first", startedAt: "2026-03-01T09:23:07.490Z"),
+      Self.receipt(4, callID: "tie-stored-second", startedAt: "2026-03-01T09:23:07.490Z"),
+    ])
     let expected = ["call-485", "call-488", "tie-stored-first", "tie-stored-second"]
 
     let text = try cli.run(["activity"])
@@ -59,19 +65,11 @@ struct ActivityOrderCommandTests {
   func limitIsReported() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    #expect(try cli.run(["capture", "fact", "Template"]).status == 0)
-    let probe = cli.dir.appending("probe.json")
-    #expect(try cli.run(["export", "--output", probe.path]).status == 0)
-    var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: probe)) as? [String: Any])
-    var workspace = try #require(document["workspace"] as? [String: Any])
-    workspace["receipts"] = (1...60).map { n in
-      Self.receipt(n, callID: "call-\(n)", startedAt: String(format: "2026-03-01T09:%02d:00.000Z", n - 1))
-    }
-    document["workspace"] = workspace
-    let file = cli.dir.appending("receipts.json")
-    try JSONSerialization.data(withJSONObject: document).write(to: file)
-    let imported = try cli.run(["import", file.path])
-    try #require(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
+    try Self.importReceipts(
+      into: cli,
+      (1...60).map { n in
+        Self.receipt(n, callID: "call-\(n)", startedAt: String(format: "2026-03-01T09:%02d:00.000Z", n - 1))
+      })
 
     let text = try cli.run(["activity"])
     #expect(text.status == 0, "\(text.stderr)")
