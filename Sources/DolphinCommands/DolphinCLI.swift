@@ -189,6 +189,11 @@ public enum DolphinCLI {
         console.printError(overview())
         throw CLIError.usage("no command given; name one of the commands above (`dolphin --help` prints this list on stdout)")
       }
+      // `dolphin --json --help` (or `--json help task`) asks for help in JSON, as `--help --json`
+      // does (review, s17: it was an unknown command '--json').
+      if first == "--json", let next = arguments.dropFirst().first, ["--help", "-h", "help"].contains(next) {
+        return await run(Array(arguments.dropFirst()) + ["--json"], console: console)
+      }
       guard first != "--help", first != "-h", first != "help" else {
         if first == "help" {
           let words = try helpTopic(Array(arguments.dropFirst()))

@@ -209,7 +209,7 @@ struct NewUserRegressionTests {
 
   @Test("--help --json prints one JSON document")
   func helpJSON() throws {
-    for args in [["--help", "--json"], ["capture", "--help", "--json"]] {
+    for args in [["--help", "--json"], ["capture", "--help", "--json"], ["--json", "--help"], ["--json", "help", "capture"]] {
       let r = try runDolphin(args)
       #expect(r.status == 0)
       #expect((try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8))) != nil, "\(args)")
