@@ -90,7 +90,8 @@ enum KnowledgeCommands {
         transaction with the search index; an edit that changes nothing stores nothing (exit 0, said so).
         The id, source and creation date never change. An item mirroring a legacy memory is not edited
         (search shows the memory through it; memories are kept as saved). Stored digests are snapshots
-        and keep the text they were built from (the edit says when one quotes the item). The old text is
+        and keep the text they were built from (the edit says when one quotes the item); a handoff summary
+        built by rules follows a new title, one written by hand is kept. The old text is
         not kept: to keep it, capture a new item with --relates supersedes:ID instead. Only the text an
         edit sets is checked for credentials.
         """,

@@ -75,6 +75,9 @@ extension KnowledgeEngine {
   /// changes nothing stores nothing. Stored digests keep the text they were built from: they
   /// are snapshots.
   ///
+  /// A handoff summary built by rules that names the item is rebuilt when its title or kind
+  /// changes, as a deletion rebuilds it; a summary written by hand is kept as written.
+  ///
   /// The item's source stays as it was (provenance is never rewritten). An item that mirrors a
   /// legacy memory (source `legacyMemory` with a memory id) is not edited: search shows the
   /// memory through its mirror, so an edited mirror would show text the memory does not hold
@@ -181,6 +184,13 @@ extension KnowledgeEngine {
       item.updatedAt = max(now, stored.updatedAt)
       let rowid = try tx.updateKnowledge(item)
       try LexicalIndexStore.reindex(knowledge: item, rowID: rowid, in: tx)
+      // A handoff summary built by rules names its items' kinds and titles: rebuilt, as a
+      // deletion rebuilds it; one written by hand is the user's text and kept as written.
+      if changed.contains("title") || changed.contains("kind") {
+        for h in try tx.listHandoffs() where h.knowledgeIDs.contains(id) && Self.isGeneratedSummary(h.summary) {
+          try tx.updateHandoff(try Self.refreshingSummary(h, tx))
+        }
+      }
       // Said, since the old text lives on there (review, s17: a credential edited out of an
       // item stayed in a digest).
       let quoting = changed.contains("title") || changed.contains("content") ? try tx.digestIDs(citingAny: [id]).count : 0

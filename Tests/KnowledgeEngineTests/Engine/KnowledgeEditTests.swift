@@ -217,6 +217,18 @@ struct KnowledgeEditTests {
     #expect(try engine.editKnowledge(id: item.id, KnowledgeEdit(priority: .high)).digestsQuotingEarlierText == 0)
   }
 
+  @Test("a handoff summary built by rules follows a new title; one written by hand is kept as written")
+  func handoffSummaries() throws {
+    let engine = Self.engine()
+    let item = try Self.capture(engine, "Use Postgers")
+    let built = try engine.createHandoff(HandoffRequest(focus: "Built", knowledgeIDs: [item.id])).handoff
+    let written = try engine.createHandoff(HandoffRequest(focus: "Written", summary: "Use Postgers, said Ana.", knowledgeIDs: [item.id])).handoff
+    #expect(built.summary.contains(#"decision "Use Postgers""#), "\(built.summary)")
+    _ = try engine.editKnowledge(id: item.id, KnowledgeEdit(title: "Use Postgres"))
+    #expect(try engine.handoff(id: built.id).summary.contains(#"decision "Use Postgres""#))
+    #expect(try engine.handoff(id: written.id).summary == "Use Postgers, said Ana.")
+  }
+
   @Test("a clock that went back never dates an edit before the last change, so the export still imports")
   func clockWentBack() throws {
     let times = Mutex([Date(timeIntervalSince1970: 1_790_000_000), Date(timeIntervalSince1970: 1_780_000_000)])
