@@ -170,6 +170,28 @@ struct NewUserRegressionTests {
     #expect(activity.stdout.contains("Verified:"), "\(activity.stdout)")
   }
 
+  /// Review (s17, F9): an erase whose check could not read a path said "no files to scan" and
+  /// exited 0. A directory past the scan's 16-deep bound is such a path, for any user.
+  @Test("an erase whose check could not read a path exits 5, with the error in its --json report")
+  func eraseUnverified() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "To erase"]).status == 0)
+    let deep = cli.workspace + (1...17).map { "/d\($0)" }.joined()
+    try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+    let r = try cli.run(["erase", "--kind", "knowledge", "--yes", "--json"])
+    #expect(r.status == 5, "\(r.stdout)\(r.stderr)")
+    let document = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+    let verification = try #require(document["verification"] as? [String: Any])
+    #expect((verification["unscanned"] as? [String])?.count == 1, "\(verification)")
+    let error = try #require(document["error"] as? [String: Any])
+    #expect(error["exitCode"] as? Int == 5)
+    #expect(
+      (error["message"] as? String)?.hasPrefix("the erase was applied but could not be verified: 1 path(s) under the workspace") == true,
+      "\(error)")
+    #expect(try cli.run(["knowledge", "list"]).stdout.hasPrefix("0 item(s) shown"), "the erase itself was applied")
+  }
+
   @Test("an option left without its value does not swallow the next option")
   func optionValueIsNotAnOption() throws {
     let dir = TemporaryDirectory("nu5")

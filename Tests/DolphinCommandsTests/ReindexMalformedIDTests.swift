@@ -37,6 +37,10 @@ struct ReindexMalformedIDTests {
     #expect(skipped.count == 1)
     #expect(skipped.first?["table"] as? String == "knowledge")
     #expect(skipped.first?["id"] as? String == "HF-7\u{202E}x\"y")
+    // The failure as every --json failure gives it, beside the report (s17).
+    let error = try #require(document["error"] as? [String: Any], "\(document)")
+    #expect(error["kind"] as? String == "storage" && error["exitCode"] as? Int == 5)
+    #expect((error["message"] as? String)?.hasPrefix("1 record(s) with an id that is not a UUID were left out") == true)
 
     // The well-formed records were indexed and are found.
     let zebra = try cli.run(["search", "zebra"])
