@@ -71,7 +71,7 @@ struct WorkspaceRecognitionCommandTests {
     #expect(!doctor.stdout.contains("healthy"), "\(doctor.stdout)")
     #expect(
       doctor.stdout.hasSuffix(
-        "\nDoctor: no workspace yet: a first run was interrupted before its first schema step; not a problem: the "
+        "\nDoctor: no workspace yet: a first run was interrupted before its first write committed; not a problem: the "
           + "first command that stores something (e.g. `dolphin capture`) completes it.\n"),
       "\(doctor.stdout)")
     let report = try #require(try JSONSerialization.jsonObject(with: Data(try cli.run(["doctor", "--json"]).stdout.utf8)) as? [String: Any])

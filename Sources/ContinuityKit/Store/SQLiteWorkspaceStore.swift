@@ -62,6 +62,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// yet: `connection` is then a private, empty in-memory workspace. Nil once the files exist
   /// (and for every other store). Read and changed only while `connection` is locked.
   private let deferredDirectory: Mutex<URL?>
+  /// Set when the files of a store opened with ``Creation/atFirstWrite`` were created (or found
+  /// without schema) at its first write: the write transactions create the schema first, in
+  /// their own transaction, until one commits. Read and changed only while `connection` is locked.
+  private let schemaAwaitsFirstWrite = Mutex(false)
   /// Work every write transaction does first (see ``setWritePreamble(_:)``).
   private let writePreamble = Mutex<(key: String, run: WritePreamble)?>(nil)
 
@@ -90,10 +94,12 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     /// fails — a refused title, an unknown id — leaves no file behind, and nothing is ever
     /// deleted after the fact (which could race another process that opened the new
     /// workspace). Files that another process creates meanwhile are opened and used: its
-    /// records are never hidden or overwritten. A database file that holds no schema yet
-    /// (0 bytes, or an SQLite database without objects, as a first run interrupted before its
-    /// first schema step leaves it) counts as missing: the first write that succeeds completes
-    /// it, and a write that fails leaves it exactly as it was.
+    /// records are never hidden or overwritten. The schema is created in the first write's own
+    /// transaction, so a process killed during that write leaves a database without schema,
+    /// never an empty workspace that looks complete. A database file that holds no schema yet
+    /// (0 bytes, or an SQLite database without objects, as such a kill or a first run
+    /// interrupted before its first schema step leaves it) counts as missing: the first write
+    /// that succeeds completes it, and a write that fails leaves it exactly as it was.
     case atFirstWrite
   }
 
@@ -104,6 +110,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     var readOnlyCause: ReadOnlyCause?
     var warnings: [String]
     var pendingMigrationSteps: [String]
+    /// The database holds no schema yet and was left so (``BlankDatabase/firstWrite``): the
+    /// store's next write transaction creates it.
+    var schemaAwaitsFirstWrite = false
     /// Set by ``openFiles(directory:readOnly:creation:)``: see ``SQLiteWorkspaceStore/verifiedDirectory``.
     var verifiedDirectory: String? = nil
 
@@ -120,6 +129,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   private enum BlankDatabase {
     /// Create the schema in it (a writable open that may create the workspace).
     case complete
+    /// Leave the schema to the first write transaction, which creates it with its own rows
+    /// (the files of a store opened with ``Creation/atFirstWrite``, created at that write).
+    case firstWrite
     /// Treat it as no workspace yet (``WorkspaceError/noWorkspace(directory:)``) and write
     /// nothing: an open with ``Creation/never``, for commands that only read or update.
     case noWorkspace
@@ -223,9 +235,12 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
 
   /// The work of ``open(directory:readOnly:creation:)`` on the files: checks (and, as
   /// `creation` says, creates) the directory and the database, then opens and configures it.
-  private static func openFiles(directory: URL, readOnly: Bool, creation: Creation) throws(WorkspaceError)
-    -> FileOpen
-  {
+  ///
+  /// With `schemaAtFirstWrite`, a database that holds no schema (made now, or left so) is not
+  /// given one here: the returned connection's ``Opened/schemaAwaitsFirstWrite`` is set instead.
+  private static func openFiles(
+    directory: URL, readOnly: Bool, creation: Creation, schemaAtFirstWrite: Bool = false
+  ) throws(WorkspaceError) -> FileOpen {
     let dir = directory.path
     var warnings: [String] = []
     var st = stat()
@@ -340,7 +355,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     repairSidecarModes(databasePath: path)
     // A blank database gets its schema only from an open that creates the workspace now; one
     // that creates it at its first write leaves the file alone until that write succeeds.
-    let blank: BlankDatabase = creation == .immediately ? .complete : .noWorkspace
+    let blank: BlankDatabase = creation == .immediately ? (schemaAtFirstWrite ? .firstWrite : .complete) : .noWorkspace
     do throws(WorkspaceError) {
       do {
         // Whatever keeps writes out is asked before SQLite opens the files: SQLite opens them for
@@ -380,7 +395,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     do {
       // Without `create`, a database file that holds no schema stays unattached: only this
       // store's first write that succeeds completes it.
-      opening = try Self.openFiles(directory: directory, readOnly: false, creation: create ? .immediately : .never)
+      opening = try Self.openFiles(
+        directory: directory, readOnly: false, creation: create ? .immediately : .never, schemaAtFirstWrite: create)
     } catch .noWorkspace where !create {
       return
     }
@@ -396,6 +412,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     connection = opened.connection
     checkedDirectory.withLock { $0 = opened.verifiedDirectory }
     deferredDirectory.withLock { $0 = nil }
+    schemaAwaitsFirstWrite.withLock { $0 = opened.schemaAwaitsFirstWrite }
   }
 
   /// SQLite's extended codes for a read-only connection that cannot finish a crashed writer's
@@ -704,6 +721,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     conn.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
     // Reading the schema first also proves the file is a database.
     let version = try conn.integer("PRAGMA user_version")
+    var schemaAwaitsFirstWrite = false
     if path != ":memory:" {
       // dolphin's first step on a new database creates `schema_migration` before anything else,
       // so objects without it are another program's, and a database without any objects is
@@ -759,6 +777,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       if objects.isEmpty || noStepApplied, blank == .noWorkspace {
         throw .noWorkspace(directory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
       }
+      schemaAwaitsFirstWrite = (objects.isEmpty || noStepApplied) && blank == .firstWrite
     }
     try conn.execute("PRAGMA foreign_keys = OFF; PRAGMA secure_delete = ON;")
     var readOnlyCause = requested
@@ -794,12 +813,15 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         try enableWAL(conn, path: path)
         try conn.execute("PRAGMA synchronous = NORMAL")
       }
-      try migrate(conn, path: path)
-      pending = []
+      if !schemaAwaitsFirstWrite {
+        try migrate(conn, path: path)
+        pending = []
+      }
     }
     return Opened(
       connection: conn, readOnlyCause: readOnlyCause, warnings: warnings,
-      pendingMigrationSteps: version > Int64(SchemaVersion.current) ? [] : pending)
+      pendingMigrationSteps: version > Int64(SchemaVersion.current) ? [] : pending,
+      schemaAwaitsFirstWrite: schemaAwaitsFirstWrite && readOnlyCause == nil)
   }
 
   /// `PRAGMA journal_mode = WAL`, retried for as long as the busy timeout while another
@@ -827,29 +849,44 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     }
   }
 
+  private static let createMigrationTable =
+    "CREATE TABLE IF NOT EXISTS schema_migration (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)"
+
   private static func migrate(_ conn: SQLiteConnection, path: String) throws(WorkspaceError) {
-    try conn.execute(
-      "CREATE TABLE IF NOT EXISTS schema_migration (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)"
-    )
+    try conn.execute(createMigrationTable)
     let applied = Set(try conn.all("SELECT name FROM schema_migration") { $0.text(0) })
     for step in WorkspaceSchema.steps where !applied.contains(step.name) {
       try conn.execute("BEGIN IMMEDIATE")
       do {
-        // Another process may have applied it while we waited for the lock.
-        if try conn.integer("SELECT count(*) FROM schema_migration WHERE name = ?", [.text(step.name)]) == 0 {
-          try conn.execute(step.sql)
-          try step.apply?(conn)
-          try conn.run(
-            "INSERT INTO schema_migration(name, applied_at) VALUES (?, ?)",
-            [.text(step.name), .text(ISO8601.string(from: Date()))])
-          try conn.execute("PRAGMA user_version = \(SchemaVersion.current)")
-        }
+        try applyIfPending(step, conn)
         try conn.execute("COMMIT")
       } catch {
         try? conn.execute("ROLLBACK")
         throw error
       }
     }
+  }
+
+  /// Applies `step` with its `schema_migration` row in the open transaction, unless it is
+  /// recorded already (another process may have applied it while this one waited for the lock).
+  private static func applyIfPending(_ step: WorkspaceSchema.Step, _ conn: SQLiteConnection) throws(WorkspaceError) {
+    guard try conn.integer("SELECT count(*) FROM schema_migration WHERE name = ?", [.text(step.name)]) == 0 else {
+      return
+    }
+    try conn.execute(step.sql)
+    try step.apply?(conn)
+    try conn.run(
+      "INSERT INTO schema_migration(name, applied_at) VALUES (?, ?)",
+      [.text(step.name), .text(ISO8601.string(from: Date()))])
+    try conn.execute("PRAGMA user_version = \(SchemaVersion.current)")
+  }
+
+  /// Creates the whole schema inside the write transaction open on `conn` (see
+  /// ``schemaAwaitsFirstWrite``): it commits with that write's rows or not at all. Steps another
+  /// process applied meanwhile are skipped.
+  private static func createSchemaInTransaction(_ conn: SQLiteConnection) throws(WorkspaceError) {
+    try conn.execute(createMigrationTable)
+    for step in WorkspaceSchema.steps { try applyIfPending(step, conn) }
   }
 
   /// Runs `body` with the connection, first attaching the workspace files that another process
@@ -962,20 +999,32 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         ended = try preamble?(rehearsal)
         _ = try body(rehearsal)
       }
+      // The stand-in and what it stood for, kept until the files hold a schema: a first write
+      // that fails after creating them leaves a database without schema, which counts as
+      // missing, so the store goes back to its stand-in rather than read tables that do not exist.
+      let standIn = deferredDirectory.withLock { $0 }.map { (connection: conn, directory: $0) }
       try attachFiles(&conn, create: true)
-      try conn.execute("BEGIN IMMEDIATE")
+      let createsSchema = schemaAwaitsFirstWrite.withLock { $0 }
       let tx = WorkspaceTransaction(db: conn, isWritable: true)
       var ended: (@Sendable (Bool) -> Void)?
       do {
+        try conn.execute("BEGIN IMMEDIATE")
+        if createsSchema { try Self.createSchemaInTransaction(conn) }
         ended = try preamble?(tx)
         let result = try body(tx)
         tx.invalidate()
         try conn.execute("COMMIT")
+        if createsSchema { schemaAwaitsFirstWrite.withLock { $0 = false } }
         ended?(true)
         return result
       } catch {
         tx.invalidate()
         if !conn.isAutocommit { try? conn.execute("ROLLBACK") }
+        if createsSchema, let standIn {
+          conn = standIn.connection
+          deferredDirectory.withLock { $0 = standIn.directory }
+          schemaAwaitsFirstWrite.withLock { $0 = false }
+        }
         ended?(false)
         throw error
       }

@@ -383,8 +383,8 @@ enum Commands {
             interruptedBeforeFirstStep = beforeFirstStep
             report.advice.append(
               beforeFirstStep
-                ? "The workspace database holds no schema yet: a first run was interrupted before its first schema "
-                  + "step\(pending). Nothing is stored in it, and nothing was changed. The first command that stores "
+                ? "The workspace database holds no schema yet: a first run was interrupted before its first write "
+                  + "committed (the schema is created with it)\(pending). Nothing is stored in it, and nothing was changed. The first command that stores "
                   + "something (e.g. `dolphin capture`) completes it; until then the other commands say there is no "
                   + "workspace here yet (exit 3)."
                 // Any writable open applies the remaining steps, whatever the command.
@@ -673,7 +673,7 @@ enum Commands {
             : !report.ok
               ? "Doctor: problems found."
               : interruptedBeforeFirstStep == true
-                ? "Doctor: no workspace yet: a first run was interrupted before its first schema step; not a problem: "
+                ? "Doctor: no workspace yet: a first run was interrupted before its first write committed; not a problem: "
                   + "the first command that stores something (e.g. `dolphin capture`) completes it."
               : interruptedBeforeFirstStep == false
                 ? "Doctor: schema incomplete: a first run was interrupted between schema steps; not a problem: the "

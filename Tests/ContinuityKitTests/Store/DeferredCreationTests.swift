@@ -66,6 +66,42 @@ struct DeferredCreationTests {
     #expect(try reopened.read { tx in try tx.knowledgeCount() } == 2)
   }
 
+  // Regression (s17 closing note): the schema was committed step by step before the first
+  // write's own transaction, so an `import` killed during that write left an empty workspace
+  // that `doctor` called healthy. A body that fails only in the real run (after the files were
+  // made) leaves what a kill there leaves: nothing of that transaction.
+  @Test("a first write that fails after creating the files leaves a database without schema, which counts as missing")
+  func failureAfterCreationLeavesNoWorkspace() throws {
+    let dir = TemporaryDirectory("deferred-late")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    let store = try SQLiteWorkspaceStore.open(directory: ws, creation: .atFirstWrite)
+    #expect(throws: Refused.self) {
+      try store.write { tx in
+        try tx.insertKnowledge(item(1))
+        if !tx.isRehearsal { throw Refused() }
+      }
+    }
+    // The files were made (the rehearsal passed) but hold no schema: no workspace.
+    #expect(FileManager.default.fileExists(atPath: ws.appendingPathComponent(SQLiteWorkspaceStore.fileName).path))
+    #expect(throws: WorkspaceError.noWorkspace(directory: ws.path)) {
+      _ = try SQLiteWorkspaceStore.open(directory: ws, creation: .never)
+    }
+    let inspected = try SQLiteWorkspaceStore.open(directory: ws, readOnly: true)
+    #expect(inspected.pendingMigrationSteps.count == WorkspaceSchema.steps.count)
+    // The store itself went back to its empty stand-in: reads work and see nothing.
+    #expect(!store.existsOnDisk)
+    #expect(try store.read { tx in try tx.knowledgeCount() } == 0)
+    // The next write that succeeds completes the schema and its rows together.
+    try store.write { tx in try tx.insertKnowledge(item(2)) }
+    #expect(store.existsOnDisk)
+    let reopened = try SQLiteWorkspaceStore.open(directory: ws, creation: .never)
+    #expect(reopened.pendingMigrationSteps.isEmpty)
+    #expect(try reopened.appliedMigrations() == WorkspaceSchema.steps.map(\.name))
+    #expect(try reopened.read { tx in try tx.listKnowledge().map(\.id) } == [sequentialID(2)])
+    #expect(try reopened.integrityCheck() == ["ok"])
+  }
+
   @Test("two stores waiting on the same new workspace: both first writes land, and each sees the other's")
   func concurrentFirstWrites() throws {
     let dir = TemporaryDirectory("deferred-race")
