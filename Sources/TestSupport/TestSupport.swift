@@ -173,3 +173,17 @@ public enum FakeSecrets {
   public static let huggingFace = "hf" + "_FAKEfakeFAKEfakeFAKEfakeFAKEfake01"
   public static let npm = "npm" + "_FAKEfake0123456789FAKEfake0123456789"
 }
+
+extension JSONValue {
+  /// For an MCP `CallToolResult` that failed (`isError: true`): the JSON details the server sends
+  /// as its second text block (`{"error", "receipt"?, "workspace"?}`), parsed; nil when the
+  /// result is no error, carries `structuredContent` (which a failure never does), or has no
+  /// such block.
+  public var toolErrorDetails: JSONValue? {
+    guard self["isError"] == .bool(true), self["structuredContent"] == nil,
+      let blocks = self["content"]?.array, blocks.count == 2,
+      case .string(let text)? = blocks[1]["text"]
+    else { return nil }
+    return try? JSONValue(parsing: text)
+  }
+}

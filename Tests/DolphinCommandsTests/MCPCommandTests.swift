@@ -215,9 +215,9 @@ struct MCPCommandTests {
     ] {
       let result = try #require(run.response(id)?["result"], "\(run.stdoutLines)")
       #expect(result["isError"] == true)
-      #expect(result["structuredContent"]?["error"]?["kind"] == "invalidArguments", "\(result)")
-      #expect(result["structuredContent"]?["error"]?["field"] == .string(field), "\(result)")
-      #expect(result["structuredContent"]?["receipt"] == nil, "\(result)")
+      #expect(result.toolErrorDetails?["error"]?["kind"] == "invalidArguments", "\(result)")
+      #expect(result.toolErrorDetails?["error"]?["field"] == .string(field), "\(result)")
+      #expect(result.toolErrorDetails.map { $0["receipt"] == nil } == true, "\(result)")
       let text = result["content"]?.array?.first?["text"]?.string ?? ""
       #expect(text.contains("was not run: invalid arguments"), "\(text)")
     }
@@ -228,7 +228,7 @@ struct MCPCommandTests {
     // the same run would not reliably exist before the refused call is checked.)
     #expect(try runDolphin(["capture", "fact", "Made before", "--workspace", ws]).status == 0)
     let again = try MCPRun(workspace: ws, ["--writes", "allow"], lines: initializeLines + [refused[0]])
-    #expect(again.response("1")?["result"]?["structuredContent"]?["receipt"]?["outcome"] == "failed", "\(again.stdoutLines)")
+    #expect(again.response("1")?["result"]?.toolErrorDetails?["receipt"]?["outcome"] == "failed", "\(again.stdoutLines)")
     let activity = try runDolphin(["activity", "--json", "--workspace", ws])
     let receipts = try #require(try JSONValue(parsing: activity.stdout)["receipts"]?.array)
     #expect(receipts.compactMap { $0["callID"]?.string }.sorted() == ["1"])
@@ -253,7 +253,7 @@ struct MCPCommandTests {
     for n in 1...4 {
       let result = try #require(run.response("\(n)")?["result"], "\(run.stdoutLines)")
       #expect(result["isError"] == true, "\(n): \(result)")
-      #expect(result["structuredContent"]?["receipt"] == nil, "\(n): \(result)")
+      #expect(result.toolErrorDetails.map { $0["receipt"] == nil } == true, "\(n): \(result)")
     }
     // Denied by the server's policy.
     let denied = try MCPRun(
@@ -261,8 +261,8 @@ struct MCPCommandTests {
       lines: initializeLines + [
         #"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"task_add","arguments":{"title":"x"}}}"#
       ])
-    #expect(denied.response("5")?["result"]?["structuredContent"]?["error"]?["kind"] == "denied", "\(denied.stdoutLines)")
-    #expect(denied.response("5")?["result"]?["structuredContent"]?["receipt"] == nil, "\(denied.stdoutLines)")
+    #expect(denied.response("5")?["result"]?.toolErrorDetails?["error"]?["kind"] == "denied", "\(denied.stdoutLines)")
+    #expect(denied.response("5")?["result"]?.toolErrorDetails.map { $0["receipt"] == nil } == true, "\(denied.stdoutLines)")
     #expect(!FileManager.default.fileExists(atPath: dir.appending("not").path), "nothing created")
   }
 
@@ -364,7 +364,7 @@ struct MCPCommandTests {
     #expect((run.response("1")?["result"]?["tools"]?.array?.count ?? 0) > 0)
     let call = try #require(run.response("2")?["result"])
     #expect(call["isError"] == true)
-    #expect(call["structuredContent"]?["error"]?["kind"] == "workspaceUnavailable")
+    #expect(call.toolErrorDetails?["error"]?["kind"] == "workspaceUnavailable")
     #expect(call["content"]?.array?.first?["text"]?.string?.contains("dolphin doctor") == true)
     for id in ["3", "4"] {
       let error = try #require(run.response(id)?["error"], "\(id): \(run.stdoutLines)")

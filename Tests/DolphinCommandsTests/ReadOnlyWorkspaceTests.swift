@@ -236,7 +236,7 @@ struct ReadOnlyWorkspaceTests {
     for id in [1, 2] {
       let result = try #require(response(id)?["result"], "\(mcp.stdout)")
       #expect(result["isError"] == true, "\(result)")
-      #expect(result["structuredContent"]?["error"]?["kind"] == "workspaceUnavailable", "\(result)")
+      #expect(result.toolErrorDetails?["error"]?["kind"] == "workspaceUnavailable", "\(result)")
       let text = result["content"]?.array?.first?["text"]?.string ?? ""
       #expect(text.contains("its schema is incomplete (\(pending)) and cannot be completed here"), "\(text)")
       #expect(text.contains("run any dolphin command once where the workspace can be written"), "\(text)")

@@ -122,6 +122,15 @@ def structured(result: types.CallToolResult) -> dict[str, Any]:
     return result.structured_content
 
 
+def error_details(result: types.CallToolResult) -> dict[str, Any]:
+    """A failed call's JSON details: its second text block, never structuredContent (which the
+    tool's outputSchema describes for a success only)."""
+    check(result.is_error and result.structured_content is None, f"an error without structuredContent: {result}")
+    check(len(result.content) == 2 and isinstance(result.content[1], types.TextContent),
+          f"an error's details are its second text block: {result}")
+    return json.loads(result.content[1].text)
+
+
 def text_of(result: types.CallToolResult) -> str:
     return "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
 
@@ -247,7 +256,7 @@ async def session_api(d: Dolphin) -> None:
             elicitor.action, elicitor.approve = action, approve
             refused = await call(s, "knowledge_capture", {"kind": "fact", "title": title})
             check(refused.is_error, f"{action}: an isError result")
-            err = structured(refused)
+            err = error_details(refused)
             check(err["error"]["kind"] == "denied" and err["receipt"]["outcome"] == "denied",
                   f"{action}: denied, with a denied receipt: {err}")
             check("was not run" in text_of(refused), f"{action}: the text says it was not run")
@@ -257,7 +266,7 @@ async def session_api(d: Dolphin) -> None:
         # Invalid arguments: a tool error naming the field, before any approval.
         asked = len(elicitor.requests)
         invalid = await call(s, "knowledge_capture", {"kind": "decison", "title": "x"})
-        check(invalid.is_error and structured(invalid)["error"]["field"] == "arguments.kind",
+        check(invalid.is_error and error_details(invalid)["error"]["field"] == "arguments.kind",
               "invalid arguments name the field")
         check("did you mean 'decision'" in text_of(invalid), "and suggest the nearest value")
         check(len(elicitor.requests) == asked, "invalid arguments ask nothing")
@@ -268,7 +277,7 @@ async def session_api(d: Dolphin) -> None:
         token = "ghp" + "_FAKEfake0123456789FAKEfake0123456789"
         secret = await call(s, "task_add", {"title": f"tok {token}"})
         check(secret.is_error and "title looks like it holds a credential (GitHub token" in text_of(secret)
-              and structured(secret)["receipt"]["outcome"] == "failed",
+              and error_details(secret)["receipt"]["outcome"] == "failed",
               f"credential-looking text is refused with a failed receipt: {text_of(secret)}")
         unknown = await call(s, "task_complete", {"id": "00000000-0000-0000-0000-000000000000"})
         check(unknown.is_error and "no task has the id 00000000-0000-0000-0000-000000000000" in text_of(unknown),
@@ -590,7 +599,7 @@ async def corrupt_workspace(d: Dolphin) -> None:
         check(len(tools) > 0, "tools are listed on a corrupt workspace")
         r = await call(s, "knowledge_search", {"query": "anything"})
         check(r.is_error and "cannot be used" in text_of(r), f"a tool call is an isError result: {text_of(r)}")
-        check(structured(r)["error"]["kind"] == "workspaceUnavailable", "kind workspaceUnavailable")
+        check(error_details(r)["error"]["kind"] == "workspaceUnavailable", "kind workspaceUnavailable")
         try:
             COUNTS["resource_reads"] += 1
             await s.read_resource("dolphin://digest/current")

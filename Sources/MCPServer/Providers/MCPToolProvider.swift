@@ -94,6 +94,8 @@ public struct MCPToolAnnotations: Sendable, Equatable {
 ///
 /// Sent as `{"content": [{"type": "text", "text": text}], "structuredContent"?: object,
 /// "isError": bool}`; `structuredContent` is left out for revision 2025-03-26, which lacks it.
+/// A failed call's `structuredContent` is sent as a second text block of JSON instead, in every
+/// revision: the tool's `outputSchema` describes a success, and results must conform to it.
 public struct MCPToolResult: Sendable, Equatable {
   /// The human- and model-readable rendering (also the serialized JSON's stand-in for clients
   /// that ignore `structuredContent`).

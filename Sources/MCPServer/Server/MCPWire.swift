@@ -38,14 +38,23 @@ extension MCPToolDescriptor {
 
 extension MCPToolResult {
   /// `CallToolResult`.
+  ///
+  /// The structured details of a failed call (`isError`) go in a second text block, as JSON,
+  /// never in `structuredContent`: a tool's `outputSchema` describes its success, the
+  /// specification asks for structured results that conform to it, and clients that validate
+  /// error results too (the TypeScript SDK before typescript-sdk#1945) would otherwise replace
+  /// the error with a schema mismatch.
   func wireValue(_ version: MCPProtocolVersion) -> JSONValue {
-    var object: JSONObject = [
-      "content": [["type": "text", "text": .string(text)]],
-      "isError": .bool(isError),
-    ]
-    if version.hasTitlesAndStructuredContent, let structuredContent {
-      object["structuredContent"] = .object(structuredContent)
+    var content: [JSONValue] = [["type": "text", "text": .string(text)]]
+    var object: JSONObject = ["isError": .bool(isError)]
+    if let structuredContent {
+      if isError {
+        content.append(["type": "text", "text": .string(JSONValue.object(structuredContent).jsonString())])
+      } else if version.hasTitlesAndStructuredContent {
+        object["structuredContent"] = .object(structuredContent)
+      }
     }
+    object["content"] = .array(content)
     return .object(object)
   }
 }

@@ -21,7 +21,8 @@ import KnowledgeEngine
 /// - **Results.** A call that succeeded returns the tool's structured JSON object as
 ///   `structuredContent` and its deterministic rendering as text. Anything else — invalid
 ///   arguments, a denial, a failure inside the tool, an unusable workspace — is an
-///   `isError: true` result whose text says what happened and whose `structuredContent` is
+///   `isError: true` result whose text says what happened and whose `structuredContent` (sent as
+///   a second text block of JSON, see ``MCPToolResult``) is
 ///   `{"error": {"kind", "message", "field"?}, "receipt"?: {"id", "callID", "outcome"}}`
 ///   (no receipt when the workspace could not be opened, or could not be written, or when a
 ///   call that did not succeed — invalid arguments, a denial, a failure inside the tool —

@@ -1,6 +1,7 @@
 import ContinuityKit
 import MCPServer
 import Testing
+import TestSupport
 
 @Suite("MCPServer tools, elicitation and cancellation")
 struct MCPServerToolsTests {
@@ -32,6 +33,29 @@ struct MCPServerToolsTests {
         ["type": "text", "text": "fail failed: the disk is full (fake)"]
       ])
     try await client.expectPing()
+  }
+
+  // Review (s18): error results carried `structuredContent` `{error, receipt}` that matched no
+  // tool's `outputSchema`; clients that validate error results too (the TypeScript SDK before
+  // typescript-sdk#1945) replaced the error with a schema mismatch.
+  @Test("A failed call's details are a second text block of JSON, never structuredContent", arguments: ["2025-11-25", "2025-06-18"])
+  func errorDetailsAreText(_ version: String) async throws {
+    let client = TestClient()
+    try await client.initialize(version: version, capabilities: ["elicitation": ["form": [:]]])
+    client.send(
+      #"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"write_note","arguments":{"text":"no"}}}"#
+    )
+    let ask = try await client.next()
+    client.send(JSONValue.object(["jsonrpc": "2.0", "id": ask["id"] ?? .null, "result": ["action": "decline"]]).jsonString())
+    let result = try #require(try await client.next()["result"])
+    #expect(result["isError"] == true)
+    #expect(result["structuredContent"] == nil, "\(result)")
+    #expect(
+      result["content"] == [
+        ["type": "text", "text": "denied: the user chose decline; nothing was written"],
+        ["type": "text", "text": #"{"status":"denied"}"#],
+      ], "\(result)")
+    #expect(result.toolErrorDetails == ["status": "denied"])
   }
 
   @Test("A provider's protocol error stays a JSON-RPC error")

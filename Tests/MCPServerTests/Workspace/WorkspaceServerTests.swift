@@ -125,7 +125,7 @@ struct WorkspaceServerTests {
     session.send(#"{"jsonrpc":"2.0","id":\#(askID),"result":{"action":"decline"}}"#)
     let result = try await session.next()
     #expect(result["result"]?["isError"] == true)
-    #expect(result["result"]?["structuredContent"]?["receipt"]?["outcome"] == "denied")
+    #expect(result["result"]?.toolErrorDetails?["receipt"]?["outcome"] == "denied")
     #expect(try session.fixture.knowledgeTitles.isEmpty)
     #expect(try session.fixture.receipts.map(\.outcome) == [.denied])
   }
@@ -141,8 +141,8 @@ struct WorkspaceServerTests {
     session.send(#"{"jsonrpc":"2.0","id":\#(askID),"result":{"action":"accept","content":{}}}"#)
     let result = try await session.next()
     #expect(result["result"]?["isError"] == true)
-    #expect(result["result"]?["structuredContent"]?["error"]?["kind"] == "denied")
-    #expect(result["result"]?["structuredContent"]?["receipt"]?["outcome"] == "denied")
+    #expect(result["result"]?.toolErrorDetails?["error"]?["kind"] == "denied")
+    #expect(result["result"]?.toolErrorDetails?["receipt"]?["outcome"] == "denied")
     let text = try #require(result["result"]?["content"]?.array?.first?["text"]?.string)
     #expect(
       text == "knowledge_capture was not run: the elicitation was accepted without the required "
@@ -187,7 +187,7 @@ struct WorkspaceServerTests {
     let result = try await session.next()
     #expect(result["id"] == "n-1")
     #expect(result["result"]?["isError"] == true)
-    #expect(result["result"]?["structuredContent"]?["error"]?["kind"] == "invalidArguments")
+    #expect(result["result"]?.toolErrorDetails?["error"]?["kind"] == "invalidArguments")
     let text = try #require(result["result"]?["content"]?.array?.first?["text"]?.string)
     #expect(text.contains("arguments.title contains a NUL character (U+0000) at character 2"), "\(text)")
     #expect(try session.fixture.knowledgeTitles.isEmpty, "not stored as \"xy\"")
@@ -204,8 +204,8 @@ struct WorkspaceServerTests {
     let result = try await session.next()
     #expect(result["id"] == "m-1")
     #expect(result["result"]?["isError"] == true)
-    #expect(result["result"]?["structuredContent"]?["error"]?["kind"] == "invalidArguments")
-    #expect(result["result"]?["structuredContent"]?["error"]?["field"] == "arguments.title")
+    #expect(result["result"]?.toolErrorDetails?["error"]?["kind"] == "invalidArguments")
+    #expect(result["result"]?.toolErrorDetails?["error"]?["field"] == "arguments.title")
     let text = try #require(result["result"]?["content"]?.array?.first?["text"]?.string)
     #expect(
       text.contains(
@@ -232,7 +232,7 @@ struct WorkspaceServerTests {
         + title + #"","content":""# + content + #""}}}"#)
     let result = try await session.next()
     #expect(result["result"]?["isError"] == true)
-    #expect(result["result"]?["structuredContent"]?["error"]?["field"] == .string("arguments.\(field)"))
+    #expect(result["result"]?.toolErrorDetails?["error"]?["field"] == .string("arguments.\(field)"))
     let message = try #require(result["result"]?["content"]?.array?.first?["text"]?.string)
     #expect(
       message.contains("arguments.\(field) is 1 character but \(characters * 10 + 1) Unicode scalars"),
