@@ -43,7 +43,8 @@
 /// that two terms were adjacent, not whether a hyphen, a full stop or a space joined them, and
 /// splitting every word wherever both halves are words would let `atypical` find *a typical*,
 /// `within` find *with in*, `manage` find *a man aged 45* and `carpet` find *car pet*. Stop
-/// words are never parts (the ranker leaves them out).
+/// words are never parts (the ranker leaves them out), but for the adverb particles of phrasal
+/// compounds (``particles``: `handoff`, `hand-off` and `hand off`; `set-up`, `follow-up`).
 ///
 /// It compares spellings only, never meanings.
 public enum CompoundWords {
@@ -180,6 +181,49 @@ public enum CompoundWords {
     return (shortest...(bytes.count - shortest)).map { cut in
       [String(decoding: bytes[..<cut], as: UTF8.self), String(decoding: bytes[cut...], as: UTF8.self)]
     }
+  }
+
+  /// The adverb particles of English phrasal verbs, which also make compound nouns written
+  /// closed, hyphenated or open (`handoff`, `hand-off`, `hand off`; `setup`, `set-up`, `set up`;
+  /// `log-in`, `add-on`, `follow-up`, `up-regulation`). They are stop words, so a query drops them
+  /// — except one joined by a hyphen or slash to another word, which is part of that word
+  /// (`hand-off` searches `hand`, `off` and `handoff`).
+  public static let particles: Set<String> = ["up", "down", "in", "out", "on", "off", "over"]
+
+  /// The particles searched as a compound's part where nothing but a space or nothing at all
+  /// marks it (``particleSplits(of:)``, and `set up` typed apart → `setup`): ``particles`` but
+  /// `in` and `on`, which end too many other words (`lesson` is no *less on*, `season` no
+  /// *seas on*, `button` no *butt on*). Joined by a hyphen, `log-in` still finds `login`.
+  public static let openParticles: [String] = ["up", "down", "out", "off", "over"]
+
+  /// The fewest letters before a particle that ends a word split by ``particleSplits(of:)``
+  /// (`set` + `up`; `cup` is not split).
+  public static let minimumParticleHeadLength = 3
+
+  /// The fewest letters after a particle that starts a word split by ``particleSplits(of:)``
+  /// (`up` + `regulation`, `out` + `patient`; `update` is `up` + `date`, `output` is not split).
+  public static let minimumParticleTailLength = 4
+
+  /// The ways to write a word of ASCII letters as a word and a particle of ``openParticles``
+  /// (`handoff` → `hand off`, `setup` → `set up`, `rollout` → `roll out`, `upregulation` → `up
+  /// regulation`): candidates, kept by the ranker only when a note holds the two next to each
+  /// other (as *hand-off* or *hand off*), and never when the other part is a stop word
+  /// (`without` is no *with out*).
+  ///
+  /// - Parameter word: a folded, unstemmed word.
+  /// - Returns: at most one split per particle at each end, the particle last first; empty for
+  ///   words with other characters than ASCII letters.
+  public static func particleSplits(of word: String) -> [[String]] {
+    let bytes = Array(word.utf8)
+    guard bytes.allSatisfy(isLetter) else { return [] }
+    var found: [[String]] = []
+    for particle in openParticles where bytes.count >= minimumParticleHeadLength + particle.utf8.count {
+      if word.hasSuffix(particle) { found.append([String(word.dropLast(particle.count)), particle]) }
+    }
+    for particle in openParticles where bytes.count >= particle.utf8.count + minimumParticleTailLength {
+      if word.hasPrefix(particle) { found.append([particle, String(word.dropFirst(particle.count))]) }
+    }
+    return found
   }
 
   /// The last parts that software names write after a full stop (`Node.js`, `socket.io`,

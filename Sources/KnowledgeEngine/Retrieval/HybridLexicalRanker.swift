@@ -25,10 +25,13 @@ import Foundation
 ///   characters with no digit, also through up to ``Parameters/maximumWordFormVariants``
 ///   *word-form variants*: vocabulary terms sharing its first five characters with trigram
 ///   Jaccard ≥ ½, as for typos (`diagnos` → `diagnost`, the stems of *diagnosed* and
-///   *diagnostic*), each with *v* = ``Parameters/fuzzyWeight`` × Jaccard < 1 (not bounded by
-///   the IDF of the word typed, unlike the forms below: a rarer word form is evidence of its
-///   own — a claim's `partner` against an abstract's *partnership* — and bounding it cost
-///   0.0024 nDCG@10 on SciFact's even train ids);
+///   *diagnostic*), each with *v* = ``Parameters/fuzzyWeight`` × Jaccard < 1, multiplied by
+///   min(1, ρ · idf(*t*) / idf(form)) with ρ = ``Parameters/wordFormIDFRatioBound`` = 2: a
+///   rarer word form is evidence of its own — a claim's `partner` against an abstract's
+///   *partnership*; bounding it at ρ = 1 cost 0.0024 nDCG@10 on SciFact's even train ids, at
+///   ρ = 2 0.0001 — but with ρ · ``Parameters/fuzzyWeight`` = 1 it never scores above the word
+///   typed in the same field (a note titled *Zookeper upgrade* ranked above *Zookeeper notes*
+///   for `zookeeper`, the typed word being in three notes of four);
 /// - in the vocabulary or not: also through its other British or American spellings that are
 ///   in the vocabulary (``EnglishSpelling``: `tumour` and `tumor`, `haemoglobin` and
 ///   `hemoglobin`, `randomised` and `randomized`), each analysed (stemmed) like a word and
@@ -192,6 +195,10 @@ public struct HybridLexicalRanker: Sendable {
     public var wordFormPrefixLength: Int
     /// The least trigram Jaccard similarity of a word-form variant (0…1).
     public var wordFormMinimumSimilarity: Double
+    /// How much more than the word typed a word-form variant's IDF may count: its *v* is
+    /// multiplied by min(1, ρ · idf(typed) / idf(form)), ρ this value (`.infinity`: unbounded).
+    /// With ρ · ``fuzzyWeight`` ≤ 1 a word form never scores above the word typed in the same place.
+    public var wordFormIDFRatioBound: Double
     /// The most other British or American spellings searched per query term
     /// (``EnglishSpelling``; 0 turns them off).
     public var maximumSpellingVariants: Int
@@ -220,6 +227,12 @@ public struct HybridLexicalRanker: Sendable {
     /// initialism (``CompoundWords/initialismSplit(of:)``: `eg` finds *e.g.*, `usa` *U.S.A.*),
     /// like a compound's other form, with ``compoundWeight``.
     public var searchesInitialisms: Bool
+    /// Whether the adverb particles of phrasal compounds (``CompoundWords/particles``) make
+    /// compound forms: a particle joined by a hyphen or slash is searched as part of its word
+    /// (`hand-off` → `hand`, `off` and `handoff`), a word and a particle typed apart are also
+    /// searched closed (`set up` → `setup`), and a closed word is also searched as its word and
+    /// particle next to each other (``CompoundWords/particleSplits(of:)``: `handoff` → *hand off*).
+    public var searchesParticleCompounds: Bool
     /// Whether a typo candidate one edit away matches when its trigrams do not pass the rule
     /// (``Trigrams/oneEditSimilarity(of:to:)``: `hnadoff` finds `handoff`).
     public var matchesOneEditTypos: Bool
@@ -249,6 +262,7 @@ public struct HybridLexicalRanker: Sendable {
       maximumWordFormVariants: 2,
       wordFormPrefixLength: 5,
       wordFormMinimumSimilarity: 0.5,
+      wordFormIDFRatioBound: 2,
       maximumSpellingVariants: 4,
       spellingWeight: 0.9,
       maximumCompoundVariants: 4,
@@ -257,6 +271,7 @@ public struct HybridLexicalRanker: Sendable {
       searchesIrregularPlurals: true,
       searchesIdentifierPlurals: true,
       searchesInitialisms: true,
+      searchesParticleCompounds: true,
       matchesOneEditTypos: true,
       searchesWholeNumbers: true,
       maximumQueryTerms: 64,
@@ -531,8 +546,25 @@ public struct HybridLexicalRanker: Sendable {
       }
       return (k > 0 && dotted(k - 1, k)) || (k + 1 < all.count && dotted(k, k + 1))
     }
+    // A particle joined to a word by a hyphen or slash is part of that word (`hand-off`,
+    // `set-up`, `up-regulation`), not a stop word; so is one typed after or before a word with
+    // which it makes a compound written closed too (`hand off`, `set up`, `up regulation`).
+    func isJoinedParticle(_ k: Int) -> Bool {
+      guard parameters.searchesParticleCompounds, CompoundWords.particles.contains(all[k].surface) else {
+        return false
+      }
+      func word(_ j: Int) -> Bool { !parameters.stopWords.contains(all[j].surface) && !all[j].clitic }
+      // Typed apart, only where the two would make a closed compound (`hand off`, `set up`).
+      func phrasal(_ a: Int, _ b: Int) -> Bool {
+        Self.spaced(ranges[a], ranges[b], in: bytes)
+          && CompoundWords.particleSplits(of: all[a].surface + all[b].surface).contains([all[a].surface, all[b].surface])
+      }
+      return (k > 0 && word(k - 1) && (Self.joined(ranges[k - 1], ranges[k], in: bytes) || phrasal(k - 1, k)))
+        || (k + 1 < all.count && word(k + 1) && (Self.joined(ranges[k], ranges[k + 1], in: bytes) || phrasal(k, k + 1)))
+    }
     let content = all.filter {
-      (!parameters.stopWords.contains($0.surface) || isDottedLetter($0.position)) && !$0.clitic
+      (!parameters.stopWords.contains($0.surface) || isDottedLetter($0.position) || isJoinedParticle($0.position))
+        && !$0.clitic
     }
     var used = content.isEmpty ? all : content
     // Numbers written with a decimal point or digit-group separator are one word (UAX #29
@@ -699,6 +731,20 @@ public struct HybridLexicalRanker: Sendable {
           }
         }
       }
+      // A word and a particle typed apart, as the closed word (`set up` → `setup`, `hand off`
+      // → `handoff`, `up regulation` → `upregulation`): a form of both terms.
+      if parameters.searchesOpenCompounds && parameters.searchesParticleCompounds {
+        for (a, b) in zip(all.indices, all.indices.dropFirst())
+        where Self.spaced(ranges[a], ranges[b], in: bytes) {
+          let closed = all[a].surface + all[b].surface
+          guard CompoundWords.particleSplits(of: closed).contains([all[a].surface, all[b].surface]),
+            let term = singleTerm(of: closed)
+          else { continue }
+          for position in [a, b] where kept.contains(position) {
+            if let i = indexOfTerm[all[position].term] { add([term], to: i) }
+          }
+        }
+      }
       // Closed to joined: splits of each word (`email` → `e mail`, `pd1` → `pd 1`,
       // `healthcare` → `health care`), and of the other number of a name of letters and
       // digits (`IL6s` → `il6` → `il 6`, the *IL-6* of a note; `PD1` → `pd1s` → `pd 1s`).
@@ -710,6 +756,13 @@ public struct HybridLexicalRanker: Sendable {
           let open = parameters.searchesOpenCompounds ? CompoundWords.openSplits(of: word) : []
           for parts in CompoundWords.splits(of: word) + open
           where !parts.contains(where: parameters.stopWords.contains) {
+            let split = parts.compactMap(singleTerm(of:))
+            if split.count == parts.count { add(split, to: i) }
+          }
+          // `handoff` → `hand off`: the particle is a stop word, the other part may not be one.
+          let particleSplits = parameters.searchesParticleCompounds ? CompoundWords.particleSplits(of: word) : []
+          for parts in particleSplits
+          where parts.filter({ !CompoundWords.particles.contains($0) }).allSatisfy({ !parameters.stopWords.contains($0) }) {
             let split = parts.compactMap(singleTerm(of:))
             if split.count == parts.count { add(split, to: i) }
           }
@@ -1028,7 +1081,7 @@ public struct HybridLexicalRanker: Sendable {
     // higher IDF), *v* is scaled by idf(typed) / idf(form), so that it never scores above *v*
     // times what the same note would score with the word as typed (a note saying `colour` once
     // never outranks one titled `Color` for the query `color`). A form typed in the query too
-    // counts in full. (Word forms are not bounded: see the type's documentation.)
+    // counts in full. (Word forms have a looser bound, ρ = 2: see the type's documentation.)
     func boundedByTyped(_ form: Variant) -> Variant {
       guard let typed = exactVariant, form.idf > typed.idf, form.idf > 0 else { return form }
       var bounded = form
@@ -1076,10 +1129,12 @@ public struct HybridLexicalRanker: Sendable {
       var variants = [exactVariant] + spellings + compounds
       for candidate in try wordForms(of: term, in: index)
       where !queryTerms.contains(candidate.term) && !variants.contains(where: { $0.term == candidate.term }) {
-        variants.append(
-          variant(
-            candidate.term, weight: parameters.fuzzyWeight * candidate.similarity,
-            isExact: false, postings: try index.anyPostingList(for: candidate.term)))
+        var form = variant(
+          candidate.term, weight: parameters.fuzzyWeight * candidate.similarity,
+          isExact: false, postings: try index.anyPostingList(for: candidate.term))
+        let allowed = parameters.wordFormIDFRatioBound * exactVariant.idf
+        if form.idf > allowed, form.idf > 0 { form.weight *= allowed / form.idf }
+        variants.append(form)
       }
       return (group(.exact, variants), false)
     }

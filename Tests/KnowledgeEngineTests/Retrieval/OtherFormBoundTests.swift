@@ -7,8 +7,9 @@ import Testing
 /// own IDF, so a *rarer* form outranked the word as typed by far more than its weight (0.9)
 /// meant to hold it below: `color` put "Colour guide" (0.788) above "Color guide" (0.420), and
 /// `mouse` put "Mice study" first. Such a form now weighs at most 0.9 × idf(word typed), as
-/// compound forms already did. Word forms (`deploy` / *deployment*) keep their own IDF: a rarer
-/// form is evidence of its own, and their weight is half or less.
+/// compound forms already did. Word forms (`deploy` / *deployment*) keep their own IDF up to
+/// twice the word typed's (``ReviewEighteenRankingTests``): a rarer form is evidence of its own,
+/// and their weight is half or less.
 struct OtherFormBoundTests {
   typealias Item = PersistedSearchTests.Item
   typealias Workspace = PersistedSearchTests.Workspace

@@ -38,8 +38,8 @@ struct ParameterGrid {
   static let names = [
     "k1", "b.title", "b.tags", "b.content", "weight.title", "weight.tags", "weight.content",
     "phrase", "coverage", "fuzzy", "prefix", "wordforms", "wordform.prefix",
-    "wordform.similarity", "spellings", "spelling.weight", "compounds", "compound.weight", "compound.open",
-    "plurals", "plurals.names", "initials", "oneedit", "numbers",
+    "wordform.similarity", "wordform.idfbound", "spellings", "spelling.weight", "compounds", "compound.weight", "compound.open",
+    "plurals", "plurals.names", "initials", "particles", "oneedit", "numbers",
   ]
 
   /// Every combination, named like `k1=1.2 b.content=0.75`, in axis order (the last axis
@@ -74,6 +74,7 @@ struct ParameterGrid {
     case "wordforms": p.maximumWordFormVariants = Int(value)
     case "wordform.prefix": p.wordFormPrefixLength = Int(value)
     case "wordform.similarity": p.wordFormMinimumSimilarity = value
+    case "wordform.idfbound": p.wordFormIDFRatioBound = value
     case "spellings": p.maximumSpellingVariants = Int(value)
     case "spelling.weight": p.spellingWeight = value
     case "compounds": p.maximumCompoundVariants = Int(value)
@@ -82,6 +83,7 @@ struct ParameterGrid {
     case "plurals": p.searchesIrregularPlurals = value != 0
     case "plurals.names": p.searchesIdentifierPlurals = value != 0
     case "initials": p.searchesInitialisms = value != 0
+    case "particles": p.searchesParticleCompounds = value != 0
     case "oneedit": p.matchesOneEditTypos = value != 0
     case "numbers": p.searchesWholeNumbers = value != 0
     default: break
