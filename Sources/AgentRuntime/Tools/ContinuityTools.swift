@@ -139,7 +139,7 @@ enum ContinuityTools {
 
   static let handoffCreate = ToolDefinition(
     name: "handoff_create", title: "Create a handoff",
-    description: "Save a session handoff (focus, summary, next steps, knowledge and task ids, recent chat excerpts). autoSelect picks relevant knowledge and open tasks by the focus with the lexical ranker. Local write: needs approval.",
+    description: "Save a session handoff (focus, summary, next steps, knowledge and task ids, recent chat excerpts). autoSelect picks relevant knowledge and open tasks by the focus with the lexical ranker, leaving out superseded items (autoSelection.supersededLeftOut names them). Local write: needs approval.",
     input: .object([
       ToolProperty("focus", .text(min: 1, max: Limits.handoffFocus), required: true, "What the session was about."),
       ToolProperty("summary", .text(max: Limits.handoffSummary), "Summary; without one a rule-based summary is built."),
@@ -160,7 +160,12 @@ enum ContinuityTools {
       let h = created.handoff
       return ToolOutput(
         structured: try ToolRendering.json(created),
-        text: "Created handoff \(h.id.uuidString): \(ToolRendering.quoted(h.focus)) (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) task(s), \(h.recentExcerpts.count) excerpt(s)).",
+        text: "Created handoff \(h.id.uuidString): \(ToolRendering.quoted(h.focus)) (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) task(s), \(h.recentExcerpts.count) excerpt(s))."
+          + (created.autoSelection.map { a in
+            a.supersededLeftOut.isEmpty
+              ? "" : " Left out \(a.supersededLeftOut.count) superseded knowledge item(s) that matched: "
+                + a.supersededLeftOut.map(\.uuidString).joined(separator: ", ") + "."
+          } ?? ""),
         changedIDs: [h.id])
     })
 

@@ -15,7 +15,7 @@ enum HandoffCommands {
         OptionSpec(name: "next", value: "STEP", repeatable: true, help: "A next step (≤ \(Limits.handoffNextSteps), each ≤ \(Limits.handoffNextStepLength) characters)."),
         OptionSpec(name: "knowledge", value: "ID", repeatable: true, help: "A knowledge item to carry (≤ \(Limits.idsPerList))."),
         OptionSpec(name: "task", value: "ID", repeatable: true, help: "A task to carry (≤ \(Limits.idsPerList))."),
-        OptionSpec(name: "auto", value: nil, help: "Also add the knowledge and open tasks that best match the focus text (ranked lexically)."),
+        OptionSpec(name: "auto", value: nil, help: "Also add the knowledge and open tasks that best match the focus text (ranked lexically); items another item supersedes are left out, and said."),
         Commands.allowCredentials,
       ],
       discussion: """
