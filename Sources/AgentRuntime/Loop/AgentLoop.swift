@@ -156,14 +156,20 @@ public struct AgentLoop: Sendable {
   }
 
   /// Evidence for the prompt from knowledge_search / memory_search results, in rank order.
+  /// A knowledge item another item supersedes is marked (review 18-b B1: the model was given
+  /// replaced decisions beside the current one with nothing to tell them apart).
   func collectEvidence(_ calls: [ToolCallResult]) -> [Evidence] {
     var out: [Evidence] = []
+    let successors = (try? engine.successors(of: calls.flatMap { call in
+      (call.output?.structured["results"]?.array ?? []).compactMap { $0["id"]?.string.flatMap(UUID.init(uuidString:)) }
+    })) ?? [:]
     for call in calls {
       guard let results = call.output?.structured["results"]?.array else { continue }
       for r in results {
         guard let id = r["id"]?.string.flatMap(UUID.init(uuidString:)) else { continue }
         if let item = try? engine.knowledge(id: id) {
-          out.append(Evidence(id: id, label: item.kind.rawValue, title: item.title, text: item.content))
+          out.append(
+            Evidence(id: id, label: item.kind.rawValue, title: item.title, text: item.content, supersededBy: successors[id] ?? []))
         } else if let memory = try? engine.memory(id: id) {
           out.append(Evidence(id: id, label: "memory", title: KnowledgeEngine.mirrorTitle(for: memory.text), text: memory.text))
         }

@@ -21,12 +21,18 @@ public struct Evidence: Sendable, Equatable {
   public var label: String
   public var title: String
   public var text: String
+  /// The items that supersede this one (``KnowledgeEngine/successors(of:)``), so the model is
+  /// told it is history, not what stands; empty when none does.
+  public var supersededBy: [UUID]
 
-  public init(id: UUID, label: String, title: String, text: String) {
+  /// Evidence for one record.
+  /// - Parameter supersededBy: the items that supersede it; empty (the default) when none does.
+  public init(id: UUID, label: String, title: String, text: String, supersededBy: [UUID] = []) {
     self.id = id
     self.label = label
     self.title = title
     self.text = text
+    self.supersededBy = supersededBy
   }
 }
 
@@ -62,7 +68,8 @@ public enum PromptBuilder {
     return block.isEmpty ? "Question: \(q)" : "\(block)\n\nQuestion: \(q)"
   }
 
-  /// The quoted evidence block, within the bounds.
+  /// The quoted evidence block, within the bounds. An item other items supersede says so after
+  /// its title: `[decision <id>] "Title" (superseded by <id>; no longer current)`.
   public static func evidenceBlock(_ evidence: [Evidence]) -> String {
     let items = evidence.prefix(Limits.promptEvidenceItems)
     guard !items.isEmpty else { return "" }
@@ -70,7 +77,9 @@ public enum PromptBuilder {
     var budget = Limits.promptEvidenceCharacters - header.count
     var parts: [String] = []
     for e in items {
-      let head = "[\(e.label) \(e.id.uuidString)] \(quote(Sanitizer.sanitize(e.title)))"
+      // After the quoted title, so no title can forge or hide it.
+      let superseded = e.supersededBy.isEmpty ? "" : " (\(KnowledgeEngine.supersededNote(e.supersededBy)); no longer current)"
+      let head = "[\(e.label) \(e.id.uuidString)] \(quote(Sanitizer.sanitize(e.title)))\(superseded)"
       let room = budget - head.count - 3
       if room < 20 { break }
       let body = Truncation.truncate(Sanitizer.sanitize(e.text), to: min(room, 800))

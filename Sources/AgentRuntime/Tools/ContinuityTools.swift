@@ -51,13 +51,16 @@ enum ContinuityTools {
 
   static let knowledgeGet = ToolDefinition(
     name: "knowledge_get", title: "Get a knowledge item",
-    description: "Exact lookup of one knowledge item by UUID (mode exact). Read-only.",
+    description: "Exact lookup of one knowledge item by UUID (mode exact); supersededBy lists the items that supersede it, when any do. Read-only.",
     input: .object([ToolProperty("id", .uuid, required: true, "The item's UUID.")]),
-    outputSchema: ToolRendering.outputSchema(["mode": ToolRendering.string, "item": ToolRendering.anyObject], required: ["mode", "item"]),
+    outputSchema: ToolRendering.outputSchema(
+      ["mode": ToolRendering.string, "item": ToolRendering.anyObject, "supersededBy": ToolRendering.anyArray], required: ["mode", "item"]),
     risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
-      let item = try ctx.engine.knowledge(id: try requireID(args))
-      return ToolOutput(structured: .object(["mode": "exact", "item": try ToolRendering.json(item)]), text: ToolRendering.knowledgeDetail(item))
+      let (item, successors) = try ctx.engine.knowledgeWithSuccessors(id: try requireID(args))
+      var structured: JSONObject = ["mode": "exact", "item": try ToolRendering.json(item)]
+      if !successors.isEmpty { structured["supersededBy"] = try ToolRendering.json(successors.map(\.id)) }
+      return ToolOutput(structured: .object(structured), text: ToolRendering.knowledgeDetail(item, supersededBy: successors))
     })
 
   static let knowledgeCapture = ToolDefinition(
@@ -136,7 +139,7 @@ enum ContinuityTools {
 
   static let handoffCreate = ToolDefinition(
     name: "handoff_create", title: "Create a handoff",
-    description: "Save a session handoff (focus, summary, next steps, knowledge and task ids, recent chat excerpts). autoSelect picks relevant knowledge and open tasks by the focus with the lexical ranker. Local write: needs approval.",
+    description: "Save a session handoff (focus, summary, next steps, knowledge and task ids, recent chat excerpts). autoSelect picks relevant knowledge and open tasks by the focus with the lexical ranker, leaving out superseded items (autoSelection.supersededLeftOut names them). Local write: needs approval.",
     input: .object([
       ToolProperty("focus", .text(min: 1, max: Limits.handoffFocus), required: true, "What the session was about."),
       ToolProperty("summary", .text(max: Limits.handoffSummary), "Summary; without one a rule-based summary is built."),
@@ -157,7 +160,12 @@ enum ContinuityTools {
       let h = created.handoff
       return ToolOutput(
         structured: try ToolRendering.json(created),
-        text: "Created handoff \(h.id.uuidString): \(ToolRendering.quoted(h.focus)) (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) task(s), \(h.recentExcerpts.count) excerpt(s)).",
+        text: "Created handoff \(h.id.uuidString): \(ToolRendering.quoted(h.focus)) (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) task(s), \(h.recentExcerpts.count) excerpt(s))."
+          + (created.autoSelection.map { a in
+            a.supersededLeftOut.isEmpty
+              ? "" : " Left out \(a.supersededLeftOut.count) superseded knowledge item(s) that matched: "
+                + a.supersededLeftOut.map(\.uuidString).joined(separator: ", ") + "."
+          } ?? ""),
         changedIDs: [h.id])
     })
 
@@ -270,15 +278,32 @@ enum ContinuityTools {
             more($0, "next step", "next steps", note)
           },
           BoundedLines.Section(
-            entries: b.knowledge.map { "Knowledge: \(ToolRendering.quoted($0.title)) (id \($0.id.uuidString))" }, rank: 1
+            entries: b.knowledge.map {
+              "Knowledge: \(ToolRendering.quoted($0.title)) (id \($0.id.uuidString)"
+                + ($0.supersededBy.map { "; " + KnowledgeEngine.supersededNote($0) } ?? "") + ")"
+            }, rank: 1
           ) { more($0, "knowledge item", "knowledge items", note) },
           BoundedLines.Section(entries: b.tasks.map { "Task: \(ToolRendering.quoted($0.title)) (id \($0.id.uuidString))" }, rank: 1) {
             more($0, "task", "tasks", note)
           },
         ],
-        tail: b.capturedSinceTotal > 0 ? ["Captured since: \(b.capturedSinceTotal) item(s)"] : [])
+        tail: (b.capturedSinceTotal > 0 ? ["Captured since: \(b.capturedSinceTotal) item(s)"] : [])
+          + replacements(b))
       return ToolOutput(structured: try ToolRendering.json(b), text: text, changedIDs: [b.handoff.id])
     })
+
+  /// One line for each item captured since the handoff that supersedes one of its knowledge
+  /// items (at most ``KnowledgeEngine/briefCapturedSinceLimit``): `Captured since: "New"
+  /// (id N) supersedes O, in this handoff`.
+  static func replacements(_ b: HandoffBrief) -> [String] {
+    let carried = Set(b.handoff.knowledgeIDs)
+    return b.capturedSince.compactMap { r in
+      let replaced = (r.supersedes ?? []).filter(carried.contains)
+      guard !replaced.isEmpty else { return nil }
+      return "Captured since: \(ToolRendering.quoted(r.title)) (id \(r.id.uuidString)) supersedes "
+        + replaced.map(\.uuidString).joined(separator: ", ") + ", in this handoff"
+    }
+  }
 
   /// The most characters of a summary `handoff_restore`'s text shows (the structured output
   /// and `handoff_get` have all of it), as the `restore_session` prompt shows.

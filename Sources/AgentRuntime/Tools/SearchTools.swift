@@ -35,7 +35,8 @@ enum SearchTools {
       lines.append("No results: \(ToolRendering.line(r.emptyExplanation(hint: hint) ?? why.explanation + hint)).")
     }
     for (i, x) in r.results.enumerated() {
-      lines.append("\(i + 1). \(x.label) \(ToolRendering.quoted(x.title)) (id \(x.id.uuidString), score \(String(format: "%.3f", x.score)))")
+      let superseded = x.supersededBy.map { "; \(KnowledgeEngine.supersededNote($0))" } ?? ""
+      lines.append("\(i + 1). \(x.label) \(ToolRendering.quoted(x.title)) (id \(x.id.uuidString), score \(String(format: "%.3f", x.score))\(superseded))")
       if !x.snippet.isEmpty { lines.append("   \(ToolRendering.line(x.snippet))") }
     }
     return lines.joined(separator: "\n")

@@ -36,12 +36,13 @@ enum ToolRendering {
     return "- \(k.kind.rawValue) \(quoted(k.title))\(tags)\(provenance) (id \(k.id.uuidString))"
   }
 
-  static func knowledgeDetail(_ k: KnowledgeItem) -> String {
+  static func knowledgeDetail(_ k: KnowledgeItem, supersededBy: [(id: UUID, title: String)] = []) -> String {
     var lines = [
       "\(k.kind.rawValue): \(line(k.title))", "id: \(k.id.uuidString)", "priority: \(k.priority.rawValue); source: \(k.source.rawValue)",
       "tags: " + (k.tags.isEmpty ? "none" : k.tags.map(line).joined(separator: ", ")),
     ]
     for r in k.relationships { lines.append("\(r.kind.rawValue) → \(r.targetID.uuidString)") }
+    for s in supersededBy { lines.append("superseded by \(s.id.uuidString) \(quoted(s.title)) (this item is history, not current)") }
     // The content comes last, indented as a whole, so none of its lines reads as a field.
     if !k.content.isEmpty { lines += ["content:", "  " + block(k.content)] }
     return lines.joined(separator: "\n")

@@ -16,6 +16,8 @@ import Foundation
 public struct SupersedeGraph: Sendable {
   /// For each item, the items it supersedes, sorted by `uuidString`, without duplicates.
   private let targets: [UUID: [UUID]]
+  /// For each item, the items that supersede it, sorted by `uuidString`, without duplicates.
+  private let sources: [UUID: [UUID]]
   /// Index into ``cycles`` of every item that is part of one.
   private let cycleIndex: [UUID: Int]
 
@@ -34,6 +36,9 @@ public struct SupersedeGraph: Sendable {
     }
     let sorted = targets.mapValues { $0.sorted { $0.uuidString < $1.uuidString } }
     self.targets = sorted
+    var sources: [UUID: [UUID]] = [:]
+    for (source, list) in sorted { for target in list { sources[target, default: []].append(source) } }
+    self.sources = sources.mapValues { $0.sorted { $0.uuidString < $1.uuidString } }
     var cycles: [[UUID]] = []
     for component in Self.stronglyConnectedComponents(sorted) {
       if component.count > 1 || sorted[component[0]]?.contains(component[0]) == true {
@@ -63,6 +68,21 @@ public struct SupersedeGraph: Sendable {
       for target in list where !areInOneCycle(source, target) { out.insert(target) }
     }
     return out
+  }
+
+  /// The items that supersede `id` from outside its cycle — what stands in its place —
+  /// sorted by `uuidString`; empty when nothing supersedes it (or only items of its own cycle
+  /// do, which hides nothing: see ``superseded``).
+  /// - Complexity: O(*k*) for *k* items that supersede `id`.
+  public func successors(of id: UUID) -> [UUID] {
+    (sources[id] ?? []).filter { !areInOneCycle($0, id) }
+  }
+
+  /// The items `id` supersedes outside its own cycle (the inverse of ``successors(of:)``),
+  /// sorted by `uuidString`; empty when it supersedes none.
+  /// - Complexity: O(*k*) for *k* items `id` supersedes.
+  public func predecessors(of id: UUID) -> [UUID] {
+    (targets[id] ?? []).filter { !areInOneCycle(id, $0) }
   }
 
   /// A chain of `supersedes` relationships from `start` to `goal` (both included), the

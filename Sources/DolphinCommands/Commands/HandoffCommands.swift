@@ -15,7 +15,7 @@ enum HandoffCommands {
         OptionSpec(name: "next", value: "STEP", repeatable: true, help: "A next step (≤ \(Limits.handoffNextSteps), each ≤ \(Limits.handoffNextStepLength) characters)."),
         OptionSpec(name: "knowledge", value: "ID", repeatable: true, help: "A knowledge item to carry (≤ \(Limits.idsPerList))."),
         OptionSpec(name: "task", value: "ID", repeatable: true, help: "A task to carry (≤ \(Limits.idsPerList))."),
-        OptionSpec(name: "auto", value: nil, help: "Also add the knowledge and open tasks that best match the focus text (ranked lexically)."),
+        OptionSpec(name: "auto", value: nil, help: "Also add the knowledge and open tasks that best match the focus text (ranked lexically); items another item supersedes are left out, and said."),
         Commands.allowCredentials,
       ],
       discussion: """
@@ -43,6 +43,11 @@ enum HandoffCommands {
       c.print("Created handoff \(r.handoff.id.uuidString): \(inertQuoted(r.handoff.focus))")
       if let auto = r.autoSelection {
         c.print("Auto-selected by \(auto.mode) ranking of the focus text: \(auto.knowledgeIDs.count) knowledge item(s), \(auto.taskIDs.count) open task(s).")
+        if !auto.supersededLeftOut.isEmpty {
+          c.print(
+            "Left out \(auto.supersededLeftOut.count) superseded knowledge item(s) that matched (other items supersede them): "
+              + auto.supersededLeftOut.map(\.uuidString).joined(separator: ", ") + ".")
+        }
       }
       c.print("Carries \(r.handoff.knowledgeIDs.count) knowledge item(s), \(r.handoff.taskIDs.count) task(s), \(r.handoff.nextSteps.count) next step(s).")
       c.print(Render.hanging(r.handoff.summary, label: "Summary: "))

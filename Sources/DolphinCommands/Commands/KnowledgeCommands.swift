@@ -59,8 +59,13 @@ enum KnowledgeCommands {
     spec: CommandSpec(path: ["knowledge", "get"], summary: "Show one knowledge item by id (exact lookup).", positionals: [("id", "The item's UUID.")]),
     run: { ctx in
       let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
-      let item = try ctx.engine(.read).knowledge(id: id)
-      if ctx.json { try ctx.console.printJSON(item) } else { ctx.console.print(Render.knowledgeDetail(item)) }
+      let (item, successors) = try ctx.engine(.read).knowledgeWithSuccessors(id: id)
+      if ctx.json {
+        // The item's own fields, as before, and `supersededBy` only when another item supersedes it.
+        try ctx.console.printJSON(KnowledgeWithSuccessors(item: item, supersededBy: successors.isEmpty ? nil : successors.map(\.id)))
+      } else {
+        ctx.console.print(Render.knowledgeDetail(item, supersededBy: successors))
+      }
     })
 
   static let edit = Command(
@@ -401,4 +406,17 @@ enum MigrateCommands {
         ctx.console.print("  \(inert(Truncation.truncate(e.raw, to: 300)))")
       }
     })
+}
+
+/// `knowledge get --json`: the item's fields, and `supersededBy` (ids) when items supersede it.
+struct KnowledgeWithSuccessors: Encodable {
+  enum Key: String, CodingKey { case supersededBy }
+  var item: KnowledgeItem
+  var supersededBy: [UUID]?
+
+  func encode(to encoder: any Encoder) throws {
+    try item.encode(to: encoder)
+    var c = encoder.container(keyedBy: Key.self)
+    try c.encodeIfPresent(supersededBy, forKey: .supersededBy)
+  }
 }

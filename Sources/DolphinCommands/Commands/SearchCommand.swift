@@ -41,7 +41,8 @@ extension SearchCommands {
       let label = x.label
       // The score comes before the title, whose length varies.
       console.print(
-        "\(i + 1). \(x.id.uuidString)  \(label)  " + String(format: "score %.3f", x.score) + "  \(inertQuoted(x.title))")
+        "\(i + 1). \(x.id.uuidString)  \(label)  " + String(format: "score %.3f", x.score) + "  \(inertQuoted(x.title))"
+          + (x.supersededBy.map { "  [\(KnowledgeEngine.supersededNote($0))]" } ?? ""))
       if !x.snippet.isEmpty { console.print("   \(inert(x.snippet))") }
       if explain {
         let p = x.scoreParts

@@ -125,9 +125,18 @@ extension Render {
 
   /// `  - <id>  task [open]: "Title"`: the id and status before the title, which is quoted
   /// with its quotes escaped, so that no title can show another id or status.
-  static func reference(_ r: BriefReference) -> String {
+  ///
+  /// After the title: `[superseded by <id>]` for an item others supersede, and for an item
+  /// captured since, `[supersedes <id> (in this handoff)]` naming what it replaces.
+  static func reference(_ r: BriefReference, carried: Set<UUID> = []) -> String {
     let status = r.status.map { " [\($0)]" } ?? ""
-    return "  - \(r.id.uuidString)  \(r.kind)\(status): \(inertQuoted(r.title))"
+    var marks: [String] = []
+    if let s = r.supersededBy { marks.append(KnowledgeEngine.supersededNote(s)) }
+    if let p = r.supersedes {
+      marks.append("supersedes " + p.map { $0.uuidString + (carried.contains($0) ? " (in this handoff)" : "") }.joined(separator: ", "))
+    }
+    let tail = marks.isEmpty ? "" : "  [" + marks.joined(separator: "; ") + "]"
+    return "  - \(r.id.uuidString)  \(r.kind)\(status): \(inertQuoted(r.title))\(tail)"
   }
 
   static func brief(_ b: HandoffBrief) -> String {
@@ -142,10 +151,11 @@ extension Render {
     ]
     if h.nextSteps.isEmpty { out.append("  (none)") }
     for (i, s) in h.nextSteps.enumerated() { out.append("  \(i + 1). \(inertLine(s))") }
-    out += ["", "Knowledge:"] + (b.knowledge.isEmpty ? ["  (none)"] : b.knowledge.map(reference))
-    out += ["", "Tasks (status as stored now):"] + (b.tasks.isEmpty ? ["  (none)"] : b.tasks.map(reference))
+    out += ["", "Knowledge:"] + (b.knowledge.isEmpty ? ["  (none)"] : b.knowledge.map { reference($0) })
+    out += ["", "Tasks (status as stored now):"] + (b.tasks.isEmpty ? ["  (none)"] : b.tasks.map { reference($0) })
     out += ["", "Captured since this handoff (\(b.capturedSince.count) of \(b.capturedSinceTotal)):"]
-    out += b.capturedSince.isEmpty ? ["  (nothing)"] : b.capturedSince.map(reference)
+    let carried = Set(b.handoff.knowledgeIDs)
+    out += b.capturedSince.isEmpty ? ["  (nothing)"] : b.capturedSince.map { reference($0, carried: carried) }
     if !h.recentExcerpts.isEmpty {
       out += ["", "Recent excerpts (copied chat lines):"] + h.recentExcerpts.map { "  > \(inertLine($0))" }
     }

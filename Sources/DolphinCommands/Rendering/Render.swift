@@ -16,7 +16,9 @@ enum Render {
     return "\(k.id.uuidString)  \(k.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(inertQuoted(k.title))\(tags)\(provenance)"
   }
 
-  static func knowledgeDetail(_ k: KnowledgeItem) -> String {
+  /// - Parameter supersededBy: the items that supersede it, with their titles: one line each
+  ///   (`superseded by: <id> "Title"`), after the item's own relationships.
+  static func knowledgeDetail(_ k: KnowledgeItem, supersededBy: [(id: UUID, title: String)] = []) -> String {
     var lines = [
       "\(k.kind.rawValue): \(inertLine(k.title))",
       "id:        \(k.id.uuidString)",
@@ -29,6 +31,9 @@ enum Render {
     if !k.relationships.isEmpty {
       lines.append("relationships:")
       for r in k.relationships { lines.append("  \(r.kind.rawValue) → \(r.targetID.uuidString)") }
+    }
+    for s in supersededBy {
+      lines.append("superseded by: \(s.id.uuidString) \(inertQuoted(s.title)) (this item is history, not current)")
     }
     if !k.content.isEmpty { lines += ["", inert(k.content)] }
     return lines.joined(separator: "\n")

@@ -14,8 +14,10 @@ public struct DeletionPlan: Sendable, Equatable, Codable {
   public struct Change: Sendable, Equatable, Codable {
     /// `removeRelationship`, `unlinkTask`, `unlinkHandoff`, `deleteDigest`, `deleteMirror`,
     /// `deleteMemory`, `clearMemoryLink`, `clearActiveHandoff`, `unlinkTaskFromHandoff`; and
-    /// `keepMismatchedLink`, which changes nothing: a deleted memory's `knowledgeID` names an
-    /// item that does not mirror it, and that item is kept.
+    /// two that change no record: `keepMismatchedLink` (a deleted memory's `knowledgeID` names
+    /// an item that does not mirror it, and that item is kept) and `becomesCurrent` (an item
+    /// the deleted one superseded, directly or through a chain, is then superseded by no item
+    /// and shows as current again in the digest, search and handoff briefs).
     public var action: String
     /// The record changed or removed.
     public var recordID: UUID

@@ -117,6 +117,34 @@ extension KnowledgeEngine {
     for d in try tx.digests(citing: item.id) {
       changes.append(.init(action: "deleteDigest", recordID: d, detail: "delete digest \(d.uuidString), which quotes this item"))
     }
+    changes += try becomingCurrent(without: item, tx)
+    return changes
+  }
+
+  /// The items that another item supersedes now but none would once `item` is gone — the
+  /// middle of a chain A ← B ← C deleted leaves A superseded by nothing — as `becomesCurrent`
+  /// changes, by `uuidString` (review 18-b B2: A came back into the digest unannounced).
+  ///
+  /// Each says that the item shows as current again (digest, search, handoff briefs) and, when
+  /// `item` has a successor, how to carry the link forward.
+  static func becomingCurrent(without item: KnowledgeItem, _ tx: WorkspaceTransaction) throws -> [DeletionPlan.Change] {
+    let edges = try tx.supersedeEdges()
+    guard edges.contains(where: { $0.source == item.id }) else { return [] }
+    let before = SupersedeGraph(edges: edges)
+    let after = SupersedeGraph(edges: edges.filter { $0.source != item.id && $0.target != item.id })
+    let successor = before.successors(of: item.id).first
+    var changes: [DeletionPlan.Change] = []
+    for id in before.superseded.subtracting(after.superseded).subtracting([item.id]).sorted(by: { $0.uuidString < $1.uuidString }) {
+      let title = try tx.knowledge(id: id)?.title ?? id.uuidString
+      let carry = successor.map {
+        "; to keep it as history, let another item supersede it, e.g. `dolphin knowledge edit \($0.uuidString) --relates supersedes:\(id.uuidString)`"
+      } ?? ""
+      changes.append(
+        .init(
+          action: "becomesCurrent", recordID: id,
+          detail: "knowledge item \(id.uuidString) \(quote(title)) is then superseded by no item and shows as current again "
+            + "(digest, search, handoff briefs)\(carry)"))
+    }
     return changes
   }
 
@@ -146,6 +174,9 @@ extension KnowledgeEngine {
   /// Deletes knowledge item `id` and applies its cascade; items that lose a relationship to it
   /// get a new revision dated `now`.
   static func deleteKnowledgeCascade(_ id: UUID, _ tx: WorkspaceTransaction, now: Date) throws {
+    // Items it supersedes may then stand again: summaries built by rules that mark them as
+    // superseded are rebuilt once it is gone.
+    let predecessors = try tx.knowledge(id: id).map(supersedeTargets(of:)) ?? []
     try tx.removeRelationships(targeting: id, at: now)
     for var t in try tx.tasks(referencing: id) {
       t.knowledgeIDs.removeAll { $0 == id }
@@ -158,6 +189,7 @@ extension KnowledgeEngine {
     for d in try tx.digests(citing: id) where try tx.digest(id: d) != nil { try tx.deleteDigest(id: d) }
     let rowid = try tx.deleteKnowledge(id: id)
     try LexicalIndexStore.remove(knowledgeRowID: rowid, in: tx)
+    try rebuildGeneratedSummaries(carryingAny: predecessors, tx)
   }
 
   static func execute(_ plan: DeletionPlan, _ tx: WorkspaceTransaction, now: Date) throws -> [UUID] {

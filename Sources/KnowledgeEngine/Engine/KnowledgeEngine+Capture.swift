@@ -123,6 +123,9 @@ extension KnowledgeEngine {
   func captureInTransaction(_ item: KnowledgeItem, _ tx: WorkspaceTransaction) throws -> CaptureResult {
     let rowid = try tx.insertKnowledge(item)
     try LexicalIndexStore.index(knowledge: item, rowID: rowid, in: tx)
+    // A handoff summary built by rules marks superseded items: one carrying an item this new
+    // one supersedes is rebuilt.
+    try Self.rebuildGeneratedSummaries(carryingAny: Self.supersedeTargets(of: item), tx)
     var digest: Digest?
     let count = try tx.knowledgeCount()
     if count > 0, count % Self.autoDigestInterval == 0 {
@@ -389,7 +392,8 @@ extension KnowledgeEngine {
 
   /// Marks a task completed, and says whether it already was (idempotent: an already completed
   /// task keeps its completion time and nothing is written), so a caller can tell the user
-  /// that nothing changed.
+  /// that nothing changed. A handoff summary built by rules that carries the task is rebuilt
+  /// (it lists open and completed tasks apart); one written by hand is kept as written.
   /// - Throws: `.notFound`; ``WorkspaceError/validation(_:)`` when the stored task holds text
   ///   over a bound (``requireStoredTaskWithinBounds(_:change:)``), with nothing written.
   public func completeTaskReportingOutcome(id: UUID) throws -> TaskStatusChange {
@@ -400,6 +404,8 @@ extension KnowledgeEngine {
       t.status = .completed
       t.completedAt = now
       try tx.updateTask(t)
+      // A handoff summary built by rules lists open and completed tasks apart (review 18-b B3).
+      try Self.rebuildGeneratedSummaries(carryingAny: [id], tx)
       return TaskStatusChange(task: t, wasAlreadyInStatus: false)
     }
   }
@@ -411,7 +417,8 @@ extension KnowledgeEngine {
 
   /// Reopens a completed task, and says whether it was open already (idempotent: an open task
   /// is left as it is and nothing is written), so a caller can tell the user that nothing
-  /// changed.
+  /// changed. A handoff summary built by rules that carries the task is rebuilt, as for a
+  /// completion.
   /// - Throws: `.notFound`; ``WorkspaceError/validation(_:)`` when the stored task holds text
   ///   over a bound (``requireStoredTaskWithinBounds(_:change:)``), with nothing written.
   public func reopenTaskReportingOutcome(id: UUID) throws -> TaskStatusChange {
@@ -421,6 +428,7 @@ extension KnowledgeEngine {
       t.status = .open
       t.completedAt = nil
       try tx.updateTask(t)
+      try Self.rebuildGeneratedSummaries(carryingAny: [id], tx)
       return TaskStatusChange(task: t, wasAlreadyInStatus: false)
     }
   }

@@ -76,7 +76,9 @@ extension KnowledgeEngine {
   /// are snapshots.
   ///
   /// A handoff summary built by rules that names the item is rebuilt when its title or kind
-  /// changes, as a deletion rebuilds it; a summary written by hand is kept as written.
+  /// changes, as a deletion rebuilds it, and one that names an item this edit starts or stops
+  /// superseding is rebuilt too (it marks superseded items); a summary written by hand is kept
+  /// as written.
   ///
   /// The item's source stays as it was (provenance is never rewritten). An item that mirrors a
   /// legacy memory (source `legacyMemory` with a memory id) is not edited: search shows the
@@ -186,16 +188,21 @@ extension KnowledgeEngine {
       try LexicalIndexStore.reindex(knowledge: item, rowID: rowid, in: tx)
       // A handoff summary built by rules names its items' kinds and titles: rebuilt, as a
       // deletion rebuilds it; one written by hand is the user's text and kept as written.
-      if changed.contains("title") || changed.contains("kind") {
-        for h in try tx.listHandoffs() where h.knowledgeIDs.contains(id) && Self.isGeneratedSummary(h.summary) {
-          try tx.updateHandoff(try Self.refreshingSummary(h, tx))
-        }
-      }
+      // It also marks superseded items, so a `supersedes` relationship added or removed
+      // rebuilds the summaries that carry its target.
+      var named = Self.supersedeTargets(of: stored).symmetricDifference(Self.supersedeTargets(of: item))
+      if changed.contains("title") || changed.contains("kind") { named.insert(id) }
+      try Self.rebuildGeneratedSummaries(carryingAny: named, tx)
       // Said, since the old text lives on there (review, s17: a credential edited out of an
       // item stayed in a digest).
       let quoting = changed.contains("title") || changed.contains("content") ? try tx.digestIDs(citingAny: [id]).count : 0
       return KnowledgeEditResult(item: item, changed: changed, digestsQuotingEarlierText: quoting)
     }
+  }
+
+  /// The items `item` supersedes by its own relationships.
+  static func supersedeTargets(of item: KnowledgeItem) -> Set<UUID> {
+    Set(item.relationships.filter { $0.kind == .supersedes }.map(\.targetID))
   }
 
   /// The fields of a knowledge item that differ between `old` and `new`, in a fixed order.

@@ -48,6 +48,29 @@ public struct HandoffCreation: Sendable, Equatable, Codable {
     public var knowledgeIDs: [UUID]
     /// Open tasks added by the ranker (not given explicitly), best first.
     public var taskIDs: [UUID]
+    /// Knowledge items the ranker placed within the selection but that were left out because
+    /// another item supersedes them (they are history, as in the digest), in rank order; at
+    /// most ``KnowledgeEngine/autoSelectKnowledgeCount``. Empty when none was.
+    public var supersededLeftOut: [UUID]
+
+    /// Makes an auto-selection report.
+    public init(mode: String, knowledgeIDs: [UUID], taskIDs: [UUID], supersededLeftOut: [UUID] = []) {
+      self.mode = mode
+      self.knowledgeIDs = knowledgeIDs
+      self.taskIDs = taskIDs
+      self.supersededLeftOut = supersededLeftOut
+    }
+
+    private enum CodingKeys: String, CodingKey { case mode, knowledgeIDs, taskIDs, supersededLeftOut }
+
+    /// Decodes a report; one written before ``supersededLeftOut`` existed has it empty.
+    public init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      mode = try c.decode(String.self, forKey: .mode)
+      knowledgeIDs = try c.decode([UUID].self, forKey: .knowledgeIDs)
+      taskIDs = try c.decode([UUID].self, forKey: .taskIDs)
+      supersededLeftOut = try c.decodeIfPresent([UUID].self, forKey: .supersededLeftOut) ?? []
+    }
   }
 
   /// The stored handoff.
@@ -78,6 +101,13 @@ public struct BriefReference: Sendable, Equatable, Codable {
   public var title: String
   /// For tasks: `open` or `completed` as stored now (restoring never changes it).
   public var status: String?
+  /// For knowledge another item supersedes (as the digest reads the `supersedes`
+  /// relationships): the items that supersede it, sorted by `uuidString`; nil (absent from
+  /// JSON) when none does. Such an item is history, not where the project stands.
+  public var supersededBy: [UUID]? = nil
+  /// For an item captured since the handoff: the items it supersedes, sorted by
+  /// `uuidString` (they may be in the brief's knowledge); nil (absent from JSON) when none.
+  public var supersedes: [UUID]? = nil
 }
 
 /// What restoring a handoff returns: context only.

@@ -30,7 +30,10 @@ extension KnowledgeEngine {
   /// characters is refused) and trimmed; ids are
   /// deduplicated (first occurrence wins). With `autoSelect`, the knowledge items and open
   /// tasks that best match the focus (at most ``autoSelectKnowledgeCount`` and
-  /// ``autoSelectTaskCount``, within ``Limits/idsPerList``) follow the explicit ones. Without a
+  /// ``autoSelectTaskCount``, within ``Limits/idsPerList``) follow the explicit ones; items
+  /// another item supersedes are not auto-selected (they are history, as in the digest), and
+  /// those the ranker placed within the selection are named in
+  /// ``HandoffCreation/AutoSelection/supersededLeftOut``. Without a
   /// summary, one is built by rules from the selected records and says so
   /// (``generatedSummaryLabel``). Concurrent creators each store their own handoff; nothing
   /// else is changed (the active handoff stays as it was).
@@ -66,13 +69,24 @@ extension KnowledgeEngine {
       var auto: HandoffCreation.AutoSelection?
       if request.autoSelect {
         let query = String(focus.prefix(Limits.query))
-        let k = try ranker.rankKnowledge(query, Self.autoSelectKnowledgeCount, tx).map(\.id)
-          .filter { !knowledgeIDs.contains($0) }.prefix(max(0, Limits.idsPerList - knowledgeIDs.count))
+        // Superseded items are history (the digest leaves them out too): skipped, and said,
+        // with the ranking asked for enough more that they do not shorten the selection.
+        let superseded = try tx.supersedeGraph().superseded
+        let ranked = try ranker.rankKnowledge(
+          query, min(Limits.searchResultsMaximum, Self.autoSelectKnowledgeCount + superseded.count), tx
+        ).map(\.id).filter { !knowledgeIDs.contains($0) }
+        var picked: [UUID] = []
+        var leftOut: [UUID] = []
+        for id in ranked where picked.count < Self.autoSelectKnowledgeCount {
+          if superseded.contains(id) { leftOut.append(id) } else { picked.append(id) }
+        }
+        let k = picked.prefix(max(0, Limits.idsPerList - knowledgeIDs.count))
         let t = try ranker.rankTasks(query, .open, Self.autoSelectTaskCount, tx).matches.map(\.id)
           .filter { !taskIDs.contains($0) }.prefix(max(0, Limits.idsPerList - taskIDs.count))
         knowledgeIDs += k
         taskIDs += t
-        auto = HandoffCreation.AutoSelection(mode: ranker.mode, knowledgeIDs: Array(k), taskIDs: Array(t))
+        auto = HandoffCreation.AutoSelection(
+          mode: ranker.mode, knowledgeIDs: Array(k), taskIDs: Array(t), supersededLeftOut: leftOut)
       }
       let text: String
       if let summary {
@@ -133,6 +147,9 @@ extension KnowledgeEngine {
     return (focus, steps, summary)
   }
 
+  /// `ids`, or nil when there are none (so an optional JSON field is left out).
+  static func nonEmpty(_ ids: [UUID]) -> [UUID]? { ids.isEmpty ? nil : ids }
+
   static func unique(_ ids: [UUID]) -> [UUID] {
     var seen = Set<UUID>()
     return ids.filter { seen.insert($0).inserted }
@@ -142,13 +159,20 @@ extension KnowledgeEngine {
   /// ``Limits/handoffSummary`` characters.
   ///
   /// Each record is one entry (`decision "Title"`, a title cut to 80 characters with
-  /// ``Truncation/marker``), in sections: knowledge, open tasks, completed tasks. When they do
+  /// ``Truncation/marker``; `decision "Title" (superseded)` for an item another item supersedes,
+  /// as the digest reads the `supersedes` relationships), in sections: knowledge, open tasks,
+  /// completed tasks. When they do
   /// not all fit, every section gets a share: entries are kept one per section in turn while
   /// the summary fits, and each section that left entries out ends by saying how many (`… and
   /// 40 more (not shown).`). It is never cut inside an entry, and never ends in a bare marker.
   static func generatedSummary(knowledgeIDs: [UUID], taskIDs: [UUID], _ tx: WorkspaceTransaction) throws -> String {
     let titles = try tx.knowledgeTitles(knowledgeIDs)
-    let knowledge = knowledgeIDs.compactMap { id in titles[id].map { "\($0.kind.rawValue) \(InsightRules.quote($0.title))" } }
+    let graph = try tx.supersedeGraph()
+    let knowledge = knowledgeIDs.compactMap { id in
+      titles[id].map {
+        "\($0.kind.rawValue) \(InsightRules.quote($0.title))" + (graph.successors(of: id).isEmpty ? "" : " (superseded)")
+      }
+    }
     var open: [String] = [], done: [String] = []
     for id in taskIDs {
       guard let t = try tx.task(id: id) else { continue }
@@ -234,7 +258,9 @@ extension KnowledgeEngine {
   /// consumed (it can be read and restored again).
   /// - Returns: the handoff, its knowledge and tasks by title and id, what was captured since
   ///   it was made (at most ``briefCapturedSinceLimit``, with the total), and
-  ///   ``restoreNotice``.
+  ///   ``restoreNotice``. Knowledge another item supersedes names its successors
+  ///   (``BriefReference/supersededBy``), and an item captured since names the items it
+  ///   supersedes (``BriefReference/supersedes``), read from the stored relationships now.
   /// - Throws: ``WorkspaceError/notFound(recordType:id:)`` for an unknown id; storage errors.
   public func restoreHandoff(id: UUID) throws -> HandoffBrief {
     try store.write { tx in
@@ -242,9 +268,11 @@ extension KnowledgeEngine {
       let previous = try tx.activeHandoffID()
       if previous != id { try tx.setActiveHandoffID(id) }
       let titles = try tx.knowledgeTitles(h.knowledgeIDs)
+      let graph = try tx.supersedeGraph()
       let knowledge = h.knowledgeIDs.map { kid in
-        titles[kid].map { BriefReference(id: kid, kind: $0.kind.rawValue, title: $0.title, status: nil) }
-          ?? BriefReference(id: kid, kind: "missing", title: "(no longer in the workspace)", status: nil)
+        titles[kid].map {
+          BriefReference(id: kid, kind: $0.kind.rawValue, title: $0.title, status: nil, supersededBy: Self.nonEmpty(graph.successors(of: kid)))
+        } ?? BriefReference(id: kid, kind: "missing", title: "(no longer in the workspace)", status: nil)
       }
       var tasks: [BriefReference] = []
       for tid in h.taskIDs {
@@ -257,7 +285,11 @@ extension KnowledgeEngine {
       let since = try tx.knowledgeCreated(after: h.createdAt, limit: Self.briefCapturedSinceLimit)
       return HandoffBrief(
         handoff: h, knowledge: knowledge, tasks: tasks,
-        capturedSince: since.items.map { BriefReference(id: $0.id, kind: $0.kind.rawValue, title: $0.title, status: nil) },
+        capturedSince: since.items.map {
+          BriefReference(
+            id: $0.id, kind: $0.kind.rawValue, title: $0.title, status: nil,
+            supersededBy: Self.nonEmpty(graph.successors(of: $0.id)), supersedes: Self.nonEmpty(graph.predecessors(of: $0.id)))
+        },
         capturedSinceTotal: since.total,
         previouslyActiveID: previous == id ? nil : previous, notice: Self.restoreNotice)
     }

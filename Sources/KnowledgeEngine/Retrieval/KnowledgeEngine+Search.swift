@@ -30,6 +30,9 @@ extension KnowledgeEngine {
   /// that rebuild cannot be done, or when a newer dolphin built the index, this search indexes
   /// the records in memory instead — the same results, in time proportional to the workspace.
   ///
+  /// A result that another item supersedes names its successors (``SearchResult/supersededBy``);
+  /// that marks it and leaves its rank and score as the ranker gave them.
+  ///
   /// - Parameters:
   ///   - query: 1…500 characters, not only whitespace. Text is data: no character is syntax.
   ///   - kinds: knowledge kinds to return (empty: all kinds).
@@ -98,7 +101,11 @@ extension KnowledgeEngine {
       var response = try HybridLexicalRanker().rank(
         query, in: index, kinds: filter, documents: documents, excluding: mirroredMemories,
         limit: limit)
+      // Marked, not demoted: the rank is the ranker's; the row says what stands instead.
+      let successors = Self.successors(
+        of: response.results.lazy.filter { $0.kind != .memory }.map(\.id), in: try tx.supersedeGraph())
       for i in response.results.indices {
+        response.results[i].supersededBy = successors[response.results[i].id]
         guard let memory = memoryOfMirror[response.results[i].id] else { continue }
         response.results[i].id = memory
         response.results[i].kind = .memory

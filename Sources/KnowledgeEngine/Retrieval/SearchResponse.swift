@@ -215,6 +215,11 @@ public struct SearchResult: Sendable, Equatable, Codable {
   /// A knowledge item's provenance (`user`, `agentApproved`, `legacyMemory` for a memory's
   /// mirror, `appIntent`, `import`); absent for a legacy memory, whose kind is `memory`.
   public var source: KnowledgeSource?
+  /// For a knowledge item another item supersedes (as the digest reads the `supersedes`
+  /// relationships): the items that supersede it, sorted by `uuidString`; nil (absent from
+  /// JSON) when none does. Set by ``KnowledgeEngine/search(_:kinds:includeMemories:memoriesOnly:tag:limit:)``
+  /// after ranking; it does not change the rank or the score.
+  public var supersededBy: [UUID]?
 
   /// Makes a result.
   public init(

@@ -1,5 +1,6 @@
 import ContinuityKit
 import Foundation
+import KnowledgeEngine
 
 /// The text of the `restore_session` prompt: a context-only notice, then the handoff quoted as
 /// untrusted evidence.
@@ -8,7 +9,8 @@ import Foundation
 /// one line with their double quotes turned into single ones, longer text is prefixed with `> `
 /// on each of its lines (line breaks of every kind, not only `\n`), and each
 /// part is cut (``Truncation``): focus 300 characters, summary 2,000, each step 300, each
-/// title 200, each excerpt 500; at most 16 knowledge items and 16 tasks. The whole text is at
+/// title 200, each excerpt 500; at most 16 knowledge items and 16 tasks. A knowledge item
+/// other items supersede is marked `(superseded by <id>; no longer current)` after its title. The whole text is at
 /// most ``characterLimit`` characters, and every list the bound or the cap of 16 leaves short
 /// says how many entries it left out.
 enum HandoffBriefPrompt {
@@ -33,11 +35,14 @@ enum HandoffBriefPrompt {
     var title: String
     /// A task's status.
     var status: String?
+    /// The items that supersede a knowledge item; empty when none does.
+    var supersededBy: [UUID] = []
 
-    init(_ id: UUID, _ item: KnowledgeItem?) {
+    init(_ id: UUID, _ item: KnowledgeItem?, supersededBy: [UUID] = []) {
       self.id = id
       label = item?.kind.rawValue ?? "missing"
       title = item?.title ?? "(no longer in the workspace)"
+      self.supersededBy = item == nil ? [] : supersededBy
     }
 
     init(_ id: UUID, _ task: TaskItem?) {
@@ -102,6 +107,7 @@ enum HandoffBriefPrompt {
       heading: "\(heading):",
       entries: refs.prefix(referenceLimit).map { r in
         "[\(r.label) \(r.id.uuidString)] " + quote(clean(r.title, 200)) + (r.status.map { " (\($0))" } ?? "")
+          + (r.supersededBy.isEmpty ? "" : " (\(KnowledgeEngine.supersededNote(r.supersededBy)); no longer current)")
       }, total: refs.count, rank: 1
     ) { more($0, one, many, note) }
   }

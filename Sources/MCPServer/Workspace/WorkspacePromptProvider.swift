@@ -58,10 +58,11 @@ public struct WorkspacePromptProvider: MCPPromptProvider {
     let brief = try engine.store.read { tx -> HandoffBriefPrompt.Input? in
       guard let handoff = try tx.handoff(id: id) else { return nil }
       let knowledge = try handoff.knowledgeIDs.map { try (id: $0, item: tx.knowledge(id: $0)) }
+      let graph = try tx.supersedeGraph()
       let tasks = try handoff.taskIDs.map { try (id: $0, task: tx.task(id: $0)) }
       return HandoffBriefPrompt.Input(
         handoff: handoff,
-        knowledge: knowledge.map { HandoffBriefPrompt.Reference($0.id, $0.item) },
+        knowledge: knowledge.map { HandoffBriefPrompt.Reference($0.id, $0.item, supersededBy: graph.successors(of: $0.id)) },
         tasks: tasks.map { HandoffBriefPrompt.Reference($0.id, $0.task) },
         isActive: try tx.activeHandoffID() == id)
     }

@@ -37,6 +37,21 @@ struct SupersedeGraphTests {
     #expect(reversed.cycles == graph.cycles)
   }
 
+  @Test("successors and predecessors leave out the item's own cycle")
+  func successorsAndPredecessors() {
+    // 3 supersedes 2, 2 supersedes 1; 5 and 4 both supersede 1; 6 and 7 supersede each other.
+    let edges = [(3, 2), (2, 1), (5, 1), (4, 1), (6, 7), (7, 6)]
+    let graph = SupersedeGraph(edges: edges.map { (source: Self.id($0.0), target: Self.id($0.1)) })
+    #expect(graph.successors(of: Self.id(1)) == [2, 4, 5].map(Self.id))
+    #expect(graph.successors(of: Self.id(2)) == [Self.id(3)])
+    #expect(graph.successors(of: Self.id(3)).isEmpty)
+    #expect(graph.successors(of: Self.id(6)).isEmpty)
+    #expect(graph.successors(of: Self.id(99)).isEmpty)
+    #expect(graph.predecessors(of: Self.id(3)) == [Self.id(2)])
+    #expect(graph.predecessors(of: Self.id(1)).isEmpty)
+    #expect(graph.predecessors(of: Self.id(7)).isEmpty)
+  }
+
   @Test("the path that a new relationship would close")
   func path() {
     let graph = SupersedeGraph(edges: [(source: Self.id(1), target: Self.id(2)), (source: Self.id(2), target: Self.id(3))])

@@ -168,3 +168,26 @@ struct WorkspacePromptProviderTests {
     }
   }
 }
+
+@Suite("restore_session marks superseded knowledge")
+struct RestoreSessionSupersededTests {
+  @Test("a carried item that another item supersedes is marked with its successor (review 18-b B1)")
+  func supersededIsMarked() throws {
+    let fixture = WorkspaceFixture()
+    let old = try fixture.capture(.decision, "Use Postgres 16 for storage")
+    let new = try fixture.engine.capture(
+      CaptureRequest(
+        kind: .decision, title: "Stay on SQLite after all", relationships: [KnowledgeRelationship(kind: .supersedes, targetID: old.id)])
+    ).item
+    let handoff = try fixture.engine.createHandoff(HandoffRequest(focus: "storage", knowledgeIDs: [old.id, new.id])).handoff
+    let result = try WorkspacePromptProvider(workspace: fixture.workspace)
+      .getPrompt(name: "restore_session", arguments: ["handoff_id": handoff.id.uuidString])
+    let text = try #require(result.messages.first).text
+    #expect(
+      text.contains(
+        "[decision \(old.id.uuidString)] \"Use Postgres 16 for storage\" (superseded by \(new.id.uuidString); no longer current)"),
+      "\(text)")
+    #expect(text.contains("[decision \(new.id.uuidString)] \"Stay on SQLite after all\""))
+    #expect(!text.contains("\"Stay on SQLite after all\" (superseded"))
+  }
+}

@@ -1,0 +1,99 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+/// Review 18-b B1–B3 through the built binary, with the review's reproduction steps.
+@Suite("Superseded items and task status in continuity commands", .serialized)
+struct SupersededContinuityCommandTests {
+  static func id(_ obj: [String: Any]) throws -> String {
+    let inner = (obj["item"] as? [String: Any]) ?? (obj["handoff"] as? [String: Any]) ?? obj
+    return try #require(inner["id"] as? String)
+  }
+
+  /// A ← B ← C, each superseding the one before (the review's w20).
+  static func chain(_ cli: CLI) throws -> (a: String, b: String, c: String) {
+    let a = try id(cli.json(["capture", "decision", "Use JSON files for storage", "--tags", "storage"]))
+    let b = try id(cli.json(["capture", "decision", "Use SQLite for storage", "--tags", "storage", "--relates", "supersedes:\(a)"]))
+    let c = try id(cli.json(["capture", "decision", "Use Postgres for storage", "--tags", "storage", "--relates", "supersedes:\(b)"]))
+    return (a, b, c)
+  }
+
+  @Test("handoff create --auto leaves superseded decisions out and says so; restore, get and search mark them")
+  func supersededAreMarked() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let (a, b, c) = try Self.chain(cli)
+    let created = try cli.run(["handoff", "create", "--focus", "storage", "--auto"])
+    #expect(created.status == 0, "\(created.stderr)")
+    #expect(created.stdout.contains("Left out 2 superseded knowledge item(s) that matched"), "\(created.stdout)")
+    #expect(!created.stdout.contains("JSON files") && !created.stdout.contains("\"Use SQLite"), "\(created.stdout)")
+    let handoffs = try cli.json(["handoff", "list"])
+    let h = try #require(((handoffs["handoffs"] as? [[String: Any]])?.first)?["id"] as? String)
+
+    // A handoff that carries them by hand: the brief marks each and names its successor.
+    let explicit = try Self.id(cli.json(["handoff", "create", "--focus", "storage", "--knowledge", c, "--knowledge", b, "--knowledge", a]))
+    let restore = try cli.run(["handoff", "restore", explicit])
+    #expect(restore.status == 0, "\(restore.stderr)")
+    #expect(restore.stdout.contains("decision: \"Use SQLite for storage\"  [superseded by \(c)]"), "\(restore.stdout)")
+    #expect(restore.stdout.contains("decision: \"Use JSON files for storage\"  [superseded by \(b)]"))
+    #expect(restore.stdout.contains("decision: \"Use Postgres for storage\"\n"))
+    #expect(restore.stdout.contains(#"decision "Use SQLite for storage" (superseded)"#), "the summary marks them")
+    let restoredJSON = try cli.json(["handoff", "restore", h])
+    #expect(((restoredJSON["knowledge"] as? [[String: Any]]) ?? []).allSatisfy { $0["supersededBy"] == nil })
+
+    let get = try cli.run(["knowledge", "get", b])
+    #expect(get.stdout.contains("superseded by: \(c) \"Use Postgres for storage\""), "\(get.stdout)")
+    let getJSON = try cli.json(["knowledge", "get", b])
+    #expect(getJSON["supersededBy"] as? [String] == [c])
+    #expect(getJSON["title"] as? String == "Use SQLite for storage", "the item's own fields stay at the top level")
+    #expect(try cli.json(["knowledge", "get", c])["supersededBy"] == nil)
+
+    let search = try cli.run(["search", "storage"])
+    #expect(search.stdout.contains("\"Use JSON files for storage\"  [superseded by \(b)]"), "\(search.stdout)")
+    let rows = try #require(try cli.json(["search", "storage"])["results"] as? [[String: Any]])
+    let marks = Dictionary(uniqueKeysWithValues: rows.map { ($0["id"] as? String ?? "", $0["supersededBy"] as? [String]) })
+    #expect(marks[a] == [b] && marks[b] == [c])
+    #expect(marks.keys.contains(c) && (marks[c] ?? nil) == nil, "the current decision carries no mark")
+  }
+
+  @Test("captured since links a new decision to the handoff item it supersedes")
+  func capturedSinceLinks() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let old = try Self.id(cli.json(["capture", "decision", "Use Postgres 16 for storage"]))
+    let h = try Self.id(cli.json(["handoff", "create", "--focus", "storage", "--knowledge", old]))
+    let new = try Self.id(cli.json(["capture", "decision", "Stay on SQLite after all", "--relates", "supersedes:\(old)"]))
+    let restore = try cli.run(["handoff", "restore", h])
+    #expect(restore.stdout.contains("\"Stay on SQLite after all\"  [supersedes \(old) (in this handoff)]"), "\(restore.stdout)")
+    #expect(restore.stdout.contains("\"Use Postgres 16 for storage\"  [superseded by \(new)]"))
+  }
+
+  @Test("deleting the middle of a supersede chain names the decision that comes back")
+  func deletionPlanNamesWhatComesBack() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let (a, b, c) = try Self.chain(cli)
+    let r = try cli.run(["knowledge", "delete", b, "--yes"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(
+      r.stdout.contains("knowledge item \(a) \"Use JSON files for storage\" is then superseded by no item and shows as current again"),
+      "\(r.stdout)")
+    #expect(r.stdout.contains("dolphin knowledge edit \(c) --relates supersedes:\(a)"))
+  }
+
+  @Test("task complete and reopen rebuild the rule-built summary of a handoff that carries the task")
+  func taskStatusRebuildsSummary() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let t = try Self.id(cli.json(["task", "add", "Write the migration"]))
+    let h = try Self.id(cli.json(["handoff", "create", "--focus", "migration", "--task", t]))
+    #expect(try cli.run(["task", "complete", t]).status == 0)
+    let restore = try cli.run(["handoff", "restore", h])
+    #expect(restore.stdout.contains(#"Tasks marked completed: "Write the migration"."#), "\(restore.stdout)")
+    #expect(!restore.stdout.contains("Open tasks:"))
+    #expect(try cli.run(["task", "reopen", t]).status == 0)
+    let again = try cli.run(["handoff", "get", h])
+    #expect(again.stdout.contains(#"Open tasks: "Write the migration"."#), "\(again.stdout)")
+  }
+}
