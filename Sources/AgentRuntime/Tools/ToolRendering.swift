@@ -53,15 +53,16 @@ enum ToolRendering {
 
   static func digestText(_ d: Digest) -> String {
     var lines = ["Project context (rule-based digest \(d.algorithm) v\(d.algorithmVersion); each line starts with its evidence ids in brackets)"]
-    let sections: [(String, [DigestLine])] = [
-      ("Decisions", d.sections.decisions), ("Preferences", d.sections.preferences), ("Goals", d.sections.goals),
-      ("Open tasks", d.sections.openTasks), ("Recent context", d.sections.recentContext),
-      ("Priorities", d.sections.priorities), ("Open questions", d.sections.questions),
+    let titles = [
+      "decisions": "Decisions", "preferences": "Preferences", "goals": "Goals", "openTasks": "Open tasks",
+      "recentContext": "Recent context", "priorities": "Priorities", "questions": "Open questions",
     ]
-    for (title, section) in sections where !section.isEmpty {
-      lines.append("\(title):")
+    for (name, section, marker) in d.sections.namedWithMarkers where !section.isEmpty {
+      lines.append("\(titles[name] ?? name):")
       // Evidence ids first, at a fixed place, so that no stored title can append fake ones.
       lines += section.map(\.rendered)
+      // What the section left out, counted after its lines, without brackets: it cites nothing.
+      if let marker { lines.append("  " + marker) }
     }
     if lines.count == 1 { lines.append("(the workspace holds nothing to summarize yet)") }
     return lines.joined(separator: "\n")

@@ -29,8 +29,12 @@ extension Render {
   /// so that no stored title can append what reads as more ids.
   static func digestLine(_ line: DigestLine) -> String { inert(line.rendered) }
 
-  static func digestLines(_ title: String, _ lines: [DigestLine]) -> [String] {
-    ["\(title):"] + (lines.isEmpty ? ["  (none)"] : lines.map { "  " + digestLine($0) })
+  /// A section: its title, its lines, then — when it left candidates out — the count as
+  /// `  … and N more … (not shown)`, without brackets: it is no line of the section and cites
+  /// nothing.
+  static func digestLines(_ title: String, _ lines: [DigestLine], marker: String? = nil) -> [String] {
+    ["\(title):"] + (lines.isEmpty && marker == nil ? ["  (none)"] : lines.map { "  " + digestLine($0) })
+      + (marker.map { ["  " + $0] } ?? [])
   }
 
   static func context(_ c: ProjectContext) -> String {
@@ -38,9 +42,9 @@ extension Render {
       "Project context — rule-based digest (\(c.algorithm) v\(c.algorithmVersion): deterministic templates over the stored records, no model)",
       "Each line starts with its evidence ids in brackets.",
     ]
-    for (name, lines) in c.sections.named {
+    for (name, lines, marker) in c.sections.namedWithMarkers {
       out.append("")
-      out += digestLines(sectionTitles[name] ?? name, lines)
+      out += digestLines(sectionTitles[name] ?? name, lines, marker: marker)
     }
     return out.joined(separator: "\n")
   }
@@ -86,12 +90,12 @@ extension Render {
       status += "; oldest open: \(t.id.uuidString) (created \(date(t.createdAt))) \(inertQuoted(t.title))"
     }
     out.append(status)
-    for (title, lines) in [
-      ("Decisions", r.decisions), ("Goals", r.goals), ("Open tasks", r.openTasks), ("Priorities", r.priorities),
-      ("Open questions", r.questions),
+    for (name, lines) in [
+      ("decisions", r.decisions), ("goals", r.goals), ("openTasks", r.openTasks), ("priorities", r.priorities),
+      ("questions", r.questions),
     ] {
       out.append("")
-      out += digestLines(title, lines)
+      out += digestLines(sectionTitles[name] ?? name, lines, marker: r.omitted.marker(for: name))
     }
     out.append("")
     out.append("Top insights (\(r.insights.count) of \(r.insightTotal)):")
