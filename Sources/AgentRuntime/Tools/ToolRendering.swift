@@ -68,9 +68,11 @@ enum ToolRendering {
     return lines.joined(separator: "\n")
   }
 
-  /// An insight as ``EvidenceLine`` prints it: `- [ids] [priority] rule: message`.
+  /// An insight as ``EvidenceLine`` prints it: `- [ids] [priority] rule: message`, and when its
+  /// evidence was cut, ` (evidence: 64 of 80 ids cited)`.
   static func insightLine(_ i: Insight) -> String {
-    EvidenceLine.render(evidenceIDs: i.evidenceIDs, text: "[\(i.priority.rawValue)] \(i.rule.rawValue): \(i.message)")
+    let cut = i.evidenceTruncated ? " (evidence: \(i.evidenceIDs.count) of \(i.evidenceTotal) ids cited)" : ""
+    return EvidenceLine.render(evidenceIDs: i.evidenceIDs, text: "[\(i.priority.rawValue)] \(i.rule.rawValue): \(i.message)\(cut)")
   }
 
   /// `1 task`, `3 tasks`: a count with its noun.

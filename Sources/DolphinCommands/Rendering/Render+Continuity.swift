@@ -49,9 +49,14 @@ extension Render {
     return out.joined(separator: "\n")
   }
 
+  /// The insight's line, then its evidence ids; when they were cut, the line ends with how
+  /// many more there are (`… and 16 more (80 in all)`).
   static func insight(_ i: Insight) -> [String] {
-    ["[\(i.priority.rawValue)] \(i.rule.rawValue): \(inertLine(i.message))",
-     "    evidence: " + (i.evidenceIDs.isEmpty ? "none" : i.evidenceIDs.map(\.uuidString).joined(separator: ", "))]
+    let more = i.evidenceTruncated ? ", … and \(i.evidenceTotal - i.evidenceIDs.count) more (\(i.evidenceTotal) in all)" : ""
+    return [
+      "[\(i.priority.rawValue)] \(i.rule.rawValue): \(inertLine(i.message))",
+      "    evidence: " + (i.evidenceIDs.isEmpty ? "none" : i.evidenceIDs.map(\.uuidString).joined(separator: ", ")) + more,
+    ]
   }
 
   static func insights(_ r: InsightReport) -> String {
@@ -72,7 +77,9 @@ extension Render {
       "Thresholds: near-duplicate titles at trigram similarity ≥ \(t.nearDuplicateSimilarity); "
         + "possible conflicts between two decisions or two preferences that share a tag, "
         + "at title similarity ≥ \(t.conflictTitleSimilarity), with different opening content; "
-        + "stale handoff after \(t.staleHandoffDays) days. "
+        + "duplicate tasks: open tasks at title similarity ≥ \(t.nearDuplicateSimilarity); "
+        + "stale handoff: the active one, once a knowledge item is captured after it "
+        + "or once it is older than \(t.staleHandoffDays) days (\(t.staleHandoffDays * 24) hours). "
         + "Titles that differ only in a sequence number (step 2 / step 10, phase 1 / phase 2, #3 / #4) "
         + "are neither possible conflicts nor near-duplicates; "
         + "versions (v1 / v2) and other numbers are values and still count.")
