@@ -172,4 +172,23 @@ struct EvidenceFirstRenderingTests {
     #expect(text.contains(shownShip), "\(text)")
     #expect(!lines.contains { $0.hasPrefix("- [\(Self.fake)]") }, "\(text)")
   }
+
+  @Test(
+    "review 18-b B4/B10: the tools count what a digest section or an insight's evidence left out, and cite nothing for it",
+    arguments: ["project_context", "project_review", "continuity_insights"])
+  func truncationIsCounted(_ tool: String) async throws {
+    let engine = makeEngine()
+    for _ in 0..<66 { _ = try engine.addTask(title: "Deploy") }
+    let r = await ToolExecutor(engine: engine).execute(ToolCall(id: "c", name: tool, arguments: [:]), approver: StaticApprovalPolicy.allow)
+    let text = try #require(r.output?.text, "\(String(describing: r.error))")
+    let lines = text.split(separator: "\n").map(String.init)
+    // No line cites nothing.
+    #expect(!lines.contains { $0.hasPrefix("- [] ") }, "\(text)")
+    if tool == "continuity_insights" {
+      let duplicates = try #require(lines.first { $0.contains("duplicate-tasks: 66 open tasks have the same title") }, "\(text)")
+      #expect(duplicates.hasSuffix(" (evidence: 64 of 66 ids cited)"), "\(duplicates)")
+    } else {
+      #expect(lines.contains("  … and 56 more open tasks (not shown)"), "\(text)")
+    }
+  }
 }

@@ -126,9 +126,11 @@ enum ContinuityTools {
         "Project review (rule-based): \(r.tasks.open) open task(s), \(r.tasks.completed) completed; \(r.insightTotal) insight(s); "
           + "each line starts with its evidence ids in brackets"
       ]
-      for (title, section) in [("Decisions", r.decisions), ("Goals", r.goals), ("Open tasks", r.openTasks), ("Priorities", r.priorities), ("Open questions", r.questions)] where !section.isEmpty {
+      for (name, title, section) in [("decisions", "Decisions", r.decisions), ("goals", "Goals", r.goals), ("openTasks", "Open tasks", r.openTasks), ("priorities", "Priorities", r.priorities), ("questions", "Open questions", r.questions)] where !section.isEmpty {
         lines.append("\(title):")
         lines += section.map(\.rendered)
+        // The count of what the section left out, after its lines and without brackets: it cites nothing.
+        if let marker = r.omitted.marker(for: name) { lines.append("  " + marker) }
       }
       if !r.insights.isEmpty {
         lines.append("Insights:")
@@ -342,7 +344,7 @@ enum ContinuityTools {
 
   static let continuityInsights = ToolDefinition(
     name: "continuity_insights", title: "Continuity insights",
-    description: "Rule-based follow-ups (conflicts, unsupported tasks, stale handoffs, missing relationships or tags, near duplicates), each with a rule id, priority and evidence ids. Read-only.",
+    description: "Rule-based follow-ups (conflicts, unsupported tasks, stale handoffs, missing relationships or tags, near-duplicate knowledge, duplicate open tasks), each with a rule id, priority and evidence ids (at most \(Limits.idsPerList); evidenceTotal counts them all). Read-only.",
     input: .object([ToolProperty("minPriority", .oneOf(Priority.allCases.map(\.rawValue)), default: "low", "Lowest priority to include.")]),
     outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in

@@ -54,23 +54,26 @@ enum ToolRendering {
 
   static func digestText(_ d: Digest) -> String {
     var lines = ["Project context (rule-based digest \(d.algorithm) v\(d.algorithmVersion); each line starts with its evidence ids in brackets)"]
-    let sections: [(String, [DigestLine])] = [
-      ("Decisions", d.sections.decisions), ("Preferences", d.sections.preferences), ("Goals", d.sections.goals),
-      ("Open tasks", d.sections.openTasks), ("Recent context", d.sections.recentContext),
-      ("Priorities", d.sections.priorities), ("Open questions", d.sections.questions),
+    let titles = [
+      "decisions": "Decisions", "preferences": "Preferences", "goals": "Goals", "openTasks": "Open tasks",
+      "recentContext": "Recent context", "priorities": "Priorities", "questions": "Open questions",
     ]
-    for (title, section) in sections where !section.isEmpty {
-      lines.append("\(title):")
+    for (name, section, marker) in d.sections.namedWithMarkers where !section.isEmpty {
+      lines.append("\(titles[name] ?? name):")
       // Evidence ids first, at a fixed place, so that no stored title can append fake ones.
       lines += section.map(\.rendered)
+      // What the section left out, counted after its lines, without brackets: it cites nothing.
+      if let marker { lines.append("  " + marker) }
     }
     if lines.count == 1 { lines.append("(the workspace holds nothing to summarize yet)") }
     return lines.joined(separator: "\n")
   }
 
-  /// An insight as ``EvidenceLine`` prints it: `- [ids] [priority] rule: message`.
+  /// An insight as ``EvidenceLine`` prints it: `- [ids] [priority] rule: message`, and when its
+  /// evidence was cut, ` (evidence: 64 of 80 ids cited)`.
   static func insightLine(_ i: Insight) -> String {
-    EvidenceLine.render(evidenceIDs: i.evidenceIDs, text: "[\(i.priority.rawValue)] \(i.rule.rawValue): \(i.message)")
+    let cut = i.evidenceTruncated ? " (evidence: \(i.evidenceIDs.count) of \(i.evidenceTotal) ids cited)" : ""
+    return EvidenceLine.render(evidenceIDs: i.evidenceIDs, text: "[\(i.priority.rawValue)] \(i.rule.rawValue): \(i.message)\(cut)")
   }
 
   /// `1 task`, `3 tasks`: a count with its noun.

@@ -29,10 +29,10 @@ extension WorkspaceExport {
   /// record without being added here fails a test instead of drawing warnings.
   static let documentShape: FieldShape = {
     let line = FieldShape.record("text", "evidenceIDs")
-    let sections = FieldShape.object(
-      Dictionary(
-        uniqueKeysWithValues: ["decisions", "preferences", "goals", "openTasks", "recentContext", "priorities", "questions"]
-          .map { ($0, FieldShape.array(line)) }))
+    var sectionMembers = Dictionary(
+      uniqueKeysWithValues: DigestOmissions.sectionNames.map { ($0, FieldShape.array(line)) })
+    sectionMembers["omitted"] = .object(Dictionary(uniqueKeysWithValues: DigestOmissions.sectionNames.map { ($0, .value) }))
+    let sections = FieldShape.object(sectionMembers)
     let knowledge = FieldShape.object([
       "id": .value, "kind": .value, "title": .value, "content": .value, "source": .value, "tags": .value,
       "relationships": .array(.record("kind", "targetID")), "priority": .value, "createdAt": .value,

@@ -37,7 +37,8 @@ public enum DigestTrigger: Codable, Sendable, Equatable {
 public struct DigestLine: Codable, Sendable, Equatable {
   /// One line of at most 240 characters.
   public var text: String
-  /// The records the line quotes (empty for a `… and N more …` marker line).
+  /// The records the line quotes (digests before version 7 also stored `… and N more …`
+  /// marker lines with none; decoding turns those into ``DigestSections/omitted`` counts).
   public var evidenceIDs: [UUID]
 
   /// A line and its evidence.
@@ -47,20 +48,36 @@ public struct DigestLine: Codable, Sendable, Equatable {
   }
 }
 
-/// The bounded sections of a digest; each is a list of evidence-carrying lines.
+/// The bounded sections of a digest; each is a list of evidence-carrying lines, and
+/// ``omitted`` counts what each left out.
+///
+/// Decoding accepts digests stored before version 7, whose sections ended with a marker line
+/// (`… and 12 more decisions (not shown)`, no evidence): such a last line becomes the section's
+/// count in ``omitted``, so that every line of a decoded section quotes a record.
 public struct DigestSections: Codable, Sendable, Equatable {
+  /// Decisions, by importance.
   public var decisions: [DigestLine]
+  /// Preferences, by importance.
   public var preferences: [DigestLine]
+  /// Goals, by importance.
   public var goals: [DigestLine]
+  /// Open tasks, in task order.
   public var openTasks: [DigestLine]
+  /// The active handoff, then the newest context, fact, insight and code items.
   public var recentContext: [DigestLine]
+  /// High-priority items, then high-priority open tasks.
   public var priorities: [DigestLine]
+  /// Supersede cycles, then items that read as open questions.
   public var questions: [DigestLine]
+  /// How many candidates each section left out because of its cap (JSON: only the sections
+  /// that left some out; absent in digests stored before version 7).
+  public var omitted: DigestOmissions
 
+  /// Sections as given.
   public init(
     decisions: [DigestLine] = [], preferences: [DigestLine] = [], goals: [DigestLine] = [],
     openTasks: [DigestLine] = [], recentContext: [DigestLine] = [], priorities: [DigestLine] = [],
-    questions: [DigestLine] = []
+    questions: [DigestLine] = [], omitted: DigestOmissions = DigestOmissions()
   ) {
     self.decisions = decisions
     self.preferences = preferences
@@ -69,6 +86,51 @@ public struct DigestSections: Codable, Sendable, Equatable {
     self.recentContext = recentContext
     self.priorities = priorities
     self.questions = questions
+    self.omitted = omitted
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case decisions, preferences, goals, openTasks, recentContext, priorities, questions, omitted
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      decisions: try c.decode([DigestLine].self, forKey: .decisions),
+      preferences: try c.decode([DigestLine].self, forKey: .preferences),
+      goals: try c.decode([DigestLine].self, forKey: .goals),
+      openTasks: try c.decode([DigestLine].self, forKey: .openTasks),
+      recentContext: try c.decode([DigestLine].self, forKey: .recentContext),
+      priorities: try c.decode([DigestLine].self, forKey: .priorities),
+      questions: try c.decode([DigestLine].self, forKey: .questions),
+      omitted: try c.decodeIfPresent(DigestOmissions.self, forKey: .omitted) ?? DigestOmissions())
+    // A digest stored before version 7 ended a capped section with a marker line.
+    for (name, path) in Self.lineKeyPaths where omitted[section: name] == 0 {
+      if let last = self[keyPath: path].last, let n = DigestOmissions.legacyMarkerCount(last) {
+        self[keyPath: path].removeLast()
+        omitted[section: name] = n
+      }
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(decisions, forKey: .decisions)
+    try c.encode(preferences, forKey: .preferences)
+    try c.encode(goals, forKey: .goals)
+    try c.encode(openTasks, forKey: .openTasks)
+    try c.encode(recentContext, forKey: .recentContext)
+    try c.encode(priorities, forKey: .priorities)
+    try c.encode(questions, forKey: .questions)
+    try c.encode(omitted, forKey: .omitted)
+  }
+
+  /// The sections' JSON names and lines, in declaration order.
+  static var lineKeyPaths: [(String, WritableKeyPath<DigestSections, [DigestLine]>)] {
+    [
+      ("decisions", \.decisions), ("preferences", \.preferences), ("goals", \.goals), ("openTasks", \.openTasks),
+      ("recentContext", \.recentContext), ("priorities", \.priorities), ("questions", \.questions),
+    ]
   }
 }
 
@@ -102,10 +164,13 @@ public struct Digest: Codable, Sendable, Equatable, Identifiable {
 extension DigestSections {
   /// The sections with their JSON names, in declaration order.
   public var named: [(name: String, lines: [DigestLine])] {
-    [
-      ("decisions", decisions), ("preferences", preferences), ("goals", goals), ("openTasks", openTasks),
-      ("recentContext", recentContext), ("priorities", priorities), ("questions", questions),
-    ]
+    Self.lineKeyPaths.map { ($0.0, self[keyPath: $0.1]) }
+  }
+
+  /// The sections with their JSON names, in declaration order, each with the marker to print
+  /// after its lines when it left candidates out (``DigestOmissions/marker(for:)``).
+  public var namedWithMarkers: [(name: String, lines: [DigestLine], marker: String?)] {
+    Self.lineKeyPaths.map { ($0.0, self[keyPath: $0.1], omitted.marker(for: $0.0)) }
   }
 
   /// Every evidence id cited in any section, in first-seen order.

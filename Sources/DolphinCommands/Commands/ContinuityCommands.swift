@@ -47,13 +47,15 @@ enum ContinuityCommands {
 
   static let insights = Command(
     spec: CommandSpec(
-      path: ["insights"], summary: "List rule-based follow-up insights (conflicts, stale handoffs, duplicates, …).",
+      path: ["insights"], summary: "List rule-based follow-up insights (conflicts, stale handoffs, duplicate knowledge and tasks, …).",
       options: [
         OptionSpec(name: "min-priority", value: "P", help: "Only insights at priority P or above: low (default), normal, high, critical.")
       ],
       discussion: """
-        Rules: contradiction, possible-conflict, stale-handoff, unsupported-tasks, near-duplicates,
-        missing-relationships, missing-tags. At most \(Limits.insights) insights, in a stable order. Read-only.
+        Rules: contradiction, possible-conflict, stale-handoff, unsupported-tasks, near-duplicates
+        (knowledge titles), duplicate-tasks (open task titles), missing-relationships, missing-tags.
+        At most \(Limits.insights) insights, in a stable order; an insight cites at most \(Limits.idsPerList)
+        evidence ids and says how many more there are. Read-only.
         """),
     run: { ctx in
       let p = try ctx.arguments.value("min-priority").map { try ctx.parseEnum(Priority.self, $0, name: "--min-priority") } ?? .low

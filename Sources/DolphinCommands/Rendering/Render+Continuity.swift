@@ -29,8 +29,12 @@ extension Render {
   /// so that no stored title can append what reads as more ids.
   static func digestLine(_ line: DigestLine) -> String { inert(line.rendered) }
 
-  static func digestLines(_ title: String, _ lines: [DigestLine]) -> [String] {
-    ["\(title):"] + (lines.isEmpty ? ["  (none)"] : lines.map { "  " + digestLine($0) })
+  /// A section: its title, its lines, then — when it left candidates out — the count as
+  /// `  … and N more … (not shown)`, without brackets: it is no line of the section and cites
+  /// nothing.
+  static func digestLines(_ title: String, _ lines: [DigestLine], marker: String? = nil) -> [String] {
+    ["\(title):"] + (lines.isEmpty && marker == nil ? ["  (none)"] : lines.map { "  " + digestLine($0) })
+      + (marker.map { ["  " + $0] } ?? [])
   }
 
   static func context(_ c: ProjectContext) -> String {
@@ -38,16 +42,21 @@ extension Render {
       "Project context — rule-based digest (\(c.algorithm) v\(c.algorithmVersion): deterministic templates over the stored records, no model)",
       "Each line starts with its evidence ids in brackets.",
     ]
-    for (name, lines) in c.sections.named {
+    for (name, lines, marker) in c.sections.namedWithMarkers {
       out.append("")
-      out += digestLines(sectionTitles[name] ?? name, lines)
+      out += digestLines(sectionTitles[name] ?? name, lines, marker: marker)
     }
     return out.joined(separator: "\n")
   }
 
+  /// The insight's line, then its evidence ids; when they were cut, the line ends with how
+  /// many more there are (`… and 16 more (80 in all)`).
   static func insight(_ i: Insight) -> [String] {
-    ["[\(i.priority.rawValue)] \(i.rule.rawValue): \(inertLine(i.message))",
-     "    evidence: " + (i.evidenceIDs.isEmpty ? "none" : i.evidenceIDs.map(\.uuidString).joined(separator: ", "))]
+    let more = i.evidenceTruncated ? ", … and \(i.evidenceTotal - i.evidenceIDs.count) more (\(i.evidenceTotal) in all)" : ""
+    return [
+      "[\(i.priority.rawValue)] \(i.rule.rawValue): \(inertLine(i.message))",
+      "    evidence: " + (i.evidenceIDs.isEmpty ? "none" : i.evidenceIDs.map(\.uuidString).joined(separator: ", ")) + more,
+    ]
   }
 
   static func insights(_ r: InsightReport) -> String {
@@ -68,7 +77,9 @@ extension Render {
       "Thresholds: near-duplicate titles at trigram similarity ≥ \(t.nearDuplicateSimilarity); "
         + "possible conflicts between two decisions or two preferences that share a tag, "
         + "at title similarity ≥ \(t.conflictTitleSimilarity), with different opening content; "
-        + "stale handoff after \(t.staleHandoffDays) days. "
+        + "duplicate tasks: open tasks at title similarity ≥ \(t.nearDuplicateSimilarity); "
+        + "stale handoff: the active one, once a knowledge item is captured after it "
+        + "or once it is older than \(t.staleHandoffDays) days (\(t.staleHandoffDays * 24) hours). "
         + "Titles that differ only in a sequence number (step 2 / step 10, phase 1 / phase 2, #3 / #4) "
         + "are neither possible conflicts nor near-duplicates; "
         + "versions (v1 / v2) and other numbers are values and still count.")
@@ -86,12 +97,12 @@ extension Render {
       status += "; oldest open: \(t.id.uuidString) (created \(date(t.createdAt))) \(inertQuoted(t.title))"
     }
     out.append(status)
-    for (title, lines) in [
-      ("Decisions", r.decisions), ("Goals", r.goals), ("Open tasks", r.openTasks), ("Priorities", r.priorities),
-      ("Open questions", r.questions),
+    for (name, lines) in [
+      ("decisions", r.decisions), ("goals", r.goals), ("openTasks", r.openTasks), ("priorities", r.priorities),
+      ("questions", r.questions),
     ] {
       out.append("")
-      out += digestLines(title, lines)
+      out += digestLines(sectionTitles[name] ?? name, lines, marker: r.omitted.marker(for: name))
     }
     out.append("")
     out.append("Top insights (\(r.insights.count) of \(r.insightTotal)):")

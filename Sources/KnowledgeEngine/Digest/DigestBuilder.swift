@@ -22,9 +22,10 @@ import Foundation
 /// value, so `item 2` precedes `item 10`, the rest and ties by UTF-8 code unit;
 /// ``NaturalOrder``), then id; *task
 /// order* is priority, then creation time (oldest first), then id. When a section has more
-/// candidates than its cap, one marker line `… and N more …` follows the shown lines; it
-/// quotes no record and so cites no evidence. Every other line carries the ids of the records
-/// it quotes (a task line also cites up to 8 of the task's knowledge ids). Lines are one line
+/// candidates than its cap, the section's count in ``DigestSections/omitted`` says how many it
+/// left out (renderings print it after the lines as `… and N more … (not shown)`); it is not a
+/// line. Every line carries the ids of the records it quotes (a task line also cites up to 8 of
+/// the task's knowledge ids). Lines are one line
 /// of at most ``lineLimit`` characters, cut with ``Truncation/marker``. An item's detail is
 /// the first sentence of the first ``contentPrefix`` Unicode scalars of its content.
 ///
@@ -45,21 +46,23 @@ public enum DigestBuilder {
   /// another item supersedes are left out of every section (they are history, not where the
   /// project stands). Version 5: `supersedes` relationships inside a cycle hide nothing, and
   /// each cycle is an open question. Version 6: titles in natural order (`item 2` before
-  /// `item 10`).
-  public static let version = "6"
+  /// `item 10`). Version 7: what a section leaves out is a count in
+  /// ``DigestSections/omitted``, not a marker line; a question whose title already starts with
+  /// `Open question:` is not prefixed again.
+  public static let version = "7"
   /// How every digest is produced: templates and rules, no model.
   public static let method = "rule-based"
   /// Maximum characters per digest line.
   public static let lineLimit = 240
   /// How many Unicode scalars of an item's content the detail is taken from.
   public static let contentPrefix = 400
-  /// Lines per decisions, preferences, goals and priorities section (plus one marker line).
+  /// Lines per decisions, preferences, goals and priorities section.
   public static let sectionCap = 8
-  /// Lines of the open-tasks section (plus one marker line).
+  /// Lines of the open-tasks section.
   public static let taskCap = 10
-  /// Lines of the recent-context section (plus one marker line).
+  /// Lines of the recent-context section.
   public static let recentCap = 6
-  /// Lines of the questions section (plus one marker line).
+  /// Lines of the questions section.
   public static let questionCap = 6
   /// Knowledge ids cited per task line, besides the task's own id.
   public static let taskEvidenceCap = 8
@@ -214,10 +217,13 @@ public enum DigestBuilder {
       let mark = h.priority >= .high ? " [\(h.priority.rawValue)]" : ""
       return line(d.isEmpty ? h.title + mark : "\(h.title)\(mark) — \(d)", [h])
     }
-    func kindSection(_ s: BoundedSelection<KnowledgeHeader>, _ one: String, _ many: String) -> [DigestLine] {
-      s.elements.map(itemLine) + marker(s.total - s.elements.count, one, many)
+    var omitted = DigestOmissions()
+    func kindSection(_ s: BoundedSelection<KnowledgeHeader>, _ name: String) -> [DigestLine] {
+      omitted[section: name] = s.total - s.elements.count
+      return s.elements.map(itemLine)
     }
-    let taskLines = i.openTasks.map(taskLine) + marker(i.openTaskTotal - i.openTasks.count, "open task", "open tasks")
+    let taskLines = i.openTasks.map(taskLine)
+    omitted.openTasks = i.openTaskTotal - i.openTasks.count
 
     var recent: [DigestLine] = []
     if let h = i.activeHandoff { recent.append(line("Active handoff: \(h.focus)", [h.id])) }
@@ -227,31 +233,35 @@ public enum DigestBuilder {
       let head = "\(h.kind.rawValue): \(h.title)"
       return line(d.isEmpty ? head : "\(head) — \(d)", [h])
     }
-    recent += marker(
-      i.recent.total - recentItems.count, "context, fact, insight or code item", "context, fact, insight and code items")
+    omitted.recentContext = i.recent.total - recentItems.count
 
     var priorities = i.urgent.elements.map { h in
       line("\(priorityLabel(h.priority)) \(h.kind.rawValue): \(h.title)", [h])
     }
     let shownTasks = i.urgentTasks.prefix(max(0, sectionCap - priorities.count))
     priorities += shownTasks.map { t in line("\(priorityLabel(t.priority)) task: \(t.title)", [t.id]) }
-    priorities += marker(
-      i.urgent.total + i.urgentTaskTotal - i.urgent.elements.count - shownTasks.count, "high-priority item or task",
-      "high-priority items and tasks")
+    omitted.priorities = i.urgent.total + i.urgentTaskTotal - i.urgent.elements.count - shownTasks.count
 
     // Cycles first: they are questions about records the other sections may show.
     let cycleLines = i.cycles.prefix(questionCap).map { cycleLine($0, i.cycleMembers) }
     let questionItems = i.questions.elements.prefix(questionCap - cycleLines.count)
-    let questions =
-      cycleLines + questionItems.map { h in line("Open question: \(h.title)", [h]) }
-      + marker(
-        i.cycles.count - cycleLines.count + i.questions.total - questionItems.count, "open question", "open questions")
+    let questions = cycleLines + questionItems.map { h in line(questionText(h.title), [h]) }
+    omitted.questions = i.cycles.count - cycleLines.count + i.questions.total - questionItems.count
 
     return DigestSections(
-      decisions: kindSection(i.decisions, "decision", "decisions"),
-      preferences: kindSection(i.preferences, "preference", "preferences"),
-      goals: kindSection(i.goals, "goal", "goals"),
-      openTasks: taskLines, recentContext: recent, priorities: priorities, questions: questions)
+      decisions: kindSection(i.decisions, "decisions"), preferences: kindSection(i.preferences, "preferences"),
+      goals: kindSection(i.goals, "goals"), openTasks: taskLines, recentContext: recent, priorities: priorities,
+      questions: questions, omitted: omitted)
+  }
+
+  static let questionPrefix = "Open question:"
+
+  /// `Open question: <title>`, unless the title already starts with `Open question:` (in any
+  /// case, leading spaces ignored): then the title as it is.
+  static func questionText(_ title: String) -> String {
+    let trimmed = title.drop { $0 == " " }
+    if trimmed.lowercased().hasPrefix(questionPrefix.lowercased()) { return String(trimmed) }
+    return "\(questionPrefix) \(title)"
   }
 
   static func line(_ text: String, _ headers: [KnowledgeHeader]) -> DigestLine {
@@ -266,12 +276,6 @@ public enum DigestBuilder {
     case .normal: return "Normal"
     case .low: return "Low"
     }
-  }
-
-  /// `… and 1 more goal (not shown)`, `… and 3 more goals (not shown)`; nothing when none is
-  /// hidden.
-  static func marker(_ hidden: Int, _ one: String, _ many: String) -> [DigestLine] {
-    hidden > 0 ? [DigestLine(text: "… and \(hidden) more \(hidden == 1 ? one : many) (not shown)", evidenceIDs: [])] : []
   }
 
   static func line(_ text: String, _ ids: [UUID]) -> DigestLine {

@@ -97,15 +97,20 @@ public enum MarkdownExport {
       out.item("created", date(d.createdAt))
       out.item("trigger", trigger(d.trigger))
       out.item("algorithm", "\(inline(d.algorithm)) version \(inline(d.algorithmVersion))")
-      let s = d.sections
-      for (name, lines) in [
-        ("Decisions", s.decisions), ("Preferences", s.preferences), ("Goals", s.goals), ("Open tasks", s.openTasks),
-        ("Recent context", s.recentContext), ("Priorities", s.priorities), ("Questions", s.questions),
-      ] where !lines.isEmpty {
-        out.heading(4, name)
+      let headings = [
+        "decisions": "Decisions", "preferences": "Preferences", "goals": "Goals", "openTasks": "Open tasks",
+        "recentContext": "Recent context", "priorities": "Priorities", "questions": "Questions",
+      ]
+      for (name, lines, marker) in d.sections.namedWithMarkers where !lines.isEmpty || marker != nil {
+        out.heading(4, headings[name] ?? name)
         // Evidence ids first, as every other rendering of a digest line puts them
         // (``EvidenceLine``), so that no stored title can read as more evidence after its text.
         for l in lines { out.line("- [" + l.evidenceIDs.map(code).joined(separator: ", ") + "] " + inline(l.text)) }
+        // What the section left out: a paragraph after the list, citing nothing.
+        if let marker {
+          out.line("")
+          out.line(inline(marker))
+        }
       }
     }
 

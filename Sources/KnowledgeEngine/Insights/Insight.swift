@@ -16,19 +16,28 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   /// values and still count, versions among them (`port 8080` / `port 8081`, `API v1` / `API
   /// v2`, `TLS version 1.2` / `1.3`, `compression level 3` / `19`). Priority normal.
   case possibleConflict = "possible-conflict"
-  /// The active handoff predates later captures, or is older than
-  /// ``InsightThresholds/staleHandoffDays``. Priority high when both hold, else normal.
+  /// The active handoff predates later captures (any knowledge item captured after it), or is
+  /// older than ``InsightThresholds/staleHandoffDays`` days, compared as a duration (that many
+  /// times 24 hours: 14 days and 1 hour is older than 14 days). Priority high when both hold,
+  /// else normal.
   case staleHandoff = "stale-handoff"
   /// Open tasks that cite no knowledge item (one aggregate insight). Priority normal.
   case unsupportedTasks = "unsupported-tasks"
   /// Groups of items whose titles are nearly the same (trigram similarity ≥
-  /// ``InsightThresholds/nearDuplicateSimilarity``; one insight per group, pairs reported as
-  /// possible conflicts excepted, and titles that differ only in a sequence number never
-  /// linked, as for ``possibleConflict``). Priority normal. The advice is to merge them when the
+  /// ``InsightThresholds/nearDuplicateSimilarity``; one insight per group, and titles that
+  /// differ only in a sequence number never linked, as for ``possibleConflict``). Items the
+  /// user already related are left out: items reported as a possible conflict, items another
+  /// item supersedes, and items of a `contradicts` pair that the ``contradiction`` rule
+  /// reports (its advice, to decide which one stands, is the one that fits). Priority normal. The advice is to merge them when the
   /// openings of their content (the first ``InsightThresholds/conflictContentPrefix``
   /// characters, compared as the possible-conflict rule compares them) all agree, and otherwise
   /// to review them: keep one or reconcile them.
   case nearDuplicates = "near-duplicates"
+  /// Groups of open tasks whose titles are nearly the same, by the rule ``nearDuplicates``
+  /// applies to knowledge titles (trigram similarity ≥ ``InsightThresholds/nearDuplicateSimilarity``,
+  /// identical titles included, titles that differ only in a sequence number never linked); one
+  /// insight per group, citing the tasks. Completed tasks are not compared. Priority normal.
+  case duplicateTasks = "duplicate-tasks"
   /// Decisions and goals with no relationship in either direction (one aggregate insight).
   /// Priority low.
   case missingRelationships = "missing-relationships"
@@ -50,13 +59,38 @@ public struct Insight: Codable, Sendable, Equatable {
   /// The records the insight is about (at most ``Limits/idsPerList``); for a pair or a group,
   /// in the order the message names them.
   public var evidenceIDs: [UUID]
+  /// How many records the insight is about in all; more than `evidenceIDs.count` when the
+  /// evidence was cut to ``Limits/idsPerList`` (80 open tasks cite no knowledge: 64 ids, total
+  /// 80).
+  public var evidenceTotal: Int
+  /// Whether `evidenceIDs` was cut: `evidenceTotal > evidenceIDs.count`.
+  public var evidenceTruncated: Bool
 
   /// An insight as a rule reports it.
-  public init(rule: InsightRule, priority: Priority, message: String, evidenceIDs: [UUID]) {
+  /// - Parameters:
+  ///   - evidenceIDs: the cited records, at most ``Limits/idsPerList``.
+  ///   - evidenceTotal: how many records the insight is about in all (`nil`: exactly the
+  ///     cited ones).
+  public init(rule: InsightRule, priority: Priority, message: String, evidenceIDs: [UUID], evidenceTotal: Int? = nil) {
     self.rule = rule
     self.priority = priority
     self.message = message
     self.evidenceIDs = evidenceIDs
+    self.evidenceTotal = max(evidenceTotal ?? evidenceIDs.count, evidenceIDs.count)
+    self.evidenceTruncated = self.evidenceTotal > evidenceIDs.count
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case rule, priority, message, evidenceIDs, evidenceTotal, evidenceTruncated
+  }
+
+  /// Decodes an insight; one written before `evidenceTotal` existed counts its cited ids.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      rule: try c.decode(InsightRule.self, forKey: .rule), priority: try c.decode(Priority.self, forKey: .priority),
+      message: try c.decode(String.self, forKey: .message), evidenceIDs: try c.decode([UUID].self, forKey: .evidenceIDs),
+      evidenceTotal: try c.decodeIfPresent(Int.self, forKey: .evidenceTotal))
   }
 }
 
@@ -77,7 +111,9 @@ public struct InsightThresholds: Codable, Sendable, Equatable {
   /// In the possible-conflict join (decisions and preferences only, at the lower similarity),
   /// a trigram found in more titles than this generates no candidates.
   public var conflictGeneratorFrequency = 32
-  /// The active handoff is stale when older than this many days.
+  /// The active handoff is stale when older than this many days, compared as a duration (this
+  /// many times 24 hours), not in whole days. (It is also stale once a knowledge item is
+  /// captured after it, whatever its age.)
   public var staleHandoffDays = 14
   /// Evidence ids an aggregate insight carries at most.
   public var aggregateEvidence = Limits.idsPerList
@@ -92,9 +128,10 @@ public struct InsightReport: Codable, Sendable, Equatable {
   public var method: String
   /// `rule-based-insights`.
   public var algorithm: String
-  /// `4` (titles that differ only in a sequence number stopped being possible conflicts or
-  /// near-duplicates in 4; the order of insights within a rule, and of the items each names,
-  /// changed in 3).
+  /// `5` (the duplicate-tasks rule, `contradicts` pairs left out of near-duplicates, the
+  /// stale-handoff age compared as a duration and evidence totals came in 5; titles that differ
+  /// only in a sequence number stopped being possible conflicts or near-duplicates in 4; the
+  /// order of insights within a rule, and of the items each names, changed in 3).
   public var algorithmVersion: String
   /// The thresholds the rules used.
   public var thresholds: InsightThresholds

@@ -24,7 +24,11 @@ enum InsightRules {
   /// `phase 2`, `#3` / `#4`; ``NumberedTitle``) are neither a possible conflict nor
   /// near-duplicates; so are places spelled out (`part one` / `part two`, `first phase` /
   /// `second phase`). Versions (`v1` / `v2`) are values, not sequence numbers.
-  static let version = "4"
+  /// Version 5: the duplicate-tasks rule; items of a reported `contradicts` pair are not
+  /// near-duplicates; the stale-handoff age is compared as a duration (14 days and 1 hour is
+  /// older than 14 days; version 4 counted whole days); every insight carries its evidence
+  /// total.
+  static let version = "5"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
 
@@ -150,11 +154,13 @@ enum InsightRules {
 
     var fired: [Fired] = []
     fired.append(Fired(.contradiction, .high, contradictionInsights(contradictions, scan)))
-    let (conflicts, duplicates) = try similarityInsights(scan, linked: linked, superseded: superseded, t, tx)
+    let (conflicts, duplicates) = try similarityInsights(
+      scan, linked: linked, superseded: superseded, contradicting: contradictionIDs, t, tx)
     fired.append(conflicts)
     if let handoff, let f = staleHandoff(handoff, scan, now: now, t) { fired.append(f) }
     fired.append(try unsupportedTasks(tx, t))
     fired.append(duplicates)
+    fired.append(try duplicateTasks(tx, t))
     fired.append(aggregate(.missingRelationships, scan.unrelated, t) { total, quoted in
       (total == 1 ? "1 decision or goal has" : "\(total) decisions and goals have")
         + " no relationships: \(quoted); relate them to what supports or depends on them."
@@ -226,7 +232,8 @@ enum InsightRules {
 
   /// Possible conflicts and near-duplicate groups, from two trigram joins over the titles.
   static func similarityInsights(
-    _ scan: Scan, linked: Set<[UUID]>, superseded: Set<UUID> = [], _ t: InsightThresholds, _ tx: WorkspaceTransaction
+    _ scan: Scan, linked: Set<[UUID]>, superseded: Set<UUID> = [], contradicting: Set<UUID> = [], _ t: InsightThresholds,
+    _ tx: WorkspaceTransaction
   )
     throws -> (conflicts: Fired, duplicates: Fired)
   {
@@ -295,9 +302,13 @@ enum InsightRules {
     }
 
     // Near-duplicates: connected groups of near-identical titles, leaving out items already
-    // reported in a possible conflict and items another item supersedes (a successor is
-    // expected to resemble what it replaces; merging them is not the advice).
-    for i in headers.indices where superseded.contains(headers[i].id) { inConflict.insert(i) }
+    // reported in a possible conflict, items another item supersedes (a successor is
+    // expected to resemble what it replaces; merging them is not the advice), and items of a
+    // reported contradiction (the user said they disagree: the advice there is to decide which
+    // one stands, not to merge them).
+    for i in headers.indices where superseded.contains(headers[i].id) || contradicting.contains(headers[i].id) {
+      inConflict.insert(i)
+    }
     var parent = Array(0..<headers.count)
     func root(_ x: Int) -> Int {
       var x = x
@@ -396,7 +407,7 @@ enum InsightRules {
         }
         return Insight(
           rule: .nearDuplicates, priority: .normal, message: message,
-          evidenceIDs: group.prefix(t.aggregateEvidence).map { headers[$0].id })
+          evidenceIDs: group.prefix(t.aggregateEvidence).map { headers[$0].id }, evidenceTotal: group.count)
       })
     }
     return (
@@ -499,8 +510,9 @@ enum InsightRules {
 
   static func staleHandoff(_ h: Handoff, _ scan: Scan, now: Date, _ t: InsightThresholds) -> Fired? {
     let newer = scan.newer.total
-    let ageDays = Int(now.timeIntervalSince(h.createdAt) / 86_400)
-    let old = ageDays > t.staleHandoffDays
+    // Compared as durations: "older than 14 days" holds at 14 days and 1 second.
+    let age = now.timeIntervalSince(h.createdAt)
+    let old = age > Double(t.staleHandoffDays) * 86_400
     guard newer > 0 || old else { return nil }
     let priority: Priority = old && newer > 0 ? .high : .normal
     let evidence = scan.newer.elements.map(\.id)
@@ -509,16 +521,80 @@ enum InsightRules {
       [
         Ranked(key: RankKey(ids: [h.id])) {
           var reasons: [String] = []
-          if old { reasons.append("it is \(ageDays) days old (more than \(t.staleHandoffDays))") }
+          if old { reasons.append("it is \(ageText(age)) old (older than \(t.staleHandoffDays) days)") }
           if newer > 0 {
             reasons.append(newer == 1 ? "1 knowledge item was captured after it" : "\(newer) knowledge items were captured after it")
           }
           return Insight(
             rule: .staleHandoff, priority: priority,
             message: "The active handoff \(quote(h.focus)) may be stale: \(reasons.joined(separator: " and ")); create a new handoff or deactivate it.",
-            evidenceIDs: [h.id] + evidence)
+            evidenceIDs: [h.id] + evidence, evidenceTotal: 1 + newer)
         }
       ])
+  }
+
+  /// An age in whole days and hours, rounded down: `15 days`, `14 days and 23 hours`,
+  /// `1 day and 1 hour`.
+  static func ageText(_ seconds: TimeInterval) -> String {
+    let hoursTotal = Int(max(0, seconds) / 3_600)
+    let (days, hours) = (hoursTotal / 24, hoursTotal % 24)
+    let d = days == 1 ? "1 day" : "\(days) days"
+    guard hours > 0 else { return d }
+    return "\(d) and " + (hours == 1 ? "1 hour" : "\(hours) hours")
+  }
+
+  /// Groups of open tasks with near-identical titles (``InsightRule/duplicateTasks``): the
+  /// near-duplicate join over the open tasks' titles, identical titles grouped first, titles of
+  /// one numbered series never linked.
+  /// - Complexity: one read of the open tasks (at most ``Limits/tasks``) and one trigram join.
+  static func duplicateTasks(_ tx: WorkspaceTransaction, _ t: InsightThresholds) throws -> Fired {
+    let tasks = try tx.tasks(status: .open, limit: nil)
+    guard tasks.count > 1 else { return Fired(.duplicateTasks, .normal, []) }
+    var sets = TrigramSets()
+    sets.append(contentsOf: tasks.map(\.title))
+    let join = sets.join(threshold: t.nearDuplicateSimilarity, maximumGeneratorFrequency: t.nearDuplicateGeneratorFrequency)
+    var parent = Array(tasks.indices)
+    func root(_ x: Int) -> Int {
+      var x = x
+      while parent[x] != x {
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+      }
+      return x
+    }
+    var best = [Double](repeating: 0, count: tasks.count)
+    func link(_ a: Int, _ b: Int, _ similarity: Double) {
+      let (ra, rb) = (root(a), root(b))
+      if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+      best[a] = max(best[a], similarity)
+      best[b] = max(best[b], similarity)
+    }
+    for (i, r) in join.representative.enumerated() where r >= 0 && r != i { link(r, i, 1) }
+    for p in join.pairs
+    where !NumberedTitle(tasks[p.first].title).differsOnlyInSequenceNumbers(from: NumberedTitle(tasks[p.second].title)) {
+      link(p.first, p.second, p.similarity)
+    }
+    var groups: [Int: [Int]] = [:]
+    for i in tasks.indices where best[i] > 0 { groups[root(i), default: []].append(i) }
+    func named(_ i: Int, before j: Int) -> Bool { namedBefore(tasks[i].title, tasks[i].id, tasks[j].title, tasks[j].id) }
+    // Sorted here, so nothing below depends on the dictionary's order.
+    let ranked: [Ranked] = groups.values.map { members in
+      let group = members.sorted { named($0, before: $1) }
+      let similarity = group.map { best[$0] }.max() ?? 1
+      let titles = group.map { tasks[$0].title }
+      let same = Set(titles.map(titleWords)).count == 1
+      let key = RankKey(
+        major: -group.count, strength: hundredths(similarity), titles: [titles[0]], ids: [tasks[group[0]].id])
+      return Ranked(key: key) {
+        let how = same ? "the same title" : "near-identical titles (trigram similarity up to \(format(similarity)))"
+        let cited = group.count > t.aggregateEvidence ? " The first \(t.aggregateEvidence) are cited as evidence." : ""
+        return Insight(
+          rule: .duplicateTasks, priority: .normal,
+          message: "\(group.count) open tasks have \(how): \(quoteList(titles, total: group.count)); complete or delete the extra ones, or make the titles distinct.\(cited)",
+          evidenceIDs: group.prefix(t.aggregateEvidence).map { tasks[$0].id }, evidenceTotal: group.count)
+      }
+    }
+    return Fired(.duplicateTasks, .normal, ranked)
   }
 
   static func unsupportedTasks(_ tx: WorkspaceTransaction, _ t: InsightThresholds) throws -> Fired {
@@ -529,7 +605,7 @@ enum InsightRules {
     let insight = Insight(
       rule: .unsupportedTasks, priority: .normal,
       message: "\(subject) no supporting knowledge: \(quoteList(tasks.map(\.title), total: total)); link the decisions or facts they depend on.",
-      evidenceIDs: tasks.map(\.id))
+      evidenceIDs: tasks.map(\.id), evidenceTotal: total)
     return Fired(.unsupportedTasks, .normal, [Ranked(key: RankKey(ids: [])) { insight }])
   }
 
@@ -547,7 +623,7 @@ enum InsightRules {
         Ranked(key: RankKey(ids: [])) {
           Insight(
             rule: rule, priority: .low, message: message(total, quoteList(items.map(\.title), total: total)),
-            evidenceIDs: Array(items.prefix(t.aggregateEvidence).map(\.id)))
+            evidenceIDs: Array(items.prefix(t.aggregateEvidence).map(\.id)), evidenceTotal: total)
         }
       ])
   }

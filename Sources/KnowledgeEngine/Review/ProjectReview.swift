@@ -31,6 +31,10 @@ public struct ProjectReview: Codable, Sendable, Equatable {
   public var priorities: [DigestLine]
   /// The digest's questions section.
   public var questions: [DigestLine]
+  /// How many candidates each of the five sections above left out (the digest's counts; the
+  /// review carries no preferences or recent context, so those counts are always 0). JSON:
+  /// only the sections that left some out.
+  public var omitted: DigestOmissions = DigestOmissions()
   /// The first ``KnowledgeEngine/reviewInsightCount`` insights in insight order.
   public var insights: [Insight]
   /// How many insights fired in all.
@@ -66,6 +70,9 @@ extension KnowledgeEngine {
         method: DigestBuilder.method, digestAlgorithm: DigestBuilder.algorithm,
         digestAlgorithmVersion: DigestBuilder.version, decisions: sections.decisions, goals: sections.goals,
         openTasks: sections.openTasks, priorities: sections.priorities, questions: sections.questions,
+        omitted: DigestOmissions(
+          decisions: sections.omitted.decisions, goals: sections.omitted.goals, openTasks: sections.omitted.openTasks,
+          priorities: sections.omitted.priorities, questions: sections.omitted.questions),
         insights: Array(report.insights.prefix(Self.reviewInsightCount)), insightTotal: report.total,
         tasks: TaskStatusSummary(
           open: try tx.taskCount(status: .open), completed: try tx.taskCount(status: .completed),

@@ -8,14 +8,14 @@ import ContinuityKit
 /// them, so that no stored title can pose as evidence or start a line of its own. The digest's
 /// id and time are left out, since the digest is computed for the read and not stored.
 enum DigestMarkdown {
-  /// The sections in rendering order, with their headings.
-  static func sections(_ digest: Digest) -> [(heading: String, lines: [DigestLine])] {
-    let s = digest.sections
-    return [
-      ("Decisions", s.decisions), ("Preferences", s.preferences), ("Goals", s.goals),
-      ("Open tasks", s.openTasks), ("Recent context", s.recentContext),
-      ("Priorities", s.priorities), ("Open questions", s.questions),
+  /// The sections in rendering order, with their headings and the count of what each left
+  /// out (``DigestOmissions/marker(for:)``).
+  static func sections(_ digest: Digest) -> [(heading: String, lines: [DigestLine], marker: String?)] {
+    let headings = [
+      "decisions": "Decisions", "preferences": "Preferences", "goals": "Goals", "openTasks": "Open tasks",
+      "recentContext": "Recent context", "priorities": "Priorities", "questions": "Open questions",
     ]
+    return digest.sections.namedWithMarkers.map { (headings[$0.name] ?? $0.name, $0.lines, $0.marker) }
   }
 
   /// Renders `digest`; `absence` (``MCPWorkspace/absenceNotice(of:)``) says that no workspace
@@ -28,10 +28,12 @@ enum DigestMarkdown {
         + "not stored. Each line starts with its evidence ids in brackets.",
     ]
     var empty = true
-    for (heading, section) in sections(digest) where !section.isEmpty {
+    for (heading, section, marker) in sections(digest) where !section.isEmpty {
       empty = false
       lines += ["", "## \(heading)", ""]
       lines += section.map(\.rendered)
+      // A paragraph after the list, not an item of it: it cites nothing.
+      if let marker { lines += ["", marker] }
     }
     if let absence {
       lines += ["", MCPWorkspace.sentence(absence)]

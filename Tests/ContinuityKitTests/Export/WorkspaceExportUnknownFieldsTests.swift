@@ -37,7 +37,9 @@ struct WorkspaceExportUnknownFieldsTests {
           id: sequentialID(6), createdAt: t0, trigger: .captureThreshold(count: 5),
           sections: DigestSections(
             decisions: [line], preferences: [line], goals: [line], openTasks: [line], recentContext: [line],
-            priorities: [line], questions: [line]),
+            priorities: [line], questions: [line],
+            omitted: DigestOmissions(
+              decisions: 1, preferences: 2, goals: 3, openTasks: 4, recentContext: 5, priorities: 6, questions: 7)),
           algorithm: "rule-based-digest", algorithmVersion: "1")
       ],
       conversations: [Conversation(id: sequentialID(7), title: "Restore", createdAt: t0)],

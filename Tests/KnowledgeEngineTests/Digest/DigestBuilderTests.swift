@@ -83,7 +83,7 @@ struct DigestBuilderTests {
     let s = c.sections
     #expect(c.method == "rule-based")
     #expect(c.algorithm == "rule-based-digest")
-    #expect(c.algorithmVersion == "6")
+    #expect(c.algorithmVersion == "7")
     // Importance: priority first, then title by UTF-8 bytes.
     #expect(s.decisions.map(\.text) == [
       "Use SQLite for the workspace [high] — WAL mode and single-row writes.",
@@ -156,7 +156,7 @@ struct DigestBuilderTests {
     BoundCase(name: "9 questions", kind: .context, count: 9, section: "questions", shown: 6, marker: "… and 3 more open questions (not shown)"),
   ]
 
-  @Test("sections stay within their caps and end with a marker line", arguments: bounds)
+  @Test("sections stay within their caps and count what they leave out, in omitted, not as a line", arguments: bounds)
   func sectionBounds(_ c: BoundCase) throws {
     let store = SQLiteWorkspaceStore.inMemory()
     try store.write { tx in
@@ -171,14 +171,57 @@ struct DigestBuilderTests {
     }
     let s = try KnowledgeEngine(store: store).projectContext().sections
     let lines = try #require(s.named.first { $0.name == c.section }?.lines)
-    if c.marker.isEmpty {
-      #expect(lines.count == c.shown)
-    } else {
-      #expect(lines.count == c.shown + 1)
-      #expect(lines.last?.text == c.marker)
-      #expect(lines.last?.evidenceIDs == [])
+    // Review 18-b B10: every line quotes a record; the count of the rest is a field.
+    #expect(lines.count == c.shown)
+    #expect(lines.allSatisfy { $0.evidenceIDs.count >= 1 })
+    #expect(s.omitted.marker(for: c.section) == (c.marker.isEmpty ? nil : c.marker))
+    #expect(s.omitted[section: c.section] == c.count - c.shown)
+    let json = try #require(try JSONSerialization.jsonObject(with: StableJSON.encoder().encode(s)) as? [String: Any])
+    let omitted = try #require(json["omitted"] as? [String: Int])
+    #expect(omitted[c.section] == (c.marker.isEmpty ? nil : c.count - c.shown), "\(omitted)")
+  }
+
+  @Test("review 18-b B10: a digest stored with a marker line loads with the line as the section's count")
+  func legacyMarkerLinesLoad() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    try store.write { tx in
+      for i in 0..<15 { try tx.insertTask(TaskItem(id: sequentialID(i + 1), title: "Task \(i)", createdAt: DigestFixture.t0)) }
     }
-    #expect(lines.prefix(c.shown).allSatisfy { $0.evidenceIDs.count >= 1 })
+    // As version 6 stored it: ten task lines, then the marker line with no evidence.
+    let old = (0..<10).map { DigestLine(text: "Task \($0)", evidenceIDs: [sequentialID($0 + 1)]) }
+      + [DigestLine(text: "… and 5 more open tasks (not shown)", evidenceIDs: [])]
+    let oldQuestions = [DigestLine(text: "… and 1 more open question (not shown)", evidenceIDs: [])]
+    let stored = Digest(
+      id: sequentialID(900), createdAt: DigestFixture.t0, trigger: .manual,
+      sections: DigestSections(openTasks: old, questions: oldQuestions), algorithm: "rule-based-digest", algorithmVersion: "6")
+    try store.write { tx in try tx.insertDigest(stored) }
+    let loaded = try #require(try store.read { tx in try tx.digest(id: stored.id) })
+    #expect(loaded.sections.openTasks == Array(old.prefix(10)))
+    #expect(loaded.sections.omitted.openTasks == 5)
+    #expect(loaded.sections.questions.isEmpty)
+    #expect(loaded.sections.omitted.questions == 1)
+    // A line that only looks like a marker but cites a record stays a line.
+    let cited = DigestLine(text: "… and 5 more open tasks (not shown)", evidenceIDs: [sequentialID(1)])
+    let json = try StableJSON.encoder().encode(DigestSections(openTasks: [cited]))
+    let decoded = try StableJSON.decoder().decode(DigestSections.self, from: json)
+    #expect(decoded.openTasks == [cited])
+    #expect(decoded.omitted.isEmpty)
+    // What a fresh digest of the same workspace says.
+    let fresh = try KnowledgeEngine(store: store).projectContext().sections
+    #expect(fresh.openTasks == loaded.sections.openTasks)
+    #expect(fresh.omitted.openTasks == loaded.sections.omitted.openTasks)
+  }
+
+  @Test("review 18-b B11: a question titled \"Open question: …\" is not prefixed twice")
+  func questionPrefixOnce() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    try store.write { tx in
+      try tx.insertKnowledge(DigestFixture.item(1, .fact, "Open question: which license", tags: ["question"]))
+      try tx.insertKnowledge(DigestFixture.item(2, .fact, "open question: who reviews", tags: ["question"], minute: 1))
+      try tx.insertKnowledge(DigestFixture.item(3, .fact, "Which license", tags: ["question"], minute: 2))
+    }
+    let questions = try KnowledgeEngine(store: store).projectContext().sections.questions.map(\.text)
+    #expect(questions == ["Open question: which license", "Open question: Which license", "open question: who reviews"])
   }
 
   @Test("long text is cut to the line limit with the truncation marker")

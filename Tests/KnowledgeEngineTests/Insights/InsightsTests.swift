@@ -343,6 +343,8 @@ struct InsightsTests {
     let insight = try #require(found.first)
     #expect(insight.message.hasPrefix("66 items"), "\(insight.message)")
     #expect(insight.evidenceIDs.count == 64)
+    #expect(insight.evidenceTotal == 66)
+    #expect(insight.evidenceTruncated)
     #expect(insight.message.hasSuffix("or make the titles distinct. The first 64 are cited as evidence."), "\(insight.message)")
   }
 
@@ -393,7 +395,10 @@ struct InsightsTests {
     StaleCase(name: "fresh, nothing newer", ageDays: 1, newerCaptures: 0, expected: nil),
     StaleCase(name: "fresh, two newer captures", ageDays: 1, newerCaptures: 2, expected: .normal),
     StaleCase(name: "15 days old, nothing newer", ageDays: 15, newerCaptures: 0, expected: .normal),
-    StaleCase(name: "14 days old is not yet stale", ageDays: 14.5, newerCaptures: 0, expected: nil),
+    StaleCase(name: "exactly 14 days old is not yet stale", ageDays: 14, newerCaptures: 0, expected: nil),
+    // Review 18-b B8: 14 days and 23 hours is older than 14 days (whole days said no).
+    StaleCase(name: "14 days and 23 hours 50 minutes is stale", ageDays: 14 + (23 * 60 + 50) / 1440, newerCaptures: 0, expected: .normal),
+    StaleCase(name: "14 days and 1 second is stale", ageDays: 14 + 1.0 / 86_400, newerCaptures: 0, expected: .normal),
     StaleCase(name: "old and newer captures", ageDays: 20, newerCaptures: 1, expected: .high),
   ]
 
@@ -444,6 +449,68 @@ struct InsightsTests {
     #expect(found.first?.evidenceIDs.count == 64)
     #expect(found.first?.message.hasPrefix("100 items have no tags: ") == true)
     #expect(found.first?.message.contains(" and 97 more;") == true)
+    #expect(found.first?.evidenceTotal == 100)
+    #expect(found.first?.evidenceTruncated == true)
+  }
+
+  @Test("review 18-b B4: 80 unsupported open tasks cite 64 ids and say that 80 is the total")
+  func unsupportedTasksEvidenceTotal() throws {
+    let tasks = (1...80).map { TaskItem(id: sequentialID(100 + $0), title: "task \($0)", createdAt: Self.t0) }
+    let insight = try #require(try Self.insights(Self.engine([], tasks: tasks), .unsupportedTasks).first)
+    #expect(insight.message.hasPrefix("80 open tasks cite no supporting knowledge"), "\(insight.message)")
+    #expect(insight.evidenceIDs.count == 64)
+    #expect(insight.evidenceTotal == 80)
+    #expect(insight.evidenceTruncated)
+    // In JSON as well, beside the ids.
+    let json = try #require(try JSONSerialization.jsonObject(with: StableJSON.encoder().encode(insight)) as? [String: Any])
+    #expect(json["evidenceTotal"] as? Int == 80)
+    #expect(json["evidenceTruncated"] as? Bool == true)
+  }
+
+  @Test("an insight under the cap cites all of its evidence: the total is the count, nothing truncated")
+  func evidenceTotalUnderTheCap() throws {
+    let tasks = (1...3).map { TaskItem(id: sequentialID(100 + $0), title: "task \($0)", createdAt: Self.t0) }
+    let insight = try #require(try Self.insights(Self.engine([], tasks: tasks), .unsupportedTasks).first)
+    #expect(insight.evidenceTotal == 3)
+    #expect(!insight.evidenceTruncated)
+  }
+
+  @Test("an insight written before evidenceTotal existed decodes with its cited ids as the total")
+  func insightDecodesWithoutTotal() throws {
+    let old = #"{"rule":"missing-tags","priority":"low","message":"1 item has no tags","evidenceIDs":["\#(sequentialID(1).uuidString)"]}"#
+    let insight = try StableJSON.decoder().decode(Insight.self, from: Data(old.utf8))
+    #expect(insight.evidenceTotal == 1)
+    #expect(!insight.evidenceTruncated)
+  }
+
+  @Test("review 18-b B6: a pair marked contradicts is one contradiction insight, not also near-duplicates to merge")
+  func contradictingPairIsNotNearDuplicates() throws {
+    let a = Self.item(1, .fact, "The API rate limit is 100 requests per minute", content: "Per key.")
+    let b = Self.item(
+      2, .fact, "The API rate limit is 500 requests per minute", content: "Per account.",
+      relationships: [.init(kind: .contradicts, targetID: a.id)])
+    let engine = try Self.engine([a, b])
+    #expect(try Self.insights(engine, .contradiction).map(\.evidenceIDs) == [[a.id, b.id]])
+    #expect(try Self.insights(engine, .nearDuplicates).isEmpty)
+    // Without the relationship the two titles are near-duplicates.
+    var plain = b
+    plain.relationships = []
+    #expect(try Self.insights(Self.engine([a, plain]), .nearDuplicates).map(\.evidenceIDs) == [[a.id, b.id]])
+    // A third item near them still groups with neither of the contradicting pair, but copies of
+    // it are still near-duplicates of each other.
+    let c = Self.item(3, .fact, "The API rate limit is 100 requests per minute.", tags: [])
+    let d = Self.item(4, .fact, "The API rate limit is 100 requests per minute!", tags: [])
+    #expect(try Self.insights(Self.engine([a, b, c, d]), .nearDuplicates).map { Set($0.evidenceIDs) } == [[c.id, d.id]])
+  }
+
+  @Test("review 18-b B8: a stale handoff's age is stated in days and hours")
+  func staleHandoffAgeText() throws {
+    let handoff = Handoff(id: sequentialID(50), focus: "Wire the digest", createdAt: Self.t0)
+    let now = handoff.createdAt.addingTimeInterval(14 * 86_400 + 23 * 3_600 + 50 * 60)
+    let found = try Self.insights(Self.engine([], handoff: handoff, now: now), .staleHandoff)
+    #expect(found.first?.message.contains("it is 14 days and 23 hours old (older than 14 days)") == true, "\(found)")
+    #expect(InsightRules.ageText(15 * 86_400) == "15 days")
+    #expect(InsightRules.ageText(86_400 + 3_600) == "1 day and 1 hour")
   }
 
   /// The review's workspace: numbered rollout steps, two ports and three cache lifetimes, all
@@ -552,7 +619,7 @@ struct InsightsTests {
 
   /// Every rule fires on this fixture: a contradiction, a possible conflict, a near-duplicate
   /// group, a stale handoff, an unsupported task, a decision without relationships, an item
-  /// without tags.
+  /// without tags (and, with the test's two tasks, duplicate tasks).
   static let orderFixture: [KnowledgeItem] = [
     item(1, .decision, "Store the workspace in SQLite", content: "WAL mode.", tags: ["storage"]),
     item(2, .decision, "Store the workspace in SQLite", content: "Rollback journal.", tags: ["storage"], minute: 1),
@@ -572,12 +639,15 @@ struct InsightsTests {
   ])
   func orderIndependent(_ order: [Int]) throws {
     let handoff = Handoff(id: sequentialID(200), focus: "Storage", createdAt: Self.t0.addingTimeInterval(150))
-    let task = TaskItem(id: sequentialID(300), title: "Benchmark the digest", createdAt: Self.t0)
-    let reference = try Self.engine(Self.orderFixture, tasks: [task], handoff: handoff).insights()
+    let tasks = [
+      TaskItem(id: sequentialID(300), title: "Benchmark the digest", createdAt: Self.t0),
+      TaskItem(id: sequentialID(301), title: "Benchmark the digest", createdAt: Self.t0),
+    ]
+    let reference = try Self.engine(Self.orderFixture, tasks: tasks, handoff: handoff).insights()
     // An item's relationship targets must exist first: items with relationships go last.
     let items = order.map { Self.orderFixture[$0] }
     let storeOrder = items.filter(\.relationships.isEmpty) + items.filter { !$0.relationships.isEmpty }
-    let permuted = try Self.engine(storeOrder, tasks: [task], handoff: handoff).insights()
+    let permuted = try Self.engine(storeOrder, tasks: tasks.reversed(), handoff: handoff).insights()
     #expect(Set(reference.insights.map(\.rule)) == Set(InsightRule.allCases))
     #expect(permuted == reference)
     #expect(try StableJSON.string(permuted) == StableJSON.string(reference))

@@ -39,4 +39,17 @@ struct DigestMarkdownTests {
     }
     #expect(!text.contains { $0.isNewline && $0 != "\n" }, "\(text)")
   }
+
+  @Test("review 18-b B10: what a section left out is a paragraph after its list, not an item citing nothing")
+  func omittedIsAParagraph() {
+    let real = sequentialID(1)
+    let digest = Digest(
+      id: sequentialID(2), createdAt: Date(timeIntervalSince1970: 0), trigger: .manual,
+      sections: DigestSections(
+        openTasks: [DigestLine(text: "Deploy", evidenceIDs: [real])], omitted: DigestOmissions(openTasks: 70)),
+      algorithm: "rule-based-digest", algorithmVersion: "7")
+    let text = DigestMarkdown.render(digest)
+    #expect(text.contains("## Open tasks\n\n- [\(real.uuidString)] Deploy\n\n… and 70 more open tasks (not shown)\n"), "\(text)")
+    #expect(!text.contains("- []"), "\(text)")
+  }
 }

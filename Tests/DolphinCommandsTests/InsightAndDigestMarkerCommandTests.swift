@@ -1,0 +1,75 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+/// Review 18-b B4, B5, B6, B8, B10 and B11 through the built binary: cut evidence and cut
+/// digest sections say what they left out, duplicate open tasks are flagged, a contradicting
+/// pair is not advised to be merged, and an open question is prefixed once.
+@Suite("insights and context: truncation, duplicates and questions", .serialized)
+struct InsightAndDigestMarkerCommandTests {
+  @Test("66 identical open tasks: duplicate-tasks fires, cut evidence says how many more, the digest counts the rest")
+  func manyDuplicateTasks() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for _ in 0..<66 { #expect(try cli.run(["task", "add", "Deploy"]).status == 0) }
+
+    let text = try cli.run(["insights"])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdout.contains("[normal] duplicate-tasks: 66 open tasks have the same title: \"Deploy\""), "\(text.stdout)")
+    let evidence = text.stdout.split(separator: "\n").filter { $0.hasPrefix("    evidence: ") }
+    #expect(evidence.count == 2, "\(text.stdout)")
+    #expect(evidence.allSatisfy { $0.hasSuffix(", … and 2 more (66 in all)") }, "\(evidence)")
+    #expect(text.stdout.contains("once a knowledge item is captured after it or once it is older than 14 days (336 hours)"), "\(text.stdout)")
+
+    let json = try cli.json(["insights"])
+    let insights = try #require(json["insights"] as? [[String: Any]])
+    let duplicates = try #require(insights.first { $0["rule"] as? String == "duplicate-tasks" })
+    #expect((duplicates["evidenceIDs"] as? [String])?.count == 64)
+    #expect(duplicates["evidenceTotal"] as? Int == 66)
+    #expect(duplicates["evidenceTruncated"] as? Bool == true)
+    let unsupported = try #require(insights.first { $0["rule"] as? String == "unsupported-tasks" })
+    #expect(unsupported["evidenceTotal"] as? Int == 66)
+
+    let context = try cli.run(["context"])
+    #expect(context.stdout.contains("\n  … and 56 more open tasks (not shown)\n"), "\(context.stdout)")
+    #expect(!context.stdout.contains("[]"), "\(context.stdout)")
+    let obj = try cli.json(["context"])
+    let sections = try #require((obj["context"] as? [String: Any])?["sections"] as? [String: Any])
+    let tasks = try #require(sections["openTasks"] as? [[String: Any]])
+    #expect(tasks.count == 10)
+    #expect(tasks.allSatisfy { ($0["evidenceIDs"] as? [String])?.isEmpty == false })
+    #expect(sections["omitted"] as? [String: Int] == ["openTasks": 56])
+
+    // A stored digest keeps the count, and review carries it as well.
+    let saved = try cli.json(["context", "--save"])
+    let savedSections = try #require((saved["context"] as? [String: Any])?["sections"] as? [String: Any])
+    #expect(savedSections["omitted"] as? [String: Int] == ["openTasks": 56])
+    let review = try cli.run(["review"])
+    #expect(review.stdout.contains("\n  … and 56 more open tasks (not shown)\n"), "\(review.stdout)")
+    #expect((try cli.json(["review"])["omitted"] as? [String: Int]) == ["openTasks": 56])
+  }
+
+  @Test("a pair captured as contradicting gets the contradiction insight and no advice to merge it")
+  func contradictingPair() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let a = try cli.json(["capture", "fact", "The API rate limit is 100 requests per minute", "--tags", "api"])
+    let aID = try #require((a["item"] as? [String: Any])?["id"] as? String)
+    _ = try cli.json(["capture", "fact", "The API rate limit is 500 requests per minute", "--tags", "api", "--relates", "contradicts:\(aID)"])
+    let out = try cli.run(["insights"]).stdout
+    #expect(out.contains("[high] contradiction: "), "\(out)")
+    #expect(!out.contains("] near-duplicates:"), "\(out)")
+    #expect(!out.contains("merge them"), "\(out)")
+  }
+
+  @Test("an item titled \"Open question: …\" is listed once with the prefix")
+  func openQuestionPrefix() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    _ = try cli.json(["capture", "fact", "Open question: which license", "--tags", "question"])
+    let out = try cli.run(["context"]).stdout
+    #expect(out.contains("] Open question: which license\n"), "\(out)")
+    #expect(!out.contains("Open question: Open question:"), "\(out)")
+  }
+}
