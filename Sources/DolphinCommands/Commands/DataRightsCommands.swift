@@ -2,6 +2,12 @@ import ContinuityKit
 import Foundation
 import KnowledgeEngine
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `export`, `import`, `erase` and `activity clear`: the user's data rights over the workspace.
 enum DataRightsCommands {
   static let all = [export, importCommand, erase, activityClear]
@@ -12,14 +18,18 @@ enum DataRightsCommands {
       options: [
         OptionSpec(name: "format", value: "F", help: "json (default; what `dolphin import` reads) or markdown."),
         OptionSpec(name: "output", value: "PATH", help: "Write to this file (mode 0600, atomically) instead of stdout; - means stdout."),
-        OptionSpec(name: "force", value: nil, help: "Replace an existing --output file."),
+        OptionSpec(
+          name: "force", value: nil,
+          help: "Replace an existing regular --output file (never a symbolic link, device, FIFO or socket)."),
       ],
       discussion: """
         The JSON document is described in Docs/ExportFormat.md: knowledge, memories, tasks, handoffs,
         digests, conversations and messages, activity receipts, run checkpoints, settings, the active
         handoff and the quarantine. With --output the file is written to a temporary file in the same
         directory, flushed and renamed into place: it is never half-written, and an existing file is
-        kept unless --force is given. A supersede cycle stored before cycles were refused is exported
+        kept unless --force is given. Only a regular file is ever replaced: a symbolic link, a device,
+        a FIFO or a socket named by --output is refused, with or without --force (use --output -, or
+        leave --output out, to write to standard output). A supersede cycle stored before cycles were refused is exported
         as stored, with a warning on stderr: `dolphin import` refuses such a file until one of the
         cycle's supersedes relationships is removed from it.
         """),
@@ -67,12 +77,7 @@ enum DataRightsCommands {
       if let output, exists, isDirectory.boolValue {
         throw CLIError.input("--output \(shownValue(output.path)) is a directory; nothing was written (give --output a file path)")
       }
-      // A symbolic link exists even when what it names does not (fileExists follows links).
-      if let output, !ctx.arguments.has("force"),
-        exists || (try? FileManager.default.destinationOfSymbolicLink(atPath: output.path)) != nil
-      {
-        throw CLIError.input("--output \(shownValue(output.path)) already exists; nothing was written (pass --force to replace it)")
-      }
+      if let output { try requireReplaceableOutput(output, force: ctx.arguments.has("force")) }
       // A directory named on the command line that does not exist is "not found" (exit 3), not a
       // storage failure; one that exists but refuses the file is still reported by the write.
       // A file where a directory should be (`afile/x.json`) is a mistake in the path (exit 4).
@@ -141,6 +146,48 @@ enum DataRightsCommands {
         ctx.console.print("  " + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", "))
       }
     })
+
+  /// Refuses an existing `--output` that export may not replace (review 18-c, C1): the file is
+  /// renamed into place, which swaps out whatever directory entry is there, so only a regular
+  /// file is replaced, and only with `--force`. A symbolic link (even a dangling one, even to a
+  /// regular file) is neither replaced nor written through: the user names the file itself. A
+  /// device, FIFO or socket is never replaced; stdout is `--output -`. The advice to pass
+  /// `--force` is given only where `--force` would replace a regular file.
+  /// - Throws: ``CLIError/input(_:)`` naming the path and what it is.
+  static func requireReplaceableOutput(_ output: URL, force: Bool) throws {
+    var status = stat()
+    guard lstat(output.path, &status) == 0 else { return }
+    let shown = shownValue(output.path)
+    let stdoutAdvice = "to write to standard output, give --output - or leave --output out"
+    if status.st_mode & S_IFMT == S_IFLNK {
+      var target = stat()
+      guard stat(output.path, &target) == 0 else {
+        throw CLIError.input(
+          "--output \(shown) is a symbolic link to nothing (a dangling link); nothing was written. Export never "
+            + "replaces a symbolic link or writes through one, even with --force: remove the link, or name another file")
+      }
+      // `/dev/stdout` redirected to a file resolves to that file: the user meant stdout.
+      let namesStandardStream = output.path.hasPrefix("/dev/") || output.path.hasPrefix("/proc/")
+      if FileKind.isRegular(target.st_mode), !namesStandardStream, let resolved = realpath(output.path, nil) {
+        defer { free(resolved) }
+        let file = shownValue(String(cString: resolved))
+        throw CLIError.input(
+          "--output \(shown) is a symbolic link to the regular file \(file); nothing was written. Export never "
+            + "replaces a symbolic link or writes through one: to replace that file, name it (--output \(file) --force)")
+      }
+      throw CLIError.input(
+        "--output \(shown) is a symbolic link to \(FileKind.name(ofMode: target.st_mode)); nothing was written. "
+          + "Export never replaces a symbolic link or writes through one, even with --force; \(stdoutAdvice)")
+    }
+    if !FileKind.isRegular(status.st_mode) {
+      throw CLIError.input(
+        "--output \(shown) is \(FileKind.name(ofMode: status.st_mode)), not a regular file; nothing was written. "
+          + "Export writes a new regular file and replaces only a regular file, even with --force; \(stdoutAdvice)")
+    }
+    if !force {
+      throw CLIError.input("--output \(shown) already exists; nothing was written (pass --force to replace it)")
+    }
+  }
 
   static let importCommand = Command(
     spec: CommandSpec(
