@@ -245,7 +245,7 @@ enum DataRightsCommands {
         }
       } else {
         // A new workspace is created only by an import that succeeds (see WorkspaceAccess.create).
-        engine = try ctx.engine(.create)
+        engine = try ctx.engineForPlannedChange(.create)
       }
       let plan = try engine.planImport(document, policy: policy, source: source)
       // The restore is lossless only of what the format defines (review, s16: the header said so
@@ -326,7 +326,7 @@ enum DataRightsCommands {
         """),
     run: { ctx in
       let scope = try ctx.parseEnum(EraseScope.self, ctx.arguments.value("kind") ?? "all", name: "--kind")
-      let engine = try ctx.engine(.update)
+      let engine = try ctx.engineForPlannedChange(.update)
       try runErase(
         ctx, engine: engine, plan: try engine.planErase(scope), question: "Erase this data? This cannot be undone.",
         action: "erasing this data")
@@ -342,7 +342,7 @@ enum DataRightsCommands {
         text is then compacted out of the database files and the result verified, as for `dolphin erase`.
         """),
     run: { ctx in
-      let engine = try ctx.engine(.update)
+      let engine = try ctx.engineForPlannedChange(.update)
       try runErase(
         ctx, engine: engine, plan: try engine.planClearChatAndActivity(), question: "Clear chat & run activity?",
         action: "clearing chat & run activity")

@@ -5,7 +5,7 @@ import KnowledgeEngine
 /// Shared flow of `… delete <id> [--yes]`: plan, show, confirm, apply.
 func runDeletion(_ ctx: CommandContext, _ request: (UUID) -> DeletionRequest, field: String) throws {
   let id = try ctx.uuid(ctx.arguments.positionals[0], field: field)
-  let engine = try ctx.engine(.update)
+  let engine = try ctx.engineForPlannedChange(.update)
   let plan = try engine.planDeletion(of: request(id))
   if !ctx.json { ctx.console.print(Render.plan(plan)) } else { ctx.console.printError(Render.plan(plan)) }
   try ctx.confirm("Apply this deletion?", action: "the deletion", plan: plan)
