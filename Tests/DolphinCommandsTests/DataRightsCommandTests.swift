@@ -234,7 +234,7 @@ struct DataRightsCommandTests {
     #expect(skipped.stdout.contains("kept this workspace's version of 1 conflicting record(s)"))
     #expect(try cli.json(["knowledge", "get", decision])["content"] as? String == "WAL mode.")
 
-    let replaced = try cli.run(["import", file.path, "--on-conflict", "replace"])
+    let replaced = try cli.run(["import", file.path, "--on-conflict", "replace", "--yes"])
     #expect(replaced.status == 0, "\(replaced.stderr)")
     #expect(try cli.json(["knowledge", "get", decision])["content"] as? String == "Changed elsewhere.")
 

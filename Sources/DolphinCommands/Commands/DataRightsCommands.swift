@@ -199,11 +199,14 @@ enum DataRightsCommands {
           name: "on-conflict", value: "POLICY",
           help: "refuse (default), skip (keep this workspace's versions) or replace (take the file's)."),
       ],
+      confirms: true,
       discussion: """
         A record whose id is not in the workspace is added; one with the same id and the same content is
         left alone; one with the same id and different content is a conflict: by default nothing is
         imported (exit 4, the conflicting ids listed) unless --on-conflict skip or replace says what to
         do. The plan (new / same / conflicting per collection) is printed before anything is written.
+        When --on-conflict replace would overwrite stored records or settings, the import asks on a
+        terminal first (or takes --yes; without a terminal, --yes is needed), as erase and delete do.
         Into an empty workspace the import is a lossless restore of everything dolphin stores; only what
         capture never stores is normalized: blank handoff next steps are dropped (the plan counts them),
         an empty handoff summary is built by rules, receipt arguments that are not a JSON object are
@@ -267,6 +270,17 @@ enum DataRightsCommands {
           ctx.console.print("Dry run: nothing was written.")
         }
         return
+      }
+      // Replacing destroys the stored versions: confirmed as erase and delete are (review 18-c, C9).
+      if policy == .replace, plan.hasConflicts {
+        let records = plan.conflicts.filter(\.isRecord).count
+        let settings = plan.conflicts.contains { !$0.isRecord }
+        let what =
+          [records > 0 ? "\(records) stored record(s)" : nil, settings ? "this workspace's settings or active handoff" : nil]
+          .compactMap { $0 }.joined(separator: " and ")
+        try ctx.confirm(
+          "Replace \(what) with the file's versions? This cannot be undone.",
+          action: "replacing \(what) with the file's versions", plan: plan)
       }
       let report = try engine.applyImport(document, policy: policy, source: source, expecting: plan)
       if ctx.json {
