@@ -492,8 +492,25 @@ final class CommandContext {
   /// searches in memory) and the notice goes to standard error
   /// (``WorkspaceOpening/searchIndexNotices(console:program:)``).
   func engine(_ access: WorkspaceAccess) throws -> KnowledgeEngine {
+    engine(over: try openStore(access))
+  }
+
+  /// An engine for a command that plans a change, shows the plan and then applies it (erase,
+  /// activity clear, the deletions, import): a legacy `workspace.json` waiting to be imported by
+  /// the first write is imported now, in a transaction of its own and with its notice, so that
+  /// the plan is made over what the write will find. Otherwise that import ran inside the
+  /// planned write, which then saw records the plan did not list: asked on a terminal it
+  /// failed every time as a change by "another process", and with --yes it erased records no
+  /// plan had shown (review 18-c, C2).
+  func engineForPlannedChange(_ access: WorkspaceAccess) throws -> KnowledgeEngine {
+    let store = try openStore(access)
+    try WorkspaceOpening.importPendingLegacyFile(store: store)
+    return engine(over: store)
+  }
+
+  private func engine(over store: SQLiteWorkspaceStore) -> KnowledgeEngine {
     KnowledgeEngine(
-      store: try openStore(access),
+      store: store,
       searchIndexObserver: WorkspaceOpening.searchIndexNotices(console: console, program: "dolphin"),
       searchIndexRebuildStarting: WorkspaceOpening.searchIndexRebuildStart(console: console, program: "dolphin"))
   }

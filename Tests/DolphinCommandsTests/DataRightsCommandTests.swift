@@ -159,17 +159,17 @@ struct DataRightsCommandTests {
     }
     #expect(try String(contentsOfFile: afile, encoding: .utf8) == "keep me")
 
-    // A dangling link is a name that exists: kept without --force, replaced with it.
+    // A dangling link is a name that exists: kept with or without --force (review 18-c, C1:
+    // --force replaces only a regular file).
     let link = cli.dir.appending("link.json").path
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: cli.dir.appending("nowhere").path)
-    let refused = try cli.run(["export", "--output", link])
-    #expect(refused.status == 4, "\(refused.stderr)")
-    #expect(refused.stderr.contains("\(link) already exists; nothing was written (pass --force to replace it)"))
-    #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) != nil, "the link is kept")
-    let forced = try cli.run(["export", "--output", link, "--force"])
-    #expect(forced.status == 0, "\(forced.stderr)")
-    #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil)
-    #expect(fileMode(link) == 0o600)
+    for force in [[], ["--force"]] {
+      let refused = try cli.run(["export", "--output", link] + force)
+      #expect(refused.status == 4, "\(refused.stderr)")
+      #expect(refused.stderr.contains("--output \(link) is a symbolic link to nothing (a dangling link); nothing was written"))
+      #expect(!refused.stderr.contains("pass --force"), "\(refused.stderr)")
+      #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) != nil, "the link is kept")
+    }
 
     // `-` is stdout, as with no --output; no file named `-` is written where the process runs.
     let dash = try cli.run(["export", "--output", "-"])
@@ -234,7 +234,7 @@ struct DataRightsCommandTests {
     #expect(skipped.stdout.contains("kept this workspace's version of 1 conflicting record(s)"))
     #expect(try cli.json(["knowledge", "get", decision])["content"] as? String == "WAL mode.")
 
-    let replaced = try cli.run(["import", file.path, "--on-conflict", "replace"])
+    let replaced = try cli.run(["import", file.path, "--on-conflict", "replace", "--yes"])
     #expect(replaced.status == 0, "\(replaced.stderr)")
     #expect(try cli.json(["knowledge", "get", decision])["content"] as? String == "Changed elsewhere.")
 

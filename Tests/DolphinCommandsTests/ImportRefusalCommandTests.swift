@@ -137,6 +137,46 @@ struct ImportRefusalCommandTests {
       },
       problem: { _ in "algorithm 'gpt-4-summary' is not how dolphin builds digests: every digest is `rule-based-digest`" },
       rule: "digestLabel", fixable: true),
+    // Review 18-c, C6 and B9: states no command leaves a task or checkpoint in.
+    Case(
+      name: "an open task with a completion date",
+      sql: { "UPDATE task SET completed_at = '2026-12-01T00:00:00.000Z' WHERE id = '\($0.task)'" },
+      doctorLine: { "task \($0.task): completedAt is 2026-12-01T00:00:00.000Z but status is open" },
+      problem: { _ in "completedAt is 2026-12-01T00:00:00.000Z but status is open; an open task has no completion date" },
+      rule: "taskCompletion", fixable: true),
+    Case(
+      name: "a completed task without a completion date",
+      sql: { "UPDATE task SET status = 'completed', completed_at = NULL WHERE id = '\($0.task)'" },
+      doctorLine: { "task \($0.task): status is completed but completedAt is missing" },
+      problem: { _ in "status is completed but completedAt is missing" }, rule: "taskCompletion", fixable: true),
+    Case(
+      name: "a task completed before it was created",
+      sql: { "UPDATE task SET status = 'completed', completed_at = '2000-01-01T00:00:00.000Z' WHERE id = '\($0.task)'" },
+      doctorLine: { "task \($0.task): completedAt is 2000-01-01T00:00:00.000Z, earlier than createdAt " },
+      problem: { _ in "completedAt is 2000-01-01T00:00:00.000Z, earlier than createdAt " }, rule: "taskCompletion",
+      fixable: true),
+    Case(
+      name: "a checkpoint with a negative step",
+      sql: { _ in "UPDATE checkpoint SET step = -5 WHERE rowid = (SELECT min(rowid) FROM checkpoint)" },
+      doctorLine: { f in
+        "checkpoint \((try? RefusedTextCommandTests.sqliteValue(f.cli, "SELECT id FROM checkpoint ORDER BY rowid LIMIT 1")) ?? "?"): "
+          + "step is -5; a checkpoint's step is a whole number 0 or more"
+      },
+      problem: { _ in "step is -5; a checkpoint's step is a whole number 0 or more" }, rule: "checkpointStep", fixable: true),
+    // Review 18-c, C7: activity text had no bound on import.
+    Case(
+      name: "a receipt message over its bound",
+      sql: { "UPDATE receipt SET message = printf('%.4001c', 'm') WHERE id = '\($0.receipt)'" },
+      doctorLine: { "receipt \($0.receipt): message is 4001 characters; the limit is 4000 characters" },
+      problem: { _ in "message is 4001 characters; the limit is 4000 characters" }, rule: "textBound", fixable: true),
+    Case(
+      name: "a checkpoint note over its bound",
+      sql: { _ in "UPDATE checkpoint SET note = printf('%.4001c', 'n') WHERE rowid = (SELECT min(rowid) FROM checkpoint)" },
+      doctorLine: { f in
+        "checkpoint \((try? RefusedTextCommandTests.sqliteValue(f.cli, "SELECT id FROM checkpoint ORDER BY rowid LIMIT 1")) ?? "?"): "
+          + "note is 4001 characters; the limit is 4000 characters"
+      },
+      problem: { _ in "note is 4001 characters; the limit is 4000 characters" }, rule: "textBound", fixable: true),
     Case(
       name: "a task citing a missing knowledge item",
       sql: { "UPDATE task SET knowledge_ids = json_array('00000000-0000-4000-8000-0000000000AA') WHERE id = '\($0.task)'" },

@@ -263,12 +263,12 @@ struct SettingsCommandTests {
     let cli = CLI()
     defer { cli.dir.remove() }
     #expect(try cli.run(["import", before.path]).status == 0)
-    let r = try cli.run(["import", after.path, "--on-conflict", "replace"])
+    let r = try cli.run(["import", after.path, "--on-conflict", "replace", "--yes"])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.hasSuffix("\nImported 0 record(s); settings changed: knowledgeItemLimit 10000 → 20000.\n"), "\(r.stdout)")
     #expect(try Self.limit(cli) == 20_000)
 
-    let json = try cli.run(["import", before.path, "--on-conflict", "replace", "--json"])
+    let json = try cli.run(["import", before.path, "--on-conflict", "replace", "--json", "--yes"])
     #expect(json.status == 0, "\(json.stderr)")
     let report = try Self.object(json.stdout)
     let changed = try #require(report["settingsChanged"] as? [[String: Any]])
@@ -311,7 +311,7 @@ struct SettingsCommandTests {
 
     // Settings stored here: replace is refused, and skip, as the advice says, keeps them.
     #expect(try cli.run(["settings", "set", "knowledgeItemLimit", "20000"]).status == 0)
-    let replace = try cli.run(["import", file.path, "--on-conflict", "replace"])
+    let replace = try cli.run(["import", file.path, "--on-conflict", "replace", "--yes"])
     #expect(replace.status == 4, "\(replace.stderr)")
     #expect(
       replace.stderr == "dolphin: error: \(file.path): workspace.settings.knowledgeItemLimit is 2, which this import would "

@@ -118,7 +118,7 @@ struct SupersedeCycleCommandTests {
     var fixed = document
     fixed["workspace"] = workspace
     try JSONSerialization.data(withJSONObject: fixed).write(to: file)
-    let replace = try cli.run(["import", file.path, "--on-conflict", "replace"])
+    let replace = try cli.run(["import", file.path, "--on-conflict", "replace", "--yes"])
     #expect(replace.status == 0, "\(replace.stderr)")
     #expect(try cli.run(["doctor"]).status == 0)
     let again = try cli.run(["export", "--output", cli.dir.appending("again.json").path])

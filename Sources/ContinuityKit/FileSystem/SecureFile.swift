@@ -15,12 +15,20 @@ public enum SecureFile {
   ///
   /// Without `overwrite`, an existing file is never replaced, even by a race: the temporary file
   /// is hard-linked to `url` (which fails when `url` exists) instead of renamed.
+  ///
+  /// With `overwrite`, only a regular file is replaced. A symbolic link (dangling or not), a
+  /// device, a FIFO, a socket or a directory at `url` is refused and left as it is: the rename
+  /// would swap that directory entry for a regular file, and a `/dev/null` or `/dev/stdout`
+  /// replaced that way breaks the system (review 18-c, C1). The type is checked again just before
+  /// the rename, so a special file put in place meanwhile is not replaced either (short of a
+  /// swap in the instant between that check and the rename).
   /// - Parameters:
   ///   - data: the complete contents.
   ///   - url: the destination file.
-  ///   - overwrite: whether an existing file at `url` may be replaced.
+  ///   - overwrite: whether an existing regular file at `url` may be replaced.
   /// - Throws: ``WorkspaceError/fileSystem(path:message:)`` naming the path and the cause
-  ///   (e.g. `already exists`, `No space left on device`); the temporary file is removed.
+  ///   (e.g. `already exists`, `is a character device, not a regular file`, `No space left on
+  ///   device`); the temporary file is removed.
   public static func writeAtomically(_ data: Data, to url: URL, overwrite: Bool) throws(WorkspaceError) {
     let path = url.path
     let directory = url.deletingLastPathComponent().path
@@ -28,6 +36,7 @@ public enum SecureFile {
     if lstat(path, &st) == 0 {
       if (st.st_mode & S_IFMT) == S_IFDIR { throw .fileSystem(path: path, message: "is a directory") }
       if !overwrite { throw .fileSystem(path: path, message: "already exists; refusing to overwrite it") }
+      if let refusal = replacementRefusal(mode: st.st_mode) { throw .fileSystem(path: path, message: refusal) }
     }
     removeStaleTemporaries(for: url)
     let temp = directory + "/" + temporaryPrefix(for: url) + String(getpid()) + "-" + UUID().uuidString.prefix(8)
@@ -43,7 +52,11 @@ public enum SecureFile {
     close(fd)
     if failure == nil {
       if overwrite {
-        if rename(temp, path) != 0 { failure = "cannot move into place: \(errorText())" }
+        if lstat(path, &st) == 0, let refusal = replacementRefusal(mode: st.st_mode) {
+          failure = refusal
+        } else if rename(temp, path) != 0 {
+          failure = "cannot move into place: \(errorText())"
+        }
       } else if link(temp, path) != 0 {
         let code = errno
         if code == EEXIST {
@@ -63,6 +76,14 @@ public enum SecureFile {
     unlink(temp)  // after link(2) the data lives on under `path`; after rename(2) this is a no-op
     if let failure { throw .fileSystem(path: path, message: failure) }
     syncDirectory(directory)
+  }
+
+  /// Why an existing directory entry of mode `mode` may not be replaced, or nil for a regular
+  /// file (the only kind ``writeAtomically(_:to:overwrite:)`` ever replaces).
+  static func replacementRefusal(mode: mode_t) -> String? {
+    if FileKind.isRegular(mode) { return nil }
+    return "is \(FileKind.name(ofMode: mode)), not a regular file; only a regular file is ever replaced, "
+      + "so it was left as it is and nothing was written"
   }
 
   /// The name every temporary file for `url` starts with: `.<name>.tmp-`, followed by the

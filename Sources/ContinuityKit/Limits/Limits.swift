@@ -49,6 +49,18 @@ public enum Limits {
   public static let receiptsKept = 10_000
   public static let checkpointsKept = 1_000
   public static let messagesKept = 10_000
+  /// A receipt's `message`, in characters: the agent writes at most 500; an import accepts up to
+  /// a task's notes' bound (review 18-c, C7: two million characters were imported).
+  public static let receiptMessage = 4_000
+  /// A run checkpoint's `note`, in characters: the agent loop writes at most 300.
+  public static let checkpointNote = 4_000
+  /// An export header's `generator` (`dolphin 0.1.0`), in characters.
+  public static let exportGenerator = 300
+  /// A quarantined record's `reason`, in characters: the legacy importer's reasons are a line.
+  public static let quarantineReason = 4_000
+  /// A quarantined record's `raw` JSON text, in UTF-8 bytes (16 MiB): the one record the legacy
+  /// importer kept aside, verbatim (a conversation carries its messages).
+  public static let quarantineRawBytes = 16 << 20
 
   // Outputs and queries
   public static let searchResultsDefault = 10
@@ -129,6 +141,11 @@ public enum Limits {
     ("receipts kept", receiptsKept, "receipts"),
     ("checkpoints kept", checkpointsKept, "checkpoints"),
     ("messages kept", messagesKept, "messages"),
+    ("receipt message", receiptMessage, "characters"),
+    ("checkpoint note", checkpointNote, "characters"),
+    ("export generator", exportGenerator, "characters"),
+    ("quarantine reason", quarantineReason, "characters"),
+    ("quarantine raw record", quarantineRawBytes, "UTF-8 bytes"),
     ("search results (default)", searchResultsDefault, "results"),
     ("search results (maximum)", searchResultsMaximum, "results"),
     ("listed records (default)", listedRecordsDefault, "records"),

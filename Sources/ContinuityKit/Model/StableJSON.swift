@@ -26,7 +26,9 @@ public enum StableJSON {
       let s = try c.decode(String.self)
       guard let date = ISO8601.millisecondDate(from: s) else {
         throw DecodingError.dataCorruptedError(
-          in: c, debugDescription: "expected an ISO-8601 date such as 2026-11-29T18:19:32Z, got '\(s)'")
+          in: c,
+          debugDescription: "expected an ISO-8601 date such as 2026-11-29T18:19:32Z, got '\(s)'"
+            + (ISO8601.calendarProblem(in: s).map { " (\($0))" } ?? ""))
       }
       return date
     }
@@ -69,6 +71,10 @@ public enum ISO8601 {
 
   /// Parses `yyyy-MM-ddTHH:mm:ss[.fraction](Z|±hh:mm)`; nil for anything else. Every fraction
   /// digit is kept; ``millisecondDate(from:)`` keeps what the store keeps.
+  ///
+  /// A day the month does not have (`2026-02-30`, `2026-02-29`, `2026-04-31`) and a leap second
+  /// (`23:59:60`, which no `Date` can name) are refused, not moved to a later day (review 18-c,
+  /// C5); ``calendarProblem(in:)`` says which part is wrong.
   public static func date(from string: String) -> Date? {
     let u = Array(string.utf8)
     func num(_ a: Int, _ n: Int) -> Int? {
@@ -84,7 +90,7 @@ public enum ISO8601 {
     guard u.count >= 20, let y = num(0, 4), u[4] == 45, let mo = num(5, 2), u[7] == 45,
       let d = num(8, 2), u[10] == 84 || u[10] == 116, let h = num(11, 2), u[13] == 58,
       let mi = num(14, 2), u[16] == 58, let s = num(17, 2),
-      (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
+      (1...12).contains(mo), d >= 1, d <= daysInMonth(y, mo), h < 24, mi < 60, s < 60
     else { return nil }
     var i = 19
     var fraction = 0.0
@@ -115,6 +121,41 @@ public enum ISO8601 {
     let days = daysFromCivil(y, mo, d)
     let total = Double(days * 86_400 + h * 3600 + mi * 60 + s - offset) + fraction
     return Date(timeIntervalSince1970: total)
+  }
+
+  /// The number of days of month `month` (1…12) of year `year` in the proleptic Gregorian
+  /// calendar: 28 or 29 for February (a leap year is divisible by 4, and by 400 if by 100).
+  static func daysInMonth(_ year: Int, _ month: Int) -> Int {
+    switch month {
+    case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  /// Why `string`, shaped as a date ``date(from:)`` reads, names no moment: `2026-02 has 28
+  /// days, so day 30 does not exist`, or `second 60 (a leap second) is not accepted`; nil
+  /// when the string is not shaped so, or names a moment.
+  public static func calendarProblem(in string: String) -> String? {
+    let u = Array(string.utf8)
+    func num(_ a: Int, _ n: Int) -> Int? {
+      guard a + n <= u.count else { return nil }
+      var v = 0
+      for i in a..<(a + n) {
+        guard u[i] >= 48, u[i] <= 57 else { return nil }
+        v = v * 10 + Int(u[i] - 48)
+      }
+      return v
+    }
+    guard u.count >= 19, let y = num(0, 4), let mo = num(5, 2), (1...12).contains(mo), let d = num(8, 2) else {
+      return nil
+    }
+    let days = daysInMonth(y, mo)
+    if d > days && d <= 31 {
+      return String(format: "%04d-%02d has %d days, so day %d does not exist", y, mo, days, d)
+    }
+    if let s = num(17, 2), s == 60 { return "second 60 (a leap second) is not accepted" }
+    return nil
   }
 
   // Howard Hinnant's civil-date algorithms (public domain), proleptic Gregorian calendar.

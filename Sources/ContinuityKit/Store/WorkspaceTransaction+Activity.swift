@@ -86,9 +86,12 @@ extension WorkspaceTransaction {
   }
 
   /// Inserts a conversation.
+  /// - Throws: `.validation` for a title over ``Limits/title``, or an id a stored conversation
+  ///   has (named as for memories and tasks, not SQLite's constraint error).
   public func insertConversation(_ c: Conversation) throws(WorkspaceError) {
     try requireWritable()
     do { try Limits.check("conversation title", c.title, limit: Limits.title) } catch { throw .validation(error) }
+    try requireNewID(c.id, table: "conversation", noun: "a conversation")
     try db.run(
       "INSERT INTO conversation(id, title, created_at, updated_at) VALUES (?,?,?,?)",
       [Self.text(c.id), .text(c.title), Self.text(c.createdAt), Self.text(c.updatedAt)])
@@ -135,6 +138,7 @@ extension WorkspaceTransaction {
   public func insertMessage(_ m: ChatMessage) throws(WorkspaceError) {
     try requireWritable()
     do { try Limits.check("message text", m.text, limit: Limits.content) } catch { throw .validation(error) }
+    try requireNewID(m.id, table: "message", noun: "a message")
     try db.run(
       "INSERT INTO message(id, conversation_id, role, text, created_at) VALUES (?,?,?,?,?)",
       [Self.text(m.id), Self.text(m.conversationID), .text(m.role.rawValue), .text(m.text), Self.text(m.createdAt)])
@@ -167,8 +171,10 @@ extension WorkspaceTransaction {
   }
 
   /// Appends a receipt and prunes the oldest beyond ``Limits/receiptsKept``.
+  /// - Throws: `.validation` for an id a stored receipt has.
   public func insertReceipt(_ r: ActivityReceipt) throws(WorkspaceError) {
     try requireWritable()
+    try requireNewID(r.id, table: "receipt", noun: "a receipt")
     try db.run(
       "INSERT INTO receipt(id, call_id, tool, risk, arguments, outcome, changed_ids, started_at, finished_at, approval, message) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
       [Self.text(r.id), .text(r.callID), .text(r.tool), .text(r.risk), .text(r.arguments), .text(r.outcome.rawValue),
@@ -191,14 +197,26 @@ extension WorkspaceTransaction {
   }
 
   /// Appends a checkpoint and prunes the oldest beyond ``Limits/checkpointsKept``.
+  /// - Throws: `.validation` for an id a stored checkpoint has.
   public func insertCheckpoint(_ c: RunCheckpoint) throws(WorkspaceError) {
     try requireWritable()
+    try requireNewID(c.id, table: "checkpoint", noun: "a checkpoint")
     try db.run(
       "INSERT INTO checkpoint(id, run_id, step, state, note, created_at) VALUES (?,?,?,?,?,?)",
       [Self.text(c.id), Self.text(c.runID), .integer(Int64(c.step)), .text(c.state), .text(c.note), Self.text(c.createdAt)])
     try db.run(
       "DELETE FROM checkpoint WHERE rowid IN (SELECT rowid FROM checkpoint ORDER BY rowid DESC LIMIT -1 OFFSET ?)",
       [.integer(Int64(Limits.checkpointsKept))])
+  }
+
+  /// Refuses `id` when a row of `table` (one of the activity tables, named by this file's
+  /// callers, never by input) has it: `a receipt with id … already exists`, as for memories and
+  /// tasks (review 18-c, C3: migrating a legacy file whose conversations were stored already
+  /// failed with SQLite's "UNIQUE constraint failed: conversation.id").
+  private func requireNewID(_ id: UUID, table: String, noun: String) throws(WorkspaceError) {
+    if try db.first("SELECT 1 FROM \(table) WHERE id = ?", [Self.text(id)], { $0.int64(0) }) != nil {
+      throw .validation(ValidationError(field: "id", message: "\(noun) with id \(id.uuidString) already exists"))
+    }
   }
 
   // MARK: Legacy bookkeeping

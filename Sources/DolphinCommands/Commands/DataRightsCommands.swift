@@ -2,6 +2,12 @@ import ContinuityKit
 import Foundation
 import KnowledgeEngine
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `export`, `import`, `erase` and `activity clear`: the user's data rights over the workspace.
 enum DataRightsCommands {
   static let all = [export, importCommand, erase, activityClear]
@@ -12,14 +18,18 @@ enum DataRightsCommands {
       options: [
         OptionSpec(name: "format", value: "F", help: "json (default; what `dolphin import` reads) or markdown."),
         OptionSpec(name: "output", value: "PATH", help: "Write to this file (mode 0600, atomically) instead of stdout; - means stdout."),
-        OptionSpec(name: "force", value: nil, help: "Replace an existing --output file."),
+        OptionSpec(
+          name: "force", value: nil,
+          help: "Replace an existing regular --output file (never a symbolic link, device, FIFO or socket)."),
       ],
       discussion: """
         The JSON document is described in Docs/ExportFormat.md: knowledge, memories, tasks, handoffs,
         digests, conversations and messages, activity receipts, run checkpoints, settings, the active
         handoff and the quarantine. With --output the file is written to a temporary file in the same
         directory, flushed and renamed into place: it is never half-written, and an existing file is
-        kept unless --force is given. A supersede cycle stored before cycles were refused is exported
+        kept unless --force is given. Only a regular file is ever replaced: a symbolic link, a device,
+        a FIFO or a socket named by --output is refused, with or without --force (use --output -, or
+        leave --output out, to write to standard output). A supersede cycle stored before cycles were refused is exported
         as stored, with a warning on stderr: `dolphin import` refuses such a file until one of the
         cycle's supersedes relationships is removed from it.
         """),
@@ -67,12 +77,7 @@ enum DataRightsCommands {
       if let output, exists, isDirectory.boolValue {
         throw CLIError.input("--output \(shownValue(output.path)) is a directory; nothing was written (give --output a file path)")
       }
-      // A symbolic link exists even when what it names does not (fileExists follows links).
-      if let output, !ctx.arguments.has("force"),
-        exists || (try? FileManager.default.destinationOfSymbolicLink(atPath: output.path)) != nil
-      {
-        throw CLIError.input("--output \(shownValue(output.path)) already exists; nothing was written (pass --force to replace it)")
-      }
+      if let output { try requireReplaceableOutput(output, force: ctx.arguments.has("force")) }
       // A directory named on the command line that does not exist is "not found" (exit 3), not a
       // storage failure; one that exists but refuses the file is still reported by the write.
       // A file where a directory should be (`afile/x.json`) is a mistake in the path (exit 4).
@@ -142,6 +147,48 @@ enum DataRightsCommands {
       }
     })
 
+  /// Refuses an existing `--output` that export may not replace (review 18-c, C1): the file is
+  /// renamed into place, which swaps out whatever directory entry is there, so only a regular
+  /// file is replaced, and only with `--force`. A symbolic link (even a dangling one, even to a
+  /// regular file) is neither replaced nor written through: the user names the file itself. A
+  /// device, FIFO or socket is never replaced; stdout is `--output -`. The advice to pass
+  /// `--force` is given only where `--force` would replace a regular file.
+  /// - Throws: ``CLIError/input(_:)`` naming the path and what it is.
+  static func requireReplaceableOutput(_ output: URL, force: Bool) throws {
+    var status = stat()
+    guard lstat(output.path, &status) == 0 else { return }
+    let shown = shownValue(output.path)
+    let stdoutAdvice = "to write to standard output, give --output - or leave --output out"
+    if status.st_mode & S_IFMT == S_IFLNK {
+      var target = stat()
+      guard stat(output.path, &target) == 0 else {
+        throw CLIError.input(
+          "--output \(shown) is a symbolic link to nothing (a dangling link); nothing was written. Export never "
+            + "replaces a symbolic link or writes through one, even with --force: remove the link, or name another file")
+      }
+      // `/dev/stdout` redirected to a file resolves to that file: the user meant stdout.
+      let namesStandardStream = output.path.hasPrefix("/dev/") || output.path.hasPrefix("/proc/")
+      if FileKind.isRegular(target.st_mode), !namesStandardStream, let resolved = realpath(output.path, nil) {
+        defer { free(resolved) }
+        let file = shownValue(String(cString: resolved))
+        throw CLIError.input(
+          "--output \(shown) is a symbolic link to the regular file \(file); nothing was written. Export never "
+            + "replaces a symbolic link or writes through one: to replace that file, name it (--output \(file) --force)")
+      }
+      throw CLIError.input(
+        "--output \(shown) is a symbolic link to \(FileKind.name(ofMode: target.st_mode)); nothing was written. "
+          + "Export never replaces a symbolic link or writes through one, even with --force; \(stdoutAdvice)")
+    }
+    if !FileKind.isRegular(status.st_mode) {
+      throw CLIError.input(
+        "--output \(shown) is \(FileKind.name(ofMode: status.st_mode)), not a regular file; nothing was written. "
+          + "Export writes a new regular file and replaces only a regular file, even with --force; \(stdoutAdvice)")
+    }
+    if !force {
+      throw CLIError.input("--output \(shown) already exists; nothing was written (pass --force to replace it)")
+    }
+  }
+
   static let importCommand = Command(
     spec: CommandSpec(
       path: ["import"], summary: "Import a `dolphin export` JSON file (previewed; one transaction).",
@@ -152,11 +199,14 @@ enum DataRightsCommands {
           name: "on-conflict", value: "POLICY",
           help: "refuse (default), skip (keep this workspace's versions) or replace (take the file's)."),
       ],
+      confirms: true,
       discussion: """
         A record whose id is not in the workspace is added; one with the same id and the same content is
         left alone; one with the same id and different content is a conflict: by default nothing is
         imported (exit 4, the conflicting ids listed) unless --on-conflict skip or replace says what to
         do. The plan (new / same / conflicting per collection) is printed before anything is written.
+        When --on-conflict replace would overwrite stored records or settings, the import asks on a
+        terminal first (or takes --yes; without a terminal, --yes is needed), as erase and delete do.
         Into an empty workspace the import is a lossless restore of everything dolphin stores; only what
         capture never stores is normalized: blank handoff next steps are dropped (the plan counts them),
         an empty handoff summary is built by rules, receipt arguments that are not a JSON object are
@@ -198,7 +248,7 @@ enum DataRightsCommands {
         }
       } else {
         // A new workspace is created only by an import that succeeds (see WorkspaceAccess.create).
-        engine = try ctx.engine(.create)
+        engine = try ctx.engineForPlannedChange(.create)
       }
       let plan = try engine.planImport(document, policy: policy, source: source)
       // The restore is lossless only of what the format defines (review, s16: the header said so
@@ -220,6 +270,17 @@ enum DataRightsCommands {
           ctx.console.print("Dry run: nothing was written.")
         }
         return
+      }
+      // Replacing destroys the stored versions: confirmed as erase and delete are (review 18-c, C9).
+      if policy == .replace, plan.hasConflicts {
+        let records = plan.conflicts.filter(\.isRecord).count
+        let settings = plan.conflicts.contains { !$0.isRecord }
+        let what =
+          [records > 0 ? "\(records) stored record(s)" : nil, settings ? "this workspace's settings or active handoff" : nil]
+          .compactMap { $0 }.joined(separator: " and ")
+        try ctx.confirm(
+          "Replace \(what) with the file's versions? This cannot be undone.",
+          action: "replacing \(what) with the file's versions", plan: plan)
       }
       let report = try engine.applyImport(document, policy: policy, source: source, expecting: plan)
       if ctx.json {
@@ -279,7 +340,7 @@ enum DataRightsCommands {
         """),
     run: { ctx in
       let scope = try ctx.parseEnum(EraseScope.self, ctx.arguments.value("kind") ?? "all", name: "--kind")
-      let engine = try ctx.engine(.update)
+      let engine = try ctx.engineForPlannedChange(.update)
       try runErase(
         ctx, engine: engine, plan: try engine.planErase(scope), question: "Erase this data? This cannot be undone.",
         action: "erasing this data")
@@ -295,7 +356,7 @@ enum DataRightsCommands {
         text is then compacted out of the database files and the result verified, as for `dolphin erase`.
         """),
     run: { ctx in
-      let engine = try ctx.engine(.update)
+      let engine = try ctx.engineForPlannedChange(.update)
       try runErase(
         ctx, engine: engine, plan: try engine.planClearChatAndActivity(), question: "Clear chat & run activity?",
         action: "clearing chat & run activity")

@@ -5,7 +5,7 @@ import KnowledgeEngine
 /// Shared flow of `… delete <id> [--yes]`: plan, show, confirm, apply.
 func runDeletion(_ ctx: CommandContext, _ request: (UUID) -> DeletionRequest, field: String) throws {
   let id = try ctx.uuid(ctx.arguments.positionals[0], field: field)
-  let engine = try ctx.engine(.update)
+  let engine = try ctx.engineForPlannedChange(.update)
   let plan = try engine.planDeletion(of: request(id))
   if !ctx.json { ctx.console.print(Render.plan(plan)) } else { ctx.console.printError(Render.plan(plan)) }
   try ctx.confirm("Apply this deletion?", action: "the deletion", plan: plan)
@@ -386,7 +386,8 @@ enum MigrateCommands {
       ctx.console.print("Original unchanged; backup: \(report.backupPath ?? "?")")
       for q in report.quarantined.prefix(20) {
         // A record without a place in a list (the settings) is named alone, as `quarantine` names it.
-        ctx.console.print("  quarantined \(q.collection)\(q.index.map { "[\($0)]" } ?? ""): \(inert(q.reason))")
+        ctx.console.print(
+          "  quarantined \(q.collection)\(q.index.map { "[\($0)]" } ?? ""): \(inert(Truncation.truncate(q.reason, to: 300)))")
       }
     })
 
@@ -402,7 +403,10 @@ enum MigrateCommands {
       ctx.console.print("\(entries.count) quarantined record(s)")
       for e in entries {
         // The settings have no index (stored as -1): `settings`, as `migrate` names them.
-        ctx.console.print("\(e.sourceFile) \(e.collection)\(e.recordIndex >= 0 ? "[\(e.recordIndex)]" : ""): \(inert(e.reason))")
+        // Cut as `raw` is (review 18-c, C7: a 100,000-character reason was printed whole); --json has it all.
+        ctx.console.print(
+          "\(e.sourceFile) \(e.collection)\(e.recordIndex >= 0 ? "[\(e.recordIndex)]" : ""): "
+            + inert(Truncation.truncate(e.reason, to: 300)))
         ctx.console.print("  \(inert(Truncation.truncate(e.raw, to: 300)))")
       }
     })

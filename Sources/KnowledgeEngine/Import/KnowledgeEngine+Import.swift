@@ -19,7 +19,7 @@ extension KnowledgeEngine {
   public func planImport(_ document: WorkspaceExport, policy: ImportConflictPolicy = .refuse, source: String)
     throws -> ImportPlan
   {
-    let prepared = try PreparedImport(document, source: source)
+    let prepared = try PreparedImport(document, source: source, now: environment.now())
     return try store.read { tx in try ImportAnalysis(prepared, policy: policy, tx).plan }
   }
 
@@ -69,7 +69,7 @@ extension KnowledgeEngine {
     _ document: WorkspaceExport, policy: ImportConflictPolicy, source: String, expecting shown: ImportPlan?,
     afterStaging: (() throws -> Void)?
   ) throws -> ImportReport {
-    let prepared = try PreparedImport(document, source: source)
+    let prepared = try PreparedImport(document, source: source, now: environment.now())
     return try Self.importing.withLock { _ throws -> ImportReport in
       func stage(_ tx: WorkspaceTransaction) throws -> StagedImport {
         try StagedImport.stage(prepared, policy: policy, expecting: shown, in: tx)
@@ -547,7 +547,10 @@ struct ImportAnalysis: Sendable {
       }
     }
     for (i, t) in ws.tasks.enumerated() {
-      try named("workspace.tasks[\(i)]", t.id) { () throws(ValidationError) in try Limits.validate(t) }
+      try named("workspace.tasks[\(i)]", t.id) { () throws(ValidationError) in
+        try Limits.validate(t)
+        try requireConsistentCompletion(t)
+      }
     }
     for (i, h) in ws.handoffs.enumerated() {
       try named("workspace.handoffs[\(i)]", h.id) { () throws(ValidationError) in try Limits.validate(h) }
@@ -564,6 +567,7 @@ struct ImportAnalysis: Sendable {
     }
     for (i, r) in ws.receipts.enumerated() {
       try named("workspace.receipts[\(i)]", r.id) { () throws(ValidationError) in
+        try Limits.check("message", r.message, limit: Limits.receiptMessage)
         // Receipts hold the call's canonical JSON arguments (cut ones are JSON too), and the
         // activity log and MCP clients read them as JSON.
         let problem: String
@@ -576,6 +580,17 @@ struct ImportAnalysis: Sendable {
         throw ValidationError(
           field: "arguments",
           message: "arguments \(Limits.quoted(r.arguments, cutAt: 60)) is not JSON text (\(problem)); a receipt's arguments are the call's JSON arguments")
+      }
+    }
+    for (i, c) in ws.checkpoints.enumerated() {
+      try named("workspace.checkpoints[\(i)]", c.id) { () throws(ValidationError) in
+        // The agent loop numbers a run's steps from 0 (the legacy importer quarantines a
+        // negative step for the same reason).
+        if c.step < 0 {
+          throw ValidationError(
+            field: "step", message: "step is \(c.step); a checkpoint's step is a whole number 0 or more")
+        }
+        try Limits.check("note", c.note, limit: Limits.checkpointNote)
       }
     }
     for (i, d) in ws.digests.enumerated() {
@@ -594,6 +609,32 @@ struct ImportAnalysis: Sendable {
     try requireKept(ws.messages.count, Limits.messagesKept, "workspace.messages", "messages")
     try requireKept(ws.receipts.count, Limits.receiptsKept, "workspace.receipts", "receipts")
     try requireKept(ws.checkpoints.count, Limits.checkpointsKept, "workspace.checkpoints", "checkpoints")
+  }
+
+  /// A task's status and completion date must agree as `task complete` and `task reopen` leave
+  /// them (review 18-c, C6; the legacy importer quarantines a task whose `isCompleted` and
+  /// `completedAt` disagree): an open task has no `completedAt`, a completed one has one, and
+  /// it is not before the task's `createdAt`.
+  /// - Throws: ``ValidationError`` naming `completedAt`.
+  static func requireConsistentCompletion(_ task: TaskItem) throws(ValidationError) {
+    switch (task.status, task.completedAt) {
+    case (.open, let at?):
+      throw ValidationError(
+        field: "completedAt",
+        message: "completedAt is \(ISO8601.string(from: at)) but status is open; an open task has no completion date "
+          + "(remove completedAt, or make status completed)")
+    case (.completed, nil):
+      throw ValidationError(
+        field: "completedAt",
+        message: "status is completed but completedAt is missing; a completed task records when it was completed")
+    case (.completed, let at?) where at < task.createdAt:
+      throw ValidationError(
+        field: "completedAt",
+        message: "completedAt is \(ISO8601.string(from: at)), earlier than createdAt \(ISO8601.string(from: task.createdAt)); "
+          + "a task cannot be completed before it was created")
+    default:
+      return
+    }
   }
 
   /// A digest must say it was built the one way dolphin builds digests, by rules: a file may not

@@ -22,6 +22,12 @@ public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertib
     case emptyText
     /// A knowledge item's `updatedAt` earlier than its `createdAt`.
     case dateOrder
+    /// A task whose `completedAt` disagrees with its status, or is before its `createdAt`.
+    case taskCompletion
+    /// A run checkpoint with a negative `step`.
+    case checkpointStep
+    /// A handoff created or restored more than a day after the clock of whoever checks it.
+    case futureDate
     /// A knowledge item's `revision` outside 1…``Limits/revision``.
     case revision
     /// A knowledge item related to itself.
@@ -82,19 +88,21 @@ extension KnowledgeEngine {
   /// Left out, as reported elsewhere: NULs in text and control characters in tags
   /// (``WorkspaceExport/refusedTextFields``), and `supersedes` cycles
   /// (``WorkspaceExport/supersedeCycleWarnings(file:)``).
-  /// - Parameter document: an export, e.g. from ``exportWorkspace(generator:)``.
+  /// - Parameters:
+  ///   - document: an export, e.g. from ``exportWorkspace(generator:)``.
+  ///   - now: the clock a handoff's dates are checked against (default: this machine's).
   /// - Returns: the refusals in document order; empty when the document restores.
   /// - Complexity: O(n) in the document's text; about the work of planning its import (twice
   ///   when something is refused).
-  public static func importRefusals(of document: WorkspaceExport) -> [ImportRefusal] {
+  public static func importRefusals(of document: WorkspaceExport, now: Date = Date()) -> [ImportRefusal] {
     let refusedTags = Set(document.refusedTextFields.filter { $0.field.hasPrefix("tags[") }.compactMap(\.id))
     // The planning import first: when it passes, so does every record.
-    guard let trial = trialRefusal(document) else { return [] }
+    guard let trial = trialRefusal(document, now: now) else { return [] }
     var out: [ImportRefusal] = []
     let ws = document.workspace
     /// Runs the record-by-record checks on `one`, a workspace holding only this record.
     func check(_ collection: String, _ index: Int?, _ id: UUID?, _ one: AssistantWorkspace) {
-      do throws(WorkspaceError) { _ = try PreparedImport.checkedRecords(one, deferringTagsOf: refusedTags) } catch {
+      do throws(WorkspaceError) { _ = try PreparedImport.checkedRecords(one, deferringTagsOf: refusedTags, now: now) } catch {
         guard case .validation(let e) = error else { return }
         let alone = index == nil ? "workspace.\(collection)" : "workspace.\(collection)[0]"
         let label = alone + (id.map { " (id \($0.uuidString))" } ?? "") + ": "
@@ -111,6 +119,7 @@ extension KnowledgeEngine {
     for (i, c) in ws.conversations.enumerated() { check("conversations", i, c.id, AssistantWorkspace(conversations: [c])) }
     for (i, m) in ws.messages.enumerated() { check("messages", i, m.id, AssistantWorkspace(messages: [m])) }
     for (i, r) in ws.receipts.enumerated() { check("receipts", i, r.id, AssistantWorkspace(receipts: [r])) }
+    for (i, c) in ws.checkpoints.enumerated() { check("checkpoints", i, c.id, AssistantWorkspace(checkpoints: [c])) }
     for (i, d) in ws.digests.enumerated() { check("digests", i, d.id, AssistantWorkspace(digests: [d])) }
     check("settings", nil, nil, AssistantWorkspace(settings: ws.settings))
 
@@ -170,12 +179,12 @@ extension KnowledgeEngine {
   /// The planning import's refusal of `document` into an empty workspace, or nil when it plans.
   /// Values ``WorkspaceExport/refusedTextFields`` names are not refused here (they are reported
   /// on their own), nor a `supersedes` cycle.
-  private static func trialRefusal(_ document: WorkspaceExport) -> ImportRefusal? {
+  private static func trialRefusal(_ document: WorkspaceExport, now: Date) -> ImportRefusal? {
     let source = "export"
     let store = SQLiteWorkspaceStore.inMemory()
     defer { store.closeConnection() }
     do {
-      var prepared = try PreparedImport(document, source: source)
+      var prepared = try PreparedImport(document, source: source, now: now)
       prepared.refusedText = []
       _ = try store.read { tx in try ImportAnalysis(prepared, policy: .refuse, tx) }
       return nil
@@ -283,6 +292,20 @@ extension KnowledgeEngine {
     switch (collection, field) {
     case ("knowledge", "updatedAt"):
       set(.dateOrder, "date its last change at its creation (updatedAt = createdAt)", "UPDATE knowledge SET updated_at = created_at" + row)
+    case ("tasks", "completedAt"):
+      set(
+        .taskCompletion,
+        "make completedAt agree with the status: none for an open task; for a completed one, no earlier than createdAt "
+          + "(its createdAt when it has none)",
+        "UPDATE task SET completed_at = CASE WHEN status = 'open' THEN NULL "
+          + "ELSE max(coalesce(completed_at, created_at), created_at) END" + row)
+    case ("checkpoints", "step"):
+      set(.checkpointStep, "number the step from 0 (set it to 0)", "UPDATE checkpoint SET step = max(step, 0)" + row)
+    case ("handoffs", "createdAt"), ("handoffs", "restoredAt"):
+      let column = field == "createdAt" ? "created_at" : "restored_at"
+      set(
+        .futureDate, "date it now instead of in the future",
+        "UPDATE handoff SET \(column) = min(\(column), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))" + row)
     case ("knowledge", "revision"):
       set(
         .revision, "bring its revision within 1…\(Limits.revision)",
@@ -328,6 +351,8 @@ extension KnowledgeEngine {
         switch (collection, f) {
         case ("conversations", "title"): "title"
         case ("messages", "text"): "text"
+        case ("receipts", "message"): "message"
+        case ("checkpoints", "note"): "note"
         default: nil
         }
       if let column, let limit {

@@ -27,14 +27,16 @@ struct PreparedImport: Sendable {
   /// Checks and sanitizes `document`'s records: text bounds on the text as given, everything
   /// else once sanitized; NULs and tag characters are found here and refused later, on the
   /// records the import writes.
+  /// - Parameter now: the import's clock, against which a handoff dated in the future is refused.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and
   ///   field, worded as a refusal of `source`.
-  init(_ document: WorkspaceExport, source: String) throws(WorkspaceError) {
+  init(_ document: WorkspaceExport, source: String, now: Date) throws(WorkspaceError) {
     self.source = source
     refusedText = document.refusedTextFields
     let refusedTags = Set(refusedText.filter { $0.field.hasPrefix("tags[") }.compactMap(\.id))
     do {
-      (workspace, droppedNextSteps) = try Self.checkedRecords(document.workspace, deferringTagsOf: refusedTags)
+      try Self.checkHeaderAndQuarantine(document)
+      (workspace, droppedNextSteps) = try Self.checkedRecords(document.workspace, deferringTagsOf: refusedTags, now: now)
     } catch {
       throw ImportAnalysis.refusal(error, source: source)
     }
@@ -46,13 +48,16 @@ struct PreparedImport: Sendable {
   /// then text sanitized, blank next steps dropped and receipts normalized, then every record
   /// validated (``ImportAnalysis/validateRecords(_:deferringTagsOf:)``). What an import checks
   /// with no workspace; ``KnowledgeEngine/importRefusals(of:)`` runs it record by record.
-  /// - Parameter deferringTagsOf: records whose tags hold characters refused later, if the record
-  ///   is written (``WorkspaceExport/refusedTextFields``).
+  /// - Parameters:
+  ///   - deferringTagsOf: records whose tags hold characters refused later, if the record is
+  ///     written (``WorkspaceExport/refusedTextFields``).
+  ///   - now: the clock a handoff's dates are checked against (``futureTolerance``).
   /// - Returns: the records as stored, and per handoff how many blank next steps were dropped.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and field.
-  static func checkedRecords(_ given: AssistantWorkspace, deferringTagsOf refusedTags: Set<UUID>)
+  static func checkedRecords(_ given: AssistantWorkspace, deferringTagsOf refusedTags: Set<UUID>, now: Date)
     throws(WorkspaceError) -> (workspace: AssistantWorkspace, droppedNextSteps: [UUID: Int])
   {
+    try requireNoFutureHandoffs(given, now: now)
     // NULs and tags are checked as given: the sanitizer would drop those characters silently.
     // Which records are refused for them waits for the workspace: one stored as the file has
     // it is not written. Text bounds are checked as given too, as capture checks them:
@@ -77,5 +82,87 @@ struct PreparedImport: Sendable {
     ws.receipts = ws.receipts.map { $0.normalized() }
     try ImportAnalysis.validateRecords(ws, deferringTagsOf: refusedTags)
     return (ws, dropped)
+  }
+
+  /// How far past the import's clock a handoff may be dated: a day, for clocks that disagree.
+  static let futureTolerance: TimeInterval = 86_400
+
+  /// Refuses a handoff created or restored more than ``futureTolerance`` after `now` (review
+  /// 18-c, B9: such a handoff never counts later captures as "captured since" and never goes
+  /// stale, and no command dates one so).
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming `workspace.handoffs[i].createdAt` or
+  ///   `.restoredAt`, the date and the clock.
+  static func requireNoFutureHandoffs(_ ws: AssistantWorkspace, now: Date) throws(WorkspaceError) {
+    let latest = now.addingTimeInterval(futureTolerance)
+    for (i, h) in ws.handoffs.enumerated() {
+      for (field, date) in [("createdAt", h.createdAt), ("restoredAt", h.restoredAt)] {
+        guard let date, date > latest else { continue }
+        try ImportAnalysis.named("workspace.handoffs[\(i)]", h.id) { () throws(ValidationError) in
+          throw ValidationError(
+            field: field,
+            message: "\(field) is \(ISO8601.string(from: date)), in the future (this machine's clock says "
+              + "\(ISO8601.string(from: now))); a handoff is dated when it is created or restored, so later captures "
+              + "would never count as captured since it")
+        }
+      }
+    }
+  }
+
+  /// Bounds on what an export carries besides records (review 18-c, C7): the header's
+  /// `generator` (``Limits/exportGenerator`` characters), and each quarantine entry's `reason`
+  /// (``Limits/quarantineReason`` characters), `raw` (JSON text of at most
+  /// ``Limits/quarantineRawBytes`` bytes, as the legacy importer keeps a record), `recordIndex`
+  /// (-1 for the settings, else an index into a file of at most ``Limits/importDocumentBytes``),
+  /// and `sourceFile` and `collection` (``Limits/title`` characters).
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming the field (`quarantine[2].raw`), the
+  ///   limit and what was given.
+  static func checkHeaderAndQuarantine(_ document: WorkspaceExport) throws(WorkspaceError) {
+    func check(_ path: String, _ body: () throws(ValidationError) -> Void) throws(WorkspaceError) {
+      do { try body() } catch {
+        var e = error
+        e.message = "\(path): \(e.message)"
+        e.field = path
+        throw .validation(e)
+      }
+    }
+    try check("generator") { () throws(ValidationError) in
+      try Limits.check("generator", document.generator, limit: Limits.exportGenerator)
+    }
+    for (i, q) in document.quarantine.enumerated() {
+      let path = "quarantine[\(i)]"
+      try check("\(path).sourceFile") { () throws(ValidationError) in
+        try Limits.check("sourceFile", q.sourceFile, limit: Limits.title)
+      }
+      try check("\(path).collection") { () throws(ValidationError) in
+        try Limits.check("collection", q.collection, limit: Limits.title)
+      }
+      try check("\(path).reason") { () throws(ValidationError) in
+        try Limits.check("reason", q.reason, limit: Limits.quarantineReason)
+      }
+      try check("\(path).recordIndex") { () throws(ValidationError) in
+        guard (-1...Limits.importDocumentBytes).contains(q.recordIndex) else {
+          throw ValidationError(
+            field: "recordIndex", limit: Limits.importDocumentBytes, actual: q.recordIndex,
+            message: "recordIndex is \(q.recordIndex); it is -1 (the settings) or the record's place in its file, "
+              + "0 to \(Limits.importDocumentBytes)")
+        }
+      }
+      try check("\(path).raw") { () throws(ValidationError) in
+        let bytes = q.raw.utf8.count
+        if bytes > Limits.quarantineRawBytes {
+          throw ValidationError(
+            field: "raw", limit: Limits.quarantineRawBytes, actual: bytes,
+            message: "raw is \(bytes) UTF-8 bytes; the limit is \(Limits.quarantineRawBytes)")
+        }
+        do throws(JSONParseError) {
+          _ = try JSONParser(options: .init(maximumBytes: Limits.quarantineRawBytes)).parse(q.raw)
+        } catch {
+          throw ValidationError(
+            field: "raw",
+            message: "raw \(Limits.quoted(q.raw, cutAt: 60)) is not JSON text (\(error.description)); a quarantined "
+              + "record is kept as its JSON text, verbatim")
+        }
+      }
+    }
   }
 }

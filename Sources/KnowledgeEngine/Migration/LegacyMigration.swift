@@ -196,8 +196,22 @@ extension KnowledgeEngine {
     // tags normalized as at capture and at import (chat messages are kept verbatim, as import
     // keeps activity).
     let ws = ImportAnalysis.sanitized(result.workspace)
-    for c in ws.conversations { try tx.insertConversation(c) }
-    for m in ws.messages { try tx.insertMessage(m) }
+    // The file's own records past a capacity were quarantined when it was decoded; records the
+    // workspace holds already count too. A file that would take memories or tasks past theirs is
+    // refused as a whole, with the true counts and the file's name (review 18-c, C4: the store's
+    // refusal of the one record that did not fit said "holds 10000" of a workspace holding 3).
+    let room: [(CappedCollection, held: Int, adding: Int, limit: Int)] = [
+      (.memories, try tx.memoryCount(), ws.memories.count, Limits.memories),
+      (.tasks, try tx.taskCount(), ws.tasks.count, Limits.tasks),
+    ]
+    for (what, held, adding, limit) in room where held + adding > limit {
+      throw ImportAnalysis.capacityRefusal(
+        WorkspaceError.capacity(what: what, limit: limit, held: held, adding: adding), source: source.name)
+    }
+    for c in ws.conversations {
+      try naming("conversation \(c.id.uuidString)", in: source.name) { try tx.insertConversation(c) }
+    }
+    for m in ws.messages { try naming("message \(m.id.uuidString)", in: source.name) { try tx.insertMessage(m) } }
     var settings = ws.settings
     settings.knowledgeItemLimit = try tx.settings().knowledgeItemLimit
     try tx.setSettings(settings)
@@ -208,8 +222,10 @@ extension KnowledgeEngine {
       }
     }
     for t in ws.tasks { try naming("task \(t.id.uuidString)", in: source.name) { try tx.insertTask(t) } }
-    for r in ws.receipts { try tx.insertReceipt(r) }
-    for c in ws.checkpoints { try tx.insertCheckpoint(c) }
+    for r in ws.receipts { try naming("receipt \(r.id.uuidString)", in: source.name) { try tx.insertReceipt(r) } }
+    for c in ws.checkpoints {
+      try naming("checkpoint \(c.id.uuidString)", in: source.name) { try tx.insertCheckpoint(c) }
+    }
     for q in result.quarantined {
       try tx.insertQuarantine(
         .init(sourceFile: file.lastPathComponent, collection: q.collection, recordIndex: q.index ?? -1,

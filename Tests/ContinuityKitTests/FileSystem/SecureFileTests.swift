@@ -67,6 +67,38 @@ struct SecureFileTests {
     #expect(regularFiles(under: dir.url) == ["export.json"])
   }
 
+  @Test("overwriting replaces only a regular file: a FIFO, a symbolic link (dangling or to a file) and a socket are left as they are")
+  func overwriteOnlyRegularFiles() throws {
+    let dir = TemporaryDirectory("sf")
+    defer { dir.remove() }
+    let fifo = dir.appending("fifo.json").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let target = dir.appending("target.json")
+    try Data("target".utf8).write(to: target)
+    let link = dir.appending("link.json").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target.path)
+    let dangling = dir.appending("dangling.json").path
+    try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: dir.appending("nowhere").path)
+    for (path, kind) in [(fifo, "a FIFO (named pipe)"), (link, "a symbolic link"), (dangling, "a symbolic link")] {
+      let error = #expect(throws: WorkspaceError.self, "\(path)") {
+        try SecureFile.writeAtomically(Data("new".utf8), to: URL(fileURLWithPath: path), overwrite: true)
+      }
+      #expect(
+        error
+          == .fileSystem(
+            path: path,
+            message: "is \(kind), not a regular file; only a regular file is ever replaced, so it was left as it is "
+              + "and nothing was written"))
+    }
+    var st = stat()
+    #expect(lstat(fifo, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, "the FIFO is still a FIFO")
+    #expect(lstat(link, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK, "the link is still a link")
+    #expect(lstat(dangling, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK)
+    #expect(try Data(contentsOf: target) == Data("target".utf8), "nothing was written through the link")
+    let names = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
+    #expect(names == ["dangling.json", "fifo.json", "link.json", "target.json"], "no temporary file is left")
+  }
+
   @Test("a failed write leaves nothing behind and names the path")
   func failure() throws {
     let dir = TemporaryDirectory("sf")

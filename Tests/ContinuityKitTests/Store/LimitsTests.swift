@@ -423,4 +423,22 @@ struct LimitsTests {
     #expect(ISO8601.date(from: "2026-13-01T00:00:00Z") == nil)
     #expect(ISO8601.date(from: "yesterday") == nil)
   }
+
+  @Test("a day the month does not have, and a leap second, are refused, not moved to a later day (review 18-c, C5)")
+  func iso8601CalendarDays() throws {
+    for bad in [
+      "2026-02-30T00:00:00Z", "2026-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2100-02-29T00:00:00Z",
+      "2026-06-31T12:00:00.000Z", "2026-12-31T23:59:60Z",
+    ] {
+      #expect(ISO8601.date(from: bad) == nil, "\(bad)")
+      #expect(ISO8601.calendarProblem(in: bad) != nil, "\(bad)")
+    }
+    #expect(ISO8601.calendarProblem(in: "2026-02-30T00:00:00Z") == "2026-02 has 28 days, so day 30 does not exist")
+    #expect(ISO8601.calendarProblem(in: "2026-12-31T23:59:60Z") == "second 60 (a leap second) is not accepted")
+    for good in ["2024-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "2026-04-30T23:59:59.999Z", "2026-01-31T00:00:00Z"] {
+      #expect(ISO8601.date(from: good) != nil, "\(good)")
+      #expect(ISO8601.calendarProblem(in: good) == nil, "\(good)")
+    }
+    #expect(ISO8601.string(from: try #require(ISO8601.date(from: "2024-02-29T10:00:00Z"))) == "2024-02-29T10:00:00.000Z")
+  }
 }

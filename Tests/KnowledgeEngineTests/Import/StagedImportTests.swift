@@ -107,7 +107,7 @@ struct StagedImportTests {
     let existing = try engine.listKnowledge()
     let importing = try store.reopened() ?? store
     let writing = try Self.writer(writer, store, directory)
-    let prepared = try PreparedImport(document, source: "export.json")
+    let prepared = try PreparedImport(document, source: "export.json", now: Date())
     var meanwhile: [KnowledgeItem] = []
     let staged = try importing.read { tx in
       let staged = try StagedImport.stage(prepared, policy: .refuse, expecting: nil, in: tx)
@@ -136,7 +136,7 @@ struct StagedImportTests {
     document.workspace.knowledge[0].content += " Zanzibar too."
     let importing = try #require(try store.reopened())
     let writing = try Self.writer(.otherConnection, store, directory)
-    let prepared = try PreparedImport(document, source: "export.json")
+    let prepared = try PreparedImport(document, source: "export.json", now: Date())
     let staged = try importing.read { tx in
       let staged = try StagedImport.stage(prepared, policy: .refuse, expecting: nil, in: tx)
       #expect(try tx.db.integer("SELECT count(*) FROM lexical_term WHERE term = 'zanzibar'") == 1)
@@ -177,7 +177,7 @@ struct StagedImportTests {
         try engine.applyImport(document, policy: .refuse, source: "export.json", expecting: nil, afterStaging: writeMeanwhile)
       }
     } else {
-      let prepared = try PreparedImport(document, source: "export.json")
+      let prepared = try PreparedImport(document, source: "export.json", now: Date())
       let staged = try store.read { tx in try StagedImport.stage(prepared, policy: .refuse, expecting: nil, in: tx) }
       try writeMeanwhile()
       #expect(throws: WorkspaceError.concurrentChange(operation: "import")) {

@@ -130,8 +130,8 @@ struct LegacyRecord {
     }
     guard let date = ISO8601.date(from: text) else {
       throw LegacyRecordProblem(
-        reason: "field '\(name)' is not an ISO-8601 date: \(raw.excerpt()); expected a form "
-          + "like 2025-03-14T09:12:44Z")
+        reason: "field '\(name)' is not an ISO-8601 date: \(raw.excerpt())"
+          + (ISO8601.calendarProblem(in: text).map { " (\($0))" } ?? "") + "; expected a form like 2025-03-14T09:12:44Z")
     }
     return date
   }

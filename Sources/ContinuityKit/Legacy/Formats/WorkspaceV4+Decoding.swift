@@ -37,13 +37,14 @@ extension WorkspaceV4.Memory {
 }
 
 extension WorkspaceV4.Checkpoint {
-  /// `{id, runID, step, state, note?, createdAt}`; `step` ≥ 0, note default `""`.
+  /// `{id, runID, step, state, note?, createdAt}`; `step` ≥ 0, note default `""` and at most
+  /// ``Limits/checkpointNote`` characters (as `dolphin import` bounds it).
   init(json: LegacyJSONValue) throws(LegacyRecordProblem) {
     let record = try LegacyRecord(json, allowedFields: Self.fields, kind: "checkpoint")
     self.init(
       id: try record.uuid("id"), runID: try record.uuid("runID"),
       step: try record.integer("step", atLeast: 0),
       state: try record.choice("state", as: WorkspaceV4.RunState.self),
-      note: try record.optionalString("note") ?? "", createdAt: try record.date("createdAt"))
+      note: try record.optionalString("note", limit: Limits.checkpointNote) ?? "", createdAt: try record.date("createdAt"))
   }
 }

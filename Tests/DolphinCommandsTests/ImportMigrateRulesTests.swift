@@ -1,0 +1,213 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+/// `import` and `migrate` refuse what no command stores, naming the record and field (review
+/// 18-c, C3–C7, and 18-b, B9): ids a migration finds stored already, a legacy file past a
+/// collection's capacity, days a month does not have, task and handoff states capture never
+/// produces, and activity and quarantine text without a bound.
+@Suite("import and migrate refuse records no command stores, naming the record and field", .serialized)
+struct ImportMigrateRulesTests {
+  static let legacy = repositoryRoot.appendingPathComponent("Tests/ContinuityKitTests/Fixtures/legacy")
+
+  /// The v4 fixture as a JSON object, for editing.
+  static func v4() throws -> [String: Any] {
+    try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: legacy.appendingPathComponent("workspace-v4.json")))
+        as? [String: Any])
+  }
+
+  static func write(_ object: Any, to path: String) throws {
+    try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+  }
+
+  /// An export of a workspace holding a task, a handoff and a fact, as a JSON object.
+  static func export(_ cli: CLI) throws -> [String: Any] {
+    _ = try cli.json(["capture", "fact", "Build server is ci-3"])
+    _ = try cli.json(["task", "add", "Write tests"])
+    _ = try cli.json(["handoff", "create", "--focus", "Release", "--summary", "Where we are"])
+    let r = try cli.run(["export"])
+    #expect(r.status == 0, "\(r.stderr)")
+    return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+  }
+
+  /// `document` with `edit` applied to the first record of `collection` in its workspace.
+  static func editing(_ document: [String: Any], _ collection: String, _ edit: (inout [String: Any]) -> Void)
+    throws -> [String: Any]
+  {
+    var document = document
+    var ws = try #require(document["workspace"] as? [String: Any])
+    var records = try #require(ws[collection] as? [[String: Any]])
+    edit(&records[0])
+    ws[collection] = records
+    document["workspace"] = ws
+    return document
+  }
+
+  @Test("migrating a file whose conversation, receipt or checkpoint ids are stored already is exit 4 naming the record")
+  func storedActivityIDs() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let first = try cli.run(["migrate", Self.legacy.appendingPathComponent("workspace-v4.json").path])
+    #expect(first.status == 0, "\(first.stderr)")
+    let base = try Self.v4()
+    let conversation = try #require((base["conversations"] as? [[String: Any]])?.first?["id"] as? String)
+    let receipt = try #require((base["receipts"] as? [[String: Any]])?.first?["id"] as? String)
+    let checkpoint = try #require((base["checkpoints"] as? [[String: Any]])?.first?["id"] as? String)
+    let cases: [(keep: String, record: String)] = [
+      ("conversations", "conversation \(conversation): a conversation with id \(conversation) already exists"),
+      ("receipts", "receipt \(receipt): a receipt with id \(receipt) already exists"),
+      ("checkpoints", "checkpoint \(checkpoint): a checkpoint with id \(checkpoint) already exists"),
+    ]
+    for c in cases {
+      var file = base
+      for other in ["conversations", "memories", "tasks", "receipts", "checkpoints"] where other != c.keep { file[other] = [] }
+      let path = cli.dir.appending("only-\(c.keep).json").path
+      try Self.write(file, to: path)
+      let r = try cli.run(["migrate", path])
+      #expect(r.status == 4, "\(c.keep): \(r.stderr)")
+      #expect(r.stderr.contains("\(path): \(c.record). Nothing was imported"), "\(r.stderr)")
+      #expect(!r.stderr.contains("UNIQUE constraint"), "\(r.stderr)")
+    }
+  }
+
+  @Test("a legacy file that would take memories past their capacity is refused with the true counts and its name")
+  func legacyCapacity() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for i in 1...3 { _ = try cli.json(["memory", "save", "own memory \(i)"]) }
+    let memories = (1...9_999).map { i -> [String: Any] in
+      ["id": String(format: "00000000-0000-4000-8000-%012X", i), "text": "memory \(i)", "createdAt": "2025-01-01T00:00:00Z"]
+    }
+    let path = cli.dir.appending("mem9999.json").path
+    try Self.write(["schemaVersion": 1, "conversations": [], "memories": memories] as [String: Any], to: path)
+    let r = try cli.run(["migrate", path])
+    #expect(r.status == 4, "\(r.stderr)")
+    #expect(
+      r.stderr.contains(
+        "\(path): the workspace holds 3 memories and may hold 10000 (a fixed limit, not a setting); adding 9999 would "
+          + "make 10002."), "\(r.stderr)")
+    #expect(r.stderr.contains("Nothing was imported"), "\(r.stderr)")
+    let list = try cli.json(["memory", "list", "--limit", "10"])
+    #expect((list["memories"] as? [Any])?.count == 3, "\(list)")
+  }
+
+  @Test("a day the month does not have is refused by import naming the field, and quarantined by migrate")
+  func impossibleDays() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let document = try Self.editing(try Self.export(cli), "knowledge") { $0["createdAt"] = "2026-02-30T00:00:00Z" }
+    let path = cli.dir.appending("feb30.json").path
+    try Self.write(document, to: path)
+    let empty = CLI()
+    defer { empty.dir.remove() }
+    let r = try empty.run(["import", path])
+    #expect(r.status == 4, "\(r.stderr)")
+    #expect(r.stderr.contains("workspace.knowledge[0].createdAt"), "\(r.stderr)")
+    #expect(r.stderr.contains("'2026-02-30T00:00:00Z' (2026-02 has 28 days, so day 30 does not exist)"), "\(r.stderr)")
+
+    var legacy = try Self.v4()
+    var memories = try #require(legacy["memories"] as? [[String: Any]])
+    memories[0]["createdAt"] = "2026-04-31T00:00:00Z"
+    legacy["memories"] = memories
+    let file = cli.dir.appending("apr31.json").path
+    try Self.write(legacy, to: file)
+    let migrated = try empty.run(["migrate", file])
+    #expect(migrated.status == 0, "\(migrated.stderr)")
+    #expect(migrated.stdout.contains("quarantined memories[0]: field 'createdAt' is not an ISO-8601 date"), "\(migrated.stdout)")
+    #expect(migrated.stdout.contains("2026-04 has 30 days, so day 31 does not exist"), "\(migrated.stdout)")
+  }
+
+  struct Case: CustomStringConvertible, Sendable {
+    var name: String
+    var collection: String
+    var edit: @Sendable (inout [String: Any]) -> Void
+    var error: String
+    var description: String { name }
+  }
+
+  static let cases: [Case] = [
+    Case(
+      name: "open task with a completion date", collection: "tasks", edit: { $0["completedAt"] = "2026-12-01T00:00:00Z" },
+      error: "workspace.tasks[0] (id {id}): completedAt is 2026-12-01T00:00:00.000Z but status is open"),
+    Case(
+      name: "completed task without a completion date", collection: "tasks",
+      edit: { $0["status"] = "completed"; $0["completedAt"] = nil },
+      error: "workspace.tasks[0] (id {id}): status is completed but completedAt is missing"),
+    Case(
+      name: "task completed before it was created", collection: "tasks",
+      edit: { $0["status"] = "completed"; $0["completedAt"] = "2001-01-01T00:00:00Z" },
+      error: "workspace.tasks[0] (id {id}): completedAt is 2001-01-01T00:00:00.000Z, earlier than createdAt"),
+    Case(
+      name: "handoff dated two days ahead", collection: "handoffs",
+      edit: { $0["createdAt"] = ISO8601.string(from: Date().addingTimeInterval(2 * 86_400)) },
+      error: "workspace.handoffs[0] (id {id}): createdAt is "),
+  ]
+
+  @Test("import refuses task and handoff states capture never produces, naming the record and field", arguments: cases)
+  func inconsistentStates(_ c: Case) throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    var id = ""
+    let document = try Self.editing(try Self.export(cli), c.collection) {
+      c.edit(&$0)
+      id = $0["id"] as? String ?? ""
+    }
+    let path = cli.dir.appending("edited.json").path
+    try Self.write(document, to: path)
+    let empty = CLI()
+    defer { empty.dir.remove() }
+    let r = try empty.run(["import", path])
+    #expect(r.status == 4, "\(r.stderr)")
+    #expect(r.stderr.contains(c.error.replacingOccurrences(of: "{id}", with: id)), "\(r.stderr)")
+    #expect(r.stderr.contains("Nothing was imported"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: empty.dir.appending("ws/workspace.sqlite").path))
+  }
+
+  @Test("the export header's generator and quarantine entries are bounded; raw must be JSON; quarantine cuts long reasons")
+  func headerAndQuarantineBounds() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let base = try Self.export(cli)
+    let entry: [String: Any] = [
+      "sourceFile": "workspace.json", "collection": "memories", "recordIndex": 0, "reason": "bad", "raw": "{\"a\":1}",
+      "quarantinedAt": "2026-01-01T00:00:00Z",
+    ]
+    func with(_ change: (inout [String: Any], inout [String: Any]) -> Void) -> [String: Any] {
+      var document = base
+      var q = entry
+      change(&document, &q)
+      document["quarantine"] = [q]
+      return document
+    }
+    let cases: [(String, [String: Any], String)] = [
+      ("generator", with { d, _ in d["generator"] = String(repeating: "g", count: 301) },
+       "generator: generator is 301 characters; the limit is 300 characters"),
+      ("reason", with { _, q in q["reason"] = String(repeating: "r", count: 4_001) },
+       "quarantine[0].reason: reason is 4001 characters; the limit is 4000 characters"),
+      ("raw", with { _, q in q["raw"] = "{{{{" }, "quarantine[0].raw: raw '{{{{' is not JSON text"),
+      ("recordIndex", with { _, q in q["recordIndex"] = 1 << 62 }, "quarantine[0].recordIndex: recordIndex is \(1 << 62)"),
+    ]
+    for (name, document, error) in cases {
+      let path = cli.dir.appending("\(name).json").path
+      try Self.write(document, to: path)
+      let empty = CLI()
+      defer { empty.dir.remove() }
+      let r = try empty.run(["import", path])
+      #expect(r.status == 4, "\(name): \(r.stderr)")
+      #expect(r.stderr.contains(error), "\(name): \(r.stderr)")
+    }
+    // A reason within the bound but long is cut in the listing (whole in --json).
+    let long = with { _, q in q["reason"] = String(repeating: "x", count: 3_000) }
+    let path = cli.dir.appending("long.json").path
+    try Self.write(long, to: path)
+    let target = CLI()
+    defer { target.dir.remove() }
+    #expect(try target.run(["import", path]).status == 0)
+    let listing = try target.run(["quarantine"])
+    #expect(listing.status == 0, "\(listing.stderr)")
+    #expect(!listing.stdout.contains(String(repeating: "x", count: 301)), "the reason is cut")
+    #expect(listing.stdout.contains("workspace.json memories[0]: xxx"), "\(listing.stdout.prefix(300))")
+  }
+}

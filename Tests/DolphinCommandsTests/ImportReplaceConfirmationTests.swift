@@ -1,0 +1,66 @@
+import DolphinCommands
+import Foundation
+import Testing
+import TestSupport
+
+/// `import --on-conflict replace` overwrites stored versions: it asks on a terminal and takes
+/// --yes, as erase and delete do (review 18-c, C9: it printed the plan and replaced at once).
+@Suite("import --on-conflict replace confirms before it overwrites", .serialized)
+struct ImportReplaceConfirmationTests {
+  /// A workspace holding one fact, and an export of it in which the fact's title was changed.
+  static func conflicting(_ dir: TemporaryDirectory) async throws -> (ws: String, file: String, id: String) {
+    let ws = dir.appending("ws").path
+    let capture = Console()
+    #expect(await DolphinCLI.run(["capture", "fact", "Original title", "--json", "--workspace", ws], console: capture) == 0)
+    let item = (try JSONSerialization.jsonObject(with: Data(capture.standardOutput.utf8)) as? [String: Any])?["item"]
+    let id = try #require((item as? [String: Any])?["id"] as? String)
+    let export = Console()
+    #expect(await DolphinCLI.run(["export", "--workspace", ws], console: export) == 0)
+    let edited = export.standardOutput.replacingOccurrences(of: "Original title", with: "Title from the file")
+    let file = dir.appending("repl.json").path
+    try Data(edited.utf8).write(to: URL(fileURLWithPath: file))
+    return (ws, file, id)
+  }
+
+  static func title(_ ws: String, _ id: String) async throws -> String? {
+    let get = Console()
+    _ = await DolphinCLI.run(["knowledge", "get", id, "--json", "--workspace", ws], console: get)
+    let json = try JSONSerialization.jsonObject(with: Data(get.standardOutput.utf8)) as? [String: Any]
+    return ((json?["item"] as? [String: Any]) ?? json)?["title"] as? String
+  }
+
+  @Test("declined on a terminal, nothing is replaced; accepted, the file's version is stored")
+  func asksOnATerminal() async throws {
+    let dir = TemporaryDirectory("import-replace")
+    defer { dir.remove() }
+    let (ws, file, id) = try await Self.conflicting(dir)
+    let declined = Console(isInteractive: true, input: ["n"])
+    let code = await DolphinCLI.run(["import", file, "--on-conflict", "replace", "--workspace", ws], console: declined)
+    #expect(code == ExitCode.aborted, "\(declined.standardError)")
+    #expect(declined.standardError.contains("Replace 1 stored record(s) with the file's versions? This cannot be undone. [y/N]"))
+    #expect(try await Self.title(ws, id) == "Original title")
+
+    let accepted = Console(isInteractive: true, input: ["y"])
+    #expect(await DolphinCLI.run(["import", file, "--on-conflict", "replace", "--workspace", ws], console: accepted) == 0)
+    #expect(try await Self.title(ws, id) == "Title from the file")
+  }
+
+  @Test("without a terminal, replace needs --yes; with it, no question is asked")
+  func scriptsPassYes() async throws {
+    let dir = TemporaryDirectory("import-replace-yes")
+    defer { dir.remove() }
+    let (ws, file, id) = try await Self.conflicting(dir)
+    let refused = Console()
+    let code = await DolphinCLI.run(["import", file, "--on-conflict", "replace", "--workspace", ws], console: refused)
+    #expect(code == ExitCode.aborted, "\(refused.standardError)")
+    #expect(refused.standardError.contains("needs confirmation: run it in a terminal, or pass --yes; nothing was changed"))
+    #expect(try await Self.title(ws, id) == "Original title")
+    let yes = Console()
+    #expect(await DolphinCLI.run(["import", file, "--on-conflict", "replace", "--yes", "--workspace", ws], console: yes) == 0)
+    #expect(!yes.standardError.contains("[y/N]"))
+    #expect(try await Self.title(ws, id) == "Title from the file")
+    // Nothing to replace: no question, no --yes needed.
+    let same = Console()
+    #expect(await DolphinCLI.run(["import", file, "--on-conflict", "replace", "--workspace", ws], console: same) == 0)
+  }
+}
