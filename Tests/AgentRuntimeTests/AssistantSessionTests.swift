@@ -16,7 +16,7 @@ struct AssistantSessionTests {
   }
 
   static let refusals: [Refusal] = [
-    Refusal(name: "an unknown command", message: "/captur decision: X", error: "unknown command /captur; did you mean /capture?"),
+    Refusal(name: "an unknown command", message: "/captur decision: X", error: "unknown command /captur; did you mean /capture? \(AgentRequestRouter.commandNames)"),
     Refusal(
       name: "an incomplete command", message: "/capture decision:",
       error: "/capture needs a title (usage: /capture <kind>: <title> [| <content>])"),
@@ -62,7 +62,7 @@ struct AssistantSessionTests {
   @Test("commandProblem is the malformed route's reason without its ': no tool'")
   func commandProblem() {
     let router = AgentRequestRouter()
-    #expect(router.route("/unknown foo").commandProblem == "unknown command /unknown")
+    #expect(router.route("/unknown foo").commandProblem == "unknown command /unknown \(AgentRequestRouter.commandNames)")
     #expect(router.route("/get").commandProblem == "/get needs an id (usage: /get <uuid>)")
     #expect(router.route("hello").commandProblem == nil)
     #expect(router.route("/context").commandProblem == nil)

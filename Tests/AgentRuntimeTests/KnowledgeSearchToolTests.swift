@@ -51,7 +51,7 @@ struct KnowledgeSearchToolTests {
     #expect(
       search.output?.text.contains(
         "No results: the common word 'the' was not searched (common words are searched only when a query has no "
-          + "other word), and 'foo' (or a close spelling of it) occurs in no knowledge item or memory.") == true,
+          + "other word), and 'foo' (or a close spelling of it) occurs in no knowledge item.") == true,
       "\(search.output?.text ?? "")")
     #expect(search.output?.structured.object?["emptyReason"] == "noOtherWordMatched")
     #expect(search.output?.structured.object?["unsearchedCommonWords"] == ["the"])

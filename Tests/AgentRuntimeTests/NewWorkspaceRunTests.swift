@@ -109,12 +109,29 @@ struct NewWorkspaceRunTests {
   }
 
   static let successful = [
-    Successful(testDescription: "small talk", message: "Hello!", receipts: 0, checkpoints: 0, knowledge: 0),
-    Successful(testDescription: "a search", message: "/search storage", receipts: 1, checkpoints: 3, knowledge: 0),
     Successful(testDescription: "a write", message: "/capture decision: Adopt SQLite | WAL", receipts: 1, checkpoints: 3, knowledge: 1),
+    Successful(testDescription: "a task", message: "/task Buy milk", receipts: 1, checkpoints: 3, knowledge: 0),
   ]
 
-  @Test("a run that succeeds creates the workspace with all of its records", arguments: places, successful)
+  /// Runs that only read (or run nothing) and succeed.
+  static let readsOnly = [
+    "Hello!", "hello", "/search storage", "what did we decide about storage?", "/context", "/tasks",
+  ]
+
+  // Review 18-b (B7): `ask hello` on a mistyped --workspace created it and stored the chat.
+  @Test("a run that only reads (small talk, free text, a search) records nothing and creates nothing", arguments: places, readsOnly)
+  func readOnlyRunCreatesNothing(_ place: Place, _ message: String) async throws {
+    let dir = TemporaryDirectory("new-ws-read")
+    defer { dir.remove() }
+    let ws = try place.make(in: dir)
+    let reply = try await AssistantSession(engine: try Self.engine(ws)).ask(message, approver: StaticApprovalPolicy.allow)
+    #expect(!reply.isRecorded)
+    #expect(reply.run.calls.allSatisfy { $0.succeeded })
+    #expect(reply.run.calls.allSatisfy { !$0.isReceiptStored })
+    #expect(try place.isUntouched(ws))
+  }
+
+  @Test("a run whose write succeeds creates the workspace with all of its records", arguments: places, successful)
   func successfulRunCreatesTheWorkspace(_ place: Place, _ c: Successful) async throws {
     let dir = TemporaryDirectory("new-ws-ok")
     defer { dir.remove() }
@@ -139,7 +156,10 @@ struct NewWorkspaceRunTests {
     let failed = try await session.ask("/get \(Self.unknownID)", approver: StaticApprovalPolicy.allow)
     #expect(!failed.isRecorded)
     #expect(!FileManager.default.fileExists(atPath: ws.path))
-    let ok = try await session.ask("/search storage", approver: StaticApprovalPolicy.allow)
+    let read = try await session.ask("/search storage", approver: StaticApprovalPolicy.allow)
+    #expect(!read.isRecorded)
+    #expect(!FileManager.default.fileExists(atPath: ws.path))
+    let ok = try await session.ask("/task Write the plan", approver: StaticApprovalPolicy.allow)
     #expect(ok.isRecorded)
     let again = try await session.ask("/get \(Self.unknownID)", approver: StaticApprovalPolicy.allow)
     #expect(again.isRecorded, "the workspace exists now")

@@ -101,7 +101,9 @@ struct RouterTests {
 
   @Test("unknown commands suggest the nearest one")
   func suggestion() {
-    #expect(AgentRequestRouter().route("/serch x").reason == "unknown command /serch: no tool; did you mean /search?")
+    #expect(
+      AgentRequestRouter().route("/serch x").reason
+        == "unknown command /serch: no tool; did you mean /search? \(AgentRequestRouter.commandNames)")
   }
 
   /// A mistyped command and what its route and refusal say.
@@ -116,12 +118,12 @@ struct RouterTests {
     "a suggestion ends the reason as a question, as the CLI's do: never '?:' (no '?' then more of the sentence)",
     arguments: [
       Mistyped(
-        message: "/serch x", reason: "unknown command /serch: no tool; did you mean /search?",
-        problem: "unknown command /serch; did you mean /search?"),
+        message: "/serch x", reason: "unknown command /serch: no tool; did you mean /search? \(AgentRequestRouter.commandNames)",
+        problem: "unknown command /serch; did you mean /search? \(AgentRequestRouter.commandNames)"),
       Mistyped(
-        message: "/Handof launch", reason: "unknown command /Handof: no tool; did you mean /handoff?",
-        problem: "unknown command /Handof; did you mean /handoff?"),
-      Mistyped(message: "/zzzzzz", reason: "unknown command /zzzzzz: no tool", problem: "unknown command /zzzzzz"),
+        message: "/Handof launch", reason: "unknown command /Handof: no tool; did you mean /handoff? \(AgentRequestRouter.commandNames)",
+        problem: "unknown command /Handof; did you mean /handoff? \(AgentRequestRouter.commandNames)"),
+      Mistyped(message: "/zzzzzz", reason: "unknown command /zzzzzz: no tool \(AgentRequestRouter.commandNames)", problem: "unknown command /zzzzzz \(AgentRequestRouter.commandNames)"),
     ])
   func suggestionReadsAsASentence(_ c: Mistyped) {
     let route = AgentRequestRouter().route(c.message)
@@ -129,6 +131,33 @@ struct RouterTests {
     #expect(route.commandProblem == c.problem)
     #expect(!route.reason.contains("?:"))
     #expect(route.kind == .conversation && route.plan.isEmpty && route.isMalformedCommand)
+  }
+
+  // Review 18-b (B13): `/help` was an unknown command, and `/task add Buy milk` made a task
+  // titled "add Buy milk".
+  @Test("/help answers with every command's usage and runs nothing")
+  func help() {
+    let route = AgentRequestRouter().route("/help")
+    #expect(route.kind == .conversation && route.plan.isEmpty && !route.isMalformedCommand)
+    let answer = route.answer ?? ""
+    for (_, usage) in AgentRequestRouter.commands { #expect(answer.contains("  \(usage)\n") || answer.contains("  \(usage)")) }
+    #expect(answer.contains("/task [add] <title>"))
+    #expect(AgentRequestRouter().route("hello").answer == nil)
+  }
+
+  @Test("/task add X is the task X, as `dolphin task add X` is; a title that starts with another word is kept whole")
+  func taskAdd() {
+    func title(_ message: String) -> JSONValue? {
+      guard case .object(let args)? = AgentRequestRouter().route(message).plan.first?.arguments else { return nil }
+      return args["title"]
+    }
+    #expect(title("/task add Buy milk") == "Buy milk")
+    #expect(title("/task add  Buy milk") == "Buy milk")
+    #expect(title("/task Buy milk") == "Buy milk")
+    #expect(title("/task Add tests for the parser") == "Add tests for the parser")
+    #expect(title("/task address the review") == "address the review")
+    #expect(AgentRequestRouter().route("/task add").commandProblem == "/task needs a title (usage: /task [add] <title>)")
+    #expect(AgentRequestRouter().route("/task add \u{2800}").isMalformedCommand)
   }
 
   @Test("a capture command carries kind, title and content exactly")

@@ -62,6 +62,27 @@ struct AnalyzeCommandTests {
     #expect(one.stdout.contains("1 file(s)"))
   }
 
+  @Test("an ignore file that is not applied is named in a notice (text and SARIF) and in the JSON report")
+  func unappliedIgnoreFileNotice() throws {
+    let dir = TemporaryDirectory("analyze-ignore-fifo")
+    defer { dir.remove() }
+    try FileManager.default.createDirectory(at: dir.appending(".git"), withIntermediateDirectories: true)
+    let fifo = dir.appending(".gitignore").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    try Data("let a = b!\n".utf8).write(to: dir.appending("a.swift"))
+    let notice = "dolphin: notice: \(fifo): not applied, it is a FIFO (named pipe), not a regular file; "
+      + "the files it would exclude are analyzed"
+    let text = try runDolphin(["analyze", dir.path])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stderr.contains(notice), "\(text.stderr)")
+    let json = try runDolphin(["analyze", dir.path, "--json"])
+    #expect(json.status == 0, "\(json.stderr)")
+    #expect(json.stdout.contains(#""reason" : "not_regular_file""#), "\(json.stdout)")
+    #expect(json.stdout.contains(#""unappliedIgnoreFiles" : ["#), "\(json.stdout)")
+    let sarif = try runDolphin(["analyze", dir.path, "--format", "sarif"])
+    #expect(sarif.stdout.contains("not applied, it is a FIFO"), "\(sarif.stdout)")
+  }
+
   @Test("a symbolic link loop named on the command line is reported as a loop (exit 4), not as a missing file")
   func symbolicLinkLoop() throws {
     let dir = TemporaryDirectory("analyze-loop")

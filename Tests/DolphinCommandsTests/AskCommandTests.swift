@@ -9,7 +9,7 @@ struct AskCommandTests {
 
   /// Requests refused before anything runs, with their exit status and stderr.
   static let refused: [Case] = [
-    Case(name: "an unknown command", args: ["ask", "/unknown foo"], status: 2, stderr: "dolphin: error: unknown command /unknown\n"),
+    Case(name: "an unknown command", args: ["ask", "/unknown foo"], status: 2, stderr: "dolphin: error: unknown command /unknown (commands: /search /get /capture /remember /context /review /insights /handoff /handoffs /restore /analyze /tasks /task /done /reopen /help; /help shows their usage)\n"),
     Case(
       name: "an incomplete command", args: ["ask", "/capture decision:", "--yes"], status: 2,
       stderr: "dolphin: error: /capture needs a title (usage: /capture <kind>: <title> [| <content>])\n"),
@@ -101,7 +101,7 @@ struct AskCommandTests {
     let error = try #require(doc["error"] as? [String: Any])
     #expect(error["kind"] as? String == "usage")
     #expect(error["exitCode"] as? Int == 2)
-    #expect(error["message"] as? String == "unknown command /captur; did you mean /capture?")
+    #expect(error["message"] as? String == "unknown command /captur; did you mean /capture? (commands: /search /get /capture /remember /context /review /insights /handoff /handoffs /restore /analyze /tasks /task /done /reopen /help; /help shows their usage)")
     #expect(error["run"] == nil)
   }
 
@@ -193,8 +193,8 @@ struct AskCommandTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: db)).isEmpty)
   }
 
-  @Test("a run that succeeds on a missing workspace creates it and records the run", arguments: [
-    ["ask", "hello"], ["ask", "/search storage"], ["ask", "/capture decision: Adopt SQLite | WAL", "--yes"],
+  @Test("a run whose write succeeds on a missing workspace creates it and records the run", arguments: [
+    ["ask", "/capture decision: Adopt SQLite | WAL", "--yes"], ["ask", "/task add Buy milk", "--yes"],
   ])
   func successfulRunOnMissingWorkspace(_ args: [String]) throws {
     let dir = TemporaryDirectory("ask-ok-missing")
@@ -216,5 +216,32 @@ struct AskCommandTests {
     #expect(doc["error"] == nil)
     #expect(doc["route"] as? String == "deterministic")
     #expect((doc["receipts"] as? [[String: Any]])?.map { $0["outcome"] as? String } == ["succeeded"])
+  }
+
+  // Review 18-b (B7, B13): `ask hello` on a mistyped --workspace created it; `/help` was unknown.
+  @Test("free text, small talk and /help on a missing workspace answer, record nothing and create nothing")
+  func readsCreateNothing() throws {
+    let dir = TemporaryDirectory("ask-read-missing")
+    defer { dir.remove() }
+    let ws = dir.appending("nx").path
+    for message in ["hello", "what did we decide about storage?", "/help", "/search storage"] {
+      let r = try runDolphin(["ask", message, "--workspace", ws])
+      #expect(r.status == 0, "\(message): \(r.stderr)")
+      #expect(
+        r.stderr.contains("dolphin: notice: nothing was recorded: there is no workspace at \(ws) yet"), "\(r.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: ws), "\(message) created the workspace")
+    }
+    let help = try runDolphin(["ask", "/help", "--workspace", ws])
+    #expect(help.stdout.contains("/task [add] <title>"), "\(help.stdout)")
+    #expect(help.stdout.contains("/reopen <uuid>"), "\(help.stdout)")
+    let json = try runDolphin(["ask", "hello", "--json", "--workspace", ws])
+    #expect(json.stdout.contains(#""recorded" : false"#), "\(json.stdout)")
+    // A write that succeeds creates it, with the chat of that run.
+    let task = try runDolphin(["ask", "/task add Buy milk", "--yes", "--workspace", ws])
+    #expect(task.status == 0, "\(task.stderr)")
+    let list = try runDolphin(["task", "list", "--json", "--workspace", ws])
+    #expect(list.stdout.contains(#""title" : "Buy milk""#), "\(list.stdout)")
+    let usage = try runDolphin(["ask", "--help"])
+    #expect(usage.stdout.contains("/task [add] <title>") && usage.stdout.contains("/help"), "\(usage.stdout)")
   }
 }

@@ -87,7 +87,7 @@ struct CLIEndToEndTests {
       status: 2, stderr: "--priority '" + String(repeating: "u", count: 40) + "…' (100 characters) is not one of:"),
     ExitCase(name: "unknown id", args: ["knowledge", "get", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 3, stderr: "no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
     ExitCase(name: "dangling relationship", args: ["capture", "fact", "x", "--relates", "supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 3, stderr: "--relates: no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
-    ExitCase(name: "bad relationship kind", args: ["capture", "fact", "x", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 2, stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),
+    ExitCase(name: "bad relationship kind", args: ["capture", "fact", "x", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 4, stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),
     ExitCase(name: "limit out of range", args: ["knowledge", "list", "--limit", "0"], status: 4, stderr: "--limit is 0; it must be between 1 and 100000"),
     ExitCase(name: "limit beyond Int", args: ["search", "plan", "--limit", "99999999999999999999"], status: 4, stderr: "--limit is 99999999999999999999; it must be between 1 and 50"),
     ExitCase(name: "handoff list limit zero", args: ["handoff", "list", "--limit", "0"], status: 4, stderr: "--limit is 0; it must be between 1 and 200"),
@@ -287,7 +287,7 @@ struct CLIEndToEndTests {
     #expect(
       text.stdout.contains(
         "No results: the query has only common words such as the, and, of (searched only when a query has no other "
-          + "word), and none of them occurs in any knowledge item or memory; add a word that names what you are "
+          + "word), and none of them occurs in any knowledge item; add a word that names what you are "
           + "looking for."),
       "\(text.stdout)")
     #expect(try cli.json(["search", "the and of"])["emptyReason"] as? String == "noCommonWordMatched")
@@ -309,7 +309,7 @@ struct CLIEndToEndTests {
     #expect(
       text.stdout.contains(
         "No results: the common word 'the' was not searched (common words are searched only when a query has no "
-          + "other word), and 'foo' (or a close spelling of it) occurs in no knowledge item or memory.\n"),
+          + "other word), and 'foo' (or a close spelling of it) occurs in no knowledge item.\n"),
       "\(text.stdout)")
     #expect(!text.stdout.contains("no query word"), "\(text.stdout)")
     let json = try cli.json(["search", "the foo"])
@@ -321,7 +321,7 @@ struct CLIEndToEndTests {
       several.stdout.contains(
         "No results: the common words 'The', 'of' were not searched (common words are searched only when a query has "
           + "no other word), and none of 'zorblat', 'quuxive' (or a close spelling of one) occurs in any knowledge "
-          + "item or memory.\n"),
+          + "item.\n"),
       "\(several.stdout)")
     // A query with a word that is found carries the words it left out, and no reason.
     let found = try cli.json(["search", "the cache"])
@@ -436,7 +436,7 @@ struct CLIEndToEndTests {
     TagHintCase(
       name: "search --tag a,b whose words match nothing at all: the tag is not the cause",
       args: ["search", "zyxwvut", "--tag", "ops,infra"],
-      line: "No results: no query word (or a close spelling of one) occurs in any knowledge item or memory."),
+      line: "No results: no query word (or a close spelling of one) occurs in any knowledge item."),
   ]
 
   @Test("an empty result filtered by a --tag with a comma says --tag takes one tag", arguments: tagHintCases)
@@ -788,7 +788,7 @@ struct CLIEndToEndTests {
     let home = cli.dir.appending("home").path
     let own = home + "/dolphin"
     let r = try runDolphin(["demo", "--workspace", own], environment: ["DOLPHIN_HOME": own])
-    #expect(r.status == 2)
+    #expect(r.status == 4)
     #expect(r.stderr.contains("is your default workspace"))
     #expect(r.stderr.contains(home + "/dolphin-demo"))
     #expect(!FileManager.default.fileExists(atPath: own + "/workspace.sqlite"))
@@ -807,7 +807,7 @@ struct CLIEndToEndTests {
     let before = try snapshot()
     let home = cli.dir.appending("home").path
     let r = try runDolphin(["demo", "--workspace", cli.workspace], environment: ["DOLPHIN_HOME": home + "/dolphin"])
-    #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+    #expect(r.status == 4, "\(r.stdout)\(r.stderr)")
     #expect(r.stdout.isEmpty)
     #expect(
       r.stderr == "dolphin: error: --workspace \(cli.workspace): it holds records the demo did not write "
@@ -823,7 +823,7 @@ struct CLIEndToEndTests {
     try FileManager.default.createDirectory(atPath: legacy.path, withIntermediateDirectories: true)
     try Data("{}".utf8).write(to: legacy.appendingPathComponent("workspace.json"))
     let l = try runDolphin(["demo", "--workspace", legacy.path, "--json"])
-    #expect(l.status == 2)
+    #expect(l.status == 4)
     #expect(l.stderr.contains("--workspace \(legacy.path): it holds a legacy workspace.json; the demo needs an empty or new workspace"))
     #expect(!FileManager.default.fileExists(atPath: legacy.appendingPathComponent("workspace.sqlite").path))
   }
@@ -837,7 +837,7 @@ struct CLIEndToEndTests {
     #expect(first.status == 0, "\(first.stderr)")
     #expect(try runDolphin(["task", "add", "mine", "--workspace", demoDir]).status == 0)
     let second = try runDolphin(["demo", "--workspace", demoDir])
-    #expect(second.status == 2)
+    #expect(second.status == 4)
     #expect(second.stderr.contains("it holds records the demo did not write (task 1; e.g. task 'mine'); "), "\(second.stderr)")
     #expect(!second.stderr.contains("knowledge"))
   }
@@ -850,7 +850,7 @@ struct CLIEndToEndTests {
     try FileManager.default.createDirectory(at: tree.appendingPathComponent("Sources"), withIntermediateDirectories: true)
     try Data("# readme".utf8).write(to: tree.appendingPathComponent("README.md"))
     let r = try runDolphin(["demo", "--workspace", tree.path])
-    #expect(r.status == 2)
+    #expect(r.status == 4)
     #expect(
       r.stderr.contains(
         "--workspace \(tree.path): it is a directory that is not empty and holds no workspace (2 entries, e.g. 'README.md'); "

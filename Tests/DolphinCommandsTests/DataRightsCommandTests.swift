@@ -486,7 +486,9 @@ struct DataRightsCommandTests {
   func eraseConversationsCountsTruthfully() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    // One conversation, four messages (two asks), and a handoff that copies excerpts of them.
+    // One conversation, four messages (two asks), and a handoff that copies excerpts of them. The
+    // workspace exists first: a chat that only reads does not create one.
+    #expect(try cli.run(["task", "add", "Seed the workspace"]).status == 0)
     #expect(try cli.run(["ask", "hello there"]).status == 0)
     #expect(try cli.run(["ask", "/handoff Wrap up", "--yes"]).status == 0)
     let report = try cli.json(["erase", "--kind", "conversations", "--yes"])

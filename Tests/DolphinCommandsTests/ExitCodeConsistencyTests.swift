@@ -16,7 +16,6 @@ struct ExitCodeConsistencyTests {
   static let enumerated: [Case] = [
     Case(name: "capture kind", args: ["capture", "bogus", "t"], stderr: "kind 'bogus' is not one of: \(kinds)"),
     Case(name: "capture --priority", args: ["capture", "fact", "t", "--priority", "urgent"], stderr: "--priority 'urgent' is not one of: \(priorities)"),
-    Case(name: "capture --relates kind", args: ["capture", "fact", "t", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),
     Case(name: "knowledge list --kind", args: ["knowledge", "list", "--kind", "bogus"], stderr: "--kind 'bogus' is not one of: \(kinds)"),
     Case(name: "search --kind", args: ["search", "x", "--kind", "bogus"], stderr: "--kind 'bogus' is not one of: \(kinds)"),
     Case(name: "task add --priority", args: ["task", "add", "t", "--priority", "urgent"], stderr: "--priority 'urgent' is not one of: \(priorities)"),
@@ -57,9 +56,6 @@ struct ExitCodeConsistencyTests {
     FieldCase(name: "--priority not a choice", args: ["capture", "fact", "t", "--priority", "urgent"], field: "priority"),
     FieldCase(name: "kind positional not a choice", args: ["capture", "bogus", "t"], field: "kind"),
     FieldCase(name: "--status not a choice", args: ["task", "list", "--status", "x"], field: "status"),
-    FieldCase(
-      name: "--relates kind not a choice", args: ["capture", "fact", "t", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"],
-      field: "relationships[0]"),
     FieldCase(name: "a flag given a value", args: ["knowledge", "list", "--json=yes"], field: "json"),
   ]
 
@@ -80,6 +76,33 @@ struct ExitCodeConsistencyTests {
       let range = try runDolphin(["knowledge", "list", "--limit", "0", "--json", "--workspace", dir.appending("ws").path])
       let rangeError = (try JSONSerialization.jsonObject(with: Data(range.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any]
       #expect(rangeError?["field"] as? String == "limit", "\(range.stdout)")
+    }
+  }
+
+  /// A bad `--relates` value: its kind, its id or its shape.
+  static let badRelates: [Case] = [
+    Case(name: "kind not a choice", args: ["likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),
+    Case(name: "id not a UUID", args: ["relatesTo:nonsense"], stderr: "--relates id 'nonsense' is not a UUID"),
+    Case(name: "no colon", args: ["supports"], stderr: "--relates 'supports' must be KIND:UUID"),
+  ]
+
+  // Review 18-b (B13): a bad kind exited 2 and a bad id 4. `--relates` takes one structured
+  // value, and every way it can be wrong is a validation error (4) naming `relationships[i]`.
+  @Test("every bad --relates value exits 4 naming relationships[0], for capture and knowledge edit", arguments: badRelates)
+  func badRelatesValue(_ c: Case) throws {
+    let dir = TemporaryDirectory("relates")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let captured = try runDolphin(["capture", "fact", "Target", "--json", "--workspace", ws])
+    let id = try #require(((try JSONSerialization.jsonObject(with: Data(captured.stdout.utf8)) as? [String: Any])?["item"] as? [String: Any])?["id"] as? String, "\(captured.stdout)")
+    for command in [["capture", "fact", "t"], ["knowledge", "edit", id]] {
+      let r = try runDolphin(command + ["--relates"] + c.args + ["--workspace", ws])
+      #expect(r.status == 4, "\(command): \(r.stderr)")
+      #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
+      let json = try runDolphin(command + ["--relates"] + c.args + ["--json", "--workspace", ws])
+      let error = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any]
+      #expect(error?["field"] as? String == "relationships[0]", "\(json.stdout)")
+      #expect(error?["exitCode"] as? Int == 4, "\(json.stdout)")
     }
   }
 

@@ -55,6 +55,20 @@ struct ImportFileNamingTests {
     Case(
       testDescription: "import, not an export", command: "import", contents: text(#"{"not": "export"}"#), status: 4,
       message: "{file} is not a dolphin export: it has no \"format\": \"dolphin-export\" field. Import reads files written by `dolphin export --format json`. Nothing was imported"),
+    // Review 18-c (C12): a legacy file given to import was not pointed to `migrate`.
+    Case(
+      testDescription: "import, a legacy workspace file", command: "import",
+      contents: text(#"{"schemaVersion": 4, "conversations": [], "memories": []}"#), status: 4,
+      message: "{file} is not a dolphin export: it has no \"format\": \"dolphin-export\" field; it looks like a legacy "
+        + "workspace file (schemaVersion, conversations, memories, settings), which `dolphin migrate` imports. "
+        + "Import reads files written by `dolphin export --format json`. Nothing was imported"),
+    // An encoding error is not a cut-off file: the advice says what to do about the encoding.
+    Case(
+      testDescription: "migrate, a Latin-1 byte in a string", command: "migrate",
+      contents: .some(.some(Data(#"{"memories": [{"text": "caf"#.utf8) + [0xE9] + Data(#""}]}"#.utf8))), status: 4,
+      message: "{file} is not valid JSON: at line 1, column 24 (byte 23), the string starting here is not valid UTF-8. "
+        + "Nothing was imported and the file was not changed. Legacy workspace files are UTF-8: if it was saved in "
+        + "another encoding (Latin-1, UTF-16), save it as UTF-8 and migrate that copy."),
     // `migrate` named it by its base name when decoding, by its absolute path otherwise.
     Case(
       testDescription: "migrate, not valid JSON", command: "migrate", contents: text("{"), status: 4,

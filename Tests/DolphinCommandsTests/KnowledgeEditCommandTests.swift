@@ -83,6 +83,13 @@ struct KnowledgeEditCommandTests {
     Refusal(args: ["--content", "x", "--content-file", "/tmp/x"], status: 2, stderr: "give --content or --content-file, not both"),
     Refusal(args: ["--unrelate", "42"], status: 4, stderr: "--unrelate '42' is not a UUID"),
     Refusal(args: ["--relates", "supports"], status: 4, stderr: "--relates 'supports' must be KIND:UUID"),
+    // Review 18-b (B12): named `--tags has 17 tags`, without what was held and added.
+    Refusal(
+      args: ["--add-tags", (1...16).map { "t\($0)" }.joined(separator: ",")], status: 4,
+      stderr: "--add-tags would make 17 tags (1 held + 16 added); the limit is 16; nothing was changed"),
+    Refusal(
+      args: ["--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 4,
+      stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),
     Refusal(
       args: ["--content", "password=hunter22222"], status: 4,
       stderr: "--content looks like it holds a credential (password or secret assignment at line 1, column 1)"),

@@ -36,7 +36,7 @@ struct NewUserRegressionTests {
     #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
   }
 
-  @Test("search review: an id as a query points to knowledge get; a tag matches without accents; migrated memories are hinted")
+  @Test("search review: an id as a query is said to be no record's; a tag matches without accents; migrated memories are hinted")
   func searchReview() throws {
     let dir = TemporaryDirectory("nu-search")
     defer { dir.remove() }
@@ -44,7 +44,8 @@ struct NewUserRegressionTests {
     let id = "6F9619FF-8B86-D011-B42D-00C04FC964FF"
     #expect(try runDolphin(["capture", "fact", "Hauptstraße renovation", "--tags", "Café", "--workspace", ws]).status == 0)
     let byID = try runDolphin(["search", id, "--workspace", ws])
-    #expect(byID.stdout.contains("To look up a record by its id: dolphin knowledge get \(id)"), "\(byID.stdout)")
+    // Review 18-a (A7): no record has this id, so `knowledge get` would fail too.
+    #expect(byID.stdout.contains("No record in this workspace has the id \(id); search matches words, not ids"), "\(byID.stdout)")
     let tagged = try runDolphin(["search", "renovation", "--tag", "cafe", "--workspace", ws])
     #expect(tagged.stdout.contains("1 shown of 1 match(es)"), "\(tagged.stdout)")
     #expect(try runDolphin(["knowledge", "list", "--tag", "CAFE", "--workspace", ws]).stdout.contains("Hauptstraße renovation"))

@@ -21,7 +21,7 @@ struct SearchTermLimitCommandTests {
     let none = try cli.run(["search", Self.filler + " w63 postgres"])
     #expect(
       none.stdout.contains(
-        "No results: no query word (or a close spelling of one) occurs in any knowledge item or memory; "
+        "No results: no query word (or a close spelling of one) occurs in any knowledge item; "
           + "only the first 64 distinct words were searched, not 'postgres'."),
       "\(none.stdout)")
     let json = try cli.json(["search", Self.filler + " w63 postgres", "--json"])

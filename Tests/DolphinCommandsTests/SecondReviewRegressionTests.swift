@@ -36,7 +36,7 @@ struct SecondReviewRegressionTests {
     try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     try FileManager.default.createSymbolicLink(atPath: dir.appending("alias").path, withDestinationPath: home)
     let r = try runDolphin(["demo", "--workspace", dir.appending("alias").path + "/dolphin"], environment: ["DOLPHIN_HOME": home + "/dolphin"])
-    #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+    #expect(r.status == 4, "\(r.stdout)\(r.stderr)")
     #expect(r.stderr.contains("is your default workspace"))
     #expect(!FileManager.default.fileExists(atPath: home + "/dolphin"))
   }

@@ -86,7 +86,7 @@ public struct AgentLoop: Sendable {
     var result = AgentRunResult(runID: runID, route: route, calls: [], answer: "", answerSource: .none, evidenceIDs: [], wasCancelled: false)
     switch route.kind {
     case .conversation:
-      result.answer = "No tool was run (\(route.reason))."
+      result.answer = route.answer ?? "No tool was run (\(route.reason))."
       return result
     case .deterministic, .modelAssistedRead:
       break

@@ -31,6 +31,9 @@ public struct Route: Sendable, Equatable {
   /// True for a `/command` the router could not run: an unknown name, or a known one missing
   /// what it needs. Nothing runs; a caller can treat it as a usage error.
   public var isMalformedCommand: Bool
+  /// A fixed answer for a route that runs nothing and has one to give (`/help`: the commands);
+  /// nil for every other route.
+  public var answer: String?
 
   /// For a malformed command, what is wrong, without the route's `: no tool` (`unknown command
   /// /cap; did you mean /capture?` for the reason `unknown command /cap: no tool; did you mean
@@ -46,11 +49,19 @@ public struct Route: Sendable, Equatable {
   /// What every route that plans no tool says after why (`greeting or small talk: no tool`).
   static let noToolMarker = ": no tool"
 
-  public init(kind: Kind, plan: [PlannedCall], reason: String, isMalformedCommand: Bool = false) {
+  /// Makes a route.
+  /// - Parameters:
+  ///   - kind: the kind of route.
+  ///   - plan: the tool calls, in order.
+  ///   - reason: why, for display.
+  ///   - isMalformedCommand: whether it is a `/command` that cannot run.
+  ///   - answer: a fixed answer for a route that runs nothing (see ``answer``).
+  public init(kind: Kind, plan: [PlannedCall], reason: String, isMalformedCommand: Bool = false, answer: String? = nil) {
     self.kind = kind
     self.plan = plan
     self.reason = reason
     self.isMalformedCommand = isMalformedCommand
+    self.answer = answer
   }
 }
 
@@ -81,10 +92,22 @@ public struct AgentRequestRouter: Sendable {
     ("restore", "/restore <uuid>"),
     ("analyze", "/analyze <swift code>"),
     ("tasks", "/tasks"),
-    ("task", "/task <title>"),
+    ("task", "/task [add] <title>"),
     ("done", "/done <uuid>"),
     ("reopen", "/reopen <uuid>"),
+    ("help", "/help"),
   ]
+
+  /// What an unknown command's message ends with: `(commands: /search /get … /help; /help
+  /// shows their usage)`.
+  public static var commandNames: String {
+    "(commands: " + commands.map { "/" + $0.name }.joined(separator: " ") + "; /help shows their usage)"
+  }
+
+  /// The commands, one usage per line (what `/help` answers and an unknown command lists).
+  public static var commandList: String {
+    commands.map { "  " + $0.usage }.joined(separator: "\n")
+  }
 
   /// Whole messages (after trimming, lowercasing, and dropping trailing punctuation and emoji)
   /// that are greetings, thanks or small talk.
@@ -137,9 +160,11 @@ public struct AgentRequestRouter: Sendable {
     guard Self.commands.contains(where: { $0.name == name }) else {
       // The suggestion ends the sentence, as the CLI's do (`unknown command 'serch'; did you
       // mean `search`?`): a `?` followed by `: no tool` would not read as one.
+      // Review 18-b (B13): the error listed none of the commands, and `/help` was unknown.
       let hint = NearestName.suggest(name, in: Self.commands.map(\.name)).map { "; did you mean /\($0)?" } ?? ""
       return Route(
-        kind: .conversation, plan: [], reason: "unknown command /\(word)\(Route.noToolMarker)\(hint)",
+        kind: .conversation, plan: [],
+        reason: "unknown command /\(word)\(Route.noToolMarker)\(hint) \(Self.commandNames)",
         isMalformedCommand: true)
     }
     func plan(_ tool: String, _ args: JSONObject) -> Route {
@@ -171,7 +196,18 @@ public struct AgentRequestRouter: Sendable {
     case "restore": return rest.isEmpty ? needs("a handoff id") : plan("handoff_restore", ["id": .string(rest)])
     case "analyze": return rest.isEmpty ? needs("Swift code") : plan("code_analyze", ["code": .string(rest)])
     case "tasks": return plan("task_list", [:])
-    case "task": return rest.isEmpty ? needs("a title") : plan("task_add", ["title": .string(rest)])
+    case "task":
+      // `/task add Buy milk` is the CLI's `task add` habit: the `add` is not part of the title.
+      var title = rest
+      if title == "add" || (title.hasPrefix("add") && title.dropFirst(3).first?.isWhitespace == true) {
+        title = title.dropFirst(3).trimmingCharacters(in: .whitespacesAndNewlines)
+      }
+      return Sanitizer.showsNothing(title) ? needs("a title") : plan("task_add", ["title": .string(title)])
+    case "help":
+      return Route(
+        kind: .conversation, plan: [], reason: "/help command\(Route.noToolMarker)",
+        answer: "Commands (each runs one tool; writes ask for approval first):\n" + Self.commandList
+          + "\nAny other text only reads: a knowledge search for grounding.")
     case "done": return rest.isEmpty ? needs("a task id") : plan("task_complete", ["id": .string(rest)])
     case "reopen": return rest.isEmpty ? needs("a task id") : plan("task_reopen", ["id": .string(rest)])
     default: return needs("arguments")

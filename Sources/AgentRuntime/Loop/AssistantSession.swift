@@ -9,8 +9,9 @@ public struct AssistantReply: Sendable {
   public var userMessage: ChatMessage
   public var assistantMessage: ChatMessage
   /// Whether the run was recorded: its messages, checkpoints and receipts stored. False only
-  /// for a run on a workspace that did not exist yet none of whose calls succeeded: nothing was
-  /// written then, and the workspace was not created (see ``AssistantSession/ask(_:approver:)``).
+  /// for a run on a workspace that did not exist yet in which no local write succeeded (small
+  /// talk, reads, failed or denied calls): nothing was written then, and the workspace was not
+  /// created (see ``AssistantSession/ask(_:approver:)``).
   public var isRecorded: Bool = true
 }
 
@@ -33,7 +34,10 @@ public struct AssistantSession: Sendable {
   public init(engine: KnowledgeEngine, generator: (any ResponseGenerator)? = nil, registry: ToolRegistry = .standard, conversationID: UUID? = nil, bounds: AgentLoop.Bounds = .init()) throws {
     self.engine = engine
     self.router = AgentRequestRouter()
-    self.loop = AgentLoop(executor: ToolExecutor(registry: registry, engine: engine), generator: generator, bounds: bounds)
+    // Reads do not create a workspace: free text on a mistyped path must leave nothing behind.
+    self.loop = AgentLoop(
+      executor: ToolExecutor(registry: registry, engine: engine, readsCreateWorkspace: false),
+      generator: generator, bounds: bounds)
     let env = engine.environment
     if let store = engine.store as? SQLiteWorkspaceStore, !store.existsOnDisk {
       self.conversationID = conversationID ?? env.makeID()
@@ -88,10 +92,11 @@ public struct AssistantSession: Sendable {
   ///
   /// A run is recorded — the conversation, both messages, its checkpoints and every call's
   /// receipt — with one exception: on a workspace that does not exist yet
-  /// (``SQLiteWorkspaceStore/existsOnDisk`` is false), a run none of whose calls succeeded
-  /// (denied, failed or cancelled) records nothing and creates nothing
-  /// (``AssistantReply/isRecorded`` is false), as a refused command would not. A run that
-  /// succeeds there (small talk, a search, a write) creates the workspace with its records.
+  /// (``SQLiteWorkspaceStore/existsOnDisk`` is false), a run in which no local write succeeded
+  /// — small talk, free text and other reads, denied, failed or cancelled calls — records
+  /// nothing and creates nothing (``AssistantReply/isRecorded`` is false), so that a mistyped
+  /// `--workspace` does not become a workspace. A run whose write succeeds there creates the
+  /// workspace with all of the run's records.
   /// - Throws: ``ValidationError`` (field `message`) as ``validateMessage(_:)`` does, and for an
   ///   unknown or incomplete `/command` (``Route/commandProblem`` is the message). A refused
   ///   message is neither stored nor run. Storage errors.
@@ -113,7 +118,8 @@ public struct AssistantSession: Sendable {
     let run = await loop.run(route, question: text, approver: approver, recentExcerpts: excerpts, recorder: recorder)
     let reply = ChatMessage(id: env.makeID(), conversationID: conversationID, role: .assistant, text: Truncation.truncate(run.answer, to: Limits.content), createdAt: env.now())
     try recorder.record { tx in try tx.appendMessage(reply) }
-    let recorded = try recorder.finish(keeping: run.calls.isEmpty || run.calls.contains(where: \.succeeded))
+    let wrote = run.calls.contains { $0.succeeded && $0.receipt.risk == RiskClass.localWrite.rawValue }
+    let recorded = try recorder.finish(keeping: wrote)
     return AssistantReply(run: run, userMessage: user, assistantMessage: reply, isRecorded: recorded)
   }
 }

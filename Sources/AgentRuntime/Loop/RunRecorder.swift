@@ -8,10 +8,10 @@ import Synchronization
 /// whether to keep them.
 ///
 /// A run on a workspace that does not exist yet (``SQLiteWorkspaceStore/existsOnDisk`` is
-/// false) must not create it just to record a failure: when none of its calls succeeds, there is
-/// nothing worth a new workspace, and a mistyped `--workspace` would otherwise become one. So its
-/// records are held in memory. As soon as the workspace exists — a call of the run created it
-/// (its write, or the receipt of a call that succeeded) — what is held is written, in order, and
+/// false) must not create it just to record a read or a failure: when none of its writes
+/// succeeds, there is nothing worth a new workspace, and a mistyped `--workspace` would otherwise
+/// become one. So its records are held in memory. As soon as the workspace exists — a call of the
+/// run created it (a write that succeeded) — what is held is written, in order, and
 /// later records go straight to the store. ``finish(keeping:)`` ends the run: it writes what is
 /// still held (creating the workspace) or drops it.
 final class RunRecorder: Sendable {

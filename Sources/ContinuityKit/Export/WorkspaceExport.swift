@@ -103,7 +103,11 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
       throw .notAnExport(
         file: fileName,
         reason: header.format.map { "its format is '\($0)', not '\(formatName)'" }
-          ?? "it has no \"format\": \"\(formatName)\" field")
+          ?? (looksLikeLegacyWorkspace(data)
+            // A legacy workspace file, which `migrate` reads (review 18-c, C12).
+            ? "it has no \"format\": \"\(formatName)\" field; it looks like a legacy workspace file "
+              + "(schemaVersion, conversations, memories, settings), which `dolphin migrate` imports"
+            : "it has no \"format\": \"\(formatName)\" field"))
     }
     guard let version = header.formatVersion else {
       throw .malformed(file: fileName, path: "formatVersion", message: "missing")
@@ -139,6 +143,13 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
         message: "is \(document.workspace.schemaVersion); expected \(SchemaVersion.current)")
     }
     return document
+  }
+
+  /// Whether `data` is a JSON object holding a key of a legacy workspace file
+  /// (`schemaVersion`, `conversations`, `memories`, `settings`): what `dolphin migrate` reads.
+  static func looksLikeLegacyWorkspace(_ data: Data) -> Bool {
+    guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return false }
+    return ["schemaVersion", "conversations", "memories", "settings"].contains { object[$0] != nil }
   }
 }
 

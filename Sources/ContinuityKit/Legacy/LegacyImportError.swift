@@ -30,10 +30,18 @@ public enum LegacyImportError: Error, Sendable, Equatable, CustomStringConvertib
   public var description: String {
     switch self {
     case .notJSON(let file, let line, let column, let byteOffset, let detail):
+      // The advice fits the problem (review 18-c, C12: an encoding error was told the file may
+      // be cut off).
+      let advice =
+        detail.hasPrefix("the input ends")
+        ? "If the file was cut off (an interrupted copy or a full disk), import an intact copy or backup instead."
+        : detail.contains("not valid UTF-8")
+          ? "Legacy workspace files are UTF-8: if it was saved in another encoding (Latin-1, UTF-16), "
+            + "save it as UTF-8 and migrate that copy."
+          : "Fix the JSON at that place in a copy of the file, or import an intact copy or backup instead."
       return
         "\(file) is not valid JSON: at line \(line), column \(column) (byte \(byteOffset)), "
-        + "\(detail). Nothing was imported and the file was not changed. If the file was cut "
-        + "off (an interrupted copy or a full disk), import an intact copy or backup instead."
+        + "\(detail). Nothing was imported and the file was not changed. \(advice)"
     case .unsupportedVersion(let file, let found) where found == SchemaVersion.current:
       return
         "\(file) declares schemaVersion \(found), but this build reads legacy JSON workspaces "

@@ -20,7 +20,7 @@ enum AgentCommands {
   static let ask = Command(
     spec: CommandSpec(
       path: ["ask"], summary: "Ask the assistant: commands run deterministic plans; free text only reads.",
-      positionals: [("text", "A message, or a command such as /search WORDS, /capture decision: TITLE | BODY, /context, /handoff FOCUS, /restore ID.")],
+      positionals: [("text", "A message, or one of the commands listed below (/help lists them too).")],
       options: [
         OptionSpec(name: "model-url", value: "URL", help: "OpenAI-compatible server on loopback (or DOLPHIN_MODEL_URL); only 127.0.0.0/8, ::1, localhost."),
         OptionSpec(name: "model", value: "NAME", help: "Model name sent to the server (default local)."),
@@ -28,11 +28,13 @@ enum AgentCommands {
       ],
       confirms: true,
       discussion: """
+        Commands (each runs one tool; an unknown one is a usage error, exit 2):
+        \(AgentRequestRouter.commandList)
         Each local write (capture, handoff, restore, task changes) shows the exact call and asks [y/N] on a terminal;
         --yes approves the writes of this one invocation (for scripts). Greetings and small talk run no tool.
         Without a model the answer is the deterministic renderers' output, labeled as such.
-        A run is recorded (chat messages, receipts) where the workspace exists; where it does not exist yet, a
-        run none of whose calls succeeds records nothing and creates no workspace.
+        A run is recorded (chat messages, receipts) where the workspace exists; where it does not exist yet, only
+        a run whose local write succeeds creates it: free text, small talk and reads record nothing there.
         A message that looks like it holds a credential is refused (exit 4) and nothing is stored: ask has no
         --allow-credentials, since a chat message stays in the chat log and is copied into handoffs. Store a
         secret deliberately with `dolphin capture … --allow-credentials` instead.
@@ -86,6 +88,12 @@ enum AgentCommands {
         for r in run.receipts { console.print("  " + Render.receiptLine(r)) }
       }
       if let failure = failure(of: reply, notRecordedAt: notRecorded) { throw failure }
+      // Review 18-b (B7): say so, since a mistyped --workspace is the usual reason.
+      if let notRecorded {
+        console.printDiagnostic(
+          "dolphin: notice: nothing was recorded: there is no workspace at \(notRecorded) yet, "
+            + "and a run that only reads does not create one")
+      }
     })
 
   /// What `ask --json` prints for a run: on success the whole document, on failure inside the

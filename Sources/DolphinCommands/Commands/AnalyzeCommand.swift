@@ -19,7 +19,8 @@ enum AnalyzeCommands {
       variadic: true,
       discussion: """
         Rules: todo, force_try, force_unwrap, force_cast, long_line (> 120 characters), deep_nesting (> 5),
-        repeated_line (≥ 3). Directory walks skip .build, hidden folders and whatever .gitignore excludes;
+        repeated_line (≥ 3). Directory walks skip .build, hidden folders and whatever .gitignore excludes
+        (an ignore file over \(GitignoreMatcher.maximumIgnoreFileBytes) bytes or unreadable is not applied, with a notice);
         they skip files over \(Limits.codeAnalysisBytes) bytes, binary files (a NUL byte), files that are not UTF-8,
         .swift links to nothing or round a loop, and .swift FIFOs, sockets and devices (never opened), with a
         notice, and count the non-Swift files they leave out. A file named explicitly must be a regular
@@ -51,11 +52,13 @@ enum AnalyzeCommands {
         throw s.reason == .notSwift ? CLIError.usage(shown(problem)) : CLIError.input(shown(problem))
       }
       for s in result.skipped { console.printDiagnostic("dolphin: notice: \(shown(s.notice))") }
+      // An ignore file left unread widens the walk: said before the findings it lets in.
+      for u in result.unappliedIgnoreFiles { console.printDiagnostic("dolphin: notice: \(shown(u.notice))") }
       switch format {
       case "json":
         try console.printJSON(result)
       case "sarif":
-        let sarif = try SARIFReport(reports: result.reports, notices: result.skipped.map(\.notice), toolVersion: DolphinCLI.version).jsonData(pretty: true)
+        let sarif = try SARIFReport(reports: result.reports, notices: result.unappliedIgnoreFiles.map(\.notice) + result.skipped.map(\.notice), toolVersion: DolphinCLI.version).jsonData(pretty: true)
         // As JSON: DEL, C1 and bidi controls in a file name written as `\u` escapes.
         console.printJSONText(String(decoding: sarif, as: UTF8.self))
       default:

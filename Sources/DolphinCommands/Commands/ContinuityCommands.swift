@@ -16,12 +16,21 @@ enum ContinuityCommands {
         """),
     run: { ctx in
       let engine = try ctx.engine(ctx.arguments.has("save") ? .create : .read)
-      struct Saved: Encodable { var id: UUID; var createdAt: Date; var trigger: DigestTrigger }
+      struct Saved: Encodable {
+        var id: UUID
+        var createdAt: Date
+        var trigger: DigestTrigger
+        /// The oldest digests dropped to keep at most `Limits.digestsKept`.
+        var droppedDigestIDs: [UUID]
+      }
       struct Out: Encodable { var context: ProjectContext; var saved: Saved? }
       let out: Out
       if ctx.arguments.has("save") {
-        let d = try engine.saveDigest()
-        out = Out(context: ProjectContext(sections: d.sections), saved: Saved(id: d.id, createdAt: d.createdAt, trigger: d.trigger))
+        let saved = try engine.saveDigestReportingDropped()
+        let d = saved.digest
+        out = Out(
+          context: ProjectContext(sections: d.sections),
+          saved: Saved(id: d.id, createdAt: d.createdAt, trigger: d.trigger, droppedDigestIDs: saved.droppedDigestIDs))
       } else {
         out = Out(context: try engine.projectContext(), saved: nil)
       }
@@ -32,6 +41,11 @@ enum ContinuityCommands {
         if let s = out.saved {
           ctx.console.print("")
           ctx.console.print("Stored rule-based digest \(s.id.uuidString) (trigger manual) at \(Render.date(s.createdAt)).")
+          if !s.droppedDigestIDs.isEmpty {
+            ctx.console.print(
+              "Dropped the oldest digest(s) to keep at most \(Limits.digestsKept): "
+                + s.droppedDigestIDs.map(\.uuidString).joined(separator: ", ") + ".")
+          }
         }
       }
     })

@@ -137,9 +137,10 @@ extension Commands {
       discussion: """
         Uses <default workspace>/../dolphin-demo, or the directory given with --workspace DIR, which
         must be new or empty (or hold only what an earlier demo stored there): the demo refuses a
-        workspace with records of yours rather than mix its own into them. Running it again adds
+        workspace with records of yours rather than mix its own into them (exit 4). Running it again adds
         nothing new (a changed code analysis revises the stored review item).
-        """),
+        """,
+      workspaceHelp: "The demo's workspace (default: <default workspace>/../dolphin-demo, never the default workspace itself)."),
     run: { ctx in
       let dir = demoDirectory(ctx)
       // A link of another user's on the way decides where the demo would write: named first
@@ -160,7 +161,10 @@ extension Commands {
               + "demo writes only to a workspace of its own. Nothing was written. Remove or replace that link, or "
               + "name a new directory with --workspace DIR")
         }
-        throw CLIError.usage("--workspace \(dir.path) is your default workspace; the demo writes only to a workspace of its own (omit --workspace to use \(own.deletingLastPathComponent().appendingPathComponent("dolphin-demo").path))")
+        // A well-formed path refused for what it is: validation (exit 4), not usage (review 18-a, A8).
+        throw ValidationError(
+          field: "workspace",
+          message: "--workspace \(dir.path) is your default workspace; the demo writes only to a workspace of its own (omit --workspace to use \(own.deletingLastPathComponent().appendingPathComponent("dolphin-demo").path))")
       }
       let ownDemo = ownDemoDirectory(ctx)
       // The demo's own directory sits beside the default workspace, which may be in a place
@@ -174,7 +178,8 @@ extension Commands {
             + "Remove that directory (or have its owner remove it), or name a new directory with --workspace DIR")
       }
       if let reason = try demoRefusal(dir, ownDirectory: ownDemo) {
-        throw CLIError.usage(
+        throw ValidationError(
+          field: "workspace", message:
           "--workspace \(dir.path): \(reason); the demo needs an empty or new workspace (or one only an earlier demo wrote to), "
             + "so that its records and its active handoff never mix with yours. Nothing was written. "
             + "Omit --workspace to use \(ownDemo.path), or name a new directory")

@@ -42,7 +42,15 @@ enum HandoffCommands {
       let c = ctx.console
       c.print("Created handoff \(r.handoff.id.uuidString): \(inertQuoted(r.handoff.focus))")
       if let auto = r.autoSelection {
-        c.print("Auto-selected by \(auto.mode) ranking of the focus text: \(auto.knowledgeIDs.count) knowledge item(s), \(auto.taskIDs.count) open task(s).")
+        // A full list leaves the ranking no room: said, so that "0 auto-selected" is not read as
+        // "nothing matched" (review 18-b, B14).
+        let full = [("knowledge", r.handoff.knowledgeIDs.count), ("task", r.handoff.taskIDs.count)]
+          .filter { $0.1 >= Limits.idsPerList }
+          .map { "the \($0.0) list holds \(Limits.idsPerList) ids, the most a handoff carries, so no more could be added" }
+        let why = full.isEmpty ? "" : " (" + full.joined(separator: "; ") + ")"
+        c.print(
+          "Auto-selected by \(auto.mode) ranking of the focus text: \(auto.knowledgeIDs.count) knowledge item(s), "
+            + "\(auto.taskIDs.count) open task(s)\(why).")
         if !auto.supersededLeftOut.isEmpty {
           c.print(
             "Left out \(auto.supersededLeftOut.count) superseded knowledge item(s) that matched (other items supersede them): "

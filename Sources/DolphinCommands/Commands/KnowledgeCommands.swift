@@ -103,7 +103,8 @@ enum KnowledgeCommands {
       fieldFlags: [
         FieldFlag("title", "--title"), FieldFlag("content", "--content"), FieldFlag("tags", "--tags"),
         FieldFlag("addTags", "--add-tags"), FieldFlag("removeTags", "--remove-tags"),
-        FieldFlag("relationships", "--relates"), FieldFlag("removeRelationshipsTo", "--unrelate"),
+        FieldFlag("relationships", "--relates"), FieldFlag("addRelationships", "--relates"),
+        FieldFlag("removeRelationshipsTo", "--unrelate"),
       ]),
     run: { ctx in
       let a = ctx.arguments

@@ -11,7 +11,12 @@ extension SearchCommands {
   ///     and the header says so).
   ///   - tag: the `--tag` filter, normalized; named in a hint when it has a comma and removed
   ///     every match.
-  static func render(_ r: SearchResponse, explain: Bool, limitGiven: Bool, tag: String? = nil, console: Console) {
+  /// - Parameter idRecord: for a query that is a UUID, the type of the record holding it (nil
+  ///   when none does), so that the hint names the command that shows it.
+  static func render(
+    _ r: SearchResponse, explain: Bool, limitGiven: Bool, tag: String? = nil, idRecord: RecordType?? = nil,
+    console: Console
+  ) {
     let cut = limitGiven ? " · cut by --limit" : " · cut at the default limit of \(Limits.searchResultsDefault)"
     console.print("mode: \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")) · \(r.results.count) shown of \(r.total) match(es)" + (r.truncated ? cut : ""))
     // Words a long query had past the term limit were not searched: said whatever was found
@@ -28,13 +33,15 @@ extension SearchCommands {
         // A tag filter keeps knowledge items only: --include-memories would not find them.
         hint = tag == nil ? " (add --include-memories, or use dolphin memory search)" : " (dolphin memory search finds them)"
       case .onlyKnowledgeMatches: hint = " (dolphin search finds them)"
+      case .noRecords: hint = r.scope == .memories ? "; `dolphin memory save` adds one" : "; `dolphin capture` adds one"
       default: hint = ""
       }
       // The explanation may name query words: shown inert, as all user text is.
       console.print("No results: \(inert(r.emptyExplanation(hint: hint) ?? why.explanation + hint)).")
       if let id = UUID(uuidString: r.query.trimmingCharacters(in: .whitespaces)) {
-        // Search matches words; an id is looked up exactly.
-        console.print("To look up a record by its id: dolphin knowledge get \(id.uuidString)")
+        // Search matches words; an id is looked up exactly, by the command of its record's type
+        // (review 18-a, A7: a task's id was sent to `knowledge get`, which then failed).
+        console.print(idLookupHint(id, recordType: idRecord ?? .knowledge))
       }
     }
     for (i, x) in r.results.enumerated() {
@@ -53,6 +60,19 @@ extension SearchCommands {
     if explain {
       renderQueryTerms(
         r.terms, cutTerms: r.termsCutFromLongerWords, commonWords: r.unsearchedCommonWords, console: console)
+    }
+  }
+
+  /// The line pointing a UUID query to the command that shows that record.
+  static func idLookupHint(_ id: UUID, recordType: RecordType?) -> String {
+    let u = id.uuidString
+    return switch recordType {
+    case .knowledge: "To look up a record by its id: dolphin knowledge get \(u)"
+    case .memory: "\(u) is a legacy memory's id; search matches words, not ids: dolphin memory list shows it"
+    case .task: "\(u) is a task's id; search matches words, not ids: dolphin task list --status all shows it"
+    case .handoff: "\(u) is a handoff's id: dolphin handoff get \(u)"
+    case .digest: "\(u) is a stored digest's id; search matches words, not ids: dolphin export includes stored digests"
+    case nil: "No record in this workspace has the id \(u); search matches words, not ids"
     }
   }
 
@@ -123,7 +143,7 @@ extension SearchCommands {
       positionals: [("query", "Words to find (at most \(Limits.query) characters; no character is syntax).")],
       options: [
         OptionSpec(name: "kind", value: "K", repeatable: true, help: "Only these kinds (\(Commands.kindList))."),
-        OptionSpec(name: "tag", value: "T", help: "Only knowledge items with this one tag, case and accents ignored (memories are left out)."),
+        OptionSpec(name: "tag", value: "T", help: "Only knowledge items with this one tag, case and accents ignored; not with --include-memories."),
         OptionSpec(name: "limit", value: "N", help: "Results, 1…\(Limits.searchResultsMaximum) (default \(Limits.searchResultsDefault))."),
         OptionSpec(
           name: "include-memories", value: nil,
@@ -142,6 +162,14 @@ extension SearchCommands {
     run: { ctx in
       let a = ctx.arguments
       let kinds = try a.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, name: "--kind") }
+      // The same rule for both filters that memories cannot meet (review 18-a, A4: --tag dropped
+      // the memories silently while --kind was refused).
+      if a.value("tag") != nil, a.has("include-memories") {
+        throw CLIError.usage(
+          "--tag and --include-memories cannot be combined: memories have no tags of their own (their knowledge mirrors "
+            + "carry them), so --tag cannot select them; give --tag to search tagged knowledge, or --include-memories "
+            + "without --tag (or `dolphin memory search`) to search memories too")
+      }
       if !kinds.isEmpty, a.has("include-memories") {
         throw CLIError.usage(
           "--kind and --include-memories cannot be combined: memories have no kind, so --kind cannot select them; "
@@ -157,7 +185,11 @@ extension SearchCommands {
       if ctx.json {
         try ctx.console.printJSON(r)
       } else {
-        render(r, explain: a.has("explain"), limitGiven: a.value("limit") != nil, tag: tagFilter, console: ctx.console)
+        let id = r.results.isEmpty ? UUID(uuidString: r.query.trimmingCharacters(in: .whitespaces)) : nil
+        let idRecord: RecordType?? = try id.map { try engine.recordType(of: $0) }
+        render(
+          r, explain: a.has("explain"), limitGiven: a.value("limit") != nil, tag: tagFilter, idRecord: idRecord,
+          console: ctx.console)
       }
     })
 

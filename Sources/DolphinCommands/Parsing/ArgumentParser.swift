@@ -38,6 +38,9 @@ struct CommandSpec: Sendable {
   /// (``WorkspaceLocation/validatedDefaultDirectory(environment:)``). False only for commands
   /// that never touch one (`tools`, `analyze`).
   var usesWorkspace = true
+  /// What `--workspace` means for this command when its default is not the default workspace
+  /// (`demo` uses a directory of its own); nil for the shared help.
+  var workspaceHelp: String? = nil
 
   var name: String { path.joined(separator: " ") }
 
@@ -48,7 +51,10 @@ struct CommandSpec: Sendable {
   ]
 
   var allOptions: [OptionSpec] {
-    let globals = noJSONReason == nil ? Self.globalOptions : Self.globalOptions.filter { $0.name != "json" }
+    var globals = noJSONReason == nil ? Self.globalOptions : Self.globalOptions.filter { $0.name != "json" }
+    if let workspaceHelp, let i = globals.firstIndex(where: { $0.name == "workspace" }) {
+      globals[i].help = workspaceHelp
+    }
     return options + (confirms ? [OptionSpec(name: "yes", value: nil, help: "Apply without asking (for scripts).")] : []) + globals
   }
 }

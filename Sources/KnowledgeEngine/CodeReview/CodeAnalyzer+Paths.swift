@@ -13,6 +13,10 @@ public struct PathAnalysis: Sendable, Equatable, Codable {
   /// Files found in the directories walked that are not `.swift` files, left out (see
   /// ``SourceWalker/Walk/nonSwiftCount``); 0 in a report written before they were counted.
   public var nonSwiftCount: Int
+  /// Ignore files that exist but were not read (over the size bound, not a regular file,
+  /// unreadable), with notices: the files they would exclude were analyzed. Empty in a report
+  /// written before they were reported.
+  public var unappliedIgnoreFiles: [GitignoreMatcher.UnappliedFile]
   /// Always `heuristic`.
   public var analysis: String { "heuristic" }
 
@@ -22,15 +26,17 @@ public struct PathAnalysis: Sendable, Equatable, Codable {
   /// Makes a result.
   public init(
     reports: [CodeAnalysisReport], skipped: [SourceWalker.Skipped], ignoredCount: Int,
-    nonSwiftCount: Int = 0
+    nonSwiftCount: Int = 0, unappliedIgnoreFiles: [GitignoreMatcher.UnappliedFile] = []
   ) {
     self.reports = reports
     self.skipped = skipped
     self.ignoredCount = ignoredCount
     self.nonSwiftCount = nonSwiftCount
+    self.unappliedIgnoreFiles = unappliedIgnoreFiles
   }
 
-  /// Decodes a result; `nonSwiftCount` may be absent (reports written before it existed).
+  /// Decodes a result; `nonSwiftCount` and `unappliedIgnoreFiles` may be absent (reports written
+  /// before they existed).
   /// - Throws: `DecodingError` for a missing required key or a value of the wrong type.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -38,6 +44,8 @@ public struct PathAnalysis: Sendable, Equatable, Codable {
     skipped = try c.decode([SourceWalker.Skipped].self, forKey: .skipped)
     ignoredCount = try c.decode(Int.self, forKey: .ignoredCount)
     nonSwiftCount = try c.decodeIfPresent(Int.self, forKey: .nonSwiftCount) ?? 0
+    unappliedIgnoreFiles =
+      try c.decodeIfPresent([GitignoreMatcher.UnappliedFile].self, forKey: .unappliedIgnoreFiles) ?? []
   }
 }
 
@@ -66,7 +74,7 @@ extension CodeAnalyzer {
     }
     return PathAnalysis(
       reports: reports, skipped: skipped, ignoredCount: walk.ignoredCount,
-      nonSwiftCount: walk.nonSwiftCount)
+      nonSwiftCount: walk.nonSwiftCount, unappliedIgnoreFiles: walk.unappliedIgnoreFiles)
   }
 
   /// Why a file the walk found was not read as source text.

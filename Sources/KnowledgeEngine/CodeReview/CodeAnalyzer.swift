@@ -51,7 +51,11 @@ public enum CodeAnalyzer {
   static func run(
     source: String, fileName: String, options: CodeAnalysisOptions, findingsCap: Int
   ) -> CodeAnalysisReport {
-    let classified = SwiftLexer.classify(Array(source.utf8))
+    // A UTF-8 byte-order mark is not source: swiftc and editors skip it, so columns on line 1
+    // and snippets are counted from after it.
+    var bytes = Array(source.utf8)
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+    let classified = SwiftLexer.classify(bytes)
     let tokens = SwiftTokenizer.tokenize(classified)
     var raw: [RawFinding] = []
     let rules = options.rules
@@ -66,7 +70,8 @@ public enum CodeAnalyzer {
     }
     raw += lineFindings(classified, options: options)
     return makeReport(
-      raw, classified, fileName: fileName, options: options, findingsCap: findingsCap)
+      raw, classified, fileName: fileName, options: options, findingsCap: findingsCap,
+      byteCount: source.utf8.count)
   }
 
   /// A finding before columns and snippets are computed: only the listed ones pay for that.
@@ -101,7 +106,7 @@ public enum CodeAnalyzer {
 
   static func makeReport(
     _ raw: [RawFinding], _ classified: ClassifiedSource, fileName: String,
-    options: CodeAnalysisOptions, findingsCap: Int
+    options: CodeAnalysisOptions, findingsCap: Int, byteCount: Int
   ) -> CodeAnalysisReport {
     let ordered = raw.sorted {
       if $0.offset != $1.offset { return $0.offset < $1.offset }
@@ -113,7 +118,7 @@ public enum CodeAnalyzer {
       CodeAnalysisReport.RuleCount(rule: rule, count: raw.count { $0.rule == rule })
     }
     return CodeAnalysisReport(
-      fileName: fileName, byteCount: classified.bytes.count, lineCount: classified.lineCount,
+      fileName: fileName, byteCount: byteCount, lineCount: classified.lineCount,
       options: options, findings: findings, totalFindings: raw.count,
       truncated: raw.count > listed.count, counts: counts)
   }

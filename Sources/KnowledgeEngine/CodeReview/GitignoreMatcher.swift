@@ -1,6 +1,12 @@
 import ContinuityKit
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The ignore rules in force at one place of a repository walk: the patterns of
 /// `.git/info/exclude` and of every `.gitignore` from the repository root down to the current
 /// directory.
@@ -11,19 +17,53 @@ import Foundation
 /// gets that by not descending into excluded directories, and ``isIgnored(_:isDirectory:)``
 /// checks every ancestor. The user's global `core.excludesFile` is not read.
 public struct GitignoreMatcher: Sendable, Equatable {
+  /// An ignore file that exists but whose rules are not in force, and why: the files it would
+  /// exclude are walked and analyzed.
+  public struct UnappliedFile: Codable, Sendable, Equatable {
+    /// Why an ignore file was not read.
+    public enum Reason: String, Codable, Sendable {
+      /// Over ``GitignoreMatcher/maximumIgnoreFileBytes``.
+      case tooLarge = "too_large"
+      /// A FIFO, socket or device (never opened, so that a FIFO cannot block the walk), or a
+      /// directory.
+      case notRegularFile = "not_regular_file"
+      /// It could not be opened or read (permissions, a symbolic link loop).
+      case unreadable
+    }
+
+    /// The ignore file's path (the repository root's path, then the path below it).
+    public var path: String
+    /// Why it was not read.
+    public var reason: Reason
+    /// For example `/repo/.gitignore: not applied, it is 16777216 bytes, over the 8388608-byte
+    /// limit for ignore files; the files it would exclude are analyzed`.
+    public var notice: String
+
+    /// Makes a record.
+    public init(path: String, reason: Reason, notice: String) {
+      self.path = path
+      self.reason = reason
+      self.notice = notice
+    }
+  }
+
   /// The repository root (the directory holding `.git`), or the walk root outside a repository.
   public let root: URL
-  /// The patterns in force, lowest precedence first.
-  public private(set) var patterns: [GitignorePattern] = []
+  /// The ignore files read, lowest precedence first, each with its patterns indexed.
+  private var files: [IgnoreFilePatterns] = []
   /// Directories whose `.gitignore` has been loaded, relative to the root (`""` for the root).
   public private(set) var loadedDirectories: [String] = []
+  /// Ignore files met so far (along the directories entered) that exist but could not be read,
+  /// in the order met.
+  public private(set) var unappliedFiles: [UnappliedFile] = []
+
+  /// The patterns in force, lowest precedence first.
+  public var patterns: [GitignorePattern] { files.flatMap(\.patterns) }
 
   /// Starts with `.git/info/exclude` (when present) and the root's `.gitignore`.
   public init(root: URL) {
     self.root = root.standardizedFileURL
-    if let exclude = Self.ignoreFileText(self.root.appendingPathComponent(".git/info/exclude")) {
-      add(contents: exclude, base: "", origin: ".git/info/exclude")
-    }
+    load(".git/info/exclude", base: "")
     enter(directory: "")
   }
 
@@ -54,44 +94,109 @@ public struct GitignoreMatcher: Sendable, Equatable {
   ///   - base: its directory relative to ``root`` (`""` for the root).
   ///   - origin: its path for messages, e.g. `Sources/.gitignore`.
   public mutating func add(contents: String, base: String, origin: String) {
-    var bytes = Array(contents.utf8)[...]
+    add(bytes: Array(contents.utf8), base: base, origin: origin)
+  }
+
+  /// Adds the patterns of one ignore file given as bytes, in any encoding, as git reads them.
+  mutating func add(bytes contents: [UInt8], base: String, origin: String) {
+    var bytes = contents[...]
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
     // Split on bytes: as `Character`s, "\r\n" is one grapheme and would not split on "\n".
     let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    var parsed: [GitignorePattern] = []
     for (index, line) in lines.enumerated() {
-      let text = String(decoding: line, as: UTF8.self)
-      if let pattern = GitignorePattern(line: text, base: base, origin: "\(origin):\(index + 1)") {
-        patterns.append(pattern)
+      if let pattern = GitignorePattern(bytes: Array(line), base: base, origin: "\(origin):\(index + 1)") {
+        parsed.append(pattern)
+      }
+    }
+    if !parsed.isEmpty { files.append(IgnoreFilePatterns(parsed, base: base)) }
+  }
+
+  /// Loads the `.gitignore` of `directory` (relative to ``root``), if it has one.
+  ///
+  /// An ignore file that exists but cannot be read (over ``maximumIgnoreFileBytes``, not a
+  /// regular file, unreadable) is recorded in ``unappliedFiles``; one that is not UTF-8 is read
+  /// as bytes, as git does.
+  /// - Returns: the ignore file not applied, if there is one.
+  @discardableResult
+  public mutating func enter(directory: String) -> UnappliedFile? {
+    loadedDirectories.append(directory)
+    return load(directory.isEmpty ? ".gitignore" : directory + "/.gitignore", base: directory)
+  }
+
+  /// Reads the ignore file at `file` (relative to ``root``) and adds its patterns, or records
+  /// why it could not be read.
+  @discardableResult
+  private mutating func load(_ file: String, base: String) -> UnappliedFile? {
+    let path = root.appendingPathComponent(file).path
+    switch Self.readIgnoreFile(atPath: path) {
+    case .absent: return nil
+    case .read(let bytes):
+      add(bytes: bytes, base: base, origin: file)
+      return nil
+    case .unapplied(let unapplied):
+      unappliedFiles.append(unapplied)
+      return unapplied
+    }
+  }
+
+  /// The largest ignore file read, in bytes: far more than any real one holds (200,000 patterns
+  /// take about 4 MB).
+  public static let maximumIgnoreFileBytes = 8 * 1024 * 1024
+
+  /// What reading an ignore file gave.
+  enum IgnoreFileRead: Equatable {
+    /// There is none: git reads nothing then either.
+    case absent
+    /// Its bytes.
+    case read([UInt8])
+    /// It exists but was not read.
+    case unapplied(UnappliedFile)
+  }
+
+  /// Reads the ignore file at `path`: its bytes, or why it was not read: not a regular file (a
+  /// FIFO named `.gitignore` would block the walk forever; it is refused without being opened
+  /// for reading), over ``maximumIgnoreFileBytes``, or unreadable.
+  static func readIgnoreFile(atPath path: String) -> IgnoreFileRead {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return .absent }
+    func unapplied(_ reason: UnappliedFile.Reason, _ why: String) -> IgnoreFileRead {
+      .unapplied(
+        UnappliedFile(
+          path: path, reason: reason,
+          notice: "\(path): not applied, \(why); the files it would exclude are analyzed"))
+    }
+    do {
+      let read = try BoundedInput.readFile(atPath: path, maxBytes: maximumIgnoreFileBytes)
+      if read.truncated {
+        return unapplied(
+          .tooLarge, "it is more than \(maximumIgnoreFileBytes) bytes, the limit for ignore files")
+      }
+      return .read(read.bytes)
+    } catch {
+      switch error {
+      case .tooLarge(_, let size, let maxBytes):
+        return unapplied(.tooLarge, "it is \(size) bytes, over the \(maxBytes)-byte limit for ignore files")
+      case .isDirectory:
+        return unapplied(.notRegularFile, "it is a directory, not a file")
+      case .notRegularFile(_, let kind):
+        return unapplied(.notRegularFile, "it is \(kind), not a regular file")
+      case .cannotOpen(_, let reason), .readFailed(_, let reason):
+        return unapplied(.unreadable, "it cannot be read (\(reason))")
       }
     }
   }
 
-  /// Loads the `.gitignore` of `directory` (relative to ``root``), if it has one.
-  public mutating func enter(directory: String) {
-    loadedDirectories.append(directory)
-    let file = directory.isEmpty ? ".gitignore" : directory + "/.gitignore"
-    if let contents = Self.ignoreFileText(root.appendingPathComponent(file)) {
-      add(contents: contents, base: directory, origin: file)
-    }
-  }
-
-  /// The largest ignore file read, in bytes: far more than any real one holds.
-  static let maximumIgnoreFileBytes = 8 * 1024 * 1024
-
-  /// The text of the ignore file at `url`, or nil when there is none to read: missing, not a
-  /// regular file (a FIFO named `.gitignore` would block the walk forever; it is refused without
-  /// being opened for reading), over ``maximumIgnoreFileBytes``, unreadable, or not UTF-8.
-  static func ignoreFileText(_ url: URL) -> String? {
-    guard let read = try? BoundedInput.readFile(atPath: url.path, maxBytes: maximumIgnoreFileBytes),
-      !read.truncated
-    else { return nil }
-    return String(validating: read.bytes, as: UTF8.self)
-  }
-
   /// The last pattern matching `path` by itself, or `nil` (parents not consulted).
-  /// - Complexity: O(p) pattern matches for p patterns in force.
+  /// - Complexity: for each ignore file in force, a few dictionary look-ups per byte length of
+  ///   its literal pattern parts, then one glob match per pattern that can match
+  ///   (``IgnoreFilePatterns``); patterns with no literal part (`*`) are tried for every path.
   public func lastMatch(_ path: String, isDirectory: Bool) -> GitignorePattern? {
-    patterns.last { $0.matches(path, isDirectory: isDirectory) }
+    let bytes = Array(path.utf8)
+    for file in files.reversed() {
+      if let match = file.lastMatch(bytes, isDirectory: isDirectory) { return match }
+    }
+    return nil
   }
 
   /// Whether the patterns in force exclude `path` by itself (parents not consulted).

@@ -32,7 +32,13 @@ public struct GitignorePattern: Sendable, Equatable, CustomStringConvertible {
   ///   - base: the `.gitignore`'s directory relative to the repository root (`""` for the root).
   ///   - origin: a label for messages, e.g. `.gitignore:3`.
   public init?(line: String, base: String, origin: String) {
-    var bytes = Array(line.utf8)
+    self.init(bytes: Array(line.utf8), base: base, origin: origin)
+  }
+
+  /// Parses one line given as bytes, as git reads ignore files: any encoding, matched byte for
+  /// byte (``text`` shows bytes that are not UTF-8 as U+FFFD).
+  init?(bytes line: [UInt8], base: String, origin: String) {
+    var bytes = line
     if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
     if bytes.first == UInt8(ascii: "#") { return nil }
     bytes = Self.trimmingTrailingSpaces(bytes)
@@ -89,8 +95,13 @@ public struct GitignorePattern: Sendable, Equatable, CustomStringConvertible {
   ///   - isDirectory: whether `path` is a directory (symbolic links are not).
   /// - Returns: `false` for paths not strictly below ``base``.
   public func matches(_ path: String, isDirectory: Bool) -> Bool {
+    matches(pathBytes: Array(path.utf8), isDirectory: isDirectory)
+  }
+
+  /// ``matches(_:isDirectory:)`` for a path already in UTF-8 bytes, so that a caller trying many
+  /// patterns on one path converts it once.
+  func matches(pathBytes bytes: [UInt8], isDirectory: Bool) -> Bool {
     if isDirectoryOnly && !isDirectory { return false }
-    let bytes = Array(path.utf8)
     let baseBytes = Array(base.utf8)
     var relativeStart = 0
     if !baseBytes.isEmpty {

@@ -79,6 +79,9 @@ public struct SourceWalker: Sendable {
     /// How many files found in the directories walked are not `.swift` files (not ignored, not
     /// hidden), left out without a notice each.
     public var nonSwiftCount: Int
+    /// Ignore files that exist but were not read (too large, not a regular file, unreadable),
+    /// with notices, sorted by path: the files they would exclude were walked.
+    public var unappliedIgnoreFiles: [GitignoreMatcher.UnappliedFile] = []
   }
 
   /// Progress of a walk, reported after each directory.
@@ -155,9 +158,10 @@ public struct SourceWalker: Sendable {
       .filter { seen.insert(Self.identity(of: $0.path)).inserted }
       .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     let skipped = state.skipped.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    let unapplied = state.unapplied.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     return Walk(
       files: files, skipped: skipped, ignoredCount: state.ignoredCount,
-      nonSwiftCount: state.nonSwiftCount)
+      nonSwiftCount: state.nonSwiftCount, unappliedIgnoreFiles: unapplied)
   }
 
   /// What makes two names one file: its device and inode (`stat(2)`, following symbolic links),
@@ -175,9 +179,18 @@ public struct SourceWalker: Sendable {
     var ignoredCount = 0
     var nonSwiftCount = 0
     var directories = 0
+    var unapplied: [GitignoreMatcher.UnappliedFile] = []
+    var unappliedPaths = Set<String>()
 
     mutating func skip(_ path: String, _ reason: SkipReason, _ notice: String) {
       skipped.append(Skipped(path: path, reason: reason, notice: notice))
+    }
+
+    /// Records the ignore files `matcher` could not read, each once however often it is met.
+    mutating func note(_ matcher: GitignoreMatcher) {
+      for file in matcher.unappliedFiles where unappliedPaths.insert(file.path).inserted {
+        unapplied.append(file)
+      }
     }
   }
 
@@ -256,6 +269,7 @@ public struct SourceWalker: Sendable {
       return
     }
     state.directories += 1
+    state.note(matcher)
     var subdirectories: [(name: String, relative: String)] = []
     for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
       if name.hasPrefix(".") { continue }

@@ -92,7 +92,8 @@ extension KnowledgeEngine {
   ///   target that does not exist); ``WorkspaceError/validation(_:)`` naming the field — an empty
   ///   edit, text over its limit or blank, a tag to remove that the item does not hold, no
   ///   relationship to remove, more than ``Limits/tagsPerItem`` tags or
-  ///   ``Limits/relationshipsPerItem`` relationships, a relationship to itself or a `supersedes`
+  ///   ``Limits/relationshipsPerItem`` relationships (field `addTags` or `addRelationships` when
+  ///   the additions pass the bound, saying how many were held and added), a relationship to itself or a `supersedes`
   ///   cycle, credential-looking new text, an item already at revision ``Limits/revision``, an
   ///   item that mirrors a legacy memory (field `id`).
   ///   Nothing is written on error.
@@ -159,7 +160,15 @@ extension KnowledgeEngine {
         }
         tags.remove(at: at)
       }
+      let heldTags = tags.count
       for tag in added where !tags.contains(tag) { tags.append(tag) }
+      // Named by what the user added, with what was held (review 18-b, B12: `--add-tags x,y`
+      // was reported as "--tags has 17 tags").
+      if tags.count > Limits.tagsPerItem, tags.count > heldTags {
+        throw WorkspaceError.validation(
+          Self.countError(
+            "addTags", held: heldTags, added: tags.count - heldTags, limit: Limits.tagsPerItem, unit: "tags"))
+      }
       item.tags = tags
       var relationships = item.relationships
       for target in Self.unique(edit.removeRelationshipsTo) {
@@ -171,7 +180,14 @@ extension KnowledgeEngine {
         }
         relationships.removeAll { $0.targetID == target }
       }
+      let heldRelationships = relationships.count
       for r in Self.dedupeRelationships(edit.addRelationships) where !relationships.contains(r) { relationships.append(r) }
+      if relationships.count > Limits.relationshipsPerItem, relationships.count > heldRelationships {
+        throw WorkspaceError.validation(
+          Self.countError(
+            "addRelationships", held: heldRelationships, added: relationships.count - heldRelationships,
+            limit: Limits.relationshipsPerItem, unit: "relationships"))
+      }
       item.relationships = relationships
       let changed = Self.changedFields(from: stored, to: item)
       guard !changed.isEmpty else { return KnowledgeEditResult(item: stored, changed: []) }
@@ -203,6 +219,15 @@ extension KnowledgeEngine {
   /// The items `item` supersedes by its own relationships.
   static func supersedeTargets(of item: KnowledgeItem) -> Set<UUID> {
     Set(item.relationships.filter { $0.kind == .supersedes }.map(\.targetID))
+  }
+
+  /// The error for additions that take a list past its bound, e.g. `addTags would make 17 tags
+  /// (15 held + 2 added); the limit is 16; nothing was changed`.
+  static func countError(_ field: String, held: Int, added: Int, limit: Int, unit: String) -> ValidationError {
+    ValidationError(
+      field: field, limit: limit, actual: held + added,
+      message: "\(field) would make \(held + added) \(unit) (\(held) held + \(added) added); the limit is \(limit); "
+        + "nothing was changed")
   }
 
   /// The fields of a knowledge item that differ between `old` and `new`, in a fixed order.

@@ -129,6 +129,16 @@ extension KnowledgeEngine {
           if onlyMemories { response.emptyReason = .onlyMemoriesMatch }
         }
       }
+      response.scope = memoriesOnly ? .memories : includeMemories ? .knowledgeAndMemories : .knowledge
+      // A workspace without anything to search says so, as `knowledge list` does, rather than
+      // that the words occur nowhere (review 18-a, A7).
+      let wordsNowhere: Set<EmptyReason> = [.noTermMatched, .noCommonWordMatched, .noOtherWordMatched, .allBelowThreshold]
+      if response.results.isEmpty, let reason = response.emptyReason, wordsNowhere.contains(reason) {
+        let knowledge = memoriesOnly ? 0 : try tx.db.first("SELECT COUNT(*) FROM knowledge", []) { (r: SQLRow) in r.int64(0) } ?? 0
+        let memories = memoriesOnly || includeMemories
+          ? try tx.db.first("SELECT COUNT(*) FROM memory", []) { (r: SQLRow) in r.int64(0) } ?? 0 : 0
+        if knowledge == 0 && memories == 0 { response.emptyReason = .noRecords }
+      }
       return response
     }
   }

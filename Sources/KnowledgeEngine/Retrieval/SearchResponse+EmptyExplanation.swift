@@ -19,7 +19,7 @@ extension SearchResponse {
   public func emptyExplanation(hint: String) -> String? {
     guard results.isEmpty, let emptyReason else { return nil }
     var why = emptyReason.explanation(
-      searching: EmptyReason.knowledgeRecords, commonWords: unsearchedCommonWords ?? [],
+      searching: scope?.records ?? EmptyReason.knowledgeRecords, commonWords: unsearchedCommonWords ?? [],
       otherWords: terms.typedWords) + hint
     if let note = Self.unsearchedSymbolsNote(unsearchedSymbols) { why += "; " + note }
     guard let note = Self.wordsPastTermLimitNote(wordsPastTermLimit) else { return why }

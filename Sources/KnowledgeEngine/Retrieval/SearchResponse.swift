@@ -43,6 +43,28 @@ public struct SearchResponse: Sendable, Equatable, Codable {
   /// tokenizer keeps runs of letters and digits only, so these are never searched, and the
   /// response says so rather than leaving them out silently.
   public var unsearchedSymbols: [String]?
+  /// What was searched: knowledge items, knowledge items and legacy memories, or memories only;
+  /// nil in a response from the ranker alone (the words of ``emptyExplanation`` then name both).
+  public var scope: Scope?
+
+  /// What a search covers, for the words of its empty-result reason.
+  public enum Scope: String, Sendable, Codable, CaseIterable {
+    /// Knowledge items only (the default).
+    case knowledge
+    /// Knowledge items and legacy memories (`--include-memories`).
+    case knowledgeAndMemories
+    /// Legacy memories only (`memory search`).
+    case memories
+
+    /// One of the records searched, singular, for ``EmptyReason/explanation(searching:)``.
+    public var records: String {
+      switch self {
+      case .knowledge: "knowledge item"
+      case .knowledgeAndMemories: EmptyReason.knowledgeRecords
+      case .memories: "memory"
+      }
+    }
+  }
 
   /// Makes a response.
   public init(
@@ -68,6 +90,9 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
   case noQueryTerms
   /// No query term, nor any typo or prefix variant of one, occurs in the index.
   case noTermMatched
+  /// The workspace holds none of the records searched (no knowledge item, or no memory), so
+  /// no query could match.
+  case noRecords
   /// The query has only common words — English stop words such as *the*, *and*, *of*, and
   /// endings after an apostrophe — which are searched only when a query has no other word,
   /// and none of them (nor a close spelling of one) occurs in the index.
@@ -105,6 +130,7 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
   public func explanation(searching records: String) -> String {
     switch self {
     case .noQueryTerms: "the query has no searchable word"
+    case .noRecords: "the workspace has no \(records) to search yet"
     case .noTermMatched: "no query word (or a close spelling of one) occurs in any \(records)"
     case .noCommonWordMatched:
       "the query has only common words such as the, and, of (searched only when a query has no other word), "

@@ -249,6 +249,17 @@ struct LegacyWorkspaceImporterTests {
         + "input ends inside a string that starts at line 70, column 22; the file looks cut off. "
         + "Nothing was imported and the file was not changed. If the file was cut off (an "
         + "interrupted copy or a full disk), import an intact copy or backup instead.")
+    // Review 18-c (C12): the cut-off advice was given for every syntax error, an encoding error too.
+    let encoding = LegacyImportError.notJSON(
+      file: "latin.json", line: 3, column: 12, byteOffset: 40, detail: "the string starting here is not valid UTF-8"
+    ).description
+    #expect(!encoding.contains("cut off"))
+    #expect(encoding.hasSuffix("save it as UTF-8 and migrate that copy."))
+    let syntax = LegacyImportError.notJSON(
+      file: "w.json", line: 2, column: 5, byteOffset: 9, detail: "unexpected character 'x' where a value was expected"
+    ).description
+    #expect(!syntax.contains("cut off"))
+    #expect(syntax.hasSuffix("Fix the JSON at that place in a copy of the file, or import an intact copy or backup instead."))
     #expect(
       LegacyImportError.unsupportedVersion(file: "workspace-v99.json", found: 99).description
         == "workspace-v99.json declares schemaVersion 99, but this build reads legacy JSON "

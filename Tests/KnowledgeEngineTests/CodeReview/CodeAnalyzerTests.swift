@@ -200,6 +200,19 @@ extension CodeReview {
       #expect(unwrap.severity == .warning)
     }
 
+    @Test("a UTF-8 byte-order mark is not a column and not part of the snippet")
+    func byteOrderMark() throws {
+      let report = try CodeAnalyzer.analyze(source: "\u{FEFF}let a = b!\nlet c = d!\n", fileName: "bom.swift")
+      let first = try #require(report.findings.first)
+      #expect(first.line == 1)
+      #expect(first.column == 10)
+      #expect(first.utf16Column == 10)
+      #expect(first.snippet == "let a = b!")
+      #expect(!first.excerpt.contains("\u{FEFF}"))
+      #expect(report.findings.last?.column == 10)
+      #expect(report.byteCount == 25)
+    }
+
     @Test("input over 200,000 UTF-8 bytes is rejected with field, limit and size")
     func inputBound() throws {
       let atLimit = String(repeating: "a", count: Limits.codeAnalysisBytes - 1) + "\n"

@@ -114,8 +114,11 @@ struct KnowledgeEditTests {
       name: "a tag to remove that is not held", edit: { _ in KnowledgeEdit(removeTags: ["nope"]) }, field: "removeTags",
       message: "removeTags: the item has no tag 'nope' (its tags: storage, sqlite); nothing was changed"),
     Refusal(
-      name: "seventeen tags", edit: { _ in KnowledgeEdit(addTags: (1...15).map { "t\($0)" }) }, field: "tags",
-      message: "17"),
+      name: "seventeen tags", edit: { _ in KnowledgeEdit(addTags: (1...15).map { "t\($0)" }) }, field: "addTags",
+      message: "addTags would make 17 tags (2 held + 15 added); the limit is 16; nothing was changed"),
+    Refusal(
+      name: "seventeen tags, one already held", edit: { _ in KnowledgeEdit(addTags: ["sqlite"] + (1...15).map { "t\($0)" }) },
+      field: "addTags", message: "addTags would make 17 tags (2 held + 15 added); the limit is 16"),
     Refusal(
       name: "a tag one past its length", edit: { _ in KnowledgeEdit(addTags: [String(repeating: "g", count: Limits.tagLength + 1)]) },
       field: "tags[2]", message: "is 49 characters; the limit is 48 characters"),
@@ -148,6 +151,28 @@ struct KnowledgeEditTests {
     }
     #expect(try engine.knowledge(id: item.id) == item)
     #expect(try engine.search("wal").results.map(\.id) == [item.id])
+  }
+
+  // Review 18-b (B12): the error named the whole list ("relationships has 33 …"), not the addition.
+  @Test("relationships added past the bound are refused naming addRelationships, with held + added")
+  func relationshipsPastTheBound() throws {
+    let engine = Self.engine()
+    let targets = try (0...Limits.relationshipsPerItem).map { try Self.capture(engine, "Target \($0)") }
+    let item = try Self.capture(engine, "Hub")
+    _ = try engine.editKnowledge(
+      id: item.id,
+      KnowledgeEdit(addRelationships: targets.prefix(Limits.relationshipsPerItem).map { KnowledgeRelationship(kind: .relatesTo, targetID: $0.id) }))
+    let held = try engine.knowledge(id: item.id)
+    do {
+      _ = try engine.editKnowledge(
+        id: item.id, KnowledgeEdit(addRelationships: [KnowledgeRelationship(kind: .supports, targetID: targets[Limits.relationshipsPerItem].id)]))
+      Issue.record("a 33rd relationship was accepted")
+    } catch let WorkspaceError.validation(e) {
+      #expect(e.field == "addRelationships")
+      #expect(e.limit == 32 && e.actual == 33)
+      #expect(e.message == "addRelationships would make 33 relationships (32 held + 1 added); the limit is 32; nothing was changed")
+    }
+    #expect(try engine.knowledge(id: item.id) == held)
   }
 
   @Test("an unknown id is not found")

@@ -22,7 +22,7 @@ struct QueryTermLimitTests {
     #expect(response.wordsPastTermLimit == ["postgres"])
     #expect(
       response.emptyExplanation
-        == "no query word (or a close spelling of one) occurs in any knowledge item or memory; "
+        == "no query word (or a close spelling of one) occurs in any knowledge item; "
         + "only the first 64 distinct words were searched, not 'postgres'")
     // One word fewer and it is searched, and nothing is reported.
     let fits = try workspace.search(Self.filler(63) + " postgres")

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Review 18-a (A4, A7, A8): search filters, empty-result wording, the id hint, and demo.
+@Suite("Search messages and filters", .serialized)
+struct SearchMessagesTests {
+  @Test("--include-memories with --tag is refused as with --kind (exit 2), naming both options")
+  func tagWithMemoriesRefused() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    _ = try cli.run(["memory", "save", "grafana dashboards", "--tags", "db"])
+    let r = try cli.run(["search", "grafana", "--include-memories", "--tag", "db"])
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.stderr.contains("--tag and --include-memories cannot be combined"), "\(r.stderr)")
+    #expect(r.stdout.isEmpty)
+    let kind = try cli.run(["search", "grafana", "--include-memories", "--kind", "fact"])
+    #expect(kind.status == 2 && kind.stderr.contains("--kind and --include-memories cannot be combined"))
+  }
+
+  @Test("a workspace with no knowledge says so, as knowledge list does (text and JSON)")
+  func emptyWorkspace() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    _ = try cli.run(["task", "add", "Only a task"])
+    let r = try cli.run(["search", "grafana"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(
+      r.stdout.contains("No results: the workspace has no knowledge item to search yet; `dolphin capture` adds one."),
+      "\(r.stdout)")
+    let json = try cli.json(["search", "grafana"])
+    #expect(json["emptyReason"] as? String == "noRecords")
+    #expect(json["scope"] as? String == "knowledge")
+    let memories = try cli.run(["memory", "search", "grafana"])
+    #expect(memories.stdout.contains("No results: the workspace has no memory to search yet; `dolphin memory save` adds one."), "\(memories.stdout)")
+  }
+
+  @Test("a plain search names knowledge items only; with --include-memories it names memories too")
+  func wordingFollowsScope() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    _ = try cli.run(["capture", "fact", "Grafana runs on port 3000"])
+    let plain = try cli.run(["search", "zzyzx"])
+    #expect(plain.stdout.contains("occurs in any knowledge item."), "\(plain.stdout)")
+    #expect(!plain.stdout.contains("or memory"))
+    let both = try cli.run(["search", "zzyzx", "--include-memories"])
+    #expect(both.stdout.contains("occurs in any knowledge item or memory."), "\(both.stdout)")
+  }
+
+  @Test("searching a record's id points to the command for its type, or says no record has it")
+  func idHint() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let task = try #require(try cli.json(["task", "add", "Write the plan"])["id"] as? String)
+    let item = try #require((try cli.json(["capture", "fact", "Grafana"])["item"] as? [String: Any])?["id"] as? String)
+    let t = try cli.run(["search", task])
+    #expect(t.stdout.contains("\(task) is a task's id; search matches words, not ids: dolphin task list --status all shows it"), "\(t.stdout)")
+    #expect(!t.stdout.contains("knowledge get"))
+    let k = try cli.run(["search", item])
+    #expect(k.stdout.contains("To look up a record by its id: dolphin knowledge get \(item)"), "\(k.stdout)")
+    let none = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
+    let n = try cli.run(["search", none])
+    #expect(n.stdout.contains("No record in this workspace has the id \(none); search matches words, not ids"), "\(n.stdout)")
+  }
+
+  @Test("demo --help describes its own default workspace, not the shared one")
+  func demoHelp() throws {
+    let r = try runDolphin(["demo", "--help"])
+    #expect(r.status == 0)
+    #expect(r.stdout.contains("<default workspace>/../dolphin-demo, never the default workspace itself"), "\(r.stdout)")
+    #expect(!r.stdout.contains("default: $DOLPHIN_HOME"), "\(r.stdout)")
+    // Other commands keep the shared help.
+    #expect(try runDolphin(["status", "--help"]).stdout.contains("default: $DOLPHIN_HOME"))
+  }
+}
