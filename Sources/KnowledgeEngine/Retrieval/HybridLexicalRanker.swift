@@ -376,7 +376,9 @@ public struct HybridLexicalRanker: Sendable {
         tailSplits: analysis.tailSplits[t], numberParts: analysis.numberParts[t],
         versionForm: analysis.versionForms[t], in: index,
         statistics: statistics, queryTerms: analysis.terms)
-      groups.append(group)
+      var resolved = group
+      resolved.isDependent = analysis.dependent[t]
+      groups.append(resolved)
       sawNearMiss = sawNearMiss || nearMiss
     }
     let termMatches = groups.indices.map { i in
@@ -519,6 +521,11 @@ public struct HybridLexicalRanker: Sendable {
     /// Whether every query word is a stop word or an ending after an apostrophe, so that they
     /// were searched because nothing else was left (a query that has other words drops them).
     var onlyCommonWords = false
+    /// Per term, whether it is an adverb particle searched only as part of a compound
+    /// (``CompoundWords/particles``: the `off` of `hand-off`, the `up` of `set up`): it adds to
+    /// a note's score, but a note that matches no other term is no match (`clean up` does not
+    /// list every note with *up*).
+    var dependent: [Bool] = []
   }
 
   func analyze(_ query: String) -> QueryAnalysis {
@@ -800,12 +807,16 @@ public struct HybridLexicalRanker: Sendable {
         }
       }
     }
+    let onlyCommonWords = content.isEmpty && !all.isEmpty
     return QueryAnalysis(
       terms: terms, surfaces: surfaces, typedWords: typedWords, spellings: spellings,
       numberForms: numberForms, pairs: pairs, compounds: compounds, tailSplits: tailSplits,
       numberParts: terms.map { partsOfNumber[$0] ?? [] },
       versionForms: terms.map { versionOfNumber[$0] ?? [] },
-      leftOut: leftOut, onlyCommonWords: content.isEmpty && !all.isEmpty)
+      leftOut: leftOut, onlyCommonWords: onlyCommonWords,
+      dependent: surfaces.map { words in
+        !onlyCommonWords && words.allSatisfy { CompoundWords.particles.contains($0) && parameters.stopWords.contains($0) }
+      })
   }
 
   /// Whether only white space (space, tab, line breaks) and sentence or clause punctuation
@@ -914,6 +925,9 @@ public struct HybridLexicalRanker: Sendable {
     var variants: [Variant]
     /// max over variants of *v* · idf: bounds this term's BM25F contribution.
     var upperBound: Double
+    /// A particle searched only as part of a compound (``QueryAnalysis/dependent``): a document
+    /// that matches only such terms is no match.
+    var isDependent = false
     var documents: [Int64] = []
     var scores: [Double] = []
     var variantIndex: [UInt8] = []
@@ -1476,7 +1490,6 @@ public struct HybridLexicalRanker: Sendable {
         document = min(document, groups[g].documents[cursors[g]])
       }
       if document == Int64.max { break }
-      total += 1
 
       matched.removeAll(keepingCapacity: true)
       var base = 0.0
@@ -1488,6 +1501,15 @@ public struct HybridLexicalRanker: Sendable {
         isMatched[g] = true
         mask |= 1 << UInt64(g)
       }
+      // A particle alone (`up` of `clean up`) makes no match.
+      if matched.allSatisfy({ groups[$0].isDependent }) {
+        for g in matched {
+          cursors[g] += 1
+          isMatched[g] = false
+        }
+        continue
+      }
+      total += 1
       let factor = 1 + parameters.coverageWeight * (Double(matched.count) * termShare)
       var phraseBound = 0.0
       for pair in pairs where isMatched[pair.first] && isMatched[pair.second] {

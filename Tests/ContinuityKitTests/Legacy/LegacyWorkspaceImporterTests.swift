@@ -553,6 +553,16 @@ struct LegacyWorkspaceImporterTests {
       rawJSON:
         #"{"completedAt":"2025-01-02T00:00:00Z","createdAt":"2025-01-01T00:00:00Z","id":"11111111-1111-4111-8111-111111111111","isCompleted":false,"title":"Ship"}"#
     ),
+    // Review 18-d, S1: stored, it failed `doctor` and made the workspace's export unimportable.
+    RecordCase(
+      name: "task completed before it was created", collection: "tasks",
+      record:
+        #"{"id": "11111111-1111-4111-8111-111111111111", "title": "Ship", "isCompleted": true, "createdAt": "2025-01-02T00:00:00Z", "completedAt": "2025-01-01T00:00:00Z"}"#,
+      reason:
+        "completedAt 2025-01-01T00:00:00.000Z is earlier than createdAt 2025-01-02T00:00:00.000Z; a task cannot be completed before it was created",
+      rawJSON:
+        #"{"completedAt":"2025-01-01T00:00:00Z","createdAt":"2025-01-02T00:00:00Z","id":"11111111-1111-4111-8111-111111111111","isCompleted":true,"title":"Ship"}"#
+    ),
     RecordCase(
       name: "task title over 300 characters", collection: "tasks",
       record:

@@ -113,4 +113,22 @@ struct ReviewEighteenRankingTests {
     let lessons = try Workspace([Item(title: "Lessons learned"), Item(title: "Focus less on style")])
     #expect(try lessons.search("lesson").results.map(\.title) == ["Lessons learned"])
   }
+
+  // Review 18-d, M7: the particle searched as part of `clean up` matched on its own, listing every
+  // note with *up* (a warm-up, a follow-up) and filling `total` and `ask`'s evidence with them.
+  @Test("a particle counts only beside another query word: `clean up` does not list every note with up")
+  func particleAloneIsNoMatch() throws {
+    let workspace = try Workspace([
+      Item(title: "Clean up the staging bucket"), Item(title: "Cleanup job schedule"),
+      Item(title: "Warm-up period"), Item(title: "Follow-up meeting"), Item(title: "Set up the VM"),
+    ])
+    let cleanUp = try workspace.search("clean up")
+    #expect(Set(cleanUp.results.map(\.title)) == ["Clean up the staging bucket", "Cleanup job schedule"], "\(cleanUp.results.map(\.title))")
+    #expect(cleanUp.total == 2)
+    #expect(cleanUp.results.first?.title == "Clean up the staging bucket")
+    // A query of the particle alone is a query of common words: searched as such.
+    #expect(try workspace.search("up").total == 4)
+    // Hyphenated, the same: `follow-up` finds the follow-up, not the warm-up.
+    #expect(try workspace.search("follow-up").results.map(\.title) == ["Follow-up meeting"])
+  }
 }

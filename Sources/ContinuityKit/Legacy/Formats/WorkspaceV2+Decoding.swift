@@ -23,7 +23,8 @@ extension WorkspaceV2.TaskRecord {
   /// `{id, title, notes?, isCompleted, priority?, createdAt, completedAt?}`.
   ///
   /// Title non-blank and ≤ ``Limits/taskTitle``; notes ≤ ``Limits/taskNotes`` (default `""`);
-  /// priority default `normal`; `completedAt` present exactly when `isCompleted` is true.
+  /// priority default `normal`; `completedAt` present exactly when `isCompleted` is true, and
+  /// not before `createdAt`.
   init(json: LegacyJSONValue) throws(LegacyRecordProblem) {
     let record = try LegacyRecord(json, allowedFields: Self.fields, kind: "task")
     let id = try record.uuid("id")
@@ -42,6 +43,13 @@ extension WorkspaceV2.TaskRecord {
     if !isCompleted, completedAt != nil {
       throw LegacyRecordProblem(
         reason: "completedAt is set but isCompleted is false; the two disagree")
+    }
+    // As `dolphin import` refuses it (review 18-d, S1: stored, it failed `doctor` and made the
+    // workspace's own export unimportable).
+    if let completedAt, completedAt < createdAt {
+      throw LegacyRecordProblem(
+        reason: "completedAt \(ISO8601.string(from: completedAt)) is earlier than createdAt "
+          + "\(ISO8601.string(from: createdAt)); a task cannot be completed before it was created")
     }
     self.init(
       id: id, title: title, notes: notes, isCompleted: isCompleted, priority: priority,
