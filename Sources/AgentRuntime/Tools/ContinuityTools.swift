@@ -26,10 +26,10 @@ enum ContinuityTools {
       ToolProperty("kinds", .array(items: .oneOf(kinds), minItems: 0, maxItems: kinds.count, unique: true), "Only these kinds."),
       ToolProperty(
         "includeMemories", .boolean, default: false,
-        "Also search legacy memories (labeled memory). Not with kinds: memories have no kind."),
+        "Also search legacy memories (labeled memory). Not with kinds or tag: memories have neither."),
       ToolProperty(
         "tag", .text(min: 1, max: Limits.tagLength),
-        "Only knowledge items carrying this one tag (case and accents ignored; memories are left out)."),
+        "Only knowledge items carrying this one tag (case and accents ignored; not with includeMemories: memories have no tags)."),
       ToolProperty("limit", .integer(minimum: 1, maximum: Limits.searchResultsMaximum), default: .integer(Limits.searchResultsDefault), "Most results."),
     ]),
     outputSchema: SearchTools.searchOutputSchema, risk: .readOnly, isIdempotent: true,
@@ -38,7 +38,7 @@ enum ContinuityTools {
       // The engine's own rule, checked before the call runs (and before a workspace is opened).
       KnowledgeEngine.searchFilterConflict(
         kinds: ToolRendering.strings(args, "kinds").compactMap(KnowledgeKind.init(rawValue:)),
-        includeMemories: args["includeMemories"]?.bool ?? false
+        includeMemories: args["includeMemories"]?.bool ?? false, tag: args["tag"]?.string
       ).map(ToolArgumentError.init(arguments:))
     },
     handler: { args, ctx in

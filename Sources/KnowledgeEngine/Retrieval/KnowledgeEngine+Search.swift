@@ -10,16 +10,27 @@ extension KnowledgeEngine {
   ///   - kinds: the knowledge kinds asked for (empty: all).
   ///   - includeMemories: whether legacy memories are asked for beside knowledge.
   ///   - memoriesOnly: whether only legacy memories are asked for.
+  ///   - tag: the tag filter asked for, if any.
   /// - Returns: a ``ValidationError`` with field `includeMemories` when `includeMemories` comes
-  ///   with non-empty `kinds` (memories have no kind, so a kind filter cannot select them).
+  ///   with non-empty `kinds` or with a `tag` (memories have no kind and no tags, so such a
+  ///   filter cannot select them: the search would leave them out while saying it included them).
   public static func searchFilterConflict(
-    kinds: [KnowledgeKind], includeMemories: Bool, memoriesOnly: Bool = false
+    kinds: [KnowledgeKind], includeMemories: Bool, memoriesOnly: Bool = false, tag: String? = nil
   ) -> ValidationError? {
-    guard includeMemories, !memoriesOnly, !kinds.isEmpty else { return nil }
-    return ValidationError(
-      field: "includeMemories",
-      message: "includeMemories cannot be combined with kinds: memories have no kind, so a kind filter cannot "
-        + "select them; search by kinds, or include memories without kinds")
+    guard includeMemories, !memoriesOnly else { return nil }
+    if !kinds.isEmpty {
+      return ValidationError(
+        field: "includeMemories",
+        message: "includeMemories cannot be combined with kinds: memories have no kind, so a kind filter cannot "
+          + "select them; search by kinds, or include memories without kinds")
+    }
+    if tag != nil {
+      return ValidationError(
+        field: "includeMemories",
+        message: "includeMemories cannot be combined with tag: memories have no tags, so a tag filter cannot "
+          + "select them; search by tag, or include memories without a tag")
+    }
+    return nil
   }
 
   /// Ranked lexical search (mode `hybrid-lexical`, algorithm `hybrid-lexical-v1`) over the
@@ -58,7 +69,9 @@ extension KnowledgeEngine {
     memoriesOnly: Bool = false, tag: String? = nil,
     limit: Int = Limits.searchResultsDefault
   ) throws -> SearchResponse {
-    if let conflict = Self.searchFilterConflict(kinds: kinds, includeMemories: includeMemories, memoriesOnly: memoriesOnly) {
+    if let conflict = Self.searchFilterConflict(
+      kinds: kinds, includeMemories: includeMemories, memoriesOnly: memoriesOnly, tag: tag)
+    {
       throw conflict
     }
     var allowed: Set<DocumentKind>

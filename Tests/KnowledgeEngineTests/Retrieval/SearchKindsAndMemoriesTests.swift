@@ -24,4 +24,19 @@ struct SearchKindsAndMemoriesTests {
     // memory_search's own call (only memories) is not a kind filter.
     #expect(try engine.search("tabs", includeMemories: true, memoriesOnly: true).results.count == 1)
   }
+
+  // Review 18-d, M1: the library took a tag with includeMemories, left the memories out and said
+  // it had searched them (scope knowledgeAndMemories); the CLI refused the pair.
+  @Test("a tag with includeMemories is refused naming includeMemories; nothing about it is searched")
+  func tagWithMemoriesRefused() throws {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+    _ = try engine.capture(CaptureRequest(kind: .decision, title: "Use tabs for indentation", tags: ["style"]))
+    _ = try engine.saveMemory(text: "Prefers tabs over spaces")
+    let error = #expect(throws: ValidationError.self) {
+      _ = try engine.search("tabs", includeMemories: true, tag: "style")
+    }
+    #expect(error?.field == "includeMemories")
+    #expect(error?.message.hasPrefix("includeMemories cannot be combined with tag") == true, "\(error?.message ?? "")")
+    #expect(try engine.search("tabs", tag: "style").results.count == 1)
+  }
 }

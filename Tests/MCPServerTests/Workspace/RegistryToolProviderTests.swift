@@ -185,6 +185,10 @@ struct RegistryToolProviderTests {
       name: "kinds with includeMemories", arguments: ["query": "colour", "kinds": ["fact"], "includeMemories": true],
       field: "arguments.includeMemories"),
     EngineArgumentCase(name: "a tag with a line break", arguments: ["query": "colour", "tag": "a\nb"], field: "arguments.tag"),
+    // Review 18-d, M1: accepted, it left memories out while its scope said they were searched.
+    EngineArgumentCase(
+      name: "a tag with includeMemories", arguments: ["query": "colour", "tag": "x", "includeMemories": true],
+      field: "arguments.includeMemories"),
   ]
 
   @Test("An argument the engine refuses is invalidArguments naming the field, with a failed receipt", arguments: engineArgumentCases)
