@@ -13,7 +13,7 @@ func runDeletion(_ ctx: CommandContext, _ request: (UUID) -> DeletionRequest, fi
   if ctx.json {
     try ctx.console.printJSON(report)
   } else {
-    ctx.console.print("Deleted \(plan.target.rawValue) \(plan.targetID.uuidString) (\(report.removedIDs.count) record(s) removed, \(plan.changes.count) change(s) applied).")
+    ctx.console.print("Deleted \(plan.target.rawValue) \(plan.targetID.uuidString) (\(report.removedIDs.count) record(s) removed, \(plan.recordChangeCount) change(s) applied).")
   }
 }
 

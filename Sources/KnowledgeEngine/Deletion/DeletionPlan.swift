@@ -11,9 +11,16 @@ public struct DeletionPlan: Sendable, Equatable, Codable {
   }
 
   /// One change the deletion makes besides removing the target.
+  /// The actions that change no record (``Change/action``): shown, never counted as applied.
+  public static let informationalActions: Set<String> = ["keepMismatchedLink", "becomesCurrent"]
+
+  /// How many of ``changes`` change a record (all but ``informationalActions``).
+  public var recordChangeCount: Int { changes.filter { !Self.informationalActions.contains($0.action) }.count }
+
   public struct Change: Sendable, Equatable, Codable {
     /// `removeRelationship`, `unlinkTask`, `unlinkHandoff`, `deleteDigest`, `deleteMirror`,
-    /// `deleteMemory`, `clearMemoryLink`, `clearActiveHandoff`, `unlinkTaskFromHandoff`; and
+    /// `deleteMemory`, `clearMemoryLink`, `clearActiveHandoff`, `unlinkTaskFromHandoff`,
+    /// `rebuildHandoffSummary` (a rule-built summary marking an item that becomes current); and
     /// two that change no record: `keepMismatchedLink` (a deleted memory's `knowledgeID` names
     /// an item that does not mirror it, and that item is kept) and `becomesCurrent` (an item
     /// the deleted one superseded, directly or through a chain, is then superseded by no item

@@ -117,7 +117,19 @@ extension KnowledgeEngine {
     for d in try tx.digests(citing: item.id) {
       changes.append(.init(action: "deleteDigest", recordID: d, detail: "delete digest \(d.uuidString), which quotes this item"))
     }
-    changes += try becomingCurrent(without: item, tx)
+    let current = try becomingCurrent(without: item, tx)
+    changes += current
+    // A rule-built summary that marks such an item `(superseded)` is rebuilt without the mark
+    // (review 18-d, M3: the plan did not name the handoff whose summary changed).
+    let nowCurrent = Set(current.map(\.recordID))
+    for h in try tx.listHandoffs()
+    where isGeneratedSummary(h.summary) && !h.knowledgeIDs.contains(item.id) && h.knowledgeIDs.contains(where: nowCurrent.contains) {
+      changes.append(
+        .init(
+          action: "rebuildHandoffSummary", recordID: h.id,
+          detail: "rebuild the rule-generated summary of handoff \(h.id.uuidString) \(quote(h.focus)), "
+            + "which marks an item that becomes current as superseded"))
+    }
     return changes
   }
 

@@ -130,6 +130,33 @@ struct SupersededContinuityTests {
     #expect(!(try engine.planDeletion(of: .knowledge(a.id)).changes.contains { $0.action == "becomesCurrent" }))
   }
 
+  // Review 18-d, M3: the deletion rewrote the handoff's summary without the plan naming it, and
+  // the confirmation counted `becomesCurrent`, which changes no record, as an applied change.
+  @Test("the plan names a handoff whose rule summary loses a superseded mark; only record changes count")
+  func planNamesRebuiltSummary() throws {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+    let a = try engine.capture(CaptureRequest(kind: .decision, title: "Use Redis")).item
+    let b = try engine.capture(
+      CaptureRequest(kind: .decision, title: "Use Valkey", relationships: [KnowledgeRelationship(kind: .supersedes, targetID: a.id)])
+    ).item
+    let h = try engine.createHandoff(HandoffRequest(focus: "cache", knowledgeIDs: [a.id])).handoff
+    #expect(h.summary.contains(#"decision "Use Redis" (superseded)"#), "\(h.summary)")
+    let plan = try engine.planDeletion(of: .knowledge(b.id))
+    #expect(plan.changes.map(\.action) == ["becomesCurrent", "rebuildHandoffSummary"], "\(plan.changes)")
+    #expect(plan.changes.last?.recordID == h.id)
+    #expect(plan.recordChangeCount == 1)
+    _ = try engine.apply(plan)
+    let after = try #require(try engine.handoff(id: h.id))
+    #expect(!after.summary.contains("(superseded)"), "\(after.summary)")
+    // A handoff written by hand is not named: its summary is kept as written.
+    let written = try engine.capture(
+      CaptureRequest(kind: .decision, title: "Use Memcached", relationships: [KnowledgeRelationship(kind: .supersedes, targetID: a.id)])
+    ).item
+    _ = try engine.createHandoff(HandoffRequest(focus: "cache by hand", summary: "My own words", knowledgeIDs: [a.id]))
+    let second = try engine.planDeletion(of: .knowledge(written.id))
+    #expect(second.changes.filter { $0.action == "rebuildHandoffSummary" }.map(\.recordID) == [h.id])
+  }
+
   @Test("an item still superseded by another successor does not come back")
   func secondSuccessorKeepsItSuperseded() throws {
     let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
