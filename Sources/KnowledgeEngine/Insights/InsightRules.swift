@@ -396,14 +396,13 @@ enum InsightRules {
       duplicates.append(Ranked(key: key) {
         let titles = "(trigram similarity up to \(format(similarity)))"
         let list = quoteList(group.map { headers[$0].title }, total: group.count)
-        let cited = group.count > t.aggregateEvidence ? " The first \(t.aggregateEvidence) are cited as evidence." : ""
         let message: String
         if !sameContent {
-          message = "\(group.count) items have near-identical titles \(titles) but different content: \(list); review them: keep one or reconcile them, or make the titles distinct.\(cited)"
+          message = "\(group.count) items have near-identical titles \(titles) but different content: \(list); review them: keep one or reconcile them, or make the titles distinct."
         } else if reordered {
-          message = "\(group.count) items have titles made of nearly the same letters \(titles) but in a different order: \(list); check whether they say the same thing before merging them.\(cited)"
+          message = "\(group.count) items have titles made of nearly the same letters \(titles) but in a different order: \(list); check whether they say the same thing before merging them."
         } else {
-          message = "\(group.count) items have near-identical titles \(titles): \(list); merge them or make the titles distinct.\(cited)"
+          message = "\(group.count) items have near-identical titles \(titles): \(list); merge them or make the titles distinct."
         }
         return Insight(
           rule: .nearDuplicates, priority: .normal, message: message,
@@ -534,12 +533,19 @@ enum InsightRules {
   }
 
   /// An age in whole days and hours, rounded down: `15 days`, `14 days and 23 hours`,
-  /// `1 day and 1 hour`.
+  /// `1 day and 1 hour`; minutes when it is past a whole day by less than an hour (`14 days and
+  /// 1 minute`), and `just over 14 days` when by less than a minute.
   static func ageText(_ seconds: TimeInterval) -> String {
     let hoursTotal = Int(max(0, seconds) / 3_600)
     let (days, hours) = (hoursTotal / 24, hoursTotal % 24)
     let d = days == 1 ? "1 day" : "\(days) days"
-    guard hours > 0 else { return d }
+    guard hours > 0 else {
+      // Past a whole day by less than an hour: said, so "14 days old (older than 14 days)" does
+      // not contradict itself (review 18-d).
+      let minutes = Int(max(0, seconds).truncatingRemainder(dividingBy: 3_600) / 60)
+      if minutes > 0 { return "\(d) and " + (minutes == 1 ? "1 minute" : "\(minutes) minutes") }
+      return max(0, seconds) > Double(days) * 86_400 ? "just over \(d)" : d
+    }
     return "\(d) and " + (hours == 1 ? "1 hour" : "\(hours) hours")
   }
 
@@ -587,10 +593,9 @@ enum InsightRules {
         major: -group.count, strength: hundredths(similarity), titles: [titles[0]], ids: [tasks[group[0]].id])
       return Ranked(key: key) {
         let how = same ? "the same title" : "near-identical titles (trigram similarity up to \(format(similarity)))"
-        let cited = group.count > t.aggregateEvidence ? " The first \(t.aggregateEvidence) are cited as evidence." : ""
         return Insight(
           rule: .duplicateTasks, priority: .normal,
-          message: "\(group.count) open tasks have \(how): \(quoteList(titles, total: group.count)); complete or delete the extra ones, or make the titles distinct.\(cited)",
+          message: "\(group.count) open tasks have \(how): \(quoteList(titles, total: group.count)); complete or delete the extra ones, or make the titles distinct.",
           evidenceIDs: group.prefix(t.aggregateEvidence).map { tasks[$0].id }, evidenceTotal: group.count)
       }
     }

@@ -345,7 +345,8 @@ struct InsightsTests {
     #expect(insight.evidenceIDs.count == 64)
     #expect(insight.evidenceTotal == 66)
     #expect(insight.evidenceTruncated)
-    #expect(insight.message.hasSuffix("or make the titles distinct. The first 64 are cited as evidence."), "\(insight.message)")
+    // Said once, by the renderings (`… and 2 more (66 in all)`), not also in the message (review 18-d).
+    #expect(insight.message.hasSuffix("or make the titles distinct."), "\(insight.message)")
   }
 
   @Test("items reported as a possible conflict are left out of near-duplicate groups")
@@ -511,6 +512,11 @@ struct InsightsTests {
     #expect(found.first?.message.contains("it is 14 days and 23 hours old (older than 14 days)") == true, "\(found)")
     #expect(InsightRules.ageText(15 * 86_400) == "15 days")
     #expect(InsightRules.ageText(86_400 + 3_600) == "1 day and 1 hour")
+    // Review 18-d: 14 days and 1 minute read "14 days old (older than 14 days)".
+    #expect(InsightRules.ageText(14 * 86_400 + 60) == "14 days and 1 minute")
+    #expect(InsightRules.ageText(14 * 86_400 + 150) == "14 days and 2 minutes")
+    #expect(InsightRules.ageText(14 * 86_400 + 1) == "just over 14 days")
+    #expect(InsightRules.ageText(14 * 86_400) == "14 days")
   }
 
   /// The review's workspace: numbered rollout steps, two ports and three cache lifetimes, all
