@@ -61,6 +61,14 @@ struct SearchMessagesTests {
     let none = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
     let n = try cli.run(["search", none])
     #expect(n.stdout.contains("No record in this workspace has the id \(none); search matches words, not ids"), "\(n.stdout)")
+    // Review 18-d, M2: `memory search` sent every id to `knowledge get`; `task search` said nothing.
+    let m = try cli.run(["memory", "search", task])
+    #expect(m.stdout.contains("\(task) is a task's id"), "\(m.stdout)")
+    #expect(!m.stdout.contains("knowledge get"), "\(m.stdout)")
+    let ts = try cli.run(["task", "search", item])
+    #expect(ts.stdout.contains("To look up a record by its id: dolphin knowledge get \(item)"), "\(ts.stdout)")
+    let tn = try cli.run(["task", "search", none])
+    #expect(tn.stdout.contains("No record in this workspace has the id \(none)"), "\(tn.stdout)")
   }
 
   @Test("demo --help describes its own default workspace, not the shared one")

@@ -72,6 +72,7 @@ extension SearchCommands {
     case .task: "\(u) is a task's id; search matches words, not ids: dolphin task list --status all shows it"
     case .handoff: "\(u) is a handoff's id: dolphin handoff get \(u)"
     case .digest: "\(u) is a stored digest's id; search matches words, not ids: dolphin export includes stored digests"
+    case .receipt: "\(u) is an activity receipt's id; search matches words, not ids: dolphin activity shows it"
     case nil: "No record in this workspace has the id \(u); search matches words, not ids"
     }
   }
@@ -253,11 +254,18 @@ extension SearchCommands {
   /// renders (with `--explain`, the same score parts and query terms).
   static func runMemorySearch(_ ctx: CommandContext) throws {
     let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
-    let r = try ctx.engine(.read).search(ctx.arguments.positionals[0], memoriesOnly: true, limit: limit)
+    let engine = try ctx.engine(.read)
+    let r = try engine.search(ctx.arguments.positionals[0], memoriesOnly: true, limit: limit)
     if ctx.json {
       try ctx.console.printJSON(r)
     } else {
-      render(r, explain: ctx.arguments.has("explain"), limitGiven: ctx.arguments.value("limit") != nil, console: ctx.console)
+      // An id is pointed to its record's command, as `search` does (review 18-d, M2: every id
+      // was sent to `knowledge get`).
+      let id = r.results.isEmpty ? UUID(uuidString: r.query.trimmingCharacters(in: .whitespaces)) : nil
+      let idRecord: RecordType?? = try id.map { try engine.recordType(of: $0) }
+      render(
+        r, explain: ctx.arguments.has("explain"), limitGiven: ctx.arguments.value("limit") != nil, idRecord: idRecord,
+        console: ctx.console)
     }
   }
 }

@@ -23,7 +23,8 @@ extension TaskCommands {
       let s = try ctx.choice("status", among: ["open", "completed", "all"], default: "all")
       let status: TaskStatus? = s == "all" ? nil : TaskStatus(rawValue: s)
       let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
-      let r = try ctx.engine(.read).searchTasks(ctx.arguments.positionals[0], status: status, limit: limit)
+      let engine = try ctx.engine(.read)
+      let r = try engine.searchTasks(ctx.arguments.positionals[0], status: status, limit: limit)
       if ctx.json {
         try ctx.console.printJSON(r)
         return
@@ -41,6 +42,10 @@ extension TaskCommands {
         for note in notes { ctx.console.print("Note: \(inert(note)).") }
       }
       if let why = r.emptyExplanation { ctx.console.print("No results: \(inert(why)).") }
+      // An id is pointed to its record's command, as `search` does (review 18-d, M2).
+      if r.results.isEmpty, let id = UUID(uuidString: r.query.trimmingCharacters(in: .whitespaces)) {
+        ctx.console.print(SearchCommands.idLookupHint(id, recordType: try engine.recordType(of: id)))
+      }
       let explain = ctx.arguments.has("explain")
       for x in r.results {
         // The ranker reports index terms (stemmed, or a typo variant), not the words typed.

@@ -14,11 +14,13 @@ public enum RecordType: String, Sendable, Codable, CaseIterable {
   case handoff
   /// A stored digest.
   case digest
+  /// An activity receipt (what an agent or MCP tool call executed).
+  case receipt
 }
 
 extension KnowledgeEngine {
-  /// Which record, if any, has `id`: knowledge items first, then memories, tasks, handoffs and
-  /// stored digests (ids are UUIDs, so at most one normally does).
+  /// Which record, if any, has `id`: knowledge items first, then memories, tasks, handoffs,
+  /// stored digests and activity receipts (ids are UUIDs, so at most one normally does).
   /// - Returns: its type, or nil when no record has the id.
   /// - Throws: ``WorkspaceError`` from the store.
   public func recordType(of id: UUID) throws -> RecordType? {
@@ -28,6 +30,7 @@ extension KnowledgeEngine {
       if try tx.task(id: id) != nil { return .task }
       if try tx.handoff(id: id) != nil { return .handoff }
       if try tx.digest(id: id) != nil { return .digest }
+      if try tx.receipt(id: id) != nil { return .receipt }
       return nil
     }
   }
