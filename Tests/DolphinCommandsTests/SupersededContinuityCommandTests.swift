@@ -96,4 +96,26 @@ struct SupersededContinuityCommandTests {
     let again = try cli.run(["handoff", "get", h])
     #expect(again.stdout.contains(#"Open tasks: "Write the migration"."#), "\(again.stdout)")
   }
+
+  // Review 18-d, M10: `knowledge list` showed superseded items as equals of the current one.
+  @Test("knowledge list marks superseded items, in text and as a supersededBy map in JSON")
+  func knowledgeListMarks() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let (a, b, c) = try Self.chain(cli)
+    let list = try cli.run(["knowledge", "list"])
+    #expect(list.status == 0, "\(list.stderr)")
+    let lines = list.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first { $0.contains("Use SQLite for storage") }?.hasSuffix("[superseded by \(c)]") == true, "\(list.stdout)")
+    #expect(lines.first { $0.contains("Use JSON files for storage") }?.hasSuffix("[superseded by \(b)]") == true, "\(list.stdout)")
+    #expect(lines.first { $0.contains("Use Postgres for storage") }?.contains("superseded") == false, "\(list.stdout)")
+    let json = try cli.json(["knowledge", "list"])
+    let marks = try #require(json["supersededBy"] as? [String: [String]])
+    #expect(marks == [b: [c], a: [b]])
+    // Nothing superseded: no map.
+    let other = CLI()
+    defer { other.dir.remove() }
+    _ = try other.run(["capture", "fact", "Grafana runs on port 3000"])
+    #expect(try other.json(["knowledge", "list"])["supersededBy"] == nil)
+  }
 }

@@ -32,14 +32,23 @@ enum KnowledgeCommands {
       let kinds = try ctx.arguments.all("kind").map { try ctx.parseEnum(KnowledgeKind.self, $0, name: "--kind") }
       let limit = try ctx.integer("limit", default: Limits.listedRecordsDefault, range: 1...Limits.knowledgeItemsMaximum)
       let tag = try ctx.tagFilter()
-      let listing = try ctx.engine(.read).knowledgeListing(kinds: kinds, tag: tag, limit: limit)
+      let engine = try ctx.engine(.read)
+      let listing = try engine.knowledgeListing(kinds: kinds, tag: tag, limit: limit)
+      // Marked as `search` and `knowledge get` mark them (review 18-d, M10).
+      let successors = try engine.successors(of: listing.items.map(\.id))
       if ctx.json {
-        // `emptyReason` is present only when nothing matches, as in `search --json`.
+        // `emptyReason` is present only when nothing matches, as in `search --json`;
+        // `supersededBy` (item id → the ids of the items that supersede it) only when some
+        // listed item is superseded.
         struct Out: Encodable {
           var items: [KnowledgeItem]; var count: Int; var total: Int; var emptyReason: KnowledgeListing.EmptyReason?
+          var supersededBy: [String: [UUID]]?
         }
+        let marks = Dictionary(uniqueKeysWithValues: successors.map { ($0.key.uuidString, $0.value) })
         try ctx.console.printJSON(
-          Out(items: listing.items, count: listing.items.count, total: listing.total, emptyReason: listing.emptyReason))
+          Out(
+            items: listing.items, count: listing.items.count, total: listing.total, emptyReason: listing.emptyReason,
+            supersededBy: marks.isEmpty ? nil : marks))
       } else {
         let filtered = !kinds.isEmpty || tag != nil
         ctx.console.print("\(listing.items.count) item(s) shown of \(listing.total) " + (filtered ? "matching" : "in the workspace"))
@@ -51,7 +60,10 @@ enum KnowledgeCommands {
           }
           ctx.console.print("No items: \(inert(why))\(advice).")
         }
-        for k in listing.items { ctx.console.print(Render.knowledgeLine(k)) }
+        for k in listing.items {
+          let note = KnowledgeEngine.supersededNote(successors[k.id] ?? [])
+          ctx.console.print(Render.knowledgeLine(k) + (note.isEmpty ? "" : "  [\(note)]"))
+        }
       }
     })
 
