@@ -10,7 +10,7 @@ import KnowledgeEngine
 /// on each of its lines (line breaks of every kind, not only `\n`), and each
 /// part is cut (``Truncation``): focus 300 characters, summary 2,000, each step 300, each
 /// title 200, each excerpt 500; at most 16 knowledge items and 16 tasks. A knowledge item
-/// other items supersede is marked `(superseded by <id>; no longer current)` after its title. The whole text is at
+/// other items supersede is marked `(superseded by <id> "<title>"; no longer current)` after its title. The whole text is at
 /// most ``characterLimit`` characters, and every list the bound or the cap of 16 leaves short
 /// says how many entries it left out.
 enum HandoffBriefPrompt {
@@ -37,12 +37,24 @@ enum HandoffBriefPrompt {
     var status: String?
     /// The items that supersede a knowledge item; empty when none does.
     var supersededBy: [UUID] = []
+    /// Their titles, in the same order (empty when not known).
+    var successorTitles: [String] = []
 
-    init(_ id: UUID, _ item: KnowledgeItem?, supersededBy: [UUID] = []) {
+    init(_ id: UUID, _ item: KnowledgeItem?, supersededBy: [UUID] = [], successorTitles: [String] = []) {
       self.id = id
       label = item?.kind.rawValue ?? "missing"
       title = item?.title ?? "(no longer in the workspace)"
       self.supersededBy = item == nil ? [] : supersededBy
+      self.successorTitles = item == nil ? [] : successorTitles
+    }
+
+    /// ` (superseded by <id> "Title", …; no longer current)`, or empty.
+    var supersededMark: String {
+      guard !supersededBy.isEmpty else { return "" }
+      let named = supersededBy.enumerated().map { i, id in
+        id.uuidString + (i < successorTitles.count ? " " + HandoffBriefPrompt.quote(HandoffBriefPrompt.clean(successorTitles[i], 200)) : "")
+      }
+      return " (superseded by \(named.joined(separator: ", ")); no longer current)"
     }
 
     init(_ id: UUID, _ task: TaskItem?) {
@@ -107,7 +119,7 @@ enum HandoffBriefPrompt {
       heading: "\(heading):",
       entries: refs.prefix(referenceLimit).map { r in
         "[\(r.label) \(r.id.uuidString)] " + quote(clean(r.title, 200)) + (r.status.map { " (\($0))" } ?? "")
-          + (r.supersededBy.isEmpty ? "" : " (\(KnowledgeEngine.supersededNote(r.supersededBy)); no longer current)")
+          + r.supersededMark
       }, total: refs.count, rank: 1
     ) { more($0, one, many, note) }
   }
@@ -121,7 +133,7 @@ enum HandoffBriefPrompt {
   }
 
   /// Stored text, sanitized again, trimmed and cut to `limit` characters.
-  private static func clean(_ text: String, _ limit: Int) -> String {
+  static func clean(_ text: String, _ limit: Int) -> String {
     Truncation.truncate(
       Sanitizer.sanitize(text).trimmingCharacters(in: .whitespacesAndNewlines), to: limit)
   }
@@ -129,7 +141,7 @@ enum HandoffBriefPrompt {
   /// A one-line field in double quotes, on one line: every line break (``TerminalText/singleLine(_:)``:
   /// `\n`, `\r`, VT, FF, NEL, U+2028, U+2029) folds to a space, so a stored break cannot end
   /// the quote's line and start what reads as a line of the prompt's own.
-  private static func quote(_ text: String) -> String {
+  static func quote(_ text: String) -> String {
     "\"" + TerminalText.singleLine(text.replacingOccurrences(of: "\"", with: "'")) + "\""
   }
 

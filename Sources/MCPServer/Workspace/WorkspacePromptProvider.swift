@@ -60,9 +60,16 @@ public struct WorkspacePromptProvider: MCPPromptProvider {
       let knowledge = try handoff.knowledgeIDs.map { try (id: $0, item: tx.knowledge(id: $0)) }
       let graph = try tx.supersedeGraph()
       let tasks = try handoff.taskIDs.map { try (id: $0, task: tx.task(id: $0)) }
+      // A successor is named with its title: it may have been captured after the handoff, and
+      // the prompt has no "captured since" part to say what it is (review 18-d, M8).
+      let successors = knowledge.map { graph.successors(of: $0.id) }
+      let titles = try tx.knowledgeTitles(successors.flatMap { $0 })
       return HandoffBriefPrompt.Input(
         handoff: handoff,
-        knowledge: knowledge.map { HandoffBriefPrompt.Reference($0.id, $0.item, supersededBy: graph.successors(of: $0.id)) },
+        knowledge: zip(knowledge, successors).map { ref, next in
+          HandoffBriefPrompt.Reference(
+            ref.id, ref.item, supersededBy: next, successorTitles: next.map { titles[$0]?.title ?? $0.uuidString })
+        },
         tasks: tasks.map { HandoffBriefPrompt.Reference($0.id, $0.task) },
         isActive: try tx.activeHandoffID() == id)
     }

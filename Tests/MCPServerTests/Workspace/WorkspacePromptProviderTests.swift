@@ -185,9 +185,27 @@ struct RestoreSessionSupersededTests {
     let text = try #require(result.messages.first).text
     #expect(
       text.contains(
-        "[decision \(old.id.uuidString)] \"Use Postgres 16 for storage\" (superseded by \(new.id.uuidString); no longer current)"),
+        "[decision \(old.id.uuidString)] \"Use Postgres 16 for storage\" (superseded by \(new.id.uuidString) \"Stay on SQLite after all\"; no longer current)"),
       "\(text)")
     #expect(text.contains("[decision \(new.id.uuidString)] \"Stay on SQLite after all\""))
     #expect(!text.contains("\"Stay on SQLite after all\" (superseded"))
+  }
+
+  // Review 18-d, M8: a successor captured after the handoff was named by id only, and the prompt
+  // has no "captured since" part to say what it is.
+  @Test("a successor the handoff does not carry is named with its title, quoted")
+  func successorOutsideTheHandoffIsNamed() throws {
+    let fixture = WorkspaceFixture()
+    let old = try fixture.capture(.decision, "Use SQLite with WAL")
+    let handoff = try fixture.engine.createHandoff(HandoffRequest(focus: "storage", knowledgeIDs: [old.id])).handoff
+    let new = try fixture.engine.capture(
+      CaptureRequest(
+        kind: .decision, title: "Use \"Postgres\" now", relationships: [KnowledgeRelationship(kind: .supersedes, targetID: old.id)])
+    ).item
+    let text = try #require(
+      try WorkspacePromptProvider(workspace: fixture.workspace)
+        .getPrompt(name: "restore_session", arguments: ["handoff_id": handoff.id.uuidString]).messages.first
+    ).text
+    #expect(text.contains("(superseded by \(new.id.uuidString) \"Use 'Postgres' now\"; no longer current)"), "\(text)")
   }
 }
