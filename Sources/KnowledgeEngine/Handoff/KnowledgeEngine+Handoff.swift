@@ -127,7 +127,7 @@ extension KnowledgeEngine {
           // Only white space is refused, as for content; an empty summary asks for one by rules.
           if clean.isEmpty && !s.isEmpty {
             throw Limits.onlyWhitespace(
-              "summary", s, consequence: "no handoff was stored (leave --summary out to have one built by rules)")
+              "summary", s, consequence: "no handoff was stored (leave the summary out to have one built by rules)")
           }
           return clean
         }
@@ -138,7 +138,7 @@ extension KnowledgeEngine {
         throw ValidationError(
           field: "summary",
           message: "summary may not begin with \"\(Self.generatedSummaryLabel)\", which marks summaries built by rules; "
-            + "reword its start, or leave --summary out to have one built")
+            + "reword its start, or leave the summary out to have one built")
       }
     } catch { throw WorkspaceError.validation(error) }
     try refuseCredentials(

@@ -188,8 +188,10 @@ public struct RegistryToolProvider: MCPToolProvider {
     case .denied(_, let reason):
       return errorObject("\(tool) was not run: \(reason)", kind: "denied")
     case .invalidArguments(let argumentError):
-      var described = errorObject(
-        "\(tool) was not run: invalid arguments: \(argumentError.message)", kind: "invalidArguments")
+      // Said once: the schema's own message may end with the same words (review 18-d).
+      var message = argumentError.message
+      if message.hasSuffix("; the call was not run") { message.removeLast("; the call was not run".count) }
+      var described = errorObject("\(tool) was not run: invalid arguments: \(message)", kind: "invalidArguments")
       described.error["field"] = .string(argumentError.field)
       return described
     case .unknownTool: return errorObject("\(tool) failed: \(error.description)", kind: "unknownTool")

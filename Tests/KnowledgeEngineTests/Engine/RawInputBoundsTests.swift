@@ -66,7 +66,7 @@ struct RawInputBoundsTests {
     Case(
       name: "handoff summary of only white space", store: { e in
         _ = try e.createHandoff(HandoffRequest(focus: "f", summary: "  \n "))
-      }, message: "summary has nothing printable: all 4 character(s) given are white space; give text, or an empty value for none; no handoff was stored (leave --summary out to have one built by rules)"),
+      }, message: "summary has nothing printable: all 4 character(s) given are white space; give text, or an empty value for none; no handoff was stored (leave the summary out to have one built by rules)"),
     // s17: a required field given only white space said "must not be empty", while the tools
     // said "nothing printable" for the same text: one wording, naming what was given.
     Case(

@@ -378,4 +378,16 @@ struct RegistryToolProviderTests {
     #expect(!recovered.isError)
     #expect(attempts.withLock { $0 } == 2)
   }
+
+  // Review 18-d: "knowledge_capture was not run: invalid arguments: … ; the call was not run".
+  @Test("an argument refused by the schema says once that the call was not run")
+  func notRunSaidOnce() async throws {
+    let fixture = WorkspaceFixture()
+    let result = await RegistryToolProvider(workspace: fixture.workspace).callTool(
+      name: "knowledge_capture", arguments: ["kind": "fact", "title": "ok", "content": "   "],
+      context: FakeElicitation { MCPElicitationResult(action: .accept) }.context())
+    #expect(result.isError)
+    #expect(result.text.hasPrefix("knowledge_capture was not run: invalid arguments: arguments.content "), "\(result.text)")
+    #expect(result.text.components(separatedBy: "not run").count == 2, "\(result.text)")
+  }
 }
