@@ -496,15 +496,17 @@ final class CommandContext {
   }
 
   /// An engine for a command that plans a change, shows the plan and then applies it (erase,
-  /// activity clear, the deletions, import): a legacy `workspace.json` waiting to be imported by
-  /// the first write is imported now, in a transaction of its own and with its notice, so that
-  /// the plan is made over what the write will find. Otherwise that import ran inside the
-  /// planned write, which then saw records the plan did not list: asked on a terminal it
-  /// failed every time as a change by "another process", and with --yes it erased records no
-  /// plan had shown (review 18-c, C2).
+  /// activity clear, the deletions, import): its reads see a legacy `workspace.json` waiting to
+  /// be imported by the first write as imported (rehearsed and rolled back,
+  /// ``SQLiteWorkspaceStore/readsIncludeWritePreamble``), so the plan is made over what the
+  /// write will find, and the file is imported only by that write, once the plan is confirmed
+  /// and applied. Importing it in the planned write over a plan that did not list its records
+  /// failed every confirmed attempt as a change by "another process", and erase --yes erased
+  /// records no plan had shown (review 18-c, C2); importing it before planning imported it for
+  /// commands that then found no such record or were declined (review 18-d, M4).
   func engineForPlannedChange(_ access: WorkspaceAccess) throws -> KnowledgeEngine {
     let store = try openStore(access)
-    try WorkspaceOpening.importPendingLegacyFile(store: store)
+    store.readsIncludeWritePreamble = true
     return engine(over: store)
   }
 

@@ -177,6 +177,45 @@ struct ImportRefusalCommandTests {
           + "note is 4001 characters; the limit is 4000 characters"
       },
       problem: { _ in "note is 4001 characters; the limit is 4000 characters" }, rule: "textBound", fixable: true),
+    // Review 18-d, M5: more receipt and checkpoint fields without a bound on import.
+    Case(
+      name: "a receipt tool over its bound",
+      sql: { "UPDATE receipt SET tool = printf('%.101c', 't') WHERE id = '\($0.receipt)'" },
+      doctorLine: { "receipt \($0.receipt): tool is 101 characters; the limit is 100 characters" },
+      problem: { _ in "tool is 101 characters; the limit is 100 characters" }, rule: "textBound", fixable: true),
+    Case(
+      name: "a receipt callID over its bound",
+      sql: { "UPDATE receipt SET call_id = printf('%.201c', 'c') WHERE id = '\($0.receipt)'" },
+      doctorLine: { "receipt \($0.receipt): callID is 201 characters; the limit is 200 characters" },
+      problem: { _ in "callID is 201 characters; the limit is 200 characters" }, rule: "textBound", fixable: true),
+    Case(
+      name: "a receipt with more changedIDs than its bound",
+      sql: {
+        "UPDATE receipt SET changed_ids = (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1001) "
+          + "SELECT json_group_array(printf('00000000-0000-4000-8000-%012d', i)) FROM n) WHERE id = '\($0.receipt)'"
+      },
+      doctorLine: { "receipt \($0.receipt): changedIDs has 1001 ids; the limit is 1000 ids" },
+      problem: { _ in "changedIDs has 1001 ids; the limit is 1000 ids" }, rule: "countBound", fixable: true),
+    Case(
+      name: "a checkpoint whose state is no state of a run",
+      sql: { _ in "UPDATE checkpoint SET state = printf('%.5000c', 's') WHERE rowid = (SELECT min(rowid) FROM checkpoint)" },
+      doctorLine: { f in
+        "checkpoint \((try? RefusedTextCommandTests.sqliteValue(f.cli, "SELECT id FROM checkpoint ORDER BY rowid LIMIT 1")) ?? "?"): "
+          + "state 'sss"
+      },
+      problem: { _ in "characters) is not a state of a run; it is one of planned, awaitingApproval, executing, finished, cancelled" },
+      rule: "checkpointState", fixable: true),
+    Case(
+      name: "a digest with a negative count of lines left out",
+      sql: { _ in
+        "UPDATE digest SET sections = json_set(sections, '$.omitted.openTasks', -5) WHERE rowid = (SELECT max(rowid) FROM digest)"
+      },
+      doctorLine: { f in
+        "digest \((try? RefusedTextCommandTests.sqliteValue(f.cli, "SELECT id FROM digest ORDER BY rowid DESC LIMIT 1")) ?? "?"): "
+          + "sections.omitted.openTasks is -5"
+      },
+      problem: { _ in "sections.omitted.openTasks is -5; a digest's count of lines left out is a whole number 0 or more" },
+      rule: "digestCount", fixable: true),
     Case(
       name: "a task citing a missing knowledge item",
       sql: { "UPDATE task SET knowledge_ids = json_array('00000000-0000-4000-8000-0000000000AA') WHERE id = '\($0.task)'" },

@@ -54,6 +54,14 @@ public enum Limits {
   public static let receiptMessage = 4_000
   /// A run checkpoint's `note`, in characters: the agent loop writes at most 300.
   public static let checkpointNote = 4_000
+  /// A receipt's `tool` (the tool's name), in characters: the runtime records at most 100
+  /// (review 18-d, M5: two million characters were imported).
+  public static let receiptTool = 100
+  /// A receipt's `callID`, in characters: the runtime records at most 200.
+  public static let receiptCallID = 200
+  /// A receipt's `changedIDs`: a tool call changes a few records; an import accepts up to this
+  /// many ids (review 18-d, M5: 20,000 were imported).
+  public static let receiptChangedIDs = 1_000
   /// An export header's `generator` (`dolphin 0.1.0`), in characters.
   public static let exportGenerator = 300
   /// A quarantined record's `reason`, in characters: the legacy importer's reasons are a line.
@@ -143,6 +151,9 @@ public enum Limits {
     ("messages kept", messagesKept, "messages"),
     ("receipt message", receiptMessage, "characters"),
     ("checkpoint note", checkpointNote, "characters"),
+    ("receipt tool", receiptTool, "characters"),
+    ("receipt call id", receiptCallID, "characters"),
+    ("receipt changed ids", receiptChangedIDs, "ids"),
     ("export generator", exportGenerator, "characters"),
     ("quarantine reason", quarantineReason, "characters"),
     ("quarantine raw record", quarantineRawBytes, "UTF-8 bytes"),

@@ -53,10 +53,14 @@ public struct RunCheckpoint: Codable, Sendable, Equatable, Identifiable {
   public var id: UUID
   public var runID: UUID
   public var step: Int
-  /// e.g. `planned`, `awaitingApproval`, `executing`, `finished`, `cancelled`.
+  /// One of ``states``.
   public var state: String
   public var note: String
   public var createdAt: Date
+
+  /// The states the agent loop records (and the legacy v4 format allows): `planned`,
+  /// `awaitingApproval`, `executing`, `finished`, `cancelled`.
+  public static let states = ["planned", "awaitingApproval", "executing", "finished", "cancelled"]
 
   public init(id: UUID, runID: UUID, step: Int, state: String, note: String = "", createdAt: Date) {
     self.id = id

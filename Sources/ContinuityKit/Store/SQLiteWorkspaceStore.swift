@@ -68,6 +68,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   private let schemaAwaitsFirstWrite = Mutex(false)
   /// Work every write transaction does first (see ``setWritePreamble(_:)``).
   private let writePreamble = Mutex<(key: String, run: WritePreamble)?>(nil)
+  /// Whether reads see what the write preamble would add (see ``readsIncludeWritePreamble``).
+  private let readsRunPreamble = Mutex(false)
 
   /// Work a write transaction does before its body, in the same transaction (also in a
   /// rehearsal, see ``Creation/atFirstWrite``). It may return a closure, run once the
@@ -925,6 +927,19 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// file (``reopened()``) writes through this one instead.
   package var hasWritePreamble: Bool { writePreamble.withLock { $0 != nil } }
 
+  /// When set, every ``read(_:)`` while a write preamble is pending runs that preamble first,
+  /// in a rehearsal (``WorkspaceTransaction/isRehearsal``: no file is written) that is always
+  /// rolled back: the read sees the workspace as the next write will find it, and nothing is
+  /// stored. A command that plans a change, shows the plan and applies it only once confirmed
+  /// (erase, a deletion, import) plans over what its write will find — a legacy
+  /// `workspace.json` imported by that write included — while a plan refused, not found or
+  /// declined imports nothing (review 18-d, M4). Such a read takes the write lock for its
+  /// duration.
+  package var readsIncludeWritePreamble: Bool {
+    get { readsRunPreamble.withLock { $0 } }
+    set { readsRunPreamble.withLock { $0 = newValue } }
+  }
+
   /// Removes the write preamble set with `key` (a caller about to do that work itself).
   /// - Returns: whether there was one with that key.
   @discardableResult
@@ -964,7 +979,22 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
 
   @discardableResult
   public func read<T: Sendable>(_ body: (WorkspaceTransaction) throws -> T) throws -> T {
-    try withConnection { conn throws -> T in
+    if readsIncludeWritePreamble, let preamble = writePreamble.withLock({ $0?.run }) {
+      // What the next write will find, rehearsed and rolled back (see readsIncludeWritePreamble).
+      return try withConnection { conn throws -> T in
+        try conn.execute("BEGIN IMMEDIATE")
+        let tx = WorkspaceTransaction(db: conn, isWritable: true, isRehearsal: true)
+        var ended: (@Sendable (Bool) -> Void)?
+        defer {
+          tx.invalidate()
+          if !conn.isAutocommit { try? conn.execute("ROLLBACK") }
+          ended?(false)
+        }
+        ended = try preamble(tx)
+        return try body(tx)
+      }
+    }
+    return try withConnection { conn throws -> T in
       try conn.execute("BEGIN")
       let tx = WorkspaceTransaction(db: conn, isWritable: false)
       defer {

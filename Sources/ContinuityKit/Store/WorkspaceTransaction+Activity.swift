@@ -291,6 +291,18 @@ extension WorkspaceTransaction {
     }
   }
 
+  /// The legacy import recorded last, if any.
+  public func latestLegacyImport() throws(WorkspaceError) -> LegacyImportRecord? {
+    requireValid()
+    return try db.first(
+      "SELECT sha256, file_name, backup_path, source_version, imported_at FROM legacy_import ORDER BY rowid DESC LIMIT 1"
+    ) { (row) throws(WorkspaceError) in
+      LegacyImportRecord(
+        sha256: row.text(0), fileName: row.text(1), backupPath: row.text(2), sourceVersion: row.int(3),
+        importedAt: try date(row, 4, "legacy_import.imported_at"))
+    }
+  }
+
   /// Records that the file with this sha256 was imported.
   public func recordLegacyImport(_ r: LegacyImportRecord) throws(WorkspaceError) {
     try requireWritable()

@@ -235,7 +235,19 @@ enum DataRightsCommands {
       warnOfUnknownFields(unknownFields, in: source, console: ctx.console)
       let dryRun = ctx.arguments.has("dry-run")
       let engine: KnowledgeEngine
-      if dryRun {
+      let legacyFile = ctx.workspaceDirectory.appendingPathComponent(KnowledgeEngine.legacyFileName)
+      if dryRun, FileManager.default.fileExists(atPath: legacyFile.path) {
+        // A legacy workspace.json waits for the first write: the import would import it first,
+        // in its transaction, so the plan is made over what that would leave (rehearsed and
+        // rolled back, as for the real import), and nothing is written (review 18-d, M4: a
+        // directory holding only that file refused the dry run, exit 3).
+        engine = try ctx.engineForPlannedChange(.create)
+        if let store = engine.store as? SQLiteWorkspaceStore, store.hasWritePreamble {
+          ctx.console.printDiagnostic(
+            "dolphin: notice: \(Limits.shownPath(legacyFile.path)) is not imported yet; the import imports it first, "
+              + "in the same transaction, and this plan is made over what that leaves")
+        }
+      } else if dryRun {
         // A dry run changes nothing, not even by creating the workspace: without one (or with
         // a database file a first run left without a schema), the plan is made against an empty
         // workspace, which is what the import would create or complete.

@@ -95,15 +95,6 @@ enum WorkspaceOpening {
           + MigrateCommands.summary(report) + "; the original is unchanged, a 0600 backup is at \(report.backupPath ?? "?")")
     }
   }
-
-  /// Runs the legacy import ``afterOpen(store:directory:console:program:)`` arranged for the
-  /// first write, now, as a write of its own (its notice is printed when it commits). Nothing
-  /// happens when no legacy file is waiting.
-  /// - Throws: ``LegacyImportError`` for a legacy file that cannot be imported; storage errors.
-  static func importPendingLegacyFile(store: SQLiteWorkspaceStore) throws {
-    guard store.hasWritePreamble else { return }
-    try store.write { _ in }
-  }
 }
 
 extension Commands {

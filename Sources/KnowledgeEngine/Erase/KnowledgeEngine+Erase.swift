@@ -298,6 +298,17 @@ extension KnowledgeEngine {
         if lstat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFDIR { paths.insert(path) }
       }
     }
+    // A rehearsal of the write (a plan made while a legacy `workspace.json` waits for the first
+    // write, see SQLiteWorkspaceStore.readsIncludeWritePreamble) imports the file but writes no
+    // backup; the write will, before it erases, so the plan names that backup too (review 18-d, M4).
+    // Only its name is taken from the record, and only for the backup directory checked above.
+    if tx.isRehearsal, let latest = try tx.latestLegacyImport() {
+      let recorded = URL(fileURLWithPath: latest.backupPath)
+      let pending = backups.appendingPathComponent(recorded.lastPathComponent).path
+      if recorded.deletingLastPathComponent().path == backups.path, lstat(pending, &status) != 0 {
+        paths.insert(pending)
+      }
+    }
     let legacy = directory.appendingPathComponent(legacyFileName).path
     if lstat(legacy, &status) == 0, (status.st_mode & S_IFMT) != S_IFDIR { paths.insert(legacy) }
     return paths.sorted()

@@ -567,6 +567,13 @@ struct ImportAnalysis: Sendable {
     }
     for (i, r) in ws.receipts.enumerated() {
       try named("workspace.receipts[\(i)]", r.id) { () throws(ValidationError) in
+        try Limits.check("tool", r.tool, limit: Limits.receiptTool)
+        try Limits.check("callID", r.callID, limit: Limits.receiptCallID)
+        if r.changedIDs.count > Limits.receiptChangedIDs {
+          throw ValidationError(
+            field: "changedIDs", limit: Limits.receiptChangedIDs, actual: r.changedIDs.count,
+            message: "changedIDs has \(r.changedIDs.count) ids; the limit is \(Limits.receiptChangedIDs) ids")
+        }
         try Limits.check("message", r.message, limit: Limits.receiptMessage)
         // Receipts hold the call's canonical JSON arguments (cut ones are JSON too), and the
         // activity log and MCP clients read them as JSON.
@@ -590,11 +597,28 @@ struct ImportAnalysis: Sendable {
           throw ValidationError(
             field: "step", message: "step is \(c.step); a checkpoint's step is a whole number 0 or more")
         }
+        // The agent loop records one of five states (review 18-d, M5: a million-character state
+        // was imported); a long one is quoted cut, with its length.
+        guard RunCheckpoint.states.contains(c.state) else {
+          throw ValidationError(
+            field: "state",
+            message: "state \(Limits.quoted(c.state, cutAt: 60)) is not a state of a run; it is one of "
+              + RunCheckpoint.states.joined(separator: ", "))
+        }
         try Limits.check("note", c.note, limit: Limits.checkpointNote)
       }
     }
     for (i, d) in ws.digests.enumerated() {
-      try named("workspace.digests[\(i)]", d.id) { () throws(ValidationError) in try requireRuleBased(d) }
+      try named("workspace.digests[\(i)]", d.id) { () throws(ValidationError) in
+        try requireRuleBased(d)
+        // A count of lines a section left out (review 18-d, M5: -5 was stored and exported).
+        for name in DigestOmissions.sectionNames where d.sections.omitted[section: name] < 0 {
+          let n = d.sections.omitted[section: name]
+          throw ValidationError(
+            field: "sections.omitted.\(name)",
+            message: "sections.omitted.\(name) is \(n); a digest's count of lines left out is a whole number 0 or more")
+        }
+      }
     }
     try named("workspace.settings", nil) { () throws(ValidationError) in
       try Limits.validateSettings(ws.settings)

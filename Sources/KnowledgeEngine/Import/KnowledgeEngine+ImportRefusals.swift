@@ -26,6 +26,10 @@ public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertib
     case taskCompletion
     /// A run checkpoint with a negative `step`.
     case checkpointStep
+    /// A run checkpoint whose `state` is not one of ``RunCheckpoint/states``.
+    case checkpointState
+    /// A digest with a negative count of lines left out (`sections.omitted`).
+    case digestCount
     /// A handoff created or restored more than a day after the clock of whoever checks it.
     case futureDate
     /// A knowledge item's `revision` outside 1…``Limits/revision``.
@@ -301,6 +305,20 @@ extension KnowledgeEngine {
           + "ELSE max(coalesce(completed_at, created_at), created_at) END" + row)
     case ("checkpoints", "step"):
       set(.checkpointStep, "number the step from 0 (set it to 0)", "UPDATE checkpoint SET step = max(step, 0)" + row)
+    case ("checkpoints", "state"):
+      // No state is right for every record: `finished` says the run ended, which it has.
+      set(
+        .checkpointState, "set its state to one of " + RunCheckpoint.states.joined(separator: ", "),
+        "UPDATE checkpoint SET state = 'finished'" + row)
+    case ("receipts", "changedIDs"):
+      set(
+        .countBound, "keep the first \(Limits.receiptChangedIDs) ids in it",
+        "UPDATE receipt SET changed_ids = (SELECT json_group_array(value) FROM (SELECT value FROM json_each(changed_ids) "
+          + "LIMIT \(Limits.receiptChangedIDs)))" + row)
+    case ("digests", let f) where f.hasPrefix("sections.omitted."):
+      set(
+        .digestCount, "remove this digest (it is derived from the records; `dolphin context --save` stores a new one built by rules)",
+        "DELETE FROM digest" + row)
     case ("handoffs", "createdAt"), ("handoffs", "restoredAt"):
       let column = field == "createdAt" ? "created_at" : "restored_at"
       set(
@@ -352,6 +370,8 @@ extension KnowledgeEngine {
         case ("conversations", "title"): "title"
         case ("messages", "text"): "text"
         case ("receipts", "message"): "message"
+        case ("receipts", "tool"): "tool"
+        case ("receipts", "callID"): "call_id"
         case ("checkpoints", "note"): "note"
         default: nil
         }

@@ -56,7 +56,7 @@ extension KnowledgeEngine {
     let source = LegacyImportSource(
       file: file, name: name, data: data, sha256: digest,
       decoded: try LegacyWorkspaceImporter.decode(data, fileName: name),
-      backupDirectory: backupDirectory)
+      backupDirectory: backupDirectory, digestID: environment.makeID(), importedAt: environment.now())
     var wroteBackup = false
     do {
       return try store.write { tx in
@@ -120,7 +120,8 @@ extension KnowledgeEngine {
     let source = LegacyImportSource(
       file: file, name: name, data: data, sha256: digest,
       decoded: try LegacyWorkspaceImporter.decode(data, fileName: name),
-      backupDirectory: base.appendingPathComponent(legacyBackupFolder))
+      backupDirectory: base.appendingPathComponent(legacyBackupFolder),
+      digestID: environment.makeID(), importedAt: environment.now())
     try store.writeToStandIn { tx in _ = try importLegacy(source, in: tx, environment: environment) }
     // Captures no store or engine: the store keeps the preamble, and must not keep itself.
     store.setWritePreamble(key: preambleKey(digest)) { tx in
@@ -165,6 +166,12 @@ extension KnowledgeEngine {
     var sha256: String
     var decoded: LegacyImportResult
     var backupDirectory: URL
+    /// The id of the digest the import stores, and when it imports: fixed when the file is read,
+    /// so that every run of the import — the stand-in of a new workspace, a plan's rehearsal
+    /// (``SQLiteWorkspaceStore/readsIncludeWritePreamble``), the write — stores the same records,
+    /// and a plan that lists the digest (a deletion of a task it cites) is the one applied.
+    var digestID: UUID
+    var importedAt: Date
     var backupURL: URL { KnowledgeEngine.backupURL(named: file.lastPathComponent, sha256: sha256, in: backupDirectory) }
   }
 
@@ -191,7 +198,7 @@ extension KnowledgeEngine {
     }
     let result = source.decoded
     let backup = source.backupURL
-    let now = environment.now()
+    let now = source.importedAt
     // Stored text is inert whatever its origin: text of memories and tasks is sanitized and
     // tags normalized as at capture and at import (chat messages are kept verbatim, as import
     // keeps activity).
@@ -234,7 +241,7 @@ extension KnowledgeEngine {
     try tx.recordLegacyImport(
       .init(sha256: source.sha256, fileName: file.lastPathComponent, backupPath: backup.path,
             sourceVersion: result.sourceVersion, importedAt: now))
-    let d = try DigestBuilder.build(tx, id: environment.makeID(), now: now, trigger: .manual)
+    let d = try DigestBuilder.build(tx, id: source.digestID, now: now, trigger: .manual)
     try tx.insertDigest(d)
     // Inside the transaction, so a failed backup imports nothing; not in a rehearsal on a
     // workspace that does not exist yet, which must leave no file behind.
