@@ -61,13 +61,14 @@ struct TagFilterSearchTests {
     #expect(try workspace.engine.search("widget", tag: String(repeating: "t", count: 48)).total == 0)
   }
 
-  @Test("memories are left out when filtering by tag")
+  @Test("a tag filter searches knowledge only; asking for memories with it is refused (review 18-d, M1)")
   func memoriesLeftOut() throws {
     let workspace = try Workspace([Item(title: "Widget plan", tags: ["ops"])])
     _ = try workspace.engine.saveMemory(text: "Widget memory", tags: ["ops"])
-    let r = try workspace.engine.search("widget", includeMemories: true, tag: "ops")
+    let r = try workspace.engine.search("widget", tag: "ops")
     #expect(r.results.allSatisfy { $0.kind != .memory })
     #expect(r.results.contains { $0.id == workspace.items[0].id })
+    #expect(throws: ValidationError.self) { try workspace.engine.search("widget", includeMemories: true, tag: "ops") }
   }
 }
 
