@@ -256,11 +256,16 @@ public enum DigestBuilder {
 
   static let questionPrefix = "Open question:"
 
-  /// `Open question: <title>`, unless the title already starts with `Open question:` (in any
-  /// case, leading spaces ignored): then the title as it is.
+  /// `Open question: <title>`, unless the title already starts with the words *open question*
+  /// or *open questions* (in any case, leading spaces ignored, followed by anything but a
+  /// letter: `Open question:`, `Open Question - dash?`, `Open questions: X`; review 18-d): then
+  /// the title as it is. `Open questionnaire` is prefixed.
   static func questionText(_ title: String) -> String {
     let trimmed = title.drop { $0 == " " }
-    if trimmed.lowercased().hasPrefix(questionPrefix.lowercased()) { return String(trimmed) }
+    let lower = trimmed.lowercased()
+    for words in ["open questions", "open question"] where lower.hasPrefix(words) {
+      if lower.dropFirst(words.count).first.map({ !$0.isLetter }) ?? true { return String(trimmed) }
+    }
     return "\(questionPrefix) \(title)"
   }
 

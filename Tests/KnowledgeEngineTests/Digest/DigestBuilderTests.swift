@@ -222,6 +222,11 @@ struct DigestBuilderTests {
     }
     let questions = try KnowledgeEngine(store: store).projectContext().sections.questions.map(\.text)
     #expect(questions == ["Open question: which license", "Open question: Which license", "open question: who reviews"])
+    // Review 18-d: other punctuation after the words, and the plural, are the prefix too.
+    #expect(DigestBuilder.questionText("Open Question - dash?") == "Open Question - dash?")
+    #expect(DigestBuilder.questionText("Open questions: X") == "Open questions: X")
+    #expect(DigestBuilder.questionText("open question") == "open question")
+    #expect(DigestBuilder.questionText("Open questionnaire review") == "Open question: Open questionnaire review")
   }
 
   @Test("long text is cut to the line limit with the truncation marker")
