@@ -182,6 +182,15 @@ public struct GitignoreMatcher: Sendable, Equatable {
       case .notRegularFile(_, let kind):
         return unapplied(.notRegularFile, "it is \(kind), not a regular file")
       case .cannotOpen(_, let reason), .readFailed(_, let reason):
+        // A link to nothing fails to open as a loop would (O_NOFOLLOW's ELOOP): said as what it
+        // is (review 18-d).
+        if (status.st_mode & S_IFMT) == S_IFLNK {
+          var target = stat()
+          let dangling = stat(path, &target) != 0
+          return unapplied(
+            .unreadable,
+            dangling ? "it is a symbolic link to nothing" : "it is a symbolic link, which is not followed")
+        }
         return unapplied(.unreadable, "it cannot be read (\(reason))")
       }
     }

@@ -178,5 +178,20 @@ extension CodeReview {
       #expect(walk.unappliedIgnoreFiles.first?.reason == .notRegularFile)
       #expect(walk.unappliedIgnoreFiles.first?.notice.contains("not applied, it is a FIFO") == true)
     }
+
+    // Review 18-d: a `.gitignore` linking to nothing was called "Too many levels of symbolic links".
+    @Test("a .gitignore that is a symbolic link to nothing is said to be one")
+    func danglingIgnoreLink() throws {
+      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ignore-link-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: dir) }
+      try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git"), withIntermediateDirectories: true)
+      let link = dir.appendingPathComponent(".gitignore").path
+      #expect(symlink("/nonexistent-\(UUID().uuidString)", link) == 0)
+      try Data("let a = 1\n".utf8).write(to: dir.appendingPathComponent("a.swift"))
+      let walk = SourceWalker().walk([dir.path])
+      let notice = try #require(walk.unappliedIgnoreFiles.first?.notice)
+      #expect(notice.contains("not applied, it is a symbolic link to nothing"), "\(notice)")
+      #expect(!notice.contains("Too many levels"), "\(notice)")
+    }
   }
 }
