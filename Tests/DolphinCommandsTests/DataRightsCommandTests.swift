@@ -84,6 +84,13 @@ struct DataRightsCommandTests {
     #expect(onDirectory.status == 4)
     #expect(onDirectory.stderr.contains("is a directory; nothing was written (give --output a file path)"))
     #expect(regularFiles(under: dir).isEmpty)
+    // Review 18-d: a link to a directory was called a directory.
+    let dirLink = cli.dir.appending("outlink").path
+    try FileManager.default.createSymbolicLink(atPath: dirLink, withDestinationPath: dir.path)
+    let onLink = try cli.run(["export", "--output", dirLink, "--force"])
+    #expect(onLink.status == 4)
+    #expect(onLink.stderr.contains("\(dirLink) is a symbolic link to a directory; nothing was written"), "\(onLink.stderr)")
+    #expect(regularFiles(under: dir).isEmpty)
 
     let empty = try cli.run(["export", "--output", ""])
     #expect(empty.status == 2)

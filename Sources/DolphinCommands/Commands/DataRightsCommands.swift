@@ -75,7 +75,12 @@ enum DataRightsCommands {
         }
       }
       if let output, exists, isDirectory.boolValue {
-        throw CLIError.input("--output \(shownValue(output.path)) is a directory; nothing was written (give --output a file path)")
+        // A link to a directory is named as one (review 18-d: it was called a directory).
+        var st = stat()
+        let isLink = lstat(output.path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK
+        throw CLIError.input(
+          "--output \(shownValue(output.path)) is \(isLink ? "a symbolic link to a directory" : "a directory"); "
+            + "nothing was written (give --output a file path)")
       }
       if let output { try requireReplaceableOutput(output, force: ctx.arguments.has("force")) }
       // A directory named on the command line that does not exist is "not found" (exit 3), not a
