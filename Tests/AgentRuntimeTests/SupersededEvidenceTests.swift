@@ -20,8 +20,12 @@ struct SupersededEvidenceTests {
     ).item
     let generator = ScriptedGenerator(answer: "SQLite.")
     let session = try AssistantSession(engine: engine, generator: generator)
-    _ = try await session.ask("what did we decide about storage?", approver: StaticApprovalPolicy.deny("read only"))
+    let run = try await session.ask("what did we decide about storage?", approver: StaticApprovalPolicy.deny("read only"))
     let user = try #require(generator.seen.withLock { $0.first?.last?.content })
+    // The answer's evidence footer marks it too (review 18-d), the current one unmarked.
+    let answer = run.run.answer
+    #expect(answer.contains("decision \(old.id.uuidString) (superseded by \(new.id.uuidString))"), "\(answer)")
+    #expect(!answer.contains("decision \(new.id.uuidString) (superseded"), "\(answer)")
     #expect(
       user.contains(
         "[decision \(old.id.uuidString)] \"Use Postgres 16 for storage\" (superseded by \(new.id.uuidString); no longer current)"),

@@ -140,7 +140,15 @@ public struct AgentLoop: Sendable {
     do {
       let raw = try await withModelTimeout(bounds.modelTimeoutSeconds) { try await generator.generate(messages) }
       let clean = Sanitizer.sanitize(PromptBuilder.stripHiddenReasoning(raw))
-      let cites = evidence.isEmpty ? "no evidence found" : evidence.map { "\($0.label) \($0.id.uuidString)" }.joined(separator: "; ")
+      // Marked as the prompt marks them, so a model answer that cites one as current can be
+      // checked against the footer (review 18-d).
+      let cites =
+        evidence.isEmpty
+        ? "no evidence found"
+        : evidence.map {
+          "\($0.label) \($0.id.uuidString)"
+            + ($0.supersededBy.isEmpty ? "" : " (\(KnowledgeEngine.supersededNote($0.supersededBy)))")
+        }.joined(separator: "; ")
       result.answer = Truncation.truncate(
         "Model interpretation (\(generator.label); not a stored fact, not a receipt):\n\(clean)\n\nEvidence given to the model: \(cites)",
         to: bounds.maxOutputCharacters)
