@@ -63,4 +63,20 @@ struct ImportReplaceConfirmationTests {
     let same = Console()
     #expect(await DolphinCLI.run(["import", file, "--on-conflict", "replace", "--workspace", ws], console: same) == 0)
   }
+
+  // Review 18-d: the plan listed the settings, which have no id, under "same id, different content".
+  @Test("the plan names conflicting settings as settings, and records as same-id conflicts")
+  func settingsConflictWording() async throws {
+    let dir = TemporaryDirectory("import-replace-settings")
+    defer { dir.remove() }
+    let (ws, file, _) = try await Self.conflicting(dir)
+    let plain = Console()
+    _ = await DolphinCLI.run(["import", file, "--dry-run", "--workspace", ws], console: plain)
+    #expect(plain.standardOutput.contains("same id, different content:"), "\(plain.standardOutput)")
+    #expect(await DolphinCLI.run(["settings", "set", "knowledgeItemLimit", "500", "--workspace", ws], console: Console()) == 0)
+    let both = Console()
+    _ = await DolphinCLI.run(["import", file, "--dry-run", "--workspace", ws], console: both)
+    #expect(both.standardOutput.contains("the same id or the workspace settings, with different content:"), "\(both.standardOutput)")
+    #expect(both.standardOutput.contains("- settings"), "\(both.standardOutput)")
+  }
 }

@@ -27,7 +27,11 @@ extension Render {
       for f in p.credentials.flags { lines.append("    - " + credentialFlag(f)) }
     }
     if p.hasConflicts {
-      lines.append("  Conflicts (\(p.conflicts.count)) — same id, different content:")
+      // Settings have no id: named as what they are (review 18-d).
+      let settings = p.conflicts.contains { $0.id == nil }
+      lines.append(
+        "  Conflicts (\(p.conflicts.count)) — "
+          + (settings ? "the same id or the workspace settings, with different content:" : "same id, different content:"))
       for c in p.conflicts.prefix(50) {
         let fields = c.details.isEmpty ? "" : " (\(inert(escapingLineBreaks(c.details))))"
         lines.append("    - \(c.collection)" + (c.id.map { " \($0.uuidString)" } ?? "") + fields)
