@@ -309,23 +309,12 @@ enum InsightRules {
     for i in headers.indices where superseded.contains(headers[i].id) || contradicting.contains(headers[i].id) {
       inConflict.insert(i)
     }
-    var parent = Array(0..<headers.count)
-    func root(_ x: Int) -> Int {
-      var x = x
-      while parent[x] != x {
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-      }
-      return x
-    }
-    var best = [Double](repeating: 0, count: headers.count)
+    var groupsOf = SimilarityGroups(count: headers.count)
+    func root(_ x: Int) -> Int { groupsOf.root(x) }
     var linkedAny: [Int] = []
     func link(_ a: Int, _ b: Int, _ similarity: Double) {
       if inConflict.contains(a) || inConflict.contains(b) { return }
-      let (ra, rb) = (root(a), root(b))
-      if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
-      best[a] = max(best[a], similarity)
-      best[b] = max(best[b], similarity)
+      groupsOf.link(a, b, similarity)
       linkedAny.append(a)
       linkedAny.append(b)
     }
@@ -354,7 +343,7 @@ enum InsightRules {
       let r = root(m)
       if size[r] == 0 { roots.append(r) }
       size[r] += 1
-      groupBest[r] = max(groupBest[r], best[m])
+      groupBest[r] = max(groupBest[r], groupsOf.best[m])
       if first[r] < 0 || named(m, before: first[r]) { first[r] = m }
     }
     // The order of the insights' keys below: larger groups, then closer titles, then the first
@@ -559,29 +548,15 @@ enum InsightRules {
     var sets = TrigramSets()
     sets.append(contentsOf: tasks.map(\.title))
     let join = sets.join(threshold: t.nearDuplicateSimilarity, maximumGeneratorFrequency: t.nearDuplicateGeneratorFrequency)
-    var parent = Array(tasks.indices)
-    func root(_ x: Int) -> Int {
-      var x = x
-      while parent[x] != x {
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-      }
-      return x
-    }
-    var best = [Double](repeating: 0, count: tasks.count)
-    func link(_ a: Int, _ b: Int, _ similarity: Double) {
-      let (ra, rb) = (root(a), root(b))
-      if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
-      best[a] = max(best[a], similarity)
-      best[b] = max(best[b], similarity)
-    }
-    for (i, r) in join.representative.enumerated() where r >= 0 && r != i { link(r, i, 1) }
+    var groupsOf = SimilarityGroups(count: tasks.count)
+    for (i, r) in join.representative.enumerated() where r >= 0 && r != i { groupsOf.link(r, i, 1) }
     for p in join.pairs
     where !NumberedTitle(tasks[p.first].title).differsOnlyInSequenceNumbers(from: NumberedTitle(tasks[p.second].title)) {
-      link(p.first, p.second, p.similarity)
+      groupsOf.link(p.first, p.second, p.similarity)
     }
+    let best = groupsOf.best
     var groups: [Int: [Int]] = [:]
-    for i in tasks.indices where best[i] > 0 { groups[root(i), default: []].append(i) }
+    for i in tasks.indices where best[i] > 0 { groups[groupsOf.root(i), default: []].append(i) }
     func named(_ i: Int, before j: Int) -> Bool { namedBefore(tasks[i].title, tasks[i].id, tasks[j].title, tasks[j].id) }
     // Sorted here, so nothing below depends on the dictionary's order.
     let ranked: [Ranked] = groups.values.map { members in
@@ -631,5 +606,36 @@ enum InsightRules {
             evidenceIDs: Array(items.prefix(t.aggregateEvidence).map(\.id)), evidenceTotal: total)
         }
       ])
+  }
+}
+
+/// Groups of near-identical titles: union–find over indices (path halving; the smaller root
+/// wins, so a group's root is its first index), with the best similarity each index was linked at.
+struct SimilarityGroups {
+  private var parent: [Int]
+  /// Per index, the highest similarity it was linked at; 0 when never linked.
+  private(set) var best: [Double]
+
+  init(count: Int) {
+    parent = Array(0..<count)
+    best = Array(repeating: 0, count: count)
+  }
+
+  /// The root of `x`'s group.
+  mutating func root(_ x: Int) -> Int {
+    var x = x
+    while parent[x] != x {
+      parent[x] = parent[parent[x]]
+      x = parent[x]
+    }
+    return x
+  }
+
+  /// Puts `a` and `b` in one group, linked at `similarity` (0…1).
+  mutating func link(_ a: Int, _ b: Int, _ similarity: Double) {
+    let (ra, rb) = (root(a), root(b))
+    if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+    best[a] = max(best[a], similarity)
+    best[b] = max(best[b], similarity)
   }
 }
