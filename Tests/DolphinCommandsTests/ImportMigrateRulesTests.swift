@@ -165,6 +165,51 @@ struct ImportMigrateRulesTests {
     #expect(!FileManager.default.fileExists(atPath: empty.dir.appending("ws/workspace.sqlite").path))
   }
 
+  @Test("migrate quarantines a legacy receipt whose tool, callID or arguments are over import's bounds")
+  func legacyReceiptBounds() throws {
+    let long = String(repeating: "a", count: Limits.receiptArguments)
+    let cases: [(field: String, value: Any, reason: String)] = [
+      ("tool", String(repeating: "t", count: 101), "field 'tool' is 101 characters; the limit is 100 characters"),
+      ("callID", String(repeating: "c", count: 201), "field 'callID' is 201 characters; the limit is 200 characters"),
+      // {"q":"aaa…"}: the text plus 8 characters of JSON.
+      ("arguments", ["q": long],
+       "field 'arguments' (as JSON text) is \(Limits.receiptArguments + 8) characters; the limit is 16000 characters"),
+    ]
+    for c in cases {
+      let cli = CLI()
+      defer { cli.dir.remove() }
+      var legacy = try Self.v4()
+      var receipts = try #require(legacy["receipts"] as? [[String: Any]])
+      receipts[0][c.field] = c.value
+      legacy["receipts"] = receipts
+      let file = cli.dir.appending("long-\(c.field).json").path
+      try Self.write(legacy, to: file)
+      let r = try cli.run(["migrate", file])
+      #expect(r.status == 0, "\(c.field): \(r.stderr)")
+      #expect(r.stdout.contains("quarantined receipts[0]: \(c.reason)"), "\(c.field): \(r.stdout)")
+      // The other receipts are migrated; the long one is kept verbatim in the quarantine only.
+      let activity = try cli.json(["activity"])
+      let listed = try #require(activity["receipts"] as? [[String: Any]], "\(activity.keys)")
+      #expect(listed.count == receipts.count - 1, "\(c.field): \(listed.count)")
+      let quarantine = try cli.run(["quarantine", "--json"])
+      #expect(quarantine.stdout.contains(receipts[0]["id"] as? String ?? "?"), "\(c.field)")
+    }
+    // Within every bound: migrated.
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    var legacy = try Self.v4()
+    var receipts = try #require(legacy["receipts"] as? [[String: Any]])
+    receipts[0]["tool"] = String(repeating: "t", count: 100)
+    receipts[0]["callID"] = String(repeating: "c", count: 200)
+    receipts[0]["arguments"] = ["q": String(repeating: "a", count: Limits.receiptArguments - 8)]
+    legacy["receipts"] = receipts
+    let file = cli.dir.appending("at-bounds.json").path
+    try Self.write(legacy, to: file)
+    let r = try cli.run(["migrate", file])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(!r.stdout.contains("quarantined receipts"), "\(r.stdout)")
+  }
+
   @Test("the export header's generator and quarantine entries are bounded; raw must be JSON; quarantine cuts long reasons")
   func headerAndQuarantineBounds() throws {
     let cli = CLI()

@@ -189,6 +189,11 @@ struct ImportRefusalCommandTests {
       doctorLine: { "receipt \($0.receipt): callID is 201 characters; the limit is 200 characters" },
       problem: { _ in "callID is 201 characters; the limit is 200 characters" }, rule: "textBound", fixable: true),
     Case(
+      name: "receipt arguments over their bound",
+      sql: { "UPDATE receipt SET arguments = json_object('q', printf('%.16000c', 'a')) WHERE id = '\($0.receipt)'" },
+      doctorLine: { "receipt \($0.receipt): arguments is 16008 characters; the limit is 16000 characters" },
+      problem: { _ in "arguments is 16008 characters; the limit is 16000 characters" }, rule: "textBound", fixable: true),
+    Case(
       name: "a receipt with more changedIDs than its bound",
       sql: {
         "UPDATE receipt SET changed_ids = (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1001) "

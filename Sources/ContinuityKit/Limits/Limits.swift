@@ -59,6 +59,10 @@ public enum Limits {
   public static let receiptTool = 100
   /// A receipt's `callID`, in characters: the runtime records at most 200.
   public static let receiptCallID = 200
+  /// A receipt's `arguments` (canonical JSON text), in characters: the runtime records at most
+  /// 2,000 (a longer call's are kept as `{"truncated":true,"characters":n,"prefix":…}`); an import
+  /// or migration accepts up to a knowledge item's content bound.
+  public static let receiptArguments = 16_000
   /// A receipt's `changedIDs`: a tool call changes a few records; an import accepts up to this
   /// many ids (review 18-d, M5: 20,000 were imported).
   public static let receiptChangedIDs = 1_000
@@ -153,6 +157,7 @@ public enum Limits {
     ("checkpoint note", checkpointNote, "characters"),
     ("receipt tool", receiptTool, "characters"),
     ("receipt call id", receiptCallID, "characters"),
+    ("receipt arguments", receiptArguments, "characters"),
     ("receipt changed ids", receiptChangedIDs, "ids"),
     ("export generator", exportGenerator, "characters"),
     ("quarantine reason", quarantineReason, "characters"),

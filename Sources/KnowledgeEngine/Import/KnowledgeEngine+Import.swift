@@ -575,6 +575,8 @@ struct ImportAnalysis: Sendable {
             message: "changedIDs has \(r.changedIDs.count) ids; the limit is \(Limits.receiptChangedIDs) ids")
         }
         try Limits.check("message", r.message, limit: Limits.receiptMessage)
+        // Checked before the text is parsed: two million characters need not be read as JSON.
+        try Limits.check("arguments", r.arguments, limit: Limits.receiptArguments)
         // Receipts hold the call's canonical JSON arguments (cut ones are JSON too), and the
         // activity log and MCP clients read them as JSON.
         let problem: String

@@ -333,6 +333,15 @@ extension KnowledgeEngine {
       set(
         .selfRelationship, "remove its relationship to itself (it relates nothing); its other relationships stay",
         "DELETE FROM knowledge_relationship WHERE source_id = \(own) AND target_id = \(own)")
+    case ("receipts", "arguments") where limit != nil:
+      // Kept as the runtime keeps a long call's arguments: JSON, with its length and a prefix.
+      let prefix = Limits.receiptArguments / 8
+      set(
+        .textBound,
+        "keep its first \(prefix) characters inside an object, as dolphin records long arguments "
+          + "({\"truncated\":true,\"characters\":n,\"prefix\":\"…\"})",
+        "UPDATE receipt SET arguments = json_object('truncated', json('true'), 'characters', length(arguments), "
+          + "'prefix', substr(arguments, 1, \(prefix)))" + row)
     case ("receipts", "arguments"):
       set(
         .receiptArguments,

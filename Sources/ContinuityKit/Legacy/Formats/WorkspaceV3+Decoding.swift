@@ -22,14 +22,22 @@ extension WorkspaceV3 {
 
 extension WorkspaceV3.Receipt {
   /// `{id, callID, tool, risk, arguments, outcome, startedAt, finishedAt, approval?}`;
-  /// `callID` and `tool` non-blank, `arguments` an object.
+  /// `callID` and `tool` non-blank, `arguments` an object; `callID`, `tool` and `arguments` (as
+  /// canonical JSON text) within ``Limits/receiptCallID``, ``Limits/receiptTool`` and
+  /// ``Limits/receiptArguments`` characters, as `dolphin import` bounds them.
   init(json: LegacyJSONValue) throws(LegacyRecordProblem) {
     let record = try LegacyRecord(json, allowedFields: Self.fields, kind: "receipt")
+    let arguments = try record.object("arguments")
+    do {
+      try Limits.check("field 'arguments' (as JSON text)", arguments.canonicalText, limit: Limits.receiptArguments)
+    } catch {
+      throw LegacyRecordProblem(reason: error.message)
+    }
     self.init(
-      id: try record.uuid("id"), callID: try record.string("callID", nonEmpty: true),
-      tool: try record.string("tool", nonEmpty: true),
+      id: try record.uuid("id"), callID: try record.string("callID", nonEmpty: true, limit: Limits.receiptCallID),
+      tool: try record.string("tool", nonEmpty: true, limit: Limits.receiptTool),
       risk: try record.choice("risk", as: WorkspaceV3.Risk.self),
-      arguments: try record.object("arguments"),
+      arguments: arguments,
       outcome: try record.choice("outcome", as: WorkspaceV3.Outcome.self),
       startedAt: try record.date("startedAt"), finishedAt: try record.date("finishedAt"),
       approval: try record.optionalChoice("approval", as: WorkspaceV3.Approval.self))
