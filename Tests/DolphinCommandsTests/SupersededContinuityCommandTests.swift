@@ -118,4 +118,39 @@ struct SupersededContinuityCommandTests {
     _ = try other.run(["capture", "fact", "Grafana runs on port 3000"])
     #expect(try other.json(["knowledge", "list"])["supersededBy"] == nil)
   }
+
+  @Test("memory list and memory search mark a memory whose mirror is superseded, in text and JSON")
+  func memoryMarks() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let saved = try cli.json(["memory", "save", "Deploys go through the staging cluster first"])
+    let memory = try #require((saved["memory"] as? [String: Any])?["id"] as? String)
+    let mirror = try #require((saved["mirror"] as? [String: Any])?["id"] as? String)
+    let other = try cli.json(["memory", "save", "The staging cluster runs in eu-west-1"])
+    let otherID = try #require((other["memory"] as? [String: Any])?["id"] as? String)
+    // Nothing superseded yet: no marks, no map.
+    #expect(try cli.json(["memory", "list"])["supersededBy"] == nil)
+    #expect(!(try cli.run(["memory", "search", "staging"]).stdout.contains("superseded")))
+
+    let newer = try Self.id(
+      cli.json(["capture", "decision", "Deploys go straight to production behind a flag", "--relates", "supersedes:\(mirror)"]))
+    let list = try cli.run(["memory", "list"])
+    #expect(list.status == 0, "\(list.stderr)")
+    let lines = list.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first { $0.hasPrefix(memory) }?.hasSuffix("[superseded by \(newer)]") == true, "\(list.stdout)")
+    #expect(lines.first { $0.hasPrefix(otherID) }?.contains("superseded") == false, "\(list.stdout)")
+    #expect(try cli.json(["memory", "list"])["supersededBy"] as? [String: [String]] == [memory: [newer]])
+
+    let search = try cli.run(["memory", "search", "staging cluster"])
+    #expect(search.status == 0, "\(search.stderr)")
+    let row = search.stdout.split(separator: "\n").first { $0.contains(memory) }
+    #expect(row?.hasSuffix("[superseded by \(newer)]") == true, "\(search.stdout)")
+    let rows = try #require(try cli.json(["memory", "search", "staging cluster"])["results"] as? [[String: Any]])
+    let marks = Dictionary(uniqueKeysWithValues: rows.map { ($0["id"] as? String ?? "", $0["supersededBy"] as? [String]) })
+    #expect(marks[memory] == [newer], "\(rows)")
+    #expect(marks.keys.contains(otherID) && (marks[otherID] ?? nil) == nil)
+    // Beside knowledge, ranked as its mirror: the same mark.
+    let both = try #require(try cli.json(["search", "staging cluster", "--include-memories"])["results"] as? [[String: Any]])
+    #expect(both.first { $0["id"] as? String == memory }?["supersededBy"] as? [String] == [newer], "\(both)")
+  }
 }

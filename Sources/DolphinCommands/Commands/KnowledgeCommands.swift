@@ -218,11 +218,23 @@ enum MemoryCommands {
       let limit = try ctx.integer("limit", default: Limits.listedRecordsDefault, range: 1...Limits.memories)
       let listing = try ctx.engine(.read).memoryListing(limit: limit)
       if ctx.json {
-        struct Out: Encodable { var memories: [MemoryItem]; var count: Int; var total: Int }
-        try ctx.console.printJSON(Out(memories: listing.memories, count: listing.memories.count, total: listing.total))
+        // `supersededBy` (memory id → the ids of the items that supersede its mirror) only when
+        // some listed memory's mirror is superseded, as `knowledge list --json` gives it.
+        struct Out: Encodable {
+          var memories: [MemoryItem]; var count: Int; var total: Int; var supersededBy: [String: [UUID]]?
+        }
+        let marks = Dictionary(uniqueKeysWithValues: listing.supersededBy.map { ($0.key.uuidString, $0.value) })
+        try ctx.console.printJSON(
+          Out(
+            memories: listing.memories, count: listing.memories.count, total: listing.total,
+            supersededBy: marks.isEmpty ? nil : marks))
       } else {
         ctx.console.print("\(listing.memories.count) memory(ies) shown of \(listing.total) in the workspace")
-        for m in listing.memories { ctx.console.print(Render.memoryLine(m)) }
+        for m in listing.memories {
+          ctx.console.print(
+            Render.memoryLine(m)
+              + (listing.supersededBy[m.id].map { "  [\(KnowledgeEngine.supersededNote($0))]" } ?? ""))
+        }
       }
     })
 

@@ -336,7 +336,12 @@ extension KnowledgeEngine {
   /// matches the page).
   /// - Parameter limit: list at most this many; nil lists all.
   public func memoryListing(limit: Int? = nil) throws -> MemoryListing {
-    try store.read { tx in MemoryListing(memories: try tx.listMemories(limit: limit), total: try tx.memoryCount()) }
+    try store.read { tx in
+      let memories = try tx.listMemories(limit: limit)
+      return MemoryListing(
+        memories: memories, total: try tx.memoryCount(),
+        supersededBy: Self.memorySuccessors(of: memories, in: try tx.supersedeGraph()))
+    }
   }
 
   /// The memory `id`. - Throws: `.notFound`.

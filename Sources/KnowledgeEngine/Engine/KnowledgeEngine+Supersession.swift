@@ -37,6 +37,18 @@ extension KnowledgeEngine {
     successors.isEmpty ? "" : "superseded by " + successors.map(\.uuidString).joined(separator: ", ")
   }
 
+  /// For each of `memories` whose knowledge mirror (``MemoryItem/knowledgeID``) other items
+  /// supersede: the memory's id → those items' ids, sorted by `uuidString`.
+  static func memorySuccessors(of memories: [MemoryItem], in graph: SupersedeGraph) -> [UUID: [UUID]] {
+    var out: [UUID: [UUID]] = [:]
+    for m in memories {
+      guard let mirror = m.knowledgeID else { continue }
+      let s = graph.successors(of: mirror)
+      if !s.isEmpty { out[m.id] = s }
+    }
+    return out
+  }
+
   /// ``successors(of:)`` over a graph already read.
   static func successors(of ids: some Sequence<UUID>, in graph: SupersedeGraph) -> [UUID: [UUID]] {
     var out: [UUID: [UUID]] = [:]

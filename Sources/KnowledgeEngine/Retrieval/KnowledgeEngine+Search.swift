@@ -115,10 +115,17 @@ extension KnowledgeEngine {
         query, in: index, kinds: filter, documents: documents, excluding: mirroredMemories,
         limit: limit)
       // Marked, not demoted: the rank is the ranker's; the row says what stands instead.
-      let successors = Self.successors(
-        of: response.results.lazy.filter { $0.kind != .memory }.map(\.id), in: try tx.supersedeGraph())
+      let graph = try tx.supersedeGraph()
+      let successors = Self.successors(of: response.results.lazy.filter { $0.kind != .memory }.map(\.id), in: graph)
+      // A memory ranked on its own text (`memoriesOnly`, or one without a mirror) is marked as
+      // its mirror would be.
+      var memories: [MemoryItem] = []
+      for r in response.results where r.kind == .memory {
+        if let m = try tx.memory(id: r.id) { memories.append(m) }
+      }
+      let memorySuccessors = Self.memorySuccessors(of: memories, in: graph)
       for i in response.results.indices {
-        response.results[i].supersededBy = successors[response.results[i].id]
+        response.results[i].supersededBy = successors[response.results[i].id] ?? memorySuccessors[response.results[i].id]
         guard let memory = memoryOfMirror[response.results[i].id] else { continue }
         response.results[i].id = memory
         response.results[i].kind = .memory
