@@ -222,7 +222,10 @@ class Harness:
         except ValueError as e:
             raise HarnessFailure(f"{context}: doctor gave no JSON report ({e}): "
                                  + p.stderr.decode("utf-8", "replace").strip())
-        if rc != 0 or not report.get("ok"):
+        # A kill before the first write committed leaves no workspace yet: doctor says so with
+        # exit 3 (as every other command does) and a report that is ok.
+        no_workspace_yet = rc == 3 and report.get("interruptedFirstRun") is True
+        if (rc != 0 and not no_workspace_yet) or not report.get("ok"):
             raise HarnessFailure(f"{context}: doctor found problems (exit {rc}): {report_text}")
         if report.get("integrityCheck") != ["ok"]:
             raise HarnessFailure(f"{context}: integrity_check says {report.get('integrityCheck')}")

@@ -65,13 +65,16 @@ struct WorkspaceRecognitionCommandTests {
     #expect(json.stdout.contains(#""kind" : "notFound""#), "\(json.stdout)")
     // doctor reads it read-only, as a first run that stopped before its first schema step.
     let doctor = try cli.run(["doctor"])
-    #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+    // No workspace yet, as every other command says: exit 3, though nothing is wrong.
+    #expect(doctor.status == 3, "\(doctor.stdout)\(doctor.stderr)")
+    #expect(doctor.stderr.contains("dolphin: error: no workspace at \(cli.workspace) yet: its workspace.sqlite holds no schema"), "\(doctor.stderr)")
     #expect(doctor.stdout.contains("a first run was interrupted"), "\(doctor.stdout)")
     // Not "healthy": there is no workspace yet, and the last line says what makes one.
     #expect(!doctor.stdout.contains("healthy"), "\(doctor.stdout)")
     #expect(
       doctor.stdout.hasSuffix(
-        "\nDoctor: no workspace yet: a first run was interrupted before its first write committed; not a problem: the "
+        "\nDoctor: no workspace yet: a first run was interrupted before its first write committed, or is still running; "
+          + "not a problem: the "
           + "first command that stores something (e.g. `dolphin capture`) completes it.\n"),
       "\(doctor.stdout)")
     let report = try #require(try JSONSerialization.jsonObject(with: Data(try cli.run(["doctor", "--json"]).stdout.utf8)) as? [String: Any])

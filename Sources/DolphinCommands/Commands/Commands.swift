@@ -396,7 +396,8 @@ enum Commands {
             report.advice.append(
               beforeFirstStep
                 ? "The workspace database holds no schema yet: a first run was interrupted before its first write "
-                  + "committed (the schema is created with it)\(pending). Nothing is stored in it, and nothing was changed. The first command that stores "
+                  + "committed (the schema is created with it), or is still running in another process (a first `import` "
+                  + "or `migrate` writes everything in one transaction)\(pending). Nothing is stored in it, and nothing was changed. The first command that stores "
                   + "something (e.g. `dolphin capture`) completes it; until then the other commands say there is no "
                   + "workspace here yet (exit 3)."
                 // Any writable open applies the remaining steps, whatever the command.
@@ -612,6 +613,11 @@ enum Commands {
           ReportedFailure(code: exitCode, message: "cannot open the workspace (\(problem.reason)): \(problem.message)")
         } else if !report.ok {
           ReportedFailure(code: ExitCode.storage, message: "the workspace has problems (see the report)")
+        } else if interruptedBeforeFirstStep == true {
+          // No workspace yet, as every other command says (exit 3), though nothing is wrong.
+          ReportedFailure(
+            code: ExitCode.notFound,
+            message: "no workspace at \(Limits.shownPath(dir.path)) yet: its workspace.sqlite holds no schema (see the report)")
         } else {
           nil
         }
@@ -685,7 +691,8 @@ enum Commands {
             : !report.ok
               ? "Doctor: problems found."
               : interruptedBeforeFirstStep == true
-                ? "Doctor: no workspace yet: a first run was interrupted before its first write committed; not a problem: "
+                ? "Doctor: no workspace yet: a first run was interrupted before its first write committed, or is still "
+                  + "running; not a problem: "
                   + "the first command that stores something (e.g. `dolphin capture`) completes it."
               : interruptedBeforeFirstStep == false
                 ? "Doctor: schema incomplete: a first run was interrupted between schema steps; not a problem: the "

@@ -211,8 +211,10 @@ struct DoctorReliabilityTests {
     #expect(killed.status != 0)
     #expect(FileManager.default.fileExists(atPath: db + "-journal"), "no hot journal was left")
     let d = try cli.run(["doctor", "--json"])
-    #expect(d.status == 0, "\(d.stdout)\(d.stderr)")
+    // Rolled back, no schema step committed: no workspace yet (exit 3), and nothing is wrong.
+    #expect(d.status == 3, "\(d.stdout)\(d.stderr)")
     #expect(d.stdout.contains("\"ok\" : true"), "\(d.stdout)")
+    #expect(d.stdout.contains("\"interruptedFirstRun\" : true"), "\(d.stdout)")
     #expect(!FileManager.default.fileExists(atPath: db + "-journal"), "the hot journal was not rolled back")
     let rows = try ReliabilityScripts.run(["sqlite3", db, "SELECT count(*) FROM sqlite_master WHERE name = 'committed'"])
     #expect(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "the uncommitted step survived: \(rows.stdout)")
