@@ -41,4 +41,26 @@ struct SearchTermLimitCommandTests {
     let tasks = try cli.run(["task", "search", "upgrade " + Self.filler + " postgres"])
     #expect(tasks.stdout.contains("Note: only the first 64 distinct words were searched, not 'postgres'."), "\(tasks.stdout)")
   }
+
+  /// Review 19-c, finding 8: quotes and a leading `-` were read as text without a word.
+  @Test("search, task search and the MCP/agent search tool say quotes and -word are read as text")
+  func operatorsReadAsText() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Redis cache sizing"]).status == 0)
+    #expect(try cli.run(["task", "add", "Resize the redis cache"]).status == 0)
+    let search = try cli.run(["search", "redis -cache"])
+    #expect(
+      search.stdout.contains("Note: '-cache' excludes nothing here: its word was searched like the others.\n1. "),
+      "\(search.stdout)")
+    #expect(try cli.json(["search", "\"redis cache\""])["unappliedOperators"] as? [String] == ["\""])
+    let tasks = try cli.run(["task", "search", "\"resize\" -cache"])
+    #expect(
+      tasks.stdout.contains(
+        "Note: quotes are not a phrase operator here: their words were searched one by one (they rank higher where "
+          + "they stand together); '-cache' excludes nothing here: its word was searched like the others."),
+      "\(tasks.stdout)")
+    #expect(try cli.json(["task", "search", "redis -cache"])["unappliedOperators"] as? [String] == ["-cache"])
+    #expect(!(try cli.run(["search", "redis cache"]).stdout.contains("Note:")))
+  }
 }

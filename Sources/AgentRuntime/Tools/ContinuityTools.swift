@@ -389,7 +389,8 @@ enum ContinuityTools {
       if let why = r.emptyExplanation { lines.insert("No results: \(ToolRendering.line(why)).", at: 0) }
       // Notes as `knowledge_search` gives them: words past the term limit, symbols not searched.
       if !r.results.isEmpty {
-        let notes = SearchResponse.notes(wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols)
+        let notes = SearchResponse.notes(
+        wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators)
         lines.insert(contentsOf: notes.map { "Note: \(ToolRendering.line($0))." }, at: 0)
       }
       // The header in `knowledge_search`'s form: the mode and the algorithm's version first.

@@ -22,7 +22,8 @@ extension SearchCommands {
     // Words a long query had past the term limit were not searched: said whatever was found
     // (with no results, the "No results:" line says it).
     if !r.results.isEmpty {
-      let notes = SearchResponse.notes(wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols)
+      let notes = SearchResponse.notes(
+        wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators)
       for note in notes { console.print("Note: \(inert(note)).") }
     }
     if r.results.isEmpty, let why = r.emptyReason {

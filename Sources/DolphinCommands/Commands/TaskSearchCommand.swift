@@ -38,7 +38,8 @@ extension TaskCommands {
           + " · \(r.results.count) shown of \(r.total) matching task(s)" + (r.truncated ? cut : ""))
       // Said as `dolphin search` says it; the explanation may name query words.
       if !r.results.isEmpty {
-        let notes = SearchResponse.notes(wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols)
+        let notes = SearchResponse.notes(
+        wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators)
         for note in notes { ctx.console.print("Note: \(inert(note)).") }
       }
       if let why = r.emptyExplanation { ctx.console.print("No results: \(inert(why)).") }

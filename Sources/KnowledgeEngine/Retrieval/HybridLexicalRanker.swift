@@ -365,6 +365,7 @@ public struct HybridLexicalRanker: Sendable {
     guard !analysis.terms.isEmpty else {
       var answer = response(query, terms: [], results: [], total: 0, reason: .noQueryTerms)
       answer.unsearchedSymbols = symbols.isEmpty ? nil : symbols
+      answer.unappliedOperators = Self.nonEmpty(Self.unappliedOperators(in: query))
       return answer
     }
     let statistics = try index.statistics()
@@ -442,8 +443,11 @@ public struct HybridLexicalRanker: Sendable {
     answer.unsearchedCommonWords = unsearched.isEmpty ? nil : unsearched
     answer.wordsPastTermLimit = analysis.leftOut.isEmpty ? nil : analysis.leftOut
     answer.unsearchedSymbols = symbols.isEmpty ? nil : symbols
+    answer.unappliedOperators = Self.nonEmpty(Self.unappliedOperators(in: query))
     return answer
   }
+
+  private static func nonEmpty(_ list: [String]) -> [String]? { list.isEmpty ? nil : list }
 
   private func response(
     _ query: String, terms: [QueryTermMatch], results: [SearchResult], total: Int,

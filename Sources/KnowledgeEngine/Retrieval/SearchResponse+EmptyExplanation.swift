@@ -22,6 +22,7 @@ extension SearchResponse {
       searching: scope?.records ?? EmptyReason.knowledgeRecords, commonWords: unsearchedCommonWords ?? [],
       otherWords: terms.typedWords) + hint
     if let note = Self.unsearchedSymbolsNote(unsearchedSymbols) { why += "; " + note }
+    if let note = Self.unappliedOperatorsNote(unappliedOperators) { why += "; " + note }
     guard let note = Self.wordsPastTermLimitNote(wordsPastTermLimit) else { return why }
     return why + "; " + note
   }
@@ -30,8 +31,38 @@ extension SearchResponse {
   /// limit (``wordsPastTermLimitNote(_:)``), then symbols no index holds
   /// (``unsearchedSymbolsNote(_:)``); lower case, no final period; empty when there are none.
   /// One list for `search`, `task search` and the tools, which print them alike.
-  public static func notes(wordsPastTermLimit: [String]?, unsearchedSymbols: [String]?) -> [String] {
-    [wordsPastTermLimitNote(wordsPastTermLimit), unsearchedSymbolsNote(unsearchedSymbols)].compactMap { $0 }
+  /// Then the search syntax read as text (``unappliedOperatorsNote(_:)``).
+  public static func notes(
+    wordsPastTermLimit: [String]?, unsearchedSymbols: [String]?, unappliedOperators: [String]? = nil
+  ) -> [String] {
+    [
+      wordsPastTermLimitNote(wordsPastTermLimit), unsearchedSymbolsNote(unsearchedSymbols),
+      unappliedOperatorsNote(unappliedOperators),
+    ].compactMap { $0 }
+  }
+
+  /// What a search says of the search syntax it read as text (``unappliedOperators``), for a
+  /// notice or the end of a "No results:" line (lower case, no final period): `quotes are not
+  /// a phrase operator here: their words were searched one by one (they rank higher where they
+  /// stand together)`, `'-cache' excludes nothing here: its word was searched like the others`,
+  /// or both joined by `; `. Nil for none.
+  public static func unappliedOperatorsNote(_ operators: [String]?) -> String? {
+    guard let operators, !operators.isEmpty else { return nil }
+    var parts: [String] = []
+    if operators.contains("\"") {
+      parts.append(
+        "quotes are not a phrase operator here: their words were searched one by one (they rank higher where they "
+          + "stand together)")
+    }
+    let minus = operators.filter { $0 != "\"" }
+    if !minus.isEmpty {
+      let shown = minus.map { "'\($0)'" }.joined(separator: ", ")
+      parts.append(
+        minus.count == 1
+          ? "\(shown) excludes nothing here: its word was searched like the others"
+          : "\(shown) exclude nothing here: their words were searched like the others")
+    }
+    return parts.joined(separator: "; ")
   }
 
   /// What a search says of the query's symbols that no index holds

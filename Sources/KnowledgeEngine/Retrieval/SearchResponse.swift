@@ -43,6 +43,11 @@ public struct SearchResponse: Sendable, Equatable, Codable {
   /// tokenizer keeps runs of letters and digits only, so these are never searched, and the
   /// response says so rather than leaving them out silently.
   public var unsearchedSymbols: [String]?
+  /// Search syntax of other engines that the query holds and that is read here as text
+  /// (``HybridLexicalRanker/unappliedOperators(in:)``): `"` when it has double quotes, whose
+  /// words were searched one by one (they rank higher where they stand together), and each
+  /// `-word`, whose word was searched like the others, not excluded; nil when it has none.
+  public var unappliedOperators: [String]?
   /// What was searched: knowledge items, knowledge items and legacy memories, or memories only;
   /// nil in a response from the ranker alone (the words of ``emptyExplanation`` then name both).
   public var scope: Scope?

@@ -87,6 +87,9 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
   public var unsearchedSymbols: [String]?
   /// Why no task was found, with the codes of ``SearchResponse/emptyReason``; nil when one was.
   public var emptyReason: EmptyReason?
+  /// The search syntax the query holds that was read as text, as in
+  /// ``SearchResponse/unappliedOperators``; nil when it has none.
+  public var unappliedOperators: [String]?
 
   /// The query terms made from a word longer than ``Tokenizer/maximumTermLength`` (64) Unicode
   /// scalars, indexed and compared by their first 64 only, as ``SearchResponse`` finds them for
@@ -104,6 +107,7 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
       searching: status.map { "\($0.rawValue) task" } ?? "task", commonWords: unsearchedCommonWords ?? [],
       otherWords: terms.typedWords)
     if let note = SearchResponse.unsearchedSymbolsNote(unsearchedSymbols) { why += "; " + note }
+    if let note = SearchResponse.unappliedOperatorsNote(unappliedOperators) { why += "; " + note }
     guard let note = SearchResponse.wordsPastTermLimitNote(wordsPastTermLimit) else { return why }
     return why + "; " + note
   }
@@ -123,6 +127,7 @@ extension KnowledgeEngine {
   {
     try Self.validateSearch(query, limit: limit)
     let ranker = continuityRanker
+    let operators = HybridLexicalRanker.unappliedOperators(in: query)
     return try store.read { tx in
       let ranked = try ranker.rankTasks(query, status, limit, tx)
       var results: [TaskSearchResult] = []
@@ -137,7 +142,8 @@ extension KnowledgeEngine {
         mode: ranker.mode, algorithmVersion: ranked.algorithmVersion, query: query, results: results, total: ranked.total,
         truncated: ranked.total > results.count, status: status, terms: ranked.terms,
         unsearchedCommonWords: ranked.unsearchedCommonWords, wordsPastTermLimit: ranked.wordsPastTermLimit,
-        unsearchedSymbols: ranked.unsearchedSymbols, emptyReason: ranked.emptyReason)
+        unsearchedSymbols: ranked.unsearchedSymbols, emptyReason: ranked.emptyReason,
+        unappliedOperators: operators.isEmpty ? nil : operators)
     }
   }
 }

@@ -54,6 +54,40 @@ struct HybridLexicalRankerTests {
     #expect(!String(decoding: try JSONEncoder().encode(plain), as: UTF8.self).contains("unsearchedSymbols"))
   }
 
+  /// Review 19-c, finding 8: `"deploy freeze"` also listed items with only *deploy*, and
+  /// `redis -cache` searched *cache*, with nothing said of either.
+  @Test("Quotes and -word are named as read as text; the words are searched all the same")
+  func unappliedOperators() throws {
+    let index = F.index([
+      F.document(1, "Deploy freeze starts Friday", ""), F.document(2, "Deploy on Kubernetes", ""),
+      F.document(3, "Redis cache sizing", ""),
+    ])
+    let quoted = try ranker.search(#""deploy freeze""#, in: index)
+    #expect(ids(quoted) == [F.id(1), F.id(2)], "the phrase ranks first; the quotes select nothing")
+    #expect(quoted.unappliedOperators == ["\""])
+    let minus = try ranker.search("redis -cache", in: index)
+    #expect(ids(minus) == [F.id(3)], "cache is searched, not excluded")
+    #expect(minus.unappliedOperators == ["-cache"])
+    #expect(
+      SearchResponse.notes(wordsPastTermLimit: nil, unsearchedSymbols: nil, unappliedOperators: minus.unappliedOperators)
+        == ["'-cache' excludes nothing here: its word was searched like the others"])
+    let both = try ranker.search(#"“deploy freeze” -redis -cache,"#, in: index)
+    #expect(both.unappliedOperators == ["\"", "-redis", "-cache"])
+    #expect(
+      SearchResponse.unappliedOperatorsNote(both.unappliedOperators)
+        == "quotes are not a phrase operator here: their words were searched one by one (they rank higher where they "
+        + "stand together); '-redis', '-cache' exclude nothing here: their words were searched like the others")
+    // A hyphen inside a word, before a number or alone, and an apostrophe, are no operators.
+    for query in ["hand-off", "below -5 degrees", "a - b", "don't deploy", "--", "x-ray"] {
+      #expect(try ranker.search(query, in: index).unappliedOperators == nil, "\(query)")
+    }
+    // With no result, the reason says it too; in JSON only when there are some.
+    let none = try ranker.search(#""zebra""#, in: index)
+    #expect(none.emptyExplanation?.hasSuffix("; quotes are not a phrase operator here: their words were searched one by one (they rank higher where they stand together)") == true, "\(String(describing: none.emptyExplanation))")
+    #expect(String(decoding: try JSONEncoder().encode(minus), as: UTF8.self).contains(#""unappliedOperators":["-cache"]"#))
+    #expect(!String(decoding: try JSONEncoder().encode(try ranker.search("redis", in: index)), as: UTF8.self).contains("unappliedOperators"))
+  }
+
   @Test("A tag match outranks a content match however few items carry tags")
   func tagWeightDoesNotDependOnOtherItemsTags() throws {
     var documents = [
