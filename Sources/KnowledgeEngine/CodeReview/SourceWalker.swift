@@ -18,7 +18,9 @@ import Foundation
 /// ``maximumFileBytes``, and `.swift` names that are symbolic links to nothing or round a loop,
 /// or that are not regular files (a FIFO, socket or device, or a link to one: never opened, so
 /// a FIFO without a writer cannot block the walk), are skipped with a notice; other files found
-/// in a directory are counted (``Walk/nonSwiftCount``), not listed.
+/// in a directory are counted (``Walk/nonSwiftCount``), not listed. A `.swift` symbolic link met
+/// in a walk is followed only to a file inside the directory given; one leading outside it is
+/// skipped with a notice (``SkipReason/linkOutsideTree``).
 public struct SourceWalker: Sendable {
   /// A Swift file to analyze.
   public struct File: Codable, Sendable, Equatable {
@@ -47,6 +49,10 @@ public struct SourceWalker: Sendable {
     /// The file holds a NUL byte, which source text never does: a binary file, refused as
     /// `dolphin capture` refuses such input as not text.
     case binary
+    /// A symbolic link met in a directory walk that leads to a file outside the directory given
+    /// (`config.swift -> ~/.env`): not followed, as git does not follow links, so a cloned
+    /// repository cannot make the report print lines of files outside it.
+    case linkOutsideTree = "link_outside_tree"
   }
 
   /// A path that was not taken, with a one-line notice for the user.
@@ -142,8 +148,8 @@ public struct SourceWalker: Sendable {
           matcher.enter(directory: prefix)
         }
         visit(
-          url, display: path, relative: relative, matcher: matcher, state: &state,
-          progress: progress)
+          url, display: path, relative: relative, matcher: matcher, tree: url.resolvingSymlinksInPath().path,
+          state: &state, progress: progress)
       case .special(let what):
         state.skip(path, .notRegularFile, "\(path): skipped, \(what), not a regular file")
       case .other:
@@ -260,8 +266,10 @@ public struct SourceWalker: Sendable {
     state.files.append(File(path: path, byteCount: size))
   }
 
+  /// Walks `directory`; `tree` is the resolved path of the directory given, inside which
+  /// symbolic links to files are followed.
   func visit(
-    _ directory: URL, display: String, relative: String, matcher: GitignoreMatcher,
+    _ directory: URL, display: String, relative: String, matcher: GitignoreMatcher, tree: String,
     state: inout State, progress: ((Progress) -> Void)?
   ) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
@@ -287,7 +295,14 @@ public struct SourceWalker: Sendable {
         if matcher.excludes(childRelative, isDirectory: false) {
           state.ignoredCount += 1
         } else if name.hasSuffix(".swift") {
-          take(Self.join(display, name), url: url, into: &state)
+          let path = Self.join(display, name)
+          if let target = Self.linkTargetOutside(url, tree: tree) {
+            state.skip(
+              path, .linkOutsideTree,
+              "\(path): skipped, a symbolic link to \(target), outside the directory analyzed (not followed)")
+          } else {
+            take(path, url: url, into: &state)
+          }
         } else {
           state.nonSwiftCount += 1
         }
@@ -321,7 +336,17 @@ public struct SourceWalker: Sendable {
       inner.enter(directory: childRelative)
       visit(
         directory.appendingPathComponent(name), display: Self.join(display, name),
-        relative: childRelative, matcher: inner, state: &state, progress: progress)
+        relative: childRelative, matcher: inner, tree: tree, state: &state, progress: progress)
     }
+  }
+
+  /// The resolved target of `url` when it is a symbolic link leading outside `tree` (a resolved
+  /// directory path); nil for a file that is no link or whose link stays inside.
+  static func linkTargetOutside(_ url: URL, tree: String) -> String? {
+    var link = stat()
+    guard lstat(url.path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK else { return nil }
+    let target = url.resolvingSymlinksInPath().path
+    let inside = tree == "/" || target == tree || target.hasPrefix(tree.hasSuffix("/") ? tree : tree + "/")
+    return inside ? nil : target
   }
 }

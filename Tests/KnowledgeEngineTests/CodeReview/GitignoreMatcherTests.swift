@@ -296,6 +296,41 @@ extension CodeReview {
       #expect(twice.files.count == 1, "\(twice.files.map(\.path))")
     }
 
+    /// Review 19-c, finding 7: `config.swift -> ~/.env` in a cloned tree printed a line of the
+    /// `.env` file (a token) in the report.
+    @Test("a .swift link met in a walk is followed inside the directory given, skipped with a notice outside it")
+    func linksOutsideTheTree() throws {
+      let fm = FileManager.default
+      let dir = fm.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+      defer { try? fm.removeItem(at: dir) }
+      let repo = dir.appendingPathComponent("repo")
+      let secret = dir.appendingPathComponent("secret")
+      try fm.createDirectory(at: repo.appendingPathComponent("Sources"), withIntermediateDirectories: true)
+      try fm.createDirectory(at: secret, withIntermediateDirectories: true)
+      try Data("GITHUB_TOKEN=ghp_x\n".utf8).write(to: secret.appendingPathComponent("env"))
+      try Data("let x = 1\n".utf8).write(to: repo.appendingPathComponent("Sources/real.swift"))
+      try fm.createSymbolicLink(atPath: repo.appendingPathComponent("config.swift").path, withDestinationPath: "../secret/env")
+      try fm.createSymbolicLink(atPath: repo.appendingPathComponent("alias.swift").path, withDestinationPath: "Sources/real.swift")
+      let walk = SourceWalker().walk([repo.path])
+      // An inside link is followed: the same file, read once, under the name met first.
+      #expect(walk.files.map(\.path) == [repo.path + "/alias.swift"])
+      let target = secret.appendingPathComponent("env").resolvingSymlinksInPath().path
+      #expect(
+        walk.skipped.map { "\($0.reason.rawValue) \($0.notice)" } == [
+          "link_outside_tree \(repo.path)/config.swift: skipped, a symbolic link to \(target), outside the directory analyzed (not followed)"
+        ])
+      // An inside link to a file the walk does not reach otherwise is analyzed under its name.
+      try fm.removeItem(at: repo.appendingPathComponent("Sources/real.swift"))
+      try fm.createDirectory(at: repo.appendingPathComponent(".hidden"), withIntermediateDirectories: true)
+      try Data("let y = 2\n".utf8).write(to: repo.appendingPathComponent(".hidden/h.swift"))
+      try fm.removeItem(at: repo.appendingPathComponent("alias.swift"))
+      try fm.createSymbolicLink(atPath: repo.appendingPathComponent("alias.swift").path, withDestinationPath: ".hidden/h.swift")
+      #expect(SourceWalker().walk([repo.path]).files.map(\.path) == [repo.path + "/alias.swift"])
+      // Named on the command line, a link is followed wherever it leads (as `ls` would).
+      let named = SourceWalker().walk([repo.appendingPathComponent("config.swift").path])
+      #expect(named.files.map(\.path) == [repo.appendingPathComponent("config.swift").path], "\(named)")
+    }
+
     @Test("a file named two ways is listed under the first name given, not the first in sort order")
     func duplicateKeepsFirstGivenName() throws {
       let dir = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
