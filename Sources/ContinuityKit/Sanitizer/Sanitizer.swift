@@ -8,7 +8,8 @@ import Foundation
 /// 1. **Invisible characters and controls.** Dropped: C0 controls except `\n` and `\t`, DEL
 ///    and C1 controls (U+0000–U+001F, U+007F–U+009F); bidirectional marks, embeddings,
 ///    overrides and isolates (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069);
-///    zero-width and other invisible format characters (U+180E, U+200B, U+200C, U+2060–U+2065,
+///    zero-width and other invisible format characters (U+180E, U+200B, U+200C and U+200D but
+///    as below, U+2060–U+2065,
 ///    the deprecated U+206A–U+206F, U+FEFF, the interlinear annotation marks U+FFF9–U+FFFB) and
 ///    tag characters (U+E0000–U+E007F), which can spell out whole hidden sentences.
 ///    A terminal escape sequence (`ESC[31m`, `ESC]0;title BEL`, ECMA-48) is dropped whole,
@@ -16,6 +17,9 @@ import Foundation
 ///    Line endings become `\n`: `\r\n` and a lone `\r` each turn into one `\n`, and so do VT,
 ///    FF and NEL (U+000B, U+000C, U+0085), so the lines a reader sees are the lines the model
 ///    sees and no two words are glued together.
+///    The zero-width non-joiner and joiner (U+200C, U+200D) are kept between two letters or
+///    marks of the scripts whose spelling uses them (Arabic, Persian, Urdu, the Indic scripts,
+///    Myanmar, Khmer: `می‌خواهم`, `क्‍ष`; see `joinsLetters(after:before:)`).
 ///    Three invisible characters are kept where they are part of a visible emoji, so that
 ///    `👨‍👩‍👧‍👦` and `🏴󠁧󠁢󠁳󠁣󠁴󠁿` survive: the zero-width joiner U+200D between two emoji (after an
 ///    optional variation selector or skin-tone modifier), tag characters that spell a
@@ -137,6 +141,12 @@ extension Sanitizer {
           offset + 1 < input.count, isEmoji(input[offset + 1])
         {
           kept.append(scalar)
+        } else if joinsLetters(after: kept.last, before: offset + 1 < input.count ? input[offset + 1] : nil) {
+          kept.append(scalar)
+        }
+      case 0x200C:
+        if joinsLetters(after: kept.last, before: offset + 1 < input.count ? input[offset + 1] : nil) {
+          kept.append(scalar)
         }
       case 0xFE00...0xFE0F, 0xE0100...0xE01EF:
         if let previous = kept.last, !isVariationSelector(previous),
@@ -149,7 +159,7 @@ extension Sanitizer {
         let tags = flagTagSequenceLength(in: input, after: offset)
         kept.append(contentsOf: input[(offset + 1)..<(offset + 1 + tags)])
         offset += tags
-      case 0x061C, 0x180E, 0x200B, 0x200C, 0x200E, 0x200F, 0x202A...0x202E, 0x2060...0x206F,
+      case 0x061C, 0x180E, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060...0x206F,
         0xFEFF, 0xFFF9...0xFFFB, 0xE0000...0xE007F:
         break
       default:
@@ -206,6 +216,31 @@ extension Sanitizer {
       // ECMA-48 gives them: they are kept.
       return 1
     }
+  }
+
+  /// Whether a zero-width non-joiner (U+200C) or joiner (U+200D) between `previous` (the
+  /// scalar kept before it) and `next` (the input scalar after it) is part of the spelling: both
+  /// are letters or marks of the Arabic, Syriac, Thaana, N'Ko or Indic scripts (U+0600–U+0DFF,
+  /// Devanagari to Sinhala), Myanmar (U+1000–U+109F), Khmer (U+1780–U+17FF) or the Arabic
+  /// presentation forms (U+FB50–U+FDFF, U+FE70–U+FEFE), where the Unicode Standard (§23.2,
+  /// "Layout Controls") gives them a meaning: Persian `می‌خواهم` is not `میخواهم`, and `क्‍ष`
+  /// shows a half form. Anywhere else (between Latin letters, where they can only hide text)
+  /// they are dropped. Search ignores them either way (the tokenizer skips format characters).
+  private static func joinsLetters(after previous: Unicode.Scalar?, before next: Unicode.Scalar?) -> Bool {
+    guard let previous, let next else { return false }
+    func isJoiningScriptLetter(_ scalar: Unicode.Scalar) -> Bool {
+      switch scalar.value {
+      case 0x0600...0x0DFF, 0x1000...0x109F, 0x1780...0x17FF, 0xFB50...0xFDFF, 0xFE70...0xFEFE: break
+      default: return false
+      }
+      switch scalar.properties.generalCategory {
+      case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+        .nonspacingMark, .spacingMark, .enclosingMark:
+        return true
+      default: return false
+      }
+    }
+    return isJoiningScriptLetter(previous) && isJoiningScriptLetter(next)
   }
 
   /// A visible emoji scalar (the ASCII digits, `#` and `*` also carry the Emoji property).

@@ -38,16 +38,27 @@ private func expectInert(
   #expect(
     scalars(Sanitizer.sanitize(output)) == scalars(output), "not idempotent \(context)",
     sourceLocation: sourceLocation)
-  let forbidden = output.unicodeScalars.filter { scalar in
-    switch scalar.value {
+  let all = Array(output.unicodeScalars)
+  /// A letter or mark of a script whose spelling uses the zero-width (non-)joiner.
+  func joiningScriptLetter(_ i: Int) -> Bool {
+    guard all.indices.contains(i) else { return false }
+    let v = all[i].value
+    let inScript = (0x0600...0x0DFF).contains(v) || (0x1000...0x109F).contains(v) || (0x1780...0x17FF).contains(v)
+      || (0xFB50...0xFDFF).contains(v) || (0xFE70...0xFEFE).contains(v)
+    let p = all[i].properties
+    return inScript && (p.isAlphabetic || [.nonspacingMark, .spacingMark, .enclosingMark].contains(p.generalCategory))
+  }
+  let forbidden = all.indices.filter { i in
+    switch all[i].value {
     case 0x09, 0x0A: false
     case 0x00...0x1F, 0x7F...0x9F: true
-    case 0x061C, 0x180E, 0x200B, 0x200C, 0x200E, 0x200F, 0x202A...0x202E, 0x2060...0x206F,
+    case 0x200C: !(joiningScriptLetter(i - 1) && joiningScriptLetter(i + 1))
+    case 0x061C, 0x180E, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060...0x206F,
       0xFEFF, 0xFFF9...0xFFFB:
       true
     default: false
     }
-  }
+  }.map { all[$0] }
   #expect(
     forbidden.isEmpty, "controls, bidi or zero-width left \(context)",
     sourceLocation: sourceLocation)
@@ -293,6 +304,15 @@ struct SanitizerTests {
       name: "zero-width characters",
       input: "a\u{200B}b\u{200C}c\u{200D}d\u{2060}e\u{FEFF}f\u{180E}g",
       expected: "abcdefg"),
+    // Review 19-b, F12: Persian, Urdu and Indic spelling needs them between letters.
+    Case(
+      name: "zero-width non-joiner and joiner kept between letters of scripts that use them",
+      input: "می\u{200C}خواهم क्\u{200D}ष ক্\u{200D}য നന്\u{200D}മ",
+      expected: "می\u{200C}خواهم क्\u{200D}ष ক্\u{200D}য നന്\u{200D}മ"),
+    Case(
+      name: "joiners elsewhere dropped: Latin, at an edge, beside a space, doubled",
+      input: "sys\u{200C}tem \u{200C}می می\u{200C} می\u{200C}\u{200C}خ a\u{200D}م",
+      expected: "system می می می\u{200C}خ aم"),
     Case(
       name: "tag characters spelling hidden text",
       input: "hi\u{E0001}\u{E0069}\u{E0067}\u{E006E}\u{E006F}\u{E0072}\u{E0065}\u{E007F}",
@@ -418,7 +438,7 @@ struct SanitizerTests {
     "\u{001B}P", "\u{001B}(", "\u{007F}", "\u{0085}", "\u{009B}",
     "\u{200B}", "\u{200C}", "\u{200D}", "\u{2060}", "\u{FEFF}", "\u{202E}", "\u{2066}", "\u{200F}",
     "\u{FE0F}", "\u{FE00}", "\u{E0067}", "\u{E0062}", "\u{E007F}", "\u{E0041}", "🏴", "👨", "👩",
-    "🏽", "😀", "❤", "‹", "›", "⟦", "⟧", "\u{0600}",
+    "🏽", "😀", "❤", "‹", "›", "⟦", "⟧", "\u{0600}", "م", "ی", "क", "\u{094D}", "ष",
   ]
 
   @Test("Random mixtures: idempotent, no live delimiter, nothing invisible")
