@@ -11,7 +11,7 @@ import Foundation
 ///    letter before them) and format characters (Cf: soft hyphen, zero-width joiners, bidi
 ///    marks — skipped without breaking the run). Everything else separates runs: spaces,
 ///    punctuation, symbols, emoji. So `health.base` → `health`, `base`; `IDOLM@STER` → `idolm`,
-///    `ster`; `don't` → `don`, `t`; `p53` stays one term. One exception: a single letter
+///    `ster`; `don't` → `don` (rule 7); `p53` stays one term. One exception: a single letter
 ///    followed by `++` or `#` that ends the word is a programming language's name and keeps
 ///    them (`C++` → `c++`, `C#` → `c#`, `F#`, `g++`), so `C`, `C++` and `C#` are three terms;
 ///    a version number after it is a term of its own (`C++17` → `c++`, `17`); a longer word
@@ -70,6 +70,12 @@ import Foundation
 ///    coli`, `U.S. data`, `e.g. mail`, `Dr. Smith`, `Acme Corp. said`, `viz. the`), or after a
 ///    listed one written with one capital (``capitalizedAbbreviations``: `Mt. Everest`, `Jan.
 ///    5`, `Gen. Smith`, but `next gen. Then`, `took 40 ms. Then`).
+/// 7. **English endings.** A run `s`, `t`, `d`, `m`, `ll`, `re` or `ve` (any case) glued by one
+///    apostrophe (`'` or `’`) to the run before — `Müller's`, `don't`, `I'd`, `we'll`,
+///    `they're`, `C#’s` — is no term and takes no position, so `Alzheimer's disease` holds the
+///    phrase *alzheimer disease* and a query `s` or `T cells` does not match every possessive
+///    or *don't*. An apostrophe at the start of the text or after a space leaves the run a term
+///    (`'s-Hertogenbosch`, `rock 'n' roll`).
 ///
 /// A term longer than ``maximumTermLength`` Unicode scalars is cut to that length.
 ///
@@ -94,6 +100,8 @@ public struct Tokenizer: Sendable, Equatable {
   ///   (`０．７`, `２５０，０００`) leaves no position free (rule 6), as `0.7` and `250,000` do:
   ///   they are Terminal_Punctuation, which before ended a sentence there, so a number typed
   ///   whole (`0.7`) could not find its parts next to each other.
+  /// - 7: English contraction and possessive endings after an apostrophe are no terms (rule 7):
+  ///   they were indexed as the words `s`, `t`, `d` …, which a query of one letter matched.
   ///
   /// The persisted index records the version its terms were made with
   /// (`meta.lexicalTokenizerVersion`, absent meaning 1) when it is rebuilt or first written.
@@ -102,7 +110,7 @@ public struct Tokenizer: Sendable, Equatable {
   /// find it; an index of a newer version is left alone. Where the index is not rebuilt
   /// (read-only workspace, newer index), searches index the records in memory instead, and
   /// `dolphin doctor` reports it.
-  public static let version = 6
+  public static let version = 7
 
   /// The longest term kept, in Unicode scalars; longer runs are cut to this length.
   public static let maximumTermLength = 64
@@ -210,6 +218,8 @@ public struct Tokenizer: Sendable, Equatable {
     var separators = BreakDetector()
     // The bytes of the run before, when it was ASCII (for abbreviations before a full stop).
     var previousASCIIRun: Range<Int>?
+    // Where the run before ended (for English endings after an apostrophe, rule 7).
+    var previousRunEnd: Int?
     func emit(_ analyzed: AnalyzedTerm) -> Bool {
       var analyzed = analyzed
       if separators.isBreak && position > 0 { position += 1 }
@@ -285,6 +295,14 @@ public struct Tokenizer: Sendable, Equatable {
         index = name.end
       }
       let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+      // Rule 7: `'s`, `n't`, `'ll` … glued to the word before are no terms, and leave no
+      // position: the runs around them stay as they were.
+      if isASCII, languageName == nil, let end = previousRunEnd, Self.isEnglishEnding(run),
+        Self.apostrophe(bytes, from: end, to: start)
+      {
+        previousRunEnd = index
+        continue
+      }
       let keepGoing: Bool
       if let languageName {
         keepGoing = emit(
@@ -307,7 +325,30 @@ public struct Tokenizer: Sendable, Equatable {
       }
       previousRun = endsLatin ? .latin : (letters == 1 && onlyGreek ? .loneGreek : .other)
       previousASCIIRun = isASCII && languageName == nil ? start..<index : nil
+      previousRunEnd = index
       if !keepGoing { return }
+    }
+  }
+
+  /// Whether `run` is an English contraction or possessive ending (`s`, `t`, `d`, `m`, `ll`,
+  /// `re`, `ve`, any case) — the part of `Müller's`, `don't`, `we'll`, `they're` after the
+  /// apostrophe.
+  static func isEnglishEnding(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
+    switch run.count {
+    case 1: return [0x73, 0x74, 0x64, 0x6D].contains(run[0] | 0x20)
+    case 2:
+      let pair = (run[0] | 0x20, run[1] | 0x20)
+      return pair == (0x6C, 0x6C) || pair == (0x72, 0x65) || pair == (0x76, 0x65)
+    default: return false
+    }
+  }
+
+  /// Whether `bytes[from..<to]` is exactly one apostrophe, `'` (U+0027) or `’` (U+2019).
+  static func apostrophe(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Bool {
+    switch to - from {
+    case 1: return bytes[from] == 0x27
+    case 3: return bytes[from] == 0xE2 && bytes[from + 1] == 0x80 && bytes[from + 2] == 0x99
+    default: return false
     }
   }
 

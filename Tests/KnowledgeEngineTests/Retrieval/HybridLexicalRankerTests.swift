@@ -88,6 +88,22 @@ struct HybridLexicalRankerTests {
     #expect(!String(decoding: try JSONEncoder().encode(try ranker.search("redis", in: index)), as: UTF8.self).contains("unappliedOperators"))
   }
 
+  /// Open point since s17: a one-letter query word matched every possessive and contraction
+  /// (`0.7 s timeout` → *Müller's notes*, `T cells` → *don't*), indexed as words `s` and `t`.
+  @Test("A one-letter word does not match the ending of a possessive or contraction")
+  func englishEndingsAreNoWords() throws {
+    let index = F.index([
+      F.document(1, "Müller's notes", "we don't ship on Fridays"), F.document(2, "Timeout", "the timeout is 0.7 s"),
+      F.document(3, "T cells", "CD4 T cells respond"),
+    ])
+    #expect(ids(try ranker.search("s", in: index)) == [F.id(2)])
+    #expect(ids(try ranker.search("t", in: index)) == [F.id(3)])
+    // The word itself is found as before, typed with or without its ending.
+    #expect(ids(try ranker.search("Müller's", in: index)) == [F.id(1)])
+    #expect(ids(try ranker.search("muller notes", in: index)) == [F.id(1)])
+    #expect(try ranker.search("muller notes", in: index).results.first?.scoreParts.phrase ?? 0 > 0)
+  }
+
   @Test("A tag match outranks a content match however few items carry tags")
   func tagWeightDoesNotDependOnOtherItemsTags() throws {
     var documents = [

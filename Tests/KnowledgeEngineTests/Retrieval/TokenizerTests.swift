@@ -16,7 +16,12 @@ struct TokenizerTests {
     Case(name: "only punctuation", text: "?! -- (( )) \"'", terms: []),
     Case(name: "words are stemmed", text: "Meeting notes", terms: ["meet", "note"]),
     Case(name: "dot splits", text: "health.base config", terms: ["health", "base", "config"]),
-    Case(name: "apostrophe splits", text: "don't use agents", terms: ["don", "t", "us", "agent"]),
+    Case(name: "apostrophe splits; an English ending after it is no term", text: "don't use agents", terms: ["don", "us", "agent"]),
+    Case(
+      name: "possessives and contractions glued by an apostrophe go; others stay",
+      text: "Müller’s data, we'll see, THEY'RE I'd I'M it's O'Neill 's-Hertogenbosch rock 'n' roll it ' s l'homme",
+      terms: ["muller", "data", "we", "see", "thei", "i", "i", "it", "o", "neill", "s", "hertogenbosch", "rock", "n",
+              "roll", "it", "s", "l", "homm"]),
     Case(name: "at sign splits", text: "IDOLM@STER", terms: ["idolm", "ster"]),
     Case(name: "plus and parentheses", text: "C++ (draft) notes", terms: ["c++", "draft", "note"]),
     Case(name: "language names keep ++ and #", text: "C, C++, C#, F# and g++ (not c+ or C+++)",
@@ -33,7 +38,7 @@ struct TokenizerTests {
          terms: ["c", "d", "c", "c", "notepad"]),
     Case(name: "superscript plus signs are charges, not names", text: "H⁺⁺ C⁺⁺ c₊₊", terms: ["h", "c", "c"]),
     Case(name: "a name before a letter written without spaces or CJK punctuation",
-         text: "C#の C++で Ｃ＋＋。C#’s C++—", terms: ["c#", "の", "c++", "で", "c++", "c#", "s", "c++"]),
+         text: "C#の C++で Ｃ＋＋。C#’s C++—", terms: ["c#", "の", "c++", "で", "c++", "c#", "c++"]),
     Case(name: "a letter with a mark or of another script is no name", text: "é++ α# ｃ\u{0301}++",
          terms: ["e", "alpha", "c"]),
     Case(name: "letters and digits stay together", text: "p53 and IL-6", terms: ["p53", "and", "il", "6"]),
@@ -100,6 +105,13 @@ struct TokenizerTests {
       Token(term: "the", position: 0), Token(term: "quick", position: 1),
       Token(term: "brown", position: 2), Token(term: "fox", position: 3),
     ])
+  }
+
+  /// Rule 7: an ending after an apostrophe takes no position, so the words around it are
+  /// adjacent, and a full stop after it ends a sentence as after the word itself.
+  @Test func englishEndingsTakeNoPosition() {
+    #expect(Tokenizer.terms("Alzheimer's disease").map(\.position) == [0, 1])
+    #expect(Tokenizer.terms("It is Crohn's. Then").map { "\($0.term)@\($0.position)" } == ["it@0", "is@1", "crohn@2", "then@4"])
   }
 
   /// Text and the positions of its terms, for the breaks of rule 6.
