@@ -1,0 +1,55 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+/// Review 19-c finding 1 and the priorities wording, through the built binary with the
+/// review's reproduction steps: the digest shows the newest decisions and its priorities in
+/// priority order.
+@Suite("context and insights: where the project stands (review 19-c)", .serialized)
+struct WhereTheProjectStandsCommandTests {
+  static func id(_ obj: [String: Any]) throws -> String {
+    let inner = (obj["item"] as? [String: Any]) ?? (obj["mirror"] as? [String: Any]) ?? obj
+    return try #require(inner["id"] as? String)
+  }
+
+  @Test("finding 1: the decision captured last is shown; the oldest is the one left out")
+  func newestDecisionShown() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let titles = [
+      "Adopt trunk-based development", "Build with Bazel", "Choose AWS eu-west-1", "Deploy with Helm", "Enable HTTP/2",
+      "Freeze API v1", "Gate merges on CI", "Host docs on GitHub Pages", "Use Rust for the thumbnailer",
+    ]
+    var ids: [String: String] = [:]
+    for t in titles { ids[t] = try Self.id(cli.json(["capture", "decision", t, "--tags", "arch"])) }
+    let context = try cli.run(["context"])
+    #expect(context.status == 0, "\(context.stderr)")
+    #expect(context.stdout.hasPrefix("Project context — rule-based digest (rule-based-digest v8"), "\(context.stdout)")
+    let rust = try #require(ids["Use Rust for the thumbnailer"])
+    #expect(context.stdout.contains("Decisions:\n  - [\(rust)] Use Rust for the thumbnailer\n"), "\(context.stdout)")
+    #expect(!context.stdout.contains("Adopt trunk-based development"), "\(context.stdout)")
+    #expect(context.stdout.contains("  … and 1 more decision (not shown)\n"), "\(context.stdout)")
+    // The stored digest and the review show it too.
+    let saved = try cli.json(["context", "--save"])
+    let sections = try #require((saved["context"] as? [String: Any])?["sections"] as? [String: Any])
+    let decisions = try #require(sections["decisions"] as? [[String: Any]])
+    #expect(decisions.first?["text"] as? String == "Use Rust for the thumbnailer")
+    #expect(try cli.run(["review"]).stdout.contains("[\(rust)] Use Rust for the thumbnailer"))
+  }
+
+  @Test("priorities wording: a critical task comes before a high decision")
+  func prioritiesInOrder() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "decision", "Use Postgres", "--priority", "high"]).status == 0)
+    #expect(try cli.run(["task", "add", "Fix the data-loss bug", "--priority", "critical"]).status == 0)
+    #expect(try cli.run(["capture", "goal", "Ship beta", "--priority", "critical"]).status == 0)
+    #expect(try cli.run(["task", "add", "Write docs", "--priority", "high"]).status == 0)
+    let out = try cli.run(["context"]).stdout
+    let lines = out.split(separator: "\n").drop { $0 != "Priorities:" }.dropFirst().prefix { $0.hasPrefix("  - ") }
+    #expect(lines.map { $0.split(separator: "] ", maxSplits: 1).last.map(String.init) } == [
+      "Critical goal: Ship beta", "Critical task: Fix the data-loss bug", "High decision: Use Postgres", "High task: Write docs",
+    ], "\(out)")
+  }
+}
