@@ -3,9 +3,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Review 19-c finding 1 and the priorities wording, through the built binary with the
+/// Review 19-c findings 1 and 4 and the priorities wording, through the built binary with the
 /// review's reproduction steps: the digest shows the newest decisions and its priorities in
-/// priority order.
+/// priority order, and the insights keep near-duplicates beside an unrelated contradiction.
 @Suite("context and insights: where the project stands (review 19-c)", .serialized)
 struct WhereTheProjectStandsCommandTests {
   static func id(_ obj: [String: Any]) throws -> String {
@@ -51,5 +51,28 @@ struct WhereTheProjectStandsCommandTests {
     #expect(lines.map { $0.split(separator: "] ", maxSplits: 1).last.map(String.init) } == [
       "Critical goal: Ship beta", "Critical task: Fix the data-loss bug", "High decision: Use Postgres", "High task: Write docs",
     ], "\(out)")
+  }
+
+  @Test("finding 4: a contradiction with a third item keeps the 100 / 500 rate limits as near-duplicates")
+  func contradictionKeepsOtherNearDuplicates() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let a = try Self.id(cli.json(["capture", "fact", "API rate limit is 100 requests per minute per user", "--tags", "api"]))
+    let b = try Self.id(cli.json(["capture", "fact", "API rate limit is 500 requests per minute per user", "--tags", "api"]))
+    let nearDuplicates =
+      #"[normal] near-duplicates: 2 items have near-identical titles (trigram similarity up to 0.88): "API rate limit is 100 requests per minute per user", "API rate limit is 500 requests per minute per user"; "#
+    let before = try cli.run(["insights"]).stdout
+    #expect(before.contains(nearDuplicates), "\(before)")
+    let c = try Self.id(
+      cli.json(["capture", "fact", "Rate limits are per API key, not per user", "--tags", "api", "--relates", "contradicts:\(a)"]))
+    let after = try cli.run(["insights"]).stdout
+    #expect(after.contains("[high] contradiction: "), "\(after)")
+    #expect(after.contains(nearDuplicates), "\(after)")
+    let json = try cli.json(["insights"])
+    let list = json["insights"] as? [[String: Any]] ?? []
+    let contradiction = list.first { $0["rule"] as? String == "contradiction" }
+    let duplicates = list.first { $0["rule"] as? String == "near-duplicates" }
+    #expect(Set(contradiction?["evidenceIDs"] as? [String] ?? []) == [a, c])
+    #expect(Set(duplicates?["evidenceIDs"] as? [String] ?? []) == [a, b])
   }
 }

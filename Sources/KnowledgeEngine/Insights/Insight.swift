@@ -25,13 +25,15 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   case unsupportedTasks = "unsupported-tasks"
   /// Groups of items whose titles are nearly the same (trigram similarity ≥
   /// ``InsightThresholds/nearDuplicateSimilarity``; one insight per group, and titles that
-  /// differ only in a sequence number never linked, as for ``possibleConflict``). Items the
-  /// user already related are left out: items reported as a possible conflict, items another
-  /// item supersedes, and items of a `contradicts` pair that the ``contradiction`` rule
-  /// reports (its advice, to decide which one stands, is the one that fits). Priority normal. The advice is to merge them when the
-  /// openings of their content (the first ``InsightThresholds/conflictContentPrefix``
-  /// characters, compared as the possible-conflict rule compares them) all agree, and otherwise
-  /// to review them: keep one or reconcile them.
+  /// differ only in a sequence number never linked, as for ``possibleConflict``). Items another
+  /// item supersedes are left out (they are history). The two items of a `contradicts` pair
+  /// that the ``contradiction`` rule reports, or of a ``possibleConflict`` pair, are not linked
+  /// to each other (that rule's advice is the one that fits), but each is still grouped with
+  /// any other item near it. Priority normal. The advice is to merge them when the openings of
+  /// their content (the first ``InsightThresholds/conflictContentPrefix`` characters, compared
+  /// as the possible-conflict rule compares them) all agree, and otherwise to review them: keep
+  /// one or reconcile them; a group that holds both items of such a pair through other items
+  /// is always advised to be reviewed.
   case nearDuplicates = "near-duplicates"
   /// Groups of open tasks whose titles are nearly the same, by the rule ``nearDuplicates``
   /// applies to knowledge titles (trigram similarity ≥ ``InsightThresholds/nearDuplicateSimilarity``,
@@ -128,7 +130,8 @@ public struct InsightReport: Codable, Sendable, Equatable {
   public var method: String
   /// `rule-based-insights`.
   public var algorithm: String
-  /// `5` (the duplicate-tasks rule, `contradicts` pairs left out of near-duplicates, the
+  /// `6` (near-duplicates that skip only the link inside a contradicting or possibly
+  /// conflicting pair came in 6; the duplicate-tasks rule, `contradicts` pairs left out of near-duplicates, the
   /// stale-handoff age compared as a duration and evidence totals came in 5; titles that differ
   /// only in a sequence number stopped being possible conflicts or near-duplicates in 4; the
   /// order of insights within a rule, and of the items each names, changed in 3).

@@ -349,17 +349,26 @@ struct InsightsTests {
     #expect(insight.message.hasSuffix("or make the titles distinct."), "\(insight.message)")
   }
 
-  @Test("items reported as a possible conflict are left out of near-duplicate groups")
+  @Test("the two items of a possible conflict are not near-duplicates of each other, but of other items still")
   func conflictsAreNotDuplicates() throws {
-    let items = [
+    let pair = [
       Self.item(1, .decision, "Store the workspace in SQLite", content: "WAL mode.", tags: ["storage"]),
       Self.item(2, .decision, "Store the workspace in SQLite", content: "Rollback journal.", tags: ["storage"]),
-      Self.item(3, .fact, "Store the workspace in SQLite"),
-      Self.item(4, .fact, "Store the workspace in SQLite!"),
     ]
+    let alone = try Self.engine(pair)
+    #expect(try Self.insights(alone, .possibleConflict).map(\.evidenceIDs) == [[sequentialID(1), sequentialID(2)]])
+    #expect(try Self.insights(alone, .nearDuplicates).isEmpty)
+    // Review 19-c: each is still linked to the other items near it; the group that then holds
+    // both is advised to be reviewed, not merged.
+    let items = pair + [Self.item(3, .fact, "Store the workspace in SQLite"), Self.item(4, .fact, "Store the workspace in SQLite!")]
     let engine = try Self.engine(items)
     #expect(try Self.insights(engine, .possibleConflict).map(\.evidenceIDs) == [[sequentialID(1), sequentialID(2)]])
-    #expect(try Self.insights(engine, .nearDuplicates).map(\.evidenceIDs) == [[sequentialID(3), sequentialID(4)]])
+    let group = try Self.insights(engine, .nearDuplicates)
+    #expect(group.map(\.evidenceIDs) == [(1...4).map(sequentialID)])
+    #expect(
+      group.first?.message.hasSuffix(
+        "some of them contradict each other or may conflict (see those insights), so review them before merging any: keep one or reconcile them, or make the titles distinct."
+      ) == true, "\(group)")
   }
 
   @Test("a numbered series is not a near-duplicate group; copies of one step still are")
@@ -497,11 +506,46 @@ struct InsightsTests {
     var plain = b
     plain.relationships = []
     #expect(try Self.insights(Self.engine([a, plain]), .nearDuplicates).map(\.evidenceIDs) == [[a.id, b.id]])
-    // A third item near them still groups with neither of the contradicting pair, but copies of
-    // it are still near-duplicates of each other.
+    // Review 19-c: copies of one of them are its near-duplicates, and the contradicting pair
+    // joins their group through them: reviewed, not merged.
     let c = Self.item(3, .fact, "The API rate limit is 100 requests per minute.", tags: [])
     let d = Self.item(4, .fact, "The API rate limit is 100 requests per minute!", tags: [])
-    #expect(try Self.insights(Self.engine([a, b, c, d]), .nearDuplicates).map { Set($0.evidenceIDs) } == [[c.id, d.id]])
+    let joined = try Self.insights(Self.engine([a, b, c, d]), .nearDuplicates)
+    #expect(joined.map { Set($0.evidenceIDs) } == [[a.id, b.id, c.id, d.id]])
+    #expect(joined.first?.message.contains("some of them contradict each other or may conflict") == true, "\(joined)")
+  }
+
+  @Test("review 19-c: an item in a contradicts pair keeps its near-duplicates among the other items")
+  func contradictionWithThirdItemKeepsNearDuplicates() throws {
+    // The review's reproduction: two rate limits, then a third item contradicting one of them.
+    let a = Self.item(1, .fact, "API rate limit is 100 requests per minute per user", tags: ["api"])
+    let b = Self.item(2, .fact, "API rate limit is 500 requests per minute per user", tags: ["api"], minute: 1)
+    let before = try Self.insights(Self.engine([a, b]), .nearDuplicates)
+    #expect(before.map(\.evidenceIDs) == [[a.id, b.id]])
+    let c = Self.item(
+      3, .fact, "Rate limits are per API key, not per user", tags: ["api"],
+      relationships: [.init(kind: .contradicts, targetID: a.id)], minute: 2)
+    let engine = try Self.engine([a, b, c])
+    #expect(try Self.insights(engine, .contradiction).map(\.evidenceIDs) == [[a.id, c.id]])
+    let after = try Self.insights(engine, .nearDuplicates)
+    #expect(after == before, "the 100 / 500 pair is still reported, as it was")
+    #expect(after.first?.message.contains("similarity up to 0.88") == true, "\(after)")
+  }
+
+  @Test("review 19-c: two items of one title that contradict each other are no group; a third copy joins both")
+  func contradictingCopies() throws {
+    let a = Self.item(1, .decision, "Deploy on Fridays", tags: [])
+    let b = Self.item(2, .decision, "Deploy on Fridays", content: "Never.", tags: [], relationships: [.init(kind: .contradicts, targetID: a.id)])
+    #expect(try Self.insights(Self.engine([a, b]), .nearDuplicates).isEmpty)
+    let c = Self.item(3, .decision, "Deploy on Fridays!", tags: [])
+    let unrelated = Self.item(4, .fact, "Standup notes", tags: [])
+    // In any storage order: the copy links to each of them, never they to each other.
+    for order in [[a, b, c, unrelated], [c, unrelated, a, b], [unrelated, c, b, a]] {
+      let stored = order.filter(\.relationships.isEmpty) + order.filter { !$0.relationships.isEmpty }
+      let group = try Self.insights(Self.engine(stored), .nearDuplicates)
+      #expect(group.map(\.evidenceIDs) == [[a.id, b.id, c.id]], "\(group)")
+      #expect(group.first?.message.contains("some of them contradict each other or may conflict") == true, "\(group)")
+    }
   }
 
   @Test("review 18-b B8: a stale handoff's age is stated in days and hours")
