@@ -3,9 +3,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Review 19-c findings 1 and 4 and the priorities wording, through the built binary with the
-/// review's reproduction steps: the digest shows the newest decisions and its priorities in
-/// priority order, and the insights keep near-duplicates beside an unrelated contradiction.
+/// Review 19-c findings 1, 4 and 5 and the priorities wording, through the built binary with
+/// the review's reproduction steps: the digest shows the newest decisions and its priorities
+/// in priority order, marks task evidence that was superseded, and the insights report tasks
+/// resting on replaced knowledge and keep near-duplicates beside an unrelated contradiction.
 @Suite("context and insights: where the project stands (review 19-c)", .serialized)
 struct WhereTheProjectStandsCommandTests {
   static func id(_ obj: [String: Any]) throws -> String {
@@ -51,6 +52,36 @@ struct WhereTheProjectStandsCommandTests {
     #expect(lines.map { $0.split(separator: "] ", maxSplits: 1).last.map(String.init) } == [
       "Critical goal: Ship beta", "Critical task: Fix the data-loss bug", "High decision: Use Postgres", "High task: Write docs",
     ], "\(out)")
+  }
+
+  @Test("finding 5: a task that cites a superseded goal is marked in context and named by an insight")
+  func taskOnSupersededGoal() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let a = try Self.id(cli.json(["capture", "goal", "Ship beta by January 15", "--tags", "release"]))
+    let b = try Self.id(cli.json(["capture", "goal", "Ship beta by February 1", "--tags", "release", "--relates", "supersedes:\(a)"]))
+    let added = try cli.json(["task", "add", "Cut the beta branch on January 10", "--knowledge", a])
+    let task = try #require(added["id"] as? String)
+
+    let context = try cli.run(["context"])
+    #expect(
+      context.stdout.contains("Open tasks:\n  - [\(task), \(a)] Cut the beta branch on January 10 (\(a) superseded by \(b))\n"),
+      "\(context.stdout)")
+
+    let insights = try cli.run(["insights"])
+    #expect(
+      insights.stdout.contains(
+        #"[normal] superseded-evidence: Open task "Cut the beta branch on January 10" rests on replaced knowledge: "Ship beta by January 15" is superseded by "Ship beta by February 1"; "#
+      ), "\(insights.stdout)")
+    #expect(insights.stdout.contains("    evidence: \(task), \(a), \(b)\n"), "\(insights.stdout)")
+    #expect(insights.stdout.hasPrefix("Insights — rule-based (rule-based-insights v6"))
+    let json = try cli.json(["insights"])
+    let rules = (json["insights"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+    #expect(rules == ["superseded-evidence"], "\(rules)")
+
+    // Completing the task settles it.
+    #expect(try cli.run(["task", "complete", task]).status == 0)
+    #expect(!(try cli.run(["insights"]).stdout.contains("superseded-evidence")))
   }
 
   @Test("finding 4: a contradiction with a third item keeps the 100 / 500 rate limits as near-duplicates")

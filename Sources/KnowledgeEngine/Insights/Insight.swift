@@ -23,6 +23,12 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   case staleHandoff = "stale-handoff"
   /// Open tasks that cite no knowledge item (one aggregate insight). Priority normal.
   case unsupportedTasks = "unsupported-tasks"
+  /// An open task that cites knowledge, all of which other items supersede: it rests on
+  /// replaced knowledge (one insight per task, naming each cited item and the items that
+  /// supersede it, as the `superseded by <id>` marks read them; a `supersedes` relationship
+  /// inside a cycle supersedes nothing). It cites the task, the superseded items, then their
+  /// successors. A task that also cites a current item is not reported. Priority normal.
+  case supersededEvidence = "superseded-evidence"
   /// Groups of items whose titles are nearly the same (trigram similarity ≥
   /// ``InsightThresholds/nearDuplicateSimilarity``; one insight per group, and titles that
   /// differ only in a sequence number never linked, as for ``possibleConflict``). Items another
@@ -130,8 +136,8 @@ public struct InsightReport: Codable, Sendable, Equatable {
   public var method: String
   /// `rule-based-insights`.
   public var algorithm: String
-  /// `6` (near-duplicates that skip only the link inside a contradicting or possibly
-  /// conflicting pair came in 6; the duplicate-tasks rule, `contradicts` pairs left out of near-duplicates, the
+  /// `6` (the superseded-evidence rule and near-duplicates that skip only the link inside a
+  /// contradicting or possibly conflicting pair came in 6; the duplicate-tasks rule, `contradicts` pairs left out of near-duplicates, the
   /// stale-handoff age compared as a duration and evidence totals came in 5; titles that differ
   /// only in a sequence number stopped being possible conflicts or near-duplicates in 4; the
   /// order of insights within a rule, and of the items each names, changed in 3).

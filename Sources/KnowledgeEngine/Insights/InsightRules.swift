@@ -7,7 +7,8 @@ import Synchronization
 /// knowledge table is read once, as a light projection (id, kind, title, priority, creation
 /// time, tags, from the covering index, without content; the first characters of content are
 /// read afterwards for the possible-conflict candidates only), the
-/// relationship table once, and the task table through two bounded queries. The similarity
+/// relationship table once, and the open tasks once (plus a count and a bounded query for the
+/// unsupported ones). The similarity
 /// rules join titles with ``TrigramSets`` (candidates from trigram postings, never all pairs).
 /// Messages are built only for the insights that can be shown.
 ///
@@ -31,7 +32,8 @@ enum InsightRules {
   /// Version 6: near-duplicates leave out only the link between the two items of a
   /// `contradicts` pair or of a possible-conflict pair, not every link of those items (version
   /// 5 dropped them from all grouping, hiding their near-duplicates elsewhere); a group that
-  /// still holds such a pair through other items is advised to be reviewed, not merged.
+  /// still holds such a pair through other items is advised to be reviewed, not merged; the
+  /// superseded-evidence rule.
   static let version = "6"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
@@ -119,6 +121,7 @@ enum InsightRules {
     var contradictions: [[UUID]] = []
     var contradictionSet = Set<[UUID]>()
     var superseded = Set<UUID>()
+    var supersedeEdges: [(source: UUID, target: UUID)] = []
     for e in try tx.relationshipEdges() {
       guard let source = UUID(uuidString: e.source), let target = UUID(uuidString: e.target) else { continue }
       related.insert(source)
@@ -128,7 +131,10 @@ enum InsightRules {
       if e.kind == RelationshipKind.contradicts.rawValue, contradictionSet.insert(pair).inserted {
         contradictions.append(pair)
       }
-      if e.kind == RelationshipKind.supersedes.rawValue { superseded.insert(target) }
+      if e.kind == RelationshipKind.supersedes.rawValue {
+        superseded.insert(target)
+        supersedeEdges.append((source, target))
+      }
     }
     // The advice was "decide which one stands and supersede the other": once either item of a
     // contradicting pair is superseded, the contradiction is settled.
@@ -168,8 +174,10 @@ enum InsightRules {
     fired.append(conflicts)
     if let handoff, let f = staleHandoff(handoff, scan, now: now, t) { fired.append(f) }
     fired.append(try unsupportedTasks(tx, t))
+    let openTasks = try tx.tasks(status: .open, limit: nil)
+    fired.append(try supersededEvidence(openTasks, SupersedeGraph(edges: supersedeEdges), tx, t))
     fired.append(duplicates)
-    fired.append(try duplicateTasks(tx, t))
+    fired.append(duplicateTasks(openTasks, t))
     fired.append(aggregate(.missingRelationships, scan.unrelated, t) { total, quoted in
       (total == 1 ? "1 decision or goal has" : "\(total) decisions and goals have")
         + " no relationships: \(quoted); relate them to what supports or depends on them."
@@ -205,6 +213,12 @@ enum InsightRules {
     let shown = titles.prefix(quotedTitles)
     let list = shown.map(quote).joined(separator: ", ")
     return total > shown.count ? "\(list) and \(total - shown.count) more" : list
+  }
+
+  /// `A`, `A and B`, `A, B and C`.
+  static func listed(_ items: [String]) -> String {
+    guard let last = items.last, items.count > 1 else { return items.first ?? "" }
+    return items.dropLast().joined(separator: ", ") + " and " + last
   }
 
   /// The words of a title in order, lowercased, without punctuation: what "the same title"
@@ -599,9 +613,9 @@ enum InsightRules {
   /// Groups of open tasks with near-identical titles (``InsightRule/duplicateTasks``): the
   /// near-duplicate join over the open tasks' titles, identical titles grouped first, titles of
   /// one numbered series never linked.
-  /// - Complexity: one read of the open tasks (at most ``Limits/tasks``) and one trigram join.
-  static func duplicateTasks(_ tx: WorkspaceTransaction, _ t: InsightThresholds) throws -> Fired {
-    let tasks = try tx.tasks(status: .open, limit: nil)
+  /// - Parameter tasks: every open task (at most ``Limits/tasks``).
+  /// - Complexity: one trigram join over the open tasks' titles.
+  static func duplicateTasks(_ tasks: [TaskItem], _ t: InsightThresholds) -> Fired {
     guard tasks.count > 1 else { return Fired(.duplicateTasks, .normal, []) }
     var sets = TrigramSets()
     sets.append(contentsOf: tasks.map(\.title))
@@ -633,6 +647,46 @@ enum InsightRules {
       }
     }
     return Fired(.duplicateTasks, .normal, ranked)
+  }
+
+  /// Open tasks that cite knowledge, every cited item of which another item supersedes
+  /// (``InsightRule/supersededEvidence``): one insight per task, naming each cited item and
+  /// what supersedes it (``SupersedeGraph/successors(of:)``, as the `superseded by` marks
+  /// read it), citing the task, the superseded items, then their successors.
+  /// - Parameter tasks: every open task.
+  /// - Complexity: O(*k*) graph lookups for *k* cited ids, then one title read per id named.
+  static func supersededEvidence(
+    _ tasks: [TaskItem], _ graph: SupersedeGraph, _ tx: WorkspaceTransaction, _ t: InsightThresholds
+  ) throws -> Fired {
+    var found: [(task: TaskItem, cited: [(id: UUID, successors: [UUID])])] = []
+    for task in tasks where !task.knowledgeIDs.isEmpty {
+      var cited: [(id: UUID, successors: [UUID])] = []
+      var seen = Set<UUID>()
+      for id in task.knowledgeIDs where seen.insert(id).inserted {
+        let successors = graph.successors(of: id)
+        if successors.isEmpty { break }
+        cited.append((id, successors))
+      }
+      if cited.count == seen.count { found.append((task, cited)) }
+    }
+    guard !found.isEmpty else { return Fired(.supersededEvidence, .normal, []) }
+    let titles = try tx.knowledgeTitles(Array(Set(found.flatMap { f in f.cited.flatMap { [$0.id] + $0.successors } })))
+    func title(_ id: UUID) -> String { titles[id]?.title ?? id.uuidString }
+    let ranked = found.map { task, cited in
+      Ranked(key: RankKey(major: -task.priority.rank, titles: [task.title], ids: [task.id])) {
+        let named = cited.prefix(quotedTitles).map { c in
+          "\(quote(title(c.id))) is superseded by " + listed(c.successors.map { quote(title($0)) })
+        }
+        let more = cited.count > named.count ? " and \(cited.count - named.count) more" : ""
+        var evidence = [task.id]
+        for id in cited.map(\.id) + cited.flatMap(\.successors) where !evidence.contains(id) { evidence.append(id) }
+        return Insight(
+          rule: .supersededEvidence, priority: .normal,
+          message: "Open task \(quote(task.title)) rests on replaced knowledge: \(named.joined(separator: "; "))\(more); check that the task still holds under what replaced it: complete or delete it, or add a task that cites the successor.",
+          evidenceIDs: Array(evidence.prefix(t.aggregateEvidence)), evidenceTotal: evidence.count)
+      }
+    }
+    return Fired(.supersededEvidence, .normal, ranked)
   }
 
   static func unsupportedTasks(_ tx: WorkspaceTransaction, _ t: InsightThresholds) throws -> Fired {

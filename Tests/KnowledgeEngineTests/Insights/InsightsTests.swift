@@ -669,7 +669,8 @@ struct InsightsTests {
 
   /// Every rule fires on this fixture: a contradiction, a possible conflict, a near-duplicate
   /// group, a stale handoff, an unsupported task, a decision without relationships, an item
-  /// without tags (and, with the test's two tasks, duplicate tasks).
+  /// without tags (and, with the test's tasks, duplicate tasks and a task resting on a
+  /// superseded item).
   static let orderFixture: [KnowledgeItem] = [
     item(1, .decision, "Store the workspace in SQLite", content: "WAL mode.", tags: ["storage"]),
     item(2, .decision, "Store the workspace in SQLite", content: "Rollback journal.", tags: ["storage"], minute: 1),
@@ -682,16 +683,20 @@ struct InsightsTests {
     item(9, .insight, "Bounded digests stay cheap", relationships: [.init(kind: .contradicts, targetID: sequentialID(3))], minute: 8),
     item(10, .context, "Standup notes from Monday", tags: [], minute: 9),
     item(11, .code, "Écrire le résumé des décisions", minute: 10),
+    item(12, .fact, "The build machine runs Debian 12", minute: 11),
+    item(13, .fact, "The build machine runs Debian 13", relationships: [.init(kind: .supersedes, targetID: sequentialID(12))], minute: 12),
   ]
 
   @Test("the same items stored in another order give the same report", arguments: [
-    [10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0], [5, 0, 10, 3, 8, 1, 6, 9, 2, 7, 4], [1, 0, 4, 3, 2, 6, 5, 8, 7, 10, 9],
+    [12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0], [5, 0, 10, 3, 12, 8, 1, 6, 9, 11, 2, 7, 4],
+    [1, 0, 4, 3, 2, 11, 6, 5, 8, 7, 12, 10, 9],
   ])
   func orderIndependent(_ order: [Int]) throws {
     let handoff = Handoff(id: sequentialID(200), focus: "Storage", createdAt: Self.t0.addingTimeInterval(150))
     let tasks = [
       TaskItem(id: sequentialID(300), title: "Benchmark the digest", createdAt: Self.t0),
       TaskItem(id: sequentialID(301), title: "Benchmark the digest", createdAt: Self.t0),
+      TaskItem(id: sequentialID(302), title: "Upgrade the build machine", createdAt: Self.t0, knowledgeIDs: [sequentialID(12)]),
     ]
     let reference = try Self.engine(Self.orderFixture, tasks: tasks, handoff: handoff).insights()
     // An item's relationship targets must exist first: items with relationships go last.
