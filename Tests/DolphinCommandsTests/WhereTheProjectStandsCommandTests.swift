@@ -3,10 +3,11 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Review 19-c findings 1, 4 and 5 and the priorities wording, through the built binary with
+/// Review 19-c findings 1, 4, 5, 6 and the priorities wording, through the built binary with
 /// the review's reproduction steps: the digest shows the newest decisions and its priorities
 /// in priority order, marks task evidence that was superseded, and the insights report tasks
-/// resting on replaced knowledge and keep near-duplicates beside an unrelated contradiction.
+/// resting on replaced knowledge, keep near-duplicates beside an unrelated contradiction and
+/// do not ask to tag a memory mirror.
 @Suite("context and insights: where the project stands (review 19-c)", .serialized)
 struct WhereTheProjectStandsCommandTests {
   static func id(_ obj: [String: Any]) throws -> String {
@@ -105,5 +106,22 @@ struct WhereTheProjectStandsCommandTests {
     let duplicates = list.first { $0["rule"] as? String == "near-duplicates" }
     #expect(Set(contradiction?["evidenceIDs"] as? [String] ?? []) == [a, c])
     #expect(Set(duplicates?["evidenceIDs"] as? [String] ?? []) == [a, b])
+  }
+
+  @Test("finding 6: missing-tags does not ask to tag a memory mirror, which knowledge edit refuses")
+  func mirrorNotAskedForTags() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let saved = try cli.json(["memory", "save", "Tom prefers reviews in the afternoon"])
+    let mirror = try Self.id(saved)
+    let insights = try cli.run(["insights"])
+    #expect(!insights.stdout.contains("missing-tags"), "\(insights.stdout)")
+    #expect(insights.stdout.contains("No rule fired."), "\(insights.stdout)")
+    let edit = try cli.run(["knowledge", "edit", mirror, "--add-tags", "team"])
+    #expect(edit.status == 4, "\(edit.stdout)\(edit.stderr)")
+    // A captured item without tags is still asked for them.
+    _ = try cli.json(["capture", "fact", "Reviews happen on Tuesdays"])
+    let again = try cli.run(["insights"]).stdout
+    #expect(again.contains(#"[low] missing-tags: 1 item has no tags: "Reviews happen on Tuesdays"; "#), "\(again)")
   }
 }

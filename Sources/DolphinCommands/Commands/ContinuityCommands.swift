@@ -68,7 +68,7 @@ enum ContinuityCommands {
       discussion: """
         Rules: contradiction, possible-conflict, stale-handoff, unsupported-tasks, superseded-evidence
         (open tasks whose cited knowledge is all superseded), near-duplicates (knowledge titles),
-        duplicate-tasks (open task titles), missing-relationships, missing-tags.
+        duplicate-tasks (open task titles), missing-relationships, missing-tags (memory mirrors left out).
         At most \(Limits.insights) insights, in a stable order; an insight cites at most \(Limits.idsPerList)
         evidence ids and says how many more there are. Read-only.
         """),

@@ -49,7 +49,9 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   /// Decisions and goals with no relationship in either direction (one aggregate insight).
   /// Priority low.
   case missingRelationships = "missing-relationships"
-  /// Items with no tags (one aggregate insight). Priority low.
+  /// Items with no tags (one aggregate insight), mirrors of legacy memories left out: they are
+  /// kept as saved and `knowledge edit` does not tag them (a memory saved with `--tags` is
+  /// mirrored with its tags). Priority low.
   case missingTags = "missing-tags"
 
   /// Position in the tie-breaking order (0 = first).
@@ -136,8 +138,9 @@ public struct InsightReport: Codable, Sendable, Equatable {
   public var method: String
   /// `rule-based-insights`.
   public var algorithm: String
-  /// `6` (the superseded-evidence rule and near-duplicates that skip only the link inside a
-  /// contradicting or possibly conflicting pair came in 6; the duplicate-tasks rule, `contradicts` pairs left out of near-duplicates, the
+  /// `6` (the superseded-evidence rule, near-duplicates that skip only the link inside a
+  /// contradicting or possibly conflicting pair, and missing-tags without memory mirrors came
+  /// in 6; the duplicate-tasks rule, `contradicts` pairs left out of near-duplicates, the
   /// stale-handoff age compared as a duration and evidence totals came in 5; titles that differ
   /// only in a sequence number stopped being possible conflicts or near-duplicates in 4; the
   /// order of insights within a rule, and of the items each names, changed in 3).

@@ -7,8 +7,8 @@ import Synchronization
 /// knowledge table is read once, as a light projection (id, kind, title, priority, creation
 /// time, tags, from the covering index, without content; the first characters of content are
 /// read afterwards for the possible-conflict candidates only), the
-/// relationship table once, and the open tasks once (plus a count and a bounded query for the
-/// unsupported ones). The similarity
+/// relationship table once, the memory mirrors through their partial index, and the open tasks
+/// once (plus a count and a bounded query for the unsupported ones). The similarity
 /// rules join titles with ``TrigramSets`` (candidates from trigram postings, never all pairs).
 /// Messages are built only for the insights that can be shown.
 ///
@@ -33,7 +33,8 @@ enum InsightRules {
   /// `contradicts` pair or of a possible-conflict pair, not every link of those items (version
   /// 5 dropped them from all grouping, hiding their near-duplicates elsewhere); a group that
   /// still holds such a pair through other items is advised to be reviewed, not merged; the
-  /// superseded-evidence rule.
+  /// superseded-evidence rule; memory mirrors are left out of missing-tags (`knowledge edit`
+  /// does not change them).
   static let version = "6"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
@@ -141,6 +142,9 @@ enum InsightRules {
     contradictions.removeAll { superseded.contains($0[0]) || superseded.contains($0[1]) }
     let contradictionIDs = Set(contradictions.joined())
     let handoff = try tx.activeHandoffID().flatMap { try tx.handoff(id: $0) }
+    // Mirrors of legacy memories are kept as saved: `knowledge edit` refuses to tag them, so
+    // missing-tags does not ask for it (review 19-c).
+    let mirrors = Set(try tx.knowledgeMemoryLinks().filter { $0.source == KnowledgeSource.legacyMemory.rawValue }.map(\.id))
 
     var scan = Scan()
     // Title trigrams are built on a second thread, batch by batch, while SQLite steps through
@@ -159,7 +163,7 @@ enum InsightRules {
         batch.removeAll(keepingCapacity: true)
       }
       scan.conflictEligible.append(h.kind == .decision || h.kind == .preference)
-      if h.isUntagged { scan.untagged.consider(h) }
+      if h.isUntagged, !mirrors.contains(h.id) { scan.untagged.consider(h) }
       if h.kind == .decision || h.kind == .goal, !related.contains(h.id) { scan.unrelated.consider(h) }
       if !h.createdAt.isEmpty { scan.newer.consider(h) }
       scan.headers.append(h)

@@ -463,6 +463,22 @@ struct InsightsTests {
     #expect(found.first?.evidenceTruncated == true)
   }
 
+  @Test("review 19-c: missing-tags leaves out memory mirrors, which knowledge edit does not tag")
+  func missingTagsLeavesOutMirrors() throws {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+    let saved = try engine.saveMemory(text: "Tom prefers reviews in the afternoon")
+    #expect(try Self.insights(engine, .missingTags).isEmpty)
+    // The advice could not be followed: the mirror is not edited.
+    #expect(throws: WorkspaceError.self) {
+      try engine.editKnowledge(id: saved.mirror.id, KnowledgeEdit(addTags: ["team"]))
+    }
+    // An ordinary untagged item is still reported, alone.
+    let plain = try engine.capture(CaptureRequest(kind: .fact, title: "Reviews happen on Tuesdays")).item
+    let found = try Self.insights(engine, .missingTags)
+    #expect(found.map(\.evidenceIDs) == [[plain.id]])
+    #expect(found.first?.message.hasPrefix("1 item has no tags: \"Reviews happen on Tuesdays\"") == true, "\(found)")
+  }
+
   @Test("review 18-b B4: 80 unsupported open tasks cite 64 ids and say that 80 is the total")
   func unsupportedTasksEvidenceTotal() throws {
     let tasks = (1...80).map { TaskItem(id: sequentialID(100 + $0), title: "task \($0)", createdAt: Self.t0) }
