@@ -68,7 +68,7 @@ struct ContinuityCommandsTests {
     #expect(decisions.first?["evidenceIDs"] as? [String] == [sqlite])
     let tasks = try #require(sections["openTasks"] as? [[String: Any]])
     #expect(tasks.first?["evidenceIDs"] as? [String] == [benchmark, sqlite])
-    #expect(texts[0].hasPrefix("Project context — rule-based digest (rule-based-digest v7"))
+    #expect(texts[0].hasPrefix("Project context — rule-based digest (rule-based-digest v8"))
     // Evidence ids first, as the MCP tools render them, so that text cannot pose as an id.
     #expect(texts[0].contains("Each line starts with its evidence ids in brackets."))
     #expect(texts[0].contains("  - [\(sqlite)] Use SQLite for the workspace [high] — WAL mode.\n"))
@@ -176,7 +176,7 @@ struct ContinuityCommandsTests {
     #expect(rules.contains("unsupported-tasks"))
     #expect(rules.contains("missing-relationships"))
     let text = try cli.run(["insights"])
-    #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v5"))
+    #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v6"))
     #expect(text.stdout.contains("[high] contradiction: Conflicting knowledge: "))
     // A filter that leaves everything out says so instead of "No rule fired".
     let critical = try cli.run(["insights", "--min-priority", "critical"])
@@ -212,7 +212,7 @@ struct ContinuityCommandsTests {
       #expect(try cli.run(["capture", "decision", title, "--content", "About \(title).", "--tags", "rollout"]).status == 0)
     }
     let report = try cli.json(["insights"])
-    #expect(report["algorithmVersion"] as? String == "5")
+    #expect(report["algorithmVersion"] as? String == "6")
     let insights = try #require(report["insights"] as? [[String: Any]])
     let conflicts = insights.filter { $0["rule"] as? String == "possible-conflict" }.compactMap { $0["message"] as? String }
     #expect(conflicts.count == 1, "\(conflicts)")

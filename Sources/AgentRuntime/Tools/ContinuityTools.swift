@@ -344,7 +344,7 @@ enum ContinuityTools {
 
   static let continuityInsights = ToolDefinition(
     name: "continuity_insights", title: "Continuity insights",
-    description: "Rule-based follow-ups (conflicts, unsupported tasks, stale handoffs, missing relationships or tags, near-duplicate knowledge, duplicate open tasks), each with a rule id, priority and evidence ids (at most \(Limits.idsPerList); evidenceTotal counts them all). Read-only.",
+    description: "Rule-based follow-ups (conflicts, unsupported tasks, tasks resting on superseded knowledge, stale handoffs, missing relationships or tags, near-duplicate knowledge, duplicate open tasks), each with a rule id, priority and evidence ids (at most \(Limits.idsPerList); evidenceTotal counts them all). Read-only.",
     input: .object([ToolProperty("minPriority", .oneOf(Priority.allCases.map(\.rawValue)), default: "low", "Lowest priority to include.")]),
     outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in

@@ -55,17 +55,20 @@ public struct DigestLine: Codable, Sendable, Equatable {
 /// (`… and 12 more decisions (not shown)`, no evidence): such a last line becomes the section's
 /// count in ``omitted``, so that every line of a decoded section quotes a record.
 public struct DigestSections: Codable, Sendable, Equatable {
-  /// Decisions, by importance.
+  /// Decisions, by priority, then newest first (digests before version 8: by priority, then
+  /// title).
   public var decisions: [DigestLine]
-  /// Preferences, by importance.
+  /// Preferences, ordered as ``decisions``.
   public var preferences: [DigestLine]
-  /// Goals, by importance.
+  /// Goals, ordered as ``decisions``.
   public var goals: [DigestLine]
-  /// Open tasks, in task order.
+  /// Open tasks, by priority, then oldest first.
   public var openTasks: [DigestLine]
   /// The active handoff, then the newest context, fact, insight and code items.
   public var recentContext: [DigestLine]
-  /// High-priority items, then high-priority open tasks.
+  /// High- and critical-priority items and open tasks, by priority (critical first), an item
+  /// before a task of the same priority (digests before version 8: every item, then every
+  /// task).
   public var priorities: [DigestLine]
   /// Supersede cycles, then items that read as open questions.
   public var questions: [DigestLine]

@@ -66,8 +66,9 @@ enum ContinuityCommands {
         OptionSpec(name: "min-priority", value: "P", help: "Only insights at priority P or above: low (default), normal, high, critical.")
       ],
       discussion: """
-        Rules: contradiction, possible-conflict, stale-handoff, unsupported-tasks, near-duplicates
-        (knowledge titles), duplicate-tasks (open task titles), missing-relationships, missing-tags.
+        Rules: contradiction, possible-conflict, stale-handoff, unsupported-tasks, superseded-evidence
+        (open tasks whose cited knowledge is all superseded), near-duplicates (knowledge titles),
+        duplicate-tasks (open task titles), missing-relationships, missing-tags (memory mirrors left out).
         At most \(Limits.insights) insights, in a stable order; an insight cites at most \(Limits.idsPerList)
         evidence ids and says how many more there are. Read-only.
         """),

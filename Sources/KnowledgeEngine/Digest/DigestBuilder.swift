@@ -6,11 +6,11 @@ import Foundation
 ///
 /// | section | what | order | cap |
 /// |---|---|---|---|
-/// | decisions, preferences, goals | items of that kind | importance | 8 each |
+/// | decisions, preferences, goals | items of that kind | standing | 8 each |
 /// | open tasks | open tasks | task order | 10 |
 /// | recent context | the active handoff, then `context`, `fact`, `insight`, `code` items | newest `updatedAt` first | 6 |
-/// | priorities | `high`/`critical` items, then `high`/`critical` open tasks | importance, task order | 8 |
-/// | questions | items titled `…?` or tagged `question`/`open-question` | importance | 6 |
+/// | priorities | `high`/`critical` items and `high`/`critical` open tasks | priority; within one, items (standing) before tasks (task order) | 8 |
+/// | questions | items titled `…?` or tagged `question`/`open-question` | standing | 6 |
 ///
 /// An item that another item supersedes (a `supersedes` relationship targets it) is left out
 /// of every section: it is history, and its successor stands in its place. Items that
@@ -18,16 +18,20 @@ import Foundation
 /// edit can hold one) have no successor standing: they stay in their sections, and the
 /// questions section opens with one line per cycle naming them and asking which one stands.
 ///
-/// *Importance* is priority (critical first), then title (natural order: digit runs by numeric
-/// value, so `item 2` precedes `item 10`, the rest and ties by UTF-8 code unit;
-/// ``NaturalOrder``), then id; *task
-/// order* is priority, then creation time (oldest first), then id. When a section has more
-/// candidates than its cap, the section's count in ``DigestSections/omitted`` says how many it
-/// left out (renderings print it after the lines as `… and N more … (not shown)`); it is not a
-/// line. Every line carries the ids of the records it quotes (a task line also cites up to 8 of
-/// the task's knowledge ids). Lines are one line
-/// of at most ``lineLimit`` characters, cut with ``Truncation/marker``. An item's detail is
-/// the first sentence of the first ``contentPrefix`` Unicode scalars of its content.
+/// *Standing* is priority (critical first), then `updatedAt` (newest first: within a
+/// priority, a section cut to its cap shows the latest items), then title (natural order:
+/// digit runs by numeric value, so `item 2` precedes `item 10`, the rest and ties by UTF-8
+/// code unit; ``NaturalOrder``), then id; *task order* is priority, then creation time (oldest
+/// first), then id. The priorities section is in priority order across items and tasks: a
+/// critical task comes before a high decision. When a section has more candidates than its
+/// cap, the section's count in ``DigestSections/omitted`` says how many it left out
+/// (renderings print it after the lines as `… and N more … (not shown)`); it is not a line.
+/// Every line carries the ids of the records it quotes (a task line also cites up to 8 of the
+/// task's knowledge ids; a cited item that another item supersedes is marked in the line's
+/// text, `<id> superseded by <successor id>`, as ``KnowledgeEngine/supersededNote(_:)`` marks
+/// it everywhere). Lines are one line of at most ``lineLimit`` characters, cut with
+/// ``Truncation/marker``. An item's detail is the first sentence of the first
+/// ``contentPrefix`` Unicode scalars of its content.
 ///
 /// ## Determinism and cost
 ///
@@ -48,8 +52,13 @@ public enum DigestBuilder {
   /// each cycle is an open question. Version 6: titles in natural order (`item 2` before
   /// `item 10`). Version 7: what a section leaves out is a count in
   /// ``DigestSections/omitted``, not a marker line; a question whose title already starts with
-  /// `Open question:` is not prefixed again.
-  public static let version = "7"
+  /// `Open question:` is not prefixed again. Version 8: within a priority, the knowledge
+  /// sections prefer the newest `updatedAt` (version 7 ordered them by title, so a section cut
+  /// to its cap dropped the latest decisions); the priorities section is in priority order
+  /// across items and tasks (version 7 listed every item before every task); an open task's
+  /// line marks each cited item that another item supersedes (`superseded by <id>`). Stored
+  /// digests of earlier versions keep their lines as they were built and stay valid.
+  public static let version = "8"
   /// How every digest is produced: templates and rules, no model.
   public static let method = "rule-based"
   /// Maximum characters per digest line.
@@ -69,16 +78,18 @@ public enum DigestBuilder {
 
   /// The bounded, ordered candidates of every section and how many there were in all.
   struct Inputs {
-    var decisions = BoundedSelection<KnowledgeHeader>(capacity: sectionCap, by: KnowledgeOrder.importance)
-    var preferences = BoundedSelection<KnowledgeHeader>(capacity: sectionCap, by: KnowledgeOrder.importance)
-    var goals = BoundedSelection<KnowledgeHeader>(capacity: sectionCap, by: KnowledgeOrder.importance)
+    var decisions = BoundedSelection<KnowledgeHeader>(capacity: sectionCap, by: KnowledgeOrder.priorityThenRecency)
+    var preferences = BoundedSelection<KnowledgeHeader>(capacity: sectionCap, by: KnowledgeOrder.priorityThenRecency)
+    var goals = BoundedSelection<KnowledgeHeader>(capacity: sectionCap, by: KnowledgeOrder.priorityThenRecency)
     var recent = BoundedSelection<KnowledgeHeader>(capacity: recentCap, by: KnowledgeOrder.recency)
-    var urgent = BoundedSelection<KnowledgeHeader>(capacity: sectionCap, by: KnowledgeOrder.importance)
-    var questions = BoundedSelection<KnowledgeHeader>(capacity: questionCap, by: KnowledgeOrder.importance)
+    var urgent = BoundedSelection<KnowledgeHeader>(capacity: sectionCap, by: KnowledgeOrder.priorityThenRecency)
+    var questions = BoundedSelection<KnowledgeHeader>(capacity: questionCap, by: KnowledgeOrder.priorityThenRecency)
     /// Row ids tagged `question` or `open-question`.
     var questionTagged: Set<Int64> = []
     /// Ids of items that another item supersedes: left out of every section.
     var superseded: Set<UUID> = []
+    /// The `supersedes` graph, for the successors an open task's line names.
+    var supersedes = SupersedeGraph(edges: [(source: UUID, target: UUID)]())
     /// Groups of items that supersede each other in a cycle (``SupersedeGraph/cycles``).
     var cycles: [[UUID]] = []
     /// The headers of the items on a cycle, by id, for the questions' cycle lines.
@@ -109,6 +120,7 @@ public enum DigestBuilder {
 
     /// Takes what the sections need from the `supersedes` graph.
     mutating func setSupersedes(_ graph: SupersedeGraph) {
+      supersedes = graph
       superseded = graph.superseded
       cycles = graph.cycles
       onCycle = Set(graph.cycles.joined())
@@ -222,7 +234,7 @@ public enum DigestBuilder {
       omitted[section: name] = s.total - s.elements.count
       return s.elements.map(itemLine)
     }
-    let taskLines = i.openTasks.map(taskLine)
+    let taskLines = i.openTasks.map { taskLine($0, i.supersedes) }
     omitted.openTasks = i.openTaskTotal - i.openTasks.count
 
     var recent: [DigestLine] = []
@@ -235,12 +247,22 @@ public enum DigestBuilder {
     }
     omitted.recentContext = i.recent.total - recentItems.count
 
-    var priorities = i.urgent.elements.map { h in
-      line("\(priorityLabel(h.priority)) \(h.kind.rawValue): \(h.title)", [h])
+    // Both lists are already in order and each holds at most the cap, so their merge holds
+    // the first `sectionCap` of all: by priority, an item before a task of the same priority.
+    var priorities: [DigestLine] = []
+    var items = i.urgent.elements[...], tasks = i.urgentTasks[...]
+    while priorities.count < sectionCap {
+      if let h = items.first, tasks.first.map({ h.priority >= $0.priority }) ?? true {
+        priorities.append(line("\(priorityLabel(h.priority)) \(h.kind.rawValue): \(h.title)", [h]))
+        items.removeFirst()
+      } else if let t = tasks.first {
+        priorities.append(line("\(priorityLabel(t.priority)) task: \(t.title)", [t.id]))
+        tasks.removeFirst()
+      } else {
+        break
+      }
     }
-    let shownTasks = i.urgentTasks.prefix(max(0, sectionCap - priorities.count))
-    priorities += shownTasks.map { t in line("\(priorityLabel(t.priority)) task: \(t.title)", [t.id]) }
-    omitted.priorities = i.urgent.total + i.urgentTaskTotal - i.urgent.elements.count - shownTasks.count
+    omitted.priorities = i.urgent.total + i.urgentTaskTotal - priorities.count
 
     // Cycles first: they are questions about records the other sections may show.
     let cycleLines = i.cycles.prefix(questionCap).map { cycleLine($0, i.cycleMembers) }
@@ -302,10 +324,25 @@ public enum DigestBuilder {
     return line(text, shown.map(\.id))
   }
 
-  static func taskLine(_ t: TaskItem) -> DigestLine {
+  /// `<title> [<priority>]`, then — when another item supersedes some of the cited items —
+  /// ` (<id> superseded by <id>; …)`, citing the task and up to ``taskEvidenceCap`` of its
+  /// knowledge ids. The title is cut first so that the marks fit in ``lineLimit`` (down to
+  /// ``minimumTitle`` characters; past that the line's end is cut as any line's is).
+  static func taskLine(_ t: TaskItem, _ supersedes: SupersedeGraph) -> DigestLine {
     let mark = t.priority >= .high ? " [\(t.priority.rawValue)]" : ""
-    return line(t.title + mark, [t.id] + t.knowledgeIDs.prefix(taskEvidenceCap))
+    let cited = Array(t.knowledgeIDs.prefix(taskEvidenceCap))
+    let notes = cited.compactMap { id -> String? in
+      let successors = supersedes.successors(of: id)
+      return successors.isEmpty ? nil : "\(id.uuidString) \(KnowledgeEngine.supersededNote(successors))"
+    }
+    guard !notes.isEmpty else { return line(t.title + mark, [t.id] + cited) }
+    let suffix = mark + " (" + notes.joined(separator: "; ") + ")"
+    let title = Truncation.truncate(TerminalText.singleLine(t.title), to: max(minimumTitle, lineLimit - suffix.count))
+    return line(title + suffix, [t.id] + cited)
   }
+
+  /// The fewest characters of a task's title that a line keeps to fit its superseded marks.
+  static let minimumTitle = 60
 
   /// The text up to and including the first `.`, `!` or `?` followed by a space or the end,
   /// at most 160 characters (cut with ``Truncation/marker``).

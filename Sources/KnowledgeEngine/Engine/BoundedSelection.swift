@@ -42,6 +42,15 @@ enum KnowledgeOrder {
     return KnowledgeHeader.precedes(a.id, b.id)
   }
 
+  /// Priority (critical first), then `updatedAt` (newest first, at stored millisecond
+  /// precision), then title (natural order), then id: the digest's capped knowledge sections,
+  /// so that within a priority the latest items are the ones shown (review 19-c: ordered by
+  /// title, a decision taken today titled `Use …` lost its place to week-old ones).
+  static func priorityThenRecency(_ a: KnowledgeHeader, _ b: KnowledgeHeader) -> Bool {
+    if a.priority != b.priority { return a.priority > b.priority }
+    return recency(a, b)
+  }
+
   /// `updatedAt` (newest first, at stored millisecond precision), then title (natural order),
   /// then id.
   static func recency(_ a: KnowledgeHeader, _ b: KnowledgeHeader) -> Bool {

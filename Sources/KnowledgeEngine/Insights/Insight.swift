@@ -23,15 +23,23 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   case staleHandoff = "stale-handoff"
   /// Open tasks that cite no knowledge item (one aggregate insight). Priority normal.
   case unsupportedTasks = "unsupported-tasks"
+  /// An open task that cites knowledge, all of which other items supersede: it rests on
+  /// replaced knowledge (one insight per task, naming each cited item and the items that
+  /// supersede it, as the `superseded by <id>` marks read them; a `supersedes` relationship
+  /// inside a cycle supersedes nothing). It cites the task, the superseded items, then their
+  /// successors. A task that also cites a current item is not reported. Priority normal.
+  case supersededEvidence = "superseded-evidence"
   /// Groups of items whose titles are nearly the same (trigram similarity ≥
   /// ``InsightThresholds/nearDuplicateSimilarity``; one insight per group, and titles that
-  /// differ only in a sequence number never linked, as for ``possibleConflict``). Items the
-  /// user already related are left out: items reported as a possible conflict, items another
-  /// item supersedes, and items of a `contradicts` pair that the ``contradiction`` rule
-  /// reports (its advice, to decide which one stands, is the one that fits). Priority normal. The advice is to merge them when the
-  /// openings of their content (the first ``InsightThresholds/conflictContentPrefix``
-  /// characters, compared as the possible-conflict rule compares them) all agree, and otherwise
-  /// to review them: keep one or reconcile them.
+  /// differ only in a sequence number never linked, as for ``possibleConflict``). Items another
+  /// item supersedes are left out (they are history). The two items of a `contradicts` pair
+  /// that the ``contradiction`` rule reports, or of a ``possibleConflict`` pair, are not linked
+  /// to each other (that rule's advice is the one that fits), but each is still grouped with
+  /// any other item near it. Priority normal. The advice is to merge them when the openings of
+  /// their content (the first ``InsightThresholds/conflictContentPrefix`` characters, compared
+  /// as the possible-conflict rule compares them) all agree, and otherwise to review them: keep
+  /// one or reconcile them; a group that holds both items of such a pair through other items
+  /// is always advised to be reviewed.
   case nearDuplicates = "near-duplicates"
   /// Groups of open tasks whose titles are nearly the same, by the rule ``nearDuplicates``
   /// applies to knowledge titles (trigram similarity ≥ ``InsightThresholds/nearDuplicateSimilarity``,
@@ -41,7 +49,9 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   /// Decisions and goals with no relationship in either direction (one aggregate insight).
   /// Priority low.
   case missingRelationships = "missing-relationships"
-  /// Items with no tags (one aggregate insight). Priority low.
+  /// Items with no tags (one aggregate insight), mirrors of legacy memories left out: they are
+  /// kept as saved and `knowledge edit` does not tag them (a memory saved with `--tags` is
+  /// mirrored with its tags). Priority low.
   case missingTags = "missing-tags"
 
   /// Position in the tie-breaking order (0 = first).
@@ -128,7 +138,9 @@ public struct InsightReport: Codable, Sendable, Equatable {
   public var method: String
   /// `rule-based-insights`.
   public var algorithm: String
-  /// `5` (the duplicate-tasks rule, `contradicts` pairs left out of near-duplicates, the
+  /// `6` (the superseded-evidence rule, near-duplicates that skip only the link inside a
+  /// contradicting or possibly conflicting pair, and missing-tags without memory mirrors came
+  /// in 6; the duplicate-tasks rule, `contradicts` pairs left out of near-duplicates, the
   /// stale-handoff age compared as a duration and evidence totals came in 5; titles that differ
   /// only in a sequence number stopped being possible conflicts or near-duplicates in 4; the
   /// order of insights within a rule, and of the items each names, changed in 3).

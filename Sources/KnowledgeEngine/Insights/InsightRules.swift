@@ -7,7 +7,8 @@ import Synchronization
 /// knowledge table is read once, as a light projection (id, kind, title, priority, creation
 /// time, tags, from the covering index, without content; the first characters of content are
 /// read afterwards for the possible-conflict candidates only), the
-/// relationship table once, and the task table through two bounded queries. The similarity
+/// relationship table once, the memory mirrors through their partial index, and the open tasks
+/// once (plus a count and a bounded query for the unsupported ones). The similarity
 /// rules join titles with ``TrigramSets`` (candidates from trigram postings, never all pairs).
 /// Messages are built only for the insights that can be shown.
 ///
@@ -28,7 +29,13 @@ enum InsightRules {
   /// near-duplicates; the stale-handoff age is compared as a duration (14 days and 1 hour is
   /// older than 14 days; version 4 counted whole days); every insight carries its evidence
   /// total.
-  static let version = "5"
+  /// Version 6: near-duplicates leave out only the link between the two items of a
+  /// `contradicts` pair or of a possible-conflict pair, not every link of those items (version
+  /// 5 dropped them from all grouping, hiding their near-duplicates elsewhere); a group that
+  /// still holds such a pair through other items is advised to be reviewed, not merged; the
+  /// superseded-evidence rule; memory mirrors are left out of missing-tags (`knowledge edit`
+  /// does not change them).
+  static let version = "6"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
 
@@ -96,6 +103,8 @@ enum InsightRules {
     var headers: [KnowledgeHeader] = []
     /// Titles of the items in `contradicts` relationships, by id.
     var contradictionTitles: [UUID: String] = [:]
+    /// Positions in `headers` of the items in `contradicts` relationships, by id.
+    var contradictionIndices: [UUID: Int] = [:]
     /// Every item's title, in `headers` order.
     var titles = TrigramSets()
     /// Which headers are decisions or preferences (the possible-conflict join).
@@ -113,6 +122,7 @@ enum InsightRules {
     var contradictions: [[UUID]] = []
     var contradictionSet = Set<[UUID]>()
     var superseded = Set<UUID>()
+    var supersedeEdges: [(source: UUID, target: UUID)] = []
     for e in try tx.relationshipEdges() {
       guard let source = UUID(uuidString: e.source), let target = UUID(uuidString: e.target) else { continue }
       related.insert(source)
@@ -122,13 +132,19 @@ enum InsightRules {
       if e.kind == RelationshipKind.contradicts.rawValue, contradictionSet.insert(pair).inserted {
         contradictions.append(pair)
       }
-      if e.kind == RelationshipKind.supersedes.rawValue { superseded.insert(target) }
+      if e.kind == RelationshipKind.supersedes.rawValue {
+        superseded.insert(target)
+        supersedeEdges.append((source, target))
+      }
     }
     // The advice was "decide which one stands and supersede the other": once either item of a
     // contradicting pair is superseded, the contradiction is settled.
     contradictions.removeAll { superseded.contains($0[0]) || superseded.contains($0[1]) }
     let contradictionIDs = Set(contradictions.joined())
     let handoff = try tx.activeHandoffID().flatMap { try tx.handoff(id: $0) }
+    // Mirrors of legacy memories are kept as saved: `knowledge edit` refuses to tag them, so
+    // missing-tags does not ask for it (review 19-c).
+    let mirrors = Set(try tx.knowledgeMemoryLinks().filter { $0.source == KnowledgeSource.legacyMemory.rawValue }.map(\.id))
 
     var scan = Scan()
     // Title trigrams are built on a second thread, batch by batch, while SQLite steps through
@@ -137,14 +153,17 @@ enum InsightRules {
     var batch: [String] = []
     batch.reserveCapacity(TrigramBuilder.batchSize)
     try tx.forEachKnowledgeHeader(createdAfter: handoff?.createdAt, detailKinds: [.decision, .preference]) { h in
-      if contradictionIDs.contains(h.id) { scan.contradictionTitles[h.id] = h.title }
+      if contradictionIDs.contains(h.id) {
+        scan.contradictionTitles[h.id] = h.title
+        scan.contradictionIndices[h.id] = scan.headers.count
+      }
       batch.append(h.title)
       if batch.count == TrigramBuilder.batchSize {
         trigrams.add(batch)
         batch.removeAll(keepingCapacity: true)
       }
       scan.conflictEligible.append(h.kind == .decision || h.kind == .preference)
-      if h.isUntagged { scan.untagged.consider(h) }
+      if h.isUntagged, !mirrors.contains(h.id) { scan.untagged.consider(h) }
       if h.kind == .decision || h.kind == .goal, !related.contains(h.id) { scan.unrelated.consider(h) }
       if !h.createdAt.isEmpty { scan.newer.consider(h) }
       scan.headers.append(h)
@@ -155,12 +174,14 @@ enum InsightRules {
     var fired: [Fired] = []
     fired.append(Fired(.contradiction, .high, contradictionInsights(contradictions, scan)))
     let (conflicts, duplicates) = try similarityInsights(
-      scan, linked: linked, superseded: superseded, contradicting: contradictionIDs, t, tx)
+      scan, linked: linked, superseded: superseded, contradictions: contradictions, t, tx)
     fired.append(conflicts)
     if let handoff, let f = staleHandoff(handoff, scan, now: now, t) { fired.append(f) }
     fired.append(try unsupportedTasks(tx, t))
+    let openTasks = try tx.tasks(status: .open, limit: nil)
+    fired.append(try supersededEvidence(openTasks, SupersedeGraph(edges: supersedeEdges), tx, t))
     fired.append(duplicates)
-    fired.append(try duplicateTasks(tx, t))
+    fired.append(duplicateTasks(openTasks, t))
     fired.append(aggregate(.missingRelationships, scan.unrelated, t) { total, quoted in
       (total == 1 ? "1 decision or goal has" : "\(total) decisions and goals have")
         + " no relationships: \(quoted); relate them to what supports or depends on them."
@@ -198,6 +219,12 @@ enum InsightRules {
     return total > shown.count ? "\(list) and \(total - shown.count) more" : list
   }
 
+  /// `A`, `A and B`, `A, B and C`.
+  static func listed(_ items: [String]) -> String {
+    guard let last = items.last, items.count > 1 else { return items.first ?? "" }
+    return items.dropLast().joined(separator: ", ") + " and " + last
+  }
+
   /// The words of a title in order, lowercased, without punctuation: what "the same title"
   /// means for the merge advice.
   static func titleWords(_ title: String) -> [String] {
@@ -231,9 +258,15 @@ enum InsightRules {
   }
 
   /// Possible conflicts and near-duplicate groups, from two trigram joins over the titles.
+  /// - Parameters:
+  ///   - linked: every pair of items joined by a relationship (ids in ``orderedPair(_:_:)``
+  ///     order): never a possible conflict.
+  ///   - superseded: items another item supersedes: in no near-duplicate group.
+  ///   - contradictions: the `contradicts` pairs the contradiction rule reports: their two
+  ///     items are not linked as near-duplicates of each other.
   static func similarityInsights(
-    _ scan: Scan, linked: Set<[UUID]>, superseded: Set<UUID> = [], contradicting: Set<UUID> = [], _ t: InsightThresholds,
-    _ tx: WorkspaceTransaction
+    _ scan: Scan, linked: Set<[UUID]>, superseded: Set<UUID> = [], contradictions: [[UUID]] = [],
+    _ t: InsightThresholds, _ tx: WorkspaceTransaction
   )
     throws -> (conflicts: Fired, duplicates: Fired)
   {
@@ -254,7 +287,10 @@ enum InsightRules {
     // Possible conflicts: same kind (decision or preference), a shared tag, similar titles that
     // are not one numbered series, different opening content, no relationship between them.
     var conflicts: [Ranked] = []
-    var inConflict = Set<Int>()
+    // Pairs of items (positions in `headers`, the lower first) the user already related or a
+    // possible conflict names: they are never linked to each other as near-duplicates.
+    var separated = Set<Int>()
+    func pairKey(_ a: Int, _ b: Int) -> Int { min(a, b) * headers.count + max(a, b) }
     var tagCache: [Int: [Substring]] = [:]
     func tags(_ i: Int) -> [Substring] {
       if let cached = tagCache[i] { return cached }
@@ -286,8 +322,7 @@ enum InsightRules {
     for (p, _, rawTag) in candidates {
       let a = headers[p.first], b = headers[p.second]
       if opening(p.first) == opening(p.second) { continue }
-      inConflict.insert(p.first)
-      inConflict.insert(p.second)
+      separated.insert(pairKey(p.first, p.second))
       let similarity = p.similarity
       let (x, y) = namedBefore(a.title, a.id, b.title, b.id) ? (a, b) : (b, a)
       conflicts.append(
@@ -301,32 +336,63 @@ enum InsightRules {
         })
     }
 
-    // Near-duplicates: connected groups of near-identical titles, leaving out items already
-    // reported in a possible conflict, items another item supersedes (a successor is
-    // expected to resemble what it replaces; merging them is not the advice), and items of a
-    // reported contradiction (the user said they disagree: the advice there is to decide which
-    // one stands, not to merge them).
-    for i in headers.indices where superseded.contains(headers[i].id) || contradicting.contains(headers[i].id) {
-      inConflict.insert(i)
+    // Near-duplicates: connected groups of near-identical titles. Items another item supersedes
+    // are left out (a successor is expected to resemble what it replaces; merging them is not
+    // the advice). The two items of a reported contradiction, or of a possible conflict, are
+    // not linked to each other (the user said they disagree, or the other rule asks which one
+    // stands), but each is still linked to any other item near it (review 19-c: a third item
+    // contradicting one of two rate limits hid that the two disagree).
+    for pair in contradictions {
+      if let a = scan.contradictionIndices[pair[0]], let b = scan.contradictionIndices[pair[1]] {
+        separated.insert(pairKey(a, b))
+      }
+    }
+    var excluded = [Bool](repeating: false, count: headers.count)
+    for i in headers.indices where superseded.contains(headers[i].id) { excluded[i] = true }
+    var flagged = [Bool](repeating: false, count: headers.count)
+    for key in separated {
+      flagged[key / headers.count] = true
+      flagged[key % headers.count] = true
     }
     var groupsOf = SimilarityGroups(count: headers.count)
     func root(_ x: Int) -> Int { groupsOf.root(x) }
     var linkedAny: [Int] = []
     func link(_ a: Int, _ b: Int, _ similarity: Double) {
-      if inConflict.contains(a) || inConflict.contains(b) { return }
+      if a == b || excluded[a] || excluded[b] || separated.contains(pairKey(a, b)) { return }
       groupsOf.link(a, b, similarity)
       linkedAny.append(a)
       linkedAny.append(b)
     }
-    // Identical titles link to the first of them not in a conflict (their anchor); similar
-    // representatives link through their anchors.
+    // Identical titles link to the first of them that is in no separated pair (their anchor);
+    // similar representatives link through their anchors. An item of a separated pair links
+    // to the anchors and to the other such items one by one, so only its partner is skipped;
+    // such items are few (two per pair).
     var anchor = [Int](repeating: -1, count: headers.count)
-    for (i, r) in join.representative.enumerated() where r >= 0 && !inConflict.contains(i) {
-      if anchor[r] < 0 { anchor[r] = i } else { link(anchor[r], i, 1) }
+    var flaggedMembers: [Int: [Int]] = [:]
+    for (i, r) in join.representative.enumerated() where r >= 0 && !excluded[i] {
+      if flagged[i] {
+        flaggedMembers[r, default: []].append(i)
+      } else if anchor[r] < 0 {
+        anchor[r] = i
+      } else {
+        link(anchor[r], i, 1)
+      }
     }
+    // Links the separated-pair items among the texts of representatives `r` and `q` (the same
+    // one for identical titles) to the other side's anchor and separated-pair items.
+    func linkFlagged(_ r: Int, _ q: Int, _ similarity: Double) {
+      let mine = flaggedMembers[r] ?? [], theirs = flaggedMembers[q] ?? []
+      for f in mine {
+        if anchor[q] >= 0 { link(f, anchor[q], similarity) }
+        for g in theirs { link(f, g, similarity) }
+      }
+      if r != q, anchor[r] >= 0 { for g in theirs { link(anchor[r], g, similarity) } }
+    }
+    for r in flaggedMembers.keys.sorted() { linkFlagged(r, r, 1) }
     // Titles of one numbered series are not linked (identical titles never are a series).
-    for p in join.pairs where anchor[p.first] >= 0 && anchor[p.second] >= 0 && !inOneSeries(p.first, p.second) {
-      link(anchor[p.first], anchor[p.second], p.similarity)
+    for p in join.pairs where !inOneSeries(p.first, p.second) {
+      if anchor[p.first] >= 0 && anchor[p.second] >= 0 { link(anchor[p.first], anchor[p.second], p.similarity) }
+      if flaggedMembers[p.first] != nil || flaggedMembers[p.second] != nil { linkFlagged(p.first, p.second, p.similarity) }
     }
     // Group sizes, first member (by title) and best similarity per root, without
     // materializing groups.
@@ -358,6 +424,13 @@ enum InsightRules {
     var members: [Int: [Int]] = [:]
     let chosen = Set(top.elements)
     for m in 0..<headers.count where seen[m] && chosen.contains(root(m)) { members[root(m), default: []].append(m) }
+    // A group can still hold both items of a separated pair, joined through other items: it is
+    // not advised to be merged.
+    var holdsSeparatedPair = Set<Int>()
+    for key in separated {
+      let (a, b) = (key / headers.count, key % headers.count)
+      if seen[a], seen[b], root(a) == root(b) { holdsSeparatedPair.insert(root(a)) }
+    }
     // Merging is safe advice only when the items say the same thing: the openings of their
     // content (as the possible-conflict rule compares them) must all agree. Read for the
     // groups that can be shown, stopping at the first that differs.
@@ -379,14 +452,17 @@ enum InsightRules {
       // titles that are the same words in another order are not advised to be merged.
       let words = group.map { titleWords(headers[$0].title) }
       let reordered = Set(words).count > 1 && Set(words.map { $0.sorted() }).count == 1
-      let sameContent = try openingsAgree(group)
+      let disputed = holdsSeparatedPair.contains(r)
+      let sameContent = try !disputed && openingsAgree(group)
       let key = RankKey(
         major: -group.count, strength: hundredths(similarity), titles: [headers[first[r]].title], ids: [headers[first[r]].id])
       duplicates.append(Ranked(key: key) {
         let titles = "(trigram similarity up to \(format(similarity)))"
         let list = quoteList(group.map { headers[$0].title }, total: group.count)
         let message: String
-        if !sameContent {
+        if disputed {
+          message = "\(group.count) items have near-identical titles \(titles): \(list); some of them contradict each other or may conflict (see those insights), so review them before merging any: keep one or reconcile them, or make the titles distinct."
+        } else if !sameContent {
           message = "\(group.count) items have near-identical titles \(titles) but different content: \(list); review them: keep one or reconcile them, or make the titles distinct."
         } else if reordered {
           message = "\(group.count) items have titles made of nearly the same letters \(titles) but in a different order: \(list); check whether they say the same thing before merging them."
@@ -541,9 +617,9 @@ enum InsightRules {
   /// Groups of open tasks with near-identical titles (``InsightRule/duplicateTasks``): the
   /// near-duplicate join over the open tasks' titles, identical titles grouped first, titles of
   /// one numbered series never linked.
-  /// - Complexity: one read of the open tasks (at most ``Limits/tasks``) and one trigram join.
-  static func duplicateTasks(_ tx: WorkspaceTransaction, _ t: InsightThresholds) throws -> Fired {
-    let tasks = try tx.tasks(status: .open, limit: nil)
+  /// - Parameter tasks: every open task (at most ``Limits/tasks``).
+  /// - Complexity: one trigram join over the open tasks' titles.
+  static func duplicateTasks(_ tasks: [TaskItem], _ t: InsightThresholds) -> Fired {
     guard tasks.count > 1 else { return Fired(.duplicateTasks, .normal, []) }
     var sets = TrigramSets()
     sets.append(contentsOf: tasks.map(\.title))
@@ -575,6 +651,46 @@ enum InsightRules {
       }
     }
     return Fired(.duplicateTasks, .normal, ranked)
+  }
+
+  /// Open tasks that cite knowledge, every cited item of which another item supersedes
+  /// (``InsightRule/supersededEvidence``): one insight per task, naming each cited item and
+  /// what supersedes it (``SupersedeGraph/successors(of:)``, as the `superseded by` marks
+  /// read it), citing the task, the superseded items, then their successors.
+  /// - Parameter tasks: every open task.
+  /// - Complexity: O(*k*) graph lookups for *k* cited ids, then one title read per id named.
+  static func supersededEvidence(
+    _ tasks: [TaskItem], _ graph: SupersedeGraph, _ tx: WorkspaceTransaction, _ t: InsightThresholds
+  ) throws -> Fired {
+    var found: [(task: TaskItem, cited: [(id: UUID, successors: [UUID])])] = []
+    for task in tasks where !task.knowledgeIDs.isEmpty {
+      var cited: [(id: UUID, successors: [UUID])] = []
+      var seen = Set<UUID>()
+      for id in task.knowledgeIDs where seen.insert(id).inserted {
+        let successors = graph.successors(of: id)
+        if successors.isEmpty { break }
+        cited.append((id, successors))
+      }
+      if cited.count == seen.count { found.append((task, cited)) }
+    }
+    guard !found.isEmpty else { return Fired(.supersededEvidence, .normal, []) }
+    let titles = try tx.knowledgeTitles(Array(Set(found.flatMap { f in f.cited.flatMap { [$0.id] + $0.successors } })))
+    func title(_ id: UUID) -> String { titles[id]?.title ?? id.uuidString }
+    let ranked = found.map { task, cited in
+      Ranked(key: RankKey(major: -task.priority.rank, titles: [task.title], ids: [task.id])) {
+        let named = cited.prefix(quotedTitles).map { c in
+          "\(quote(title(c.id))) is superseded by " + listed(c.successors.map { quote(title($0)) })
+        }
+        let more = cited.count > named.count ? " and \(cited.count - named.count) more" : ""
+        var evidence = [task.id]
+        for id in cited.map(\.id) + cited.flatMap(\.successors) where !evidence.contains(id) { evidence.append(id) }
+        return Insight(
+          rule: .supersededEvidence, priority: .normal,
+          message: "Open task \(quote(task.title)) rests on replaced knowledge: \(named.joined(separator: "; "))\(more); check that the task still holds under what replaced it: complete or delete it, or add a task that cites the successor.",
+          evidenceIDs: Array(evidence.prefix(t.aggregateEvidence)), evidenceTotal: evidence.count)
+      }
+    }
+    return Fired(.supersededEvidence, .normal, ranked)
   }
 
   static func unsupportedTasks(_ tx: WorkspaceTransaction, _ t: InsightThresholds) throws -> Fired {

@@ -10,8 +10,9 @@ extension KnowledgeEngine {
   /// - Returns: at most ``Limits/insights`` (25) insights in a stable order, with the total.
   /// - Throws: ``WorkspaceError`` from the store.
   /// - Complexity: one pass over a light projection of the knowledge table, one over the
-  ///   relationships, two bounded task queries, and two trigram joins over the titles whose
-  ///   candidates come from trigram postings (see ``InsightThresholds``).
+  ///   relationships, one read of the open tasks (plus two bounded task queries), two trigram
+  ///   joins over the knowledge titles whose candidates come from trigram postings (see
+  ///   ``InsightThresholds``) and one over the open tasks' titles.
   public func insights(minimumPriority: Priority = .low) throws -> InsightReport {
     let now = environment.now()
     return try store.read { tx in try InsightRules.evaluate(tx, now: now, minimumPriority: minimumPriority) }

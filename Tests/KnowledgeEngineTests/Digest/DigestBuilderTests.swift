@@ -83,8 +83,8 @@ struct DigestBuilderTests {
     let s = c.sections
     #expect(c.method == "rule-based")
     #expect(c.algorithm == "rule-based-digest")
-    #expect(c.algorithmVersion == "7")
-    // Importance: priority first, then title by UTF-8 bytes.
+    #expect(c.algorithmVersion == "8")
+    // Priority first, then the newest first (both decisions are of one age here).
     #expect(s.decisions.map(\.text) == [
       "Use SQLite for the workspace [high] — WAL mode and single-row writes.",
       "Keep the CLI thin — Parse, call, render.",
@@ -221,7 +221,8 @@ struct DigestBuilderTests {
       try tx.insertKnowledge(DigestFixture.item(3, .fact, "Which license", tags: ["question"], minute: 2))
     }
     let questions = try KnowledgeEngine(store: store).projectContext().sections.questions.map(\.text)
-    #expect(questions == ["Open question: which license", "Open question: Which license", "open question: who reviews"])
+    // The newest first (digest version 8).
+    #expect(questions == ["Open question: Which license", "open question: who reviews", "Open question: which license"])
     // Review 18-d: other punctuation after the words, and the plural, are the prefix too.
     #expect(DigestBuilder.questionText("Open Question - dash?") == "Open Question - dash?")
     #expect(DigestBuilder.questionText("Open questions: X") == "Open questions: X")

@@ -349,17 +349,26 @@ struct InsightsTests {
     #expect(insight.message.hasSuffix("or make the titles distinct."), "\(insight.message)")
   }
 
-  @Test("items reported as a possible conflict are left out of near-duplicate groups")
+  @Test("the two items of a possible conflict are not near-duplicates of each other, but of other items still")
   func conflictsAreNotDuplicates() throws {
-    let items = [
+    let pair = [
       Self.item(1, .decision, "Store the workspace in SQLite", content: "WAL mode.", tags: ["storage"]),
       Self.item(2, .decision, "Store the workspace in SQLite", content: "Rollback journal.", tags: ["storage"]),
-      Self.item(3, .fact, "Store the workspace in SQLite"),
-      Self.item(4, .fact, "Store the workspace in SQLite!"),
     ]
+    let alone = try Self.engine(pair)
+    #expect(try Self.insights(alone, .possibleConflict).map(\.evidenceIDs) == [[sequentialID(1), sequentialID(2)]])
+    #expect(try Self.insights(alone, .nearDuplicates).isEmpty)
+    // Review 19-c: each is still linked to the other items near it; the group that then holds
+    // both is advised to be reviewed, not merged.
+    let items = pair + [Self.item(3, .fact, "Store the workspace in SQLite"), Self.item(4, .fact, "Store the workspace in SQLite!")]
     let engine = try Self.engine(items)
     #expect(try Self.insights(engine, .possibleConflict).map(\.evidenceIDs) == [[sequentialID(1), sequentialID(2)]])
-    #expect(try Self.insights(engine, .nearDuplicates).map(\.evidenceIDs) == [[sequentialID(3), sequentialID(4)]])
+    let group = try Self.insights(engine, .nearDuplicates)
+    #expect(group.map(\.evidenceIDs) == [(1...4).map(sequentialID)])
+    #expect(
+      group.first?.message.hasSuffix(
+        "some of them contradict each other or may conflict (see those insights), so review them before merging any: keep one or reconcile them, or make the titles distinct."
+      ) == true, "\(group)")
   }
 
   @Test("a numbered series is not a near-duplicate group; copies of one step still are")
@@ -454,6 +463,22 @@ struct InsightsTests {
     #expect(found.first?.evidenceTruncated == true)
   }
 
+  @Test("review 19-c: missing-tags leaves out memory mirrors, which knowledge edit does not tag")
+  func missingTagsLeavesOutMirrors() throws {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+    let saved = try engine.saveMemory(text: "Tom prefers reviews in the afternoon")
+    #expect(try Self.insights(engine, .missingTags).isEmpty)
+    // The advice could not be followed: the mirror is not edited.
+    #expect(throws: WorkspaceError.self) {
+      try engine.editKnowledge(id: saved.mirror.id, KnowledgeEdit(addTags: ["team"]))
+    }
+    // An ordinary untagged item is still reported, alone.
+    let plain = try engine.capture(CaptureRequest(kind: .fact, title: "Reviews happen on Tuesdays")).item
+    let found = try Self.insights(engine, .missingTags)
+    #expect(found.map(\.evidenceIDs) == [[plain.id]])
+    #expect(found.first?.message.hasPrefix("1 item has no tags: \"Reviews happen on Tuesdays\"") == true, "\(found)")
+  }
+
   @Test("review 18-b B4: 80 unsupported open tasks cite 64 ids and say that 80 is the total")
   func unsupportedTasksEvidenceTotal() throws {
     let tasks = (1...80).map { TaskItem(id: sequentialID(100 + $0), title: "task \($0)", createdAt: Self.t0) }
@@ -497,11 +522,46 @@ struct InsightsTests {
     var plain = b
     plain.relationships = []
     #expect(try Self.insights(Self.engine([a, plain]), .nearDuplicates).map(\.evidenceIDs) == [[a.id, b.id]])
-    // A third item near them still groups with neither of the contradicting pair, but copies of
-    // it are still near-duplicates of each other.
+    // Review 19-c: copies of one of them are its near-duplicates, and the contradicting pair
+    // joins their group through them: reviewed, not merged.
     let c = Self.item(3, .fact, "The API rate limit is 100 requests per minute.", tags: [])
     let d = Self.item(4, .fact, "The API rate limit is 100 requests per minute!", tags: [])
-    #expect(try Self.insights(Self.engine([a, b, c, d]), .nearDuplicates).map { Set($0.evidenceIDs) } == [[c.id, d.id]])
+    let joined = try Self.insights(Self.engine([a, b, c, d]), .nearDuplicates)
+    #expect(joined.map { Set($0.evidenceIDs) } == [[a.id, b.id, c.id, d.id]])
+    #expect(joined.first?.message.contains("some of them contradict each other or may conflict") == true, "\(joined)")
+  }
+
+  @Test("review 19-c: an item in a contradicts pair keeps its near-duplicates among the other items")
+  func contradictionWithThirdItemKeepsNearDuplicates() throws {
+    // The review's reproduction: two rate limits, then a third item contradicting one of them.
+    let a = Self.item(1, .fact, "API rate limit is 100 requests per minute per user", tags: ["api"])
+    let b = Self.item(2, .fact, "API rate limit is 500 requests per minute per user", tags: ["api"], minute: 1)
+    let before = try Self.insights(Self.engine([a, b]), .nearDuplicates)
+    #expect(before.map(\.evidenceIDs) == [[a.id, b.id]])
+    let c = Self.item(
+      3, .fact, "Rate limits are per API key, not per user", tags: ["api"],
+      relationships: [.init(kind: .contradicts, targetID: a.id)], minute: 2)
+    let engine = try Self.engine([a, b, c])
+    #expect(try Self.insights(engine, .contradiction).map(\.evidenceIDs) == [[a.id, c.id]])
+    let after = try Self.insights(engine, .nearDuplicates)
+    #expect(after == before, "the 100 / 500 pair is still reported, as it was")
+    #expect(after.first?.message.contains("similarity up to 0.88") == true, "\(after)")
+  }
+
+  @Test("review 19-c: two items of one title that contradict each other are no group; a third copy joins both")
+  func contradictingCopies() throws {
+    let a = Self.item(1, .decision, "Deploy on Fridays", tags: [])
+    let b = Self.item(2, .decision, "Deploy on Fridays", content: "Never.", tags: [], relationships: [.init(kind: .contradicts, targetID: a.id)])
+    #expect(try Self.insights(Self.engine([a, b]), .nearDuplicates).isEmpty)
+    let c = Self.item(3, .decision, "Deploy on Fridays!", tags: [])
+    let unrelated = Self.item(4, .fact, "Standup notes", tags: [])
+    // In any storage order: the copy links to each of them, never they to each other.
+    for order in [[a, b, c, unrelated], [c, unrelated, a, b], [unrelated, c, b, a]] {
+      let stored = order.filter(\.relationships.isEmpty) + order.filter { !$0.relationships.isEmpty }
+      let group = try Self.insights(Self.engine(stored), .nearDuplicates)
+      #expect(group.map(\.evidenceIDs) == [[a.id, b.id, c.id]], "\(group)")
+      #expect(group.first?.message.contains("some of them contradict each other or may conflict") == true, "\(group)")
+    }
   }
 
   @Test("review 18-b B8: a stale handoff's age is stated in days and hours")
@@ -625,7 +685,8 @@ struct InsightsTests {
 
   /// Every rule fires on this fixture: a contradiction, a possible conflict, a near-duplicate
   /// group, a stale handoff, an unsupported task, a decision without relationships, an item
-  /// without tags (and, with the test's two tasks, duplicate tasks).
+  /// without tags (and, with the test's tasks, duplicate tasks and a task resting on a
+  /// superseded item).
   static let orderFixture: [KnowledgeItem] = [
     item(1, .decision, "Store the workspace in SQLite", content: "WAL mode.", tags: ["storage"]),
     item(2, .decision, "Store the workspace in SQLite", content: "Rollback journal.", tags: ["storage"], minute: 1),
@@ -638,16 +699,20 @@ struct InsightsTests {
     item(9, .insight, "Bounded digests stay cheap", relationships: [.init(kind: .contradicts, targetID: sequentialID(3))], minute: 8),
     item(10, .context, "Standup notes from Monday", tags: [], minute: 9),
     item(11, .code, "Écrire le résumé des décisions", minute: 10),
+    item(12, .fact, "The build machine runs Debian 12", minute: 11),
+    item(13, .fact, "The build machine runs Debian 13", relationships: [.init(kind: .supersedes, targetID: sequentialID(12))], minute: 12),
   ]
 
   @Test("the same items stored in another order give the same report", arguments: [
-    [10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0], [5, 0, 10, 3, 8, 1, 6, 9, 2, 7, 4], [1, 0, 4, 3, 2, 6, 5, 8, 7, 10, 9],
+    [12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0], [5, 0, 10, 3, 12, 8, 1, 6, 9, 11, 2, 7, 4],
+    [1, 0, 4, 3, 2, 11, 6, 5, 8, 7, 12, 10, 9],
   ])
   func orderIndependent(_ order: [Int]) throws {
     let handoff = Handoff(id: sequentialID(200), focus: "Storage", createdAt: Self.t0.addingTimeInterval(150))
     let tasks = [
       TaskItem(id: sequentialID(300), title: "Benchmark the digest", createdAt: Self.t0),
       TaskItem(id: sequentialID(301), title: "Benchmark the digest", createdAt: Self.t0),
+      TaskItem(id: sequentialID(302), title: "Upgrade the build machine", createdAt: Self.t0, knowledgeIDs: [sequentialID(12)]),
     ]
     let reference = try Self.engine(Self.orderFixture, tasks: tasks, handoff: handoff).insights()
     // An item's relationship targets must exist first: items with relationships go last.
