@@ -269,6 +269,24 @@ struct ToolSchemaTests {
     #expect(try tool.normalize(["kind": "fact", "title": "x\u{7}y\u{1B}z"])["title"] == "xyz")
   }
 
+  /// Review 19-b (F6): `knowledge_capture {"tags": ["a,b"]}` stored a tag the CLI could neither
+  /// tell from two tags nor remove.
+  @Test("a tag holding a comma is refused naming the tag's position and the comma's, for capture and memory_save")
+  func commaInTagRefused() throws {
+    for (name, base) in [("knowledge_capture", ["kind": "fact", "title": "x"] as JSONObject), ("memory_save", ["text": "x"])] {
+      let tool = try ToolRegistry.standard.tool(named: name)
+      var args = base
+      args["tags"] = ["keep", "a, b"]
+      #expect(
+        throws: ToolArgumentError(
+          field: "arguments.tags[1]",
+          message: "arguments.tags[1] 'a, b' contains a comma (at character 2); a tag holds no comma, since tags are given "
+            + "and shown as a comma-separated list (`--tags a,b` is two tags): give each part as a tag of its own, or "
+            + "write it 'a-b'")
+      ) { try tool.normalize(.object(args)) }
+    }
+  }
+
   @Test("a text argument of control or invisible characters only says so, as the CLI does, not that it is empty")
   func nothingPrintable() throws {
     let search = try ToolRegistry.standard.tool(named: "knowledge_search")

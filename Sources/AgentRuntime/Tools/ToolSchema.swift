@@ -205,7 +205,7 @@ public indirect enum ToolSchema: Sendable {
       // A NUL is refused, not dropped with the other controls (as in imports and CLI input).
       do { try Limits.refuseNUL(path, raw) } catch { throw ToolArgumentError(field: path, message: error.message) }
       if r.normalization == .tag {
-        do { try Limits.checkTagCharacters(path, raw) } catch {
+        do { try Limits.checkNewTag(path, raw) } catch {
           throw ToolArgumentError(field: path, message: error.message)
         }
       }

@@ -279,7 +279,7 @@ enum Commands {
         /// advisory, not a problem.
         var textOverBounds: TextOverBoundReport?
         /// Stored values that no dolphin command stores and an import refuses on a record it
-        /// writes — a NUL in text, a control character in a tag —, so that the workspace's export
+        /// writes — a NUL in text, a control character or a comma in a tag —, so that the workspace's export
         /// cannot be restored into an empty workspace; each with the SQL that removes those
         /// characters and keeps the text (`count` 0 when there are none). A problem.
         var refusedText: RefusedTextReport?
@@ -868,14 +868,14 @@ enum Commands {
   }
 
   /// Doctor's lines for stored values an import refuses on a record it writes (a NUL in text, a
-  /// control character in a tag): how many, the first ones by table, id and field; that there
+  /// control character or a comma in a tag): how many, the first ones by table, id and field; that there
   /// are none; or (for `nil`) that the check did not run.
   static func refusedTextLines(_ report: RefusedTextReport?) -> [String] {
     guard let report else { return ["Importable text: not run"] }
     guard report.count > 0 else { return ["Importable text: no stored value would make an export unimportable"] }
     var lines = [
-      "Importable text: \(report.count) stored value(s) hold a NUL or a tag with a control character, which no dolphin "
-        + "command stores; an import that writes such a record (a restore into an empty workspace) refuses it:"
+      "Importable text: \(report.count) stored value(s) hold a NUL or a tag with a control character or a comma, which "
+        + "no dolphin command stores; an import that writes such a record (a restore into an empty workspace) refuses it:"
     ]
     for entry in report.records { lines.append("  - \(inert(entry.description))") }
     if report.count > report.records.count { lines.append("  … and \(report.count - report.records.count) more") }
@@ -887,12 +887,13 @@ enum Commands {
   static func refusedTextAdvice(_ report: RefusedTextReport, _ directory: String, _ databasePath: String) -> String {
     let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
     let fixes = report.records.map { sqlite3 + ShellWord.sqlArgument($0.fixStatement) }
-    return "\(report.count) stored value(s) (listed above) hold a NUL character or a tag with a control character: "
-      + "another program wrote them, as no dolphin command stores them. They are read, searched and exported as "
+    return "\(report.count) stored value(s) (listed above) hold a NUL character or a tag with a control character or "
+      + "a comma: another program wrote them (or, for a comma, an earlier dolphin), as no dolphin command stores them "
+      + "now. They are read, searched and exported as "
       + "stored, but `dolphin import` refuses such a record wherever it would write it, so this workspace's export "
       + "cannot be restored into an empty workspace. Nothing was changed. To remove those characters and keep the "
-      + "readable text (a NUL is removed; in a tag, a line break or tab becomes a space and another control character "
-      + "is removed), stop every dolphin process using this workspace, copy the directory \(directory) somewhere "
+      + "readable text (a NUL is removed; in a tag, a line break or tab becomes a space, another control character "
+      + "is removed and a comma becomes `-`), stop every dolphin process using this workspace, copy the directory \(directory) somewhere "
       + "safe, and run: " + fixes.joined(separator: "; ")
       + (report.truncated ? "; then run `dolphin doctor` again for the others" : "")
       + "; then `dolphin doctor` again (and `dolphin reindex` if it reports the search index)."
