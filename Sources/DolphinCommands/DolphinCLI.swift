@@ -279,6 +279,7 @@ public enum DolphinCLI {
         }
         return ExitCode.success
       }
+      try ArgumentParser.requireOneStandardInputReader(parsed, spec: command.spec)
       if let w = parsed.value("workspace"), w.trimmingCharacters(in: .whitespaces).isEmpty {
         throw CLIError.invalidValue("--workspace needs a directory path, got an empty value", field: "workspace")
       }
@@ -404,6 +405,9 @@ final class CommandContext {
   let arguments: ParsedArguments
   let spec: CommandSpec
   var json: Bool { arguments.has("json") }
+  /// What this invocation read from standard input (`the document` for `import -`, `--notes -`),
+  /// once it has: no confirmation can be read from it then (``confirm(_:action:plan:)``).
+  var standardInputHolds: String?
 
   init(console: Console, arguments: ParsedArguments, spec: CommandSpec) {
     self.console = console
@@ -534,6 +538,33 @@ final class CommandContext {
     guard answer == "y" || answer == "yes" else {
       throw UnconfirmedPlan(message: "\(action) was declined; nothing was changed", plan: plan)
     }
+  }
+
+  /// The value of the text option `--name`, or for `-` the text read from standard input, with
+  /// the bounds and errors of `--content -` (``TextInput/read(_:field:limit:console:)``); nil
+  /// when the option is absent. Empty standard input is refused: more likely a pipe from a
+  /// command that failed than a wish for no text.
+  /// - Parameters:
+  ///   - name: the option without its dashes, e.g. `notes`.
+  ///   - field: the library's field, named in errors (`notes`).
+  ///   - limit: the field's bound in `Character`s.
+  /// - Throws: what ``standardInputText(for:field:limit:)`` throws.
+  func textOption(_ name: String, field: String, limit: Int) throws -> String? {
+    guard let value = arguments.value(name) else { return nil }
+    return value == "-" ? try standardInputText(for: "--\(name)", field: field, limit: limit) : value
+  }
+
+  /// Text read from standard input for `option` (`--notes`), bounded as `--content -` reads it.
+  /// - Throws: ``ValidationError`` (exit 4) naming the field for input over the bound, not
+  ///   text, not UTF-8, or empty; ``CLIError/input(_:)`` when it cannot be read.
+  func standardInputText(for option: String, field: String, limit: Int) throws -> String {
+    standardInputHolds = "the text of \(option)"
+    let text = try TextInput.read(.standardInput, field: field, limit: limit, console: console)
+    guard !text.isEmpty else {
+      throw ValidationError(
+        field: field, message: "\(option) -: standard input was empty; give the text, or leave out \(option); nothing was stored")
+    }
+    return text
   }
 
   /// Parses a UUID argument.

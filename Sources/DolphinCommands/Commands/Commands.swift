@@ -21,7 +21,9 @@ enum Commands {
       path: ["capture"], summary: "Capture a typed knowledge item.",
       positionals: [("kind", "One of: \(kindList)."), ("title", "Title, at most \(Limits.title) characters.")],
       options: [
-        OptionSpec(name: "content", value: "TEXT", help: "Body text (≤ \(Limits.content) characters); '-' reads stdin."),
+        OptionSpec(
+          name: "content", value: "TEXT", help: "Body text (≤ \(Limits.content) characters); '-' reads stdin.",
+          readsStandardInput: true),
         OptionSpec(name: "content-file", value: "PATH", help: "Read the body from a UTF-8 text file (≤ \(Limits.content) characters)."),
         OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Comma-separated tags (≤ \(Limits.tagsPerItem), each ≤ \(Limits.tagLength) characters)."),
         OptionSpec(name: "relates", value: "KIND:UUID", repeatable: true, help: "One relationship to an existing item (repeat for each, at most \(Limits.relationshipsPerItem)); KIND is supports, contradicts, dependsOn, supersedes or relatesTo."),
@@ -100,6 +102,7 @@ enum Commands {
     }
     guard let content = a.value("content") else { return nil }
     if content == "-" {
+      ctx.standardInputHolds = "the text of --content"
       return try TextInput.read(.standardInput, field: "content", limit: Limits.content, console: ctx.console)
     }
     return content

@@ -86,7 +86,9 @@ enum KnowledgeCommands {
       positionals: [("id", "The item's UUID.")],
       options: [
         OptionSpec(name: "title", value: "T", help: "A new title (≤ \(Limits.title) characters)."),
-        OptionSpec(name: "content", value: "TEXT", help: "New body text (≤ \(Limits.content) characters); '-' reads stdin; '' removes it."),
+        OptionSpec(
+          name: "content", value: "TEXT", help: "New body text (≤ \(Limits.content) characters); '-' reads stdin; '' removes it.",
+          readsStandardInput: true),
         OptionSpec(name: "content-file", value: "PATH", help: "Read the new body from a UTF-8 text file."),
         OptionSpec(name: "kind", value: "K", help: "A new kind (\(Commands.kindList))."),
         OptionSpec(name: "priority", value: "P", help: "low, normal, high or critical."),
@@ -195,6 +197,7 @@ enum MemoryCommands {
     run: { ctx in
       var text = ctx.arguments.positionals[0]
       if text == "-" {
+        ctx.standardInputHolds = "the memory's text"
         text = try TextInput.read(.standardInput, field: "text", limit: Limits.memoryText, console: ctx.console)
       }
       let r = try ctx.engine(.create).saveMemory(
@@ -263,7 +266,9 @@ enum TaskCommands {
       path: ["task", "add"], summary: "Add an open task.",
       positionals: [("title", "At most \(Limits.taskTitle) characters.")],
       options: [
-        OptionSpec(name: "notes", value: "TEXT", help: "Notes, at most \(Limits.taskNotes) characters."),
+        OptionSpec(
+          name: "notes", value: "TEXT", help: "Notes, at most \(Limits.taskNotes) characters; '-' reads stdin.",
+          readsStandardInput: true),
         OptionSpec(name: "priority", value: "P", help: "low, normal (default), high or critical."),
         OptionSpec(name: "knowledge", value: "ID", repeatable: true, help: "A supporting knowledge item (≤ \(Limits.idsPerList))."),
         Commands.allowCredentials,
@@ -273,8 +278,9 @@ enum TaskCommands {
       let a = ctx.arguments
       let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, name: "--priority") } ?? .normal
       let ids = try a.all("knowledge").map { try ctx.uuid($0, field: "--knowledge") }
+      let notes = try ctx.textOption("notes", field: "notes", limit: Limits.taskNotes) ?? ""
       let t = try ctx.engine(.create).addTask(
-        title: a.positionals[0], notes: a.value("notes") ?? "", priority: priority, knowledgeIDs: ids,
+        title: a.positionals[0], notes: notes, priority: priority, knowledgeIDs: ids,
         allowCredentials: a.has("allow-credentials"))
       if ctx.json { try ctx.console.printJSON(t) } else { ctx.console.print("Added task \(t.id.uuidString): \(inertQuoted(t.title))") }
     })
