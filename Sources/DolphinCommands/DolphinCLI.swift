@@ -347,6 +347,7 @@ public enum DolphinCLI {
       case WorkspaceError.capacity(let what, _, _, _): field = what.field
       // The JSON path of the value at fault, e.g. `workspace.knowledge[0].revision`.
       case ExportDocumentError.malformed(_, let path, _) where !path.isEmpty: field = path
+      case let e as FailedRun: field = e.field
       default: field = nil
       }
       try? console.printJSON(

@@ -125,14 +125,10 @@ enum Commands {
     guard parts.count == 2 else {
       throw ValidationError(field: "relationships[\(index)]", message: "--relates \(quotedValue(spec, cutAt: 60)) must be KIND:UUID, e.g. supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301")
     }
-    // A bad kind is a bad value as a bad id is: both exit 4 (validation), naming the field
-    // (review 18-b, B13: the kind exited 2, the id 4).
-    let kind: RelationshipKind
-    do {
-      kind = try ctx.parseEnum(RelationshipKind.self, parts[0], name: "--relates kind", field: "relationships[\(index)]")
-    } catch let error as CLIError {
-      throw ValidationError(field: "relationships[\(index)]", message: error.message)
-    }
+    // A kind that is not one of the choices is a usage error (exit 2), as every other value
+    // outside an option's choices is (`--priority urgent`, `capture factoid`), naming the field
+    // (review 19-b, F8; an id that is not a UUID stays malformed input, exit 4, as everywhere).
+    let kind = try ctx.parseEnum(RelationshipKind.self, parts[0], name: "--relates kind", field: "relationships[\(index)]")
     do {
       return KnowledgeRelationship(kind: kind, targetID: try ctx.uuid(parts[1], field: "--relates id"))
     } catch var error as ValidationError {
