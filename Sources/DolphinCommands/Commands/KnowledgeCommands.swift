@@ -288,18 +288,31 @@ enum TaskCommands {
   static let list = Command(
     spec: CommandSpec(
       path: ["task", "list"], summary: "List tasks: open first, then by priority and age.",
-      options: [OptionSpec(name: "status", value: "S", help: "open, completed or all (default all).")]),
+      options: [
+        OptionSpec(name: "status", value: "S", help: "open, completed or all (default all)."),
+        OptionSpec(
+          name: "limit", value: "N", help: "At most N tasks, the first in that order (1…\(Limits.tasks), default \(Limits.listedRecordsDefault))."),
+      ]),
     run: { ctx in
       let s = try ctx.choice("status", among: ["open", "completed", "all"], default: "all")
       let status: TaskStatus? = s == "all" ? nil : TaskStatus(rawValue: s)
-      let tasks = try ctx.engine(.read).listTasks(status: status)
+      // Bounded as every other list is (review 19-b, F10: 5,000 tasks printed 5,000 lines).
+      let limit = try ctx.integer("limit", default: Limits.listedRecordsDefault, range: 1...Limits.tasks)
+      let listing = try ctx.engine(.read).taskListing(status: status, limit: limit)
       if ctx.json {
-        // `count` and `total` as the other lists give them; every task of the status is listed.
-        struct Out: Encodable { var tasks: [TaskItem]; var count: Int; var total: Int }
-        try ctx.console.printJSON(Out(tasks: tasks, count: tasks.count, total: tasks.count))
+        // `count` (listed) beside `total` (with the status), as the other lists give them, and
+        // `truncated` as the MCP `task_list` tool gives it.
+        struct Out: Encodable { var tasks: [TaskItem]; var count: Int; var total: Int; var truncated: Bool }
+        try ctx.console.printJSON(
+          Out(tasks: listing.tasks, count: listing.tasks.count, total: listing.total, truncated: listing.isTruncated))
       } else {
-        ctx.console.print("\(tasks.count) task(s)")
-        for t in tasks { ctx.console.print(Render.taskLine(t)) }
+        let which = status.map { " \($0.rawValue)" } ?? ""
+        ctx.console.print(
+          "\(listing.tasks.count) task(s) shown of \(listing.total)\(which)"
+            + (listing.isTruncated
+              ? " (the first \(listing.tasks.count); \(listing.total - listing.tasks.count) left out, --limit N lists up to \(Limits.tasks))"
+              : ""))
+        for t in listing.tasks { ctx.console.print(Render.taskLine(t)) }
       }
     })
 
