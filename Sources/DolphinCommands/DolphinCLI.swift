@@ -208,9 +208,10 @@ public enum DolphinCLI {
         }
         return ExitCode.success
       }
-      if first == "--version" || first == "version" {
-        console.print("dolphin \(version) (workspace schema v\(SchemaVersion.current), SQLite \(SQLiteWorkspaceStore.sqliteVersion))")
-        return ExitCode.success
+      // `--version` is the `version` command, with its options checked as every command's are
+      // (review 19-b, F11: `--version --json` printed text, and `version --bogus` exited 0).
+      if first == "--version" {
+        return await run(["version"] + arguments.dropFirst(), console: console)
       }
       // Longest command path that matches.
       let candidates = Commands.all.filter { spec in

@@ -125,7 +125,7 @@ struct CLIEndToEndTests {
       args: ["zzzz"],
       message: "unknown command 'zzzz'; the commands are demo, capture, search, reindex, knowledge, memory, task, context, "
         + "review, insights, handoff, status, doctor, settings, migrate, quarantine, export, import, erase, activity, "
-        + "analyze, ask, tools, mcp; run `dolphin --help` for what each does"),
+        + "analyze, ask, tools, mcp, limits, version; run `dolphin --help` for what each does"),
     // A word for a command that has another name.
     UnknownCommand(
       args: ["digest"],

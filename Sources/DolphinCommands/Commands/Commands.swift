@@ -7,7 +7,7 @@ enum Commands {
   static let all: [Command] =
     [demo, capture] + SearchCommands.all + KnowledgeCommands.all + MemoryCommands.all + TaskCommands.all
     + ContinuityCommands.all + HandoffCommands.all + [status, doctor] + SettingsCommands.all + MigrateCommands.all
-    + DataRightsCommands.all + AnalyzeCommands.all + AgentCommands.all + MCPCommands.all
+    + DataRightsCommands.all + AnalyzeCommands.all + AgentCommands.all + MCPCommands.all + AboutCommands.all
 
   static let kindList = KnowledgeKind.allCases.map(\.rawValue).joined(separator: ", ")
 
