@@ -531,6 +531,14 @@ final class CommandContext {
   /// - Throws: ``UnconfirmedPlan`` (exit 1) when declined, or when there is no terminal to ask.
   func confirm(_ question: String, action: String, plan: some Encodable & Sendable) throws {
     if arguments.has("yes") { return }
+    // Standard input held the input, not an answer: at a terminal too, nothing can be asked
+    // (review 19-b, F14: `cat e.json | dolphin import - …` was told to run in a terminal).
+    if let held = standardInputHolds {
+      throw UnconfirmedPlan(
+        message: "\(action) needs confirmation, and standard input held \(held), so no answer can be read from it: "
+          + "pass --yes to apply it (or give the input as a file, to be asked at a terminal); nothing was changed",
+        plan: plan)
+    }
     guard console.isInteractive else {
       throw UnconfirmedPlan(
         message: "\(action) needs confirmation: run it in a terminal, or pass --yes; nothing was changed", plan: plan)
