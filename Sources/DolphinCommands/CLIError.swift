@@ -50,6 +50,9 @@ struct FailedRun: Error {
   var message: String
   /// The run's document; every receipt of the run is in it.
   var run: any Encodable & Sendable
+  /// The argument of the failed call that was refused, for a call refused for its arguments
+  /// (`arguments.title`), as a validation error of any other command names its field.
+  var field: String? = nil
 }
 
 /// Exit codes of `dolphin`.

@@ -208,9 +208,10 @@ public enum DolphinCLI {
         }
         return ExitCode.success
       }
-      if first == "--version" || first == "version" {
-        console.print("dolphin \(version) (workspace schema v\(SchemaVersion.current), SQLite \(SQLiteWorkspaceStore.sqliteVersion))")
-        return ExitCode.success
+      // `--version` is the `version` command, with its options checked as every command's are
+      // (review 19-b, F11: `--version --json` printed text, and `version --bogus` exited 0).
+      if first == "--version" {
+        return await run(["version"] + arguments.dropFirst(), console: console)
       }
       // Longest command path that matches.
       let candidates = Commands.all.filter { spec in
@@ -279,6 +280,7 @@ public enum DolphinCLI {
         }
         return ExitCode.success
       }
+      try ArgumentParser.requireOneStandardInputReader(parsed, spec: command.spec)
       if let w = parsed.value("workspace"), w.trimmingCharacters(in: .whitespaces).isEmpty {
         throw CLIError.invalidValue("--workspace needs a directory path, got an empty value", field: "workspace")
       }
@@ -346,6 +348,7 @@ public enum DolphinCLI {
       case WorkspaceError.capacity(let what, _, _, _): field = what.field
       // The JSON path of the value at fault, e.g. `workspace.knowledge[0].revision`.
       case ExportDocumentError.malformed(_, let path, _) where !path.isEmpty: field = path
+      case let e as FailedRun: field = e.field
       default: field = nil
       }
       try? console.printJSON(
@@ -404,6 +407,9 @@ final class CommandContext {
   let arguments: ParsedArguments
   let spec: CommandSpec
   var json: Bool { arguments.has("json") }
+  /// What this invocation read from standard input (`the document` for `import -`, `--notes -`),
+  /// once it has: no confirmation can be read from it then (``confirm(_:action:plan:)``).
+  var standardInputHolds: String?
 
   init(console: Console, arguments: ParsedArguments, spec: CommandSpec) {
     self.console = console
@@ -525,6 +531,14 @@ final class CommandContext {
   /// - Throws: ``UnconfirmedPlan`` (exit 1) when declined, or when there is no terminal to ask.
   func confirm(_ question: String, action: String, plan: some Encodable & Sendable) throws {
     if arguments.has("yes") { return }
+    // Standard input held the input, not an answer: at a terminal too, nothing can be asked
+    // (review 19-b, F14: `cat e.json | dolphin import - …` was told to run in a terminal).
+    if let held = standardInputHolds {
+      throw UnconfirmedPlan(
+        message: "\(action) needs confirmation, and standard input held \(held), so no answer can be read from it: "
+          + "pass --yes to apply it (or give the input as a file, to be asked at a terminal); nothing was changed",
+        plan: plan)
+    }
     guard console.isInteractive else {
       throw UnconfirmedPlan(
         message: "\(action) needs confirmation: run it in a terminal, or pass --yes; nothing was changed", plan: plan)
@@ -534,6 +548,33 @@ final class CommandContext {
     guard answer == "y" || answer == "yes" else {
       throw UnconfirmedPlan(message: "\(action) was declined; nothing was changed", plan: plan)
     }
+  }
+
+  /// The value of the text option `--name`, or for `-` the text read from standard input, with
+  /// the bounds and errors of `--content -` (``TextInput/read(_:field:limit:console:)``); nil
+  /// when the option is absent. Empty standard input is refused: more likely a pipe from a
+  /// command that failed than a wish for no text.
+  /// - Parameters:
+  ///   - name: the option without its dashes, e.g. `notes`.
+  ///   - field: the library's field, named in errors (`notes`).
+  ///   - limit: the field's bound in `Character`s.
+  /// - Throws: what ``standardInputText(for:field:limit:)`` throws.
+  func textOption(_ name: String, field: String, limit: Int) throws -> String? {
+    guard let value = arguments.value(name) else { return nil }
+    return value == "-" ? try standardInputText(for: "--\(name)", field: field, limit: limit) : value
+  }
+
+  /// Text read from standard input for `option` (`--notes`), bounded as `--content -` reads it.
+  /// - Throws: ``ValidationError`` (exit 4) naming the field for input over the bound, not
+  ///   text, not UTF-8, or empty; ``CLIError/input(_:)`` when it cannot be read.
+  func standardInputText(for option: String, field: String, limit: Int) throws -> String {
+    standardInputHolds = "the text of \(option)"
+    let text = try TextInput.read(.standardInput, field: field, limit: limit, console: console)
+    guard !text.isEmpty else {
+      throw ValidationError(
+        field: field, message: "\(option) -: standard input was empty; give the text, or leave out \(option); nothing was stored")
+    }
+    return text
   }
 
   /// Parses a UUID argument.

@@ -41,7 +41,9 @@ enum SchemaFixtures {
       } else if schema["format"]?.string == "uuid" {
         out.append(("bad uuid", "not-a-uuid", "is not a UUID"))
       } else if let max = schema["maxLength"]?.int {
-        out.append(("over bound", .string(String(repeating: "é", count: max + 1)), "the limit is \(max)"))
+        // Over the published maxLength (code points, as JSON Schema counts them): an outer bound,
+        // so the server refuses it too, naming its bound in characters (or UTF-8 bytes).
+        out.append(("over bound", .string(String(repeating: "é", count: max + 1)), "the limit is"))
       }
     case "integer":
       out.append(("wrong type", "7", "must be an integer"))
@@ -88,6 +90,56 @@ struct ToolSchemaTests {
     ) { try analyze.normalize(["code": .string(String(repeating: "é", count: 100_001))]) }
     let atBound = String(repeating: "é", count: 100_000)
     #expect(try analyze.normalize(["code": .string(atBound)])["code"] == .string(atBound))
+  }
+
+  /// Review 19-b (F5): `maxLength` was the character bound, which a JSON Schema validator counts
+  /// in code points, so 300 emoji with skin tones (600 code points), a title the server accepts,
+  /// failed a client's validation.
+  @Test("each text property publishes maxLength as its Unicode scalar bound and its character bound in words", arguments: names)
+  func textBoundsPublishedAsCodePoints(_ name: String) throws {
+    let tool = try ToolRegistry.standard.tool(named: name)
+    guard case .object(let properties) = tool.input else { return }
+    for p in properties {
+      let published = tool.inputSchema["properties"]?[p.name]
+      let description = published?["description"]?.string ?? ""
+      switch p.schema {
+      case .string(let r) where r.allowed == nil && !r.isUUID && r.maxUTF8Bytes == nil:
+        #expect(published?["maxLength"]?.int == Limits.unicodeScalarLimit(forCharacters: r.maxLength), "\(name).\(p.name)")
+        #expect(
+          description.hasSuffix(
+            "At most \(r.maxLength) characters (grapheme clusters, as displayed); maxLength, "
+              + "\(r.maxLength * 10), bounds its Unicode code points (10 per character)."), "\(name).\(p.name): \(description)")
+      case .array(.string(let r), _, _, _) where r.allowed == nil && !r.isUUID:
+        #expect(published?["items"]?["maxLength"]?.int == Limits.unicodeScalarLimit(forCharacters: r.maxLength), "\(name).\(p.name)")
+        #expect(description.contains("Each at most \(r.maxLength) characters (grapheme clusters"), "\(name).\(p.name): \(description)")
+      case .string(let r) where r.maxUTF8Bytes != nil:
+        // No text holds more code points than UTF-8 bytes: the byte bound is an outer bound.
+        #expect(published?["maxLength"]?.int == r.maxUTF8Bytes, "\(name).\(p.name)")
+      case .string(let r):
+        // Enums and UUIDs are ASCII: their bound in characters is their bound in code points.
+        #expect(published?["maxLength"]?.int == r.maxLength, "\(name).\(p.name)")
+      default: break
+      }
+    }
+  }
+
+  @Test("300 emoji with skin tones, 300 Devanagari conjuncts and 300 kiss sequences fit the published maxLength and the server's bound")
+  func multiScalarTitleWithinPublishedBound() throws {
+    let capture = try ToolRegistry.standard.tool(named: "knowledge_capture")
+    let maxLength = try #require(capture.inputSchema["properties"]?["title"]?["maxLength"]?.int)
+    for unit in ["👍🏽", "क्षि", "👩🏻‍❤️‍💋‍👨🏿"] {
+      // `क्षि` is one character where the grapheme rules join conjuncts (Unicode 15.1), two before.
+      let title = String(repeating: unit, count: Limits.title / unit.count)
+      #expect(title.count == Limits.title)
+      // What a JSON Schema validator counts.
+      #expect(title.unicodeScalars.count <= maxLength, "\(unit): \(title.unicodeScalars.count) code points")
+      #expect(try capture.normalize(["kind": "fact", "title": .string(title)])["title"] == .string(title))
+    }
+    // One character more is refused, naming the bound in characters.
+    let over = String(repeating: "👍🏽", count: Limits.title + 1)
+    #expect(throws: ToolArgumentError(
+      field: "arguments.title", message: "arguments.title is 301 characters; the limit is 300 characters", limit: 300, actual: 301)
+    ) { try capture.normalize(["kind": "fact", "title": .string(over)]) }
   }
 
   @Test("a valid call built from the published schema passes", arguments: names)
@@ -215,6 +267,24 @@ struct ToolSchemaTests {
     #expect(tagError?.field == "arguments.tags[0]")
     // The other C0 controls are still dropped by the sanitizer (DESIGN.md, "Sanitizer").
     #expect(try tool.normalize(["kind": "fact", "title": "x\u{7}y\u{1B}z"])["title"] == "xyz")
+  }
+
+  /// Review 19-b (F6): `knowledge_capture {"tags": ["a,b"]}` stored a tag the CLI could neither
+  /// tell from two tags nor remove.
+  @Test("a tag holding a comma is refused naming the tag's position and the comma's, for capture and memory_save")
+  func commaInTagRefused() throws {
+    for (name, base) in [("knowledge_capture", ["kind": "fact", "title": "x"] as JSONObject), ("memory_save", ["text": "x"])] {
+      let tool = try ToolRegistry.standard.tool(named: name)
+      var args = base
+      args["tags"] = ["keep", "a, b"]
+      #expect(
+        throws: ToolArgumentError(
+          field: "arguments.tags[1]",
+          message: "arguments.tags[1] 'a, b' contains a comma (at character 2); a tag holds no comma, since tags are given "
+            + "and shown as a comma-separated list (`--tags a,b` is two tags): give each part as a tag of its own, or "
+            + "write it 'a-b'")
+      ) { try tool.normalize(.object(args)) }
+    }
   }
 
   @Test("a text argument of control or invisible characters only says so, as the CLI does, not that it is empty")

@@ -358,7 +358,8 @@ struct RawArgumentTests {
   @Test("valid UTF-8, multi-byte characters included, runs as usual")
   func validUTF8() async {
     let console = Console()
-    let code = await DolphinCLI.run(rawArguments: [Array("--version".utf8), Array("é€😀".utf8)], console: console)
+    // `--version` takes no arguments now (review 19-b, F11): a multi-byte option value instead.
+    let code = await DolphinCLI.run(rawArguments: [Array("--version".utf8), Array("--workspace=é€😀".utf8)], console: console)
     #expect(code == ExitCode.success)
     #expect(DolphinCLI.escapingInvalidUTF8(Array("é€😀".utf8) + [0x80]) == #"é€😀\x80"#)
   }

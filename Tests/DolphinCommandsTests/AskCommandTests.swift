@@ -113,6 +113,8 @@ struct AskCommandTests {
     var status: Int32
     var message: String
     var outcome: String
+    /// The argument the call was refused for, named in `error.field` (review 19-b, F8).
+    var field: String? = nil
     var description: String { name }
   }
 
@@ -126,7 +128,12 @@ struct AskCommandTests {
       message: "handoff_restore failed: no handoff has the id 00000000-0000-0000-0000-000000000000", outcome: "failed"),
     FailedCall(
       name: "a bad kind", args: ["ask", "/capture bogus: X | Y", "--yes"], kind: "validation", status: 4,
-      message: "knowledge_capture failed: arguments.kind 'bogus' is not one of", outcome: "failed"),
+      message: "knowledge_capture failed: arguments.kind 'bogus' is not one of", outcome: "failed", field: "arguments.kind"),
+    FailedCall(
+      name: "a title over its bound", args: ["ask", "/capture decision: \(String(repeating: "t", count: 301))", "--yes"],
+      kind: "validation", status: 4,
+      message: "knowledge_capture failed: arguments.title is 301 characters; the limit is 300 characters", outcome: "failed",
+      field: "arguments.title"),
   ]
 
   @Test("--json: a run whose call failed prints the error document, with the run and its receipts under error.run", arguments: failedCalls)
@@ -144,6 +151,7 @@ struct AskCommandTests {
     #expect(error["kind"] as? String == c.kind)
     #expect(error["exitCode"] as? Int == Int(c.status))
     #expect((error["message"] as? String)?.hasPrefix(c.message) == true, "\(error)")
+    #expect(error["field"] as? String == c.field, "\(error)")
     let run = try #require(error["run"] as? [String: Any], "\(error)")
     #expect(run["route"] as? String == "deterministic")
     let receipts = try #require(run["receipts"] as? [[String: Any]])

@@ -87,7 +87,7 @@ struct CLIEndToEndTests {
       status: 2, stderr: "--priority '" + String(repeating: "u", count: 40) + "…' (100 characters) is not one of:"),
     ExitCase(name: "unknown id", args: ["knowledge", "get", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 3, stderr: "no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
     ExitCase(name: "dangling relationship", args: ["capture", "fact", "x", "--relates", "supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 3, stderr: "--relates: no knowledge item has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
-    ExitCase(name: "bad relationship kind", args: ["capture", "fact", "x", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 4, stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),
+    ExitCase(name: "bad relationship kind", args: ["capture", "fact", "x", "--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 2, stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),
     ExitCase(name: "limit out of range", args: ["knowledge", "list", "--limit", "0"], status: 4, stderr: "--limit is 0; it must be between 1 and 100000"),
     ExitCase(name: "limit beyond Int", args: ["search", "plan", "--limit", "99999999999999999999"], status: 4, stderr: "--limit is 99999999999999999999; it must be between 1 and 50"),
     ExitCase(name: "handoff list limit zero", args: ["handoff", "list", "--limit", "0"], status: 4, stderr: "--limit is 0; it must be between 1 and 200"),
@@ -125,7 +125,7 @@ struct CLIEndToEndTests {
       args: ["zzzz"],
       message: "unknown command 'zzzz'; the commands are demo, capture, search, reindex, knowledge, memory, task, context, "
         + "review, insights, handoff, status, doctor, settings, migrate, quarantine, export, import, erase, activity, "
-        + "analyze, ask, tools, mcp; run `dolphin --help` for what each does"),
+        + "analyze, ask, tools, mcp, limits, version; run `dolphin --help` for what each does"),
     // A word for a command that has another name.
     UnknownCommand(
       args: ["digest"],

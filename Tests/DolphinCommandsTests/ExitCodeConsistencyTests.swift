@@ -81,14 +81,18 @@ struct ExitCodeConsistencyTests {
 
   /// A bad `--relates` value: its kind, its id or its shape.
   static let badRelates: [Case] = [
-    Case(name: "kind not a choice", args: ["likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),
-    Case(name: "id not a UUID", args: ["relatesTo:nonsense"], stderr: "--relates id 'nonsense' is not a UUID"),
-    Case(name: "no colon", args: ["supports"], stderr: "--relates 'supports' must be KIND:UUID"),
+    Case(
+      name: "kind not a choice", args: ["likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 2,
+      stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),
+    Case(name: "id not a UUID", args: ["relatesTo:nonsense"], status: 4, stderr: "--relates id 'nonsense' is not a UUID"),
+    Case(name: "no colon", args: ["supports"], status: 4, stderr: "--relates 'supports' must be KIND:UUID"),
   ]
 
-  // Review 18-b (B13): a bad kind exited 2 and a bad id 4. `--relates` takes one structured
-  // value, and every way it can be wrong is a validation error (4) naming `relationships[i]`.
-  @Test("every bad --relates value exits 4 naming relationships[0], for capture and knowledge edit", arguments: badRelates)
+  // Review 18-b (B13) made every bad `--relates` value exit 4; review 19-b (F8): a kind outside
+  // the choices is a usage error (2) as every other value outside an option's choices is
+  // (`--priority urgent`, `capture factoid`), while a malformed id or shape stays 4, as a
+  // malformed id is everywhere. Each names `relationships[i]`.
+  @Test("a bad --relates kind exits 2, a bad id or shape 4, naming relationships[0], for capture and knowledge edit", arguments: badRelates)
   func badRelatesValue(_ c: Case) throws {
     let dir = TemporaryDirectory("relates")
     defer { dir.remove() }
@@ -97,13 +101,43 @@ struct ExitCodeConsistencyTests {
     let id = try #require(((try JSONSerialization.jsonObject(with: Data(captured.stdout.utf8)) as? [String: Any])?["item"] as? [String: Any])?["id"] as? String, "\(captured.stdout)")
     for command in [["capture", "fact", "t"], ["knowledge", "edit", id]] {
       let r = try runDolphin(command + ["--relates"] + c.args + ["--workspace", ws])
-      #expect(r.status == 4, "\(command): \(r.stderr)")
+      #expect(r.status == c.status, "\(command): \(r.stderr)")
       #expect(r.stderr.contains(c.stderr), "\(r.stderr)")
       let json = try runDolphin(command + ["--relates"] + c.args + ["--json", "--workspace", ws])
       let error = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any]
       #expect(error?["field"] as? String == "relationships[0]", "\(json.stdout)")
-      #expect(error?["exitCode"] as? Int == 4, "\(json.stdout)")
+      #expect(error?["exitCode"] as? Int == c.status.map(Int.init), "\(json.stdout)")
+      #expect(error?["kind"] as? String == (c.status == 2 ? "usage" : "validation"), "\(json.stdout)")
     }
+  }
+
+  /// Review 19-b (F8): text that is not UTF-8 exited 2 as an argument and 4 from standard input or
+  /// a file. The rule, as README's exit-code table states it: an argument that is not UTF-8 is a
+  /// command line dolphin cannot read, a usage error (2, with the argument's `field`); text read
+  /// from standard input or a file is input data refused, a validation error (4), as every other
+  /// refused input file is.
+  @Test("text that is not UTF-8: as an argument exit 2 (usage), from standard input or a file exit 4 (validation)")
+  func notUTF8ByChannel() throws {
+    let dir = TemporaryDirectory("utf8-channel")
+    defer { dir.remove() }
+    let ws = dir.appending("ws").path
+    let dolphin = dolphinExecutable().path
+    let file = dir.appending("latin1.txt")
+    try Data([0x61, 0xFF, 0x62]).write(to: file)
+    let cases: [(String, Int32, String, String)] = [
+      (#"'\#(dolphin)' capture fact "$(printf 'a\377b')" --json --workspace '\#(ws)'"#, 2, "usage", "title"),
+      (#"printf 'a\377b' | '\#(dolphin)' capture fact t --content - --json --workspace '\#(ws)'"#, 4, "validation", "content"),
+      ("'\(dolphin)' capture fact t --content-file '\(file.path)' --json --workspace '\(ws)'", 4, "validation", "content"),
+      (#"printf 'a\377b' | '\#(dolphin)' task add t --notes - --json --workspace '\#(ws)'"#, 4, "validation", "notes"),
+    ]
+    for (command, status, kind, field) in cases {
+      let r = try runProcess("/bin/sh", ["-c", command])
+      #expect(r.status == status, "\(command): \(r.stderr)")
+      let error = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any]
+      #expect(error?["kind"] as? String == kind && error?["field"] as? String == field, "\(command): \(r.stdout)")
+      #expect((error?["message"] as? String)?.contains("UTF-8") == true, "\(r.stdout)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: ws))
   }
 
   @Test("an empty file path for import or migrate is a usage error (exit 2), not a missing file")

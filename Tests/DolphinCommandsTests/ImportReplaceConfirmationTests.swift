@@ -64,6 +64,38 @@ struct ImportReplaceConfirmationTests {
     #expect(await DolphinCLI.run(["import", file, "--on-conflict", "replace", "--workspace", ws], console: same) == 0)
   }
 
+  /// Review 19-b (F14): `cat e.json | dolphin import - --on-conflict replace` at a terminal was
+  /// told to "run it in a terminal, or pass --yes": standard input held the document, so no
+  /// answer could be read from it, and --yes is the only way.
+  @Test("import - : standard input holds the document, so replace says --yes is the only way, terminal or not")
+  func standardInputHoldsTheDocument() async throws {
+    let dir = TemporaryDirectory("import-replace-stdin")
+    defer { dir.remove() }
+    let (ws, file, id) = try await Self.conflicting(dir)
+    let document = try String(contentsOfFile: file, encoding: .utf8)
+    for interactive in [true, false] {
+      // Standard input is the document, read to its end: no question is asked at a terminal either.
+      let console = Console(isInteractive: interactive, input: [document])
+      let code = await DolphinCLI.run(["import", "-", "--on-conflict", "replace", "--workspace", ws], console: console)
+      #expect(code == ExitCode.aborted, "\(console.standardError)")
+      #expect(
+        console.standardError.contains(
+          "replacing 1 stored record(s) with the file's versions needs confirmation, and standard input held the document "
+            + "(`import -`), so no answer can be read from it: pass --yes to apply it (or give the input as a file, to be "
+            + "asked at a terminal); nothing was changed"), "\(console.standardError)")
+      #expect(!console.standardError.contains("[y/N]"), "\(console.standardError)")
+      #expect(try await Self.title(ws, id) == "Original title")
+    }
+    let piped = try runDolphin(["import", "-", "--on-conflict", "replace", "--json", "--workspace", ws], stdin: document)
+    #expect(piped.status == 1, "\(piped.stderr)")
+    let error = (try JSONSerialization.jsonObject(with: Data(piped.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any]
+    #expect(error?["kind"] as? String == "aborted" && error?["plan"] != nil, "\(piped.stdout)")
+    #expect((error?["message"] as? String)?.contains("pass --yes to apply it") == true, "\(piped.stdout)")
+    let yes = try runDolphin(["import", "-", "--on-conflict", "replace", "--yes", "--workspace", ws], stdin: document)
+    #expect(yes.status == 0, "\(yes.stderr)")
+    #expect(try await Self.title(ws, id) == "Title from the file")
+  }
+
   // Review 18-d: the plan listed the settings, which have no id, under "same id, different content".
   @Test("the plan names conflicting settings as settings, and records as same-id conflicts")
   func settingsConflictWording() async throws {

@@ -88,7 +88,7 @@ struct KnowledgeEditCommandTests {
       args: ["--add-tags", (1...16).map { "t\($0)" }.joined(separator: ",")], status: 4,
       stderr: "--add-tags would make 17 tags (1 held + 16 added); the limit is 16; nothing was changed"),
     Refusal(
-      args: ["--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 4,
+      args: ["--relates", "likes:3F2504E0-4F89-11D3-9A0C-0305E82C3301"], status: 2,
       stderr: "--relates kind 'likes' is not one of: supports, contradicts, dependsOn, supersedes, relatesTo"),
     Refusal(
       args: ["--content", "password=hunter22222"], status: 4,

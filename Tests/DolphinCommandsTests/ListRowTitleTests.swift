@@ -78,7 +78,7 @@ struct ListRowTitleTests {
     let r = try cli.run(["task", "list"])
     #expect(r.status == 0, "\(r.stderr)")
     let rows = Self.rows(r.stdout)
-    #expect(rows == ["1 task(s)", "[ ] \(id)  \(c.shown) (high)"], "\(rows)")
+    #expect(rows == ["1 task(s) shown of 1", "[ ] \(id)  \(c.shown) (high)"], "\(rows)")
   }
 
   @Test("task search: the quoted title comes before the matched stems, which it cannot fake")

@@ -42,6 +42,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import mcp
 import mcp.types as types
 from mcp import Client, ClientSession, StdioServerParameters, stdio_client
@@ -218,6 +219,23 @@ async def session_api(d: Dolphin) -> None:
                   f"{tool.name}: destructiveHint and openWorldHint false")
             check(isinstance(a.idempotent_hint, bool), f"{tool.name}: idempotentHint")
         schemas = {t.name: t.input_schema for t in listed}
+
+        # The published maxLength is counted in code points, as JSON Schema counts it, so a real
+        # validator accepts text the server accepts (review 19-b, F5: 300 emoji with skin tones,
+        # 600 code points, failed `maxLength: 300`); the bound in characters is in the description.
+        title_schema = schemas["knowledge_capture"]["properties"]["title"]
+        emoji_title = {"kind": "fact", "title": "\U0001F44D\U0001F3FD" * 300}
+        try:
+            jsonschema.validate(emoji_title, schemas["knowledge_capture"])
+            check(True, "300 emoji with skin tones pass the published knowledge_capture schema")
+        except jsonschema.ValidationError as e:
+            check(False, f"300 emoji with skin tones fail the published schema: {e.message}")
+        check(title_schema.get("maxLength") == 3000 and "At most 300 characters (grapheme clusters" in title_schema.get("description", ""),
+              f"title: maxLength is the scalar bound, the description gives the character bound: {title_schema}")
+        decomposed = "sqlite " + "e\u0301" * 493  # 500 characters, 993 code points
+        jsonschema.validate({"query": decomposed}, schemas["knowledge_search"])
+        accepted_query = await call(s, "knowledge_search", {"query": decomposed})
+        check(not accepted_query.is_error, f"a 500-character query of 993 code points is accepted: {text_of(accepted_query)}")
 
         # Search where no workspace exists yet: read-only, no elicitation; it says so, and
         # neither creates the workspace nor stores a receipt (only a write that succeeds does).
@@ -460,8 +478,8 @@ async def session_api(d: Dolphin) -> None:
           "the receipt records the risk and the changed id")
     check('"title":"Use SQLite WAL for the workspace"' in captures[0]["arguments"],
           "the receipt records the canonical arguments")
-    # All but the first search, made before the workspace existed.
-    calls = COUNTS["tool_calls"] - calls_before - 1
+    # All but the first two searches, made before the workspace existed.
+    calls = COUNTS["tool_calls"] - calls_before - 2
     check(len(receipts) == calls, f"every tool call left one receipt ({len(receipts)} for {calls} calls)")
     check(all(r["callID"] for r in receipts), "receipts carry the JSON-RPC id")
 

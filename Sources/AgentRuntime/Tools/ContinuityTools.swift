@@ -70,7 +70,7 @@ enum ContinuityTools {
       ToolProperty("kind", .oneOf(kinds), required: true, "The kind."),
       ToolProperty("title", .text(min: 1, max: Limits.title), required: true, "Title."),
       ToolProperty("content", .body(max: Limits.content), "Body."),
-      ToolProperty("tags", .tags, "Tags (lowercased, deduplicated)."),
+      ToolProperty("tags", .tags, "Tags (lowercased, deduplicated; a tag holds no comma)."),
       ToolProperty("priority", .oneOf(Priority.allCases.map(\.rawValue)), default: "normal", "Priority."),
       ToolProperty("relationships", .array(
         items: .object([

@@ -24,7 +24,7 @@ enum LegacyTools {
     description: "Save a legacy memory; it is also mirrored as a knowledge item (kind context, source legacyMemory). Local write: needs approval.",
     input: .object([
       ToolProperty("text", .text(min: 1, max: Limits.memoryText), required: true, "The memory."),
-      ToolProperty("tags", .tags, "Tags (lowercased, deduplicated)."),
+      ToolProperty("tags", .tags, "Tags (lowercased, deduplicated; a tag holds no comma)."),
     ]),
     outputSchema: ToolRendering.outputSchema(["memory": ToolRendering.anyObject, "mirror": ToolRendering.anyObject], required: ["memory", "mirror"]),
     risk: .localWrite, isIdempotent: false,

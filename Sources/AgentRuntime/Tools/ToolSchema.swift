@@ -5,10 +5,18 @@ import Foundation
 /// sees (``jsonSchema``) and for validation and normalization (``validate(_:path:)``).
 ///
 /// Supported (a subset of JSON Schema draft 2020-12): objects with named properties,
-/// `required`, `additionalProperties: false`; strings with `minLength`/`maxLength` (counted in
-/// `Character`s, and a string is also held to ``Limits/unicodeScalarLimit(forCharacters:)`` of
-/// its `maxLength` in Unicode scalars), `enum`, `format: uuid`; integers with `minimum`/`maximum`; booleans; arrays
-/// with `items`, `minItems`/`maxItems`, `uniqueItems`.
+/// `required`, `additionalProperties: false`; strings with `minLength`/`maxLength`, `enum`,
+/// `format: uuid`; integers with `minimum`/`maximum`; booleans; arrays with `items`,
+/// `minItems`/`maxItems`, `uniqueItems`.
+///
+/// Text is bounded in `Character`s (grapheme clusters, as displayed) and, as everywhere
+/// (``Limits/check(_:_:limit:)``), in Unicode scalars: at most
+/// ``Limits/unicodeScalarLimit(forCharacters:)`` of the character bound. JSON Schema counts
+/// `maxLength` in code points, so the published schema gives the scalar bound as `maxLength` (a
+/// validator then enforces it exactly, an outer bound that every text the server accepts meets)
+/// and states the character bound in the property's `description` (``StringRules/advertisedMaxLength``,
+/// ``boundDescription``): a client validating 300 emoji with skin tones (600 code points) against
+/// `maxLength: 300` would refuse a title the server accepts.
 public indirect enum ToolSchema: Sendable {
   case object([ToolProperty])
   case string(StringRules)
@@ -27,8 +35,30 @@ public indirect enum ToolSchema: Sendable {
     /// Normalization applied before the length check.
     public var normalization: Normalization
     /// A bound in UTF-8 bytes besides `maxLength` (code to analyze is bounded in bytes), checked
-    /// first; the schema a client sees keeps `maxLength`, a looser bound in characters.
+    /// first; the schema a client sees gives it as `maxLength` (``advertisedMaxLength``).
     public var maxUTF8Bytes: Int?
+
+    /// The `maxLength` the published schema gives, in Unicode code points as JSON Schema counts
+    /// them: an outer bound that every value the server accepts meets. For text, the Unicode
+    /// scalar bound of ``maxLength`` (``Limits/unicodeScalarLimit(forCharacters:)``: 3,000 for a
+    /// 300-character title); for a text bounded in UTF-8 bytes, that byte bound (no text holds
+    /// more code points than bytes); for an enum or a UUID, whose values are ASCII, ``maxLength``.
+    public var advertisedMaxLength: Int {
+      if let maxUTF8Bytes { return maxUTF8Bytes }
+      if allowed != nil || isUUID { return maxLength }
+      return Limits.unicodeScalarLimit(forCharacters: maxLength)
+    }
+
+    /// The bound in words, for the description of the property that holds such a string: `at
+    /// most 300 characters (grapheme clusters, as displayed); maxLength, 3000, bounds its
+    /// Unicode code points (10 per character)`. Nil for an enum or a UUID, which the schema says
+    /// whole, and for text bounded in UTF-8 bytes, whose property says so itself (`maxLength`
+    /// is then the byte bound, which no text within it exceeds in code points).
+    public var boundDescription: String? {
+      if maxUTF8Bytes != nil || allowed != nil || isUUID { return nil }
+      return "at most \(maxLength) characters (grapheme clusters, as displayed); maxLength, \(advertisedMaxLength), "
+        + "bounds its Unicode code points (\(Limits.unicodeScalarsPerCharacter) per character)"
+    }
 
     public init(
       minLength: Int = 0, maxLength: Int, allowed: [String]? = nil, isUUID: Bool = false,
@@ -92,7 +122,7 @@ public indirect enum ToolSchema: Sendable {
       var properties = JSONObject()
       for p in props {
         var s = p.schema.jsonSchema.object ?? JSONObject()
-        s["description"] = .string(p.description)
+        s["description"] = .string(p.schema.boundDescription.map { p.description + " " + $0 } ?? p.description)
         if let d = p.defaultValue { s["default"] = d }
         properties[p.name] = .object(s)
       }
@@ -105,7 +135,7 @@ public indirect enum ToolSchema: Sendable {
     case .string(let r):
       var o: JSONObject = ["type": "string"]
       if r.minLength > 0 { o["minLength"] = .integer(r.minLength) }
-      o["maxLength"] = .integer(r.maxLength)
+      o["maxLength"] = .integer(r.advertisedMaxLength)
       if let allowed = r.allowed { o["enum"] = .array(allowed.map { .string($0) }) }
       if r.isUUID { o["format"] = "uuid" }
       return .object(o)
@@ -118,6 +148,19 @@ public indirect enum ToolSchema: Sendable {
       if lo > 0 { o["minItems"] = .integer(lo) }
       if unique { o["uniqueItems"] = true }
       return .object(o)
+    }
+  }
+
+  /// The bound of a text property (or of each text of a list) as a sentence for its published
+  /// `description`, since JSON Schema has no word for a length in characters:
+  /// `At most 300 characters (grapheme clusters, as displayed); maxLength, 3000, bounds its
+  /// Unicode code points (10 per character).`, `Each at most 48 characters …`; nil for other
+  /// schemas (numbers, enums, UUIDs, objects), whose bounds the schema states itself.
+  public var boundDescription: String? {
+    switch self {
+    case .string(let r): return r.boundDescription.map { "At most " + $0.dropFirst("at most ".count) + "." }
+    case .array(.string(let r), _, _, _): return r.boundDescription.map { "Each at most " + $0.dropFirst("at most ".count) + "." }
+    default: return nil
     }
   }
 
@@ -162,7 +205,7 @@ public indirect enum ToolSchema: Sendable {
       // A NUL is refused, not dropped with the other controls (as in imports and CLI input).
       do { try Limits.refuseNUL(path, raw) } catch { throw ToolArgumentError(field: path, message: error.message) }
       if r.normalization == .tag {
-        do { try Limits.checkTagCharacters(path, raw) } catch {
+        do { try Limits.checkNewTag(path, raw) } catch {
           throw ToolArgumentError(field: path, message: error.message)
         }
       }

@@ -1,11 +1,13 @@
 import Foundation
 
 /// A value in an export document that `dolphin import` refuses on a record it writes: text
-/// holding a NUL (U+0000), or a tag holding a line break, a tab or another control character.
+/// holding a NUL (U+0000), or a tag holding a line break, a tab, another control character or a
+/// comma (``Limits/checkNewTag(_:_:)``).
 ///
-/// No dolphin command stores either (capture, the MCP tools and imports refuse them), so a
-/// workspace holds one only when another program wrote it there (`sqlite3 … "UPDATE knowledge SET
-/// content = 'a' || char(0) || 'b'"`). Its export keeps the text as stored; importing that file
+/// No dolphin command stores any of these (capture, the MCP tools and imports refuse them), so
+/// a workspace holds one only when another program wrote it there (`sqlite3 … "UPDATE knowledge
+/// SET content = 'a' || char(0) || 'b'"`), or, for a comma in a tag, an earlier build did (its
+/// MCP tools and imports took one). Its export keeps the text as stored; importing that file
 /// back into the same workspace leaves the record alone (it is the same record), while an import
 /// that would write the record — into an empty workspace, say — refuses it.
 public struct RefusedTextField: Sendable, Equatable {
@@ -41,7 +43,7 @@ extension WorkspaceExport {
   /// conversations, messages, receipts, checkpoints, settings, quarantine; inside a record,
   /// field by field, and for tags the first refused tag only.
   /// - Complexity: O(n) in the document's text; a record without a NUL byte and without a
-  ///   control character in a tag costs one scan of its UTF-8.
+  ///   control character or comma in a tag costs one scan of its UTF-8.
   public var refusedTextFields: [RefusedTextField] {
     var out: [RefusedTextField] = []
     func scan(
@@ -54,7 +56,7 @@ extension WorkspaceExport {
         }
       }
       for (j, tag) in tags.enumerated() {
-        do throws(ValidationError) { try Limits.checkTagCharacters("tags[\(j)]", tag) } catch {
+        do throws(ValidationError) { try Limits.checkNewTag("tags[\(j)]", tag) } catch {
           out.append(.init(collection: collection, id: id, index: index, recordPath: recordPath, field: "tags[\(j)]", reason: error.message))
           break
         }
@@ -114,8 +116,9 @@ extension WorkspaceExport {
   /// remove the characters from the file.
   public static let refusedTextFix =
     "to keep the readable text, run `dolphin doctor` on the workspace the file came from: it names each such "
-    + "record with the sqlite3 command that removes these characters and keeps the rest; then export again. "
-    + "Or remove them from the file: each `\\u0000` escape, and each control character in a tag"
+    + "record with the sqlite3 command that fixes it and keeps the rest of the text (a NUL or a control character "
+    + "removed, a comma in a tag becoming `-`); then export again. Or fix the file: remove each `\\u0000` escape and "
+    + "each control character in a tag, and write a tag holding a comma as two tags or with `-` (`a,b` → `a-b`)"
 
   /// The warning for whoever writes this document to a file when it holds values that an import
   /// refuses on a record it writes (``refusedTextFields``): which records and fields (the first
@@ -126,8 +129,8 @@ extension WorkspaceExport {
     guard !fields.isEmpty else { return nil }
     let shown = fields.prefix(10).map { $0.path + ($0.id.map { " (id \($0.uuidString))" } ?? "") }
     let more = fields.count > 10 ? "; and \(fields.count - 10) more" : ""
-    return "\(fields.count) value(s) hold a NUL character or a tag with a control character, which no dolphin "
-      + "command stores (another program wrote them into the workspace): " + shown.joined(separator: "; ") + more
+    return "\(fields.count) value(s) hold a NUL character or a tag with a control character or a comma, which no "
+      + "dolphin command stores (another program, or for a comma an earlier dolphin, wrote them into the workspace): " + shown.joined(separator: "; ") + more
       + ". The export keeps them as stored, and importing the file back into this workspace leaves those records "
       + "alone, but an import that writes them (into an empty workspace, for one) refuses the file: "
       + Self.refusedTextFix

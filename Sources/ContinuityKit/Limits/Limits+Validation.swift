@@ -21,11 +21,57 @@ extension Limits {
   /// - Parameters:
   ///   - raw: the tags as given.
   ///   - field: the field named in errors.
+  ///   - refusingCommas: refuse a tag holding a comma (``checkNewTag(_:_:)``); false for tags
+  ///     that name stored ones (tags to remove), which an earlier build may have stored so.
   /// - Throws: ``ValidationError`` (field `tags[i]`, `i` counting the tags as given) for a tag
-  ///   holding a line break, a tab or another control character (``checkTagCharacters(_:_:)``).
-  public static func normalizedTags(_ raw: [String], field: String = "tags") throws(ValidationError) -> [String] {
-    for (i, tag) in raw.enumerated() { try checkTagCharacters("\(field)[\(i)]", tag) }
+  ///   holding a line break, a tab or another control character (``checkTagCharacters(_:_:)``),
+  ///   or a comma (``checkTagSeparator(_:_:)``).
+  public static func normalizedTags(
+    _ raw: [String], field: String = "tags", refusingCommas: Bool = true
+  ) throws(ValidationError) -> [String] {
+    for (i, tag) in raw.enumerated() {
+      if refusingCommas { try checkNewTag("\(field)[\(i)]", tag) } else { try checkTagCharacters("\(field)[\(i)]", tag) }
+    }
     return normalizeTags(raw.map(Sanitizer.sanitize))
+  }
+
+  /// Throws when a tag holds a comma. The command line takes tags as a comma-separated list
+  /// (`--tags a,b` is two tags) and shows them so (`tags: a, b`), so a tag `a,b` could be
+  /// neither told from two tags nor removed with `--remove-tags` (review 19-b, F6). Every path
+  /// that stores a new tag refuses it — capture, `knowledge edit`, `memory save`, the MCP tools,
+  /// `import` on a record it writes, and `migrate`, which quarantines such a memory — while a
+  /// tag an earlier build stored so is read, edited around and exported as stored, and `dolphin
+  /// doctor` names it with a fix (``tagWithoutCommas(_:)``).
+  /// - Parameters:
+  ///   - field: the field named in errors, e.g. `tags[0]`.
+  ///   - tag: the tag as given.
+  /// - Throws: ``ValidationError`` naming the field, the tag, the position of its first comma
+  ///   (1-based, in `Character`s) and the tag written without commas.
+  public static func checkTagSeparator(_ field: String, _ tag: String) throws(ValidationError) {
+    guard let comma = tag.firstIndex(of: ",") else { return }
+    let position = tag.distance(from: tag.startIndex, to: comma) + 1
+    let joined = tagWithoutCommas(tag)
+    let instead = joined.isEmpty ? "leave it out" : "give each part as a tag of its own, or write it \(quoted(joined, cutAt: 60))"
+    throw ValidationError(
+      field: field,
+      message: "\(field) \(quoted(tag, cutAt: 60)) contains a comma (at character \(position)); a tag holds no comma, since "
+        + "tags are given and shown as a comma-separated list (`--tags a,b` is two tags): \(instead)")
+  }
+
+  /// What a tag given to be stored must meet: one line without tabs or control characters
+  /// (``checkTagCharacters(_:_:)``) and no comma (``checkTagSeparator(_:_:)``).
+  /// - Throws: ``ValidationError`` naming the field and the tag.
+  public static func checkNewTag(_ field: String, _ tag: String) throws(ValidationError) {
+    try checkTagCharacters(field, tag)
+    try checkTagSeparator(field, tag)
+  }
+
+  /// `tag` with its commas replaced as `dolphin doctor`'s fix replaces them: its parts between
+  /// commas, trimmed, the empty ones dropped, joined by `-` (`a,b` → `a-b`, `x, y,` → `x-y`, `,`
+  /// → empty).
+  public static func tagWithoutCommas(_ tag: String) -> String {
+    tag.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+      .joined(separator: "-")
   }
 
   /// Throws when a tag, trimmed, holds a line break, a tab or another control character: a tag
@@ -156,6 +202,8 @@ extension Limits {
     guard !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
       throw ValidationError(field: "tag", message: "\(label) must not be empty")
     }
+    // A comma is kept: the filter is one tag, and finds one an earlier build stored with a
+    // comma (an empty result says `--tag` takes one tag).
     do { try checkTagCharacters(label, raw) } catch { throw ValidationError(field: "tag", message: error.message) }
     // Only invisible characters (e.g. a zero-width space) left nothing to match.
     guard let tag = normalizeTags([Sanitizer.sanitize(raw)]).first else {
@@ -174,6 +222,10 @@ extension Limits {
 
   /// Checks tag count, each tag's length (in `Character`s, and in Unicode scalars as
   /// ``check(_:_:limit:)`` does) and that each is one line without control characters.
+  ///
+  /// A comma is not refused here, at the store's boundary, but where a tag is given to be stored
+  /// (``normalizedTags(_:field:refusingCommas:)``, ``checkNewTag(_:_:)``): a record an earlier
+  /// build stored with one stays editable (its priority, say) until `dolphin doctor`'s fix runs.
   ///
   /// A tag over a length bound is named by its position and its value, quoted and cut to 20
   /// characters (``quoted(_:cutAt:escaping:sayingLength:)``), since tags are stored deduplicated

@@ -126,7 +126,7 @@ public enum Limits {
   /// (1 GiB): a full workspace at the default limits is a few hundred megabytes.
   public static let importDocumentBytes = 1 << 30
 
-  /// One row per bound, for documentation (`dolphin limits`) and tests.
+  /// One row per bound, as `dolphin limits` lists it (text, and `--json`), and for tests.
   public static let table: [(name: String, value: Int, unit: String)] = [
     ("title", title, "characters"),
     ("content", content, "characters"),

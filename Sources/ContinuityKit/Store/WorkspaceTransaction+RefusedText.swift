@@ -1,10 +1,12 @@
 import Foundation
 
 /// Stored values that make a record's export unimportable elsewhere, for `dolphin doctor`: text
-/// holding a NUL (U+0000), and tags holding a line break, a tab or another control character.
+/// holding a NUL (U+0000), and tags holding a line break, a tab, another control character or a
+/// comma.
 ///
-/// No dolphin command stores either (capture, the MCP tools and imports refuse them), so another
-/// program wrote them (`sqlite3 … "UPDATE knowledge SET content = 'a' || char(0) || 'b'"`). The
+/// No dolphin command stores any of these (capture, the MCP tools and imports refuse them), so
+/// another program wrote them (`sqlite3 … "UPDATE knowledge SET content = 'a' || char(0) ||
+/// 'b'"`), or, for a comma in a tag, an earlier build (whose MCP tools and imports took one). The
 /// workspace reads, searches and exports such a record as stored, and imports its own export
 /// back, but an import that writes the record — a restore into an empty workspace — refuses it
 /// (``WorkspaceExport/refusedTextFields``). Each entry carries an `UPDATE` that removes those
@@ -26,7 +28,9 @@ public struct RefusedTextReport: Sendable, Equatable, Codable {
     public var problem: String
     /// One SQL statement that removes the refused characters from this value and keeps the rest
     /// of the text: a NUL is removed, a line break or tab in a tag becomes a space, another
-    /// control character in a tag is removed (the tags then normalized as capture stores them).
+    /// control character in a tag is removed, and a comma in a tag becomes `-`
+    /// (``Limits/tagWithoutCommas(_:)``: `a,b` → `a-b`); the tags are then normalized as capture
+    /// stores them.
     public var fixStatement: String
 
     /// An entry; see each property.
@@ -70,7 +74,7 @@ extension WorkspaceTransaction {
     var field: String
     /// A JSON list of texts (`next_steps`), or a JSON object (`sections`), rather than text.
     var isJSON = false
-    /// A JSON list of tags: also checked for control characters.
+    /// A JSON list of tags: also checked for control characters and commas.
     var isTags = false
   }
 
@@ -96,11 +100,12 @@ extension WorkspaceTransaction {
   ]
 
   /// The stored values that an import refuses on a record it writes (``RefusedTextReport``):
-  /// a NUL in any text an export carries (the settings' too), and a line break, tab or other
-  /// control character in a tag.
+  /// a NUL in any text an export carries (the settings' too), and a line break, tab, other
+  /// control character or comma in a tag (``Limits/checkNewTag(_:_:)``).
   ///
   /// SQLite finds the candidate rows (a NUL byte in a text column; an escape, DEL or a byte that
-  /// may start a C1 control in a JSON column), and only those are read into Swift. A JSON column
+  /// may start a C1 control in a JSON column; in a list of tags, a comma that does not separate
+  /// two of its texts), and only those are read into Swift. A JSON column
   /// that is not valid JSON is skipped: ``malformedJSON(limit:)`` names it, with its repair
   /// (``readableListRepair(table:column:id:)``).
   /// - Parameter limit: at most this many entries are listed (the count covers all of them).
@@ -119,7 +124,12 @@ extension WorkspaceTransaction {
       let candidates = table.columns.map { c in
         c.isJSON
           ? "(json_valid(\(c.column)) AND (instr(\(c.column), '\\u0000') > 0"
-            + (c.isTags ? " OR instr(\(c.column), '\\') > 0 OR instr(CAST(\(c.column) AS BLOB), x'7F') > 0 OR instr(CAST(\(c.column) AS BLOB), x'C2') > 0" : "")
+            + (c.isTags
+              ? " OR instr(\(c.column), '\\') > 0 OR instr(CAST(\(c.column) AS BLOB), x'7F') > 0 OR instr(CAST(\(c.column) AS BLOB), x'C2') > 0"
+                // A comma inside a tag: in the store's compact JSON (`["a,b","c"]`) every comma
+                // between two texts reads `","`, and a quote inside a text is escaped.
+                + " OR instr(replace(\(c.column), '\",\"', ''), ',') > 0"
+              : "")
             + "))"
           : "instr(CAST(\(c.column) AS BLOB), x'00') > 0"
       }
@@ -134,7 +144,7 @@ extension WorkspaceTransaction {
           if c.isTags {
             guard let tags = try? StableJSON.decoder().decode([String].self, from: Data(value.utf8)) else { continue }
             for (j, tag) in tags.enumerated() {
-              do throws(ValidationError) { try Limits.checkTagCharacters("tags[\(j)]", tag) } catch {
+              do throws(ValidationError) { try Limits.checkNewTag("tags[\(j)]", tag) } catch {
                 add(
                   .init(
                     table: table.table, id: id, field: "tags[\(j)]", problem: error.message,
@@ -214,8 +224,9 @@ extension WorkspaceTransaction {
   }
 
   /// `tags` as a JSON list capture would store: in each tag a line break or tab becomes a space
-  /// and every other control character is removed; then trimmed, lowercased and deduplicated
-  /// (``Limits/normalizeTags(_:)``), so `["one", "t\u{1}wo"]` gives `["one","two"]`.
+  /// and every other control character is removed, and commas are replaced as
+  /// ``Limits/tagWithoutCommas(_:)`` replaces them; then trimmed, lowercased and deduplicated
+  /// (``Limits/normalizeTags(_:)``), so `["one", "t\u{1}wo", "a,b"]` gives `["one","two","a-b"]`.
   static func readableTagsJSON(_ tags: [String]) -> String {
     let readable = tags.map { tag in
       var out = String.UnicodeScalarView()
@@ -226,7 +237,7 @@ extension WorkspaceTransaction {
           out.append(scalar)
         }
       }
-      return String(out)
+      return Limits.tagWithoutCommas(String(out))
     }
     return JSONValue.array(Limits.normalizeTags(readable).map { .string($0) }).jsonString()
   }

@@ -144,9 +144,13 @@ enum AgentCommands {
     }
     if let failed = run.calls.first(where: { $0.receipt.outcome == .failed }) {
       let notFound = failed.failedOnMissingRecord
+      // The argument the call was refused for, as every other validation error names its field
+      // (review 19-b, F8: the message named `arguments.title`, the JSON no field).
+      var field: String?
+      if case .invalidArguments(let e) = failed.error { field = e.field }
       return FailedRun(
         code: notFound ? ExitCode.notFound : ExitCode.validation, kind: notFound ? "notFound" : "validation",
-        message: "\(failed.receipt.tool) failed: \(failed.receipt.message)\(note)", run: document)
+        message: "\(failed.receipt.tool) failed: \(failed.receipt.message)\(note)", run: document, field: field)
     }
     return nil
   }

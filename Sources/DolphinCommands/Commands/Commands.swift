@@ -7,7 +7,7 @@ enum Commands {
   static let all: [Command] =
     [demo, capture] + SearchCommands.all + KnowledgeCommands.all + MemoryCommands.all + TaskCommands.all
     + ContinuityCommands.all + HandoffCommands.all + [status, doctor] + SettingsCommands.all + MigrateCommands.all
-    + DataRightsCommands.all + AnalyzeCommands.all + AgentCommands.all + MCPCommands.all
+    + DataRightsCommands.all + AnalyzeCommands.all + AgentCommands.all + MCPCommands.all + AboutCommands.all
 
   static let kindList = KnowledgeKind.allCases.map(\.rawValue).joined(separator: ", ")
 
@@ -21,7 +21,9 @@ enum Commands {
       path: ["capture"], summary: "Capture a typed knowledge item.",
       positionals: [("kind", "One of: \(kindList)."), ("title", "Title, at most \(Limits.title) characters.")],
       options: [
-        OptionSpec(name: "content", value: "TEXT", help: "Body text (≤ \(Limits.content) characters); '-' reads stdin."),
+        OptionSpec(
+          name: "content", value: "TEXT", help: "Body text (≤ \(Limits.content) characters); '-' reads stdin.",
+          readsStandardInput: true),
         OptionSpec(name: "content-file", value: "PATH", help: "Read the body from a UTF-8 text file (≤ \(Limits.content) characters)."),
         OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Comma-separated tags (≤ \(Limits.tagsPerItem), each ≤ \(Limits.tagLength) characters)."),
         OptionSpec(name: "relates", value: "KIND:UUID", repeatable: true, help: "One relationship to an existing item (repeat for each, at most \(Limits.relationshipsPerItem)); KIND is supports, contradicts, dependsOn, supersedes or relatesTo."),
@@ -100,6 +102,7 @@ enum Commands {
     }
     guard let content = a.value("content") else { return nil }
     if content == "-" {
+      ctx.standardInputHolds = "the text of --content"
       return try TextInput.read(.standardInput, field: "content", limit: Limits.content, console: ctx.console)
     }
     return content
@@ -122,14 +125,10 @@ enum Commands {
     guard parts.count == 2 else {
       throw ValidationError(field: "relationships[\(index)]", message: "--relates \(quotedValue(spec, cutAt: 60)) must be KIND:UUID, e.g. supports:3F2504E0-4F89-11D3-9A0C-0305E82C3301")
     }
-    // A bad kind is a bad value as a bad id is: both exit 4 (validation), naming the field
-    // (review 18-b, B13: the kind exited 2, the id 4).
-    let kind: RelationshipKind
-    do {
-      kind = try ctx.parseEnum(RelationshipKind.self, parts[0], name: "--relates kind", field: "relationships[\(index)]")
-    } catch let error as CLIError {
-      throw ValidationError(field: "relationships[\(index)]", message: error.message)
-    }
+    // A kind that is not one of the choices is a usage error (exit 2), as every other value
+    // outside an option's choices is (`--priority urgent`, `capture factoid`), naming the field
+    // (review 19-b, F8; an id that is not a UUID stays malformed input, exit 4, as everywhere).
+    let kind = try ctx.parseEnum(RelationshipKind.self, parts[0], name: "--relates kind", field: "relationships[\(index)]")
     do {
       return KnowledgeRelationship(kind: kind, targetID: try ctx.uuid(parts[1], field: "--relates id"))
     } catch var error as ValidationError {
@@ -279,7 +278,7 @@ enum Commands {
         /// advisory, not a problem.
         var textOverBounds: TextOverBoundReport?
         /// Stored values that no dolphin command stores and an import refuses on a record it
-        /// writes — a NUL in text, a control character in a tag —, so that the workspace's export
+        /// writes — a NUL in text, a control character or a comma in a tag —, so that the workspace's export
         /// cannot be restored into an empty workspace; each with the SQL that removes those
         /// characters and keeps the text (`count` 0 when there are none). A problem.
         var refusedText: RefusedTextReport?
@@ -868,14 +867,14 @@ enum Commands {
   }
 
   /// Doctor's lines for stored values an import refuses on a record it writes (a NUL in text, a
-  /// control character in a tag): how many, the first ones by table, id and field; that there
+  /// control character or a comma in a tag): how many, the first ones by table, id and field; that there
   /// are none; or (for `nil`) that the check did not run.
   static func refusedTextLines(_ report: RefusedTextReport?) -> [String] {
     guard let report else { return ["Importable text: not run"] }
     guard report.count > 0 else { return ["Importable text: no stored value would make an export unimportable"] }
     var lines = [
-      "Importable text: \(report.count) stored value(s) hold a NUL or a tag with a control character, which no dolphin "
-        + "command stores; an import that writes such a record (a restore into an empty workspace) refuses it:"
+      "Importable text: \(report.count) stored value(s) hold a NUL or a tag with a control character or a comma, which "
+        + "no dolphin command stores; an import that writes such a record (a restore into an empty workspace) refuses it:"
     ]
     for entry in report.records { lines.append("  - \(inert(entry.description))") }
     if report.count > report.records.count { lines.append("  … and \(report.count - report.records.count) more") }
@@ -887,12 +886,13 @@ enum Commands {
   static func refusedTextAdvice(_ report: RefusedTextReport, _ directory: String, _ databasePath: String) -> String {
     let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
     let fixes = report.records.map { sqlite3 + ShellWord.sqlArgument($0.fixStatement) }
-    return "\(report.count) stored value(s) (listed above) hold a NUL character or a tag with a control character: "
-      + "another program wrote them, as no dolphin command stores them. They are read, searched and exported as "
+    return "\(report.count) stored value(s) (listed above) hold a NUL character or a tag with a control character or "
+      + "a comma: another program wrote them (or, for a comma, an earlier dolphin), as no dolphin command stores them "
+      + "now. They are read, searched and exported as "
       + "stored, but `dolphin import` refuses such a record wherever it would write it, so this workspace's export "
       + "cannot be restored into an empty workspace. Nothing was changed. To remove those characters and keep the "
-      + "readable text (a NUL is removed; in a tag, a line break or tab becomes a space and another control character "
-      + "is removed), stop every dolphin process using this workspace, copy the directory \(directory) somewhere "
+      + "readable text (a NUL is removed; in a tag, a line break or tab becomes a space, another control character "
+      + "is removed and a comma becomes `-`), stop every dolphin process using this workspace, copy the directory \(directory) somewhere "
       + "safe, and run: " + fixes.joined(separator: "; ")
       + (report.truncated ? "; then run `dolphin doctor` again for the others" : "")
       + "; then `dolphin doctor` again (and `dolphin reindex` if it reports the search index)."

@@ -211,7 +211,8 @@ enum DataRightsCommands {
         imported (exit 4, the conflicting ids listed) unless --on-conflict skip or replace says what to
         do. The plan (new / same / conflicting per collection) is printed before anything is written.
         When --on-conflict replace would overwrite stored records or settings, the import asks on a
-        terminal first (or takes --yes; without a terminal, --yes is needed), as erase and delete do.
+        terminal first (or takes --yes; without a terminal, --yes is needed), as erase and delete do;
+        with `import -` standard input holds the document, so no answer can be read and --yes is needed.
         Into an empty workspace the import is a lossless restore of everything dolphin stores; only what
         capture never stores is normalized: blank handoff next steps are dropped (the plan counts them),
         an empty handoff summary is built by rules, receipt arguments that are not a JSON object are
@@ -230,6 +231,7 @@ enum DataRightsCommands {
       let source = path == "-" ? "stdin" : path
       let data: Data
       if path == "-" {
+        ctx.standardInputHolds = "the document (`import -`)"
         data = try TextInput.readDocument(.standardInput, field: "import document", console: ctx.console)
       } else {
         try Commands.requireExistingPath(path, consequence: "Nothing was imported")

@@ -86,7 +86,9 @@ enum KnowledgeCommands {
       positionals: [("id", "The item's UUID.")],
       options: [
         OptionSpec(name: "title", value: "T", help: "A new title (≤ \(Limits.title) characters)."),
-        OptionSpec(name: "content", value: "TEXT", help: "New body text (≤ \(Limits.content) characters); '-' reads stdin; '' removes it."),
+        OptionSpec(
+          name: "content", value: "TEXT", help: "New body text (≤ \(Limits.content) characters); '-' reads stdin; '' removes it.",
+          readsStandardInput: true),
         OptionSpec(name: "content-file", value: "PATH", help: "Read the new body from a UTF-8 text file."),
         OptionSpec(name: "kind", value: "K", help: "A new kind (\(Commands.kindList))."),
         OptionSpec(name: "priority", value: "P", help: "low, normal, high or critical."),
@@ -195,6 +197,7 @@ enum MemoryCommands {
     run: { ctx in
       var text = ctx.arguments.positionals[0]
       if text == "-" {
+        ctx.standardInputHolds = "the memory's text"
         text = try TextInput.read(.standardInput, field: "text", limit: Limits.memoryText, console: ctx.console)
       }
       let r = try ctx.engine(.create).saveMemory(
@@ -263,7 +266,9 @@ enum TaskCommands {
       path: ["task", "add"], summary: "Add an open task.",
       positionals: [("title", "At most \(Limits.taskTitle) characters.")],
       options: [
-        OptionSpec(name: "notes", value: "TEXT", help: "Notes, at most \(Limits.taskNotes) characters."),
+        OptionSpec(
+          name: "notes", value: "TEXT", help: "Notes, at most \(Limits.taskNotes) characters; '-' reads stdin.",
+          readsStandardInput: true),
         OptionSpec(name: "priority", value: "P", help: "low, normal (default), high or critical."),
         OptionSpec(name: "knowledge", value: "ID", repeatable: true, help: "A supporting knowledge item (≤ \(Limits.idsPerList))."),
         Commands.allowCredentials,
@@ -273,8 +278,9 @@ enum TaskCommands {
       let a = ctx.arguments
       let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, name: "--priority") } ?? .normal
       let ids = try a.all("knowledge").map { try ctx.uuid($0, field: "--knowledge") }
+      let notes = try ctx.textOption("notes", field: "notes", limit: Limits.taskNotes) ?? ""
       let t = try ctx.engine(.create).addTask(
-        title: a.positionals[0], notes: a.value("notes") ?? "", priority: priority, knowledgeIDs: ids,
+        title: a.positionals[0], notes: notes, priority: priority, knowledgeIDs: ids,
         allowCredentials: a.has("allow-credentials"))
       if ctx.json { try ctx.console.printJSON(t) } else { ctx.console.print("Added task \(t.id.uuidString): \(inertQuoted(t.title))") }
     })
@@ -282,18 +288,31 @@ enum TaskCommands {
   static let list = Command(
     spec: CommandSpec(
       path: ["task", "list"], summary: "List tasks: open first, then by priority and age.",
-      options: [OptionSpec(name: "status", value: "S", help: "open, completed or all (default all).")]),
+      options: [
+        OptionSpec(name: "status", value: "S", help: "open, completed or all (default all)."),
+        OptionSpec(
+          name: "limit", value: "N", help: "At most N tasks, the first in that order (1…\(Limits.tasks), default \(Limits.listedRecordsDefault))."),
+      ]),
     run: { ctx in
       let s = try ctx.choice("status", among: ["open", "completed", "all"], default: "all")
       let status: TaskStatus? = s == "all" ? nil : TaskStatus(rawValue: s)
-      let tasks = try ctx.engine(.read).listTasks(status: status)
+      // Bounded as every other list is (review 19-b, F10: 5,000 tasks printed 5,000 lines).
+      let limit = try ctx.integer("limit", default: Limits.listedRecordsDefault, range: 1...Limits.tasks)
+      let listing = try ctx.engine(.read).taskListing(status: status, limit: limit)
       if ctx.json {
-        // `count` and `total` as the other lists give them; every task of the status is listed.
-        struct Out: Encodable { var tasks: [TaskItem]; var count: Int; var total: Int }
-        try ctx.console.printJSON(Out(tasks: tasks, count: tasks.count, total: tasks.count))
+        // `count` (listed) beside `total` (with the status), as the other lists give them, and
+        // `truncated` as the MCP `task_list` tool gives it.
+        struct Out: Encodable { var tasks: [TaskItem]; var count: Int; var total: Int; var truncated: Bool }
+        try ctx.console.printJSON(
+          Out(tasks: listing.tasks, count: listing.tasks.count, total: listing.total, truncated: listing.isTruncated))
       } else {
-        ctx.console.print("\(tasks.count) task(s)")
-        for t in tasks { ctx.console.print(Render.taskLine(t)) }
+        let which = status.map { " \($0.rawValue)" } ?? ""
+        ctx.console.print(
+          "\(listing.tasks.count) task(s) shown of \(listing.total)\(which)"
+            + (listing.isTruncated
+              ? " (the first \(listing.tasks.count); \(listing.total - listing.tasks.count) left out, --limit N lists up to \(Limits.tasks))"
+              : ""))
+        for t in listing.tasks { ctx.console.print(Render.taskLine(t)) }
       }
     })
 

@@ -10,6 +10,10 @@ struct OptionSpec: Sendable {
   var value: String?
   var repeatable = false
   var help: String
+  /// Whether the value `-` reads the text from standard input (`--content -`, `--notes -`). A
+  /// command reads standard input once: two such values are a usage error
+  /// (``ArgumentParser/requireOneStandardInputReader(_:spec:)``).
+  var readsStandardInput = false
 }
 
 struct CommandSpec: Sendable {
@@ -162,6 +166,20 @@ enum ArgumentParser {
       throw .usage(message)
     }
     return out
+  }
+
+  /// Refuses a command line that gives `-` (standard input) to more than one option that reads
+  /// it (``OptionSpec/readsStandardInput``): standard input holds one text, read once, and
+  /// the second option would get nothing (`handoff create --focus - --summary -`).
+  /// - Throws: ``CLIError/usage(_:)`` naming the options.
+  static func requireOneStandardInputReader(_ parsed: ParsedArguments, spec: CommandSpec) throws(CLIError) {
+    let readers = spec.allOptions.filter(\.readsStandardInput).flatMap { option in
+      parsed.all(option.name).filter { $0 == "-" }.map { _ in "--\(option.name) -" }
+    }
+    guard readers.count > 1 else { return }
+    throw .usage(
+      "\(readers.joined(separator: " and ")) each ask for standard input, which holds one text and is read once: give "
+        + "`-` to one option only, and the others their text as arguments")
   }
 
   /// `arguments` as a command line with the arguments after `--` from the first one spelled as

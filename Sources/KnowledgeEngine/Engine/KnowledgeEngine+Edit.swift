@@ -115,7 +115,8 @@ extension KnowledgeEngine {
       content = try edit.content.map { (c) throws(ValidationError) in try Limits.sanitizedInput("content", c, limit: Limits.content) }
       replacement = try edit.tags.map { (t) throws(ValidationError) in try Limits.normalizedTags(t) }
       added = try Limits.normalizedTags(edit.addTags, field: "addTags")
-      removed = try Limits.normalizedTags(edit.removeTags, field: "removeTags")
+      // Tags to remove name stored ones, which an earlier build may have stored with a comma.
+      removed = try Limits.normalizedTags(edit.removeTags, field: "removeTags", refusingCommas: false)
     } catch { throw WorkspaceError.validation(error) }
     // Added and removed at once says nothing clear (review, s17: it reordered the tags and
     // counted as a change).

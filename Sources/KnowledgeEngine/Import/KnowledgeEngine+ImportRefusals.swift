@@ -3,7 +3,7 @@ import Foundation
 
 /// A record of an export that `dolphin import` refuses when it restores the export into an empty
 /// workspace, by one of its rules other than the characters ``WorkspaceExport/refusedTextFields``
-/// names (a NUL in text, a control character in a tag).
+/// names (a NUL in text, a control character or a comma in a tag).
 ///
 /// No dolphin command stores such a record, so a workspace holds one only when another program
 /// wrote it there (`sqlite3 … "UPDATE knowledge SET updated_at = '2000-01-01T00:00:00.000Z'"`).
@@ -89,7 +89,7 @@ extension KnowledgeEngine {
   /// document is planned for import into an empty in-memory workspace (references, memory ↔
   /// mirror links, capacities), and its refusal, if any, is the one entry.
   ///
-  /// Left out, as reported elsewhere: NULs in text and control characters in tags
+  /// Left out, as reported elsewhere: NULs in text and control characters or commas in tags
   /// (``WorkspaceExport/refusedTextFields``), and `supersedes` cycles
   /// (``WorkspaceExport/supersedeCycleWarnings(file:)``).
   /// - Parameters:

@@ -608,6 +608,29 @@ struct LegacyWorkspaceImporterTests {
     #expect(result.workspace == AssistantWorkspace())
   }
 
+  /// Review 19-b (F6): a tag holding a comma could be stored by MCP and import, and the CLI
+  /// could neither tell it from two tags nor remove it. Every path refuses one now; a legacy
+  /// memory carrying one is quarantined, as one with a control character in a tag is.
+  @Test("A v4 memory with a comma in a tag is quarantined, naming the tag and where its comma is")
+  func commaInMemoryTag() throws {
+    let json = #"""
+      {"schemaVersion": 4, "conversations": [], "tasks": [], "receipts": [], "checkpoints": [],
+       "memories": [
+         {"id": "11111111-1111-4111-8111-111111111111", "text": "kept", "tags": ["plain"], "createdAt": "2025-01-01T00:00:00Z"},
+         {"id": "22222222-2222-4222-8222-222222222222", "text": "aside", "tags": ["ok", "food,groceries"], "createdAt": "2025-01-01T00:00:00Z"}
+       ]}
+      """#
+    let result = try LegacyWorkspaceImporter.decode(Data(json.utf8), fileName: "w.json")
+    #expect(result.workspace.memories.map(\.text) == ["kept"])
+    #expect(result.quarantined.count == 1)
+    #expect(result.quarantined.first?.collection == "memories" && result.quarantined.first?.index == 1)
+    #expect(
+      result.quarantined.first?.reason
+        == "field 'tags'[1] 'food,groceries' contains a comma (at character 5); a tag holds no comma, since tags are "
+        + "given and shown as a comma-separated list (`--tags a,b` is two tags): give each part as a tag of its own, "
+        + "or write it 'food-groceries'", "\(result.quarantined)")
+  }
+
   @Test("Message ids are unique across conversations; the first one wins")
   func duplicateMessageAcrossConversations() throws {
     let json = #"""

@@ -57,6 +57,29 @@ struct KnowledgeEditTests {
     #expect(cleared.item.tags.isEmpty && cleared.changed == ["tags"])
   }
 
+  /// Review 19-b (F6): a tag holding a comma cannot be told from two tags on the command line.
+  @Test("a new tag holding a comma is refused on capture, memory save and edit; a stored one can still be removed or edited around")
+  func commaInTag() throws {
+    let engine = Self.engine()
+    let refusal = #expect(throws: WorkspaceError.self) { try Self.capture(engine, "Tagged", tags: ["keep", "a,b"]) }
+    guard case .validation(let e)? = refusal else { Issue.record("\(String(describing: refusal))"); return }
+    #expect(e.field == "tags[1]")
+    #expect(e.message.hasPrefix("tags[1] 'a,b' contains a comma (at character 2); a tag holds no comma"), "\(e.message)")
+    #expect(throws: WorkspaceError.self) { try engine.saveMemory(text: "m", tags: ["x,"]) }
+    let item = try Self.capture(engine, "Tagged", tags: ["keep"])
+    let added = #expect(throws: WorkspaceError.self) { try engine.editKnowledge(id: item.id, KnowledgeEdit(addTags: ["a,b"])) }
+    guard case .validation(let a)? = added else { Issue.record("\(String(describing: added))"); return }
+    #expect(a.field == "addTags[0]")
+    #expect(throws: WorkspaceError.self) { try engine.editKnowledge(id: item.id, KnowledgeEdit(tags: ["a,b"])) }
+
+    // One an earlier build stored: the item stays editable, and the tag can be removed by name.
+    var stored = try engine.knowledge(id: item.id)
+    stored.tags = ["a,b", "keep"]
+    try engine.store.write { tx in _ = try tx.updateKnowledge(stored) }
+    #expect(try engine.editKnowledge(id: item.id, KnowledgeEdit(priority: .high)).item.tags == ["a,b", "keep"])
+    #expect(try engine.editKnowledge(id: item.id, KnowledgeEdit(removeTags: ["A,B"])).item.tags == ["keep"])
+  }
+
   @Test("relationships: add to existing items, remove by target; a supersede cycle and a self-relationship are refused")
   func relationships() throws {
     let engine = Self.engine()

@@ -14,13 +14,13 @@ enum LegacyTags {
     return result
   }
 
-  /// Refuses tags that hold a line break, tab or other control character (as every other write
-  /// path does), and tags that, normalized, are more than ``Limits/tagsPerItem`` or longer than
-  /// ``Limits/tagLength`` characters.
+  /// Refuses tags that hold a line break, tab or other control character, or a comma (as every
+  /// other write path does: ``Limits/checkNewTag(_:_:)``), and tags that, normalized, are more
+  /// than ``Limits/tagsPerItem`` or longer than ``Limits/tagLength`` characters.
   static func validate(_ tags: [String], field: String) throws(LegacyRecordProblem) {
     let normal = normalized(tags)
     do {
-      for (i, tag) in tags.enumerated() { try Limits.checkTagCharacters("field '\(field)'[\(i)]", tag) }
+      for (i, tag) in tags.enumerated() { try Limits.checkNewTag("field '\(field)'[\(i)]", tag) }
       try Limits.checkCount(
         "field '\(field)'", normal.count, limit: Limits.tagsPerItem, unit: "tags")
       for tag in normal { try Limits.check("tag \"\(tag)\"", tag, limit: Limits.tagLength) }
