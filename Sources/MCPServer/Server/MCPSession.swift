@@ -253,13 +253,12 @@ actor MCPSession {
     case .line:
       if let response { await send(.response(response)) }
     case .batch(let number, let index):
-      guard var batch = batches[number] else { return }
-      if let response { batch.responses.append((index, response)) }
-      batch.remaining -= 1
-      guard batch.remaining == 0 else {
-        batches[number] = batch
-        return
-      }
+      // Changed in place: a copy taken out of the dictionary and put back would copy every
+      // response held so far on each append (review 19-a: a batch of 20,000 took 22 s).
+      guard batches[number] != nil else { return }
+      if let response { batches[number]?.responses.append((index, response)) }
+      batches[number]?.remaining -= 1
+      guard let batch = batches[number], batch.remaining == 0 else { return }
       batches[number] = nil
       guard !batch.responses.isEmpty else { return }
       let array = JSONValue.array(
