@@ -152,7 +152,7 @@ struct ExportImportTests {
       }
       guard case .validation(let v)? = error else { Issue.record("expected a validation error"); return }
       #expect(v.field == "conflicts")
-      #expect(v.message.contains("theirs.json: 1 record(s) have the id of a different record in this workspace: knowledge \(sample.decision.id.uuidString) (content differs)"))
+      #expect(v.message.contains("theirs.json: 1 record(s) have the same id as a record in this workspace, with different content: knowledge \(sample.decision.id.uuidString) (content differs)"))
       #expect(v.message.contains("--on-conflict skip"))
       #expect(try snapshot(source) == before)
     case .skip:
