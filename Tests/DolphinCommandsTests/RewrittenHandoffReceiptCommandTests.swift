@@ -1,3 +1,4 @@
+import DolphinCommands
 import Foundation
 import Testing
 import TestSupport
@@ -24,5 +25,20 @@ struct RewrittenHandoffReceiptCommandTests {
     #expect(receipts.first?["changedIDs"] as? [String] == [task, handoff], "\(receipts)")
     let summary = try #require(try cli.json(["handoff", "get", handoff])["summary"] as? String)
     #expect(summary.contains(#"Tasks marked completed: "Write the migration"."#), "\(summary)")
+  }
+
+  @Test("on a terminal, the approval prompt says which handoff's summary the call will rewrite")
+  func promptNamesHandoff() async throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let task = try #require(try cli.json(["task", "add", "Write the migration"])["id"] as? String)
+    let created = try cli.json(["handoff", "create", "--focus", "Migration", "--task", task])
+    let handoff = try #require((created["handoff"] as? [String: Any])?["id"] as? String)
+    let console = Console(isInteractive: true, input: ["n"])
+    _ = await DolphinCLI.run(["ask", "/done \(task)", "--workspace", cli.workspace], console: console)
+    #expect(
+      console.standardError.contains(
+        "Approve this local write?\n  task_complete {\"id\":\"\(task)\"}\n  It will also rewrite the rule-built summary of "
+          + "handoff \(handoff) \"Migration\".\n[y/N] "), "\(console.standardError)")
   }
 }
