@@ -21,7 +21,9 @@ struct RewrittenHandoffReceiptTests {
     let done = await executor.execute(ToolCall(id: "c1", name: "task_complete", arguments: ["id": .string(task.id.uuidString)]), approver: approver)
     #expect(done.succeeded)
     #expect(done.receipt.changedIDs == [task.id, handoff.id])
-    #expect(done.output?.text.contains("Rebuilt the rule-built summary of handoff(s) \(handoff.id.uuidString).") == true, "\(done.output?.text ?? "")")
+    #expect(
+      done.output?.text
+        == "Completed task \(task.id.uuidString): \"Write the migration\". Rebuilt the rule-built summary of handoff(s) \(handoff.id.uuidString).")
     #expect(done.output?.structured.object?["rebuiltHandoffIDs"] == .array([.string(handoff.id.uuidString)]))
     let request = try #require(approver.requests.withLock { $0.first })
     #expect(request.alsoChanges == [#"rewrite the rule-built summary of handoff \#(handoff.id.uuidString) "Migration""#])

@@ -106,8 +106,9 @@ enum ContinuityTools {
       }
       return ToolOutput(
         structured: .object(structured),
-        text: "Captured \(result.item.kind.rawValue) \(ToolRendering.quoted(result.item.title)) (id \(result.item.id.uuidString))."
-          + ToolRendering.rebuiltSummariesNote(result.rebuiltHandoffIDs),
+        text: ToolRendering.withRebuiltSummaries(
+          "Captured \(result.item.kind.rawValue) \(ToolRendering.quoted(result.item.title)) (id \(result.item.id.uuidString)).",
+          result.rebuiltHandoffIDs),
         changedIDs: changed)
     })
 
@@ -441,8 +442,8 @@ enum ContinuityTools {
       }
       return ToolOutput(
         structured: .object(try statusChangeStructure(outcome, flag: "alreadyOpen")),
-        text: "Reopened task \(t.id.uuidString): \(ToolRendering.quoted(t.title))"
-          + ToolRendering.rebuiltSummariesNote(outcome.rebuiltHandoffIDs),
+        text: ToolRendering.withRebuiltSummaries(
+          "Reopened task \(t.id.uuidString): \(ToolRendering.quoted(t.title))", outcome.rebuiltHandoffIDs),
         changedIDs: [t.id] + outcome.rebuiltHandoffIDs)
     })
 

@@ -129,8 +129,8 @@ enum LegacyTools {
       // A handoff whose summary the change rewrote is a record it changed (review 19-c, finding 3).
       return ToolOutput(
         structured: .object(try ContinuityTools.statusChangeStructure(outcome, flag: "alreadyCompleted")),
-        text: "Completed task \(t.id.uuidString): \(ToolRendering.quoted(t.title))"
-          + ToolRendering.rebuiltSummariesNote(outcome.rebuiltHandoffIDs),
+        text: ToolRendering.withRebuiltSummaries(
+          "Completed task \(t.id.uuidString): \(ToolRendering.quoted(t.title))", outcome.rebuiltHandoffIDs),
         changedIDs: [t.id] + outcome.rebuiltHandoffIDs)
     })
 }

@@ -38,9 +38,12 @@ enum ToolRendering {
   }
 
   /// What a tool's text adds for the handoffs whose rule-built summary the call rewrote:
-  /// ` Rebuilt the rule-built summary of handoff(s) <id>, <id>.`; empty for none.
-  static func rebuiltSummariesNote(_ ids: [UUID]) -> String {
-    ids.isEmpty ? "" : " Rebuilt the rule-built summary of handoff(s) " + ids.map(\.uuidString).joined(separator: ", ") + "."
+  /// ` Rebuilt the rule-built summary of handoff(s) <id>, <id>.`, after a period when `text`
+  /// (the sentence before it) does not end in one; `text` itself when there are none.
+  static func withRebuiltSummaries(_ text: String, _ ids: [UUID]) -> String {
+    guard !ids.isEmpty else { return text }
+    return text + (text.hasSuffix(".") ? "" : ".") + " Rebuilt the rule-built summary of handoff(s) "
+      + ids.map(\.uuidString).joined(separator: ", ") + "."
   }
 
   /// A stored multi-line field with every line after the first starting with `indent`, so a
