@@ -227,7 +227,7 @@ struct DataRightsCommandTests {
     let refused = try cli.run(["import", file.path])
     #expect(refused.status == 4)
     #expect(refused.stdout.contains("    - knowledge \(decision) (content differs)"))
-    #expect(refused.stderr.contains("\(file.path): 1 record(s) have the id of a different record in this workspace: knowledge \(decision) (content differs)"))
+    #expect(refused.stderr.contains("\(file.path): 1 record(s) have the same id as a record in this workspace, with different content: knowledge \(decision) (content differs)"))
     #expect(try cli.json(["knowledge", "get", decision])["content"] as? String == "WAL mode.")
 
     let dry = try cli.run(["import", file.path, "--on-conflict", "replace", "--dry-run"])

@@ -31,7 +31,7 @@ struct ImportFileNamingTests {
     Case(
       testDescription: "import, a conflict", command: "import",
       contents: text(WorkspaceCreationTests.exportDocument(title: "Changed")), status: 4,
-      message: "{file}: 1 record(s) have the id of a different record in this workspace: knowledge \(id) (title differs)"),
+      message: "{file}: 1 record(s) have the same id as a record in this workspace, with different content: knowledge \(id) (title differs)"),
     Case(
       testDescription: "import, not valid JSON", command: "import", contents: text("{"), status: 4,
       message: "{file}: not valid JSON at line 1, column 2 (byte 1)"),

@@ -108,7 +108,7 @@ struct ImportReplaceConfirmationTests {
     #expect(await DolphinCLI.run(["settings", "set", "knowledgeItemLimit", "500", "--workspace", ws], console: Console()) == 0)
     let both = Console()
     _ = await DolphinCLI.run(["import", file, "--dry-run", "--workspace", ws], console: both)
-    #expect(both.standardOutput.contains("the same id or the workspace settings, with different content:"), "\(both.standardOutput)")
+    #expect(both.standardOutput.contains("same id, different content; the workspace settings differ:"), "\(both.standardOutput)")
     #expect(both.standardOutput.contains("- settings"), "\(both.standardOutput)")
   }
 }

@@ -281,7 +281,7 @@ struct SettingsCommandTests {
 
     // Kept under skip: nothing to report.
     let skipped = try cli.run(["import", after.path, "--on-conflict", "skip"])
-    #expect(skipped.stdout.contains("Imported 0 record(s); kept this workspace's version of 1 conflicting record(s).\n"), "\(skipped.stdout)")
+    #expect(skipped.stdout.contains("Imported 0 record(s); kept this workspace's settings.\n"), "\(skipped.stdout)")
     #expect(!skipped.stdout.contains("settings changed"))
   }
 
@@ -366,7 +366,7 @@ struct SettingsCommandTests {
     let both = try cli.run(["import", file.path])
     #expect(both.status == 4, "\(both.stderr)")
     #expect(
-      both.stderr == "dolphin: error: \(file.path): 1 record(s) have the id of a different record in this workspace: knowledge "
+      both.stderr == "dolphin: error: \(file.path): 1 record(s) have the same id as a record in this workspace, with different content: knowledge "
         + "\(id) (title differs); the file's settings differ from this workspace's: knowledgeItemLimit 10001 → 20000 (this "
         + "workspace's → the file's). Nothing was imported. Use --on-conflict skip to keep this workspace's versions and "
         + "settings, or --on-conflict replace to take the file's\n", "\(both.stderr)")

@@ -8,16 +8,35 @@ public struct ApprovalRequest: Sendable, Equatable {
   public var risk: RiskClass
   /// The normalized arguments exactly as they will execute (canonical sorted-key JSON).
   public var canonicalArguments: String
+  /// What the call will also change besides the records its arguments name, one clause each,
+  /// e.g. `rewrite the rule-built summary of handoff 5D… "Beta release"` (a task completed, an
+  /// item superseded); empty when nothing else. Read from the workspace before the request is
+  /// made (``ToolDefinition/alsoChanges``), so a prompt can show it beside the call.
+  public var alsoChanges: [String]
 
-  public init(callID: String, tool: String, risk: RiskClass, canonicalArguments: String) {
+  /// Makes a request.
+  /// - Parameters:
+  ///   - callID: the caller's id for the call.
+  ///   - tool: the tool's canonical name.
+  ///   - risk: its risk class.
+  ///   - canonicalArguments: the normalized arguments (canonical sorted-key JSON).
+  ///   - alsoChanges: what else the call will change (``alsoChanges``); none by default.
+  public init(callID: String, tool: String, risk: RiskClass, canonicalArguments: String, alsoChanges: [String] = []) {
     self.callID = callID
     self.tool = tool
     self.risk = risk
     self.canonicalArguments = canonicalArguments
+    self.alsoChanges = alsoChanges
   }
 
   /// A one-line description for a prompt: `knowledge_capture {"kind":"decision",…}`.
   public var summary: String { "\(tool) \(canonicalArguments)" }
+
+  /// ``alsoChanges`` as one sentence for a prompt, `It will also rewrite the rule-built summary
+  /// of handoff … and …`; nil when there is nothing else.
+  public var alsoChangesSentence: String? {
+    alsoChanges.isEmpty ? nil : "It will also " + alsoChanges.joined(separator: "; and ") + "."
+  }
 }
 
 /// The user's answer for one call. An approval applies to that call only.

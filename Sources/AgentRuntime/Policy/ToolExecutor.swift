@@ -127,18 +127,24 @@ public struct ToolExecutor: Sendable {
     var approval = "notRequired"
     if tool.risk == .localWrite {
       if Task.isCancelled { return finish(.cancelled, risk: tool.risk, args: canonical, approval: nil, output: nil, error: .cancelled, message: "cancelled before approval") }
+      let checking = ToolContext(
+        engine: KnowledgeEngine(store: ReadOnlyStoreView(engine.store), environment: engine.environment),
+        recentExcerpts: recentExcerpts)
       if let preflight = tool.preflight {
         // What the engine would refuse anyway (credential-looking text, an id no record has)
         // is refused before anyone is asked, as the schema's refusals are: an approval dialog
         // for a call that cannot succeed wastes the user's attention and would show the
         // credential-looking text (review, s17). Same failure and receipt as after approval,
         // without one.
-        let checking = KnowledgeEngine(store: ReadOnlyStoreView(engine.store), environment: engine.environment)
-        do { try preflight(args, ToolContext(engine: checking, recentExcerpts: recentExcerpts)) } catch {
+        do { try preflight(args, checking) } catch {
           return failed(error, approval: nil)
         }
       }
-      let decision = await approver.decide(ApprovalRequest(callID: call.id, tool: tool.name, risk: tool.risk, canonicalArguments: canonical))
+      // The approval names the records the call changes beyond its arguments (review 19-c,
+      // finding 3: a task_complete rewrote a handoff's summary and the prompt did not say so).
+      let alsoChanges = (try? tool.alsoChanges?(args, checking)) ?? []
+      let decision = await approver.decide(
+        ApprovalRequest(callID: call.id, tool: tool.name, risk: tool.risk, canonicalArguments: canonical, alsoChanges: alsoChanges))
       switch decision {
       case .denied(let reason):
         return finish(.denied, risk: tool.risk, args: canonical, approval: nil, output: nil, error: .denied(tool: tool.name, reason: reason), message: reason)

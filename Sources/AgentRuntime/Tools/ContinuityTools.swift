@@ -78,9 +78,19 @@ enum ContinuityTools {
           ToolProperty("targetID", .uuid, required: true, "An existing knowledge item."),
         ]), minItems: 0, maxItems: Limits.relationshipsPerItem, unique: true), "Relationships to existing items."),
     ]),
-    outputSchema: ToolRendering.outputSchema(["item": ToolRendering.anyObject, "digestID": ToolRendering.string], required: ["item"]),
+    outputSchema: ToolRendering.outputSchema(
+      [
+        "item": ToolRendering.anyObject, "digestID": ToolRendering.string,
+        "rebuiltHandoffIDs": .object([
+          "type": "array", "items": ["type": "string", "format": "uuid"],
+          "description": "Handoffs whose rule-built summary the capture rewrote (it marks an item this one supersedes); absent when none.",
+        ]),
+      ], required: ["item"]),
     risk: .localWrite, isIdempotent: false,
     preflight: { args, ctx in try ctx.engine.checkCapture(captureRequest(args)) },
+    alsoChanges: { args, ctx in
+      ToolRendering.summaryRewrites(try ctx.engine.handoffSummariesRewritten(byCapturing: captureRequest(args)))
+    },
     handler: { args, ctx in
       let result = try ctx.engine.capture(captureRequest(args))
       var structured: JSONObject = ["item": try ToolRendering.json(result.item)]
@@ -89,7 +99,17 @@ enum ContinuityTools {
         structured["digestID"] = .string(d.id.uuidString)
         changed.append(d.id)
       }
-      return ToolOutput(structured: .object(structured), text: "Captured \(result.item.kind.rawValue) \(ToolRendering.quoted(result.item.title)) (id \(result.item.id.uuidString)).", changedIDs: changed)
+      // A handoff whose summary the capture rewrote is a record it changed (review 19-c, finding 3).
+      if !result.rebuiltHandoffIDs.isEmpty {
+        structured["rebuiltHandoffIDs"] = try ToolRendering.json(result.rebuiltHandoffIDs)
+        changed += result.rebuiltHandoffIDs
+      }
+      return ToolOutput(
+        structured: .object(structured),
+        text: ToolRendering.withRebuiltSummaries(
+          "Captured \(result.item.kind.rawValue) \(ToolRendering.quoted(result.item.title)) (id \(result.item.id.uuidString)).",
+          result.rebuiltHandoffIDs),
+        changedIDs: changed)
     })
 
   /// The capture `knowledge_capture`'s normalized arguments ask for (source `agentApproved`).
@@ -403,9 +423,15 @@ enum ContinuityTools {
     description: "Reopen a completed task (an open task is left as it was, and alreadyOpen says so). Local write: needs approval.",
     input: .object([ToolProperty("id", .uuid, required: true, "The task id.")]),
     outputSchema: ToolRendering.outputSchema(
-      ["task": ToolRendering.anyObject, "alreadyOpen": .object(["type": "boolean"])], required: ["task", "alreadyOpen"]),
+      [
+        "task": ToolRendering.anyObject, "alreadyOpen": .object(["type": "boolean"]),
+        "rebuiltHandoffIDs": rebuiltHandoffIDsSchema,
+      ], required: ["task", "alreadyOpen"]),
     risk: .localWrite, isIdempotent: true,
     preflight: { args, ctx in try ctx.engine.checkTaskStatusChange(id: try requireID(args), to: .open) },
+    alsoChanges: { args, ctx in
+      ToolRendering.summaryRewrites(try ctx.engine.handoffSummariesRewritten(bySettingTask: try requireID(args), to: .open))
+    },
     handler: { args, ctx in
       let outcome = try ctx.engine.reopenTaskReportingOutcome(id: try requireID(args))
       let t = outcome.task
@@ -416,7 +442,24 @@ enum ContinuityTools {
           text: "Task \(t.id.uuidString) was already open; nothing changed: \(ToolRendering.quoted(t.title))", changedIDs: [])
       }
       return ToolOutput(
-        structured: .object(["task": try ToolRendering.json(t), "alreadyOpen": false]),
-        text: "Reopened task \(t.id.uuidString): \(ToolRendering.quoted(t.title))", changedIDs: [t.id])
+        structured: .object(try statusChangeStructure(outcome, flag: "alreadyOpen")),
+        text: ToolRendering.withRebuiltSummaries(
+          "Reopened task \(t.id.uuidString): \(ToolRendering.quoted(t.title))", outcome.rebuiltHandoffIDs),
+        changedIDs: [t.id] + outcome.rebuiltHandoffIDs)
     })
+
+  /// The output schema of `rebuiltHandoffIDs` in `task_complete` and `task_reopen`.
+  static let rebuiltHandoffIDsSchema: JSONValue = .object([
+    "type": "array", "items": ["type": "string", "format": "uuid"],
+    "description": "Handoffs whose rule-built summary the change rewrote (it lists open and completed tasks apart); absent when none.",
+  ])
+
+  /// The structured output of a status change that changed the task: the task, `flag` false,
+  /// and `rebuiltHandoffIDs` when the change rewrote a handoff's rule-built summary.
+  static func statusChangeStructure(_ outcome: TaskStatusChange, flag: String) throws -> JSONObject {
+    var structured: JSONObject = ["task": try ToolRendering.json(outcome.task)]
+    structured[flag] = false
+    if !outcome.rebuiltHandoffIDs.isEmpty { structured["rebuiltHandoffIDs"] = try ToolRendering.json(outcome.rebuiltHandoffIDs) }
+    return structured
+  }
 }

@@ -106,9 +106,16 @@ enum LegacyTools {
     description: "Mark a task completed (an already completed task is left as it was, and alreadyCompleted says so). Local write: needs approval.",
     input: .object([ToolProperty("id", .uuid, required: true, "The task id.")]),
     outputSchema: ToolRendering.outputSchema(
-      ["task": ToolRendering.anyObject, "alreadyCompleted": .object(["type": "boolean"])], required: ["task", "alreadyCompleted"]),
+      [
+        "task": ToolRendering.anyObject, "alreadyCompleted": .object(["type": "boolean"]),
+        "rebuiltHandoffIDs": ContinuityTools.rebuiltHandoffIDsSchema,
+      ], required: ["task", "alreadyCompleted"]),
     risk: .localWrite, isIdempotent: true,
     preflight: { args, ctx in try ctx.engine.checkTaskStatusChange(id: try ContinuityTools.requireID(args), to: .completed) },
+    alsoChanges: { args, ctx in
+      ToolRendering.summaryRewrites(
+        try ctx.engine.handoffSummariesRewritten(bySettingTask: try ContinuityTools.requireID(args), to: .completed))
+    },
     handler: { args, ctx in
       let outcome = try ctx.engine.completeTaskReportingOutcome(id: try ContinuityTools.requireID(args))
       let t = outcome.task
@@ -119,8 +126,11 @@ enum LegacyTools {
           text: "Task \(t.id.uuidString) was already completed at \(ISO8601.string(from: at)); nothing changed: \(ToolRendering.quoted(t.title))",
           changedIDs: [])
       }
+      // A handoff whose summary the change rewrote is a record it changed (review 19-c, finding 3).
       return ToolOutput(
-        structured: .object(["task": try ToolRendering.json(t), "alreadyCompleted": false]),
-        text: "Completed task \(t.id.uuidString): \(ToolRendering.quoted(t.title))", changedIDs: [t.id])
+        structured: .object(try ContinuityTools.statusChangeStructure(outcome, flag: "alreadyCompleted")),
+        text: ToolRendering.withRebuiltSummaries(
+          "Completed task \(t.id.uuidString): \(ToolRendering.quoted(t.title))", outcome.rebuiltHandoffIDs),
+        changedIDs: [t.id] + outcome.rebuiltHandoffIDs)
     })
 }

@@ -17,6 +17,8 @@ public struct ToolOutput: Sendable, Equatable {
   public var structured: JSONValue
   /// The deterministic rendering, at most the tool's output cap (cut with a marker).
   public var text: String
+  /// Ids of the records the call created or changed — derived ones included: a digest it
+  /// stored, a handoff whose rule-built summary it rewrote. The receipt records them.
   public var changedIDs: [UUID]
 
   public init(structured: JSONValue, text: String, changedIDs: [UUID] = []) {
@@ -71,6 +73,13 @@ public struct ToolDefinition: Sendable {
   /// writes, before it asks for approval, so that nobody is asked to approve a call that cannot
   /// succeed. It throws what ``handler`` would throw for the same reason; nil checks nothing.
   public var preflight: (@Sendable (JSONObject, ToolContext) throws -> Void)?
+  /// For a `localWrite` tool: what the call will change besides the records its arguments name
+  /// — the rule-built summaries of handoffs that carry a task it completes, or an item it
+  /// supersedes — one clause each (`rewrite the rule-built summary of handoff <id> "Focus"`),
+  /// read by ``ToolExecutor`` after ``preflight`` on the same store that refuses writes, and
+  /// shown with the approval request (``ApprovalRequest/alsoChanges``). Nil (or an error, which
+  /// the handler will meet and report) says nothing more.
+  public var alsoChanges: (@Sendable (JSONObject, ToolContext) throws -> [String])?
   /// Runs the tool with normalized arguments (a JSON object).
   public var handler: @Sendable (JSONObject, ToolContext) async throws -> ToolOutput
 
@@ -80,6 +89,7 @@ public struct ToolDefinition: Sendable {
     usesSearchIndex: @escaping @Sendable (JSONObject) -> Bool = { _ in false },
     argumentConflict: @escaping @Sendable (JSONObject) -> ToolArgumentError? = { _ in nil },
     preflight: (@Sendable (JSONObject, ToolContext) throws -> Void)? = nil,
+    alsoChanges: (@Sendable (JSONObject, ToolContext) throws -> [String])? = nil,
     handler: @escaping @Sendable (JSONObject, ToolContext) async throws -> ToolOutput
   ) {
     self.name = name
@@ -94,6 +104,7 @@ public struct ToolDefinition: Sendable {
     self.usesSearchIndex = usesSearchIndex
     self.argumentConflict = argumentConflict
     self.preflight = preflight
+    self.alsoChanges = alsoChanges
     self.handler = handler
   }
 

@@ -20,6 +20,32 @@ enum ToolRendering {
   /// quotation early and append text that reads as the rendering's own (a forged id or score).
   static func quoted(_ text: String) -> String { TerminalText.quoted(text) }
 
+  /// How many handoffs an approval names one by one before it counts the rest.
+  static let rewrittenHandoffsNamed = 5
+
+  /// The clauses an approval shows for the handoffs whose rule-built summary a call will
+  /// rewrite (``ToolDefinition/alsoChanges``): `rewrite the rule-built summary of handoff <id>
+  /// "Focus"` for the first ``rewrittenHandoffsNamed``, then `rewrite the rule-built summaries
+  /// of N more handoff(s)`.
+  static func summaryRewrites(_ handoffs: [Handoff]) -> [String] {
+    var clauses = handoffs.prefix(rewrittenHandoffsNamed).map {
+      "rewrite the rule-built summary of handoff \($0.id.uuidString) \(quoted(Truncation.truncate($0.focus, to: 80)))"
+    }
+    if handoffs.count > rewrittenHandoffsNamed {
+      clauses.append("rewrite the rule-built summaries of \(handoffs.count - rewrittenHandoffsNamed) more handoff(s)")
+    }
+    return clauses
+  }
+
+  /// What a tool's text adds for the handoffs whose rule-built summary the call rewrote:
+  /// ` Rebuilt the rule-built summary of handoff(s) <id>, <id>.`, after a period when `text`
+  /// (the sentence before it) does not end in one; `text` itself when there are none.
+  static func withRebuiltSummaries(_ text: String, _ ids: [UUID]) -> String {
+    guard !ids.isEmpty else { return text }
+    return text + (text.hasSuffix(".") ? "" : ".") + " Rebuilt the rule-built summary of handoff(s) "
+      + ids.map(\.uuidString).joined(separator: ", ") + "."
+  }
+
   /// A stored multi-line field with every line after the first starting with `indent`, so a
   /// line of it cannot pass for a row of the rendering (rows start at the margin). Line breaks
   /// are the ones ``TerminalText/singleLine(_:)`` folds (`\n`, `\r\n`, `\r`, VT, FF, NEL,

@@ -57,7 +57,9 @@ enum AgentCommands {
       let approver = ClosureApprovalProvider { request in
         if yes { return .approved(by: "user:--yes") }
         guard interactive else { return .denied(reason: "approval needed: run in a terminal or pass --yes") }
-        console.printError("Approve this local write?\n  \(inert(request.summary))\n[y/N] ")
+        // What else the call rewrites (a handoff's rule-built summary) is said before the answer.
+        let also = request.alsoChangesSentence.map { "\n  " + inert($0) } ?? ""
+        console.printError("Approve this local write?\n  \(inert(request.summary))\(also)\n[y/N] ")
         let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         return answer == "y" || answer == "yes" ? .approved(by: "user") : .denied(reason: "declined by the user")
       }

@@ -312,12 +312,28 @@ enum DataRightsCommands {
         let settings = report.settingsChanged.map { inert(escapingLineBreaks($0.description)) }
         ctx.console.print(
           "Imported \(total) record(s)" + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")
-            + (report.skipped > 0 ? "; kept this workspace's version of \(report.skipped) conflicting record(s)" : "")
+            + keptClause(report)
             + (settings.isEmpty ? "" : "; settings changed: " + settings.joined(separator: ", "))
             + ".")
         if let d = report.digestID { ctx.console.print("Stored rule-based digest \(d.uuidString).") }
       }
     })
+
+  /// What an import under `skip` kept of this workspace, for its report line: `; kept this
+  /// workspace's version of 2 conflicting record(s), its settings and its active handoff`;
+  /// empty when it kept nothing. The settings and the active-handoff marker are named as what
+  /// they are, not counted as records (review 19-c, finding 13).
+  static func keptClause(_ report: ImportReport) -> String {
+    var kept: [String] = []
+    if report.skipped > 0 { kept.append("version of \(report.skipped) conflicting record(s)") }
+    if report.keptSettings { kept.append(kept.isEmpty ? "settings" : "its settings") }
+    if report.keptActiveHandoff {
+      kept.append((kept.isEmpty ? "" : "its ") + "active handoff (the file marks another one active)")
+    }
+    guard let last = kept.last else { return "" }
+    return "; kept this workspace's "
+      + (kept.count == 1 ? last : kept.dropLast().joined(separator: ", ") + " and " + last)
+  }
 
   /// How many unknown fields `import` names one by one before it counts the rest.
   static let unknownFieldsShown = 20

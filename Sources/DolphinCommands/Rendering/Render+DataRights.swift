@@ -3,6 +3,9 @@ import Foundation
 import KnowledgeEngine
 
 extension Render {
+  /// How many of an import's new records (``ImportPlan/newRecords``) the text plan names.
+  static let importNewRecordsShown = 20
+
   /// - Parameter unknownFieldsIgnored: how many fields of the file the format does not define
   ///   (warned about, and not kept): then a restore into an empty workspace is not called lossless.
   static func importPlan(_ p: ImportPlan, unknownFieldsIgnored: Int = 0) -> String {
@@ -22,18 +25,33 @@ extension Render {
       lines.append(line)
     }
     lines.append("  settings: \(p.settings); active handoff: \(p.activeHandoff); quarantine: \(p.quarantineNew) new, \(p.quarantineSame) already present")
+    if let new = p.newRecords {
+      // Named, so that a record deleted here since the export is seen coming back (review 19-c, finding 9).
+      lines.append(
+        "  New knowledge, memories, tasks and handoffs (\(new.count); not in this workspace, "
+          + "so any deleted here since the export come back):")
+      for r in new.records.prefix(importNewRecordsShown) {
+        lines.append("    - \(r.collection) \(r.id.uuidString) \(inertQuoted(Truncation.truncate(r.title, to: 80)))")
+      }
+      if new.count > importNewRecordsShown { lines.append("    … and \(new.count - importNewRecordsShown) more") }
+    }
     if p.credentials.count > 0 {
       lines.append("  \(p.credentials.count) record(s) hold text that looks like a credential; they are imported and flagged (see `dolphin status`):")
       for f in p.credentials.flags { lines.append("    - " + credentialFlag(f)) }
     }
     if p.hasConflicts {
-      // Settings have no id: named as what they are (review 18-d).
-      let settings = p.conflicts.contains { $0.id == nil }
-      lines.append(
-        "  Conflicts (\(p.conflicts.count)) — "
-          + (settings ? "the same id or the workspace settings, with different content:" : "same id, different content:"))
+      // Settings and the active-handoff marker are no records with an id of their own: named as
+      // what they are (review 18-d; review 19-c, finding 13).
+      var kinds: [String] = []
+      if p.conflicts.contains(where: \.isRecord) { kinds.append("same id, different content") }
+      if p.conflicts.contains(where: { $0.collection == "settings" }) { kinds.append("the workspace settings differ") }
+      if p.conflicts.contains(where: { $0.collection == "activeHandoffID" }) { kinds.append("the file marks another handoff active") }
+      lines.append("  Conflicts (\(p.conflicts.count)) — " + kinds.joined(separator: "; ") + ":")
       for c in p.conflicts.prefix(50) {
-        let fields = c.details.isEmpty ? "" : " (\(inert(escapingLineBreaks(c.details))))"
+        let details =
+          c.collection == "activeHandoffID"
+          ? "the file marks this handoff active, this workspace another" : c.details
+        let fields = details.isEmpty ? "" : " (\(inert(escapingLineBreaks(details))))"
         lines.append("    - \(c.collection)" + (c.id.map { " \($0.uuidString)" } ?? "") + fields)
       }
       if p.conflicts.count > 50 { lines.append("    … and \(p.conflicts.count - 50) more") }

@@ -70,12 +70,36 @@ enum Render {
     // The id before the title, which is quoted with its quotes escaped (as in each change).
     var lines = ["Deletion plan: delete \(p.target.rawValue) \(p.targetID.uuidString) \(inertQuoted(p.targetTitle))"]
     if p.changes.isEmpty {
-      lines.append("  nothing else refers to it")
+      // "Nothing else refers to it" only when no kept text quotes it either (review 19-c, finding 2).
+      lines.append(p.keptQuotes.isEmpty ? "  nothing else refers to it" : "  no other record changes")
     } else {
       lines.append("  It will also:")
       for c in p.changes { lines.append("  - \(inertLine(c.detail))") }
     }
+    if let kept = keptQuotes(p.keptQuotes) { lines.append("  " + kept) }
     return lines.joined(separator: "\n")
+  }
+
+  /// The plan's line for the kept records that quote the deleted record
+  /// (``DeletionPlan/keptQuotes``), with the commands that remove them; nil when none does.
+  static func keptQuotes(_ quotes: [DeletionPlan.KeptQuotes]) -> String? {
+    guard !quotes.isEmpty else { return nil }
+    let parts = quotes.map { q in
+      switch q.collection {
+      case "messages": "\(q.count) chat message(s)"
+      case "receipts": "\(q.count) activity receipt(s)"
+      case "checkpoints": "\(q.count) run checkpoint(s)"
+      case "handoffExcerpts": "the chat excerpts of \(q.count) handoff(s)"
+      case "conversations": "the titles of \(q.count) conversation(s)"
+      default: "\(q.count) \(q.collection)"
+      }
+    }
+    let removers =
+      quotes.contains { $0.collection == "conversations" }
+      ? "`dolphin activity clear` removes chat and activity, `dolphin erase --kind conversations` the conversations"
+      : "`dolphin activity clear` removes chat and activity"
+    return "Kept as they are, and still quoting its id or title (a case-insensitive text match): "
+      + parts.joined(separator: ", ") + "; " + removers + "."
   }
 }
 

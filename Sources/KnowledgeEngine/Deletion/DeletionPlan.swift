@@ -32,12 +32,42 @@ public struct DeletionPlan: Sendable, Equatable, Codable {
     public var detail: String
   }
 
+  /// Kept records of one collection whose text quotes the deleted record (``keptQuotes``).
+  public struct KeptQuotes: Sendable, Equatable, Codable {
+    /// `messages` (chat messages), `receipts` (activity receipts: a call's arguments, message
+    /// or changed ids), `checkpoints` (run checkpoints' notes), `handoffExcerpts` (handoffs
+    /// whose chat excerpts quote it) or `conversations` (conversation titles).
+    public var collection: String
+    /// How many records of the collection quote it.
+    public var count: Int
+
+    /// Makes a count of kept records that quote the deleted record.
+    /// - Parameters:
+    ///   - collection: `messages`, `receipts`, `checkpoints`, `handoffExcerpts` or `conversations`.
+    ///   - count: how many of them quote it.
+    public init(collection: String, count: Int) {
+      self.collection = collection
+      self.count = count
+    }
+  }
+
   public var target: Target
   public var targetID: UUID
   /// The target's title (or text start for memories).
   public var targetTitle: String
   /// Changes in a stable order.
   public var changes: [Change]
+  /// Records the deletion keeps that quote what it removes — the id, or the title (a
+  /// knowledge item's or task's title, a handoff's focus, a memory's first line) when it has
+  /// at least 4 characters, of the target and of a memory's mirrors — found by a
+  /// case-insensitive literal text match, counted by collection in the order messages,
+  /// receipts, checkpoints, handoffExcerpts, conversations; collections with none are left
+  /// out, and the list is empty when nothing quotes it. These records are not changed (`dolphin
+  /// activity clear` removes chat and activity and the excerpts copied into handoffs; `dolphin
+  /// erase --kind conversations` the conversations). A text match can also find a record that
+  /// only happens to contain the same words. Informational: ``KnowledgeEngine/apply(_:)`` does not
+  /// refuse a plan because these counts changed since it was shown.
+  public var keptQuotes: [KeptQuotes] = []
 }
 
 /// What a deletion did.

@@ -2,10 +2,15 @@ import Foundation
 
 extension KnowledgeEngine {
   /// Plans a deletion: every relationship, task or handoff reference, digest, memory link and
-  /// active marker it will change or remove.
+  /// active marker it will change or remove, and the kept records whose text quotes the
+  /// record's id or title (``DeletionPlan/keptQuotes``).
   /// - Throws: ``WorkspaceError/notFound(recordType:id:)``.
   public func planDeletion(of request: DeletionRequest) throws -> DeletionPlan {
-    try store.read { tx in try Self.plan(request, tx) }
+    try store.read { tx in
+      var plan = try Self.plan(request, tx)
+      plan.keptQuotes = try Self.keptQuotes(request, tx)
+      return plan
+    }
   }
 
   /// Applies a plan in one transaction, then checkpoints the WAL so deleted text does not
@@ -15,8 +20,12 @@ extension KnowledgeEngine {
   ///   was made.
   public func apply(_ plan: DeletionPlan) throws -> DeletionReport {
     let report = try store.write { tx -> DeletionReport in
+      // The kept quotes are not compared: a chat message or receipt written meanwhile changes
+      // nothing this deletion does (``DeletionPlan/keptQuotes`` is informational).
       let current = try Self.plan(Self.request(for: plan), tx)
-      guard current == plan else {
+      var shown = plan
+      shown.keptQuotes = []
+      guard current == shown else {
         throw WorkspaceError.concurrentChange(operation: "deletion")
       }
       let removed = try Self.execute(plan, tx, now: environment.now())

@@ -125,7 +125,7 @@ extension KnowledgeEngine {
     try LexicalIndexStore.index(knowledge: item, rowID: rowid, in: tx)
     // A handoff summary built by rules marks superseded items: one carrying an item this new
     // one supersedes is rebuilt.
-    try Self.rebuildGeneratedSummaries(carryingAny: Self.supersedeTargets(of: item), tx)
+    let rebuilt = try Self.rebuildGeneratedSummaries(carryingAny: Self.supersedeTargets(of: item), tx)
     var digest: Digest?
     let count = try tx.knowledgeCount()
     if count > 0, count % Self.autoDigestInterval == 0 {
@@ -134,7 +134,7 @@ extension KnowledgeEngine {
       try tx.insertDigest(d)
       digest = d
     }
-    return CaptureResult(item: item, digest: digest)
+    return CaptureResult(item: item, digest: digest, rebuiltHandoffIDs: rebuilt)
   }
 
   /// Replaces the content of knowledge item `id` (sanitized and checked like a capture), bumps
@@ -398,7 +398,8 @@ extension KnowledgeEngine {
   /// Marks a task completed, and says whether it already was (idempotent: an already completed
   /// task keeps its completion time and nothing is written), so a caller can tell the user
   /// that nothing changed. A handoff summary built by rules that carries the task is rebuilt
-  /// (it lists open and completed tasks apart); one written by hand is kept as written.
+  /// (it lists open and completed tasks apart), and the result names those handoffs
+  /// (``TaskStatusChange/rebuiltHandoffIDs``); one written by hand is kept as written.
   /// - Throws: `.notFound`; ``WorkspaceError/validation(_:)`` when the stored task holds text
   ///   over a bound (``requireStoredTaskWithinBounds(_:change:)``), with nothing written.
   public func completeTaskReportingOutcome(id: UUID) throws -> TaskStatusChange {
@@ -410,8 +411,8 @@ extension KnowledgeEngine {
       t.completedAt = now
       try tx.updateTask(t)
       // A handoff summary built by rules lists open and completed tasks apart (review 18-b B3).
-      try Self.rebuildGeneratedSummaries(carryingAny: [id], tx)
-      return TaskStatusChange(task: t, wasAlreadyInStatus: false)
+      let rebuilt = try Self.rebuildGeneratedSummaries(carryingAny: [id], tx)
+      return TaskStatusChange(task: t, wasAlreadyInStatus: false, rebuiltHandoffIDs: rebuilt)
     }
   }
 
@@ -423,7 +424,7 @@ extension KnowledgeEngine {
   /// Reopens a completed task, and says whether it was open already (idempotent: an open task
   /// is left as it is and nothing is written), so a caller can tell the user that nothing
   /// changed. A handoff summary built by rules that carries the task is rebuilt, as for a
-  /// completion.
+  /// completion, and named in ``TaskStatusChange/rebuiltHandoffIDs``.
   /// - Throws: `.notFound`; ``WorkspaceError/validation(_:)`` when the stored task holds text
   ///   over a bound (``requireStoredTaskWithinBounds(_:change:)``), with nothing written.
   public func reopenTaskReportingOutcome(id: UUID) throws -> TaskStatusChange {
@@ -433,8 +434,8 @@ extension KnowledgeEngine {
       t.status = .open
       t.completedAt = nil
       try tx.updateTask(t)
-      try Self.rebuildGeneratedSummaries(carryingAny: [id], tx)
-      return TaskStatusChange(task: t, wasAlreadyInStatus: false)
+      let rebuilt = try Self.rebuildGeneratedSummaries(carryingAny: [id], tx)
+      return TaskStatusChange(task: t, wasAlreadyInStatus: false, rebuiltHandoffIDs: rebuilt)
     }
   }
 

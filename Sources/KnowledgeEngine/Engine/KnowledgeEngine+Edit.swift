@@ -66,6 +66,9 @@ public struct KnowledgeEditResult: Sendable, Equatable {
   /// Stored digests that cite the item, when its title or content changed: snapshots that still
   /// quote its earlier text (`dolphin erase --kind digests` removes them). 0 otherwise.
   public var digestsQuotingEarlierText: Int = 0
+  /// The handoffs whose rule-built summary the edit rewrote (it names the item's kind and
+  /// title, and marks superseded items), in listing order (newest first); empty when none.
+  public var rebuiltHandoffIDs: [UUID] = []
 }
 
 extension KnowledgeEngine {
@@ -209,11 +212,12 @@ extension KnowledgeEngine {
       // rebuilds the summaries that carry its target.
       var named = Self.supersedeTargets(of: stored).symmetricDifference(Self.supersedeTargets(of: item))
       if changed.contains("title") || changed.contains("kind") { named.insert(id) }
-      try Self.rebuildGeneratedSummaries(carryingAny: named, tx)
+      let rebuilt = try Self.rebuildGeneratedSummaries(carryingAny: named, tx)
       // Said, since the old text lives on there (review, s17: a credential edited out of an
       // item stayed in a digest).
       let quoting = changed.contains("title") || changed.contains("content") ? try tx.digestIDs(citingAny: [id]).count : 0
-      return KnowledgeEditResult(item: item, changed: changed, digestsQuotingEarlierText: quoting)
+      return KnowledgeEditResult(
+        item: item, changed: changed, digestsQuotingEarlierText: quoting, rebuiltHandoffIDs: rebuilt)
     }
   }
 

@@ -58,27 +58,4 @@ extension KnowledgeEngine {
     }
     return out
   }
-
-  /// Rebuilds, from the records they carry now, the summaries built by rules of the handoffs
-  /// that carry any of `ids` (knowledge or task ids); a summary written by hand is the user's
-  /// text and is kept as written.
-  ///
-  /// Called wherever a change alters what such a summary says: a knowledge item's title or kind
-  /// edited, a task completed or reopened, a `supersedes` relationship added or removed, a
-  /// record deleted.
-  /// - Returns: the ids of the handoffs whose summary changed, in listing order.
-  @discardableResult
-  static func rebuildGeneratedSummaries(carryingAny ids: Set<UUID>, _ tx: WorkspaceTransaction) throws -> [UUID] {
-    guard !ids.isEmpty else { return [] }
-    var changed: [UUID] = []
-    for h in try tx.listHandoffs() where isGeneratedSummary(h.summary) {
-      guard h.knowledgeIDs.contains(where: ids.contains) || h.taskIDs.contains(where: ids.contains) else { continue }
-      let rebuilt = try refreshingSummary(h, tx)
-      if rebuilt.summary != h.summary {
-        try tx.updateHandoff(rebuilt)
-        changed.append(h.id)
-      }
-    }
-    return changed
-  }
 }

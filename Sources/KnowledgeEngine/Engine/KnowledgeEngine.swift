@@ -76,4 +76,9 @@ public struct CaptureResult: Sendable, Equatable {
   public var item: KnowledgeItem
   /// The digest stored automatically because the knowledge count reached a multiple of five.
   public var digest: Digest?
+  /// The handoffs whose rule-built summary the capture rewrote, in listing order (newest
+  /// first): those carrying an item it supersedes, which the summary now marks `(superseded)`.
+  /// Empty when it rewrote none. They are records the capture changed, so an agent call's
+  /// receipt names them in `changedIDs`.
+  public var rebuiltHandoffIDs: [UUID] = []
 }

@@ -39,10 +39,18 @@ public enum MarkdownExport {
       out.line("| \(name) | \(count) |")
     }
 
+    // Superseded items are marked as every other output marks them (review 19-c, finding 11:
+    // a superseded goal read as current here), from the stored `supersedes` relationships.
+    let graph = SupersedeGraph(
+      edges: ws.knowledge.flatMap { k in
+        k.relationships.filter { $0.kind == .supersedes }.map { (source: k.id, target: $0.targetID) }
+      })
     out.section("Knowledge", ws.knowledge.count)
     for k in ws.knowledge {
-      out.heading(3, "\(k.kind.rawValue.capitalized): \(inline(k.title))")
+      let successors = graph.successors(of: k.id)
+      out.heading(3, "\(k.kind.rawValue.capitalized): \(inline(k.title))" + (successors.isEmpty ? "" : " (superseded)"))
       out.item("id", code(k.id))
+      if !successors.isEmpty { out.line("- " + supersededNote(successors)) }
       out.item("priority", k.priority.rawValue)
       out.item("source", k.source.rawValue + (k.memoryID.map { " (mirrors memory \(code($0)))" } ?? ""))
       if !k.tags.isEmpty { out.item("tags", k.tags.map(inline).joined(separator: ", ")) }
@@ -56,7 +64,10 @@ public enum MarkdownExport {
       out.heading(3, "Memory \(code(m.id))")
       out.item("created", date(m.createdAt))
       if !m.tags.isEmpty { out.item("tags", m.tags.map(inline).joined(separator: ", ")) }
-      if let k = m.knowledgeID { out.item("knowledge mirror", code(k)) }
+      if let k = m.knowledgeID {
+        let successors = graph.successors(of: k)
+        out.item("knowledge mirror", code(k) + (successors.isEmpty ? "" : " (" + supersededNote(successors) + ")"))
+      }
       out.fenced(m.text)
     }
 
@@ -177,6 +188,11 @@ public enum MarkdownExport {
   static func date(_ d: Date) -> String { ISO8601.string(from: d) }
 
   static func code(_ id: UUID) -> String { "`\(id.uuidString)`" }
+
+  /// `superseded by `ID`, `ID``: ``KnowledgeEngine/supersededNote(_:)`` with the ids as code spans.
+  static func supersededNote(_ successors: [UUID]) -> String {
+    "superseded by " + successors.map(code).joined(separator: ", ")
+  }
 
   /// Stored one-line text as a code span (literal inside), or escaped when it holds a backtick.
   /// Line breaks fold as in ``inline(_:)``.

@@ -165,18 +165,23 @@ extension KnowledgeEngine {
   /// not all fit, every section gets a share: entries are kept one per section in turn while
   /// the summary fits, and each section that left entries out ends by saying how many (`… and
   /// 40 more (not shown).`). It is never cut inside an entry, and never ends in a bare marker.
-  static func generatedSummary(knowledgeIDs: [UUID], taskIDs: [UUID], _ tx: WorkspaceTransaction) throws -> String {
+  /// - Parameter assuming: changes not stored yet that the summary is to reflect (what
+  ///   ``handoffSummariesRewritten(byCapturing:)`` foresees); none by default.
+  static func generatedSummary(
+    knowledgeIDs: [UUID], taskIDs: [UUID], _ tx: WorkspaceTransaction, assuming: PendingSummaryChanges = .init()
+  ) throws -> String {
     let titles = try tx.knowledgeTitles(knowledgeIDs)
     let graph = try tx.supersedeGraph()
     let knowledge = knowledgeIDs.compactMap { id in
       titles[id].map {
-        "\($0.kind.rawValue) \(InsightRules.quote($0.title))" + (graph.successors(of: id).isEmpty ? "" : " (superseded)")
+        let superseded = !graph.successors(of: id).isEmpty || assuming.superseded.contains(id)
+        return "\($0.kind.rawValue) \(InsightRules.quote($0.title))" + (superseded ? " (superseded)" : "")
       }
     }
     var open: [String] = [], done: [String] = []
     for id in taskIDs {
       guard let t = try tx.task(id: id) else { continue }
-      if t.status == .open { open.append(InsightRules.quote(t.title)) } else { done.append(InsightRules.quote(t.title)) }
+      if (assuming.taskStatus[id] ?? t.status) == .open { open.append(InsightRules.quote(t.title)) } else { done.append(InsightRules.quote(t.title)) }
     }
     let taskCount = open.count + done.count
     let counts =

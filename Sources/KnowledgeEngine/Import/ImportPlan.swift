@@ -78,6 +78,49 @@ public struct ImportPlan: Sendable, Equatable, Codable {
     }
   }
 
+  /// A knowledge item, memory, task or handoff the import adds, named for the plan.
+  public struct NewRecord: Sendable, Equatable, Codable {
+    /// `knowledge`, `memories`, `tasks` or `handoffs`.
+    public var collection: String
+    public var id: UUID
+    /// A knowledge item's or task's title, a handoff's focus, a memory's first line (as its
+    /// mirror's title: at most 80 characters), as the import stores it.
+    public var title: String
+
+    /// Makes a named new record.
+    /// - Parameters:
+    ///   - collection: `knowledge`, `memories`, `tasks` or `handoffs`.
+    ///   - id: the record's id.
+    ///   - title: its title, focus or first line.
+    public init(collection: String, id: UUID, title: String) {
+      self.collection = collection
+      self.id = id
+      self.title = title
+    }
+  }
+
+  /// The knowledge items, memories, tasks and handoffs an import adds to a workspace that
+  /// already holds records (``newRecords``): how many, and the first of them by name.
+  public struct NewRecords: Sendable, Equatable, Codable {
+    /// How many there are in all.
+    public var count: Int
+    /// The first ``ImportPlan/newRecordsListed`` of them, in the order knowledge, memories,
+    /// tasks, handoffs, each in document order; fewer than ``count`` when the bound cut it.
+    public var records: [NewRecord]
+
+    /// Makes a list of new records.
+    /// - Parameters:
+    ///   - count: how many there are in all.
+    ///   - records: the first of them.
+    public init(count: Int, records: [NewRecord]) {
+      self.count = count
+      self.records = records
+    }
+  }
+
+  /// The most new records ``newRecords`` names.
+  public static let newRecordsListed = 100
+
   /// How messages name the document: the path as the user gave it, or `stdin`.
   public var source: String
   public var policy: ImportConflictPolicy
@@ -98,12 +141,21 @@ public struct ImportPlan: Sendable, Equatable, Codable {
   /// import never drops data) and flagged by `dolphin status` and `dolphin doctor`.
   public var credentials: CredentialFlagReport
   /// Whether one digest will be stored at the end (a merge that adds or replaces records; a
-  /// restore into an empty workspace keeps the exported digests exactly).
+  /// restore into an empty workspace keeps the exported digests exactly). False under
+  /// ``ImportConflictPolicy/refuse`` when anything conflicts: then nothing is imported.
   public var storesDigest: Bool
   /// How many next steps of the handoffs the import writes show nothing (empty, whitespace, or
   /// only invisible characters, which capture never stores but earlier imports could) and are
-  /// dropped from them; 0 when none is.
+  /// dropped from them; 0 when none is, and under ``ImportConflictPolicy/refuse`` when anything
+  /// conflicts (nothing is imported).
   public var droppedNextSteps: Int
+  /// When the workspace already holds records (not ``intoEmptyWorkspace``): the knowledge
+  /// items, memories, tasks and handoffs of the file that it does not hold, which the import
+  /// adds — among them any record deleted here since the file was exported, which comes back,
+  /// since a deletion leaves no trace to tell it from a record never held (review 19-c,
+  /// finding 9). Nil into an empty workspace (a restore adds everything), and when there are
+  /// none.
+  public var newRecords: NewRecords? = nil
 
   /// Whether any record conflicts.
   public var hasConflicts: Bool { !conflicts.isEmpty }
@@ -120,7 +172,9 @@ public struct ImportReport: Sendable, Equatable, Codable {
   public var plan: ImportPlan
   /// Records written per collection (new, plus replaced under `replace`).
   public var written: [String: Int]
-  /// Conflicting records left as they were (under `skip`).
+  /// Conflicting records left as they were (under `skip`). The settings and the active-handoff
+  /// marker, which are no records, are not counted: see ``keptSettings`` and
+  /// ``keptActiveHandoff``.
   public var skipped: Int
   /// The digest stored at the end, if any.
   public var digestID: UUID?
@@ -128,4 +182,9 @@ public struct ImportReport: Sendable, Equatable, Codable {
   /// `conflicting` under `replace`), in the order of ``Settings``'s fields; empty when it kept
   /// the workspace's. They count as no record in ``written``.
   public var settingsChanged: [SettingChange] = []
+  /// Whether this workspace's settings were kept although the file's differ (under `skip`).
+  public var keptSettings: Bool = false
+  /// Whether this workspace's active handoff was kept although the file marks another one
+  /// active (under `skip`).
+  public var keptActiveHandoff: Bool = false
 }

@@ -122,7 +122,8 @@ extension KnowledgeEngine {
       }
       let more = records.count > 20 ? "; and \(records.count - 20) more" : ""
       parts.append(
-        "\(records.count) record(s) have the id of a different record in this workspace: " + shown.joined(separator: "; ") + more)
+        "\(records.count) record(s) have the same id as a record in this workspace, with different content: "
+          + shown.joined(separator: "; ") + more)
       kept.append("versions")
     }
     if let settings = plan.conflicts.first(where: { $0.collection == "settings" }) {
@@ -255,14 +256,37 @@ struct ImportAnalysis: Sendable {
     let changesRecords = ["knowledge", "memories", "tasks", "handoffs"].contains { name in
       (status[name] ?? [:]).values.contains { $0 == .new || ($0 == .conflicting && policy == .replace) }
     }
-    plan.storesDigest = !plan.intoEmptyWorkspace && changesRecords
+    // Under refuse, a conflict means nothing is imported: no digest is stored and no next step
+    // dropped either (review 19-c, finding 13: the plan said both).
+    let refused = policy == .refuse && !plan.conflicts.isEmpty
+    plan.storesDigest = !plan.intoEmptyWorkspace && changesRecords && !refused
     // The digest stored at the end takes a place among the kept digests too (review, s17: the
     // plan said 4 would be pruned, and 5 were).
     if plan.storesDigest, let i = plan.collections.firstIndex(where: { $0.name == "digests" }) {
       plan.collections[i].pruned = max(0, (counts["digest"] ?? 0) + plan.collections[i].new + 1 - Limits.digestsKept)
     }
     // Counted where the file's handoff is written: one left as stored loses nothing.
-    plan.droppedNextSteps = prepared.droppedNextSteps.reduce(0) { $0 + (isWritten("handoffs", $1.key) ? $1.value : 0) }
+    plan.droppedNextSteps =
+      refused ? 0 : prepared.droppedNextSteps.reduce(0) { $0 + (isWritten("handoffs", $1.key) ? $1.value : 0) }
+    if !plan.intoEmptyWorkspace { plan.newRecords = namedNewRecords() }
+  }
+
+  /// The knowledge items, memories, tasks and handoffs of the file that the workspace does not
+  /// hold (``ImportPlan/newRecords``), the first ``ImportPlan/newRecordsListed`` by name; nil
+  /// when there are none.
+  func namedNewRecords() -> ImportPlan.NewRecords? {
+    var records: [ImportPlan.NewRecord] = []
+    var count = 0
+    func add(_ collection: String, _ id: UUID, _ title: @autoclosure () -> String) {
+      guard isNew(collection, id) else { return }
+      count += 1
+      if records.count < ImportPlan.newRecordsListed { records.append(.init(collection: collection, id: id, title: title())) }
+    }
+    for k in workspace.knowledge { add("knowledge", k.id, k.title) }
+    for m in workspace.memories { add("memories", m.id, KnowledgeEngine.mirrorTitle(for: m.text)) }
+    for t in workspace.tasks { add("tasks", t.id, t.title) }
+    for h in workspace.handoffs { add("handoffs", h.id, h.focus) }
+    return count == 0 ? nil : ImportPlan.NewRecords(count: count, records: records)
   }
 
   // MARK: Classification
@@ -996,8 +1020,12 @@ struct ImportAnalysis: Sendable {
       try tx.insertDigest(d)
       digestID = d.id
     }
-    let skipped = policy == .skip ? plan.conflicts.count : 0
+    // The settings and the active-handoff marker are no records: counted apart (review 19-c,
+    // finding 13: "kept … 1 conflicting record(s)" for an active marker).
+    let skipped = policy == .skip ? plan.conflicts.filter(\.isRecord).count : 0
     return ImportReport(
-      plan: plan, written: written, skipped: skipped, digestID: digestID, settingsChanged: settingsChanged)
+      plan: plan, written: written, skipped: skipped, digestID: digestID, settingsChanged: settingsChanged,
+      keptSettings: policy == .skip && plan.settings == "conflicting",
+      keptActiveHandoff: policy == .skip && plan.activeHandoff == "conflicting")
   }
 }

@@ -11,11 +11,21 @@ public struct TaskStatusChange: Sendable, Equatable {
   /// True when the task had the asked-for status before the call (completed for a completion,
   /// open for a reopening), so nothing changed.
   public var wasAlreadyInStatus: Bool
+  /// The handoffs whose rule-built summary the change rewrote (it lists open and completed
+  /// tasks apart), in listing order (newest first); empty when it rewrote none, and always when
+  /// ``wasAlreadyInStatus``. They are records the call changed, so an agent call's receipt
+  /// names them in `changedIDs`.
+  public var rebuiltHandoffIDs: [UUID]
 
   /// Makes a status change outcome.
-  public init(task: TaskItem, wasAlreadyInStatus: Bool) {
+  /// - Parameters:
+  ///   - task: the task as stored after the call.
+  ///   - wasAlreadyInStatus: whether it had the asked-for status already.
+  ///   - rebuiltHandoffIDs: the handoffs whose rule-built summary the change rewrote.
+  public init(task: TaskItem, wasAlreadyInStatus: Bool, rebuiltHandoffIDs: [UUID] = []) {
     self.task = task
     self.wasAlreadyInStatus = wasAlreadyInStatus
+    self.rebuiltHandoffIDs = rebuiltHandoffIDs
   }
 }
 

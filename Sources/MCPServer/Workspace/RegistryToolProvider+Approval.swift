@@ -19,16 +19,19 @@ extension RegistryToolProvider {
     "required": ["approve"],
   ]
 
-  /// The message an approval request shows: the exact call, tool and canonical arguments.
+  /// The message an approval request shows: the exact call, tool and canonical arguments, and
+  /// what else the call will change (``ApprovalRequest/alsoChangesSentence``: the rule-built
+  /// summaries of handoffs it rewrites) when there is anything.
   public static func approvalMessage(_ request: ApprovalRequest) -> String {
-    """
-    Dolphin asks to write to your local workspace. Approve this exact call?
+    let also = request.alsoChangesSentence.map { "\n\n" + $0 } ?? ""
+    return """
+      Dolphin asks to write to your local workspace. Approve this exact call?
 
-    \(request.summary)
+      \(request.summary)\(also)
 
-    Tool \(request.tool) (risk \(request.risk.rawValue)), call id \(request.callID). \
-    The approval covers this one call only; nothing is written unless you accept.
-    """
+      Tool \(request.tool) (risk \(request.risk.rawValue)), call id \(request.callID). \
+      The approval covers this one call only; nothing is written unless you accept.
+      """
   }
 
   /// The text of the tool error for a local write refused under ``MCPWritePolicy/ask`` because

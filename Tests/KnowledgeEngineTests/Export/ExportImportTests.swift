@@ -152,7 +152,7 @@ struct ExportImportTests {
       }
       guard case .validation(let v)? = error else { Issue.record("expected a validation error"); return }
       #expect(v.field == "conflicts")
-      #expect(v.message.contains("theirs.json: 1 record(s) have the id of a different record in this workspace: knowledge \(sample.decision.id.uuidString) (content differs)"))
+      #expect(v.message.contains("theirs.json: 1 record(s) have the same id as a record in this workspace, with different content: knowledge \(sample.decision.id.uuidString) (content differs)"))
       #expect(v.message.contains("--on-conflict skip"))
       #expect(try snapshot(source) == before)
     case .skip:
@@ -487,5 +487,23 @@ struct MarkdownExportTests {
       #expect(!md.unicodeScalars.contains(Unicode.Scalar(separator)!), "\(separator.debugDescription) left in the export")
     }
     #expect(MarkdownExport.inline("x\u{2028}y") == "x y")
+  }
+
+  /// Review 19-c, finding 11: a superseded goal appeared in the Markdown export as a current one;
+  /// only its successor's `relationship: supersedes → <id>` line hinted at it.
+  @Test("a superseded item (and a memory whose mirror is superseded) is marked superseded by its successor's id")
+  func supersededItemsMarked() throws {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+    let old = try engine.capture(CaptureRequest(kind: .goal, title: "Ship beta by January 15")).item
+    let new = try engine.capture(
+      CaptureRequest(kind: .goal, title: "Ship beta by February 1", relationships: [.init(kind: .supersedes, targetID: old.id)])).item
+    let memory = try engine.saveMemory(text: "Beta goes out in January")
+    let newer = try engine.capture(
+      CaptureRequest(kind: .context, title: "Beta moved", relationships: [.init(kind: .supersedes, targetID: memory.mirror.id)])).item
+    let md = MarkdownExport.render(try engine.exportWorkspace(generator: "t"))
+    #expect(md.contains("### Goal: Ship beta by January 15 (superseded)\n\n- id: `\(old.id.uuidString)`\n- superseded by `\(new.id.uuidString)`\n"), "\(md)")
+    #expect(md.contains("### Goal: Ship beta by February 1\n"), "the successor is current")
+    #expect(!md.contains("superseded by `\(old.id.uuidString)`"))
+    #expect(md.contains("- knowledge mirror: `\(memory.mirror.id.uuidString)` (superseded by `\(newer.id.uuidString)`)"), "\(md)")
   }
 }

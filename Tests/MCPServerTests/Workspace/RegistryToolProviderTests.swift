@@ -390,4 +390,31 @@ struct RegistryToolProviderTests {
     #expect(result.text.hasPrefix("knowledge_capture was not run: invalid arguments: arguments.content "), "\(result.text)")
     #expect(result.text.components(separatedBy: "not run").count == 2, "\(result.text)")
   }
+
+  /// Review 19-c, finding 3: an MCP `knowledge_capture` that supersedes a goal rewrote the
+  /// summary of the handoff carrying it; the approval did not say so and the receipt listed
+  /// only the new item.
+  @Test("the approval of a capture that supersedes a carried item names the handoff it rewrites; the receipt lists it")
+  func approvalNamesRewrittenHandoff() async throws {
+    let fixture = WorkspaceFixture()
+    let goal = try fixture.capture(.goal, "Ship beta by January 15")
+    let handoff = try fixture.engine.createHandoff(HandoffRequest(focus: "Beta release prep", knowledgeIDs: [goal.id])).handoff
+    let client = FakeElicitation { MCPElicitationResult(action: .accept, content: ["approve": true]) }
+    let result = await RegistryToolProvider(workspace: fixture.workspace).callTool(
+      name: "knowledge_capture",
+      arguments: [
+        "kind": "goal", "title": "Ship beta by February 1",
+        "relationships": [["kind": "supersedes", "targetID": .string(goal.id.uuidString)]],
+      ],
+      context: client.context())
+    #expect(!result.isError, "\(result.text)")
+    let message = try #require(client.requests.first?.message)
+    #expect(
+      message.contains(
+        "\n\nIt will also rewrite the rule-built summary of handoff \(handoff.id.uuidString) \"Beta release prep\".\n\n"),
+      "\(message)")
+    let item = try #require(result.structuredContent?["item"]?["id"]?.string.flatMap(UUID.init(uuidString:)))
+    #expect(try fixture.receipts.last?.changedIDs == [item, handoff.id])
+    #expect(result.structuredContent?["rebuiltHandoffIDs"] == [.string(handoff.id.uuidString)])
+  }
 }
