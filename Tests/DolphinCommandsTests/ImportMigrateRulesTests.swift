@@ -297,11 +297,11 @@ struct ImportMigrateRulesTests {
     }
     let cases: [(String, [String: Any], String)] = [
       ("generator", with { d, _ in d["generator"] = String(repeating: "g", count: 301) },
-       "generator: generator is 301 characters; the limit is 300 characters"),
+       "generator.json: generator is 301 characters; the limit is 300 characters. Nothing was imported"),
       ("reason", with { _, q in q["reason"] = String(repeating: "r", count: 4_001) },
-       "quarantine[0].reason: reason is 4001 characters; the limit is 4000 characters"),
-      ("raw", with { _, q in q["raw"] = "{{{{" }, "quarantine[0].raw: raw '{{{{' is not JSON text"),
-      ("recordIndex", with { _, q in q["recordIndex"] = 1 << 62 }, "quarantine[0].recordIndex: recordIndex is \(1 << 62)"),
+       "reason.json: quarantine[0]: reason is 4001 characters; the limit is 4000 characters"),
+      ("raw", with { _, q in q["raw"] = "{{{{" }, "quarantine[0]: raw '{{{{' is not JSON text"),
+      ("recordIndex", with { _, q in q["recordIndex"] = 1 << 62 }, "quarantine[0]: recordIndex is \(1 << 62)"),
     ]
     for (name, document, error) in cases {
       let path = cli.dir.appending("\(name).json").path
@@ -311,6 +311,11 @@ struct ImportMigrateRulesTests {
       let r = try empty.run(["import", path])
       #expect(r.status == 4, "\(name): \(r.stderr)")
       #expect(r.stderr.contains(error), "\(name): \(r.stderr)")
+      // The field is named once (review 19-b, F14: `generator: generator is 301 characters`).
+      #expect(!r.stderr.contains("\(name): \(name)") && !r.stderr.contains(".\(name): \(name)"), "\(r.stderr)")
+      // JSON keeps the whole path as the field.
+      let json = try empty.run(["import", path, "--json"])
+      #expect(json.stdout.contains(name == "generator" ? "\"field\" : \"generator\"" : "\"field\" : \"quarantine[0].\(name)\""), "\(json.stdout)")
     }
     // A reason within the bound but long is cut in the listing (whole in --json).
     let long = with { _, q in q["reason"] = String(repeating: "x", count: 3_000) }
