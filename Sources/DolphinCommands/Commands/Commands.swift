@@ -863,8 +863,9 @@ enum Commands {
       + "character), or another program did. This is advisory: nothing was changed, and they are read, searched and "
       + "exported as stored. A command that rewrites such a record (`task complete` on such a task, deleting an item "
       + "that such an item relates to) refuses it, and so does importing an export that holds it, until its text is "
-      + "within the bound: delete the record (`dolphin knowledge delete <id>`, `memory delete`, `task delete`, "
-      + "`handoff delete`) and store it again within the bound."
+      + "within the bound. A knowledge item is brought within it in place, keeping its id and relationships: "
+      + "`dolphin knowledge edit <id> --title …` (or `--content`, `--tags`). A memory, task or handoff has no edit: "
+      + "delete it (`dolphin memory delete <id>`, `task delete`, `handoff delete`) and store it again within the bound."
   }
 
   /// Doctor's lines for stored values an import refuses on a record it writes (a NUL in text, a

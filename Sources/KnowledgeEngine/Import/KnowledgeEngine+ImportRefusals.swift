@@ -396,10 +396,14 @@ extension KnowledgeEngine {
           "UPDATE meta SET value = json_set(value, '$.assistantName', substr(json_extract(value, '$.assistantName'), 1, "
             + "\(limit))) WHERE key = 'settings'")
       } else {
+        // A knowledge item is edited in place (it keeps its id and relationships); the others
+        // have no edit (review 19-b, F13: the advice was to delete and re-add a knowledge item too).
+        let type = ["knowledge": "knowledge", "memories": "memory", "tasks": "task", "handoffs": "handoff"][collection]
         set(
           .textBound,
-          "store its text within the bound: delete the record and store it again within the bound (`dolphin doctor` "
-            + "lists it under Text bounds)", nil)
+          type.map { storedTextFix(recordType: $0, id: id?.uuidString ?? "<id>", field: f) }
+            ?? "store its text within the bound: delete the record and store it again within the bound (`dolphin "
+            + "doctor` lists it under Text bounds)", nil)
       }
     default:
       break
