@@ -221,6 +221,32 @@ struct ImportRefusalCommandTests {
       },
       problem: { _ in "sections.omitted.openTasks is -5; a digest's count of lines left out is a whole number 0 or more" },
       rule: "digestCount", fixable: true),
+    // Review 19-b, F4: digests far beyond what the builder writes were imported, and doctor said healthy.
+    Case(
+      name: "a digest section with more lines than the builder writes",
+      sql: { f in
+        "UPDATE digest SET sections = json_set(sections, '$.decisions', json((WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL "
+          + "SELECT i + 1 FROM n WHERE i < 9) SELECT json_group_array(json_object('text', 'decision ' || i, 'evidenceIDs', "
+          + "json_array('\(f.decision)'))) FROM n))) WHERE rowid = (SELECT max(rowid) FROM digest)"
+      },
+      doctorLine: { f in
+        "digest \((try? RefusedTextCommandTests.sqliteValue(f.cli, "SELECT id FROM digest ORDER BY rowid DESC LIMIT 1")) ?? "?"): "
+          + "sections.decisions has 9 lines; the digest builder writes at most 8 there"
+      },
+      problem: { _ in "sections.decisions has 9 lines; the digest builder writes at most 8 there" }, rule: "countBound",
+      fixable: true),
+    Case(
+      name: "a digest line longer than the builder writes",
+      sql: { _ in
+        "UPDATE digest SET sections = json_set(sections, '$.recentContext[0].text', printf('%.241c', 'd')) "
+          + "WHERE rowid = (SELECT max(rowid) FROM digest)"
+      },
+      doctorLine: { f in
+        "digest \((try? RefusedTextCommandTests.sqliteValue(f.cli, "SELECT id FROM digest ORDER BY rowid DESC LIMIT 1")) ?? "?"): "
+          + "sections.recentContext[0].text is 241 characters; the limit is 240 characters"
+      },
+      problem: { _ in "sections.recentContext[0].text is 241 characters; the limit is 240 characters" }, rule: "textBound",
+      fixable: true),
     Case(
       name: "a task citing a missing knowledge item",
       sql: { "UPDATE task SET knowledge_ids = json_array('00000000-0000-4000-8000-0000000000AA') WHERE id = '\($0.task)'" },

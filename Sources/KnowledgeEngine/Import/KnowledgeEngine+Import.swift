@@ -613,6 +613,7 @@ struct ImportAnalysis: Sendable {
     for (i, d) in ws.digests.enumerated() {
       try named("workspace.digests[\(i)]", d.id) { () throws(ValidationError) in
         try requireRuleBased(d)
+        try requireBuilderBounds(d)
         // A count of lines a section left out (review 18-d, M5: -5 was stored and exported).
         for name in DigestOmissions.sectionNames where d.sections.omitted[section: name] < 0 {
           let n = d.sections.omitted[section: name]
@@ -685,6 +686,46 @@ struct ImportAnalysis: Sendable {
         message: "algorithmVersion \(Limits.quoted(version, cutAt: 60)) is not a version of `\(DigestBuilder.algorithm)` "
           + "(a whole number such as \(DigestBuilder.version)); remove this digest from the file "
           + "(`dolphin context --save` stores a new one)")
+    }
+  }
+
+  /// A digest's sections must be what the digest builder writes (review 19-b, F4: a section of
+  /// 200 lines of 50,000 characters each was imported, and `doctor` called it healthy): at most
+  /// ``DigestBuilder/lineCap(ofSection:)`` lines a section, each line at most
+  /// ``DigestBuilder/lineLimit`` characters (the builder cuts longer ones with a marker) citing at
+  /// most ``DigestBuilder/lineEvidenceCap`` ids. Version 1 of the builder, before digests counted
+  /// what a section left out, also wrote one marker line after a full section, citing up to
+  /// ``Limits/idsPerList`` of the items it left out; its digests are held to that.
+  /// - Throws: ``ValidationError`` naming the section (`sections.decisions`) or the line
+  ///   (`sections.decisions[3].text`, `sections.openTasks[0].evidenceIDs`), the bound and the size,
+  ///   and that removing the digest fixes it.
+  static func requireBuilderBounds(_ digest: Digest) throws(ValidationError) {
+    let remove = "; remove this digest from the file (`dolphin context --save` stores a new one)"
+    let firstVersion = digest.algorithmVersion == "1"
+    for (name, lines) in digest.sections.named {
+      let cap = DigestBuilder.lineCap(ofSection: name) + (firstVersion ? 1 : 0)
+      if lines.count > cap {
+        throw ValidationError(
+          field: "sections.\(name)", limit: cap, actual: lines.count,
+          message: "sections.\(name) has \(lines.count) lines; the digest builder writes at most \(cap) there" + remove)
+      }
+      let evidenceCap = firstVersion ? max(DigestBuilder.lineEvidenceCap, Limits.idsPerList) : DigestBuilder.lineEvidenceCap
+      for (l, line) in lines.enumerated() {
+        let path = "sections.\(name)[\(l)]"
+        do throws(ValidationError) {
+          try Limits.check("\(path).text", line.text, limit: DigestBuilder.lineLimit)
+        } catch {
+          var e = error
+          e.message += " (the digest builder cuts a line there)" + remove
+          throw e
+        }
+        if line.evidenceIDs.count > evidenceCap {
+          throw ValidationError(
+            field: "\(path).evidenceIDs", limit: evidenceCap, actual: line.evidenceIDs.count,
+            message: "\(path).evidenceIDs has \(line.evidenceIDs.count) ids; the digest builder cites at most "
+              + "\(evidenceCap) on a line" + remove)
+        }
+      }
     }
   }
 

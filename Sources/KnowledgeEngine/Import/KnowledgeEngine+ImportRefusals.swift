@@ -13,9 +13,11 @@ import Foundation
 public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertible {
   /// Which kind of rule refuses the record.
   public enum Rule: String, Sendable, Equatable, Codable {
-    /// Text over its bound, in characters or Unicode scalars (``Limits/check(_:_:limit:)``).
+    /// Text over its bound, in characters or Unicode scalars (``Limits/check(_:_:limit:)``); for a
+    /// digest, a line longer than the digest builder writes.
     case textBound
-    /// A list over its bound: tags, relationships, ids, next steps, excerpts.
+    /// A list over its bound: tags, relationships, ids, next steps, excerpts; for a digest, a
+    /// section with more lines, or a line citing more ids, than the digest builder writes.
     case countBound
     /// Text that must show something is empty once sanitized: a title, a memory's text, a
     /// handoff's focus.
@@ -315,6 +317,12 @@ extension KnowledgeEngine {
         .countBound, "keep the first \(Limits.receiptChangedIDs) ids in it",
         "UPDATE receipt SET changed_ids = (SELECT json_group_array(value) FROM (SELECT value FROM json_each(changed_ids) "
           + "LIMIT \(Limits.receiptChangedIDs)))" + row)
+    case ("digests", let f) where f.hasPrefix("sections.") && !f.hasPrefix("sections.omitted."):
+      // Lines beyond what the builder writes: derived text, so removing the digest loses nothing.
+      set(
+        f.hasSuffix(".text") ? .textBound : .countBound,
+        "remove this digest (it is derived from the records; `dolphin context --save` stores a new one built by rules)",
+        "DELETE FROM digest" + row)
     case ("digests", let f) where f.hasPrefix("sections.omitted."):
       set(
         .digestCount, "remove this digest (it is derived from the records; `dolphin context --save` stores a new one built by rules)",
