@@ -306,6 +306,33 @@ struct ImportRefusalCommandTests {
     #expect(restored.status == 0, "\(restored.stdout)\(restored.stderr)")
   }
 
+  // Review 19-c, #10: a handoff dolphin wrote while a laptop's clock ran ahead was blamed on
+  // "another program". The stored row is what such a clock leaves: dated two days ahead.
+  @Test("a handoff dated ahead of the clock: doctor and export say a clock that ran ahead may have written it; the fix stays")
+  func handoffAheadOfTheClock() throws {
+    let f = try Self.fixture()
+    defer { f.cli.dir.remove() }
+    let handoff = try #require(
+      (try f.cli.json(["handoff", "create", "--focus", "Release notes"])["handoff"] as? [String: Any])?["id"] as? String)
+    try RefusedTextCommandTests.sqlite(
+      f.cli, "UPDATE handoff SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+2 days') WHERE id = '\(handoff)'")
+    let origin =
+      "Where they come from: a handoff dated ahead of this machine's clock was written while a clock ran ahead "
+      + "(dolphin dates a handoff by the clock of the machine that writes it, so a clock set right afterwards leaves it "
+      + "in the future), or by another program."
+    let doctor = try f.cli.run(["doctor"])
+    #expect(doctor.status == 5, "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("  - handoff \(handoff): createdAt is "), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("[futureDate]; fix: date it now instead of in the future"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains(origin), "\(doctor.stdout)")
+    #expect(!doctor.stdout.contains("another program wrote them") && !doctor.stdout.contains("no dolphin command stores"), "\(doctor.stdout)")
+    let file = f.cli.dir.appending("backup.json").path
+    let export = try f.cli.run(["export", "--output", file])
+    #expect(export.status == 0, "\(export.stderr)")
+    #expect(export.stderr.contains(origin), "\(export.stderr)")
+    #expect(!export.stderr.contains("another program wrote them"), "\(export.stderr)")
+  }
+
   @Test("a clean workspace: doctor reports no record, export warns of nothing, and the backup restores")
   func cleanWorkspace() throws {
     let f = try Self.fixture()

@@ -5,11 +5,12 @@ import Foundation
 /// workspace, by one of its rules other than the characters ``WorkspaceExport/refusedTextFields``
 /// names (a NUL in text, a control character in a tag).
 ///
-/// No dolphin command stores such a record, so a workspace holds one only when another program
-/// wrote it there (`sqlite3 … "UPDATE knowledge SET updated_at = '2000-01-01T00:00:00.000Z'"`).
-/// Its export keeps the record as stored, and that file cannot be restored: the import names the
-/// first such record and imports nothing. `dolphin doctor` lists them with a fix that keeps the
-/// record, and `dolphin export` warns of them.
+/// A workspace holds one when an earlier dolphin stored it before the rule existed (an import, a
+/// migration), when another program wrote it there (`sqlite3 … "UPDATE knowledge SET updated_at =
+/// '2000-01-01T00:00:00.000Z'"`), or — for a rule about dates — when dolphin wrote it while the
+/// clock was wrong (``Rule/howStored``). Its export keeps the record as stored, and that file
+/// cannot be restored: the import names the first such record and imports nothing. `dolphin
+/// doctor` lists them with a fix that keeps the record, and `dolphin export` warns of them.
 public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertible {
   /// Which kind of rule refuses the record.
   public enum Rule: String, Sendable, Equatable, Codable {
@@ -47,6 +48,34 @@ public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertib
     /// A rule over the records together: two records with one id, more records than a
     /// workspace keeps or holds, a reference to a missing record.
     case document
+
+    /// How a stored record that breaks this rule can have got there, in words for `doctor` and
+    /// `export`: dolphin itself, while the clock was wrong, for the rules about dates that its
+    /// commands take from the clock (review 19-c, #10: a handoff written while a laptop's clock
+    /// ran ahead was said to be "another program's"); otherwise an earlier dolphin that stored
+    /// it before the rule existed, or another program.
+    public var howStored: String {
+      switch self {
+      case .futureDate:
+        "a handoff dated ahead of this machine's clock was written while a clock ran ahead (dolphin dates a handoff by "
+          + "the clock of the machine that writes it, so a clock set right afterwards leaves it in the future), or by "
+          + "another program"
+      case .taskCompletion:
+        "a task completed before it was created was completed while the clock was set back (dolphin before this "
+          + "version dated a completion by the clock alone); such a task, or one whose completion date disagrees with "
+          + "its status, may also have been stored by an earlier dolphin before this rule existed, or by another program"
+      default:
+        "an earlier dolphin stored such a record before this rule existed (an import or a migration), or another "
+          + "program wrote it; no dolphin command stores one now"
+      }
+    }
+  }
+
+  /// Where `refusals` can have come from (``Rule/howStored``), each distinct explanation once, in
+  /// the order of the records, joined with `; `.
+  public static func howStored(_ refusals: [ImportRefusal]) -> String {
+    var seen = Set<String>()
+    return refusals.map(\.rule.howStored).filter { seen.insert($0).inserted }.joined(separator: "; ")
   }
 
   /// The collection as an export names it: `knowledge`, `memories`, `tasks`, `handoffs`,
@@ -174,10 +203,10 @@ extension KnowledgeEngine {
         + ": " + r.problem
     }
     let more = refusals.count > 10 ? "; and \(refusals.count - 10) more" : ""
-    return "\(refusals.count) record(s) break a rule of `dolphin import`, which no dolphin command stores (another "
-      + "program wrote them into the workspace): " + shown.joined(separator: "; ") + more
-      + ". The export keeps them as stored, but importing the file into an empty workspace is refused. To keep "
-      + "those records, run `dolphin doctor` on this workspace: it names each with a fix; then export again"
+    return "\(refusals.count) record(s) break a rule of `dolphin import`: " + shown.joined(separator: "; ") + more
+      + ". Where they come from: \(ImportRefusal.howStored(refusals)). The export keeps them as stored, but importing "
+      + "the file into an empty workspace is refused. To keep those records, run `dolphin doctor` on this workspace: "
+      + "it names each with a fix; then export again"
   }
 
   // MARK: Building entries
