@@ -210,6 +210,75 @@ struct ImportMigrateRulesTests {
     #expect(!r.stdout.contains("quarantined receipts"), "\(r.stdout)")
   }
 
+  /// The v4 fixture with a 20,000-character message, a 301-character conversation title (of
+  /// another conversation) and a 301-character assistant name.
+  static func overBoundLegacy() throws -> (file: [String: Any], message: String, conversation: String) {
+    var legacy = try Self.v4()
+    var conversations = try #require(legacy["conversations"] as? [[String: Any]])
+    try #require(conversations.count >= 2)
+    var messages = try #require(conversations[0]["messages"] as? [[String: Any]])
+    messages[0]["text"] = String(repeating: "m", count: 20_000)
+    conversations[0]["messages"] = messages
+    conversations[1]["title"] = String(repeating: "t", count: 301)
+    legacy["conversations"] = conversations
+    var settings = legacy["settings"] as? [String: Any] ?? [:]
+    settings["assistantName"] = String(repeating: "n", count: 301)
+    legacy["settings"] = settings
+    return (
+      legacy, try #require(messages[0]["id"] as? String), try #require(conversations[1]["id"] as? String)
+    )
+  }
+
+  @Test("migrate quarantines an over-bound message, conversation title and assistant name instead of failing (19-b F2)")
+  func legacyActivityBounds() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let (legacy, message, conversation) = try Self.overBoundLegacy()
+    let file = cli.dir.appending("long-chat.json").path
+    try Self.write(legacy, to: file)
+    let r = try cli.run(["migrate", file])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("from \(file):"), "names the file: \(r.stdout)")
+    #expect(r.stdout.contains("3 quarantined"), "\(r.stdout)")
+    #expect(
+      r.stdout.contains("quarantined conversations[0].messages[0]: field 'text' is 20000 characters; the limit is 16000 characters"),
+      "\(r.stdout)")
+    #expect(
+      r.stdout.contains("quarantined conversations[1]: field 'title' is 301 characters; the limit is 300 characters"),
+      "\(r.stdout)")
+    #expect(
+      r.stdout.contains("quarantined settings: field 'assistantName' is 301 characters; the limit is 300 characters"),
+      "\(r.stdout)")
+    // Kept verbatim, and everything else migrated: the other conversation's messages, memories, tasks.
+    let quarantine = try cli.run(["quarantine", "--json"])
+    #expect(quarantine.stdout.contains(message) && quarantine.stdout.contains(conversation), "\(quarantine.stdout.prefix(400))")
+    let json = try cli.json(["migrate", file])
+    #expect(json["alreadyImported"] as? Bool == true)
+    let status = try cli.json(["status"])
+    let counts = try #require(status["counts"] as? [String: Any], "\(status.keys)")
+    #expect((counts["memory"] as? Int ?? 0) > 0, "\(counts)")
+    let settings = try cli.json(["settings", "show"])
+    #expect("\(settings)".contains("Dolphin"), "the default name is used: \(settings)")
+  }
+
+  @Test("a workspace.json holding an over-bound message no longer blocks the directory (19-b F2)")
+  func legacyActivityBoundsAtFirstWrite() throws {
+    let dir = TemporaryDirectory("legacy-long-chat")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try Self.write(try Self.overBoundLegacy().file, to: ws.appendingPathComponent("workspace.json").path)
+    // The first write imports it (reading commands point to it until then), then everything works.
+    let capture = try runDolphin(["capture", "fact", "Build server is ci-3", "--workspace", ws.path])
+    #expect(capture.status == 0, "\(capture.stderr)")
+    #expect(capture.stderr.contains("notice: imported legacy workspace.json (schema v4)"), "\(capture.stderr)")
+    #expect(capture.stderr.contains("3 quarantined (see `dolphin quarantine`)"), "\(capture.stderr)")
+    let list = try runDolphin(["task", "list", "--workspace", ws.path])
+    #expect(list.status == 0, "\(list.stderr)")
+    let quarantine = try runDolphin(["quarantine", "--workspace", ws.path])
+    #expect(quarantine.stdout.contains("workspace.json conversations[0].messages[0]: field 'text' is 20000 characters"), "\(quarantine.stdout.prefix(300))")
+  }
+
   @Test("the export header's generator and quarantine entries are bounded; raw must be JSON; quarantine cuts long reasons")
   func headerAndQuarantineBounds() throws {
     let cli = CLI()
@@ -228,11 +297,11 @@ struct ImportMigrateRulesTests {
     }
     let cases: [(String, [String: Any], String)] = [
       ("generator", with { d, _ in d["generator"] = String(repeating: "g", count: 301) },
-       "generator: generator is 301 characters; the limit is 300 characters"),
+       "generator.json: generator is 301 characters; the limit is 300 characters. Nothing was imported"),
       ("reason", with { _, q in q["reason"] = String(repeating: "r", count: 4_001) },
-       "quarantine[0].reason: reason is 4001 characters; the limit is 4000 characters"),
-      ("raw", with { _, q in q["raw"] = "{{{{" }, "quarantine[0].raw: raw '{{{{' is not JSON text"),
-      ("recordIndex", with { _, q in q["recordIndex"] = 1 << 62 }, "quarantine[0].recordIndex: recordIndex is \(1 << 62)"),
+       "reason.json: quarantine[0]: reason is 4001 characters; the limit is 4000 characters"),
+      ("raw", with { _, q in q["raw"] = "{{{{" }, "quarantine[0]: raw '{{{{' is not JSON text"),
+      ("recordIndex", with { _, q in q["recordIndex"] = 1 << 62 }, "quarantine[0]: recordIndex is \(1 << 62)"),
     ]
     for (name, document, error) in cases {
       let path = cli.dir.appending("\(name).json").path
@@ -242,6 +311,11 @@ struct ImportMigrateRulesTests {
       let r = try empty.run(["import", path])
       #expect(r.status == 4, "\(name): \(r.stderr)")
       #expect(r.stderr.contains(error), "\(name): \(r.stderr)")
+      // The field is named once (review 19-b, F14: `generator: generator is 301 characters`).
+      #expect(!r.stderr.contains("\(name): \(name)") && !r.stderr.contains(".\(name): \(name)"), "\(r.stderr)")
+      // JSON keeps the whole path as the field.
+      let json = try empty.run(["import", path, "--json"])
+      #expect(json.stdout.contains(name == "generator" ? "\"field\" : \"generator\"" : "\"field\" : \"quarantine[0].\(name)\""), "\(json.stdout)")
     }
     // A reason within the bound but long is cut in the listing (whole in --json).
     let long = with { _, q in q["reason"] = String(repeating: "x", count: 3_000) }

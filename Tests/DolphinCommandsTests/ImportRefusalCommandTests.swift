@@ -221,6 +221,32 @@ struct ImportRefusalCommandTests {
       },
       problem: { _ in "sections.omitted.openTasks is -5; a digest's count of lines left out is a whole number 0 or more" },
       rule: "digestCount", fixable: true),
+    // Review 19-b, F4: digests far beyond what the builder writes were imported, and doctor said healthy.
+    Case(
+      name: "a digest section with more lines than the builder writes",
+      sql: { f in
+        "UPDATE digest SET sections = json_set(sections, '$.decisions', json((WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL "
+          + "SELECT i + 1 FROM n WHERE i < 9) SELECT json_group_array(json_object('text', 'decision ' || i, 'evidenceIDs', "
+          + "json_array('\(f.decision)'))) FROM n))) WHERE rowid = (SELECT max(rowid) FROM digest)"
+      },
+      doctorLine: { f in
+        "digest \((try? RefusedTextCommandTests.sqliteValue(f.cli, "SELECT id FROM digest ORDER BY rowid DESC LIMIT 1")) ?? "?"): "
+          + "sections.decisions has 9 lines; the digest builder writes at most 8 there"
+      },
+      problem: { _ in "sections.decisions has 9 lines; the digest builder writes at most 8 there" }, rule: "countBound",
+      fixable: true),
+    Case(
+      name: "a digest line longer than the builder writes",
+      sql: { _ in
+        "UPDATE digest SET sections = json_set(sections, '$.recentContext[0].text', printf('%.241c', 'd')) "
+          + "WHERE rowid = (SELECT max(rowid) FROM digest)"
+      },
+      doctorLine: { f in
+        "digest \((try? RefusedTextCommandTests.sqliteValue(f.cli, "SELECT id FROM digest ORDER BY rowid DESC LIMIT 1")) ?? "?"): "
+          + "sections.recentContext[0].text is 241 characters; the limit is 240 characters"
+      },
+      problem: { _ in "sections.recentContext[0].text is 241 characters; the limit is 240 characters" }, rule: "textBound",
+      fixable: true),
     Case(
       name: "a task citing a missing knowledge item",
       sql: { "UPDATE task SET knowledge_ids = json_array('00000000-0000-4000-8000-0000000000AA') WHERE id = '\($0.task)'" },
@@ -278,6 +304,33 @@ struct ImportRefusalCommandTests {
     defer { other.dir.remove() }
     let restored = try other.run(["import", file])
     #expect(restored.status == 0, "\(restored.stdout)\(restored.stderr)")
+  }
+
+  // Review 19-c, #10: a handoff dolphin wrote while a laptop's clock ran ahead was blamed on
+  // "another program". The stored row is what such a clock leaves: dated two days ahead.
+  @Test("a handoff dated ahead of the clock: doctor and export say a clock that ran ahead may have written it; the fix stays")
+  func handoffAheadOfTheClock() throws {
+    let f = try Self.fixture()
+    defer { f.cli.dir.remove() }
+    let handoff = try #require(
+      (try f.cli.json(["handoff", "create", "--focus", "Release notes"])["handoff"] as? [String: Any])?["id"] as? String)
+    try RefusedTextCommandTests.sqlite(
+      f.cli, "UPDATE handoff SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+2 days') WHERE id = '\(handoff)'")
+    let origin =
+      "Where they come from: a handoff dated ahead of this machine's clock was written while a clock ran ahead "
+      + "(dolphin dates a handoff by the clock of the machine that writes it, so a clock set right afterwards leaves it "
+      + "in the future), or by another program."
+    let doctor = try f.cli.run(["doctor"])
+    #expect(doctor.status == 5, "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("  - handoff \(handoff): createdAt is "), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("[futureDate]; fix: date it now instead of in the future"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains(origin), "\(doctor.stdout)")
+    #expect(!doctor.stdout.contains("another program wrote them") && !doctor.stdout.contains("no dolphin command stores"), "\(doctor.stdout)")
+    let file = f.cli.dir.appending("backup.json").path
+    let export = try f.cli.run(["export", "--output", file])
+    #expect(export.status == 0, "\(export.stderr)")
+    #expect(export.stderr.contains(origin), "\(export.stderr)")
+    #expect(!export.stderr.contains("another program wrote them"), "\(export.stderr)")
   }
 
   @Test("a clean workspace: doctor reports no record, export warns of nothing, and the backup restores")

@@ -148,4 +148,55 @@ struct TextBoundsDoctorTests {
     let list = try cli.run(["task", "list", "--json"])
     #expect(list.stdout.contains(#""status" : "open""#) && list.stdout.contains(#""status" : "completed""#), "\(list.stdout)")
   }
+  // Review 19-b, F13: `knowledge edit A --priority high` on an item whose stored title is 400
+  // characters said "`--title` is 400 characters" though no --title was given; `knowledge delete B`
+  // where A relates to B failed naming neither A nor "stored"; doctor advised delete and re-add,
+  // where `knowledge edit A --title …` keeps the id and relationships.
+  @Test("a knowledge item's stored over-bound title: edit and delete errors name the stored field and record, and the edit that fixes it")
+  func storedKnowledgeTitleOverBound() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let b = try #require((try cli.json(["capture", "fact", "Build server is ci-3"])["item"] as? [String: Any])?["id"] as? String)
+    let a = try #require(
+      (try cli.json(["capture", "decision", "Deploy from ci-3", "--relates", "supports:\(b)"])["item"] as? [String: Any])?["id"]
+        as? String)
+    try Self.sqlite3(cli, "UPDATE knowledge SET title = printf('%.400c', 't') WHERE id = '\(a)';")
+    let before = try Data(contentsOf: URL(fileURLWithPath: cli.workspace + "/workspace.sqlite"))
+
+    let edit = try cli.run(["knowledge", "edit", a, "--priority", "high"])
+    #expect(edit.status == 4, "\(edit.stdout)\(edit.stderr)")
+    #expect(
+      edit.stderr.hasPrefix(
+        "dolphin: error: knowledge item \(a) cannot be edited: its stored title is 400 characters; the limit is 300 "
+          + "characters. It was stored before this bound existed, or by another program; nothing was changed."),
+      "\(edit.stderr)")
+    #expect(edit.stderr.contains("`dolphin knowledge edit \(a) --title …`"), "\(edit.stderr)")
+    #expect(!edit.stderr.contains("--title is 400"), "\(edit.stderr)")
+    let json = try cli.run(["knowledge", "edit", a, "--priority", "high", "--json"])
+    let error = try #require(
+      (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    #expect(error["field"] as? String == "title", "\(error)")
+
+    let delete = try cli.run(["knowledge", "delete", b, "--yes"])
+    #expect(delete.status == 4, "\(delete.stdout)\(delete.stderr)")
+    #expect(delete.stdout.isEmpty, "refused before the plan is shown: \(delete.stdout)")
+    #expect(
+      delete.stderr.contains(
+        "cannot delete knowledge item \(b): knowledge item \(a) relates to it (supports), and the deletion rewrites it, "
+          + "but its stored title is 400 characters; the limit is 300 characters."),
+      "\(delete.stderr)")
+    #expect(delete.stderr.contains("`dolphin knowledge edit \(a) --title …`"), "\(delete.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: cli.workspace + "/workspace.sqlite")) == before)
+
+    // Doctor gives the same way out, keeping the id, for knowledge; delete and store again for the others.
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.stdout.contains("`dolphin knowledge edit <id> --title …` (or `--content`, `--tags`)"), "\(doctor.stdout)")
+
+    // The edit that sets the title within the bound goes through with the rest, keeping the id.
+    let fixed = try cli.json(["knowledge", "edit", a, "--priority", "high", "--title", "Deploy from ci-3"])
+    #expect((fixed["item"] as? [String: Any])?["id"] as? String == a, "\(fixed)")
+    #expect(try cli.run(["knowledge", "delete", b, "--yes"]).status == 0)
+    let after = try cli.json(["knowledge", "get", a])
+    #expect((after["relationships"] as? [Any])?.isEmpty == true, "\(after)")
+  }
 }

@@ -44,7 +44,7 @@ public enum Limits {
   public static let handoffExcerpts = 12
   public static let handoffExcerptLength = 500
 
-  // Derived and activity data (oldest pruned first)
+  // Derived and activity data (the oldest by date pruned first: ``KeptCollection``)
   public static let digestsKept = 50
   public static let receiptsKept = 10_000
   public static let checkpointsKept = 1_000

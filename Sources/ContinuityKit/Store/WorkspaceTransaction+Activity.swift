@@ -14,10 +14,11 @@ extension WorkspaceTransaction {
       algorithm: row.text(5), algorithmVersion: row.text(6))
   }
 
-  /// Stored digests, newest first.
+  /// Stored digests, newest first: by `createdAt`, then the last stored first (as retention
+  /// orders them, ``retentionOrder(_:)``).
   public func listDigests() throws(WorkspaceError) -> [Digest] {
     requireValid()
-    return try db.all("SELECT \(Self.digestColumns) FROM digest ORDER BY rowid DESC") {
+    return try db.all("SELECT \(Self.digestColumns) FROM digest ORDER BY created_at DESC, rowid DESC") {
       (row) throws(WorkspaceError) in try digestRow(row)
     }
   }
@@ -30,7 +31,8 @@ extension WorkspaceTransaction {
     }
   }
 
-  /// Stores a digest and prunes the oldest beyond ``Limits/digestsKept``.
+  /// Stores a digest and prunes the oldest others beyond ``Limits/digestsKept`` (by
+  /// `createdAt`, then storage order: ``KeptCollection``).
   /// - Returns: ids of digests pruned.
   @discardableResult
   public func insertDigest(_ digest: Digest) throws(WorkspaceError) -> [UUID] {
@@ -39,14 +41,11 @@ extension WorkspaceTransaction {
       "INSERT INTO digest(id, created_at, trigger, sections, algorithm, algorithm_version) VALUES (?,?,?,?,?,?)",
       [Self.text(digest.id), Self.text(digest.createdAt), Self.json(digest.trigger), Self.json(digest.sections),
        .text(digest.algorithm), .text(digest.algorithmVersion)])
+    let stored = db.lastInsertRowID
     for e in digest.evidenceIDs {
       try db.run("INSERT OR IGNORE INTO digest_evidence(evidence_id, digest_id) VALUES (?, ?)", [Self.text(e), Self.text(digest.id)])
     }
-    let excess = try db.all(
-      "SELECT id FROM digest ORDER BY rowid DESC LIMIT -1 OFFSET ?", [.integer(Int64(Limits.digestsKept))]
-    ) { (row) throws(WorkspaceError) in try uuid(row, 0, "digest") }
-    for id in excess { try deleteDigest(id: id) }
-    return excess
+    return try pruneOldest(.digests, sparing: stored)
   }
 
   /// Ids of stored digests that cite `evidenceID`.
@@ -133,8 +132,9 @@ extension WorkspaceTransaction {
     if touched == 0 { throw .notFound(recordType: "conversation", id: m.conversationID.uuidString) }
   }
 
-  /// Inserts a message as given and prunes the oldest beyond ``Limits/messagesKept``; the
-  /// conversation is left as it is (see ``appendMessage(_:)`` for a new message).
+  /// Inserts a message as given and prunes the oldest others beyond ``Limits/messagesKept`` (by
+  /// `createdAt`, then storage order: ``KeptCollection``); the conversation is left as it is (see
+  /// ``appendMessage(_:)`` for a new message).
   public func insertMessage(_ m: ChatMessage) throws(WorkspaceError) {
     try requireWritable()
     do { try Limits.check("message text", m.text, limit: Limits.content) } catch { throw .validation(error) }
@@ -142,9 +142,7 @@ extension WorkspaceTransaction {
     try db.run(
       "INSERT INTO message(id, conversation_id, role, text, created_at) VALUES (?,?,?,?,?)",
       [Self.text(m.id), Self.text(m.conversationID), .text(m.role.rawValue), .text(m.text), Self.text(m.createdAt)])
-    try db.run(
-      "DELETE FROM message WHERE rowid IN (SELECT rowid FROM message ORDER BY rowid DESC LIMIT -1 OFFSET ?)",
-      [.integer(Int64(Limits.messagesKept))])
+    try pruneOldest(.messages, sparing: db.lastInsertRowID)
   }
 
   // MARK: Receipts and checkpoints
@@ -170,7 +168,8 @@ extension WorkspaceTransaction {
     }
   }
 
-  /// Appends a receipt and prunes the oldest beyond ``Limits/receiptsKept``.
+  /// Appends a receipt and prunes the oldest others beyond ``Limits/receiptsKept`` (by
+  /// `startedAt`, then storage order: ``KeptCollection``).
   /// - Throws: `.validation` for an id a stored receipt has.
   public func insertReceipt(_ r: ActivityReceipt) throws(WorkspaceError) {
     try requireWritable()
@@ -180,9 +179,7 @@ extension WorkspaceTransaction {
       [Self.text(r.id), .text(r.callID), .text(r.tool), .text(r.risk), .text(r.arguments), .text(r.outcome.rawValue),
        Self.json(r.changedIDs), Self.text(r.startedAt), Self.text(r.finishedAt), r.approval.map { .text($0) } ?? .null,
        .text(r.message)])
-    try db.run(
-      "DELETE FROM receipt WHERE rowid IN (SELECT rowid FROM receipt ORDER BY rowid DESC LIMIT -1 OFFSET ?)",
-      [.integer(Int64(Limits.receiptsKept))])
+    try pruneOldest(.receipts, sparing: db.lastInsertRowID)
   }
 
   /// Checkpoints, oldest first.
@@ -196,7 +193,8 @@ extension WorkspaceTransaction {
     }
   }
 
-  /// Appends a checkpoint and prunes the oldest beyond ``Limits/checkpointsKept``.
+  /// Appends a checkpoint and prunes the oldest others beyond ``Limits/checkpointsKept`` (by
+  /// `createdAt`, then storage order: ``KeptCollection``).
   /// - Throws: `.validation` for an id a stored checkpoint has.
   public func insertCheckpoint(_ c: RunCheckpoint) throws(WorkspaceError) {
     try requireWritable()
@@ -204,9 +202,7 @@ extension WorkspaceTransaction {
     try db.run(
       "INSERT INTO checkpoint(id, run_id, step, state, note, created_at) VALUES (?,?,?,?,?,?)",
       [Self.text(c.id), Self.text(c.runID), .integer(Int64(c.step)), .text(c.state), .text(c.note), Self.text(c.createdAt)])
-    try db.run(
-      "DELETE FROM checkpoint WHERE rowid IN (SELECT rowid FROM checkpoint ORDER BY rowid DESC LIMIT -1 OFFSET ?)",
-      [.integer(Int64(Limits.checkpointsKept))])
+    try pruneOldest(.checkpoints, sparing: db.lastInsertRowID)
   }
 
   /// Refuses `id` when a row of `table` (one of the activity tables, named by this file's

@@ -862,8 +862,9 @@ enum Commands {
       + "character), or another program did. This is advisory: nothing was changed, and they are read, searched and "
       + "exported as stored. A command that rewrites such a record (`task complete` on such a task, deleting an item "
       + "that such an item relates to) refuses it, and so does importing an export that holds it, until its text is "
-      + "within the bound: delete the record (`dolphin knowledge delete <id>`, `memory delete`, `task delete`, "
-      + "`handoff delete`) and store it again within the bound."
+      + "within the bound. A knowledge item is brought within it in place, keeping its id and relationships: "
+      + "`dolphin knowledge edit <id> --title …` (or `--content`, `--tags`). A memory, task or handoff has no edit: "
+      + "delete it (`dolphin memory delete <id>`, `task delete`, `handoff delete`) and store it again within the bound."
   }
 
   /// Doctor's lines for stored values an import refuses on a record it writes (a NUL in text, a
@@ -912,8 +913,8 @@ enum Commands {
     }
     guard !refusals.isEmpty else { return ["Importable records: no stored record breaks a rule of `dolphin import`"] }
     var lines = [
-      "Importable records: \(refusals.count) stored record(s) break a rule of `dolphin import`, which no dolphin "
-        + "command stores; an import of this workspace's export into an empty workspace refuses them:"
+      "Importable records: \(refusals.count) stored record(s) break a rule of `dolphin import`; an import of this "
+        + "workspace's export into an empty workspace refuses them:"
     ]
     for r in refusals.prefix(20) {
       lines.append("  - \(inert(escapingLineBreaks(r.description))) [\(r.rule.rawValue)]; fix: \(inert(r.fix))")
@@ -927,8 +928,8 @@ enum Commands {
   static func importRefusalAdvice(_ refusals: [ImportRefusal], _ directory: String, _ databasePath: String) -> String {
     let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
     let fixes = refusals.prefix(20).compactMap { r in r.fixStatement.map { sqlite3 + ShellWord.sqlArgument($0) } }
-    return "\(refusals.count) stored record(s) (listed above) break a rule of `dolphin import`: another program wrote "
-      + "them, as no dolphin command stores them. They are read and exported as stored, but `dolphin import` refuses "
+    return "\(refusals.count) stored record(s) (listed above) break a rule of `dolphin import`. Where they come from: "
+      + ImportRefusal.howStored(refusals) + ". They are read and exported as stored, but `dolphin import` refuses "
       + "such a record, so this workspace's export cannot be restored into an empty workspace. Nothing was changed. "
       + "Each line above says what fixes it and keeps the record"
       + (fixes.isEmpty

@@ -92,7 +92,8 @@ enum WorkspaceOpening {
     try KnowledgeEngine.importLegacyWorkspaceAtFirstWrite(in: directory, store: store) { report in
       console.printDiagnostic(
         "\(program): notice: imported legacy \(KnowledgeEngine.legacyFileName) (schema v\(report.sourceVersion ?? 0)): "
-          + MigrateCommands.summary(report) + "; the original is unchanged, a 0600 backup is at \(report.backupPath ?? "?")")
+          + MigrateCommands.summary(report) + (report.quarantined.isEmpty ? "" : " (see `dolphin quarantine`)")
+          + "; the original is unchanged, a 0600 backup is at \(report.backupPath ?? "?")")
     }
   }
 }

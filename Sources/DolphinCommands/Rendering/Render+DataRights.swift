@@ -21,7 +21,7 @@ extension Render {
     func num(_ n: Int, _ width: Int) -> String { String(repeating: " ", count: max(0, width - String(n).count)) + String(n) }
     for c in p.collections {
       var line = "  " + c.name.padding(toLength: 14, withPad: " ", startingAt: 0) + num(c.new, 6) + num(c.same, 6) + num(c.conflicting, 13)
-      if c.pruned > 0 { line += "   (\(c.pruned) oldest existing will be pruned)" }
+      if let kept = retentionNote(c) { line += "   (\(kept))" }
       lines.append(line)
     }
     lines.append("  settings: \(p.settings); active handoff: \(p.activeHandoff); quarantine: \(p.quarantineNew) new, \(p.quarantineSame) already present")
@@ -68,6 +68,20 @@ extension Render {
     }
     if p.storesDigest { lines.append("  One rule-based digest will be stored at the end.") }
     return lines.joined(separator: "\n")
+  }
+
+  /// What keeping the newest records of a kept collection does in an import, or nil: `2 oldest
+  /// existing will be pruned; 48 of the file's digests are older than the newest 50 kept and
+  /// will not be imported`.
+  static func retentionNote(_ c: ImportPlan.Collection) -> String? {
+    var parts: [String] = []
+    if c.pruned > 0 { parts.append("\(c.pruned) oldest existing will be pruned") }
+    if c.olderThanKept > 0, let kept = KeptCollection(rawValue: c.name) {
+      parts.append(
+        "\(c.olderThanKept) of the file's \(c.name) \(c.olderThanKept == 1 ? "is" : "are") older than the newest "
+          + "\(kept.limit) kept and will not be imported")
+    }
+    return parts.isEmpty ? nil : parts.joined(separator: "; ")
   }
 
   static func erasePlan(_ p: ErasePlan) -> String {

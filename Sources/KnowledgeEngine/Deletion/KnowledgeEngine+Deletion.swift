@@ -111,16 +111,40 @@ extension KnowledgeEngine {
     }
   }
 
+  /// The changes deleting knowledge item `item` makes to other records.
+  /// - Throws: ``WorkspaceError/validation(_:)`` when a record the deletion rewrites holds stored
+  ///   text over a bound, which its rewrite would refuse (``requireRewritable(_:_:_:deleting:_:)``):
+  ///   said before the plan is shown, naming that record and its fix.
   static func knowledgeChanges(_ item: KnowledgeItem, _ tx: WorkspaceTransaction) throws -> [DeletionPlan.Change] {
     var changes: [DeletionPlan.Change] = []
+    let target = "knowledge item \(item.id.uuidString)"
     for (owner, kind) in try tx.relationships(targeting: item.id) {
-      let title = try tx.knowledge(id: owner)?.title ?? owner.uuidString
+      let stored = try tx.knowledge(id: owner)
+      if var rewritten = stored {
+        // As `removeRelationships(targeting:at:)` rewrites it.
+        rewritten.relationships.removeAll { $0.targetID == item.id }
+        rewritten.revision += 1
+        try requireRewritable("knowledge", owner, "relates to it (\(kind.rawValue))", deleting: target) {
+          () throws(ValidationError) in try Limits.validate(rewritten)
+        }
+      }
+      let title = stored?.title ?? owner.uuidString
       changes.append(.init(action: "removeRelationship", recordID: owner, detail: "remove relationship \(kind.rawValue) from \(owner.uuidString) \(quote(title))"))
     }
     for t in try tx.tasks(referencing: item.id) {
+      var rewritten = t
+      rewritten.knowledgeIDs.removeAll { $0 == item.id }
+      try requireRewritable("task", t.id, "refers to it", deleting: target) { () throws(ValidationError) in
+        try Limits.validate(rewritten)
+      }
       changes.append(.init(action: "unlinkTask", recordID: t.id, detail: "remove it from task \(t.id.uuidString) \(quote(t.title))"))
     }
     for h in try tx.listHandoffs() where h.knowledgeIDs.contains(item.id) {
+      var rewritten = h
+      rewritten.knowledgeIDs.removeAll { $0 == item.id }
+      try requireRewritable("handoff", h.id, "carries it", deleting: target) { () throws(ValidationError) in
+        try Limits.validate(rewritten)
+      }
       changes.append(.init(action: "unlinkHandoff", recordID: h.id, detail: "remove it from handoff \(h.id.uuidString) \(quote(h.focus))\(summaryNote(h))"))
     }
     for d in try tx.digests(citing: item.id) {

@@ -75,6 +75,20 @@ public enum DigestBuilder {
   public static let questionCap = 6
   /// Knowledge ids cited per task line, besides the task's own id.
   public static let taskEvidenceCap = 8
+  /// The most evidence ids a line cites: a task line's, the task and ``taskEvidenceCap`` of its
+  /// knowledge ids.
+  public static let lineEvidenceCap = 1 + taskEvidenceCap
+
+  /// The most lines the builder writes in the section named `section` (its JSON name, as in
+  /// ``DigestSections/named``): ``sectionCap``, ``taskCap``, ``recentCap`` or ``questionCap``.
+  public static func lineCap(ofSection section: String) -> Int {
+    switch section {
+    case "openTasks": taskCap
+    case "recentContext": recentCap
+    case "questions": questionCap
+    default: sectionCap
+    }
+  }
 
   /// The bounded, ordered candidates of every section and how many there were in all.
   struct Inputs {

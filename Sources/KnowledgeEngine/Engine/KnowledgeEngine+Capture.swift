@@ -397,9 +397,11 @@ extension KnowledgeEngine {
 
   /// Marks a task completed, and says whether it already was (idempotent: an already completed
   /// task keeps its completion time and nothing is written), so a caller can tell the user
-  /// that nothing changed. A handoff summary built by rules that carries the task is rebuilt
-  /// (it lists open and completed tasks apart), and the result names those handoffs
-  /// (``TaskStatusChange/rebuiltHandoffIDs``); one written by hand is kept as written.
+  /// that nothing changed. The completion is dated now, and never before the task's creation
+  /// (a clock set back since it was added dates it at its creation). A handoff summary built by
+  /// rules that carries the task is rebuilt (it lists open and completed tasks apart), and the
+  /// result names those handoffs (``TaskStatusChange/rebuiltHandoffIDs``); one written by hand is
+  /// kept as written.
   /// - Throws: `.notFound`; ``WorkspaceError/validation(_:)`` when the stored task holds text
   ///   over a bound (``requireStoredTaskWithinBounds(_:change:)``), with nothing written.
   public func completeTaskReportingOutcome(id: UUID) throws -> TaskStatusChange {
@@ -408,7 +410,9 @@ extension KnowledgeEngine {
       var t = try Self.taskForStatusChange(id, to: .completed, tx)
       guard t.status == .open else { return TaskStatusChange(task: t, wasAlreadyInStatus: true) }
       t.status = .completed
-      t.completedAt = now
+      // Never before its creation: a clock set back since the task was added would otherwise
+      // store a completion that `import` refuses (review 19-c, #10).
+      t.completedAt = max(now, t.createdAt)
       try tx.updateTask(t)
       // A handoff summary built by rules lists open and completed tasks apart (review 18-b B3).
       let rebuilt = try Self.rebuildGeneratedSummaries(carryingAny: [id], tx)

@@ -98,7 +98,9 @@ extension KnowledgeEngine {
   ///   ``Limits/relationshipsPerItem`` relationships (field `addTags` or `addRelationships` when
   ///   the additions pass the bound, saying how many were held and added), a relationship to itself or a `supersedes`
   ///   cycle, credential-looking new text, an item already at revision ``Limits/revision``, an
-  ///   item that mirrors a legacy memory (field `id`).
+  ///   item that mirrors a legacy memory (field `id`), and an item whose stored text is over a
+  ///   bound this edit does not fix (its message says it is the stored field, and which option
+  ///   fixes it: ``storedTextFix(recordType:id:field:)``).
   ///   Nothing is written on error.
   public func editKnowledge(id: UUID, _ edit: KnowledgeEdit) throws -> KnowledgeEditResult {
     guard !edit.isEmpty else {
@@ -204,6 +206,14 @@ extension KnowledgeEngine {
       }
       item.revision = stored.revision + 1
       item.updatedAt = max(now, stored.updatedAt)
+      // The text this edit gives was checked above: a bound broken now is the stored text's
+      // (review 19-b, F13), but for a relationship to itself that this edit adds.
+      do throws(ValidationError) { try Limits.validate(item) } catch {
+        guard error.field == "relationships", edit.addRelationships.contains(where: { $0.targetID == id }) else {
+          throw Self.storedKnowledgeRefusal(error, id: id, doing: "edited")
+        }
+        throw WorkspaceError.validation(error)
+      }
       let rowid = try tx.updateKnowledge(item)
       try LexicalIndexStore.reindex(knowledge: item, rowID: rowid, in: tx)
       // A handoff summary built by rules names its items' kinds and titles: rebuilt, as a

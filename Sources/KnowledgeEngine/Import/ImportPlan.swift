@@ -20,15 +20,32 @@ public struct ImportPlan: Sendable, Equatable, Codable {
   /// One collection (`knowledge`, `memories`, `tasks`, …) of the document.
   public struct Collection: Sendable, Equatable, Codable {
     public var name: String
-    /// Records whose id is not in the workspace.
+    /// Records whose id is not in the workspace (``olderThanKept`` of them are not imported).
     public var new: Int
     /// Records already present with identical content (no-ops).
     public var same: Int
     /// Records whose id is present with different content.
     public var conflicting: Int
-    /// Existing records the store's retention will prune to make room (oldest first), for
-    /// digests, messages, receipts and checkpoints.
+    /// For digests, messages, receipts and checkpoints, of which a workspace keeps the newest
+    /// (``KeptCollection``): this workspace's records the import removes because the newest kept,
+    /// across the workspace's records and the file's, are newer (by date; at equal dates the
+    /// file's, stored after, count as newer). For digests this counts the place of the digest
+    /// the import stores at the end (``storesDigest``).
     public var pruned: Int
+    /// For the same collections: the file's new records that are not imported because they are
+    /// older than the newest the workspace keeps (review 19-b, F1: the workspace's own newest
+    /// records were pruned to make room for them); 0 for the others.
+    public var olderThanKept: Int = 0
+
+    /// A collection's counts; see each property.
+    public init(name: String, new: Int, same: Int, conflicting: Int, pruned: Int, olderThanKept: Int = 0) {
+      self.name = name
+      self.new = new
+      self.same = same
+      self.conflicting = conflicting
+      self.pruned = pruned
+      self.olderThanKept = olderThanKept
+    }
   }
 
   /// A record whose id is in the workspace with different content.
@@ -160,9 +177,10 @@ public struct ImportPlan: Sendable, Equatable, Codable {
   /// Whether any record conflicts.
   public var hasConflicts: Bool { !conflicts.isEmpty }
 
-  /// Records the import will write under ``policy``.
+  /// Records the import will write under ``policy`` (a new record older than the newest kept,
+  /// ``Collection/olderThanKept``, is not written).
   public var recordsToWrite: Int {
-    collections.reduce(0) { $0 + $1.new + (policy == .replace ? $1.conflicting : 0) } + quarantineNew
+    collections.reduce(0) { $0 + $1.new - $1.olderThanKept + (policy == .replace ? $1.conflicting : 0) } + quarantineNew
       + (settings == "new" || (settings == "conflicting" && policy == .replace) ? 1 : 0)
   }
 }

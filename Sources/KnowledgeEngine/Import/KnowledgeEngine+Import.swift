@@ -25,7 +25,10 @@ extension KnowledgeEngine {
 
   /// Imports an export atomically: new records are inserted, identical ones left alone,
   /// conflicting ones handled by `policy`; the search index is updated for imported knowledge
-  /// and memories; a merge into a non-empty workspace stores one digest at the end.
+  /// and memories; a merge into a non-empty workspace stores one digest at the end. Of digests,
+  /// messages, receipts and checkpoints the newest are kept by date across the workspace's and the
+  /// file's (``KeptCollection``): the file's older ones are not imported, the workspace's older
+  /// ones are removed (``ImportPlan/Collection/olderThanKept``, ``ImportPlan/Collection/pruned``).
   ///
   /// Text of knowledge, memories, tasks and handoffs is sanitized as at capture (sanitizing is
   /// idempotent, so a dolphin export comes back unchanged); activity (messages, receipts,
@@ -148,13 +151,18 @@ extension KnowledgeEngine {
 
 /// The validated, sanitized document and how each record relates to the workspace.
 struct ImportAnalysis: Sendable {
-  enum Status: Equatable { case new, same, conflicting }
+  /// `older`: a new record of a kept collection (``KeptCollection``) older than the newest the
+  /// workspace keeps, which is not imported.
+  enum Status: Equatable { case new, same, conflicting, older }
 
   let policy: ImportConflictPolicy
   var workspace: AssistantWorkspace
   var newQuarantine: [WorkspaceTransaction.QuarantineEntry] = []
   var status: [String: [UUID: Status]] = [:]
   var plan: ImportPlan
+  /// Per kept collection, the stored records the import removes so that the newest are kept
+  /// (``keepNewest(_:)``).
+  var pruned: [KeptCollection: [UUID]] = [:]
 
   /// Classifies `prepared`'s records against the workspace as `tx` sees it and checks that
   /// the import fits it (references, memory ↔ mirror links, `supersedes` cycles, capacities).
@@ -177,17 +185,17 @@ struct ImportAnalysis: Sendable {
     // (a control character put in with sqlite3) comes back in an export as it is stored, and
     // the record is the same record, not a conflict. Nothing is written for it, so nothing of
     // the stored text is lost.
-    try classify("knowledge", ws.knowledge, kept: nil, tx) { id throws(WorkspaceError) in
+    try classify("knowledge", ws.knowledge, tx) { id throws(WorkspaceError) in
       try tx.knowledge(id: id).map(Self.sanitized)
     }
-    try classify("memories", ws.memories, kept: nil, tx) { id throws(WorkspaceError) in
+    try classify("memories", ws.memories, tx) { id throws(WorkspaceError) in
       try tx.memory(id: id).map(Self.sanitized)
     }
-    try classify("tasks", ws.tasks, kept: nil, tx) { id throws(WorkspaceError) in try tx.task(id: id).map(Self.sanitized) }
+    try classify("tasks", ws.tasks, tx) { id throws(WorkspaceError) in try tx.task(id: id).map(Self.sanitized) }
     // A handoff without a summary gets one built by rules when written (as at capture), so a
     // stored handoff whose summary rules built is the same record as the file's without one.
     let withoutSummary = Set(ws.handoffs.filter(\.summary.isEmpty).map(\.id))
-    try classify("handoffs", ws.handoffs, kept: nil, tx) { id throws(WorkspaceError) in
+    try classify("handoffs", ws.handoffs, tx) { id throws(WorkspaceError) in
       guard var stored = try tx.handoff(id: id).map(Self.sanitized) else { return nil }
       if withoutSummary.contains(id), KnowledgeEngine.isGeneratedSummary(stored.summary) { stored.summary = "" }
       // A blank next step an earlier build stored is dropped from the file's copy, as from
@@ -195,21 +203,21 @@ struct ImportAnalysis: Sendable {
       stored.nextSteps = Self.visibleNextSteps(stored.nextSteps)
       return stored
     }
-    let counts = try tx.counts()
-    try classify("digests", ws.digests, kept: (Limits.digestsKept, counts["digest"] ?? 0), tx) {
-      id throws(WorkspaceError) in try tx.digest(id: id)
-    }
-    try classify("conversations", ws.conversations, kept: nil, tx) { id throws(WorkspaceError) in try tx.conversation(id: id) }
-    try classify("messages", ws.messages, kept: (Limits.messagesKept, counts["message"] ?? 0), tx) {
-      id throws(WorkspaceError) in try tx.message(id: id)
-    }
-    try classify("receipts", ws.receipts, kept: (Limits.receiptsKept, counts["receipt"] ?? 0), tx) {
+    try classify("digests", ws.digests, tx) { id throws(WorkspaceError) in try tx.digest(id: id) }
+    try classify("conversations", ws.conversations, tx) { id throws(WorkspaceError) in try tx.conversation(id: id) }
+    try classify("messages", ws.messages, tx) { id throws(WorkspaceError) in try tx.message(id: id) }
+    try classify("receipts", ws.receipts, tx) {
       // Compared as this build would have written it, as the file's is (see `PreparedImport`).
       id throws(WorkspaceError) in try tx.receipt(id: id)?.normalized()
     }
-    try classify("checkpoints", ws.checkpoints, kept: (Limits.checkpointsKept, counts["checkpoint"] ?? 0), tx) {
-      id throws(WorkspaceError) in try tx.checkpoint(id: id)
+    try classify("checkpoints", ws.checkpoints, tx) { id throws(WorkspaceError) in try tx.checkpoint(id: id) }
+    let changesRecords = ["knowledge", "memories", "tasks", "handoffs"].contains { name in
+      (status[name] ?? [:]).values.contains { $0 == .new || ($0 == .conflicting && policy == .replace) }
     }
+    plan.storesDigest = !plan.intoEmptyWorkspace && changesRecords
+    // Before any check of the records written: the file's records older than the newest kept
+    // are not written.
+    try keepNewest(tx)
 
     // Singletons: settings and the active-handoff marker.
     let currentSettings = try tx.settings()
@@ -253,18 +261,10 @@ struct ImportAnalysis: Sendable {
       try checkSupersedeCycles(tx)
     } catch { throw Self.refusal(error, source: source) }
     do { try checkCapacity(tx) } catch { throw Self.capacityRefusal(error, source: source) }
-    let changesRecords = ["knowledge", "memories", "tasks", "handoffs"].contains { name in
-      (status[name] ?? [:]).values.contains { $0 == .new || ($0 == .conflicting && policy == .replace) }
-    }
     // Under refuse, a conflict means nothing is imported: no digest is stored and no next step
     // dropped either (review 19-c, finding 13: the plan said both).
     let refused = policy == .refuse && !plan.conflicts.isEmpty
-    plan.storesDigest = !plan.intoEmptyWorkspace && changesRecords && !refused
-    // The digest stored at the end takes a place among the kept digests too (review, s17: the
-    // plan said 4 would be pruned, and 5 were).
-    if plan.storesDigest, let i = plan.collections.firstIndex(where: { $0.name == "digests" }) {
-      plan.collections[i].pruned = max(0, (counts["digest"] ?? 0) + plan.collections[i].new + 1 - Limits.digestsKept)
-    }
+    if refused { plan.storesDigest = false }
     // Counted where the file's handoff is written: one left as stored loses nothing.
     plan.droppedNextSteps =
       refused ? 0 : prepared.droppedNextSteps.reduce(0) { $0 + (isWritten("handoffs", $1.key) ? $1.value : 0) }
@@ -292,8 +292,7 @@ struct ImportAnalysis: Sendable {
   // MARK: Classification
 
   mutating func classify<T: Identifiable & Equatable>(
-    _ name: String, _ items: [T], kept: (limit: Int, existing: Int)?, _ tx: WorkspaceTransaction,
-    lookup: (UUID) throws(WorkspaceError) -> T?
+    _ name: String, _ items: [T], _ tx: WorkspaceTransaction, lookup: (UUID) throws(WorkspaceError) -> T?
   ) throws(WorkspaceError) where T.ID == UUID {
     var collection = ImportPlan.Collection(name: name, new: 0, same: 0, conflicting: 0, pruned: 0)
     var statuses: [UUID: Status] = [:]
@@ -313,9 +312,80 @@ struct ImportAnalysis: Sendable {
         collection.new += 1
       }
     }
-    if let kept { collection.pruned = max(0, kept.existing + collection.new - kept.limit) }
     status[name] = statuses
     plan.collections.append(collection)
+  }
+
+  /// Keeps the newest records of each kept collection (``KeptCollection``) across the workspace's
+  /// and the file's, by date — then, at equal dates, in the order they would be stored: the
+  /// workspace's first, then the file's as the import writes them —, as the workspace keeps them
+  /// (review 19-b, F1: a merge of older records pruned the workspace's newest ones, since the
+  /// store dropped the earliest stored). The file's new records older than those kept are not
+  /// imported (status ``Status/older``, counted in ``ImportPlan/Collection/olderThanKept``); the
+  /// workspace's older than those kept are removed (``pruned``, counted in
+  /// ``ImportPlan/Collection/pruned``). A record the import replaces keeps its place. For digests,
+  /// the digest the import stores at the end (``ImportPlan/storesDigest``) takes one place.
+  mutating func keepNewest(_ tx: WorkspaceTransaction) throws(WorkspaceError) {
+    struct Candidate {
+      var id: UUID
+      var date: Date
+      var fromFile: Bool
+      var position: Int
+      /// Oldest first: date, then the workspace's before the file's, then storage order.
+      static func older(_ a: Candidate, _ b: Candidate) -> Bool {
+        if a.date != b.date { return a.date < b.date }
+        if a.fromFile != b.fromFile { return !a.fromFile }
+        return a.position < b.position
+      }
+    }
+    for kept in KeptCollection.allCases {
+      let name = kept.rawValue
+      guard let index = plan.collections.firstIndex(where: { $0.name == name }) else { continue }
+      let statuses = status[name] ?? [:]
+      let fileRecords = Self.keptRecordsInWriteOrder(kept, workspace).filter { statuses[$0.id] == .new }
+      let room = kept.limit - (kept == .digests && plan.storesDigest ? 1 : 0)
+      let stored = try tx.retentionOrder(kept)
+      guard stored.count + fileRecords.count > room else { continue }
+      let replaced = policy == .replace ? Set(statuses.filter { $0.value == .conflicting }.keys) : []
+      var candidates = stored.enumerated().map { i, r in
+        Candidate(id: r.id, date: r.date, fromFile: false, position: i)
+      }
+      candidates += fileRecords.enumerated().map { i, r in Candidate(id: r.id, date: r.date, fromFile: true, position: i) }
+      candidates.sort(by: Candidate.older)
+      // Replaced records stay, whatever their date: they are stored and keep their place.
+      var excess = candidates.count - room
+      var prunedIDs: [UUID] = []
+      var older = 0
+      for c in candidates where excess > 0 && !replaced.contains(c.id) {
+        excess -= 1
+        if c.fromFile {
+          status[name]?[c.id] = .older
+          older += 1
+        } else {
+          prunedIDs.append(c.id)
+        }
+      }
+      pruned[kept] = prunedIDs
+      plan.collections[index].pruned = prunedIDs.count
+      plan.collections[index].olderThanKept = older
+    }
+  }
+
+  /// The file's records of `kept`, with the date retention orders them by, in the order
+  /// ``apply(_:engine:index:)`` stores them.
+  static func keptRecordsInWriteOrder(_ kept: KeptCollection, _ ws: AssistantWorkspace) -> [(id: UUID, date: Date)] {
+    switch kept {
+    case .digests: digestsInWriteOrder(ws.digests).map { ($0.id, $0.createdAt) }
+    case .messages: ws.messages.map { ($0.id, $0.createdAt) }
+    case .receipts: ws.receipts.map { ($0.id, $0.startedAt) }
+    case .checkpoints: ws.checkpoints.map { ($0.id, $0.createdAt) }
+    }
+  }
+
+  /// Digests oldest first (by `createdAt`, then id), so that a restore keeps their newest-first
+  /// order.
+  static func digestsInWriteOrder(_ digests: [Digest]) -> [Digest] {
+    digests.sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
   }
 
   func isNew(_ collection: String, _ id: UUID) -> Bool { status[collection]?[id] == .new }
@@ -637,6 +707,7 @@ struct ImportAnalysis: Sendable {
     for (i, d) in ws.digests.enumerated() {
       try named("workspace.digests[\(i)]", d.id) { () throws(ValidationError) in
         try requireRuleBased(d)
+        try requireBuilderBounds(d)
         // A count of lines a section left out (review 18-d, M5: -5 was stored and exported).
         for name in DigestOmissions.sectionNames where d.sections.omitted[section: name] < 0 {
           let n = d.sections.omitted[section: name]
@@ -709,6 +780,46 @@ struct ImportAnalysis: Sendable {
         message: "algorithmVersion \(Limits.quoted(version, cutAt: 60)) is not a version of `\(DigestBuilder.algorithm)` "
           + "(a whole number such as \(DigestBuilder.version)); remove this digest from the file "
           + "(`dolphin context --save` stores a new one)")
+    }
+  }
+
+  /// A digest's sections must be what the digest builder writes (review 19-b, F4: a section of
+  /// 200 lines of 50,000 characters each was imported, and `doctor` called it healthy): at most
+  /// ``DigestBuilder/lineCap(ofSection:)`` lines a section, each line at most
+  /// ``DigestBuilder/lineLimit`` characters (the builder cuts longer ones with a marker) citing at
+  /// most ``DigestBuilder/lineEvidenceCap`` ids. Version 1 of the builder, before digests counted
+  /// what a section left out, also wrote one marker line after a full section, citing up to
+  /// ``Limits/idsPerList`` of the items it left out; its digests are held to that.
+  /// - Throws: ``ValidationError`` naming the section (`sections.decisions`) or the line
+  ///   (`sections.decisions[3].text`, `sections.openTasks[0].evidenceIDs`), the bound and the size,
+  ///   and that removing the digest fixes it.
+  static func requireBuilderBounds(_ digest: Digest) throws(ValidationError) {
+    let remove = "; remove this digest from the file (`dolphin context --save` stores a new one)"
+    let firstVersion = digest.algorithmVersion == "1"
+    for (name, lines) in digest.sections.named {
+      let cap = DigestBuilder.lineCap(ofSection: name) + (firstVersion ? 1 : 0)
+      if lines.count > cap {
+        throw ValidationError(
+          field: "sections.\(name)", limit: cap, actual: lines.count,
+          message: "sections.\(name) has \(lines.count) lines; the digest builder writes at most \(cap) there" + remove)
+      }
+      let evidenceCap = firstVersion ? max(DigestBuilder.lineEvidenceCap, Limits.idsPerList) : DigestBuilder.lineEvidenceCap
+      for (l, line) in lines.enumerated() {
+        let path = "sections.\(name)[\(l)]"
+        do throws(ValidationError) {
+          try Limits.check("\(path).text", line.text, limit: DigestBuilder.lineLimit)
+        } catch {
+          var e = error
+          e.message += " (the digest builder cuts a line there)" + remove
+          throw e
+        }
+        if line.evidenceIDs.count > evidenceCap {
+          throw ValidationError(
+            field: "\(path).evidenceIDs", limit: evidenceCap, actual: line.evidenceIDs.count,
+            message: "\(path).evidenceIDs has \(line.evidenceIDs.count) ids; the digest builder cites at most "
+              + "\(evidenceCap) on a line" + remove)
+        }
+      }
     }
   }
 
@@ -982,9 +1093,11 @@ struct ImportAnalysis: Sendable {
       if isNew("handoffs", h.id) { try tx.insertHandoff(h) } else { try tx.updateHandoff(h) }
       count("handoffs")
     }
+    // The newest of each kept collection, across the workspace's and the file's (`keepNewest`):
+    // the workspace's older ones go first, so that storing the file's prunes nothing more.
+    for kept in KeptCollection.allCases { try tx.removeKept(kept, ids: pruned[kept] ?? []) }
     // Oldest first, so the store's newest-first order and its pruning match the original.
-    let digests = workspace.digests.sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
-    for d in digests where isWritten("digests", d.id) {
+    for d in Self.digestsInWriteOrder(workspace.digests) where isWritten("digests", d.id) {
       if isNew("digests", d.id) { try tx.insertDigest(d) } else { try tx.updateDigest(d) }
       count("digests")
     }

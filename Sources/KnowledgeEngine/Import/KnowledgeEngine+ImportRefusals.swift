@@ -5,17 +5,20 @@ import Foundation
 /// workspace, by one of its rules other than the characters ``WorkspaceExport/refusedTextFields``
 /// names (a NUL in text, a control character or a comma in a tag).
 ///
-/// No dolphin command stores such a record, so a workspace holds one only when another program
-/// wrote it there (`sqlite3 … "UPDATE knowledge SET updated_at = '2000-01-01T00:00:00.000Z'"`).
-/// Its export keeps the record as stored, and that file cannot be restored: the import names the
-/// first such record and imports nothing. `dolphin doctor` lists them with a fix that keeps the
-/// record, and `dolphin export` warns of them.
+/// A workspace holds one when an earlier dolphin stored it before the rule existed (an import, a
+/// migration), when another program wrote it there (`sqlite3 … "UPDATE knowledge SET updated_at =
+/// '2000-01-01T00:00:00.000Z'"`), or — for a rule about dates — when dolphin wrote it while the
+/// clock was wrong (``Rule/howStored``). Its export keeps the record as stored, and that file
+/// cannot be restored: the import names the first such record and imports nothing. `dolphin
+/// doctor` lists them with a fix that keeps the record, and `dolphin export` warns of them.
 public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertible {
   /// Which kind of rule refuses the record.
   public enum Rule: String, Sendable, Equatable, Codable {
-    /// Text over its bound, in characters or Unicode scalars (``Limits/check(_:_:limit:)``).
+    /// Text over its bound, in characters or Unicode scalars (``Limits/check(_:_:limit:)``); for a
+    /// digest, a line longer than the digest builder writes.
     case textBound
-    /// A list over its bound: tags, relationships, ids, next steps, excerpts.
+    /// A list over its bound: tags, relationships, ids, next steps, excerpts; for a digest, a
+    /// section with more lines, or a line citing more ids, than the digest builder writes.
     case countBound
     /// Text that must show something is empty once sanitized: a title, a memory's text, a
     /// handoff's focus.
@@ -45,6 +48,34 @@ public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertib
     /// A rule over the records together: two records with one id, more records than a
     /// workspace keeps or holds, a reference to a missing record.
     case document
+
+    /// How a stored record that breaks this rule can have got there, in words for `doctor` and
+    /// `export`: dolphin itself, while the clock was wrong, for the rules about dates that its
+    /// commands take from the clock (review 19-c, #10: a handoff written while a laptop's clock
+    /// ran ahead was said to be "another program's"); otherwise an earlier dolphin that stored
+    /// it before the rule existed, or another program.
+    public var howStored: String {
+      switch self {
+      case .futureDate:
+        "a handoff dated ahead of this machine's clock was written while a clock ran ahead (dolphin dates a handoff by "
+          + "the clock of the machine that writes it, so a clock set right afterwards leaves it in the future), or by "
+          + "another program"
+      case .taskCompletion:
+        "a task completed before it was created was completed while the clock was set back (dolphin before this "
+          + "version dated a completion by the clock alone); such a task, or one whose completion date disagrees with "
+          + "its status, may also have been stored by an earlier dolphin before this rule existed, or by another program"
+      default:
+        "an earlier dolphin stored such a record before this rule existed (an import or a migration), or another "
+          + "program wrote it; no dolphin command stores one now"
+      }
+    }
+  }
+
+  /// Where `refusals` can have come from (``Rule/howStored``), each distinct explanation once, in
+  /// the order of the records, joined with `; `.
+  public static func howStored(_ refusals: [ImportRefusal]) -> String {
+    var seen = Set<String>()
+    return refusals.map(\.rule.howStored).filter { seen.insert($0).inserted }.joined(separator: "; ")
   }
 
   /// The collection as an export names it: `knowledge`, `memories`, `tasks`, `handoffs`,
@@ -172,10 +203,10 @@ extension KnowledgeEngine {
         + ": " + r.problem
     }
     let more = refusals.count > 10 ? "; and \(refusals.count - 10) more" : ""
-    return "\(refusals.count) record(s) break a rule of `dolphin import`, which no dolphin command stores (another "
-      + "program wrote them into the workspace): " + shown.joined(separator: "; ") + more
-      + ". The export keeps them as stored, but importing the file into an empty workspace is refused. To keep "
-      + "those records, run `dolphin doctor` on this workspace: it names each with a fix; then export again"
+    return "\(refusals.count) record(s) break a rule of `dolphin import`: " + shown.joined(separator: "; ") + more
+      + ". Where they come from: \(ImportRefusal.howStored(refusals)). The export keeps them as stored, but importing "
+      + "the file into an empty workspace is refused. To keep those records, run `dolphin doctor` on this workspace: "
+      + "it names each with a fix; then export again"
   }
 
   // MARK: Building entries
@@ -315,6 +346,12 @@ extension KnowledgeEngine {
         .countBound, "keep the first \(Limits.receiptChangedIDs) ids in it",
         "UPDATE receipt SET changed_ids = (SELECT json_group_array(value) FROM (SELECT value FROM json_each(changed_ids) "
           + "LIMIT \(Limits.receiptChangedIDs)))" + row)
+    case ("digests", let f) where f.hasPrefix("sections.") && !f.hasPrefix("sections.omitted."):
+      // Lines beyond what the builder writes: derived text, so removing the digest loses nothing.
+      set(
+        f.hasSuffix(".text") ? .textBound : .countBound,
+        "remove this digest (it is derived from the records; `dolphin context --save` stores a new one built by rules)",
+        "DELETE FROM digest" + row)
     case ("digests", let f) where f.hasPrefix("sections.omitted."):
       set(
         .digestCount, "remove this digest (it is derived from the records; `dolphin context --save` stores a new one built by rules)",
@@ -396,10 +433,14 @@ extension KnowledgeEngine {
           "UPDATE meta SET value = json_set(value, '$.assistantName', substr(json_extract(value, '$.assistantName'), 1, "
             + "\(limit))) WHERE key = 'settings'")
       } else {
+        // A knowledge item is edited in place (it keeps its id and relationships); the others
+        // have no edit (review 19-b, F13: the advice was to delete and re-add a knowledge item too).
+        let type = ["knowledge": "knowledge", "memories": "memory", "tasks": "task", "handoffs": "handoff"][collection]
         set(
           .textBound,
-          "store its text within the bound: delete the record and store it again within the bound (`dolphin doctor` "
-            + "lists it under Text bounds)", nil)
+          type.map { storedTextFix(recordType: $0, id: id?.uuidString ?? "<id>", field: f) }
+            ?? "store its text within the bound: delete the record and store it again within the bound (`dolphin "
+            + "doctor` lists it under Text bounds)", nil)
       }
     default:
       break

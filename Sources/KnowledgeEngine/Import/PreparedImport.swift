@@ -114,32 +114,39 @@ struct PreparedImport: Sendable {
   /// ``Limits/quarantineRawBytes`` bytes, as the legacy importer keeps a record), `recordIndex`
   /// (-1 for the settings, else an index into a file of at most ``Limits/importDocumentBytes``),
   /// and `sourceFile` and `collection` (``Limits/title`` characters).
-  /// - Throws: ``WorkspaceError/validation(_:)`` naming the field (`quarantine[2].raw`), the
-  ///   limit and what was given.
+  /// - Throws: ``WorkspaceError/validation(_:)`` whose field is the JSON path (`generator`,
+  ///   `quarantine[2].raw`) and whose message names the field once, after its record as a
+  ///   record's refusal does (`generator is 301 characters; …`, `quarantine[2]: raw is …`), with
+  ///   the limit and what was given.
   static func checkHeaderAndQuarantine(_ document: WorkspaceExport) throws(WorkspaceError) {
-    func check(_ path: String, _ body: () throws(ValidationError) -> Void) throws(WorkspaceError) {
+    /// Runs `body`, whose error names `body`'s field; `record` is the quarantine entry's path,
+    /// nil for a field of the header (the message names it alone: review 19-b, F14 — it read
+    /// `generator: generator is 301 characters`).
+    func check(_ record: String?, _ body: () throws(ValidationError) -> Void) throws(WorkspaceError) {
       do { try body() } catch {
         var e = error
-        e.message = "\(path): \(e.message)"
-        e.field = path
+        if let record {
+          e.message = "\(record): \(e.message)"
+          e.field = "\(record).\(e.field)"
+        }
         throw .validation(e)
       }
     }
-    try check("generator") { () throws(ValidationError) in
+    try check(nil) { () throws(ValidationError) in
       try Limits.check("generator", document.generator, limit: Limits.exportGenerator)
     }
     for (i, q) in document.quarantine.enumerated() {
       let path = "quarantine[\(i)]"
-      try check("\(path).sourceFile") { () throws(ValidationError) in
+      try check(path) { () throws(ValidationError) in
         try Limits.check("sourceFile", q.sourceFile, limit: Limits.title)
       }
-      try check("\(path).collection") { () throws(ValidationError) in
+      try check(path) { () throws(ValidationError) in
         try Limits.check("collection", q.collection, limit: Limits.title)
       }
-      try check("\(path).reason") { () throws(ValidationError) in
+      try check(path) { () throws(ValidationError) in
         try Limits.check("reason", q.reason, limit: Limits.quarantineReason)
       }
-      try check("\(path).recordIndex") { () throws(ValidationError) in
+      try check(path) { () throws(ValidationError) in
         guard (-1...Limits.importDocumentBytes).contains(q.recordIndex) else {
           throw ValidationError(
             field: "recordIndex", limit: Limits.importDocumentBytes, actual: q.recordIndex,
@@ -147,7 +154,7 @@ struct PreparedImport: Sendable {
               + "0 to \(Limits.importDocumentBytes)")
         }
       }
-      try check("\(path).raw") { () throws(ValidationError) in
+      try check(path) { () throws(ValidationError) in
         let bytes = q.raw.utf8.count
         if bytes > Limits.quarantineRawBytes {
           throw ValidationError(

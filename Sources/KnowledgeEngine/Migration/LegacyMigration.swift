@@ -221,7 +221,9 @@ extension KnowledgeEngine {
     for m in ws.messages { try naming("message \(m.id.uuidString)", in: source.name) { try tx.insertMessage(m) } }
     var settings = ws.settings
     settings.knowledgeItemLimit = try tx.settings().knowledgeItemLimit
-    try tx.setSettings(settings)
+    // The importer quarantines settings the store would refuse; named as every other record is,
+    // should one get through (review 19-b, F2: an over-bound assistantName named neither).
+    try naming("settings", in: source.name) { try tx.setSettings(settings) }
     for m in ws.memories {
       try naming("memory \(m.id.uuidString)", in: source.name) {
         let rowid = try tx.insertMemory(m)

@@ -584,7 +584,51 @@ struct LegacyWorkspaceImporterTests {
       record: #"{"assistantName": "", "responseStyle": "concise"}"#,
       reason: "field 'assistantName' must not be empty",
       rawJSON: #"{"assistantName":"","responseStyle":"concise"}"#),
+    // Review 19-b, F2: these aborted the whole migration (the store refused them) instead of
+    // being quarantined as every other over-bound record is.
+    RecordCase(
+      name: "assistant name over 300 characters", collection: "settings",
+      record: #"{"assistantName": "\#(String(repeating: "n", count: 301))", "responseStyle": "concise"}"#,
+      reason: "field 'assistantName' is 301 characters; the limit is 300 characters",
+      rawJSON: #"{"assistantName":"\#(String(repeating: "n", count: 301))","responseStyle":"concise"}"#),
+    RecordCase(
+      name: "conversation title over 300 characters", collection: "conversations",
+      record:
+        #"{"id": "11111111-1111-4111-8111-111111111111", "title": "\#(String(repeating: "中", count: 301))", "createdAt": "2025-01-01T00:00:00Z", "updatedAt": "2025-01-01T00:00:00Z", "messages": []}"#,
+      reason: "field 'title' is 301 characters; the limit is 300 characters",
+      rawJSON:
+        #"{"createdAt":"2025-01-01T00:00:00Z","id":"11111111-1111-4111-8111-111111111111","messages":[],"title":"\#(String(repeating: "中", count: 301))","updatedAt":"2025-01-01T00:00:00Z"}"#
+    ),
   ]
+
+  @Test("A message over 16,000 characters is quarantined alone; its conversation and the others are imported")
+  func overBoundMessage() throws {
+    let long = String(repeating: "x", count: Limits.content + 1)
+    let atLimit = String(repeating: "y", count: Limits.content)
+    let json = #"""
+      {"schemaVersion": 1, "memories": [], "conversations": [
+        {"id": "11111111-1111-4111-8111-111111111111", "title": "Code review", "createdAt": "2025-01-01T00:00:00Z",
+         "updatedAt": "2025-01-01T00:02:00Z", "messages": [
+          {"id": "22222222-2222-4222-8222-222222222222", "role": "user", "text": "Show me the file", "createdAt": "2025-01-01T00:00:00Z"},
+          {"id": "33333333-3333-4333-8333-333333333333", "role": "assistant", "text": "\#(long)", "createdAt": "2025-01-01T00:01:00Z"},
+          {"id": "44444444-4444-4444-8444-444444444444", "role": "assistant", "text": "\#(atLimit)", "createdAt": "2025-01-01T00:02:00Z"}]}]}
+      """#
+    let result = try LegacyWorkspaceImporter.decode(Data(json.utf8), fileName: "w.json")
+    #expect(result.workspace.conversations.map(\.id) == [uuid("11111111-1111-4111-8111-111111111111")])
+    #expect(
+      result.workspace.messages.map(\.id)
+        == [uuid("22222222-2222-4222-8222-222222222222"), uuid("44444444-4444-4444-8444-444444444444")])
+    let reason = "field 'text' is \(Limits.content + 1) characters; the limit is \(Limits.content) characters"
+    #expect(result.quarantined.map(\.collection) == ["conversations[0].messages"])
+    #expect(result.quarantined.first?.index == 1)
+    #expect(result.quarantined.first?.reason == reason)
+    #expect(result.quarantined.first?.rawJSON.contains(long) == true, "kept verbatim")
+    #expect(
+      result.integrityProblems == [
+        #"conversations[0].messages[1] (id "33333333-3333-4333-8333-333333333333"): "# + reason
+          + "; the record was quarantined"
+      ])
+  }
 
   @Test("Quarantines a record that breaks a rule", arguments: recordCases)
   func quarantinesRecord(_ testCase: RecordCase) throws {

@@ -367,19 +367,25 @@ struct ExportImportTests {
     #expect(status.credentials.flags.map(\.id) == [memory.id])
   }
 
-  @Test("a merge over the kept bound shows what the store's retention will prune")
+  @Test("a merge over the kept bound keeps the newest by date, and the plan says what it leaves out")
   func pruningIsPreviewed() throws {
     let (_, _, original, _) = try exported()
     var document = original
+    // A day older than anything the workspace holds.
     document.workspace.digests = (0..<50).map { i in
-      Digest(id: sequentialID(3000 + i), createdAt: SampleWorkspace.t0.addingTimeInterval(Double(i)), trigger: .manual,
-             sections: DigestSections(), algorithm: "rule-based-digest", algorithmVersion: "1")
+      Digest(id: sequentialID(3000 + i), createdAt: SampleWorkspace.t0.addingTimeInterval(Double(i) - 86_400),
+             trigger: .manual, sections: DigestSections(), algorithm: "rule-based-digest", algorithmVersion: "1")
     }
     let store = SQLiteWorkspaceStore.inMemory()
     let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
     _ = try engine.applyImport(original, source: "a.json")
+    let own = try engine.store.read { tx in try tx.listDigests() }.map(\.id)
+    #expect(own.count == 1)
     let plan = try engine.planImport(document, source: "b.json")
-    #expect(plan.collections.first { $0.name == "digests" }?.pruned == 1)
+    let digests = try #require(plan.collections.first { $0.name == "digests" })
+    // The workspace's own digest is the newest: the file's oldest is left out, nothing pruned
+    // (review 19-b, F1: the workspace's own was pruned to make room for an older one).
+    #expect(digests.new == 50 && digests.pruned == 0 && digests.olderThanKept == 1, "\(digests)")
     #expect(!plan.storesDigest)
     // With a new record the import stores a digest at the end, which takes a place too
     // (review, s17: the plan counted one fewer than were pruned).
@@ -389,11 +395,16 @@ struct ExportImportTests {
         relationships: [], priority: .normal, createdAt: SampleWorkspace.t0, updatedAt: SampleWorkspace.t0))
     let withDigest = try engine.planImport(document, source: "c.json")
     #expect(withDigest.storesDigest)
-    #expect(withDigest.collections.first { $0.name == "digests" }?.pruned == 2)
-    let before = try engine.store.read { tx in try tx.listDigests() }.count
-    _ = try engine.applyImport(document, source: "c.json")
-    let after = try engine.store.read { tx in try tx.listDigests() }.count
-    #expect(before + 50 + 1 - after == 2, "pruned as planned")
+    let counted = try #require(withDigest.collections.first { $0.name == "digests" })
+    #expect(counted.pruned == 0 && counted.olderThanKept == 2, "\(counted)")
+    #expect(withDigest.recordsToWrite == 48 + 1, "48 digests and the knowledge item")
+    let report = try engine.applyImport(document, source: "c.json")
+    #expect(report.written["digests"] == 48)
+    let after = try engine.store.read { tx in try tx.listDigests() }.map(\.id)
+    #expect(after.count == 50)
+    #expect(report.digestID.map(after.contains) == true, "the digest the import stored is kept")
+    #expect(after.contains(own[0]), "the workspace's own digest is kept")
+    #expect(!after.contains(sequentialID(3000)) && !after.contains(sequentialID(3001)), "the file's two oldest are left out")
   }
 }
 

@@ -31,22 +31,25 @@ extension WorkspaceV1.Memory {
 }
 
 extension WorkspaceV1.Message {
-  /// `{id, role, text, createdAt}`; text may be empty (e.g. a tool call's placeholder).
+  /// `{id, role, text, createdAt}`; text may be empty (e.g. a tool call's placeholder) and is at
+  /// most ``Limits/content`` characters, as schema v5 stores a message (review 19-b, F2: one
+  /// longer message failed the whole migration instead of being quarantined).
   init(json: LegacyJSONValue) throws(LegacyRecordProblem) {
     let record = try LegacyRecord(json, allowedFields: Self.fields, kind: "message")
     self.init(
       id: try record.uuid("id"), role: try record.choice("role", as: WorkspaceV1.Role.self),
-      text: try record.string("text"), createdAt: try record.date("createdAt"))
+      text: try record.string("text", limit: Limits.content), createdAt: try record.date("createdAt"))
   }
 }
 
 extension WorkspaceV1.Settings {
-  /// Every field optional, with the documented defaults; `assistantName` must not be blank.
+  /// Every field optional, with the documented defaults; `assistantName` must not be blank, and
+  /// is at most ``Limits/title`` characters, as schema v5 stores it (``Limits/validateSettings(_:)``).
   init(json: LegacyJSONValue) throws(LegacyRecordProblem) {
     let record = try LegacyRecord(json, allowedFields: Self.fields, kind: "settings")
     let defaults = Self.default
     self.init(
-      assistantName: try record.optionalString("assistantName", nonEmpty: true)
+      assistantName: try record.optionalString("assistantName", nonEmpty: true, limit: Limits.title)
         ?? defaults.assistantName,
       responseStyle: try record.optionalChoice("responseStyle", as: WorkspaceV1.ResponseStyle.self)
         ?? defaults.responseStyle,
@@ -113,12 +116,15 @@ private struct ConversationHeader {
   var updatedAt: Date
   var messages: [LegacyJSONValue]
 
-  /// `{id, title, createdAt, updatedAt, messages}`; the title may be empty.
+  /// `{id, title, createdAt, updatedAt, messages}`; the title may be empty, and is at most
+  /// ``Limits/title`` characters, as schema v5 stores a conversation. A conversation whose title is
+  /// longer is quarantined whole, with its messages, as for any other bad field of its own: the
+  /// quarantine keeps the record verbatim, where a cut title would not be.
   init(json: LegacyJSONValue) throws(LegacyRecordProblem) {
     let record = try LegacyRecord(
       json, allowedFields: WorkspaceV1.Conversation.fields, kind: "conversation")
     id = try record.uuid("id")
-    title = try record.string("title")
+    title = try record.string("title", limit: Limits.title)
     createdAt = try record.date("createdAt")
     updatedAt = try record.date("updatedAt")
     messages = try record.array("messages")
