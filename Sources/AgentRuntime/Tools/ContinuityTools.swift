@@ -122,21 +122,17 @@ enum ContinuityTools {
     outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
     handler: { _, ctx in
       let r = try ctx.engine.review()
-      var lines = [
+      let head = [
         "Project review (rule-based): \(r.tasks.open) open task(s), \(r.tasks.completed) completed; \(r.insightTotal) insight(s); "
           + "each line starts with its evidence ids in brackets"
       ]
-      for (name, title, section) in [("decisions", "Decisions", r.decisions), ("goals", "Goals", r.goals), ("openTasks", "Open tasks", r.openTasks), ("priorities", "Priorities", r.priorities), ("questions", "Open questions", r.questions)] where !section.isEmpty {
-        lines.append("\(title):")
-        lines += section.map(\.rendered)
-        // The count of what the section left out, after its lines and without brackets: it cites nothing.
-        if let marker = r.omitted.marker(for: name) { lines.append("  " + marker) }
-      }
-      if !r.insights.isEmpty {
-        lines.append("Insights:")
-        lines += r.insights.map(ToolRendering.insightLine)
-      }
-      return ToolOutput(structured: try ToolRendering.json(r), text: lines.joined(separator: "\n"))
+      // Each section cut between its lines, within the output bound, and counting what it left
+      // out (review 19-a: the text stopped inside an open task's line, later sections silently
+      // absent).
+      let sections = [("decisions", r.decisions), ("goals", r.goals), ("openTasks", r.openTasks), ("priorities", r.priorities), ("questions", r.questions)]
+        .map { name, lines in ToolRendering.digestSection(name, lines, omitted: r.omitted, field: "structuredContent.\(name)") }
+      let insights = ToolRendering.listedRows(r.insights.map(ToolRendering.insightLine), field: "insights", heading: "Insights:")
+      return ToolOutput(structured: try ToolRendering.json(r), text: ToolRendering.bounded(head: head, sections: sections + [insights]))
     })
 
   static let handoffCreate = ToolDefinition(
@@ -350,8 +346,8 @@ enum ContinuityTools {
     handler: { args, ctx in
       let r = try ctx.engine.insights(minimumPriority: Priority(rawValue: args["minPriority"]?.string ?? "low") ?? .low)
       let lines = r.insights.map(ToolRendering.insightLine)
-      return ToolOutput(structured: try ToolRendering.json(r), text: "Rule-based insights: \(r.insights.count) of \(r.total)"
-          + (lines.isEmpty ? "" : "; each line starts with its evidence ids in brackets\n" + lines.joined(separator: "\n")))
+      let header = "Rule-based insights: \(r.insights.count) of \(r.total)" + (lines.isEmpty ? "" : "; each line starts with its evidence ids in brackets")
+      return ToolOutput(structured: try ToolRendering.json(r), text: ToolRendering.listing(header: header, rows: lines, field: "insights"))
     })
 
   static let codeAnalyze = ToolDefinition(
@@ -368,11 +364,33 @@ enum ContinuityTools {
     outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
     handler: { args, _ in
       let report = try CodeAnalyzer.analyze(source: args["code"]?.string ?? "", fileName: args["fileName"]?.string ?? "input.swift")
-      let lines = report.findings.prefix(50).map { "\($0.line):\($0.column) \($0.rule.rawValue): \(ToolRendering.line($0.message))" }
-      return ToolOutput(
-        structured: try ToolRendering.json(report),
-        text: "Heuristic code analysis (not a compiler): \(report.totalFindings) finding(s)" + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")))
+      return ToolOutput(structured: try ToolRendering.json(report), text: codeAnalysisText(report))
     })
+
+  /// The text of `code_analyze`: a header counting every finding, then as many finding lines as
+  /// ``Limits/renderedToolOutput`` holds, then how many it left out and where they are: every
+  /// one in `structuredContent.findings`, or — past the report's cap of
+  /// ``Limits/codeAnalysisFindings`` — the first ones there and every rule's count in
+  /// `structuredContent.counts` (review 19-a: the text stopped after 50 findings without a word).
+  static func codeAnalysisText(_ report: CodeAnalysisReport) -> String {
+    let header = "Heuristic code analysis (not a compiler): \(report.totalFindings) finding(s)"
+    let rows = report.findings.map { "\($0.line):\($0.column) \($0.rule.rawValue): \(ToolRendering.line($0.message))" }
+    guard report.totalFindings > report.findings.count else {
+      return ToolRendering.listing(header: header, rows: rows, field: "findings")
+    }
+    let listed = report.findings.count
+    let total = report.totalFindings
+    return ToolRendering.bounded(
+      head: [header],
+      sections: [
+        BoundedLines.Section(entries: rows, total: total) { n in
+          let inStructured = n - (total - listed)
+          return "… and \(n) more finding(s) (not shown: the text is bounded"
+            + (inStructured > 0 ? "; structuredContent.findings holds \(inStructured) of them" : "")
+            + "; the report lists only the first \(listed) of the \(total), and structuredContent.counts counts each rule's findings)"
+        }
+      ])
+  }
 
   static let taskSearch = ToolDefinition(
     name: "task_search", title: "Search tasks",
@@ -385,17 +403,21 @@ enum ContinuityTools {
     outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let r = try ctx.engine.searchTasks(args["query"]?.string ?? "", status: TaskStatus(rawValue: args["status"]?.string ?? "all"), limit: args["limit"]?.int ?? Limits.searchResultsDefault)
-      var lines = r.results.map { ToolRendering.taskLine($0.task) }
-      if let why = r.emptyExplanation { lines.insert("No results: \(ToolRendering.line(why)).", at: 0) }
+      let rows = r.results.map { ToolRendering.taskLine($0.task) }
+      var notes: [String] = []
       // Notes as `knowledge_search` gives them: words past the term limit, symbols not searched.
       if !r.results.isEmpty {
-        let notes = SearchResponse.notes(
-        wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators)
-        lines.insert(contentsOf: notes.map { "Note: \(ToolRendering.line($0))." }, at: 0)
+        notes = SearchResponse.notes(
+          wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators
+        ).map { "Note: \(ToolRendering.line($0))." }
       }
+      if let why = r.emptyExplanation { notes.insert("No results: \(ToolRendering.line(why)).", at: 0) }
       // The header in `knowledge_search`'s form: the mode and the algorithm's version first.
       let header = "Search mode \(r.mode) (\(r.algorithmVersion ?? "exact")): \(r.results.count) of \(r.total) matching task(s)"
-      return ToolOutput(structured: try ToolRendering.json(r), text: header + (r.truncated ? ", cut by the limit" : "") + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")))
+        + (r.truncated ? ", cut by the limit" : "")
+      // Whole rows within the output bound, then how many it left out (review 19-a: the text
+      // was cut inside a task's id).
+      return ToolOutput(structured: try ToolRendering.json(r), text: ToolRendering.listing(head: [header] + notes, rows: rows, field: "results"))
     })
 
   static let taskReopen = ToolDefinition(
