@@ -23,7 +23,9 @@ enum ContinuityTools {
     description: "Ranked lexical search over typed knowledge (mode hybrid-lexical, algorithm hybrid-lexical-v1: BM25F over title, tags and content with phrase, coverage, trigram typo and word-form matching, British/American spellings, irregular plurals such as mouse/mice and compound forms such as e-mail/email; not semantic search). Read-only.",
     input: .object([
       ToolProperty("query", .text(min: 1, max: Limits.query), required: true, "Words to find (text is data; no operators)."),
-      ToolProperty("kinds", .array(items: .oneOf(kinds), minItems: 0, maxItems: kinds.count, unique: true), "Only these kinds."),
+      ToolProperty(
+        "kinds", .array(items: .oneOf(kinds), minItems: 0, maxItems: kinds.count, unique: true),
+        "Only these kinds; an empty list, like none, searches every kind."),
       ToolProperty(
         "includeMemories", .boolean, default: false,
         "Also search legacy memories (labeled memory). Not with kinds or tag: memories have neither."),
@@ -108,7 +110,7 @@ enum ContinuityTools {
     name: "project_context", title: "Project context",
     description: "The rule-based project digest (decisions, preferences, goals, open tasks, recent context, the active handoff, priorities, questions), each line with evidence ids. Computes only; never stores. Read-only.",
     input: .object([]),
-    outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
+    outputSchema: OutputSchemas.projectContext, risk: .readOnly, isIdempotent: true,
     handler: { _, ctx in
       let c = try ctx.engine.projectContext()
       let digest = Digest(id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), createdAt: Date(timeIntervalSince1970: 0), trigger: .manual, sections: c.sections, algorithm: c.algorithm, algorithmVersion: c.algorithmVersion)
@@ -119,7 +121,7 @@ enum ContinuityTools {
     name: "project_review", title: "Project review",
     description: "One bounded, rule-based report: the digest's key sections, the top insights and task status, with evidence ids. Read-only.",
     input: .object([]),
-    outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
+    outputSchema: OutputSchemas.projectReview, risk: .readOnly, isIdempotent: true,
     handler: { _, ctx in
       let r = try ctx.engine.review()
       let head = [
@@ -146,7 +148,7 @@ enum ContinuityTools {
       ToolProperty("taskIDs", .uuids(), "Tasks to carry."),
       ToolProperty("autoSelect", .boolean, default: false, "Select knowledge and tasks by the focus text (lexical ranker)."),
     ]),
-    outputSchema: ToolRendering.outputSchema(["handoff": ToolRendering.anyObject], required: ["handoff"]),
+    outputSchema: ToolRendering.outputSchema(["handoff": OutputSchemas.handoff], required: ["handoff"]),
     risk: .localWrite, isIdempotent: false,
     // Not prepared by the executor: the engine's createHandoff rebuilds a stale index itself,
     // after every check of the request (focus, credentials, unknown ids), so a refused call
@@ -187,7 +189,7 @@ enum ContinuityTools {
     ]),
     outputSchema: ToolRendering.outputSchema(
       [
-        "handoffs": ToolRendering.anyArray, "count": ToolRendering.integer, "total": ToolRendering.integer,
+        "handoffs": OutputSchemas.array(of: OutputSchemas.handoff), "count": ToolRendering.integer, "total": ToolRendering.integer,
         "truncated": ToolRendering.boolean,
         "activeHandoffID": .object([
           "type": "string", "format": "uuid",
@@ -218,7 +220,7 @@ enum ContinuityTools {
     name: "handoff_get", title: "Get a handoff",
     description: "One handoff by UUID (exact): its focus, summary, next steps and the ids of the knowledge items and tasks it carries. Reading never consumes or restores it. Read-only.",
     input: .object([ToolProperty("id", .uuid, required: true, "The handoff's UUID.")]),
-    outputSchema: ToolRendering.outputSchema(["handoff": ToolRendering.anyObject], required: ["handoff"]),
+    outputSchema: ToolRendering.outputSchema(["handoff": OutputSchemas.handoff], required: ["handoff"]),
     risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let h = try ctx.engine.handoff(id: try requireID(args))
@@ -247,7 +249,7 @@ enum ContinuityTools {
     name: "handoff_restore", title: "Restore a handoff",
     description: "Mark a handoff active and return its continuity brief. Selects context only: it re-runs no tool, reuses no approval, completes no task and claims no work was done. Local write (the active marker): needs approval.",
     input: .object([ToolProperty("id", .uuid, required: true, "The handoff's UUID.")]),
-    outputSchema: ToolRendering.outputSchema(["handoff": ToolRendering.anyObject], required: ["handoff"]),
+    outputSchema: ToolRendering.outputSchema(["handoff": OutputSchemas.handoff], required: ["handoff"]),
     risk: .localWrite, isIdempotent: true,
     preflight: { args, ctx in try ctx.engine.checkRestoreHandoff(id: try requireID(args)) },
     handler: { args, ctx in
@@ -342,7 +344,7 @@ enum ContinuityTools {
     name: "continuity_insights", title: "Continuity insights",
     description: "Rule-based follow-ups (conflicts, unsupported tasks, tasks resting on superseded knowledge, stale handoffs, missing relationships or tags, near-duplicate knowledge, duplicate open tasks), each with a rule id, priority and evidence ids (at most \(Limits.idsPerList); evidenceTotal counts them all). Read-only.",
     input: .object([ToolProperty("minPriority", .oneOf(Priority.allCases.map(\.rawValue)), default: "low", "Lowest priority to include.")]),
-    outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
+    outputSchema: OutputSchemas.insightReport, risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let r = try ctx.engine.insights(minimumPriority: Priority(rawValue: args["minPriority"]?.string ?? "low") ?? .low)
       let lines = r.insights.map(ToolRendering.insightLine)
@@ -361,7 +363,7 @@ enum ContinuityTools {
         required: true, "Swift source text, at most \(Limits.codeAnalysisBytes) UTF-8 bytes."),
       ToolProperty("fileName", .text(max: 200), default: "input.swift", "A name for the report."),
     ]),
-    outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
+    outputSchema: OutputSchemas.codeAnalysis, risk: .readOnly, isIdempotent: true,
     handler: { args, _ in
       let report = try CodeAnalyzer.analyze(source: args["code"]?.string ?? "", fileName: args["fileName"]?.string ?? "input.swift")
       return ToolOutput(structured: try ToolRendering.json(report), text: codeAnalysisText(report))
@@ -400,7 +402,7 @@ enum ContinuityTools {
       ToolProperty("status", .oneOf(["open", "completed", "all"]), default: "all", "Which tasks."),
       ToolProperty("limit", .integer(minimum: 1, maximum: Limits.searchResultsMaximum), default: .integer(Limits.searchResultsDefault), "Most results."),
     ]),
-    outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
+    outputSchema: OutputSchemas.taskSearch, risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let r = try ctx.engine.searchTasks(args["query"]?.string ?? "", status: TaskStatus(rawValue: args["status"]?.string ?? "all"), limit: args["limit"]?.int ?? Limits.searchResultsDefault)
       let rows = r.results.map { ToolRendering.taskLine($0.task) }

@@ -14,7 +14,7 @@ enum SearchTools {
   static let searchOutputSchema = ToolRendering.outputSchema(
     [
       "mode": .object(["type": "string", "enum": ["exact", "hybrid-lexical"]]),
-      "algorithmVersion": ToolRendering.string, "query": ToolRendering.string, "results": ToolRendering.anyArray,
+      "algorithmVersion": ToolRendering.string, "query": ToolRendering.string, "results": OutputSchemas.array(of: OutputSchemas.searchResult),
       "total": ToolRendering.integer, "truncated": .object(["type": "boolean"]), "terms": ToolRendering.anyArray,
     ], required: ["mode", "results", "total", "truncated"])
 

@@ -136,12 +136,9 @@ enum ToolRendering {
   static func uuids(_ args: JSONObject, _ key: String) -> [UUID] { args[key]?.array?.compactMap { $0.string.flatMap(UUID.init(uuidString:)) } ?? [] }
   static func strings(_ args: JSONObject, _ key: String) -> [String] { args[key]?.array?.compactMap(\.string) ?? [] }
 
-  /// A generic object output schema with the given top-level properties.
+  /// An object output schema with the given top-level properties (``OutputSchemas/object(_:required:description:)``).
   static func outputSchema(_ properties: [String: JSONValue], required: [String] = []) -> JSONValue {
-    .object([
-      "type": "object", "properties": .object(JSONObject(properties.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })),
-      "required": .array(required.map { .string($0) }),
-    ])
+    OutputSchemas.object(properties, required: required)
   }
   static let anyObject: JSONValue = .object(["type": "object"])
   static let anyArray: JSONValue = .object(["type": "array"])
