@@ -70,6 +70,10 @@ struct MCPCommandTests {
       answerID: "9007199254740993"),
     RawCase(name: "malformed JSON", line: #"{"jsonrpc":"2.0","id":5,"method":"#, answerID: "null", errorCode: -32700),
     RawCase(name: "not JSON", line: "\u{7F}garbage", answerID: "null", errorCode: -32700),
+    // Review 19-a (9): the id is readable, so the parse error carries it.
+    RawCase(
+      name: "text after the message", line: #"{"jsonrpc":"2.0","id":89,"method":"ping"} x"#, answerID: "89",
+      errorCode: -32700),
     RawCase(
       name: "no jsonrpc member", line: #"{"id":99,"method":"tools/list"}"#, answerID: "99", errorCode: -32600),
     RawCase(

@@ -20,6 +20,8 @@ Scenarios (each in a fresh workspace under a temporary directory):
   4. The CLI and the server writing one workspace at the same time; resource pagination.
   5. A corrupt workspace: the server starts, tool calls are isError results, resource reads
      are JSON-RPC errors.
+  6. Review 19-a: bounded texts that count what they leave out, superseded resources, output
+     schemas checked with formats, the workspace replaced under a running server.
 
 The last line printed is `mcp-client: OK — …` with the counts, or the script exits non-zero.
 """
@@ -629,6 +631,69 @@ async def corrupt_workspace(d: Dolphin) -> None:
     check((d.workspace / "workspace.sqlite").read_bytes().startswith(b"this is not"), "the file was not touched")
 
 
+# MARK: - 6. Review 19-a regressions
+
+
+async def review_19a(d: Dolphin) -> None:
+    """Bounded texts that count what they leave out, superseded resources, output schemas that
+    validate (with format checking), and a workspace replaced under a running server."""
+    async with d.session("--writes", "allow") as s:
+        await s.initialize()
+        listed = {t.name: t for t in (await s.list_tools()).tools}
+        for name in ["project_context", "project_review", "continuity_insights", "code_analyze", "task_search"]:
+            check(listed[name].output_schema.get("properties"), f"{name}: outputSchema names its properties")
+
+        body = "The API layer caches responses and invalidates them on writes. " * 7
+        ids = []
+        for n in range(1, 51):
+            r = await call(s, "knowledge_capture", {"kind": "decision", "title": f"Cache invalidation decision number {n} for the API layer", "content": body})
+            check(not r.is_error, f"capture {n}: {text_of(r)}")
+            ids.append(structured(r)["item"]["id"])
+        r = await call(s, "knowledge_capture", {"kind": "decision", "title": "Cache nothing at the API layer",
+                                                 "relationships": [{"kind": "supersedes", "targetID": ids[0]}]})
+        successor = structured(r)["item"]["id"]
+
+        found = await call(s, "knowledge_search", {"query": "cache invalidation", "limit": 50})
+        text = text_of(found)
+        check(len(text) <= 8000 and "[truncated]" not in text, f"search text is bounded and never cut mid-result: {text[-200:]}")
+        last = text.splitlines()[-1]
+        shown = sum(1 for line in text.splitlines() if line.split(". ")[0].isdigit())
+        check(last == f"… and {50 - shown} more of the 50 listed (not shown: the text is bounded; structuredContent.results holds every one)",
+              f"the last line counts the results left out: {last}")
+        check(len(structured(found)["results"]) == 50, "structuredContent holds all 50")
+
+        code = "".join(f"let x{n} = y{n}!\n" for n in range(60))
+        analysis = await call(s, "code_analyze", {"code": code})
+        check(len(text_of(analysis).splitlines()) == 61, "code_analyze shows all 60 findings that fit")
+
+        # The SDK validated each result against its outputSchema; validate again with formats.
+        checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
+        for name, args in [("project_context", {}), ("project_review", {}), ("continuity_insights", {}),
+                           ("code_analyze", {"code": code}), ("task_search", {"query": "cache"}),
+                           ("knowledge_search", {"query": "cache", "limit": 50})]:
+            r = await call(s, name, args)
+            jsonschema.validate(structured(r), listed[name].output_schema, format_checker=checker)
+            check(True, f"{name}: structuredContent validates with format checking")
+
+        # A superseded item is history in its resource and its listing, as in knowledge_get.
+        COUNTS["resource_reads"] += 1
+        resource = await s.read_resource(f"dolphin://knowledge/{ids[0]}")
+        check(json.loads(resource.contents[0].text).get("supersededBy") == [successor], "the resource carries supersededBy")
+        titles = {str(r.uri): r.title for r in (await s.list_resources()).resources}
+        check(titles[f"dolphin://knowledge/{ids[0]}"].endswith(f"(superseded by {successor})"),
+              f"its listed title says so: {titles[f'dolphin://knowledge/{ids[0]}']}")
+
+        # The workspace replaced under the running server: writes land in the new one.
+        shutil.rmtree(d.workspace)
+        d.cli("capture", "fact", "cli after reset")
+        r = await call(s, "knowledge_capture", {"kind": "fact", "title": "mcp after reset"})
+        check(not r.is_error, f"capture after the reset: {text_of(r)}")
+        r = await call(s, "knowledge_search", {"query": "after reset"})
+        check(structured(r)["total"] == 2, f"search finds both captures in the new workspace: {text_of(r)}")
+    check(sorted(d.knowledge_titles()) == ["cli after reset", "mcp after reset"], "nothing written after the reset was lost")
+    check("while the server ran" in d.stderr_log.read_text(), "the server said so on stderr")
+
+
 # MARK: - Main
 
 
@@ -642,7 +707,7 @@ async def main() -> int:
         return 2
     root = Path(tempfile.mkdtemp(prefix="dolphin-mcp-client-"))
     started = time.monotonic()
-    scenarios = [session_api, high_level_client, write_policies, concurrent_writers, corrupt_workspace]
+    scenarios = [session_api, high_level_client, write_policies, concurrent_writers, corrupt_workspace, review_19a]
     try:
         for scenario in scenarios:
             workspace = root / scenario.__name__

@@ -23,7 +23,9 @@ enum ContinuityTools {
     description: "Ranked lexical search over typed knowledge (mode hybrid-lexical, algorithm hybrid-lexical-v1: BM25F over title, tags and content with phrase, coverage, trigram typo and word-form matching, British/American spellings, irregular plurals such as mouse/mice and compound forms such as e-mail/email; not semantic search). Read-only.",
     input: .object([
       ToolProperty("query", .text(min: 1, max: Limits.query), required: true, "Words to find (text is data; no operators)."),
-      ToolProperty("kinds", .array(items: .oneOf(kinds), minItems: 0, maxItems: kinds.count, unique: true), "Only these kinds."),
+      ToolProperty(
+        "kinds", .array(items: .oneOf(kinds), minItems: 0, maxItems: kinds.count, unique: true),
+        "Only these kinds; an empty list, like none, searches every kind."),
       ToolProperty(
         "includeMemories", .boolean, default: false,
         "Also search legacy memories (labeled memory). Not with kinds or tag: memories have neither."),
@@ -128,7 +130,7 @@ enum ContinuityTools {
     name: "project_context", title: "Project context",
     description: "The rule-based project digest (decisions, preferences, goals, open tasks, recent context, the active handoff, priorities, questions), each line with evidence ids. Computes only; never stores. Read-only.",
     input: .object([]),
-    outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
+    outputSchema: OutputSchemas.projectContext, risk: .readOnly, isIdempotent: true,
     handler: { _, ctx in
       let c = try ctx.engine.projectContext()
       let digest = Digest(id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), createdAt: Date(timeIntervalSince1970: 0), trigger: .manual, sections: c.sections, algorithm: c.algorithm, algorithmVersion: c.algorithmVersion)
@@ -139,24 +141,20 @@ enum ContinuityTools {
     name: "project_review", title: "Project review",
     description: "One bounded, rule-based report: the digest's key sections, the top insights and task status, with evidence ids. Read-only.",
     input: .object([]),
-    outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
+    outputSchema: OutputSchemas.projectReview, risk: .readOnly, isIdempotent: true,
     handler: { _, ctx in
       let r = try ctx.engine.review()
-      var lines = [
+      let head = [
         "Project review (rule-based): \(r.tasks.open) open task(s), \(r.tasks.completed) completed; \(r.insightTotal) insight(s); "
           + "each line starts with its evidence ids in brackets"
       ]
-      for (name, title, section) in [("decisions", "Decisions", r.decisions), ("goals", "Goals", r.goals), ("openTasks", "Open tasks", r.openTasks), ("priorities", "Priorities", r.priorities), ("questions", "Open questions", r.questions)] where !section.isEmpty {
-        lines.append("\(title):")
-        lines += section.map(\.rendered)
-        // The count of what the section left out, after its lines and without brackets: it cites nothing.
-        if let marker = r.omitted.marker(for: name) { lines.append("  " + marker) }
-      }
-      if !r.insights.isEmpty {
-        lines.append("Insights:")
-        lines += r.insights.map(ToolRendering.insightLine)
-      }
-      return ToolOutput(structured: try ToolRendering.json(r), text: lines.joined(separator: "\n"))
+      // Each section cut between its lines, within the output bound, and counting what it left
+      // out (review 19-a: the text stopped inside an open task's line, later sections silently
+      // absent).
+      let sections = [("decisions", r.decisions), ("goals", r.goals), ("openTasks", r.openTasks), ("priorities", r.priorities), ("questions", r.questions)]
+        .map { name, lines in ToolRendering.digestSection(name, lines, omitted: r.omitted, field: "structuredContent.\(name)") }
+      let insights = ToolRendering.listedRows(r.insights.map(ToolRendering.insightLine), field: "insights", heading: "Insights:")
+      return ToolOutput(structured: try ToolRendering.json(r), text: ToolRendering.bounded(head: head, sections: sections + [insights]))
     })
 
   static let handoffCreate = ToolDefinition(
@@ -170,7 +168,7 @@ enum ContinuityTools {
       ToolProperty("taskIDs", .uuids(), "Tasks to carry."),
       ToolProperty("autoSelect", .boolean, default: false, "Select knowledge and tasks by the focus text (lexical ranker)."),
     ]),
-    outputSchema: ToolRendering.outputSchema(["handoff": ToolRendering.anyObject], required: ["handoff"]),
+    outputSchema: ToolRendering.outputSchema(["handoff": OutputSchemas.handoff], required: ["handoff"]),
     risk: .localWrite, isIdempotent: false,
     // Not prepared by the executor: the engine's createHandoff rebuilds a stale index itself,
     // after every check of the request (focus, credentials, unknown ids), so a refused call
@@ -211,7 +209,7 @@ enum ContinuityTools {
     ]),
     outputSchema: ToolRendering.outputSchema(
       [
-        "handoffs": ToolRendering.anyArray, "count": ToolRendering.integer, "total": ToolRendering.integer,
+        "handoffs": OutputSchemas.array(of: OutputSchemas.handoff), "count": ToolRendering.integer, "total": ToolRendering.integer,
         "truncated": ToolRendering.boolean,
         "activeHandoffID": .object([
           "type": "string", "format": "uuid",
@@ -242,7 +240,7 @@ enum ContinuityTools {
     name: "handoff_get", title: "Get a handoff",
     description: "One handoff by UUID (exact): its focus, summary, next steps and the ids of the knowledge items and tasks it carries. Reading never consumes or restores it. Read-only.",
     input: .object([ToolProperty("id", .uuid, required: true, "The handoff's UUID.")]),
-    outputSchema: ToolRendering.outputSchema(["handoff": ToolRendering.anyObject], required: ["handoff"]),
+    outputSchema: ToolRendering.outputSchema(["handoff": OutputSchemas.handoff], required: ["handoff"]),
     risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let h = try ctx.engine.handoff(id: try requireID(args))
@@ -271,7 +269,7 @@ enum ContinuityTools {
     name: "handoff_restore", title: "Restore a handoff",
     description: "Mark a handoff active and return its continuity brief. Selects context only: it re-runs no tool, reuses no approval, completes no task and claims no work was done. Local write (the active marker): needs approval.",
     input: .object([ToolProperty("id", .uuid, required: true, "The handoff's UUID.")]),
-    outputSchema: ToolRendering.outputSchema(["handoff": ToolRendering.anyObject], required: ["handoff"]),
+    outputSchema: ToolRendering.outputSchema(["handoff": OutputSchemas.handoff], required: ["handoff"]),
     risk: .localWrite, isIdempotent: true,
     preflight: { args, ctx in try ctx.engine.checkRestoreHandoff(id: try requireID(args)) },
     handler: { args, ctx in
@@ -366,12 +364,12 @@ enum ContinuityTools {
     name: "continuity_insights", title: "Continuity insights",
     description: "Rule-based follow-ups (conflicts, unsupported tasks, tasks resting on superseded knowledge, stale handoffs, missing relationships or tags, near-duplicate knowledge, duplicate open tasks), each with a rule id, priority and evidence ids (at most \(Limits.idsPerList); evidenceTotal counts them all). Read-only.",
     input: .object([ToolProperty("minPriority", .oneOf(Priority.allCases.map(\.rawValue)), default: "low", "Lowest priority to include.")]),
-    outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
+    outputSchema: OutputSchemas.insightReport, risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let r = try ctx.engine.insights(minimumPriority: Priority(rawValue: args["minPriority"]?.string ?? "low") ?? .low)
       let lines = r.insights.map(ToolRendering.insightLine)
-      return ToolOutput(structured: try ToolRendering.json(r), text: "Rule-based insights: \(r.insights.count) of \(r.total)"
-          + (lines.isEmpty ? "" : "; each line starts with its evidence ids in brackets\n" + lines.joined(separator: "\n")))
+      let header = "Rule-based insights: \(r.insights.count) of \(r.total)" + (lines.isEmpty ? "" : "; each line starts with its evidence ids in brackets")
+      return ToolOutput(structured: try ToolRendering.json(r), text: ToolRendering.listing(header: header, rows: lines, field: "insights"))
     })
 
   static let codeAnalyze = ToolDefinition(
@@ -385,14 +383,36 @@ enum ContinuityTools {
         required: true, "Swift source text, at most \(Limits.codeAnalysisBytes) UTF-8 bytes."),
       ToolProperty("fileName", .text(max: 200), default: "input.swift", "A name for the report."),
     ]),
-    outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
+    outputSchema: OutputSchemas.codeAnalysis, risk: .readOnly, isIdempotent: true,
     handler: { args, _ in
       let report = try CodeAnalyzer.analyze(source: args["code"]?.string ?? "", fileName: args["fileName"]?.string ?? "input.swift")
-      let lines = report.findings.prefix(50).map { "\($0.line):\($0.column) \($0.rule.rawValue): \(ToolRendering.line($0.message))" }
-      return ToolOutput(
-        structured: try ToolRendering.json(report),
-        text: "Heuristic code analysis (not a compiler): \(report.totalFindings) finding(s)" + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")))
+      return ToolOutput(structured: try ToolRendering.json(report), text: codeAnalysisText(report))
     })
+
+  /// The text of `code_analyze`: a header counting every finding, then as many finding lines as
+  /// ``Limits/renderedToolOutput`` holds, then how many it left out and where they are: every
+  /// one in `structuredContent.findings`, or — past the report's cap of
+  /// ``Limits/codeAnalysisFindings`` — the first ones there and every rule's count in
+  /// `structuredContent.counts` (review 19-a: the text stopped after 50 findings without a word).
+  static func codeAnalysisText(_ report: CodeAnalysisReport) -> String {
+    let header = "Heuristic code analysis (not a compiler): \(report.totalFindings) finding(s)"
+    let rows = report.findings.map { "\($0.line):\($0.column) \($0.rule.rawValue): \(ToolRendering.line($0.message))" }
+    guard report.totalFindings > report.findings.count else {
+      return ToolRendering.listing(header: header, rows: rows, field: "findings")
+    }
+    let listed = report.findings.count
+    let total = report.totalFindings
+    return ToolRendering.bounded(
+      head: [header],
+      sections: [
+        BoundedLines.Section(entries: rows, total: total) { n in
+          let inStructured = n - (total - listed)
+          return "… and \(n) more finding(s) (not shown: the text is bounded"
+            + (inStructured > 0 ? "; structuredContent.findings holds \(inStructured) of them" : "")
+            + "; the report lists only the first \(listed) of the \(total), and structuredContent.counts counts each rule's findings)"
+        }
+      ])
+  }
 
   static let taskSearch = ToolDefinition(
     name: "task_search", title: "Search tasks",
@@ -402,20 +422,24 @@ enum ContinuityTools {
       ToolProperty("status", .oneOf(["open", "completed", "all"]), default: "all", "Which tasks."),
       ToolProperty("limit", .integer(minimum: 1, maximum: Limits.searchResultsMaximum), default: .integer(Limits.searchResultsDefault), "Most results."),
     ]),
-    outputSchema: ToolRendering.anyObject, risk: .readOnly, isIdempotent: true,
+    outputSchema: OutputSchemas.taskSearch, risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let r = try ctx.engine.searchTasks(args["query"]?.string ?? "", status: TaskStatus(rawValue: args["status"]?.string ?? "all"), limit: args["limit"]?.int ?? Limits.searchResultsDefault)
-      var lines = r.results.map { ToolRendering.taskLine($0.task) }
-      if let why = r.emptyExplanation { lines.insert("No results: \(ToolRendering.line(why)).", at: 0) }
+      let rows = r.results.map { ToolRendering.taskLine($0.task) }
+      var notes: [String] = []
       // Notes as `knowledge_search` gives them: words past the term limit, symbols not searched.
       if !r.results.isEmpty {
-        let notes = SearchResponse.notes(
-        wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators)
-        lines.insert(contentsOf: notes.map { "Note: \(ToolRendering.line($0))." }, at: 0)
+        notes = SearchResponse.notes(
+          wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators
+        ).map { "Note: \(ToolRendering.line($0))." }
       }
+      if let why = r.emptyExplanation { notes.insert("No results: \(ToolRendering.line(why)).", at: 0) }
       // The header in `knowledge_search`'s form: the mode and the algorithm's version first.
       let header = "Search mode \(r.mode) (\(r.algorithmVersion ?? "exact")): \(r.results.count) of \(r.total) matching task(s)"
-      return ToolOutput(structured: try ToolRendering.json(r), text: header + (r.truncated ? ", cut by the limit" : "") + (lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")))
+        + (r.truncated ? ", cut by the limit" : "")
+      // Whole rows within the output bound, then how many it left out (review 19-a: the text
+      // was cut inside a task's id).
+      return ToolOutput(structured: try ToolRendering.json(r), text: ToolRendering.listing(head: [header] + notes, rows: rows, field: "results"))
     })
 
   static let taskReopen = ToolDefinition(

@@ -53,7 +53,7 @@ enum LegacyTools {
     ]),
     outputSchema: ToolRendering.outputSchema(
       [
-        "tasks": ToolRendering.anyArray, "count": ToolRendering.integer, "total": ToolRendering.integer,
+        "tasks": OutputSchemas.array(of: OutputSchemas.task), "count": ToolRendering.integer, "total": ToolRendering.integer,
         "truncated": ToolRendering.boolean,
       ],
       required: ["tasks", "count", "total", "truncated"]),

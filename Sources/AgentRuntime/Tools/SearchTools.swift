@@ -14,11 +14,14 @@ enum SearchTools {
   static let searchOutputSchema = ToolRendering.outputSchema(
     [
       "mode": .object(["type": "string", "enum": ["exact", "hybrid-lexical"]]),
-      "algorithmVersion": ToolRendering.string, "query": ToolRendering.string, "results": ToolRendering.anyArray,
+      "algorithmVersion": ToolRendering.string, "query": ToolRendering.string, "results": OutputSchemas.array(of: OutputSchemas.searchResult),
       "total": ToolRendering.integer, "truncated": .object(["type": "boolean"]), "terms": ToolRendering.anyArray,
     ], required: ["mode", "results", "total", "truncated"])
 
-  /// The text rendering: a header naming the mode and counts, then one line per result.
+  /// The text rendering: a header naming the mode and counts, then each result (a line, and its
+  /// snippet on the next) whole, as many as ``Limits/renderedToolOutput`` holds, then how many it
+  /// left out (``ToolRendering/listing(head:rows:field:)``: `structuredContent.results` holds
+  /// every one).
   static func text(_ r: SearchResponse) -> String {
     var lines = ["Search mode \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")): \(r.results.count) of \(r.total) match(es)" + (r.truncated ? ", cut by the limit" : "")]
     if !r.results.isEmpty {
@@ -35,12 +38,12 @@ enum SearchTools {
       }
       lines.append("No results: \(ToolRendering.line(r.emptyExplanation(hint: hint) ?? why.explanation + hint)).")
     }
-    for (i, x) in r.results.enumerated() {
+    let rows = r.results.enumerated().map { i, x in
       let superseded = x.supersededBy.map { "; \(KnowledgeEngine.supersededNote($0))" } ?? ""
-      lines.append("\(i + 1). \(x.label) \(ToolRendering.quoted(x.title)) (id \(x.id.uuidString), score \(String(format: "%.3f", x.score))\(superseded))")
-      if !x.snippet.isEmpty { lines.append("   \(ToolRendering.line(x.snippet))") }
+      let row = "\(i + 1). \(x.label) \(ToolRendering.quoted(x.title)) (id \(x.id.uuidString), score \(String(format: "%.3f", x.score))\(superseded))"
+      return x.snippet.isEmpty ? row : row + "\n   \(ToolRendering.line(x.snippet))"
     }
-    return lines.joined(separator: "\n")
+    return ToolRendering.listing(head: lines, rows: rows, field: "results")
   }
 
   static func render(_ r: SearchResponse) throws -> ToolOutput {

@@ -78,21 +78,45 @@ enum ToolRendering {
     "- [\(t.status == .completed ? "x" : " ")] \(quoted(t.title)) (\(t.priority.rawValue); id \(t.id.uuidString))"
   }
 
+  /// The headings of the digest sections in a tool's text, by JSON name.
+  static let digestSectionTitles = [
+    "decisions": "Decisions", "preferences": "Preferences", "goals": "Goals", "openTasks": "Open tasks",
+    "recentContext": "Recent context", "priorities": "Priorities", "questions": "Open questions",
+  ]
+
+  /// The text of `project_context`: a header, then each digest section that has lines, within
+  /// ``Limits/renderedToolOutput``.
   static func digestText(_ d: Digest) -> String {
-    var lines = ["Project context (rule-based digest \(d.algorithm) v\(d.algorithmVersion); each line starts with its evidence ids in brackets)"]
-    let titles = [
-      "decisions": "Decisions", "preferences": "Preferences", "goals": "Goals", "openTasks": "Open tasks",
-      "recentContext": "Recent context", "priorities": "Priorities", "questions": "Open questions",
-    ]
-    for (name, section, marker) in d.sections.namedWithMarkers where !section.isEmpty {
-      lines.append("\(titles[name] ?? name):")
-      // Evidence ids first, at a fixed place, so that no stored title can append fake ones.
-      lines += section.map(\.rendered)
-      // What the section left out, counted after its lines, without brackets: it cites nothing.
-      if let marker { lines.append("  " + marker) }
+    let head = ["Project context (rule-based digest \(d.algorithm) v\(d.algorithmVersion); each line starts with its evidence ids in brackets)"]
+    let sections = d.sections.named.map { name, lines in
+      digestSection(name, lines, omitted: d.sections.omitted, field: "structuredContent.sections.\(name)")
     }
-    if lines.count == 1 { lines.append("(the workspace holds nothing to summarize yet)") }
-    return lines.joined(separator: "\n")
+    guard sections.contains(where: { $0.total > 0 }) else {
+      return (head + ["(the workspace holds nothing to summarize yet)"]).joined(separator: "\n")
+    }
+    return bounded(head: head, sections: sections)
+  }
+
+  /// One digest section as a list of a bounded text: its heading, its lines (evidence ids first,
+  /// at a fixed place, so that no stored title can append fake ones) and, when the digest or the
+  /// text bound left some out, the count of them after its lines, without brackets: it cites
+  /// nothing (``DigestOmissions/marker(for:notInText:heldIn:)``).
+  /// - Parameters:
+  ///   - name: the section's JSON name (`decisions`).
+  ///   - lines: its lines.
+  ///   - omitted: what the digest left out of each section.
+  ///   - field: where the structured output holds the lines.
+  static func digestSection(_ name: String, _ lines: [DigestLine], omitted: DigestOmissions, field: String)
+    -> BoundedLines.Section
+  {
+    let digestLeftOut = omitted[section: name]
+    return BoundedLines.Section(
+      heading: "\(digestSectionTitles[name] ?? name):", entries: lines.map(\.rendered),
+      // A section the digest left empty but whose candidates it counted has nothing to show.
+      total: lines.isEmpty ? 0 : lines.count + digestLeftOut
+    ) { n in
+      "  " + (omitted.marker(for: name, notInText: n - digestLeftOut, heldIn: field) ?? "")
+    }
   }
 
   /// An insight as ``EvidenceLine`` prints it: `- [ids] [priority] rule: message`, and when its
@@ -115,25 +139,32 @@ enum ToolRendering {
   /// not — how many of the listed records the text leaves out and that the structured output's
   /// `field` holds them all.
   static func listing(header: String, rows: [String], field: String) -> String {
-    bounded(
-      head: [header],
-      sections: [
-        BoundedLines.Section(entries: rows) { n in
-          "… and \(n) more of the \(rows.count) listed (not shown: the text is bounded; structuredContent.\(field) holds every one)"
-        }
-      ])
+    listing(head: [header], rows: rows, field: field)
+  }
+
+  /// A listing tool's text: the lines of `head` (a header, notes), then the rows that fit
+  /// ``Limits/renderedToolOutput``, each whole (a row may span lines: a search result and its
+  /// snippet), then — when some did not fit — `… and 26 more of the 50 listed (not shown: the
+  /// text is bounded; structuredContent.results holds every one)`. A row is never cut, so no id
+  /// is shown in part.
+  static func listing(head: [String], rows: [String], field: String) -> String {
+    bounded(head: head, sections: [listedRows(rows, field: field)])
+  }
+
+  /// The rows of a listing as a list of a bounded text (see ``listing(head:rows:field:)``).
+  static func listedRows(_ rows: [String], field: String, heading: String? = nil) -> BoundedLines.Section {
+    BoundedLines.Section(heading: heading, entries: rows) { n in
+      "… and \(n) more of the \(rows.count) listed (not shown: the text is bounded; structuredContent.\(field) holds every one)"
+    }
   }
 
   static func uuid(_ args: JSONObject, _ key: String) -> UUID? { args[key]?.string.flatMap(UUID.init(uuidString:)) }
   static func uuids(_ args: JSONObject, _ key: String) -> [UUID] { args[key]?.array?.compactMap { $0.string.flatMap(UUID.init(uuidString:)) } ?? [] }
   static func strings(_ args: JSONObject, _ key: String) -> [String] { args[key]?.array?.compactMap(\.string) ?? [] }
 
-  /// A generic object output schema with the given top-level properties.
+  /// An object output schema with the given top-level properties (``OutputSchemas/object(_:required:description:)``).
   static func outputSchema(_ properties: [String: JSONValue], required: [String] = []) -> JSONValue {
-    .object([
-      "type": "object", "properties": .object(JSONObject(properties.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })),
-      "required": .array(required.map { .string($0) }),
-    ])
+    OutputSchemas.object(properties, required: required)
   }
   static let anyObject: JSONValue = .object(["type": "object"])
   static let anyArray: JSONValue = .object(["type": "array"])

@@ -238,9 +238,14 @@ public indirect enum ToolSchema: Sendable {
         throw ToolArgumentError(field: path, message: Limits.onlyWhitespace(path, raw, consequence: "the call was not run").message)
       }
       if r.isUUID {
-        let t = s.trimmingCharacters(in: .whitespaces)
+        // White space around an id is no part of it, a line break included (review 19-a: a
+        // pasted id ending in a line break was refused, and the message showed the break as a
+        // space, which is accepted); inside one, every control shows as its escape (`\n`).
+        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let id = UUID(uuidString: t) else {
-          throw ToolArgumentError(field: path, message: "\(path) '\(Self.quotable(t, limit: 60))' is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
+          throw ToolArgumentError(
+            field: path,
+            message: "\(path) '\(Self.quotable(Limits.escaped(t), limit: 60))' is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
         }
         return .string(id.uuidString)
       }
@@ -275,8 +280,17 @@ public indirect enum ToolSchema: Sendable {
       }
       return .string(s)
     case .integer(let lo, let hi):
-      guard case .number(let num) = value, let i = num.int else {
-        throw ToolArgumentError(field: path, message: "\(path) must be an integer, got \(value.kindName == "number" ? value.description : value.kindWithArticle)")
+      guard case .number(let num) = value else {
+        throw ToolArgumentError(field: path, message: "\(path) must be an integer, got \(value.kindWithArticle)")
+      }
+      let shown = Truncation.truncate(num.description, to: 40)
+      guard let i = num.int else {
+        // An integer too large for any bound (`1e30`) is refused for its range, as `51` is
+        // (review 19-a: it was called "not an integer").
+        if num.isInteger {
+          throw ToolArgumentError(field: path, message: "\(path) is \(shown); it must be between \(lo) and \(hi)", limit: hi)
+        }
+        throw ToolArgumentError(field: path, message: "\(path) must be an integer, got \(shown)")
       }
       guard (lo...hi).contains(i) else {
         throw ToolArgumentError(field: path, message: "\(path) is \(i); it must be between \(lo) and \(hi)", limit: hi, actual: i)

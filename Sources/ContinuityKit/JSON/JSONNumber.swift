@@ -70,6 +70,22 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     return overflow ? nil : positive
   }
 
+  /// Whether the literal denotes a whole number, whatever its size: `42`, `-0`, `4.0`, `1e30`
+  /// and `1500e-2` do, `1.5` and `1e-7` do not. Unlike ``int``, also true for integers no `Int`
+  /// holds, so that a message can say that such a number is out of range rather than not an
+  /// integer. Exact decimal arithmetic, never `Double`.
+  public var isInteger: Bool {
+    let parts = decimalParts()
+    var fractionPlaces = -parts.exponent
+    var digits = parts.digits[...]
+    // Trailing zeros of the digits may be given up to the exponent.
+    while fractionPlaces > 0, let last = digits.last, last == 0 {
+      digits.removeLast()
+      fractionPlaces -= 1
+    }
+    return fractionPlaces <= 0 || digits.allSatisfy { $0 == 0 }
+  }
+
   /// The nearest `Double` (IEEE 754 round-to-nearest), or `nil` outside `Double`'s range.
   ///
   /// `1e400` gives nil. Precision may be lost: `9007199254740993` → 2^53.

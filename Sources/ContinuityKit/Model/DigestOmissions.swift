@@ -86,6 +86,31 @@ public struct DigestOmissions: Codable, Sendable, Equatable {
     return "… and \(n) more \(n == 1 ? one : many) (not shown)"
   }
 
+  /// The marker of a section whose rendering a text bound cut too (``BoundedLines``): besides
+  /// the candidates the digest left out, `notInText` of its lines are not in the text, though
+  /// the structured output's `field` holds them. `… and 26 more decisions (not shown: the text is
+  /// bounded; structuredContent.sections.decisions holds every one)`, or, when the digest left
+  /// some out too, `… and 30 more decisions (26 not shown as the text is bounded,
+  /// structuredContent.sections.decisions holds them; 4 left out by the digest)`. With
+  /// `notInText` 0, ``marker(for:)``.
+  /// - Parameters:
+  ///   - section: a ``sectionNames`` member.
+  ///   - notInText: how many of the section's lines the text left out.
+  ///   - field: where the structured output holds the section's lines, e.g.
+  ///     `structuredContent.sections.decisions`.
+  package func marker(for section: String, notInText: Int, heldIn field: String) -> String? {
+    guard notInText > 0 else { return marker(for: section) }
+    let digest = self[section: section]
+    let n = digest + notInText
+    let (one, many) = Self.nouns[section] ?? ("item", "items")
+    let why =
+      digest == 0
+      ? "not shown: the text is bounded; \(field) holds every one"
+      : "\(notInText) not shown as the text is bounded, \(field) holds \(notInText == 1 ? "it" : "them"); "
+        + "\(digest) left out by the digest"
+    return "… and \(n) more \(n == 1 ? one : many) (\(why))"
+  }
+
   static let nouns: [String: (String, String)] = [
     "decisions": ("decision", "decisions"), "preferences": ("preference", "preferences"), "goals": ("goal", "goals"),
     "openTasks": ("open task", "open tasks"),

@@ -58,6 +58,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// are stored, and the next writable open finishes the upgrade.
   public let pendingMigrationStepsNeededForReading: [String]
   private let connection: Mutex<SQLiteConnection>
+  /// The device and inode of the database file `connection` opened (``changeAtPath()``); nil
+  /// for the in-memory store and while a store opened with ``Creation/atFirstWrite`` has no
+  /// files. Changed only while `connection` is locked.
+  let openedFile: Mutex<FileIdentity?>
   /// The workspace directory while a store opened with ``Creation/atFirstWrite`` has no files
   /// yet: `connection` is then a private, empty in-memory workspace. Nil once the files exist
   /// (and for every other store). Read and changed only while `connection` is locked.
@@ -117,11 +121,17 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     var schemaAwaitsFirstWrite = false
     /// Set by ``openFiles(directory:readOnly:creation:)``: see ``SQLiteWorkspaceStore/verifiedDirectory``.
     var verifiedDirectory: String? = nil
+    /// The database file the connection opened, as ``SQLiteWorkspaceStore/changeAtPath()``
+    /// compares it with the path later; set with ``verifiedDirectory``.
+    var file: FileIdentity? = nil
 
-    /// This, opened in the checked directory `directory`.
-    func checked(_ directory: String) -> Opened {
+    /// This, opened in the checked directory `directory`, on the database file `path`.
+    func checked(_ directory: String, file path: String) -> Opened {
       var opened = self
       opened.verifiedDirectory = directory
+      // Taken right after SQLite opened the file: a replacement in between is a race of a few
+      // microseconds, and SQLite offers no portable way to ask for its file descriptor.
+      opened.file = FileIdentity(path: path)
       return opened
     }
   }
@@ -161,6 +171,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     }
     self.warnings = opened.warnings
     self.checkedDirectory = Mutex(opened.verifiedDirectory)
+    self.openedFile = Mutex(opened.file)
     self.connection = Mutex(opened.connection)
     self.deferredDirectory = Mutex(deferredDirectory)
   }
@@ -346,7 +357,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     if let foreign = SQLiteSideFiles.foreignWAL(databasePath: path, emptyForeignAllowed: !readOnly) {
       throw .fileSystem(path: path, message: foreign)
     }
-    if readOnly { return .opened(try openReadOnly(path: path, warnings: warnings).checked(realDirectory)) }
+    if readOnly { return .opened(try openReadOnly(path: path, warnings: warnings).checked(realDirectory, file: path)) }
     // Another user's read left its (empty) side files here: gone, as its last close would have
     // made them, if this user could have. Those still here of a user who may not write the
     // database are refused; others are named by `writeBlocker`.
@@ -367,13 +378,13 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         // side files of another owner are in the way. A database that is itself read-only (which
         // left its side files so) is the reason to name: `writeBlocker` names it first.
         if let reason = writeBlocker(databasePath: path) {
-          return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings).checked(realDirectory))
+          return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings).checked(realDirectory, file: path))
         }
         let conn = try SQLiteConnection(path: path, readOnly: false, create: false)
-        return .opened(try configure(conn, path: path, readOnlyCause: nil, blank: blank, warnings: warnings).checked(realDirectory))
+        return .opened(try configure(conn, path: path, readOnlyCause: nil, blank: blank, warnings: warnings).checked(realDirectory, file: path))
       } catch {
         guard let reason = unwritableReason(after: error, databasePath: path) else { throw error }
-        return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings).checked(realDirectory))
+        return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings).checked(realDirectory, file: path))
       }
     } catch .noWorkspace where creation == .atFirstWrite {
       return .deferred(warnings: warnings, verifiedDirectory: realDirectory)
@@ -412,6 +423,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       throw .readOnly(file: databasePath, reason: reason)
     }
     connection = opened.connection
+    openedFile.withLock { $0 = opened.file }
     checkedDirectory.withLock { $0 = opened.verifiedDirectory }
     deferredDirectory.withLock { $0 = nil }
     schemaAwaitsFirstWrite.withLock { $0 = opened.schemaAwaitsFirstWrite }
@@ -1008,6 +1020,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// Runs `body` in a write transaction. A store opened with ``Creation/atFirstWrite`` whose
   /// files do not exist yet first runs it on its empty in-memory workspace and rolls that back;
   /// only when that succeeds are the files created and `body` run again, for real.
+  ///
+  /// Once the write lock is held, the database file is checked to be still the one at
+  /// ``databasePath`` (``changeAtPath()``): when it was removed or replaced since this store
+  /// opened it, nothing is written and the write throws ``WorkspaceError/notAtPath(file:removed:)``.
   @discardableResult
   public func write<T: Sendable>(_ body: (WorkspaceTransaction) throws -> T) throws -> T {
     if isReadOnly {
@@ -1039,6 +1055,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       var ended: (@Sendable (Bool) -> Void)?
       do {
         try conn.execute("BEGIN IMMEDIATE")
+        // Under the write lock: a write into a file that was removed or replaced since it was
+        // opened would be acknowledged and then lost (review 19-a).
+        try checkStillAtPath()
         if createsSchema { try Self.createSchemaInTransaction(conn) }
         ended = try preamble?(tx)
         let result = try body(tx)
@@ -1151,6 +1170,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       let result = body()
       if case .opened(let opened)? = try? Self.openFiles(directory: directory, readOnly: true, creation: .never) {
         conn = opened.connection
+        openedFile.withLock { $0 = opened.file }
         conn.setBusyTimeout(milliseconds: busyTimeout)
       }
       return result

@@ -48,6 +48,14 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
   /// only with its tables (``userVersionOnly(_:)``). It was neither read nor written.
   case notAWorkspace(file: String, found: [String])
 
+  /// The database file a store opened is no longer the file at `file`: it was deleted or moved
+  /// away, alone or with its directory (`removed`), or another file took its place (another
+  /// workspace created at the path, a copy put there) after the store opened it
+  /// (``SQLiteWorkspaceStore/changeAtPath()``). Nothing was written: the write would have gone
+  /// to a file that is gone once this process closes it, or that nothing reads any more. Opening
+  /// the workspace again reaches what is at the path now.
+  case notAtPath(file: String, removed: Bool)
+
   /// How many schema object names ``notAWorkspace(file:found:)`` carries at most.
   public static let notAWorkspaceNamesShown = 5
 
@@ -107,6 +115,15 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
         + "\(found.isEmpty ? "other objects" : found.joined(separator: ", ")); nothing was read from it or written "
         + "to it. Pass --workspace (or set DOLPHIN_HOME) with a dolphin workspace directory, or move that file "
         + "away to start a new workspace there"
+    case .notAtPath(let file, let removed):
+      return
+        "\(Limits.shownPath(file)) "
+        + (removed
+          ? "was deleted or moved away (or its directory was) after this process opened it"
+          : "is another file than the one this process opened (the workspace was replaced at that path)")
+        + "; nothing was written, since the write would have gone to a file that "
+        + (removed ? "is gone" : "nothing reads any more")
+        + ". Open the workspace again (run the command or the tool call again) to use what is at that path now"
     case .capacity(let what, let limit, let held, let adding):
       return what.fullMessage(limit: limit, held: held, adding: adding)
     }

@@ -48,7 +48,7 @@ enum MCPCommands {
       // the real stdout, so no stray print can ever corrupt the JSON-RPC stream.
       let protocolOutput = divertStandardOutput()
       let workspace = MCPWorkspace(
-        path: directory.path, notice: { console.printDiagnostic("dolphin mcp: notice: " + $0) }
+        path: directory.path, notice: { console.printDiagnostic(MCPServer.logLine("dolphin mcp: notice: " + $0)) }
       ) {
         try openEngine(directory: directory, console: console)
       }
@@ -64,7 +64,7 @@ enum MCPCommands {
         do {
           _ = try workspace.engine()
         } catch {
-          console.printDiagnostic("dolphin mcp: warning: \(error)")
+          console.printDiagnostic(MCPServer.logLine("dolphin mcp: warning: \(error)"))
         }
       }
       let server = MCPServer.workspaceServer(

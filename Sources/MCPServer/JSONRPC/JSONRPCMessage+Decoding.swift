@@ -26,7 +26,7 @@ extension JSONRPCMessage {
   /// | over ``JSONRPCLimits/maximumMessageBytes`` | -32600, id `null` |
   /// | empty or only whitespace | ignored |
   /// | not JSON, or deeper than ``JSONRPCLimits/maximumDepth`` | -32700, id `null`, `data.byteOffset` |
-  /// | JSON with a lone surrogate escape (`"\ud800"`) | -32700 with the id (or `null`), `data.byteOffset` |
+  /// | JSON with a lone surrogate escape (`"\ud800"`), bytes in a string that are not UTF-8, or bytes after the message | -32700 with the id (or `null`), `data.byteOffset` |
   /// | `[]` | -32600, id `null` |
   /// | a batch, `acceptsBatches` false | -32600, id `null` (batches were removed in MCP 2025-06-18) |
   /// | a batch, `acceptsBatches` true | ``JSONRPCInbound/batch(_:)``: each element as an object line; an element that is not an object (an array included) is -32600, id `null` |
@@ -107,21 +107,39 @@ extension JSONRPCMessage {
     }
   }
 
-  /// The id of a request refused only for a lone surrogate escape: the rest of the line is
-  /// JSON, so the answer can carry the id the client waits on. Nil for any other parse error
-  /// (JSON-RPC 2.0 §5: the id is `null` when it cannot be read), for a line without a
-  /// string or integer id, and for a string id holding U+FFFD — what the lenient reading made
-  /// of the surrogate if it was in the id itself, an id the client never sent (review, s17:
-  /// `"id":"\ud800x"` was answered with `"id":"\u{FFFD}x"`).
+  /// The id of a request refused for a flaw that leaves the rest of the line readable, so that
+  /// the answer carries the id the client waits on: a lone surrogate escape, bytes inside a
+  /// string that are not UTF-8 (read as U+FFFD), or bytes after a complete message (left
+  /// unread) — any of them, together (review 19-a: the last two were answered with `id: null`,
+  /// and the request went unanswered under its own id). Nil for any other parse error (JSON-RPC
+  /// 2.0 §5: the id is `null` when it cannot be read), for a line without a string or integer
+  /// id, and for a string id holding U+FFFD — what the lenient reading made of a flaw in the id
+  /// itself, an id the client never sent (review, s17: `"id":"\ud800x"` was answered with
+  /// `"id":"\u{FFFD}x"`).
   private static func idDespite(
     _ error: JSONParseError, in line: some Collection<UInt8>, limits: JSONRPCLimits
   ) -> JSONRPCRequestID? {
-    guard case .loneSurrogate = error.reason,
-      case .object(let object)? = try? JSONParser(
-        options: .init(maximumDepth: limits.maximumDepth, maximumBytes: limits.maximumMessageBytes)
-      ).parse(line)
-    else { return nil }
-    guard let id = object["id"].flatMap(JSONRPCRequestID.init) else { return nil }
+    func isRecoverable(_ error: JSONParseError) -> Bool {
+      switch error.reason {
+      case .loneSurrogate, .invalidUTF8, .trailingData: true
+      default: false
+      }
+    }
+    guard isRecoverable(error) else { return nil }
+    // Lenient: lone surrogates and invalid UTF-8 become U+FFFD, and what follows the first
+    // complete value is dropped.
+    var bytes = Array(String(decoding: line, as: UTF8.self).utf8)
+    let parser = JSONParser(options: .init(maximumDepth: limits.maximumDepth, maximumBytes: .max))
+    var parsed: JSONValue?
+    do {
+      parsed = try parser.parse(bytes)
+    } catch {
+      if error.reason == .trailingData, error.byteOffset < bytes.count {
+        bytes.removeSubrange(error.byteOffset...)
+        parsed = try? parser.parse(bytes)
+      }
+    }
+    guard case .object(let object)? = parsed, let id = object["id"].flatMap(JSONRPCRequestID.init) else { return nil }
     if case .string(let text) = object["id"], text.unicodeScalars.contains("\u{FFFD}") { return nil }
     return id
   }

@@ -57,6 +57,7 @@ public struct MCPServer: Sendable {
     /// Size and depth bounds on inbound messages.
     public var limits: JSONRPCLimits
     /// Where diagnostics go, one line per call: default standard error, never standard output.
+    /// Each line it is given is bounded and escaped (``MCPServer/logLine(_:)``).
     public var log: @Sendable (String) -> Void
     /// How long a request the server sends the client (an elicitation) waits for its answer:
     /// default 10 minutes, time for a person to read an approval. Then the waiting call fails
@@ -80,6 +81,24 @@ public struct MCPServer: Sendable {
       self.log = log
       self.clientRequestTimeout = clientRequestTimeout
     }
+  }
+
+  /// The most characters one diagnostic line holds (``logLine(_:)``): room for every message
+  /// the server writes, with the paths it names, while a line that echoes what a client sent
+  /// stays this short however much the client sent.
+  public static let logLineLimit = 1_000
+
+  /// `text` as a diagnostic line: every control character written as an escape (`\n`, `\t`,
+  /// `\u{1B}`: ``Limits/escaped(_:)``) and every bidirectional control too
+  /// (``TerminalText/escapingBidiControls(_:)``), so that text a client sent can neither drive
+  /// the terminal that shows standard error nor start what reads as a line of its own; then cut
+  /// to ``logLineLimit`` characters, ending with ``Truncation/marker`` when cut (review 19-a: a
+  /// 1 MB reply to an unknown request id was copied to standard error whole, and a
+  /// `protocolVersion` holding ESC and NUL bytes raw).
+  /// - Complexity: O(``logLineLimit``): a longer `text` is cut before it is escaped.
+  public static func logLine(_ text: String) -> String {
+    let cut = Truncation.truncate(text, to: logLineLimit)
+    return Truncation.truncate(Limits.escaped(TerminalText.escapingBidiControls(cut)), to: logLineLimit)
   }
 
   /// Writes `line` and a newline to standard error; a closed or failing standard error loses

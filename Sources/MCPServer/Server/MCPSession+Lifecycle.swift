@@ -36,8 +36,9 @@ extension MCPSession {
     clientInfo = request.params["clientInfo"]?.object ?? [:]
     protocolVersion = MCPProtocolVersion.negotiate(requested)
     if protocolVersion.rawValue != requested {
+      // The client's text, quoted with its controls escaped and cut short (review 19-a).
       log(
-        "the client asked for MCP revision \(requested); answering with \(protocolVersion.rawValue)"
+        "the client asked for MCP revision \(MCPServerError.quoted(requested)); answering with \(protocolVersion.rawValue)"
       )
     }
     phase = .initialized

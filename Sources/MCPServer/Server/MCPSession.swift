@@ -43,6 +43,8 @@ actor MCPSession {
   /// number.
   private var batches: [Int: PendingBatch] = [:]
   private var lastBatch = 0
+  /// Ignored messages so far (``logIgnored(_:)``).
+  private var ignoredMessages = 0
   /// Set by the first send that fails (the client closed its end of the output, `EPIPE`): no
   /// message read after it is handled, since its answer could never arrive, and a tool that
   /// writes must not run for a client that is gone.
@@ -54,8 +56,25 @@ actor MCPSession {
   }
 
   func log(_ line: String) {
-    server.configuration.log("dolphin mcp: \(line)")
+    server.configuration.log(MCPServer.logLine("dolphin mcp: \(line)"))
   }
+
+  /// Logs a message from the client that the server ignores (a response to no request of
+  /// ours, a malformed one, a blank line): the first ``ignoredMessagesLogged`` of a session,
+  /// then one line saying that further ones go unlogged. What a client sends cannot make the
+  /// log grow without bound (review 19-a: a client that never read standard error, sent 2,000
+  /// stray responses, filled the pipe, and the server blocked writing to it).
+  func logIgnored(_ line: String) {
+    ignoredMessages += 1
+    if ignoredMessages <= Self.ignoredMessagesLogged {
+      log(line)
+    } else if ignoredMessages == Self.ignoredMessagesLogged + 1 {
+      log("ignored more messages; further ignored messages of this session are not logged")
+    }
+  }
+
+  /// How many ignored messages a session logs (``logIgnored(_:)``).
+  static let ignoredMessagesLogged = 100
 
   // MARK: The read loop
 
@@ -107,12 +126,12 @@ actor MCPSession {
       // Never produced for an element: a nested array is refused as not an object.
       break
     case .ignored(let reason):
-      log("ignored a message: \(reason)")
+      logIgnored("ignored a message: \(reason)")
     case .malformedResponse(let id, let reason):
       // Never answered (JSON-RPC answers no response), but a call waiting on this id would
       // otherwise wait for an answer that already came.
       guard let continuation = awaitingClient.removeValue(forKey: id) else {
-        log("ignored a malformed response to an unknown request id \(id): \(reason)")
+        logIgnored("ignored a malformed response to an unknown request id \(id): \(reason)")
         return
       }
       continuation.resume(throwing: MCPServerError.invalidClientResponse(reason))
@@ -306,15 +325,22 @@ actor MCPSession {
 
   private func handle(_ response: JSONRPCResponse) {
     guard let id = response.id, let continuation = awaitingClient.removeValue(forKey: id) else {
-      log(
-        "ignored a response to an unknown request id \(response.id?.description ?? "null"): \(JSONRPCMessage.response(response).jsonValue)"
-      )
+      // Bounded before it is serialized: only the start of a large answer can be logged.
+      logIgnored(
+        "ignored a response to an unknown request id \(response.id?.description ?? "null"): "
+          + Self.excerpt(JSONRPCMessage.response(response).jsonValue))
       return
     }
     switch response.outcome {
     case .success(let result): continuation.resume(returning: result)
     case .failure(let error): continuation.resume(throwing: MCPServerError.clientError(error))
     }
+  }
+
+  /// The start of `message` as JSON text, for a log line: at most ``MCPServer/logLineLimit``
+  /// characters (a longer one ends with ``Truncation/marker``).
+  static func excerpt(_ message: JSONValue) -> String {
+    Truncation.truncate(message.jsonString(), to: MCPServer.logLineLimit)
   }
 
   // MARK: Sending

@@ -59,7 +59,8 @@ extension MCPServer {
       instructions: workspaceInstructions(writes: writes), log: log)
     var callLog: (@Sendable (String) -> Void)?
     if verbose {
-      callLog = { @Sendable line in configuration.log("dolphin mcp: " + line) }
+      // Bounded and escaped as the session's lines: a tool name is the client's text.
+      callLog = { @Sendable line in configuration.log(MCPServer.logLine("dolphin mcp: " + line)) }
     }
     let tools = RegistryToolProvider(
       registry: registry, workspace: workspace, writes: writes, log: callLog)

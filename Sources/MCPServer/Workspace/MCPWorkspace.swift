@@ -13,6 +13,16 @@ import Synchronization
 /// opened; a call that writes checks again (``engineForWriting()``), so that the server writes
 /// once the user has fixed the permissions, without a restart.
 ///
+/// A server lives for days. When the workspace is deleted, or replaced by another one at the
+/// same path (`rm -rf` then a new capture, an import into a fresh directory), while it runs,
+/// the engine's connection would keep reading and writing the old file, its writes acknowledged
+/// and lost. So each ``engine()`` first asks the store whether its database is still the file
+/// at the path (``SQLiteWorkspaceStore/changeAtPath()``, one `stat`); when not, the notice says
+/// so once, and the workspace is opened again as at the start: a workspace that now exists is
+/// served, a missing one is created by the first write that succeeds. A write already running
+/// on the old engine is refused by the store (``WorkspaceError/notAtPath(file:removed:)``) and
+/// succeeds when sent again.
+///
 /// Opening is serialized: concurrent first calls open the workspace once.
 public final class MCPWorkspace: Sendable {
   /// Where the workspace is, for messages (the directory, or `:memory:`).
@@ -27,7 +37,8 @@ public final class MCPWorkspace: Sendable {
   /// - Parameters:
   ///   - path: the workspace directory, named in error messages.
   ///   - notice: receives one line when ``engineForWriting()`` opens a read-only workspace
-  ///     again for writing (default: nothing is said). Never standard output.
+  ///     again for writing, and when the workspace is opened again because its database was
+  ///     removed or replaced (default: nothing is said). Never standard output.
   ///   - open: opens the store and builds the engine; may write notices to standard error,
   ///     never to standard output.
   public init(
@@ -45,16 +56,35 @@ public final class MCPWorkspace: Sendable {
     _ = try? self.engine()
   }
 
-  /// The engine over the workspace, opening it first if needed.
+  /// The engine over the workspace, opening it first if needed, and again when its database
+  /// was removed or replaced since it was opened (see the type's discussion).
   ///
-  /// - Returns: the engine; the same one for every call once an open has succeeded.
+  /// - Returns: the engine; the same one for every call once an open has succeeded, until the
+  ///   database at the path is another file or none.
   /// - Throws: ``MCPServerError/workspaceUnavailable(path:reason:)`` with the open's error.
   public func engine() throws(MCPServerError) -> KnowledgeEngine {
     try opened.withLock {
       (engine: inout KnowledgeEngine?) throws(MCPServerError) -> KnowledgeEngine in
+      dropIfMoved(&engine)
       if let engine { return engine }
       return try openEngine(into: &engine)
     }
+  }
+
+  /// Forgets `engine` when its database is no longer the file at the workspace path, saying so
+  /// through the notice: the next open reaches what is there now. Forgotten before that open,
+  /// so that an open that fails (the new file is damaged) is said once, not at every call.
+  private func dropIfMoved(_ engine: inout KnowledgeEngine?) {
+    guard let store = engine?.store as? SQLiteWorkspaceStore, let change = store.changeAtPath() else { return }
+    engine = nil
+    let what =
+      switch change {
+      case .removed: "was deleted or moved away (or its directory was)"
+      case .replaced: "is another file than the one the server opened (the workspace was replaced)"
+      }
+    notice?(
+      "\(store.databasePath) \(what) while the server ran; opening the workspace at that path again"
+        + (change == .removed ? " (a missing workspace is created by the first write that succeeds)" : ""))
   }
 
   /// The engine for a call that writes: as ``engine()``, except that a workspace open read-only
@@ -83,6 +113,7 @@ public final class MCPWorkspace: Sendable {
   public func engineForWriting() throws(MCPServerError) -> KnowledgeEngine {
     try opened.withLock {
       (engine: inout KnowledgeEngine?) throws(MCPServerError) -> KnowledgeEngine in
+      dropIfMoved(&engine)
       guard let current = engine else { return try openEngine(into: &engine) }
       guard let store = current.store as? SQLiteWorkspaceStore, case .unwritable? = store.readOnlyCause else {
         return current

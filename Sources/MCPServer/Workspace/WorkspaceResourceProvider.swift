@@ -8,7 +8,12 @@ import KnowledgeEngine
 /// |---|---|---|
 /// | `dolphin://digest/current` | `text/markdown` | the rule-based digest, computed on each read, never stored |
 /// | `dolphin://handoff/active` | `application/json` | the active handoff; listed only while one is active |
-/// | `dolphin://knowledge/<UUID>` | `application/json` | one knowledge item (upper-case UUID) |
+/// | `dolphin://knowledge/<UUID>` | `application/json` | one knowledge item (upper-case UUID), with `supersededBy` when other items supersede it |
+///
+/// Superseded items are history everywhere (as `knowledge_get` shows them): the JSON of such an
+/// item carries `supersededBy`, the ids of the items that supersede it
+/// (``KnowledgeEngine/knowledgeWithSuccessors(id:)``), and its `resources/list` title ends with
+/// ` (superseded by <id>)` (``KnowledgeEngine/supersededNote(_:)``).
 ///
 /// `resources/list` pages through the knowledge items in id order, ``pageSize`` at a time;
 /// the first page starts with the digest and the active handoff. The cursor is opaque (base64
@@ -67,10 +72,12 @@ public struct WorkspaceResourceProvider: MCPResourceProvider {
     }
     let engine = try workspace.engine()
     let limit = pageSize
-    let (items, active) = try engine.store.read { tx in
+    let (items, successors, active) = try engine.store.read { tx in
       let items = try tx.listKnowledge(afterID: after, limit: limit + 1)
+      let graph = try tx.supersedeGraph()
+      let successors = items.map { graph.successors(of: $0.id) }
       let active = after == nil ? try tx.activeHandoffID().flatMap { try tx.handoff(id: $0) } : nil
-      return (items, active)
+      return (items, successors, active)
     }
     var resources: [MCPResource] = []
     if after == nil {
@@ -78,7 +85,7 @@ public struct WorkspaceResourceProvider: MCPResourceProvider {
       if let active { resources.append(Self.handoffResource(active)) }
     }
     let page = items.prefix(limit)
-    resources += page.map(Self.knowledgeResource)
+    resources += zip(page, successors).map { Self.knowledgeResource($0, supersededBy: $1) }
     let next = items.count > limit ? page.last.map { KnowledgePageCursor.encode($0.id) } : nil
     return MCPResourcePage(resources: resources, nextCursor: next)
   }
@@ -90,7 +97,8 @@ public struct WorkspaceResourceProvider: MCPResourceProvider {
         uriTemplate: Self.knowledgeURIPrefix + "{id}", name: "knowledge",
         title: "Knowledge item",
         description: "One knowledge item by UUID, as JSON (id, kind, title, content, tags, "
-          + "relationships, priority, source, dates).",
+          + "relationships, priority, source, dates; supersededBy, the ids of the items that supersede it, when any do: "
+          + "it is then history, not current).",
         mimeType: "application/json")
     ]
   }
@@ -135,14 +143,23 @@ public struct WorkspaceResourceProvider: MCPResourceProvider {
           uri: uri, reason: "what follows \(Self.knowledgeURIPrefix) is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
       }
       let engine = try workspace.engine()
-      guard let item = try engine.store.read({ tx in try tx.knowledge(id: id) }) else {
+      let found: (item: KnowledgeItem, supersededBy: [(id: UUID, title: String)])
+      do {
+        found = try engine.knowledgeWithSuccessors(id: id)
+      } catch WorkspaceError.notFound {
         throw MCPServerError.resourceNotFound(
           uri: uri,
           reason: "no knowledge item has the id \(id.uuidString)" + (workspace.absenceNotice(of: engine).map { "; " + $0 } ?? ""))
       }
+      // The record as stored, and who supersedes it, as `knowledge_get` gives both (review 19-a).
+      var json = try JSONValue(encoding: found.item)
+      if !found.supersededBy.isEmpty, case .object(var members) = json {
+        members["supersededBy"] = .array(found.supersededBy.map { .string($0.id.uuidString) })
+        json = .object(members)
+      }
       return [
         MCPResourceContents(
-          uri: uri, mimeType: "application/json", text: try StableJSON.string(item, pretty: true))
+          uri: uri, mimeType: "application/json", text: try StableJSON.string(json, pretty: true))
       ]
     default:
       throw MCPServerError.resourceNotFound(uri: uri)
@@ -170,11 +187,15 @@ public struct WorkspaceResourceProvider: MCPResourceProvider {
       mimeType: "application/json")
   }
 
-  static func knowledgeResource(_ item: KnowledgeItem) -> MCPResource {
+  /// The listing of `item`, whose title ends with ` (superseded by <id>)` when `supersededBy`
+  /// (the ids of the items that supersede it) is not empty.
+  static func knowledgeResource(_ item: KnowledgeItem, supersededBy: [UUID] = []) -> MCPResource {
     let firstLine = shown(item.content).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    // After the title, which is cut first, so that no title can push the mark out or forge one.
+    let superseded = supersededBy.isEmpty ? "" : " (\(KnowledgeEngine.supersededNote(supersededBy)))"
     return MCPResource(
       uri: knowledgeURI(item.id), name: "knowledge-\(item.id.uuidString)",
-      title: "\(item.kind.rawValue): \(Truncation.truncate(TerminalText.singleLine(shown(item.title)), to: 200))",
+      title: "\(item.kind.rawValue): \(Truncation.truncate(TerminalText.singleLine(shown(item.title)), to: 200))" + superseded,
       description: firstLine.isEmpty ? nil : Truncation.truncate(firstLine, to: 200),
       mimeType: "application/json")
   }

@@ -34,6 +34,17 @@ struct JSONNumberTests {
     #expect(number.int == testCase.int)
   }
 
+  /// Review 19-a (8): `limit: 1e30` was called "not an integer"; it is one, too large.
+  @Test("isInteger: whole numbers of any size, exactly")
+  func isInteger() throws {
+    let whole = ["0", "-0", "42", "4.0", "1e3", "1500e-2", "0.0e5", "0e-7", "9223372036854775808", "1e30", "-1e30", "1E+400", "1e99999999999999999999", "12.500e1"]
+    let fractional = ["1.5", "1e-1", "0.1", "-2.25", "1500e-4", "1e-99999999999999999999", "12.501e1"]
+    for literal in whole { #expect(try #require(JSONNumber(literal: literal)).isInteger, "\(literal)") }
+    for literal in fractional { #expect(try !#require(JSONNumber(literal: literal)).isInteger, "\(literal)") }
+    // Consistent with int: every number int reads is an integer.
+    for c in Self.intCases where c.int != nil { #expect(try #require(JSONNumber(literal: c.literal)).isInteger) }
+  }
+
   @Test("Literals are checked against the RFC 8259 grammar")
   func grammar() {
     for valid in ["0", "-0", "12", "0.5", "-1.25e+3", "1E5", "1e-07"] {

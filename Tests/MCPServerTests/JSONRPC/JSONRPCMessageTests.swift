@@ -246,3 +246,47 @@ struct JSONRPCLoneSurrogateTests {
         == .message(.request(JSONRPCRequest(id: JSONRPCRequestID(1), method: "m", params: ["t": "🐬"]))))
   }
 }
+
+/// Review 19-a (9): a request whose id was readable was answered with `id: null` when the line
+/// also held bytes in a string that are not UTF-8, or bytes after the message, so the client's
+/// request went unanswered under its own id. Such a parse error now carries the id too.
+@Suite("JSONRPCMessage parse errors keep a readable id")
+struct JSONRPCReadableIDTests {
+  /// A line that is not valid JSON, and the id its -32700 must carry (nil: `null`).
+  struct Case: Sendable, CustomTestStringConvertible {
+    var testDescription: String
+    var bytes: [UInt8]
+    var id: JSONRPCRequestID?
+  }
+
+  static func line(_ text: String, _ insert: [UInt8] = [], at marker: String = "@") -> [UInt8] {
+    let parts = text.components(separatedBy: marker)
+    return Array(parts[0].utf8) + (parts.count > 1 ? insert + Array(parts[1].utf8) : [])
+  }
+
+  static let cases = [
+    Case(
+      testDescription: "invalid UTF-8 inside a string",
+      bytes: line(#"{"jsonrpc":"2.0","id":"u","method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"q@"}}}"#, [0xC0, 0xAF]),
+      id: .string("u")),
+    Case(testDescription: "a byte after the message", bytes: line(#"{"jsonrpc":"2.0","id":"v","method":"ping"}@"#, [0xFF]), id: .string("v")),
+    Case(testDescription: "text after the message", bytes: line(#"{"jsonrpc":"2.0","id":12,"method":"ping"} x"#), id: JSONRPCRequestID(12)),
+    Case(
+      testDescription: "both, with a lone surrogate",
+      bytes: line(#"{"id":3,"jsonrpc":"2.0","method":"m","params":{"a":"\ud800","b":"@"}}]"#, [0xFE]), id: JSONRPCRequestID(3)),
+    Case(testDescription: "invalid UTF-8 in the id itself", bytes: line(#"{"jsonrpc":"2.0","id":"w@","method":"ping"}"#, [0xFF]), id: nil),
+    Case(testDescription: "an id after the flaw that cannot be read", bytes: line(#"{"jsonrpc":"2.0","method":"ping","x":1 2,"id":4}"#), id: nil),
+    Case(testDescription: "truncated", bytes: line(#"{"jsonrpc":"2.0","id":5,"method":"#), id: nil),
+    Case(testDescription: "no id", bytes: line(#"{"jsonrpc":"2.0","method":"ping"}@"#, [0xFF]), id: nil),
+  ]
+
+  @Test("a -32700 answer carries the request's id when the rest of the line reads", arguments: cases)
+  func readableID(_ c: Case) {
+    guard case .rejected(let response) = JSONRPCMessage.decode(c.bytes), case .failure(let error) = response.outcome else {
+      Issue.record("expected a rejection, got \(JSONRPCMessage.decode(c.bytes))")
+      return
+    }
+    #expect(error.code == JSONRPCError.Code.parseError)
+    #expect(response.id == c.id, "\(String(describing: response.id))")
+  }
+}

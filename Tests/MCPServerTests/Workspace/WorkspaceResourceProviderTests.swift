@@ -175,4 +175,28 @@ struct WorkspaceResourceProviderTests {
     }
     #expect(provider.listResourceTemplates().map(\.uriTemplate) == ["dolphin://knowledge/{id}"])
   }
+
+  /// Review 19-a (6): `knowledge_get` said that an item was superseded, its resource and its
+  /// `resources/list` entry did not, though superseded items are history everywhere.
+  @Test("A superseded item's JSON carries supersededBy and its listed title says so; a current item's neither")
+  func superseded() throws {
+    let fixture = WorkspaceFixture()
+    let old = try fixture.capture(.decision, "Use MySQL")
+    let new = try fixture.engine.capture(
+      CaptureRequest(kind: .decision, title: "Use SQLite", relationships: [KnowledgeRelationship(kind: .supersedes, targetID: old.id)])
+    ).item
+    let provider = WorkspaceResourceProvider(workspace: fixture.workspace)
+    let listed = try provider.listResources(cursor: nil).resources
+    #expect(listed.first { $0.uri == WorkspaceResourceProvider.knowledgeURI(old.id) }?.title == "decision: Use MySQL (superseded by \(new.id.uuidString))")
+    #expect(listed.first { $0.uri == WorkspaceResourceProvider.knowledgeURI(new.id) }?.title == "decision: Use SQLite")
+
+    let oldJSON = try JSONValue(parsing: try #require(try provider.readResource(uri: WorkspaceResourceProvider.knowledgeURI(old.id)).first).text)
+    #expect(oldJSON["supersededBy"] == [.string(new.id.uuidString)])
+    #expect(oldJSON["title"] == "Use MySQL" && oldJSON["id"] == .string(old.id.uuidString))
+    let newJSON = try JSONValue(parsing: try #require(try provider.readResource(uri: WorkspaceResourceProvider.knowledgeURI(new.id)).first).text)
+    #expect(newJSON["supersededBy"] == nil)
+    // Otherwise the record as stored, as before.
+    let stored = try JSONValue(parsing: try StableJSON.string(new, pretty: true))
+    #expect(newJSON == stored)
+  }
 }

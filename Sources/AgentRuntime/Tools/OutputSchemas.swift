@@ -1,0 +1,137 @@
+import ContinuityKit
+import Foundation
+import KnowledgeEngine
+
+/// The JSON Schemas (draft 2020-12) of what tools return in their structured output, shared by
+/// the tools that return the same records.
+///
+/// Each names the properties a record always has as `required` and types the others it may
+/// carry; none sets `additionalProperties: false`, so that a member added later (or the
+/// `workspace` member an MCP server adds where no workspace exists yet) never makes a valid
+/// result fail a client's validation. Dates are ISO 8601 strings in UTC
+/// (`2026-11-29T18:19:32.123Z`); ids are upper-case UUIDs (`format: uuid`).
+/// Review 19-a (7): five tools published `{"type": "object"}` and the lists of the others had
+/// no `items`, which gave a client that validates structured results nothing to check.
+enum OutputSchemas {
+  /// An object schema with `properties` (emitted in key order) and `required`.
+  static func object(_ properties: [String: JSONValue], required: [String] = [], description: String? = nil) -> JSONValue {
+    var schema: JSONObject = [
+      "type": "object",
+      "properties": .object(JSONObject(properties.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })),
+      "required": .array(required.map { .string($0) }),
+    ]
+    if let description { schema["description"] = .string(description) }
+    return .object(schema)
+  }
+
+  /// An array of `items`.
+  static func array(of items: JSONValue) -> JSONValue { .object(["type": "array", "items": items]) }
+
+  /// A string that is one of `values`.
+  static func oneOf(_ values: [String]) -> JSONValue { .object(["type": "string", "enum": .array(values.map { .string($0) })]) }
+
+  static let string: JSONValue = .object(["type": "string"])
+  static let integer: JSONValue = .object(["type": "integer"])
+  static let number: JSONValue = .object(["type": "number"])
+  static let boolean: JSONValue = .object(["type": "boolean"])
+  static let uuid: JSONValue = .object(["type": "string", "format": "uuid"])
+  static let uuids = array(of: uuid)
+  static let strings = array(of: string)
+  static let date: JSONValue = .object(["type": "string", "description": "ISO 8601, UTC, e.g. 2026-11-29T18:19:32.123Z."])
+  static let priority = oneOf(Priority.allCases.map(\.rawValue))
+
+  /// A ``TaskItem``.
+  static let task = object(
+    [
+      "id": uuid, "title": string, "notes": string, "status": oneOf(TaskStatus.allCases.map(\.rawValue)),
+      "priority": priority, "createdAt": date, "completedAt": date, "knowledgeIDs": uuids,
+    ], required: ["id", "title", "status", "priority", "createdAt", "knowledgeIDs"])
+
+  /// A ``Handoff``.
+  static let handoff = object(
+    [
+      "id": uuid, "focus": string, "summary": string, "nextSteps": strings, "knowledgeIDs": uuids, "taskIDs": uuids,
+      "recentExcerpts": strings, "createdAt": date, "restoredAt": date,
+    ], required: ["id", "focus", "createdAt"])
+
+  /// A ``DigestLine``: its text and the ids of the records it quotes.
+  static let digestLine = object(["text": string, "evidenceIDs": uuids], required: ["text", "evidenceIDs"])
+
+  /// ``DigestOmissions``: for each section that left candidates out, how many.
+  static let digestOmissions: JSONValue = .object([
+    "type": "object", "additionalProperties": integer,
+    "description": "For each section that left candidates out (by its name), how many; {} when none did.",
+  ])
+
+  /// An ``Insight``.
+  static let insight = object(
+    [
+      "rule": oneOf(InsightRule.allCases.map(\.rawValue)), "priority": priority, "message": string, "evidenceIDs": uuids,
+      "evidenceTotal": integer, "evidenceTruncated": boolean,
+    ], required: ["rule", "priority", "message", "evidenceIDs"])
+
+  /// A result of `knowledge_search` or `memory_search` (``SearchResult``).
+  static let searchResult = object(
+    [
+      "id": uuid, "kind": string, "title": string, "snippet": string, "score": number, "scoreParts": object([:]),
+      "matchedTerms": strings, "source": string, "supersededBy": uuids,
+    ], required: ["id", "kind", "title", "score"])
+
+  /// The sections of a digest (``DigestSections``).
+  static let digestSections = object(
+    DigestOmissions.sectionNames.reduce(into: ["omitted": digestOmissions]) { $0[$1] = array(of: digestLine) },
+    required: DigestOmissions.sectionNames + ["omitted"])
+
+  /// `project_context` (``ProjectContext``).
+  static let projectContext = object(
+    ["method": string, "algorithm": string, "algorithmVersion": string, "sections": digestSections],
+    required: ["method", "algorithm", "algorithmVersion", "sections"])
+
+  /// `project_review` (``ProjectReview``).
+  static let projectReview = object(
+    [
+      "method": string, "digestAlgorithm": string, "digestAlgorithmVersion": string,
+      "decisions": array(of: digestLine), "goals": array(of: digestLine), "openTasks": array(of: digestLine),
+      "priorities": array(of: digestLine), "questions": array(of: digestLine), "omitted": digestOmissions,
+      "insights": array(of: insight), "insightTotal": integer,
+      "tasks": object(["open": integer, "completed": integer, "oldestOpen": task], required: ["open", "completed"]),
+    ],
+    required: [
+      "method", "digestAlgorithm", "digestAlgorithmVersion", "decisions", "goals", "openTasks", "priorities", "questions",
+      "omitted", "insights", "insightTotal", "tasks",
+    ])
+
+  /// `continuity_insights` (``InsightReport``).
+  static let insightReport = object(
+    [
+      "method": string, "algorithm": string, "algorithmVersion": string, "thresholds": object([:]),
+      "minimumPriority": priority, "insights": array(of: insight), "total": integer, "truncated": boolean,
+      "belowMinimumPriority": integer,
+    ], required: ["method", "algorithm", "algorithmVersion", "minimumPriority", "insights", "total", "truncated"])
+
+  /// `code_analyze` (``CodeAnalysisReport``).
+  static let codeAnalysis = object(
+    [
+      "fileName": string, "analysis": string, "note": string, "byteCount": integer, "lineCount": integer,
+      "options": object([:]),
+      "findings": array(
+        of: object(
+          [
+            "line": integer, "column": integer, "utf16Column": integer, "rule": string, "severity": string,
+            "message": string, "excerpt": string, "snippet": string,
+          ], required: ["line", "column", "rule", "message"])),
+      "totalFindings": integer, "truncated": boolean,
+      "counts": array(of: object(["rule": string, "count": integer], required: ["rule", "count"])),
+    ], required: ["fileName", "analysis", "findings", "totalFindings", "truncated", "counts"])
+
+  /// `task_search` (``TaskSearchResponse``).
+  static let taskSearch = object(
+    [
+      "mode": string, "algorithmVersion": string, "query": string,
+      "results": array(
+        of: object(
+          ["task": task, "score": number, "matchedTerms": strings, "scoreParts": object([:])], required: ["task", "score"])),
+      "total": integer, "truncated": boolean, "status": oneOf(TaskStatus.allCases.map(\.rawValue)),
+      "terms": array(of: object([:])), "emptyReason": oneOf(EmptyReason.allCases.map(\.rawValue)),
+    ], required: ["mode", "query", "results", "total", "truncated"])
+}
