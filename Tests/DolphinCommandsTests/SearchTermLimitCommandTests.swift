@@ -51,14 +51,14 @@ struct SearchTermLimitCommandTests {
     #expect(try cli.run(["task", "add", "Resize the redis cache"]).status == 0)
     let search = try cli.run(["search", "redis -cache"])
     #expect(
-      search.stdout.contains("Note: '-cache' excludes nothing here: its word was searched like the others.\n1. "),
+      search.stdout.contains("Note: '-cache' excludes nothing here: it is read as the word 'cache'.\n1. "),
       "\(search.stdout)")
     #expect(try cli.json(["search", "\"redis cache\""])["unappliedOperators"] as? [String] == ["\""])
     let tasks = try cli.run(["task", "search", "\"resize\" -cache"])
     #expect(
       tasks.stdout.contains(
-        "Note: quotes are not a phrase operator here: their words were searched one by one (they rank higher where "
-          + "they stand together); '-cache' excludes nothing here: its word was searched like the others."),
+        "Note: quotes are not a phrase operator here: words are searched one by one (they rank higher where "
+          + "they stand together); '-cache' excludes nothing here: it is read as the word 'cache'."),
       "\(tasks.stdout)")
     #expect(try cli.json(["task", "search", "redis -cache"])["unappliedOperators"] as? [String] == ["-cache"])
     #expect(!(try cli.run(["search", "redis cache"]).stdout.contains("Note:")))

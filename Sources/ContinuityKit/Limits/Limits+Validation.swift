@@ -10,10 +10,27 @@ extension Limits {
     var seen = Set<String>()
     var out: [String] = []
     for raw in tags {
-      let t = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+      let t = Self.withoutLetterJoiners(raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
       if !Sanitizer.showsNothing(t), seen.insert(t).inserted { out.append(t) }
     }
     return out
+  }
+
+  /// `tag` without the zero-width non-joiners and joiners that stand between letters (those of
+  /// an emoji sequence, after an emoji or U+FE0F, are kept): text keeps them as part of the
+  /// spelling (Persian `می‌خواهم`), but a tag is matched as typed, so `می‌خواهم` and `میخواهم`,
+  /// which a filter already treats as one, are stored as one tag too (review 19-d).
+  static func withoutLetterJoiners(_ tag: String) -> String {
+    guard tag.unicodeScalars.contains(where: { $0 == "\u{200C}" || $0 == "\u{200D}" }) else { return tag }
+    var kept = String.UnicodeScalarView()
+    for scalar in tag.unicodeScalars {
+      if scalar == "\u{200C}" { continue }
+      if scalar == "\u{200D}", let previous = kept.last, !(previous == "\u{FE0F}" || (!previous.isASCII && previous.properties.isEmoji)) {
+        continue
+      }
+      kept.append(scalar)
+    }
+    return String(kept)
   }
 
   /// Tags as given (by a user, a tool call or a file), checked and then sanitized and normalized

@@ -141,7 +141,9 @@ extension Sanitizer {
           offset + 1 < input.count, isEmoji(input[offset + 1])
         {
           kept.append(scalar)
-        } else if joinsLetters(after: kept.last, before: offset + 1 < input.count ? input[offset + 1] : nil) {
+        } else if joinsLetters(after: kept.last, before: offset + 1 < input.count ? input[offset + 1] : nil)
+          || followsIndicVirama(kept.last)
+        {
           kept.append(scalar)
         }
       case 0x200C:
@@ -241,6 +243,17 @@ extension Sanitizer {
       }
     }
     return isJoiningScriptLetter(previous) && isJoiningScriptLetter(next)
+  }
+
+  /// Whether `previous` is a virama (canonical combining class 9) of a script that spells with
+  /// the joiner: there a zero-width joiner asks for the half or chillu form even at the end of a
+  /// word (Malayalam `അവന്‍` in the encoding before Unicode 5.1, Kannada), so it is kept whatever
+  /// follows.
+  private static func followsIndicVirama(_ previous: Unicode.Scalar?) -> Bool {
+    guard let previous, (0x0900...0x0DFF).contains(previous.value) || (0x1000...0x109F).contains(previous.value)
+      || (0x1780...0x17FF).contains(previous.value)
+    else { return false }
+    return previous.properties.canonicalCombiningClass == .virama
   }
 
   /// A visible emoji scalar (the ASCII digits, `#` and `*` also carry the Emoji property).

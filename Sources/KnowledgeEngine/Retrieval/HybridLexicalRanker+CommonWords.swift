@@ -61,24 +61,22 @@ extension HybridLexicalRanker {
   }
 
   /// The search syntax of other engines that the query holds and that this one reads as text
-  /// (``SearchResponse/unappliedOperators``), at most 10, in query order, once each: `"` for
-  /// double quotes (`"`, `“`, `”`, `„`), whose words are searched one by one, and each word typed
+  /// (``SearchResponse/unappliedOperators``), at most 10, once each: first `"` for
+  /// double quotes (`"`, `“`, `”`, `„`), whose words are searched one by one, then, in query order, each word typed
   /// with a leading `-` at the query's start or after white space and followed by a letter
   /// (`-cache`, as typed up to the end of its letters and digits), whose word is searched like
   /// the others rather than excluded. A hyphen inside a word (`hand-off`) or before a number
   /// (`-5`) is not one.
   /// - Complexity: O(*n*) in the length of `query`.
   public static func unappliedOperators(in query: String) -> [String] {
-    var found: [String] = []
+    // Quotes first, whatever else the query holds, so that the cap never leaves them out.
+    var found: [String] = query.contains(where: { "\"“”„".contains($0) }) ? ["\""] : []
     for piece in query.split(whereSeparator: { $0.isWhitespace }) where found.count < 10 {
-      if piece.contains(where: { "\"“”„".contains($0) }), !found.contains("\"") {
-        found.append("\"")
-      }
       guard piece.first == "-", let second = piece.dropFirst().first, second.isLetter else { continue }
       let word = "-" + piece.dropFirst().prefix { $0.isLetter || $0.isNumber }
       if !found.contains(word) { found.append(word) }
     }
-    return Array(found.prefix(10))
+    return found
   }
 
   /// Whether `character` holds a non-ASCII symbol: general category Sm, Sc, Sk or So, an

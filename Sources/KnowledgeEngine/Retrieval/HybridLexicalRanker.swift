@@ -895,12 +895,14 @@ public struct HybridLexicalRanker: Sendable {
   /// *deploy's* searches `deploy` and not also the word `s`.
   static let englishClitics: Set<String> = ["s", "t", "d", "m", "ll", "re", "ve"]
 
-  /// Whether the UTF-8 offset `start` of `bytes` directly follows `'` (U+0027) or `’`
-  /// (U+2019, E2 80 99).
+  /// Whether the UTF-8 offset `start` of `bytes` directly follows an apostrophe as the
+  /// tokenizer reads one (rule 7): `'` (U+0027), a backtick, `’` (U+2019), `‘` (U+2018) or `＇`
+  /// (U+FF07).
   static func followsApostrophe(_ start: Int, in bytes: [UInt8]) -> Bool {
-    if start >= 1 && bytes[start - 1] == 0x27 { return true }
-    return start >= 3 && bytes[start - 3] == 0xE2 && bytes[start - 2] == 0x80
-      && bytes[start - 1] == 0x99
+    if start >= 1 && (bytes[start - 1] == 0x27 || bytes[start - 1] == 0x60) { return true }
+    guard start >= 3 else { return false }
+    let (a, b, c) = (bytes[start - 3], bytes[start - 2], bytes[start - 1])
+    return (a == 0xE2 && b == 0x80 && (c == 0x99 || c == 0x98)) || (a == 0xEF && b == 0xBC && c == 0x87)
   }
 
   // MARK: - Term resolution

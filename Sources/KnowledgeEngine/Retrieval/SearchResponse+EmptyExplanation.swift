@@ -42,25 +42,26 @@ extension SearchResponse {
   }
 
   /// What a search says of the search syntax it read as text (``unappliedOperators``), for a
-  /// notice or the end of a "No results:" line (lower case, no final period): `quotes are not
-  /// a phrase operator here: their words were searched one by one (they rank higher where they
-  /// stand together)`, `'-cache' excludes nothing here: its word was searched like the others`,
-  /// or both joined by `; `. Nil for none.
+  /// notice or the end of a "No results:" line (lower case, no final period): `quotes are not a
+  /// phrase operator here: words are searched one by one (they rank higher where they stand
+  /// together)`, `'-cache' excludes nothing here: it is read as the word 'cache'`, or both
+  /// joined by `; `. Nil for none.
   public static func unappliedOperatorsNote(_ operators: [String]?) -> String? {
     guard let operators, !operators.isEmpty else { return nil }
     var parts: [String] = []
     if operators.contains("\"") {
       parts.append(
-        "quotes are not a phrase operator here: their words were searched one by one (they rank higher where they "
-          + "stand together)")
+        "quotes are not a phrase operator here: words are searched one by one (they rank higher where they stand "
+          + "together)")
     }
     let minus = operators.filter { $0 != "\"" }
     if !minus.isEmpty {
       let shown = minus.map { "'\($0)'" }.joined(separator: ", ")
+      // Read as the word, which is searched unless it is a common word (`-the`), as any word is.
       parts.append(
         minus.count == 1
-          ? "\(shown) excludes nothing here: its word was searched like the others"
-          : "\(shown) exclude nothing here: their words were searched like the others")
+          ? "\(shown) excludes nothing here: it is read as the word '\(minus[0].dropFirst())'"
+          : "\(shown) exclude nothing here: each is read as the word after its '-'")
     }
     return parts.joined(separator: "; ")
   }

@@ -71,11 +71,12 @@ import Foundation
 ///    listed one written with one capital (``capitalizedAbbreviations``: `Mt. Everest`, `Jan.
 ///    5`, `Gen. Smith`, but `next gen. Then`, `took 40 ms. Then`).
 /// 7. **English endings.** A run `s`, `t`, `d`, `m`, `ll`, `re` or `ve` (any case) glued by one
-///    apostrophe (`'` or `’`) to the run before — `Müller's`, `don't`, `I'd`, `we'll`,
-///    `they're`, `C#’s` — is no term and takes no position, so `Alzheimer's disease` holds the
-///    phrase *alzheimer disease* and a query `s` or `T cells` does not match every possessive
-///    or *don't*. An apostrophe at the start of the text or after a space leaves the run a term
-///    (`'s-Hertogenbosch`, `rock 'n' roll`).
+///    apostrophe (`'`, `’`, or `‘`, `＇` or a backtick typed for one) to a run before that does
+///    not end in a digit — `Müller's`, `don't`, `I'd`, `we'll`, `they're`, `C#’s` — is no term
+///    and takes no position, so `Alzheimer's disease` holds the phrase *alzheimer disease* and a
+///    query `s` or `T cells` does not match every possessive or *don't*. After a digit it stays
+///    (`1990's`, `80's`, found by `1990s` as a compound). An apostrophe at the start of the
+///    text or after a space leaves the run a term (`'s-Hertogenbosch`, `rock 'n' roll`).
 ///
 /// A term longer than ``maximumTermLength`` Unicode scalars is cut to that length.
 ///
@@ -298,7 +299,7 @@ public struct Tokenizer: Sendable, Equatable {
       // Rule 7: `'s`, `n't`, `'ll` … glued to the word before are no terms, and leave no
       // position: the runs around them stay as they were.
       if isASCII, languageName == nil, let end = previousRunEnd, Self.isEnglishEnding(run),
-        Self.apostrophe(bytes, from: end, to: start)
+        !Self.isASCIIDigit(bytes[end - 1]), Self.apostrophe(bytes, from: end, to: start)
       {
         previousRunEnd = index
         continue
@@ -343,14 +344,19 @@ public struct Tokenizer: Sendable, Equatable {
     }
   }
 
-  /// Whether `bytes[from..<to]` is exactly one apostrophe, `'` (U+0027) or `’` (U+2019).
+  /// Whether `bytes[from..<to]` is exactly one apostrophe or a character typed for one: `'`
+  /// (U+0027), `’` (U+2019), `‘` (U+2018), the full-width `＇` (U+FF07) or a backtick.
   static func apostrophe(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Bool {
     switch to - from {
-    case 1: return bytes[from] == 0x27
-    case 3: return bytes[from] == 0xE2 && bytes[from + 1] == 0x80 && bytes[from + 2] == 0x99
+    case 1: return bytes[from] == 0x27 || bytes[from] == 0x60
+    case 3:
+      return (bytes[from] == 0xE2 && bytes[from + 1] == 0x80 && (bytes[from + 2] == 0x99 || bytes[from + 2] == 0x98))
+        || (bytes[from] == 0xEF && bytes[from + 1] == 0xBC && bytes[from + 2] == 0x87)
     default: return false
     }
   }
+
+  static func isASCIIDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
   private func emitASCIIRun(
     _ run: UnsafeBufferPointer<UInt8>, range: Range<Int>, _ body: (AnalyzedTerm) -> Bool

@@ -310,6 +310,10 @@ struct SanitizerTests {
       input: "می\u{200C}خواهم क्\u{200D}ष ক্\u{200D}য നന്\u{200D}മ",
       expected: "می\u{200C}خواهم क्\u{200D}ष ক্\u{200D}য നന്\u{200D}മ"),
     Case(
+      name: "a joiner after a virama is kept at a word's end (chillu and half forms)",
+      input: "അവന്\u{200D} ಕ್\u{200D}",
+      expected: "അവന്\u{200D} ಕ್\u{200D}"),
+    Case(
       name: "joiners elsewhere dropped: Latin, at an edge, beside a space, doubled",
       input: "sys\u{200C}tem \u{200C}می می\u{200C} می\u{200C}\u{200C}خ a\u{200D}م",
       expected: "system می می می\u{200C}خ aم"),

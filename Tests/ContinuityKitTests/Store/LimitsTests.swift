@@ -229,6 +229,14 @@ struct LimitsTests {
     }
   }
 
+  /// Review 19-d: text keeps a Persian word's zero-width non-joiner, but two tags differing
+  /// only by it looked identical and a filter already took them as one.
+  @Test("tags drop the joiners between letters, keep those of emoji, and so a spelling with one is one tag")
+  func tagJoiners() throws {
+    let tags = try Limits.normalizedTags(["می\u{200C}خواهم", "میخواهم", "👨\u{200D}👩\u{200D}👧", "क्\u{200D}ष"])
+    #expect(tags == ["میخواهم", "👨\u{200D}👩\u{200D}👧", "क्ष"])
+  }
+
   @Test("a path longer than any in use is shown cut, with an ellipsis and its full length")
   func shownPathShowsTheCut() {
     let fits = "/tmp/" + String(repeating: "p", count: Limits.shownPathLength - 5)

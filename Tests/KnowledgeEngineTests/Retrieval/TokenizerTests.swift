@@ -17,6 +17,9 @@ struct TokenizerTests {
     Case(name: "words are stemmed", text: "Meeting notes", terms: ["meet", "note"]),
     Case(name: "dot splits", text: "health.base config", terms: ["health", "base", "config"]),
     Case(name: "apostrophe splits; an English ending after it is no term", text: "don't use agents", terms: ["don", "us", "agent"]),
+    // Review 19-d: look-alikes typed for an apostrophe count as one; after a digit the ending stays.
+    Case(name: "apostrophe look-alikes; decades keep their s", text: "Müller‘s A＇s B`s 1990's 80’s MP3's",
+         terms: ["muller", "a", "b", "1990", "s", "80", "s", "mp3", "s"]),
     Case(
       name: "possessives and contractions glued by an apostrophe go; others stay",
       text: "Müller’s data, we'll see, THEY'RE I'd I'M it's O'Neill 's-Hertogenbosch rock 'n' roll it ' s l'homme",
