@@ -559,20 +559,23 @@ final class CommandContext {
   ///   - field: the library's field, named in errors (`notes`).
   ///   - limit: the field's bound in `Character`s.
   /// - Throws: what ``standardInputText(for:field:limit:)`` throws.
-  func textOption(_ name: String, field: String, limit: Int) throws -> String? {
+  ///   - trimmed: the library trims the field, so a final line break is dropped before the
+  ///     bound is checked (``TextInput/read(_:field:limit:console:dropsFinalLineBreak:)``).
+  func textOption(_ name: String, field: String, limit: Int, trimmed: Bool = false) throws -> String? {
     guard let value = arguments.value(name) else { return nil }
-    return value == "-" ? try standardInputText(for: "--\(name)", field: field, limit: limit) : value
+    return value == "-" ? try standardInputText(for: "--\(name)", field: field, limit: limit, trimmed: trimmed) : value
   }
 
   /// Text read from standard input for `option` (`--notes`), bounded as `--content -` reads it.
   /// - Throws: ``ValidationError`` (exit 4) naming the field for input over the bound, not
   ///   text, not UTF-8, or empty; ``CLIError/input(_:)`` when it cannot be read.
-  func standardInputText(for option: String, field: String, limit: Int) throws -> String {
+  func standardInputText(for option: String, field: String, limit: Int, trimmed: Bool = false) throws -> String {
     standardInputHolds = "the text of \(option)"
-    let text = try TextInput.read(.standardInput, field: field, limit: limit, console: console)
+    let text = try TextInput.read(
+      .standardInput, field: field, limit: limit, console: console, dropsFinalLineBreak: trimmed)
     guard !text.isEmpty else {
       throw ValidationError(
-        field: field, message: "\(option) -: standard input was empty; give the text, or leave out \(option); nothing was stored")
+        field: field, message: "\(option) -: standard input was empty; pipe the text in, or give it in place of '-'; nothing was stored")
     }
     return text
   }

@@ -60,19 +60,40 @@ struct StandardInputOptionTests {
       stderr: "--next - and --next - each ask for standard input"),
     RefusedCase(
       name: "empty standard input", args: ["task", "add", "Ship", "--notes", "-"], stdin: "", status: 4,
-      stderr: "--notes -: standard input was empty; give the text, or leave out --notes; nothing was stored"),
+      stderr: "--notes -: standard input was empty; pipe the text in, or give it in place of '-'; nothing was stored"),
     RefusedCase(
       name: "over the bound, as --content - says it", args: ["task", "add", "Ship", "--notes", "-"],
       stdin: String(repeating: "n", count: 4_001), status: 4,
       stderr: "--notes is more than 4000 characters; the limit is 4000 characters (standard input was read only until that was clear)"),
     RefusedCase(
       name: "a summary over its bound", args: ["handoff", "create", "--focus", "F", "--summary", "-"],
-      stdin: String(repeating: "s", count: 4_001), status: 4,
+      stdin: String(repeating: "s", count: 4_002), status: 4,
       stderr: "--summary is more than 4000 characters; the limit is 4000 characters (standard input was read only until"),
     RefusedCase(
       name: "not text", args: ["handoff", "create", "--focus", "-"], stdin: "a\u{0}b", status: 4,
       stderr: "--focus from standard input is not text: it holds a NUL byte (at byte 1)"),
   ]
+
+  /// Review 19-d: `echo` text of exactly the bound was refused for its final line break, which
+  /// the library then trims from a focus, summary or next step.
+  @Test("a focus, summary or next step of exactly the bound then a newline is taken; notes keep their text as given")
+  func finalLineBreak() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let focus = String(repeating: "f", count: 300)
+    let handoff = try cli.run(["handoff", "create", "--focus", "-", "--json"], stdin: focus + "\n")
+    #expect(handoff.status == 0, "\(handoff.stderr)")
+    #expect(handoff.stdout.contains("\"focus\" : \"\(focus)\""))
+    let summary = String(repeating: "s", count: 4_000)
+    let withSummary = try cli.run(["handoff", "create", "--focus", "F", "--summary", "-"], stdin: summary + "\r\n")
+    #expect(withSummary.status == 0, "\(withSummary.stderr)")
+    // Only one: a second line break is text, and over the bound it is counted.
+    let two = try cli.run(["handoff", "create", "--focus", "-"], stdin: focus + "x\n")
+    #expect(two.status == 4 && two.stderr.contains("--focus is more than 300 characters; the limit is 300 characters"), "\(two.stderr)")
+    // Notes are stored as given, as --content - stores content: the line break counts.
+    let notes = try cli.run(["task", "add", "Ship", "--notes", "-", "--json"], stdin: "n\n")
+    #expect(notes.stdout.contains(#""notes" : "n\n""#), "\(notes.stdout)")
+  }
 
   @Test("refused with the bounds and errors of --content -; nothing is stored", arguments: refused)
   func refusals(_ c: RefusedCase) throws {

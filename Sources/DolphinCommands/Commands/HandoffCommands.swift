@@ -41,11 +41,12 @@ enum HandoffCommands {
       guard a.value("focus") != nil else { throw CLIError.usage("`dolphin handoff create` needs --focus TEXT") }
       let knowledge = try a.all("knowledge").map { try ctx.uuid($0, field: "--knowledge") }
       let tasks = try a.all("task").map { try ctx.uuid($0, field: "--task") }
-      let focus = try ctx.textOption("focus", field: "focus", limit: Limits.handoffFocus) ?? ""
-      let summary = try ctx.textOption("summary", field: "summary", limit: Limits.handoffSummary)
+      let focus = try ctx.textOption("focus", field: "focus", limit: Limits.handoffFocus, trimmed: true) ?? ""
+      let summary = try ctx.textOption("summary", field: "summary", limit: Limits.handoffSummary, trimmed: true)
       let nextSteps = try a.all("next").enumerated().map { i, step in
         step == "-"
-          ? try ctx.standardInputText(for: "--next", field: "nextSteps[\(i)]", limit: Limits.handoffNextStepLength) : step
+          ? try ctx.standardInputText(
+            for: "--next", field: "nextSteps[\(i)]", limit: Limits.handoffNextStepLength, trimmed: true) : step
       }
       let r = try ctx.engine(.create).createHandoff(
         HandoffRequest(

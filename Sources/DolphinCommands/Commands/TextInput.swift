@@ -27,9 +27,16 @@ enum TextInput {
   /// - Throws: ``ValidationError`` (exit 4) naming the field, the limit and what was given;
   ///   ``CLIError/notFound(_:)`` (exit 3) when nothing is at the file's path;
   ///   ``CLIError/input(_:)`` (exit 4) for a file that cannot be read.
-  static func read(_ source: Source, field: String, limit: Int, console: Console) throws -> String {
+  ///   - dropsFinalLineBreak: for a field the library trims (a handoff's focus, summary and
+  ///     next steps), one final line break (`\n` or `\r\n`, which `echo` adds) is dropped before
+  ///     the bound is checked, so `limit` characters and a line break are taken (review 19-d);
+  ///     other text is read as given, its final line break counted and kept.
+  static func read(
+    _ source: Source, field: String, limit: Int, console: Console, dropsFinalLineBreak: Bool = false
+  ) throws -> String {
     if case .file(let path, let option) = source { try Commands.requireExistingPath(path, option: option) }
-    let maxBytes = limit * Limits.inputBytesPerCharacter
+    let allowance = dropsFinalLineBreak ? 1 : 0
+    let maxBytes = limit * Limits.inputBytesPerCharacter + 2 * allowance
     let origin: String
     switch source {
     case .standardInput: origin = "standard input"
@@ -38,8 +45,8 @@ enum TextInput {
     // Stops the read as soon as the answer is known: not text, or over the limit.
     let stop: ([UInt8]) -> Bool = { bytes in
       bytes.contains(0)
-        || (bytes.count > limit
-          && String(decoding: bytes[..<completeUTF8Prefix(bytes)], as: UTF8.self).count > limit)
+        || (bytes.count > limit + allowance
+          && String(decoding: bytes[..<completeUTF8Prefix(bytes)], as: UTF8.self).count > limit + allowance)
     }
     let result: BoundedInput.Result
     switch load(source, maxBytes: maxBytes, stop: stop, console: console) {
@@ -73,7 +80,10 @@ enum TextInput {
         message: "\(field) from \(origin) is not UTF-8 text: the byte \(hexByte(bytes[offset])) at byte offset "
           + "\(offset) (counting from 0) is not valid UTF-8; convert it to UTF-8 first (e.g. with iconv)")
     }
-    let text = String(decoding: bytes[..<end], as: UTF8.self)
+    var text = String(decoding: bytes[..<end], as: UTF8.self)
+    if dropsFinalLineBreak, !result.truncated, let last = text.last, last == "\n" || last == "\r\n" {
+      text.removeLast()
+    }
     if result.truncated {
       let read = text.count
       throw ValidationError(
