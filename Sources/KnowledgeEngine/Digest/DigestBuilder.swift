@@ -340,8 +340,10 @@ public enum DigestBuilder {
 
   /// `<title> [<priority>]`, then — when another item supersedes some of the cited items —
   /// ` (<id> superseded by <id>; …)`, citing the task and up to ``taskEvidenceCap`` of its
-  /// knowledge ids. The title is cut first so that the marks fit in ``lineLimit`` (down to
-  /// ``minimumTitle`` characters; past that the line's end is cut as any line's is).
+  /// knowledge ids. Marks are given whole, as many as fit in ``lineLimit`` beside at least
+  /// ``minimumTitle`` characters of the title, and the rest counted (`; and 3 more superseded`,
+  /// or `(2 cited items superseded)` when none fits), never cut inside an id (review 19-d); the
+  /// title is then cut to what the line leaves it.
   static func taskLine(_ t: TaskItem, _ supersedes: SupersedeGraph) -> DigestLine {
     let mark = t.priority >= .high ? " [\(t.priority.rawValue)]" : ""
     let cited = Array(t.knowledgeIDs.prefix(taskEvidenceCap))
@@ -350,9 +352,17 @@ public enum DigestBuilder {
       return successors.isEmpty ? nil : "\(id.uuidString) \(KnowledgeEngine.supersededNote(successors))"
     }
     guard !notes.isEmpty else { return line(t.title + mark, [t.id] + cited) }
-    let suffix = mark + " (" + notes.joined(separator: "; ") + ")"
-    let title = Truncation.truncate(TerminalText.singleLine(t.title), to: max(minimumTitle, lineLimit - suffix.count))
-    return line(title + suffix, [t.id] + cited)
+    let title = TerminalText.singleLine(t.title)
+    let titleKept = min(title.count, minimumTitle)
+    func suffix(showing shown: Int) -> String {
+      let more = notes.count - shown
+      if shown == 0 { return mark + " (\(more) cited item\(more == 1 ? "" : "s") superseded)" }
+      return mark + " (" + notes.prefix(shown).joined(separator: "; ") + (more > 0 ? "; and \(more) more superseded" : "") + ")"
+    }
+    var shown = 0
+    while shown < notes.count, titleKept + suffix(showing: shown + 1).count <= lineLimit { shown += 1 }
+    let end = suffix(showing: shown)
+    return line(Truncation.truncate(title, to: max(titleKept, lineLimit - end.count)) + end, [t.id] + cited)
   }
 
   /// The fewest characters of a task's title that a line keeps to fit its superseded marks.

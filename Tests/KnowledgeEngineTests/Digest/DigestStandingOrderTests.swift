@@ -150,6 +150,40 @@ struct DigestStandingOrderTests {
     #expect(pure.sections.openTasks == [line])
   }
 
+  /// Review 19-d: twelve superseded citations cut the second mark inside an id, the title to
+  /// about 48 characters, and left ten items unnamed and uncounted.
+  @Test("marks that do not fit are counted, never cut inside an id; the title keeps its minimum")
+  func manyMarksAreCounted() throws {
+    let t0 = DigestFixture.t0
+    var items: [KnowledgeItem] = []
+    var cited: [UUID] = []
+    for i in 0..<9 {
+      let old = sequentialID(10 + i)
+      cited.append(old)
+      items.append(KnowledgeItem(id: old, kind: .decision, title: "Old \(i)", createdAt: t0))
+      for j in 0..<2 {
+        items.append(
+          KnowledgeItem(
+            id: sequentialID(100 + 10 * i + j), kind: .decision, title: "New \(i).\(j)",
+            relationships: [.init(kind: .supersedes, targetID: old)], createdAt: t0))
+      }
+    }
+    let task = TaskItem(
+      id: sequentialID(900), title: String(repeating: "Long task title ", count: 18), createdAt: t0, knowledgeIDs: cited)
+    let store = SQLiteWorkspaceStore.inMemory()
+    try store.write { tx in
+      for k in items { try tx.insertKnowledge(k) }
+      try tx.insertTask(task)
+    }
+    let line = try #require(try KnowledgeEngine(store: store).projectContext().sections.openTasks.first)
+    #expect(line.text.count <= DigestBuilder.lineLimit)
+    #expect(line.text.hasSuffix("; and 7 more superseded)"), "\(line.text)")
+    #expect(line.text.contains("(\(cited[0].uuidString) superseded by \(sequentialID(100).uuidString), \(sequentialID(101).uuidString);"))
+    #expect(line.text.components(separatedBy: Truncation.marker).count == 2, "only the title is cut: \(line.text)")
+    #expect(line.text.hasPrefix(String(repeating: "Long task title ", count: 3)), "at least 60 characters of the title")
+    #expect(line.evidenceIDs == [task.id] + cited.prefix(DigestBuilder.taskEvidenceCap))
+  }
+
   @Test("an older stored digest keeps its version and lines; a new one is version 8")
   func olderDigestsStay() throws {
     let store = SQLiteWorkspaceStore.inMemory()
