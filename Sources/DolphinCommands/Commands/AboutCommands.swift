@@ -1,13 +1,30 @@
 import ContinuityKit
 import Foundation
+import KnowledgeEngine
+import MCPServer
 
 /// `limits` and `version`: what this build is and what it holds to. Neither reads a workspace.
 enum AboutCommands {
   static let all = [limits, version]
 
+  /// ``Limits/table`` and the bounds that other layers hold to: the digest builder's lines and
+  /// sections (derived text, which import also holds digests to) and the MCP server's messages.
+  static var table: [(name: String, value: Int, unit: String)] {
+    Limits.table + [
+      ("digest line", DigestBuilder.lineLimit, "characters"),
+      ("digest line evidence ids", DigestBuilder.lineEvidenceCap, "ids"),
+      ("digest section lines (decisions, preferences, goals, priorities)", DigestBuilder.sectionCap, "lines"),
+      ("digest open tasks", DigestBuilder.taskCap, "lines"),
+      ("digest recent context", DigestBuilder.recentCap, "lines"),
+      ("digest questions", DigestBuilder.questionCap, "lines"),
+      ("MCP message (one JSON-RPC line)", JSONRPCLimits().maximumMessageBytes, "bytes"),
+      ("MCP JSON nesting depth", JSONRPCLimits().maximumDepth, "levels"),
+    ]
+  }
+
   static let limits = Command(
     spec: CommandSpec(
-      path: ["limits"], summary: "List every bound this build enforces (Limits), with its unit.",
+      path: ["limits"], summary: "List the bounds this build enforces on input and derived output, with their units.",
       discussion: """
         Text is counted in characters as displayed (grapheme clusters), and a text bounded to n characters
         also holds at most n × \(Limits.unicodeScalarsPerCharacter) Unicode scalars; code analysis is counted in UTF-8 bytes. Input
@@ -19,15 +36,15 @@ enum AboutCommands {
       if ctx.json {
         struct Row: Encodable { var name: String; var value: Int; var unit: String }
         struct Out: Encodable { var limits: [Row] }
-        try ctx.console.printJSON(Out(limits: Limits.table.map { Row(name: $0.name, value: $0.value, unit: $0.unit) }))
+        try ctx.console.printJSON(Out(limits: table.map { Row(name: $0.name, value: $0.value, unit: $0.unit) }))
         return
       }
-      let width = Limits.table.map(\.name.count).max() ?? 0
-      let digits = Limits.table.map { String($0.value).count }.max() ?? 0
+      let width = table.map(\.name.count).max() ?? 0
+      let digits = table.map { String($0.value).count }.max() ?? 0
       ctx.console.print(
         "Bounds of this build (text in characters, i.e. grapheme clusters, and at most "
           + "\(Limits.unicodeScalarsPerCharacter) Unicode scalars per allowed character; code analysis in UTF-8 bytes):")
-      for row in Limits.table {
+      for row in table {
         let value = String(row.value)
         ctx.console.print(
           "  " + row.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
