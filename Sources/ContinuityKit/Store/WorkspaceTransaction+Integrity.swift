@@ -161,7 +161,6 @@ extension WorkspaceTransaction {
       }
     }
     for e in Self.enumColumns {
-      let names = e.allowed.map { "'\($0)'" }.joined(separator: ", ")
       out += try db.all(
         """
         SELECT \(e.idColumn), CASE WHEN \(e.column) IS NULL THEN 'NULL' ELSE substr(\(e.column), 1, 40) END
