@@ -221,6 +221,22 @@ struct ImportRefusalCommandTests {
       },
       problem: { _ in "sections.omitted.openTasks is -5; a digest's count of lines left out is a whole number 0 or more" },
       rule: "digestCount", fixable: true),
+    // Review 19-d, #12: a count no workspace could hold was imported, and doctor said nothing.
+    Case(
+      name: "a digest count of lines left out over what a workspace holds",
+      sql: { _ in
+        "UPDATE digest SET sections = json_set(sections, '$.omitted.recentContext', 999999999999) "
+          + "WHERE rowid = (SELECT max(rowid) FROM digest)"
+      },
+      doctorLine: { f in
+        "digest \((try? RefusedTextCommandTests.sqliteValue(f.cli, "SELECT id FROM digest ORDER BY rowid DESC LIMIT 1")) ?? "?"): "
+          + "sections.omitted.recentContext is 999999999999"
+      },
+      problem: { _ in
+        "sections.omitted.recentContext is 999999999999; a digest's count of lines left out there is at most 100000, the "
+          + "knowledge items a workspace can hold"
+      },
+      rule: "digestCount", fixable: true),
     // Review 19-b, F4: digests far beyond what the builder writes were imported, and doctor said healthy.
     Case(
       name: "a digest section with more lines than the builder writes",

@@ -31,7 +31,8 @@ public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertib
     case checkpointStep
     /// A run checkpoint whose `state` is not one of ``RunCheckpoint/states``.
     case checkpointState
-    /// A digest with a negative count of lines left out (`sections.omitted`).
+    /// A digest with a count of lines left out (`sections.omitted`) below 0 or over what a
+    /// workspace can hold (``DigestOmissions/maximum(ofSection:)``).
     case digestCount
     /// A record dated more than a day after the clock of whoever checks it: a handoff's
     /// `createdAt` or `restoredAt`; a digest's, message's or checkpoint's `createdAt`; a receipt's
