@@ -144,7 +144,7 @@ struct ImportClockSkewTests {
           + "in the future")
         && "\(error)".contains("a workspace keeps its newest 10000 receipts by date")
     }
-    #expect(try store.read { tx in try tx.listReceipts() } == [own])
+    #expect(try store.read { tx in try tx.listReceipts() }.map(\.id) == [own.id])
 
     // The end alone ahead is refused too, naming finishedAt; a clamped receipt imports.
     var ends = document
