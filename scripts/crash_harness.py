@@ -6,7 +6,8 @@ legacy v4 fixture whose ids are made fresh for every run) in a loop, and kills t
 process with SIGKILL after a random delay drawn from a window around the command's measured
 typical duration. After every operation, killed or not, it checks:
 
-1. `dolphin doctor --json` reports ok: `PRAGMA integrity_check` is "ok", no dangling
+1. `dolphin doctor --json` reports ok (or, after a kill before the first write committed, no
+   workspace yet: exit 3 and nothing wrong): `PRAGMA integrity_check` is "ok", no dangling
    references, and the search index agrees with the records (doctor's search-index check).
 2. The workspace content equals the content after a whole number of completed operations.
    Content is compared as multisets, because ids and clocks differ from run to run:
@@ -223,9 +224,11 @@ class Harness:
             raise HarnessFailure(f"{context}: doctor gave no JSON report ({e}): "
                                  + p.stderr.decode("utf-8", "replace").strip())
         # A kill before the first write committed leaves no workspace yet: doctor says so with
-        # exit 3 (as every other command does) and a report that is ok.
-        no_workspace_yet = rc == 3 and report.get("interruptedFirstRun") is True
-        if (rc != 0 and not no_workspace_yet) or not report.get("ok"):
+        # exit 3 (as every other command does), error kind notFound, and no problem found; its
+        # `ok` is false, as `ok` is true exactly when doctor exits 0.
+        no_workspace_yet = (rc == 3 and report.get("interruptedFirstRun") is True
+                            and (report.get("error") or {}).get("kind") == "notFound")
+        if not no_workspace_yet and (rc != 0 or not report.get("ok")):
             raise HarnessFailure(f"{context}: doctor found problems (exit {rc}): {report_text}")
         if report.get("integrityCheck") != ["ok"]:
             raise HarnessFailure(f"{context}: integrity_check says {report.get('integrityCheck')}")

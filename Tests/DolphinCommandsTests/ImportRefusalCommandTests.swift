@@ -221,6 +221,22 @@ struct ImportRefusalCommandTests {
       },
       problem: { _ in "sections.omitted.openTasks is -5; a digest's count of lines left out is a whole number 0 or more" },
       rule: "digestCount", fixable: true),
+    // Review 19-d, #12: a count no workspace could hold was imported, and doctor said nothing.
+    Case(
+      name: "a digest count of lines left out over what a workspace holds",
+      sql: { _ in
+        "UPDATE digest SET sections = json_set(sections, '$.omitted.recentContext', 999999999999) "
+          + "WHERE rowid = (SELECT max(rowid) FROM digest)"
+      },
+      doctorLine: { f in
+        "digest \((try? RefusedTextCommandTests.sqliteValue(f.cli, "SELECT id FROM digest ORDER BY rowid DESC LIMIT 1")) ?? "?"): "
+          + "sections.omitted.recentContext is 999999999999"
+      },
+      problem: { _ in
+        "sections.omitted.recentContext is 999999999999; a digest's count of lines left out there is at most 100000, the "
+          + "knowledge items a workspace can hold"
+      },
+      rule: "digestCount", fixable: true),
     // Review 19-b, F4: digests far beyond what the builder writes were imported, and doctor said healthy.
     Case(
       name: "a digest section with more lines than the builder writes",
@@ -247,6 +263,16 @@ struct ImportRefusalCommandTests {
       },
       problem: { _ in "sections.recentContext[0].text is 241 characters; the limit is 240 characters" }, rule: "textBound",
       fixable: true),
+    // Review 19-d, #1: receipts dated in 2099 pushed out the workspace's own at every later call.
+    Case(
+      name: "a receipt dated far ahead of the clock",
+      sql: {
+        "UPDATE receipt SET started_at = '2099-01-01T00:00:00.000Z', finished_at = '2099-01-01T00:00:00.250Z' "
+          + "WHERE id = '\($0.receipt)'"
+      },
+      doctorLine: { "receipt \($0.receipt): startedAt is 2099-01-01T00:00:00.000Z, in the future" },
+      problem: { _ in "startedAt is 2099-01-01T00:00:00.000Z, in the future (this machine's clock says " },
+      rule: "futureDate", fixable: true),
     Case(
       name: "a task citing a missing knowledge item",
       sql: { "UPDATE task SET knowledge_ids = json_array('00000000-0000-4000-8000-0000000000AA') WHERE id = '\($0.task)'" },
@@ -317,8 +343,8 @@ struct ImportRefusalCommandTests {
     try RefusedTextCommandTests.sqlite(
       f.cli, "UPDATE handoff SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+2 days') WHERE id = '\(handoff)'")
     let origin =
-      "Where they come from: a handoff dated ahead of this machine's clock was written while a clock ran ahead "
-      + "(dolphin dates a handoff by the clock of the machine that writes it, so a clock set right afterwards leaves it "
+      "Where they come from: a record dated ahead of this machine's clock was written while a clock ran ahead "
+      + "(dolphin dates a record by the clock of the machine that writes it, so a clock set right afterwards leaves it "
       + "in the future), or by another program."
     let doctor = try f.cli.run(["doctor"])
     #expect(doctor.status == 5, "\(doctor.stdout)")

@@ -77,8 +77,18 @@ struct WorkspaceRecognitionCommandTests {
           + "not a problem: the "
           + "first command that stores something (e.g. `dolphin capture`) completes it.\n"),
       "\(doctor.stdout)")
-    let report = try #require(try JSONSerialization.jsonObject(with: Data(try cli.run(["doctor", "--json"]).stdout.utf8)) as? [String: Any])
+    let doctorJSON = try cli.run(["doctor", "--json"])
+    #expect(doctorJSON.status == 3, "\(doctorJSON.stdout)\(doctorJSON.stderr)")
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(doctorJSON.stdout.utf8)) as? [String: Any])
     #expect(report["interruptedFirstRun"] as? Bool == true, "\(report)")
+    // Review 19-d, #8: the help said exit 0 here, and `ok` said true beside the exit-3 error; it is
+    // true exactly when doctor exits 0.
+    let help = try cli.run(["doctor", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(help.contains("there is no workspace yet, as every other command says (exit 3; exit 0 between steps;"), "\(help)")
+    #expect(help.contains("ok is true exactly when doctor exits 0"), "\(help)")
+    #expect(!help.contains("it is not a problem (exit 0;"), "\(help)")
+    #expect(report["ok"] as? Bool == false, "\(report)")
+    #expect((report["error"] as? [String: Any])?["exitCode"] as? Int == 3, "\(report)")
     #expect((report["pendingSchemaSteps"] as? [String])?.first == "0001-schema-v5-records", "\(report)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: db)).isEmpty)
     // An import dry run previews against an empty workspace, as with no workspace at all

@@ -43,6 +43,21 @@ public struct DigestOmissions: Codable, Sendable, Equatable {
     "decisions", "preferences", "goals", "openTasks", "recentContext", "priorities", "questions",
   ]
 
+  /// The most the section named `section` can leave out, with what bounds it: the records a
+  /// workspace can hold that the section draws on (review 19-d, #12: an import stored a count of
+  /// 999,999,999,999). Knowledge sections: ``Limits/knowledgeItemsMaximum``; `openTasks`:
+  /// ``Limits/tasks``; `priorities`, items and tasks: both summed; `questions`, question items and
+  /// supersede cycles (each of at least one item, none sharing one): twice the knowledge maximum.
+  public static func maximum(ofSection section: String) -> (count: Int, what: String) {
+    switch section {
+    case "openTasks": (Limits.tasks, "the tasks a workspace can hold")
+    case "priorities": (Limits.knowledgeItemsMaximum + Limits.tasks, "the knowledge items and tasks a workspace can hold")
+    case "questions":
+      (2 * Limits.knowledgeItemsMaximum, "twice the knowledge items a workspace can hold (questions and supersede cycles)")
+    default: (Limits.knowledgeItemsMaximum, "the knowledge items a workspace can hold")
+    }
+  }
+
   /// The count of the section named `section` (a ``sectionNames`` member); 0 for any other
   /// name.
   public subscript(section section: String) -> Int {

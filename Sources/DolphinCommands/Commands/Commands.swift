@@ -207,7 +207,9 @@ enum Commands {
         that an SQLite error stops (a damaged file) is "not run"; the damage is reported once, by the integrity
         check, with the recovery steps. A first run interrupted before its schema was complete (an empty
         database file, or one between schema steps) is reported as that, not as healthy, with what completes
-        it; it is not a problem (exit 0; interruptedFirstRun and pendingSchemaSteps in --json). Handoff next steps that show nothing
+        it; it is not a problem, but when no schema step committed there is no workspace yet, as every other
+        command says (exit 3; exit 0 between steps; interruptedFirstRun and pendingSchemaSteps in --json). In
+        --json, ok is true exactly when doctor exits 0. Handoff next steps that show nothing
         (empty, whitespace or invisible characters only, which earlier imports stored) are counted and located,
         with how they go away (schema step \(StoredTextCleanupStep.name) removes them, or one sqlite3 command
         given); they are not a problem either. Stored text over a bound of this build (a title stored before
@@ -229,6 +231,9 @@ enum Commands {
       /// default that reads as a clean result.
       struct Report: Encodable {
         var databasePath: String
+        /// True exactly when doctor exits 0: no problem found and a workspace there to use (an
+        /// interrupted first run before its first schema step is no problem, but no workspace yet:
+        /// false, exit 3).
         var ok: Bool
         /// Set when the database could not be opened; no check ran then.
         var openProblem: OpenProblem?
@@ -537,12 +542,15 @@ enum Commands {
       store?.closeConnection()
       store = nil
       if let note = sideFileNote(sideFiles.removeCreated()) { report.advice.append(note) }
-      report.ok =
+      let healthy =
         report.openProblem == nil && report.integrityCheck == ["ok"] && (report.malformedRecords ?? []).isEmpty
         && (report.malformedIDs ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
         && (report.refusedText?.count ?? 0) == 0 && (report.importRefusals ?? []).isEmpty && report.checkError == nil
         && report.walProblem == nil
+      // True exactly when doctor exits 0 (review 19-d, #8: it was true beside exit 3 for an empty
+      // workspace.sqlite): no problem found, and a workspace there to use.
+      report.ok = healthy && interruptedBeforeFirstStep != true
       if let problem = report.walProblem {
         report.advice.append(
           "The write-ahead log \(problem), so SQLite ignores it: changes committed only in it "
@@ -610,7 +618,7 @@ enum Commands {
       let failure: ReportedFailure? =
         if let problem = report.openProblem {
           ReportedFailure(code: exitCode, message: "cannot open the workspace (\(problem.reason)): \(problem.message)")
-        } else if !report.ok {
+        } else if !healthy {
           ReportedFailure(code: ExitCode.storage, message: "the workspace has problems (see the report)")
         } else if interruptedBeforeFirstStep == true {
           // No workspace yet, as every other command says (exit 3), though nothing is wrong.
@@ -687,7 +695,7 @@ enum Commands {
         c.print(
           report.openProblem != nil
             ? "Doctor: the database could not be opened; nothing was checked."
-            : !report.ok
+            : !healthy
               ? "Doctor: problems found."
               : interruptedBeforeFirstStep == true
                 ? "Doctor: no workspace yet: a first run was interrupted before its first write committed, or is still "

@@ -708,12 +708,22 @@ struct ImportAnalysis: Sendable {
       try named("workspace.digests[\(i)]", d.id) { () throws(ValidationError) in
         try requireRuleBased(d)
         try requireBuilderBounds(d)
-        // A count of lines a section left out (review 18-d, M5: -5 was stored and exported).
-        for name in DigestOmissions.sectionNames where d.sections.omitted[section: name] < 0 {
+        // A count of lines a section left out (review 18-d, M5: -5 was stored and exported; review
+        // 19-d, #12: 999,999,999,999 too), at most the records a workspace can hold.
+        for name in DigestOmissions.sectionNames {
           let n = d.sections.omitted[section: name]
-          throw ValidationError(
-            field: "sections.omitted.\(name)",
-            message: "sections.omitted.\(name) is \(n); a digest's count of lines left out is a whole number 0 or more")
+          if n < 0 {
+            throw ValidationError(
+              field: "sections.omitted.\(name)",
+              message: "sections.omitted.\(name) is \(n); a digest's count of lines left out is a whole number 0 or more")
+          }
+          let most = DigestOmissions.maximum(ofSection: name)
+          if n > most.count {
+            throw ValidationError(
+              field: "sections.omitted.\(name)", limit: most.count, actual: n,
+              message: "sections.omitted.\(name) is \(n); a digest's count of lines left out there is at most "
+                + "\(most.count), \(most.what)")
+          }
         }
       }
     }

@@ -31,9 +31,12 @@ public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertib
     case checkpointStep
     /// A run checkpoint whose `state` is not one of ``RunCheckpoint/states``.
     case checkpointState
-    /// A digest with a negative count of lines left out (`sections.omitted`).
+    /// A digest with a count of lines left out (`sections.omitted`) below 0 or over what a
+    /// workspace can hold (``DigestOmissions/maximum(ofSection:)``).
     case digestCount
-    /// A handoff created or restored more than a day after the clock of whoever checks it.
+    /// A record dated more than a day after the clock of whoever checks it: a handoff's
+    /// `createdAt` or `restoredAt`; a digest's, message's or checkpoint's `createdAt`; a receipt's
+    /// `startedAt` or `finishedAt`.
     case futureDate
     /// A knowledge item's `revision` outside 1…``Limits/revision``.
     case revision
@@ -57,7 +60,7 @@ public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertib
     public var howStored: String {
       switch self {
       case .futureDate:
-        "a handoff dated ahead of this machine's clock was written while a clock ran ahead (dolphin dates a handoff by "
+        "a record dated ahead of this machine's clock was written while a clock ran ahead (dolphin dates a record by "
           + "the clock of the machine that writes it, so a clock set right afterwards leaves it in the future), or by "
           + "another program"
       case .taskCompletion:
@@ -125,7 +128,7 @@ extension KnowledgeEngine {
   /// (``WorkspaceExport/supersedeCycleWarnings(file:)``).
   /// - Parameters:
   ///   - document: an export, e.g. from ``exportWorkspace(generator:)``.
-  ///   - now: the clock a handoff's dates are checked against (default: this machine's).
+  ///   - now: the clock records' dates are checked against (default: this machine's).
   /// - Returns: the refusals in document order; empty when the document restores.
   /// - Complexity: O(n) in the document's text; about the work of planning its import (twice
   ///   when something is refused).
@@ -361,6 +364,17 @@ extension KnowledgeEngine {
       set(
         .futureDate, "date it now instead of in the future",
         "UPDATE handoff SET \(column) = min(\(column), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))" + row)
+    case ("digests", "createdAt"), ("messages", "createdAt"), ("checkpoints", "createdAt"):
+      // Review 19-d, #1: kept by date, so one dated ahead pushed out the workspace's own.
+      set(
+        .futureDate, "date it now instead of in the future",
+        "UPDATE \(table) SET created_at = min(created_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))" + row)
+    case ("receipts", "startedAt"), ("receipts", "finishedAt"):
+      // Both dates in one statement: a receipt dated ahead usually has both ahead.
+      let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+      set(
+        .futureDate, "date it now instead of in the future (its start and its end)",
+        "UPDATE receipt SET started_at = min(started_at, \(now)), finished_at = min(finished_at, \(now))" + row)
     case ("knowledge", "revision"):
       set(
         .revision, "bring its revision within 1…\(Limits.revision)",

@@ -27,7 +27,8 @@ struct PreparedImport: Sendable {
   /// Checks and sanitizes `document`'s records: text bounds on the text as given, everything
   /// else once sanitized; NULs and tag characters are found here and refused later, on the
   /// records the import writes.
-  /// - Parameter now: the import's clock, against which a handoff dated in the future is refused.
+  /// - Parameter now: the import's clock, against which a record dated in the future is refused
+  ///   (``requireNoFutureDates(_:now:)``).
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and
   ///   field, worded as a refusal of `source`.
   init(_ document: WorkspaceExport, source: String, now: Date) throws(WorkspaceError) {
@@ -51,13 +52,13 @@ struct PreparedImport: Sendable {
   /// - Parameters:
   ///   - deferringTagsOf: records whose tags hold characters refused later, if the record is
   ///     written (``WorkspaceExport/refusedTextFields``).
-  ///   - now: the clock a handoff's dates are checked against (``futureTolerance``).
+  ///   - now: the clock records' dates are checked against (``requireNoFutureDates(_:now:)``).
   /// - Returns: the records as stored, and per handoff how many blank next steps were dropped.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and field.
   static func checkedRecords(_ given: AssistantWorkspace, deferringTagsOf refusedTags: Set<UUID>, now: Date)
     throws(WorkspaceError) -> (workspace: AssistantWorkspace, droppedNextSteps: [UUID: Int])
   {
-    try requireNoFutureHandoffs(given, now: now)
+    try requireNoFutureDates(given, now: now)
     // NULs and tags are checked as given: the sanitizer would drop those characters silently.
     // Which records are refused for them waits for the workspace: one stored as the file has
     // it is not written. Text bounds are checked as given too, as capture checks them:
@@ -84,27 +85,60 @@ struct PreparedImport: Sendable {
     return (ws, dropped)
   }
 
-  /// How far past the import's clock a handoff may be dated: a day, for clocks that disagree.
+  /// How far past the import's clock a record may be dated: a day, for clocks that disagree.
   static let futureTolerance: TimeInterval = 86_400
 
-  /// Refuses a handoff created or restored more than ``futureTolerance`` after `now` (review
-  /// 18-c, B9: such a handoff never counts later captures as "captured since" and never goes
-  /// stale, and no command dates one so).
-  /// - Throws: ``WorkspaceError/validation(_:)`` naming `workspace.handoffs[i].createdAt` or
-  ///   `.restoredAt`, the date and the clock.
-  static func requireNoFutureHandoffs(_ ws: AssistantWorkspace, now: Date) throws(WorkspaceError) {
+  /// Refuses a record dated more than ``futureTolerance`` after `now`: a handoff created or
+  /// restored then (review 18-c, B9: such a handoff never counts later captures as "captured
+  /// since" and never goes stale), and a digest, message, receipt or checkpoint dated then (review
+  /// 19-d, #1: a workspace keeps the newest of those by date, so records dated in 2099 pushed out
+  /// the workspace's own at the import and at every later write). No command dates one so.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming the record and field
+  ///   (`workspace.handoffs[i].createdAt`, `workspace.receipts[i].startedAt`, …), the date and the
+  ///   clock.
+  static func requireNoFutureDates(_ ws: AssistantWorkspace, now: Date) throws(WorkspaceError) {
     let latest = now.addingTimeInterval(futureTolerance)
-    for (i, h) in ws.handoffs.enumerated() {
-      for (field, date) in [("createdAt", h.createdAt), ("restoredAt", h.restoredAt)] {
+    /// Throws for the first of `dates` after `latest`; `why` says what such a date breaks.
+    func check(_ record: String, _ id: UUID, _ dates: [(String, Date?)], _ why: String) throws(WorkspaceError) {
+      for (field, date) in dates {
         guard let date, date > latest else { continue }
-        try ImportAnalysis.named("workspace.handoffs[\(i)]", h.id) { () throws(ValidationError) in
+        try ImportAnalysis.named(record, id) { () throws(ValidationError) in
           throw ValidationError(
             field: field,
             message: "\(field) is \(ISO8601.string(from: date)), in the future (this machine's clock says "
-              + "\(ISO8601.string(from: now))); a handoff is dated when it is created or restored, so later captures "
-              + "would never count as captured since it")
+              + "\(ISO8601.string(from: now))); \(why)")
         }
       }
+    }
+    /// Why a kept collection's records may not be dated ahead.
+    func kept(_ record: String, _ dated: String, _ plural: String, _ limit: Int) -> String {
+      "\(record) is dated when \(dated), and a workspace keeps its newest \(limit) \(plural) by date, so one dated "
+        + "ahead would push out the \(plural) written after it"
+    }
+    for (i, h) in ws.handoffs.enumerated() {
+      try check(
+        "workspace.handoffs[\(i)]", h.id, [("createdAt", h.createdAt), ("restoredAt", h.restoredAt)],
+        "a handoff is dated when it is created or restored, so later captures would never count as captured since it")
+    }
+    for (i, d) in ws.digests.enumerated() {
+      try check(
+        "workspace.digests[\(i)]", d.id, [("createdAt", d.createdAt)],
+        kept("a digest", "it is built", "digests", Limits.digestsKept))
+    }
+    for (i, m) in ws.messages.enumerated() {
+      try check(
+        "workspace.messages[\(i)]", m.id, [("createdAt", m.createdAt)],
+        kept("a message", "it is written", "messages", Limits.messagesKept))
+    }
+    for (i, r) in ws.receipts.enumerated() {
+      try check(
+        "workspace.receipts[\(i)]", r.id, [("startedAt", r.startedAt), ("finishedAt", r.finishedAt)],
+        kept("a receipt", "its call runs", "receipts", Limits.receiptsKept))
+    }
+    for (i, c) in ws.checkpoints.enumerated() {
+      try check(
+        "workspace.checkpoints[\(i)]", c.id, [("createdAt", c.createdAt)],
+        kept("a checkpoint", "its run reaches it", "checkpoints", Limits.checkpointsKept))
     }
   }
 

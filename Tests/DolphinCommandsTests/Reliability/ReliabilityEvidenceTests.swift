@@ -211,9 +211,11 @@ struct DoctorReliabilityTests {
     #expect(killed.status != 0)
     #expect(FileManager.default.fileExists(atPath: db + "-journal"), "no hot journal was left")
     let d = try cli.run(["doctor", "--json"])
-    // Rolled back, no schema step committed: no workspace yet (exit 3), and nothing is wrong.
+    // Rolled back, no schema step committed: no workspace yet (exit 3), and nothing is wrong; `ok`
+    // is true only with exit 0 (review 19-d, #8), and no problem is listed.
     #expect(d.status == 3, "\(d.stdout)\(d.stderr)")
-    #expect(d.stdout.contains("\"ok\" : true"), "\(d.stdout)")
+    #expect(d.stdout.contains("\"ok\" : false"), "\(d.stdout)")
+    #expect(d.stdout.contains("\"kind\" : \"notFound\""), "\(d.stdout)")
     #expect(d.stdout.contains("\"interruptedFirstRun\" : true"), "\(d.stdout)")
     #expect(!FileManager.default.fileExists(atPath: db + "-journal"), "the hot journal was not rolled back")
     let rows = try ReliabilityScripts.run(["sqlite3", db, "SELECT count(*) FROM sqlite_master WHERE name = 'committed'"])

@@ -90,4 +90,36 @@ struct ImportDigestBoundsTests {
     document.workspace.digests[0].sections.decisions.append(line)
     #expect(KnowledgeEngine.importRefusals(of: document).count == 1)
   }
+
+  // Review 19-d, #12: a count of 999,999,999,999 lines left out was imported, and doctor said nothing.
+  @Test("a count of lines left out over what a workspace can hold is refused naming the path and the bound")
+  func omittedOverWhatAWorkspaceHolds() throws {
+    var (document, _) = try Self.document()
+    let digest = document.workspace.digests[0].id
+    document.workspace.digests[0].sections.omitted.recentContext = 999_999_999_999
+    let fresh = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory())
+    #expect {
+      try fresh.applyImport(document, source: "dg_big.json")
+    } throws: { error in
+      "\(error)".contains(
+        "dg_big.json: workspace.digests[0] (id \(digest.uuidString)): sections.omitted.recentContext is 999999999999; "
+          + "a digest's count of lines left out there is at most 100000, the knowledge items a workspace can hold")
+    }
+    #expect(try fresh.store.read { tx in try tx.listDigests() }.isEmpty)
+    let refusals = KnowledgeEngine.importRefusals(of: document)
+    #expect(refusals.count == 1 && refusals.first?.rule == .digestCount, "\(refusals)")
+    #expect(refusals.first?.field == "sections.omitted.recentContext")
+    #expect(refusals.first?.fixStatement == "DELETE FROM digest WHERE id = '\(digest.uuidString)' COLLATE NOCASE")
+
+    // Each section at its bound imports; one more is refused.
+    let bounds = ["decisions": 100_000, "openTasks": 5_000, "priorities": 105_000, "questions": 200_000]
+    for (name, most) in bounds {
+      var at = document
+      at.workspace.digests[0].sections.omitted = DigestOmissions()
+      at.workspace.digests[0].sections.omitted[section: name] = most
+      #expect(KnowledgeEngine.importRefusals(of: at).isEmpty, "\(name)")
+      at.workspace.digests[0].sections.omitted[section: name] = most + 1
+      #expect(KnowledgeEngine.importRefusals(of: at).map(\.field) == ["sections.omitted.\(name)"], "\(name)")
+    }
+  }
 }

@@ -94,7 +94,9 @@ struct ImportRetentionTests {
     let (store, engine) = try Self.store(holding: 1_000, from: Self.now)
     var changed = Self.checkpoint(10_500, Self.now.addingTimeInterval(-Self.day))
     changed.note = "edited"
-    let file = [changed, Self.checkpoint(1, Self.now.addingTimeInterval(2 * Self.day))]
+    // Newer than every stored one, within the day ahead of the clock an import accepts (review
+    // 19-d, #1: a checkpoint dated further ahead is refused).
+    let file = [changed, Self.checkpoint(1, Self.now.addingTimeInterval(Self.day / 2))]
     let plan = try engine.planImport(Self.document(checkpoints: file), policy: .replace, source: "r.json")
     let c = try #require(plan.collections.first { $0.name == "checkpoints" })
     #expect(c.conflicting == 1 && c.pruned == 1 && c.olderThanKept == 0, "\(c)")
