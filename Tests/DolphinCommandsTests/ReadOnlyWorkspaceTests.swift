@@ -211,12 +211,14 @@ struct ReadOnlyWorkspaceTests {
        DROP INDEX knowledge_tag_rowid; DROP INDEX knowledge_header;
        CREATE INDEX knowledge_kind ON knowledge(kind, updated_at);
        DROP INDEX knowledge_memory_mirror; DROP TABLE lexical_stale;
+       DROP INDEX digest_created; DROP INDEX message_created; DROP INDEX receipt_started; DROP INDEX checkpoint_created;
        """])
     try #require(cut.status == 0, "sqlite3 is needed to cut the schema short: \(cut.stderr)")
     let before = try Unwritable.snapshot(cli.workspace)
     let pending =
       "pending step(s): 0003-knowledge-tag-rowid-index, 0004-knowledge-header-covering-index, "
-      + "0005-knowledge-memory-mirror-index, 0006-normalize-stored-tags, 0007-renormalize-tags-drop-blank-next-steps"
+      + "0005-knowledge-memory-mirror-index, 0006-normalize-stored-tags, 0007-renormalize-tags-drop-blank-next-steps, "
+      + "0008-activity-date-indexes"
 
     let mcp = try Unwritable.run(
       ["mcp"], in: cli.workspace,

@@ -14,6 +14,7 @@ enum DolphinBench {
     Quality.self,
     Scale.self,
     ContinuityBench.self,
+    RetentionBench.self,
   ]
 
   /// Exit status for a bad command line (`EX_USAGE` in BSD `sysexits.h`).

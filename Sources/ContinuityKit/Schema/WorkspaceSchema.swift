@@ -60,11 +60,24 @@ package enum WorkspaceSchema {
       // Reads take stored tags and next steps as they are (doctor reports blank next steps).
       isNeededForReading: false,
       apply: { conn throws(WorkspaceError) in try StoredTextCleanupStep.apply(conn) }),
+    // Retention keeps the newest digests, messages, receipts and checkpoints by date
+    // (``KeptCollection``): once a collection is at its bound, every insert finds the oldest by
+    // that date. Without an index that sorted the whole table (8–12 ms per receipt at 10,000);
+    // an index on the date column (SQLite appends the rowid to each entry, so it also orders
+    // `date, rowid`) reads the oldest directly. Reads only gain speed from it.
+    Step(name: "0008-activity-date-indexes", sql: activityDateIndexes, isNeededForReading: false),
   ]
 
   /// The steps that rewrite stored tags (and so list documents for the search index to index
   /// again), as messages name them: `0006-… or 0007-…`.
   package static let tagRewritingStepNames = "\(TagNormalizationStep.name) or \(StoredTextCleanupStep.name)"
+
+  static let activityDateIndexes = """
+    CREATE INDEX IF NOT EXISTS digest_created ON digest(created_at);
+    CREATE INDEX IF NOT EXISTS message_created ON message(created_at);
+    CREATE INDEX IF NOT EXISTS receipt_started ON receipt(started_at);
+    CREATE INDEX IF NOT EXISTS checkpoint_created ON checkpoint(created_at);
+    """
 
   static let knowledgeHeaderIndex = """
     DROP INDEX knowledge_kind;

@@ -66,18 +66,26 @@ extension WorkspaceTransaction {
     }
   }
 
+  /// The query ``pruneOldest(_:sparing:)`` reads the ids to drop with: the oldest rows but the one
+  /// of rowid `?1`, at most `?2` of them, oldest first.
+  package static func pruneSQL(_ collection: KeptCollection) -> String {
+    "SELECT id FROM \(collection.table) WHERE rowid <> ? ORDER BY \(collection.dateColumn), rowid LIMIT ?"
+  }
+
   /// Drops the oldest records of `collection` beyond its ``KeptCollection/limit`` (oldest as in
   /// ``retentionOrder(_:)``), never the row `stored` — the one just stored, which a clock set back
   /// would otherwise date before all the others.
   /// - Returns: the ids dropped.
   @discardableResult
   func pruneOldest(_ collection: KeptCollection, sparing stored: Int64) throws(WorkspaceError) -> [UUID] {
-    // Counted first: sorting by date costs a scan, and most writes leave the bound unreached.
-    guard try db.integer("SELECT count(*) FROM \(collection.table)") > Int64(collection.limit) else { return [] }
+    // Counted first: most writes leave the bound unreached.
+    let count = try db.integer("SELECT count(*) FROM \(collection.table)")
+    guard count > Int64(collection.limit) else { return [] }
+    // The `count − limit` oldest rows other than `stored` (the rest are its `limit − 1` newest
+    // others and `stored` itself), read from the front of the date index (schema step 0008)
+    // instead of sorting the table.
     let excess = try db.all(
-      "SELECT id FROM \(collection.table) WHERE rowid <> ? ORDER BY \(collection.dateColumn) DESC, rowid DESC "
-        + "LIMIT -1 OFFSET ?",
-      [.integer(stored), .integer(Int64(collection.limit - 1))]
+      Self.pruneSQL(collection), [.integer(stored), .integer(count - Int64(collection.limit))]
     ) { (row) throws(WorkspaceError) in try uuid(row, 0, collection.table) }
     try removeKept(collection, ids: excess)
     return excess
