@@ -193,8 +193,19 @@ public enum CompoundWords {
   /// The particles searched as a compound's part where nothing but a space or nothing at all
   /// marks it (``particleSplits(of:)``, and `set up` typed apart → `setup`): ``particles`` but
   /// `in` and `on`, which end too many other words (`lesson` is no *less on*, `season` no
-  /// *seas on*, `button` no *butt on*). Joined by a hyphen, `log-in` still finds `login`.
+  /// *seas on*, `button` no *butt on*). Joined by a hyphen, `log-in` still finds `login`; the
+  /// closed words of ``closedInOnCompounds`` are split too.
   public static let openParticles: [String] = ["up", "down", "out", "off", "over"]
+
+  /// Words that software and everyday English write closed with `in` or `on` (`login`, `plugin`,
+  /// `addon`, `checkin`), the particles ``openParticles`` leaves out: ``particleSplits(of:)``
+  /// splits these, and only these, before their last two letters (`login` → *log in*, and `log
+  /// in` typed apart → `login`). A list, not a rule: `lesson`, `season`, `button`, `cousin` and
+  /// `margin` end the same way and are no compounds.
+  public static let closedInOnCompounds: Set<String> = [
+    "login", "logon", "signin", "signon", "checkin", "plugin", "addin", "addon", "builtin", "walkin",
+    "dropin", "optin", "carryon", "payin",
+  ]
 
   /// The fewest letters before a particle that ends a word split by ``particleSplits(of:)``
   /// (`set` + `up`; `cup` is not split).
@@ -204,9 +215,10 @@ public enum CompoundWords {
   /// (`up` + `regulation`, `out` + `patient`; `update` is `up` + `date`, `output` is not split).
   public static let minimumParticleTailLength = 4
 
-  /// The ways to write a word of ASCII letters as a word and a particle of ``openParticles``
-  /// (`handoff` → `hand off`, `setup` → `set up`, `rollout` → `roll out`, `upregulation` → `up
-  /// regulation`): candidates, kept by the ranker only when a note holds the two next to each
+  /// The ways to write a word of ASCII letters as a word and a particle of ``openParticles``, or
+  /// one of ``closedInOnCompounds`` as its word and `in` or `on` (`handoff` → `hand off`,
+  /// `setup` → `set up`, `rollout` → `roll out`, `upregulation` → `up regulation`, `login` → `log
+  /// in`): candidates, kept by the ranker only when a note holds the two next to each
   /// other (as *hand-off* or *hand off*), and never when the other part is a stop word
   /// (`without` is no *with out*).
   ///
@@ -220,6 +232,7 @@ public enum CompoundWords {
     for particle in openParticles where bytes.count >= minimumParticleHeadLength + particle.utf8.count {
       if word.hasSuffix(particle) { found.append([String(word.dropLast(particle.count)), particle]) }
     }
+    if closedInOnCompounds.contains(word) { found.append([String(word.dropLast(2)), String(word.suffix(2))]) }
     for particle in openParticles where bytes.count >= particle.utf8.count + minimumParticleTailLength {
       if word.hasPrefix(particle) { found.append([particle, String(word.dropFirst(particle.count))]) }
     }
