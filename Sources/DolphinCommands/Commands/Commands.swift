@@ -45,6 +45,14 @@ enum Commands {
       fieldFlags: [FieldFlag("relationships", "--relates"), FieldFlag("tags", "--tags")]),
     run: { ctx in
       let a = ctx.arguments
+      // Tasks are their own records (`dolphin task add`), not a kind of knowledge: say where they go.
+      if ["task", "tasks", "todo"].contains(a.positionals[0].lowercased()) {
+        throw CLIError.invalidValue(
+          "kind \(quotedValue(a.positionals[0], cutAt: 40)) is not one of: "
+            + KnowledgeKind.allCases.map(\.rawValue).joined(separator: ", ")
+            + "; tasks are added with `dolphin task add TITLE` (see `dolphin task add --help`)",
+          field: "kind")
+      }
       let kind = try ctx.parseEnum(KnowledgeKind.self, a.positionals[0], name: "kind")
       let content = try contentOption(ctx) ?? ""
       let relationships = try a.all("relates").enumerated().map { i, spec in try parseRelationship(spec, index: i, ctx: ctx) }

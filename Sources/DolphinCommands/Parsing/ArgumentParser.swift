@@ -56,8 +56,13 @@ struct CommandSpec: Sendable {
 
   var allOptions: [OptionSpec] {
     var globals = noJSONReason == nil ? Self.globalOptions : Self.globalOptions.filter { $0.name != "json" }
-    if let workspaceHelp, let i = globals.firstIndex(where: { $0.name == "workspace" }) {
-      globals[i].help = workspaceHelp
+    if let i = globals.firstIndex(where: { $0.name == "workspace" }) {
+      if let workspaceHelp {
+        globals[i].help = workspaceHelp
+      } else if !usesWorkspace {
+        // Accepted, so a script may pass it to every command, but said to do nothing here.
+        globals[i].help = "Accepted and ignored: this command reads and writes no workspace."
+      }
     }
     return options + (confirms ? [OptionSpec(name: "yes", value: nil, help: "Apply without asking (for scripts).")] : []) + globals
   }
