@@ -549,6 +549,8 @@ async def write_policies(d: Dolphin) -> None:
         await s.initialize()
         r = await call(s, "knowledge_capture", {"kind": "fact", "title": "Allowed by policy"})
         check(not r.is_error, f"--writes allow runs: {text_of(r)}")
+        check(structured(r)["item"]["source"] == "agentAllowed",
+              "a write nobody approved is recorded as agentAllowed, not agentApproved")
     elicitor = Elicitor()
     async with d.session("--writes", "deny", elicitation=elicitor) as s:
         await s.initialize()

@@ -168,7 +168,8 @@ public struct ToolExecutor: Sendable {
       store: store, environment: engine.environment,
       searchIndexObserver: tool.risk == .readOnly ? nil : engine.searchIndexObserver,
       searchIndexRebuildStarting: tool.risk == .readOnly ? nil : engine.searchIndexRebuildStarting)
-    let context = ToolContext(engine: toolEngine, recentExcerpts: recentExcerpts)
+    let context = ToolContext(
+      engine: toolEngine, recentExcerpts: recentExcerpts, approval: tool.risk == .localWrite ? approval : nil)
     do {
       var output = try await tool.handler(args, context)
       // The text reaches a model verbatim: it is made inert as a whole (stored text already

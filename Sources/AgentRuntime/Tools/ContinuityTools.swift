@@ -67,7 +67,7 @@ enum ContinuityTools {
 
   static let knowledgeCapture = ToolDefinition(
     name: "knowledge_capture", title: "Capture knowledge",
-    description: "Store a typed knowledge item (source agentApproved). Local write: needs the user's approval of this exact call.",
+    description: "Store a typed knowledge item (source agentApproved; agentAllowed when a --writes allow server ran it without asking). Local write: needs the user's approval of this exact call.",
     input: .object([
       ToolProperty("kind", .oneOf(kinds), required: true, "The kind."),
       ToolProperty("title", .text(min: 1, max: Limits.title), required: true, "Title."),
@@ -94,7 +94,7 @@ enum ContinuityTools {
       ToolRendering.summaryRewrites(try ctx.engine.handoffSummariesRewritten(byCapturing: captureRequest(args)))
     },
     handler: { args, ctx in
-      let result = try ctx.engine.capture(captureRequest(args))
+      let result = try ctx.engine.capture(captureRequest(args, approvedByPolicy: ctx.isApprovedByPolicy))
       var structured: JSONObject = ["item": try ToolRendering.json(result.item)]
       var changed = [result.item.id]
       if let d = result.digest {
@@ -114,8 +114,9 @@ enum ContinuityTools {
         changedIDs: changed)
     })
 
-  /// The capture `knowledge_capture`'s normalized arguments ask for (source `agentApproved`).
-  static func captureRequest(_ args: JSONObject) -> CaptureRequest {
+  /// The capture `knowledge_capture`'s normalized arguments ask for: source `agentApproved`, or
+  /// `agentAllowed` when no person approved the call (`approvedByPolicy`: `--writes allow`).
+  static func captureRequest(_ args: JSONObject, approvedByPolicy: Bool = false) -> CaptureRequest {
     let rels: [KnowledgeRelationship] = (args["relationships"]?.array ?? []).compactMap { r in
       guard let k = r["kind"]?.string.flatMap(RelationshipKind.init(rawValue:)), let t = r["targetID"]?.string.flatMap(UUID.init(uuidString:)) else { return nil }
       return KnowledgeRelationship(kind: k, targetID: t)
@@ -123,7 +124,8 @@ enum ContinuityTools {
     return CaptureRequest(
       kind: KnowledgeKind(rawValue: args["kind"]?.string ?? "") ?? .fact, title: args["title"]?.string ?? "",
       content: args["content"]?.string ?? "", tags: ToolRendering.strings(args, "tags"), relationships: rels,
-      priority: Priority(rawValue: args["priority"]?.string ?? "normal") ?? .normal, source: .agentApproved)
+      priority: Priority(rawValue: args["priority"]?.string ?? "normal") ?? .normal,
+      source: approvedByPolicy ? .agentAllowed : .agentApproved)
   }
 
   static let projectContext = ToolDefinition(

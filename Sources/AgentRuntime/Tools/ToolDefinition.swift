@@ -34,11 +34,20 @@ public struct ToolContext: Sendable {
   public var engine: KnowledgeEngine
   /// Chat lines a handoff may copy (most recent last), supplied by the session.
   public var recentExcerpts: [String]
+  /// How this call was approved, as its receipt records it (`user`, `user:--yes`,
+  /// `mcp:elicitation`, `policy:allow`), or nil for a call that needs no approval (and for
+  /// the checks run before one is asked).
+  public var approval: String?
 
-  public init(engine: KnowledgeEngine, recentExcerpts: [String] = []) {
+  public init(engine: KnowledgeEngine, recentExcerpts: [String] = [], approval: String? = nil) {
     self.engine = engine
     self.recentExcerpts = recentExcerpts
+    self.approval = approval
   }
+
+  /// Whether the call runs under a standing policy (`policy:…`) rather than an approval of
+  /// this call by a person.
+  public var isApprovedByPolicy: Bool { approval?.hasPrefix("policy:") ?? false }
 }
 
 /// A tool: canonical name, description, strict input schema, output schema, risk class,

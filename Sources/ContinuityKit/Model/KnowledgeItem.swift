@@ -31,6 +31,10 @@ public enum KnowledgeSource: String, Codable, Sendable, CaseIterable {
   case appIntent
   /// Brought in by an import or migration.
   case `import`
+  /// Proposed by an agent and written under a standing permission the user gave beforehand
+  /// (an MCP server started with `--writes allow`, whose client could not ask), with no
+  /// approval of that call: its receipt records `policy:allow` (review 20-b, #7).
+  case agentAllowed
 }
 
 /// Importance of a record. Ordered `low < normal < high < critical`.

@@ -243,8 +243,8 @@ public struct SearchResult: Sendable, Equatable, Codable {
   public var scoreParts: ScoreParts
   /// The vocabulary terms that matched in this document, in query order.
   public var matchedTerms: [String]
-  /// A knowledge item's provenance (`user`, `agentApproved`, `legacyMemory` for a memory's
-  /// mirror, `appIntent`, `import`); absent for a legacy memory, whose kind is `memory`.
+  /// A knowledge item's provenance (`user`, `agentApproved`, `agentAllowed`, `legacyMemory` for a
+  /// memory's mirror, `appIntent`, `import`); absent for a legacy memory, whose kind is `memory`.
   public var source: KnowledgeSource?
   /// For a knowledge item another item supersedes (as the digest reads the `supersedes`
   /// relationships): the items that supersede it, sorted by `uuidString`; nil (absent from

@@ -5,15 +5,16 @@ extension RegistryToolProvider {
   /// How receipts record an approval given through MCP elicitation.
   public static let elicitationApproval = "mcp:elicitation"
 
-  /// The form shown with an approval request: one boolean, pre-ticked, so that accepting the
-  /// form approves and unticking it (or declining, or dismissing) refuses.
+  /// The form shown with an approval request: one boolean, unticked by default (review 20-b,
+  /// #7: a client that renders the default showed the box ticked, so Enter approved), so that
+  /// only accepting with the box ticked approves; unticked, declined or dismissed refuses.
   public static let approvalSchema: JSONObject = [
     "type": "object",
     "properties": [
       "approve": [
         "type": "boolean", "title": "Approve this local write",
         "description": "Run exactly this call once. Nothing is written unless you approve.",
-        "default": true,
+        "default": false,
       ]
     ],
     "required": ["approve"],

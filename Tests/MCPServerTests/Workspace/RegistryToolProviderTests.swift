@@ -142,6 +142,19 @@ struct RegistryToolProviderTests {
     if let message = c.message { #expect(result.text.contains(message), "\(result.text)") }
     #expect(try fixture.knowledgeTitles == (c.runs ? ["Use SQLite WAL"] : []))
     #expect(try fixture.receipts.last?.approval == c.approval)
+    // Provenance says whether a person approved this call (review 20-b, #7): a write that ran
+    // under --writes allow without asking is agentAllowed, never agentApproved.
+    if c.runs {
+      let source = result.structuredContent?["item"]?["source"]
+      #expect(source == (c.approval == "policy:allow" ? "agentAllowed" : "agentApproved"), "\(result.structuredContent as Any)")
+    }
+  }
+
+  @Test("The approval form's box starts unticked: accepting the form as shown approves nothing")
+  func approvalBoxStartsUnticked() {
+    let approve = RegistryToolProvider.approvalSchema["properties"]?["approve"]
+    #expect(approve?["default"] == false)
+    #expect(approve?["type"] == "boolean")
   }
 
   @Test("A read-only call asks nobody and still leaves a receipt")
