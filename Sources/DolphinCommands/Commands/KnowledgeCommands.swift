@@ -417,13 +417,24 @@ enum MigrateCommands {
     return order.map { "\(r.imported[$0] ?? 0) \($0)" }.joined(separator: ", ") + ", \(r.quarantined.count) quarantined"
   }
 
+  /// What keeping the newest records did (``Render/keptNewest(_:olderThanKept:pruned:)``), one
+  /// clause per kept collection that left something out, in ``KeptCollection`` order.
+  static func keptClauses(_ r: LegacyMigrationReport) -> [String] {
+    KeptCollection.allCases.compactMap {
+      Render.keptNewest($0.rawValue, olderThanKept: r.olderThanKept[$0.rawValue] ?? 0, pruned: r.pruned[$0.rawValue] ?? 0)
+    }
+  }
+
   static let migrate = Command(
     spec: CommandSpec(
       path: ["migrate"], summary: "Import a legacy v1–v4 JSON workspace file into the workspace (one transaction).",
       positionals: [("file", "The legacy workspace JSON file (never modified).")],
       discussion: """
         Everything is imported in one transaction or nothing is. Records that fail validation are kept
-        verbatim in the quarantine table (see `dolphin quarantine`). A 0600 backup of the file is kept in
+        verbatim in the quarantine table (see `dolphin quarantine`). Of messages, receipts, checkpoints
+        and digests the workspace keeps the newest (by date, across its records and the file's, as
+        `import` does): the report says how many of the file's, older, were not imported and how many
+        of this workspace's were pruned (--json: olderThanKept, pruned). A 0600 backup of the file is kept in
         <workspace>/legacy-backups/, and its sha256 is recorded so the same file is never imported twice.
         A `workspace.json` found in the workspace directory is imported the same way on first use.
         """),
@@ -450,6 +461,8 @@ enum MigrateCommands {
         return
       }
       ctx.console.print("Imported legacy schema v\(report.sourceVersion ?? 0) from \(file.path): \(summary(report)).")
+      // As `import` says it (review 19-c): which records keeping the newest left out or pruned.
+      for clause in keptClauses(report) { ctx.console.print(clause + ".") }
       ctx.console.print("Original unchanged; backup: \(report.backupPath ?? "?")")
       for q in report.quarantined.prefix(20) {
         // A record without a place in a list (the settings) is named alone, as `quarantine` names it.
