@@ -417,6 +417,16 @@ final class CommandContext {
     self.spec = spec
   }
 
+  /// Prints, after a write's own report, the handoffs whose rule-built summary it rewrote
+  /// (``Render/rewrittenSummaries(_:)``), each named with its focus as stored now; nothing when
+  /// `ids` is empty. A handoff that can no longer be read (deleted meanwhile) is named by id alone.
+  func printRewrittenSummaries(_ ids: [UUID], engine: KnowledgeEngine) {
+    guard !ids.isEmpty else { return }
+    let named = ids.prefix(Render.rewrittenSummariesNamed).map { id in (id: id, focus: (try? engine.handoff(id: id))?.focus) }
+    let rest = ids.dropFirst(Render.rewrittenSummariesNamed).map { (id: $0, focus: String?.none) }
+    for line in Render.rewrittenSummaries(named + rest) { console.print(line) }
+  }
+
   /// The workspace directory for this invocation: `--workspace`, else the default one (a
   /// `DOLPHIN_HOME` set but empty was refused before the command ran).
   var workspaceDirectory: URL {

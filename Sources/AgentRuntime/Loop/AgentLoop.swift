@@ -27,6 +27,10 @@ public struct AgentRunResult: Sendable {
 
   /// Receipts of this run, in call order.
   public var receipts: [ActivityReceipt] { calls.map(\.receipt) }
+
+  /// What the run changed, by its receipts alone (``ReceiptSummary/sentence(for:)``). A model's
+  /// answer starts with it.
+  public var receiptSummary: String { ReceiptSummary.sentence(for: receipts) }
 }
 
 /// Runs a route's plan within bounds: tool steps, output characters and wall time; honours
@@ -149,8 +153,13 @@ public struct AgentLoop: Sendable {
           "\($0.label) \($0.id.uuidString)"
             + ($0.supersededBy.isEmpty ? "" : " (\(KnowledgeEngine.supersededNote($0.supersededBy)))")
         }.joined(separator: "; ")
+      // What the run did, from its receipts, comes first: it survives any cut (a handoff copies
+      // the first 500 characters of a message), and a claim of the model's is read against it
+      // (review 19-c, item 12).
       result.answer = Truncation.truncate(
-        "Model interpretation (\(generator.label); not a stored fact, not a receipt):\n\(clean)\n\nEvidence given to the model: \(cites)",
+        ReceiptSummary.sentence(for: result.receipts)
+          + "\nModel interpretation (\(generator.label); not a stored fact, not a receipt):\n\(clean)"
+          + "\n\nEvidence given to the model: \(cites)",
         to: bounds.maxOutputCharacters)
       result.answerSource = .model
     } catch is CancellationError {

@@ -60,11 +60,24 @@ public struct AssistantSession: Sendable {
   }
 
   /// The last `limit` of `messages` as ``recentExcerpts(limit:)`` gives them.
+  ///
+  /// A model's answer stored by an `ask` run starts with what the run changed, by its receipts
+  /// (``ReceiptSummary``), so its excerpt does too. One stored before answers carried that line
+  /// (it starts `Model interpretation (`) is marked as not checked against them, since which run
+  /// it came from is not recorded (review 19-c, item 12).
   static func excerpts(of messages: [ChatMessage], limit: Int = Limits.handoffExcerpts) -> [String] {
     messages.suffix(limit).map { m in
-      Truncation.truncate("\(m.role.rawValue): " + Sanitizer.sanitize(m.text).replacingOccurrences(of: "\n", with: " "), to: Limits.handoffExcerptLength)
+      let text = Sanitizer.sanitize(m.text).replacingOccurrences(of: "\n", with: " ")
+      let mark = m.role == .assistant && text.hasPrefix(uncheckedModelAnswerStart) ? uncheckedModelAnswerMark : ""
+      return Truncation.truncate("\(m.role.rawValue): " + mark + text, to: Limits.handoffExcerptLength)
     }
   }
+
+  /// How a model's answer stored before answers carried their run's receipts line starts.
+  static let uncheckedModelAnswerStart = "Model interpretation ("
+
+  /// What an excerpt of such an answer starts with.
+  static let uncheckedModelAnswerMark = "(not checked against its run's receipts: stored by an earlier dolphin) "
 
   /// Checks a user message as ``ask(_:approver:)`` does before it stores or runs anything, so
   /// a caller can refuse it before showing a route or plan.

@@ -32,7 +32,9 @@ enum AgentCommands {
         \(AgentRequestRouter.commandList)
         Each local write (capture, handoff, restore, task changes) shows the exact call and asks [y/N] on a terminal;
         --yes approves the writes of this one invocation (for scripts). Greetings and small talk run no tool.
-        Without a model the answer is the deterministic renderers' output, labeled as such.
+        Without a model the answer is the deterministic renderers' output, labeled as such. A model's answer
+        starts with what the run changed, by its receipts alone (--json: receiptSummary); a handoff copies
+        that line with it.
         A run is recorded (chat messages, receipts) where the workspace exists; where it does not exist yet, only
         a run whose local write succeeds creates it: free text, small talk and reads record nothing there.
         A message that looks like it holds a credential is refused (exit 4) and nothing is stored: ask has no
@@ -105,6 +107,8 @@ enum AgentCommands {
     var reason: String
     var answerSource: String
     var answer: String
+    /// What the run changed, by its receipts alone (a model's answer starts with it too).
+    var receiptSummary: String
     var evidenceIDs: [UUID]
     /// Every call of the run, in call order, with its outcome (`succeeded` for one that executed).
     var receipts: [ActivityReceipt]
@@ -118,6 +122,7 @@ enum AgentCommands {
       reason = run.route.reason
       answerSource = run.answerSource.rawValue
       answer = run.answer
+      receiptSummary = run.receiptSummary
       evidenceIDs = run.evidenceIDs
       receipts = run.receipts
       recorded = reply.isRecorded

@@ -36,6 +36,8 @@ enum Commands {
           echo "notes" | dolphin capture context "Standup" --content -
         Every capture that leaves the knowledge count at a multiple of five also stores a rule-based digest
         (the newest \(Limits.digestsKept) are kept; storing another drops the oldest).
+        A capture with --relates supersedes:ID rewrites the rule-built summary of each handoff that carries
+        that item (it marks it superseded) and names each one (--json: rebuiltHandoffIDs).
         The workspace holds at most knowledgeItemLimit knowledge items (default \(Limits.knowledgeItemsDefault), at most
         \(Limits.knowledgeItemsMaximum)): past it a capture is refused (exit 4) with the count held and the limit;
         `dolphin settings` shows it and `dolphin settings set knowledgeItemLimit N` raises it.
@@ -63,14 +65,20 @@ enum Commands {
                        relationships: relationships, priority: priority,
                        allowCredentials: a.has("allow-credentials")))
       if ctx.json {
-        struct Out: Encodable { var item: KnowledgeItem; var digestID: UUID? }
-        try ctx.console.printJSON(Out(item: result.item, digestID: result.digest?.id))
+        // `rebuiltHandoffIDs` only when the capture rewrote a handoff's rule-built summary (it
+        // marks an item this one supersedes), as the MCP tool gives it.
+        struct Out: Encodable { var item: KnowledgeItem; var digestID: UUID?; var rebuiltHandoffIDs: [UUID]? }
+        try ctx.console.printJSON(
+          Out(
+            item: result.item, digestID: result.digest?.id,
+            rebuiltHandoffIDs: result.rebuiltHandoffIDs.isEmpty ? nil : result.rebuiltHandoffIDs))
       } else {
         ctx.console.print("Captured \(result.item.kind.rawValue) \(inertQuoted(result.item.title))")
         ctx.console.print("id: \(result.item.id.uuidString)")
         if let d = result.digest {
           ctx.console.print("Stored rule-based digest \(d.id.uuidString) (knowledge count is a multiple of \(KnowledgeEngine.autoDigestInterval))")
         }
+        ctx.printRewrittenSummaries(result.rebuiltHandoffIDs, engine: engine)
       }
     })
 

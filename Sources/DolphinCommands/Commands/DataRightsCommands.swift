@@ -315,12 +315,10 @@ enum DataRightsCommands {
             + keptClause(report)
             + (settings.isEmpty ? "" : "; settings changed: " + settings.joined(separator: ", "))
             + ".")
-        for c in report.plan.collections where c.olderThanKept > 0 || c.pruned > 0 {
-          guard let kept = KeptCollection(rawValue: c.name) else { continue }
-          let older = c.olderThanKept > 0 ? "\(c.olderThanKept) of the file's, older, were not imported" : nil
-          let pruned = c.pruned > 0 ? "\(c.pruned) older of this workspace's were pruned" : nil
-          ctx.console.print(
-            "Kept the newest \(kept.limit) \(c.name): " + [older, pruned].compactMap { $0 }.joined(separator: "; ") + ".")
+        for c in report.plan.collections {
+          if let line = Render.keptNewest(c.name, olderThanKept: c.olderThanKept, pruned: c.pruned) {
+            ctx.console.print(line + ".")
+          }
         }
         if let d = report.digestID { ctx.console.print("Stored rule-based digest \(d.uuidString).") }
       }

@@ -110,7 +110,8 @@ enum KnowledgeCommands {
         The id, source and creation date never change. An item mirroring a legacy memory is not edited
         (search shows the memory through it; memories are kept as saved). Stored digests are snapshots
         and keep the text they were built from (the edit says when one quotes the item); a handoff summary
-        built by rules follows a new title, one written by hand is kept. The old text is
+        built by rules follows a new title (the edit names each handoff whose summary it rewrote; --json
+        lists them as rebuiltHandoffIDs), one written by hand is kept. The old text is
         not kept: to keep it, capture a new item with --relates supersedes:ID instead. Only the text an
         edit sets is checked for credentials.
         """,
@@ -147,16 +148,23 @@ enum KnowledgeCommands {
           "knowledge edit: nothing to change; give at least one of --title, --content, --content-file, --kind, --priority, "
             + "--tags, --add-tags, --remove-tags, --relates, --unrelate")
       }
-      let result = try ctx.engine(.update).editKnowledge(id: id, edit)
+      let engine = try ctx.engine(.update)
+      let result = try engine.editKnowledge(id: id, edit)
       if result.digestsQuotingEarlierText > 0 {
         ctx.console.printDiagnostic(
           "dolphin: notice: \(result.digestsQuotingEarlierText) stored digest(s) cite this item and still quote its earlier "
             + "text (digests are snapshots); `dolphin erase --kind digests` removes them")
       }
       if ctx.json {
-        struct Out: Encodable { var item: KnowledgeItem; var changed: [String]; var digestsQuotingEarlierText: Int }
+        // `rebuiltHandoffIDs` only when the edit rewrote a handoff's rule-built summary, as the
+        // MCP tools give it.
+        struct Out: Encodable {
+          var item: KnowledgeItem; var changed: [String]; var digestsQuotingEarlierText: Int; var rebuiltHandoffIDs: [UUID]?
+        }
         try ctx.console.printJSON(
-          Out(item: result.item, changed: result.changed, digestsQuotingEarlierText: result.digestsQuotingEarlierText))
+          Out(
+            item: result.item, changed: result.changed, digestsQuotingEarlierText: result.digestsQuotingEarlierText,
+            rebuiltHandoffIDs: result.rebuiltHandoffIDs.isEmpty ? nil : result.rebuiltHandoffIDs))
       } else if result.changed.isEmpty {
         ctx.console.print(
           "No change: \(result.item.kind.rawValue) \(inertQuoted(result.item.title)) already holds what was given "
@@ -166,6 +174,7 @@ enum KnowledgeCommands {
           "Edited \(result.item.kind.rawValue) \(inertQuoted(result.item.title)): \(result.changed.joined(separator: ", ")) "
             + "changed (revision \(result.item.revision)).")
         ctx.console.print("id: \(result.item.id.uuidString)")
+        ctx.printRewrittenSummaries(result.rebuiltHandoffIDs, engine: engine)
       }
     })
 
@@ -319,7 +328,11 @@ enum TaskCommands {
   static let complete = Command(
     spec: CommandSpec(
       path: ["task", "complete"], summary: "Mark a task completed.", positionals: [("id", "The task's UUID.")],
-      discussion: "Completing a completed task changes nothing (its completion time is kept) and says so; it still exits 0."),
+      discussion: """
+        Completing a completed task changes nothing (its completion time is kept) and says so; it still exits 0.
+        A handoff summary built by rules that carries the task is rewritten (it lists open and completed
+        tasks apart): each such handoff is named (--json: rebuiltHandoffIDs).
+        """),
     run: { ctx in
       try changeStatus(ctx, flag: "alreadyCompleted", change: { try $0.completeTaskReportingOutcome(id: $1) }) { task in
         "Task already completed\(task.completedAt.map { " at " + Render.date($0) } ?? ""); nothing changed."
@@ -333,26 +346,32 @@ enum TaskCommands {
     unchanged: (TaskItem) -> String
   ) throws {
     let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
-    let outcome = try change(try ctx.engine(.update), id)
+    let engine = try ctx.engine(.update)
+    let outcome = try change(engine, id)
     if ctx.json {
       try ctx.console.printJSON(TaskStatusOutput(outcome, flag: flag))
       return
     }
     ctx.console.print(Render.taskLine(outcome.task))
     if outcome.wasAlreadyInStatus { ctx.console.print(unchanged(outcome.task)) }
+    ctx.printRewrittenSummaries(outcome.rebuiltHandoffIDs, engine: engine)
   }
 
   /// `task complete --json` and `task reopen --json`: the task's fields, as before, plus a
-  /// flag (`alreadyCompleted` or `alreadyOpen`) saying the task already had that status.
+  /// flag (`alreadyCompleted` or `alreadyOpen`) saying the task already had that status, and
+  /// `rebuiltHandoffIDs` — only when the change rewrote a handoff's rule-built summary (it
+  /// lists open and completed tasks apart) — as the MCP tools give it.
   struct TaskStatusOutput: Encodable {
     var task: TaskItem
     var flag: String
     var wasAlreadyInStatus: Bool
+    var rebuiltHandoffIDs: [UUID]
 
     init(_ outcome: TaskStatusChange, flag: String) {
       task = outcome.task
       self.flag = flag
       wasAlreadyInStatus = outcome.wasAlreadyInStatus
+      rebuiltHandoffIDs = outcome.rebuiltHandoffIDs
     }
 
     private struct Key: CodingKey {
@@ -366,13 +385,17 @@ enum TaskCommands {
       try task.encode(to: encoder)
       var container = encoder.container(keyedBy: Key.self)
       try container.encode(wasAlreadyInStatus, forKey: Key(stringValue: flag))
+      if !rebuiltHandoffIDs.isEmpty { try container.encode(rebuiltHandoffIDs, forKey: Key(stringValue: "rebuiltHandoffIDs")) }
     }
   }
 
   static let reopen = Command(
     spec: CommandSpec(
       path: ["task", "reopen"], summary: "Reopen a completed task.", positionals: [("id", "The task's UUID.")],
-      discussion: "Reopening an open task changes nothing and says so; it still exits 0."),
+      discussion: """
+        Reopening an open task changes nothing and says so; it still exits 0. As for `task complete`, each
+        handoff whose rule-built summary the change rewrote is named (--json: rebuiltHandoffIDs).
+        """),
     run: { ctx in
       try changeStatus(ctx, flag: "alreadyOpen", change: { try $0.reopenTaskReportingOutcome(id: $1) }) { _ in
         "Task already open; nothing changed."
@@ -394,13 +417,24 @@ enum MigrateCommands {
     return order.map { "\(r.imported[$0] ?? 0) \($0)" }.joined(separator: ", ") + ", \(r.quarantined.count) quarantined"
   }
 
+  /// What keeping the newest records did (``Render/keptNewest(_:olderThanKept:pruned:)``), one
+  /// clause per kept collection that left something out, in ``KeptCollection`` order.
+  static func keptClauses(_ r: LegacyMigrationReport) -> [String] {
+    KeptCollection.allCases.compactMap {
+      Render.keptNewest($0.rawValue, olderThanKept: r.olderThanKept[$0.rawValue] ?? 0, pruned: r.pruned[$0.rawValue] ?? 0)
+    }
+  }
+
   static let migrate = Command(
     spec: CommandSpec(
       path: ["migrate"], summary: "Import a legacy v1–v4 JSON workspace file into the workspace (one transaction).",
       positionals: [("file", "The legacy workspace JSON file (never modified).")],
       discussion: """
         Everything is imported in one transaction or nothing is. Records that fail validation are kept
-        verbatim in the quarantine table (see `dolphin quarantine`). A 0600 backup of the file is kept in
+        verbatim in the quarantine table (see `dolphin quarantine`). Of messages, receipts, checkpoints
+        and digests the workspace keeps the newest (by date, across its records and the file's, as
+        `import` does): the report says how many of the file's, older, were not imported and how many
+        of this workspace's were pruned (--json: olderThanKept, pruned). A 0600 backup of the file is kept in
         <workspace>/legacy-backups/, and its sha256 is recorded so the same file is never imported twice.
         A `workspace.json` found in the workspace directory is imported the same way on first use.
         """),
@@ -427,6 +461,8 @@ enum MigrateCommands {
         return
       }
       ctx.console.print("Imported legacy schema v\(report.sourceVersion ?? 0) from \(file.path): \(summary(report)).")
+      // As `import` says it (review 19-c): which records keeping the newest left out or pruned.
+      for clause in keptClauses(report) { ctx.console.print(clause + ".") }
       ctx.console.print("Original unchanged; backup: \(report.backupPath ?? "?")")
       for q in report.quarantined.prefix(20) {
         // A record without a place in a list (the settings) is named alone, as `quarantine` names it.

@@ -111,6 +111,28 @@ extension Render {
     return out.joined(separator: "\n")
   }
 
+  /// How many handoffs a write's report names one by one before it counts the rest (as an
+  /// agent's approval names them).
+  static let rewrittenSummariesNamed = 5
+
+  /// The lines a write prints for the handoffs whose rule-built summary it rewrote, in the
+  /// order given: `Also rewrote the rule-built summary of handoff <id> "Focus".` for the first
+  /// ``rewrittenSummariesNamed`` (the focus cut at 80 characters; without it when the handoff
+  /// could not be read again), then `Also rewrote the rule-built summaries of N more
+  /// handoff(s); --json lists every id.` Empty when there are none.
+  static func rewrittenSummaries(_ handoffs: [(id: UUID, focus: String?)]) -> [String] {
+    var lines = handoffs.prefix(rewrittenSummariesNamed).map { h in
+      "Also rewrote the rule-built summary of handoff \(h.id.uuidString)"
+        + (h.focus.map { " " + inertQuoted(Truncation.truncate($0, to: 80)) } ?? "") + "."
+    }
+    if handoffs.count > rewrittenSummariesNamed {
+      lines.append(
+        "Also rewrote the rule-built summaries of \(handoffs.count - rewrittenSummariesNamed) more handoff(s); "
+          + "--json lists every id.")
+    }
+    return lines
+  }
+
   static func handoffLine(_ h: Handoff, active: Bool) -> String {
     "\(active ? "*" : " ") \(h.id.uuidString)  \(date(h.createdAt))  \(inertQuoted(Truncation.truncate(h.focus, to: 80)))"
       + "  (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) \(h.taskIDs.count == 1 ? "task" : "tasks"))"

@@ -70,6 +70,17 @@ extension Render {
     return lines.joined(separator: "\n")
   }
 
+  /// What keeping the newest records of a kept collection did in an import or a migration, or
+  /// nil when it left nothing out: `Kept the newest 10000 messages: 3 of the file's, older, were
+  /// not imported; 2 older of this workspace's were pruned` (no final period). Nil too for a
+  /// name that is no kept collection.
+  static func keptNewest(_ name: String, olderThanKept: Int, pruned: Int) -> String? {
+    guard olderThanKept > 0 || pruned > 0, let kept = KeptCollection(rawValue: name) else { return nil }
+    let older = olderThanKept > 0 ? "\(olderThanKept) of the file's, older, were not imported" : nil
+    let pruned = pruned > 0 ? "\(pruned) older of this workspace's were pruned" : nil
+    return "Kept the newest \(kept.limit) \(name): " + [older, pruned].compactMap { $0 }.joined(separator: "; ")
+  }
+
   /// What keeping the newest records of a kept collection does in an import, or nil: `2 oldest
   /// existing will be pruned; 48 of the file's digests are older than the newest 50 kept and
   /// will not be imported`.

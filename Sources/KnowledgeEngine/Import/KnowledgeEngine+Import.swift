@@ -326,48 +326,19 @@ struct ImportAnalysis: Sendable {
   /// ``ImportPlan/Collection/pruned``). A record the import replaces keeps its place. For digests,
   /// the digest the import stores at the end (``ImportPlan/storesDigest``) takes one place.
   mutating func keepNewest(_ tx: WorkspaceTransaction) throws(WorkspaceError) {
-    struct Candidate {
-      var id: UUID
-      var date: Date
-      var fromFile: Bool
-      var position: Int
-      /// Oldest first: date, then the workspace's before the file's, then storage order.
-      static func older(_ a: Candidate, _ b: Candidate) -> Bool {
-        if a.date != b.date { return a.date < b.date }
-        if a.fromFile != b.fromFile { return !a.fromFile }
-        return a.position < b.position
-      }
-    }
     for kept in KeptCollection.allCases {
       let name = kept.rawValue
       guard let index = plan.collections.firstIndex(where: { $0.name == name }) else { continue }
       let statuses = status[name] ?? [:]
       let fileRecords = Self.keptRecordsInWriteOrder(kept, workspace).filter { statuses[$0.id] == .new }
       let room = kept.limit - (kept == .digests && plan.storesDigest ? 1 : 0)
-      let stored = try tx.retentionOrder(kept)
-      guard stored.count + fileRecords.count > room else { continue }
-      let replaced = policy == .replace ? Set(statuses.filter { $0.value == .conflicting }.keys) : []
-      var candidates = stored.enumerated().map { i, r in
-        Candidate(id: r.id, date: r.date, fromFile: false, position: i)
-      }
-      candidates += fileRecords.enumerated().map { i, r in Candidate(id: r.id, date: r.date, fromFile: true, position: i) }
-      candidates.sort(by: Candidate.older)
       // Replaced records stay, whatever their date: they are stored and keep their place.
-      var excess = candidates.count - room
-      var prunedIDs: [UUID] = []
-      var older = 0
-      for c in candidates where excess > 0 && !replaced.contains(c.id) {
-        excess -= 1
-        if c.fromFile {
-          status[name]?[c.id] = .older
-          older += 1
-        } else {
-          prunedIDs.append(c.id)
-        }
-      }
-      pruned[kept] = prunedIDs
-      plan.collections[index].pruned = prunedIDs.count
-      plan.collections[index].olderThanKept = older
+      let replaced = policy == .replace ? Set(statuses.filter { $0.value == .conflicting }.keys) : []
+      let newest = NewestKept(stored: try tx.retentionOrder(kept), incoming: fileRecords, room: room, sparing: replaced)
+      for id in newest.olderIncoming { status[name]?[id] = .older }
+      pruned[kept] = newest.prunedStored
+      plan.collections[index].pruned = newest.prunedStored.count
+      plan.collections[index].olderThanKept = newest.olderIncoming.count
     }
   }
 

@@ -11,11 +11,22 @@ public struct LegacyMigrationReport: Sendable, Equatable, Codable {
   public var sourceVersion: Int?
   /// The 0600 copy of the original kept in the workspace directory.
   public var backupPath: String?
-  /// Records imported, by collection.
+  /// Records imported, by collection (the file's records left out as older than those kept are
+  /// not counted: see ``olderThanKept``).
   public var imported: [String: Int]
   /// Records kept aside verbatim in the quarantine table.
   public var quarantined: [QuarantinedRecord]
   public var integrityProblems: [String]
+  /// Of the collections a workspace keeps only the newest of (``KeptCollection``: `messages`,
+  /// `receipts`, `checkpoints`, `digests`), this workspace's records the migration removed because
+  /// the newest kept, across the workspace's and the file's, are newer (for digests, to make room
+  /// for the one the migration stores at the end), by collection; only collections with some.
+  /// As ``ImportPlan/Collection/pruned`` counts them for `import`.
+  public var pruned: [String: Int] = [:]
+  /// For the same collections, the file's records that were not imported because they are older
+  /// than the newest the workspace keeps, by collection; only collections with some. The backup
+  /// of the file still holds them. As ``ImportPlan/Collection/olderThanKept`` counts them.
+  public var olderThanKept: [String: Int] = [:]
 }
 
 extension KnowledgeEngine {
@@ -215,10 +226,18 @@ extension KnowledgeEngine {
       throw ImportAnalysis.capacityRefusal(
         WorkspaceError.capacity(what: what, limit: limit, held: held, adding: adding), source: source.name)
     }
+    // The newest of each kept collection, across the workspace's records and the file's, as
+    // `import` keeps them (review 19-c: records were pruned one insert at a time, the newest
+    // stored spared, and nothing said so): the workspace's older ones go first, so that storing
+    // the file's, and the digest at the end, prunes nothing more.
+    let kept = try keepNewest(of: ws, in: tx)
     for c in ws.conversations {
       try naming("conversation \(c.id.uuidString)", in: source.name) { try tx.insertConversation(c) }
     }
-    for m in ws.messages { try naming("message \(m.id.uuidString)", in: source.name) { try tx.insertMessage(m) } }
+    let messages = ws.messages.filter { !kept.left[.messages, default: []].contains($0.id) }
+    let receipts = ws.receipts.filter { !kept.left[.receipts, default: []].contains($0.id) }
+    let checkpoints = ws.checkpoints.filter { !kept.left[.checkpoints, default: []].contains($0.id) }
+    for m in messages { try naming("message \(m.id.uuidString)", in: source.name) { try tx.insertMessage(m) } }
     var settings = ws.settings
     settings.knowledgeItemLimit = try tx.settings().knowledgeItemLimit
     // The importer quarantines settings the store would refuse; named as every other record is,
@@ -231,8 +250,8 @@ extension KnowledgeEngine {
       }
     }
     for t in ws.tasks { try naming("task \(t.id.uuidString)", in: source.name) { try tx.insertTask(t) } }
-    for r in ws.receipts { try naming("receipt \(r.id.uuidString)", in: source.name) { try tx.insertReceipt(r) } }
-    for c in ws.checkpoints {
+    for r in receipts { try naming("receipt \(r.id.uuidString)", in: source.name) { try tx.insertReceipt(r) } }
+    for c in checkpoints {
       try naming("checkpoint \(c.id.uuidString)", in: source.name) { try tx.insertCheckpoint(c) }
     }
     for q in result.quarantined {
@@ -256,11 +275,46 @@ extension KnowledgeEngine {
       sourcePath: file.path, sha256: source.sha256, alreadyImported: false, sourceVersion: result.sourceVersion,
       backupPath: backup.path,
       imported: [
-        "conversations": ws.conversations.count, "messages": ws.messages.count, "memories": ws.memories.count,
-        "tasks": ws.tasks.count, "receipts": ws.receipts.count, "checkpoints": ws.checkpoints.count, "settings": 1,
+        "conversations": ws.conversations.count, "messages": messages.count, "memories": ws.memories.count,
+        "tasks": ws.tasks.count, "receipts": receipts.count, "checkpoints": checkpoints.count, "settings": 1,
       ],
-      quarantined: result.quarantined, integrityProblems: result.integrityProblems)
+      quarantined: result.quarantined, integrityProblems: result.integrityProblems,
+      pruned: kept.pruned, olderThanKept: kept.left.filter { !$0.value.isEmpty }.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value.count })
     return (report, wroteBackup)
+  }
+
+  /// Keeps the newest records of each kept collection (``KeptCollection``) across the
+  /// workspace's and `ws`'s (``NewestKept``): removes the workspace's older ones now, in `tx`,
+  /// and says which of the file's are older than those kept. For digests, the one the migration
+  /// stores at the end takes one place (a legacy file holds none).
+  ///
+  /// A file's record whose id the workspace holds is refused when it is stored (nothing is
+  /// imported then); so that it still is, a stored record with such an id is never removed here.
+  /// - Returns: per collection, the file's record ids left out (older than those kept), and the
+  ///   number of the workspace's records removed (only collections with some).
+  /// - Throws: storage errors.
+  static func keepNewest(of ws: AssistantWorkspace, in tx: WorkspaceTransaction)
+    throws -> (left: [KeptCollection: Set<UUID>], pruned: [String: Int])
+  {
+    var left: [KeptCollection: Set<UUID>] = [:]
+    var pruned: [String: Int] = [:]
+    for collection in KeptCollection.allCases {
+      let incoming: [(id: UUID, date: Date)] =
+        switch collection {
+        case .digests: []
+        case .messages: ws.messages.map { ($0.id, $0.createdAt) }
+        case .receipts: ws.receipts.map { ($0.id, $0.startedAt) }
+        case .checkpoints: ws.checkpoints.map { ($0.id, $0.createdAt) }
+        }
+      let room = collection.limit - (collection == .digests ? 1 : 0)
+      let stored = try tx.retentionOrder(collection)
+      let clashing = Set(stored.map(\.id)).intersection(incoming.map(\.id))
+      let newest = NewestKept(stored: stored, incoming: incoming, room: room, sparing: clashing)
+      try tx.removeKept(collection, ids: newest.prunedStored)
+      if !newest.prunedStored.isEmpty { pruned[collection.rawValue] = newest.prunedStored.count }
+      left[collection] = Set(newest.olderIncoming)
+    }
+    return (left, pruned)
   }
 
   /// Reads a legacy file, bounded: a FIFO, a device or a runaway file never fills memory.
