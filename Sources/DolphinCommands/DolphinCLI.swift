@@ -13,7 +13,8 @@ public enum DolphinCLI {
   /// - Parameters:
   ///   - rawArguments: the bytes of each argument after the program name (no terminating NUL).
   ///   - console: streams and environment.
-  /// - Returns: the process exit code (see ``ExitCode``).
+  /// - Returns: the process exit code (see ``ExitCode``): ``ExitCode/storage`` when standard
+  ///   output could not be written (``Console/outputFailure``) and the command otherwise succeeded.
   public static func run(rawArguments: [[UInt8]], console: Console) async -> Int32 {
     var arguments: [String] = []
     for (index, bytes) in rawArguments.enumerated() {
@@ -23,7 +24,14 @@ public enum DolphinCLI {
       }
       arguments.append(text)
     }
-    return await run(arguments, console: console)
+    let code = await run(arguments, console: console)
+    // Output that did not reach standard output is a failure the caller must see: a backup
+    // redirected to a full disk is cut short (review 20-a, #1). `dolphin mcp` owns its stdout.
+    if let failure = console.outputFailure, arguments.first != "mcp" {
+      console.printError("dolphin: error: \(console.outputFailureMessage(failure))")
+      return code == ExitCode.success ? ExitCode.storage : code
+    }
+    return code
   }
 
   /// The usage error for the argument at `index` (0-based, after the program name), naming

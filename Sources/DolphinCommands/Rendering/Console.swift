@@ -31,6 +31,12 @@ public final class Console: @unchecked Sendable {
     self.environment = environment
   }
 
+  /// The `errno` of the first write to standard output that failed (a full disk, `/dev/full`,
+  /// a closed descriptor), or nil; later lines are still tried. ``DolphinCLI`` reports it and
+  /// exits ``ExitCode/storage`` (review 20-a, #1: `dolphin export > backup.json` on a full disk
+  /// left a truncated backup and exited 0).
+  public private(set) var outputFailure: Int32?
+
   /// What was written to stdout (buffered consoles only).
   public var standardOutput: String { out }
   /// What was written to stderr (buffered consoles only).
@@ -40,14 +46,29 @@ public final class Console: @unchecked Sendable {
   /// idempotent), so no path or argument echoed back can drive the terminal.
   func print(_ raw: String) {
     let s = TerminalText.inert(raw)
-    if buffered { out += s + "\n" } else { Self.writeAll(s + "\n", to: STDOUT_FILENO) }
+    if buffered {
+      out += s + "\n"
+    } else if let failure = Self.writeAll(s + "\n", to: STDOUT_FILENO), outputFailure == nil {
+      outputFailure = failure
+    }
   }
 
-  /// Writes `text` to `descriptor`, all of it or until the descriptor fails. A closed stdout
-  /// (`dolphin … >&-`) loses the output, as any Unix tool's would, instead of stopping the
-  /// process: `FileHandle.write` crashed it (exit 132, review s13) after the command had run.
-  static func writeAll(_ text: String, to descriptor: Int32) {
-    _ = SecureFile.writeAll(descriptor, Data(text.utf8))
+  /// Writes `text` to `descriptor`, all of it or until the descriptor fails, and returns the
+  /// failure's `errno` (`EIO` for a write that wrote nothing), or nil. A closed stdout
+  /// (`dolphin … >&-`) does not stop the process: `FileHandle.write` crashed it (exit 132,
+  /// review s13) after the command had run.
+  @discardableResult
+  static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
+    errno = 0
+    guard !SecureFile.writeAll(descriptor, Data(text.utf8)) else { return nil }
+    return errno == 0 ? EIO : errno
+  }
+
+  /// The error for a failed write to standard output: what failed and why, and that the
+  /// command itself ran (its output is what was lost or cut short).
+  func outputFailureMessage(_ failure: Int32) -> String {
+    "could not write standard output: \(SystemErrorCause.describe(failure)); the command ran, but what it "
+      + "printed is lost or cut short (a file it was redirected to is incomplete: do not use it)"
   }
 
   func printError(_ raw: String) {
