@@ -187,12 +187,12 @@ struct CLIEndToEndTests {
       args: [], help: "Usage: dolphin <command> [arguments] [options]",
       message: "no command given; name one of the commands above (`dolphin --help` prints this list on stdout)"),
     MissingCommand(
-      args: ["task"], help: "dolphin task <subcommand>\n\nSubcommands: add, list, search, complete, reopen, delete",
-      message: "`dolphin task` needs a subcommand: one of add, list, search, complete, reopen, delete"),
+      args: ["task"], help: "dolphin task <subcommand>\n\nSubcommands: add, list, get, edit, search, complete, reopen, delete",
+      message: "`dolphin task` needs a subcommand: one of add, list, get, edit, search, complete, reopen, delete"),
     // An option where the subcommand should be is no unknown subcommand '--workspace' (review, s16).
     MissingCommand(
-      args: ["task", "--workspace", "W"], help: "dolphin task <subcommand>\n\nSubcommands: add, list, search, complete, reopen, delete",
-      message: "`dolphin task` needs a subcommand: one of add, list, search, complete, reopen, delete; options go after it "
+      args: ["task", "--workspace", "W"], help: "dolphin task <subcommand>\n\nSubcommands: add, list, get, edit, search, complete, reopen, delete",
+      message: "`dolphin task` needs a subcommand: one of add, list, get, edit, search, complete, reopen, delete; options go after it "
         + "(`dolphin task <subcommand> [options]`)"),
     MissingCommand(
       args: ["knowledge", "--json"], help: "dolphin knowledge <subcommand>\n\nSubcommands: list, get, edit, delete",

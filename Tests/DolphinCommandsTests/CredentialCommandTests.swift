@@ -68,7 +68,7 @@ struct CredentialAdviceTests {
       message:
         "message \(found); nothing was stored or run: a chat message stays in the chat log and is copied into handoffs. "
         + "Remove the secret; to store it deliberately, use --allow-credentials with `dolphin capture`, `dolphin knowledge edit`, "
-        + "`dolphin memory save`, `dolphin task add` or `dolphin handoff create`"),
+        + "`dolphin memory save`, `dolphin task add`, `dolphin task edit` or `dolphin handoff create`"),
   ]
 
   @Test("each command's refusal gives advice it can follow, on stderr and in the --json error", arguments: cases)

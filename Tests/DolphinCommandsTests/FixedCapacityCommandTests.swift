@@ -27,8 +27,14 @@ struct FixedCapacityCommandTests {
         + "adding 1 would make 5001. Delete some (`dolphin task delete ID`)"),
     Full(
       what: .handoffs, command: ["handoff", "create", "--focus", "One more"],
+      // Also the oldest inactive handoffs (all made at once here: the list's order, reversed)
+      // and the command that deletes the oldest in one go (review 20-b, 5).
       stderr: "the workspace holds 200 handoffs, the most it may hold (200, a fixed limit, not a setting); "
-        + "adding 1 would make 201. Delete some (`dolphin handoff delete ID`)"),
+        + "adding 1 would make 201. Delete some (`dolphin handoff delete ID`). The oldest inactive: "
+        + [200, 199, 198, 197, 196].map { "\(sequentialID($0).uuidString) (2026-09-21T14:13:20.000Z, \"Session \($0)\")" }
+          .joined(separator: "; ")
+        + "; and 195 more. To delete the oldest inactive ones in one go (the plan is shown first; the active handoff is "
+        + "kept): `dolphin handoff delete --keep-newest 150` or `dolphin handoff delete --inactive-older-than YYYY-MM-DD`"),
   ]
 
   /// Fills `what` to its limit through the store, in one transaction.

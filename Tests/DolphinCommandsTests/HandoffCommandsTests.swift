@@ -97,7 +97,7 @@ struct HandoffCommandsTests {
     #expect(out.contains("  1. Add --save\n  2. Write the CLI tests\n"))
     #expect(out.contains("  - \(k)  decision: \"Use SQLite for the workspace\""))
     #expect(out.contains("  - \(t)  task [open]: \"Benchmark the digest\""))
-    #expect(out.contains("Captured since this handoff (1 of 1):\n  - "))
+    #expect(out.contains("Knowledge captured since this handoff (1 of 1):\n  - "))
     #expect(out.contains("  context: \"Found a faster scan\"\n"))
     #expect(out.contains("Nothing was re-run, no approval was reused, no task was completed, and nothing here claims that work was done."))
     // Restoring completed nothing and consumed nothing.
@@ -150,8 +150,10 @@ struct HandoffCommandsTests {
     let text = try cli.run(["handoff", "create", "--focus", "One more"])
     #expect(text.status == 4, "\(text.stderr)")
     #expect(
-      text.stderr == "dolphin: error: the workspace holds 200 handoffs, the most it may hold (200, a fixed limit, "
-        + "not a setting); adding 1 would make 201. Delete some (`dolphin handoff delete ID`)\n")
+      text.stderr.hasPrefix(
+        "dolphin: error: the workspace holds 200 handoffs, the most it may hold (200, a fixed limit, "
+          + "not a setting); adding 1 would make 201. Delete some (`dolphin handoff delete ID`). The oldest inactive: "))
+    #expect(text.stderr.hasSuffix("`dolphin handoff delete --keep-newest 150` or `dolphin handoff delete --inactive-older-than YYYY-MM-DD`\n"))
     #expect(!text.stderr.contains("raise"))
     let json = try cli.run(["handoff", "create", "--focus", "One more", "--json"])
     #expect(json.status == 4)
@@ -159,7 +161,7 @@ struct HandoffCommandsTests {
     #expect(error["kind"] as? String == "validation")
     #expect(error["field"] as? String == "handoffs")
     #expect(error["exitCode"] as? Int == 4)
-    #expect((error["message"] as? String)?.hasSuffix("Delete some (`dolphin handoff delete ID`)") == true)
+    #expect((error["message"] as? String)?.hasSuffix("`dolphin handoff delete --inactive-older-than YYYY-MM-DD`") == true)
     #expect((try cli.json(["status"])["counts"] as? [String: Any])?["handoff"] as? Int == 200)
   }
 

@@ -54,7 +54,7 @@ struct SearchMessagesTests {
     let task = try #require(try cli.json(["task", "add", "Write the plan"])["id"] as? String)
     let item = try #require((try cli.json(["capture", "fact", "Grafana"])["item"] as? [String: Any])?["id"] as? String)
     let t = try cli.run(["search", task])
-    #expect(t.stdout.contains("\(task) is a task's id; search matches words, not ids: dolphin task list --status all shows it"), "\(t.stdout)")
+    #expect(t.stdout.contains("\(task) is a task's id; search matches words, not ids: dolphin task get \(task) shows it"), "\(t.stdout)")
     #expect(!t.stdout.contains("knowledge get"))
     let k = try cli.run(["search", item])
     #expect(k.stdout.contains("To look up a record by its id: dolphin knowledge get \(item)"), "\(k.stdout)")

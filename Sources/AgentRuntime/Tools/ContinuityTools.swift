@@ -308,6 +308,9 @@ enum ContinuityTools {
           BoundedLines.Section(entries: b.tasks.map { "Task: \(ToolRendering.quoted($0.title)) (id \($0.id.uuidString))" }, rank: 1) {
             more($0, "task", "tasks", note)
           },
+          BoundedLines.Section(entries: tasksSince(b), total: b.tasksSinceTotal, rank: 1) {
+            more($0, "task added or completed since", "tasks added or completed since", "task_list lists them")
+          },
         ],
         tail: (b.capturedSinceTotal > 0 ? ["Captured since: \(b.capturedSinceTotal) item(s)"] : [])
           + replacements(b))
@@ -324,6 +327,15 @@ enum ContinuityTools {
       guard !replaced.isEmpty else { return nil }
       return "Captured since: \(ToolRendering.quoted(r.title)) (id \(r.id.uuidString)) supersedes "
         + replaced.map(\.uuidString).joined(separator: ", ") + ", in this handoff"
+    }
+  }
+
+  /// The tasks added or completed since the handoff (review 20-b, 3), at most
+  /// ``KnowledgeEngine/briefCapturedSinceLimit``: `Task since: "Title" (id N; added, now
+  /// open)`.
+  static func tasksSince(_ b: HandoffBrief) -> [String] {
+    b.tasksSince.map { r in
+      "Task since: \(ToolRendering.quoted(r.title)) (id \(r.id.uuidString); \(r.change ?? "changed"), now \(r.status ?? "unknown"))"
     }
   }
 

@@ -280,6 +280,25 @@ extension WorkspaceTransaction {
     return try db.all("SELECT \(Self.taskColumns) FROM task ORDER BY id") { (row) throws(WorkspaceError) in try taskRow(row) }
   }
 
+  /// The tasks added or completed strictly after `date`, ordered by the later of the two dates
+  /// that fall after it (then by id), at most `limit`, and how many there are in all.
+  ///
+  /// A task reopened since is not found by its dates (reopening clears `completedAt` and
+  /// records no date); it is listed only when it was also added since.
+  package func tasksChanged(after date: Date, limit: Int) throws(WorkspaceError) -> (tasks: [TaskItem], total: Int) {
+    requireValid()
+    // Stored dates are fixed-width UTC ISO-8601 strings, so text order is time order.
+    let after = Self.text(date)
+    let changed = "created_at > ?1 OR completed_at > ?1"
+    let tasks = try db.all(
+      "SELECT \(Self.taskColumns) FROM task WHERE \(changed) "
+        + "ORDER BY max(created_at, coalesce(completed_at, created_at)), id LIMIT ?2",
+      [after, .integer(Int64(max(0, limit)))]
+    ) { (row) throws(WorkspaceError) in try taskRow(row) }
+    let total = Int(try db.integer("SELECT count(*) FROM task WHERE \(changed)", [after]))
+    return (tasks, total)
+  }
+
   /// Id, kind and title of the knowledge items created strictly after `date`, oldest first
   /// (then by id), at most `limit`, and how many there are in all.
   package func knowledgeCreated(after date: Date, limit: Int) throws(WorkspaceError)

@@ -6,6 +6,12 @@ import KnowledgeEngine
 enum HandoffCommands {
   static let all = [create, list, get, restore, deactivate, delete]
 
+  /// How `handoff get` and `restore` name a handoff
+  /// (``KnowledgeEngine/resolveHandoffReference(_:field:)``).
+  static let handoffReferenceHelp =
+    "The handoff's UUID, `latest` (the newest by creation), or the start of its id "
+    + "(at least \(KnowledgeEngine.handoffIDPrefixMinimum) hexadecimal digits, naming exactly one handoff)."
+
   static let create = Command(
     spec: CommandSpec(
       path: ["handoff", "create"], summary: "Store a session handoff: focus, summary, next steps, knowledge and tasks.",
@@ -24,11 +30,15 @@ enum HandoffCommands {
         OptionSpec(name: "knowledge", value: "ID", repeatable: true, help: "A knowledge item to carry (≤ \(Limits.idsPerList))."),
         OptionSpec(name: "task", value: "ID", repeatable: true, help: "A task to carry (≤ \(Limits.idsPerList))."),
         OptionSpec(name: "auto", value: nil, help: "Also add the knowledge and open tasks that best match the focus text (ranked lexically); items another item supersedes are left out, and said."),
+        OptionSpec(
+          name: "activate", value: nil,
+          help: "Also mark the new handoff active (as `handoff restore` would); without it the active handoff stays as it was."),
         Commands.allowCredentials,
       ],
       discussion: """
         Examples:
           dolphin handoff create --focus "Wire the digest into the CLI" --next "Add --save" --auto
+          dolphin handoff create --focus "End of day" --auto --activate
           git log -5 --format=%s | dolphin handoff create --focus "Release prep" --summary -
         '-' reads standard input for one of --focus, --summary and --next (standard input is read once).
         """,
@@ -51,7 +61,7 @@ enum HandoffCommands {
       let r = try ctx.engine(.create).createHandoff(
         HandoffRequest(
           focus: focus, summary: summary, nextSteps: nextSteps, knowledgeIDs: knowledge, taskIDs: tasks,
-          autoSelect: a.has("auto"), allowCredentials: a.has("allow-credentials")))
+          autoSelect: a.has("auto"), allowCredentials: a.has("allow-credentials"), activate: a.has("activate")))
       if ctx.json {
         try ctx.console.printJSON(r)
         return
@@ -76,6 +86,10 @@ enum HandoffCommands {
       }
       c.print("Carries \(r.handoff.knowledgeIDs.count) knowledge item(s), \(r.handoff.taskIDs.count) task(s), \(r.handoff.nextSteps.count) next step(s).")
       c.print(Render.hanging(r.handoff.summary, label: "Summary: "))
+      if r.activated == true {
+        c.print(
+          "Marked it active" + (r.previouslyActiveID.map { " (handoff \($0.uuidString) was active before)" } ?? "") + ".")
+      }
       c.print("Restore it later with: dolphin handoff restore \(r.handoff.id.uuidString)")
     })
 
@@ -107,10 +121,12 @@ enum HandoffCommands {
     })
 
   static let get = Command(
-    spec: CommandSpec(path: ["handoff", "get"], summary: "Show one handoff (reading never changes or consumes it).", positionals: [("id", "The handoff's UUID.")]),
+    spec: CommandSpec(
+      path: ["handoff", "get"], summary: "Show one handoff (reading never changes or consumes it).",
+      positionals: [("id", handoffReferenceHelp)]),
     run: { ctx in
-      let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
       let engine = try ctx.engine(.read)
+      let id = try engine.resolveHandoffReference(ctx.arguments.positionals[0], field: "id")
       let h = try engine.handoff(id: id)
       if ctx.json {
         try ctx.console.printJSON(h)
@@ -122,15 +138,19 @@ enum HandoffCommands {
   static let restore = Command(
     spec: CommandSpec(
       path: ["handoff", "restore"], summary: "Mark a handoff active and print its continuity brief (changes nothing else).",
-      positionals: [("id", "The handoff's UUID.")],
+      positionals: [("id", handoffReferenceHelp)],
       discussion: """
+        Examples:
+          dolphin handoff restore latest
+          dolphin handoff restore 3F2504E0
         Restoring re-runs nothing, reuses no approval, completes no task and claims no work was done; it only sets
         the active-handoff marker. The brief lists the focus, summary, next steps, the handoff's knowledge and tasks,
         and what was captured since the handoff was made.
         """),
     run: { ctx in
-      let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
-      let b = try ctx.engine(.update).restoreHandoff(id: id)
+      let engine = try ctx.engine(.update)
+      let id = try engine.resolveHandoffReference(ctx.arguments.positionals[0], field: "id")
+      let b = try engine.restoreHandoff(id: id)
       if ctx.json { try ctx.console.printJSON(b) } else { ctx.console.print(Render.brief(b)) }
     })
 
@@ -150,7 +170,83 @@ enum HandoffCommands {
 
   static let delete = Command(
     spec: CommandSpec(
-      path: ["handoff", "delete"], summary: "Delete a handoff after showing the plan.", positionals: [("id", "The handoff's UUID.")],
-      confirms: true, discussion: "Shows the active marker and digests it will clear or remove, asks on a terminal, then applies it in one transaction."),
-    run: { ctx in try runDeletion(ctx, { .handoff($0) }, field: "id") })
+      path: ["handoff", "delete"], summary: "Delete a handoff, or the oldest inactive ones, after showing the plan.",
+      positionals: [("id", "The handoff's UUID (or give --keep-newest or --inactive-older-than instead).")],
+      requiredPositionals: 0,
+      options: [
+        OptionSpec(
+          name: "keep-newest", value: "N",
+          help: "Delete every handoff but the newest N (0…\(Limits.handoffs)) and the active one."),
+        OptionSpec(
+          name: "inactive-older-than", value: "DATE",
+          help: "Delete every inactive handoff made before DATE (YYYY-MM-DD, UTC midnight, or an ISO 8601 date and time)."),
+      ],
+      confirms: true,
+      discussion: """
+        Examples:
+          dolphin handoff delete 3F2504E0-4F89-11D3-9A0C-0305E82C3301
+          dolphin handoff delete --keep-newest 150
+          dolphin handoff delete --inactive-older-than 2026-01-01 --yes
+        Shows the active marker and digests it will clear or remove, asks on a terminal, then applies it in one
+        transaction. A workspace holds at most \(Limits.handoffs) handoffs (a fixed limit); --keep-newest and
+        --inactive-older-than delete the oldest in one go, showing every handoff's plan first, and never the
+        active handoff.
+        """),
+    run: { ctx in
+      let a = ctx.arguments
+      let keep = a.value("keep-newest")
+      let before = a.value("inactive-older-than")
+      let rules = (keep != nil ? 1 : 0) + (before != nil ? 1 : 0) + (a.positionals.isEmpty ? 0 : 1)
+      guard rules == 1 else {
+        throw CLIError.usage(
+          "`dolphin handoff delete` needs exactly one of: a handoff id, --keep-newest N, --inactive-older-than DATE")
+      }
+      if !a.positionals.isEmpty { return try runDeletion(ctx, { .handoff($0) }, field: "id") }
+      let rule: HandoffPruning
+      if keep != nil {
+        rule = .keepNewest(try ctx.integer("keep-newest", default: 0, range: 0...Limits.handoffs))
+      } else {
+        rule = .inactiveOlderThan(try pruningDate(before ?? ""))
+      }
+      try runPruning(ctx, rule)
+    })
+
+  /// `--inactive-older-than`: `YYYY-MM-DD` (UTC midnight) or an ISO 8601 date and time.
+  /// - Throws: ``CLIError/invalidValue(_:field:)`` naming the flag for anything else.
+  static func pruningDate(_ text: String) throws -> Date {
+    let t = text.trimmingCharacters(in: .whitespaces)
+    if let d = ISO8601.date(from: t) ?? ISO8601.date(from: t + "T00:00:00Z") { return d }
+    throw CLIError.invalidValue(
+      "--inactive-older-than must be a date such as 2026-01-31 (UTC) or 2026-01-31T12:00:00Z, got \(quotedValue(text, cutAt: 60))",
+      field: "inactive-older-than")
+  }
+
+  /// Plans the deletion of the handoffs `rule` selects, shows every plan, asks (or takes
+  /// `--yes`), then applies them all in one transaction.
+  static func runPruning(_ ctx: CommandContext, _ rule: HandoffPruning) throws {
+    let engine = try ctx.engineForPlannedChange(.update)
+    let plans = try engine.planHandoffPruning(rule)
+    let what = "\(plans.count) handoff(s)"
+    let shown = ["Delete \(what), oldest first (the active handoff is never selected):"] + plans.map(Render.plan)
+    if plans.isEmpty {
+      if ctx.json {
+        struct Out: Encodable { var deleted: [DeletionReport]; var count: Int }
+        try ctx.console.printJSON(Out(deleted: [], count: 0))
+      } else {
+        ctx.console.print("No handoff matches; nothing was deleted.")
+      }
+      return
+    }
+    let text = shown.joined(separator: "\n")
+    if !ctx.json { ctx.console.print(text) } else { ctx.console.printError(text) }
+    try ctx.confirm("Apply these \(plans.count) deletions?", action: "the deletion", plan: plans)
+    let reports = try engine.applyHandoffPruning(plans)
+    if ctx.json {
+      struct Out: Encodable { var deleted: [DeletionReport]; var count: Int }
+      try ctx.console.printJSON(Out(deleted: reports, count: reports.count))
+    } else {
+      let removed = Set(reports.flatMap(\.removedIDs)).count
+      ctx.console.print("Deleted \(reports.count) handoff(s) (\(removed) record(s) removed).")
+    }
+  }
 }

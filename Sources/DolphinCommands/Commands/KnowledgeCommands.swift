@@ -268,7 +268,76 @@ enum MemoryCommands {
 }
 
 enum TaskCommands {
-  static let all = [add, list, search, complete, reopen, delete]
+  static let all = [add, list, get, edit, search, complete, reopen, delete]
+
+  static let get = Command(
+    spec: CommandSpec(
+      path: ["task", "get"], summary: "Show one task: title, status, priority, dates, notes and knowledge ids.",
+      positionals: [("id", "The task's UUID.")]),
+    run: { ctx in
+      let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
+      let t = try ctx.engine(.read).task(id: id)
+      if ctx.json { try ctx.console.printJSON(t) } else { ctx.console.print(Render.taskDetail(t)) }
+    })
+
+  static let edit = Command(
+    spec: CommandSpec(
+      path: ["task", "edit"], summary: "Change a task in place (title, notes, priority, knowledge).",
+      positionals: [("id", "The task's UUID.")],
+      options: [
+        OptionSpec(name: "title", value: "T", help: "A new title (≤ \(Limits.taskTitle) characters)."),
+        OptionSpec(
+          name: "notes", value: "TEXT", help: "New notes (≤ \(Limits.taskNotes) characters); '-' reads stdin; '' removes them.",
+          readsStandardInput: true),
+        OptionSpec(name: "priority", value: "P", help: "low, normal, high or critical."),
+        OptionSpec(
+          name: "knowledge", value: "ID", repeatable: true,
+          help: "A supporting knowledge item; the ones given replace the stored list (≤ \(Limits.idsPerList))."),
+        OptionSpec(name: "clear-knowledge", value: nil, help: "Remove every supporting knowledge item."),
+        Commands.allowCredentials,
+      ],
+      discussion: """
+        Examples:
+          dolphin task edit 3F2504E0-4F89-11D3-9A0C-0305E82C3301 --priority critical
+          dolphin task edit 3F2504E0-4F89-11D3-9A0C-0305E82C3301 --notes "Seen in Instruments"
+        Text is checked as by `task add`; an edit that changes nothing stores nothing (exit 0, said so). The id,
+        status and dates never change (`task complete` and `task reopen` change the status). A handoff summary
+        built by rules follows a new title; one written by hand is kept. Only the text an edit sets is checked
+        for credentials.
+        """,
+      fieldFlags: [FieldFlag("title", "--title"), FieldFlag("notes", "--notes"), FieldFlag("knowledgeIDs", "--knowledge")]),
+    run: { ctx in
+      let a = ctx.arguments
+      let id = try ctx.uuid(a.positionals[0], field: "id")
+      let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, name: "--priority") }
+      let given = try a.all("knowledge").map { try ctx.uuid($0, field: "--knowledge") }
+      if a.has("clear-knowledge"), !given.isEmpty {
+        throw CLIError.usage("task edit: give --knowledge ID or --clear-knowledge, not both")
+      }
+      let knowledge: [UUID]? = a.has("clear-knowledge") ? [] : given.isEmpty ? nil : given
+      let notes = try ctx.textOption("notes", field: "notes", limit: Limits.taskNotes)
+      let edit = TaskEdit(
+        title: a.value("title"), notes: notes, priority: priority, knowledgeIDs: knowledge,
+        allowCredentials: a.has("allow-credentials"))
+      guard !edit.isEmpty else {
+        throw CLIError.usage(
+          "task edit: nothing to change; give at least one of --title, --notes, --priority, --knowledge, --clear-knowledge")
+      }
+      let result = try ctx.engine(.update).editTask(id: id, edit)
+      if ctx.json {
+        try ctx.console.printJSON(result)
+      } else if result.changed.isEmpty {
+        ctx.console.print("No change: task \(inertQuoted(result.task.title)) already holds what was given.")
+      } else {
+        ctx.console.print("Edited task \(inertQuoted(result.task.title)): \(result.changed.joined(separator: ", ")) changed.")
+        ctx.console.print("id: \(result.task.id.uuidString)")
+        if !result.rebuiltHandoffIDs.isEmpty {
+          ctx.console.print(
+            "Rewrote the rule-built summary of handoff(s) carrying it: "
+              + result.rebuiltHandoffIDs.map(\.uuidString).joined(separator: ", "))
+        }
+      }
+    })
 
   static let add = Command(
     spec: CommandSpec(

@@ -70,7 +70,7 @@ extension SearchCommands {
     return switch recordType {
     case .knowledge: "To look up a record by its id: dolphin knowledge get \(u)"
     case .memory: "\(u) is a legacy memory's id; search matches words, not ids: dolphin memory list shows it"
-    case .task: "\(u) is a task's id; search matches words, not ids: dolphin task list --status all shows it"
+    case .task: "\(u) is a task's id; search matches words, not ids: dolphin task get \(u) shows it"
     case .handoff: "\(u) is a handoff's id: dolphin handoff get \(u)"
     case .digest: "\(u) is a stored digest's id; search matches words, not ids: dolphin export includes stored digests"
     case .receipt: "\(u) is an activity receipt's id; search matches words, not ids: dolphin activity shows it"

@@ -163,13 +163,14 @@ extension Render {
   /// captured since, `[supersedes <id> (in this handoff)]` naming what it replaces.
   static func reference(_ r: BriefReference, carried: Set<UUID> = []) -> String {
     let status = r.status.map { " [\($0)]" } ?? ""
+    let change = r.change.map { " (\($0) since)" } ?? ""
     var marks: [String] = []
     if let s = r.supersededBy { marks.append(KnowledgeEngine.supersededNote(s)) }
     if let p = r.supersedes {
       marks.append("supersedes " + p.map { $0.uuidString + (carried.contains($0) ? " (in this handoff)" : "") }.joined(separator: ", "))
     }
     let tail = marks.isEmpty ? "" : "  [" + marks.joined(separator: "; ") + "]"
-    return "  - \(r.id.uuidString)  \(r.kind)\(status): \(inertQuoted(r.title))\(tail)"
+    return "  - \(r.id.uuidString)  \(r.kind)\(status)\(change): \(inertQuoted(r.title))\(tail)"
   }
 
   static func brief(_ b: HandoffBrief) -> String {
@@ -186,9 +187,20 @@ extension Render {
     for (i, s) in h.nextSteps.enumerated() { out.append("  \(i + 1). \(inertLine(s))") }
     out += ["", "Knowledge:"] + (b.knowledge.isEmpty ? ["  (none)"] : b.knowledge.map { reference($0) })
     out += ["", "Tasks (status as stored now):"] + (b.tasks.isEmpty ? ["  (none)"] : b.tasks.map { reference($0) })
-    out += ["", "Captured since this handoff (\(b.capturedSince.count) of \(b.capturedSinceTotal)):"]
+    // Tasks too (review 20-b, 3: a critical task added since was nowhere in the brief), and
+    // each heading says which records it lists, so that neither reads as everything since.
+    out += ["", "Knowledge captured since this handoff (\(b.capturedSince.count) of \(b.capturedSinceTotal)):"]
     let carried = Set(b.handoff.knowledgeIDs)
     out += b.capturedSince.isEmpty ? ["  (nothing)"] : b.capturedSince.map { reference($0, carried: carried) }
+    out += ["", "Tasks added or completed since this handoff (\(b.tasksSince.count) of \(b.tasksSinceTotal)):"]
+    out += b.tasksSince.isEmpty ? ["  (none)"] : b.tasksSince.map { reference($0) }
+    let left = [
+      (b.capturedSinceTotal - b.capturedSince.count, "knowledge item", "knowledge items", "dolphin knowledge list"),
+      (b.tasksSinceTotal - b.tasksSince.count, "task", "tasks", "dolphin task list --status all"),
+    ].filter { $0.0 > 0 }
+    for (n, one, many, command) in left {
+      out.append("  … \(n) more \(n == 1 ? one : many) since this handoff not shown (`\(command)` lists them)")
+    }
     if !h.recentExcerpts.isEmpty {
       out += ["", "Recent excerpts (copied chat lines):"] + h.recentExcerpts.map { "  > \(inertLine($0))" }
     }

@@ -47,6 +47,21 @@ enum Render {
     return "\(box) \(t.id.uuidString)  \(inertQuoted(t.title))\(pr)"
   }
 
+  /// Every field of a task, one per line: title, id, status (with the completion date),
+  /// priority, creation date, knowledge ids and notes (indented under their label).
+  static func taskDetail(_ t: TaskItem) -> String {
+    var lines = [
+      "task: \(inertLine(t.title))",
+      "id:        \(t.id.uuidString)",
+      "status:    \(t.status.rawValue)" + (t.completedAt.map { " (completed \(date($0)))" } ?? ""),
+      "priority:  \(t.priority.rawValue)",
+      "created:   \(date(t.createdAt))",
+      "knowledge: " + (t.knowledgeIDs.isEmpty ? "(none)" : t.knowledgeIDs.map(\.uuidString).joined(separator: ", ")),
+    ]
+    lines.append(hanging(t.notes.isEmpty ? "(none)" : t.notes, label: "notes:     "))
+    return lines.joined(separator: "\n")
+  }
+
   static func memoryLine(_ m: MemoryItem) -> String {
     "\(m.id.uuidString)  \(date(m.createdAt))  \(inertQuoted(Truncation.truncate(m.text, to: 100)))"
   }

@@ -68,7 +68,7 @@ extension KnowledgeEngine {
     try store.read { tx in
       let handoffs = try tx.counts()["handoff"] ?? 0
       if handoffs >= Limits.handoffs {
-        throw WorkspaceError.capacity(what: .handoffs, limit: Limits.handoffs, held: handoffs, adding: 1)
+        throw try Self.handoffCapacityError(held: handoffs, tx)
       }
       if !knowledgeIDs.isEmpty || !taskIDs.isEmpty {
         try tx.checkHandoffReferences(knowledgeIDs: knowledgeIDs, taskIDs: taskIDs)

@@ -21,13 +21,18 @@ public struct HandoffRequest: Sendable, Equatable {
   /// Store focus, summary and steps even when they look like credentials. Only the command
   /// line's explicit `--allow-credentials` sets this; agent and MCP paths never do.
   public var allowCredentials: Bool
+  /// Also mark the new handoff active, in the same transaction (as restoring it would, without
+  /// returning a brief). False by default: creating a handoff leaves the active one as it was.
+  public var activate: Bool
 
   /// A request; only `focus` is required.
   public init(
     focus: String, summary: String? = nil, nextSteps: [String] = [], knowledgeIDs: [UUID] = [],
-    taskIDs: [UUID] = [], recentExcerpts: [String] = [], autoSelect: Bool = false, allowCredentials: Bool = false
+    taskIDs: [UUID] = [], recentExcerpts: [String] = [], autoSelect: Bool = false, allowCredentials: Bool = false,
+    activate: Bool = false
   ) {
     self.allowCredentials = allowCredentials
+    self.activate = activate
     self.focus = focus
     self.summary = summary
     self.nextSteps = nextSteps
@@ -79,6 +84,11 @@ public struct HandoffCreation: Sendable, Equatable, Codable {
   public var summaryGenerated: Bool
   /// Present when the request asked for auto-selection.
   public var autoSelection: AutoSelection?
+  /// True when the request asked to mark the new handoff active (``HandoffRequest/activate``)
+  /// and it was; nil (absent from JSON) when it did not ask.
+  public var activated: Bool? = nil
+  /// With ``activated``: the handoff that was active before, if another one was.
+  public var previouslyActiveID: UUID? = nil
 }
 
 /// The stored handoffs and which one is active.
@@ -108,6 +118,9 @@ public struct BriefReference: Sendable, Equatable, Codable {
   /// For an item captured since the handoff: the items it supersedes, sorted by
   /// `uuidString` (they may be in the brief's knowledge); nil (absent from JSON) when none.
   public var supersedes: [UUID]? = nil
+  /// For a task in ``HandoffBrief/tasksSince``: what happened to it after the handoff was
+  /// made, `added`, `completed`, or `added and completed`; nil (absent from JSON) elsewhere.
+  public var change: String? = nil
 }
 
 /// What restoring a handoff returns: context only.
@@ -126,6 +139,13 @@ public struct HandoffBrief: Sendable, Equatable, Codable {
   public var capturedSince: [BriefReference]
   /// How many knowledge items were captured after the handoff was made.
   public var capturedSinceTotal: Int
+  /// Tasks added or completed after the handoff was made, whether the handoff carries them or
+  /// not, each with its ``BriefReference/change`` and current status, ordered by when that
+  /// happened (oldest first); at most ``KnowledgeEngine/briefCapturedSinceLimit``. A task
+  /// reopened since is listed only when it was also added since (reopening records no date).
+  public var tasksSince: [BriefReference]
+  /// How many tasks were added or completed after the handoff was made.
+  public var tasksSinceTotal: Int
   /// The handoff that was active before, if another one was.
   public var previouslyActiveID: UUID?
   /// The fixed statement of what restoring did and did not do.

@@ -36,12 +36,14 @@ extension KnowledgeEngine {
   /// ``HandoffCreation/AutoSelection/supersededLeftOut``. Without a
   /// summary, one is built by rules from the selected records and says so
   /// (``generatedSummaryLabel``). Concurrent creators each store their own handoff; nothing
-  /// else is changed (the active handoff stays as it was).
+  /// else is changed: the active handoff stays as it was, unless ``HandoffRequest/activate``
+  /// asks to mark the new one active (in the same transaction).
   /// - Returns: the stored handoff, whether its summary was generated, and what was
   ///   auto-selected.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the field (bounds, an empty focus or
-  ///   step, an unknown knowledge or task id); ``WorkspaceError/capacity(what:limit:held:adding:)`` at
-  ///   ``Limits/handoffs``; storage errors.
+  ///   step, an unknown knowledge or task id; field `handoffs` at ``Limits/handoffs``, naming
+  ///   the oldest inactive handoffs and how to delete them: ``handoffCapacityError(held:_:)``);
+  ///   storage errors.
   public func createHandoff(_ request: HandoffRequest) throws -> HandoffCreation {
     let (focus, steps, summary) = try Self.checkedText(of: request)
     // Copied chat lines are not the user's new text: one that looks like a credential is
@@ -64,6 +66,10 @@ extension KnowledgeEngine {
       try prepareSearchIndex()
     }
     return try store.write { tx in
+      // Full: said with the oldest inactive handoffs and the command that deletes them
+      // (review 20-b, 5), before any ranking.
+      let held = try tx.handoffCount()
+      if held >= Limits.handoffs { throw try Self.handoffCapacityError(held: held, tx) }
       var knowledgeIDs = Self.unique(request.knowledgeIDs)
       var taskIDs = Self.unique(request.taskIDs)
       var auto: HandoffCreation.AutoSelection?
@@ -98,7 +104,13 @@ extension KnowledgeEngine {
         id: id, focus: focus, summary: text, nextSteps: steps, knowledgeIDs: knowledgeIDs, taskIDs: taskIDs,
         recentExcerpts: excerpts, createdAt: now)
       try tx.insertHandoff(handoff)
-      return HandoffCreation(handoff: handoff, summaryGenerated: summary == nil, autoSelection: auto)
+      var creation = HandoffCreation(handoff: handoff, summaryGenerated: summary == nil, autoSelection: auto)
+      if request.activate {
+        creation.previouslyActiveID = try tx.activeHandoffID()
+        try tx.setActiveHandoffID(handoff.id)
+        creation.activated = true
+      }
+      return creation
     }
   }
 
@@ -261,8 +273,9 @@ extension KnowledgeEngine {
   /// This changes nothing but the workspace's active-handoff marker: `restoredAt` is not
   /// written, no tool is re-run, no approval reused, no task completed, and the handoff is not
   /// consumed (it can be read and restored again).
-  /// - Returns: the handoff, its knowledge and tasks by title and id, what was captured since
-  ///   it was made (at most ``briefCapturedSinceLimit``, with the total), and
+  /// - Returns: the handoff, its knowledge and tasks by title and id, the knowledge captured and
+  ///   the tasks added or completed since it was made (each at most
+  ///   ``briefCapturedSinceLimit``, with the totals), and
   ///   ``restoreNotice``. Knowledge another item supersedes names its successors
   ///   (``BriefReference/supersededBy``), and an item captured since names the items it
   ///   supersedes (``BriefReference/supersedes``), read from the stored relationships now.
@@ -288,6 +301,7 @@ extension KnowledgeEngine {
         }
       }
       let since = try tx.knowledgeCreated(after: h.createdAt, limit: Self.briefCapturedSinceLimit)
+      let changed = try tx.tasksChanged(after: h.createdAt, limit: Self.briefCapturedSinceLimit)
       return HandoffBrief(
         handoff: h, knowledge: knowledge, tasks: tasks,
         capturedSince: since.items.map {
@@ -296,8 +310,21 @@ extension KnowledgeEngine {
             supersededBy: Self.nonEmpty(graph.successors(of: $0.id)), supersedes: Self.nonEmpty(graph.predecessors(of: $0.id)))
         },
         capturedSinceTotal: since.total,
+        tasksSince: changed.tasks.map { t in
+          BriefReference(
+            id: t.id, kind: "task", title: t.title, status: t.status.rawValue,
+            change: Self.taskChange(t, since: h.createdAt))
+        },
+        tasksSinceTotal: changed.total,
         previouslyActiveID: previous == id ? nil : previous, notice: Self.restoreNotice)
     }
+  }
+
+  /// What happened to `task` after `date`: `added`, `completed`, or `added and completed`.
+  static func taskChange(_ task: TaskItem, since date: Date) -> String {
+    let added = task.createdAt > date
+    let completed = task.completedAt.map { $0 > date } ?? false
+    return added && completed ? "added and completed" : completed ? "completed" : "added"
   }
 
   /// Clears the active-handoff marker (the handoff itself is kept).

@@ -176,7 +176,9 @@ enum InsightRules {
     let (conflicts, duplicates) = try similarityInsights(
       scan, linked: linked, superseded: superseded, contradictions: contradictions, t, tx)
     fired.append(conflicts)
-    if let handoff, let f = staleHandoff(handoff, scan, now: now, t) { fired.append(f) }
+    if let handoff, let f = staleHandoff(handoff, scan, newest: try tx.listHandoffs(limit: 1).first, now: now, t) {
+      fired.append(f)
+    }
     fired.append(try unsupportedTasks(tx, t))
     let openTasks = try tx.tasks(status: .open, limit: nil)
     fired.append(try supersededEvidence(openTasks, SupersedeGraph(edges: supersedeEdges), tx, t))
@@ -572,7 +574,12 @@ enum InsightRules {
     return out
   }
 
-  static func staleHandoff(_ h: Handoff, _ scan: Scan, now: Date, _ t: InsightThresholds) -> Fired? {
+  /// The stale-handoff insight for the active handoff `h`, or nil when it is not stale.
+  ///
+  /// Its advice is what clears it: restoring `newest` when that handoff was made after `h`
+  /// (creating a handoff does not make it active, so "create a new one" alone changed nothing:
+  /// review 20-b, 4), otherwise creating one made active with `--activate`; or deactivating `h`.
+  static func staleHandoff(_ h: Handoff, _ scan: Scan, newest: Handoff?, now: Date, _ t: InsightThresholds) -> Fired? {
     let newer = scan.newer.total
     // Compared as durations: "older than 14 days" holds at 14 days and 1 second.
     let age = now.timeIntervalSince(h.createdAt)
@@ -591,10 +598,24 @@ enum InsightRules {
           }
           return Insight(
             rule: .staleHandoff, priority: priority,
-            message: "The active handoff \(quote(h.focus)) may be stale: \(reasons.joined(separator: " and ")); create a new handoff or deactivate it.",
+            message: "The active handoff \(quote(h.focus)) may be stale: \(reasons.joined(separator: " and ")); "
+              + staleHandoffAdvice(h, newest: newest),
             evidenceIDs: [h.id] + evidence, evidenceTotal: 1 + newer)
         }
       ])
+  }
+
+  /// What clears the stale-handoff insight: `restore the newer handoff "F" (id N: `dolphin
+  /// handoff restore N`) or deactivate this one (`dolphin handoff deactivate`).` when a newer
+  /// handoff exists, else the same with `create a new handoff marked active (`dolphin handoff
+  /// create --focus TEXT --activate`)`.
+  static func staleHandoffAdvice(_ h: Handoff, newest: Handoff?) -> String {
+    let deactivate = "or deactivate this one (`dolphin handoff deactivate`)."
+    if let newest, newest.id != h.id, newest.createdAt >= h.createdAt {
+      let id = newest.id.uuidString
+      return "restore the newer handoff \(quote(newest.focus)) (id \(id): `dolphin handoff restore \(id)`) \(deactivate)"
+    }
+    return "create a new handoff and mark it active (`dolphin handoff create --focus TEXT --activate`) \(deactivate)"
   }
 
   /// An age in whole days and hours, rounded down: `15 days`, `14 days and 23 hours`,

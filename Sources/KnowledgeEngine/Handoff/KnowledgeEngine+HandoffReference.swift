@@ -1,0 +1,87 @@
+import ContinuityKit
+import Foundation
+
+extension KnowledgeEngine {
+  /// The fewest hexadecimal digits an id prefix must give to name a handoff
+  /// (``resolveHandoffReference(_:field:)``).
+  public static let handoffIDPrefixMinimum = 8
+
+  /// The word that names the newest handoff by creation (``resolveHandoffReference(_:field:)``).
+  public static let latestHandoffWord = "latest"
+
+  /// The handoff a user's reference names: a full UUID; `latest` (any case), the newest
+  /// handoff by creation (ties broken as ``listHandoffs(limit:)`` orders them); or a prefix of
+  /// a handoff id's `uuidString` of at least ``handoffIDPrefixMinimum`` hexadecimal digits
+  /// (hyphens where the UUID has them, any case) that exactly one stored handoff has.
+  ///
+  /// A prefix is never a guess: when it names more than one handoff, every candidate is listed
+  /// and none is chosen. Surrounding white space is ignored. At most ``Limits/handoffs``
+  /// handoffs exist, so a prefix is matched against all of them in memory.
+  /// - Parameters:
+  ///   - reference: what the user typed.
+  ///   - field: the argument named in errors, e.g. `id`.
+  /// - Returns: the id of a stored handoff (a full UUID is returned as given, whether or not a
+  ///   handoff has it: reading it says ``WorkspaceError/notFound(recordType:id:)`` as before).
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming `field`: for text that is neither a
+  ///   UUID, `latest` nor a prefix of ``handoffIDPrefixMinimum``–32 hexadecimal digits; for a
+  ///   prefix more than one handoff has (listing them, newest first); and, marked
+  ///   ``ValidationError/missingRecord``, for `latest` when no handoff exists or a prefix no
+  ///   handoff has. Storage errors.
+  public func resolveHandoffReference(_ reference: String, field: String = "id") throws -> UUID {
+    let text = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+    if let id = UUID(uuidString: text) { return id }
+    let shown = Limits.quoted(reference, cutAt: 60)
+    if text.lowercased() == Self.latestHandoffWord {
+      guard let newest = try store.read({ tx in try tx.listHandoffs(limit: 1).first }) else {
+        throw WorkspaceError.validation(
+          ValidationError(
+            field: field,
+            message: "\(field) \(shown) names the newest handoff, and the workspace holds none; "
+              + "create one with `dolphin handoff create --focus TEXT`",
+            missingRecord: .init(recordType: "handoff", id: Self.latestHandoffWord)))
+      }
+      return newest.id
+    }
+    let prefix = text.uppercased()
+    let digits = prefix.filter { $0 != "-" }.count
+    guard Self.isUUIDPrefix(prefix), digits >= Self.handoffIDPrefixMinimum else {
+      throw WorkspaceError.validation(
+        ValidationError(
+          field: field,
+          message: "\(field) \(shown) is not a UUID, `\(Self.latestHandoffWord)`, or the start of a handoff id "
+            + "(at least \(Self.handoffIDPrefixMinimum) hexadecimal digits, e.g. 3F2504E0; a full id reads "
+            + "3F2504E0-4F89-11D3-9A0C-0305E82C3301)"))
+    }
+    let candidates = try store.read { tx in try tx.listHandoffs() }.filter { $0.id.uuidString.hasPrefix(prefix) }
+    switch candidates.count {
+    case 1: return candidates[0].id
+    case 0:
+      throw WorkspaceError.validation(
+        ValidationError(
+          field: field, message: "\(field) \(shown): no handoff id begins with \(prefix) (`dolphin handoff list` lists them)",
+          missingRecord: .init(recordType: "handoff", id: prefix)))
+    default:
+      let listed = candidates.map { "\($0.id.uuidString) \(TerminalText.quoted(Truncation.truncate($0.focus, to: 60)))" }
+      throw WorkspaceError.validation(
+        ValidationError(
+          field: field,
+          message: "\(field) \(shown) begins \(candidates.count) handoff ids, so it names none of them: "
+            + listed.joined(separator: "; ") + ". Give more of the id"))
+    }
+  }
+
+  /// Whether `text` (upper case) could begin a UUID's `uuidString`: hexadecimal digits, with
+  /// hyphens exactly where a UUID has them (after digits 8, 12, 16 and 20).
+  static func isUUIDPrefix(_ text: String) -> Bool {
+    let template = Array("XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX")
+    guard text.count <= template.count else { return false }
+    for (ch, slot) in zip(text, template) {
+      if slot == "-" {
+        guard ch == "-" else { return false }
+      } else {
+        guard ch.isHexDigit, ch.isASCII else { return false }
+      }
+    }
+    return true
+  }
+}
