@@ -421,6 +421,7 @@ enum ContinuityTools {
   /// text shows only those, and its last line counts the rest (``ToolRendering/sizeCutLine(_:_:then:)``).
   static func codeAnalysisText(_ report: CodeAnalysisReport, cut: ToolOutput.SizeCut? = nil) -> String {
     let header = "Heuristic code analysis (not a compiler): \(report.totalFindings) finding(s)"
+      + (cut == nil ? "" : ToolRendering.sizeCutClause)
     let sent = cut?.kept ?? report.findings.count
     let rows = report.findings.prefix(sent).map { "\($0.line):\($0.column) \($0.rule.rawValue): \(ToolRendering.line($0.message))" }
     let tail = cut.map {

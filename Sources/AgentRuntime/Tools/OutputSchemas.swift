@@ -160,5 +160,7 @@ enum OutputSchemas {
       "total": integer, "truncated": truncated("results"), "omittedForSize": omittedForSize,
       "status": oneOf(TaskStatus.allCases.map(\.rawValue)),
       "terms": array(of: object([:])), "emptyReason": oneOf(EmptyReason.allCases.map(\.rawValue)),
+      "unsearchedCommonWords": strings, "wordsPastTermLimit": strings, "unsearchedSymbols": strings,
+      "unappliedOperators": strings,
     ], required: ["mode", "query", "results", "total", "truncated"])
 }

@@ -16,7 +16,10 @@ enum SearchTools {
       "mode": .object(["type": "string", "enum": ["exact", "hybrid-lexical"]]),
       "algorithmVersion": ToolRendering.string, "query": ToolRendering.string, "results": OutputSchemas.array(of: OutputSchemas.searchResult),
       "total": ToolRendering.integer, "truncated": OutputSchemas.truncated("results"), "terms": ToolRendering.anyArray,
-      "omittedForSize": OutputSchemas.omittedForSize,
+      "omittedForSize": OutputSchemas.omittedForSize, "emptyReason": OutputSchemas.oneOf(EmptyReason.allCases.map(\.rawValue)),
+      "scope": OutputSchemas.oneOf(SearchResponse.Scope.allCases.map(\.rawValue)),
+      "unsearchedCommonWords": OutputSchemas.strings, "wordsPastTermLimit": OutputSchemas.strings,
+      "unsearchedSymbols": OutputSchemas.strings, "unappliedOperators": OutputSchemas.strings,
     ], required: ["mode", "results", "total", "truncated"])
 
   /// The text rendering: a header naming the mode and counts, then each result (a line, and its

@@ -234,7 +234,9 @@ actor MCPSession {
     var bytes = JSONRPCMessage.response(response).serialized()
     let bound = server.configuration.limits.maximumResponseBytes
     if bytes.count > bound, case .success = outcome {
-      log("the response to \(request.method) id \(request.id) would be \(bytes.count) bytes, over the \(bound)-byte bound; an error was sent instead")
+      log(
+        "the response to \(request.method) id \(request.id) would be \(bytes.count) bytes, over the \(bound)-byte bound; "
+          + "an error was sent instead")
       response = JSONRPCResponse(id: request.id, outcome: oversized(method, request, size: bytes.count, bound: bound))
       bytes = JSONRPCMessage.response(response).serialized()
     }
