@@ -47,8 +47,9 @@ struct AboutCommandTests {
     #expect(typo.status == 2 && typo.stderr.contains("version"), "\(typo.stderr)")
   }
 
-  /// Review 19-d (11): the digest's line and section bounds and the MCP message bound were left out.
-  static let otherLayers = 8
+  /// Review 19-d (11): the digest's line and section bounds and the MCP message bound were left
+  /// out; the MCP response bound came with review 19-a's 36 MB response line.
+  static let otherLayers = 9
 
   @Test("limits prints every row of Limits.table and the digest and MCP bounds, in text and as JSON")
   func limits() throws {
@@ -58,6 +59,7 @@ struct AboutCommandTests {
     #expect(lines.count == Limits.table.count + Self.otherLayers + 1, "\(text.stdout)")
     #expect(lines.contains { $0.hasPrefix("  digest line ") && $0.hasSuffix(" 240 characters") }, "\(text.stdout)")
     #expect(lines.contains { $0.hasPrefix("  MCP message (one JSON-RPC line) ") && $0.hasSuffix(" 4194304 bytes") }, "\(text.stdout)")
+    #expect(lines.contains { $0.hasPrefix("  MCP response (one JSON-RPC line) ") && $0.hasSuffix(" 4194304 bytes") }, "\(text.stdout)")
     #expect(lines.first?.hasPrefix("Bounds of this build") == true)
     #expect(lines.contains { $0.hasPrefix("  title ") && $0.hasSuffix(" 300 characters") }, "\(text.stdout)")
     #expect(lines.contains { $0.hasPrefix("  code analysis input ") && $0.hasSuffix(" 200000 UTF-8 bytes") }, "\(text.stdout)")

@@ -76,7 +76,13 @@ public struct ToolExecutor: Sendable {
   /// - Parameters:
   ///   - approver: asked for `localWrite` calls only.
   ///   - recentExcerpts: chat lines a handoff may copy.
-  public func execute(_ call: ToolCall, approver: any ApprovalProvider, recentExcerpts: [String] = []) async -> ToolCallResult {
+  ///   - outputBound: the bytes a successful output may take as the host sends it (the MCP
+  ///     server's response bound, less its framing); a listing over it keeps its first records,
+  ///     each whole, and says so (``ToolOutput/fitted(to:finishingText:)``). Nil (the default)
+  ///     bounds the output by the tool's text cap only.
+  public func execute(
+    _ call: ToolCall, approver: any ApprovalProvider, recentExcerpts: [String] = [], outputBound: ToolOutputBound? = nil
+  ) async -> ToolCallResult {
     let started = engine.environment.now()
     func finish(_ outcome: ReceiptOutcome, risk: RiskClass?, args: String, approval: String?, output: ToolOutput?, error: AgentError?, message: String) -> ToolCallResult {
       let receipt = ActivityReceipt(
@@ -174,7 +180,11 @@ public struct ToolExecutor: Sendable {
       var output = try await tool.handler(args, context)
       // The text reaches a model verbatim: it is made inert as a whole (stored text already
       // is, but a workspace written before a sanitizer rule existed may not be).
-      output.text = Truncation.truncate(Sanitizer.sanitize(output.text), to: tool.outputCap)
+      let finishText = { (text: String) in Truncation.truncate(Sanitizer.sanitize(text), to: tool.outputCap) }
+      output.text = finishText(output.text)
+      // A listing too large for the host's bound keeps its first records whole (review 19-a:
+      // task_list sent one 36 MB line where the server accepts 4 MiB).
+      if let outputBound { output = output.fitted(to: outputBound, finishingText: finishText) }
       return finish(.succeeded, risk: tool.risk, args: canonical, approval: approval, output: output, error: nil, message: "ok")
     } catch {
       return failed(error, approval: approval)

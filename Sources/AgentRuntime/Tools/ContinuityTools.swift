@@ -48,7 +48,8 @@ enum ContinuityTools {
       return try SearchTools.render(
         try ctx.engine.search(
           args["query"]?.string ?? "", kinds: kinds, includeMemories: args["includeMemories"]?.bool ?? false,
-          tag: args["tag"]?.string, limit: args["limit"]?.int ?? Limits.searchResultsDefault))
+          tag: args["tag"]?.string, limit: args["limit"]?.int ?? Limits.searchResultsDefault),
+        narrower: "a narrower query, kinds or tag")
     })
 
   static let knowledgeGet = ToolDefinition(
@@ -202,40 +203,54 @@ enum ContinuityTools {
 
   static let handoffList = ToolDefinition(
     name: "handoff_list", title: "List handoffs",
-    description: "Saved handoffs, newest first, and which one is active: at most limit of them (default \(Limits.listedRecordsDefault)), with how many there are in all (total) and whether the limit left some out (truncated). Read-only.",
+    description: "Saved handoffs, newest first, and which one is active: at most limit of them (default \(Limits.listedRecordsDefault)) after the first offset, with how many there are in all (total) and whether some are left out (truncated). A response too large for the server's byte bound keeps the first handoffs, each whole, and counts the rest in omittedForSize: ask for them with offset. Read-only.",
     input: .object([
       // Up to every handoff the workspace may hold, as `dolphin handoff list --limit` takes.
       ToolProperty(
         "limit", .integer(minimum: 1, maximum: Limits.handoffs), default: .integer(Limits.listedRecordsDefault),
-        "Most handoffs listed (the newest).")
+        "Most handoffs listed (the newest, after offset)."),
+      ToolProperty(
+        "offset", .integer(minimum: 0, maximum: Limits.handoffs), default: .integer(0),
+        "Handoffs skipped first, newest first: the count of handoffs an earlier call listed, for the ones after them."),
     ]),
     outputSchema: ToolRendering.outputSchema(
       [
         "handoffs": OutputSchemas.array(of: OutputSchemas.handoff), "count": ToolRendering.integer, "total": ToolRendering.integer,
-        "truncated": ToolRendering.boolean,
+        "truncated": OutputSchemas.truncated("handoffs", by: "the limit or the offset"), "offset": OutputSchemas.offset,
+        "omittedForSize": OutputSchemas.omittedForSize,
         "activeHandoffID": .object([
           "type": "string", "format": "uuid",
-          "description": "The active handoff's id, also when the limit left its row out; absent when none is active.",
+          "description": "The active handoff's id, also when its row is left out; absent when none is active.",
         ]),
       ],
-      required: ["handoffs", "count", "total", "truncated"]),
+      required: ["handoffs", "count", "total", "truncated", "offset"]),
     risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let limit = args["limit"]?.int ?? Limits.listedRecordsDefault
-      let l = try ctx.engine.listHandoffs(limit: limit)
-      let truncated = l.handoffs.count < l.total
+      let offset = args["offset"]?.int ?? 0
+      let l = try ctx.engine.listHandoffs(limit: limit, offset: offset)
       let rows = l.handoffs.map { h in "- \(h.id.uuidString)\(h.id == l.activeHandoffID ? " (active)" : "") \(ToolRendering.quoted(h.focus))" }
       var structured = try ToolRendering.json(l).object ?? [:]
       structured["count"] = .integer(l.handoffs.count)
-      structured["truncated"] = .bool(truncated)
-      // The active handoff is named even when the limit leaves its row out, as the CLI does.
-      let header =
-        "\(l.handoffs.count) of \(l.total) handoff(s), newest first"
-        + (truncated ? ", cut by the limit of \(limit) (limit takes up to \(Limits.handoffs))" : "")
-        + "; active: \(l.activeHandoffID?.uuidString ?? "none")"
-      return ToolOutput(
-        structured: .object(structured),
-        text: l.total == 0 ? "No handoffs." : ToolRendering.listing(header: header, rows: rows, field: "handoffs"))
+      structured["truncated"] = .bool(l.handoffs.count < l.total)
+      structured["offset"] = .integer(offset)
+      // The active handoff is named even when its row is left out, as the CLI does.
+      @Sendable func text(_ cut: ToolOutput.SizeCut?) -> String {
+        guard l.total > 0 else { return "No handoffs." }
+        let shown = cut?.kept ?? l.handoffs.count
+        let header =
+          "\(shown) of \(l.total) handoff(s), newest first"
+          + ToolRendering.pageClauses(offset: offset, listed: l.handoffs.count, total: l.total)
+          + (offset + l.handoffs.count < l.total ? ", cut by the limit of \(limit) (limit takes up to \(Limits.handoffs))" : "")
+          + (cut == nil ? "" : ToolRendering.sizeCutClause)
+          + "; active: \(l.activeHandoffID?.uuidString ?? "none")"
+        return ToolRendering.listing(
+          header: header, rows: Array(rows.prefix(shown)), field: "handoffs",
+          tail: cut.map {
+            [ToolRendering.sizeCutLine($0, "handoff(s)", then: "call handoff_list again with offset \(offset + $0.kept) for the next ones")]
+          } ?? [])
+      }
+      return ToolOutput(structured: .object(structured), text: text(nil), listing: ToolOutput.Listing(field: "handoffs") { text($0) })
     })
 
   static let handoffGet = ToolDefinition(
@@ -381,9 +396,15 @@ enum ContinuityTools {
     outputSchema: OutputSchemas.insightReport, risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let r = try ctx.engine.insights(minimumPriority: Priority(rawValue: args["minPriority"]?.string ?? "low") ?? .low)
-      let lines = r.insights.map(ToolRendering.insightLine)
-      let header = "Rule-based insights: \(r.insights.count) of \(r.total)" + (lines.isEmpty ? "" : "; each line starts with its evidence ids in brackets")
-      return ToolOutput(structured: try ToolRendering.json(r), text: ToolRendering.listing(header: header, rows: lines, field: "insights"))
+      @Sendable func text(_ cut: ToolOutput.SizeCut?) -> String {
+        let lines = r.insights.prefix(cut?.kept ?? r.insights.count).map(ToolRendering.insightLine)
+        let header = "Rule-based insights: \(lines.count) of \(r.total)" + (lines.isEmpty ? "" : "; each line starts with its evidence ids in brackets")
+          + (cut == nil ? "" : ToolRendering.sizeCutClause)
+        return ToolRendering.listing(
+          header: header, rows: lines, field: "insights",
+          tail: cut.map { [ToolRendering.sizeCutLine($0, "insights", then: "a higher minPriority lists fewer")] } ?? [])
+      }
+      return ToolOutput(structured: try ToolRendering.json(r), text: text(nil), listing: ToolOutput.Listing(field: "insights") { text($0) })
     })
 
   static let codeAnalyze = ToolDefinition(
@@ -400,7 +421,9 @@ enum ContinuityTools {
     outputSchema: OutputSchemas.codeAnalysis, risk: .readOnly, isIdempotent: true,
     handler: { args, _ in
       let report = try CodeAnalyzer.analyze(source: args["code"]?.string ?? "", fileName: args["fileName"]?.string ?? "input.swift")
-      return ToolOutput(structured: try ToolRendering.json(report), text: codeAnalysisText(report))
+      return ToolOutput(
+        structured: try ToolRendering.json(report), text: codeAnalysisText(report),
+        listing: ToolOutput.Listing(field: "findings") { codeAnalysisText(report, cut: $0) })
     })
 
   /// The text of `code_analyze`: a header counting every finding, then as many finding lines as
@@ -408,24 +431,34 @@ enum ContinuityTools {
   /// one in `structuredContent.findings`, or — past the report's cap of
   /// ``Limits/codeAnalysisFindings`` — the first ones there and every rule's count in
   /// `structuredContent.counts` (review 19-a: the text stopped after 50 findings without a word).
-  static func codeAnalysisText(_ report: CodeAnalysisReport) -> String {
+  /// With `cut`, structuredContent.findings holds only the first findings a byte bound kept: the
+  /// text shows only those, and its last line counts the rest (``ToolRendering/sizeCutLine(_:_:then:)``).
+  static func codeAnalysisText(_ report: CodeAnalysisReport, cut: ToolOutput.SizeCut? = nil) -> String {
     let header = "Heuristic code analysis (not a compiler): \(report.totalFindings) finding(s)"
-    let rows = report.findings.map { "\($0.line):\($0.column) \($0.rule.rawValue): \(ToolRendering.line($0.message))" }
-    guard report.totalFindings > report.findings.count else {
-      return ToolRendering.listing(header: header, rows: rows, field: "findings")
-    }
+      + (cut == nil ? "" : ToolRendering.sizeCutClause)
+    let sent = cut?.kept ?? report.findings.count
+    let rows = report.findings.prefix(sent).map { "\($0.line):\($0.column) \($0.rule.rawValue): \(ToolRendering.line($0.message))" }
+    let tail = cut.map {
+      [ToolRendering.sizeCutLine($0, "findings", then: "structuredContent.counts counts each rule's findings; analyze a smaller part of the code for the rest")]
+    } ?? []
+    // Each line counts what it leaves out for its own reason: the text's bound, the report's cap
+    // (here), the response's byte bound (the tail).
     let listed = report.findings.count
     let total = report.totalFindings
+    let beyondReport = total - listed
+    guard beyondReport > 0 else {
+      return ToolRendering.listing(header: header, rows: rows, field: "findings", tail: tail)
+    }
     return ToolRendering.bounded(
       head: [header],
       sections: [
-        BoundedLines.Section(entries: rows, total: total) { n in
-          let inStructured = n - (total - listed)
+        BoundedLines.Section(entries: rows, total: sent + beyondReport) { n in
+          let inStructured = n - beyondReport
           return "… and \(n) more finding(s) (not shown: the text is bounded"
             + (inStructured > 0 ? "; structuredContent.findings holds \(inStructured) of them" : "")
             + "; the report lists only the first \(listed) of the \(total), and structuredContent.counts counts each rule's findings)"
         }
-      ])
+      ], tail: tail)
   }
 
   static let taskSearch = ToolDefinition(
@@ -439,7 +472,17 @@ enum ContinuityTools {
     outputSchema: OutputSchemas.taskSearch, risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let r = try ctx.engine.searchTasks(args["query"]?.string ?? "", status: TaskStatus(rawValue: args["status"]?.string ?? "all"), limit: args["limit"]?.int ?? Limits.searchResultsDefault)
-      let rows = r.results.map { ToolRendering.taskLine($0.task) }
+      return ToolOutput(
+        structured: try ToolRendering.json(r), text: taskSearchText(r),
+        listing: ToolOutput.Listing(field: "results") { taskSearchText(r, cut: $0) })
+    })
+
+  /// The text of `task_search`: a header in `knowledge_search`'s form, its notes, then whole
+  /// rows within the output bound and how many it left out; with `cut`, only the results a byte
+  /// bound kept, and a last line counting the rest (``ToolRendering/sizeCutLine(_:_:then:)``).
+  static func taskSearchText(_ r: TaskSearchResponse, cut: ToolOutput.SizeCut? = nil) -> String {
+      let shown = cut?.kept ?? r.results.count
+      let rows = r.results.prefix(shown).map { ToolRendering.taskLine($0.task) }
       var notes: [String] = []
       // Notes as `knowledge_search` gives them: words past the term limit, symbols not searched.
       if !r.results.isEmpty {
@@ -449,12 +492,14 @@ enum ContinuityTools {
       }
       if let why = r.emptyExplanation { notes.insert("No results: \(ToolRendering.line(why)).", at: 0) }
       // The header in `knowledge_search`'s form: the mode and the algorithm's version first.
-      let header = "Search mode \(r.mode) (\(r.algorithmVersion ?? "exact")): \(r.results.count) of \(r.total) matching task(s)"
-        + (r.truncated ? ", cut by the limit" : "")
+      let header = "Search mode \(r.mode) (\(r.algorithmVersion ?? "exact")): \(shown) of \(r.total) matching task(s)"
+        + (r.truncated ? ", cut by the limit" : "") + (cut == nil ? "" : ToolRendering.sizeCutClause)
       // Whole rows within the output bound, then how many it left out (review 19-a: the text
       // was cut inside a task's id).
-      return ToolOutput(structured: try ToolRendering.json(r), text: ToolRendering.listing(head: [header] + notes, rows: rows, field: "results"))
-    })
+      return ToolRendering.listing(
+        head: [header] + notes, rows: rows, field: "results",
+        tail: cut.map { [ToolRendering.sizeCutLine($0, "results", then: "they rank below the ones sent; a narrower query or status lists fewer")] } ?? [])
+  }
 
   static let taskReopen = ToolDefinition(
     name: "task_reopen", title: "Reopen a task",

@@ -42,41 +42,49 @@ enum LegacyTools {
 
   static let taskList = ToolDefinition(
     name: "task_list", title: "List tasks",
-    description: "List tasks, open first, then by priority and age: at most limit of them (default \(Limits.listedRecordsDefault)), with how many there are in all (total) and whether the limit left some out (truncated). Read-only.",
+    description: "List tasks, open first, then by priority and age: at most limit of them (default \(Limits.listedRecordsDefault)) after the first offset, with how many there are in all (total) and whether some are left out (truncated). A response too large for the server's byte bound keeps the first tasks, each whole, and counts the rest in omittedForSize: ask for them with offset. Read-only.",
     input: .object([
       ToolProperty("status", .oneOf(["open", "completed", "all"]), default: "all", "Which tasks."),
       // Up to every task the workspace may hold; the default keeps one answer small (review,
       // s17: one unbounded answer at the 5,000-task cap was 20.7 MB).
       ToolProperty(
         "limit", .integer(minimum: 1, maximum: Limits.tasks), default: .integer(Limits.listedRecordsDefault),
-        "Most tasks listed (the first in the order above)."),
+        "Most tasks listed (the first in the order above, after offset)."),
+      // The next page after a cut answer (review 19-a: 5,000 long tasks made one 36 MB line).
+      ToolProperty(
+        "offset", .integer(minimum: 0, maximum: Limits.tasks), default: .integer(0),
+        "Tasks skipped first, in the order above: the count of tasks an earlier call listed, for the ones after them."),
     ]),
     outputSchema: ToolRendering.outputSchema(
       [
         "tasks": OutputSchemas.array(of: OutputSchemas.task), "count": ToolRendering.integer, "total": ToolRendering.integer,
-        "truncated": ToolRendering.boolean,
+        "truncated": OutputSchemas.truncated("tasks", by: "the limit or the offset"), "offset": OutputSchemas.offset,
+        "omittedForSize": OutputSchemas.omittedForSize,
       ],
-      required: ["tasks", "count", "total", "truncated"]),
+      required: ["tasks", "count", "total", "truncated", "offset"]),
     risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
       let status = args["status"]?.string ?? "all"
       let limit = args["limit"]?.int ?? Limits.listedRecordsDefault
-      let l = try ctx.engine.taskListing(status: TaskStatus(rawValue: status), limit: limit)
-      let noun = status == "all" ? "task(s)" : "\(status) task(s)"
-      let text: String
-      if l.total == 0 {
-        text = status == "all" ? "No tasks." : "No \(status) tasks."
-      } else {
-        text = ToolRendering.listing(
-          header: "\(l.tasks.count) of \(l.total) \(noun)"
-            + (l.isTruncated ? ", cut by the limit of \(limit) (limit takes up to \(Limits.tasks))" : ""),
-          rows: l.tasks.map(ToolRendering.taskLine), field: "tasks")
+      let offset = args["offset"]?.int ?? 0
+      let l = try ctx.engine.taskListing(status: TaskStatus(rawValue: status), limit: limit, offset: offset)
+      let rows = l.tasks.map(ToolRendering.taskLine)
+      @Sendable func text(_ cut: ToolOutput.SizeCut?) -> String {
+        guard l.total > 0 else { return status == "all" ? "No tasks." : "No \(status) tasks." }
+        let noun = status == "all" ? "task(s)" : "\(status) task(s)"
+        let shown = cut?.kept ?? l.tasks.count
+        let header = "\(shown) of \(l.total) \(noun)" + ToolRendering.pageClauses(offset: offset, listed: l.tasks.count, total: l.total)
+          + (offset + l.tasks.count < l.total ? ", cut by the limit of \(limit) (limit takes up to \(Limits.tasks))" : "")
+          + (cut == nil ? "" : ToolRendering.sizeCutClause)
+        return ToolRendering.listing(
+          header: header, rows: Array(rows.prefix(shown)), field: "tasks",
+          tail: cut.map { [ToolRendering.sizeCutLine($0, noun, then: "call task_list again with offset \(offset + $0.kept) for the next ones")] } ?? [])
       }
       return ToolOutput(
         structured: .object([
           "tasks": try ToolRendering.json(l.tasks), "count": .integer(l.tasks.count), "total": .integer(l.total),
-          "truncated": .bool(l.isTruncated),
-        ]), text: text)
+          "truncated": .bool(l.isTruncated), "offset": .integer(offset),
+        ]), text: text(nil), listing: ToolOutput.Listing(field: "tasks") { text($0) })
     })
 
   static let taskAdd = ToolDefinition(

@@ -40,6 +40,32 @@ enum OutputSchemas {
   static let date: JSONValue = .object(["type": "string", "description": "ISO 8601, UTC, e.g. 2026-11-29T18:19:32.123Z."])
   static let priority = oneOf(Priority.allCases.map(\.rawValue))
 
+  /// `omittedForSize`, which every listing's output may carry (``ToolOutput/fitted(to:finishingText:)``).
+  static let omittedForSize: JSONValue = .object([
+    "type": "integer", "minimum": 1,
+    "description": .string(
+      "How many of the records this call listed were left out, whole, to keep the response within the host's byte bound "
+        + "(the MCP server's response bound, which `dolphin limits` lists); the list holds the first ones, and truncated is "
+        + "true. Absent when none were."),
+  ])
+
+  /// `truncated` of a listing: whether the list `listed` holds fewer records than `total`
+  /// (named `totalName`), because `cause` left some out or the response's byte bound did.
+  static func truncated(_ listed: String, by cause: String = "the limit", total totalName: String = "total") -> JSONValue {
+    .object([
+      "type": "boolean",
+      "description": .string(
+        "Whether \(listed) holds fewer records than \(totalName): \(cause) left some out, or the response's byte bound did "
+          + "(omittedForSize)."),
+    ])
+  }
+
+  /// The `offset` a paged listing echoes.
+  static let offset: JSONValue = .object([
+    "type": "integer", "minimum": 0,
+    "description": "How many records in the listing's order were skipped before the first one listed (the offset argument).",
+  ])
+
   /// A ``TaskItem``.
   static let task = object(
     [
@@ -105,8 +131,8 @@ enum OutputSchemas {
   static let insightReport = object(
     [
       "method": string, "algorithm": string, "algorithmVersion": string, "thresholds": object([:]),
-      "minimumPriority": priority, "insights": array(of: insight), "total": integer, "truncated": boolean,
-      "belowMinimumPriority": integer,
+      "minimumPriority": priority, "insights": array(of: insight), "total": integer, "truncated": truncated("insights", by: "the cap of \(Limits.insights)"),
+      "belowMinimumPriority": integer, "omittedForSize": omittedForSize,
     ], required: ["method", "algorithm", "algorithmVersion", "minimumPriority", "insights", "total", "truncated"])
 
   /// `code_analyze` (``CodeAnalysisReport``).
@@ -120,7 +146,7 @@ enum OutputSchemas {
             "line": integer, "column": integer, "utf16Column": integer, "rule": string, "severity": string,
             "message": string, "excerpt": string, "snippet": string,
           ], required: ["line", "column", "rule", "message"])),
-      "totalFindings": integer, "truncated": boolean,
+      "totalFindings": integer, "truncated": truncated("findings", by: "the report's cap of \(Limits.codeAnalysisFindings)", total: "totalFindings"), "omittedForSize": omittedForSize,
       "counts": array(of: object(["rule": string, "count": integer], required: ["rule", "count"])),
     ], required: ["fileName", "analysis", "findings", "totalFindings", "truncated", "counts"])
 
@@ -131,7 +157,10 @@ enum OutputSchemas {
       "results": array(
         of: object(
           ["task": task, "score": number, "matchedTerms": strings, "scoreParts": object([:])], required: ["task", "score"])),
-      "total": integer, "truncated": boolean, "status": oneOf(TaskStatus.allCases.map(\.rawValue)),
+      "total": integer, "truncated": truncated("results"), "omittedForSize": omittedForSize,
+      "status": oneOf(TaskStatus.allCases.map(\.rawValue)),
       "terms": array(of: object([:])), "emptyReason": oneOf(EmptyReason.allCases.map(\.rawValue)),
+      "unsearchedCommonWords": strings, "wordsPastTermLimit": strings, "unsearchedSymbols": strings,
+      "unappliedOperators": strings,
     ], required: ["mode", "query", "results", "total", "truncated"])
 }

@@ -15,15 +15,29 @@ enum SearchTools {
     [
       "mode": .object(["type": "string", "enum": ["exact", "hybrid-lexical"]]),
       "algorithmVersion": ToolRendering.string, "query": ToolRendering.string, "results": OutputSchemas.array(of: OutputSchemas.searchResult),
-      "total": ToolRendering.integer, "truncated": .object(["type": "boolean"]), "terms": ToolRendering.anyArray,
+      "total": ToolRendering.integer, "truncated": OutputSchemas.truncated("results"), "terms": ToolRendering.anyArray,
+      "omittedForSize": OutputSchemas.omittedForSize, "emptyReason": OutputSchemas.oneOf(EmptyReason.allCases.map(\.rawValue)),
+      "scope": OutputSchemas.oneOf(SearchResponse.Scope.allCases.map(\.rawValue)),
+      "unsearchedCommonWords": OutputSchemas.strings, "wordsPastTermLimit": OutputSchemas.strings,
+      "unsearchedSymbols": OutputSchemas.strings, "unappliedOperators": OutputSchemas.strings,
     ], required: ["mode", "results", "total", "truncated"])
 
   /// The text rendering: a header naming the mode and counts, then each result (a line, and its
   /// snippet on the next) whole, as many as ``Limits/renderedToolOutput`` holds, then how many it
-  /// left out (``ToolRendering/listing(head:rows:field:)``: `structuredContent.results` holds
-  /// every one).
-  static func text(_ r: SearchResponse) -> String {
-    var lines = ["Search mode \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")): \(r.results.count) of \(r.total) match(es)" + (r.truncated ? ", cut by the limit" : "")]
+  /// left out (``ToolRendering/listing(head:rows:field:tail:)``: `structuredContent.results`
+  /// holds every one).
+  /// - Parameters:
+  ///   - r: the response.
+  ///   - cut: when a byte bound cut the structured results to their first ones, that cut: the
+  ///     text then shows only those and ends by counting the rest
+  ///     (``ToolRendering/sizeCutLine(_:_:then:)``).
+  ///   - narrower: what selects fewer results, for that last line (`a narrower query, kinds or tag`).
+  static func text(_ r: SearchResponse, cut: ToolOutput.SizeCut? = nil, narrower: String = "a narrower query") -> String {
+    let shown = cut?.kept ?? r.results.count
+    var lines = [
+      "Search mode \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")): \(shown) of \(r.total) match(es)"
+        + (r.truncated ? ", cut by the limit" : "") + (cut == nil ? "" : ToolRendering.sizeCutClause)
+    ]
     if !r.results.isEmpty {
       let notes = SearchResponse.notes(
         wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators)
@@ -38,15 +52,22 @@ enum SearchTools {
       }
       lines.append("No results: \(ToolRendering.line(r.emptyExplanation(hint: hint) ?? why.explanation + hint)).")
     }
-    let rows = r.results.enumerated().map { i, x in
+    let rows = r.results.prefix(shown).enumerated().map { i, x in
       let superseded = x.supersededBy.map { "; \(KnowledgeEngine.supersededNote($0))" } ?? ""
       let row = "\(i + 1). \(x.label) \(ToolRendering.quoted(x.title)) (id \(x.id.uuidString), score \(String(format: "%.3f", x.score))\(superseded))"
       return x.snippet.isEmpty ? row : row + "\n   \(ToolRendering.line(x.snippet))"
     }
-    return ToolRendering.listing(head: lines, rows: rows, field: "results")
+    return ToolRendering.listing(
+      head: lines, rows: rows, field: "results",
+      tail: cut.map { [ToolRendering.sizeCutLine($0, "results", then: "they rank below the ones sent; \(narrower) lists fewer")] } ?? [])
   }
 
-  static func render(_ r: SearchResponse) throws -> ToolOutput {
-    ToolOutput(structured: try ToolRendering.json(r), text: text(r))
+  /// The output of a search tool: the response as structured output, its ``text(_:cut:narrower:)``,
+  /// and its results as a listing a byte bound may cut.
+  /// - Parameter narrower: what selects fewer results (`a narrower query, kinds or tag`).
+  static func render(_ r: SearchResponse, narrower: String = "a narrower query") throws -> ToolOutput {
+    ToolOutput(
+      structured: try ToolRendering.json(r), text: text(r, narrower: narrower),
+      listing: ToolOutput.Listing(field: "results") { text(r, cut: $0, narrower: narrower) })
   }
 }

@@ -10,24 +10,6 @@ public enum RiskClass: String, Sendable, Codable, CaseIterable {
   case localWrite
 }
 
-/// What a tool returns: structured content, a deterministic text rendering, and the ids of
-/// records it created or changed.
-public struct ToolOutput: Sendable, Equatable {
-  /// A JSON object (MCP `structuredContent`).
-  public var structured: JSONValue
-  /// The deterministic rendering, at most the tool's output cap (cut with a marker).
-  public var text: String
-  /// Ids of the records the call created or changed — derived ones included: a digest it
-  /// stored, a handoff whose rule-built summary it rewrote. The receipt records them.
-  public var changedIDs: [UUID]
-
-  public init(structured: JSONValue, text: String, changedIDs: [UUID] = []) {
-    self.structured = structured
-    self.text = text
-    self.changedIDs = changedIDs
-  }
-}
-
 /// What a tool handler gets.
 public struct ToolContext: Sendable {
   /// The engine. For `readOnly` tools its store refuses writes.

@@ -138,8 +138,8 @@ enum ToolRendering {
   /// A listing tool's text: `header`, then the rows that fit the bound, then — when some did
   /// not — how many of the listed records the text leaves out and that the structured output's
   /// `field` holds them all.
-  static func listing(header: String, rows: [String], field: String) -> String {
-    listing(head: [header], rows: rows, field: field)
+  static func listing(header: String, rows: [String], field: String, tail: [String] = []) -> String {
+    listing(head: [header], rows: rows, field: field, tail: tail)
   }
 
   /// A listing tool's text: the lines of `head` (a header, notes), then the rows that fit
@@ -147,8 +147,34 @@ enum ToolRendering {
   /// snippet), then — when some did not fit — `… and 26 more of the 50 listed (not shown: the
   /// text is bounded; structuredContent.results holds every one)`. A row is never cut, so no id
   /// is shown in part.
-  static func listing(head: [String], rows: [String], field: String) -> String {
-    bounded(head: head, sections: [listedRows(rows, field: field)])
+  static func listing(head: [String], rows: [String], field: String, tail: [String] = []) -> String {
+    bounded(head: head, sections: [listedRows(rows, field: field)], tail: tail)
+  }
+
+  /// What a listing's first line adds for its `offset`: nothing for none,
+  /// `, after the first 50` otherwise, and `; offset 60 is past the last of them` when it
+  /// leaves none to list.
+  static func pageClauses(offset: Int, listed: Int, total: Int) -> String {
+    guard offset > 0 else { return "" }
+    return listed == 0 && offset >= total ? "; offset \(offset) is past the last of them" : ", after the first \(offset)"
+  }
+
+  /// What a listing's first line adds when a byte bound cut its structured output
+  /// (``ToolOutput/SizeCut``); ``sizeCutLine(_:_:then:)`` ends the text.
+  static let sizeCutClause = ", cut to fit the response's byte bound (see the last line)"
+
+  /// The last line of a listing's text when a byte bound cut its structured output to its
+  /// first records (``ToolOutput/fitted(to:finishingText:)``): `4977 more of the 5000 task(s)
+  /// listed were left out of this response, whole, to keep it within 4194304 bytes
+  /// (structuredContent.omittedForSize counts them); call task_list again with offset 23 for the
+  /// next ones.`
+  /// - Parameters:
+  ///   - cut: what the cut kept, of how many, under which bound.
+  ///   - noun: the records, plural form in parentheses when it may be one (`task(s)`).
+  ///   - remedy: how to get the ones left out, as a clause without its full stop.
+  static func sizeCutLine(_ cut: ToolOutput.SizeCut, _ noun: String, then remedy: String) -> String {
+    "\(cut.omitted) more of the \(cut.listed) \(noun) listed were left out of this response, whole, to keep it within "
+      + "\(cut.boundBytes) bytes (structuredContent.omittedForSize counts them); \(remedy)."
   }
 
   /// The rows of a listing as a list of a bounded text (see ``listing(head:rows:field:)``).

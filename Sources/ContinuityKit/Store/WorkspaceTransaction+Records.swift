@@ -143,11 +143,26 @@ extension WorkspaceTransaction {
     }
   }
 
+  /// Appends `LIMIT ? OFFSET ?` for a page of at most `limit` rows (nil: no bound, which SQLite
+  /// spells `LIMIT -1`) after the first `offset` (a negative one counts as 0); nothing when
+  /// neither bounds the rows.
+  static func appendPage(limit: Int?, offset: Int, to sql: inout String, _ args: inout [SQLValue]) {
+    guard limit != nil || offset > 0 else { return }
+    sql += " LIMIT ?"
+    args.append(.integer(Int64(limit ?? -1)))
+    if offset > 0 {
+      sql += " OFFSET ?"
+      args.append(.integer(Int64(offset)))
+    }
+  }
+
   /// Tasks: open before completed, then priority (highest first), then oldest first, then id.
   /// - Parameters:
   ///   - status: only tasks with this status; nil lists both.
   ///   - limit: at most this many (the first in that order); nil lists all.
-  public func listTasks(status: TaskStatus? = nil, limit: Int? = nil) throws(WorkspaceError) -> [TaskItem] {
+  ///   - offset: how many to skip first, in that order (0, the default, skips none): a page
+  ///     that starts where an earlier one stopped.
+  public func listTasks(status: TaskStatus? = nil, limit: Int? = nil, offset: Int = 0) throws(WorkspaceError) -> [TaskItem] {
     requireValid()
     var sql = "SELECT \(Self.taskColumns) FROM task"
     var args: [SQLValue] = []
@@ -160,10 +175,7 @@ extension WorkspaceTransaction {
        CASE priority WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'normal' THEN 2 ELSE 3 END,
        created_at ASC, id ASC
       """
-    if let limit {
-      sql += " LIMIT ?"
-      args.append(.integer(Int64(limit)))
-    }
+    Self.appendPage(limit: limit, offset: offset, to: &sql, &args)
     return try db.all(sql, args) { (row) throws(WorkspaceError) in try taskRow(row) }
   }
 
@@ -267,15 +279,13 @@ extension WorkspaceTransaction {
     }
   }
 
-  /// Handoffs, newest first (then id); at most `limit` of them when it is given.
-  public func listHandoffs(limit: Int? = nil) throws(WorkspaceError) -> [Handoff] {
+  /// Handoffs, newest first (then id); at most `limit` of them when it is given, after the
+  /// first `offset` in that order (0, the default, skips none).
+  public func listHandoffs(limit: Int? = nil, offset: Int = 0) throws(WorkspaceError) -> [Handoff] {
     requireValid()
     var sql = "SELECT \(Self.handoffColumns) FROM handoff ORDER BY created_at DESC, id ASC"
     var args: [SQLValue] = []
-    if let limit {
-      sql += " LIMIT ?"
-      args.append(.integer(Int64(limit)))
-    }
+    Self.appendPage(limit: limit, offset: offset, to: &sql, &args)
     return try db.all(sql, args) { (row) throws(WorkspaceError) in try handoffRow(row) }
   }
 

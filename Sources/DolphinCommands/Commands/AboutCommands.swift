@@ -8,7 +8,8 @@ enum AboutCommands {
   static let all = [limits, version]
 
   /// ``Limits/table`` and the bounds that other layers hold to: the digest builder's lines and
-  /// sections (derived text, which import also holds digests to) and the MCP server's messages.
+  /// sections (derived text, which import also holds digests to) and the MCP server's messages and
+  /// responses.
   static var table: [(name: String, value: Int, unit: String)] {
     Limits.table + [
       ("digest line", DigestBuilder.lineLimit, "characters"),
@@ -18,6 +19,7 @@ enum AboutCommands {
       ("digest recent context", DigestBuilder.recentCap, "lines"),
       ("digest questions", DigestBuilder.questionCap, "lines"),
       ("MCP message (one JSON-RPC line)", JSONRPCLimits().maximumMessageBytes, "bytes"),
+      ("MCP response (one JSON-RPC line)", JSONRPCLimits().maximumResponseBytes, "bytes"),
       ("MCP JSON nesting depth", JSONRPCLimits().maximumDepth, "levels"),
     ]
   }

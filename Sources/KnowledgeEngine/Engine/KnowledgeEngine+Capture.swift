@@ -443,19 +443,22 @@ extension KnowledgeEngine {
     }
   }
 
-  /// Tasks, open first (see ``WorkspaceTransaction/listTasks(status:limit:)``).
+  /// Tasks, open first (see ``WorkspaceTransaction/listTasks(status:limit:offset:)``).
   public func listTasks(status: TaskStatus? = nil) throws -> [TaskItem] {
     try store.read { tx in try tx.listTasks(status: status) }
   }
 
-  /// Tasks, open first (see ``WorkspaceTransaction/listTasks(status:limit:)``), with how many
+  /// Tasks, open first (see ``WorkspaceTransaction/listTasks(status:limit:offset:)``), with how many
   /// have the status in all (read together, so the count matches the page).
   /// - Parameters:
   ///   - status: only tasks with this status; nil lists both.
   ///   - limit: list at most this many; nil lists all (at most ``Limits/tasks`` exist).
-  public func taskListing(status: TaskStatus? = nil, limit: Int? = nil) throws -> TaskListing {
+  ///   - offset: skip this many first, in that order (default 0): the next page after one that
+  ///     listed `offset` tasks.
+  public func taskListing(status: TaskStatus? = nil, limit: Int? = nil, offset: Int = 0) throws -> TaskListing {
     try store.read { tx in
-      TaskListing(tasks: try tx.listTasks(status: status, limit: limit), total: try tx.taskCount(status: status))
+      TaskListing(
+        tasks: try tx.listTasks(status: status, limit: limit, offset: offset), total: try tx.taskCount(status: status))
     }
   }
 }

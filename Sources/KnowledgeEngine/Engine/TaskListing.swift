@@ -2,7 +2,7 @@ import ContinuityKit
 import Foundation
 
 /// One listing of tasks: a page of them and how many have the status asked for (see
-/// ``KnowledgeEngine/taskListing(status:limit:)``).
+/// ``KnowledgeEngine/taskListing(status:limit:offset:)``).
 public struct TaskListing: Sendable, Equatable {
   /// At most the requested limit: open first, then by priority and age (then by id).
   public var tasks: [TaskItem]
@@ -15,6 +15,7 @@ public struct TaskListing: Sendable, Equatable {
     self.total = total
   }
 
-  /// Whether the limit left tasks out.
+  /// Whether tasks of the status asked for are not in ``tasks``: the limit, or an offset,
+  /// left them out.
   public var isTruncated: Bool { tasks.count < total }
 }

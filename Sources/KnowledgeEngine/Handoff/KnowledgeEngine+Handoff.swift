@@ -244,12 +244,15 @@ extension KnowledgeEngine {
   }
 
   /// The stored handoffs, newest first, how many there are, and the active one.
-  /// - Parameter limit: list at most this many (the newest); nil lists all
-  ///   (at most ``Limits/handoffs`` exist).
-  public func listHandoffs(limit: Int? = nil) throws -> HandoffList {
+  /// - Parameters:
+  ///   - limit: list at most this many (the newest); nil lists all (at most ``Limits/handoffs``
+  ///     exist).
+  ///   - offset: skip this many of the newest first (default 0): the next page after one that
+  ///     listed `offset` handoffs.
+  public func listHandoffs(limit: Int? = nil, offset: Int = 0) throws -> HandoffList {
     try store.read { tx in
       HandoffList(
-        handoffs: try tx.listHandoffs(limit: limit), total: try tx.handoffCount(),
+        handoffs: try tx.listHandoffs(limit: limit, offset: offset), total: try tx.handoffCount(),
         activeHandoffID: try tx.activeHandoffID())
     }
   }

@@ -1,4 +1,5 @@
-/// Bounds on what one inbound JSON-RPC message may cost.
+/// Bounds on the JSON-RPC messages of a session: what one inbound message may cost, and how
+/// large one response may be.
 public struct JSONRPCLimits: Sendable, Equatable {
   /// The largest message accepted, in UTF-8 bytes, not counting the newline that ends it.
   ///
@@ -10,10 +11,25 @@ public struct JSONRPCLimits: Sendable, Equatable {
   /// The envelope counts: a tool's `arguments` object sits at depth 3. Default 64; deeper
   /// messages get -32700.
   public var maximumDepth: Int
+  /// The largest response the server sends, in UTF-8 bytes, not counting the newline that ends
+  /// its line: the response's envelope and the request's id, echoed, included.
+  ///
+  /// Default 4 MiB (4,194,304 bytes), what the server accepts: a client that can send a message
+  /// can read the answer (review 19-a: `task_list` on 5,000 long tasks sent one 36 MB line).
+  /// A tool that lists records keeps its first ones, each whole, within what is left of the
+  /// bound, and says how many it left out (`omittedForSize` beside `truncated: true`, and a
+  /// last line of text). A result still over it — one record larger than the bound — is not
+  /// sent: a tool call gets an `isError` result saying so, any other request a -32603 error.
+  /// Two things pass it: an error response to a request whose id alone nearly fills
+  /// ``maximumMessageBytes`` (the id is echoed whole), and the one line of responses that
+  /// answers a JSON-RPC batch (revision 2025-03-26 only), which holds one response, each
+  /// within the bound, per request of the batch.
+  public var maximumResponseBytes: Int
 
   /// Limits; defaults as documented on each property.
-  public init(maximumMessageBytes: Int = 4 * 1024 * 1024, maximumDepth: Int = 64) {
+  public init(maximumMessageBytes: Int = 4 * 1024 * 1024, maximumDepth: Int = 64, maximumResponseBytes: Int = 4 * 1024 * 1024) {
     self.maximumMessageBytes = maximumMessageBytes
     self.maximumDepth = maximumDepth
+    self.maximumResponseBytes = maximumResponseBytes
   }
 }

@@ -19,7 +19,26 @@ public struct MCPToolCallContext: Sendable {
   /// revision has elicitation (2025-06-18 or later), and the client sent
   /// `notifications/initialized`.
   public let canElicit: Bool
+  /// The bound on this call's response, or nil for none (a context made without one). A
+  /// result larger than ``ResponseBound/resultBytes`` is not sent: the client gets an
+  /// `isError` result saying so instead.
+  public let responseBound: ResponseBound?
   private let ask: @Sendable (String, JSONObject) async throws -> MCPElicitationResult
+
+  /// How large the response to a tool call may be (``JSONRPCLimits/maximumResponseBytes``).
+  public struct ResponseBound: Sendable, Equatable {
+    /// The bound on the whole response line, in UTF-8 bytes (newline excluded).
+    public var responseBytes: Int
+    /// What of it the result (`CallToolResult`, serialized as compact JSON) may take: the
+    /// bound less the response's envelope and the request's id (0 when the id leaves nothing).
+    public var resultBytes: Int
+
+    /// A bound of `responseBytes` on the response, of which the result may take `resultBytes`.
+    public init(responseBytes: Int, resultBytes: Int) {
+      self.responseBytes = responseBytes
+      self.resultBytes = max(0, resultBytes)
+    }
+  }
 
   /// A context, as the server builds them.
   ///
@@ -27,7 +46,7 @@ public struct MCPToolCallContext: Sendable {
   /// client.
   public init(
     requestID: JSONRPCRequestID, protocolVersion: MCPProtocolVersion = .latest,
-    clientInfo: JSONObject = [:], canElicit: Bool,
+    clientInfo: JSONObject = [:], canElicit: Bool, responseBound: ResponseBound? = nil,
     ask:
       @escaping @Sendable (_ message: String, _ requestedSchema: JSONObject) async throws ->
       MCPElicitationResult
@@ -36,6 +55,7 @@ public struct MCPToolCallContext: Sendable {
     self.protocolVersion = protocolVersion
     self.clientInfo = clientInfo
     self.canElicit = canElicit
+    self.responseBound = responseBound
     self.ask = ask
   }
 

@@ -48,8 +48,13 @@ extension MCPSession {
   private func makeToolCallContext(_ id: JSONRPCRequestID) -> MCPToolCallContext {
     let canElicit =
       phase == .ready && protocolVersion.hasElicitation && clientSupportsFormElicitation
+    // What the result may take of the response bound: the envelope and the id echoed take the
+    // rest (`null` stands in for the result).
+    let bound = server.configuration.limits.maximumResponseBytes
+    let envelope = JSONRPCMessage.response(JSONRPCResponse(id: id, outcome: .success(.null))).serialized().count - 4
     return MCPToolCallContext(
-      requestID: id, protocolVersion: protocolVersion, clientInfo: clientInfo, canElicit: canElicit
+      requestID: id, protocolVersion: protocolVersion, clientInfo: clientInfo, canElicit: canElicit,
+      responseBound: .init(responseBytes: bound, resultBytes: bound - envelope)
     ) { message, schema in
       try await self.elicit(message: message, requestedSchema: schema)
     }

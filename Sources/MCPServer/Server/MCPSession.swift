@@ -228,7 +228,45 @@ actor MCPSession {
       await reply(nil, to: target)
       return
     }
-    await reply(JSONRPCResponse(id: request.id, outcome: outcome), to: target)
+    // Serialized once, to be measured and then sent: no response passes the bound on a line
+    // (review 19-a: one of 36 MB, where the server accepts 4 MiB).
+    var response = JSONRPCResponse(id: request.id, outcome: outcome)
+    var bytes = JSONRPCMessage.response(response).serialized()
+    let bound = server.configuration.limits.maximumResponseBytes
+    if bytes.count > bound, case .success = outcome {
+      log(
+        "the response to \(request.method) id \(request.id) would be \(bytes.count) bytes, over the \(bound)-byte bound; "
+          + "an error was sent instead")
+      response = JSONRPCResponse(id: request.id, outcome: oversized(method, request, size: bytes.count, bound: bound))
+      bytes = JSONRPCMessage.response(response).serialized()
+    }
+    await reply(response, serialized: bytes, to: target)
+  }
+
+  /// The answer to `request` in place of a result whose response would be `size` bytes, over
+  /// `bound` (``JSONRPCLimits/maximumResponseBytes``): for a tool call, an `isError` result
+  /// saying that the call ran but its result was withheld (a tool that lists records cuts its
+  /// own list to fit, so only a single record larger than the bound gets here); for any other
+  /// request, a -32603 error with `data.size` and `data.limit`.
+  private func oversized(_ method: Method, _ request: JSONRPCRequest, size: Int, bound: Int)
+    -> Result<JSONValue, JSONRPCError>
+  {
+    let over = "the response would be \(size) bytes, over the \(bound)-byte bound on one response"
+    guard method == .toolsCall else {
+      return .failure(
+        JSONRPCError(
+          code: JSONRPCError.Code.internalError, message: "\(request.method) was not answered: \(over)",
+          data: ["size": .integer(size), "limit": .integer(bound)]))
+    }
+    let name = MCPServerError.quoted(request.params["name"]?.string ?? "the tool")
+    return .success(
+      MCPToolResult.error(
+        "\(name) ran, but its result was not sent: \(over). The call itself took effect (a tool that writes made its "
+          + "change); only its result was withheld.",
+        structuredContent: [
+          "error": ["kind": "responseTooLarge", "message": .string(over), "size": .integer(size), "limit": .integer(bound)]
+        ]
+      ).wireValue(protocolVersion))
   }
 
   // MARK: Batches (MCP 2025-03-26)
@@ -266,11 +304,16 @@ actor MCPSession {
   }
 
   /// Sends `response` (nil: a cancelled request's, which is not sent) to `target`: at once on
-  /// its own line, or into its batch, whose array is sent when the last response arrives.
-  private func reply(_ response: JSONRPCResponse?, to target: ReplyTarget) async {
+  /// its own line (`serialized`, when given, is its JSON text), or into its batch, whose array
+  /// is sent when the last response arrives.
+  private func reply(_ response: JSONRPCResponse?, serialized: [UInt8]? = nil, to target: ReplyTarget) async {
     switch target {
     case .line:
-      if let response { await send(.response(response)) }
+      if let serialized {
+        await send(bytes: serialized)
+      } else if let response {
+        await send(.response(response))
+      }
     case .batch(let number, let index):
       // Changed in place: a copy taken out of the dictionary and put back would copy every
       // response held so far on each append (review 19-a: a batch of 20,000 took 22 s).

@@ -113,7 +113,10 @@ public struct RegistryToolProvider: MCPToolProvider {
     // Only a write that succeeds creates a missing workspace; any other call stores its
     // receipt where the workspace exists, and never creates it just for that (ToolExecutor).
     let result = await ToolExecutor(registry: registry, engine: engine, readsCreateWorkspace: false)
-      .execute(call, approver: approver(for: context))
+      .execute(
+        call, approver: approver(for: context),
+        outputBound: Self.outputBound(
+          context, absence: workspace.absenceNotice(of: engine), path: workspace.path))
     if let log {
       let receipt = result.receipt
       let elapsed = ContinuousClock.now - started
@@ -130,6 +133,25 @@ public struct RegistryToolProvider: MCPToolProvider {
     let ranOnWorkspace = result.succeeded || (result.receipt.outcome == .failed && result.error == nil)
     let absence = ranOnWorkspace ? workspace.absenceNotice(of: engine) : nil
     return Self.toolResult(result, tool: name, absence: absence, path: workspace.path)
+  }
+
+  /// What a tool's output may take of the result's share of the response bound
+  /// (``MCPToolCallContext/responseBound``): that share less the members ``toolResult(_:tool:absence:path:)``
+  /// wraps the output in, and the workspace notice it may add (`absence`, as read before the
+  /// call: a call only ever removes it). Nil when the context has no bound, or when the
+  /// revision sends no `structuredContent` (2025-03-26): the text alone is bounded by its cap.
+  static func outputBound(_ context: MCPToolCallContext, absence: String?, path: String) -> ToolOutputBound? {
+    guard let bound = context.responseBound, context.protocolVersion.hasTitlesAndStructuredContent else { return nil }
+    // `""` and `{}` stand in for the text and the structured output, which the output's own
+    // measure counts (ToolOutput.byteCount).
+    var framing = MCPToolResult(text: "", structuredContent: [:]).wireValue(context.protocolVersion).serialized().count - 4
+    if let absence {
+      let sentence = MCPWorkspace.sentence(absence)
+      framing += JSONValue.string(sentence + "\n").serialized().count
+      framing += JSONValue.object(["workspace": ["path": .string(path), "exists": false, "notice": .string(sentence)]])
+        .serialized().count
+    }
+    return ToolOutputBound(bytes: bound.resultBytes - framing, statedBytes: bound.responseBytes)
   }
 
   /// The MCP result of an executed call.
