@@ -212,7 +212,7 @@ struct ContinuityCommandsTests {
       #expect(try cli.run(["capture", "decision", title, "--content", "About \(title).", "--tags", "rollout"]).status == 0)
     }
     let report = try cli.json(["insights"])
-    #expect(report["algorithmVersion"] as? String == "6")
+    #expect(report["algorithmVersion"] as? String == "7")
     let insights = try #require(report["insights"] as? [[String: Any]])
     let conflicts = insights.filter { $0["rule"] as? String == "possible-conflict" }.compactMap { $0["message"] as? String }
     #expect(conflicts.count == 1, "\(conflicts)")
