@@ -111,15 +111,26 @@ struct TitleContrast: Equatable {
   static func neutralTitle(_ title: String) -> String? {
     let words = tokens(title)
     guard words.contains(where: { negations.contains($0) || neutralForm[$0] != nil }) else { return nil }
-    // `do` / `does` / `did` before a negation go with it (`do not use X` reads `use x`).
+    let joined = neutralWords(words).joined(separator: " ")
+    return joined == words.joined(separator: " ") ? nil : joined
+  }
+
+  /// `words` with negations (and an auxiliary right before one: `do not use` reads `use`) left
+  /// out and antonyms in their neutral form (`never` → `always`, `disabled` → `enable`).
+  static func neutralWords(_ words: [String]) -> [String] {
     var out: [String] = []
     for (k, w) in words.enumerated() {
-      if negations.contains(w) { continue }
-      if auxiliaries.contains(w), k + 1 < words.count, negations.contains(words[k + 1]) { continue }
-      out.append(neutralForm[w] ?? w)
+      if let neutral = neutralForm[w] {
+        out.append(neutral)
+      } else if negations.contains(w) {
+        continue
+      } else if auxiliaries.contains(w), k + 1 < words.count, negations.contains(words[k + 1]) {
+        continue
+      } else {
+        out.append(w)
+      }
     }
-    let joined = out.joined(separator: " ")
-    return joined == words.joined(separator: " ") ? nil : joined
+    return out
   }
 
   /// Reads how `a` and `b` differ (see the type's summary for the order of the tests).
@@ -158,7 +169,8 @@ struct TitleContrast: Equatable {
       self.init(kind: .differentValues, detail: detail)
       return
     }
-    let sx = dx.flatMap(words), sy = dy.flatMap(words)
+    // Read without polarity: `do not disable` and `enable` are one choice, not two.
+    let sx = Self.neutralWords(dx).flatMap(words), sy = Self.neutralWords(dy).flatMap(words)
     func related(_ p: String, _ q: String) -> Bool {
       let n = min(4, p.count, q.count)
       return p.prefix(n) == q.prefix(n)

@@ -55,7 +55,7 @@ struct DigestContradictionMarkTests {
 
   @Test("marks are bounded: two ids, then a count; a long title is cut, never the mark")
   func marksAreBounded() throws {
-    let long = String(repeating: "Long decision title ", count: 20)
+    let long = String(repeating: "Long decision title ", count: 14)
     let hub = Self.item(1, .decision, long)
     let others = (2...5).map { n in
       Self.item(n, .fact, "Opposite fact \(n)", relationships: [.init(kind: .contradicts, targetID: hub.id)], minute: n)
