@@ -129,7 +129,9 @@ public struct DigestOmissions: Codable, Sendable, Equatable {
   static let nouns: [String: (String, String)] = [
     "decisions": ("decision", "decisions"), "preferences": ("preference", "preferences"), "goals": ("goal", "goals"),
     "openTasks": ("open task", "open tasks"),
-    "recentContext": ("context, fact, insight or code item", "context, fact, insight and code items"),
+    // Not the section's kinds: the omitted items may all be of one kind (review 20-b, #10), and
+    // the count does not say which.
+    "recentContext": ("older item", "older items"),
     "priorities": ("high-priority item or task", "high-priority items and tasks"),
     "questions": ("open question", "open questions"),
   ]

@@ -203,10 +203,15 @@ extension WorkspaceTransaction {
   /// Every stored `supersedes` relationship as (successor, superseded item), by successor then
   /// ordinal.
   package func supersedeEdges() throws(WorkspaceError) -> [(source: UUID, target: UUID)] {
+    try relationshipEdges(of: .supersedes)
+  }
+
+  /// Every stored relationship of `kind` as (source, target), by source then ordinal.
+  package func relationshipEdges(of kind: RelationshipKind) throws(WorkspaceError) -> [(source: UUID, target: UUID)] {
     requireValid()
     return try db.all(
       "SELECT source_id, target_id FROM knowledge_relationship WHERE kind = ? ORDER BY source_id, ordinal",
-      [.text(RelationshipKind.supersedes.rawValue)]
+      [.text(kind.rawValue)]
     ) { (row) throws(WorkspaceError) in
       (source: try uuid(row, 0, "knowledge_relationship"), target: try uuid(row, 1, "knowledge_relationship"))
     }

@@ -76,7 +76,9 @@ extension Render {
     out.append(
       "Thresholds: near-duplicate titles at trigram similarity ≥ \(t.nearDuplicateSimilarity); "
         + "possible conflicts between two decisions or two preferences that share a tag, "
-        + "at title similarity ≥ \(t.conflictTitleSimilarity), with different opening content; "
+        + "at title similarity ≥ \(t.conflictTitleSimilarity) (or once a negation is set aside), "
+        + "with different opening content or titles that say opposite things, state different values "
+        + "or name different choices; "
         + "duplicate tasks: open tasks at title similarity ≥ \(t.nearDuplicateSimilarity); "
         + "stale handoff: the active one, once a knowledge item is captured after it "
         + "or once it is older than \(t.staleHandoffDays) days (\(t.staleHandoffDays * 24) hours). "

@@ -57,8 +57,12 @@ public enum DigestBuilder {
   /// to its cap dropped the latest decisions); the priorities section is in priority order
   /// across items and tasks (version 7 listed every item before every task); an open task's
   /// line marks each cited item that another item supersedes (`superseded by <id>`). Stored
-  /// digests of earlier versions keep their lines as they were built and stay valid.
-  public static let version = "8"
+  /// digests of earlier versions keep their lines as they were built and stay valid. Version 9:
+  /// an item in a `contradicts` relationship that neither side's supersession settles is marked
+  /// `(contradicts <id>)` wherever it is shown (version 8 showed two contradicting decisions as
+  /// both current); the recent-context omission count says `older items`, not the section's
+  /// kinds.
+  public static let version = "9"
   /// How every digest is produced: templates and rules, no model.
   public static let method = "rule-based"
   /// Maximum characters per digest line.
@@ -104,6 +108,9 @@ public enum DigestBuilder {
     var superseded: Set<UUID> = []
     /// The `supersedes` graph, for the successors an open task's line names.
     var supersedes = SupersedeGraph(edges: [(source: UUID, target: UUID)]())
+    /// For each item in an unsettled `contradicts` relationship (neither item superseded), the
+    /// items it contradicts, in either direction, in ``UUID/uuidString`` order.
+    var contradicts: [UUID: [UUID]] = [:]
     /// Groups of items that supersede each other in a cycle (``SupersedeGraph/cycles``).
     var cycles: [[UUID]] = []
     /// The headers of the items on a cycle, by id, for the questions' cycle lines.
@@ -138,6 +145,17 @@ public enum DigestBuilder {
       superseded = graph.superseded
       cycles = graph.cycles
       onCycle = Set(graph.cycles.joined())
+    }
+
+    /// Takes the `contradicts` relationships (call after ``setSupersedes(_:)``): a pair either
+    /// of whose items another item supersedes is settled and left out.
+    mutating func setContradictions(_ edges: [(source: UUID, target: UUID)]) {
+      var partners: [UUID: Set<UUID>] = [:]
+      for e in edges where e.source != e.target && !superseded.contains(e.source) && !superseded.contains(e.target) {
+        partners[e.source, default: []].insert(e.target)
+        partners[e.target, default: []].insert(e.source)
+      }
+      contradicts = partners.mapValues { $0.sorted { $0.uuidString < $1.uuidString } }
     }
 
     /// Row ids whose content detail is shown.
@@ -186,6 +204,7 @@ public enum DigestBuilder {
     var i = Inputs()
     i.questionTagged = try tx.knowledgeRowIDs(taggedWithAny: questionTags)
     i.setSupersedes(try tx.supersedeGraph())
+    i.setContradictions(try tx.relationshipEdges(of: .contradicts))
     try tx.forEachKnowledgeHeader(updatedAt: true, detailKinds: []) { i.consider($0) }
     i.content = try tx.contentPrefixes(rowIDs: i.detailRowIDs, length: contentPrefix)
     i.openTasks = try tx.tasks(status: .open, limit: taskCap)
@@ -207,6 +226,10 @@ public enum DigestBuilder {
         edges: knowledge.flatMap { k in
           k.relationships.filter { $0.kind == .supersedes }.map { (source: k.id, target: $0.targetID) }
         }))
+    i.setContradictions(
+      knowledge.flatMap { k in
+        k.relationships.filter { $0.kind == .contradicts }.map { (source: k.id, target: $0.targetID) }
+      })
     for h in headers { i.consider(h) }
     for h in headers { i.content[h.rowID] = h.contentPrefix }
     let tasks = openTasks.filter { $0.status == .open }.sorted(by: taskOrder)
@@ -239,9 +262,8 @@ public enum DigestBuilder {
   static func sections(from i: Inputs) -> DigestSections {
     func detail(_ h: KnowledgeHeader) -> String { firstSentence(i.content[h.rowID] ?? "") }
     func itemLine(_ h: KnowledgeHeader) -> DigestLine {
-      let d = detail(h)
       let mark = h.priority >= .high ? " [\(h.priority.rawValue)]" : ""
-      return line(d.isEmpty ? h.title + mark : "\(h.title)\(mark) — \(d)", [h])
+      return markedLine(h.title, mark, detail(h), h, i.contradicts[h.id] ?? [])
     }
     var omitted = DigestOmissions()
     func kindSection(_ s: BoundedSelection<KnowledgeHeader>, _ name: String) -> [DigestLine] {
@@ -255,9 +277,7 @@ public enum DigestBuilder {
     if let h = i.activeHandoff { recent.append(line("Active handoff: \(h.focus)", [h.id])) }
     let recentItems = i.recent.elements.prefix(recentCap - recent.count)
     recent += recentItems.map { h in
-      let d = detail(h)
-      let head = "\(h.kind.rawValue): \(h.title)"
-      return line(d.isEmpty ? head : "\(head) — \(d)", [h])
+      markedLine("\(h.kind.rawValue): \(h.title)", "", detail(h), h, i.contradicts[h.id] ?? [])
     }
     omitted.recentContext = i.recent.total - recentItems.count
 
@@ -267,7 +287,8 @@ public enum DigestBuilder {
     var items = i.urgent.elements[...], tasks = i.urgentTasks[...]
     while priorities.count < sectionCap {
       if let h = items.first, tasks.first.map({ h.priority >= $0.priority }) ?? true {
-        priorities.append(line("\(priorityLabel(h.priority)) \(h.kind.rawValue): \(h.title)", [h]))
+        priorities.append(
+          markedLine("\(priorityLabel(h.priority)) \(h.kind.rawValue): \(h.title)", "", "", h, i.contradicts[h.id] ?? []))
         items.removeFirst()
       } else if let t = tasks.first {
         priorities.append(line("\(priorityLabel(t.priority)) task: \(t.title)", [t.id]))
@@ -363,6 +384,28 @@ public enum DigestBuilder {
     while shown < notes.count, titleKept + suffix(showing: shown + 1).count <= lineLimit { shown += 1 }
     let end = suffix(showing: shown)
     return line(Truncation.truncate(title, to: max(titleKept, lineLimit - end.count)) + end, [t.id] + cited)
+  }
+
+  /// Items of a `contradicts` relationship a line names at most; more are counted.
+  static let contradictionMarks = 2
+
+  /// `<head><mark> — <detail>`, and when the item is in unsettled `contradicts` relationships
+  /// (review 20-b, #9: two opposite decisions read as both current), ` (contradicts <id>)`
+  /// after the mark: up to ``contradictionMarks`` ids, then `and N more`, never cut, the head
+  /// cut to what the line leaves it (at least ``minimumTitle`` characters). Cites the item, then
+  /// the ids it names.
+  static func markedLine(_ head: String, _ mark: String, _ detail: String, _ h: KnowledgeHeader, _ contradicted: [UUID])
+    -> DigestLine
+  {
+    guard !contradicted.isEmpty else {
+      return line(detail.isEmpty ? head + mark : "\(head)\(mark) — \(detail)", [h])
+    }
+    let shown = contradicted.prefix(contradictionMarks)
+    let more = contradicted.count - shown.count
+    let note = mark + " (contradicts " + shown.map(\.uuidString).joined(separator: ", ") + (more > 0 ? " and \(more) more" : "") + ")"
+    let single = TerminalText.singleLine(head)
+    let kept = Truncation.truncate(single, to: max(min(single.count, minimumTitle), lineLimit - note.count))
+    return line(detail.isEmpty ? kept + note : "\(kept)\(note) — \(detail)", [h.id] + shown)
   }
 
   /// The fewest characters of a task's title that a line keeps to fit its superseded marks.

@@ -6,8 +6,19 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   /// superseded by another item (the contradiction is then settled). Priority high.
   case contradiction
   /// Two decisions (or two preferences) that share a tag and have similar titles (trigram
-  /// similarity ≥ ``InsightThresholds/conflictTitleSimilarity``) but different opening content,
-  /// and no relationship links them (one insight per pair). Titles that differ only in a
+  /// similarity ≥ ``InsightThresholds/conflictTitleSimilarity``), and no relationship links
+  /// them (one insight per pair), when either their titles disagree on their own or their
+  /// opening content differs. Titles disagree (``TitleContrast``) when they say opposite things
+  /// — one holds a negation (`not`, `no`, `never`, `don't`, `do not`, `without`, …) or the
+  /// second word of an antonym pair (enable/disable, allow/deny, always/never, use/avoid,
+  /// on/off, add/remove, include/exclude, accept/reject, increase/decrease, show/hide,
+  /// start/stop, …) that the other does not balance —, when the words that differ hold a number
+  /// or a URL, path or address (different values), or when one to three words differ on each
+  /// side with no word in common (different choices: `Use tabs for indentation` / `Use spaces
+  /// for indentation`); such a pair is a possible conflict even with no content or the same
+  /// content. Titles with their negations left out and antonyms read as the first word of the
+  /// pair are joined too, so `Do not use SQLite WAL mode` meets `Use SQLite WAL mode for the
+  /// workspace` (similarity 0.45 as written). Titles that differ only in a
   /// sequence number — a number after a word that names a place in a plan or document, such as
   /// `step`, `phase`, `part`, `sprint`, `section` or `#` (`Migration step 2` / `Migration step
   /// 10`, `Phase II` / `Phase III`, `Step 2a` / `Step 2b`; ``NumberedTitle/sequenceLabels``),
@@ -39,7 +50,12 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   /// their content (the first ``InsightThresholds/conflictContentPrefix`` characters, compared
   /// as the possible-conflict rule compares them) all agree, and otherwise to review them: keep
   /// one or reconcile them; a group that holds both items of such a pair through other items
-  /// is always advised to be reviewed.
+  /// is always advised to be reviewed. A group two of whose titles say opposite things or
+  /// state different values (``TitleContrast``, the first 8 titles compared pairwise) is never
+  /// advised to be merged: it is asked which one holds. Otherwise the advice is to merge them,
+  /// or link them (supersedes, contradicts) if they disagree. The message calls titles
+  /// `identical` when they are the same text, and `the same apart from case and punctuation`
+  /// when they have the same words.
   case nearDuplicates = "near-duplicates"
   /// Groups of open tasks whose titles are nearly the same, by the rule ``nearDuplicates``
   /// applies to knowledge titles (trigram similarity ≥ ``InsightThresholds/nearDuplicateSimilarity``,
@@ -138,7 +154,9 @@ public struct InsightReport: Codable, Sendable, Equatable {
   public var method: String
   /// `rule-based-insights`.
   public var algorithm: String
-  /// `6` (the superseded-evidence rule, near-duplicates that skip only the link inside a
+  /// `7` (title-only possible conflicts — opposite titles, different values, different choices
+  /// — and near-duplicate advice that does not merge opposite titles or different values came
+  /// in 7; the superseded-evidence rule, near-duplicates that skip only the link inside a
   /// contradicting or possibly conflicting pair, and missing-tags without memory mirrors came
   /// in 6; the duplicate-tasks rule, `contradicts` pairs left out of near-duplicates, the
   /// stale-handoff age compared as a duration and evidence totals came in 5; titles that differ

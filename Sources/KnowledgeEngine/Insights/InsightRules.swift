@@ -29,13 +29,20 @@ enum InsightRules {
   /// near-duplicates; the stale-handoff age is compared as a duration (14 days and 1 hour is
   /// older than 14 days; version 4 counted whole days); every insight carries its evidence
   /// total.
+  /// Version 7: decisions and preferences whose titles say opposite things (a negation or an
+  /// antonym, ``TitleContrast``), state different values or name different choices are a
+  /// possible conflict even when their content is empty or the same (version 6 needed
+  /// different content, so title-only decisions never conflicted), and the join also reads
+  /// their titles without negations (`Do not use X` meets `Use X …`); near-duplicate groups
+  /// whose titles say opposite things or state different values are not advised to be merged;
+  /// identical titles are called identical (review 20-b, #1 and #16).
   /// Version 6: near-duplicates leave out only the link between the two items of a
   /// `contradicts` pair or of a possible-conflict pair, not every link of those items (version
   /// 5 dropped them from all grouping, hiding their near-duplicates elsewhere); a group that
   /// still holds such a pair through other items is advised to be reviewed, not merged; the
   /// superseded-evidence rule; memory mirrors are left out of missing-tags (`knowledge edit`
   /// does not change them).
-  static let version = "6"
+  static let version = "7"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
 
@@ -107,8 +114,14 @@ enum InsightRules {
     var contradictionIndices: [UUID: Int] = [:]
     /// Every item's title, in `headers` order.
     var titles = TrigramSets()
-    /// Which headers are decisions or preferences (the possible-conflict join).
+    /// Which headers are decisions or preferences (the possible-conflict join), then `true`
+    /// for each neutral title appended after the headers' titles.
     var conflictEligible: [Bool] = []
+    /// The header each neutral title stands for: decisions and preferences whose titles hold a
+    /// negation or an antonym (``TitleContrast/neutralTitle(_:)``), read also without them by
+    /// the possible-conflict join. Their neutral titles follow the headers' titles in `titles`,
+    /// in this order.
+    var neutralOf: [Int] = []
     var untagged = BoundedSelection<KnowledgeHeader>(capacity: Limits.idsPerList, by: KnowledgeOrder.importance)
     var unrelated = BoundedSelection<KnowledgeHeader>(capacity: Limits.idsPerList, by: KnowledgeOrder.importance)
     var newer = BoundedSelection<KnowledgeHeader>(capacity: Limits.idsPerList - 1, by: KnowledgeOrder.creation)
@@ -152,6 +165,7 @@ enum InsightRules {
     let trigrams = TrigramBuilder()
     var batch: [String] = []
     batch.reserveCapacity(TrigramBuilder.batchSize)
+    var neutrals: [String] = []
     try tx.forEachKnowledgeHeader(createdAfter: handoff?.createdAt, detailKinds: [.decision, .preference]) { h in
       if contradictionIDs.contains(h.id) {
         scan.contradictionTitles[h.id] = h.title
@@ -162,13 +176,20 @@ enum InsightRules {
         trigrams.add(batch)
         batch.removeAll(keepingCapacity: true)
       }
-      scan.conflictEligible.append(h.kind == .decision || h.kind == .preference)
+      let eligible = h.kind == .decision || h.kind == .preference
+      scan.conflictEligible.append(eligible)
+      if eligible, let neutral = TitleContrast.neutralTitle(h.title) {
+        scan.neutralOf.append(scan.headers.count)
+        neutrals.append(neutral)
+      }
       if h.isUntagged, !mirrors.contains(h.id) { scan.untagged.consider(h) }
       if h.kind == .decision || h.kind == .goal, !related.contains(h.id) { scan.unrelated.consider(h) }
       if !h.createdAt.isEmpty { scan.newer.consider(h) }
       scan.headers.append(h)
     }
     trigrams.add(batch)
+    trigrams.add(neutrals)
+    scan.conflictEligible += Array(repeating: true, count: neutrals.count)
     scan.titles = trigrams.finish()
 
     var fired: [Fired] = []
@@ -232,6 +253,35 @@ enum InsightRules {
   static func titleWords(_ title: String) -> [String] {
     title.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
   }
+
+  /// How a message names a group's titles (review 20-b, #16): `identical titles` when they are
+  /// the same text, `titles that are the same apart from case and punctuation` when they have
+  /// the same words (``titleWords(_:)``), else `near-identical titles (trigram similarity up to
+  /// 0.93)`.
+  static func similarTitles(_ titles: [String], _ similarity: Double) -> String {
+    if Set(titles).count == 1 { return "identical titles" }
+    if Set(titles.map(titleWords)).count == 1 { return "titles that are the same apart from case and punctuation" }
+    return "near-identical titles (trigram similarity up to \(format(similarity)))"
+  }
+
+  /// Titles of a group compared pairwise (the first ``contrastMembers`` of them, in naming
+  /// order): the first pair that says opposite things, else the first that states different
+  /// values, else `nil`.
+  static func strongestContrast(_ titles: [String]) -> TitleContrast? {
+    let shown = titles.prefix(contrastMembers)
+    var values: TitleContrast?
+    for i in shown.indices {
+      for j in shown.indices where j > i {
+        let c = TitleContrast(shown[i], shown[j])
+        if c.kind == .opposite { return c }
+        if c.kind == .differentValues, values == nil { values = c }
+      }
+    }
+    return values
+  }
+
+  /// Members of a near-duplicate group whose titles are compared pairwise for a contrast.
+  static let contrastMembers = 8
 
   /// The two ids in ``UUID/uuidString`` order.
   static func orderedPair(_ a: UUID, _ b: UUID) -> [UUID] { KnowledgeHeader.precedes(b, a) ? [b, a] : [a, b] }
@@ -300,9 +350,25 @@ enum InsightRules {
       tagCache[i] = elements
       return elements
     }
-    // Pairs of the same kind, not linked, sharing a tag (the smallest, by UTF-8 bytes).
+    // Pairs of the same kind, not linked, sharing a tag (the smallest, by UTF-8 bytes). A pair
+    // found through a neutral title (``Scan/neutralOf``) is a pair of the headers it stands
+    // for, at their own titles' similarity; below the threshold it counts only when the titles
+    // say opposite things (`Do not use X` / `Use X for Y`).
     var candidates: [(pair: TrigramSets.Pair, ids: [UUID], rawTag: Substring)] = []
-    for p in conflictJoin.expandedPairs where headers[p.first].kind == headers[p.second].kind {
+    var candidateKeys = Set<Int>()
+    let n = headers.count
+    for found in conflictJoin.expandedPairs {
+      let (i, j) = (found.first < n ? found.first : scan.neutralOf[found.first - n], found.second < n ? found.second : scan.neutralOf[found.second - n])
+      guard i != j, headers[i].kind == headers[j].kind, candidateKeys.insert(pairKey(i, j)).inserted else { continue }
+      var p = TrigramSets.Pair(first: min(i, j), second: max(i, j), similarity: found.similarity)
+      if found.first >= n || found.second >= n {
+        p.similarity = scan.titles.similarity(p.first, p.second)
+        if p.similarity < t.conflictTitleSimilarity,
+          TitleContrast(headers[p.first].title, headers[p.second].title).kind != .opposite
+        {
+          continue
+        }
+      }
       let pair = orderedPair(headers[p.first].id, headers[p.second].id)
       if linked.contains(pair) || inOneSeries(p.first, p.second) { continue }
       // Tags compare in their stored (JSON-escaped) spelling: one encoder wrote them all.
@@ -321,9 +387,14 @@ enum InsightRules {
       openingCache[i] = normalized
       return normalized
     }
+    // Deterministic order whatever the join's: by positions.
+    candidates.sort { ($0.pair.first, $0.pair.second) < ($1.pair.first, $1.pair.second) }
     for (p, _, rawTag) in candidates {
       let a = headers[p.first], b = headers[p.second]
-      if opening(p.first) == opening(p.second) { continue }
+      // Titles that disagree on their own (opposite, other values, other choices) are a
+      // possible conflict whatever the content, empty or equal included (review 20-b, #1).
+      let contrast = TitleContrast(a.title, b.title)
+      if !contrast.disagrees && opening(p.first) == opening(p.second) { continue }
       separated.insert(pairKey(p.first, p.second))
       let similarity = p.similarity
       let (x, y) = namedBefore(a.title, a.id, b.title, b.id) ? (a, b) : (b, a)
@@ -331,9 +402,20 @@ enum InsightRules {
         Ranked(key: RankKey(strength: hundredths(similarity), titles: [x.title, y.title], ids: [x.id, y.id])) {
           let noun = a.kind == .decision ? "Decisions" : "Preferences"
           let tag = (try? StableJSON.decoder().decode(String.self, from: Data(rawTag.utf8))) ?? String(rawTag)
+          // The contrast read in naming order (`enable / disable` for "Enable …", "Disable …").
+          let named = x.id == a.id ? contrast : TitleContrast(x.title, y.title)
+          let how: String
+          switch named.kind {
+          case .opposite: how = "have titles that say opposite things (\(named.detail))"
+          case .differentValues:
+            how = "have similar titles (trigram similarity \(format(similarity))) that state different values (\(named.detail))"
+          case .alternatives:
+            how = "have similar titles (trigram similarity \(format(similarity))) that name different choices (\(named.detail))"
+          case .sameWords, .reworded: how = "have similar titles (trigram similarity \(format(similarity))) but different content"
+          }
           return Insight(
             rule: .possibleConflict, priority: .normal,
-            message: "Possible conflict: \(noun) \(quote(x.title)) and \(quote(y.title)) share the tag \(quote(tag)) and have similar titles (trigram similarity \(format(similarity))) but different content; link them (supersedes, contradicts) or reword one.",
+            message: "Possible conflict: \(noun) \(quote(x.title)) and \(quote(y.title)) share the tag \(quote(tag)) and \(how); link them (supersedes, contradicts) or reword one.",
             evidenceIDs: [x.id, y.id])
         })
     }
@@ -459,17 +541,23 @@ enum InsightRules {
       let key = RankKey(
         major: -group.count, strength: hundredths(similarity), titles: [headers[first[r]].title], ids: [headers[first[r]].id])
       duplicates.append(Ranked(key: key) {
-        let titles = "(trigram similarity up to \(format(similarity)))"
-        let list = quoteList(group.map { headers[$0].title }, total: group.count)
+        let memberTitles = group.map { headers[$0].title }
+        let titles = similarTitles(memberTitles, similarity)
+        let list = quoteList(memberTitles, total: group.count)
+        let contrast = strongestContrast(memberTitles)
         let message: String
         if disputed {
-          message = "\(group.count) items have near-identical titles \(titles): \(list); some of them contradict each other or may conflict (see those insights), so review them before merging any: keep one or reconcile them, or make the titles distinct."
+          message = "\(group.count) items have \(titles): \(list); some of them contradict each other or may conflict (see those insights), so review them before merging any: keep one or reconcile them, or make the titles distinct."
+        } else if let c = contrast, c.kind == .opposite {
+          message = "\(group.count) items have \(titles) that say opposite things (\(c.detail)): \(list); decide which one holds: link them (supersedes, contradicts) or reword one."
+        } else if let c = contrast, c.kind == .differentValues {
+          message = "\(group.count) items have \(titles) that may state different values (\(c.detail)): \(list); check which one holds: supersede the outdated one, or make the titles distinct if both hold."
         } else if !sameContent {
-          message = "\(group.count) items have near-identical titles \(titles) but different content: \(list); review them: keep one or reconcile them, or make the titles distinct."
+          message = "\(group.count) items have \(titles) but different content: \(list); review them: keep one or reconcile them, or make the titles distinct."
         } else if reordered {
-          message = "\(group.count) items have titles made of nearly the same letters \(titles) but in a different order: \(list); check whether they say the same thing before merging them."
+          message = "\(group.count) items have titles made of nearly the same letters (trigram similarity up to \(format(similarity))) but in a different order: \(list); check whether they say the same thing before merging them."
         } else {
-          message = "\(group.count) items have near-identical titles \(titles): \(list); merge them or make the titles distinct."
+          message = "\(group.count) items have \(titles): \(list); merge them, or link them (supersedes, contradicts) if they disagree, or make the titles distinct."
         }
         return Insight(
           rule: .nearDuplicates, priority: .normal, message: message,
@@ -510,6 +598,9 @@ enum InsightRules {
   /// thread taking one); the result does not depend on which finishes first.
   static func joins(_ scan: Scan, _ t: InsightThresholds) -> (conflicts: TrigramSets.Join, nearDuplicates: TrigramSets.Join) {
     let titles = scan.titles, eligible = scan.conflictEligible
+    // The neutral titles after the headers' take part in the possible-conflict join only.
+    let headersOnly: [Bool]? =
+      scan.neutralOf.isEmpty ? nil : [Bool](repeating: true, count: scan.headers.count) + [Bool](repeating: false, count: scan.neutralOf.count)
     let results = Mutex<[TrigramSets.Join?]>([nil, nil])
     DispatchQueue.concurrentPerform(iterations: 2) { which in
       let join =
@@ -517,7 +608,9 @@ enum InsightRules {
         ? titles.join(
           threshold: t.conflictTitleSimilarity, maximumGeneratorFrequency: t.conflictGeneratorFrequency,
           include: eligible)
-        : titles.join(threshold: t.nearDuplicateSimilarity, maximumGeneratorFrequency: t.nearDuplicateGeneratorFrequency)
+        : titles.join(
+          threshold: t.nearDuplicateSimilarity, maximumGeneratorFrequency: t.nearDuplicateGeneratorFrequency,
+          include: headersOnly)
       results.withLock { $0[which] = join }
     }
     let joins = results.withLock { $0 }
@@ -660,11 +753,10 @@ enum InsightRules {
       let group = members.sorted { named($0, before: $1) }
       let similarity = group.map { best[$0] }.max() ?? 1
       let titles = group.map { tasks[$0].title }
-      let same = Set(titles.map(titleWords)).count == 1
       let key = RankKey(
         major: -group.count, strength: hundredths(similarity), titles: [titles[0]], ids: [tasks[group[0]].id])
       return Ranked(key: key) {
-        let how = same ? "the same title" : "near-identical titles (trigram similarity up to \(format(similarity)))"
+        let how = Set(titles).count == 1 ? "the same title" : similarTitles(titles, similarity)
         return Insight(
           rule: .duplicateTasks, priority: .normal,
           message: "\(group.count) open tasks have \(how): \(quoteList(titles, total: group.count)); complete or delete the extra ones, or make the titles distinct.",

@@ -83,7 +83,7 @@ struct DigestBuilderTests {
     let s = c.sections
     #expect(c.method == "rule-based")
     #expect(c.algorithm == "rule-based-digest")
-    #expect(c.algorithmVersion == "8")
+    #expect(c.algorithmVersion == "9")
     // Priority first, then the newest first (both decisions are of one age here).
     #expect(s.decisions.map(\.text) == [
       "Use SQLite for the workspace [high] — WAL mode and single-row writes.",
@@ -150,8 +150,8 @@ struct DigestBuilderTests {
     BoundCase(name: "9 goals", kind: .goal, count: 9, section: "goals", shown: 8, marker: "… and 1 more goal (not shown)"),
     BoundCase(name: "8 preferences (no marker)", kind: .preference, count: 8, section: "preferences", shown: 8, marker: ""),
     BoundCase(name: "15 open tasks", kind: nil, count: 15, section: "openTasks", shown: 10, marker: "… and 5 more open tasks (not shown)"),
-    BoundCase(name: "10 facts", kind: .fact, count: 10, section: "recentContext", shown: 6, marker: "… and 4 more context, fact, insight and code items (not shown)"),
-    BoundCase(name: "7 facts", kind: .fact, count: 7, section: "recentContext", shown: 6, marker: "… and 1 more context, fact, insight or code item (not shown)"),
+    BoundCase(name: "10 facts", kind: .fact, count: 10, section: "recentContext", shown: 6, marker: "… and 4 more older items (not shown)"),
+    BoundCase(name: "7 facts", kind: .fact, count: 7, section: "recentContext", shown: 6, marker: "… and 1 more older item (not shown)"),
     BoundCase(name: "11 open tasks", kind: nil, count: 11, section: "openTasks", shown: 10, marker: "… and 1 more open task (not shown)"),
     BoundCase(name: "9 questions", kind: .context, count: 9, section: "questions", shown: 6, marker: "… and 3 more open questions (not shown)"),
   ]

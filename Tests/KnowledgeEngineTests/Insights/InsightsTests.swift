@@ -289,9 +289,9 @@ struct InsightsTests {
   static let adviceCases: [AdviceCase] = [
     AdviceCase(
       name: "same content (case and punctuation aside): merge", contents: ["Use tabs.", "use TABS"],
-      advice: "; merge them or make the titles distinct."),
+      advice: "; merge them, or link them (supersedes, contradicts) if they disagree, or make the titles distinct."),
     AdviceCase(
-      name: "no content: merge", contents: ["", ""], advice: "; merge them or make the titles distinct."),
+      name: "no content: merge", contents: ["", ""], advice: "; merge them, or link them (supersedes, contradicts) if they disagree, or make the titles distinct."),
     AdviceCase(
       name: "different content: review, not merge", contents: ["Use tabs", "Never tabs"],
       advice: "; review them: keep one or reconcile them, or make the titles distinct."),

@@ -1,0 +1,153 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+@testable import KnowledgeEngine
+
+/// Review 20-b, #1 and #16: title-only decisions that say opposite things were advised to be
+/// merged, or not reported at all; identical titles were called "near-identical".
+@Suite("Title contrast and title-only conflicts")
+struct TitleContrastTests {
+  struct ContrastCase: CustomStringConvertible, Sendable {
+    var a: String
+    var b: String
+    var kind: TitleContrast.Kind
+    var detail: String?
+    var description: String { "\(a) / \(b)" }
+  }
+
+  static let contrastCases: [ContrastCase] = [
+    ContrastCase(a: "Enable feature flag new_checkout", b: "Disable feature flag new_checkout", kind: .opposite, detail: "enable / disable"),
+    ContrastCase(a: "Always squash merge PRs", b: "Never squash merge PRs", kind: .opposite, detail: "always / never"),
+    ContrastCase(a: "Do not use SQLite WAL mode", b: "Use SQLite WAL mode for the workspace", kind: .opposite, detail: "not / —"),
+    ContrastCase(a: "Don't mock the network in tests", b: "Mock the network in tests", kind: .opposite, detail: nil),
+    ContrastCase(a: "Allow root login", b: "Deny root login", kind: .opposite, detail: "allow / deny"),
+    ContrastCase(a: "Deploy with Docker", b: "Deploy without Docker", kind: .opposite, detail: nil),
+    // Two flips cancel: "do not disable" agrees with "enable".
+    ContrastCase(a: "Do not disable the cache", b: "Enable the cache", kind: .reworded, detail: nil),
+    ContrastCase(a: "Use tabs for indentation", b: "Use spaces for indentation", kind: .alternatives, detail: "tabs / spaces"),
+    ContrastCase(
+      a: "Staging URL is https://staging.example.com", b: "Staging URL is https://staging2.example.com", kind: .differentValues,
+      detail: "https://staging.example.com / https://staging2.example.com"),
+    ContrastCase(a: "Use port 8080", b: "Use port 8081", kind: .differentValues, detail: "8080 / 8081"),
+    ContrastCase(a: "Use Redis for caching", b: "use redis for caching.", kind: .sameWords, detail: ""),
+    // One word reworded (same start), or words added: not different choices.
+    ContrastCase(a: "Use Redis for caching", b: "Use Redis for the caching layer", kind: .reworded, detail: nil),
+    ContrastCase(a: "Use Redis for caching", b: "Use Redis for cache", kind: .reworded, detail: nil),
+    ContrastCase(a: "Use tabs for indentation", b: "Use tabs in indentation", kind: .reworded, detail: nil),
+  ]
+
+  @Test("how two titles differ", arguments: contrastCases)
+  func contrast(_ c: ContrastCase) {
+    let contrast = TitleContrast(c.a, c.b)
+    #expect(contrast.kind == c.kind)
+    if let detail = c.detail { #expect(contrast.detail == detail) }
+  }
+
+  @Test("a neutral title drops negations and reads antonyms as the first word of their pair")
+  func neutralTitles() {
+    #expect(TitleContrast.neutralTitle("Do not use SQLite WAL mode") == "use sqlite wal mode")
+    #expect(TitleContrast.neutralTitle("Disable feature flag X") == "enable feature flag x")
+    #expect(TitleContrast.neutralTitle("Never squash merge PRs") == "always squash merge prs")
+    #expect(TitleContrast.neutralTitle("Use SQLite WAL mode") == nil)
+    #expect(TitleContrast.neutralTitle("Adopt trunk-based development") == nil)
+  }
+
+  static func item(_ n: Int, _ kind: KnowledgeKind, _ title: String, content: String = "", tags: [String]) -> KnowledgeItem {
+    InsightsTests.item(n, kind, title, content: content, tags: tags)
+  }
+
+  /// The review's workspace (ws3): titles only, no content.
+  static let reviewItems: [KnowledgeItem] = [
+    item(1, .decision, "Enable feature flag new_checkout", tags: ["flags"]),
+    item(2, .decision, "Disable feature flag new_checkout", tags: ["flags"]),
+    item(3, .decision, "Use tabs for indentation", tags: ["style"]),
+    item(4, .decision, "Use spaces for indentation", tags: ["style"]),
+    item(5, .preference, "Always squash merge PRs", tags: ["git"]),
+    item(6, .preference, "Never squash merge PRs", tags: ["git"]),
+    item(7, .fact, "Staging URL is https://staging.example.com", tags: ["env"]),
+    item(8, .fact, "Staging URL is https://staging2.example.com", tags: ["env"]),
+    item(9, .decision, "Do not use SQLite WAL mode", tags: ["storage"]),
+    item(10, .decision, "Use SQLite WAL mode for the workspace", tags: ["storage"]),
+  ]
+
+  @Test("review 20-b #1: title-only opposite decisions and preferences are possible conflicts, never merged")
+  func reviewReproduction() throws {
+    let report = try InsightsTests.engine(Self.reviewItems).insights()
+    #expect(report.algorithmVersion == "7")
+    let conflicts = report.insights.filter { $0.rule == .possibleConflict }
+    let pairs = Set(conflicts.map { Set($0.evidenceIDs) })
+    #expect(
+      pairs == [
+        [sequentialID(1), sequentialID(2)], [sequentialID(3), sequentialID(4)], [sequentialID(5), sequentialID(6)],
+        [sequentialID(9), sequentialID(10)],
+      ], "\(conflicts.map(\.message))")
+    func message(_ a: Int, _ b: Int) -> String {
+      conflicts.first { Set($0.evidenceIDs) == [sequentialID(a), sequentialID(b)] }?.message ?? ""
+    }
+    #expect(
+      message(1, 2)
+        == #"Possible conflict: Decisions "Disable feature flag new_checkout" and "Enable feature flag new_checkout" share the tag "flags" and have titles that say opposite things (disable / enable); link them (supersedes, contradicts) or reword one."#)
+    #expect(message(3, 4).contains("that name different choices (spaces / tabs)"), "\(message(3, 4))")
+    #expect(message(5, 6).contains("Preferences \"Always squash merge PRs\" and \"Never squash merge PRs\""), "\(message(5, 6))")
+    #expect(message(5, 6).contains("say opposite things (always / never)"), "\(message(5, 6))")
+    #expect(message(9, 10).contains("say opposite things (not / —)"), "\(message(9, 10))")
+    // Nothing here is advised to be merged; the two staging URLs may be two values.
+    let duplicates = report.insights.filter { $0.rule == .nearDuplicates }
+    #expect(duplicates.count == 1, "\(duplicates.map(\.message))")
+    let staging = try #require(duplicates.first)
+    #expect(staging.evidenceIDs == [sequentialID(7), sequentialID(8)])
+    #expect(!staging.message.contains("merge them"), "\(staging.message)")
+    #expect(
+      staging.message.contains(
+        "that may state different values (https://staging.example.com / https://staging2.example.com)"), "\(staging.message)")
+  }
+
+  @Test("opposite facts are near-duplicates asked which one holds, not merged")
+  func oppositeFacts() throws {
+    let found = try InsightsTests.insights(
+      InsightsTests.engine([
+        Self.item(1, .fact, "Enable feature flag new_checkout", tags: []),
+        Self.item(2, .fact, "Disable feature flag new_checkout", tags: []),
+      ]), .nearDuplicates)
+    let message = try #require(found.first?.message)
+    #expect(message.contains("that say opposite things (disable / enable)"), "\(message)")
+    #expect(message.hasSuffix("decide which one holds: link them (supersedes, contradicts) or reword one."), "\(message)")
+  }
+
+  @Test("a reworded title with the same empty content is still no conflict, and near-duplicates may be merged")
+  func rewordedTitlesStayNearDuplicates() throws {
+    let engine = try InsightsTests.engine([
+      Self.item(1, .decision, "Use Redis for caching", tags: ["cache"]),
+      Self.item(2, .decision, "Use Redis for caching.", tags: ["cache"]),
+    ])
+    #expect(try InsightsTests.insights(engine, .possibleConflict).isEmpty)
+    let message = try #require(try InsightsTests.insights(engine, .nearDuplicates).first?.message)
+    #expect(
+      message
+        == #"2 items have titles that are the same apart from case and punctuation: "Use Redis for caching", "Use Redis for caching."; merge them, or link them (supersedes, contradicts) if they disagree, or make the titles distinct."#)
+  }
+
+  @Test("review 20-b #16: identical titles are called identical, not near-identical at 1.00")
+  func identicalTitles() throws {
+    let engine = try InsightsTests.engine([
+      Self.item(1, .decision, "Use Redis for caching", content: "TTL 5 minutes", tags: []),
+      Self.item(2, .decision, "Use Redis for caching", content: "TTL 5 minutes", tags: []),
+    ])
+    let message = try #require(try InsightsTests.insights(engine, .nearDuplicates).first?.message)
+    #expect(message.hasPrefix(#"2 items have identical titles: "Use Redis for caching", "Use Redis for caching"; merge them"#), "\(message)")
+  }
+
+  @Test("review 20-b #16: tasks whose titles differ in case and punctuation are not said to have the same title")
+  func duplicateTaskWording() throws {
+    let found = try InsightsTests.insights(
+      InsightsTests.engine(
+        [], tasks: [DuplicateTasksInsightTests.task(1, "Fix login bug"), DuplicateTasksInsightTests.task(2, "fix login bug.")]),
+      .duplicateTasks)
+    let message = try #require(found.first?.message)
+    #expect(
+      message.hasPrefix(#"2 open tasks have titles that are the same apart from case and punctuation: "Fix login bug", "fix login bug.""#),
+      "\(message)")
+  }
+}
