@@ -26,7 +26,8 @@ enum SearchTools {
     var lines = ["Search mode \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")): \(r.results.count) of \(r.total) match(es)" + (r.truncated ? ", cut by the limit" : "")]
     if !r.results.isEmpty {
       let notes = SearchResponse.notes(
-        wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators)
+        wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators,
+        queryCut: (r.query, r.queryCutAt, r.queryCharacters))
       lines += notes.map { "Note: \(ToolRendering.line($0))." }
     }
     if r.results.isEmpty, let why = r.emptyReason {
