@@ -80,19 +80,19 @@ extension HybridLexicalRanker {
     var found: [String] = query.contains(where: { "\"“”„".contains($0) }) ? ["\""] : []
     let pieces = query.split(whereSeparator: { $0.isWhitespace })
     for (i, piece) in pieces.enumerated() where found.count < 10 {
-      var operator: String?
+      var named: String?
       if piece.first == "-", let second = piece.dropFirst().first, second.isLetter {
-        operator = "-" + piece.dropFirst().prefix { $0.isLetter || $0.isNumber }
+        named = "-" + piece.dropFirst().prefix { $0.isLetter || $0.isNumber }
       } else if let colon = piece.firstIndex(of: ":"),
         fieldFilterNames.contains(piece[..<colon].lowercased()),
         let next = piece[piece.index(after: colon)...].first,
         next.isLetter || next.isNumber || "\"“”„'".contains(next)
       {
-        operator = String(piece)
+        named = String(piece)
       } else if booleanOperators.contains(String(piece)), i < pieces.count - 1, i > 0 || piece == "NOT" {
-        operator = String(piece)
+        named = String(piece)
       }
-      if let operator, !found.contains(operator) { found.append(operator) }
+      if let named, !found.contains(named) { found.append(named) }
     }
     return found
   }
