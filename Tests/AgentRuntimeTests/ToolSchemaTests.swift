@@ -103,7 +103,8 @@ struct ToolSchemaTests {
       let published = tool.inputSchema["properties"]?[p.name]
       let description = published?["description"]?.string ?? ""
       switch p.schema {
-      case .string(let r) where r.allowed == nil && !r.isUUID && r.maxUTF8Bytes == nil:
+      // A query's bound is in code points, published as is (``QuerySchemaBoundTests``).
+      case .string(let r) where r.allowed == nil && !r.isUUID && r.maxUTF8Bytes == nil && r.maxCodePoints == nil:
         #expect(published?["maxLength"]?.int == Limits.unicodeScalarLimit(forCharacters: r.maxLength), "\(name).\(p.name)")
         #expect(
           description.hasSuffix(
@@ -421,5 +422,27 @@ struct ToolSchemaTests {
       handler: { _, _ in ToolOutput(structured: .object([:]), text: "") })
     #expect(!ToolRegistry([gated]).names.contains("calendar_read"))
     #expect(ToolRegistry([available]).names == ["calendar_read"])
+  }
+}
+
+/// Review 20-b, #8: the search tools published `query.maxLength: 5000` and refused 600
+/// characters; the bound they enforce is now the one they publish.
+struct QuerySchemaBoundTests {
+  @Test("knowledge_search, task_search and memory_search accept every query their schema allows", arguments: ["knowledge_search", "task_search", "memory_search"])
+  func queryBoundMatchesSchema(_ name: String) throws {
+    let tool = try ToolRegistry.standard.tool(named: name)
+    let query = tool.inputSchema["properties"]?["query"]
+    #expect(query?["maxLength"]?.int == Limits.queryInput)
+    let long = String(repeating: "word ", count: 1_000).trimmingCharacters(in: .whitespaces)
+    #expect(long.unicodeScalars.count == 4_999)
+    #expect(try tool.normalize(["query": .string(long)])["query"]?.string == long)
+    #expect(try tool.normalize(["query": .string(String(repeating: "é", count: 5_000))])["query"] != nil)
+    #expect(
+      throws: ToolArgumentError(
+        field: "arguments.query", message: "arguments.query is 5001 Unicode code points; the limit is 5000 Unicode code points",
+        limit: 5_000, actual: 5_001)
+    ) {
+      try tool.normalize(["query": .string(String(repeating: "é", count: 5_001))])
+    }
   }
 }

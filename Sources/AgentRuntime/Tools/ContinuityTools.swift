@@ -22,7 +22,7 @@ enum ContinuityTools {
     name: "knowledge_search", title: "Search knowledge",
     description: "Ranked lexical search over typed knowledge (mode hybrid-lexical, algorithm hybrid-lexical-v1: BM25F over title, tags and content with phrase, coverage, trigram typo and word-form matching, British/American spellings, irregular plurals such as mouse/mice and compound forms such as e-mail/email; not semantic search). Read-only.",
     input: .object([
-      ToolProperty("query", .text(min: 1, max: Limits.query), required: true, "Words to find (text is data; no operators)."),
+      ToolProperty("query", .query, required: true, "Words to find (text is data; no operators)."),
       ToolProperty(
         "kinds", .array(items: .oneOf(kinds), minItems: 0, maxItems: kinds.count, unique: true),
         "Only these kinds; an empty list, like none, searches every kind."),
@@ -465,7 +465,7 @@ enum ContinuityTools {
     name: "task_search", title: "Search tasks",
     description: "Ranked lexical search over tasks (hybrid-lexical; not semantic search). Read-only.",
     input: .object([
-      ToolProperty("query", .text(min: 1, max: Limits.query), required: true, "Words to find."),
+      ToolProperty("query", .query, required: true, "Words to find."),
       ToolProperty("status", .oneOf(["open", "completed", "all"]), default: "all", "Which tasks."),
       ToolProperty("limit", .integer(minimum: 1, maximum: Limits.searchResultsMaximum), default: .integer(Limits.searchResultsDefault), "Most results."),
     ]),
@@ -487,7 +487,8 @@ enum ContinuityTools {
       // Notes as `knowledge_search` gives them: words past the term limit, symbols not searched.
       if !r.results.isEmpty {
         notes = SearchResponse.notes(
-          wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators
+          wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators,
+        queryCut: (r.query, r.queryCutAt, r.queryCharacters)
         ).map { "Note: \(ToolRendering.line($0))." }
       }
       if let why = r.emptyExplanation { notes.insert("No results: \(ToolRendering.line(why)).", at: 0) }

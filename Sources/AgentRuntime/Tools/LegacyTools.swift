@@ -10,7 +10,7 @@ enum LegacyTools {
     name: "memory_search", title: "Search legacy memories",
     description: "Search legacy memories (mode hybrid-lexical: BM25 with phrase, coverage, trigram typo and word-form matching, British/American spellings, irregular plurals such as mouse/mice and compound forms such as e-mail/email; not semantic search). Read-only.",
     input: .object([
-      ToolProperty("query", .text(min: 1, max: Limits.query), required: true, "Words to find."),
+      ToolProperty("query", .query, required: true, "Words to find."),
       ToolProperty("limit", .integer(minimum: 1, maximum: Limits.searchResultsMaximum), default: .integer(Limits.searchResultsDefault), "Most results."),
     ]),
     outputSchema: SearchTools.searchOutputSchema, risk: .readOnly, isIdempotent: true,

@@ -40,7 +40,8 @@ enum SearchTools {
     ]
     if !r.results.isEmpty {
       let notes = SearchResponse.notes(
-        wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators)
+        wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators,
+        queryCut: (r.query, r.queryCutAt, r.queryCharacters))
       lines += notes.map { "Note: \(ToolRendering.line($0))." }
     }
     if r.results.isEmpty, let why = r.emptyReason {

@@ -37,6 +37,12 @@ public indirect enum ToolSchema: Sendable {
     /// A bound in UTF-8 bytes besides `maxLength` (code to analyze is bounded in bytes), checked
     /// first; the schema a client sees gives it as `maxLength` (``advertisedMaxLength``).
     public var maxUTF8Bytes: Int?
+    /// A bound in Unicode code points that replaces the character bound (a query, which is
+    /// searched by its first ``Limits/query`` characters and refused only over
+    /// ``Limits/queryInput`` code points): checked on the text as given, and published as
+    /// `maxLength` unchanged, so a client validating against the schema and the server accept
+    /// exactly the same texts.
+    public var maxCodePoints: Int?
 
     /// The `maxLength` the published schema gives, in Unicode code points as JSON Schema counts
     /// them: an outer bound that every value the server accepts meets. For text, the Unicode
@@ -44,6 +50,7 @@ public indirect enum ToolSchema: Sendable {
     /// 300-character title); for a text bounded in UTF-8 bytes, that byte bound (no text holds
     /// more code points than bytes); for an enum or a UUID, whose values are ASCII, ``maxLength``.
     public var advertisedMaxLength: Int {
+      if let maxCodePoints { return maxCodePoints }
       if let maxUTF8Bytes { return maxUTF8Bytes }
       if allowed != nil || isUUID { return maxLength }
       return Limits.unicodeScalarLimit(forCharacters: maxLength)
@@ -55,6 +62,11 @@ public indirect enum ToolSchema: Sendable {
     /// whole, and for text bounded in UTF-8 bytes, whose property says so itself (`maxLength`
     /// is then the byte bound, which no text within it exceeds in code points).
     public var boundDescription: String? {
+      if let maxCodePoints {
+        return "at most \(maxCodePoints) Unicode code points (maxLength, as JSON Schema counts them); the first "
+          + "\(Limits.query) characters are searched, cut between words, and a response that searched less than the "
+          + "whole query says so (queryCutAt)"
+      }
       if maxUTF8Bytes != nil || allowed != nil || isUUID { return nil }
       return "at most \(maxLength) characters (grapheme clusters, as displayed); maxLength, \(advertisedMaxLength), "
         + "bounds its Unicode code points (\(Limits.unicodeScalarsPerCharacter) per character)"
@@ -62,8 +74,9 @@ public indirect enum ToolSchema: Sendable {
 
     public init(
       minLength: Int = 0, maxLength: Int, allowed: [String]? = nil, isUUID: Bool = false,
-      normalization: Normalization = .sanitize, maxUTF8Bytes: Int? = nil
+      normalization: Normalization = .sanitize, maxUTF8Bytes: Int? = nil, maxCodePoints: Int? = nil
     ) {
+      self.maxCodePoints = maxCodePoints
       self.minLength = minLength
       self.maxLength = maxLength
       self.allowed = allowed
@@ -98,6 +111,12 @@ public indirect enum ToolSchema: Sendable {
   public static func text(min: Int = 0, max: Int) -> ToolSchema {
     .string(StringRules(minLength: min, maxLength: max))
   }
+
+  /// A search query: at most ``Limits/queryInput`` Unicode code points as given (sanitized,
+  /// trimmed), of which the search reads the first ``Limits/query`` characters
+  /// (``StringRules/maxCodePoints``).
+  public static let query = ToolSchema.string(
+    StringRules(minLength: 1, maxLength: Limits.queryInput, maxCodePoints: Limits.queryInput))
 
   /// Body text of at most `max` characters, optional: sanitized, with its surrounding white
   /// space kept (content, notes).
@@ -212,6 +231,11 @@ public indirect enum ToolSchema: Sendable {
       // The bounds hold for the text as given, as the CLI and the library check them: sanitizing
       // first composes (NFC) a letter with a run of combining marks, which let 3,001 scalars
       // pass a bound of 3,000 here while `dolphin capture` refused them.
+      if let maxCodePoints = r.maxCodePoints {
+        do { try Limits.checkCodePoints(path, raw, limit: maxCodePoints) } catch {
+          throw ToolArgumentError(field: path, message: error.message, limit: error.limit, actual: error.actual)
+        }
+      }
       do { try Limits.check(path, raw, limit: r.maxLength) } catch {
         throw ToolArgumentError(field: path, message: error.message, limit: error.limit, actual: error.actual)
       }

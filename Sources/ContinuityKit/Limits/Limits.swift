@@ -88,7 +88,15 @@ public enum Limits {
   public static let codeAnalysisBytes = 200_000
   public static let codeAnalysisFindings = 500
   public static let renderedToolOutput = 8_000
+  /// The part of a query that is searched, in characters: a longer query (a pasted stack trace
+  /// or compiler error) is searched by its first 500 characters, cut at a word boundary, and the
+  /// response says so; it is not refused unless it is over ``queryInput``.
   public static let query = 500
+  /// The longest query accepted, in Unicode scalars (code points, as JSON Schema's `maxLength`
+  /// counts them, so the MCP tools' schema gives exactly this bound): a longer one is refused
+  /// with ``ValidationError`` naming `query`, the limit and the size given. Only the first
+  /// ``query`` characters of a query within it are searched.
+  public static let queryInput = 5_000
 
   // Unicode scalars per character
   /// Unicode scalars allowed per allowed `Character`, over a whole text: a field limited to n
@@ -171,7 +179,8 @@ public enum Limits {
     ("code analysis input", codeAnalysisBytes, "UTF-8 bytes"),
     ("code analysis findings", codeAnalysisFindings, "findings"),
     ("rendered tool output", renderedToolOutput, "characters"),
-    ("query", query, "characters"),
+    ("query (searched)", query, "characters"),
+    ("query (accepted)", queryInput, "Unicode code points"),
     ("Unicode scalars per allowed character (whole text)", unicodeScalarsPerCharacter, "Unicode scalars"),
     ("input read per allowed character", inputBytesPerCharacter, "UTF-8 bytes"),
     ("import or legacy document", importDocumentBytes, "bytes"),
@@ -290,6 +299,18 @@ extension Limits {
     let n = text.count
     if n > limit { throw .tooLong(field, limit: limit, actual: n) }
     try checkUnicodeScalars(field, text, characters: n, limit: limit)
+  }
+
+  /// Throws when `text` holds more than `limit` Unicode scalars (code points): a bound counted
+  /// as JSON Schema counts `maxLength`, for input that is cut rather than refused below it
+  /// (``queryInput``).
+  /// - Throws: ``ValidationError`` naming `field`, e.g. `query is 5012 Unicode code points;
+  ///   the limit is 5000 Unicode code points`.
+  /// - Complexity: O(1) for text of at most `limit` UTF-8 bytes, else O(n).
+  public static func checkCodePoints(_ field: String, _ text: String, limit: Int) throws(ValidationError) {
+    if text.utf8.count <= limit { return }
+    let n = text.unicodeScalars.count
+    if n > limit { throw .tooLong(field, limit: limit, actual: n, unit: "Unicode code points") }
   }
 
   /// Whether `text` is within a bound of `limit` `Character`s: at most `limit` of them, and

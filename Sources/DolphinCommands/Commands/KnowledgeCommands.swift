@@ -253,7 +253,7 @@ enum MemoryCommands {
   static let search = Command(
     spec: CommandSpec(
       path: ["memory", "search"], summary: "Search legacy memories (mode hybrid-lexical).",
-      positionals: [("query", "Words to find, at most \(Limits.query) characters.")],
+      positionals: [("query", "Words to find. The first \(Limits.query) characters are searched, cut between words; at most \(Limits.queryInput) Unicode code points are accepted.")],
       options: [
         OptionSpec(name: "limit", value: "N", help: "At most N results (1…\(Limits.searchResultsMaximum), default \(Limits.searchResultsDefault))."),
         OptionSpec(name: "explain", value: nil, help: "Show each result's score parts and how each query word matched."),

@@ -23,7 +23,8 @@ extension SearchCommands {
     // (with no results, the "No results:" line says it).
     if !r.results.isEmpty {
       let notes = SearchResponse.notes(
-        wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators)
+        wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators,
+        queryCut: (r.query, r.queryCutAt, r.queryCharacters))
       for note in notes { console.print("Note: \(inert(note)).") }
     }
     if r.results.isEmpty, let why = r.emptyReason {
@@ -142,7 +143,7 @@ extension SearchCommands {
   static let search = Command(
     spec: CommandSpec(
       path: ["search"], summary: "Ranked lexical search (mode hybrid-lexical) over knowledge, optionally memories.",
-      positionals: [("query", "Words to find (at most \(Limits.query) characters; no character is syntax).")],
+      positionals: [("query", "Words to find (no character is syntax). The first \(Limits.query) characters are searched, cut between words; at most \(Limits.queryInput) Unicode code points are accepted.")],
       options: [
         OptionSpec(name: "kind", value: "K", repeatable: true, help: "Only these kinds (\(Commands.kindList))."),
         OptionSpec(name: "tag", value: "T", help: "Only knowledge items with this one tag, case and accents ignored; not with --include-memories."),

@@ -6,7 +6,7 @@ extension TaskCommands {
   static let search = Command(
     spec: CommandSpec(
       path: ["task", "search"], summary: "Find tasks by title and notes (ranked lexically; the mode is printed).",
-      positionals: [("query", "Words to find, at most \(Limits.query) characters.")],
+      positionals: [("query", "Words to find. The first \(Limits.query) characters are searched, cut between words; at most \(Limits.queryInput) Unicode code points are accepted.")],
       options: [
         OptionSpec(name: "status", value: "S", help: "open, completed or all (default all)."),
         OptionSpec(name: "limit", value: "N", help: "At most N results (1…\(Limits.searchResultsMaximum), default \(Limits.searchResultsDefault))."),
@@ -39,7 +39,8 @@ extension TaskCommands {
       // Said as `dolphin search` says it; the explanation may name query words.
       if !r.results.isEmpty {
         let notes = SearchResponse.notes(
-        wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators)
+        wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators,
+        queryCut: (r.query, r.queryCutAt, r.queryCharacters))
         for note in notes { ctx.console.print("Note: \(inert(note)).") }
       }
       if let why = r.emptyExplanation { ctx.console.print("No results: \(inert(why)).") }

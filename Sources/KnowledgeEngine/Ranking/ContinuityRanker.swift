@@ -111,9 +111,12 @@ extension KnowledgeEngine {
   /// Checks a query and a result limit the way every search does.
   /// - Throws: ``ValidationError`` naming `query` (empty, only control or invisible characters,
   ///   or over ``Limits/query``) or `limit` (outside 1…``Limits/searchResultsMaximum``).
-  static func validateSearch(_ query: String, limit: Int) throws {
+  /// - Returns: the query as searched (``HybridLexicalRanker/validated(_:limit:)``) and its
+  ///   length before the cut to ``Limits/query`` characters.
+  @discardableResult
+  static func validateSearch(_ query: String, limit: Int) throws -> (text: String, givenCharacters: Int) {
     // One set of checks, in one order, for every search: the same query gets the same verdict
     // from `search`, `memory search` and `task search`.
-    _ = try HybridLexicalRanker.validated(query, limit: limit)
+    try HybridLexicalRanker.validatedQuery(query, limit: limit)
   }
 }

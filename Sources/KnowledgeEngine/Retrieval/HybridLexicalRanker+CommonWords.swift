@@ -62,22 +62,52 @@ extension HybridLexicalRanker {
 
   /// The search syntax of other engines that the query holds and that this one reads as text
   /// (``SearchResponse/unappliedOperators``), at most 10, once each: first `"` for
-  /// double quotes (`"`, `“`, `”`, `„`), whose words are searched one by one, then, in query order, each word typed
-  /// with a leading `-` at the query's start or after white space and followed by a letter
-  /// (`-cache`, as typed up to the end of its letters and digits), whose word is searched like
-  /// the others rather than excluded. A hyphen inside a word (`hand-off`) or before a number
-  /// (`-5`) is not one.
+  /// double quotes (`"`, `“`, `”`, `„`), whose words are searched one by one, then, in query
+  /// order:
+  /// - each word typed with a leading `-` at the query's start or after white space and
+  ///   followed by a letter (`-cache`, as typed up to the end of its letters and digits), whose
+  ///   word is searched like the others rather than excluded (a hyphen inside a word, `hand-off`,
+  ///   or before a number, `-5`, is not one);
+  /// - each field filter (`tag:auth`, `title:sqlite`: one of ``fieldFilterNames``, a colon, then
+  ///   a letter, digit or quote, as typed up to the next white space), whose words are searched
+  ///   as words, filtering nothing (`--tag` filters by tag); a colon after another word
+  ///   (`Error: nil`, `https://…`, `10:30`) is not one;
+  /// - each Boolean operator typed in capitals between other words (`AND`, `OR`; `NOT` also
+  ///   first), which is read as the common word it spells (not searched beside other words).
   /// - Complexity: O(*n*) in the length of `query`.
   public static func unappliedOperators(in query: String) -> [String] {
     // Quotes first, whatever else the query holds, so that the cap never leaves them out.
     var found: [String] = query.contains(where: { "\"“”„".contains($0) }) ? ["\""] : []
-    for piece in query.split(whereSeparator: { $0.isWhitespace }) where found.count < 10 {
-      guard piece.first == "-", let second = piece.dropFirst().first, second.isLetter else { continue }
-      let word = "-" + piece.dropFirst().prefix { $0.isLetter || $0.isNumber }
-      if !found.contains(word) { found.append(word) }
+    let pieces = query.split(whereSeparator: { $0.isWhitespace })
+    for (i, piece) in pieces.enumerated() where found.count < 10 {
+      var named: String?
+      if piece.first == "-", let second = piece.dropFirst().first, second.isLetter {
+        named = "-" + piece.dropFirst().prefix { $0.isLetter || $0.isNumber }
+      } else if let colon = piece.firstIndex(of: ":"),
+        fieldFilterNames.contains(piece[..<colon].lowercased()),
+        let next = piece[piece.index(after: colon)...].first,
+        next.isLetter || next.isNumber || "\"“”„'".contains(next)
+      {
+        named = String(piece)
+      } else if booleanOperators.contains(String(piece)), i < pieces.count - 1, i > 0 || piece == "NOT" {
+        named = String(piece)
+      }
+      if let named, !found.contains(named) { found.append(named) }
     }
     return found
   }
+
+  /// The field names other search engines filter by with `name:value` (GitHub, Jira, Gmail,
+  /// Lucene, web search), which ``unappliedOperators(in:)`` names when a query uses one: here
+  /// `tag:auth` is the words `tag` and `auth`.
+  public static let fieldFilterNames: Set<String> = [
+    "tag", "tags", "title", "kind", "type", "content", "body", "text", "status", "label", "labels", "is",
+    "in", "author", "from", "before", "after", "site", "filetype", "ext", "path", "file", "lang",
+    "language", "id", "source", "priority", "created", "updated",
+  ]
+
+  /// The Boolean operators of other search engines, as they are typed there (in capitals).
+  static let booleanOperators: Set<String> = ["AND", "OR", "NOT"]
 
   /// Whether `character` holds a non-ASCII symbol: general category Sm, Sc, Sk or So, an
   /// enclosing mark, or an emoji.

@@ -285,7 +285,9 @@ public struct HybridLexicalRanker: Sendable {
   /// gives an empty response with ``EmptyReason/noQueryTerms``.
   ///
   /// - Parameters:
-  ///   - query: 1…``Limits/query`` (500) characters, not only whitespace.
+  ///   - query: not empty nor only whitespace, at most ``Limits/queryInput`` (5,000) Unicode
+  ///     code points; only its first ``Limits/query`` (500) characters are searched, cut at a
+  ///     word boundary (``SearchResponse/queryCutAt``).
   ///   - index: the index to search (built with the same ``Tokenizer``).
   ///   - kinds: the document kinds to return; nil for all kinds, memories included.
   ///   - documents: when given, only these document keys may be returned (a tag filter: the
@@ -297,10 +299,10 @@ public struct HybridLexicalRanker: Sendable {
   /// - Returns: the ranked results, `total`, `truncated` and, when empty, the reason
   ///   (``EmptyReason/noMatchWithTag`` when words matched only documents outside
   ///   `documents`).
-  /// - Throws: ``ValidationError`` for `query` (empty or whitespace only, only control or
-  ///   invisible characters (``Limits/nothingPrintable(_:_:consequence:)``), or longer than 500
-  ///   characters, all judged after ``Sanitizer/sanitize(_:)`` and trimming) or `limit`
-  ///   (outside 1…50); any error `index` throws.
+  /// - Throws: ``ValidationError`` for `query` (empty or whitespace only, or only control or
+  ///   invisible characters (``Limits/nothingPrintable(_:_:consequence:)``), judged after
+  ///   ``Sanitizer/sanitize(_:)`` and trimming; or over 5,000 Unicode code points as given, less
+  ///   surrounding white space) or `limit` (outside 1…50); any error `index` throws.
   /// - Complexity: O(*P* · *q*) for *P* postings of the *q* query terms (and their variants),
   ///   plus phrase decoding for competitive documents, plus O(*k*) document reads.
   public func search(
@@ -308,19 +310,29 @@ public struct HybridLexicalRanker: Sendable {
     documents: Set<Int64>? = nil, excluding: Set<Int64> = [],
     limit: Int = Limits.searchResultsDefault
   ) throws -> SearchResponse {
-    let query = try Self.validated(query, limit: limit)
-    return try rank(
+    let (query, given) = try Self.validatedQuery(query, limit: limit)
+    var response = try rank(
       query, in: index, kinds: kinds, documents: documents, excluding: excluding, limit: limit)
+    response.recordCut(givenCharacters: given)
+    return response
   }
 
   /// The query as it is ranked, after the checks of ``search(_:in:kinds:documents:excluding:limit:)``:
   /// sanitized (controls, invisible characters and whole terminal escape sequences dropped, so
   /// a pasted `ESC[31mhandoff` is the word `handoff`), then trimmed, so that neither counts
-  /// toward the bound.
+  /// toward the bound, then cut to its first ``Limits/query`` (500) characters at a word
+  /// boundary when it is longer (``searchedPart(of:)``).
   ///
   /// - Throws: ``ValidationError`` naming `query` (empty, only whitespace or invisible
-  ///   characters, over ``Limits/query`` characters) or `limit` (outside 1…50).
+  ///   characters, over ``Limits/queryInput`` Unicode code points) or `limit` (outside 1…50).
   public static func validated(_ query: String, limit: Int) throws -> String {
+    try validatedQuery(query, limit: limit).text
+  }
+
+  /// ``validated(_:limit:)``, with the length of the query before the cut, in characters
+  /// (after sanitizing and trimming): more than ``Limits/query`` when `text` is only its
+  /// first part.
+  package static func validatedQuery(_ query: String, limit: Int) throws -> (text: String, givenCharacters: Int) {
     guard (1...Limits.searchResultsMaximum).contains(limit) else {
       throw ValidationError(
         field: "limit", limit: Limits.searchResultsMaximum, actual: limit,
@@ -333,7 +345,7 @@ public struct HybridLexicalRanker: Sendable {
     var given = Substring(raw).unicodeScalars
     while let first = given.first, first.properties.isWhitespace { given.removeFirst() }
     while let last = given.last, last.properties.isWhitespace { given.removeLast() }
-    try Limits.check("query", String(given), limit: Limits.query)
+    try Limits.checkCodePoints("query", String(given), limit: Limits.queryInput)
     let query = Sanitizer.sanitize(raw).trimmingCharacters(in: .whitespacesAndNewlines)
     // Control or invisible characters only: said as a capture says it, not "empty".
     if Limits.lostToSanitizer(raw, sanitized: query) {
@@ -343,8 +355,27 @@ public struct HybridLexicalRanker: Sendable {
       throw Limits.requiredButBlank("query", raw, consequence: "nothing was searched")
     }
     try Limits.checkNotEmpty("query", query)
-    try Limits.check("query", query, limit: Limits.query)
-    return query
+    return (searchedPart(of: query), query.count)
+  }
+
+  /// The first ``Limits/query`` (500) characters of `query`, or all of it when it is no longer:
+  /// a pasted stack trace or compiler error is searched by its start, where the message is.
+  /// The cut is at the last white space within the bound, so that no word is searched by a
+  /// part of it (`ViewContr` for `ViewController`), then trailing white space is dropped; a
+  /// query with no white space in its first 500 characters is cut at the 500th.
+  /// - Complexity: O(*n*) in the first 501 characters of `query`.
+  package static func searchedPart(of query: String) -> String {
+    guard let end = query.index(query.startIndex, offsetBy: Limits.query, limitedBy: query.endIndex),
+      end < query.endIndex
+    else { return query }
+    var cut = end
+    // The character after the bound starting a word means the bound splits none.
+    if !query[end].isWhitespace, let space = query[..<end].lastIndex(where: \.isWhitespace) {
+      cut = space
+    }
+    var part = query[..<cut]
+    while let last = part.last, last.isWhitespace { part.removeLast() }
+    return String(part)
   }
 
   /// The ids of the best `depth` documents for `query`, without the bounds of
@@ -702,6 +733,16 @@ public struct HybridLexicalRanker: Sendable {
     if parameters.maximumCompoundVariants > 0 {
       func add(_ form: [String], to i: Int) {
         if form != [terms[i]] && !compounds[i].contains(form) { compounds[i].append(form) }
+      }
+      // A camelCase or PascalCase word is also its parts next to each other (``CamelCaseWords``:
+      // `maxRetryCount` finds `max_retry_count` and *max retry count*).
+      if tokenizer.indexesCamelCaseParts {
+        for token in used {
+          guard let i = indexOfTerm[token.term],
+            let parts = CamelCaseWords.partTerms(of: token.typed.utf8, tokenizer: tokenizer)
+          else { continue }
+          add(parts, to: i)
+        }
       }
       // Joined to closed: runs of words with one joiner between each two (`e-mail`, `PD-1`).
       let kept = Set(used.map(\.position))

@@ -85,7 +85,7 @@ extension KnowledgeEngine {
     let filter: Set<DocumentKind>? = allowed.count == DocumentKind.allCases.count ? nil : allowed
     let tag = try tag.map { raw throws(ValidationError) in try Limits.tagFilter(raw) }
     // Refused before the index is touched: a refused search never rebuilds a stale index.
-    let query = try HybridLexicalRanker.validated(query, limit: limit)
+    let (query, givenCharacters) = try HybridLexicalRanker.validatedQuery(query, limit: limit)
     return try readWithSearchIndex { tx, index in
       var documents: Set<Int64>?
       if let tag {
@@ -114,6 +114,7 @@ extension KnowledgeEngine {
       var response = try HybridLexicalRanker().rank(
         query, in: index, kinds: filter, documents: documents, excluding: mirroredMemories,
         limit: limit)
+      response.recordCut(givenCharacters: givenCharacters)
       // Marked, not demoted: the rank is the ranker's; the row says what stands instead.
       let graph = try tx.supersedeGraph()
       let successors = Self.successors(of: response.results.lazy.filter { $0.kind != .memory }.map(\.id), in: graph)

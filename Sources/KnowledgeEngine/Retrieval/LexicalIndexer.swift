@@ -26,10 +26,24 @@ public enum LexicalIndexer {
     func add(_ text: String, field: IndexField, from start: Int) -> Int {
       var end = start
       var terms = 0
+      let utf8 = text.utf8
       tokenizer.forEachTerm(in: text) { analyzed in
         let position = start + analyzed.position
         occurrences[analyzed.term, default: FieldValues(title: [], tags: [], content: [])][field]
           .append(position)
+        // The parts of a camelCase identifier are held at its position too, as extra postings
+        // that add nothing to the field's length, so BM25 of whole words is as before.
+        if tokenizer.indexesCamelCaseParts, !analyzed.isCut, analyzed.term.utf8.count >= 4,
+          let parts = CamelCaseWords.partTerms(
+            of: utf8[utf8.index(utf8.startIndex, offsetBy: analyzed.utf8Range.lowerBound)..<utf8.index(
+              utf8.startIndex, offsetBy: analyzed.utf8Range.upperBound)], tokenizer: tokenizer)
+        {
+          for part in parts where part != analyzed.term {
+            var list = occurrences[part, default: FieldValues(title: [], tags: [], content: [])]
+            if list[field].last != position { list[field].append(position) }
+            occurrences[part] = list
+          }
+        }
         end = position + 1
         terms += 1
         return true

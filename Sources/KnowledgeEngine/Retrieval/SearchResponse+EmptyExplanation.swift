@@ -1,3 +1,5 @@
+import ContinuityKit
+
 extension SearchResponse {
   /// Why there are no results, in words that name the query's words where the reason is about
   /// them, for a "No results:" line (lower case, no final period); nil when there are results.
@@ -23,29 +25,64 @@ extension SearchResponse {
       otherWords: terms.typedWords) + hint
     if let note = Self.unsearchedSymbolsNote(unsearchedSymbols) { why += "; " + note }
     if let note = Self.unappliedOperatorsNote(unappliedOperators) { why += "; " + note }
-    guard let note = Self.wordsPastTermLimitNote(wordsPastTermLimit) else { return why }
+    if let note = Self.wordsPastTermLimitNote(wordsPastTermLimit) { why += "; " + note }
+    guard let note = Self.queryCutNote(query, cutAt: queryCutAt, of: queryCharacters) else { return why }
     return why + "; " + note
   }
+
+  /// Records that the query was cut before it was searched: `givenCharacters`, the length of
+  /// the query as given (sanitized and trimmed), is over ``Limits/query`` and ``query`` is the
+  /// part searched. Nothing changes when the whole query was searched.
+  package mutating func recordCut(givenCharacters: Int) {
+    guard givenCharacters > query.count else { return }
+    queryCutAt = query.count
+    queryCharacters = givenCharacters
+  }
+
+  /// What a search says of a query it searched only the start of (``queryCutAt``), for a notice
+  /// or the end of a "No results:" line (lower case, no final period): `only the first 497 of
+  /// the query's 792 characters were searched (a query is searched by its first 500, cut
+  /// between words), up to '…ViewController.swift:42'`. Nil when the whole query was searched.
+  /// - Parameters:
+  ///   - searched: the part of the query searched (``query``).
+  ///   - cutAt: ``queryCutAt``.
+  ///   - given: ``queryCharacters``.
+  public static func queryCutNote(_ searched: String, cutAt: Int?, of given: Int?) -> String? {
+    guard let cutAt, let given else { return nil }
+    let tail = searched.count > queryCutTailShown ? "…" + searched.suffix(queryCutTailShown) : searched
+    let line = tail.map { $0.isNewline ? " " : $0 }
+    return "only the first \(cutAt) of the query's \(given) characters were searched (a query is searched by its "
+      + "first \(Limits.query), cut between words), up to '\(String(line))'"
+  }
+
+  /// How many characters of the searched part ``queryCutNote(_:cutAt:of:)`` shows, before where
+  /// the query was cut.
+  static let queryCutTailShown = 30
 
   /// The notes a search with results shows about words it did not search: those past the term
   /// limit (``wordsPastTermLimitNote(_:)``), then symbols no index holds
   /// (``unsearchedSymbolsNote(_:)``); lower case, no final period; empty when there are none.
   /// One list for `search`, `task search` and the tools, which print them alike.
   /// Then the search syntax read as text (``unappliedOperatorsNote(_:)``).
+  /// Last, that only the start of a long query was searched (``queryCutNote(_:cutAt:of:)``).
   public static func notes(
-    wordsPastTermLimit: [String]?, unsearchedSymbols: [String]?, unappliedOperators: [String]? = nil
+    wordsPastTermLimit: [String]?, unsearchedSymbols: [String]?, unappliedOperators: [String]? = nil,
+    queryCut: (searched: String, cutAt: Int?, given: Int?)? = nil
   ) -> [String] {
     [
       wordsPastTermLimitNote(wordsPastTermLimit), unsearchedSymbolsNote(unsearchedSymbols),
       unappliedOperatorsNote(unappliedOperators),
+      queryCut.flatMap { queryCutNote($0.searched, cutAt: $0.cutAt, of: $0.given) },
     ].compactMap { $0 }
   }
 
   /// What a search says of the search syntax it read as text (``unappliedOperators``), for a
   /// notice or the end of a "No results:" line (lower case, no final period): `quotes are not a
   /// phrase operator here: words are searched one by one (they rank higher where they stand
-  /// together)`, `'-cache' excludes nothing here: it is read as the word 'cache'`, or both
-  /// joined by `; `. Nil for none.
+  /// together)`, `'-cache' excludes nothing here: it is read as the word 'cache'`, `'tag:auth'
+  /// filters nothing here: it is read as the words 'tag' and 'auth'`, `'AND' is not an operator
+  /// here: it is read as the common word 'and'`, or several of these joined by `; `. Nil for
+  /// none.
   public static func unappliedOperatorsNote(_ operators: [String]?) -> String? {
     guard let operators, !operators.isEmpty else { return nil }
     var parts: [String] = []
@@ -54,14 +91,34 @@ extension SearchResponse {
         "quotes are not a phrase operator here: words are searched one by one (they rank higher where they stand "
           + "together)")
     }
-    let minus = operators.filter { $0 != "\"" }
+    func quoted(_ list: [String]) -> String { list.map { "'\($0)'" }.joined(separator: ", ") }
+    let minus = operators.filter { $0.first == "-" }
     if !minus.isEmpty {
-      let shown = minus.map { "'\($0)'" }.joined(separator: ", ")
       // Read as the word, which is searched unless it is a common word (`-the`), as any word is.
       parts.append(
         minus.count == 1
-          ? "\(shown) excludes nothing here: it is read as the word '\(minus[0].dropFirst())'"
-          : "\(shown) exclude nothing here: each is read as the word after its '-'")
+          ? "\(quoted(minus)) excludes nothing here: it is read as the word '\(minus[0].dropFirst())'"
+          : "\(quoted(minus)) exclude nothing here: each is read as the word after its '-'")
+    }
+    let fields = operators.filter { $0.first != "-" && $0.contains(":") }
+    if !fields.isEmpty {
+      if fields.count == 1, let colon = fields[0].firstIndex(of: ":") {
+        let value = fields[0][fields[0].index(after: colon)...]
+        parts.append(
+          "\(quoted(fields)) filters nothing here: it is read as the words '\(fields[0][..<colon])' and '\(value)'")
+      } else {
+        parts.append("\(quoted(fields)) filter nothing here: each is read as words, the field's name too")
+      }
+    }
+    let booleans = operators.filter { HybridLexicalRanker.booleanOperators.contains($0) }
+    if !booleans.isEmpty {
+      parts.append(
+        booleans.count == 1
+          ? "\(quoted(booleans)) is not an operator here: it is read as the common word '\(booleans[0].lowercased())'"
+          : "\(quoted(booleans)) are not operators here: each is read as the common word it spells")
+    }
+    if fields.contains(where: { $0.lowercased().hasPrefix("tag:") || $0.lowercased().hasPrefix("tags:") }) {
+      parts.append("to keep only items with a tag, filter by it (--tag, or the tool's tag argument)")
     }
     return parts.joined(separator: "; ")
   }

@@ -16,8 +16,16 @@ public struct SearchResponse: Sendable, Equatable, Codable {
   public var mode: RetrievalMode
   /// The ranking algorithm's version, e.g. `hybrid-lexical-v1`; nil for ``RetrievalMode/exact``.
   public var algorithmVersion: String?
-  /// The query as given.
+  /// The query as searched: as given, sanitized and trimmed, and cut to its first
+  /// ``Limits/query`` (500) characters at a word boundary when it was longer (``queryCutAt``).
   public var query: String
+  /// When the query was longer than ``Limits/query`` (500) characters: how many of its
+  /// characters were searched (those of ``query``, cut at the last white space within the
+  /// bound, so at most 500); nil when the whole query was searched.
+  public var queryCutAt: Int?
+  /// When the query was cut (``queryCutAt``): its length as given, in characters after
+  /// sanitizing and trimming; nil when the whole query was searched.
+  public var queryCharacters: Int?
   /// How each distinct query term was matched, in query order (stop words removed when other
   /// terms remain).
   public var terms: [QueryTermMatch]

@@ -103,6 +103,10 @@ public struct Tokenizer: Sendable, Equatable {
   ///   whole (`0.7`) could not find its parts next to each other.
   /// - 7: English contraction and possessive endings after an apostrophe are no terms (rule 7):
   ///   they were indexed as the words `s`, `t`, `d` …, which a query of one letter matched.
+  /// - 8: the index also holds the parts of camelCase and PascalCase identifiers at the
+  ///   identifier's position (``CamelCaseWords``: `getUserProfile` → `get`, `user`, `profil`
+  ///   besides `getuserprofil`), not counted in the field's length; the terms of a text are as
+  ///   before.
   ///
   /// The persisted index records the version its terms were made with
   /// (`meta.lexicalTokenizerVersion`, absent meaning 1) when it is rebuilt or first written.
@@ -111,7 +115,7 @@ public struct Tokenizer: Sendable, Equatable {
   /// find it; an index of a newer version is left alone. Where the index is not rebuilt
   /// (read-only workspace, newer index), searches index the records in memory instead, and
   /// `dolphin doctor` reports it.
-  public static let version = 7
+  public static let version = 8
 
   /// The longest term kept, in Unicode scalars; longer runs are cut to this length.
   public static let maximumTermLength = 64
@@ -123,8 +127,14 @@ public struct Tokenizer: Sendable, Equatable {
   /// measuring what stemming is worth).
   package var stemming: Bool
 
-  package init(stemming: Bool) {
+  /// Whether the index holds the parts of camelCase and PascalCase identifiers besides the
+  /// whole word (``CamelCaseWords``, version 8; on in ``standard``): read by
+  /// ``LexicalIndexer``, not by the tokenizer, which gives the whole word as before.
+  package var indexesCamelCaseParts: Bool
+
+  package init(stemming: Bool, indexesCamelCaseParts: Bool = true) {
     self.stemming = stemming
+    self.indexesCamelCaseParts = indexesCamelCaseParts
   }
 
   /// The terms of `text` with their positions, using ``standard``.

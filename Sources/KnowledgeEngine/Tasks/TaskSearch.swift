@@ -64,8 +64,15 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
   public var mode: String
   /// The ranking algorithm's version, `hybrid-lexical-v1`, as ``SearchResponse/algorithmVersion``.
   public var algorithmVersion: String?
-  /// The query as given.
+  /// The query as searched, as in ``SearchResponse/query``: cut to its first ``Limits/query``
+  /// (500) characters when it was longer (``queryCutAt``).
   public var query: String
+  /// How many characters of a query longer than ``Limits/query`` were searched, as in
+  /// ``SearchResponse/queryCutAt``; nil when the whole query was searched.
+  public var queryCutAt: Int?
+  /// The length of a query that was cut, in characters, as in
+  /// ``SearchResponse/queryCharacters``; nil when the whole query was searched.
+  public var queryCharacters: Int?
   /// Best first, at most the requested limit.
   public var results: [TaskSearchResult]
   /// How many tasks matched, listed or not.
@@ -108,7 +115,8 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
       otherWords: terms.typedWords)
     if let note = SearchResponse.unsearchedSymbolsNote(unsearchedSymbols) { why += "; " + note }
     if let note = SearchResponse.unappliedOperatorsNote(unappliedOperators) { why += "; " + note }
-    guard let note = SearchResponse.wordsPastTermLimitNote(wordsPastTermLimit) else { return why }
+    if let note = SearchResponse.wordsPastTermLimitNote(wordsPastTermLimit) { why += "; " + note }
+    guard let note = SearchResponse.queryCutNote(query, cutAt: queryCutAt, of: queryCharacters) else { return why }
     return why + "; " + note
   }
 }
@@ -116,7 +124,8 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
 extension KnowledgeEngine {
   /// Finds tasks by their title and notes with the continuity ranker.
   /// - Parameters:
-  ///   - query: 1…``Limits/query`` (500) characters, not only whitespace.
+  ///   - query: not only whitespace, at most ``Limits/queryInput`` (5,000) Unicode code points;
+  ///     its first ``Limits/query`` (500) characters are searched (``TaskSearchResponse/queryCutAt``).
   ///   - status: only tasks with this status; nil for all.
   ///   - limit: 1…``Limits/searchResultsMaximum`` (50) results.
   /// - Returns: the ranked tasks, best first, the mode that ranked them and, when none matched,
@@ -125,7 +134,7 @@ extension KnowledgeEngine {
   public func searchTasks(_ query: String, status: TaskStatus? = nil, limit: Int = Limits.searchResultsDefault)
     throws -> TaskSearchResponse
   {
-    try Self.validateSearch(query, limit: limit)
+    let (query, givenCharacters) = try Self.validateSearch(query, limit: limit)
     let ranker = continuityRanker
     let operators = HybridLexicalRanker.unappliedOperators(in: query)
     return try store.read { tx in
@@ -138,12 +147,17 @@ extension KnowledgeEngine {
               task: t, score: m.score, matchedTerms: m.matchedTerms, scoreParts: m.scoreParts.map(TaskScoreParts.init)))
         }
       }
-      return TaskSearchResponse(
+      var response = TaskSearchResponse(
         mode: ranker.mode, algorithmVersion: ranked.algorithmVersion, query: query, results: results, total: ranked.total,
         truncated: ranked.total > results.count, status: status, terms: ranked.terms,
         unsearchedCommonWords: ranked.unsearchedCommonWords, wordsPastTermLimit: ranked.wordsPastTermLimit,
         unsearchedSymbols: ranked.unsearchedSymbols, emptyReason: ranked.emptyReason,
         unappliedOperators: operators.isEmpty ? nil : operators)
+      if givenCharacters > query.count {
+        response.queryCutAt = query.count
+        response.queryCharacters = givenCharacters
+      }
+      return response
     }
   }
 }

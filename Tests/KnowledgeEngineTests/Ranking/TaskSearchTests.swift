@@ -99,7 +99,9 @@ struct TaskSearchTests {
   func validation() throws {
     let engine = try Self.engine()
     #expect(throws: ValidationError.self) { try engine.searchTasks("   ") }
-    #expect(throws: ValidationError.self) { try engine.searchTasks(String(repeating: "q", count: 501)) }
+    #expect(throws: ValidationError.self) { try engine.searchTasks(String(repeating: "q", count: Limits.queryInput + 1)) }
+    // Over 500 characters, the first 500 are searched (review 20-b, #8), and the response says so.
+    #expect(try engine.searchTasks(String(repeating: "q", count: 501)).queryCutAt == 500)
     #expect(throws: ValidationError.self) { try engine.searchTasks("readme", limit: 0) }
     #expect(try engine.searchTasks("readme", limit: 1).results.count == 1)
   }
@@ -112,8 +114,9 @@ struct TaskSearchTests {
     "search, memory search and task search give the same query the same verdict",
     arguments: [
       String(repeating: "\u{200B}", count: 3), String(repeating: "\u{2800}", count: 600),
-      String(repeating: "a", count: 500) + "\u{200B}", String(repeating: "a", count: 499) + "\u{200B}\u{200B}",
-      String(repeating: "a", count: 500) + "\u{AD}", "a" + String(repeating: "\u{301}", count: 5000), "   ",
+      String(repeating: "a", count: 5000) + "\u{200B}", String(repeating: "a", count: 4999) + "\u{200B}\u{200B}",
+      String(repeating: "a", count: 5000) + "\u{AD}", "a" + String(repeating: "\u{301}", count: 5000), "   ",
+      String(repeating: "a", count: 4999) + "\u{200B}",
     ])
   func sameVerdict(_ query: String) throws {
     let engine = try Self.engine()
@@ -131,7 +134,7 @@ struct TaskSearchTests {
     let memories = verdict { _ = try engine.search(query, memoriesOnly: true) }
     let tasks = verdict { _ = try engine.searchTasks(query) }
     #expect(knowledge == tasks && memories == tasks, "search: \(knowledge)\ntask search: \(tasks)")
-    if query.hasPrefix("aaa") && query.unicodeScalars.count > 500 {
+    if query.hasPrefix("aaa") && query.unicodeScalars.count > Limits.queryInput {
       #expect(tasks != "accepted", "\(query.unicodeScalars.count) scalars given")
     }
   }

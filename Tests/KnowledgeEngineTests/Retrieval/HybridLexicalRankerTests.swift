@@ -10,6 +10,37 @@ struct HybridLexicalRankerTests {
 
   func ids(_ response: SearchResponse) -> [UUID] { response.results.map(\.id) }
 
+  /// Review 20-b, #17: `tag:auth`, `title:sqlite` and `sqlite AND wal` were searched as words
+  /// with nothing said, where quotes and `-word` got a notice.
+  @Test("Field filters and Boolean operators are named as read as text; the words are searched")
+  func fieldFiltersAndBooleansAreNamed() throws {
+    let index = F.index([
+      F.document(1, "SQLite WAL mode", "auth tokens"), F.document(2, "Alamofire release", "github.com/releases/tag/5.8.1"),
+    ])
+    let tag = try ranker.search("tag:auth", in: index)
+    #expect(tag.unappliedOperators == ["tag:auth"])
+    #expect(
+      SearchResponse.unappliedOperatorsNote(tag.unappliedOperators)
+        == "'tag:auth' filters nothing here: it is read as the words 'tag' and 'auth'; to keep only items with a tag, "
+        + "filter by it (--tag, or the tool's tag argument)")
+    let title = try ranker.search("title:sqlite", in: index)
+    #expect(ids(title) == [F.id(1)])
+    #expect(
+      SearchResponse.unappliedOperatorsNote(title.unappliedOperators)
+        == "'title:sqlite' filters nothing here: it is read as the words 'title' and 'sqlite'")
+    let and = try ranker.search("sqlite AND wal", in: index)
+    #expect(ids(and) == [F.id(1)])
+    #expect(and.unappliedOperators == ["AND"])
+    #expect(
+      SearchResponse.unappliedOperatorsNote(and.unappliedOperators)
+        == "'AND' is not an operator here: it is read as the common word 'and'")
+    #expect(try ranker.search("NOT sqlite OR wal", in: index).unappliedOperators == ["NOT", "OR"])
+    // A colon after other words, a URL, a time, lower-case and, or an operator at an end: none.
+    for query in ["Error: nil", "https://example.com", "10:30 standup", "sqlite and wal", "AND", "wal AND", "Note:auth"] {
+      #expect(try ranker.search(query, in: index).unappliedOperators == nil, "\(query)")
+    }
+  }
+
   // MARK: Weighting
 
   @Test("Title outranks tags, tags outrank content")
@@ -464,15 +495,21 @@ struct HybridLexicalRankerTests {
         + "which are removed or show nothing; nothing was searched")
   }
 
+  /// Review 20-b, #8: a query over 500 characters was refused; it is searched by its first
+  /// 500 (cut between words) and refused only over 5,000 Unicode code points.
   @Test func queryLengthIsBounded() throws {
     let index = F.index(Self.punctuationCorpus)
-    _ = try ranker.search(String(repeating: "é", count: 500), in: index)
+    let long = try ranker.search(String(repeating: "é", count: 501), in: index)
+    #expect(long.queryCutAt == 500)
+    #expect(long.queryCharacters == 501)
+    _ = try ranker.search(String(repeating: "é", count: Limits.queryInput), in: index)
     let error = #expect(throws: ValidationError.self) {
-      try ranker.search(String(repeating: "é", count: 501), in: index)
+      try ranker.search(String(repeating: "é", count: Limits.queryInput + 1), in: index)
     }
     #expect(error?.field == "query")
-    #expect(error?.limit == 500)
-    #expect(error?.actual == 501)
+    #expect(error?.limit == 5_000)
+    #expect(error?.actual == 5_001)
+    #expect(error?.description == "query is 5001 Unicode code points; the limit is 5000 Unicode code points")
   }
 
   /// Sanitizing composes `a` + U+0301 into `á`; the bound is checked before, on the text as
@@ -481,13 +518,13 @@ struct HybridLexicalRankerTests {
   @Test("the query's Unicode scalar bound counts the scalars given, before composition")
   func queryScalarsCountedAsGiven() throws {
     let index = F.index(Self.punctuationCorpus)
-    let bound = Limits.unicodeScalarLimit(forCharacters: Limits.query)
+    let bound = Limits.queryInput
     _ = try ranker.search("a" + String(repeating: "\u{301}", count: bound - 1), in: index)
     let error = #expect(throws: ValidationError.self) {
       try ranker.search("a" + String(repeating: "\u{301}", count: bound), in: index)
     }
     #expect(error?.field == "query")
-    #expect(error?.description.contains("\(bound + 1) Unicode scalars") == true, "\(error?.description ?? "")")
+    #expect(error?.description.contains("\(bound + 1) Unicode code points") == true, "\(error?.description ?? "")")
   }
 
   @Test("Surrounding whitespace does not count toward the query bound")

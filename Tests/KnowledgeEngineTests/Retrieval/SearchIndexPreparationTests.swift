@@ -126,7 +126,7 @@ struct SearchIndexPreparationTests {
     _ = try Self.populate(store)
     try Self.makeVersion1(store)
     let engine = KnowledgeEngine(store: store)
-    for (query, limit) in [("", 10), ("   ", 10), ("\u{200B}", 10), (String(repeating: "a", count: Limits.query + 1), 10), ("oresund", 0)] {
+    for (query, limit) in [("", 10), ("   ", 10), ("\u{200B}", 10), (String(repeating: "a", count: Limits.queryInput + 1), 10), ("oresund", 0)] {
       #expect(throws: ValidationError.self) { try engine.search(query, limit: limit) }
       #expect(try Self.storedVersion(store) == "1", "\(query.debugDescription)")
     }
