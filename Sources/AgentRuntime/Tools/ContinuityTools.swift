@@ -374,7 +374,7 @@ enum ContinuityTools {
 
   static let codeAnalyze = ToolDefinition(
     name: "code_analyze", title: "Analyze Swift code",
-    description: "Heuristic, read-only lexical checks of one Swift source string (todo, force_try, force_unwrap, force_cast, long_line, deep_nesting, repeated_line); at most \(Limits.codeAnalysisBytes) UTF-8 bytes. Never executes, compiles or uploads the code.",
+    description: "Heuristic, read-only lexical checks of one Swift source string (\(CodeRule.allCases.map(\.rawValue).joined(separator: ", "))); at most \(Limits.codeAnalysisBytes) UTF-8 bytes. Not checked: \(CodeRule.notChecked). Never executes, compiles or uploads the code.",
     input: .object([
       ToolProperty(
         "code",
@@ -395,7 +395,8 @@ enum ContinuityTools {
   /// ``Limits/codeAnalysisFindings`` — the first ones there and every rule's count in
   /// `structuredContent.counts` (review 19-a: the text stopped after 50 findings without a word).
   static func codeAnalysisText(_ report: CodeAnalysisReport) -> String {
-    let header = "Heuristic code analysis (not a compiler): \(report.totalFindings) finding(s)"
+    let header = "Heuristic code analysis (not a compiler): \(report.totalFindings) finding(s). "
+      + CodeRule.checkedLine(report.options.rules) + ". " + CodeRule.notCheckedLine
     let rows = report.findings.map { "\($0.line):\($0.column) \($0.rule.rawValue): \(ToolRendering.line($0.message))" }
     guard report.totalFindings > report.findings.count else {
       return ToolRendering.listing(header: header, rows: rows, field: "findings")
