@@ -18,10 +18,11 @@ enum AnalyzeCommands {
       options: [OptionSpec(name: "format", value: "F", help: "text (default), json or sarif (SARIF 2.1.0).")],
       variadic: true,
       discussion: """
-        Rules: todo (TODO/FIXME used as markers), force_try, force_unwrap, force_cast, long_line (> 120 characters),
-        deep_nesting (control flow nested > \(CodeAnalysisOptions.defaultNestingThreshold) deep; types, functions and closures not
-        counted), repeated_line (≥ 3, lines of \(CodeAnalyzer.repeatedLineMinimumTokens)+ tokens), empty_catch, hardcoded_secret.
-        Not checked: \(CodeRule.notChecked). Directory walks skip .build, hidden folders and whatever .gitignore excludes
+        Rules: todo (TODO/FIXME used as markers), force_try, force_unwrap, force_cast, long_line (> 120
+        characters), deep_nesting (control flow nested > \(CodeAnalysisOptions.defaultNestingThreshold) deep; type, function and closure braces
+        do not count), repeated_line (≥ 3, lines of \(CodeAnalyzer.repeatedLineMinimumTokens)+ tokens), empty_catch, hardcoded_secret.
+        Not checked: \(CodeRule.notChecked).
+        Directory walks skip .build, hidden folders and whatever .gitignore excludes
         (an ignore file over \(GitignoreMatcher.maximumIgnoreFileBytes) bytes or unreadable is not applied, with a notice);
         they skip files over \(Limits.codeAnalysisBytes) bytes, binary files (a NUL byte), files that are not UTF-8,
         .swift links to nothing or round a loop, and .swift FIFOs, sockets and devices (never opened), with a
