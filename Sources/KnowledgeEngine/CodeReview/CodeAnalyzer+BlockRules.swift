@@ -115,7 +115,9 @@ extension CodeAnalyzer {
   /// assigned to a credential-like name (`password = "…"`, `let apiKey: String = "…"`,
   /// `login(password: "…")`) and ``CredentialDetector`` reads `name = "…"` as a credential
   /// (a non-trivial value, not a placeholder such as `changeme`, not an interpolation). Not for
-  /// a member after `.` or a name after `case` (switch values, enum raw values).
+  /// a member after `.` or a name after `case` (switch values, enum raw values), nor for a value
+  /// whose letters and digits end with the name's (`refreshToken = "refresh_token"`,
+  /// `authToken = "X-Auth-Token"`: the name of a field or header).
   static func secretAssignment(
     at index: Int, _ tokens: [SourceToken], _ classified: ClassifiedSource
   ) -> RawFinding? {
@@ -145,7 +147,12 @@ extension CodeAnalyzer {
     let nameText = classified.text(name.start..<name.end)
     guard CredentialDetector.isCredentialKey(nameText) else { return nil }
     let literal = tokens[index]
-    let text = nameText + " = " + classified.text(literal.start..<literal.end)
+    let literalText = classified.text(literal.start..<literal.end)
+    // A value that spells the name is the name of a field or header, not a secret:
+    // `refreshToken = "refresh_token"`, `authToken = "X-Auth-Token"`.
+    let spelled = { (s: String) in s.lowercased().filter { $0.isLetter || $0.isNumber } }
+    if spelled(literalText).hasSuffix(spelled(nameText)) { return nil }
+    let text = nameText + " = " + literalText
     guard let credential = CredentialDetector.firstFinding(in: text) else { return nil }
     return RawFinding(
       rule: .hardcodedSecret, offset: name.start,

@@ -228,6 +228,8 @@ extension CodeReview {
             switch kind { case .apiToken: "API token for the service" }
           }
           func login() { connect(user: "ann", password: "S3cure-Passw0rd") }
+          static let refreshToken = "refresh_token"
+          let authToken = "X-Auth-Token"
         }
         """
       let found = try Self.findings(source, .hardcodedSecret)
