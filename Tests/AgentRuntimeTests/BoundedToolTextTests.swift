@@ -144,7 +144,10 @@ struct BoundedToolTextTests {
     let sixty = (0..<60).map { "let x\($0) = y\($0)!" }.joined(separator: "\n") + "\n"
     let output = try await Self.run(makeEngine(), "code_analyze", ["code": .string(sixty)])
     let lines = output.text.split(separator: "\n")
-    #expect(lines.first == "Heuristic code analysis (not a compiler): 60 finding(s)")
+    #expect(
+      lines.first.map(String.init)
+        == "Heuristic code analysis (not a compiler): 60 finding(s). "
+        + CodeRule.checkedLine(CodeRule.allCases) + ". " + CodeRule.notCheckedLine)
     #expect(lines.count == 61, "\(output.text.suffix(300))")
     #expect(lines.last?.hasPrefix("60:") == true)
 

@@ -1,5 +1,6 @@
 import ContinuityKit
 import Foundation
+import KnowledgeEngine
 import Testing
 import TestSupport
 
@@ -124,7 +125,8 @@ struct AnalyzeCommandTests {
     try Data(repeating: UInt8(ascii: "x"), count: Limits.codeAnalysisBytes + 1).write(to: dir.appending(big))
     let r = try runDolphin(["analyze", dir.path])
     #expect(r.status == 0, "\(r.stderr)")
-    let findings = r.stdout.split(separator: "\n").dropFirst()
+    // After the header, the rules-checked and not-checked lines.
+    let findings = r.stdout.split(separator: "\n").dropFirst(3)
     // Every finding line starts with the walked directory: none is the file name's own text.
     #expect(!findings.isEmpty && findings.allSatisfy { $0.hasPrefix(dir.path) || $0.hasPrefix("    ") }, "\(r.stdout)")
     #expect(r.stdout.contains(dir.path + "/x\\nFAKE.swift:9:9: force_try: injected line\\ny.swift:1:"), "\(r.stdout)")
@@ -182,5 +184,38 @@ struct AnalyzeCommandTests {
     #expect(r.stdout.contains("1 file(s), 1 finding(s)"), "\(r.stdout)")
     #expect(r.stdout.contains("\(viaLink):1:9: force_try"), "\(r.stdout)")
     #expect(!r.stdout.contains(dir.appending("aa/A.swift").path), "\(r.stdout)")
+  }
+
+  /// Review 20-b, F13: the report counted findings but did not say which rules ran, so a short
+  /// report on a file with a hard-coded password and an empty catch read as "nothing else wrong".
+  @Test("the text report names the rules checked and what is not checked; the new rules fire on such a file")
+  func reportNamesRules() throws {
+    let dir = TemporaryDirectory("analyze-rules")
+    defer { dir.remove() }
+    let file = dir.appending("Bad.swift")
+    try Data(
+      """
+      final class Client {
+        let password = "hunter2hunter2"
+        func run() {
+          do { try send() } catch { }
+        }
+      }
+
+      """.utf8
+    ).write(to: file)
+    let r = try runDolphin(["analyze", file.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    let lines = r.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count >= 3, "\(r.stdout)")
+    #expect(lines[1] == CodeRule.checkedLine(CodeRule.allCases), "\(r.stdout)")
+    #expect(lines[2].hasPrefix("Not checked (heuristic rules only): SQL or shell commands built from input"), "\(r.stdout)")
+    #expect(r.stdout.contains("\(file.path):2:7: hardcoded_secret"), "\(r.stdout)")
+    #expect(r.stdout.contains("\(file.path):4:23: empty_catch"), "\(r.stdout)")
+    #expect(!r.stdout.contains("hunter2"), "the secret is not printed: \(r.stdout)")
+    let json = try runDolphin(["analyze", file.path, "--json"])
+    let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    #expect(document?["rulesChecked"] as? [String] == CodeRule.allCases.map(\.rawValue), "\(json.stdout)")
+    #expect(document?["notChecked"] as? String == CodeRule.notChecked)
   }
 }

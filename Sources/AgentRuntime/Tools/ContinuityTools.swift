@@ -409,7 +409,7 @@ enum ContinuityTools {
 
   static let codeAnalyze = ToolDefinition(
     name: "code_analyze", title: "Analyze Swift code",
-    description: "Heuristic, read-only lexical checks of one Swift source string (todo, force_try, force_unwrap, force_cast, long_line, deep_nesting, repeated_line); at most \(Limits.codeAnalysisBytes) UTF-8 bytes. Never executes, compiles or uploads the code.",
+    description: "Heuristic, read-only lexical checks of one Swift source string (\(CodeRule.allCases.map(\.rawValue).joined(separator: ", "))); at most \(Limits.codeAnalysisBytes) UTF-8 bytes. Not checked: \(CodeRule.notChecked). Never executes, compiles or uploads the code.",
     input: .object([
       ToolProperty(
         "code",
@@ -435,7 +435,8 @@ enum ContinuityTools {
   /// text shows only those, and its last line counts the rest (``ToolRendering/sizeCutLine(_:_:then:)``).
   static func codeAnalysisText(_ report: CodeAnalysisReport, cut: ToolOutput.SizeCut? = nil) -> String {
     let header = "Heuristic code analysis (not a compiler): \(report.totalFindings) finding(s)"
-      + (cut == nil ? "" : ToolRendering.sizeCutClause)
+      + (cut == nil ? "" : ToolRendering.sizeCutClause) + ". " + CodeRule.checkedLine(report.options.rules) + ". "
+      + CodeRule.notCheckedLine
     let sent = cut?.kept ?? report.findings.count
     let rows = report.findings.prefix(sent).map { "\($0.line):\($0.column) \($0.rule.rawValue): \(ToolRendering.line($0.message))" }
     let tail = cut.map {

@@ -157,6 +157,29 @@ public enum CredentialDetector {
       credential: f)
   }
 
+  /// Whether `name` reads as a credential's key: it ends, case-insensitively, with one of the
+  /// suffixes an assignment's key must end with (`password`, `passwd`, `passphrase`, `secret`,
+  /// `token`, `apikey`/`api_key`, `accesskey`, `secretkey`, `privatekey`, …; see the type's
+  /// rules), so `dbPassword`, `client_secret` and `GITHUB_TOKEN` do, `tokens` and
+  /// `passwordHash` do not. Used by code analysis to find a literal assigned to such a name.
+  /// - Complexity: O(1): it reads at most the last 11 UTF-8 bytes of `name`, for each of the 18
+  ///   suffixes, and allocates nothing.
+  public static func isCredentialKey(_ name: some StringProtocol) -> Bool {
+    let utf8 = name.utf8
+    for suffix in assignmentKeySuffixes where utf8.count >= suffix.count {
+      var matches = true
+      for (b, s) in zip(utf8.suffix(suffix.count), suffix) {
+        let lower = Scanner.isUpper(b) ? b + 32 : b
+        if lower != s {
+          matches = false
+          break
+        }
+      }
+      if matches { return true }
+    }
+    return false
+  }
+
   /// Assignment keys end with one of these (lowercased).
   static let assignmentKeySuffixes: [[UInt8]] = [
     "password", "passwd", "passphrase", "secret", "token", "apikey", "api_key", "api-key", "api.key",

@@ -18,8 +18,11 @@ enum AnalyzeCommands {
       options: [OptionSpec(name: "format", value: "F", help: "text (default), json or sarif (SARIF 2.1.0).")],
       variadic: true,
       discussion: """
-        Rules: todo, force_try, force_unwrap, force_cast, long_line (> 120 characters), deep_nesting (> 5),
-        repeated_line (≥ 3). Directory walks skip .build, hidden folders and whatever .gitignore excludes
+        Rules: todo (TODO/FIXME used as markers), force_try, force_unwrap, force_cast, long_line (> 120
+        characters), deep_nesting (control flow nested > \(CodeAnalysisOptions.defaultNestingThreshold) deep; type, function and closure braces
+        do not count), repeated_line (≥ 3, lines of \(CodeAnalyzer.repeatedLineMinimumTokens)+ tokens), empty_catch, hardcoded_secret.
+        Not checked: \(CodeRule.notChecked).
+        Directory walks skip .build, hidden folders and whatever .gitignore excludes
         (an ignore file over \(GitignoreMatcher.maximumIgnoreFileBytes) bytes or unreadable is not applied, with a notice);
         they skip files over \(Limits.codeAnalysisBytes) bytes, binary files (a NUL byte), files that are not UTF-8,
         .swift links to nothing or round a loop, and .swift FIFOs, sockets and devices (never opened), with a
@@ -67,6 +70,9 @@ enum AnalyzeCommands {
         console.print(
           "Heuristic code analysis (read-only lexical checks; not a compiler): \(result.reports.count) file(s), "
             + "\(result.totalFindings) finding(s)\(others)")
+        // Which rules ran and what none of them looks at: a short report is not a clean bill.
+        console.print(CodeRule.checkedLine(result.rulesChecked))
+        console.print(CodeRule.notCheckedLine)
         for r in result.reports {
           for f in r.findings {
             console.print("\(shown(r.fileName)):\(f.line):\(f.column): \(f.rule.rawValue): \(inert(f.message))")

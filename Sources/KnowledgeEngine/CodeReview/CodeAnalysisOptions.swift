@@ -2,8 +2,10 @@
 public struct CodeAnalysisOptions: Codable, Sendable, Equatable {
   /// Default ``lineLengthLimit``: 120 `Character`s.
   public static let defaultLineLengthLimit = 120
-  /// Default ``nestingThreshold``: a brace nested deeper than 5 is reported.
-  public static let defaultNestingThreshold = 5
+  /// Default ``nestingThreshold``: control flow nested deeper than 4 is reported (the fifth
+  /// `if`/`for`/`while`/`switch`/… body inside one another; type, function and closure braces
+  /// do not count, see ``CodeRule/deepNesting``).
+  public static let defaultNestingThreshold = 4
   /// Default ``repeatedLineMinimum``: 3 occurrences.
   public static let defaultRepeatedLineMinimum = 3
   /// How many line numbers a `repeated_line` finding lists at most.
@@ -14,8 +16,10 @@ public struct CodeAnalysisOptions: Codable, Sendable, Equatable {
   /// A line with more `Character`s than this (line terminator not counted) is a `long_line`.
   /// Must be ≥ 1.
   public var lineLengthLimit: Int
-  /// An opening brace that makes the depth exceed this is a `deep_nesting` finding (reported
-  /// once each time the depth crosses it). Must be ≥ 1.
+  /// A control-flow body (`if`, `else`, `guard`, `for`, `while`, `repeat`, `switch`, `do`,
+  /// `catch`, `defer`) whose `{` makes the control-flow depth exceed this is a `deep_nesting`
+  /// finding (reported once each time the depth crosses it); type, function, accessor and
+  /// closure braces add no depth. Must be ≥ 1.
   public var nestingThreshold: Int
   /// A trimmed code line occurring at least this many times is a `repeated_line`. Must be ≥ 2.
   public var repeatedLineMinimum: Int

@@ -1,10 +1,79 @@
 extension CodeAnalyzer {
   /// Trimmed code lines never reported as repeated: control-flow one-liners and `#if` arms.
-  /// (Blank, comment-only, brace/bracket-only and `import` lines are skipped as well.)
+  /// (Blank, comment-only, brace/bracket-only, `import` and trivial lines — see
+  /// ``repeatedLineMinimumTokens`` — are skipped as well.)
   public static let repeatedLineExemptions: Set<String> = [
     "return", "return nil", "return true", "return false", "return self", "break", "continue",
     "fallthrough", "default:", "@unknown default:", "} else {", "#else", "#endif",
   ]
+
+  /// The fewest significant tokens a line needs to count as `repeated_line` logic: 5. A
+  /// significant token is a word (an identifier, keyword or number, or a word inside a string
+  /// literal) or a run of operator characters (`=`, `+=`, `!=`, `?`); brackets, `.`, `,`, `:`
+  /// and `;` are not. So `return result`, `i += 1`, `let start = i`, `try requireWritable()`,
+  /// `"""` and `@discardableResult` are trivial; `let rc = sqlite3_step(stmt)` is not.
+  ///
+  /// Structural lines are not counted whatever their length: a line that ends in `(`, `[` or
+  /// `{` (the head of a call, a literal or a block: `return Route(`, `input: .object([`,
+  /// `} catch {`), in `:` (a `case` label), or in the word `in` (a closure's signature:
+  /// `handler: { args, ctx in`), and `#if`/`#elseif` lines.
+  public static let repeatedLineMinimumTokens = 5
+
+  /// Whether the line at `range` is too short or too structural to report as repeated (see
+  /// ``repeatedLineMinimumTokens``). Comments are ignored.
+  static func isTrivialRepeatedLine(
+    _ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, _ kinds: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    var tokens = 0
+    var previous = ByteClass.other
+    var firstCode = -1
+    var lastCode = -1
+    for i in range {
+      let kind = kinds[i]
+      let b = bytes[i]
+      var current = ByteClass.other
+      if kind == ByteKind.code {
+        if SwiftTokenizer.isIdentifierByte(b) {
+          current = .word
+        } else if SwiftTokenizer.isOperatorByte(b) {
+          current = .operator
+        }
+        if b != ASCII.space, b != ASCII.tab {
+          if firstCode < 0 { firstCode = i }
+          lastCode = i
+        }
+      } else if kind == ByteKind.stringContent {
+        if isWordByte(b) || b >= 0x80 { current = .stringWord }
+      } else if kind == ByteKind.stringDelimiter {
+        lastCode = i
+        if firstCode < 0 { firstCode = i }
+      }
+      if current != .other, current != previous { tokens += 1 }
+      previous = current
+    }
+    guard lastCode >= 0 else { return true }
+    if tokens < repeatedLineMinimumTokens { return true }
+    if kinds[lastCode] == ByteKind.code {
+      switch bytes[lastCode] {
+      case ASCII.lparen, 0x5B, 0x7B, 0x3A: return true  // ( [ { :
+      case UInt8(ascii: "n"):
+        if lastCode - 2 >= range.lowerBound, bytes[lastCode - 1] == UInt8(ascii: "i"),
+          kinds[lastCode - 1] == ByteKind.code, !isWordByte(bytes[lastCode - 2])
+        {
+          return true
+        }
+      default: break
+      }
+    }
+    if bytes[firstCode] == ASCII.pound, kinds[firstCode] == ByteKind.code {
+      let word = bytes[(firstCode + 1)..<min(firstCode + 7, range.upperBound)]
+      if word.starts(with: "if".utf8) || word.starts(with: "elseif".utf8) { return true }
+    }
+    return false
+  }
+
+  /// What a byte contributes to a token count.
+  enum ByteClass { case other, word, `operator`, stringWord }
 
   /// The line-based rules: `todo`, `long_line`, `repeated_line`.
   ///
@@ -61,7 +130,14 @@ extension CodeAnalyzer {
         }
         byKey[String(decoding: keyBuffer, as: UTF8.self), default: []].append(line)
       }
-      groups += byKey.values.filter { $0.count >= options.repeatedLineMinimum }
+      for lines in byKey.values where lines.count >= options.repeatedLineMinimum {
+        let trivial = classified.bytes.withUnsafeBufferPointer { bytes in
+          classified.kinds.withUnsafeBufferPointer { kinds in
+            isTrivialRepeatedLine(classified.lineRange(lines[0]), bytes, kinds)
+          }
+        }
+        if !trivial { groups.append(lines) }
+      }
     }
     for lines in groups {
       let range = classified.lineRange(lines[0])
@@ -141,35 +217,63 @@ extension CodeAnalyzer {
     (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x5F
   }
 
+  static func isCommentLead(_ b: UInt8) -> Bool {
+    b == ASCII.slash || b == ASCII.star || b == ASCII.space || b == ASCII.tab
+  }
+
   static let markerWords: [[UInt8]] = [Array("TODO".utf8), Array("FIXME".utf8)]
   static let importModifiers: [[UInt8]] = [
     "public", "package", "internal", "private", "fileprivate",
   ].map { Array($0.utf8) }
 
-  /// The first `TODO` or `FIXME` (upper case, a whole word) in the line's comment bytes.
+  /// The first `TODO` or `FIXME` marker in the line's comments: upper case, a whole word, and
+  /// used as a marker — the first word of a comment (after `//`, `///`, `/*`, `/**` or a block
+  /// comment's leading `*` and blanks) or followed by `:` or `(`, outside backticks. A mention
+  /// such as `` /// reports `TODO` markers `` or `/// TODO/FIXME markers in comments` is not one.
   static func todoMarker(
     _ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, _ kinds: UnsafeBufferPointer<UInt8>
   ) -> (offset: Int, word: String)? {
     var i = range.lowerBound
     while i < range.upperBound {
-      defer { i += 1 }
-      guard kinds[i] == ByteKind.comment, bytes[i] == 0x54 || bytes[i] == 0x46 else { continue }
-      if i > range.lowerBound, kinds[i - 1] == ByteKind.comment, isWordByte(bytes[i - 1]) {
+      guard kinds[i] == ByteKind.comment else {
+        i += 1
         continue
       }
-      for word in markerWords where i + word.count <= range.upperBound {
-        var matches = true
-        for k in 0..<word.count where bytes[i + k] != word[k] || kinds[i + k] != ByteKind.comment {
-          matches = false
-          break
+      // One run of comment bytes: [runStart, runEnd).
+      let runStart = i
+      var runEnd = i
+      while runEnd < range.upperBound, kinds[runEnd] == ByteKind.comment { runEnd += 1 }
+      i = runEnd
+      // The comment's first word: past the opener (`//`, `///`, `/*`, `/**`), a block
+      // comment's leading `*`, and blanks.
+      var first = runStart
+      while first < runEnd, isCommentLead(bytes[first]) { first += 1 }
+      var backticks = 0
+      var k = runStart
+      while k < runEnd {
+        let b = bytes[k]
+        if b == ASCII.backtick { backticks += 1 }
+        guard b == 0x54 || b == 0x46, k == first || backticks % 2 == 0,
+          k == runStart || !isWordByte(bytes[k - 1])
+        else {
+          k += 1
+          continue
         }
-        let end = i + word.count
-        if matches,
-          end == range.upperBound || kinds[end] != ByteKind.comment
-            || !isWordByte(bytes[end])
-        {
-          return (i, String(decoding: word, as: UTF8.self))
+        for word in markerWords where k + word.count <= runEnd {
+          var matches = true
+          for m in 0..<word.count where bytes[k + m] != word[m] {
+            matches = false
+            break
+          }
+          guard matches else { continue }
+          let end = k + word.count
+          let next: UInt8 = end < runEnd ? bytes[end] : 0
+          if isWordByte(next) { continue }
+          if k == first || next == UInt8(ascii: ":") || next == ASCII.lparen {
+            return (k, String(decoding: word, as: UTF8.self))
+          }
         }
+        k += 1
       }
     }
     return nil

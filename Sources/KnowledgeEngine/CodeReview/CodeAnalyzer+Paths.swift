@@ -19,6 +19,11 @@ public struct PathAnalysis: Sendable, Equatable, Codable {
   public var unappliedIgnoreFiles: [GitignoreMatcher.UnappliedFile]
   /// Always `heuristic`.
   public var analysis: String { "heuristic" }
+  /// The rules that ran, in ``CodeRule`` declaration order; all of them in a report written
+  /// before they were listed.
+  public var rulesChecked: [CodeRule]
+  /// ``CodeRule/notChecked``: what no rule looks at.
+  public var notChecked: String
 
   /// Total findings across reports.
   public var totalFindings: Int { reports.reduce(0) { $0 + $1.totalFindings } }
@@ -26,8 +31,11 @@ public struct PathAnalysis: Sendable, Equatable, Codable {
   /// Makes a result.
   public init(
     reports: [CodeAnalysisReport], skipped: [SourceWalker.Skipped], ignoredCount: Int,
-    nonSwiftCount: Int = 0, unappliedIgnoreFiles: [GitignoreMatcher.UnappliedFile] = []
+    nonSwiftCount: Int = 0, unappliedIgnoreFiles: [GitignoreMatcher.UnappliedFile] = [],
+    rulesChecked: [CodeRule] = CodeRule.allCases
   ) {
+    self.rulesChecked = rulesChecked
+    self.notChecked = CodeRule.notChecked
     self.reports = reports
     self.skipped = skipped
     self.ignoredCount = ignoredCount
@@ -35,8 +43,8 @@ public struct PathAnalysis: Sendable, Equatable, Codable {
     self.unappliedIgnoreFiles = unappliedIgnoreFiles
   }
 
-  /// Decodes a result; `nonSwiftCount` and `unappliedIgnoreFiles` may be absent (reports written
-  /// before they existed).
+  /// Decodes a result; `nonSwiftCount`, `unappliedIgnoreFiles`, `rulesChecked` and `notChecked`
+  /// may be absent (reports written before they existed).
   /// - Throws: `DecodingError` for a missing required key or a value of the wrong type.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -46,6 +54,8 @@ public struct PathAnalysis: Sendable, Equatable, Codable {
     nonSwiftCount = try c.decodeIfPresent(Int.self, forKey: .nonSwiftCount) ?? 0
     unappliedIgnoreFiles =
       try c.decodeIfPresent([GitignoreMatcher.UnappliedFile].self, forKey: .unappliedIgnoreFiles) ?? []
+    rulesChecked = try c.decodeIfPresent([CodeRule].self, forKey: .rulesChecked) ?? CodeRule.allCases
+    notChecked = try c.decodeIfPresent(String.self, forKey: .notChecked) ?? CodeRule.notChecked
   }
 }
 
@@ -74,7 +84,8 @@ extension CodeAnalyzer {
     }
     return PathAnalysis(
       reports: reports, skipped: skipped, ignoredCount: walk.ignoredCount,
-      nonSwiftCount: walk.nonSwiftCount, unappliedIgnoreFiles: walk.unappliedIgnoreFiles)
+      nonSwiftCount: walk.nonSwiftCount, unappliedIgnoreFiles: walk.unappliedIgnoreFiles,
+      rulesChecked: CodeRule.allCases.filter { options.rules.contains($0) })
   }
 
   /// Why a file the walk found was not read as source text.

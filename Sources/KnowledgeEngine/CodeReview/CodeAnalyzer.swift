@@ -1,7 +1,8 @@
 import Foundation
 
 /// Read-only heuristic review of Swift source: TODO/FIXME markers in comments, `try!`, force
-/// unwraps, `as!`, long lines, deep nesting and repeated lines.
+/// unwraps, `as!`, long lines, deeply nested control flow, repeated lines, empty `catch` blocks
+/// and credentials hard-coded in string literals (the rules of ``CodeRule``).
 ///
 /// The analysis is lexical (``SwiftLexer`` plus a light token-context scanner), not a
 /// compiler's: it is labeled `heuristic` in every report. It never executes, compiles or uploads
@@ -65,9 +66,7 @@ public enum CodeAnalyzer {
         raw.append(RawFinding(rule: hit.rule, offset: hit.offset))
       }
     }
-    if rules.contains(.deepNesting) {
-      raw += deepNesting(tokens, threshold: options.nestingThreshold)
-    }
+    raw += blockFindings(tokens, classified, options: options)
     raw += lineFindings(classified, options: options)
     return makeReport(
       raw, classified, fileName: fileName, options: options, findingsCap: findingsCap,
@@ -82,26 +81,6 @@ public enum CodeAnalyzer {
     var message: String? = nil
     var occurrences: Int? = nil
     var relatedLines: [Int]? = nil
-  }
-
-  /// An opening brace that takes the depth past `threshold`, once per crossing.
-  static func deepNesting(_ tokens: [SourceToken], threshold: Int) -> [RawFinding] {
-    var depth = 0
-    var found: [RawFinding] = []
-    for t in tokens {
-      if t.kind == .lbrace {
-        depth += 1
-        if depth == threshold + 1 {
-          found.append(
-            RawFinding(
-              rule: .deepNesting, offset: t.start,
-              message: "Braces nested \(depth) deep; the threshold is \(threshold)"))
-        }
-      } else if t.kind == .rbrace {
-        depth = max(0, depth - 1)
-      }
-    }
-    return found
   }
 
   static func makeReport(
@@ -134,9 +113,13 @@ public enum CodeAnalyzer {
     while let last = trimmed.last, isBlank(classified.bytes[last]) {
       trimmed = trimmed.dropLast()
     }
-    let text = classified.text(trimmed)
+    // A line holding what looks like a credential is not copied into the report, which may be
+    // printed, shared or handed to an agent: its snippet and excerpt stay empty (not known).
+    let withheld = raw.rule == .hardcodedSecret
+    let text = withheld ? "" : classified.text(trimmed)
     // Untrimmed and cut without a marker, so that it is exactly the source at its columns.
-    let fromColumn = classified.text(min(raw.offset, range.upperBound)..<range.upperBound)
+    let fromColumn =
+      withheld ? "" : classified.text(min(raw.offset, range.upperBound)..<range.upperBound)
     return CodeFinding(
       rule: raw.rule, line: lineIndex + 1, column: prefix.count + 1,
       utf16Column: prefix.utf16.count + 1, message: raw.message ?? defaultMessage(raw.rule),
@@ -154,8 +137,10 @@ public enum CodeAnalyzer {
     case .forceUnwrap: "Force unwrap crashes on nil; unwrap with if let, guard let or ??"
     case .forceCast: "as! crashes if the cast fails; use as? and handle nil"
     case .longLine: "Line is too long"
-    case .deepNesting: "Braces nested too deep"
+    case .deepNesting: "Control flow nested too deep"
     case .repeatedLine: "Line repeated"
+    case .emptyCatch: "Empty catch block: the error is dropped without a word; handle it, log it, or say why in a comment"
+    case .hardcodedSecret: "Looks like a hard-coded credential; load it at run time instead"
     }
   }
 }

@@ -2,7 +2,10 @@
 ///
 /// Raw values are the stable rule ids used in JSON and SARIF output.
 public enum CodeRule: String, Codable, Sendable, CaseIterable, Comparable {
-  /// `TODO` or `FIXME` (upper case, as a word) inside a comment; never in code or strings.
+  /// `TODO` or `FIXME` (upper case, as a word) used as a marker in a comment: the comment's
+  /// first word (`// TODO: …`, `/* FIXME`, `/// TODO(ann) …`, ` * TODO` in a block comment) or
+  /// followed by `:` or `(` (`… see below. TODO: …`); not a mention inside backticks
+  /// (`` `TODO` ``), not in code or string literals.
   case todo
   /// `try!`: a failing call crashes instead of throwing.
   case forceTry = "force_try"
@@ -14,10 +17,21 @@ public enum CodeRule: String, Codable, Sendable, CaseIterable, Comparable {
   /// A line longer than ``CodeAnalysisOptions/lineLengthLimit`` `Character`s, terminator
   /// excluded.
   case longLine = "long_line"
-  /// Code nested deeper than ``CodeAnalysisOptions/nestingThreshold`` braces.
+  /// Control flow nested deeper than ``CodeAnalysisOptions/nestingThreshold``: only the bodies
+  /// of `if`/`else`/`guard`/`for`/`while`/`repeat`/`switch`/`do`/`catch`/`defer` count, not
+  /// type, function, accessor or closure braces (so SwiftUI view builders add no level); see
+  /// `Docs/CodeAnalysis.md`.
   case deepNesting = "deep_nesting"
-  /// A trimmed code line that occurs at least ``CodeAnalysisOptions/repeatedLineMinimum`` times.
+  /// A trimmed code line that occurs at least ``CodeAnalysisOptions/repeatedLineMinimum`` times;
+  /// short or structural lines are not counted (see
+  /// ``CodeAnalyzer/repeatedLineMinimumTokens``).
   case repeatedLine = "repeated_line"
+  /// A `catch` whose block is empty, without even a comment: the error is dropped silently.
+  case emptyCatch = "empty_catch"
+  /// A string literal assigned to a credential-like name (`password`, `apiKey`, `clientSecret`,
+  /// `GITHUB_TOKEN`, …) that ``CredentialDetector`` reads as a credential. Its snippet is
+  /// withheld from reports.
+  case hardcodedSecret = "hardcoded_secret"
 
   /// A one-line description, for rule tables (SARIF `shortDescription`, help output).
   public var summary: String {
@@ -27,18 +41,39 @@ public enum CodeRule: String, Codable, Sendable, CaseIterable, Comparable {
     case .forceUnwrap: "Force unwrap (postfix !) crashes on nil"
     case .forceCast: "as! crashes when the cast fails"
     case .longLine: "Line longer than the configured limit (in Characters)"
-    case .deepNesting: "Braces nested deeper than the configured threshold"
+    case .deepNesting: "Control flow (if/for/while/switch/do/catch bodies) nested deeper than the configured threshold"
     case .repeatedLine: "The same code line repeated several times"
+    case .emptyCatch: "Empty catch block drops the error silently"
+    case .hardcodedSecret: "Credential-like name assigned a literal that looks like a secret"
     }
   }
 
-  /// The rule's severity: crash risks are warnings, the rest notes.
+  /// The rule's severity: crash risks, swallowed errors and hard-coded secrets are warnings,
+  /// the rest notes.
   public var severity: CodeFinding.Severity {
     switch self {
-    case .forceTry, .forceUnwrap, .forceCast: .warning
+    case .forceTry, .forceUnwrap, .forceCast, .emptyCatch, .hardcodedSecret: .warning
     case .todo, .longLine, .deepNesting, .repeatedLine: .note
     }
   }
+
+  /// What none of the rules looks at, for reports to say next to the rules that ran, so that a
+  /// short report is not read as "nothing else is wrong".
+  public static let notChecked =
+    "SQL or shell commands built from input (injection), process execution, unsafe pointers, "
+    + "secrets other than literals assigned to credential-like names, concurrency and logic errors"
+
+  /// The line a text report prints before its findings: the rules that ran, in declaration
+  /// order, e.g. `Rules checked: todo, force_try, force_unwrap, …`.
+  public static func checkedLine(_ rules: some Sequence<CodeRule>) -> String {
+    let ran = Set(rules)
+    let names = allCases.filter { ran.contains($0) }.map(\.rawValue)
+    return "Rules checked: " + (names.isEmpty ? "none" : names.joined(separator: ", "))
+  }
+
+  /// The line a text report prints after ``checkedLine(_:)``: `Not checked (heuristic rules
+  /// only): SQL or shell commands built from input …`.
+  public static let notCheckedLine = "Not checked (heuristic rules only): \(notChecked)"
 
   /// Orders rules by id, the tie-breaker of the findings order.
   public static func < (lhs: CodeRule, rhs: CodeRule) -> Bool { lhs.rawValue < rhs.rawValue }

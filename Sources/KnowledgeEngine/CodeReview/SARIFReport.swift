@@ -12,7 +12,7 @@ import Foundation
 /// marks where it stops).
 /// `repeated_line` results list the other lines as related locations. Walk notices and
 /// truncation become tool execution notifications. The run's property bag carries the
-/// heuristic label. Specification: OASIS SARIF 2.1.0 (errata 01).
+/// heuristic label and what no rule checks (``CodeRule/notChecked``). Specification: OASIS SARIF 2.1.0 (errata 01).
 public struct SARIFReport: Codable, Sendable, Equatable {
   /// The SARIF version written.
   public static let sarifVersion = "2.1.0"
@@ -90,7 +90,8 @@ public struct SARIFReport: Codable, Sendable, Equatable {
       columnKind: "utf16CodeUnits",
       results: results,
       properties: RunProperties(
-        analysis: CodeAnalysisReport.analysisKind, note: CodeAnalysisReport.heuristicNote))
+        analysis: CodeAnalysisReport.analysisKind, note: CodeAnalysisReport.heuristicNote,
+        notChecked: CodeRule.notChecked))
     self.schema = Self.schemaURI
     self.version = Self.sarifVersion
     self.runs = [run]
@@ -132,6 +133,9 @@ public struct SARIFReport: Codable, Sendable, Equatable {
     public var analysis: String
     /// ``CodeAnalysisReport/heuristicNote``.
     public var note: String
+    /// ``CodeRule/notChecked``: what none of the rules (listed in `tool.driver.rules`) looks
+    /// at; absent in a log written before it was said.
+    public var notChecked: String?
   }
 
   /// `tool`.

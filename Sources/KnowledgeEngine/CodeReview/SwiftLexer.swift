@@ -10,13 +10,14 @@
 /// - interpolations `\(…)` and, in raw strings, `\#(…)`: their contents are **code** (nested
 ///   parentheses, strings, comments and further interpolations inside are followed);
 /// - backticked identifiers (`` `class` ``, `` `a b` ``), which are code;
-/// - extended regex literals `#/…/#` (contents treated like string contents) and a `#!`
-///   shebang on the first line (a comment).
+/// - extended regex literals `#/…/#` and bare regex literals `/…/` where an expression can
+///   start and the literal closes on its line (contents treated like string contents; see
+///   `Scanner.bareRegexClose()`), and a `#!` shebang on the first line (a comment).
 ///
-/// Known limits, on purpose conservative: bare regex literals `/…/` are not recognized (their
-/// characters are treated as code, so a `"` inside one would open a string); an unterminated
-/// single-line string ends at its line break, as the Swift lexer recovers; a lone `\r` counts as
-/// a line break like `\n` and `\r\n`.
+/// Known limits, on purpose conservative: a `/` whose role is unclear is read as an operator
+/// (a wrong guess would hide code), and a bare regex literal ends at the first unescaped `/`,
+/// even inside a character class (`/[/]/`); an unterminated single-line string ends at its line
+/// break, as the Swift lexer recovers; a lone `\r` counts as a line break like `\n` and `\r\n`.
 ///
 /// It never executes, compiles or uploads anything: it only reads the bytes it is given.
 public enum SwiftLexer {
@@ -266,6 +267,15 @@ extension SwiftLexer {
         }
       case ASCII.slash where byte(i + 1) == ASCII.star:
         scanBlockComment()
+      case ASCII.slash:
+        if let close = bareRegexClose() {
+          kinds[i] = ByteKind.stringDelimiter
+          mark((i + 1)..<close, ByteKind.stringContent)
+          kinds[close] = ByteKind.stringDelimiter
+          i = close + 1
+        } else {
+          i += 1
+        }
       case ASCII.quote:
         let multiline = byte(i + 1) == ASCII.quote && byte(i + 2) == ASCII.quote
         let width = multiline ? 3 : 1
@@ -298,6 +308,71 @@ extension SwiftLexer {
       default:
         i += 1
       }
+    }
+
+    /// Words after which a `/` starts an expression, so it may open a bare regex literal.
+    static let regexKeywords: [[UInt8]] = [
+      "return", "throw", "case", "in", "try", "await", "if", "guard", "while", "where", "else",
+      "switch", "for", "yield",
+    ].map { Array($0.utf8) }
+
+    /// The offset of the `/` that closes a bare regex literal (SE-0354) opened by the `/` at
+    /// `i`, or `nil` when that `/` is an operator. It opens one only where an expression can
+    /// start and the literal closes on the same line:
+    /// - the `/` is not left-bound: not right after an operand or operator character (`a/b`,
+    ///   `x /= 2`); after blanks, the previous code is not an operand (an identifier other than
+    ///   `return`, `case`, `in`, `try`, `await`, `if`, … ; a number; `)`, `]`, `}`; a string);
+    /// - the next character is not a blank, `)`, `,` or `=` (`a / b`, `reduce(0, /)`, `/=`);
+    /// - an unescaped `/` follows on the same line, not right after a blank.
+    /// So `let r = /foo!bar/` and `if s.contains(/a+/)` are literals, `total / count`, `a/b/c`
+    /// and `(x + y) /2` are not. A wrong guess would hide code, so anything unclear is code.
+    func bareRegexClose() -> Int? {
+      switch byte(i + 1) {
+      case ASCII.space, ASCII.tab, ASCII.lf, ASCII.cr, 0, ASCII.rparen, UInt8(ascii: ","),
+        UInt8(ascii: "="):
+        return nil
+      default: break
+      }
+      let lineStart = lineStarts[lineStarts.count - 1]
+      var j = i - 1
+      while j >= lineStart, bytes[j] == ASCII.space || bytes[j] == ASCII.tab { j -= 1 }
+      if j >= lineStart, kinds[j] != ByteKind.comment {
+        let p = bytes[j]
+        if kinds[j] == ByteKind.stringDelimiter || kinds[j] == ByteKind.stringContent {
+          return nil
+        }
+        let adjacent = j == i - 1
+        switch p {
+        case ASCII.lparen, 0x5B, 0x7B, 0x2C, 0x3B, 0x3A:  // ( [ { , ; :
+          break
+        case ASCII.rparen, 0x5D, 0x7D:  // ) ] }
+          return nil
+        case _ where SwiftTokenizer.isIdentifierByte(p):
+          if adjacent { return nil }
+          var w = j
+          while w > lineStart, SwiftTokenizer.isIdentifierByte(bytes[w - 1]) { w -= 1 }
+          let word = bytes[w...j]
+          guard Self.regexKeywords.contains(where: { $0.elementsEqual(word) }),
+            w == lineStart || bytes[w - 1] != 0x2E  // not a member: `.in`
+          else { return nil }
+        default:
+          // An operator character: right before the `/` it would be one operator (`+/`).
+          if adjacent { return nil }
+        }
+      }
+      var k = i + 1
+      while k < bytes.count, !isLineBreak(bytes[k]) {
+        if bytes[k] == ASCII.backslash {
+          k += 2
+          continue
+        }
+        if bytes[k] == ASCII.slash {
+          let last = bytes[k - 1]
+          return last == ASCII.space || last == ASCII.tab ? nil : k
+        }
+        k += 1
+      }
+      return nil
     }
 
     /// A block comment, nested as Swift allows; may span lines.

@@ -30,6 +30,9 @@ enum Keyword: UInt8 {
   case `as`, `is`, `try`, `where`, `throws`, `rethrows`, `async`, `in`, `else`
   case any, some, `inout`, borrowing, consuming, sending, isolated, each, `repeat`
   case owned, shared, `import`
+  /// Statement keywords whose `{…}` bodies count for `deep_nesting`, plus `catch` for
+  /// `empty_catch`.
+  case `if`, `guard`, `for`, `while`, `switch`, `do`, `catch`, `defer`
 
   /// Keywords by length, for a cheap lookup without allocating a `String`.
   static let table: [[([UInt8], Keyword)]] = {
@@ -42,7 +45,9 @@ enum Keyword: UInt8 {
       ("rethrows", .rethrows), ("async", .async), ("in", .in), ("else", .else), ("any", .any),
       ("some", .some), ("inout", .inout), ("borrowing", .borrowing), ("consuming", .consuming),
       ("sending", .sending), ("isolated", .isolated), ("each", .each), ("repeat", .repeat),
-      ("__owned", .owned), ("__shared", .shared), ("import", .import),
+      ("__owned", .owned), ("__shared", .shared), ("import", .import), ("if", .if),
+      ("guard", .guard), ("for", .for), ("while", .while), ("switch", .switch), ("do", .do),
+      ("catch", .catch), ("defer", .defer),
     ]
     var table = [[([UInt8], Keyword)]](repeating: [], count: 16)
     for (word, keyword) in all { table[word.utf8.count].append((Array(word.utf8), keyword)) }

@@ -111,7 +111,7 @@ let analyzerCases: [AnalyzerCase] = [
   // Comments.
   AnalyzerCase(
     name: "nested block comments",
-    source: "/* outer /* inner */ try! x! as! Y */\nlet y = z!\n/* a /* b */ TODO */",
+    source: "/* outer /* inner */ try! x! as! Y */\nlet y = z!\n/* a /* b */ TODO: c */",
     expected: [.unwrap(2, 10), .todo(3, 14)]),
   AnalyzerCase(
     name: "interpolation holding a string holding )",
@@ -145,15 +145,21 @@ let analyzerCases: [AnalyzerCase] = [
     rules: [.repeatedLine]),
   AnalyzerCase(
     name: "four differently indented copies",
-    source: "counter += 1\n  counter += 1\n\tcounter += 1\n        counter += 1 // again\n",
+    source: "total += price * count\n  total += price * count\n\ttotal += price * count\n"
+      + "        total += price * count // again\n",
     rules: [.repeatedLine], expected: [.repeated(1, 1)]),
   .none(
     "comment-only lines are not repeated", "// same\n// same\n// same", rules: [.repeatedLine]),
   // Nesting.
   AnalyzerCase(
-    name: "six nested braces cross the default threshold once",
-    source: "a {\n b {\n  c {\n   d {\n    e {\n     f {\n     }\n     g {\n     }\n    }\n   }\n  }\n }\n}",
-    rules: [.deepNesting], expected: [.nesting(6, 8), .nesting(8, 8)]),
+    name: "five nested control-flow bodies cross the default threshold once per crossing",
+    source: "if a {\n for b in c {\n  while d {\n   switch e {\n   case f:\n    if g {\n    }\n    "
+      + "guard h else {\n    }\n   default: break\n   }\n  }\n }\n}",
+    rules: [.deepNesting], expected: [.nesting(6, 10), .nesting(8, 18)]),
+  .none(
+    "six nested closure and type braces are not control flow",
+    "a {\n b {\n  c {\n   d {\n    e {\n     f {\n     }\n    }\n   }\n  }\n }\n}",
+    rules: [.deepNesting]),
   .none("braces in strings and comments do not nest", #"let s = "{{{{{{{{" // {{{{{{{{"#),
 ]
 
@@ -172,14 +178,15 @@ extension CodeReview {
 
     @Test("repeated line reports its count, lines and message once")
     func repeatedLineDetails() throws {
-      let source = "counter += 1\n  counter += 1\n\tcounter += 1\n        counter += 1\n"
+      let source = "total += price * count\n  total += price * count\n\ttotal += price * count\n"
+        + "        total += price * count\n"
       let report = try CodeAnalyzer.analyze(source: source, fileName: "R.swift")
       let finding = try #require(report.findings.first { $0.rule == .repeatedLine })
       #expect(report.count(of: .repeatedLine) == 1)
       #expect(finding.occurrences == 4)
       #expect(finding.relatedLines == [1, 2, 3, 4])
       #expect(finding.message == "Line repeated 4 times (lines 1, 2, 3, 4)")
-      #expect(finding.snippet == "counter += 1")
+      #expect(finding.snippet == "total += price * count")
     }
 
     @Test("long line message, snippet bound and UTF-16 column")

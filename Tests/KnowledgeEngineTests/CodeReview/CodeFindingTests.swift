@@ -27,9 +27,12 @@ extension CodeReview {
       #expect(report.findings.map(\.snippet).first == "let a = try! load()   // TODO: handle")
       #expect(report.findings.map(\.column) == [9, 26, 14, 11])
       #expect(report.findings.allSatisfy { $0.excerpt.isEmpty })
-      // The same source analyzed now differs only by the excerpts.
+      // The same source analyzed now, with the old report's rules and threshold (rules and a
+      // default have been added since), differs only by the excerpts.
       let source = "let a = try! load()   // TODO: handle\n    let b = c!\nlet x = y as! Int\n"
-      var now = try CodeAnalyzer.analyze(source: source, fileName: "Old.swift")
+      let oldOptions = CodeAnalysisOptions(
+        rules: report.options.rules, nestingThreshold: report.options.nestingThreshold)
+      var now = try CodeAnalyzer.analyze(source: source, fileName: "Old.swift", options: oldOptions)
       #expect(now.findings.allSatisfy { !$0.excerpt.isEmpty })
       for i in now.findings.indices { now.findings[i].excerpt = "" }
       #expect(now == report)

@@ -11,7 +11,7 @@ extension CodeReview {
       let a = try CodeAnalyzer.analyze(
         source: "let x = y!\nlet z = try! f() // TODO: later\n", fileName: "Sources/App/A.swift")
       let b = try CodeAnalyzer.analyze(
-        source: "n += 1\nn += 1\nn += 1\n", fileName: "My Dir/B.swift")
+        source: "n += step * 2\nn += step * 2\nn += step * 2\n", fileName: "My Dir/B.swift")
       let log = SARIFReport(
         reports: [a, b], notices: ["Big.swift: skipped, 250000 bytes is over the limit"])
       let object = try JSONSerialization.jsonObject(with: log.jsonData())
@@ -77,6 +77,8 @@ extension CodeReview {
         ])
       #expect(results[3].relatedLocations?.map(\.physicalLocation.region.startLine) == [2, 3])
       #expect(log.runs[0].properties.analysis == "heuristic")
+      #expect(log.runs[0].properties.notChecked == CodeRule.notChecked)
+      #expect(log.runs[0].tool.driver.rules.map(\.id) == CodeRule.allCases.map(\.rawValue).sorted())
     }
 
     /// The text SARIF 2.1.0 says a text region denotes (§3.30.2 and §3.30.5–3.30.8): line
@@ -102,7 +104,7 @@ extension CodeReview {
       "\tlet z = try! f() // TODO: later\r\nlet c = v as! Int\r\n",
       "let e = \"😀👨‍👩‍👧\"; q!.b\n",
       "let s = [" + String(repeating: "a!, ", count: 60) + "]\n",
-      "  n += 1\n  n += 1\n  n += 1\n",
+      "  n += step * 2\n  n += step * 2\n  n += step * 2\n",
       "func f() {\n if a {\n  if b {\n   if c {\n    if d {\n     if e {  \n     }\n    }\n   }\n  }\n }\n}\n",
     ]
 

@@ -1,0 +1,162 @@
+import ContinuityKit
+
+extension CodeAnalyzer {
+  /// The token rules: `deep_nesting`, `empty_catch` and `hardcoded_secret`, in one pass.
+  ///
+  /// **Nesting** counts control flow, not braces. A `{` adds a level only when it opens the
+  /// body of `if`, `else`, `guard … else`, `for`, `while`, `repeat`, `switch`, `do`, `catch` or
+  /// `defer`. Type, extension, protocol and function bodies, computed properties and accessors
+  /// (`var body: some View {`, `get {`, `didSet {`), closures — trailing closures and SwiftUI
+  /// view builders included (`NavigationStack { List { ForEach(…) { HStack {` adds nothing) — and
+  /// `#if` add no level, but control flow inside them keeps counting from where it is, across
+  /// closures and local functions. So a plain SwiftUI view hierarchy does not trip the rule,
+  /// while `if` in `for` in `switch` in `if` … does, wherever it is. A `{` that takes the count
+  /// past `threshold` is reported, once per crossing.
+  ///
+  /// The keyword that opens a body is the last one seen at the same bracket level (a keyword
+  /// inside `(…)` or `[…]`, such as an argument label `for:`, is forgotten when they close) and
+  /// not after `.` (a member named `do`); the `while` of `repeat { … } while c` opens nothing.
+  static func blockFindings(
+    _ tokens: [SourceToken], _ classified: ClassifiedSource, options: CodeAnalysisOptions
+  ) -> [RawFinding] {
+    let wantsNesting = options.rules.contains(.deepNesting)
+    let wantsEmptyCatch = options.rules.contains(.emptyCatch)
+    let wantsSecret = options.rules.contains(.hardcodedSecret)
+    guard wantsNesting || wantsEmptyCatch || wantsSecret else { return [] }
+    let threshold = options.nestingThreshold
+    var found: [RawFinding] = []
+    var frames: [BlockFrame] = [BlockFrame(closer: .rbrace)]
+    var depth = 0
+    var closedRepeat = false
+    for index in tokens.indices {
+      let t = tokens[index]
+      let afterRepeatBody = closedRepeat
+      closedRepeat = false
+      switch t.kind {
+      case .identifier:
+        guard t.keyword != .none, index == 0 || tokens[index - 1].kind != .dot else { continue }
+        switch t.keyword {
+        case .if, .guard, .for, .switch, .do, .catch, .defer, .else:
+          frames[frames.count - 1].opener = t.keyword
+          frames[frames.count - 1].openerIndex = index
+        case .while where !afterRepeatBody:
+          frames[frames.count - 1].opener = .while
+        case .repeat where index + 1 < tokens.count && tokens[index + 1].kind == .lbrace:
+          frames[frames.count - 1].opener = .repeat
+        default:
+          break
+        }
+      case .lparen, .lbracket:
+        frames.append(BlockFrame(closer: t.kind == .lparen ? .rparen : .rbracket))
+      case .rparen, .rbracket:
+        // A closer that matches no open bracket (unbalanced `#if` arms) is ignored.
+        if let open = frames.lastIndex(where: { $0.closer == t.kind }), open > 0 {
+          for frame in frames[open...] where frame.counts { depth -= 1 }
+          frames.removeSubrange(open...)
+        }
+      case .lbrace:
+        let top = frames.count - 1
+        let opener = frames[top].opener
+        frames[top].opener = .none
+        var frame = BlockFrame(closer: .rbrace)
+        if opener != .none {
+          frame.counts = true
+          frame.isRepeat = opener == .repeat
+          depth += 1
+          if wantsNesting, depth == threshold + 1 {
+            found.append(
+              RawFinding(
+                rule: .deepNesting, offset: t.start,
+                message: "Control flow nested \(depth) deep (only if/for/while/switch/do/catch "
+                  + "bodies count); the threshold is \(threshold)"))
+          }
+          if wantsEmptyCatch, opener == .catch, index + 1 < tokens.count,
+            tokens[index + 1].kind == .rbrace,
+            !classified.kinds[t.end..<tokens[index + 1].start].contains(ByteKind.comment)
+          {
+            found.append(
+              RawFinding(
+                rule: .emptyCatch, offset: tokens[frames[top].openerIndex].start))
+          }
+        }
+        frames.append(frame)
+      case .rbrace:
+        if let open = frames.lastIndex(where: { $0.closer == .rbrace }), open > 0 {
+          closedRepeat = frames[frames.count - 1].isRepeat && open == frames.count - 1
+          for frame in frames[open...] where frame.counts { depth -= 1 }
+          frames.removeSubrange(open...)
+        }
+      case .literal:
+        if wantsSecret, let hit = secretAssignment(at: index, tokens, classified) {
+          found.append(hit)
+        }
+      default:
+        break
+      }
+    }
+    return found
+  }
+
+  /// One open bracket of ``blockFindings(_:_:options:)``.
+  struct BlockFrame {
+    /// The token kind that closes it.
+    var closer: SourceToken.Kind
+    /// Whether it is a control-flow body (it adds a nesting level).
+    var counts = false
+    /// Whether it is a `repeat` body (so the `while` after it opens nothing).
+    var isRepeat = false
+    /// The control-flow keyword seen at this level whose body has not opened yet.
+    var opener = Keyword.none
+    /// The token index of `opener` (for `catch`, where an empty one is reported).
+    var openerIndex = 0
+  }
+
+  /// A `hardcoded_secret` finding when the literal at `index` is the first piece of a string
+  /// assigned to a credential-like name (`password = "…"`, `let apiKey: String = "…"`,
+  /// `login(password: "…")`) and ``CredentialDetector`` reads `name = "…"` as a credential
+  /// (a non-trivial value, not a placeholder such as `changeme`, not an interpolation). Not for
+  /// a member after `.` or a name after `case` (switch values, enum raw values), nor for a value
+  /// whose letters and digits end with the name's (`refreshToken = "refresh_token"`,
+  /// `authToken = "X-Auth-Token"`: the name of a field or header).
+  static func secretAssignment(
+    at index: Int, _ tokens: [SourceToken], _ classified: ClassifiedSource
+  ) -> RawFinding? {
+    guard index >= 2, tokens[index - 1].kind == .assign || tokens[index - 1].kind == .colon
+    else { return nil }
+    var nameIndex = index - 2
+    // `name: Type = "…"`: the name is before the type annotation.
+    if tokens[index - 1].kind == .assign, index >= 4, tokens[index - 3].kind == .colon,
+      tokens[index - 4].kind == .identifier
+    {
+      nameIndex = index - 4
+    }
+    let name = tokens[nameIndex]
+    guard name.kind == .identifier, name.end - name.start >= 5 else { return nil }
+    // Not a member or an enum case: `case .apiToken: "API token"` (a switch's value) and
+    // `case accessToken = "access_token"` (a raw value) name the credential, they hold none.
+    if nameIndex > 0, tokens[nameIndex - 1].kind == .dot || tokens[nameIndex - 1].keyword == .case {
+      return nil
+    }
+    // Every credential-key suffix ends in d, e, t, n or y: most names are ruled out here.
+    switch classified.bytes[name.end - 1] | 0x20 {
+    case UInt8(ascii: "d"), UInt8(ascii: "e"), UInt8(ascii: "t"), UInt8(ascii: "n"), UInt8(ascii: "y"):
+      break
+    default:
+      return nil
+    }
+    let nameText = classified.text(name.start..<name.end)
+    guard CredentialDetector.isCredentialKey(nameText) else { return nil }
+    let literal = tokens[index]
+    let literalText = classified.text(literal.start..<literal.end)
+    // A value that spells the name is the name of a field or header, not a secret:
+    // `refreshToken = "refresh_token"`, `authToken = "X-Auth-Token"`.
+    let spelled = { (s: String) in s.lowercased().filter { $0.isLetter || $0.isNumber } }
+    if spelled(literalText).hasSuffix(spelled(nameText)) { return nil }
+    let text = nameText + " = " + literalText
+    guard let credential = CredentialDetector.firstFinding(in: text) else { return nil }
+    return RawFinding(
+      rule: .hardcodedSecret, offset: name.start,
+      message: "Looks like a hard-coded credential (\(credential.kind.displayName)) in `\(nameText)`; "
+        + "load it at run time (Keychain, environment, a file outside the repository)")
+  }
+}
