@@ -1007,10 +1007,10 @@ struct ImportAnalysis: Sendable {
       var ways = ["raise knowledgeItemLimit in the file to at least \(total) (at most \(Limits.knowledgeItemsMaximum))"]
       // Fewer items from the file help only when it brings some, and the items already here fit.
       if fromFile > 0, existing <= limit { ways.append("import fewer knowledge items") }
-      // `skip` keeps this workspace's settings only when it stores its own (a conflict);
-      // settings it does not store are adopted under any policy.
+      // `skip` keeps the settings this workspace shows, stored or default, when it holds records
+      // (review 20-a, #5); into an empty workspace the file's are adopted under any policy.
       let kept = try tx.settings().knowledgeItemLimit
-      if plan.settings == "conflicting", total <= kept {
+      if plan.settings == "conflicting" || (plan.settings == "new" && !plan.intoEmptyWorkspace), total <= kept {
         let others = plan.conflicts.filter { $0.collection != "settings" }.count
         ways.append(
           "pass --on-conflict skip to keep this workspace's settings (knowledgeItemLimit \(kept))"
@@ -1018,7 +1018,7 @@ struct ImportAnalysis: Sendable {
       }
       let why =
         plan.settings == "new" && existing > 0
-        ? " (this workspace stores no settings of its own, so an import adopts the file's whatever --on-conflict says)"
+        ? " (this workspace stores no settings of its own, so an import adopts the file's unless --on-conflict skip)"
         : ""
       let advice = ways.count < 3 ? ways.joined(separator: " or ") : ways.dropLast().joined(separator: ", ") + ", or " + ways[ways.count - 1]
       throw .validation(
