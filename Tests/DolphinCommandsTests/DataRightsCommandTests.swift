@@ -295,7 +295,7 @@ struct DataRightsCommandTests {
     BadFile(
       name: "a revision too large for any whole number",
       text: Self.exportWithKnowledge().replacingOccurrences(of: "\"revision\": 1", with: "\"revision\": 99999999999999999999"),
-      stderr: "bad.json: workspace.knowledge[0].revision: expected a whole number, got 99999999999999999999. Nothing was imported"),
+      stderr: "bad.json: workspace.knowledge[0].revision: 99999999999999999999 is out of range; a revision is between 1 and 1000000. Nothing was imported"),
     BadFile(
       name: "a revision beyond Double's range",
       text: Self.exportWithKnowledge().replacingOccurrences(of: "\"revision\": 1", with: "\"revision\": 1e400"),

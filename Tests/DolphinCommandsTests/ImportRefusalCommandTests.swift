@@ -345,7 +345,8 @@ struct ImportRefusalCommandTests {
     let origin =
       "Where they come from: a record dated ahead of this machine's clock was written while a clock ran ahead "
       + "(dolphin dates a record by the clock of the machine that writes it, so a clock set right afterwards leaves it "
-      + "in the future), or by another program."
+      + "in the future), by an earlier dolphin's import or migration, which did not check every record's dates, or by "
+      + "another program."
     let doctor = try f.cli.run(["doctor"])
     #expect(doctor.status == 5, "\(doctor.stdout)")
     #expect(doctor.stdout.contains("  - handoff \(handoff): createdAt is "), "\(doctor.stdout)")

@@ -298,16 +298,21 @@ struct SettingsCommandTests {
     defer { cli.dir.remove() }
     for title in ["One", "Two", "Three"] { #expect(try cli.run(["capture", "fact", title]).status == 0) }
 
-    // No settings stored here: the file's are adopted under any policy, so skip cannot help.
-    for policy in ["skip", "replace"] {
-      let r = try cli.run(["import", file.path, "--on-conflict", policy])
+    // No settings stored here: the file's are adopted under refuse and replace, and skip keeps
+    // the settings the workspace shows, its defaults (review 20-a, #5).
+    for policy in ["refuse", "replace"] {
+      let r = try cli.run(["import", file.path, "--on-conflict", policy, "--yes"])
       #expect(r.status == 4, "\(r.stderr)")
       #expect(
         r.stderr == "dolphin: error: \(file.path): workspace.settings.knowledgeItemLimit is 2, which this import would adopt "
-          + "(this workspace stores no settings of its own, so an import adopts the file's whatever --on-conflict says), "
+          + "(this workspace stores no settings of its own, so an import adopts the file's unless --on-conflict skip), "
           + "but the workspace would then hold 3 knowledge items (3 already here and 0 new from the file); raise "
-          + "knowledgeItemLimit in the file to at least 3 (at most 100000). Nothing was imported\n", "\(r.stderr)")
+          + "knowledgeItemLimit in the file to at least 3 (at most 100000) or pass --on-conflict skip to keep this "
+          + "workspace's settings (knowledgeItemLimit 10000). Nothing was imported\n", "\(r.stderr)")
     }
+    let skipDefaults = try cli.run(["import", file.path, "--on-conflict", "skip"])
+    #expect(skipDefaults.status == 0, "\(skipDefaults.stderr)")
+    #expect(try Self.limit(cli) == 10_000)
 
     // Settings stored here: replace is refused, and skip, as the advice says, keeps them.
     #expect(try cli.run(["settings", "set", "knowledgeItemLimit", "20000"]).status == 0)

@@ -184,7 +184,16 @@ extension WorkspaceExport {
         // Not `Int`'s range: the field's own bounds (a revision's 1…1000000) are narrower and
         // are named by the record validation once the number fits.
         let error = DecodingError.typeMismatch(Int.self, c)
-        return (codingPath(error), "expected a whole number, got \(number.literal)")
+        // A whole number too large is out of range, not of the wrong kind (review 20-a, #12).
+        let literal = number.literal
+        let whole = literal.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || $0 == 45 }
+        if whole, path.last?.stringValue == "revision" {
+          return (codingPath(error), "\(literal) is out of range; a revision is between 1 and \(Limits.revision)")
+        }
+        if whole {
+          return (codingPath(error), "\(literal) is out of range: no field of an export holds a number that large")
+        }
+        return (codingPath(error), "expected a whole number, got \(literal)")
       } catch {
         continue
       }

@@ -57,7 +57,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     case .unexpectedByte(let byte):
       what = "unexpected \(Self.show(byte)); expected a JSON value or punctuation here"
     case .trailingData:
-      what = "extra data after the JSON value; send exactly one value"
+      what = "extra data after the JSON value; the text must hold exactly one JSON value"
     case .invalidNumber:
       what = "invalid number; JSON numbers look like -12, 0.5 or 1e-3 (no leading zeros, no +)"
     case .invalidEscape:

@@ -320,8 +320,12 @@ extension Limits {
     }
   }
 
-  /// Checks settings.
+  /// Checks settings: the assistant's name is at most ``title`` characters and shows something
+  /// once sanitized (review 20-a, #11: `""` was imported, where the legacy migration quarantines
+  /// it as blank).
+  /// - Throws: ``ValidationError`` naming `assistantName`.
   public static func validateSettings(_ settings: Settings) throws(ValidationError) {
     try check("assistantName", settings.assistantName, limit: title)
+    try checkNotEmpty("assistantName", Sanitizer.sanitize(settings.assistantName))
   }
 }

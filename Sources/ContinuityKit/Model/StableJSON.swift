@@ -43,14 +43,35 @@ public enum StableJSON {
 
 /// Locale-free ISO-8601 formatting in UTC.
 public enum ISO8601 {
-  /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC. Dates are rounded down to whole milliseconds.
+  /// `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC. Dates are rounded down to whole milliseconds; a date
+  /// that is a whole millisecond (as ``date(from:)`` and ``Clock`` make them) is written as that
+  /// millisecond, though `timeIntervalSince1970 * 1000` may fall a hair below it (review 20-a,
+  /// #6: before 1970 about half of them were written a millisecond early).
   public static func string(from date: Date) -> String {
-    let ms = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    let ms = milliseconds(of: date)
     let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
     let millis = ms - seconds * 1000
     let (y, mo, d, h, mi, s) = civil(fromUnixSeconds: seconds)
     return String(
       format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, mo, d, h, mi, s, Int(millis))
+  }
+
+  /// Whole milliseconds since 1970 in `date`, rounded down; a date made from a whole number of
+  /// milliseconds (``date(fromMilliseconds:)``) gives that number back exactly, whichever way the
+  /// floating-point product rounded.
+  static func milliseconds(of date: Date) -> Int64 {
+    let scaled = date.timeIntervalSince1970 * 1000
+    guard scaled.isFinite, abs(scaled) < 9e18 else { return scaled < 0 ? Int64.min / 2 : Int64.max / 2 }
+    let floor = Int64(scaled.rounded(.down))
+    // The product of a whole millisecond can land just below it: then the next one up names
+    // exactly this date.
+    return date == self.date(fromMilliseconds: floor + 1) ? floor + 1 : floor
+  }
+
+  /// The date `milliseconds` after 1970-01-01T00:00:00Z, made the one way every whole
+  /// millisecond is made, so that equal milliseconds give equal dates.
+  static func date(fromMilliseconds milliseconds: Int64) -> Date {
+    Date(timeIntervalSince1970: Double(milliseconds) / 1000)
   }
 
   /// Parses `yyyy-MM-ddTHH:mm:ss[.fraction](Z|±hh:mm)` and keeps whole milliseconds, rounded
@@ -93,17 +114,32 @@ public enum ISO8601 {
       (1...12).contains(mo), d >= 1, d <= daysInMonth(y, mo), h < 24, mi < 60, s < 60
     else { return nil }
     var i = 19
-    var fraction = 0.0
+    // The first three fraction digits are whole milliseconds, counted as an integer: summed as
+    // floating-point tenths, hundredths and thousandths they fell a hair short, and a date
+    // before 1970 was then written a millisecond early (review 20-a, #6). Finer digits are a
+    // fraction of a millisecond.
+    var millis: Int64 = 0
+    var subMillisecond = 0.0
     if i < u.count, u[i] == 46 {
       i += 1
+      var digits = 0
       var scale = 0.1
       let start = i
       while i < u.count, u[i] >= 48, u[i] <= 57 {
-        fraction += Double(u[i] - 48) * scale
-        scale /= 10
+        if digits < 3 {
+          millis = millis * 10 + Int64(u[i] - 48)
+        } else {
+          subMillisecond += Double(u[i] - 48) * scale
+          scale /= 10
+        }
+        digits += 1
         i += 1
       }
       if i == start { return nil }
+      while digits < 3 {
+        millis *= 10
+        digits += 1
+      }
     }
     var offset = 0
     guard i < u.count else { return nil }
@@ -119,8 +155,9 @@ public enum ISO8601 {
     }
     guard i == u.count else { return nil }
     let days = daysFromCivil(y, mo, d)
-    let total = Double(days * 86_400 + h * 3600 + mi * 60 + s - offset) + fraction
-    return Date(timeIntervalSince1970: total)
+    let ms = Int64(days * 86_400 + h * 3600 + mi * 60 + s - offset) * 1000 + millis
+    guard subMillisecond > 0 else { return date(fromMilliseconds: ms) }
+    return Date(timeIntervalSince1970: (Double(ms) + subMillisecond) / 1000)
   }
 
   /// The number of days of month `month` (1…12) of year `year` in the proleptic Gregorian

@@ -289,6 +289,19 @@ extension WorkspaceTransaction {
       return "knowledge \(row.text(0)) mirrors memory \(row.text(1)), but that memory does not link back to it "
         + "(\(link)). To fix the link, \(fixLink)"
     }
+    // A pair whose text differs (review 20-a, #4: an import let one in): search shows the memory
+    // through its mirror, so it would show text the memory no longer holds.
+    out += try db.all(
+      """
+      SELECT m.id, k.id, CASE WHEN k.content <> m.text THEN 'text' ELSE 'tags' END FROM memory m
+      JOIN knowledge k ON k.id = m.knowledge_id AND k.memory_id = m.id AND k.source = 'legacyMemory'
+      WHERE k.content <> m.text OR json(\(Self.jsonArray("k.tags"))) <> json(\(Self.jsonArray("m.tags"))) ORDER BY m.id LIMIT ?
+      """, [l]
+    ) { row in
+      "memory \(row.text(0)) and its mirror knowledge \(row.text(1)) disagree on their \(row.text(2)), so a search "
+        + "with --include-memories shows text the memory does not hold. To fix it, export, make the mirror's title, "
+        + "content and tags the memory's, and import the file with --on-conflict replace"
+    }
     out += try db.all(
       """
       SELECT m.id, m.conversation_id FROM message m LEFT JOIN conversation c ON c.id = m.conversation_id

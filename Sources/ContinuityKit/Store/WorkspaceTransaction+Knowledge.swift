@@ -53,6 +53,16 @@ extension WorkspaceTransaction {
     try db.first("SELECT rowid FROM knowledge WHERE id = ?", [Self.text(id)]) { $0.int64(0) }
   }
 
+  /// Whether `table` (one of the record tables: `knowledge`, `memory`, `task`, `handoff`,
+  /// `digest`, `conversation`, `message`, `receipt`, `checkpoint`) holds a record with `id`; false
+  /// for any other name.
+  package func holdsID(_ id: UUID, inTable table: String) throws(WorkspaceError) -> Bool {
+    requireValid()
+    let tables: Set<String> = ["knowledge", "memory", "task", "handoff", "digest", "conversation", "message", "receipt", "checkpoint"]
+    guard tables.contains(table) else { return false }
+    return try db.first("SELECT 1 FROM \(table) WHERE id = ?", [Self.text(id)]) { _ in true } ?? false
+  }
+
   /// The knowledge item with `id`, or nil.
   public func knowledge(id: UUID) throws(WorkspaceError) -> KnowledgeItem? {
     requireValid()

@@ -204,6 +204,13 @@ enum TextInput {
     case .failure(.readFailed(_, let reason)):
       throw CLIError.input("\(name): reading it failed: \(reason)\(nothing)")
     }
+    // A UTF-16 file (as some editors and PowerShell's `>` save) is named as such, not by its
+    // first NUL (review 20-a, #12).
+    if result.bytes.starts(with: [0xFF, 0xFE]) || result.bytes.starts(with: [0xFE, 0xFF]) {
+      throw ValidationError(
+        field: field,
+        message: "\(name) is saved as UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8\(nothing)")
+    }
     if let nul = result.bytes.firstIndex(of: 0) {
       throw ValidationError(field: field, message: "\(name) is not text: it holds a NUL byte (at byte \(nul))\(nothing)")
     }

@@ -24,7 +24,13 @@ extension Render {
       if let kept = retentionNote(c) { line += "   (\(kept))" }
       lines.append(line)
     }
-    lines.append("  settings: \(p.settings); active handoff: \(p.activeHandoff); quarantine: \(p.quarantineNew) new, \(p.quarantineSame) already present")
+    // The values a `new` settings object changes, as a conflict lists them (review 20-a, #5);
+    // a file naming no active handoff leaves this workspace's marker as it is (#10).
+    let settings =
+      p.settings == "new" && !(p.settingChanges ?? []).isEmpty
+      ? "new, adopted (" + inert((p.settingChanges ?? []).map(\.description).joined(separator: ", ")) + ")" : p.settings
+    let active = p.activeHandoff == "none" ? "unchanged (the file names none)" : p.activeHandoff
+    lines.append("  settings: \(settings); active handoff: \(active); quarantine: \(p.quarantineNew) new, \(p.quarantineSame) already present")
     if let new = p.newRecords {
       // Named, so that a record deleted here since the export is seen coming back (review 19-c, finding 9).
       lines.append(

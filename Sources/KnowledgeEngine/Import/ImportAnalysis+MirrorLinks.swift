@@ -104,6 +104,7 @@ extension ImportAnalysis {
             + "back to this item: its knowledgeID is \(link?.uuidString ?? "absent"); \(fix)")
       }
     }
+    try checkMirrorText(tx, memories: memories, knowledge: knowledge)
     for (i, m) in memories {
       for k in storedMirrors[m.id] ?? [] where writtenSide[k] == nil && m.knowledgeID != k {
         throw fail(
@@ -111,6 +112,65 @@ extension ImportAnalysis {
           "knowledge item \(k.uuidString) in this workspace mirrors this memory, but this memory's knowledgeID is "
             + "\(m.knowledgeID?.uuidString ?? "absent"); \(fix)")
       }
+    }
+  }
+
+  /// A memory and its mirror carry the same text, as a memory save makes them and as no command
+  /// changes one without the other (review 20-a, #4: a file whose memory text differed from its
+  /// mirror's was imported, and `search --include-memories` then showed the old text under the
+  /// memory's id): the mirror's `content` is the memory's `text`, its `title` the memory's first
+  /// line (``KnowledgeEngine/mirrorTitle(for:)``), its `tags` the memory's. Checked for every pair
+  /// the import writes either side of, against the records as they will be, once the links pair up.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming the written record's JSON path, both ids
+  ///   and the first field that differs.
+  func checkMirrorText(
+    _ tx: WorkspaceTransaction, memories: [(offset: Int, element: MemoryItem)],
+    knowledge: [(offset: Int, element: KnowledgeItem)]
+  ) throws(WorkspaceError) {
+    let writtenItems = Dictionary(knowledge.map { ($0.element.id, $0.element) }, uniquingKeysWith: { a, _ in a })
+    let writtenMemories = Dictionary(memories.map { ($0.element.id, $0.element) }, uniquingKeysWith: { a, _ in a })
+    /// The first field in which `item` is not `memory`'s mirror, as `field: value vs value`.
+    func difference(_ memory: MemoryItem, _ item: KnowledgeItem) -> String? {
+      if item.content != memory.text {
+        return "its content \(Limits.quoted(item.content, cutAt: 60)) is not the memory's text "
+          + Limits.quoted(memory.text, cutAt: 60)
+      }
+      let title = KnowledgeEngine.mirrorTitle(for: memory.text)
+      if item.title != title {
+        return "its title \(Limits.quoted(item.title, cutAt: 60)) is not the memory's first line \(Limits.quoted(title, cutAt: 60))"
+      }
+      if item.tags != memory.tags {
+        return "its tags [\(item.tags.joined(separator: ", "))] are not the memory's tags [\(memory.tags.joined(separator: ", "))]"
+      }
+      return nil
+    }
+    func fail(_ path: String, _ memory: MemoryItem, _ item: KnowledgeItem, _ memoryWhere: String, _ itemWhere: String, _ what: String)
+      -> WorkspaceError
+    {
+      .validation(
+        ValidationError(
+          field: path,
+          message: "\(path): memory \(memory.id.uuidString) (\(memoryWhere)) and knowledge item \(item.id.uuidString) "
+            + "(\(itemWhere)), its mirror, disagree: \(what). A memory and its mirror carry the same text and tags "
+            + "(search shows the memory through its mirror); make them agree in the file, or remove both"))
+    }
+    for (i, m) in memories {
+      guard let k = m.knowledgeID else { continue }
+      let written = writtenItems[k]
+      var found = written
+      if found == nil { found = try tx.knowledge(id: k) }
+      guard let item = found, item.source == .legacyMemory, item.memoryID == m.id,
+        let what = difference(m, item)
+      else { continue }
+      throw fail(
+        "workspace.memories[\(i)]", m, item, "workspace.memories[\(i)] in the file",
+        written == nil ? "in this workspace" : "in the file", what)
+    }
+    for (i, k) in knowledge where k.source == .legacyMemory && writtenMemories[k.memoryID ?? k.id] == nil {
+      guard let m = k.memoryID, let memory = try tx.memory(id: m), memory.knowledgeID == k.id,
+        let what = difference(memory, k)
+      else { continue }
+      throw fail("workspace.knowledge[\(i)]", memory, k, "in this workspace", "workspace.knowledge[\(i)] in the file", what)
     }
   }
 }

@@ -145,9 +145,17 @@ public struct ImportPlan: Sendable, Equatable, Codable {
   public var intoEmptyWorkspace: Bool
   /// Per collection, in document order.
   public var collections: [Collection]
-  /// `new` (not stored yet), `same` or `conflicting`.
+  /// `new` (never set in this workspace: the file's are adopted; ``settingChanges`` lists what
+  /// changes), `same` or `conflicting` (set here and different, or — under
+  /// ``ImportConflictPolicy/skip`` into a workspace that holds records — never set and different:
+  /// `skip` keeps the settings the workspace shows, defaults included).
   public var settings: String
-  /// `none` (the document has none), `new`, `same` or `conflicting`.
+  /// For ``settings`` `new`, each setting the import changes, from the value this workspace shows
+  /// (its default) to the file's, in the order of ``Settings``'s fields; nil otherwise (a
+  /// conflict lists its changes in ``conflicts``).
+  public var settingChanges: [SettingChange]? = nil
+  /// `none` (the document names no active handoff: this workspace's marker, if any, is left
+  /// unchanged), `new`, `same` or `conflicting`.
   public var activeHandoff: String
   /// Quarantined records: new ones are added; identical ones are not duplicated.
   public var quarantineNew: Int

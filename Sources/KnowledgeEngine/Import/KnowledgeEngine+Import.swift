@@ -223,8 +223,13 @@ struct ImportAnalysis: Sendable {
     let currentSettings = try tx.settings()
     if currentSettings == ws.settings {
       plan.settings = "same"
-    } else if !(try tx.hasStoredSettings()) {
+    } else if !(try tx.hasStoredSettings()) && (policy != .skip || plan.intoEmptyWorkspace) {
+      // Never set here: the file's are adopted, and the plan lists each value that changes
+      // (review 20-a, #5: it said only `settings: new`, and the user learnt of a
+      // knowledgeItemLimit of 50 from the last line). Under `skip`, a workspace that holds
+      // records keeps the settings it shows, defaults included, as it keeps its records.
       plan.settings = "new"
+      plan.settingChanges = SettingChange.changes(from: currentSettings, to: ws.settings)
     } else {
       plan.settings = "conflicting"
       plan.conflicts.append(
@@ -256,6 +261,7 @@ struct ImportAnalysis: Sendable {
     try refuseTextOfWrittenRecords(prepared)
 
     do {
+      try requireIDsDistinctFromWorkspace(tx)
       try checkReferences(tx)
       try checkMirrorLinks(tx)
       try checkSupersedeCycles(tx)
@@ -414,6 +420,9 @@ struct ImportAnalysis: Sendable {
     k.title = Limits.sanitized(k.title, trimming: true)
     k.content = Sanitizer.sanitize(k.content)
     k.tags = Limits.normalizeTags(k.tags.map(Sanitizer.sanitize))
+    // A relationship listed twice is kept once, as capture and edit keep it (review 20-a, #11:
+    // it was stored and exported twice).
+    k.relationships = KnowledgeEngine.dedupeRelationships(k.relationships)
     return k
   }
 
@@ -480,6 +489,59 @@ struct ImportAnalysis: Sendable {
           ValidationError(field: "\(path)[\(i)].id", message: "\(path)[\(i)]: duplicate id \(item.id.uuidString) (also at \(path)[\(j)])"))
       }
       first[item.id] = i
+    }
+  }
+
+  /// Every record's id, as `(collection, index, id)`, in the order an export lists the collections.
+  static func allIDs(_ ws: AssistantWorkspace) -> [(collection: String, index: Int, id: UUID)] {
+    func ids<T: Identifiable>(_ name: String, _ items: [T]) -> [(collection: String, index: Int, id: UUID)] where T.ID == UUID {
+      items.enumerated().map { (name, $0.offset, $0.element.id) }
+    }
+    return ids("knowledge", ws.knowledge) + ids("memories", ws.memories) + ids("tasks", ws.tasks)
+      + ids("handoffs", ws.handoffs) + ids("digests", ws.digests) + ids("conversations", ws.conversations)
+      + ids("messages", ws.messages) + ids("receipts", ws.receipts) + ids("checkpoints", ws.checkpoints)
+  }
+
+  /// No two records of different collections share an id (review 20-a, #8: a task with a knowledge
+  /// item's id was imported, and a digest's evidence, `search <id>` and `erase`'s check of what
+  /// still mentions an erased id could no longer tell them apart). Within a collection,
+  /// ``requireUniqueIDs(_:_:)`` checks.
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming both records' JSON paths and the id.
+  static func requireIDsDistinctAcrossCollections(_ ws: AssistantWorkspace) throws(WorkspaceError) {
+    var first: [UUID: (collection: String, index: Int)] = [:]
+    for (collection, i, id) in allIDs(ws) {
+      if let other = first[id], other.collection != collection {
+        let path = "workspace.\(collection)[\(i)]"
+        throw .validation(
+          ValidationError(
+            field: "\(path).id",
+            message: "\(path): id \(id.uuidString) is also the id of workspace.\(other.collection)[\(other.index)]; every "
+              + "record has an id of its own, whatever its collection (ids are compared whatever their letter case)"))
+      }
+      if first[id] == nil { first[id] = (collection, i) }
+    }
+  }
+
+  /// No record the import writes takes an id a record of another collection holds in the
+  /// workspace (review 20-a, #8).
+  /// - Throws: ``WorkspaceError/validation(_:)`` naming the file's record and the workspace's.
+  func requireIDsDistinctFromWorkspace(_ tx: WorkspaceTransaction) throws(WorkspaceError) {
+    let tables: [(collection: String, table: String)] = [
+      ("knowledge", "knowledge"), ("memories", "memory"), ("tasks", "task"), ("handoffs", "handoff"),
+      ("digests", "digest"), ("conversations", "conversation"), ("messages", "message"), ("receipts", "receipt"),
+      ("checkpoints", "checkpoint"),
+    ]
+    for (collection, i, id) in Self.allIDs(workspace) where isNew(collection, id) {
+      for (other, table) in tables where other != collection {
+        guard try tx.holdsID(id, inTable: table) else { continue }
+        let path = "workspace.\(collection)[\(i)]"
+        throw .validation(
+          ValidationError(
+            field: "\(path).id",
+            message: "\(path): id \(id.uuidString) is the id of a record of \(other) in this workspace (\(table) "
+              + "\(id.uuidString)); every record has an id of its own, whatever its collection: give the file's record "
+              + "another id"))
+      }
     }
   }
 
@@ -590,6 +652,7 @@ struct ImportAnalysis: Sendable {
     try requireUniqueIDs(ws.messages, "workspace.messages")
     try requireUniqueIDs(ws.receipts, "workspace.receipts")
     try requireUniqueIDs(ws.checkpoints, "workspace.checkpoints")
+    try requireIDsDistinctAcrossCollections(ws)
     for (i, k) in ws.knowledge.enumerated() {
       try named("workspace.knowledge[\(i)]", k.id) { () throws(ValidationError) in
         var k = k
@@ -944,10 +1007,10 @@ struct ImportAnalysis: Sendable {
       var ways = ["raise knowledgeItemLimit in the file to at least \(total) (at most \(Limits.knowledgeItemsMaximum))"]
       // Fewer items from the file help only when it brings some, and the items already here fit.
       if fromFile > 0, existing <= limit { ways.append("import fewer knowledge items") }
-      // `skip` keeps this workspace's settings only when it stores its own (a conflict);
-      // settings it does not store are adopted under any policy.
+      // `skip` keeps the settings this workspace shows, stored or default, when it holds records
+      // (review 20-a, #5); into an empty workspace the file's are adopted under any policy.
       let kept = try tx.settings().knowledgeItemLimit
-      if plan.settings == "conflicting", total <= kept {
+      if plan.settings == "conflicting" || (plan.settings == "new" && !plan.intoEmptyWorkspace), total <= kept {
         let others = plan.conflicts.filter { $0.collection != "settings" }.count
         ways.append(
           "pass --on-conflict skip to keep this workspace's settings (knowledgeItemLimit \(kept))"
@@ -955,7 +1018,7 @@ struct ImportAnalysis: Sendable {
       }
       let why =
         plan.settings == "new" && existing > 0
-        ? " (this workspace stores no settings of its own, so an import adopts the file's whatever --on-conflict says)"
+        ? " (this workspace stores no settings of its own, so an import adopts the file's unless --on-conflict skip)"
         : ""
       let advice = ways.count < 3 ? ways.joined(separator: " or ") : ways.dropLast().joined(separator: ", ") + ", or " + ways[ways.count - 1]
       throw .validation(

@@ -35,8 +35,9 @@ public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertib
     /// workspace can hold (``DigestOmissions/maximum(ofSection:)``).
     case digestCount
     /// A record dated more than a day after the clock of whoever checks it: a handoff's
-    /// `createdAt` or `restoredAt`; a digest's, message's or checkpoint's `createdAt`; a receipt's
-    /// `startedAt` or `finishedAt`.
+    /// `createdAt` or `restoredAt`; a digest's, message's, checkpoint's or memory's `createdAt`; a
+    /// receipt's `startedAt` or `finishedAt`; a knowledge item's or conversation's `createdAt` or
+    /// `updatedAt`; a task's `createdAt` or `completedAt`.
     case futureDate
     /// A knowledge item's `revision` outside 1…``Limits/revision``.
     case revision
@@ -61,8 +62,8 @@ public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertib
       switch self {
       case .futureDate:
         "a record dated ahead of this machine's clock was written while a clock ran ahead (dolphin dates a record by "
-          + "the clock of the machine that writes it, so a clock set right afterwards leaves it in the future), or by "
-          + "another program"
+          + "the clock of the machine that writes it, so a clock set right afterwards leaves it in the future), by an "
+          + "earlier dolphin's import or migration, which did not check every record's dates, or by another program"
       case .taskCompletion:
         "a task completed before it was created was completed while the clock was set back (dolphin before this "
           + "version dated a completion by the clock alone); such a task, or one whose completion date disagrees with "
@@ -330,7 +331,7 @@ extension KnowledgeEngine {
     switch (collection, field) {
     case ("knowledge", "updatedAt"):
       set(.dateOrder, "date its last change at its creation (updatedAt = createdAt)", "UPDATE knowledge SET updated_at = created_at" + row)
-    case ("tasks", "completedAt"):
+    case ("tasks", "completedAt") where !problem.contains("in the future"):
       set(
         .taskCompletion,
         "make completedAt agree with the status: none for an open task; for a completed one, no earlier than createdAt "
@@ -364,7 +365,24 @@ extension KnowledgeEngine {
       set(
         .futureDate, "date it now instead of in the future",
         "UPDATE handoff SET \(column) = min(\(column), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))" + row)
-    case ("digests", "createdAt"), ("messages", "createdAt"), ("checkpoints", "createdAt"):
+    case ("knowledge", "createdAt"), ("knowledge", "updatedAt"), ("conversations", "createdAt"),
+      ("conversations", "updatedAt"):
+      // Review 20-a, #7. Both dates in one statement, so the last change stays no earlier than
+      // the creation.
+      let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+      set(
+        .futureDate, "date it now instead of in the future (its creation and its last change)",
+        "UPDATE \(table) SET created_at = min(created_at, \(now)), updated_at = min(updated_at, \(now))" + row)
+    case ("tasks", "createdAt"):
+      let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+      set(
+        .futureDate, "date it now instead of in the future (its creation and its completion)",
+        "UPDATE task SET created_at = min(created_at, \(now)), completed_at = min(completed_at, \(now))" + row)
+    case ("tasks", "completedAt") where problem.contains("in the future"):
+      set(
+        .futureDate, "date its completion now instead of in the future",
+        "UPDATE task SET completed_at = min(completed_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))" + row)
+    case ("digests", "createdAt"), ("messages", "createdAt"), ("checkpoints", "createdAt"), ("memories", "createdAt"):
       // Review 19-d, #1: kept by date, so one dated ahead pushed out the workspace's own.
       set(
         .futureDate, "date it now instead of in the future",
@@ -417,6 +435,10 @@ extension KnowledgeEngine {
         .countBound,
         "keep at most \(limit ?? 0) \(f) in it (`dolphin \(collection == "handoffs" ? "handoff" : "knowledge") get` shows "
           + "them; store the others in a new record), then export again", nil)
+    case ("settings", "assistantName") where limit == nil:
+      set(
+        .emptyText, "give the assistant a name that shows something (the default is \(Settings.default.assistantName))",
+        "UPDATE meta SET value = json_set(value, '$.assistantName', '\(Settings.default.assistantName)') WHERE key = 'settings'")
     case (_, let f) where limit == nil && emptyPlaceholder[f] != nil:
       let column = f
       let placeholder = emptyPlaceholder[f] ?? ""

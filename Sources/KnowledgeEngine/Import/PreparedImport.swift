@@ -92,7 +92,9 @@ struct PreparedImport: Sendable {
   /// restored then (review 18-c, B9: such a handoff never counts later captures as "captured
   /// since" and never goes stale), and a digest, message, receipt or checkpoint dated then (review
   /// 19-d, #1: a workspace keeps the newest of those by date, so records dated in 2099 pushed out
-  /// the workspace's own at the import and at every later write). No command dates one so.
+  /// the workspace's own at the import and at every later write); a knowledge item, memory, task or
+  /// conversation dated then (review 20-a, #7: one knowledge item dated 2099 made every handoff
+  /// stale). No command dates one so.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record and field
   ///   (`workspace.handoffs[i].createdAt`, `workspace.receipts[i].startedAt`, …), the date and the
   ///   clock.
@@ -114,6 +116,28 @@ struct PreparedImport: Sendable {
     func kept(_ record: String, _ dated: String, _ plural: String, _ limit: Int) -> String {
       "\(record) is dated when \(dated), and a workspace keeps its newest \(limit) \(plural) by date, so one dated "
         + "ahead would push out the \(plural) written after it"
+    }
+    // Review 20-a, #7: an item dated ahead counts as captured after every handoff (each then
+    // reads as stale until that date) and sorts first in every newest-first list; no clock set
+    // right is a day behind a backup's, so nothing a user wrote is refused by it.
+    let newest = "it would sort before everything written since, in every newest-first list, until that date"
+    for (i, k) in ws.knowledge.enumerated() {
+      try check(
+        "workspace.knowledge[\(i)]", k.id, [("createdAt", k.createdAt), ("updatedAt", k.updatedAt)],
+        "an item dated ahead counts as captured after every handoff (each would read as stale), and " + newest)
+    }
+    for (i, m) in ws.memories.enumerated() {
+      try check("workspace.memories[\(i)]", m.id, [("createdAt", m.createdAt)], "a memory is dated when it is saved, and " + newest)
+    }
+    for (i, t) in ws.tasks.enumerated() {
+      try check(
+        "workspace.tasks[\(i)]", t.id, [("createdAt", t.createdAt), ("completedAt", t.completedAt)],
+        "a task is dated when it is added or completed, and " + newest)
+    }
+    for (i, c) in ws.conversations.enumerated() {
+      try check(
+        "workspace.conversations[\(i)]", c.id, [("createdAt", c.createdAt), ("updatedAt", c.updatedAt)],
+        "a conversation is dated when it starts and when it is written to, and " + newest)
     }
     for (i, h) in ws.handoffs.enumerated() {
       try check(
@@ -196,7 +220,10 @@ struct PreparedImport: Sendable {
             message: "raw is \(bytes) UTF-8 bytes; the limit is \(Limits.quarantineRawBytes)")
         }
         do throws(JSONParseError) {
-          _ = try JSONParser(options: .init(maximumBytes: Limits.quarantineRawBytes)).parse(q.raw)
+          // As deep as the legacy importer reads a file (256 levels), so a record it quarantined
+          // for nesting that an import refuses elsewhere (receipt arguments deeper than 64: review
+          // 20-a, #3) is still kept verbatim by an export and its restore.
+          _ = try JSONParser(options: .init(maximumDepth: 256, maximumBytes: Limits.quarantineRawBytes)).parse(q.raw)
         } catch {
           throw ValidationError(
             field: "raw",

@@ -64,10 +64,11 @@ extension KnowledgeEngine {
     if !wasPending, let previous = try store.read({ tx in try tx.legacyImport(sha256: digest) }) {
       return Self.alreadyImported(file: file, sha256: digest, previous: previous)
     }
+    let now = environment.now()
     let source = LegacyImportSource(
       file: file, name: name, data: data, sha256: digest,
-      decoded: try LegacyWorkspaceImporter.decode(data, fileName: name),
-      backupDirectory: backupDirectory, digestID: environment.makeID(), importedAt: environment.now())
+      decoded: Self.applyingImportRules(try LegacyWorkspaceImporter.decode(data, fileName: name), data: data, now: now),
+      backupDirectory: backupDirectory, digestID: environment.makeID(), importedAt: now)
     var wroteBackup = false
     do {
       return try store.write { tx in
@@ -128,11 +129,12 @@ extension KnowledgeEngine {
     let data = try readLegacyFile(file, named: name)
     let digest = SHA256.hash(Array(data)).hexString
     if try store.read({ tx in try tx.legacyImport(sha256: digest) }) != nil { return false }
+    let now = environment.now()
     let source = LegacyImportSource(
       file: file, name: name, data: data, sha256: digest,
-      decoded: try LegacyWorkspaceImporter.decode(data, fileName: name),
+      decoded: applyingImportRules(try LegacyWorkspaceImporter.decode(data, fileName: name), data: data, now: now),
       backupDirectory: base.appendingPathComponent(legacyBackupFolder),
-      digestID: environment.makeID(), importedAt: environment.now())
+      digestID: environment.makeID(), importedAt: now)
     try store.writeToStandIn { tx in _ = try importLegacy(source, in: tx, environment: environment) }
     // Captures no store or engine: the store keeps the preamble, and must not keep itself.
     store.setWritePreamble(key: preambleKey(digest)) { tx in
@@ -163,6 +165,53 @@ extension KnowledgeEngine {
     guard FileManager.default.fileExists(atPath: file.path), !store.isReadOnly else { return nil }
     let report = try importLegacyWorkspace(file: file, backupDirectory: directory.appendingPathComponent(Self.legacyBackupFolder))
     return report.alreadyImported ? nil : report
+  }
+
+  /// `decoded` with every record that `dolphin import` would refuse moved to the quarantine
+  /// (``LegacyImportResult/quarantining(_:from:)``), so that a migrated workspace's export always
+  /// restores (review 20-a, #3: receipt arguments nested 65–256 levels deep, and messages or
+  /// receipts dated in 2099, were stored, and the export of the workspace was then refused).
+  /// Each record is checked alone, as ``importRefusals(of:)`` checks a stored one
+  /// (``PreparedImport/checkedRecords(_:deferringTagsOf:now:)``: bounds, sanitized text, dates no
+  /// more than a day after `now`, receipt arguments that are JSON, settings in range); tags are
+  /// normalized as the migration stores them, never a reason to quarantine.
+  /// - Parameters:
+  ///   - decoded: the file as ``LegacyWorkspaceImporter/decode(_:fileName:)`` read it.
+  ///   - data: the file's bytes (to keep each quarantined record verbatim).
+  ///   - now: the migration's clock.
+  /// - Returns: `decoded`, less the refused records, which are quarantined with the import's reason.
+  /// - Complexity: one check of the whole workspace; when it fails, one per record.
+  static func applyingImportRules(_ decoded: LegacyImportResult, data: Data, now: Date) -> LegacyImportResult {
+    let ws = decoded.workspace
+    let tagged = Set(ws.memories.map(\.id))
+    if (try? PreparedImport.checkedRecords(ws, deferringTagsOf: tagged, now: now)) != nil { return decoded }
+    var refused: [(record: LegacyRecordReference, reason: String)] = []
+    func check(_ record: LegacyRecordReference, _ one: AssistantWorkspace) {
+      do throws(WorkspaceError) {
+        _ = try PreparedImport.checkedRecords(one, deferringTagsOf: tagged, now: now)
+      } catch {
+        guard case .validation(let e) = error else { return }
+        // `workspace.receipts[0] (id …): arguments …` as `arguments …`: the quarantine names the record.
+        var problem = e.message
+        if problem.hasPrefix("workspace."), let cut = problem.range(of: "): ") { problem = String(problem[cut.upperBound...]) }
+        refused.append((record, problem + " (`dolphin import` refuses such a record, so it is kept here instead)"))
+      }
+    }
+    for m in ws.memories { check(.memory(m.id), AssistantWorkspace(memories: [m])) }
+    for t in ws.tasks { check(.task(t.id), AssistantWorkspace(tasks: [t])) }
+    var refusedConversations = Set<UUID>()
+    for c in ws.conversations {
+      let before = refused.count
+      check(.conversation(c.id), AssistantWorkspace(conversations: [c]))
+      if refused.count > before { refusedConversations.insert(c.id) }
+    }
+    for m in ws.messages where !refusedConversations.contains(m.conversationID) {
+      check(.message(m.id), AssistantWorkspace(messages: [m]))
+    }
+    for r in ws.receipts { check(.receipt(r.id), AssistantWorkspace(receipts: [r])) }
+    for c in ws.checkpoints { check(.checkpoint(c.id), AssistantWorkspace(checkpoints: [c])) }
+    check(.settings, AssistantWorkspace(settings: ws.settings))
+    return decoded.quarantining(refused, from: data)
   }
 
   /// The key of the write preamble that imports the legacy file with hash `sha256`.

@@ -65,7 +65,7 @@ struct WorkspaceExportTests {
     Refused(
       name: "a revision beyond Int's range",
       json: { $0.replacingOccurrences(of: "\"revision\" : 1", with: "\"revision\" : 99999999999999999999") },
-      message: ["f.json: workspace.knowledge[0].revision: expected a whole number, got 99999999999999999999. Nothing was imported"]),
+      message: ["f.json: workspace.knowledge[0].revision: 99999999999999999999 is out of range; a revision is between 1 and 1000000. Nothing was imported"]),
     Refused(
       name: "a fractional setting",
       json: { $0.replacingOccurrences(of: "\"knowledgeItemLimit\" : 10000", with: "\"knowledgeItemLimit\" : 10.5") },

@@ -38,7 +38,7 @@ struct IntegrityTests {
     let store = SQLiteWorkspaceStore.inMemory()
     let M = sequentialID(40), R = sequentialID(41), D = sequentialID(42)
     try store.write { tx in
-      try tx.insertKnowledge(KnowledgeItem(id: R, kind: .context, title: "m", source: .legacyMemory, createdAt: t0, memoryID: M))
+      try tx.insertKnowledge(KnowledgeItem(id: R, kind: .context, title: "m", content: "m", source: .legacyMemory, createdAt: t0, memoryID: M))
       try tx.insertKnowledge(KnowledgeItem(id: D, kind: .decision, title: "d", createdAt: t0))
       // The memory links to the decision (as an import by an earlier build let in).
       try tx.insertMemory(MemoryItem(id: M, text: "m", createdAt: t0, knowledgeID: D))

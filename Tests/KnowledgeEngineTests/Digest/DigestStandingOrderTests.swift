@@ -189,10 +189,12 @@ struct DigestStandingOrderTests {
     let store = SQLiteWorkspaceStore.inMemory()
     let old = Digest(
       id: sequentialID(900), createdAt: DigestFixture.t0, trigger: .manual,
-      sections: DigestSections(decisions: [DigestLine(text: "Adopt trunk-based development", evidenceIDs: [sequentialID(1)])]),
+      sections: DigestSections(decisions: [DigestLine(text: "Adopt trunk-based development", evidenceIDs: [sequentialID(901)])]),
       algorithm: DigestBuilder.algorithm, algorithmVersion: "7")
     try store.write { tx in
-      try tx.insertKnowledge(KnowledgeItem(id: sequentialID(1), kind: .decision, title: "Adopt trunk-based development", createdAt: DigestFixture.t0))
+      // Not sequentialID(1), which the engine's first digest takes (one id, two collections,
+      // is refused by an import).
+      try tx.insertKnowledge(KnowledgeItem(id: sequentialID(901), kind: .decision, title: "Adopt trunk-based development", createdAt: DigestFixture.t0))
       try tx.insertDigest(old)
     }
     let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
