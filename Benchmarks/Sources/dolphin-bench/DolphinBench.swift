@@ -14,6 +14,7 @@ enum DolphinBench {
     Quality.self,
     Scale.self,
     ContinuityBench.self,
+    DoctorExportBench.self,
   ]
 
   /// Exit status for a bad command line (`EX_USAGE` in BSD `sysexits.h`).
