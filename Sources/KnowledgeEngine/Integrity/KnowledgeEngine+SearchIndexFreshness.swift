@@ -99,20 +99,22 @@ extension KnowledgeEngine {
           )
         }
         let entries = chunk.filter { stored[$0.key] != nil && !pending.contains($0.key) }
-        let analysed = LexicalIndexer.postings(forEach: entries[...])
-        for (entry, postings) in zip(entries, analysed) {
+        // Lengths and distinct terms only: the positions a rebuild computes are not compared.
+        let analysed = LexicalIndexer.termSummaries(forEach: entries[...])
+        for (entry, summary) in zip(entries, analysed) {
           guard let row = stored[entry.key] else { continue }
           result.checked += 1
           var differences: [String] = []
           if row.kind != Int64(entry.document.kind.orderIndex) { differences.append("kind") }
-          for field in IndexField.allCases where row.lengths[field] != Int64(postings.fieldLengths[field]) {
+          for field in IndexField.allCases where row.lengths[field] != Int64(summary.fieldLengths[field]) {
             differences.append(field.description)
           }
           if differences.isEmpty {
             let termIDs = LexicalIndexStore.unpack(row.terms)
             let storedTerms = termIDs.map { terms[$0] ?? "" }.sorted()
-            if storedTerms != postings.terms.map(\.term) {
-              differences = try Self.fieldsWithOtherWords(doc: entry.key, termIDs: termIDs, terms: terms, postings, db)
+            if storedTerms != summary.terms {
+              differences = try Self.fieldsWithOtherWords(
+                doc: entry.key, termIDs: termIDs, terms: terms, LexicalIndexer.postings(for: entry.document), db)
             }
           }
           guard !differences.isEmpty else { continue }
