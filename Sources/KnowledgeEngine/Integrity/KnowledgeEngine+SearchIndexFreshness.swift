@@ -52,7 +52,8 @@ extension KnowledgeEngine {
   /// Compares every indexed knowledge item and memory with its search index entry, to find
   /// records changed outside dolphin after they were indexed. Reads only.
   ///
-  /// Each record is tokenized again with this build's tokenizer (``LexicalIndexer``) and its
+  /// Each record is tokenized again with this build's tokenizer, into its field lengths and
+  /// distinct terms only (``LexicalIndexer/termSummary(for:)``: no positions), and its
   /// kind, field lengths and set of distinct terms compared with the index's document row (its
   /// kind, its three field lengths and its term list). A change of kind, or of a field's words,
   /// shows in one of them unless it only reorders words of the same field or swaps one word for
@@ -71,8 +72,9 @@ extension KnowledgeEngine {
   /// - Throws: ``WorkspaceError/damaged(file:message:)`` for a record with a well-formed id that
   ///   cannot be read (a malformed kind, date or tag list); storage errors.
   /// - Complexity: O(*n*) in the total text of the workspace: every record is read and
-  ///   tokenized (across the processor's cores), in chunks, so memory stays bounded; about as
-  ///   long as tokenizing for a rebuild, a fraction of `dolphin reindex`.
+  ///   tokenized (across the processor's cores), in chunks, so memory stays bounded; less than
+  ///   tokenizing for a rebuild, a fraction of `dolphin reindex`. About half of `dolphin doctor`
+  ///   at 10,000 items.
   public func searchIndexFreshness(listing limit: Int = 20) throws -> SearchIndexFreshness? {
     try store.read { tx -> SearchIndexFreshness? in
       guard case .current = try LexicalIndexStore.tokenizerStatus(tx) else { return nil }

@@ -271,7 +271,7 @@ struct DoctorExportBench: BenchCommand {
       tasks.append(
         try engine.addTask(
           title: "Follow up on \(knowledge[(t * 104_729) % knowledge.count].title.prefix(60))",
-          notes: String(synth[t].content.prefix(400)), knowledgeIDs: cited))
+          notes: String(synth[t % synth.count].content.prefix(400)), knowledgeIDs: cited))
     }
     for t in stride(from: 0, to: Self.tasks, by: 5) { _ = try engine.completeTask(id: tasks[t].id) }
     var lastHandoff: UUID?
@@ -296,7 +296,7 @@ struct DoctorExportBench: BenchCommand {
         try tx.appendMessage(
           ChatMessage(
             id: UUID(), conversationID: conversation.id, role: m % 2 == 0 ? .user : .assistant,
-            text: String(synth[m].content.prefix(500)), createdAt: env.now()))
+            text: String(synth[m % synth.count].content.prefix(500)), createdAt: env.now()))
       }
       let tools = ["knowledge_search", "knowledge_get", "project_context", "task_list", "knowledge_capture"]
       for r in 0..<Self.receipts {
@@ -305,7 +305,7 @@ struct DoctorExportBench: BenchCommand {
         try tx.insertReceipt(
           ActivityReceipt(
             id: UUID(), callID: "call-\(r)", tool: tool, risk: tool == "knowledge_capture" ? "localWrite" : "readOnly",
-            arguments: try StableJSON.string(["query": String(synth[r].title.prefix(60))]),
+            arguments: try StableJSON.string(["query": String(synth[r % synth.count].title.prefix(60))]),
             outcome: r % 50 == 0 ? .denied : .succeeded,
             changedIDs: tool == "knowledge_capture" ? [knowledge[r % knowledge.count].id] : [], startedAt: started,
             finishedAt: started.addingTimeInterval(0.02), approval: r % 50 == 0 ? nil : "notRequired",
