@@ -69,10 +69,15 @@ public enum ISO8601 {
     put(mi, 2, at: 14)
     put(s, 2, at: 17)
     put(Int(millis), 3, at: 20)
-    (bytes[4], bytes[7], bytes[10]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"))
-    (bytes[13], bytes[16], bytes[19], bytes[23]) = (UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "Z"))
+    for (offset, separator) in Self.separators { bytes[offset] = separator }
     return String(decoding: bytes, as: UTF8.self)
   }
+
+  /// The separators of ``string(from:)``'s 24 bytes, by offset.
+  private static let separators: [(Int, UInt8)] = [
+    (4, UInt8(ascii: "-")), (7, UInt8(ascii: "-")), (10, UInt8(ascii: "T")), (13, UInt8(ascii: ":")),
+    (16, UInt8(ascii: ":")), (19, UInt8(ascii: ".")), (23, UInt8(ascii: "Z")),
+  ]
 
   /// Parses `yyyy-MM-ddTHH:mm:ss[.fraction](Z|±hh:mm)` and keeps whole milliseconds, rounded
   /// down as ``string(from:)`` writes them: the date the store keeps for `string`, so

@@ -123,7 +123,8 @@ enum DataRightsCommands {
         ? document.supersedeCycleWarnings(file: output?.path)
           + [
             WorkspaceExport.refusedTextWarning(for: refusedText),
-            KnowledgeEngine.importRefusalWarning(KnowledgeEngine.importRefusals(of: document, refusedText: refusedText)),
+            KnowledgeEngine.importRefusalWarning(
+              KnowledgeEngine.importRefusals(of: document, refusedText: refusedText)),
           ]
           .compactMap { $0 }
         : []
