@@ -15,6 +15,7 @@ enum DolphinBench {
     Scale.self,
     ContinuityBench.self,
     RetentionBench.self,
+    DoctorExportBench.self,
   ]
 
   /// Exit status for a bad command line (`EX_USAGE` in BSD `sysexits.h`).

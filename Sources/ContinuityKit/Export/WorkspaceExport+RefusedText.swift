@@ -124,8 +124,14 @@ extension WorkspaceExport {
   /// refuses on a record it writes (``refusedTextFields``): which records and fields (the first
   /// 10, and how many more), that the export keeps them as stored, and how to fix them; nil when
   /// there are none.
-  public var refusedTextWarning: String? {
-    let fields = refusedTextFields
+  public var refusedTextWarning: String? { Self.refusedTextWarning(for: refusedTextFields) }
+
+  /// ``refusedTextWarning`` for `fields`, the document's ``refusedTextFields`` computed once by
+  /// a caller that needs them for other checks too (`dolphin export` also passes them to the
+  /// import checks: each computation reads every text of the document).
+  /// - Parameter fields: the document's ``refusedTextFields``.
+  /// - Returns: the warning; nil when `fields` is empty.
+  public static func refusedTextWarning(for fields: [RefusedTextField]) -> String? {
     guard !fields.isEmpty else { return nil }
     let shown = fields.prefix(10).map { $0.path + ($0.id.map { " (id \($0.uuidString))" } ?? "") }
     let more = fields.count > 10 ? "; and \(fields.count - 10) more" : ""
@@ -133,6 +139,6 @@ extension WorkspaceExport {
       + "dolphin command stores (another program, or for a comma an earlier dolphin, wrote them into the workspace): " + shown.joined(separator: "; ") + more
       + ". The export keeps them as stored, and importing the file back into this workspace leaves those records "
       + "alone, but an import that writes them (into an empty workspace, for one) refuses the file: "
-      + Self.refusedTextFix
+      + refusedTextFix
   }
 }

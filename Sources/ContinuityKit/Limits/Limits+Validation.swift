@@ -10,7 +10,7 @@ extension Limits {
     var seen = Set<String>()
     var out: [String] = []
     for raw in tags {
-      let t = Self.withoutLetterJoiners(raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
+      let t = Self.withoutLetterJoiners(trimmedWhitespace(raw).lowercased())
       if !Sanitizer.showsNothing(t), seen.insert(t).inserted { out.append(t) }
     }
     return out
@@ -100,7 +100,10 @@ extension Limits {
   /// - Throws: ``ValidationError`` naming the field, the kind of character and the tag with its
   ///   control characters escaped (`'x\ny'`).
   public static func checkTagCharacters(_ field: String, _ tag: String) throws(ValidationError) {
-    let trimmed = tag.trimmingCharacters(in: .whitespacesAndNewlines)
+    // Printable ASCII holds no line break, tab or control character: most tags, and an export's
+    // checks read every one.
+    if tag.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return }
+    let trimmed = trimmedWhitespace(tag)
     let problem: String
     if trimmed.contains(where: \.isNewline) {
       problem = "a line break"
@@ -257,6 +260,8 @@ extension Limits {
     try checkCount(field, tags.count, limit: tagsPerItem, unit: "tags")
     for (i, t) in tags.enumerated() { try checkTagCharacters("\(field)[\(i)]", t) }
     for (i, t) in tags.enumerated() {
+      // No more bytes than the bound: no more characters or Unicode scalars either.
+      if t.utf8.count <= tagLength { continue }
       let n = t.count
       let named = "\(field)[\(i)] (\(quoted(t, cutAt: 20, sayingLength: false)))"
       if n > tagLength {

@@ -357,7 +357,7 @@ extension Limits {
 
   /// Throws when `text` is empty after trimming whitespace.
   public static func checkNotEmpty(_ field: String, _ text: String) throws(ValidationError) {
-    if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+    if trimmedWhitespace(text).isEmpty {
       throw ValidationError(field: field, message: "\(field) must not be empty")
     }
   }
@@ -451,7 +451,20 @@ extension Limits {
   /// - Complexity: O(n) in the length of `raw`.
   public static func sanitized(_ raw: String, trimming: Bool) -> String {
     let clean = Sanitizer.sanitize(raw)
-    return trimming ? clean.trimmingCharacters(in: .whitespacesAndNewlines) : clean
+    return trimming ? trimmedWhitespace(clean) : clean
+  }
+
+  /// `text` trimmed as `trimmingCharacters(in: .whitespacesAndNewlines)` trims it. Text that
+  /// neither starts nor ends with white space or a line break — nearly all stored text — is
+  /// returned as it is, without Foundation's copy of the whole text through `NSString`, which
+  /// was a quarter of the time of checking an export for import.
+  /// - Complexity: O(1) for text with nothing to trim; O(*n*) otherwise.
+  static func trimmedWhitespace(_ text: String) -> String {
+    let scalars = text.unicodeScalars
+    guard let first = scalars.first, let last = scalars.last else { return text }
+    let space = CharacterSet.whitespacesAndNewlines
+    guard space.contains(first) || space.contains(last) else { return text }
+    return text.trimmingCharacters(in: space)
   }
 
   /// The refusal of text that had something besides whitespace but nothing visible once

@@ -116,10 +116,16 @@ enum DataRightsCommands {
       // wrote: kept as stored, refused by an import that writes the record (review, s14). And
       // a record breaking another of import's rules (an `updatedAt` before its `createdAt`,
       // receipt arguments that are not JSON, …), found by import's own checks (s15).
+      // The refused values are found once, for their own warning and for the import checks.
+      let refusedText = format == "json" ? document.refusedTextFields : []
       let warnings =
         format == "json"
         ? document.supersedeCycleWarnings(file: output?.path)
-          + [document.refusedTextWarning, KnowledgeEngine.importRefusalWarning(KnowledgeEngine.importRefusals(of: document))]
+          + [
+            WorkspaceExport.refusedTextWarning(for: refusedText),
+            KnowledgeEngine.importRefusalWarning(
+              KnowledgeEngine.importRefusals(of: document, refusedText: refusedText)),
+          ]
           .compactMap { $0 }
         : []
       guard let output else {

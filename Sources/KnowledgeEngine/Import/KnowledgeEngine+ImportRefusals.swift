@@ -129,14 +129,20 @@ extension KnowledgeEngine {
   /// (``WorkspaceExport/supersedeCycleWarnings(file:)``).
   /// - Parameters:
   ///   - document: an export, e.g. from ``exportWorkspace(generator:)``.
+  ///   - refusedText: the document's ``WorkspaceExport/refusedTextFields`` when the caller has
+  ///     them already (`dolphin export` warns of them too); nil computes them, once.
   ///   - now: the clock records' dates are checked against (default: this machine's).
   /// - Returns: the refusals in document order; empty when the document restores.
   /// - Complexity: O(n) in the document's text; about the work of planning its import (twice
-  ///   when something is refused).
-  public static func importRefusals(of document: WorkspaceExport, now: Date = Date()) -> [ImportRefusal] {
-    let refusedTags = Set(document.refusedTextFields.filter { $0.field.hasPrefix("tags[") }.compactMap(\.id))
+  ///   when something is refused), without the credential scan an import reports.
+  public static func importRefusals(
+    of document: WorkspaceExport, refusedText: [RefusedTextField]? = nil, now: Date = Date()
+  ) -> [ImportRefusal] {
+    // Read once, for the planning import and the record-by-record checks alike.
+    let refusedText = refusedText ?? document.refusedTextFields
+    let refusedTags = Set(refusedText.filter { $0.field.hasPrefix("tags[") }.compactMap(\.id))
     // The planning import first: when it passes, so does every record.
-    guard let trial = trialRefusal(document, now: now) else { return [] }
+    guard let trial = trialRefusal(document, refusedText: refusedText, now: now) else { return [] }
     var out: [ImportRefusal] = []
     let ws = document.workspace
     /// Runs the record-by-record checks on `one`, a workspace holding only this record.
@@ -218,12 +224,16 @@ extension KnowledgeEngine {
   /// The planning import's refusal of `document` into an empty workspace, or nil when it plans.
   /// Values ``WorkspaceExport/refusedTextFields`` names are not refused here (they are reported
   /// on their own), nor a `supersedes` cycle.
-  private static func trialRefusal(_ document: WorkspaceExport, now: Date) -> ImportRefusal? {
+  private static func trialRefusal(_ document: WorkspaceExport, refusedText: [RefusedTextField], now: Date)
+    -> ImportRefusal?
+  {
     let source = "export"
     let store = SQLiteWorkspaceStore.inMemory()
     defer { store.closeConnection() }
     do {
-      var prepared = try PreparedImport(document, source: source, now: now)
+      // Credentials are flagged, never refused: the trial does not look for them.
+      var prepared = try PreparedImport(
+        document, source: source, now: now, refusedText: refusedText, flaggingCredentials: false)
       prepared.refusedText = []
       _ = try store.read { tx in try ImportAnalysis(prepared, policy: .refuse, tx) }
       return nil

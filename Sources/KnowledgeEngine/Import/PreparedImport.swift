@@ -27,14 +27,23 @@ struct PreparedImport: Sendable {
   /// Checks and sanitizes `document`'s records: text bounds on the text as given, everything
   /// else once sanitized; NULs and tag characters are found here and refused later, on the
   /// records the import writes.
-  /// - Parameter now: the import's clock, against which a record dated in the future is refused
-  ///   (``requireNoFutureDates(_:now:)``).
+  /// - Parameters:
+  ///   - now: the import's clock, against which a record dated in the future is refused
+  ///     (``requireNoFutureDates(_:now:)``).
+  ///   - refusedText: `document`'s ``WorkspaceExport/refusedTextFields`` when the caller has
+  ///     them already; nil finds them.
+  ///   - flaggingCredentials: whether to scan the records for credential-looking text
+  ///     (``credentials``); a check that only asks whether the import is refused skips it
+  ///     (credentials are flagged, never refused), and gets an empty report.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and
   ///   field, worded as a refusal of `source`.
-  init(_ document: WorkspaceExport, source: String, now: Date) throws(WorkspaceError) {
+  init(
+    _ document: WorkspaceExport, source: String, now: Date, refusedText: [RefusedTextField]? = nil,
+    flaggingCredentials: Bool = true
+  ) throws(WorkspaceError) {
     self.source = source
-    refusedText = document.refusedTextFields
-    let refusedTags = Set(refusedText.filter { $0.field.hasPrefix("tags[") }.compactMap(\.id))
+    self.refusedText = refusedText ?? document.refusedTextFields
+    let refusedTags = Set(self.refusedText.filter { $0.field.hasPrefix("tags[") }.compactMap(\.id))
     do {
       try Self.checkHeaderAndQuarantine(document)
       (workspace, droppedNextSteps) = try Self.checkedRecords(document.workspace, deferringTagsOf: refusedTags, now: now)
@@ -42,7 +51,8 @@ struct PreparedImport: Sendable {
       throw ImportAnalysis.refusal(error, source: source)
     }
     quarantine = document.quarantine
-    credentials = ImportAnalysis.credentialFlags(workspace)
+    credentials =
+      flaggingCredentials ? ImportAnalysis.credentialFlags(workspace) : CredentialFlagReport()
   }
 
   /// `ws`'s records checked and made as an import stores them: text bounds on the text as given,

@@ -52,7 +52,8 @@ extension KnowledgeEngine {
   /// Compares every indexed knowledge item and memory with its search index entry, to find
   /// records changed outside dolphin after they were indexed. Reads only.
   ///
-  /// Each record is tokenized again with this build's tokenizer (``LexicalIndexer``) and its
+  /// Each record is tokenized again with this build's tokenizer, into its field lengths and
+  /// distinct terms only (``LexicalIndexer/termSummary(for:)``: no positions), and its
   /// kind, field lengths and set of distinct terms compared with the index's document row (its
   /// kind, its three field lengths and its term list). A change of kind, or of a field's words,
   /// shows in one of them unless it only reorders words of the same field or swaps one word for
@@ -71,8 +72,9 @@ extension KnowledgeEngine {
   /// - Throws: ``WorkspaceError/damaged(file:message:)`` for a record with a well-formed id that
   ///   cannot be read (a malformed kind, date or tag list); storage errors.
   /// - Complexity: O(*n*) in the total text of the workspace: every record is read and
-  ///   tokenized (across the processor's cores), in chunks, so memory stays bounded; about as
-  ///   long as tokenizing for a rebuild, a fraction of `dolphin reindex`.
+  ///   tokenized (across the processor's cores), in chunks, so memory stays bounded; less than
+  ///   tokenizing for a rebuild, a fraction of `dolphin reindex`. About half of `dolphin doctor`
+  ///   at 10,000 items.
   public func searchIndexFreshness(listing limit: Int = 20) throws -> SearchIndexFreshness? {
     try store.read { tx -> SearchIndexFreshness? in
       guard case .current = try LexicalIndexStore.tokenizerStatus(tx) else { return nil }
@@ -99,20 +101,22 @@ extension KnowledgeEngine {
           )
         }
         let entries = chunk.filter { stored[$0.key] != nil && !pending.contains($0.key) }
-        let analysed = LexicalIndexer.postings(forEach: entries[...])
-        for (entry, postings) in zip(entries, analysed) {
+        // Lengths and distinct terms only: the positions a rebuild computes are not compared.
+        let analysed = LexicalIndexer.termSummaries(forEach: entries[...])
+        for (entry, summary) in zip(entries, analysed) {
           guard let row = stored[entry.key] else { continue }
           result.checked += 1
           var differences: [String] = []
           if row.kind != Int64(entry.document.kind.orderIndex) { differences.append("kind") }
-          for field in IndexField.allCases where row.lengths[field] != Int64(postings.fieldLengths[field]) {
+          for field in IndexField.allCases where row.lengths[field] != Int64(summary.fieldLengths[field]) {
             differences.append(field.description)
           }
           if differences.isEmpty {
             let termIDs = LexicalIndexStore.unpack(row.terms)
             let storedTerms = termIDs.map { terms[$0] ?? "" }.sorted()
-            if storedTerms != postings.terms.map(\.term) {
-              differences = try Self.fieldsWithOtherWords(doc: entry.key, termIDs: termIDs, terms: terms, postings, db)
+            if storedTerms != summary.terms {
+              differences = try Self.fieldsWithOtherWords(
+                doc: entry.key, termIDs: termIDs, terms: terms, LexicalIndexer.postings(for: entry.document), db)
             }
           }
           guard !differences.isEmpty else { continue }

@@ -74,6 +74,52 @@ public enum LexicalIndexer {
   }
 }
 
+extension LexicalIndexer {
+  /// What an index keeps of `document` to describe it — its field lengths and its distinct
+  /// terms —, tokenized with ``Tokenizer/standard``: equal to ``postings(for:)``'s
+  /// `fieldLengths` and the terms of its `terms`, without the positions and frequencies, which
+  /// are most of the work after tokenizing. For comparing records with their index entries
+  /// (``KnowledgeEngine/searchIndexFreshness(listing:)``).
+  /// - Parameter document: the document; any sizes.
+  /// - Returns: the field lengths and the distinct terms, sorted.
+  /// - Complexity: O(*n* log *n*) in the document's number of terms.
+  package static func termSummary(for document: IndexedDocument) -> DocumentTermSummary {
+    let tokenizer = Tokenizer.standard
+    var terms = Set<String>()
+    var lengths = FieldCounts.zero
+    func add(_ text: String, field: IndexField) {
+      var count = 0
+      let utf8 = text.utf8
+      tokenizer.forEachTerm(in: text) { analyzed in
+        terms.insert(analyzed.term)
+        // The parts of a camelCase identifier, as ``postings(for:tokenizer:)`` holds them.
+        if tokenizer.indexesCamelCaseParts, !analyzed.isCut, analyzed.term.utf8.count >= 4,
+          let parts = CamelCaseWords.partTerms(
+            of: utf8[utf8.index(utf8.startIndex, offsetBy: analyzed.utf8Range.lowerBound)..<utf8.index(
+              utf8.startIndex, offsetBy: analyzed.utf8Range.upperBound)], tokenizer: tokenizer)
+        {
+          terms.formUnion(parts)
+        }
+        count += 1
+        return true
+      }
+      lengths[field] += Int32(clamping: count)
+    }
+    add(document.title, field: .title)
+    for tag in document.tags { add(tag, field: .tags) }
+    add(document.content, field: .content)
+    return DocumentTermSummary(fieldLengths: lengths, terms: terms.sorted())
+  }
+}
+
+/// A document's field lengths and distinct terms (``LexicalIndexer/termSummary(for:)``).
+package struct DocumentTermSummary: Sendable, Equatable {
+  /// The document's length per field, in terms, as ``DocumentPostings/fieldLengths``.
+  package var fieldLengths: FieldCounts
+  /// Each distinct term once, sorted ascending, as the terms of ``DocumentPostings/terms``.
+  package var terms: [String]
+}
+
 /// Everything an index stores for one document.
 public struct DocumentPostings: Sendable, Equatable {
   /// The document's length per field, in terms (the free positions of breaks and tag gaps not

@@ -251,14 +251,31 @@ extension LexicalIndexer {
   static func postings(forEach chunk: ArraySlice<(document: IndexedDocument, key: Int64)>)
     -> [DocumentPostings]
   {
+    analysed(chunk) { postings(for: $0) }
+  }
+
+  /// ``termSummary(for:)`` of each document of `chunk`, in order, on as many threads as the
+  /// processor has cores (as ``postings(forEach:)``).
+  static func termSummaries(forEach chunk: ArraySlice<(document: IndexedDocument, key: Int64)>)
+    -> [DocumentTermSummary]
+  {
+    analysed(chunk) { termSummary(for: $0) }
+  }
+
+  /// `analysis` of each document of `chunk`, in order, the documents split evenly among as many
+  /// threads as the processor has cores (one thread below 128 documents).
+  private static func analysed<Result: Sendable>(
+    _ chunk: ArraySlice<(document: IndexedDocument, key: Int64)>,
+    _ analysis: @escaping @Sendable (IndexedDocument) -> Result
+  ) -> [Result] {
     let documents = chunk.map(\.document)
     let workers = min(ProcessInfo.processInfo.activeProcessorCount, documents.count / 64)
-    guard workers > 1 else { return documents.map { postings(for: $0) } }
-    let slices = Mutex<[[DocumentPostings]]>(Array(repeating: [], count: workers))
+    guard workers > 1 else { return documents.map(analysis) }
+    let slices = Mutex<[[Result]]>(Array(repeating: [], count: workers))
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       let range =
         (documents.count * worker / workers)..<(documents.count * (worker + 1) / workers)
-      let analysed = documents[range].map { postings(for: $0) }
+      let analysed = documents[range].map(analysis)
       slices.withLock { $0[worker] = analysed }
     }
     return slices.withLock { $0 }.flatMap { $0 }

@@ -23,6 +23,26 @@ struct LexicalIndexerTests {
     #expect(posting.positions(in: .content) == [1, 6])
   }
 
+  /// The summary doctor's freshness check compares (s20) must be what the index stores: the
+  /// field lengths and the distinct terms of `postings(for:)`, on every kind of text the
+  /// tokenizer treats specially.
+  @Test(arguments: [
+    F.document(1, "Release plan", "The plan: release, then plan again.", tags: ["release notes", "plan"]),
+    F.document(2, ""),
+    F.document(3, "IL-6 and TNF-α in E. coli", "GATA3 / GATA-3; e-mail vs email. Dr. Smith's mice (n = 12) — 0.7 ± 0.1.", tags: ["b-cells"]),
+    F.document(4, "Müller's ölçüm données", "Don't re-use C++ or C# here\n\n- a list item\n* another", tags: ["naïve", "co\u{AD}op"]),
+    F.document(5, "Ω and µ and ﬁ", "Full-width ０．７ and ＡＢＣ; Greek β-cells; 日本語のテキスト; emoji 👩‍🔬", tags: []),
+    F.document(6, String(repeating: "long ", count: 400), String(repeating: "Words words WORDS. ", count: 300), tags: ["a", "b", "c"]),
+    // camelCase parts are extra postings (tokenizer version 8): the summary holds them too.
+    F.document(7, "getUserProfile returns nil", "URLSession and XMLHttpRequest; mRNA, siRNA, iPhone", tags: ["maxRetryCount"]),
+  ])
+  func termSummaryMatchesPostings(document: IndexedDocument) {
+    let postings = LexicalIndexer.postings(for: document)
+    let summary = LexicalIndexer.termSummary(for: document)
+    #expect(summary.fieldLengths == postings.fieldLengths)
+    #expect(summary.terms == postings.terms.map(\.term))
+  }
+
   @Test func emptyDocumentHasNoTerms() {
     let indexed = LexicalIndexer.postings(for: F.document(1, ""))
     #expect(indexed == DocumentPostings(fieldLengths: .zero, terms: []))

@@ -17,6 +17,10 @@ struct ProcessSample {
   /// that address space's high-water mark across `exec`, so this is at least the spawning
   /// process's own peak. Use ``ProcessTimer/peakRSSKilobytes(_:_:)`` for the child alone.
   var maxRSSKilobytes: Int
+  /// CPU milliseconds the child used, user and system time (`ru_utime` + `ru_stime` from
+  /// `wait4(2)`, the child's own): unlike wall time, it does not grow while other processes
+  /// hold the cores.
+  var cpuMilliseconds: Double = 0
 }
 
 /// Spawns processes directly (`posix_spawn`) and reaps them with `wait4`, so each run's wall
@@ -46,7 +50,10 @@ enum ProcessTimer {
     _ = wait4(pid, &status, 0, &usage)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    return ProcessSample(status: exitStatus, milliseconds: elapsed, maxRSSKilobytes: Int(usage.ru_maxrss))
+    func ms(_ t: timeval) -> Double { Double(t.tv_sec) * 1e3 + Double(t.tv_usec) / 1e3 }
+    return ProcessSample(
+      status: exitStatus, milliseconds: elapsed, maxRSSKilobytes: Int(usage.ru_maxrss),
+      cpuMilliseconds: ms(usage.ru_utime) + ms(usage.ru_stime))
   }
 }
 
