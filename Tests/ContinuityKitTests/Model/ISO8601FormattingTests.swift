@@ -8,9 +8,11 @@ import Testing
 struct ISO8601FormattingTests {
   @Test("ISO-8601 dates are written digit by digit as `String(format:)` wrote them, whatever the year")
   func iso8601DigitsAsFormatted() {
-    /// The formatting before s20.
+    /// The formatting before s20 (`String(format:)`), of the whole milliseconds the writer takes
+    /// (``ISO8601/milliseconds(of:)``: a whole millisecond whose product falls a hair below it
+    /// counts as itself, review 20-a #6), so only the writing of the digits is compared.
     func formatted(_ date: Date) -> String {
-      let ms = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+      let ms = ISO8601.milliseconds(of: date)
       let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
       let (y, mo, d, h, mi, s) = ISO8601.civil(fromUnixSeconds: seconds)
       return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, mo, d, h, mi, s, Int(ms - seconds * 1000))
