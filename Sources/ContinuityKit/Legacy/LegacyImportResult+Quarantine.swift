@@ -52,6 +52,16 @@ extension LegacyImportResult {
       for (i, e) in elements.enumerated() where !taken.contains(i) && idOf(e) == id { return (i, e) }
       return nil
     }
+    /// Removes the decoded records `matches` picks from `path` and returns where the record sits
+    /// in the file's `collection`, with the decoded record's JSON for when the file's text is
+    /// not found.
+    func take<T: Encodable>(
+      _ path: WritableKeyPath<AssistantWorkspace, [T]>, _ collection: String, _ id: UUID, _ matches: (T) -> Bool
+    ) -> (String, (Int, LegacyJSONValue)?, String) {
+      let fallback = out.workspace[keyPath: path].first(where: matches).flatMap { try? StableJSON.string($0) } ?? "{}"
+      out.workspace[keyPath: path].removeAll(where: matches)
+      return (collection, locate(collection, array(collection), id), fallback)
+    }
     for (record, reason) in refused {
       var collection: String
       var found: (Int, LegacyJSONValue)?
@@ -59,25 +69,13 @@ extension LegacyImportResult {
       var note = ""
       switch record {
       case .memory(let id):
-        collection = "memories"
-        found = locate(collection, array(collection), id)
-        fallback = out.workspace.memories.first { $0.id == id }.flatMap { try? StableJSON.string($0) } ?? "{}"
-        out.workspace.memories.removeAll { $0.id == id }
+        (collection, found, fallback) = take(\.memories, "memories", id) { $0.id == id }
       case .task(let id):
-        collection = "tasks"
-        found = locate(collection, array(collection), id)
-        fallback = out.workspace.tasks.first { $0.id == id }.flatMap { try? StableJSON.string($0) } ?? "{}"
-        out.workspace.tasks.removeAll { $0.id == id }
+        (collection, found, fallback) = take(\.tasks, "tasks", id) { $0.id == id }
       case .receipt(let id):
-        collection = "receipts"
-        found = locate(collection, array(collection), id)
-        fallback = out.workspace.receipts.first { $0.id == id }.flatMap { try? StableJSON.string($0) } ?? "{}"
-        out.workspace.receipts.removeAll { $0.id == id }
+        (collection, found, fallback) = take(\.receipts, "receipts", id) { $0.id == id }
       case .checkpoint(let id):
-        collection = "checkpoints"
-        found = locate(collection, array(collection), id)
-        fallback = out.workspace.checkpoints.first { $0.id == id }.flatMap { try? StableJSON.string($0) } ?? "{}"
-        out.workspace.checkpoints.removeAll { $0.id == id }
+        (collection, found, fallback) = take(\.checkpoints, "checkpoints", id) { $0.id == id }
       case .conversation(let id):
         collection = "conversations"
         found = locate(collection, array(collection), id)
