@@ -330,3 +330,37 @@ struct ImportMigrateRulesTests {
     #expect(listing.stdout.contains("workspace.json memories[0]: xxx"), "\(listing.stdout.prefix(300))")
   }
 }
+
+/// Review 20-a, 9: `migrate` of a file imported before said only "nothing changed", even after
+/// its records were erased; it now says what stays gone and how to bring it back (`--again`).
+@Suite("migrate --again brings back what was erased since")
+struct MigrateAgainCommandTests {
+  @Test("after erasing memories, migrate names --again, and --again imports them back")
+  func againAfterErase() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let file = cli.dir.appending("old.json").path
+    try FileManager.default.copyItem(
+      atPath: repositoryRoot.appendingPathComponent("Tests/ContinuityKitTests/Fixtures/legacy/workspace-v4.json").path,
+      toPath: file)
+    #expect(try cli.run(["migrate", file]).status == 0)
+    let erase = try cli.run(["erase", "--kind", "memories", "--yes"])
+    #expect(erase.status == 0, "\(erase.stderr)")
+    let skipped = try cli.run(["migrate", file])
+    #expect(skipped.status == 0, "\(skipped.stderr)")
+    #expect(skipped.stdout.contains("was imported before on 20"), "\(skipped.stdout)")
+    #expect(skipped.stdout.contains("erased or deleted since stay gone"), "\(skipped.stdout)")
+    #expect(skipped.stdout.contains("dolphin migrate \(file) --again"), "\(skipped.stdout)")
+    let again = try cli.run(["migrate", file, "--again"])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stdout.contains("Imported again (first imported on 20"), "\(again.stdout)")
+    #expect(again.stdout.contains("3 memories"), "\(again.stdout)")
+    #expect(again.stdout.contains("still held, left as they are: 2 conversations, 5 messages, 3 tasks, 3 receipts, 6 checkpoints."), "\(again.stdout)")
+    let json = try cli.json(["migrate", file, "--again"])
+    #expect(json["importedAgain"] as? Bool == true)
+    #expect((json["imported"] as? [String: Any])?["memories"] as? Int == 0)
+    #expect((json["alreadyHeld"] as? [String: Any])?["memories"] as? Int == 3)
+    let status = try cli.json(["status"])
+    #expect((status["counts"] as? [String: Any])?["memory"] as? Int == 3, "\(status)")
+  }
+}

@@ -481,9 +481,15 @@ enum SearchCommands {}
 enum MigrateCommands {
   static let all = [migrate, quarantine]
 
+  static let collectionOrder = ["conversations", "messages", "memories", "tasks", "receipts", "checkpoints"]
+
   static func summary(_ r: LegacyMigrationReport) -> String {
-    let order = ["conversations", "messages", "memories", "tasks", "receipts", "checkpoints"]
-    return order.map { "\(r.imported[$0] ?? 0) \($0)" }.joined(separator: ", ") + ", \(r.quarantined.count) quarantined"
+    collectionOrder.map { "\(r.imported[$0] ?? 0) \($0)" }.joined(separator: ", ") + ", \(r.quarantined.count) quarantined"
+  }
+
+  /// `counts` in ``collectionOrder``, only collections it has.
+  static func order(_ counts: [String: Int]) -> [(key: String, value: Int)] {
+    collectionOrder.compactMap { name in counts[name].map { (name, $0) } }
   }
 
   /// What keeping the newest records did (``Render/keptNewest(_:olderThanKept:pruned:)``), one
@@ -498,6 +504,11 @@ enum MigrateCommands {
     spec: CommandSpec(
       path: ["migrate"], summary: "Import a legacy v1–v4 JSON workspace file into the workspace (one transaction).",
       positionals: [("file", "The legacy workspace JSON file (never modified).")],
+      options: [
+        OptionSpec(
+          name: "again", value: nil,
+          help: "For a file imported before: import its records this workspace no longer holds (by id).")
+      ],
       discussion: """
         Everything is imported in one transaction or nothing is. Records that fail validation are kept
         verbatim in the quarantine table (see `dolphin quarantine`). Of messages, receipts, checkpoints
@@ -506,6 +517,11 @@ enum MigrateCommands {
         of this workspace's were pruned (--json: olderThanKept, pruned). A 0600 backup of the file is kept in
         <workspace>/legacy-backups/, and its sha256 is recorded so the same file is never imported twice.
         A `workspace.json` found in the workspace directory is imported the same way on first use.
+
+        A file imported before is skipped, so records erased or deleted since stay gone. With
+        --again its records this workspace no longer holds (by id) are imported, and every record
+        it still holds is left as it is, edited or not; the settings, the quarantine and the
+        import record are not touched (--json: importedAgain, alreadyHeld).
         """),
     run: { ctx in
       // Every error names the file as given, as `import`'s do.
@@ -520,13 +536,26 @@ enum MigrateCommands {
       // user's own link was taken for a directory others may change).
       let report = try engine.importLegacyWorkspace(
         file: file, named: path,
-        backupDirectory: engine.legacyBackupDirectory ?? ctx.workspaceDirectory.appendingPathComponent("legacy-backups"))
+        backupDirectory: engine.legacyBackupDirectory ?? ctx.workspaceDirectory.appendingPathComponent("legacy-backups"),
+        again: ctx.arguments.has("again"))
       if ctx.json {
         try ctx.console.printJSON(report)
         return
       }
+      let first = report.firstImportedAt.map { " on \(Render.date($0))" } ?? ""
       if report.alreadyImported {
-        ctx.console.print("\(file.path) (sha256 \(report.sha256.prefix(16))…) was imported before; nothing changed.")
+        // Review 20-a, 9: after an erase, "nothing changed" left no way to get the records back.
+        ctx.console.print(
+          "\(file.path) (sha256 \(report.sha256.prefix(16))…) was imported before\(first); nothing changed. "
+            + "Records of it erased or deleted since stay gone; `dolphin migrate \(ShellWord.word(path)) --again` "
+            + "imports those this workspace no longer holds.")
+        return
+      }
+      if report.importedAgain {
+        let held = order(report.alreadyHeld).map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        ctx.console.print(
+          "Imported again (first imported\(first)) from \(file.path): \(summary(report))"
+            + (held.isEmpty ? "." : "; still held, left as they are: \(held)."))
         return
       }
       ctx.console.print("Imported legacy schema v\(report.sourceVersion ?? 0) from \(file.path): \(summary(report)).")

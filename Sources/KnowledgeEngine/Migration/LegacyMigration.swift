@@ -27,6 +27,15 @@ public struct LegacyMigrationReport: Sendable, Equatable, Codable {
   /// than the newest the workspace keeps, by collection; only collections with some. The backup
   /// of the file still holds them. As ``ImportPlan/Collection/olderThanKept`` counts them.
   public var olderThanKept: [String: Int] = [:]
+  /// When this file was first imported into this workspace; set when ``alreadyImported`` is
+  /// true, and for an import `again`.
+  public var firstImportedAt: Date? = nil
+  /// True for an import `again` (``KnowledgeEngine/importLegacyWorkspace(file:named:backupDirectory:again:)``)
+  /// of a file imported before: only the records this workspace no longer holds were imported.
+  public var importedAgain: Bool = false
+  /// For an import `again`: the file's records this workspace still holds (by id), left as they
+  /// are, by collection; only collections with some.
+  public var alreadyHeld: [String: Int] = [:]
 }
 
 extension KnowledgeEngine {
@@ -49,10 +58,15 @@ extension KnowledgeEngine {
   ///   - name: how every error message names the file — the path as the user gave it, say;
   ///     nil for `file`'s absolute path.
   ///   - backupDirectory: where the backup copy goes (created 0700 if missing).
+  ///   - again: for a file imported before (its sha256 recorded), import the records of the
+  ///     file that this workspace no longer holds — erased or deleted since, by id — and leave
+  ///     every record it holds as it is; the settings, the quarantine and the import record are
+  ///     not touched, and the backup is kept. Without it such a file is skipped
+  ///     (``LegacyMigrationReport/alreadyImported``). For a file never imported, no difference.
   /// - Throws: ``LegacyImportError`` for a file that cannot be imported;
   ///   ``WorkspaceError`` for storage problems or records that clash with existing ones
   ///   (nothing is imported then).
-  public func importLegacyWorkspace(file: URL, named name: String? = nil, backupDirectory: URL) throws
+  public func importLegacyWorkspace(file: URL, named name: String? = nil, backupDirectory: URL, again: Bool = false) throws
     -> LegacyMigrationReport
   {
     let name = name ?? file.path
@@ -61,7 +75,7 @@ extension KnowledgeEngine {
     // The same file was to be imported by this store's first write: import it here instead,
     // and report it (a new workspace's stand-in already shows it, so it is not asked).
     let wasPending = (store as? SQLiteWorkspaceStore)?.removeWritePreamble(key: Self.preambleKey(digest)) ?? false
-    if !wasPending, let previous = try store.read({ tx in try tx.legacyImport(sha256: digest) }) {
+    if !wasPending, !again, let previous = try store.read({ tx in try tx.legacyImport(sha256: digest) }) {
       return Self.alreadyImported(file: file, sha256: digest, previous: previous)
     }
     let now = environment.now()
@@ -72,7 +86,7 @@ extension KnowledgeEngine {
     var wroteBackup = false
     do {
       return try store.write { tx in
-        let (report, wrote) = try Self.importLegacy(source, in: tx, environment: environment)
+        let (report, wrote) = try Self.importLegacy(source, in: tx, environment: environment, again: again)
         wroteBackup = wrote
         return report
       }
@@ -241,19 +255,23 @@ extension KnowledgeEngine {
   {
     LegacyMigrationReport(
       sourcePath: file.path, sha256: sha256, alreadyImported: true, sourceVersion: previous.sourceVersion,
-      backupPath: previous.backupPath, imported: [:], quarantined: [], integrityProblems: [])
+      backupPath: previous.backupPath, imported: [:], quarantined: [], integrityProblems: [],
+      firstImportedAt: previous.importedAt)
   }
 
   /// Puts `source` into the workspace in `tx`: every conversation, message, setting, memory,
   /// task, receipt and checkpoint, the quarantine, the memories' index rows, the sha256 and one
   /// digest, then — last, and not in a rehearsal — the 0600 backup. Does nothing when `tx`
-  /// already records the file's sha256 (another process imported it first).
+  /// already records the file's sha256 (another process imported it first), unless `again`:
+  /// then only the file's records `tx` does not hold are stored (``heldRemoved(from:in:)``),
+  /// and the settings, the quarantine and the import record are left as they are.
   /// - Returns: the report, and whether a backup file was written.
-  static func importLegacy(_ source: LegacyImportSource, in tx: WorkspaceTransaction, environment: Environment)
-    throws -> (LegacyMigrationReport, wroteBackup: Bool)
-  {
+  static func importLegacy(
+    _ source: LegacyImportSource, in tx: WorkspaceTransaction, environment: Environment, again: Bool = false
+  ) throws -> (LegacyMigrationReport, wroteBackup: Bool) {
     let file = source.file
-    if let previous = try tx.legacyImport(sha256: source.sha256) {
+    let previous = try tx.legacyImport(sha256: source.sha256)
+    if let previous, !again {
       return (alreadyImported(file: file, sha256: source.sha256, previous: previous), false)
     }
     let result = source.decoded
@@ -262,7 +280,22 @@ extension KnowledgeEngine {
     // Stored text is inert whatever its origin: text of memories and tasks is sanitized and
     // tags normalized as at capture and at import (chat messages are kept verbatim, as import
     // keeps activity).
-    let ws = ImportAnalysis.sanitized(result.workspace)
+    var ws = ImportAnalysis.sanitized(result.workspace)
+    var held: [String: Int] = [:]
+    if let previous {
+      (ws, held) = try heldRemoved(from: ws, in: tx)
+      // Nothing missing: nothing changes, not even a digest.
+      if ws.conversations.isEmpty, ws.messages.isEmpty, ws.memories.isEmpty, ws.tasks.isEmpty, ws.receipts.isEmpty,
+        ws.checkpoints.isEmpty
+      {
+        var report = alreadyImported(file: file, sha256: source.sha256, previous: previous)
+        report.alreadyImported = false
+        report.importedAgain = true
+        report.alreadyHeld = held
+        report.imported = Dictionary(uniqueKeysWithValues: Self.reportedCollections.map { ($0, 0) })
+        return (report, false)
+      }
+    }
     // The file's own records past a capacity were quarantined when it was decoded; records the
     // workspace holds already count too. A file that would take memories or tasks past theirs is
     // refused as a whole, with the true counts and the file's name (review 18-c, C4: the store's
@@ -287,11 +320,13 @@ extension KnowledgeEngine {
     let receipts = ws.receipts.filter { !kept.left[.receipts, default: []].contains($0.id) }
     let checkpoints = ws.checkpoints.filter { !kept.left[.checkpoints, default: []].contains($0.id) }
     for m in messages { try naming("message \(m.id.uuidString)", in: source.name) { try tx.insertMessage(m) } }
-    var settings = ws.settings
-    settings.knowledgeItemLimit = try tx.settings().knowledgeItemLimit
-    // The importer quarantines settings the store would refuse; named as every other record is,
-    // should one get through (review 19-b, F2: an over-bound assistantName named neither).
-    try naming("settings", in: source.name) { try tx.setSettings(settings) }
+    if previous == nil {
+      var settings = ws.settings
+      settings.knowledgeItemLimit = try tx.settings().knowledgeItemLimit
+      // The importer quarantines settings the store would refuse; named as every other record is,
+      // should one get through (review 19-b, F2: an over-bound assistantName named neither).
+      try naming("settings", in: source.name) { try tx.setSettings(settings) }
+    }
     for m in ws.memories {
       try naming("memory \(m.id.uuidString)", in: source.name) {
         let rowid = try tx.insertMemory(m)
@@ -303,33 +338,69 @@ extension KnowledgeEngine {
     for c in checkpoints {
       try naming("checkpoint \(c.id.uuidString)", in: source.name) { try tx.insertCheckpoint(c) }
     }
-    for q in result.quarantined {
+    // Imported again: the first import kept the file's refused records aside, and recorded it.
+    let quarantined = previous == nil ? result.quarantined : []
+    for q in quarantined {
       try tx.insertQuarantine(
         .init(sourceFile: file.lastPathComponent, collection: q.collection, recordIndex: q.index ?? -1,
               reason: q.reason, raw: q.rawJSON, quarantinedAt: now))
     }
-    try tx.recordLegacyImport(
-      .init(sha256: source.sha256, fileName: file.lastPathComponent, backupPath: backup.path,
-            sourceVersion: result.sourceVersion, importedAt: now))
+    if previous == nil {
+      try tx.recordLegacyImport(
+        .init(sha256: source.sha256, fileName: file.lastPathComponent, backupPath: backup.path,
+              sourceVersion: result.sourceVersion, importedAt: now))
+    }
     let d = try DigestBuilder.build(tx, id: source.digestID, now: now, trigger: .manual)
     try tx.insertDigest(d)
     // Inside the transaction, so a failed backup imports nothing; not in a rehearsal on a
     // workspace that does not exist yet, which must leave no file behind.
     var wroteBackup = false
     if !tx.isRehearsal {
+      // A backup already there (imported again) is kept whatever happens to this import.
+      let existed = FileManager.default.fileExists(atPath: backup.path)
       _ = try writeBackup(source.data, named: file.lastPathComponent, sha256: source.sha256, in: source.backupDirectory)
-      wroteBackup = true
+      wroteBackup = !existed
     }
     let report = LegacyMigrationReport(
       sourcePath: file.path, sha256: source.sha256, alreadyImported: false, sourceVersion: result.sourceVersion,
       backupPath: backup.path,
       imported: [
         "conversations": ws.conversations.count, "messages": messages.count, "memories": ws.memories.count,
-        "tasks": ws.tasks.count, "receipts": receipts.count, "checkpoints": checkpoints.count, "settings": 1,
+        "tasks": ws.tasks.count, "receipts": receipts.count, "checkpoints": checkpoints.count,
+        "settings": previous == nil ? 1 : 0,
       ],
-      quarantined: result.quarantined, integrityProblems: result.integrityProblems,
-      pruned: kept.pruned, olderThanKept: kept.left.filter { !$0.value.isEmpty }.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value.count })
+      quarantined: quarantined, integrityProblems: result.integrityProblems,
+      pruned: kept.pruned, olderThanKept: kept.left.filter { !$0.value.isEmpty }.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value.count },
+      firstImportedAt: previous?.importedAt, importedAgain: previous != nil, alreadyHeld: held)
     return (report, wroteBackup)
+  }
+
+  /// The collections a report counts, in the order `dolphin migrate` names them.
+  static let reportedCollections = ["conversations", "messages", "memories", "tasks", "receipts", "checkpoints", "settings"]
+
+  /// `ws` less every record `tx` holds by id (conversations, messages, memories, tasks, receipts,
+  /// checkpoints), for an import again of a file imported before: what was erased or deleted
+  /// since comes back, and what is still held — edited since, perhaps — is left as it is.
+  /// - Returns: what is left to import, and per collection how many records were held (only
+  ///   collections with some).
+  /// - Complexity: one lookup by primary key per record of the file.
+  static func heldRemoved(from ws: AssistantWorkspace, in tx: WorkspaceTransaction) throws
+    -> (AssistantWorkspace, held: [String: Int])
+  {
+    var out = ws
+    var held: [String: Int] = [:]
+    func keep<T>(_ records: [T], _ name: String, _ isHeld: (T) throws -> Bool) throws -> [T] {
+      let left = try records.filter { try !isHeld($0) }
+      if left.count < records.count { held[name] = records.count - left.count }
+      return left
+    }
+    out.conversations = try keep(ws.conversations, "conversations") { try tx.conversation(id: $0.id) != nil }
+    out.messages = try keep(ws.messages, "messages") { try tx.message(id: $0.id) != nil }
+    out.memories = try keep(ws.memories, "memories") { try tx.memory(id: $0.id) != nil }
+    out.tasks = try keep(ws.tasks, "tasks") { try tx.task(id: $0.id) != nil }
+    out.receipts = try keep(ws.receipts, "receipts") { try tx.receipt(id: $0.id) != nil }
+    out.checkpoints = try keep(ws.checkpoints, "checkpoints") { try tx.checkpoint(id: $0.id) != nil }
+    return (out, held)
   }
 
   /// Keeps the newest records of each kept collection (``KeptCollection``) across the
