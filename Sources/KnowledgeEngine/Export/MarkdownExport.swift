@@ -12,12 +12,41 @@ import Foundation
 /// escape (``TerminalText/escapingBidiControls(_:)``). So a stored
 /// `# heading`, `<script>`, `[link](…)` or ```` ``` ```` shows as the characters it is.
 public enum MarkdownExport {
+  /// `ws` with its records in reading order, as `knowledge list`, `memory list`, `task list`,
+  /// `handoff list` and `digest list` show them (review 20-b, 19: the export listed them by id,
+  /// an order no reader can follow): knowledge by `updatedAt`, newest first; memories, handoffs
+  /// and digests by `createdAt`, newest first; tasks open before completed, then by priority,
+  /// highest first, then by `createdAt`, oldest first. Ties by id. Conversations, messages,
+  /// receipts and checkpoints keep the export's order (oldest first).
+  public static func readingOrder(_ ws: AssistantWorkspace) -> AssistantWorkspace {
+    var out = ws
+    func newestFirst<T>(_ records: [T], _ date: (T) -> Date, _ id: (T) -> UUID) -> [T] {
+      records.sorted { a, b in
+        date(a) != date(b) ? date(a) > date(b) : id(a).uuidString < id(b).uuidString
+      }
+    }
+    out.knowledge = newestFirst(ws.knowledge, \.updatedAt, \.id)
+    out.memories = newestFirst(ws.memories, \.createdAt, \.id)
+    out.handoffs = newestFirst(ws.handoffs, \.createdAt, \.id)
+    out.digests = newestFirst(ws.digests, \.createdAt, \.id)
+    out.tasks = ws.tasks.sorted { a, b in
+      if (a.status == .open) != (b.status == .open) { return a.status == .open }
+      if a.priority != b.priority { return a.priority > b.priority }
+      if a.createdAt != b.createdAt { return a.createdAt < b.createdAt }
+      return a.id.uuidString < b.id.uuidString
+    }
+    return out
+  }
+
   /// The Markdown for `document`. Sections in order: knowledge, memories, tasks, handoffs,
   /// digests, conversations (with their messages), activity receipts, run checkpoints,
-  /// settings, quarantine. Deterministic for equal documents.
+  /// settings, quarantine. Within a section records come in the order the CLI lists them
+  /// (``readingOrder(_:)``): the newest knowledge (by update), memories, handoffs and digests
+  /// first; open tasks before completed ones, by priority, oldest first. Deterministic for equal
+  /// documents.
   public static func render(_ document: WorkspaceExport) -> String {
     var out = MarkdownWriter()
-    let ws = document.workspace
+    let ws = readingOrder(document.workspace)
     out.line("# Dolphin workspace export")
     out.blank()
     out.line(

@@ -518,3 +518,45 @@ struct MarkdownExportTests {
     #expect(md.contains("- knowledge mirror: `\(memory.mirror.id.uuidString)` (superseded by `\(newer.id.uuidString)`)"), "\(md)")
   }
 }
+
+/// Review 20-b, 19: the Markdown export listed records by id; a reader gets them in the order
+/// the CLI lists them.
+@Suite("Markdown export reading order")
+struct MarkdownExportOrderTests {
+  @Test("knowledge newest first, tasks open first by priority, handoffs and memories newest first")
+  func readingOrder() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    let t0 = SampleWorkspace.t0
+    // Ids chosen so that id order is the opposite of the reading order.
+    try store.write { tx in
+      try tx.insertKnowledge(
+        KnowledgeItem(id: sequentialID(1), kind: .fact, title: "Newest: retry with backoff", createdAt: t0.addingTimeInterval(300)))
+      try tx.insertKnowledge(
+        KnowledgeItem(id: sequentialID(2), kind: .decision, title: "Middle: use WAL mode", createdAt: t0.addingTimeInterval(200)))
+      try tx.insertKnowledge(
+        KnowledgeItem(id: sequentialID(3), kind: .goal, title: "Oldest: ship the beta", createdAt: t0.addingTimeInterval(100)))
+      _ = try tx.insertMemory(MemoryItem(id: sequentialID(11), text: "Newer memory about tabs", createdAt: t0.addingTimeInterval(50)))
+      _ = try tx.insertMemory(MemoryItem(id: sequentialID(12), text: "Older memory about coffee", createdAt: t0))
+      try tx.insertTask(
+        TaskItem(id: sequentialID(21), title: "Done: set up CI", status: .completed, priority: .critical, createdAt: t0,
+                 completedAt: t0.addingTimeInterval(10)))
+      try tx.insertTask(TaskItem(id: sequentialID(22), title: "Open low: tidy docs", priority: .low, createdAt: t0))
+      try tx.insertTask(TaskItem(id: sequentialID(23), title: "Open high, newer: fix crash", priority: .high, createdAt: t0.addingTimeInterval(20)))
+      try tx.insertTask(TaskItem(id: sequentialID(24), title: "Open high, older: write tests", priority: .high, createdAt: t0.addingTimeInterval(5)))
+      try tx.insertHandoff(Handoff(id: sequentialID(31), focus: "Newer handoff on search", createdAt: t0.addingTimeInterval(90)))
+      try tx.insertHandoff(Handoff(id: sequentialID(32), focus: "Older handoff on storage", createdAt: t0.addingTimeInterval(30)))
+    }
+    let md = MarkdownExport.render(try engine.exportWorkspace(generator: "t"))
+    func position(_ s: String) throws -> String.Index { try #require(md.range(of: s), "missing \(s)").lowerBound }
+    #expect(try position("Newest: retry with backoff") < position("Middle: use WAL mode"))
+    #expect(try position("Middle: use WAL mode") < position("Oldest: ship the beta"))
+    #expect(try position("Newer memory about tabs") < position("Older memory about coffee"))
+    #expect(try position("Open high, older: write tests") < position("Open high, newer: fix crash"))
+    #expect(try position("Open high, newer: fix crash") < position("Open low: tidy docs"))
+    #expect(try position("Open low: tidy docs") < position("Done: set up CI"))
+    #expect(try position("Newer handoff on search") < position("Older handoff on storage"))
+    // The JSON document keeps its own order (by id): only the reading copy is reordered.
+    #expect(try engine.exportWorkspace(generator: "t").workspace.knowledge.map(\.id) == [1, 2, 3].map(sequentialID))
+  }
+}
