@@ -511,7 +511,8 @@ struct DataRightsCommandTests {
     let text = try cli.run(["erase", "--kind", "conversations", "--yes"])
     #expect(text.status == 0, "\(text.stderr)")
     // The handoffs made earlier hold no excerpts any more; the new one does.
-    #expect(text.stdout.contains("Erased 5 record(s); kept but changed: removed the chat excerpts from 1 handoff(s)."), "\(text.stdout)")
+    #expect(text.stdout.contains(
+        "Erased 5 record(s) (1 conversation(s), 4 chat message(s)); kept but changed: removed the chat excerpts from 1 handoff(s)."), "\(text.stdout)")
     #expect(text.stdout.contains("none of the 5 erased record id(s) remains on disk"), "\(text.stdout)")
   }
 
@@ -551,7 +552,8 @@ struct DataRightsCommandTests {
     let text = try cli.run(["erase", "--kind", "tasks", "--yes"])
     #expect(text.status == 0, "\(text.stderr)")
     #expect(
-      text.stdout.contains("Erased 2 record(s); kept but changed: removed the erased references from 1 handoff(s)."),
+      text.stdout.contains(
+        "Erased 2 record(s) (2 task(s)); kept but changed: removed the erased references from 1 handoff(s)."),
       "\(text.stdout)")
     #expect(try referencing().handoffsWithTasks == 0)
 

@@ -410,6 +410,24 @@ enum DataRightsCommands {
 
   /// What the erase changed in records it kept (``EraseReport/changed``), in the plan's order,
   /// e.g. `removed the erased references from 2 handoff(s)`.
+  /// What the erase removed, one clause per collection in the plan's order: `4 task(s)`,
+  /// `1 digest(s)` (review 20-a, 12: the report gave one total and named no collection).
+  static func removedByCollection(_ report: EraseReport) -> [String] {
+    let nouns = [
+      "deleteKnowledge": "knowledge item(s)", "deleteMirrors": "memory mirror(s)", "deleteMemories": "memory(ies)",
+      "deleteTasks": "task(s)", "deleteHandoffs": "handoff(s)", "deleteDigests": "digest(s)",
+      "deleteConversations": "conversation(s)", "deleteMessages": "chat message(s)",
+      "deleteReceipts": "activity receipt(s)", "deleteCheckpoints": "run checkpoint(s)",
+      "deleteQuarantine": "quarantined record(s)", "deleteLegacyImports": "legacy-import record(s)",
+    ]
+    var seen = Set<String>()
+    let ordered = report.plan.steps.map(\.action) + report.removed.keys.sorted()
+    return ordered.compactMap { action in
+      guard seen.insert(action).inserted, let n = report.removed[action], n > 0 else { return nil }
+      return "\(n) " + (nouns[action] ?? action)
+    }
+  }
+
   static func keptButChanged(_ report: EraseReport) -> [String] {
     report.plan.steps.compactMap { step -> String? in
       guard let n = report.changed[step.action] else { return nil }
@@ -461,8 +479,10 @@ enum DataRightsCommands {
     } else {
       let removed = report.removed.values.reduce(0, +)
       let changed = keptButChanged(report)
+      let named = removedByCollection(report)
       ctx.console.print(
-        "Erased \(removed) record(s)" + (report.removedFiles.isEmpty ? "" : " and \(report.removedFiles.count) file(s)")
+        "Erased \(removed) record(s)" + (named.isEmpty ? "" : " (" + named.joined(separator: ", ") + ")")
+          + (report.removedFiles.isEmpty ? "" : " and \(report.removedFiles.count) file(s)")
           + (changed.isEmpty ? "" : "; kept but changed: " + changed.joined(separator: ", ")) + ".")
       ctx.console.print(Render.verification(report.verification))
     }
