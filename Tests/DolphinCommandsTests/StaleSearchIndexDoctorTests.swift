@@ -104,3 +104,30 @@ struct StaleSearchIndexDoctorTests {
       "\(doctor.stdout)")
   }
 }
+
+/// Review 21-a, 3: with one record unreadable, the check of index entries against the records'
+/// text is skipped; doctor said "agrees with the records" all the same.
+@Suite("doctor does not call the search index in agreement when its text check did not run")
+struct SkippedFreshnessDoctorTests {
+  @Test("a stale entry beside a damaged task: the index line says the text check did not run")
+  func skippedCheckIsNamed() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let k = try #require((try cli.json(["capture", "decision", "Use SQLite WAL mode"])["item"] as? [String: Any])?["id"] as? String)
+    let t = try #require(try cli.json(["task", "add", "Bench"])["id"] as? String)
+    let db = cli.workspace + "/workspace.sqlite"
+    let retitle = try runProcess("/usr/bin/env", ["sqlite3", db, "UPDATE knowledge SET title='Completely different words' WHERE id='\(k)'"])
+    try #require(retitle.status == 0, "sqlite3 is needed to edit the workspace outside dolphin: \(retitle.stderr)")
+    #expect(try cli.run(["doctor"]).stdout.contains("Search index: 1 problem(s)"))
+    _ = try runProcess("/usr/bin/env", ["sqlite3", db, "UPDATE task SET priority='urgent' WHERE id='\(t)'"])
+    let doctor = try cli.run(["doctor"])
+    #expect(doctor.status != 0)
+    #expect(!doctor.stdout.contains("Search index: agrees with the records"), "\(doctor.stdout)")
+    #expect(
+      doctor.stdout.contains(
+        "Search index: every record has its entries, but whether they match the records' current text was not checked"),
+      "\(doctor.stdout)")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(try cli.run(["doctor", "--json"]).stdout.utf8)) as? [String: Any])
+    #expect(json["searchIndexStaleRecords"] is NSNull, "\(json)")
+  }
+}

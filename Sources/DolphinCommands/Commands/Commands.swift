@@ -689,7 +689,14 @@ enum Commands {
               + (!problems.isEmpty
                 ? "\(problems.count) problem(s)"
                 : report.searchIndexUpgradePending == true
-                  ? "upgrade work pending (not a problem; see the note)" : "agrees with the records"))
+                  ? "upgrade work pending (not a problem; see the note)"
+                  // Review 21-a, 3: the check of each entry against its record's text did not
+                  // run (records above cannot be read), so agreement was not shown.
+                  : report.searchIndexStaleRecords == nil && !(report.malformedRecords ?? []).isEmpty
+                    ? "every record has its entries, but whether they match the records' current text was not "
+                      + "checked (not run while records listed above cannot be read; run `dolphin doctor` again "
+                      + "once they are repaired)"
+                    : "agrees with the records"))
           // A problem may quote an id read from a record edited outside dolphin.
           for p in problems { c.print("  - \(inert(p))") }
           for n in report.searchIndexNotes ?? [] { c.print("  note: \(n)") }
