@@ -140,3 +140,32 @@ struct KnowledgeEditCommandTests {
     #expect(malformed.status == 4, "\(malformed.stderr)")
   }
 }
+
+/// Review 21-a, 8: `false | dolphin capture … --content -` stored an empty body with exit 0,
+/// while every other `-` refuses empty standard input.
+@Suite("capture refuses an empty body read from standard input or a file")
+struct CaptureEmptyInputTests {
+  @Test("empty stdin and an empty file are refused and store nothing; --content '' and no --content still capture")
+  func emptyInputRefused() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "Seed"]).status == 0)
+    let piped = try cli.run(["capture", "fact", "Release notes", "--content", "-"], stdin: "")
+    #expect(piped.status == 4)
+    #expect(
+      piped.stderr
+        == "dolphin: error: --content -: standard input was empty; pipe the text in, or leave out the option to capture the title alone; nothing was stored\n",
+      "\(piped.stderr)")
+    let file = cli.dir.appending("empty.txt").path
+    #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+    let fromFile = try cli.run(["capture", "fact", "Release notes", "--content-file", file])
+    #expect(fromFile.status == 4 && fromFile.stderr.contains("is an empty file; pipe the text in"), "\(fromFile.stderr)")
+    #expect(try cli.json(["knowledge", "list"])["total"] as? Int == 1)
+    // Said plainly, an empty body is a choice: the title alone.
+    #expect(try cli.run(["capture", "fact", "Title only", "--content", ""]).status == 0)
+    #expect(try cli.run(["capture", "fact", "Title only too"]).status == 0)
+    let piped2 = try cli.run(["capture", "fact", "Piped notes", "--content", "-"], stdin: "from the pipe\n")
+    #expect(piped2.status == 0, "\(piped2.stderr)")
+    #expect(try cli.json(["knowledge", "list"])["total"] as? Int == 4)
+  }
+}

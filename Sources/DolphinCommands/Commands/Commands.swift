@@ -57,6 +57,16 @@ enum Commands {
       }
       let kind = try ctx.parseEnum(KnowledgeKind.self, a.positionals[0], name: "kind")
       let content = try contentOption(ctx) ?? ""
+      // Empty text read from standard input or a file is more likely a pipe from a command that
+      // failed than a wish for no body, as `knowledge edit` and every other `-` take it (review
+      // 21-a, 8: `false | dolphin capture … --content -` stored an empty body).
+      if content.isEmpty, a.value("content") != "", a.value("content") != nil || a.value("content-file") != nil {
+        let source = a.value("content-file").map { "--content-file \(quotedValue($0, cutAt: 60)) is an empty file" }
+          ?? "--content -: standard input was empty"
+        throw ValidationError(
+          field: "content",
+          message: "\(source); pipe the text in, or leave out the option to capture the title alone; nothing was stored")
+      }
       let relationships = try a.all("relates").enumerated().map { i, spec in try parseRelationship(spec, index: i, ctx: ctx) }
       let priority = try a.value("priority").map { try ctx.parseEnum(Priority.self, $0, name: "--priority") } ?? .normal
       let engine = try ctx.engine(.create)
