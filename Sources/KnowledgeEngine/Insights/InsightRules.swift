@@ -42,7 +42,9 @@ enum InsightRules {
   /// still holds such a pair through other items is advised to be reviewed, not merged; the
   /// superseded-evidence rule; memory mirrors are left out of missing-tags (`knowledge edit`
   /// does not change them).
-  static let version = "7"
+  /// Version 8: an item another item supersedes is in no possible conflict either — it is
+  /// history, and "link them (supersedes, contradicts)" was already done (review 21-a, 5).
+  static let version = "8"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
 
@@ -313,7 +315,8 @@ enum InsightRules {
   /// - Parameters:
   ///   - linked: every pair of items joined by a relationship (ids in ``orderedPair(_:_:)``
   ///     order): never a possible conflict.
-  ///   - superseded: items another item supersedes: in no near-duplicate group.
+  ///   - superseded: items another item supersedes: in no near-duplicate group and no
+  ///     possible conflict.
   ///   - contradictions: the `contradicts` pairs the contradiction rule reports: their two
   ///     items are not linked as near-duplicates of each other.
   static func similarityInsights(
@@ -371,6 +374,8 @@ enum InsightRules {
       }
       let pair = orderedPair(headers[p.first].id, headers[p.second].id)
       if linked.contains(pair) || inOneSeries(p.first, p.second) { continue }
+      // Superseded items are history (version 8): whatever they said was settled by the link.
+      if superseded.contains(pair[0]) || superseded.contains(pair[1]) { continue }
       // Tags compare in their stored (JSON-escaped) spelling: one encoder wrote them all.
       let shared = Set(tags(p.first)).intersection(tags(p.second))
       guard let rawTag = shared.min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) else { continue }

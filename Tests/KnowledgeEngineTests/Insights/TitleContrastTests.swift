@@ -75,7 +75,7 @@ struct TitleContrastTests {
   @Test("review 20-b #1: title-only opposite decisions and preferences are possible conflicts, never merged")
   func reviewReproduction() throws {
     let report = try InsightsTests.engine(Self.reviewItems).insights()
-    #expect(report.algorithmVersion == "7")
+    #expect(report.algorithmVersion == "8")
     let conflicts = report.insights.filter { $0.rule == .possibleConflict }
     let pairs = Set(conflicts.map { Set($0.evidenceIDs) })
     #expect(
@@ -149,5 +149,25 @@ struct TitleContrastTests {
     #expect(
       message.hasPrefix(#"2 open tasks have titles that are the same apart from case and punctuation: "Fix login bug", "fix login bug.""#),
       "\(message)")
+  }
+}
+
+/// Review 21-a, 5: "Use tabs" superseded by "Use 4 spaces" was still named in a possible
+/// conflict with "Use spaces", advised to be linked although it already was.
+@Suite("Possible conflicts leave superseded items out")
+struct SupersededConflictTests {
+  @Test("a superseded decision is in no possible conflict; without the link it is")
+  func supersededIsHistory() throws {
+    let tabs = TitleContrastTests.item(1, .decision, "Use tabs for indentation", tags: ["style"])
+    let spaces = TitleContrastTests.item(2, .decision, "Use spaces for indentation", tags: ["style"])
+    var four = TitleContrastTests.item(3, .decision, "Use 4 spaces", tags: ["style"])
+    // Without a supersedes link the two are a possible conflict (the control).
+    let before = try InsightsTests.engine([tabs, spaces, four]).insights()
+    #expect(before.insights.contains { $0.rule == .possibleConflict && Set($0.evidenceIDs) == [tabs.id, spaces.id] })
+    four.relationships = [KnowledgeRelationship(kind: .supersedes, targetID: tabs.id)]
+    let after = try InsightsTests.engine([tabs, spaces, four]).insights()
+    #expect(after.algorithmVersion == "8")
+    let conflicts = after.insights.filter { $0.rule == .possibleConflict }
+    #expect(!conflicts.contains { $0.evidenceIDs.contains(tabs.id) }, "\(conflicts.map(\.message))")
   }
 }
