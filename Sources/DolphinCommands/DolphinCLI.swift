@@ -127,6 +127,27 @@ public enum DolphinCLI {
   /// when no command follows options that it accepts.
   /// - Parameter group: the words of the command line before `arguments`, for options given
   ///   between a group and its subcommand (`task` for `task --workspace X list`); none by default.
+  /// Refuses a `--workspace` that cannot mean what it says (review 21-a, 2): one starting with
+  /// `~` (`~/notes`, `~alice/notes`), which no shell expanded — quoted, after `=` as in
+  /// `--workspace=~/notes`, or in an MCP client's configuration — and would create a directory
+  /// named `~` in the current directory; and, for `dolphin mcp`, any relative path, since an
+  /// MCP client starts the server in a directory of its own choosing (as a relative
+  /// `DOLPHIN_HOME` is refused for every command).
+  /// - Throws: ``CLIError/invalidValue(_:field:)`` (exit 2) naming the value and what to give.
+  static func checkWorkspaceArgument(_ value: String, command: String) throws(CLIError) {
+    if value.hasPrefix("~") {
+      throw CLIError.invalidValue(
+        "--workspace \(quotedValue(value, cutAt: 80)) starts with '~', which no shell expanded here (quoted, after '=', "
+          + "or in an MCP client's configuration), so it would name a directory called '~' in the current directory; "
+          + "give the full path, e.g. --workspace \"$HOME/\(value.drop { $0 != "/" }.dropFirst())\"", field: "workspace")
+    }
+    if command == "mcp", !value.hasPrefix("/") {
+      throw CLIError.invalidValue(
+        "dolphin mcp: --workspace \(quotedValue(value, cutAt: 80)) is a relative path; an MCP client starts the server "
+          + "in a directory of its own choosing, so give an absolute path", field: "workspace")
+    }
+  }
+
   static func optionsMovedAfterCommand(_ arguments: [String], group: [String] = []) -> String? {
     // A command line to paste, so shown whole or not at all: not with a path-sized argument that
     // no system could take (the error says it cut short instead).
@@ -291,6 +312,9 @@ public enum DolphinCLI {
       try ArgumentParser.requireOneStandardInputReader(parsed, spec: command.spec)
       if let w = parsed.value("workspace"), w.trimmingCharacters(in: .whitespaces).isEmpty {
         throw CLIError.invalidValue("--workspace needs a directory path, got an empty value", field: "workspace")
+      }
+      if let w = parsed.value("workspace"), command.spec.usesWorkspace {
+        try Self.checkWorkspaceArgument(w, command: command.spec.name)
       }
       // An empty DOLPHIN_HOME is a mistake, not a reason to use another workspace; checked
       // before the command runs, so that nothing is read or created anywhere.

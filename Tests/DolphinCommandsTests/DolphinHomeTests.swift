@@ -167,3 +167,39 @@ struct DolphinHomeTests {
     #expect(!FileManager.default.fileExists(atPath: home))
   }
 }
+
+/// Review 21-a, 2: `dolphin mcp --workspace '~/notes'` (as an MCP client's `args` would give it)
+/// made a workspace in a directory named `~` under the client's working directory.
+@Suite("--workspace that cannot mean what it says")
+struct WorkspaceArgumentTests {
+  @Test("a --workspace starting with '~' is refused for every command, creating nothing")
+  func tildeRefused() throws {
+    let dir = TemporaryDirectory("ws-tilde")
+    defer { dir.remove() }
+    for args in [["capture", "fact", "lost note", "--workspace", "~/notes"], ["search", "x", "--workspace=~/notes"],
+                 ["mcp", "--workspace", "~"]] {
+      let r = try runDolphin(args, currentDirectory: dir.url)
+      #expect(r.status == 2, "\(args): \(r.stderr)")
+      #expect(r.stderr.contains("starts with '~', which no shell expanded here"), "\(r.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: dir.appending("~").path), "\(args) made a '~' directory")
+    }
+    let hint = try runDolphin(["capture", "fact", "x", "--workspace", "~/notes"], currentDirectory: dir.url)
+    #expect(hint.stderr.contains("give the full path, e.g. --workspace \"$HOME/notes\""), "\(hint.stderr)")
+  }
+
+  @Test("dolphin mcp refuses a relative --workspace; other commands take one, and mcp an absolute one")
+  func mcpRelativeRefused() throws {
+    let dir = TemporaryDirectory("ws-mcp-relative")
+    defer { dir.remove() }
+    let r = try runDolphin(["mcp", "--workspace", "notes"], stdin: "", currentDirectory: dir.url)
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.stderr.contains("dolphin mcp: --workspace 'notes' is a relative path"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir.appending("notes").path))
+    let capture = try runDolphin(["capture", "fact", "Kept here", "--workspace", "notes"], currentDirectory: dir.url)
+    #expect(capture.status == 0, "\(capture.stderr)")
+    let ping = #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n"
+    let absolute = try runDolphin(["mcp", "--workspace", dir.appending("notes").path], stdin: ping, currentDirectory: dir.url)
+    #expect(absolute.status == 0, "\(absolute.stderr)")
+    #expect(absolute.stdout.contains(#""id":1"#), "\(absolute.stdout)")
+  }
+}
