@@ -86,3 +86,34 @@ struct FlagNamingTests {
     #expect(line.contains("One relationship to an existing item (repeat for each, at most 32)"), "\(line)")
   }
 }
+
+/// Review 21-a, 16: `--remove-tags: … give it to one of addTags and removeTags` named the
+/// library's fields in a CLI message.
+@Suite("Flag naming inside a message")
+struct FlagNamingInsideMessageTests {
+  @Test("camelCase fields later in the message become flags; ordinary words and longer names stay")
+  func camelCaseFieldsRenamed() throws {
+    var spec = CommandSpec(path: ["knowledge", "edit"], summary: "")
+    spec.fieldFlags = [FieldFlag("addTags", "--add-tags"), FieldFlag("removeTags", "--remove-tags"), FieldFlag("content", "--content")]
+    let e = ValidationError(
+      field: "removeTags",
+      message: "removeTags: the tag 'x' is also to be added; give it to one of addTags and removeTags; the content is kept; "
+        + "removeTagsAll and xaddTags stay")
+    let renamed = spec.namingFlag(in: e)
+    #expect(
+      renamed.message
+        == "--remove-tags: the tag 'x' is also to be added; give it to one of --add-tags and --remove-tags; the content is kept; "
+        + "removeTagsAll and xaddTags stay")
+    #expect(renamed.field == "removeTags")
+  }
+
+  @Test("knowledge edit --add-tags x --remove-tags x names the flags")
+  func endToEnd() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let id = try #require((try cli.json(["capture", "fact", "Tagged"])["item"] as? [String: Any])?["id"] as? String)
+    let r = try cli.run(["knowledge", "edit", id, "--add-tags", "x", "--remove-tags", "x"])
+    #expect(r.status == 4)
+    #expect(r.stderr.contains("give it to one of --add-tags and --remove-tags; nothing was changed"), "\(r.stderr)")
+  }
+}

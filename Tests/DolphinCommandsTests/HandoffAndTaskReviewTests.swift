@@ -167,8 +167,9 @@ struct HandoffAndTaskReviewTests {
     let h = try Self.handoffID(try cli.json(["handoff", "create", "--focus", "Leak", "--task", t]))
     let edited = try cli.run(["task", "edit", t, "--title", "Fix the ImageCache leak", "--priority", "critical", "--knowledge", k])
     #expect(edited.status == 0, "\(edited.stderr)")
-    #expect(edited.stdout.contains("Edited task \"Fix the ImageCache leak\": title, priority, knowledgeIDs changed."), "\(edited.stdout)")
-    #expect(edited.stdout.contains("Rewrote the rule-built summary of handoff(s) carrying it: \(h)"))
+    #expect(edited.stdout.contains("Edited task \"Fix the ImageCache leak\": title, priority, knowledge changed."), "\(edited.stdout)")
+    // Worded as every other write words it (review 21-a, 15).
+    #expect(edited.stdout.contains("Also rewrote the rule-built summary of handoff \(h) \"Leak\"."), "\(edited.stdout)")
     let summary = try #require((try cli.json(["handoff", "get", h])["summary"]) as? String)
     #expect(summary.contains("\"Fix the ImageCache leak\""), "\(summary)")
 

@@ -323,19 +323,19 @@ enum TaskCommands {
         throw CLIError.usage(
           "task edit: nothing to change; give at least one of --title, --notes, --priority, --knowledge, --clear-knowledge")
       }
-      let result = try ctx.engine(.update).editTask(id: id, edit)
+      let engine = try ctx.engine(.update)
+      let result = try engine.editTask(id: id, edit)
       if ctx.json {
         try ctx.console.printJSON(result)
       } else if result.changed.isEmpty {
         ctx.console.print("No change: task \(inertQuoted(result.task.title)) already holds what was given.")
       } else {
-        ctx.console.print("Edited task \(inertQuoted(result.task.title)): \(result.changed.joined(separator: ", ")) changed.")
+        // Named as the flags name them (`--knowledge`), not as the library's fields.
+        let changed = result.changed.map { $0 == "knowledgeIDs" ? "knowledge" : $0 }
+        ctx.console.print("Edited task \(inertQuoted(result.task.title)): \(changed.joined(separator: ", ")) changed.")
         ctx.console.print("id: \(result.task.id.uuidString)")
-        if !result.rebuiltHandoffIDs.isEmpty {
-          ctx.console.print(
-            "Rewrote the rule-built summary of handoff(s) carrying it: "
-              + result.rebuiltHandoffIDs.map(\.uuidString).joined(separator: ", "))
-        }
+        // Worded as every other write words it, focus included (review 21-a, 15).
+        ctx.printRewrittenSummaries(result.rebuiltHandoffIDs, engine: engine)
       }
     })
 

@@ -38,11 +38,33 @@ extension CommandSpec {
 
   /// Rewrites the message's leading field name, e.g. `nextSteps[1] looks like …` → `--next #2
   /// looks like …`, `knowledgeIDs[0]: no knowledge item …` → `--knowledge: no knowledge item …`.
+  /// Library field names written in camelCase later in the message (`give it to one of addTags
+  /// and removeTags`) become their flags too (review 21-a, 16); a field that is an ordinary word
+  /// (`content`, `title`) is left alone there, as it may be meant as the word.
   func namingFlag(in error: ValidationError) -> ValidationError {
-    guard error.message.hasPrefix(error.field), let label = flagLabel(for: error.field) else { return error }
     var renamed = error
-    renamed.message = label + error.message.dropFirst(error.field.count)
+    if error.message.hasPrefix(error.field), let label = flagLabel(for: error.field) {
+      renamed.message = label + error.message.dropFirst(error.field.count)
+    }
+    for mapping in fieldFlags where mapping.field.contains(where: \.isUppercase) {
+      renamed.message = Self.replacingWord(mapping.field, with: mapping.flag, in: renamed.message)
+    }
     return renamed
+  }
+
+  /// `text` with every occurrence of `word` that no letter or digit touches replaced.
+  static func replacingWord(_ word: String, with replacement: String, in text: String) -> String {
+    var out = ""
+    var rest = Substring(text)
+    while let r = rest.range(of: word) {
+      let before = r.lowerBound == rest.startIndex ? out.last : rest[rest.index(before: r.lowerBound)]
+      let after = r.upperBound == rest.endIndex ? nil : rest[r.upperBound]
+      let touches = { (c: Character?) in c.map { $0.isLetter || $0.isNumber } ?? false }
+      out += rest[..<r.lowerBound]
+      out += touches(before) || touches(after) ? word : replacement
+      rest = rest[r.upperBound...]
+    }
+    return out + rest
   }
 
   /// `--next #2` for `nextSteps[1]`, `--knowledge` for `knowledgeIDs[0]` or `knowledgeIDs`;
