@@ -125,8 +125,9 @@ struct HandoffAndTaskReviewTests {
     #expect(kept == Set([ids[0]] + ids[50...]).map(\.uuidString).reduce(into: Set<String>()) { $0.insert($1) })
     #expect(try cli.run(["handoff", "create", "--focus", "Session 201"]).status == 0)
 
-    // By date: the inactive ones made before 2026-03-01 (days 50…59 of the kept ones).
-    let byDate = try cli.run(["handoff", "delete", "--inactive-older-than", "2026-03-01", "--yes", "--json"])
+    // By date: the inactive ones made before 2026-03-01 (days 50…59 of the kept ones); a date
+    // and time without a zone is UTC, as a date alone is (review 21-a, 17).
+    let byDate = try cli.run(["handoff", "delete", "--inactive-older-than", "2026-03-01T00:00:00", "--yes", "--json"])
     #expect(byDate.status == 0, "\(byDate.stderr)")
     let out = try #require(try JSONSerialization.jsonObject(with: Data(byDate.stdout.utf8)) as? [String: Any])
     #expect(out["count"] as? Int == 9)  // 2026-02-20 … 2026-02-28 (ids[50] is 2026-02-20)
@@ -142,7 +143,7 @@ struct HandoffAndTaskReviewTests {
     #expect(none.stderr.contains("needs exactly one of: a handoff id, --keep-newest N, --inactive-older-than DATE"))
     let date = try cli.run(["handoff", "delete", "--inactive-older-than", "yesterday"])
     #expect(date.status == 2)
-    #expect(date.stderr.contains("--inactive-older-than must be a date such as 2026-01-31 (UTC)"), "\(date.stderr)")
+    #expect(date.stderr.contains("--inactive-older-than must be a date such as 2026-01-31 or 2026-01-31T12:00:00 (UTC unless"), "\(date.stderr)")
     let range = try cli.run(["handoff", "delete", "--keep-newest", "201"])
     #expect(range.status == 4)
     #expect(range.stderr.contains("--keep-newest is 201; it must be between 0 and 200"), "\(range.stderr)")
@@ -244,5 +245,28 @@ struct HandoffAndTaskReviewTests {
     #expect(r.stderr.contains("begins 2 handoff ids, so it names none of them: "), "\(r.stderr)")
     #expect(r.stderr.contains("\(ids[0].uuidString) \"Session 1\"") && r.stderr.contains("\(ids[1].uuidString) \"Session 2\""))
     #expect(try cli.json(["handoff", "list"])["activeHandoffID"] == nil || (try cli.json(["handoff", "list"])["activeHandoffID"] is NSNull))
+  }
+}
+
+/// Review 21-a, 4: `handoff delete` took only a full UUID, though `get` and `restore` take
+/// `latest` and id prefixes.
+@Suite("handoff delete takes the references get and restore take")
+struct HandoffDeleteReferenceTests {
+  @Test("a unique 8-digit prefix and latest select one handoff; a malformed one is named")
+  func prefixAndLatest() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let first = try #require((try cli.json(["handoff", "create", "--focus", "Storage layer"])["handoff"] as? [String: Any])?["id"] as? String)
+    let second = try #require((try cli.json(["handoff", "create", "--focus", "Search tuning"])["handoff"] as? [String: Any])?["id"] as? String)
+    let byPrefix = try cli.run(["handoff", "delete", String(first.prefix(8)).lowercased(), "--yes"])
+    #expect(byPrefix.status == 0, "\(byPrefix.stderr)")
+    #expect(byPrefix.stdout.contains("Deleted handoff \(first)"), "\(byPrefix.stdout)")
+    let latest = try cli.run(["handoff", "delete", "latest", "--yes"])
+    #expect(latest.status == 0, "\(latest.stderr)")
+    #expect(latest.stdout.contains("Deleted handoff \(second)"), "\(latest.stdout)")
+    #expect(try cli.json(["handoff", "list"])["total"] as? Int == 0)
+    let bad = try cli.run(["handoff", "delete", "9E99"])
+    #expect(bad.status == 4, "\(bad.stderr)")
+    #expect(bad.stderr.contains("9E99"), "\(bad.stderr)")
   }
 }

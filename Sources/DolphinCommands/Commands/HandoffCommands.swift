@@ -171,7 +171,9 @@ enum HandoffCommands {
   static let delete = Command(
     spec: CommandSpec(
       path: ["handoff", "delete"], summary: "Delete a handoff, or the oldest inactive ones, after showing the plan.",
-      positionals: [("id", "The handoff's UUID (or give --keep-newest or --inactive-older-than instead).")],
+      positionals: [
+        ("id", "The handoff: its id, `latest`, or the start of its id (≥ 8 hex digits) (or give --keep-newest or --inactive-older-than instead).")
+      ],
       requiredPositionals: 0,
       options: [
         OptionSpec(
@@ -201,7 +203,12 @@ enum HandoffCommands {
         throw CLIError.usage(
           "`dolphin handoff delete` needs exactly one of: a handoff id, --keep-newest N, --inactive-older-than DATE")
       }
-      if !a.positionals.isEmpty { return try runDeletion(ctx, { .handoff($0) }, field: "id") }
+      if !a.positionals.isEmpty {
+        // The references `get` and `restore` take (review 21-a, 4); the plan names the handoff.
+        return try runDeletion(ctx, { .handoff($0) }, field: "id") { engine, text in
+          try engine.resolveHandoffReference(text, field: "id")
+        }
+      }
       let rule: HandoffPruning
       if keep != nil {
         rule = .keepNewest(try ctx.integer("keep-newest", default: 0, range: 0...Limits.handoffs))
@@ -215,9 +222,13 @@ enum HandoffCommands {
   /// - Throws: ``CLIError/invalidValue(_:field:)`` naming the flag for anything else.
   static func pruningDate(_ text: String) throws -> Date {
     let t = text.trimmingCharacters(in: .whitespaces)
-    if let d = ISO8601.date(from: t) ?? ISO8601.date(from: t + "T00:00:00Z") { return d }
+    // A date and time without a zone is read as UTC, as a date alone is (review 21-a, 17).
+    let zoneless = t.count >= 19 && t.contains("T") && !t.hasSuffix("Z") && !t.dropFirst(19).contains { $0 == "+" || $0 == "-" }
+    if let d = ISO8601.date(from: t) ?? ISO8601.date(from: t + "T00:00:00Z") ?? (zoneless ? ISO8601.date(from: t + "Z") : nil) {
+      return d
+    }
     throw CLIError.invalidValue(
-      "--inactive-older-than must be a date such as 2026-01-31 (UTC) or 2026-01-31T12:00:00Z, got \(quotedValue(text, cutAt: 60))",
+      "--inactive-older-than must be a date such as 2026-01-31 or 2026-01-31T12:00:00 (UTC unless a zone is given: 2026-01-31T12:00:00+02:00), got \(quotedValue(text, cutAt: 60))",
       field: "inactive-older-than")
   }
 

@@ -3,9 +3,23 @@ import Foundation
 import KnowledgeEngine
 
 /// Shared flow of `… delete <id> [--yes]`: plan, show, confirm, apply.
-func runDeletion(_ ctx: CommandContext, _ request: (UUID) -> DeletionRequest, field: String) throws {
-  let id = try ctx.uuid(ctx.arguments.positionals[0], field: field)
-  let engine = try ctx.engineForPlannedChange(.update)
+/// - Parameter resolve: turns the id argument into an id once the workspace is open (handoffs
+///   take `latest` and id prefixes: ``KnowledgeEngine/resolveHandoffReference(_:field:)``);
+///   nil for a full UUID only, checked before the workspace is opened.
+func runDeletion(
+  _ ctx: CommandContext, _ request: (UUID) -> DeletionRequest, field: String,
+  resolve: ((KnowledgeEngine, String) throws -> UUID)? = nil
+) throws {
+  let argument = ctx.arguments.positionals[0]
+  let id: UUID
+  let engine: KnowledgeEngine
+  if let resolve {
+    engine = try ctx.engineForPlannedChange(.update)
+    id = try resolve(engine, argument)
+  } else {
+    id = try ctx.uuid(argument, field: field)
+    engine = try ctx.engineForPlannedChange(.update)
+  }
   let plan = try engine.planDeletion(of: request(id))
   if !ctx.json { ctx.console.print(Render.plan(plan)) } else { ctx.console.printError(Render.plan(plan)) }
   try ctx.confirm("Apply this deletion?", action: "the deletion", plan: plan)
