@@ -282,6 +282,15 @@ public enum DolphinCLI {
               arguments[1], group: first, subcommands: group.compactMap { $0.spec.path.dropFirst().first }))
         }
         if first.hasPrefix("-"), first != "-" {
+          // An option no command has (`-v`): no command to move it after (review 21-a, 19).
+          let name = String(first.drop { $0 == "-" }.prefix { $0 != "=" })
+          let shared = ["workspace", "json", "help", "yes", "h"]
+          if !shared.contains(name), !Commands.all.contains(where: { $0.spec.options.contains { $0.name == name } }) {
+            throw CLIError.usage(
+              "unknown option \(quotedValue(first, cutAt: 60))"
+                + (["-v", "-V", "--v", "-version"].contains(first) ? "; `dolphin --version` prints the version" : "")
+                + "; run `dolphin --help` for the commands")
+          }
           let example = optionsMovedAfterCommand(arguments).map { ": `\($0)`" } ?? " (`dolphin <command> \(shownValue(first)) …`)"
           throw CLIError.usage(
             "unknown command \(quotedValue(first, cutAt: 60)); options go after the command\(example); run `dolphin --help` for the list")

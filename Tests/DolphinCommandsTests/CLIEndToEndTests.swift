@@ -163,6 +163,9 @@ struct CLIEndToEndTests {
     UnknownCommand(
       args: ["--workspace"],
       message: "unknown command '--workspace'; options go after the command (`dolphin <command> --workspace …`); run `dolphin --help` for the list"),
+    // No command has it: nothing to move after a command (review 21-a, 19).
+    UnknownCommand(args: ["-v"], message: "unknown option '-v'; `dolphin --version` prints the version; run `dolphin --help` for the commands"),
+    UnknownCommand(args: ["--frobnicate", "status"], message: "unknown option '--frobnicate'; run `dolphin --help` for the commands"),
   ]
 
   @Test("an unknown command gets one well-punctuated line; options put before the command are shown after it", arguments: unknownCommands)

@@ -326,7 +326,7 @@ struct ImportMigrateRulesTests {
     #expect(try target.run(["import", path]).status == 0)
     let listing = try target.run(["quarantine"])
     #expect(listing.status == 0, "\(listing.stderr)")
-    #expect(!listing.stdout.contains(String(repeating: "x", count: 301)), "the reason is cut")
+    #expect(!listing.stdout.contains(String(repeating: "x", count: 2001)), "the reason is cut")
     #expect(listing.stdout.contains("workspace.json memories[0]: xxx"), "\(listing.stdout.prefix(300))")
   }
 }
@@ -362,5 +362,32 @@ struct MigrateAgainCommandTests {
     #expect((json["alreadyHeld"] as? [String: Any])?["memories"] as? Int == 3)
     let status = try cli.json(["status"])
     #expect((status["counts"] as? [String: Any])?["memory"] as? Int == 3, "\(status)")
+  }
+}
+
+/// Review 21-a, 19: `quarantine` listed records in the order they were found (`memories[1]`,
+/// `[3]`, `[2]`); it lists them by import, collection and place in the file.
+@Suite("quarantine lists records in the file's order")
+struct QuarantineOrderTests {
+  @Test("within each collection the indices ascend")
+  func indicesAscend() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let fixture = repositoryRoot.appendingPathComponent("Tests/ContinuityKitTests/Fixtures/legacy/workspace-v4-quarantine.json")
+    #expect(try cli.run(["migrate", fixture.path]).status == 0)
+    let listing = try cli.run(["quarantine"])
+    #expect(listing.status == 0, "\(listing.stderr)")
+    // `workspace-v4-quarantine.json memories[3]: …` → ("memories", 3)
+    let places: [(String, Int)] = listing.stdout.split(separator: "\n").compactMap { line in
+      guard line.hasPrefix("workspace-v4-quarantine.json "), let open = line.firstIndex(of: "["),
+        let close = line[open...].firstIndex(of: "]"), let index = Int(line[line.index(after: open)..<close])
+      else { return nil }
+      return (String(line[line.index(line.startIndex, offsetBy: 29)..<open]), index)
+    }
+    #expect(places.count > 5, "\(listing.stdout.prefix(600))")
+    let memories = places.filter { $0.0 == "memories" }.map(\.1)
+    #expect(memories.count >= 3 && memories == memories.sorted(), "\(memories)")
+    let collections = places.map(\.0)
+    #expect(collections == collections.sorted(), "\(collections)")
   }
 }

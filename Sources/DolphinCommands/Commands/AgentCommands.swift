@@ -164,7 +164,7 @@ enum AgentCommands {
 
   static let tools = Command(
     spec: CommandSpec(
-      path: ["tools"], summary: "List the agent tools with their risk classes and JSON schemas.", usesWorkspace: false),
+      path: ["tools"], summary: "List the agent tools with their risk classes (--json: with their input and output JSON schemas).", usesWorkspace: false),
     run: { ctx in
       let registry = ToolRegistry.standard
       if ctx.json {

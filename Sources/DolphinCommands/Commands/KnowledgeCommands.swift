@@ -36,7 +36,7 @@ enum KnowledgeCommands {
 
   static let list = Command(
     spec: CommandSpec(
-      path: ["knowledge", "list"], summary: "List knowledge items, newest first.",
+      path: ["knowledge", "list"], summary: "List knowledge items, most recently changed first.",
       options: [
         OptionSpec(name: "kind", value: "K", repeatable: true, help: "Only these kinds (\(Commands.kindList))."),
         OptionSpec(name: "tag", value: "T", help: "Only items with this tag (case and accents ignored)."),
@@ -586,7 +586,20 @@ enum MigrateCommands {
   static let quarantine = Command(
     spec: CommandSpec(path: ["quarantine"], summary: "List records that imports kept aside verbatim because they failed validation."),
     run: { ctx in
-      let entries = try ctx.engine(.read).store.read { tx in try tx.listQuarantine() }
+      // By import, then in each file's order within a collection (review 21-a, 19: listed as
+      // found, `memories[1]`, `[3]`, `[2]`); --json keeps the stored order.
+      let stored = try ctx.engine(.read).store.read { tx in try tx.listQuarantine() }
+      let entries =
+        ctx.json
+        ? stored
+        : stored.enumerated().sorted { a, b in
+          let x = a.element, y = b.element
+          if x.quarantinedAt != y.quarantinedAt { return x.quarantinedAt < y.quarantinedAt }
+          if x.sourceFile != y.sourceFile { return x.sourceFile < y.sourceFile }
+          if x.collection != y.collection { return x.collection < y.collection }
+          if x.recordIndex != y.recordIndex { return x.recordIndex < y.recordIndex }
+          return a.offset < b.offset
+        }.map(\.element)
       if ctx.json {
         struct Out: Encodable { var quarantined: [WorkspaceTransaction.QuarantineEntry] }
         try ctx.console.printJSON(Out(quarantined: entries))
@@ -595,10 +608,11 @@ enum MigrateCommands {
       ctx.console.print("\(entries.count) quarantined record(s)")
       for e in entries {
         // The settings have no index (stored as -1): `settings`, as `migrate` names them.
-        // Cut as `raw` is (review 18-c, C7: a 100,000-character reason was printed whole); --json has it all.
+        // Cut, as `raw` is (review 18-c, C7: a 100,000-character reason was printed whole), but long enough for
+        // any reason an import writes (review 21-a, 19); --json has it all.
         ctx.console.print(
           "\(e.sourceFile) \(e.collection)\(e.recordIndex >= 0 ? "[\(e.recordIndex)]" : ""): "
-            + inert(Truncation.truncate(e.reason, to: 300)))
+            + inert(Truncation.truncate(e.reason, to: 2000)))
         ctx.console.print("  \(inert(Truncation.truncate(e.raw, to: 300)))")
       }
     })
