@@ -270,3 +270,36 @@ struct HandoffDeleteReferenceTests {
     #expect(bad.stderr.contains("9E99"), "\(bad.stderr)")
   }
 }
+
+/// Review 21-a, 18: `--next -` took all of standard input as one step holding line breaks, and
+/// `--auto` ranked by the focus alone, so the README's own working day selected no task.
+@Suite("handoff create: next steps from standard input, and --auto reads them")
+struct HandoffNextStepsInputTests {
+  @Test("--next - makes one step per non-blank line, each checked as a step")
+  func oneStepPerLine() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let r = try cli.run(["handoff", "create", "--focus", "f", "--next", "Write tests", "--next", "-", "--json"], stdin: "step a\n\n  step b  \n")
+    #expect(r.status == 0, "\(r.stderr)")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    #expect((json["handoff"] as? [String: Any])?["nextSteps"] as? [String] == ["Write tests", "step a", "step b"])
+    let long = try cli.run(["handoff", "create", "--focus", "f", "--next", "-"], stdin: "ok\n" + String(repeating: "x", count: 301) + "\n")
+    #expect(long.status == 4, "\(long.stderr)")
+    #expect(long.stderr.contains("--next #2"), "\(long.stderr)")
+    let many = try cli.run(["handoff", "create", "--focus", "f", "--next", "-"], stdin: (1...13).map { "step \($0)" }.joined(separator: "\n"))
+    #expect(many.status == 4, "\(many.stderr)")
+    #expect(many.stderr.contains("12"), "\(many.stderr)")
+    #expect(try cli.json(["handoff", "list"])["total"] as? Int == 1)
+  }
+
+  @Test("the README's working day: --auto selects the task its next step names")
+  func autoReadsNextSteps() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let t = try #require(try cli.json(["task", "add", "Benchmark capture at 10k items", "--priority", "high"])["id"] as? String)
+    _ = try cli.json(["capture", "decision", "Use SQLite WAL mode", "--content", "Readers never block the writer"])
+    let r = try cli.json(["handoff", "create", "--focus", "Storage layer", "--next", "Run the benchmark", "--auto"])
+    let handoff = try #require(r["handoff"] as? [String: Any])
+    #expect(handoff["taskIDs"] as? [String] == [t], "\(handoff)")
+  }
+}

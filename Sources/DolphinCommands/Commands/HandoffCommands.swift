@@ -25,11 +25,11 @@ enum HandoffCommands {
           readsStandardInput: true),
         OptionSpec(
           name: "next", value: "STEP", repeatable: true,
-          help: "A next step (≤ \(Limits.handoffNextSteps), each ≤ \(Limits.handoffNextStepLength) characters); '-' reads one from stdin.",
+          help: "A next step (≤ \(Limits.handoffNextSteps), each ≤ \(Limits.handoffNextStepLength) characters); '-' reads steps from stdin, one per non-blank line.",
           readsStandardInput: true),
         OptionSpec(name: "knowledge", value: "ID", repeatable: true, help: "A knowledge item to carry (≤ \(Limits.idsPerList))."),
         OptionSpec(name: "task", value: "ID", repeatable: true, help: "A task to carry (≤ \(Limits.idsPerList))."),
-        OptionSpec(name: "auto", value: nil, help: "Also add the knowledge and open tasks that best match the focus text (ranked lexically); items another item supersedes are left out, and said."),
+        OptionSpec(name: "auto", value: nil, help: "Also add the knowledge and open tasks that best match the focus and next steps (ranked lexically); items another item supersedes are left out, and said."),
         OptionSpec(
           name: "activate", value: nil,
           help: "Also mark the new handoff active (as `handoff restore` would); without it the active handoff stays as it was."),
@@ -53,10 +53,19 @@ enum HandoffCommands {
       let tasks = try a.all("task").map { try ctx.uuid($0, field: "--task") }
       let focus = try ctx.textOption("focus", field: "focus", limit: Limits.handoffFocus, trimmed: true) ?? ""
       let summary = try ctx.textOption("summary", field: "summary", limit: Limits.handoffSummary, trimmed: true)
-      let nextSteps = try a.all("next").enumerated().map { i, step in
-        step == "-"
-          ? try ctx.standardInputText(
-            for: "--next", field: "nextSteps[\(i)]", limit: Limits.handoffNextStepLength, trimmed: true) : step
+      // `--next -` reads one step per non-blank line (review 21-a, 18: `printf 'a\nb\n' | … --next -`
+      // made one step holding a line break); each line is then checked as a step is.
+      var nextSteps: [String] = []
+      for step in a.all("next") {
+        guard step == "-" else {
+          nextSteps.append(step)
+          continue
+        }
+        let text = try ctx.standardInputText(
+          for: "--next", field: "nextSteps",
+          limit: Limits.handoffNextSteps * (Limits.handoffNextStepLength + 2), trimmed: true)
+        nextSteps += text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+          .filter { !$0.isEmpty }
       }
       let r = try ctx.engine(.create).createHandoff(
         HandoffRequest(

@@ -29,7 +29,7 @@ extension KnowledgeEngine {
   /// (``Limits/sanitizedInput(_:_:limit:trimming:)``: text made only of control or invisible
   /// characters is refused) and trimmed; ids are
   /// deduplicated (first occurrence wins). With `autoSelect`, the knowledge items and open
-  /// tasks that best match the focus (at most ``autoSelectKnowledgeCount`` and
+  /// tasks that best match the focus and the next steps, read as one query (at most ``autoSelectKnowledgeCount`` and
   /// ``autoSelectTaskCount``, within ``Limits/idsPerList``) follow the explicit ones; items
   /// another item supersedes are not auto-selected (they are history, as in the digest), and
   /// those the ranker placed within the selection are named in
@@ -74,7 +74,9 @@ extension KnowledgeEngine {
       var taskIDs = Self.unique(request.taskIDs)
       var auto: HandoffCreation.AutoSelection?
       if request.autoSelect {
-        let query = String(focus.prefix(Limits.query))
+        // The focus and the next steps: a task a next step names is what the next session does
+        // (review 21-a, 18: the README's own "Run the benchmark" missed "Benchmark capture …").
+        let query = String(([focus] + steps).joined(separator: " ").prefix(Limits.query))
         // Superseded items are history (the digest leaves them out too): skipped, and said,
         // with the ranking asked for enough more that they do not shorten the selection.
         let superseded = try tx.supersedeGraph().superseded
