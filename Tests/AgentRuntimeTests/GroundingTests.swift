@@ -138,3 +138,45 @@ struct GroundingTests {
     #expect(text == "direct")
   }
 }
+
+/// Review 21-a, 10: a model answer cut at the output bound took the "Evidence given to the model"
+/// line with it.
+@Suite("A long model answer keeps its evidence line")
+struct LongAnswerEvidenceTests {
+  @Test("the answer is cut, the evidence line after it is whole, and the total is within the bound")
+  func evidenceSurvivesTheCut() async throws {
+    let engine = makeEngine()
+    let item = try engine.capture(CaptureRequest(kind: .decision, title: "Use SQLite WAL mode for the storage layer", content: "Readers never block the writer."))
+    let generator = ScriptedGenerator(answer: String(repeating: "The storage layer uses WAL. ", count: 2_000))
+    let session = try AssistantSession(engine: engine, generator: generator)
+    let reply = try await session.ask("What about the storage layer WAL mode?", approver: StaticApprovalPolicy.deny("read only"))
+    #expect(reply.run.answerSource == .model)
+    #expect(reply.run.answer.count <= Limits.renderedToolOutput, "\(reply.run.answer.count)")
+    #expect(reply.run.answer.contains(Truncation.marker), "the model's text is cut")
+    #expect(reply.run.answer.hasSuffix("Evidence given to the model: decision \(item.item.id.uuidString)"), "\(reply.run.answer.suffix(200))")
+  }
+}
+
+/// Review 21-a, 10: a reply that is not JSON was reported as having no choices[0].message.content.
+@Suite("A model reply that is not JSON is named as such")
+struct UnreadableModelReplyTests {
+  @Test("not JSON: the error says so with its size; JSON without content: the field is named")
+  func unreadableReply() async throws {
+    let broken = try TinyHTTPServer(reply: "{not json")
+    defer { broken.stop() }
+    do {
+      _ = try await LoopbackChatGenerator(url: "http://127.0.0.1:\(broken.port)").generate([PromptMessage(role: .user, content: "x")])
+      Issue.record("a reply that is not JSON was accepted")
+    } catch {
+      #expect("\(error)".contains("the model server's reply (9 bytes) could not be read as JSON"), "\(error)")
+    }
+    let empty = try TinyHTTPServer(reply: #"{"choices":[]}"#)
+    defer { empty.stop() }
+    do {
+      _ = try await LoopbackChatGenerator(url: "http://127.0.0.1:\(empty.port)").generate([PromptMessage(role: .user, content: "x")])
+      Issue.record("a reply without content was accepted")
+    } catch {
+      #expect("\(error)".contains("has no choices[0].message.content"), "\(error)")
+    }
+  }
+}

@@ -156,11 +156,15 @@ public struct AgentLoop: Sendable {
       // What the run did, from its receipts, comes first: it survives any cut (a handoff copies
       // the first 500 characters of a message), and a claim of the model's is read against it
       // (review 19-c, item 12).
-      result.answer = Truncation.truncate(
+      // A long answer is cut, never the line naming the evidence after it (review 21-a, 10:
+      // the citations went in exactly the runs that most need checking).
+      let head =
         ReceiptSummary.sentence(for: result.receipts)
-          + "\nModel interpretation (\(generator.label); not a stored fact, not a receipt):\n\(clean)"
-          + "\n\nEvidence given to the model: \(cites)",
-        to: bounds.maxOutputCharacters)
+        + "\nModel interpretation (\(generator.label); not a stored fact, not a receipt):\n"
+      let tail = "\n\nEvidence given to the model: \(cites)"
+      let room = bounds.maxOutputCharacters - head.count - tail.count
+      result.answer = Truncation.truncate(
+        head + (room > 0 ? Truncation.truncate(clean, to: room) : "") + tail, to: bounds.maxOutputCharacters)
       result.answerSource = .model
     } catch is CancellationError {
       result.wasCancelled = true

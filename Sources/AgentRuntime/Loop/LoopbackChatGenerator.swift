@@ -53,9 +53,16 @@ public struct LoopbackChatGenerator: ResponseGenerator {
     guard response.status == 200 else {
       throw AgentError.model("the model server answered HTTP \(response.status): \(Truncation.truncate(String(decoding: response.body, as: UTF8.self), to: 200))")
     }
-    guard let json = try? JSONValue(parsing: response.body),
-      let content = json["choices"]?.array?.first?["message"]?["content"]?.string
-    else {
+    // A reply that cannot be read is said as such, not as a missing field (review 21-a, 10).
+    let json: JSONValue
+    do {
+      json = try JSONValue(parsing: response.body)
+    } catch {
+      throw AgentError.model(
+        "the model server's reply (\(response.body.count) bytes) could not be read as JSON: "
+          + Truncation.truncate("\(error)", to: 200))
+    }
+    guard let content = json["choices"]?.array?.first?["message"]?["content"]?.string else {
       throw AgentError.model("the model server's answer has no choices[0].message.content")
     }
     return content
