@@ -169,3 +169,40 @@ struct CaptureEmptyInputTests {
     #expect(try cli.json(["knowledge", "list"])["total"] as? Int == 4)
   }
 }
+
+/// Review 21-a, 12: UTF-16 input (PowerShell's `>` writes it) was named as such only by `import`;
+/// `--content-file`, `--content -`, `migrate` and `analyze` called it binary or "a NUL byte".
+@Suite("UTF-16 input is named as UTF-16 on every input path")
+struct UTF16InputTests {
+  static func utf16(_ text: String) -> Data {
+    var data = Data([0xFF, 0xFE])
+    for unit in text.utf16 { data.append(contentsOf: [UInt8(unit & 0xFF), UInt8(unit >> 8)]) }
+    return data
+  }
+
+  @Test("capture --content-file and --content -, migrate and analyze")
+  func everyPath() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let text = cli.dir.appending("u16.txt").path
+    try Self.utf16("Hi there\n").write(to: URL(fileURLWithPath: text))
+    let file = try cli.run(["capture", "fact", "u", "--content-file", text])
+    #expect(file.status == 4)
+    #expect(file.stderr.contains("is saved as UTF-16 (it starts with a UTF-16 byte order mark); give UTF-8 text"), "\(file.stderr)")
+    let piped = try runProcess(
+      "/bin/sh", ["-c", "cat '\(text)' | '\(dolphinExecutable().path)' capture fact u --content - --workspace '\(cli.workspace)'"])
+    #expect(piped.status == 4)
+    #expect(piped.stderr.contains("content from standard input is saved as UTF-16"), "\(piped.stderr)")
+    let legacy = cli.dir.appending("legacy.json").path
+    try Self.utf16(#"{"schemaVersion": 1, "memories": []}"#).write(to: URL(fileURLWithPath: legacy))
+    let migrate = try cli.run(["migrate", legacy])
+    #expect(migrate.status == 4)
+    #expect(migrate.stderr.contains("is saved as UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8"), "\(migrate.stderr)")
+    let source = cli.dir.appending("u16.swift").path
+    try Self.utf16("let x = y!\n").write(to: URL(fileURLWithPath: source))
+    let analyze = try runDolphin(["analyze", source])
+    #expect(analyze.stdout.contains("saved as UTF-16") || analyze.stderr.contains("saved as UTF-16"), "\(analyze.stdout)\(analyze.stderr)")
+    #expect(!(analyze.stdout + analyze.stderr).contains("taken for a binary file"))
+    #expect(!(try cli.run(["knowledge", "list", "--json"]).stdout.contains("\"title\" : \"u\"")), "nothing was captured")
+  }
+}

@@ -3,6 +3,16 @@ import Foundation
 /// Where bytes stop being well-formed UTF-8, so that a refusal can point at the byte instead of
 /// saying only that the text "is not valid".
 package enum UTF8Validation {
+  /// Whether `bytes` start with a UTF-16 byte order mark (`FF FE` little-endian or `FE FF`
+  /// big-endian), as some editors and PowerShell's `>` save text: such input is named as UTF-16
+  /// rather than refused for its first NUL byte (review 21-a, 12). A UTF-32 LE mark
+  /// (`FF FE 00 00`) starts the same way and is UTF-16's sibling, so it is named as well.
+  package static func startsWithUTF16ByteOrderMark(_ bytes: some Collection<UInt8>) -> Bool {
+    var i = bytes.makeIterator()
+    guard let a = i.next(), let b = i.next() else { return false }
+    return (a == 0xFF && b == 0xFE) || (a == 0xFE && b == 0xFF)
+  }
+
   /// The offset of the first byte of `bytes` that does not begin a well-formed UTF-8 sequence,
   /// or that begins one cut short or broken by a byte that cannot continue it: a stray
   /// continuation byte, `0xC0`, `0xC1` or `0xF5`…`0xFF`, an overlong form, an encoded UTF-16

@@ -67,6 +67,12 @@ enum TextInput {
       throw CLIError.input("\(field): \(failure.description)")
     }
     let bytes = result.bytes
+    // Named as UTF-16, as `import` names it, not by its first NUL (review 21-a, 12).
+    if UTF8Validation.startsWithUTF16ByteOrderMark(bytes) {
+      throw ValidationError(
+        field: field,
+        message: "\(field) from \(origin) is saved as UTF-16 (it starts with a UTF-16 byte order mark); give UTF-8 text")
+    }
     if let nul = bytes.firstIndex(of: 0) {
       throw ValidationError(
         field: field,
@@ -206,7 +212,7 @@ enum TextInput {
     }
     // A UTF-16 file (as some editors and PowerShell's `>` save) is named as such, not by its
     // first NUL (review 20-a, #12).
-    if result.bytes.starts(with: [0xFF, 0xFE]) || result.bytes.starts(with: [0xFE, 0xFF]) {
+    if UTF8Validation.startsWithUTF16ByteOrderMark(result.bytes) {
       throw ValidationError(
         field: field,
         message: "\(name) is saved as UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8\(nothing)")

@@ -119,6 +119,12 @@ extension CodeAnalyzer {
         SourceRefusal(
           reason: .tooLarge, problem: "more than \(Limits.codeAnalysisBytes) bytes, over the code analysis limit"))
     }
+    if UTF8Validation.startsWithUTF16ByteOrderMark(read.bytes) {
+      // Named as UTF-16, as `import` names it, not taken for binary (review 21-a, 12).
+      return .failure(
+        SourceRefusal(
+          reason: .notUTF8, problem: "saved as UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8 to analyze it"))
+    }
     if let nul = read.bytes.firstIndex(of: 0) {
       return .failure(
         SourceRefusal(

@@ -449,6 +449,14 @@ extension KnowledgeEngine {
       let read = try BoundedInput.readFile(
         atPath: file.path, maxBytes: Limits.importDocumentBytes, stopsRegularFiles: true,
         stop: BoundedInput.stopAtFirstNUL())
+      if UTF8Validation.startsWithUTF16ByteOrderMark(read.bytes) {
+        // Named as UTF-16, as `import` names it, not by its first NUL (review 21-a, 12).
+        throw WorkspaceError.validation(
+          ValidationError(
+            field: "file",
+            message: "\(name) is saved as UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8. "
+              + "Nothing was imported"))
+      }
       if let nul = read.bytes.firstIndex(of: 0) {
         throw WorkspaceError.validation(
           ValidationError(
