@@ -206,3 +206,21 @@ struct UTF16InputTests {
     #expect(!(try cli.run(["knowledge", "list", "--json"]).stdout.contains("\"title\" : \"u\"")), "nothing was captured")
   }
 }
+
+/// Review 21-a, 14: deleting the item every digest cites deleted the whole digest history with
+/// only a line per digest to say so; after an edit, the one remedy offered was erasing them all.
+@Suite("Digests quoting an item: the plan and the edit say what it means")
+struct DigestQuotingTests {
+  @Test("the plan counts the digests it deletes against those stored; the edit names context --save")
+  func wholeHistoryNamed() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let k = try #require((try cli.json(["capture", "decision", "Use SQLite WAL mode"])["item"] as? [String: Any])?["id"] as? String)
+    for _ in 0..<3 { #expect(try cli.run(["context", "--save"]).status == 0) }
+    let plan = try cli.run(["knowledge", "delete", k])
+    #expect(plan.stdout.contains("That is 3 of the 3 stored digest(s): the whole digest history."), "\(plan.stdout)")
+    let edit = try cli.run(["knowledge", "edit", k, "--title", "Use SQLite WAL mode for the workspace"])
+    #expect(edit.status == 0, "\(edit.stderr)")
+    #expect(edit.stderr.contains("`dolphin context --save` stores one with the new text"), "\(edit.stderr)")
+  }
+}

@@ -21,7 +21,15 @@ func runDeletion(
     engine = try ctx.engineForPlannedChange(.update)
   }
   let plan = try engine.planDeletion(of: request(id))
-  if !ctx.json { ctx.console.print(Render.plan(plan)) } else { ctx.console.printError(Render.plan(plan)) }
+  var shown = Render.plan(plan)
+  // Review 21-a, 14: the first decision is cited by every digest, so deleting it deletes the
+  // whole digest history; the plan says so in one line, not only digest by digest.
+  let digests = plan.changes.filter { $0.action == "deleteDigest" }.count
+  if digests > 1, let stored = try? engine.store.read({ tx in try tx.digestCount() }) {
+    shown += "\n  That is \(digests) of the \(stored) stored digest(s)"
+      + (digests == stored ? ": the whole digest history." : ".")
+  }
+  if !ctx.json { ctx.console.print(shown) } else { ctx.console.printError(shown) }
   try ctx.confirm("Apply this deletion?", action: "the deletion", plan: plan)
   let report = try engine.apply(plan)
   if ctx.json {
@@ -167,7 +175,8 @@ enum KnowledgeCommands {
       if result.digestsQuotingEarlierText > 0 {
         ctx.console.printDiagnostic(
           "dolphin: notice: \(result.digestsQuotingEarlierText) stored digest(s) cite this item and still quote its earlier "
-            + "text (digests are snapshots); `dolphin erase --kind digests` removes them")
+            + "text (digests are snapshots); `dolphin context --save` stores one with the new text, and "
+            + "`dolphin erase --kind digests` removes every stored digest")
       }
       if ctx.json {
         // `rebuiltHandoffIDs` only when the edit rewrote a handoff's rule-built summary, as the
