@@ -224,3 +224,22 @@ struct DigestQuotingTests {
     #expect(edit.stderr.contains("`dolphin context --save` stores one with the new text"), "\(edit.stderr)")
   }
 }
+
+/// Review 21-a, 9: `--remove-tags cafe` left `café`, a tag `--tag cafe` still selected.
+@Suite("--remove-tags removes what --tag selects")
+struct RemoveTagsFoldingTests {
+  @Test("cafe removes café and cafe; a tag nothing matches is refused; case is folded at capture, and said in help")
+  func foldedRemoval() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let item = try #require(try cli.json(["capture", "fact", "accents", "--tags", "café,cafe,Café,SQLite"])["item"] as? [String: Any])
+    #expect(item["tags"] as? [String] == ["café", "cafe", "sqlite"])
+    let id = try #require(item["id"] as? String)
+    let edited = try cli.json(["knowledge", "edit", id, "--remove-tags", "cafe"])
+    #expect((edited["item"] as? [String: Any])?["tags"] as? [String] == ["sqlite"], "\(edited)")
+    #expect(try cli.json(["knowledge", "list", "--tag", "cafe"])["total"] as? Int == 0)
+    let missing = try cli.run(["knowledge", "edit", id, "--remove-tags", "tea"])
+    #expect(missing.status == 4 && missing.stderr.contains("the item has no tag 'tea'"), "\(missing.stderr)")
+    #expect(try runDolphin(["capture", "--help"]).stdout.contains("stored trimmed and lowercased"))
+  }
+}

@@ -21,7 +21,9 @@ public struct KnowledgeEdit: Sendable, Equatable {
   public var tags: [String]?
   /// Tags to add (normalized as at capture).
   public var addTags: [String]
-  /// Tags to remove; each must be held (after ``tags``), compared as normalized.
+  /// Tags to remove; each must be held (after ``tags``). A tag removes every held tag that the
+  /// tag filter would select for it (case, accents and Greek letters in notation folded:
+  /// `cafe` removes `café` and `cafe`; see `storedTags(matching:_:)`).
   public var removeTags: [String]
   /// Relationships to add; their targets must exist, and not be the item itself.
   public var addRelationships: [KnowledgeRelationship]
@@ -157,14 +159,19 @@ extension KnowledgeEngine {
       if let priority = edit.priority { item.priority = priority }
       var tags = replacement ?? item.tags
       for tag in removed {
-        guard let at = tags.firstIndex(of: tag) else {
+        // Every tag the filter `--tag <tag>` selects goes, compared as it compares them (case,
+        // accents, Greek letters in notation), so none that the filter still finds is left
+        // (review 21-a, 9: `--remove-tags cafe` left `café`).
+        let folded = Tokenizer.fold(tag), key = Tokenizer.tagComparisonKey(tag)
+        let matching = tags.filter { $0 == tag || Tokenizer.fold($0) == folded || Tokenizer.tagComparisonKey($0) == key }
+        guard !matching.isEmpty else {
           throw WorkspaceError.validation(
             ValidationError(
               field: "removeTags",
               message: "removeTags: the item has no tag \(Limits.quoted(tag, cutAt: 48, sayingLength: false))"
                 + (tags.isEmpty ? " (it has none)" : " (its tags: \(tags.joined(separator: ", ")))") + "; nothing was changed"))
         }
-        tags.remove(at: at)
+        tags.removeAll { matching.contains($0) }
       }
       let heldTags = tags.count
       for tag in added where !tags.contains(tag) { tags.append(tag) }
