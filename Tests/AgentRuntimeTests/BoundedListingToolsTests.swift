@@ -153,7 +153,11 @@ struct BoundedListingToolsTests {
     #expect(text.count <= Limits.renderedToolOutput)
     // Only the summary is cut inside, and says so; every list is cut between its lines.
     #expect(text.components(separatedBy: Truncation.marker).count == 2, "\(text)")
-    #expect(text.contains(Truncation.marker + " (cut at 2000 characters; handoff_get has all of it)\nNext: Step 1 "), "\(text)")
+    #expect(
+      text.contains(
+        Truncation.marker + " (cut at 2000 characters; handoff_get has all of it)\nSince it was made ("
+          + ISO8601.string(from: h.createdAt) + "): 0 knowledge items captured, 0 tasks added or completed.\nNext: Step 1 "),
+      "\(text)")
     #expect(
       text.hasPrefix(
         "Restored handoff \(h.id.uuidString) as context only (nothing was re-run); it carries 64 knowledge items and 64 tasks.\n"),
@@ -196,6 +200,7 @@ struct BoundedListingToolsTests {
         Restored handoff \(h.id.uuidString) as context only (nothing was re-run); it carries 1 knowledge item and 1 task.
         Focus: Ship
         Summary: Short.
+        Since it was made (\(ISO8601.string(from: h.createdAt))): 0 knowledge items captured, 0 tasks added or completed.
         Next: Run it
         Knowledge: "Use WAL" (id \(k.id.uuidString))
         Task: "Write the soak" (id \(t.id.uuidString))

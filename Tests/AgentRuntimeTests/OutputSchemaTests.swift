@@ -97,6 +97,30 @@ struct OutputSchemaTests {
     }
   }
 
+  @Test("handoff_create with activate and a stale handoff_restore with things since validate against their schemas")
+  func handoffParityOutputsValidate() async throws {
+    let engine = try await Self.populated()
+    let before = try #require(try engine.listHandoffs(limit: 1).handoffs.first)
+    let created = try await BoundedListingToolsTests.run(engine, "handoff_create", ["focus": "Evening", "activate": true, "autoSelect": true])
+    #expect(created.structured["activated"] == true)
+    #expect(Self.problems(created.structured, try ToolRegistry.standard.tool(named: "handoff_create").outputSchema) == [])
+    _ = try engine.capture(CaptureRequest(kind: .context, title: "Clients read structuredContent first"))
+    _ = try engine.addTask(title: "Document the since section")
+    // The older handoff: stale, with a newer one to restore, and a capture and a task since.
+    let restored = try await BoundedListingToolsTests.run(engine, "handoff_restore", ["id": .string(before.id.uuidString)])
+    #expect(restored.structured["stale"]?["remedy"] == "restoreNewer", "\(restored.structured)")
+    #expect(restored.structured["previouslyActiveID"] != nil)
+    #expect((restored.structured["capturedSince"]?.array?.count ?? 0) >= 1 && (restored.structured["tasksSince"]?.array?.count ?? 0) >= 1)
+    #expect(Self.problems(restored.structured, try ToolRegistry.standard.tool(named: "handoff_restore").outputSchema) == [])
+    // Every member is declared, not only allowed.
+    try BoundedListingToolsTests.expectConforms(restored.structured, to: "handoff_restore")
+    try BoundedListingToolsTests.expectConforms(created.structured, to: "handoff_create")
+    // The validator sees a wrong remedy.
+    var broken = try #require(restored.structured.object)
+    broken["stale"] = ["remedy": "wait"]
+    #expect(!Self.problems(.object(broken), try ToolRegistry.standard.tool(named: "handoff_restore").outputSchema).isEmpty)
+  }
+
   @Test("no tool publishes a bare object, and every list of records says what its items are")
   func noBareSchemas() throws {
     for tool in ToolRegistry.standard.tools {

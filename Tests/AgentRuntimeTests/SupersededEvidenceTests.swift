@@ -80,6 +80,7 @@ struct SupersededToolTests {
       "\(restore.text)")
     #expect(
       restore.text.contains(
-        "Captured since: \"Stay on SQLite for storage\" (id \(new.id.uuidString)) supersedes \(old.id.uuidString), in this handoff"))
+        "Captured since: decision \"Stay on SQLite for storage\" (id \(new.id.uuidString); supersedes \(old.id.uuidString) (in this handoff))"),
+      "\(restore.text)")
   }
 }

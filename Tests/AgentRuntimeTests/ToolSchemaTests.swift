@@ -104,6 +104,10 @@ struct ToolSchemaTests {
       let description = published?["description"]?.string ?? ""
       switch p.schema {
       // A query's bound is in code points, published as is (``QuerySchemaBoundTests``).
+      // A handoff reference is ASCII by its pattern: its maxLength is its bound as is.
+      case .string(let r) where r.pattern != nil:
+        #expect(published?["maxLength"]?.int == r.maxLength, "\(name).\(p.name)")
+        #expect(published?["pattern"]?.string == r.pattern, "\(name).\(p.name)")
       case .string(let r) where r.allowed == nil && !r.isUUID && r.maxUTF8Bytes == nil && r.maxCodePoints == nil:
         #expect(published?["maxLength"]?.int == Limits.unicodeScalarLimit(forCharacters: r.maxLength), "\(name).\(p.name)")
         #expect(

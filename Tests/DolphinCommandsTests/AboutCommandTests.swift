@@ -48,8 +48,9 @@ struct AboutCommandTests {
   }
 
   /// Review 19-d (11): the digest's line and section bounds and the MCP message bound were left
-  /// out; the MCP response bound came with review 19-a's 36 MB response line.
-  static let otherLayers = 9
+  /// out; the MCP response bound came with review 19-a's 36 MB response line, the batch bound
+  /// with session 21's bounded batches.
+  static let otherLayers = 10
 
   @Test("limits prints every row of Limits.table and the digest and MCP bounds, in text and as JSON")
   func limits() throws {
@@ -60,6 +61,9 @@ struct AboutCommandTests {
     #expect(lines.contains { $0.hasPrefix("  digest line ") && $0.hasSuffix(" 240 characters") }, "\(text.stdout)")
     #expect(lines.contains { $0.hasPrefix("  MCP message (one JSON-RPC line) ") && $0.hasSuffix(" 4194304 bytes") }, "\(text.stdout)")
     #expect(lines.contains { $0.hasPrefix("  MCP response (one JSON-RPC line) ") && $0.hasSuffix(" 4194304 bytes") }, "\(text.stdout)")
+    #expect(
+      lines.contains { $0.hasPrefix("  MCP batch (one JSON-RPC batch, revision 2025-03-26) ") && $0.hasSuffix(" 100 messages") },
+      "\(text.stdout)")
     #expect(lines.first?.hasPrefix("Bounds of this build") == true)
     #expect(lines.contains { $0.hasPrefix("  title ") && $0.hasSuffix(" 300 characters") }, "\(text.stdout)")
     #expect(lines.contains { $0.hasPrefix("  code analysis input ") && $0.hasSuffix(" 200000 UTF-8 bytes") }, "\(text.stdout)")

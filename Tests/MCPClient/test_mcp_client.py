@@ -22,6 +22,9 @@ Scenarios (each in a fresh workspace under a temporary directory):
      are JSON-RPC errors.
   6. Review 19-a: bounded texts that count what they leave out, superseded resources, output
      schemas checked with formats, the workspace replaced under a running server.
+  7. Handoff parity with the CLI: handoff_create with activate, handoff_get and handoff_restore
+     by `latest` and by an id prefix (an ambiguous one refused, naming both), the restore brief's
+     "since the handoff" part and its stale-handoff advice.
 
 The last line printed is `mcp-client: OK — …` with the counts, or the script exits non-zero.
 """
@@ -696,6 +699,127 @@ async def review_19a(d: Dolphin) -> None:
     check("while the server ran" in d.stderr_log.read_text(), "the server said so on stderr")
 
 
+# MARK: - 7. Handoff parity with the CLI
+
+
+async def handoff_parity(d: Dolphin) -> None:
+    """`handoff_create {"activate": true}`, `latest` and id prefixes, and the restore brief's
+    since part and stale advice, as `dolphin handoff create --activate` and `handoff restore
+    latest` give them."""
+    checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
+    async with d.session("--writes", "allow") as s:
+        await s.initialize()
+        listed = {t.name: t for t in (await s.list_tools()).tools}
+        create_schema = listed["handoff_create"].input_schema
+        check(create_schema["properties"]["activate"] == {"type": "boolean", "default": False,
+                                                          "description": create_schema["properties"]["activate"]["description"]},
+              f"handoff_create declares activate, default false: {create_schema['properties'].get('activate')}")
+        for name in ["handoff_get", "handoff_restore"]:
+            id_schema = listed[name].input_schema["properties"]["id"]
+            check("format" not in id_schema and "latest" in id_schema["description"],
+                  f"{name}: id is no longer format uuid, and says it takes latest: {id_schema}")
+            for good in ["latest", "LATEST", "3f2504e0", "3F2504E0-4F89", "3F2504E0-4F89-11D3-9A0C-0305E82C3301", " latest "]:
+                jsonschema.validate({"id": good}, listed[name].input_schema)
+            for bad in ["last", "3f2504e", "3F2504E04F89", "3F2504E0-4F89-11D3-9A0C-0305E82C33011", ""]:
+                try:
+                    jsonschema.validate({"id": bad}, listed[name].input_schema)
+                    check(False, f"{name}: the published schema refuses {bad!r}")
+                except jsonschema.ValidationError:
+                    check(True, f"{name}: the published schema refuses {bad!r}")
+        for field in ["activated", "previouslyActiveID"]:
+            check(field in listed["handoff_create"].output_schema["properties"], f"handoff_create's outputSchema declares {field}")
+        restore_out = listed["handoff_restore"].output_schema["properties"]
+        for field in ["capturedSince", "capturedSinceTotal", "tasksSince", "tasksSinceTotal", "stale"]:
+            check(field in restore_out, f"handoff_restore's outputSchema declares {field}")
+
+        r = await call(s, "knowledge_capture", {"kind": "decision", "title": "Keep the brief under 8,000 characters"})
+        decision = structured(r)["item"]["id"]
+        plain = await call(s, "handoff_create", {"focus": "Morning: brief layout", "knowledgeIDs": [decision]})
+        check(not plain.is_error and "activated" not in structured(plain), f"without activate: {structured(plain)}")
+        first = structured(plain)["handoff"]["id"]
+        check(d.cli("status").get("activeHandoffID") is None, "handoff_create without activate marks nothing active")
+
+        made = await call(s, "handoff_create", {"focus": "Noon: since section", "activate": True})
+        second = structured(made)["handoff"]["id"]
+        check(structured(made).get("activated") is True and "previouslyActiveID" not in structured(made),
+              f"activate on a workspace with none active: {structured(made)}")
+        check("Marked it active (no handoff was active before)." in text_of(made), f"the text says so: {text_of(made)}")
+        check(d.cli("status").get("activeHandoffID") == second, "the new handoff is active")
+        made = await call(s, "handoff_create", {"focus": "Evening: stale advice", "activate": True})
+        third = structured(made)["handoff"]["id"]
+        check(structured(made).get("previouslyActiveID") == second, f"previouslyActiveID names the one before: {structured(made)}")
+        check(f"(handoff {second} was active before)" in text_of(made), f"{text_of(made)}")
+        jsonschema.validate(structured(made), listed["handoff_create"].output_schema, format_checker=checker)
+        check(d.cli("status").get("activeHandoffID") == third, "the newest is active")
+
+        # What comes after the newest handoff: the restore brief's "since" part.
+        r = await call(s, "knowledge_capture", {"kind": "context", "title": "Clients read structuredContent first"})
+        since_item = structured(r)["item"]["id"]
+        r = await call(s, "task_add", {"title": "Document the since section", "priority": "high"})
+        since_task = structured(r)["task"]["id"]
+
+        got = await call(s, "handoff_get", {"id": "latest"})
+        check(structured(got)["handoff"]["id"] == third, f"handoff_get latest is the newest: {text_of(got)}")
+        got = await call(s, "handoff_get", {"id": first[:8].lower()})
+        check(structured(got)["handoff"]["id"] == first, f"handoff_get by an 8-digit prefix: {text_of(got)}")
+
+        restored = await call(s, "handoff_restore", {"id": "Latest"})
+        brief = structured(restored)
+        text = text_of(restored)
+        check(not restored.is_error and brief["handoff"]["id"] == third, f"handoff_restore latest: {text}")
+        check(brief["capturedSinceTotal"] == 1 and brief["capturedSince"][0]["id"] == since_item,
+              f"capturedSince names the item captured after it: {brief['capturedSince']}")
+        check(brief["tasksSinceTotal"] == 1 and brief["tasksSince"][0]["id"] == since_task
+              and brief["tasksSince"][0]["change"] == "added", f"tasksSince: {brief['tasksSince']}")
+        check("knowledge item captured, 1 task added or completed." in text
+              and f'Captured since: context "Clients read structuredContent first" (id {since_item})' in text
+              and f'Task since: "Document the since section" (id {since_task}; added, now open)' in text,
+              f"the text carries the since part: {text}")
+        stale = brief.get("stale", {})
+        check(stale.get("remedy") == "createActive" and stale.get("capturedAfter") == 1
+              and "handoff_create with activate: true" in stale.get("advice", ""),
+              f"the newest handoff, with a capture after it, is stale: create one marked active: {stale}")
+        check("May be stale (rule stale-handoff, priority normal): 1 knowledge item was captured after it" in text,
+              f"the text says it may be stale and why: {text}")
+        jsonschema.validate(brief, listed["handoff_restore"].output_schema, format_checker=checker)
+        check(d.cli("status").get("activeHandoffID") == third, "latest was restored")
+
+        older = await call(s, "handoff_restore", {"id": first[:13]})
+        stale = structured(older).get("stale", {})
+        check(structured(older)["handoff"]["id"] == first and structured(older)["previouslyActiveID"] == third,
+              f"restore by a hyphenated prefix: {text_of(older)}")
+        check(stale.get("remedy") == "restoreNewer" and stale.get("newerHandoffID") == third
+              and f"handoff_restore with id {third}" in stale.get("advice", ""),
+              f"an older handoff names the newer one to restore: {stale}")
+        check(f"Previously active: handoff {third} (no longer active)." in text_of(older), f"{text_of(older)}")
+
+        # A prefix two handoffs share is refused, naming both; a malformed value names the field.
+        twins = ["ABCDEF01-0000-4000-8000-000000000001", "ABCDEF01-0000-4000-8000-000000000002"]
+    export = d.cli("export")
+    for n, twin in enumerate(twins):
+        export["workspace"]["handoffs"].append({
+            "id": twin, "focus": f"Twin {n + 1}", "summary": "", "nextSteps": [], "knowledgeIDs": [], "taskIDs": [],
+            "recentExcerpts": [], "createdAt": f"2026-01-0{n + 1}T00:00:00Z"})
+    d.cli("import", "-", "--on-conflict", "skip", stdin=json.dumps(export))
+    async with d.session("--writes", "allow") as s:
+        await s.initialize()
+        for name in ["handoff_get", "handoff_restore"]:
+            r = await call(s, name, {"id": "abcdef01"})
+            err = error_details(r)
+            check(r.is_error and err["error"]["kind"] == "invalidArguments" and err["error"]["field"] == "arguments.id",
+                  f"{name}: an ambiguous prefix is an invalid argument: {err}")
+            check(all(t in text_of(r) for t in twins) and "names none of them" in text_of(r),
+                  f"{name}: the refusal names both handoffs: {text_of(r)}")
+            r = await call(s, name, {"id": "yesterday"})
+            check(r.is_error and error_details(r)["error"]["field"] == "arguments.id"
+                  and "arguments.id 'yesterday' is not a UUID, `latest`, or the start of a handoff id" in text_of(r),
+                  f"{name}: a malformed id names the field, the value and what is accepted: {text_of(r)}")
+            r = await call(s, name, {"id": "0123abcd"})
+            check(r.is_error and "no handoff id begins with 0123ABCD (handoff_list lists them)" in text_of(r),
+                  f"{name}: a prefix no handoff has: {text_of(r)}")
+    check(d.cli("status").get("activeHandoffID") == first, "no refused restore changed the active handoff")
+
+
 # MARK: - Main
 
 
@@ -709,7 +833,8 @@ async def main() -> int:
         return 2
     root = Path(tempfile.mkdtemp(prefix="dolphin-mcp-client-"))
     started = time.monotonic()
-    scenarios = [session_api, high_level_client, write_policies, concurrent_writers, corrupt_workspace, review_19a]
+    scenarios = [session_api, high_level_client, write_policies, concurrent_writers, corrupt_workspace, review_19a,
+                 handoff_parity]
     try:
         for scenario in scenarios:
             workspace = root / scenario.__name__

@@ -162,7 +162,7 @@ enum ContinuityTools {
 
   static let handoffCreate = ToolDefinition(
     name: "handoff_create", title: "Create a handoff",
-    description: "Save a session handoff (focus, summary, next steps, knowledge and task ids, recent chat excerpts). autoSelect picks relevant knowledge and open tasks by the focus with the lexical ranker, leaving out superseded items (autoSelection.supersededLeftOut names them). Local write: needs approval.",
+    description: "Save a session handoff (focus, summary, next steps, knowledge and task ids, recent chat excerpts). autoSelect picks relevant knowledge and open tasks by the focus with the lexical ranker, leaving out superseded items (autoSelection.supersededLeftOut names them). activate also marks the new handoff active in the same write (as handoff_restore would, without its brief); without it the active handoff stays as it was. Local write: needs approval.",
     input: .object([
       ToolProperty("focus", .text(min: 1, max: Limits.handoffFocus), required: true, "What the session was about."),
       ToolProperty("summary", .text(max: Limits.handoffSummary), "Summary; without one a rule-based summary is built."),
@@ -170,14 +170,26 @@ enum ContinuityTools {
       ToolProperty("knowledgeIDs", .uuids(), "Knowledge to carry."),
       ToolProperty("taskIDs", .uuids(), "Tasks to carry."),
       ToolProperty("autoSelect", .boolean, default: false, "Select knowledge and tasks by the focus text (lexical ranker)."),
+      ToolProperty(
+        "activate", .boolean, default: false,
+        "Also mark the new handoff active, in the same write (activated and previouslyActiveID report it); without it the active handoff stays as it was."),
     ]),
-    outputSchema: ToolRendering.outputSchema(["handoff": OutputSchemas.handoff], required: ["handoff"]),
+    outputSchema: OutputSchemas.handoffCreation,
     risk: .localWrite, isIdempotent: false,
     // Not prepared by the executor: the engine's createHandoff rebuilds a stale index itself,
     // after every check of the request (focus, credentials, unknown ids), so a refused call
     // rebuilds nothing.
     usesSearchIndex: { _ in false },
     preflight: { args, ctx in try ctx.engine.checkCreateHandoff(handoffRequest(args, ctx)) },
+    alsoChanges: { args, ctx in
+      // The active marker moves: the approval names the handoff that stops being active.
+      guard args["activate"]?.bool == true else { return [] }
+      return [
+        "mark the new handoff active"
+          + (try ctx.engine.activeHandoff().map { " in place of handoff \($0.id.uuidString) \(ToolRendering.quoted(Truncation.truncate($0.focus, to: 80)))" }
+            ?? " (no handoff is active now)")
+      ]
+    },
     handler: { args, ctx in
       let created = try ctx.engine.createHandoff(handoffRequest(args, ctx))
       let h = created.handoff
@@ -188,9 +200,19 @@ enum ContinuityTools {
             a.supersededLeftOut.isEmpty
               ? "" : " Left out \(a.supersededLeftOut.count) superseded knowledge item(s) that matched: "
                 + a.supersededLeftOut.map(\.uuidString).joined(separator: ", ") + "."
-          } ?? ""),
+          } ?? "")
+          + activationSentence(created),
         changedIDs: [h.id])
     })
+
+  /// What `handoff_create`'s text adds for `activate`, as `dolphin handoff create --activate`
+  /// says it: ` Marked it active (handoff <id> was active before).`, or nothing when the call
+  /// did not ask.
+  static func activationSentence(_ created: HandoffCreation) -> String {
+    guard created.activated == true else { return "" }
+    return " Marked it active"
+      + (created.previouslyActiveID.map { " (handoff \($0.uuidString) was active before)" } ?? " (no handoff was active before)") + "."
+  }
 
   /// The handoff `handoff_create`'s normalized arguments ask for, with the session's recent
   /// chat lines as excerpts.
@@ -198,7 +220,8 @@ enum ContinuityTools {
     HandoffRequest(
       focus: args["focus"]?.string ?? "", summary: args["summary"]?.string, nextSteps: ToolRendering.strings(args, "nextSteps"),
       knowledgeIDs: ToolRendering.uuids(args, "knowledgeIDs"), taskIDs: ToolRendering.uuids(args, "taskIDs"),
-      recentExcerpts: Array(ctx.recentExcerpts.suffix(Limits.handoffExcerpts)), autoSelect: args["autoSelect"]?.bool ?? false)
+      recentExcerpts: Array(ctx.recentExcerpts.suffix(Limits.handoffExcerpts)), autoSelect: args["autoSelect"]?.bool ?? false,
+      activate: args["activate"]?.bool ?? false)
   }
 
   static let handoffList = ToolDefinition(
@@ -252,121 +275,6 @@ enum ContinuityTools {
       }
       return ToolOutput(structured: .object(structured), text: text(nil), listing: ToolOutput.Listing(field: "handoffs") { text($0) })
     })
-
-  static let handoffGet = ToolDefinition(
-    name: "handoff_get", title: "Get a handoff",
-    description: "One handoff by UUID (exact): its focus, summary, next steps and the ids of the knowledge items and tasks it carries. Reading never consumes or restores it. Read-only.",
-    input: .object([ToolProperty("id", .uuid, required: true, "The handoff's UUID.")]),
-    outputSchema: ToolRendering.outputSchema(["handoff": OutputSchemas.handoff], required: ["handoff"]),
-    risk: .readOnly, isIdempotent: true,
-    handler: { args, ctx in
-      let h = try ctx.engine.handoff(id: try requireID(args))
-      var head = ["Handoff \(h.id.uuidString): \(ToolRendering.quoted(h.focus)) (\(carries(h.knowledgeIDs.count, h.taskIDs.count)))"]
-      if !h.summary.isEmpty { head.append("Summary: " + ToolRendering.block(h.summary)) }
-      // The ids, so that `handoff_restore` and `restore_session` can send a reader here for the
-      // ones their bounded text leaves out; the structured output has every one.
-      let held = "not shown; structuredContent.handoff holds every one"
-      let text = ToolRendering.bounded(
-        head: head,
-        sections: [
-          BoundedLines.Section(entries: h.nextSteps.map { "next: \(ToolRendering.line($0))" }) {
-            more($0, "next step", "next steps", held)
-          },
-          BoundedLines.Section(entries: h.knowledgeIDs.map { "knowledge: \($0.uuidString)" }, rank: 1) {
-            more($0, "knowledge item", "knowledge items", held)
-          },
-          BoundedLines.Section(entries: h.taskIDs.map { "task: \($0.uuidString)" }, rank: 1) {
-            more($0, "task", "tasks", held)
-          },
-        ])
-      return ToolOutput(structured: .object(["handoff": try ToolRendering.json(h)]), text: text)
-    })
-
-  static let handoffRestore = ToolDefinition(
-    name: "handoff_restore", title: "Restore a handoff",
-    description: "Mark a handoff active and return its continuity brief. Selects context only: it re-runs no tool, reuses no approval, completes no task and claims no work was done. Local write (the active marker): needs approval.",
-    input: .object([ToolProperty("id", .uuid, required: true, "The handoff's UUID.")]),
-    outputSchema: ToolRendering.outputSchema(["handoff": OutputSchemas.handoff], required: ["handoff"]),
-    risk: .localWrite, isIdempotent: true,
-    preflight: { args, ctx in try ctx.engine.checkRestoreHandoff(id: try requireID(args)) },
-    handler: { args, ctx in
-      let b = try ctx.engine.restoreHandoff(id: try requireID(args))
-      var head = [
-        "Restored handoff \(b.handoff.id.uuidString) as context only (nothing was re-run); it carries \(carries(b.knowledge.count, b.tasks.count)).",
-        "Focus: \(ToolRendering.line(b.handoff.focus))",
-      ]
-      let summary = b.handoff.summary
-      if !summary.isEmpty {
-        // Cut as the restore_session prompt cuts it, so that the lists below keep some room.
-        let shown = Truncation.truncate(summary, to: restoredSummaryCharacters)
-        head.append(
-          "Summary: " + ToolRendering.block(shown)
-            + (shown == summary ? "" : " (cut at \(restoredSummaryCharacters) characters; handoff_get has all of it)"))
-      }
-      // Within the output bound, every list is cut between its lines and says how many it left
-      // out (review, s17: the text stopped after the next steps, so a handoff of 64 knowledge
-      // items and 64 tasks read as one with none). Next steps first, then knowledge and tasks
-      // in turn; titles are quoted with quotes escaped, as every tool's: none can append an id.
-      let note = "not shown; handoff_get lists them"
-      let text = ToolRendering.bounded(
-        head: head,
-        sections: [
-          BoundedLines.Section(entries: b.handoff.nextSteps.map { "Next: \(ToolRendering.line($0))" }) {
-            more($0, "next step", "next steps", note)
-          },
-          BoundedLines.Section(
-            entries: b.knowledge.map {
-              "Knowledge: \(ToolRendering.quoted($0.title)) (id \($0.id.uuidString)"
-                + ($0.supersededBy.map { "; " + KnowledgeEngine.supersededNote($0) } ?? "") + ")"
-            }, rank: 1
-          ) { more($0, "knowledge item", "knowledge items", note) },
-          BoundedLines.Section(entries: b.tasks.map { "Task: \(ToolRendering.quoted($0.title)) (id \($0.id.uuidString))" }, rank: 1) {
-            more($0, "task", "tasks", note)
-          },
-          BoundedLines.Section(entries: tasksSince(b), total: b.tasksSinceTotal, rank: 1) {
-            more($0, "task added or completed since", "tasks added or completed since", "task_list lists them")
-          },
-        ],
-        tail: (b.capturedSinceTotal > 0 ? ["Captured since: \(b.capturedSinceTotal) item(s)"] : [])
-          + replacements(b))
-      return ToolOutput(structured: try ToolRendering.json(b), text: text, changedIDs: [b.handoff.id])
-    })
-
-  /// One line for each item captured since the handoff that supersedes one of its knowledge
-  /// items (at most ``KnowledgeEngine/briefCapturedSinceLimit``): `Captured since: "New"
-  /// (id N) supersedes O, in this handoff`.
-  static func replacements(_ b: HandoffBrief) -> [String] {
-    let carried = Set(b.handoff.knowledgeIDs)
-    return b.capturedSince.compactMap { r in
-      let replaced = (r.supersedes ?? []).filter(carried.contains)
-      guard !replaced.isEmpty else { return nil }
-      return "Captured since: \(ToolRendering.quoted(r.title)) (id \(r.id.uuidString)) supersedes "
-        + replaced.map(\.uuidString).joined(separator: ", ") + ", in this handoff"
-    }
-  }
-
-  /// The tasks added or completed since the handoff (review 20-b, 3), at most
-  /// ``KnowledgeEngine/briefCapturedSinceLimit``: `Task since: "Title" (id N; added, now
-  /// open)`.
-  static func tasksSince(_ b: HandoffBrief) -> [String] {
-    b.tasksSince.map { r in
-      "Task since: \(ToolRendering.quoted(r.title)) (id \(r.id.uuidString); \(r.change ?? "changed"), now \(r.status ?? "unknown"))"
-    }
-  }
-
-  /// The most characters of a summary `handoff_restore`'s text shows (the structured output
-  /// and `handoff_get` have all of it), as the `restore_session` prompt shows.
-  static let restoredSummaryCharacters = 2_000
-
-  /// `64 knowledge items and 1 task`: what a handoff carries.
-  static func carries(_ knowledge: Int, _ tasks: Int) -> String {
-    ToolRendering.counted(knowledge, "knowledge item", "knowledge items") + " and " + ToolRendering.counted(tasks, "task", "tasks")
-  }
-
-  /// `… and 58 more knowledge items (note)`: the line for the entries a list left out.
-  @Sendable static func more(_ n: Int, _ one: String, _ many: String, _ note: String) -> String {
-    "… and \(ToolRendering.counted(n, "more " + one, "more " + many)) (\(note))"
-  }
 
   static let handoffDeactivate = ToolDefinition(
     name: "handoff_deactivate", title: "Deactivate the handoff",

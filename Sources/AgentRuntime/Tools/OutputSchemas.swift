@@ -80,6 +80,67 @@ enum OutputSchemas {
       "recentExcerpts": strings, "createdAt": date, "restoredAt": date,
     ], required: ["id", "focus", "createdAt"])
 
+  /// `handoff_create` (``HandoffCreation``).
+  static let handoffCreation = object(
+    [
+      "handoff": handoff, "summaryGenerated": boolean,
+      "autoSelection": object(
+        ["mode": string, "knowledgeIDs": uuids, "taskIDs": uuids, "supersededLeftOut": uuids],
+        required: ["mode", "knowledgeIDs", "taskIDs", "supersededLeftOut"],
+        description: "What autoSelect added; absent when it was not asked for."),
+      "activated": .object([
+        "type": "boolean",
+        "description": "true when activate was asked for and the new handoff was marked active; absent when it was not asked for.",
+      ]),
+      "previouslyActiveID": .object([
+        "type": "string", "format": "uuid",
+        "description": "With activated: the handoff that was active before; absent when none was.",
+      ]),
+    ], required: ["handoff", "summaryGenerated"])
+
+  /// A record a restore brief names (``BriefReference``).
+  static let briefReference = object(
+    [
+      "id": uuid, "kind": string, "title": string, "status": oneOf(TaskStatus.allCases.map(\.rawValue)),
+      "supersededBy": uuids, "supersedes": uuids,
+      "change": .object([
+        "type": "string", "enum": ["added", "completed", "added and completed"],
+        "description": "For a task in tasksSince: what happened to it after the handoff was made.",
+      ]),
+    ], required: ["id", "kind", "title"])
+
+  /// Why a restored handoff may be stale (``HandoffStaleness``), and `advice`, what clears it
+  /// in the tools' terms.
+  static let handoffStaleness = object(
+    [
+      "handoffID": uuid, "capturedAfter": integer, "ageSeconds": integer, "staleAfterDays": integer, "isOld": boolean,
+      "priority": priority, "reason": string, "remedy": oneOf(["restoreNewer", "createActive"]),
+      "newerHandoffID": uuid, "newerHandoffFocus": string, "advice": string,
+    ],
+    required: ["handoffID", "capturedAfter", "ageSeconds", "staleAfterDays", "isOld", "priority", "reason", "remedy", "advice"],
+    description: "Present when the stale-handoff rule holds for the restored handoff (now the active one): knowledge was "
+      + "captured after it, or it is older than staleAfterDays days. advice says what clears it.")
+
+  /// `handoff_restore` (``HandoffBrief``, with `stale` when the rule holds).
+  static let handoffBrief = object(
+    [
+      "handoff": handoff, "knowledge": array(of: briefReference), "tasks": array(of: briefReference),
+      "capturedSince": .object([
+        "type": "array", "items": briefReference,
+        "description": .string(
+          "Knowledge captured after the handoff was made, oldest first, at most \(KnowledgeEngine.briefCapturedSinceLimit).")
+      ]),
+      "capturedSinceTotal": integer,
+      "tasksSince": .object([
+        "type": "array", "items": briefReference,
+        "description": .string(
+          "Tasks added or completed after the handoff was made, oldest change first, at most "
+            + "\(KnowledgeEngine.briefCapturedSinceLimit); a task reopened since is listed only when it was also added since.")
+      ]),
+      "tasksSinceTotal": integer, "previouslyActiveID": uuid, "notice": string, "stale": handoffStaleness,
+    ],
+    required: ["handoff", "knowledge", "tasks", "capturedSince", "capturedSinceTotal", "tasksSince", "tasksSinceTotal", "notice"])
+
   /// A ``DigestLine``: its text and the ids of the records it quotes.
   static let digestLine = object(["text": string, "evidenceIDs": uuids], required: ["text", "evidenceIDs"])
 

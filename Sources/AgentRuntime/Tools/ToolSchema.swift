@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Supported (a subset of JSON Schema draft 2020-12): objects with named properties,
 /// `required`, `additionalProperties: false`; strings with `minLength`/`maxLength`, `enum`,
-/// `format: uuid`; integers with `minimum`/`maximum`; booleans; arrays with `items`,
+/// `format: uuid`, `pattern` (published, not matched here: see ``StringRules/pattern``); integers with `minimum`/`maximum`; booleans; arrays with `items`,
 /// `minItems`/`maxItems`, `uniqueItems`.
 ///
 /// Text is bounded in `Character`s (grapheme clusters, as displayed) and, as everywhere
@@ -43,6 +43,11 @@ public indirect enum ToolSchema: Sendable {
     /// `maxLength` unchanged, so a client validating against the schema and the server accept
     /// exactly the same texts.
     public var maxCodePoints: Int?
+    /// A regular expression (ECMA-262, as JSON Schema reads `pattern`) published for a client
+    /// that validates, describing the values the tool accepts. The server does not match it:
+    /// the library checks such a value where it is used and names the argument, what was given
+    /// and what is accepted (``ToolDefinition/argumentError(from:)``).
+    public var pattern: String?
 
     /// The `maxLength` the published schema gives, in Unicode code points as JSON Schema counts
     /// them: an outer bound that every value the server accepts meets. For text, the Unicode
@@ -52,7 +57,7 @@ public indirect enum ToolSchema: Sendable {
     public var advertisedMaxLength: Int {
       if let maxCodePoints { return maxCodePoints }
       if let maxUTF8Bytes { return maxUTF8Bytes }
-      if allowed != nil || isUUID { return maxLength }
+      if allowed != nil || isUUID || pattern != nil { return maxLength }
       return Limits.unicodeScalarLimit(forCharacters: maxLength)
     }
 
@@ -67,15 +72,17 @@ public indirect enum ToolSchema: Sendable {
           + "\(Limits.query) characters are searched, cut between words, and a response that searched less than the "
           + "whole query says so (queryCutAt)"
       }
-      if maxUTF8Bytes != nil || allowed != nil || isUUID { return nil }
+      if maxUTF8Bytes != nil || allowed != nil || isUUID || pattern != nil { return nil }
       return "at most \(maxLength) characters (grapheme clusters, as displayed); maxLength, \(advertisedMaxLength), "
         + "bounds its Unicode code points (\(Limits.unicodeScalarsPerCharacter) per character)"
     }
 
     public init(
       minLength: Int = 0, maxLength: Int, allowed: [String]? = nil, isUUID: Bool = false,
-      normalization: Normalization = .sanitize, maxUTF8Bytes: Int? = nil, maxCodePoints: Int? = nil
+      normalization: Normalization = .sanitize, maxUTF8Bytes: Int? = nil, maxCodePoints: Int? = nil,
+      pattern: String? = nil
     ) {
+      self.pattern = pattern
       self.maxCodePoints = maxCodePoints
       self.minLength = minLength
       self.maxLength = maxLength
@@ -101,6 +108,27 @@ public indirect enum ToolSchema: Sendable {
 
   /// A UUID string.
   public static let uuid = ToolSchema.string(StringRules(minLength: 1, maxLength: 64, isUUID: true, normalization: .verbatim))
+
+  /// How a handoff is named (``KnowledgeEngine/resolveHandoffReference(_:field:hints:)``): its
+  /// UUID, `latest` (any case), or the start of its id, at least
+  /// ``KnowledgeEngine/handoffIDPrefixMinimum`` hexadecimal digits with hyphens where the UUID
+  /// has them; white space around it is ignored. Published with ``handoffReferencePattern``
+  /// instead of `format: uuid`; the engine resolves it, refusing a malformed value or a prefix
+  /// that more than one handoff has, naming the argument.
+  public static let handoffReference = ToolSchema.string(
+    StringRules(minLength: 1, maxLength: 64, normalization: .sanitize, pattern: handoffReferencePattern))
+
+  /// ``handoffReference``'s `pattern`: `latest`, or a prefix of a UUID's text of at least 8
+  /// hexadecimal digits (`3F2504E0`, `3f2504e0-4f89`, a whole UUID), white space around it allowed.
+  public static let handoffReferencePattern: String = {
+    let h = "[0-9A-Fa-f]"
+    // Each group of the UUID (8-4-4-4-12): whole and followed by the next group's start, or begun.
+    let last = "-\(h){0,12}"
+    let fourth = "-(?:\(h){4}(?:\(last))?|\(h){0,3})"
+    let third = "-(?:\(h){4}(?:\(fourth))?|\(h){0,3})"
+    let second = "-(?:\(h){4}(?:\(third))?|\(h){0,3})"
+    return "^\\s*(?:[Ll][Aa][Tt][Ee][Ss][Tt]|\(h){8}(?:\(second))?)\\s*$"
+  }()
 
   /// A string enum.
   public static func oneOf(_ values: [String]) -> ToolSchema {
@@ -157,6 +185,7 @@ public indirect enum ToolSchema: Sendable {
       o["maxLength"] = .integer(r.advertisedMaxLength)
       if let allowed = r.allowed { o["enum"] = .array(allowed.map { .string($0) }) }
       if r.isUUID { o["format"] = "uuid" }
+      if let pattern = r.pattern { o["pattern"] = .string(pattern) }
       return .object(o)
     case .integer(let lo, let hi):
       return .object(["type": "integer", "minimum": .integer(lo), "maximum": .integer(hi)])

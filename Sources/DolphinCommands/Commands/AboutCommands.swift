@@ -8,8 +8,8 @@ enum AboutCommands {
   static let all = [limits, version]
 
   /// ``Limits/table`` and the bounds that other layers hold to: the digest builder's lines and
-  /// sections (derived text, which import also holds digests to) and the MCP server's messages and
-  /// responses.
+  /// sections (derived text, which import also holds digests to) and the MCP server's messages,
+  /// responses and batches.
   static var table: [(name: String, value: Int, unit: String)] {
     Limits.table + [
       ("digest line", DigestBuilder.lineLimit, "characters"),
@@ -21,6 +21,7 @@ enum AboutCommands {
       ("MCP message (one JSON-RPC line)", JSONRPCLimits().maximumMessageBytes, "bytes"),
       ("MCP response (one JSON-RPC line)", JSONRPCLimits().maximumResponseBytes, "bytes"),
       ("MCP JSON nesting depth", JSONRPCLimits().maximumDepth, "levels"),
+      ("MCP batch (one JSON-RPC batch, revision 2025-03-26)", JSONRPCLimits().maximumBatchMessages, "messages"),
     ]
   }
 

@@ -28,6 +28,18 @@ extension KnowledgeEngine {
   ///   ``ValidationError/missingRecord``, for `latest` when no handoff exists or a prefix no
   ///   handoff has. Storage errors.
   public func resolveHandoffReference(_ reference: String, field: String = "id") throws -> UUID {
+    try resolveHandoffReference(reference, field: field, hints: .commandLine)
+  }
+
+  /// ``resolveHandoffReference(_:field:)``, with errors that point to `hints`' ways of listing
+  /// and creating handoffs (an MCP client's tools rather than the CLI's commands).
+  /// - Parameters:
+  ///   - reference: what the user or client gave.
+  ///   - field: the argument named in errors, e.g. `id`.
+  ///   - hints: how the errors say to list handoffs and to create one.
+  /// - Returns: the id of a stored handoff, as ``resolveHandoffReference(_:field:)`` returns it.
+  /// - Throws: what ``resolveHandoffReference(_:field:)`` throws, its advice taken from `hints`.
+  public func resolveHandoffReference(_ reference: String, field: String, hints: HandoffReferenceHints) throws -> UUID {
     let text = reference.trimmingCharacters(in: .whitespacesAndNewlines)
     if let id = UUID(uuidString: text) { return id }
     let shown = Limits.quoted(reference, cutAt: 60)
@@ -37,7 +49,7 @@ extension KnowledgeEngine {
           ValidationError(
             field: field,
             message: "\(field) \(shown) names the newest handoff, and the workspace holds none; "
-              + "create one with `dolphin handoff create --focus TEXT`",
+              + "create one with \(hints.creating)",
             missingRecord: .init(recordType: "handoff", id: Self.latestHandoffWord)))
       }
       return newest.id
@@ -58,7 +70,7 @@ extension KnowledgeEngine {
     case 0:
       throw WorkspaceError.validation(
         ValidationError(
-          field: field, message: "\(field) \(shown): no handoff id begins with \(prefix) (`dolphin handoff list` lists them)",
+          field: field, message: "\(field) \(shown): no handoff id begins with \(prefix) (\(hints.listing) lists them)",
           missingRecord: .init(recordType: "handoff", id: prefix)))
     default:
       let listed = candidates.map { "\($0.id.uuidString) \(TerminalText.quoted(Truncation.truncate($0.focus, to: 60)))" }
@@ -84,4 +96,23 @@ extension KnowledgeEngine {
     }
     return true
   }
+}
+
+/// How the errors of ``KnowledgeEngine/resolveHandoffReference(_:field:hints:)`` say to list
+/// handoffs and to create one: each face names its own command or tool.
+public struct HandoffReferenceHints: Sendable, Equatable {
+  /// What lists the handoffs, as the subject of "… lists them": `` `dolphin handoff list` ``.
+  public var listing: String
+  /// What creates one, after "create one with": `` `dolphin handoff create --focus TEXT` ``.
+  public var creating: String
+
+  /// Hints naming `listing` and `creating`.
+  public init(listing: String, creating: String) {
+    self.listing = listing
+    self.creating = creating
+  }
+
+  /// The CLI's commands.
+  public static let commandLine = HandoffReferenceHints(
+    listing: "`dolphin handoff list`", creating: "`dolphin handoff create --focus TEXT`")
 }

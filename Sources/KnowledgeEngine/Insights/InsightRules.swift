@@ -672,48 +672,30 @@ enum InsightRules {
     return out
   }
 
-  /// The stale-handoff insight for the active handoff `h`, or nil when it is not stale.
+  /// The stale-handoff insight for the active handoff `h`, or nil when it is not stale
+  /// (``HandoffStaleness/evaluate(_:capturedAfter:newest:now:thresholds:)``, the test a restore
+  /// brief applies too).
   ///
-  /// Its advice is what clears it: restoring `newest` when that handoff was made after `h`
-  /// (creating a handoff does not make it active, so "create a new one" alone changed nothing:
-  /// review 20-b, 4), otherwise creating one made active with `--activate`; or deactivating `h`.
+  /// Its advice is what clears it (``HandoffStaleness/commandAdvice``): restoring `newest` when
+  /// that handoff was made after `h` (creating a handoff does not make it active, so "create a
+  /// new one" alone changed nothing: review 20-b, 4), otherwise creating one made active with
+  /// `--activate`; or deactivating `h`.
   static func staleHandoff(_ h: Handoff, _ scan: Scan, newest: Handoff?, now: Date, _ t: InsightThresholds) -> Fired? {
     let newer = scan.newer.total
-    // Compared as durations: "older than 14 days" holds at 14 days and 1 second.
-    let age = now.timeIntervalSince(h.createdAt)
-    let old = age > Double(t.staleHandoffDays) * 86_400
-    guard newer > 0 || old else { return nil }
-    let priority: Priority = old && newer > 0 ? .high : .normal
+    guard let stale = HandoffStaleness.evaluate(h, capturedAfter: newer, newest: newest, now: now, thresholds: t) else {
+      return nil
+    }
     let evidence = scan.newer.elements.map(\.id)
     return Fired(
-      .staleHandoff, priority,
+      .staleHandoff, stale.priority,
       [
         Ranked(key: RankKey(ids: [h.id])) {
-          var reasons: [String] = []
-          if old { reasons.append("it is \(ageText(age)) old (older than \(t.staleHandoffDays) days)") }
-          if newer > 0 {
-            reasons.append(newer == 1 ? "1 knowledge item was captured after it" : "\(newer) knowledge items were captured after it")
-          }
-          return Insight(
-            rule: .staleHandoff, priority: priority,
-            message: "The active handoff \(quote(h.focus)) may be stale: \(reasons.joined(separator: " and ")); "
-              + staleHandoffAdvice(h, newest: newest),
+          Insight(
+            rule: .staleHandoff, priority: stale.priority,
+            message: "The active handoff \(quote(h.focus)) may be stale: \(stale.reason); " + stale.commandAdvice,
             evidenceIDs: [h.id] + evidence, evidenceTotal: 1 + newer)
         }
       ])
-  }
-
-  /// What clears the stale-handoff insight: `restore the newer handoff "F" (id N: `dolphin
-  /// handoff restore N`) or deactivate this one (`dolphin handoff deactivate`).` when a newer
-  /// handoff exists, else the same with `create a new handoff marked active (`dolphin handoff
-  /// create --focus TEXT --activate`)`.
-  static func staleHandoffAdvice(_ h: Handoff, newest: Handoff?) -> String {
-    let deactivate = "or deactivate this one (`dolphin handoff deactivate`)."
-    if let newest, newest.id != h.id, newest.createdAt >= h.createdAt {
-      let id = newest.id.uuidString
-      return "restore the newer handoff \(quote(newest.focus)) (id \(id): `dolphin handoff restore \(id)`) \(deactivate)"
-    }
-    return "create a new handoff and mark it active (`dolphin handoff create --focus TEXT --activate`) \(deactivate)"
   }
 
   /// An age in whole days and hours, rounded down: `15 days`, `14 days and 23 hours`,

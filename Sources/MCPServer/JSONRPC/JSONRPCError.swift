@@ -55,6 +55,16 @@ public struct JSONRPCError: Error, Sendable, Equatable, CustomStringConvertible 
       data: ["size": .integer(size), "limit": .integer(limit)])
   }
 
+  /// -32600 for a JSON-RPC batch of `count` messages, over `limit`
+  /// (``JSONRPCLimits/maximumBatchMessages``): none of it was run.
+  public static func batchTooLong(count: Int, limit: Int) -> JSONRPCError {
+    JSONRPCError(
+      code: Code.invalidRequest,
+      message: "the JSON-RPC batch holds \(count) messages, over the limit of \(limit) per batch; none of them was run. "
+        + "Send at most \(limit) per batch, or one message per line",
+      data: ["count": .integer(count), "limit": .integer(limit)])
+  }
+
   /// -32601 for a method this server does not offer.
   public static func methodNotFound(_ method: String) -> JSONRPCError {
     // The name is the client's text: quoted inert, on one line and short in the message, and

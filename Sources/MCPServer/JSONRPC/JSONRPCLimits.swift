@@ -20,16 +20,30 @@ public struct JSONRPCLimits: Sendable, Equatable {
   /// bound, and says how many it left out (`omittedForSize` beside `truncated: true`, and a
   /// last line of text). A result still over it — one record larger than the bound — is not
   /// sent: a tool call gets an `isError` result saying so, any other request a -32603 error.
-  /// Two things pass it: an error response to a request whose id alone nearly fills
-  /// ``maximumMessageBytes`` (the id is echoed whole), and the one line of responses that
-  /// answers a JSON-RPC batch (revision 2025-03-26 only), which holds one response, each
-  /// within the bound, per request of the batch.
+  /// The one line that answers a JSON-RPC batch (revision 2025-03-26 only) is held to it too:
+  /// its responses are kept whole in batch order while they fit, and each later one that does
+  /// not is replaced by such an error. Only errors can pass it, by the ids they echo: one to a
+  /// request whose id alone nearly fills ``maximumMessageBytes`` (the id is echoed whole), or a
+  /// batch's errors and stand-ins (each a few hundred bytes beside its id, at most
+  /// ``maximumBatchMessages`` of them) whose ids together nearly fill it.
   public var maximumResponseBytes: Int
+  /// The most messages one JSON-RPC batch may hold (requests, notifications and responses
+  /// alike; revision 2025-03-26 only, the one that has batches).
+  ///
+  /// Default 100. A longer batch is refused whole, before any of it runs, with a -32600 error
+  /// whose id is `null`, naming the limit and the count given (`data.count`, `data.limit`);
+  /// the session keeps serving. Each request of a batch runs at once beside the others, so a
+  /// 4 MiB line of 100,000 requests would otherwise start 100,000 calls together.
+  public var maximumBatchMessages: Int
 
   /// Limits; defaults as documented on each property.
-  public init(maximumMessageBytes: Int = 4 * 1024 * 1024, maximumDepth: Int = 64, maximumResponseBytes: Int = 4 * 1024 * 1024) {
+  public init(
+    maximumMessageBytes: Int = 4 * 1024 * 1024, maximumDepth: Int = 64, maximumResponseBytes: Int = 4 * 1024 * 1024,
+    maximumBatchMessages: Int = 100
+  ) {
     self.maximumMessageBytes = maximumMessageBytes
     self.maximumDepth = maximumDepth
     self.maximumResponseBytes = maximumResponseBytes
+    self.maximumBatchMessages = maximumBatchMessages
   }
 }

@@ -29,6 +29,7 @@ extension JSONRPCMessage {
   /// | JSON with a lone surrogate escape (`"\ud800"`), bytes in a string that are not UTF-8, or bytes after the message | -32700 with the id (or `null`), `data.byteOffset` |
   /// | `[]` | -32600, id `null` |
   /// | a batch, `acceptsBatches` false | -32600, id `null` (batches were removed in MCP 2025-06-18) |
+  /// | a batch, `acceptsBatches` true, of more than ``JSONRPCLimits/maximumBatchMessages`` elements | -32600, id `null`, `data.count` and `data.limit`; no element is read |
   /// | a batch, `acceptsBatches` true | ``JSONRPCInbound/batch(_:)``: each element as an object line; an element that is not an object (an array included) is -32600, id `null` |
   /// | a scalar (`42`, `"x"`, `null`) | -32600, id `null` |
   /// | an object whose `id` is not a string or integer (`null`, `1.5`, `true`) | -32600, id `null` |
@@ -81,6 +82,8 @@ extension JSONRPCMessage {
           id: idDespite(error, in: line, limits: limits)))
     }
     switch value {
+    case .array(let elements) where acceptsBatches && elements.count > limits.maximumBatchMessages:
+      return .rejected(.error(.batchTooLong(count: elements.count, limit: limits.maximumBatchMessages), id: nil))
     case .array(let elements) where acceptsBatches && !elements.isEmpty:
       return .batch(
         elements.map { element in

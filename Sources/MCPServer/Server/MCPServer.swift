@@ -32,7 +32,9 @@ import Foundation
 ///   cancelled toward the client too (`notifications/cancelled` with its id).
 /// - **Input errors** follow ``JSONRPCMessage/decode(_:limits:acceptsBatches:)``: -32700 / -32600 /
 ///   -32602; batches rejected, except after agreeing to MCP 2025-03-26, which requires receiving
-///   them (each element handled as a line of its own, one array of responses); size and depth bounded by ``Configuration/limits``; the session keeps
+///   them (at most ``JSONRPCLimits/maximumBatchMessages`` messages, each handled as a line of
+///   its own, one array of responses held to ``JSONRPCLimits/maximumResponseBytes``); size and
+///   depth bounded by ``Configuration/limits``; the session keeps
 ///   serving after every one of them. A malformed response to a request the server sent
 ///   (an elicitation) is never answered, but when its id can be read the waiting call fails
 ///   with ``MCPServerError/invalidClientResponse(_:)`` instead of waiting on.

@@ -240,18 +240,23 @@ actor MCPSession {
       response = JSONRPCResponse(id: request.id, outcome: oversized(method, request, size: bytes.count, bound: bound))
       bytes = JSONRPCMessage.response(response).serialized()
     }
-    await reply(response, serialized: bytes, to: target)
+    await reply(response, serialized: bytes, answering: (method, request), to: target)
   }
 
   /// The answer to `request` in place of a result whose response would be `size` bytes, over
   /// `bound` (``JSONRPCLimits/maximumResponseBytes``): for a tool call, an `isError` result
   /// saying that the call ran but its result was withheld (a tool that lists records cuts its
   /// own list to fit, so only a single record larger than the bound gets here); for any other
-  /// request, a -32603 error with `data.size` and `data.limit`.
-  private func oversized(_ method: Method, _ request: JSONRPCRequest, size: Int, bound: Int)
+  /// request, a -32603 error with `data.size` and `data.limit`. With `inBatch`, the response
+  /// itself was within the bound but the line answering its batch had no room left for it.
+  private func oversized(_ method: Method, _ request: JSONRPCRequest, size: Int, bound: Int, inBatch: Bool = false)
     -> Result<JSONValue, JSONRPCError>
   {
-    let over = "the response would be \(size) bytes, over the \(bound)-byte bound on one response"
+    let over =
+      inBatch
+      ? "the response would be \(size) bytes, more than was left of the \(bound)-byte bound on the one line that answers "
+        + "its JSON-RPC batch after the batch's earlier responses; send the request alone or in a smaller batch"
+      : "the response would be \(size) bytes, over the \(bound)-byte bound on one response"
     guard method == .toolsCall else {
       return .failure(
         JSONRPCError(
@@ -281,7 +286,20 @@ actor MCPSession {
   /// The responses of one batch gathered so far, and how many are still to come.
   struct PendingBatch {
     var remaining: Int
-    var responses: [(index: Int, response: JSONRPCResponse)] = []
+    var responses: [BatchEntry] = []
+  }
+
+  /// One response of a batch, as it will be sent.
+  struct BatchEntry {
+    /// The request's place in the batch.
+    var index: Int
+    var response: JSONRPCResponse
+    /// Its JSON text.
+    var bytes: [UInt8]
+    /// The request it answers and its method, for a request that was served (nil for an
+    /// element refused as it was read): what its stand-in is made of when the batch's line has
+    /// no room for it (``batchLine(_:)``).
+    var answering: (method: Method, request: JSONRPCRequest)?
   }
 
   /// Handles a JSON-RPC batch: each element as if it came on a line of its own, in order, and
@@ -305,8 +323,12 @@ actor MCPSession {
 
   /// Sends `response` (nil: a cancelled request's, which is not sent) to `target`: at once on
   /// its own line (`serialized`, when given, is its JSON text), or into its batch, whose array
-  /// is sent when the last response arrives.
-  private func reply(_ response: JSONRPCResponse?, serialized: [UInt8]? = nil, to target: ReplyTarget) async {
+  /// is sent when the last response arrives (``batchLine(_:)``). `answering` names the request
+  /// and its method when the response answers a served request.
+  private func reply(
+    _ response: JSONRPCResponse?, serialized: [UInt8]? = nil, answering: (method: Method, request: JSONRPCRequest)? = nil,
+    to target: ReplyTarget
+  ) async {
     switch target {
     case .line:
       if let serialized {
@@ -318,15 +340,69 @@ actor MCPSession {
       // Changed in place: a copy taken out of the dictionary and put back would copy every
       // response held so far on each append (review 19-a: a batch of 20,000 took 22 s).
       guard batches[number] != nil else { return }
-      if let response { batches[number]?.responses.append((index, response)) }
+      if let response {
+        let bytes = serialized ?? JSONRPCMessage.response(response).serialized()
+        batches[number]?.responses.append(BatchEntry(index: index, response: response, bytes: bytes, answering: answering))
+      }
       batches[number]?.remaining -= 1
       guard let batch = batches[number], batch.remaining == 0 else { return }
       batches[number] = nil
       guard !batch.responses.isEmpty else { return }
-      let array = JSONValue.array(
-        batch.responses.sorted { $0.index < $1.index }.map { JSONRPCMessage.response($0.response).jsonValue })
-      await send(bytes: array.serialized(sortedKeys: true))
+      await send(bytes: batchLine(batch.responses.sorted { $0.index < $1.index }))
     }
+  }
+
+  /// The one line answering a batch: the array of its responses, in batch order, held to
+  /// ``JSONRPCLimits/maximumResponseBytes`` as a single response is.
+  ///
+  /// When the responses do not fit together, they are kept whole in batch order while the line
+  /// still fits with a stand-in for every later one; each response that does not fit is
+  /// replaced by its stand-in, made as for a single response over the bound: a tool call's is
+  /// an `isError` result saying the call ran and its result was withheld, any other request's a
+  /// -32603 error with `data.size` and `data.limit`. Errors stay as they are (each is small
+  /// but for the id it echoes: a batch whose ids alone nearly fill the message bound can still
+  /// pass the bound, the one exception, as for a single error response).
+  /// - Parameter entries: the batch's responses, in batch order.
+  /// - Returns: the line's JSON text (without its newline).
+  private func batchLine(_ entries: [BatchEntry]) -> [UInt8] {
+    let bound = server.configuration.limits.maximumResponseBytes
+    // `[`, `]` and a comma between two responses.
+    let framing = 2 + max(0, entries.count - 1)
+    var chosen = entries.map(\.bytes)
+    let whole = framing + chosen.reduce(0) { $0 + $1.count }
+    if whole > bound {
+      let standIns = entries.map { entry -> [UInt8] in
+        guard let (method, request) = entry.answering, case .success = entry.response.outcome else { return entry.bytes }
+        let standIn = JSONRPCMessage.response(
+          JSONRPCResponse(
+            id: request.id, outcome: oversized(method, request, size: entry.bytes.count, bound: bound, inBatch: true))
+        ).serialized()
+        return standIn.count < entry.bytes.count ? standIn : entry.bytes
+      }
+      // The line's size with every response from here on a stand-in.
+      var size = framing + standIns.reduce(0) { $0 + $1.count }
+      var replaced = 0
+      for i in entries.indices {
+        let grown = size - standIns[i].count + entries[i].bytes.count
+        if grown <= bound {
+          size = grown
+        } else {
+          chosen[i] = standIns[i]
+          if standIns[i] != entries[i].bytes { replaced += 1 }
+        }
+      }
+      log(
+        "the line answering a batch of \(entries.count) response(s) would be \(whole) bytes, over the \(bound)-byte bound; "
+          + "\(replaced) of them were sent as errors saying so (\(size) bytes sent)")
+    }
+    var line: [UInt8] = [UInt8(ascii: "[")]
+    line.reserveCapacity(framing + chosen.reduce(0) { $0 + $1.count })
+    for (i, bytes) in chosen.enumerated() {
+      if i > 0 { line.append(UInt8(ascii: ",")) }
+      line += bytes
+    }
+    line.append(UInt8(ascii: "]"))
+    return line
   }
 
   private func respond(_ method: Method, _ request: JSONRPCRequest) async throws -> JSONValue {

@@ -198,6 +198,34 @@ struct JSONRPCMessageTests {
     }
     #expect(response == .error(.messageTooLarge(size: 17, limit: 16), id: nil))
   }
+
+  @Test("A batch over maximumBatchMessages: -32600 with id null naming the count and the limit; at the limit, a batch")
+  func batchLimit() {
+    let limits = JSONRPCLimits(maximumBatchMessages: 3)
+    func line(_ n: Int) -> [UInt8] {
+      Array(("[" + (1...n).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"ping"}"# }.joined(separator: ",") + "]").utf8)
+    }
+    #expect(JSONRPCMessage.decode(line(4), limits: limits, acceptsBatches: true) == .rejected(.error(.batchTooLong(count: 4, limit: 3), id: nil)))
+    #expect(
+      JSONRPCError.batchTooLong(count: 4, limit: 3).message
+        == "the JSON-RPC batch holds 4 messages, over the limit of 3 per batch; none of them was run. Send at most 3 per batch, "
+        + "or one message per line")
+    guard case .batch(let items) = JSONRPCMessage.decode(line(3), limits: limits, acceptsBatches: true) else {
+      Issue.record("expected a batch")
+      return
+    }
+    #expect(items.count == 3)
+    // Where batches are not accepted, the refusal says so, whatever the count.
+    guard case .rejected(let refused) = JSONRPCMessage.decode(line(4), limits: limits) else {
+      Issue.record("expected a rejection")
+      return
+    }
+    guard case .failure(let error) = refused.outcome else {
+      Issue.record("expected an error")
+      return
+    }
+    #expect(error.message.contains("batches are not supported here"), "\(error.message)")
+  }
 }
 
 /// Regression (review, s14): a lone surrogate escape in a message (`"\ud800"`) was stored as

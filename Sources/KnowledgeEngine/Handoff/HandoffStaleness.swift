@@ -1,0 +1,87 @@
+import ContinuityKit
+import Foundation
+
+/// Why a handoff may no longer say where the work stands, by the stale-handoff insight's test
+/// (``InsightRule/staleHandoff``), and what clears it.
+///
+/// A handoff is stale once any knowledge item was captured after it, or once it is older than
+/// ``InsightThresholds/staleHandoffDays`` days, compared as a duration (that many times 24
+/// hours). The insight applies the test to the active handoff; a restore brief applies it to
+/// the handoff just restored (``KnowledgeEngine/staleness(of:)``), which is then the active
+/// one, so that the brief says at once what the next `insights` run would.
+public struct HandoffStaleness: Sendable, Equatable, Codable {
+  /// What clears the insight (each face names its own command or tool for it).
+  public enum Remedy: String, Sendable, Equatable, Codable {
+    /// Restore ``HandoffStaleness/newerHandoffID``, the newest handoff, made after this one.
+    case restoreNewer
+    /// Create a new handoff marked active (no handoff was made after this one).
+    case createActive
+  }
+
+  /// The handoff tested.
+  public var handoffID: UUID
+  /// Knowledge items captured after the handoff was made.
+  public var capturedAfter: Int
+  /// The handoff's age when tested, in whole seconds (0 for one dated in the future).
+  public var ageSeconds: Int
+  /// The age past which a handoff is stale (``InsightThresholds/staleHandoffDays``), in days.
+  public var staleAfterDays: Int
+  /// Whether the handoff is older than ``staleAfterDays`` days.
+  public var isOld: Bool
+  /// `high` when it is both old and followed by captures, else `normal`, as the insight ranks it.
+  public var priority: Priority
+  /// Why, as the insight says it: `it is 15 days and 2 hours old (older than 14 days) and 3
+  /// knowledge items were captured after it`.
+  public var reason: String
+  /// What clears it: restoring the newer handoff, or creating one marked active; deactivating
+  /// this one clears it too.
+  public var remedy: Remedy
+  /// With ``Remedy/restoreNewer``: the newest handoff, made after this one.
+  public var newerHandoffID: UUID?
+  /// With ``Remedy/restoreNewer``: that handoff's focus, as stored.
+  public var newerHandoffFocus: String?
+
+  /// The test itself, shared by the insight rule and ``KnowledgeEngine/staleness(of:)``.
+  /// - Parameters:
+  ///   - handoff: the handoff tested.
+  ///   - capturedAfter: how many knowledge items were captured after it.
+  ///   - newest: the newest handoff by creation (it may be `handoff` itself), or nil.
+  ///   - now: the time of the test.
+  ///   - thresholds: the insight thresholds (``InsightThresholds/staleHandoffDays``).
+  /// - Returns: nil when the handoff is not stale.
+  static func evaluate(
+    _ handoff: Handoff, capturedAfter: Int, newest: Handoff?, now: Date, thresholds: InsightThresholds = .v1
+  ) -> HandoffStaleness? {
+    // Compared as durations: "older than 14 days" holds at 14 days and 1 second.
+    let age = now.timeIntervalSince(handoff.createdAt)
+    let old = age > Double(thresholds.staleHandoffDays) * 86_400
+    guard capturedAfter > 0 || old else { return nil }
+    var reasons: [String] = []
+    if old { reasons.append("it is \(InsightRules.ageText(age)) old (older than \(thresholds.staleHandoffDays) days)") }
+    if capturedAfter > 0 {
+      reasons.append(
+        capturedAfter == 1 ? "1 knowledge item was captured after it" : "\(capturedAfter) knowledge items were captured after it")
+    }
+    // Creating a handoff does not make it active, so "create a new one" alone changed nothing
+    // while a newer one existed (review 20-b, 4): that one is named instead.
+    let newer = newest.flatMap { $0.id != handoff.id && $0.createdAt >= handoff.createdAt ? $0 : nil }
+    return HandoffStaleness(
+      handoffID: handoff.id, capturedAfter: capturedAfter, ageSeconds: Int(max(0, age)),
+      staleAfterDays: thresholds.staleHandoffDays, isOld: old, priority: old && capturedAfter > 0 ? .high : .normal,
+      reason: reasons.joined(separator: " and "), remedy: newer == nil ? .createActive : .restoreNewer,
+      newerHandoffID: newer?.id, newerHandoffFocus: newer?.focus)
+  }
+
+  /// What clears it, in the CLI's commands, as the stale-handoff insight advises: `restore the
+  /// newer handoff "F" (id N: `dolphin handoff restore N`) or deactivate this one (`dolphin
+  /// handoff deactivate`).`, or with no newer handoff `create a new handoff and mark it active
+  /// (`dolphin handoff create --focus TEXT --activate`) or deactivate this one (…).`
+  public var commandAdvice: String {
+    let deactivate = "or deactivate this one (`dolphin handoff deactivate`)."
+    if remedy == .restoreNewer, let id = newerHandoffID?.uuidString {
+      return "restore the newer handoff \(InsightRules.quote(newerHandoffFocus ?? "")) (id \(id): `dolphin handoff restore \(id)`) "
+        + deactivate
+    }
+    return "create a new handoff and mark it active (`dolphin handoff create --focus TEXT --activate`) \(deactivate)"
+  }
+}
