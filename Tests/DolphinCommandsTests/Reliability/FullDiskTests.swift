@@ -40,6 +40,8 @@ enum FullDisk {
     var databaseUnchanged: Bool
     /// What the commands run once the filler was removed gave, in order.
     var afterFreeing: [Output]
+    /// The directory the shell snippets saw as `$OUT`, for files they wrote.
+    var outputDirectory: String
   }
 
   /// `text` as one shell word.
@@ -111,7 +113,7 @@ enum FullDisk {
       freeBytesWhenFull: Int64(read("free").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1,
       whileFull: results("full", whileFull.count),
       databaseUnchanged: read("unchanged").hasPrefix("0"),
-      afterFreeing: results("after", afterFreeing.count))
+      afterFreeing: results("after", afterFreeing.count), outputDirectory: out)
   }
 
   /// A workspace of a few real records, closed (no `-wal`): two knowledge items, a task, a
@@ -388,6 +390,54 @@ struct FullDiskTests {
     #expect((json["openProblem"] as? [String: Any])?["reason"] as? String == "disk full", "\(json)")
     #expect((json["diskSpace"] as? [String: Any])?["availableFiles"] as? Int == 0, "\(json)")
     #expect(session.afterFreeing[0].stdout.contains("Only in the WAL"), "\(session.afterFreeing[0].stdout)")
+  }
+
+  @Test("dolphin mcp started on a full disk answers reads, refuses a write saying the disk is full, and writes once space is freed, without restarting")
+  func mcpRecoversOnceSpaceIsFreed() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    _ = try FullDisk.makeWorkspace(cli)
+    // One session across the freeing of space: a driver speaks JSON-RPC to the server and removes
+    // the filler between the two captures.
+    let driver = #"""
+      "$PYTHON" - "$DOLPHIN" "$WS" "$MNT" >"$OUT/mcp.txt" 2>"$OUT/mcp.err" <<'PY'
+      import glob, json, os, subprocess, sys
+      dolphin, ws, mnt = sys.argv[1:]
+      p = subprocess.Popen([dolphin, "mcp", "--writes", "allow", "--workspace", ws], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+      def call(i, method, params):
+          p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": i, "method": method, "params": params}) + "\n"); p.stdin.flush()
+          return json.loads(p.stdout.readline())
+      call(0, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})
+      p.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n'); p.stdin.flush()
+      tool = lambda i, name, args: call(i, "tools/call", {"name": name, "arguments": args})["result"]
+      results = [tool(1, "knowledge_search", {"query": "backups"}), tool(2, "knowledge_capture", {"kind": "fact", "title": "Stored on a full disk"})]
+      for f in glob.glob(mnt + "/filler*"): os.remove(f)
+      results.append(tool(3, "knowledge_capture", {"kind": "fact", "title": "Stored once space was freed"}))
+      p.stdin.close(); p.wait()
+      print(json.dumps({"results": results, "stderr": p.stderr.read()}))
+      PY
+      """#
+    let session = try FullDisk.run(
+      workspace: cli.workspace, scratch: cli.dir, whileFull: [], beforeFreeing: driver,
+      afterFreeing: [FullDisk.Command(["knowledge", "list"])])
+    let text = try String(contentsOfFile: session.outputDirectory + "/mcp.txt", encoding: .utf8)
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+    let results = try #require(report["results"] as? [[String: Any]], "\(text)")
+    try #require(results.count == 3, "\(text)")
+    func shown(_ result: [String: Any]) -> String { ((result["content"] as? [[String: Any]])?.first?["text"] as? String) ?? "" }
+    #expect(results[0]["isError"] as? Bool != true && shown(results[0]).contains("Backups run nightly"), "\(results[0])")
+    #expect(results[1]["isError"] as? Bool == true, "\(results[1])")
+    #expect(
+      shown(results[1]).contains("\(session.database) is open read-only (the disk is full (0 bytes free of 2 MiB"),
+      "\(results[1])")
+    #expect(results[2]["isError"] as? Bool != true, "\(results[2])")
+    let stderr = report["stderr"] as? String ?? ""
+    #expect(stderr.contains("can be written now; the workspace was opened again for writing"), "\(stderr)")
+    // Asked again only once a byte was free: one read-only notice, from the start.
+    #expect(stderr.components(separatedBy: "is read-only (the disk is full").count == 2, "\(stderr)")
+    let list = session.afterFreeing[0].stdout
+    #expect(list.contains("Stored once space was freed") && !list.contains("Stored on a full disk"), "\(list)")
   }
 
   /// Shell for ``FullDisk/run``'s `prepare`: a second process holds the database open, so a
