@@ -9,8 +9,10 @@
 # before the fault intact (PRAGMA integrity_check via `dolphin doctor`, record counts), and no
 # half-written file.
 #
-#   enospc     workspace on a tiny tmpfs filled up: captures, export --output and the legacy
-#              backup of `dolphin migrate` fail with "the disk is full"
+#   enospc     workspace on a tiny tmpfs filled up: reading still works (status, knowledge list,
+#              search, export to stdout and to another disk; doctor exits 5 naming the full disk);
+#              captures, export --output and the legacy backup of `dolphin migrate` fail with
+#              "the disk is full"
 #   erofs      the tmpfs remounted read-only: capture fails with "read-only"; list, export and
 #              status still read it
 #   eacces     as uid 65534: a workspace in a directory it may not write ("permission denied"),
@@ -107,6 +109,23 @@ for i in $(seq 1 20); do
 done
 if [ "$full" = 0 ]; then fail "20 large captures on a full disk all succeeded"; else expect_failure "capture on a full disk" "the disk is full"; fi
 stored_before=$(( 3 + i - 1 ))
+# Reading needs no room: the open falls back to reading when SQLite cannot allocate its -shm.
+dd if=/dev/zero of="$M/filler2" bs=4k >/dev/null 2>&1   # whatever the last captures left
+for args in "status" "knowledge list" "search committed" "export" "export --output $ROOT/rescue.json"; do
+  run "$ROOT/out" $args --workspace "$WS"
+  if [ "$RC" = 0 ] && grep -q "the disk is full" "$ROOT/out" && { [ "$args" = status ] || grep -q "committed 3" "$ROOT/out" "$ROOT/rescue.json" 2>/dev/null; }; then
+    echo "  ok: $args on the full disk -> exit 0, with a notice naming the full disk"
+  else
+    fail "$args on the full disk: exit $RC: $(head -3 "$ROOT/out" | cut -c1-300)"
+  fi
+done
+run "$ROOT/out" doctor --workspace "$WS"
+if [ "$RC" = 5 ] && grep -q "^Disk: full: " "$ROOT/out" && grep -q "PRAGMA integrity_check: ok" "$ROOT/out"; then
+  echo "  ok: doctor on the full disk -> exit 5: $(grep -m1 '^Disk:' "$ROOT/out")"
+else
+  fail "doctor on the full disk: exit $RC: $(cat "$ROOT/out")"
+fi
+rm -f "$M/filler2"
 rm -f "$M/filler"
 n="$(count "$WS" knowledge)"
 [ "$n" = "$stored_before" ] || fail "after freeing space: $n items, expected $stored_before (every capture that reported success, no other)"

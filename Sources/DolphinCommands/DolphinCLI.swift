@@ -532,7 +532,8 @@ final class CommandContext {
     case .failure(let error): throw error
     }
     for w in store.warnings { console.printDiagnostic("dolphin: warning: \(w)") }
-    if let reason = store.readOnlyReason {
+    // A command that writes on a full disk fails with the same words at its write.
+    if let reason = store.readOnlyReason, access == .read || !store.isOnFullDisk {
       console.printDiagnostic("dolphin: notice: \(store.databasePath) is read-only: \(reason)")
     }
     // A first run interrupted between schema steps is refused; an earlier build's workspace is

@@ -9,6 +9,10 @@ import Foundation
 /// Plain-words causes for the `errno` values a user can act on, so storage and file errors
 /// name the cause first ("the disk is full") and keep the system's text after it.
 package enum SystemErrorCause {
+  /// The cause named for `ENOSPC` and `EDQUOT` (and SQLite's `SQLITE_FULL`); messages that carry
+  /// it start with it, which ``WorkspaceError/isDiskFull`` relies on.
+  package static let diskFull = "the disk is full"
+
   /// The cause of `code` in plain words followed by the system's own text, e.g.
   /// `the disk is full (No space left on device)`; just the system's text for other codes.
   /// - Parameter code: an `errno` value.
@@ -23,7 +27,7 @@ package enum SystemErrorCause {
   /// - Parameter code: an `errno` value.
   package static func cause(of code: Int32) -> String? {
     switch code {
-    case ENOSPC, EDQUOT: return "the disk is full"
+    case ENOSPC, EDQUOT: return diskFull
     case EROFS: return "the filesystem is read-only"
     case EACCES, EPERM: return "permission denied"
     default: return nil

@@ -29,13 +29,22 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   public enum ReadOnlyCause: Sendable, Equatable {
     /// The caller asked for a read-only open (`doctor`).
     case requested
-    /// The workspace files cannot be written here: a read-only filesystem, or a directory or
-    /// database this user may not write. `immutable` when SQLite's `immutable=1` mode was
-    /// used (no `-wal` content existed, so nothing committed is hidden).
+    /// The workspace files cannot be written here: a read-only filesystem, a directory or
+    /// database this user may not write, or a disk too full for SQLite to open the workspace for
+    /// writing (``isOnFullDisk``). `immutable` when SQLite's `immutable=1` mode was used (no
+    /// `-wal` content existed, so nothing committed is hidden).
     case unwritable(reason: String, immutable: Bool)
     /// The schema is newer than this build, or records migration steps it does not know.
     case newerSchema(reason: String)
   }
+  /// Whether the store is read-only because the disk holding the workspace was full when it
+  /// opened: SQLite could not allocate what a writable open needs (the `-shm` index every
+  /// connection to a WAL database maps, or the pages of a pending schema step), so the workspace
+  /// was opened for reading instead (``ReadOnlyCause/unwritable(reason:immutable:)``, whose
+  /// reason says so with the free space and what to do). Reads work; every write throws
+  /// ``WorkspaceError/readOnly(file:reason:)`` until space is freed and the workspace is opened
+  /// again.
+  public let isOnFullDisk: Bool
   /// Warnings found while opening (e.g. a directory readable by others).
   public let warnings: [String]
   /// The workspace directory as ``WorkspaceTrust`` checked it when the store opened its files,
@@ -119,6 +128,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     /// The database holds no schema yet and was left so (``BlankDatabase/firstWrite``): the
     /// store's next write transaction creates it.
     var schemaAwaitsFirstWrite = false
+    /// Read-only because the disk is full (``SQLiteWorkspaceStore/isOnFullDisk``).
+    var isOnFullDisk = false
     /// Set by ``openFiles(directory:readOnly:creation:)``: see ``SQLiteWorkspaceStore/verifiedDirectory``.
     var verifiedDirectory: String? = nil
     /// The database file the connection opened, as ``SQLiteWorkspaceStore/changeAtPath()``
@@ -158,22 +169,31 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     self.databasePath = path
     self.isReadOnly = opened.readOnlyCause != nil
     self.readOnlyCause = opened.readOnlyCause
-    switch opened.readOnlyCause {
-    case nil: self.readOnlyReason = nil
-    case .requested: self.readOnlyReason = "opened read-only"
-    case .unwritable(let reason, let immutable):
-      // What to do goes with the reason, so that every write refused says it.
-      let advice = path == ":memory:" ? nil : Self.writeAdvice(databasePath: path)
-      self.readOnlyReason =
-        reason + (immutable ? "; read with SQLite's immutable mode, no committed change was waiting in a -wal file" : "")
-        + (advice.map { "; " + $0 } ?? "")
-    case .newerSchema(let reason): self.readOnlyReason = reason
+    self.isOnFullDisk = opened.isOnFullDisk && opened.readOnlyCause != nil
+    self.readOnlyReason = opened.readOnlyCause.map {
+      Self.readOnlyReason($0, databasePath: path, isOnFullDisk: opened.isOnFullDisk)
     }
     self.warnings = opened.warnings
     self.checkedDirectory = Mutex(opened.verifiedDirectory)
     self.openedFile = Mutex(opened.file)
     self.connection = Mutex(opened.connection)
     self.deferredDirectory = Mutex(deferredDirectory)
+  }
+
+  /// ``readOnlyReason`` for `cause`: an unwritable workspace's reason with what to do about it
+  /// (so that every write refused says it) and whether immutable mode hid nothing.
+  private static func readOnlyReason(_ cause: ReadOnlyCause, databasePath path: String, isOnFullDisk: Bool) -> String {
+    switch cause {
+    case .requested: return "opened read-only"
+    case .unwritable(let reason, let immutable):
+      let advice =
+        path == ":memory:"
+        ? nil : isOnFullDisk ? "to store anything, " + DiskSpace.fullDiskAdvice : Self.writeAdvice(databasePath: path)
+      return reason
+        + (immutable ? "; read with SQLite's immutable mode, no committed change was waiting in a -wal file" : "")
+        + (advice.map { "; " + $0 } ?? "")
+    case .newerSchema(let reason): return reason
+    }
   }
 
   /// Whether only the directory's group may reach into it (no bit for others) and that group
@@ -378,13 +398,19 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         // side files of another owner are in the way. A database that is itself read-only (which
         // left its side files so) is the reason to name: `writeBlocker` names it first.
         if let reason = writeBlocker(databasePath: path) {
-          return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings).checked(realDirectory, file: path))
+          return .opened(
+            try openUnwritable(path: path, obstacle: WriteObstacle(reason: reason), blank: blank, warnings: warnings)
+              .checked(realDirectory, file: path))
         }
         let conn = try SQLiteConnection(path: path, readOnly: false, create: false)
         return .opened(try configure(conn, path: path, readOnlyCause: nil, blank: blank, warnings: warnings).checked(realDirectory, file: path))
       } catch {
-        guard let reason = unwritableReason(after: error, databasePath: path) else { throw error }
-        return .opened(try openUnwritable(path: path, reason: reason, blank: blank, warnings: warnings).checked(realDirectory, file: path))
+        // A disk too full for the -shm index or a pending schema step lands here too: reading
+        // needs neither, so the workspace opens for reading (review s21: every command failed).
+        guard let obstacle = writeObstacle(after: error, databasePath: path) else { throw error }
+        return .opened(
+          try openUnwritable(path: path, obstacle: obstacle, blank: blank, warnings: warnings)
+            .checked(realDirectory, file: path))
       }
     } catch .noWorkspace where creation == .atFirstWrite {
       return .deferred(warnings: warnings, verifiedDirectory: realDirectory)
@@ -418,7 +444,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       let reason: String
       switch cause {
       case .requested: reason = "opened read-only"
-      case .unwritable(let why, _), .newerSchema(let why): reason = why
+      case .unwritable(let why, _):
+        // A full disk's reason says what to do, as every write of a store opened so does.
+        reason = opened.isOnFullDisk ? Self.readOnlyReason(cause, databasePath: databasePath, isOnFullDisk: true) : why
+      case .newerSchema(let why): reason = why
       }
       throw .readOnly(file: databasePath, reason: reason)
     }
@@ -462,19 +491,31 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         return opened
       }
     } catch {
-      guard let reason = unwritableReason(after: error, databasePath: path) else { throw error }
-      return try openUnwritable(path: path, reason: reason, blank: .inspect, warnings: warnings)
+      guard let obstacle = writeObstacle(after: error, databasePath: path) else { throw error }
+      return try openUnwritable(path: path, obstacle: obstacle, blank: .inspect, warnings: warnings)
     }
   }
 
+  /// What keeps a workspace from being opened for writing, so that it is opened for reading.
+  struct WriteObstacle: Sendable, Equatable {
+    /// Why, in words (``writeBlocker(databasePath:)``, or a full disk's).
+    var reason: String
+    /// The disk holding the workspace is full (``SQLiteWorkspaceStore/isOnFullDisk``).
+    var isFullDisk = false
+  }
+
   /// Why the workspace files cannot be written, when `error` is the kind of failure that
-  /// causes (SQLite cannot open a file, or finds the database read-only) and the filesystem
-  /// confirms it; nil otherwise (a damaged file, a busy database, … are never retried).
-  static func unwritableReason(after error: WorkspaceError, databasePath: String) -> String? {
+  /// causes and the filesystem confirms it: SQLite cannot open a file, or finds the database
+  /// read-only, and ``writeBlocker(databasePath:)`` names why; or SQLite could not allocate
+  /// space (``fullDiskReason(after:databasePath:)``). Nil otherwise (a damaged file, a busy
+  /// database, … are never retried).
+  static func writeObstacle(after error: WorkspaceError, databasePath: String) -> WriteObstacle? {
     guard case .storage(_, let code, _) = error else { return nil }
     // SQLITE_PERM 3, SQLITE_READONLY 8, SQLITE_IOERR 10, SQLITE_CANTOPEN 14.
-    guard [3, 8, 10, 14].contains(code & 0xff) else { return nil }
-    return writeBlocker(databasePath: databasePath)
+    if [3, 8, 10, 14].contains(code & 0xff), let reason = writeBlocker(databasePath: databasePath) {
+      return WriteObstacle(reason: reason)
+    }
+    return fullDiskReason(after: error, databasePath: databasePath).map { WriteObstacle(reason: $0, isFullDisk: true) }
   }
 
   /// Why this process cannot write the workspace files, from the filesystem itself: it is
@@ -590,6 +631,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     /// The files cannot be written here and could not be read without writing (committed
     /// changes still in the `-wal`, a rollback journal to roll back).
     case readOnly = "read-only"
+    /// The disk holding the workspace is full, and the database could not be read without
+    /// allocating beside it (committed changes still in the `-wal` file, and no `-shm` index to
+    /// read them with).
+    case diskFull = "disk full"
     /// The file is damaged or not an SQLite database.
     case notADatabase = "not a database"
     /// The file is an SQLite database that another program made
@@ -636,6 +681,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       if access(dir, R_OK | X_OK) != 0 && errno == EACCES { return .permissionDenied }
       if access(db, R_OK) != 0 && errno == EACCES { return .permissionDenied }
       if writeBlocker(databasePath: db) != nil { return .readOnly }
+      if error.isDiskFull || DiskSpace.of(dir)?.isFull == true { return .diskFull }
       return .other
     default: return .other
     }
@@ -676,39 +722,65 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   }
 
   /// Opens a workspace whose files cannot be written, read-only: first as SQLite does for a
-  /// read-only WAL database whose `-wal` and `-shm` files exist, then — when the `-wal` holds
-  /// nothing — with `immutable=1`; otherwise fails with ``WorkspaceError/fileSystem(path:message:)``
-  /// saying why and what to do.
+  /// read-only WAL database whose `-wal` and `-shm` files exist; then, when the `-shm` exists but
+  /// cannot be used for writing (a disk too full for it to grow), with that `-shm` opened
+  /// read-only (`readonly_shm=1`), which reads the `-wal` into memory; then — when the `-wal`
+  /// holds nothing — with `immutable=1`; otherwise fails with
+  /// ``WorkspaceError/fileSystem(path:message:)`` saying why and what to do.
   private static func openUnwritable(
-    path: String, reason: String, blank: BlankDatabase, warnings: [String]
+    path: String, obstacle: WriteObstacle, blank: BlankDatabase, warnings: [String]
   ) throws(WorkspaceError) -> Opened
   {
+    let reason = obstacle.reason
+    func marked(_ opened: Opened) -> Opened {
+      var opened = opened
+      opened.isOnFullDisk = obstacle.isFullDisk
+      return opened
+    }
     do {
       let conn = try SQLiteConnection(path: path, readOnly: true, create: false)
-      return try configure(
-        conn, path: path, readOnlyCause: .unwritable(reason: reason, immutable: false), blank: blank,
-        warnings: warnings)
+      return marked(
+        try configure(
+          conn, path: path, readOnlyCause: .unwritable(reason: reason, immutable: false), blank: blank,
+          warnings: warnings))
     } catch {
-      guard unwritableReason(after: error, databasePath: path) != nil else { throw error }
+      guard writeObstacle(after: error, databasePath: path) != nil else { throw error }
     }
     func size(_ suffix: String) -> Int64? {
       var st = stat()
       return stat(path + suffix, &st) == 0 ? Int64(st.st_size) : nil
     }
+    if size("-shm") != nil {
+      // SQLite's ordinary read-only open maps the -shm for writing whenever the file may be
+      // written, and fails when it cannot grow it (ENOSPC). Opened read-only, it is left as it
+      // is, and SQLite reads the -wal into memory: committed changes there are seen.
+      do {
+        let conn = try SQLiteConnection(path: path, readOnly: true, create: false, readOnlySharedMemory: true)
+        return marked(
+          try configure(
+            conn, path: path, readOnlyCause: .unwritable(reason: reason, immutable: false), blank: blank,
+            warnings: warnings))
+      } catch .storage {
+        // Decided below as without a -shm: nothing committed is ever hidden.
+      }
+    }
     switch unwritableOpen(walBytes: size("-wal"), journalBytes: size("-journal")) {
     case .immutable:
       let conn = try SQLiteConnection(path: path, readOnly: true, create: false, immutable: true)
-      return try configure(
-        conn, path: path, readOnlyCause: .unwritable(reason: reason, immutable: true), blank: blank,
-        warnings: warnings)
+      return marked(
+        try configure(
+          conn, path: path, readOnlyCause: .unwritable(reason: reason, immutable: true), blank: blank,
+          warnings: warnings))
     case .refuse(let why):
-      throw .fileSystem(
-        path: path,
-        message: "cannot be read here: \(reason), and \(why). Nothing was changed. "
-          + (access((path as NSString).deletingLastPathComponent, W_OK) == 0
-            ? "Do as said above" : "Make the directory writable (or remount it read-write)")
+      let directory = (path as NSString).deletingLastPathComponent
+      let remedy =
+        obstacle.isFullDisk
+        ? "Free space on that disk (remove or move files there) and run the command again, or copy the whole "
+          + "workspace directory (with workspace.sqlite-wal) to another disk and pass --workspace with the copy"
+        : (access(directory, W_OK) == 0 ? "Do as said above" : "Make the directory writable (or remount it read-write)")
           + " and run the command again, or copy the whole workspace directory somewhere writable and pass "
-          + "--workspace with the copy")
+          + "--workspace with the copy"
+      throw .fileSystem(path: path, message: "cannot be read here: \(reason), and \(why). Nothing was changed. " + remedy)
     }
   }
 

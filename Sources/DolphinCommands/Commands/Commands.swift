@@ -227,7 +227,7 @@ enum Commands {
         tokenizer. Upgrade work that the next search does by itself — rebuilding an index made by an
         older tokenizer, indexing again the records an upgrade rewrote — is noted as pending, not a
         problem (exit 0); an index made by a newer dolphin is noted and left alone. Exit 5 when a problem is found or the database
-        cannot be opened (the report says why: read-only, not a directory, permission denied, not a
+        cannot be opened (the report says why: read-only, disk full, not a directory, permission denied, not a
         database, another program's database; the checks are then "not run"); exit 3 when there is no workspace,
         or when the workspace path is a symbolic link to nothing; exit 4 when it is a symbolic link loop. A check
         that an SQLite error stops (a damaged file) is "not run"; the damage is reported once, by the integrity
@@ -241,11 +241,27 @@ enum Commands {
         given); they are not a problem either. Stored text over a bound of this build (a title stored before
         the bound of \(Limits.unicodeScalarsPerCharacter) Unicode scalars per character existed, say) is
         counted and the first records named with the field, the limit and the size; that is advisory, and
-        nothing is changed.
+        nothing is changed. A full disk is a problem (every write fails): doctor still runs every check, and
+        reports the free space with what to do (diskSpace in --json).
         """),
     run: { ctx in
       let dir = ctx.workspaceDirectory
       let dbPath = dir.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
+      /// Free space where the workspace is, in bytes. `full` when no byte is left, or when the
+      /// open found the disk too full to open the workspace for writing (it was read anyway): a
+      /// problem, since every write fails until space is freed.
+      struct DiskSpaceReport: Encodable {
+        var availableBytes: Int64
+        var totalBytes: Int64
+        /// How many more files may be created there; absent where the filesystem does not count inodes.
+        var availableFiles: Int64?
+        var full: Bool
+        /// `0 bytes free of 2 MiB` (``DiskSpace/described(onFilesystemHolding:)``).
+        func described(onFilesystemHolding path: String? = nil) -> String {
+          DiskSpace(availableBytes: availableBytes, totalBytes: totalBytes, availableFiles: availableFiles)
+            .described(onFilesystemHolding: path)
+        }
+      }
       struct OpenProblem: Encodable {
         /// no workspace, not a directory, permission denied, read-only, not a database, symbolic
         /// link, storage error.
@@ -330,6 +346,9 @@ enum Commands {
         /// header (``walHeaderProblem(databasePath:)``): SQLite ignores such a file, so changes
         /// committed only in it are lost, though the database itself is consistent.
         var walProblem: String?
+        /// The free space of the filesystem holding the workspace (`statvfs`); `null` when it
+        /// could not be asked (no workspace directory).
+        var diskSpace: DiskSpaceReport? = nil
         var advice: [String]
 
         enum CodingKeys: String, CodingKey {
@@ -338,7 +357,7 @@ enum Commands {
           case referenceProblems, searchIndexProblems, searchIndexStaleRecords, searchIndexNotes, searchIndexUpgradePending
           case quarantined
           case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, refusedText, importRefusals, checkError
-          case walProblem
+          case walProblem, diskSpace
           case advice
         }
 
@@ -369,6 +388,7 @@ enum Commands {
           try c.encode(importRefusals, forKey: .importRefusals)
           try c.encodeIfPresent(checkError, forKey: .checkError)
           try c.encode(walProblem, forKey: .walProblem)
+          try c.encode(diskSpace, forKey: .diskSpace)
           try c.encode(advice, forKey: .advice)
         }
       }
@@ -557,6 +577,9 @@ enum Commands {
         switch store.readOnlyCause {
         case .newerSchema(let reason):
           report.advice.append("The database is newer than this build (\(reason)); upgrade dolphin. It was not modified.")
+        case .unwritable(let reason, _) where store.isOnFullDisk:
+          // What to do is said once, in the disk's advice (below).
+          report.readOnlyReason = reason
         case .unwritable(let reason, _):
           report.readOnlyReason = store.readOnlyReason
           report.advice.append(
@@ -564,6 +587,14 @@ enum Commands {
               + "only read work; commands that write fail until it is writable.")
         default: break
         }
+      }
+      // Asked once the open has tried: a full disk shows as the open falling back to reading.
+      let openedOnFullDisk =
+        store?.isOnFullDisk == true || report.openProblem?.reason == SQLiteWorkspaceStore.OpenFailure.diskFull.rawValue
+      if let space = DiskSpace.of(dir.path) {
+        report.diskSpace = DiskSpaceReport(
+          availableBytes: space.availableBytes, totalBytes: space.totalBytes, availableFiles: space.availableFiles,
+          full: space.isFull || openedOnFullDisk)
       }
       store?.closeConnection()
       store = nil
@@ -573,7 +604,7 @@ enum Commands {
         && (report.malformedIDs ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
         && (report.refusedText?.count ?? 0) == 0 && (report.importRefusals ?? []).isEmpty && report.checkError == nil
-        && report.walProblem == nil
+        && report.walProblem == nil && report.diskSpace?.full != true
       // True exactly when doctor exits 0 (review 19-d, #8: it was true beside exit 3 for an empty
       // workspace.sqlite): no problem found, and a workspace there to use.
       report.ok = healthy && interruptedBeforeFirstStep != true
@@ -583,6 +614,13 @@ enum Commands {
             + "(not yet copied into \(Limits.shownPath(dbPath))) are lost, while the database itself is consistent. "
             + "If work from the last session is missing, restore it from an export (`dolphin import`) or a backup. "
             + "The next write starts the log afresh.")
+      }
+      if let space = report.diskSpace, space.full, report.openProblem == nil {
+        report.advice.append(
+          "The disk holding the workspace is full (\(space.described())): every command that stores something fails, and nothing stored is "
+            + "lost; the checks above read the workspace as it is on disk. Free space on that disk (remove or move files "
+            + "there), then run `dolphin doctor` again; until then commands that only read work, and `dolphin export "
+            + "--output FILE`, with FILE on another disk, saves a copy of everything.")
       }
       if report.checksRun, report.integrityCheck != ["ok"] {
         report.advice += ["The database file failed SQLite's integrity check. Nothing was changed."] + recoverySteps(dir.path, dbPath)
@@ -667,6 +705,9 @@ enum Commands {
         // A check that did not run says so, whatever the reason.
         let notRun = "not run"
         if let problem = report.walProblem { c.print("Write-ahead log: \(problem)") }
+        if let space = report.diskSpace, space.full {
+          c.print("Disk: full: \(space.described(onFilesystemHolding: dir.path))")
+        }
         c.print("PRAGMA integrity_check: " + (report.integrityCheck.map { $0.prefix(10).joined(separator: "; ") } ?? notRun))
         if let malformed = report.malformedRecords {
           let unknownNames = malformed.filter { WorkspaceTransaction.enumColumn($0.table, $0.column) != nil }.count
@@ -1159,6 +1200,15 @@ enum Commands {
           + "it (committed changes still wait in its -wal file, or a rollback journal must be rolled back), and the "
           + "files cannot be written here. Remount it read-write or make the directory writable, or copy the whole directory (with "
           + "workspace.sqlite-wal and -shm) somewhere writable and run `dolphin doctor --workspace <copy>`."
+      ]
+    case .diskFull:
+      let space = DiskSpace.of(directory).map { " (\($0.described()))" } ?? ""
+      return [
+        "The disk holding the workspace is full\(space). The database is not known to be damaged, and nothing was "
+          + "changed: it cannot be read without allocating beside it (committed changes still wait in its -wal file, "
+          + "and SQLite needs a -shm index to read them). Free space on that disk (remove or move files there) and run "
+          + "`dolphin doctor` again, or copy the whole directory (with workspace.sqlite-wal) to another disk and run "
+          + "`dolphin doctor --workspace <copy>`."
       ]
     case .untrustedPath:
       return [

@@ -104,6 +104,9 @@ public final class MCPWorkspace: Sendable {
   /// from a `-shm` left at mode 0400, would make every write of the new one fail. It then opens
   /// again read-only, so calls still running on the old engine finish on it.
   ///
+  /// A workspace opened read-only because its disk was full is checked the same way, once the
+  /// disk has a byte free again (``SQLiteWorkspaceStore/isOnFullDisk``).
+  ///
   /// A workspace read-only for another reason (a newer schema), or still unwritable, or whose
   /// new open fails, is read-only again, or cannot begin a write, keeps its engine: the write
   /// then fails as before, and the next write checks again.
@@ -122,6 +125,8 @@ public final class MCPWorkspace: Sendable {
       // connection may have left read-only, get the database's mode again once it is writable.
       SQLiteWorkspaceStore.repairSidecarModes(databasePath: store.databasePath)
       guard SQLiteWorkspaceStore.writeBlocker(databasePath: store.databasePath) == nil else { return current }
+      // A disk that is still full would only be opened, and refused, again (with its notice).
+      if store.isOnFullDisk, store.directory.flatMap({ DiskSpace.of($0.path) })?.isFull == true { return current }
       let writable = store.withConnectionClosed { () -> KnowledgeEngine? in
         guard let fresh = try? open(), let freshStore = fresh.store as? SQLiteWorkspaceStore,
           (try? freshStore.checkWritable()) != nil

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ContinuityKit
 
@@ -28,6 +29,22 @@ struct StorageErrorMessageTests {
   @Test("SQLite codes and errno map to a plain cause", arguments: cases)
   func mapping(_ c: Case) {
     #expect(SQLiteConnection.explain(code: c.code, systemErrno: c.systemErrno, sqliteMessage: "m", path: ":memory:") == c.expected)
+  }
+
+  @Test("a full disk under a workspace: the free space there and what to do, after SQLite's words")
+  func fullDiskAdvice() {
+    let dir = TemporaryDirectory("storage-full")
+    defer { dir.remove() }
+    let message = SQLiteConnection.explain(
+      code: 13, systemErrno: 0, sqliteMessage: "database or disk is full", path: dir.appending("workspace.sqlite").path)
+    #expect(message.hasPrefix("the disk is full ("), "\(message)")
+    #expect(message.contains(" free of "), "\(message)")
+    #expect(
+      message.contains(
+        " on the filesystem holding \(dir.path)); nothing was written (SQLite: database or disk is full). To store "
+          + "anything, free space on that disk (remove or move files there) and run the command again; until then "
+          + "commands that only read work, and `dolphin export --output FILE`, with FILE on another disk, saves a copy"),
+      "\(message)")
   }
 
   @Test("errno causes in plain words, the system's text kept")

@@ -38,11 +38,20 @@ package final class SQLiteConnection {
 
   /// Opens (creating when `create`) the database at `path` (`:memory:` for a private
   /// in-memory database).
-  /// - Parameter immutable: open read-only with SQLite's `immutable=1` URI parameter: no
-  ///   locks, no `-shm`, and the `-wal` and any rollback journal are ignored. Only for a
-  ///   database that nothing can change and whose `-wal` holds nothing (the caller checks).
+  /// - Parameters:
+  ///   - immutable: open read-only with SQLite's `immutable=1` URI parameter: no
+  ///     locks, no `-shm`, and the `-wal` and any rollback journal are ignored. Only for a
+  ///     database that nothing can change and whose `-wal` holds nothing (the caller checks).
+  ///   - readOnlySharedMemory: open read-only with the unix VFS's `readonly_shm=1` URI parameter:
+  ///     the existing `-shm` file is opened read-only, never created or grown, and when no other
+  ///     connection has it open SQLite reads the `-wal` into heap memory instead (its way of reading
+  ///     a WAL database on read-only media, `walBeginShmUnreliable` in `wal.c`), so committed
+  ///     changes still in the `-wal` are seen. For a disk too full for the `-shm` to grow; the
+  ///     `-shm` file must exist.
   /// - Throws: ``WorkspaceError/storage(file:code:message:)`` when SQLite cannot open it.
-  package init(path: String, readOnly: Bool, create: Bool, immutable: Bool = false) throws(WorkspaceError) {
+  package init(
+    path: String, readOnly: Bool, create: Bool, immutable: Bool = false, readOnlySharedMemory: Bool = false
+  ) throws(WorkspaceError) {
     self.path = path
     self.displayName = path
     // Never through a symbolic link at the name (review, s15: in a workspace directory shared
@@ -51,7 +60,7 @@ package final class SQLiteConnection {
     // name before it opens, wrote root's captures there): the caller hands SQLite the checked
     // file itself (``WorkspaceTrust/Verified/databaseFile``).
     var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE | SQLITE_OPEN_NOFOLLOW
-    if readOnly || immutable {
+    if readOnly || immutable || readOnlySharedMemory {
       flags |= SQLITE_OPEN_READONLY
     } else {
       flags |= SQLITE_OPEN_READWRITE
@@ -61,6 +70,9 @@ package final class SQLiteConnection {
     if immutable {
       flags |= SQLITE_OPEN_URI
       name = "file:" + Self.uriPath(path) + "?immutable=1"
+    } else if readOnlySharedMemory {
+      flags |= SQLITE_OPEN_URI
+      name = "file:" + Self.uriPath(path) + "?readonly_shm=1"
     }
     var db: OpaquePointer?
     let rc = sqlite3_open_v2(name, &db, flags, nil)
@@ -168,6 +180,13 @@ package final class SQLiteConnection {
       cause = nil
     }
     guard let cause else { return sqliteMessage }
+    if cause == SystemErrorCause.diskFull, path != ":memory:" {
+      // Where, how much is left, and what to do: a full disk is the user's to fix.
+      let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+      let space = DiskSpace.of(directory).map { " (\($0.described(onFilesystemHolding: directory)))" } ?? ""
+      return "\(cause)\(space); nothing was written (SQLite: \(sqliteMessage)). To store "
+        + "anything, \(DiskSpace.fullDiskAdvice)"
+    }
     return "\(cause); nothing was written (SQLite: \(sqliteMessage))"
   }
 
