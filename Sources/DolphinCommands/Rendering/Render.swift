@@ -48,7 +48,8 @@ enum Render {
   }
 
   /// Every field of a task, one per line: title, id, status (with the completion date),
-  /// priority, creation date, knowledge ids and notes (indented under their label).
+  /// priority, creation date, date of its last change, knowledge ids and notes (indented under
+  /// their label).
   static func taskDetail(_ t: TaskItem) -> String {
     var lines = [
       "task: \(inertLine(t.title))",
@@ -56,6 +57,7 @@ enum Render {
       "status:    \(t.status.rawValue)" + (t.completedAt.map { " (completed \(date($0)))" } ?? ""),
       "priority:  \(t.priority.rawValue)",
       "created:   \(date(t.createdAt))",
+      "updated:   \(date(t.updatedAt))",
       "knowledge: " + (t.knowledgeIDs.isEmpty ? "(none)" : t.knowledgeIDs.map(\.uuidString).joined(separator: ", ")),
     ]
     lines.append(hanging(t.notes.isEmpty ? "(none)" : t.notes, label: "notes:     "))

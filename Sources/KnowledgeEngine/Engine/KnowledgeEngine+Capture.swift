@@ -413,6 +413,7 @@ extension KnowledgeEngine {
       // Never before its creation: a clock set back since the task was added would otherwise
       // store a completion that `import` refuses (review 19-c, #10).
       t.completedAt = max(now, t.createdAt)
+      t.recordChange(at: now)
       try tx.updateTask(t)
       // A handoff summary built by rules lists open and completed tasks apart (review 18-b B3).
       let rebuilt = try Self.rebuildGeneratedSummaries(carryingAny: [id], tx)
@@ -432,11 +433,13 @@ extension KnowledgeEngine {
   /// - Throws: `.notFound`; ``WorkspaceError/validation(_:)`` when the stored task holds text
   ///   over a bound (``requireStoredTaskWithinBounds(_:change:)``), with nothing written.
   public func reopenTaskReportingOutcome(id: UUID) throws -> TaskStatusChange {
-    try store.write { tx in
+    let now = environment.now()
+    return try store.write { tx in
       var t = try Self.taskForStatusChange(id, to: .open, tx)
       guard t.status == .completed else { return TaskStatusChange(task: t, wasAlreadyInStatus: true) }
       t.status = .open
       t.completedAt = nil
+      t.recordChange(at: now)
       try tx.updateTask(t)
       let rebuilt = try Self.rebuildGeneratedSummaries(carryingAny: [id], tx)
       return TaskStatusChange(task: t, wasAlreadyInStatus: false, rebuiltHandoffIDs: rebuilt)
