@@ -7,7 +7,8 @@ extension KnowledgeEngine {
 
   /// Sanitizes, validates and stores a knowledge item, updates the lexical index, and stores a
   /// digest when the knowledge count lands on a multiple of ``autoDigestInterval`` — all in
-  /// one transaction.
+  /// one transaction. The result names the live items of the same kind that already have the
+  /// title (``CaptureResult/sameTitle``, ``sameTitle(as:in:)``); nothing is refused for it.
   ///
   /// Title and content are checked against their bounds as given, then sanitized
   /// (``Limits/sanitizedInput(_:_:limit:trimming:)``: text made only of control or invisible
@@ -27,7 +28,12 @@ extension KnowledgeEngine {
       tags: text.tags,
       relationships: Self.dedupeRelationships(request.relationships),
       priority: request.priority, createdAt: now, updatedAt: now)
-    return try store.write { tx in try captureInTransaction(item, tx) }
+    return try store.write { tx in
+      var result = try captureInTransaction(item, tx)
+      // Said, never refused: a person may mean a second item of the same title.
+      result.sameTitle = try Self.sameTitle(as: item, in: tx)
+      return result
+    }
   }
 
   /// A capture's text as ``capture(_:)`` stores it — title and content checked against their
