@@ -25,7 +25,7 @@ struct HandoffAndTaskReviewTests {
     let text = try cli.run(["handoff", "restore", h])
     #expect(text.status == 0, "\(text.stderr)")
     #expect(text.stdout.contains("Knowledge captured since this handoff (1 of 1):"), "\(text.stdout)")
-    #expect(text.stdout.contains("Tasks added or completed since this handoff (2 of 2):"), "\(text.stdout)")
+    #expect(text.stdout.contains("Tasks added, completed or updated since this handoff (2 of 2):"), "\(text.stdout)")
     #expect(text.stdout.contains("  - \(urgent)  task [open] (added since): \"New urgent task added after handoff\""), "\(text.stdout)")
     #expect(text.stdout.contains("  - \(before)  task [completed] (completed since): \"Task from before\""), "\(text.stdout)")
 
@@ -44,7 +44,7 @@ struct HandoffAndTaskReviewTests {
     let h = try Self.handoffID(try cli.json(["handoff", "create", "--focus", "Day 1"]))
     for i in 1...12 { #expect(try cli.run(["task", "add", "Task \(i)"]).status == 0) }
     let text = try cli.run(["handoff", "restore", h])
-    #expect(text.stdout.contains("Tasks added or completed since this handoff (10 of 12):"), "\(text.stdout)")
+    #expect(text.stdout.contains("Tasks added, completed or updated since this handoff (10 of 12):"), "\(text.stdout)")
     #expect(text.stdout.contains("  … 2 more tasks since this handoff not shown (`dolphin task list --status all` lists them)"))
     #expect(!text.stdout.contains("\"Task 11\""), "oldest first: \(text.stdout)")
   }

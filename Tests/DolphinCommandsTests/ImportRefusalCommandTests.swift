@@ -274,6 +274,17 @@ struct ImportRefusalCommandTests {
       problem: { _ in "startedAt is 2099-01-01T00:00:00.000Z, in the future (this machine's clock says " },
       rule: "futureDate", fixable: true),
     Case(
+      name: "a task's updatedAt before its createdAt",
+      sql: { "UPDATE task SET updated_at = '2000-01-01T00:00:00.000Z' WHERE id = '\($0.task)'" },
+      doctorLine: { "task \($0.task): updatedAt is 2000-01-01T00:00:00.000Z, earlier than createdAt " },
+      problem: { _ in "updatedAt is 2000-01-01T00:00:00.000Z, earlier than createdAt " }, rule: "dateOrder", fixable: true),
+    Case(
+      name: "a task's updatedAt far ahead of the clock",
+      sql: { "UPDATE task SET updated_at = '2099-01-01T00:00:00.000Z' WHERE id = '\($0.task)'" },
+      doctorLine: { "task \($0.task): updatedAt is 2099-01-01T00:00:00.000Z, in the future" },
+      problem: { _ in "updatedAt is 2099-01-01T00:00:00.000Z, in the future (this machine's clock says " },
+      rule: "futureDate", fixable: true),
+    Case(
       name: "a task citing a missing knowledge item",
       sql: { "UPDATE task SET knowledge_ids = json_array('00000000-0000-4000-8000-0000000000AA') WHERE id = '\($0.task)'" },
       doctorLine: { "task \($0.task): workspace.tasks[0].knowledgeIDs[0] (in record \($0.task)): no knowledge item has the id " },

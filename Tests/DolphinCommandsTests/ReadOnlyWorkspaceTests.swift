@@ -218,7 +218,7 @@ struct ReadOnlyWorkspaceTests {
     let pending =
       "pending step(s): 0003-knowledge-tag-rowid-index, 0004-knowledge-header-covering-index, "
       + "0005-knowledge-memory-mirror-index, 0006-normalize-stored-tags, 0007-renormalize-tags-drop-blank-next-steps, "
-      + "0008-activity-date-indexes"
+      + "0008-activity-date-indexes, 0009-task-updated-at"
 
     let mcp = try Unwritable.run(
       ["mcp"], in: cli.workspace,

@@ -88,7 +88,14 @@ enum ContinuityTools {
           "type": "array", "items": ["type": "string", "format": "uuid"],
           "description": "Handoffs whose rule-built summary the capture rewrote (it marks an item this one supersedes); absent when none.",
         ]),
-      ], required: ["item"]),
+        "sameTitle": .object([
+          "type": "array", "items": ["type": "string", "format": "uuid"], "maxItems": .number(JSONNumber(KnowledgeEngine.sameTitleListed)),
+          "description": "Live items of the same kind that already had this title (case, diacritics and white space folded), newest change first; empty when none. The capture is stored either way.",
+        ]),
+        "sameTitleTotal": .object([
+          "type": "integer", "minimum": 0, "description": "How many items sameTitle would list without its bound.",
+        ]),
+      ], required: ["item", "sameTitle", "sameTitleTotal"]),
     risk: .localWrite, isIdempotent: false,
     preflight: { args, ctx in try ctx.engine.checkCapture(captureRequest(args)) },
     alsoChanges: { args, ctx in
@@ -96,7 +103,10 @@ enum ContinuityTools {
     },
     handler: { args, ctx in
       let result = try ctx.engine.capture(captureRequest(args, approvedByPolicy: ctx.isApprovedByPolicy))
-      var structured: JSONObject = ["item": try ToolRendering.json(result.item)]
+      var structured: JSONObject = [
+        "item": try ToolRendering.json(result.item), "sameTitle": try ToolRendering.json(result.sameTitle.ids),
+        "sameTitleTotal": .number(JSONNumber(result.sameTitle.total)),
+      ]
       var changed = [result.item.id]
       if let d = result.digest {
         structured["digestID"] = .string(d.id.uuidString)
@@ -110,10 +120,21 @@ enum ContinuityTools {
       return ToolOutput(
         structured: .object(structured),
         text: ToolRendering.withRebuiltSummaries(
-          "Captured \(result.item.kind.rawValue) \(ToolRendering.quoted(result.item.title)) (id \(result.item.id.uuidString)).",
+          "Captured \(result.item.kind.rawValue) \(ToolRendering.quoted(result.item.title)) (id \(result.item.id.uuidString))."
+            + sameTitleSentence(result.sameTitle, kind: result.item.kind),
           result.rebuiltHandoffIDs),
         changedIDs: changed)
     })
+
+  /// ` 2 other fact item(s) already had this title: <id>, <id> (knowledge_get shows them).`,
+  /// with `and N more` past the ids listed; empty when there are none.
+  static func sameTitleSentence(_ same: SameTitleItems, kind: KnowledgeKind) -> String {
+    guard !same.ids.isEmpty else { return "" }
+    let more = same.total - same.ids.count
+    return " \(same.total) other \(kind.rawValue) item(s) already had this title: "
+      + same.ids.map(\.uuidString).joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
+      + " (knowledge_get shows them)."
+  }
 
   /// The capture `knowledge_capture`'s normalized arguments ask for: source `agentApproved`, or
   /// `agentAllowed` when no person approved the call (`approvedByPolicy`: `--writes allow`).

@@ -70,8 +70,8 @@ enum OutputSchemas {
   static let task = object(
     [
       "id": uuid, "title": string, "notes": string, "status": oneOf(TaskStatus.allCases.map(\.rawValue)),
-      "priority": priority, "createdAt": date, "completedAt": date, "knowledgeIDs": uuids,
-    ], required: ["id", "title", "status", "priority", "createdAt", "knowledgeIDs"])
+      "priority": priority, "createdAt": date, "completedAt": date, "updatedAt": date, "knowledgeIDs": uuids,
+    ], required: ["id", "title", "status", "priority", "createdAt", "updatedAt", "knowledgeIDs"])
 
   /// A ``Handoff``.
   static let handoff = object(

@@ -47,7 +47,7 @@ extension WorkspaceExport {
       "knowledge": .array(knowledge),
       "memories": .array(.record("id", "text", "tags", "createdAt", "knowledgeID")),
       "tasks": .array(
-        .record("id", "title", "notes", "status", "priority", "createdAt", "completedAt", "knowledgeIDs")),
+        .record("id", "title", "notes", "status", "priority", "createdAt", "completedAt", "updatedAt", "knowledgeIDs")),
       "handoffs": .array(
         .record(
           "id", "focus", "summary", "nextSteps", "knowledgeIDs", "taskIDs", "recentExcerpts", "createdAt",

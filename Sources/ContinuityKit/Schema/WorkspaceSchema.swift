@@ -66,6 +66,13 @@ package enum WorkspaceSchema {
     // an index on the date column (SQLite appends the rowid to each entry, so it also orders
     // `date, rowid`) reads the oldest directly. Reads only gain speed from it.
     Step(name: "0008-activity-date-indexes", sql: activityDateIndexes, isNeededForReading: false),
+    // Tasks record when they last changed, backfilled with completedAt ?? createdAt; see
+    // TaskUpdatedAtStep.
+    Step(
+      name: TaskUpdatedAtStep.name, sql: TaskUpdatedAtStep.sql,
+      // Reads take a task without the column as dated by completedAt ?? createdAt.
+      isNeededForReading: false,
+      apply: { conn throws(WorkspaceError) in try TaskUpdatedAtStep.apply(conn) }),
   ]
 
   /// The steps that rewrite stored tags (and so list documents for the search index to index

@@ -331,7 +331,7 @@ extension WorkspaceTransaction {
       memories: try db.all("SELECT \(Self.memoryColumns) FROM memory ORDER BY id") {
         (row) throws(WorkspaceError) in try memoryRow(row)
       },
-      tasks: try db.all("SELECT \(Self.taskColumns) FROM task ORDER BY id") {
+      tasks: try db.all("SELECT \(try taskColumns()) FROM task ORDER BY id") {
         (row) throws(WorkspaceError) in try taskRow(row)
       },
       handoffs: try db.all("SELECT \(Self.handoffColumns) FROM handoff ORDER BY id") {

@@ -236,7 +236,7 @@ extension WorkspaceTransaction {
   ) throws(WorkspaceError) -> [TaskItem] {
     requireValid()
     let (sql, args) = Self.taskFilter(status: status, minimumPriority: minimumPriority, unsupportedOnly: unsupportedOnly)
-    var query = "SELECT \(Self.taskColumns) FROM task\(sql) ORDER BY \(Self.priorityRankSQL), created_at, id"
+    var query = "SELECT \(try taskColumns()) FROM task\(sql) ORDER BY \(Self.priorityRankSQL), created_at, id"
     var all = args
     if let limit {
       query += " LIMIT ?"
@@ -270,7 +270,7 @@ extension WorkspaceTransaction {
   package func oldestOpenTask() throws(WorkspaceError) -> TaskItem? {
     requireValid()
     return try db.first(
-      "SELECT \(Self.taskColumns) FROM task WHERE status = 'open' ORDER BY created_at, id LIMIT 1"
+      "SELECT \(try taskColumns()) FROM task WHERE status = 'open' ORDER BY created_at, id LIMIT 1"
     ) { (row) throws(WorkspaceError) in try taskRow(row) }
   }
 
@@ -278,26 +278,31 @@ extension WorkspaceTransaction {
   package func tasksByID(status: TaskStatus?) throws(WorkspaceError) -> [TaskItem] {
     requireValid()
     if let status {
-      return try db.all("SELECT \(Self.taskColumns) FROM task WHERE status = ? ORDER BY id", [.text(status.rawValue)]) {
+      return try db.all("SELECT \(try taskColumns()) FROM task WHERE status = ? ORDER BY id", [.text(status.rawValue)]) {
         (row) throws(WorkspaceError) in try taskRow(row)
       }
     }
-    return try db.all("SELECT \(Self.taskColumns) FROM task ORDER BY id") { (row) throws(WorkspaceError) in try taskRow(row) }
+    return try db.all("SELECT \(try taskColumns()) FROM task ORDER BY id") { (row) throws(WorkspaceError) in try taskRow(row) }
   }
 
-  /// The tasks added or completed strictly after `date`, ordered by the later of the two dates
-  /// that fall after it (then by id), at most `limit`, and how many there are in all.
+  /// The tasks added, completed or otherwise changed strictly after `date` — by their
+  /// `createdAt`, `completedAt` or `updatedAt` (``TaskItem/updatedAt``: an edit, a reopening, a
+  /// cited knowledge item deleted) — ordered by the latest of those dates (then by id), at most
+  /// `limit`, and how many there are in all.
   ///
-  /// A task reopened since is not found by its dates (reopening clears `completedAt` and
-  /// records no date); it is listed only when it was also added since.
+  /// In a workspace read before schema step 0009 (``TaskUpdatedAtStep``), a task edited or
+  /// reopened is found only by its creation or completion, as tasks then recorded no other date.
+  /// - Complexity: one scan of the tasks (at most ``Limits/tasks``).
   package func tasksChanged(after date: Date, limit: Int) throws(WorkspaceError) -> (tasks: [TaskItem], total: Int) {
     requireValid()
     // Stored dates are fixed-width UTC ISO-8601 strings, so text order is time order.
     let after = Self.text(date)
-    let changed = "created_at > ?1 OR completed_at > ?1"
+    let updated = try taskUpdatedAtSQL()
+    // All three dates: an import may store a task whose updatedAt is before its completedAt.
+    let latest = "max(created_at, coalesce(completed_at, created_at), \(updated))"
+    let changed = "\(latest) > ?1"
     let tasks = try db.all(
-      "SELECT \(Self.taskColumns) FROM task WHERE \(changed) "
-        + "ORDER BY max(created_at, coalesce(completed_at, created_at)), id LIMIT ?2",
+      "SELECT \(try taskColumns()) FROM task WHERE \(changed) ORDER BY \(latest), id LIMIT ?2",
       [after, .integer(Int64(max(0, limit)))]
     ) { (row) throws(WorkspaceError) in try taskRow(row) }
     let total = Int(try db.integer("SELECT count(*) FROM task WHERE \(changed)", [after]))

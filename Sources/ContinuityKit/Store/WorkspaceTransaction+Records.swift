@@ -124,7 +124,10 @@ extension WorkspaceTransaction {
 
   // MARK: Tasks
 
-  static let taskColumns = "rowid, id, title, notes, status, priority, created_at, completed_at, knowledge_ids"
+  /// The columns ``taskRow(_:)`` reads, in its order; the last is ``taskUpdatedAtSQL()``.
+  func taskColumns() throws(WorkspaceError) -> String {
+    "rowid, id, title, notes, status, priority, created_at, completed_at, knowledge_ids, " + (try taskUpdatedAtSQL())
+  }
 
   func taskRow(_ row: SQLRow) throws(WorkspaceError) -> TaskItem {
     TaskItem(
@@ -132,13 +135,14 @@ extension WorkspaceTransaction {
       status: try enumValue(TaskStatus.self, row, 4, "task.status", idColumn: 1),
       priority: try enumValue(Priority.self, row, 5, "task.priority", idColumn: 1),
       createdAt: try date(row, 6, "task.created_at"), completedAt: optionalDate(row, 7),
+      updatedAt: try date(row, 9, "task.updated_at"),
       knowledgeIDs: try decodeJSON([UUID].self, row, 8, "task.knowledge_ids"))
   }
 
   /// The task with `id`, or nil.
   public func task(id: UUID) throws(WorkspaceError) -> TaskItem? {
     requireValid()
-    return try db.first("SELECT \(Self.taskColumns) FROM task WHERE id = ?", [Self.text(id)]) {
+    return try db.first("SELECT \(try taskColumns()) FROM task WHERE id = ?", [Self.text(id)]) {
       (row) throws(WorkspaceError) in try taskRow(row)
     }
   }
@@ -164,7 +168,7 @@ extension WorkspaceTransaction {
   ///     that starts where an earlier one stopped.
   public func listTasks(status: TaskStatus? = nil, limit: Int? = nil, offset: Int = 0) throws(WorkspaceError) -> [TaskItem] {
     requireValid()
-    var sql = "SELECT \(Self.taskColumns) FROM task"
+    var sql = "SELECT \(try taskColumns()) FROM task"
     var args: [SQLValue] = []
     if let status {
       sql += " WHERE status = ?"
@@ -201,9 +205,9 @@ extension WorkspaceTransaction {
     }
     try checkKnowledgeIDs(task.knowledgeIDs, field: "knowledgeIDs")
     try db.run(
-      "INSERT INTO task(id, title, notes, status, priority, created_at, completed_at, knowledge_ids) VALUES (?,?,?,?,?,?,?,?)",
+      "INSERT INTO task(id, title, notes, status, priority, created_at, completed_at, updated_at, knowledge_ids) VALUES (?,?,?,?,?,?,?,?,?)",
       [Self.text(task.id), .text(task.title), .text(task.notes), .text(task.status.rawValue),
-       .text(task.priority.rawValue), Self.text(task.createdAt), Self.text(task.completedAt),
+       .text(task.priority.rawValue), Self.text(task.createdAt), Self.text(task.completedAt), Self.text(task.updatedAt),
        Self.json(task.knowledgeIDs)])
   }
 
@@ -214,9 +218,10 @@ extension WorkspaceTransaction {
     do { try Limits.validate(task) } catch { throw .validation(error) }
     try checkKnowledgeIDs(task.knowledgeIDs, field: "knowledgeIDs")
     let n = try db.run(
-      "UPDATE task SET title = ?, notes = ?, status = ?, priority = ?, created_at = ?, completed_at = ?, knowledge_ids = ? WHERE id = ?",
+      "UPDATE task SET title = ?, notes = ?, status = ?, priority = ?, created_at = ?, completed_at = ?, updated_at = ?, knowledge_ids = ? WHERE id = ?",
       [.text(task.title), .text(task.notes), .text(task.status.rawValue), .text(task.priority.rawValue),
-       Self.text(task.createdAt), Self.text(task.completedAt), Self.json(task.knowledgeIDs), Self.text(task.id)])
+       Self.text(task.createdAt), Self.text(task.completedAt), Self.text(task.updatedAt), Self.json(task.knowledgeIDs),
+       Self.text(task.id)])
     if n == 0 { throw .notFound(recordType: "task", id: task.id.uuidString) }
   }
 

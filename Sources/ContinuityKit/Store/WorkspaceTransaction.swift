@@ -18,6 +18,9 @@ public final class WorkspaceTransaction {
   /// Meta values read by ``cachedMeta(_:)`` in this transaction (an inner nil: no value
   /// stored), kept current by ``setMeta(_:_:)``.
   private var metaCache: [String: String?] = [:]
+  /// Whether the `task` table has the `updated_at` column (schema step 0009), once
+  /// ``taskUpdatedAtSQL()`` has looked.
+  private var tasksHaveUpdatedAt: Bool?
 
   package init(db: SQLiteConnection, isWritable: Bool, isRehearsal: Bool = false) {
     self.db = db
@@ -26,6 +29,23 @@ public final class WorkspaceTransaction {
   }
 
   func invalidate() { isValid = false }
+
+  /// The SQL expression of a task row's ``TaskItem/updatedAt``: the `updated_at` column, or
+  /// `completedAt ?? createdAt` where it holds no value (a row another program inserted) or
+  /// does not exist — a workspace read before schema step 0009 (``TaskUpdatedAtStep``) was
+  /// applied, which is not needed for reading. Looked up once per transaction (one `PRAGMA`
+  /// read), as no schema changes while a transaction lasts.
+  package func taskUpdatedAtSQL() throws(WorkspaceError) -> String {
+    requireValid()
+    let has: Bool
+    if let known = tasksHaveUpdatedAt {
+      has = known
+    } else {
+      has = try db.integer("SELECT count(*) FROM pragma_table_info('task') WHERE name = 'updated_at'") > 0
+      tasksHaveUpdatedAt = has
+    }
+    return has ? "coalesce(updated_at, completed_at, created_at)" : "coalesce(completed_at, created_at)"
+  }
 
   package func requireWritable() throws(WorkspaceError) {
     precondition(isValid, "WorkspaceTransaction used outside its closure")

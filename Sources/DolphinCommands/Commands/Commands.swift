@@ -36,6 +36,10 @@ enum Commands {
           echo "notes" | dolphin capture context "Standup" --content -
         Every capture that leaves the knowledge count at a multiple of five also stores a rule-based digest
         (the newest \(Limits.digestsKept) are kept; storing another drops the oldest).
+        When items of the same kind already have the title (compared with case, diacritics and white space
+        folded; superseded items left out), the capture is stored all the same and a note names them (at most
+        \(KnowledgeEngine.sameTitleListed), with how many more; --json: sameTitle, sameTitleTotal): edit one in
+        place with `dolphin knowledge edit ID` instead, or supersede it (--relates supersedes:ID).
         A capture with --relates supersedes:ID rewrites the rule-built summary of each handoff that carries
         that item (it marks it superseded) and names each one (--json: rebuiltHandoffIDs).
         The workspace holds at most knowledgeItemLimit knowledge items (default \(Limits.knowledgeItemsDefault), at most
@@ -77,14 +81,20 @@ enum Commands {
       if ctx.json {
         // `rebuiltHandoffIDs` only when the capture rewrote a handoff's rule-built summary (it
         // marks an item this one supersedes), as the MCP tool gives it.
-        struct Out: Encodable { var item: KnowledgeItem; var digestID: UUID?; var rebuiltHandoffIDs: [UUID]? }
+        // `sameTitle` always (empty when none): the items of the kind that already had the title.
+        struct Out: Encodable {
+          var item: KnowledgeItem; var digestID: UUID?; var rebuiltHandoffIDs: [UUID]?
+          var sameTitle: [UUID]; var sameTitleTotal: Int
+        }
         try ctx.console.printJSON(
           Out(
             item: result.item, digestID: result.digest?.id,
-            rebuiltHandoffIDs: result.rebuiltHandoffIDs.isEmpty ? nil : result.rebuiltHandoffIDs))
+            rebuiltHandoffIDs: result.rebuiltHandoffIDs.isEmpty ? nil : result.rebuiltHandoffIDs,
+            sameTitle: result.sameTitle.ids, sameTitleTotal: result.sameTitle.total))
       } else {
         ctx.console.print("Captured \(result.item.kind.rawValue) \(inertQuoted(result.item.title))")
         ctx.console.print("id: \(result.item.id.uuidString)")
+        if let note = Render.sameTitleNote(result.sameTitle, kind: result.item.kind) { ctx.console.print(note) }
         if let d = result.digest {
           ctx.console.print("Stored rule-based digest \(d.id.uuidString) (knowledge count is a multiple of \(KnowledgeEngine.autoDigestInterval))")
         }

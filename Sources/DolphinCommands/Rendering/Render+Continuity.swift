@@ -194,7 +194,7 @@ extension Render {
     out += ["", "Knowledge captured since this handoff (\(b.capturedSince.count) of \(b.capturedSinceTotal)):"]
     let carried = Set(b.handoff.knowledgeIDs)
     out += b.capturedSince.isEmpty ? ["  (nothing)"] : b.capturedSince.map { reference($0, carried: carried) }
-    out += ["", "Tasks added or completed since this handoff (\(b.tasksSince.count) of \(b.tasksSinceTotal)):"]
+    out += ["", "Tasks added, completed or updated since this handoff (\(b.tasksSince.count) of \(b.tasksSinceTotal)):"]
     out += b.tasksSince.isEmpty ? ["  (none)"] : b.tasksSince.map { reference($0) }
     let left = [
       (b.capturedSinceTotal - b.capturedSince.count, "knowledge item", "knowledge items", "dolphin knowledge list"),

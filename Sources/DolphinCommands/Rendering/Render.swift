@@ -39,6 +39,27 @@ enum Render {
     return lines.joined(separator: "\n")
   }
 
+  /// The line `dolphin capture` prints after the captured item's id when items of its kind
+  /// already had its title (``CaptureResult/sameTitle``), e.g. `note: 1 fact already has this
+  /// title: <id> (see it with: dolphin knowledge get <id>; change it in place with: dolphin
+  /// knowledge edit <id>)`; with more, the ids listed (at most
+  /// ``KnowledgeEngine/sameTitleListed``) and `and N more`, the commands naming the first.
+  /// - Returns: nil when there are none.
+  static func sameTitleNote(_ same: SameTitleItems, kind: KnowledgeKind) -> String? {
+    guard let first = same.ids.first else { return nil }
+    let noun: String
+    switch kind {
+    case .code, .context: noun = same.total == 1 ? "\(kind.rawValue) item" : "\(kind.rawValue) items"
+    default: noun = same.total == 1 ? kind.rawValue : kind.rawValue + "s"
+    }
+    let more = same.total - same.ids.count
+    let ids = same.ids.map(\.uuidString).joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
+    let one = same.total == 1 ? "it" : "one"
+    return "note: \(same.total) \(noun) already \(same.total == 1 ? "has" : "have") this title: \(ids) "
+      + "(see \(one) with: dolphin knowledge get \(first.uuidString); change it in place with: "
+      + "dolphin knowledge edit \(first.uuidString))"
+  }
+
   /// `[ ] <id>  "Title" (high)`: the status box and id first, the title quoted, the priority
   /// when it is not `normal`.
   static func taskLine(_ t: TaskItem) -> String {
@@ -48,7 +69,8 @@ enum Render {
   }
 
   /// Every field of a task, one per line: title, id, status (with the completion date),
-  /// priority, creation date, knowledge ids and notes (indented under their label).
+  /// priority, creation date, date of its last change, knowledge ids and notes (indented under
+  /// their label).
   static func taskDetail(_ t: TaskItem) -> String {
     var lines = [
       "task: \(inertLine(t.title))",
@@ -56,6 +78,7 @@ enum Render {
       "status:    \(t.status.rawValue)" + (t.completedAt.map { " (completed \(date($0)))" } ?? ""),
       "priority:  \(t.priority.rawValue)",
       "created:   \(date(t.createdAt))",
+      "updated:   \(date(t.updatedAt))",
       "knowledge: " + (t.knowledgeIDs.isEmpty ? "(none)" : t.knowledgeIDs.map(\.uuidString).joined(separator: ", ")),
     ]
     lines.append(hanging(t.notes.isEmpty ? "(none)" : t.notes, label: "notes:     "))

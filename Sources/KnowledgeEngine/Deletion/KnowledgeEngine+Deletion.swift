@@ -217,7 +217,7 @@ extension KnowledgeEngine {
   }
 
   /// Deletes knowledge item `id` and applies its cascade; items that lose a relationship to it
-  /// get a new revision dated `now`.
+  /// get a new revision dated `now`, and tasks that cited it record a change at `now`.
   static func deleteKnowledgeCascade(_ id: UUID, _ tx: WorkspaceTransaction, now: Date) throws {
     // Items it supersedes may then stand again: summaries built by rules that mark them as
     // superseded are rebuilt once it is gone.
@@ -225,6 +225,7 @@ extension KnowledgeEngine {
     try tx.removeRelationships(targeting: id, at: now)
     for var t in try tx.tasks(referencing: id) {
       t.knowledgeIDs.removeAll { $0 == id }
+      t.recordChange(at: now)
       try tx.updateTask(t)
     }
     for var h in try tx.listHandoffs() where h.knowledgeIDs.contains(id) {

@@ -7,7 +7,8 @@ extension KnowledgeEngine {
 
   /// Sanitizes, validates and stores a knowledge item, updates the lexical index, and stores a
   /// digest when the knowledge count lands on a multiple of ``autoDigestInterval`` — all in
-  /// one transaction.
+  /// one transaction. The result names the live items of the same kind that already have the
+  /// title (``CaptureResult/sameTitle``, ``sameTitle(as:in:)``); nothing is refused for it.
   ///
   /// Title and content are checked against their bounds as given, then sanitized
   /// (``Limits/sanitizedInput(_:_:limit:trimming:)``: text made only of control or invisible
@@ -27,7 +28,12 @@ extension KnowledgeEngine {
       tags: text.tags,
       relationships: Self.dedupeRelationships(request.relationships),
       priority: request.priority, createdAt: now, updatedAt: now)
-    return try store.write { tx in try captureInTransaction(item, tx) }
+    return try store.write { tx in
+      var result = try captureInTransaction(item, tx)
+      // Said, never refused: a person may mean a second item of the same title.
+      result.sameTitle = try Self.sameTitle(as: item, in: tx)
+      return result
+    }
   }
 
   /// A capture's text as ``capture(_:)`` stores it — title and content checked against their
@@ -413,6 +419,7 @@ extension KnowledgeEngine {
       // Never before its creation: a clock set back since the task was added would otherwise
       // store a completion that `import` refuses (review 19-c, #10).
       t.completedAt = max(now, t.createdAt)
+      t.recordChange(at: now)
       try tx.updateTask(t)
       // A handoff summary built by rules lists open and completed tasks apart (review 18-b B3).
       let rebuilt = try Self.rebuildGeneratedSummaries(carryingAny: [id], tx)
@@ -432,11 +439,13 @@ extension KnowledgeEngine {
   /// - Throws: `.notFound`; ``WorkspaceError/validation(_:)`` when the stored task holds text
   ///   over a bound (``requireStoredTaskWithinBounds(_:change:)``), with nothing written.
   public func reopenTaskReportingOutcome(id: UUID) throws -> TaskStatusChange {
-    try store.write { tx in
+    let now = environment.now()
+    return try store.write { tx in
       var t = try Self.taskForStatusChange(id, to: .open, tx)
       guard t.status == .completed else { return TaskStatusChange(task: t, wasAlreadyInStatus: true) }
       t.status = .open
       t.completedAt = nil
+      t.recordChange(at: now)
       try tx.updateTask(t)
       let rebuilt = try Self.rebuildGeneratedSummaries(carryingAny: [id], tx)
       return TaskStatusChange(task: t, wasAlreadyInStatus: false, rebuiltHandoffIDs: rebuilt)

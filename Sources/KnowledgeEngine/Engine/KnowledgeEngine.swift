@@ -81,4 +81,9 @@ public struct CaptureResult: Sendable, Equatable {
   /// Empty when it rewrote none. They are records the capture changed, so an agent call's
   /// receipt names them in `changedIDs`.
   public var rebuiltHandoffIDs: [UUID] = []
+  /// The live items of the same kind that already had this title, compared with case,
+  /// diacritics and white space folded (``KnowledgeEngine/titleKey(_:)``): at most
+  /// ``KnowledgeEngine/sameTitleListed`` ids, newest change first, and how many in all. Only
+  /// ``KnowledgeEngine/capture(_:)`` looks; the capture is stored either way.
+  public var sameTitle: SameTitleItems = .none
 }

@@ -52,6 +52,7 @@ extension KnowledgeEngine {
     let sqlite = store as? SQLiteWorkspaceStore
     // The directory as checked at open, links resolved (``SQLiteWorkspaceStore/verifiedDirectory``).
     let directory = sqlite.flatMap(Self.erasableDirectory)
+    let now = environment.now()
     let (removed, changed, erasedIDs, applied) = try store.write {
       tx -> ([String: Int], [String: Int], Set<UUID>, ErasePlan) in
       var current = try Self.makePlan(target, tx, directory: directory)
@@ -62,7 +63,7 @@ extension KnowledgeEngine {
       guard current == plan || acceptingChanges else {
         throw WorkspaceError.concurrentChange(operation: "erase")
       }
-      let (removed, changed, erasedIDs) = try Self.executeErase(target, tx)
+      let (removed, changed, erasedIDs) = try Self.executeErase(target, tx, now: now)
       return (removed, changed, erasedIDs, current)
     }
     let plan = applied
@@ -316,10 +317,11 @@ extension KnowledgeEngine {
 
   // MARK: Executing
 
-  /// Removes everything the target covers in `tx`.
+  /// Removes everything the target covers in `tx`; a kept task that loses a knowledge id
+  /// records a change at `now`.
   /// - Returns: counts of records removed by action, counts of records kept but changed by
   ///   action (see ``EraseReport/changed``), and the ids of every removed record.
-  static func executeErase(_ target: EraseTarget, _ tx: WorkspaceTransaction) throws
+  static func executeErase(_ target: EraseTarget, _ tx: WorkspaceTransaction, now: Date) throws
     -> ([String: Int], [String: Int], Set<UUID>)
   {
     var removed: [String: Int] = [:]
@@ -344,14 +346,14 @@ extension KnowledgeEngine {
     case .knowledge:
       let items = try tx.knowledgeIdentities()
       try deleteDigests(citing: items.map(\.id))
-      noteChanged(try eraseKnowledge(items, tx))
+      noteChanged(try eraseKnowledge(items, tx, now: now))
       note("deleteKnowledge", items.map(\.id))
     case .memories:
       let memories = try tx.memoryIdentities()
       let mirrors = try mirrorIdentities(of: memories, tx)
       try deleteDigests(citing: memories.map(\.id) + mirrors.map(\.id))
       // The memories that linked to the mirrors go too, so their links are not "changed".
-      noteChanged(try eraseKnowledge(mirrors, tx).filter { $0.key != "clearMemoryLinks" })
+      noteChanged(try eraseKnowledge(mirrors, tx, now: now).filter { $0.key != "clearMemoryLinks" })
       for m in memories {
         try LexicalIndexStore.remove(memoryRowID: m.rowID, in: tx)
         try tx.deleteMemory(id: m.id)
@@ -418,12 +420,13 @@ extension KnowledgeEngine {
   }
 
   /// Deletes knowledge items with their whole cascade, set-wise: relationships pointing at
-  /// them, task and handoff references, memory links, index rows. (Digests are the caller's.)
+  /// them, task and handoff references (a task that loses one records a change at `now`),
+  /// memory links, index rows. (Digests are the caller's.)
   /// - Returns: what was changed in kept records, by plan action: `removeRelationships` (the
   ///   relationships of kept items that pointed at the erased ones), `unlinkTasks`,
   ///   `unlinkHandoffs` and `clearMemoryLinks` (records counted once each).
   static func eraseKnowledge(
-    _ items: [(id: UUID, rowID: Int64, memoryID: UUID?)], _ tx: WorkspaceTransaction
+    _ items: [(id: UUID, rowID: Int64, memoryID: UUID?)], _ tx: WorkspaceTransaction, now: Date
   ) throws -> [String: Int] {
     guard !items.isEmpty else { return [:] }
     var changed: [String: Int] = [:]
@@ -434,6 +437,7 @@ extension KnowledgeEngine {
     try tx.deleteRelationships(targetingAny: ids)
     for var t in try tx.listTasks() where !ids.isDisjoint(with: t.knowledgeIDs) {
       t.knowledgeIDs.removeAll(where: ids.contains)
+      t.recordChange(at: now)
       try tx.updateTask(t)
       changed["unlinkTasks", default: 0] += 1
     }

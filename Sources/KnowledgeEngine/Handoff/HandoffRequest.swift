@@ -119,7 +119,9 @@ public struct BriefReference: Sendable, Equatable, Codable {
   /// `uuidString` (they may be in the brief's knowledge); nil (absent from JSON) when none.
   public var supersedes: [UUID]? = nil
   /// For a task in ``HandoffBrief/tasksSince``: what happened to it after the handoff was
-  /// made, `added`, `completed`, or `added and completed`; nil (absent from JSON) elsewhere.
+  /// made, `added`, `completed`, `added and completed`, or `updated` (changed otherwise: edited,
+  /// reopened, a cited knowledge item deleted — its ``TaskItem/updatedAt``); nil (absent from
+  /// JSON) elsewhere.
   public var change: String? = nil
 }
 
@@ -139,12 +141,12 @@ public struct HandoffBrief: Sendable, Equatable, Codable {
   public var capturedSince: [BriefReference]
   /// How many knowledge items were captured after the handoff was made.
   public var capturedSinceTotal: Int
-  /// Tasks added or completed after the handoff was made, whether the handoff carries them or
-  /// not, each with its ``BriefReference/change`` and current status, ordered by when that
-  /// happened (oldest first); at most ``KnowledgeEngine/briefCapturedSinceLimit``. A task
-  /// reopened since is listed only when it was also added since (reopening records no date).
+  /// Tasks added, completed or otherwise changed after the handoff was made (by their
+  /// ``TaskItem/updatedAt`` too: an edit, a reopening), whether the handoff carries them or
+  /// not, each with its ``BriefReference/change`` and current status, ordered by their latest
+  /// change (oldest first); at most ``KnowledgeEngine/briefCapturedSinceLimit``.
   public var tasksSince: [BriefReference]
-  /// How many tasks were added or completed after the handoff was made.
+  /// How many tasks were added, completed or otherwise changed after the handoff was made.
   public var tasksSinceTotal: Int
   /// The handoff that was active before, if another one was.
   public var previouslyActiveID: UUID?

@@ -279,7 +279,7 @@ extension KnowledgeEngine {
   /// written, no tool is re-run, no approval reused, no task completed, and the handoff is not
   /// consumed (it can be read and restored again).
   /// - Returns: the handoff, its knowledge and tasks by title and id, the knowledge captured and
-  ///   the tasks added or completed since it was made (each at most
+  ///   the tasks added, completed or otherwise changed since it was made (each at most
   ///   ``briefCapturedSinceLimit``, with the totals), and
   ///   ``restoreNotice``. Knowledge another item supersedes names its successors
   ///   (``BriefReference/supersededBy``), and an item captured since names the items it
@@ -325,11 +325,17 @@ extension KnowledgeEngine {
     }
   }
 
-  /// What happened to `task` after `date`: `added`, `completed`, or `added and completed`.
+  /// What happened to `task` after `date`: `added`, `completed`, `added and completed`, or
+  /// `updated` for a task neither added nor completed since that changed otherwise (an edit, a
+  /// reopening, a cited knowledge item deleted: its ``TaskItem/updatedAt`` is after `date`).
+  /// A completion is named only while the task is still completed: one reopened since reads
+  /// `updated` (or `added`), as its completion no longer stands.
   static func taskChange(_ task: TaskItem, since date: Date) -> String {
     let added = task.createdAt > date
-    let completed = task.completedAt.map { $0 > date } ?? false
-    return added && completed ? "added and completed" : completed ? "completed" : "added"
+    let completed = task.status == .completed && (task.completedAt.map { $0 > date } ?? false)
+    if added && completed { return "added and completed" }
+    if added { return "added" }
+    return completed ? "completed" : "updated"
   }
 
   /// Clears the active-handoff marker (the handoff itself is kept).

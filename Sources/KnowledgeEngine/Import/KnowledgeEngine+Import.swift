@@ -678,6 +678,13 @@ struct ImportAnalysis: Sendable {
       try named("workspace.tasks[\(i)]", t.id) { () throws(ValidationError) in
         try Limits.validate(t)
         try requireConsistentCompletion(t)
+        // Adding a task and every change to it date it now or later than its creation.
+        if t.updatedAt < t.createdAt {
+          throw ValidationError(
+            field: "updatedAt",
+            message: "updatedAt is \(ISO8601.string(from: t.updatedAt)), earlier than createdAt "
+              + "\(ISO8601.string(from: t.createdAt)); a task cannot change before it was created")
+        }
       }
     }
     for (i, h) in ws.handoffs.enumerated() {

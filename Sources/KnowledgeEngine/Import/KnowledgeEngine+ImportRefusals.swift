@@ -23,7 +23,7 @@ public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertib
     /// Text that must show something is empty once sanitized: a title, a memory's text, a
     /// handoff's focus.
     case emptyText
-    /// A knowledge item's `updatedAt` earlier than its `createdAt`.
+    /// A knowledge item's or task's `updatedAt` earlier than its `createdAt`.
     case dateOrder
     /// A task whose `completedAt` disagrees with its status, or is before its `createdAt`.
     case taskCompletion
@@ -37,7 +37,7 @@ public struct ImportRefusal: Sendable, Equatable, Codable, CustomStringConvertib
     /// A record dated more than a day after the clock of whoever checks it: a handoff's
     /// `createdAt` or `restoredAt`; a digest's, message's, checkpoint's or memory's `createdAt`; a
     /// receipt's `startedAt` or `finishedAt`; a knowledge item's or conversation's `createdAt` or
-    /// `updatedAt`; a task's `createdAt` or `completedAt`.
+    /// `updatedAt`; a task's `createdAt`, `completedAt` or `updatedAt`.
     case futureDate
     /// A knowledge item's `revision` outside 1…``Limits/revision``.
     case revision
@@ -341,6 +341,12 @@ extension KnowledgeEngine {
     switch (collection, field) {
     case ("knowledge", "updatedAt"):
       set(.dateOrder, "date its last change at its creation (updatedAt = createdAt)", "UPDATE knowledge SET updated_at = created_at" + row)
+    case ("tasks", "updatedAt") where !problem.contains("in the future"):
+      // Its completion, or its creation when it has none: the latest change a task records
+      // otherwise, and what schema step 0009 gave every stored task.
+      set(
+        .dateOrder, "date its last change at its completion, or at its creation when it has none (updatedAt = completedAt ?? createdAt)",
+        "UPDATE task SET updated_at = max(created_at, coalesce(completed_at, created_at))" + row)
     case ("tasks", "completedAt") where !problem.contains("in the future"):
       set(
         .taskCompletion,
@@ -383,11 +389,13 @@ extension KnowledgeEngine {
       set(
         .futureDate, "date it now instead of in the future (its creation and its last change)",
         "UPDATE \(table) SET created_at = min(created_at, \(now)), updated_at = min(updated_at, \(now))" + row)
-    case ("tasks", "createdAt"):
+    case ("tasks", "createdAt"), ("tasks", "updatedAt"):
+      // All three dates in one statement, so the last change stays no earlier than the creation.
       let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
       set(
-        .futureDate, "date it now instead of in the future (its creation and its completion)",
-        "UPDATE task SET created_at = min(created_at, \(now)), completed_at = min(completed_at, \(now))" + row)
+        .futureDate, "date it now instead of in the future (its creation, its completion and its last change)",
+        "UPDATE task SET created_at = min(created_at, \(now)), completed_at = min(completed_at, \(now)), "
+          + "updated_at = min(updated_at, \(now))" + row)
     case ("tasks", "completedAt") where problem.contains("in the future"):
       set(
         .futureDate, "date its completion now instead of in the future",

@@ -141,8 +141,9 @@ struct PreparedImport: Sendable {
     }
     for (i, t) in ws.tasks.enumerated() {
       try check(
-        "workspace.tasks[\(i)]", t.id, [("createdAt", t.createdAt), ("completedAt", t.completedAt)],
-        "a task is dated when it is added or completed, and " + newest)
+        "workspace.tasks[\(i)]", t.id,
+        [("createdAt", t.createdAt), ("completedAt", t.completedAt), ("updatedAt", t.updatedAt)],
+        "a task is dated when it is added, changed or completed, and " + newest)
     }
     for (i, c) in ws.conversations.enumerated() {
       try check(

@@ -87,7 +87,7 @@ package struct ContinuityRanker: Sendable {
     rankTasks: { query, status, limit, tx in
       let tasks = try tx.listTasks(status: status)
       let index = InMemoryLexicalIndex(tasks.map { t in
-        IndexedDocument(id: t.id, kind: .knowledge(.goal), title: t.title, content: t.notes, updatedAt: t.completedAt ?? t.createdAt)
+        IndexedDocument(id: t.id, kind: .knowledge(.goal), title: t.title, content: t.notes, updatedAt: t.updatedAt)
       })
       let response = try HybridLexicalRanker().search(query, in: index, kinds: nil, limit: limit)
       return RankedTasks(

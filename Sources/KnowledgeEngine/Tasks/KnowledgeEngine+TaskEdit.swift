@@ -3,7 +3,8 @@ import Foundation
 
 /// The changes of one edit of a task (``KnowledgeEngine/editTask(id:_:)``). A field left nil
 /// is kept as stored; the id, status, creation and completion dates never change (`task
-/// complete` and `task reopen` change the status).
+/// complete` and `task reopen` change the status); an edit that changes something sets
+/// ``TaskItem/updatedAt``.
 public struct TaskEdit: Sendable, Equatable {
   /// A new title (at most ``Limits/taskTitle`` characters; required, so not blank).
   public var title: String?
@@ -66,8 +67,9 @@ extension KnowledgeEngine {
   /// changes (the summary quotes it), as a status change rebuilds it; one written by hand is
   /// kept as written. Stored digests keep the text they were built from (they are snapshots).
   ///
-  /// Tasks record no modification date in this schema: the edit keeps `createdAt` and
-  /// `completedAt` as they were.
+  /// An edit that changes something dates the task's last change now (``TaskItem/updatedAt``,
+  /// never before its creation or an earlier change); `createdAt` and `completedAt` are kept as
+  /// they were.
   /// - Parameters:
   ///   - id: the task to change.
   ///   - edit: the changes.
@@ -104,6 +106,7 @@ extension KnowledgeEngine {
           field: "knowledgeIDs", limit: Limits.idsPerList, actual: knowledgeIDs.count,
           message: "knowledgeIDs holds \(knowledgeIDs.count) ids; the limit is \(Limits.idsPerList)"))
     }
+    let now = environment.now()
     return try store.write { tx in
       guard let stored = try tx.task(id: id) else { throw WorkspaceError.notFound(recordType: "task", id: id.uuidString) }
       var t = stored
@@ -119,6 +122,7 @@ extension KnowledgeEngine {
       if title != nil { kept.title = "x" }
       if notes != nil { kept.notes = "" }
       try Self.requireStoredTaskWithinBounds(kept, change: "edited")
+      t.recordChange(at: now)
       try tx.updateTask(t)
       let rebuilt = changed.contains("title") ? try Self.rebuildGeneratedSummaries(carryingAny: [id], tx) : []
       return TaskEditResult(task: t, changed: changed, rebuiltHandoffIDs: rebuilt)

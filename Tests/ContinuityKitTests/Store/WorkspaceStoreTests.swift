@@ -202,7 +202,7 @@ struct WorkspaceFileTests {
     defer { dir.remove() }
     let store = try SQLiteWorkspaceStore.open(directory: dir.appending("ws"))
     #expect(try store.schemaVersion() == 5)
-    #expect(try store.appliedMigrations() == ["0001-schema-v5-records", "0002-lexical-index", "0003-knowledge-tag-rowid-index", "0004-knowledge-header-covering-index", "0005-knowledge-memory-mirror-index", "0006-normalize-stored-tags", "0007-renormalize-tags-drop-blank-next-steps", "0008-activity-date-indexes"])
+    #expect(try store.appliedMigrations() == ["0001-schema-v5-records", "0002-lexical-index", "0003-knowledge-tag-rowid-index", "0004-knowledge-header-covering-index", "0005-knowledge-memory-mirror-index", "0006-normalize-stored-tags", "0007-renormalize-tags-drop-blank-next-steps", "0008-activity-date-indexes", "0009-task-updated-at"])
     #expect(try store.integrityCheck() == ["ok"])
     // Reopening applies nothing twice.
     let again = try SQLiteWorkspaceStore.open(directory: dir.appending("ws"))

@@ -21,8 +21,12 @@ struct TaskStatusChangeTests {
     let completed = try engine.completeTaskReportingOutcome(id: task.id)
     #expect(!completed.wasAlreadyInStatus && completed.task.status == .completed)
     let reopened = try engine.reopenTaskReportingOutcome(id: task.id)
-    #expect(reopened == TaskStatusChange(task: task, wasAlreadyInStatus: false))
-    #expect(try engine.store.read { try $0.task(id: task.id) } == task)
+    // As added, but for the date of its last change: the reopening's.
+    var expected = task
+    expected.updatedAt = reopened.task.updatedAt
+    #expect(reopened.task.updatedAt > completed.task.updatedAt)
+    #expect(reopened == TaskStatusChange(task: expected, wasAlreadyInStatus: false))
+    #expect(try engine.store.read { try $0.task(id: task.id) } == expected)
   }
 
   @Test("completing reports whether the task was completed already, keeping the first completion time")
