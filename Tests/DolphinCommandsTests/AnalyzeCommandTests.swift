@@ -186,6 +186,30 @@ struct AnalyzeCommandTests {
     #expect(!r.stdout.contains(dir.appending("aa/A.swift").path), "\(r.stdout)")
   }
 
+  /// Review 21-a F1: `analyze` missed `password2 = "…"` and reported prose assigned to `token`.
+  @Test("analyze reports a credential name with a digit or suffix, and not prose assigned to token")
+  func hardcodedSecretKeyNames() throws {
+    let dir = TemporaryDirectory("analyze-secret-names")
+    defer { dir.remove() }
+    let file = dir.appending("Config.swift")
+    try Data(
+      """
+      let password2 = "Tr0ub4dor&3"
+      let token = "not a secret"
+      let authToken = "hello world"
+      let password = "Enter your password"
+      let REDIS_PASSWORD_PROD = "Tr0ub4dor3"
+
+      """.utf8
+    ).write(to: file)
+    let r = try runDolphin(["analyze", file.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    let reported = r.stdout.split(separator: "\n").filter { $0.hasPrefix(file.path) }.map { $0.split(separator: " ")[0] }
+    #expect(reported == ["\(file.path):1:5:", "\(file.path):5:5:"], "\(r.stdout)")
+    #expect(r.stdout.contains("\(file.path):1:5: hardcoded_secret"), "\(r.stdout)")
+    #expect(!r.stdout.contains("Tr0ub4dor"), "the secret is not printed: \(r.stdout)")
+  }
+
   /// Review 20-b, F13: the report counted findings but did not say which rules ran, so a short
   /// report on a file with a hard-coded password and an empty catch read as "nothing else wrong".
   @Test("the text report names the rules checked and what is not checked; the new rules fire on such a file")

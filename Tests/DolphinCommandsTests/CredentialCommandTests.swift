@@ -41,6 +41,50 @@ struct CredentialCommandTests {
   }
 }
 
+/// Review 21-a F1: `.env`-style keys with text around the credential word were stored, and
+/// `status` and `doctor` then said none were found.
+@Suite("dolphin: keys with a prefix or suffix around the credential word", .serialized)
+struct AffixedCredentialKeyCommandTests {
+  static let inputs = [
+    "REDIS_PASSWORD_PROD=Tr0ub4dor3", "SECRET_KEY_BASE=0123456789abcdef0123456789abcdef",
+    "GITHUB_TOKEN_CI=abcdef1234567890abcd", "client_secret_prod = \"abcdef123456\"", "password2 = \"Tr0ub4dor&3\"",
+    "db_password_2=Tr0ub4dor3", "token1: abcdef123456", "REDIS_PASSWORD=Tr0ub4dor3",
+  ]
+
+  @Test("each is refused with exit 4; stored with --allow-credentials, status and doctor count all of them")
+  func refusedThenCounted() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let message =
+      "dolphin: error: content looks like it holds a credential (password or secret assignment at line 1, column 1); "
+      + "it was not stored. Remove the secret, or store it deliberately with --allow-credentials\n"
+    for input in Self.inputs {
+      let refused = try cli.run(["capture", "fact", "env", "--content", input])
+      #expect(refused.status == 4, "\(input): \(refused.stderr)")
+      #expect(refused.stderr == message, "\(input)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: cli.workspace), "nothing was stored")
+    for input in Self.inputs {
+      let stored = try cli.run(["capture", "fact", "env", "--content", input, "--allow-credentials"])
+      #expect(stored.status == 0, "\(input): \(stored.stderr)")
+    }
+    // A note that only describes credentials is stored as it is, and not counted.
+    let described = try cli.run(["capture", "fact", "limits", "--content", "max_tokens = 4096\npassword_min_length=12"])
+    #expect(described.status == 0, "\(described.stderr)")
+    // Each note, and the digest the captures refreshed, which quotes them.
+    let counted = "Credentials: \(Self.inputs.count + 1) record(s) hold text that looks like a credential:"
+    let note = "content: password or secret assignment at line 1, column 1"
+    for command in ["status", "doctor"] {
+      let r = try cli.run([command])
+      #expect(r.stdout.contains(counted), "\(command): \(r.stdout)")
+      let lines = r.stdout.split(separator: "\n")
+      #expect(lines.filter { $0.hasPrefix("  - knowledge ") && $0.hasSuffix(note) }.count == Self.inputs.count, "\(r.stdout)")
+      #expect(lines.filter { $0.hasPrefix("  - digest ") }.count == 1, "\(r.stdout)")
+      #expect(!r.stdout.contains("Tr0ub4dor"))
+    }
+  }
+}
+
 /// The advice of a credential refusal is something the user can do with the command they ran.
 @Suite("dolphin: a credential refusal's advice fits the command", .serialized)
 struct CredentialAdviceTests {

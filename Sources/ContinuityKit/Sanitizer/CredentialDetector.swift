@@ -27,9 +27,9 @@ public enum CredentialKind: String, Sendable, Codable, CaseIterable {
   /// An npm access token: `npm_` and exactly 36 letters or digits, of at least two of the
   /// classes uppercase, lowercase and digit.
   case npmToken
-  /// An AWS secret access key: a key ending in `secret_access_key` (`AWS_SECRET_ACCESS_KEY`,
-  /// `aws_secret_access_key`, `SecretAccessKey`…) assigned exactly 40 characters of `A–Z`,
-  /// `a–z`, `0–9`, `/` and `+`.
+  /// An AWS secret access key: a key whose last credential word is `secret access key`
+  /// (`AWS_SECRET_ACCESS_KEY`, `aws_secret_access_key`, `SecretAccessKey`, `…_KEY_PROD`)
+  /// assigned exactly 40 characters of `A–Z`, `a–z`, `0–9`, `/` and `+`.
   case awsSecretAccessKey
   /// A password in a URL's userinfo: `scheme://user:password@host`, the password a
   /// non-trivial literal (as for ``secretAssignment``).
@@ -38,7 +38,8 @@ public enum CredentialKind: String, Sendable, Codable, CaseIterable {
   /// allows (`A–Z a–z 0–9 - . _ ~ + /`, then `=` padding), with at least 2 digits and 2 letters.
   case bearerToken
   /// A `password=`, `secret:`, `api_key = "…"`, `token: …` style assignment with a non-trivial
-  /// literal value.
+  /// literal value, the key named by the key-name rule of ``CredentialDetector``
+  /// (`REDIS_PASSWORD_PROD=…`, `authToken: "…"`, `password2 = "…"`).
   case secretAssignment
 
   /// A short human name, e.g. `GitHub token`.
@@ -88,18 +89,54 @@ public struct CredentialFinding: Sendable, Equatable, Codable, CustomStringConve
 /// - Token shapes are listed on ``CredentialKind``. A token must start at a word boundary (not
 ///   right after a letter, digit or `_`); fixed-length shapes (AWS, Google) must also end at one.
 /// - An assignment is a key, optionally quoted, then `=`, `:` or `:=` (not `==`, `=>`, `::`),
-///   then a value. The key, case-insensitively, ends with `password`, `passwd`, `passphrase`,
-///   `secret`, `token`, `apikey`/`api_key`/`api-key`, `accesskey`/`access_key`, `secretkey`/
-///   `secret_key` or `privatekey`/`private_key` (so `DB_PASSWORD`, `client_secret`,
-///   `GITHUB_TOKEN`, `"apiKey"` count; `tokens`, `max_tokens`, `password_hash` do not).
-///   The value is non-trivial when it is at least 6 characters, not all digits, not one
-///   repeated character, not a placeholder (`changeme`, `your-api-key`, `<token>`, `${TOKEN}`,
-///   `$TOKEN`, `****`, `example`, `null`, …) and not code (`fetchToken()`, `self.token`,
-///   `"\(value)"`); an unquoted value made only of letters, `.` and `_` must be at least 16
-///   characters; a quoted value with 4 or more spaces reads as prose and is not counted.
-///   A key ending in `secret_access_key` (or `secretaccesskey`, `secret-access-key`) with a
-///   value of exactly 40 characters of `A–Z a–z 0–9 / +` is an AWS secret access key, whatever
-///   the value spells (AWS's documented example key is caught as its example key id is).
+///   then a value. The key is the run of at most 64 letters, digits, `_`, `-` and `.` before
+///   the operator.
+///
+///   **Key-name rule** (``keyName(of:)``). The key is split into parts at `_`, `-` and `.`, at
+///   camelCase boundaries (`authToken`, `APIKey` → `API` `Key`) and between letters and digits
+///   (`password2`); parts compare case-insensitively. It is a credential's key when
+///   1. a part is, or ends with, a credential word — `password`, `passwd`, `pwd`,
+///      `passphrase`, `secret`, `token`, `apikey`, `accesskey`, `secretkey`, `privatekey`,
+///      `authkey` — or two parts in a row are `api key`, `access key`, `private key`,
+///      `auth key` or `pass phrase`; any parts may come before or after it, so
+///      `REDIS_PASSWORD_PROD`, `SECRET_KEY_BASE`, `GITHUB_TOKEN_CI`, `client_secret_prod`,
+///      `password2`, `db_password_2`, `token1`, `authToken`, `DBPASSWORD` and `"apiKey"`
+///      count, and `tokens`, `max_tokens`, `num_tokens`, `tokenizer` and `secretary` do not;
+///   2. and no part after the last credential word describes the credential instead of
+///      holding it: a rule or measure (`hint`, `policy`, `min`, `max`, `length`, `count`,
+///      `limit`, `strength`, `format`, …), when it lapses (`expiry`, `expires`, `ttl`, …),
+///      its kind (`type`, `kind`, `scheme`, `algorithm`, `mode`), where or how it is found or
+///      sent (`reset`, `url`, `uri`, `endpoint`, `path`, `file`, `name`, `id`, `ref`,
+///      `header`, `field`, `param`, `cmd`, `scope`, …), the text asking for it (`prompt`,
+///      `label`, `placeholder`, …) or a digest of it (`hash`, `digest`) — the full list is
+///      ``descriptorWords``. So `password_min_length`, `password_reset_url`, `password_hint`,
+///      `token_count`, `token_type`, `secret_name` and `DB_PASSWORD_FILE` do not count, while
+///      `password_reset_token` does (its last credential word has nothing after it).
+///
+///   The rule follows the two open-source scanners' keyword rules in spirit, not in code:
+///   gitleaks' `generic-api-key` (`cmd/generate/config/rules/generic.go`: a keyword anywhere
+///   in the key, with up to 50 key characters before it and 20 after) and Yelp
+///   detect-secrets' `KeywordDetector` (`detect_secrets/plugins/keyword.py`: a denylisted
+///   word with any `[a-zA-Z0-9_-]*` prefix and suffix). Where they filter with entropy or a
+///   list of false-positive values, this detector names the parts that make a key describe a
+///   credential. Not `key` alone (`primary_key`), `pass` (`bypass`), `auth` alone
+///   (`auth: oauth2` names a scheme) or `credentials` (`fetch`'s `credentials: "include"`).
+///
+///   **Value.** The value is non-trivial when it is at least 6 characters, has a letter (so
+///   not a number, date, version or address: `4096`, `2024-12-20`, `10.0.0.1`), is not one
+///   repeated character, not a placeholder (`your-api-key`, `<token>`, `${TOKEN}`, `$TOKEN`,
+///   `****`, `xxxx`, `example`, `null`, `true`, `[MASK]`, …), not a file path (`/…`, `~/…`,
+///   `./…`: where the secret is kept, as in `PWD=/home/ann`) and not code (`fetchToken()`,
+///   `"\(value)"`). A quoted value with a space or tab is prose (`"not a secret"`, `"Enter
+///   your password"`), as both scanners above take a secret to be one run without whitespace;
+///   an unquoted value ends at whitespace, and one made only of letters, `.` and `_` must be at
+///   least 16 characters (`self.token = newToken` is code). `changeme` is a weak password, not a
+///   placeholder, and is checked like any other value.
+///
+///   A key whose last credential word is `secret access key` (`AWS_SECRET_ACCESS_KEY`,
+///   `SecretAccessKey`, `aws_secret_access_key`) with a value of exactly 40 characters of
+///   `A–Z a–z 0–9 / +` is an AWS secret access key, whatever the value spells (AWS's documented
+///   example key is caught as its example key id is).
 /// - A URL's userinfo password (`postgres://admin:S3cr3t@db…`) must be a non-trivial literal
 ///   as an assignment's value is, so `postgres://localhost/db`, `http://user@host` and
 ///   `postgres://user:password@localhost` (a placeholder) are not counted.
@@ -156,36 +193,6 @@ public enum CredentialDetector {
       message: "\(field) looks like it holds a credential (\(f)); \(consequence). Remove the secret",
       credential: f)
   }
-
-  /// Whether `name` reads as a credential's key: it ends, case-insensitively, with one of the
-  /// suffixes an assignment's key must end with (`password`, `passwd`, `passphrase`, `secret`,
-  /// `token`, `apikey`/`api_key`, `accesskey`, `secretkey`, `privatekey`, …; see the type's
-  /// rules), so `dbPassword`, `client_secret` and `GITHUB_TOKEN` do, `tokens` and
-  /// `passwordHash` do not. Used by code analysis to find a literal assigned to such a name.
-  /// - Complexity: O(1): it reads at most the last 11 UTF-8 bytes of `name`, for each of the 18
-  ///   suffixes, and allocates nothing.
-  public static func isCredentialKey(_ name: some StringProtocol) -> Bool {
-    let utf8 = name.utf8
-    for suffix in assignmentKeySuffixes where utf8.count >= suffix.count {
-      var matches = true
-      for (b, s) in zip(utf8.suffix(suffix.count), suffix) {
-        let lower = Scanner.isUpper(b) ? b + 32 : b
-        if lower != s {
-          matches = false
-          break
-        }
-      }
-      if matches { return true }
-    }
-    return false
-  }
-
-  /// Assignment keys end with one of these (lowercased).
-  static let assignmentKeySuffixes: [[UInt8]] = [
-    "password", "passwd", "passphrase", "secret", "token", "apikey", "api_key", "api-key", "api.key",
-    "accesskey", "access_key", "access-key", "secretkey", "secret_key", "secret-key", "privatekey",
-    "private_key", "private-key",
-  ].map { Array($0.utf8) }
 
   /// 1-based (line, column in `Character`s) of a UTF-8 byte offset.
   static func position(ofByte offset: Int, in text: String) -> (Int, Int) {
@@ -491,24 +498,37 @@ private struct Scanner {
       if op > 0, b[op - 1] == UInt8(ascii: ":") { return nil }
       if op + 1 < n, b[op + 1] == UInt8(ascii: "=") { valueStart = op + 2 }
     }
-    guard let keyStart = keyStart(before: op), let value = value(from: valueStart) else { return nil }
+    guard let (keyStart, keyName) = key(before: op), let value = value(from: valueStart) else { return nil }
     // A value that is itself a known token shape is reported as that, more specific kind.
     if value.start < n, let token = match(at: value.start), token.0 != .secretAssignment {
       return (token.0, token.1, max(token.2, value.end))
     }
     // AWS's secret key has a fixed shape, so it is caught even when it spells EXAMPLE (as the
     // documented example does, whose key id the AWS rule also catches).
-    if isAWSSecretKeyName(from: keyStart, before: op), value.bytes.count == 40,
+    if keyName == .awsSecretAccessKey, value.bytes.count == 40,
       value.bytes.allSatisfy({ Self.isAlnum($0) || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "+") })
     {
       return (.awsSecretAccessKey, keyStart, value.end)
     }
-    guard isNonTrivial(value) else { return nil }
+    guard isNonTrivial(value), !isPathOrBracketed(value.bytes) else { return nil }
     return (.secretAssignment, keyStart, value.end)
   }
 
-  /// Where the key ending just before `op` starts, when it is a secret's key.
-  func keyStart(before op: Int) -> Int? {
+  /// Whether an assigned value is a file path, which says where the secret is kept
+  /// (`PWD=/home/ann`, `GOOGLE_APPLICATION_CREDENTIALS=~/gcp.json`), or a bracketed word, a
+  /// placeholder (`mask_token = "[MASK]"`). Only for assignments: a bearer token may start
+  /// with `/`.
+  func isPathOrBracketed(_ bytes: [UInt8]) -> Bool {
+    guard let first = bytes.first else { return false }
+    if first == UInt8(ascii: "/") || first == UInt8(ascii: "[") && bytes.last == UInt8(ascii: "]") { return true }
+    let prefixes: [[UInt8]] = [Array("~/".utf8), Array("./".utf8), Array("../".utf8)]
+    return prefixes.contains { bytes.starts(with: $0) }
+  }
+
+  /// Where the key ending just before `op` (past up to 4 spaces and a closing quote) starts,
+  /// and what it names, when it is a credential's key by ``CredentialDetector/keyName(of:)``.
+  /// The key is the run of at most 64 letters, digits, `_`, `-` and `.` before that.
+  func key(before op: Int) -> (Int, CredentialDetector.KeyName)? {
     var j = op - 1
     while j >= 0, op - j <= 4, Self.isSpace(b[j]) { j -= 1 }
     if j >= 0, b[j] == UInt8(ascii: "\"") || b[j] == UInt8(ascii: "'") { j -= 1 }
@@ -520,23 +540,8 @@ private struct Scanner {
     }
     let keyStart = j + 1
     guard keyEnd > keyStart else { return nil }
-    let key = b[keyStart..<keyEnd].map { Self.isUpper($0) ? $0 + 32 : $0 }
-    for suffix in CredentialDetector.assignmentKeySuffixes where key.count >= suffix.count {
-      if Array(key.suffix(suffix.count)) == suffix { return keyStart }
-    }
-    return nil
-  }
-
-  /// Whether the key from `keyStart` to just before `op` (past spaces and a closing quote)
-  /// ends, case-insensitively, with `secret_access_key`, `secretaccesskey` or
-  /// `secret-access-key`.
-  func isAWSSecretKeyName(from keyStart: Int, before op: Int) -> Bool {
-    var end = op
-    while end > keyStart, Self.isSpace(b[end - 1]) || b[end - 1] == UInt8(ascii: "\"") || b[end - 1] == UInt8(ascii: "'") {
-      end -= 1
-    }
-    let key = b[keyStart..<end].map { Self.isUpper($0) ? $0 + 32 : $0 }.filter { $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: "-") }
-    return key.count >= 15 && Array(key.suffix(15)) == Array("secretaccesskey".utf8)
+    let name = CredentialDetector.keyName(of: UnsafeBufferPointer(rebasing: b[keyStart..<keyEnd]))
+    return name == .other ? nil : (keyStart, name)
   }
 
   struct Value {
@@ -569,14 +574,15 @@ private struct Scanner {
 
   static let placeholders: Set<String> = [
     "null", "nil", "none", "true", "false", "undefined", "required", "optional", "string", "redacted",
-    "changeme", "change_me", "password", "secret", "token", "example", "placeholder", "hidden", "masked",
-    "default", "empty", "unknown", "notset", "not_set", "required=true",
+    "password", "secret", "token", "example", "placeholder", "hidden", "masked", "default", "empty",
+    "unknown", "notset", "not_set", "required=true", "enabled", "disabled",
   ]
 
   func isNonTrivial(_ v: Value) -> Bool {
     let bytes = v.bytes
     guard bytes.count >= 6 else { return false }
-    if bytes.allSatisfy(Self.isDigit) { return false }
+    // No letter: a number, date, time, version or address (`4096`, `2024-12-20`, `10.0.0.1`).
+    if !bytes.contains(where: { Self.isUpper($0) || Self.isLower($0) }) { return false }
     if let first = bytes.first, bytes.allSatisfy({ $0 == first }) { return false }
     let lower = String(decoding: bytes.map { Self.isUpper($0) ? $0 + 32 : $0 }, as: UTF8.self)
     if Self.placeholders.contains(lower) { return false }
@@ -589,8 +595,10 @@ private struct Scanner {
     {
       return false
     }
+    // A space makes it prose (`"not a secret"`, `"Enter your password"`), as in gitleaks and
+    // detect-secrets, whose secret values have no whitespace.
     if v.quoted {
-      return bytes.filter { $0 == 0x20 }.count < 4
+      return !bytes.contains(where: Self.isSpace)
     }
     // Unquoted: code (calls, subscripts, blocks) is not a literal.
     for c in bytes where [UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{")].contains(c) { return false }

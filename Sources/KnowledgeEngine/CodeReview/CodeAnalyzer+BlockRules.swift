@@ -113,8 +113,10 @@ extension CodeAnalyzer {
 
   /// A `hardcoded_secret` finding when the literal at `index` is the first piece of a string
   /// assigned to a credential-like name (`password = "…"`, `let apiKey: String = "…"`,
-  /// `login(password: "…")`) and ``CredentialDetector`` reads `name = "…"` as a credential
-  /// (a non-trivial value, not a placeholder such as `changeme`, not an interpolation). Not for
+  /// `login(password: "…")`, `password2 = "…"`; the key-name rule of ``CredentialDetector``,
+  /// so `passwordHint` and `tokenCount` are not) and ``CredentialDetector`` reads `name = "…"`
+  /// as a credential (a non-trivial value without spaces, not a placeholder such as
+  /// `"<token>"`, not an interpolation). Not for
   /// a member after `.` or a name after `case` (switch values, enum raw values), nor for a value
   /// whose letters and digits end with the name's (`refreshToken = "refresh_token"`,
   /// `authToken = "X-Auth-Token"`: the name of a field or header).
@@ -131,21 +133,18 @@ extension CodeAnalyzer {
       nameIndex = index - 4
     }
     let name = tokens[nameIndex]
-    guard name.kind == .identifier, name.end - name.start >= 5 else { return nil }
+    // `pwd` is the shortest credential word.
+    guard name.kind == .identifier, name.end - name.start >= 3 else { return nil }
     // Not a member or an enum case: `case .apiToken: "API token"` (a switch's value) and
     // `case accessToken = "access_token"` (a raw value) name the credential, they hold none.
     if nameIndex > 0, tokens[nameIndex - 1].kind == .dot || tokens[nameIndex - 1].keyword == .case {
       return nil
     }
-    // Every credential-key suffix ends in d, e, t, n or y: most names are ruled out here.
-    switch classified.bytes[name.end - 1] | 0x20 {
-    case UInt8(ascii: "d"), UInt8(ascii: "e"), UInt8(ascii: "t"), UInt8(ascii: "n"), UInt8(ascii: "y"):
-      break
-    default:
-      return nil
+    let isKey = classified.bytes.withUnsafeBufferPointer {
+      CredentialDetector.isCredentialKey(utf8: UnsafeBufferPointer(rebasing: $0[name.start..<name.end]))
     }
+    guard isKey else { return nil }
     let nameText = classified.text(name.start..<name.end)
-    guard CredentialDetector.isCredentialKey(nameText) else { return nil }
     let literal = tokens[index]
     let literalText = classified.text(literal.start..<literal.end)
     // A value that spells the name is the name of a field or header, not a secret:

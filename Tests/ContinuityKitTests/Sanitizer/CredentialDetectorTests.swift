@@ -75,6 +75,27 @@ struct CredentialDetectorTests {
     Positive(name: "Hugging Face token, letters only", text: "hf" + "_abcdefghijklmnopqrstuvwxyzABCDEFGH", kind: .huggingFaceToken),
     Positive(name: "npm token", text: "//registry.npmjs.org/:_authToken=\(FakeSecrets.npm)", kind: .npmToken, column: 34),
     Positive(name: "npm token, lowercase and digits", text: "npm" + "_abcdefghijklmnopqrstuvwxyz0123456789", kind: .npmToken),
+    // Review 21-a F1: a key with anything before or after the credential word got past.
+    Positive(name: "suffix: REDIS_PASSWORD_PROD=", text: "REDIS_PASSWORD_PROD=Tr0ub4dor3", kind: .secretAssignment),
+    Positive(name: "suffix: SECRET_KEY_BASE=", text: "SECRET_KEY_BASE=0123456789abcdef0123456789abcdef", kind: .secretAssignment),
+    Positive(name: "suffix: GITHUB_TOKEN_CI=", text: "GITHUB_TOKEN_CI=abcdef1234567890abcd", kind: .secretAssignment),
+    Positive(name: "suffix: client_secret_prod = \"…\"", text: "client_secret_prod = \"abcdef123456\"", kind: .secretAssignment),
+    Positive(name: "digit: password2 = \"…\"", text: "password2 = \"Tr0ub4dor&3\"", kind: .secretAssignment),
+    Positive(name: "digit part: db_password_2=", text: "db_password_2=Tr0ub4dor3", kind: .secretAssignment),
+    Positive(name: "digit: token1:", text: "token1: abcdef123456", kind: .secretAssignment),
+    Positive(name: "no suffix: REDIS_PASSWORD=", text: "REDIS_PASSWORD=Tr0ub4dor3", kind: .secretAssignment),
+    Positive(name: "camelCase prefix: authToken", text: "let authToken = \"h7Gk2pQ9xL4m\"", kind: .secretAssignment, column: 5),
+    Positive(name: "credential word ending a part: DBPASSWORD", text: "DBPASSWORD=Tr0ub4dor3", kind: .secretAssignment),
+    Positive(name: "pair across parts: x-api-key header", text: "x-api-key: 9f8e7d6c5b4a", kind: .secretAssignment),
+    Positive(name: "pair in camelCase: privateKeyPassphrase", text: "privateKeyPassphrase: \"Tr0ub4dor&3\"", kind: .secretAssignment),
+    Positive(name: "pwd in an ODBC connection string", text: "Server=db01;Uid=sa;Pwd=Tr0ub4dor3;", kind: .secretAssignment, column: 20),
+    Positive(
+      name: "a credential word after a descriptor: password_reset_token", text: "password_reset_token = \"a81f9c2e77d0\"",
+      kind: .secretAssignment),
+    Positive(name: "changeme is a weak password, not a placeholder", text: "password = \"changeme\"", kind: .secretAssignment),
+    Positive(
+      name: "AWS secret key name with a suffix", text: "AWS_SECRET_ACCESS_KEY_PROD=\(FakeSecrets.awsSecret)",
+      kind: .awsSecretAccessKey),
   ]
 
   @Test("true positives: every listed shape is found with its kind and position", arguments: positives)
@@ -103,7 +124,6 @@ struct CredentialDetectorTests {
     Negative(name: "environment placeholder", text: "password: ${DB_PASSWORD}"),
     Negative(name: "angle-bracket placeholder", text: "api_key: <your-api-key>"),
     Negative(name: "your-… placeholder", text: "API_KEY=your_api_key_here"),
-    Negative(name: "changeme placeholder", text: "password = \"changeme\""),
     Negative(name: "masked value", text: "password: ********"),
     Negative(name: "numeric token count", text: "token: 1234567890"),
     Negative(name: "comparison, not assignment", text: "if password == confirmation {"),
@@ -141,11 +161,101 @@ struct CredentialDetectorTests {
     Negative(name: "hf_ and a long lowercase identifier", text: "hf" + "_abcdefghijklmnopqrstuvwxyzabcdefgh"),
     Negative(name: "npm_ configuration variables", text: "npm_config_registry=https://registry.npmjs.org npm_package_version=1.2.3"),
     Negative(name: "npm_ and 37 characters", text: "npm" + "_abcdefghijklmnopqrstuvwxyz01234567890"),
+    // Review 21-a F1: with prefixes and suffixes allowed, names that describe a credential, and
+    // values that are not one, still pass.
+    Negative(name: "max_tokens = 4096", text: "max_tokens = 4096"),
+    Negative(name: "token_count: 12", text: "token_count: 12"),
+    Negative(name: "num_tokens=512", text: "num_tokens=512"),
+    Negative(name: "tokenizer = \"bpe\"", text: "tokenizer = \"bpe\""),
+    Negative(name: "tokenizer with a long value", text: "tokenizer_name: bert-base-uncased"),
+    Negative(name: "password_hint, prose value", text: "password_hint = \"first pet\""),
+    Negative(name: "password_hint, one-word value", text: "password_hint: FirstPet99"),
+    Negative(name: "passwordHint in camelCase", text: "passwordHint = \"FirstPet99\""),
+    Negative(name: "password_min_length", text: "password_min_length=12"),
+    Negative(name: "password_reset_url", text: "password_reset_url=https://id.harbor.dev/reset?step=2"),
+    Negative(name: "secret_name, a vault reference", text: "secret_name: prod-db-credentials"),
+    Negative(name: "token_type: bearer", text: "token_type: bearer"),
+    Negative(name: "token_type with a non-trivial value", text: "token_type = \"mac-sha256\""),
+    Negative(name: "token_expires_in", text: "token_expires_in: 3600s-max"),
+    Negative(name: "password file path", text: "DB_PASSWORD_FILE=/run/secrets/db_password"),
+    Negative(name: "password command", text: "password_cmd = \"pass show mail/ann\""),
+    Negative(name: "API key header name", text: "API_KEY_HEADER: X-Api-Key-v2"),
+    Negative(name: "PWD is the working directory", text: "PWD=/home/ann/projects/harbor"),
+    Negative(name: "credentials file path", text: "GOOGLE_APPLICATION_CREDENTIALS=/etc/gcp/key.json"),
+    Negative(name: "fetch credentials mode", text: "fetch(url, { credentials: \"same-origin\" })"),
+    Negative(name: "auth names a scheme", text: "auth: oauth2-pkce"),
+    Negative(name: "secretary is not secret", text: "secretary: ann.lee@harbor.dev"),
+    Negative(name: "a date", text: "SECRET_SANTA_DATE: 2024-12-20"),
+    Negative(name: "a price", text: "input_token_price=0.000150"),
+    Negative(name: "boolean", text: "GITHUB_TOKEN_CI: false"),
+    Negative(name: "null", text: "client_secret_prod = null"),
+    Negative(name: "none", text: "token1: None"),
+    Negative(name: "empty quotes", text: "password2 = \"\""),
+    Negative(name: "angle-bracket placeholder with a suffix", text: "GITHUB_TOKEN_CI=<your-token>"),
+    Negative(name: "environment placeholder with a suffix", text: "REDIS_PASSWORD_PROD=${REDIS_PASSWORD}"),
+    Negative(name: "shell variable", text: "SECRET_KEY_BASE=$SECRET"),
+    Negative(name: "xxx placeholder", text: "db_password_2=xxxxxxxx"),
+    Negative(name: "masked with ***", text: "token1: ***"),
+    Negative(name: "your_password_here", text: "db_password_2=your_password_here"),
+    Negative(name: "bracketed special token", text: "mask_token = \"[MASK]\""),
+    Negative(name: "quoted prose: not a secret", text: "let token = \"not a secret\""),
+    Negative(name: "quoted prose: hello world", text: "let authToken = \"hello world\""),
+    Negative(name: "quoted prose: a prompt", text: "let password = \"Enter your password\""),
   ]
 
   @Test("true negatives: prose, code identifiers and placeholders are not credentials", arguments: negatives)
   func ignores(_ c: Negative) {
     #expect(CredentialDetector.findings(in: c.text).isEmpty, "\(CredentialDetector.findings(in: c.text))")
+  }
+
+  struct KeyCase: CustomStringConvertible, Sendable {
+    var name: String
+    var isCredential: Bool
+    var description: String { name }
+  }
+
+  static let keys: [KeyCase] = [
+    KeyCase(name: "password", isCredential: true),
+    KeyCase(name: "REDIS_PASSWORD_PROD", isCredential: true),
+    KeyCase(name: "SECRET_KEY_BASE", isCredential: true),
+    KeyCase(name: "GITHUB_TOKEN_CI", isCredential: true),
+    KeyCase(name: "client_secret_prod", isCredential: true),
+    KeyCase(name: "password2", isCredential: true),
+    KeyCase(name: "db_password_2", isCredential: true),
+    KeyCase(name: "token1", isCredential: true),
+    KeyCase(name: "authToken", isCredential: true),
+    KeyCase(name: "APIKey", isCredential: true),
+    KeyCase(name: "apiKeyProd", isCredential: true),
+    KeyCase(name: "x-api-key", isCredential: true),
+    KeyCase(name: "spring.datasource.password", isCredential: true),
+    KeyCase(name: "OAuth2Token", isCredential: true),
+    KeyCase(name: "dbPassword", isCredential: true),
+    KeyCase(name: "SecretAccessKey", isCredential: true),
+    KeyCase(name: "sshPrivateKey", isCredential: true),
+    KeyCase(name: "pwd", isCredential: true),
+    KeyCase(name: "tokens", isCredential: false),
+    KeyCase(name: "max_tokens", isCredential: false),
+    KeyCase(name: "tokenizer", isCredential: false),
+    KeyCase(name: "token_count", isCredential: false),
+    KeyCase(name: "passwordHint", isCredential: false),
+    KeyCase(name: "password_min_length", isCredential: false),
+    KeyCase(name: "PASSWORD_RESET_URL", isCredential: false),
+    KeyCase(name: "secretName", isCredential: false),
+    KeyCase(name: "token_type", isCredential: false),
+    KeyCase(name: "passwordHash", isCredential: false),
+    KeyCase(name: "AWS_ACCESS_KEY_ID", isCredential: false),
+    KeyCase(name: "primary_key", isCredential: false),
+    KeyCase(name: "auth", isCredential: false),
+    KeyCase(name: "credentials", isCredential: false),
+    KeyCase(name: "secretary", isCredential: false),
+    KeyCase(name: "bypass", isCredential: false),
+    KeyCase(name: "username", isCredential: false),
+  ]
+
+  @Test("the key-name rule: a credential word among the parts, nothing after it describing it", arguments: keys)
+  func keyNames(_ c: KeyCase) {
+    #expect(CredentialDetector.isCredentialKey(c.name) == c.isCredential)
+    #expect(CredentialDetector.isCredentialKey(c.name[...]) == c.isCredential, "a Substring reads the same")
   }
 
   @Test("columns count Characters, lines are 1-based, several findings come in text order")

@@ -222,7 +222,7 @@ extension CodeReview {
           static let apiKey: String = "k3J9xQ2mP8vL5nR7"
           let token = try await fetchToken()
           let passwordHint = "hunter2hunter2"
-          let secret = "changeme"
+          let secret = "${SECRET}"
           enum CodingKeys: String { case accessToken = "access_token" }
           func label(_ kind: Kind) -> String {
             switch kind { case .apiToken: "API token for the service" }
@@ -239,6 +239,32 @@ extension CodeReview {
         #expect(!f.message.contains("hunter2") && !f.message.contains("k3J9"))
         #expect(f.severity == .warning)
       }
+    }
+
+    /// Review 21-a F1: `password2` was not a credential's name, while prose assigned to
+    /// `token` or `authToken` was reported as a secret.
+    @Test("hardcoded_secret follows the key-name rule: affixes count, descriptors and prose values do not")
+    func hardcodedSecretKeyNames() throws {
+      let source = """
+        enum Config {
+          static let password2 = "Tr0ub4dor&3"
+          static let REDIS_PASSWORD_PROD = "Tr0ub4dor3"
+          static let githubTokenCI: String = "abcdef1234567890abcd"
+          static let defaultPassword = "changeme"
+          static let pwd = "Tr0ub4dor3"
+          static let token = "not a secret"
+          static let authToken = "hello world"
+          static let password = "Enter your password"
+          static let passwordMinLength = "twelve-chars"
+          static let tokenizer = "wordpiece-v2"
+          static let tokenType = "mac-sha256"
+          static let maskToken = "[MASK]"
+          static let keyFile = "/etc/harbor/api.key"
+        }
+        """
+      let found = try Self.findings(source, .hardcodedSecret)
+      #expect(found.map { "\($0.line):\($0.column)" } == ["2:14", "3:14", "4:14", "5:14", "6:14"], "\(found)")
+      #expect(found.allSatisfy { $0.snippet.isEmpty && !$0.message.contains("Tr0ub4dor") })
     }
 
     @Test("the rules-checked line names every rule that ran and what is not checked")

@@ -63,6 +63,51 @@ struct CredentialCaptureTests {
     #expect(try engine.status().credentials.count >= 1)
   }
 
+  /// Review 21-a F1: keys with text before or after the credential word, as `.env` files name
+  /// them, were stored, and status then said none were found.
+  static let affixedKeys = [
+    "REDIS_PASSWORD_PROD=Tr0ub4dor3", "SECRET_KEY_BASE=0123456789abcdef0123456789abcdef",
+    "GITHUB_TOKEN_CI=abcdef1234567890abcd", "client_secret_prod = \"abcdef123456\"", "password2 = \"Tr0ub4dor&3\"",
+    "db_password_2=Tr0ub4dor3", "token1: abcdef123456", "REDIS_PASSWORD=Tr0ub4dor3",
+  ]
+
+  @Test("a key with a prefix, suffix or digit around the credential word is refused at capture", arguments: affixedKeys)
+  func affixedKeyRefused(_ content: String) throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    let error = #expect(throws: WorkspaceError.self) {
+      _ = try engine.capture(CaptureRequest(kind: .fact, title: "env", content: "staging:\n\(content)"))
+    }
+    guard case .validation(let v)? = error else { Issue.record("expected validation, got \(String(describing: error))"); return }
+    #expect(v.field == "content")
+    #expect(
+      v.message.hasPrefix("content looks like it holds a credential (password or secret assignment at line 2, column 1)"),
+      "\(v.message)")
+    #expect(!v.message.contains("Tr0ub4dor") && !v.message.contains("abcdef"))
+    #expect(try store.read { try $0.counts() }.values.allSatisfy { $0 == 0 }, "nothing was written")
+  }
+
+  @Test("stored deliberately, every such key is counted by status")
+  func affixedKeysCounted() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    var stored: Set<UUID> = []
+    for content in Self.affixedKeys {
+      stored.insert(try engine.capture(CaptureRequest(kind: .fact, title: "env", content: content, allowCredentials: true)).item.id)
+    }
+    // A note that only describes credentials is stored without a flag.
+    _ = try engine.capture(
+      CaptureRequest(
+        kind: .fact, title: "auth settings",
+        content: "max_tokens = 4096\ntoken_count: 12\npassword_min_length=12\nsecret_name: prod-db\ntoken_type: bearer"))
+    let flags = try engine.status().credentials.flags
+    // The digest the captures refreshed quotes them too, and is flagged as well.
+    #expect(flags.filter { $0.recordType != "knowledge" }.allSatisfy { $0.recordType == "digest" })
+    let knowledge = flags.filter { $0.recordType == "knowledge" }
+    #expect(Set(knowledge.map(\.id)) == stored)
+    #expect(knowledge.allSatisfy { $0.finding.kind == .secretAssignment && $0.field == "content" })
+  }
+
   @Test("a capture request refuses credentials unless told otherwise")
   func defaultIsRefuse() {
     #expect(CaptureRequest(kind: .fact, title: "x").allowCredentials == false)

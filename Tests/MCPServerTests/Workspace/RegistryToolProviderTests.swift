@@ -263,6 +263,28 @@ struct RegistryToolProviderTests {
     #expect(try fixture.engine.store.read { try $0.counts() }.filter { $0.key != "receipt" }.values.allSatisfy { $0 == 0 })
   }
 
+  /// Review 21-a F1: an agent stored `.env`-style keys with text around the credential word.
+  static let affixedKeys = [
+    "REDIS_PASSWORD_PROD=Tr0ub4dor3", "SECRET_KEY_BASE=0123456789abcdef0123456789abcdef",
+    "GITHUB_TOKEN_CI=abcdef1234567890abcd", "client_secret_prod = \"abcdef123456\"", "password2 = \"Tr0ub4dor&3\"",
+    "db_password_2=Tr0ub4dor3", "token1: abcdef123456", "REDIS_PASSWORD=Tr0ub4dor3",
+  ]
+
+  @Test("knowledge_capture refuses a key with a prefix, suffix or digit around the credential word", arguments: affixedKeys)
+  func affixedKeyRefused(_ content: String) async throws {
+    let fixture = WorkspaceFixture()
+    let result = await RegistryToolProvider(workspace: fixture.workspace, writes: .allow).callTool(
+      name: "knowledge_capture", arguments: ["kind": "fact", "title": "env", "content": .string(content)],
+      context: FakeElicitation { MCPElicitationResult(action: .accept) }.context(canElicit: false))
+    #expect(result.isError)
+    #expect(
+      result.text.hasPrefix(
+        "knowledge_capture failed: content looks like it holds a credential (password or secret assignment at line 1, column 1); "
+          + "it was not stored. Remove the secret; an agent or MCP client cannot store such text."),
+      "\(result.text)")
+    #expect(try fixture.engine.store.read { try $0.counts() }.filter { $0.key != "receipt" }.values.allSatisfy { $0 == 0 })
+  }
+
   /// A write the engine refuses whatever the user answers, and the start of its refusal.
   struct DoomedWrite: Sendable, CustomTestStringConvertible {
     var testDescription: String
