@@ -156,7 +156,7 @@ struct BoundedListingToolsTests {
     #expect(
       text.contains(
         Truncation.marker + " (cut at 2000 characters; handoff_get has all of it)\nSince it was made ("
-          + ISO8601.string(from: h.createdAt) + "): 0 knowledge items captured, 0 tasks added or completed.\nNext: Step 1 "),
+          + ISO8601.string(from: h.createdAt) + "): 0 knowledge items captured, 0 tasks added, completed or updated.\nNext: Step 1 "),
       "\(text)")
     #expect(
       text.hasPrefix(
@@ -200,7 +200,7 @@ struct BoundedListingToolsTests {
         Restored handoff \(h.id.uuidString) as context only (nothing was re-run); it carries 1 knowledge item and 1 task.
         Focus: Ship
         Summary: Short.
-        Since it was made (\(ISO8601.string(from: h.createdAt))): 0 knowledge items captured, 0 tasks added or completed.
+        Since it was made (\(ISO8601.string(from: h.createdAt))): 0 knowledge items captured, 0 tasks added, completed or updated.
         Next: Run it
         Knowledge: "Use WAL" (id \(k.id.uuidString))
         Task: "Write the soak" (id \(t.id.uuidString))

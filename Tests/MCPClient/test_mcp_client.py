@@ -771,7 +771,7 @@ async def handoff_parity(d: Dolphin) -> None:
               f"capturedSince names the item captured after it: {brief['capturedSince']}")
         check(brief["tasksSinceTotal"] == 1 and brief["tasksSince"][0]["id"] == since_task
               and brief["tasksSince"][0]["change"] == "added", f"tasksSince: {brief['tasksSince']}")
-        check("knowledge item captured, 1 task added or completed." in text
+        check("knowledge item captured, 1 task added, completed or updated." in text
               and f'Captured since: context "Clients read structuredContent first" (id {since_item})' in text
               and f'Task since: "Document the since section" (id {since_task}; added, now open)' in text,
               f"the text carries the since part: {text}")

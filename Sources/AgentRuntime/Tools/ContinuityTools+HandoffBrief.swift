@@ -56,7 +56,7 @@ extension ContinuityTools {
 
   static let handoffRestore = ToolDefinition(
     name: "handoff_restore", title: "Restore a handoff",
-    description: "Mark a handoff (its UUID, latest, or the start of its id) active and return its continuity brief: what it carries, the knowledge captured and the tasks added or completed since it was made, and, when the stale-handoff rule holds for it, why and what clears it (stale). Selects context only: it re-runs no tool, reuses no approval, completes no task and claims no work was done. Local write (the active marker): needs approval.",
+    description: "Mark a handoff (its UUID, latest, or the start of its id) active and return its continuity brief: what it carries, the knowledge captured and the tasks added, completed or updated since it was made, and, when the stale-handoff rule holds for it, why and what clears it (stale). Selects context only: it re-runs no tool, reuses no approval, completes no task and claims no work was done. Local write (the active marker): needs approval.",
     input: .object([handoffReference]),
     outputSchema: OutputSchemas.handoffBrief,
     risk: .localWrite, isIdempotent: true,
@@ -82,7 +82,7 @@ extension ContinuityTools {
   /// The text of `handoff_restore`, within ``Limits/renderedToolOutput``: what it restored and
   /// carries, its focus and summary (cut at ``restoredSummaryCharacters``), a line counting what
   /// happened since it was made, then its next steps, its knowledge and tasks, the knowledge
-  /// captured and the tasks added or completed since (``KnowledgeEngine/briefCapturedSinceLimit``
+  /// captured and the tasks added, completed or updated since (``KnowledgeEngine/briefCapturedSinceLimit``
   /// of each at most, as `dolphin handoff restore` lists them), every list cut between its
   /// lines and saying how many it left out; last, the handoff that was active before and, when
   /// the stale-handoff rule holds for it, why and what clears it.
@@ -131,18 +131,18 @@ extension ContinuityTools {
             "not shown; structuredContent.capturedSince holds the first \(b.capturedSince.count) of \(b.capturedSinceTotal)")
         },
         BoundedLines.Section(entries: tasksSince(b), total: b.tasksSinceTotal, rank: 1) {
-          more($0, "task added or completed since", "tasks added or completed since", "task_list lists them")
+          more($0, "task added, completed or updated since", "tasks added, completed or updated since", "task_list lists them")
         },
       ],
       tail: tail)
   }
 
-  /// `Since it was made (2026-11-20T09:00:00.000Z): 3 knowledge items captured, 1 task added
-  /// or completed.`, the heading of what follows, said also when nothing happened.
+  /// `Since it was made (2026-11-20T09:00:00.000Z): 3 knowledge items captured, 1 task added,
+  /// completed or updated.`, the heading of what follows, said also when nothing happened.
   static func sinceLine(_ b: HandoffBrief) -> String {
     "Since it was made (\(ISO8601.string(from: b.handoff.createdAt))): "
       + ToolRendering.counted(b.capturedSinceTotal, "knowledge item", "knowledge items") + " captured, "
-      + ToolRendering.counted(b.tasksSinceTotal, "task", "tasks") + " added or completed."
+      + ToolRendering.counted(b.tasksSinceTotal, "task", "tasks") + " added, completed or updated."
   }
 
   /// A knowledge item captured since the handoff: `Captured since: decision "New" (id N;
@@ -157,7 +157,7 @@ extension ContinuityTools {
       + marks.map { "; " + $0 }.joined() + ")"
   }
 
-  /// The tasks added or completed since the handoff (review 20-b, 3), at most
+  /// The tasks added, completed or updated since the handoff (review 20-b, 3), at most
   /// ``KnowledgeEngine/briefCapturedSinceLimit``: `Task since: "Title" (id N; added, now
   /// open)`.
   static func tasksSince(_ b: HandoffBrief) -> [String] {

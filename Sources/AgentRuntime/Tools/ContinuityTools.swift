@@ -183,14 +183,14 @@ enum ContinuityTools {
 
   static let handoffCreate = ToolDefinition(
     name: "handoff_create", title: "Create a handoff",
-    description: "Save a session handoff (focus, summary, next steps, knowledge and task ids, recent chat excerpts). autoSelect picks relevant knowledge and open tasks by the focus with the lexical ranker, leaving out superseded items (autoSelection.supersededLeftOut names them). activate also marks the new handoff active in the same write (as handoff_restore would, without its brief); without it the active handoff stays as it was. Local write: needs approval.",
+    description: "Save a session handoff (focus, summary, next steps, knowledge and task ids, recent chat excerpts). autoSelect picks relevant knowledge and open tasks by the focus and next steps with the lexical ranker, leaving out superseded items (autoSelection.supersededLeftOut names them). activate also marks the new handoff active in the same write (as handoff_restore would, without its brief); without it the active handoff stays as it was. Local write: needs approval.",
     input: .object([
       ToolProperty("focus", .text(min: 1, max: Limits.handoffFocus), required: true, "What the session was about."),
       ToolProperty("summary", .text(max: Limits.handoffSummary), "Summary; without one a rule-based summary is built."),
       ToolProperty("nextSteps", .array(items: .text(min: 1, max: Limits.handoffNextStepLength), minItems: 0, maxItems: Limits.handoffNextSteps, unique: false), "Next steps."),
       ToolProperty("knowledgeIDs", .uuids(), "Knowledge to carry."),
       ToolProperty("taskIDs", .uuids(), "Tasks to carry."),
-      ToolProperty("autoSelect", .boolean, default: false, "Select knowledge and tasks by the focus text (lexical ranker)."),
+      ToolProperty("autoSelect", .boolean, default: false, "Select knowledge and tasks by the focus and next steps (lexical ranker)."),
       ToolProperty(
         "activate", .boolean, default: false,
         "Also mark the new handoff active, in the same write (activated and previouslyActiveID report it); without it the active handoff stays as it was."),

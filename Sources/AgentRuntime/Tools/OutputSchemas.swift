@@ -134,7 +134,7 @@ enum OutputSchemas {
       "tasksSince": .object([
         "type": "array", "items": briefReference,
         "description": .string(
-          "Tasks added or completed after the handoff was made, oldest change first, at most "
+          "Tasks added, completed or updated after the handoff was made, oldest change first, at most "
             + "\(KnowledgeEngine.briefCapturedSinceLimit); a task reopened since is listed only when it was also added since.")
       ]),
       "tasksSinceTotal": integer, "previouslyActiveID": uuid, "notice": string, "stale": handoffStaleness,

@@ -13,7 +13,7 @@ final class Recorder: Sendable {
   var all: [String] { entries.withLock { $0 } }
 
   /// Waits (polling every 5 ms) until `entry` has been recorded; false after `timeout`.
-  func waitFor(_ entry: String, timeout: Duration = .seconds(30)) async -> Bool {
+  func waitFor(_ entry: String, timeout: Duration = testOutboundWait) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
       if all.contains(entry) { return true }

@@ -2,6 +2,12 @@ import ContinuityKit
 import MCPServer
 import Testing
 
+/// How long a test waits for the server's next line before it fails: long, because Swift
+/// Testing runs suites side by side and on a loaded 2-core machine a line that takes
+/// milliseconds alone waited more than the transport's 10-second default (a full run failed on
+/// it while every MCP suite passed alone). A server that answers costs no wait at all.
+let testOutboundWait: Duration = .seconds(180)
+
 /// A raw-protocol client: a server running over an ``InMemoryTransport``, driven line by line.
 struct TestClient {
   let transport: InMemoryTransport
@@ -35,7 +41,7 @@ struct TestClient {
   /// The next line the server writes (fails the test after 10 s of silence).
   func nextLine(sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
     try #require(
-      await transport.nextOutbound(), "the server sent nothing", sourceLocation: sourceLocation)
+      await transport.nextOutbound(timeout: testOutboundWait), "the server sent nothing", sourceLocation: sourceLocation)
   }
 
   /// The next line the server writes, parsed.

@@ -264,7 +264,7 @@ struct HandoffParityTests {
     #expect(s["tasksSince"]?.array?.map { $0["change"] } == ["added", "completed"])
 
     let lines = result.text.split(separator: "\n").map(String.init)
-    #expect(lines.contains("Since it was made (\(ISO8601.string(from: h.createdAt))): 1 knowledge item captured, 2 tasks added or completed."), "\(result.text)")
+    #expect(lines.contains("Since it was made (\(ISO8601.string(from: h.createdAt))): 1 knowledge item captured, 2 tasks added, completed or updated."), "\(result.text)")
     #expect(
       lines.contains(
         "Captured since: decision \"Stay on SQLite for storage\" (id \(new.id.uuidString); supersedes \(old.id.uuidString) (in this handoff))"),
@@ -327,7 +327,7 @@ struct HandoffParityTests {
         Restored handoff \(h.id.uuidString) as context only (nothing was re-run); it carries 0 knowledge items and 0 tasks.
         Focus: Quiet day
         Summary: \(h.summary)
-        Since it was made (\(ISO8601.string(from: h.createdAt))): 0 knowledge items captured, 0 tasks added or completed.
+        Since it was made (\(ISO8601.string(from: h.createdAt))): 0 knowledge items captured, 0 tasks added, completed or updated.
         """)
   }
 }

@@ -39,7 +39,7 @@ struct WorkspaceResponseBoundTests {
   /// Sends `line` and returns the raw answer, checked to be within the bound, and parsed.
   static func answer(_ session: WorkspaceServerTests.Session, _ line: String) async throws -> JSONValue {
     session.send(line)
-    let raw = try #require(await session.transport.nextOutbound(), "the server sent nothing")
+    let raw = try #require(await session.transport.nextOutbound(timeout: testOutboundWait), "the server sent nothing")
     #expect(raw.utf8.count <= bound, "a response line of \(raw.utf8.count) bytes")
     return try JSONValue(parsing: raw)
   }
@@ -151,9 +151,9 @@ struct WorkspaceResponseBoundTests {
     transport.writeInbound(
       #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#
     )
-    _ = try #require(await transport.nextOutbound())
+    _ = try #require(await transport.nextOutbound(timeout: testOutboundWait))
     transport.writeInbound(Self.call("all", "handoff_list", ["limit": .integer(count)]))
-    let raw = try #require(await transport.nextOutbound(), "the server sent nothing")
+    let raw = try #require(await transport.nextOutbound(timeout: testOutboundWait), "the server sent nothing")
     #expect(raw.utf8.count <= bound, "a response line of \(raw.utf8.count) bytes")
     let sent = try Self.expectCut(
       try JSONValue(parsing: raw), field: "handoffs", expected: expected, listed: count, stated: bound,

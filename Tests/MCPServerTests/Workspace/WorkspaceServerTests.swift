@@ -26,7 +26,7 @@ struct WorkspaceServerTests {
     func send(_ line: String) { transport.writeInbound(line) }
 
     func next() async throws -> JSONValue {
-      try JSONValue(parsing: try #require(await transport.nextOutbound(), "the server sent nothing"))
+      try JSONValue(parsing: try #require(await transport.nextOutbound(timeout: testOutboundWait), "the server sent nothing"))
     }
 
     func initialize(_ capabilities: String) async throws -> JSONValue {
