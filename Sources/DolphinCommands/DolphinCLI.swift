@@ -122,11 +122,6 @@ public enum DolphinCLI {
     return i < bytes.count ? out + "…" : out
   }
 
-  /// `arguments` (which begin with an option, `--workspace X status`) as a command line with
-  /// the options that came first moved after the command (`dolphin status --workspace X`), or nil
-  /// when no command follows options that it accepts.
-  /// - Parameter group: the words of the command line before `arguments`, for options given
-  ///   between a group and its subcommand (`task` for `task --workspace X list`); none by default.
   /// Refuses a `--workspace` that cannot mean what it says (review 21-a, 2): one starting with
   /// `~` (`~/notes`, `~alice/notes`), which no shell expanded — quoted, after `=` as in
   /// `--workspace=~/notes`, or in an MCP client's configuration — and would create a directory
@@ -148,6 +143,11 @@ public enum DolphinCLI {
     }
   }
 
+  /// `arguments` (which begin with an option, `--workspace X status`) as a command line with
+  /// the options that came first moved after the command (`dolphin status --workspace X`), or nil
+  /// when no command follows options that it accepts.
+  /// - Parameter group: the words of the command line before `arguments`, for options given
+  ///   between a group and its subcommand (`task` for `task --workspace X list`); none by default.
   static func optionsMovedAfterCommand(_ arguments: [String], group: [String] = []) -> String? {
     // A command line to paste, so shown whole or not at all: not with a path-sized argument that
     // no system could take (the error says it cut short instead).
