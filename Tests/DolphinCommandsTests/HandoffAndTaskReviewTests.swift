@@ -303,3 +303,26 @@ struct HandoffNextStepsInputTests {
     #expect(handoff["taskIDs"] as? [String] == [t], "\(handoff)")
   }
 }
+
+/// Review 21-a, 6: only `task list` and `activity` said in `--json` whether the limit cut the
+/// list; `knowledge list`, `memory list` and `handoff list` give `truncated` too.
+@Suite("Every list says in --json whether its limit cut it")
+struct ListTruncatedTests {
+  @Test("truncated is true under the limit's cut and false when all are listed")
+  func truncatedEverywhere() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for i in 1...3 {
+      #expect(try cli.run(["capture", "fact", "Fact \(i)"]).status == 0)
+      #expect(try cli.run(["memory", "save", "Memory \(i)"]).status == 0)
+      #expect(try cli.run(["handoff", "create", "--focus", "Session \(i)"]).status == 0)
+      #expect(try cli.run(["task", "add", "Task \(i)"]).status == 0)
+    }
+    for list in [["knowledge", "list"], ["memory", "list"], ["handoff", "list"], ["task", "list"]] {
+      let cut = try cli.json(list + ["--limit", "2"])
+      #expect(cut["truncated"] as? Bool == true && cut["count"] as? Int == 2, "\(list): \(cut.keys.sorted())")
+      let whole = try cli.json(list + ["--limit", "50"])
+      #expect(whole["truncated"] as? Bool == false, "\(list)")
+    }
+  }
+}

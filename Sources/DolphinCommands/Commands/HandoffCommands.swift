@@ -117,10 +117,14 @@ enum HandoffCommands {
           var handoffs: [Handoff]
           var count: Int
           var total: Int
+          /// Whether the limit left some out, as `task list` says it (review 21-a, 6).
+          var truncated: Bool
           var activeHandoffID: UUID?
         }
         try ctx.console.printJSON(
-          Out(handoffs: l.handoffs, count: l.handoffs.count, total: l.total, activeHandoffID: l.activeHandoffID))
+          Out(
+            handoffs: l.handoffs, count: l.handoffs.count, total: l.total, truncated: l.handoffs.count < l.total,
+            activeHandoffID: l.activeHandoffID))
         return
       }
       // The active handoff is named even when the limit leaves its row out.

@@ -63,13 +63,17 @@ enum KnowledgeCommands {
         // `supersededBy` (item id → the ids of the items that supersede it) only when some
         // listed item is superseded.
         struct Out: Encodable {
-          var items: [KnowledgeItem]; var count: Int; var total: Int; var emptyReason: KnowledgeListing.EmptyReason?
+          var items: [KnowledgeItem]; var count: Int; var total: Int
+          /// Whether the limit left some out, as `task list` says it (review 21-a, 6).
+          var truncated: Bool
+          var emptyReason: KnowledgeListing.EmptyReason?
           var supersededBy: [String: [UUID]]?
         }
         let marks = Dictionary(uniqueKeysWithValues: successors.map { ($0.key.uuidString, $0.value) })
         try ctx.console.printJSON(
           Out(
-            items: listing.items, count: listing.items.count, total: listing.total, emptyReason: listing.emptyReason,
+            items: listing.items, count: listing.items.count, total: listing.total,
+            truncated: listing.items.count < listing.total, emptyReason: listing.emptyReason,
             supersededBy: marks.isEmpty ? nil : marks))
       } else {
         let filtered = !kinds.isEmpty || tag != nil
@@ -256,13 +260,14 @@ enum MemoryCommands {
         // `supersededBy` (memory id → the ids of the items that supersede its mirror) only when
         // some listed memory's mirror is superseded, as `knowledge list --json` gives it.
         struct Out: Encodable {
-          var memories: [MemoryItem]; var count: Int; var total: Int; var supersededBy: [String: [UUID]]?
+          var memories: [MemoryItem]; var count: Int; var total: Int; var truncated: Bool
+          var supersededBy: [String: [UUID]]?
         }
         let marks = Dictionary(uniqueKeysWithValues: listing.supersededBy.map { ($0.key.uuidString, $0.value) })
         try ctx.console.printJSON(
           Out(
             memories: listing.memories, count: listing.memories.count, total: listing.total,
-            supersededBy: marks.isEmpty ? nil : marks))
+            truncated: listing.memories.count < listing.total, supersededBy: marks.isEmpty ? nil : marks))
       } else {
         ctx.console.print("\(listing.memories.count) memory(ies) shown of \(listing.total) in the workspace")
         for m in listing.memories {
