@@ -439,7 +439,7 @@ struct CLIEndToEndTests {
     TagHintCase(
       name: "search --tag a,b whose words match nothing at all: the tag is not the cause",
       args: ["search", "zyxwvut", "--tag", "ops,infra"],
-      line: "No results: no query word (or a close spelling of one) occurs in any knowledge item."),
+      line: "No results: 'zyxwvut' (or a close spelling of it) occurs in no knowledge item."),
   ]
 
   @Test("an empty result filtered by a --tag with a comma says --tag takes one tag", arguments: tagHintCases)

@@ -21,8 +21,8 @@ struct SearchTermLimitCommandTests {
     let none = try cli.run(["search", Self.filler + " w63 postgres"])
     #expect(
       none.stdout.contains(
-        "No results: no query word (or a close spelling of one) occurs in any knowledge item; "
-          + "only the first 64 distinct words were searched, not 'postgres'."),
+        "No results: none of 'w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'w6', 'w7' and 56 more (or a close spelling of "
+          + "one) occurs in any knowledge item; only the first 64 distinct words were searched, not 'postgres'."),
       "\(none.stdout)")
     let json = try cli.json(["search", Self.filler + " w63 postgres", "--json"])
     #expect(json["wordsPastTermLimit"] as? [String] == ["postgres"])

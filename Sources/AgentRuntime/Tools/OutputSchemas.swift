@@ -222,6 +222,6 @@ enum OutputSchemas {
       "status": oneOf(TaskStatus.allCases.map(\.rawValue)),
       "terms": array(of: object([:])), "emptyReason": oneOf(EmptyReason.allCases.map(\.rawValue)),
       "unsearchedCommonWords": strings, "wordsPastTermLimit": strings, "unsearchedSymbols": strings,
-      "unappliedOperators": strings,
+      "unappliedOperators": strings, "unmatchedWords": strings,
     ], required: ["mode", "query", "results", "total", "truncated"])
 }

@@ -56,7 +56,7 @@ extension SearchCommands {
       if explain {
         let p = x.scoreParts
         console.print(String(format: "   score %.4f = title %.4f + tags %.4f + content %.4f + fuzzy %.4f + phrase %.4f + coverage %.4f; matched stems: %@",
-                             x.score, p.title, p.tags, p.content, p.fuzzy, p.phrase, p.coverage, x.matchedTerms.joined(separator: ", ")))
+                             x.score, p.title, p.tags, p.content, p.fuzzy, p.phrase, p.coverage, matchedStems(x.matchedTerms, terms: r.terms)))
       }
     }
     if explain {
@@ -77,6 +77,16 @@ extension SearchCommands {
     case .receipt: "\(u) is an activity receipt's id; search matches words, not ids: dolphin activity shows it"
     case nil: "No record in this workspace has the id \(u); search matches words, not ids"
     }
+  }
+
+  /// The matched stems of one result for `--explain`, inert, a longer number found for a number
+  /// typed (``QueryTermMatch/longerNumbers``) marked as the prefix match it is: `v2.3.9 (prefix
+  /// match of v2.3, reduced weight)`, so it never reads as the number typed.
+  static func matchedStems(_ matched: [String], terms: [QueryTermMatch]) -> String {
+    matched.map { stem in
+      guard let number = terms.first(where: { $0.longerNumbers.contains(stem) }) else { return inert(stem) }
+      return inert(stem) + " (prefix match of \(inert(number.term)), reduced weight)"
+    }.joined(separator: ", ")
   }
 
   /// Prints how each query term matched, for `--explain` (`search`, `memory search`, `task
@@ -106,30 +116,38 @@ extension SearchCommands {
       // term matched; a word of exactly 64 is whole.
       let cut = cutTerms.contains(t.term)
         ? " (on its first \(Tokenizer.maximumTermLength) characters; longer words are cut there)" : ""
-      let others = t.variants.filter { $0 != t.term }.map(inert).joined(separator: ", ")
+      let others = t.variants.filter { $0 != t.term && !t.longerNumbers.contains($0) }.map(inert)
+        .joined(separator: ", ")
+      // Longer numbers starting with a number typed (`v2.3.9` for `v2.3`) are other numbers,
+      // matched as prefixes at reduced weight, never as the number itself.
+      let longer = t.longerNumbers.map(inert).joined(separator: ", ")
+      let longerNote = longer.isEmpty ? "" : "; longer numbers (prefix matches, reduced weight): " + longer
       switch t.match {
       case .exact:
         let spellings = t.spellings.filter { !t.numberForms.contains($0) }.map(inert)
           .joined(separator: ", ")
         let number = t.numberForms.map(inert).joined(separator: ", ")
         let compounds = t.compounds.map(inert).joined(separator: ", ")
-        let forms = t.variants.filter { $0 != t.term && !t.spellings.contains($0) && !t.compounds.contains($0) }
-          .map(inert).joined(separator: ", ")
+        let forms = t.variants.filter {
+          $0 != t.term && !t.spellings.contains($0) && !t.compounds.contains($0) && !t.longerNumbers.contains($0)
+        }.map(inert).joined(separator: ", ")
         console.print(
           "term \(name): exact\(cut)" + (spellings.isEmpty ? "" : "; other spellings: " + spellings)
             + (number.isEmpty ? "" : "; other number: " + number)
             + (compounds.isEmpty ? "" : "; compound forms: " + compounds)
-            + (forms.isEmpty ? "" : "; word forms: " + forms))
+            + (forms.isEmpty ? "" : "; word forms: " + forms) + longerNote)
       case .spelling:
         let what =
           t.numberForms.isEmpty
           ? "other spellings"
           : t.numberForms.count == t.spellings.count ? "other number" : "other spellings and number"
         console.print("term \(name): absent\(cut); \(what) → " + others)
-      case .compound: console.print("term \(name): absent\(cut); compound forms → " + others)
+      case .compound: console.print("term \(name): absent\(cut); compound forms → " + others + longerNote)
       // Absent from the workspace: the close spellings searched may be typos of it or other
       // forms of the word (`diagnosis` → `diagnost`), which characters alone cannot tell apart.
       case .fuzzy: console.print("term \(name): absent\(cut); close spellings → " + others)
+      case .prefix where !t.longerNumbers.isEmpty:
+        console.print("term \(name): absent\(cut); longer numbers starting with it (prefix matches, reduced weight) → " + longer)
       case .prefix: console.print("term \(name): prefix\(cut) → " + others)
       case .none: console.print("term \(name): no match\(cut)")
       }

@@ -51,7 +51,7 @@ extension TaskCommands {
       let explain = ctx.arguments.has("explain")
       for x in r.results {
         // The ranker reports index terms (stemmed, or a typo variant), not the words typed.
-        ctx.console.print(Render.taskLine(x.task) + "  matched stems: " + x.matchedTerms.map(inert).joined(separator: ", "))
+        ctx.console.print(Render.taskLine(x.task) + "  matched stems: " + SearchCommands.matchedStems(x.matchedTerms, terms: r.terms))
         if explain {
           // As `search --explain` prints them, with the parts a task has.
           guard let p = x.scoreParts else {

@@ -13,13 +13,17 @@ import Foundation
 /// (``EnglishStopWords/snowball``) and contraction or possessive endings after an apostrophe
 /// (the `s` of *deploy's*) are dropped unless nothing else is left; documents keep them, so
 /// positions still line up. A number typed with a decimal point or digit-group separator
-/// (`0.7`, `3.14`, `250,000`, `Kir7.1`) is one term, as Unicode word segmentation has it (UAX #29,
-/// *Unicode Text Segmentation*, rules WB11 and WB12: a digit, `.` or `,`, a digit): it matches only
-/// where its parts stand next to each other in one field (the index holds `0.7` as the adjacent
-/// terms `0` and `7`, ``adjacentPostings(of:in:)``), with *v* = 1 and no other variant, so `0.7`
-/// no longer also ranks every note holding a `0` and a `7` apart
-/// (``Parameters/searchesWholeNumbers``). Each distinct remaining term *t* (at most
-/// ``Parameters/maximumQueryTerms``) is looked up:
+/// (`0.7`, `3.14`, `250,000`, `Kir7.1`, `v2.3`) is one term, as Unicode word segmentation has it
+/// (UAX #29, *Unicode Text Segmentation*, rules WB11 and WB12: a digit, `.` or `,`, a digit): it
+/// matches only where a note holds that number whole (the index holds it as one term besides its
+/// parts, ``WholeNumbers``, tokenizer version 9), with *v* = 1 and no other spelling, word form or
+/// typo, so `0.7` does not rank every note holding a `0` and a `7` apart
+/// (``Parameters/searchesWholeNumbers``); a version is also searched with its `v` added or dropped,
+/// as a compound form; and a longer number that starts with it and a separator (`v2.3.9` for
+/// `v2.3`, `1.2.3` for `1.2`) is found by a prefix look-up of the vocabulary, as another number, at
+/// *v* = ``Parameters/prefixWeight`` bounded as another spelling is (below), listed in
+/// ``QueryTermMatch/longerNumbers``; `2.3` never matches inside `1.2.3`. Each distinct remaining
+/// term *t* (at most ``Parameters/maximumQueryTerms``) is looked up:
 ///
 /// - in the vocabulary: matched exactly, weight *v* = 1, and, when it is at least 3
 ///   characters with no digit, also through up to ``Parameters/maximumWordFormVariants``
@@ -67,7 +71,13 @@ import Foundation
 ///   ``Parameters/maximumFuzzyVariants`` vocabulary terms passing the trigram rule of
 ///   ``Trigrams`` (Jaccard ≥ ½ with a ceiling-arithmetic shared-trigram floor), each with
 ///   *v* = ``Parameters/fuzzyWeight`` × Jaccard < 1, so a typo match always scores below the
-///   same match spelled right;
+///   same match spelled right; and, at Jaccard ½ (*v* = ¼), by terms one insertion, deletion,
+///   substitution or adjacent swap away (Damerau–Levenshtein distance 1; Damerau 1964) —
+///   compared as stems (``Trigrams/oneEditSimilarity(of:to:)``) and, since the stemmer can move
+///   a typo further from its word (`stgaing` stems to `stga`, *staging* to `stage`), also as the
+///   word typed: the stems of the at most 54*n* + 25 words one edit from a typed word of 5 to
+///   ``maximumEditedWordLength`` ASCII letters (Norvig's `edits1`, 2007) are looked up in one
+///   batch, a cost bounded by the word, not by the vocabulary (``oneEditStems(of:excluding:)``);
 /// - absent and shorter: matched by up to ``Parameters/maximumPrefixVariants`` vocabulary terms
 ///   starting with it (most frequent first), *v* = ``Parameters/prefixWeight`` — a single
 ///   character only when it is the whole query (`東` finds `東京`; the `s` of *deploy's* beside
@@ -406,7 +416,7 @@ public struct HybridLexicalRanker: Sendable {
       let (group, nearMiss) = try resolve(
         term, spellings: analysis.spellings[t], compounds: analysis.compounds[t],
         tailSplits: analysis.tailSplits[t], numberParts: analysis.numberParts[t],
-        versionForm: analysis.versionForms[t], in: index,
+        versionForm: analysis.versionForms[t], words: analysis.surfaces[t], in: index,
         statistics: statistics, queryTerms: analysis.terms)
       var resolved = group
       resolved.isDependent = analysis.dependent[t]
@@ -420,7 +430,8 @@ public struct HybridLexicalRanker: Sendable {
         numberForms: groups[i].variants.filter {
           $0.isSpelling && analysis.numberForms[i].contains($0.term)
         }.map(\.term),
-        compounds: groups[i].variants.filter(\.isCompound).map(\.term), words: analysis.surfaces[i],
+        compounds: groups[i].variants.filter(\.isCompound).map(\.term),
+        longerNumbers: groups[i].variants.filter(\.isLongerNumber).map(\.term), words: analysis.surfaces[i],
         typedWords: analysis.typedWords[i])
     }
 
@@ -475,6 +486,7 @@ public struct HybridLexicalRanker: Sendable {
     answer.wordsPastTermLimit = analysis.leftOut.isEmpty ? nil : analysis.leftOut
     answer.unsearchedSymbols = symbols.isEmpty ? nil : symbols
     answer.unappliedOperators = Self.nonEmpty(Self.unappliedOperators(in: query))
+    answer.unmatchedWords = Self.nonEmpty(termMatches.unmatchedWords)
     return answer
   }
 
@@ -502,7 +514,7 @@ public struct HybridLexicalRanker: Sendable {
       let (group, _) = try resolve(
         term, spellings: analysis.spellings[t], compounds: analysis.compounds[t],
         tailSplits: analysis.tailSplits[t], numberParts: analysis.numberParts[t],
-        versionForm: analysis.versionForms[t], in: index,
+        versionForm: analysis.versionForms[t], words: analysis.surfaces[t], in: index,
         statistics: statistics, queryTerms: analysis.terms)
       terms.append((term, group.variants.map { ($0.term, $0.weight) }))
     }
@@ -884,15 +896,7 @@ public struct HybridLexicalRanker: Sendable {
   static func decimalSeparator(
     between first: Range<Int>, and second: Range<Int>, in bytes: [UInt8]
   ) -> Unicode.Scalar? {
-    guard first.upperBound > first.lowerBound, second.upperBound > second.lowerBound,
-      first.upperBound < second.lowerBound, second.lowerBound - first.upperBound <= 3
-    else { return nil }
-    return bytes.withUnsafeBufferPointer { buffer in
-      guard let found = Tokenizer.decimalSeparator(buffer, at: first.upperBound),
-        first.upperBound + found.length == second.lowerBound
-      else { return nil }
-      return found.separator
-    }
+    bytes.withUnsafeBufferPointer { Tokenizer.numberSeparator(between: first, and: second, in: $0) }
   }
 
   /// The parts of a number typed with full stops (``QueryAnalysis/numberParts``) written as a
@@ -961,6 +965,9 @@ public struct HybridLexicalRanker: Sendable {
     var isSpelling = false
     /// Another written form of the query word as a compound (``CompoundWords``).
     var isCompound = false
+    /// A longer number starting with the number typed and a separator (`v2.3.9` for `v2.3`),
+    /// found as a prefix match.
+    var isLongerNumber = false
     var idf: Double
     var postings: PostingList
   }
@@ -1090,14 +1097,16 @@ public struct HybridLexicalRanker: Sendable {
   ///   - numberParts: the parts of a number typed whole (``QueryAnalysis/numberParts``),
   ///     searched adjacent and as nothing else.
   ///   - versionForm: that number written as a version the other way
-  ///     (``QueryAnalysis/versionForms``), searched adjacent as a compound form.
+  ///     (``QueryAnalysis/versionForms``), searched whole as a compound form.
+  ///   - words: the folded, unstemmed query words behind `term` (``QueryAnalysis/surfaces``):
+  ///     a typo is also looked for one edit from them (``oneEditStems(of:excluding:)``).
   ///   - queryTerms: every distinct term of the query; none of them is taken as a spelling or
   ///     word-form variant of another (it is searched in its own right).
   private func resolve(
     _ term: String, spellings candidates: [(term: String, typed: Bool)],
     compounds forms: [[String]], tailSplits: [[String]], numberParts: [String] = [],
-    versionForm: [String] = [], in index: some LexicalIndexReader, statistics: IndexStatistics,
-    queryTerms: [String]
+    versionForm: [String] = [], words: [String] = [], in index: some LexicalIndexReader,
+    statistics: IndexStatistics, queryTerms: [String]
   ) throws -> (Group, Bool) {
     let n = Double(statistics.documentCount)
     func variant(_ term: String, weight: Double, isExact: Bool, postings: PostingList) -> Variant {
@@ -1113,27 +1122,65 @@ public struct HybridLexicalRanker: Sendable {
         upperBound: variants.map { $0.weight * $0.idf }.max() ?? 0)
     }
 
-    // A number typed whole (`0.7`) is found where its parts stand next to each other, and
-    // nowhere else: it has no other spelling, word form or typo. A version number is also
-    // found written the other way, with or without its `v`, as a compound form is.
+    // A number typed whole (`v2.3`) is one term of the index (``WholeNumbers``, tokenizer
+    // version 9), found exactly where a note holds it as typed, and nowhere else: it has no
+    // other spelling, word form or typo. A version number is also found written the other way,
+    // with or without its `v`, as a compound form is. A longer number that starts with it and
+    // a separator (`v2.3.9`, `1.2.3` for `1.2`) is another number: found by a prefix look-up of
+    // the vocabulary, as a short word's prefix variants are, at ``Parameters/prefixWeight``,
+    // and never called the number typed.
     if !numberParts.isEmpty {
-      let postings = try Self.adjacentPostings(of: numberParts, in: index)
-      let exact = postings.isEmpty ? nil : variant(term, weight: 1, isExact: true, postings: postings)
+      guard WholeNumbers.isHeldWhole(term) else {
+        // Too long for the index to hold whole: its parts next to each other, as before.
+        let postings = try Self.adjacentPostings(of: numberParts, in: index)
+        let found = postings.isEmpty ? [] : [variant(term, weight: 1, isExact: true, postings: postings)]
+        return (group(.exact, found), false)
+      }
+      let whole = try index.anyPostingList(for: term)
+      let exact = whole.isEmpty ? nil : variant(term, weight: 1, isExact: true, postings: whole)
+      // Never more than the number typed would score in the same place (see `boundedByTyped`).
+      func bounded(_ form: Variant) -> Variant {
+        guard let exact, form.idf > exact.idf, form.idf > 0 else { return form }
+        var bounded = form
+        bounded.weight *= exact.idf / form.idf
+        return bounded
+      }
+      let versionTerm =
+        versionForm.isEmpty || parameters.maximumCompoundVariants <= 0
+        ? nil : versionForm.joined(separator: ".")
       var version: Variant?
-      if !versionForm.isEmpty && parameters.maximumCompoundVariants > 0 {
-        let postings = try Self.adjacentPostings(of: versionForm, in: index)
+      if let versionTerm, WholeNumbers.isHeldWhole(versionTerm) {
+        let postings = try index.anyPostingList(for: versionTerm)
         if !postings.isEmpty {
-          var found = variant(
-            versionForm.joined(separator: "."), weight: parameters.compoundWeight, isExact: true,
-            postings: postings)
-          if let exact, found.idf > exact.idf, found.idf > 0 { found.weight *= exact.idf / found.idf }
+          var found = bounded(
+            variant(versionTerm, weight: parameters.compoundWeight, isExact: true, postings: postings))
           found.isCompound = true
           version = found
         }
       }
-      if let exact { return (group(.exact, [exact] + (version.map { [$0] } ?? [])), false) }
-      if let version { return (group(.compound, [version]), false) }
-      return (group(.exact, []), false)
+      // Longer numbers: those of the number typed first, then those of its version form (at
+      // the compound form's share of the weight); most frequent first within each.
+      var longer: [Variant] = []
+      let limit = max(0, parameters.maximumPrefixVariants)
+      let bases =
+        [(term, parameters.prefixWeight)]
+        + (versionTerm.map { [($0, parameters.prefixWeight * parameters.compoundWeight)] } ?? [])
+      for (base, weight) in bases {
+        for separator in [".", ","] where longer.count < limit {
+          for candidate in try index.vocabularyTerms(withPrefix: base + separator, limit: limit)
+          where longer.count < limit && !longer.contains(where: { $0.term == candidate }) {
+            var found = bounded(
+              variant(
+                candidate, weight: weight, isExact: false,
+                postings: try index.anyPostingList(for: candidate)))
+            found.isLongerNumber = true
+            longer.append(found)
+          }
+        }
+      }
+      let variants = (exact.map { [$0] } ?? []) + (version.map { [$0] } ?? []) + longer
+      let match: QueryTermMatch.Match = exact != nil ? .exact : version != nil ? .compound : .prefix
+      return (group(match, variants), false)
     }
     let exact = try index.anyPostingList(for: term)
     let exactVariant = exact.isEmpty ? nil : variant(term, weight: 1, isExact: true, postings: exact)
@@ -1245,6 +1292,21 @@ public struct HybridLexicalRanker: Sendable {
           if df > 0 { passing.append((candidate, similarity, df)) }
         }
       }
+      // The stemmer can move a typo further from its word than one edit (`stgaing` stems to
+      // `stga`, *staging* to `stage`; `prodction` stays, *production* is `product`), so the
+      // words typed are compared too: every word one edit from them, stemmed as the index stems
+      // it, is looked up in one batch (``oneEditStems(of:excluding:)``).
+      // (Not when enough candidates rank above a one-edit match already: none could be kept.)
+      let above = passing.count { $0.similarity > Trigrams.oneEditMatchSimilarity }
+      if parameters.matchesOneEditTypos, above < parameters.maximumFuzzyVariants {
+        let stems = oneEditStems(
+          of: words, excluding: Set(queryTerms + passing.map(\.term)).union([term]))
+        let frequencies = try index.documentFrequencies(of: stems)
+        for stem in stems where !parameters.stopWords.contains(stem) {
+          guard let df = frequencies[stem], df > 0 else { continue }
+          passing.append((stem, Trigrams.oneEditMatchSimilarity, df))
+        }
+      }
       passing.sort {
         $0.similarity != $1.similarity
           ? $0.similarity > $1.similarity
@@ -1297,6 +1359,51 @@ public struct HybridLexicalRanker: Sendable {
       }
     }
     return found
+  }
+
+  /// The longest query word, in letters, whose words one edit away are looked up
+  /// (``oneEditStems(of:excluding:)``): at most 54 · 24 + 25 = 1,321 of them. A longer word
+  /// keeps the trigram rule, which one edit barely moves in a word that long (it changes at
+  /// most three of its 25 or more trigrams).
+  static let maximumEditedWordLength = 24
+
+  /// The vocabulary terms to look up for typos of `words` that the stemmer moves away from the
+  /// word meant: each word of ``Trigrams/minimumOneEditLength`` to ``maximumEditedWordLength``
+  /// ASCII letters gives the words one insertion, deletion, substitution or adjacent swap away
+  /// (``Trigrams/oneEditWords(of:)``, Norvig's `edits1`: Damerau–Levenshtein distance 1), each
+  /// of at least ``Trigrams/minimumOneEditLength`` letters, stemmed as the tokenizer stems an
+  /// indexed word (`stgaing` → `staging` → `stage`).
+  ///
+  /// Looking up this bounded neighbourhood, rather than comparing the word with every
+  /// vocabulary term, keeps the cost independent of the workspace's size: at most 1,321 terms
+  /// per word, one batched look-up (``LexicalIndexReader/documentFrequencies(of:)``), and only
+  /// for a term no note holds. Words of other letters keep the rules on terms (their stems are
+  /// the words themselves).
+  ///
+  /// - Parameters:
+  ///   - words: folded, unstemmed query words.
+  ///   - excluding: terms not to return (the query's own, those found already).
+  /// - Returns: distinct stems of three letters or more, in the order of the words and of their
+  ///   edits.
+  /// - Complexity: O(*n*²) per word of *n* letters (the edits, each stemmed in O(*n*)).
+  func oneEditStems(of words: [String], excluding: Set<String>) -> [String] {
+    var seen = excluding
+    var stems: [String] = []
+    for word in words {
+      let letters = Array(word.utf8)
+      guard letters.count >= Trigrams.minimumOneEditLength,
+        letters.count <= Self.maximumEditedWordLength,
+        letters.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
+      else { continue }
+      Trigrams.forEachOneEditWord(of: letters) { edit in
+        guard edit.count >= Trigrams.minimumOneEditLength else { return }
+        let stem = String(decoding: tokenizer.stemming ? PorterStemmer.stem(edit) : edit, as: UTF8.self)
+        if stem.utf8.count >= Trigrams.minimumTermLength, seen.insert(stem).inserted {
+          stems.append(stem)
+        }
+      }
+    }
+    return stems
   }
 
   /// The postings of `terms` found next to each other, in that order, in one field (`e` then

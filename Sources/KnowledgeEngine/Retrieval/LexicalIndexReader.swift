@@ -4,8 +4,10 @@
 /// implements it over its persisted postings. Every call is a bounded read: a query asks for
 /// the statistics once, one posting list per query term (and per fuzzy or prefix variant),
 /// one prefix look-up of the vocabulary per query term present in it (word-form variants), at
-/// most two vocabulary look-ups per query term absent from it, and the stored
-/// documents of at most a few dozen results. Nothing requires reading the whole corpus.
+/// most four prefix look-ups per number typed whole (longer numbers), at most two vocabulary
+/// look-ups and one batch of document frequencies (the words one edit from a typo) per query
+/// term absent from it, and the stored documents of at most a few dozen results. Nothing
+/// requires reading the whole corpus.
 ///
 /// Terms are always normalized terms from ``Tokenizer`` (the same ``Tokenizer/version`` must
 /// have built the index).
@@ -23,6 +25,16 @@ public protocol LexicalIndexReader {
 
   /// The number of documents that contain `term` (the length of its posting list).
   func documentFrequency(of term: String) throws -> Int
+
+  /// The document frequencies of those of `terms` that are in the vocabulary, asked at once:
+  /// the ranker looks up the hundreds of words one edit from a typo this way
+  /// (``HybridLexicalRanker``). A default implementation asks ``documentFrequency(of:)`` for
+  /// each term.
+  ///
+  /// - Parameter terms: normalized terms, in any number.
+  /// - Returns: each term with at least one posting and its document frequency; terms not in
+  ///   the vocabulary are absent.
+  func documentFrequencies(of terms: [String]) throws -> [String: Int]
 
   /// Vocabulary terms that share at least `minimumShared` of `trigrams`, for fuzzy matching.
   ///
@@ -62,5 +74,18 @@ public struct IndexStatistics: Sendable, Equatable {
   /// The mean length of `field` in terms over all documents; 0 for an empty index.
   public func averageLength(of field: IndexField) -> Double {
     documentCount > 0 ? Double(totalFieldLengths[field]) / Double(documentCount) : 0
+  }
+}
+
+extension LexicalIndexReader {
+  /// One ``documentFrequency(of:)`` per term.
+  /// - Complexity: O(*t*) look-ups for *t* terms.
+  public func documentFrequencies(of terms: [String]) throws -> [String: Int] {
+    var found: [String: Int] = [:]
+    for term in terms where found[term] == nil {
+      let frequency = try documentFrequency(of: term)
+      if frequency > 0 { found[term] = frequency }
+    }
+    return found
   }
 }

@@ -5,7 +5,11 @@
 ///
 /// Fields are tokenized separately, each from position 0, with the tokenizer's breaks (a free
 /// position after a sentence or clause, ``Tokenizer`` rule 6). Tags are tokenized one by one
-/// with a gap of one position between tags, so a phrase never spans two tags.
+/// with a gap of one position between tags, so a phrase never spans two tags. Besides the
+/// tokenizer's terms, a field holds the parts of camelCase identifiers (``CamelCaseWords``,
+/// tokenizer version 8) and each number written with a decimal point or digit-group separator
+/// whole (``WholeNumbers``, version 9), at the position of the identifier or of the number's
+/// first part, as extra postings that add nothing to the field's length.
 public enum LexicalIndexer {
   /// The postings of `document`, tokenized with ``Tokenizer/standard``.
   ///
@@ -27,26 +31,37 @@ public enum LexicalIndexer {
       var end = start
       var terms = 0
       let utf8 = text.utf8
-      tokenizer.forEachTerm(in: text) { analyzed in
-        let position = start + analyzed.position
-        occurrences[analyzed.term, default: FieldValues(title: [], tags: [], content: [])][field]
-          .append(position)
-        // The parts of a camelCase identifier are held at its position too, as extra postings
-        // that add nothing to the field's length, so BM25 of whole words is as before.
-        if tokenizer.indexesCamelCaseParts, !analyzed.isCut, analyzed.term.utf8.count >= 4,
-          let parts = CamelCaseWords.partTerms(
-            of: utf8[utf8.index(utf8.startIndex, offsetBy: analyzed.utf8Range.lowerBound)..<utf8.index(
-              utf8.startIndex, offsetBy: analyzed.utf8Range.upperBound)], tokenizer: tokenizer)
-        {
-          for part in parts where part != analyzed.term {
-            var list = occurrences[part, default: FieldValues(title: [], tags: [], content: [])]
-            if list[field].last != position { list[field].append(position) }
-            occurrences[part] = list
+      var numbers = WholeNumbers()
+      // A number whole is held at its first part's position, as an extra posting.
+      func hold(_ number: (term: String, position: Int)?) {
+        guard let number else { return }
+        occurrences[number.term, default: FieldValues(title: [], tags: [], content: [])][field]
+          .append(start + number.position)
+      }
+      LexicalIndexer.withUTF8(of: text) { bytes in
+        tokenizer.forEachTerm(in: text) { analyzed in
+          let position = start + analyzed.position
+          occurrences[analyzed.term, default: FieldValues(title: [], tags: [], content: [])][field]
+            .append(position)
+          hold(numbers.add(analyzed, in: bytes))
+          // The parts of a camelCase identifier are held at its position too, as extra postings
+          // that add nothing to the field's length, so BM25 of whole words is as before.
+          if tokenizer.indexesCamelCaseParts, !analyzed.isCut, analyzed.term.utf8.count >= 4,
+            let parts = CamelCaseWords.partTerms(
+              of: utf8[utf8.index(utf8.startIndex, offsetBy: analyzed.utf8Range.lowerBound)..<utf8.index(
+                utf8.startIndex, offsetBy: analyzed.utf8Range.upperBound)], tokenizer: tokenizer)
+          {
+            for part in parts where part != analyzed.term {
+              var list = occurrences[part, default: FieldValues(title: [], tags: [], content: [])]
+              if list[field].last != position { list[field].append(position) }
+              occurrences[part] = list
+            }
           }
+          end = position + 1
+          terms += 1
+          return true
         }
-        end = position + 1
-        terms += 1
-        return true
+        hold(numbers.finish())
       }
       lengths[field] += Int32(clamping: terms)
       return end
@@ -75,6 +90,13 @@ public enum LexicalIndexer {
 }
 
 extension LexicalIndexer {
+  /// Calls `body` with the UTF-8 of `text`, without copying it when the string stores it
+  /// contiguously (native Swift strings do).
+  static func withUTF8<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+    return Array(text.utf8).withUnsafeBufferPointer(body)
+  }
+
   /// What an index keeps of `document` to describe it — its field lengths and its distinct
   /// terms —, tokenized with ``Tokenizer/standard``: equal to ``postings(for:)``'s
   /// `fieldLengths` and the terms of its `terms`, without the positions and frequencies, which
@@ -90,18 +112,24 @@ extension LexicalIndexer {
     func add(_ text: String, field: IndexField) {
       var count = 0
       let utf8 = text.utf8
-      tokenizer.forEachTerm(in: text) { analyzed in
-        terms.insert(analyzed.term)
-        // The parts of a camelCase identifier, as ``postings(for:tokenizer:)`` holds them.
-        if tokenizer.indexesCamelCaseParts, !analyzed.isCut, analyzed.term.utf8.count >= 4,
-          let parts = CamelCaseWords.partTerms(
-            of: utf8[utf8.index(utf8.startIndex, offsetBy: analyzed.utf8Range.lowerBound)..<utf8.index(
-              utf8.startIndex, offsetBy: analyzed.utf8Range.upperBound)], tokenizer: tokenizer)
-        {
-          terms.formUnion(parts)
+      var numbers = WholeNumbers()
+      LexicalIndexer.withUTF8(of: text) { bytes in
+        tokenizer.forEachTerm(in: text) { analyzed in
+          terms.insert(analyzed.term)
+          // Numbers whole, as ``postings(for:tokenizer:)`` holds them.
+          if let number = numbers.add(analyzed, in: bytes) { terms.insert(number.term) }
+          // The parts of a camelCase identifier, as ``postings(for:tokenizer:)`` holds them.
+          if tokenizer.indexesCamelCaseParts, !analyzed.isCut, analyzed.term.utf8.count >= 4,
+            let parts = CamelCaseWords.partTerms(
+              of: utf8[utf8.index(utf8.startIndex, offsetBy: analyzed.utf8Range.lowerBound)..<utf8.index(
+                utf8.startIndex, offsetBy: analyzed.utf8Range.upperBound)], tokenizer: tokenizer)
+          {
+            terms.formUnion(parts)
+          }
+          count += 1
+          return true
         }
-        count += 1
-        return true
+        if let number = numbers.finish() { terms.insert(number.term) }
       }
       lengths[field] += Int32(clamping: count)
     }

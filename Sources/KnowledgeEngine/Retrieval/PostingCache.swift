@@ -146,6 +146,11 @@ struct CachedLexicalIndex<Base: PostingListReader>: PostingListReader {
     }
     return frequency
   }
+  /// From the base in one batch; not cached (typo candidates are mostly absent terms, asked
+  /// once).
+  func documentFrequencies(of terms: [String]) throws -> [String: Int] {
+    try base.documentFrequencies(of: terms)
+  }
   func vocabularyTerms(sharingTrigrams trigrams: [String], minimumShared: Int, limit: Int) throws
     -> [String]
   {

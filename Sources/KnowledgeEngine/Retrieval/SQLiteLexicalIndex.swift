@@ -95,6 +95,49 @@ struct SQLiteLexicalIndex: PostingListReader {
     )
   }
 
+  /// One statement for every term: the terms go in as one JSON array (`json_each`), so the
+  /// statement is prepared once whatever their number, and each is one probe of the term's
+  /// unique index.
+  func documentFrequencies(of terms: [String]) throws -> [String: Int] {
+    guard !terms.isEmpty else { return [:] }
+    var found: [String: Int] = [:]
+    try tx.db.query(
+      """
+      SELECT term, document_frequency FROM lexical_term
+      WHERE term IN (SELECT value FROM json_each(?)) AND document_frequency > 0
+      """, [.text(Self.jsonArray(of: terms))]
+    ) { (r: SQLRow) in found[r.text(0)] = r.int(1) }
+    return found
+  }
+
+  /// `strings` as a JSON array (RFC 8259 §7: `"` and `\` escaped, control characters as
+  /// `\uXXXX`), written directly: Foundation's encoder costs more than the look-up it feeds.
+  static func jsonArray(of strings: [String]) -> String {
+    var out = "["
+    out.reserveCapacity(strings.reduce(2) { $0 + $1.utf8.count + 3 })
+    for (i, string) in strings.enumerated() {
+      if i > 0 { out += "," }
+      out += "\""
+      // Most terms need no escape: appended whole.
+      if string.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) {
+        out += string
+        out += "\""
+        continue
+      }
+      for scalar in string.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case _ where scalar.value < 0x20:
+          out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+        default: out.unicodeScalars.append(scalar)
+        }
+      }
+      out += "\""
+    }
+    return out + "]"
+  }
+
   func vocabularyTerms(sharingTrigrams trigrams: [String], minimumShared: Int, limit: Int) throws
     -> [String]
   {

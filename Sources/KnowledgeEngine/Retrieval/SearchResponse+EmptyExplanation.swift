@@ -22,7 +22,7 @@ extension SearchResponse {
     guard results.isEmpty, let emptyReason else { return nil }
     var why = emptyReason.explanation(
       searching: scope?.records ?? EmptyReason.knowledgeRecords, commonWords: unsearchedCommonWords ?? [],
-      otherWords: terms.typedWords) + hint
+      otherWords: terms.typedWords, unmatchedWords: terms.unmatchedWords) + hint
     if let note = Self.unsearchedSymbolsNote(unsearchedSymbols) { why += "; " + note }
     if let note = Self.unappliedOperatorsNote(unappliedOperators) { why += "; " + note }
     if let note = Self.wordsPastTermLimitNote(wordsPastTermLimit) { why += "; " + note }
@@ -132,7 +132,8 @@ extension SearchResponse {
     return "symbols and emoji are not indexed, so \(shown) \(symbols.count == 1 ? "was" : "were") not searched"
   }
 
-  /// How many words are named by ``wordsPastTermLimitNote(_:)`` before "and N more".
+  /// How many words are named by ``wordsPastTermLimitNote(_:)``, and of the words that matched
+  /// nothing by ``emptyExplanation``, before "and N more".
   static let wordsPastTermLimitShown = 8
 
   /// What a search says of the words it did not search because the query has more than 64
@@ -151,32 +152,53 @@ extension SearchResponse {
 
 extension EmptyReason {
   /// ``explanation(searching:)``, naming the words of a query when the reason is about which
-  /// of them were searched (``noOtherWordMatched``), each in single quotes.
+  /// of them were searched or found, each in single quotes: for ``noOtherWordMatched`` the
+  /// common words left out and the others; for ``noTermMatched`` and ``allBelowThreshold`` the
+  /// words that matched nothing (`'stgaing' (or a close spelling of it) occurs in no knowledge
+  /// item`).
   ///
   /// - Parameters:
   ///   - records: one of the records searched, singular (`task`, `open task`).
   ///   - commonWords: the query's common words that were not searched, as typed.
   ///   - otherWords: the query's words that were searched, as typed.
-  func explanation(searching records: String, commonWords: [String], otherWords: [String])
-    -> String
-  {
-    guard self == .noOtherWordMatched, !commonWords.isEmpty, !otherWords.isEmpty else {
+  ///   - unmatchedWords: those of them that matched nothing (``SearchResponse/unmatchedWords``),
+  ///     of which the first 8 are named, then how many more; when empty, the reason reads as
+  ///     ``explanation(searching:)``.
+  func explanation(
+    searching records: String, commonWords: [String], otherWords: [String], unmatchedWords: [String] = []
+  ) -> String {
+    func quoted(_ words: [String]) -> String { words.map { "'\($0)'" }.joined(separator: ", ") }
+    // A long query's words are named up to a bound, then counted.
+    func missing(_ words: [String], closeSpellings: Bool) -> String {
+      let shown = SearchResponse.wordsPastTermLimitShown
+      let named = quoted(Array(words.prefix(shown))) + (words.count > shown ? " and \(words.count - shown) more" : "")
+      return words.count == 1
+        ? "\(named)\(closeSpellings ? " (or a close spelling of it)" : "") occurs in no \(records)"
+        : "none of \(named)\(closeSpellings ? " (or a close spelling of one)" : "") occurs in any \(records)"
+    }
+    switch self {
+    case .noOtherWordMatched where !commonWords.isEmpty && !otherWords.isEmpty:
+      let left =
+        commonWords.count == 1
+        ? "the common word \(quoted(commonWords)) was not searched"
+        : "the common words \(quoted(commonWords)) were not searched"
+      return left + " (common words are searched only when a query has no other word), and "
+        + missing(otherWords, closeSpellings: true)
+    case .noTermMatched where !unmatchedWords.isEmpty:
+      return missing(unmatchedWords, closeSpellings: true)
+    case .allBelowThreshold where !unmatchedWords.isEmpty:
+      return missing(unmatchedWords, closeSpellings: false) + ": " + explanation(searching: records)
+    default:
       return explanation(searching: records)
     }
-    func quoted(_ words: [String]) -> String { words.map { "'\($0)'" }.joined(separator: ", ") }
-    let left =
-      commonWords.count == 1
-      ? "the common word \(quoted(commonWords)) was not searched"
-      : "the common words \(quoted(commonWords)) were not searched"
-    let missing =
-      otherWords.count == 1
-      ? "\(quoted(otherWords)) (or a close spelling of it) occurs in no \(records)"
-      : "none of \(quoted(otherWords)) (or a close spelling of one) occurs in any \(records)"
-    return left + " (common words are searched only when a query has no other word), and " + missing
   }
 }
 
 extension [QueryTermMatch] {
+  /// The typed words (as ``typedWords`` gives them) of the terms that matched nothing
+  /// (``QueryTermMatch/Match/none``), once each, in term order.
+  package var unmatchedWords: [String] { filter { $0.match == .none }.typedWords }
+
   /// The query words behind these terms as typed (their folded forms where the typed ones were
   /// not recorded, else the term), once each, in term order.
   var typedWords: [String] {

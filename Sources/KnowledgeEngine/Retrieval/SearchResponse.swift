@@ -51,6 +51,11 @@ public struct SearchResponse: Sendable, Equatable, Codable {
   /// tokenizer keeps runs of letters and digits only, so these are never searched, and the
   /// response says so rather than leaving them out silently.
   public var unsearchedSymbols: [String]?
+  /// The query's words whose terms matched nothing — not as typed, nor through a close
+  /// spelling, another form or a prefix (``QueryTermMatch/Match/none``) — as typed, once each,
+  /// in query order; nil when every searched word matched something. An empty answer's
+  /// ``emptyExplanation`` names them.
+  public var unmatchedWords: [String]?
   /// Search syntax of other engines that the query holds and that is read here as text
   /// (``HybridLexicalRanker/unappliedOperators(in:)``): `"` when it has double quotes, whose
   /// words were searched one by one (they rank higher where they stand together), and each
@@ -116,7 +121,7 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
   /// not said.
   case noOtherWordMatched
   /// Vocabulary terms resembling a query term exist, but none is similar enough to pass the
-  /// trigram threshold (see ``Trigrams``), and no term matched exactly.
+  /// trigram threshold nor one edit away (see ``Trigrams``), and no term matched exactly.
   case allBelowThreshold
   /// Terms matched, but only in documents of kinds outside the requested ones.
   case noMatchInKinds
@@ -177,7 +182,9 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
     case compound
     /// Absent; similar terms (trigram Jaccard ≥ 0.5) were searched instead, at reduced weight.
     case fuzzy
-    /// Absent and shorter than three characters; terms starting with it were searched.
+    /// Absent and shorter than three characters; terms starting with it were searched. Or a
+    /// number typed whole (`v2.3`) that no document holds as typed, found only through longer
+    /// numbers starting with it (``QueryTermMatch/longerNumbers``: `v2.3.9`), at reduced weight.
     case prefix
     /// Absent, and nothing similar was found.
     case none
@@ -203,6 +210,11 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
   /// (``CompoundWords``: `email` for `e-mail`, `e mail` for `email`); searched at nearly full
   /// weight, never more than the word typed. Empty for most terms.
   public var compounds: [String]
+  /// For a number typed whole (`v2.3`, `1.2`): those of `variants` that are longer numbers
+  /// starting with it and a separator (`v2.3.9`, `1.2.3`), found as prefix matches at reduced
+  /// weight (``HybridLexicalRanker/Parameters/prefixWeight``, never above the number typed):
+  /// other numbers, never the one typed. Empty for other terms.
+  public var longerNumbers: [String]
   /// The query words behind the term, folded but not stemmed, in query order (`randomised`
   /// for the term `randomis`; `colour`, `color` when both spellings were typed): the forms
   /// that are matched. Empty when not recorded.
@@ -218,8 +230,8 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
   /// Makes a term match.
   public init(
     term: String, match: Match, variants: [String], spellings: [String] = [],
-    numberForms: [String] = [], compounds: [String] = [], words: [String] = [],
-    typedWords: [String] = []
+    numberForms: [String] = [], compounds: [String] = [], longerNumbers: [String] = [],
+    words: [String] = [], typedWords: [String] = []
   ) {
     self.term = term
     self.match = match
@@ -227,6 +239,7 @@ public struct QueryTermMatch: Sendable, Equatable, Codable {
     self.spellings = spellings
     self.numberForms = numberForms
     self.compounds = compounds
+    self.longerNumbers = longerNumbers
     self.words = words
     self.typedWords = typedWords
   }

@@ -59,3 +59,31 @@ extension Tokenizer {
     return (separator, length)
   }
 }
+
+extension Tokenizer {
+  /// The decimal point or digit-group separator, as NFKC writes it (`.` or `,`), that stands
+  /// between two terms of a text when they are parts of one number: exactly one
+  /// ``decimalSeparatorAsNFKC(_:)`` scalar fills the gap between their runs, with a digit
+  /// (``isDigitAsNFKC(_:)``) on either side (`0.7`, `250,000`, `Kir7.1`, `v2.3.9`, `０．７`; not
+  /// `Fig.1`, `1, 2` or `v1.x`). Nil otherwise.
+  ///
+  /// The index reads whole numbers by it (``WholeNumbers``) and the ranker reads a number typed
+  /// whole by it, so the two always agree on what one number is.
+  ///
+  /// - Parameters:
+  ///   - first: the UTF-8 offsets of the first term's run.
+  ///   - second: those of the next term's run.
+  ///   - bytes: the text's UTF-8.
+  /// - Complexity: O(1): three scalars are decoded.
+  static func numberSeparator(
+    between first: Range<Int>, and second: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Unicode.Scalar? {
+    guard first.upperBound > first.lowerBound, second.upperBound > second.lowerBound,
+      first.upperBound < second.lowerBound, second.lowerBound - first.upperBound <= 3,
+      second.lowerBound <= bytes.count,
+      let found = decimalSeparator(bytes, at: first.upperBound),
+      first.upperBound + found.length == second.lowerBound
+    else { return nil }
+    return found.separator
+  }
+}

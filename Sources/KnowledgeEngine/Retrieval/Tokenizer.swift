@@ -107,6 +107,11 @@ public struct Tokenizer: Sendable, Equatable {
   ///   identifier's position (``CamelCaseWords``: `getUserProfile` → `get`, `user`, `profil`
   ///   besides `getuserprofil`), not counted in the field's length; the terms of a text are as
   ///   before.
+  /// - 9: the index also holds each number written with a decimal point or digit-group
+  ///   separator whole (``WholeNumbers``: `v2.3.9` besides `v2`, `3`, `9`, at the position of
+  ///   `v2`), not counted in the field's length, so that a number typed (`v2.3`) is matched
+  ///   exactly only where it stands whole, and a longer number (`v2.3.9`) only as a prefix
+  ///   match; the terms of a text are as before.
   ///
   /// The persisted index records the version its terms were made with
   /// (`meta.lexicalTokenizerVersion`, absent meaning 1) when it is rebuilt or first written.
@@ -115,7 +120,7 @@ public struct Tokenizer: Sendable, Equatable {
   /// find it; an index of a newer version is left alone. Where the index is not rebuilt
   /// (read-only workspace, newer index), searches index the records in memory instead, and
   /// `dolphin doctor` reports it.
-  public static let version = 8
+  public static let version = 9
 
   /// The longest term kept, in Unicode scalars; longer runs are cut to this length.
   public static let maximumTermLength = 64

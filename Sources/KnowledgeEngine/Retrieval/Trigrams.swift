@@ -25,7 +25,10 @@
 /// one character inserted, deleted or substituted, or two adjacent characters swapped
 /// (Damerau, "A technique for computer detection and correction of spelling errors",
 /// *Communications of the ACM* 7(3), 1964, which found about 80 % of misspellings to be one
-/// such edit) — with similarity ½, the rule's threshold (``oneEditSimilarity(of:to:)``).
+/// such edit) — with similarity ½, the rule's threshold (``oneEditSimilarity(of:to:)``). Terms
+/// are stems, and the stemmer can move a typo further than one edit from its word (`stgaing`
+/// stems to `stga`, *staging* to `stage`), so the ranker also stems every word one edit from the
+/// word as typed (``oneEditWords(of:)``) and looks those stems up, at the same similarity.
 ///
 /// Query terms shorter than ``minimumTermLength`` characters, and terms with a digit, are
 /// never fuzzy-matched (too few trigrams to tell a typo from another word; numbers must match
@@ -123,8 +126,12 @@ public enum Trigrams {
     guard query.count >= minimumOneEditLength, candidate.count >= minimumOneEditLength,
       isFuzzyEligible(query), areOneEditApart(Array(query), Array(candidate))
     else { return nil }
-    return 0.5
+    return oneEditMatchSimilarity
   }
+
+  /// The similarity a match one edit away counts with: ½, the trigram rule's threshold, so it
+  /// ranks below every candidate that passes the rule itself.
+  public static let oneEditMatchSimilarity = 0.5
 
   /// The distinct words one adjacent swap or one deletion away from `term`, in order of
   /// position, without `term` itself: the one-edit candidates a trigram look-up can miss
@@ -149,6 +156,77 @@ public enum Trigrams {
       add(dropped)
     }
     return out
+  }
+
+  /// The words one edit away from `word` over the letters `a`–`z`: one letter deleted, two
+  /// adjacent letters swapped, one letter replaced by another, or one letter inserted — every
+  /// word at Damerau–Levenshtein distance 1 (Damerau 1964) — each once, without `word`, in that
+  /// order (positions ascending, then letters alphabetically).
+  ///
+  /// This is the candidate set of Norvig's spelling corrector (P. Norvig, "How to Write a
+  /// Spelling Corrector", 2007, `edits1`): a word of *n* letters has at most
+  /// *n* + (*n* − 1) + 25*n* + 26(*n* + 1) = 54*n* + 25 of them, however large the vocabulary,
+  /// so looking each up costs a bounded number of index probes, where comparing the word with
+  /// every vocabulary term would grow with the workspace.
+  ///
+  /// - Parameter word: lowercase ASCII letters (`a`–`z`).
+  /// - Returns: the words, e.g. `stgaing` → … `staging` (a swap) …; `word` itself never.
+  /// - Complexity: O(*n*²) for *n* letters.
+  static func oneEditWords(of word: [UInt8]) -> [[UInt8]] {
+    var out: [[UInt8]] = []
+    out.reserveCapacity(54 * word.count + 25)
+    forEachOneEditWord(of: word) { out.append($0) }
+    return out
+  }
+
+  /// Calls `body` with each word of ``oneEditWords(of:)``, in the same order, in one reused
+  /// buffer (valid only during the call), so that no word is allocated unless `body` keeps it.
+  ///
+  /// Each word comes once by construction, with no set to look it up in: a deletion from a run
+  /// of equal letters is taken at the run's first letter, an insertion of a letter next to the
+  /// same letter only before it, and two equal letters are never swapped; a substitution never
+  /// gives a deletion's or insertion's length, nor a swap's word (which differs from `word` in
+  /// two places).
+  /// - Complexity: O(*n*²) for *n* letters.
+  static func forEachOneEditWord(of word: [UInt8], _ body: ([UInt8]) -> Void) {
+    let n = word.count
+    guard n > 0 else {
+      for letter in UInt8(ascii: "a")...UInt8(ascii: "z") { body([letter]) }
+      return
+    }
+    let letters = UInt8(ascii: "a")...UInt8(ascii: "z")
+    var edit: [UInt8] = []
+    edit.reserveCapacity(n + 1)
+    for i in 0..<n where i == 0 || word[i] != word[i - 1] {
+      edit.removeAll(keepingCapacity: true)
+      edit.append(contentsOf: word[..<i])
+      edit.append(contentsOf: word[(i + 1)...])
+      body(edit)
+    }
+    edit.removeAll(keepingCapacity: true)
+    edit.append(contentsOf: word)
+    for i in 0..<(n - 1) where word[i] != word[i + 1] {
+      edit.swapAt(i, i + 1)
+      body(edit)
+      edit.swapAt(i, i + 1)
+    }
+    for i in 0..<n {
+      for letter in letters where letter != word[i] {
+        edit[i] = letter
+        body(edit)
+      }
+      edit[i] = word[i]
+    }
+    for i in 0...n {
+      edit.removeAll(keepingCapacity: true)
+      edit.append(contentsOf: word[..<i])
+      edit.append(0)
+      edit.append(contentsOf: word[i...])
+      for letter in letters where i == 0 || word[i - 1] != letter {
+        edit[i] = letter
+        body(edit)
+      }
+    }
   }
 
   /// Whether `a` and `b` differ by exactly one insertion, deletion, substitution or swap of

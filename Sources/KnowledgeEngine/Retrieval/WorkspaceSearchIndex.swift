@@ -78,6 +78,13 @@ enum WorkspaceSearchIndex<Persisted: PostingListReader>: PostingListReader {
     }
   }
 
+  func documentFrequencies(of terms: [String]) throws -> [String: Int] {
+    switch self {
+    case .persisted(let index): try index.documentFrequencies(of: terms)
+    case .inMemory(let index): try index.documentFrequencies(of: terms)
+    }
+  }
+
   func vocabularyTerms(sharingTrigrams trigrams: [String], minimumShared: Int, limit: Int) throws
     -> [String]
   {

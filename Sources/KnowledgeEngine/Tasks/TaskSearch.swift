@@ -97,6 +97,9 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
   /// The search syntax the query holds that was read as text, as in
   /// ``SearchResponse/unappliedOperators``; nil when it has none.
   public var unappliedOperators: [String]?
+  /// The query's words that matched nothing, as in ``SearchResponse/unmatchedWords``; nil when
+  /// every searched word matched something.
+  public var unmatchedWords: [String]? = nil
 
   /// The query terms made from a word longer than ``Tokenizer/maximumTermLength`` (64) Unicode
   /// scalars, indexed and compared by their first 64 only, as ``SearchResponse`` finds them for
@@ -112,7 +115,7 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
     guard results.isEmpty, let emptyReason else { return nil }
     var why = emptyReason.explanation(
       searching: status.map { "\($0.rawValue) task" } ?? "task", commonWords: unsearchedCommonWords ?? [],
-      otherWords: terms.typedWords)
+      otherWords: terms.typedWords, unmatchedWords: terms.unmatchedWords)
     if let note = SearchResponse.unsearchedSymbolsNote(unsearchedSymbols) { why += "; " + note }
     if let note = SearchResponse.unappliedOperatorsNote(unappliedOperators) { why += "; " + note }
     if let note = SearchResponse.wordsPastTermLimitNote(wordsPastTermLimit) { why += "; " + note }
@@ -153,6 +156,8 @@ extension KnowledgeEngine {
         unsearchedCommonWords: ranked.unsearchedCommonWords, wordsPastTermLimit: ranked.wordsPastTermLimit,
         unsearchedSymbols: ranked.unsearchedSymbols, emptyReason: ranked.emptyReason,
         unappliedOperators: operators.isEmpty ? nil : operators)
+      let unmatched = ranked.terms.unmatchedWords
+      response.unmatchedWords = unmatched.isEmpty ? nil : unmatched
       if givenCharacters > query.count {
         response.queryCutAt = query.count
         response.queryCharacters = givenCharacters

@@ -81,7 +81,7 @@ struct TaskSearchTests {
           + "other word), and 'kubernetes' (or a close spelling of it) occurs in no open task"),
       EmptyCase(
         query: "kubernetes", status: .completed, reason: .noTermMatched,
-        explanation: "no query word (or a close spelling of one) occurs in any completed task"),
+        explanation: "'kubernetes' (or a close spelling of it) occurs in no completed task"),
     ])
   func emptyReason(_ c: EmptyCase) throws {
     let engine = try Self.engine()

@@ -277,6 +277,12 @@ struct HybridLexicalRankerTests {
     let response = try ranker.search("handof", in: index)
     #expect(response.results.isEmpty)
     #expect(response.emptyReason == .allBelowThreshold)
+    // The words that matched nothing are named (review, s21).
+    #expect(response.unmatchedWords == ["handof"])
+    #expect(
+      response.emptyExplanation
+        == "'handof' occurs in no knowledge item or memory: similar words exist, but none is close enough to count "
+        + "as a typo")
   }
 
   // MARK: Folding
@@ -356,7 +362,7 @@ struct HybridLexicalRankerTests {
       // `'s` is an ending, not a common word typed: neither named nor a reason to say more.
       LeftOutCase(
         query: "zorblat's", unsearched: nil,
-        explanation: "no query word (or a close spelling of one) occurs in any knowledge item or memory"),
+        explanation: "'zorblat' (or a close spelling of it) occurs in no knowledge item or memory"),
     ])
   func commonWordsLeftOutAreNamed(_ c: LeftOutCase) throws {
     // `the` occurs in both fields: a reason that no query word occurs would be untrue.

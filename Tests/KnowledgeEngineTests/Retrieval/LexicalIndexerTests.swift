@@ -35,12 +35,37 @@ struct LexicalIndexerTests {
     F.document(6, String(repeating: "long ", count: 400), String(repeating: "Words words WORDS. ", count: 300), tags: ["a", "b", "c"]),
     // camelCase parts are extra postings (tokenizer version 8): the summary holds them too.
     F.document(7, "getUserProfile returns nil", "URLSession and XMLHttpRequest; mRNA, siRNA, iPhone", tags: ["maxRetryCount"]),
+    // Numbers are held whole too (tokenizer version 9).
+    F.document(8, "Release v2.3.9 notes", "10.0.0.1, Kir7.1 and ２５０，０００ (0.7). Fig.1 v1.x 2.", tags: ["1.2.3"]),
   ])
   func termSummaryMatchesPostings(document: IndexedDocument) {
     let postings = LexicalIndexer.postings(for: document)
     let summary = LexicalIndexer.termSummary(for: document)
     #expect(summary.fieldLengths == postings.fieldLengths)
     #expect(summary.terms == postings.terms.map(\.term))
+  }
+
+  /// Tokenizer version 9 (review, s21): `v2.3` must not be an exact match of `v2.3.9`, which the
+  /// parts `v2`, `3`, `9` next to each other cannot tell.
+  @Test("a number written with separators is held whole at its first part's position, outside the field's length")
+  func wholeNumbers() throws {
+    let indexed = LexicalIndexer.postings(
+      for: F.document(1, "Release v2.3.9 notes", "Ship 1.2 then 1.2.3; not Fig.1, v1.x or 2. Then ０．７"))
+    #expect(indexed.fieldLengths == FieldCounts(title: 5, tags: 0, content: 17))
+    func positions(_ term: String, _ field: IndexField) throws -> [Int] {
+      let entry = try #require(indexed.terms.first { $0.term == term }, "\(term)")
+      return entry.posting(document: 1, kind: .knowledge(.fact), fieldLengths: indexed.fieldLengths)
+        .positions(in: field)
+    }
+    #expect(try positions("v2.3.9", .title) == [1])
+    #expect(try positions("v2", .title) == [1])
+    #expect(try positions("9", .title) == [3])
+    #expect(try positions("1.2", .content) == [1])
+    #expect(try positions("1.2.3", .content) == [4])
+    #expect(try positions("0.7", .content) == [18])
+    let terms = Set(indexed.terms.map(\.term))
+    // Only the whole runs: no `2.3` inside `v2.3.9`, no `fig.1`, `v1.x` or `2.`.
+    for absent in ["2.3", "2.3.9", "v2.3", "fig.1", "v1.x", "1.x", "2.then"] { #expect(!terms.contains(absent), "\(absent)") }
   }
 
   @Test func emptyDocumentHasNoTerms() {

@@ -290,6 +290,31 @@ struct SearchIndexPreparationTests {
     }
   }
 
+  @Test("an index of tokenizer version 8 (numbers only as parts) is rebuilt: v2.3 finds v2.3.9 as a longer number")
+  func version8Rebuilt() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
+    let item = try engine.capture(CaptureRequest(kind: .fact, title: "Release v2.3.9 notes", content: "")).item
+    #expect(try Self.indexedTerms(store).contains("v2.3.9"))
+    // Version 8 held the number only as its parts `v2`, `3`, `9`.
+    try store.write { tx in
+      try tx.setMeta(LexicalIndexStore.tokenizerVersionKey, "8")
+      let id = try tx.db.integer("SELECT term_id FROM lexical_term WHERE term = 'v2.3.9'")
+      for table in ["lexical_posting", "lexical_trigram", "lexical_term"] {
+        #expect(try tx.db.run("DELETE FROM \(table) WHERE term_id = ?", [.integer(id)]) >= 1, "\(table)")
+      }
+    }
+    #expect(try engine.searchIndexTokenizerStatus() == .stale(.version(8)))
+    #expect(try engine.prepareSearchIndex() == .rebuilt(from: .version(8), documents: 1))
+    #expect(try Self.storedVersion(store) == String(Tokenizer.version))
+    #expect(try Self.indexedTerms(store).contains("v2.3.9"))
+    #expect(try engine.verifySearchIndex() == [])
+    let response = try engine.search("v2.3")
+    #expect(response.results.map(\.id) == [item.id])
+    #expect(response.terms.first?.match == .prefix)
+    #expect(response.results.first?.matchedTerms == ["v2.3.9"])
+  }
+
   @Test("a search finds a stale index and rebuilds it itself, so a host that never prepares still finds Øresund")
   func searchRebuilds() throws {
     let store = SQLiteWorkspaceStore.inMemory()
