@@ -134,7 +134,9 @@ public enum DolphinCLI {
       throw CLIError.invalidValue(
         "--workspace \(quotedValue(value, cutAt: 80)) starts with '~', which no shell expanded here (quoted, after '=', "
           + "or in an MCP client's configuration), so it would name a directory called '~' in the current directory; "
-          + "give the full path, e.g. --workspace \"$HOME/\(value.drop { $0 != "/" }.dropFirst())\"", field: "workspace")
+          + (value == "~" || value.hasPrefix("~/")
+            ? "give the full path, e.g. --workspace \"$HOME/\(value.dropFirst(2))\"" : "give the full path"),
+        field: "workspace")
     }
     if command == "mcp", !value.hasPrefix("/") {
       throw CLIError.invalidValue(

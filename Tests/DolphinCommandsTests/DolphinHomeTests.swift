@@ -185,6 +185,9 @@ struct WorkspaceArgumentTests {
     }
     let hint = try runDolphin(["capture", "fact", "x", "--workspace", "~/notes"], currentDirectory: dir.url)
     #expect(hint.stderr.contains("give the full path, e.g. --workspace \"$HOME/notes\""), "\(hint.stderr)")
+    // Another user's home is no `$HOME/…`: no example is made up for it.
+    let other = try runDolphin(["capture", "fact", "x", "--workspace", "~alice/notes"], currentDirectory: dir.url)
+    #expect(other.status == 2 && other.stderr.hasSuffix("give the full path\n"), "\(other.stderr)")
   }
 
   @Test("dolphin mcp refuses a relative --workspace; other commands take one, and mcp an absolute one")
