@@ -364,6 +364,12 @@ async def session_api(d: Dolphin) -> None:
                 check(False, f"prompt with {bad} must fail")
             except MCPError as e:
                 check(e.code == -32602, f"prompt with {bad}: -32602, got {e.code}")
+        # `latest` and the start of the id, as handoff_get and handoff_restore take them (s22).
+        for given in ["latest", handoff_id[:8].lower()]:
+            COUNTS["prompts"] += 1
+            by_reference = await s.get_prompt("restore_session", {"handoff_id": given})
+            check(f"[handoff {handoff_id.upper()}]" in by_reference.messages[0].content.text,
+                  f"restore_session with {given!r} gives that handoff's brief")
 
         if "handoff_restore" in expected:
             props = schemas["handoff_restore"].get("properties", {})

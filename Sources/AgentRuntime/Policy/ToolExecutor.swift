@@ -47,7 +47,8 @@ public struct ToolCallResult: Sendable {
 /// call that succeeded stores its receipt, creating the workspace — and only a local write when
 /// ``readsCreateWorkspace`` is false: one that did not leaves no file behind, so a mistyped
 /// workspace path does not become a workspace. A
-/// tool's text output leaves sanitized (``Sanitizer/sanitize(_:)``) and capped. A
+/// tool's text output leaves sanitized (``Sanitizer/sanitize(_:)``) and capped, its control
+/// characters shown as pictures first (``TerminalText/inert(_:)``) rather than dropped. A
 /// ``ValidationError`` the engine raises about one of the tool's arguments is reported as
 /// ``AgentError/invalidArguments(_:)`` naming it (``ToolDefinition/argumentError(from:)``).
 public struct ToolExecutor: Sendable {
@@ -179,8 +180,13 @@ public struct ToolExecutor: Sendable {
     do {
       var output = try await tool.handler(args, context)
       // The text reaches a model verbatim: it is made inert as a whole (stored text already
-      // is, but a workspace written before a sanitizer rule existed may not be).
-      let finishText = { (text: String) in Truncation.truncate(Sanitizer.sanitize(text), to: tool.outputCap) }
+      // is, but a workspace written before a sanitizer rule existed may not be). A control
+      // character left in it shows as its picture, as `dolphin` prints stored text, rather
+      // than being dropped unseen (the renderers show stored fields' controls first).
+      let finishText = { (text: String) in
+        Truncation.truncate(
+          Sanitizer.sanitize(TerminalText.inert(TerminalText.escapingBidiControls(text))), to: tool.outputCap)
+      }
       output.text = finishText(output.text)
       // A listing too large for the host's bound keeps its first records whole (review 19-a:
       // task_list sent one 36 MB line where the server accepts 4 MiB).

@@ -15,7 +15,7 @@ extension ContinuityTools {
       + "prefix several handoffs have is refused, listing them). handoff_list lists the ids.")
 
   /// How the engine's errors for a handoff reference point the caller on: to the tools.
-  static let handoffReferenceHints = HandoffReferenceHints(listing: "handoff_list", creating: "handoff_create")
+  static let handoffReferenceHints = HandoffReferenceHints.tools
 
   /// The handoff the `id` argument names (``KnowledgeEngine/resolveHandoffReference(_:field:hints:)``).
   /// - Throws: ``WorkspaceError/validation(_:)`` with field `id`, which the executor reports as
@@ -207,4 +207,11 @@ extension ContinuityTools {
   @Sendable static func more(_ n: Int, _ one: String, _ many: String, _ note: String) -> String {
     "… and \(ToolRendering.counted(n, "more " + one, "more " + many)) (\(note))"
   }
+}
+
+extension HandoffReferenceHints {
+  /// The tools' names, for an agent or MCP client: `handoff_list` lists the handoffs,
+  /// `handoff_create` creates one. `handoff_get`, `handoff_restore` and the MCP prompt
+  /// `restore_session` word their reference errors with them.
+  package static let tools = HandoffReferenceHints(listing: "handoff_list", creating: "handoff_create")
 }

@@ -7,18 +7,28 @@ import KnowledgeEngine
 /// In a tool's `text`, each stored one-line field (a title, a focus, a tag, a next step) goes
 /// through ``line(_:)``, and each multi-line field (content, a summary) through
 /// ``block(_:indent:)``, so that no stored record can print what reads as a row of its own.
+/// Stored control characters are shown, never dropped, as `dolphin` prints them: escapes
+/// (`\u{7}`, `\u{1B}`) in one-line fields, control pictures (`␇`, `␛`) in multi-line ones.
 /// The structured output keeps the stored text unchanged.
 enum ToolRendering {
   static func json<T: Encodable>(_ value: T) throws -> JSONValue { try JSONValue(encoding: value) }
 
   /// A stored one-line field on one line: every line break and tab becomes a space
-  /// (``TerminalText/singleLine(_:)``, as the CLI folds them).
-  static func line(_ text: String) -> String { TerminalText.singleLine(text) }
+  /// (``TerminalText/singleLine(_:)``, as the CLI folds them), and every other control and
+  /// bidirectional control is written as an escape (`\u{7}`, `\u{1B}`, `\u{202E}`:
+  /// ``TerminalText/escapingControls(_:)``, ``TerminalText/escapingBidiControls(_:)``), as
+  /// `dolphin knowledge get` prints a title. The executor's sanitizing would otherwise drop
+  /// them, and the text would show a title other than the one stored.
+  static func line(_ text: String) -> String {
+    TerminalText.escapingBidiControls(TerminalText.escapingControls(TerminalText.singleLine(text)))
+  }
 
   /// A stored one-line field in double quotes, on one line, with `\\` and `"` escaped as in
-  /// JSON and a line break or tab written as `\n` or `\t` (``TerminalText/quoted(_:)``), so that a quote inside a title cannot close the
-  /// quotation early and append text that reads as the rendering's own (a forged id or score).
-  static func quoted(_ text: String) -> String { TerminalText.quoted(text) }
+  /// JSON, a line break or tab written as `\n` or `\t` and every other control as `\u{1B}`
+  /// (``TerminalText/quoted(_:)``), and each bidirectional control as `\u{202E}`, so that a
+  /// quote inside a title cannot close the quotation early and append text that reads as the
+  /// rendering's own (a forged id or score), and no control is dropped unseen.
+  static func quoted(_ text: String) -> String { TerminalText.escapingBidiControls(TerminalText.quoted(text)) }
 
   /// How many handoffs an approval names one by one before it counts the rest.
   static let rewrittenHandoffsNamed = 5
@@ -47,12 +57,17 @@ enum ToolRendering {
   }
 
   /// A stored multi-line field with every line after the first starting with `indent`, so a
-  /// line of it cannot pass for a row of the rendering (rows start at the margin). Line breaks
-  /// are the ones ``TerminalText/singleLine(_:)`` folds (`\n`, `\r\n`, `\r`, VT, FF, NEL,
-  /// U+2028, U+2029); each becomes `\n` + `indent`.
+  /// line of it cannot pass for a row of the rendering (rows start at the margin).
+  ///
+  /// Its controls are shown first as `dolphin knowledge get` prints content: each control as a
+  /// picture (``TerminalText/inert(_:)``: BEL → `␇`, ESC → `␛`, a lone `\r` → `␍`, VT → `␋`,
+  /// a C1 control → U+FFFD; `\r\n` is a line break) and each bidirectional control as an
+  /// escape (`\u{202E}`), rather than dropped by the executor's sanitizing. Line breaks are then
+  /// `\n`, U+2028 and U+2029; each becomes `\n` + `indent`.
   static func block(_ text: String, indent: String = "  ") -> String {
-    guard text.contains(where: \.isNewline) else { return text }
-    return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    let shown = TerminalText.inert(TerminalText.escapingBidiControls(text))
+    guard shown.contains(where: \.isNewline) else { return shown }
+    return shown.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
       .joined(separator: "\n" + indent)
   }
 

@@ -158,14 +158,52 @@ enum HandoffCommands {
           dolphin handoff restore 3F2504E0
         Restoring re-runs nothing, reuses no approval, completes no task and claims no work was done; it only sets
         the active-handoff marker. The brief lists the focus, summary, next steps, the handoff's knowledge and tasks,
-        and what was captured since the handoff was made.
+        and what was captured since the handoff was made. When the stale-handoff rule holds for the restored
+        handoff (knowledge captured after it, or older than 14 days), the brief says why and what clears it;
+        --json adds it as `stale`.
         """),
     run: { ctx in
       let engine = try ctx.engine(.update)
       let id = try engine.resolveHandoffReference(ctx.arguments.positionals[0], field: "id")
       let b = try engine.restoreHandoff(id: id)
-      if ctx.json { try ctx.console.printJSON(b) } else { ctx.console.print(Render.brief(b)) }
+      // The advice `handoff_restore` gives over MCP, in the CLI's commands (review: s22).
+      let stale = try engine.staleness(of: b)
+      if ctx.json {
+        try ctx.console.printJSON(RestoredBrief(brief: b, stale: stale.map(StaleAdvice.init)))
+      } else {
+        ctx.console.print(Render.brief(b, stale: stale))
+      }
     })
+
+  /// `handoff restore --json`: the brief's own members, as before, and `stale` when the
+  /// stale-handoff rule holds for the restored handoff (as `handoff_restore`'s structured output
+  /// carries it).
+  struct RestoredBrief: Encodable {
+    enum Key: String, CodingKey { case stale }
+    var brief: HandoffBrief
+    var stale: StaleAdvice?
+
+    func encode(to encoder: any Encoder) throws {
+      try brief.encode(to: encoder)
+      var c = encoder.container(keyedBy: Key.self)
+      try c.encodeIfPresent(stale, forKey: .stale)
+    }
+  }
+
+  /// ``HandoffStaleness``'s members and `advice`, what clears it in the CLI's commands
+  /// (``HandoffStaleness/commandAdvice``).
+  struct StaleAdvice: Encodable {
+    enum Key: String, CodingKey { case advice }
+    var staleness: HandoffStaleness
+
+    init(_ staleness: HandoffStaleness) { self.staleness = staleness }
+
+    func encode(to encoder: any Encoder) throws {
+      try staleness.encode(to: encoder)
+      var c = encoder.container(keyedBy: Key.self)
+      try c.encode(staleness.commandAdvice, forKey: .advice)
+    }
+  }
 
   static let deactivate = Command(
     spec: CommandSpec(path: ["handoff", "deactivate"], summary: "Clear the active-handoff marker (the handoff is kept)."),

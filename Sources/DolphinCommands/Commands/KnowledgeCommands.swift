@@ -24,10 +24,10 @@ func runDeletion(
   var shown = Render.plan(plan)
   // Review 21-a, 14: the first decision is cited by every digest, so deleting it deletes the
   // whole digest history; the plan says so in one line, not only digest by digest.
-  let digests = plan.changes.filter { $0.action == "deleteDigest" }.count
-  if digests > 1, let stored = try? engine.store.read({ tx in try tx.digestCount() }) {
-    shown += "\n  That is \(digests) of the \(stored) stored digest(s)"
-      + (digests == stored ? ": the whole digest history." : ".")
+  let digests = plan.deletedDigestCount
+  if digests > 1 {
+    shown += "\n  That is \(digests) of the \(plan.storedDigestCount) stored digest(s)"
+      + (digests == plan.storedDigestCount ? ": the whole digest history." : ".")
   }
   if !ctx.json { ctx.console.print(shown) } else { ctx.console.printError(shown) }
   try ctx.confirm("Apply this deletion?", action: "the deletion", plan: plan)

@@ -175,7 +175,10 @@ extension Render {
     return "  - \(r.id.uuidString)  \(r.kind)\(status)\(change): \(inertQuoted(r.title))\(tail)"
   }
 
-  static func brief(_ b: HandoffBrief) -> String {
+  /// - Parameter stale: why the restored handoff may be stale (``KnowledgeEngine/staleness(of:)``):
+  ///   a line before the notice, `May be stale (rule stale-handoff, priority normal): <reason>;
+  ///   to clear it, <advice>`, as `handoff_restore` says it with the tools' names.
+  static func brief(_ b: HandoffBrief, stale: HandoffStaleness? = nil) -> String {
     let h = b.handoff
     var out = [
       "Continuity brief — handoff \(h.id.uuidString) is now active",
@@ -207,7 +210,16 @@ extension Render {
       out += ["", "Recent excerpts (copied chat lines):"] + h.recentExcerpts.map { "  > \(inertLine($0))" }
     }
     if let p = b.previouslyActiveID { out += ["", "Previously active handoff: \(p.uuidString)"] }
+    if let stale { out += ["", staleLine(stale)] }
     out += ["", b.notice]
     return out.joined(separator: "\n")
+  }
+
+  /// `May be stale (rule stale-handoff, priority high): it is 15 days and 2 hours old (older
+  /// than 14 days) and 3 knowledge items were captured after it; to clear it, restore the newer
+  /// handoff "F" (id N: `dolphin handoff restore N`) or deactivate this one (`dolphin handoff
+  /// deactivate`).`: the stale-handoff insight the restored handoff, now the active one, raises.
+  static func staleLine(_ s: HandoffStaleness) -> String {
+    inert("May be stale (rule stale-handoff, priority \(s.priority.rawValue)): \(s.reason); to clear it, \(s.commandAdvice)")
   }
 }

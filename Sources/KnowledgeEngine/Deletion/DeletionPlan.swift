@@ -68,6 +68,24 @@ public struct DeletionPlan: Sendable, Equatable, Codable {
   /// only happens to contain the same words. Informational: ``KnowledgeEngine/apply(_:)`` does not
   /// refuse a plan because these counts changed since it was shown.
   public var keptQuotes: [KeptQuotes] = []
+  /// How many digests the workspace held when the plan was made (at most
+  /// ``Limits/digestsKept``), so that a plan removing several can say what share of the digest
+  /// history that is (`That is 3 of the 3 stored digest(s): the whole digest history.`; review
+  /// 21-a, 14). Informational, as ``keptQuotes`` is: ``KnowledgeEngine/apply(_:)`` does not
+  /// refuse a plan because a digest that cites nothing it deletes was stored or pruned since.
+  public var storedDigestCount = 0
+
+  /// How many digests the deletion removes: its `deleteDigest` changes.
+  public var deletedDigestCount: Int { changes.filter { $0.action == "deleteDigest" }.count }
+
+  /// The plan without its informational members (``keptQuotes``, ``storedDigestCount``): what
+  /// an apply compares with the plan it makes again.
+  var changesOnly: DeletionPlan {
+    var plan = self
+    plan.keptQuotes = []
+    plan.storedDigestCount = 0
+    return plan
+  }
 }
 
 /// What a deletion did.

@@ -2,13 +2,15 @@ import Foundation
 
 extension KnowledgeEngine {
   /// Plans a deletion: every relationship, task or handoff reference, digest, memory link and
-  /// active marker it will change or remove, and the kept records whose text quotes the
-  /// record's id or title (``DeletionPlan/keptQuotes``).
+  /// active marker it will change or remove, the kept records whose text quotes the record's id
+  /// or title (``DeletionPlan/keptQuotes``), and how many digests the workspace holds
+  /// (``DeletionPlan/storedDigestCount``).
   /// - Throws: ``WorkspaceError/notFound(recordType:id:)``.
   public func planDeletion(of request: DeletionRequest) throws -> DeletionPlan {
     try store.read { tx in
       var plan = try Self.plan(request, tx)
       plan.keptQuotes = try Self.keptQuotes(request, tx)
+      plan.storedDigestCount = try tx.digestCount()
       return plan
     }
   }
@@ -20,12 +22,11 @@ extension KnowledgeEngine {
   ///   was made.
   public func apply(_ plan: DeletionPlan) throws -> DeletionReport {
     let report = try store.write { tx -> DeletionReport in
-      // The kept quotes are not compared: a chat message or receipt written meanwhile changes
-      // nothing this deletion does (``DeletionPlan/keptQuotes`` is informational).
+      // The kept quotes and the digest count are not compared: a chat message, receipt or
+      // digest that names nothing deleted, written meanwhile, changes nothing this deletion
+      // does (both are informational).
       let current = try Self.plan(Self.request(for: plan), tx)
-      var shown = plan
-      shown.keptQuotes = []
-      guard current == shown else {
+      guard current.changesOnly == plan.changesOnly else {
         throw WorkspaceError.concurrentChange(operation: "deletion")
       }
       let removed = try Self.execute(plan, tx, now: environment.now())

@@ -17,7 +17,8 @@ extension KnowledgeEngine {
   public static let namedOldestInactiveHandoffs = 5
 
   /// Plans the deletion of the handoffs `rule` selects: one ``DeletionPlan`` per handoff (the
-  /// digests each removes, as ``planDeletion(of:)`` plans it), oldest first. Nothing is changed.
+  /// digests each removes, as ``planDeletion(of:)`` plans it, and the digests the workspace
+  /// holds, ``DeletionPlan/storedDigestCount``), oldest first. Nothing is changed.
   /// - Returns: the plans; empty when the rule selects none.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming `keepNewest` for a count outside
   ///   0…``Limits/handoffs``; storage errors.
@@ -29,7 +30,12 @@ extension KnowledgeEngine {
           message: "keepNewest is \(n); it must be between 0 and \(Limits.handoffs)"))
     }
     return try store.read { tx in
-      try Self.prunedHandoffs(rule, tx).map { try Self.plan(.handoff($0.id), tx) }
+      let stored = try tx.digestCount()
+      return try Self.prunedHandoffs(rule, tx).map {
+        var plan = try Self.plan(.handoff($0.id), tx)
+        plan.storedDigestCount = stored
+        return plan
+      }
     }
   }
 
@@ -65,9 +71,7 @@ extension KnowledgeEngine {
     guard !plans.isEmpty else { return [] }
     let reports = try store.write { tx -> [DeletionReport] in
       for plan in plans {
-        var shown = plan
-        shown.keptQuotes = []
-        guard try Self.plan(.handoff(plan.targetID), tx) == shown else {
+        guard try Self.plan(.handoff(plan.targetID), tx).changesOnly == plan.changesOnly else {
           throw WorkspaceError.concurrentChange(operation: "deletion")
         }
       }

@@ -1,3 +1,4 @@
+import AgentRuntime
 import ContinuityKit
 import Foundation
 import KnowledgeEngine
@@ -13,7 +14,7 @@ import KnowledgeEngine
 public struct WorkspacePromptProvider: MCPPromptProvider {
   /// The prompt's name.
   public static let restoreSessionName = "restore_session"
-  /// Its one argument: the handoff's UUID.
+  /// Its one argument: the handoff's UUID, `latest`, or the start of its id.
   public static let handoffArgument = "handoff_id"
 
   /// The workspace read.
@@ -35,26 +36,27 @@ public struct WorkspacePromptProvider: MCPPromptProvider {
         arguments: [
           MCPPromptArgument(
             name: Self.handoffArgument, title: "Handoff id",
-            description: "The handoff's UUID (the handoff_list tool lists them).", required: true)
+            description: "The handoff: its UUID, `latest` (the newest by creation), or the start of its id (at least "
+              + "\(KnowledgeEngine.handoffIDPrefixMinimum) hexadecimal digits, e.g. 3F2504E0, naming exactly one handoff). "
+              + "The handoff_list tool lists the ids.",
+            required: true)
         ])
     ]
   }
 
-  /// The brief of the handoff named by `arguments["handoff_id"]`.
+  /// The brief of the handoff named by `arguments["handoff_id"]`: its UUID, `latest` or the
+  /// start of its id, as `handoff_get` and `handoff_restore` take it
+  /// (``KnowledgeEngine/resolveHandoffReference(_:field:hints:)``).
   ///
   /// - Throws: ``MCPServerError/unknownPrompt(name:)`` for another name;
-  ///   ``MCPServerError/invalidParams(_:)`` when `handoff_id` is not a UUID or names no
-  ///   handoff (saying so when no workspace exists yet: ``MCPWorkspace/absenceNotice(of:)``);
+  ///   ``MCPServerError/invalidParams(_:)`` when `handoff_id` is none of those, is a prefix
+  ///   several handoffs have (listing them), or names no handoff (saying so when no workspace
+  ///   exists yet: ``MCPWorkspace/absenceNotice(of:)``), worded as those tools word it;
   ///   ``MCPServerError/workspaceUnavailable(path:reason:)``; storage errors.
   public func getPrompt(name: String, arguments: [String: String]) throws -> MCPPromptResult {
     guard name == Self.restoreSessionName else { throw MCPServerError.unknownPrompt(name: name) }
-    let text = arguments[Self.handoffArgument] ?? ""
-    guard let id = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
-      throw MCPServerError.invalidParams(
-        "\(Self.handoffArgument) '\(MCPServerError.quoted(text, limit: 60))' is "
-          + "not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
-    }
     let engine = try workspace.engine()
+    let id = try Self.handoffID(arguments[Self.handoffArgument] ?? "", engine: engine, workspace: workspace)
     let brief = try engine.store.read { tx -> HandoffBriefPrompt.Input? in
       guard let handoff = try tx.handoff(id: id) else { return nil }
       let knowledge = try handoff.knowledgeIDs.map { try (id: $0, item: tx.knowledge(id: $0)) }
@@ -82,5 +84,21 @@ public struct WorkspacePromptProvider: MCPPromptProvider {
       description: "Context from handoff \(id.uuidString): "
         + Truncation.truncate(TerminalText.singleLine(Sanitizer.sanitize(brief.handoff.focus)), to: 120),
       messages: [MCPPromptMessage(role: .user, text: HandoffBriefPrompt.render(brief))])
+  }
+
+  /// The handoff `reference` names, by the resolver `handoff_get` and `handoff_restore` use
+  /// (``KnowledgeEngine/resolveHandoffReference(_:field:hints:)``, pointing to the tools).
+  /// - Throws: ``MCPServerError/invalidParams(_:)`` with the resolver's message, its
+  ///   bidirectional controls written as escapes and sanitized (it quotes what the client gave,
+  ///   and an ambiguous prefix's candidates with their focus), and for a handoff that is not
+  ///   there, the workspace's absence notice after it when none exists yet; storage errors.
+  static func handoffID(_ reference: String, engine: KnowledgeEngine, workspace: MCPWorkspace) throws -> UUID {
+    do {
+      return try engine.resolveHandoffReference(reference, field: handoffArgument, hints: .tools)
+    } catch WorkspaceError.validation(let error) {
+      let absence = error.missingRecord == nil ? nil : workspace.absenceNotice(of: engine)
+      throw MCPServerError.invalidParams(
+        Sanitizer.sanitize(TerminalText.escapingBidiControls(error.message)) + (absence.map { "; " + $0 } ?? ""))
+    }
   }
 }

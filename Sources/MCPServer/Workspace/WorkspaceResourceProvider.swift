@@ -30,8 +30,10 @@ import KnowledgeEngine
 /// Text meant to be read — the digest's Markdown and every resource's title and description —
 /// is sanitized again on the way out (``Sanitizer/sanitize(_:)``), as tool text is: a workspace
 /// written by another program, or before a sanitizer rule existed, may hold a role or tool
-/// delimiter or a terminal escape, which must not reach a model live (review, s17). The JSON
-/// resources are the records as stored, data for a client to parse.
+/// delimiter or a terminal escape, which must not reach a model live (review, s17). Its control
+/// characters are shown first, never dropped: as escapes (`\u{1B}`) in titles and
+/// descriptions, as pictures (`␛`) in the digest. The JSON resources are the records as stored,
+/// data for a client to parse.
 public struct WorkspaceResourceProvider: MCPResourceProvider {
   /// The computed digest.
   public static let digestURI = "dolphin://digest/current"
@@ -119,7 +121,10 @@ public struct WorkspaceResourceProvider: MCPResourceProvider {
       return [
         MCPResourceContents(
           uri: uri, mimeType: "text/markdown",
-          text: Sanitizer.sanitize(DigestMarkdown.render(digest, absence: workspace.absenceNotice(of: engine))))
+          // Stored controls shown as pictures, as tool text shows them, not dropped.
+          text: Sanitizer.sanitize(
+            TerminalText.inert(
+              TerminalText.escapingBidiControls(DigestMarkdown.render(digest, absence: workspace.absenceNotice(of: engine))))))
       ]
     case Self.activeHandoffURI:
       let engine = try workspace.engine()
@@ -175,8 +180,13 @@ public struct WorkspaceResourceProvider: MCPResourceProvider {
       + "questions, each line with the ids of its evidence.",
     mimeType: "text/markdown")
 
-  /// Stored text as a title or description shows it: sanitized again.
-  static func shown(_ text: String) -> String { Sanitizer.sanitize(text) }
+  /// Stored text as a title or description shows it: each control but a tab or line break, and
+  /// each bidirectional control, written as an escape (`\u{7}`, `\u{202E}`), as `dolphin`
+  /// prints a title (the sanitizer would drop them and show another title), then sanitized
+  /// again.
+  static func shown(_ text: String) -> String {
+    Sanitizer.sanitize(TerminalText.escapingControls(TerminalText.escapingBidiControls(text)))
+  }
 
   static func handoffResource(_ handoff: Handoff) -> MCPResource {
     MCPResource(

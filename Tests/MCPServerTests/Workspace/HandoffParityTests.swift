@@ -236,6 +236,70 @@ struct HandoffParityTests {
       "\(result.text)")
   }
 
+  // MARK: restore_session takes the same references (open point, s22)
+
+  /// The brief `restore_session` gives for `given`, or its error.
+  static func prompt(_ fixture: WorkspaceFixture, _ given: String) throws -> MCPPromptResult {
+    try WorkspacePromptProvider(workspace: fixture.workspace).getPrompt(
+      name: WorkspacePromptProvider.restoreSessionName, arguments: [WorkspacePromptProvider.handoffArgument: given])
+  }
+
+  @Test("restore_session takes latest and a unique id prefix, as handoff_get does, and marks nothing active")
+  func promptLatestAndPrefix() throws {
+    let (fixture, newest, older, _) = try Self.referencedWorkspace()
+    for (given, expected) in [
+      ("latest", newest), ("LATEST", newest), ("3f2504e0", older), ("3F2504E0-4F89", older), (" 7c9e6679\n", newest),
+      (older.id.uuidString.lowercased(), older),
+    ] {
+      let result = try Self.prompt(fixture, given)
+      #expect(result.description == "Context from handoff \(expected.id.uuidString): \(expected.focus)", "\(given)")
+      #expect(result.messages.first?.text.contains("[handoff \(expected.id.uuidString)]") == true, "\(given)")
+    }
+    #expect(try fixture.engine.activeHandoff() == nil, "a prompt is context only")
+  }
+
+  struct PromptRefusal: CustomStringConvertible, Sendable {
+    var name: String
+    var given: String
+    /// The prompt's message; the tools' says the same of their `id` (`handoff_id '…'` → `id '…'`).
+    var message: String
+    var description: String { name }
+  }
+
+  static let promptRefusals = [
+    PromptRefusal(
+      name: "ambiguous prefix", given: "abcdef01",
+      message: "handoff_id 'abcdef01' begins 2 handoff ids, so it names none of them: ABCDEF01-0000-4000-8000-000000000002 "
+        + "\"Twin two\"; ABCDEF01-0000-4000-8000-000000000001 \"Twin one\". Give more of the id"),
+    PromptRefusal(
+      name: "unknown prefix", given: "0123abcd",
+      message: "handoff_id '0123abcd': no handoff id begins with 0123ABCD (handoff_list lists them)"),
+    PromptRefusal(
+      name: "neither a UUID, latest nor a prefix", given: "yesterday",
+      message: "handoff_id 'yesterday' is not a UUID, `latest`, or the start of a handoff id (at least 8 hexadecimal "
+        + "digits, e.g. 3F2504E0; a full id reads 3F2504E0-4F89-11D3-9A0C-0305E82C3301)"),
+  ]
+
+  @Test("restore_session refuses an ambiguous, unknown or malformed reference with handoff_get's message", arguments: promptRefusals)
+  func promptRefusal(_ c: PromptRefusal) async throws {
+    let (fixture, _, _, _) = try Self.referencedWorkspace()
+    #expect(throws: MCPServerError.invalidParams(c.message)) { try Self.prompt(fixture, c.given) }
+    let tool = await Self.call(fixture, "handoff_get", ["id": .string(c.given)])
+    #expect(tool.isError)
+    let toolMessage = c.message.replacingOccurrences(of: "handoff_id '", with: "id '")
+    #expect(tool.text.contains(toolMessage), "\(tool.text)")
+  }
+
+  @Test("restore_session with latest where no handoff exists points to handoff_create")
+  func promptLatestWithNone() throws {
+    let fixture = WorkspaceFixture()
+    _ = try fixture.capture(.fact, "Something to hold the workspace")
+    #expect(
+      throws: MCPServerError.invalidParams(
+        "handoff_id 'latest' names the newest handoff, and the workspace holds none; create one with handoff_create")
+    ) { try Self.prompt(fixture, "latest") }
+  }
+
   // MARK: The restore brief: since the handoff, and stale advice
 
   @Test("handoff_restore carries the knowledge captured and the tasks added or completed since, in text and structuredContent")

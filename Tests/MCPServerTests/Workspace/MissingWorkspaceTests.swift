@@ -128,6 +128,14 @@ struct MissingWorkspaceTests {
       try WorkspacePromptProvider(workspace: place.workspace).getPrompt(
         name: WorkspacePromptProvider.restoreSessionName, arguments: [WorkspacePromptProvider.handoffArgument: Self.unknownID])
     }
+    // `latest` too (s22): the resolver's message, then the notice.
+    #expect(
+      throws: MCPServerError.invalidParams(
+        "handoff_id 'latest' names the newest handoff, and the workspace holds none; create one with handoff_create; \(lowercased)")
+    ) {
+      try WorkspacePromptProvider(workspace: place.workspace).getPrompt(
+        name: WorkspacePromptProvider.restoreSessionName, arguments: [WorkspacePromptProvider.handoffArgument: "latest"])
+    }
     #expect(!place.exists)
   }
 

@@ -14,7 +14,9 @@ struct WorkspacePromptProviderTests {
     #expect(prompts[0].arguments == [
       MCPPromptArgument(
         name: "handoff_id", title: "Handoff id",
-        description: "The handoff's UUID (the handoff_list tool lists them).", required: true)
+        description: "The handoff: its UUID, `latest` (the newest by creation), or the start of its id (at least 8 "
+          + "hexadecimal digits, e.g. 3F2504E0, naming exactly one handoff). The handoff_list tool lists the ids.",
+        required: true)
     ])
   }
 
@@ -150,11 +152,18 @@ struct WorkspacePromptProviderTests {
   static let badArguments: [BadArgument] = [
     BadArgument(
       name: "not a UUID", value: "handoff-1",
-      message: "handoff_id 'handoff-1' is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)"),
+      message: "handoff_id 'handoff-1' is not a UUID, `latest`, or the start of a handoff id (at least 8 hexadecimal "
+        + "digits, e.g. 3F2504E0; a full id reads 3F2504E0-4F89-11D3-9A0C-0305E82C3301)"),
     // Regression (second review, s13): the bidi control was dropped (`'abcd'`), quoting another id.
     BadArgument(
       name: "bidi control", value: "ab\u{202E}cd",
-      message: "handoff_id 'ab\\u{202E}cd' is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)"),
+      message: "handoff_id 'ab\\u{202E}cd' is not a UUID, `latest`, or the start of a handoff id (at least 8 hexadecimal "
+        + "digits, e.g. 3F2504E0; a full id reads 3F2504E0-4F89-11D3-9A0C-0305E82C3301)"),
+    // A control is escaped, not dropped, in the quoted value.
+    BadArgument(
+      name: "control", value: "ab\u{1B}cd",
+      message: "handoff_id 'ab\\u{1B}cd' is not a UUID, `latest`, or the start of a handoff id (at least 8 hexadecimal "
+        + "digits, e.g. 3F2504E0; a full id reads 3F2504E0-4F89-11D3-9A0C-0305E82C3301)"),
     BadArgument(
       name: "unknown handoff", value: "3F2504E0-4F89-11D3-9A0C-0305E82C3301",
       message: "no handoff has the id 3F2504E0-4F89-11D3-9A0C-0305E82C3301; the handoff_list tool lists the handoffs"),

@@ -9,12 +9,13 @@ import TestSupport
 @Suite("MCPServer.workspaceServer end to end in memory")
 struct WorkspaceServerTests {
   struct Session {
-    let fixture = WorkspaceFixture()
+    let fixture: WorkspaceFixture
     let transport = InMemoryTransport()
     let serving: Task<Void, Never>
     let logs = Recorder()
 
-    init(writes: MCPWritePolicy = .ask) {
+    init(writes: MCPWritePolicy = .ask, fixture: WorkspaceFixture = WorkspaceFixture()) {
+      self.fixture = fixture
       let logs = self.logs
       let server = MCPServer.workspaceServer(
         workspace: fixture.workspace, writes: writes, version: "9.9.9", verbose: true,
