@@ -56,7 +56,7 @@ struct FakeTools: MCPToolProvider {
       MCPToolDescriptor(
         name: "fail", description: "Always fails.", inputSchema: ["type": "object"]),
       MCPToolDescriptor(
-        name: "slow", description: "Waits 30 s unless cancelled.", inputSchema: ["type": "object"]),
+        name: "slow", description: "Waits until cancelled (twice the outbound wait at most).", inputSchema: ["type": "object"]),
     ]
   }
 
@@ -100,7 +100,9 @@ struct FakeTools: MCPToolProvider {
       throw FakeToolFailure()
     case "slow":
       do {
-        try await Task.sleep(for: .seconds(30))
+        // Longer than any wait of the tests, so that a machine slowed by other work cannot let
+        // the call finish before the cancellation arrives (seen at a load of 11 on 2 cores).
+        try await Task.sleep(for: testOutboundWait * 2)
       } catch {
         recorder.record("slow cancelled")
         throw error
