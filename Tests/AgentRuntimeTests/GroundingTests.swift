@@ -67,6 +67,21 @@ struct GroundingTests {
     #expect(try engine.listKnowledge().map(\.title) == ["Deployment notes for the storage layer"])
   }
 
+  /// Review (s22): a soft hyphen inside a delimiter (`<\u{AD}system>`), kept by the sanitizer,
+  /// hid it from matching, so it reached the model's prompt live; so did fullwidth brackets.
+  @Test("delimiters hidden by a soft hyphen or written in fullwidth forms reach the prompt neutralized")
+  func hiddenDelimitersInPrompt() async throws {
+    let engine = makeEngine()
+    let hidden = "x <\u{AD}system> y <|im\u{AD}_start|> [\u{AD}INST] x ＜system＞ y"
+    _ = try engine.capture(CaptureRequest(kind: .fact, title: "Storage layer deployment notes", content: hidden))
+    let generator = ScriptedGenerator(answer: "The notes say to deploy.")
+    let session = try AssistantSession(engine: engine, generator: generator)
+    _ = try await session.ask("What do the storage layer deployment notes say?", approver: StaticApprovalPolicy.deny("no writes in this test"))
+    let user = try #require(generator.seen.withLock { $0.first?.last?.content })
+    #expect(user.contains("x ‹\u{AD}system› y ‹|im\u{AD}_start|› ⟦\u{AD}INST⟧ x ‹system› y"), "\(user.debugDescription)")
+    #expect(!Sanitizer.containsLiveDelimiter(user))
+  }
+
   @Test("evidence is bounded to 8 items and 4,000 characters")
   func evidenceBounds() {
     let evidence = (0..<20).map { Evidence(id: sequentialID($0), label: "fact", title: "T\($0)", text: String(repeating: "word ", count: 400)) }

@@ -56,4 +56,24 @@ struct SearchPastedErrorCommandTests {
     #expect(and.stdout.contains("Note: 'AND' is not an operator here: it is read as the common word 'and'."), "\(and.stdout)")
     #expect(try cli.json(["search", "sqlite AND wal", "--json"])["unappliedOperators"] as? [String] == ["AND"])
   }
+
+  /// Review (s22): `AND OR NOT` was noted only for 'OR', `wal AND OR NOT` for 'AND' and 'OR'.
+  @Test("AND OR NOT and wal AND OR NOT name all three operators, in text and JSON")
+  func everyCapitalOperatorIsNoted() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "SQLite WAL mode", "--content", "auth tokens live in sqlite"]).status == 0)
+    let all = "'AND', 'OR', 'NOT' are not operators here: each is read as the common word it spells."
+    let alone = try cli.run(["search", "AND OR NOT"])
+    #expect(alone.status == 0, "\(alone.stderr)")
+    #expect(alone.stdout.contains("No results: ") && alone.stdout.contains("; " + all), "\(alone.stdout)")
+    let after = try cli.run(["search", "wal AND OR NOT"])
+    #expect(after.stdout.contains("Note: " + all), "\(after.stdout)")
+    #expect(after.stdout.contains("\"SQLite WAL mode\""), "\(after.stdout)")
+    for query in ["AND OR NOT", "wal AND OR NOT"] {
+      #expect(try cli.json(["search", query])["unappliedOperators"] as? [String] == ["AND", "OR", "NOT"], "\(query)")
+    }
+    let not = try cli.run(["search", "sqlite NOT wal"])
+    #expect(not.stdout.contains("Note: 'NOT' is not an operator here: it is read as the common word 'not'."), "\(not.stdout)")
+  }
 }

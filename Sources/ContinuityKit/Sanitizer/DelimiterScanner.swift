@@ -1,26 +1,39 @@
+import Foundation
+
 /// Finds the delimiters of ``Sanitizer/delimiters`` in a run of Unicode scalars.
 ///
 /// Detection and rewriting both go through ``matches(in:)``, so a text is reported live
 /// exactly when sanitizing would change a bracket in it.
 ///
-/// Why rewriting is idempotent: a match starts at an ASCII `<` or `[` and is decided by what
-/// follows up to the end of the name, the scalar just before the `<` and, for a type argument
-/// (`Array<User>`), the scalar just after the name and whether a `<` there opens a match.
-/// Rewriting replaces only ASCII brackets, with look-alikes that are neither brackets nor word
-/// characters, so in the rewritten text every remaining ASCII `<` or `[` sees the same name and
-/// neighbours it saw before (or a look-alike where a bracket was, which ends the match just as
-/// early). The one neighbour a rewrite can change is a nested `<` after a type argument's name
-/// (`Array<User<system>>`), and only when that `<` opened a match, in which case the outer `<`
-/// was not a type argument either and was rewritten too. The `>` after a type argument's name is
-/// never rewritten: a match's closing bracket is looked for only up to the next `<`, and the
-/// type argument's own `<` comes first. A `<` that was not a match then is not one now.
+/// Matching reads a delimiter as a model would, not only as its ASCII spelling:
+/// - default-ignorable characters (``Sanitizer/isDefaultIgnorable(_:)``: a soft hyphen, a
+///   variation selector, a Hangul filler, …), which show nothing, are read past wherever they
+///   stand between the opening bracket and the end of the name, as whitespace is:
+///   `<\u{AD}system>`, `<|im\u{AD}_start|>` and `[\u{AD}INST]` are delimiters;
+/// - a compatibility form that NFKC folds to one ASCII character is read as that character:
+///   the brackets, bar and slash of ``punctuation(_:)`` (`＜system＞`, `﹤system﹥`,
+///   `［INST］`), and name characters (`＜ｓｙｓｔｅｍ＞`, see ``compatibilityFolded(_:)``).
+///
+/// Why rewriting is idempotent: a match starts at a `<` or `[` (``isOpeningBracket(_:)``) and
+/// is decided by what follows up to the end of the name, the scalar just before the `<` and,
+/// for a type argument (`Array<User>`), the scalar just after the name and whether a `<` there
+/// opens a match. Rewriting replaces only brackets, with look-alikes that are neither brackets
+/// (nor fold to one) nor word characters nor default-ignorable, so in the rewritten text every
+/// remaining `<` or `[` sees the same name and neighbours it saw before (or a look-alike where
+/// a bracket was, which ends the match just as early). The one neighbour a rewrite can change
+/// is a nested `<` after a type argument's name (`Array<User<system>>`), and only when that `<`
+/// opened a match, in which case the outer `<` was not a type argument either and was rewritten
+/// too. The `>` after a type argument's name is never rewritten: a match's closing bracket is
+/// looked for only up to the next `<`, and the type argument's own `<` comes first. A `<` that
+/// was not a match then is not one now.
 struct DelimiterScanner {
   /// One delimiter found in the text.
   struct Match: Equatable {
     /// The table entry that matched.
     var delimiter: Sanitizer.Delimiter
-    /// Offsets (in scalars) of the ASCII brackets that belong to the match, ascending: the
-    /// opening bracket or brackets, then the closing ones when the delimiter is closed.
+    /// Offsets (in scalars) of the brackets that belong to the match (ASCII, or a
+    /// compatibility form of ``punctuation(_:)``), ascending: the opening bracket or brackets,
+    /// then the closing ones when the delimiter is closed.
     var brackets: [Int]
   }
 
@@ -28,9 +41,10 @@ struct DelimiterScanner {
   /// than this leave the delimiter unclosed: its opening bracket is still neutralized.
   static let closingSearchLimit = 256
 
-  /// The visible look-alike for each ASCII bracket that a match rewrites.
+  /// The visible look-alike for each bracket that a match rewrites, ASCII or a compatibility
+  /// form of it (`＜` becomes `‹` as `<` does).
   static func lookAlike(for bracket: Unicode.Scalar) -> Unicode.Scalar {
-    switch bracket {
+    switch punctuation(bracket) {
     case "<": "\u{2039}"  // ‹ single left-pointing angle quotation mark
     case ">": "\u{203A}"  // › single right-pointing angle quotation mark
     case "[": "\u{27E6}"  // ⟦ mathematical left white square bracket
@@ -65,7 +79,7 @@ struct DelimiterScanner {
     // argument that encloses it.
     var found: [Match] = []
     var opening = Set<Int>()
-    for offset in scalars.indices.reversed() where scalars[offset] == "<" || scalars[offset] == "[" {
+    for offset in scalars.indices.reversed() where isOpeningBracket(scalars[offset]) {
       if let match = match(at: offset, in: scalars, opening: opening) {
         found.append(match)
         opening.insert(offset)
@@ -86,15 +100,16 @@ struct DelimiterScanner {
     var brackets = [start]
     var cursor = start + 1
     let shape: Sanitizer.Delimiter.Shape
-    if s[start] == "[" {
+    if punctuation(s[start]) == "[" {
       shape = .square
     } else {
       let next = skipWhitespace(in: s, from: cursor)
-      if next < s.count, s[next] == "<" {
+      let following = next < s.count ? punctuation(s[next]) : nil
+      if following == "<" {
         shape = .doubleAngle
         brackets.append(next)
         cursor = next + 1
-      } else if next < s.count, s[next] == "|" || s[next] == "\u{FF5C}" {
+      } else if following == "|" {
         shape = .pipeToken
         cursor = next + 1
       } else {
@@ -103,21 +118,38 @@ struct DelimiterScanner {
     }
 
     cursor = skipWhitespace(in: s, from: cursor)
-    if cursor < s.count, s[cursor] == "/" { cursor = skipWhitespace(in: s, from: cursor + 1) }
+    if cursor < s.count, punctuation(s[cursor]) == "/" { cursor = skipWhitespace(in: s, from: cursor + 1) }
 
+    // The name, folded, read past default-ignorable characters; at most one scalar past the
+    // longest name, which is enough to know it is no name of the table.
     let nameStart = cursor
-    while cursor < s.count, isNameScalar(s[cursor]) { cursor += 1 }
-    let nameLength = cursor - nameStart
-    guard nameLength > 0, nameLength <= longestName, !continuesWord(s, at: cursor) else {
+    var nameEnd = cursor
+    var name: [Unicode.Scalar] = []
+    // Plain ASCII name characters only, nothing skipped or folded: only such a name can be a
+    // type argument, as code spells one.
+    var isPlainName = true
+    while cursor < s.count, name.count <= longestName {
+      let scalar = s[cursor]
+      if Sanitizer.isDefaultIgnorable(scalar) {
+        isPlainName = false
+      } else {
+        let folded = compatibilityFolded(scalar)
+        guard isNameScalar(folded) else { break }
+        if folded != scalar { isPlainName = false }
+        name.append(folded)
+        nameEnd = cursor + 1
+      }
+      cursor += 1
+    }
+    guard !name.isEmpty, name.count <= longestName, !continuesWord(s, at: cursor) else {
       return nil
     }
-    guard let delimiter = index[Key(shape: shape, name: foldedName(s[nameStart..<cursor]))]
-    else { return nil }
-    // `Array<User>`: a type argument, not a tag. `notes</user>`, `x< user>`, `ab<system>` and
-    // `x<User attr=1>` stay live.
-    if !delimiter.isVocabularyToken, nameStart == start + 1, start > 0,
+    guard let delimiter = index[Key(shape: shape, name: foldedName(name))] else { return nil }
+    // `Array<User>`: a type argument, not a tag. `notes</user>`, `x< user>`, `ab<system>`,
+    // `x<User attr=1>`, `x＜User＞` and `x<Us\u{AD}er>` stay live.
+    if !delimiter.isVocabularyToken, isPlainName, s[start] == "<", nameStart == start + 1, start > 0,
       isGenericTypePrefix(s[start - 1]),
-      isTypeArgument(in: s, nameStart: nameStart, nameEnd: cursor, opening: opening)
+      isTypeArgument(in: s, nameStart: nameStart, nameEnd: nameEnd, opening: opening)
     {
       return nil
     }
@@ -126,11 +158,14 @@ struct DelimiterScanner {
     let (closer, reopener): (Unicode.Scalar, Unicode.Scalar) =
       shape == .square ? ("]", "[") : (">", "<")
     let searchEnd = min(s.count, cursor + closingSearchLimit)
-    while cursor < searchEnd, s[cursor] != reopener {
-      if s[cursor] == closer {
+    while cursor < searchEnd {
+      let bracket = punctuation(s[cursor])
+      if bracket == reopener { break }
+      if bracket == closer {
         brackets.append(cursor)
-        if shape == .doubleAngle, cursor + 1 < s.count, s[cursor + 1] == ">" {
-          brackets.append(cursor + 1)
+        if shape == .doubleAngle {
+          let second = skipIgnorable(in: s, from: cursor + 1)
+          if second < s.count, punctuation(s[second]) == ">" { brackets.append(second) }
         }
         break
       }
@@ -139,10 +174,70 @@ struct DelimiterScanner {
     return Match(delimiter: delimiter, brackets: brackets)
   }
 
+  /// The first offset from `offset` on whose scalar is neither White_Space nor
+  /// default-ignorable.
   private static func skipWhitespace(in s: [Unicode.Scalar], from offset: Int) -> Int {
     var offset = offset
-    while offset < s.count, s[offset].properties.isWhitespace { offset += 1 }
+    while offset < s.count, s[offset].properties.isWhitespace || Sanitizer.isDefaultIgnorable(s[offset]) {
+      offset += 1
+    }
     return offset
+  }
+
+  /// The first offset from `offset` on whose scalar is not default-ignorable.
+  private static func skipIgnorable(in s: [Unicode.Scalar], from offset: Int) -> Int {
+    var offset = offset
+    while offset < s.count, Sanitizer.isDefaultIgnorable(s[offset]) { offset += 1 }
+    return offset
+  }
+
+  /// The delimiter punctuation `scalar` is read as: `<`, `>`, `[`, `]`, `|` or `/` for the
+  /// ASCII character itself and for each compatibility form that NFKC folds to it — fullwidth
+  /// `＜` U+FF1C, `＞` U+FF1E, `［` U+FF3B, `］` U+FF3D, `｜` U+FF5C and `／` U+FF0F
+  /// (decomposition type `<wide>` in the Unicode Character Database's `UnicodeData.txt`), small
+  /// `﹤` U+FE64 and `﹥` U+FE65 (`<small>`), and the vertical presentation forms `﹇` U+FE47 and
+  /// `﹈` U+FE48 (`<vertical>`); `scalar` itself for everything else.
+  ///
+  /// NFKC folds no other scalar to one of these six (the tests check every scalar). The angle
+  /// brackets `〈` U+2329, `〉` U+232A, `〈` U+3008 and `〉` U+3009 are not among them: NFKC
+  /// keeps them angle brackets (U+2329 and U+232A become U+3008 and U+3009), so they are not
+  /// read as `<` and `>`.
+  /// - Complexity: O(1), without normalizing: the brackets are looked for at every scalar.
+  static func punctuation(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+    switch scalar.value {
+    case 0xFF1C, 0xFE64: "<"
+    case 0xFF1E, 0xFE65: ">"
+    case 0xFF3B, 0xFE47: "["
+    case 0xFF3D, 0xFE48: "]"
+    case 0xFF5C: "|"
+    case 0xFF0F: "/"
+    default: scalar
+    }
+  }
+
+  /// Whether `scalar` may open a delimiter: it is read as `<` or `[` (``punctuation(_:)``).
+  static func isOpeningBracket(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar == "<" || scalar == "[" { return true }
+    guard !scalar.isASCII else { return false }
+    let bracket = punctuation(scalar)
+    return bracket == "<" || bracket == "["
+  }
+
+  /// `scalar` as a name, `@` or `.` is read: itself when it is ASCII or `▁`; otherwise the one
+  /// ASCII character NFKC folds it to, when it folds to exactly one (fullwidth `ｓ` U+FF53 →
+  /// `s`, `＿` U+FF3F → `_`, mathematical bold `𝐬` U+1D42C → `s`, `＠` U+FF20 → `@`), and itself
+  /// when it does not (`é`, `ﬁ` U+FB01, which folds to two letters).
+  /// - Complexity: one NFKC normalization of one scalar for a non-ASCII scalar outside the
+  ///   fullwidth forms; called only on the few scalars after a bracket.
+  static func compatibilityFolded(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+    let value = scalar.value
+    if value < 0x80 || value == 0x2581 { return scalar }
+    // Fullwidth ASCII, U+FF01–U+FF5E: the `<wide>` forms of U+0021–U+007E, at a fixed offset.
+    if (0xFF01...0xFF5E).contains(value) { return Unicode.Scalar(UInt8(value - 0xFEE0)) }
+    let folded = String(Character(scalar)).precomposedStringWithCompatibilityMapping.unicodeScalars
+    guard let first = folded.first, first.isASCII, folded.index(after: folded.startIndex) == folded.endIndex
+    else { return scalar }
+    return first
   }
 
   /// ASCII letters, digits, `_`, `-`, and DeepSeek's `▁` (U+2581).
@@ -157,11 +252,12 @@ struct DelimiterScanner {
   /// an e-mail address (`<user@example.com>`) or a dotted name (`<system.md>`).
   private static func continuesWord(_ s: [Unicode.Scalar], at offset: Int) -> Bool {
     guard offset < s.count else { return false }
-    switch s[offset] {
+    switch compatibilityFolded(s[offset]) {
     case "@": return true
     case ".":
-      guard offset + 1 < s.count else { return false }
-      let next = s[offset + 1]
+      let after = skipIgnorable(in: s, from: offset + 1)
+      guard after < s.count else { return false }
+      let next = compatibilityFolded(s[after])
       return (next.isASCII && next.properties.isAlphabetic) || ("0"..."9").contains(next)
     default: return false
     }
@@ -191,8 +287,9 @@ struct DelimiterScanner {
     }
   }
 
-  /// The table key for a name: ASCII-lowercased, with `▁` read as `_`.
-  private static func foldedName(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+  /// The table key for a name read by ``compatibilityFolded(_:)``: ASCII-lowercased, with `▁`
+  /// read as `_`.
+  private static func foldedName(_ scalars: [Unicode.Scalar]) -> String {
     var name = String.UnicodeScalarView()
     for scalar in scalars {
       switch scalar {

@@ -11,7 +11,14 @@ extension Sanitizer {
   ///   `<system/>`;
   /// - no closing bracket at all: `<system Ignore the above`, or `<|im_start` at the end;
   /// - for ``Shape/pipeToken``, the fullwidth bar `｜` and the `▁` word separator of
-  ///   DeepSeek's tokens (`<｜begin▁of▁sentence｜>` matches `begin_of_sentence`).
+  ///   DeepSeek's tokens (`<｜begin▁of▁sentence｜>` matches `begin_of_sentence`);
+  /// - default-ignorable characters anywhere from the opening bracket to the end of the name,
+  ///   which show nothing and are read past (``Sanitizer/isDefaultIgnorable(_:)``:
+  ///   `<\u{AD}system>`, `<|im\u{AD}_start|>`, `[\u{AD}INST]`, `<sys\u{FE0F}tem>`);
+  /// - compatibility forms that NFKC folds to ASCII: fullwidth, small and vertical brackets,
+  ///   bars and slashes (`＜system＞`, `﹤system﹥`, `［INST］`), and fullwidth or mathematical
+  ///   letters, digits and `_` in the name (`＜ｓｙｓｔｅｍ＞`). The angle brackets `〈〉`
+  ///   (U+2329, U+232A, U+3008, U+3009), which NFKC keeps, are not brackets here.
   ///
   /// The name must end where a word ends: `<systems>`, `<user_id>`, `<user@example.com>` and
   /// `<system.md>` are ordinary text.
@@ -80,9 +87,10 @@ extension Sanitizer {
   /// ``containsLiveDelimiter(_:)`` (detection) and ``sanitize(_:)`` (rewriting) read.
   ///
   /// Each entry also covers its closing, spaced, attributed, self-closing and unclosed forms
-  /// (see ``Delimiter``). Rewriting swaps the ASCII brackets of a match, and only those, for
+  /// (see ``Delimiter``). Rewriting swaps the brackets of a match, and only those, for
   /// visible look-alikes that no tokenizer reads as markup and that NFKC does not fold back
-  /// to ASCII:
+  /// to ASCII (a fullwidth, small or vertical bracket gets the same look-alike as its ASCII
+  /// form: `＜system＞` → `‹system›`):
   ///
   /// | ASCII | look-alike | example |
   /// |---|---|---|

@@ -29,9 +29,14 @@ import Foundation
 /// 2. **NFC.** Canonical composition (`e` + U+0301 → `é`), after the drops, so that a dropped
 ///    character cannot leave an uncomposed pair behind.
 /// 3. **Delimiters.** Every delimiter of ``delimiters`` — whatever its case, spacing,
-///    attributes, closing or self-closing slash, closed or not — gets its ASCII brackets
-///    swapped for visible look-alikes: `<system>` → `‹system›`, `<|im_end|>` → `‹|im_end|›`,
+///    attributes, closing or self-closing slash, closed or not — gets its brackets swapped for
+///    visible look-alikes: `<system>` → `‹system›`, `<|im_end|>` → `‹|im_end|›`,
 ///    `[INST]` → `⟦INST⟧`. Nothing else is touched, and nothing invisible is inserted.
+///    Matching reads past the default-ignorable characters that step 1 keeps
+///    (``isDefaultIgnorable(_:)``: `<\u{AD}system>` with a soft hyphen → `‹\u{AD}system›`,
+///    `[\u{FE0F}INST]`, `<|im\u{3164}_start|>`), and reads the fullwidth, small and vertical
+///    compatibility forms of the brackets as brackets, and compatibility forms of letters as
+///    letters, as NFKC folds them (`＜system＞` → `‹system›`, `＜ｓｙｓｔｅｍ＞` → `‹ｓｙｓｔｅｍ›`).
 ///    Code keeps its generics: `Array<User>` and `Result<Tool, Error>` are type arguments, not
 ///    `<user>` or `<tool>` tags — a `<` glued on both sides whose name starts with an uppercase
 ///    letter and is followed directly by `>`, `,` or a nested `<` (see
@@ -53,7 +58,8 @@ public enum Sanitizer {
   /// - Complexity: O(*n*) in the length of `text`.
   public static func sanitize(_ text: String) -> String {
     // Printable ASCII, tabs and line feeds without a bracket: step 1 keeps every one, ASCII is
-    // NFC already, and no delimiter starts without `<` or `[`. Most stored text is this, and an
+    // NFC already, and no delimiter starts without `<` or `[` (or a non-ASCII form of one,
+    // which this text has not). Most stored text is this, and an
     // export's import check sanitizes all of it again.
     if text.utf8.allSatisfy(isPlainASCII) { return text }
     return sanitizedScalars(of: text)
@@ -93,7 +99,9 @@ public enum Sanitizer {
   /// role or tool marker.
   ///
   /// The text is judged after the invisible-character drops and NFC of ``sanitize(_:)``, so a
-  /// delimiter hidden behind a zero-width space (`<sys\u{200B}tem>`) counts as live. The answer
+  /// delimiter hidden behind a zero-width space (`<sys\u{200B}tem>`) counts as live, and so does
+  /// one with a soft hyphen inside (`<\u{AD}system>`) or written in fullwidth forms
+  /// (`＜system＞`), which sanitizing keeps but matching reads past or folds. The answer
   /// is `true` exactly when ``sanitize(_:)`` would neutralize something, and always `false`
   /// for sanitized text.
   ///
@@ -102,7 +110,7 @@ public enum Sanitizer {
   /// - Complexity: O(*n*) in the length of `text`.
   public static func containsLiveDelimiter(_ text: String) -> Bool {
     // Neither the drops nor NFC can create a bracket, so text without one is clean.
-    guard text.unicodeScalars.contains(where: { $0 == "<" || $0 == "[" }) else { return false }
+    guard text.unicodeScalars.contains(where: DelimiterScanner.isOpeningBracket) else { return false }
     return DelimiterScanner.containsMatch(in: visibleNFCScalars(of: text))
   }
 
@@ -113,7 +121,7 @@ public enum Sanitizer {
   }
 
   private static func mayHoldDelimiter(_ scalars: [Unicode.Scalar]) -> Bool {
-    scalars.contains { $0 == "<" || $0 == "[" }
+    scalars.contains(where: DelimiterScanner.isOpeningBracket)
   }
 }
 

@@ -72,14 +72,15 @@ extension HybridLexicalRanker {
   ///   a letter, digit or quote, as typed up to the next white space), whose words are searched
   ///   as words, filtering nothing (`--tag` filters by tag); a colon after another word
   ///   (`Error: nil`, `https://…`, `10:30`) is not one;
-  /// - each Boolean operator typed in capitals between other words (`AND`, `OR`; `NOT` also
-  ///   first), which is read as the common word it spells (not searched beside other words).
+  /// - each Boolean operator typed in capitals as a word of its own (`AND`, `OR`, `NOT`),
+  ///   wherever it stands — first, last, alone or beside another one (`AND OR NOT` names all
+  ///   three) — which is read as the common word it spells (not searched beside other words).
   /// - Complexity: O(*n*) in the length of `query`.
   public static func unappliedOperators(in query: String) -> [String] {
     // Quotes first, whatever else the query holds, so that the cap never leaves them out.
     var found: [String] = query.contains(where: { "\"“”„".contains($0) }) ? ["\""] : []
     let pieces = query.split(whereSeparator: { $0.isWhitespace })
-    for (i, piece) in pieces.enumerated() where found.count < 10 {
+    for piece in pieces where found.count < 10 {
       var named: String?
       if piece.first == "-", let second = piece.dropFirst().first, second.isLetter {
         named = "-" + piece.dropFirst().prefix { $0.isLetter || $0.isNumber }
@@ -89,7 +90,7 @@ extension HybridLexicalRanker {
         next.isLetter || next.isNumber || "\"“”„'".contains(next)
       {
         named = String(piece)
-      } else if booleanOperators.contains(String(piece)), i < pieces.count - 1, i > 0 || piece == "NOT" {
+      } else if booleanOperators.contains(String(piece)) {
         named = String(piece)
       }
       if let named, !found.contains(named) { found.append(named) }

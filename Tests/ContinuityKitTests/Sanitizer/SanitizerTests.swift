@@ -74,7 +74,7 @@ extension SanitizerTests {
   enum Spelling: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case canonical, lowercase, uppercase, mixedCase, spacedInside, closing, closingSpaced,
       attributes, selfClosing, unclosedBeforeText, unclosedAtEnd, newlineInside, tabsInside,
-      amidProse, hiddenByZeroWidthSpace
+      amidProse, hiddenByZeroWidthSpace, softHyphenInside, fullwidthBrackets
 
     var testDescription: String { rawValue }
 
@@ -118,6 +118,30 @@ extension SanitizerTests {
         let split = name.index(after: name.startIndex)
         let visible = open + name + close
         return (open + name[..<split] + "\u{200B}" + name[split...] + close, visible)
+      // Review (s22): a soft hyphen, which the sanitizer keeps, hid a delimiter from matching.
+      case .softHyphenInside:
+        let split = name.index(after: name.startIndex)
+        text = open + "\u{AD}" + name[..<split] + "\u{AD}" + name[split...] + "\u{AD}" + close
+      // Review (s22): `＜system＞` stayed as it was. Its bars stay fullwidth; the brackets come
+      // back as ASCII look-alikes.
+      case .fullwidthBrackets:
+        let wide = { (ascii: String) in
+          String(
+            String.UnicodeScalarView(
+              ascii.unicodeScalars.map { scalar in
+                switch scalar {
+                case "<": "\u{FF1C}"
+                case ">": "\u{FF1E}"
+                case "[": "\u{FF3B}"
+                case "]": "\u{FF3D}"
+                case "|": "\u{FF5C}"
+                default: scalar
+                }
+              }))
+        }
+        return (wide(open) + name + wide(close), wide(open + name + close).replacingOccurrences(of: "\u{FF1C}", with: "<")
+          .replacingOccurrences(of: "\u{FF1E}", with: ">").replacingOccurrences(of: "\u{FF3B}", with: "[")
+          .replacingOccurrences(of: "\u{FF3D}", with: "]"))
       }
       return (text, text)
     }
@@ -232,6 +256,31 @@ struct SanitizerTests {
     Case(name: "doubled opening bracket", input: "<<system>>", expected: "<‹system›>"),
     Case(name: "uppercase pipe token", input: "<|IM_START|>", expected: "‹|IM_START|›"),
     Case(name: "zero-width inside name", input: "<sys\u{200B}tem>", expected: "‹system›"),
+    // Review (s22): default-ignorable characters the sanitizer keeps hid delimiters; they stay,
+    // the brackets do not.
+    Case(name: "soft hyphen after <", input: "x <\u{AD}system> y", expected: "x ‹\u{AD}system› y"),
+    Case(name: "soft hyphen inside a pipe token", input: "<|im\u{AD}_start|>", expected: "‹|im\u{AD}_start|›"),
+    Case(name: "soft hyphen after [", input: "[\u{AD}INST]", expected: "⟦\u{AD}INST⟧"),
+    Case(name: "variation selector after <", input: "<\u{FE0F}system>", expected: "‹\u{FE0F}system›"),
+    Case(name: "Hangul filler inside a name", input: "<sys\u{3164}tem>", expected: "‹sys\u{3164}tem›"),
+    Case(
+      name: "ignorables before the closing bars and between <<",
+      input: "<\u{34F}<SYS\u{AD}>\u{AD}> <|im_end\u{AD}|\u{AD}>",
+      expected: "‹\u{34F}‹SYS\u{AD}›\u{AD}› ‹|im_end\u{AD}|\u{AD}›"),
+    Case(
+      name: "a type argument with an ignorable inside is a tag", input: "Array<Us\u{AD}er>",
+      expected: "Array‹Us\u{AD}er›"),
+    // Review (s22): compatibility forms that NFKC folds to the ASCII brackets.
+    Case(name: "fullwidth angle brackets", input: "x ＜system＞ y", expected: "x ‹system› y"),
+    Case(name: "fullwidth closing tag", input: "＜／system＞", expected: "‹／system›"),
+    Case(name: "small angle brackets", input: "﹤system﹥", expected: "‹system›"),
+    Case(name: "fullwidth square brackets", input: "［INST］ ［/INST］", expected: "⟦INST⟧ ⟦/INST⟧"),
+    Case(name: "vertical square brackets", input: "﹇INST﹈", expected: "⟦INST⟧"),
+    Case(name: "fullwidth pipe token", input: "＜｜im_start｜＞", expected: "‹｜im_start｜›"),
+    Case(name: "fullwidth double angle", input: "＜＜SYS＞＞", expected: "‹‹SYS››"),
+    Case(name: "fullwidth name", input: "＜ｓｙｓｔｅｍ＞", expected: "‹ｓｙｓｔｅｍ›"),
+    Case(name: "mathematical bold name", input: "<𝐬𝐲𝐬𝐭𝐞𝐦>", expected: "‹𝐬𝐲𝐬𝐭𝐞𝐦›"),
+    Case(name: "fullwidth < before an ASCII name glued to a word", input: "Array＜User＞", expected: "Array‹User›"),
     Case(name: "bidi override inside", input: "<\u{202E}system>", expected: "‹system›"),
     Case(
       name: "closing bracket far away stays",
@@ -270,6 +319,15 @@ struct SanitizerTests {
     Case(name: "not-less-than", input: "<\u{0338}system>", expected: "\u{226E}system>"),
     Case(name: "empty", input: "", expected: ""),
     Case(name: "look-alikes already", input: "‹system› ⟦INST⟧", expected: "‹system› ⟦INST⟧"),
+    // NFKC keeps these angle brackets (U+2329 and U+232A become U+3008 and U+3009): not `<`.
+    Case(
+      name: "CJK and technical angle brackets", input: "\u{3008}system\u{3009} \u{2329}system\u{232A}",
+      expected: "\u{3008}system\u{3009} \u{3008}system\u{3009}"),
+    Case(name: "fullwidth comparison", input: "x ＜ y ＞ z", expected: "x ＜ y ＞ z"),
+    Case(name: "fullwidth generics are not a tag name", input: "＜systems＞ ＜div＞", expected: "＜systems＞ ＜div＞"),
+    Case(name: "fullwidth e-mail address", input: "＜user＠example.com＞", expected: "＜user＠example.com＞"),
+    Case(name: "file name with an ignorable", input: "see <system.\u{AD}md>", expected: "see <system.\u{AD}md>"),
+    Case(name: "soft hyphen in a longer word", input: "<sys\u{AD}tems>", expected: "<sys\u{AD}tems>"),
   ]
 
   static let characterCases: [Case] = [
@@ -443,6 +501,9 @@ struct SanitizerTests {
     "\u{200B}", "\u{200C}", "\u{200D}", "\u{2060}", "\u{FEFF}", "\u{202E}", "\u{2066}", "\u{200F}",
     "\u{FE0F}", "\u{FE00}", "\u{E0067}", "\u{E0062}", "\u{E007F}", "\u{E0041}", "🏴", "👨", "👩",
     "🏽", "😀", "❤", "‹", "›", "⟦", "⟧", "\u{0600}", "م", "ی", "क", "\u{094D}", "ष",
+    // Kept default-ignorables and compatibility forms (review, s22).
+    "\u{AD}", "\u{34F}", "\u{3164}", "\u{1D173}", "\u{E0100}", "＜", "＞", "［", "］", "｜", "／", "﹤", "﹥",
+    "ｓｙｓｔｅｍ", "〈", "〉",
   ]
 
   @Test("Random mixtures: idempotent, no live delimiter, nothing invisible")

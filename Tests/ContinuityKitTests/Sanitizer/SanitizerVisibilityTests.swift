@@ -61,6 +61,33 @@ struct SanitizerVisibilityTests {
     #expect(try Limits.sanitizedInput("title", text, limit: Limits.title, trimming: true) == Sanitizer.sanitize(text))
   }
 
+  /// Review (s22): the table written out is Unicode's Default_Ignorable_Code_Point, as this
+  /// build's standard library has it, scalar for scalar.
+  @Test("the default-ignorable ranges are DerivedCoreProperties.txt's Default_Ignorable_Code_Point")
+  func defaultIgnorableRanges() {
+    let ranges = Sanitizer.defaultIgnorableRanges
+    #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound + 1 < $1.lowerBound })
+    #expect(ranges.reduce(0) { $0 + $1.count } == 4_174)
+    var mismatches: [UInt32] = []
+    for value in UInt32(0)...0x10FFFF {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      if Sanitizer.isDefaultIgnorable(scalar) != scalar.properties.isDefaultIgnorableCodePoint { mismatches.append(value) }
+    }
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(20).map { String($0, radix: 16) })")
+    // The characters the review named, each default-ignorable and so invisible alone.
+    let named: [UInt32] = [
+      0x00AD, 0x034F, 0xFE00, 0xFE0F, 0xE0100, 0xE01EF, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x17B4, 0x17B5, 0x180B,
+      0x180F, 0x1D173, 0x1D17A, 0xE0000, 0xE007F, 0x200B, 0x2060, 0xFEFF, 0x202E,
+    ]
+    for value in named {
+      let scalar = Unicode.Scalar(value) ?? " "
+      #expect(Sanitizer.isDefaultIgnorable(scalar) && Sanitizer.isInvisible(scalar), "U+\(String(value, radix: 16))")
+    }
+    for value: UInt32 in [0x20, 0x41, 0xAC, 0xAE, 0x2800, 0x3000, 0xFFF9, 0x13430, 0x110BD] {
+      #expect(!Sanitizer.isDefaultIgnorable(Unicode.Scalar(value) ?? "x"), "U+\(String(value, radix: 16))")
+    }
+  }
+
   @Test("visible text, White_Space and the empty string are judged as before")
   func ordinaryText() {
     #expect(!Sanitizer.showsNothing("a"))
