@@ -56,7 +56,7 @@ struct FakeTools: MCPToolProvider {
       MCPToolDescriptor(
         name: "fail", description: "Always fails.", inputSchema: ["type": "object"]),
       MCPToolDescriptor(
-        name: "slow", description: "Waits 30 s unless cancelled.", inputSchema: ["type": "object"]),
+        name: "slow", description: "Waits an hour unless cancelled.", inputSchema: ["type": "object"]),
     ]
   }
 
@@ -100,7 +100,9 @@ struct FakeTools: MCPToolProvider {
       throw FakeToolFailure()
     case "slow":
       do {
-        try await Task.sleep(for: .seconds(30))
+        // Long enough that only a cancellation ends it on a loaded machine: with 30 s, a full run
+        // on two busy cores once handled the cancellation after the sleep had ended by itself.
+        try await Task.sleep(for: .seconds(3600))
       } catch {
         recorder.record("slow cancelled")
         throw error
