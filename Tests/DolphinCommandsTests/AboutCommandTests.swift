@@ -49,8 +49,8 @@ struct AboutCommandTests {
 
   /// Review 19-d (11): the digest's line and section bounds and the MCP message bound were left
   /// out; the MCP response bound came with review 19-a's 36 MB response line, the batch bound
-  /// with session 21's bounded batches.
-  static let otherLayers = 10
+  /// with session 21's bounded batches, the approval wait with review 22 (6).
+  static let otherLayers = 11
 
   @Test("limits prints every row of Limits.table and the digest and MCP bounds, in text and as JSON")
   func limits() throws {
@@ -63,6 +63,9 @@ struct AboutCommandTests {
     #expect(lines.contains { $0.hasPrefix("  MCP response (one JSON-RPC line) ") && $0.hasSuffix(" 4194304 bytes") }, "\(text.stdout)")
     #expect(
       lines.contains { $0.hasPrefix("  MCP batch (one JSON-RPC batch, revision 2025-03-26) ") && $0.hasSuffix(" 100 messages") },
+      "\(text.stdout)")
+    #expect(
+      lines.contains { $0.hasPrefix("  MCP approval wait (an elicitation's answer; then the write is refused as denied) ") && $0.hasSuffix(" 600 seconds") },
       "\(text.stdout)")
     #expect(lines.first?.hasPrefix("Bounds of this build") == true)
     #expect(lines.contains { $0.hasPrefix("  title ") && $0.hasSuffix(" 300 characters") }, "\(text.stdout)")

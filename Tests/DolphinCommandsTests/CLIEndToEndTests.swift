@@ -694,7 +694,9 @@ struct CLIEndToEndTests {
     for i in 1...4 { #expect(try cli.run(["memory", "save", "Memory number \(i)"]).status == 0) }
     let text = try cli.run(["memory", "list", "--limit", "3"])
     #expect(text.status == 0, "\(text.stderr)")
-    #expect(text.stdout.hasPrefix("3 memory(ies) shown of 4 in the workspace\n"), "\(text.stdout)")
+    #expect(
+      text.stdout.hasPrefix("3 memory(ies) shown of 4 in the workspace (the first 3; 1 left out, --limit N lists up to 10000)\n"),
+      "\(text.stdout)")
     #expect(text.stdout.split(separator: "\n").count == 4)
     #expect(try cli.run(["memory", "list"]).stdout.hasPrefix("4 memory(ies) shown of 4 in the workspace\n"))
     let json = try cli.json(["memory", "list", "--limit", "3"])

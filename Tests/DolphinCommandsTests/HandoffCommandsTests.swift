@@ -259,7 +259,9 @@ struct HandoffCommandsTests {
     let text = try cli.run(["handoff", "list", "--limit", "2"])
     #expect(text.status == 0, "\(text.stderr)")
     let lines = text.stdout.split(separator: "\n")
-    #expect(lines.first == "2 handoff(s) shown of 3; active: \(ids[0])", "\(text.stdout)")
+    #expect(
+      lines.first == "2 handoff(s) shown of 3 (the first 2; 1 left out, --limit N lists up to 200); active: \(ids[0])",
+      "\(text.stdout)")
     #expect(lines.count == 3)
     #expect(!text.stdout.contains("Focus 1"), "the oldest is left out")
     let json = try cli.json(["handoff", "list", "--limit", "2"])

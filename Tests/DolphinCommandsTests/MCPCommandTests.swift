@@ -74,6 +74,17 @@ struct MCPCommandTests {
     RawCase(
       name: "text after the message", line: #"{"jsonrpc":"2.0","id":89,"method":"ping"} x"#, answerID: "89",
       errorCode: -32700),
+    // Review 22 (4): these two were answered with id null although the id reads before the flaw.
+    RawCase(
+      name: "nested 100 deep",
+      line: #"{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"a":"#
+        + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}}",
+      answerID: #""deep""#, errorCode: -32700),
+    RawCase(
+      name: "a 4,200,123-byte line",
+      line: #"{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":""#
+        + String(repeating: "x", count: 4_200_123 - 112) + #""}}}"#,
+      answerID: #""big""#, errorCode: -32600),
     RawCase(
       name: "no jsonrpc member", line: #"{"id":99,"method":"tools/list"}"#, answerID: "99", errorCode: -32600),
     RawCase(

@@ -29,6 +29,11 @@ public struct ToolCallResult: Sendable {
   /// ``ValidationError/missingRecord``). Callers tell "not found" from "invalid" by this,
   /// never by the message.
   public var failedOnMissingRecord: Bool = false
+  /// For a failure on a record given by id in the arguments (``failedOnMissingRecord``): the
+  /// argument that holds the id, as the caller gave it (`arguments.relationships[0].targetID`,
+  /// `arguments.knowledgeIDs[0]`), which ``failureMessage`` starts with; nil when the id came
+  /// from no list argument, or for any other failure.
+  public var failureField: String?
   /// Whether ``receipt`` was stored. False for a call that did not succeed on a workspace that
   /// does not exist yet (its receipt is not worth creating one), for a read-only one there when
   /// ``ToolExecutor/readsCreateWorkspace`` is false, and when the store refused the receipt (a
@@ -125,10 +130,13 @@ public struct ToolExecutor: Sendable {
           .failed, risk: tool.risk, args: canonical, approval: approval, output: nil,
           error: .invalidArguments(argumentError), message: argumentError.message)
       }
-      var message = String(describing: error)
+      // An id no record has is named by the argument that holds it, as a refusal names one.
+      let missing = tool.missingRecordArgument(from: error, given: call.arguments)
+      var message = missing?.message ?? String(describing: error)
       if Self.isCredentialRefusal(error) { message += Self.credentialAdvice }
       var result = finish(.failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: nil, message: message)
       result.failedOnMissingRecord = Self.isMissingRecord(error)
+      result.failureField = missing?.field
       return result
     }
     var approval = "notRequired"

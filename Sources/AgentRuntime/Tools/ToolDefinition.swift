@@ -137,4 +137,58 @@ public struct ToolDefinition: Sendable {
     guard properties.contains(where: { $0.name == argument }) else { return nil }
     return ToolArgumentError(arguments: validation)
   }
+
+  /// The argument, spelled as the caller gave it, that holds the id a missing-record error
+  /// names (review 22, 5: `relationships[0]: no knowledge item has the id …` named the
+  /// engine's field, not the argument, and carried no field): for a ``ValidationError`` (bare
+  /// or in ``WorkspaceError/validation(_:)``) marked ``ValidationError/missingRecord`` whose
+  /// field belongs to one of this tool's arguments, the path of the first value of that
+  /// argument in `given` that is the missing id — `arguments.relationships[0].targetID`,
+  /// `arguments.knowledgeIDs[2]` — found in the arguments as sent (before duplicates were
+  /// dropped, so the index is the caller's own), with the engine's message under that name.
+  /// - Parameters:
+  ///   - error: what the tool's handler or preflight threw.
+  ///   - given: the call's arguments as sent.
+  /// - Returns: the field and message, or nil when `error` is no missing record of an argument,
+  ///   or the id cannot be found among the arguments given.
+  /// - Complexity: O(n) in the size of the named argument.
+  public func missingRecordArgument(from error: any Error, given: JSONValue?) -> ToolArgumentError? {
+    let validation: ValidationError
+    switch error {
+    case let v as ValidationError: validation = v
+    case WorkspaceError.validation(let v): validation = v
+    default: return nil
+    }
+    guard let missing = validation.missingRecord, let id = UUID(uuidString: missing.id),
+      case .object(let properties) = input, case .object(let arguments)? = given
+    else { return nil }
+    let argument = String(validation.field.prefix { $0 != "[" && $0 != "." })
+    guard properties.contains(where: { $0.name == argument }), let value = arguments[argument],
+      let path = Self.path(of: id, in: value, at: "arguments.\(argument)")
+    else { return nil }
+    // `relationships[0]: no knowledge item has the id …` → `<path>: no knowledge item has the id …`.
+    let detail =
+      validation.message.hasPrefix(validation.field + ":")
+      ? String(validation.message.dropFirst(validation.field.count)) : ": " + validation.message
+    return ToolArgumentError(field: path, message: path + detail)
+  }
+
+  /// The path below `prefix` of the first string in `value` that spells `id` (any case), in
+  /// array order and an object's key order; nil when none does.
+  private static func path(of id: UUID, in value: JSONValue, at prefix: String) -> String? {
+    switch value {
+    case .string(let text): return UUID(uuidString: text) == id ? prefix : nil
+    case .array(let elements):
+      for (i, element) in elements.enumerated() {
+        if let found = path(of: id, in: element, at: "\(prefix)[\(i)]") { return found }
+      }
+      return nil
+    case .object(let members):
+      for key in members.keys {
+        if let member = members[key], let found = path(of: id, in: member, at: "\(prefix).\(key)") { return found }
+      }
+      return nil
+    default: return nil
+    }
+  }
 }

@@ -186,7 +186,7 @@ public enum BoundedInput {
 
   /// Refuses a status that is not a regular file's: ``Failure/isDirectory(path:)`` for a
   /// directory, ``Failure/notRegularFile(path:kind:)`` for anything else.
-  private static func requireRegular(_ status: stat, path: String) throws(Failure) {
+  static func requireRegular(_ status: stat, path: String) throws(Failure) {
     if FileKind.isRegular(status.st_mode) { return }
     if status.st_mode & S_IFMT == S_IFDIR { throw .isDirectory(path: path) }
     throw .notRegularFile(path: path, kind: FileKind.name(ofMode: status.st_mode))

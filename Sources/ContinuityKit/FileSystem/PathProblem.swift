@@ -44,6 +44,24 @@ package enum PathProblem: Sendable, Equatable {
     }
   }
 
+  /// ``of(_:)`` for a path given as the bytes the file system holds (``SystemPath``), which
+  /// need not be UTF-8; a link's target is shown with ``SystemPath/shown(_:)``.
+  /// - Returns: nil when the path leads to something.
+  package static func of(pathBytes path: [UInt8]) -> PathProblem? {
+    guard case .failure(let error) = SystemPath.status(path) else { return nil }
+    switch error.code {
+    case ELOOP:
+      return .symbolicLinkLoop
+    case ENOENT, ENOTDIR:
+      if let link = SystemPath.linkStatus(path), (link.st_mode & S_IFMT) == S_IFLNK, let target = SystemPath.linkTarget(path) {
+        return .danglingLink(target: SystemPath.shown(target))
+      }
+      return .missing
+    default:
+      return .unreachable(reason: SystemErrorCause.describe(error.code))
+    }
+  }
+
   /// The symbolic link that stops a directory from being at `path`, or from being created
   /// there: `path` itself, or the first missing component on the way to it, when it is a link to
   /// nothing or part of a link loop (for a loop, the outermost component that loops).

@@ -22,6 +22,10 @@ enum AboutCommands {
       ("MCP response (one JSON-RPC line)", JSONRPCLimits().maximumResponseBytes, "bytes"),
       ("MCP JSON nesting depth", JSONRPCLimits().maximumDepth, "levels"),
       ("MCP batch (one JSON-RPC batch, revision 2025-03-26)", JSONRPCLimits().maximumBatchMessages, "messages"),
+      (
+        "MCP approval wait (an elicitation's answer; then the write is refused as denied)",
+        Int(MCPServer.Configuration.defaultClientRequestTimeout.components.seconds), "seconds"
+      ),
     ]
   }
 

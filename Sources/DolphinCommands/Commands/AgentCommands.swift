@@ -155,6 +155,8 @@ enum AgentCommands {
       // (review 19-b, F8: the message named `arguments.title`, the JSON no field).
       var field: String?
       if case .invalidArguments(let e) = failed.error { field = e.field }
+      // An id no record has, named by the argument that holds it (review 22, 5).
+      field = field ?? failed.failureField
       return FailedRun(
         code: notFound ? ExitCode.notFound : ExitCode.validation, kind: notFound ? "notFound" : "validation",
         message: "\(failed.receipt.tool) failed: \(failed.receipt.message)\(note)", run: document, field: field)

@@ -29,7 +29,8 @@ enum AnalyzeCommands {
         notice, and count the non-Swift files they leave out. A file named explicitly must be a regular
         .swift file (else exit 2) of at most \(Limits.codeAnalysisBytes) bytes of UTF-8 text (else exit 4); a
         missing path exits 3, a symbolic link loop 4. A file named two ways (or hard-linked) is analyzed once, under the
-        first name given.
+        first name given. Names that are not UTF-8 are walked and analyzed too, shown with each such byte as \\xHH
+        (sub\\xFE/x.swift; the exact bytes percent-encoded in JSON and SARIF).
         Nothing is executed, compiled or uploaded. Exit 0 whether or not findings exist.
         """,
       usesWorkspace: false),

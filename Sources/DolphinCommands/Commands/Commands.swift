@@ -236,7 +236,8 @@ enum Commands {
         memory indexed, no index entry without its record), and that it was made by this build's
         tokenizer. Upgrade work that the next search does by itself — rebuilding an index made by an
         older tokenizer, indexing again the records an upgrade rewrote — is noted as pending, not a
-        problem (exit 0); an index made by a newer dolphin is noted and left alone. Exit 5 when a problem is found or the database
+        problem (exit 0); an index made by a newer dolphin is noted and left alone. Exit 5 when a problem is found, when the
+        workspace's schema is newer than this build (which reads it but cannot write it; newerSchema in --json), or the database
         cannot be opened (the report says why: read-only, disk full, not a directory, permission denied, not a
         database, another program's database; the checks are then "not run"); exit 3 when there is no workspace,
         or when the workspace path is a symbolic link to nothing; exit 4 when it is a symbolic link loop. A check
@@ -291,6 +292,11 @@ enum Commands {
         var openProblem: OpenProblem?
         /// Why the database was opened read-only beyond doctor's own request (files not writable here).
         var readOnlyReason: String?
+        /// Set when the database's schema is newer than this build's (or records schema steps this
+        /// build does not know): the reason, e.g. `schema 6 is newer than this build's 5`. This
+        /// build reads such a workspace but never writes it, so every command that writes fails
+        /// (exit 5): a problem for this build, though nothing in the database is wrong.
+        var newerSchema: String?
         var checksRun: Bool
         /// Whether a first run was interrupted before its schema was complete (no schema step
         /// applied, or only some of those reading needs): not a problem, but not a workspace any
@@ -362,7 +368,7 @@ enum Commands {
         var advice: [String]
 
         enum CodingKeys: String, CodingKey {
-          case databasePath, ok, openProblem, readOnlyReason, checksRun, interruptedFirstRun, pendingSchemaSteps
+          case databasePath, ok, openProblem, readOnlyReason, newerSchema, checksRun, interruptedFirstRun, pendingSchemaSteps
           case integrityCheck, malformedRecords, malformedIDs
           case referenceProblems, searchIndexProblems, searchIndexStaleRecords, searchIndexNotes, searchIndexUpgradePending
           case quarantined
@@ -377,6 +383,7 @@ enum Commands {
           try c.encode(ok, forKey: .ok)
           try c.encodeIfPresent(openProblem, forKey: .openProblem)
           try c.encodeIfPresent(readOnlyReason, forKey: .readOnlyReason)
+          try c.encode(newerSchema, forKey: .newerSchema)
           try c.encode(checksRun, forKey: .checksRun)
           try c.encode(interruptedFirstRun, forKey: .interruptedFirstRun)
           try c.encode(pendingSchemaSteps, forKey: .pendingSchemaSteps)
@@ -586,7 +593,12 @@ enum Commands {
         }
         switch store.readOnlyCause {
         case .newerSchema(let reason):
-          report.advice.append("The database is newer than this build (\(reason)); upgrade dolphin. It was not modified.")
+          // Review 22, 2: reported as healthy (exit 0) while every write failed with exit 5.
+          report.newerSchema = reason
+          report.advice.append(
+            "The database is newer than this build (\(reason)): this build can read it but not write it, so every "
+              + "command that stores or changes something fails (exit 5) until dolphin is upgraded. Upgrade dolphin. "
+              + "It was not modified.")
         case .unwritable(let reason, _) where store.isOnFullDisk:
           // What to do is said once, in the disk's advice (below).
           report.readOnlyReason = reason
@@ -609,12 +621,15 @@ enum Commands {
       store?.closeConnection()
       store = nil
       if let note = sideFileNote(sideFiles.removeCreated()) { report.advice.append(note) }
-      let healthy =
+      // Everything but the schema's version: a newer schema alone is named as such, not as
+      // problems in the records.
+      let healthyButForSchema =
         report.openProblem == nil && report.integrityCheck == ["ok"] && (report.malformedRecords ?? []).isEmpty
         && (report.malformedIDs ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
         && (report.refusedText?.count ?? 0) == 0 && (report.importRefusals ?? []).isEmpty && report.checkError == nil
         && report.walProblem == nil && report.diskSpace?.full != true
+      let healthy = healthyButForSchema && report.newerSchema == nil
       // True exactly when doctor exits 0 (review 19-d, #8: it was true beside exit 3 for an empty
       // workspace.sqlite): no problem found, and a workspace there to use.
       report.ok = healthy && interruptedBeforeFirstStep != true
@@ -692,6 +707,10 @@ enum Commands {
       let failure: ReportedFailure? =
         if let problem = report.openProblem {
           ReportedFailure(code: exitCode, message: "cannot open the workspace (\(problem.reason)): \(problem.message)")
+        } else if let reason = report.newerSchema, healthyButForSchema {
+          ReportedFailure(
+            code: ExitCode.storage,
+            message: "this build cannot write the workspace: its schema is newer (\(reason)); upgrade dolphin (see the report)")
         } else if !healthy {
           ReportedFailure(code: ExitCode.storage, message: "the workspace has problems (see the report)")
         } else if interruptedBeforeFirstStep == true {
@@ -712,6 +731,7 @@ enum Commands {
         } else if let reason = report.readOnlyReason {
           c.print("Open: read-only (\(reason))")
         }
+        if let reason = report.newerSchema { c.print("Schema: newer than this build (\(reason)): read-only here, not writable by this build") }
         // A check that did not run says so, whatever the reason.
         let notRun = "not run"
         if let problem = report.walProblem { c.print("Write-ahead log: \(problem)") }
@@ -780,7 +800,9 @@ enum Commands {
           report.openProblem != nil
             ? "Doctor: the database could not be opened; nothing was checked."
             : !healthy
-              ? "Doctor: problems found."
+              ? (report.newerSchema != nil && healthyButForSchema
+                ? "Doctor: not writable by this build: the workspace's schema is newer; upgrade dolphin."
+                : "Doctor: problems found.")
               : interruptedBeforeFirstStep == true
                 ? "Doctor: no workspace yet: a first run was interrupted before its first write committed, or is still "
                   + "running; not a problem: "

@@ -129,7 +129,9 @@ enum HandoffCommands {
       }
       // The active handoff is named even when the limit leaves its row out.
       ctx.console.print(
-        "\(l.handoffs.count) handoff(s) shown of \(l.total); active: \(l.activeHandoffID?.uuidString ?? "none")")
+        "\(l.handoffs.count) handoff(s) shown of \(l.total)"
+          + Render.leftOutHint(shown: l.handoffs.count, total: l.total, maximum: Limits.handoffs)
+          + "; active: \(l.activeHandoffID?.uuidString ?? "none")")
       for h in l.handoffs { ctx.console.print(Render.handoffLine(h, active: h.id == l.activeHandoffID)) }
     })
 

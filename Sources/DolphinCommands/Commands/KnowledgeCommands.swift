@@ -77,7 +77,9 @@ enum KnowledgeCommands {
             supersededBy: marks.isEmpty ? nil : marks))
       } else {
         let filtered = !kinds.isEmpty || tag != nil
-        ctx.console.print("\(listing.items.count) item(s) shown of \(listing.total) " + (filtered ? "matching" : "in the workspace"))
+        ctx.console.print(
+          "\(listing.items.count) item(s) shown of \(listing.total) " + (filtered ? "matching" : "in the workspace")
+            + Render.leftOutHint(shown: listing.items.count, total: listing.total, maximum: Limits.knowledgeItemsMaximum))
         if let why = listing.emptyExplanation {
           let advice = switch listing.emptyReason {
           case .noKnowledge: "; `dolphin capture` adds one"
@@ -269,7 +271,9 @@ enum MemoryCommands {
             memories: listing.memories, count: listing.memories.count, total: listing.total,
             truncated: listing.memories.count < listing.total, supersededBy: marks.isEmpty ? nil : marks))
       } else {
-        ctx.console.print("\(listing.memories.count) memory(ies) shown of \(listing.total) in the workspace")
+        ctx.console.print(
+          "\(listing.memories.count) memory(ies) shown of \(listing.total) in the workspace"
+            + Render.leftOutHint(shown: listing.memories.count, total: listing.total, maximum: Limits.memories))
         for m in listing.memories {
           ctx.console.print(
             Render.memoryLine(m)
@@ -415,9 +419,7 @@ enum TaskCommands {
         let which = status.map { " \($0.rawValue)" } ?? ""
         ctx.console.print(
           "\(listing.tasks.count) task(s) shown of \(listing.total)\(which)"
-            + (listing.isTruncated
-              ? " (the first \(listing.tasks.count); \(listing.total - listing.tasks.count) left out, --limit N lists up to \(Limits.tasks))"
-              : ""))
+            + Render.leftOutHint(shown: listing.tasks.count, total: listing.total, maximum: Limits.tasks))
         for t in listing.tasks { ctx.console.print(Render.taskLine(t)) }
       }
     })

@@ -104,6 +104,20 @@ enum Render {
     return "(--tag takes one tag; '\(inert(tag))' was read as a single tag)"
   }
 
+
+  /// What a list's count line adds when its `--limit` left records out: which ones it shows, how
+  /// many it left out, and how to see more — `task list`'s words, for every list (review 22, 3:
+  /// `knowledge list` said `50 item(s) shown of 85` with no way on).
+  /// - Parameters:
+  ///   - shown: the records listed.
+  ///   - total: the records there are (matching the filters, if any).
+  ///   - maximum: the largest `--limit` the command takes.
+  /// - Returns: ` (the first 50; 35 left out, --limit N lists up to 100000)`, or `""` when
+  ///   nothing was left out.
+  static func leftOutHint(shown: Int, total: Int, maximum: Int) -> String {
+    guard shown < total else { return "" }
+    return " (the first \(shown); \(total - shown) left out, --limit N lists up to \(maximum))"
+  }
   static func plan(_ p: DeletionPlan) -> String {
     // The id before the title, which is quoted with its quotes escaped (as in each change).
     var lines = ["Deletion plan: delete \(p.target.rawValue) \(p.targetID.uuidString) \(inertQuoted(p.targetTitle))"]

@@ -25,8 +25,13 @@ public struct CodeAnalysisReport: Codable, Sendable, Equatable {
     "Heuristic, read-only lexical checks; not a compiler. "
     + "Nothing was executed, compiled or uploaded."
 
-  /// The name the caller gave the source (a path, relative when possible).
+  /// The name the caller gave the source (a path, relative when possible); a byte of a file
+  /// name that is not part of valid UTF-8 is shown as `\xHH` (``SourceWalker/File/path``).
   public var fileName: String
+  /// Only for a file whose path is not valid UTF-8: its exact bytes, percent-encoded (RFC 3986,
+  /// `sub%FE/x.swift`; ``SourceWalker/File/pathPercentEncoded``), which SARIF's URI uses; nil
+  /// (absent in JSON) otherwise.
+  public var fileNamePercentEncoded: String?
   /// ``analysisKind``.
   public var analysis: String
   /// ``heuristicNote``.

@@ -70,16 +70,24 @@ extension CodeAnalyzer {
     var skipped = walk.skipped
     for file in walk.files {
       let text: String
-      switch readSource(file.path) {
+      switch readSource(file) {
       case .success(let read): text = read
       case .failure(let refusal):
-        skipped.append(.init(path: file.path, reason: refusal.reason, notice: "\(file.path): \(refusal.problem); skipped"))
+        skipped.append(
+          .init(
+            path: file.path, reason: refusal.reason, notice: "\(file.path): \(refusal.problem); skipped",
+            pathPercentEncoded: file.pathPercentEncoded))
         continue
       }
       do {
-        reports.append(try analyze(source: text, fileName: file.path, options: options))
+        var report = try analyze(source: text, fileName: file.path, options: options)
+        report.fileNamePercentEncoded = file.pathPercentEncoded
+        reports.append(report)
       } catch {
-        skipped.append(.init(path: file.path, reason: .tooLarge, notice: "\(file.path): \(error.message); skipped"))
+        skipped.append(
+          .init(
+            path: file.path, reason: .tooLarge, notice: "\(file.path): \(error.message); skipped",
+            pathPercentEncoded: file.pathPercentEncoded))
       }
     }
     return PathAnalysis(
@@ -95,14 +103,15 @@ extension CodeAnalyzer {
     var problem: String
   }
 
-  /// The text of the source file at `path`: a regular file (opened without blocking, so a FIFO
+  /// The text of the source file `file` (read by its path's bytes): a regular file (opened without blocking, so a FIFO
   /// swapped in after the walk cannot hang the analysis) of at most ``Limits/codeAnalysisBytes``
   /// bytes, holding no NUL byte (a binary file, as `dolphin capture` refuses such input) and
   /// valid UTF-8.
-  static func readSource(_ path: String) -> Result<String, SourceRefusal> {
+  static func readSource(_ file: SourceWalker.File) -> Result<String, SourceRefusal> {
     let read: BoundedInput.Result
     do {
-      read = try BoundedInput.readFile(atPath: path, maxBytes: Limits.codeAnalysisBytes)
+      // By the bytes of its path, which need not be UTF-8 (a name the walk found).
+      read = try BoundedInput.readFile(atPathBytes: file.systemPath, shownAs: file.path, maxBytes: Limits.codeAnalysisBytes)
     } catch {
       switch error {
       case .notRegularFile(_, let kind):

@@ -29,6 +29,9 @@ public struct GitignoreMatcher: Sendable, Equatable {
       case notRegularFile = "not_regular_file"
       /// It could not be opened or read (permissions, a symbolic link loop).
       case unreadable
+      /// A directory on its path below the repository root has a name that is not valid UTF-8:
+      /// its patterns could not be matched against the paths below it, so it is not applied.
+      case nameNotUTF8 = "name_not_utf8"
     }
 
     /// The ignore file's path (the repository root's path, then the path below it).
@@ -124,6 +127,28 @@ public struct GitignoreMatcher: Sendable, Equatable {
     return load(directory.isEmpty ? ".gitignore" : directory + "/.gitignore", base: directory)
   }
 
+  /// Loads the `.gitignore` of the directory at `relative` (below ``root``, as the file system
+  /// holds the name: bytes, which need not be UTF-8) as ``enter(directory:)`` does. Below a
+  /// directory whose name is not UTF-8 an existing `.gitignore` is not applied but recorded in
+  /// ``unappliedFiles`` (``UnappliedFile/Reason/nameNotUTF8``), so that the walk says so; the
+  /// rules of the ignore files above it still apply there.
+  /// - Returns: the ignore file not applied, if there is one.
+  @discardableResult
+  mutating func enter(directoryBytes relative: [UInt8]) -> UnappliedFile? {
+    if let text = String(validating: relative, as: UTF8.self) { return enter(directory: text) }
+    let shown = SystemPath.shown(relative)
+    loadedDirectories.append(shown)
+    let file = Array(root.path.utf8) + [UInt8(ascii: "/")] + relative + Array("/.gitignore".utf8)
+    guard SystemPath.linkStatus(file) != nil else { return nil }
+    let path = root.appendingPathComponent(shown + "/.gitignore").path
+    let unapplied = UnappliedFile(
+      path: path, reason: .nameNotUTF8,
+      notice: "\(path): not applied, the name of a directory on its path is not valid UTF-8; "
+        + "the files it would exclude are analyzed")
+    unappliedFiles.append(unapplied)
+    return unapplied
+  }
+
   /// Reads the ignore file at `file` (relative to ``root``) and adds its patterns, or records
   /// why it could not be read.
   @discardableResult
@@ -201,7 +226,12 @@ public struct GitignoreMatcher: Sendable, Equatable {
   ///   its literal pattern parts, then one glob match per pattern that can match
   ///   (``IgnoreFilePatterns``); patterns with no literal part (`*`) are tried for every path.
   public func lastMatch(_ path: String, isDirectory: Bool) -> GitignorePattern? {
-    let bytes = Array(path.utf8)
+    lastMatch(bytes: Array(path.utf8), isDirectory: isDirectory)
+  }
+
+  /// The last pattern matching the path given as bytes (which need not be UTF-8: patterns match
+  /// bytes, as git's do), or `nil`.
+  func lastMatch(bytes: [UInt8], isDirectory: Bool) -> GitignorePattern? {
     for file in files.reversed() {
       if let match = file.lastMatch(bytes, isDirectory: isDirectory) { return match }
     }
@@ -211,6 +241,11 @@ public struct GitignoreMatcher: Sendable, Equatable {
   /// Whether the patterns in force exclude `path` by itself (parents not consulted).
   public func excludes(_ path: String, isDirectory: Bool) -> Bool {
     lastMatch(path, isDirectory: isDirectory).map { !$0.isNegated } ?? false
+  }
+
+  /// Whether the patterns in force exclude the path given as bytes (which need not be UTF-8).
+  func excludes(bytes path: [UInt8], isDirectory: Bool) -> Bool {
+    lastMatch(bytes: path, isDirectory: isDirectory).map { !$0.isNegated } ?? false
   }
 
   /// Whether git would ignore `path`, reading the `.gitignore` files along it: `path` or one

@@ -51,7 +51,8 @@ public struct SARIFReport: Codable, Sendable, Equatable {
     var results: [Result] = []
     var notifications = notices.map { Notification(level: "note", message: Message(text: $0)) }
     for report in reports {
-      let uri = Self.uri(for: report.fileName)
+      // A name that is not UTF-8 by its exact bytes, percent-encoded (RFC 3986).
+      let uri = report.fileNamePercentEncoded.map(Self.uri(forPercentEncoded:)) ?? Self.uri(for: report.fileName)
       for finding in report.findings {
         let related = (finding.relatedLines ?? []).dropFirst().enumerated().map { index, line in
           Location(
@@ -107,6 +108,12 @@ public struct SARIFReport: Codable, Sendable, Equatable {
   public static func uri(for path: String) -> String {
     let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
     return path.hasPrefix("/") ? "file://" + encoded : encoded
+  }
+
+  /// A relative path already percent-encoded byte by byte (``SourceWalker/File/pathPercentEncoded``)
+  /// as a URI reference: as it is, or after `file://` when absolute.
+  public static func uri(forPercentEncoded path: String) -> String {
+    path.hasPrefix("/") ? "file://" + path : path
   }
 
   static func pascalCase(_ id: String) -> String {

@@ -21,13 +21,29 @@ import Foundation
 /// in a directory are counted (``Walk/nonSwiftCount``), not listed. A `.swift` symbolic link met
 /// in a walk is followed only to a file inside the directory given; one leading outside it is
 /// skipped with a notice (``SkipReason/linkOutsideTree``).
+///
+/// Directories are listed by the bytes of their entries' names (`readdir(3)`), so a file or
+/// folder whose name is not valid UTF-8 (`sub\xFE`, which Foundation lists as nothing) is walked
+/// and analyzed like any other: its ``File/path`` shows each such byte as `\xHH`
+/// (``SystemPath/shown(_:)``) and ``File/pathPercentEncoded`` spells the exact bytes. A
+/// `.gitignore` below such a folder is not applied (``GitignoreMatcher/UnappliedFile/Reason/nameNotUTF8``),
+/// with a notice.
 public struct SourceWalker: Sendable {
   /// A Swift file to analyze.
   public struct File: Codable, Sendable, Equatable {
-    /// The path: the given path, then `/`-joined names below it (relative when given relative).
+    /// The path: the given path, then `/`-joined names below it (relative when given relative);
+    /// a byte of a name that is not part of valid UTF-8 is shown as `\xHH` (`sub\xFE/x.swift`).
     public var path: String
     /// The size in bytes.
     public var byteCount: Int
+    /// Only for a path that is not valid UTF-8: its exact bytes, percent-encoded (RFC 3986,
+    /// `sub%FE/x.swift`), since ``path`` shows them escaped; nil (absent in JSON) otherwise.
+    public var pathPercentEncoded: String?
+
+    /// The path's bytes as the file system holds them.
+    var systemPath: [UInt8] {
+      pathPercentEncoded.flatMap(SystemPath.percentDecoded) ?? Array(path.utf8)
+    }
   }
 
   /// Why a path was not taken.
@@ -63,11 +79,15 @@ public struct SourceWalker: Sendable {
     public var reason: SkipReason
     /// For example `Sources/Big.swift: skipped, 250000 bytes is over the 200000-byte limit`.
     public var notice: String
+    /// Only for a path that is not valid UTF-8 (``path`` shows its bytes as `\xHH`): its exact
+    /// bytes, percent-encoded (RFC 3986); nil (absent in JSON) otherwise.
+    public var pathPercentEncoded: String?
 
-    public init(path: String, reason: SkipReason, notice: String) {
+    public init(path: String, reason: SkipReason, notice: String, pathPercentEncoded: String? = nil) {
       self.path = path
       self.reason = reason
       self.notice = notice
+      self.pathPercentEncoded = pathPercentEncoded
     }
   }
 
@@ -147,9 +167,10 @@ public struct SourceWalker: Sendable {
           prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
           matcher.enter(directory: prefix)
         }
+        let tree = SystemPath.resolved(Array(url.path.utf8)) ?? Array(url.resolvingSymlinksInPath().path.utf8)
         visit(
-          url, display: path, relative: relative, matcher: matcher, tree: url.resolvingSymlinksInPath().path,
-          state: &state, progress: progress)
+          Directory(system: Array(url.path.utf8), given: Array(path.utf8), display: path), relative: Array(relative.utf8),
+          matcher: matcher, tree: tree, state: &state, progress: progress)
       case .special(let what):
         state.skip(path, .notRegularFile, "\(path): skipped, \(what), not a regular file")
       case .other:
@@ -161,7 +182,7 @@ public struct SourceWalker: Sendable {
     // `paths` (and of the walk below each), before sorting.
     var seen = Set<String>()
     let files = state.files
-      .filter { seen.insert(Self.identity(of: $0.path)).inserted }
+      .filter { seen.insert(Self.identity(of: $0)).inserted }
       .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     let skipped = state.skipped.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     let unapplied = state.unapplied.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
@@ -173,10 +194,9 @@ public struct SourceWalker: Sendable {
   /// What makes two names one file: its device and inode (`stat(2)`, following symbolic links),
   /// so that hard links, symbolic links and other spellings of one file compare equal; the
   /// path with `.`, `..` and links resolved when `stat` fails.
-  static func identity(of path: String) -> String {
-    var status = stat()
-    if stat(path, &status) == 0 { return "inode \(status.st_dev):\(status.st_ino)" }
-    return URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+  static func identity(of file: File) -> String {
+    if case .success(let status) = SystemPath.status(file.systemPath) { return "inode \(status.st_dev):\(status.st_ino)" }
+    return URL(fileURLWithPath: file.path).standardizedFileURL.resolvingSymlinksInPath().path
   }
 
   struct State {
@@ -188,8 +208,9 @@ public struct SourceWalker: Sendable {
     var unapplied: [GitignoreMatcher.UnappliedFile] = []
     var unappliedPaths = Set<String>()
 
-    mutating func skip(_ path: String, _ reason: SkipReason, _ notice: String) {
-      skipped.append(Skipped(path: path, reason: reason, notice: notice))
+    mutating func skip(_ path: String, _ reason: SkipReason, _ notice: String, bytes: [UInt8]? = nil) {
+      let encoded = bytes.flatMap { String(validating: $0, as: UTF8.self) == nil ? SystemPath.percentEncoded($0) : nil }
+      skipped.append(Skipped(path: path, reason: reason, notice: notice, pathPercentEncoded: encoded))
     }
 
     /// Records the ignore files `matcher` could not read, each once however often it is met.
@@ -235,6 +256,21 @@ public struct SourceWalker: Sendable {
     }
   }
 
+  /// ``kind(of:)`` for a path given as the bytes the file system holds.
+  static func kind(ofSystemPath path: [UInt8]) -> Kind? {
+    guard let link = SystemPath.linkStatus(path) else { return nil }
+    var status = link
+    if link.st_mode & S_IFMT == S_IFLNK {
+      guard case .success(let target) = SystemPath.status(path) else { return .other }
+      status = target
+    }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: return .file
+    case S_IFDIR: return link.st_mode & S_IFMT == S_IFLNK ? .other : .directory
+    default: return .special(what: FileKind.name(ofMode: status.st_mode))
+    }
+  }
+
   /// `url`'s path relative to `root` (`""` when equal), assuming `root` contains it.
   static func relativePath(of url: URL, to root: URL) -> String {
     let path = url.resolvingSymlinksInPath().path
@@ -250,58 +286,87 @@ public struct SourceWalker: Sendable {
   }
 
   func take(_ path: String, url: URL, into state: inout State) {
+    take(path, systemPath: Array(url.path.utf8), givenAs: Array(path.utf8), into: &state)
+  }
+
+  /// Takes the file at `systemPath` (bytes), shown as `path` and named `given` (the path's
+  /// bytes as the user's path and the names below it spell it).
+  func take(_ path: String, systemPath: [UInt8], givenAs given: [UInt8], into state: inout State) {
     // `stat`, following a symbolic link: the size of the file it leads to, not of the link.
-    var status = stat()
-    guard stat(url.path, &status) == 0 else {
-      state.skip(path, .unreadable, "\(path): skipped, cannot read its size")
+    guard case .success(let status) = SystemPath.status(systemPath) else {
+      state.skip(path, .unreadable, "\(path): skipped, cannot read its size", bytes: given)
       return
     }
     let size = Int(status.st_size)
     if size > maximumFileBytes {
       state.skip(
         path, .tooLarge,
-        "\(path): skipped, \(size) bytes is over the \(maximumFileBytes)-byte code analysis limit")
+        "\(path): skipped, \(size) bytes is over the \(maximumFileBytes)-byte code analysis limit", bytes: given)
       return
     }
-    state.files.append(File(path: path, byteCount: size))
+    let encoded = String(validating: given, as: UTF8.self) == nil ? SystemPath.percentEncoded(given) : nil
+    state.files.append(File(path: path, byteCount: size, pathPercentEncoded: encoded))
   }
 
-  /// Walks `directory`; `tree` is the resolved path of the directory given, inside which
+  /// A directory being walked: its path for system calls (absolute), as the user's path and
+  /// the names below it spell it (bytes), and as messages show it.
+  struct Directory {
+    var system: [UInt8]
+    var given: [UInt8]
+    var display: String
+
+    /// The entry `name` of this directory.
+    func appending(_ name: [UInt8]) -> Directory {
+      Directory(
+        system: Self.join(system, name), given: given == Array(".".utf8) ? name : Self.join(given, name),
+        display: SourceWalker.join(display, SystemPath.shown(name)))
+    }
+
+    private static func join(_ directory: [UInt8], _ name: [UInt8]) -> [UInt8] {
+      directory.last == UInt8(ascii: "/") ? directory + name : directory + [UInt8(ascii: "/")] + name
+    }
+  }
+
+  /// Walks `directory`, listing it by the bytes of its entries' names; `relative` is its path
+  /// below the matcher's root, `tree` the resolved path of the directory given, inside which
   /// symbolic links to files are followed.
   func visit(
-    _ directory: URL, display: String, relative: String, matcher: GitignoreMatcher, tree: String,
+    _ directory: Directory, relative: [UInt8], matcher: GitignoreMatcher, tree: [UInt8],
     state: inout State, progress: ((Progress) -> Void)?
   ) {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
-      state.skip(display, .unreadable, "\(display): skipped, cannot list the directory")
+    let display = directory.display
+    guard let names = SystemPath.directoryEntries(directory.system) else {
+      state.skip(display, .unreadable, "\(display): skipped, cannot list the directory", bytes: directory.given)
       return
     }
     state.directories += 1
     state.note(matcher)
-    var subdirectories: [(name: String, relative: String)] = []
-    for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-      if name.hasPrefix(".") { continue }
-      let url = directory.appendingPathComponent(name)
-      guard let kind = Self.kind(of: url) else { continue }
-      let childRelative = relative.isEmpty ? name : relative + "/" + name
+    let swift = Array(".swift".utf8)
+    var subdirectories: [(entry: Directory, relative: [UInt8])] = []
+    for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+      if name.first == UInt8(ascii: ".") { continue }
+      let entry = directory.appending(name)
+      guard let kind = Self.kind(ofSystemPath: entry.system) else { continue }
+      let childRelative = relative.isEmpty ? name : relative + [UInt8(ascii: "/")] + name
+      let isSwift = name.count > swift.count && name.suffix(swift.count).elementsEqual(swift)
       switch kind {
       case .directory:
-        if matcher.excludes(childRelative, isDirectory: true) {
+        if matcher.excludes(bytes: childRelative, isDirectory: true) {
           state.ignoredCount += 1
         } else {
-          subdirectories.append((name, childRelative))
+          subdirectories.append((entry, childRelative))
         }
       case .file:
-        if matcher.excludes(childRelative, isDirectory: false) {
+        if matcher.excludes(bytes: childRelative, isDirectory: false) {
           state.ignoredCount += 1
-        } else if name.hasSuffix(".swift") {
-          let path = Self.join(display, name)
-          if let target = Self.linkTargetOutside(url, tree: tree) {
+        } else if isSwift {
+          if let target = Self.linkTargetOutside(entry.system, tree: tree) {
             state.skip(
-              path, .linkOutsideTree,
-              "\(path): skipped, a symbolic link to \(target), outside the directory analyzed (not followed)")
+              entry.display, .linkOutsideTree,
+              "\(entry.display): skipped, a symbolic link to \(target), outside the directory analyzed (not followed)",
+              bytes: entry.given)
           } else {
-            take(path, url: url, into: &state)
+            take(entry.display, systemPath: entry.system, givenAs: entry.given, into: &state)
           }
         } else {
           state.nonSwiftCount += 1
@@ -309,44 +374,44 @@ public struct SourceWalker: Sendable {
       case .special(let what):
         // A `.swift` name reads as a source file: say why it is not analyzed (it is never opened,
         // so a FIFO cannot block the walk). Other sockets, FIFOs and devices are passed over.
-        guard name.hasSuffix(".swift") else { continue }
-        if matcher.excludes(childRelative, isDirectory: false) {
+        guard isSwift else { continue }
+        if matcher.excludes(bytes: childRelative, isDirectory: false) {
           state.ignoredCount += 1
         } else {
-          let path = Self.join(display, name)
-          state.skip(path, .notRegularFile, "\(path): skipped, \(what), not a regular file")
+          state.skip(entry.display, .notRegularFile, "\(entry.display): skipped, \(what), not a regular file", bytes: entry.given)
         }
       case .other:
         // A `.swift` name that is a symbolic link to nothing, or round a loop, reads as a source
         // file: say why it is not analyzed. Links to directories are not source files and are
         // passed over.
-        guard name.hasSuffix(".swift"), let problem = PathProblem.of(url.path) else { continue }
-        if matcher.excludes(childRelative, isDirectory: false) {
+        guard isSwift, let problem = PathProblem.of(pathBytes: entry.system) else { continue }
+        if matcher.excludes(bytes: childRelative, isDirectory: false) {
           state.ignoredCount += 1
         } else {
-          let path = Self.join(display, name)
           state.skip(
-            path, problem.isMissing ? .missing : .unreadable, "\(path): skipped, \(problem.description)")
+            entry.display, problem.isMissing ? .missing : .unreadable, "\(entry.display): skipped, \(problem.description)",
+            bytes: entry.given)
         }
       }
     }
     progress?(Progress(directories: state.directories, files: state.files.count))
-    for (name, childRelative) in subdirectories {
+    for (entry, childRelative) in subdirectories {
       var inner = matcher
-      inner.enter(directory: childRelative)
-      visit(
-        directory.appendingPathComponent(name), display: Self.join(display, name),
-        relative: childRelative, matcher: inner, tree: tree, state: &state, progress: progress)
+      inner.enter(directoryBytes: childRelative)
+      visit(entry, relative: childRelative, matcher: inner, tree: tree, state: &state, progress: progress)
     }
   }
 
-  /// The resolved target of `url` when it is a symbolic link leading outside `tree` (a resolved
-  /// directory path); nil for a file that is no link or whose link stays inside.
-  static func linkTargetOutside(_ url: URL, tree: String) -> String? {
-    var link = stat()
-    guard lstat(url.path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK else { return nil }
-    let target = url.resolvingSymlinksInPath().path
-    let inside = tree == "/" || target == tree || target.hasPrefix(tree.hasSuffix("/") ? tree : tree + "/")
-    return inside ? nil : target
+  /// The resolved target of `path` (bytes) when it is a symbolic link leading outside `tree` (a
+  /// resolved directory path), as messages show it; nil for a file that is no link or whose link
+  /// stays inside.
+  static func linkTargetOutside(_ path: [UInt8], tree: [UInt8]) -> String? {
+    guard let link = SystemPath.linkStatus(path), link.st_mode & S_IFMT == S_IFLNK,
+      let target = SystemPath.resolved(path)
+    else { return nil }
+    let slash = UInt8(ascii: "/")
+    let inside =
+      tree == [slash] || target == tree || target.starts(with: tree.last == slash ? tree : tree + [slash])
+    return inside ? nil : SystemPath.shown(target)
   }
 }

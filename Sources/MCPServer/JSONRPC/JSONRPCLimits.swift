@@ -4,12 +4,15 @@ public struct JSONRPCLimits: Sendable, Equatable {
   /// The largest message accepted, in UTF-8 bytes, not counting the newline that ends it.
   ///
   /// Default 4 MiB (4,194,304 bytes). A longer line is discarded without being buffered whole
-  /// and answered with a -32600 error whose id is `null`; the session keeps serving.
+  /// and answered with a -32600 error under the request's id when its first
+  /// ``LineFramer/defaultHeadBytes`` bytes hold it (``JSONRPCMessage/requestID(inStartOf:)``),
+  /// else with id `null`; the session keeps serving.
   public var maximumMessageBytes: Int
   /// The deepest nesting of arrays and objects accepted.
   ///
   /// The envelope counts: a tool's `arguments` object sits at depth 3. Default 64; deeper
-  /// messages get -32700.
+  /// messages get -32700, under the request's id when it can be read past the deep value
+  /// (``JSONRPCMessage/requestID(inStartOf:)``).
   public var maximumDepth: Int
   /// The largest response the server sends, in UTF-8 bytes, not counting the newline that ends
   /// its line: the response's envelope and the request's id, echoed, included.

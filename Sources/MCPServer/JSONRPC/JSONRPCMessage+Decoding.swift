@@ -23,9 +23,10 @@ extension JSONRPCMessage {
   ///
   /// | input | outcome |
   /// |---|---|
-  /// | over ``JSONRPCLimits/maximumMessageBytes`` | -32600, id `null` |
+  /// | over ``JSONRPCLimits/maximumMessageBytes`` | -32600 with the id read from its first ``LineFramer/defaultHeadBytes`` bytes (``requestID(inStartOf:)``), or `null` |
   /// | empty or only whitespace | ignored |
-  /// | not JSON, or deeper than ``JSONRPCLimits/maximumDepth`` | -32700, id `null`, `data.byteOffset` |
+  /// | deeper than ``JSONRPCLimits/maximumDepth`` | -32700 with the id read past the deep value (``requestID(inStartOf:)``), or `null`; `data.byteOffset` |
+  /// | not JSON | -32700, id `null`, `data.byteOffset` |
   /// | JSON with a lone surrogate escape (`"\ud800"`), bytes in a string that are not UTF-8, or bytes after the message | -32700 with the id (or `null`), `data.byteOffset` |
   /// | `[]` | -32600, id `null` |
   /// | a batch, `acceptsBatches` false | -32600, id `null` (batches were removed in MCP 2025-06-18) |
@@ -59,7 +60,9 @@ extension JSONRPCMessage {
     let size = line.count
     if size > limits.maximumMessageBytes {
       return .rejected(
-        .error(.messageTooLarge(size: size, limit: limits.maximumMessageBytes), id: nil))
+        .error(
+          .messageTooLarge(size: size, limit: limits.maximumMessageBytes),
+          id: requestID(inStartOf: line.prefix(LineFramer.defaultHeadBytes))))
     }
     if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
       return .ignored(reason: "blank line")
@@ -118,10 +121,12 @@ extension JSONRPCMessage {
   /// 2.0 §5: the id is `null` when it cannot be read), for a line without a string or integer
   /// id, and for a string id holding U+FFFD — what the lenient reading made of a flaw in the id
   /// itself, an id the client never sent (review, s17: `"id":"\ud800x"` was answered with
-  /// `"id":"\u{FFFD}x"`).
+  /// `"id":"\u{FFFD}x"`). A line nested too deep has its id read without building it
+  /// (``requestID(inStartOf:)``, review 22, 4).
   private static func idDespite(
     _ error: JSONParseError, in line: some Collection<UInt8>, limits: JSONRPCLimits
   ) -> JSONRPCRequestID? {
+    if case .depthLimitExceeded = error.reason { return requestID(inStartOf: line) }
     func isRecoverable(_ error: JSONParseError) -> Bool {
       switch error.reason {
       case .loneSurrogate, .invalidUTF8, .trailingData: true

@@ -61,9 +61,12 @@ public struct MCPToolCallContext: Sendable {
 
   /// Asks the user through the client (`elicitation/create`, form mode) and waits.
   ///
-  /// There is no timeout: the user may take their time, and the client cancels the
-  /// tool call if it gives up (this call then throws `CancellationError`, and the client is
-  /// told the elicitation is cancelled too).
+  /// The user may take their time, up to the server's
+  /// ``MCPServer/Configuration/clientRequestTimeout`` (10 minutes by default): an answer that
+  /// has not come by then fails the wait with ``MCPServerError/clientTimeout(after:)`` (and the
+  /// client is sent `notifications/cancelled` for the elicitation). The client may cancel the
+  /// tool call sooner if it gives up (this call then throws `CancellationError`, and the client
+  /// is told the elicitation is cancelled too).
   ///
   /// - Parameters:
   ///   - message: what the user is asked, shown by the client; for an approval, the exact call.
@@ -74,8 +77,10 @@ public struct MCPToolCallContext: Sendable {
   /// - Throws: ``MCPServerError/elicitationUnsupported`` when ``canElicit`` is false (nothing
   ///   is sent); ``MCPServerError/clientError(_:)`` when the client answers with an error;
   ///   ``MCPServerError/invalidClientResponse(_:)`` for a malformed answer;
-  ///   ``MCPServerError/transportClosed`` when the client goes away; `CancellationError` when
-  ///   the tool call is cancelled.
+  ///   ``MCPServerError/transportClosed`` when the client goes away;
+  ///   ``MCPServerError/clientTimeout(after:)`` when no answer came within the server's
+  ///   ``MCPServer/Configuration/clientRequestTimeout``; `CancellationError` when the tool call
+  ///   is cancelled.
   public func elicit(message: String, requestedSchema: JSONObject) async throws
     -> MCPElicitationResult
   {

@@ -62,18 +62,23 @@ public struct MCPServer: Sendable {
     /// Each line it is given is bounded and escaped (``MCPServer/logLine(_:)``).
     public var log: @Sendable (String) -> Void
     /// How long a request the server sends the client (an elicitation) waits for its answer:
-    /// default 10 minutes, time for a person to read an approval. Then the waiting call fails
-    /// with ``MCPServerError/clientTimeout(after:)`` and the client is sent
-    /// `notifications/cancelled` for it, so a client that never answers (or answers with
-    /// something that cannot be matched to the request) cannot hold a call open forever.
+    /// default ``defaultClientRequestTimeout`` (10 minutes), time for a person to read an
+    /// approval. Then the waiting call fails with ``MCPServerError/clientTimeout(after:)`` and
+    /// the client is sent `notifications/cancelled` for it, so a client that never answers (or
+    /// answers with something that cannot be matched to the request) cannot hold a call open
+    /// forever; a local write waiting for approval is then refused as denied, its receipt saying
+    /// that the approval timed out.
     public var clientRequestTimeout: Duration
+
+    /// The default ``clientRequestTimeout``: 600 seconds (10 minutes).
+    public static let defaultClientRequestTimeout: Duration = .seconds(600)
 
     /// A configuration; `version` is required, every other default is on its property.
     public init(
       name: String = "dolphin", title: String? = nil, version: String, instructions: String? = nil,
       limits: JSONRPCLimits = JSONRPCLimits(),
       log: @escaping @Sendable (String) -> Void = MCPServer.standardErrorLog,
-      clientRequestTimeout: Duration = .seconds(600)
+      clientRequestTimeout: Duration = Configuration.defaultClientRequestTimeout
     ) {
       self.name = name
       self.title = title

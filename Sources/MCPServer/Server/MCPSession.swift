@@ -103,9 +103,12 @@ actor MCPSession {
     let limits = server.configuration.limits
     let inbound: JSONRPCInbound
     switch frame {
-    case .oversized(let size):
+    case .oversized(let size, let head):
+      // Answered under its id when its first bytes hold it (review 22, 4).
       inbound = .rejected(
-        .error(.messageTooLarge(size: size, limit: limits.maximumMessageBytes), id: nil))
+        .error(
+          .messageTooLarge(size: size, limit: limits.maximumMessageBytes),
+          id: JSONRPCMessage.requestID(inStartOf: head)))
     case .message(let bytes):
       inbound = JSONRPCMessage.decode(
         bytes, limits: limits, acceptsBatches: phase != .awaitingInitialize && protocolVersion.acceptsBatches)

@@ -4,8 +4,9 @@ public enum TransportFrame: Sendable, Equatable {
   /// The bytes of one line, without its newline.
   case message([UInt8])
   /// A line longer than the transport's limit; its bytes were discarded as they arrived.
-  /// `byteCount` is the line's full length without the newline.
-  case oversized(byteCount: Int)
+  /// `byteCount` is the line's full length without the newline; `head` its first bytes (at
+  /// most ``LineFramer/headBytes``), from which the request's id may still be read.
+  case oversized(byteCount: Int, head: [UInt8] = [])
 }
 
 /// A bidirectional, message-framed connection to one MCP client.

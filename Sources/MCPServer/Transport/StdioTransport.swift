@@ -38,7 +38,7 @@ public final class StdioTransport: MCPTransport {
   ///   - input: the descriptor to read messages from (default standard input).
   ///   - output: the descriptor to write messages to (default standard output).
   ///   - maximumMessageBytes: the longest line kept (see ``JSONRPCLimits``); longer lines
-  ///     arrive as ``TransportFrame/oversized(byteCount:)``.
+  ///     arrive as ``TransportFrame/oversized(byteCount:head:)``.
   public init(
     input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO,
     maximumMessageBytes: Int = JSONRPCLimits().maximumMessageBytes

@@ -48,15 +48,20 @@ extension MCPServer {
   ///   - version: `serverInfo.version`.
   ///   - verbose: also log one line per tool call.
   ///   - log: where diagnostics go (default standard error; never standard output).
+  ///   - clientRequestTimeout: how long an approval request (elicitation) waits for the
+  ///     client's answer before the write is refused as denied (default
+  ///     ``Configuration/defaultClientRequestTimeout``, 10 minutes; see
+  ///     ``Configuration/clientRequestTimeout``).
   /// - Returns: a server ready to ``run(transport:)``.
   public static func workspaceServer(
     workspace: MCPWorkspace, writes: MCPWritePolicy = .ask, registry: ToolRegistry = .standard,
     version: String, verbose: Bool = false,
-    log: @escaping @Sendable (String) -> Void = MCPServer.standardErrorLog
+    log: @escaping @Sendable (String) -> Void = MCPServer.standardErrorLog,
+    clientRequestTimeout: Duration = Configuration.defaultClientRequestTimeout
   ) -> MCPServer {
     let configuration = Configuration(
       name: "dolphin", title: "Dolphin Continuity", version: version,
-      instructions: workspaceInstructions(writes: writes), log: log)
+      instructions: workspaceInstructions(writes: writes), log: log, clientRequestTimeout: clientRequestTimeout)
     var callLog: (@Sendable (String) -> Void)?
     if verbose {
       // Bounded and escaped as the session's lines: a tool name is the client's text.

@@ -52,6 +52,15 @@ extension RegistryToolProvider {
     "the elicitation was accepted without the required \"approve\" field, so there is no "
     + "approval; nothing was written"
 
+  /// The reason of the refusal of a write whose approval request got no answer within the
+  /// server's ``MCPServer/Configuration/clientRequestTimeout``: `the approval timed out: no
+  /// answer to the approval request within 600 seconds, so the call was refused as denied;
+  /// nothing was written. Send it again to be asked again`.
+  public static func approvalTimedOutMessage(after timeout: Duration) -> String {
+    "the approval timed out: no answer to the approval request within \(MCPServerError.spoken(timeout)), so the "
+      + "call was refused as denied; nothing was written. Send it again to be asked again"
+  }
+
   /// The text of the refusal under ``MCPWritePolicy/deny``.
   public static let deniedByPolicyMessage =
     "the server runs with --writes deny, which refuses every local write; nothing was written. "
@@ -63,8 +72,10 @@ extension RegistryToolProvider {
   /// - When `context.canElicit`: the client shows ``approvalMessage(_:)`` with
   ///   ``approvalSchema``; accept with `approve: true` approves as
   ///   ``elicitationApproval``; decline, cancel, an unticked box, an accept without a boolean
-  ///   `approve` (``missingApprovalMessage``), a client error or a cancelled call refuse, and
-  ///   the executor writes a `denied` receipt and nothing else.
+  ///   `approve` (``missingApprovalMessage``), no answer within the server's
+  ///   ``MCPServer/Configuration/clientRequestTimeout`` (``approvalTimedOutMessage(after:)``),
+  ///   a client error or a cancelled call refuse, and the executor writes a `denied` receipt and
+  ///   nothing else.
   /// - Otherwise ``MCPWritePolicy/allow`` approves as `policy:allow` and
   ///   ``MCPWritePolicy/ask`` refuses with ``cannotAskMessage``.
   public func approver(for context: MCPToolCallContext) -> any ApprovalProvider {
@@ -81,6 +92,9 @@ extension RegistryToolProvider {
           message: Self.approvalMessage(request), requestedSchema: Self.approvalSchema)
       } catch is CancellationError {
         return .denied(reason: "the call was cancelled while waiting for approval")
+      } catch MCPServerError.clientTimeout(let timeout) {
+        // Review 22, 6: said as what happened, not as an approval that could not be asked.
+        return .denied(reason: Self.approvalTimedOutMessage(after: timeout))
       } catch {
         return .denied(reason: "approval could not be asked: \(error)")
       }

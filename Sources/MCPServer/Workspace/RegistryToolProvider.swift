@@ -185,14 +185,18 @@ public struct RegistryToolProvider: MCPToolProvider {
     return failure
   }
 
-  /// The MCP result of a call that did not succeed.
+  /// The MCP result of a call that did not succeed: `error.field` names the argument for
+  /// invalid arguments and for an id in a list argument that no record has
+  /// (``ToolCallResult/failureField``).
   private static func failureResult(_ result: ToolCallResult, tool: String) -> MCPToolResult {
     let receipt = result.receipt
-    let (message, error) =
+    var (message, error) =
       result.error.map { errorDescription($0, tool: tool) }
       ?? errorObject(
         "\(tool) failed: \(result.failureMessage ?? receipt.message)",
         kind: receipt.outcome == .cancelled ? "cancelled" : "failed")
+    // An id no record has names the argument holding it, as a refusal of an argument does.
+    if result.error == nil, let field = result.failureField { error["field"] = .string(field) }
     // Only a receipt that was stored is named: the client may look it up.
     guard result.isReceiptStored else { return .error(message, structuredContent: ["error": .object(error)]) }
     let receiptObject: JSONObject = [

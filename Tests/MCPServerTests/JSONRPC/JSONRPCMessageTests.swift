@@ -56,11 +56,12 @@ struct JSONRPCMessageTests {
     Rejection(
       name: "invalid notification", line: #"{"jsonrpc":"1.0","method":"notifications/x"}"#,
       code: -32600, id: "null"),
+    // Review 22 (4): the id, read before the deep value, is answered (it was null).
     Rejection(
       name: "too deep",
       line: #"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"#
         + String(repeating: "[", count: 70) + "]",
-      code: -32700, id: "null"),
+      code: -32700, id: "1"),
   ]
 
   @Test("Invalid lines become the specified error responses", arguments: rejections)
@@ -199,6 +200,33 @@ struct JSONRPCMessageTests {
     #expect(response == .error(.messageTooLarge(size: 17, limit: 16), id: nil))
   }
 
+  /// Review 22 (4): a line of 4,200,123 bytes with `"id":"big"` was answered with id null.
+  @Test("Over the size limit: the id is read from the line's first bytes, never past them")
+  func sizeLimitKeepsTheID() {
+    let limits = JSONRPCLimits(maximumMessageBytes: 64)
+    let pad = String(repeating: "x", count: 100)
+    let cases: [(String, JSONRPCRequestID?)] = [
+      (#"{"jsonrpc":"2.0","id":"big","method":"m","params":{"q":"\#(pad)"}}"#, .string("big")),
+      (#"{"jsonrpc":"2.0","method":"m","params":{"q":[["\#(pad)"]]},"id":7}"#, JSONRPCRequestID(7)),
+      (#"{"jsonrpc":"2.0","id":{"a":1},"method":"m","params":{"q":"\#(pad)"}}"#, nil),
+      // Past the bytes kept of an oversized line: not looked for.
+      (
+        #"{"jsonrpc":"2.0","method":"m","params":{"q":""# + String(repeating: "x", count: LineFramer.defaultHeadBytes)
+          + #""},"id":7}"#, nil
+      ),
+    ]
+    for (line, id) in cases {
+      guard case .rejected(let response) = JSONRPCMessage.decode(Array(line.utf8), limits: limits) else {
+        Issue.record("expected a rejection")
+        continue
+      }
+      #expect(response == .error(.messageTooLarge(size: line.utf8.count, limit: 64), id: id), "\(line.prefix(80))")
+    }
+    #expect(JSONRPCMessage.requestID(inStartOf: Array(#"{"jsonrpc":"2.0","id":"bi"#.utf8)) == nil, "an id cut short")
+    #expect(JSONRPCMessage.requestID(inStartOf: Array(#"{"jsonrpc":"2.0","id":12"#.utf8)) == nil, "a number cut short")
+    #expect(JSONRPCMessage.requestID(inStartOf: Array(#" {"id":12 ,"#.utf8)) == JSONRPCRequestID(12))
+  }
+
   @Test("A batch over maximumBatchMessages: -32600 with id null naming the count and the limit; at the limit, a batch")
   func batchLimit() {
     let limits = JSONRPCLimits(maximumBatchMessages: 3)
@@ -306,7 +334,19 @@ struct JSONRPCReadableIDTests {
     Case(testDescription: "an id after the flaw that cannot be read", bytes: line(#"{"jsonrpc":"2.0","method":"ping","x":1 2,"id":4}"#), id: nil),
     Case(testDescription: "truncated", bytes: line(#"{"jsonrpc":"2.0","id":5,"method":"#), id: nil),
     Case(testDescription: "no id", bytes: line(#"{"jsonrpc":"2.0","method":"ping"}@"#, [0xFF]), id: nil),
+    // Review 22 (4): nested past the depth bound, the id is read without building the message.
+    Case(testDescription: "nested 100 deep", bytes: line(#"{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"a":@}}"#, deep), id: .string("deep")),
+    Case(testDescription: "an id after the deep value", bytes: line(#"{"jsonrpc":"2.0","method":"ping","params":@, "id" : 8 }"#, deep), id: JSONRPCRequestID(8)),
+    Case(testDescription: "an id name written with an escape", bytes: line(#"{"i\u0064":"e","params":@}"#, deep), id: .string("e")),
+    Case(testDescription: "a deep value holding strings with brackets and quotes", bytes: line(#"{"params":[["]\"[",{"}":"{"}],@],"id":9}"#, deep), id: JSONRPCRequestID(9)),
+    Case(testDescription: "deep, with a lone surrogate in the id", bytes: line(#"{"id":"\ud800","params":@}"#, deep), id: nil),
+    Case(testDescription: "deep, with a fractional id", bytes: line(#"{"id":1.5,"params":@}"#, deep), id: nil),
+    Case(testDescription: "deep, an id only inside params", bytes: line(#"{"params":{"id":5,"a":@}}"#, deep), id: nil),
+    Case(testDescription: "a deep array", bytes: deep, id: nil),
   ]
+
+  /// 100 nested arrays, past the default depth bound of 64.
+  static let deep = Array((String(repeating: "[", count: 100) + String(repeating: "]", count: 100)).utf8)
 
   @Test("a -32700 answer carries the request's id when the rest of the line reads", arguments: cases)
   func readableID(_ c: Case) {

@@ -316,7 +316,7 @@ struct MCPServerProtocolTests {
     #expect(result == ["content": [["type": "text", "text": #"{"a":1}"#]], "isError": false])
   }
 
-  @Test("A message over the size limit is refused with id null; smaller ones and pings still work")
+  @Test("A message over the size limit is refused under its id (read from its start); smaller ones and pings still work")
   func oversizedMessage() async throws {
     let limit = 1024
     let client = TestClient(limits: JSONRPCLimits(maximumMessageBytes: limit))
@@ -333,9 +333,18 @@ struct MCPServerProtocolTests {
     client.send(over)
     let response = try await client.next()
     #expect(response.errorCode == -32600)
-    #expect(response["id"] == .null)
+    // Review 22 (4): it was null, although the id comes first.
+    #expect(response["id"] == 1)
     #expect(
       response["error"]?["data"] == ["size": .integer(over.utf8.count), "limit": .integer(limit)])
+    // An id after more than the bytes kept of the line cannot be read: null.
+    let late =
+      #"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"pad":""#
+      + String(repeating: "x", count: LineFramer.defaultHeadBytes) + #""}},"id":2}"#
+    client.send(late)
+    let unread = try await client.next()
+    #expect(unread.errorCode == -32600)
+    #expect(unread["id"] == .null)
     try await client.expectPing()
   }
 

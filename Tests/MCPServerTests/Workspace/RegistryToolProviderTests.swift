@@ -291,6 +291,8 @@ struct RegistryToolProviderTests {
     var tool: String
     var arguments: JSONObject
     var refusal: String
+    /// The argument the refusal names in `error.field`, when it names one (review 22, 5).
+    var field: String? = nil
   }
 
   static let unknownID = "00000000-0000-0000-0000-000000000000"
@@ -324,15 +326,16 @@ struct RegistryToolProviderTests {
     DoomedWrite(
       testDescription: "knowledge_capture related to an unknown item", tool: "knowledge_capture",
       arguments: ["kind": "fact", "title": "t", "relationships": [["kind": "supports", "targetID": .string(unknownID)]]],
-      refusal: "relationships[0]: no knowledge item has the id \(unknownID)"),
+      refusal: "arguments.relationships[0].targetID: no knowledge item has the id \(unknownID)",
+      field: "arguments.relationships[0].targetID"),
     DoomedWrite(
       testDescription: "task_add citing an unknown item", tool: "task_add",
       arguments: ["title": "t", "knowledgeIDs": [.string(unknownID)]],
-      refusal: "knowledgeIDs[0]: no knowledge item has the id \(unknownID)"),
+      refusal: "arguments.knowledgeIDs[0]: no knowledge item has the id \(unknownID)", field: "arguments.knowledgeIDs[0]"),
     DoomedWrite(
       testDescription: "handoff_create carrying an unknown task", tool: "handoff_create",
       arguments: ["focus": "f", "taskIDs": [.string(unknownID)]],
-      refusal: "taskIDs[0]: no task has the id \(unknownID)"),
+      refusal: "arguments.taskIDs[0]: no task has the id \(unknownID)", field: "arguments.taskIDs[0]"),
   ]
 
   /// Review (s17, F8): an elicitation-capable client showed the approval form — with the
@@ -365,6 +368,7 @@ struct RegistryToolProviderTests {
     #expect(result.text == engineRefusal.text)
     #expect(result.structuredContent?["error"] == engineRefusal.structuredContent?["error"])
     #expect(result.structuredContent?["error"]?["kind"] == "failed")
+    #expect(result.structuredContent?["error"]?["field"] == c.field.map(JSONValue.string), "\(result.structuredContent ?? [:])")
     #expect(result.structuredContent?["receipt"]?["outcome"] == "failed")
     let receipt = try #require(try fixture.receipts.last)
     let receiptAfterApproval = try #require(try afterApproval.receipts.last)
@@ -375,6 +379,29 @@ struct RegistryToolProviderTests {
     #expect(receipt.arguments == receiptAfterApproval.arguments)
     #expect(!receipt.arguments.contains("FAKEfake") && !receipt.arguments.contains("hunter22222"), "\(receipt.arguments)")
     #expect(try fixture.engine.store.read { try $0.counts() }.filter { $0.key != "receipt" }.values.allSatisfy { $0 == 0 })
+  }
+
+  /// Review 22 (5): the index named is the caller's own, counted in the arguments as sent —
+  /// before the schema dropped a repeated id (the same id in another case) — and the id is
+  /// matched in any case.
+  @Test("an unknown id after a repeated one is named at its index in the arguments as sent")
+  func unknownIDNamedAtItsGivenIndex() async throws {
+    let fixture = WorkspaceFixture()
+    let item = try fixture.capture(.fact, "SQLite 3.40 is installed")
+    let unknown = Self.unknownID.replacingOccurrences(of: "0000-0000-0000-000000000000", with: "0000-0000-0000-00000000abcd")
+    let result = await RegistryToolProvider(workspace: fixture.workspace, writes: .allow).callTool(
+      name: "task_add",
+      arguments: [
+        "title": "Upgrade SQLite",
+        "knowledgeIDs": [.string(item.id.uuidString), .string(item.id.uuidString.lowercased()), .string(unknown)],
+      ],
+      context: FakeElicitation { MCPElicitationResult(action: .decline) }.context(canElicit: false))
+    #expect(result.isError)
+    #expect(
+      result.text == "task_add failed: arguments.knowledgeIDs[2]: no knowledge item has the id \(unknown.uppercased())",
+      "\(result.text)")
+    #expect(result.structuredContent?["error"]?["field"] == "arguments.knowledgeIDs[2]")
+    #expect(result.structuredContent?["error"]?["kind"] == "failed")
   }
 
   @Test("A write that can succeed is still asked for, and runs once approved")

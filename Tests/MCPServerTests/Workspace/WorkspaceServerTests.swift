@@ -14,12 +14,15 @@ struct WorkspaceServerTests {
     let serving: Task<Void, Never>
     let logs = Recorder()
 
-    init(writes: MCPWritePolicy = .ask, fixture: WorkspaceFixture = WorkspaceFixture()) {
+    init(
+      writes: MCPWritePolicy = .ask, fixture: WorkspaceFixture = WorkspaceFixture(),
+      clientRequestTimeout: Duration = MCPServer.Configuration.defaultClientRequestTimeout
+    ) {
       self.fixture = fixture
       let logs = self.logs
       let server = MCPServer.workspaceServer(
         workspace: fixture.workspace, writes: writes, version: "9.9.9", verbose: true,
-        log: { logs.record($0) })
+        log: { logs.record($0) }, clientRequestTimeout: clientRequestTimeout)
       let transport = self.transport
       serving = Task { await server.run(transport: transport) }
     }
@@ -150,6 +153,40 @@ struct WorkspaceServerTests {
         + "\"approve\" field, so there is no approval; nothing was written")
     #expect(try session.fixture.knowledgeTitles.isEmpty)
     #expect(try session.fixture.receipts.map(\.outcome) == [.denied])
+  }
+
+  /// Review 22 (6): an approval nobody answers must not hold the call open; the refusal says
+  /// that the approval timed out (it said "approval could not be asked"). The wait is injected
+  /// (1 s); nothing here measures time, so a slow machine only makes the test slower.
+  @Test("An approval left unanswered: after the wait, a denied result and receipt saying it timed out, nothing written")
+  func approvalTimesOut() async throws {
+    let session = Session(clientRequestTimeout: .seconds(1))
+    _ = try await session.initialize(#"{"elicitation":{"form":{}}}"#)
+    session.send(Self.captureLine)
+    let ask = try await session.next()
+    #expect(ask["method"] == "elicitation/create")
+    // Never answered: the server gives up, tells the client, and answers the call (either first).
+    let lines = [try await session.next(), try await session.next()]
+    let cancelled = try #require(lines.first { $0["method"] == "notifications/cancelled" }, "\(lines)")
+    #expect(cancelled["params"]?["requestId"] == ask["id"])
+    let result = try #require(lines.first { $0["id"] == "c-1" }?["result"], "\(lines)")
+    #expect(result["isError"] == true)
+    #expect(result.toolErrorDetails?["error"]?["kind"] == "denied")
+    #expect(result.toolErrorDetails?["receipt"]?["outcome"] == "denied")
+    let text = try #require(result["content"]?.array?.first?["text"]?.string)
+    #expect(
+      text == "knowledge_capture was not run: the approval timed out: no answer to the approval request within 1 second, "
+        + "so the call was refused as denied; nothing was written. Send it again to be asked again", "\(text)")
+    #expect(try session.fixture.knowledgeTitles.isEmpty)
+    let receipts = try session.fixture.receipts
+    #expect(receipts.map(\.outcome) == [.denied])
+    #expect(receipts.first?.message.contains("the approval timed out") == true, "\(receipts)")
+    // An answer that comes after is ignored: nothing is written, and the session serves on.
+    let askID = try #require(ask["id"]).jsonString()
+    session.send(#"{"jsonrpc":"2.0","id":\#(askID),"result":{"action":"accept","content":{"approve":true}}}"#)
+    session.send(#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#)
+    #expect(try await session.next()["id"] == "p")
+    #expect(try session.fixture.knowledgeTitles.isEmpty)
   }
 
   @Test("Cancelling a call that waits for approval: no response, the elicitation is cancelled, nothing written")
