@@ -6,7 +6,11 @@ import Testing
 /// Testing runs suites side by side and on a loaded 2-core machine a line that takes
 /// milliseconds alone waited more than the transport's 10-second default (a full run failed on
 /// it while every MCP suite passed alone). A server that answers costs no wait at all.
-let testOutboundWait: Duration = .seconds(180)
+/// Ten minutes, not three: the command-line suites block their threads while `dolphin` runs,
+/// and Swift's cooperative pool has one thread per core, so an async test here can wait behind
+/// them for minutes without anything being wrong (a cancellation test took 192 s, and failed
+/// at 180 s in three full runs of session 22 on a loaded 2-core machine).
+let testOutboundWait: Duration = .seconds(600)
 
 /// A raw-protocol client: a server running over an ``InMemoryTransport``, driven line by line.
 struct TestClient {
