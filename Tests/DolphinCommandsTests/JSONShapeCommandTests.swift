@@ -77,7 +77,7 @@ struct JSONShapeCommandTests {
     RecordCase(
       command: "handoff restore", args: ["handoff", "restore", "{handoff}"], record: "handoff",
       siblings: ["knowledge", "tasks", "capturedSince", "capturedSinceTotal", "tasksSince", "tasksSinceTotal", "notice"],
-      optional: ["previouslyActiveID"]),
+      optional: ["previouslyActiveID", "stale"]),
     RecordCase(
       command: "context", args: ["context", "--save"], record: "digest", siblings: ["context", "droppedDigestIDs"]),
   ]
