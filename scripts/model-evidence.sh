@@ -477,7 +477,7 @@ step dolphin handoff create --focus "Evidence run: loopback model adapter bounda
   --next "Try a larger instruction-tuned model" --next "Keep the transcript with the release notes" \
   --knowledge "$id_loopback" --knowledge "$id_prompt" --knowledge "$id_receipts" --json
 need_ok
-handoff_id=$(jq -r '.handoff.id // .id' "$work/stdout")
+handoff_id=$(jq -r .handoff.id "$work/stdout")
 [[ $handoff_id =~ ^[0-9A-Fa-f-]{36}$ ]] || fail "no handoff id in the handoff create output"
 knowledge_snapshot "$work/k-before-3.json"
 receipts_snapshot "$work/r-before-3.json"

@@ -418,7 +418,9 @@ public enum DolphinCLI {
     lines += [
       "",
       "Every command takes --help and --workspace DIR, and every command except `mcp` (whose stdout is the",
-      "JSON-RPC stream) takes --json (one JSON document on stdout).",
+      "JSON-RPC stream) takes --json (one JSON document on stdout): a record under its type's key ({task},",
+      "{item, supersededBy}, {handoff, active}, …), a list as {<plural>, count, total, truncated}, and a",
+      "failure as {error: {kind, message, exitCode}}.",
       "Exit codes: 0 ok, 1 declined/aborted, 2 usage, 3 not found, 4 validation, 5 storage.",
     ]
     return lines.joined(separator: "\n")

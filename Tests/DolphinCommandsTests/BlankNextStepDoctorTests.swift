@@ -74,7 +74,7 @@ struct BlankNextStepDoctorTests {
 
     // The next command applies step 0007: the blank steps and invisible tags are gone, the
     // rest is as it was.
-    let shown = try cli.json(["handoff", "get", id])
+    let shown = try cli.record("handoff", ["handoff", "get", id])
     #expect(shown["nextSteps"] as? [String] == Self.visibleSteps, "\(shown)")
     #expect(shown["focus"] as? String == "Blank steps")
     let items = try #require(try cli.json(["knowledge", "list"])["items"] as? [[String: Any]])
@@ -150,7 +150,7 @@ struct BlankNextStepDoctorTests {
     // The command pastes as shown.
     let fixed = try runProcess("/bin/sh", ["-c", command])
     #expect(fixed.status == 0, "\(fixed.stderr)")
-    #expect(try cli.json(["handoff", "get", id])["nextSteps"] as? [String] == Self.visibleSteps)
+    #expect(try cli.record("handoff", ["handoff", "get", id])["nextSteps"] as? [String] == Self.visibleSteps)
     #expect(try cli.run(["doctor"]).stdout.contains("Handoff next steps: none blank\n"))
     #expect(try Self.doctorJSON(cli)["blankNextStepsCommand"] is NSNull, "null once there are none")
   }
@@ -188,7 +188,7 @@ struct BlankNextStepDoctorTests {
     let fixed = try runProcess("/bin/sh", ["-c", command])
     #expect(fixed.status == 0, "\(fixed.stderr)")
     for id in ids {
-      #expect(try cli.json(["handoff", "get", id])["nextSteps"] as? [String] == Self.visibleSteps, "\(id)")
+      #expect(try cli.record("handoff", ["handoff", "get", id])["nextSteps"] as? [String] == Self.visibleSteps, "\(id)")
     }
     #expect(try cli.run(["doctor"]).stdout.contains("Handoff next steps: none blank\n"))
   }

@@ -18,6 +18,13 @@ struct CLI {
     let obj = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
     return try #require(obj as? [String: Any])
   }
+
+  /// The record a single-record command's `--json` puts under its type's key (`item`, `task`,
+  /// `memory`, `handoff`, `digest`: README, "JSON output").
+  func record(_ key: String, _ args: [String]) throws -> [String: Any] {
+    let obj = try json(args)
+    return try #require(obj[key] as? [String: Any], "\(args): no \(key) among \(obj.keys.sorted())")
+  }
 }
 
 @Suite("dolphin CLI end to end", .serialized)
@@ -48,7 +55,7 @@ struct CLIEndToEndTests {
     #expect(del.status == 0, "\(del.stderr)")
     #expect(del.stdout.contains("Deletion plan: delete knowledge \(id) \"Use SQLite for the workspace\""))
     #expect(del.stdout.contains("remove relationship supports from \(bid) \"SQLite 3.40 is installed\""))
-    let after = try cli.json(["knowledge", "get", bid])
+    let after = try cli.record("item", ["knowledge", "get", bid])
     #expect((after["relationships"] as? [Any])?.isEmpty == true)
     #expect(try cli.run(["knowledge", "get", id]).status == 3)
   }
@@ -358,7 +365,7 @@ struct CLIEndToEndTests {
     try Data(export.utf8).write(to: file)
     let imported = try cli.run(["import", file.path])
     #expect(imported.status == 0, "\(imported.stderr)")
-    let item = try cli.json(["knowledge", "get", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"])
+    let item = try cli.record("item", ["knowledge", "get", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"])
     #expect(item["tags"] as? [String] == ["spaced", "upper"])
     let listed = try cli.json(["knowledge", "list", "--tag", "UPPER"])
     #expect((listed["items"] as? [Any])?.count == 1)
@@ -629,10 +636,10 @@ struct CLIEndToEndTests {
   func tasks() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let t = try cli.json(["task", "add", "Write the README", "--priority", "high"])
+    let t = try cli.record("task", ["task", "add", "Write the README", "--priority", "high"])
     let id = try #require(t["id"] as? String)
-    #expect(try cli.json(["task", "complete", id])["status"] as? String == "completed")
-    #expect(try cli.json(["task", "reopen", id])["status"] as? String == "open")
+    #expect(try cli.record("task", ["task", "complete", id])["status"] as? String == "completed")
+    #expect(try cli.record("task", ["task", "reopen", id])["status"] as? String == "open")
     let list = try cli.run(["task", "list", "--status", "open"])
     #expect(list.stdout.contains("[ ] \(id)  \"Write the README\" (high)"))
     #expect(try cli.json(["task", "list", "--status", "open"])["count"] as? Int == 1)
@@ -652,19 +659,20 @@ struct CLIEndToEndTests {
   func completeTwice() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let id = try #require(try cli.json(["task", "add", "Write the README"])["id"] as? String)
+    let id = try #require(try cli.record("task", ["task", "add", "Write the README"])["id"] as? String)
     let first = try cli.json(["task", "complete", id])
-    #expect(first["status"] as? String == "completed")
+    #expect((first["task"] as? [String: Any])?["status"] as? String == "completed")
     #expect(first["alreadyCompleted"] as? Bool == false)
-    let completedAt = try #require(first["completedAt"] as? String)
+    let completedAt = try #require((first["task"] as? [String: Any])?["completedAt"] as? String)
 
     let again = try cli.run(["task", "complete", id])
     #expect(again.status == 0, "\(again.stderr)")
     #expect(again.stdout == "[x] \(id)  \"Write the README\"\nTask already completed at \(completedAt); nothing changed.\n")
     let json = try cli.json(["task", "complete", id])
     #expect(json["alreadyCompleted"] as? Bool == true)
-    #expect(json["completedAt"] as? String == completedAt, "the completion time is kept")
-    #expect(json["id"] as? String == id && json["status"] as? String == "completed" && json["title"] as? String == "Write the README")
+    let task = try #require(json["task"] as? [String: Any])
+    #expect(task["completedAt"] as? String == completedAt, "the completion time is kept")
+    #expect(task["id"] as? String == id && task["status"] as? String == "completed" && task["title"] as? String == "Write the README")
     #expect(!(try cli.run(["task", "reopen", id]).stdout.contains("already")))
     #expect(!(try cli.run(["task", "complete", id]).stdout.contains("already")), "a reopened task is completed again")
   }
@@ -673,17 +681,18 @@ struct CLIEndToEndTests {
   func reopenOpen() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let id = try #require(try cli.json(["task", "add", "Write the README"])["id"] as? String)
+    let id = try #require(try cli.record("task", ["task", "add", "Write the README"])["id"] as? String)
     let again = try cli.run(["task", "reopen", id])
     #expect(again.status == 0, "\(again.stderr)")
     #expect(again.stdout == "[ ] \(id)  \"Write the README\"\nTask already open; nothing changed.\n")
     let json = try cli.json(["task", "reopen", id])
     #expect(json["alreadyOpen"] as? Bool == true)
-    #expect(json["id"] as? String == id && json["status"] as? String == "open" && json["title"] as? String == "Write the README")
+    let task = try #require(json["task"] as? [String: Any])
+    #expect(task["id"] as? String == id && task["status"] as? String == "open" && task["title"] as? String == "Write the README")
     _ = try cli.json(["task", "complete", id])
     let reopened = try cli.json(["task", "reopen", id])
     #expect(reopened["alreadyOpen"] as? Bool == false)
-    #expect(reopened["status"] as? String == "open")
+    #expect((reopened["task"] as? [String: Any])?["status"] as? String == "open")
     #expect(try cli.run(["task", "reopen", id]).stdout.contains("already open"), "a reopened task is open")
   }
 

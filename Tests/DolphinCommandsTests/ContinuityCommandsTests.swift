@@ -18,9 +18,9 @@ struct ContinuityCommandsTests {
     try capture(["decision", "Ship İstanbul-safe lowercasing", "--content", "Never use the locale. Tests run in tr_TR.", "--tags", "i18n"])
     try capture(["preference", "Prefer Swift Testing", "--tags", "testing"])
     try capture(["goal", "Ship 1.0 before March?", "--priority", "critical"])
-    let t = try cli.json(["task", "add", "Benchmark the digest", "--priority", "high", "--knowledge", try #require(ids["Use SQLite for the workspace"])])
+    let t = try cli.record("task", ["task", "add", "Benchmark the digest", "--priority", "high", "--knowledge", try #require(ids["Use SQLite for the workspace"])])
     ids["Benchmark the digest"] = try #require(t["id"] as? String)
-    let u = try cli.json(["task", "add", "Write the README"])
+    let u = try cli.record("task", ["task", "add", "Write the README"])
     ids["Write the README"] = try #require(u["id"] as? String)
     return ids
   }
@@ -55,7 +55,7 @@ struct ContinuityCommandsTests {
     #expect(Set(texts).count == 1, "the text differs between environments")
     let obj = try #require(try JSONSerialization.jsonObject(with: Data(outputs[0].utf8)) as? [String: Any])
     let context = try #require(obj["context"] as? [String: Any])
-    #expect(obj["saved"] == nil)
+    #expect(obj["digest"] == nil && obj["droppedDigestIDs"] == nil, "nothing stored without --save")
     #expect(context["method"] as? String == "rule-based")
     #expect(context["algorithm"] as? String == "rule-based-digest")
     let sections = try #require(context["sections"] as? [String: Any])
@@ -129,8 +129,12 @@ struct ContinuityCommandsTests {
     defer { cli.dir.remove() }
     _ = try Self.seed(cli)
     let r = try cli.json(["context", "--save"])
-    let saved = try #require(r["saved"] as? [String: Any])
-    #expect((saved["trigger"] as? [String: Any])?["kind"] as? String == "manual")
+    let digest = try #require(r["digest"] as? [String: Any])
+    #expect((digest["trigger"] as? [String: Any])?["kind"] as? String == "manual")
+    #expect(digest["sections"] as? [String: Any] != nil, "the digest stored, whole")
+    #expect(
+      (digest["sections"] as? NSDictionary) == ((r["context"] as? [String: Any])?["sections"] as? NSDictionary),
+      "the digest holds the sections shown")
     #expect((try cli.json(["status"])["counts"] as? [String: Any])?["digest"] as? Int == 1)
     let text = try cli.run(["context", "--save"])
     #expect(text.stdout.contains("Stored rule-based digest "))

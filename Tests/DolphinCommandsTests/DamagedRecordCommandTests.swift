@@ -20,7 +20,7 @@ struct DamagedRecordCommandTests {
     let cli = CLI()
     defer { cli.dir.remove() }
     let k = try #require((try cli.json(["capture", "fact", "Widgets", "--content", "spring plan", "--json"])["item"] as? [String: Any])?["id"] as? String)
-    let t = try #require(try cli.json(["task", "add", "Ship the widgets", "--json"])["id"] as? String)
+    let t = try #require(try cli.record("task", ["task", "add", "Ship the widgets", "--json"])["id"] as? String)
     try sqlite(cli, "UPDATE knowledge SET priority = 'urgent', kind = 'note' WHERE id = '\(k)'; UPDATE task SET status = 'blocked' WHERE id = '\(t)'")
     #expect(try cli.run(["knowledge", "list"]).status == 5)
 
@@ -60,7 +60,7 @@ struct DamagedRecordCommandTests {
     defer { cli.dir.remove() }
     let k = try #require((try cli.json(["capture", "decision", "Use SQLite", "--tags", "a"])["item"] as? [String: Any])?["id"] as? String)
     _ = try cli.json(["capture", "fact", "WAL is on"])
-    let t = try #require(try cli.json(["task", "add", "Write the README", "--knowledge", k])["id"] as? String)
+    let t = try #require(try cli.record("task", ["task", "add", "Write the README", "--knowledge", k])["id"] as? String)
     try sqlite(cli, "UPDATE knowledge SET tags = '[\"A\",' WHERE id = '\(k)'; UPDATE task SET knowledge_ids = 'oops' WHERE id = '\(t)'")
 
     // The refusal names the record (table and id) as well as the column.
@@ -118,7 +118,8 @@ struct DamagedRecordCommandTests {
     func run(_ args: [String]) throws -> ProcessResult { try runDolphin(args + ["--workspace", workspace]) }
     let added = try run(["task", "add", "Write the README", "--json"])
     try #require(added.status == 0, "\(added.stderr)")
-    let t = try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])?["id"] as? String)
+    let document = try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any]
+    let t = try #require((document?["task"] as? [String: Any])?["id"] as? String)
     let db = workspace + "/workspace.sqlite"
     let edit = try runProcess("/usr/bin/env", ["sqlite3", db, "UPDATE task SET knowledge_ids = 'oops' WHERE id = '\(t)'"])
     try #require(edit.status == 0, "\(edit.stderr)")
@@ -247,7 +248,7 @@ struct DamagedRecordCommandTests {
     let cli = CLI()
     defer { cli.dir.remove() }
     let k = try #require((try cli.json(["capture", "fact", "Widgets", "--content", "spring plan", "--json"])["item"] as? [String: Any])?["id"] as? String)
-    let t = try #require(try cli.json(["task", "add", "Ship the widgets", "--json"])["id"] as? String)
+    let t = try #require(try cli.record("task", ["task", "add", "Ship the widgets", "--json"])["id"] as? String)
     func filled(_ s: String) -> String { s.replacingOccurrences(of: "{K}", with: k).replacingOccurrences(of: "{T}", with: t) }
     try sqlite(cli, filled(c.sql))
     let run = try cli.run(c.command)

@@ -19,7 +19,7 @@ struct DataRightsCommandTests {
   func seed(_ cli: CLI) throws {
     _ = try cli.json(["capture", "decision", "Use SQLite for the workspace", "--content", "WAL mode.", "--tags", "storage"])
     _ = try cli.json(["memory", "save", "Prefers tabs over spaces"])
-    _ = try cli.json(["task", "add", "Write the README", "--notes", "Cover export."])
+    _ = try cli.record("task", ["task", "add", "Write the README", "--notes", "Cover export."])
   }
 
   @Test("export --output writes a 0600 file atomically and refuses to overwrite without --force")
@@ -228,22 +228,22 @@ struct DataRightsCommandTests {
     #expect(refused.status == 4)
     #expect(refused.stdout.contains("    - knowledge \(decision) (content differs)"))
     #expect(refused.stderr.contains("\(file.path): 1 record(s) have the same id as a record in this workspace, with different content: knowledge \(decision) (content differs)"))
-    #expect(try cli.json(["knowledge", "get", decision])["content"] as? String == "WAL mode.")
+    #expect(try cli.record("item", ["knowledge", "get", decision])["content"] as? String == "WAL mode.")
 
     let dry = try cli.run(["import", file.path, "--on-conflict", "replace", "--dry-run"])
     #expect(dry.status == 0, "\(dry.stderr)")
     #expect(dry.stdout.contains("On conflict: replace — the file's versions overwrite these records."))
     #expect(dry.stdout.contains("Dry run: nothing was written."))
-    #expect(try cli.json(["knowledge", "get", decision])["content"] as? String == "WAL mode.")
+    #expect(try cli.record("item", ["knowledge", "get", decision])["content"] as? String == "WAL mode.")
 
     let skipped = try cli.run(["import", file.path, "--on-conflict", "skip"])
     #expect(skipped.status == 0, "\(skipped.stderr)")
     #expect(skipped.stdout.contains("kept this workspace's version of 1 conflicting record(s)"))
-    #expect(try cli.json(["knowledge", "get", decision])["content"] as? String == "WAL mode.")
+    #expect(try cli.record("item", ["knowledge", "get", decision])["content"] as? String == "WAL mode.")
 
     let replaced = try cli.run(["import", file.path, "--on-conflict", "replace", "--yes"])
     #expect(replaced.status == 0, "\(replaced.stderr)")
-    #expect(try cli.json(["knowledge", "get", decision])["content"] as? String == "Changed elsewhere.")
+    #expect(try cli.record("item", ["knowledge", "get", decision])["content"] as? String == "Changed elsewhere.")
 
     let same = try cli.run(["import", file.path])
     #expect(same.status == 0)
@@ -522,8 +522,8 @@ struct DataRightsCommandTests {
     defer { cli.dir.remove() }
     let k = try #require((try cli.json(["capture", "decision", "Use SQLite"])["item"] as? [String: Any])?["id"] as? String)
     _ = try cli.json(["memory", "save", "Prefers tabs over spaces"])
-    let t = try #require(try cli.json(["task", "add", "Write the README", "--knowledge", k])["id"] as? String)
-    _ = try cli.json(["task", "add", "Unlinked task"])
+    let t = try #require(try cli.record("task", ["task", "add", "Write the README", "--knowledge", k])["id"] as? String)
+    _ = try cli.record("task", ["task", "add", "Unlinked task"])
     _ = try cli.json(["handoff", "create", "--focus", "One", "--knowledge", k, "--task", t])
     _ = try cli.json(["handoff", "create", "--focus", "Two", "--knowledge", k])
     _ = try cli.json(["handoff", "create", "--focus", "Three"])

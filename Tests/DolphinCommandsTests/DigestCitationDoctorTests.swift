@@ -26,7 +26,7 @@ struct DigestCitationDoctorTests {
     let gone = try capture(cli, ["decision", "Adopt Postgres 16", "--content", "Replaces MySQL in billing."])
     _ = try capture(cli, ["goal", "Ship billing v2 by June"])
     let saved = try cli.json(["context", "--save"])
-    let digestID = try #require((saved["saved"] as? [String: Any])?["id"] as? String, "\(saved)")
+    let digestID = try #require((saved["digest"] as? [String: Any])?["id"] as? String, "\(saved)")
     try sqlite3(cli, "DELETE FROM knowledge WHERE id = '\(gone)'")
 
     let doctor = try cli.run(["doctor"])

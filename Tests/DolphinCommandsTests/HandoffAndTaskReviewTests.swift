@@ -15,10 +15,10 @@ struct HandoffAndTaskReviewTests {
     let cli = CLI()
     defer { cli.dir.remove() }
     #expect(try cli.run(["capture", "fact", "seed"]).status == 0)
-    let before = try #require(try cli.json(["task", "add", "Task from before"])["id"] as? String)
+    let before = try #require(try cli.record("task", ["task", "add", "Task from before"])["id"] as? String)
     let h = try Self.handoffID(try cli.json(["handoff", "create", "--focus", "Day 1"]))
     let urgent = try #require(
-      try cli.json(["task", "add", "New urgent task added after handoff", "--priority", "critical"])["id"] as? String)
+      try cli.record("task", ["task", "add", "New urgent task added after handoff", "--priority", "critical"])["id"] as? String)
     #expect(try cli.run(["task", "complete", before]).status == 0)
     #expect(try cli.run(["capture", "decision", "Decision after handoff"]).status == 0)
 
@@ -155,10 +155,12 @@ struct HandoffAndTaskReviewTests {
     defer { cli.dir.remove() }
     let k = try #require((try cli.json(["capture", "fact", "ImageCache holds images"])["item"] as? [String: Any])?["id"] as? String)
     let t = try #require(
-      try cli.json([
-        "task", "add", "Investigate memory leak", "--notes",
-        "Seen in Instruments: ImageCache retains UIImage after didReceiveMemoryWarning",
-      ])["id"] as? String)
+      try cli.record(
+        "task",
+        [
+          "task", "add", "Investigate memory leak", "--notes",
+          "Seen in Instruments: ImageCache retains UIImage after didReceiveMemoryWarning",
+        ])["id"] as? String)
     let get = try cli.run(["task", "get", t])
     #expect(get.status == 0, "\(get.stderr)")
     #expect(get.stdout.contains("task: Investigate memory leak\nid:        \(t)\nstatus:    open\npriority:  normal\n"), "\(get.stdout)")
@@ -171,7 +173,7 @@ struct HandoffAndTaskReviewTests {
     #expect(edited.stdout.contains("Edited task \"Fix the ImageCache leak\": title, priority, knowledge changed."), "\(edited.stdout)")
     // Worded as every other write words it (review 21-a, 15).
     #expect(edited.stdout.contains("Also rewrote the rule-built summary of handoff \(h) \"Leak\"."), "\(edited.stdout)")
-    let summary = try #require((try cli.json(["handoff", "get", h])["summary"]) as? String)
+    let summary = try #require((try cli.record("handoff", ["handoff", "get", h])["summary"]) as? String)
     #expect(summary.contains("\"Fix the ImageCache leak\""), "\(summary)")
 
     #expect(try cli.run(["task", "complete", t]).status == 0)
@@ -179,7 +181,7 @@ struct HandoffAndTaskReviewTests {
     #expect(after.stdout.contains("status:    completed (completed "), "\(after.stdout)")
     #expect(after.stdout.contains("priority:  critical"))
     #expect(after.stdout.contains("knowledge: \(k)"))
-    let json = try cli.json(["task", "get", t])
+    let json = try cli.record("task", ["task", "get", t])
     #expect(json["notes"] as? String == "Seen in Instruments: ImageCache retains UIImage after didReceiveMemoryWarning")
 
     let same = try cli.run(["task", "edit", t, "--priority", "critical"])
@@ -198,7 +200,7 @@ struct HandoffAndTaskReviewTests {
     #expect(nothing.stderr.contains("task edit: nothing to change"))
     let unknown = try cli.run(["task", "edit", t, "--knowledge", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"])
     #expect(unknown.status == 3, "\(unknown.stderr)")
-    #expect(try cli.json(["task", "get", t])["title"] as? String == "Fix the ImageCache leak", "nothing stored on error")
+    #expect(try cli.record("task", ["task", "get", t])["title"] as? String == "Fix the ImageCache leak", "nothing stored on error")
     #expect(try cli.run(["task", "get", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"]).status == 3)
     for command in [["task", "get", "--help"], ["task", "edit", "--help"]] {
       let help = try cli.run(command)
@@ -296,7 +298,7 @@ struct HandoffNextStepsInputTests {
   func autoReadsNextSteps() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let t = try #require(try cli.json(["task", "add", "Benchmark capture at 10k items", "--priority", "high"])["id"] as? String)
+    let t = try #require(try cli.record("task", ["task", "add", "Benchmark capture at 10k items", "--priority", "high"])["id"] as? String)
     _ = try cli.json(["capture", "decision", "Use SQLite WAL mode", "--content", "Readers never block the writer"])
     let r = try cli.json(["handoff", "create", "--focus", "Storage layer", "--next", "Run the benchmark", "--auto"])
     let handoff = try #require(r["handoff"] as? [String: Any])

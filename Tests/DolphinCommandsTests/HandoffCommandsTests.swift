@@ -69,7 +69,7 @@ struct HandoffCommandsTests {
     let cli = CLI()
     defer { cli.dir.remove() }
     let k = try Self.id(cli.json(["capture", "decision", "Use SQLite for the workspace", "--tags", "storage"]))
-    let t = try Self.id(cli.json(["task", "add", "Benchmark the digest", "--knowledge", k]))
+    let t = try Self.id(cli.record("task", ["task", "add", "Benchmark the digest", "--knowledge", k]))
     let created = try cli.json([
       "handoff", "create", "--focus", "Wire the digest into the CLI", "--next", "Add --save", "--next", "Write the CLI tests",
       "--knowledge", k, "--task", t,
@@ -125,7 +125,7 @@ struct HandoffCommandsTests {
     let cli = CLI()
     defer { cli.dir.remove() }
     let k = try Self.id(cli.json(["capture", "fact", "The digest is rule-based"]))
-    let t = try Self.id(cli.json(["task", "add", "Ship it"]))
+    let t = try Self.id(cli.record("task", ["task", "add", "Ship it"]))
     let h = try #require((try cli.json(["handoff", "create", "--focus", "Ship", "--knowledge", k, "--task", t])["handoff"] as? [String: Any])?["id"] as? String)
     func snapshot() throws -> AssistantWorkspace {
       let store = try SQLiteWorkspaceStore.open(directory: URL(fileURLWithPath: cli.workspace))
@@ -201,7 +201,7 @@ struct HandoffCommandsTests {
     defer { cli.dir.remove() }
     let k = try Self.id(cli.json(["capture", "decision", "Use SQLite for the workspace store", "--content", "WAL mode."]))
     _ = try cli.run(["capture", "fact", "Cats sleep a lot"])
-    let t = try Self.id(cli.json(["task", "add", "Benchmark the workspace store"]))
+    let t = try Self.id(cli.record("task", ["task", "add", "Benchmark the workspace store"]))
     let r = try cli.json(["handoff", "create", "--focus", "workspace store", "--auto"])
     let auto = try #require(r["autoSelection"] as? [String: Any])
     #expect((auto["knowledgeIDs"] as? [String])?.contains(k) == true)
@@ -283,7 +283,7 @@ struct HandoffCommandsTests {
     #expect(del.status == 0, "\(del.stderr)")
     #expect(del.stdout.contains("Deletion plan: delete knowledge \(k) \"Use SQLite for the workspace\""))
     #expect(del.stdout.contains("  - remove it from handoff \(h) \"Storage work\" "), "\(del.stdout)")
-    let after = try cli.json(["handoff", "get", h])
+    let after = try cli.record("handoff", ["handoff", "get", h])
     #expect(after["knowledgeIDs"] as? [String] == [keep])
     let brief = try cli.run(["handoff", "restore", h])
     #expect(!brief.stdout.contains(k))

@@ -25,7 +25,7 @@ struct ImportMigrateRulesTests {
   /// An export of a workspace holding a task, a handoff and a fact, as a JSON object.
   static func export(_ cli: CLI) throws -> [String: Any] {
     _ = try cli.json(["capture", "fact", "Build server is ci-3"])
-    _ = try cli.json(["task", "add", "Write tests"])
+    _ = try cli.record("task", ["task", "add", "Write tests"])
     _ = try cli.json(["handoff", "create", "--focus", "Release", "--summary", "Where we are"])
     let r = try cli.run(["export"])
     #expect(r.status == 0, "\(r.stderr)")

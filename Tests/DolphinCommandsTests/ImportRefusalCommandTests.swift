@@ -27,7 +27,7 @@ struct ImportRefusalCommandTests {
     let cli = CLI()
     let decision = try RefusedTextCommandTests.id(cli.json(["capture", "decision", "Use SQLite for the workspace"]))
     let fact = try RefusedTextCommandTests.id(cli.json(["capture", "fact", "Build server is ci-3", "--tags", "ci"]))
-    let task = try #require(try cli.json(["task", "add", "Migrate the build"])["id"] as? String)
+    let task = try #require(try cli.record("task", ["task", "add", "Migrate the build"])["id"] as? String)
     #expect(try cli.run(["ask", "/search build"]).status == 0)
     #expect(try cli.run(["context", "--save"]).status == 0)
     let receipt = try RefusedTextCommandTests.sqliteValue(cli, "SELECT id FROM receipt LIMIT 1")

@@ -26,7 +26,7 @@ struct ImportReplaceConfirmationTests {
     let get = Console()
     _ = await DolphinCLI.run(["knowledge", "get", id, "--json", "--workspace", ws], console: get)
     let json = try JSONSerialization.jsonObject(with: Data(get.standardOutput.utf8)) as? [String: Any]
-    return ((json?["item"] as? [String: Any]) ?? json)?["title"] as? String
+    return (json?["item"] as? [String: Any])?["title"] as? String
   }
 
   @Test("declined on a terminal, nothing is replaced; accepted, the file's version is stored")

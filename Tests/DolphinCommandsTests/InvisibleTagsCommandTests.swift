@@ -63,7 +63,7 @@ struct InvisibleTagsCommandTests {
     try Data(export.utf8).write(to: file)
     let imported = try cli.run(["import", file.path])
     #expect(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
-    let item = try cli.json(["knowledge", "get", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"])
+    let item = try cli.record("item", ["knowledge", "get", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"])
     #expect(item["tags"] as? [String] == ["kept"])
   }
 }

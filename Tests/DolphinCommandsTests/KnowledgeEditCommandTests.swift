@@ -36,7 +36,7 @@ struct KnowledgeEditCommandTests {
     #expect(json["changed"] as? [String] == ["content"])
     let item = try #require(json["item"] as? [String: Any])
     #expect(item["content"] as? String == "Chosen for row-level locks.\n" && item["revision"] as? Int == 3)
-    #expect(try cli.json(["knowledge", "get", id])["revision"] as? Int == 3)
+    #expect(try cli.record("item", ["knowledge", "get", id])["revision"] as? Int == 3)
   }
 
   @Test("relationships: --relates adds, --unrelate removes; a supersede cycle names the fix")
@@ -123,7 +123,7 @@ struct KnowledgeEditCommandTests {
     #expect(FileManager.default.createFile(atPath: file, contents: Data()))
     let fromFile = try cli.run(["knowledge", "edit", id, "--content-file", file])
     #expect(fromFile.status == 4 && fromFile.stderr.contains("is an empty file; to remove the content, give --content ''"), "\(fromFile.stderr)")
-    #expect((try cli.json(["knowledge", "get", id]))["content"] as? String == "SQLite 3.40")
+    #expect((try cli.record("item", ["knowledge", "get", id]))["content"] as? String == "SQLite 3.40")
     let removed = try cli.json(["knowledge", "edit", id, "--content", ""])
     #expect(removed["changed"] as? [String] == ["content"])
   }

@@ -74,7 +74,7 @@ struct ListRowTitleTests {
   func taskList(_ c: Case) throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let id = try Self.id(cli.json(["task", "add", c.title, "--priority", "high"]))
+    let id = try Self.id(cli.record("task", ["task", "add", c.title, "--priority", "high"]))
     let r = try cli.run(["task", "list"])
     #expect(r.status == 0, "\(r.stderr)")
     let rows = Self.rows(r.stdout)
@@ -85,7 +85,7 @@ struct ListRowTitleTests {
   func taskSearch() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let id = try Self.id(cli.json(["task", "add", #"Ship it"  matched stems: approved"#]))
+    let id = try Self.id(cli.record("task", ["task", "add", #"Ship it"  matched stems: approved"#]))
     let r = try cli.run(["task", "search", "ship"])
     #expect(r.status == 0, "\(r.stderr)")
     let rows = Self.rows(r.stdout)
@@ -97,7 +97,7 @@ struct ListRowTitleTests {
   func taskSearchLineBreak() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let id = try Self.id(cli.json(["task", "add", "Ship it\nnow\tplease"]))
+    let id = try Self.id(cli.record("task", ["task", "add", "Ship it\nnow\tplease"]))
     let r = try cli.run(["task", "search", "ship"])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(Self.rows(r.stdout).last == #"[ ] \#(id)  "Ship it\nnow\tplease"  matched stems: ship"#, "\(r.stdout)")

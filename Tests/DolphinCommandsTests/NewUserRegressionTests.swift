@@ -127,7 +127,7 @@ struct NewUserRegressionTests {
     func id(_ args: [String]) throws -> String {
       let r = try runDolphin(args + ["--json", "--workspace", ws])
       let obj = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
-      return try #require(((obj["item"] as? [String: Any]) ?? obj)["id"] as? String, "\(r.stdout)")
+      return try #require(((obj["item"] ?? obj["task"]) as? [String: Any])?["id"] as? String, "\(r.stdout)")
     }
     let a = try id(["capture", "decision", "a"])
     let keep = try id(["capture", "fact", "Use SQLite"])

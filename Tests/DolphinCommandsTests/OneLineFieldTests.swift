@@ -111,7 +111,7 @@ struct OneLineFieldTests {
     let dir = TemporaryDirectory("one-line-task")
     defer { dir.remove() }
     let ws = dir.appending("ws").path
-    let task = try Self.json(["task", "add", "harmless" + c.lineBreak + Self.fakeRow], ws)
+    let task = try #require(try Self.json(["task", "add", "harmless" + c.lineBreak + Self.fakeRow], ws)["task"] as? [String: Any])
     let id = try #require(task["id"] as? String)
     let stored = try #require(task["title"] as? String)
     #expect(stored.contains { $0.isNewline }, "the stored title keeps its line break")

@@ -19,7 +19,7 @@ struct QuotedTitleTests {
   func reviewTaskLine() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let t = try Self.id(cli.json(["task", "add", Self.forged]))
+    let t = try Self.id(cli.record("task", ["task", "add", Self.forged]))
     let r = try cli.run(["review"])
     #expect(r.status == 0, "\(r.stderr)")
     let line = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("Tasks: ") })
@@ -33,7 +33,7 @@ struct QuotedTitleTests {
     let cli = CLI()
     defer { cli.dir.remove() }
     let k = try Self.id(cli.json(["capture", "fact", #"Keys rotated  (\#(Self.fake))"#]))
-    let t = try Self.id(cli.json(["task", "add", #"Rotate keys" [completed]  (\#(Self.fake))"#]))
+    let t = try Self.id(cli.record("task", ["task", "add", #"Rotate keys" [completed]  (\#(Self.fake))"#]))
     let h = try #require(
       (try cli.json(["handoff", "create", "--focus", "Keys", "--knowledge", k, "--task", t])["handoff"] as? [String: Any])?["id"]
         as? String)
@@ -51,7 +51,7 @@ struct QuotedTitleTests {
     defer { cli.dir.remove() }
     let target = try Self.id(cli.json(["capture", "decision", Self.forged]))
     let owner = try Self.id(cli.json(["capture", "fact", #"Owner" (\#(Self.fake))"#, "--relates", "supports:\(target)"]))
-    let t = try Self.id(cli.json(["task", "add", #"Task" (\#(Self.fake))"#, "--knowledge", target]))
+    let t = try Self.id(cli.record("task", ["task", "add", #"Task" (\#(Self.fake))"#, "--knowledge", target]))
     let h = try #require(
       (try cli.json(["handoff", "create", "--focus", #"Focus" (\#(Self.fake))"#, "--knowledge", target])["handoff"]
         as? [String: Any])?["id"] as? String)

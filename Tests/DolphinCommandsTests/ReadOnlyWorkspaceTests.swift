@@ -191,7 +191,7 @@ struct ReadOnlyWorkspaceTests {
     #expect(try Unwritable.snapshot(cli.workspace) == before)
 
     // Where it can be written, the next command removes them.
-    let shown = try cli.json(["handoff", "get", id])
+    let shown = try cli.record("handoff", ["handoff", "get", id])
     #expect(shown["nextSteps"] as? [String] == ["Keep this"], "\(shown)")
     #expect(try cli.run(["doctor"]).stdout.contains("Handoff next steps: none blank\n"))
   }

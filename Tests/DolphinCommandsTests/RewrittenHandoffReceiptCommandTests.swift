@@ -11,7 +11,7 @@ struct RewrittenHandoffReceiptCommandTests {
   func doneListsHandoff() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let task = try #require(try cli.json(["task", "add", "Write the migration"])["id"] as? String)
+    let task = try #require(try cli.record("task", ["task", "add", "Write the migration"])["id"] as? String)
     let created = try cli.json(["handoff", "create", "--focus", "Migration", "--task", task])
     let handoff = try #require((created["handoff"] as? [String: Any])?["id"] as? String)
 
@@ -23,7 +23,7 @@ struct RewrittenHandoffReceiptCommandTests {
     let activity = try cli.json(["activity"])
     let receipts = try #require(activity["receipts"] as? [[String: Any]])
     #expect(receipts.first?["changedIDs"] as? [String] == [task, handoff], "\(receipts)")
-    let summary = try #require(try cli.json(["handoff", "get", handoff])["summary"] as? String)
+    let summary = try #require(try cli.record("handoff", ["handoff", "get", handoff])["summary"] as? String)
     #expect(summary.contains(#"Tasks marked completed: "Write the migration"."#), "\(summary)")
   }
 
@@ -31,7 +31,7 @@ struct RewrittenHandoffReceiptCommandTests {
   func promptNamesHandoff() async throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let task = try #require(try cli.json(["task", "add", "Write the migration"])["id"] as? String)
+    let task = try #require(try cli.record("task", ["task", "add", "Write the migration"])["id"] as? String)
     let created = try cli.json(["handoff", "create", "--focus", "Migration", "--task", task])
     let handoff = try #require((created["handoff"] as? [String: Any])?["id"] as? String)
     let console = Console(isInteractive: true, input: ["n"])

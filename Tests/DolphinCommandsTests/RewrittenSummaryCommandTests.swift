@@ -20,7 +20,7 @@ struct RewrittenSummaryCommandTests {
     init() throws {
       let cli = CLI()
       let item = try #require((try cli.json(["capture", "decision", "Use Postgers for invoices"])["item"] as? [String: Any])?["id"] as? String)
-      let task = try #require(try cli.json(["task", "add", "Migrate the invoice table"])["id"] as? String)
+      let task = try #require(try cli.record("task", ["task", "add", "Migrate the invoice table"])["id"] as? String)
       func create(_ extra: [String]) throws -> String {
         let created = try cli.json(["handoff", "create", "--knowledge", item, "--task", task] + extra)
         return try #require((created["handoff"] as? [String: Any])?["id"] as? String)
@@ -33,7 +33,7 @@ struct RewrittenSummaryCommandTests {
     }
 
     func summary(_ id: String) throws -> String {
-      try #require(try cli.json(["handoff", "get", id])["summary"] as? String)
+      try #require(try cli.record("handoff", ["handoff", "get", id])["summary"] as? String)
     }
   }
 
@@ -85,7 +85,8 @@ struct RewrittenSummaryCommandTests {
     let reopened = try f.cli.json(["task", "reopen", f.task])
     #expect(reopened["alreadyOpen"] as? Bool == false)
     #expect(reopened["rebuiltHandoffIDs"] as? [String] == [f.handoff], "\(reopened)")
-    #expect(reopened["id"] as? String == f.task, "the task's own fields stay at the top level")
+    #expect((reopened["task"] as? [String: Any])?["id"] as? String == f.task, "the task under its key")
+    #expect(reopened["id"] == nil, "the task's fields are not mixed into the document")
     #expect(try f.summary(f.handoff) == before)
   }
 

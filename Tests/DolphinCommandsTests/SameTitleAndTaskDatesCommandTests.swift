@@ -67,7 +67,7 @@ struct SameTitleAndTaskDatesCommandTests {
   func taskDates() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let added = try cli.json(["task", "add", "Write the migration guide"])
+    let added = try cli.record("task", ["task", "add", "Write the migration guide"])
     let id = try #require(added["id"] as? String)
     let createdAt = try #require(added["createdAt"] as? String)
     #expect(added["updatedAt"] as? String == createdAt)
@@ -75,7 +75,7 @@ struct SameTitleAndTaskDatesCommandTests {
     #expect(get.stdout.contains("\ncreated:   \(createdAt)\nupdated:   \(createdAt)\n"), "\(get.stdout)")
 
     #expect(try cli.run(["task", "edit", id, "--notes", "Cover WAL mode"]).status == 0)
-    let edited = try cli.json(["task", "get", id])
+    let edited = try cli.record("task", ["task", "get", id])
     let updatedAt = try #require(edited["updatedAt"] as? String)
     #expect(updatedAt > createdAt, "\(updatedAt) after \(createdAt)")
     #expect(edited["createdAt"] as? String == createdAt)
@@ -94,7 +94,7 @@ struct SameTitleAndTaskDatesCommandTests {
   func briefShowsEditedTask() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let task = try #require(try cli.json(["task", "add", "Review the backup script"])["id"] as? String)
+    let task = try #require(try cli.record("task", ["task", "add", "Review the backup script"])["id"] as? String)
     let handoff = try #require(
       (try cli.json(["handoff", "create", "--focus", "Backups", "--task", task])["handoff"] as? [String: Any])?["id"]
         as? String)

@@ -51,7 +51,7 @@ struct SearchMessagesTests {
   func idHint() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let task = try #require(try cli.json(["task", "add", "Write the plan"])["id"] as? String)
+    let task = try #require(try cli.record("task", ["task", "add", "Write the plan"])["id"] as? String)
     let item = try #require((try cli.json(["capture", "fact", "Grafana"])["item"] as? [String: Any])?["id"] as? String)
     let t = try cli.run(["search", task])
     #expect(t.stdout.contains("\(task) is a task's id; search matches words, not ids: dolphin task get \(task) shows it"), "\(t.stdout)")

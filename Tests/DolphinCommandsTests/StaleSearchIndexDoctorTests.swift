@@ -114,7 +114,7 @@ struct SkippedFreshnessDoctorTests {
     let cli = CLI()
     defer { cli.dir.remove() }
     let k = try #require((try cli.json(["capture", "decision", "Use SQLite WAL mode"])["item"] as? [String: Any])?["id"] as? String)
-    let t = try #require(try cli.json(["task", "add", "Bench"])["id"] as? String)
+    let t = try #require(try cli.record("task", ["task", "add", "Bench"])["id"] as? String)
     let db = cli.workspace + "/workspace.sqlite"
     let retitle = try runProcess("/usr/bin/env", ["sqlite3", db, "UPDATE knowledge SET title='Completely different words' WHERE id='\(k)'"])
     try #require(retitle.status == 0, "sqlite3 is needed to edit the workspace outside dolphin: \(retitle.stderr)")

@@ -16,7 +16,7 @@ struct StandardInputOptionTests {
   }
 
   static let piped: [PipedCase] = [
-    PipedCase(name: "task add --notes -", args: ["task", "add", "Ship", "--notes", "-"], path: ["notes"], expected: "real notes\n"),
+    PipedCase(name: "task add --notes -", args: ["task", "add", "Ship", "--notes", "-"], path: ["task", "notes"], expected: "real notes\n"),
     PipedCase(
       name: "handoff create --summary -", args: ["handoff", "create", "--focus", "Release", "--summary", "-"],
       path: ["handoff", "summary"], expected: "real notes"),

@@ -60,8 +60,8 @@ struct StoredBidiControlsTests {
     let got = try cli.run(["knowledge", "get", id, "--json"])
     #expect(got.stdout.contains(#""content" : "a\u0085NEL\u007f\u009b""#), "\(got.stdout)")
     #expect(!got.stdout.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || $0 == "\u{FFFD}" })
-    let item = try #require(try JSONSerialization.jsonObject(with: Data(got.stdout.utf8)) as? [String: Any])
-    #expect(item["content"] as? String == stored)
+    let shown = try #require(try JSONSerialization.jsonObject(with: Data(got.stdout.utf8)) as? [String: Any])
+    #expect((shown["item"] as? [String: Any])?["content"] as? String == stored)
     let export = try cli.run(["export"])
     let document = try #require(try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any])
     let workspace = document["workspace"] as? [String: Any] ?? [:]

@@ -31,7 +31,7 @@ struct StoredControlDisplayTests {
     let cli = CLI()
     defer { cli.dir.remove() }
     let k = try Self.id(cli.json(["capture", "fact", "Ctl bell red", "--content", "Build server notes."]), "item")
-    let t = try Self.id(cli.json(["task", "add", "Task x"]), "task")
+    let t = try Self.id(cli.record("task", ["task", "add", "Task x"]), "task")
     let h = try Self.id(cli.json(["handoff", "create", "--focus", "Handoff focus", "--next", "Step one"]), "handoff")
     let m = try Self.id(cli.json(["memory", "save", "Memory bell"]), "memory")
     try Self.sqlite(

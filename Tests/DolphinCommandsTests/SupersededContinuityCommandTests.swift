@@ -46,7 +46,8 @@ struct SupersededContinuityCommandTests {
     #expect(get.stdout.contains("superseded by: \(c) \"Use Postgres for storage\""), "\(get.stdout)")
     let getJSON = try cli.json(["knowledge", "get", b])
     #expect(getJSON["supersededBy"] as? [String] == [c])
-    #expect(getJSON["title"] as? String == "Use SQLite for storage", "the item's own fields stay at the top level")
+    #expect((getJSON["item"] as? [String: Any])?["title"] as? String == "Use SQLite for storage", "the item under its key")
+    #expect(getJSON["title"] == nil, "the item's fields are not mixed into the document")
     #expect(try cli.json(["knowledge", "get", c])["supersededBy"] == nil)
 
     let search = try cli.run(["search", "storage"])
@@ -86,7 +87,7 @@ struct SupersededContinuityCommandTests {
   func taskStatusRebuildsSummary() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let t = try Self.id(cli.json(["task", "add", "Write the migration"]))
+    let t = try Self.id(cli.record("task", ["task", "add", "Write the migration"]))
     let h = try Self.id(cli.json(["handoff", "create", "--focus", "migration", "--task", t]))
     #expect(try cli.run(["task", "complete", t]).status == 0)
     let restore = try cli.run(["handoff", "restore", h])

@@ -25,7 +25,7 @@ struct TaskSearchExplainTests {
   func symbolsOnly() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    _ = try cli.json(["task", "add", "Plan the 🚀 launch"])
+    _ = try cli.record("task", ["task", "add", "Plan the 🚀 launch"])
     _ = try cli.json(["capture", "fact", "Launch 🚀 plan"])
     for command in [["task", "search"], ["search"]] {
       let alone = try cli.run(command + ["🚀", "--explain"])
@@ -43,9 +43,9 @@ struct TaskSearchExplainTests {
     let cli = CLI()
     defer { cli.dir.remove() }
     let bench = try #require(
-      try cli.json(["task", "add", "Benchmark the digest", "--notes", "Measure p50 and p95 at 10k items.", "--priority", "high"])["id"] as? String)
-    _ = try cli.json(["task", "add", "Write the digest section of the README", "--notes", "Explain how the benchmark numbers were taken."])
-    _ = try cli.json(["task", "add", "Renew the TLS certificate"])
+      try cli.record("task", ["task", "add", "Benchmark the digest", "--notes", "Measure p50 and p95 at 10k items.", "--priority", "high"])["id"] as? String)
+    _ = try cli.record("task", ["task", "add", "Write the digest section of the README", "--notes", "Explain how the benchmark numbers were taken."])
+    _ = try cli.record("task", ["task", "add", "Renew the TLS certificate"])
 
     let r = try cli.run(["task", "search", "benchmark digest", "--explain"])
     #expect(r.status == 0, "\(r.stderr)")

@@ -35,7 +35,7 @@ struct TextBoundsDoctorTests {
     defer { cli.dir.remove() }
     let heavy = try #require((try cli.json(["capture", "fact", "Heavy"])["item"] as? [String: Any])?["id"] as? String)
     #expect(try cli.run(["capture", "fact", "Plain", "--tags", "fine"]).status == 0)
-    let task = try #require(try cli.json(["task", "add", "Heavy task"])["id"] as? String)
+    let task = try #require(try cli.record("task", ["task", "add", "Heavy task"])["id"] as? String)
     let handoff = try #require(
       (try cli.json(["handoff", "create", "--focus", "F", "--next", "ok"])["handoff"] as? [String: Any])?["id"] as? String)
 
@@ -91,7 +91,7 @@ struct TextBoundsDoctorTests {
 
     // Nothing changed: the file is as it was, and the title is still there whole.
     #expect(try Data(contentsOf: URL(fileURLWithPath: cli.workspace + "/workspace.sqlite")) == before)
-    let item = try #require(try cli.json(["knowledge", "get", heavy])["title"] as? String)
+    let item = try #require(try cli.record("item", ["knowledge", "get", heavy])["title"] as? String)
     #expect(item.unicodeScalars.count == 4_001)
   }
 
@@ -120,8 +120,8 @@ struct TextBoundsDoctorTests {
   func completeStoredTitleOverBound() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
-    let open = try #require(try cli.json(["task", "add", "Migrate the billing tables"])["id"] as? String)
-    let done = try #require(try cli.json(["task", "add", "Archive the 2023 invoices"])["id"] as? String)
+    let open = try #require(try cli.record("task", ["task", "add", "Migrate the billing tables"])["id"] as? String)
+    let done = try #require(try cli.record("task", ["task", "add", "Archive the 2023 invoices"])["id"] as? String)
     #expect(try cli.run(["task", "complete", done]).status == 0)
     // As an earlier dolphin stored them, before the Unicode scalar bound.
     try Self.sqlite3(cli, "UPDATE task SET title = 'Migrate the billing tables' || replace(hex(zeroblob(3000)), '00', char(769));")
@@ -196,7 +196,7 @@ struct TextBoundsDoctorTests {
     let fixed = try cli.json(["knowledge", "edit", a, "--priority", "high", "--title", "Deploy from ci-3"])
     #expect((fixed["item"] as? [String: Any])?["id"] as? String == a, "\(fixed)")
     #expect(try cli.run(["knowledge", "delete", b, "--yes"]).status == 0)
-    let after = try cli.json(["knowledge", "get", a])
+    let after = try cli.record("item", ["knowledge", "get", a])
     #expect((after["relationships"] as? [Any])?.isEmpty == true, "\(after)")
   }
 }

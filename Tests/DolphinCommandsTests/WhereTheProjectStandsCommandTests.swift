@@ -61,7 +61,7 @@ struct WhereTheProjectStandsCommandTests {
     defer { cli.dir.remove() }
     let a = try Self.id(cli.json(["capture", "goal", "Ship beta by January 15", "--tags", "release"]))
     let b = try Self.id(cli.json(["capture", "goal", "Ship beta by February 1", "--tags", "release", "--relates", "supersedes:\(a)"]))
-    let added = try cli.json(["task", "add", "Cut the beta branch on January 10", "--knowledge", a])
+    let added = try cli.record("task", ["task", "add", "Cut the beta branch on January 10", "--knowledge", a])
     let task = try #require(added["id"] as? String)
 
     let context = try cli.run(["context"])

@@ -42,8 +42,8 @@ enum AboutCommands {
     run: { ctx in
       if ctx.json {
         struct Row: Encodable { var name: String; var value: Int; var unit: String }
-        struct Out: Encodable { var limits: [Row] }
-        try ctx.console.printJSON(Out(limits: table.map { Row(name: $0.name, value: $0.value, unit: $0.unit) }))
+        try ctx.console.printJSON(
+          WholeListing(key: "limits", entries: table.map { Row(name: $0.name, value: $0.value, unit: $0.unit) }))
         return
       }
       let width = table.map(\.name.count).max() ?? 0

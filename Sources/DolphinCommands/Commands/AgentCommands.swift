@@ -170,7 +170,10 @@ enum AgentCommands {
     run: { ctx in
       let registry = ToolRegistry.standard
       if ctx.json {
-        ctx.console.print(String(decoding: JSONValue.object(["tools": registry.catalog]).serialized(sortedKeys: true), as: UTF8.self))
+        // Every tool, as a list: `{tools, count, total, truncated}`.
+        let count = JSONValue.integer(registry.tools.count)
+        let document = JSONValue.object(["tools": registry.catalog, "count": count, "total": count, "truncated": .bool(false)])
+        ctx.console.print(String(decoding: document.serialized(sortedKeys: true), as: UTF8.self))
         return
       }
       ctx.console.print("\(registry.tools.count) tools (deletion is never an agent tool):")

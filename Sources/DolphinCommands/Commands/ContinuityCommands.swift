@@ -13,38 +13,34 @@ enum ContinuityCommands {
       discussion: """
         The digest is built by deterministic templates, not a model. Without --save nothing is written and the
         output depends only on the workspace (the same in any process, locale and time zone).
+        --json: {context}; with --save also the digest stored (digest) and the ids of the oldest digests
+        dropped to keep at most \(Limits.digestsKept) (droppedDigestIDs).
         """),
     run: { ctx in
       let engine = try ctx.engine(ctx.arguments.has("save") ? .create : .read)
-      struct Saved: Encodable {
-        var id: UUID
-        var createdAt: Date
-        var trigger: DigestTrigger
-        /// The oldest digests dropped to keep at most `Limits.digestsKept`.
-        var droppedDigestIDs: [UUID]
-      }
-      struct Out: Encodable { var context: ProjectContext; var saved: Saved? }
+      // `{context}`, and with --save the digest stored, under its type's key, beside it with the
+      // ids of the oldest digests dropped to keep at most `Limits.digestsKept`.
+      struct Out: Encodable { var context: ProjectContext; var digest: Digest?; var droppedDigestIDs: [UUID]? }
       let out: Out
       if ctx.arguments.has("save") {
         let saved = try engine.saveDigestReportingDropped()
-        let d = saved.digest
         out = Out(
-          context: ProjectContext(sections: d.sections),
-          saved: Saved(id: d.id, createdAt: d.createdAt, trigger: d.trigger, droppedDigestIDs: saved.droppedDigestIDs))
+          context: ProjectContext(sections: saved.digest.sections), digest: saved.digest,
+          droppedDigestIDs: saved.droppedDigestIDs)
       } else {
-        out = Out(context: try engine.projectContext(), saved: nil)
+        out = Out(context: try engine.projectContext(), digest: nil, droppedDigestIDs: nil)
       }
       if ctx.json {
         try ctx.console.printJSON(out)
       } else {
         ctx.console.print(Render.context(out.context))
-        if let s = out.saved {
+        if let d = out.digest {
           ctx.console.print("")
-          ctx.console.print("Stored rule-based digest \(s.id.uuidString) (trigger manual) at \(Render.date(s.createdAt)).")
-          if !s.droppedDigestIDs.isEmpty {
+          ctx.console.print("Stored rule-based digest \(d.id.uuidString) (trigger manual) at \(Render.date(d.createdAt)).")
+          if let dropped = out.droppedDigestIDs, !dropped.isEmpty {
             ctx.console.print(
               "Dropped the oldest digest(s) to keep at most \(Limits.digestsKept): "
-                + s.droppedDigestIDs.map(\.uuidString).joined(separator: ", ") + ".")
+                + dropped.map(\.uuidString).joined(separator: ", ") + ".")
           }
         }
       }
@@ -75,6 +71,10 @@ enum ContinuityCommands {
     run: { ctx in
       let p = try ctx.arguments.value("min-priority").map { try ctx.parseEnum(Priority.self, $0, name: "--min-priority") } ?? .low
       let r = try ctx.engine(.read).insights(minimumPriority: p)
-      if ctx.json { try ctx.console.printJSON(r) } else { ctx.console.print(Render.insights(r)) }
+      if ctx.json {
+        try ctx.console.printJSON(CountedListing(listing: r, count: r.insights.count))
+      } else {
+        ctx.console.print(Render.insights(r))
+      }
     })
 }

@@ -143,10 +143,14 @@ enum HandoffCommands {
       let engine = try ctx.engine(.read)
       let id = try engine.resolveHandoffReference(ctx.arguments.positionals[0], field: "id")
       let h = try engine.handoff(id: id)
+      let active = try engine.activeHandoff()?.id == id
       if ctx.json {
-        try ctx.console.printJSON(h)
+        // The record under its type's key, as the MCP tool `handoff_get` gives it, and whether it
+        // is the active handoff, which the text marks `(active)`.
+        struct Out: Encodable { var handoff: Handoff; var active: Bool }
+        try ctx.console.printJSON(Out(handoff: h, active: active))
       } else {
-        ctx.console.print(Render.handoffDetail(h, active: try engine.activeHandoff()?.id == id))
+        ctx.console.print(Render.handoffDetail(h, active: active))
       }
     })
 
@@ -294,8 +298,7 @@ enum HandoffCommands {
     let shown = ["Delete \(what), oldest first (the active handoff is never selected):"] + plans.map(Render.plan)
     if plans.isEmpty {
       if ctx.json {
-        struct Out: Encodable { var deleted: [DeletionReport]; var count: Int }
-        try ctx.console.printJSON(Out(deleted: [], count: 0))
+        try ctx.console.printJSON(WholeListing<DeletionReport>(key: "deleted", entries: []))
       } else {
         ctx.console.print("No handoff matches; nothing was deleted.")
       }
@@ -306,8 +309,8 @@ enum HandoffCommands {
     try ctx.confirm("Apply these \(plans.count) deletions?", action: "the deletion", plan: plans)
     let reports = try engine.applyHandoffPruning(plans)
     if ctx.json {
-      struct Out: Encodable { var deleted: [DeletionReport]; var count: Int }
-      try ctx.console.printJSON(Out(deleted: reports, count: reports.count))
+      // Every deletion applied, as a list: `{deleted, count, total, truncated}`.
+      try ctx.console.printJSON(WholeListing(key: "deleted", entries: reports))
     } else {
       let removed = Set(reports.flatMap(\.removedIDs)).count
       ctx.console.print("Deleted \(reports.count) handoff(s) (\(removed) record(s) removed).")

@@ -101,8 +101,10 @@ enum KnowledgeCommands {
       let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
       let (item, successors) = try ctx.engine(.read).knowledgeWithSuccessors(id: id)
       if ctx.json {
-        // The item's own fields, as before, and `supersededBy` only when another item supersedes it.
-        try ctx.console.printJSON(KnowledgeWithSuccessors(item: item, supersededBy: successors.isEmpty ? nil : successors.map(\.id)))
+        // The record under its type's key, as `capture` and the MCP tool `knowledge_get` give it,
+        // and `supersededBy` beside it only when another item supersedes it.
+        struct Out: Encodable { var item: KnowledgeItem; var supersededBy: [UUID]? }
+        try ctx.console.printJSON(Out(item: item, supersededBy: successors.isEmpty ? nil : successors.map(\.id)))
       } else {
         ctx.console.print(Render.knowledgeDetail(item, supersededBy: successors))
       }
@@ -309,7 +311,7 @@ enum TaskCommands {
     run: { ctx in
       let id = try ctx.uuid(ctx.arguments.positionals[0], field: "id")
       let t = try ctx.engine(.read).task(id: id)
-      if ctx.json { try ctx.console.printJSON(t) } else { ctx.console.print(Render.taskDetail(t)) }
+      if ctx.json { try ctx.console.printJSON(TaskOutput(task: t)) } else { ctx.console.print(Render.taskDetail(t)) }
     })
 
   static let edit = Command(
@@ -392,7 +394,7 @@ enum TaskCommands {
       let t = try ctx.engine(.create).addTask(
         title: a.positionals[0], notes: notes, priority: priority, knowledgeIDs: ids,
         allowCredentials: a.has("allow-credentials"))
-      if ctx.json { try ctx.console.printJSON(t) } else { ctx.console.print("Added task \(t.id.uuidString): \(inertQuoted(t.title))") }
+      if ctx.json { try ctx.console.printJSON(TaskOutput(task: t)) } else { ctx.console.print("Added task \(t.id.uuidString): \(inertQuoted(t.title))") }
     })
 
   static let list = Command(
@@ -438,8 +440,8 @@ enum TaskCommands {
       }
     })
 
-  /// Runs `task complete` or `task reopen`: prints the task (or, with `--json`, its fields and
-  /// `flag`) and, when it already had the status, `unchanged(task)`.
+  /// Runs `task complete` or `task reopen`: prints the task (or, with `--json`, `{task, <flag>}`:
+  /// ``TaskStatusOutput``) and, when it already had the status, `unchanged(task)`.
   static func changeStatus(
     _ ctx: CommandContext, flag: String, change: (KnowledgeEngine, UUID) throws -> TaskStatusChange,
     unchanged: (TaskItem) -> String
@@ -456,10 +458,15 @@ enum TaskCommands {
     ctx.printRewrittenSummaries(outcome.rebuiltHandoffIDs, engine: engine)
   }
 
-  /// `task complete --json` and `task reopen --json`: the task's fields, as before, plus a
-  /// flag (`alreadyCompleted` or `alreadyOpen`) saying the task already had that status, and
-  /// `rebuiltHandoffIDs` — only when the change rewrote a handoff's rule-built summary (it
-  /// lists open and completed tasks apart) — as the MCP tools give it.
+  /// `task add --json` and `task get --json`: `{task}`, as the MCP tool `task_add` gives it.
+  struct TaskOutput: Encodable {
+    var task: TaskItem
+  }
+
+  /// `task complete --json` and `task reopen --json`: `{task, alreadyCompleted}` or `{task,
+  /// alreadyOpen}` — the flag says the task already had that status — and `rebuiltHandoffIDs`
+  /// beside them only when the change rewrote a handoff's rule-built summary (it lists open and
+  /// completed tasks apart), as the MCP tools `task_complete` and `task_reopen` give them.
   struct TaskStatusOutput: Encodable {
     var task: TaskItem
     var flag: String
@@ -481,8 +488,8 @@ enum TaskCommands {
     }
 
     func encode(to encoder: any Encoder) throws {
-      try task.encode(to: encoder)
       var container = encoder.container(keyedBy: Key.self)
+      try container.encode(task, forKey: Key(stringValue: "task"))
       try container.encode(wasAlreadyInStatus, forKey: Key(stringValue: flag))
       if !rebuiltHandoffIDs.isEmpty { try container.encode(rebuiltHandoffIDs, forKey: Key(stringValue: "rebuiltHandoffIDs")) }
     }
@@ -617,8 +624,9 @@ enum MigrateCommands {
           return a.offset < b.offset
         }.map(\.element)
       if ctx.json {
-        struct Out: Encodable { var quarantined: [WorkspaceTransaction.QuarantineEntry] }
-        try ctx.console.printJSON(Out(quarantined: entries))
+        // Every entry (the quarantine holds what imports kept aside, and is listed whole), as a
+        // list: `{quarantined, count, total, truncated}`.
+        try ctx.console.printJSON(WholeListing(key: "quarantined", entries: entries))
         return
       }
       ctx.console.print("\(entries.count) quarantined record(s)")
@@ -632,17 +640,4 @@ enum MigrateCommands {
         ctx.console.print("  \(inert(Truncation.truncate(e.raw, to: 300)))")
       }
     })
-}
-
-/// `knowledge get --json`: the item's fields, and `supersededBy` (ids) when items supersede it.
-struct KnowledgeWithSuccessors: Encodable {
-  enum Key: String, CodingKey { case supersededBy }
-  var item: KnowledgeItem
-  var supersededBy: [UUID]?
-
-  func encode(to encoder: any Encoder) throws {
-    try item.encode(to: encoder)
-    var c = encoder.container(keyedBy: Key.self)
-    try c.encodeIfPresent(supersededBy, forKey: .supersededBy)
-  }
 }

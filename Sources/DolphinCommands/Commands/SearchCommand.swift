@@ -204,7 +204,7 @@ extension SearchCommands {
         a.positionals[0], kinds: kinds, includeMemories: a.has("include-memories"), tag: tagFilter,
         limit: limit)
       if ctx.json {
-        try ctx.console.printJSON(r)
+        try ctx.console.printJSON(CountedListing(listing: r, count: r.results.count))
       } else {
         let id = r.results.isEmpty ? UUID(uuidString: r.query.trimmingCharacters(in: .whitespaces)) : nil
         let idRecord: RecordType?? = try id.map { try engine.recordType(of: $0) }
@@ -277,7 +277,7 @@ extension SearchCommands {
     let engine = try ctx.engine(.read)
     let r = try engine.search(ctx.arguments.positionals[0], memoriesOnly: true, limit: limit)
     if ctx.json {
-      try ctx.console.printJSON(r)
+      try ctx.console.printJSON(CountedListing(listing: r, count: r.results.count))
     } else {
       // An id is pointed to its record's command, as `search` does (review 18-d, M2: every id
       // was sent to `knowledge get`).

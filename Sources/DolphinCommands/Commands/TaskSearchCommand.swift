@@ -26,7 +26,7 @@ extension TaskCommands {
       let engine = try ctx.engine(.read)
       let r = try engine.searchTasks(ctx.arguments.positionals[0], status: status, limit: limit)
       if ctx.json {
-        try ctx.console.printJSON(r)
+        try ctx.console.printJSON(CountedListing(listing: r, count: r.results.count))
         return
       }
       // The form of `dolphin search`'s line: the mode first, with its algorithm version.
