@@ -57,6 +57,10 @@ def main(workspace, dump, data, out):
             q, d, r = line.split()
             qrels.setdefault(q, {})[d] = int(r)
     terms = {v["term"] for q in queries.values() for t in q["terms"] for v in t["variants"]}
+    # A compound form of adjacent words ("e mail") is read from its parts' postings, as
+    # HybridLexicalRanker.adjacentPostings builds it.
+    adjacent = {t for t in terms if " " in t}
+    terms = (terms - adjacent) | {part for t in adjacent for part in t.split(" ")}
     postings = {}
     for term in sorted(terms):
         row = db.execute("SELECT term_id FROM lexical_term WHERE term = ?", (term,)).fetchone()
@@ -70,6 +74,16 @@ def main(workspace, dump, data, out):
             d = varints(blob, tft + tfg + tfc)
             plist.append((doc, (tl, gl, cl), (tft, tfg, tfc),
                           (undelta(d[:tft]), undelta(d[tft:tft + tfg]), undelta(d[tft + tfg:]))))
+        postings[term] = plist
+    for term in sorted(adjacent):
+        lists = [dict((p[0], p) for p in postings.get(part, [])) for part in term.split(" ")]
+        plist = []
+        for doc in sorted(set.intersection(*(set(l) for l in lists))):
+            starts = tuple(sorted(set(lists[0][doc][3][f]).intersection(
+                *({x - i for x in l[doc][3][f]} for i, l in enumerate(lists) if i)))
+                for f in range(3))
+            if any(starts):
+                plist.append((doc, lists[0][doc][1], tuple(len(s) for s in starts), starts))
         postings[term] = plist
     stats = db.execute("SELECT document_count, title_length, tags_length, content_length "
                        "FROM lexical_stats").fetchone()

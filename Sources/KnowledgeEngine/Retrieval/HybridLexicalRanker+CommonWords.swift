@@ -18,7 +18,10 @@ extension HybridLexicalRanker {
       let isEnding =
         Self.englishClitics.contains(surface)
         && Self.followsApostrophe(analyzed.utf8Range.lowerBound, in: bytes)
-      if parameters.stopWords.contains(surface), !isEnding, !searched.contains(surface),
+      let common =
+        parameters.stopWords.contains(surface)
+        || (parameters.smartStopWordsMinimumLeft > 0 && EnglishStopWords.smart.contains(surface))
+      if common, !isEnding, !searched.contains(surface),
         seen.insert(surface).inserted
       {
         // Runs start and end on scalar boundaries, so the slice decodes whole.

@@ -182,8 +182,15 @@ extension EmptyReason {
         commonWords.count == 1
         ? "the common word \(quoted(commonWords)) was not searched"
         : "the common words \(quoted(commonWords)) were not searched"
-      return left + " (common words are searched only when a query has no other word), and "
-        + missing(otherWords, closeSpellings: true)
+      // Words of the longer SMART list only (``EnglishStopWords/smart``) are left out of long
+      // queries only: saying "no other word" of them would be untrue.
+      let longer = commonWords.first { !EnglishStopWords.snowball.contains($0.lowercased()) }
+      let rule =
+        longer.map {
+          "common words are searched only when a query has no other word, and general words such as '\($0)' "
+            + "only when it has fewer than \(HybridLexicalRanker.Parameters.v1.smartStopWordsMinimumLeft) others"
+        } ?? "common words are searched only when a query has no other word"
+      return left + " (\(rule)), and " + missing(otherWords, closeSpellings: true)
     case .noTermMatched where !unmatchedWords.isEmpty:
       return missing(unmatchedWords, closeSpellings: true)
     case .allBelowThreshold where !unmatchedWords.isEmpty:

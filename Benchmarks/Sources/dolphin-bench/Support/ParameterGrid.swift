@@ -39,7 +39,7 @@ struct ParameterGrid {
     "k1", "b.title", "b.tags", "b.content", "weight.title", "weight.tags", "weight.content",
     "phrase", "coverage", "fuzzy", "prefix", "wordforms", "wordform.prefix",
     "wordform.similarity", "wordform.idfbound", "spellings", "spelling.weight", "compounds", "compound.weight", "compound.open",
-    "plurals", "plurals.names", "initials", "particles", "oneedit", "numbers",
+    "plurals", "plurals.names", "initials", "particles", "oneedit", "numbers", "smart",
   ]
 
   /// Every combination, named like `k1=1.2 b.content=0.75`, in axis order (the last axis
@@ -86,6 +86,7 @@ struct ParameterGrid {
     case "particles": p.searchesParticleCompounds = value != 0
     case "oneedit": p.matchesOneEditTypos = value != 0
     case "numbers": p.searchesWholeNumbers = value != 0
+    case "smart": p.smartStopWordsMinimumLeft = Int(value)
     default: break
     }
   }
