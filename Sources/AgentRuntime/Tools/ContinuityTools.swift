@@ -276,7 +276,7 @@ enum ContinuityTools {
       let rows = l.handoffs.map { h in "- \(h.id.uuidString)\(h.id == l.activeHandoffID ? " (active)" : "") \(ToolRendering.quoted(h.focus))" }
       var structured = try ToolRendering.json(l).object ?? [:]
       structured["count"] = .integer(l.handoffs.count)
-      structured["truncated"] = .bool(l.handoffs.count < l.total)
+      structured["truncated"] = .bool(l.isTruncated)
       structured["offset"] = .integer(offset)
       // The active handoff is named even when its row is left out, as the CLI does.
       @Sendable func text(_ cut: ToolOutput.SizeCut?) -> String {

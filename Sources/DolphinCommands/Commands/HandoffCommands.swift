@@ -123,7 +123,7 @@ enum HandoffCommands {
         }
         try ctx.console.printJSON(
           Out(
-            handoffs: l.handoffs, count: l.handoffs.count, total: l.total, truncated: l.handoffs.count < l.total,
+            handoffs: l.handoffs, count: l.handoffs.count, total: l.total, truncated: l.isTruncated,
             activeHandoffID: l.activeHandoffID))
         return
       }

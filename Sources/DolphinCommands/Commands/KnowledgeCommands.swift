@@ -73,7 +73,7 @@ enum KnowledgeCommands {
         try ctx.console.printJSON(
           Out(
             items: listing.items, count: listing.items.count, total: listing.total,
-            truncated: listing.items.count < listing.total, emptyReason: listing.emptyReason,
+            truncated: listing.isTruncated, emptyReason: listing.emptyReason,
             supersededBy: marks.isEmpty ? nil : marks))
       } else {
         let filtered = !kinds.isEmpty || tag != nil
@@ -271,7 +271,7 @@ enum MemoryCommands {
         try ctx.console.printJSON(
           Out(
             memories: listing.memories, count: listing.memories.count, total: listing.total,
-            truncated: listing.memories.count < listing.total, supersededBy: marks.isEmpty ? nil : marks))
+            truncated: listing.isTruncated, supersededBy: marks.isEmpty ? nil : marks))
       } else {
         ctx.console.print(
           "\(listing.memories.count) memory(ies) shown of \(listing.total) in the workspace"

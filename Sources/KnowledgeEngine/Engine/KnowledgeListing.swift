@@ -39,6 +39,9 @@ public struct KnowledgeListing: Sendable, Equatable {
     self.emptyReason = emptyReason
   }
 
+  /// Whether items that match the filters are not in ``items``: the limit left them out.
+  public var isTruncated: Bool { items.count < total }
+
   /// Why no item matches, in words that name the tag and kinds filtered on, for a "No items:"
   /// line (lower case, no final period); nil when some item matches.
   public var emptyExplanation: String? {

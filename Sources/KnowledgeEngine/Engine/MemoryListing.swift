@@ -19,4 +19,7 @@ public struct MemoryListing: Sendable, Equatable {
     self.total = total
     self.supersededBy = supersededBy
   }
+
+  /// Whether memories the workspace holds are not in ``memories``: the limit left them out.
+  public var isTruncated: Bool { memories.count < total }
 }

@@ -99,6 +99,10 @@ public struct HandoffList: Sendable, Equatable, Codable {
   public var total: Int
   /// The handoff marked active, if any (it may be one that the limit left out).
   public var activeHandoffID: UUID?
+
+  /// Whether handoffs the workspace holds are not in ``handoffs``: the limit, or an offset,
+  /// left them out. Not encoded (a computed property); the CLI and MCP write it as `truncated`.
+  public var isTruncated: Bool { handoffs.count < total }
 }
 
 /// A record a handoff brief names: its id, what it is and its title.

@@ -76,6 +76,23 @@ struct KnowledgeListingTests {
     #expect(all.items.count == 1 && all.total == 3)
   }
 
+  @Test("knowledge, memory and handoff listings say when the limit (or an offset) left some out")
+  func listingsSayWhenTruncated() throws {
+    let engine = try Self.engine()
+    #expect(try engine.knowledgeListing(limit: 1).isTruncated)
+    #expect(try !engine.knowledgeListing(limit: 2).isTruncated)
+    #expect(try !engine.knowledgeListing(tag: "ops", limit: 1).isTruncated)
+    _ = try engine.saveMemory(text: "Prefers green tea")
+    _ = try engine.saveMemory(text: "Works from Zürich")
+    #expect(try engine.memoryListing(limit: 1).isTruncated)
+    #expect(try !engine.memoryListing(limit: 2).isTruncated)
+    _ = try engine.createHandoff(HandoffRequest(focus: "Storage"))
+    _ = try engine.createHandoff(HandoffRequest(focus: "Search"))
+    #expect(try engine.listHandoffs(limit: 1).isTruncated)
+    #expect(try !engine.listHandoffs(limit: 2).isTruncated)
+    #expect(try engine.listHandoffs(limit: 2, offset: 1).isTruncated)
+  }
+
   @Test("a tag filter folds case and diacritics as search folds words, in listing and search")
   func tagFilterFoldsDiacritics() throws {
     let engine = try Self.engine()
