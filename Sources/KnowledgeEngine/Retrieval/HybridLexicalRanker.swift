@@ -1275,15 +1275,15 @@ public struct HybridLexicalRanker: Sendable {
       return (group(.compound, compounds), false)
     }
     if Trigrams.isFuzzyEligible(term) {
-      let trigrams = Trigrams.trigrams(of: term)
+      let trigrams = Trigrams.comparisonList(of: term)
       let candidates = try index.vocabularyTerms(
-        sharingTrigrams: trigrams,
+        sharingTrigrams: trigrams.strings,
         minimumShared: Trigrams.minimumShared(queryTrigramCount: trigrams.count), limit: 64)
       var passing: [(term: String, similarity: Double, df: Int)] = []
       var nearMiss = false
       // A stop word is never searched for another word (`thesis` is no typo of `these`).
       for candidate in candidates where !parameters.stopWords.contains(candidate) {
-        let candidateTrigrams = Trigrams.trigrams(of: candidate)
+        let candidateTrigrams = Trigrams.comparisonList(of: candidate)
         let shared = Trigrams.sharedCount(trigrams, candidateTrigrams)
         if Trigrams.isMatch(
           shared: shared, queryCount: trigrams.count, candidateCount: candidateTrigrams.count),
@@ -1534,13 +1534,13 @@ public struct HybridLexicalRanker: Sendable {
     if prefix != term, try index.documentFrequency(of: prefix) > 0 {
       candidates.insert(prefix, at: 0)
     }
-    let trigrams = Trigrams.trigrams(of: term)
+    let trigrams = Trigrams.comparisonList(of: term)
     var passing: [(term: String, similarity: Double, rank: Int)] = []
     for (rank, candidate) in candidates.enumerated()
     where candidate != term && Trigrams.haveComparableLengths(term, candidate)
       && !parameters.stopWords.contains(candidate)
     {
-      let candidateTrigrams = Trigrams.trigrams(of: candidate)
+      let candidateTrigrams = Trigrams.comparisonList(of: candidate)
       let similarity = Trigrams.jaccard(
         shared: Trigrams.sharedCount(trigrams, candidateTrigrams), queryCount: trigrams.count,
         candidateCount: candidateTrigrams.count)

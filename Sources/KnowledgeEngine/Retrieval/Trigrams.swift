@@ -45,6 +45,7 @@ public enum Trigrams {
   /// - Complexity: O(*n* log *n*) in the number of characters of `term`.
   public static func trigrams(of term: String) -> [String] {
     guard !term.isEmpty else { return [] }
+    if let packed = asciiTrigrams(of: term) { return packed.map(string(ofPacked:)) }
     let padded: [Character] = [" ", " "] + Array(term) + [" "]
     var result = Set<String>()
     for start in 0..<(padded.count - 2) {
@@ -53,10 +54,95 @@ public enum Trigrams {
     return result.sorted()
   }
 
+  /// The distinct padded trigrams of a term of printable ASCII (U+0021…U+007E, where every
+  /// byte is one `Character`), each packed into one integer — first character in bits 16–23,
+  /// second in 8–15, third in 0–7, the padding space as 0x20 — sorted ascending, which is the
+  /// order of ``trigrams(of:)``'s strings; nil when the term has another byte. The form the
+  /// ranker compares most query terms and vocabulary terms in: no string is made.
+  ///
+  /// - Complexity: O(*n* log *n*) in the bytes of `term`.
+  static func asciiTrigrams(of term: String) -> [UInt32]? {
+    var result: [UInt32] = []
+    result.reserveCapacity(term.utf8.count + 1)
+    var first: UInt32 = 0x20
+    var second: UInt32 = 0x20
+    for byte in term.utf8 {
+      guard byte > 0x20, byte < 0x7F else { return nil }
+      let third = UInt32(byte)
+      result.append(first << 16 | second << 8 | third)
+      first = second
+      second = third
+    }
+    guard !result.isEmpty else { return [] }
+    result.append(first << 16 | second << 8 | 0x20)
+    result.sort()
+    var kept = 1
+    for index in 1..<result.count where result[index] != result[kept - 1] {
+      result[kept] = result[index]
+      kept += 1
+    }
+    result.removeLast(result.count - kept)
+    return result
+  }
+
+  /// The three characters of a trigram packed by ``asciiTrigrams(of:)``.
+  static func string(ofPacked trigram: UInt32) -> String {
+    let bytes = [UInt8(truncatingIfNeeded: trigram >> 16), UInt8(truncatingIfNeeded: trigram >> 8),
+                 UInt8(truncatingIfNeeded: trigram)]
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// A term's distinct trigrams in the cheapest form to compare: packed integers when the term
+  /// is printable ASCII (``asciiTrigrams(of:)``), else the strings of ``trigrams(of:)``. Two
+  /// lists share as many trigrams as their strings do.
+  enum ComparisonList {
+    case ascii([UInt32])
+    case strings([String])
+
+    /// The number of distinct trigrams.
+    var count: Int {
+      switch self {
+      case .ascii(let packed): packed.count
+      case .strings(let strings): strings.count
+      }
+    }
+
+    /// The trigrams as ``trigrams(of:)`` gives them.
+    var strings: [String] {
+      switch self {
+      case .ascii(let packed): packed.map(Trigrams.string(ofPacked:))
+      case .strings(let strings): strings
+      }
+    }
+  }
+
+  /// `term`'s trigrams for comparison (see ``ComparisonList``).
+  static func comparisonList(of term: String) -> ComparisonList {
+    if let packed = asciiTrigrams(of: term) { return .ascii(packed) }
+    return .strings(trigrams(of: term))
+  }
+
+  /// The number of trigrams two comparison lists share; equal to ``sharedCount(_:_:)`` of
+  /// their strings.
+  static func sharedCount(_ a: ComparisonList, _ b: ComparisonList) -> Int {
+    switch (a, b) {
+    case (.ascii(let x), .ascii(let y)): sortedSharedCount(x, y)
+    case (.strings(let x), .strings(let y)): sortedSharedCount(x, y)
+    default: sortedSharedCount(a.strings, b.strings)
+    }
+  }
+
   /// The number of trigrams two sorted, duplicate-free trigram lists share.
   ///
   /// - Complexity: O(*a* + *b*).
   public static func sharedCount(_ a: [String], _ b: [String]) -> Int {
+    sortedSharedCount(a, b)
+  }
+
+  /// The number of elements two sorted, duplicate-free arrays share.
+  ///
+  /// - Complexity: O(*a* + *b*).
+  private static func sortedSharedCount<Element: Comparable>(_ a: [Element], _ b: [Element]) -> Int {
     var i = 0
     var j = 0
     var shared = 0
@@ -102,8 +188,8 @@ public enum Trigrams {
   ///   `adobe`/`dobromat` or when `query` is too short or has a digit.
   public static func fuzzySimilarity(of query: String, to candidate: String) -> Double? {
     guard isFuzzyEligible(query) else { return nil }
-    let q = trigrams(of: query)
-    let c = trigrams(of: candidate)
+    let q = comparisonList(of: query)
+    let c = comparisonList(of: candidate)
     let shared = sharedCount(q, c)
     guard isMatch(shared: shared, queryCount: q.count, candidateCount: c.count) else {
       return nil

@@ -14,6 +14,50 @@ struct TrigramsTests {
     #expect(Trigrams.trigrams(of: "aaaa") == ["  a", " aa", "aa ", "aaa"])
   }
 
+  /// The scheme written out over `Character`s, as ``Trigrams/trigrams(of:)`` did before its
+  /// packed ASCII path: the reference the fast path must equal.
+  static func referenceTrigrams(of term: String) -> [String] {
+    guard !term.isEmpty else { return [] }
+    let padded: [Character] = [" ", " "] + Array(term) + [" "]
+    return Set((0..<(padded.count - 2)).map { String(padded[$0..<($0 + 3)]) }).sorted()
+  }
+
+  static let packedCases = [
+    "a", "ab", "cat", "aaaa", "abab", "handoff", "v2.3.9", "c++", "idolm@ster", "don't",
+    "z~!", "0", "e2f", "persistanc", "aaabaaa",
+  ]
+
+  @Test("printable ASCII terms take the packed path and give the reference trigrams", arguments: packedCases)
+  func packedPathEqualsReference(_ term: String) throws {
+    let packed = try #require(Trigrams.asciiTrigrams(of: term))
+    #expect(packed.map(Trigrams.string(ofPacked:)) == Self.referenceTrigrams(of: term))
+    #expect(Trigrams.trigrams(of: term) == Self.referenceTrigrams(of: term))
+    #expect(packed == packed.sorted() && Set(packed).count == packed.count)
+  }
+
+  @Test("terms with a space, control or non-ASCII byte take the string path")
+  func packedPathRefusesOtherBytes() {
+    for term in ["müller", "東京", "a b", "tab\t", "del\u{7F}", "crlf\r\n", "é"] {
+      #expect(Trigrams.asciiTrigrams(of: term) == nil, "\(term)")
+      #expect(Trigrams.trigrams(of: term) == Self.referenceTrigrams(of: term), "\(term)")
+    }
+    #expect(Trigrams.asciiTrigrams(of: "") == [])
+  }
+
+  @Test("shared counts agree across packed, string and mixed lists")
+  func comparisonListsShareAsStringsDo() {
+    let terms = ["handoff", "handof", "müller", "muller", "mullerx", "café", "cafe", "東京", "a"]
+    for a in terms {
+      for b in terms {
+        let expected = Trigrams.sharedCount(Self.referenceTrigrams(of: a), Self.referenceTrigrams(of: b))
+        let lists = (Trigrams.comparisonList(of: a), Trigrams.comparisonList(of: b))
+        #expect(Trigrams.sharedCount(lists.0, lists.1) == expected, "\(a) / \(b)")
+        #expect(lists.0.count == Self.referenceTrigrams(of: a).count)
+        #expect(lists.0.strings == Self.referenceTrigrams(of: a))
+      }
+    }
+  }
+
   @Test("Ceiling arithmetic: at least half of the query's trigrams must be shared")
   func minimumShared() {
     #expect(
