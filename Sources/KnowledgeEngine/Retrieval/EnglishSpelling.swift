@@ -55,39 +55,31 @@ public enum EnglishSpelling {
       if candidate != letters && !found.contains(candidate) { found.append(candidate) }
     }
 
-    for (british, american) in medicalInfixes {
+    for (from, to) in infixRules where letters.count > from.count {
       // Only inside a longer word: `haem` alone is `heme` in American, and `hem` is a seam.
-      for (from, to) in [(british, american), (american, british)] where letters.count > from.count {
-        for start in occurrences(of: from, in: letters) {
-          add(Array(letters[..<start]) + to + letters[(start + from.count)...])
-        }
+      for start in occurrences(of: from, in: letters) {
+        add(Array(letters[..<start]) + to + letters[(start + from.count)...])
       }
     }
     if letters.count >= 5 && !ourExceptions.contains(word) {
-      for ending in ourEndings {
-        for (from, to) in [(Array("our".utf8), Array("or".utf8)), (Array("or".utf8), Array("our".utf8))] {
-          let suffix = from + ending
-          let stemLength = letters.count - suffix.count
-          guard stemLength >= 2, letters.ends(with: suffix) else { continue }
-          // A consonant or `i` before the ending: `tumour`, `behaviour`; not `pour`-like
-          // `-eour`, `-aour`, `-oour`, `-uour` (and `-eor`, `-uor`: `meteor`, `liquor`).
-          guard !"aeou".utf8.contains(letters[stemLength - 1]) else { continue }
-          add(Array(letters[..<stemLength]) + to + ending)
+      for (from, to) in ourRules {
+        let stemLength = letters.count - from.count
+        guard stemLength >= 2, letters.ends(with: from) else { continue }
+        // A consonant or `i` before the ending: `tumour`, `behaviour`; not `pour`-like
+        // `-eour`, `-aour`, `-oour`, `-uour` (and `-eor`, `-uor`: `meteor`, `liquor`).
+        switch letters[stemLength - 1] {
+        case UInt8(ascii: "a"), UInt8(ascii: "e"), UInt8(ascii: "o"), UInt8(ascii: "u"): continue
+        default: add(Array(letters[..<stemLength]) + to)
         }
       }
     }
-    for (pairs, endings) in [(("is", "iz"), iseEndings), (("ys", "yz"), yseEndings)] {
-      for ending in endings {
-        for (from, to) in [(pairs.0, pairs.1), (pairs.1, pairs.0)] {
-          let suffix = Array(from.utf8) + ending
-          let stemLength = letters.count - suffix.count
-          guard stemLength >= 3, letters.ends(with: suffix) else { continue }
-          add(Array(letters[..<stemLength]) + Array(to.utf8) + ending)
-        }
-      }
+    for (from, to) in izeRules {
+      let stemLength = letters.count - from.count
+      guard stemLength >= 3, letters.ends(with: from) else { continue }
+      add(Array(letters[..<stemLength]) + to)
     }
-    for (british, american) in endingPairs where !reEndingExceptions.contains(word) {
-      for (from, to) in [(british, american), (american, british)] {
+    if !reEndingExceptions.contains(word) {
+      for (from, to) in endingRules {
         let stemLength = letters.count - from.count
         guard stemLength >= 2, letters.ends(with: from) else { continue }
         add(Array(letters[..<stemLength]) + to)
@@ -116,6 +108,37 @@ public enum EnglishSpelling {
     ("oestr", "estr"), ("oesoph", "esoph"), ("rrhoea", "rrhea"), ("foet", "fet"),
     ("coel", "cel"), ("amoeb", "ameb"), ("homoeo", "homeo"), ("sulph", "sulf"),
   ].map { (Array($0.0.utf8), Array($0.1.utf8)) }
+
+  /// The infix rules in both directions, in the order they are tried: each pair of
+  /// ``medicalInfixes`` British to American, then back.
+  private static let infixRules: [([UInt8], [UInt8])] = medicalInfixes.flatMap { british, american in
+    [(british, american), (american, british)]
+  }
+
+  /// The `-our` / `-or` rules as whole suffixes, in the order they are tried: for each of
+  /// ``ourEndings``, `our` + ending → `or` + ending, then back. Made once, not per word.
+  private static let ourRules: [([UInt8], [UInt8])] = ourEndings.flatMap { ending in
+    let our = Array("our".utf8) + ending
+    let or = Array("or".utf8) + ending
+    return [(our, or), (or, our)]
+  }
+
+  /// The `-ise` / `-ize` and `-yse` / `-yze` rules as whole suffixes, in the order they are
+  /// tried: for each ending, `is` + ending → `iz` + ending, then back; then the same for `ys`.
+  private static let izeRules: [([UInt8], [UInt8])] =
+    [("is", "iz", iseEndings), ("ys", "yz", yseEndings)].flatMap { british, american, endings in
+      endings.flatMap { ending in
+        let from = Array(british.utf8) + ending
+        let to = Array(american.utf8) + ending
+        return [(from, to), (to, from)]
+      }
+    }
+
+  /// The word-ending rules in both directions, in the order they are tried: each pair of
+  /// ``endingPairs`` British to American, then back.
+  private static let endingRules: [([UInt8], [UInt8])] = endingPairs.flatMap { british, american in
+    [(british, american), (american, british)]
+  }
 
   /// Endings that may follow `our` / `or` (the empty ending first).
   private static let ourEndings: [[UInt8]] = [
