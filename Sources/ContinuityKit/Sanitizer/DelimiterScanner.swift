@@ -10,6 +10,14 @@ import Foundation
 ///   variation selector, a Hangul filler, …), which show nothing, are read past wherever they
 ///   stand between the opening bracket and the end of the name, as whitespace is:
 ///   `<\u{AD}system>`, `<|im\u{AD}_start|>` and `[\u{AD}INST]` are delimiters;
+/// - combining marks (General_Category Mn or Me, ``isCombiningMark(_:)``) are read past between
+///   the opening bracket and the name, and between the two `>` of `>>`: a mark there sits on a
+///   bracket, bar, slash or space, which still reads as what it is, so `<\u{301}system>`,
+///   `<\u{20D2}/system>`, `<|\u{301}im_start|>` and `[\u{301}INST]` are delimiters. Inside the
+///   name a mark is not read past: it makes its letter another letter (NFC has composed most such
+///   pairs already, `s` + U+0301 into `ś`), so `<sy\u{301}stem>` names no delimiter, as `<systém>`
+///   does not. A mark that NFC composes with the bracket itself leaves no bracket: `<` + U+0338
+///   is `≮` U+226E, which is not read as `<`;
 /// - a compatibility form that NFKC folds to one ASCII character is read as that character:
 ///   the brackets, bar and slash of ``punctuation(_:)`` (`＜system＞`, `﹤system﹥`,
 ///   `［INST］`), and name characters (`＜ｓｙｓｔｅｍ＞`, see ``compatibilityFolded(_:)``).
@@ -18,9 +26,10 @@ import Foundation
 /// is decided by what follows up to the end of the name, the scalar just before the `<` and,
 /// for a type argument (`Array<User>`), the scalar just after the name and whether a `<` there
 /// opens a match. Rewriting replaces only brackets, with look-alikes that are neither brackets
-/// (nor fold to one) nor word characters nor default-ignorable, so in the rewritten text every
-/// remaining `<` or `[` sees the same name and neighbours it saw before (or a look-alike where
-/// a bracket was, which ends the match just as early). The one neighbour a rewrite can change
+/// (nor fold to one) nor word characters nor default-ignorable nor combining marks, and that
+/// NFC composes with no mark after them, so in the rewritten text every remaining `<` or `[`
+/// sees the same name and neighbours it saw before (or a look-alike where a bracket was, which
+/// ends the match just as early). The one neighbour a rewrite can change
 /// is a nested `<` after a type argument's name (`Array<User<system>>`), and only when that `<`
 /// opened a match, in which case the outer `<` was not a type argument either and was rewritten
 /// too. The `>` after a type argument's name is never rewritten: a match's closing bracket is
@@ -103,7 +112,7 @@ struct DelimiterScanner {
     if punctuation(s[start]) == "[" {
       shape = .square
     } else {
-      let next = skipWhitespace(in: s, from: cursor)
+      let next = skipSpacing(in: s, from: cursor)
       let following = next < s.count ? punctuation(s[next]) : nil
       if following == "<" {
         shape = .doubleAngle
@@ -117,8 +126,8 @@ struct DelimiterScanner {
       }
     }
 
-    cursor = skipWhitespace(in: s, from: cursor)
-    if cursor < s.count, punctuation(s[cursor]) == "/" { cursor = skipWhitespace(in: s, from: cursor + 1) }
+    cursor = skipSpacing(in: s, from: cursor)
+    if cursor < s.count, punctuation(s[cursor]) == "/" { cursor = skipSpacing(in: s, from: cursor + 1) }
 
     // The name, folded, read past default-ignorable characters; at most one scalar past the
     // longest name, which is enough to know it is no name of the table.
@@ -164,7 +173,7 @@ struct DelimiterScanner {
       if bracket == closer {
         brackets.append(cursor)
         if shape == .doubleAngle {
-          let second = skipIgnorable(in: s, from: cursor + 1)
+          let second = skipIgnorableOrMark(in: s, from: cursor + 1)
           if second < s.count, punctuation(s[second]) == ">" { brackets.append(second) }
         }
         break
@@ -175,13 +184,39 @@ struct DelimiterScanner {
   }
 
   /// The first offset from `offset` on whose scalar is neither White_Space nor
-  /// default-ignorable.
-  private static func skipWhitespace(in s: [Unicode.Scalar], from offset: Int) -> Int {
+  /// default-ignorable nor a combining mark: what is read past between an opening bracket and
+  /// the name.
+  private static func skipSpacing(in s: [Unicode.Scalar], from offset: Int) -> Int {
     var offset = offset
-    while offset < s.count, s[offset].properties.isWhitespace || Sanitizer.isDefaultIgnorable(s[offset]) {
+    while offset < s.count, s[offset].properties.isWhitespace || isIgnorableOrMark(s[offset]) {
       offset += 1
     }
     return offset
+  }
+
+  /// The first offset from `offset` on whose scalar is neither default-ignorable nor a
+  /// combining mark.
+  private static func skipIgnorableOrMark(in s: [Unicode.Scalar], from offset: Int) -> Int {
+    var offset = offset
+    while offset < s.count, isIgnorableOrMark(s[offset]) { offset += 1 }
+    return offset
+  }
+
+  private static func isIgnorableOrMark(_ scalar: Unicode.Scalar) -> Bool {
+    Sanitizer.isDefaultIgnorable(scalar) || isCombiningMark(scalar)
+  }
+
+  /// Whether `scalar` is a nonspacing or enclosing combining mark (General_Category Mn or Me:
+  /// U+0301 combining acute accent, U+20D2 combining long vertical line overlay, U+20DD
+  /// combining enclosing circle), which draws on the character before it and takes no place of
+  /// its own. Spacing marks (Mc) take a place, as a letter does, and are not included.
+  /// - Complexity: O(1); no scalar below U+0300 is one.
+  static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+    guard scalar.value >= 0x300 else { return false }
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark: return true
+    default: return false
+    }
   }
 
   /// The first offset from `offset` on whose scalar is not default-ignorable.
