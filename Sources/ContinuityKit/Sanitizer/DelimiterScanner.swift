@@ -2,8 +2,10 @@ import Foundation
 
 /// Finds the delimiters of ``Sanitizer/delimiters`` in a run of Unicode scalars.
 ///
-/// Detection and rewriting both go through ``matches(in:)``, so a text is reported live
-/// exactly when sanitizing would change a bracket in it.
+/// Detection and rewriting both go through ``matches(in:table:)``, so a text is reported live
+/// exactly when sanitizing would change a bracket in it. Removing hidden-reasoning blocks
+/// (``Sanitizer/removingTagBlocks(named:from:)``) reads its tags with the same rules, from a
+/// table of its own.
 ///
 /// Matching reads a delimiter as a model would, not only as its ASCII spelling:
 /// - default-ignorable characters (``Sanitizer/isDefaultIgnorable(_:)``: a soft hyphen, a
@@ -44,6 +46,26 @@ struct DelimiterScanner {
     /// compatibility form of ``punctuation(_:)``), ascending: the opening bracket or brackets,
     /// then the closing ones when the delimiter is closed.
     var brackets: [Int]
+    /// Whether a `/` stands between the opening bracket and the name (`</system>`, `[/INST]`).
+    var isClosing = false
+  }
+
+  /// The delimiters to look for, keyed for matching.
+  struct Table: Sendable {
+    fileprivate let index: [Key: Sanitizer.Delimiter]
+    /// The longest name, in scalars; longer identifiers are not looked up.
+    fileprivate let longestName: Int
+
+    /// Keys `delimiters` by shape and lowercased name (the first of two equal keys wins).
+    init(_ delimiters: [Sanitizer.Delimiter]) {
+      index = Dictionary(
+        delimiters.map { (Key(shape: $0.shape, name: $0.name.lowercased()), $0) },
+        uniquingKeysWith: { first, _ in first })
+      longestName = delimiters.map(\.name.unicodeScalars.count).max() ?? 0
+    }
+
+    /// ``Sanitizer/delimiters``: what sanitizing neutralizes.
+    static let sanitizer = Table(Sanitizer.delimiters)
   }
 
   /// How far past the name a closing bracket is looked for, in scalars. Attributes longer
@@ -62,34 +84,27 @@ struct DelimiterScanner {
     }
   }
 
-  private struct Key: Hashable {
+  fileprivate struct Key: Hashable {
     var shape: Sanitizer.Delimiter.Shape
     var name: String
   }
 
-  /// ``Sanitizer/delimiters`` keyed by shape and lowercased name.
-  private static let index: [Key: Sanitizer.Delimiter] = Dictionary(
-    Sanitizer.delimiters.map { (Key(shape: $0.shape, name: $0.name.lowercased()), $0) },
-    uniquingKeysWith: { first, _ in first }
-  )
-
-  /// The longest name in the table, in scalars; longer identifiers are not looked up.
-  private static let longestName = Sanitizer.delimiters.map(\.name.unicodeScalars.count).max() ?? 0
-
-  /// Every delimiter in `scalars`, in order of their opening bracket.
+  /// Every delimiter of `table` in `scalars`, in order of their opening bracket.
   ///
-  /// - Parameter scalars: NFC text, already stripped of the characters the sanitizer drops.
+  /// - Parameters:
+  ///   - scalars: NFC text, already stripped of the characters the sanitizer drops.
+  ///   - table: The delimiters to look for; by default those sanitizing neutralizes.
   /// - Returns: The matches; empty when the text holds no live delimiter.
   /// - Complexity: O(*n*): whitespace and names are read at most twice (once more for the
   ///   first `<` of `<<`), and each match looks at most ``closingSearchLimit`` scalars past
   ///   its name.
-  static func matches(in scalars: [Unicode.Scalar]) -> [Match] {
+  static func matches(in scalars: [Unicode.Scalar], table: Table = .sanitizer) -> [Match] {
     // Right to left, so that a nested `<` (`Array<User<system>>`) is decided before the type
     // argument that encloses it.
     var found: [Match] = []
     var opening = Set<Int>()
     for offset in scalars.indices.reversed() where isOpeningBracket(scalars[offset]) {
-      if let match = match(at: offset, in: scalars, opening: opening) {
+      if let match = match(at: offset, in: scalars, opening: opening, table: table) {
         found.append(match)
         opening.insert(offset)
       }
@@ -102,10 +117,10 @@ struct DelimiterScanner {
     !matches(in: scalars).isEmpty
   }
 
-  /// The delimiter whose opening bracket is at `start`, if any.
+  /// The delimiter of `table` whose opening bracket is at `start`, if any.
   ///
   /// - Parameter opening: The offsets after `start` whose bracket opens a match.
-  private static func match(at start: Int, in s: [Unicode.Scalar], opening: Set<Int>) -> Match? {
+  private static func match(at start: Int, in s: [Unicode.Scalar], opening: Set<Int>, table: Table) -> Match? {
     var brackets = [start]
     var cursor = start + 1
     let shape: Sanitizer.Delimiter.Shape
@@ -127,7 +142,8 @@ struct DelimiterScanner {
     }
 
     cursor = skipSpacing(in: s, from: cursor)
-    if cursor < s.count, punctuation(s[cursor]) == "/" { cursor = skipSpacing(in: s, from: cursor + 1) }
+    let isClosing = cursor < s.count && punctuation(s[cursor]) == "/"
+    if isClosing { cursor = skipSpacing(in: s, from: cursor + 1) }
 
     // The name, folded, read past default-ignorable characters; at most one scalar past the
     // longest name, which is enough to know it is no name of the table.
@@ -137,7 +153,7 @@ struct DelimiterScanner {
     // Plain ASCII name characters only, nothing skipped or folded: only such a name can be a
     // type argument, as code spells one.
     var isPlainName = true
-    while cursor < s.count, name.count <= longestName {
+    while cursor < s.count, name.count <= table.longestName {
       let scalar = s[cursor]
       if Sanitizer.isDefaultIgnorable(scalar) {
         isPlainName = false
@@ -150,10 +166,10 @@ struct DelimiterScanner {
       }
       cursor += 1
     }
-    guard !name.isEmpty, name.count <= longestName, !continuesWord(s, at: cursor) else {
+    guard !name.isEmpty, name.count <= table.longestName, !continuesWord(s, at: cursor) else {
       return nil
     }
-    guard let delimiter = index[Key(shape: shape, name: foldedName(name))] else { return nil }
+    guard let delimiter = table.index[Key(shape: shape, name: foldedName(name))] else { return nil }
     // `Array<User>`: a type argument, not a tag. `notes</user>`, `x< user>`, `ab<system>`,
     // `x<User attr=1>`, `x＜User＞` and `x<Us\u{AD}er>` stay live.
     if !delimiter.isVocabularyToken, isPlainName, s[start] == "<", nameStart == start + 1, start > 0,
@@ -180,7 +196,19 @@ struct DelimiterScanner {
       }
       cursor += 1
     }
-    return Match(delimiter: delimiter, brackets: brackets)
+    return Match(delimiter: delimiter, brackets: brackets, isClosing: isClosing)
+  }
+
+  /// Whether `match`, closed, ends with `/>` (`<system/>`, `<think />`): a tag that opens and
+  /// closes at once. Read as the name is: White_Space, default-ignorable characters and
+  /// combining marks between the `/` and the `>` are read past.
+  static func isSelfClosing(_ match: Match, in s: [Unicode.Scalar]) -> Bool {
+    guard match.brackets.count > 1, let closer = match.brackets.last else { return false }
+    var offset = closer - 1
+    while offset > match.brackets[0], s[offset].properties.isWhitespace || isIgnorableOrMark(s[offset]) {
+      offset -= 1
+    }
+    return offset > match.brackets[0] && punctuation(s[offset]) == "/"
   }
 
   /// The first offset from `offset` on whose scalar is neither White_Space nor

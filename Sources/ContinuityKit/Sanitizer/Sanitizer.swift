@@ -132,7 +132,7 @@ public enum Sanitizer {
 extension Sanitizer {
   /// Steps 1 and 2 of ``sanitize(_:)``: the scalars of `text` without controls and invisible
   /// characters, in NFC.
-  private static func visibleNFCScalars(of text: String) -> [Unicode.Scalar] {
+  static func visibleNFCScalars(of text: String) -> [Unicode.Scalar] {
     let visible = visibleScalars(of: Array(text.unicodeScalars))
     // Text of scalars that no normalization changes (ASCII, Latin, Greek, common symbols) is NFC.
     guard visible.contains(where: { !CanonicalComposition.isInert($0) }) else { return visible }
