@@ -94,21 +94,25 @@ public enum PromptBuilder {
 
   static func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "'") + "\"" }
 
+  /// The tags of hidden-reasoning blocks that ``stripHiddenReasoning(_:)`` removes.
+  static let hiddenReasoningTags = ["think", "thinking", "reasoning", "reflection"]
+
   /// Removes hidden-reasoning blocks (`<think>…</think>`, `<thinking>…</thinking>`,
-  /// `<reasoning>…</reasoning>`, an unclosed opening tag through the end) from model output.
+  /// `<reasoning>…</reasoning>`, `<reflection>…</reflection>`) from model output: a block
+  /// through its closing tag, an unclosed opening tag through the end, and everything before a
+  /// closing tag that has no opening tag.
+  ///
+  /// Tags are read as the sanitizer reads a delimiter (`Sanitizer.removingTagBlocks(named:from:)`),
+  /// so a spelling it would neutralize as `<think>` is stripped here as `<think>`: with
+  /// whitespace or attributes (`< think id="1">`), a soft hyphen or another default-ignorable
+  /// character (`<\u{AD}think>`, `<think\u{200B}>`), a combining mark after the bracket, or
+  /// fullwidth brackets (`＜think＞`), in any ASCII case.
+  /// - Parameter text: A model's raw output.
+  /// - Returns: The output without the blocks, trimmed of surrounding white space, with the
+  ///   sanitizer's drops of controls and invisible characters and its NFC already applied; its
+  ///   delimiters are not yet neutralized (sanitize it before use).
   public static func stripHiddenReasoning(_ text: String) -> String {
-    var s = text
-    for tag in ["think", "thinking", "reasoning", "reflection"] {
-      while let open = s.range(of: "<\(tag)>", options: .caseInsensitive) {
-        if let close = s.range(of: "</\(tag)>", options: .caseInsensitive, range: open.upperBound..<s.endIndex) {
-          s.removeSubrange(open.lowerBound..<close.upperBound)
-        } else {
-          s.removeSubrange(open.lowerBound..<s.endIndex)
-        }
-      }
-      // A stray closing tag: everything before it was reasoning.
-      if let close = s.range(of: "</\(tag)>", options: .caseInsensitive) { s.removeSubrange(s.startIndex..<close.upperBound) }
-    }
-    return s.trimmingCharacters(in: .whitespacesAndNewlines)
+    Sanitizer.removingTagBlocks(named: hiddenReasoningTags, from: text)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
   }
 }

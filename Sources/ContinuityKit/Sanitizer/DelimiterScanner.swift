@@ -2,14 +2,24 @@ import Foundation
 
 /// Finds the delimiters of ``Sanitizer/delimiters`` in a run of Unicode scalars.
 ///
-/// Detection and rewriting both go through ``matches(in:)``, so a text is reported live
-/// exactly when sanitizing would change a bracket in it.
+/// Detection and rewriting both go through ``matches(in:table:)``, so a text is reported live
+/// exactly when sanitizing would change a bracket in it. Removing hidden-reasoning blocks
+/// (``Sanitizer/removingTagBlocks(named:from:)``) reads its tags with the same rules, from a
+/// table of its own.
 ///
 /// Matching reads a delimiter as a model would, not only as its ASCII spelling:
 /// - default-ignorable characters (``Sanitizer/isDefaultIgnorable(_:)``: a soft hyphen, a
 ///   variation selector, a Hangul filler, …), which show nothing, are read past wherever they
 ///   stand between the opening bracket and the end of the name, as whitespace is:
 ///   `<\u{AD}system>`, `<|im\u{AD}_start|>` and `[\u{AD}INST]` are delimiters;
+/// - combining marks (General_Category Mn or Me, ``isCombiningMark(_:)``) are read past between
+///   the opening bracket and the name, and between the two `>` of `>>`: a mark there sits on a
+///   bracket, bar, slash or space, which still reads as what it is, so `<\u{301}system>`,
+///   `<\u{20D2}/system>`, `<|\u{301}im_start|>` and `[\u{301}INST]` are delimiters. Inside the
+///   name a mark is not read past: it makes its letter another letter (NFC has composed most such
+///   pairs already, `s` + U+0301 into `ś`), so `<sy\u{301}stem>` names no delimiter, as `<systém>`
+///   does not. A mark that NFC composes with the bracket itself leaves no bracket: `<` + U+0338
+///   is `≮` U+226E, which is not read as `<`;
 /// - a compatibility form that NFKC folds to one ASCII character is read as that character:
 ///   the brackets, bar and slash of ``punctuation(_:)`` (`＜system＞`, `﹤system﹥`,
 ///   `［INST］`), and name characters (`＜ｓｙｓｔｅｍ＞`, see ``compatibilityFolded(_:)``).
@@ -18,9 +28,10 @@ import Foundation
 /// is decided by what follows up to the end of the name, the scalar just before the `<` and,
 /// for a type argument (`Array<User>`), the scalar just after the name and whether a `<` there
 /// opens a match. Rewriting replaces only brackets, with look-alikes that are neither brackets
-/// (nor fold to one) nor word characters nor default-ignorable, so in the rewritten text every
-/// remaining `<` or `[` sees the same name and neighbours it saw before (or a look-alike where
-/// a bracket was, which ends the match just as early). The one neighbour a rewrite can change
+/// (nor fold to one) nor word characters nor default-ignorable nor combining marks, and that
+/// NFC composes with no mark after them, so in the rewritten text every remaining `<` or `[`
+/// sees the same name and neighbours it saw before (or a look-alike where a bracket was, which
+/// ends the match just as early). The one neighbour a rewrite can change
 /// is a nested `<` after a type argument's name (`Array<User<system>>`), and only when that `<`
 /// opened a match, in which case the outer `<` was not a type argument either and was rewritten
 /// too. The `>` after a type argument's name is never rewritten: a match's closing bracket is
@@ -35,6 +46,26 @@ struct DelimiterScanner {
     /// compatibility form of ``punctuation(_:)``), ascending: the opening bracket or brackets,
     /// then the closing ones when the delimiter is closed.
     var brackets: [Int]
+    /// Whether a `/` stands between the opening bracket and the name (`</system>`, `[/INST]`).
+    var isClosing = false
+  }
+
+  /// The delimiters to look for, keyed for matching.
+  struct Table: Sendable {
+    fileprivate let index: [Key: Sanitizer.Delimiter]
+    /// The longest name, in scalars; longer identifiers are not looked up.
+    fileprivate let longestName: Int
+
+    /// Keys `delimiters` by shape and lowercased name (the first of two equal keys wins).
+    init(_ delimiters: [Sanitizer.Delimiter]) {
+      index = Dictionary(
+        delimiters.map { (Key(shape: $0.shape, name: $0.name.lowercased()), $0) },
+        uniquingKeysWith: { first, _ in first })
+      longestName = delimiters.map(\.name.unicodeScalars.count).max() ?? 0
+    }
+
+    /// ``Sanitizer/delimiters``: what sanitizing neutralizes.
+    static let sanitizer = Table(Sanitizer.delimiters)
   }
 
   /// How far past the name a closing bracket is looked for, in scalars. Attributes longer
@@ -53,34 +84,27 @@ struct DelimiterScanner {
     }
   }
 
-  private struct Key: Hashable {
+  fileprivate struct Key: Hashable {
     var shape: Sanitizer.Delimiter.Shape
     var name: String
   }
 
-  /// ``Sanitizer/delimiters`` keyed by shape and lowercased name.
-  private static let index: [Key: Sanitizer.Delimiter] = Dictionary(
-    Sanitizer.delimiters.map { (Key(shape: $0.shape, name: $0.name.lowercased()), $0) },
-    uniquingKeysWith: { first, _ in first }
-  )
-
-  /// The longest name in the table, in scalars; longer identifiers are not looked up.
-  private static let longestName = Sanitizer.delimiters.map(\.name.unicodeScalars.count).max() ?? 0
-
-  /// Every delimiter in `scalars`, in order of their opening bracket.
+  /// Every delimiter of `table` in `scalars`, in order of their opening bracket.
   ///
-  /// - Parameter scalars: NFC text, already stripped of the characters the sanitizer drops.
+  /// - Parameters:
+  ///   - scalars: NFC text, already stripped of the characters the sanitizer drops.
+  ///   - table: The delimiters to look for; by default those sanitizing neutralizes.
   /// - Returns: The matches; empty when the text holds no live delimiter.
   /// - Complexity: O(*n*): whitespace and names are read at most twice (once more for the
   ///   first `<` of `<<`), and each match looks at most ``closingSearchLimit`` scalars past
   ///   its name.
-  static func matches(in scalars: [Unicode.Scalar]) -> [Match] {
+  static func matches(in scalars: [Unicode.Scalar], table: Table = .sanitizer) -> [Match] {
     // Right to left, so that a nested `<` (`Array<User<system>>`) is decided before the type
     // argument that encloses it.
     var found: [Match] = []
     var opening = Set<Int>()
     for offset in scalars.indices.reversed() where isOpeningBracket(scalars[offset]) {
-      if let match = match(at: offset, in: scalars, opening: opening) {
+      if let match = match(at: offset, in: scalars, opening: opening, table: table) {
         found.append(match)
         opening.insert(offset)
       }
@@ -93,17 +117,17 @@ struct DelimiterScanner {
     !matches(in: scalars).isEmpty
   }
 
-  /// The delimiter whose opening bracket is at `start`, if any.
+  /// The delimiter of `table` whose opening bracket is at `start`, if any.
   ///
   /// - Parameter opening: The offsets after `start` whose bracket opens a match.
-  private static func match(at start: Int, in s: [Unicode.Scalar], opening: Set<Int>) -> Match? {
+  private static func match(at start: Int, in s: [Unicode.Scalar], opening: Set<Int>, table: Table) -> Match? {
     var brackets = [start]
     var cursor = start + 1
     let shape: Sanitizer.Delimiter.Shape
     if punctuation(s[start]) == "[" {
       shape = .square
     } else {
-      let next = skipWhitespace(in: s, from: cursor)
+      let next = skipSpacing(in: s, from: cursor)
       let following = next < s.count ? punctuation(s[next]) : nil
       if following == "<" {
         shape = .doubleAngle
@@ -117,8 +141,9 @@ struct DelimiterScanner {
       }
     }
 
-    cursor = skipWhitespace(in: s, from: cursor)
-    if cursor < s.count, punctuation(s[cursor]) == "/" { cursor = skipWhitespace(in: s, from: cursor + 1) }
+    cursor = skipSpacing(in: s, from: cursor)
+    let isClosing = cursor < s.count && punctuation(s[cursor]) == "/"
+    if isClosing { cursor = skipSpacing(in: s, from: cursor + 1) }
 
     // The name, folded, read past default-ignorable characters; at most one scalar past the
     // longest name, which is enough to know it is no name of the table.
@@ -128,7 +153,7 @@ struct DelimiterScanner {
     // Plain ASCII name characters only, nothing skipped or folded: only such a name can be a
     // type argument, as code spells one.
     var isPlainName = true
-    while cursor < s.count, name.count <= longestName {
+    while cursor < s.count, name.count <= table.longestName {
       let scalar = s[cursor]
       if Sanitizer.isDefaultIgnorable(scalar) {
         isPlainName = false
@@ -141,10 +166,10 @@ struct DelimiterScanner {
       }
       cursor += 1
     }
-    guard !name.isEmpty, name.count <= longestName, !continuesWord(s, at: cursor) else {
+    guard !name.isEmpty, name.count <= table.longestName, !continuesWord(s, at: cursor) else {
       return nil
     }
-    guard let delimiter = index[Key(shape: shape, name: foldedName(name))] else { return nil }
+    guard let delimiter = table.index[Key(shape: shape, name: foldedName(name))] else { return nil }
     // `Array<User>`: a type argument, not a tag. `notes</user>`, `x< user>`, `ab<system>`,
     // `x<User attr=1>`, `x＜User＞` and `x<Us\u{AD}er>` stay live.
     if !delimiter.isVocabularyToken, isPlainName, s[start] == "<", nameStart == start + 1, start > 0,
@@ -164,24 +189,62 @@ struct DelimiterScanner {
       if bracket == closer {
         brackets.append(cursor)
         if shape == .doubleAngle {
-          let second = skipIgnorable(in: s, from: cursor + 1)
+          let second = skipIgnorableOrMark(in: s, from: cursor + 1)
           if second < s.count, punctuation(s[second]) == ">" { brackets.append(second) }
         }
         break
       }
       cursor += 1
     }
-    return Match(delimiter: delimiter, brackets: brackets)
+    return Match(delimiter: delimiter, brackets: brackets, isClosing: isClosing)
+  }
+
+  /// Whether `match`, closed, ends with `/>` (`<system/>`, `<think />`): a tag that opens and
+  /// closes at once. Read as the name is: White_Space, default-ignorable characters and
+  /// combining marks between the `/` and the `>` are read past.
+  static func isSelfClosing(_ match: Match, in s: [Unicode.Scalar]) -> Bool {
+    guard match.brackets.count > 1, let closer = match.brackets.last else { return false }
+    var offset = closer - 1
+    while offset > match.brackets[0], s[offset].properties.isWhitespace || isIgnorableOrMark(s[offset]) {
+      offset -= 1
+    }
+    return offset > match.brackets[0] && punctuation(s[offset]) == "/"
   }
 
   /// The first offset from `offset` on whose scalar is neither White_Space nor
-  /// default-ignorable.
-  private static func skipWhitespace(in s: [Unicode.Scalar], from offset: Int) -> Int {
+  /// default-ignorable nor a combining mark: what is read past between an opening bracket and
+  /// the name.
+  private static func skipSpacing(in s: [Unicode.Scalar], from offset: Int) -> Int {
     var offset = offset
-    while offset < s.count, s[offset].properties.isWhitespace || Sanitizer.isDefaultIgnorable(s[offset]) {
+    while offset < s.count, s[offset].properties.isWhitespace || isIgnorableOrMark(s[offset]) {
       offset += 1
     }
     return offset
+  }
+
+  /// The first offset from `offset` on whose scalar is neither default-ignorable nor a
+  /// combining mark.
+  private static func skipIgnorableOrMark(in s: [Unicode.Scalar], from offset: Int) -> Int {
+    var offset = offset
+    while offset < s.count, isIgnorableOrMark(s[offset]) { offset += 1 }
+    return offset
+  }
+
+  private static func isIgnorableOrMark(_ scalar: Unicode.Scalar) -> Bool {
+    Sanitizer.isDefaultIgnorable(scalar) || isCombiningMark(scalar)
+  }
+
+  /// Whether `scalar` is a nonspacing or enclosing combining mark (General_Category Mn or Me:
+  /// U+0301 combining acute accent, U+20D2 combining long vertical line overlay, U+20DD
+  /// combining enclosing circle), which draws on the character before it and takes no place of
+  /// its own. Spacing marks (Mc) take a place, as a letter does, and are not included.
+  /// - Complexity: O(1); no scalar below U+0300 is one.
+  static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+    guard scalar.value >= 0x300 else { return false }
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark: return true
+    default: return false
+    }
   }
 
   /// The first offset from `offset` on whose scalar is not default-ignorable.

@@ -15,6 +15,11 @@ extension Sanitizer {
   /// - default-ignorable characters anywhere from the opening bracket to the end of the name,
   ///   which show nothing and are read past (``Sanitizer/isDefaultIgnorable(_:)``:
   ///   `<\u{AD}system>`, `<|im\u{AD}_start|>`, `[\u{AD}INST]`, `<sys\u{FE0F}tem>`);
+  /// - combining marks (General_Category Mn or Me) between the opening bracket and the name,
+  ///   which draw on the bracket, bar, slash or space before them and leave it what it is:
+  ///   `<\u{301}system>`, `<\u{20D2}/system>`, `[\u{301}INST]`. Inside the name a mark makes its
+  ///   letter another letter (`<systém>` is no delimiter), and one that NFC composes with the
+  ///   bracket leaves no bracket (`<` + U+0338 is `≮`);
   /// - compatibility forms that NFKC folds to ASCII: fullwidth, small and vertical brackets,
   ///   bars and slashes (`＜system＞`, `﹤system﹥`, `［INST］`), and fullwidth or mathematical
   ///   letters, digits and `_` in the name (`＜ｓｙｓｔｅｍ＞`). The angle brackets `〈〉`

@@ -14,6 +14,10 @@ extension Sanitizer {
   /// The one definition of "default-ignorable" here: ``isInvisible(_:)`` (text that shows
   /// nothing) and the delimiter matching of ``sanitize(_:)`` and
   /// ``containsLiveDelimiter(_:)`` (which read past these inside a delimiter) both use it.
+  /// Delimiter matching also reads past combining marks (General_Category Mn or Me) between the
+  /// opening bracket and the name, not because they show nothing — a mark shows, drawn on the
+  /// bracket before it, so ``isInvisible(_:)`` is `false` for it — but because the bracket it
+  /// sits on still reads as a bracket.
   package static let defaultIgnorableRanges: [ClosedRange<UInt32>] = [
     0x00AD...0x00AD,  // soft hyphen
     0x034F...0x034F,  // combining grapheme joiner
@@ -59,7 +63,9 @@ extension Sanitizer {
   /// characters inside text (a soft hyphen marks where a word may break, a Hangul filler is part
   /// of a syllable written with conjoining jamo) except the ones it documents dropping.
   /// - Parameter scalar: any Unicode scalar.
-  /// - Returns: `true` for the characters above; `false` for White_Space and everything else.
+  /// - Returns: `true` for the characters above; `false` for White_Space and everything else,
+  ///   combining marks (U+0301, U+20D2) included: a mark shows, on the character before it or
+  ///   alone (a title of U+0301 alone is an accent on nothing, not blank).
   public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
     isDefaultIgnorable(scalar) || scalar.value == 0x2800
   }

@@ -34,7 +34,9 @@ import Foundation
 ///    `[INST]` → `⟦INST⟧`. Nothing else is touched, and nothing invisible is inserted.
 ///    Matching reads past the default-ignorable characters that step 1 keeps
 ///    (``isDefaultIgnorable(_:)``: `<\u{AD}system>` with a soft hyphen → `‹\u{AD}system›`,
-///    `[\u{FE0F}INST]`, `<|im\u{3164}_start|>`), and reads the fullwidth, small and vertical
+///    `[\u{FE0F}INST]`, `<|im\u{3164}_start|>`) and the combining marks that stand between the
+///    opening bracket and the name (`<\u{301}system>` → `‹\u{301}system›`, `<\u{20D2}/system>`,
+///    `[\u{301}INST]`), and reads the fullwidth, small and vertical
 ///    compatibility forms of the brackets as brackets, and compatibility forms of letters as
 ///    letters, as NFKC folds them (`＜system＞` → `‹system›`, `＜ｓｙｓｔｅｍ＞` → `‹ｓｙｓｔｅｍ›`).
 ///    Code keeps its generics: `Array<User>` and `Result<Tool, Error>` are type arguments, not
@@ -130,7 +132,7 @@ public enum Sanitizer {
 extension Sanitizer {
   /// Steps 1 and 2 of ``sanitize(_:)``: the scalars of `text` without controls and invisible
   /// characters, in NFC.
-  private static func visibleNFCScalars(of text: String) -> [Unicode.Scalar] {
+  static func visibleNFCScalars(of text: String) -> [Unicode.Scalar] {
     let visible = visibleScalars(of: Array(text.unicodeScalars))
     // Text of scalars that no normalization changes (ASCII, Latin, Greek, common symbols) is NFC.
     guard visible.contains(where: { !CanonicalComposition.isInert($0) }) else { return visible }

@@ -29,12 +29,10 @@ public struct GitignoreMatcher: Sendable, Equatable {
       case notRegularFile = "not_regular_file"
       /// It could not be opened or read (permissions, a symbolic link loop).
       case unreadable
-      /// A directory on its path below the repository root has a name that is not valid UTF-8:
-      /// its patterns could not be matched against the paths below it, so it is not applied.
-      case nameNotUTF8 = "name_not_utf8"
     }
 
-    /// The ignore file's path (the repository root's path, then the path below it).
+    /// The ignore file's path (the repository root's path, then the path below it), each byte of
+    /// a directory name that is not part of valid UTF-8 written `\xHH` (``SystemPath/shown(_:)``).
     public var path: String
     /// Why it was not read.
     public var reason: Reason
@@ -54,7 +52,8 @@ public struct GitignoreMatcher: Sendable, Equatable {
   public let root: URL
   /// The ignore files read, lowest precedence first, each with its patterns indexed.
   private var files: [IgnoreFilePatterns] = []
-  /// Directories whose `.gitignore` has been loaded, relative to the root (`""` for the root).
+  /// Directories whose `.gitignore` has been loaded, relative to the root (`""` for the root),
+  /// each byte of a name that is not part of valid UTF-8 written `\xHH`.
   public private(set) var loadedDirectories: [String] = []
   /// Ignore files met so far (along the directories entered) that exist but could not be read,
   /// in the order met.
@@ -66,7 +65,7 @@ public struct GitignoreMatcher: Sendable, Equatable {
   /// Starts with `.git/info/exclude` (when present) and the root's `.gitignore`.
   public init(root: URL) {
     self.root = root.standardizedFileURL
-    load(".git/info/exclude", base: "")
+    load(Array(".git/info/exclude".utf8), base: [])
     enter(directory: "")
   }
 
@@ -97,11 +96,12 @@ public struct GitignoreMatcher: Sendable, Equatable {
   ///   - base: its directory relative to ``root`` (`""` for the root).
   ///   - origin: its path for messages, e.g. `Sources/.gitignore`.
   public mutating func add(contents: String, base: String, origin: String) {
-    add(bytes: Array(contents.utf8), base: base, origin: origin)
+    add(bytes: Array(contents.utf8), base: Array(base.utf8), origin: origin)
   }
 
-  /// Adds the patterns of one ignore file given as bytes, in any encoding, as git reads them.
-  mutating func add(bytes contents: [UInt8], base: String, origin: String) {
+  /// Adds the patterns of one ignore file given as bytes, in any encoding, as git reads them,
+  /// whose directory is `base` (bytes, which need not be UTF-8).
+  mutating func add(bytes contents: [UInt8], base: [UInt8], origin: String) {
     var bytes = contents[...]
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
     // Split on bytes: as `Character`s, "\r\n" is one grapheme and would not split on "\n".
@@ -123,41 +123,34 @@ public struct GitignoreMatcher: Sendable, Equatable {
   /// - Returns: the ignore file not applied, if there is one.
   @discardableResult
   public mutating func enter(directory: String) -> UnappliedFile? {
-    loadedDirectories.append(directory)
-    return load(directory.isEmpty ? ".gitignore" : directory + "/.gitignore", base: directory)
+    enter(directoryBytes: Array(directory.utf8))
   }
 
   /// Loads the `.gitignore` of the directory at `relative` (below ``root``, as the file system
-  /// holds the name: bytes, which need not be UTF-8) as ``enter(directory:)`` does. Below a
-  /// directory whose name is not UTF-8 an existing `.gitignore` is not applied but recorded in
-  /// ``unappliedFiles`` (``UnappliedFile/Reason/nameNotUTF8``), so that the walk says so; the
-  /// rules of the ignore files above it still apply there.
+  /// holds the name: bytes, which need not be UTF-8) as ``enter(directory:)`` does.
+  ///
+  /// A `.gitignore` below a folder whose name is not UTF-8 (`lib\xC3(/.gitignore`) is applied
+  /// like any other: its patterns and the paths below its folder are matched byte for byte, as
+  /// git matches them, so a pattern (`*.swift`, `/kept.swift`) matches the path below the
+  /// folder whatever bytes the folder's own name holds, and so does a pattern that is itself
+  /// not UTF-8.
   /// - Returns: the ignore file not applied, if there is one.
   @discardableResult
   mutating func enter(directoryBytes relative: [UInt8]) -> UnappliedFile? {
-    if let text = String(validating: relative, as: UTF8.self) { return enter(directory: text) }
-    let shown = SystemPath.shown(relative)
-    loadedDirectories.append(shown)
-    let file = Array(root.path.utf8) + [UInt8(ascii: "/")] + relative + Array("/.gitignore".utf8)
-    guard SystemPath.linkStatus(file) != nil else { return nil }
-    let path = root.appendingPathComponent(shown + "/.gitignore").path
-    let unapplied = UnappliedFile(
-      path: path, reason: .nameNotUTF8,
-      notice: "\(path): not applied, the name of a directory on its path is not valid UTF-8; "
-        + "the files it would exclude are analyzed")
-    unappliedFiles.append(unapplied)
-    return unapplied
+    loadedDirectories.append(SystemPath.shown(relative))
+    return load(relative.isEmpty ? Array(".gitignore".utf8) : relative + Array("/.gitignore".utf8), base: relative)
   }
 
-  /// Reads the ignore file at `file` (relative to ``root``) and adds its patterns, or records
-  /// why it could not be read.
+  /// Reads the ignore file at `file` (bytes, relative to ``root``) and adds its patterns, or
+  /// records why it could not be read.
   @discardableResult
-  private mutating func load(_ file: String, base: String) -> UnappliedFile? {
-    let path = root.appendingPathComponent(file).path
-    switch Self.readIgnoreFile(atPath: path) {
+  private mutating func load(_ file: [UInt8], base: [UInt8]) -> UnappliedFile? {
+    let rootBytes = Array(root.path.utf8)
+    let path = rootBytes.last == UInt8(ascii: "/") ? rootBytes + file : rootBytes + [UInt8(ascii: "/")] + file
+    switch Self.readIgnoreFile(atPathBytes: path) {
     case .absent: return nil
     case .read(let bytes):
-      add(bytes: bytes, base: base, origin: file)
+      add(bytes: bytes, base: base, origin: SystemPath.shown(file))
       return nil
     case .unapplied(let unapplied):
       unappliedFiles.append(unapplied)
@@ -179,20 +172,28 @@ public struct GitignoreMatcher: Sendable, Equatable {
     case unapplied(UnappliedFile)
   }
 
-  /// Reads the ignore file at `path`: its bytes, or why it was not read: not a regular file (a
-  /// FIFO named `.gitignore` would block the walk forever; it is refused without being opened
-  /// for reading), over ``maximumIgnoreFileBytes``, or unreadable.
-  static func readIgnoreFile(atPath path: String) -> IgnoreFileRead {
-    var status = stat()
-    guard lstat(path, &status) == 0 else { return .absent }
+  /// Reads the ignore file at `path`, given as the bytes the file system holds, which need not
+  /// be UTF-8 (`/repo/lib\xC3(/.gitignore`): its bytes, or why it was not read: not a regular
+  /// file (a FIFO named `.gitignore` would block the walk forever; it is refused without being
+  /// opened for reading), over ``maximumIgnoreFileBytes``, or unreadable. Notices name it with
+  /// ``SystemPath/shown(_:)``.
+  static func readIgnoreFile(atPathBytes path: [UInt8]) -> IgnoreFileRead {
+    guard let link = SystemPath.linkStatus(path) else { return .absent }
+    let shown = SystemPath.shown(path)
     func unapplied(_ reason: UnappliedFile.Reason, _ why: String) -> IgnoreFileRead {
       .unapplied(
         UnappliedFile(
-          path: path, reason: reason,
-          notice: "\(path): not applied, \(why); the files it would exclude are analyzed"))
+          path: shown, reason: reason,
+          notice: "\(shown): not applied, \(why); the files it would exclude are analyzed"))
+    }
+    // Refused from its status, never opened: a FIFO or device named `.gitignore`, or a link to one.
+    if case .success(let target) = SystemPath.status(path), !FileKind.isRegular(target.st_mode) {
+      return target.st_mode & S_IFMT == S_IFDIR
+        ? unapplied(.notRegularFile, "it is a directory, not a file")
+        : unapplied(.notRegularFile, "it is \(FileKind.name(ofMode: target.st_mode)), not a regular file")
     }
     do {
-      let read = try BoundedInput.readFile(atPath: path, maxBytes: maximumIgnoreFileBytes)
+      let read = try BoundedInput.readFile(atPathBytes: path, shownAs: shown, maxBytes: maximumIgnoreFileBytes)
       if read.truncated {
         return unapplied(
           .tooLarge, "it is more than \(maximumIgnoreFileBytes) bytes, the limit for ignore files")
@@ -209,12 +210,9 @@ public struct GitignoreMatcher: Sendable, Equatable {
       case .cannotOpen(_, let reason), .readFailed(_, let reason):
         // A link to nothing fails to open as a loop would (O_NOFOLLOW's ELOOP): said as what it
         // is (review 18-d).
-        if (status.st_mode & S_IFMT) == S_IFLNK {
-          var target = stat()
-          let dangling = stat(path, &target) != 0
-          return unapplied(
-            .unreadable,
-            dangling ? "it is a symbolic link to nothing" : "it is a symbolic link, which is not followed")
+        if (link.st_mode & S_IFMT) == S_IFLNK {
+          guard case .success = SystemPath.status(path) else { return unapplied(.unreadable, "it is a symbolic link to nothing") }
+          return unapplied(.unreadable, "it is a symbolic link, which is not followed")
         }
         return unapplied(.unreadable, "it cannot be read (\(reason))")
       }

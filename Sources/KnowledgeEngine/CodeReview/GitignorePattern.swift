@@ -1,3 +1,5 @@
+import ContinuityKit
+
 /// One pattern line of a `.gitignore` file, parsed as git does (gitignore(5)).
 ///
 /// - A line starting with `#` is a comment; `\#` and `\!` escape a leading `#` or `!`.
@@ -11,8 +13,15 @@ public struct GitignorePattern: Sendable, Equatable, CustomStringConvertible {
   /// The pattern as written (after trailing-space trimming), e.g. `!/build/keep/`.
   public var text: String
   /// The directory of the `.gitignore` holding the pattern, relative to the repository root,
-  /// without leading or trailing `/` (`""` for the root).
-  public var base: String
+  /// without leading or trailing `/` (`""` for the root). A directory name that is not valid
+  /// UTF-8 is shown with each such byte written `\xHH` (`lib\xC3(`); matching uses the exact
+  /// bytes. Setting it sets the directory to the UTF-8 bytes of the text given.
+  public var base: String {
+    get { SystemPath.shown(baseBytes) }
+    set { baseBytes = Array(newValue.utf8) }
+  }
+  /// The directory of the `.gitignore`, as the bytes the file system holds (need not be UTF-8).
+  private(set) var baseBytes: [UInt8]
   /// Where the pattern comes from, e.g. `Sources/.gitignore:3`.
   public var origin: String
   /// Whether the pattern starts with `!` (re-includes).
@@ -32,12 +41,13 @@ public struct GitignorePattern: Sendable, Equatable, CustomStringConvertible {
   ///   - base: the `.gitignore`'s directory relative to the repository root (`""` for the root).
   ///   - origin: a label for messages, e.g. `.gitignore:3`.
   public init?(line: String, base: String, origin: String) {
-    self.init(bytes: Array(line.utf8), base: base, origin: origin)
+    self.init(bytes: Array(line.utf8), base: Array(base.utf8), origin: origin)
   }
 
   /// Parses one line given as bytes, as git reads ignore files: any encoding, matched byte for
-  /// byte (``text`` shows bytes that are not UTF-8 as U+FFFD).
-  init?(bytes line: [UInt8], base: String, origin: String) {
+  /// byte (``text`` shows bytes that are not UTF-8 as U+FFFD), for the `.gitignore` in the
+  /// directory `base` (bytes, which need not be UTF-8: a folder `lib\xC3(` found by the walk).
+  init?(bytes line: [UInt8], base: [UInt8], origin: String) {
     var bytes = line
     if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
     if bytes.first == UInt8(ascii: "#") { return nil }
@@ -58,7 +68,7 @@ public struct GitignorePattern: Sendable, Equatable, CustomStringConvertible {
     if !basename, bytes.first == UInt8(ascii: "/") { bytes.removeFirst() }
     if bytes.isEmpty { return nil }
     self.text = text
-    self.base = base
+    self.baseBytes = base
     self.origin = origin
     self.isNegated = negated
     self.isDirectoryOnly = directoryOnly
@@ -102,7 +112,6 @@ public struct GitignorePattern: Sendable, Equatable, CustomStringConvertible {
   /// patterns on one path converts it once.
   func matches(pathBytes bytes: [UInt8], isDirectory: Bool) -> Bool {
     if isDirectoryOnly && !isDirectory { return false }
-    let baseBytes = Array(base.utf8)
     var relativeStart = 0
     if !baseBytes.isEmpty {
       guard bytes.count > baseBytes.count, bytes[baseBytes.count] == UInt8(ascii: "/"),

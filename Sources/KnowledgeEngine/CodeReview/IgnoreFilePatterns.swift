@@ -5,16 +5,16 @@
 /// text that starts with them; one that ends with literal bytes can only match text that ends
 /// with them. Patterns are filed under their literal prefix, else their literal suffix, in four
 /// tables (basename patterns keyed on the path's last component, anchored ones on the path
-/// below ``base``); the rest (`*`, `**/x*`, …) are tried for every path. The answer is exactly
+/// below ``baseBytes``); the rest (`*`, `**/x*`, …) are tried for every path. The answer is exactly
 /// what trying every pattern gives (gitignore(5): the last matching line wins): the index only
 /// leaves out patterns that cannot match. A `.gitignore` of 200,000 `name_*.swift` lines is then
 /// a few dictionary look-ups per path, not 200,000 glob matches.
 struct IgnoreFilePatterns: Sendable, Equatable {
   /// The patterns, in file order.
   let patterns: [GitignorePattern]
-  /// The ignore file's directory relative to the repository root (`""` for the root).
-  let base: String
-  private let baseBytes: [UInt8]
+  /// The ignore file's directory relative to the repository root (`[]` for the root), as the
+  /// bytes the file system holds (need not be UTF-8).
+  let baseBytes: [UInt8]
   private var namePrefixes = LiteralTable()
   private var nameSuffixes = LiteralTable()
   private var pathPrefixes = LiteralTable()
@@ -22,12 +22,11 @@ struct IgnoreFilePatterns: Sendable, Equatable {
   /// Indices of patterns with neither a literal prefix nor suffix, ascending.
   private var unindexed: [Int] = []
 
-  /// Indexes `patterns`, which must all have the base `base`.
+  /// Indexes `patterns`, which must all have the base `base` (bytes).
   /// - Complexity: O(n · k) for n patterns of at most k bytes.
-  init(_ patterns: [GitignorePattern], base: String) {
+  init(_ patterns: [GitignorePattern], base: [UInt8]) {
     self.patterns = patterns
-    self.base = base
-    self.baseBytes = Array(base.utf8)
+    self.baseBytes = base
     for (index, pattern) in patterns.enumerated() {
       let prefix = Self.literalPrefix(pattern.glob)
       let suffix = prefix.isEmpty ? Self.literalSuffix(pattern.glob) : []
@@ -60,7 +59,7 @@ struct IgnoreFilePatterns: Sendable, Equatable {
 
   private static func isSpecial(_ byte: UInt8) -> Bool { Wildmatch.isGlobSpecial(byte) }
 
-  /// The last pattern matching `path` (UTF-8 bytes, relative to the repository root), or `nil`.
+  /// The last pattern matching `path` (bytes, relative to the repository root), or `nil`.
   /// - Complexity: O(L · d) dictionary look-ups for a path of L bytes and d distinct literal
   ///   lengths, then a glob match per candidate, last first.
   func lastMatch(_ path: [UInt8], isDirectory: Bool) -> GitignorePattern? {

@@ -25,9 +25,9 @@ import Foundation
 /// Directories are listed by the bytes of their entries' names (`readdir(3)`), so a file or
 /// folder whose name is not valid UTF-8 (`sub\xFE`, which Foundation lists as nothing) is walked
 /// and analyzed like any other: its ``File/path`` shows each such byte as `\xHH`
-/// (``SystemPath/shown(_:)``) and ``File/pathPercentEncoded`` spells the exact bytes. A
-/// `.gitignore` below such a folder is not applied (``GitignoreMatcher/UnappliedFile/Reason/nameNotUTF8``),
-/// with a notice.
+/// (``SystemPath/shown(_:)``) and ``File/pathPercentEncoded`` spells the exact bytes. Ignore
+/// rules match such names byte for byte, as git's do, and a `.gitignore` inside such a folder is
+/// applied like any other (``GitignoreMatcher/enter(directory:)``).
 public struct SourceWalker: Sendable {
   /// A Swift file to analyze.
   public struct File: Codable, Sendable, Equatable {

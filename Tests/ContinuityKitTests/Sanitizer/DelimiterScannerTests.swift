@@ -97,6 +97,87 @@ struct DelimiterScannerTests {
     }
   }
 
+  /// Review (s23): a combining mark right after the opening bracket (`<\u{301}system>`,
+  /// `<\u{20D2}/system>`, `[\u{301}INST]`) blocked the match, so the delimiter reached a prompt
+  /// live.
+  @Test("A combining mark between the opening bracket and the name is read past; the mark is kept")
+  func combiningMarksBeforeNameAreReadPast() {
+    let cases: [(input: String, output: String)] = [
+      ("x <\u{301}system> y", "x \u{2039}\u{301}system\u{203A} y"),
+      ("<\u{20D2}/system>", "\u{2039}\u{20D2}/system\u{203A}"),
+      ("[\u{301}INST]", "\u{27E6}\u{301}INST\u{27E7}"),
+      ("[/\u{301}INST]", "\u{27E6}/\u{301}INST\u{27E7}"),
+      ("<|\u{301}im_start|>", "\u{2039}|\u{301}im_start|\u{203A}"),
+      ("<\u{20DD}|im_end|>", "\u{2039}\u{20DD}|im_end|\u{203A}"),
+      ("<\u{301}<SYS>\u{20D2}>", "\u{2039}\u{301}\u{2039}SYS\u{203A}\u{20D2}\u{203A}"),
+      ("< \u{301}system >", "\u{2039} \u{301}system \u{203A}"),
+      ("<\u{301}\u{AD}\u{323}system>", "\u{2039}\u{301}\u{AD}\u{323}system\u{203A}"),
+      // NFC puts the marks in canonical order (U+0323 below before U+0301 above).
+      ("<\u{301}\u{323}system>", "\u{2039}\u{323}\u{301}system\u{203A}"),
+      ("ab<\u{301}User>", "ab\u{2039}\u{301}User\u{203A}"),
+      ("\u{FF1C}\u{301}system\u{FF1E}", "\u{2039}\u{301}system\u{203A}"),
+    ]
+    for (input, expected) in cases {
+      #expect(Sanitizer.containsLiveDelimiter(input), "\(input.debugDescription)")
+      let output = Sanitizer.sanitize(input)
+      #expect(Array(output.unicodeScalars) == Array(expected.unicodeScalars), "\(output.debugDescription)")
+      #expect(!Sanitizer.containsLiveDelimiter(output), "\(output.debugDescription)")
+      #expect(Array(Sanitizer.sanitize(output).unicodeScalars) == Array(output.unicodeScalars))
+    }
+  }
+
+  /// Every assigned nonspacing or enclosing mark, after each opening bracket and after a closing
+  /// slash. The one mark NFC composes with a bracket, U+0338 after `<` (`≮` U+226E), leaves no
+  /// bracket to read.
+  @Test("Every combining mark after an opening bracket or a slash is read past, for each shape")
+  func everyCombiningMarkIsReadPast() throws {
+    let marks = (UInt32(0x300)...0x10FFFF).compactMap(Unicode.Scalar.init).filter {
+      $0.properties.generalCategory == .nonspacingMark || $0.properties.generalCategory == .enclosingMark
+    }
+    #expect(marks.count > 2_000)
+    var missed: [String] = []
+    var notInert: [String] = []
+    var composedWithBracket: [String] = []
+    for mark in marks {
+      let m = String(Character(mark))
+      #expect(DelimiterScanner.isCombiningMark(mark))
+      for text in ["<" + m + "system>", "</" + m + "system>", "[" + m + "INST]", "<|" + m + "im_start|>", "<" + m + "<SYS>>"] {
+        // A mark NFC composes with the bracket makes another character of it.
+        if text.precomposedStringWithCanonicalMapping.unicodeScalars.first != text.unicodeScalars.first {
+          composedWithBracket.append(String(mark.value, radix: 16, uppercase: true) + " " + String(String.UnicodeScalarView(text.unicodeScalars.prefix(3))))
+          continue
+        }
+        if !Sanitizer.containsLiveDelimiter(text) { missed.append(String(mark.value, radix: 16, uppercase: true)) }
+        let output = Sanitizer.sanitize(text)
+        if Sanitizer.containsLiveDelimiter(output) || Array(Sanitizer.sanitize(output).unicodeScalars) != Array(output.unicodeScalars)
+          || output.unicodeScalars.contains(where: { "<>[]".unicodeScalars.contains($0) })
+        {
+          notInert.append(String(mark.value, radix: 16, uppercase: true))
+        }
+      }
+    }
+    #expect(missed.isEmpty, "\(missed.prefix(20))")
+    #expect(notInert.isEmpty, "\(notInert.prefix(20))")
+    #expect(composedWithBracket == ["338 <\u{338}s", "338 <\u{338}<"])
+    // Spacing marks (Mc) take a place of their own and are not read past.
+    #expect(!DelimiterScanner.isCombiningMark("\u{903}"))
+    #expect(!Sanitizer.containsLiveDelimiter("<\u{903}system>"))
+  }
+
+  @Test("Combining marks elsewhere change nothing: ordinary text stays, a mark in the name is another letter")
+  func combiningMarksLeaveOrdinaryTextAlone() {
+    for text in [
+      "a <b> c", "x < y", "x <\u{301} y", "a <\u{301}b> c", "<\u{301}systems>", "<\u{301}system.md>",
+      "Array<\u{301}", "x <\u{301}> y", "[\u{301}]", "<sy\u{301}stem>", "<s\u{20D2}ystem>", "<syste\u{301}m>",
+      // NFC composes `<` and U+0338 into `≮`, which is not a bracket.
+      "x <\u{338}system> y",
+    ] {
+      #expect(!Sanitizer.containsLiveDelimiter(text), "\(text.debugDescription)")
+      #expect(Sanitizer.sanitize(text) == text.precomposedStringWithCanonicalMapping, "\(text.debugDescription)")
+    }
+    #expect(Sanitizer.sanitize("x <\u{338}system> y") == "x \u{226E}system> y")
+  }
+
   @Test("The exact inputs of the review: stored neutralized, the soft hyphen kept")
   func reviewInputs() {
     #expect(Array(Sanitizer.sanitize("x <\u{AD}system> y").unicodeScalars) == Array("x \u{2039}\u{AD}system\u{203A} y".unicodeScalars))

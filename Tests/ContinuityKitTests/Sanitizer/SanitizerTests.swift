@@ -74,7 +74,7 @@ extension SanitizerTests {
   enum Spelling: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case canonical, lowercase, uppercase, mixedCase, spacedInside, closing, closingSpaced,
       attributes, selfClosing, unclosedBeforeText, unclosedAtEnd, newlineInside, tabsInside,
-      amidProse, hiddenByZeroWidthSpace, softHyphenInside, fullwidthBrackets
+      amidProse, hiddenByZeroWidthSpace, softHyphenInside, fullwidthBrackets, combiningMarksBeforeName
 
     var testDescription: String { rawValue }
 
@@ -122,6 +122,11 @@ extension SanitizerTests {
       case .softHyphenInside:
         let split = name.index(after: name.startIndex)
         text = open + "\u{AD}" + name[..<split] + "\u{AD}" + name[split...] + "\u{AD}" + close
+      // Review (s23): a combining mark after each opening bracket and after the closing slash
+      // (`<\u{301}|\u{301}/\u{20D2}im_start|>`) blocked the match.
+      case .combiningMarksBeforeName:
+        let marked = String(String.UnicodeScalarView(open.unicodeScalars.flatMap { [$0, "\u{301}"] }))
+        text = marked + "/\u{20D2}" + name + close
       // Review (s22): `＜system＞` stayed as it was. Its bars stay fullwidth; the brackets come
       // back as ASCII look-alikes.
       case .fullwidthBrackets:

@@ -98,6 +98,12 @@ struct SanitizerVisibilityTests {
     #expect(Sanitizer.showsNothing(""))
     #expect(Sanitizer.showsNothing(" \t\n\u{3000}"))
     #expect(!Sanitizer.isInvisible(" "))
+    // Delimiter matching reads past a combining mark after a bracket (s23), but a mark shows:
+    // an accent or a circle drawn on what stands before it, or on nothing.
+    for mark: Unicode.Scalar in ["\u{301}", "\u{20D2}", "\u{20DD}"] {
+      #expect(!Sanitizer.isInvisible(mark))
+      #expect(!Sanitizer.showsNothing(String(Character(mark))))
+    }
     // Whitespace only is blank, not invisible: capture names it as white space, not as invisible.
     #expect(!Limits.lostToSanitizer("  ", sanitized: ""))
   }

@@ -71,7 +71,7 @@ extension CodeReview {
           let patterns = lines.enumerated().compactMap {
             GitignorePattern(line: $0.element, base: base, origin: "r\(round):\($0.offset + 1)")
           }
-          let index = IgnoreFilePatterns(patterns, base: base)
+          let index = IgnoreFilePatterns(patterns, base: Array(base.utf8))
           for _ in 0..<60 {
             let p = (base.isEmpty ? "" : base + "/") + path()
             for isDirectory in [false, true] {

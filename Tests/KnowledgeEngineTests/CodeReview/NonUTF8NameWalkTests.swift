@@ -75,7 +75,9 @@ extension CodeReview {
       #expect(uris.contains { $0.hasSuffix("/t5/bad%FF.swift") } && uris.contains { $0.hasSuffix("/t5/sub%FE/x.swift") }, "\(uris)")
     }
 
-    @Test("ignore rules match such names by their bytes; a .gitignore below such a folder is reported, not applied")
+    /// Review (s23): a `.gitignore` inside a folder whose name is not UTF-8 was reported as not
+    /// applied (`name_not_utf8`), and the files it excludes were analyzed.
+    @Test("ignore rules match such names by their bytes; a .gitignore inside such a folder is applied")
     func ignoreRules() throws {
       let dir = TemporaryDirectory("walk-non-utf8-ignore")
       defer { dir.remove() }
@@ -89,13 +91,78 @@ extension CodeReview {
       try Self.write("let x = y!\n", to: folder + Self.bytes("/kept.swift"))
 
       let walk = SourceWalker().walk([dir.url.path])
-      #expect(walk.ignoredCount == 1)
-      #expect(walk.files.map(\.path) == ["\(dir.url.path)/lib\\xC3(/kept.swift"])
-      #expect(walk.unappliedIgnoreFiles.map(\.reason) == [.nameNotUTF8])
+      #expect(walk.ignoredCount == 2)
+      #expect(walk.files.isEmpty, "\(walk.files)")
+      #expect(walk.unappliedIgnoreFiles.isEmpty, "\(walk.unappliedIgnoreFiles)")
+    }
+
+    @Test("a .gitignore inside such a folder matches the paths below it: anchored, basename, directory, negated and non-UTF-8 patterns")
+    func ignoreFileInsideSuchFolder() throws {
+      let dir = TemporaryDirectory("walk-non-utf8-nested-ignore")
+      defer { dir.remove() }
+      let path = dir.url.path
+      let root = Self.bytes(path)
+      try Self.makeDirectory(root + Self.bytes("/.git"))
+      let lib = Self.bytes("lib") + [0xC3, 0x28]
+      let folder = root + [UInt8(ascii: "/")] + lib
+      try Self.makeDirectory(folder)
+      try Self.makeDirectory(folder + Self.bytes("/sub"))
+      try Self.makeDirectory(folder + Self.bytes("/gen"))
+      // Line 4 is itself not UTF-8: `w\xFE*`.
+      let rules = Self.bytes("drop*.swift\n/top.swift\ngen/\nw") + [0xFE] + Self.bytes("*\n!dropkeep.swift\n")
+      let fd = SystemPath.withCString(folder + Self.bytes("/.gitignore")) { open($0, O_WRONLY | O_CREAT | O_TRUNC, 0o600) }
+      try #require(fd >= 0)
+      try FileHandle(fileDescriptor: fd, closeOnDealloc: true).write(contentsOf: Data(rules))
+      // A deeper .gitignore, below the folder, wins over it.
+      try Self.write("!drop2.swift\n", to: folder + Self.bytes("/sub/.gitignore"))
+      for name in ["kept", "drop1", "dropkeep", "top", "sub/top", "sub/drop2", "sub/drop3", "gen/g"] {
+        try Self.write("let v = w!\n", to: folder + Self.bytes("/\(name).swift"))
+      }
+      try Self.write("let v = w!\n", to: folder + Self.bytes("/w") + [0xFE] + Self.bytes(".swift"))
+      // Outside the folder its rules do not apply.
+      try Self.write("let v = w!\n", to: root + Self.bytes("/top.swift"))
+      try Self.write("let v = w!\n", to: root + Self.bytes("/drop4.swift"))
+
+      let walk = SourceWalker().walk([path])
+      let shown = "\(path)/lib\\xC3("
+      #expect(
+        walk.files.map(\.path) == [
+          "\(path)/drop4.swift", "\(shown)/dropkeep.swift", "\(shown)/kept.swift", "\(shown)/sub/drop2.swift",
+          "\(shown)/sub/top.swift", "\(path)/top.swift",
+        ])
+      // drop1, top, gen/ (its file not counted), w\xFE.swift and sub/drop3.
+      #expect(walk.ignoredCount == 5)
+      #expect(walk.unappliedIgnoreFiles.isEmpty, "\(walk.unappliedIgnoreFiles)")
+
+      // The rules say where they come from, named as the folder is shown.
+      var matcher = GitignoreMatcher(root: dir.url)
+      matcher.enter(directoryBytes: lib)
+      #expect(matcher.loadedDirectories == ["", "lib\\xC3("])
+      let rule = try #require(matcher.lastMatch(bytes: lib + Self.bytes("/drop1.swift"), isDirectory: false))
+      #expect(rule.origin == "lib\\xC3(/.gitignore:1" && rule.base == "lib\\xC3(" && rule.text == "drop*.swift")
+      let bytesRule = try #require(matcher.lastMatch(bytes: lib + Self.bytes("/w") + [0xFE, 0x41], isDirectory: false))
+      #expect(bytesRule.origin == "lib\\xC3(/.gitignore:4")
+      #expect(!matcher.excludes(bytes: lib + Self.bytes("/w\u{FE}A"), isDirectory: false), "U+00FE is not the byte 0xFE")
+      #expect(!matcher.excludes(bytes: Self.bytes("lib(/drop1.swift"), isDirectory: false))
+    }
+
+    @Test("an ignore file inside such a folder that cannot be read is reported, named with \\xHH")
+    func unreadableIgnoreFileInsideSuchFolder() throws {
+      let dir = TemporaryDirectory("walk-non-utf8-unapplied")
+      defer { dir.remove() }
+      let root = Self.bytes(dir.url.path)
+      try Self.makeDirectory(root + Self.bytes("/.git"))
+      let folder = root + Self.bytes("/odd") + [0xFF]
+      try Self.makeDirectory(folder)
+      try Self.makeDirectory(folder + Self.bytes("/.gitignore"))
+      try Self.write("let v = w!\n", to: folder + Self.bytes("/a.swift"))
+
+      let walk = SourceWalker().walk([dir.url.path])
+      #expect(walk.files.map(\.path) == ["\(dir.url.path)/odd\\xFF/a.swift"])
+      #expect(walk.unappliedIgnoreFiles.map(\.reason) == [.notRegularFile])
       #expect(
         walk.unappliedIgnoreFiles.first?.notice
-          == "\(dir.url.path)/lib\\xC3(/.gitignore: not applied, the name of a directory on its path is not valid UTF-8; "
-          + "the files it would exclude are analyzed")
+          == "\(dir.url.path)/odd\\xFF/.gitignore: not applied, it is a directory, not a file; the files it would exclude are analyzed")
     }
 
     @Test("a .swift link with such a name is followed inside the tree; one to nothing is skipped with its reason and bytes")
