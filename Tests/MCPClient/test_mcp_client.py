@@ -418,6 +418,23 @@ async def session_api(d: Dolphin) -> None:
                   f"{name} with limit 1: {listed}")
             check(text_of(one).startswith(f"1 of {full['total']} ")
                   and ("cut by the limit of 1" in text_of(one)) == cut, f"{name} text: {text_of(one)}")
+            # Paging while truncated, from nextOffset, stops after the last page with every
+            # record once (review 23-a, 3: truncated stayed true on the last page and past it).
+            field = "tasks" if name == "task_list" else "handoffs"
+            paged, offset, pages = [], 0, 0
+            while pages <= full["total"]:
+                page = structured(await call(s, name, {"limit": 1, "offset": offset}))
+                pages += 1
+                paged += [r["id"] for r in page[field]]
+                if not page["truncated"]:
+                    check("nextOffset" not in page, f"{name}: the last page has no nextOffset: {page}")
+                    break
+                offset = page["nextOffset"]
+            check(paged == [r["id"] for r in full[field]] and pages == max(1, full["total"]),
+                  f"{name}: paging while truncated stops after {pages} page(s) with every record: {paged}")
+            past = structured(await call(s, name, {"limit": 1, "offset": full["total"]}))
+            check(past["count"] == 0 and past["truncated"] is False and "nextOffset" not in past,
+                  f"{name} past the end is not truncated: {past}")
         if "handoff_deactivate" in expected:
             active = d.cli("status").get("activeHandoffID")
             first = await call(s, "handoff_deactivate", {})

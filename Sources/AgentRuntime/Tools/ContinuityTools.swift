@@ -247,7 +247,7 @@ enum ContinuityTools {
 
   static let handoffList = ToolDefinition(
     name: "handoff_list", title: "List handoffs",
-    description: "Saved handoffs, newest first, and which one is active: at most limit of them (default \(Limits.listedRecordsDefault)) after the first offset, with how many there are in all (total) and whether some are left out (truncated). A response too large for the server's byte bound keeps the first handoffs, each whole, and counts the rest in omittedForSize: ask for them with offset. Read-only.",
+    description: "Saved handoffs, newest first, and which one is active: at most limit of them (default \(Limits.listedRecordsDefault)) after the first offset, with how many there are in all (total) and whether more come after this page (truncated; nextOffset is where the next page starts). A response too large for the server's byte bound keeps the first handoffs, each whole, and counts the rest in omittedForSize: ask for them with nextOffset. Read-only.",
     input: .object([
       // Up to every handoff the workspace may hold, as `dolphin handoff list --limit` takes.
       ToolProperty(
@@ -260,8 +260,8 @@ enum ContinuityTools {
     outputSchema: ToolRendering.outputSchema(
       [
         "handoffs": OutputSchemas.array(of: OutputSchemas.handoff), "count": ToolRendering.integer, "total": ToolRendering.integer,
-        "truncated": OutputSchemas.truncated("handoffs", by: "the limit or the offset"), "offset": OutputSchemas.offset,
-        "omittedForSize": OutputSchemas.omittedForSize,
+        "truncated": OutputSchemas.pageTruncated("handoffs"), "offset": OutputSchemas.offset,
+        "nextOffset": OutputSchemas.nextOffset, "omittedForSize": OutputSchemas.omittedForSize,
         "activeHandoffID": .object([
           "type": "string", "format": "uuid",
           "description": "The active handoff's id, also when its row is left out; absent when none is active.",
@@ -278,6 +278,7 @@ enum ContinuityTools {
       structured["count"] = .integer(l.handoffs.count)
       structured["truncated"] = .bool(l.isTruncated)
       structured["offset"] = .integer(offset)
+      if let next = l.nextOffset { structured["nextOffset"] = .integer(next) }
       // The active handoff is named even when its row is left out, as the CLI does.
       @Sendable func text(_ cut: ToolOutput.SizeCut?) -> String {
         guard l.total > 0 else { return "No handoffs." }

@@ -42,7 +42,7 @@ enum LegacyTools {
 
   static let taskList = ToolDefinition(
     name: "task_list", title: "List tasks",
-    description: "List tasks, open first, then by priority and age: at most limit of them (default \(Limits.listedRecordsDefault)) after the first offset, with how many there are in all (total) and whether some are left out (truncated). A response too large for the server's byte bound keeps the first tasks, each whole, and counts the rest in omittedForSize: ask for them with offset. Read-only.",
+    description: "List tasks, open first, then by priority and age: at most limit of them (default \(Limits.listedRecordsDefault)) after the first offset, with how many there are in all (total) and whether more come after this page (truncated; nextOffset is where the next page starts). A response too large for the server's byte bound keeps the first tasks, each whole, and counts the rest in omittedForSize: ask for them with nextOffset. Read-only.",
     input: .object([
       ToolProperty("status", .oneOf(["open", "completed", "all"]), default: "all", "Which tasks."),
       // Up to every task the workspace may hold; the default keeps one answer small (review,
@@ -58,8 +58,8 @@ enum LegacyTools {
     outputSchema: ToolRendering.outputSchema(
       [
         "tasks": OutputSchemas.array(of: OutputSchemas.task), "count": ToolRendering.integer, "total": ToolRendering.integer,
-        "truncated": OutputSchemas.truncated("tasks", by: "the limit or the offset"), "offset": OutputSchemas.offset,
-        "omittedForSize": OutputSchemas.omittedForSize,
+        "truncated": OutputSchemas.pageTruncated("tasks"), "offset": OutputSchemas.offset,
+        "nextOffset": OutputSchemas.nextOffset, "omittedForSize": OutputSchemas.omittedForSize,
       ],
       required: ["tasks", "count", "total", "truncated", "offset"]),
     risk: .readOnly, isIdempotent: true,
@@ -80,11 +80,12 @@ enum LegacyTools {
           header: header, rows: Array(rows.prefix(shown)), field: "tasks",
           tail: cut.map { [ToolRendering.sizeCutLine($0, noun, then: "call task_list again with offset \(offset + $0.kept) for the next ones")] } ?? [])
       }
-      return ToolOutput(
-        structured: .object([
-          "tasks": try ToolRendering.json(l.tasks), "count": .integer(l.tasks.count), "total": .integer(l.total),
-          "truncated": .bool(l.isTruncated), "offset": .integer(offset),
-        ]), text: text(nil), listing: ToolOutput.Listing(field: "tasks") { text($0) })
+      var structured: JSONObject = [
+        "tasks": try ToolRendering.json(l.tasks), "count": .integer(l.tasks.count), "total": .integer(l.total),
+        "truncated": .bool(l.isTruncated), "offset": .integer(offset),
+      ]
+      if let next = l.nextOffset { structured["nextOffset"] = .integer(next) }
+      return ToolOutput(structured: .object(structured), text: text(nil), listing: ToolOutput.Listing(field: "tasks") { text($0) })
     })
 
   static let taskAdd = ToolDefinition(

@@ -255,7 +255,7 @@ extension KnowledgeEngine {
     try store.read { tx in
       HandoffList(
         handoffs: try tx.listHandoffs(limit: limit, offset: offset), total: try tx.handoffCount(),
-        activeHandoffID: try tx.activeHandoffID())
+        activeHandoffID: try tx.activeHandoffID(), offset: offset)
     }
   }
 
