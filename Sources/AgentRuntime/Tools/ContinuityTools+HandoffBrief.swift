@@ -11,7 +11,7 @@ extension ContinuityTools {
   static let handoffReference = ToolProperty(
     "id", .handoffReference, required: true,
     "The handoff: its UUID, `latest` (the newest by creation), or the start of its id (at least "
-      + "\(KnowledgeEngine.handoffIDPrefixMinimum) hexadecimal digits, e.g. 3F2504E0, naming exactly one handoff; a "
+      + "\(KnowledgeEngine.handoffIDPrefixMinimum) hexadecimal digits, e.g. 3F2504E0, with the id's hyphens or none, naming exactly one handoff; a "
       + "prefix several handoffs have is refused, listing them). handoff_list lists the ids.")
 
   /// How the engine's errors for a handoff reference point the caller on: to the tools.
