@@ -741,9 +741,11 @@ async def handoff_parity(d: Dolphin) -> None:
             id_schema = listed[name].input_schema["properties"]["id"]
             check("format" not in id_schema and "latest" in id_schema["description"],
                   f"{name}: id is no longer format uuid, and says it takes latest: {id_schema}")
-            for good in ["latest", "LATEST", "3f2504e0", "3F2504E0-4F89", "3F2504E0-4F89-11D3-9A0C-0305E82C3301", " latest "]:
+            # Without the hyphens too (review 23-a, 8), but not with them misplaced.
+            for good in ["latest", "LATEST", "3f2504e0", "3F2504E0-4F89", "3F2504E0-4F89-11D3-9A0C-0305E82C3301", " latest ",
+                         "3F2504E04F89", "3F2504E04F8911D39A0C0305E82C3301"]:
                 jsonschema.validate({"id": good}, listed[name].input_schema)
-            for bad in ["last", "3f2504e", "3F2504E04F89", "3F2504E0-4F89-11D3-9A0C-0305E82C33011", ""]:
+            for bad in ["last", "3f2504e", "3F2504E04F89-11D3", "3F2504E0-4F89-11D3-9A0C-0305E82C33011", ""]:
                 try:
                     jsonschema.validate({"id": bad}, listed[name].input_schema)
                     check(False, f"{name}: the published schema refuses {bad!r}")
