@@ -405,6 +405,13 @@ async def session_api(d: Dolphin) -> None:
         for name in ["task_complete", "task_reopen"]:
             r = await call(s, name, {"id": task_id})
             check(not r.is_error, f"{name}: {text_of(r)}")
+        # A write that changes nothing is answered without asking (review 23-a, 9): the task
+        # is open already.
+        asked = len(elicitor.requests)
+        again = await call(s, "task_reopen", {"id": task_id})
+        check(not again.is_error and structured(again)["alreadyOpen"] is True and "nothing changed" in text_of(again),
+              f"task_reopen of an open task: {text_of(again)}")
+        check(len(elicitor.requests) == asked, "a write that changes nothing asks nothing")
         # The lists take a limit and say what it left out (review, s17: task_list had no limit,
         # 20.7 MB at the task cap); the SDK holds the output to the schema with `truncated`.
         r = await call(s, "task_add", {"title": "Write the release notes"})
@@ -440,9 +447,11 @@ async def session_api(d: Dolphin) -> None:
             first = await call(s, "handoff_deactivate", {})
             check(not first.is_error and structured(first)["deactivated"] == active,
                   f"handoff_deactivate names the handoff it cleared: {structured(first)}")
+            asked = len(elicitor.requests)
             again = await call(s, "handoff_deactivate", {})
             check(not again.is_error and structured(again)["deactivated"] is None,
                   f"with none active, deactivated is null: {structured(again)}")
+            check(len(elicitor.requests) == asked, "handoff_deactivate with none active asks nothing")
             restored = await call(s, "handoff_restore", {"id": handoff_id})
             check(not restored.is_error, f"handoff_restore again: {text_of(restored)}")
 

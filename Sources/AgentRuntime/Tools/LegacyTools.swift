@@ -112,7 +112,7 @@ enum LegacyTools {
 
   static let taskComplete = ToolDefinition(
     name: "task_complete", title: "Complete a task",
-    description: "Mark a task completed (an already completed task is left as it was, and alreadyCompleted says so). Local write: needs approval.",
+    description: "Mark a task completed (an already completed task is left as it was, and alreadyCompleted says so). Local write: needs approval, except for a completed task, which changes nothing.",
     input: .object([ToolProperty("id", .uuid, required: true, "The task id.")]),
     outputSchema: ToolRendering.outputSchema(
       [
@@ -125,16 +125,16 @@ enum LegacyTools {
       ToolRendering.summaryRewrites(
         try ctx.engine.handoffSummariesRewritten(bySettingTask: try ContinuityTools.requireID(args), to: .completed))
     },
+    // Completing a completed task changes nothing: answered without asking (review 23-a, 9).
+    unchangedAnswer: { args, ctx in
+      let t = try ctx.engine.task(id: try ContinuityTools.requireID(args))
+      return t.status == .completed ? try alreadyCompleted(t) : nil
+    },
     handler: { args, ctx in
       let outcome = try ctx.engine.completeTaskReportingOutcome(id: try ContinuityTools.requireID(args))
       let t = outcome.task
       // An already completed task is left as it was: the receipt records no change.
-      if outcome.wasAlreadyInStatus, let at = t.completedAt {
-        return ToolOutput(
-          structured: .object(["task": try ToolRendering.json(t), "alreadyCompleted": true]),
-          text: "Task \(t.id.uuidString) was already completed at \(ISO8601.string(from: at)); nothing changed: \(ToolRendering.quoted(t.title))",
-          changedIDs: [])
-      }
+      if outcome.wasAlreadyInStatus { return try alreadyCompleted(t) }
       // A handoff whose summary the change rewrote is a record it changed (review 19-c, finding 3).
       return ToolOutput(
         structured: .object(try ContinuityTools.statusChangeStructure(outcome, flag: "alreadyCompleted")),
@@ -142,4 +142,13 @@ enum LegacyTools {
           "Completed task \(t.id.uuidString): \(ToolRendering.quoted(t.title))", outcome.rebuiltHandoffIDs),
         changedIDs: [t.id] + outcome.rebuiltHandoffIDs)
     })
+
+  /// `task_complete`'s answer for a task completed already: nothing changed, no changed ids.
+  static func alreadyCompleted(_ t: TaskItem) throws -> ToolOutput {
+    ToolOutput(
+      structured: .object(["task": try ToolRendering.json(t), "alreadyCompleted": true]),
+      text: "Task \(t.id.uuidString) was already completed" + (t.completedAt.map { " at \(ISO8601.string(from: $0))" } ?? "")
+        + "; nothing changed: \(ToolRendering.quoted(t.title))",
+      changedIDs: [])
+  }
 }
