@@ -48,6 +48,21 @@ struct ToolOutputByteBoundTests {
     }
   }
 
+  @Test("a cut paged listing says where its next page starts: offset plus the entries kept; none when it kept none")
+  func cutPageNextOffset() throws {
+    var output = Self.listing([100, 250, 80, 300])
+    var object = try #require(output.structured.object)
+    object["offset"] = 5
+    output.structured = .object(object)
+    for kept in 0..<4 {
+      let bytes = try Self.expectedCut(output, keeping: kept, stated: 9).byteCount + 40
+      let cut = output.fitted(to: ToolOutputBound(bytes: bytes, statedBytes: 9)) { $0 }
+      let sent = try #require(cut.structured["items"]?.array).count
+      #expect(cut.structured["truncated"] == true)
+      #expect(cut.structured["nextOffset"] == (sent > 0 ? .integer(5 + sent) : nil), "kept \(sent)")
+    }
+  }
+
   @Test("an output that fits, or that lists nothing, is returned as it was")
   func leavesWhatFits() throws {
     let output = Self.listing([100, 200, 300])
@@ -197,6 +212,9 @@ struct ToolOutputByteBoundTests {
       try #require(!tasks.isEmpty)
       pages += tasks
       offset += tasks.count
+      // A page the byte bound cut says where the next one starts; the last says none does.
+      #expect(page.structured["truncated"] == .bool(offset < all.count))
+      #expect(page.structured["nextOffset"] == (offset < all.count ? .integer(offset) : nil))
     }
     #expect(pages == all)
   }
@@ -208,7 +226,9 @@ struct ToolOutputByteBoundTests {
     _ = try engine.createHandoff(HandoffRequest(focus: "Ship"))
     let tasks = try await Self.run(engine, "task_list", ["offset": 5])
     #expect(tasks.text == "0 of 3 task(s); offset 5 is past the last of them")
-    #expect(tasks.structured["tasks"] == .array([]) && tasks.structured["truncated"] == .bool(true))
+    // Nothing comes after an offset past the end (review 23-a, 3: this said truncated: true).
+    #expect(tasks.structured["tasks"] == .array([]) && tasks.structured["truncated"] == .bool(false))
+    #expect(tasks.structured["nextOffset"] == nil)
     let middle = try await Self.run(engine, "task_list", ["offset": 1, "limit": 1])
     #expect(middle.text.hasPrefix("1 of 3 task(s), after the first 1, cut by the limit of 1 (limit takes up to 5000)\n- [ ] \"Task 2\""))
     let handoffs = try await Self.run(engine, "handoff_list", ["offset": 1])

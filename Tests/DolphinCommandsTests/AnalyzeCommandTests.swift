@@ -171,6 +171,44 @@ struct AnalyzeCommandTests {
     #expect((document?["reports"] as? [Any])?.count == 1, "\(json.stdout)")
   }
 
+  /// Review 23-a, 5: with a `.gitignore` of `*`, `analyze .` said "0 file(s), 0 finding(s)"
+  /// and nothing else, which reads as a clean tree; a partial ignore was not counted either.
+  @Test("the summary counts the paths .gitignore leaves out, and says so plainly when nothing was analyzed")
+  func ignoredCounted() throws {
+    let dir = TemporaryDirectory("analyze-ignored")
+    defer { dir.remove() }
+    try Data("let x = foo()!\n".utf8).write(to: dir.appending("a.swift"))
+    try Data("*\n".utf8).write(to: dir.appending(".gitignore"))
+    let all = try runDolphin(["analyze", dir.path])
+    #expect(all.status == 0, "\(all.stderr)")
+    let lines = all.stdout.split(separator: "\n").map(String.init)
+    #expect(
+      lines.first == "Heuristic code analysis (read-only lexical checks; not a compiler): 0 file(s), 0 finding(s); "
+        + "1 path(s) ignored by .gitignore rules", "\(all.stdout)")
+    #expect(
+      lines.dropFirst().first == "No Swift file was analyzed: the .gitignore rules left out 1 path(s) of what was found. "
+        + "A .swift file named on the command line is analyzed even when it is ignored.", "\(all.stdout)")
+    let sarif = try runDolphin(["analyze", dir.path, "--format", "sarif"])
+    #expect(sarif.stdout.contains(#""text" : "1 path(s) ignored by .gitignore rules, not analyzed""#), "\(sarif.stdout)")
+    let json = try runDolphin(["analyze", dir.path, "--json"])
+    let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    #expect(document?["ignoredCount"] as? Int == 1, "\(json.stdout)")
+    // Named, the ignored file is analyzed.
+    let named = try runDolphin(["analyze", dir.appending("a.swift").path])
+    #expect(named.stdout.hasPrefix("Heuristic code analysis (read-only lexical checks; not a compiler): 1 file(s), 1 finding(s)\n"), "\(named.stdout)")
+
+    // A partial ignore, beside a non-Swift file: both counted on the summary line.
+    try Data("huge.swift\n".utf8).write(to: dir.appending(".gitignore"))
+    try Data("let y = 1\n".utf8).write(to: dir.appending("huge.swift"))
+    try Data("notes\n".utf8).write(to: dir.appending("notes.txt"))
+    let partial = try runDolphin(["analyze", dir.path])
+    #expect(
+      partial.stdout.hasPrefix(
+        "Heuristic code analysis (read-only lexical checks; not a compiler): 1 file(s), 1 finding(s); "
+          + "1 non-Swift file(s) left out; 1 path(s) ignored by .gitignore rules\n"), "\(partial.stdout)")
+    #expect(!partial.stdout.contains("No Swift file was analyzed"), "\(partial.stdout)")
+  }
+
   @Test("a file named two ways is shown under the first name given")
   func duplicateShownUnderFirstName() throws {
     let dir = TemporaryDirectory("analyze-twice")

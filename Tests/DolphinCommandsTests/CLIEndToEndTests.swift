@@ -886,12 +886,49 @@ struct CLIEndToEndTests {
     let first = try runDolphin(["demo"], environment: env)
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stdout.hasPrefix("Demo workspace: \(home)/dolphin-demo\n"))
-    // A record of the user's own in the demo's workspace does not lock the demo out of it.
-    #expect(try runDolphin(["capture", "fact", "Trying the demo workspace", "--workspace", home + "/dolphin-demo"]).status == 0)
+    // Reads leave nothing behind, so the demo's own records alone let it run again.
+    #expect(try runDolphin(["search", "handoff", "--workspace", home + "/dolphin-demo"]).status == 0)
     let second = try runDolphin(["demo"], environment: env)
     #expect(second.status == 0, "\(second.stderr)")
     #expect(second.stdout.contains("1. Captured 0 knowledge item(s) (7 already present)"))
+    let third = try runDolphin(["demo", "--workspace", home + "/dolphin-demo"], environment: env)
+    #expect(third.status == 0, "\(third.stderr)")
     #expect(!FileManager.default.fileExists(atPath: home + "/dolphin"))
+  }
+
+  /// Review 23-a, 4: the demo's own workspace was let through whatever it held, so a second
+  /// `dolphin demo` made the demo's handoff active again over the user's "My own work".
+  @Test("`dolphin demo` refuses its own workspace once it holds records of the user's, and leaves them and their active handoff")
+  func demoOwnWorkspaceWithUserRecords() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let home = cli.dir.appending("home").path
+    let env = ["DOLPHIN_HOME": home + "/ws"]
+    let w = home + "/dolphin-demo"
+    #expect(try runDolphin(["demo"], environment: env).status == 0)
+    let created = try runDolphin(["handoff", "create", "--focus", "My own work", "--activate", "--workspace", w, "--json"])
+    let mine = try #require(
+      ((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["handoff"] as? [String: Any])?["id"]
+        as? String, "\(created.stderr)")
+    #expect(try runDolphin(["task", "add", "my own task", "--workspace", w]).status == 0)
+    #expect(try runDolphin(["capture", "fact", "mine", "--workspace", w]).status == 0)
+    func snapshot() throws -> AssistantWorkspace {
+      try SQLiteWorkspaceStore.open(directory: URL(fileURLWithPath: w)).read { tx in try tx.snapshot() }
+    }
+    let before = try snapshot()
+    for arguments in [["demo"], ["demo", "--workspace", w]] {
+      let r = try runDolphin(arguments, environment: env)
+      #expect(r.status == 4, "\(arguments): \(r.stdout)\(r.stderr)")
+      #expect(r.stdout.isEmpty, "\(r.stdout)")
+      #expect(
+        r.stderr == "dolphin: error: the demo's workspace \(w): it holds records the demo did not write (knowledge 1, task 1, "
+          + "handoff 1; e.g. knowledge item 'mine'); the demo needs an empty or new workspace (or one only an earlier demo "
+          + "wrote to), so that its records and its active handoff never mix with yours. Nothing was written. Name a new "
+          + "directory with --workspace DIR, or, once your records there are kept elsewhere (`dolphin export --workspace "
+          + "\(w) --output FILE`), remove \(w) to start the demo afresh\n", "\(r.stderr)")
+    }
+    #expect(try snapshot() == before)
+    #expect(before.activeHandoffID?.uuidString == mine)
   }
 
   @Test("`dolphin demo` with DOLPHIN_HOME ending in /. or /.. still puts its workspace beside it, not inside")

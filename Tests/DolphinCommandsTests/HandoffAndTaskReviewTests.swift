@@ -237,6 +237,31 @@ struct HandoffAndTaskReviewTests {
     #expect(unknown.stderr.contains("no handoff id begins with FFFFFFFF"), "\(unknown.stderr)")
   }
 
+  /// Review 23-a, 8: `handoff get 9917CC8F12ED` (12 digits of the id, without its hyphen) and
+  /// `handoff get 0000000000` were both refused as malformed (exit 4).
+  @Test("a prefix of more than 8 digits typed without the hyphen names its handoff; an unknown one exits 3")
+  func hyphenlessPrefix() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let id = try Self.handoffID(try cli.json(["handoff", "create", "--focus", "Prefix test"]))
+    let digits = String(id.filter { $0 != "-" }.prefix(12))
+    let get = try cli.run(["handoff", "get", digits])
+    #expect(get.status == 0, "\(get.stderr)")
+    #expect(get.stdout.contains("id:       \(id)"), "\(get.stdout)")
+    let restored = try cli.run(["handoff", "restore", digits.lowercased()])
+    #expect(restored.stdout.hasPrefix("Continuity brief — handoff \(id) is now active"), "\(restored.stdout) \(restored.stderr)")
+    let whole = try cli.run(["handoff", "get", id.filter { $0 != "-" }])
+    #expect(whole.status == 0 && whole.stdout.contains("id:       \(id)"), "\(whole.stderr)")
+
+    let unknown = try cli.run(["handoff", "get", "0000000000"])
+    #expect(unknown.status == 3, "\(unknown.stderr)")
+    #expect(unknown.stderr.contains("id '0000000000': no handoff id begins with 0000000000"), "\(unknown.stderr)")
+    // Hyphens must sit where the id has them, or be left out altogether.
+    let misplaced = try cli.run(["handoff", "get", digits + "-0000"])
+    #expect(misplaced.status == 4, "\(misplaced.stderr)")
+    #expect(misplaced.stderr.contains("is not a UUID, `latest`, or the start of a handoff id"), "\(misplaced.stderr)")
+  }
+
   @Test("#18: a prefix two handoffs share is refused, listing both")
   func ambiguousPrefix() throws {
     let cli = CLI()

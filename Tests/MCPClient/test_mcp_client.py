@@ -405,6 +405,13 @@ async def session_api(d: Dolphin) -> None:
         for name in ["task_complete", "task_reopen"]:
             r = await call(s, name, {"id": task_id})
             check(not r.is_error, f"{name}: {text_of(r)}")
+        # A write that changes nothing is answered without asking (review 23-a, 9): the task
+        # is open already.
+        asked = len(elicitor.requests)
+        again = await call(s, "task_reopen", {"id": task_id})
+        check(not again.is_error and structured(again)["alreadyOpen"] is True and "nothing changed" in text_of(again),
+              f"task_reopen of an open task: {text_of(again)}")
+        check(len(elicitor.requests) == asked, "a write that changes nothing asks nothing")
         # The lists take a limit and say what it left out (review, s17: task_list had no limit,
         # 20.7 MB at the task cap); the SDK holds the output to the schema with `truncated`.
         r = await call(s, "task_add", {"title": "Write the release notes"})
@@ -418,14 +425,33 @@ async def session_api(d: Dolphin) -> None:
                   f"{name} with limit 1: {listed}")
             check(text_of(one).startswith(f"1 of {full['total']} ")
                   and ("cut by the limit of 1" in text_of(one)) == cut, f"{name} text: {text_of(one)}")
+            # Paging while truncated, from nextOffset, stops after the last page with every
+            # record once (review 23-a, 3: truncated stayed true on the last page and past it).
+            field = "tasks" if name == "task_list" else "handoffs"
+            paged, offset, pages = [], 0, 0
+            while pages <= full["total"]:
+                page = structured(await call(s, name, {"limit": 1, "offset": offset}))
+                pages += 1
+                paged += [r["id"] for r in page[field]]
+                if not page["truncated"]:
+                    check("nextOffset" not in page, f"{name}: the last page has no nextOffset: {page}")
+                    break
+                offset = page["nextOffset"]
+            check(paged == [r["id"] for r in full[field]] and pages == max(1, full["total"]),
+                  f"{name}: paging while truncated stops after {pages} page(s) with every record: {paged}")
+            past = structured(await call(s, name, {"limit": 1, "offset": full["total"]}))
+            check(past["count"] == 0 and past["truncated"] is False and "nextOffset" not in past,
+                  f"{name} past the end is not truncated: {past}")
         if "handoff_deactivate" in expected:
             active = d.cli("status").get("activeHandoffID")
             first = await call(s, "handoff_deactivate", {})
             check(not first.is_error and structured(first)["deactivated"] == active,
                   f"handoff_deactivate names the handoff it cleared: {structured(first)}")
+            asked = len(elicitor.requests)
             again = await call(s, "handoff_deactivate", {})
             check(not again.is_error and structured(again)["deactivated"] is None,
                   f"with none active, deactivated is null: {structured(again)}")
+            check(len(elicitor.requests) == asked, "handoff_deactivate with none active asks nothing")
             restored = await call(s, "handoff_restore", {"id": handoff_id})
             check(not restored.is_error, f"handoff_restore again: {text_of(restored)}")
 
@@ -724,9 +750,11 @@ async def handoff_parity(d: Dolphin) -> None:
             id_schema = listed[name].input_schema["properties"]["id"]
             check("format" not in id_schema and "latest" in id_schema["description"],
                   f"{name}: id is no longer format uuid, and says it takes latest: {id_schema}")
-            for good in ["latest", "LATEST", "3f2504e0", "3F2504E0-4F89", "3F2504E0-4F89-11D3-9A0C-0305E82C3301", " latest "]:
+            # Without the hyphens too (review 23-a, 8), but not with them misplaced.
+            for good in ["latest", "LATEST", "3f2504e0", "3F2504E0-4F89", "3F2504E0-4F89-11D3-9A0C-0305E82C3301", " latest ",
+                         "3F2504E04F89", "3F2504E04F8911D39A0C0305E82C3301"]:
                 jsonschema.validate({"id": good}, listed[name].input_schema)
-            for bad in ["last", "3f2504e", "3F2504E04F89", "3F2504E0-4F89-11D3-9A0C-0305E82C33011", ""]:
+            for bad in ["last", "3f2504e", "3F2504E04F89-11D3", "3F2504E0-4F89-11D3-9A0C-0305E82C33011", ""]:
                 try:
                     jsonschema.validate({"id": bad}, listed[name].input_schema)
                     check(False, f"{name}: the published schema refuses {bad!r}")

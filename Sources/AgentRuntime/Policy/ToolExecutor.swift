@@ -44,8 +44,9 @@ public struct ToolCallResult: Sendable {
 }
 
 /// Runs tool calls: validates arguments against the registry's schema, runs a `localWrite`
-/// tool's ``ToolDefinition/preflight`` (the engine's checks that need no write) and then asks
-/// approval for the call, runs read-only tools over a store that refuses writes, honours
+/// tool's ``ToolDefinition/preflight`` (the engine's checks that need no write), answers a call
+/// that will certainly change nothing without asking (``ToolDefinition/unchangedAnswer``), and
+/// otherwise asks approval for the call, runs read-only tools over a store that refuses writes, honours
 /// cancellation right before a write commits, and writes one receipt per call — read-only,
 /// denied, failed and cancelled ones too — from what executed, never from model text. On a
 /// workspace that does not exist yet (``SQLiteWorkspaceStore/existsOnDisk`` is false) only a
@@ -90,7 +91,12 @@ public struct ToolExecutor: Sendable {
     _ call: ToolCall, approver: any ApprovalProvider, recentExcerpts: [String] = [], outputBound: ToolOutputBound? = nil
   ) async -> ToolCallResult {
     let started = engine.environment.now()
-    func finish(_ outcome: ReceiptOutcome, risk: RiskClass?, args: String, approval: String?, output: ToolOutput?, error: AgentError?, message: String) -> ToolCallResult {
+    /// - Parameter wroteNothing: the call succeeded without writing (its receipt then creates a
+    ///   missing workspace only as a read-only call's does).
+    func finish(
+      _ outcome: ReceiptOutcome, risk: RiskClass?, args: String, approval: String?, output: ToolOutput?, error: AgentError?,
+      message: String, wroteNothing: Bool = false
+    ) -> ToolCallResult {
       let receipt = ActivityReceipt(
         id: engine.environment.makeID(), callID: String(call.id.prefix(200)), tool: String(call.name.prefix(100)),
         risk: risk?.rawValue ?? "unknown", arguments: Self.receiptArguments(Self.withholdingCredentials(args)),
@@ -99,7 +105,7 @@ public struct ToolExecutor: Sendable {
         finishedAt: max(started, engine.environment.now()),
         approval: approval, message: Truncation.truncate(message, to: 500))
       var stored = false
-      let createsWorkspace = outcome == .succeeded && (readsCreateWorkspace || risk == .localWrite)
+      let createsWorkspace = outcome == .succeeded && (readsCreateWorkspace || (risk == .localWrite && !wroteNothing))
       if createsWorkspace || (engine.store as? SQLiteWorkspaceStore)?.existsOnDisk ?? true {
         // A receipt that cannot be written (read-only or damaged store) must not hide the result.
         stored = (try? engine.store.write { tx in try tx.insertReceipt(receipt) }) != nil
@@ -118,6 +124,21 @@ public struct ToolExecutor: Sendable {
       return finish(.failed, risk: risk, args: ActivityReceipt.argumentsText(call.arguments), approval: nil, output: nil, error: error, message: error.description)
     }
     let canonical = JSONValue.object(args).jsonString(sortedKeys: true)
+    /// `output` as it is sent: its text made inert as a whole (stored text already is, but a
+    /// workspace written before a sanitizer rule existed may not be; a control character left
+    /// in it shows as its picture, as `dolphin` prints stored text, rather than being dropped
+    /// unseen) and capped; a listing too large for the host's bound keeps its first records
+    /// whole (review 19-a: task_list sent one 36 MB line where the server accepts 4 MiB).
+    func sendable(_ output: ToolOutput) -> ToolOutput {
+      let finishText = { (text: String) in
+        Truncation.truncate(
+          Sanitizer.sanitize(TerminalText.inert(TerminalText.escapingBidiControls(text))), to: tool.outputCap)
+      }
+      var output = output
+      output.text = finishText(output.text)
+      if let outputBound { output = output.fitted(to: outputBound, finishingText: finishText) }
+      return output
+    }
     /// The result of a call that `error`, thrown by the tool or by its preflight, stopped.
     func failed(_ error: any Error, approval: String?) -> ToolCallResult {
       if let e = error as? AgentError {
@@ -155,6 +176,21 @@ public struct ToolExecutor: Sendable {
           return failed(error, approval: nil)
         }
       }
+      // A call that will certainly change nothing (a task completed already, no active handoff
+      // to clear) is answered from what is stored, without asking: a dialog for it would train
+      // the user to approve without reading (review 23-a, 9). Its receipt says it succeeded, with
+      // no approval needed and nothing changed; it writes nothing, so it creates no workspace.
+      if let unchanged = tool.unchangedAnswer {
+        do {
+          if let output = try unchanged(args, checking) {
+            return finish(
+              .succeeded, risk: tool.risk, args: canonical, approval: "notRequired", output: sendable(output), error: nil,
+              message: "ok: nothing to change, so no approval was asked", wroteNothing: true)
+          }
+        } catch {
+          return failed(error, approval: nil)
+        }
+      }
       // The approval names the records the call changes beyond its arguments (review 19-c,
       // finding 3: a task_complete rewrote a handoff's summary and the prompt did not say so).
       let alsoChanges = (try? tool.alsoChanges?(args, checking)) ?? []
@@ -186,19 +222,8 @@ public struct ToolExecutor: Sendable {
     let context = ToolContext(
       engine: toolEngine, recentExcerpts: recentExcerpts, approval: tool.risk == .localWrite ? approval : nil)
     do {
-      var output = try await tool.handler(args, context)
-      // The text reaches a model verbatim: it is made inert as a whole (stored text already
-      // is, but a workspace written before a sanitizer rule existed may not be). A control
-      // character left in it shows as its picture, as `dolphin` prints stored text, rather
-      // than being dropped unseen (the renderers show stored fields' controls first).
-      let finishText = { (text: String) in
-        Truncation.truncate(
-          Sanitizer.sanitize(TerminalText.inert(TerminalText.escapingBidiControls(text))), to: tool.outputCap)
-      }
-      output.text = finishText(output.text)
-      // A listing too large for the host's bound keeps its first records whole (review 19-a:
-      // task_list sent one 36 MB line where the server accepts 4 MiB).
-      if let outputBound { output = output.fitted(to: outputBound, finishingText: finishText) }
+      // The text reaches a model verbatim: it leaves inert, capped and within the bound.
+      let output = sendable(try await tool.handler(args, context))
       return finish(.succeeded, risk: tool.risk, args: canonical, approval: approval, output: output, error: nil, message: "ok")
     } catch {
       return failed(error, approval: approval)

@@ -11,7 +11,7 @@ extension ContinuityTools {
   static let handoffReference = ToolProperty(
     "id", .handoffReference, required: true,
     "The handoff: its UUID, `latest` (the newest by creation), or the start of its id (at least "
-      + "\(KnowledgeEngine.handoffIDPrefixMinimum) hexadecimal digits, e.g. 3F2504E0, naming exactly one handoff; a "
+      + "\(KnowledgeEngine.handoffIDPrefixMinimum) hexadecimal digits, e.g. 3F2504E0, with the id's hyphens or none, naming exactly one handoff; a "
       + "prefix several handoffs have is refused, listing them). handoff_list lists the ids.")
 
   /// How the engine's errors for a handoff reference point the caller on: to the tools.
@@ -56,7 +56,7 @@ extension ContinuityTools {
 
   static let handoffRestore = ToolDefinition(
     name: "handoff_restore", title: "Restore a handoff",
-    description: "Mark a handoff (its UUID, latest, or the start of its id) active and return its continuity brief: what it carries, the knowledge captured and the tasks added, completed or updated since it was made, and, when the stale-handoff rule holds for it, why and what clears it (stale). Selects context only: it re-runs no tool, reuses no approval, completes no task and claims no work was done. Local write (the active marker): needs approval.",
+    description: "Mark a handoff (its UUID, latest, or the start of its id) active and return its continuity brief: what it carries, the knowledge captured and the tasks added, completed or updated since it was made, and, when the stale-handoff rule holds for it, why and what clears it (stale). Selects context only: it re-runs no tool, reuses no approval, completes no task and claims no work was done. Local write (the active marker): needs approval, except for the handoff active already, which changes nothing.",
     input: .object([handoffReference]),
     outputSchema: OutputSchemas.handoffBrief,
     risk: .localWrite, isIdempotent: true,
@@ -71,22 +71,34 @@ extension ContinuityTools {
           + "the one \(ToolRendering.quoted(given)) names now"
       ]
     },
-    handler: { args, ctx in
-      let b = try ctx.engine.restoreHandoff(id: try handoffID(args, ctx))
-      let stale = try ctx.engine.staleness(of: b)
-      var structured = try ToolRendering.json(b).object ?? [:]
-      if let stale { structured["stale"] = try staleStructure(stale) }
-      return ToolOutput(structured: .object(structured), text: restoreText(b, stale: stale), changedIDs: [b.handoff.id])
-    })
+    // Restoring the active handoff changes nothing (the marker is where it is, and restoring
+    // writes nothing else): its brief is answered without asking (review 23-a, 9).
+    unchangedAnswer: { args, ctx in
+      try ctx.engine.briefOfActiveHandoff(id: try handoffID(args, ctx)).map { try restoreOutput($0, ctx, alreadyActive: true) }
+    },
+    handler: { args, ctx in try restoreOutput(try ctx.engine.restoreHandoff(id: try handoffID(args, ctx)), ctx, alreadyActive: false) })
+
+  /// `handoff_restore`'s output for the brief `b`: the brief (and `stale` when the stale-handoff
+  /// rule holds) and its text; with `alreadyActive`, the handoff was the active one already, so
+  /// the text says nothing changed and no id is changed.
+  static func restoreOutput(_ b: HandoffBrief, _ ctx: ToolContext, alreadyActive: Bool) throws -> ToolOutput {
+    let stale = try ctx.engine.staleness(of: b)
+    var structured = try ToolRendering.json(b).object ?? [:]
+    if let stale { structured["stale"] = try staleStructure(stale) }
+    return ToolOutput(
+      structured: .object(structured), text: restoreText(b, stale: stale, alreadyActive: alreadyActive),
+      changedIDs: alreadyActive ? [] : [b.handoff.id])
+  }
 
   /// The text of `handoff_restore`, within ``Limits/renderedToolOutput``: what it restored and
   /// carries, its focus and summary (cut at ``restoredSummaryCharacters``), a line counting what
   /// happened since it was made, then its next steps, its knowledge and tasks, the knowledge
   /// captured and the tasks added, completed or updated since (``KnowledgeEngine/briefCapturedSinceLimit``
   /// of each at most, as `dolphin handoff restore` lists them), every list cut between its
-  /// lines and saying how many it left out; last, the handoff that was active before and, when
-  /// the stale-handoff rule holds for it, why and what clears it.
-  static func restoreText(_ b: HandoffBrief, stale: HandoffStaleness?) -> String {
+  /// lines and saying how many it left out; last, the handoff that was active before (or, with
+  /// `alreadyActive`, that it was the active one already) and, when the stale-handoff rule holds
+  /// for it, why and what clears it.
+  static func restoreText(_ b: HandoffBrief, stale: HandoffStaleness?, alreadyActive: Bool = false) -> String {
     var head = [
       "Restored handoff \(b.handoff.id.uuidString) as context only (nothing was re-run); it carries \(carries(b.knowledge.count, b.tasks.count)).",
       "Focus: \(ToolRendering.line(b.handoff.focus))",
@@ -109,6 +121,7 @@ extension ContinuityTools {
     let carried = Set(b.handoff.knowledgeIDs)
     var tail: [String] = []
     if let p = b.previouslyActiveID { tail.append("Previously active: handoff \(p.uuidString) (no longer active).") }
+    if alreadyActive { tail.append("It was the active handoff already; nothing changed.") }
     if let stale { tail.append(staleLine(stale)) }
     return ToolRendering.bounded(
       head: head,

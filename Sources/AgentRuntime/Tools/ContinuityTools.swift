@@ -247,7 +247,7 @@ enum ContinuityTools {
 
   static let handoffList = ToolDefinition(
     name: "handoff_list", title: "List handoffs",
-    description: "Saved handoffs, newest first, and which one is active: at most limit of them (default \(Limits.listedRecordsDefault)) after the first offset, with how many there are in all (total) and whether some are left out (truncated). A response too large for the server's byte bound keeps the first handoffs, each whole, and counts the rest in omittedForSize: ask for them with offset. Read-only.",
+    description: "Saved handoffs, newest first, and which one is active: at most limit of them (default \(Limits.listedRecordsDefault)) after the first offset, with how many there are in all (total) and whether more come after this page (truncated; nextOffset is where the next page starts). A response too large for the server's byte bound keeps the first handoffs, each whole, and counts the rest in omittedForSize: ask for them with nextOffset. Read-only.",
     input: .object([
       // Up to every handoff the workspace may hold, as `dolphin handoff list --limit` takes.
       ToolProperty(
@@ -260,8 +260,8 @@ enum ContinuityTools {
     outputSchema: ToolRendering.outputSchema(
       [
         "handoffs": OutputSchemas.array(of: OutputSchemas.handoff), "count": ToolRendering.integer, "total": ToolRendering.integer,
-        "truncated": OutputSchemas.truncated("handoffs", by: "the limit or the offset"), "offset": OutputSchemas.offset,
-        "omittedForSize": OutputSchemas.omittedForSize,
+        "truncated": OutputSchemas.pageTruncated("handoffs"), "offset": OutputSchemas.offset,
+        "nextOffset": OutputSchemas.nextOffset, "omittedForSize": OutputSchemas.omittedForSize,
         "activeHandoffID": .object([
           "type": "string", "format": "uuid",
           "description": "The active handoff's id, also when its row is left out; absent when none is active.",
@@ -278,6 +278,7 @@ enum ContinuityTools {
       structured["count"] = .integer(l.handoffs.count)
       structured["truncated"] = .bool(l.isTruncated)
       structured["offset"] = .integer(offset)
+      if let next = l.nextOffset { structured["nextOffset"] = .integer(next) }
       // The active handoff is named even when its row is left out, as the CLI does.
       @Sendable func text(_ cut: ToolOutput.SizeCut?) -> String {
         guard l.total > 0 else { return "No handoffs." }
@@ -299,7 +300,7 @@ enum ContinuityTools {
 
   static let handoffDeactivate = ToolDefinition(
     name: "handoff_deactivate", title: "Deactivate the handoff",
-    description: "Clear the active-handoff marker (the handoff itself is kept). Local write: needs approval.",
+    description: "Clear the active-handoff marker (the handoff itself is kept). Local write: needs approval, except when none is active, which changes nothing.",
     input: .object([]),
     // The id that was active, or null when none was (review, s17: declared an object, which
     // neither is, so a client validating structured results refused every call).
@@ -311,11 +312,11 @@ enum ContinuityTools {
         ])
       ], required: ["deactivated"]),
     risk: .localWrite, isIdempotent: true,
+    // With none active there is nothing to clear: answered without asking (review 23-a, 9).
+    unchangedAnswer: { _, ctx in try ctx.engine.activeHandoffID() == nil ? noneActive : nil },
     handler: { _, ctx in
-      let id = try ctx.engine.deactivateHandoff()
-      return ToolOutput(
-        structured: .object(["deactivated": id.map { .string($0.uuidString) } ?? .null]),
-        text: id.map { "Deactivated handoff \($0.uuidString)." } ?? "No handoff was active.", changedIDs: id.map { [$0] } ?? [])
+      guard let id = try ctx.engine.deactivateHandoff() else { return noneActive }
+      return ToolOutput(structured: .object(["deactivated": .string(id.uuidString)]), text: "Deactivated handoff \(id.uuidString).", changedIDs: [id])
     })
 
   static let continuityInsights = ToolDefinition(
@@ -434,7 +435,7 @@ enum ContinuityTools {
 
   static let taskReopen = ToolDefinition(
     name: "task_reopen", title: "Reopen a task",
-    description: "Reopen a completed task (an open task is left as it was, and alreadyOpen says so). Local write: needs approval.",
+    description: "Reopen a completed task (an open task is left as it was, and alreadyOpen says so). Local write: needs approval, except for an open task, which changes nothing.",
     input: .object([ToolProperty("id", .uuid, required: true, "The task id.")]),
     outputSchema: ToolRendering.outputSchema(
       [
@@ -446,21 +447,32 @@ enum ContinuityTools {
     alsoChanges: { args, ctx in
       ToolRendering.summaryRewrites(try ctx.engine.handoffSummariesRewritten(bySettingTask: try requireID(args), to: .open))
     },
+    // Reopening an open task changes nothing: answered without asking (review 23-a, 9).
+    unchangedAnswer: { args, ctx in
+      let t = try ctx.engine.task(id: try requireID(args))
+      return t.status == .open ? try alreadyOpen(t) : nil
+    },
     handler: { args, ctx in
       let outcome = try ctx.engine.reopenTaskReportingOutcome(id: try requireID(args))
       let t = outcome.task
       // An open task is left as it was: the receipt records no change.
-      if outcome.wasAlreadyInStatus {
-        return ToolOutput(
-          structured: .object(["task": try ToolRendering.json(t), "alreadyOpen": true]),
-          text: "Task \(t.id.uuidString) was already open; nothing changed: \(ToolRendering.quoted(t.title))", changedIDs: [])
-      }
+      if outcome.wasAlreadyInStatus { return try alreadyOpen(t) }
       return ToolOutput(
         structured: .object(try statusChangeStructure(outcome, flag: "alreadyOpen")),
         text: ToolRendering.withRebuiltSummaries(
           "Reopened task \(t.id.uuidString): \(ToolRendering.quoted(t.title))", outcome.rebuiltHandoffIDs),
         changedIDs: [t.id] + outcome.rebuiltHandoffIDs)
     })
+
+  /// `task_reopen`'s answer for a task open already: nothing changed, no changed ids.
+  static func alreadyOpen(_ t: TaskItem) throws -> ToolOutput {
+    ToolOutput(
+      structured: .object(["task": try ToolRendering.json(t), "alreadyOpen": true]),
+      text: "Task \(t.id.uuidString) was already open; nothing changed: \(ToolRendering.quoted(t.title))", changedIDs: [])
+  }
+
+  /// `handoff_deactivate`'s answer when no handoff is active: nothing changed.
+  static let noneActive = ToolOutput(structured: .object(["deactivated": .null]), text: "No handoff was active.", changedIDs: [])
 
   /// The output schema of `rebuiltHandoffIDs` in `task_complete` and `task_reopen`.
   static let rebuiltHandoffIDsSchema: JSONValue = .object([

@@ -42,7 +42,7 @@ enum LegacyTools {
 
   static let taskList = ToolDefinition(
     name: "task_list", title: "List tasks",
-    description: "List tasks, open first, then by priority and age: at most limit of them (default \(Limits.listedRecordsDefault)) after the first offset, with how many there are in all (total) and whether some are left out (truncated). A response too large for the server's byte bound keeps the first tasks, each whole, and counts the rest in omittedForSize: ask for them with offset. Read-only.",
+    description: "List tasks, open first, then by priority and age: at most limit of them (default \(Limits.listedRecordsDefault)) after the first offset, with how many there are in all (total) and whether more come after this page (truncated; nextOffset is where the next page starts). A response too large for the server's byte bound keeps the first tasks, each whole, and counts the rest in omittedForSize: ask for them with nextOffset. Read-only.",
     input: .object([
       ToolProperty("status", .oneOf(["open", "completed", "all"]), default: "all", "Which tasks."),
       // Up to every task the workspace may hold; the default keeps one answer small (review,
@@ -58,8 +58,8 @@ enum LegacyTools {
     outputSchema: ToolRendering.outputSchema(
       [
         "tasks": OutputSchemas.array(of: OutputSchemas.task), "count": ToolRendering.integer, "total": ToolRendering.integer,
-        "truncated": OutputSchemas.truncated("tasks", by: "the limit or the offset"), "offset": OutputSchemas.offset,
-        "omittedForSize": OutputSchemas.omittedForSize,
+        "truncated": OutputSchemas.pageTruncated("tasks"), "offset": OutputSchemas.offset,
+        "nextOffset": OutputSchemas.nextOffset, "omittedForSize": OutputSchemas.omittedForSize,
       ],
       required: ["tasks", "count", "total", "truncated", "offset"]),
     risk: .readOnly, isIdempotent: true,
@@ -80,11 +80,12 @@ enum LegacyTools {
           header: header, rows: Array(rows.prefix(shown)), field: "tasks",
           tail: cut.map { [ToolRendering.sizeCutLine($0, noun, then: "call task_list again with offset \(offset + $0.kept) for the next ones")] } ?? [])
       }
-      return ToolOutput(
-        structured: .object([
-          "tasks": try ToolRendering.json(l.tasks), "count": .integer(l.tasks.count), "total": .integer(l.total),
-          "truncated": .bool(l.isTruncated), "offset": .integer(offset),
-        ]), text: text(nil), listing: ToolOutput.Listing(field: "tasks") { text($0) })
+      var structured: JSONObject = [
+        "tasks": try ToolRendering.json(l.tasks), "count": .integer(l.tasks.count), "total": .integer(l.total),
+        "truncated": .bool(l.isTruncated), "offset": .integer(offset),
+      ]
+      if let next = l.nextOffset { structured["nextOffset"] = .integer(next) }
+      return ToolOutput(structured: .object(structured), text: text(nil), listing: ToolOutput.Listing(field: "tasks") { text($0) })
     })
 
   static let taskAdd = ToolDefinition(
@@ -111,7 +112,7 @@ enum LegacyTools {
 
   static let taskComplete = ToolDefinition(
     name: "task_complete", title: "Complete a task",
-    description: "Mark a task completed (an already completed task is left as it was, and alreadyCompleted says so). Local write: needs approval.",
+    description: "Mark a task completed (an already completed task is left as it was, and alreadyCompleted says so). Local write: needs approval, except for a completed task, which changes nothing.",
     input: .object([ToolProperty("id", .uuid, required: true, "The task id.")]),
     outputSchema: ToolRendering.outputSchema(
       [
@@ -124,16 +125,16 @@ enum LegacyTools {
       ToolRendering.summaryRewrites(
         try ctx.engine.handoffSummariesRewritten(bySettingTask: try ContinuityTools.requireID(args), to: .completed))
     },
+    // Completing a completed task changes nothing: answered without asking (review 23-a, 9).
+    unchangedAnswer: { args, ctx in
+      let t = try ctx.engine.task(id: try ContinuityTools.requireID(args))
+      return t.status == .completed ? try alreadyCompleted(t) : nil
+    },
     handler: { args, ctx in
       let outcome = try ctx.engine.completeTaskReportingOutcome(id: try ContinuityTools.requireID(args))
       let t = outcome.task
       // An already completed task is left as it was: the receipt records no change.
-      if outcome.wasAlreadyInStatus, let at = t.completedAt {
-        return ToolOutput(
-          structured: .object(["task": try ToolRendering.json(t), "alreadyCompleted": true]),
-          text: "Task \(t.id.uuidString) was already completed at \(ISO8601.string(from: at)); nothing changed: \(ToolRendering.quoted(t.title))",
-          changedIDs: [])
-      }
+      if outcome.wasAlreadyInStatus { return try alreadyCompleted(t) }
       // A handoff whose summary the change rewrote is a record it changed (review 19-c, finding 3).
       return ToolOutput(
         structured: .object(try ContinuityTools.statusChangeStructure(outcome, flag: "alreadyCompleted")),
@@ -141,4 +142,13 @@ enum LegacyTools {
           "Completed task \(t.id.uuidString): \(ToolRendering.quoted(t.title))", outcome.rebuiltHandoffIDs),
         changedIDs: [t.id] + outcome.rebuiltHandoffIDs)
     })
+
+  /// `task_complete`'s answer for a task completed already: nothing changed, no changed ids.
+  static func alreadyCompleted(_ t: TaskItem) throws -> ToolOutput {
+    ToolOutput(
+      structured: .object(["task": try ToolRendering.json(t), "alreadyCompleted": true]),
+      text: "Task \(t.id.uuidString) was already completed" + (t.completedAt.map { " at \(ISO8601.string(from: $0))" } ?? "")
+        + "; nothing changed: \(ToolRendering.quoted(t.title))",
+      changedIDs: [])
+  }
 }

@@ -60,6 +60,26 @@ enum OutputSchemas {
     ])
   }
 
+  /// `truncated` of a paged listing (one that takes an `offset`): whether records come after
+  /// this page, so that a client pages while it is true (review 23-a, 3).
+  static func pageTruncated(_ listed: String) -> JSONValue {
+    .object([
+      "type": "boolean",
+      "description": .string(
+        "Whether records come after this page (offset + count < total): the limit, or the response's byte bound "
+          + "(omittedForSize), stopped \(listed) before the last record. False on the last page and past the end; "
+          + "while it is true, nextOffset is where the next page starts."),
+    ])
+  }
+
+  /// The `nextOffset` of a paged listing: where its next page starts.
+  static let nextOffset: JSONValue = .object([
+    "type": "integer", "minimum": 1,
+    "description": .string(
+      "The offset argument of the next page (offset + count), present while truncated is true; absent on the last page "
+        + "(and when the response's byte bound left out even the page's first record)."),
+  ])
+
   /// The `offset` a paged listing echoes.
   static let offset: JSONValue = .object([
     "type": "integer", "minimum": 0,

@@ -71,6 +71,13 @@ public struct ToolDefinition: Sendable {
   /// shown with the approval request (``ApprovalRequest/alsoChanges``). Nil (or an error, which
   /// the handler will meet and report) says nothing more.
   public var alsoChanges: (@Sendable (JSONObject, ToolContext) throws -> [String])?
+  /// For a `localWrite` tool: the answer to a call that will certainly change nothing — a task
+  /// completed already, a handoff active already, no active handoff to clear — read by
+  /// ``ToolExecutor`` after ``preflight`` on the same store that refuses writes, and sent
+  /// without asking for approval: the output ``handler`` gives such a call ("nothing changed",
+  /// no changed ids). Nil (or a nil answer) when the call may change something; an error it
+  /// throws fails the call, as the handler's would.
+  public var unchangedAnswer: (@Sendable (JSONObject, ToolContext) throws -> ToolOutput?)?
   /// Runs the tool with normalized arguments (a JSON object).
   public var handler: @Sendable (JSONObject, ToolContext) async throws -> ToolOutput
 
@@ -81,6 +88,7 @@ public struct ToolDefinition: Sendable {
     argumentConflict: @escaping @Sendable (JSONObject) -> ToolArgumentError? = { _ in nil },
     preflight: (@Sendable (JSONObject, ToolContext) throws -> Void)? = nil,
     alsoChanges: (@Sendable (JSONObject, ToolContext) throws -> [String])? = nil,
+    unchangedAnswer: (@Sendable (JSONObject, ToolContext) throws -> ToolOutput?)? = nil,
     handler: @escaping @Sendable (JSONObject, ToolContext) async throws -> ToolOutput
   ) {
     self.name = name
@@ -96,6 +104,7 @@ public struct ToolDefinition: Sendable {
     self.argumentConflict = argumentConflict
     self.preflight = preflight
     self.alsoChanges = alsoChanges
+    self.unchangedAnswer = unchangedAnswer
     self.handler = handler
   }
 

@@ -17,8 +17,9 @@ extension ToolOutput {
   /// records, each whole, as many as fit.
   ///
   /// The cut output's structured object keeps the first *k* entries of ``Listing/field``, sets
-  /// `truncated` to true, `omittedForSize` to how many it left out, and `count`, when the object
-  /// has one, to *k*; every other member is as it was. Its text is ``Listing/text`` for that
+  /// `truncated` to true, `omittedForSize` to how many it left out, `count`, when the object
+  /// has one, to *k*, and `nextOffset`, when it has an integer `offset`, to `offset` + *k* (where
+  /// the next page starts; removed when *k* is 0); every other member is as it was. Its text is ``Listing/text`` for that
   /// ``SizeCut``, passed through `finish` (the executor's sanitizing and cap), and counted with
   /// it. *k* is the largest count whose cut fits, found by bisection (the size of a cut grows
   /// with *k*, but for the few digits of its counts). When not even the cut keeping no entry
@@ -56,6 +57,11 @@ extension ToolOutput {
       cut["truncated"] = true
       cut["omittedForSize"] = .integer(entries.count - kept)
       if cut["count"] != nil { cut["count"] = .integer(kept) }
+      // A paged listing's next page starts after the records kept (review 23-a, 3); when not
+      // even the first fits, no offset pages past it.
+      if let offset = cut["offset"]?.int {
+        cut["nextOffset"] = kept > 0 ? .integer(offset + kept) : nil
+      }
       let sizeCut = SizeCut(kept: kept, listed: entries.count, boundBytes: bound.statedBytes)
       return ToolOutput(structured: .object(cut), text: finish(listing.text(sizeCut)), changedIDs: changedIDs, listing: listing)
     }

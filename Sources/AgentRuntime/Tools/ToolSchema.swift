@@ -112,14 +112,15 @@ public indirect enum ToolSchema: Sendable {
   /// How a handoff is named (``KnowledgeEngine/resolveHandoffReference(_:field:hints:)``): its
   /// UUID, `latest` (any case), or the start of its id, at least
   /// ``KnowledgeEngine/handoffIDPrefixMinimum`` hexadecimal digits with hyphens where the UUID
-  /// has them; white space around it is ignored. Published with ``handoffReferencePattern``
+  /// has them or with none; white space around it is ignored. Published with ``handoffReferencePattern``
   /// instead of `format: uuid`; the engine resolves it, refusing a malformed value or a prefix
   /// that more than one handoff has, naming the argument.
   public static let handoffReference = ToolSchema.string(
     StringRules(minLength: 1, maxLength: 64, normalization: .sanitize, pattern: handoffReferencePattern))
 
   /// ``handoffReference``'s `pattern`: `latest`, or a prefix of a UUID's text of at least 8
-  /// hexadecimal digits (`3F2504E0`, `3f2504e0-4f89`, a whole UUID), white space around it allowed.
+  /// hexadecimal digits (`3F2504E0`, `3f2504e0-4f89`, a whole UUID), or of its 32 digits without
+  /// hyphens (`3f2504e04f89`), white space around it allowed.
   public static let handoffReferencePattern: String = {
     let h = "[0-9A-Fa-f]"
     // Each group of the UUID (8-4-4-4-12): whole and followed by the next group's start, or begun.
@@ -127,7 +128,7 @@ public indirect enum ToolSchema: Sendable {
     let fourth = "-(?:\(h){4}(?:\(last))?|\(h){0,3})"
     let third = "-(?:\(h){4}(?:\(fourth))?|\(h){0,3})"
     let second = "-(?:\(h){4}(?:\(third))?|\(h){0,3})"
-    return "^\\s*(?:[Ll][Aa][Tt][Ee][Ss][Tt]|\(h){8}(?:\(second))?)\\s*$"
+    return "^\\s*(?:[Ll][Aa][Tt][Ee][Ss][Tt]|\(h){8}(?:\(second))?|\(h){9,32})\\s*$"
   }()
 
   /// A string enum.

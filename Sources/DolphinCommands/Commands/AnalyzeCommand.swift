@@ -26,10 +26,11 @@ enum AnalyzeCommands {
         (an ignore file over \(GitignoreMatcher.maximumIgnoreFileBytes) bytes or unreadable is not applied, with a notice);
         they skip files over \(Limits.codeAnalysisBytes) bytes, binary files (a NUL byte), files that are not UTF-8,
         .swift links to nothing or round a loop, and .swift FIFOs, sockets and devices (never opened), with a
-        notice, and count the non-Swift files they leave out. A file named explicitly must be a regular
-        .swift file (else exit 2) of at most \(Limits.codeAnalysisBytes) bytes of UTF-8 text (else exit 4); a
-        missing path exits 3, a symbolic link loop 4. A file named two ways (or hard-linked) is analyzed once, under the
-        first name given. Names that are not UTF-8 are walked and analyzed too, shown with each such byte as \\xHH
+        notice, and count the non-Swift files and the paths .gitignore leaves out. A file named
+        explicitly is analyzed even when ignored; it must be a regular .swift file (else exit 2) of at
+        most \(Limits.codeAnalysisBytes) bytes of UTF-8 text (else exit 4); a missing path exits 3, a symbolic
+        link loop 4. A file named two ways (or hard-linked) is analyzed once, under the first name given.
+        Names that are not UTF-8 are walked and analyzed too, shown with each such byte as \\xHH
         (sub\\xFE/x.swift; the exact bytes percent-encoded in JSON and SARIF).
         Nothing is executed, compiled or uploaded. Exit 0 whether or not findings exist.
         """,
@@ -62,15 +63,24 @@ enum AnalyzeCommands {
       case "json":
         try console.printJSON(result)
       case "sarif":
-        let sarif = try SARIFReport(reports: result.reports, notices: result.unappliedIgnoreFiles.map(\.notice) + result.skipped.map(\.notice), toolVersion: DolphinCLI.version).jsonData(pretty: true)
+        let notices = result.unappliedIgnoreFiles.map(\.notice) + result.skipped.map(\.notice) + [ignoredNotice(result)].compactMap { $0 }
+        let sarif = try SARIFReport(reports: result.reports, notices: notices, toolVersion: DolphinCLI.version).jsonData(pretty: true)
         // As JSON: DEL, C1 and bidi controls in a file name written as `\u` escapes.
         console.printJSONText(String(decoding: sarif, as: UTF8.self))
       default:
         // Other files in the directories are counted, not listed: a notice each would bury the rest.
         let others = result.nonSwiftCount > 0 ? "; \(result.nonSwiftCount) non-Swift file(s) left out" : ""
+        // What the ignore rules left out, on the same line (review 23-a, 5: a `.gitignore` of
+        // `*` gave "0 file(s), 0 finding(s)" and nothing said why).
+        let ignored = result.ignoredCount > 0 ? "; \(ignoredClause(result.ignoredCount))" : ""
         console.print(
           "Heuristic code analysis (read-only lexical checks; not a compiler): \(result.reports.count) file(s), "
-            + "\(result.totalFindings) finding(s)\(others)")
+            + "\(result.totalFindings) finding(s)\(others)\(ignored)")
+        if result.reports.isEmpty, result.ignoredCount > 0 {
+          console.print(
+            "No Swift file was analyzed: the .gitignore rules left out \(ignoredClause(result.ignoredCount, verb: false)) of "
+              + "what was found. A .swift file named on the command line is analyzed even when it is ignored.")
+        }
         // Which rules ran and what none of them looks at: a short report is not a clean bill.
         console.print(CodeRule.checkedLine(result.rulesChecked))
         console.print(CodeRule.notCheckedLine)
@@ -83,6 +93,19 @@ enum AnalyzeCommands {
         }
       }
     })
+
+  /// `3 path(s) ignored by .gitignore rules` (`verb` false: `3 path(s)`): files and folders the
+  /// ignore rules (`.gitignore`, `.git/info/exclude`) excluded from the walk, a folder counted
+  /// once.
+  static func ignoredClause(_ count: Int, verb: Bool = true) -> String {
+    "\(count) path(s)" + (verb ? " ignored by .gitignore rules" : "")
+  }
+
+  /// SARIF's notification for what the ignore rules left out, as the text summary counts it;
+  /// nil when they left out nothing.
+  static func ignoredNotice(_ result: PathAnalysis) -> String? {
+    result.ignoredCount > 0 ? "\(ignoredClause(result.ignoredCount)), not analyzed" : nil
+  }
 
   /// A file name, or a notice naming one, as the text output and the notices print it: on one
   /// line, each line break, tab and other control character written as an escape

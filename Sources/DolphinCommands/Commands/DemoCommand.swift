@@ -18,9 +18,10 @@ extension Commands {
       .deletingLastPathComponent().appendingPathComponent("dolphin-demo", isDirectory: true)
   }
 
-  /// Why the demo must not write to `dir`, or nil when it may: `dir` is the demo's own
-  /// directory, a new or empty directory, or a workspace holding only records an earlier demo
-  /// run stored.
+  /// Why the demo must not write to `dir`, or nil when it may: `dir` is a new or empty
+  /// directory, or a workspace holding only records an earlier demo run stored — the demo's own
+  /// directory included (review 23-a, 4: it was let through whatever it held, and the demo made
+  /// its handoff active again over the user's).
   ///
   /// Anything else — a knowledge item, memory, task or handoff the demo did not write, a
   /// conversation, activity, a quarantine, or a legacy `workspace.json` waiting to be imported —
@@ -28,8 +29,7 @@ extension Commands {
   /// active one) would mix into it. The reason names the first such record and counts only
   /// those. A directory without a workspace that holds other files (a source tree) is refused
   /// too. Nothing is created or written here.
-  static func demoRefusal(_ dir: URL, ownDirectory: URL) throws -> String? {
-    if resolvedPath(dir) == resolvedPath(ownDirectory) { return nil }
+  static func demoRefusal(_ dir: URL) throws -> String? {
     let legacy = dir.appendingPathComponent(KnowledgeEngine.legacyFileName)
     if FileManager.default.fileExists(atPath: legacy.path) { return "it holds a legacy \(KnowledgeEngine.legacyFileName)" }
     let store: SQLiteWorkspaceStore
@@ -135,10 +135,10 @@ extension Commands {
       path: ["demo"],
       summary: "Run the main job on a dedicated demo workspace with this project's own decisions and tasks.",
       discussion: """
-        Uses <default workspace>/../dolphin-demo, or the directory given with --workspace DIR, which
+        Uses <default workspace>/../dolphin-demo, or the directory given with --workspace DIR; either
         must be new or empty (or hold only what an earlier demo stored there): the demo refuses a
-        workspace with records of yours rather than mix its own into them (exit 4). Running it again adds
-        nothing new (a changed code analysis revises the stored review item).
+        workspace with records of yours, its own included, rather than mix its own into them (exit 4).
+        Running it again adds nothing new (a changed code analysis revises the stored review item).
         """,
       workspaceHelp: "The demo's workspace (default: <default workspace>/../dolphin-demo, never the default workspace itself)."),
     run: { ctx in
@@ -177,12 +177,21 @@ extension Commands {
             + "directory of this user's, so that no one else can read or plant its records. Nothing was written. "
             + "Remove that directory (or have its owner remove it), or name a new directory with --workspace DIR")
       }
-      if let reason = try demoRefusal(dir, ownDirectory: ownDemo) {
+      if let reason = try demoRefusal(dir) {
+        let why =
+          "\(reason); the demo needs an empty or new workspace (or one only an earlier demo wrote to), "
+          + "so that its records and its active handoff never mix with yours. Nothing was written. "
+        // Its own directory holds records of the user's: they stay; the demo goes elsewhere.
+        if Commands.resolvedPath(dir) == Commands.resolvedPath(ownDemo) {
+          throw ValidationError(
+            field: "workspace",
+            message: "the demo's workspace \(dir.path): \(why)Name a new directory with --workspace DIR, or, once "
+              + "your records there are kept elsewhere (`dolphin export --workspace \(dir.path) --output FILE`), "
+              + "remove \(dir.path) to start the demo afresh")
+        }
         throw ValidationError(
-          field: "workspace", message:
-          "--workspace \(dir.path): \(reason); the demo needs an empty or new workspace (or one only an earlier demo wrote to), "
-            + "so that its records and its active handoff never mix with yours. Nothing was written. "
-            + "Omit --workspace to use \(ownDemo.path), or name a new directory")
+          field: "workspace",
+          message: "--workspace \(dir.path): \(why)Omit --workspace to use \(ownDemo.path), or name a new directory")
       }
       let store = try SQLiteWorkspaceStore.open(directory: dir)
       let engine = KnowledgeEngine(store: store)

@@ -10,7 +10,7 @@ enum HandoffCommands {
   /// (``KnowledgeEngine/resolveHandoffReference(_:field:)``).
   static let handoffReferenceHelp =
     "The handoff's UUID, `latest` (the newest by creation), or the start of its id "
-    + "(at least \(KnowledgeEngine.handoffIDPrefixMinimum) hexadecimal digits, naming exactly one handoff)."
+    + "(at least \(KnowledgeEngine.handoffIDPrefixMinimum) hexadecimal digits, with the id's hyphens or none, naming exactly one handoff)."
 
   static let create = Command(
     spec: CommandSpec(

@@ -8,7 +8,9 @@ public struct PathAnalysis: Sendable, Equatable, Codable {
   /// Files not analyzed (over the input bound, unreadable, not a regular file, binary, not
   /// UTF-8), with notices.
   public var skipped: [SourceWalker.Skipped]
-  /// Paths excluded by `.gitignore` rules, `.build` and hidden folders.
+  /// Files and folders the ignore rules (`.gitignore`, `.git/info/exclude`) excluded from the
+  /// directory walks, a folder counted once (its contents are not walked). Hidden entries
+  /// (`.build`, `.git`) are skipped without being counted.
   public var ignoredCount: Int
   /// Files found in the directories walked that are not `.swift` files, left out (see
   /// ``SourceWalker/Walk/nonSwiftCount``); 0 in a report written before they were counted.

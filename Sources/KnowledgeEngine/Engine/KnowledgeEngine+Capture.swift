@@ -467,7 +467,8 @@ extension KnowledgeEngine {
   public func taskListing(status: TaskStatus? = nil, limit: Int? = nil, offset: Int = 0) throws -> TaskListing {
     try store.read { tx in
       TaskListing(
-        tasks: try tx.listTasks(status: status, limit: limit, offset: offset), total: try tx.taskCount(status: status))
+        tasks: try tx.listTasks(status: status, limit: limit, offset: offset), total: try tx.taskCount(status: status),
+        offset: offset)
     }
   }
 }

@@ -8,14 +8,28 @@ public struct TaskListing: Sendable, Equatable {
   public var tasks: [TaskItem]
   /// How many tasks have the status asked for (every task when none was), listed or not.
   public var total: Int
+  /// How many tasks, in the listing's order, were skipped before the first one in ``tasks``
+  /// (the `offset` asked for; 0 for the first page).
+  public var offset: Int
 
   /// Makes a listing.
-  public init(tasks: [TaskItem], total: Int) {
+  /// - Parameters:
+  ///   - tasks: the page.
+  ///   - total: how many tasks have the status asked for.
+  ///   - offset: how many were skipped before the page (default 0).
+  public init(tasks: [TaskItem], total: Int, offset: Int = 0) {
     self.tasks = tasks
     self.total = total
+    self.offset = offset
   }
 
-  /// Whether tasks of the status asked for are not in ``tasks``: the limit, or an offset,
-  /// left them out.
-  public var isTruncated: Bool { tasks.count < total }
+  /// Whether tasks of the status asked for come after this page (`offset + tasks.count <
+  /// total`): the limit stopped the listing before the last of them. False on the last page
+  /// and past the end, so that a client paging while it is true stops (review 23-a, 3: it was
+  /// `tasks.count < total`, true on every later page).
+  public var isTruncated: Bool { offset + tasks.count < total }
+
+  /// The offset of the next page (`offset + tasks.count`) while ``isTruncated``; nil on the
+  /// last page and past the end.
+  public var nextOffset: Int? { isTruncated ? offset + tasks.count : nil }
 }

@@ -99,10 +99,46 @@ public struct HandoffList: Sendable, Equatable, Codable {
   public var total: Int
   /// The handoff marked active, if any (it may be one that the limit left out).
   public var activeHandoffID: UUID?
+  /// How many handoffs, newest first, were skipped before the first one in ``handoffs`` (the
+  /// `offset` asked for; 0 for the first page). Decoded as 0 when absent.
+  public var offset: Int
 
-  /// Whether handoffs the workspace holds are not in ``handoffs``: the limit, or an offset,
-  /// left them out. Not encoded (a computed property); the CLI and MCP write it as `truncated`.
-  public var isTruncated: Bool { handoffs.count < total }
+  /// Makes a list.
+  /// - Parameters:
+  ///   - handoffs: the page, newest first.
+  ///   - total: how many handoffs the workspace holds.
+  ///   - activeHandoffID: the active handoff, if any.
+  ///   - offset: how many were skipped before the page (default 0).
+  public init(handoffs: [Handoff], total: Int, activeHandoffID: UUID?, offset: Int = 0) {
+    self.handoffs = handoffs
+    self.total = total
+    self.activeHandoffID = activeHandoffID
+    self.offset = offset
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case handoffs, total, activeHandoffID, offset
+  }
+
+  /// Decodes a list; a missing `offset` reads as 0.
+  /// - Throws: `DecodingError` for a missing or mistyped member other than `offset`.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    handoffs = try c.decode([Handoff].self, forKey: .handoffs)
+    total = try c.decode(Int.self, forKey: .total)
+    activeHandoffID = try c.decodeIfPresent(UUID.self, forKey: .activeHandoffID)
+    offset = try c.decodeIfPresent(Int.self, forKey: .offset) ?? 0
+  }
+
+  /// Whether handoffs come after this page (`offset + handoffs.count < total`): the limit
+  /// stopped the listing before the oldest. False on the last page and past the end (review
+  /// 23-a, 3: it was `handoffs.count < total`, true on every later page). Not encoded (a
+  /// computed property); the CLI and MCP write it as `truncated`.
+  public var isTruncated: Bool { offset + handoffs.count < total }
+
+  /// The offset of the next page (`offset + handoffs.count`) while ``isTruncated``; nil on the
+  /// last page and past the end.
+  public var nextOffset: Int? { isTruncated ? offset + handoffs.count : nil }
 }
 
 /// A record a handoff brief names: its id, what it is and its title.

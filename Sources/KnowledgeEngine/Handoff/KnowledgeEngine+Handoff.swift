@@ -255,7 +255,7 @@ extension KnowledgeEngine {
     try store.read { tx in
       HandoffList(
         handoffs: try tx.listHandoffs(limit: limit, offset: offset), total: try tx.handoffCount(),
-        activeHandoffID: try tx.activeHandoffID())
+        activeHandoffID: try tx.activeHandoffID(), offset: offset)
     }
   }
 
@@ -266,6 +266,13 @@ extension KnowledgeEngine {
       guard let h = try tx.handoff(id: id) else { throw WorkspaceError.notFound(recordType: "handoff", id: id.uuidString) }
       return h
     }
+  }
+
+  /// The id of the handoff marked active, if one is (read as ``deactivateHandoff()`` reads it:
+  /// nil means that deactivating would change nothing).
+  /// - Throws: storage errors.
+  public func activeHandoffID() throws -> UUID? {
+    try store.read { tx in try tx.activeHandoffID() }
   }
 
   /// The active handoff, if one is marked.
@@ -290,39 +297,58 @@ extension KnowledgeEngine {
       guard let h = try tx.handoff(id: id) else { throw WorkspaceError.notFound(recordType: "handoff", id: id.uuidString) }
       let previous = try tx.activeHandoffID()
       if previous != id { try tx.setActiveHandoffID(id) }
-      let titles = try tx.knowledgeTitles(h.knowledgeIDs)
-      let graph = try tx.supersedeGraph()
-      let knowledge = h.knowledgeIDs.map { kid in
-        titles[kid].map {
-          BriefReference(id: kid, kind: $0.kind.rawValue, title: $0.title, status: nil, supersededBy: Self.nonEmpty(graph.successors(of: kid)))
-        } ?? BriefReference(id: kid, kind: "missing", title: "(no longer in the workspace)", status: nil)
-      }
-      var tasks: [BriefReference] = []
-      for tid in h.taskIDs {
-        if let t = try tx.task(id: tid) {
-          tasks.append(BriefReference(id: tid, kind: "task", title: t.title, status: t.status.rawValue))
-        } else {
-          tasks.append(BriefReference(id: tid, kind: "missing", title: "(no longer in the workspace)", status: nil))
-        }
-      }
-      let since = try tx.knowledgeCreated(after: h.createdAt, limit: Self.briefCapturedSinceLimit)
-      let changed = try tx.tasksChanged(after: h.createdAt, limit: Self.briefCapturedSinceLimit)
-      return HandoffBrief(
-        handoff: h, knowledge: knowledge, tasks: tasks,
-        capturedSince: since.items.map {
-          BriefReference(
-            id: $0.id, kind: $0.kind.rawValue, title: $0.title, status: nil,
-            supersededBy: Self.nonEmpty(graph.successors(of: $0.id)), supersedes: Self.nonEmpty(graph.predecessors(of: $0.id)))
-        },
-        capturedSinceTotal: since.total,
-        tasksSince: changed.tasks.map { t in
-          BriefReference(
-            id: t.id, kind: "task", title: t.title, status: t.status.rawValue,
-            change: Self.taskChange(t, since: h.createdAt))
-        },
-        tasksSinceTotal: changed.total,
-        previouslyActiveID: previous == id ? nil : previous, notice: Self.restoreNotice)
+      return try Self.brief(of: h, previouslyActiveID: previous, tx)
     }
+  }
+
+  /// The brief ``restoreHandoff(id:)`` would return for `id` when that handoff is the active one
+  /// already, read without writing: restoring it would change nothing. Nil when another
+  /// handoff, or none, is active.
+  /// - Throws: storage errors.
+  public func briefOfActiveHandoff(id: UUID) throws -> HandoffBrief? {
+    try store.read { tx in
+      guard try tx.activeHandoffID() == id, let h = try tx.handoff(id: id) else { return nil }
+      return try Self.brief(of: h, previouslyActiveID: id, tx)
+    }
+  }
+
+  /// The brief of `h`, read in `tx`, with `previous` the handoff that was active before it was
+  /// restored (named in the brief unless it is `h` itself).
+  /// - Throws: storage errors.
+  static func brief(of h: Handoff, previouslyActiveID previous: UUID?, _ tx: WorkspaceTransaction) throws -> HandoffBrief {
+    let id = h.id
+    let titles = try tx.knowledgeTitles(h.knowledgeIDs)
+    let graph = try tx.supersedeGraph()
+    let knowledge = h.knowledgeIDs.map { kid in
+      titles[kid].map {
+        BriefReference(id: kid, kind: $0.kind.rawValue, title: $0.title, status: nil, supersededBy: Self.nonEmpty(graph.successors(of: kid)))
+      } ?? BriefReference(id: kid, kind: "missing", title: "(no longer in the workspace)", status: nil)
+    }
+    var tasks: [BriefReference] = []
+    for tid in h.taskIDs {
+      if let t = try tx.task(id: tid) {
+        tasks.append(BriefReference(id: tid, kind: "task", title: t.title, status: t.status.rawValue))
+      } else {
+        tasks.append(BriefReference(id: tid, kind: "missing", title: "(no longer in the workspace)", status: nil))
+      }
+    }
+    let since = try tx.knowledgeCreated(after: h.createdAt, limit: Self.briefCapturedSinceLimit)
+    let changed = try tx.tasksChanged(after: h.createdAt, limit: Self.briefCapturedSinceLimit)
+    return HandoffBrief(
+      handoff: h, knowledge: knowledge, tasks: tasks,
+      capturedSince: since.items.map {
+        BriefReference(
+          id: $0.id, kind: $0.kind.rawValue, title: $0.title, status: nil,
+          supersededBy: Self.nonEmpty(graph.successors(of: $0.id)), supersedes: Self.nonEmpty(graph.predecessors(of: $0.id)))
+      },
+      capturedSinceTotal: since.total,
+      tasksSince: changed.tasks.map { t in
+        BriefReference(
+          id: t.id, kind: "task", title: t.title, status: t.status.rawValue,
+          change: Self.taskChange(t, since: h.createdAt))
+      },
+      tasksSinceTotal: changed.total,
+      previouslyActiveID: previous == id ? nil : previous, notice: Self.restoreNotice)
   }
 
   /// What happened to `task` after `date`: `added`, `completed`, `added and completed`, or

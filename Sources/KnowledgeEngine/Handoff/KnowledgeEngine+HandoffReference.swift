@@ -12,7 +12,9 @@ extension KnowledgeEngine {
   /// The handoff a user's reference names: a full UUID; `latest` (any case), the newest
   /// handoff by creation (ties broken as ``listHandoffs(limit:)`` orders them); or a prefix of
   /// a handoff id's `uuidString` of at least ``handoffIDPrefixMinimum`` hexadecimal digits
-  /// (hyphens where the UUID has them, any case) that exactly one stored handoff has.
+  /// (any case), with hyphens where the UUID has them or with none (`3F2504E0-4F89` and
+  /// `3F2504E04F89` are the same prefix: digits are compared, hyphens left out), that exactly
+  /// one stored handoff has.
   ///
   /// A prefix is never a guess: when it names more than one handoff, every candidate is listed
   /// and none is chosen. Surrounding white space is ignored. At most ``Limits/handoffs``
@@ -23,7 +25,8 @@ extension KnowledgeEngine {
   /// - Returns: the id of a stored handoff (a full UUID is returned as given, whether or not a
   ///   handoff has it: reading it says ``WorkspaceError/notFound(recordType:id:)`` as before).
   /// - Throws: ``WorkspaceError/validation(_:)`` naming `field`: for text that is neither a
-  ///   UUID, `latest` nor a prefix of ``handoffIDPrefixMinimum``–32 hexadecimal digits; for a
+  ///   UUID, `latest` nor a prefix of ``handoffIDPrefixMinimum``–32 hexadecimal digits (with the
+  ///   UUID's hyphens or none); for a
   ///   prefix more than one handoff has (listing them, newest first); and, marked
   ///   ``ValidationError/missingRecord``, for `latest` when no handoff exists or a prefix no
   ///   handoff has. Storage errors.
@@ -55,8 +58,10 @@ extension KnowledgeEngine {
       return newest.id
     }
     let prefix = text.uppercased()
-    let digits = prefix.filter { $0 != "-" }.count
-    guard Self.isUUIDPrefix(prefix), digits >= Self.handoffIDPrefixMinimum else {
+    // Compared by hexadecimal digits alone, so that `9917CC8F12ED` (typed without the hyphen)
+    // names what `9917CC8F-12ED` names (review 23-a, 8: it was refused as malformed).
+    let digits = prefix.filter { $0 != "-" }
+    guard Self.isUUIDPrefix(prefix) || Self.isUUIDDigitPrefix(prefix), digits.count >= Self.handoffIDPrefixMinimum else {
       throw WorkspaceError.validation(
         ValidationError(
           field: field,
@@ -64,7 +69,9 @@ extension KnowledgeEngine {
             + "(at least \(Self.handoffIDPrefixMinimum) hexadecimal digits, e.g. 3F2504E0; a full id reads "
             + "3F2504E0-4F89-11D3-9A0C-0305E82C3301)"))
     }
-    let candidates = try store.read { tx in try tx.listHandoffs() }.filter { $0.id.uuidString.hasPrefix(prefix) }
+    let candidates = try store.read { tx in try tx.listHandoffs() }.filter {
+      $0.id.uuidString.filter { $0 != "-" }.hasPrefix(digits)
+    }
     switch candidates.count {
     case 1: return candidates[0].id
     case 0:
@@ -80,6 +87,12 @@ extension KnowledgeEngine {
           message: "\(field) \(shown) begins \(candidates.count) handoff ids, so it names none of them: "
             + listed.joined(separator: "; ") + ". Give more of the id"))
     }
+  }
+
+  /// Whether `text` (upper case) could begin a UUID's hexadecimal digits without its hyphens:
+  /// ASCII hexadecimal digits only, at most 32 of them.
+  static func isUUIDDigitPrefix(_ text: String) -> Bool {
+    text.count <= 32 && text.allSatisfy { $0.isASCII && $0.isHexDigit }
   }
 
   /// Whether `text` (upper case) could begin a UUID's `uuidString`: hexadecimal digits, with

@@ -2,7 +2,9 @@
 ///
 /// With ``ask`` and ``allow``, a client that declared the elicitation capability is always
 /// asked to show the user the exact call; the policy decides only for clients that cannot ask.
-/// ``deny`` refuses every local write without asking anyone.
+/// ``deny`` refuses every local write without asking anyone. Under every policy, a call that
+/// will certainly change nothing (``ToolDefinition/unchangedAnswer``: a task completed already)
+/// is answered without asking and without the policy.
 public enum MCPWritePolicy: String, Sendable, CaseIterable {
   /// The default: ask the user through the client; when the client cannot ask, refuse the
   /// call with a tool error that explains how to allow writes.

@@ -37,7 +37,7 @@ public struct WorkspacePromptProvider: MCPPromptProvider {
           MCPPromptArgument(
             name: Self.handoffArgument, title: "Handoff id",
             description: "The handoff: its UUID, `latest` (the newest by creation), or the start of its id (at least "
-              + "\(KnowledgeEngine.handoffIDPrefixMinimum) hexadecimal digits, e.g. 3F2504E0, naming exactly one handoff). "
+              + "\(KnowledgeEngine.handoffIDPrefixMinimum) hexadecimal digits, e.g. 3F2504E0, with the id's hyphens or none, naming exactly one handoff). "
               + "The handoff_list tool lists the ids.",
             required: true)
         ])

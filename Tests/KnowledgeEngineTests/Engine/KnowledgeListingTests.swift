@@ -76,7 +76,7 @@ struct KnowledgeListingTests {
     #expect(all.items.count == 1 && all.total == 3)
   }
 
-  @Test("knowledge, memory and handoff listings say when the limit (or an offset) left some out")
+  @Test("knowledge, memory and handoff listings say when records come after the page the limit (and an offset) gave")
   func listingsSayWhenTruncated() throws {
     let engine = try Self.engine()
     #expect(try engine.knowledgeListing(limit: 1).isTruncated)
@@ -90,7 +90,12 @@ struct KnowledgeListingTests {
     _ = try engine.createHandoff(HandoffRequest(focus: "Search"))
     #expect(try engine.listHandoffs(limit: 1).isTruncated)
     #expect(try !engine.listHandoffs(limit: 2).isTruncated)
-    #expect(try engine.listHandoffs(limit: 2, offset: 1).isTruncated)
+    // The last page, and one past it, leave nothing after them (review 23-a, 3: these said
+    // truncated, as the page held fewer handoffs than there are).
+    #expect(try !engine.listHandoffs(limit: 2, offset: 1).isTruncated)
+    #expect(try !engine.listHandoffs(limit: 1, offset: 1).isTruncated)
+    #expect(try !engine.listHandoffs(limit: 1, offset: 2).isTruncated)
+    #expect(try engine.listHandoffs(limit: 1, offset: 0).nextOffset == 1)
   }
 
   @Test("a tag filter folds case and diacritics as search folds words, in listing and search")

@@ -110,11 +110,15 @@ struct HandoffParityTests {
     for accepted in [
       "latest", "LATEST", " latest\n", "3f2504e0", "3F2504E0-", "3F2504E0-4F8", "3F2504E0-4F89-11D3",
       "3F2504E0-4F89-11D3-9A0C-0305E82C3301", "3f2504e0-4f89-11d3-9a0c-0305e82c",
+      // Without hyphens (review 23-a, 8), up to all 32 digits.
+      "3F2504E04F89", "3f2504e04f8", "3F2504E04F8911D39A0C0305E82C3301",
     ] {
       #expect(matches(accepted), "\(accepted)")
     }
     for refused in [
-      "last", "3F2504E", "3F2504E04F89", "3F2504E0--", "3F2504E0-4F89-11D3-9A0C-0305E82C33011", "G3F2504E0", "latest latest", "",
+      "last", "3F2504E", "3F2504E0--", "3F2504E0-4F89-11D3-9A0C-0305E82C33011", "G3F2504E0", "latest latest", "",
+      // Hyphens either where the UUID has them or nowhere; at most 32 digits.
+      "3F2504E04F89-11D3", "3F2504E0-4F8911D3", "3F2504E04F8911D39A0C0305E82C33011",
     ] {
       #expect(!matches(refused), "\(refused)")
     }
@@ -148,6 +152,8 @@ struct HandoffParityTests {
     for (given, expected) in [
       ("latest", newest), ("Latest", newest), ("3f2504e0", older), ("3F2504E0-4F89", older), (" 7c9e6679\n", newest),
       (older.id.uuidString.lowercased(), older),
+      // More than 8 digits typed without the hyphen (review 23-a, 8), up to the whole id.
+      ("7c9e6679742540de944be07fc1f90ae7", newest), ("3F2504E04F89", older),
     ] {
       let result = await Self.call(fixture, c.tool, ["id": .string(given)])
       #expect(!result.isError, "\(given): \(result.text)")
@@ -210,6 +216,13 @@ struct HandoffParityTests {
       BadReference(
         tool: tool, given: "0123abcd", kind: "failed",
         message: "id '0123abcd': no handoff id begins with 0123ABCD (handoff_list lists them)"),
+      // Review 23-a, 8: a well-formed longer prefix no handoff has was called malformed.
+      BadReference(
+        tool: tool, given: "0000000000", kind: "failed",
+        message: "id '0000000000': no handoff id begins with 0000000000 (handoff_list lists them)"),
+      BadReference(
+        tool: tool, given: "3F2504E04F89-11D3", kind: "invalidArguments",
+        message: "arguments.id '3F2504E04F89-11D3' is not a UUID, `latest`, or the start of a handoff id"),
     ]
   }
 
@@ -249,7 +262,7 @@ struct HandoffParityTests {
     let (fixture, newest, older, _) = try Self.referencedWorkspace()
     for (given, expected) in [
       ("latest", newest), ("LATEST", newest), ("3f2504e0", older), ("3F2504E0-4F89", older), (" 7c9e6679\n", newest),
-      (older.id.uuidString.lowercased(), older),
+      (older.id.uuidString.lowercased(), older), ("3F2504E04F89", older),
     ] {
       let result = try Self.prompt(fixture, given)
       #expect(result.description == "Context from handoff \(expected.id.uuidString): \(expected.focus)", "\(given)")
@@ -274,6 +287,10 @@ struct HandoffParityTests {
     PromptRefusal(
       name: "unknown prefix", given: "0123abcd",
       message: "handoff_id '0123abcd': no handoff id begins with 0123ABCD (handoff_list lists them)"),
+    // Review 23-a, 8: it was refused as malformed (-32602 with the wrong reason).
+    PromptRefusal(
+      name: "unknown prefix of 10 digits", given: "0000000000",
+      message: "handoff_id '0000000000': no handoff id begins with 0000000000 (handoff_list lists them)"),
     PromptRefusal(
       name: "neither a UUID, latest nor a prefix", given: "yesterday",
       message: "handoff_id 'yesterday' is not a UUID, `latest`, or the start of a handoff id (at least 8 hexadecimal "

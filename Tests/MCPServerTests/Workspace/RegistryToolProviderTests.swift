@@ -349,6 +349,7 @@ struct RegistryToolProviderTests {
       ToolRegistry.standard.tools.map { tool in
         var tool = tool
         tool.preflight = nil
+        tool.unchangedAnswer = nil
         return tool
       })
     let approving: @Sendable () -> MCPElicitationResult = { MCPElicitationResult(action: .accept, content: ["approve": true]) }

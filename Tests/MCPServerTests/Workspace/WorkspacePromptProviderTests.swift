@@ -15,7 +15,7 @@ struct WorkspacePromptProviderTests {
       MCPPromptArgument(
         name: "handoff_id", title: "Handoff id",
         description: "The handoff: its UUID, `latest` (the newest by creation), or the start of its id (at least 8 "
-          + "hexadecimal digits, e.g. 3F2504E0, naming exactly one handoff). The handoff_list tool lists the ids.",
+          + "hexadecimal digits, e.g. 3F2504E0, with the id's hyphens or none, naming exactly one handoff). The handoff_list tool lists the ids.",
         required: true)
     ])
   }

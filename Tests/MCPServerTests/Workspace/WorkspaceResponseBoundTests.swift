@@ -67,6 +67,10 @@ struct WorkspaceResponseBoundTests {
     #expect(structured["total"] == .integer(listed), sourceLocation: sourceLocation)
     #expect(structured["truncated"] == true, sourceLocation: sourceLocation)
     #expect(structured["omittedForSize"] == .integer(listed - sent.count), sourceLocation: sourceLocation)
+    // The next page starts after the records sent (review 23-a, 3).
+    #expect(
+      structured["nextOffset"] == .integer((structured["offset"]?.int ?? 0) + sent.count), "\(structured["nextOffset"] ?? nil)",
+      sourceLocation: sourceLocation)
     let text = try #require(result["content"]?.array?.first?["text"]?.string, sourceLocation: sourceLocation)
     #expect(
       text.hasSuffix(
