@@ -8,6 +8,25 @@ import TestSupport
 /// pair is not advised to be merged, and an open question is prefixed once.
 @Suite("insights and context: truncation, duplicates and questions", .serialized)
 struct InsightAndDigestMarkerCommandTests {
+  @Test("tasks differing only in a value are asked which one holds, as the knowledge rule asks (review 23-a, 2)")
+  func duplicateTasksDifferingInAValue() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for title in ["Benchmark capture at 10k items", "Benchmark capture at 100k items"] {
+      #expect(try cli.run(["task", "add", title]).status == 0)
+      #expect(try cli.run(["capture", "fact", title + " takes 14 ms"]).status == 0)
+    }
+    let text = try cli.run(["insights"])
+    let line = try #require(text.stdout.split(separator: "\n").first { $0.contains("duplicate-tasks:") }, "\(text.stdout)")
+    #expect(
+      line.hasSuffix(
+        #"that may state different values (10k / 100k): "Benchmark capture at 10k items", "Benchmark capture at 100k items"; check which one holds: complete or delete the outdated one, or make the titles distinct if both are work to do."#
+      ), "\(line)")
+    #expect(!text.stdout.contains("extra ones"), "\(text.stdout)")
+    // The knowledge rule reads the same pair the same way.
+    #expect(text.stdout.contains("may state different values (10k / 100k)"), "\(text.stdout)")
+  }
+
   @Test("66 identical open tasks: duplicate-tasks fires, cut evidence says how many more, the digest counts the rest")
   func manyDuplicateTasks() throws {
     let cli = CLI()

@@ -60,7 +60,11 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   /// Groups of open tasks whose titles are nearly the same, by the rule ``nearDuplicates``
   /// applies to knowledge titles (trigram similarity ≥ ``InsightThresholds/nearDuplicateSimilarity``,
   /// identical titles included, titles that differ only in a sequence number never linked); one
-  /// insight per group, citing the tasks. Completed tasks are not compared. Priority normal.
+  /// insight per group, citing the tasks. Completed tasks are not compared. As for
+  /// ``nearDuplicates``, a group two of whose titles say opposite things or state different
+  /// values (`Benchmark capture at 10k items` / `… at 100k items`, `Node 18` / `Node 20`) is
+  /// asked which one holds, naming the words that differ; only the others are told to complete
+  /// or delete the extra ones. Priority normal.
   case duplicateTasks = "duplicate-tasks"
   /// Decisions and goals with no relationship in either direction (one aggregate insight).
   /// Priority low.

@@ -44,7 +44,10 @@ enum InsightRules {
   /// does not change them).
   /// Version 8: an item another item supersedes is in no possible conflict either — it is
   /// history, and "link them (supersedes, contradicts)" was already done (review 21-a, 5).
-  static let version = "8"
+  /// Version 9: open tasks whose titles state different values or say opposite things are
+  /// asked which one holds, as near-duplicate knowledge is, never told to delete the extra ones
+  /// (review 23-a, 2).
+  static let version = "9"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
 
@@ -718,6 +721,13 @@ enum InsightRules {
   /// Groups of open tasks with near-identical titles (``InsightRule/duplicateTasks``): the
   /// near-duplicate join over the open tasks' titles, identical titles grouped first, titles of
   /// one numbered series never linked.
+  ///
+  /// The advice follows the titles, read as the near-duplicate knowledge rule reads them
+  /// (``strongestContrast(_:)``): a group whose titles say opposite things (`Enable X` /
+  /// `Disable X`) is asked to decide which one holds, one whose titles state different values
+  /// (`… at 10k items` / `… at 100k items`, `Node 18` / `Node 20`) is asked which one holds,
+  /// naming the values; only the rest is told to complete or delete the extra ones (review
+  /// 23-a, 2: two benchmarks at different sizes are two pieces of work).
   /// - Parameter tasks: every open task (at most ``Limits/tasks``).
   /// - Complexity: one trigram join over the open tasks' titles.
   static func duplicateTasks(_ tasks: [TaskItem], _ t: InsightThresholds) -> Fired {
@@ -744,9 +754,18 @@ enum InsightRules {
         major: -group.count, strength: hundredths(similarity), titles: [titles[0]], ids: [tasks[group[0]].id])
       return Ranked(key: key) {
         let how = Set(titles).count == 1 ? "the same title" : similarTitles(titles, similarity)
+        let list = quoteList(titles, total: group.count)
+        let message: String
+        switch strongestContrast(titles) {
+        case let c? where c.kind == .opposite:
+          message = "\(group.count) open tasks have \(how) that say opposite things (\(c.detail)): \(list); decide which one holds: complete or delete the other, or reword one."
+        case let c? where c.kind == .differentValues:
+          message = "\(group.count) open tasks have \(how) that may state different values (\(c.detail)): \(list); check which one holds: complete or delete the outdated one, or make the titles distinct if both are work to do."
+        default:
+          message = "\(group.count) open tasks have \(how): \(list); complete or delete the extra ones, or make the titles distinct."
+        }
         return Insight(
-          rule: .duplicateTasks, priority: .normal,
-          message: "\(group.count) open tasks have \(how): \(quoteList(titles, total: group.count)); complete or delete the extra ones, or make the titles distinct.",
+          rule: .duplicateTasks, priority: .normal, message: message,
           evidenceIDs: group.prefix(t.aggregateEvidence).map { tasks[$0].id }, evidenceTotal: group.count)
       }
     }
