@@ -91,4 +91,17 @@ struct InsightAndDigestMarkerCommandTests {
     #expect(out.contains("] Open question: which license\n"), "\(out)")
     #expect(!out.contains("Open question: Open question:"), "\(out)")
   }
+
+  @Test("titles ending in a full-width, Arabic or Greek question mark are open questions (review 23-a, 7)")
+  func questionMarksOfOtherScripts() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for title in ["我们应该使用什么数据库？", "هل نستخدم Postgres؟", "データベースはどれを使う？", "Which database?", "Ποια βάση\u{037E}"] {
+      #expect(try cli.run(["capture", "fact", title]).status == 0)
+    }
+    let out = try cli.run(["context"]).stdout
+    for title in ["我们应该使用什么数据库？", "هل نستخدم Postgres؟", "データベースはどれを使う？", "Which database?", "Ποια βάση;"] {
+      #expect(out.contains("] Open question: \(title)\n"), "\(title): \(out)")
+    }
+  }
 }
