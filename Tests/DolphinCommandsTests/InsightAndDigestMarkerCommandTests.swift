@@ -104,4 +104,24 @@ struct InsightAndDigestMarkerCommandTests {
       #expect(out.contains("] Open question: \(title)\n"), "\(title): \(out)")
     }
   }
+
+  @Test("Postgres / DuckDB for analytics is a possible conflict, as tabs / spaces is (review 23-a, 10)")
+  func differentChoicesWordByWord() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for (title, tag) in [
+      ("Use Postgres for analytics", "db"), ("Use DuckDB for analytics", "db"), ("Use tabs for indentation", "style"),
+      ("Use spaces for indentation", "style"),
+    ] {
+      #expect(try cli.run(["capture", "decision", title, "--tags", tag]).status == 0)
+    }
+    let lines = try cli.run(["insights"]).stdout.split(separator: "\n").filter { $0.contains("possible-conflict:") }
+    #expect(lines.count == 2, "\(lines)")
+    #expect(
+      lines.contains {
+        $0.hasSuffix(
+          #"Possible conflict: Decisions "Use DuckDB for analytics" and "Use Postgres for analytics" share the tag "db" and have titles that are the same but for words naming different choices (duckdb / postgres); link them (supersedes, contradicts) or reword one."#
+        )
+      }, "\(lines)")
+  }
 }
