@@ -66,6 +66,24 @@ struct KnowledgeSearchToolTests {
     #expect(tasks.output?.structured.object?["emptyReason"] == "noCommonWordMatched")
   }
 
+  @Test("a tag no item carries is said, naming the tag, with its own emptyReason (review 23-a, 6)")
+  func tagNoItemCarries() async throws {
+    let engine = makeEngine()
+    _ = try engine.capture(CaptureRequest(kind: .decision, title: "Deploy to staging every Friday", tags: ["deploy", "staging"]))
+    let executor = ToolExecutor(engine: engine)
+    let search = await executor.execute(
+      ToolCall(id: "s", name: "knowledge_search", arguments: ["query": "staging", "tag": "stagign"]),
+      approver: StaticApprovalPolicy.allow)
+    #expect(
+      search.output?.text.contains("No results: no knowledge item carries the tag 'stagign'.") == true,
+      "\(search.output?.text ?? "")")
+    #expect(search.output?.structured.object?["emptyReason"] == "noItemWithTag")
+    #expect(search.output?.structured.object?["tag"] == "stagign")
+    let schema = try ToolRegistry.standard.tool(named: "knowledge_search").outputSchema
+    #expect(schema["properties"]?["emptyReason"]?["enum"]?.array?.contains("noItemWithTag") == true)
+    #expect(schema["properties"]?["tag"]?["type"] == "string")
+  }
+
   @Test("an argument the engine refuses while the tool runs is invalidArguments naming it, not a bare failure")
   func engineArgumentError() async throws {
     let engine = makeEngine()

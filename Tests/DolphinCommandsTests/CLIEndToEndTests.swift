@@ -345,13 +345,33 @@ struct CLIEndToEndTests {
     let cli = CLI()
     defer { cli.dir.remove() }
     #expect(try cli.run(["capture", "decision", "Deploy on Fridays is forbidden", "--tags", "ops"]).status == 0)
-    let text = try cli.run(["search", "deploy", "--tag", "nosuchtag"])
+    #expect(try cli.run(["capture", "fact", "Rotate the signing keys yearly", "--tags", "security"]).status == 0)
+    let text = try cli.run(["search", "deploy", "--tag", "security"])
     #expect(text.status == 0, "\(text.stderr)")
-    #expect(text.stdout.contains("No results: the words match only items without this tag"))
-    let json = try cli.json(["search", "deploy", "--tag", "NoSuchTag"])
+    #expect(text.stdout.contains("No results: the words match only items without this tag."), "\(text.stdout)")
+    let json = try cli.json(["search", "deploy", "--tag", "Security"])
     #expect(json["emptyReason"] as? String == "noMatchWithTag")
+    #expect(json["tag"] as? String == "security")
     let found = try cli.json(["search", "deploy", "--tag", " OPS "])
     #expect((found["results"] as? [Any])?.count == 1)
+  }
+
+  @Test("search --tag that no item carries says so, as knowledge list --tag does (review 23-a, 6)")
+  func tagNoItemCarries() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(
+      try cli.run(["capture", "decision", "Deploy to staging every Friday", "--tags", "deploy,staging"]).status == 0)
+    let text = try cli.run(["search", "staging", "--tag", "stagign"])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdout.hasSuffix("No results: no knowledge item carries the tag 'stagign'.\n"), "\(text.stdout)")
+    let list = try cli.run(["knowledge", "list", "--tag", "stagign"])
+    #expect(list.stdout.contains("No items: no knowledge item carries the tag 'stagign'."), "\(list.stdout)")
+    let json = try cli.json(["search", "staging", "--tag", "Stagign"])
+    #expect(json["emptyReason"] as? String == "noItemWithTag")
+    #expect(json["tag"] as? String == "stagign")
+    // Without a tag filter there is no tag member.
+    #expect(try cli.json(["search", "staging"])["tag"] == nil)
   }
 
   @Test("--tag agrees with stored tags: an imported ' Spaced '/'UPPER' and a captured zero-width-space tag are found")
@@ -430,7 +450,7 @@ struct CLIEndToEndTests {
   static let tagHintCases: [TagHintCase] = [
     TagHintCase(
       name: "search --tag a,b", args: ["search", "deploy", "--tag", "ops,infra"],
-      line: "No results: the words match only items without this tag (--tag takes one tag; 'ops,infra' was read as a single tag)."),
+      line: "No results: no knowledge item carries the tag 'ops,infra' (--tag takes one tag; 'ops,infra' was read as a single tag)."),
     TagHintCase(
       name: "knowledge list --tag A,B", args: ["knowledge", "list", "--tag", "Ops,Infra"],
       line: "No items: no knowledge item carries the tag 'ops,infra' (--tag takes one tag; 'ops,infra' was read as a single tag)."),
@@ -439,13 +459,19 @@ struct CLIEndToEndTests {
       line: "No items: no knowledge item carries the tag 'ops,infra' (--tag takes one tag; 'ops,infra' was read as a single tag)."),
     TagHintCase(
       name: "search --tag without a comma", args: ["search", "deploy", "--tag", "nosuchtag"],
-      line: "No results: the words match only items without this tag."),
+      line: "No results: no knowledge item carries the tag 'nosuchtag'."),
     TagHintCase(
       name: "knowledge list --tag without a comma", args: ["knowledge", "list", "--tag", "nosuchtag"],
       line: "No items: no knowledge item carries the tag 'nosuchtag'."),
     TagHintCase(
-      name: "search --tag a,b whose words match nothing at all: the tag is not the cause",
+      name: "search --tag a,b whose words match nothing either: the tag first, then the words",
       args: ["search", "zyxwvut", "--tag", "ops,infra"],
+      line:
+        "No results: no knowledge item carries the tag 'ops,infra' (--tag takes one tag; 'ops,infra' was read as a single tag); 'zyxwvut' (or a close spelling of it) occurs in no knowledge item."
+    ),
+    TagHintCase(
+      name: "search --tag that some item carries, whose words match nothing: the words are the cause",
+      args: ["search", "zyxwvut", "--tag", "ops"],
       line: "No results: 'zyxwvut' (or a close spelling of it) occurs in no knowledge item."),
   ]
 

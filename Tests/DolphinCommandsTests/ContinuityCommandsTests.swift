@@ -68,7 +68,7 @@ struct ContinuityCommandsTests {
     #expect(decisions.first?["evidenceIDs"] as? [String] == [sqlite])
     let tasks = try #require(sections["openTasks"] as? [[String: Any]])
     #expect(tasks.first?["evidenceIDs"] as? [String] == [benchmark, sqlite])
-    #expect(texts[0].hasPrefix("Project context — rule-based digest (rule-based-digest v9"))
+    #expect(texts[0].hasPrefix("Project context — rule-based digest (rule-based-digest v10"))
     // Evidence ids first, as the MCP tools render them, so that text cannot pose as an id.
     #expect(texts[0].contains("Each line starts with its evidence ids in brackets."))
     #expect(texts[0].contains("  - [\(sqlite)] Use SQLite for the workspace [high] — WAL mode.\n"))
@@ -180,7 +180,7 @@ struct ContinuityCommandsTests {
     #expect(rules.contains("unsupported-tasks"))
     #expect(rules.contains("missing-relationships"))
     let text = try cli.run(["insights"])
-    #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v8"))
+    #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v9"))
     #expect(text.stdout.contains("[high] contradiction: Conflicting knowledge: "))
     // A filter that leaves everything out says so instead of "No rule fired".
     let critical = try cli.run(["insights", "--min-priority", "critical"])
@@ -200,7 +200,7 @@ struct ContinuityCommandsTests {
     let text = try cli.run(["insights"])
     #expect(text.status == 0)
     #expect(text.stdout.contains(
-      "possible conflicts between two decisions or two preferences that share a tag, at title similarity ≥ 0.5 (or once a negation is set aside), with different opening content or titles that say opposite things, state different values or name different choices; "),
+      "possible conflicts between two decisions or two preferences that share a tag, at title similarity ≥ 0.5 (or once a negation is set aside, or word by word when the titles name different choices), with different opening content or titles that say opposite things, state different values or name different choices; "),
       "\(text.stdout)")
     let line = try #require(text.stdout.split(separator: "\n").first { $0.contains("near-duplicates:") })
     #expect(line.contains("but different content"), "\(line)")
@@ -216,7 +216,7 @@ struct ContinuityCommandsTests {
       #expect(try cli.run(["capture", "decision", title, "--content", "About \(title).", "--tags", "rollout"]).status == 0)
     }
     let report = try cli.json(["insights"])
-    #expect(report["algorithmVersion"] as? String == "8")
+    #expect(report["algorithmVersion"] as? String == "9")
     let insights = try #require(report["insights"] as? [[String: Any]])
     let conflicts = insights.filter { $0["rule"] as? String == "possible-conflict" }.compactMap { $0["message"] as? String }
     #expect(conflicts.count == 1, "\(conflicts)")

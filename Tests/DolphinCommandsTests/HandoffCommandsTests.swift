@@ -1,5 +1,6 @@
 import ContinuityKit
 import Foundation
+import KnowledgeEngine
 import Testing
 import TestSupport
 
@@ -209,6 +210,57 @@ struct HandoffCommandsTests {
     let text = try cli.run(["handoff", "create", "--focus", "workspace store", "--auto"])
     #expect(text.stdout.contains("Auto-selected by "))
     #expect(text.stdout.contains(" ranking of the focus text: "))
+  }
+
+  @Test("the help's end-of-day example falls back to the open tasks and newest items, and says so (review 23-a, 1)")
+  func endOfDayFallback() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let k = try Self.id(
+      cli.json(["capture", "decision", "Use SQLite WAL mode", "--content", "Readers never block the writer", "--tags", "storage"]))
+    let t = try Self.id(cli.record("task", ["task", "add", "Benchmark capture at 10k items", "--priority", "high"]))
+    let first = try cli.run(["handoff", "create", "--focus", "Storage layer", "--next", "Run the benchmark", "--auto", "--activate"])
+    #expect(first.status == 0, "\(first.stderr)")
+    let text = try cli.run(["handoff", "create", "--focus", "End of day", "--auto", "--activate"])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(
+      text.stdout.contains(
+        "Auto-selected 1 knowledge item(s), 1 open task(s): the focus and next steps matched no open task or current knowledge item; selected the open tasks (highest priority first) and the newest current knowledge items instead."
+      ), "\(text.stdout)")
+    #expect(text.stdout.contains("Carries 1 knowledge item(s), 1 task(s), 0 next step(s)."))
+    #expect(!text.stderr.contains("warning"), "it carries records: \(text.stderr)")
+    let restored = try cli.run(["handoff", "restore", "latest"])
+    #expect(restored.stdout.contains("Benchmark capture at 10k items"), "\(restored.stdout)")
+    let json = try cli.json(["handoff", "create", "--focus", "End of day", "--auto"])
+    let auto = try #require(json["autoSelection"] as? [String: Any])
+    #expect(auto["fallback"] as? String == KnowledgeEngine.autoSelectFallbackNote)
+    #expect(auto["knowledgeIDs"] as? [String] == [k])
+    #expect(auto["taskIDs"] as? [String] == [t])
+    // Help names the rule.
+    let help = try cli.run(["handoff", "create", "--help"])
+    #expect(help.stdout.contains("falls back to where the project stands"), "\(help.stdout)")
+  }
+
+  @Test("--auto in an empty workspace says there was nothing to select; --activate over a useful handoff warns")
+  func emptyFallbackAndActivationWarning() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let empty = try cli.run(["handoff", "create", "--focus", "End of day", "--auto"])
+    #expect(
+      empty.stdout.contains(
+        "Auto-selected 0 knowledge item(s), 0 open task(s): the focus and next steps matched no open task or current knowledge item, and there is no other open task or current knowledge item to select instead."
+      ), "\(empty.stdout)")
+    let t = try Self.id(cli.record("task", ["task", "add", "Ship it"]))
+    let useful = try cli.json(["handoff", "create", "--focus", "Release", "--task", t, "--activate"])
+    let usefulID = try #require((useful["handoff"] as? [String: Any])?["id"] as? String)
+    let r = try cli.run(["handoff", "create", "--focus", "Nothing yet", "--activate"])
+    #expect(r.status == 0)
+    #expect(
+      r.stderr.contains(
+        "dolphin: warning: the new active handoff carries no knowledge item and no task; handoff \(usefulID) \"Release\", active before, carries 0 knowledge items and 1 task; to make it active again: dolphin handoff restore \(usefulID)"
+      ), "\(r.stderr)")
+    let json = try cli.json(["handoff", "create", "--focus", "Still nothing", "--activate"])
+    #expect(json["activationWarning"] == nil, "the one it replaced carried nothing either")
   }
 
   @Test("two processes creating handoffs at the same moment both persist with their own ids")

@@ -8,6 +8,25 @@ import TestSupport
 /// pair is not advised to be merged, and an open question is prefixed once.
 @Suite("insights and context: truncation, duplicates and questions", .serialized)
 struct InsightAndDigestMarkerCommandTests {
+  @Test("tasks differing only in a value are asked which one holds, as the knowledge rule asks (review 23-a, 2)")
+  func duplicateTasksDifferingInAValue() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for title in ["Benchmark capture at 10k items", "Benchmark capture at 100k items"] {
+      #expect(try cli.run(["task", "add", title]).status == 0)
+      #expect(try cli.run(["capture", "fact", title + " takes 14 ms"]).status == 0)
+    }
+    let text = try cli.run(["insights"])
+    let line = try #require(text.stdout.split(separator: "\n").first { $0.contains("duplicate-tasks:") }, "\(text.stdout)")
+    #expect(
+      line.hasSuffix(
+        #"that may state different values (10k / 100k): "Benchmark capture at 10k items", "Benchmark capture at 100k items"; check which one holds: complete or delete the outdated one, or make the titles distinct if both are work to do."#
+      ), "\(line)")
+    #expect(!text.stdout.contains("extra ones"), "\(text.stdout)")
+    // The knowledge rule reads the same pair the same way.
+    #expect(text.stdout.contains("may state different values (10k / 100k)"), "\(text.stdout)")
+  }
+
   @Test("66 identical open tasks: duplicate-tasks fires, cut evidence says how many more, the digest counts the rest")
   func manyDuplicateTasks() throws {
     let cli = CLI()
@@ -71,5 +90,38 @@ struct InsightAndDigestMarkerCommandTests {
     let out = try cli.run(["context"]).stdout
     #expect(out.contains("] Open question: which license\n"), "\(out)")
     #expect(!out.contains("Open question: Open question:"), "\(out)")
+  }
+
+  @Test("titles ending in a full-width, Arabic or Greek question mark are open questions (review 23-a, 7)")
+  func questionMarksOfOtherScripts() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for title in ["我们应该使用什么数据库？", "هل نستخدم Postgres؟", "データベースはどれを使う？", "Which database?", "Ποια βάση\u{037E}"] {
+      #expect(try cli.run(["capture", "fact", title]).status == 0)
+    }
+    let out = try cli.run(["context"]).stdout
+    for title in ["我们应该使用什么数据库？", "هل نستخدم Postgres؟", "データベースはどれを使う？", "Which database?", "Ποια βάση;"] {
+      #expect(out.contains("] Open question: \(title)\n"), "\(title): \(out)")
+    }
+  }
+
+  @Test("Postgres / DuckDB for analytics is a possible conflict, as tabs / spaces is (review 23-a, 10)")
+  func differentChoicesWordByWord() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for (title, tag) in [
+      ("Use Postgres for analytics", "db"), ("Use DuckDB for analytics", "db"), ("Use tabs for indentation", "style"),
+      ("Use spaces for indentation", "style"),
+    ] {
+      #expect(try cli.run(["capture", "decision", title, "--tags", tag]).status == 0)
+    }
+    let lines = try cli.run(["insights"]).stdout.split(separator: "\n").filter { $0.contains("possible-conflict:") }
+    #expect(lines.count == 2, "\(lines)")
+    #expect(
+      lines.contains {
+        $0.hasSuffix(
+          #"Possible conflict: Decisions "Use DuckDB for analytics" and "Use Postgres for analytics" share the tag "db" and have titles that are the same but for words naming different choices (duckdb / postgres); link them (supersedes, contradicts) or reword one."#
+        )
+      }, "\(lines)")
   }
 }

@@ -72,7 +72,7 @@ struct JSONShapeCommandTests {
       optional: ["rebuiltHandoffIDs"]),
     RecordCase(
       command: "handoff create", args: ["handoff", "create", "--focus", "Next session"], record: "handoff",
-      siblings: ["summaryGenerated"], optional: ["autoSelection", "activated", "previouslyActiveID"]),
+      siblings: ["summaryGenerated"], optional: ["autoSelection", "activated", "previouslyActiveID", "activationWarning"]),
     RecordCase(command: "handoff get", args: ["handoff", "get", "{handoff}"], record: "handoff", siblings: ["active"]),
     RecordCase(
       command: "handoff restore", args: ["handoff", "restore", "{handoff}"], record: "handoff",

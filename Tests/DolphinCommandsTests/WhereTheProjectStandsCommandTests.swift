@@ -27,7 +27,7 @@ struct WhereTheProjectStandsCommandTests {
     for t in titles { ids[t] = try Self.id(cli.json(["capture", "decision", t, "--tags", "arch"])) }
     let context = try cli.run(["context"])
     #expect(context.status == 0, "\(context.stderr)")
-    #expect(context.stdout.hasPrefix("Project context — rule-based digest (rule-based-digest v9"), "\(context.stdout)")
+    #expect(context.stdout.hasPrefix("Project context — rule-based digest (rule-based-digest v10"), "\(context.stdout)")
     let rust = try #require(ids["Use Rust for the thumbnailer"])
     #expect(context.stdout.contains("Decisions:\n  - [\(rust)] Use Rust for the thumbnailer\n"), "\(context.stdout)")
     #expect(!context.stdout.contains("Adopt trunk-based development"), "\(context.stdout)")
@@ -75,7 +75,7 @@ struct WhereTheProjectStandsCommandTests {
         #"[normal] superseded-evidence: Open task "Cut the beta branch on January 10" rests on replaced knowledge: "Ship beta by January 15" is superseded by "Ship beta by February 1"; "#
       ), "\(insights.stdout)")
     #expect(insights.stdout.contains("    evidence: \(task), \(a), \(b)\n"), "\(insights.stdout)")
-    #expect(insights.stdout.hasPrefix("Insights — rule-based (rule-based-insights v8"))
+    #expect(insights.stdout.hasPrefix("Insights — rule-based (rule-based-insights v9"))
     let json = try cli.json(["insights"])
     let rules = (json["insights"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
     #expect(rules == ["superseded-evidence"], "\(rules)")

@@ -183,14 +183,16 @@ enum ContinuityTools {
 
   static let handoffCreate = ToolDefinition(
     name: "handoff_create", title: "Create a handoff",
-    description: "Save a session handoff (focus, summary, next steps, knowledge and task ids, recent chat excerpts). autoSelect picks relevant knowledge and open tasks by the focus and next steps with the lexical ranker, leaving out superseded items (autoSelection.supersededLeftOut names them). activate also marks the new handoff active in the same write (as handoff_restore would, without its brief); without it the active handoff stays as it was. Local write: needs approval.",
+    description: "Save a session handoff (focus, summary, next steps, knowledge and task ids, recent chat excerpts). autoSelect picks relevant knowledge and open tasks by the focus and next steps with the lexical ranker, leaving out superseded items (autoSelection.supersededLeftOut names them); when those words match no open task or current item, it picks the open tasks (highest priority first) and the newest current items instead, and autoSelection.fallback says so. activate also marks the new handoff active in the same write (as handoff_restore would, without its brief); without it the active handoff stays as it was. Local write: needs approval.",
     input: .object([
       ToolProperty("focus", .text(min: 1, max: Limits.handoffFocus), required: true, "What the session was about."),
       ToolProperty("summary", .text(max: Limits.handoffSummary), "Summary; without one a rule-based summary is built."),
       ToolProperty("nextSteps", .array(items: .text(min: 1, max: Limits.handoffNextStepLength), minItems: 0, maxItems: Limits.handoffNextSteps, unique: false), "Next steps."),
       ToolProperty("knowledgeIDs", .uuids(), "Knowledge to carry."),
       ToolProperty("taskIDs", .uuids(), "Tasks to carry."),
-      ToolProperty("autoSelect", .boolean, default: false, "Select knowledge and tasks by the focus and next steps (lexical ranker)."),
+      ToolProperty(
+        "autoSelect", .boolean, default: false,
+        "Select knowledge and tasks by the focus and next steps (lexical ranker); when they match nothing, the open tasks and newest current items (autoSelection.fallback says so)."),
       ToolProperty(
         "activate", .boolean, default: false,
         "Also mark the new handoff active, in the same write (activated and previouslyActiveID report it); without it the active handoff stays as it was."),
@@ -218,9 +220,10 @@ enum ContinuityTools {
         structured: try ToolRendering.json(created),
         text: "Created handoff \(h.id.uuidString): \(ToolRendering.quoted(h.focus)) (\(h.knowledgeIDs.count) knowledge, \(h.taskIDs.count) task(s), \(h.recentExcerpts.count) excerpt(s))."
           + (created.autoSelection.map { a in
-            a.supersededLeftOut.isEmpty
+            (a.supersededLeftOut.isEmpty
               ? "" : " Left out \(a.supersededLeftOut.count) superseded knowledge item(s) that matched: "
-                + a.supersededLeftOut.map(\.uuidString).joined(separator: ", ") + "."
+                + a.supersededLeftOut.map(\.uuidString).joined(separator: ", ") + ".")
+              + (a.fallback.map { " Auto-selection: \($0)." } ?? "")
           } ?? "")
           + activationSentence(created),
         changedIDs: [h.id])
@@ -233,6 +236,7 @@ enum ContinuityTools {
     guard created.activated == true else { return "" }
     return " Marked it active"
       + (created.previouslyActiveID.map { " (handoff \($0.uuidString) was active before)" } ?? " (no handoff was active before)") + "."
+      + (created.activationWarning.map { " Warning: \($0); handoff_restore makes it active again." } ?? "")
   }
 
   /// The handoff `handoff_create`'s normalized arguments ask for, with the session's recent

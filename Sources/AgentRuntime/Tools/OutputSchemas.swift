@@ -105,7 +105,13 @@ enum OutputSchemas {
     [
       "handoff": handoff, "summaryGenerated": boolean,
       "autoSelection": object(
-        ["mode": string, "knowledgeIDs": uuids, "taskIDs": uuids, "supersededLeftOut": uuids],
+        [
+          "mode": string, "knowledgeIDs": uuids, "taskIDs": uuids, "supersededLeftOut": uuids,
+          "fallback": .object([
+            "type": "string",
+            "description": "Present when the focus and next steps matched no open task or current knowledge item, so the open tasks and newest current items were selected instead (or nothing was left to select): says so.",
+          ]),
+        ],
         required: ["mode", "knowledgeIDs", "taskIDs", "supersededLeftOut"],
         description: "What autoSelect added; absent when it was not asked for."),
       "activated": .object([
@@ -115,6 +121,10 @@ enum OutputSchemas {
       "previouslyActiveID": .object([
         "type": "string", "format": "uuid",
         "description": "With activated: the handoff that was active before; absent when none was.",
+      ]),
+      "activationWarning": .object([
+        "type": "string",
+        "description": "With activated: present when the new handoff carries no knowledge or task and the one it replaced as active carries some; names that handoff.",
       ]),
     ], required: ["handoff", "summaryGenerated"])
 

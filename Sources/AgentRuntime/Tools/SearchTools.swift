@@ -20,7 +20,7 @@ enum SearchTools {
       "scope": OutputSchemas.oneOf(SearchResponse.Scope.allCases.map(\.rawValue)),
       "unsearchedCommonWords": OutputSchemas.strings, "wordsPastTermLimit": OutputSchemas.strings,
       "unsearchedSymbols": OutputSchemas.strings, "unappliedOperators": OutputSchemas.strings,
-      "unmatchedWords": OutputSchemas.strings,
+      "unmatchedWords": OutputSchemas.strings, "tag": ToolRendering.string,
     ], required: ["mode", "results", "total", "truncated"])
 
   /// The text rendering: a header naming the mode and counts, then each result (a line, and its

@@ -29,7 +29,9 @@ enum HandoffCommands {
           readsStandardInput: true),
         OptionSpec(name: "knowledge", value: "ID", repeatable: true, help: "A knowledge item to carry (≤ \(Limits.idsPerList))."),
         OptionSpec(name: "task", value: "ID", repeatable: true, help: "A task to carry (≤ \(Limits.idsPerList))."),
-        OptionSpec(name: "auto", value: nil, help: "Also add the knowledge and open tasks that best match the focus and next steps (ranked lexically); items another item supersedes are left out, and said."),
+        OptionSpec(
+          name: "auto", value: nil,
+          help: "Also add the knowledge and open tasks that best match the focus and next steps (ranked lexically); items another item supersedes are left out, and said. When they match no record, the open tasks (highest priority first) and the newest current knowledge items are added instead (at most \(KnowledgeEngine.autoSelectTaskCount) and \(KnowledgeEngine.autoSelectKnowledgeCount)), and said."),
         OptionSpec(
           name: "activate", value: nil,
           help: "Also mark the new handoff active (as `handoff restore` would); without it the active handoff stays as it was."),
@@ -41,6 +43,11 @@ enum HandoffCommands {
           dolphin handoff create --focus "End of day" --auto --activate
           git log -5 --format=%s | dolphin handoff create --focus "Release prep" --summary -
         '-' reads standard input for one of --focus, --summary and --next (standard input is read once).
+        --auto ranks the records by the words of the focus and next steps. When those words match no open task
+        and no current knowledge item (a focus such as "End of day"), it falls back to where the project stands:
+        the open tasks, highest priority first, and the newest knowledge items that no item supersedes; the output
+        says so (--json: autoSelection.fallback). --activate warns when it puts a handoff that carries no knowledge
+        or task in place of an active one that carries some.
         """,
       fieldFlags: [
         FieldFlag("focus", "--focus"), FieldFlag("summary", "--summary"), FieldFlag("nextSteps", "--next", numbered: true),
@@ -84,9 +91,17 @@ enum HandoffCommands {
           .filter { $0.1 >= Limits.idsPerList }
           .map { "the \($0.0) list holds \(Limits.idsPerList) ids, the most a handoff carries, so no more could be added" }
         let why = full.isEmpty ? "" : " (" + full.joined(separator: "; ") + ")"
-        c.print(
-          "Auto-selected by \(auto.mode) ranking of the focus text: \(auto.knowledgeIDs.count) knowledge item(s), "
-            + "\(auto.taskIDs.count) open task(s)\(why).")
+        if let fallback = auto.fallback {
+          // Not a ranking: said, so that the selection is not read as what the focus matched
+          // (review 23-a, 1).
+          c.print(
+            "Auto-selected \(auto.knowledgeIDs.count) knowledge item(s), \(auto.taskIDs.count) open task(s)\(why): "
+              + "\(fallback).")
+        } else {
+          c.print(
+            "Auto-selected by \(auto.mode) ranking of the focus text: \(auto.knowledgeIDs.count) knowledge item(s), "
+              + "\(auto.taskIDs.count) open task(s)\(why).")
+        }
         if !auto.supersededLeftOut.isEmpty {
           c.print(
             "Left out \(auto.supersededLeftOut.count) superseded knowledge item(s) that matched (other items supersede them): "
@@ -98,6 +113,9 @@ enum HandoffCommands {
       if r.activated == true {
         c.print(
           "Marked it active" + (r.previouslyActiveID.map { " (handoff \($0.uuidString) was active before)" } ?? "") + ".")
+        if let warning = r.activationWarning, let previous = r.previouslyActiveID {
+          c.printDiagnostic("dolphin: warning: \(warning); to make it active again: dolphin handoff restore \(previous.uuidString)")
+        }
       }
       c.print("Restore it later with: dolphin handoff restore \(r.handoff.id.uuidString)")
     })

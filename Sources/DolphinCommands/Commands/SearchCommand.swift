@@ -30,7 +30,7 @@ extension SearchCommands {
     if r.results.isEmpty, let why = r.emptyReason {
       let hint: String
       switch why {
-      case .noMatchWithTag: hint = Render.oneTagHint(tag).map { " " + $0 } ?? ""
+      case .noMatchWithTag, .noItemWithTag: hint = Render.oneTagHint(tag).map { " " + $0 } ?? ""
       case .onlyMemoriesMatch:
         // A tag filter keeps knowledge items only: --include-memories would not find them.
         hint = tag == nil ? " (add --include-memories, or use dolphin memory search)" : " (dolphin memory search finds them)"

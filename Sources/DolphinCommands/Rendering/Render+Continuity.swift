@@ -76,7 +76,7 @@ extension Render {
     out.append(
       "Thresholds: near-duplicate titles at trigram similarity ≥ \(t.nearDuplicateSimilarity); "
         + "possible conflicts between two decisions or two preferences that share a tag, "
-        + "at title similarity ≥ \(t.conflictTitleSimilarity) (or once a negation is set aside), "
+        + "at title similarity ≥ \(t.conflictTitleSimilarity) (or once a negation is set aside, or word by word when the titles name different choices), "
         + "with different opening content or titles that say opposite things, state different values "
         + "or name different choices; "
         + "duplicate tasks: open tasks at title similarity ≥ \(t.nearDuplicateSimilarity); "

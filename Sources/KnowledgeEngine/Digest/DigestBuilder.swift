@@ -10,7 +10,7 @@ import Foundation
 /// | open tasks | open tasks | task order | 10 |
 /// | recent context | the active handoff, then `context`, `fact`, `insight`, `code` items | newest `updatedAt` first | 6 |
 /// | priorities | `high`/`critical` items and `high`/`critical` open tasks | priority; within one, items (standing) before tasks (task order) | 8 |
-/// | questions | items titled `…?` or tagged `question`/`open-question` | standing | 6 |
+/// | questions | items titled `…?` (or `？`, `﹖`, `؟`, `⸮`, Greek `;`) or tagged `question`/`open-question` | standing | 6 |
 ///
 /// An item that another item supersedes (a `supersedes` relationship targets it) is left out
 /// of every section: it is history, and its successor stands in its place. Items that
@@ -61,8 +61,9 @@ public enum DigestBuilder {
   /// an item in a `contradicts` relationship that neither side's supersession settles is marked
   /// `(contradicts <id>)` wherever it is shown (version 8 showed two contradicting decisions as
   /// both current); the recent-context omission count says `older items`, not the section's
-  /// kinds.
-  public static let version = "9"
+  /// kinds. Version 10: a title ending in the question mark of another script (`？`, `﹖`, `؟`,
+  /// `⸮`, the Greek `;`) is an open question, as one ending in `?` is.
+  public static let version = "10"
   /// How every digest is produced: templates and rules, no model.
   public static let method = "rule-based"
   /// Maximum characters per digest line.
@@ -250,11 +251,33 @@ public enum DigestBuilder {
     return a.id.uuidString < b.id.uuidString
   }
 
-  /// A title ending with `?` (trailing spaces ignored) reads as an open question.
+  /// The question marks a title may end with, whatever comes before them: `?`, the full-width
+  /// `？` U+FF1F (Chinese, Japanese), the small `﹖` U+FE56, the Arabic `؟` U+061F and the
+  /// reversed `⸮` U+2E2E. The Greek question mark U+037E is not among them: `Character`
+  /// compares by canonical equivalence, under which it *is* `;` (see ``isQuestionTitle(_:)``).
+  static let questionMarks: Set<Character> = ["?", "\u{FF1F}", "\u{FE56}", "\u{061F}", "\u{2E2E}"]
+
+  /// A title ending with a question mark (``questionMarks``; trailing white space ignored) reads
+  /// as an open question. The Greek question mark U+037E is canonically equivalent to `;`, so
+  /// NFC (which capture applies) stores it as `;`: a title ending in `;` (either one) counts when
+  /// the letter before it is Greek (`Ποια βάση δεδομένων;`), and not otherwise (`a; b;`,
+  /// `TNF-α dose 10 mg;`).
   static func isQuestionTitle(_ title: String) -> Bool {
     var t = Substring(title)
-    while t.last == " " { t.removeLast() }
-    return t.last == "?"
+    while t.last?.isWhitespace == true { t.removeLast() }
+    guard let last = t.last else { return false }
+    if questionMarks.contains(last) { return true }
+    guard last == ";" else { return false }
+    t.removeLast()
+    while t.last?.isWhitespace == true { t.removeLast() }
+    return t.last.map(isGreekLetter) ?? false
+  }
+
+  /// Whether `c` is a letter of the Greek and Coptic (U+0370–U+03FF) or Greek Extended
+  /// (U+1F00–U+1FFF) blocks.
+  static func isGreekLetter(_ c: Character) -> Bool {
+    guard c.isLetter, let scalar = c.unicodeScalars.first else { return false }
+    return (0x370...0x3FF).contains(scalar.value) || (0x1F00...0x1FFF).contains(scalar.value)
   }
 
   // MARK: - Templates

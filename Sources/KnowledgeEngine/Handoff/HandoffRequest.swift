@@ -45,36 +45,51 @@ public struct HandoffRequest: Sendable, Equatable {
 
 /// What ``KnowledgeEngine/createHandoff(_:)`` stored and how.
 public struct HandoffCreation: Sendable, Equatable, Codable {
-  /// The records the ranker added for an auto-selected handoff.
+  /// The records auto-selection added to a handoff: those the ranker matched to the focus and
+  /// next steps or, when it matched none, the fallback (``fallback``).
   public struct AutoSelection: Sendable, Equatable, Codable {
-    /// The retrieval mode that ranked them, `hybrid-lexical`.
+    /// The retrieval mode that ranked the records, `hybrid-lexical` (with ``fallback``: the mode
+    /// that matched nothing).
     public var mode: String
-    /// Knowledge items added by the ranker (not given explicitly), best first.
+    /// Knowledge items added (not given explicitly): by the ranker, best first; with
+    /// ``fallback``, the newest current items, newest `updatedAt` first.
     public var knowledgeIDs: [UUID]
-    /// Open tasks added by the ranker (not given explicitly), best first.
+    /// Open tasks added (not given explicitly): by the ranker, best first; with ``fallback``,
+    /// the open tasks in task order (priority, critical first, then oldest first).
     public var taskIDs: [UUID]
     /// Knowledge items the ranker placed within the selection but that were left out because
     /// another item supersedes them (they are history, as in the digest), in rank order; at
     /// most ``KnowledgeEngine/autoSelectKnowledgeCount``. Empty when none was.
     public var supersededLeftOut: [UUID]
+    /// Present when the focus and next steps matched no open task and no current knowledge item,
+    /// so the selection fell back to where the project stands: a sentence saying so, lower case,
+    /// no final period, either ``KnowledgeEngine/autoSelectFallbackNote`` (records were selected
+    /// instead) or ``KnowledgeEngine/autoSelectNothingNote`` (there was nothing to select). Nil
+    /// (absent from JSON) when the ranker matched some record.
+    public var fallback: String?
 
     /// Makes an auto-selection report.
-    public init(mode: String, knowledgeIDs: [UUID], taskIDs: [UUID], supersededLeftOut: [UUID] = []) {
+    public init(
+      mode: String, knowledgeIDs: [UUID], taskIDs: [UUID], supersededLeftOut: [UUID] = [], fallback: String? = nil
+    ) {
       self.mode = mode
       self.knowledgeIDs = knowledgeIDs
       self.taskIDs = taskIDs
       self.supersededLeftOut = supersededLeftOut
+      self.fallback = fallback
     }
 
-    private enum CodingKeys: String, CodingKey { case mode, knowledgeIDs, taskIDs, supersededLeftOut }
+    private enum CodingKeys: String, CodingKey { case mode, knowledgeIDs, taskIDs, supersededLeftOut, fallback }
 
-    /// Decodes a report; one written before ``supersededLeftOut`` existed has it empty.
+    /// Decodes a report; one written before ``supersededLeftOut`` existed has it empty, and one
+    /// written before ``fallback`` existed has none.
     public init(from decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
       mode = try c.decode(String.self, forKey: .mode)
       knowledgeIDs = try c.decode([UUID].self, forKey: .knowledgeIDs)
       taskIDs = try c.decode([UUID].self, forKey: .taskIDs)
       supersededLeftOut = try c.decodeIfPresent([UUID].self, forKey: .supersededLeftOut) ?? []
+      fallback = try c.decodeIfPresent(String.self, forKey: .fallback)
     }
   }
 
@@ -89,6 +104,12 @@ public struct HandoffCreation: Sendable, Equatable, Codable {
   public var activated: Bool? = nil
   /// With ``activated``: the handoff that was active before, if another one was.
   public var previouslyActiveID: UUID? = nil
+  /// With ``activated``: present when the new handoff carries no knowledge item and no task
+  /// while the handoff it replaced as the active one carries some — a sentence naming that
+  /// handoff and what it carries (``KnowledgeEngine/emptyActivationWarning(replacing:)``), lower
+  /// case, no final period. The handoff is still stored and marked active; nil (absent from
+  /// JSON) otherwise.
+  public var activationWarning: String? = nil
 }
 
 /// The stored handoffs and which one is active.

@@ -5,6 +5,14 @@ extension KnowledgeEngine {
   public static let autoSelectKnowledgeCount = 8
   /// Open tasks an auto-selected handoff adds at most.
   public static let autoSelectTaskCount = 8
+  /// What ``HandoffCreation/AutoSelection/fallback`` says when the focus and next steps matched
+  /// no record and the fallback selected some instead.
+  public static let autoSelectFallbackNote =
+    "the focus and next steps matched no open task or current knowledge item; selected the open tasks (highest priority first) and the newest current knowledge items instead"
+  /// What ``HandoffCreation/AutoSelection/fallback`` says when the focus and next steps matched
+  /// no record and there was nothing to select instead.
+  public static let autoSelectNothingNote =
+    "the focus and next steps matched no open task or current knowledge item, and there is no other open task or current knowledge item to select instead"
   /// Items a handoff brief lists as captured since the handoff, at most.
   public static let briefCapturedSinceLimit = 10
   /// The first words of every summary built by rules.
@@ -33,11 +41,24 @@ extension KnowledgeEngine {
   /// ``autoSelectTaskCount``, within ``Limits/idsPerList``) follow the explicit ones; items
   /// another item supersedes are not auto-selected (they are history, as in the digest), and
   /// those the ranker placed within the selection are named in
-  /// ``HandoffCreation/AutoSelection/supersededLeftOut``. Without a
-  /// summary, one is built by rules from the selected records and says so
+  /// ``HandoffCreation/AutoSelection/supersededLeftOut``.
+  ///
+  /// When the ranker matches no open task and no current knowledge item (a generic focus such
+  /// as `End of day`, whose words occur in no record), auto-selection falls back to where the
+  /// project stands, by a fixed rule: the open tasks in task order (priority, critical first,
+  /// then oldest first, then id) and the newest current knowledge items (not superseded; newest
+  /// `updatedAt` first, then title in natural order, then id), within the same caps
+  /// (``autoSelectTaskCount``, ``autoSelectKnowledgeCount``, ``Limits/idsPerList``), leaving
+  /// out the explicit ones; ``HandoffCreation/AutoSelection/fallback`` says so
+  /// (``autoSelectFallbackNote``, or ``autoSelectNothingNote`` when the workspace has nothing
+  /// to select).
+  ///
+  /// Without a summary, one is built by rules from the selected records and says so
   /// (``generatedSummaryLabel``). Concurrent creators each store their own handoff; nothing
   /// else is changed: the active handoff stays as it was, unless ``HandoffRequest/activate``
-  /// asks to mark the new one active (in the same transaction).
+  /// asks to mark the new one active (in the same transaction); then, when the new handoff
+  /// carries no record and the one it replaces carries some,
+  /// ``HandoffCreation/activationWarning`` says so (the handoff is still stored and activated).
   /// - Returns: the stored handoff, whether its summary was generated, and what was
   ///   auto-selected.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the field (bounds, an empty focus or
@@ -80,21 +101,32 @@ extension KnowledgeEngine {
         // Superseded items are history (the digest leaves them out too): skipped, and said,
         // with the ranking asked for enough more that they do not shorten the selection.
         let superseded = try tx.supersedeGraph().superseded
-        let ranked = try ranker.rankKnowledge(
+        let matched = try ranker.rankKnowledge(
           query, min(Limits.searchResultsMaximum, Self.autoSelectKnowledgeCount + superseded.count), tx
-        ).map(\.id).filter { !knowledgeIDs.contains($0) }
+        ).map(\.id)
+        let ranked = matched.filter { !knowledgeIDs.contains($0) }
         var picked: [UUID] = []
         var leftOut: [UUID] = []
         for id in ranked where picked.count < Self.autoSelectKnowledgeCount {
           if superseded.contains(id) { leftOut.append(id) } else { picked.append(id) }
         }
+        let matchedTasks = try ranker.rankTasks(query, .open, Self.autoSelectTaskCount, tx).matches.map(\.id)
+        var pickedTasks = matchedTasks.filter { !taskIDs.contains($0) }
+        var fallback: String?
+        // A focus whose words occur in no record (`End of day`, the help's own example) selected
+        // nothing, and `--activate` then put an empty handoff in place of a useful one (review
+        // 23-a, 1): where the project stands is selected instead, and said.
+        if matchedTasks.isEmpty && matched.allSatisfy(superseded.contains) {
+          (picked, pickedTasks) = try Self.autoSelectFallback(
+            excludingKnowledge: Set(knowledgeIDs), excludingTasks: Set(taskIDs), superseded: superseded, tx)
+          fallback = picked.isEmpty && pickedTasks.isEmpty ? Self.autoSelectNothingNote : Self.autoSelectFallbackNote
+        }
         let k = picked.prefix(max(0, Limits.idsPerList - knowledgeIDs.count))
-        let t = try ranker.rankTasks(query, .open, Self.autoSelectTaskCount, tx).matches.map(\.id)
-          .filter { !taskIDs.contains($0) }.prefix(max(0, Limits.idsPerList - taskIDs.count))
+        let t = pickedTasks.prefix(max(0, Limits.idsPerList - taskIDs.count))
         knowledgeIDs += k
         taskIDs += t
         auto = HandoffCreation.AutoSelection(
-          mode: ranker.mode, knowledgeIDs: Array(k), taskIDs: Array(t), supersededLeftOut: leftOut)
+          mode: ranker.mode, knowledgeIDs: Array(k), taskIDs: Array(t), supersededLeftOut: leftOut, fallback: fallback)
       }
       let text: String
       if let summary {
@@ -108,12 +140,47 @@ extension KnowledgeEngine {
       try tx.insertHandoff(handoff)
       var creation = HandoffCreation(handoff: handoff, summaryGenerated: summary == nil, autoSelection: auto)
       if request.activate {
-        creation.previouslyActiveID = try tx.activeHandoffID()
+        let previous = try tx.activeHandoffID()
+        creation.previouslyActiveID = previous
+        if knowledgeIDs.isEmpty && taskIDs.isEmpty, let previous, let replaced = try tx.handoff(id: previous),
+          !replaced.knowledgeIDs.isEmpty || !replaced.taskIDs.isEmpty
+        {
+          creation.activationWarning = Self.emptyActivationWarning(replacing: replaced)
+        }
         try tx.setActiveHandoffID(handoff.id)
         creation.activated = true
       }
       return creation
     }
+  }
+
+  /// What auto-selection picks when the focus and next steps matched no record: the first
+  /// ``autoSelectTaskCount`` open tasks in task order (priority, critical first, then oldest
+  /// first, then id) and the ``autoSelectKnowledgeCount`` newest knowledge items that no item
+  /// supersedes (``KnowledgeOrder/recency``: newest `updatedAt` first, then title, then id),
+  /// those given explicitly left out.
+  /// - Complexity: one scan of the knowledge headers (no content) and one bounded task query.
+  static func autoSelectFallback(
+    excludingKnowledge: Set<UUID>, excludingTasks: Set<UUID>, superseded: Set<UUID>, _ tx: WorkspaceTransaction
+  ) throws -> (knowledge: [UUID], tasks: [UUID]) {
+    var newest = BoundedSelection<KnowledgeHeader>(capacity: autoSelectKnowledgeCount, by: KnowledgeOrder.recency)
+    try tx.forEachKnowledgeHeader(updatedAt: true, detailKinds: []) { h in
+      if !superseded.contains(h.id) && !excludingKnowledge.contains(h.id) { newest.consider(h) }
+    }
+    let tasks = try tx.tasks(status: .open, limit: autoSelectTaskCount + excludingTasks.count).map(\.id)
+      .filter { !excludingTasks.contains($0) }.prefix(autoSelectTaskCount)
+    return (newest.elements.map(\.id), Array(tasks))
+  }
+
+  /// What ``HandoffCreation/activationWarning`` says when a handoff that carries no record is
+  /// marked active in place of `replaced`, which carries some: `the new active handoff carries
+  /// no knowledge item and no task; handoff <id> "<focus>", active before, carries 1 knowledge
+  /// item and 2 tasks` (the focus cut to 80 characters).
+  public static func emptyActivationWarning(replacing replaced: Handoff) -> String {
+    func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+    return "the new active handoff carries no knowledge item and no task; handoff \(replaced.id.uuidString) "
+      + "\(InsightRules.quote(replaced.focus)), active before, carries "
+      + "\(count(replaced.knowledgeIDs.count, "knowledge item")) and \(count(replaced.taskIDs.count, "task"))"
   }
 
   /// A handoff's focus, next steps and summary (nil: one is built by rules) as

@@ -18,9 +18,13 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   /// for indentation`); such a pair is a possible conflict even with no content or the same
   /// content. Titles with their negations left out and antonyms read as the first word of the
   /// pair are joined too, so `Do not use SQLite WAL mode` meets `Use SQLite WAL mode for the
-  /// workspace` (similarity 0.45 as written). Titles that differ only in a
-  /// sequence number — a number after a word that names a place in a plan or document, such as
-  /// `step`, `phase`, `part`, `sprint`, `section` or `#` (`Migration step 2` / `Migration step
+  /// workspace` (similarity 0.45 as written). Titles that name different choices are also
+  /// compared word by word, whatever their trigram similarity (``TitleContrast/choicePairs(_:)``):
+  /// the same number of words (at most 12), one to three of them differing as above, and at
+  /// least as many shared, one of them not a stop word — `Use Postgres for analytics` / `Use
+  /// DuckDB for analytics` (0.47), not `Cache API responses` / `Cache DB queries`. Titles that
+  /// differ only in a sequence number — a number after a word that names a place in a plan or
+  /// document, such as `step`, `phase`, `part`, `sprint`, `section` or `#` (`Migration step 2` / `Migration step
   /// 10`, `Phase II` / `Phase III`, `Step 2a` / `Step 2b`; ``NumberedTitle/sequenceLabels``),
   /// spelled out after the word (`Part one` / `Part two`) or as an ordinal before it (`first
   /// phase` / `second phase`) — are steps of one series, not a conflict; other numbers are
@@ -60,7 +64,11 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   /// Groups of open tasks whose titles are nearly the same, by the rule ``nearDuplicates``
   /// applies to knowledge titles (trigram similarity ≥ ``InsightThresholds/nearDuplicateSimilarity``,
   /// identical titles included, titles that differ only in a sequence number never linked); one
-  /// insight per group, citing the tasks. Completed tasks are not compared. Priority normal.
+  /// insight per group, citing the tasks. Completed tasks are not compared. As for
+  /// ``nearDuplicates``, a group two of whose titles say opposite things or state different
+  /// values (`Benchmark capture at 10k items` / `… at 100k items`, `Node 18` / `Node 20`) is
+  /// asked which one holds, naming the words that differ; only the others are told to complete
+  /// or delete the extra ones. Priority normal.
   case duplicateTasks = "duplicate-tasks"
   /// Decisions and goals with no relationship in either direction (one aggregate insight).
   /// Priority low.
@@ -124,7 +132,9 @@ public struct Insight: Codable, Sendable, Equatable {
 public struct InsightThresholds: Codable, Sendable, Equatable {
   /// Near-duplicates: trigram Jaccard similarity of two titles, at least this.
   public var nearDuplicateSimilarity = 0.8
-  /// Possible conflicts: trigram Jaccard similarity of two titles, at least this.
+  /// Possible conflicts: trigram Jaccard similarity of two titles, at least this — unless the
+  /// titles name different choices word by word (``TitleContrast/choicePairs(_:)``), which
+  /// needs no similarity.
   public var conflictTitleSimilarity = 0.5
   /// Possible conflicts need different content: the first this many characters (Unicode
   /// scalars) of the two contents, lowercased with punctuation and spacing ignored, differ.

@@ -44,7 +44,13 @@ enum InsightRules {
   /// does not change them).
   /// Version 8: an item another item supersedes is in no possible conflict either — it is
   /// history, and "link them (supersedes, contradicts)" was already done (review 21-a, 5).
-  static let version = "8"
+  /// Version 9: open tasks whose titles state different values or say opposite things are
+  /// asked which one holds, as near-duplicate knowledge is, never told to delete the extra ones
+  /// (review 23-a, 2); decisions or preferences whose titles name different choices in otherwise
+  /// the same words are a possible conflict whatever their trigram similarity, found word by word
+  /// (``TitleContrast/choicePairs(_:)``: `Use Postgres for analytics` / `Use DuckDB for
+  /// analytics`; review 23-a, 10).
+  static let version = "9"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
 
@@ -326,7 +332,7 @@ enum InsightRules {
     throws -> (conflicts: Fired, duplicates: Fired)
   {
     let headers = scan.headers
-    let (conflictJoin, join) = joins(scan, t)
+    let (conflictJoin, join, choicePairs) = joins(scan, t)
     // Members of a numbered series (`step 2`, `step 10`) are meant to coexist: read on demand,
     // for the pairs the joins found.
     var numberedCache: [Int: NumberedTitle] = [:]
@@ -339,8 +345,9 @@ enum InsightRules {
     func inOneSeries(_ i: Int, _ j: Int) -> Bool {
       numbered(i).differsOnlyInSequenceNumbers(from: numbered(j))
     }
-    // Possible conflicts: same kind (decision or preference), a shared tag, similar titles that
-    // are not one numbered series, different opening content, no relationship between them.
+    // Possible conflicts: same kind (decision or preference), a shared tag, similar titles (or
+    // titles naming different choices in otherwise the same words) that are not one numbered
+    // series, different opening content or titles that disagree, no relationship between them.
     var conflicts: [Ranked] = []
     // Pairs of items (positions in `headers`, the lower first) the user already related or a
     // possible conflict names: they are never linked to each other as near-duplicates.
@@ -381,6 +388,19 @@ enum InsightRules {
       guard let rawTag = shared.min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) else { continue }
       candidates.append((p, pair, rawTag))
     }
+    // Titles that name different choices in otherwise the same words, compared word by word:
+    // short titles whose differing words are long fall below the trigram threshold (`Use
+    // Postgres for analytics` / `Use DuckDB for analytics`, 0.47; review 23-a, 10).
+    for (i, j) in choicePairs where headers[i].kind == headers[j].kind {
+      guard candidateKeys.insert(pairKey(i, j)).inserted else { continue }
+      let pair = orderedPair(headers[i].id, headers[j].id)
+      if linked.contains(pair) || inOneSeries(i, j) || superseded.contains(pair[0]) || superseded.contains(pair[1]) {
+        continue
+      }
+      let shared = Set(tags(i)).intersection(tags(j))
+      guard let rawTag = shared.min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) else { continue }
+      candidates.append((TrigramSets.Pair(first: i, second: j, similarity: scan.titles.similarity(i, j)), pair, rawTag))
+    }
     // Openings of content only for those candidates (the scan skipped content).
     let prefixes = try tx.contentPrefixes(
       rowIDs: candidates.flatMap { [headers[$0.pair.first].rowID, headers[$0.pair.second].rowID] },
@@ -414,6 +434,9 @@ enum InsightRules {
           case .opposite: how = "have titles that say opposite things (\(named.detail))"
           case .differentValues:
             how = "have similar titles (trigram similarity \(format(similarity))) that state different values (\(named.detail))"
+          case .alternatives where similarity < t.conflictTitleSimilarity:
+            // Found word by word (``TitleContrast/choicePairs(_:)``), not as similar trigrams.
+            how = "have titles that are the same but for words naming different choices (\(named.detail))"
           case .alternatives:
             how = "have similar titles (trigram similarity \(format(similarity))) that name different choices (\(named.detail))"
           case .sameWords, .reworded: how = "have similar titles (trigram similarity \(format(similarity))) but different content"
@@ -598,15 +621,22 @@ enum InsightRules {
 
   /// The two title joins: possible conflicts (decisions and preferences only, at
   /// ``InsightThresholds/conflictTitleSimilarity``) and near-duplicates (every item, at
-  /// ``InsightThresholds/nearDuplicateSimilarity``). They read the same trigram sets and
-  /// nothing else, so they run side by side (`DispatchQueue.concurrentPerform`, the calling
-  /// thread taking one); the result does not depend on which finishes first.
-  static func joins(_ scan: Scan, _ t: InsightThresholds) -> (conflicts: TrigramSets.Join, nearDuplicates: TrigramSets.Join) {
+  /// ``InsightThresholds/nearDuplicateSimilarity``), and the decisions and preferences whose
+  /// titles name different choices word by word (``TitleContrast/choicePairs(_:)``, positions in
+  /// the headers). They read the same titles and nothing else, so they run side by side
+  /// (`DispatchQueue.concurrentPerform`, the calling thread taking one; the word pass follows the
+  /// shorter conflict join); the result does not depend on which finishes first.
+  static func joins(_ scan: Scan, _ t: InsightThresholds)
+    -> (conflicts: TrigramSets.Join, nearDuplicates: TrigramSets.Join, choices: [(Int, Int)])
+  {
     let titles = scan.titles, eligible = scan.conflictEligible
+    let choiceTitles = scan.headers.indices.filter { scan.headers[$0].kind == .decision || scan.headers[$0].kind == .preference }
+      .map { (index: $0, title: scan.headers[$0].title) }
     // The neutral titles after the headers' take part in the possible-conflict join only.
     let headersOnly: [Bool]? =
       scan.neutralOf.isEmpty ? nil : [Bool](repeating: true, count: scan.headers.count) + [Bool](repeating: false, count: scan.neutralOf.count)
     let results = Mutex<[TrigramSets.Join?]>([nil, nil])
+    let choices = Mutex<[(Int, Int)]>([])
     DispatchQueue.concurrentPerform(iterations: 2) { which in
       let join =
         which == 0
@@ -617,12 +647,16 @@ enum InsightRules {
           threshold: t.nearDuplicateSimilarity, maximumGeneratorFrequency: t.nearDuplicateGeneratorFrequency,
           include: headersOnly)
       results.withLock { $0[which] = join }
+      if which == 0 {
+        let pairs = TitleContrast.choicePairs(choiceTitles)
+        choices.withLock { $0 = pairs }
+      }
     }
     let joins = results.withLock { $0 }
     guard let conflicts = joins[0], let nearDuplicates = joins[1] else {
       preconditionFailure("concurrentPerform returned before both joins ran")
     }
-    return (conflicts, nearDuplicates)
+    return (conflicts, nearDuplicates, choices.withLock { $0 })
   }
 
   /// The elements of a JSON array of strings as written (quotes and escapes kept), split at the
@@ -718,6 +752,13 @@ enum InsightRules {
   /// Groups of open tasks with near-identical titles (``InsightRule/duplicateTasks``): the
   /// near-duplicate join over the open tasks' titles, identical titles grouped first, titles of
   /// one numbered series never linked.
+  ///
+  /// The advice follows the titles, read as the near-duplicate knowledge rule reads them
+  /// (``strongestContrast(_:)``): a group whose titles say opposite things (`Enable X` /
+  /// `Disable X`) is asked to decide which one holds, one whose titles state different values
+  /// (`… at 10k items` / `… at 100k items`, `Node 18` / `Node 20`) is asked which one holds,
+  /// naming the values; only the rest is told to complete or delete the extra ones (review
+  /// 23-a, 2: two benchmarks at different sizes are two pieces of work).
   /// - Parameter tasks: every open task (at most ``Limits/tasks``).
   /// - Complexity: one trigram join over the open tasks' titles.
   static func duplicateTasks(_ tasks: [TaskItem], _ t: InsightThresholds) -> Fired {
@@ -744,9 +785,18 @@ enum InsightRules {
         major: -group.count, strength: hundredths(similarity), titles: [titles[0]], ids: [tasks[group[0]].id])
       return Ranked(key: key) {
         let how = Set(titles).count == 1 ? "the same title" : similarTitles(titles, similarity)
+        let list = quoteList(titles, total: group.count)
+        let message: String
+        switch strongestContrast(titles) {
+        case let c? where c.kind == .opposite:
+          message = "\(group.count) open tasks have \(how) that say opposite things (\(c.detail)): \(list); decide which one holds: complete or delete the other, or reword one."
+        case let c? where c.kind == .differentValues:
+          message = "\(group.count) open tasks have \(how) that may state different values (\(c.detail)): \(list); check which one holds: complete or delete the outdated one, or make the titles distinct if both are work to do."
+        default:
+          message = "\(group.count) open tasks have \(how): \(list); complete or delete the extra ones, or make the titles distinct."
+        }
         return Insight(
-          rule: .duplicateTasks, priority: .normal,
-          message: "\(group.count) open tasks have \(how): \(quoteList(titles, total: group.count)); complete or delete the extra ones, or make the titles distinct.",
+          rule: .duplicateTasks, priority: .normal, message: message,
           evidenceIDs: group.prefix(t.aggregateEvidence).map { tasks[$0].id }, evidenceTotal: group.count)
       }
     }

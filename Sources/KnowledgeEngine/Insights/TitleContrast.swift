@@ -90,12 +90,54 @@ struct TitleContrast: Equatable {
   ]
 
   /// The words of a title as the contrast reads them: whitespace-separated tokens, lowercased,
-  /// trimmed of punctuation at both ends (so `https://x.example.com` and `don't` stay whole).
+  /// trimmed of punctuation at both ends (so `https://x.example.com` and `don't` stay whole),
+  /// with the right single quote `’` read as `'`.
+  /// - Complexity: O(*n*) in the title's characters (``choicePairs(_:)`` reads every decision's
+  ///   and preference's title with it).
   static func tokens(_ title: String) -> [String] {
-    title.lowercased().replacingOccurrences(of: "\u{2019}", with: "'").split(whereSeparator: \.isWhitespace).compactMap { raw in
-      let t = raw.drop { !$0.isLetter && !$0.isNumber }.reversed().drop { !$0.isLetter && !$0.isNumber }.reversed()
-      return t.isEmpty ? nil : String(t)
+    if let ascii = asciiTokens(title) { return ascii }
+    var out: [String] = []
+    for raw in title.lowercased().split(whereSeparator: \.isWhitespace) {
+      let isWordCharacter = { (c: Character) in c.isLetter || c.isNumber }
+      guard let first = raw.firstIndex(where: isWordCharacter), let last = raw.lastIndex(where: isWordCharacter) else {
+        continue
+      }
+      let token = raw[first...last]
+      if token.unicodeScalars.contains("\u{2019}") {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: token.unicodeScalars.lazy.map { $0 == "\u{2019}" ? "'" : $0 })
+        out.append(String(scalars))
+      } else {
+        out.append(String(token))
+      }
     }
+    return out
+  }
+
+  /// ``tokens(_:)`` of an ASCII title, read byte by byte (the same words: for ASCII, letters are
+  /// `A`–`Z` and `a`–`z`, numbers `0`–`9`, white space tab to carriage return and space); nil
+  /// when the title holds a byte beyond ASCII.
+  private static func asciiTokens(_ title: String) -> [String]? {
+    var out: [String] = []
+    var word: [UInt8] = []
+    func flush() {
+      // Trimmed of what is not a letter or digit at both ends.
+      let isWordByte = { (b: UInt8) in (0x30...0x39).contains(b) || (0x61...0x7A).contains(b) }
+      if let first = word.firstIndex(where: isWordByte), let last = word.lastIndex(where: isWordByte) {
+        out.append(String(decoding: word[first...last], as: UTF8.self))
+      }
+      word.removeAll(keepingCapacity: true)
+    }
+    for byte in title.utf8 {
+      guard byte < 0x80 else { return nil }
+      if (0x09...0x0D).contains(byte) || byte == 0x20 {
+        flush()
+      } else {
+        word.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+      }
+    }
+    flush()
+    return out
   }
 
   /// How many times the words flip polarity (negations and second antonym members).

@@ -59,8 +59,10 @@ extension KnowledgeEngine {
   ///     ``Limits/tagFilter(_:label:)``; memories are left out), compared as words are: case,
   ///     width and diacritics folded, Greek letters in notation spelled out (`tnf-alpha` selects
   ///     `tnf-α` and back; see `storedTags(matching:_:)`). The filter applies before
-  ///     ranking, so every tagged match counts in `total`; when words matched only untagged
-  ///     items the response says ``EmptyReason/noMatchWithTag``.
+  ///     ranking, so every tagged match counts in `total`; when no knowledge item carries the
+  ///     tag the response says ``EmptyReason/noItemWithTag`` (unless the query has no searchable
+  ///     word, or the workspace nothing to search), and when words matched only untagged items,
+  ///     ``EmptyReason/noMatchWithTag``. ``SearchResponse/tag`` holds the normalized tag.
   ///   - limit: 1…50 results (default 10).
   /// - Throws: ``ValidationError`` for the query, the tag or the limit, and (field
   ///   `includeMemories`) for `includeMemories` with non-empty `kinds`; storage errors.
@@ -159,6 +161,16 @@ extension KnowledgeEngine {
         let memories = memoriesOnly || includeMemories
           ? try tx.db.first("SELECT COUNT(*) FROM memory", []) { (r: SQLRow) in r.int64(0) } ?? 0 : 0
         if knowledge == 0 && memories == 0 { response.emptyReason = .noRecords }
+      }
+      // No item carries the tag at all (a typo in it is the likely cause): said so, as
+      // `knowledge list --tag` says it, not "the words match only items without this tag", which
+      // suggests that some items have it (review 23-a, 6).
+      response.tag = tag
+      let unsearchable: Set<EmptyReason> = [.noQueryTerms, .noRecords]
+      if documents?.isEmpty == true, response.results.isEmpty, let reason = response.emptyReason,
+        !unsearchable.contains(reason)
+      {
+        response.emptyReason = .noItemWithTag
       }
       return response
     }

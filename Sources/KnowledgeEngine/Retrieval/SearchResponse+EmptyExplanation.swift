@@ -16,13 +16,27 @@ extension SearchResponse {
 
   /// ``emptyExplanation`` with `hint` (a parenthesized pointer such as `(dolphin search finds
   /// them)`) placed after the reason it belongs to, before the note on words not searched; so
-  /// the hint never reads as if it were about those words. Nil when there are results.
+  /// the hint never reads as if it were about those words. Nil when there are results. For
+  /// ``EmptyReason/noItemWithTag`` it names the tag (`no knowledge item carries the tag
+  /// 'stagign'`) and then the words that occur nowhere either, if any.
   /// - Parameter hint: text to append to the reason, starting with a space; may be empty.
   public func emptyExplanation(hint: String) -> String? {
     guard results.isEmpty, let emptyReason else { return nil }
-    var why = emptyReason.explanation(
-      searching: scope?.records ?? EmptyReason.knowledgeRecords, commonWords: unsearchedCommonWords ?? [],
-      otherWords: terms.typedWords, unmatchedWords: terms.unmatchedWords) + hint
+    var why: String
+    if emptyReason == .noItemWithTag, let tag {
+      // Named as `knowledge list --tag` names it (review 23-a, 6), then the words found nowhere
+      // either, which a right tag would not find.
+      let records = scope?.records ?? EmptyReason.knowledgeRecords
+      let unmatched = terms.unmatchedWords
+      why = "no knowledge item carries the tag '\(tag)'" + hint
+        + (unmatched.isEmpty
+          ? "" : "; " + EmptyReason.noTermMatched.explanation(
+            searching: records, commonWords: [], otherWords: [], unmatchedWords: unmatched))
+    } else {
+      why = emptyReason.explanation(
+        searching: scope?.records ?? EmptyReason.knowledgeRecords, commonWords: unsearchedCommonWords ?? [],
+        otherWords: terms.typedWords, unmatchedWords: terms.unmatchedWords) + hint
+    }
     if let note = Self.unsearchedSymbolsNote(unsearchedSymbols) { why += "; " + note }
     if let note = Self.unappliedOperatorsNote(unappliedOperators) { why += "; " + note }
     if let note = Self.wordsPastTermLimitNote(wordsPastTermLimit) { why += "; " + note }

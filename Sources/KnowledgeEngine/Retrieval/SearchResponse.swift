@@ -64,6 +64,10 @@ public struct SearchResponse: Sendable, Equatable, Codable {
   /// What was searched: knowledge items, knowledge items and legacy memories, or memories only;
   /// nil in a response from the ranker alone (the words of ``emptyExplanation`` then name both).
   public var scope: Scope?
+  /// The tag the search kept items of, as ``Limits/tagFilter(_:label:)`` normalizes it (trimmed,
+  /// lowercased); nil when the search had no tag filter. ``emptyExplanation`` names it for
+  /// ``EmptyReason/noItemWithTag``.
+  public var tag: String?
 
   /// What a search covers, for the words of its empty-result reason.
   public enum Scope: String, Sendable, Codable, CaseIterable {
@@ -127,6 +131,9 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
   case noMatchInKinds
   /// Terms matched, but only in items without the tag the caller filtered on.
   case noMatchWithTag
+  /// No knowledge item carries the tag the caller filtered on (a misspelt tag, often), whatever
+  /// the words: said before any reason about the words, as `knowledge list --tag` says it.
+  case noItemWithTag
   /// Terms matched, but only in legacy memories, which the search left out: no knowledge item
   /// of any kind matched (also when the search asked for some kinds only, or for a tag).
   case onlyMemoriesMatch
@@ -159,6 +166,7 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
     case .allBelowThreshold: "similar words exist, but none is close enough to count as a typo"
     case .noMatchInKinds: "the words match only items of other kinds"
     case .noMatchWithTag: "the words match only items without this tag"
+    case .noItemWithTag: "no knowledge item carries this tag"
     case .onlyMemoriesMatch: "the words match only legacy memories, which this search leaves out"
     case .onlyKnowledgeMatches: "the words match only knowledge items, not legacy memories"
     }

@@ -83,7 +83,7 @@ struct DigestBuilderTests {
     let s = c.sections
     #expect(c.method == "rule-based")
     #expect(c.algorithm == "rule-based-digest")
-    #expect(c.algorithmVersion == "9")
+    #expect(c.algorithmVersion == "10")
     // Priority first, then the newest first (both decisions are of one age here).
     #expect(s.decisions.map(\.text) == [
       "Use SQLite for the workspace [high] — WAL mode and single-row writes.",
@@ -228,6 +228,41 @@ struct DigestBuilderTests {
     #expect(DigestBuilder.questionText("Open questions: X") == "Open questions: X")
     #expect(DigestBuilder.questionText("open question") == "open question")
     #expect(DigestBuilder.questionText("Open questionnaire review") == "Open question: Open questionnaire review")
+  }
+
+  struct QuestionCase: CustomStringConvertible, Sendable {
+    var title: String
+    var isQuestion: Bool
+    var description: String { title }
+  }
+
+  /// Review 23-a, 7: titles ending in the question mark of another script landed in recent
+  /// context only.
+  static let questionCases = [
+    QuestionCase(title: "Which database?", isQuestion: true),
+    QuestionCase(title: "¿Usamos Postgres?", isQuestion: true),
+    QuestionCase(title: "我们应该使用什么数据库？", isQuestion: true),
+    QuestionCase(title: "データベースはどれを使う？", isQuestion: true),
+    QuestionCase(title: "هل نستخدم Postgres؟", isQuestion: true),
+    QuestionCase(title: "Is this sarcasm⸮", isQuestion: true),
+    QuestionCase(title: "Small form﹖", isQuestion: true),
+    QuestionCase(title: "Ποια βάση δεδομένων\u{037E}", isQuestion: true),
+    QuestionCase(title: "Ποια βάση δεδομένων;", isQuestion: true),
+    QuestionCase(title: "Which one?\u{3000}", isQuestion: true),
+    QuestionCase(title: "Use tabs; not spaces;", isQuestion: false),
+    QuestionCase(title: "TNF-α dose 10 mg;", isQuestion: false),
+    QuestionCase(title: "Use SQLite WAL mode", isQuestion: false),
+    QuestionCase(title: "Why not ¿", isQuestion: false),
+  ]
+
+  @Test("a title ending in a question mark of any script is an open question", arguments: questionCases)
+  func questionMarks(_ c: QuestionCase) throws {
+    #expect(DigestBuilder.isQuestionTitle(c.title) == c.isQuestion)
+    // Through capture (which applies NFC: U+037E is stored as `;`) and the digest.
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory())
+    let item = try engine.capture(CaptureRequest(kind: .fact, title: c.title)).item
+    let questions = try engine.projectContext().sections.questions
+    #expect(questions.map(\.evidenceIDs) == (c.isQuestion ? [[item.id]] : []), "\(item.title)")
   }
 
   @Test("long text is cut to the line limit with the truncation marker")

@@ -73,4 +73,44 @@ struct DuplicateTasksInsightTests {
     #expect(forward == [[sequentialID(5), sequentialID(7), sequentialID(9)], [sequentialID(1), sequentialID(3)]])
     #expect(try Self.found(tasks.reversed()).map(\.evidenceIDs) == forward)
   }
+
+  struct ValueCase: CustomStringConvertible, Sendable {
+    var a: String
+    var b: String
+    var values: String
+    var description: String { "\(a) / \(b)" }
+  }
+
+  /// Review 23-a, 2: titles that differ only in a value were told "complete or delete the extra
+  /// ones"; they are asked which one holds, naming the values, as near-duplicate knowledge is.
+  static let valueCases = [
+    ValueCase(a: "Benchmark capture at 10k items", b: "Benchmark capture at 100k items", values: "10k / 100k"),
+    ValueCase(a: "Upgrade CI runners to Node 18", b: "Upgrade CI runners to Node 20", values: "18 / 20"),
+    ValueCase(a: "Task 1 widget", b: "Task 11 widget", values: "1 / 11"),
+  ]
+
+  @Test("open tasks whose titles differ in a value are asked which one holds, never told to delete the extra ones", arguments: valueCases)
+  func differentValues(_ c: ValueCase) throws {
+    let insight = try #require(try Self.found([Self.task(1, c.a), Self.task(2, c.b, minute: 1)]).first)
+    #expect(!insight.message.contains("extra ones"), "\(insight.message)")
+    #expect(insight.message.hasPrefix("2 open tasks have near-identical titles (trigram similarity up to "), "\(insight.message)")
+    #expect(
+      insight.message.contains(
+        "that may state different values (\(c.values)): \"\(c.a)\", \"\(c.b)\"; check which one holds: complete or delete the outdated one, or make the titles distinct if both are work to do."
+      ), "\(insight.message)")
+    #expect(insight.evidenceIDs == [sequentialID(1), sequentialID(2)])
+  }
+
+  @Test("open tasks whose titles say opposite things are asked to decide, and identical ones keep the old advice")
+  func oppositeAndIdentical() throws {
+    let opposite = try #require(
+      try Self.found([Self.task(1, "Enable the feature flag for search"), Self.task(2, "Disable the feature flag for search")]).first)
+    #expect(
+      opposite.message.hasSuffix(
+        "that say opposite things (disable / enable): \"Disable the feature flag for search\", \"Enable the feature flag for search\"; decide which one holds: complete or delete the other, or reword one."
+      ), "\(opposite.message)")
+    // A pair differing only in punctuation states no value: the old advice fits.
+    let same = try #require(try Self.found([Self.task(1, "Fix tokenizer perf"), Self.task(2, "Fix tokenizer perf.")]).first)
+    #expect(same.message.hasSuffix("complete or delete the extra ones, or make the titles distinct."), "\(same.message)")
+  }
 }

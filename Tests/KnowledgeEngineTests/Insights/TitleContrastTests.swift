@@ -75,7 +75,7 @@ struct TitleContrastTests {
   @Test("review 20-b #1: title-only opposite decisions and preferences are possible conflicts, never merged")
   func reviewReproduction() throws {
     let report = try InsightsTests.engine(Self.reviewItems).insights()
-    #expect(report.algorithmVersion == "8")
+    #expect(report.algorithmVersion == "9")
     let conflicts = report.insights.filter { $0.rule == .possibleConflict }
     let pairs = Set(conflicts.map { Set($0.evidenceIDs) })
     #expect(
@@ -166,7 +166,7 @@ struct SupersededConflictTests {
     #expect(before.insights.contains { $0.rule == .possibleConflict && Set($0.evidenceIDs) == [tabs.id, spaces.id] })
     four.relationships = [KnowledgeRelationship(kind: .supersedes, targetID: tabs.id)]
     let after = try InsightsTests.engine([tabs, spaces, four]).insights()
-    #expect(after.algorithmVersion == "8")
+    #expect(after.algorithmVersion == "9")
     let conflicts = after.insights.filter { $0.rule == .possibleConflict }
     #expect(!conflicts.contains { $0.evidenceIDs.contains(tabs.id) }, "\(conflicts.map(\.message))")
   }

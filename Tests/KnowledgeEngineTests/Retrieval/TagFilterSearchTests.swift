@@ -38,13 +38,41 @@ struct TagFilterSearchTests {
     #expect(bulk.total == 55 && bulk.results.count == 5 && bulk.truncated)
   }
 
-  @Test("words that match only untagged items give noMatchWithTag; no match at all stays noTermMatched")
+  @Test("words that match only items without the tag give noMatchWithTag; no match at all stays noTermMatched")
   func emptyReasons() throws {
     let workspace = try Workspace(Self.corpus())
-    let none = try workspace.engine.search("widget", tag: "nosuchtag")
+    let none = try workspace.engine.search("notes", tag: "rare")
     #expect(none.results.isEmpty && none.total == 0)
     #expect(none.emptyReason == .noMatchWithTag)
+    #expect(none.tag == "rare")
     #expect(try workspace.engine.search("zyxwvut", tag: "rare").emptyReason == .noTermMatched)
+  }
+
+  /// Review 23-a, 6: a misspelt tag was answered "the words match only items without this tag",
+  /// as if some items had it.
+  @Test("a tag no item carries gives noItemWithTag, naming the tag, whatever the words")
+  func noItemCarriesTheTag() throws {
+    let workspace = try Workspace(Self.corpus())
+    let typo = try workspace.engine.search("widget", tag: " Rrae ")
+    #expect(typo.results.isEmpty && typo.total == 0)
+    #expect(typo.emptyReason == .noItemWithTag)
+    #expect(typo.tag == "rrae")
+    #expect(typo.emptyExplanation == "no knowledge item carries the tag 'rrae'")
+    // Words that occur nowhere either are named after the tag.
+    let both = try workspace.engine.search("zyxwvut", tag: "rrae")
+    #expect(both.emptyReason == .noItemWithTag)
+    #expect(both.emptyExplanation == "no knowledge item carries the tag 'rrae'; 'zyxwvut' (or a close spelling of it) occurs in no knowledge item")
+    // A query with nothing to search says that first; a search without a tag has no tag.
+    #expect(try workspace.engine.search("!!!", tag: "rrae").emptyReason == .noQueryTerms)
+    #expect(try workspace.engine.search("widget").tag == nil)
+    // The reason without a response to name the tag.
+    #expect(EmptyReason.noItemWithTag.explanation == "no knowledge item carries this tag")
+  }
+
+  @Test("in a workspace without knowledge a tag search still says there is nothing to search")
+  func emptyWorkspace() throws {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory())
+    #expect(try engine.search("widget", tag: "rare").emptyReason == .noRecords)
   }
 
   @Test("an empty tag or one over 48 characters is refused, naming the field and the limit")

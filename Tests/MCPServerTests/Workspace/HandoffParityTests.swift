@@ -73,6 +73,32 @@ struct HandoffParityTests {
     #expect(try fixture.receipts.last?.arguments.contains(#""activate":true"#) == true)
   }
 
+  @Test("autoSelect with a focus that matches nothing falls back and says so; activating it over a useful handoff warns only when it carries nothing (review 23-a, 1)")
+  func autoSelectFallback() async throws {
+    let fixture = WorkspaceFixture()
+    let decision = try fixture.engine.capture(
+      CaptureRequest(kind: .decision, title: "Use SQLite WAL mode", content: "Readers never block the writer", tags: ["storage"])
+    ).item
+    let task = try fixture.engine.addTask(title: "Benchmark capture at 10k items", priority: .high)
+    let useful = try fixture.engine.createHandoff(
+      HandoffRequest(focus: "Storage layer", knowledgeIDs: [decision.id], taskIDs: [task.id], activate: true)
+    ).handoff
+    let r = await Self.call(fixture, "handoff_create", ["focus": "End of day", "autoSelect": true, "activate": true])
+    #expect(!r.isError, "\(r.text)")
+    let auto = try #require(r.structuredContent?["autoSelection"])
+    #expect(auto["fallback"] == .string(KnowledgeEngine.autoSelectFallbackNote))
+    #expect(auto["taskIDs"] == [.string(task.id.uuidString)])
+    #expect(auto["knowledgeIDs"] == [.string(decision.id.uuidString)])
+    #expect(r.text.contains(" Auto-selection: \(KnowledgeEngine.autoSelectFallbackNote)."), "\(r.text)")
+    #expect(r.structuredContent?["activationWarning"] == nil)
+    // Without autoSelect, an empty handoff put in place of one with records is warned about.
+    _ = try fixture.engine.restoreHandoff(id: useful.id)
+    let empty = await Self.call(fixture, "handoff_create", ["focus": "Nothing", "activate": true])
+    let warning = try #require(empty.structuredContent?["activationWarning"]?.string)
+    #expect(warning.contains("handoff \(useful.id.uuidString) \"Storage layer\", active before, carries 1 knowledge item and 1 task"))
+    #expect(empty.text.hasSuffix(" Warning: \(warning); handoff_restore makes it active again."), "\(empty.text)")
+  }
+
   @Test("the approval of handoff_create with activate names the handoff that stops being active")
   func createApprovalNamesTheActiveHandoff() async throws {
     let fixture = WorkspaceFixture()
