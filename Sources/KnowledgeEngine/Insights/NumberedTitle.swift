@@ -83,6 +83,13 @@ struct NumberedTitle: Equatable {
     var gap: String
   }
 
+  /// Whether `ch` is one of the ASCII digits `0`–`9` (what `isASCII && isWholeNumber` says,
+  /// without a Unicode property look-up).
+  private static func isASCIIDigit(_ ch: Character) -> Bool {
+    guard let ascii = ch.asciiValue else { return false }
+    return ascii >= 0x30 && ascii <= 0x39 && ch.unicodeScalars.count == 1
+  }
+
   /// Reads `title`.
   /// - Complexity: O(*n*) in the title's characters.
   init(_ title: String) {
@@ -99,8 +106,16 @@ struct NumberedTitle: Equatable {
     }
     let characters = Array(title.lowercased())
     for (i, ch) in characters.enumerated() {
-      let isDigit = ch.isASCII && ch.isWholeNumber
-      if isDigit || ch.isLetter || ch.isNumber {
+      let isDigit = Self.isASCIIDigit(ch)
+      // ASCII answered from the byte: `isLetter` and `isNumber` look up Unicode properties, and
+      // the insights read every decision's and preference's title.
+      let isWordCharacter =
+        if let ascii = ch.asciiValue {
+          isDigit || (ascii >= 0x61 && ascii <= 0x7A) || (ascii >= 0x41 && ascii <= 0x5A)
+        } else {
+          ch.isLetter || ch.isNumber
+        }
+      if isWordCharacter {
         // A letter after a digit, or a digit after a letter, starts a word: `2a` is `2`, `a`.
         if !current.isEmpty && currentIsNumber != isDigit { flush(gluing: true) }
         if current.isEmpty {
@@ -109,9 +124,7 @@ struct NumberedTitle: Equatable {
         }
         currentIsNumber = isDigit
         current.append(ch)
-      } else if ch == ".", currentIsNumber, i + 1 < characters.count,
-        characters[i + 1].isASCII && characters[i + 1].isWholeNumber
-      {
+      } else if ch == ".", currentIsNumber, i + 1 < characters.count, Self.isASCIIDigit(characters[i + 1]) {
         current.append(ch)  // a sub-number's dot: `3.2`
       } else {
         flush(gluing: false)
