@@ -92,6 +92,21 @@ struct ToolSchemaTests {
     #expect(try analyze.normalize(["code": .string(atBound)])["code"] == .string(atBound))
   }
 
+  /// Review 23-a (also noted): 200,001 ASCII bytes, one byte and one character over both bounds,
+  /// were refused as "200001 characters; the limit is 200000 characters" — the character bound
+  /// was checked first — where the bound that holds for code is in bytes.
+  @Test("ASCII code over its bound is refused in UTF-8 bytes, the bound the tool states")
+  func asciiCodeOverByteBound() throws {
+    let analyze = try ToolRegistry.standard.tool(named: "code_analyze")
+    #expect(
+      throws: ToolArgumentError(
+        field: "arguments.code", message: "arguments.code is 200001 UTF-8 bytes; the limit is 200000 UTF-8 bytes",
+        limit: 200_000, actual: 200_001)
+    ) { try analyze.normalize(["code": .string(String(repeating: "a", count: 200_001))]) }
+    let atBound = String(repeating: "a", count: 200_000)
+    #expect(try analyze.normalize(["code": .string(atBound)])["code"] == .string(atBound))
+  }
+
   /// Review 19-b (F5): `maxLength` was the character bound, which a JSON Schema validator counts
   /// in code points, so 300 emoji with skin tones (600 code points), a title the server accepts,
   /// failed a client's validation.

@@ -266,6 +266,13 @@ public indirect enum ToolSchema: Sendable {
           throw ToolArgumentError(field: path, message: error.message, limit: error.limit, actual: error.actual)
         }
       }
+      // A text bounded in UTF-8 bytes is measured in bytes first, so that its message names the
+      // bound that holds (review 23-a: 200,001 ASCII bytes were "200001 characters").
+      if let maxBytes = r.maxUTF8Bytes, raw.utf8.count > maxBytes {
+        let bytes = raw.utf8.count
+        throw ToolArgumentError(
+          field: path, message: "\(path) is \(bytes) UTF-8 bytes; the limit is \(maxBytes) UTF-8 bytes", limit: maxBytes, actual: bytes)
+      }
       do { try Limits.check(path, raw, limit: r.maxLength) } catch {
         throw ToolArgumentError(field: path, message: error.message, limit: error.limit, actual: error.actual)
       }

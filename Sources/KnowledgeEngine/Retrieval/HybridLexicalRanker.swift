@@ -84,7 +84,8 @@ import Foundation
 /// - absent and shorter: matched by up to ``Parameters/maximumPrefixVariants`` vocabulary terms
 ///   starting with it (most frequent first), *v* = ``Parameters/prefixWeight`` — a single
 ///   character only when it is the whole query (`東` finds `東京`; the `s` of *deploy's* beside
-///   other words matches nothing).
+///   other words matches nothing), a stop word only when it is the whole query (`out of`, a
+///   query of stop words only, does not find *office*).
 ///
 /// A typo or word-form variant is never more than twice as long as the query term, nor less
 /// than half as long (``Trigrams/haveComparableLengths(_:_:)``), and a word-form variant is
@@ -1343,8 +1344,11 @@ public struct HybridLexicalRanker: Sendable {
       }
       return (group(.fuzzy, variants), variants.isEmpty && nearMiss)
     }
+    // A stop word searched beside other words (a query of only stop words, `out of`) is meant
+    // as itself: absent, it matches nothing rather than the words it begins (`of` → `office`).
     if term.count < Trigrams.minimumTermLength
       && (term.count >= Self.minimumPrefixLength || queryTerms.count == 1)
+      && (queryTerms.count == 1 || !parameters.stopWords.contains(term))
     {
       var variants: [Variant] = []
       for candidate in try index.vocabularyTerms(

@@ -369,6 +369,25 @@ struct HybridLexicalRankerTests {
     #expect(EmptyReason.noCommonWordMatched.explanation.hasPrefix("the query has only common words"))
   }
 
+  /// Review 23-a (also noted): `out of`, a query of stop words only, found "Office move" — the
+  /// absent `of` was matched as the beginning of `office`, as a short word is.
+  @Test(
+    "A stop word searched beside other words is no prefix of longer words; alone it still is",
+    arguments: [("out of", false), ("as of", false), ("of", true)])
+  func stopWordIsNoPrefixBesideOthers(query: String, findsOffice: Bool) throws {
+    let index = F.index([F.document(1, "Office move to Berlin", "We move in March"), F.document(2, "Scope items", "")])
+    let response = try ranker.search(query, in: index)
+    #expect(ids(response).contains(F.id(1)) == findsOffice)
+    if !findsOffice { #expect(response.emptyReason == .noCommonWordMatched) }
+  }
+
+  @Test("A short word that is no stop word is still a prefix beside other words")
+  func shortWordIsPrefixBesideOthers() throws {
+    let index = F.index([F.document(1, "Dbt models for reporting", ""), F.document(2, "Scope items", "")])
+    let response = try ranker.search("db scope", in: index)
+    #expect(Set(ids(response)) == [F.id(1), F.id(2)])
+  }
+
   /// A query with common words beside others that find nothing, and what the reason names.
   struct LeftOutCase: CustomTestStringConvertible, Sendable {
     var query: String
