@@ -259,7 +259,30 @@ enum InsightRules {
   /// The words of a title in order, lowercased, without punctuation: what "the same title"
   /// means for the merge advice.
   static func titleWords(_ title: String) -> [String] {
-    title.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    // An ASCII title from its bytes: for ASCII, letters are `A`–`Z` and `a`–`z` (lowercased to
+    // the latter), numbers `0`–`9`; the same words.
+    var words: [String] = []
+    var word: [UInt8] = []
+    for byte in title.utf8 {
+      guard byte < 0x80 else { return title.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init) }
+      if let folded = asciiWordByte(byte) {
+        word.append(folded)
+      } else if !word.isEmpty {
+        words.append(String(decoding: word, as: UTF8.self))
+        word.removeAll(keepingCapacity: true)
+      }
+    }
+    if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
+    return words
+  }
+
+  /// An ASCII letter lowercased, or an ASCII digit, as is; `nil` for any other byte.
+  static func asciiWordByte(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case 0x30...0x39, 0x61...0x7A: return byte
+    case 0x41...0x5A: return byte + 0x20
+    default: return nil
+    }
   }
 
   /// How a message names a group's titles (review 20-b, #16): `identical titles` when they are
@@ -342,8 +365,15 @@ enum InsightRules {
       numberedCache[i] = title
       return title
     }
+    // Most titles have no label word: said from their bytes first, without reading them whole.
+    // 0: not read yet, 1: no label, 2: may have one.
+    var mayBeNumbered = [UInt8](repeating: 0, count: headers.count)
+    func mayHaveSequenceLabel(_ i: Int) -> Bool {
+      if mayBeNumbered[i] == 0 { mayBeNumbered[i] = NumberedTitle.mayHaveSequenceLabel(headers[i].title) ? 2 : 1 }
+      return mayBeNumbered[i] == 2
+    }
     func inOneSeries(_ i: Int, _ j: Int) -> Bool {
-      numbered(i).differsOnlyInSequenceNumbers(from: numbered(j))
+      mayHaveSequenceLabel(i) && mayHaveSequenceLabel(j) && numbered(i).differsOnlyInSequenceNumbers(from: numbered(j))
     }
     // Possible conflicts: same kind (decision or preference), a shared tag, similar titles (or
     // titles naming different choices in otherwise the same words) that are not one numbered
@@ -353,6 +383,15 @@ enum InsightRules {
     // possible conflict names: they are never linked to each other as near-duplicates.
     var separated = Set<Int>()
     func pairKey(_ a: Int, _ b: Int) -> Int { min(a, b) * headers.count + max(a, b) }
+    // The words of titles the contrast reads (``TitleContrast/tokens(_:)``), read once each.
+    var tokenCache: [Int: [String]] = [:]
+    func titleTokens(_ i: Int) -> [String] {
+      if let cached = tokenCache[i] { return cached }
+      let tokens = TitleContrast.tokens(headers[i].title)
+      tokenCache[i] = tokens
+      return tokens
+    }
+    func contrastKind(_ i: Int, _ j: Int) -> TitleContrast.Kind { TitleContrast.kind(tokens: titleTokens(i), titleTokens(j)) }
     var tagCache: [Int: [Substring]] = [:]
     func tags(_ i: Int) -> [Substring] {
       if let cached = tagCache[i] { return cached }
@@ -374,7 +413,7 @@ enum InsightRules {
       if found.first >= n || found.second >= n {
         p.similarity = scan.titles.similarity(p.first, p.second)
         if p.similarity < t.conflictTitleSimilarity,
-          TitleContrast(headers[p.first].title, headers[p.second].title).kind != .opposite
+          contrastKind(p.first, p.second) != .opposite
         {
           continue
         }
@@ -418,8 +457,7 @@ enum InsightRules {
       let a = headers[p.first], b = headers[p.second]
       // Titles that disagree on their own (opposite, other values, other choices) are a
       // possible conflict whatever the content, empty or equal included (review 20-b, #1).
-      let contrast = TitleContrast(a.title, b.title)
-      if !contrast.disagrees && opening(p.first) == opening(p.second) { continue }
+      if !contrastKind(p.first, p.second).disagrees && opening(p.first) == opening(p.second) { continue }
       separated.insert(pairKey(p.first, p.second))
       let similarity = p.similarity
       let (x, y) = namedBefore(a.title, a.id, b.title, b.id) ? (a, b) : (b, a)
@@ -428,7 +466,7 @@ enum InsightRules {
           let noun = a.kind == .decision ? "Decisions" : "Preferences"
           let tag = (try? StableJSON.decoder().decode(String.self, from: Data(rawTag.utf8))) ?? String(rawTag)
           // The contrast read in naming order (`enable / disable` for "Enable …", "Disable …").
-          let named = x.id == a.id ? contrast : TitleContrast(x.title, y.title)
+          let named = TitleContrast(x.title, y.title)
           let how: String
           switch named.kind {
           case .opposite: how = "have titles that say opposite things (\(named.detail))"
@@ -624,8 +662,8 @@ enum InsightRules {
   /// ``InsightThresholds/nearDuplicateSimilarity``), and the decisions and preferences whose
   /// titles name different choices word by word (``TitleContrast/choicePairs(_:)``, positions in
   /// the headers). They read the same titles and nothing else, so they run side by side
-  /// (`DispatchQueue.concurrentPerform`, the calling thread taking one; the word pass follows the
-  /// shorter conflict join); the result does not depend on which finishes first.
+  /// (`DispatchQueue.concurrentPerform`, three tasks, the calling thread taking some); the result
+  /// does not depend on which finishes first.
   static func joins(_ scan: Scan, _ t: InsightThresholds)
     -> (conflicts: TrigramSets.Join, nearDuplicates: TrigramSets.Join, choices: [(Int, Int)])
   {
@@ -637,17 +675,18 @@ enum InsightRules {
       scan.neutralOf.isEmpty ? nil : [Bool](repeating: true, count: scan.headers.count) + [Bool](repeating: false, count: scan.neutralOf.count)
     let results = Mutex<[TrigramSets.Join?]>([nil, nil])
     let choices = Mutex<[(Int, Int)]>([])
-    DispatchQueue.concurrentPerform(iterations: 2) { which in
-      let join =
-        which == 0
-        ? titles.join(
-          threshold: t.conflictTitleSimilarity, maximumGeneratorFrequency: t.conflictGeneratorFrequency,
-          include: eligible)
-        : titles.join(
+    DispatchQueue.concurrentPerform(iterations: 3) { which in
+      switch which {
+      case 0:
+        let join = titles.join(
+          threshold: t.conflictTitleSimilarity, maximumGeneratorFrequency: t.conflictGeneratorFrequency, include: eligible)
+        results.withLock { $0[0] = join }
+      case 1:
+        let join = titles.join(
           threshold: t.nearDuplicateSimilarity, maximumGeneratorFrequency: t.nearDuplicateGeneratorFrequency,
           include: headersOnly)
-      results.withLock { $0[which] = join }
-      if which == 0 {
+        results.withLock { $0[1] = join }
+      default:
         let pairs = TitleContrast.choicePairs(choiceTitles)
         choices.withLock { $0 = pairs }
       }
@@ -692,6 +731,22 @@ enum InsightRules {
   /// Letters and digits of `text`, lowercased, single-spaced: two openings that differ only in
   /// case, spacing or punctuation are the same.
   static func normalizedOpening(_ text: String) -> String {
+    if text.utf8.allSatisfy({ $0 < 0x80 }) {
+      // ASCII from its bytes (see ``titleWords(_:)``): the same letters, digits and spaces.
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(text.utf8.count)
+      var pendingSpace = false
+      for byte in text.utf8 {
+        if let folded = asciiWordByte(byte) {
+          if pendingSpace, !bytes.isEmpty { bytes.append(0x20) }
+          pendingSpace = false
+          bytes.append(folded)
+        } else {
+          pendingSpace = true
+        }
+      }
+      return String(decoding: bytes, as: UTF8.self)
+    }
     var out = ""
     var pendingSpace = false
     for ch in text.lowercased() {

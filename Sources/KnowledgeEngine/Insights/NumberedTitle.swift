@@ -272,6 +272,22 @@ struct NumberedTitle: Equatable {
     return rest.isEmpty && value > 0 ? value : nil
   }
 
+  /// Keys (``PackedASCIIWords``) of the ``sequenceLabels`` that are words (all but `#`).
+  static let labelKeys = PackedASCIIWords.KeySet(sequenceLabels.compactMap { PackedASCIIWords.key($0) })
+
+  /// Whether `title` may have a sequence number: `false` only when it holds no `#` and none of
+  /// its runs of ASCII letters is a label word (``sequenceLabels``), in which case its
+  /// ``sequenceNumbers`` are empty and its ``pattern`` holds no `#` — so it is in no numbered
+  /// series with any title (``differsOnlyInSequenceNumbers(from:)``, either way round). Every
+  /// sequence number needs a label word or `#` next to it, and a label word, ASCII, stands
+  /// between characters that end an ASCII run (``PackedASCIIWords``).
+  /// - Complexity: O(*n*) in the title's UTF-8 bytes, nothing allocated.
+  static func mayHaveSequenceLabel(_ title: String) -> Bool {
+    if title.utf8.contains(UInt8(ascii: "#")) { return true }
+    // No label has a `k`, so a Kelvin sign (`nil`) changes nothing.
+    return PackedASCIIWords.forEachKey(in: title) { key in key.map(labelKeys.contains) ?? false }
+  }
+
   /// Whether the two titles are the same words around different sequence numbers (case and
   /// punctuation aside): members of one numbered series, not two takes on one thing.
   func differsOnlyInSequenceNumbers(from other: NumberedTitle) -> Bool {

@@ -27,7 +27,6 @@ extension TitleContrast {
   /// - Complexity: O(*n* · *w*) keys per title, plus O(*b*²) contrasts per key of *b* titles.
   static func choicePairs(_ titles: [(index: Int, title: String)]) -> [(Int, Int)] {
     var tokensOf: [Int: [String]] = [:]
-    var titleOf: [Int: String] = [:]
     var buckets: [UInt64: [Int]] = [:]
     for (index, title) in titles {
       // Most titles are longer: counted without building their words.
@@ -35,7 +34,6 @@ extension TitleContrast {
       let words = tokens(title)
       guard (2...choiceTitleWords).contains(words.count) else { continue }
       tokensOf[index] = words
-      titleOf[index] = title
       // The key of a window is a hash of the word count and the words before and after it, built
       // from running hashes of the prefixes and suffixes: O(n) per title, with no string built.
       // The hash is fixed (not `Hasher`'s per-process seed), so the buckets are the same in every
@@ -51,16 +49,16 @@ extension TitleContrast {
         buckets[key, default: []].append(index)
       }
     }
-    var seen = Set<[Int]>()
+    var seen = Set<UInt64>()
     var pairs: [(Int, Int)] = []
     for members in buckets.values where members.count > 1 && members.count <= choiceBucketLimit {
       for (k, a) in members.enumerated() {
         for b in members[(k + 1)...] where a != b {
-          let pair = [min(a, b), max(a, b)]
-          guard seen.insert(pair).inserted, let x = tokensOf[pair[0]], let y = tokensOf[pair[1]],
-            let a = titleOf[pair[0]], let b = titleOf[pair[1]], namesDifferentChoices(x, y, a, b)
+          let (low, high) = (min(a, b), max(a, b))
+          guard seen.insert(UInt64(UInt32(truncatingIfNeeded: low)) << 32 | UInt64(UInt32(truncatingIfNeeded: high))).inserted,
+            let x = tokensOf[low], let y = tokensOf[high], namesDifferentChoices(x, y)
           else { continue }
-          pairs.append((pair[0], pair[1]))
+          pairs.append((low, high))
         }
       }
     }
@@ -71,9 +69,14 @@ extension TitleContrast {
   /// runs between ASCII white space that hold an ASCII letter or digit (each holds one word or
   /// more, since other white space may split it further). Exact for an ASCII title.
   static func asciiWordCountAtLeast(_ title: String) -> Int {
+    title.utf8.withContiguousStorageIfAvailable(asciiWordCountAtLeast(bytes:)) ?? asciiWordCountAtLeast(bytes: Array(title.utf8))
+  }
+
+  /// ``asciiWordCountAtLeast(_:)`` over UTF-8 bytes.
+  private static func asciiWordCountAtLeast(bytes: some Sequence<UInt8>) -> Int {
     var count = 0
     var counted = false
-    for byte in title.utf8 {
+    for byte in bytes {
       if (0x09...0x0D).contains(byte) || byte == 0x20 {
         counted = false
       } else if !counted, (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) {
@@ -107,9 +110,9 @@ extension TitleContrast {
   /// one to three words naming different choices, with as many words or more shared, one of
   /// them not a stop word.
   /// - Parameters:
-  ///   - x: the words (``tokens(_:)``) of `a`.
-  ///   - y: the words of `b`.
-  static func namesDifferentChoices(_ x: [String], _ y: [String], _ a: String, _ b: String) -> Bool {
+  ///   - x: the words (``tokens(_:)``) of one title.
+  ///   - y: the words of the other.
+  static func namesDifferentChoices(_ x: [String], _ y: [String]) -> Bool {
     guard x.count == y.count, x != y else { return false }
     var start = 0
     while x[start] == y[start] { start += 1 }
@@ -117,6 +120,6 @@ extension TitleContrast {
     while x[end - 1] == y[end - 1] { end -= 1 }
     let shared = Array(x[..<start] + x[end...])
     guard shared.count >= end - start, shared.contains(where: { !stopWords.contains($0) }) else { return false }
-    return TitleContrast(a, b).kind == .alternatives
+    return TitleContrast.kind(tokens: x, y) == .alternatives
   }
 }

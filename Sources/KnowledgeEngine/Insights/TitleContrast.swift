@@ -34,6 +34,10 @@ struct TitleContrast: Equatable {
     case alternatives
     case sameWords
     case reworded
+
+    /// Whether titles of this contrast disagree on their own: ``opposite``,
+    /// ``differentValues`` or ``alternatives``.
+    var disagrees: Bool { self == .opposite || self == .differentValues || self == .alternatives }
   }
 
   var kind: Kind
@@ -141,7 +145,7 @@ struct TitleContrast: Equatable {
   }
 
   /// How many times the words flip polarity (negations and second antonym members).
-  static func flips(_ words: [String]) -> Int {
+  static func flips(_ words: some Sequence<String>) -> Int {
     var n = 0
     for w in words where negations.contains(w) || antonyms.contains(w) { n += 1 }
     return n
@@ -151,10 +155,37 @@ struct TitleContrast: Equatable {
   /// their neutral form (`Do not disable X` → `enable x`), or `nil` when it has neither: what the possible-conflict join also
   /// compares, so a negation that lowers trigram similarity does not hide the pair.
   static func neutralTitle(_ title: String) -> String? {
+    // Most titles hold no such word: said from their bytes, without building their words.
+    guard mayHavePolarityWord(title) else { return nil }
     let words = tokens(title)
     guard words.contains(where: { negations.contains($0) || neutralForm[$0] != nil }) else { return nil }
     let joined = neutralWords(words).joined(separator: " ")
     return joined == words.joined(separator: " ") ? nil : joined
+  }
+
+  /// Keys (``PackedASCIIWords``) of the words that make ``neutralTitle(_:)`` differ from the
+  /// title: the ``negations`` and the word forms whose ``neutralForm`` is another word
+  /// (`disabled`, `never`, `used`; not `use` or `enable`), a contraction by its letters before
+  /// the apostrophe (`don` of `don't`).
+  static let polarityKeys: PackedASCIIWords.KeySet = {
+    let words = negations.union(neutralForm.filter { $0.key != $0.value }.keys)
+    return PackedASCIIWords.KeySet(words.map { word in
+      guard let key = PackedASCIIWords.key(word.prefix { $0 != "'" }) else {
+        preconditionFailure("polarity word '\(word)' is not ASCII letters before its apostrophe")
+      }
+      return key
+    })
+  }()
+
+  /// Whether `title` may hold a word that ``neutralTitle(_:)`` leaves out or rewrites: `false`
+  /// only when none of its runs of ASCII letters is such a word (or a contraction's letters
+  /// before the apostrophe), in which case ``neutralTitle(_:)`` is `nil`. Every such word is
+  /// ASCII and its token stands between white space or punctuation, so it is one run
+  /// (``PackedASCIIWords``); a run may also be part of a longer token (`no` in `no-op`), which
+  /// only sends the title to be read whole.
+  /// - Complexity: O(*n*) in the title's UTF-8 bytes, nothing allocated.
+  static func mayHavePolarityWord(_ title: String) -> Bool {
+    PackedASCIIWords.forEachKey(in: title) { key in key.map(polarityKeys.contains) ?? true }
   }
 
   /// `words` with negations (and an auxiliary right before one: `do not use` reads `use`) left
@@ -177,51 +208,124 @@ struct TitleContrast: Equatable {
 
   /// Reads how `a` and `b` differ (see the type's summary for the order of the tests).
   init(_ a: String, _ b: String) {
-    let x = Self.tokens(a), y = Self.tokens(b)
-    let words = { (s: String) in s.split { !$0.isLetter && !$0.isNumber }.map(String.init) }
-    let wx = x.flatMap(words), wy = y.flatMap(words)
-    // The differing middle of the token sequences.
-    var start = 0
-    while start < min(x.count, y.count), x[start] == y[start] { start += 1 }
-    var end = 0
-    while end < min(x.count, y.count) - start, x[x.count - 1 - end] == y[y.count - 1 - end] { end += 1 }
-    let dx = Array(x[start..<(x.count - end)]), dy = Array(y[start..<(y.count - end)])
+    self.init(tokens: Self.tokens(a), Self.tokens(b))
+  }
+
+  /// Reads how two titles differ from their ``tokens(_:)`` `x` and `y` (a caller that has them
+  /// already does not read the titles again).
+  ///
+  /// The tests read only the differing middles, `dx` and `dy`, where they can: the words both
+  /// titles share around them flip both titles' polarity alike and give both the same words,
+  /// so the parity of the flips differs exactly when that of the middles' flips does, and the
+  /// titles have the same words exactly when the middles have.
+  init(tokens x: [String], _ y: [String]) {
+    let (dx, dy) = Self.middles(x, y)
+    let kind = Self.kind(middles: dx, dy)
     func shown(_ side: [String]) -> String {
       let s = side.isEmpty ? "—" : side.joined(separator: " ")
       return s.count > 40 ? String(s.prefix(39)) + "…" : s
     }
-    let detail = "\(shown(dx)) / \(shown(dy))"
-    if Self.flips(x) % 2 != Self.flips(y) % 2 {
+    let detail = { "\(shown(Array(dx))) / \(shown(Array(dy)))" }
+    switch kind {
+    case .opposite:
       // Name the polarity words only, when the titles differ in more than them.
-      let px = x.filter { Self.negations.contains($0) || Self.antonyms.contains($0) || Self.neutralForm[$0] != nil }
-      let py = y.filter { Self.negations.contains($0) || Self.antonyms.contains($0) || Self.neutralForm[$0] != nil }
+      let px = x.filter(Self.isPolarityWord), py = y.filter(Self.isPolarityWord)
       let polar = "\(shown(px.filter { !py.contains($0) })) / \(shown(py.filter { !px.contains($0) }))"
-      self.init(kind: .opposite, detail: dx.count + dy.count > 4 ? polar : detail)
-      return
+      self.init(kind: .opposite, detail: dx.count + dy.count > 4 ? polar : detail())
+    case .differentValues, .alternatives: self.init(kind: kind, detail: detail())
+    case .sameWords, .reworded: self.init(kind: kind, detail: "")
     }
-    if wx == wy {
-      self.init(kind: .sameWords, detail: "")
-      return
-    }
-    func isValue(_ t: String) -> Bool {
-      t.contains { $0.isNumber } || t.contains("://") || t.contains("/") || t.contains("@")
-        || (t.contains(".") && t.split(separator: ".").count > 1 && t.split(separator: ".").allSatisfy { !$0.isEmpty })
-    }
-    if (dx + dy).contains(where: isValue) {
-      self.init(kind: .differentValues, detail: detail)
-      return
-    }
+  }
+
+  /// The kind of ``init(tokens:_:)``'s contrast, without its detail: what a caller that only
+  /// asks whether titles disagree, or name different choices, needs.
+  static func kind(tokens x: [String], _ y: [String]) -> Kind {
+    let (dx, dy) = middles(x, y)
+    return kind(middles: dx, dy)
+  }
+
+  /// The differing middles of two token sequences: what is left once the tokens both share at
+  /// the start and then at the end are set aside.
+  private static func middles(_ x: [String], _ y: [String]) -> (ArraySlice<String>, ArraySlice<String>) {
+    var start = 0
+    while start < min(x.count, y.count), x[start] == y[start] { start += 1 }
+    var end = 0
+    while end < min(x.count, y.count) - start, x[x.count - 1 - end] == y[y.count - 1 - end] { end += 1 }
+    return (x[start..<(x.count - end)], y[start..<(y.count - end)])
+  }
+
+  /// The tests of the type's summary, in order, on the differing middles `dx` and `dy`. The
+  /// words both titles share around them flip both titles' polarity alike and give both the
+  /// same words, so the parity of the titles' flips differs exactly when that of the middles'
+  /// flips does, and the titles have the same words exactly when the middles have.
+  private static func kind(middles dx: ArraySlice<String>, _ dy: ArraySlice<String>) -> Kind {
+    if flips(dx) % 2 != flips(dy) % 2 { return .opposite }
+    if dx.flatMap(words) == dy.flatMap(words) { return .sameWords }
+    if dx.contains(where: isValue) || dy.contains(where: isValue) { return .differentValues }
     // Read without polarity: `do not disable` and `enable` are one choice, not two.
-    let sx = Self.neutralWords(dx).flatMap(words), sy = Self.neutralWords(dy).flatMap(words)
+    let sx = neutralWords(Array(dx)).flatMap(words), sy = neutralWords(Array(dy)).flatMap(words)
     func related(_ p: String, _ q: String) -> Bool {
       let n = min(4, p.count, q.count)
       return p.prefix(n) == q.prefix(n)
     }
     let distinct =
       !sx.isEmpty && !sy.isEmpty && sx.count <= 3 && sy.count <= 3
-      && !sx.allSatisfy(Self.stopWords.contains) && !sy.allSatisfy(Self.stopWords.contains)
+      && !sx.allSatisfy(stopWords.contains) && !sy.allSatisfy(stopWords.contains)
       && !sx.contains { p in sy.contains { q in related(p, q) } }
-    self.init(kind: distinct ? .alternatives : .reworded, detail: distinct ? detail : "")
+    return distinct ? .alternatives : .reworded
+  }
+
+  /// Whether `word` is a negation or a member of an antonym pair.
+  private static func isPolarityWord(_ word: String) -> Bool {
+    negations.contains(word) || antonyms.contains(word) || neutralForm[word] != nil
+  }
+
+  /// Whether `byte` is an ASCII letter or digit.
+  private static func isASCIIWordByte(_ byte: UInt8) -> Bool {
+    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+  }
+
+  /// The words of a token: its runs of letters and numbers (`don't` → `don`, `t`;
+  /// `https://x.example.com` → `https`, `x`, `example`, `com`). An ASCII token is read from its
+  /// bytes (the same runs: for ASCII, letters are `A`–`Z` and `a`–`z`, numbers `0`–`9`), and one
+  /// that is a single run is returned as it is.
+  static func words(_ token: String) -> [String] {
+    var separated = false
+    for byte in token.utf8 {
+      guard byte < 0x80 else { return token.split { !$0.isLetter && !$0.isNumber }.map(String.init) }
+      if !isASCIIWordByte(byte) { separated = true }
+    }
+    guard separated else { return token.isEmpty ? [] : [token] }
+    return token.utf8.split { !isASCIIWordByte($0) }.map { String(Substring($0)) }
+  }
+
+  /// Whether a token states a value: it holds a number, a `/` (a path or a URL's `://`) or an
+  /// `@`, or is dotted (two or more non-empty parts around `.`: a host, a file name, a version).
+  /// An ASCII token is read from its bytes.
+  static func isValue(_ t: String) -> Bool {
+    var number = false, slash = false, at = false, dot = false
+    var parts = 0
+    var inPart = false
+    for byte in t.utf8 {
+      guard byte < 0x80 else {
+        return t.contains { $0.isNumber } || t.contains("://") || t.contains("/") || t.contains("@")
+          || (t.contains(".") && t.split(separator: ".").count > 1 && t.split(separator: ".").allSatisfy { !$0.isEmpty })
+      }
+      switch byte {
+      case 0x30...0x39: number = true
+      case UInt8(ascii: "/"): slash = true
+      case UInt8(ascii: "@"): at = true
+      default: break
+      }
+      if byte == UInt8(ascii: ".") {
+        dot = true
+        inPart = false
+      } else if !inPart {
+        parts += 1
+        inPart = true
+      }
+    }
+    return number || slash || at || (dot && parts > 1)
   }
 
   init(kind: Kind, detail: String) {
@@ -231,5 +335,5 @@ struct TitleContrast: Equatable {
 
   /// Whether the titles disagree on their own, content aside: ``Kind/opposite``,
   /// ``Kind/differentValues`` or ``Kind/alternatives``.
-  var disagrees: Bool { kind == .opposite || kind == .differentValues || kind == .alternatives }
+  var disagrees: Bool { kind.disagrees }
 }
