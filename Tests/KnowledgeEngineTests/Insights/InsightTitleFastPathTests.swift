@@ -112,7 +112,8 @@ struct InsightTitleFastPathTests {
   }()
 
   /// Pairs of generated titles that share words, as the rules' pairs do: each title with a copy
-  /// of itself with one, two or three pieces changed, and with its neighbours.
+  /// of itself with one, two or three pieces changed, with its neighbour, and (one in five) with
+  /// itself upper-cased and ending in a full stop.
   static let pairs: [(String, String)] = {
     var out: [(String, String)] = []
     for (i, title) in titles.enumerated() {
@@ -123,6 +124,8 @@ struct InsightTitleFastPathTests {
         out.append((title, words.joined(separator: " ")))
       }
       out.append((title, titles[(i + 1) % titles.count]))
+      // The same words in another case, with punctuation.
+      if i % 5 == 0 { out.append((title, title.uppercased() + ".")) }
     }
     return out
   }()
@@ -131,8 +134,8 @@ struct InsightTitleFastPathTests {
 
   @Test("a token's words and whether it states a value are read as the character-based reading reads them")
   func wordsAndValues() {
-    var tokens = Set(pieces.flatMap { TitleContrast.tokens($0) })
-    for title in titles { tokens.formUnion(TitleContrast.tokens(title)) }
+    var tokens = Set(Self.pieces.flatMap { TitleContrast.tokens($0) })
+    for title in Self.titles { tokens.formUnion(TitleContrast.tokens(title)) }
     #expect(tokens.count > 100)
     for token in tokens {
       #expect(TitleContrast.words(token) == Self.referenceWords(token), "words of \(token.debugDescription)")
@@ -143,7 +146,7 @@ struct InsightTitleFastPathTests {
   @Test("the polarity check never rules out a title whose neutral reading differs")
   func polarityCheck() {
     var ruledOut = 0, rewritten = 0
-    for title in titles + pieces {
+    for title in Self.titles + Self.pieces {
       let reference = Self.referenceNeutralTitle(title)
       #expect(TitleContrast.neutralTitle(title) == reference, "\(title.debugDescription)")
       if !TitleContrast.mayHavePolarityWord(title) {
@@ -164,7 +167,7 @@ struct InsightTitleFastPathTests {
   @Test("the label check never rules out a title with a sequence number or a # in its pattern")
   func labelCheck() {
     var ruledOut = 0, numbered = 0
-    for title in titles + pieces {
+    for title in Self.titles + Self.pieces {
       let read = NumberedTitle(title)
       if !read.sequenceNumbers.isEmpty { numbered += 1 }
       if !NumberedTitle.mayHaveSequenceLabel(title) {
