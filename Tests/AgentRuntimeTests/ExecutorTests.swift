@@ -85,6 +85,73 @@ struct ExecutorTests {
     #expect(flags.count == 1 && flags.flags.first?.recordType == "receipt" && flags.flags.first?.field == "arguments", "\(flags)")
   }
 
+  /// Review 24-a, 1: the check ran on the escaped JSON text first (`PASSWORD=\"…\"` holds no
+  /// value there) and kept quoted secrets; a key was never checked; and a refusal's message
+  /// quoted the value the arguments withheld.
+  @Test("quoted secrets, keys and refused values are withheld from the receipt's arguments and message")
+  func receiptsWithholdQuotedKeysAndMessages() async throws {
+    let engine = makeEngine()
+    let executor = ToolExecutor(engine: engine)
+    let approver = RecordingApprover(.approved(by: "test"))
+    let calls: [(ToolCall, String)] = [
+      (ToolCall(id: "a", name: "knowledge_capture", arguments: ["kind": "fact", "title": "db creds", "content": #"PASSWORD="Tr0ub4dor&3""#]), "Tr0ub4dor"),
+      (ToolCall(id: "b", name: "task_add", arguments: ["title": "rotate", "notes": #"{"api_key": "sk9f8e7d6c5b4a3"}"#]), "sk9f8e7d6c5b4a3"),
+      (ToolCall(id: "c", name: "knowledge_search", arguments: ["query": "x", "kinds": [.string(FakeSecrets.gitHub)]]), FakeSecrets.gitHub),
+      (ToolCall(id: "d", name: "knowledge_search", arguments: ["query": "x", FakeSecrets.gitHub: 1]), FakeSecrets.gitHub),
+      (ToolCall(id: "e", name: "knowledge_get", arguments: ["id": "password=hunter2xyz99"]), "hunter2xyz99"),
+      (ToolCall(id: "f", name: "knowledge_capture", arguments: ["kind": "fact", "title": "t", "priority": .string(FakeSecrets.aws)]), FakeSecrets.aws),
+      (ToolCall(id: "g", name: "knowledge_search", arguments: ["query": "x", "password": "hunterhunter"]), "hunterhunter"),
+      (ToolCall(id: "h", name: "knowledge_capture", arguments: ["kind": "fact", "title": #"token="abc123xyz""#]), "abc123xyz"),
+    ]
+    for (call, secret) in calls {
+      let result = await executor.execute(call, approver: approver)
+      #expect(!result.succeeded, "\(call.id)")
+      #expect(result.isReceiptStored)
+      let receipt = result.receipt
+      for text in [receipt.arguments, receipt.message, result.failureMessage ?? "", result.error?.description ?? ""] {
+        #expect(!text.contains(secret), "\(call.id): \(text)")
+      }
+      #expect(receipt.arguments.contains("[withheld: looks like a credential ("), "\(call.id): \(receipt.arguments)")
+    }
+    let receipts = try engine.store.read { try $0.snapshot() }.receipts
+    #expect(receipts.count == calls.count)
+    let byCall = Dictionary(uniqueKeysWithValues: receipts.map { ($0.callID, $0) })
+    // What is not a secret stays; the field and the reason of a refusal are kept.
+    #expect(byCall["a"]?.arguments.contains(#""title":"db creds""#) == true, "\(byCall["a"]?.arguments ?? "")")
+    #expect(
+      byCall["c"]?.message.hasPrefix(
+        "arguments.kinds[0] '[withheld: looks like a credential (GitHub token)]' is not one of: ") == true,
+      "\(byCall["c"]?.message ?? "")")
+    #expect(
+      byCall["d"]?.arguments == #"{"[withheld: looks like a credential (GitHub token)]":1,"query":"x"}"#,
+      "\(byCall["d"]?.arguments ?? "")")
+    #expect(
+      byCall["e"]?.message
+        == "arguments.id '[withheld: looks like a credential (password or secret assignment)]' is not a UUID "
+        + "(expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)", "\(byCall["e"]?.message ?? "")")
+    #expect(byCall["f"]?.message.hasPrefix("arguments.priority '[withheld: looks like a credential (AWS access key id)]' is not one of: ") == true)
+    #expect(byCall["g"]?.arguments == #"{"password":"[withheld: looks like a credential (password or secret assignment)]","query":"x"}"#)
+    // Nothing is left for the scan of status and doctor to find.
+    #expect(try engine.status().credentials.count == 0)
+  }
+
+  /// A failure message that quotes a withheld argument cut short (`'PASSWORD="Tr0ub…'`) no
+  /// longer reads as a credential: it is withheld by what the arguments withheld.
+  @Test("a message quoting a withheld argument whole or cut is withheld too")
+  func messageQuotingCutArgument() {
+    let secret = #"PASSWORD="Tr0ub4dor&3xyzzy""#
+    let withheld = ToolExecutor.withholdingCredentials(#"{"content":"PASSWORD=\"Tr0ub4dor&3xyzzy\""}"#)
+    #expect(withheld.withheld == [secret])
+    let marker = "[withheld: looks like a credential (password or secret assignment)]"
+    #expect(
+      ToolExecutor.withholdingCredentials(inMessage: "content 'PASSWORD=\"Tr0ub…' (26 characters) is odd", withheld: withheld.withheld)
+        == "content '\(marker)…' (26 characters) is odd")
+    #expect(
+      ToolExecutor.withholdingCredentials(inMessage: "content '\(secret)' and again \(secret).", withheld: withheld.withheld)
+        == "content '\(marker)' and again \(marker).")
+    #expect(ToolExecutor.withholdingCredentials(inMessage: "ok", withheld: []) == "ok")
+  }
+
   @Test("refusal(of:) refuses exactly what execute refuses before running, with the same error, and writes nothing")
   func refusalMatchesExecute() async throws {
     let engine = makeEngine()

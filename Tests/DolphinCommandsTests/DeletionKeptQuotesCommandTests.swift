@@ -49,4 +49,29 @@ struct DeletionKeptQuotesCommandTests {
     #expect(r.stdout.contains("\n  nothing else refers to it\n"), "\(r.stdout)")
     #expect(!r.stdout.contains("Kept"), "\(r.stdout)")
   }
+
+  /// Review 24-a, 5, as reproduced: one MCP session searched for both titles; the plan for the
+  /// title holding quotes said "nothing else refers to it", the other listed the receipt.
+  @Test("a title holding quotes is found in the MCP receipt that searched for it, as a plain one is")
+  func quotedTitleInMCPReceipt() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let quoted = try #require((try cli.json(["capture", "fact", #"Use "strict" mode"#])["item"] as? [String: Any])?["id"] as? String)
+    let plain = try #require((try cli.json(["capture", "fact", "Plain strict mode"])["item"] as? [String: Any])?["id"] as? String)
+    let run = try MCPRun(
+      workspace: cli.workspace,
+      lines: initializeLines + [
+        #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"Use \"strict\" mode"}}}"#,
+        #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"Plain strict mode"}}}"#,
+      ])
+    #expect(run.status == 0, "\(run.stderr)")
+    for id in [quoted, plain] {
+      let r = try cli.run(["knowledge", "delete", id, "--yes"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(!r.stdout.contains("nothing else refers to it"), "\(r.stdout)")
+      #expect(
+        r.stdout.contains("Kept as they are, and still quoting its id or title (a case-insensitive text match): 1 activity receipt(s)"),
+        "\(r.stdout)")
+    }
+  }
 }

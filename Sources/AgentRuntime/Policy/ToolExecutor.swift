@@ -97,13 +97,17 @@ public struct ToolExecutor: Sendable {
       _ outcome: ReceiptOutcome, risk: RiskClass?, args: String, approval: String?, output: ToolOutput?, error: AgentError?,
       message: String, wroteNothing: Bool = false
     ) -> ToolCallResult {
+      let arguments = Self.withholdingCredentials(args)
+      // The message may quote an argument (a refused enum value, an id): what the arguments
+      // withhold, it withholds too, before it is cut (a cut quote no longer reads as a secret).
+      let shownMessage = Self.withholdingCredentials(inMessage: message, withheld: arguments.withheld)
       let receipt = ActivityReceipt(
         id: engine.environment.makeID(), callID: String(call.id.prefix(200)), tool: String(call.name.prefix(100)),
-        risk: risk?.rawValue ?? "unknown", arguments: Self.receiptArguments(Self.withholdingCredentials(args)),
+        risk: risk?.rawValue ?? "unknown", arguments: Self.receiptArguments(arguments.text),
         // A wall clock set back during the call must not date its end before its start.
         outcome: outcome, changedIDs: output?.changedIDs ?? [], startedAt: started,
         finishedAt: max(started, engine.environment.now()),
-        approval: approval, message: Truncation.truncate(message, to: 500))
+        approval: approval, message: Truncation.truncate(shownMessage, to: 500))
       var stored = false
       let createsWorkspace = outcome == .succeeded && (readsCreateWorkspace || (risk == .localWrite && !wroteNothing))
       if createsWorkspace || (engine.store as? SQLiteWorkspaceStore)?.existsOnDisk ?? true {
@@ -112,7 +116,7 @@ public struct ToolExecutor: Sendable {
       }
       return ToolCallResult(
         receipt: receipt, output: output, error: error,
-        failureMessage: error == nil && outcome == .failed ? message : nil, isReceiptStored: stored)
+        failureMessage: error == nil && outcome == .failed ? shownMessage : nil, isReceiptStored: stored)
     }
     let tool: ToolDefinition
     let args: JSONObject
@@ -284,37 +288,66 @@ extension ToolExecutor {
 }
 
 extension ToolExecutor {
+  /// `arguments` (a call's JSON arguments as text) as a receipt stores them: every string value
+  /// and member key that looks like a credential (``CredentialDetector/withholding(inJSON:)``,
+  /// which reads them decoded, each value with its key) replaced by
+  /// `[withheld: looks like a credential (KIND)]`, so that a receipt never stores a secret: not
+  /// one a write refused for it (review, s16: an MCP `knowledge_capture` refused as `it was not
+  /// stored` left the password in its receipt, in the activity log and in every export), nor
+  /// one a search was asked for. Review 24-a, 1: the check ran on the escaped JSON text first,
+  /// where `PASSWORD=\"Tr0ub4dor&3\"` holds no value, and kept quoted secrets and keys. Text
+  /// that is not JSON, or whose JSON text still reads as holding one, is withheld whole.
+  /// - Returns: the text to store, and the texts withheld (for ``withholdingCredentials(inMessage:withheld:)``).
+  /// - Complexity: O(*n*) in the length of `arguments`.
+  package static func withholdingCredentials(_ arguments: String) -> (text: String, withheld: [String]) {
+    let whole = JSONValue.object(["withheld": "the arguments look like they hold a credential"]).jsonString(sortedKeys: true)
+    guard let value = try? JSONParser(options: .init(maximumDepth: 1_000, maximumBytes: .max)).parse(arguments) else {
+      return CredentialDetector.firstFinding(in: arguments) == nil ? (arguments, []) : (whole, [arguments])
+    }
+    let (shown, withheld) = CredentialDetector.withholding(inJSON: value)
+    let texts = withheld.map(\.text)
+    guard !withheld.isEmpty else {
+      return CredentialDetector.firstFinding(in: arguments) == nil ? (arguments, []) : (whole, [arguments])
+    }
+    let text = shown.jsonString(sortedKeys: true)
+    return CredentialDetector.firstFinding(in: text) == nil ? (text, texts) : (whole, texts)
+  }
+
+  /// A receipt's `message` with nothing in it that looks like a credential: each part of a
+  /// withheld argument that looks like one (``withholdingCredentials(_:)``), where the message
+  /// quotes it whole or its start cut (`'PASSWORD="Tr0ub…'`), and any other span the detector
+  /// reads as one, replaced by `[withheld: looks like a credential (KIND)]` — the field named
+  /// and the reason kept (review 24-a, 1: `arguments.kinds[0] 'ghp_…' is not one of …` kept the
+  /// token that the arguments withheld).
+  /// - Complexity: O(*m* × *w*) for a message of *m* characters and *w* withheld parts, with a
+  ///   probe of at most 12 characters each.
+  package static func withholdingCredentials(inMessage message: String, withheld: [String]) -> String {
+    var text = message
+    let parts = withheld.flatMap(CredentialDetector.secretParts(of:)).filter { !$0.isEmpty }
+    for part in parts.sorted(by: { $0.count > $1.count }) {
+      let marker = CredentialDetector.withheldText(CredentialDetector.firstFinding(in: part)?.kind ?? .secretAssignment)
+      let probe = String(part.prefix(12))
+      var from = text.startIndex
+      while let found = text.range(of: probe, range: from..<text.endIndex) {
+        // The quote runs as long as it matches the part: whole, or its start before a cut.
+        var end = found.upperBound
+        var next = part.index(part.startIndex, offsetBy: probe.count)
+        while end < text.endIndex, next < part.endIndex, text[end] == part[next] {
+          end = text.index(after: end)
+          next = part.index(after: next)
+        }
+        let resume = text.distance(from: text.startIndex, to: found.lowerBound) + marker.count
+        text.replaceSubrange(found.lowerBound..<end, with: marker)
+        from = text.index(text.startIndex, offsetBy: resume)
+      }
+    }
+    return CredentialDetector.withholding(in: text)
+  }
+
   /// Canonical arguments as a receipt stores them: the JSON text itself when it fits in
   /// ``receiptArgumentLimit`` characters, else still valid JSON that says it was cut:
   /// `{"truncated":true,"characters":N,"prefix":"…"}` with as much of the text as fits, so
   /// that every stored `arguments` parses (Docs/ExportFormat.md calls it JSON text).
-  /// `canonical` (a JSON object's text) with every string value that looks like a credential
-  /// (``CredentialDetector``) replaced by `[withheld: looks like a credential (KIND)]`, so that
-  /// a receipt never stores a secret: not one a write refused for it (review, s16: an MCP
-  /// `knowledge_capture` refused as `it was not stored` left the password in its receipt, in the
-  /// activity log and in every export), nor one a search was asked for. Text that is not JSON
-  /// and holds one is withheld whole.
-  /// - Complexity: O(*n*) in the length of `canonical`; a second pass only when it holds a
-  ///   finding.
-  static func withholdingCredentials(_ canonical: String) -> String {
-    guard CredentialDetector.firstFinding(in: canonical) != nil else { return canonical }
-    guard let value = try? JSONParser(options: .init(maximumDepth: 1_000, maximumBytes: .max)).parse(Array(canonical.utf8))
-    else {
-      return JSONValue.object(["withheld": "the arguments look like they hold a credential"]).jsonString(sortedKeys: true)
-    }
-    func withheld(_ value: JSONValue) -> JSONValue {
-      switch value {
-      case .string(let text):
-        guard let finding = CredentialDetector.firstFinding(in: text) else { return value }
-        return .string("[withheld: looks like a credential (\(finding.kind.displayName))]")
-      case .array(let items): return .array(items.map(withheld))
-      case .object(let members): return .object(JSONObject(members.map { ($0.0, withheld($0.1)) }))
-      default: return value
-      }
-    }
-    return withheld(value).jsonString(sortedKeys: true)
-  }
-
   static func receiptArguments(_ canonical: String) -> String {
     guard canonical.count > receiptArgumentLimit else { return canonical }
     func wrapped(_ prefixLength: Int) -> String {

@@ -387,12 +387,16 @@ extension ToolSchema {
   /// A given key or value as it may be quoted in a message: sanitized (``Sanitizer/sanitize(_:)``,
   /// so no role or tool delimiter survives), on one line (``TerminalText/singleLine(_:)``, so it
   /// cannot start what reads as a line of its own) and cut to `limit` characters
-  /// (``Truncation/truncate(_:to:)``). Error messages reach the client and the model verbatim.
+  /// (``Truncation/truncate(_:to:)``). Error messages reach the client and the model verbatim,
+  /// and a receipt stores them: a value that looks like a credential is not quoted but
+  /// withheld, as `[withheld: looks like a credential (KIND)]` (review 24-a, 1: `arguments.kinds[0]
+  /// 'ghp_…' is not one of …` kept the token in the receipt; cut, it no longer read as one).
   static func quotable(_ given: String, limit: Int) -> String {
+    if let finding = CredentialDetector.firstFinding(in: given) { return CredentialDetector.withheldText(finding.kind) }
     // Control characters and bidi controls shown as escapes (`\u{7F}`, `\u{202E}`), as
     // the CLI's errors show them, before the sanitizer would drop them and quote `a\u{202E}b` or
     // `x\u{7F}y` as `ab` or `xy`, a value the client never sent.
-    Truncation.truncate(
+    return Truncation.truncate(
       TerminalText.singleLine(Sanitizer.sanitize(TerminalText.escapingControls(TerminalText.escapingBidiControls(given)))), to: limit)
   }
 }

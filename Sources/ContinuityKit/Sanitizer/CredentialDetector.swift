@@ -160,9 +160,31 @@ public enum CredentialDetector {
       var scanner = Scanner(bytes: bytes, limit: limit)
       return scanner.run()
     }
-    return offsets.map { kind, offset in
+    return offsets.map { kind, offset, _ in
       let (line, column) = position(ofByte: offset, in: text)
       return CredentialFinding(kind: kind, line: line, column: column)
+    }
+  }
+
+  /// Every finding in `text` as a kind and the UTF-8 byte range it spans (a key and its
+  /// value for an assignment), in text order, the ranges not overlapping.
+  /// - Complexity: O(*n*) in the UTF-8 length of `text`.
+  static func spans(in text: String, limit: Int = .max) -> [(kind: CredentialKind, bytes: Range<Int>)] {
+    guard limit > 0 else { return [] }
+    var copy = text
+    return copy.withUTF8 { bytes in
+      var scanner = Scanner(bytes: bytes, limit: limit)
+      var spans: [(kind: CredentialKind, bytes: Range<Int>)] = []
+      for (kind, start, found) in scanner.run() {
+        // An unquoted value cut at its length bound may end inside a character: the span
+        // takes the rest of it.
+        var end = found
+        while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+        // An assignment's key may start before the end of the finding just before it.
+        let from = max(start, spans.last?.bytes.upperBound ?? 0)
+        if from < end { spans.append((kind, from..<end)) }
+      }
+      return spans
     }
   }
 
@@ -217,7 +239,8 @@ public enum CredentialDetector {
 private struct Scanner {
   let b: UnsafeBufferPointer<UInt8>
   let limit: Int
-  var out: [(CredentialKind, Int)] = []
+  /// Each finding's kind, first byte and end byte.
+  var out: [(CredentialKind, Int, Int)] = []
 
   init(bytes: UnsafeBufferPointer<UInt8>, limit: Int) {
     self.b = bytes
@@ -226,11 +249,11 @@ private struct Scanner {
 
   var n: Int { b.count }
 
-  mutating func run() -> [(CredentialKind, Int)] {
+  mutating func run() -> [(CredentialKind, Int, Int)] {
     var i = 0
     while i < n, out.count < limit {
       if let (kind, start, end) = match(at: i) {
-        out.append((kind, start))
+        out.append((kind, start, max(end, start + 1)))
         i = max(end, i + 1)
       } else {
         i += 1

@@ -2,10 +2,11 @@ import Foundation
 
 /// A stored record whose text looks like it holds a credential.
 public struct CredentialFlag: Sendable, Equatable, Codable {
-  /// `knowledge`, `memory`, `task`, `handoff` or `message`.
+  /// `knowledge`, `memory`, `task`, `handoff`, `message`, `receipt` or `digest`.
   public var recordType: String
   public var id: UUID
-  /// The field, e.g. `content`, `tags[1]`, `nextSteps[0]`.
+  /// The field, e.g. `content`, `tags[1]`, `nextSteps[0]`, a receipt's `arguments` or
+  /// `message`, a digest's `sections`.
   public var field: String
   /// The first finding in that field.
   public var finding: CredentialFinding
@@ -26,7 +27,7 @@ public struct CredentialFlagReport: Sendable, Equatable, Codable {
   /// How many records were flagged (each counted once, however many findings it has).
   public var count: Int
   /// The first flagged records, at most the `limit` asked for: table by table (knowledge,
-  /// memories, tasks, handoffs, messages), newest written first.
+  /// memories, tasks, handoffs, messages, receipts, digests), newest written first.
   public var flags: [CredentialFlag]
   /// False when the scan stopped at its byte bound before reading every record.
   public var complete: Bool
@@ -41,8 +42,11 @@ public struct CredentialFlagReport: Sendable, Equatable, Codable {
 extension WorkspaceTransaction {
   /// Scans stored text with ``CredentialDetector``: knowledge (title, content, tags), memories
   /// (text, tags), tasks (title, notes), handoffs (focus, summary, next steps, excerpts), chat
-  /// messages, activity receipts (arguments) and stored digests (their sections, which quote
-  /// the records they cite as they read when the digest was built).
+  /// messages, activity receipts (arguments and message) and stored digests (their sections,
+  /// which quote the records they cite as they read when the digest was built). JSON text — a
+  /// receipt's arguments, a digest's sections — is read decoded, its string values and keys as
+  /// ``CredentialDetector/firstFinding(inJSONText:)`` reads them (review 24-a, 2: read as
+  /// escaped text, `api_key = \"sk…\"` held no value and was missed).
   ///
   /// Bounded: each table is read newest-written first (by row id, so migrated and imported
   /// records, whatever their dates, come first) until `bytesPerTable` UTF-8 bytes of text have
@@ -58,9 +62,14 @@ extension WorkspaceTransaction {
   {
     requireValid()
     var report = CredentialFlagReport()
+    /// Fields of JSON text, read decoded.
+    let jsonFields: Set<String> = ["arguments", "sections"]
     func consider(_ type: String, _ id: UUID, _ fields: [(String, String)]) {
       for (field, text) in fields {
-        guard let f = CredentialDetector.firstFinding(in: text) else { continue }
+        let finding =
+          jsonFields.contains(field)
+          ? CredentialDetector.firstFinding(inJSONText: text) : CredentialDetector.firstFinding(in: text)
+        guard let f = finding else { continue }
         report.count += 1
         if report.flags.count < limit {
           report.flags.append(CredentialFlag(recordType: type, id: id, field: field, finding: f))
@@ -79,8 +88,9 @@ extension WorkspaceTransaction {
       ("handoff", "handoff", ["focus", "summary", "next_steps", "recent_excerpts"]),
       ("message", "message", ["text"]),
       // Receipts record a tool call's arguments; since s16 a secret in them is withheld, but a
-      // receipt written before may hold one (a refused capture's password, a search's query).
-      ("receipt", "receipt", ["arguments"]),
+      // receipt written before may hold one (a refused capture's password, a search's query),
+      // quoted in its message too (a refused value); an imported one may hold anything.
+      ("receipt", "receipt", ["arguments", "message"]),
       // A digest quotes what it cites as it was: a credential edited or deleted out of a record
       // may live on in one (review, s17: status then said "none found").
       ("digest", "digest", ["sections"]),

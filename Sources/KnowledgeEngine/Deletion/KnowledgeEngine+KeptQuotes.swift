@@ -40,7 +40,8 @@ extension KnowledgeEngine {
 
   /// The records a deletion of `request` keeps whose text quotes what it removes
   /// (``quotedNeedles(_:_:)``, found by a case-insensitive literal match): chat messages, activity
-  /// receipts (arguments, message, changed ids), run checkpoints (notes), handoffs whose copied
+  /// receipts (arguments — their string values and keys decoded, so that a title holding `"` or
+  /// `\` is found as the call gave it (review 24-a, 5) — message, changed ids), run checkpoints (notes), handoffs whose copied
   /// chat excerpts quote it (the handoff deleted excepted) and conversation titles — counted
   /// by collection in that order, collections with none left out.
   ///
@@ -63,6 +64,7 @@ extension KnowledgeEngine {
       "receipts",
       try tx.listReceipts().filter { r in
         r.changedIDs.contains(where: removedIDs.contains) || quotes(r.arguments) || quotes(r.message)
+          || decodedStrings(ofJSONText: r.arguments).contains(where: quotes)
       }.count)
     add("checkpoints", try tx.listCheckpoints().filter { quotes($0.note) }.count)
     let deletedHandoff: UUID? = if case .handoff(let id) = request { id } else { nil }
@@ -71,5 +73,27 @@ extension KnowledgeEngine {
       try tx.listHandoffs().filter { $0.id != deletedHandoff && $0.recentExcerpts.contains(where: quotes) }.count)
     add("conversations", try tx.listConversations().filter { quotes($0.title) }.count)
     return kept
+  }
+
+  /// The string values and member keys of the JSON document `text` (a receipt's arguments),
+  /// decoded (`Use "strict" mode`, where the text reads `Use \"strict\" mode`), in document
+  /// order; none when it is not JSON.
+  static func decodedStrings(ofJSONText text: String) -> [String] {
+    guard let value = try? JSONParser(options: .init(maximumDepth: 1_000, maximumBytes: .max)).parse(text) else { return [] }
+    var strings: [String] = []
+    func walk(_ value: JSONValue) {
+      switch value {
+      case .string(let s): strings.append(s)
+      case .array(let items): items.forEach(walk)
+      case .object(let members):
+        for (key, member) in members {
+          strings.append(key)
+          walk(member)
+        }
+      default: break
+      }
+    }
+    walk(value)
+    return strings
   }
 }

@@ -1044,12 +1044,17 @@ struct ImportAnalysis: Sendable {
     try requireRoom(.handoffs, held: try tx.handoffCount(), limit: Limits.handoffs)
   }
 
-  /// Imported records whose text looks like a credential (kept and flagged, never dropped).
+  /// Imported records whose text looks like a credential (kept and flagged, never dropped),
+  /// read as ``WorkspaceTransaction/credentialFlags(limit:bytesPerTable:)`` reads them once
+  /// stored: receipts' arguments decoded and their messages, and digests' lines, too (review
+  /// 24-a, 2).
   static func credentialFlags(_ ws: AssistantWorkspace, limit: Int = 20) -> CredentialFlagReport {
     var report = CredentialFlagReport()
     func consider(_ type: String, _ id: UUID, _ fields: [(String, String)]) {
       for (field, text) in fields {
-        guard let f = CredentialDetector.firstFinding(in: text) else { continue }
+        let finding =
+          field == "arguments" ? CredentialDetector.firstFinding(inJSONText: text) : CredentialDetector.firstFinding(in: text)
+        guard let f = finding else { continue }
         report.count += 1
         if report.flags.count < limit { report.flags.append(.init(recordType: type, id: id, field: field, finding: f)) }
         return
@@ -1067,6 +1072,8 @@ struct ImportAnalysis: Sendable {
         [("focus", h.focus), ("summary", h.summary)] + list("nextSteps", h.nextSteps) + list("recentExcerpts", h.recentExcerpts))
     }
     for m in ws.messages { consider("message", m.id, [("text", m.text)]) }
+    for r in ws.receipts { consider("receipt", r.id, [("arguments", r.arguments), ("message", r.message)]) }
+    for d in ws.digests { consider("digest", d.id, d.sections.named.flatMap(\.lines).map { ("sections", $0.text) }) }
     return report
   }
 

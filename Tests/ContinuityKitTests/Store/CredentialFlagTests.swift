@@ -61,4 +61,41 @@ struct CredentialFlagTests {
       #expect("\(error)".contains(#"handoff holds a malformed id "HF-7'; DROP\nDoctor: healthy.""#), "\(error)")
     }
   }
+
+  /// Review 24-a, findings 1 and 2: receipts' arguments and digests' sections were read as
+  /// JSON text, where a quoted value reads `api_key = \"…\"` and no value follows; a receipt's
+  /// message was not read at all.
+  @Test("receipts' arguments and digests' sections are read decoded, receipts' messages too")
+  func jsonFieldsDecoded() throws {
+    let store = SQLiteWorkspaceStore.inMemory()
+    let t0 = Date(timeIntervalSince1970: 1_790_000_000)
+    func receipt(_ n: Int, arguments: String, message: String = "ok") -> ActivityReceipt {
+      ActivityReceipt(
+        id: sequentialID(n), callID: "c\(n)", tool: "knowledge_capture", risk: "localWrite", arguments: arguments,
+        outcome: .failed, startedAt: t0, finishedAt: t0, message: message)
+    }
+    try store.write { tx in
+      try tx.insertReceipt(receipt(1, arguments: #"{"content":"PASSWORD=\"Tr0ub4dor&3\"","kind":"fact"}"#))
+      try tx.insertReceipt(receipt(2, arguments: #"{"notes":"{\"api_key\": \"sk9f8e7d6c5b4a3\"}"}"#))
+      try tx.insertReceipt(receipt(3, arguments: #"{"query":"x","\#(FakeSecrets.gitHub)":1}"#))
+      try tx.insertReceipt(
+        receipt(4, arguments: #"{"kinds":["[withheld]"]}"#, message: "arguments.kinds[0] '\(FakeSecrets.gitHub)' is not one of: fact"))
+      try tx.insertReceipt(receipt(5, arguments: #"{"title":"Use \"strict\" mode"}"#, message: "ok"))
+      let line = DigestLine(text: #"Deploy notes: api_key = "sk9f8e7d6c5b4a3zz""#, evidenceIDs: [sequentialID(9)])
+      _ = try tx.insertDigest(
+        Digest(
+          id: sequentialID(6), createdAt: t0, trigger: .manual, sections: DigestSections(recentContext: [line]),
+          algorithm: "rule-based-digest", algorithmVersion: "8"))
+    }
+    let report = try store.read { try $0.credentialFlags() }
+    #expect(
+      report.flags.map { "\($0.recordType) \($0.id.uuidString.suffix(1)) \($0.field) \($0.finding.kind.rawValue)" } == [
+        "receipt 4 message gitHubToken",
+        "receipt 3 arguments gitHubToken",
+        "receipt 2 arguments secretAssignment",
+        "receipt 1 arguments secretAssignment",
+        "digest 6 sections secretAssignment",
+      ], "\(report.flags)")
+    #expect(report.count == 5)
+  }
 }

@@ -87,4 +87,20 @@ struct DeletionKeptQuotesTests {
     #expect(try engine.planDeletion(of: .memory(memory.memory.id)).keptQuotes == [.init(collection: "messages", count: 2)])
     #expect(try engine.planDeletion(of: .handoff(handoff.id)).keptQuotes.isEmpty, "its own excerpt is deleted with it")
   }
+
+  /// Review 24-a, 5: the match ran on the receipt's JSON text, where `Use "strict" mode` reads
+  /// `Use \"strict\" mode`, and the plan said "nothing else refers to it".
+  @Test("a title holding a quote or a backslash is found in a receipt's arguments, decoded", arguments: [
+    #"Use "strict" mode"#, #"Path C:\Users\ann"#,
+  ])
+  func quotedTitleInReceipt(_ title: String) throws {
+    let engine = Self.engine()
+    let item = try engine.capture(CaptureRequest(kind: .fact, title: title)).item
+    let other = try engine.capture(CaptureRequest(kind: .fact, title: "Never quoted anywhere")).item
+    let arguments = JSONValue.object(["query": .string(title.uppercased())]).jsonString(sortedKeys: true)
+    #expect(!arguments.localizedCaseInsensitiveContains(item.title), "the JSON text escapes it: \(arguments)")
+    try Self.activity(engine, messages: [], receipts: [(arguments, [])])
+    #expect(try engine.planDeletion(of: .knowledge(item.id)).keptQuotes == [.init(collection: "receipts", count: 1)])
+    #expect(try engine.planDeletion(of: .knowledge(other.id)).keptQuotes.isEmpty)
+  }
 }

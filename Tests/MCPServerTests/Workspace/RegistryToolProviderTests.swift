@@ -263,6 +263,44 @@ struct RegistryToolProviderTests {
     #expect(try fixture.engine.store.read { try $0.counts() }.filter { $0.key != "receipt" }.values.allSatisfy { $0 == 0 })
   }
 
+  /// Review 24-a, 1 (`/tmp/r24/repro1.py`): the tools refused these, yet the receipts kept the
+  /// quoted secrets, the key, and the refused values their messages quoted.
+  @Test("A refused call's receipt keeps no quoted secret, key or echoed value; the result names the field and the reason")
+  func quotedCredentialsWithheldFromReceipts() async throws {
+    let fixture = WorkspaceFixture()
+    try fixture.capture(.fact, "seed")
+    let provider = RegistryToolProvider(workspace: fixture.workspace, writes: .allow)
+    let calls: [(String, JSONObject, String)] = [
+      ("knowledge_capture", ["kind": "fact", "title": "db creds", "content": #"PASSWORD="Tr0ub4dor&3""#], "Tr0ub4dor"),
+      ("task_add", ["title": "rotate", "notes": #"{"api_key": "sk9f8e7d6c5b4a3"}"#], "sk9f8e7d6c5b4a3"),
+      ("knowledge_search", ["query": "x", "kinds": [.string(FakeSecrets.gitHub)]], FakeSecrets.gitHub),
+      ("knowledge_search", ["query": "x", FakeSecrets.gitHub: 1], FakeSecrets.gitHub),
+      ("knowledge_get", ["id": "password=hunter2xyz99"], "hunter2xyz99"),
+    ]
+    var texts: [String] = []
+    for (tool, arguments, secret) in calls {
+      let result = await provider.callTool(
+        name: tool, arguments: arguments, context: FakeElicitation { MCPElicitationResult(action: .accept) }.context(canElicit: false))
+      #expect(result.isError, "\(tool): \(result.text)")
+      #expect(!result.text.contains(secret), "\(result.text)")
+      texts.append(result.text)
+    }
+    #expect(texts[0].hasPrefix("knowledge_capture failed: content looks like it holds a credential (password or secret assignment"))
+    #expect(texts[2].contains("arguments.kinds[0] '[withheld: looks like a credential (GitHub token)]' is not one of: "), "\(texts[2])")
+    #expect(texts[4].contains("arguments.id '[withheld: looks like a credential (password or secret assignment)]' is not a UUID"), "\(texts[4])")
+    let receipts = try fixture.receipts
+    #expect(receipts.count == calls.count)
+    for receipt in receipts {
+      for call in calls {
+        #expect(!receipt.arguments.contains(call.2) && !receipt.message.contains(call.2), "\(receipt.arguments) \(receipt.message)")
+      }
+      #expect(receipt.arguments.contains("[withheld: looks like a credential ("), "\(receipt.arguments)")
+    }
+    let snapshot = try fixture.engine.store.read { try $0.snapshot() }
+    let export = String(decoding: try StableJSON.encoder().encode(snapshot), as: UTF8.self)
+    for call in calls { #expect(!export.contains(call.2), "\(call.2) in the export") }
+  }
+
   /// Review 21-a F1: an agent stored `.env`-style keys with text around the credential word.
   static let affixedKeys = [
     "REDIS_PASSWORD_PROD=Tr0ub4dor3", "SECRET_KEY_BASE=0123456789abcdef0123456789abcdef",
