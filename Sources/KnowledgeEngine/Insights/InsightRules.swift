@@ -195,6 +195,11 @@ enum InsightRules {
       if !h.createdAt.isEmpty { scan.newer.consider(h) }
       scan.headers.append(h)
     }
+    // Titles naming different choices word by word read only the decisions' and preferences'
+    // titles: found on another thread from here on, beside the trigram sets and their joins.
+    let choiceTitles = scan.headers.indices.filter { scan.headers[$0].kind == .decision || scan.headers[$0].kind == .preference }
+      .map { (index: $0, title: scan.headers[$0].title) }
+    let choices = BackgroundResult { TitleContrast.choicePairs(choiceTitles) }
     trigrams.add(batch)
     trigrams.add(neutrals)
     scan.conflictEligible += Array(repeating: true, count: neutrals.count)
@@ -203,7 +208,7 @@ enum InsightRules {
     var fired: [Fired] = []
     fired.append(Fired(.contradiction, .high, contradictionInsights(contradictions, scan)))
     let (conflicts, duplicates) = try similarityInsights(
-      scan, linked: linked, superseded: superseded, contradictions: contradictions, t, tx)
+      scan, linked: linked, superseded: superseded, contradictions: contradictions, choices: choices, t, tx)
     fired.append(conflicts)
     if let handoff, let f = staleHandoff(handoff, scan, newest: try tx.listHandoffs(limit: 1).first, now: now, t) {
       fired.append(f)
@@ -350,12 +355,13 @@ enum InsightRules {
   ///     items are not linked as near-duplicates of each other.
   static func similarityInsights(
     _ scan: Scan, linked: Set<[UUID]>, superseded: Set<UUID> = [], contradictions: [[UUID]] = [],
-    _ t: InsightThresholds, _ tx: WorkspaceTransaction
+    choices: BackgroundResult<[(Int, Int)]>, _ t: InsightThresholds, _ tx: WorkspaceTransaction
   )
     throws -> (conflicts: Fired, duplicates: Fired)
   {
     let headers = scan.headers
-    let (conflictJoin, join, choicePairs) = joins(scan, t)
+    let (conflictJoin, join) = joins(scan, t)
+    let choicePairs = choices.wait()
     // Members of a numbered series (`step 2`, `step 10`) are meant to coexist: read on demand,
     // for the pairs the joins found.
     var numberedCache: [Int: NumberedTitle] = [:]
@@ -659,43 +665,52 @@ enum InsightRules {
 
   /// The two title joins: possible conflicts (decisions and preferences only, at
   /// ``InsightThresholds/conflictTitleSimilarity``) and near-duplicates (every item, at
-  /// ``InsightThresholds/nearDuplicateSimilarity``), and the decisions and preferences whose
-  /// titles name different choices word by word (``TitleContrast/choicePairs(_:)``, positions in
-  /// the headers). They read the same titles and nothing else, so they run side by side
-  /// (`DispatchQueue.concurrentPerform`, three tasks, the calling thread taking some); the result
-  /// does not depend on which finishes first.
-  static func joins(_ scan: Scan, _ t: InsightThresholds)
-    -> (conflicts: TrigramSets.Join, nearDuplicates: TrigramSets.Join, choices: [(Int, Int)])
-  {
+  /// ``InsightThresholds/nearDuplicateSimilarity``). They read the same titles and nothing else,
+  /// so they run side by side (`DispatchQueue.concurrentPerform`, the calling thread taking one);
+  /// the result does not depend on which finishes first.
+  static func joins(_ scan: Scan, _ t: InsightThresholds) -> (conflicts: TrigramSets.Join, nearDuplicates: TrigramSets.Join) {
     let titles = scan.titles, eligible = scan.conflictEligible
-    let choiceTitles = scan.headers.indices.filter { scan.headers[$0].kind == .decision || scan.headers[$0].kind == .preference }
-      .map { (index: $0, title: scan.headers[$0].title) }
     // The neutral titles after the headers' take part in the possible-conflict join only.
     let headersOnly: [Bool]? =
       scan.neutralOf.isEmpty ? nil : [Bool](repeating: true, count: scan.headers.count) + [Bool](repeating: false, count: scan.neutralOf.count)
     let results = Mutex<[TrigramSets.Join?]>([nil, nil])
-    let choices = Mutex<[(Int, Int)]>([])
-    DispatchQueue.concurrentPerform(iterations: 3) { which in
-      switch which {
-      case 0:
-        let join = titles.join(
+    DispatchQueue.concurrentPerform(iterations: 2) { which in
+      let join =
+        which == 0
+        ? titles.join(
           threshold: t.conflictTitleSimilarity, maximumGeneratorFrequency: t.conflictGeneratorFrequency, include: eligible)
-        results.withLock { $0[0] = join }
-      case 1:
-        let join = titles.join(
+        : titles.join(
           threshold: t.nearDuplicateSimilarity, maximumGeneratorFrequency: t.nearDuplicateGeneratorFrequency,
           include: headersOnly)
-        results.withLock { $0[1] = join }
-      default:
-        let pairs = TitleContrast.choicePairs(choiceTitles)
-        choices.withLock { $0 = pairs }
-      }
+      results.withLock { $0[which] = join }
     }
     let joins = results.withLock { $0 }
     guard let conflicts = joins[0], let nearDuplicates = joins[1] else {
       preconditionFailure("concurrentPerform returned before both joins ran")
     }
-    return (conflicts, nearDuplicates, choices.withLock { $0 })
+    return (conflicts, nearDuplicates)
+  }
+
+  /// Work started on another thread (a global queue) whose result a later step waits for.
+  final class BackgroundResult<Value: Sendable>: @unchecked Sendable {
+    // Written once on the worker before `group.leave()`, read after `group.wait()`.
+    private var value: Value?
+    private let group = DispatchGroup()
+
+    init(_ work: @escaping @Sendable () -> Value) {
+      group.enter()
+      DispatchQueue.global().async {
+        self.value = work()
+        self.group.leave()
+      }
+    }
+
+    /// Waits for the work and returns its result.
+    func wait() -> Value {
+      group.wait()
+      guard let value else { preconditionFailure("background work left no result") }
+      return value
+    }
   }
 
   /// The elements of a JSON array of strings as written (quotes and escapes kept), split at the
