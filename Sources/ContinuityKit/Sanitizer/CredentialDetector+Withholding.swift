@@ -53,11 +53,34 @@ extension CredentialDetector {
       if let f = firstFinding(in: text) { return f }
       let written = JSONValue.string(text).jsonString()
       // Only text that JSON escapes reads otherwise written (`"` `\` controls).
-      return written.utf8.count == text.utf8.count + 2 ? nil : firstFinding(in: written)
+      if written.utf8.count != text.utf8.count + 2, let f = firstFinding(in: written) { return f }
+      // JSON text kept as a string (a receipt's arguments cut to a `prefix` by an earlier
+      // version, review 24-b, 1): read with one level of escapes undone, as it was written.
+      guard text.utf8.contains(UInt8(ascii: "\\")) else { return nil }
+      let unescaped = unescapingJSONOnce(text)
+      return unescaped == text ? nil : firstFinding(in: unescaped)
     }
     func memberFinding(_ key: String, _ text: String) -> CredentialFinding? {
       guard isCredentialKey(key) else { return nil }
       return firstFinding(in: JSONValue.object([key: .string(text)]).jsonString()) ?? firstFinding(in: "\(key)=\(text)")
+    }
+    // A value of any shape under a credential-named key: each string in it is read as that
+    // key's value (`{"password": ["…"]}`, `{"password": {"v": "…"}}`, review 24-b, 2).
+    func underKey(_ key: String, _ value: JSONValue) -> JSONValue {
+      switch value {
+      case .string(let text):
+        guard let f = memberFinding(key, text) else { return value }
+        withheld.append((text, f))
+        return .string(withheldText(f.kind))
+      case .array(let items):
+        return .array(items.map { underKey(key, $0) })
+      case .object(let members):
+        var out = JSONObject()
+        for (name, member) in members { out[name] = underKey(key, member) }
+        return .object(out)
+      default:
+        return value
+      }
     }
     func walk(_ value: JSONValue) -> JSONValue {
       switch value {
@@ -84,6 +107,11 @@ extension CredentialDetector {
           if case .string(let text) = member, shown == member, let f = memberFinding(key, text) {
             withheld.append((text, f))
             shown = .string(withheldText(f.kind))
+          } else if isCredentialKey(key) {
+            switch member {
+            case .array, .object: shown = underKey(key, shown)
+            default: break
+            }
           }
           out[shownKey] = shown
         }
@@ -94,6 +122,50 @@ extension CredentialDetector {
     }
     let shown = walk(value)
     return (shown, withheld)
+  }
+
+  /// `text` with one level of JSON string escapes undone (`\"` → `"`, `\\` → `\`, `\n` → a line
+  /// break, `\u0041` → `A`); an escape cut short or unknown is kept as written. For JSON text
+  /// stored inside a string, possibly cut (it need not parse).
+  /// - Complexity: O(*n*) in the UTF-8 length of `text`.
+  package static func unescapingJSONOnce(_ text: String) -> String {
+    var out = String.UnicodeScalarView()
+    let scalars = Array(text.unicodeScalars)
+    var i = 0
+    while i < scalars.count {
+      let c = scalars[i]
+      guard c == "\\", i + 1 < scalars.count else {
+        out.append(c)
+        i += 1
+        continue
+      }
+      let next = scalars[i + 1]
+      switch next {
+      case "\"", "\\", "/": out.append(next)
+      case "n": out.append("\n")
+      case "t": out.append("\t")
+      case "r": out.append("\r")
+      case "b": out.append("\u{08}")
+      case "f": out.append("\u{0C}")
+      case "u":
+        if i + 5 < scalars.count, let value = UInt32(String(String.UnicodeScalarView(scalars[(i + 2)...(i + 5)])), radix: 16),
+          let scalar = Unicode.Scalar(value)
+        {
+          out.append(scalar)
+          i += 6
+          continue
+        }
+        out.append(c)
+        i += 1
+        continue
+      default:
+        out.append(c)
+        i += 1
+        continue
+      }
+      i += 2
+    }
+    return String(out)
   }
 
   /// The first finding in a JSON document read as ``withholding(inJSON:)`` reads it: its string

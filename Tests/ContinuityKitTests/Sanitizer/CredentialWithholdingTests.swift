@@ -85,4 +85,36 @@ struct CredentialWithholdingTests {
     #expect(shown.hasPrefix(Self.assignment), "\(shown.prefix(120))")
     #expect(shown.hasSuffix(" after"))
   }
+
+  /// Review 24-b, 1: an earlier version stored long arguments cut to a `prefix` string holding
+  /// escaped JSON text, which no longer parses; a quoted secret in it was read with its escapes
+  /// and missed by `status`, `doctor` and an import's plan.
+  @Test("JSON text kept in a string, cut short, is read with one level of escapes undone")
+  func shortenedPrefixRead() throws {
+    let stored = #"{"characters":2592,"prefix":"{\"content\":\"PASSWORD=\\\"oldLongSecret2x\\\" wwww","truncated":true}"#
+    let notes = #"{"characters":2579,"prefix":"{\"notes\":\"{\\\"api_key\\\": \\\"oldLongSecret3x\\\"} nnnn","truncated":true}"#
+    for text in [stored, notes] {
+      #expect(CredentialDetector.firstFinding(inJSONText: text)?.kind == .secretAssignment, "\(text)")
+    }
+    // Escapes that hide nothing change nothing.
+    #expect(CredentialDetector.firstFinding(inJSONText: #"{"prefix":"{\"content\":\"a \\\"quoted\\\" word\"}"}"#) == nil)
+    #expect(CredentialDetector.unescapingJSONOnce(#"a\"b\\c\nd\u0041\u00"#) == "a\"b\\c\ndA\\u00")
+  }
+
+  /// Review 24-b, 2: a value under a credential-named key was read only when it was a string.
+  @Test("strings under a credential-named key, in arrays and objects, are that key's value; numbers stay")
+  func valuesUnderCredentialKey() throws {
+    let value = try JSONValue(parsing: #"{"password":["arrSecretDD44xyz"],"api_key":{"value":"objSecret99xyz"},"pin":12,"secret":12345678901234,"note":["plain"]}"#)
+    let (shown, withheld) = CredentialDetector.withholding(inJSON: value)
+    #expect(withheld.map(\.text).sorted() == ["arrSecretDD44xyz", "objSecret99xyz"], "\(withheld.map(\.text))")
+    #expect(members(shown)["secret"] == 12345678901234)
+    #expect(members(shown)["password"] == [.string(Self.assignment)])
+    #expect(members(shown)["note"] == ["plain"])
+  }
+
+  private func members(_ value: JSONValue) -> JSONObject {
+    if case .object(let members) = value { return members }
+    Issue.record("not an object: \(value)")
+    return JSONObject()
+  }
 }
