@@ -190,8 +190,8 @@ public enum DolphinCLI {
       case "--":
         words += arguments[i...]
         i = arguments.count
-      case "--json", "--help", "-h", "--workspace" where i == arguments.count: continue
-      case "--workspace": i += 1
+      case "--json", "--help", "-h": continue
+      case "--workspace": i += 1  // and its value (none when it is the last word)
       case _ where arg.hasPrefix("--workspace="): continue
       case _ where arg.hasPrefix("-") && arg != "-":
         throw .usage(
