@@ -319,6 +319,51 @@ struct HandoffNextStepsInputTests {
     #expect(try cli.json(["handoff", "list"])["total"] as? Int == 1)
   }
 
+  /// Review 24-a, 6: standard input as a whole was held to 12 × (300 + 2) = 3,624 characters,
+  /// blank lines included, and the error named that bound, which no help text stated.
+  @Test("--next -: blank lines and white space count toward no bound; too many or too long steps name the real bounds")
+  func blankLinesCountForNothing() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let one = try cli.run(["handoff", "create", "--focus", "f", "--next", "-", "--json"], stdin: String(repeating: "\n", count: 3700) + "only step\n")
+    #expect(one.status == 0, "\(one.stderr)")
+    let oneJSON = try #require(try JSONSerialization.jsonObject(with: Data(one.stdout.utf8)) as? [String: Any])
+    #expect((oneJSON["handoff"] as? [String: Any])?["nextSteps"] as? [String] == ["only step"])
+
+    let full = (1...12).map { _ in "   " + String(repeating: "y", count: 298) + "\t\n\n\n\n\n" }.joined()
+    let twelve = try cli.run(["handoff", "create", "--focus", "f", "--next", "-", "--json"], stdin: full)
+    #expect(twelve.status == 0, "\(twelve.stderr)")
+    let twelveJSON = try #require(try JSONSerialization.jsonObject(with: Data(twelve.stdout.utf8)) as? [String: Any])
+    #expect((twelveJSON["handoff"] as? [String: Any])?["nextSteps"] as? [String] == Array(repeating: String(repeating: "y", count: 298), count: 12))
+
+    let many = try cli.run(["handoff", "create", "--focus", "f", "--next", "-"], stdin: String(repeating: "x\n", count: 2000))
+    #expect(many.status == 4, "\(many.stderr)")
+    #expect(many.stderr.contains("--next has 2000 steps; the limit is 12"), "\(many.stderr)")
+    #expect(!many.stderr.contains("3624"), "\(many.stderr)")
+    let beside = try cli.run(["handoff", "create", "--focus", "f", "--next", "a", "--next", "-"], stdin: String(repeating: "x\n", count: 12))
+    #expect(beside.stderr.contains("--next has 13 steps; the limit is 12"), "\(beside.stderr)")
+
+    let long = try cli.run(
+      ["handoff", "create", "--focus", "f", "--next", "-"], stdin: String(repeating: "\n", count: 4000) + String(repeating: "z", count: 301))
+    #expect(long.status == 4, "\(long.stderr)")
+    #expect(long.stderr.contains("--next #1 is 301 characters; the limit is 300 characters"), "\(long.stderr)")
+
+    let blank = try cli.run(["handoff", "create", "--focus", "f", "--next", "-"], stdin: " \n\t\n\n")
+    #expect(blank.status == 4, "\(blank.stderr)")
+    #expect(blank.stderr.contains("--next -: standard input held no step"), "\(blank.stderr)")
+
+    // Whatever is piped in, at most the documented bound is read, and the error names it.
+    let huge = try cli.run(
+      ["handoff", "create", "--focus", "f", "--next", "-"], stdin: String(repeating: "\n", count: Limits.handoffNextStepsInputBytes + 1))
+    #expect(huge.status == 4, "\(huge.stderr)")
+    #expect(
+      huge.stderr.contains(
+        "--next -: standard input is more than \(Limits.handoffNextStepsInputBytes) bytes, the most read for --next - "
+          + "(at most 12 steps of at most 300 characters, one per non-blank line)"),
+      "\(huge.stderr)")
+    #expect(try cli.json(["handoff", "list"])["total"] as? Int == 2)
+  }
+
   @Test("the README's working day: --auto selects the task its next step names")
   func autoReadsNextSteps() throws {
     let cli = CLI()
