@@ -870,6 +870,14 @@ struct ImportAnalysis: Sendable {
             message: "\(path).evidenceIDs has \(line.evidenceIDs.count) ids; the digest builder cites at most "
               + "\(evidenceCap) on a line" + remove)
         }
+        // A line is about one record and the knowledge items it cites, at most.
+        let totalCap = 1 + Limits.knowledgeItemsMaximum
+        if let total = line.evidenceTotal, total > totalCap {
+          throw ValidationError(
+            field: "\(path).evidenceTotal", limit: totalCap, actual: total,
+            message: "\(path).evidenceTotal is \(total); a digest line is about at most \(totalCap) records (one record "
+              + "and the knowledge items it cites)" + remove)
+        }
       }
     }
   }
