@@ -45,7 +45,7 @@ struct HandoffAndTaskReviewTests {
     for i in 1...12 { #expect(try cli.run(["task", "add", "Task \(i)"]).status == 0) }
     let text = try cli.run(["handoff", "restore", h])
     #expect(text.stdout.contains("Tasks added, completed or updated since this handoff (10 of 12):"), "\(text.stdout)")
-    #expect(text.stdout.contains("  … 2 more tasks since this handoff not shown (`dolphin task list --status all` lists them)"))
+    #expect(text.stdout.contains("  … 2 more tasks since this handoff not shown (`dolphin task list --status all --workspace \(cli.workspace)` lists them)"))
     #expect(!text.stdout.contains("\"Task 11\""), "oldest first: \(text.stdout)")
   }
 
@@ -57,16 +57,16 @@ struct HandoffAndTaskReviewTests {
     #expect(try cli.run(["handoff", "restore", h1]).status == 0)
     #expect(try cli.run(["capture", "fact", "Captured after the old handoff"]).status == 0)
     let alone = try cli.run(["insights"])
-    #expect(alone.stdout.contains("create a new handoff and mark it active (`dolphin handoff create --focus TEXT --activate`) "
-      + "or deactivate this one (`dolphin handoff deactivate`)."), "\(alone.stdout)")
+    #expect(alone.stdout.contains("create a new handoff and mark it active (`dolphin handoff create --focus TEXT --activate --workspace \(cli.workspace)`) "
+      + "or deactivate this one (`dolphin handoff deactivate --workspace \(cli.workspace)`)."), "\(alone.stdout)")
 
     let h2 = try Self.handoffID(
       try cli.json(["handoff", "create", "--focus", "Backend database: MySQL vs PostgreSQL migration", "--auto"]))
     #expect(try cli.json(["handoff", "list"])["activeHandoffID"] as? String == h1, "create alone changes no marker")
     let stale = try cli.run(["insights"])
     #expect(stale.stdout.contains(
-      "restore the newer handoff \"Backend database: MySQL vs PostgreSQL migration\" (id \(h2): `dolphin handoff restore \(h2)`) "
-        + "or deactivate this one (`dolphin handoff deactivate`)."), "\(stale.stdout)")
+      "restore the newer handoff \"Backend database: MySQL vs PostgreSQL migration\" (id \(h2): `dolphin handoff restore \(h2) --workspace \(cli.workspace)`) "
+        + "or deactivate this one (`dolphin handoff deactivate --workspace \(cli.workspace)`)."), "\(stale.stdout)")
 
     // Following the advice clears the insight.
     #expect(try cli.run(["handoff", "restore", h2]).status == 0)
@@ -106,7 +106,7 @@ struct HandoffAndTaskReviewTests {
     #expect(full.stderr.contains(
       "The oldest inactive: \(ids[1].uuidString) (2026-01-02T00:00:00.000Z, \"Session 2\"); \(ids[2].uuidString) "), "\(full.stderr)")
     #expect(full.stderr.contains("; and 194 more."), "\(full.stderr)")
-    #expect(full.stderr.contains("`dolphin handoff delete --keep-newest 150`"), "\(full.stderr)")
+    #expect(full.stderr.contains("`dolphin handoff delete --keep-newest 150 --workspace \(cli.workspace)`"), "\(full.stderr)")
     #expect(!full.stderr.contains(ids[0].uuidString), "the active one is not offered")
 
     // No terminal and no --yes: the plan is shown, nothing is deleted.

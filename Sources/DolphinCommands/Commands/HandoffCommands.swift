@@ -126,10 +126,10 @@ enum HandoffCommands {
         c.print(
           "Marked it active" + (r.previouslyActiveID.map { " (handoff \($0.uuidString) was active before)" } ?? "") + ".")
         if let warning = r.activationWarning, let previous = r.previouslyActiveID {
-          c.printDiagnostic("dolphin: warning: \(warning); to make it active again: dolphin handoff restore \(previous.uuidString)")
+          c.printDiagnostic("dolphin: warning: \(warning); to make it active again: \(command: "dolphin handoff restore \(previous)")")
         }
       }
-      c.print("Restore it later with: dolphin handoff restore \(r.handoff.id.uuidString)")
+      c.print("Restore it later with: \(command: "dolphin handoff restore \(r.handoff.id)")")
     })
 
   static let list = Command(

@@ -248,7 +248,7 @@ enum TextInput {
     case .failure(.notRegularFile(_, let kind)):
       // A FIFO, socket or device: refused before it is read, so that none can block or run on.
       throw CLIError.input(
-        "\(name) is \(kind), not a regular file; name the export file, or pipe it to `dolphin import -`\(nothing)")
+        "\(name) is \(kind), not a regular file; name the export file, or pipe it to `\(command: "dolphin import -")`\(nothing)")
     case .failure(.cannotOpen(_, let reason)):
       throw CLIError.input("\(name): cannot read it: \(reason)\(nothing)")
     case .failure(.readFailed(_, let reason)):
