@@ -52,10 +52,6 @@ package struct SuggestedCommand: ExpressibleByStringInterpolation, CustomStringC
 
     /// A number, in decimal digits.
     package mutating func appendInterpolation(_ number: Int) { words += String(number) }
-
-    /// Words the message computed (an option name, a placeholder), kept as they are: they
-    /// must need no quoting.
-    package mutating func appendInterpolation(words text: String) { words += text }
   }
 
   /// The command line, ending with ` --workspace DIR` when ``workspace`` is set.
