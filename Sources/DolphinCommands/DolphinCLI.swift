@@ -190,8 +190,8 @@ public enum DolphinCLI {
       case "--":
         words += arguments[i...]
         i = arguments.count
-      case "--json", "--help", "-h", "--workspace" where i == arguments.count: continue
-      case "--workspace": i += 1
+      case "--json", "--help", "-h": continue
+      case "--workspace": i += 1  // and its value (none when it is the last word)
       case _ where arg.hasPrefix("--workspace="): continue
       case _ where arg.hasPrefix("-") && arg != "-":
         throw .usage(
@@ -338,12 +338,18 @@ public enum DolphinCLI {
         }
       }
       let context = CommandContext(console: console, arguments: parsed, spec: command.spec)
-      do {
-        try await command.run(context)
-      } catch {
-        throw command.spec.advisingOnCredentials(in: command.spec.namingFlags(in: error))
+      // The commands that messages suggest name the workspace the user named, so that pasted
+      // as shown they act on it (review 24-a, 3): bound while the command runs and reports.
+      let named = command.spec.usesWorkspace && parsed.value("workspace") != nil ? context.workspaceDirectory.path : nil
+      return await SuggestedCommand.$workspace.withValue(named) {
+        do {
+          try await command.run(context)
+        } catch {
+          let failure = command.spec.advisingOnCredentials(in: command.spec.namingFlags(in: error))
+          return report(failure, wantsJSON: wantsJSON, console: console)
+        }
+        return ExitCode.success
       }
-      return ExitCode.success
     } catch {
       return report(error, wantsJSON: wantsJSON, console: console)
     }
@@ -516,7 +522,7 @@ final class CommandContext {
     case .failure(.noWorkspace(let path)) where FileManager.default.fileExists(atPath: legacy.path):
       throw CLIError.notFound(
         "no workspace database at \(path) yet: the directory holds a legacy \(KnowledgeEngine.legacyFileName), "
-          + "which the first command that stores something imports (e.g. `dolphin migrate \(legacy.path)`); "
+          + "which the first command that stores something imports (e.g. `\(command: "dolphin migrate \(legacy.path)")`); "
           + "nothing was created")
     case .failure(.noWorkspace(let path))
     where FileManager.default.fileExists(atPath: directory.appendingPathComponent(SQLiteWorkspaceStore.fileName).path):
@@ -524,7 +530,7 @@ final class CommandContext {
       throw CLIError.noWorkspaceYet(
         "no workspace at \(path) yet: its \(SQLiteWorkspaceStore.fileName) holds no schema (a first run that was "
           + "interrupted leaves it so); nothing was read or written. The first command that stores something "
-          + "(e.g. `dolphin capture`) completes it")
+          + "(e.g. `\(command: "dolphin capture")`) completes it")
     case .failure(let error) where SQLiteWorkspaceStore.openFailure(error, directory: directory) == .permissionDenied:
       // SQLite's "unable to open database file; nothing was written" says neither why nor what
       // to do, and a read writes nothing anyway: say what `doctor` says.

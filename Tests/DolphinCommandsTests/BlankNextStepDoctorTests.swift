@@ -143,7 +143,7 @@ struct BlankNextStepDoctorTests {
       doctor.stdout.contains(
         "They were written after this workspace's upgrade removed such steps, so not by dolphin (capture refuses them, "
           + "imports drop them). Nothing was changed. To remove them all and keep the other steps, stop every dolphin "
-          + "process using this workspace and run: \(command); or delete such a handoff (`dolphin handoff delete <id>`)."),
+          + "process using this workspace and run: \(command); or delete such a handoff (`dolphin handoff delete <id> --workspace \(cli.workspace)`)."),
       "\(doctor.stdout)")
     #expect(try Self.doctorJSON(cli)["blankNextStepsCommand"] as? String == command)
     #expect(!doctor.stdout.contains("Schema step"), "\(doctor.stdout)")

@@ -431,9 +431,9 @@ struct CLIEndToEndTests {
     #expect(try cli.run(["task", "add", "Not knowledge"]).status == 0)
     let text = try cli.run(["knowledge", "list"])
     #expect(text.status == 0, "\(text.stderr)")
-    #expect(text.stdout == "0 item(s) shown of 0 in the workspace\nNo items: the workspace has no knowledge items yet; `dolphin capture` adds one.\n")
+    #expect(text.stdout == "0 item(s) shown of 0 in the workspace\nNo items: the workspace has no knowledge items yet; `dolphin capture --workspace \(cli.workspace)` adds one.\n")
     let tagged = try cli.run(["knowledge", "list", "--tag", "a,b"])
-    #expect(tagged.stdout == "0 item(s) shown of 0 matching\nNo items: the workspace has no knowledge items yet; `dolphin capture` adds one.\n")
+    #expect(tagged.stdout == "0 item(s) shown of 0 matching\nNo items: the workspace has no knowledge items yet; `dolphin capture --workspace \(cli.workspace)` adds one.\n")
     let json = try cli.json(["knowledge", "list"])
     #expect((json["items"] as? [Any])?.isEmpty == true && json["total"] as? Int == 0)
     #expect(json["emptyReason"] as? String == "noKnowledge")
@@ -950,8 +950,8 @@ struct CLIEndToEndTests {
         r.stderr == "dolphin: error: the demo's workspace \(w): it holds records the demo did not write (knowledge 1, task 1, "
           + "handoff 1; e.g. knowledge item 'mine'); the demo needs an empty or new workspace (or one only an earlier demo "
           + "wrote to), so that its records and its active handoff never mix with yours. Nothing was written. Name a new "
-          + "directory with --workspace DIR, or, once your records there are kept elsewhere (`dolphin export --workspace "
-          + "\(w) --output FILE`), remove \(w) to start the demo afresh\n", "\(r.stderr)")
+          + "directory with --workspace DIR, or, once your records there are kept elsewhere (`dolphin export --output FILE "
+          + "--workspace \(w)`), remove \(w) to start the demo afresh\n", "\(r.stderr)")
     }
     #expect(try snapshot() == before)
     #expect(before.activeHandoffID?.uuidString == mine)

@@ -42,7 +42,7 @@ struct DamagedRecordCommandTests {
     // Step 4: the kind is part of the search index (the item was a fact; it is now a context).
     let again = try cli.run(["doctor"])
     #expect(again.stdout.contains("Records: every JSON column and named value is readable"), "\(again.stdout)")
-    #expect(again.stdout.contains("(run `dolphin reindex`)"), "\(again.stdout)")
+    #expect(again.stdout.contains("(run `dolphin reindex --workspace \(cli.workspace)`)"), "\(again.stdout)")
     #expect(try cli.run(["reindex"]).status == 0)
     let healthy = try cli.run(["doctor"])
     #expect(healthy.status == 0 && healthy.stdout.hasSuffix("Doctor: healthy.\n"), "\(healthy.stdout)")
@@ -67,7 +67,7 @@ struct DamagedRecordCommandTests {
     let named = "knowledge \(k): knowledge.tags holds malformed JSON: [\"A\","
     for args in [["knowledge", "list"], ["export"], ["export", "--format", "markdown"]] {
       let r = try cli.run(args)
-      #expect(r.status == 5 && r.stderr.contains("run `dolphin doctor` for recovery steps"), "\(args): \(r.stderr)")
+      #expect(r.status == 5 && r.stderr.contains("run `dolphin doctor --workspace \(cli.workspace)` for recovery steps"), "\(args): \(r.stderr)")
       #expect(r.stderr.contains(named), "\(args): \(r.stderr)")
     }
 
@@ -102,7 +102,7 @@ struct DamagedRecordCommandTests {
     // Emptying the tags changed what the index holds for that note: step 4 names it.
     let stale = try cli.run(["doctor"])
     #expect(stale.status == 5, "\(stale.stdout)")
-    #expect(stale.stdout.contains("knowledge \(k) (tags) (run `dolphin reindex`)"), "\(stale.stdout)")
+    #expect(stale.stdout.contains("knowledge \(k) (tags) (run `dolphin reindex --workspace \(cli.workspace)`)"), "\(stale.stdout)")
     #expect(try cli.run(["reindex"]).status == 0)
     let again = try cli.run(["doctor"])
     #expect(again.stdout.contains("Doctor: healthy."), "\(again.stdout)\(again.stderr)")
@@ -253,6 +253,6 @@ struct DamagedRecordCommandTests {
     try sqlite(cli, filled(c.sql))
     let run = try cli.run(c.command)
     #expect(run.status == 5)
-    #expect(run.stderr.contains(filled(c.named) + ". Nothing was changed; run `dolphin doctor` for recovery steps"), "\(run.stderr)")
+    #expect(run.stderr.contains(filled(c.named) + ". Nothing was changed; run `dolphin doctor --workspace \(cli.workspace)` for recovery steps"), "\(run.stderr)")
   }
 }

@@ -470,7 +470,7 @@ struct DataRightsCommandTests {
     let declined = try cli.run(["erase", "--kind", "memories"])
     #expect(declined.status == 1)
     #expect(declined.stdout.contains("  Kept on purpose: \(cli.workspace)/legacy-backups/"), "\(declined.stdout)")
-    #expect(declined.stdout.contains("they may hold records this erase removes, and `dolphin erase --kind all` removes them"))
+    #expect(declined.stdout.contains("they may hold records this erase removes, and `dolphin erase --kind all --workspace \(cli.workspace)` removes them"))
     let declinedJSON = try cli.run(["erase", "--kind", "memories", "--json"])
     let error = try #require((try JSONSerialization.jsonObject(with: Data(declinedJSON.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
     let plan = try #require(error["plan"] as? [String: Any])

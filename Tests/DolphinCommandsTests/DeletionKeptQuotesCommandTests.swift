@@ -23,7 +23,7 @@ struct DeletionKeptQuotesCommandTests {
     #expect(
       r.stdout.contains(
         "\n  no other record changes\n  Kept as they are, and still quoting its id or title (a case-insensitive text match): "
-          + "1 chat message(s), the chat excerpts of 1 handoff(s); `dolphin activity clear` removes chat and activity.\n"),
+          + "1 chat message(s), the chat excerpts of 1 handoff(s); `dolphin activity clear --workspace \(cli.workspace)` removes chat and activity.\n"),
       "\(r.stdout)")
 
     // What the plan said is so: the export still holds the title twice until activity is cleared.

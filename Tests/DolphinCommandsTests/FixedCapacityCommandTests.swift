@@ -20,21 +20,22 @@ struct FixedCapacityCommandTests {
     Full(
       what: .memories, command: ["memory", "save", "one more"],
       stderr: "the workspace holds 10000 memories, the most it may hold (10000, a fixed limit, not a setting); "
-        + "adding 1 would make 10001. Delete some (`dolphin memory delete ID`)"),
+        + "adding 1 would make 10001. Delete some (`dolphin memory delete ID --workspace {WS}`)"),
     Full(
       what: .tasks, command: ["task", "add", "One more"],
       stderr: "the workspace holds 5000 tasks, the most it may hold (5000, a fixed limit, not a setting); "
-        + "adding 1 would make 5001. Delete some (`dolphin task delete ID`)"),
+        + "adding 1 would make 5001. Delete some (`dolphin task delete ID --workspace {WS}`)"),
     Full(
       what: .handoffs, command: ["handoff", "create", "--focus", "One more"],
       // Also the oldest inactive handoffs (all made at once here: the list's order, reversed)
       // and the command that deletes the oldest in one go (review 20-b, 5).
       stderr: "the workspace holds 200 handoffs, the most it may hold (200, a fixed limit, not a setting); "
-        + "adding 1 would make 201. Delete some (`dolphin handoff delete ID`). The oldest inactive: "
+        + "adding 1 would make 201. Delete some (`dolphin handoff delete ID --workspace {WS}`). The oldest inactive: "
         + [200, 199, 198, 197, 196].map { "\(sequentialID($0).uuidString) (2026-09-21T14:13:20.000Z, \"Session \($0)\")" }
           .joined(separator: "; ")
         + "; and 195 more. To delete the oldest inactive ones in one go (the plan is shown first; the active handoff is "
-        + "kept): `dolphin handoff delete --keep-newest 150` or `dolphin handoff delete --inactive-older-than YYYY-MM-DD`"),
+        + "kept): `dolphin handoff delete --keep-newest 150 --workspace {WS}` or "
+        + "`dolphin handoff delete --inactive-older-than YYYY-MM-DD --workspace {WS}`"),
   ]
 
   /// Fills `what` to its limit through the store, in one transaction.
@@ -62,13 +63,14 @@ struct FixedCapacityCommandTests {
     try Self.fill(c.what, in: cli.workspace)
     let r = try cli.run(c.command)
     #expect(r.status == 4, "\(r.stderr)")
-    #expect(r.stderr == "dolphin: error: \(c.stderr)\n", "\(r.stderr)")
+    let expected = c.stderr.replacingOccurrences(of: "{WS}", with: cli.workspace)
+    #expect(r.stderr == "dolphin: error: \(expected)\n", "\(r.stderr)")
     #expect(!r.stderr.contains("knowledgeItemLimit"))
     let json = try cli.run(c.command + ["--json"])
     let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     let error = try #require(document["error"] as? [String: Any])
     #expect(error["field"] as? String == c.what.field)
-    #expect(error["message"] as? String == c.stderr)
+    #expect(error["message"] as? String == expected)
     #expect(error["exitCode"] as? Int == 4)
     // Nothing was added: neither the record nor (for a memory) its knowledge mirror.
     let status = try cli.json(["status"])
@@ -90,7 +92,7 @@ struct FixedCapacityCommandTests {
     try Self.fill(.handoffs, in: cli.workspace)
     let message =
       "\(file.path): the workspace holds 200 handoffs, the most it may hold (200, a fixed limit, not a setting); "
-      + "adding 2 would make 202. Delete some (`dolphin handoff delete ID`). Nothing was imported"
+      + "adding 2 would make 202. Delete some (`dolphin handoff delete ID --workspace \(cli.workspace)`). Nothing was imported"
     let r = try cli.run(["import", file.path])
     #expect(r.status == 4, "\(r.stderr)")
     #expect(r.stderr == "dolphin: error: \(message)\n", "\(r.stderr)")

@@ -45,7 +45,7 @@ struct HandoffAndTaskReviewTests {
     for i in 1...12 { #expect(try cli.run(["task", "add", "Task \(i)"]).status == 0) }
     let text = try cli.run(["handoff", "restore", h])
     #expect(text.stdout.contains("Tasks added, completed or updated since this handoff (10 of 12):"), "\(text.stdout)")
-    #expect(text.stdout.contains("  … 2 more tasks since this handoff not shown (`dolphin task list --status all` lists them)"))
+    #expect(text.stdout.contains("  … 2 more tasks since this handoff not shown (`dolphin task list --status all --workspace \(cli.workspace)` lists them)"))
     #expect(!text.stdout.contains("\"Task 11\""), "oldest first: \(text.stdout)")
   }
 
@@ -57,16 +57,16 @@ struct HandoffAndTaskReviewTests {
     #expect(try cli.run(["handoff", "restore", h1]).status == 0)
     #expect(try cli.run(["capture", "fact", "Captured after the old handoff"]).status == 0)
     let alone = try cli.run(["insights"])
-    #expect(alone.stdout.contains("create a new handoff and mark it active (`dolphin handoff create --focus TEXT --activate`) "
-      + "or deactivate this one (`dolphin handoff deactivate`)."), "\(alone.stdout)")
+    #expect(alone.stdout.contains("create a new handoff and mark it active (`dolphin handoff create --focus TEXT --activate --workspace \(cli.workspace)`) "
+      + "or deactivate this one (`dolphin handoff deactivate --workspace \(cli.workspace)`)."), "\(alone.stdout)")
 
     let h2 = try Self.handoffID(
       try cli.json(["handoff", "create", "--focus", "Backend database: MySQL vs PostgreSQL migration", "--auto"]))
     #expect(try cli.json(["handoff", "list"])["activeHandoffID"] as? String == h1, "create alone changes no marker")
     let stale = try cli.run(["insights"])
     #expect(stale.stdout.contains(
-      "restore the newer handoff \"Backend database: MySQL vs PostgreSQL migration\" (id \(h2): `dolphin handoff restore \(h2)`) "
-        + "or deactivate this one (`dolphin handoff deactivate`)."), "\(stale.stdout)")
+      "restore the newer handoff \"Backend database: MySQL vs PostgreSQL migration\" (id \(h2): `dolphin handoff restore \(h2) --workspace \(cli.workspace)`) "
+        + "or deactivate this one (`dolphin handoff deactivate --workspace \(cli.workspace)`)."), "\(stale.stdout)")
 
     // Following the advice clears the insight.
     #expect(try cli.run(["handoff", "restore", h2]).status == 0)
@@ -106,7 +106,7 @@ struct HandoffAndTaskReviewTests {
     #expect(full.stderr.contains(
       "The oldest inactive: \(ids[1].uuidString) (2026-01-02T00:00:00.000Z, \"Session 2\"); \(ids[2].uuidString) "), "\(full.stderr)")
     #expect(full.stderr.contains("; and 194 more."), "\(full.stderr)")
-    #expect(full.stderr.contains("`dolphin handoff delete --keep-newest 150`"), "\(full.stderr)")
+    #expect(full.stderr.contains("`dolphin handoff delete --keep-newest 150 --workspace \(cli.workspace)`"), "\(full.stderr)")
     #expect(!full.stderr.contains(ids[0].uuidString), "the active one is not offered")
 
     // No terminal and no --yes: the plan is shown, nothing is deleted.
@@ -317,6 +317,51 @@ struct HandoffNextStepsInputTests {
     #expect(many.status == 4, "\(many.stderr)")
     #expect(many.stderr.contains("12"), "\(many.stderr)")
     #expect(try cli.json(["handoff", "list"])["total"] as? Int == 1)
+  }
+
+  /// Review 24-a, 6: standard input as a whole was held to 12 × (300 + 2) = 3,624 characters,
+  /// blank lines included, and the error named that bound, which no help text stated.
+  @Test("--next -: blank lines and white space count toward no bound; too many or too long steps name the real bounds")
+  func blankLinesCountForNothing() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let one = try cli.run(["handoff", "create", "--focus", "f", "--next", "-", "--json"], stdin: String(repeating: "\n", count: 3700) + "only step\n")
+    #expect(one.status == 0, "\(one.stderr)")
+    let oneJSON = try #require(try JSONSerialization.jsonObject(with: Data(one.stdout.utf8)) as? [String: Any])
+    #expect((oneJSON["handoff"] as? [String: Any])?["nextSteps"] as? [String] == ["only step"])
+
+    let full = (1...12).map { _ in "   " + String(repeating: "y", count: 298) + "\t\n\n\n\n\n" }.joined()
+    let twelve = try cli.run(["handoff", "create", "--focus", "f", "--next", "-", "--json"], stdin: full)
+    #expect(twelve.status == 0, "\(twelve.stderr)")
+    let twelveJSON = try #require(try JSONSerialization.jsonObject(with: Data(twelve.stdout.utf8)) as? [String: Any])
+    #expect((twelveJSON["handoff"] as? [String: Any])?["nextSteps"] as? [String] == Array(repeating: String(repeating: "y", count: 298), count: 12))
+
+    let many = try cli.run(["handoff", "create", "--focus", "f", "--next", "-"], stdin: String(repeating: "x\n", count: 2000))
+    #expect(many.status == 4, "\(many.stderr)")
+    #expect(many.stderr.contains("--next has 2000 steps; the limit is 12"), "\(many.stderr)")
+    #expect(!many.stderr.contains("3624"), "\(many.stderr)")
+    let beside = try cli.run(["handoff", "create", "--focus", "f", "--next", "a", "--next", "-"], stdin: String(repeating: "x\n", count: 12))
+    #expect(beside.stderr.contains("--next has 13 steps; the limit is 12"), "\(beside.stderr)")
+
+    let long = try cli.run(
+      ["handoff", "create", "--focus", "f", "--next", "-"], stdin: String(repeating: "\n", count: 4000) + String(repeating: "z", count: 301))
+    #expect(long.status == 4, "\(long.stderr)")
+    #expect(long.stderr.contains("--next #1 is 301 characters; the limit is 300 characters"), "\(long.stderr)")
+
+    let blank = try cli.run(["handoff", "create", "--focus", "f", "--next", "-"], stdin: " \n\t\n\n")
+    #expect(blank.status == 4, "\(blank.stderr)")
+    #expect(blank.stderr.contains("--next -: standard input held no step"), "\(blank.stderr)")
+
+    // Whatever is piped in, at most the documented bound is read, and the error names it.
+    let huge = try cli.run(
+      ["handoff", "create", "--focus", "f", "--next", "-"], stdin: String(repeating: "\n", count: Limits.handoffNextStepsInputBytes + 1))
+    #expect(huge.status == 4, "\(huge.stderr)")
+    #expect(
+      huge.stderr.contains(
+        "--next -: standard input is more than \(Limits.handoffNextStepsInputBytes) bytes, the most read for --next - "
+          + "(at most 12 steps of at most 300 characters, one per non-blank line)"),
+      "\(huge.stderr)")
+    #expect(try cli.json(["handoff", "list"])["total"] as? Int == 2)
   }
 
   @Test("the README's working day: --auto selects the task its next step names")

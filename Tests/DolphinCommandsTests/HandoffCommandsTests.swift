@@ -153,8 +153,8 @@ struct HandoffCommandsTests {
     #expect(
       text.stderr.hasPrefix(
         "dolphin: error: the workspace holds 200 handoffs, the most it may hold (200, a fixed limit, "
-          + "not a setting); adding 1 would make 201. Delete some (`dolphin handoff delete ID`). The oldest inactive: "))
-    #expect(text.stderr.hasSuffix("`dolphin handoff delete --keep-newest 150` or `dolphin handoff delete --inactive-older-than YYYY-MM-DD`\n"))
+          + "not a setting); adding 1 would make 201. Delete some (`dolphin handoff delete ID --workspace \(cli.workspace)`). The oldest inactive: "))
+    #expect(text.stderr.hasSuffix("`dolphin handoff delete --keep-newest 150 --workspace \(cli.workspace)` or `dolphin handoff delete --inactive-older-than YYYY-MM-DD --workspace \(cli.workspace)`\n"))
     #expect(!text.stderr.contains("raise"))
     let json = try cli.run(["handoff", "create", "--focus", "One more", "--json"])
     #expect(json.status == 4)
@@ -162,7 +162,7 @@ struct HandoffCommandsTests {
     #expect(error["kind"] as? String == "validation")
     #expect(error["field"] as? String == "handoffs")
     #expect(error["exitCode"] as? Int == 4)
-    #expect((error["message"] as? String)?.hasSuffix("`dolphin handoff delete --inactive-older-than YYYY-MM-DD`") == true)
+    #expect((error["message"] as? String)?.hasSuffix("`dolphin handoff delete --inactive-older-than YYYY-MM-DD --workspace \(cli.workspace)`") == true)
     #expect((try cli.json(["status"])["counts"] as? [String: Any])?["handoff"] as? Int == 200)
   }
 

@@ -32,8 +32,8 @@ struct HandoffRestoreStaleTests {
     defer { cli.dir.remove() }
     let h = try Self.handoffID(cli.json(["handoff", "create", "--focus", "Storage layer"]))
     _ = try cli.json(["capture", "fact", "The CI runner has 2 cores"])
-    let advice = "create a new handoff and mark it active (`dolphin handoff create --focus TEXT --activate`) "
-      + "or deactivate this one (`dolphin handoff deactivate`)."
+    let advice = "create a new handoff and mark it active (`dolphin handoff create --focus TEXT --activate --workspace \(cli.workspace)`) "
+      + "or deactivate this one (`dolphin handoff deactivate --workspace \(cli.workspace)`)."
     let restore = try cli.run(["handoff", "restore", h])
     #expect(restore.status == 0, "\(restore.stderr)")
     let lines = restore.stdout.split(separator: "\n").map(String.init)
@@ -78,11 +78,11 @@ struct HandoffRestoreStaleTests {
     #expect(line.contains("was captured after it; to clear it, "), "\(line)")
     #expect(
       line.hasSuffix(
-        "restore the newer handoff \"Search ranking\" (id \(newer): `dolphin handoff restore \(newer)`) "
-          + "or deactivate this one (`dolphin handoff deactivate`)."), "\(line)")
+        "restore the newer handoff \"Search ranking\" (id \(newer): `dolphin handoff restore \(newer) --workspace \(cli.workspace)`) "
+          + "or deactivate this one (`dolphin handoff deactivate --workspace \(cli.workspace)`)."), "\(line)")
     let stale = try #require(try cli.json(["handoff", "restore", old])["stale"] as? [String: Any])
     #expect(stale["isOld"] as? Bool == true && stale["priority"] as? String == "high")
     #expect(stale["remedy"] as? String == "restoreNewer" && stale["newerHandoffID"] as? String == newer)
-    #expect((stale["advice"] as? String)?.contains("`dolphin handoff restore \(newer)`") == true)
+    #expect((stale["advice"] as? String)?.contains("`dolphin handoff restore \(newer) --workspace \(cli.workspace)`") == true)
   }
 }

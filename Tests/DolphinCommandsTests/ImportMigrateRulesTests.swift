@@ -272,7 +272,7 @@ struct ImportMigrateRulesTests {
     let capture = try runDolphin(["capture", "fact", "Build server is ci-3", "--workspace", ws.path])
     #expect(capture.status == 0, "\(capture.stderr)")
     #expect(capture.stderr.contains("notice: imported legacy workspace.json (schema v4)"), "\(capture.stderr)")
-    #expect(capture.stderr.contains("3 quarantined (see `dolphin quarantine`)"), "\(capture.stderr)")
+    #expect(capture.stderr.contains("3 quarantined (see `dolphin quarantine --workspace \(ws.path)`)"), "\(capture.stderr)")
     let list = try runDolphin(["task", "list", "--workspace", ws.path])
     #expect(list.status == 0, "\(list.stderr)")
     let quarantine = try runDolphin(["quarantine", "--workspace", ws.path])

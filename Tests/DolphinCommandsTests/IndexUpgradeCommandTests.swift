@@ -152,7 +152,7 @@ struct IndexUpgradeCommandTests {
     #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
     #expect(
       doctor.stdout.contains(
-        "Search index: upgrade work pending (not a problem; see the note)\n  note: " + Self.pendingRebuild + "\n"),
+        "Search index: upgrade work pending (not a problem; see the note)\n  note: " + cli.naming(Self.pendingRebuild) + "\n"),
       "\(doctor.stdout)")
     #expect(!doctor.stdout.contains("disagrees with the stored records"), "\(doctor.stdout)")
     #expect(doctor.stdout.hasSuffix("Doctor: healthy (the search index work noted as pending is not a problem).\n"))
@@ -162,7 +162,7 @@ struct IndexUpgradeCommandTests {
     #expect(report["ok"] as? Bool == true)
     #expect(report["searchIndexUpgradePending"] as? Bool == true)
     #expect(report["searchIndexProblems"] as? [String] == [])
-    #expect(report["searchIndexNotes"] as? [String] == [Self.pendingRebuild])
+    #expect(report["searchIndexNotes"] as? [String] == [cli.naming(Self.pendingRebuild)])
     #expect(try Self.storedVersion(cli.workspace) == "1", "doctor writes nothing")
   }
 
@@ -176,8 +176,8 @@ struct IndexUpgradeCommandTests {
     let doctor = try cli.run(["doctor"])
     #expect(doctor.status == 5, "\(doctor.stdout)")
     #expect(doctor.stdout.contains("knowledge item(s) are missing from the search index"), "\(doctor.stdout)")
-    #expect(doctor.stdout.contains("  note: " + Self.pendingRebuild + "\n"), "\(doctor.stdout)")
-    #expect(doctor.stdout.contains("`dolphin reindex` rebuilds it from them."), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("  note: " + cli.naming(Self.pendingRebuild) + "\n"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("`dolphin reindex --workspace \(cli.workspace)` rebuilds it from them."), "\(doctor.stdout)")
     #expect(doctor.stdout.hasSuffix("Doctor: problems found.\n"))
   }
 

@@ -27,6 +27,40 @@ struct InsightAndDigestMarkerCommandTests {
     #expect(text.stdout.contains("may state different values (10k / 100k)"), "\(text.stdout)")
   }
 
+  /// Review 24-a, 10: a task citing 18 items showed the task and 8 of them, with nothing saying
+  /// that 10 were left out, in text and JSON alike.
+  @Test("a task line citing more items than it may names how many more, in text, JSON, review and Markdown")
+  func taskLineCountsItsCutEvidence() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    var ids: [String] = []
+    for i in 1...18 { ids.append(try #require(try cli.record("item", ["capture", "fact", "f\(i)"])["id"] as? String)) }
+    let task = try #require(try cli.record("task", ["task", "add", "all18"] + ids.flatMap { ["--knowledge", $0] })["id"] as? String)
+    let few = try #require(try cli.record("task", ["task", "add", "two", "--knowledge", ids[0], "--knowledge", ids[1]])["id"] as? String)
+
+    let obj = try cli.json(["context"])
+    let sections = try #require((obj["context"] as? [String: Any])?["sections"] as? [String: Any])
+    let tasks = try #require(sections["openTasks"] as? [[String: Any]])
+    let cut = try #require(tasks.first { ($0["evidenceIDs"] as? [String])?.first == task }, "\(tasks)")
+    #expect((cut["evidenceIDs"] as? [String]) == [task] + ids.prefix(8))
+    #expect(cut["evidenceTotal"] as? Int == 19)
+    #expect(cut["evidenceTruncated"] as? Bool == true)
+    let whole = try #require(tasks.first { ($0["evidenceIDs"] as? [String])?.first == few }, "\(tasks)")
+    #expect(whole["evidenceTotal"] as? Int == 3)
+    #expect(whole["evidenceTruncated"] as? Bool == false)
+    #expect((obj["context"] as? [String: Any])?["algorithmVersion"] as? String == "11")
+
+    let marked = "- [\(([task] + ids.prefix(8)).joined(separator: ", ")), and 10 more] all18"
+    let context = try cli.run(["context"])
+    #expect(context.stdout.contains("  " + marked + "\n"), "\(context.stdout)")
+    #expect(context.stdout.contains("- [\([few, ids[0], ids[1]].joined(separator: ", "))] two\n"), "\(context.stdout)")
+    #expect(try cli.run(["review"]).stdout.contains(marked), "review")
+    // A stored digest keeps the count, and the Markdown export shows it too.
+    #expect(try cli.run(["context", "--save"]).status == 0)
+    let markdown = try cli.run(["export", "--format", "markdown"])
+    #expect(markdown.stdout.contains(", and 10 more] all18"), "\(markdown.stdout)")
+  }
+
   @Test("66 identical open tasks: duplicate-tasks fires, cut evidence says how many more, the digest counts the rest")
   func manyDuplicateTasks() throws {
     let cli = CLI()

@@ -221,7 +221,7 @@ struct DigestQuotingTests {
     #expect(plan.stdout.contains("That is 3 of the 3 stored digest(s): the whole digest history."), "\(plan.stdout)")
     let edit = try cli.run(["knowledge", "edit", k, "--title", "Use SQLite WAL mode for the workspace"])
     #expect(edit.status == 0, "\(edit.stderr)")
-    #expect(edit.stderr.contains("`dolphin context --save` stores one with the new text"), "\(edit.stderr)")
+    #expect(edit.stderr.contains("`dolphin context --save --workspace \(cli.workspace)` stores one with the new text"), "\(edit.stderr)")
   }
 }
 

@@ -53,7 +53,7 @@ struct NewUserRegressionTests {
     try Data(#"{"conversations":[],"memories":[{"id":"\#(id)","text":"legacy \u001b[31mnewline\u001b[0m memo","createdAt":"2025-01-06T09:20:00Z"}]}"#.utf8).write(to: legacy)
     #expect(try runDolphin(["migrate", legacy.path, "--workspace", ws]).status == 0)
     let onlyMemories = try runDolphin(["search", "newline", "--workspace", ws])
-    #expect(onlyMemories.stdout.contains("(add --include-memories, or use dolphin memory search)"), "\(onlyMemories.stdout)")
+    #expect(onlyMemories.stdout.contains("(add --include-memories, or use dolphin memory search --workspace \(ws))"), "\(onlyMemories.stdout)")
     let memory = try runDolphin(["search", "newline", "--include-memories", "--workspace", ws])
     #expect(memory.stdout.contains("memory (legacy)  score "), "\(memory.stdout)")
     #expect(memory.stdout.contains("legacy newline memo"), "\(memory.stdout)")

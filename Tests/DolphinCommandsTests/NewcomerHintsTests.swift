@@ -14,7 +14,7 @@ struct NewcomerHintsTests {
     let r = try runDolphin(["capture", kind, "Write tests", "--workspace", ws], stdin: "")
     #expect(r.status == 2, "\(r.stderr)")
     #expect(r.stderr.contains("kind '\(kind)' is not one of: decision, goal, preference, fact, insight, context, code"), "\(r.stderr)")
-    #expect(r.stderr.contains("tasks are added with `dolphin task add TITLE`"), "\(r.stderr)")
+    #expect(r.stderr.contains("tasks are added with `dolphin task add TITLE --workspace \(ws)`"), "\(r.stderr)")
     #expect(!FileManager.default.fileExists(atPath: ws + "/workspace.sqlite"))
     let json = try runDolphin(["capture", kind, "Write tests", "--workspace", ws, "--json"], stdin: "")
     let error = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])

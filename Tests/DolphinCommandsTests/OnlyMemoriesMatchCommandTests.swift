@@ -20,9 +20,9 @@ struct OnlyMemoriesMatchCommandTests {
 
     let memoriesOnly = "No results: the words match only legacy memories, which this search leaves out"
     let plain = try cli.run(["search", "vacuum"])
-    #expect(plain.stdout.contains(memoriesOnly + " (add --include-memories, or use dolphin memory search)."), "\(plain.stdout)")
+    #expect(plain.stdout.contains(memoriesOnly + " (add --include-memories, or use dolphin memory search --workspace \(cli.workspace))."), "\(plain.stdout)")
     let tagged = try cli.run(["search", "vacuum", "--tag", "ops"])
-    #expect(tagged.stdout.contains(memoriesOnly + " (dolphin memory search finds them)."), "\(tagged.stdout)")
+    #expect(tagged.stdout.contains(memoriesOnly + " (dolphin memory search --workspace \(cli.workspace) finds them)."), "\(tagged.stdout)")
     let kind = try cli.json(["search", "vacuum", "--kind", "fact", "--json"])
     #expect(kind["emptyReason"] as? String == "onlyMemoriesMatch")
     // A decision matches `monthly`: with --kind fact, other kinds matched, and it says so.

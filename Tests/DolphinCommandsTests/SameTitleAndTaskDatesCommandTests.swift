@@ -30,8 +30,9 @@ struct SameTitleAndTaskDatesCommandTests {
     // Newest change first: the one captured second, then the first.
     #expect(
       lines[2]
-        == "note: 2 facts already have this title: \(second), \(first) (see one with: dolphin knowledge get \(second); "
-        + "change it in place with: dolphin knowledge edit \(second))", "\(lines[2])")
+        == "note: 2 facts already have this title: \(second), \(first) (see one with: dolphin knowledge get \(second) "
+        + "--workspace \(cli.workspace); change it in place with: dolphin knowledge edit \(second) --workspace \(cli.workspace))",
+      "\(lines[2])")
     #expect(text.stderr.isEmpty, "\(text.stderr)")
     #expect(try cli.json(["knowledge", "list"])["total"] as? Int == 3, "all three stored")
 
@@ -51,8 +52,9 @@ struct SameTitleAndTaskDatesCommandTests {
     let one = try cli.run(["capture", "code", "Retry wrapper for HTTP calls"])
     #expect(
       one.stdout.contains(
-        "\nnote: 1 code item already has this title: \(first) (see it with: dolphin knowledge get \(first); "
-          + "change it in place with: dolphin knowledge edit \(first))\n"), "\(one.stdout)")
+        "\nnote: 1 code item already has this title: \(first) (see it with: dolphin knowledge get \(first) --workspace "
+          + "\(cli.workspace); change it in place with: dolphin knowledge edit \(first) --workspace \(cli.workspace))\n"),
+      "\(one.stdout)")
     for _ in 1...5 { #expect(try cli.run(["capture", "code", "Retry wrapper for HTTP calls"]).status == 0) }
     let many = try cli.run(["capture", "code", "Retry wrapper for HTTP calls"])
     let note = try #require(many.stdout.split(separator: "\n").first { $0.hasPrefix("note: ") }, "\(many.stdout)")

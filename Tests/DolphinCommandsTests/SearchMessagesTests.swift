@@ -26,13 +26,13 @@ struct SearchMessagesTests {
     let r = try cli.run(["search", "grafana"])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(
-      r.stdout.contains("No results: the workspace has no knowledge item to search yet; `dolphin capture` adds one."),
+      r.stdout.contains("No results: the workspace has no knowledge item to search yet; `dolphin capture --workspace \(cli.workspace)` adds one."),
       "\(r.stdout)")
     let json = try cli.json(["search", "grafana"])
     #expect(json["emptyReason"] as? String == "noRecords")
     #expect(json["scope"] as? String == "knowledge")
     let memories = try cli.run(["memory", "search", "grafana"])
-    #expect(memories.stdout.contains("No results: the workspace has no memory to search yet; `dolphin memory save` adds one."), "\(memories.stdout)")
+    #expect(memories.stdout.contains("No results: the workspace has no memory to search yet; `dolphin memory save --workspace \(cli.workspace)` adds one."), "\(memories.stdout)")
   }
 
   @Test("a plain search names knowledge items only; with --include-memories it names memories too")
@@ -54,7 +54,7 @@ struct SearchMessagesTests {
     let task = try #require(try cli.record("task", ["task", "add", "Write the plan"])["id"] as? String)
     let item = try #require((try cli.json(["capture", "fact", "Grafana"])["item"] as? [String: Any])?["id"] as? String)
     let t = try cli.run(["search", task])
-    #expect(t.stdout.contains("\(task) is a task's id; search matches words, not ids: dolphin task get \(task) shows it"), "\(t.stdout)")
+    #expect(t.stdout.contains("\(task) is a task's id; search matches words, not ids: dolphin task get \(task) --workspace \(cli.workspace) shows it"), "\(t.stdout)")
     #expect(!t.stdout.contains("knowledge get"))
     let k = try cli.run(["search", item])
     #expect(k.stdout.contains("To look up a record by its id: dolphin knowledge get \(item)"), "\(k.stdout)")

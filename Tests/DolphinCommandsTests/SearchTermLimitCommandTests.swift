@@ -33,7 +33,7 @@ struct SearchTermLimitCommandTests {
     let memories = try cli.run(["memory", "search", "database " + Self.filler + " w63 postgres"])
     #expect(
       memories.stdout.contains(
-        "No results: the words match only knowledge items, not legacy memories (dolphin search finds them); "
+        "No results: the words match only knowledge items, not legacy memories (dolphin search --workspace \(cli.workspace) finds them); "
           + "only the first 64 distinct words were searched, not 'w63', 'postgres'."),
       "\(memories.stdout)")
 

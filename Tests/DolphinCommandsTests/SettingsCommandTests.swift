@@ -31,7 +31,8 @@ struct SettingsCommandTests {
     for (name, value) in [("assistantName", "\"Dolphin\""), ("responseStyle", "balanced"), ("calendarAccessEnabled", "false")] {
       #expect(lines.contains { $0.hasPrefix("  " + name.padding(toLength: 23, withPad: " ", startingAt: 0) + value + " ") }, "\(name): \(text.stdout)")
     }
-    #expect(lines.last == "Change the limit with `dolphin settings set knowledgeItemLimit N`.", "\(text.stdout)")
+    #expect(
+      lines.last == "Change the limit with `dolphin settings set knowledgeItemLimit N --workspace \(cli.workspace)`.", "\(text.stdout)")
     // `dolphin settings` alone is `settings show`.
     #expect(try cli.run(["settings"]).stdout == text.stdout)
 
@@ -54,7 +55,7 @@ struct SettingsCommandTests {
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout == "Changed knowledgeItemLimit 10000 → 20000 (the workspace holds 1 knowledge item(s)).\n")
     #expect(try Self.limit(cli) == 20_000)
-    #expect(try cli.run(["status"]).stdout.contains("Knowledge: 1 of 20000 (knowledgeItemLimit; see `dolphin settings`)"))
+    #expect(try cli.run(["status"]).stdout.contains("Knowledge: 1 of 20000 (knowledgeItemLimit; see `dolphin settings --workspace \(cli.workspace)`)"))
 
     let json = try cli.json(["settings", "set", "knowledgeItemLimit", "30000"])
     // Numbers, as `settings show --json` gives the setting (review, s16: they were strings).
@@ -121,7 +122,7 @@ struct SettingsCommandTests {
     Refusal(
       testDescription: "below the items held", args: ["knowledgeItemLimit", "1"], status: 4, field: "knowledgeItemLimit",
       message: "knowledgeItemLimit 1 is below the 2 knowledge items the workspace holds; set it to at least 2 "
-        + "(at most 100000), or delete items first (`dolphin knowledge delete ID`). Nothing was changed"),
+        + "(at most 100000), or delete items first (`dolphin knowledge delete ID --workspace {WS}`). Nothing was changed"),
     Refusal(
       testDescription: "too large for an integer", args: ["knowledgeItemLimit", "99999999999999999999999"], status: 4,
       field: "knowledgeItemLimit",
@@ -159,7 +160,7 @@ struct SettingsCommandTests {
     #expect(try cli.run(["capture", "fact", "Two"]).status == 0)
     let r = try cli.run(["settings", "set"] + c.args)
     #expect(r.status == c.status, "\(r.stderr)")
-    #expect(r.stderr == "dolphin: error: \(c.message)\n", "\(r.stderr)")
+    #expect(r.stderr == "dolphin: error: \(c.message.replacingOccurrences(of: "{WS}", with: cli.workspace))\n", "\(r.stderr)")
     let json = try cli.run(["settings", "set"] + c.args + ["--json"])
     let error = try #require(try Self.object(json.stdout)["error"] as? [String: Any])
     #expect(error["field"] as? String == c.field)
@@ -208,8 +209,8 @@ struct SettingsCommandTests {
     #expect(try cli.run(["capture", "fact", "Two"]).status == 0)
     let full =
       "dolphin: error: the workspace holds 2 knowledge items, the most its knowledgeItemLimit setting allows (2); "
-      + "adding 1 would make 3. Delete some (`dolphin knowledge delete ID`) or raise the limit with "
-      + "`dolphin settings set knowledgeItemLimit N` (at least 3, at most 100000)\n"
+      + "adding 1 would make 3. Delete some (`dolphin knowledge delete ID --workspace \(cli.workspace)`) or raise the limit with "
+      + "`dolphin settings set knowledgeItemLimit N --workspace \(cli.workspace)` (at least 3, at most 100000)\n"
     for args in [["capture", "fact", "Three"], ["memory", "save", "A memory is mirrored as knowledge"]] {
       let r = try cli.run(args)
       #expect(r.status == 4, "\(args): \(r.stderr)")
@@ -234,8 +235,9 @@ struct SettingsCommandTests {
     #expect(
       imported.stderr.hasSuffix(
         "dolphin: error: \(file.path): the workspace holds 2 knowledge items, the most its knowledgeItemLimit setting "
-          + "allows (2); adding 3 would make 5. Delete some (`dolphin knowledge delete ID`) or raise the limit with "
-          + "`dolphin settings set knowledgeItemLimit N` (at least 5, at most 100000). Nothing was imported\n"),
+          + "allows (2); adding 3 would make 5. Delete some (`dolphin knowledge delete ID --workspace \(cli.workspace)`) or raise "
+          + "the limit with `dolphin settings set knowledgeItemLimit N --workspace \(cli.workspace)` (at least 5, at most 100000). "
+          + "Nothing was imported\n"),
       "\(imported.stderr)")
     let importJSON = try cli.run(["import", file.path, "--on-conflict", "skip", "--json"])
     let importError = try #require(try Self.object(importJSON.stdout)["error"] as? [String: Any])

@@ -1,4 +1,5 @@
 @testable import DolphinCommands
+import ContinuityKit
 import Foundation
 import Testing
 import TestSupport

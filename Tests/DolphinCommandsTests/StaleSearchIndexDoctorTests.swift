@@ -28,9 +28,9 @@ struct StaleSearchIndexDoctorTests {
     #expect(
       doctor.stdout.contains(
         "  - 1 of 2 indexed record(s) no longer match their search index entries (changed outside dolphin after they "
-          + "were indexed), so searches rank them by their old words: knowledge \(id) (title) (run `dolphin reindex`)"),
+          + "were indexed), so searches rank them by their old words: knowledge \(id) (title) (run `dolphin reindex --workspace \(cli.workspace)`)"),
       "\(doctor.stdout)")
-    #expect(doctor.stdout.contains("`dolphin reindex` rebuilds it from them."), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("`dolphin reindex --workspace \(cli.workspace)` rebuilds it from them."), "\(doctor.stdout)")
     #expect(doctor.stdout.contains("Doctor: problems found."), "\(doctor.stdout)")
 
     let json = try cli.run(["doctor", "--json"])
@@ -100,7 +100,7 @@ struct StaleSearchIndexDoctorTests {
     let doctor = try cli.run(["doctor"])
     #expect(doctor.status == 5, "\(doctor.stdout)\(doctor.stderr)")
     #expect(
-      doctor.stdout.contains("  - 1 knowledge item(s) are missing from the search index: \(id) (run `dolphin reindex`)"),
+      doctor.stdout.contains("  - 1 knowledge item(s) are missing from the search index: \(id) (run `dolphin reindex --workspace \(cli.workspace)`)"),
       "\(doctor.stdout)")
   }
 }

@@ -112,7 +112,10 @@ struct StandardInputOptionTests {
     let handoff = try runDolphin(["handoff", "create", "--help"]).stdout
     #expect(handoff.contains("(required, ≤ 300 characters); '-' reads stdin."), "\(handoff)")
     #expect(handoff.contains("A summary (≤ 4000 characters); '-' reads stdin;"), "\(handoff)")
-    #expect(handoff.contains("'-' reads steps from stdin, one per non-blank line."), "\(handoff)")
+    #expect(
+      handoff.contains(
+        "'-' reads steps from stdin, one per non-blank line (blank lines and surrounding white space count for nothing; "
+          + "at most 1048576 bytes are read)."), "\(handoff)")
     #expect(handoff.contains("'-' reads standard input for one of --focus, --summary and --next"), "\(handoff)")
   }
 }

@@ -43,7 +43,7 @@ struct StoredTagsMigrationCommandTests {
     #expect(before.status == 0, "\(before.stdout)\(before.stderr)")
     #expect(
       before.stdout.contains(
-        "Search index: upgrade work pending (not a problem; see the note)\n  note: " + Self.pendingNote + "\n"),
+        "Search index: upgrade work pending (not a problem; see the note)\n  note: " + cli.naming(Self.pendingNote) + "\n"),
       "\(before.stdout)")
     #expect(before.stdout.contains("Doctor: healthy (the search index work noted as pending is not a problem)."))
     let report = try #require(
@@ -51,7 +51,7 @@ struct StoredTagsMigrationCommandTests {
     #expect(report["ok"] as? Bool == true)
     #expect(report["searchIndexUpgradePending"] as? Bool == true)
     #expect(report["searchIndexProblems"] as? [String] == [])
-    #expect(report["searchIndexNotes"] as? [String] == [Self.pendingNote])
+    #expect(report["searchIndexNotes"] as? [String] == [cli.naming(Self.pendingNote)])
     // The first command that ranks indexes the rewritten item again, says so once on stderr
     // (as a rebuild does), and finds it by its tags.
     let searched = try cli.run(["search", "sqlite", "--json"])

@@ -33,9 +33,9 @@ struct TagFilterRowsDoctorTests {
     #expect(
       doctor.stdout.contains(
         "  - 1 knowledge item(s) have tag filter rows that are not their stored tags (changed outside dolphin), so "
-          + "`--tag` filters find them by other tags: \(id) (run `dolphin reindex`)"),
+          + "`--tag` filters find them by other tags: \(id) (run `dolphin reindex --workspace \(cli.workspace)`)"),
       "\(doctor.stdout)")
-    #expect(doctor.stdout.contains("`dolphin reindex` rebuilds it from them."), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("`dolphin reindex --workspace \(cli.workspace)` rebuilds it from them."), "\(doctor.stdout)")
 
     let reindex = try cli.run(["reindex"])
     #expect(reindex.status == 0 && reindex.stdout.contains("index check: ok"), "\(reindex.stdout)\(reindex.stderr)")
@@ -58,7 +58,7 @@ struct TagFilterRowsDoctorTests {
     #expect(
       doctor.stdout.contains(
         "  - 1 tag filter row(s) belong to no knowledge item (deleted outside dolphin), and would tag an item stored "
-          + "later under the same row id (run `dolphin reindex`)"),
+          + "later under the same row id (run `dolphin reindex --workspace \(cli.workspace)`)"),
       "\(doctor.stdout)")
     #expect(try cli.run(["reindex"]).status == 0)
     let healthy = try cli.run(["doctor"])

@@ -136,7 +136,7 @@ struct TextBoundsDoctorTests {
       #expect(r.stdout.isEmpty)
       #expect(r.stderr.hasPrefix("dolphin: error: task \(id) cannot be \(verb): \(stored). "), "\(args): \(r.stderr)")
       #expect(r.stderr.contains("nothing was changed"), "\(args): \(r.stderr)")
-      #expect(r.stderr.contains("`dolphin task delete \(id)`"), "\(args): \(r.stderr)")
+      #expect(r.stderr.contains("`dolphin task delete \(id) --workspace \(cli.workspace)`"), "\(args): \(r.stderr)")
       let json = try cli.run(args + ["--json"])
       let error = try #require(
         (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
@@ -170,7 +170,7 @@ struct TextBoundsDoctorTests {
         "dolphin: error: knowledge item \(a) cannot be edited: its stored title is 400 characters; the limit is 300 "
           + "characters. It was stored before this bound existed, or by another program; nothing was changed."),
       "\(edit.stderr)")
-    #expect(edit.stderr.contains("`dolphin knowledge edit \(a) --title …`"), "\(edit.stderr)")
+    #expect(edit.stderr.contains("`dolphin knowledge edit \(a) --title … --workspace \(cli.workspace)`"), "\(edit.stderr)")
     #expect(!edit.stderr.contains("--title is 400"), "\(edit.stderr)")
     let json = try cli.run(["knowledge", "edit", a, "--priority", "high", "--json"])
     let error = try #require(
@@ -185,12 +185,12 @@ struct TextBoundsDoctorTests {
         "cannot delete knowledge item \(b): knowledge item \(a) relates to it (supports), and the deletion rewrites it, "
           + "but its stored title is 400 characters; the limit is 300 characters."),
       "\(delete.stderr)")
-    #expect(delete.stderr.contains("`dolphin knowledge edit \(a) --title …`"), "\(delete.stderr)")
+    #expect(delete.stderr.contains("`dolphin knowledge edit \(a) --title … --workspace \(cli.workspace)`"), "\(delete.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: cli.workspace + "/workspace.sqlite")) == before)
 
     // Doctor gives the same way out, keeping the id, for knowledge; delete and store again for the others.
     let doctor = try cli.run(["doctor"])
-    #expect(doctor.stdout.contains("`dolphin knowledge edit <id> --title …` (or `--content`, `--tags`)"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("`dolphin knowledge edit <id> --title … --workspace \(cli.workspace)` (or `--content`, `--tags`)"), "\(doctor.stdout)")
 
     // The edit that sets the title within the bound goes through with the rest, keeping the id.
     let fixed = try cli.json(["knowledge", "edit", a, "--priority", "high", "--title", "Deploy from ci-3"])

@@ -418,7 +418,7 @@ struct WorkspaceTrustCommandTests {
     try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: false)
     chown(theirs, Self.stranger, Self.stranger)
     let stale = theirs + "/.export.json.tmp-999999999-abcdefgh"
-    FileManager.default.createFile(atPath: stale, contents: Data("theirs".utf8))
+    try #require(FileManager.default.createFile(atPath: stale, contents: Data("theirs".utf8)))
     let intoTheirs = try runDolphin(["export", "--output", theirs + "/export.json", "--workspace", workspace])
     #expect(intoTheirs.status == 4, "\(intoTheirs.stdout)\(intoTheirs.stderr)")
     #expect(
@@ -437,7 +437,7 @@ struct WorkspaceTrustCommandTests {
     // A sticky shared directory, and root's own link in it to root's directory, are fine; the
     // file lands where the link led when it was checked. Another user's look-alike of a stale
     // temporary file there is theirs, and stays (seventh review, s15).
-    FileManager.default.createFile(atPath: shared + "/.export.json.tmp-999999999-abcdefgh", contents: Data())
+    try #require(FileManager.default.createFile(atPath: shared + "/.export.json.tmp-999999999-abcdefgh", contents: Data()))
     chown(shared + "/.export.json.tmp-999999999-abcdefgh", Self.stranger, Self.stranger)
     let inShared = try runDolphin(["export", "--output", shared + "/export.json", "--workspace", workspace])
     #expect(FileManager.default.fileExists(atPath: shared + "/.export.json.tmp-999999999-abcdefgh"))

@@ -171,8 +171,11 @@ enum OutputSchemas {
     ],
     required: ["handoff", "knowledge", "tasks", "capturedSince", "capturedSinceTotal", "tasksSince", "tasksSinceTotal", "notice"])
 
-  /// A ``DigestLine``: its text and the ids of the records it quotes.
-  static let digestLine = object(["text": string, "evidenceIDs": uuids], required: ["text", "evidenceIDs"])
+  /// A ``DigestLine``: its text, the ids of the records it quotes, and (digest version 11 on)
+  /// how many records it is about in all and whether its ids were cut.
+  static let digestLine = object(
+    ["text": string, "evidenceIDs": uuids, "evidenceTotal": integer, "evidenceTruncated": boolean],
+    required: ["text", "evidenceIDs"])
 
   /// ``DigestOmissions``: for each section that left candidates out, how many.
   static let digestOmissions: JSONValue = .object([

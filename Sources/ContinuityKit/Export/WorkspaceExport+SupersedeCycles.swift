@@ -25,6 +25,8 @@ extension WorkspaceExport {
     let graph = SupersedeGraph(edges: supersedeEdges)
     let edges = supersedeEdges.filter { graph.areInOneCycle($0.source, $0.target) }
     let target = file ?? "<file>"
+    let reimport: SuggestedCommand =
+      file.map { "dolphin import \($0) --on-conflict replace" } ?? "dolphin import <file> --on-conflict replace"
     return cycles.map { cycle in
       let members = Set(cycle)
       let inCycle = edges.filter { members.contains($0.source) }
@@ -40,7 +42,7 @@ extension WorkspaceExport {
       return what + " (\(shown)), stored before such cycles were refused. The export keeps it as stored, but "
         + "`dolphin import` refuses a file holding a supersede cycle: remove one of its supersedes relationships "
         + "from \(target) before importing it elsewhere; importing the edited file back into this workspace with "
-        + "`dolphin import \(target) --on-conflict replace` fixes the workspace too"
+        + "`\(command: reimport)` fixes the workspace too"
     }
   }
 

@@ -28,7 +28,7 @@ extension WorkspaceExport {
   /// checks it against a document whose every optional field is set, so that a field added to a
   /// record without being added here fails a test instead of drawing warnings.
   static let documentShape: FieldShape = {
-    let line = FieldShape.record("text", "evidenceIDs")
+    let line = FieldShape.record("text", "evidenceIDs", "evidenceTotal", "evidenceTruncated")
     var sectionMembers = Dictionary(
       uniqueKeysWithValues: DigestOmissions.sectionNames.map { ($0, FieldShape.array(line)) })
     sectionMembers["omitted"] = .object(Dictionary(uniqueKeysWithValues: DigestOmissions.sectionNames.map { ($0, .value) }))

@@ -77,8 +77,10 @@ package struct DiskSpace: Sendable, Equatable, Codable {
   }
 
   /// What to do when the disk holding a workspace is full, as a clause: free space, and that
-  /// reading and an export to another disk still work.
-  package static let fullDiskAdvice =
+  /// reading and an export to another disk still work. Made on each use: the export command
+  /// names the workspace in effect (``SuggestedCommand``).
+  package static var fullDiskAdvice: String {
     "free space on that disk (remove or move files there) and run the command again; until then commands that "
-    + "only read work, and `dolphin export --output FILE`, with FILE on another disk, saves a copy of everything"
+    + "only read work, and `\(command: "dolphin export --output FILE")`, with FILE on another disk, saves a copy of everything"
+  }
 }

@@ -114,10 +114,9 @@ package enum FileAccessAdvice {
   }
 
   /// `path` in single quotes, each `'` written `'\''`, so that a command shown with it pastes
-  /// into a POSIX shell as one word whatever the path holds (spaces, quotes, `$`).
-  package static func shellQuoted(_ path: String) -> String {
-    "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
-  }
+  /// into a POSIX shell as one word whatever the path holds (spaces, quotes, `$`):
+  /// ``ShellWord/quoted(_:)``.
+  package static func shellQuoted(_ path: String) -> String { ShellWord.quoted(path) }
 
   /// Advice for making `path` accessible to its owner only.
   ///

@@ -133,6 +133,11 @@ public enum Limits {
   /// An export document or legacy workspace file given to `import` or `migrate`, in bytes
   /// (1 GiB): a full workspace at the default limits is a few hundred megabytes.
   public static let importDocumentBytes = 1 << 30
+  /// Standard input read for `handoff create --next -` (one step per non-blank line), in bytes
+  /// (1 MiB): ``handoffNextSteps`` steps at ``handoffNextStepLength`` characters and their
+  /// Unicode scalar bound take at most 144,000 bytes, so the rest is room for blank lines and
+  /// white space, which count toward no bound; a larger input is refused, whatever is piped in.
+  public static let handoffNextStepsInputBytes = 1 << 20
 
   /// One row per bound, as `dolphin limits` lists it (text, and `--json`), and for tests.
   public static let table: [(name: String, value: Int, unit: String)] = [
@@ -184,6 +189,7 @@ public enum Limits {
     ("Unicode scalars per allowed character (whole text)", unicodeScalarsPerCharacter, "Unicode scalars"),
     ("input read per allowed character", inputBytesPerCharacter, "UTF-8 bytes"),
     ("import or legacy document", importDocumentBytes, "bytes"),
+    ("handoff next steps read from standard input", handoffNextStepsInputBytes, "bytes"),
   ]
 }
 

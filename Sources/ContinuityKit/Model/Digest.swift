@@ -34,17 +34,67 @@ public enum DigestTrigger: Codable, Sendable, Equatable {
 }
 
 /// One line of a digest with the ids of the records it came from.
+///
+/// JSON: `{"text", "evidenceIDs", "evidenceTotal", "evidenceTruncated"}`, as an insight gives
+/// its evidence; lines of digests before version 11 have only `text` and `evidenceIDs`.
 public struct DigestLine: Codable, Sendable, Equatable {
   /// One line of at most 240 characters.
   public var text: String
   /// The records the line quotes (digests before version 7 also stored `… and N more …`
   /// marker lines with none; decoding turns those into ``DigestSections/omitted`` counts).
   public var evidenceIDs: [UUID]
+  /// How many records the line is about in all: more than `evidenceIDs.count` when the
+  /// builder cut its evidence (a task citing 18 knowledge items cites itself and 8 of them: 9
+  /// ids, 19 in all). Nil for the lines of digests before version 11, which did not record it.
+  public var evidenceTotal: Int?
+
+  /// Whether `evidenceIDs` was cut: `evidenceTotal > evidenceIDs.count`; nil when
+  /// ``evidenceTotal`` is.
+  public var evidenceTruncated: Bool? { evidenceTotal.map { $0 > evidenceIDs.count } }
+
+  /// How many of the records the line is about it does not cite; 0 when not recorded.
+  public var evidenceLeftOut: Int { max(0, (evidenceTotal ?? 0) - evidenceIDs.count) }
 
   /// A line and its evidence.
-  public init(text: String, evidenceIDs: [UUID]) {
+  /// - Parameter evidenceTotal: how many records the line is about in all, at least
+  ///   `evidenceIDs.count`; nil when not recorded.
+  public init(text: String, evidenceIDs: [UUID], evidenceTotal: Int? = nil) {
     self.text = text
     self.evidenceIDs = evidenceIDs
+    self.evidenceTotal = evidenceTotal.map { max($0, evidenceIDs.count) }
+  }
+
+  private enum CodingKeys: String, CodingKey { case text, evidenceIDs, evidenceTotal, evidenceTruncated }
+
+  /// Decodes a line; one of a digest before version 11 has no `evidenceTotal`.
+  /// - Throws: `DecodingError.dataCorrupted` for an `evidenceTotal` below the ids cited, or an
+  ///   `evidenceTruncated` that disagrees with them (it is derived, never stored on its own).
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    text = try c.decode(String.self, forKey: .text)
+    evidenceIDs = try c.decode([UUID].self, forKey: .evidenceIDs)
+    evidenceTotal = try c.decodeIfPresent(Int.self, forKey: .evidenceTotal)
+    if let total = evidenceTotal, total < evidenceIDs.count {
+      throw DecodingError.dataCorruptedError(
+        forKey: .evidenceTotal, in: c,
+        debugDescription: "evidenceTotal is \(total), fewer than the \(evidenceIDs.count) ids the line cites")
+    }
+    let truncated = try c.decodeIfPresent(Bool.self, forKey: .evidenceTruncated)
+    if let truncated, truncated != evidenceTruncated {
+      throw DecodingError.dataCorruptedError(
+        forKey: .evidenceTruncated, in: c,
+        debugDescription: "evidenceTruncated is \(truncated), but "
+          + (evidenceTotal.map { "evidenceTotal \($0) and the \(evidenceIDs.count) ids cited say \($0 > evidenceIDs.count)" }
+            ?? "there is no evidenceTotal"))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(text, forKey: .text)
+    try c.encode(evidenceIDs, forKey: .evidenceIDs)
+    try c.encodeIfPresent(evidenceTotal, forKey: .evidenceTotal)
+    try c.encodeIfPresent(evidenceTruncated, forKey: .evidenceTruncated)
   }
 }
 

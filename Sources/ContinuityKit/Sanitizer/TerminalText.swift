@@ -103,7 +103,9 @@ public enum TerminalText {
       case "\n": out.append(contentsOf: #"\n"#.unicodeScalars)
       case "\r": out.append(contentsOf: #"\r"#.unicodeScalars)
       case "\t": out.append(contentsOf: #"\t"#.unicodeScalars)
-      case "\u{2028}", "\u{2029}", _ where isControl(scalar):
+      // The line and paragraph separators break a line as a line feed does: escaped always,
+      // as the other controls are.
+      case _ where scalar == "\u{2028}" || scalar == "\u{2029}" || isControl(scalar):
         out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
       default: out.append(scalar)
       }

@@ -33,10 +33,10 @@ public enum CappedCollection: String, Sendable, Equatable, CaseIterable {
         : held > limit
           ? "\(holds), more than its knowledgeItemLimit setting allows (\(limit))"
           : "\(holds) and its knowledgeItemLimit setting allows \(limit)"
-      let delete = "Delete some (`dolphin knowledge delete ID`)"
+      let delete = "Delete some (`\(command: "dolphin knowledge delete ID")`)"
       let way =
         total <= Limits.knowledgeItemsMaximum && limit < Limits.knowledgeItemsMaximum
-        ? "\(delete) or raise the limit with `dolphin settings set knowledgeItemLimit N` "
+        ? "\(delete) or raise the limit with `\(command: "dolphin settings set knowledgeItemLimit N")` "
           + "(at least \(total), at most \(Limits.knowledgeItemsMaximum))"
         : "\(delete); raising knowledgeItemLimit cannot make room, as it is at most \(Limits.knowledgeItemsMaximum)"
       return "\(standing); adding \(adding) would make \(total). \(way)"
@@ -50,7 +50,7 @@ public enum CappedCollection: String, Sendable, Equatable, CaseIterable {
   /// memories, the most it may hold (a fixed limit, not a setting); adding 1 would make 10001.
   /// Delete some (`dolphin memory delete ID`)`.
   private func fixed(
-    _ limit: Int, _ held: Int, _ adding: Int, _ noun: (one: String, many: String), delete command: String
+    _ limit: Int, _ held: Int, _ adding: Int, _ noun: (one: String, many: String), delete command: SuggestedCommand
   ) -> String {
     let total = held + adding
     let holds = "the workspace holds \(held) \(held == 1 ? noun.one : noun.many)"
@@ -64,7 +64,7 @@ public enum CappedCollection: String, Sendable, Equatable, CaseIterable {
     let way =
       adding > limit
       ? "Import fewer: \(adding) are more than any workspace may hold"
-      : "Delete some (`\(command)`)"
+      : "Delete some (`\(command: command)`)"
     return "\(standing); adding \(adding) would make \(total). \(way)"
   }
 }

@@ -104,11 +104,11 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
     case .damaged(let file, let message):
       return
         "\(file) is damaged or not a workspace database: \(message). Nothing was changed; "
-        + "run `dolphin doctor` for recovery steps"
+        + "run `\(command: "dolphin doctor")` for recovery steps"
     case .fileSystem(let path, let message):
       return "\(Limits.shownPath(path)): \(message)"
     case .noWorkspace(let directory):
-      return "no workspace at \(Limits.shownPath(directory)) (nothing has been captured there; `dolphin capture` creates it)"
+      return "no workspace at \(Limits.shownPath(directory)) (nothing has been captured there; `\(command: "dolphin capture")` creates it)"
     case .notAWorkspace(let file, let found):
       return
         "\(file) is an SQLite database but not a dolphin workspace: it records no dolphin schema step and holds "

@@ -276,7 +276,7 @@ extension WorkspaceTransaction {
     ) { row in
       let memoryID = row.isNull(3) ? "no memoryID" : "memoryID \(row.text(3))"
       return "memory \(row.text(0)) links to knowledge \(row.text(1)) as its mirror, but that item does not mirror it "
-        + "(source \(row.text(2)), \(memoryID)); `dolphin memory delete` keeps that item. To fix the link, \(fixLink)"
+        + "(source \(row.text(2)), \(memoryID)); `\(command: "dolphin memory delete")` keeps that item. To fix the link, \(fixLink)"
     }
     out += try db.all(
       """
@@ -309,7 +309,7 @@ extension WorkspaceTransaction {
       """, [l]
     ) {
       "message \($0.text(0)) belongs to missing conversation \($0.text(1)); to keep it, export, add that "
-        + "conversation to workspace.conversations and import the file; `dolphin erase --kind conversations` removes "
+        + "conversation to workspace.conversations and import the file; `\(command: "dolphin erase --kind conversations")` removes "
         + "every conversation and message"
     }
     // Imports by earlier builds took any text; every receipt dolphin writes holds JSON.
@@ -317,7 +317,7 @@ extension WorkspaceTransaction {
       "SELECT id, substr(arguments, 1, 40) FROM receipt WHERE NOT json_valid(arguments) ORDER BY +id LIMIT ?", [l]
     ) {
       "receipt \($0.text(0)) has arguments that are not JSON text ('\($0.text(1))'); it is shown as stored. "
-        + "`dolphin activity clear` removes receipts, or export, correct its arguments and import with --on-conflict replace"
+        + "`\(command: "dolphin activity clear")` removes receipts, or export, correct its arguments and import with --on-conflict replace"
     }
     out += try db.all(
       """
@@ -386,7 +386,7 @@ extension WorkspaceTransaction {
       return "digest \(d.id) cites \(d.missing.count) missing record(s): \(shown). No knowledge item, memory, task or "
         + "handoff has that id (dolphin removes a digest with any record it cites, so the record was deleted outside "
         + "dolphin, or the digest came in an imported file), and the digest may still quote its text. "
-        + "`dolphin erase --kind digests` removes the stored digests (`dolphin context --save` stores a new one)"
+        + "`\(command: "dolphin erase --kind digests")` removes the stored digests (`\(command: "dolphin context --save")` stores a new one)"
     }
   }
 }

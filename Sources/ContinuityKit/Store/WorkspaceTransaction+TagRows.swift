@@ -71,14 +71,14 @@ extension WorkspaceTransaction {
       problems.append(
         "\(ids.count) knowledge item(s) have tag filter rows that are not their stored tags (changed outside dolphin), "
           + "so `--tag` filters find them by other tags: " + shown.joined(separator: ", ")
-          + (more > 0 ? ", and \(more) more" : "") + " (run `dolphin reindex`)")
+          + (more > 0 ? ", and \(more) more" : "") + " (run `\(command: "dolphin reindex")`)")
     }
     let orphans = try db.integer(
       "SELECT count(*) FROM knowledge_tag t WHERE NOT EXISTS (SELECT 1 FROM knowledge k WHERE k.rowid = t.knowledge_rowid)")
     if orphans > 0 {
       problems.append(
         "\(orphans) tag filter row(s) belong to no knowledge item (deleted outside dolphin), and would tag an item "
-          + "stored later under the same row id (run `dolphin reindex`)")
+          + "stored later under the same row id (run `\(command: "dolphin reindex")`)")
     }
     return problems
   }

@@ -9,19 +9,30 @@ import Foundation
 /// (``TerminalText/singleLine(_:)``). The ids sit at a fixed place that no stored text reaches,
 /// so text cannot pose as evidence: a title ending in `[<uuid>]` reads as text after the real
 /// ids, and a title holding a line break followed by `- [<uuid>] …` stays on the same line.
+/// Evidence cut to a bound is counted inside the brackets, `- [ids, and 10 more] text`, so that
+/// a line never reads as citing all it is about when it does not (review 24-a, 10).
 package enum EvidenceLine {
-  /// `- [ids] text`, on one line.
+  /// `- [ids] text`, or `- [ids, and N more] text` when `leftOut` records are not cited, on
+  /// one line.
   /// - Parameters:
   ///   - evidenceIDs: the records the line cites, in the order given.
+  ///   - leftOut: how many more records the line is about without citing them.
   ///   - text: what the line says; its line breaks and tabs become spaces.
   /// - Returns: the line, holding no line break.
-  package static func render(evidenceIDs: [UUID], text: String) -> String {
-    let ids = evidenceIDs.map(\.uuidString).joined(separator: ", ")
-    return "- [" + ids + "] " + TerminalText.singleLine(text)
+  package static func render(evidenceIDs: [UUID], leftOut: Int = 0, text: String) -> String {
+    "- [" + citation(evidenceIDs.map(\.uuidString), leftOut: leftOut) + "] " + TerminalText.singleLine(text)
+  }
+
+  /// What goes between the brackets: `ids` joined by `, `, then `, and N more` (or `N more`
+  /// alone) when `leftOut` is more than 0.
+  package static func citation(_ ids: [String], leftOut: Int) -> String {
+    let more = leftOut > 0 ? "\(ids.isEmpty ? "" : ", and ")\(leftOut) more" : ""
+    return ids.joined(separator: ", ") + more
   }
 }
 
 extension DigestLine {
-  /// This line as ``EvidenceLine`` prints it: `- [ids] text`.
-  package var rendered: String { EvidenceLine.render(evidenceIDs: evidenceIDs, text: text) }
+  /// This line as ``EvidenceLine`` prints it: `- [ids] text`, `- [ids, and 10 more] text`
+  /// when the builder cut its evidence.
+  package var rendered: String { EvidenceLine.render(evidenceIDs: evidenceIDs, leftOut: evidenceLeftOut, text: text) }
 }

@@ -56,7 +56,7 @@ enum Commands {
         throw CLIError.invalidValue(
           "kind \(quotedValue(a.positionals[0], cutAt: 40)) is not one of: "
             + KnowledgeKind.allCases.map(\.rawValue).joined(separator: ", ")
-            + "; tasks are added with `dolphin task add TITLE` (see `dolphin task add --help`)",
+            + "; tasks are added with `\(command: "dolphin task add TITLE")` (see `dolphin task add --help`)",
           field: "kind")
       }
       let kind = try ctx.parseEnum(KnowledgeKind.self, a.positionals[0], name: "kind")
@@ -108,12 +108,12 @@ enum Commands {
       return [
         r.complete
           ? "Credentials: none found in stored text"
-          : "Credentials: none found in the most recently written records (`dolphin doctor` scans them all)"
+          : "Credentials: none found in the most recently written records (`\(command: "dolphin doctor")` scans them all)"
       ]
     }
     var lines = [
       "Credentials: \(r.count) record(s) hold text that looks like a credential"
-        + (r.complete ? "" : " in the most recently written records (`dolphin doctor` scans them all)") + ":"
+        + (r.complete ? "" : " in the most recently written records (`\(command: "dolphin doctor")` scans them all)") + ":"
     ]
     for f in r.flags { lines.append("  - " + Render.credentialFlag(f)) }
     if r.count > r.flags.count { lines.append("  … and \(r.count - r.flags.count) more") }
@@ -209,7 +209,7 @@ enum Commands {
       c.print("Workspace: \(ctx.workspaceDirectory.path)")
       c.print("Database:  \(s.databasePath)")
       c.print("Schema:    v\(s.schemaVersion)" + (s.readOnly ? " (read-only: \(s.readOnlyReason ?? ""))" : ""))
-      c.print("Knowledge: \(s.counts["knowledge"] ?? 0) of \(s.knowledgeItemLimit) (knowledgeItemLimit; see `dolphin settings`)")
+      c.print("Knowledge: \(s.counts["knowledge"] ?? 0) of \(s.knowledgeItemLimit) (knowledgeItemLimit; see `\(command: "dolphin settings")`)")
       for (label, key) in [("Memories", "memory"), ("Tasks", "task"), ("Handoffs", "handoff"), ("Digests", "digest"),
                            ("Conversations", "conversation"), ("Messages", "message"), ("Receipts", "receipt"),
                            ("Checkpoints", "checkpoint"), ("Quarantined", "quarantine")] {
@@ -218,7 +218,7 @@ enum Commands {
       c.print("Active handoff: \(s.activeHandoffID?.uuidString ?? "none")")
       for line in credentialLines(s.credentials) { c.print(line) }
       if s.integrityProblems.isEmpty {
-        c.print("Integrity: references ok (run `dolphin doctor` for a full check)")
+        c.print("Integrity: references ok (run `\(command: "dolphin doctor")` for a full check)")
       } else {
         c.print("Integrity: \(s.integrityProblems.count) problem(s):")
         // One line each: a problem may quote an id read from a record edited outside dolphin.
@@ -465,12 +465,12 @@ enum Commands {
                 ? "The workspace database holds no schema yet: a first run was interrupted before its first write "
                   + "committed (the schema is created with it), or is still running in another process (a first `import` "
                   + "or `migrate` writes everything in one transaction)\(pending). Nothing is stored in it, and nothing was changed. The first command that stores "
-                  + "something (e.g. `dolphin capture`) completes it; until then the other commands say there is no "
+                  + "something (e.g. `\(command: "dolphin capture")`) completes it; until then the other commands say there is no "
                   + "workspace here yet (exit 3)."
                 // Any writable open applies the remaining steps, whatever the command.
                 : "The workspace schema is not complete yet\(pending): a first run was interrupted between schema "
                   + "steps. Nothing was changed. The next dolphin command run where the workspace can be written "
-                  + "(`dolphin status` will do) completes it.")
+                  + "(`\(command: "dolphin status")` will do) completes it.")
           } else {
             report.malformedRecords = try store.read { tx in try tx.malformedJSON() }
             // Before the checks that read records: they skip such records rather than stop.
@@ -541,7 +541,7 @@ enum Commands {
             // Upgrade work the next search does by itself is noted, not a problem.
             let nextSearch =
               writable
-              ? "the next search (or other command that ranks) does it by itself, or run `dolphin reindex` now"
+              ? "the next search (or other command that ranks) does it by itself, or run `\(command: "dolphin reindex")` now"
               : "the next search run where the workspace can be written does it by itself (until then searches "
                 + "here read every record instead, which is slower)"
             switch tokenizer {
@@ -644,8 +644,8 @@ enum Commands {
         report.advice.append(
           "The disk holding the workspace is full (\(space.described())): every command that stores something fails, and nothing stored is "
             + "lost; the checks above read the workspace as it is on disk. Free space on that disk (remove or move files "
-            + "there), then run `dolphin doctor` again; until then commands that only read work, and `dolphin export "
-            + "--output FILE`, with FILE on another disk, saves a copy of everything.")
+            + "there), then run `\(command: "dolphin doctor")` again; until then commands that only read work, and "
+            + "`\(command: "dolphin export --output FILE")`, with FILE on another disk, saves a copy of everything.")
       }
       if report.checksRun, report.integrityCheck != ["ok"] {
         report.advice += ["The database file failed SQLite's integrity check. Nothing was changed."] + recoverySteps(dir.path, dbPath)
@@ -653,7 +653,7 @@ enum Commands {
       if report.checkError != nil {
         report.advice +=
           ["A check stopped with an error (above) although the integrity check passed, so it and the checks "
-            + "after it did not run. Nothing was changed. Run `dolphin doctor` again once no other process is writing; if "
+            + "after it did not run. Nothing was changed. Run `\(command: "dolphin doctor")` again once no other process is writing; if "
             + "the error comes back, treat the database as damaged:"] + recoverySteps(dir.path, dbPath)
       }
       if let malformed = report.malformedRecords, !malformed.isEmpty {
@@ -670,14 +670,14 @@ enum Commands {
       if indexDisagrees {
         report.advice.append(
           "The search index disagrees with the stored records (the records themselves are intact); "
-            + "`dolphin reindex` rebuilds it from them.")
+            + "`\(command: "dolphin reindex")` rebuilds it from them.")
       }
       switch tokenizer {
       case .current, .stale(.version): break  // Pending work, noted above.
       case .stale:
         report.advice.append(
           "The search index's tokenizer version is unreadable (the records are intact); "
-            + "the first search run where the workspace can be written rebuilds it, or run `dolphin reindex` now.")
+            + "the first search run where the workspace can be written rebuilds it, or run `\(command: "dolphin reindex")` now.")
       case .newer:
         report.advice.append(
           "A newer dolphin built the search index. This build searches without it (slower) and leaves it alone, so "
@@ -702,7 +702,7 @@ enum Commands {
         report.advice.append(importRefusalAdvice(refusals, dir.path, dbPath))
       }
       if let quarantined = report.quarantined, quarantined > 0 {
-        report.advice.append("\(quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `dolphin quarantine`.")
+        report.advice.append("\(quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `\(command: "dolphin quarantine")`.")
       }
       let failure: ReportedFailure? =
         if let problem = report.openProblem {
@@ -775,7 +775,7 @@ enum Commands {
                   // run (records above cannot be read), so agreement was not shown.
                   : report.searchIndexStaleRecords == nil && !(report.malformedRecords ?? []).isEmpty
                     ? "every record has its entries, but whether they match the records' current text was not "
-                      + "checked (not run while records listed above cannot be read; run `dolphin doctor` again "
+                      + "checked (not run while records listed above cannot be read; run `\(command: "dolphin doctor")` again "
                       + "once they are repaired)"
                     : "agrees with the records"))
           // A problem may quote an id read from a record edited outside dolphin.
@@ -806,10 +806,10 @@ enum Commands {
               : interruptedBeforeFirstStep == true
                 ? "Doctor: no workspace yet: a first run was interrupted before its first write committed, or is still "
                   + "running; not a problem: "
-                  + "the first command that stores something (e.g. `dolphin capture`) completes it."
+                  + "the first command that stores something (e.g. `\(command: "dolphin capture")`) completes it."
               : interruptedBeforeFirstStep == false
                 ? "Doctor: schema incomplete: a first run was interrupted between schema steps; not a problem: the "
-                  + "next dolphin command run where the workspace can be written (`dolphin status` will do) completes it."
+                  + "next dolphin command run where the workspace can be written (`\(command: "dolphin status")` will do) completes it."
               : report.searchIndexUpgradePending == true
                 ? "Doctor: healthy (the search index work noted as pending is not a problem)."
                 : "Doctor: healthy.")
@@ -892,14 +892,14 @@ enum Commands {
     let rest =
       isCut
       ? " (it covers the first \(covered) of the \(report.handoffCount) handoffs, as much as one command line holds: "
-        + "run `dolphin doctor` again afterwards for a command that covers the others)" : ""
+        + "run `\(command: "dolphin doctor")` again afterwards for a command that covers the others)" : ""
     let scope = isCut ? "from the first \(covered) handoffs" : "all"
     return (
       found
         + " They were written after this workspace's upgrade removed such steps, so not by dolphin (capture refuses "
         + "them, imports drop them). Nothing was changed. To remove them \(scope) and keep the other steps, stop every "
         + "dolphin process using this workspace and run: " + command + rest
-        + "; or delete such a handoff (`dolphin handoff delete <id>`).",
+        + "; or delete such a handoff (`\(command: "dolphin handoff delete <id>")`).",
       command
     )
   }
@@ -977,8 +977,8 @@ enum Commands {
       + "exported as stored. A command that rewrites such a record (`task complete` on such a task, deleting an item "
       + "that such an item relates to) refuses it, and so does importing an export that holds it, until its text is "
       + "within the bound. A knowledge item is brought within it in place, keeping its id and relationships: "
-      + "`dolphin knowledge edit <id> --title …` (or `--content`, `--tags`). A memory, task or handoff has no edit: "
-      + "delete it (`dolphin memory delete <id>`, `task delete`, `handoff delete`) and store it again within the bound."
+      + "`\(command: "dolphin knowledge edit <id> --title …")` (or `--content`, `--tags`). A memory, task or handoff has no edit: "
+      + "delete it (`\(command: "dolphin memory delete <id>")`, `task delete`, `handoff delete`) and store it again within the bound."
   }
 
   /// Doctor's lines for stored values an import refuses on a record it writes (a NUL in text, a
@@ -1009,8 +1009,8 @@ enum Commands {
       + "readable text (a NUL is removed; in a tag, a line break or tab becomes a space, another control character "
       + "is removed and a comma becomes `-`), stop every dolphin process using this workspace, copy the directory \(directory) somewhere "
       + "safe, and run: " + fixes.joined(separator: "; ")
-      + (report.truncated ? "; then run `dolphin doctor` again for the others" : "")
-      + "; then `dolphin doctor` again (and `dolphin reindex` if it reports the search index)."
+      + (report.truncated ? "; then run `\(command: "dolphin doctor")` again for the others" : "")
+      + "; then `\(command: "dolphin doctor")` again (and `\(command: "dolphin reindex")` if it reports the search index)."
   }
 
   /// Doctor's lines for stored records that break another rule of `dolphin import`
@@ -1050,8 +1050,8 @@ enum Commands {
         ? ""
         : "; for those one statement fixes, stop every dolphin process using this workspace, copy the directory "
           + "\(directory) somewhere safe, and run: " + fixes.joined(separator: "; "))
-      + (refusals.count > 20 ? "; then run `dolphin doctor` again for the others" : "")
-      + "; then `dolphin doctor` again (and `dolphin reindex` if it reports the search index)."
+      + (refusals.count > 20 ? "; then run `\(command: "dolphin doctor")` again for the others" : "")
+      + "; then `\(command: "dolphin doctor")` again (and `\(command: "dolphin reindex")` if it reports the search index)."
   }
 
   /// Doctor's search index problem for records whose index entries no longer match them: how
@@ -1062,7 +1062,7 @@ enum Commands {
     return "\(freshness.staleCount) of \(freshness.checked) indexed record(s) no longer match their search index entries "
       + "(changed outside dolphin after they were indexed), so searches rank them by their old words: "
       + shown.map(\.description).joined(separator: ", ") + (more > 0 ? ", and \(more) more" : "")
-      + " (run `dolphin reindex`)"
+      + " (run `\(command: "dolphin reindex")`)"
   }
 
   /// Doctor's note on the `-wal` and `-shm` files its read-only open created and could not remove,
@@ -1131,7 +1131,7 @@ enum Commands {
         + "that is not JSON even without them is emptied), and set each unknown name to the value a new record gets "
         + "(a digest is removed: digests are rebuilt by `dolphin context`), e.g.: "
         + fixes.joined(separator: "; ") + (records.count > 10 ? "; and so on for the others" : ""))
-    steps.append("4. Run `dolphin doctor` again (and `dolphin reindex` if it reports the search index).")
+    steps.append("4. Run `\(command: "dolphin doctor")` again (and `\(command: "dolphin reindex")` if it reports the search index).")
     steps.append("5. Or restore from your latest `dolphin export` into a fresh workspace directory.")
     return steps
   }
@@ -1160,7 +1160,7 @@ enum Commands {
       "2. Copy the whole directory \(directory) (including workspace.sqlite-wal and -shm) somewhere safe.",
       "3. Give each such record a new id, which keeps everything else it holds, e.g.: " + fixes.joined(separator: "; ")
         + (records.count > 10 ? "; and so on for the others" : ""),
-      "4. Run `dolphin doctor` again: it names any reference that still holds an old id (a relationship, a task's "
+      "4. Run `\(command: "dolphin doctor")` again: it names any reference that still holds an old id (a relationship, a task's "
         + "or handoff's list, the active handoff marker) and so now points at no record.",
     ]
   }
@@ -1217,7 +1217,7 @@ enum Commands {
     switch failure {
     case .noWorkspace:
       return [
-        "Nothing has been captured at \(directory). Check --workspace (or DOLPHIN_HOME); `dolphin capture` creates a workspace."
+        "Nothing has been captured at \(directory). Check --workspace (or DOLPHIN_HOME); `\(command: "dolphin capture")` creates a workspace."
       ]
     case .notADirectory:
       return [
@@ -1239,7 +1239,7 @@ enum Commands {
         "The disk holding the workspace is full\(space). The database is not known to be damaged, and nothing was "
           + "changed: it cannot be read without allocating beside it (committed changes still wait in its -wal file, "
           + "and SQLite needs a -shm index to read them). Free space on that disk (remove or move files there) and run "
-          + "`dolphin doctor` again, or copy the whole directory (with workspace.sqlite-wal) to another disk and run "
+          + "`\(command: "dolphin doctor")` again, or copy the whole directory (with workspace.sqlite-wal) to another disk and run "
           + "`dolphin doctor --workspace <copy>`."
       ]
     case .untrustedPath:
@@ -1247,7 +1247,7 @@ enum Commands {
         "Nothing was read or changed: another user controls the workspace directory, a directory on the way to it, "
           + "or the database file (the error says which and who), so they could rewrite or replace the workspace, "
           + "or read what is written into it. Do as the error says, or use a directory of your own, then run "
-          + "`dolphin doctor` again: it checks the path and the files beside the database before opening it."
+          + "`\(command: "dolphin doctor")` again: it checks the path and the files beside the database before opening it."
       ]
     case .foreignWAL:
       return [
@@ -1255,7 +1255,7 @@ enum Commands {
           + "another user who may not write the database, or is not a regular file (a symbolic link, a FIFO), which "
           + "neither SQLite nor dolphin makes; reading through it could show, or save, what that user wrote as this "
           + "workspace's records. Move or remove it as the error says, while no dolphin is running, then run "
-          + "`dolphin doctor` again."
+          + "`\(command: "dolphin doctor")` again."
       ]
     case .symbolicLink:
       return [

@@ -186,8 +186,9 @@ extension Commands {
           throw ValidationError(
             field: "workspace",
             message: "the demo's workspace \(dir.path): \(why)Name a new directory with --workspace DIR, or, once "
-              + "your records there are kept elsewhere (`dolphin export --workspace \(dir.path) --output FILE`), "
-              + "remove \(dir.path) to start the demo afresh")
+              + "your records there are kept elsewhere "
+              + "(`\(SuggestedCommand("dolphin export --output FILE").naming(workspace: dir.path))`), "
+              + "remove \(ShellWord.word(dir.path)) to start the demo afresh")
         }
         throw ValidationError(
           field: "workspace",
@@ -282,7 +283,7 @@ extension Commands {
       }
       let status = try engine.status()
       say("8. Status: \(status.counts["knowledge"] ?? 0) knowledge items, \(status.counts["task"] ?? 0) tasks, \(status.counts["digest"] ?? 0) digest(s), \(status.counts["handoff"] ?? 0) handoff(s), integrity " + (status.integrityProblems.isEmpty ? "ok" : "\(status.integrityProblems.count) problem(s)"))
-      say("Try: dolphin search \"handoff\" --workspace \(dir.path)")
+      say("Try: " + SuggestedCommand("dolphin search \"handoff\"").naming(workspace: dir.path))
       if ctx.json {
         struct Out: Encodable {
           var workspace: String; var knowledge: [KnowledgeItem]; var tasks: [TaskItem]; var search: SearchResponse

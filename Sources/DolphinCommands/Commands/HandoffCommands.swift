@@ -25,7 +25,7 @@ enum HandoffCommands {
           readsStandardInput: true),
         OptionSpec(
           name: "next", value: "STEP", repeatable: true,
-          help: "A next step (≤ \(Limits.handoffNextSteps), each ≤ \(Limits.handoffNextStepLength) characters); '-' reads steps from stdin, one per non-blank line.",
+          help: "A next step (≤ \(Limits.handoffNextSteps), each ≤ \(Limits.handoffNextStepLength) characters); '-' reads steps from stdin, one per non-blank line (blank lines and surrounding white space count for nothing; at most \(Limits.handoffNextStepsInputBytes) bytes are read).",
           readsStandardInput: true),
         OptionSpec(name: "knowledge", value: "ID", repeatable: true, help: "A knowledge item to carry (≤ \(Limits.idsPerList))."),
         OptionSpec(name: "task", value: "ID", repeatable: true, help: "A task to carry (≤ \(Limits.idsPerList))."),
@@ -61,19 +61,31 @@ enum HandoffCommands {
       let focus = try ctx.textOption("focus", field: "focus", limit: Limits.handoffFocus, trimmed: true) ?? ""
       let summary = try ctx.textOption("summary", field: "summary", limit: Limits.handoffSummary, trimmed: true)
       // `--next -` reads one step per non-blank line (review 21-a, 18: `printf 'a\nb\n' | … --next -`
-      // made one step holding a line break); each line is then checked as a step is.
+      // made one step holding a line break); each line is then checked as a step is. Blank lines
+      // and the white space around a step count toward no bound (review 24-a, 6: the whole input
+      // was held to an unstated 3,624 characters, blank lines included).
       var nextSteps: [String] = []
       for step in a.all("next") {
         guard step == "-" else {
           nextSteps.append(step)
           continue
         }
-        let text = try ctx.standardInputText(
-          for: "--next", field: "nextSteps",
-          limit: Limits.handoffNextSteps * (Limits.handoffNextStepLength + 2), trimmed: true)
-        nextSteps += text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-          .filter { !$0.isEmpty }
+        ctx.standardInputHolds = "the next steps"
+        let lines = try TextInput.readLines(
+          option: "--next", field: "nextSteps", maxBytes: Limits.handoffNextStepsInputBytes,
+          entries: "at most \(Limits.handoffNextSteps) steps of at most \(Limits.handoffNextStepLength) characters",
+          console: ctx.console)
+        guard !lines.isEmpty else {
+          throw ValidationError(
+            field: "nextSteps",
+            message: "--next -: standard input held no step (no line with anything but white space); pipe the steps "
+              + "in, one per line, or give each with --next STEP; nothing was stored")
+        }
+        nextSteps += lines
       }
+      // Counted before each step is checked, as the library counts them, so that thousands of
+      // piped lines are refused at once.
+      try Limits.checkCount("nextSteps", nextSteps.count, limit: Limits.handoffNextSteps, unit: "steps")
       let r = try ctx.engine(.create).createHandoff(
         HandoffRequest(
           focus: focus, summary: summary, nextSteps: nextSteps, knowledgeIDs: knowledge, taskIDs: tasks,
@@ -114,10 +126,10 @@ enum HandoffCommands {
         c.print(
           "Marked it active" + (r.previouslyActiveID.map { " (handoff \($0.uuidString) was active before)" } ?? "") + ".")
         if let warning = r.activationWarning, let previous = r.previouslyActiveID {
-          c.printDiagnostic("dolphin: warning: \(warning); to make it active again: dolphin handoff restore \(previous.uuidString)")
+          c.printDiagnostic("dolphin: warning: \(warning); to make it active again: \(command: "dolphin handoff restore \(previous)")")
         }
       }
-      c.print("Restore it later with: dolphin handoff restore \(r.handoff.id.uuidString)")
+      c.print("Restore it later with: \(command: "dolphin handoff restore \(r.handoff.id)")")
     })
 
   static let list = Command(

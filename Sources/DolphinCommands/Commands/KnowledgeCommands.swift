@@ -82,7 +82,7 @@ enum KnowledgeCommands {
             + Render.leftOutHint(shown: listing.items.count, total: listing.total, maximum: Limits.knowledgeItemsMaximum))
         if let why = listing.emptyExplanation {
           let advice = switch listing.emptyReason {
-          case .noKnowledge: "; `dolphin capture` adds one"
+          case .noKnowledge: "; `\(command: "dolphin capture")` adds one"
           case .noItemWithTag, .noItemWithTagInKinds: Render.oneTagHint(tag).map { " " + $0 } ?? ""
           case .noItemInKinds, nil: ""
           }
@@ -183,8 +183,8 @@ enum KnowledgeCommands {
       if result.digestsQuotingEarlierText > 0 {
         ctx.console.printDiagnostic(
           "dolphin: notice: \(result.digestsQuotingEarlierText) stored digest(s) cite this item and still quote its earlier "
-            + "text (digests are snapshots); `dolphin context --save` stores one with the new text, and "
-            + "`dolphin erase --kind digests` removes every stored digest")
+            + "text (digests are snapshots); `\(command: "dolphin context --save")` stores one with the new text, and "
+            + "`\(command: "dolphin erase --kind digests")` removes every stored digest")
       }
       if ctx.json {
         // `rebuiltHandoffIDs` only when the edit rewrote a handoff's rule-built summary, as the
@@ -584,7 +584,7 @@ enum MigrateCommands {
         // Review 20-a, 9: after an erase, "nothing changed" left no way to get the records back.
         ctx.console.print(
           "\(file.path) (sha256 \(report.sha256.prefix(16))…) was imported before\(first); nothing changed. "
-            + "Records of it erased or deleted since stay gone; `dolphin migrate \(ShellWord.word(path)) --again` "
+            + "Records of it erased or deleted since stay gone; `\(command: "dolphin migrate \(path) --again")` "
             + "imports those this workspace no longer holds.")
         return
       }

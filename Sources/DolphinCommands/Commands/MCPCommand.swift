@@ -60,16 +60,22 @@ enum MCPCommands {
       // Open the workspace (notices, a legacy import) beside the protocol, not before it: the
       // client's `initialize` is answered at once, and a call that needs the workspace waits
       // for this open (MCPWorkspace serializes opening).
+      // The commands its messages suggest name its workspace, given or not: the client's user
+      // reads them in another shell, whose DOLPHIN_HOME may not be the server's.
       let opening = Task.detached {
-        do {
-          _ = try workspace.engine()
-        } catch {
-          console.printDiagnostic(MCPServer.logLine("dolphin mcp: warning: \(error)"))
+        SuggestedCommand.$workspace.withValue(directory.path) {
+          do {
+            _ = try workspace.engine()
+          } catch {
+            console.printDiagnostic(MCPServer.logLine("dolphin mcp: warning: \(error)"))
+          }
         }
       }
       let server = MCPServer.workspaceServer(
         workspace: workspace, writes: policy, version: DolphinCLI.version, verbose: verbose)
-      await server.run(transport: StdioTransport(output: protocolOutput))
+      await SuggestedCommand.$workspace.withValue(directory.path) {
+        await server.run(transport: StdioTransport(output: protocolOutput))
+      }
       await opening.value
       if verbose { console.printError("dolphin mcp: standard input closed; stopping") }
     })

@@ -33,9 +33,12 @@ extension SearchCommands {
       case .noMatchWithTag, .noItemWithTag: hint = Render.oneTagHint(tag).map { " " + $0 } ?? ""
       case .onlyMemoriesMatch:
         // A tag filter keeps knowledge items only: --include-memories would not find them.
-        hint = tag == nil ? " (add --include-memories, or use dolphin memory search)" : " (dolphin memory search finds them)"
-      case .onlyKnowledgeMatches: hint = " (dolphin search finds them)"
-      case .noRecords: hint = r.scope == .memories ? "; `dolphin memory save` adds one" : "; `dolphin capture` adds one"
+        hint =
+          tag == nil
+          ? " (add --include-memories, or use \(command: "dolphin memory search"))"
+          : " (\(command: "dolphin memory search") finds them)"
+      case .onlyKnowledgeMatches: hint = " (\(command: "dolphin search") finds them)"
+      case .noRecords: hint = r.scope == .memories ? "; `\(command: "dolphin memory save")` adds one" : "; `\(command: "dolphin capture")` adds one"
       default: hint = ""
       }
       // The explanation may name query words: shown inert, as all user text is.
@@ -69,12 +72,13 @@ extension SearchCommands {
   static func idLookupHint(_ id: UUID, recordType: RecordType?) -> String {
     let u = id.uuidString
     return switch recordType {
-    case .knowledge: "To look up a record by its id: dolphin knowledge get \(u)"
-    case .memory: "\(u) is a legacy memory's id; search matches words, not ids: dolphin memory list shows it"
-    case .task: "\(u) is a task's id; search matches words, not ids: dolphin task get \(u) shows it"
-    case .handoff: "\(u) is a handoff's id: dolphin handoff get \(u)"
-    case .digest: "\(u) is a stored digest's id; search matches words, not ids: dolphin export includes stored digests"
-    case .receipt: "\(u) is an activity receipt's id; search matches words, not ids: dolphin activity shows it"
+    case .knowledge: "To look up a record by its id: \(command: "dolphin knowledge get \(id)")"
+    case .memory: "\(u) is a legacy memory's id; search matches words, not ids: \(command: "dolphin memory list") shows it"
+    case .task: "\(u) is a task's id; search matches words, not ids: \(command: "dolphin task get \(id)") shows it"
+    case .handoff: "\(u) is a handoff's id: \(command: "dolphin handoff get \(id)")"
+    case .digest:
+      "\(u) is a stored digest's id; search matches words, not ids: \(command: "dolphin export") includes stored digests"
+    case .receipt: "\(u) is an activity receipt's id; search matches words, not ids: \(command: "dolphin activity") shows it"
     case nil: "No record in this workspace has the id \(u); search matches words, not ids"
     }
   }
@@ -189,13 +193,13 @@ extension SearchCommands {
         throw CLIError.usage(
           "--tag and --include-memories cannot be combined: memories have no tags of their own (their knowledge mirrors "
             + "carry them), so --tag cannot select them; give --tag to search tagged knowledge, or --include-memories "
-            + "without --tag (or `dolphin memory search`) to search memories too")
+            + "without --tag (or `\(command: "dolphin memory search")`) to search memories too")
       }
       if !kinds.isEmpty, a.has("include-memories") {
         throw CLIError.usage(
           "--kind and --include-memories cannot be combined: memories have no kind, so --kind cannot select them; "
             + "give --kind to search knowledge of those kinds, or --include-memories without --kind "
-            + "(or `dolphin memory search`) to search memories too")
+            + "(or `\(command: "dolphin memory search")`) to search memories too")
       }
       let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
       let tagFilter = try ctx.tagFilter()
@@ -244,12 +248,12 @@ extension SearchCommands {
         ? ReportedFailure(
           code: ExitCode.storage,
           message: "\(skipped.count) record(s) with an id that is not a UUID were left out of the search index; "
-            + "`dolphin doctor` explains how to fix them")
+            + "`\(command: "dolphin doctor")` explains how to fix them")
         : !problems.isEmpty
           ? ReportedFailure(
             code: ExitCode.storage,
             message: "the rebuilt search index still disagrees with the records (see the index check above); "
-              + "`dolphin doctor` reports the workspace")
+              + "`\(command: "dolphin doctor")` reports the workspace")
           : nil
       if ctx.json {
         struct Out: Encodable {

@@ -87,7 +87,7 @@ enum SettingsCommands {
     for e in entries where e.isSettable { c.print(line(e, "; it holds \(report.knowledgeItems) now")) }
     c.print("Dolphin app settings (carried by export and import; the command line only shows them):")
     for e in entries where !e.isSettable { c.print(line(e)) }
-    c.print("Change the limit with `dolphin settings set knowledgeItemLimit N`.")
+    c.print("Change the limit with `\(command: "dolphin settings set knowledgeItemLimit N")`.")
   }
 
   /// The canonical name of a setting `settings set` changes, matched case-insensitively.

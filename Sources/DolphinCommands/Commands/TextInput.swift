@@ -66,27 +66,7 @@ enum TextInput {
       if case .file(_, let option) = source { throw CLIError.input("\(option): \(failure.description)") }
       throw CLIError.input("\(field): \(failure.description)")
     }
-    let bytes = result.bytes
-    // Named as UTF-16, as `import` names it, not by its first NUL (review 21-a, 12).
-    if UTF8Validation.startsWithUTF16ByteOrderMark(bytes) {
-      throw ValidationError(
-        field: field,
-        message: "\(field) from \(origin) is saved as UTF-16 (it starts with a UTF-16 byte order mark); give UTF-8 text")
-    }
-    if let nul = bytes.firstIndex(of: 0) {
-      throw ValidationError(
-        field: field,
-        message: "\(field) from \(origin) is not text: it holds a NUL byte (at byte \(nul)); give UTF-8 text")
-    }
-    let end = result.truncated ? completeUTF8Prefix(bytes) : bytes.count
-    if let offset = UTF8Validation.firstInvalidByteOffset(in: bytes[..<end]) {
-      // Where, as `import` says it: the first byte that is not part of valid UTF-8.
-      throw ValidationError(
-        field: field,
-        message: "\(field) from \(origin) is not UTF-8 text: the byte \(hexByte(bytes[offset])) at byte offset "
-          + "\(offset) (counting from 0) is not valid UTF-8; convert it to UTF-8 first (e.g. with iconv)")
-    }
-    var text = String(decoding: bytes[..<end], as: UTF8.self)
+    var text = try decodedText(result, field: field, origin: origin)
     if dropsFinalLineBreak, !result.truncated, let last = text.last, last == "\n" || last == "\r\n" {
       text.removeLast()
     }
@@ -112,6 +92,70 @@ enum TextInput {
       throw refused
     }
     return text
+  }
+
+  /// `result` as text, refused when it is not: saved as UTF-16, holding a NUL byte, or not
+  /// UTF-8 (a read cut short may end inside a character, which is not the input's fault: that
+  /// character is left out).
+  /// - Parameters:
+  ///   - field: the field the text is for, named in errors.
+  ///   - origin: where it was read, `standard input` or `'PATH'`.
+  /// - Throws: ``ValidationError`` naming `field`, `origin` and the byte at fault.
+  private static func decodedText(_ result: BoundedInput.Result, field: String, origin: String) throws -> String {
+    let bytes = result.bytes
+    // Named as UTF-16, as `import` names it, not by its first NUL (review 21-a, 12).
+    if UTF8Validation.startsWithUTF16ByteOrderMark(bytes) {
+      throw ValidationError(
+        field: field,
+        message: "\(field) from \(origin) is saved as UTF-16 (it starts with a UTF-16 byte order mark); give UTF-8 text")
+    }
+    if let nul = bytes.firstIndex(of: 0) {
+      throw ValidationError(
+        field: field,
+        message: "\(field) from \(origin) is not text: it holds a NUL byte (at byte \(nul)); give UTF-8 text")
+    }
+    let end = result.truncated ? completeUTF8Prefix(bytes) : bytes.count
+    if let offset = UTF8Validation.firstInvalidByteOffset(in: bytes[..<end]) {
+      // Where, as `import` says it: the first byte that is not part of valid UTF-8.
+      throw ValidationError(
+        field: field,
+        message: "\(field) from \(origin) is not UTF-8 text: the byte \(hexByte(bytes[offset])) at byte offset "
+          + "\(offset) (counting from 0) is not valid UTF-8; convert it to UTF-8 first (e.g. with iconv)")
+    }
+    return String(decoding: bytes[..<end], as: UTF8.self)
+  }
+
+  /// Reads a list from standard input, one entry per non-blank line (`handoff create --next -`):
+  /// each line trimmed of the white space around it, blank lines skipped, so that neither
+  /// counts toward any bound. The entries' number and length are the caller's to check, as for
+  /// entries given as arguments (`--next has 13 steps; the limit is 12`).
+  ///
+  /// At most `maxBytes` are read: enough for every entry at its bound with blank lines
+  /// between, and a bound on memory whatever is piped in (`yes |` stops there).
+  /// - Parameters:
+  ///   - option: the option as the user gave it, `--next`, named in errors.
+  ///   - field: the library's field, `nextSteps`.
+  ///   - maxBytes: the most bytes read, e.g. ``Limits/handoffNextStepsInputBytes``.
+  ///   - entries: what the list holds at most, and each entry, for the error over `maxBytes`
+  ///     (`12 steps of at most 300 characters`).
+  /// - Throws: ``ValidationError`` naming `option` and `maxBytes` for more input than that, or
+  ///   for input that is not UTF-8 text; ``CLIError/input(_:)`` when it cannot be read.
+  static func readLines(
+    option: String, field: String, maxBytes: Int, entries: String, console: Console
+  ) throws -> [String] {
+    let result: BoundedInput.Result
+    switch load(.standardInput, maxBytes: maxBytes, stop: BoundedInput.stopAtFirstNUL(), console: console) {
+    case .success(let r): result = r
+    case .failure(let failure): throw CLIError.input("\(option) -: \(failure.description)")
+    }
+    let text = try decodedText(result, field: field, origin: "standard input")
+    if result.truncated {
+      throw ValidationError(
+        field: field, limit: maxBytes,
+        message: "\(option) -: standard input is more than \(maxBytes) bytes, the most read for \(option) - "
+          + "(\(entries), one per non-blank line); nothing was stored")
+    }
+    return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
   }
 
   /// Whether the first byte after whitespace (and a UTF-8 byte-order mark) is known and is
@@ -204,7 +248,7 @@ enum TextInput {
     case .failure(.notRegularFile(_, let kind)):
       // A FIFO, socket or device: refused before it is read, so that none can block or run on.
       throw CLIError.input(
-        "\(name) is \(kind), not a regular file; name the export file, or pipe it to `dolphin import -`\(nothing)")
+        "\(name) is \(kind), not a regular file; name the export file, or pipe it to `\(command: "dolphin import -")`\(nothing)")
     case .failure(.cannotOpen(_, let reason)):
       throw CLIError.input("\(name): cannot read it: \(reason)\(nothing)")
     case .failure(.readFailed(_, let reason)):

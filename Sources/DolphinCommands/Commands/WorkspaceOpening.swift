@@ -92,7 +92,7 @@ enum WorkspaceOpening {
     try KnowledgeEngine.importLegacyWorkspaceAtFirstWrite(in: directory, store: store) { report in
       console.printDiagnostic(
         "\(program): notice: imported legacy \(KnowledgeEngine.legacyFileName) (schema v\(report.sourceVersion ?? 0)): "
-          + MigrateCommands.summary(report) + (report.quarantined.isEmpty ? "" : " (see `dolphin quarantine`)")
+          + MigrateCommands.summary(report) + (report.quarantined.isEmpty ? "" : " (see `\(command: "dolphin quarantine")`)")
           + MigrateCommands.keptClauses(report).map { "; " + $0.prefix(1).lowercased() + $0.dropFirst() }.joined()
           + "; the original is unchanged, a 0600 backup is at \(report.backupPath ?? "?")")
     }

@@ -199,12 +199,12 @@ extension Render {
     out += b.capturedSince.isEmpty ? ["  (nothing)"] : b.capturedSince.map { reference($0, carried: carried) }
     out += ["", "Tasks added, completed or updated since this handoff (\(b.tasksSince.count) of \(b.tasksSinceTotal)):"]
     out += b.tasksSince.isEmpty ? ["  (none)"] : b.tasksSince.map { reference($0) }
-    let left = [
+    let left: [(Int, String, String, SuggestedCommand)] = [
       (b.capturedSinceTotal - b.capturedSince.count, "knowledge item", "knowledge items", "dolphin knowledge list"),
       (b.tasksSinceTotal - b.tasksSince.count, "task", "tasks", "dolphin task list --status all"),
     ].filter { $0.0 > 0 }
-    for (n, one, many, command) in left {
-      out.append("  … \(n) more \(n == 1 ? one : many) since this handoff not shown (`\(command)` lists them)")
+    for (n, one, many, lister) in left {
+      out.append("  … \(n) more \(n == 1 ? one : many) since this handoff not shown (`\(command: lister)` lists them)")
     }
     if !h.recentExcerpts.isEmpty {
       out += ["", "Recent excerpts (copied chat lines):"] + h.recentExcerpts.map { "  > \(inertLine($0))" }

@@ -42,7 +42,7 @@ extension Render {
       if new.count > importNewRecordsShown { lines.append("    … and \(new.count - importNewRecordsShown) more") }
     }
     if p.credentials.count > 0 {
-      lines.append("  \(p.credentials.count) record(s) hold text that looks like a credential; they are imported and flagged (see `dolphin status`):")
+      lines.append("  \(p.credentials.count) record(s) hold text that looks like a credential; they are imported and flagged (see `\(command: "dolphin status")`):")
       for f in p.credentials.flags { lines.append("    - " + credentialFlag(f)) }
     }
     if p.hasConflicts {
@@ -115,7 +115,7 @@ extension Render {
       lines.append(
         "  Kept on purpose: " + p.keptFiles.map(inert).joined(separator: ", ")
           + " (legacy copies made when a workspace.json was migrated; they may hold records this erase removes, "
-          + "and `dolphin erase --kind all` removes them).")
+          + "and `\(command: "dolphin erase --kind all")` removes them).")
     }
     if !p.keptCopies.isEmpty, !p.isEmpty {
       let parts = p.keptCopies.map { copy in
@@ -130,8 +130,8 @@ extension Render {
       lines.append(
         "  Kept: " + parts.joined(separator: ", ")
           + ", which may quote what this erase removes (an answer that cites it, a call's arguments); "
-          + "`dolphin activity clear` removes chat and activity, `dolphin erase --kind conversations` the conversations, "
-          + "`dolphin erase --kind all` everything.")
+          + "`\(command: "dolphin activity clear")` removes chat and activity, `\(command: "dolphin erase --kind conversations")` the conversations, "
+          + "`\(command: "dolphin erase --kind all")` everything.")
     }
     return lines.joined(separator: "\n")
   }
@@ -152,8 +152,8 @@ extension Render {
           + "\(v.mentionedByKeptRecords) of the \(v.idsChecked) erased id(s) "
           + (v.mentionedByKeptRecords == 1 ? "is" : "are")
           + " still found in records you kept, which may also hold copies of the erased text (chat messages, "
-          + "activity receipts, handoff excerpts, or text that quotes an id; `dolphin activity clear` removes chat and "
-          + "activity, `dolphin erase --kind all` everything). WAL \(v.walBytes) bytes, \(v.freePages) free page(s).")
+          + "activity receipts, handoff excerpts, or text that quotes an id; `\(command: "dolphin activity clear")` removes chat and "
+          + "activity, `\(command: "dolphin erase --kind all")` everything). WAL \(v.walBytes) bytes, \(v.freePages) free page(s).")
     } else if v.passed {
       // Copies in the legacy files kept on purpose are not leaks, but "none remains" would be
       // untrue of them (review, s16): the note below names the files.

@@ -56,8 +56,8 @@ enum Render {
     let ids = same.ids.map(\.uuidString).joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
     let one = same.total == 1 ? "it" : "one"
     return "note: \(same.total) \(noun) already \(same.total == 1 ? "has" : "have") this title: \(ids) "
-      + "(see \(one) with: dolphin knowledge get \(first.uuidString); change it in place with: "
-      + "dolphin knowledge edit \(first.uuidString))"
+      + "(see \(one) with: \(command: "dolphin knowledge get \(first)"); change it in place with: "
+      + "\(command: "dolphin knowledge edit \(first)"))"
   }
 
   /// `[ ] <id>  "Title" (high)`: the status box and id first, the title quoted, the priority
@@ -148,8 +148,8 @@ enum Render {
     }
     let removers =
       quotes.contains { $0.collection == "conversations" }
-      ? "`dolphin activity clear` removes chat and activity, `dolphin erase --kind conversations` the conversations"
-      : "`dolphin activity clear` removes chat and activity"
+      ? "`\(command: "dolphin activity clear")` removes chat and activity, `\(command: "dolphin erase --kind conversations")` the conversations"
+      : "`\(command: "dolphin activity clear")` removes chat and activity"
     return "Kept as they are, and still quoting its id or title (a case-insensitive text match): "
       + parts.joined(separator: ", ") + "; " + removers + "."
   }

@@ -183,7 +183,7 @@ extension KnowledgeEngine {
     for id in before.superseded.subtracting(after.superseded).subtracting([item.id]).sorted(by: { $0.uuidString < $1.uuidString }) {
       let title = try tx.knowledge(id: id)?.title ?? id.uuidString
       let carry = successor.map {
-        "; to keep it as history, let another item supersede it, e.g. `dolphin knowledge edit \($0.uuidString) --relates supersedes:\(id.uuidString)`"
+        "; to keep it as history, let another item supersede it, e.g. `\(command: "dolphin knowledge edit \($0.uuidString) --relates supersedes:\(id.uuidString)")`"
       } ?? ""
       changes.append(
         .init(

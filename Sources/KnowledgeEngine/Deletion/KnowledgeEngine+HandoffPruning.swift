@@ -108,6 +108,6 @@ extension KnowledgeEngine {
         field: CappedCollection.handoffs.field, limit: Limits.handoffs, actual: held + 1,
         message: full + "." + oldestText
           + " To delete the oldest inactive ones in one go (the plan is shown first; the active handoff is kept): "
-          + "`dolphin handoff delete --keep-newest \(keep)` or `dolphin handoff delete --inactive-older-than YYYY-MM-DD`"))
+          + "`\(command: "dolphin handoff delete --keep-newest \(keep)")` or `\(command: "dolphin handoff delete --inactive-older-than YYYY-MM-DD")`"))
   }
 }

@@ -27,7 +27,7 @@ import Foundation
 /// cap, the section's count in ``DigestSections/omitted`` says how many it left out
 /// (renderings print it after the lines as `… and N more … (not shown)`); it is not a line.
 /// Every line carries the ids of the records it quotes (a task line also cites up to 8 of the
-/// task's knowledge ids; a cited item that another item supersedes is marked in the line's
+/// task's knowledge ids, and counts the rest in ``DigestLine/evidenceTotal``; a cited item that another item supersedes is marked in the line's
 /// text, `<id> superseded by <successor id>`, as ``KnowledgeEngine/supersededNote(_:)`` marks
 /// it everywhere). Lines are one line of at most ``lineLimit`` characters, cut with
 /// ``Truncation/marker``. An item's detail is the first sentence of the first
@@ -62,8 +62,11 @@ public enum DigestBuilder {
   /// `(contradicts <id>)` wherever it is shown (version 8 showed two contradicting decisions as
   /// both current); the recent-context omission count says `older items`, not the section's
   /// kinds. Version 10: a title ending in the question mark of another script (`？`, `﹖`, `؟`,
-  /// `⸮`, the Greek `;`) is an open question, as one ending in `?` is.
-  public static let version = "10"
+  /// `⸮`, the Greek `;`) is an open question, as one ending in `?` is. Version 11: every line
+  /// records how many records it is about (``DigestLine/evidenceTotal``), so that a task line
+  /// citing its task and 8 of 18 knowledge items says that 10 more were left out (version 10
+  /// dropped them with no marker; review 24-a, 10).
+  public static let version = "11"
   /// How every digest is produced: templates and rules, no model.
   public static let method = "rule-based"
   /// Maximum characters per digest line.
@@ -363,8 +366,11 @@ public enum DigestBuilder {
     }
   }
 
-  static func line(_ text: String, _ ids: [UUID]) -> DigestLine {
-    DigestLine(text: Truncation.truncate(TerminalText.singleLine(text), to: lineLimit), evidenceIDs: ids)
+  /// A line citing `ids`, about `total` records in all (nil: exactly those).
+  static func line(_ text: String, _ ids: [UUID], total: Int? = nil) -> DigestLine {
+    DigestLine(
+      text: Truncation.truncate(TerminalText.singleLine(text), to: lineLimit), evidenceIDs: ids,
+      evidenceTotal: total ?? ids.count)
   }
 
   /// `Supersede cycle: A; B supersede each other — decide which one stands`, citing the items
@@ -379,7 +385,7 @@ public enum DigestBuilder {
       headers.count == 1
       ? "Supersede cycle: \(titles) supersedes itself — decide whether it stands"
       : "Supersede cycle: \(titles)\(more) supersede each other — decide which one stands"
-    return line(text, shown.map(\.id))
+    return line(text, shown.map(\.id), total: headers.count)
   }
 
   /// `<title> [<priority>]`, then — when another item supersedes some of the cited items —
@@ -395,7 +401,8 @@ public enum DigestBuilder {
       let successors = supersedes.successors(of: id)
       return successors.isEmpty ? nil : "\(id.uuidString) \(KnowledgeEngine.supersededNote(successors))"
     }
-    guard !notes.isEmpty else { return line(t.title + mark, [t.id] + cited) }
+    let total = 1 + t.knowledgeIDs.count
+    guard !notes.isEmpty else { return line(t.title + mark, [t.id] + cited, total: total) }
     let title = TerminalText.singleLine(t.title)
     let titleKept = min(title.count, minimumTitle)
     func suffix(showing shown: Int) -> String {
@@ -406,7 +413,7 @@ public enum DigestBuilder {
     var shown = 0
     while shown < notes.count, titleKept + suffix(showing: shown + 1).count <= lineLimit { shown += 1 }
     let end = suffix(showing: shown)
-    return line(Truncation.truncate(title, to: max(titleKept, lineLimit - end.count)) + end, [t.id] + cited)
+    return line(Truncation.truncate(title, to: max(titleKept, lineLimit - end.count)) + end, [t.id] + cited, total: total)
   }
 
   /// Items of a `contradicts` relationship a line names at most; more are counted.
@@ -428,7 +435,7 @@ public enum DigestBuilder {
     let note = mark + " (contradicts " + shown.map(\.uuidString).joined(separator: ", ") + (more > 0 ? " and \(more) more" : "") + ")"
     let single = TerminalText.singleLine(head)
     let kept = Truncation.truncate(single, to: max(min(single.count, minimumTitle), lineLimit - note.count))
-    return line(detail.isEmpty ? kept + note : "\(kept)\(note) — \(detail)", [h.id] + shown)
+    return line(detail.isEmpty ? kept + note : "\(kept)\(note) — \(detail)", [h.id] + shown, total: 1 + contradicted.count)
   }
 
   /// The fewest characters of a task's title that a line keeps to fit its superseded marks.

@@ -22,24 +22,24 @@ extension KnowledgeEngine {
     let base = field.prefix { $0 != "[" }
     switch (recordType, base) {
     case ("knowledge", "title"):
-      return "give it a title within the bound: `dolphin knowledge edit \(id) --title …` (it keeps its id and relationships)"
+      return "give it a title within the bound: `\(command: "dolphin knowledge edit \(id) --title …")` (it keeps its id and relationships)"
     case ("knowledge", "content"):
-      return "give it content within the bound: `dolphin knowledge edit \(id) --content …` (it keeps its id and "
+      return "give it content within the bound: `\(command: "dolphin knowledge edit \(id) --content …")` (it keeps its id and "
         + "relationships)"
     case ("knowledge", "tags"):
-      return "give it tags within the bound: `dolphin knowledge edit \(id) --tags …` replaces them all, "
+      return "give it tags within the bound: `\(command: "dolphin knowledge edit \(id) --tags …")` replaces them all, "
         + "`--remove-tags …` drops some (it keeps its id and relationships)"
     case ("knowledge", "relationships"):
-      return "remove relationships from it: `dolphin knowledge edit \(id) --unrelate ID` (it keeps its id)"
+      return "remove relationships from it: `\(command: "dolphin knowledge edit \(id) --unrelate ID")` (it keeps its id)"
     case ("knowledge", _):
-      return "capture a new item within the bound that supersedes it (`dolphin capture … --relates supersedes:\(id)`)"
+      return "capture a new item within the bound that supersedes it (`\(command: "dolphin capture … --relates supersedes:\(id)")`)"
     case ("memory", _):
-      return "delete it (`dolphin memory delete \(id)`) and save it again within the bound; memories have no edit"
+      return "delete it (`\(command: "dolphin memory delete \(id)")`) and save it again within the bound; memories have no edit"
     case ("task", _):
-      return "delete it (`dolphin task delete \(id)`) and add it again within the bound; tasks have no edit, and "
+      return "delete it (`\(command: "dolphin task delete \(id)")`) and add it again within the bound; tasks have no edit, and "
         + "a handoff that carries the task no longer does"
     case ("handoff", _):
-      return "delete it (`dolphin handoff delete \(id)`) and create it again within the bound; handoffs have no edit"
+      return "delete it (`\(command: "dolphin handoff delete \(id)")`) and create it again within the bound; handoffs have no edit"
     default:
       return "delete it and store it again within the bound"
     }

@@ -96,7 +96,7 @@ extension KnowledgeEngine {
         if !verification.retainedCopies.isEmpty {
           verification.notes.append(
             "legacy backups kept on purpose still hold copies of some erased records: "
-              + verification.retainedCopies.joined(separator: ", ") + "; `dolphin erase --kind all` removes them")
+              + verification.retainedCopies.joined(separator: ", ") + "; `\(command: "dolphin erase --kind all")` removes them")
         }
       } else {
         verification.notes.append("in-memory workspace: there are no files to scan")

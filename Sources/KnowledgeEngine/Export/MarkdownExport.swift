@@ -145,7 +145,9 @@ public enum MarkdownExport {
         out.heading(4, headings[name] ?? name)
         // Evidence ids first, as every other rendering of a digest line puts them
         // (``EvidenceLine``), so that no stored title can read as more evidence after its text.
-        for l in lines { out.line("- [" + l.evidenceIDs.map(code).joined(separator: ", ") + "] " + inline(l.text)) }
+        for l in lines {
+          out.line("- [" + EvidenceLine.citation(l.evidenceIDs.map(code), leftOut: l.evidenceLeftOut) + "] " + inline(l.text))
+        }
         // What the section left out: a paragraph after the list, citing nothing.
         if let marker {
           out.line("")

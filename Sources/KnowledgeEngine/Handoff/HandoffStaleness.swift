@@ -77,11 +77,11 @@ public struct HandoffStaleness: Sendable, Equatable, Codable {
   /// handoff deactivate`).`, or with no newer handoff `create a new handoff and mark it active
   /// (`dolphin handoff create --focus TEXT --activate`) or deactivate this one (…).`
   public var commandAdvice: String {
-    let deactivate = "or deactivate this one (`dolphin handoff deactivate`)."
+    let deactivate = "or deactivate this one (`\(command: "dolphin handoff deactivate")`)."
     if remedy == .restoreNewer, let id = newerHandoffID?.uuidString {
-      return "restore the newer handoff \(InsightRules.quote(newerHandoffFocus ?? "")) (id \(id): `dolphin handoff restore \(id)`) "
+      return "restore the newer handoff \(InsightRules.quote(newerHandoffFocus ?? "")) (id \(id): `\(command: "dolphin handoff restore \(id)")`) "
         + deactivate
     }
-    return "create a new handoff and mark it active (`dolphin handoff create --focus TEXT --activate`) \(deactivate)"
+    return "create a new handoff and mark it active (`\(command: "dolphin handoff create --focus TEXT --activate")`) \(deactivate)"
   }
 }

@@ -125,7 +125,10 @@ public struct HandoffReferenceHints: Sendable, Equatable {
     self.creating = creating
   }
 
-  /// The CLI's commands.
-  public static let commandLine = HandoffReferenceHints(
-    listing: "`dolphin handoff list`", creating: "`dolphin handoff create --focus TEXT`")
+  /// The CLI's commands, naming the workspace in effect (``SuggestedCommand``): made on each
+  /// use, not once per process.
+  public static var commandLine: HandoffReferenceHints {
+    HandoffReferenceHints(
+      listing: "`\(command: "dolphin handoff list")`", creating: "`\(command: "dolphin handoff create --focus TEXT")`")
+  }
 }

@@ -821,7 +821,7 @@ struct ImportAnalysis: Sendable {
         field: "algorithm",
         message: "algorithm \(Limits.quoted(digest.algorithm, cutAt: 60)) is not how dolphin builds digests: every digest "
           + "is `\(DigestBuilder.algorithm)`, built by rules with no model; remove this digest from the file "
-          + "(`dolphin context --save` stores a new one)")
+          + "(`\(command: "dolphin context --save")` stores a new one)")
     }
     let version = digest.algorithmVersion
     guard (1...6).contains(version.utf8.count), version.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), version.first != "0"
@@ -830,7 +830,7 @@ struct ImportAnalysis: Sendable {
         field: "algorithmVersion",
         message: "algorithmVersion \(Limits.quoted(version, cutAt: 60)) is not a version of `\(DigestBuilder.algorithm)` "
           + "(a whole number such as \(DigestBuilder.version)); remove this digest from the file "
-          + "(`dolphin context --save` stores a new one)")
+          + "(`\(command: "dolphin context --save")` stores a new one)")
     }
   }
 
@@ -845,7 +845,7 @@ struct ImportAnalysis: Sendable {
   ///   (`sections.decisions[3].text`, `sections.openTasks[0].evidenceIDs`), the bound and the size,
   ///   and that removing the digest fixes it.
   static func requireBuilderBounds(_ digest: Digest) throws(ValidationError) {
-    let remove = "; remove this digest from the file (`dolphin context --save` stores a new one)"
+    let remove = "; remove this digest from the file (`\(command: "dolphin context --save")` stores a new one)"
     let firstVersion = digest.algorithmVersion == "1"
     for (name, lines) in digest.sections.named {
       let cap = DigestBuilder.lineCap(ofSection: name) + (firstVersion ? 1 : 0)
@@ -869,6 +869,14 @@ struct ImportAnalysis: Sendable {
             field: "\(path).evidenceIDs", limit: evidenceCap, actual: line.evidenceIDs.count,
             message: "\(path).evidenceIDs has \(line.evidenceIDs.count) ids; the digest builder cites at most "
               + "\(evidenceCap) on a line" + remove)
+        }
+        // A line is about one record and the knowledge items it cites, at most.
+        let totalCap = 1 + Limits.knowledgeItemsMaximum
+        if let total = line.evidenceTotal, total > totalCap {
+          throw ValidationError(
+            field: "\(path).evidenceTotal", limit: totalCap, actual: total,
+            message: "\(path).evidenceTotal is \(total); a digest line is about at most \(totalCap) records (one record "
+              + "and the knowledge items it cites)" + remove)
         }
       }
     }
@@ -958,7 +966,7 @@ struct ImportAnalysis: Sendable {
               "workspace.digests[\(i)].sections.\(section)[\(l)].evidenceIDs[\(j)]", d.id,
               "no knowledge item, memory, task or handoff has the id \(id.uuidString) (neither in the file nor in this "
                 + "workspace), so the digest would quote a record that is gone; remove this digest from the file "
-                + "(`dolphin context --save` stores a new one)")
+                + "(`\(command: "dolphin context --save")` stores a new one)")
           }
         }
       }

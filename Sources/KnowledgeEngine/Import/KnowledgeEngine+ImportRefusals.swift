@@ -215,7 +215,7 @@ extension KnowledgeEngine {
     let more = refusals.count > 10 ? "; and \(refusals.count - 10) more" : ""
     return "\(refusals.count) record(s) break a rule of `dolphin import`: " + shown.joined(separator: "; ") + more
       + ". Where they come from: \(ImportRefusal.howStored(refusals)). The export keeps them as stored, but importing "
-      + "the file into an empty workspace is refused. To keep those records, run `dolphin doctor` on this workspace: "
+      + "the file into an empty workspace is refused. To keep those records, run `\(command: "dolphin doctor")` on this workspace: "
       + "it names each with a fix; then export again"
   }
 
@@ -267,7 +267,7 @@ extension KnowledgeEngine {
         : index == nil
           ? "remove the oldest \(collection) beyond what a workspace keeps (dolphin's own writes prune them so), then "
             + "export again"
-          : "correct or remove the reference in the workspace (`dolphin doctor` lists the references it finds under "
+          : "correct or remove the reference in the workspace (`\(command: "dolphin doctor")` lists the references it finds under "
             + "References, with the ids involved), then export again")
   }
 
@@ -370,11 +370,11 @@ extension KnowledgeEngine {
       // Lines beyond what the builder writes: derived text, so removing the digest loses nothing.
       set(
         f.hasSuffix(".text") ? .textBound : .countBound,
-        "remove this digest (it is derived from the records; `dolphin context --save` stores a new one built by rules)",
+        "remove this digest (it is derived from the records; `\(command: "dolphin context --save")` stores a new one built by rules)",
         "DELETE FROM digest" + row)
     case ("digests", let f) where f.hasPrefix("sections.omitted."):
       set(
-        .digestCount, "remove this digest (it is derived from the records; `dolphin context --save` stores a new one built by rules)",
+        .digestCount, "remove this digest (it is derived from the records; `\(command: "dolphin context --save")` stores a new one built by rules)",
         "DELETE FROM digest" + row)
     case ("handoffs", "createdAt"), ("handoffs", "restoredAt"):
       let column = field == "createdAt" ? "created_at" : "restored_at"
@@ -439,7 +439,7 @@ extension KnowledgeEngine {
       // A digest is derived from the records: none is lost by removing one that claims another
       // origin; `dolphin context --save` builds a new one by rules.
       set(
-        .digestLabel, "remove this digest (it is derived from the records; `dolphin context --save` stores a new one built by rules)",
+        .digestLabel, "remove this digest (it is derived from the records; `\(command: "dolphin context --save")` stores a new one built by rules)",
         "DELETE FROM digest" + row)
     case ("settings", "knowledgeItemLimit"):
       let value = min(Limits.knowledgeItemsMaximum, max(document.workspace.knowledge.count, Limits.knowledgeItemsDefault))

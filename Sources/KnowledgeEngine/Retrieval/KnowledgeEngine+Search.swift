@@ -482,7 +482,7 @@ extension KnowledgeEngine {
         ) { row in WorkspaceTransaction.shownID(row.text(0)) }
         let more = missing > Int64(ids.count) ? ", and \(missing - Int64(ids.count)) more" : ""
         problems.append(
-          "\(missing) \(noun) are missing from the search index: \(ids.joined(separator: ", "))\(more) (run `dolphin reindex`)")
+          "\(missing) \(noun) are missing from the search index: \(ids.joined(separator: ", "))\(more) (run `\(command: "dolphin reindex")`)")
       }
       let orphans = try tx.db.integer(
         """
@@ -501,11 +501,11 @@ extension KnowledgeEngine {
       if postings != listed {
         problems.append(
           "the search index holds \(postings) posting(s) but its documents list \(listed) term(s); "
-            + "words may not be found (run `dolphin reindex`)")
+            + "words may not be found (run `\(command: "dolphin reindex")`)")
       } else if frequencies != postings {
         problems.append(
           "the search index's term frequencies add up to \(frequencies), not to its \(postings) posting(s) "
-            + "(run `dolphin reindex`)")
+            + "(run `\(command: "dolphin reindex")`)")
       }
       let count = try tx.db.integer("SELECT document_count FROM lexical_stats WHERE id = 1")
       let docs = try tx.db.integer("SELECT count(*) FROM lexical_document")
@@ -526,7 +526,7 @@ extension KnowledgeEngine {
       if count == docs, let stored, let summed, stored != summed {
         problems.append(
           "index statistics give field lengths (title, tags, content) of \(stored.map(String.init).joined(separator: ", ")) "
-            + "but the indexed documents add up to \(summed.map(String.init).joined(separator: ", ")) (run `dolphin reindex`)")
+            + "but the indexed documents add up to \(summed.map(String.init).joined(separator: ", ")) (run `\(command: "dolphin reindex")`)")
       }
       return problems
     }

@@ -74,7 +74,7 @@ public enum SearchIndexPreparation: Sendable, Equatable {
         return
           "\(index), and cannot be rebuilt here (\(reason)); searches index every record in memory "
           + "instead, which is slower. A search run where the workspace can be written rebuilds it "
-          + "(or `dolphin reindex`)"
+          + "(or `\(command: "dolphin reindex")`)"
       case .busy(let waited):
         let seconds = waited % 1000 == 0 ? "\(waited / 1000) s" : "\(waited) ms"
         return
@@ -84,7 +84,7 @@ public enum SearchIndexPreparation: Sendable, Equatable {
       case .failed(let reason):
         return
           "\(index), and rebuilding it failed (\(reason)); nothing was changed. This search indexed "
-          + "every record in memory instead (slower); the next search tries again (or `dolphin reindex`)"
+          + "every record in memory instead (slower); the next search tries again (or `\(command: "dolphin reindex")`)"
       }
     }
   }

@@ -76,7 +76,7 @@ extension KnowledgeEngine {
             field: "knowledgeItemLimit", limit: held, actual: limit,
             message: "knowledgeItemLimit \(limit) is below the \(held) knowledge items the workspace holds; "
               + "set it to at least \(held) (at most \(Limits.knowledgeItemsMaximum)), or delete items first "
-              + "(`dolphin knowledge delete ID`). Nothing was changed"))
+              + "(`\(command: "dolphin knowledge delete ID")`). Nothing was changed"))
       }
       let before = try tx.settings()
       var after = before

@@ -60,10 +60,10 @@ extension KnowledgeEngine {
           message: "task \(id) cannot be \(change): its stored \(error.message). It was stored before this bound "
             + "existed, or by another program; nothing was changed. "
             + (change == "edited"
-              ? "Give that field a new value within the bound in the same edit (`dolphin task edit \(id) --\(error.field) …`)"
-              : "Give that field a new value within the bound (`dolphin task edit \(id) --\(error.field) …`), or delete the task "
-                + "(`dolphin task delete \(id)`) and add it again within the bound")
-            + " (`dolphin doctor` lists such records)"))
+              ? "Give that field a new value within the bound in the same edit (`\(command: "dolphin task edit \(id) --\(error.field) …")`)"
+              : "Give that field a new value within the bound (`\(command: "dolphin task edit \(id) --\(error.field) …")`), or delete the task "
+                + "(`\(command: "dolphin task delete \(id)")`) and add it again within the bound")
+            + " (`\(command: "dolphin doctor")` lists such records)"))
     }
   }
 }

@@ -101,7 +101,7 @@ public enum MCPServerError: Error, Sendable, Equatable, CustomStringConvertible 
       return
         // A reason that ends a sentence of its own is not given a second full stop (review, s17).
         "the Dolphin workspace at \(Limits.shownPath(path)) cannot be used: \(reason)\(reason.hasSuffix(".") ? "" : ".") The server keeps running and "
-        + "tries again on the next call; `dolphin doctor --workspace \(Limits.shownPath(path))` explains how to recover"
+        + "tries again on the next call; `\(SuggestedCommand("dolphin doctor").naming(workspace: path))` explains how to recover"
     case .elicitationUnsupported:
       return
         "the client cannot be asked (form-mode elicitation needs the capability declared in initialize, revision 2025-06-18 or later, and notifications/initialized)"

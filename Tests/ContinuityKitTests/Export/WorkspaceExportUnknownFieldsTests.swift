@@ -17,7 +17,7 @@ struct WorkspaceExportUnknownFieldsTests {
       id: sequentialID(1), kind: .decision, title: "Use SQLite for the workspace", content: "WAL.",
       source: .legacyMemory, tags: ["storage"], relationships: [.init(kind: .supports, targetID: sequentialID(2))],
       priority: .high, createdAt: t0, updatedAt: t0, revision: 2, memoryID: sequentialID(3))
-    let line = DigestLine(text: "Use SQLite for the workspace", evidenceIDs: [sequentialID(1)])
+    let line = DigestLine(text: "Use SQLite for the workspace", evidenceIDs: [sequentialID(1)], evidenceTotal: 3)
     let workspace = AssistantWorkspace(
       knowledge: [decision],
       memories: [MemoryItem(id: sequentialID(3), text: "Use SQLite", tags: ["storage"], createdAt: t0, knowledgeID: sequentialID(1))],

@@ -94,7 +94,7 @@ struct WorkspaceTrustRaceTests {
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     chmod(dir.path, 0o755)
     let file = dir.path + "/file"
-    FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+    try #require(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
     if case .notADirectory(let path) = WorkspaceTrust.walk(file) { #expect(path == file) } else { Issue.record("walked into a file") }
     if case .resolved(let path) = WorkspaceTrust.walk(file, last: .any) { #expect(path == file) } else { Issue.record("a file asked for") }
     if case .success(let verified) = WorkspaceTrust.verify(directory: file) { Issue.record("verified \(verified.directory)") }
@@ -125,7 +125,7 @@ struct WorkspaceTrustRaceTests {
     chmod(root, 0o755)
     chmod(shared, 0o1777)
     chmod(rootsOwn, 0o700)
-    FileManager.default.createFile(atPath: shared + "/w", contents: Data())
+    try #require(FileManager.default.createFile(atPath: shared + "/w", contents: Data()))
     chown(shared + "/w", 65534, 65534)
     try FileManager.default.createSymbolicLink(atPath: shared + "/wl", withDestinationPath: rootsOwn)
     lchown(shared + "/wl", 65534, 65534)

@@ -42,4 +42,40 @@ struct EvidenceLineTests {
     let line = DigestLine(text: "Adopt WAL\n- [\(Self.fake)] fake", evidenceIDs: [Self.real])
     #expect(line.rendered == "- [\(Self.real.uuidString)] Adopt WAL - [\(Self.fake)] fake")
   }
+
+  /// Review 24-a, 10: evidence cut to a bound is counted where the ids are.
+  @Test("a digest line whose evidence was cut counts the rest inside the brackets")
+  func cutEvidence() {
+    let cut = DigestLine(text: "all18", evidenceIDs: [Self.real, Self.other], evidenceTotal: 12)
+    #expect(cut.rendered == "- [\(Self.real.uuidString), \(Self.other.uuidString), and 10 more] all18")
+    #expect(cut.evidenceTruncated == true)
+    let whole = DigestLine(text: "two", evidenceIDs: [Self.real, Self.other], evidenceTotal: 2)
+    #expect(whole.rendered == "- [\(Self.real.uuidString), \(Self.other.uuidString)] two")
+    #expect(whole.evidenceTruncated == false)
+    #expect(EvidenceLine.render(evidenceIDs: [], leftOut: 3, text: "x") == "- [3 more] x")
+  }
+
+  @Test("a digest line of an earlier version has no count, and keeps none when encoded again")
+  func earlierVersionLine() throws {
+    let old = try JSONDecoder().decode(DigestLine.self, from: Data(#"{"text":"t","evidenceIDs":[]}"#.utf8))
+    #expect(old.evidenceTotal == nil)
+    #expect(old.evidenceTruncated == nil)
+    #expect(!String(decoding: try JSONEncoder().encode(old), as: UTF8.self).contains("evidenceTotal"))
+    let new = DigestLine(text: "t", evidenceIDs: [Self.real], evidenceTotal: 4)
+    let again = try JSONDecoder().decode(DigestLine.self, from: try JSONEncoder().encode(new))
+    #expect(again == new)
+  }
+
+  @Test("a count below the ids cited, or a truncation flag that disagrees with it, is refused")
+  func inconsistentCountsRefused() {
+    let id = Self.real.uuidString
+    for json in [
+      #"{"text":"t","evidenceIDs":["\#(id)"],"evidenceTotal":0}"#,
+      #"{"text":"t","evidenceIDs":["\#(id)"],"evidenceTotal":1,"evidenceTruncated":true}"#,
+      #"{"text":"t","evidenceIDs":["\#(id)"],"evidenceTotal":3,"evidenceTruncated":false}"#,
+      #"{"text":"t","evidenceIDs":["\#(id)"],"evidenceTruncated":false}"#,
+    ] {
+      #expect(throws: DecodingError.self, "\(json)") { try JSONDecoder().decode(DigestLine.self, from: Data(json.utf8)) }
+    }
+  }
 }

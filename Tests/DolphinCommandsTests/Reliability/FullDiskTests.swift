@@ -217,7 +217,7 @@ struct FullDiskTests {
         "The disk holding the workspace is full (0 bytes free of 2 MiB): every command that stores something fails, and "
           + "nothing stored is lost; the checks above read the workspace as it is on disk. Free space on that disk"),
       "\(text.stdout)")
-    #expect(text.stdout.contains("`dolphin export --output FILE`, with FILE on another disk"))
+    #expect(text.stdout.contains("`dolphin export --output FILE --workspace \(session.workspace)`, with FILE on another disk"))
     #expect(text.stdout.hasSuffix("Doctor: problems found.\n"), "\(text.stdout)")
 
     let json = try #require(try JSONSerialization.jsonObject(with: Data(session.whileFull[1].stdout.utf8)) as? [String: Any])
@@ -253,7 +253,7 @@ struct FullDiskTests {
       refused.stderr
         == "dolphin: error: \(session.database) is open read-only (the disk is full (0 bytes free of 2 MiB on the "
         + "filesystem holding \(session.workspace)); to store anything, free space on that disk (remove or move files "
-        + "there) and run the command again; until then commands that only read work, and `dolphin export --output FILE`, "
+        + "there) and run the command again; until then commands that only read work, and `dolphin export --output FILE --workspace \(session.workspace)`, "
         + "with FILE on another disk, saves a copy of everything); nothing was written\n",
       "\(refused.stderr)")
     #expect(session.databaseUnchanged)

@@ -110,7 +110,7 @@ struct DoctorReliabilityTests {
     // The document's postings outlive it: the postings no longer add up to the documents' terms.
     #expect(d.stdout.contains("posting(s) but its documents list"), "\(d.stdout)")
     #expect(d.stdout.contains("1 knowledge item(s) are missing from the search index"), "\(d.stdout)")
-    #expect(d.stdout.contains("`dolphin reindex` rebuilds it"), "\(d.stdout)")
+    #expect(d.stdout.contains("`dolphin reindex --workspace \(cli.workspace)` rebuilds it"), "\(d.stdout)")
     #expect(try cli.run(["reindex"]).status == 0)
     let healed = try cli.run(["doctor"])
     #expect(healed.status == 0, "\(healed.stdout)")
@@ -143,7 +143,7 @@ struct DoctorReliabilityTests {
     #expect(
       d.stdout.hasSuffix(
         "\nDoctor: schema incomplete: a first run was interrupted between schema steps; not a problem: the next "
-          + "dolphin command run where the workspace can be written (`dolphin status` will do) completes it.\n"),
+          + "dolphin command run where the workspace can be written (`dolphin status --workspace \(cli.workspace)` will do) completes it.\n"),
       "\(d.stdout)")
     let json = try #require(try JSONSerialization.jsonObject(with: Data(try cli.run(["doctor", "--json"]).stdout.utf8)) as? [String: Any])
     #expect(json["ok"] as? Bool == true && json["interruptedFirstRun"] as? Bool == true, "\(json)")

@@ -95,6 +95,17 @@ let analyzerCases: [AnalyzerCase] = [
   AnalyzerCase(
     name: "a!=b is a force unwrap then =, as in Swift", source: "if a!=b {}", rules: forced,
     expected: [.unwrap(1, 5)]),
+  // Review 24-a, 11 took `k2!==l2` for the identity operator. Swift 6.3's lexer makes a `!` with
+  // no white space before it a postfix `!` whatever follows, so it is `k2!` then `== l2`:
+  // `let k2: C? = C(); let j2 = k2!==l2` fails to compile with "binary operator '==' cannot be
+  // applied to two 'C' operands", and for an `Int?` it compiles as a force unwrap.
+  AnalyzerCase(
+    name: "k2!==l2 and k2!===l2 are force unwraps then == and ===, as in Swift",
+    source: "let j2 = k2!==l2\nlet j3 = k2!===l2", rules: forced, expected: [.unwrap(1, 12), .unwrap(2, 12)]),
+  .none("spaced !== and != are operators", "let m2 = n2 !== o2\nlet m3 = n3 != o3", rules: forced),
+  AnalyzerCase(
+    name: "a force unwrap before a spaced == or !=", source: "let e = a! == b\nlet f = c! != d", rules: forced,
+    expected: [.unwrap(1, 10), .unwrap(2, 10)]),
   AnalyzerCase(
     name: "double force unwrap", source: "let y = x!!", rules: forced,
     expected: [.unwrap(1, 10), .unwrap(1, 11)]),

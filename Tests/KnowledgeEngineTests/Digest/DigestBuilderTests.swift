@@ -83,7 +83,7 @@ struct DigestBuilderTests {
     let s = c.sections
     #expect(c.method == "rule-based")
     #expect(c.algorithm == "rule-based-digest")
-    #expect(c.algorithmVersion == "10")
+    #expect(c.algorithmVersion == "11")
     // Priority first, then the newest first (both decisions are of one age here).
     #expect(s.decisions.map(\.text) == [
       "Use SQLite for the workspace [high] — WAL mode and single-row writes.",
@@ -206,9 +206,12 @@ struct DigestBuilderTests {
     let decoded = try StableJSON.decoder().decode(DigestSections.self, from: json)
     #expect(decoded.openTasks == [cited])
     #expect(decoded.omitted.isEmpty)
-    // What a fresh digest of the same workspace says.
+    // What a fresh digest of the same workspace says; it also records what each line is about
+    // (version 11), which a version-6 line did not.
     let fresh = try KnowledgeEngine(store: store).projectContext().sections
-    #expect(fresh.openTasks == loaded.sections.openTasks)
+    #expect(fresh.openTasks.map { DigestLine(text: $0.text, evidenceIDs: $0.evidenceIDs) } == loaded.sections.openTasks)
+    #expect(fresh.openTasks.allSatisfy { $0.evidenceTotal == 1 })
+    #expect(loaded.sections.openTasks.allSatisfy { $0.evidenceTotal == nil })
     #expect(fresh.omitted.openTasks == loaded.sections.omitted.openTasks)
   }
 

@@ -184,7 +184,7 @@ struct DigestStandingOrderTests {
     #expect(line.evidenceIDs == [task.id] + cited.prefix(DigestBuilder.taskEvidenceCap))
   }
 
-  @Test("an older stored digest keeps its version and lines; a new one is version 10")
+  @Test("an older stored digest keeps its version and lines; a new one is version 11")
   func olderDigestsStay() throws {
     let store = SQLiteWorkspaceStore.inMemory()
     let old = Digest(
@@ -199,13 +199,13 @@ struct DigestStandingOrderTests {
     }
     let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
     let fresh = try engine.saveDigest()
-    #expect(fresh.algorithmVersion == "10")
+    #expect(fresh.algorithmVersion == "11")
     #expect(try engine.listDigests().first { $0.id == old.id } == old)
     // An export holding both imports into an empty workspace unchanged.
     let exported = try engine.exportWorkspace(generator: "dolphin test")
     let target = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
     _ = try target.applyImport(exported, source: "export.json")
     #expect(try target.listDigests().contains(old))
-    #expect(Set(try target.listDigests().map(\.algorithmVersion)) == ["7", "10"])
+    #expect(Set(try target.listDigests().map(\.algorithmVersion)) == ["7", "11"])
   }
 }
