@@ -102,6 +102,10 @@ struct ExecutorTests {
       (ToolCall(id: "f", name: "knowledge_capture", arguments: ["kind": "fact", "title": "t", "priority": .string(FakeSecrets.aws)]), FakeSecrets.aws),
       (ToolCall(id: "g", name: "knowledge_search", arguments: ["query": "x", "password": "hunterhunter"]), "hunterhunter"),
       (ToolCall(id: "h", name: "knowledge_capture", arguments: ["kind": "fact", "title": #"token="abc123xyz""#]), "abc123xyz"),
+      // Review 24-b, 3: refused by the engine, whose message quotes the value (a tag with a
+      // comma, a handoff reference); the client's error quoted it.
+      (ToolCall(id: "i", name: "knowledge_capture", arguments: ["kind": "fact", "title": "t", "tags": [.string("a, \(FakeSecrets.gitHub)")]]), FakeSecrets.gitHub),
+      (ToolCall(id: "j", name: "handoff_get", arguments: ["id": .string(FakeSecrets.gitHub)]), FakeSecrets.gitHub),
     ]
     for (call, secret) in calls {
       let result = await executor.execute(call, approver: approver)

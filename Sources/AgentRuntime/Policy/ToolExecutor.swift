@@ -101,6 +101,13 @@ public struct ToolExecutor: Sendable {
       // The message may quote an argument (a refused enum value, an id): what the arguments
       // withhold, it withholds too, before it is cut (a cut quote no longer reads as a secret).
       let shownMessage = Self.withholdingCredentials(inMessage: message, withheld: arguments.withheld)
+      // So does the error the caller is sent: a refusal's message may quote the value (a tag
+      // with a comma, a handoff reference; review 24-b, 3).
+      var error = error
+      if case .invalidArguments(var refusal)? = error {
+        refusal.message = Self.withholdingCredentials(inMessage: refusal.message, withheld: arguments.withheld)
+        error = .invalidArguments(refusal)
+      }
       let receipt = ActivityReceipt(
         id: engine.environment.makeID(), callID: String(call.id.prefix(200)), tool: String(call.name.prefix(100)),
         risk: risk?.rawValue ?? "unknown", arguments: Self.receiptArguments(arguments.text),
