@@ -280,10 +280,8 @@ struct TitleContrast: Equatable {
     negations.contains(word) || antonyms.contains(word) || neutralForm[word] != nil
   }
 
-  /// Whether `byte` is an ASCII letter or digit.
-  private static func isASCIIWordByte(_ byte: UInt8) -> Bool {
-    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-  }
+  /// Whether `byte` is an ASCII letter or digit (``InsightRules/asciiWordByte(_:)``).
+  private static func isASCIIWordByte(_ byte: UInt8) -> Bool { InsightRules.asciiWordByte(byte) != nil }
 
   /// The words of a token: its runs of letters and numbers (`don't` → `don`, `t`;
   /// `https://x.example.com` → `https`, `x`, `example`, `com`). An ASCII token is read from its
