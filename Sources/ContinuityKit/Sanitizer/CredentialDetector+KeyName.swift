@@ -20,6 +20,10 @@ extension CredentialDetector {
   ///   the rule lists; it allocates nothing for a native `String`.
   public static func isCredentialKey(_ name: some StringProtocol) -> Bool {
     var copy = String(name)
+    // Read as the detector reads text: `p\u{0430}ssword` (a Cyrillic а) is `password`.
+    if let folded = folded(copy) {
+      return folded.bytes.withUnsafeBufferPointer { keyName(of: $0) } != .other
+    }
     return copy.withUTF8 { keyName(of: $0) } != .other
   }
 

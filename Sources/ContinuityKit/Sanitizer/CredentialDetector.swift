@@ -85,7 +85,12 @@ public struct CredentialFinding: Sendable, Equatable, Codable, CustomStringConve
 /// Finds text that looks like a credential — private key blocks, common cloud and VCS token
 /// shapes, and `password=`/`secret:`-style assignments — so it is not stored by accident.
 ///
-/// Rules (all ASCII; matched on the UTF-8 bytes, so any text is safe to scan):
+/// Rules (all ASCII; matched on the UTF-8 bytes of the text as ``FoldedText`` reads it —
+/// characters that show nothing left out, fullwidth, mathematical and other compatibility forms
+/// read as NFKC's ASCII, hyphens, typographic quotes and the Cyrillic and Greek letters drawn as
+/// Latin ones read as the ASCII they look like — so any text is safe to scan, and
+/// `pass\u{00AD}word=…` or `ｐａｓｓｗｏｒｄ＝…` reads as it shows; positions and spans are the
+/// original text's):
 /// - Token shapes are listed on ``CredentialKind``. A token must start at a word boundary (not
 ///   right after a letter, digit or `_`); fixed-length shapes (AWS, Google) must also end at one.
 /// - An assignment is a key, optionally quoted, then `=`, `:` or `:=` (not `==`, `=>`, `::`),
@@ -133,6 +138,11 @@ public struct CredentialFinding: Sendable, Equatable, Codable, CustomStringConve
 ///   least 16 characters (`self.token = newToken` is code). `changeme` is a weak password, not a
 ///   placeholder, and is checked like any other value.
 ///
+///   The key may end the line before the operator, and when nothing follows the operator on
+///   its line the value may stand alone on the next (YAML's `password:` then an indented
+///   value), after at most 8 spaces or tabs; such a value must fill its line, so a heading
+///   such as `Token:` followed by a sentence is not read as one.
+///
 ///   A key whose last credential word is `secret access key` (`AWS_SECRET_ACCESS_KEY`,
 ///   `SecretAccessKey`, `aws_secret_access_key`) with a value of exactly 40 characters of
 ///   `A–Z a–z 0–9 / +` is an AWS secret access key, whatever the value spells (AWS's documented
@@ -155,12 +165,7 @@ public enum CredentialDetector {
   /// - Complexity: O(*n*) in the UTF-8 length of `text`.
   public static func findings(in text: String, limit: Int = 16) -> [CredentialFinding] {
     guard limit > 0 else { return [] }
-    var copy = text
-    let offsets = copy.withUTF8 { bytes in
-      var scanner = Scanner(bytes: bytes, limit: limit)
-      return scanner.run()
-    }
-    return offsets.map { kind, offset, _ in
+    return scan(text, limit: limit).map { kind, offset, _ in
       let (line, column) = position(ofByte: offset, in: text)
       return CredentialFinding(kind: kind, line: line, column: column)
     }
@@ -171,11 +176,12 @@ public enum CredentialDetector {
   /// - Complexity: O(*n*) in the UTF-8 length of `text`.
   static func spans(in text: String, limit: Int = .max) -> [(kind: CredentialKind, bytes: Range<Int>)] {
     guard limit > 0 else { return [] }
+    let found = scan(text, limit: limit)
+    guard !found.isEmpty else { return [] }
     var copy = text
     return copy.withUTF8 { bytes in
-      var scanner = Scanner(bytes: bytes, limit: limit)
       var spans: [(kind: CredentialKind, bytes: Range<Int>)] = []
-      for (kind, start, found) in scanner.run() {
+      for (kind, start, found) in found {
         // An unquoted value cut at its length bound may end inside a character: the span
         // takes the rest of it.
         var end = found
@@ -185,6 +191,26 @@ public enum CredentialDetector {
         if from < end { spans.append((kind, from..<end)) }
       }
       return spans
+    }
+  }
+
+  /// Each finding's kind and UTF-8 range (first byte, end) in `text`, read through
+  /// ``FoldedText`` when folding changes it.
+  static func scan(_ text: String, limit: Int) -> [(CredentialKind, Int, Int)] {
+    if let folded = folded(text) {
+      let found = folded.bytes.withUnsafeBufferPointer { bytes in
+        var scanner = Scanner(bytes: bytes, limit: limit)
+        return scanner.run()
+      }
+      return found.map { kind, start, end in
+        let range = folded.sourceRange(of: start..<min(max(end, start + 1), folded.bytes.count))
+        return (kind, range.lowerBound, range.upperBound)
+      }
+    }
+    var copy = text
+    return copy.withUTF8 { bytes in
+      var scanner = Scanner(bytes: bytes, limit: limit)
+      return scanner.run()
     }
   }
 
@@ -554,6 +580,13 @@ private struct Scanner {
   func key(before op: Int) -> (Int, CredentialDetector.KeyName)? {
     var j = op - 1
     while j >= 0, op - j <= 4, Self.isSpace(b[j]) { j -= 1 }
+    // The key may end the line before the operator's (`PASSWORD` then `= …`).
+    if j >= 0, b[j] == UInt8(ascii: "\n") {
+      j -= 1
+      if j >= 0, b[j] == UInt8(ascii: "\r") { j -= 1 }
+      let lineEnd = j
+      while j >= 0, lineEnd - j < 4, Self.isSpace(b[j]) { j -= 1 }
+    }
     if j >= 0, b[j] == UInt8(ascii: "\"") || b[j] == UInt8(ascii: "'") { j -= 1 }
     let keyEnd = j + 1
     while j >= 0, keyEnd - j <= 64,
@@ -577,7 +610,26 @@ private struct Scanner {
   func value(from start: Int) -> Value? {
     var j = start
     while j < n, j - start <= 4, Self.isSpace(b[j]) { j += 1 }
+    // Nothing after the operator: the value may be alone on the next line (YAML's
+    // `password:` then an indented value), after at most 8 spaces or tabs.
+    if j < n, b[j] == UInt8(ascii: "\n") || b[j] == UInt8(ascii: "\r") {
+      if b[j] == UInt8(ascii: "\r") { j += 1 }
+      guard j < n, b[j] == UInt8(ascii: "\n") else { return nil }
+      j += 1
+      let lineStart = j
+      while j < n, j - lineStart < 8, Self.isSpace(b[j]) { j += 1 }
+      guard j < n, let value = value(onLineFrom: j) else { return nil }
+      // The value fills its line: `token:` then a sentence is a heading and its text.
+      var k = value.end
+      while k < n, Self.isSpace(b[k]) { k += 1 }
+      return k == n || b[k] == UInt8(ascii: "\n") || b[k] == UInt8(ascii: "\r") ? value : nil
+    }
     guard j < n else { return nil }
+    return value(onLineFrom: j)
+  }
+
+  /// The quoted or unquoted value starting at `j`, not past the line's end.
+  func value(onLineFrom j: Int) -> Value? {
     let q = b[j]
     if q == UInt8(ascii: "\"") || q == UInt8(ascii: "'") || q == UInt8(ascii: "`") {
       let s = j + 1

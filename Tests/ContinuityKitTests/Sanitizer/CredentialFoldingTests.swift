@@ -1,0 +1,102 @@
+import ContinuityKit
+import Testing
+import TestSupport
+
+/// Review 24-b, finding 4: invisible and look-alike characters (a soft hyphen, a non-breaking
+/// hyphen, fullwidth letters, a Cyrillic а) and a key and value on separate lines got past the
+/// detector. The detector now reads text as it shows.
+@Suite("Credential detector: text read as it shows")
+struct CredentialFoldingTests {
+  struct Case: CustomStringConvertible, Sendable {
+    var name: String
+    var text: String
+    var kind: CredentialKind = .secretAssignment
+    var line = 1
+    var column = 1
+    var description: String { name }
+  }
+
+  static let disguised: [Case] = [
+    Case(name: "soft hyphen inside the key", text: "pass\u{00AD}word=softHyphenGG7777x"),
+    Case(name: "zero-width space inside the key", text: "pass\u{200B}word=zeroWidth7777x"),
+    Case(name: "word joiner inside a token", text: "ghp\u{2060}_FAKEfake0123456789FAKEfake0123456789", kind: .gitHubToken),
+    Case(name: "NUL inside the key", text: "pass\u{0}word=nulHidden1234x"),
+    Case(name: "non-breaking hyphen in api-key", text: "api\u{2011}key=nbHyphen12345x"),
+    Case(name: "fullwidth key", text: "ｐａｓｓｗｏｒｄ=fullwidthSecret99"),
+    Case(name: "fullwidth equals sign", text: "password＝fullwidthEq99x"),
+    Case(name: "fullwidth value and key", text: "ＴＯＫＥＮ：ａｂｃ１２３ｘｙｚ９８７"),
+    Case(name: "Cyrillic а in the key", text: "p\u{0430}ssword=cyrillicA9999x"),
+    Case(name: "Cyrillic р and е in the key", text: "s\u{0435}cret_key = \"cyrillicPE42x\""),
+    Case(name: "Greek capitals in API_KEY", text: "\u{0391}\u{03A1}\u{0399}_KEY=greekLetters123x"),
+    Case(name: "mathematical bold key", text: "𝐩𝐚𝐬𝐬𝐰𝐨𝐫𝐝=mathBold12345x"),
+    Case(name: "typographic quotes around the value", text: "password: \u{201C}Tr0ub4dor&3\u{201D}"),
+    Case(name: "key, operator and value on three lines", text: "PASSWORD\n=\nsplitLines77xyz"),
+    Case(name: "YAML value on the next, indented line", text: "db:\n  password:\n    yamlNext12345", line: 2, column: 3),
+    Case(name: "CRLF line breaks", text: "token:\r\n  crlfValue98765"),
+    Case(name: "a position after folded text counts the original characters", text: "ｘ ü p\u{0430}ssword=abc123xyz", column: 5),
+  ]
+
+  @Test("disguised credentials are found where the original text has them", arguments: disguised)
+  func finds(_ c: Case) {
+    let found = CredentialDetector.findings(in: c.text)
+    #expect(found == [CredentialFinding(kind: c.kind, line: c.line, column: c.column)], "\(found)")
+  }
+
+  static let plain: [String] = [
+    // A typographic quote made a prose value look like one word (`“not`), and was flagged.
+    "password: \u{201C}not a secret at all\u{201D}",
+    // A heading and its text, code continued on the next line, a blank line between.
+    "Token:\nRefreshes every hour on the hour",
+    "Password:\nAsk the admin",
+    "let token =\n    try await fetchToken()",
+    "token:\n\nabc123def456",
+    "Password\n=\nSome paragraph follows here",
+    "Secret:\n  Confidential",
+    // Letters of other scripts are not keys or values of their own.
+    "Пароль: секрет",
+    "Το κλειδί είναι απλό",
+    "東京カンファレンスの議事録: 参加者は 12 名",
+    "naïve café — résumé “quoted” ‘words’",
+    "token – the smallest unit of text",
+  ]
+
+  @Test("prose and code in other scripts, with typographic quotes or across lines stay unflagged", arguments: plain)
+  func leavesAlone(_ text: String) {
+    #expect(CredentialDetector.findings(in: text).isEmpty, "\(CredentialDetector.findings(in: text))")
+  }
+
+  @Test("withholding replaces the original characters of the span, invisible ones included")
+  func withholdsOriginalSpan() {
+    let assignment = CredentialDetector.withheldText(.secretAssignment)
+    #expect(CredentialDetector.withholding(in: "use p\u{0430}ssword=cyrillicA9999x now") == "use \(assignment) now")
+    #expect(CredentialDetector.withholding(in: "x pass\u{00AD}word=softHyphenGG7777x") == "x \(assignment)")
+    #expect(CredentialDetector.withholding(in: "ｐａｓｓｗｏｒｄ＝ｆｕｌｌｗｉｄｔｈ９９ end") == "\(assignment) end")
+    #expect(
+      CredentialDetector.withholding(in: "db:\n  password:\n    yamlNext12345\nport: 5432")
+        == "db:\n  \(assignment)\nport: 5432")
+    // Nothing to fold: the text is returned as it is.
+    #expect(CredentialDetector.withholding(in: "Пароль: секрет") == "Пароль: секрет")
+  }
+
+  @Test("keys are read as they show: in JSON members and by the key-name rule")
+  func keys() throws {
+    #expect(CredentialDetector.isCredentialKey("p\u{0430}ssword"))
+    #expect(CredentialDetector.isCredentialKey("ｔｏｋｅｎ"))
+    #expect(CredentialDetector.isCredentialKey("api\u{2011}key"))
+    #expect(!CredentialDetector.isCredentialKey("ｔｏｋｅｎｓ"))
+    #expect(!CredentialDetector.isCredentialKey("пароль"))
+    let value = try JSONValue(parsing: #"{"p\u0430ssword": "hunterhunter2", "note": "ok"}"#)
+    let (shown, withheld) = CredentialDetector.withholding(inJSON: value)
+    #expect(shown == .object(["p\u{0430}ssword": .string(CredentialDetector.withheldText(.secretAssignment)), "note": "ok"]))
+    #expect(withheld.map(\.text) == ["hunterhunter2"])
+  }
+
+  @Test("a refusal quotes nothing of the disguised secret")
+  func refusal() {
+    let error = #expect(throws: ValidationError.self) {
+      try CredentialDetector.requireNoCredential(in: "note\np\u{0430}ssword=cyrillicA9999x", field: "content")
+    }
+    #expect(error?.credential == CredentialFinding(kind: .secretAssignment, line: 2, column: 1))
+    #expect(error?.message.contains("cyrillicA") == false)
+  }
+}
