@@ -385,34 +385,38 @@ private struct Scanner {
   func awsKey(at i: Int) -> (CredentialKind, Int, Int)? {
     guard has("AKIA", at: i) || has("ASIA", at: i) else { return nil }
     let end = run(from: i + 4, cap: 17) { Self.isUpper($0) || Self.isDigit($0) }
-    guard end - (i + 4) == 16, end == n || !Self.isAlnum(b[end]) else { return nil }
+    guard end - (i + 4) == 16, end == n || !Self.isAlnum(b[end]) else {
+      return cut(.awsAccessKeyID, from: i, body: i + 4, end: end)
+    }
     return (.awsAccessKeyID, i, end)
   }
 
   func googleKey(at i: Int) -> (CredentialKind, Int, Int)? {
     guard has("AIza", at: i) else { return nil }
     let end = run(from: i + 4, cap: 36, Self.isBase64URL)
-    guard end - (i + 4) == 35, end == n || !Self.isBase64URL(b[end]) else { return nil }
+    guard end - (i + 4) == 35, end == n || !Self.isBase64URL(b[end]) else {
+      return cut(.googleAPIKey, from: i, body: i + 4, end: end)
+    }
     return (.googleAPIKey, i, end)
   }
 
   func gitHub(at i: Int) -> (CredentialKind, Int, Int)? {
     if has("github_pat_", at: i) {
       let end = run(from: i + 11, Self.isWord)
-      return end - (i + 11) >= 40 ? (.gitHubToken, i, end) : nil
+      return end - (i + 11) >= 40 ? (.gitHubToken, i, end) : cut(.gitHubToken, from: i, body: i + 11, end: end)
     }
     guard has("gh", at: i), i + 3 < n, b[i + 3] == UInt8(ascii: "_") else { return nil }
     guard [UInt8(ascii: "p"), UInt8(ascii: "o"), UInt8(ascii: "u"), UInt8(ascii: "s"), UInt8(ascii: "r")]
       .contains(b[i + 2])
     else { return nil }
     let end = run(from: i + 4, Self.isAlnum)
-    return end - (i + 4) >= 30 ? (.gitHubToken, i, end) : nil
+    return end - (i + 4) >= 30 ? (.gitHubToken, i, end) : cut(.gitHubToken, from: i, body: i + 4, end: end)
   }
 
   func gitLab(at i: Int) -> (CredentialKind, Int, Int)? {
     guard has("glpat-", at: i) else { return nil }
     let end = run(from: i + 6, Self.isBase64URL)
-    return end - (i + 6) >= 20 ? (.gitLabToken, i, end) : nil
+    return end - (i + 6) >= 20 ? (.gitLabToken, i, end) : cut(.gitLabToken, from: i, body: i + 6, end: end)
   }
 
   func slack(at i: Int) -> (CredentialKind, Int, Int)? {
@@ -423,20 +427,23 @@ private struct Scanner {
     let start = i + 5
     let end = run(from: start) { Self.isAlnum($0) || $0 == UInt8(ascii: "-") }
     let digits = b[start..<end].filter(Self.isDigit).count
-    return end - start >= 20 && digits >= 6 ? (.slackToken, i, end) : nil
+    return end - start >= 20 && digits >= 6 ? (.slackToken, i, end) : cut(.slackToken, from: i, body: start, end: end)
   }
 
   func stripe(at i: Int) -> (CredentialKind, Int, Int)? {
     guard has("sk_live_", at: i) || has("rk_live_", at: i) else { return nil }
     let end = run(from: i + 8, Self.isAlnum)
-    return end - (i + 8) >= 16 ? (.stripeKey, i, end) : nil
+    return end - (i + 8) >= 16 ? (.stripeKey, i, end) : cut(.stripeKey, from: i, body: i + 8, end: end)
   }
 
   func openAI(at i: Int) -> (CredentialKind, Int, Int)? {
     guard has("sk-", at: i) else { return nil }
     let start = i + 3
     let end = run(from: start, Self.isBase64URL)
-    guard end - start >= 32 else { return nil }
+    guard end - start >= 32 else {
+      // Cut short: with digits, so that a word after `sk-` is not one.
+      return b[start..<end].filter(Self.isDigit).count >= 2 ? cut(.openAIKey, from: i, body: start, end: end) : nil
+    }
     var digits = 0
     var letters = 0
     var distinct = Set<UInt8>()
@@ -460,13 +467,24 @@ private struct Scanner {
     return (.jsonWebToken, i, end)
   }
 
+  /// A token of a prefixed shape cut short by ``Truncation`` (`ghp_abc…[truncated]`), as earlier
+  /// versions left one in a receipt's message (review 24-b, 1): at least 12 characters of its
+  /// body from `body` to `end`, then the marker (read as `...[truncated]`, the NFKC form of its
+  /// `…`). The span takes the marker with it.
+  func cut(_ kind: CredentialKind, from i: Int, body: Int, end: Int) -> (CredentialKind, Int, Int)? {
+    guard end - body >= 12, has("...[truncated]", at: end) else { return nil }
+    return (kind, i, end + 14)
+  }
+
   /// `prefix` and exactly `length` letters or digits, ending at a word boundary, of at least
   /// two of the classes uppercase, lowercase and digit (so a long lowercase word is not one).
   func fixedAlphanumeric(at i: Int, prefix: StaticString, length: Int, kind: CredentialKind) -> (CredentialKind, Int, Int)? {
     guard has(prefix, at: i) else { return nil }
     let start = i + prefix.utf8CodeUnitCount
     let end = run(from: start, cap: length + 1, Self.isAlnum)
-    guard end - start == length, end == n || !Self.isWord(b[end]) else { return nil }
+    guard end - start == length, end == n || !Self.isWord(b[end]) else {
+      return cut(kind, from: i, body: start, end: end)
+    }
     let body = b[start..<end]
     let classes = [body.contains(where: Self.isUpper), body.contains(where: Self.isLower), body.contains(where: Self.isDigit)]
     return classes.filter { $0 }.count >= 2 ? (kind, i, end) : nil

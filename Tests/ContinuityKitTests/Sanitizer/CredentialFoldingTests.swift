@@ -100,3 +100,45 @@ struct CredentialFoldingTests {
     #expect(error?.message.contains("cyrillicA") == false)
   }
 }
+
+/// Review 24-b, finding 1 (rest): earlier versions cut a refused value in a receipt's message
+/// (`'ghp_oldEcho…[truncated]'`), leaving most of the token; the scan of stored records missed it.
+@Suite("Credential detector: tokens cut short by the truncation marker")
+struct CutTokenTests {
+  static let cut: [(String, CredentialKind)] = [
+    ("ghp" + "_oldEchoabcdefghijklmnopq" + Truncation.marker, .gitHubToken),
+    ("github" + "_pat_11FAKEFAKE0123456789" + Truncation.marker, .gitHubToken),
+    ("glpat" + "-FAKEfake0123" + Truncation.marker, .gitLabToken),
+    ("xoxb" + "-1234567890" + "12" + Truncation.marker, .slackToken),
+    ("sk_live" + "_FAKEfake0123" + Truncation.marker, .stripeKey),
+    ("AKIA" + "FAKEFAKE1234" + Truncation.marker, .awsAccessKeyID),
+    ("AIza" + "SyFAKEfake0123456789" + Truncation.marker, .googleAPIKey),
+    ("sk-" + "proj12FAKEfake" + Truncation.marker, .openAIKey),
+    ("hf" + "_FAKEfake0123456" + Truncation.marker, .huggingFaceToken),
+    ("npm" + "_FAKEfake0123456" + Truncation.marker, .npmToken),
+  ]
+
+  @Test("a prefixed token cut by the marker after 12 or more characters is found, and withheld with the marker")
+  func found() {
+    for (token, kind) in Self.cut {
+      let text = "arguments.kinds[0] '\(token)' is not one of: fact, decision"
+      #expect(CredentialDetector.findings(in: text) == [CredentialFinding(kind: kind, line: 1, column: 21)], "\(token)")
+      #expect(
+        CredentialDetector.withholding(in: text)
+          == "arguments.kinds[0] '\(CredentialDetector.withheldText(kind))' is not one of: fact, decision")
+    }
+  }
+
+  @Test("short or marker-less prefixes, and words after sk-, are not tokens")
+  func notFound() {
+    for text in [
+      "ghp" + "_abcdefghijk" + Truncation.marker,  // 11 characters
+      "ghp" + "_abcdefghijklmnopq and more",  // not cut
+      "ghp" + "_abcdefghijklmnopq…",  // an ellipsis, not the marker
+      "sk-" + "learnthemodelnow" + Truncation.marker,  // a word: no digits
+      "The title was Use ghp tokens" + Truncation.marker,
+    ] {
+      #expect(CredentialDetector.findings(in: text).isEmpty, "\(text)")
+    }
+  }
+}
