@@ -50,7 +50,10 @@ enum InsightRules {
   /// the same words are a possible conflict whatever their trigram similarity, found word by word
   /// (``TitleContrast/choicePairs(_:)``: `Use Postgres for analytics` / `Use DuckDB for
   /// analytics`; review 23-a, 10).
-  static let version = "9"
+  /// Version 10: when one title only adds a negation (`Allow X` / `Do not allow X`), the
+  /// possible conflict names the negated word on both sides (`allow / do not allow`), not
+  /// one side with nothing (`— / do not`, review 24-b, 6). Which insights are found is unchanged.
+  static let version = "10"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
 

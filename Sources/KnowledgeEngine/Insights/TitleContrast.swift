@@ -230,11 +230,31 @@ struct TitleContrast: Equatable {
     case .opposite:
       // Name the polarity words only, when the titles differ in more than them.
       let px = x.filter(Self.isPolarityWord), py = y.filter(Self.isPolarityWord)
-      let polar = "\(shown(px.filter { !py.contains($0) })) / \(shown(py.filter { !px.contains($0) }))"
-      self.init(kind: .opposite, detail: dx.count + dy.count > 4 ? polar : detail())
+      let onlyX = px.filter { !py.contains($0) }, onlyY = py.filter { !px.contains($0) }
+      let long = dx.count + dy.count > 4
+      // One title only adds a negation (`Allow X` / `Do not allow X`): name what it negates,
+      // on both sides, rather than one side with nothing (`— / do not`, review 24-b, 6).
+      if long ? onlyX.isEmpty || onlyY.isEmpty : dx.isEmpty || dy.isEmpty,
+        let (nx, ny) = Self.negatedPhrases(x, y) ?? Self.negatedPhrases(y, x).map({ ($0.1, $0.0) })
+      {
+        self.init(kind: .opposite, detail: "\(shown(nx)) / \(shown(ny))")
+      } else {
+        self.init(kind: .opposite, detail: long ? "\(shown(onlyX)) / \(shown(onlyY))" : detail())
+      }
     case .differentValues, .alternatives: self.init(kind: kind, detail: detail())
     case .sameWords, .reworded: self.init(kind: kind, detail: "")
     }
+  }
+
+  /// When `words` holds a negation that `other` does not, followed by a word that is no
+  /// negation and that `other` has too: the negation with the auxiliary before it and the
+  /// word it negates (`do not allow`), and that word alone (`allow`); `nil` otherwise.
+  static func negatedPhrases(_ words: [String], _ other: [String]) -> ([String], [String])? {
+    guard let k = words.indices.first(where: { negations.contains(words[$0]) && !other.contains(words[$0]) }),
+      k + 1 < words.count, !negations.contains(words[k + 1]), other.contains(words[k + 1])
+    else { return nil }
+    let start = k > 0 && auxiliaries.contains(words[k - 1]) ? k - 1 : k
+    return (Array(words[start...(k + 1)]), [words[k + 1]])
   }
 
   /// The kind of ``init(tokens:_:)``'s contrast, without its detail: what a caller that only

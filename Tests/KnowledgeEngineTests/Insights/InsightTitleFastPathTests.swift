@@ -55,8 +55,15 @@ struct InsightTitleFastPathTests {
         TitleContrast.negations.contains(w) || TitleContrast.antonyms.contains(w) || TitleContrast.neutralForm[w] != nil
       }
       let px = x.filter(polar), py = y.filter(polar)
-      let text = "\(shown(px.filter { !py.contains($0) })) / \(shown(py.filter { !px.contains($0) }))"
-      return TitleContrast(kind: .opposite, detail: dx.count + dy.count > 4 ? text : detail)
+      let onlyX = px.filter { !py.contains($0) }, onlyY = py.filter { !px.contains($0) }
+      let long = dx.count + dy.count > 4
+      // Insights v10: a title that only adds a negation names what it negates on both sides.
+      if long ? onlyX.isEmpty || onlyY.isEmpty : dx.isEmpty || dy.isEmpty,
+        let (nx, ny) = TitleContrast.negatedPhrases(x, y) ?? TitleContrast.negatedPhrases(y, x).map({ ($0.1, $0.0) })
+      {
+        return TitleContrast(kind: .opposite, detail: "\(shown(nx)) / \(shown(ny))")
+      }
+      return TitleContrast(kind: .opposite, detail: long ? "\(shown(onlyX)) / \(shown(onlyY))" : detail)
     }
     if wx == wy { return TitleContrast(kind: .sameWords, detail: "") }
     if (dx + dy).contains(where: referenceIsValue) { return TitleContrast(kind: .differentValues, detail: detail) }

@@ -20,8 +20,12 @@ struct TitleContrastTests {
   static let contrastCases: [ContrastCase] = [
     ContrastCase(a: "Enable feature flag new_checkout", b: "Disable feature flag new_checkout", kind: .opposite, detail: "enable / disable"),
     ContrastCase(a: "Always squash merge PRs", b: "Never squash merge PRs", kind: .opposite, detail: "always / never"),
-    ContrastCase(a: "Do not use SQLite WAL mode", b: "Use SQLite WAL mode for the workspace", kind: .opposite, detail: "not / —"),
-    ContrastCase(a: "Don't mock the network in tests", b: "Mock the network in tests", kind: .opposite, detail: nil),
+    ContrastCase(a: "Do not use SQLite WAL mode", b: "Use SQLite WAL mode for the workspace", kind: .opposite, detail: "do not use / use"),
+    // Review 24-b, 6: one title only adds a negation; both sides name the negated word.
+    ContrastCase(a: "Allow force push on main", b: "Do not allow force push on main", kind: .opposite, detail: "allow / do not allow"),
+    ContrastCase(a: "Mock the network in tests", b: "Don't mock the network in tests", kind: .opposite, detail: "mock / don't mock"),
+    ContrastCase(a: "Deploy Docker images", b: "Deploy without Docker images", kind: .opposite, detail: "docker / without docker"),
+    ContrastCase(a: "Don't mock the network in tests", b: "Mock the network in tests", kind: .opposite, detail: "don't mock / mock"),
     ContrastCase(a: "Allow root login", b: "Deny root login", kind: .opposite, detail: "allow / deny"),
     ContrastCase(a: "Deploy with Docker", b: "Deploy without Docker", kind: .opposite, detail: nil),
     // Two flips cancel: "do not disable" agrees with "enable".
@@ -75,7 +79,7 @@ struct TitleContrastTests {
   @Test("review 20-b #1: title-only opposite decisions and preferences are possible conflicts, never merged")
   func reviewReproduction() throws {
     let report = try InsightsTests.engine(Self.reviewItems).insights()
-    #expect(report.algorithmVersion == "9")
+    #expect(report.algorithmVersion == "10")
     let conflicts = report.insights.filter { $0.rule == .possibleConflict }
     let pairs = Set(conflicts.map { Set($0.evidenceIDs) })
     #expect(
@@ -92,7 +96,7 @@ struct TitleContrastTests {
     #expect(message(3, 4).contains("that name different choices (spaces / tabs)"), "\(message(3, 4))")
     #expect(message(5, 6).contains("Preferences \"Always squash merge PRs\" and \"Never squash merge PRs\""), "\(message(5, 6))")
     #expect(message(5, 6).contains("say opposite things (always / never)"), "\(message(5, 6))")
-    #expect(message(9, 10).contains("say opposite things (not / —)"), "\(message(9, 10))")
+    #expect(message(9, 10).contains("say opposite things (do not use / use)"), "\(message(9, 10))")
     // Nothing here is advised to be merged; the two staging URLs may be two values.
     let duplicates = report.insights.filter { $0.rule == .nearDuplicates }
     #expect(duplicates.count == 1, "\(duplicates.map(\.message))")
@@ -166,7 +170,7 @@ struct SupersededConflictTests {
     #expect(before.insights.contains { $0.rule == .possibleConflict && Set($0.evidenceIDs) == [tabs.id, spaces.id] })
     four.relationships = [KnowledgeRelationship(kind: .supersedes, targetID: tabs.id)]
     let after = try InsightsTests.engine([tabs, spaces, four]).insights()
-    #expect(after.algorithmVersion == "9")
+    #expect(after.algorithmVersion == "10")
     let conflicts = after.insights.filter { $0.rule == .possibleConflict }
     #expect(!conflicts.contains { $0.evidenceIDs.contains(tabs.id) }, "\(conflicts.map(\.message))")
   }
