@@ -194,18 +194,18 @@ extension Render {
     out += ["", "Tasks (status as stored now):"] + (b.tasks.isEmpty ? ["  (none)"] : b.tasks.map { reference($0) })
     // Tasks too (review 20-b, 3: a critical task added since was nowhere in the brief), and
     // each heading says which records it lists, so that neither reads as everything since.
+    // Each list's "… N more" line right under it (review 25-a, 3: the knowledge one came after
+    // the tasks, reading as part of them).
+    func more(_ n: Int, _ one: String, _ many: String, _ lister: SuggestedCommand) -> [String] {
+      n > 0 ? ["  … \(n) more \(n == 1 ? one : many) since this handoff not shown (`\(command: lister)` lists them)"] : []
+    }
     out += ["", "Knowledge captured since this handoff (\(b.capturedSince.count) of \(b.capturedSinceTotal)):"]
     let carried = Set(b.handoff.knowledgeIDs)
     out += b.capturedSince.isEmpty ? ["  (nothing)"] : b.capturedSince.map { reference($0, carried: carried) }
+    out += more(b.capturedSinceTotal - b.capturedSince.count, "knowledge item", "knowledge items", "dolphin knowledge list")
     out += ["", "Tasks added, completed or updated since this handoff (\(b.tasksSince.count) of \(b.tasksSinceTotal)):"]
     out += b.tasksSince.isEmpty ? ["  (none)"] : b.tasksSince.map { reference($0) }
-    let left: [(Int, String, String, SuggestedCommand)] = [
-      (b.capturedSinceTotal - b.capturedSince.count, "knowledge item", "knowledge items", "dolphin knowledge list"),
-      (b.tasksSinceTotal - b.tasksSince.count, "task", "tasks", "dolphin task list --status all"),
-    ].filter { $0.0 > 0 }
-    for (n, one, many, lister) in left {
-      out.append("  … \(n) more \(n == 1 ? one : many) since this handoff not shown (`\(command: lister)` lists them)")
-    }
+    out += more(b.tasksSinceTotal - b.tasksSince.count, "task", "tasks", "dolphin task list --status all")
     if !h.recentExcerpts.isEmpty {
       out += ["", "Recent excerpts (copied chat lines):"] + h.recentExcerpts.map { "  > \(inertLine($0))" }
     }
