@@ -54,9 +54,24 @@ enum SchemaFixtures {
       out.append(("wrong type", "a,b", "must be an array"))
       if let max = schema["maxItems"]?.int {
         let item = valid(schema["items"] ?? .null)
-        var items: [JSONValue] = []
-        for i in 0...max { items.append(item.string.map { s in s == uuid ? .string(UUID().uuidString) : .string("\(s)\(i)") } ?? item) }
-        out.append(("over bound", .array(items), "the limit is \(max)"))
+        // A list of unique items is counted without its repeats: over the bound takes max + 1
+        // distinct items, which a list of enum values no longer than the bound cannot have.
+        let unique = schema["uniqueItems"] == true
+        let enumCount = schema["items"]?["enum"]?.array?.count
+        func distinct(_ v: JSONValue, _ i: Int) -> JSONValue {
+          switch v {
+          case .string(let s): return s == uuid ? .string(UUID().uuidString) : .string("\(s)\(i)")
+          case .object(let members):
+            var o = members
+            for (k, m) in members where m == .string(uuid) { o[k] = .string(UUID().uuidString) }
+            return .object(o)
+          default: return v
+          }
+        }
+        if !(unique && enumCount.map { $0 <= max } == true) {
+          let items = (0...max).map { distinct(item, $0) }
+          out.append(("over bound", .array(items), "the limit is \(max)"))
+        }
       }
     default: break
     }
@@ -310,6 +325,28 @@ struct ToolSchemaTests {
     #expect(args["tags"] == ["sqlite", "wal"])
     #expect(args["priority"] == "normal")
     #expect(args["relationships"]?.array?.first?["targetID"] == "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+  }
+
+  /// Review 25-a, 4: twenty copies of one tag were refused over MCP (counted before repeats were
+  /// dropped) while the CLI and import took them as one tag.
+  @Test("a list of unique items is counted after its repeats are dropped; other lists as given")
+  func uniqueListsCountedDistinct() throws {
+    let tool = try ToolRegistry.standard.tool(named: "knowledge_capture")
+    let copies = try tool.normalize(["kind": "fact", "title": "x", "tags": .array(Array(repeating: "a", count: 20))])
+    #expect(copies["tags"] == ["a"])
+    let sixteen: [JSONValue] = ["A", "a ", " A"] + (1...15).map { .string("t\($0)") }
+    #expect(try tool.normalize(["kind": "fact", "title": "x", "tags": .array(sixteen)])["tags"]?.array?.count == 16)
+    let seventeen = sixteen + ["t16", "T16"]
+    #expect(
+      throws: ToolArgumentError(
+        field: "arguments.tags", message: "arguments.tags has 17 distinct items; the limit is 16", limit: 16, actual: 17)
+    ) { try tool.normalize(["kind": "fact", "title": "x", "tags": .array(seventeen)]) }
+    let list = ToolSchema.array(items: .boolean, minItems: 0, maxItems: 2, unique: false)
+    #expect(try list.validate([true, true], path: "arguments.flags") == [true, true])
+    #expect(
+      throws: ToolArgumentError(
+        field: "arguments.flags", message: "arguments.flags has 3 items; the limit is 2", limit: 2, actual: 3)
+    ) { try list.validate([true, true, true], path: "arguments.flags") }
   }
 
   @Test("a NUL in a string argument is refused naming the field, not dropped like other controls")

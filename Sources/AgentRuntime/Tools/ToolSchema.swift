@@ -366,14 +366,22 @@ public indirect enum ToolSchema: Sendable {
       guard case .array(let elements) = value else {
         throw ToolArgumentError(field: path, message: "\(path) must be an array, got \(value.kindWithArticle)")
       }
-      if elements.count > hi {
+      // A list of unique items is counted once its repeats (as normalized: `SQLite` and
+      // `sqlite ` are one tag) are dropped, as the CLI and import count tags (review 25-a, 4:
+      // twenty copies of one tag were refused here and taken there as one tag).
+      if !unique, elements.count > hi {
         throw ToolArgumentError(field: path, message: "\(path) has \(elements.count) items; the limit is \(hi)", limit: hi, actual: elements.count)
       }
       var out: [JSONValue] = []
+      var seen = Set<JSONValue>()
       for (i, e) in elements.enumerated() {
         let v = try items.validate(e, path: "\(path)[\(i)]")
-        if unique, out.contains(v) { continue }
+        if unique, !seen.insert(v).inserted { continue }
         out.append(v)
+      }
+      if out.count > hi {
+        throw ToolArgumentError(
+          field: path, message: "\(path) has \(out.count) distinct items; the limit is \(hi)", limit: hi, actual: out.count)
       }
       if out.count < lo {
         throw ToolArgumentError(field: path, message: "\(path) needs at least \(lo) item(s)")
