@@ -28,6 +28,9 @@ enum CommandSuggestion {
     ("todos", "task list", "which lists the tasks"),
     ("history", "activity", "which shows what agent and MCP tool calls executed"),
     ("lint", "analyze", "which reviews Swift code by heuristics"),
+    ("followups", "insights", "which lists rule-based follow-ups"),
+    ("followup", "insights", "which lists rule-based follow-ups"),
+    ("suggestions", "insights", "which lists rule-based follow-ups"),
   ]
 
   /// The most edits a mistyped command may be from the command suggested.
