@@ -109,10 +109,12 @@ extension WorkspaceSchema {
     return out
   }
 
-  /// The tables whose rows are derived from the stored records and rebuilt from them by
-  /// `dolphin reindex`: the search index (`lexical_*`) and the tag filter's rows
-  /// (`knowledge_tag`). A missing one loses nothing stored; `reindex` recreates it.
+  /// The tables whose rows are derived from the stored records, which `dolphin reindex`
+  /// recreates and fills when one is missing: the search index (`lexical_*`), the tag filter's
+  /// rows (`knowledge_tag`, from each item's tags) and the digests' evidence index
+  /// (`digest_evidence`, from the ids each stored digest cites). A missing one loses nothing
+  /// stored.
   package static func isDerivedTable(_ name: String) -> Bool {
-    name.hasPrefix("lexical_") || name == "knowledge_tag"
+    name.hasPrefix("lexical_") || name == "knowledge_tag" || name == "digest_evidence"
   }
 }

@@ -13,10 +13,14 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
     public var object: SchemaObject
     /// The schema step that creates it (`schema_migration` itself has none: empty).
     public var step: String
-    /// Whether `dolphin reindex` recreates it: a table of the search index or of the tag filter,
-    /// whose rows it rebuilds from the stored records (``WorkspaceSchema/isDerivedTable(_:)``),
-    /// or an index, on a table that exists or that it recreates. Nothing stored is lost with it.
+    /// Whether `dolphin reindex` recreates it: a table whose rows it rebuilds from the stored
+    /// records (the search index, the tag filter, the digests' evidence index:
+    /// ``WorkspaceSchema/isDerivedTable(_:)``), or an index, on a table that exists or that it
+    /// recreates. Nothing stored is lost with it.
     public var recreatedByReindex: Bool
+    /// The statement that creates it, as the step does, on one line (white space runs
+    /// collapsed): what recreates it empty.
+    public var sql: String
 
     /// E.g. `table lexical_trigram is missing (schema step 0002-lexical-index creates it; …)`.
     public var description: String {
@@ -101,7 +105,8 @@ extension WorkspaceTransaction {
         recreatedByReindex: e.object.type == "table"
           ? WorkspaceSchema.isDerivedTable(e.object.name)
           : e.object.type == "index"
-            && (actualObjects.contains(SchemaObject(type: "table", name: e.table)) || recreatedTables.contains(e.table)))
+            && (actualObjects.contains(SchemaObject(type: "table", name: e.table)) || recreatedTables.contains(e.table)),
+        sql: e.sql.split(whereSeparator: \.isWhitespace).joined(separator: " "))
     }
     let unexpected = actual.filter { !expectedObjects.contains($0.object) }.map {
       SchemaDifference.Unexpected(object: $0.object, table: $0.table)
@@ -109,11 +114,12 @@ extension WorkspaceTransaction {
     return SchemaDifference(missing: missing, unexpected: unexpected)
   }
 
-  /// Recreates, empty, the missing objects ``SchemaDifference/Missing/recreatedByReindex``
-  /// marks — tables of the search index and the tag filter, and indexes — with the SQL of the
-  /// schema step that creates each, in this write transaction. The caller then fills the tables
-  /// from the stored records (`dolphin reindex` rebuilds the search index and the tag filter's
-  /// rows in the same transaction). Nothing else is touched.
+  /// Recreates the missing objects ``SchemaDifference/Missing/recreatedByReindex`` marks —
+  /// tables of derived rows (``WorkspaceSchema/isDerivedTable(_:)``) and indexes — with the SQL
+  /// of the schema step that creates each, in this write transaction. `digest_evidence` is
+  /// filled here from the stored digests; the search index and tag filter tables are left empty
+  /// for the caller to fill from the stored records (`dolphin reindex` rebuilds them in the same
+  /// transaction). Nothing else is touched.
   /// - Returns: the objects recreated, in creation order (empty when none was missing).
   /// - Throws: ``WorkspaceError/readOnly(file:reason:)`` in a read transaction; storage errors.
   @discardableResult
@@ -132,6 +138,16 @@ extension WorkspaceTransaction {
         try db.execute(
           "INSERT OR IGNORE INTO lexical_stats(id, document_count, title_length, tags_length, content_length) "
             + "VALUES (1, 0, 0, 0, 0)")
+      } else if e.object == SchemaObject(type: "table", name: "digest_evidence") {
+        // What ``insertDigest(_:)`` writes: every id a line of the digest cites. A digest whose
+        // sections are not JSON cites nothing here (doctor names it as malformed).
+        try db.execute(
+          """
+          INSERT OR IGNORE INTO digest_evidence(evidence_id, digest_id)
+          SELECT j.value, d.id FROM digest d,
+            json_tree(CASE WHEN json_valid(d.sections) THEN d.sections ELSE '{}' END) j
+          WHERE j.type = 'text' AND j.path GLOB '*.evidenceIDs'
+          """)
       }
       recreated.append(e.object)
     }
