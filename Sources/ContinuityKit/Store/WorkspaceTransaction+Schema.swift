@@ -62,6 +62,12 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
   /// What the database holds beyond the schema, sorted by name.
   public var unexpected: [Unexpected]
 
+  /// A difference of `missing` and `unexpected` objects (none by default: the schema as made).
+  public init(missing: [Missing] = [], unexpected: [Unexpected] = []) {
+    self.missing = missing
+    self.unexpected = unexpected
+  }
+
   /// Whether the schema is exactly what the applied steps create.
   public var isEmpty: Bool { missing.isEmpty && unexpected.isEmpty }
 
