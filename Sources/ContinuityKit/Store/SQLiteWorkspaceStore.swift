@@ -935,8 +935,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     }
   }
 
-  private static let createMigrationTable =
-    "CREATE TABLE IF NOT EXISTS schema_migration (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)"
+  private static let createMigrationTable = WorkspaceSchema.migrationTableSQL
 
   private static func migrate(_ conn: SQLiteConnection, path: String) throws(WorkspaceError) {
     try conn.execute(createMigrationTable)

@@ -231,8 +231,11 @@ enum Commands {
       path: ["doctor"], summary: "Check the database (PRAGMA integrity_check), references and search index; explain recovery.",
       discussion: """
         Opens the workspace read-only and never repairs by overwriting (after a crash it first lets SQLite
-        finish its own recovery, which restores the last committed state). Checks SQLite's integrity, dangling
-        references, that the search index agrees with the stored records (every knowledge item and
+        finish its own recovery, which restores the last committed state). Checks SQLite's integrity, that the
+        schema holds exactly the tables and indexes its applied schema steps create (a table or index removed
+        outside dolphin, or a trigger, view, table or index another program added, is a problem, named with what
+        to do: `dolphin reindex` recreates those derived from the records, and doctor removes nothing; schema in
+        --json), dangling references, that the search index agrees with the stored records (every knowledge item and
         memory indexed, no index entry without its record), and that it was made by this build's
         tokenizer. Upgrade work that the next search does by itself — rebuilding an index made by an
         older tokenizer, indexing again the records an upgrade rewrote — is noted as pending, not a
@@ -308,6 +311,11 @@ enum Commands {
         /// could not be opened.
         var pendingSchemaSteps: [String]?
         var integrityCheck: [String]?
+        /// The schema objects the database lacks or holds beyond those its applied schema steps
+        /// create (tables and indexes dropped outside dolphin; triggers, views, tables and
+        /// indexes added), each by name: a problem when not empty. `null` when not run (an
+        /// interrupted first run, a newer dolphin's schema).
+        var schema: SchemaDifference?
         /// Records whose JSON columns cannot be decoded (commands reading them refuse the workspace).
         var malformedRecords: [WorkspaceTransaction.MalformedJSON]?
         /// Records whose id is not a UUID (commands reading them refuse the workspace), by
@@ -369,7 +377,7 @@ enum Commands {
 
         enum CodingKeys: String, CodingKey {
           case databasePath, ok, openProblem, readOnlyReason, newerSchema, checksRun, interruptedFirstRun, pendingSchemaSteps
-          case integrityCheck, malformedRecords, malformedIDs
+          case integrityCheck, schema, malformedRecords, malformedIDs
           case referenceProblems, searchIndexProblems, searchIndexStaleRecords, searchIndexNotes, searchIndexUpgradePending
           case quarantined
           case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, refusedText, importRefusals, checkError
@@ -389,6 +397,7 @@ enum Commands {
           try c.encode(pendingSchemaSteps, forKey: .pendingSchemaSteps)
           // Explicit nulls: a check that did not run has no result, and says so.
           try c.encode(integrityCheck, forKey: .integrityCheck)
+          try c.encode(schema, forKey: .schema)
           try c.encode(malformedRecords, forKey: .malformedRecords)
           try c.encode(malformedIDs, forKey: .malformedIDs)
           try c.encode(referenceProblems, forKey: .referenceProblems)
@@ -415,6 +424,12 @@ enum Commands {
         malformedRecords: nil, referenceProblems: nil, searchIndexProblems: nil, searchIndexNotes: nil,
         searchIndexUpgradePending: nil, quarantined: nil, credentials: nil, blankNextSteps: nil, advice: [])
       var indexDisagrees = false
+      /// Set when the schema lacks a table that holds records: the other checks, which read
+      /// them, do not run.
+      var schemaStopsChecks = false
+      /// Set when the schema lacks a table: the search index checks, which read its tables, do
+      /// not run.
+      var searchIndexTablesMissing = false
       /// SQL that gives a damaged list its readable entries back, by `table.column.id`.
       var listRepairs: [String: String] = [:]
       /// What removes the blank next steps found, once the checks know.
@@ -472,114 +487,126 @@ enum Commands {
                   + "steps. Nothing was changed. The next dolphin command run where the workspace can be written "
                   + "(`\(command: "dolphin status")` will do) completes it.")
           } else {
-            report.malformedRecords = try store.read { tx in try tx.malformedJSON() }
-            // Before the checks that read records: they skip such records rather than stop.
-            report.malformedIDs = try store.read { tx in try tx.malformedIDs() }
-            let writable = SQLiteWorkspaceStore.writeBlocker(databasePath: dbPath) == nil
-            if !store.pendingMigrationSteps.isEmpty {
-              // A workspace from an earlier build: readable as it is; the upgrade is not a fault.
-              report.advice.append(
-                "The workspace was made by an earlier dolphin: schema upgrade step(s) "
-                  + store.pendingMigrationSteps.joined(separator: ", ") + " are not applied yet. Commands read it as it is; "
-                  + (writable
-                    ? "the next command finishes the upgrade."
-                    : "the upgrade finishes the next time a command opens it where it can be written."))
-            }
-            let s = try KnowledgeEngine(store: store).status(credentialScanBytes: 1 << 30)
-            // status lists the malformed records among its problems; doctor shows them on their own.
-            let malformed = Set(
-              (report.malformedRecords ?? []).map(\.description) + (report.malformedIDs ?? []).map(\.description))
-            report.referenceProblems = s.integrityProblems.filter { !malformed.contains($0) }
-            report.quarantined = s.quarantined
-            report.credentials = s.credentials
-            // Every handoff, for the command that removes them all; the report lists the first 20.
-            let blankEverywhere = try store.read { tx in try tx.blankNextSteps(limit: .max) }
-            let blank = BlankNextStepReport(
-              count: blankEverywhere.count, handoffCount: blankEverywhere.handoffCount,
-              handoffs: Array(blankEverywhere.handoffs.prefix(20)))
-            report.blankNextSteps = blank
-            (blankNextStepRemedy, report.blankNextStepsCommand) = blankNextStepAdvice(
-              blankEverywhere, removedByPendingStep: store.pendingMigrationSteps.contains(StoredTextCleanupStep.name),
-              writable: writable, databasePath: dbPath)
-            report.textOverBounds = try store.read { tx in try tx.textOverBounds() }
-            report.refusedText = try store.read { tx in try tx.refusedText() }
-            // Read as an export reads the workspace, which records that cannot be read stop.
-            if (report.malformedRecords ?? []).isEmpty && (report.malformedIDs ?? []).isEmpty {
-              let document = try KnowledgeEngine(store: store).exportWorkspace(generator: "dolphin doctor")
-              report.importRefusals = KnowledgeEngine.importRefusals(of: document).filter { refusal in
-                // Listed under Text bounds, as advisory there.
-                !(refusal.rule == .textBound && ["knowledge", "memories", "tasks", "handoffs"].contains(refusal.collection))
+            // First: a table dropped outside dolphin is no damage to SQLite, and the checks below
+            // read the tables (review 25-a, 1).
+            let schema = try KnowledgeEngine(store: store).schemaDifference()
+            report.schema = schema
+            let missingTables = (schema?.missing ?? []).filter { $0.object.type == "table" }
+            schemaStopsChecks = missingTables.contains { !$0.recreatedByReindex }
+            searchIndexTablesMissing = !missingTables.isEmpty
+            if !schemaStopsChecks {
+              report.malformedRecords = try store.read { tx in try tx.malformedJSON() }
+              // Before the checks that read records: they skip such records rather than stop.
+              report.malformedIDs = try store.read { tx in try tx.malformedIDs() }
+              let writable = SQLiteWorkspaceStore.writeBlocker(databasePath: dbPath) == nil
+              if !store.pendingMigrationSteps.isEmpty {
+                // A workspace from an earlier build: readable as it is; the upgrade is not a fault.
+                report.advice.append(
+                  "The workspace was made by an earlier dolphin: schema upgrade step(s) "
+                    + store.pendingMigrationSteps.joined(separator: ", ") + " are not applied yet. Commands read it as it is; "
+                    + (writable
+                      ? "the next command finishes the upgrade."
+                      : "the upgrade finishes the next time a command opens it where it can be written."))
+              }
+              let s = try KnowledgeEngine(store: store).status(credentialScanBytes: 1 << 30)
+              // status lists the malformed records among its problems; doctor shows them on their own.
+              let malformed = Set(
+                (report.malformedRecords ?? []).map(\.description) + (report.malformedIDs ?? []).map(\.description)
+                  + (schema?.problems ?? []))
+              report.referenceProblems = s.integrityProblems.filter { !malformed.contains($0) }
+              report.quarantined = s.quarantined
+              report.credentials = s.credentials
+              // Every handoff, for the command that removes them all; the report lists the first 20.
+              let blankEverywhere = try store.read { tx in try tx.blankNextSteps(limit: .max) }
+              let blank = BlankNextStepReport(
+                count: blankEverywhere.count, handoffCount: blankEverywhere.handoffCount,
+                handoffs: Array(blankEverywhere.handoffs.prefix(20)))
+              report.blankNextSteps = blank
+              (blankNextStepRemedy, report.blankNextStepsCommand) = blankNextStepAdvice(
+                blankEverywhere, removedByPendingStep: store.pendingMigrationSteps.contains(StoredTextCleanupStep.name),
+                writable: writable, databasePath: dbPath)
+              report.textOverBounds = try store.read { tx in try tx.textOverBounds() }
+              report.refusedText = try store.read { tx in try tx.refusedText() }
+              // Read as an export reads the workspace, which records that cannot be read stop.
+              if (report.malformedRecords ?? []).isEmpty && (report.malformedIDs ?? []).isEmpty {
+                let document = try KnowledgeEngine(store: store).exportWorkspace(generator: "dolphin doctor")
+                report.importRefusals = KnowledgeEngine.importRefusals(of: document).filter { refusal in
+                  // Listed under Text bounds, as advisory there.
+                  !(refusal.rule == .textBound && ["knowledge", "memories", "tasks", "handoffs"].contains(refusal.collection))
+                }
+              }
+              // A list unreadable only for control characters inside its texts gets its entries back.
+              for m in report.malformedRecords ?? [] where m.problem == "malformed JSON" {
+                if let fix = try store.read({ tx in try tx.readableListRepair(table: m.table, column: m.column, id: m.id) }) {
+                  listRepairs[m.table + "." + m.column + "." + m.id] = fix
+                }
+              }
+              if !searchIndexTablesMissing {
+                let engine = KnowledgeEngine(store: store)
+                // A pending tag-rewriting step (0006/0007) rewrites stored tags and their tag filter
+                // rows together: until it runs they may differ, which is upgrade work, not a problem.
+                let tagStepPending = store.pendingMigrationSteps.contains {
+                  $0 == TagNormalizationStep.name || $0 == StoredTextCleanupStep.name
+                }
+                var indexProblems = try engine.verifySearchIndex() + (tagStepPending ? [] : engine.verifyTagFilterRows())
+                // Records changed by another program after they were indexed (an `UPDATE` through
+                // sqlite3): the sums above still agree, their entries describe the old text. Not
+                // while records hold malformed JSON: reading them fails, and they are reported above
+                // with their recovery steps (which end with `dolphin reindex`).
+                let freshness =
+                  (report.malformedRecords ?? []).isEmpty ? try engine.searchIndexFreshness(listing: 20) : nil
+                report.searchIndexStaleRecords = freshness
+                if let freshness, freshness.staleCount > 0 {
+                  indexProblems.append(staleIndexProblem(freshness))
+                }
+                indexDisagrees = !indexProblems.isEmpty
+                tokenizer = try engine.searchIndexTokenizerStatus()
+                var indexNotes: [String] = []
+                var upgradePending = false
+                // Upgrade work the next search does by itself is noted, not a problem.
+                let nextSearch =
+                  writable
+                  ? "the next search (or other command that ranks) does it by itself, or run `\(command: "dolphin reindex")` now"
+                  : "the next search run where the workspace can be written does it by itself (until then searches "
+                    + "here read every record instead, which is slower)"
+                switch tokenizer {
+                case .current: break
+                case .stale(.version(let n)):
+                  indexNotes.append(
+                    "pending: the search index was built with tokenizer version \(n) and this build tokenizes with "
+                      + "version \(Tokenizer.version), so it is to be rebuilt from the records; \(nextSearch)")
+                  upgradePending = true
+                case .stale(let built):
+                  // Not left by an earlier build: something else wrote the version.
+                  indexProblems.append(
+                    "the search index records \(built) of its tokenizer; this build tokenizes with version "
+                      + "\(Tokenizer.version), so stored terms may not match queries until it is rebuilt")
+                case .newer(let n):
+                  indexNotes.append(
+                    "the search index was built by a newer dolphin (tokenizer version \(n); this build's is "
+                      + "\(Tokenizer.version)); this build leaves it as it is and its searches read every record instead")
+                }
+                let pendingDocuments = try engine.searchIndexDocumentsPendingReindex()
+                if pendingDocuments > 0 {
+                  // A rebuild (stale tokenizer) indexes every document anyway; a newer index is left
+                  // to the newer dolphin.
+                  let who: String
+                  switch tokenizer {
+                  case .current: who = nextSearch
+                  case .stale: who = "the rebuild indexes them again"
+                  case .newer: who = "this build leaves the index to the newer dolphin, which indexes them again"
+                  }
+                  indexNotes.append(
+                    "pending: \(pendingDocuments) search index document(s) predate a change to their record's tags "
+                      + "(schema step \(WorkspaceSchema.tagRewritingStepNames)), or were written by a dolphin older than the index, "
+                      + "and are to be indexed again; \(who)")
+                  upgradePending = true
+                }
+                report.searchIndexProblems = indexProblems
+                report.searchIndexNotes = indexNotes
+                report.searchIndexUpgradePending = upgradePending
               }
             }
-            // A list unreadable only for control characters inside its texts gets its entries back.
-            for m in report.malformedRecords ?? [] where m.problem == "malformed JSON" {
-              if let fix = try store.read({ tx in try tx.readableListRepair(table: m.table, column: m.column, id: m.id) }) {
-                listRepairs[m.table + "." + m.column + "." + m.id] = fix
-              }
-            }
-            let engine = KnowledgeEngine(store: store)
-            // A pending tag-rewriting step (0006/0007) rewrites stored tags and their tag filter
-            // rows together: until it runs they may differ, which is upgrade work, not a problem.
-            let tagStepPending = store.pendingMigrationSteps.contains {
-              $0 == TagNormalizationStep.name || $0 == StoredTextCleanupStep.name
-            }
-            var indexProblems = try engine.verifySearchIndex() + (tagStepPending ? [] : engine.verifyTagFilterRows())
-            // Records changed by another program after they were indexed (an `UPDATE` through
-            // sqlite3): the sums above still agree, their entries describe the old text. Not
-            // while records hold malformed JSON: reading them fails, and they are reported above
-            // with their recovery steps (which end with `dolphin reindex`).
-            let freshness =
-              (report.malformedRecords ?? []).isEmpty ? try engine.searchIndexFreshness(listing: 20) : nil
-            report.searchIndexStaleRecords = freshness
-            if let freshness, freshness.staleCount > 0 {
-              indexProblems.append(staleIndexProblem(freshness))
-            }
-            indexDisagrees = !indexProblems.isEmpty
-            tokenizer = try engine.searchIndexTokenizerStatus()
-            var indexNotes: [String] = []
-            var upgradePending = false
-            // Upgrade work the next search does by itself is noted, not a problem.
-            let nextSearch =
-              writable
-              ? "the next search (or other command that ranks) does it by itself, or run `\(command: "dolphin reindex")` now"
-              : "the next search run where the workspace can be written does it by itself (until then searches "
-                + "here read every record instead, which is slower)"
-            switch tokenizer {
-            case .current: break
-            case .stale(.version(let n)):
-              indexNotes.append(
-                "pending: the search index was built with tokenizer version \(n) and this build tokenizes with "
-                  + "version \(Tokenizer.version), so it is to be rebuilt from the records; \(nextSearch)")
-              upgradePending = true
-            case .stale(let built):
-              // Not left by an earlier build: something else wrote the version.
-              indexProblems.append(
-                "the search index records \(built) of its tokenizer; this build tokenizes with version "
-                  + "\(Tokenizer.version), so stored terms may not match queries until it is rebuilt")
-            case .newer(let n):
-              indexNotes.append(
-                "the search index was built by a newer dolphin (tokenizer version \(n); this build's is "
-                  + "\(Tokenizer.version)); this build leaves it as it is and its searches read every record instead")
-            }
-            let pendingDocuments = try engine.searchIndexDocumentsPendingReindex()
-            if pendingDocuments > 0 {
-              // A rebuild (stale tokenizer) indexes every document anyway; a newer index is left
-              // to the newer dolphin.
-              let who: String
-              switch tokenizer {
-              case .current: who = nextSearch
-              case .stale: who = "the rebuild indexes them again"
-              case .newer: who = "this build leaves the index to the newer dolphin, which indexes them again"
-              }
-              indexNotes.append(
-                "pending: \(pendingDocuments) search index document(s) predate a change to their record's tags "
-                  + "(schema step \(WorkspaceSchema.tagRewritingStepNames)), or were written by a dolphin older than the index, "
-                  + "and are to be indexed again; \(who)")
-              upgradePending = true
-            }
-            report.searchIndexProblems = indexProblems
-            report.searchIndexNotes = indexNotes
-            report.searchIndexUpgradePending = upgradePending
           }
         } catch {
           // A check that fails with an error did not complete: its result stays `null` ("not
@@ -624,7 +651,8 @@ enum Commands {
       // Everything but the schema's version: a newer schema alone is named as such, not as
       // problems in the records.
       let healthyButForSchema =
-        report.openProblem == nil && report.integrityCheck == ["ok"] && (report.malformedRecords ?? []).isEmpty
+        report.openProblem == nil && report.integrityCheck == ["ok"] && (report.schema?.isEmpty ?? true)
+        && (report.malformedRecords ?? []).isEmpty
         && (report.malformedIDs ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
         && (report.refusedText?.count ?? 0) == 0 && (report.importRefusals ?? []).isEmpty && report.checkError == nil
@@ -650,7 +678,15 @@ enum Commands {
       if report.checksRun, report.integrityCheck != ["ok"] {
         report.advice += ["The database file failed SQLite's integrity check. Nothing was changed."] + recoverySteps(dir.path, dbPath)
       }
-      if report.checkError != nil {
+      if let schema = report.schema, !schema.isEmpty {
+        report.advice += schemaAdvice(schema, checksStopped: schemaStopsChecks, dir.path, dbPath)
+      }
+      if report.checkError != nil, !(report.schema?.missing ?? []).isEmpty {
+        report.advice.append(
+          "A check stopped with an error (above): it reads what the schema lacks (named under Schema), so it and the "
+            + "checks after it did not run. Nothing was changed. Repair the schema as said, then run "
+            + "`\(command: "dolphin doctor")` again.")
+      } else if report.checkError != nil {
         report.advice +=
           ["A check stopped with an error (above) although the integrity check passed, so it and the checks "
             + "after it did not run. Nothing was changed. Run `\(command: "dolphin doctor")` again once no other process is writing; if "
@@ -739,6 +775,21 @@ enum Commands {
           c.print("Disk: full: \(space.described(onFilesystemHolding: dir.path))")
         }
         c.print("PRAGMA integrity_check: " + (report.integrityCheck.map { $0.prefix(10).joined(separator: "; ") } ?? notRun))
+        if let schema = report.schema {
+          c.print(
+            "Schema: "
+              + (schema.isEmpty
+                ? "every table and index the schema steps create, and nothing else"
+                : [
+                  schema.missing.isEmpty ? nil : "\(schema.missing.count) missing",
+                  schema.unexpected.isEmpty ? nil : "\(schema.unexpected.count) not created by dolphin",
+                ].compactMap { $0 }.joined(separator: ", ")))
+          // Names come from sqlite_master, which another program wrote: one inert line each.
+          for p in schema.problems { c.print("  - \(inert(escapingLineBreaks(p)))") }
+        } else if report.newerSchema == nil {  // Otherwise said above: a newer dolphin's schema is not compared.
+          c.print("Schema: \(notRun)")
+        }
+        let notRunForSchema = "not run (it reads the tables missing above)"
         if let malformed = report.malformedRecords {
           let unknownNames = malformed.filter { WorkspaceTransaction.enumColumn($0.table, $0.column) != nil }.count
           let parts = [
@@ -748,21 +799,21 @@ enum Commands {
           c.print("Records: " + (malformed.isEmpty ? "every JSON column and named value is readable" : parts.joined(separator: ", ")))
           for m in malformed.prefix(20) { c.print("  - \(inert(m.description))") }
         } else {
-          c.print("Records: \(notRun)")
+          c.print("Records: " + (schemaStopsChecks ? notRunForSchema : notRun))
         }
         if let ids = report.malformedIDs {
           c.print("Record ids: " + (ids.isEmpty ? "every id is a UUID" : "\(ids.count) not a UUID"))
           for m in ids.prefix(20) { c.print("  - \(inert(m.description))") }
           if ids.count > 20 { c.print("  … and \(ids.count - 20) more") }
         } else {
-          c.print("Record ids: \(notRun)")
+          c.print("Record ids: " + (schemaStopsChecks ? notRunForSchema : notRun))
         }
         if let problems = report.referenceProblems {
           c.print("References: " + (problems.isEmpty ? "ok" : "\(problems.count) problem(s)"))
           // One line each: a problem may quote an id read from a record edited outside dolphin.
           for p in problems.prefix(20) { c.print("  - \(inert(escapingLineBreaks(p)))") }
         } else {
-          c.print("References: \(notRun)")
+          c.print("References: " + (schemaStopsChecks ? notRunForSchema : notRun))
         }
         if let problems = report.searchIndexProblems {
           c.print(
@@ -782,7 +833,7 @@ enum Commands {
           for p in problems { c.print("  - \(inert(p))") }
           for n in report.searchIndexNotes ?? [] { c.print("  note: \(n)") }
         } else {
-          c.print("Search index: \(notRun)")
+          c.print("Search index: " + (searchIndexTablesMissing ? notRunForSchema : notRun))
         }
         if let credentials = report.credentials {
           for line in credentialLines(credentials) { c.print(line) }
@@ -1165,6 +1216,83 @@ enum Commands {
     ]
   }
 
+  /// Doctor's advice for a schema that differs from what its applied steps create
+  /// (``SchemaDifference``): for missing search index or tag filter tables and missing indexes,
+  /// `dolphin reindex`; for a missing table of records, recreating it empty, then export and
+  /// import into a new workspace directory (an export needs every table it reads; the rows the
+  /// dropped table held are gone with it); for objects dolphin did not create, what they do and
+  /// the statement that removes them (doctor never removes anything).
+  /// - Parameter checksStopped: whether the other checks did not run for a missing table.
+  static func schemaAdvice(
+    _ schema: SchemaDifference, checksStopped: Bool, _ directory: String, _ databasePath: String
+  ) -> [String] {
+    var advice: [String] = []
+    let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
+    func identifier(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    func names(_ objects: [SchemaObject]) -> String { objects.map(\.description).joined(separator: ", ") }
+    if schema.missingRecreatedByReindex {
+      advice.append(
+        "The database lacks \(names(schema.missing.map(\.object))), removed outside dolphin (SQLite's integrity check "
+          + "does not see a missing table or index). Nothing stored is lost: what "
+          + (schema.missing.count == 1 ? "it holds is" : "they hold is") + " derived from the records. "
+          + "`\(command: "dolphin reindex")` recreates " + (schema.missing.count == 1 ? "it" : "them")
+          + " and fills " + (schema.missing.count == 1 ? "it" : "them") + " from the records (rebuilding the search "
+          + "index); then run `\(command: "dolphin doctor")` again. Until then commands that need "
+          + (schema.missing.count == 1 ? "it" : "them") + " fail or are slower. Nothing was changed.")
+    } else if !schema.missing.isEmpty {
+      let lost = schema.missing.filter { !$0.recreatedByReindex }
+      let file = unusedPath(first: directory + ".export.json")
+      let fresh = unusedPath(first: directory + ".new")
+      advice += [
+        "The database lacks \(names(lost.map(\.object))), removed outside dolphin (SQLite's integrity check does not "
+          + "see a missing table), so every command that needs " + (lost.count == 1 ? "it" : "them") + " fails"
+          + (checksStopped ? ", and the other checks, which read " + (lost.count == 1 ? "it" : "them") + ", did not run" : "")
+          + ". The rows such a table held went with it (an earlier export or a backup may still have them); the other "
+          + "tables are intact. Nothing was changed. To recover:",
+        "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
+        "2. Recreate what is missing, empty, with the statements of the schema steps (this adds, and changes nothing "
+          + "stored): `" + sqlite3 + ShellWord.sqlArgument(schema.missing.map(\.sql).joined(separator: "; ")) + "`.",
+        "3. Run `\(command: "dolphin doctor")` again: it then runs every check, and names what still refers to the rows "
+          + "the table held (a digest citing them, the search index) with the fix for each.",
+        "4. Then, for a workspace whose schema dolphin made itself, export it and import the export into a new "
+          + "directory: `\(command: "dolphin export --output \(file)")`, then `"
+          + SuggestedCommand("dolphin import \(file)").naming(workspace: fresh) + "` and `"
+          + SuggestedCommand("dolphin doctor").naming(workspace: fresh) + "`; use it by moving "
+          + ShellWord.quoted(directory) + " aside and " + ShellWord.quoted(fresh) + " into its place, or with "
+          + "--workspace " + ShellWord.quoted(fresh) + ". (The import refuses a record that refers to one that is "
+          + "gone: fix what step 3 names first.)",
+      ]
+      if schema.unexpected.contains(where: { $0.object.type == "table" }) {
+        advice.append(
+          "If a table dolphin did not create (named above) is a missing table renamed, renaming it back instead of "
+            + "step 2 keeps its rows: `" + sqlite3 + ShellWord.sqlArgument("ALTER TABLE \"OLD\" RENAME TO \"NAME\"") + "`.")
+      }
+    }
+    let triggers = schema.unexpected.filter { $0.object.type == "trigger" }
+    if !triggers.isEmpty {
+      advice.append(
+        "The database holds \(names(triggers.map(\.object))), which dolphin did not create (dolphin creates no trigger): "
+          + "another program or a person with sqlite3 added "
+          + (triggers.count == 1 ? "it" : "them") + ". A trigger runs inside dolphin's writes and can change what they store or refuse "
+          + "them. Doctor leaves it alone. Unless it is there on purpose, remove it: `" + sqlite3
+          + ShellWord.sqlArgument(triggers.map { "DROP TRIGGER \(identifier($0.object.name))" }.joined(separator: "; ")) + "`.")
+    }
+    let others = schema.unexpected.filter { $0.object.type != "trigger" }
+    if !others.isEmpty {
+      advice.append(
+        "The database holds \(names(others.map(\.object))), which dolphin did not create: dolphin does not read "
+          + (others.count == 1 ? "it" : "them") + ", `dolphin export` does not carry "
+          + (others.count == 1 ? "it" : "them") + ", and an index slows dolphin's writes (a UNIQUE one refuses some). "
+          + "Doctor leaves " + (others.count == 1 ? "it" : "them") + " alone. Unless "
+          + (others.count == 1 ? "it is" : "they are") + " there on purpose, remove "
+          + (others.count == 1 ? "it" : "them") + ": `" + sqlite3
+          + ShellWord.sqlArgument(
+            others.map { "DROP \($0.object.type.uppercased()) \(identifier($0.object.name))" }.joined(separator: "; "))
+          + "`.")
+    }
+    return advice
+  }
+
   /// The recovery steps for a damaged database. The commands they give work on a copy of the
   /// workspace directory (``recoveryCopy(of:)``), never on the damaged files: `sqlite3` may
   /// write beside a WAL database it opens (its `-shm`, or the `-wal` replayed).
@@ -1198,11 +1326,17 @@ enum Commands {
   /// - Returns: the path of a directory that did not exist when doctor looked (past 1,000 taken
   ///   names, `<directory>.copy-1001`, which the step's `mkdir` refuses if it is taken too).
   static func recoveryCopy(of directory: String) -> String {
+    unusedPath(first: directory + ".copy")
+  }
+
+  /// `first`, or, when something is there already, the first of `first-2`, `first-3`, … with
+  /// nothing there (past 1,000 taken names, `first-1001`). A symbolic link counts as something,
+  /// even one to nothing.
+  static func unusedPath(first: String) -> String {
     func isFree(_ path: String) -> Bool {
       var status = stat()
       return lstat(path, &status) != 0 && errno == ENOENT
     }
-    let first = directory + ".copy"
     if isFree(first) { return first }
     // Bounded: past it, the step's `mkdir` refuses a name that is taken rather than nest a copy.
     return (2...1_000).lazy.map { "\(first)-\($0)" }.first(where: isFree) ?? "\(first)-1001"

@@ -223,7 +223,10 @@ extension SearchCommands {
       path: ["reindex"], summary: "Rebuild the search index from the stored records (repair).",
       discussion: """
         Rebuilds with this build's tokenizer, even over an index a newer dolphin built (a notice on
-        stderr says so, and JSON names the version replaced as replacedTokenizerVersion).
+        stderr says so, and JSON names the version replaced as replacedTokenizerVersion). First, in the
+        same transaction, recreates the tables derived from the records (search index, tag filter,
+        digest evidence) and the indexes that the schema steps create and the database lacks (removed
+        outside dolphin; `dolphin doctor` names them), and says which (recreated in JSON).
         """),
     run: { ctx in
       let engine = try ctx.engine(.update)
@@ -231,6 +234,8 @@ extension SearchCommands {
       // that two builds would rebuild it back and forth.
       var replacedVersion: Int?
       if case .newer(let version) = try engine.searchIndexTokenizerStatus() { replacedVersion = version }
+      // What the rebuild recreates, to say so: read before, as the rebuild's own transaction does.
+      let recreated = (try engine.schemaDifference()?.missing ?? []).filter(\.recreatedByReindex).map(\.object)
       let n = try engine.rebuildSearchIndex()
       if let replacedVersion {
         ctx.console.printError(
@@ -261,10 +266,18 @@ extension SearchCommands {
           var problems: [String]
           var replacedTokenizerVersion: Int?
           var skipped: [WorkspaceTransaction.MalformedID]
+          /// Tables and indexes the database lacked, recreated before the rebuild.
+          var recreated: [SchemaObject]
         }
         try ctx.console.printJSON(
-          Out(indexed: n, problems: problems, replacedTokenizerVersion: replacedVersion, skipped: skipped), failure: failure)
+          Out(
+            indexed: n, problems: problems, replacedTokenizerVersion: replacedVersion, skipped: skipped,
+            recreated: recreated),
+          failure: failure)
       } else {
+        if !recreated.isEmpty {
+          ctx.console.print("Recreated what the database lacked: " + recreated.map(\.description).joined(separator: ", "))
+        }
         ctx.console.print("Re-indexed \(n) document(s); index check: " + (problems.isEmpty ? "ok" : problems.joined(separator: "; ")))
         if !skipped.isEmpty {
           ctx.console.print("Skipped \(skipped.count) record(s) whose id is not a UUID (not searchable until fixed):")

@@ -10,8 +10,10 @@ public struct WorkspaceStatus: Sendable, Equatable, Codable {
   public var counts: [String: Int]
   public var knowledgeItemLimit: Int
   public var activeHandoffID: UUID?
-  /// Records the store cannot decode (malformed JSON, an id that is not a UUID), then
-  /// referential problems found (dangling ids, a broken active marker), each naming the ids.
+  /// Schema objects the database lacks or holds beyond dolphin's schema
+  /// (``SchemaDifference/problems``), then records the store cannot decode (malformed JSON, an
+  /// id that is not a UUID), then referential problems found (dangling ids, a broken active
+  /// marker), each naming the ids.
   public var integrityProblems: [String]
   /// Records kept aside by imports.
   public var quarantined: Int
@@ -21,8 +23,9 @@ public struct WorkspaceStatus: Sendable, Equatable, Codable {
 }
 
 extension KnowledgeEngine {
-  /// Counts, referential integrity (dangling relationship, task, handoff, digest and memory
-  /// links; the active-handoff marker) and credential-looking stored text
+  /// Counts, the schema's objects (``schemaDifference()``), referential integrity (dangling
+  /// relationship, task, handoff, digest and memory links; the active-handoff marker) and
+  /// credential-looking stored text
   /// (``WorkspaceTransaction/credentialFlags(limit:bytesPerTable:)``). Does not run `PRAGMA integrity_check`; see
   /// ``SQLiteWorkspaceStore/integrityCheck()``.
   /// - Parameter credentialScanBytes: how much stored text to scan for credentials, per table,
@@ -32,10 +35,14 @@ extension KnowledgeEngine {
     let schema = (store as? SQLiteWorkspaceStore).flatMap { try? $0.schemaVersion() } ?? SchemaVersion.current
     let readOnlyReason = (store as? SQLiteWorkspaceStore)?.readOnlyReason
     return try store.read { tx in
+      // The schema first (review 25-a, 1): a table dropped outside dolphin fails the writes
+      // that need it. One missing that the reads below need fails them with SQLite's "no such
+      // table", whose message points to `dolphin doctor`.
+      let schemaProblems = try tx.schemaDifference()?.problems ?? []
       let counts = try tx.counts()
-      // Records the store cannot decode first: they make other commands refuse the workspace.
+      // Records the store cannot decode next: they make other commands refuse the workspace.
       let problems =
-        try tx.malformedJSON().map(\.description) + (try tx.malformedIDs().map(\.description))
+        schemaProblems + (try tx.malformedJSON().map(\.description)) + (try tx.malformedIDs().map(\.description))
         + (try tx.referenceProblems())
       return WorkspaceStatus(
         databasePath: store.databasePath, schemaVersion: schema, readOnly: store.isReadOnly,

@@ -320,7 +320,9 @@ extension KnowledgeEngine {
   /// Deletes and rebuilds the whole lexical index from the stored records (repair), and the tag
   /// filter's rows from the stored tags (``verifyTagFilterRows()``), and records this build's
   /// ``Tokenizer/version``, holding the write lock only to install it
-  /// (see ``prepareSearchIndex()``).
+  /// (see ``prepareSearchIndex()``). In the same transaction it first recreates, empty, the
+  /// tables of the search index and the tag filter and the indexes that the schema steps
+  /// create and the database lacks (dropped outside dolphin; see ``schemaDifference()``).
   ///
   /// A knowledge item or memory whose id is not a UUID (written by another program) is left out
   /// of the index and every other record is indexed; ``recordsLeftOutOfSearchIndex(limit:)``
@@ -364,6 +366,8 @@ extension KnowledgeEngine {
       // temporary tables apart from theirs.
       let rebuildStore = try (store as? SQLiteWorkspaceStore)?.reopened() ?? store
       func current(_ tx: WorkspaceTransaction) throws -> SearchIndexPreparation? {
+        // A forced rebuild reads nothing of the old index (whose tables may be missing).
+        guard onlyIfStale else { return nil }
         switch try LexicalIndexStore.tokenizerStatus(tx) {
         case .current: return onlyIfStale ? .current : nil
         case .newer(let version): return onlyIfStale ? .newer(builtWith: version) : nil
@@ -385,6 +389,9 @@ extension KnowledgeEngine {
       defer { _ = try? rebuildStore.read { tx in try StagedIndexRebuild.dropTables(tx.db) } }
       return try rebuildStore.write { tx in
         if let outcome = try current(tx) { return outcome }
+        // A table of the search index or the tag filter dropped outside dolphin (or an index) is
+        // recreated empty here, then filled below with everything else (review 25-a, 1).
+        try tx.recreateDerivedSchemaObjects()
         let built = try LexicalIndexStore.storedTokenizerVersion(tx)
         let documents = try staged.install(in: tx).documents
         try StagedIndexRebuild.dropTables(tx.db)

@@ -176,6 +176,16 @@ package final class SQLiteConnection {
         ?? (primary == SQLITE_READONLY
           ? "the workspace is read-only for this process"
           : primary == SQLITE_CANTOPEN ? "cannot open the database file or its -wal/-shm files" : nil)
+    } else if primary == SQLITE_ERROR, sqliteMessage.hasPrefix("no such table") {
+      // Review 25-a, 1: a table dropped outside dolphin; SQLite's integrity check does not see it.
+      cause =
+        "the workspace lacks a table that dolphin's schema creates (removed outside dolphin); "
+        + "`\(command: "dolphin doctor")` names what is missing and how to recover"
+    } else if code == 1811 {  // SQLITE_CONSTRAINT_TRIGGER: RAISE(ABORT, …) in a trigger
+      // dolphin creates no trigger: another program (or sqlite3) added the one that refused.
+      cause =
+        "a trigger that dolphin did not create refused the write; `\(command: "dolphin doctor")` names the triggers "
+        + "added to the workspace"
     } else {
       cause = nil
     }

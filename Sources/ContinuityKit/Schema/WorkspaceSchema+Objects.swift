@@ -1,0 +1,120 @@
+import Foundation
+
+/// A named object of a workspace database's schema: a table, an index, a trigger or a view.
+public struct SchemaObject: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+  /// `table`, `index`, `trigger` or `view`, as `sqlite_master.type` names it.
+  public var type: String
+  /// The object's name.
+  public var name: String
+
+  /// An object of `type` named `name`.
+  public init(type: String, name: String) {
+    self.type = type
+    self.name = name
+  }
+
+  /// E.g. `table lexical_trigram`.
+  public var description: String { "\(type) \(name)" }
+
+  /// By name, then type.
+  public static func < (a: SchemaObject, b: SchemaObject) -> Bool { (a.name, a.type) < (b.name, b.type) }
+}
+
+extension WorkspaceSchema {
+  /// An object a migration step creates: the SQL that creates it (as `sqlite_master.sql`
+  /// holds it), the table it belongs to (`sqlite_master.tbl_name`) and the step (empty for
+  /// `schema_migration`, made before the first step).
+  package struct ExpectedObject: Sendable {
+    package var object: SchemaObject
+    package var sql: String
+    package var table: String
+    package var step: String
+  }
+
+  /// What one migration step does to the schema: the objects it creates (or changes: an `ALTER
+  /// TABLE`), and those it drops.
+  package struct StepObjects: Sendable {
+    package var step: String
+    package var created: [ExpectedObject]
+    package var dropped: [SchemaObject]
+  }
+
+  /// The `schema_migration` table, which dolphin creates before its first step and where each
+  /// step records itself.
+  package static let migrationTableSQL =
+    "CREATE TABLE IF NOT EXISTS schema_migration (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)"
+
+  /// The objects of `sqlite_master` that belong to SQLite itself (`sqlite_autoindex_…` of a
+  /// UNIQUE or PRIMARY KEY constraint, `sqlite_stat1`, `sqlite_sequence`): not compared.
+  package static let sqliteOwnedObjects = "name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+
+  /// Each step's objects, found by applying ``steps`` in order to an empty in-memory database
+  /// and comparing `sqlite_master` before and after each: derived from the steps themselves, so
+  /// it cannot drift from what the migrations create. Computed once per process (a few
+  /// milliseconds).
+  package static let objectsByStep: [StepObjects] = {
+    do {
+      let conn = try SQLiteConnection(path: ":memory:", readOnly: false, create: true)
+      // In creation order (rowid), so tables come before their indexes.
+      func objects(step: String) throws(WorkspaceError) -> [ExpectedObject] {
+        try conn.all(
+          "SELECT type, name, sql, tbl_name FROM sqlite_master WHERE \(sqliteOwnedObjects) ORDER BY rowid"
+        ) {
+          ExpectedObject(
+            object: SchemaObject(type: $0.text(0), name: $0.text(1)), sql: $0.text(2), table: $0.text(3), step: step)
+        }
+      }
+      try conn.execute(migrationTableSQL)
+      var before = try objects(step: "")
+      var out = [StepObjects(step: "", created: before, dropped: [])]
+      for step in steps {
+        try conn.execute(step.sql)
+        try step.apply?(conn)
+        let after = try objects(step: step.name)
+        let sqlBefore = Dictionary(before.map { ($0.object, $0.sql) }, uniquingKeysWith: { a, _ in a })
+        let namesAfter = Set(after.map(\.object))
+        out.append(
+          StepObjects(
+            step: step.name,
+            created: after.filter { sqlBefore[$0.object] != $0.sql },
+            dropped: before.map(\.object).filter { !namesAfter.contains($0) }))
+        before = after
+      }
+      return out
+    } catch {
+      // The steps run on an empty in-memory database; only a step's own bug (caught by the
+      // schema tests) or running out of memory fails here.
+      fatalError("cannot derive the schema objects of the migration steps: \(error)")
+    }
+  }()
+
+  /// The objects a database holds once the steps named in `applied` have run, in creation
+  /// order: `schema_migration` and every object an applied step created and no later applied
+  /// step dropped. Steps are taken in their order in ``steps``; an object a later step changed
+  /// (`ALTER TABLE`) carries its latest SQL.
+  /// - Parameter applied: step names as `schema_migration` records them; names this build does
+  ///   not know are ignored.
+  package static func expectedObjects(applied: Set<String>) -> [ExpectedObject] {
+    var out: [ExpectedObject] = []
+    for entry in objectsByStep where entry.step.isEmpty || applied.contains(entry.step) {
+      out.removeAll { object in entry.dropped.contains(object.object) }
+      for created in entry.created {
+        if let at = out.firstIndex(where: { $0.object == created.object }) {
+          out[at].sql = created.sql
+        } else {
+          out.append(created)
+        }
+      }
+    }
+    return out
+  }
+
+  /// The tables whose rows are derived from the stored records, which `dolphin reindex`
+  /// recreates and fills when one is missing: the search index (`lexical_*`), the tag filter's
+  /// rows (`knowledge_tag`, from each item's tags) and the digests' evidence index
+  /// (`digest_evidence`, from the ids each stored digest cites). A missing one loses nothing
+  /// stored.
+  package static func isDerivedTable(_ name: String) -> Bool {
+    name.hasPrefix("lexical_") || name == "knowledge_tag" || name == "digest_evidence"
+  }
+}
