@@ -106,6 +106,9 @@ struct ExecutorTests {
       // comma, a handoff reference); the client's error quoted it.
       (ToolCall(id: "i", name: "knowledge_capture", arguments: ["kind": "fact", "title": "t", "tags": [.string("a, \(FakeSecrets.gitHub)")]]), FakeSecrets.gitHub),
       (ToolCall(id: "j", name: "handoff_get", arguments: ["id": .string(FakeSecrets.gitHub)]), FakeSecrets.gitHub),
+      // Review 25-b, 1: a value over two lines, quoted in the message as `'password:\n  …'`.
+      (ToolCall(id: "k", name: "knowledge_capture", arguments: ["kind": "fact", "title": "t", "tags": ["password:\n  Hunter2Secret99"]]), "Hunter2Secret99"),
+      (ToolCall(id: "l", name: "knowledge_get", arguments: ["id": "api\u{2011}key:\n  Hunter2Secret98"]), "Hunter2Secret98"),
     ]
     for (call, secret) in calls {
       let result = await executor.execute(call, approver: approver)

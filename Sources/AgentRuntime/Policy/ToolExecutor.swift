@@ -330,7 +330,15 @@ extension ToolExecutor {
   ///   probe of at most 12 characters each.
   package static func withholdingCredentials(inMessage message: String, withheld: [String]) -> String {
     var text = message
-    let parts = withheld.flatMap(CredentialDetector.secretParts(of:)).filter { !$0.isEmpty }
+    // Each part as messages quote it, too: line breaks and controls written as escapes (`\n`,
+    // Limits.escaped) or folded into spaces (TerminalText.singleLine) — review 25-b, 1: a value
+    // over two lines, quoted as `'password:\n  …'`, matched neither the part nor the scan.
+    var parts: [String] = []
+    for part in withheld.flatMap(CredentialDetector.secretParts(of:)) where !part.isEmpty {
+      for form in [part, Limits.escaped(part), TerminalText.singleLine(part)] where !parts.contains(form) {
+        parts.append(form)
+      }
+    }
     for part in parts.sorted(by: { $0.count > $1.count }) {
       let marker = CredentialDetector.withheldText(CredentialDetector.firstFinding(in: part)?.kind ?? .secretAssignment)
       let probe = String(part.prefix(12))

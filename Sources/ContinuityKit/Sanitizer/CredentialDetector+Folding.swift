@@ -19,7 +19,8 @@ extension CredentialDetector {
   ///   General Punctuation and Superscripts and Subscripts, Letterlike Symbols and Number Forms
   ///   (U+212A Kelvin sign → `K`), Enclosed Alphanumerics (`ⓐ` → `a`), the ideographic space,
   ///   Alphabetic Presentation Forms (`ﬁ` → `fi`), Small Form Variants (`﹦` → `=`),
-  ///   Halfwidth and Fullwidth Forms (`ｐａｓｓ` → `pass`, `＝` → `=`), Mathematical
+  ///   Halfwidth and Fullwidth Forms (`ｐａｓｓ` → `pass`, `＝` → `=`; not the fullwidth colon
+///   `：`, which CJK prose writes as its colon), Mathematical
   ///   Alphanumeric Symbols (`𝐩𝐚𝐬𝐬` → `pass`) and the Enclosed Alphanumeric Supplement;
   /// - the ASCII character it is drawn as, for the hyphens and dashes U+2010–U+2013, U+2043,
   ///   U+2212 and U+FE63 (`-`), the typographic quotes U+2018, U+2019, U+201B (`'`) and U+201C,
@@ -37,6 +38,10 @@ extension CredentialDetector {
     var sourceStart: [Int] = []
     /// For each folded byte, the UTF-8 offset in the original text just past that scalar.
     var sourceEnd: [Int] = []
+    /// For each folded byte, whether it stands for a Cyrillic or Greek letter
+    /// (``confusableLetters``): a letter of another script as written, which a value's
+    /// "has a letter" test does not count.
+    var otherScript: [Bool] = []
 
     /// The original text's UTF-8 range of the folded bytes `range` (non-empty).
     func sourceRange(of range: Range<Int>) -> Range<Int> {
@@ -67,6 +72,8 @@ extension CredentialDetector {
     case 0x2018, 0x2019, 0x201B: return .ascii([UInt8(ascii: "'")])
     case 0x201C, 0x201D, 0x201F: return .ascii([UInt8(ascii: "\"")])
     case 0x2236, 0xA789: return .ascii([UInt8(ascii: ":")])
+    // The fullwidth colon is CJK prose's own colon (`GitHubのtoken：Settingsで作成`), so it stays.
+    case 0xFF1A: return .same
     case 0xFF01...0xFF5E: return .ascii([UInt8(v - 0xFEE0)])
     default: break
     }
@@ -140,15 +147,18 @@ extension CredentialDetector {
           out.bytes.append(byte)
           out.sourceStart.append(offset)
           out.sourceEnd.append(end)
+          out.otherScript.append(false)
         }
       case .dropped:
         changed = true
       case .ascii(let bytes):
         changed = true
+        let lookalike = confusableLetters[scalar.value] != nil
         for byte in bytes {
           out.bytes.append(byte)
           out.sourceStart.append(offset)
           out.sourceEnd.append(end)
+          out.otherScript.append(lookalike)
         }
       }
       offset = end

@@ -138,10 +138,13 @@ public struct CredentialFinding: Sendable, Equatable, Codable, CustomStringConve
 ///   least 16 characters (`self.token = newToken` is code). `changeme` is a weak password, not a
 ///   placeholder, and is checked like any other value.
 ///
-///   The key may end the line before the operator, and when nothing follows the operator on
-///   its line the value may stand alone on the next (YAML's `password:` then an indented
-///   value), after at most 8 spaces or tabs; such a value must fill its line, so a heading
-///   such as `Token:` followed by a sentence is not read as one.
+///   When nothing follows a `:` on its line (or only a YAML block scalar indicator, `|` or
+///   `>`), the value may stand alone on the next line, as YAML writes it (`password:` then an
+///   indented value): that line must be indented deeper than the key's, and the value must fill
+///   it and be no key or assignment itself (no `:`, no `=` but trailing padding). So a `.env`
+///   line after an empty one, a mapping under the key, a heading and its text, or a link on the
+///   line after a label are not values. A value's letters are judged as written: a word in
+///   Cyrillic or Greek is prose, though folding reads some of its letters as Latin.
 ///
 ///   A key whose last credential word is `secret access key` (`AWS_SECRET_ACCESS_KEY`,
 ///   `SecretAccessKey`, `aws_secret_access_key`) with a value of exactly 40 characters of
@@ -200,6 +203,7 @@ public enum CredentialDetector {
     if let folded = folded(text) {
       let found = folded.bytes.withUnsafeBufferPointer { bytes in
         var scanner = Scanner(bytes: bytes, limit: limit)
+        scanner.otherScript = folded.otherScript
         return scanner.run()
       }
       return found.map { kind, start, end in
@@ -265,6 +269,11 @@ public enum CredentialDetector {
 private struct Scanner {
   let b: UnsafeBufferPointer<UInt8>
   let limit: Int
+  /// For text read through ``CredentialDetector/FoldedText``: whether each byte stands for a
+  /// Cyrillic or Greek letter as written (``CredentialDetector/FoldedText/otherScript``), so that
+  /// a value's letters are judged as written (review 25-b, 3: `Поле password: обязательное` is
+  /// Russian prose, not a secret).
+  var otherScript: [Bool]?
   /// Each finding's kind, first byte and end byte.
   var out: [(CredentialKind, Int, Int)] = []
 
@@ -598,13 +607,6 @@ private struct Scanner {
   func key(before op: Int) -> (Int, CredentialDetector.KeyName)? {
     var j = op - 1
     while j >= 0, op - j <= 4, Self.isSpace(b[j]) { j -= 1 }
-    // The key may end the line before the operator's (`PASSWORD` then `= …`).
-    if j >= 0, b[j] == UInt8(ascii: "\n") {
-      j -= 1
-      if j >= 0, b[j] == UInt8(ascii: "\r") { j -= 1 }
-      let lineEnd = j
-      while j >= 0, lineEnd - j < 4, Self.isSpace(b[j]) { j -= 1 }
-    }
     if j >= 0, b[j] == UInt8(ascii: "\"") || b[j] == UInt8(ascii: "'") { j -= 1 }
     let keyEnd = j + 1
     while j >= 0, keyEnd - j <= 64,
@@ -628,22 +630,49 @@ private struct Scanner {
   func value(from start: Int) -> Value? {
     var j = start
     while j < n, j - start <= 4, Self.isSpace(b[j]) { j += 1 }
-    // Nothing after the operator: the value may be alone on the next line (YAML's
-    // `password:` then an indented value), after at most 8 spaces or tabs.
-    if j < n, b[j] == UInt8(ascii: "\n") || b[j] == UInt8(ascii: "\r") {
-      if b[j] == UInt8(ascii: "\r") { j += 1 }
-      guard j < n, b[j] == UInt8(ascii: "\n") else { return nil }
-      j += 1
-      let lineStart = j
-      while j < n, j - lineStart < 8, Self.isSpace(b[j]) { j += 1 }
-      guard j < n, let value = value(onLineFrom: j) else { return nil }
-      // The value fills its line: `token:` then a sentence is a heading and its text.
-      var k = value.end
-      while k < n, Self.isSpace(b[k]) { k += 1 }
-      return k == n || b[k] == UInt8(ascii: "\n") || b[k] == UInt8(ascii: "\r") ? value : nil
+    if start > 0, b[start - 1] == UInt8(ascii: ":"), let next = yamlValueOnNextLine(after: j, operator: start - 1) {
+      return next
     }
     guard j < n else { return nil }
     return value(onLineFrom: j)
+  }
+
+  /// A YAML value on the line after its key's `:` (`password:` then an indented value, or a
+  /// block scalar, `password: |`), when nothing else follows the `:` (from `j`, past its
+  /// spaces): the next line is indented deeper than the key's, and the value fills it and is
+  /// no key or assignment itself (no `:`; no `=` but trailing padding). So `.env` lines, a YAML
+  /// mapping under the key, a heading and its text and a link on the next line are not values
+  /// (review 25-b, 2).
+  func yamlValueOnNextLine(after j: Int, operator op: Int) -> Value? {
+    var j = j
+    // A block scalar indicator: `|`, `>`, with `-` or `+`.
+    if j < n, b[j] == UInt8(ascii: "|") || b[j] == UInt8(ascii: ">") {
+      j += 1
+      if j < n, b[j] == UInt8(ascii: "-") || b[j] == UInt8(ascii: "+") { j += 1 }
+      while j < n, Self.isSpace(b[j]) { j += 1 }
+    }
+    guard j < n, b[j] == UInt8(ascii: "\n") || b[j] == UInt8(ascii: "\r") else { return nil }
+    if b[j] == UInt8(ascii: "\r") { j += 1 }
+    guard j < n, b[j] == UInt8(ascii: "\n") else { return nil }
+    j += 1
+    // The key's line: its indentation.
+    var keyLine = op
+    while keyLine > 0, b[keyLine - 1] != UInt8(ascii: "\n") { keyLine -= 1 }
+    var keyIndent = 0
+    while keyLine + keyIndent < op, Self.isSpace(b[keyLine + keyIndent]) { keyIndent += 1 }
+    let lineStart = j
+    while j < n, j - lineStart < 16, Self.isSpace(b[j]) { j += 1 }
+    guard j - lineStart > keyIndent, j < n, let value = value(onLineFrom: j) else { return nil }
+    var k = value.end
+    while k < n, Self.isSpace(b[k]) { k += 1 }
+    guard k == n || b[k] == UInt8(ascii: "\n") || b[k] == UInt8(ascii: "\r") else { return nil }
+    if value.bytes.contains(UInt8(ascii: ":")) { return nil }
+    if let equals = value.bytes.firstIndex(of: UInt8(ascii: "=")),
+      !value.bytes[equals...].allSatisfy({ $0 == UInt8(ascii: "=") })
+    {
+      return nil
+    }
+    return value
   }
 
   /// The quoted or unquoted value starting at `j`, not past the line's end.
@@ -675,7 +704,12 @@ private struct Scanner {
     let bytes = v.bytes
     guard bytes.count >= 6 else { return false }
     // No letter: a number, date, time, version or address (`4096`, `2024-12-20`, `10.0.0.1`).
-    if !bytes.contains(where: { Self.isUpper($0) || Self.isLower($0) }) { return false }
+    // Letters as written: a word in Cyrillic or Greek is prose, though folding reads some of
+    // its letters as Latin ones.
+    let hasLetter = bytes.indices.contains { k in
+      (Self.isUpper(bytes[k]) || Self.isLower(bytes[k])) && otherScript.map { v.start + k < $0.count && !$0[v.start + k] } ?? true
+    }
+    if !hasLetter { return false }
     if let first = bytes.first, bytes.allSatisfy({ $0 == first }) { return false }
     let lower = String(decoding: bytes.map { Self.isUpper($0) ? $0 + 32 : $0 }, as: UTF8.self)
     if Self.placeholders.contains(lower) { return false }

@@ -24,14 +24,16 @@ struct CredentialFoldingTests {
     Case(name: "non-breaking hyphen in api-key", text: "api\u{2011}key=nbHyphen12345x"),
     Case(name: "fullwidth key", text: "ｐａｓｓｗｏｒｄ=fullwidthSecret99"),
     Case(name: "fullwidth equals sign", text: "password＝fullwidthEq99x"),
-    Case(name: "fullwidth value and key", text: "ＴＯＫＥＮ：ａｂｃ１２３ｘｙｚ９８７"),
+    Case(name: "fullwidth key and equals sign, fullwidth value", text: "ＴＯＫＥＮ＝ａｂｃ１２３ｘｙｚ９８７"),
     Case(name: "Cyrillic а in the key", text: "p\u{0430}ssword=cyrillicA9999x"),
     Case(name: "Cyrillic р and е in the key", text: "s\u{0435}cret_key = \"cyrillicPE42x\""),
     Case(name: "Greek capitals in API_KEY", text: "\u{0391}\u{03A1}\u{0399}_KEY=greekLetters123x"),
     Case(name: "mathematical bold key", text: "𝐩𝐚𝐬𝐬𝐰𝐨𝐫𝐝=mathBold12345x"),
     Case(name: "typographic quotes around the value", text: "password: \u{201C}Tr0ub4dor&3\u{201D}"),
-    Case(name: "key, operator and value on three lines", text: "PASSWORD\n=\nsplitLines77xyz"),
     Case(name: "YAML value on the next, indented line", text: "db:\n  password:\n    yamlNext12345", line: 2, column: 3),
+    Case(name: "YAML block scalar", text: "password: |\n  blockScalar12345"),
+    Case(name: "YAML folded block scalar, base64 padding", text: "secret: >-\n  c2VjcmV0S2V5MTIz=="),
+    Case(name: "Cyrillic look-alike inside an ASCII secret", text: "token: hunt\u{0435}r2Secret"),
     Case(name: "CRLF line breaks", text: "token:\r\n  crlfValue98765"),
     Case(name: "a position after folded text counts the original characters", text: "ｘ ü p\u{0430}ssword=abc123xyz", column: 5),
   ]
@@ -52,6 +54,22 @@ struct CredentialFoldingTests {
     "token:\n\nabc123def456",
     "Password\n=\nSome paragraph follows here",
     "Secret:\n  Confidential",
+    // Review 25-b, 2: the next-line rule read these as values.
+    "DB_PASSWORD=\nDB_HOST=db.internal",
+    "API_KEY=\nLOG_LEVEL=debug",
+    "token:\n  github:\n    enabled: true",
+    "password:\n  policy:\n    min_length: 12",
+    "db:\n  password:\n  username:admin",
+    "GitHub token:\nhttps://github.com/settings/tokens",
+    "Password:\nUnchanged-since-2023",
+    "let header = useToken\n  ? token\n  : \"anonymous\"",
+    "PASSWORD\n=\nsplitLines77xyz",
+    "password:\n  sk-\n",
+    // Review 25-b, 3: prose in other scripts after an English key word.
+    "Поле password: обязательное",
+    "Переменная API_KEY: задаётся в настройках CI",
+    "Το πεδίο token: απαιτείται",
+    "GitHubのtoken：Settings→Developer settingsで作成",
     // Letters of other scripts are not keys or values of their own.
     "Пароль: секрет",
     "Το κλειδί είναι απλό",
@@ -74,6 +92,7 @@ struct CredentialFoldingTests {
     #expect(
       CredentialDetector.withholding(in: "db:\n  password:\n    yamlNext12345\nport: 5432")
         == "db:\n  \(assignment)\nport: 5432")
+    #expect(CredentialDetector.withholding(in: "password: |\n  blockScalar12345\nx: 1") == "\(assignment)\nx: 1")
     // Nothing to fold: the text is returned as it is.
     #expect(CredentialDetector.withholding(in: "Пароль: секрет") == "Пароль: секрет")
   }
