@@ -171,28 +171,24 @@ enum InsightRules {
     let mirrors = Set(try tx.knowledgeMemoryLinks().filter { $0.source == KnowledgeSource.legacyMemory.rawValue }.map(\.id))
 
     var scan = Scan()
-    // Title trigrams are built on a second thread, batch by batch, while SQLite steps through
-    // the rows on this one; `finish()` waits for the last batch.
+    // Title trigrams, and the neutral titles of decisions and preferences, are built on a
+    // second thread, batch by batch, while SQLite steps through the rows on this one;
+    // `finish()` waits for the last batch.
     let trigrams = TrigramBuilder()
-    var batch: [String] = []
+    var batch: [(title: String, eligible: Bool)] = []
     batch.reserveCapacity(TrigramBuilder.batchSize)
-    var neutrals: [String] = []
     try tx.forEachKnowledgeHeader(createdAfter: handoff?.createdAt, detailKinds: [.decision, .preference]) { h in
       if contradictionIDs.contains(h.id) {
         scan.contradictionTitles[h.id] = h.title
         scan.contradictionIndices[h.id] = scan.headers.count
       }
-      batch.append(h.title)
+      let eligible = h.kind == .decision || h.kind == .preference
+      batch.append((h.title, eligible))
       if batch.count == TrigramBuilder.batchSize {
         trigrams.add(batch)
         batch.removeAll(keepingCapacity: true)
       }
-      let eligible = h.kind == .decision || h.kind == .preference
       scan.conflictEligible.append(eligible)
-      if eligible, let neutral = TitleContrast.neutralTitle(h.title) {
-        scan.neutralOf.append(scan.headers.count)
-        neutrals.append(neutral)
-      }
       if h.isUntagged, !mirrors.contains(h.id) { scan.untagged.consider(h) }
       if h.kind == .decision || h.kind == .goal, !related.contains(h.id) { scan.unrelated.consider(h) }
       if !h.createdAt.isEmpty { scan.newer.consider(h) }
@@ -204,9 +200,8 @@ enum InsightRules {
       .map { (index: $0, title: scan.headers[$0].title) }
     let choices = BackgroundResult { TitleContrast.choicePairs(choiceTitles) }
     trigrams.add(batch)
-    trigrams.add(neutrals)
-    scan.conflictEligible += Array(repeating: true, count: neutrals.count)
-    scan.titles = trigrams.finish()
+    (scan.titles, scan.neutralOf) = trigrams.finish()
+    scan.conflictEligible += Array(repeating: true, count: scan.neutralOf.count)
 
     var fired: [Fired] = []
     fired.append(Fired(.contradiction, .high, contradictionInsights(contradictions, scan)))
@@ -646,23 +641,44 @@ enum InsightRules {
   }
 
   /// Builds ``TrigramSets`` from batches of titles on a serial queue, in the order the batches
-  /// were added, so building overlaps with whatever the caller does between ``add(_:)`` calls.
+  /// were added, so building overlaps with whatever the caller does between ``add(_:)`` calls;
+  /// it also reads the neutral title (``TitleContrast/neutralTitle(_:)``) of each title marked
+  /// eligible, and ``finish()`` appends those after every title, in title order (the layout of
+  /// ``Scan/titles`` and ``Scan/neutralOf``).
   final class TrigramBuilder: @unchecked Sendable {
     /// Titles per batch: large enough that a batch's cost dwarfs the hand-off, small enough
     /// that the last batch is quick.
     static let batchSize = 1_024
     // Touched only on `queue` (and read by `finish()` after the queue drained).
     private var sets = TrigramSets()
+    /// Titles added so far: the index of the next one.
+    private var added = 0
+    private var neutrals: [String] = []
+    private var neutralOf: [Int] = []
     private let queue = DispatchQueue(label: "dolphin.insights.trigrams")
 
-    func add(_ titles: [String]) {
+    /// Adds titles in order; the neutral title is read for those with `eligible` set.
+    func add(_ titles: [(title: String, eligible: Bool)]) {
       guard !titles.isEmpty else { return }
-      queue.async { self.sets.append(contentsOf: titles) }
+      queue.async {
+        self.sets.append(contentsOf: titles.lazy.map(\.title))
+        for (k, t) in titles.enumerated() where t.eligible {
+          if let neutral = TitleContrast.neutralTitle(t.title) {
+            self.neutralOf.append(self.added + k)
+            self.neutrals.append(neutral)
+          }
+        }
+        self.added += titles.count
+      }
     }
 
-    /// Waits for every batch and returns the sets.
-    func finish() -> TrigramSets {
-      queue.sync { sets }
+    /// Waits for every batch, appends the neutral titles, and returns the sets with, for each
+    /// neutral title (in the order they follow the titles), the index of the title it stands for.
+    func finish() -> (sets: TrigramSets, neutralOf: [Int]) {
+      queue.sync {
+        if !neutrals.isEmpty { sets.append(contentsOf: neutrals) }
+        return (sets, neutralOf)
+      }
     }
   }
 

@@ -34,9 +34,13 @@ struct TrigramSets {
   /// Shared prefix trigrams a candidate pair needs (see the type's discussion).
   static let sharedPrefixTrigrams = 3
 
-  /// Distinct trigram ids of text `i`: `tokens[offsets[i]..<offsets[i + 1]]`. The array may
-  /// be longer than `offsets.last`: it grows by doubling, and the slack is scratch space.
+  /// Distinct trigram ids of text `i`: `tokens[offsets[i]..<offsets[i + 1]]` (exactly
+  /// `offsets.last` of them).
   private(set) var tokens: [Int32] = []
+  /// Where ``append(contentsOf:)`` writes a call's trigrams before they are appended to
+  /// `tokens`: sized for the longest call so far (at most one id per UTF-8 byte, plus one per
+  /// text), and reused, so `tokens` holds only what was written and is never zero-filled ahead.
+  private var scratch: [Int32] = []
   private(set) var offsets: [Int] = [0]
   /// FNV-1a (64-bit) of each text's trigram ids in order of first occurrence: texts with equal
   /// normalized forms have equal fingerprints (so do the rare other texts with the same
@@ -48,10 +52,9 @@ struct TrigramSets {
   /// Codes 0 (space), 1–26 (a–z) and 27–36 (0–9) form ids directly; others are looked up.
   private static let directAlphabet: UInt32 = 37
   private static let directIDs = 37 * 37 * 37
+  /// Looked-up ids (≥ `directIDs`), with the last text each was seen in (for per-text
+  /// deduplication).
   private var table = OpenAddressingTable()
-  /// The last text each looked-up id (≥ `directIDs`) was seen in, for per-text deduplication;
-  /// may be longer than the vocabulary.
-  private var lastText: [Int32] = []
   /// Direct ids seen in the current text: a bitset small enough to stay in the L1 cache,
   /// cleared after each text.
   private var seenDirect = [UInt64](repeating: 0, count: (directIDs + 63) / 64)
@@ -87,14 +90,10 @@ struct TrigramSets {
     var bytes = 0
     for text in texts { bytes += text.utf8.count + 1 }
     let start = offsets[offsets.count - 1]
-    if tokens.count < start + bytes {
-      tokens.append(contentsOf: repeatElement(0, count: max(start + bytes - tokens.count, tokens.count)))
-    }
-    let lookedUpNeeded = vocabularySize - Self.directIDs + bytes
-    if lastText.count < lookedUpNeeded {
-      lastText.append(contentsOf: repeatElement(-1, count: max(lookedUpNeeded - lastText.count, lastText.count)))
-    }
-    var written = start
+    if scratch.count < bytes { scratch = [Int32](repeating: 0, count: bytes) }
+    // Positions below are in `tokens` (from `start`); `out` is `scratch`, so it is indexed
+    // relative to `start`.
+    var written = 0
     var vocabulary = vocabularySize
     var textIndex = Int32(count)
     var newOffsets: [Int] = []
@@ -103,9 +102,8 @@ struct TrigramSets {
     newFingerprints.reserveCapacity(texts.count)
     let a = Self.directAlphabet
     Self.asciiCodes.withUnsafeBufferPointer { ascii in
-    tokens.withUnsafeMutableBufferPointer { out in
+    scratch.withUnsafeMutableBufferPointer { out in
     seenDirect.withUnsafeMutableBufferPointer { seen in
-    lastText.withUnsafeMutableBufferPointer { last in
       for text in texts {
         let textStart = written
         // c0, c1: the two codes before the current one; the leading pad is a separator.
@@ -125,11 +123,9 @@ struct TrigramSets {
             }
           } else {
             let key = UInt64(c0) << 42 | UInt64(c1) << 21 | UInt64(c2)
-            let (found, inserted) = table.id(for: key, next: Int32(vocabulary))
+            let (found, inserted, firstInText) = table.id(for: key, next: Int32(vocabulary), text: textIndex)
             if inserted { vocabulary += 1 }
-            let slot = Int(found) - Self.directIDs
-            if last[slot] != textIndex {
-              last[slot] = textIndex
+            if firstInText {
               out[written] = found
               written += 1
             }
@@ -187,14 +183,14 @@ struct TrigramSets {
           fingerprint = (fingerprint ^ UInt64(UInt32(bitPattern: id))) &* 0x100_0000_01B3
           if Int(id) < Self.directIDs { seen[Int(id) &>> 6] = 0 }
         }
-        newOffsets.append(written)
+        newOffsets.append(start + written)
         newFingerprints.append(fingerprint)
         textIndex &+= 1
       }
     }
     }
     }
-    }
+    tokens.append(contentsOf: scratch[0..<written])
     offsets.append(contentsOf: newOffsets)
     fingerprints.append(contentsOf: newFingerprints)
     vocabularySize = vocabulary
@@ -313,29 +309,25 @@ struct TrigramSets {
   /// forms always do (trigrams are listed in order of first occurrence), so this only guards
   /// against fingerprint collisions.
   private func sameSet(_ a: Int, _ b: Int) -> Bool {
-    size(of: a) == size(of: b) && trigrams(of: a).elementsEqual(trigrams(of: b))
+    let count = size(of: a)
+    guard count == size(of: b) else { return false }
+    // The ids compared as bytes (`memcmp`): equal bytes are equal ids.
+    return tokens.withUnsafeBufferPointer { all in
+      guard let base = all.baseAddress else { return true }
+      return memcmp(base + offsets[a], base + offsets[b], count * MemoryLayout<Int32>.stride) == 0
+    }
   }
 
   /// PPJoin over the texts with `size[i] > 0`.
   private func joinRepresentatives(threshold t: Double, maximumGeneratorFrequency: Int, size globalSize: [Int]) -> [Pair] {
-    // Work on a compact copy of the texts taking part, so every array below is sized by them.
+    // Texts taking part are numbered 0..<n (`members` maps them back), so every array below is
+    // sized by them; their trigram ids are read in place from `self.tokens`.
     let members = globalSize.indices.filter { globalSize[$0] > 0 }
     let n = members.count
     guard n > 1 else { return [] }
     var offsets = [Int](repeating: 0, count: n + 1)
     for (i, g) in members.enumerated() { offsets[i + 1] = offsets[i] + globalSize[g] }
-    var tokens = [Int32](repeating: 0, count: offsets[n])
-    tokens.withUnsafeMutableBufferPointer { out in
-      self.tokens.withUnsafeBufferPointer { all in
-        for (i, g) in members.enumerated() {
-          var p = offsets[i]
-          for q in self.offsets[g]..<self.offsets[g + 1] {
-            out[p] = all[q]
-            p += 1
-          }
-        }
-      }
-    }
+    let occurrences = offsets[n]
     let size = members.map { globalSize[$0] }
     let k = Self.sharedPrefixTrigrams
     let v = vocabularySize
@@ -356,25 +348,30 @@ struct TrigramSets {
     // Document frequencies and postings by trigram id (texts ascending).
     var df = [Int32](repeating: 0, count: v)
     var start = [Int32](repeating: 0, count: v + 1)
-    var postings = [Int32](repeating: 0, count: tokens.count)
-    tokens.withUnsafeBufferPointer { tokens in
+    var postings: [Int32] = []
+    self.tokens.withUnsafeBufferPointer { tokens in
       df.withUnsafeMutableBufferPointer { df in
-        for token in tokens { df[Int(token)] += 1 }
+        for g in members {
+          for p in self.offsets[g]..<self.offsets[g + 1] { df[Int(tokens[p])] += 1 }
+        }
         start.withUnsafeMutableBufferPointer { start in
           for id in 0..<v { start[id + 1] = start[id] + df[id] }
         }
       }
       var fill = start
-      postings.withUnsafeMutableBufferPointer { postings in
+      // Every slot is written below (the postings partition the occurrences), so the array is
+      // not zero-filled first.
+      postings = [Int32](unsafeUninitializedCapacity: occurrences) { postings, initialized in
         fill.withUnsafeMutableBufferPointer { fill in
-          for i in 0..<n {
-            for p in offsets[i]..<offsets[i + 1] {
+          for (i, g) in members.enumerated() {
+            for p in self.offsets[g]..<self.offsets[g + 1] {
               let id = Int(tokens[p])
               postings[Int(fill[id])] = Int32(i)
               fill[id] += 1
             }
           }
         }
+        initialized = occurrences
       }
     }
     // Ranks: rarest first, ties by id (a counting sort on frequency). Non-generators are the
@@ -390,22 +387,27 @@ struct TrigramSets {
     }
     var generators = 0
     while generators < ranked, Int(df[Int(idOfRank[generators])]) <= maximumGeneratorFrequency { generators += 1 }
-    // Each text's trigrams as ranks, ascending (filled in rank order).
-    var sorted = [Int32](repeating: 0, count: tokens.count)
+    // Each text's trigrams as ranks, ascending (filled in rank order). Every occurrence has a
+    // rank, so every slot is written and the array is not zero-filled first.
     var next = Array(offsets.dropLast())
-    sorted.withUnsafeMutableBufferPointer { sorted in
+    let sorted = [Int32](unsafeUninitializedCapacity: occurrences) { sorted, initialized in
       next.withUnsafeMutableBufferPointer { next in
         postings.withUnsafeBufferPointer { postings in
-          for r in 0..<ranked {
-            let id = Int(idOfRank[r])
-            for p in Int(start[id])..<Int(start[id + 1]) {
-              let text = Int(postings[p])
-              sorted[next[text]] = Int32(r)
-              next[text] += 1
+          idOfRank.withUnsafeBufferPointer { idOfRank in
+            start.withUnsafeBufferPointer { start in
+              for r in 0..<ranked {
+                let id = Int(idOfRank[r])
+                for p in Int(start[id])..<Int(start[id + 1]) {
+                  let text = Int(postings[p])
+                  sorted[next[text]] = Int32(r)
+                  next[text] += 1
+                }
+              }
             }
           }
         }
       }
+      initialized = occurrences
     }
     // The index: (text, position) under each generator rank, filled as texts are processed.
     var indexStart = [Int](repeating: 0, count: generators + 1)
@@ -499,26 +501,36 @@ struct TrigramSets {
   }
 }
 
-/// Open addressing (linear probing) from 63-bit trigram keys to dense ids.
+/// Open addressing (linear probing) from 63-bit trigram keys to dense ids, with the last text
+/// each key was seen in.
 private struct OpenAddressingTable {
   private static let empty = UInt64.max
   private var keys = [UInt64](repeating: empty, count: 1024)
   private var values = [Int32](repeating: 0, count: 1024)
+  /// Per slot, the last text its key was looked up for (-1: none yet).
+  private var lastText = [Int32](repeating: -1, count: 1024)
   private var used = 0
 
-  /// The id of `key`, inserting it with `next` when absent.
-  mutating func id(for key: UInt64, next: Int32) -> (id: Int32, inserted: Bool) {
+  /// The id of `key`, inserting it with `next` when absent, and whether this is the first time
+  /// it is looked up for `text` (texts are numbered in the order they are read, so the last
+  /// text a key was seen in is all it takes to tell).
+  mutating func id(for key: UInt64, next: Int32, text: Int32) -> (id: Int32, inserted: Bool, firstInText: Bool) {
     if (used + 1) * 2 > keys.count { grow() }
     let mask = keys.count - 1
     var slot = Self.hash(key) & mask
     while true {
       let k = keys[slot]
-      if k == key { return (values[slot], false) }
+      if k == key {
+        let first = lastText[slot] != text
+        lastText[slot] = text
+        return (values[slot], false, first)
+      }
       if k == Self.empty {
         keys[slot] = key
         values[slot] = next
+        lastText[slot] = text
         used += 1
-        return (next, true)
+        return (next, true, true)
       }
       slot = (slot + 1) & mask
     }
@@ -530,15 +542,17 @@ private struct OpenAddressingTable {
   }
 
   private mutating func grow() {
-    let oldKeys = keys, oldValues = values
+    let oldKeys = keys, oldValues = values, oldLast = lastText
     keys = [UInt64](repeating: Self.empty, count: oldKeys.count * 2)
     values = [Int32](repeating: 0, count: oldKeys.count * 2)
+    lastText = [Int32](repeating: -1, count: oldKeys.count * 2)
     let mask = keys.count - 1
-    for (k, v) in zip(oldKeys, oldValues) where k != Self.empty {
-      var slot = Self.hash(k) & mask
+    for j in oldKeys.indices where oldKeys[j] != Self.empty {
+      var slot = Self.hash(oldKeys[j]) & mask
       while keys[slot] != Self.empty { slot = (slot + 1) & mask }
-      keys[slot] = k
-      values[slot] = v
+      keys[slot] = oldKeys[j]
+      values[slot] = oldValues[j]
+      lastText[slot] = oldLast[j]
     }
   }
 }
