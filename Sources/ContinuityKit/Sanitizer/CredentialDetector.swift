@@ -94,7 +94,8 @@ public struct CredentialFinding: Sendable, Equatable, Codable, CustomStringConve
 /// - Token shapes are listed on ``CredentialKind``. A token must start at a word boundary (not
 ///   right after a letter, digit or `_`); fixed-length shapes (AWS, Google) must also end at one.
 /// - An assignment is a key, optionally quoted, then `=`, `:` or `:=` (not `==`, `=>`, `::`),
-///   then a value. The key is the run of at most 64 letters, digits, `_`, `-` and `.` before
+///   then a value; up to 40 spaces or tabs may stand before the operator and 24 after it, as
+///   formatters line assignments up (`terraform fmt`, gofmt). The key is the run of at most 64 letters, digits, `_`, `-` and `.` before
 ///   the operator.
 ///
 ///   **Key-name rule** (``keyName(of:)``). The key is split into parts at `_`, `-` and `.`, at
@@ -601,12 +602,13 @@ private struct Scanner {
     return prefixes.contains { bytes.starts(with: $0) }
   }
 
-  /// Where the key ending just before `op` (past up to 4 spaces and a closing quote) starts,
+  /// Where the key ending just before `op` (past up to 40 spaces or tabs and a closing quote) starts,
   /// and what it names, when it is a credential's key by ``CredentialDetector/keyName(of:)``.
   /// The key is the run of at most 64 letters, digits, `_`, `-` and `.` before that.
   func key(before op: Int) -> (Int, CredentialDetector.KeyName)? {
     var j = op - 1
-    while j >= 0, op - j <= 4, Self.isSpace(b[j]) { j -= 1 }
+    // Up to 40 spaces or tabs: assignments lined up by a formatter (`terraform fmt`, gofmt).
+    while j >= 0, op - j <= 40, Self.isSpace(b[j]) { j -= 1 }
     if j >= 0, b[j] == UInt8(ascii: "\"") || b[j] == UInt8(ascii: "'") { j -= 1 }
     let keyEnd = j + 1
     while j >= 0, keyEnd - j <= 64,
@@ -629,7 +631,7 @@ private struct Scanner {
 
   func value(from start: Int) -> Value? {
     var j = start
-    while j < n, j - start <= 4, Self.isSpace(b[j]) { j += 1 }
+    while j < n, j - start <= 24, Self.isSpace(b[j]) { j += 1 }
     if start > 0, b[start - 1] == UInt8(ascii: ":"), let next = yamlValueOnNextLine(after: j, operator: start - 1) {
       return next
     }

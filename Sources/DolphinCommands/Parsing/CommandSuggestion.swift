@@ -30,6 +30,8 @@ enum CommandSuggestion {
     ("lint", "analyze", "which reviews Swift code by heuristics"),
     ("followups", "insights", "which lists rule-based follow-ups"),
     ("followup", "insights", "which lists rule-based follow-ups"),
+    ("follow-ups", "insights", "which lists rule-based follow-ups"),
+    ("follow-up", "insights", "which lists rule-based follow-ups"),
     ("suggestions", "insights", "which lists rule-based follow-ups"),
   ]
 

@@ -35,6 +35,10 @@ struct CredentialFoldingTests {
     Case(name: "YAML folded block scalar, base64 padding", text: "secret: >-\n  c2VjcmV0S2V5MTIz=="),
     Case(name: "Cyrillic look-alike inside an ASCII secret", text: "token: hunt\u{0435}r2Secret"),
     Case(name: "CRLF line breaks", text: "token:\r\n  crlfValue98765"),
+    // Review 25-b, 4: assignments lined up by a formatter were never checked.
+    Case(name: "terraform fmt alignment", text: "  name                 = \"db\"\n  password             = \"Hunter2Secret99\"", line: 2, column: 3),
+    Case(name: "gofmt struct literal", text: "\tUser:                \"app\",\n\tPassword:            \"Hunter2Secret99\",", line: 2, column: 2),
+    Case(name: "tab-aligned INI", text: "password\t\t\t=\t\tHunter2Secret99"),
     Case(name: "a position after folded text counts the original characters", text: "ｘ ü p\u{0430}ssword=abc123xyz", column: 5),
   ]
 
