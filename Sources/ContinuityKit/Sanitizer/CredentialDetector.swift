@@ -734,6 +734,23 @@ private struct Scanner {
     let wordish = bytes.allSatisfy {
       Self.isUpper($0) || Self.isLower($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_")
     }
-    return !wordish || bytes.count >= 16
+    guard wordish else { return true }
+    return bytes.count >= 16 && !isCamelCaseIdentifier(bytes)
+  }
+
+  /// Whether a value of letters, `.` and `_` reads as code rather than a passphrase: a type
+  /// name (`AuthenticationToken`: a capital first, a lowercase letter followed by a capital
+  /// later, letters only) or a property path (`credentials.accessToken`: segments joined by
+  /// `.`, one with a lowercase letter followed by a capital) — review 25-b, 6: `let token:
+  /// AuthenticationToken` was refused. A passphrase without such humps (`correcthorsebattery`,
+  /// `correct.horse.battery.staple`) is still a value.
+  func isCamelCaseIdentifier(_ bytes: [UInt8]) -> Bool {
+    let hasHump = zip(bytes, bytes.dropFirst()).contains { Self.isLower($0) && Self.isUpper($1) }
+    guard hasHump else { return false }
+    if bytes.contains(UInt8(ascii: ".")) {
+      let segments = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+      return segments.allSatisfy { !$0.isEmpty && !Self.isDigit($0.first!) }
+    }
+    return Self.isUpper(bytes[0]) && !bytes.contains(UInt8(ascii: "_"))
   }
 }

@@ -39,6 +39,10 @@ struct CredentialFoldingTests {
     Case(name: "terraform fmt alignment", text: "  name                 = \"db\"\n  password             = \"Hunter2Secret99\"", line: 2, column: 3),
     Case(name: "gofmt struct literal", text: "\tUser:                \"app\",\n\tPassword:            \"Hunter2Secret99\",", line: 2, column: 2),
     Case(name: "tab-aligned INI", text: "password\t\t\t=\t\tHunter2Secret99"),
+    // Passphrases of letters alone are still values; so is a camel-cased one in quotes.
+    Case(name: "long lowercase passphrase", text: "password = correcthorsebatterystaple"),
+    Case(name: "dotted passphrase without humps", text: "secret: correct.horse.battery.staple"),
+    Case(name: "quoted camel-cased passphrase", text: "password: \"CorrectHorseBatteryStaple\""),
     Case(name: "a position after folded text counts the original characters", text: "ｘ ü p\u{0430}ssword=abc123xyz", column: 5),
   ]
 
@@ -69,6 +73,10 @@ struct CredentialFoldingTests {
     "let header = useToken\n  ? token\n  : \"anonymous\"",
     "PASSWORD\n=\nsplitLines77xyz",
     "password:\n  sk-\n",
+    // Review 25-b, 6: a type annotation and a property path are code, not passphrases.
+    "let token: AuthenticationToken",
+    "let token = credentials.accessToken",
+    "var apiKey: APIKeyProviderProtocol",
     // Review 25-b, 3: prose in other scripts after an English key word.
     "Поле password: обязательное",
     "Переменная API_KEY: задаётся в настройках CI",
