@@ -24,10 +24,12 @@ extension CredentialDetector {
   ///   Alphanumeric Symbols (`𝐩𝐚𝐬𝐬` → `pass`) and the Enclosed Alphanumeric Supplement;
   /// - the ASCII character it is drawn as, for the hyphens and dashes U+2010–U+2013, U+2043,
   ///   U+2212 and U+FE63 (`-`), the typographic quotes U+2018, U+2019, U+201B (`'`) and U+201C,
-  ///   U+201D, U+201F (`"`), the colon look-alikes U+2236 and U+A789 (`:`), and the Cyrillic
-  ///   and Greek letters that Unicode's confusables data (Unicode Technical Standard #39,
-  ///   `confusables.txt`) gives as a Latin letter (``confusableLetters``: `а` → `a`, `Р` → `P`,
-  ///   `ο` → `o`, …; capital iota is read as `I`);
+  ///   U+201D, U+201F (`"`), the colon look-alikes U+02F8, U+0589, U+2236 and U+A789 (`:`),
+  ///   the modifier letter short equals sign U+A78A (`=`), and the Cyrillic and Greek letters,
+  ///   the dotless i and the Latin small capitals that Unicode's confusables data (Unicode
+  ///   Technical Standard #39, `confusables.txt`) gives as a Latin letter
+  ///   (``confusableLetters``: `а` → `a`, `Р` → `P`, `ο` → `o`, `ᴘ` → `p`, …; capital iota is
+  ///   read as `I`);
   /// - else itself, as its UTF-8 bytes, which no rule reads as part of a word.
   ///
   /// Only the detector reads this form; the text stored, shown or withheld is the original.
@@ -71,7 +73,8 @@ extension CredentialDetector {
     case 0x2010...0x2013, 0x2043, 0x2212, 0xFE63: return .ascii([UInt8(ascii: "-")])
     case 0x2018, 0x2019, 0x201B: return .ascii([UInt8(ascii: "'")])
     case 0x201C, 0x201D, 0x201F: return .ascii([UInt8(ascii: "\"")])
-    case 0x2236, 0xA789: return .ascii([UInt8(ascii: ":")])
+    case 0x02F8, 0x0589, 0x2236, 0xA789: return .ascii([UInt8(ascii: ":")])
+    case 0xA78A: return .ascii([UInt8(ascii: "=")])
     // The fullwidth colon is CJK prose's own colon (`GitHubのtoken：Settingsで作成`), so it stays.
     case 0xFF1A: return .same
     case 0xFF01...0xFF5E: return .ascii([UInt8(v - 0xFEE0)])
@@ -99,8 +102,9 @@ extension CredentialDetector {
     0x1F100...0x1F1FF,  // Enclosed Alphanumeric Supplement: 🄐 🅐
   ]
 
-  /// Cyrillic and Greek letters that Unicode's confusables data (UTS #39, `confusables.txt`)
-  /// gives as one Latin letter, as that letter's ASCII byte. Capital iota (U+0399) and the
+  /// Cyrillic and Greek letters, the dotless i and the Latin small capitals that Unicode's
+  /// confusables data (UTS #39, `confusables.txt`) gives as one Latin letter, as that letter's
+  /// ASCII byte. Capital iota (U+0399) and the
   /// Cyrillic І (U+0406), which the data gives as `l`, are read as `I`, the letter they stand
   /// for among capitals (`ΑΡΙ_KEY`).
   static let confusableLetters: [UInt32: UInt8] = {
@@ -119,6 +123,11 @@ extension CredentialDetector {
       (0x03A5, "Y"), (0x03A7, "X"),
       // Greek small letters
       (0x03B1, "a"), (0x03B3, "y"), (0x03B9, "i"), (0x03BD, "v"), (0x03BF, "o"), (0x03C1, "p"),
+      // The dotless i and the Latin small capitals (read as lowercase: keys compare without case)
+      (0x0131, "i"), (0x1D00, "a"), (0x0299, "b"), (0x1D04, "c"), (0x1D05, "d"), (0x1D07, "e"),
+      (0x0262, "g"), (0x029C, "h"), (0x026A, "i"), (0x1D0A, "j"), (0x1D0B, "k"), (0x029F, "l"),
+      (0x1D0D, "m"), (0x0274, "n"), (0x1D0F, "o"), (0x1D18, "p"), (0x0280, "r"), (0xA731, "s"),
+      (0x1D1B, "t"), (0x1D1C, "u"), (0x1D20, "v"), (0x1D21, "w"), (0x028F, "y"), (0x1D22, "z"),
     ]
     var table: [UInt32: UInt8] = [:]
     for (scalar, letter) in pairs { table[scalar] = letter.asciiValue! }
@@ -153,7 +162,8 @@ extension CredentialDetector {
         changed = true
       case .ascii(let bytes):
         changed = true
-        let lookalike = confusableLetters[scalar.value] != nil
+        // Cyrillic (U+0400–U+052F) or Greek (U+0370–U+03FF) letters, not Latin small capitals.
+        let lookalike = confusableLetters[scalar.value] != nil && (0x0370...0x052F).contains(scalar.value)
         for byte in bytes {
           out.bytes.append(byte)
           out.sourceStart.append(offset)

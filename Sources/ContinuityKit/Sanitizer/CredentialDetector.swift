@@ -667,6 +667,11 @@ private struct Scanner {
     guard j - lineStart > keyIndent, j < n, let value = value(onLineFrom: j) else { return nil }
     var k = value.end
     while k < n, Self.isSpace(b[k]) { k += 1 }
+    // JSON written over lines (`{"password":` then `"…"}`): a quoted value may end its member.
+    if value.quoted, k < n, [UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(b[k]) {
+      k += 1
+      while k < n, Self.isSpace(b[k]) { k += 1 }
+    }
     guard k == n || b[k] == UInt8(ascii: "\n") || b[k] == UInt8(ascii: "\r") else { return nil }
     if value.bytes.contains(UInt8(ascii: ":")) { return nil }
     if let equals = value.bytes.firstIndex(of: UInt8(ascii: "=")),

@@ -39,6 +39,12 @@ struct CredentialFoldingTests {
     Case(name: "terraform fmt alignment", text: "  name                 = \"db\"\n  password             = \"Hunter2Secret99\"", line: 2, column: 3),
     Case(name: "gofmt struct literal", text: "\tUser:                \"app\",\n\tPassword:            \"Hunter2Secret99\",", line: 2, column: 2),
     Case(name: "tab-aligned INI", text: "password\t\t\t=\t\tHunter2Secret99"),
+    // Review 25-b, 5: more look-alikes, and JSON written over lines.
+    Case(name: "dotless i", text: "secret_key\u{0131}d=dotlessValue42"),
+    Case(name: "small capitals", text: "ᴘᴀssᴡᴏʀᴅ=smallCaps12345"),
+    Case(name: "Armenian full stop as a colon", text: "password\u{0589} armenianColon42"),
+    Case(name: "modifier letter short equals sign", text: "token\u{A78A}shortEquals42x"),
+    Case(name: "JSON member over two lines", text: "{\"password\":\n  \"Hunter2Secret99\"}", column: 3),
     // Passphrases of letters alone are still values; so is a camel-cased one in quotes.
     Case(name: "long lowercase passphrase", text: "password = correcthorsebatterystaple"),
     Case(name: "dotted passphrase without humps", text: "secret: correct.horse.battery.staple"),
