@@ -23,8 +23,8 @@ extension CredentialDetector {
 ///   `：`, which CJK prose writes as its colon), Mathematical
   ///   Alphanumeric Symbols (`𝐩𝐚𝐬𝐬` → `pass`) and the Enclosed Alphanumeric Supplement;
   /// - the ASCII character it is drawn as, for the hyphens and dashes U+2010–U+2013, U+2043,
-  ///   U+2212 and U+FE63 (`-`), the typographic quotes U+2018, U+2019, U+201B (`'`) and U+201C,
-  ///   U+201D, U+201F (`"`), the colon look-alikes U+02F8, U+0589, U+2236 and U+A789 (`:`),
+  ///   U+2212 and U+FE63 (`-`), the typographic quotes U+2018, U+2019, U+201A, U+201B (`'`) and
+  ///   U+201C, U+201D, U+201E, U+201F (`"`; German `„…“` too), the colon look-alikes U+02F8, U+0589, U+2236 and U+A789 (`:`),
   ///   the modifier letter short equals sign U+A78A (`=`), and the Cyrillic and Greek letters,
   ///   the dotless i and the Latin small capitals that Unicode's confusables data (Unicode
   ///   Technical Standard #39, `confusables.txt`) gives as a Latin letter
@@ -71,8 +71,8 @@ extension CredentialDetector {
     if v < 0xA0 || Sanitizer.isDefaultIgnorable(scalar) { return .dropped }
     switch v {
     case 0x2010...0x2013, 0x2043, 0x2212, 0xFE63: return .ascii([UInt8(ascii: "-")])
-    case 0x2018, 0x2019, 0x201B: return .ascii([UInt8(ascii: "'")])
-    case 0x201C, 0x201D, 0x201F: return .ascii([UInt8(ascii: "\"")])
+    case 0x2018, 0x2019, 0x201A, 0x201B: return .ascii([UInt8(ascii: "'")])
+    case 0x201C, 0x201D, 0x201E, 0x201F: return .ascii([UInt8(ascii: "\"")])
     case 0x02F8, 0x0589, 0x2236, 0xA789: return .ascii([UInt8(ascii: ":")])
     case 0xA78A: return .ascii([UInt8(ascii: "=")])
     // The fullwidth colon is CJK prose's own colon (`GitHubのtoken：Settingsで作成`), so it stays.

@@ -135,9 +135,11 @@ public struct CredentialFinding: Sendable, Equatable, Codable, CustomStringConve
 ///   `./…`: where the secret is kept, as in `PWD=/home/ann`) and not code (`fetchToken()`,
 ///   `"\(value)"`). A quoted value with a space or tab is prose (`"not a secret"`, `"Enter
 ///   your password"`), as both scanners above take a secret to be one run without whitespace;
-///   an unquoted value ends at whitespace, and one made only of letters, `.` and `_` must be at
-///   least 16 characters (`self.token = newToken` is code). `changeme` is a weak password, not a
-///   placeholder, and is checked like any other value.
+///   an unquoted value ends at whitespace, and one made only of letters, `.`, `_` and single
+///   `-` must be at least 16 characters (`self.token = newToken` is code, `trial-and-error`
+///   prose) and must not be a camel-cased type name or property path. `changeme` is a weak
+///   password, not a placeholder, and is checked like any other value. The branch of a
+///   conditional expression (`cond ? token : "x"`) has no key.
 ///
 ///   When nothing follows a `:` on its line (or only a YAML block scalar indicator, `|` or
 ///   `>`), the value may stand alone on the next line, as YAML writes it (`password:` then an
@@ -618,6 +620,11 @@ private struct Scanner {
     }
     let keyStart = j + 1
     guard keyEnd > keyStart else { return nil }
+    // `cond ? token : "anonymous"`: the branch of a conditional expression, not a key (review
+    // 25-b, 6).
+    var before = j
+    while before >= 0, Self.isSpace(b[before]) { before -= 1 }
+    if before >= 0, b[before] == UInt8(ascii: "?"), b[op] == UInt8(ascii: ":") { return nil }
     let name = CredentialDetector.keyName(of: UnsafeBufferPointer(rebasing: b[keyStart..<keyEnd]))
     return name == .other ? nil : (keyStart, name)
   }
@@ -736,9 +743,12 @@ private struct Scanner {
     }
     // Unquoted: code (calls, subscripts, blocks) is not a literal.
     for c in bytes where [UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{")].contains(c) { return false }
-    let wordish = bytes.allSatisfy {
-      Self.isUpper($0) || Self.isLower($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_")
-    }
+    // Letters joined by `.`, `_` or single hyphens (`trial-and-error`: prose, review 25-b, 6).
+    let wordish =
+      bytes.allSatisfy {
+        Self.isUpper($0) || Self.isLower($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_")
+          || $0 == UInt8(ascii: "-")
+      } && !zip(bytes, bytes.dropFirst()).contains { $0 == UInt8(ascii: "-") && $1 == UInt8(ascii: "-") }
     guard wordish else { return true }
     return bytes.count >= 16 && !isCamelCaseIdentifier(bytes)
   }

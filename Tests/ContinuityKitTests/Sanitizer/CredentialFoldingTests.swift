@@ -83,6 +83,9 @@ struct CredentialFoldingTests {
     "let token: AuthenticationToken",
     "let token = credentials.accessToken",
     "var apiKey: APIKeyProviderProtocol",
+    "let header = useToken ? token : \"anonymous\"",
+    "The secret: trial-and-error",
+    "password: \u{201E}nicht geheim, nur ein Beispiel\u{201C}",
     // Review 25-b, 3: prose in other scripts after an English key word.
     "Поле password: обязательное",
     "Переменная API_KEY: задаётся в настройках CI",
