@@ -638,7 +638,7 @@ private struct Scanner {
 
   func value(from start: Int) -> Value? {
     var j = start
-    while j < n, j - start <= 24, Self.isSpace(b[j]) { j += 1 }
+    while j < n, j - start < 24, Self.isSpace(b[j]) { j += 1 }
     if start > 0, b[start - 1] == UInt8(ascii: ":"), let next = yamlValueOnNextLine(after: j, operator: start - 1) {
       return next
     }

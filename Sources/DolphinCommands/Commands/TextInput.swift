@@ -158,16 +158,19 @@ enum TextInput {
     return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
   }
 
-  /// Whether `byte` is JSON white space (RFC 8259 §2: space, tab, line feed, carriage return).
-  @inline(__always) static func isJSONWhitespace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  /// The offset of the first byte of `bytes` past a UTF-8 byte-order mark and JSON white space
+  /// (RFC 8259 §2: space, tab, line feed, carriage return), scanning from `from` (the start, or
+  /// where an earlier scan of the same bytes stopped); `bytes.count` when there is none.
+  static func firstSignificantByte(_ bytes: [UInt8], from: Int? = nil) -> Int {
+    var i = from ?? (bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+    while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+    return i
   }
 
   /// Whether the first byte after whitespace (and a UTF-8 byte-order mark) is known and is
   /// not `{`.
   static func notAnObject(_ bytes: [UInt8]) -> Bool {
-    var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    while i < bytes.count, isJSONWhitespace(bytes[i]) { i += 1 }
+    let i = firstSignificantByte(bytes)
     return i < bytes.count && bytes[i] != UInt8(ascii: "{")
   }
 
@@ -179,8 +182,7 @@ enum TextInput {
   static func stopUnlessObject() -> ([UInt8]) -> Bool {
     var scanned: Int?
     return { bytes in
-      var i = scanned ?? (bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
-      while i < bytes.count, isJSONWhitespace(bytes[i]) { i += 1 }
+      let i = firstSignificantByte(bytes, from: scanned)
       // A byte-order mark cut by the chunk's end is judged again with the next chunk.
       if scanned != nil || bytes.count >= 3 { scanned = i }
       return i < bytes.count && bytes[i] != UInt8(ascii: "{")
@@ -190,8 +192,7 @@ enum TextInput {
   /// What the JSON value that `bytes` start with is, judged by its first character: `an
   /// array`, `null`, `a string`, `a number`, `true`, `false`, or `text that is not JSON`.
   static func firstValueKind(_ bytes: [UInt8]) -> String {
-    var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    while i < bytes.count, isJSONWhitespace(bytes[i]) { i += 1 }
+    let i = firstSignificantByte(bytes)
     guard i < bytes.count else { return "nothing" }
     switch bytes[i] {
     case UInt8(ascii: "["): return "an array"

@@ -104,6 +104,18 @@ struct CredentialFoldingTests {
     #expect(CredentialDetector.findings(in: text).isEmpty, "\(CredentialDetector.findings(in: text))")
   }
 
+  @Test("the bounds of the spacing rules: 40 spaces before the operator, 24 after, 16 of indentation")
+  func spacingBounds() {
+    func found(_ text: String) -> Bool { !CredentialDetector.findings(in: text).isEmpty }
+    let spaces = { (n: Int) in String(repeating: " ", count: n) }
+    #expect(found("password" + spaces(40) + "= Hunter2Secret99"))
+    #expect(!found("password" + spaces(41) + "= Hunter2Secret99"))
+    #expect(found("password =" + spaces(24) + "Hunter2Secret99"))
+    #expect(!found("password =" + spaces(25) + "Hunter2Secret99"))
+    #expect(found("password:\n" + spaces(16) + "Hunter2Secret99"))
+    #expect(!found("password:\n" + spaces(17) + "Hunter2Secret99"))
+  }
+
   @Test("withholding replaces the original characters of the span, invisible ones included")
   func withholdsOriginalSpan() {
     let assignment = CredentialDetector.withheldText(.secretAssignment)
