@@ -53,7 +53,13 @@ enum InsightRules {
   /// Version 10: when one title only adds a negation (`Allow X` / `Do not allow X`), the
   /// possible conflict names the negated word on both sides (`allow / do not allow`), not
   /// one side with nothing (`— / do not`, review 24-b, 6). Which insights are found is unchanged.
-  static let version = "10"
+  /// Version 11: a modal is named on both sides (`must validate / must not validate`; `may`,
+  /// `might`, `could`, `would` and `shall` are read as auxiliaries too); the negated
+  /// contractions `aren't`, `wasn't`, `weren't`, `didn't`, `hasn't`, `haven't`, `mustn't`,
+  /// `couldn't`, `wouldn't` flip polarity (`Retries aren't idempotent` says the opposite of
+  /// `Retries are idempotent`); titles sharing only `do not` (`Do not enable telemetry` / `Do
+  /// not use tabs`) are not found word by word as different choices (review 25-b, 7).
+  static let version = "11"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
 

@@ -15,8 +15,9 @@ extension TitleContrast {
   /// ``choiceTitleWords``), their contrast (``init(_:_:)``) is ``Kind/alternatives`` — the words
   /// that differ, one to three a side, are not all ``stopWords``, share no word or word start,
   /// and hold no number, URL or path (those are ``Kind/differentValues``) —, and the words they
-  /// share are at least as many as those that differ and include one that is not a stop word
-  /// (`Use tabs` / `Use spaces` pair; `Cache API responses` / `Cache DB queries` do not).
+  /// share are at least as many as those that differ and include one that is not a stop word,
+  /// negation or auxiliary (`Use tabs` / `Use spaces` pair; `Cache API responses` / `Cache DB
+  /// queries` do not, nor do `Do not enable telemetry` / `Do not use tabs`).
   ///
   /// Candidates come from keys, not from all pairs: for a title of *n* words, each window of
   /// *w* = min(3, *n*/2) consecutive words is masked, and the words around it (a fixed 64-bit
@@ -108,7 +109,7 @@ extension TitleContrast {
 
   /// Whether two titles of the same number of words differ, as ``choicePairs(_:)`` requires, in
   /// one to three words naming different choices, with as many words or more shared, one of
-  /// them not a stop word.
+  /// them not a stop word, negation or auxiliary.
   /// - Parameters:
   ///   - x: the words (``tokens(_:)``) of one title.
   ///   - y: the words of the other.
@@ -119,7 +120,10 @@ extension TitleContrast {
     var end = x.count
     while x[end - 1] == y[end - 1] { end -= 1 }
     let shared = Array(x[..<start] + x[end...])
-    guard shared.count >= end - start, shared.contains(where: { !stopWords.contains($0) }) else { return false }
+    // The shared words must hold one that names the thing chosen for: `Do not enable telemetry`
+    // / `Do not use tabs` share only `do not`, and are two rules, not two choices (review 25-b, 7).
+    let namesSubject = { (w: String) in !stopWords.contains(w) && !negations.contains(w) && !auxiliaries.contains(w) }
+    guard shared.count >= end - start, shared.contains(where: namesSubject) else { return false }
     return TitleContrast.kind(tokens: x, y) == .alternatives
   }
 }

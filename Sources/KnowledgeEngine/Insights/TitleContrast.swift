@@ -48,8 +48,10 @@ struct TitleContrast: Equatable {
   /// Negation words: each flips a title's polarity. `do not` counts once (`not`); contractions
   /// are read with or without the apostrophe.
   static let negations: Set<String> = [
-    "not", "no", "never", "dont", "don't", "doesnt", "doesn't", "isnt", "isn't", "shouldnt", "shouldn't", "cannot",
-    "cant", "can't", "wont", "won't", "without", "nor",
+    "not", "no", "never", "dont", "don't", "doesnt", "doesn't", "didnt", "didn't", "isnt", "isn't", "arent", "aren't",
+    "wasnt", "wasn't", "werent", "weren't", "hasnt", "hasn't", "havent", "haven't", "shouldnt", "shouldn't",
+    "mustnt", "mustn't", "cannot", "cant", "can't", "couldnt", "couldn't", "wont", "won't", "wouldnt", "wouldn't",
+    "without", "nor",
   ]
 
   /// Antonym pairs, each as (first, second) with the word forms that count. A word of a
@@ -84,8 +86,11 @@ struct TitleContrast: Equatable {
     return out
   }()
 
-  /// Auxiliaries left out of a neutral title with the negation that follows them.
-  static let auxiliaries: Set<String> = ["do", "does", "did", "should", "must", "will", "can"]
+  /// Auxiliaries and modals left out of a neutral title with the negation that follows them,
+  /// and named with it (`must not validate`).
+  static let auxiliaries: Set<String> = [
+    "do", "does", "did", "should", "must", "will", "can", "may", "might", "could", "would", "shall",
+  ]
 
   /// Small words that do not make two titles name different choices on their own.
   static let stopWords: Set<String> = [
@@ -248,13 +253,17 @@ struct TitleContrast: Equatable {
 
   /// When `words` holds a negation that `other` does not, followed by a word that is no
   /// negation and that `other` has too: the negation with the auxiliary before it and the
-  /// word it negates (`do not allow`), and that word alone (`allow`); `nil` otherwise.
+  /// word it negates (`do not allow`), and that word as `other` says it — with the same
+  /// auxiliary when `other` has it right before the word (`must not validate` / `must
+  /// validate`), alone otherwise (`do not allow` / `allow`); `nil` otherwise.
   static func negatedPhrases(_ words: [String], _ other: [String]) -> ([String], [String])? {
     guard let k = words.indices.first(where: { negations.contains(words[$0]) && !other.contains(words[$0]) }),
       k + 1 < words.count, !negations.contains(words[k + 1]), other.contains(words[k + 1])
     else { return nil }
-    let start = k > 0 && auxiliaries.contains(words[k - 1]) ? k - 1 : k
-    return (Array(words[start...(k + 1)]), [words[k + 1]])
+    guard k > 0, auxiliaries.contains(words[k - 1]) else { return (Array(words[k...(k + 1)]), [words[k + 1]]) }
+    let pair = [words[k - 1], words[k + 1]]
+    let otherHasPair = other.indices.dropLast().contains { other[$0] == pair[0] && other[$0 + 1] == pair[1] }
+    return (Array(words[(k - 1)...(k + 1)]), otherHasPair ? pair : [words[k + 1]])
   }
 
   /// The kind of ``init(tokens:_:)``'s contrast, without its detail: what a caller that only

@@ -41,6 +41,10 @@ struct ChoicePairTests {
     PairCase(a: "Postgres", b: "DuckDB", pairs: false, why: "one word each: nothing shared"),
     PairCase(a: "Of Postgres", b: "Of DuckDB", pairs: false, why: "only a stop word shared"),
     PairCase(a: "Enable the cache", b: "Disable the cache", pairs: false, why: "opposite, which the neutral join finds"),
+    // Review 25-b, 7: two rules that share only "do not" are not two choices of one thing.
+    PairCase(a: "Do not enable telemetry", b: "Do not use tabs", pairs: false, why: "only 'do not' shared"),
+    PairCase(a: "Must not log tokens", b: "Must not cache tokens", pairs: true, why: "'tokens' shared beside the modal"),
+    PairCase(a: "We will use tabs", b: "We will use spaces", pairs: true, why: "'use' shared beside a stop word and a modal"),
     PairCase(
       a: "Use one two three four five six seven eight nine ten eleven Postgres",
       b: "Use one two three four five six seven eight nine ten eleven DuckDB", pairs: false, why: "over 12 words"),

@@ -24,6 +24,17 @@ struct TitleContrastTests {
     // Review 24-b, 6: one title only adds a negation; both sides name the negated word.
     ContrastCase(a: "Allow force push on main", b: "Do not allow force push on main", kind: .opposite, detail: "allow / do not allow"),
     ContrastCase(a: "Mock the network in tests", b: "Don't mock the network in tests", kind: .opposite, detail: "mock / don't mock"),
+    // Review 25-b, 7: a modal before the negation is named on both sides; `may` is a modal too.
+    ContrastCase(a: "Must validate input on the client", b: "Must not validate input on the client", kind: .opposite, detail: "must validate / must not validate"),
+    ContrastCase(a: "We will not ship on Fridays", b: "We will ship on Fridays", kind: .opposite, detail: "will not ship / will ship"),
+    ContrastCase(a: "Should block the main thread", b: "Should not block the main thread", kind: .opposite, detail: "should block / should not block"),
+    ContrastCase(a: "Users may delete projects", b: "Users may not delete projects", kind: .opposite, detail: "may delete / may not delete"),
+    // A modal only on the negated side stays there (`do allow` is not what the other says).
+    ContrastCase(a: "Allow force push on main", b: "You must not allow force push on main", kind: .opposite, detail: "allow / must not allow"),
+    // Negated contractions of `are`, `was`, `have`…: opposite.
+    ContrastCase(a: "Retries are idempotent", b: "Retries aren't idempotent", kind: .opposite, detail: "are / aren't"),
+    ContrastCase(a: "Webhooks were signed", b: "Webhooks weren\u{2019}t signed", kind: .opposite, detail: "were / weren't"),
+    ContrastCase(a: "The migration has run", b: "The migration hasn't run", kind: .opposite, detail: "has / hasn't"),
     ContrastCase(a: "Deploy Docker images", b: "Deploy without Docker images", kind: .opposite, detail: "docker / without docker"),
     ContrastCase(a: "Don't mock the network in tests", b: "Mock the network in tests", kind: .opposite, detail: "don't mock / mock"),
     ContrastCase(a: "Allow root login", b: "Deny root login", kind: .opposite, detail: "allow / deny"),
@@ -54,6 +65,8 @@ struct TitleContrastTests {
     #expect(TitleContrast.neutralTitle("Do not use SQLite WAL mode") == "use sqlite wal mode")
     #expect(TitleContrast.neutralTitle("Disable feature flag X") == "enable feature flag x")
     #expect(TitleContrast.neutralTitle("Never squash merge PRs") == "always squash merge prs")
+    #expect(TitleContrast.neutralTitle("Users may not export projects") == "users export projects")
+    #expect(TitleContrast.neutralTitle("Retries aren't idempotent") == "retries idempotent")
     #expect(TitleContrast.neutralTitle("Use SQLite WAL mode") == nil)
     #expect(TitleContrast.neutralTitle("Adopt trunk-based development") == nil)
   }
@@ -79,7 +92,7 @@ struct TitleContrastTests {
   @Test("review 20-b #1: title-only opposite decisions and preferences are possible conflicts, never merged")
   func reviewReproduction() throws {
     let report = try InsightsTests.engine(Self.reviewItems).insights()
-    #expect(report.algorithmVersion == "10")
+    #expect(report.algorithmVersion == "11")
     let conflicts = report.insights.filter { $0.rule == .possibleConflict }
     let pairs = Set(conflicts.map { Set($0.evidenceIDs) })
     #expect(
@@ -170,7 +183,7 @@ struct SupersededConflictTests {
     #expect(before.insights.contains { $0.rule == .possibleConflict && Set($0.evidenceIDs) == [tabs.id, spaces.id] })
     four.relationships = [KnowledgeRelationship(kind: .supersedes, targetID: tabs.id)]
     let after = try InsightsTests.engine([tabs, spaces, four]).insights()
-    #expect(after.algorithmVersion == "10")
+    #expect(after.algorithmVersion == "11")
     let conflicts = after.insights.filter { $0.rule == .possibleConflict }
     #expect(!conflicts.contains { $0.evidenceIDs.contains(tabs.id) }, "\(conflicts.map(\.message))")
   }
