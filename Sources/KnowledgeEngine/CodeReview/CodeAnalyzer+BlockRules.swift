@@ -140,6 +140,14 @@ extension CodeAnalyzer {
     if nameIndex > 0, tokens[nameIndex - 1].kind == .dot || tokens[nameIndex - 1].keyword == .case {
       return nil
     }
+    // Not a conditional's branch: in `useToken ? token : "anonymous"` the `:` separates two
+    // values; nothing is assigned to `token` (review 25-b, 6). Swift's ternary `?` stands
+    // between spaces, so it is an operator token, never the left-bound `?` of an optional.
+    if tokens[index - 1].kind == .colon, nameIndex > 0, tokens[nameIndex - 1].kind == .operator,
+      classified.text(tokens[nameIndex - 1].start..<tokens[nameIndex - 1].end) == "?"
+    {
+      return nil
+    }
     let isKey = classified.bytes.withUnsafeBufferPointer {
       CredentialDetector.isCredentialKey(utf8: UnsafeBufferPointer(rebasing: $0[name.start..<name.end]))
     }

@@ -267,6 +267,26 @@ extension CodeReview {
       #expect(found.allSatisfy { $0.snippet.isEmpty && !$0.message.contains("Tr0ub4dor") })
     }
 
+    /// Review 25-b, 6: the `:` of a conditional assigns nothing to the branch before it.
+    @Test("a conditional's branch named like a credential is no hard-coded secret; an assignment beside it still is")
+    func hardcodedSecretTernary() throws {
+      let source = """
+        func header(useToken: Bool, token: String) -> String {
+          let header = useToken ? token : "anonymous"
+          let split = useToken
+            ? token
+            : "anonymous"
+          let optional = session?.token ?? "anonymous"
+          return header + split + optional
+        }
+        """
+      let found = try Self.findings(source, .hardcodedSecret)
+      // Nothing here assigns a literal to a credential's name.
+      #expect(found.isEmpty, "\(found)")
+      let assigned = try Self.findings(#"connect(user: "ann", password: "S3cure-Passw0rd") ? 1 : 2"#, .hardcodedSecret)
+      #expect(assigned.map { "\($0.line):\($0.column)" } == ["1:22"], "\(assigned)")
+    }
+
     @Test("the rules-checked line names every rule that ran and what is not checked")
     func rulesChecked() {
       #expect(
