@@ -236,7 +236,8 @@ enum Commands {
         give it (a table or index removed outside dolphin, a table replaced or altered to other columns, or a
         trigger or index another program added, is a problem, named with what to do: `dolphin reindex` recreates
         those derived from the records, and doctor removes nothing; a table or view another program added is
-        noted, not a problem, since dolphin neither reads nor writes it; schema in --json), dangling references, that the search index agrees with the stored records (every knowledge item and
+        noted, not a problem, since dolphin neither reads nor writes it; schema in --json), dangling references,
+        that the search index agrees with the stored records (every knowledge item and
         memory indexed, no index entry without its record), and that it was made by this build's
         tokenizer. Upgrade work that the next search does by itself — rebuilding an index made by an
         older tokenizer, indexing again the records an upgrade rewrote — is noted as pending, not a
