@@ -47,10 +47,13 @@ struct DoctorSchemaTests {
     defer { cli.dir.remove() }
     let text = try cli.run(["doctor"])
     #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
-    #expect(text.stdout.contains("\nSchema: every table and index the schema steps create, and nothing else\n"), "\(text.stdout)")
+    #expect(
+      text.stdout.contains("\nSchema: every table and index the schema steps create, with their columns, and nothing else\n"),
+      "\(text.stdout)")
     let doc = try Self.doctorJSON(cli, status: 0)
     let schema = try #require(doc["schema"] as? [String: Any], "\(doc)")
     #expect((schema["missing"] as? [Any])?.isEmpty == true && (schema["unexpected"] as? [Any])?.isEmpty == true)
+    #expect((schema["changed"] as? [Any])?.isEmpty == true)
   }
 
   @Test("lexical_trigram dropped: doctor names it (exit 5) and advises reindex, which recreates it; search and writes work")
@@ -168,16 +171,176 @@ struct DoctorSchemaTests {
 
     let text = try cli.run(["doctor"])
     #expect(text.status == 5, "\(text.stdout)\(text.stderr)")
-    #expect(text.stdout.contains("\nSchema: 2 not created by dolphin\n"), "\(text.stdout)")
+    #expect(
+      text.stdout.contains("\nSchema: 1 not created by dolphin, 1 table(s) or view(s) not created by dolphin (not a problem)\n"),
+      "\(text.stdout)")
     #expect(text.stdout.contains("  - trigger block on knowledge was not created by dolphin; it runs inside dolphin's writes to knowledge"))
-    #expect(text.stdout.contains("  - view recent was not created by dolphin"))
+    // The view is a note: dolphin neither reads nor writes it.
+    #expect(text.stdout.contains("  note: view recent was not created by dolphin; dolphin neither reads nor writes it"))
     #expect(text.stdout.contains(#"'DROP TRIGGER "block"'"#), "\(text.stdout)")
-    #expect(text.stdout.contains(#"'DROP VIEW "recent"'"#), "\(text.stdout)")
+    #expect(!text.stdout.contains(#"DROP VIEW"#), "\(text.stdout)")
     #expect(text.stdout.contains("Doctor leaves it alone."))
     // Reported, not removed: the capture is still refused.
     #expect(try cli.run(["capture", "fact", "Still refused"]).status == 5)
     let status = try cli.run(["status"])
-    #expect(status.stdout.contains("Integrity: 2 problem(s):"), "\(status.stdout)")
+    #expect(status.stdout.contains("Integrity: 1 problem(s):"), "\(status.stdout)")
     #expect(status.stdout.contains("  - trigger block on knowledge was not created by dolphin"))
+    #expect(!status.stdout.contains("view recent"), "\(status.stdout)")
+  }
+
+  static func schema(_ doc: [String: Any]) throws -> [String: Any] {
+    try #require(doc["schema"] as? [String: Any], "\(doc)")
+  }
+
+  @Test("a view and a table added on purpose are notes: doctor exits 0, names them, and status lists no problem")
+  func addedViewAndTableAreNotes() throws {
+    let cli = try Self.workspace()
+    defer { cli.dir.remove() }
+    try Self.edit(cli, "CREATE TABLE my_notes (x TEXT); CREATE VIEW open_tasks AS SELECT id, title FROM task")
+    let text = try cli.run(["doctor"])
+    #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
+    #expect(
+      text.stdout.contains(
+        "\nSchema: every table and index the schema steps create, with their columns, and 2 table(s) or view(s) not "
+          + "created by dolphin (not a problem)\n"
+          + "  note: table my_notes was not created by dolphin; dolphin neither reads nor writes it, and `dolphin export` "
+          + "does not carry it (not a problem)\n"
+          + "  note: view open_tasks was not created by dolphin;"), "\(text.stdout)")
+    #expect(!text.stdout.contains("DROP "), "no advice to remove them: \(text.stdout)")
+    #expect(text.stdout.hasSuffix("Doctor: healthy.\n"), "\(text.stdout)")
+    let doc = try Self.doctorJSON(cli, status: 0)
+    #expect(doc["ok"] as? Bool == true)
+    let unexpected = try #require(try Self.schema(doc)["unexpected"] as? [[String: Any]])
+    #expect(unexpected.map { ($0["object"] as? [String: Any])?["name"] as? String } == ["my_notes", "open_tasks"])
+    #expect(unexpected.map { $0["isProblem"] as? Bool } == [false, false])
+    let status = try cli.json(["status"])
+    #expect((status["integrityProblems"] as? [Any])?.isEmpty == true, "\(status)")
+    #expect(try cli.run(["capture", "fact", "Written beside the view"]).status == 0)
+  }
+
+  @Test("knowledge replaced by a table of other columns: named (exit 5), checks skipped, advice; renaming back repairs it")
+  func replacedRecordTable() throws {
+    let cli = try Self.workspace()
+    defer { cli.dir.remove() }
+    try Self.edit(cli, "ALTER TABLE knowledge RENAME TO k_old; CREATE TABLE knowledge(id TEXT)")
+    let text = try cli.run(["doctor"])
+    #expect(text.status == 5, "\(text.stdout)\(text.stderr)")
+    #expect(
+      text.stdout.contains(
+        "\nSchema: 1 with other columns, 1 table(s) or view(s) not created by dolphin (not a problem)\n"
+          + "  - table knowledge has other columns than schema step 0001-schema-v5-records creates: it lacks rowid "
+          + "INTEGER PRIMARY KEY, kind TEXT NOT NULL, title TEXT NOT NULL,"), "\(text.stdout)")
+    #expect(text.stdout.contains("; it has id TEXT where dolphin creates id TEXT NOT NULL (changed outside dolphin; "))
+    #expect(text.stdout.contains("  note: table k_old was not created by dolphin"))
+    #expect(text.stdout.contains("Records: not run (it reads the tables changed above)"), "\(text.stdout)")
+    #expect(text.stdout.contains("\nSearch index: not run\n"), "\(text.stdout)")
+    #expect(!text.stdout.contains("Checks stopped"), "\(text.stdout)")
+    #expect(text.stdout.contains("Doctor changed nothing. To recover:"), "\(text.stdout)")
+    let rename = #"ALTER TABLE "knowledge" RENAME TO "knowledge_replaced"; ALTER TABLE "OLD" RENAME TO "knowledge""#
+    #expect(text.stdout.contains(rename), "\(text.stdout)")
+    #expect(text.stdout.contains("a backup made before the change"))
+    #expect(text.stdout.hasSuffix("Doctor: problems found.\n"))
+
+    let doc = try Self.doctorJSON(cli, status: 5)
+    #expect(doc["ok"] as? Bool == false)
+    let changed = try #require(try Self.schema(doc)["changed"] as? [[String: Any]], "\(doc)")
+    #expect(changed.map { $0["table"] as? String } == ["knowledge"])
+    #expect(changed.first?["step"] as? String == "0001-schema-v5-records")
+    #expect(changed.first?["recreatedByReindex"] as? Bool == false)
+    let lacks = (changed.first?["missingColumns"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+    #expect(lacks.first == "rowid" && lacks.contains("title") && lacks.count == 11, "\(lacks)")
+    let altered = try #require(changed.first?["alteredColumns"] as? [[String: Any]])
+    #expect(altered.count == 1)
+    #expect((altered.first?["expected"] as? [String: Any])?["notNull"] as? Bool == true)
+    #expect((altered.first?["actual"] as? [String: Any])?["notNull"] as? Bool == false)
+    #expect(doc["malformedRecords"] is NSNull, "skipped as for a missing table")
+
+    // Reads of the table fail pointing to doctor.
+    let list = try cli.run(["knowledge", "list"])
+    #expect(list.status == 5)
+    #expect(list.stderr.contains(cli.naming("lacks a column that dolphin's schema creates")), "\(list.stderr)")
+    #expect(list.stderr.contains(cli.naming("`dolphin doctor` names what changed")), "\(list.stderr)")
+
+    // The advice: put the former table back. What is left aside is a note only.
+    try Self.edit(cli, rename.replacingOccurrences(of: "\"OLD\"", with: "\"k_old\""))
+    let after = try cli.run(["doctor"])
+    #expect(after.status == 0, "\(after.stdout)")
+    #expect(after.stdout.contains("  note: table knowledge_replaced was not created by dolphin"))
+    #expect(try cli.run(["search", "ferry"]).stdout.contains("\"The ferry leaves at nine\""))
+  }
+
+  @Test("a column added to task: named (exit 5) and listed by status; the checks run; dropping it as advised repairs it")
+  func addedColumn() throws {
+    let cli = try Self.workspace()
+    defer { cli.dir.remove() }
+    try Self.edit(cli, "ALTER TABLE task ADD COLUMN x TEXT NOT NULL DEFAULT ''")
+    let text = try cli.run(["doctor"])
+    #expect(text.status == 5, "\(text.stdout)\(text.stderr)")
+    let line =
+      "table task has other columns than schema step 0001-schema-v5-records creates: it has x TEXT NOT NULL, which "
+      + "dolphin did not create (changed outside dolphin; commands that read or write it may fail, and `dolphin export` "
+      + "carries only the columns dolphin created)"
+    #expect(text.stdout.contains("\nSchema: 1 with other columns\n  - " + line + "\n"), "\(text.stdout)")
+    #expect(text.stdout.contains("Records: every JSON column and named value is readable"), "\(text.stdout)")
+    #expect(text.stdout.contains("Search index: agrees with the records"), "\(text.stdout)")
+    let drop = #"ALTER TABLE "task" DROP COLUMN "x""#
+    #expect(text.stdout.contains(drop), "\(text.stdout)")
+    #expect(text.stdout.contains("Doctor changed nothing."))
+    let doc = try Self.doctorJSON(cli, status: 5)
+    let changed = try #require(try Self.schema(doc)["changed"] as? [[String: Any]])
+    #expect(
+      (changed.first?["unexpectedColumns"] as? [[String: Any]])?.map { $0["name"] as? String } == ["x"], "\(changed)")
+    let status = try cli.run(["status"])
+    #expect(status.stdout.contains("Integrity: 1 problem(s):\n  - " + line), "\(status.stdout)")
+
+    try Self.edit(cli, drop)
+    #expect(try cli.run(["doctor"]).status == 0)
+  }
+
+  @Test("lexical_trigram replaced with other columns: named (exit 5) with reindex, which recreates it; search works")
+  func replacedDerivedTable() throws {
+    let cli = try Self.workspace()
+    defer { cli.dir.remove() }
+    try Self.edit(cli, "DROP TABLE lexical_trigram; CREATE TABLE lexical_trigram(trigram TEXT, term INTEGER)")
+    let text = try cli.run(["doctor"])
+    #expect(text.status == 5, "\(text.stdout)\(text.stderr)")
+    #expect(
+      text.stdout.contains(
+        cli.naming(
+          "\nSchema: 1 with other columns\n  - table lexical_trigram has other columns than schema step "
+            + "0002-lexical-index creates: it lacks term_id INTEGER NOT NULL PRIMARY KEY (its column 2); it has term "
+            + "INTEGER, which dolphin did not create; it has trigram TEXT where dolphin creates trigram TEXT NOT NULL "
+            + "PRIMARY KEY (changed outside dolphin; its rows are derived from the stored records; `dolphin reindex` "
+            + "recreates it)\n")), "\(text.stdout)")
+    #expect(text.stdout.contains("Search index: not run (it reads the tables changed above)"), "\(text.stdout)")
+    #expect(text.stdout.contains("Records: every JSON column"), "the record checks run: \(text.stdout)")
+    #expect(text.stdout.contains(cli.naming("`dolphin reindex` drops it, recreates it as the schema steps do")), "\(text.stdout)")
+    let doc = try Self.doctorJSON(cli, status: 5)
+    let changed = try #require(try Self.schema(doc)["changed"] as? [[String: Any]])
+    #expect(changed.map { $0["recreatedByReindex"] as? Bool } == [true])
+
+    let reindex = try cli.run(["reindex"])
+    #expect(reindex.status == 0, "\(reindex.stderr)")
+    #expect(
+      reindex.stdout.hasPrefix(
+        "Recreated with the columns the schema steps give them: table lexical_trigram\nRe-indexed 5 document(s); index check: ok\n"),
+      "\(reindex.stdout)")
+    #expect(try cli.run(["doctor"]).status == 0)
+    let search = try cli.run(["search", "kubernets"])
+    #expect(search.stdout.contains("\"Ship the kubernetes rollout\""), "\(search.stdout)")
+    #expect(try cli.run(["capture", "fact", "Written after the repair"]).status == 0)
+  }
+
+  @Test("reindex --json names the derived table it replaced")
+  func reindexJSONNamesReplaced() throws {
+    let cli = try Self.workspace()
+    defer { cli.dir.remove() }
+    try Self.edit(cli, "ALTER TABLE knowledge_tag ADD COLUMN extra TEXT")
+    let reindex = try cli.json(["reindex"])
+    #expect((reindex["replaced"] as? [[String: Any]])?.map { $0["name"] as? String } == ["knowledge_tag"], "\(reindex)")
+    #expect((reindex["recreated"] as? [Any])?.isEmpty == true)
+    #expect(Self.missing(try Self.doctorJSON(cli, status: 0)).isEmpty)
+    let search = try cli.run(["search", "ferry", "--tag", "storage"])
+    #expect(search.stdout.contains("\"The ferry leaves at nine\""), "\(search.stdout)")
   }
 }

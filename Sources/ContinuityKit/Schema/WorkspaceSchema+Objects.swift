@@ -20,6 +20,55 @@ public struct SchemaObject: Sendable, Hashable, Comparable, Codable, CustomStrin
   public static func < (a: SchemaObject, b: SchemaObject) -> Bool { (a.name, a.type) < (b.name, b.type) }
 }
 
+/// A column of a table as `PRAGMA table_info` describes it: what `dolphin doctor` compares of a
+/// table the database holds with the same table as dolphin's schema steps create it.
+public struct SchemaColumn: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// The column's name (SQLite compares column names without regard to ASCII case).
+  public var name: String
+  /// The declared type as written (`TEXT`, `INTEGER`; empty when the column declares none).
+  public var type: String
+  /// Whether the column is declared `NOT NULL`.
+  public var notNull: Bool
+  /// The column's position in the table's primary key, from 1; 0 when it is not part of it.
+  public var primaryKey: Int
+
+  /// A column named `name` of declared `type`.
+  public init(name: String, type: String, notNull: Bool, primaryKey: Int) {
+    self.name = name
+    self.type = type
+    self.notNull = notNull
+    self.primaryKey = primaryKey
+  }
+
+  /// E.g. `id TEXT NOT NULL PRIMARY KEY`, `doc INTEGER NOT NULL PRIMARY KEY (its column 2)`,
+  /// `note (no type)`.
+  public var description: String {
+    name + " " + (type.isEmpty ? "(no type)" : type) + (notNull ? " NOT NULL" : "")
+      + (primaryKey == 0 ? "" : primaryKey == 1 ? " PRIMARY KEY" : " PRIMARY KEY (its column \(primaryKey))")
+  }
+
+  /// Whether `other` declares the same column: the name and type without regard to ASCII case
+  /// (as SQLite takes them), `NOT NULL` and the position in the primary key.
+  package func isDeclared(like other: SchemaColumn) -> Bool {
+    name.lowercased() == other.name.lowercased() && notNull == other.notNull && primaryKey == other.primaryKey
+      && Self.normalizedType(type) == Self.normalizedType(other.type)
+  }
+
+  /// A declared type upper-cased with its white space runs collapsed: `varchar( 10 )` and
+  /// `VARCHAR( 10 )` are one type.
+  static func normalizedType(_ type: String) -> String {
+    type.uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+  }
+
+  /// The columns of table `name` in `conn`'s main database, in their order (`PRAGMA
+  /// table_info`); empty when there is no such table.
+  package static func columns(ofTable name: String, in conn: SQLiteConnection) throws(WorkspaceError) -> [SchemaColumn] {
+    try conn.all("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?, 'main') ORDER BY cid", [.text(name)]) {
+      SchemaColumn(name: $0.text(0), type: $0.text(1), notNull: $0.int(2) != 0, primaryKey: $0.int(3))
+    }
+  }
+}
+
 extension WorkspaceSchema {
   /// An object a migration step creates: the SQL that creates it (as `sqlite_master.sql`
   /// holds it), the table it belongs to (`sqlite_master.tbl_name`) and the step (empty for
@@ -29,6 +78,9 @@ extension WorkspaceSchema {
     package var sql: String
     package var table: String
     package var step: String
+    /// For a table, its columns as the step leaves them (``SchemaColumn/columns(ofTable:in:)``
+    /// on the database the steps ran on); empty for other objects.
+    package var columns: [SchemaColumn] = []
   }
 
   /// What one migration step does to the schema: the objects it creates (or changes: an `ALTER
@@ -51,18 +103,23 @@ extension WorkspaceSchema {
   /// Each step's objects, found by applying ``steps`` in order to an empty in-memory database
   /// and comparing `sqlite_master` before and after each: derived from the steps themselves, so
   /// it cannot drift from what the migrations create. Computed once per process (a few
-  /// milliseconds).
+  /// milliseconds). A table's columns are read there too (`PRAGMA table_info` of the table the
+  /// step made), so the columns expected of each table are SQLite's own reading of its SQL.
   package static let objectsByStep: [StepObjects] = {
     do {
       let conn = try SQLiteConnection(path: ":memory:", readOnly: false, create: true)
       // In creation order (rowid), so tables come before their indexes.
       func objects(step: String) throws(WorkspaceError) -> [ExpectedObject] {
-        try conn.all(
+        var objects = try conn.all(
           "SELECT type, name, sql, tbl_name FROM sqlite_master WHERE \(sqliteOwnedObjects) ORDER BY rowid"
         ) {
           ExpectedObject(
             object: SchemaObject(type: $0.text(0), name: $0.text(1)), sql: $0.text(2), table: $0.text(3), step: step)
         }
+        for i in objects.indices where objects[i].object.type == "table" {
+          objects[i].columns = try SchemaColumn.columns(ofTable: objects[i].object.name, in: conn)
+        }
+        return objects
       }
       try conn.execute(migrationTableSQL)
       var before = try objects(step: "")
@@ -101,6 +158,7 @@ extension WorkspaceSchema {
       for created in entry.created {
         if let at = out.firstIndex(where: { $0.object == created.object }) {
           out[at].sql = created.sql
+          out[at].columns = created.columns
         } else {
           out.append(created)
         }

@@ -232,10 +232,12 @@ enum Commands {
       discussion: """
         Opens the workspace read-only and never repairs by overwriting (after a crash it first lets SQLite
         finish its own recovery, which restores the last committed state). Checks SQLite's integrity, that the
-        schema holds exactly the tables and indexes its applied schema steps create (a table or index removed
-        outside dolphin, or a trigger, view, table or index another program added, is a problem, named with what
-        to do: `dolphin reindex` recreates those derived from the records, and doctor removes nothing; schema in
-        --json), dangling references, that the search index agrees with the stored records (every knowledge item and
+        schema holds the tables and indexes its applied schema steps create, each table with the columns they
+        give it (a table or index removed outside dolphin, a table replaced or altered to other columns, or a
+        trigger or index another program added, is a problem, named with what to do: `dolphin reindex` recreates
+        those derived from the records, and doctor removes nothing; a table or view another program added is
+        noted, not a problem, since dolphin neither reads nor writes it; schema in --json), dangling references,
+        that the search index agrees with the stored records (every knowledge item and
         memory indexed, no index entry without its record), and that it was made by this build's
         tokenizer. Upgrade work that the next search does by itself — rebuilding an index made by an
         older tokenizer, indexing again the records an upgrade rewrote — is noted as pending, not a
@@ -312,9 +314,11 @@ enum Commands {
         var pendingSchemaSteps: [String]?
         var integrityCheck: [String]?
         /// The schema objects the database lacks or holds beyond those its applied schema steps
-        /// create (tables and indexes dropped outside dolphin; triggers, views, tables and
-        /// indexes added), each by name: a problem when not empty. `null` when not run (an
-        /// interrupted first run, a newer dolphin's schema).
+        /// create (`missing`: tables and indexes dropped outside dolphin; `unexpected`: triggers,
+        /// views, tables and indexes added, each with `isProblem`), and the tables whose columns
+        /// differ from those the steps give them (`changed`), each by name. Missing and changed
+        /// ones, and unexpected triggers and indexes, are problems; unexpected tables and views
+        /// are notes. `null` when not run (an interrupted first run, a newer dolphin's schema).
         var schema: SchemaDifference?
         /// Records whose JSON columns cannot be decoded (commands reading them refuse the workspace).
         var malformedRecords: [WorkspaceTransaction.MalformedJSON]?
@@ -424,11 +428,11 @@ enum Commands {
         malformedRecords: nil, referenceProblems: nil, searchIndexProblems: nil, searchIndexNotes: nil,
         searchIndexUpgradePending: nil, quarantined: nil, credentials: nil, blankNextSteps: nil, advice: [])
       var indexDisagrees = false
-      /// Set when the schema lacks a table that holds records: the other checks, which read
-      /// them, do not run.
+      /// Set when the schema lacks a table that holds records, or such a table lacks a column:
+      /// the other checks, which read them, do not run.
       var schemaStopsChecks = false
-      /// Set when the schema lacks a table: the search index checks, which read its tables, do
-      /// not run.
+      /// Set when the schema lacks a table, or a derived table's columns differ: the search
+      /// index checks, which read its tables, do not run.
       var searchIndexTablesMissing = false
       /// SQL that gives a damaged list its readable entries back, by `table.column.id`.
       var listRepairs: [String: String] = [:]
@@ -492,8 +496,13 @@ enum Commands {
             let schema = try KnowledgeEngine(store: store).schemaDifference()
             report.schema = schema
             let missingTables = (schema?.missing ?? []).filter { $0.object.type == "table" }
-            schemaStopsChecks = missingTables.contains { !$0.recreatedByReindex }
-            searchIndexTablesMissing = !missingTables.isEmpty
+            let changedTables = schema?.changed ?? []
+            // A record table with a column more (or declared otherwise) is still read; one
+            // lacking a column fails every read of it ("no such column").
+            schemaStopsChecks =
+              missingTables.contains { !$0.recreatedByReindex }
+              || changedTables.contains { !$0.recreatedByReindex && !$0.missingColumns.isEmpty }
+            searchIndexTablesMissing = !missingTables.isEmpty || changedTables.contains(where: \.recreatedByReindex)
             if !schemaStopsChecks {
               report.malformedRecords = try store.read { tx in try tx.malformedJSON() }
               // Before the checks that read records: they skip such records rather than stop.
@@ -651,7 +660,7 @@ enum Commands {
       // Everything but the schema's version: a newer schema alone is named as such, not as
       // problems in the records.
       let healthyButForSchema =
-        report.openProblem == nil && report.integrityCheck == ["ok"] && (report.schema?.isEmpty ?? true)
+        report.openProblem == nil && report.integrityCheck == ["ok"] && !(report.schema?.hasProblems ?? false)
         && (report.malformedRecords ?? []).isEmpty
         && (report.malformedIDs ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
@@ -681,9 +690,9 @@ enum Commands {
       if let schema = report.schema, !schema.isEmpty {
         report.advice += schemaAdvice(schema, checksStopped: schemaStopsChecks, dir.path, dbPath)
       }
-      if report.checkError != nil, !(report.schema?.missing ?? []).isEmpty {
+      if report.checkError != nil, !(report.schema?.missing ?? []).isEmpty || !(report.schema?.changed ?? []).isEmpty {
         report.advice.append(
-          "A check stopped with an error (above): it reads what the schema lacks (named under Schema), so it and the "
+          "A check stopped with an error (above): it reads what the schema lacks or has changed (named under Schema), so it and the "
             + "checks after it did not run. Nothing was changed. Repair the schema as said, then run "
             + "`\(command: "dolphin doctor")` again.")
       } else if report.checkError != nil {
@@ -776,20 +785,29 @@ enum Commands {
         }
         c.print("PRAGMA integrity_check: " + (report.integrityCheck.map { $0.prefix(10).joined(separator: "; ") } ?? notRun))
         if let schema = report.schema {
+          let foreign = schema.unexpected.filter(\.isProblem).count
+          let notes = schema.unexpected.count - foreign
           c.print(
             "Schema: "
-              + (schema.isEmpty
-                ? "every table and index the schema steps create, and nothing else"
+              + (!schema.hasProblems
+                ? "every table and index the schema steps create, with their columns, and "
+                  + (notes == 0 ? "nothing else" : "\(notes) table(s) or view(s) not created by dolphin (not a problem)")
                 : [
                   schema.missing.isEmpty ? nil : "\(schema.missing.count) missing",
-                  schema.unexpected.isEmpty ? nil : "\(schema.unexpected.count) not created by dolphin",
+                  schema.changed.isEmpty ? nil : "\(schema.changed.count) with other columns",
+                  foreign == 0 ? nil : "\(foreign) not created by dolphin",
+                  notes == 0 ? nil : "\(notes) table(s) or view(s) not created by dolphin (not a problem)",
                 ].compactMap { $0 }.joined(separator: ", ")))
           // Names come from sqlite_master, which another program wrote: one inert line each.
           for p in schema.problems { c.print("  - \(inert(escapingLineBreaks(p)))") }
+          for n in schema.notes { c.print("  note: \(inert(escapingLineBreaks(n)))") }
         } else if report.newerSchema == nil {  // Otherwise said above: a newer dolphin's schema is not compared.
           c.print("Schema: \(notRun)")
         }
-        let notRunForSchema = "not run (it reads the tables missing above)"
+        let notRunForSchema =
+          "not run (it reads the tables "
+          + ((report.schema?.changed ?? []).isEmpty
+            ? "missing" : (report.schema?.missing ?? []).isEmpty ? "changed" : "missing or changed") + " above)"
         if let malformed = report.malformedRecords {
           let unknownNames = malformed.filter { WorkspaceTransaction.enumColumn($0.table, $0.column) != nil }.count
           let parts = [
@@ -1220,9 +1238,15 @@ enum Commands {
   /// (``SchemaDifference``): for missing search index or tag filter tables and missing indexes,
   /// `dolphin reindex`; for a missing table of records, recreating it empty, then export and
   /// import into a new workspace directory (an export needs every table it reads; the rows the
-  /// dropped table held are gone with it); for objects dolphin did not create, what they do and
-  /// the statement that removes them (doctor never removes anything).
-  /// - Parameter checksStopped: whether the other checks did not run for a missing table.
+  /// dropped table held are gone with it); for a derived table with other columns, `dolphin
+  /// reindex`, which recreates it; for a table of records with other columns, what happened and
+  /// how to get its rows back (renaming back the table it replaced, a backup or an earlier
+  /// export), or the statement that removes a column dolphin did not create; for triggers and
+  /// indexes dolphin did not create, what they do and the statement that removes them (doctor
+  /// never removes anything). Tables and views another program added get no advice: they are
+  /// notes, named under Schema.
+  /// - Parameter checksStopped: whether the other checks did not run for a missing or changed
+  ///   table.
   static func schemaAdvice(
     _ schema: SchemaDifference, checksStopped: Bool, _ directory: String, _ databasePath: String
   ) -> [String] {
@@ -1268,6 +1292,7 @@ enum Commands {
             + "step 2 keeps its rows: `" + sqlite3 + ShellWord.sqlArgument("ALTER TABLE \"OLD\" RENAME TO \"NAME\"") + "`.")
       }
     }
+    advice += changedTableAdvice(schema, checksStopped: checksStopped, directory, databasePath)
     let triggers = schema.unexpected.filter { $0.object.type == "trigger" }
     if !triggers.isEmpty {
       advice.append(
@@ -1277,12 +1302,12 @@ enum Commands {
           + "them. Doctor leaves it alone. Unless it is there on purpose, remove it: `" + sqlite3
           + ShellWord.sqlArgument(triggers.map { "DROP TRIGGER \(identifier($0.object.name))" }.joined(separator: "; ")) + "`.")
     }
-    let others = schema.unexpected.filter { $0.object.type != "trigger" }
+    // Tables and views are notes (dolphin neither reads nor writes them): no advice.
+    let others = schema.unexpected.filter { $0.isProblem && $0.object.type != "trigger" }
     if !others.isEmpty {
       advice.append(
-        "The database holds \(names(others.map(\.object))), which dolphin did not create: dolphin does not read "
-          + (others.count == 1 ? "it" : "them") + ", `dolphin export` does not carry "
-          + (others.count == 1 ? "it" : "them") + ", and an index slows dolphin's writes (a UNIQUE one refuses some). "
+        "The database holds \(names(others.map(\.object))), which dolphin did not create: "
+          + "an index slows dolphin's writes (a UNIQUE one refuses some). "
           + "Doctor leaves " + (others.count == 1 ? "it" : "them") + " alone. Unless "
           + (others.count == 1 ? "it is" : "they are") + " there on purpose, remove "
           + (others.count == 1 ? "it" : "them") + ": `" + sqlite3
@@ -1291,6 +1316,80 @@ enum Commands {
           + "`.")
     }
     return advice
+  }
+
+  /// Doctor's advice for tables whose columns differ from those their schema step creates
+  /// (``SchemaDifference/Changed``): `dolphin reindex` for derived ones; for tables of records,
+  /// what happened, that doctor changed nothing, and how to recover.
+  static func changedTableAdvice(
+    _ schema: SchemaDifference, checksStopped: Bool, _ directory: String, _ databasePath: String
+  ) -> [String] {
+    var advice: [String] = []
+    let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
+    func identifier(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    func tables(_ changed: [SchemaDifference.Changed]) -> String {
+      changed.map { "table " + $0.table }.joined(separator: ", ")
+    }
+    let derived = schema.changed.filter(\.recreatedByReindex)
+    if !derived.isEmpty {
+      let one = derived.count == 1
+      advice.append(
+        "The database's \(tables(derived)) " + (one ? "has" : "have") + " other columns than the schema steps create "
+          + "(replaced or altered outside dolphin; SQLite's integrity check does not see it). Nothing stored is lost: "
+          + "what " + (one ? "it holds is" : "they hold is") + " derived from the records. `\(command: "dolphin reindex")` "
+          + "drops " + (one ? "it" : "them") + ", recreates " + (one ? "it" : "them") + " as the schema steps do and "
+          + "fills " + (one ? "it" : "them") + " from the records (rebuilding the search index); then run "
+          + "`\(command: "dolphin doctor")` again. Until then commands that need " + (one ? "it" : "them")
+          + " may fail. Nothing was changed.")
+    }
+    let records = schema.changed.filter { !$0.recreatedByReindex }
+    guard !records.isEmpty else { return advice }
+    let one = records.count == 1
+    let lacking = records.filter { !$0.missingColumns.isEmpty || !$0.alteredColumns.isEmpty }
+    let onlyAdded = records.filter { $0.missingColumns.isEmpty && $0.alteredColumns.isEmpty }
+    let fresh = unusedPath(first: directory + ".new")
+    var steps = [
+      "The database's \(tables(records)) " + (one ? "has" : "have") + " other columns than the schema steps create "
+        + "(named above under Schema): replaced or altered outside dolphin, which SQLite's integrity check does not see. "
+        + (lacking.isEmpty
+          ? "Dolphin neither reads nor exports a column it did not create, and one NOT NULL without a default "
+            + "refuses dolphin's writes. "
+          : "Every command that reads or writes a column " + (lacking.count == 1 ? "it lacks" : "they lack")
+            + " fails" + (checksStopped ? ", and the other checks, which read them, did not run" : "")
+            + "; what dolphin stored in such a column is not in the database any more (a table renamed aside, "
+            + "a backup or an earlier export may still hold it). ")
+        + "Doctor changed nothing. To recover:",
+      "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
+      "2. Copy the whole directory \(directory) (including workspace.sqlite-wal and -shm) somewhere safe.",
+    ]
+    var n = 3
+    for c in lacking {
+      steps.append(
+        "\(n). For table \(c.table): if its former table was renamed aside (a table dolphin did not create, "
+          + "named above, may be it), put it back, which keeps its rows: `" + sqlite3
+          + ShellWord.sqlArgument(
+            "ALTER TABLE \(identifier(c.table)) RENAME TO \(identifier(c.table + "_replaced")); "
+              + "ALTER TABLE \"OLD\" RENAME TO \(identifier(c.table))")
+          + "` (OLD being its name). Otherwise its rows are only in a backup made before the change (restore it) or "
+          + "an earlier export: import that into a new directory, `"
+          + SuggestedCommand("dolphin import FILE").naming(workspace: fresh) + "`, and use it by moving "
+          + ShellWord.quoted(directory) + " aside and " + ShellWord.quoted(fresh) + " into its place (what was "
+          + "stored after that export is not in it).")
+      n += 1
+    }
+    for c in onlyAdded {
+      steps.append(
+        "\(n). For table \(c.table): remove the column" + (c.unexpectedColumns.count == 1 ? "" : "s")
+          + " dolphin did not create (" + (c.unexpectedColumns.count == 1 ? "its values go" : "their values go")
+          + " with " + (c.unexpectedColumns.count == 1 ? "it" : "them") + "; SQLite refuses to drop a column an "
+          + "index or a constraint uses): `" + sqlite3
+          + ShellWord.sqlArgument(
+            c.unexpectedColumns.map { "ALTER TABLE \(identifier(c.table)) DROP COLUMN \(identifier($0.name))" }
+              .joined(separator: "; ")) + "`.")
+      n += 1
+    }
+    steps.append("\(n). Run `\(command: "dolphin doctor")` again.")
+    return advice + steps
   }
 
   /// The recovery steps for a damaged database. The commands they give work on a copy of the

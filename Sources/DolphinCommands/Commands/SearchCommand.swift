@@ -226,7 +226,9 @@ extension SearchCommands {
         stderr says so, and JSON names the version replaced as replacedTokenizerVersion). First, in the
         same transaction, recreates the tables derived from the records (search index, tag filter,
         digest evidence) and the indexes that the schema steps create and the database lacks (removed
-        outside dolphin; `dolphin doctor` names them), and says which (recreated in JSON).
+        outside dolphin; `dolphin doctor` names them), and drops and recreates those derived tables whose
+        columns differ from the schema steps' (replaced or altered outside dolphin), and says which
+        (recreated and replaced in JSON).
         """),
     run: { ctx in
       let engine = try ctx.engine(.update)
@@ -235,7 +237,10 @@ extension SearchCommands {
       var replacedVersion: Int?
       if case .newer(let version) = try engine.searchIndexTokenizerStatus() { replacedVersion = version }
       // What the rebuild recreates, to say so: read before, as the rebuild's own transaction does.
-      let recreated = (try engine.schemaDifference()?.missing ?? []).filter(\.recreatedByReindex).map(\.object)
+      let difference = try engine.schemaDifference()
+      let recreated = (difference?.missing ?? []).filter(\.recreatedByReindex).map(\.object)
+      // Derived tables with other columns than the schema steps give them: dropped and recreated.
+      let replaced = (difference?.changed ?? []).filter(\.recreatedByReindex).map { SchemaObject(type: "table", name: $0.table) }
       let n = try engine.rebuildSearchIndex()
       if let replacedVersion {
         ctx.console.printError(
@@ -268,15 +273,22 @@ extension SearchCommands {
           var skipped: [WorkspaceTransaction.MalformedID]
           /// Tables and indexes the database lacked, recreated before the rebuild.
           var recreated: [SchemaObject]
+          /// Derived tables whose columns differed from those the schema steps create, dropped
+          /// and recreated (with their indexes) before the rebuild.
+          var replaced: [SchemaObject]
         }
         try ctx.console.printJSON(
           Out(
             indexed: n, problems: problems, replacedTokenizerVersion: replacedVersion, skipped: skipped,
-            recreated: recreated),
+            recreated: recreated, replaced: replaced),
           failure: failure)
       } else {
         if !recreated.isEmpty {
           ctx.console.print("Recreated what the database lacked: " + recreated.map(\.description).joined(separator: ", "))
+        }
+        if !replaced.isEmpty {
+          ctx.console.print(
+            "Recreated with the columns the schema steps give them: " + replaced.map(\.description).joined(separator: ", "))
         }
         ctx.console.print("Re-indexed \(n) document(s); index check: " + (problems.isEmpty ? "ok" : problems.joined(separator: "; ")))
         if !skipped.isEmpty {

@@ -10,8 +10,9 @@ public struct WorkspaceStatus: Sendable, Equatable, Codable {
   public var counts: [String: Int]
   public var knowledgeItemLimit: Int
   public var activeHandoffID: UUID?
-  /// Schema objects the database lacks or holds beyond dolphin's schema
-  /// (``SchemaDifference/problems``), then records the store cannot decode (malformed JSON, an
+  /// Schema objects the database lacks, tables whose columns differ, and triggers and indexes
+  /// dolphin did not create (``SchemaDifference/problems``; tables and views added are notes,
+  /// not listed), then records the store cannot decode (malformed JSON, an
   /// id that is not a UUID), then referential problems found (dangling ids, a broken active
   /// marker), each naming the ids.
   public var integrityProblems: [String]

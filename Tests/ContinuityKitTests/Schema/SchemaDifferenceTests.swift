@@ -107,13 +107,26 @@ struct SchemaDifferenceTests {
         """)
     }
     let difference = try #require(try store.read { tx in try tx.schemaDifference() })
-    #expect(difference.missing.isEmpty)
+    #expect(difference.missing.isEmpty && difference.changed.isEmpty)
     #expect(
       difference.unexpected.map { "\($0.object) on \($0.table)" } == [
         "trigger block on knowledge", "table notes_of_mine on notes_of_mine", "index one_title on knowledge",
         "view recent on recent",
       ])
+    // The trigger and the index act on dolphin's writes: problems. The table and the view are
+    // neither read nor written by dolphin: notes.
+    #expect(difference.unexpected.map(\.isProblem) == [true, false, true, false])
+    #expect(difference.hasProblems)
+    #expect(difference.problems.count == 2)
     #expect(difference.problems.first?.hasPrefix("trigger block on knowledge was not created by dolphin") == true)
+    #expect(difference.problems.last?.hasPrefix("index one_title on knowledge was not created by dolphin") == true)
+    #expect(
+      difference.notes == [
+        "table notes_of_mine was not created by dolphin; dolphin neither reads nor writes it, and `dolphin export` "
+          + "does not carry it (not a problem)",
+        "view recent was not created by dolphin; dolphin neither reads nor writes it, and `dolphin export` "
+          + "does not carry it (not a problem)",
+      ])
     // The trigger does refuse dolphin's writes, and the error says where to look.
     let refused = #expect(throws: WorkspaceError.self) {
       try store.write { tx in try tx.insertKnowledge(item(2, kind: .fact, title: "Blocked")) }
@@ -121,6 +134,122 @@ struct SchemaDifferenceTests {
     #expect(refused?.description.contains("a trigger that dolphin did not create refused the write") == true)
     #expect(refused?.description.contains("dolphin doctor") == true)
     #expect(refused?.description.contains("blocked by trigger") == true)
+  }
+
+  @Test("a table and a view added on purpose are notes, not problems")
+  func addedTableAndViewAreNotes() throws {
+    let dir = TemporaryDirectory("schema-notes")
+    defer { dir.remove() }
+    let store = try Self.workspace(dir)
+    try store.write { tx in
+      try tx.db.execute("CREATE TABLE my_notes (x TEXT); CREATE VIEW open_tasks AS SELECT id, title FROM task")
+    }
+    let difference = try #require(try store.read { tx in try tx.schemaDifference() })
+    #expect(!difference.isEmpty && !difference.hasProblems)
+    #expect(difference.problems.isEmpty)
+    #expect(difference.notes.count == 2)
+    #expect(difference.notes.first?.hasPrefix("table my_notes was not created by dolphin") == true)
+    // dolphin writes as before.
+    try store.write { tx in try tx.insertKnowledge(item(2, kind: .fact, title: "Still written")) }
+  }
+
+  struct ChangedCase: Sendable, CustomTestStringConvertible {
+    var statement: String
+    var table: String
+    var missingColumns: [String]
+    var unexpectedColumns: [String]
+    var alteredColumns: [String]
+    var recreatedByReindex: Bool
+    var testDescription: String { statement }
+  }
+
+  @Test(
+    "a table replaced or altered to other columns is named with the columns it lacks, has, or declares otherwise",
+    arguments: [
+      ChangedCase(
+        statement: "ALTER TABLE knowledge RENAME TO k_old; CREATE TABLE knowledge(id TEXT)", table: "knowledge",
+        missingColumns: [
+          "rowid INTEGER PRIMARY KEY", "kind TEXT NOT NULL", "title TEXT NOT NULL", "content TEXT NOT NULL",
+          "source TEXT NOT NULL", "tags TEXT NOT NULL", "priority TEXT NOT NULL", "created_at TEXT NOT NULL",
+          "updated_at TEXT NOT NULL", "revision INTEGER NOT NULL", "memory_id TEXT",
+        ],
+        unexpectedColumns: [], alteredColumns: ["id TEXT → id TEXT NOT NULL"], recreatedByReindex: false),
+      ChangedCase(
+        statement: "ALTER TABLE task ADD COLUMN x TEXT NOT NULL DEFAULT ''", table: "task", missingColumns: [],
+        unexpectedColumns: ["x TEXT NOT NULL"], alteredColumns: [], recreatedByReindex: false),
+      ChangedCase(
+        statement: "ALTER TABLE legacy_import DROP COLUMN backup_path", table: "legacy_import",
+        missingColumns: ["backup_path TEXT NOT NULL"], unexpectedColumns: [], alteredColumns: [],
+        recreatedByReindex: false),
+      ChangedCase(
+        statement: "ALTER TABLE task RENAME COLUMN notes TO details", table: "task",
+        missingColumns: ["notes TEXT NOT NULL"], unexpectedColumns: ["details TEXT NOT NULL"], alteredColumns: [],
+        recreatedByReindex: false),
+      ChangedCase(
+        statement: "DROP TABLE lexical_trigram; CREATE TABLE lexical_trigram(trigram TEXT PRIMARY KEY, term_id BLOB)",
+        table: "lexical_trigram", missingColumns: [], unexpectedColumns: [],
+        alteredColumns: [
+          "trigram TEXT PRIMARY KEY → trigram TEXT NOT NULL PRIMARY KEY",
+          "term_id BLOB → term_id INTEGER NOT NULL PRIMARY KEY (its column 2)",
+        ],
+        recreatedByReindex: true),
+    ])
+  func changedColumns(_ c: ChangedCase) throws {
+    let dir = TemporaryDirectory("schema-changed")
+    defer { dir.remove() }
+    let store = try Self.workspace(dir)
+    try store.write { tx in try tx.db.execute(c.statement) }
+    let difference = try #require(try store.read { tx in try tx.schemaDifference() })
+    #expect(difference.missing.isEmpty, "\(difference.missing)")
+    #expect(difference.changed.count == 1)
+    let changed = try #require(difference.changed.first)
+    #expect(changed.table == c.table)
+    #expect(changed.step == "0001-schema-v5-records" || changed.step == "0002-lexical-index")
+    #expect(changed.missingColumns.map(\.description) == c.missingColumns)
+    #expect(changed.unexpectedColumns.map(\.description) == c.unexpectedColumns)
+    #expect(changed.alteredColumns.map { "\($0.actual) → \($0.expected)" } == c.alteredColumns)
+    #expect(changed.recreatedByReindex == c.recreatedByReindex)
+    #expect(changed.sql.hasPrefix("CREATE TABLE \(c.table) ("), "\(changed.sql)")
+    #expect(difference.hasProblems)
+    #expect(difference.problems.first == changed.description)
+    #expect(changed.description.hasPrefix("table \(c.table) has other columns than schema step 0"), "\(changed.description)")
+  }
+
+  @Test("the same columns in another order, or with types in other letter case, are the table dolphin made")
+  func sameColumnsOtherwiseWritten() throws {
+    let dir = TemporaryDirectory("schema-same-columns")
+    defer { dir.remove() }
+    let store = try Self.workspace(dir)
+    try store.write { tx in
+      try tx.db.execute(
+        """
+        CREATE TABLE legacy_import_new (imported_at text not null, sha256 Text Primary Key Not Null,
+          file_name TEXT NOT NULL, backup_path  TEXT NOT NULL, source_version integer NOT NULL);
+        DROP TABLE legacy_import; ALTER TABLE legacy_import_new RENAME TO legacy_import;
+        """)
+    }
+    #expect(try store.read { tx in try tx.schemaDifference() } == SchemaDifference())
+  }
+
+  @Test("the column a pending step adds is not foreign; without the step and the column, task is as made")
+  func pendingStepColumn() throws {
+    let dir = TemporaryDirectory("schema-pending-column")
+    defer { dir.remove() }
+    let store = try Self.workspace(dir)
+    try store.write { (tx) throws -> Void in
+      try tx.db.run("DELETE FROM schema_migration WHERE name = '\(TaskUpdatedAtStep.name)'")
+      // The column there, the step not recorded: the step keeps it when it runs.
+      #expect(try tx.schemaDifference() == SchemaDifference())
+      try tx.db.execute("ALTER TABLE task DROP COLUMN updated_at")
+      #expect(try tx.schemaDifference() == SchemaDifference())
+      // With the step recorded, the column it adds is expected.
+      try tx.db.run("INSERT INTO schema_migration(name, applied_at) VALUES ('\(TaskUpdatedAtStep.name)', '2026-01-01')")
+      let difference = try #require(try tx.schemaDifference())
+      #expect(difference.changed.map(\.table) == ["task"])
+      #expect(difference.changed.first?.missingColumns.map(\.name) == ["updated_at"])
+      // Named with the step that creates the table.
+      #expect(difference.changed.first?.step == "0001-schema-v5-records")
+    }
   }
 
   @Test("a write that needs a dropped table fails naming the table and pointing to dolphin doctor")
@@ -176,5 +305,33 @@ struct SchemaDifferenceTests {
     }
     // Nothing else missing: nothing to do.
     #expect(try store.write { tx in try tx.recreateDerivedSchemaObjects() }.isEmpty)
+  }
+
+  @Test("recreating a derived table with other columns: dropped and made as the step makes it, with its index and rows")
+  func recreateChanged() throws {
+    let dir = TemporaryDirectory("schema-recreate-changed")
+    defer { dir.remove() }
+    let store = try Self.workspace(dir)
+    let evidence = "SELECT evidence_id || ' ' || digest_id FROM digest_evidence ORDER BY 1"
+    let before = try store.read { tx in (try tx.snapshot(), try tx.db.all(evidence) { $0.text(0) }) }
+    try store.write { tx in
+      try tx.db.execute(
+        """
+        ALTER TABLE digest_evidence ADD COLUMN note TEXT;
+        ALTER TABLE knowledge_tag RENAME TO knowledge_tag_old; DROP TABLE knowledge_tag_old;
+        CREATE TABLE knowledge_tag (tag TEXT);
+        """)
+    }
+    let changed = try #require(try store.read { tx in try tx.schemaDifference() })
+    #expect(changed.changed.map(\.table) == ["knowledge_tag", "digest_evidence"])
+    #expect(changed.missing.map(\.object.description) == ["index knowledge_tag_rowid"])
+    let recreated = try store.write { tx in try tx.recreateDerivedSchemaObjects() }
+    #expect(
+      recreated.map(\.description) == ["table knowledge_tag", "table digest_evidence", "index knowledge_tag_rowid"])
+    try store.read { (tx) throws -> Void in
+      #expect(try tx.schemaDifference() == SchemaDifference())
+      #expect(try tx.db.all(evidence) { $0.text(0) } == before.1)
+      #expect(try tx.snapshot() == before.0)
+    }
   }
 }

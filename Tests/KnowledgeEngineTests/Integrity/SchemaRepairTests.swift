@@ -57,6 +57,49 @@ struct SchemaRepairTests {
     _ = try engine.capture(CaptureRequest(kind: .fact, title: "Written after the repair", tags: ["storage"]))
   }
 
+  @Test(
+    "reindex drops and recreates derived tables replaced or altered to other columns; search, tag filter and digests work",
+    arguments: [
+      "ALTER TABLE knowledge_tag ADD COLUMN extra TEXT",
+      "DROP TABLE lexical_trigram; CREATE TABLE lexical_trigram(trigram TEXT, term_id INTEGER)",
+      "ALTER TABLE lexical_posting DROP COLUMN positions",
+      "DROP TABLE digest_evidence; CREATE TABLE digest_evidence(evidence_id TEXT NOT NULL)",
+      "DROP TABLE lexical_stats; CREATE TABLE lexical_stats(id INTEGER PRIMARY KEY, document_count INTEGER)",
+    ])
+  func reindexRecreatesChanged(_ statement: String) throws {
+    let dir = TemporaryDirectory("schema-repair-changed")
+    defer { dir.remove() }
+    let (store, engine) = try Self.workspace(dir)
+    let before = try store.read { tx in try tx.snapshot() }
+    try store.write { tx in try tx.db.execute(statement) }
+    let difference = try #require(try engine.schemaDifference())
+    #expect(difference.changed.count == 1 && difference.changed.allSatisfy(\.recreatedByReindex), "\(difference)")
+
+    #expect(try engine.rebuildSearchIndex() == 5)
+    #expect(try engine.schemaDifference() == SchemaDifference())
+    #expect(try engine.verifySearchIndex().isEmpty)
+    #expect(try engine.verifyTagFilterRows().isEmpty)
+    #expect(try store.read { tx in try tx.snapshot() } == before, "nothing stored changed")
+    let typo = try engine.search("kubernets")
+    #expect(typo.results.map(\.title) == ["Ship the kubernetes rollout"])
+    #expect(try engine.search("ferry", tag: "travel").results.map(\.title) == ["The ferry leaves at nine"])
+    #expect(try store.read { tx in try tx.digests(citing: before.knowledge[0].id) }.count == 1)
+    _ = try engine.capture(CaptureRequest(kind: .fact, title: "Written after the repair", tags: ["storage"]))
+    #expect(try engine.search("repair").results.map(\.title) == ["Written after the repair"])
+  }
+
+  @Test("a table of records with other columns is not recreated by reindex")
+  func changedRecordTableNotRecreated() throws {
+    let dir = TemporaryDirectory("schema-repair-changed-records")
+    defer { dir.remove() }
+    let (store, engine) = try Self.workspace(dir)
+    try store.write { tx in try tx.db.execute("ALTER TABLE task ADD COLUMN x TEXT NOT NULL DEFAULT ''") }
+    let difference = try #require(try engine.schemaDifference())
+    #expect(difference.changed.map(\.table) == ["task"] && !difference.changed[0].recreatedByReindex)
+    #expect(try engine.rebuildSearchIndex() == 5)
+    #expect(try engine.schemaDifference() == difference, "the table was left as it is")
+  }
+
   @Test("a missing table of records is not recreated by reindex, which fails naming it and dolphin doctor")
   func recordTableNotRecreated() throws {
     let dir = TemporaryDirectory("schema-repair-records")

@@ -181,6 +181,13 @@ package final class SQLiteConnection {
       cause =
         "the workspace lacks a table that dolphin's schema creates (removed outside dolphin); "
         + "`\(command: "dolphin doctor")` names what is missing and how to recover"
+    } else if primary == SQLITE_ERROR,
+      sqliteMessage.hasPrefix("no such column") || sqliteMessage.contains(" has no column named ")
+    {
+      // A table replaced or altered outside dolphin: its name is there, a column is not.
+      cause =
+        "a table of the workspace lacks a column that dolphin's schema creates (changed outside dolphin); "
+        + "`\(command: "dolphin doctor")` names what changed and how to recover"
     } else if code == 1811 {  // SQLITE_CONSTRAINT_TRIGGER: RAISE(ABORT, …) in a trigger
       // dolphin creates no trigger: another program (or sqlite3) added the one that refused.
       cause =
