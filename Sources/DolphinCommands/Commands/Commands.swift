@@ -320,6 +320,10 @@ enum Commands {
         /// ones, and unexpected triggers and indexes, are problems; unexpected tables and views
         /// are notes. `null` when not run (an interrupted first run, a newer dolphin's schema).
         var schema: SchemaDifference?
+        /// The legacy `workspace.json` in the workspace directory, when there is one: imported,
+        /// pending (the next write imports it) or notImportable (with the reason; writes go on
+        /// without it). Not a problem of the workspace either way. `null` when there is none.
+        var legacyFile: LegacyFileStatus?
         /// Records whose JSON columns cannot be decoded (commands reading them refuse the workspace).
         var malformedRecords: [WorkspaceTransaction.MalformedJSON]?
         /// Records whose id is not a UUID (commands reading them refuse the workspace), by
@@ -381,7 +385,7 @@ enum Commands {
 
         enum CodingKeys: String, CodingKey {
           case databasePath, ok, openProblem, readOnlyReason, newerSchema, checksRun, interruptedFirstRun, pendingSchemaSteps
-          case integrityCheck, schema, malformedRecords, malformedIDs
+          case integrityCheck, schema, legacyFile, malformedRecords, malformedIDs
           case referenceProblems, searchIndexProblems, searchIndexStaleRecords, searchIndexNotes, searchIndexUpgradePending
           case quarantined
           case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, refusedText, importRefusals, checkError
@@ -402,6 +406,7 @@ enum Commands {
           // Explicit nulls: a check that did not run has no result, and says so.
           try c.encode(integrityCheck, forKey: .integrityCheck)
           try c.encode(schema, forKey: .schema)
+          try c.encode(legacyFile, forKey: .legacyFile)
           try c.encode(malformedRecords, forKey: .malformedRecords)
           try c.encode(malformedIDs, forKey: .malformedIDs)
           try c.encode(referenceProblems, forKey: .referenceProblems)
@@ -504,6 +509,8 @@ enum Commands {
               || changedTables.contains { !$0.recreatedByReindex && !$0.missingColumns.isEmpty }
             searchIndexTablesMissing = !missingTables.isEmpty || changedTables.contains(where: \.recreatedByReindex)
             if !schemaStopsChecks {
+              // Review 26-a, 1: a damaged workspace.json refused every write, and doctor said nothing.
+              report.legacyFile = try KnowledgeEngine(store: store).legacyFileStatus(in: dir)
               report.malformedRecords = try store.read { tx in try tx.malformedJSON() }
               // Before the checks that read records: they skip such records rather than stop.
               report.malformedIDs = try store.read { tx in try tx.malformedIDs() }
@@ -803,6 +810,20 @@ enum Commands {
           for n in schema.notes { c.print("  note: \(inert(escapingLineBreaks(n)))") }
         } else if report.newerSchema == nil {  // Otherwise said above: a newer dolphin's schema is not compared.
           c.print("Schema: \(notRun)")
+        }
+        if let legacy = report.legacyFile {
+          switch legacy.state {
+          case "imported":
+            c.print("Legacy \(KnowledgeEngine.legacyFileName): imported" + (legacy.importedAt.map { " on \(Render.date($0))" } ?? ""))
+          case "pending":
+            c.print(
+              "Legacy \(KnowledgeEngine.legacyFileName): not imported yet; the next command that writes imports it (records "
+                + "this workspace holds already are left as they are)")
+          default:
+            c.print(
+              "Legacy \(KnowledgeEngine.legacyFileName): cannot be imported (not a problem of the workspace; commands go on "
+                + "without it): " + inert(escapingLineBreaks(legacy.reason ?? "")))
+          }
         }
         let notRunForSchema =
           "not run (it reads the tables "

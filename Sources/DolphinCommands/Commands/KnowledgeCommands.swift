@@ -544,7 +544,7 @@ enum MigrateCommands {
       options: [
         OptionSpec(
           name: "again", value: nil,
-          help: "For a file imported before: import its records this workspace no longer holds (by id).")
+          help: "Import only the file's records this workspace does not hold (by id): for a file imported before, or whose records came in another way.")
       ],
       discussion: """
         Everything is imported in one transaction or nothing is. Records that fail validation are kept
@@ -558,7 +558,12 @@ enum MigrateCommands {
         A file imported before is skipped, so records erased or deleted since stay gone. With
         --again its records this workspace no longer holds (by id) are imported, and every record
         it still holds is left as it is, edited or not; the settings, the quarantine and the
-        import record are not touched (--json: importedAgain, alreadyHeld).
+        import record are not touched (--json: importedAgain, alreadyHeld). A file never imported
+        whose records the workspace holds already (an earlier save of the same app workspace, or
+        an export of a workspace that migrated it) is refused without --again; with it, only its
+        records the workspace lacks are imported, and its settings only when it held none of them.
+        A workspace.json found in the workspace directory is imported as with --again, and one that
+        cannot be imported (damaged, empty) is named in a notice while the command goes on.
         """),
     run: { ctx in
       // Every error names the file as given, as `import`'s do.
@@ -596,6 +601,12 @@ enum MigrateCommands {
         return
       }
       ctx.console.print("Imported legacy schema v\(report.sourceVersion ?? 0) from \(file.path): \(summary(report)).")
+      if !report.alreadyHeld.isEmpty {
+        // --again on a file never imported whose records the workspace holds (review 26-a, 2).
+        ctx.console.print(
+          "Held already, left as they are: " + order(report.alreadyHeld).map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            + (report.imported["settings"] == 0 ? "; the workspace's settings were kept." : "."))
+      }
       // As `import` says it (review 19-c): which records keeping the newest left out or pruned.
       for clause in keptClauses(report) { ctx.console.print(clause + ".") }
       ctx.console.print("Original unchanged; backup: \(report.backupPath ?? "?")")

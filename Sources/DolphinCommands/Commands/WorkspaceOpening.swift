@@ -84,7 +84,8 @@ enum WorkspaceOpening {
   /// and for a notice on standard error once it is. A command refused before it writes imports
   /// nothing and creates nothing.
   /// - Parameter program: how notices start, `dolphin` or `dolphin mcp`.
-  /// - Throws: ``LegacyImportError`` for a legacy file that cannot be imported; storage errors.
+  /// A legacy file that cannot be imported gets a notice instead, and the command goes on.
+  /// - Throws: storage errors.
   static func afterOpen(store: SQLiteWorkspaceStore, directory: URL, console: Console, program: String = "dolphin")
     throws
   {
@@ -94,7 +95,20 @@ enum WorkspaceOpening {
         "\(program): notice: imported legacy \(KnowledgeEngine.legacyFileName) (schema v\(report.sourceVersion ?? 0)): "
           + MigrateCommands.summary(report) + (report.quarantined.isEmpty ? "" : " (see `\(command: "dolphin quarantine")`)")
           + MigrateCommands.keptClauses(report).map { "; " + $0.prefix(1).lowercased() + $0.dropFirst() }.joined()
+          // A file saved again after its import, or whose records came back through an export.
+          + (report.alreadyHeld.isEmpty
+            ? ""
+            : "; held already, left as they are: "
+              + MigrateCommands.order(report.alreadyHeld).map { "\($0.value) \($0.key)" }.joined(separator: ", "))
           + "; the original is unchanged, a 0600 backup is at \(report.backupPath ?? "?")")
+    } notImported: { reason in
+      // The writes go on without it (review 26-a, 1: a changed or damaged file refused them all).
+      let reason = reason.hasSuffix(".") ? reason : reason + "."
+      let file = directory.appendingPathComponent(KnowledgeEngine.legacyFileName).path
+      console.printDiagnostic(
+        "\(program): notice: the legacy \(KnowledgeEngine.legacyFileName) in the workspace directory was not imported: "
+          + reason + " The command went on without it. Fix the file and run `\(command: "dolphin migrate \(file) --again")`, "
+          + "or move it out of the workspace directory.")
     }
   }
 }

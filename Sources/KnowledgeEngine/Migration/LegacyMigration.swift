@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What importing a legacy JSON workspace did.
 public struct LegacyMigrationReport: Sendable, Equatable, Codable {
@@ -106,7 +107,15 @@ extension KnowledgeEngine {
   /// write, a workspace that does not exist yet reads as holding the legacy records
   /// (``SQLiteWorkspaceStore/writeToStandIn(_:)``).
   ///
-  /// The file is read and decoded now, so a file that cannot be imported fails the open. It is
+  /// The file's records this workspace already holds (by id) are left as they are and its
+  /// settings are imported only when it holds none of them (as `dolphin migrate --again`): a
+  /// `workspace.json` the old app saved again after its import, or one whose records came back
+  /// through `dolphin import`, adds what is new and refuses nothing (review 26-a, 1).
+  ///
+  /// The file is read and decoded now. One that cannot be read or decoded — damaged, empty,
+  /// too large — or whose import fails (it is run in a savepoint of the write's transaction,
+  /// rolled back alone) is not imported: `notImported` is called once with the reason, and
+  /// the writes go on without it, the file untouched. It is
   /// read only from the directory checked when `store` was opened, by its resolved path
   /// (``SQLiteWorkspaceStore/verifiedDirectory``): a workspace directory that did not exist then
   /// has no legacy file of this user's, and one that appeared since may be another user's, made
@@ -115,16 +124,20 @@ extension KnowledgeEngine {
   ///   - directory: the workspace directory `store` was opened at.
   ///   - store: the workspace store, opened writable.
   ///   - imported: called once the write that imported the file has committed, with its report.
+  ///   - notImported: called at most once, with why the file is not imported (its read,
+  ///     decoding or import failed; the message names the file).
   /// - Returns: false when there is nothing to import (no legacy file, a read-only store, a
-  ///   directory that did not exist when `store` was opened, or a file imported before) or it is
+  ///   directory that did not exist when `store` was opened, or a file imported before), when
+  ///   the file cannot be read or decoded (`notImported` was called), or when it is
   ///   not imported here: a directory other users may change (a workspace shared with users who
   ///   may write its database: ``WorkspaceTrust/othersMayChange(directory:user:)``), a
   ///   `workspace.json` that is a symbolic link or another user's file.
-  /// - Throws: ``LegacyImportError`` for a file that cannot be imported; ``WorkspaceError``.
+  /// - Throws: ``WorkspaceError`` for a storage problem reading the workspace.
   @discardableResult
   public static func importLegacyWorkspaceAtFirstWrite(
     in directory: URL, store: SQLiteWorkspaceStore, environment: Environment = .live,
-    imported: @escaping @Sendable (LegacyMigrationReport) -> Void
+    imported: @escaping @Sendable (LegacyMigrationReport) -> Void,
+    notImported: @escaping @Sendable (_ reason: String) -> Void = { _ in }
   ) throws -> Bool {
     // Read in the directory as checked, every link resolved then, never through the path as
     // given again (review, s15).
@@ -140,24 +153,56 @@ extension KnowledgeEngine {
       status.st_uid == geteuid() || status.st_uid == 0
     else { return false }
     let name = directory.appendingPathComponent(legacyFileName).path
-    let data = try readLegacyFile(file, named: name)
+    let data: Data
+    do {
+      data = try readLegacyFile(file, named: name)
+    } catch {
+      notImported("\(error)")
+      return false
+    }
     let digest = SHA256.hash(Array(data)).hexString
     if try store.read({ tx in try tx.legacyImport(sha256: digest) }) != nil { return false }
     let now = environment.now()
-    let source = LegacyImportSource(
-      file: file, name: name, data: data, sha256: digest,
-      decoded: applyingImportRules(try LegacyWorkspaceImporter.decode(data, fileName: name), data: data, now: now),
-      backupDirectory: base.appendingPathComponent(legacyBackupFolder),
-      digestID: environment.makeID(), importedAt: now)
-    try store.writeToStandIn { tx in _ = try importLegacy(source, in: tx, environment: environment) }
+    let source: LegacyImportSource
+    do {
+      source = LegacyImportSource(
+        file: file, name: name, data: data, sha256: digest,
+        decoded: applyingImportRules(try LegacyWorkspaceImporter.decode(data, fileName: name), data: data, now: now),
+        backupDirectory: base.appendingPathComponent(legacyBackupFolder),
+        digestID: environment.makeID(), importedAt: now)
+      try store.writeToStandIn { tx in _ = try importLegacy(source, in: tx, environment: environment, again: true) }
+    } catch {
+      notImported("\(error)")
+      return false
+    }
+    // Once the import failed, later writes of this process neither try it again nor say so again.
+    let gaveUp = LegacyImportLatch()
     // Captures no store or engine: the store keeps the preamble, and must not keep itself.
     store.setWritePreamble(key: preambleKey(digest)) { tx in
-      let (report, wroteBackup) = try importLegacy(source, in: tx, environment: environment)
-      guard !report.alreadyImported, !tx.isRehearsal else { return nil }
+      // Imported already (by another process that raced this one, or an earlier write): nothing
+      // to do, and nothing to say. Asked here, under the write lock, before the import, whose
+      // `again` would otherwise report the file as imported again.
+      guard !gaveUp.isSet, try tx.legacyImport(sha256: source.sha256) == nil else { return nil }
+      // In a savepoint, so that a file whose import fails is rolled back alone and the write
+      // goes on (review 26-a, 1: a changed or damaged workspace.json refused every write).
+      try tx.db.execute("SAVEPOINT legacy_import")
+      let outcome: (report: LegacyMigrationReport, wroteBackup: Bool)
+      do {
+        outcome = try importLegacy(source, in: tx, environment: environment, again: true)
+        try tx.db.execute("RELEASE legacy_import")
+      } catch {
+        // SQLite may have rolled back the whole transaction (a full disk): the write cannot go on.
+        guard !tx.db.isAutocommit else { throw error }
+        try tx.db.execute("ROLLBACK TO legacy_import")
+        try tx.db.execute("RELEASE legacy_import")
+        if gaveUp.set() { notImported("\(error)") }
+        return nil
+      }
+      guard !outcome.report.alreadyImported, !tx.isRehearsal else { return nil }
       return { committed in
         if committed {
-          imported(report)
-        } else if wroteBackup {
+          imported(outcome.report)
+        } else if outcome.wroteBackup {
           try? FileManager.default.removeItem(at: source.backupURL)
         }
       }
@@ -228,6 +273,15 @@ extension KnowledgeEngine {
     return decoded.quarantining(refused, from: data)
   }
 
+  /// Set once a legacy import at first write failed: its later writes skip it.
+  final class LegacyImportLatch: Sendable {
+    private let flag = Mutex(false)
+    /// Whether it is set.
+    var isSet: Bool { flag.withLock { $0 } }
+    /// Sets it; true when it was not set before.
+    func set() -> Bool { flag.withLock { was in defer { was = true }; return !was } }
+  }
+
   /// The key of the write preamble that imports the legacy file with hash `sha256`.
   static func preambleKey(_ sha256: String) -> String { "legacy-import:\(sha256)" }
 
@@ -282,11 +336,11 @@ extension KnowledgeEngine {
     // keeps activity).
     var ws = ImportAnalysis.sanitized(result.workspace)
     var held: [String: Int] = [:]
-    if let previous {
+    if previous != nil || again {
       (ws, held) = try heldRemoved(from: ws, in: tx)
       // Nothing missing: nothing changes, not even a digest.
-      if ws.conversations.isEmpty, ws.messages.isEmpty, ws.memories.isEmpty, ws.tasks.isEmpty, ws.receipts.isEmpty,
-        ws.checkpoints.isEmpty
+      if let previous, ws.conversations.isEmpty, ws.messages.isEmpty, ws.memories.isEmpty, ws.tasks.isEmpty,
+        ws.receipts.isEmpty, ws.checkpoints.isEmpty
       {
         var report = alreadyImported(file: file, sha256: source.sha256, previous: previous)
         report.alreadyImported = false
@@ -320,7 +374,11 @@ extension KnowledgeEngine {
     let receipts = ws.receipts.filter { !kept.left[.receipts, default: []].contains($0.id) }
     let checkpoints = ws.checkpoints.filter { !kept.left[.checkpoints, default: []].contains($0.id) }
     for m in messages { try naming("message \(m.id.uuidString)", in: source.name) { try tx.insertMessage(m) } }
-    if previous == nil {
+    // The file's settings only on a first import into a workspace that holds none of its records:
+    // a later save of the same app workspace, or a file whose records came back through an
+    // export, leaves the workspace's own settings as they are.
+    let importsSettings = previous == nil && held.isEmpty
+    if importsSettings {
       var settings = ws.settings
       settings.knowledgeItemLimit = try tx.settings().knowledgeItemLimit
       // The importer quarantines settings the store would refuse; named as every other record is,
@@ -339,7 +397,11 @@ extension KnowledgeEngine {
       try naming("checkpoint \(c.id.uuidString)", in: source.name) { try tx.insertCheckpoint(c) }
     }
     // Imported again: the first import kept the file's refused records aside, and recorded it.
-    let quarantined = previous == nil ? result.quarantined : []
+    // A first import of a changed file does not keep aside again what an earlier version of it
+    // already did (the same record, byte for byte).
+    let alreadyQuarantined =
+      previous == nil && !held.isEmpty ? Set(try tx.listQuarantine().map { "\($0.collection)\u{0}\($0.raw)" }) : []
+    let quarantined = previous == nil ? result.quarantined.filter { !alreadyQuarantined.contains("\($0.collection)\u{0}\($0.rawJSON)") } : []
     for q in quarantined {
       try tx.insertQuarantine(
         .init(sourceFile: file.lastPathComponent, collection: q.collection, recordIndex: q.index ?? -1,
@@ -350,8 +412,14 @@ extension KnowledgeEngine {
         .init(sha256: source.sha256, fileName: file.lastPathComponent, backupPath: backup.path,
               sourceVersion: result.sourceVersion, importedAt: now))
     }
-    let d = try DigestBuilder.build(tx, id: source.digestID, now: now, trigger: .manual)
-    try tx.insertDigest(d)
+    // A digest of what changed; none when the file brought nothing (every record held already).
+    let importedNothing =
+      !importsSettings && ws.conversations.isEmpty && messages.isEmpty && ws.memories.isEmpty && ws.tasks.isEmpty
+      && receipts.isEmpty && checkpoints.isEmpty
+    if !importedNothing {
+      let d = try DigestBuilder.build(tx, id: source.digestID, now: now, trigger: .manual)
+      try tx.insertDigest(d)
+    }
     // Inside the transaction, so a failed backup imports nothing; not in a rehearsal on a
     // workspace that does not exist yet, which must leave no file behind.
     var wroteBackup = false
@@ -367,7 +435,7 @@ extension KnowledgeEngine {
       imported: [
         "conversations": ws.conversations.count, "messages": messages.count, "memories": ws.memories.count,
         "tasks": ws.tasks.count, "receipts": receipts.count, "checkpoints": checkpoints.count,
-        "settings": previous == nil ? 1 : 0,
+        "settings": importsSettings ? 1 : 0,
       ],
       quarantined: quarantined, integrityProblems: result.integrityProblems,
       pruned: kept.pruned, olderThanKept: kept.left.filter { !$0.value.isEmpty }.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value.count },
@@ -583,8 +651,63 @@ extension KnowledgeEngine {
     do {
       try body()
     } catch WorkspaceError.validation(var error) {
-      error.message = "\(file): \(record): \(error.message). Nothing was imported"
+      // A record held already (review 26-a, 2): the file, or records of it, came in before — an
+      // earlier save of the same app workspace, or an export of a workspace that migrated it.
+      let held =
+        error.field == "id" && error.message.hasSuffix("already exists")
+        ? "; this workspace already holds records of this file (an earlier version of it was imported, or an "
+          + "export holding them); `dolphin migrate \(ShellWord.quoted(file)) --again` imports only those it does not hold"
+        : ""
+      error.message = "\(file): \(record): \(error.message)\(held). Nothing was imported"
       throw WorkspaceError.validation(error)
     }
+  }
+}
+
+/// Where a legacy `workspace.json` in a workspace directory stands (``KnowledgeEngine/legacyFileStatus(in:)``):
+/// what `dolphin doctor` says of it.
+public struct LegacyFileStatus: Sendable, Equatable, Encodable {
+  /// `imported` (its sha256 is recorded), `pending` (the next write imports it; the records
+  /// the workspace holds already are left as they are) or `notImportable` (it cannot be read or
+  /// decoded; writes go on without it).
+  public var state: String
+  /// The file's path.
+  public var path: String
+  /// sha256 of its bytes; nil when it could not be read.
+  public var sha256: String?
+  /// When it was imported (state `imported`).
+  public var importedAt: Date?
+  /// Why it cannot be imported (state `notImportable`), naming the file.
+  public var reason: String?
+}
+
+extension KnowledgeEngine {
+  /// Where `<directory>/workspace.json` stands: imported (its sha256 recorded), pending (the
+  /// next write imports it, as ``importLegacyWorkspaceAtFirstWrite(in:store:environment:imported:notImported:)``
+  /// would), or not importable (read or decoded with an error: damaged, empty, too large, not a
+  /// legacy workspace). Reads the file and the workspace; changes nothing.
+  /// - Returns: nil when the directory holds no regular file of that name.
+  /// - Throws: storage errors reading the workspace.
+  /// - Complexity: one read and decode of the file (at most ``Limits/importDocumentBytes``).
+  public func legacyFileStatus(in directory: URL) throws -> LegacyFileStatus? {
+    let file = directory.appendingPathComponent(Self.legacyFileName)
+    var status = stat()
+    guard lstat(file.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+    let data: Data
+    do {
+      data = try Self.readLegacyFile(file, named: file.path)
+    } catch {
+      return LegacyFileStatus(state: "notImportable", path: file.path, reason: "\(error)")
+    }
+    let digest = SHA256.hash(Array(data)).hexString
+    if let previous = try store.read({ tx in try tx.legacyImport(sha256: digest) }) {
+      return LegacyFileStatus(state: "imported", path: file.path, sha256: digest, importedAt: previous.importedAt)
+    }
+    do {
+      _ = try LegacyWorkspaceImporter.decode(data, fileName: file.path)
+    } catch {
+      return LegacyFileStatus(state: "notImportable", path: file.path, sha256: digest, reason: "\(error)")
+    }
+    return LegacyFileStatus(state: "pending", path: file.path, sha256: digest)
   }
 }
