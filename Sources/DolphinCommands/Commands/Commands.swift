@@ -258,7 +258,9 @@ enum Commands {
         the bound of \(Limits.unicodeScalarsPerCharacter) Unicode scalars per character existed, say) is
         counted and the first records named with the field, the limit and the size; that is advisory, and
         nothing is changed. A full disk is a problem (every write fails): doctor still runs every check, and
-        reports the free space with what to do (diskSpace in --json).
+        reports the free space with what to do (diskSpace in --json). A legacy workspace.json in the
+        workspace directory is named with its state — imported, not imported yet (the next write imports it)
+        or cannot be imported (damaged, empty; commands go on without it) — as a note (legacyFile in --json).
         """),
     run: { ctx in
       let dir = ctx.workspaceDirectory
