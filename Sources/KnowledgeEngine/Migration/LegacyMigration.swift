@@ -63,7 +63,10 @@ extension KnowledgeEngine {
   ///     file that this workspace no longer holds — erased or deleted since, by id — and leave
   ///     every record it holds as it is; the settings, the quarantine and the import record are
   ///     not touched, and the backup is kept. Without it such a file is skipped
-  ///     (``LegacyMigrationReport/alreadyImported``). For a file never imported, no difference.
+  ///     (``LegacyMigrationReport/alreadyImported``). For a file never imported, the records this
+  ///     workspace holds already (by id: restored through `dolphin import`, or an earlier save of
+  ///     the same app workspace) are left as they are too (without `again` they refuse the
+  ///     import), and its settings are imported only when it holds none of them.
   /// - Throws: ``LegacyImportError`` for a file that cannot be imported;
   ///   ``WorkspaceError`` for storage problems or records that clash with existing ones
   ///   (nothing is imported then).
