@@ -40,6 +40,28 @@ struct KnowledgeSearchToolTests {
     #expect(memories.receipt.outcome == .succeeded)
   }
 
+  // Review 26-a, #3: the schema and the refusal said memories have no tags; they have, and
+  // memory_search ranks on them.
+  @Test("knowledge_search's schema and its tag refusal say the filters are for knowledge items, not that memories lack tags")
+  func tagWordingIsTruthful() async throws {
+    let tool = try ToolRegistry.standard.tool(named: "knowledge_search")
+    let properties = tool.inputSchema["properties"]
+    for name in ["includeMemories", "tag"] {
+      let description = properties?[name]?["description"]?.string ?? ""
+      #expect(description.contains("knowledge items only"), "\(name): \(description)")
+      #expect(!description.contains("no tags") && !description.contains("have neither"), "\(name): \(description)")
+    }
+    let engine = makeEngine()
+    _ = try engine.saveMemory(text: "Prefers tabs over spaces", tags: ["style"])
+    let executor = ToolExecutor(engine: engine)
+    let both = await executor.execute(
+      ToolCall(id: "t1", name: "knowledge_search", arguments: ["query": "tabs", "tag": "style", "includeMemories": true]),
+      approver: StaticApprovalPolicy.allow)
+    #expect(both.receipt.outcome == .failed)
+    #expect(both.receipt.message.contains("the tag filter applies to knowledge items only"), "\(both.receipt.message)")
+    #expect(!both.receipt.message.contains("no tags"), "\(both.receipt.message)")
+  }
+
   @Test("a search and a task search that find nothing say why, naming common words not searched and words found nowhere")
   func emptyReasonNamesWords() async throws {
     let engine = makeEngine()
