@@ -62,6 +62,29 @@ struct KnowledgeSearchToolTests {
     #expect(!both.receipt.message.contains("no tags"), "\(both.receipt.message)")
   }
 
+  // Review 26-a, #7.
+  @Test("handoff_create and task_add with an id of the other collection name its owner, under the argument")
+  func wrongCollectionID() async throws {
+    let engine = makeEngine()
+    let task = try engine.addTask(title: "Benchmark WAL")
+    let executor = ToolExecutor(engine: engine)
+    let handoff = await executor.execute(
+      ToolCall(id: "h1", name: "handoff_create", arguments: ["focus": "f", "knowledgeIDs": [.string(task.id.uuidString)]]),
+      approver: StaticApprovalPolicy.allow)
+    #expect(handoff.receipt.outcome == .failed)
+    #expect(handoff.failedOnMissingRecord)
+    #expect(handoff.failureField == "arguments.knowledgeIDs[0]")
+    #expect(
+      handoff.failureMessage
+        == "arguments.knowledgeIDs[0]: no knowledge item has the id \(task.id.uuidString) (it is a task's id; give it as taskIDs)",
+      "\(handoff.failureMessage ?? "")")
+    let add = await executor.execute(
+      ToolCall(id: "t1", name: "task_add", arguments: ["title": "t", "knowledgeIDs": [.string(task.id.uuidString)]]),
+      approver: StaticApprovalPolicy.allow)
+    #expect(add.receipt.outcome == .failed)
+    #expect(add.receipt.message.contains("(it is a task's id, not a knowledge item's)"), "\(add.receipt.message)")
+  }
+
   @Test("a search and a task search that find nothing say why, naming common words not searched and words found nowhere")
   func emptyReasonNamesWords() async throws {
     let engine = makeEngine()
