@@ -40,6 +40,51 @@ struct KnowledgeSearchToolTests {
     #expect(memories.receipt.outcome == .succeeded)
   }
 
+  // Review 26-a, #3: the schema and the refusal said memories have no tags; they have, and
+  // memory_search ranks on them.
+  @Test("knowledge_search's schema and its tag refusal say the filters are for knowledge items, not that memories lack tags")
+  func tagWordingIsTruthful() async throws {
+    let tool = try ToolRegistry.standard.tool(named: "knowledge_search")
+    let properties = tool.inputSchema["properties"]
+    for name in ["includeMemories", "tag"] {
+      let description = properties?[name]?["description"]?.string ?? ""
+      #expect(description.contains("knowledge items only"), "\(name): \(description)")
+      #expect(!description.contains("no tags") && !description.contains("have neither"), "\(name): \(description)")
+    }
+    let engine = makeEngine()
+    _ = try engine.saveMemory(text: "Prefers tabs over spaces", tags: ["style"])
+    let executor = ToolExecutor(engine: engine)
+    let both = await executor.execute(
+      ToolCall(id: "t1", name: "knowledge_search", arguments: ["query": "tabs", "tag": "style", "includeMemories": true]),
+      approver: StaticApprovalPolicy.allow)
+    #expect(both.receipt.outcome == .failed)
+    #expect(both.receipt.message.contains("the tag filter applies to knowledge items only"), "\(both.receipt.message)")
+    #expect(!both.receipt.message.contains("no tags"), "\(both.receipt.message)")
+  }
+
+  // Review 26-a, #7.
+  @Test("handoff_create and task_add with an id of the other collection name its owner, under the argument")
+  func wrongCollectionID() async throws {
+    let engine = makeEngine()
+    let task = try engine.addTask(title: "Benchmark WAL")
+    let executor = ToolExecutor(engine: engine)
+    let handoff = await executor.execute(
+      ToolCall(id: "h1", name: "handoff_create", arguments: ["focus": "f", "knowledgeIDs": [.string(task.id.uuidString)]]),
+      approver: StaticApprovalPolicy.allow)
+    #expect(handoff.receipt.outcome == .failed)
+    #expect(handoff.failedOnMissingRecord)
+    #expect(handoff.failureField == "arguments.knowledgeIDs[0]")
+    #expect(
+      handoff.failureMessage
+        == "arguments.knowledgeIDs[0]: no knowledge item has the id \(task.id.uuidString) (it is a task's id; give it as taskIDs)",
+      "\(handoff.failureMessage ?? "")")
+    let add = await executor.execute(
+      ToolCall(id: "t1", name: "task_add", arguments: ["title": "t", "knowledgeIDs": [.string(task.id.uuidString)]]),
+      approver: StaticApprovalPolicy.allow)
+    #expect(add.receipt.outcome == .failed)
+    #expect(add.receipt.message.contains("(it is a task's id, not a knowledge item's)"), "\(add.receipt.message)")
+  }
+
   @Test("a search and a task search that find nothing say why, naming common words not searched and words found nowhere")
   func emptyReasonNamesWords() async throws {
     let engine = makeEngine()

@@ -158,6 +158,54 @@ struct ToolSchemaTests {
     }
   }
 
+  /// Review 26-a, #5: folded lists published `uniqueItems: true` and `maxItems`, while the
+  /// server takes repeats and counts distinct values once normalized (review 25-a, #4).
+  @Test("a folded list publishes no uniqueItems and no maxItems; its description states the distinct bound the server enforces", arguments: names)
+  func foldedListsStateTheirBound(_ name: String) throws {
+    let tool = try ToolRegistry.standard.tool(named: name)
+    guard case .object(let properties) = tool.input else { return }
+    let required = (tool.inputSchema["required"]?.array ?? []).compactMap(\.string)
+    for p in properties {
+      guard case .array(_, _, let hi, let unique) = p.schema else { continue }
+      let published = try #require(tool.inputSchema["properties"]?[p.name])
+      #expect(published["uniqueItems"] == nil, "\(name).\(p.name)")
+      guard unique else {
+        // A list that keeps repeats counts them: maxItems is what is enforced on the raw array.
+        #expect(published["maxItems"]?.int == hi, "\(name).\(p.name)")
+        continue
+      }
+      #expect(published["maxItems"] == nil, "\(name).\(p.name)")
+      let description = published["description"]?.string ?? ""
+      #expect(description.contains("At most \(hi) distinct "), "\(name).\(p.name): \(description)")
+      #expect(description.contains("is accepted and kept once"), "\(name).\(p.name): \(description)")
+      // The server does what the description says: repeats pass and are kept once; a value
+      // past the distinct bound is refused. (Values from the published item schema.)
+      var base = JSONObject()
+      for key in required { base[key] = SchemaFixtures.valid(tool.inputSchema["properties"]?[key] ?? .null) }
+      let item = SchemaFixtures.valid(published["items"] ?? .null)
+      var repeated = base
+      repeated[p.name] = .array(Array(repeating: item, count: hi + 1))
+      let normalized = try tool.normalize(.object(repeated))
+      #expect(normalized[p.name]?.array?.count == 1, "\(name).\(p.name): \(String(describing: normalized[p.name]))")
+      let enumCount = published["items"]?["enum"]?.array?.count
+      if enumCount.map({ $0 > hi }) ?? true {
+        let distinct: [JSONValue] = (0...hi).map { i in
+          switch item {
+          case .string(let s): return s == SchemaFixtures.uuid ? .string(UUID().uuidString) : .string("\(s)\(i)")
+          case .object(let members):
+            var o = members
+            for (k, m) in members where m == .string(SchemaFixtures.uuid) { o[k] = .string(UUID().uuidString) }
+            return .object(o)
+          default: return item
+          }
+        }
+        var over = base
+        over[p.name] = .array(distinct)
+        #expect(throws: ToolArgumentError.self, "\(name).\(p.name)") { _ = try tool.normalize(.object(over)) }
+      }
+    }
+  }
+
   @Test("300 emoji with skin tones, 300 Devanagari conjuncts and 300 kiss sequences fit the published maxLength and the server's bound")
   func multiScalarTitleWithinPublishedBound() throws {
     let capture = try ToolRegistry.standard.tool(named: "knowledge_capture")

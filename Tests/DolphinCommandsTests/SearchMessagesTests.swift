@@ -13,6 +13,11 @@ struct SearchMessagesTests {
     let r = try cli.run(["search", "grafana", "--include-memories", "--tag", "db"])
     #expect(r.status == 2, "\(r.stderr)")
     #expect(r.stderr.contains("--tag and --include-memories cannot be combined"), "\(r.stderr)")
+    // Review 26-a, #3: memories do carry tags (the one saved above is listed with it).
+    #expect(r.stderr.contains("--tag filters knowledge items only"), "\(r.stderr)")
+    #expect(!r.stderr.contains("no tags"), "\(r.stderr)")
+    let saved = try cli.json(["memory", "list"])
+    #expect(((saved["memories"] as? [[String: Any]])?.first?["tags"] as? [String]) == ["db"], "\(saved)")
     #expect(r.stdout.isEmpty)
     let kind = try cli.run(["search", "grafana", "--include-memories", "--kind", "fact"])
     #expect(kind.status == 2 && kind.stderr.contains("--kind and --include-memories cannot be combined"))

@@ -237,6 +237,22 @@ async def session_api(d: Dolphin) -> None:
             check(False, f"300 emoji with skin tones fail the published schema: {e.message}")
         check(title_schema.get("maxLength") == 3000 and "At most 300 characters (grapheme clusters" in title_schema.get("description", ""),
               f"title: maxLength is the scalar bound, the description gives the character bound: {title_schema}")
+        # A list whose repeats the server folds publishes no uniqueItems and no maxItems (review
+        # 26-a, #5): a validating client sends what the server accepts, and the description
+        # states the bound on distinct values.
+        for tool_name, schema in schemas.items():
+            for prop_name, prop in schema.get("properties", {}).items():
+                check(prop.get("type") != "array" or "uniqueItems" not in prop,
+                      f"{tool_name}.{prop_name}: no uniqueItems on a list whose repeats are folded")
+        handoff_ids = schemas["handoff_create"]["properties"]["knowledgeIDs"]
+        check("maxItems" not in handoff_ids and "At most 64 distinct ids" in handoff_ids.get("description", ""),
+              f"handoff_create.knowledgeIDs states its distinct bound: {handoff_ids}")
+        repeated_ids = {"focus": "f", "knowledgeIDs": [str(uuid.uuid4())] * 65}
+        try:
+            jsonschema.validate(repeated_ids, schemas["handoff_create"])
+            check(True, "65 copies of one id pass the published handoff_create schema")
+        except jsonschema.ValidationError as e:
+            check(False, f"65 copies of one id fail the published schema: {e.message}")
         decomposed = "sqlite " + "e\u0301" * 493  # 500 characters, 993 code points
         jsonschema.validate({"query": decomposed}, schemas["knowledge_search"])
         accepted_query = await call(s, "knowledge_search", {"query": decomposed})

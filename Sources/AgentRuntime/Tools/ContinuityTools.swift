@@ -28,10 +28,10 @@ enum ContinuityTools {
         "Only these kinds; an empty list, like none, searches every kind."),
       ToolProperty(
         "includeMemories", .boolean, default: false,
-        "Also search legacy memories (labeled memory). Not with kinds or tag: memories have neither."),
+        "Also search legacy memories (labeled memory). Not with kinds or tag: those filters apply to knowledge items only (memories have no kind; memory_search ranks memories on their own tags)."),
       ToolProperty(
         "tag", .text(min: 1, max: Limits.tagLength),
-        "Only knowledge items carrying this one tag (case and accents ignored; not with includeMemories: memories have no tags)."),
+        "Only knowledge items carrying this one tag (case and accents ignored). Not with includeMemories: the tag filter applies to knowledge items only; memory_search ranks memories on their own tags."),
       ToolProperty("limit", .integer(minimum: 1, maximum: Limits.searchResultsMaximum), default: .integer(Limits.searchResultsDefault), "Most results."),
     ]),
     outputSchema: SearchTools.searchOutputSchema, risk: .readOnly, isIdempotent: true,

@@ -7,7 +7,8 @@ import Foundation
 /// Supported (a subset of JSON Schema draft 2020-12): objects with named properties,
 /// `required`, `additionalProperties: false`; strings with `minLength`/`maxLength`, `enum`,
 /// `format: uuid`, `pattern` (published, not matched here: see ``StringRules/pattern``); integers with `minimum`/`maximum`; booleans; arrays with `items`,
-/// `minItems`/`maxItems`, `uniqueItems`.
+/// `minItems`/`maxItems` (a folded list, whose repeats are kept once, states its bound on distinct
+/// values in its description instead: ``boundDescription``).
 ///
 /// Text is bounded in `Character`s (grapheme clusters, as displayed) and, as everywhere
 /// (``Limits/check(_:_:limit:)``), in Unicode scalars: at most
@@ -193,9 +194,13 @@ public indirect enum ToolSchema: Sendable {
     case .boolean:
       return .object(["type": "boolean"])
     case .array(let items, let lo, let hi, let unique):
-      var o: JSONObject = ["type": "array", "items": items.jsonSchema, "maxItems": .integer(hi)]
+      // A folded list (`unique`) takes repeats and counts its distinct values once normalized
+      // (review 25-a, #4), so neither `uniqueItems` nor a `maxItems` on the raw array is what the
+      // server enforces: its bound is stated in the description instead (``boundDescription``;
+      // review 26-a, #5: a client trusting the schema was told such calls were invalid).
+      var o: JSONObject = ["type": "array", "items": items.jsonSchema]
+      if !unique { o["maxItems"] = .integer(hi) }
       if lo > 0 { o["minItems"] = .integer(lo) }
-      if unique { o["uniqueItems"] = true }
       return .object(o)
     }
   }
@@ -205,11 +210,37 @@ public indirect enum ToolSchema: Sendable {
   /// `At most 300 characters (grapheme clusters, as displayed); maxLength, 3000, bounds its
   /// Unicode code points (10 per character).`, `Each at most 48 characters …`; nil for other
   /// schemas (numbers, enums, UUIDs, objects), whose bounds the schema states itself.
+  ///
+  /// For a folded list (`unique`), which publishes no `maxItems`, the bound on its distinct
+  /// values comes first: `At most 64 distinct ids; a value given more than once (compared as
+  /// normalized) is accepted and kept once.`
   public var boundDescription: String? {
     switch self {
     case .string(let r): return r.boundDescription.map { "At most " + $0.dropFirst("at most ".count) + "." }
-    case .array(.string(let r), _, _, _): return r.boundDescription.map { "Each at most " + $0.dropFirst("at most ".count) + "." }
+    case .array(let items, _, let hi, let unique):
+      var parts: [String] = []
+      if unique {
+        parts.append(
+          "At most \(hi) distinct \(items.pluralNoun); a value given more than once (compared as normalized) is "
+            + "accepted and kept once.")
+      }
+      if case .string(let r) = items, let each = r.boundDescription {
+        parts.append("Each at most " + each.dropFirst("at most ".count) + ".")
+      }
+      return parts.isEmpty ? nil : parts.joined(separator: " ")
     default: return nil
+    }
+  }
+
+  /// What a list of this schema's values holds, for ``boundDescription``: `ids`, `tags`
+  /// (trimmed and lowercased), `values` (an enum), `entries` (objects), else `items`.
+  private var pluralNoun: String {
+    switch self {
+    case .string(let r) where r.isUUID: "ids"
+    case .string(let r) where r.normalization == .tag: "tags (trimmed and lowercased)"
+    case .string(let r) where r.allowed != nil: "values"
+    case .object: "entries"
+    default: "items"
     }
   }
 

@@ -337,11 +337,39 @@ extension WorkspaceTransaction {
       LEFT JOIN task t ON t.id = j.value WHERE t.id IS NULL ORDER BY h.id, j.key LIMIT ?
       """, [l]
     ) { "handoff \($0.text(0)) references missing task \($0.text(1))" }
+    out += try repeatedIDs(limit: l)
     if let active = try meta("activeHandoffID"), try db.integer("SELECT count(*) FROM handoff WHERE id = ?", [.text(active)]) == 0 {
       out.append("the active handoff marker points at missing handoff \(active)")
     }
     out += try digestsCitingMissingRecords(limit: limit)
     for cycle in try supersedeGraph().cycles.prefix(limit) { out.append(Self.supersedeCycleProblem(cycle)) }
+    return out
+  }
+
+  /// An id listed more than once in a task's `knowledgeIDs` or a handoff's `knowledgeIDs` or
+  /// `taskIDs`, one problem per record, list and id, in record order. No dolphin command stores
+  /// one (capture keeps each id once), but imports before review 26-a (#4) stored a file's
+  /// repeats as given, and the digest, `task get` and `handoff get` then listed the id twice.
+  /// An import now keeps each id once, so exporting and importing the file back with
+  /// `--on-conflict replace` rewrites the record with each id once.
+  func repeatedIDs(limit l: SQLValue) throws(WorkspaceError) -> [String] {
+    let lists = [("task", "knowledge_ids", "knowledgeIDs", "knowledge item"),
+                 ("handoff", "knowledge_ids", "knowledgeIDs", "knowledge item"), ("handoff", "task_ids", "taskIDs", "task")]
+    var out: [String] = []
+    for (table, column, field, type) in lists {
+      out += try db.all(
+        """
+        SELECT r.id, upper(j.value), count(*) FROM (SELECT id, \(Self.jsonArray(column)) AS ids FROM \(table)) r,
+        json_each(r.ids) j WHERE j.type = 'text' GROUP BY r.id, upper(j.value) HAVING count(*) > 1
+        ORDER BY r.id, min(j.key) LIMIT ?
+        """, [l]
+      ) { row in
+        "\(table) \(row.text(0)) lists \(type) \(row.text(1)) \(row.int64(2)) times in its \(field) (an earlier dolphin's "
+          + "import stored the repeats; dolphin keeps each id once). To keep it once, export the workspace and import the "
+          + "file back with --on-conflict replace (`\(command: "dolphin export --output FILE")`, then "
+          + "`\(command: "dolphin import FILE --on-conflict replace --yes")`)"
+      }
+    }
     return out
   }
 

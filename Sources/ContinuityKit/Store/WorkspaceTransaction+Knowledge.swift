@@ -156,7 +156,10 @@ extension WorkspaceTransaction {
   ///   (`relationships[i]`), marked ``ValidationError/missingRecord``.
   package func checkRelationshipTargets(_ relationships: [KnowledgeRelationship]) throws(WorkspaceError) {
     for (i, r) in relationships.enumerated() where try knowledgeRowID(r.targetID) == nil {
-      throw .validation(.unknownID("relationships[\(i)]", recordType: "knowledge item", id: r.targetID))
+      var error = ValidationError.unknownID("relationships[\(i)]", recordType: "knowledge item", id: r.targetID)
+      // Relationships join knowledge items only (review 26-a, #7: the id's owner saves a look-up).
+      if try holdsID(r.targetID, inTable: "task") { error.message += " (it is a task's id; a relationship joins knowledge items)" }
+      throw .validation(error)
     }
   }
 

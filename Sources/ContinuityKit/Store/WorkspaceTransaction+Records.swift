@@ -240,9 +240,16 @@ extension WorkspaceTransaction {
   /// Checks that every id of `ids` is a stored knowledge item.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the first unknown one (`field[i]`),
   ///   marked ``ValidationError/missingRecord``.
-  package func checkKnowledgeIDs(_ ids: [UUID], field: String) throws(WorkspaceError) {
+  ///   When the id is a task's, the message says so (review 26-a, #7), and names `taskField`
+  ///   when the call has a list for tasks: `knowledgeIDs[0]: no knowledge item has the id …
+  ///   (it is a task's id; give it as taskIDs)`.
+  package func checkKnowledgeIDs(_ ids: [UUID], field: String, taskField: String? = nil) throws(WorkspaceError) {
     for (i, id) in ids.enumerated() where try knowledgeRowID(id) == nil {
-      throw .validation(.unknownID("\(field)[\(i)]", recordType: "knowledge item", id: id))
+      var error = ValidationError.unknownID("\(field)[\(i)]", recordType: "knowledge item", id: id)
+      if try holdsID(id, inTable: "task") {
+        error.message += taskField.map { " (it is a task's id; give it as \($0))" } ?? " (it is a task's id, not a knowledge item's)"
+      }
+      throw .validation(error)
     }
   }
 
@@ -252,10 +259,14 @@ extension WorkspaceTransaction {
   /// id of `taskIDs` a task.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the first unknown one
   ///   (`knowledgeIDs[i]`, `taskIDs[i]`).
+  ///   An id that belongs to the other list is said to (review 26-a, #7): `knowledgeIDs[0]: no
+  ///   knowledge item has the id … (it is a task's id; give it as taskIDs)`, and the reverse.
   public func checkHandoffReferences(knowledgeIDs: [UUID], taskIDs: [UUID]) throws(WorkspaceError) {
-    try checkKnowledgeIDs(knowledgeIDs, field: "knowledgeIDs")
+    try checkKnowledgeIDs(knowledgeIDs, field: "knowledgeIDs", taskField: "taskIDs")
     for (i, id) in taskIDs.enumerated() where try task(id: id) == nil {
-      throw .validation(.unknownID("taskIDs[\(i)]", recordType: "task", id: id))
+      var error = ValidationError.unknownID("taskIDs[\(i)]", recordType: "task", id: id)
+      if try knowledgeRowID(id) != nil { error.message += " (it is a knowledge item's id; give it as knowledgeIDs)" }
+      throw .validation(error)
     }
   }
 

@@ -25,7 +25,7 @@ enum Commands {
           name: "content", value: "TEXT", help: "Body text (≤ \(Limits.content) characters); '-' reads stdin.",
           readsStandardInput: true),
         OptionSpec(name: "content-file", value: "PATH", help: "Read the body from a UTF-8 text file (≤ \(Limits.content) characters)."),
-        OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Comma-separated tags (≤ \(Limits.tagsPerItem), each ≤ \(Limits.tagLength) characters), stored trimmed and lowercased."),
+        OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Comma-separated tags (≤ \(Limits.tagsPerItem), each ≤ \(Limits.tagLength) characters), stored trimmed and lowercased; a repeat is kept once."),
         OptionSpec(name: "relates", value: "KIND:UUID", repeatable: true, help: "One relationship to an existing item (repeat for each, at most \(Limits.relationshipsPerItem)); KIND is supports, contradicts, dependsOn, supersedes or relatesTo."),
         OptionSpec(name: "priority", value: "P", help: "low, normal (default), high or critical."),
         allowCredentials,

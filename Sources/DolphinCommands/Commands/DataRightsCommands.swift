@@ -221,6 +221,8 @@ enum DataRightsCommands {
         with `import -` standard input holds the document, so no answer can be read and --yes is needed.
         Into an empty workspace the import is a lossless restore of everything dolphin stores; only what
         capture never stores is normalized: blank handoff next steps are dropped (the plan counts them),
+        an id listed twice in a task's or handoff's ids, or a relationship listed twice, is kept once at
+        its first place (the plan counts them; the bound of \(Limits.idsPerList) ids counts distinct ones),
         an empty handoff summary is built by rules, receipt arguments that are not a JSON object are
         wrapped, a receipt's finishedAt before its startedAt is set to startedAt, and dates are kept to
         milliseconds. Text that looks like a credential is imported and flagged in `dolphin status`,

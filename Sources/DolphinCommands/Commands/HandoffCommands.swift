@@ -27,8 +27,8 @@ enum HandoffCommands {
           name: "next", value: "STEP", repeatable: true,
           help: "A next step (≤ \(Limits.handoffNextSteps), each ≤ \(Limits.handoffNextStepLength) characters); '-' reads steps from stdin, one per non-blank line (blank lines and surrounding white space count for nothing; at most \(Limits.handoffNextStepsInputBytes) bytes are read).",
           readsStandardInput: true),
-        OptionSpec(name: "knowledge", value: "ID", repeatable: true, help: "A knowledge item to carry (≤ \(Limits.idsPerList))."),
-        OptionSpec(name: "task", value: "ID", repeatable: true, help: "A task to carry (≤ \(Limits.idsPerList))."),
+        OptionSpec(name: "knowledge", value: "ID", repeatable: true, help: "A knowledge item to carry (≤ \(Limits.idsPerList) distinct ids; a repeat is kept once)."),
+        OptionSpec(name: "task", value: "ID", repeatable: true, help: "A task to carry (≤ \(Limits.idsPerList) distinct ids; a repeat is kept once)."),
         OptionSpec(
           name: "auto", value: nil,
           help: "Also add the knowledge and open tasks that best match the focus and next steps (ranked lexically); items another item supersedes are left out, and said. When they match no record, the open tasks (highest priority first) and the newest current knowledge items are added instead (at most \(KnowledgeEngine.autoSelectTaskCount) and \(KnowledgeEngine.autoSelectKnowledgeCount)), and said."),

@@ -122,12 +122,16 @@ enum KnowledgeCommands {
         OptionSpec(name: "content-file", value: "PATH", help: "Read the new body from a UTF-8 text file."),
         OptionSpec(name: "kind", value: "K", help: "A new kind (\(Commands.kindList))."),
         OptionSpec(name: "priority", value: "P", help: "low, normal, high or critical."),
-        OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Replace every tag with these ('' removes them all)."),
-        OptionSpec(name: "add-tags", value: "a,b", repeatable: true, help: "Add these tags."),
+        OptionSpec(
+          name: "tags", value: "a,b", repeatable: true,
+          help: "Replace every tag with these ('' removes them all); the item holds ≤ \(Limits.tagsPerItem) tags, each ≤ \(Limits.tagLength) characters, stored trimmed and lowercased."),
+        OptionSpec(
+          name: "add-tags", value: "a,b", repeatable: true,
+          help: "Add these tags (each ≤ \(Limits.tagLength) characters, stored trimmed and lowercased; the item holds ≤ \(Limits.tagsPerItem) in all)."),
         OptionSpec(name: "remove-tags", value: "a,b", repeatable: true, help: "Remove these tags (each must be held)."),
         OptionSpec(
           name: "relates", value: "KIND:UUID", repeatable: true,
-          help: "Add one relationship to an existing item (repeat for each); KIND as for capture."),
+          help: "Add one relationship to an existing item (repeat for each; the item holds ≤ \(Limits.relationshipsPerItem) in all); KIND as for capture."),
         OptionSpec(name: "unrelate", value: "UUID", repeatable: true, help: "Remove every relationship to this item (repeat for each)."),
         Commands.allowCredentials,
       ],
@@ -225,7 +229,9 @@ enum MemoryCommands {
       path: ["memory", "save"], summary: "Save a legacy memory (also mirrored as a knowledge item, source legacyMemory).",
       positionals: [("text", "The memory, at most \(Limits.memoryText) characters; '-' reads stdin.")],
       options: [
-        OptionSpec(name: "tags", value: "a,b", repeatable: true, help: "Comma-separated tags."),
+        OptionSpec(
+          name: "tags", value: "a,b", repeatable: true,
+          help: "Comma-separated tags (≤ \(Limits.tagsPerItem), each ≤ \(Limits.tagLength) characters), stored trimmed and lowercased; a repeat is kept once."),
         Commands.allowCredentials,
       ],
       discussion: """
@@ -326,7 +332,7 @@ enum TaskCommands {
         OptionSpec(name: "priority", value: "P", help: "low, normal, high or critical."),
         OptionSpec(
           name: "knowledge", value: "ID", repeatable: true,
-          help: "A supporting knowledge item; the ones given replace the stored list (≤ \(Limits.idsPerList))."),
+          help: "A supporting knowledge item; the ones given replace the stored list (≤ \(Limits.idsPerList) distinct ids; a repeat is kept once)."),
         OptionSpec(name: "clear-knowledge", value: nil, help: "Remove every supporting knowledge item."),
         Commands.allowCredentials,
       ],
@@ -382,7 +388,9 @@ enum TaskCommands {
           name: "notes", value: "TEXT", help: "Notes, at most \(Limits.taskNotes) characters; '-' reads stdin.",
           readsStandardInput: true),
         OptionSpec(name: "priority", value: "P", help: "low, normal (default), high or critical."),
-        OptionSpec(name: "knowledge", value: "ID", repeatable: true, help: "A supporting knowledge item (≤ \(Limits.idsPerList))."),
+        OptionSpec(
+          name: "knowledge", value: "ID", repeatable: true,
+          help: "A supporting knowledge item (≤ \(Limits.idsPerList) distinct ids; a repeat is kept once)."),
         Commands.allowCredentials,
       ],
       fieldFlags: [FieldFlag("notes", "--notes"), FieldFlag("knowledgeIDs", "--knowledge")]),

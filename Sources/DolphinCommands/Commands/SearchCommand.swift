@@ -168,7 +168,7 @@ extension SearchCommands {
       positionals: [("query", "Words to find (no character is syntax). The first \(Limits.query) characters are searched, cut between words; at most \(Limits.queryInput) Unicode code points are accepted.")],
       options: [
         OptionSpec(name: "kind", value: "K", repeatable: true, help: "Only these kinds (\(Commands.kindList))."),
-        OptionSpec(name: "tag", value: "T", help: "Only knowledge items with this one tag, case and accents ignored; not with --include-memories."),
+        OptionSpec(name: "tag", value: "T", help: "Only knowledge items with this one tag, case and accents ignored; not with --include-memories (it filters knowledge items only)."),
         OptionSpec(name: "limit", value: "N", help: "Results, 1…\(Limits.searchResultsMaximum) (default \(Limits.searchResultsDefault))."),
         OptionSpec(
           name: "include-memories", value: nil,
@@ -191,9 +191,9 @@ extension SearchCommands {
       // the memories silently while --kind was refused).
       if a.value("tag") != nil, a.has("include-memories") {
         throw CLIError.usage(
-          "--tag and --include-memories cannot be combined: memories have no tags of their own (their knowledge mirrors "
-            + "carry them), so --tag cannot select them; give --tag to search tagged knowledge, or --include-memories "
-            + "without --tag (or `\(command: "dolphin memory search")`) to search memories too")
+          "--tag and --include-memories cannot be combined: --tag filters knowledge items only, so it cannot select "
+            + "memories; give --tag to search tagged knowledge, or --include-memories without --tag to search memories "
+            + "too (`\(command: "dolphin memory search")` ranks memories on their text and their own tags)")
       }
       if !kinds.isEmpty, a.has("include-memories") {
         throw CLIError.usage(

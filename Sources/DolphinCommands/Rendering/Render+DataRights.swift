@@ -9,10 +9,14 @@ extension Render {
   /// - Parameter unknownFieldsIgnored: how many fields of the file the format does not define
   ///   (warned about, and not kept): then a restore into an empty workspace is not called lossless.
   static func importPlan(_ p: ImportPlan, unknownFieldsIgnored: Int = 0) -> String {
+    // A repeat kept once is something the file held that the workspace will not (review 26-a, #4).
+    let repeats = p.droppedRepeatedIDs > 0 ? "; \(p.droppedRepeatedIDs) repeated id(s) kept once, see below" : ""
     let restore =
-      unknownFieldsIgnored == 0
+      unknownFieldsIgnored == 0 && repeats.isEmpty
       ? "empty workspace: lossless restore"
-      : "empty workspace: restore of every field the format defines; \(unknownFieldsIgnored) unknown field(s) ignored"
+      : unknownFieldsIgnored == 0
+        ? "empty workspace: restore of every record" + repeats
+        : "empty workspace: restore of every field the format defines; \(unknownFieldsIgnored) unknown field(s) ignored" + repeats
     var lines = [
       "Import plan for \(inert(p.source)) (on conflict: \(p.policy.rawValue); "
         + (p.intoEmptyWorkspace ? restore + ")" : "merging into a workspace that has records)"),
@@ -71,6 +75,12 @@ extension Render {
       lines.append(
         "  \(p.droppedNextSteps) blank handoff next step\(p.droppedNextSteps == 1 ? "" : "s") dropped "
           + "(nothing visible in \(p.droppedNextSteps == 1 ? "it" : "them"); capture never stores one).")
+    }
+    if p.droppedRepeatedIDs > 0 {
+      lines.append(
+        "  \(p.droppedRepeatedIDs) repeated id(s) dropped from tasks' and handoffs' id lists and knowledge items' "
+          + "relationships (each is kept once, at its first place, as capture keeps it; the bound of \(Limits.idsPerList) "
+          + "ids counts distinct ones).")
     }
     if p.storesDigest { lines.append("  One rule-based digest will be stored at the end.") }
     return lines.joined(separator: "\n")

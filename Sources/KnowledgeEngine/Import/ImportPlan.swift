@@ -174,6 +174,13 @@ public struct ImportPlan: Sendable, Equatable, Codable {
   /// dropped from them; 0 when none is, and under ``ImportConflictPolicy/refuse`` when anything
   /// conflicts (nothing is imported).
   public var droppedNextSteps: Int
+  /// How many repeated entries the reference lists of the records the import writes held, each
+  /// kept once at its first place as capture keeps it: an id listed again in a task's
+  /// `knowledgeIDs` or a handoff's `knowledgeIDs` or `taskIDs`, and a knowledge item's
+  /// relationship listed again (same kind, same target). No dolphin command stores a repeat;
+  /// earlier imports did. 0 when there are none, and under ``ImportConflictPolicy/refuse`` when
+  /// anything conflicts (nothing is imported). A restore that drops some is not called lossless.
+  public var droppedRepeatedIDs: Int = 0
   /// When the workspace already holds records (not ``intoEmptyWorkspace``): the knowledge
   /// items, memories, tasks and handoffs of the file that it does not hold, which the import
   /// adds — among them any record deleted here since the file was exported, which comes back,

@@ -274,6 +274,12 @@ struct ImportAnalysis: Sendable {
     // Counted where the file's handoff is written: one left as stored loses nothing.
     plan.droppedNextSteps =
       refused ? 0 : prepared.droppedNextSteps.reduce(0) { $0 + (isWritten("handoffs", $1.key) ? $1.value : 0) }
+    plan.droppedRepeatedIDs =
+      refused
+      ? 0
+      : prepared.droppedRepeats.reduce(0) { total, collection in
+        collection.value.reduce(total) { $0 + (isWritten(collection.key, $1.key) ? $1.value : 0) }
+      }
     if !plan.intoEmptyWorkspace { plan.newRecords = namedNewRecords() }
   }
 

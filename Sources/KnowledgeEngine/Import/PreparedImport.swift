@@ -18,6 +18,10 @@ struct PreparedImport: Sendable {
   /// Per handoff of the file, how many of its next steps showed nothing and were dropped
   /// (only handoffs that had any).
   let droppedNextSteps: [UUID: Int]
+  /// Per collection (`knowledge`, `tasks`, `handoffs`) and record of the file, how many repeated
+  /// entries its reference lists held that are kept once (``PreparedImport/checkedRecords(_:deferringTagsOf:now:)``);
+  /// only records that had any.
+  let droppedRepeats: [String: [UUID: Int]]
   /// The values no dolphin command stores — text holding a NUL, a tag holding a control
   /// character (``WorkspaceExport/refusedTextFields``) — refused by ``ImportAnalysis`` only on a
   /// record the import writes. (``KnowledgeEngine/importRefusals(of:)`` empties it for its
@@ -46,7 +50,8 @@ struct PreparedImport: Sendable {
     let refusedTags = Set(self.refusedText.filter { $0.field.hasPrefix("tags[") }.compactMap(\.id))
     do {
       try Self.checkHeaderAndQuarantine(document)
-      (workspace, droppedNextSteps) = try Self.checkedRecords(document.workspace, deferringTagsOf: refusedTags, now: now)
+      (workspace, droppedNextSteps, droppedRepeats) = try Self.checkedRecords(
+        document.workspace, deferringTagsOf: refusedTags, now: now)
     } catch {
       throw ImportAnalysis.refusal(error, source: source)
     }
@@ -56,17 +61,24 @@ struct PreparedImport: Sendable {
   }
 
   /// `ws`'s records checked and made as an import stores them: text bounds on the text as given,
-  /// then text sanitized, blank next steps dropped and receipts normalized, then every record
-  /// validated (``ImportAnalysis/validateRecords(_:deferringTagsOf:)``). What an import checks
-  /// with no workspace; ``KnowledgeEngine/importRefusals(of:)`` runs it record by record.
+  /// then text sanitized, blank next steps dropped, repeated ids and relationships kept once and
+  /// receipts normalized, then every record validated
+  /// (``ImportAnalysis/validateRecords(_:deferringTagsOf:)``), so a list's bound counts its
+  /// distinct entries. What an import checks with no workspace;
+  /// ``KnowledgeEngine/importRefusals(of:)`` runs it record by record.
   /// - Parameters:
   ///   - deferringTagsOf: records whose tags hold characters refused later, if the record is
   ///     written (``WorkspaceExport/refusedTextFields``).
   ///   - now: the clock records' dates are checked against (``requireNoFutureDates(_:now:)``).
-  /// - Returns: the records as stored, and per handoff how many blank next steps were dropped.
+  /// - Returns: the records as stored; per handoff how many blank next steps were dropped; per
+  ///   collection and record how many repeated entries of its reference lists (a task's
+  ///   `knowledgeIDs`, a handoff's `knowledgeIDs` and `taskIDs`, a knowledge item's
+  ///   `relationships`) were dropped.
   /// - Throws: ``WorkspaceError/validation(_:)`` naming the record (`workspace.tasks[2]`) and field.
   static func checkedRecords(_ given: AssistantWorkspace, deferringTagsOf refusedTags: Set<UUID>, now: Date)
-    throws(WorkspaceError) -> (workspace: AssistantWorkspace, droppedNextSteps: [UUID: Int])
+    throws(WorkspaceError) -> (
+      workspace: AssistantWorkspace, droppedNextSteps: [UUID: Int], droppedRepeats: [String: [UUID: Int]]
+    )
   {
     try requireNoFutureDates(given, now: now)
     // NULs and tags are checked as given: the sanitizer would drop those characters silently.
@@ -91,8 +103,34 @@ struct PreparedImport: Sendable {
     // non-object arguments or end before they start (``ActivityReceipt/normalized()``). Only
     // an import does this; the legacy migration keeps activity as the file has it.
     ws.receipts = ws.receipts.map { $0.normalized() }
+    // An id listed twice in a task's or handoff's list is kept once, at its first place, as
+    // `task add`, `handoff create` and the MCP tools keep it, and the list's bound counts distinct
+    // ids (review 26-a, #4: an import stored the repeats, and counted them against the bound).
+    // Relationships are kept once by `sanitized` (review 20-a, #11); both are counted for the plan.
+    var repeats: [String: [UUID: Int]] = [:]
+    for i in ws.knowledge.indices where ws.knowledge[i].relationships.count < given.knowledge[i].relationships.count {
+      repeats["knowledge", default: [:]][ws.knowledge[i].id] =
+        given.knowledge[i].relationships.count - ws.knowledge[i].relationships.count
+    }
+    for i in ws.tasks.indices {
+      let ids = KnowledgeEngine.unique(ws.tasks[i].knowledgeIDs)
+      if ids.count < ws.tasks[i].knowledgeIDs.count {
+        repeats["tasks", default: [:]][ws.tasks[i].id] = ws.tasks[i].knowledgeIDs.count - ids.count
+        ws.tasks[i].knowledgeIDs = ids
+      }
+    }
+    for i in ws.handoffs.indices {
+      let knowledge = KnowledgeEngine.unique(ws.handoffs[i].knowledgeIDs)
+      let tasks = KnowledgeEngine.unique(ws.handoffs[i].taskIDs)
+      let n = ws.handoffs[i].knowledgeIDs.count - knowledge.count + ws.handoffs[i].taskIDs.count - tasks.count
+      if n > 0 {
+        repeats["handoffs", default: [:]][ws.handoffs[i].id] = n
+        ws.handoffs[i].knowledgeIDs = knowledge
+        ws.handoffs[i].taskIDs = tasks
+      }
+    }
     try ImportAnalysis.validateRecords(ws, deferringTagsOf: refusedTags)
-    return (ws, dropped)
+    return (ws, dropped, repeats)
   }
 
   /// How far past the import's clock a record may be dated: a day, for clocks that disagree.

@@ -12,8 +12,9 @@ extension KnowledgeEngine {
   ///   - memoriesOnly: whether only legacy memories are asked for.
   ///   - tag: the tag filter asked for, if any.
   /// - Returns: a ``ValidationError`` with field `includeMemories` when `includeMemories` comes
-  ///   with non-empty `kinds` or with a `tag` (memories have no kind and no tags, so such a
-  ///   filter cannot select them: the search would leave them out while saying it included them).
+  ///   with non-empty `kinds` or with a `tag`: those filters apply to knowledge items only
+  ///   (memories have no kind, and their tags are read by `memory search`, not filtered here), so
+  ///   the search would leave the memories out while saying it included them.
   public static func searchFilterConflict(
     kinds: [KnowledgeKind], includeMemories: Bool, memoriesOnly: Bool = false, tag: String? = nil
   ) -> ValidationError? {
@@ -27,8 +28,9 @@ extension KnowledgeEngine {
     if tag != nil {
       return ValidationError(
         field: "includeMemories",
-        message: "includeMemories cannot be combined with tag: memories have no tags, so a tag filter cannot "
-          + "select them; search by tag, or include memories without a tag")
+        message: "includeMemories cannot be combined with tag: the tag filter applies to knowledge items only, so "
+          + "it cannot select memories (a memory's own tags are ranked by memory search, `dolphin memory search`); "
+          + "search by tag, or include memories without a tag")
     }
     return nil
   }
@@ -51,9 +53,9 @@ extension KnowledgeEngine {
   ///     its provenance. A memory with a knowledge mirror (kind `context`, written by
   ///     `saveMemory`: its first line as title, its text as content) is ranked *as its mirror*
   ///     and returned as the memory (its id, kind `memory`), so it scores as the mirror does
-  ///     without the flag; a memory without a mirror is ranked on its text. With `tag`,
-  ///     memories are left out, and the mirrors, which carry the memories' tags, are searched.
-  ///     Not with `kinds`: memories have no kind, so a kind filter cannot select them.
+  ///     without the flag; a memory without a mirror is ranked on its text and tags. Not with `tag`,
+  ///     which filters knowledge items only (a memory's tags are ranked, not filtered, by
+  ///     `memoriesOnly`), nor with `kinds`: memories have no kind.
   ///   - memoriesOnly: return only legacy memories.
   ///   - tag: when given, only knowledge items carrying this tag (normalized by
   ///     ``Limits/tagFilter(_:label:)``; memories are left out), compared as words are: case,
@@ -65,7 +67,7 @@ extension KnowledgeEngine {
   ///     ``EmptyReason/noMatchWithTag``. ``SearchResponse/tag`` holds the normalized tag.
   ///   - limit: 1…50 results (default 10).
   /// - Throws: ``ValidationError`` for the query, the tag or the limit, and (field
-  ///   `includeMemories`) for `includeMemories` with non-empty `kinds`; storage errors.
+  ///   `includeMemories`) for `includeMemories` with non-empty `kinds` or a `tag`; storage errors.
   public func search(
     _ query: String, kinds: [KnowledgeKind] = [], includeMemories: Bool = false,
     memoriesOnly: Bool = false, tag: String? = nil,

@@ -39,4 +39,21 @@ struct SearchKindsAndMemoriesTests {
     #expect(error?.message.hasPrefix("includeMemories cannot be combined with tag") == true, "\(error?.message ?? "")")
     #expect(try engine.search("tabs", tag: "style").results.count == 1)
   }
+
+  // Review 26-a, #3: the refusal said "memories have no tags", while a memory keeps its tags
+  // (`memory save --tags`) and the memory search ranks on them.
+  @Test("the tag refusal says the filter is for knowledge items, not that memories have no tags; memories keep and rank on tags")
+  func tagRefusalIsTruthful() throws {
+    let engine = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
+    let memory = try engine.saveMemory(text: "Prefers tabs over spaces", tags: ["style"]).memory
+    #expect(memory.tags == ["style"])
+    let error = KnowledgeEngine.searchFilterConflict(kinds: [], includeMemories: true, tag: "style")
+    let message = error?.message ?? ""
+    #expect(message.contains("the tag filter applies to knowledge items only"), "\(message)")
+    #expect(message.contains("dolphin memory search"), "\(message)")
+    #expect(!message.contains("no tags"), "\(message)")
+    // The memory search reads the memory's own tags: a word found only in them finds it.
+    let found = try engine.search("style", includeMemories: true, memoriesOnly: true)
+    #expect(found.results.map(\.id) == [memory.id], "\(found.results)")
+  }
 }
