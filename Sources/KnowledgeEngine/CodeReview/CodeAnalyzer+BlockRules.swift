@@ -132,20 +132,26 @@ extension CodeAnalyzer {
     {
       nameIndex = index - 4
     }
+    // Not a conditional's branch: in `useToken ? token : "anonymous"` the `:` separates two
+    // values; nothing is assigned to `token` (review 25-b, 6). Swift's ternary `?` stands
+    // between spaces, so it is an operator token, never the left-bound `?` of an optional.
+    // The literal then belongs to what the conditional is assigned to (`let apiKey = useEnv ?
+    // envKey : "sk_live_…"`, review 26-b, 2): that name is judged instead, or none.
+    if tokens[index - 1].kind == .colon, nameIndex > 0, tokens[nameIndex - 1].kind == .operator,
+      classified.text(tokens[nameIndex - 1].start..<tokens[nameIndex - 1].end) == "?"
+    {
+      let question = nameIndex - 1
+      guard let assign = (max(0, question - 8)..<question).reversed().first(where: { tokens[$0].kind == .assign }),
+        assign >= 1, tokens[assign - 1].kind == .identifier
+      else { return nil }
+      nameIndex = assign - 1
+    }
     let name = tokens[nameIndex]
     // `pwd` is the shortest credential word.
     guard name.kind == .identifier, name.end - name.start >= 3 else { return nil }
     // Not a member or an enum case: `case .apiToken: "API token"` (a switch's value) and
     // `case accessToken = "access_token"` (a raw value) name the credential, they hold none.
     if nameIndex > 0, tokens[nameIndex - 1].kind == .dot || tokens[nameIndex - 1].keyword == .case {
-      return nil
-    }
-    // Not a conditional's branch: in `useToken ? token : "anonymous"` the `:` separates two
-    // values; nothing is assigned to `token` (review 25-b, 6). Swift's ternary `?` stands
-    // between spaces, so it is an operator token, never the left-bound `?` of an optional.
-    if tokens[index - 1].kind == .colon, nameIndex > 0, tokens[nameIndex - 1].kind == .operator,
-      classified.text(tokens[nameIndex - 1].start..<tokens[nameIndex - 1].end) == "?"
-    {
       return nil
     }
     let isKey = classified.bytes.withUnsafeBufferPointer {

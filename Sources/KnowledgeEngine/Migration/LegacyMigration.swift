@@ -165,6 +165,17 @@ extension KnowledgeEngine {
     }
     let digest = SHA256.hash(Array(data)).hexString
     if try store.read({ tx in try tx.legacyImport(sha256: digest) }) != nil { return false }
+    // A legacy file was imported here before: this one is a changed save of it (or another).
+    // Imported again automatically, it would bring back what was deleted or erased since
+    // (review 26-b, 1); only `dolphin migrate --again`, asked for, does that.
+    if let earlier = try store.read({ tx in try tx.latestLegacyImport() }) {
+      notImported(
+        "\(name) changed since a legacy file (\(earlier.fileName)) was imported on "
+          + "\(ISO8601DateFormatter().string(from: earlier.importedAt)); it is not imported again automatically, so "
+          + "records deleted or erased since stay gone. `dolphin migrate --again` on it imports the records this "
+          + "workspace does not hold")
+      return false
+    }
     let now = environment.now()
     let source: LegacyImportSource
     do {
@@ -185,7 +196,8 @@ extension KnowledgeEngine {
       // Imported already (by another process that raced this one, or an earlier write): nothing
       // to do, and nothing to say. Asked here, under the write lock, before the import, whose
       // `again` would otherwise report the file as imported again.
-      guard !gaveUp.isSet, try tx.legacyImport(sha256: source.sha256) == nil else { return nil }
+      guard !gaveUp.isSet, try tx.legacyImport(sha256: source.sha256) == nil, try tx.latestLegacyImport() == nil
+      else { return nil }
       // In a savepoint, so that a file whose import fails is rolled back alone and the write
       // goes on (review 26-a, 1: a changed or damaged workspace.json refused every write).
       try tx.db.execute("SAVEPOINT legacy_import")

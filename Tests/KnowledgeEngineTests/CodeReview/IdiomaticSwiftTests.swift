@@ -283,6 +283,14 @@ extension CodeReview {
       let found = try Self.findings(source, .hardcodedSecret)
       // Nothing here assigns a literal to a credential's name.
       #expect(found.isEmpty, "\(found)")
+      // Review 26-b, 2: the literal of a conditional assigned to a credential's name is still judged.
+      let fallback = try Self.findings(
+        """
+        let apiKey = useEnv ? envToken : "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
+        let password = c ? envPassword : "Pr0d-S3cret!x9Q"
+        let label = c ? token : "anonymous"
+        """, .hardcodedSecret)
+      #expect(fallback.map { "\($0.line):\($0.column)" } == ["1:5", "2:5"], "\(fallback)")
       let assigned = try Self.findings(#"connect(user: "ann", password: "S3cure-Passw0rd") ? 1 : 2"#, .hardcodedSecret)
       #expect(assigned.map { "\($0.line):\($0.column)" } == ["1:22"], "\(assigned)")
     }
