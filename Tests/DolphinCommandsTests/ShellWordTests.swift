@@ -51,5 +51,7 @@ struct ShellWordTests {
     #expect(ShellWord.sqlArgument("UPDATE task SET knowledge_ids = '[]' WHERE id = 'X'") == #""UPDATE task SET knowledge_ids = '[]' WHERE id = 'X'""#)
     #expect(ShellWord.sqlArgument("DELETE FROM t WHERE id = '$x'") == #"'DELETE FROM t WHERE id = '\''$x'\'''"#)
     #expect(ShellWord.sqlLiteral("it's") == "'it''s'")
+    #expect(ShellWord.sqlIdentifier("task") == #""task""#)
+    #expect(ShellWord.sqlIdentifier(#"my "odd" table"#) == #""my ""odd"" table""#)
   }
 }

@@ -294,7 +294,7 @@ extension WorkspaceTransaction {
     // it), then recreated below with them, as if it had been missing.
     let changed = difference.changed.filter(\.recreatedByReindex).map(\.table)
     for table in changed {
-      try db.execute("DROP TABLE \"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+      try db.execute("DROP TABLE " + ShellWord.sqlIdentifier(table))
     }
     if !changed.isEmpty, let after = try schemaDifference() { difference = after }
     let wanted = Set(difference.missing.filter(\.recreatedByReindex).map(\.object))

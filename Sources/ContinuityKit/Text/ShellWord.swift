@@ -34,4 +34,10 @@ package enum ShellWord {
   package static func sqlLiteral(_ value: String) -> String {
     "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
   }
+
+  /// `name` as an SQL identifier: in double quotes, each `"` in it doubled (SQL-92), so any
+  /// table, index or trigger name another program chose can be named in a statement.
+  package static func sqlIdentifier(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
 }

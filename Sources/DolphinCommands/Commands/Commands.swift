@@ -1275,7 +1275,7 @@ enum Commands {
   ) -> [String] {
     var advice: [String] = []
     let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
-    func identifier(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    let identifier = ShellWord.sqlIdentifier
     func names(_ objects: [SchemaObject]) -> String { objects.map(\.description).joined(separator: ", ") }
     if schema.missingRecreatedByReindex {
       advice.append(
@@ -1349,7 +1349,7 @@ enum Commands {
   ) -> [String] {
     var advice: [String] = []
     let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
-    func identifier(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    let identifier = ShellWord.sqlIdentifier
     func tables(_ changed: [SchemaDifference.Changed]) -> String {
       changed.map { "table " + $0.table }.joined(separator: ", ")
     }
