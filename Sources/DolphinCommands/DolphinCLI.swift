@@ -507,7 +507,10 @@ final class CommandContext {
   /// import a legacy `workspace.json` found in the directory as part of their first write.
   /// Nothing else is written: a search index built with another tokenizer version is left for
   /// the first operation that ranks (see ``engine(_:)``).
-  func openStore(_ access: WorkspaceAccess) throws -> SQLiteWorkspaceStore {
+  ///
+  /// `erasesLegacyFiles`: the command is `erase --kind all`, which removes a legacy file its
+  /// write imports (``WorkspaceOpening/afterOpen(store:directory:console:program:erasesLegacyFiles:)``).
+  func openStore(_ access: WorkspaceAccess, erasesLegacyFiles: Bool = false) throws -> SQLiteWorkspaceStore {
     let directory = workspaceDirectory
     try Commands.requireNoSymbolicLinkInTheWay(
       of: directory.path, option: workspaceOption, consequence: "nothing was read or created")
@@ -550,7 +553,8 @@ final class CommandContext {
     // read as it is stored, with a notice.
     try WorkspaceOpening.checkPendingUpgrade(of: store, console: console, program: "dolphin")
     if access != .read {
-      try WorkspaceOpening.afterOpen(store: store, directory: directory, console: console)
+      try WorkspaceOpening.afterOpen(
+        store: store, directory: directory, console: console, erasesLegacyFiles: erasesLegacyFiles)
     }
     return store
   }
@@ -572,8 +576,8 @@ final class CommandContext {
   /// failed every confirmed attempt as a change by "another process", and erase --yes erased
   /// records no plan had shown (review 18-c, C2); importing it before planning imported it for
   /// commands that then found no such record or were declined (review 18-d, M4).
-  func engineForPlannedChange(_ access: WorkspaceAccess) throws -> KnowledgeEngine {
-    let store = try openStore(access)
+  func engineForPlannedChange(_ access: WorkspaceAccess, erasesLegacyFiles: Bool = false) throws -> KnowledgeEngine {
+    let store = try openStore(access, erasesLegacyFiles: erasesLegacyFiles)
     store.readsIncludeWritePreamble = true
     return engine(over: store)
   }

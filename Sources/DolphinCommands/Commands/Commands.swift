@@ -323,8 +323,11 @@ enum Commands {
         /// are notes. `null` when not run (an interrupted first run, a newer dolphin's schema).
         var schema: SchemaDifference?
         /// The legacy `workspace.json` in the workspace directory, when there is one: imported,
-        /// pending (the next write imports it) or notImportable (with the reason; writes go on
-        /// without it). Not a problem of the workspace either way. `null` when there is none.
+        /// pending (the next write imports it), changed (it differs from a legacy file imported
+        /// before, with `earlierFile` and `earlierImportedAt`; not imported automatically) or
+        /// notImportable (with the reason: it cannot be read or decoded, or its import would be
+        /// refused; writes go on without it). Not a problem of the workspace either way. `null`
+        /// when there is none.
         var legacyFile: LegacyFileStatus?
         /// Records whose JSON columns cannot be decoded (commands reading them refuse the workspace).
         var malformedRecords: [WorkspaceTransaction.MalformedJSON]?
@@ -821,6 +824,14 @@ enum Commands {
             c.print(
               "Legacy \(KnowledgeEngine.legacyFileName): not imported yet; the next command that writes imports it (records "
                 + "this workspace holds already are left as they are)")
+          case "changed":
+            // Review 26-b, 5: such a file was called "not imported yet", and no write imports it.
+            let when: String = legacy.earlierImportedAt.map { " on \(Render.date($0))" } ?? ""
+            let earlier: String = inert(legacy.earlierFile ?? "?")
+            c.print(
+              "Legacy \(KnowledgeEngine.legacyFileName): differs from the legacy file (\(earlier)) imported\(when), so no "
+                + "command imports it by itself (records deleted or erased since stay gone); `\(command: "dolphin migrate \(legacy.path) --again")` imports "
+                + "its records this workspace does not hold")
           default:
             c.print(
               "Legacy \(KnowledgeEngine.legacyFileName): cannot be imported (not a problem of the workspace; commands go on "

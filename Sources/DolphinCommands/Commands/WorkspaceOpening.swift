@@ -80,16 +80,24 @@ enum WorkspaceOpening {
 
   /// Arranges for a legacy `workspace.json` in `directory` that was not imported yet to be
   /// imported by the first write that succeeds, in its transaction
-  /// (``KnowledgeEngine/importLegacyWorkspaceAtFirstWrite(in:store:environment:imported:)``),
+  /// (``KnowledgeEngine/importLegacyWorkspaceAtFirstWrite(in:store:environment:imported:notImported:)``),
   /// and for a notice on standard error once it is. A command refused before it writes imports
-  /// nothing and creates nothing.
-  /// - Parameter program: how notices start, `dolphin` or `dolphin mcp`.
-  /// A legacy file that cannot be imported gets a notice instead, and the command goes on.
+  /// nothing and creates nothing. A legacy file that cannot be imported gets a notice instead,
+  /// and the command goes on.
+  /// - Parameters:
+  ///   - program: how notices start, `dolphin` or `dolphin mcp`.
+  ///   - erasesLegacyFiles: the command is `erase --kind all`, whose write removes the legacy
+  ///     file and its backup right after importing it: the notice says so rather than point at
+  ///     a backup that is gone (review 26-b, 10).
   /// - Throws: storage errors.
-  static func afterOpen(store: SQLiteWorkspaceStore, directory: URL, console: Console, program: String = "dolphin")
-    throws
-  {
+  static func afterOpen(
+    store: SQLiteWorkspaceStore, directory: URL, console: Console, program: String = "dolphin",
+    erasesLegacyFiles: Bool = false
+  ) throws {
     guard !store.isReadOnly else { return }
+    let file = directory.appendingPathComponent(KnowledgeEngine.legacyFileName).path
+    // What goes on without the file: a command, or the MCP server's tool calls.
+    let goesOn = program == "dolphin" ? "The command went on without it" : "The server goes on without it"
     try KnowledgeEngine.importLegacyWorkspaceAtFirstWrite(in: directory, store: store) { report in
       console.printDiagnostic(
         "\(program): notice: imported legacy \(KnowledgeEngine.legacyFileName) (schema v\(report.sourceVersion ?? 0)): "
@@ -100,15 +108,29 @@ enum WorkspaceOpening {
             ? ""
             : "; held already, left as they are: "
               + MigrateCommands.order(report.alreadyHeld).map { "\($0.value) \($0.key)" }.joined(separator: ", "))
-          + "; the original is unchanged, a 0600 backup is at \(report.backupPath ?? "?")")
-    } notImported: { reason in
+          // Review 26-b, 3: a workspace in use keeps its own settings.
+          + (report.imported["settings"] == 0 && report.alreadyHeld.isEmpty
+            ? "; the workspace's settings were kept (it was in use)" : "")
+          + (erasesLegacyFiles
+            ? "; this erase removes its records with everything else, and the file and its backup"
+            : "; the original is unchanged, a 0600 backup is at \(report.backupPath ?? "?")"))
+    } notImported: { why in
       // The writes go on without it (review 26-a, 1: a changed or damaged file refused them all).
-      let reason = reason.hasSuffix(".") ? reason : reason + "."
-      let file = directory.appendingPathComponent(KnowledgeEngine.legacyFileName).path
-      console.printDiagnostic(
-        "\(program): notice: the legacy \(KnowledgeEngine.legacyFileName) in the workspace directory was not imported: "
-          + reason + " The command went on without it. Fix the file and run `\(command: "dolphin migrate \(file) --again")`, "
-          + "or move it out of the workspace directory.")
+      switch why {
+      case .failed(let reason):
+        // The reason says what is wrong and what to do (a newer app's file is not "fixed").
+        let reason = reason.hasSuffix(".") ? reason : reason + "."
+        console.printDiagnostic(
+          "\(program): notice: the legacy \(KnowledgeEngine.legacyFileName) in the workspace directory was not imported: "
+            + reason + " \(goesOn); the next dolphin process that writes here tries it again (move the file out of "
+            + "the workspace directory to stop that).")
+      case .changedSinceImport(let earlier, let importedAt):
+        console.printDiagnostic(
+          "\(program): notice: \(Limits.shownPath(file)) differs from the legacy file (\(inert(earlier))) imported into this "
+            + "workspace on \(Render.date(importedAt)), so it is not imported again by itself: records deleted or erased "
+            + "since stay gone. \(goesOn). `\(command: "dolphin migrate \(file) --again")` imports its records this workspace does not hold; moving "
+            + "the file out of the workspace directory ends this notice.")
+      }
     }
   }
 }

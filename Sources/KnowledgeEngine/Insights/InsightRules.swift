@@ -59,7 +59,11 @@ enum InsightRules {
   /// `couldn't`, `wouldn't` flip polarity (`Retries aren't idempotent` says the opposite of
   /// `Retries are idempotent`); titles sharing only `do not` (`Do not enable telemetry` / `Do
   /// not use tabs`) are not found word by word as different choices (review 25-b, 7).
-  static let version = "11"
+  /// Version 12: titles under one shared negation (`Never log passwords` / `Never log tokens`)
+  /// are two prohibitions, not different choices; a side that ends with its negation names the
+  /// word it negates on both sides (`must not validate / should validate`, not `must not /
+  /// should`; review 26-b, 11).
+  static let version = "12"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
 

@@ -225,7 +225,7 @@ struct TitleContrast: Equatable {
   /// titles have the same words exactly when the middles have.
   init(tokens x: [String], _ y: [String]) {
     let (dx, dy) = Self.middles(x, y)
-    let kind = Self.kind(middles: dx, dy)
+    let kind = Self.kind(middles: dx, dy, sharedStart: x[..<dx.startIndex])
     func shown(_ side: [String]) -> String {
       let s = side.isEmpty ? "—" : side.joined(separator: " ")
       return s.count > 40 ? String(s.prefix(39)) + "…" : s
@@ -243,6 +243,15 @@ struct TitleContrast: Equatable {
         let (nx, ny) = Self.negatedPhrases(x, y) ?? Self.negatedPhrases(y, x).map({ ($0.1, $0.0) })
       {
         self.init(kind: .opposite, detail: "\(shown(nx)) / \(shown(ny))")
+      } else if !long, [dx, dy].contains(where: { $0.count >= 2 && Self.negations.contains($0.last!) }),
+        dx.endIndex < x.count
+      {
+        // A side ends with a negation after a modal (`should validate` / `must not validate`):
+        // name the word it negates on both sides, `should validate / must not validate`, not
+        // `should / must not` (review 26-b, 11). A one-word side (`always / never`, `are /
+        // aren't`) says it already.
+        self.init(
+          kind: .opposite, detail: "\(shown(Array(dx) + [x[dx.endIndex]])) / \(shown(Array(dy) + [y[dy.endIndex]]))")
       } else {
         self.init(kind: .opposite, detail: long ? "\(shown(onlyX)) / \(shown(onlyY))" : detail())
       }
@@ -270,7 +279,7 @@ struct TitleContrast: Equatable {
   /// asks whether titles disagree, or name different choices, needs.
   static func kind(tokens x: [String], _ y: [String]) -> Kind {
     let (dx, dy) = middles(x, y)
-    return kind(middles: dx, dy)
+    return kind(middles: dx, dy, sharedStart: x[..<dx.startIndex])
   }
 
   /// The differing middles of two token sequences: what is left once the tokens both share at
@@ -287,6 +296,22 @@ struct TitleContrast: Equatable {
   /// words both titles share around them flip both titles' polarity alike and give both the
   /// same words, so the parity of the titles' flips differs exactly when that of the middles'
   /// flips does, and the titles have the same words exactly when the middles have.
+  ///
+  /// Words that would be ``Kind/alternatives`` under a negation both titles open with are two
+  /// prohibitions that hold together, not a choice: `Never log passwords` / `Never log tokens`
+  /// are ``Kind/reworded`` (review 26-b, 11). `without` is left out: it negates only its object
+  /// (`Use Postgres without an ORM`).
+  /// - Parameter sharedStart: the words both titles share before the middles.
+  private static func kind(middles dx: ArraySlice<String>, _ dy: ArraySlice<String>, sharedStart: ArraySlice<String>)
+    -> Kind
+  {
+    let kind = kind(middles: dx, dy)
+    guard kind == .alternatives, sharedStart.contains(where: { negations.contains($0) && $0 != "without" }) else {
+      return kind
+    }
+    return .reworded
+  }
+
   private static func kind(middles dx: ArraySlice<String>, _ dy: ArraySlice<String>) -> Kind {
     if flips(dx) % 2 != flips(dy) % 2 { return .opposite }
     if dx.flatMap(words) == dy.flatMap(words) { return .sameWords }

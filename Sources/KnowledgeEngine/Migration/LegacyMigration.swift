@@ -110,15 +110,21 @@ extension KnowledgeEngine {
   /// write, a workspace that does not exist yet reads as holding the legacy records
   /// (``SQLiteWorkspaceStore/writeToStandIn(_:)``).
   ///
-  /// The file's records this workspace already holds (by id) are left as they are and its
-  /// settings are imported only when it holds none of them (as `dolphin migrate --again`): a
-  /// `workspace.json` the old app saved again after its import, or one whose records came back
-  /// through `dolphin import`, adds what is new and refuses nothing (review 26-a, 1).
+  /// The file's records this workspace already holds (by id) are left as they are (as
+  /// `dolphin migrate --again`): a `workspace.json` the old app saved again after its import, or
+  /// one whose records came back through `dolphin import`, adds what is new and refuses nothing
+  /// (review 26-a, 1). Its settings are imported only into a workspace that holds no record of
+  /// any kind and default settings: a `workspace.json` put into a workspace in use leaves that
+  /// workspace's settings as they are (review 26-b, 3).
+  ///
+  /// A file that differs from a legacy file imported here before is never imported
+  /// automatically (it would bring back what was deleted or erased since):
+  /// `notImported(.changedSinceImport)`.
   ///
   /// The file is read and decoded now. One that cannot be read or decoded — damaged, empty,
-  /// too large — or whose import fails (it is run in a savepoint of the write's transaction,
-  /// rolled back alone) is not imported: `notImported` is called once with the reason, and
-  /// the writes go on without it, the file untouched. It is
+  /// too large, from a newer app — or whose import fails (it is run in a savepoint of the
+  /// write's transaction, rolled back alone) is not imported: `notImported(.failed)` is called
+  /// once with the reason, and the writes go on without it, the file untouched. It is
   /// read only from the directory checked when `store` was opened, by its resolved path
   /// (``SQLiteWorkspaceStore/verifiedDirectory``): a workspace directory that did not exist then
   /// has no legacy file of this user's, and one that appeared since may be another user's, made
@@ -127,8 +133,8 @@ extension KnowledgeEngine {
   ///   - directory: the workspace directory `store` was opened at.
   ///   - store: the workspace store, opened writable.
   ///   - imported: called once the write that imported the file has committed, with its report.
-  ///   - notImported: called at most once, with why the file is not imported (its read,
-  ///     decoding or import failed; the message names the file).
+  ///   - notImported: called at most once, with why the file is not imported
+  ///     (``LegacyFileNotImported``).
   /// - Returns: false when there is nothing to import (no legacy file, a read-only store, a
   ///   directory that did not exist when `store` was opened, or a file imported before), when
   ///   the file cannot be read or decoded (`notImported` was called), or when it is
@@ -140,7 +146,7 @@ extension KnowledgeEngine {
   public static func importLegacyWorkspaceAtFirstWrite(
     in directory: URL, store: SQLiteWorkspaceStore, environment: Environment = .live,
     imported: @escaping @Sendable (LegacyMigrationReport) -> Void,
-    notImported: @escaping @Sendable (_ reason: String) -> Void = { _ in }
+    notImported: @escaping @Sendable (LegacyFileNotImported) -> Void = { _ in }
   ) throws -> Bool {
     // Read in the directory as checked, every link resolved then, never through the path as
     // given again (review, s15).
@@ -160,7 +166,7 @@ extension KnowledgeEngine {
     do {
       data = try readLegacyFile(file, named: name)
     } catch {
-      notImported("\(error)")
+      notImported(.failed(reason: "\(error)"))
       return false
     }
     let digest = SHA256.hash(Array(data)).hexString
@@ -169,11 +175,7 @@ extension KnowledgeEngine {
     // Imported again automatically, it would bring back what was deleted or erased since
     // (review 26-b, 1); only `dolphin migrate --again`, asked for, does that.
     if let earlier = try store.read({ tx in try tx.latestLegacyImport() }) {
-      notImported(
-        "\(name) changed since a legacy file (\(earlier.fileName)) was imported on "
-          + "\(ISO8601DateFormatter().string(from: earlier.importedAt)); it is not imported again automatically, so "
-          + "records deleted or erased since stay gone. `dolphin migrate --again` on it imports the records this "
-          + "workspace does not hold")
+      notImported(.changedSinceImport(earlierFile: earlier.fileName, importedAt: earlier.importedAt))
       return false
     }
     let now = environment.now()
@@ -184,9 +186,11 @@ extension KnowledgeEngine {
         decoded: applyingImportRules(try LegacyWorkspaceImporter.decode(data, fileName: name), data: data, now: now),
         backupDirectory: base.appendingPathComponent(legacyBackupFolder),
         digestID: environment.makeID(), importedAt: now)
-      try store.writeToStandIn { tx in _ = try importLegacy(source, in: tx, environment: environment, again: true) }
+      try store.writeToStandIn { tx in
+        _ = try importLegacy(source, in: tx, environment: environment, again: true, settingsOnlyIntoEmpty: true)
+      }
     } catch {
-      notImported("\(error)")
+      notImported(.failed(reason: "\(error)"))
       return false
     }
     // Once the import failed, later writes of this process neither try it again nor say so again.
@@ -203,14 +207,14 @@ extension KnowledgeEngine {
       try tx.db.execute("SAVEPOINT legacy_import")
       let outcome: (report: LegacyMigrationReport, wroteBackup: Bool)
       do {
-        outcome = try importLegacy(source, in: tx, environment: environment, again: true)
+        outcome = try importLegacy(source, in: tx, environment: environment, again: true, settingsOnlyIntoEmpty: true)
         try tx.db.execute("RELEASE legacy_import")
       } catch {
         // SQLite may have rolled back the whole transaction (a full disk): the write cannot go on.
         guard !tx.db.isAutocommit else { throw error }
         try tx.db.execute("ROLLBACK TO legacy_import")
         try tx.db.execute("RELEASE legacy_import")
-        if gaveUp.set() { notImported("\(error)") }
+        if gaveUp.set() { notImported(.failed(reason: "\(error)")) }
         return nil
       }
       guard !outcome.report.alreadyImported, !tx.isRehearsal else { return nil }
@@ -335,13 +339,23 @@ extension KnowledgeEngine {
   /// then only the file's records `tx` does not hold are stored (``heldRemoved(from:in:)``),
   /// and the settings, the quarantine and the import record are left as they are.
   /// - Returns: the report, and whether a backup file was written.
+  ///
+  /// With `settingsOnlyIntoEmpty` (the import at first write), the file's settings are imported
+  /// only into a workspace that holds no record of any kind and default settings (review 26-b, 3:
+  /// a `workspace.json` put into a workspace in use replaced its settings).
   static func importLegacy(
-    _ source: LegacyImportSource, in tx: WorkspaceTransaction, environment: Environment, again: Bool = false
+    _ source: LegacyImportSource, in tx: WorkspaceTransaction, environment: Environment, again: Bool = false,
+    settingsOnlyIntoEmpty: Bool = false
   ) throws -> (LegacyMigrationReport, wroteBackup: Bool) {
     let file = source.file
     let previous = try tx.legacyImport(sha256: source.sha256)
     if let previous, !again {
       return (alreadyImported(file: file, sha256: source.sha256, previous: previous), false)
+    }
+    var workspaceIsUnused = true
+    if settingsOnlyIntoEmpty {
+      workspaceIsUnused = try tx.counts().values.allSatisfy { $0 == 0 }
+      if workspaceIsUnused { workspaceIsUnused = try tx.settings() == .default }
     }
     let result = source.decoded
     let backup = source.backupURL
@@ -369,14 +383,7 @@ extension KnowledgeEngine {
     // workspace holds already count too. A file that would take memories or tasks past theirs is
     // refused as a whole, with the true counts and the file's name (review 18-c, C4: the store's
     // refusal of the one record that did not fit said "holds 10000" of a workspace holding 3).
-    let room: [(CappedCollection, held: Int, adding: Int, limit: Int)] = [
-      (.memories, try tx.memoryCount(), ws.memories.count, Limits.memories),
-      (.tasks, try tx.taskCount(), ws.tasks.count, Limits.tasks),
-    ]
-    for (what, held, adding, limit) in room where held + adding > limit {
-      throw ImportAnalysis.capacityRefusal(
-        WorkspaceError.capacity(what: what, limit: limit, held: held, adding: adding), source: source.name)
-    }
+    try requireRoom(for: ws, in: tx, named: source.name)
     // The newest of each kept collection, across the workspace's records and the file's, as
     // `import` keeps them (review 19-c: records were pruned one insert at a time, the newest
     // stored spared, and nothing said so): the workspace's older ones go first, so that storing
@@ -392,7 +399,7 @@ extension KnowledgeEngine {
     // The file's settings only on a first import into a workspace that holds none of its records:
     // a later save of the same app workspace, or a file whose records came back through an
     // export, leaves the workspace's own settings as they are.
-    let importsSettings = previous == nil && held.isEmpty
+    let importsSettings = previous == nil && held.isEmpty && workspaceIsUnused
     if importsSettings {
       var settings = ws.settings
       settings.knowledgeItemLimit = try tx.settings().knowledgeItemLimit
@@ -456,6 +463,20 @@ extension KnowledgeEngine {
       pruned: kept.pruned, olderThanKept: kept.left.filter { !$0.value.isEmpty }.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value.count },
       firstImportedAt: previous?.importedAt, importedAgain: previous != nil, alreadyHeld: held)
     return (report, wroteBackup)
+  }
+
+  /// Refuses `ws` (the file's records the workspace does not hold) when it would take the
+  /// memories or tasks past their capacity, with the true counts and the file's `name`.
+  /// - Throws: ``WorkspaceError`` (a capacity refusal naming the file).
+  static func requireRoom(for ws: AssistantWorkspace, in tx: WorkspaceTransaction, named name: String) throws {
+    let room: [(CappedCollection, held: Int, adding: Int, limit: Int)] = [
+      (.memories, try tx.memoryCount(), ws.memories.count, Limits.memories),
+      (.tasks, try tx.taskCount(), ws.tasks.count, Limits.tasks),
+    ]
+    for (what, held, adding, limit) in room where held + adding > limit {
+      throw ImportAnalysis.capacityRefusal(
+        WorkspaceError.capacity(what: what, limit: limit, held: held, adding: adding), source: name)
+    }
   }
 
   /// The collections a report counts, in the order `dolphin migrate` names them.
@@ -594,24 +615,7 @@ extension KnowledgeEngine {
   /// backup written where the link led).
   static func writeBackup(_ data: Data, named name: String, sha256: String, in directory: URL) throws -> URL {
     let fm = FileManager.default
-    let workspace = directory.deletingLastPathComponent().path
-    if WorkspaceTrust.othersMayChange(directory: workspace) {
-      throw WorkspaceError.fileSystem(
-        path: directory.path,
-        message: "dolphin keeps legacy backups only in a workspace directory no other user may change, and other users "
-          + "may change \(Limits.shownPath(workspace)) (its mode, group or access control list lets them write it, or it "
-          + "is not a directory of its own); nothing was imported. Import into a workspace directory of your own "
-          + "(mode 700)")
-    }
-    var status = stat()
-    if lstat(directory.path, &status) == 0,
-      (status.st_mode & S_IFMT) != S_IFDIR || (status.st_uid != geteuid() && status.st_uid != 0)
-    {
-      throw WorkspaceError.fileSystem(
-        path: directory.path,
-        message: "is not a directory of this user's (a symbolic link, a file, or another user's directory), so no "
-          + "backup is written there; nothing was imported. Move it aside and run the command again")
-    }
+    if let problem = backupDirectoryProblem(directory) { throw problem }
     if !fm.fileExists(atPath: directory.path) {
       do {
         try fm.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -634,6 +638,31 @@ extension KnowledgeEngine {
       throw error
     }
     return url
+  }
+
+  /// Why no backup can be written in `directory` (a workspace's `legacy-backups`), or nil: the
+  /// workspace directory is one other users may change, or `directory` is there and is not a
+  /// directory of this user's or root's (a file, a symbolic link, another user's directory).
+  static func backupDirectoryProblem(_ directory: URL) -> WorkspaceError? {
+    let workspace = directory.deletingLastPathComponent().path
+    if WorkspaceTrust.othersMayChange(directory: workspace) {
+      return WorkspaceError.fileSystem(
+        path: directory.path,
+        message: "dolphin keeps legacy backups only in a workspace directory no other user may change, and other users "
+          + "may change \(Limits.shownPath(workspace)) (its mode, group or access control list lets them write it, or it "
+          + "is not a directory of its own); nothing was imported. Import into a workspace directory of your own "
+          + "(mode 700)")
+    }
+    var status = stat()
+    if lstat(directory.path, &status) == 0,
+      (status.st_mode & S_IFMT) != S_IFDIR || (status.st_uid != geteuid() && status.st_uid != 0)
+    {
+      return WorkspaceError.fileSystem(
+        path: directory.path,
+        message: "is not a directory of this user's (a symbolic link, a file, or another user's directory), so no "
+          + "backup is written there; nothing was imported. Move it aside and run the command again")
+    }
+    return nil
   }
 
   /// Where ``writeBackup(_:named:sha256:in:)`` puts the backup of a file named `name` with
@@ -671,7 +700,7 @@ extension KnowledgeEngine {
       let held =
         error.field == "id" && error.message.hasSuffix("already exists")
         ? "; this workspace already holds records of this file (an earlier version of it was imported, or an "
-          + "export holding them); `dolphin migrate \(ShellWord.quoted(file)) --again` imports only those it does not hold"
+          + "export holding them); `\(command: "dolphin migrate \(file) --again")` imports only those it does not hold"
         : ""
       error.message = "\(file): \(record): \(error.message)\(held). Nothing was imported"
       throw WorkspaceError.validation(error)
@@ -679,12 +708,29 @@ extension KnowledgeEngine {
   }
 }
 
+/// Why a legacy `workspace.json` in a workspace directory was not imported by the first write
+/// (``KnowledgeEngine/importLegacyWorkspaceAtFirstWrite(in:store:environment:imported:notImported:)``).
+public enum LegacyFileNotImported: Sendable, Equatable {
+  /// It cannot be read or decoded (damaged, empty, too large, not a legacy workspace, from a
+  /// newer app), or its import failed (a capacity, a backup directory that is a file). `reason`
+  /// names the file, says what is wrong and what to do about it. A later process's first write
+  /// tries it again.
+  case failed(reason: String)
+  /// A legacy file was imported into this workspace before (`earlierFile`, at `importedAt`) and
+  /// this one differs from it: a changed save of it, or another. It is never imported
+  /// automatically, so records deleted or erased since stay gone; `dolphin migrate FILE --again`
+  /// imports the records of it the workspace does not hold (review 26-b, 1).
+  case changedSinceImport(earlierFile: String, importedAt: Date)
+}
+
 /// Where a legacy `workspace.json` in a workspace directory stands (``KnowledgeEngine/legacyFileStatus(in:)``):
 /// what `dolphin doctor` says of it.
 public struct LegacyFileStatus: Sendable, Equatable, Encodable {
   /// `imported` (its sha256 is recorded), `pending` (the next write imports it; the records
-  /// the workspace holds already are left as they are) or `notImportable` (it cannot be read or
-  /// decoded; writes go on without it).
+  /// the workspace holds already are left as they are), `changed` (it differs from a legacy file
+  /// imported here before, so it is not imported automatically: `dolphin migrate FILE --again`
+  /// imports what the workspace lacks) or `notImportable` (it cannot be read or decoded, or its
+  /// import would be refused; writes go on without it).
   public var state: String
   /// The file's path.
   public var path: String
@@ -694,13 +740,20 @@ public struct LegacyFileStatus: Sendable, Equatable, Encodable {
   public var importedAt: Date?
   /// Why it cannot be imported (state `notImportable`), naming the file.
   public var reason: String?
+  /// For state `changed`: the file name and import time of the legacy file imported before.
+  public var earlierFile: String? = nil
+  public var earlierImportedAt: Date? = nil
 }
 
 extension KnowledgeEngine {
-  /// Where `<directory>/workspace.json` stands: imported (its sha256 recorded), pending (the
-  /// next write imports it, as ``importLegacyWorkspaceAtFirstWrite(in:store:environment:imported:notImported:)``
+  /// Where `<directory>/workspace.json` stands: imported (its sha256 recorded), changed (it
+  /// differs from a legacy file imported before, and is not imported automatically), pending
+  /// (the next write imports it, as ``importLegacyWorkspaceAtFirstWrite(in:store:environment:imported:notImported:)``
   /// would), or not importable (read or decoded with an error: damaged, empty, too large, not a
-  /// legacy workspace). Reads the file and the workspace; changes nothing.
+  /// legacy workspace; or its import would be refused: the memories or tasks it adds exceed
+  /// their capacity, or no backup can be written — review 26-b, 5: such a file was called "not
+  /// imported yet" while every write failed to import it). Reads the file and the workspace;
+  /// changes nothing.
   /// - Returns: nil when the directory holds no regular file of that name.
   /// - Throws: storage errors reading the workspace.
   /// - Complexity: one read and decode of the file (at most ``Limits/importDocumentBytes``).
@@ -718,9 +771,31 @@ extension KnowledgeEngine {
     if let previous = try store.read({ tx in try tx.legacyImport(sha256: digest) }) {
       return LegacyFileStatus(state: "imported", path: file.path, sha256: digest, importedAt: previous.importedAt)
     }
+    if let earlier = try store.read({ tx in try tx.latestLegacyImport() }) {
+      return LegacyFileStatus(
+        state: "changed", path: file.path, sha256: digest, earlierFile: earlier.fileName,
+        earlierImportedAt: earlier.importedAt)
+    }
     do {
-      _ = try LegacyWorkspaceImporter.decode(data, fileName: file.path)
-    } catch {
+      // What the import at first write checks before it stores anything, read-only here.
+      let decoded = Self.applyingImportRules(
+        try LegacyWorkspaceImporter.decode(data, fileName: file.path), data: data, now: environment.now())
+      let ws = ImportAnalysis.sanitized(decoded.workspace)
+      try store.read { tx in
+        let (left, _) = try Self.heldRemoved(from: ws, in: tx)
+        try Self.requireRoom(for: left, in: tx, named: file.path)
+      }
+      if let problem = Self.backupDirectoryProblem(directory.appendingPathComponent(Self.legacyBackupFolder)) {
+        throw problem
+      }
+    } catch let error as WorkspaceError {
+      // The refusals the import would meet; storage errors reading the workspace are thrown.
+      switch error {
+      case .validation, .capacity, .fileSystem: break
+      default: throw error
+      }
+      return LegacyFileStatus(state: "notImportable", path: file.path, sha256: digest, reason: "\(error)")
+    } catch let error as LegacyImportError {
       return LegacyFileStatus(state: "notImportable", path: file.path, sha256: digest, reason: "\(error)")
     }
     return LegacyFileStatus(state: "pending", path: file.path, sha256: digest)

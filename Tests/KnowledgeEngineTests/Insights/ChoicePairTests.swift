@@ -43,7 +43,10 @@ struct ChoicePairTests {
     PairCase(a: "Enable the cache", b: "Disable the cache", pairs: false, why: "opposite, which the neutral join finds"),
     // Review 25-b, 7: two rules that share only "do not" are not two choices of one thing.
     PairCase(a: "Do not enable telemetry", b: "Do not use tabs", pairs: false, why: "only 'do not' shared"),
-    PairCase(a: "Must not log tokens", b: "Must not cache tokens", pairs: true, why: "'tokens' shared beside the modal"),
+    // Review 26-b, 11: two prohibitions under one shared negation hold together.
+    PairCase(a: "Must not log tokens", b: "Must not cache tokens", pairs: false, why: "two prohibitions, not a choice"),
+    PairCase(a: "Never log passwords", b: "Never log tokens", pairs: false, why: "two prohibitions, not a choice"),
+    PairCase(a: "Use Postgres without an ORM", b: "Use SQLite without an ORM", pairs: true, why: "'without' negates only its object"),
     PairCase(a: "We will use tabs", b: "We will use spaces", pairs: true, why: "'use' shared beside a stop word and a modal"),
     PairCase(
       a: "Use one two three four five six seven eight nine ten eleven Postgres",

@@ -63,6 +63,12 @@ struct InsightTitleFastPathTests {
       {
         return TitleContrast(kind: .opposite, detail: "\(shown(nx)) / \(shown(ny))")
       }
+      // Insights v12: a side of two words or more that ends with a negation names the word it
+      // negates on both sides.
+      if !long, end > 0, [dx, dy].contains(where: { $0.count >= 2 && TitleContrast.negations.contains($0.last!) }) {
+        let negated = x[x.count - end]
+        return TitleContrast(kind: .opposite, detail: "\(shown(dx + [negated])) / \(shown(dy + [negated]))")
+      }
       return TitleContrast(kind: .opposite, detail: long ? "\(shown(onlyX)) / \(shown(onlyY))" : detail)
     }
     if wx == wy { return TitleContrast(kind: .sameWords, detail: "") }
@@ -76,7 +82,10 @@ struct InsightTitleFastPathTests {
       !sx.isEmpty && !sy.isEmpty && sx.count <= 3 && sy.count <= 3
       && !sx.allSatisfy(TitleContrast.stopWords.contains) && !sy.allSatisfy(TitleContrast.stopWords.contains)
       && !sx.contains { p in sy.contains { q in related(p, q) } }
-    return TitleContrast(kind: distinct ? .alternatives : .reworded, detail: distinct ? detail : "")
+    // Insights v12: under a negation both titles open with, two prohibitions, not a choice.
+    let prohibitions = x[..<start].contains { TitleContrast.negations.contains($0) && $0 != "without" }
+    return distinct && !prohibitions
+      ? TitleContrast(kind: .alternatives, detail: detail) : TitleContrast(kind: .reworded, detail: "")
   }
 
   // MARK: Generated titles

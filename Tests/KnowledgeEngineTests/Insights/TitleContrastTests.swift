@@ -29,6 +29,15 @@ struct TitleContrastTests {
     ContrastCase(a: "We will not ship on Fridays", b: "We will ship on Fridays", kind: .opposite, detail: "will not ship / will ship"),
     ContrastCase(a: "Should block the main thread", b: "Should not block the main thread", kind: .opposite, detail: "should block / should not block"),
     ContrastCase(a: "Users may delete projects", b: "Users may not delete projects", kind: .opposite, detail: "may delete / may not delete"),
+    // Review 26-b, 11: a side that ends with its negation names the word it negates, on both sides.
+    ContrastCase(
+      a: "Should validate input on the client", b: "Must not validate input on the client", kind: .opposite,
+      detail: "should validate / must not validate"),
+    // Two prohibitions under one negation hold together: not different choices.
+    ContrastCase(a: "Never log passwords", b: "Never log tokens", kind: .reworded, detail: nil),
+    ContrastCase(a: "Do not use tabs", b: "Do not use spaces", kind: .reworded, detail: nil),
+    // `without` negates only its object: still a choice.
+    ContrastCase(a: "Use Postgres without an ORM", b: "Use SQLite without an ORM", kind: .alternatives, detail: "postgres / sqlite"),
     // A modal only on the negated side stays there (`do allow` is not what the other says).
     ContrastCase(a: "Allow force push on main", b: "You must not allow force push on main", kind: .opposite, detail: "allow / must not allow"),
     // Negated contractions of `are`, `was`, `have`…: opposite.
@@ -92,7 +101,7 @@ struct TitleContrastTests {
   @Test("review 20-b #1: title-only opposite decisions and preferences are possible conflicts, never merged")
   func reviewReproduction() throws {
     let report = try InsightsTests.engine(Self.reviewItems).insights()
-    #expect(report.algorithmVersion == "11")
+    #expect(report.algorithmVersion == "12")
     let conflicts = report.insights.filter { $0.rule == .possibleConflict }
     let pairs = Set(conflicts.map { Set($0.evidenceIDs) })
     #expect(
@@ -183,7 +192,7 @@ struct SupersededConflictTests {
     #expect(before.insights.contains { $0.rule == .possibleConflict && Set($0.evidenceIDs) == [tabs.id, spaces.id] })
     four.relationships = [KnowledgeRelationship(kind: .supersedes, targetID: tabs.id)]
     let after = try InsightsTests.engine([tabs, spaces, four]).insights()
-    #expect(after.algorithmVersion == "11")
+    #expect(after.algorithmVersion == "12")
     let conflicts = after.insights.filter { $0.rule == .possibleConflict }
     #expect(!conflicts.contains { $0.evidenceIDs.contains(tabs.id) }, "\(conflicts.map(\.message))")
   }

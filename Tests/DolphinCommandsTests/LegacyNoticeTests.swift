@@ -1,0 +1,174 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+/// Review 26-b, 3, 5 and 10: what a legacy `workspace.json` in the workspace directory does to a
+/// workspace in use (its settings), what doctor says of a file no write can import, and whether
+/// the notices' advice is right and can be followed as printed.
+@Suite("Legacy workspace.json notices and settings", .serialized)
+struct LegacyNoticeTests {
+  static let fixtures = repositoryRoot.appendingPathComponent("Tests/ContinuityKitTests/Fixtures/legacy")
+
+  /// A workspace directory made by one capture, without any legacy file.
+  static func workspaceInUse(_ dir: TemporaryDirectory, _ name: String = "ws") throws -> URL {
+    let ws = dir.appending(name)
+    let first = try runDolphin(["capture", "decision", "Use SQLite for the store", "--workspace", ws.path])
+    #expect(first.status == 0, "\(first.stderr)")
+    return ws
+  }
+
+  static func settings(_ ws: URL) throws -> [String: Any] {
+    let r = try runDolphin(["settings", "show", "--json", "--workspace", ws.path])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    return (object["settings"] as? [String: Any]) ?? object
+  }
+
+  static func legacyState(_ ws: URL) throws -> [String: Any] {
+    let json = try runDolphin(["doctor", "--json", "--workspace", ws.path])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    return try #require(object["legacyFile"] as? [String: Any])
+  }
+
+  @Test("a workspace.json put into a workspace in use imports its records but leaves the workspace's settings (review 26-b, 3)")
+  func foreignFileKeepsSettings() throws {
+    let dir = TemporaryDirectory("legacy-foreign-settings")
+    defer { dir.remove() }
+    let ws = try Self.workspaceInUse(dir)
+    #expect(try Self.settings(ws)["responseStyle"] as? String == "balanced")
+    // The v4 fixture's settings: responseStyle detailed, calendar access on.
+    try FileManager.default.copyItem(
+      at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: ws.appendingPathComponent("workspace.json"))
+    let r = try runDolphin(["capture", "fact", "second", "--workspace", ws.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("notice: imported legacy workspace.json (schema v4): 2 conversations"), "\(r.stderr)")
+    #expect(r.stderr.contains("the workspace's settings were kept (it was in use)"), "\(r.stderr)")
+    let settings = try Self.settings(ws)
+    #expect(settings["responseStyle"] as? String == "balanced")
+    #expect(settings["calendarAccessEnabled"] as? Bool == false)
+  }
+
+  @Test("into a new workspace directory the file's settings are imported")
+  func newDirectoryTakesSettings() throws {
+    let dir = TemporaryDirectory("legacy-new-settings")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.copyItem(
+      at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: ws.appendingPathComponent("workspace.json"))
+    let r = try runDolphin(["capture", "fact", "first", "--workspace", ws.path])
+    #expect(r.status == 0 && !r.stderr.contains("settings were kept"), "\(r.stderr)")
+    #expect(try Self.settings(ws)["responseStyle"] as? String == "detailed")
+  }
+
+  @Test("a file from a newer app is not told to be fixed; the notice says the next process tries again (review 26-b, 10)")
+  func newerFileNotice() throws {
+    let dir = TemporaryDirectory("legacy-newer")
+    defer { dir.remove() }
+    let ws = try Self.workspaceInUse(dir)
+    try Data(#"{"schemaVersion": 99, "memories": []}"#.utf8).write(to: ws.appendingPathComponent("workspace.json"))
+    let r = try runDolphin(["capture", "fact", "second", "--workspace", ws.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("declares schemaVersion 99"), "\(r.stderr)")
+    #expect(r.stderr.contains("written by a newer Dolphin"), "\(r.stderr)")
+    #expect(!r.stderr.contains("Fix the file"), "\(r.stderr)")
+    #expect(r.stderr.contains("The command went on without it; the next dolphin process that writes here tries it again"), "\(r.stderr)")
+  }
+
+  @Test("dolphin mcp says the server goes on, not the command (review 26-b, 10)")
+  func mcpNotice() throws {
+    let dir = TemporaryDirectory("legacy-mcp")
+    defer { dir.remove() }
+    let ws = try Self.workspaceInUse(dir)
+    try Data().write(to: ws.appendingPathComponent("workspace.json"))
+    let r = try runDolphin(["mcp", "--workspace", ws.path], stdin: "")
+    #expect(r.stderr.contains("dolphin mcp: notice: the legacy workspace.json in the workspace directory was not imported"), "\(r.stderr)")
+    #expect(r.stderr.contains("The server goes on without it"), "\(r.stderr)")
+    #expect(!r.stderr.contains("The command went on"), "\(r.stderr)")
+  }
+
+  @Test("a changed file: the notice and doctor give a migrate --again command that works as printed, --workspace included (review 26-b, 5 and 10)")
+  func changedFileAdvice() throws {
+    let dir = TemporaryDirectory("legacy-changed-advice")
+    defer { dir.remove() }
+    // A directory name a shell would split: the printed command quotes it.
+    let ws = dir.appending("my ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let file = ws.appendingPathComponent("workspace.json")
+    try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: file)
+    #expect(try runDolphin(["capture", "fact", "first", "--workspace", ws.path]).status == 0)
+    #expect(try runDolphin(["erase", "--kind", "tasks", "--yes", "--workspace", ws.path]).status == 0)
+    // The old app saves the file again: one byte more.
+    try (try Data(contentsOf: file) + Data("\n".utf8)).write(to: file)
+    let r = try runDolphin(["capture", "fact", "second", "--workspace", ws.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("differs from the legacy file (workspace.json) imported into this workspace on "), "\(r.stderr)")
+    #expect(!r.stderr.contains("Fix the file"), "\(r.stderr)")
+    let quotedFile = "'\(file.path)'", quotedDir = "'\(ws.path)'"
+    let printed = "dolphin migrate \(quotedFile) --again --workspace \(quotedDir)"
+    #expect(r.stderr.contains(printed), "\(r.stderr)")
+    // Doctor: not "not imported yet", and the same command.
+    let doctor = try runDolphin(["doctor", "--workspace", ws.path])
+    #expect(doctor.stdout.contains("Legacy workspace.json: differs from the legacy file (workspace.json) imported on "), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains(printed), "\(doctor.stdout)")
+    #expect(!doctor.stdout.contains("not imported yet"), "\(doctor.stdout)")
+    let state = try Self.legacyState(ws)
+    #expect(state["state"] as? String == "changed" && state["earlierFile"] as? String == "workspace.json")
+    // Run as printed, through a shell, from another directory without DOLPHIN_HOME.
+    let shell = try runProcess(
+      "/bin/sh", ["-c", printed.replacingOccurrences(of: "dolphin ", with: "'\(dolphinExecutable().path)' ")],
+      environment: ["DOLPHIN_HOME": dir.appending("elsewhere").path], currentDirectory: dir.url)
+    #expect(shell.status == 0 && shell.stdout.contains("3 tasks"), "\(shell.stdout)\(shell.stderr)")
+  }
+
+  @Test("doctor calls a file whose import every write refuses not importable, with the reason (review 26-b, 5)")
+  func doctorNamesRefusedImport() throws {
+    let dir = TemporaryDirectory("legacy-refused")
+    defer { dir.remove() }
+    let ws = try Self.workspaceInUse(dir)
+    // No room for the backup: `legacy-backups` is a file.
+    try Data("not a directory".utf8).write(to: ws.appendingPathComponent("legacy-backups"))
+    try FileManager.default.copyItem(
+      at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: ws.appendingPathComponent("workspace.json"))
+    let capture = try runDolphin(["capture", "fact", "second", "--workspace", ws.path])
+    #expect(capture.status == 0 && capture.stderr.contains("was not imported"), "\(capture.stderr)")
+    let doctor = try runDolphin(["doctor", "--workspace", ws.path])
+    #expect(doctor.stdout.contains("Legacy workspace.json: cannot be imported"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("legacy-backups"), "\(doctor.stdout)")
+    #expect(try Self.legacyState(ws)["state"] as? String == "notImportable")
+    // Moved aside as the reason says: pending, then imported by the next write.
+    try FileManager.default.removeItem(at: ws.appendingPathComponent("legacy-backups"))
+    #expect(try Self.legacyState(ws)["state"] as? String == "pending")
+    #expect(try runDolphin(["capture", "fact", "third", "--workspace", ws.path]).status == 0)
+    #expect(try Self.legacyState(ws)["state"] as? String == "imported")
+  }
+
+  @Test("erase --kind all as the first write: the notice says the erase removes the file and its backup, not where the backup is (review 26-b, 10)")
+  func eraseAllFirstWrite() throws {
+    let dir = TemporaryDirectory("legacy-erase-first")
+    defer { dir.remove() }
+    let ws = try Self.workspaceInUse(dir)
+    try FileManager.default.copyItem(
+      at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: ws.appendingPathComponent("workspace.json"))
+    let r = try runDolphin(["erase", "--yes", "--workspace", ws.path])
+    #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("notice: imported legacy workspace.json"), "\(r.stderr)")
+    #expect(r.stderr.contains("this erase removes its records with everything else, and the file and its backup"), "\(r.stderr)")
+    #expect(!r.stderr.contains("backup is at"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: ws.appendingPathComponent("workspace.json").path))
+    let backups = (try? FileManager.default.contentsOfDirectory(atPath: ws.appendingPathComponent("legacy-backups").path)) ?? []
+    #expect(backups.isEmpty)
+  }
+
+  @Test("migrate of a file whose records the workspace holds names --again with the --workspace given (review 26-b, 10)")
+  func migrateRefusalNamesWorkspace() throws {
+    let dir = TemporaryDirectory("legacy-migrate-hint")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    let file = Self.fixtures.appendingPathComponent("workspace-v4.json")
+    #expect(try runDolphin(["migrate", file.path, "--workspace", ws.path]).status == 0)
+    #expect(try runDolphin(["erase", "--kind", "tasks", "--yes", "--workspace", ws.path]).status == 0)
+    let again = try runDolphin(["migrate", file.path, "--workspace", ws.path])
+    #expect(again.stdout.contains("dolphin migrate \(file.path) --again --workspace \(ws.path)"), "\(again.stdout)")
+  }
+}
