@@ -74,6 +74,27 @@ struct LegacyMigrationAgainTests {
     #expect(try store.read { try $0.snapshot() } == before)
   }
 
+  @Test("a file never imported whose records are all held already stores nothing but its import record: no digest, no settings")
+  func neverImportedAllHeld() throws {
+    let dir = TemporaryDirectory("mig-all-held")
+    defer { dir.remove() }
+    let (engine, store, file, first) = try migrated(dir)
+    // The old app saved the same workspace again: other bytes, the same records.
+    let resaved = dir.appending("resaved.json")
+    try (try Data(contentsOf: file) + Data("\n".utf8)).write(to: resaved)
+    let before = try store.read { try $0.snapshot() }
+    let digests = try store.read { try $0.digestCount() }
+    let report = try engine.importLegacyWorkspace(file: resaved, backupDirectory: dir.appending("ws/legacy-backups"), again: true)
+    #expect(!report.alreadyImported && !report.importedAgain)
+    #expect(report.sha256 != first.sha256)
+    #expect(report.imported.values.allSatisfy { $0 == 0 }, "\(report.imported)")
+    #expect(report.alreadyHeld["memories"] == 3 && report.alreadyHeld["tasks"] == 3)
+    #expect(report.quarantined.isEmpty)
+    #expect(try store.read { try $0.digestCount() } == digests)
+    #expect(try store.read { try $0.snapshot() } == before)
+    #expect(try store.read { try $0.legacyImport(sha256: report.sha256) } != nil)
+  }
+
   @Test("again on a file never imported is a plain import")
   func firstTimeAgain() throws {
     let dir = TemporaryDirectory("mig-again-first")
