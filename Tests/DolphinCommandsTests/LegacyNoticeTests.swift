@@ -143,6 +143,26 @@ struct LegacyNoticeTests {
     #expect(try Self.legacyState(ws)["state"] as? String == "imported")
   }
 
+  @Test(
+    "another user's workspace.json, which no write imports, is not called pending by doctor",
+    .enabled(if: getuid() == 0, "needs root to give the file to another user"))
+  func anotherUsersFile() throws {
+    let dir = TemporaryDirectory("legacy-stranger")
+    defer { dir.remove() }
+    let ws = try Self.workspaceInUse(dir)
+    let file = ws.appendingPathComponent("workspace.json")
+    try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: file)
+    #expect(chown(file.path, 65534, 65534) == 0)
+    #expect(try runDolphin(["capture", "fact", "second", "--workspace", ws.path]).status == 0)
+    let state = try Self.legacyState(ws)
+    #expect(state["state"] as? String == "notImportable")
+    #expect((state["reason"] as? String)?.contains("belongs to another user (uid 65534)") == true, "\(state)")
+    // Nothing of it was imported.
+    let tasks = try runDolphin(["task", "list", "--json", "--workspace", ws.path])
+    let listed = (try JSONSerialization.jsonObject(with: Data(tasks.stdout.utf8)) as? [String: Any])?["tasks"] as? [Any]
+    #expect(listed?.count == 0, "\(tasks.stdout)")
+  }
+
   @Test("erase --kind all as the first write: the notice says the erase removes the file and its backup, not where the backup is (review 26-b, 10)")
   func eraseAllFirstWrite() throws {
     let dir = TemporaryDirectory("legacy-erase-first")

@@ -768,7 +768,16 @@ extension KnowledgeEngine {
       return LegacyFileStatus(state: "notImportable", path: file.path, reason: "\(error)")
     }
     let digest = SHA256.hash(Array(data)).hexString
-    if let previous = try store.read({ tx in try tx.legacyImport(sha256: digest) }) {
+    let imported = try store.read({ tx in try tx.legacyImport(sha256: digest) })
+    // The first write imports only a file of this user's or root's (another user's file in a
+    // workspace directory is not taken for this user's data).
+    if imported == nil, status.st_uid != geteuid(), status.st_uid != 0 {
+      return LegacyFileStatus(
+        state: "notImportable", path: file.path, sha256: digest,
+        reason: "\(file.path) belongs to another user (uid \(status.st_uid)), so no command imports it by itself; "
+          + "`dolphin migrate` imports it when asked")
+    }
+    if let previous = imported {
       return LegacyFileStatus(state: "imported", path: file.path, sha256: digest, importedAt: previous.importedAt)
     }
     if let earlier = try store.read({ tx in try tx.latestLegacyImport() }) {
