@@ -167,12 +167,21 @@ extension WorkspaceSchema {
     return out
   }
 
+  /// The tables of the persisted search index, by name: an explicit list, not every table whose
+  /// name starts with `lexical_`, since a table of the user's own may (`lexical_notes`), and
+  /// erasing or repairing the index must never touch it (review 27, 9). A test checks the list
+  /// against the tables the schema steps create.
+  package static let lexicalTables: [String] = [
+    "lexical_stats", "lexical_document", "lexical_term", "lexical_posting", "lexical_trigram", "lexical_stale",
+  ]
+
   /// The tables whose rows are derived from the stored records, which `dolphin reindex`
-  /// recreates and fills when one is missing: the search index (`lexical_*`), the tag filter's
-  /// rows (`knowledge_tag`, from each item's tags) and the digests' evidence index
+  /// recreates and fills when one is missing: the search index (``lexicalTables``), the tag
+  /// filter's rows (`knowledge_tag`, from each item's tags) and the digests' evidence index
   /// (`digest_evidence`, from the ids each stored digest cites). A missing one loses nothing
-  /// stored.
+  /// stored. Names are compared as SQLite does, without regard to ASCII case.
   package static func isDerivedTable(_ name: String) -> Bool {
-    name.hasPrefix("lexical_") || name == "knowledge_tag" || name == "digest_evidence"
+    let name = name.lowercased()
+    return lexicalTables.contains(name) || name == "knowledge_tag" || name == "digest_evidence"
   }
 }
