@@ -100,7 +100,9 @@ extension WorkspaceTransaction {
   /// is rebuilt from the records as they are written again.
   package func clearLexicalIndex() throws(WorkspaceError) {
     try requireWritable()
-    for table in try lexicalTables() where table != "lexical_stats" { try db.run("DELETE FROM " + ShellWord.sqlIdentifier(table)) }
+    for table in try lexicalTables() where table != "lexical_stats" {
+      try db.run("DELETE FROM " + ShellWord.sqlIdentifier(table))
+    }
     // The statistics row stays (the index writers update it in place), reset to empty.
     if try lexicalTables().contains("lexical_stats") {
       try db.run("UPDATE lexical_stats SET document_count = 0, title_length = 0, tags_length = 0, content_length = 0")

@@ -106,8 +106,12 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
       }
       if object.type == "table" && !recreatedByReindex {
         parts.append(
-          renamedAs.map { "table \($0), which dolphin did not create, has exactly its columns: most likely it is this table renamed, with the records it held" }
-            ?? "no table has exactly its columns, as one renamed from it would: the records it held are not in the database unless copied elsewhere")
+          renamedAs.map {
+            "table \($0), which dolphin did not create, has exactly its columns: most likely it is this table "
+              + "renamed, with the records it held"
+          }
+            ?? "no table has exactly its columns, as one renamed from it would: the records it held are not in the "
+            + "database unless copied elsewhere")
       } else if object.type == "table" {
         parts.append(
           "its rows are derived from the stored records; `\(command: "dolphin reindex")` recreates it"
