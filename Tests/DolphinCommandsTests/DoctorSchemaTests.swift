@@ -113,7 +113,13 @@ struct DoctorSchemaTests {
     try Self.edit(cli, "DROP TABLE legacy_import")
     let text = try cli.run(["doctor"])
     #expect(text.status == 5, "\(text.stdout)\(text.stderr)")
-    #expect(text.stdout.contains("  - table legacy_import is missing (schema step 0001-schema-v5-records creates it; the records it held went with it)\n"), "\(text.stdout)")
+    // Review 27, 7: said as it is — no table has its columns, as one renamed from it would.
+    #expect(
+      text.stdout.contains(
+        "  - table legacy_import is missing (schema step 0001-schema-v5-records creates it; no table has exactly its "
+          + "columns, as one renamed from it would: the records it held are not in the database unless copied elsewhere)\n"),
+      "\(text.stdout)")
+    #expect(!text.stdout.contains(#""OLD""#) && !text.stdout.contains(#""NAME""#), "no placeholder: \(text.stdout)")
     #expect(text.stdout.contains("Records: not run (it reads the tables missing above)"))
     #expect(text.stdout.contains("2. Recreate what is missing, empty, with the statements of the schema steps"))
     #expect(text.stdout.contains(cli.naming("`dolphin export --output ")), "\(text.stdout)")
@@ -188,6 +194,12 @@ struct DoctorSchemaTests {
     #expect(!status.stdout.contains("view recent"), "\(status.stdout)")
   }
 
+  /// The `sqlite3` commands doctor's advice gives, in order, as shown between backticks.
+  static func sqlite3Commands(_ report: String) -> [String] {
+    report.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+      .filter { $0.offset % 2 == 1 && $0.element.hasPrefix("sqlite3 ") }.map { String($0.element) }
+  }
+
   static func schema(_ doc: [String: Any]) throws -> [String: Any] {
     try #require(doc["schema"] as? [String: Any], "\(doc)")
   }
@@ -225,10 +237,17 @@ struct DoctorSchemaTests {
     try Self.edit(cli, "ALTER TABLE knowledge RENAME TO k_old; CREATE TABLE knowledge(id TEXT)")
     let text = try cli.run(["doctor"])
     #expect(text.status == 5, "\(text.stdout)\(text.stderr)")
+    // Review 27, 6: dolphin's indexes went along with the table renamed aside.
+    #expect(
+      text.stdout.contains("\nSchema: 3 missing, 1 with other columns, 1 table(s) or view(s) not created by dolphin (not a problem)\n"),
+      "\(text.stdout)")
     #expect(
       text.stdout.contains(
-        "\nSchema: 1 with other columns, 1 table(s) or view(s) not created by dolphin (not a problem)\n"
-          + "  - table knowledge has other columns than schema step 0001-schema-v5-records creates: it lacks rowid "
+        "  - index knowledge_updated is missing from table knowledge (schema step 0001-schema-v5-records creates it; "
+          + "the index of that name is on table k_old instead"), "\(text.stdout)")
+    #expect(
+      text.stdout.contains(
+        "  - table knowledge has other columns than schema step 0001-schema-v5-records creates: it lacks rowid "
           + "INTEGER PRIMARY KEY, kind TEXT NOT NULL, title TEXT NOT NULL,"), "\(text.stdout)")
     #expect(text.stdout.contains("; it has id TEXT where dolphin creates id TEXT NOT NULL (changed outside dolphin; "))
     #expect(text.stdout.contains("  note: table k_old was not created by dolphin"))
@@ -236,9 +255,11 @@ struct DoctorSchemaTests {
     #expect(text.stdout.contains("\nSearch index: not run\n"), "\(text.stdout)")
     #expect(!text.stdout.contains("Checks stopped"), "\(text.stdout)")
     #expect(text.stdout.contains("Doctor changed nothing. To recover:"), "\(text.stdout)")
-    let rename = #"ALTER TABLE "knowledge" RENAME TO "knowledge_replaced"; ALTER TABLE "OLD" RENAME TO "knowledge""#
+    // Review 27, 7: the real names, quoted, in a command to paste as it is.
+    let rename = #"ALTER TABLE "knowledge" RENAME TO "knowledge_replaced"; ALTER TABLE "k_old" RENAME TO "knowledge""#
     #expect(text.stdout.contains(rename), "\(text.stdout)")
-    #expect(text.stdout.contains("a backup made before the change"))
+    #expect(text.stdout.contains("table k_old, which dolphin did not create, has exactly the columns dolphin gives it"))
+    #expect(!text.stdout.contains(#""OLD""#), "\(text.stdout)")
     #expect(text.stdout.hasSuffix("Doctor: problems found.\n"))
 
     let doc = try Self.doctorJSON(cli, status: 5)
@@ -247,6 +268,7 @@ struct DoctorSchemaTests {
     #expect(changed.map { $0["table"] as? String } == ["knowledge"])
     #expect(changed.first?["step"] as? String == "0001-schema-v5-records")
     #expect(changed.first?["recreatedByReindex"] as? Bool == false)
+    #expect(changed.first?["renamedAs"] as? String == "k_old")
     let lacks = (changed.first?["missingColumns"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
     #expect(lacks.first == "rowid" && lacks.contains("title") && lacks.count == 11, "\(lacks)")
     let altered = try #require(changed.first?["alteredColumns"] as? [[String: Any]])
@@ -261,8 +283,13 @@ struct DoctorSchemaTests {
     #expect(list.stderr.contains(cli.naming("lacks a column that dolphin's schema creates")), "\(list.stderr)")
     #expect(list.stderr.contains(cli.naming("`dolphin doctor` names what changed")), "\(list.stderr)")
 
-    // The advice: put the former table back. What is left aside is a note only.
-    try Self.edit(cli, rename.replacingOccurrences(of: "\"OLD\"", with: "\"k_old\""))
+    // The advice, pasted into a shell as shown: the former table is back. What is left aside is a note only.
+    let commands = Self.sqlite3Commands(text.stdout)
+    #expect(commands.count == 1, "\(commands)")
+    for command in commands {
+      let run = try runProcess("/bin/sh", ["-c", command])
+      #expect(run.status == 0, "\(command): \(run.stderr)")
+    }
     let after = try cli.run(["doctor"])
     #expect(after.status == 0, "\(after.stdout)")
     #expect(after.stdout.contains("  note: table knowledge_replaced was not created by dolphin"))

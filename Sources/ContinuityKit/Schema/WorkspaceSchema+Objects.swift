@@ -167,12 +167,81 @@ extension WorkspaceSchema {
     return out
   }
 
+  /// The tables of the persisted search index, by name: an explicit list, not every table whose
+  /// name starts with `lexical_`, since a table of the user's own may (`lexical_notes`), and
+  /// erasing or repairing the index must never touch it (review 26-b, 9). A test checks the list
+  /// against the tables the schema steps create.
+  package static let lexicalTables: [String] = [
+    "lexical_stats", "lexical_document", "lexical_term", "lexical_posting", "lexical_trigram", "lexical_stale",
+  ]
+
   /// The tables whose rows are derived from the stored records, which `dolphin reindex`
-  /// recreates and fills when one is missing: the search index (`lexical_*`), the tag filter's
-  /// rows (`knowledge_tag`, from each item's tags) and the digests' evidence index
+  /// recreates and fills when one is missing: the search index (``lexicalTables``), the tag
+  /// filter's rows (`knowledge_tag`, from each item's tags) and the digests' evidence index
   /// (`digest_evidence`, from the ids each stored digest cites). A missing one loses nothing
-  /// stored.
+  /// stored. Names are compared as SQLite does, without regard to ASCII case.
   package static func isDerivedTable(_ name: String) -> Bool {
-    name.hasPrefix("lexical_") || name == "knowledge_tag" || name == "digest_evidence"
+    let name = name.lowercased()
+    return lexicalTables.contains(name) || name == "knowledge_tag" || name == "digest_evidence"
+  }
+
+  /// The tokens of a `CREATE INDEX` (or any) statement as `sqlite_master.sql` holds it, for
+  /// comparing two definitions: white space and comments dropped, identifiers and keywords
+  /// lower-cased and unquoted (`"task"`, `[task]`, `` `task` `` and `TASK` are one token: SQLite
+  /// quotes a table's new name in its indexes' SQL when `ALTER TABLE … RENAME` moves them),
+  /// string literals kept as written. Two statements with the same tokens define the same
+  /// object (review 26-b, 6).
+  package static func definitionTokens(_ sql: String) -> [String] {
+    var tokens: [String] = []
+    let chars = Array(sql.unicodeScalars)
+    var i = 0
+    func quoted(until close: Unicode.Scalar) -> String {
+      // From after the opening quote to the closing one; a doubled closing quote is one.
+      var out = String.UnicodeScalarView()
+      i += 1
+      while i < chars.count {
+        if chars[i] == close {
+          if close != "]", i + 1 < chars.count, chars[i + 1] == close {
+            out.append(close)
+            i += 2
+            continue
+          }
+          i += 1
+          break
+        }
+        out.append(chars[i])
+        i += 1
+      }
+      return String(out)
+    }
+    while i < chars.count {
+      let c = chars[i]
+      if c.properties.isWhitespace {
+        i += 1
+      } else if c == "-", i + 1 < chars.count, chars[i + 1] == "-" {
+        while i < chars.count, chars[i] != "\n" { i += 1 }
+      } else if c == "/", i + 1 < chars.count, chars[i + 1] == "*" {
+        i += 2
+        while i < chars.count, !(chars[i] == "*" && i + 1 < chars.count && chars[i + 1] == "/") { i += 1 }
+        i += 2
+      } else if c == "'" {
+        tokens.append("'" + quoted(until: "'"))
+      } else if c == "\"" || c == "`" || c == "[" {
+        tokens.append(quoted(until: c == "[" ? "]" : c).lowercased())
+      } else if c == "_" || c == "$" || c.properties.isAlphabetic || c.properties.numericType != nil {
+        var word = String.UnicodeScalarView()
+        while i < chars.count,
+          chars[i] == "_" || chars[i] == "$" || chars[i].properties.isAlphabetic || chars[i].properties.numericType != nil
+        {
+          word.append(chars[i])
+          i += 1
+        }
+        tokens.append(String(word).lowercased())
+      } else {
+        tokens.append(String(c))
+        i += 1
+      }
+    }
+    return tokens
   }
 }

@@ -82,12 +82,17 @@ extension WorkspaceTransaction {
     try setMeta("activeHandoffID", nil)
   }
 
-  /// Names of the persisted search-index tables (`lexical_*`), found in the schema so that
-  /// tables added by later migrations are included.
+  /// Names of the persisted search-index tables the database holds: those of
+  /// ``WorkspaceSchema/lexicalTables`` that are there (an older schema lacks the later ones).
+  /// Never another table whose name starts with `lexical_`: a user's own `lexical_notes` was
+  /// emptied by `dolphin erase --kind all` when this matched the prefix (review 26-b, 9).
   package func lexicalTables() throws(WorkspaceError) -> [String] {
     requireValid()
+    let names = WorkspaceSchema.lexicalTables
+    let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
     return try db.all(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lexical\\_%' ESCAPE '\\' ORDER BY name"
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (\(placeholders)) ORDER BY name",
+      names.map { .text($0) }
     ) { $0.text(0) }
   }
 
@@ -95,7 +100,9 @@ extension WorkspaceTransaction {
   /// is rebuilt from the records as they are written again.
   package func clearLexicalIndex() throws(WorkspaceError) {
     try requireWritable()
-    for table in try lexicalTables() where table != "lexical_stats" { try db.run("DELETE FROM \"\(table)\"") }
+    for table in try lexicalTables() where table != "lexical_stats" {
+      try db.run("DELETE FROM " + ShellWord.sqlIdentifier(table))
+    }
     // The statistics row stays (the index writers update it in place), reset to empty.
     if try lexicalTables().contains("lexical_stats") {
       try db.run("UPDATE lexical_stats SET document_count = 0, title_length = 0, tags_length = 0, content_length = 0")

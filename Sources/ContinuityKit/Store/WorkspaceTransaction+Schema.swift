@@ -1,8 +1,9 @@
 import Foundation
 
 /// How a workspace database's schema objects (`sqlite_master`) differ from those its applied
-/// schema steps create (``WorkspaceSchema/expectedObjects(applied:)``), by name, and how the
-/// columns of each table it holds differ from those the steps give it.
+/// schema steps create (``WorkspaceSchema/expectedObjects(applied:)``), by name (and, for an
+/// index, by its table and definition), and how the columns of each table it holds differ from
+/// those the steps give it.
 ///
 /// SQLite's integrity check passes on a database whose table was dropped or replaced by one
 /// with other columns (it is not damage to SQLite), yet every dolphin command that needs the
@@ -10,6 +11,32 @@ import Foundation
 /// may refuse them. Tables and views another program added are noted, not problems: dolphin
 /// neither reads nor writes them.
 public struct SchemaDifference: Sendable, Equatable, Codable {
+  /// An object the database holds under the name of a missing one the schema steps create
+  /// (SQLite keeps one name space for tables, views and indexes, without regard to ASCII case):
+  /// while it is there, the missing one cannot be created.
+  public struct NameHolder: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The object holding the name: dolphin's own index of that name on another table (`ALTER
+    /// TABLE … RENAME` takes a table's indexes along) or defined otherwise, or an object dolphin
+    /// did not create (a view named like a table, …).
+    public var object: SchemaObject
+    /// The table it is on (`sqlite_master.tbl_name`): its own name for a table or a view.
+    public var table: String
+    /// The statement that frees the name and loses nothing stored: `DROP INDEX` or `DROP VIEW`
+    /// (neither holds rows of its own), or for a table `ALTER TABLE … RENAME TO` a name nothing
+    /// holds, which keeps its rows. Identifiers quoted (``ShellWord/sqlIdentifier(_:)``).
+    public var freeingStatement: String
+
+    /// `object`, on `table`, freed by `freeingStatement`.
+    public init(object: SchemaObject, table: String, freeingStatement: String) {
+      self.object = object
+      self.table = table
+      self.freeingStatement = freeingStatement
+    }
+
+    /// E.g. `index knowledge_updated on table knowledge_old`, `view memory`.
+    public var description: String { object.type == "index" ? "\(object) on table \(table)" : object.description }
+  }
+
   /// A table or index (or any object) the applied steps create that the database lacks, with
   /// the step that creates it.
   public struct Missing: Sendable, Equatable, Codable, CustomStringConvertible {
@@ -18,23 +45,85 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
     public var step: String
     /// Whether `dolphin reindex` recreates it: a table whose rows it rebuilds from the stored
     /// records (the search index, the tag filter, the digests' evidence index:
-    /// ``WorkspaceSchema/isDerivedTable(_:)``), or an index, on a table that exists or that it
-    /// recreates. Nothing stored is lost with it.
+    /// ``WorkspaceSchema/isDerivedTable(_:)``), or an index, on a table that exists with the
+    /// columns its step gives it or that it recreates. Nothing stored is lost with it. Dolphin's
+    /// own index of the name elsewhere (``isMisplacedIndex``) is dropped first; an object dolphin
+    /// did not create holding the name (``nameHeldBy``) must be removed first, by hand: `dolphin
+    /// reindex` leaves it alone and fails while it is there.
     public var recreatedByReindex: Bool
     /// The statement that creates it, as the step does, on one line (white space runs
     /// collapsed): what recreates it empty.
     public var sql: String
+    /// The table it belongs to, as the step creates it: its own name for a table, the table an
+    /// index is on.
+    public var table: String
+    /// What holds its name, when something does (nil otherwise): dolphin's own index of that
+    /// name on another table or defined otherwise (review 26-b, 6), or an object dolphin did not
+    /// create, such as a view named like the table (review 26-b, 9), which must go first
+    /// (``NameHolder/freeingStatement``).
+    public var nameHeldBy: NameHolder?
+    /// For a missing table of records: a table dolphin did not create whose columns are exactly
+    /// those the step gives this one — what `ALTER TABLE knowledge RENAME TO knowledge_old`
+    /// leaves —, one holding this table's indexes first, then the first by name. Renaming it
+    /// back restores the table with its rows and indexes (review 26-b, 7). Nil when no table has
+    /// them.
+    public var renamedAs: String?
+
+    /// A missing object, as ``WorkspaceTransaction/schemaDifference()`` finds it.
+    public init(
+      object: SchemaObject, step: String, recreatedByReindex: Bool, sql: String, table: String,
+      nameHeldBy: NameHolder? = nil, renamedAs: String? = nil
+    ) {
+      self.object = object
+      self.step = step
+      self.recreatedByReindex = recreatedByReindex
+      self.sql = sql
+      self.table = table
+      self.nameHeldBy = nameHeldBy
+      self.renamedAs = renamedAs
+    }
+
+    /// Whether dolphin's own index of this name holds it: on another table, or defined otherwise.
+    public var isMisplacedIndex: Bool {
+      nameHeldBy.map { $0.object.type == object.type && $0.object.name.lowercased() == object.name.lowercased() } ?? false
+    }
+
+    /// Whether an object dolphin did not create holds this one's name.
+    public var isNameHeldByForeignObject: Bool { nameHeldBy != nil && !isMisplacedIndex }
 
     /// E.g. `table lexical_trigram is missing (schema step 0002-lexical-index creates it; …)`.
     public var description: String {
-      "\(object) is missing (" + (step.isEmpty ? "dolphin creates it first" : "schema step \(step) creates it")
-        + "; "
-        + (recreatedByReindex
-          ? (object.type == "index"
-            ? "nothing stored is lost; `\(command: "dolphin reindex")` recreates it"
-            : "its rows are derived from the stored records; `\(command: "dolphin reindex")` recreates it")
-          : "the records it held went with it")
-        + ")"
+      var parts = [step.isEmpty ? "dolphin creates it first" : "schema step \(step) creates it"]
+      if let holder = nameHeldBy {
+        if isMisplacedIndex {
+          parts.append(
+            holder.table.lowercased() == table.lowercased()
+              ? "the index of that name there is defined otherwise"
+              : "the index of that name is on table \(holder.table) instead, as renaming a table takes its indexes along")
+        } else {
+          parts.append("\(holder), which dolphin did not create, holds its name")
+        }
+      }
+      if object.type == "table" && !recreatedByReindex {
+        parts.append(
+          renamedAs.map {
+            "table \($0), which dolphin did not create, has exactly its columns: most likely it is this table "
+              + "renamed, with the records it held"
+          }
+            ?? "no table has exactly its columns, as one renamed from it would: the records it held are not in the "
+            + "database unless copied elsewhere")
+      } else if object.type == "table" {
+        parts.append(
+          "its rows are derived from the stored records; `\(command: "dolphin reindex")` recreates it"
+            + (isNameHeldByForeignObject ? " once that is gone" : ""))
+      } else if recreatedByReindex {
+        parts.append(
+          "nothing stored is lost; `\(command: "dolphin reindex")` recreates it"
+            + (isMisplacedIndex ? ", dropping that one" : isNameHeldByForeignObject ? " once that is gone" : ""))
+      } else {
+        parts.append("nothing stored is lost with it; it can be made again once table \(table) is as the schema steps make it")
+      }
+      return "\(object) is missing" + (isMisplacedIndex ? " from table \(table)" : "") + " (" + parts.joined(separator: "; ") + ")"
     }
   }
 
@@ -78,11 +167,17 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
     /// The statement that creates the table as the step does, on one line (white space runs
     /// collapsed).
     public var sql: String
+    /// For a table of records that lacks a column or declares one otherwise: a table dolphin
+    /// did not create whose columns are exactly those the step gives this one — most likely
+    /// the table this one replaced, renamed aside (`ALTER TABLE knowledge RENAME TO k_old;
+    /// CREATE TABLE knowledge(…)`) —, one holding this table's indexes first, then the first by
+    /// name (review 26-b, 7). Nil when no table has them.
+    public var renamedAs: String?
 
     /// A changed table, as ``WorkspaceTransaction/schemaDifference()`` finds it.
     public init(
       table: String, step: String, missingColumns: [SchemaColumn], unexpectedColumns: [SchemaColumn],
-      alteredColumns: [Altered], recreatedByReindex: Bool, sql: String
+      alteredColumns: [Altered], recreatedByReindex: Bool, sql: String, renamedAs: String? = nil
     ) {
       self.table = table
       self.step = step
@@ -91,6 +186,7 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
       self.alteredColumns = alteredColumns
       self.recreatedByReindex = recreatedByReindex
       self.sql = sql
+      self.renamedAs = renamedAs
     }
 
     /// How table `table`'s `actual` columns differ from the `expected` ones; nil when they do not.
@@ -142,6 +238,10 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
         + (recreatedByReindex
           ? "its rows are derived from the stored records; `\(command: "dolphin reindex")` recreates it"
           : "commands that read or write it may fail, and `dolphin export` carries only the columns dolphin created")
+        + (renamedAs.map {
+          "; table \($0), which dolphin did not create, has exactly the columns dolphin gives it: most likely the "
+            + "table it replaced, renamed aside, with its rows"
+        } ?? "")
         + ")"
     }
   }
@@ -153,26 +253,45 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
     /// it is on.
     public var table: String
     /// Whether it is a problem: a trigger (it runs inside dolphin's writes and may change or
-    /// refuse them) or an index (it slows dolphin's writes, and a UNIQUE one refuses some). A
-    /// table or a view is a note, not a problem: dolphin neither reads nor writes it.
+    /// refuse them) or an index (it slows dolphin's writes, and a UNIQUE one refuses some) on a
+    /// table dolphin creates, or any object holding the name of a missing one the schema steps
+    /// create (``holdsNameOf``). A table or a view, and a trigger or an index on a table dolphin
+    /// did not create, is a note, not a problem: dolphin neither reads nor writes it (review 26-b,
+    /// 8).
     public var isProblem: Bool
+    /// The missing object the schema steps create whose name this one holds (a view `memory`
+    /// where dolphin's table `memory` was): it cannot be created while this is there, and
+    /// dolphin's commands reach this one instead. Nil otherwise.
+    public var holdsNameOf: SchemaObject?
 
-    /// An object of `sqlite_master` on `table`; ``isProblem`` follows from its type.
-    public init(object: SchemaObject, table: String) {
+    /// An object of `sqlite_master` on `table`; ``isProblem`` follows from its type, whether
+    /// `table` is one the schema steps create (`onTableOfDolphin`), and `holdsNameOf`.
+    public init(object: SchemaObject, table: String, onTableOfDolphin: Bool = true, holdsNameOf: SchemaObject? = nil) {
       self.object = object
       self.table = table
-      self.isProblem = object.type != "table" && object.type != "view"
+      self.holdsNameOf = holdsNameOf
+      self.isProblem =
+        holdsNameOf != nil || (object.type != "table" && object.type != "view" && onTableOfDolphin)
     }
 
     /// E.g. `trigger block on table knowledge was not created by dolphin; it runs inside …`.
     public var description: String {
+      if let held = holdsNameOf {
+        return "\(object) was not created by dolphin and holds the name of dolphin's \(held), which is missing: "
+          + (held.type == "table"
+            ? "dolphin's commands that use table \(held.name) reach it instead, and fail"
+            : "the \(held.type) cannot be made while it is there")
+      }
       switch object.type {
-      case "trigger":
+      case "trigger" where isProblem:
         return "trigger \(object.name) on \(table) was not created by dolphin; it runs inside dolphin's writes to "
           + "\(table) and may change or refuse them"
-      case "index":
+      case "index" where isProblem:
         return "index \(object.name) on \(table) was not created by dolphin; it slows dolphin's writes to \(table), "
           + "and a UNIQUE one refuses some of them"
+      case "trigger", "index":
+        return "\(object) on \(table) was not created by dolphin; it is on a table dolphin did not create, which "
+          + "dolphin neither reads nor writes (not a problem)"
       default:
         return "\(object) was not created by dolphin; dolphin neither reads nor writes it, and `dolphin export` "
           + "does not carry it (not a problem)"
@@ -185,8 +304,9 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
   /// The tables the database holds whose columns differ from those the steps give them, in
   /// the order the steps create them.
   public var changed: [Changed]
-  /// What the database holds beyond the schema, sorted by name: problems (triggers, indexes)
-  /// and notes (tables, views), as ``Unexpected/isProblem`` says.
+  /// What the database holds beyond the schema, sorted by name: problems (triggers and indexes
+  /// on dolphin's tables, objects holding a missing one's name) and notes (tables, views, and
+  /// triggers and indexes on them), as ``Unexpected/isProblem`` says.
   public var unexpected: [Unexpected]
 
   /// A difference of `missing` objects, `changed` tables and `unexpected` objects (none by
@@ -201,34 +321,39 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
   public var isEmpty: Bool { missing.isEmpty && changed.isEmpty && unexpected.isEmpty }
 
   /// Whether any difference is a problem: something missing or changed, or a trigger or index
-  /// dolphin did not create. Tables and views added are notes only (``notes``).
+  /// dolphin did not create on one of its tables. Tables and views added, and triggers and
+  /// indexes on them, are notes only (``notes``).
   public var hasProblems: Bool { !missing.isEmpty || !changed.isEmpty || unexpected.contains(where: \.isProblem) }
 
   /// Whether `dolphin reindex` recreates everything missing (and something is missing).
   public var missingRecreatedByReindex: Bool { !missing.isEmpty && missing.allSatisfy(\.recreatedByReindex) }
 
   /// One line per problem: the missing objects, the changed tables, then the unexpected
-  /// triggers and indexes.
+  /// objects that are problems (``Unexpected/isProblem``).
   public var problems: [String] {
     missing.map(\.description) + changed.map(\.description) + unexpected.filter(\.isProblem).map(\.description)
   }
 
-  /// One line per table or view dolphin did not create: not a problem.
+  /// One line per table or view dolphin did not create, and per trigger or index on such a
+  /// table: not a problem.
   public var notes: [String] { unexpected.filter { !$0.isProblem }.map(\.description) }
 }
 
 extension WorkspaceTransaction {
   /// Compares `sqlite_master` with the objects the applied schema steps create
   /// (``WorkspaceSchema/expectedObjects(applied:)``): tables, indexes, triggers and views, by
-  /// type and name, and the columns of each expected table the database holds (`PRAGMA
-  /// table_info`) with those the steps give it (``SchemaDifference/Changed``). SQLite's own
-  /// objects (`sqlite_autoindex_…`, `sqlite_stat1`) are not compared. Reads only.
+  /// type and name (without regard to ASCII case, as SQLite takes names), each of dolphin's
+  /// indexes by the table it is on and its definition too (``WorkspaceSchema/definitionTokens(_:)``:
+  /// one of dolphin's names elsewhere is missing, its name held), and the columns of each
+  /// expected table the database holds (`PRAGMA table_info`) with those the steps give it
+  /// (``SchemaDifference/Changed``). SQLite's own objects (`sqlite_autoindex_…`,
+  /// `sqlite_stat1`) are not compared. Reads only.
   /// - Returns: the difference (empty when the schema is as dolphin made it); nil when the
   ///   database records a schema step this build does not know or has a newer
   ///   `PRAGMA user_version` (a newer dolphin's schema, which this build cannot judge).
   /// - Throws: storage errors.
   /// - Complexity: one read of `sqlite_master` and of `schema_migration`, and `PRAGMA
-  ///   table_info` of each expected table.
+  ///   table_info` of each expected table and of each table dolphin did not create.
   public func schemaDifference() throws(WorkspaceError) -> SchemaDifference? {
     requireValid()
     if try db.integer("PRAGMA user_version") > Int64(SchemaVersion.current) { return nil }
@@ -239,45 +364,118 @@ extension WorkspaceTransaction {
     if !applied.isSubset(of: known) { return nil }
     let expected = WorkspaceSchema.expectedObjects(applied: applied)
     let actual = try db.all(
-      "SELECT type, name, tbl_name FROM sqlite_master WHERE \(WorkspaceSchema.sqliteOwnedObjects) ORDER BY name, type"
-    ) { (object: SchemaObject(type: $0.text(0), name: $0.text(1)), table: $0.text(2)) }
-    let actualObjects = Set(actual.map(\.object))
-    let expectedObjects = Set(expected.map(\.object))
-    // A missing index is recreated by `reindex` when its table is there or is recreated too.
-    let recreatedTables = Set(
-      expected.filter { $0.object.type == "table" && WorkspaceSchema.isDerivedTable($0.object.name) }.map(\.object.name))
-    let missing = expected.filter { !actualObjects.contains($0.object) }.map { e in
-      SchemaDifference.Missing(
-        object: e.object, step: e.step,
-        recreatedByReindex: e.object.type == "table"
-          ? WorkspaceSchema.isDerivedTable(e.object.name)
-          : e.object.type == "index"
-            && (actualObjects.contains(SchemaObject(type: "table", name: e.table)) || recreatedTables.contains(e.table)),
-        sql: e.sql.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+      "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE \(WorkspaceSchema.sqliteOwnedObjects) ORDER BY name, type"
+    ) { (object: SchemaObject(type: $0.text(0), name: $0.text(1)), table: $0.text(2), sql: $0.text(3)) }
+    // SQLite compares names without regard to ASCII case, and so does this comparison.
+    func key(_ object: SchemaObject) -> SchemaObject { SchemaObject(type: object.type, name: object.name.lowercased()) }
+    let expectedKeys = Set(expected.map { key($0.object) })
+    let actualByKey = Dictionary(actual.map { (key($0.object), $0) }, uniquingKeysWith: { a, _ in a })
+    let quote = ShellWord.sqlIdentifier
+    // Dolphin's index by name, on another table (`ALTER TABLE task RENAME TO task_old` takes a
+    // table's indexes along) or defined otherwise, is not the index the step creates: it is
+    // missing, its name held (review 26-b, 6).
+    var misplaced: [SchemaObject: SchemaDifference.NameHolder] = [:]
+    for e in expected where e.object.type == "index" {
+      guard let a = actualByKey[key(e.object)] else { continue }
+      if a.table.lowercased() != e.table.lowercased()
+        || WorkspaceSchema.definitionTokens(a.sql) != WorkspaceSchema.definitionTokens(e.sql)
+      {
+        misplaced[key(e.object)] = SchemaDifference.NameHolder(
+          object: a.object, table: a.table, freeingStatement: "DROP INDEX " + quote(a.object.name))
+      }
     }
-    let unexpected = actual.filter { !expectedObjects.contains($0.object) }.map {
-      SchemaDifference.Unexpected(object: $0.object, table: $0.table)
-    }
+    let present = Set(actual.map { key($0.object) }).subtracting(misplaced.keys)
+    let dolphinTables = Set(expected.filter { $0.object.type == "table" }.map { $0.object.name.lowercased() })
+    let foreign = actual.filter { !expectedKeys.contains(key($0.object)) }
     // Each expected table there, column by column; a column a pending step adds is not foreign.
     let latest = Dictionary(
       WorkspaceSchema.expectedObjects(applied: known).filter { $0.object.type == "table" }.map { ($0.object.name, $0.columns) },
       uniquingKeysWith: { a, _ in a })
+    // The tables dolphin did not create, and their columns: one with exactly those of a
+    // missing or replaced table of records is most likely it, renamed (review 26-b, 7).
+    let foreignTables = try foreign.filter { $0.object.type == "table" }.map { t throws(WorkspaceError) in
+      (name: t.object.name, columns: try SchemaColumn.columns(ofTable: t.object.name, in: db))
+    }
+    func renamedAs(_ e: WorkspaceSchema.ExpectedObject) -> String? {
+      let candidates = foreignTables.filter { t in
+        SchemaDifference.Changed.compare(
+          table: e.object.name, step: e.step, sql: e.sql, expected: e.columns, actual: t.columns,
+          pending: latest[e.object.name] ?? []) == nil
+      }.map(\.name)
+      // Its indexes went along with it.
+      let holdingIndexes = Set(
+        expected.filter { $0.object.type == "index" && $0.table.lowercased() == e.object.name.lowercased() }
+          .compactMap { misplaced[key($0.object)]?.table.lowercased() })
+      return candidates.first { holdingIndexes.contains($0.lowercased()) } ?? candidates.first
+    }
     var changed: [SchemaDifference.Changed] = []
-    for e in expected where e.object.type == "table" && actualObjects.contains(e.object) {
+    for e in expected where e.object.type == "table" && present.contains(key(e.object)) {
       let columns = try SchemaColumn.columns(ofTable: e.object.name, in: db)
-      if let difference = SchemaDifference.Changed.compare(
+      if var difference = SchemaDifference.Changed.compare(
         table: e.object.name, step: e.step, sql: e.sql, expected: e.columns, actual: columns,
         pending: latest[e.object.name] ?? [])
       {
+        if !difference.recreatedByReindex && (!difference.missingColumns.isEmpty || !difference.alteredColumns.isEmpty) {
+          difference.renamedAs = renamedAs(e)
+        }
         changed.append(difference)
       }
+    }
+    // A missing index is recreated by `reindex` when its table is there with the columns its
+    // step gives it, or is recreated too.
+    let recreatedTables = Set(
+      expected.filter { $0.object.type == "table" && WorkspaceSchema.isDerivedTable($0.object.name) }
+        .map { $0.object.name.lowercased() })
+    let tablesLacking = Set(changed.filter { !$0.missingColumns.isEmpty }.map { $0.table.lowercased() })
+    // An object dolphin did not create holding the name of a missing one (a view `memory` where
+    // dolphin's table was, review 26-b, 9): tables, views and indexes share one name space,
+    // triggers have their own. What frees the name loses nothing stored: a table is renamed.
+    let taken = Set(actual.map { $0.object.name.lowercased() }).union(expected.map { $0.object.name.lowercased() })
+    func freeing(_ a: (object: SchemaObject, table: String, sql: String)) -> SchemaDifference.NameHolder {
+      guard a.object.type == "table" else {
+        return .init(object: a.object, table: a.table, freeingStatement: "DROP \(a.object.type.uppercased()) " + quote(a.object.name))
+      }
+      var aside = a.object.name + "_renamed"
+      var n = 2
+      while taken.contains(aside.lowercased()) {
+        aside = a.object.name + "_renamed_\(n)"
+        n += 1
+      }
+      return .init(
+        object: a.object, table: a.table, freeingStatement: "ALTER TABLE \(quote(a.object.name)) RENAME TO \(quote(aside))")
+    }
+    let foreignByName = Dictionary(
+      foreign.filter { $0.object.type != "trigger" }.map { ($0.object.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+    let missing = expected.filter { !present.contains(key($0.object)) }.map { e in
+      let table = e.table.lowercased()
+      return SchemaDifference.Missing(
+        object: e.object, step: e.step,
+        recreatedByReindex: e.object.type == "table"
+          ? WorkspaceSchema.isDerivedTable(e.object.name)
+          : e.object.type == "index"
+            && (recreatedTables.contains(table)
+              || present.contains(SchemaObject(type: "table", name: table)) && !tablesLacking.contains(table)),
+        sql: e.sql.split(whereSeparator: \.isWhitespace).joined(separator: " "),
+        table: e.table,
+        nameHeldBy: misplaced[key(e.object)]
+          ?? (e.object.type == "trigger" ? nil : foreignByName[e.object.name.lowercased()].map(freeing)),
+        renamedAs: e.object.type == "table" && !WorkspaceSchema.isDerivedTable(e.object.name) ? renamedAs(e) : nil)
+    }
+    let missingByName = Dictionary(
+      missing.filter { $0.object.type != "trigger" }.map { ($0.object.name.lowercased(), $0.object) },
+      uniquingKeysWith: { a, _ in a })
+    let unexpected = foreign.map { a in
+      SchemaDifference.Unexpected(
+        object: a.object, table: a.table, onTableOfDolphin: dolphinTables.contains(a.table.lowercased()),
+        holdsNameOf: a.object.type == "trigger" ? nil : missingByName[a.object.name.lowercased()])
     }
     return SchemaDifference(missing: missing, changed: changed, unexpected: unexpected)
   }
 
   /// Recreates the missing objects ``SchemaDifference/Missing/recreatedByReindex`` marks —
   /// tables of derived rows (``WorkspaceSchema/isDerivedTable(_:)``) and indexes — with the SQL
-  /// of the schema step that creates each, in this write transaction. A derived table whose
+  /// of the schema step that creates each, in this write transaction; dolphin's own index of
+  /// such a name on another table, or defined otherwise, is dropped first. A derived table whose
   /// columns differ (``SchemaDifference/Changed/recreatedByReindex``) is dropped first, with
   /// its indexes, and recreated so. `digest_evidence` is
   /// filled here from the stored digests; the search index and tag filter tables are left empty
@@ -285,7 +483,9 @@ extension WorkspaceTransaction {
   /// transaction). Nothing else is touched.
   /// - Returns: the objects recreated, in creation order (empty when none was missing or
   ///   changed).
-  /// - Throws: ``WorkspaceError/readOnly(file:reason:)`` in a read transaction; storage errors.
+  /// - Throws: ``WorkspaceError/readOnly(file:reason:)`` in a read transaction; storage errors,
+  ///   among them SQLite's refusal when an object dolphin did not create holds the name of one
+  ///   to recreate (``SchemaDifference/Missing/nameHeldBy``).
   @discardableResult
   package func recreateDerivedSchemaObjects() throws(WorkspaceError) -> [SchemaObject] {
     try requireWritable()
@@ -297,12 +497,18 @@ extension WorkspaceTransaction {
       try db.execute("DROP TABLE " + ShellWord.sqlIdentifier(table))
     }
     if !changed.isEmpty, let after = try schemaDifference() { difference = after }
-    let wanted = Set(difference.missing.filter(\.recreatedByReindex).map(\.object))
+    let wanted = Dictionary(
+      difference.missing.filter(\.recreatedByReindex).map { ($0.object, $0) }, uniquingKeysWith: { a, _ in a })
     guard !wanted.isEmpty else { return [] }
     let applied = Set(try db.all("SELECT name FROM schema_migration") { $0.text(0) })
     var recreated: [SchemaObject] = []
     // Creation order: a table before its indexes.
-    for e in WorkspaceSchema.expectedObjects(applied: applied) where wanted.contains(e.object) {
+    for e in WorkspaceSchema.expectedObjects(applied: applied) {
+      guard let missing = wanted[e.object] else { continue }
+      // Dolphin's own index of the name, on another table or defined otherwise (review 26-b, 6):
+      // an index holds nothing stored. An object dolphin did not create holding the name is
+      // left alone: the CREATE below fails on it, naming it (`dolphin doctor` says what frees it).
+      if missing.isMisplacedIndex, let holder = missing.nameHeldBy { try db.execute(holder.freeingStatement) }
       try db.execute(e.sql)
       if e.object == SchemaObject(type: "table", name: "lexical_stats") {
         // The one row every reader of the statistics expects (step 0002 inserts it).

@@ -233,10 +233,13 @@ enum Commands {
         Opens the workspace read-only and never repairs by overwriting (after a crash it first lets SQLite
         finish its own recovery, which restores the last committed state). Checks SQLite's integrity, that the
         schema holds the tables and indexes its applied schema steps create, each table with the columns they
-        give it (a table or index removed outside dolphin, a table replaced or altered to other columns, or a
-        trigger or index another program added, is a problem, named with what to do: `dolphin reindex` recreates
-        those derived from the records, and doctor removes nothing; a table or view another program added is
-        noted, not a problem, since dolphin neither reads nor writes it; schema in --json), dangling references,
+        give it, each of its indexes on its table as defined (a table or index removed outside dolphin, an index
+        left on a table renamed away or defined otherwise, a table replaced or altered to other columns, an
+        object holding a dolphin table's or index's name, or a trigger or index another program added to
+        dolphin's tables, is a problem, named with what to do: `dolphin reindex` recreates those derived from the
+        records, a table renamed away is named with the statement that renames it back, and doctor removes
+        nothing; a table or view another program added, and a trigger or index on such a table, is noted, not a
+        problem, since dolphin neither reads nor writes it; schema in --json), dangling references,
         that the search index agrees with the stored records (every knowledge item and
         memory indexed, no index entry without its record), and that it was made by this build's
         tokenizer. Upgrade work that the next search does by itself — rebuilding an index made by an
@@ -316,11 +319,16 @@ enum Commands {
         var pendingSchemaSteps: [String]?
         var integrityCheck: [String]?
         /// The schema objects the database lacks or holds beyond those its applied schema steps
-        /// create (`missing`: tables and indexes dropped outside dolphin; `unexpected`: triggers,
-        /// views, tables and indexes added, each with `isProblem`), and the tables whose columns
-        /// differ from those the steps give them (`changed`), each by name. Missing and changed
-        /// ones, and unexpected triggers and indexes, are problems; unexpected tables and views
-        /// are notes. `null` when not run (an interrupted first run, a newer dolphin's schema).
+        /// create (`missing`: tables and indexes dropped outside dolphin, or an index of dolphin's
+        /// name on another table or defined otherwise, with `table`, `nameHeldBy` — what holds
+        /// the name, with the `freeingStatement` that frees it — and, for a table of records,
+        /// `renamedAs`: a table with exactly its columns; `unexpected`: triggers, views, tables
+        /// and indexes added, each with `isProblem` and `holdsNameOf`), and the tables whose
+        /// columns differ from those the steps give them (`changed`, with `renamedAs`), each by
+        /// name. Missing and changed ones, unexpected triggers and indexes on dolphin's tables,
+        /// and objects holding a missing one's name, are problems; unexpected tables and views,
+        /// and triggers and indexes on them, are notes. `null` when not run (an interrupted
+        /// first run, a newer dolphin's schema).
         var schema: SchemaDifference?
         /// The legacy `workspace.json` in the workspace directory, when there is one: imported,
         /// pending (the next write imports it), changed (it differs from a legacy file imported
@@ -798,17 +806,24 @@ enum Commands {
         c.print("PRAGMA integrity_check: " + (report.integrityCheck.map { $0.prefix(10).joined(separator: "; ") } ?? notRun))
         if let schema = report.schema {
           let foreign = schema.unexpected.filter(\.isProblem).count
-          let notes = schema.unexpected.count - foreign
+          let noted = schema.unexpected.filter { !$0.isProblem }
+          let tablesNoted = noted.filter { $0.object.type == "table" || $0.object.type == "view" }.count
+          // Review 27, 8: an index or trigger on a table of the user's own is a note too.
+          let onThemNoted = noted.count - tablesNoted
+          let notes =
+            noted.isEmpty
+            ? nil
+            : "\(tablesNoted) table(s) or view(s) not created by dolphin"
+              + (onThemNoted == 0 ? "" : " and \(onThemNoted) index(es) or trigger(s) on them") + " (not a problem)"
           c.print(
             "Schema: "
               + (!schema.hasProblems
-                ? "every table and index the schema steps create, with their columns, and "
-                  + (notes == 0 ? "nothing else" : "\(notes) table(s) or view(s) not created by dolphin (not a problem)")
+                ? "every table and index the schema steps create, with their columns, and " + (notes ?? "nothing else")
                 : [
                   schema.missing.isEmpty ? nil : "\(schema.missing.count) missing",
                   schema.changed.isEmpty ? nil : "\(schema.changed.count) with other columns",
                   foreign == 0 ? nil : "\(foreign) not created by dolphin",
-                  notes == 0 ? nil : "\(notes) table(s) or view(s) not created by dolphin (not a problem)",
+                  notes,
                 ].compactMap { $0 }.joined(separator: ", ")))
           // Names come from sqlite_master, which another program wrote: one inert line each.
           for p in schema.problems { c.print("  - \(inert(escapingLineBreaks(p)))") }
@@ -841,7 +856,10 @@ enum Commands {
         let notRunForSchema =
           "not run (it reads the tables "
           + ((report.schema?.changed ?? []).isEmpty
-            ? "missing" : (report.schema?.missing ?? []).isEmpty ? "changed" : "missing or changed") + " above)"
+            ? "missing"
+            // An index missing beside a changed table (left on the table it replaced) is read by no check.
+            : !(report.schema?.missing ?? []).contains { $0.object.type == "table" } ? "changed" : "missing or changed")
+          + " above)"
         if let malformed = report.malformedRecords {
           let unknownNames = malformed.filter { WorkspaceTransaction.enumColumn($0.table, $0.column) != nil }.count
           let parts = [
@@ -1269,16 +1287,21 @@ enum Commands {
   }
 
   /// Doctor's advice for a schema that differs from what its applied steps create
-  /// (``SchemaDifference``): for missing search index or tag filter tables and missing indexes,
-  /// `dolphin reindex`; for a missing table of records, recreating it empty, then export and
+  /// (``SchemaDifference``), in the order it is to be followed: first, the statement that frees a
+  /// name an object dolphin did not create holds (a view named like a missing table: `DROP
+  /// VIEW`, review 26-b, 9); for a missing table of records that a table dolphin did not create
+  /// has exactly the columns of, the statement that renames that one back (review 26-b, 7); for
+  /// missing search index or tag filter tables and missing or misplaced indexes, `dolphin
+  /// reindex`; for a missing table of records no table has the columns of, recreating it empty
+  /// (after dropping dolphin's indexes of its name left on another table), then export and
   /// import into a new workspace directory (an export needs every table it reads; the rows the
   /// dropped table held are gone with it); for a derived table with other columns, `dolphin
   /// reindex`, which recreates it; for a table of records with other columns, what happened and
   /// how to get its rows back (renaming back the table it replaced, a backup or an earlier
   /// export), or the statement that removes a column dolphin did not create; for triggers and
-  /// indexes dolphin did not create, what they do and the statement that removes them (doctor
-  /// never removes anything). Tables and views another program added get no advice: they are
-  /// notes, named under Schema.
+  /// indexes dolphin did not create on its tables, what they do and the statement that removes
+  /// them (doctor never removes anything). Tables and views another program added, and
+  /// triggers and indexes on them, get no advice: they are notes, named under Schema.
   /// - Parameter checksStopped: whether the other checks did not run for a missing or changed
   ///   table.
   static func schemaAdvice(
@@ -1288,28 +1311,97 @@ enum Commands {
     let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
     let identifier = ShellWord.sqlIdentifier
     func names(_ objects: [SchemaObject]) -> String { objects.map(\.description).joined(separator: ", ") }
-    if schema.missingRecreatedByReindex {
+    func them(_ count: Int) -> String { count == 1 ? "it" : "them" }
+    // First: objects dolphin did not create holding a missing one's name (review 26-b, 9). Every
+    // other fix fails while they are there (CREATE and RENAME TO refuse a name taken).
+    var holders: [SchemaDifference.NameHolder] = []
+    for m in schema.missing where m.isNameHeldByForeignObject {
+      if let h = m.nameHeldBy, !holders.contains(h) { holders.append(h) }
+    }
+    if !holders.isEmpty {
+      let blocked = schema.missing.filter(\.isNameHeldByForeignObject).map(\.object)
+      let one = holders.count == 1
+      let renamesTable = holders.contains { $0.object.type == "table" }
       advice.append(
-        "The database lacks \(names(schema.missing.map(\.object))), removed outside dolphin (SQLite's integrity check "
-          + "does not see a missing table or index). Nothing stored is lost: what "
-          + (schema.missing.count == 1 ? "it holds is" : "they hold is") + " derived from the records. "
-          + "`\(command: "dolphin reindex")` recreates " + (schema.missing.count == 1 ? "it" : "them")
-          + " and fills " + (schema.missing.count == 1 ? "it" : "them") + " from the records (rebuilding the search "
-          + "index); then run `\(command: "dolphin doctor")` again. Until then commands that need "
-          + (schema.missing.count == 1 ? "it" : "them") + " fail or are slower. Nothing was changed.")
-    } else if !schema.missing.isEmpty {
-      let lost = schema.missing.filter { !$0.recreatedByReindex }
+        "The database holds \(names(holders.map(\.object))), which dolphin did not create, under the name of "
+          + "dolphin's \(names(blocked)), which " + (blocked.count == 1 ? "is" : "are") + " missing: dolphin's "
+          + "commands reach " + them(holders.count) + " instead, and nothing can be made under "
+          + (one ? "that name" : "those names") + " while " + (one ? "it is" : "they are") + " there. Doctor "
+          + "leaves " + them(holders.count) + " alone. Free the name" + (one ? "" : "s") + " first ("
+          + (renamesTable
+            ? "a view or an index holds no rows of its own, and a table is renamed aside with its rows"
+            : "a view or an index holds no rows of its own: nothing stored is lost") + "): `" + sqlite3
+          + ShellWord.sqlArgument(holders.map(\.freeingStatement).joined(separator: "; "))
+          + "`; then follow the advice below.")
+    }
+    // Tables of records renamed away (review 26-b, 7): renaming each back restores its rows and
+    // dolphin's indexes on it, which went along with it.
+    let renamed = schema.missing.filter { $0.object.type == "table" && $0.renamedAs != nil }
+    if !renamed.isEmpty {
+      let one = renamed.count == 1
+      let found = renamed.map { m in
+        "table \(m.renamedAs ?? ""), which dolphin did not create, has exactly the columns of the missing table \(m.object.name)"
+      }.joined(separator: "; ")
+      advice.append(
+        found.prefix(1).uppercased() + found.dropFirst() + ": most likely " + (one ? "it is that table" : "each is that table")
+          + " renamed (`ALTER TABLE … RENAME TO`), with the records it held and dolphin's indexes on it. Nothing was "
+          + "changed. Renaming " + (one ? "it" : "each") + " back restores " + them(renamed.count) + ": `" + sqlite3
+          + ShellWord.sqlArgument(
+            renamed.map { "ALTER TABLE \(identifier($0.renamedAs ?? "")) RENAME TO \(identifier($0.object.name))" }
+              .joined(separator: "; "))
+          + "`; then run `\(command: "dolphin doctor")` again, which names anything still missing.")
+    }
+    // Indexes on those tables come back with them; those on a table lacking columns are the
+    // changed table's advice (below).
+    let renamedTables = Set(renamed.map { $0.object.name.lowercased() })
+    let lackingTables = Set(schema.changed.filter { !$0.missingColumns.isEmpty }.map { $0.table.lowercased() })
+    let rest = schema.missing.filter { m in
+      !(m.object.type == "table" && m.renamedAs != nil)
+        && !(m.object.type == "index"
+          && (renamedTables.contains(m.table.lowercased()) || lackingTables.contains(m.table.lowercased())))
+    }
+    let misplaced = rest.filter(\.isMisplacedIndex)
+    let removed =
+      misplaced.isEmpty
+      ? "removed outside dolphin"
+      : misplaced.count == rest.count
+        ? "as dolphin's index of " + (misplaced.count == 1 ? "that name" : "each name")
+          + " is on another table (renaming a table takes its indexes along) or defined otherwise"
+        : "removed outside dolphin or, for an index, left on another table (renaming a table takes its indexes "
+          + "along) or defined otherwise"
+    if !rest.isEmpty && rest.allSatisfy(\.recreatedByReindex) {
+      let n = rest.count
+      advice.append(
+        "The database lacks \(names(rest.map(\.object))), \(removed); SQLite's integrity check "
+          + "does not see a missing table or index. Nothing stored is lost: what "
+          + (n == 1 ? "it holds is" : "they hold is") + " derived from the records. "
+          + (holders.isEmpty ? "" : "Once the name is free (above), ")
+          + "`\(command: "dolphin reindex")` recreates " + them(n) + " and fills " + them(n) + " from the records ("
+          + (misplaced.isEmpty ? "" : "dropping dolphin's index of that name where it is, and ")
+          + "rebuilding the search index); then run `\(command: "dolphin doctor")` again. Until then commands that need "
+          + them(n) + " fail or are slower. Nothing was changed.")
+    } else if !rest.isEmpty {
+      let lost = rest.filter { !$0.recreatedByReindex }
+      let lostTables = lost.filter { $0.object.type == "table" }
       let file = unusedPath(first: directory + ".export.json")
       let fresh = unusedPath(first: directory + ".new")
       advice += [
-        "The database lacks \(names(lost.map(\.object))), removed outside dolphin (SQLite's integrity check does not "
-          + "see a missing table), so every command that needs " + (lost.count == 1 ? "it" : "them") + " fails"
-          + (checksStopped ? ", and the other checks, which read " + (lost.count == 1 ? "it" : "them") + ", did not run" : "")
-          + ". The rows such a table held went with it (an earlier export or a backup may still have them); the other "
-          + "tables are intact. Nothing was changed. To recover:",
+        "The database lacks \(names(lost.map(\.object))), \(removed); SQLite's integrity check does not "
+          + "see a missing table. Every command that needs " + them(lost.count) + " fails"
+          + (checksStopped ? ", and the other checks, which read " + them(lost.count) + ", did not run" : "") + ". "
+          + (lostTables.isEmpty
+            ? ""
+            : "No table in the database has exactly " + (lostTables.count == 1 ? "its columns" : "the columns of any of them")
+              + ", as one renamed from " + (lostTables.count == 1 ? "it" : "one") + " would, so the rows "
+              + (lostTables.count == 1 ? "it" : "they") + " held are not in the database unless copied elsewhere "
+              + "(an earlier export or a backup may still have them); ")
+          + "the other tables are intact. Nothing was changed. To recover:",
         "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
         "2. Recreate what is missing, empty, with the statements of the schema steps (this adds, and changes nothing "
-          + "stored): `" + sqlite3 + ShellWord.sqlArgument(schema.missing.map(\.sql).joined(separator: "; ")) + "`.",
+          + "stored" + (misplaced.isEmpty ? "" : "; dolphin's indexes of those names left elsewhere are dropped first")
+          + "): `" + sqlite3
+          + ShellWord.sqlArgument(
+            (misplaced.compactMap(\.nameHeldBy?.freeingStatement) + rest.map(\.sql)).joined(separator: "; ")) + "`.",
         "3. Run `\(command: "dolphin doctor")` again: it then runs every check, and names what still refers to the rows "
           + "the table held (a digest citing them, the search index) with the fix for each.",
         "4. Then, for a workspace whose schema dolphin made itself, export it and import the export into a new "
@@ -1320,14 +1412,11 @@ enum Commands {
           + "--workspace " + ShellWord.quoted(fresh) + ". (The import refuses a record that refers to one that is "
           + "gone: fix what step 3 names first.)",
       ]
-      if schema.unexpected.contains(where: { $0.object.type == "table" }) {
-        advice.append(
-          "If a table dolphin did not create (named above) is a missing table renamed, renaming it back instead of "
-            + "step 2 keeps its rows: `" + sqlite3 + ShellWord.sqlArgument("ALTER TABLE \"OLD\" RENAME TO \"NAME\"") + "`.")
-      }
     }
     advice += changedTableAdvice(schema, checksStopped: checksStopped, directory, databasePath)
-    let triggers = schema.unexpected.filter { $0.object.type == "trigger" }
+    // Those on tables dolphin did not create are notes (review 26-b, 8), and those holding a
+    // missing one's name are freed above: no advice here.
+    let triggers = schema.unexpected.filter { $0.isProblem && $0.holdsNameOf == nil && $0.object.type == "trigger" }
     if !triggers.isEmpty {
       advice.append(
         "The database holds \(names(triggers.map(\.object))), which dolphin did not create (dolphin creates no trigger): "
@@ -1336,8 +1425,7 @@ enum Commands {
           + "them. Doctor leaves it alone. Unless it is there on purpose, remove it: `" + sqlite3
           + ShellWord.sqlArgument(triggers.map { "DROP TRIGGER \(identifier($0.object.name))" }.joined(separator: "; ")) + "`.")
     }
-    // Tables and views are notes (dolphin neither reads nor writes them): no advice.
-    let others = schema.unexpected.filter { $0.isProblem && $0.object.type != "trigger" }
+    let others = schema.unexpected.filter { $0.isProblem && $0.holdsNameOf == nil && $0.object.type == "index" }
     if !others.isEmpty {
       advice.append(
         "The database holds \(names(others.map(\.object))), which dolphin did not create: "
@@ -1345,8 +1433,7 @@ enum Commands {
           + "Doctor leaves " + (others.count == 1 ? "it" : "them") + " alone. Unless "
           + (others.count == 1 ? "it is" : "they are") + " there on purpose, remove "
           + (others.count == 1 ? "it" : "them") + ": `" + sqlite3
-          + ShellWord.sqlArgument(
-            others.map { "DROP \($0.object.type.uppercased()) \(identifier($0.object.name))" }.joined(separator: "; "))
+          + ShellWord.sqlArgument(others.map { "DROP INDEX \(identifier($0.object.name))" }.joined(separator: "; "))
           + "`.")
     }
     return advice
@@ -1390,25 +1477,50 @@ enum Commands {
             + "refuses dolphin's writes. "
           : "Every command that reads or writes a column " + (lacking.count == 1 ? "it lacks" : "they lack")
             + " fails" + (checksStopped ? ", and the other checks, which read them, did not run" : "")
-            + "; what dolphin stored in such a column is not in the database any more (a table renamed aside, "
-            + "a backup or an earlier export may still hold it). ")
+            + "; what dolphin stored in such a column is not in " + (lacking.count == 1 ? "that table" : "those tables")
+            + " any more ("
+            + (lacking.allSatisfy { $0.renamedAs != nil }
+              ? "the table " + (lacking.count == 1 ? "it" : "each") + " replaced, renamed aside, most likely holds it"
+              : lacking.contains { $0.renamedAs != nil }
+                ? "a table renamed aside (named below), a backup or an earlier export may still hold it"
+                : "a backup or an earlier export may still hold it") + "). ")
         + "Doctor changed nothing. To recover:",
       "1. Stop every dolphin process (CLI, `dolphin mcp`) using this workspace.",
       "2. Copy the whole directory \(directory) (including workspace.sqlite-wal and -shm) somewhere safe.",
     ]
+    // Names nothing holds, for the replacement put aside: neither an object in the database nor
+    // one dolphin's schema creates.
+    var taken = Set(schema.unexpected.map { $0.object.name.lowercased() })
+    taken.formUnion(
+      WorkspaceSchema.expectedObjects(applied: Set(WorkspaceSchema.steps.map(\.name))).map { $0.object.name.lowercased() })
     var n = 3
     for c in lacking {
-      steps.append(
-        "\(n). For table \(c.table): if its former table was renamed aside (a table dolphin did not create, "
-          + "named above, may be it), put it back, which keeps its rows: `" + sqlite3
-          + ShellWord.sqlArgument(
-            "ALTER TABLE \(identifier(c.table)) RENAME TO \(identifier(c.table + "_replaced")); "
-              + "ALTER TABLE \"OLD\" RENAME TO \(identifier(c.table))")
-          + "` (OLD being its name). Otherwise its rows are only in a backup made before the change (restore it) or "
-          + "an earlier export: import that into a new directory, `"
-          + SuggestedCommand("dolphin import FILE").naming(workspace: fresh) + "`, and use it by moving "
-          + ShellWord.quoted(directory) + " aside and " + ShellWord.quoted(fresh) + " into its place (what was "
-          + "stored after that export is not in it).")
+      if let former = c.renamedAs {
+        // Review 27, 7: the real names, not placeholders to fill in.
+        var aside = c.table + "_replaced"
+        var k = 2
+        while taken.contains(aside.lowercased()) {
+          aside = c.table + "_replaced_\(k)"
+          k += 1
+        }
+        taken.insert(aside.lowercased())
+        steps.append(
+          "\(n). For table \(c.table): table \(former), which dolphin did not create, has exactly the columns dolphin "
+            + "gives it: most likely the table it replaced, renamed aside, with its rows and dolphin's indexes on it. Put "
+            + "it back, keeping the replacement aside as \(aside): `" + sqlite3
+            + ShellWord.sqlArgument(
+              "ALTER TABLE \(identifier(c.table)) RENAME TO \(identifier(aside)); "
+                + "ALTER TABLE \(identifier(former)) RENAME TO \(identifier(c.table))")
+            + "`.")
+      } else {
+        steps.append(
+          "\(n). For table \(c.table): no table in the database has exactly the columns dolphin gives it, as its former "
+            + "table renamed aside would, so what dolphin stored in the columns it lacks or declares otherwise is only "
+            + "in a backup made before the change (restore it) or an earlier export: import that into a new directory, `"
+            + SuggestedCommand("dolphin import FILE").naming(workspace: fresh) + "`, and use it by moving "
+            + ShellWord.quoted(directory) + " aside and " + ShellWord.quoted(fresh) + " into its place (what was "
+            + "stored after that export is not in it).")
+      }
       n += 1
     }
     for c in onlyAdded {

@@ -200,7 +200,7 @@ extension KnowledgeEngine {
       add("clearActiveHandoff", try tx.activeHandoffID() == nil ? 0 : 1, "clear the active-handoff marker")
       add("resetSettings", try tx.hasStoredSettings() ? 1 : 0, "reset the settings to their defaults")
       let indexed = try tx.lexicalTables().isEmpty ? 0 : 1
-      add("clearSearchIndex", indexed, "empty the search index (every lexical_* table)")
+      add("clearSearchIndex", indexed, "empty the search index (dolphin's own lexical_* tables; no other table)")
       files = try eraseFiles(tx, directory: directory)
     }
     // Said before the user confirms (review, s16: only the verification afterwards mentioned

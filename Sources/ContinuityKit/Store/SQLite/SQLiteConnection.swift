@@ -188,6 +188,15 @@ package final class SQLiteConnection {
       cause =
         "a table of the workspace lacks a column that dolphin's schema creates (changed outside dolphin); "
         + "`\(command: "dolphin doctor")` names what changed and how to recover"
+    } else if primary == SQLITE_ERROR,
+      sqliteMessage.hasPrefix("there is already ") || sqliteMessage.hasSuffix(" already exists")
+        || sqliteMessage.hasSuffix(" because it is a view")
+    {
+      // Review 27, 9: an object another program made holds the name of one dolphin's schema
+      // creates (a view `memory` where the table was), so dolphin cannot make it or write there.
+      cause =
+        "an object that dolphin did not create holds the name of one that dolphin's schema creates; "
+        + "`\(command: "dolphin doctor")` names it and what frees the name"
     } else if code == 1811 {  // SQLITE_CONSTRAINT_TRIGGER: RAISE(ABORT, …) in a trigger
       // dolphin creates no trigger: another program (or sqlite3) added the one that refused.
       cause =
