@@ -508,9 +508,9 @@ final class CommandContext {
   /// Nothing else is written: a search index built with another tokenizer version is left for
   /// the first operation that ranks (see ``engine(_:)``).
   ///
-  /// `erasesLegacyFiles`: the command is `erase --kind all`, which removes a legacy file its
-  /// write imports (``WorkspaceOpening/afterOpen(store:directory:console:program:erasesLegacyFiles:)``).
-  func openStore(_ access: WorkspaceAccess, erasesLegacyFiles: Bool = false) throws -> SQLiteWorkspaceStore {
+  /// `legacyFile`: what the command does itself with a legacy `workspace.json`
+  /// (``WorkspaceOpening/afterOpen(store:directory:console:program:legacyFile:)``).
+  func openStore(_ access: WorkspaceAccess, legacyFile: LegacyFileUse = .none) throws -> SQLiteWorkspaceStore {
     let directory = workspaceDirectory
     try Commands.requireNoSymbolicLinkInTheWay(
       of: directory.path, option: workspaceOption, consequence: "nothing was read or created")
@@ -523,17 +523,27 @@ final class CommandContext {
     }) {
     case .success(let s): store = s
     case .failure(.noWorkspace(let path)) where FileManager.default.fileExists(atPath: legacy.path):
+      // Said only of a file the first write can import (review 27-a, 5: an empty or damaged
+      // one was promised to be imported, and the migrate suggested failed).
+      let status = try KnowledgeEngine.legacyFileStatus(in: directory, store: nil, now: Date())
+      if let status, status.state != "pending" {
+        throw CLIError.notFound(
+          "no workspace database at \(path) yet, and the legacy \(KnowledgeEngine.legacyFileName) the directory holds "
+            + "cannot be imported: " + (status.reason ?? "?") + (status.reason?.hasSuffix(".") == true ? "" : ".")
+            + " Nothing was created")
+      }
+      let migrate = SuggestedCommand("dolphin migrate \(legacy.standardizedFileURL.path)")
+        .naming(workspace: directory.standardizedFileURL.path)
       throw CLIError.notFound(
         "no workspace database at \(path) yet: the directory holds a legacy \(KnowledgeEngine.legacyFileName), "
-          + "which the first command that stores something imports (e.g. `\(command: "dolphin migrate \(legacy.path)")`); "
-          + "nothing was created")
+          + "which the first command that stores something imports (e.g. `\(migrate)`); nothing was created")
     case .failure(.noWorkspace(let path))
     where FileManager.default.fileExists(atPath: directory.appendingPathComponent(SQLiteWorkspaceStore.fileName).path):
       // A database file without any schema: a first run interrupted before its first step.
       throw CLIError.noWorkspaceYet(
         "no workspace at \(path) yet: its \(SQLiteWorkspaceStore.fileName) holds no schema (a first run that was "
           + "interrupted leaves it so); nothing was read or written. The first command that stores something "
-          + "(e.g. `\(command: "dolphin capture")`) completes it")
+          + "(e.g. `\(command: "dolphin capture KIND TITLE")`) completes it")
     case .failure(let error) where SQLiteWorkspaceStore.openFailure(error, directory: directory) == .permissionDenied:
       // SQLite's "unable to open database file; nothing was written" says neither why nor what
       // to do, and a read writes nothing anyway: say what `doctor` says.
@@ -554,7 +564,7 @@ final class CommandContext {
     try WorkspaceOpening.checkPendingUpgrade(of: store, console: console, program: "dolphin")
     if access != .read {
       try WorkspaceOpening.afterOpen(
-        store: store, directory: directory, console: console, erasesLegacyFiles: erasesLegacyFiles)
+        store: store, directory: directory, console: console, legacyFile: legacyFile)
     }
     return store
   }
@@ -563,8 +573,8 @@ final class CommandContext {
   /// finds the search index made by another tokenizer version, the engine rebuilds it (or
   /// searches in memory) and the notice goes to standard error
   /// (``WorkspaceOpening/searchIndexNotices(console:program:)``).
-  func engine(_ access: WorkspaceAccess) throws -> KnowledgeEngine {
-    engine(over: try openStore(access))
+  func engine(_ access: WorkspaceAccess, legacyFile: LegacyFileUse = .none) throws -> KnowledgeEngine {
+    engine(over: try openStore(access, legacyFile: legacyFile))
   }
 
   /// An engine for a command that plans a change, shows the plan and then applies it (erase,
@@ -576,8 +586,8 @@ final class CommandContext {
   /// failed every confirmed attempt as a change by "another process", and erase --yes erased
   /// records no plan had shown (review 18-c, C2); importing it before planning imported it for
   /// commands that then found no such record or were declined (review 18-d, M4).
-  func engineForPlannedChange(_ access: WorkspaceAccess, erasesLegacyFiles: Bool = false) throws -> KnowledgeEngine {
-    let store = try openStore(access, erasesLegacyFiles: erasesLegacyFiles)
+  func engineForPlannedChange(_ access: WorkspaceAccess, legacyFile: LegacyFileUse = .none) throws -> KnowledgeEngine {
+    let store = try openStore(access, legacyFile: legacyFile)
     store.readsIncludeWritePreamble = true
     return engine(over: store)
   }

@@ -154,7 +154,7 @@ struct LegacyChangedFileTests {
     #expect(again.status == 0, "\(again.stderr)")
     #expect(again.stdout.contains("0 conversations, 0 messages, 0 memories, 1 tasks"), "\(again.stdout)")
     #expect(again.stdout.contains("Held already, left as they are: 2 conversations, 5 messages, 3 memories, 2 tasks"), "\(again.stdout)")
-    #expect(again.stdout.contains("the workspace's settings were kept"), "\(again.stdout)")
+    #expect(again.stdout.contains("The workspace's own settings were kept"), "\(again.stdout)")
     #expect(try Self.count(second, ["task", "list"], "tasks") == 3)
     // Recorded now: migrate without --again says it was imported before.
     let once = try runDolphin(["migrate", file, "--workspace", second.path])

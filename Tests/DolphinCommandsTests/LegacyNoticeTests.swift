@@ -30,22 +30,69 @@ struct LegacyNoticeTests {
     return try #require(object["legacyFile"] as? [String: Any])
   }
 
-  @Test("a workspace.json put into a workspace in use imports its records but leaves the workspace's settings (review 26-b, 3)")
+  /// A workspace whose settings came from an import (assistant name `Flipper`, from the v2
+  /// fixture, by way of an export), with no legacy import of its own.
+  static func workspaceWithOwnSettings(_ dir: TemporaryDirectory) throws -> URL {
+    let source = dir.appending("source"), export = dir.appending("export.json"), ws = dir.appending("ws")
+    #expect(try runDolphin(["migrate", fixtures.appendingPathComponent("workspace-v2.json").path, "--workspace", source.path]).status == 0)
+    #expect(try runDolphin(["export", "--output", export.path, "--workspace", source.path]).status == 0)
+    let imported = try runDolphin(["import", export.path, "--yes", "--workspace", ws.path])
+    #expect(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
+    #expect(try settings(ws)["assistantName"] as? String == "Flipper")
+    return ws
+  }
+
+  @Test("a workspace.json put into a workspace with settings of its own imports its records but leaves those settings (review 26-b, 3)")
   func foreignFileKeepsSettings() throws {
     let dir = TemporaryDirectory("legacy-foreign-settings")
     defer { dir.remove() }
-    let ws = try Self.workspaceInUse(dir)
-    #expect(try Self.settings(ws)["responseStyle"] as? String == "balanced")
-    // The v4 fixture's settings: responseStyle detailed, calendar access on.
+    let ws = try Self.workspaceWithOwnSettings(dir)
+    // The v4 fixture's settings: assistant Dolphin, responseStyle detailed, calendar access on.
     try FileManager.default.copyItem(
       at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: ws.appendingPathComponent("workspace.json"))
     let r = try runDolphin(["capture", "fact", "second", "--workspace", ws.path])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stderr.contains("notice: imported legacy workspace.json (schema v4): 2 conversations"), "\(r.stderr)")
-    #expect(r.stderr.contains("the workspace's settings were kept (it was in use)"), "\(r.stderr)")
+    #expect(r.stderr.contains("the workspace's own settings were kept; the file's (assistant name, response style, calendar access) were not imported"), "\(r.stderr)")
     let settings = try Self.settings(ws)
-    #expect(settings["responseStyle"] as? String == "balanced")
+    #expect(settings["assistantName"] as? String == "Flipper")
     #expect(settings["calendarAccessEnabled"] as? Bool == false)
+  }
+
+  @Test("a workspace in use whose settings are the defaults takes the file's (review 27-a, 3: lost after a failed first import)")
+  func defaultSettingsTakeTheFiles() throws {
+    let dir = TemporaryDirectory("legacy-default-settings")
+    defer { dir.remove() }
+    let ws = try Self.workspaceInUse(dir)
+    try FileManager.default.copyItem(
+      at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: ws.appendingPathComponent("workspace.json"))
+    let r = try runDolphin(["capture", "fact", "second", "--workspace", ws.path])
+    #expect(r.status == 0 && !r.stderr.contains("settings were kept"), "\(r.stderr)")
+    let settings = try Self.settings(ws)
+    #expect(settings["responseStyle"] as? String == "detailed")
+    #expect(settings["calendarAccessEnabled"] as? Bool == true)
+  }
+
+  @Test("migrate into a workspace with settings of its own keeps them and says so, in text and JSON (review 27-a, 4)")
+  func migrateKeepsOwnSettings() throws {
+    let dir = TemporaryDirectory("legacy-migrate-settings")
+    defer { dir.remove() }
+    let ws = try Self.workspaceWithOwnSettings(dir)
+    let file = Self.fixtures.appendingPathComponent("workspace-v4.json").path
+    let text = try runDolphin(["migrate", file, "--workspace", ws.path])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdout.contains("The workspace's own settings were kept; the file's (assistant name, response style, calendar access) were not imported."), "\(text.stdout)")
+    #expect(try Self.settings(ws)["assistantName"] as? String == "Flipper")
+    // Into a new workspace: imported, and said so.
+    let fresh = try runDolphin(["migrate", file, "--json", "--workspace", dir.appending("fresh").path])
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(fresh.stdout.utf8)) as? [String: Any])
+    #expect(report["settingsKept"] as? Bool == false)
+    #expect((report["imported"] as? [String: Any])?["settings"] as? Int == 1)
+    let again = try runDolphin(["migrate", Self.fixtures.appendingPathComponent("workspace-v2.json").path, "--json", "--workspace", dir.appending("fresh").path])
+    let kept = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+    #expect(kept["settingsKept"] as? Bool == true, "\(again.stdout)")
+    #expect(try Self.settings(dir.appending("fresh"))["responseStyle"] as? String == "detailed")
+    #expect(try Self.settings(dir.appending("fresh"))["assistantName"] as? String == "Dolphin")
   }
 
   @Test("into a new workspace directory the file's settings are imported")
@@ -70,8 +117,9 @@ struct LegacyNoticeTests {
     let r = try runDolphin(["capture", "fact", "second", "--workspace", ws.path])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stderr.contains("declares schemaVersion 99"), "\(r.stderr)")
-    #expect(r.stderr.contains("written by a newer Dolphin"), "\(r.stderr)")
+    #expect(r.stderr.contains("written by a newer Dolphin than this build knows"), "\(r.stderr)")
     #expect(!r.stderr.contains("Fix the file"), "\(r.stderr)")
+    #expect(r.stderr.contains("so this build cannot import it"), "\(r.stderr)")
     #expect(r.stderr.contains("The command went on without it; the next dolphin process that writes here tries it again"), "\(r.stderr)")
   }
 
@@ -134,13 +182,104 @@ struct LegacyNoticeTests {
     #expect(capture.status == 0 && capture.stderr.contains("was not imported"), "\(capture.stderr)")
     let doctor = try runDolphin(["doctor", "--workspace", ws.path])
     #expect(doctor.stdout.contains("Legacy workspace.json: cannot be imported"), "\(doctor.stdout)")
-    #expect(doctor.stdout.contains("legacy-backups"), "\(doctor.stdout)")
+    #expect(doctor.stdout.contains("legacy-backups: not a directory of this user's"), "\(doctor.stdout)")
+    #expect(!doctor.stdout.contains("run the command again"), "\(doctor.stdout)")
     #expect(try Self.legacyState(ws)["state"] as? String == "notImportable")
     // Moved aside as the reason says: pending, then imported by the next write.
     try FileManager.default.removeItem(at: ws.appendingPathComponent("legacy-backups"))
     #expect(try Self.legacyState(ws)["state"] as? String == "pending")
     #expect(try runDolphin(["capture", "fact", "third", "--workspace", ws.path]).status == 0)
     #expect(try Self.legacyState(ws)["state"] as? String == "imported")
+    // Its settings too: the workspace's were still the defaults (review 27-a, 3).
+    #expect(try Self.settings(ws)["responseStyle"] as? String == "detailed")
+  }
+
+  @Test("a changed file that does not decode is not importable, not `changed`: no --again advice that would fail (review 27-a, 2)")
+  func changedButDamaged() throws {
+    let dir = TemporaryDirectory("legacy-changed-damaged")
+    defer { dir.remove() }
+    let ws = dir.appending("ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let file = ws.appendingPathComponent("workspace.json")
+    try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: file)
+    #expect(try runDolphin(["capture", "fact", "first", "--workspace", ws.path]).status == 0)
+    try (try Data(contentsOf: file) + Data("1".utf8)).write(to: file)
+    let r = try runDolphin(["capture", "fact", "second", "--workspace", ws.path])
+    #expect(r.status == 0 && r.stderr.contains("is not valid JSON"), "\(r.stderr)")
+    #expect(!r.stderr.contains("--again"), "\(r.stderr)")
+    let state = try Self.legacyState(ws)
+    #expect(state["state"] as? String == "notImportable", "\(state)")
+  }
+
+  @Test("advice about a workspace named by DOLPHIN_HOME names it with --workspace, so it works pasted in a shell without it (review 27-a, 1)")
+  func adviceNamesWorkspaceFromHome() throws {
+    let dir = TemporaryDirectory("legacy-home")
+    defer { dir.remove() }
+    let ws = dir.appending("home ws")
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let file = ws.appendingPathComponent("workspace.json")
+    try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: file)
+    let home = ["DOLPHIN_HOME": ws.path]
+    #expect(try runDolphin(["capture", "fact", "first"], environment: home).status == 0)
+    try (try Data(contentsOf: file) + Data("\n".utf8)).write(to: file)
+    let r = try runDolphin(["capture", "fact", "second"], environment: home)
+    #expect(r.stderr.contains("dolphin migrate '\(file.path)' --again --workspace '\(ws.path)'"), "\(r.stderr)")
+    let doctor = try runDolphin(["doctor"], environment: home)
+    #expect(doctor.stdout.contains("dolphin migrate '\(file.path)' --again --workspace '\(ws.path)'"), "\(doctor.stdout)")
+  }
+
+  @Test("before there is a workspace: status and doctor say whether the legacy file can be imported (review 27-a, 5 and 6)")
+  func beforeTheWorkspace() throws {
+    let dir = TemporaryDirectory("legacy-no-db")
+    defer { dir.remove() }
+    let empty = dir.appending("empty"), pending = dir.appending("pending"), fifo = dir.appending("fifo")
+    for d in [empty, pending, fifo] {
+      try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+    try Data().write(to: empty.appendingPathComponent("workspace.json"))
+    try FileManager.default.copyItem(
+      at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: pending.appendingPathComponent("workspace.json"))
+    #expect(mkfifo(fifo.appendingPathComponent("workspace.json").path, 0o600) == 0)
+    let status = try runDolphin(["status", "--workspace", empty.path])
+    #expect(status.status == 3, "\(status.stderr)")
+    #expect(status.stderr.contains("cannot be imported: ") && status.stderr.contains("the input is empty"), "\(status.stderr)")
+    #expect(!status.stderr.contains("dolphin migrate"), "\(status.stderr)")
+    let ready = try runDolphin(["status", "--workspace", pending.path])
+    #expect(ready.stderr.contains("which the first command that stores something imports"), "\(ready.stderr)")
+    #expect(try Self.legacyState(pending)["state"] as? String == "pending")
+    #expect(try Self.legacyState(empty)["state"] as? String == "notImportable")
+    let named = try Self.legacyState(fifo)
+    #expect(named["state"] as? String == "notImportable" && (named["reason"] as? String)?.contains("FIFO") == true, "\(named)")
+    // Nothing was created by any of it.
+    for d in [empty, pending, fifo] {
+      #expect(!FileManager.default.fileExists(atPath: d.appendingPathComponent("workspace.sqlite").path))
+    }
+  }
+
+  @Test("migrate of the workspace's own damaged workspace.json says it once, as an error (review 27-a, 5)")
+  func migrateOwnFileOnce() throws {
+    let dir = TemporaryDirectory("legacy-migrate-own")
+    defer { dir.remove() }
+    let ws = try Self.workspaceInUse(dir)
+    let file = ws.appendingPathComponent("workspace.json")
+    try Data().write(to: file)
+    let r = try runDolphin(["migrate", file.path, "--workspace", ws.path])
+    #expect(r.status == 4, "\(r.stderr)")
+    #expect(!r.stderr.contains("notice:"), "\(r.stderr)")
+    #expect(r.stderr.components(separatedBy: "the input is empty").count == 2, "\(r.stderr)")
+  }
+
+  @Test("erase --kind all with a damaged workspace.json says the erase removes it, not that it is tried again (review 27-a, 9)")
+  func eraseAllDamaged() throws {
+    let dir = TemporaryDirectory("legacy-erase-damaged")
+    defer { dir.remove() }
+    let ws = try Self.workspaceInUse(dir)
+    try Data().write(to: ws.appendingPathComponent("workspace.json"))
+    let r = try runDolphin(["erase", "--yes", "--workspace", ws.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("This erase removes it with everything else."), "\(r.stderr)")
+    #expect(!r.stderr.contains("tries it again"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: ws.appendingPathComponent("workspace.json").path))
   }
 
   @Test(

@@ -359,7 +359,7 @@ struct DoctorOpenFailureTests {
         try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true)
         try Data(repeating: 0x41, count: 8192).write(to: ws.appendingPathComponent("workspace.sqlite"))
       }, status: 5, reason: "not a database", advice: ".recover"),
-    Case(name: "no workspace", prepare: { _ in }, status: 3, reason: "no workspace", advice: "`dolphin capture` creates a workspace"),
+    Case(name: "no workspace", prepare: { _ in }, status: 3, reason: "no workspace", advice: "`dolphin capture KIND TITLE` creates a workspace"),
     Case(
       name: "a symbolic link loop", prepare: { ws in
         try FileManager.default.createSymbolicLink(atPath: ws.path, withDestinationPath: ws.lastPathComponent)

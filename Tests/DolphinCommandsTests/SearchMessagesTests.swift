@@ -31,7 +31,7 @@ struct SearchMessagesTests {
     let r = try cli.run(["search", "grafana"])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(
-      r.stdout.contains("No results: the workspace has no knowledge item to search yet; `dolphin capture --workspace \(cli.workspace)` adds one."),
+      r.stdout.contains("No results: the workspace has no knowledge item to search yet; `dolphin capture KIND TITLE --workspace \(cli.workspace)` adds one."),
       "\(r.stdout)")
     let json = try cli.json(["search", "grafana"])
     #expect(json["emptyReason"] as? String == "noRecords")

@@ -77,18 +77,25 @@ struct SuggestedCommandTests {
     #expect(!FileManager.default.fileExists(atPath: home), "the default workspace was not touched")
   }
 
-  @Test("the default workspace's hints name no workspace")
+  @Test("the default workspace's hints name no workspace, but those about its legacy file do")
   func defaultWorkspaceHint() throws {
     let dir = TemporaryDirectory("suggest-default")
     defer { dir.remove() }
     let home = try Self.awkwardDirectory(dir)
+    let none = try runDolphin(["status"], environment: ["DOLPHIN_HOME": home])
+    #expect(none.status == 3, "\(none.stderr)")
+    #expect(try Self.suggestion(in: none.stderr) == "dolphin capture KIND TITLE")
     try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       at: MigrateCommandTests.fixtures.appendingPathComponent("workspace-v1.json"),
       to: URL(fileURLWithPath: home + "/workspace.json"))
     let status = try runDolphin(["status"], environment: ["DOLPHIN_HOME": home])
     #expect(status.status == 3, "\(status.stderr)")
-    #expect(try Self.suggestion(in: status.stderr) == "dolphin migrate \(ShellWord.quoted(home + "/workspace.json"))")
+    // A command about a file in the workspace directory names that workspace: pasted in a shell
+    // without DOLPHIN_HOME it imported into the default one (review 27-a, 1).
+    #expect(
+      try Self.suggestion(in: status.stderr)
+        == "dolphin migrate \(ShellWord.quoted(home + "/workspace.json")) --workspace \(ShellWord.quoted(home))")
   }
 
   @Test("at the knowledge limit, the settings hint raises the limit of the workspace that is full")

@@ -27,7 +27,7 @@ struct WorkspaceCreationTests {
     let r = try runDolphin(args + ["--workspace", typo])
     #expect(r.status == 3, "\(r.stdout)\(r.stderr)")
     #expect(
-      r.stderr.contains("no workspace at \(typo) (nothing has been captured there; `dolphin capture --workspace \(typo)` creates it)"),
+      r.stderr.contains("no workspace at \(typo) (nothing has been captured there; `dolphin capture KIND TITLE --workspace \(typo)` creates it)"),
       "\(r.stderr)")
     #expect(!FileManager.default.fileExists(atPath: dir.appending("no").path))
   }

@@ -75,7 +75,7 @@ struct WorkspaceRecognitionCommandTests {
       doctor.stdout.hasSuffix(
         "\nDoctor: no workspace yet: a first run was interrupted before its first write committed, or is still running; "
           + "not a problem: the "
-          + "first command that stores something (e.g. `dolphin capture --workspace \(cli.workspace)`) completes it.\n"),
+          + "first command that stores something (e.g. `dolphin capture KIND TITLE --workspace \(cli.workspace)`) completes it.\n"),
       "\(doctor.stdout)")
     let doctorJSON = try cli.run(["doctor", "--json"])
     #expect(doctorJSON.status == 3, "\(doctorJSON.stdout)\(doctorJSON.stderr)")

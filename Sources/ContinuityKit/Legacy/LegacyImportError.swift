@@ -33,7 +33,10 @@ public enum LegacyImportError: Error, Sendable, Equatable, CustomStringConvertib
       // The advice fits the problem (review 18-c, C12: an encoding error was told the file may
       // be cut off).
       let advice =
-        detail.hasPrefix("the input ends")
+        detail.hasPrefix("the input is empty")
+        // Nothing to fix in 0 bytes (review 27-a, 11).
+        ? "An empty file is what an interrupted save can leave; import an intact copy or backup instead."
+        : detail.hasPrefix("the input ends")
         ? "If the file was cut off (an interrupted copy or a full disk), import an intact copy or backup instead."
         : detail.contains("not valid UTF-8")
           ? "Legacy workspace files are UTF-8: if it was saved in another encoding (Latin-1, UTF-16), "
@@ -53,7 +56,8 @@ public enum LegacyImportError: Error, Sendable, Equatable, CustomStringConvertib
     case .unsupportedVersion(let file, let found):
       let hint =
         found > SchemaVersion.current
-        ? "It was written by a newer Dolphin; update this app to open it."
+        // No dolphin reads a legacy JSON file past version 4 (review 27-a, 11: "update this app").
+        ? "It was written by a newer Dolphin than this build knows, so this build cannot import it."
         : "Versions below 1 never existed; check the file's schemaVersion."
       return
         "\(file) declares schemaVersion \(found), but this build reads legacy JSON workspaces "

@@ -108,7 +108,7 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
     case .fileSystem(let path, let message):
       return "\(Limits.shownPath(path)): \(message)"
     case .noWorkspace(let directory):
-      return "no workspace at \(Limits.shownPath(directory)) (nothing has been captured there; `\(command: "dolphin capture")` creates it)"
+      return "no workspace at \(Limits.shownPath(directory)) (nothing has been captured there; `\(command: "dolphin capture KIND TITLE")` creates it)"
     case .notAWorkspace(let file, let found):
       return
         "\(file) is an SQLite database but not a dolphin workspace: it records no dolphin schema step and holds "

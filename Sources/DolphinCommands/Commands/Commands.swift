@@ -475,7 +475,19 @@ enum Commands {
           ? "\(dbPath): permission denied: this user may not read the workspace files" : openMessage(error)
         report.openProblem = OpenProblem(reason: kind.rawValue, message: message)
         report.advice = openAdvice(kind, error: error, directory: dir.path, databasePath: dbPath)
-        if kind == .noWorkspace { exitCode = ExitCode.notFound }
+        if kind == .noWorkspace {
+          exitCode = ExitCode.notFound
+          // A legacy file waiting for the first write is named before there is a workspace too
+          // (review 27-a, 6).
+          report.legacyFile = try KnowledgeEngine.legacyFileStatus(in: dir, store: nil, now: Date())
+          if report.legacyFile?.state == "pending" {
+            report.advice.append(
+              "The directory holds a legacy \(KnowledgeEngine.legacyFileName): the first command that stores something "
+                + "imports it, or `"
+                + SuggestedCommand("dolphin migrate \(dir.standardizedFileURL.appendingPathComponent(KnowledgeEngine.legacyFileName).path)")
+                .naming(workspace: dir.standardizedFileURL.path) + "` alone.")
+          }
+        }
         // As for every other path argument: a link to nothing is not found, a loop unreadable input.
         if kind == .symbolicLink {
           let problem = PathProblem.linkInTheWay(ofDirectory: dir.path)?.problem ?? PathProblem.of(dbPath)
@@ -502,7 +514,7 @@ enum Commands {
                 ? "The workspace database holds no schema yet: a first run was interrupted before its first write "
                   + "committed (the schema is created with it), or is still running in another process (a first `import` "
                   + "or `migrate` writes everything in one transaction)\(pending). Nothing is stored in it, and nothing was changed. The first command that stores "
-                  + "something (e.g. `\(command: "dolphin capture")`) completes it; until then the other commands say there is no "
+                  + "something (e.g. `\(command: "dolphin capture KIND TITLE")`) completes it; until then the other commands say there is no "
                   + "workspace here yet (exit 3)."
                 // Any writable open applies the remaining steps, whatever the command.
                 : "The workspace schema is not complete yet\(pending): a first run was interrupted between schema "
@@ -845,7 +857,7 @@ enum Commands {
             let earlier: String = inert(legacy.earlierFile ?? "?")
             c.print(
               "Legacy \(KnowledgeEngine.legacyFileName): differs from the legacy file (\(earlier)) imported\(when), so no "
-                + "command imports it by itself (records deleted or erased since stay gone); `\(command: "dolphin migrate \(legacy.path) --again")` imports "
+                + "command imports it by itself (records deleted or erased since stay gone); `\(SuggestedCommand("dolphin migrate \(legacy.path) --again").naming(workspace: dir.standardizedFileURL.path))` imports "
                 + "its records this workspace does not hold")
           default:
             c.print(
@@ -927,7 +939,7 @@ enum Commands {
               : interruptedBeforeFirstStep == true
                 ? "Doctor: no workspace yet: a first run was interrupted before its first write committed, or is still "
                   + "running; not a problem: "
-                  + "the first command that stores something (e.g. `\(command: "dolphin capture")`) completes it."
+                  + "the first command that stores something (e.g. `\(command: "dolphin capture KIND TITLE")`) completes it."
               : interruptedBeforeFirstStep == false
                 ? "Doctor: schema incomplete: a first run was interrupted between schema steps; not a problem: the "
                   + "next dolphin command run where the workspace can be written (`\(command: "dolphin status")` will do) completes it."
@@ -1596,7 +1608,7 @@ enum Commands {
     switch failure {
     case .noWorkspace:
       return [
-        "Nothing has been captured at \(directory). Check --workspace (or DOLPHIN_HOME); `\(command: "dolphin capture")` creates a workspace."
+        "Nothing has been captured at \(directory). Check --workspace (or DOLPHIN_HOME); `\(command: "dolphin capture KIND TITLE")` creates a workspace."
       ]
     case .notADirectory:
       return [

@@ -388,7 +388,7 @@ enum DataRightsCommands {
         """),
     run: { ctx in
       let scope = try ctx.parseEnum(EraseScope.self, ctx.arguments.value("kind") ?? "all", name: "--kind")
-      let engine = try ctx.engineForPlannedChange(.update, erasesLegacyFiles: scope == .all)
+      let engine = try ctx.engineForPlannedChange(.update, legacyFile: scope == .all ? .erasedByCommand : .none)
       try runErase(
         ctx, engine: engine, plan: try engine.planErase(scope), question: "Erase this data? This cannot be undone.",
         action: "erasing this data")

@@ -82,7 +82,7 @@ enum KnowledgeCommands {
             + Render.leftOutHint(shown: listing.items.count, total: listing.total, maximum: Limits.knowledgeItemsMaximum))
         if let why = listing.emptyExplanation {
           let advice = switch listing.emptyReason {
-          case .noKnowledge: "; `\(command: "dolphin capture")` adds one"
+          case .noKnowledge: "; `\(command: "dolphin capture KIND TITLE")` adds one"
           case .noItemWithTag, .noItemWithTagInKinds: Render.oneTagHint(tag).map { " " + $0 } ?? ""
           case .noItemInKinds, nil: ""
           }
@@ -528,6 +528,12 @@ enum MigrateCommands {
 
   static let collectionOrder = ["conversations", "messages", "memories", "tasks", "receipts", "checkpoints"]
 
+  /// What a first import that left the workspace's settings says of them
+  /// (``LegacyMigrationReport/settingsKept``).
+  static let settingsKeptClause =
+    "the workspace's own settings were kept; the file's (assistant name, response style, calendar access) were not "
+    + "imported"
+
   static func summary(_ r: LegacyMigrationReport) -> String {
     collectionOrder.map { "\(r.imported[$0] ?? 0) \($0)" }.joined(separator: ", ") + ", \(r.quarantined.count) quarantined"
   }
@@ -569,7 +575,13 @@ enum MigrateCommands {
         import record are not touched (--json: importedAgain, alreadyHeld). A file never imported
         whose records the workspace holds already (an earlier save of the same app workspace, or
         an export of a workspace that migrated it) is refused without --again; with it, only its
-        records the workspace lacks are imported, and its settings only when it held none of them.
+        records the workspace lacks are imported.
+
+        The file's settings (assistant name, response style, calendar access) are imported on a first
+        import only when the workspace's own are still the defaults and it holds none of the file's
+        records; otherwise the workspace's are kept, and the report says which (--json:
+        imported.settings, settingsKept). The knowledge item limit is never imported.
+
         A workspace.json found in the workspace directory is imported as with --again, and one that
         cannot be imported (damaged, empty) is named in a notice while the command goes on.
         """),
@@ -581,7 +593,12 @@ enum MigrateCommands {
       }
       let file = URL(fileURLWithPath: path)
       try Commands.requireExistingPath(path, consequence: "Nothing was imported")
-      let engine = try ctx.engine(.create)
+      // The workspace's own workspace.json, migrated by hand: imported (or refused) by this
+      // command alone, with one message (review 27-a, 5).
+      let own =
+        Commands.resolvedPath(file)
+        == Commands.resolvedPath(ctx.workspaceDirectory.appendingPathComponent(KnowledgeEngine.legacyFileName))
+      let engine = try ctx.engine(.create, legacyFile: own ? .importedByCommand : .none)
       // Beside the database as checked, links resolved (review, s15: a --workspace that is the
       // user's own link was taken for a directory others may change).
       let report = try engine.importLegacyWorkspace(
@@ -613,8 +630,13 @@ enum MigrateCommands {
         // --again on a file never imported whose records the workspace holds (review 26-a, 2).
         ctx.console.print(
           "Held already, left as they are: " + order(report.alreadyHeld).map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            + (report.imported["settings"] == 0 ? "; the workspace's settings were kept." : "."))
+            + ".")
       }
+      // What became of the settings, said either way (review 27-a, 4).
+      ctx.console.print(
+        report.settingsKept
+          ? settingsKeptClause.prefix(1).uppercased() + settingsKeptClause.dropFirst() + "."
+          : "Settings: the file's assistant name, response style and calendar access were imported.")
       // As `import` says it (review 19-c): which records keeping the newest left out or pruned.
       for clause in keptClauses(report) { ctx.console.print(clause + ".") }
       ctx.console.print("Original unchanged; backup: \(report.backupPath ?? "?")")

@@ -86,16 +86,20 @@ enum WorkspaceOpening {
   /// and the command goes on.
   /// - Parameters:
   ///   - program: how notices start, `dolphin` or `dolphin mcp`.
-  ///   - erasesLegacyFiles: the command is `erase --kind all`, whose write removes the legacy
-  ///     file and its backup right after importing it: the notice says so rather than point at
-  ///     a backup that is gone (review 26-b, 10).
+  ///   - legacyFile: what the command itself does with the legacy file (``LegacyFileUse``).
   /// - Throws: storage errors.
   static func afterOpen(
     store: SQLiteWorkspaceStore, directory: URL, console: Console, program: String = "dolphin",
-    erasesLegacyFiles: Bool = false
+    legacyFile: LegacyFileUse = .none
   ) throws {
-    guard !store.isReadOnly else { return }
-    let file = directory.appendingPathComponent(KnowledgeEngine.legacyFileName).path
+    // `dolphin migrate` of this very file imports it itself, and says so once (review 27-a, 5:
+    // a notice that the command "went on without it", then the command's own error).
+    guard !store.isReadOnly, legacyFile != .importedByCommand else { return }
+    let erasesLegacyFiles = legacyFile == .erasedByCommand
+    // Advice names the workspace always (review 27-a, 1: from DOLPHIN_HOME, pasted in a shell
+    // without it, `dolphin migrate … --again` imported into the default workspace).
+    let workspace = directory.standardizedFileURL.path
+    let file = directory.standardizedFileURL.appendingPathComponent(KnowledgeEngine.legacyFileName).path
     // What goes on without the file: a command, or the MCP server's tool calls.
     let goesOn = program == "dolphin" ? "The command went on without it" : "The server goes on without it"
     try KnowledgeEngine.importLegacyWorkspaceAtFirstWrite(in: directory, store: store) { report in
@@ -108,9 +112,8 @@ enum WorkspaceOpening {
             ? ""
             : "; held already, left as they are: "
               + MigrateCommands.order(report.alreadyHeld).map { "\($0.value) \($0.key)" }.joined(separator: ", "))
-          // Review 26-b, 3: a workspace in use keeps its own settings.
-          + (report.imported["settings"] == 0 && report.alreadyHeld.isEmpty
-            ? "; the workspace's settings were kept (it was in use)" : "")
+          // Review 26-b, 3: settings the workspace has of its own are kept.
+          + (report.settingsKept ? "; " + MigrateCommands.settingsKeptClause : "")
           + (erasesLegacyFiles
             ? "; this erase removes its records with everything else, and the file and its backup"
             : "; the original is unchanged, a 0600 backup is at \(report.backupPath ?? "?")"))
@@ -120,19 +123,36 @@ enum WorkspaceOpening {
       case .failed(let reason):
         // The reason says what is wrong and what to do (a newer app's file is not "fixed").
         let reason = reason.hasSuffix(".") ? reason : reason + "."
+        // `erase --kind all` removes the file (review 27-a, 9: told it would be tried again).
+        let next =
+          erasesLegacyFiles
+          ? " This erase removes it with everything else."
+          : " \(goesOn); the next dolphin process that writes here tries it again (move \(KnowledgeEngine.legacyFileName) "
+            + "out of the workspace directory to stop that)."
         console.printDiagnostic(
           "\(program): notice: the legacy \(KnowledgeEngine.legacyFileName) in the workspace directory was not imported: "
-            + reason + " \(goesOn); the next dolphin process that writes here tries it again (move the file out of "
-            + "the workspace directory to stop that).")
+            + reason + next)
       case .changedSinceImport(let earlier, let importedAt):
         console.printDiagnostic(
           "\(program): notice: \(Limits.shownPath(file)) differs from the legacy file (\(inert(earlier))) imported into this "
             + "workspace on \(Render.date(importedAt)), so it is not imported again by itself: records deleted or erased "
-            + "since stay gone. \(goesOn). `\(command: "dolphin migrate \(file) --again")` imports its records this workspace does not hold; moving "
+            + "since stay gone. \(goesOn). `\(SuggestedCommand("dolphin migrate \(file) --again").naming(workspace: workspace))` imports its records this workspace does not hold; moving "
             + "the file out of the workspace directory ends this notice.")
       }
     }
   }
+}
+
+/// What a command does itself with a legacy `workspace.json` in its workspace directory, for
+/// ``WorkspaceOpening/afterOpen(store:directory:console:program:legacyFile:)``.
+enum LegacyFileUse: Sendable, Equatable {
+  /// Nothing: the first write imports it.
+  case none
+  /// `erase --kind all`: its write imports the file and then removes it with its backup, so the
+  /// notice says so rather than point at a backup that is gone (review 26-b, 10).
+  case erasedByCommand
+  /// `dolphin migrate` of this very file: the command imports it and reports it itself.
+  case importedByCommand
 }
 
 extension Commands {

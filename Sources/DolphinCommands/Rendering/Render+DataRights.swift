@@ -124,7 +124,9 @@ extension Render {
     if !p.keptFiles.isEmpty, !p.isEmpty {
       lines.append(
         "  Kept on purpose: " + p.keptFiles.map(inert).joined(separator: ", ")
-          + " (legacy copies made when a workspace.json was migrated; they may hold records this erase removes, "
+          // The workspace.json is the user's original, not a copy (review 27-a, 10).
+          + " (legacy files: the backups made when a workspace.json was migrated, and a workspace.json itself; they may "
+          + "hold records this erase removes, "
           + "and `\(command: "dolphin erase --kind all")` removes them).")
     }
     if !p.keptCopies.isEmpty, !p.isEmpty {

@@ -37,6 +37,10 @@ public struct LegacyMigrationReport: Sendable, Equatable, Codable {
   /// For an import `again`: the file's records this workspace still holds (by id), left as they
   /// are, by collection; only collections with some.
   public var alreadyHeld: [String: Int] = [:]
+  /// True when a first import of the file left the workspace's settings as they were: the
+  /// workspace has settings of its own (not the defaults), or holds records of the file. The
+  /// file's settings are then not imported (`imported["settings"]` is 0).
+  public var settingsKept: Bool = false
 }
 
 extension KnowledgeEngine {
@@ -171,24 +175,30 @@ extension KnowledgeEngine {
     }
     let digest = SHA256.hash(Array(data)).hexString
     if try store.read({ tx in try tx.legacyImport(sha256: digest) }) != nil { return false }
+    let now = environment.now()
+    let decoded: LegacyImportResult
+    do {
+      decoded = try LegacyWorkspaceImporter.decode(data, fileName: name)
+    } catch {
+      notImported(.failed(reason: "\(error)"))
+      return false
+    }
     // A legacy file was imported here before: this one is a changed save of it (or another).
     // Imported again automatically, it would bring back what was deleted or erased since
-    // (review 26-b, 1); only `dolphin migrate --again`, asked for, does that.
+    // (review 26-b, 1); only `dolphin migrate --again`, asked for, does that. Said only of a file
+    // that command can read (review 27-a, 2: a damaged one was advised to be imported again).
     if let earlier = try store.read({ tx in try tx.latestLegacyImport() }) {
       notImported(.changedSinceImport(earlierFile: earlier.fileName, importedAt: earlier.importedAt))
       return false
     }
-    let now = environment.now()
     let source: LegacyImportSource
     do {
       source = LegacyImportSource(
         file: file, name: name, data: data, sha256: digest,
-        decoded: applyingImportRules(try LegacyWorkspaceImporter.decode(data, fileName: name), data: data, now: now),
+        decoded: applyingImportRules(decoded, data: data, now: now),
         backupDirectory: base.appendingPathComponent(legacyBackupFolder),
         digestID: environment.makeID(), importedAt: now)
-      try store.writeToStandIn { tx in
-        _ = try importLegacy(source, in: tx, environment: environment, again: true, settingsOnlyIntoEmpty: true)
-      }
+      try store.writeToStandIn { tx in _ = try importLegacy(source, in: tx, environment: environment, again: true) }
     } catch {
       notImported(.failed(reason: "\(error)"))
       return false
@@ -207,7 +217,7 @@ extension KnowledgeEngine {
       try tx.db.execute("SAVEPOINT legacy_import")
       let outcome: (report: LegacyMigrationReport, wroteBackup: Bool)
       do {
-        outcome = try importLegacy(source, in: tx, environment: environment, again: true, settingsOnlyIntoEmpty: true)
+        outcome = try importLegacy(source, in: tx, environment: environment, again: true)
         try tx.db.execute("RELEASE legacy_import")
       } catch {
         // SQLite may have rolled back the whole transaction (a full disk): the write cannot go on.
@@ -340,23 +350,21 @@ extension KnowledgeEngine {
   /// and the settings, the quarantine and the import record are left as they are.
   /// - Returns: the report, and whether a backup file was written.
   ///
-  /// With `settingsOnlyIntoEmpty` (the import at first write), the file's settings are imported
-  /// only into a workspace that holds no record of any kind and default settings (review 26-b, 3:
-  /// a `workspace.json` put into a workspace in use replaced its settings).
+  /// The file's settings (assistant name, response style, calendar access) are imported only on
+  /// a first import, of a file none of whose records the workspace holds, into a workspace whose
+  /// own settings are the defaults (``hasOwnSettings(_:)``): a `workspace.json` put into a
+  /// workspace in use, or `dolphin migrate` of another file, never replaces settings the
+  /// workspace got from an import (review 26-b, 3; review 27-a, 3 and 4). The report says which
+  /// (``LegacyMigrationReport/settingsKept``).
   static func importLegacy(
-    _ source: LegacyImportSource, in tx: WorkspaceTransaction, environment: Environment, again: Bool = false,
-    settingsOnlyIntoEmpty: Bool = false
+    _ source: LegacyImportSource, in tx: WorkspaceTransaction, environment: Environment, again: Bool = false
   ) throws -> (LegacyMigrationReport, wroteBackup: Bool) {
     let file = source.file
     let previous = try tx.legacyImport(sha256: source.sha256)
     if let previous, !again {
       return (alreadyImported(file: file, sha256: source.sha256, previous: previous), false)
     }
-    var workspaceIsUnused = true
-    if settingsOnlyIntoEmpty {
-      workspaceIsUnused = try tx.counts().values.allSatisfy { $0 == 0 }
-      if workspaceIsUnused { workspaceIsUnused = try tx.settings() == .default }
-    }
+    let ownSettings = hasOwnSettings(try tx.settings())
     let result = source.decoded
     let backup = source.backupURL
     let now = source.importedAt
@@ -399,7 +407,7 @@ extension KnowledgeEngine {
     // The file's settings only on a first import into a workspace that holds none of its records:
     // a later save of the same app workspace, or a file whose records came back through an
     // export, leaves the workspace's own settings as they are.
-    let importsSettings = previous == nil && held.isEmpty && workspaceIsUnused
+    let importsSettings = previous == nil && held.isEmpty && !ownSettings
     if importsSettings {
       var settings = ws.settings
       settings.knowledgeItemLimit = try tx.settings().knowledgeItemLimit
@@ -461,8 +469,18 @@ extension KnowledgeEngine {
       ],
       quarantined: quarantined, integrityProblems: result.integrityProblems,
       pruned: kept.pruned, olderThanKept: kept.left.filter { !$0.value.isEmpty }.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value.count },
-      firstImportedAt: previous?.importedAt, importedAgain: previous != nil, alreadyHeld: held)
+      firstImportedAt: previous?.importedAt, importedAgain: previous != nil, alreadyHeld: held,
+      settingsKept: previous == nil && !importsSettings)
     return (report, wroteBackup)
+  }
+
+  /// Whether `settings` differ from the defaults in what a legacy file sets (assistant name,
+  /// response style, calendar access; the knowledge item limit is the workspace's own and never
+  /// imported): settings an import gave the workspace, which a legacy import leaves as they are.
+  static func hasOwnSettings(_ settings: Settings) -> Bool {
+    var compared = settings
+    compared.knowledgeItemLimit = Settings.default.knowledgeItemLimit
+    return compared != .default
   }
 
   /// Refuses `ws` (the file's records the workspace does not hold) when it would take the
@@ -657,10 +675,13 @@ extension KnowledgeEngine {
     if lstat(directory.path, &status) == 0,
       (status.st_mode & S_IFMT) != S_IFDIR || (status.st_uid != geteuid() && status.st_uid != 0)
     {
+      // Not "run the command again": at a first write the command went on, and run again it
+      // stored its record twice (review 27-a, 8).
       return WorkspaceError.fileSystem(
         path: directory.path,
-        message: "is not a directory of this user's (a symbolic link, a file, or another user's directory), so no "
-          + "backup is written there; nothing was imported. Move it aside and run the command again")
+        message: "not a directory of this user's (a symbolic link, a file, or another user's directory), so no backup "
+          + "of the legacy file can be written there, and nothing of the file was imported. Move it aside; the next "
+          + "import of the file writes its backup there")
     }
     return nil
   }
@@ -754,47 +775,75 @@ extension KnowledgeEngine {
   /// their capacity, or no backup can be written — review 26-b, 5: such a file was called "not
   /// imported yet" while every write failed to import it). Reads the file and the workspace;
   /// changes nothing.
-  /// - Returns: nil when the directory holds no regular file of that name.
+  /// - Returns: nil when the directory holds nothing of that name.
   /// - Throws: storage errors reading the workspace.
   /// - Complexity: one read and decode of the file (at most ``Limits/importDocumentBytes``).
   public func legacyFileStatus(in directory: URL) throws -> LegacyFileStatus? {
-    let file = directory.appendingPathComponent(Self.legacyFileName)
+    try Self.legacyFileStatus(in: directory, store: store, now: environment.now())
+  }
+
+  /// ``legacyFileStatus(in:)`` for the workspace in `store`, or for a workspace directory that
+  /// holds no workspace yet (`store` nil: nothing imported, no record held), as `dolphin
+  /// doctor` and `status` report it before the first write (review 27-a, 5 and 6). Something
+  /// named `workspace.json` that no write imports — a symbolic link, a directory, a FIFO,
+  /// another user's file — is `notImportable`, with the reason.
+  /// - Parameters:
+  ///   - directory: the workspace directory.
+  ///   - store: the workspace, or nil when there is none yet.
+  ///   - now: the clock the import would use (dates more than a day ahead are refused).
+  /// - Returns: nil when the directory holds nothing of that name.
+  /// - Throws: storage errors reading the workspace.
+  public static func legacyFileStatus(in directory: URL, store: (any WorkspaceStore)?, now: Date) throws
+    -> LegacyFileStatus?
+  {
+    let directory = directory.standardizedFileURL
+    let file = directory.appendingPathComponent(legacyFileName)
     var status = stat()
-    guard lstat(file.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+    guard lstat(file.path, &status) == 0 else { return nil }
+    func refused(_ reason: String, sha256: String? = nil) -> LegacyFileStatus {
+      LegacyFileStatus(state: "notImportable", path: file.path, sha256: sha256, reason: reason)
+    }
+    if (status.st_mode & S_IFMT) == S_IFLNK {
+      // The first write reads a workspace.json only as a file of its own, never through a link.
+      return refused(
+        "\(file.path) is a symbolic link, so no command imports it by itself; `dolphin migrate` imports the file it "
+          + "points to when asked")
+    }
     let data: Data
     do {
-      data = try Self.readLegacyFile(file, named: file.path)
+      data = try readLegacyFile(file, named: file.path)
     } catch {
-      return LegacyFileStatus(state: "notImportable", path: file.path, reason: "\(error)")
+      return refused("\(error)")
     }
     let digest = SHA256.hash(Array(data)).hexString
-    let imported = try store.read({ tx in try tx.legacyImport(sha256: digest) })
+    let imported = try store?.read({ tx in try tx.legacyImport(sha256: digest) })
+    if let imported {
+      return LegacyFileStatus(state: "imported", path: file.path, sha256: digest, importedAt: imported.importedAt)
+    }
     // The first write imports only a file of this user's or root's (another user's file in a
     // workspace directory is not taken for this user's data).
-    if imported == nil, status.st_uid != geteuid(), status.st_uid != 0 {
-      return LegacyFileStatus(
-        state: "notImportable", path: file.path, sha256: digest,
-        reason: "\(file.path) belongs to another user (uid \(status.st_uid)), so no command imports it by itself; "
-          + "`dolphin migrate` imports it when asked")
-    }
-    if let previous = imported {
-      return LegacyFileStatus(state: "imported", path: file.path, sha256: digest, importedAt: previous.importedAt)
-    }
-    if let earlier = try store.read({ tx in try tx.latestLegacyImport() }) {
-      return LegacyFileStatus(
-        state: "changed", path: file.path, sha256: digest, earlierFile: earlier.fileName,
-        earlierImportedAt: earlier.importedAt)
+    if status.st_uid != geteuid(), status.st_uid != 0 {
+      return refused(
+        "\(file.path) belongs to another user (uid \(status.st_uid)), so no command imports it by itself; "
+          + "`dolphin migrate` imports it when asked", sha256: digest)
     }
     do {
-      // What the import at first write checks before it stores anything, read-only here.
-      let decoded = Self.applyingImportRules(
-        try LegacyWorkspaceImporter.decode(data, fileName: file.path), data: data, now: environment.now())
-      let ws = ImportAnalysis.sanitized(decoded.workspace)
-      try store.read { tx in
+      // What the import at first write checks before it stores anything, read-only here: the
+      // file decodes (review 27-a, 2: a damaged file was called `changed`, and the advised
+      // `migrate --again` failed on it), then whether it changed since an earlier import, then
+      // the refusals its import would meet.
+      let decoded = try LegacyWorkspaceImporter.decode(data, fileName: file.path)
+      if let earlier = try store?.read({ tx in try tx.latestLegacyImport() }) {
+        return LegacyFileStatus(
+          state: "changed", path: file.path, sha256: digest, earlierFile: earlier.fileName,
+          earlierImportedAt: earlier.importedAt)
+      }
+      let ws = ImportAnalysis.sanitized(applyingImportRules(decoded, data: data, now: now).workspace)
+      try store?.read { tx in
         let (left, _) = try Self.heldRemoved(from: ws, in: tx)
         try Self.requireRoom(for: left, in: tx, named: file.path)
       }
-      if let problem = Self.backupDirectoryProblem(directory.appendingPathComponent(Self.legacyBackupFolder)) {
+      if let problem = backupDirectoryProblem(directory.appendingPathComponent(legacyBackupFolder)) {
         throw problem
       }
     } catch let error as WorkspaceError {
@@ -803,9 +852,9 @@ extension KnowledgeEngine {
       case .validation, .capacity, .fileSystem: break
       default: throw error
       }
-      return LegacyFileStatus(state: "notImportable", path: file.path, sha256: digest, reason: "\(error)")
+      return refused("\(error)", sha256: digest)
     } catch let error as LegacyImportError {
-      return LegacyFileStatus(state: "notImportable", path: file.path, sha256: digest, reason: "\(error)")
+      return refused("\(error)", sha256: digest)
     }
     return LegacyFileStatus(state: "pending", path: file.path, sha256: digest)
   }

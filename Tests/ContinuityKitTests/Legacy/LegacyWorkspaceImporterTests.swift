@@ -263,8 +263,8 @@ struct LegacyWorkspaceImporterTests {
     #expect(
       LegacyImportError.unsupportedVersion(file: "workspace-v99.json", found: 99).description
         == "workspace-v99.json declares schemaVersion 99, but this build reads legacy JSON "
-        + "workspaces of versions 1–4 only. It was written by a newer Dolphin; update this app to "
-        + "open it. Nothing was imported.")
+        + "workspaces of versions 1–4 only. It was written by a newer Dolphin than this build knows, "
+        + "so this build cannot import it. Nothing was imported.")
     #expect(
       LegacyImportError.unsupportedVersion(file: "old.json", found: 5).description
         == "old.json declares schemaVersion 5, but this build reads legacy JSON workspaces of "

@@ -110,7 +110,7 @@ struct UnwritableWorkspaceTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     #expect(
       WorkspaceError.noWorkspace(directory: "/x").description
-        == "no workspace at /x (nothing has been captured there; `dolphin capture` creates it)")
+        == "no workspace at /x (nothing has been captured there; `dolphin capture KIND TITLE` creates it)")
   }
 
   @Test("open failures are classified by what the user can act on")

@@ -249,7 +249,7 @@ package struct SQLiteSideFiles: Sendable, Equatable {
       if emptyForeignAllowed { continue }
       let remedy =
         side.hasSuffix("-shm") && status.st_size > 0
-        ? "; SQLite rebuilds it from the -wal" : "; a dolphin command that writes, such as `\(command: "dolphin capture")`, removes such an empty -wal and -shm itself"
+        ? "; SQLite rebuilds it from the -wal" : "; a dolphin command that writes, such as `\(command: "dolphin capture KIND TITLE")`, removes such an empty -wal and -shm itself"
       return "\(side) (\(status.st_size) bytes): \(whose), and that user may write into it while SQLite reads through it, "
         + "\(refusal). Remove it while no program has the workspace open (`rm \(quoted)`)\(remedy)"
     }
