@@ -515,7 +515,12 @@ final class CommandContext {
     try Commands.requireNoSymbolicLinkInTheWay(
       of: directory.path, option: workspaceOption, consequence: "nothing was read or created")
     let legacy = directory.appendingPathComponent(KnowledgeEngine.legacyFileName)
-    let hasLegacy = access != .read && FileManager.default.fileExists(atPath: legacy.path)
+    // Only a legacy file the first write can import makes a workspace where there is none: an
+    // `erase --kind tasks` beside a damaged one created an empty workspace (review 27-a, 9).
+    let hasLegacy =
+      access != .read && FileManager.default.fileExists(atPath: legacy.path)
+      && (FileManager.default.fileExists(atPath: directory.appendingPathComponent(SQLiteWorkspaceStore.fileName).path)
+        || (try? KnowledgeEngine.legacyFileStatus(in: directory, store: nil, now: Date()))?.state == "pending")
     let store: SQLiteWorkspaceStore
     switch Result(catching: { () throws(WorkspaceError) in
       try SQLiteWorkspaceStore.open(

@@ -250,6 +250,10 @@ struct LegacyNoticeTests {
     #expect(try Self.legacyState(empty)["state"] as? String == "notImportable")
     let named = try Self.legacyState(fifo)
     #expect(named["state"] as? String == "notImportable" && (named["reason"] as? String)?.contains("FIFO") == true, "\(named)")
+    // A command that writes but creates no workspace treats a damaged file as no workspace
+    // (review 27-a, 9: `erase --kind tasks` created an empty one).
+    let erase = try runDolphin(["erase", "--kind", "tasks", "--yes", "--workspace", empty.path])
+    #expect(erase.status == 3 && erase.stderr.contains("cannot be imported"), "\(erase.stderr)")
     // Nothing was created by any of it.
     for d in [empty, pending, fifo] {
       #expect(!FileManager.default.fileExists(atPath: d.appendingPathComponent("workspace.sqlite").path))
