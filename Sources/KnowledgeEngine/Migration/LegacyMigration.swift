@@ -70,7 +70,7 @@ extension KnowledgeEngine {
   ///     (``LegacyMigrationReport/alreadyImported``). For a file never imported, the records this
   ///     workspace holds already (by id: restored through `dolphin import`, or an earlier save of
   ///     the same app workspace) are left as they are too (without `again` they refuse the
-  ///     import), and its settings are imported only when it holds none of them.
+  ///     import). Settings: see ``importLegacy(_:in:environment:again:)``.
   /// - Throws: ``LegacyImportError`` for a file that cannot be imported;
   ///   ``WorkspaceError`` for storage problems or records that clash with existing ones
   ///   (nothing is imported then).
@@ -117,9 +117,10 @@ extension KnowledgeEngine {
   /// The file's records this workspace already holds (by id) are left as they are (as
   /// `dolphin migrate --again`): a `workspace.json` the old app saved again after its import, or
   /// one whose records came back through `dolphin import`, adds what is new and refuses nothing
-  /// (review 26-a, 1). Its settings are imported only into a workspace that holds no record of
-  /// any kind and default settings: a `workspace.json` put into a workspace in use leaves that
-  /// workspace's settings as they are (review 26-b, 3).
+  /// (review 26-a, 1). Its settings follow the rule of every legacy import
+  /// (``importLegacy(_:in:environment:again:)``): imported only while the workspace's own are the
+  /// defaults, so a `workspace.json` put into a workspace whose settings came from an import
+  /// leaves them as they are (review 26-b, 3).
   ///
   /// A file that differs from a legacy file imported here before is never imported
   /// automatically (it would bring back what was deleted or erased since):
@@ -348,7 +349,6 @@ extension KnowledgeEngine {
   /// already records the file's sha256 (another process imported it first), unless `again`:
   /// then only the file's records `tx` does not hold are stored (``heldRemoved(from:in:)``),
   /// and the settings, the quarantine and the import record are left as they are.
-  /// - Returns: the report, and whether a backup file was written.
   ///
   /// The file's settings (assistant name, response style, calendar access) are imported only on
   /// a first import, of a file none of whose records the workspace holds, into a workspace whose
@@ -356,6 +356,7 @@ extension KnowledgeEngine {
   /// workspace in use, or `dolphin migrate` of another file, never replaces settings the
   /// workspace got from an import (review 26-b, 3; review 27-a, 3 and 4). The report says which
   /// (``LegacyMigrationReport/settingsKept``).
+  /// - Returns: the report, and whether a backup file was written.
   static func importLegacy(
     _ source: LegacyImportSource, in tx: WorkspaceTransaction, environment: Environment, again: Bool = false
   ) throws -> (LegacyMigrationReport, wroteBackup: Bool) {
