@@ -180,7 +180,7 @@ struct ContinuityCommandsTests {
     #expect(rules.contains("unsupported-tasks"))
     #expect(rules.contains("missing-relationships"))
     let text = try cli.run(["insights"])
-    #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v12"))
+    #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v13"))
     #expect(text.stdout.contains("[high] contradiction: Conflicting knowledge: "))
     // A filter that leaves everything out says so instead of "No rule fired".
     let critical = try cli.run(["insights", "--min-priority", "critical"])
@@ -216,7 +216,7 @@ struct ContinuityCommandsTests {
       #expect(try cli.run(["capture", "decision", title, "--content", "About \(title).", "--tags", "rollout"]).status == 0)
     }
     let report = try cli.json(["insights"])
-    #expect(report["algorithmVersion"] as? String == "12")
+    #expect(report["algorithmVersion"] as? String == "13")
     let insights = try #require(report["insights"] as? [[String: Any]])
     let conflicts = insights.filter { $0["rule"] as? String == "possible-conflict" }.compactMap { $0["message"] as? String }
     #expect(conflicts.count == 1, "\(conflicts)")

@@ -63,7 +63,19 @@ enum InsightRules {
   /// are two prohibitions, not different choices; a side that ends with its negation names the
   /// word it negates on both sides (`must not validate / should validate`, not `must not /
   /// should`; review 26-b, 11).
-  static let version = "12"
+  /// Version 13: titles that exchange two phrases around a rejection say opposite things (`Use
+  /// spaces, not tabs` / `Use tabs, not spaces`, named `not tabs / not spaces`; `Prefer tabs over
+  /// spaces` / `Prefer spaces over tabs`; ``TitleContrast/exchangedRejection(_:_:middles:_:)``,
+  /// review 27-a, 12): a possible conflict, no longer near-duplicates to check before merging.
+  /// Words that differ name different choices only where a choice is named — after a choosing
+  /// verb (`use`, `prefer`, `choose`, `adopt`, `switch to`…) or preposition (`with`, `via`, `in`,
+  /// `on`, `as`, `over`; ``TitleContrast/namesChoice(_:_:)``) —, so two tasks or actions that hold
+  /// together (`Run tests on CI` / `Run linters on CI`, `Encrypt backups at rest` / `Compress
+  /// backups at rest`) are neither found word by word nor a possible conflict on their titles
+  /// alone: similar titles among them still are one when their content differs, worded "similar
+  /// titles … but different content" (review 27-a, 13). `no` is named with the word it negates
+  /// (`an orm / no orm`, not `an / no`; review 27-a, 16).
+  static let version = "13"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
 
@@ -491,6 +503,8 @@ enum InsightRules {
             how = "have titles that are the same but for words naming different choices (\(named.detail))"
           case .alternatives:
             how = "have similar titles (trigram similarity \(format(similarity))) that name different choices (\(named.detail))"
+          // Reworded titles reach here only with different content; so do similar titles whose
+          // differing words name no choice (`Run tests on CI` / `Run linters on CI`, review 27-a, 13).
           case .sameWords, .reworded: how = "have similar titles (trigram similarity \(format(similarity))) but different content"
           }
           return Insight(

@@ -14,10 +14,14 @@ extension TitleContrast {
   /// Two titles pair when they have the same number of words (``tokens(_:)``, 2 to
   /// ``choiceTitleWords``), their contrast (``init(_:_:)``) is ``Kind/alternatives`` — the words
   /// that differ, one to three a side, are not all ``stopWords``, share no word or word start,
-  /// and hold no number, URL or path (those are ``Kind/differentValues``) —, and the words they
-  /// share are at least as many as those that differ and include one that is not a stop word,
-  /// negation or auxiliary (`Use tabs` / `Use spaces` pair; `Cache API responses` / `Cache DB
-  /// queries` do not, nor do `Do not enable telemetry` / `Do not use tabs`).
+  /// hold no number, URL or path (those are ``Kind/differentValues``), and stand where a choice
+  /// is named (``namesChoice(_:_:)``: after `use`, `prefer`, `with`, `in`, `on`…) —, and the
+  /// words they share are at least as many as those that differ and include one that is not a
+  /// stop word, negation or auxiliary (`Use tabs` / `Use spaces` and `Deploy with Kubernetes` /
+  /// `Deploy with Nomad` pair; `Cache API responses` / `Cache DB queries` do not, nor do `Do not
+  /// enable telemetry` / `Do not use tabs`, nor two tasks or actions that hold together: `Run
+  /// tests on CI` / `Run linters on CI`, `Encrypt backups at rest` / `Compress backups at rest`,
+  /// review 27-a, 13).
   ///
   /// Candidates come from keys, not from all pairs: for a title of *n* words, each window of
   /// *w* = min(3, *n*/2) consecutive words is masked, and the words around it (a fixed 64-bit
@@ -108,8 +112,8 @@ extension TitleContrast {
   }
 
   /// Whether two titles of the same number of words differ, as ``choicePairs(_:)`` requires, in
-  /// one to three words naming different choices, with as many words or more shared, one of
-  /// them not a stop word, negation or auxiliary.
+  /// one to three words naming different choices where a choice is named, with as many words or
+  /// more shared, one of them not a stop word, negation or auxiliary.
   /// - Parameters:
   ///   - x: the words (``tokens(_:)``) of one title.
   ///   - y: the words of the other.

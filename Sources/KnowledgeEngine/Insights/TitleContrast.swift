@@ -12,7 +12,11 @@
 ///   always/never, `avoid` of use/avoid, `off` of on/off, …) flips a title's polarity; two
 ///   titles whose polarity differs say opposite things (`Do not use SQLite WAL mode` / `Use
 ///   SQLite WAL mode`; `Always squash merge PRs` / `Never squash merge PRs`). Two flips cancel
-///   (`Do not disable X` agrees with `Enable X`).
+///   (`Do not disable X` agrees with `Enable X`). Titles that exchange two phrases around a
+///   rejection also say opposite things, though their polarity is the same
+///   (``exchangedRejection(_:_:middles:_:)``: `Use spaces, not tabs` / `Use tabs, not spaces`;
+///   `Prefer tabs over spaces` / `Prefer spaces over tabs`; `Do not use tabs, use spaces` / `Do
+///   not use spaces, use tabs`; review 27-a, 12).
 /// - ``Kind/differentValues``: the words that differ (what is left once the words both titles
 ///   share at the start and at the end are set aside) hold a number or a URL, path, host or
 ///   address (`Staging URL is https://staging.example.com` / `…staging2…`, `port 8080` / `port
@@ -20,10 +24,17 @@
 /// - ``Kind/alternatives``: the words that differ are, on each side, one to three words that
 ///   are not all ``stopWords``, and no word is on both sides or starts like a word of the other
 ///   side (its first four letters, or the whole of a shorter word: `cache` / `caching` is one
-///   word reworded): the titles name different choices (`tabs` / `spaces`, `MySQL` /
-///   `PostgreSQL`).
+///   word reworded), and they stand where a choice is named (``namesChoice(_:_:)``: after a
+///   choosing verb such as `use` or `prefer`, or a choosing preposition such as `with`, `in`,
+///   `on`): the titles name different choices (`Use tabs…` / `Use spaces…`, `Deploy with
+///   Kubernetes` / `Deploy with Nomad`). Elsewhere the words name two things that may hold
+///   together (`Run tests on CI` / `Run linters on CI`, `Encrypt backups at rest` / `Compress
+///   backups at rest`; review 27-a, 13), and the contrast is ``Kind/reworded`` — unless both
+///   sides are numbers spelled out (`day two` / `day one`), which name two values wherever they
+///   stand.
 /// - ``Kind/sameWords``: the same words in the same order (case and punctuation aside).
-/// - ``Kind/reworded``: anything else.
+/// - ``Kind/reworded``: anything else — including differing words that name no choice, which
+///   conflict only when the items' content differs too, as any similar titles.
 ///
 /// Deterministic, English word lists, no model.
 struct TitleContrast: Equatable {
@@ -91,6 +102,49 @@ struct TitleContrast: Equatable {
   static let auxiliaries: Set<String> = [
     "do", "does", "did", "should", "must", "will", "can", "may", "might", "could", "would", "shall",
   ]
+
+  /// Verbs whose object is a choice (review 27-a, 13): words that differ right after one of them
+  /// (determiners aside: `Use the Postgres driver`) name different choices (`Use tabs` / `Use
+  /// spaces`, `Prefer Vim` / `Prefer Emacs`). `run`, `write`, `deploy`, `store` are not among
+  /// them: what they act on is a task, not a choice (`Run tests on CI` / `Run linters on CI`);
+  /// where such work is done or kept is, after a choosing preposition (`Deploy with Nomad`,
+  /// `Store dates in UTC`).
+  static let choosingVerbs: Set<String> = [
+    "use", "uses", "used", "using", "prefer", "prefers", "preferred", "preferring", "choose", "chooses", "chose",
+    "chosen", "choosing", "pick", "picks", "picked", "picking", "adopt", "adopts", "adopted", "adopting", "select",
+    "selects", "selected", "selecting",
+  ]
+
+  /// Prepositions after which words name a choice of means, place or form (`Deploy with Nomad`,
+  /// `Host on AWS`, `Store dates in UTC`, `Ship notes as HTML`, `Sync via rsync`, `Tunnel over
+  /// SSH`); with them the verb phrases `standardize on`, `settle on`, `go with`, `stick with`.
+  static let choosingPrepositions: Set<String> = ["with", "via", "in", "on", "as", "over"]
+
+  /// Particles after which words name a choice when one of these verbs stands right before them:
+  /// `switch to`, `migrate to`, `move to`, `default to`, `opt for` (a bare `to` or `for` names a
+  /// target or a purpose: `Use Postgres for analytics` / `Use Postgres for reporting` hold together).
+  static let choosingParticles: [String: Set<String>] = [
+    "to": [
+      "switch", "switches", "switched", "switching", "migrate", "migrates", "migrated", "migrating", "move", "moves",
+      "moved", "moving", "default", "defaults", "defaulted",
+    ],
+    "for": ["opt", "opts", "opted", "opting"],
+  ]
+
+  /// Words skipped between a choosing word and the words that differ (`Use the Postgres driver`).
+  static let determiners: Set<String> = [
+    "a", "an", "the", "our", "your", "their", "its", "my", "this", "that", "these", "those",
+  ]
+
+  /// Words after which words that open a title name a choice: `Vim as the editor` / `Emacs as the
+  /// editor`, `Tabs over spaces`. A title opens with its verb or its subject; other openings
+  /// (`Encrypt backups…` / `Compress backups…`, `Tests for the API` / `Docs for the API`) are two
+  /// actions or two things, not a choice.
+  static let choosingFollowers: Set<String> = ["as", "over"]
+
+  /// Words that reject what follows them without flipping a title's polarity (`Prefer tabs over
+  /// spaces`, `Use tabs instead of spaces`, `… rather than …`): read by ``exchangedRejection(_:_:middles:_:)``.
+  static let rejecting: Set<String> = ["over", "instead", "rather"]
 
   /// Small words that do not make two titles name different choices on their own.
   static let stopWords: Set<String> = [
@@ -225,13 +279,19 @@ struct TitleContrast: Equatable {
   /// titles have the same words exactly when the middles have.
   init(tokens x: [String], _ y: [String]) {
     let (dx, dy) = Self.middles(x, y)
-    let kind = Self.kind(middles: dx, dy, sharedStart: x[..<dx.startIndex])
+    let kind = Self.kind(x, y, middles: dx, dy)
     func shown(_ side: [String]) -> String {
       let s = side.isEmpty ? "—" : side.joined(separator: " ")
       return s.count > 40 ? String(s.prefix(39)) + "…" : s
     }
     let detail = { "\(shown(Array(dx))) / \(shown(Array(dy)))" }
     switch kind {
+    case .opposite where Self.flips(dx) % 2 == Self.flips(dy) % 2:
+      // The same polarity: two phrases exchanged around a rejection, named with what each
+      // rejects (`not tabs / not spaces`, review 27-a, 12). Only such an exchange is opposite
+      // at one polarity; the middles would do if that changed.
+      let (rx, ry) = Self.exchangedRejection(x, y, middles: dx, dy) ?? (Array(dx), Array(dy))
+      self.init(kind: .opposite, detail: "\(shown(rx)) / \(shown(ry))")
     case .opposite:
       // Name the polarity words only, when the titles differ in more than them.
       let px = x.filter(Self.isPolarityWord), py = y.filter(Self.isPolarityWord)
@@ -243,13 +303,15 @@ struct TitleContrast: Equatable {
         let (nx, ny) = Self.negatedPhrases(x, y) ?? Self.negatedPhrases(y, x).map({ ($0.1, $0.0) })
       {
         self.init(kind: .opposite, detail: "\(shown(nx)) / \(shown(ny))")
-      } else if !long, [dx, dy].contains(where: { $0.count >= 2 && Self.negations.contains($0.last!) }),
+      } else if !long,
+        [dx, dy].contains(where: { ($0.count >= 2 && Self.negations.contains($0.last!)) || $0.last == "no" }),
         dx.endIndex < x.count
       {
         // A side ends with a negation after a modal (`should validate` / `must not validate`):
         // name the word it negates on both sides, `should validate / must not validate`, not
         // `should / must not` (review 26-b, 11). A one-word side (`always / never`, `are /
-        // aren't`) says it already.
+        // aren't`) says it already — but for `no`, which negates the noun after it: `an orm /
+        // no orm`, not `an / no` (review 27-a, 16).
         self.init(
           kind: .opposite, detail: "\(shown(Array(dx) + [x[dx.endIndex]])) / \(shown(Array(dy) + [y[dy.endIndex]]))")
       } else {
@@ -279,7 +341,88 @@ struct TitleContrast: Equatable {
   /// asks whether titles disagree, or name different choices, needs.
   static func kind(tokens x: [String], _ y: [String]) -> Kind {
     let (dx, dy) = middles(x, y)
-    return kind(middles: dx, dy, sharedStart: x[..<dx.startIndex])
+    return kind(x, y, middles: dx, dy)
+  }
+
+  /// When `x` and `y` (their differing middles `dx`, `dy`) say opposite things by exchanging two
+  /// phrases around a rejection (review 27-a, 12): the rejection with what it rejects, as each
+  /// title says it (`not tabs`, `not spaces`); `nil` otherwise.
+  ///
+  /// The middles must read *A M B* and *B M A*, *A* and *B* one to three words each, not only
+  /// small words, neither holding a negation, antonym or rejecting word, with either
+  ///
+  /// 1. *M* rejecting what follows it — an odd number of polarity flips (``flips(_:)``: `not`,
+  ///    `never`, `disable`…) or a ``rejecting`` word (`over`, `instead`, `rather`) — and no
+  ///    negation in the words both titles open with: `Use spaces, not tabs` / `Use tabs, not
+  ///    spaces` (`not tabs / not spaces`), `Prefer tabs over spaces` / `Prefer spaces over tabs`
+  ///    (`over spaces / over tabs`). Under a shared negation both phrases are rejected alike
+  ///    (`Do not use tabs, do not use spaces`), so the exchange changes nothing; or
+  /// 2. a negation (not `nor`) in the words both titles open with, negating *A* alone: *M* ends
+  ///    with the words between the negation and *A*, said again without it, and holds no flip,
+  ///    rejecting word, `or` or `nor`: `Do not use tabs, use spaces` / `Do not use spaces, use
+  ///    tabs` (`do not use tabs / do not use spaces`). With `or` (`Do not use tabs or use
+  ///    spaces`) both are negated, and the exchange changes nothing.
+  ///
+  /// Words in the same order with `and`, `or`, `,` between them (`Run tests and linters` /
+  /// `Run linters and tests`) exchange nothing that is rejected, and are not opposite.
+  /// - Complexity: at most nine splits of the middles, each compared in O(*m*) for middles of *m*
+  ///   words; nothing is read unless the middles have the same length, three words or more.
+  static func exchangedRejection(
+    _ x: [String], _ y: [String], middles dx: ArraySlice<String>, _ dy: ArraySlice<String>
+  ) -> ([String], [String])? {
+    let n = dx.count
+    guard n >= 3, dy.count == n else { return nil }
+    let start = dx.startIndex
+    func rejects(_ w: String) -> Bool { negations.contains(w) || antonyms.contains(w) || rejecting.contains(w) }
+    func isPhrase(_ p: ArraySlice<String>) -> Bool { !p.contains(where: rejects) && !p.allSatisfy(stopWords.contains) }
+    let negatedOpening = x[..<start].lastIndex { negations.contains($0) && $0 != "nor" }
+    for a in 1...min(3, n - 2) {
+      for b in 1...min(3, n - 1 - a) {
+        let phraseA = dx.prefix(a), phraseB = dx.suffix(b), m = dx.dropFirst(a).dropLast(b)
+        guard dy.prefix(b).elementsEqual(phraseB), dy.suffix(a).elementsEqual(phraseA),
+          dy.dropFirst(b).dropLast(a).elementsEqual(m), isPhrase(phraseA), isPhrase(phraseB)
+        else { continue }
+        if flips(m) % 2 == 1 || m.contains(where: rejecting.contains) {
+          guard negatedOpening == nil, let r = m.firstIndex(where: rejects) else { continue }
+          // The auxiliary of a negation is named with it (`do not use tabs`).
+          let from = r > m.startIndex && auxiliaries.contains(m[r - 1]) && negations.contains(m[r]) ? r - 1 : r
+          return (Array(m[from...] + phraseB), Array(m[from...] + phraseA))
+        }
+        if let k = negatedOpening, k + 1 < start, !m.contains(where: rejects), !m.contains("or"), !m.contains("nor") {
+          let negated = x[(k + 1)..<start]
+          guard m.count >= negated.count, m.suffix(negated.count).elementsEqual(negated) else { continue }
+          let from = k > 0 && auxiliaries.contains(x[k - 1]) ? k - 1 : k
+          return (Array(x[from..<start] + phraseA), Array(x[from..<start] + phraseB))
+        }
+      }
+    }
+    return nil
+  }
+
+  /// Whether the differing words `middle` of title `t` (its ``tokens(_:)``; `middle` indexes
+  /// into it) stand where a choice is named (review 27-a, 13):
+  ///
+  /// 1. they open with a ``choosingVerbs`` word and go on (`use postgres` / `prefer duckdb`);
+  /// 2. the word before them, ``determiners`` skipped, is a ``choosingVerbs`` or
+  ///    ``choosingPrepositions`` word, or a ``choosingParticles`` particle right after one of its
+  ///    verbs (`Use tabs`, `We will use tabs`, `Deploy with Nomad`, `Host on AWS`, `Store dates in
+  ///    UTC`, `Switch to Bun`); any other word there (`Run tests`, `Write docs`, `Run tests
+  ///    before merging`) and they are not;
+  /// 3. they open the title (determiners aside) and a ``choosingFollowers`` word comes next
+  ///    (`Vim as the editor`). Words that open a title and are followed by anything else are its
+  ///    verb or its subject (`Encrypt backups at rest` / `Compress backups at rest`: two
+  ///    actions, not a choice).
+  ///
+  /// Deterministic: English word lists, no model; a word the lists miss (`Log to stdout` /
+  /// `Log to stderr`) only makes the pair need different content to be a possible conflict.
+  static func namesChoice(_ t: [String], _ middle: ArraySlice<String>) -> Bool {
+    if middle.count >= 2, let first = middle.first, choosingVerbs.contains(first) { return true }
+    var k = middle.startIndex - 1
+    while k >= 0, determiners.contains(t[k]) { k -= 1 }
+    guard k >= 0 else { return middle.endIndex < t.count && choosingFollowers.contains(t[middle.endIndex]) }
+    if choosingVerbs.contains(t[k]) || choosingPrepositions.contains(t[k]) { return true }
+    if let verbs = choosingParticles[t[k]], k > 0, verbs.contains(t[k - 1]) { return true }
+    return false
   }
 
   /// The differing middles of two token sequences: what is left once the tokens both share at
@@ -292,28 +435,45 @@ struct TitleContrast: Equatable {
     return (x[start..<(x.count - end)], y[start..<(y.count - end)])
   }
 
-  /// The tests of the type's summary, in order, on the differing middles `dx` and `dy`. The
-  /// words both titles share around them flip both titles' polarity alike and give both the
-  /// same words, so the parity of the titles' flips differs exactly when that of the middles'
-  /// flips does, and the titles have the same words exactly when the middles have.
+  /// The tests of the type's summary, in order, on the titles `x` and `y` and their differing
+  /// middles `dx` and `dy`. The words both titles share around the middles flip both titles'
+  /// polarity alike and give both the same words, so the parity of the titles' flips differs
+  /// exactly when that of the middles' flips does, and the titles have the same words exactly
+  /// when the middles have; the words around are read only for an exchange around a rejection
+  /// (``exchangedRejection(_:_:middles:_:)``) and for where a choice is named.
   ///
   /// Words that would be ``Kind/alternatives`` under a negation both titles open with are two
   /// prohibitions that hold together, not a choice: `Never log passwords` / `Never log tokens`
   /// are ``Kind/reworded`` (review 26-b, 11). `without` is left out: it negates only its object
-  /// (`Use Postgres without an ORM`).
-  /// - Parameter sharedStart: the words both titles share before the middles.
-  private static func kind(middles dx: ArraySlice<String>, _ dy: ArraySlice<String>, sharedStart: ArraySlice<String>)
+  /// (`Use Postgres without an ORM`). So are words that stand where no choice is named, on
+  /// either side (``namesChoice(_:_:)``, review 27-a, 13), unless both sides are numbers spelled
+  /// out.
+  private static func kind(_ x: [String], _ y: [String], middles dx: ArraySlice<String>, _ dy: ArraySlice<String>)
     -> Kind
   {
-    let kind = kind(middles: dx, dy)
-    guard kind == .alternatives, sharedStart.contains(where: { negations.contains($0) && $0 != "without" }) else {
-      return kind
-    }
-    return .reworded
+    if flips(dx) % 2 != flips(dy) % 2 { return .opposite }
+    if exchangedRejection(x, y, middles: dx, dy) != nil { return .opposite }
+    let kind = kindOfOnePolarity(middles: dx, dy)
+    guard kind == .alternatives else { return kind }
+    if x[..<dx.startIndex].contains(where: { negations.contains($0) && $0 != "without" }) { return .reworded }
+    if namesChoice(x, dx) && namesChoice(y, dy) { return .alternatives }
+    // Numbers spelled out name two values wherever they stand (`Deploy on day two` / `Deploy on
+    // day one`, `Run the lint step second` / `… first`), as in version 12; a numbered series was
+    // left out before the contrast is read.
+    return dx.flatMap(words).allSatisfy(isSpelledNumber) && dy.flatMap(words).allSatisfy(isSpelledNumber)
+      ? .alternatives : .reworded
   }
 
-  private static func kind(middles dx: ArraySlice<String>, _ dy: ArraySlice<String>) -> Kind {
-    if flips(dx) % 2 != flips(dy) % 2 { return .opposite }
+  /// Whether `word` is an English number spelled out, cardinal or ordinal (``NumberedTitle``'s
+  /// words: `two`, `twenty`, `second`, `twentieth`).
+  private static func isSpelledNumber(_ word: String) -> Bool {
+    NumberedTitle.cardinalWords[word] != nil || NumberedTitle.cardinalTens[word] != nil
+      || NumberedTitle.ordinalWords[word] != nil || NumberedTitle.ordinalTens[word] != nil
+  }
+
+  /// The tests after polarity, on the middles alone: the same words, values, or one to three
+  /// distinct words a side (``Kind/alternatives`` before where they stand is read).
+  private static func kindOfOnePolarity(middles dx: ArraySlice<String>, _ dy: ArraySlice<String>) -> Kind {
     if dx.flatMap(words) == dy.flatMap(words) { return .sameWords }
     if dx.contains(where: isValue) || dy.contains(where: isValue) { return .differentValues }
     // Read without polarity: `do not disable` and `enable` are one choice, not two.

@@ -48,6 +48,17 @@ struct ChoicePairTests {
     PairCase(a: "Never log passwords", b: "Never log tokens", pairs: false, why: "two prohibitions, not a choice"),
     PairCase(a: "Use Postgres without an ORM", b: "Use SQLite without an ORM", pairs: true, why: "'without' negates only its object"),
     PairCase(a: "We will use tabs", b: "We will use spaces", pairs: true, why: "'use' shared beside a stop word and a modal"),
+    // Review 27-a, 13: the differing words must stand where a choice is named.
+    PairCase(a: "Deploy with Kubernetes", b: "Deploy with Nomad", pairs: true, why: "after a choosing preposition"),
+    PairCase(a: "Store dates in UTC", b: "Store dates in localtime", pairs: true, why: "after 'in'"),
+    PairCase(a: "Prefer Vim", b: "Prefer Emacs", pairs: true, why: "after a choosing verb"),
+    PairCase(a: "Host on AWS", b: "Host on GCP", pairs: true, why: "after 'on'"),
+    PairCase(a: "Migrate to Postgres", b: "Migrate to MySQL", pairs: true, why: "after 'migrate to'"),
+    PairCase(a: "Run tests on CI", b: "Run linters on CI", pairs: false, why: "two tasks: what 'run' acts on is no choice"),
+    PairCase(a: "Write tests for the API", b: "Write docs for the API", pairs: false, why: "two pieces of work"),
+    PairCase(a: "Encrypt backups at rest", b: "Compress backups at rest", pairs: false, why: "the verbs differ: two actions"),
+    PairCase(a: "Run tests before merging", b: "Run tests before releasing", pairs: false, why: "two moments, both kept"),
+    PairCase(a: "Use Postgres for analytics", b: "Use Postgres for reporting", pairs: false, why: "two purposes after 'for'"),
     PairCase(
       a: "Use one two three four five six seven eight nine ten eleven Postgres",
       b: "Use one two three four five six seven eight nine ten eleven DuckDB", pairs: false, why: "over 12 words"),

@@ -50,6 +50,33 @@ struct InsightTitleFastPathTests {
       return s.count > 40 ? String(s.prefix(39)) + "…" : s
     }
     let detail = "\(shown(dx)) / \(shown(dy))"
+    // Insights v13: two phrases exchanged around a rejection say opposite things at one polarity.
+    if TitleContrast.flips(x) % 2 == TitleContrast.flips(y) % 2, dx.count == dy.count, dx.count >= 3 {
+      func marker(_ w: String) -> Bool {
+        TitleContrast.negations.contains(w) || TitleContrast.antonyms.contains(w) || ["over", "instead", "rather"].contains(w)
+      }
+      let openingNegation = x[..<start].lastIndex { TitleContrast.negations.contains($0) && $0 != "nor" }
+      for a in 1...3 {
+        for b in 1...3 where a + b < dx.count {
+          let phraseA = Array(dx[..<a]), phraseB = Array(dx[(dx.count - b)...]), m = Array(dx[a..<(dx.count - b)])
+          guard dy == phraseB + m + phraseA, !(phraseA + phraseB).contains(where: marker),
+            !phraseA.allSatisfy(TitleContrast.stopWords.contains), !phraseB.allSatisfy(TitleContrast.stopWords.contains)
+          else { continue }
+          if TitleContrast.flips(m) % 2 == 1 || m.contains(where: { ["over", "instead", "rather"].contains($0) }) {
+            guard openingNegation == nil, let r = m.firstIndex(where: marker) else { continue }
+            let from = r > 0 && TitleContrast.auxiliaries.contains(m[r - 1]) && TitleContrast.negations.contains(m[r]) ? r - 1 : r
+            let rejection = Array(m[from...])
+            return TitleContrast(kind: .opposite, detail: "\(shown(rejection + phraseB)) / \(shown(rejection + phraseA))")
+          }
+          if let k = openingNegation, k + 1 < start, !m.contains(where: marker), !m.contains("or"), !m.contains("nor") {
+            let negated = Array(x[(k + 1)..<start])
+            guard m.count >= negated.count, Array(m.suffix(negated.count)) == negated else { continue }
+            let opening = Array(x[(k > 0 && TitleContrast.auxiliaries.contains(x[k - 1]) ? k - 1 : k)..<start])
+            return TitleContrast(kind: .opposite, detail: "\(shown(opening + phraseA)) / \(shown(opening + phraseB))")
+          }
+        }
+      }
+    }
     if TitleContrast.flips(x) % 2 != TitleContrast.flips(y) % 2 {
       func polar(_ w: String) -> Bool {
         TitleContrast.negations.contains(w) || TitleContrast.antonyms.contains(w) || TitleContrast.neutralForm[w] != nil
@@ -64,8 +91,10 @@ struct InsightTitleFastPathTests {
         return TitleContrast(kind: .opposite, detail: "\(shown(nx)) / \(shown(ny))")
       }
       // Insights v12: a side of two words or more that ends with a negation names the word it
-      // negates on both sides.
-      if !long, end > 0, [dx, dy].contains(where: { $0.count >= 2 && TitleContrast.negations.contains($0.last!) }) {
+      // negates on both sides; v13: so does a side ending with `no`, of one word too.
+      if !long, end > 0,
+        [dx, dy].contains(where: { ($0.count >= 2 && TitleContrast.negations.contains($0.last!)) || $0.last == "no" })
+      {
         let negated = x[x.count - end]
         return TitleContrast(kind: .opposite, detail: "\(shown(dx + [negated])) / \(shown(dy + [negated]))")
       }
@@ -84,7 +113,24 @@ struct InsightTitleFastPathTests {
       && !sx.contains { p in sy.contains { q in related(p, q) } }
     // Insights v12: under a negation both titles open with, two prohibitions, not a choice.
     let prohibitions = x[..<start].contains { TitleContrast.negations.contains($0) && $0 != "without" }
-    return distinct && !prohibitions
+    // Insights v13: the differing words stand where a choice is named, on both sides, or are
+    // numbers spelled out.
+    func choiceAt(_ t: [String], _ s: Int, _ e: Int) -> Bool {
+      if e - s >= 2, TitleContrast.choosingVerbs.contains(t[s]) { return true }
+      var k = s - 1
+      while k >= 0, TitleContrast.determiners.contains(t[k]) { k -= 1 }
+      if k < 0 { return e < t.count && ["as", "over"].contains(t[e]) }
+      return TitleContrast.choosingVerbs.contains(t[k]) || TitleContrast.choosingPrepositions.contains(t[k])
+        || (k > 0 && TitleContrast.choosingParticles[t[k]]?.contains(t[k - 1]) == true)
+    }
+    func spelled(_ w: String) -> Bool {
+      NumberedTitle.cardinalWords[w] != nil || NumberedTitle.cardinalTens[w] != nil || NumberedTitle.ordinalWords[w] != nil
+        || NumberedTitle.ordinalTens[w] != nil
+    }
+    let named =
+      (choiceAt(x, start, x.count - end) && choiceAt(y, start, y.count - end))
+      || (dx.flatMap(referenceWords).allSatisfy(spelled) && dy.flatMap(referenceWords).allSatisfy(spelled))
+    return distinct && !prohibitions && named
       ? TitleContrast(kind: .alternatives, detail: detail) : TitleContrast(kind: .reworded, detail: "")
   }
 
@@ -143,7 +189,17 @@ struct InsightTitleFastPathTests {
       // The same words in another case, with punctuation.
       if i % 5 == 0 { out.append((title, title.uppercased() + ".")) }
     }
-    return out
+    // The generated titles seldom exchange phrases or name a choice: review 27-a's pairs (12, 13,
+    // 16), each both ways.
+    let reviewed = [
+      ("Use spaces, not tabs", "Use tabs, not spaces"), ("Prefer tabs over spaces", "Prefer spaces over tabs"),
+      ("Do not use tabs, use spaces", "Do not use spaces, use tabs"), ("Use spaces, do not use tabs", "Use tabs, do not use spaces"),
+      ("Do not use tabs or use spaces", "Do not use spaces or use tabs"), ("Run tests and linters", "Run linters and tests"),
+      ("Use an ORM", "Use no ORM"), ("Run tests on CI", "Run linters on CI"), ("Encrypt backups at rest", "Compress backups at rest"),
+      ("Use Postgres for analytics", "Use DuckDB for analytics"), ("Deploy with Kubernetes", "Deploy with Nomad"),
+      ("Switch to Bun", "Switch to Deno"), ("Vim as the editor", "Emacs as the editor"), ("Deploy on day two", "Deploy on day one"),
+    ]
+    return out + reviewed + reviewed.map { ($0.1, $0.0) }
   }()
 
   // MARK: Tests

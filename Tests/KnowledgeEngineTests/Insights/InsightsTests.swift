@@ -316,14 +316,29 @@ struct InsightsTests {
 
   @Test("titles of the same letters in another order are not advised to be merged")
   func reorderedTitlesAreNotMerged() throws {
+    // Insights v13: `Prefer tabs over spaces` / `Prefer spaces over tabs` say opposite things
+    // (review 27-a, 12); words exchanged around `and` may say the same.
+    let items = [
+      Self.item(1, .preference, "Run tests and linters", tags: []),
+      Self.item(2, .preference, "Run linters and tests", tags: []),
+    ]
+    let found = try Self.insights(Self.engine(items), .nearDuplicates)
+    let message = try #require(found.first?.message)
+    #expect(message.contains("in a different order"), "\(message)")
+    #expect(message.hasSuffix("check whether they say the same thing before merging them."), "\(message)")
+  }
+
+  @Test("review 27-a, 12: titles exchanged around `over` say opposite things; asked which one holds, not whether to merge")
+  func exchangedTitlesAreOpposite() throws {
     let items = [
       Self.item(1, .preference, "Prefer tabs over spaces", tags: []),
       Self.item(2, .preference, "Prefer spaces over tabs", tags: []),
     ]
     let found = try Self.insights(Self.engine(items), .nearDuplicates)
     let message = try #require(found.first?.message)
-    #expect(message.contains("in a different order"), "\(message)")
-    #expect(message.hasSuffix("check whether they say the same thing before merging them."), "\(message)")
+    #expect(
+      message
+        == #"2 items have near-identical titles (trigram similarity up to 1.00) that say opposite things (over tabs / over spaces): "Prefer spaces over tabs", "Prefer tabs over spaces"; decide which one holds: link them (supersedes, contradicts) or reword one."#)
   }
 
   @Test("an item and the one that supersedes it are not near-duplicates to merge")

@@ -60,6 +60,44 @@ struct TitleContrastTests {
     ContrastCase(a: "Use Redis for caching", b: "Use Redis for the caching layer", kind: .reworded, detail: nil),
     ContrastCase(a: "Use Redis for caching", b: "Use Redis for cache", kind: .reworded, detail: nil),
     ContrastCase(a: "Use tabs for indentation", b: "Use tabs in indentation", kind: .reworded, detail: nil),
+    // Review 27-a, 12: two phrases exchanged around a rejection say opposite things, each named
+    // with what it rejects.
+    ContrastCase(a: "Use spaces, not tabs", b: "Use tabs, not spaces", kind: .opposite, detail: "not tabs / not spaces"),
+    ContrastCase(a: "Prefer tabs over spaces", b: "Prefer spaces over tabs", kind: .opposite, detail: "over spaces / over tabs"),
+    ContrastCase(
+      a: "Use tabs instead of spaces", b: "Use spaces instead of tabs", kind: .opposite, detail: "instead of spaces / instead of tabs"),
+    ContrastCase(
+      a: "Use spaces, do not use tabs", b: "Use tabs, do not use spaces", kind: .opposite, detail: "do not use tabs / do not use spaces"),
+    ContrastCase(
+      a: "Do not use tabs, use spaces", b: "Do not use spaces, use tabs", kind: .opposite, detail: "do not use tabs / do not use spaces"),
+    ContrastCase(a: "Enable gzip, disable brotli", b: "Enable brotli, disable gzip", kind: .opposite, detail: "disable brotli / disable gzip"),
+    // Exchanges that reject nothing, or reject both phrases alike, change nothing.
+    ContrastCase(a: "Run tests and linters", b: "Run linters and tests", kind: .reworded, detail: nil),
+    ContrastCase(a: "Do not use tabs or use spaces", b: "Do not use spaces or use tabs", kind: .reworded, detail: nil),
+    ContrastCase(a: "Do not use tabs, do not use spaces", b: "Do not use spaces, do not use tabs", kind: .reworded, detail: nil),
+    ContrastCase(a: "Never log passwords, never log tokens", b: "Never log tokens, never log passwords", kind: .reworded, detail: nil),
+    // Review 27-a, 16: `no` is named with the word it negates; one-word sides stay as they were.
+    ContrastCase(a: "Use an ORM", b: "Use no ORM", kind: .opposite, detail: "an orm / no orm"),
+    ContrastCase(a: "Keep the cache", b: "Keep no cache", kind: .opposite, detail: "the cache / no cache"),
+    ContrastCase(a: "Deploy with Docker", b: "Deploy without Docker", kind: .opposite, detail: "with / without"),
+    // Review 27-a, 13: different choices only where a choice is named.
+    ContrastCase(a: "Use Postgres for analytics", b: "Use DuckDB for analytics", kind: .alternatives, detail: "postgres / duckdb"),
+    ContrastCase(a: "We will use tabs", b: "We will use spaces", kind: .alternatives, detail: "tabs / spaces"),
+    ContrastCase(a: "Deploy with Kubernetes", b: "Deploy with Nomad", kind: .alternatives, detail: "kubernetes / nomad"),
+    ContrastCase(a: "Store dates in UTC", b: "Store dates in localtime", kind: .alternatives, detail: "utc / localtime"),
+    ContrastCase(a: "Prefer Vim", b: "Prefer Emacs", kind: .alternatives, detail: "vim / emacs"),
+    ContrastCase(a: "Host on AWS", b: "Host on GCP", kind: .alternatives, detail: "aws / gcp"),
+    ContrastCase(a: "Use the Postgres driver", b: "Use the MySQL driver", kind: .alternatives, detail: "postgres / mysql"),
+    ContrastCase(a: "Switch to Bun", b: "Switch to Deno", kind: .alternatives, detail: "bun / deno"),
+    ContrastCase(a: "Vim as the editor", b: "Emacs as the editor", kind: .alternatives, detail: "vim / emacs"),
+    ContrastCase(a: "Use Postgres for analytics", b: "Adopt DuckDB for analytics", kind: .alternatives, detail: "use postgres / adopt duckdb"),
+    ContrastCase(a: "Deploy on day two of each sprint", b: "Deploy on day one of each sprint", kind: .alternatives, detail: "two / one"),
+    ContrastCase(a: "Run tests on CI", b: "Run linters on CI", kind: .reworded, detail: nil),
+    ContrastCase(a: "Write tests for the API", b: "Write docs for the API", kind: .reworded, detail: nil),
+    ContrastCase(a: "Encrypt backups at rest", b: "Compress backups at rest", kind: .reworded, detail: nil),
+    ContrastCase(a: "Run tests before merging", b: "Run tests before releasing", kind: .reworded, detail: nil),
+    ContrastCase(a: "Use Postgres for analytics", b: "Use Postgres for reporting", kind: .reworded, detail: nil),
+    ContrastCase(a: "Tests for the API", b: "Docs for the API", kind: .reworded, detail: nil),
   ]
 
   @Test("how two titles differ", arguments: contrastCases)
@@ -101,7 +139,7 @@ struct TitleContrastTests {
   @Test("review 20-b #1: title-only opposite decisions and preferences are possible conflicts, never merged")
   func reviewReproduction() throws {
     let report = try InsightsTests.engine(Self.reviewItems).insights()
-    #expect(report.algorithmVersion == "12")
+    #expect(report.algorithmVersion == "13")
     let conflicts = report.insights.filter { $0.rule == .possibleConflict }
     let pairs = Set(conflicts.map { Set($0.evidenceIDs) })
     #expect(
@@ -192,7 +230,7 @@ struct SupersededConflictTests {
     #expect(before.insights.contains { $0.rule == .possibleConflict && Set($0.evidenceIDs) == [tabs.id, spaces.id] })
     four.relationships = [KnowledgeRelationship(kind: .supersedes, targetID: tabs.id)]
     let after = try InsightsTests.engine([tabs, spaces, four]).insights()
-    #expect(after.algorithmVersion == "12")
+    #expect(after.algorithmVersion == "13")
     let conflicts = after.insights.filter { $0.rule == .possibleConflict }
     #expect(!conflicts.contains { $0.evidenceIDs.contains(tabs.id) }, "\(conflicts.map(\.message))")
   }
