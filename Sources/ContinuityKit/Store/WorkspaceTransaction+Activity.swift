@@ -289,9 +289,17 @@ extension WorkspaceTransaction {
 
   /// The legacy import recorded last, if any.
   public func latestLegacyImport() throws(WorkspaceError) -> LegacyImportRecord? {
+    try latestLegacyImport(named: nil)
+  }
+
+  /// The most recent legacy import of a file named `fileName` (its last path component, as
+  /// recorded), or of any file when nil.
+  public func latestLegacyImport(named fileName: String?) throws(WorkspaceError) -> LegacyImportRecord? {
     requireValid()
     return try db.first(
-      "SELECT sha256, file_name, backup_path, source_version, imported_at FROM legacy_import ORDER BY rowid DESC LIMIT 1"
+      "SELECT sha256, file_name, backup_path, source_version, imported_at FROM legacy_import "
+        + (fileName == nil ? "" : "WHERE file_name = ? ") + "ORDER BY rowid DESC LIMIT 1",
+      fileName.map { [.text($0)] } ?? []
     ) { (row) throws(WorkspaceError) in
       LegacyImportRecord(
         sha256: row.text(0), fileName: row.text(1), backupPath: row.text(2), sourceVersion: row.int(3),

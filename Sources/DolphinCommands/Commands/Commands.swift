@@ -858,11 +858,18 @@ enum Commands {
             c.print(
               "Legacy \(KnowledgeEngine.legacyFileName): differs from the legacy file (\(earlier)) imported\(when), so no "
                 + "command imports it by itself (records deleted or erased since stay gone); `\(SuggestedCommand("dolphin migrate \(legacy.path) --again").naming(workspace: dir.standardizedFileURL.path))` imports "
-                + "its records this workspace does not hold")
+                + "its records this workspace does not hold, those deleted or erased since included.")
+          case "importRecordLost":
+            c.print(
+              "Legacy \(KnowledgeEngine.legacyFileName): " + inert(escapingLineBreaks(legacy.reason ?? ""))
+                + " (records deleted or erased since stay gone). `"
+                + SuggestedCommand("dolphin migrate \(legacy.path) --again").naming(workspace: dir.standardizedFileURL.path)
+                + "` imports its records this workspace does not hold, those deleted or erased since included.")
           default:
+            let reason = legacy.reason ?? ""
             c.print(
               "Legacy \(KnowledgeEngine.legacyFileName): cannot be imported (not a problem of the workspace; commands go on "
-                + "without it): " + inert(escapingLineBreaks(legacy.reason ?? "")))
+                + "without it): " + inert(escapingLineBreaks(reason)) + (reason.hasSuffix(".") ? "" : "."))
           }
         }
         let notRunForSchema =

@@ -113,7 +113,10 @@ enum WorkspaceOpening {
             : "; held already, left as they are: "
               + MigrateCommands.order(report.alreadyHeld).map { "\($0.value) \($0.key)" }.joined(separator: ", "))
           // Review 26-b, 3: settings the workspace has of its own are kept.
-          + (report.settingsKept ? "; " + MigrateCommands.settingsKeptClause : "")
+          + (report.settingsKept
+            ? "; " + MigrateCommands.settingsKeptClause
+            // Said when it happens (review 27-b, 10: the workspace's defaults were replaced unannounced).
+            : report.imported["settings"] == 1 ? "; the file's settings (assistant name, response style, calendar access) were imported" : "")
           + (erasesLegacyFiles
             ? "; this erase removes its records with everything else, and the file and its backup"
             : "; the original is unchanged, a 0600 backup is at \(report.backupPath ?? "?")"))
@@ -136,10 +139,25 @@ enum WorkspaceOpening {
         console.printDiagnostic(
           "\(program): notice: \(Limits.shownPath(file)) differs from the legacy file (\(inert(earlier))) imported into this "
             + "workspace on \(Render.date(importedAt)), so it is not imported again by itself: records deleted or erased "
-            + "since stay gone. \(goesOn). `\(SuggestedCommand("dolphin migrate \(file) --again").naming(workspace: workspace))` imports its records this workspace does not hold; moving "
-            + "the file out of the workspace directory ends this notice.")
+            + "since stay gone. \(goesOn). " + Self.againAdvice(file: file, workspace: workspace))
+      case .importRecordLost(let backup):
+        console.printDiagnostic(
+          "\(program): notice: \(Limits.shownPath(file)) was imported into this workspace before (\(Limits.shownPath(backup)) "
+            + "holds the same bytes), but the workspace's record of that import is gone, so it is not imported again by "
+            + "itself: records deleted or erased since stay gone. \(goesOn). " + Self.againAdvice(file: file, workspace: workspace))
       }
     }
+  }
+}
+
+extension WorkspaceOpening {
+  /// The advice for a legacy file no write imports by itself: the command that imports what the
+  /// workspace lacks, saying that this brings back what was deleted since (review 27-b, 10: it
+  /// did, unannounced), and how to end the notice.
+  static func againAdvice(file: String, workspace: String) -> String {
+    "`\(SuggestedCommand("dolphin migrate \(file) --again").naming(workspace: workspace))` imports its records this "
+      + "workspace does not hold, those deleted or erased since included; moving the file out of the workspace directory "
+      + "ends this notice."
   }
 }
 

@@ -187,9 +187,17 @@ extension KnowledgeEngine {
     // A legacy file was imported here before: this one is a changed save of it (or another).
     // Imported again automatically, it would bring back what was deleted or erased since
     // (review 26-b, 1); only `dolphin migrate --again`, asked for, does that. Said only of a file
-    // that command can read (review 27-a, 2: a damaged one was advised to be imported again).
-    if let earlier = try store.read({ tx in try tx.latestLegacyImport() }) {
+    // that command can read (review 27-a, 2: a damaged one was advised to be imported again), and
+    // only after an import of a workspace.json: a `dolphin migrate` of another file is no earlier
+    // version of this one (review 27-b, 6).
+    if let earlier = try store.read({ tx in try tx.latestLegacyImport(named: legacyFileName) }) {
       notImported(.changedSinceImport(earlierFile: earlier.fileName, importedAt: earlier.importedAt))
+      return false
+    }
+    // Imported before, though the workspace's record of it is gone (a table dropped and made
+    // again by hand): imported again it would bring back what was deleted since (review 27-b, 3).
+    if let backup = importedBackup(of: data, sha256: digest, in: base.appendingPathComponent(legacyBackupFolder)) {
+      notImported(.importRecordLost(backupPath: backup.path))
       return false
     }
     let source: LegacyImportSource
@@ -211,7 +219,8 @@ extension KnowledgeEngine {
       // Imported already (by another process that raced this one, or an earlier write): nothing
       // to do, and nothing to say. Asked here, under the write lock, before the import, whose
       // `again` would otherwise report the file as imported again.
-      guard !gaveUp.isSet, try tx.legacyImport(sha256: source.sha256) == nil, try tx.latestLegacyImport() == nil
+      guard !gaveUp.isSet, try tx.legacyImport(sha256: source.sha256) == nil,
+        try tx.latestLegacyImport(named: legacyFileName) == nil
       else { return nil }
       // In a savepoint, so that a file whose import fails is rolled back alone and the write
       // goes on (review 26-a, 1: a changed or damaged workspace.json refused every write).
@@ -659,6 +668,21 @@ extension KnowledgeEngine {
     return url
   }
 
+  /// The backup in `backupDirectory` (a workspace's `legacy-backups`, when it is a directory of
+  /// this user's) of a `workspace.json` holding exactly `data`: the file was imported into this
+  /// workspace before, whatever its `legacy_import` table says now. Nil when there is none.
+  static func importedBackup(of data: Data, sha256: String, in backupDirectory: URL) -> URL? {
+    var status = stat()
+    guard lstat(backupDirectory.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR,
+      status.st_uid == geteuid() || status.st_uid == 0
+    else { return nil }
+    let url = backupURL(named: legacyFileName, sha256: sha256, in: backupDirectory)
+    guard lstat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+      FileManager.default.contents(atPath: url.path) == data
+    else { return nil }
+    return url
+  }
+
   /// Why no backup can be written in `directory` (a workspace's `legacy-backups`), or nil: the
   /// workspace directory is one other users may change, or `directory` is there and is not a
   /// directory of this user's or root's (a file, a symbolic link, another user's directory).
@@ -743,6 +767,11 @@ public enum LegacyFileNotImported: Sendable, Equatable {
   /// automatically, so records deleted or erased since stay gone; `dolphin migrate FILE --again`
   /// imports the records of it the workspace does not hold (review 26-b, 1).
   case changedSinceImport(earlierFile: String, importedAt: Date)
+  /// The file was imported here before — `backupPath`, in the workspace's `legacy-backups`,
+  /// holds the same bytes — but the workspace no longer records that import (its
+  /// `legacy_import` table was dropped, or emptied, and made again). Imported again it would bring
+  /// back what was deleted or erased since, so it is not (review 27-b, 3).
+  case importRecordLost(backupPath: String)
 }
 
 /// Where a legacy `workspace.json` in a workspace directory stands (``KnowledgeEngine/legacyFileStatus(in:)``):
@@ -751,8 +780,10 @@ public struct LegacyFileStatus: Sendable, Equatable, Encodable {
   /// `imported` (its sha256 is recorded), `pending` (the next write imports it; the records
   /// the workspace holds already are left as they are), `changed` (it differs from a legacy file
   /// imported here before, so it is not imported automatically: `dolphin migrate FILE --again`
-  /// imports what the workspace lacks) or `notImportable` (it cannot be read or decoded, or its
-  /// import would be refused; writes go on without it).
+  /// imports what the workspace lacks), `importRecordLost` (its backup shows it was imported,
+  /// but the workspace's record of that import is gone; not imported automatically either) or
+  /// `notImportable` (it cannot be read or decoded, or its import would be refused; writes go on
+  /// without it).
   public var state: String
   /// The file's path.
   public var path: String
@@ -806,9 +837,11 @@ extension KnowledgeEngine {
     }
     if (status.st_mode & S_IFMT) == S_IFLNK {
       // The first write reads a workspace.json only as a file of its own, never through a link.
+      // Not followed here either, so whether its target was migrated by hand cannot be told.
       return refused(
-        "\(file.path) is a symbolic link, so no command imports it by itself; `dolphin migrate` imports the file it "
-          + "points to when asked")
+        "\(file.path) is a symbolic link, which no command follows by itself (so doctor cannot tell whether what it "
+          + "points to was imported); `\(SuggestedCommand("dolphin migrate \(file.path)").naming(workspace: directory.path))` "
+          + "imports the file it points to")
     }
     let data: Data
     do {
@@ -826,7 +859,8 @@ extension KnowledgeEngine {
     if status.st_uid != geteuid(), status.st_uid != 0 {
       return refused(
         "\(file.path) belongs to another user (uid \(status.st_uid)), so no command imports it by itself; "
-          + "`dolphin migrate` imports it when asked", sha256: digest)
+          + "`\(SuggestedCommand("dolphin migrate \(file.path)").naming(workspace: directory.path))` imports it",
+        sha256: digest)
     }
     do {
       // What the import at first write checks before it stores anything, read-only here: the
@@ -834,10 +868,16 @@ extension KnowledgeEngine {
       // `migrate --again` failed on it), then whether it changed since an earlier import, then
       // the refusals its import would meet.
       let decoded = try LegacyWorkspaceImporter.decode(data, fileName: file.path)
-      if let earlier = try store?.read({ tx in try tx.latestLegacyImport() }) {
+      if let earlier = try store?.read({ tx in try tx.latestLegacyImport(named: legacyFileName) }) {
         return LegacyFileStatus(
           state: "changed", path: file.path, sha256: digest, earlierFile: earlier.fileName,
           earlierImportedAt: earlier.importedAt)
+      }
+      if let backup = importedBackup(of: data, sha256: digest, in: directory.appendingPathComponent(legacyBackupFolder)) {
+        return LegacyFileStatus(
+          state: "importRecordLost", path: file.path, sha256: digest,
+          reason: "\(file.path) was imported into this workspace before (\(backup.path) holds the same bytes), but the "
+            + "workspace's record of that import is gone, so no command imports it again by itself")
       }
       let ws = ImportAnalysis.sanitized(applyingImportRules(decoded, data: data, now: now).workspace)
       try store?.read { tx in
