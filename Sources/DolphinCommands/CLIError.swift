@@ -168,7 +168,7 @@ func classify(_ error: any Error) -> (code: Int32, kind: String, message: String
     // Another process wrote between the plan shown and its application: a concurrency
     // failure like `busy`, not bad input (exit 4).
     case .concurrentChange: return (ExitCode.storage, "concurrentChange", e.description)
-    case .storage, .damaged, .notAWorkspace, .fileSystem, .readOnly, .newerSchema, .notAtPath: return (ExitCode.storage, "storage", e.description)
+    case .storage, .damaged, .notAWorkspace, .migrationTableRenamed, .fileSystem, .readOnly, .newerSchema, .notAtPath: return (ExitCode.storage, "storage", e.description)
     }
   case let e as ValidationError where e.missingRecord != nil:
     return (ExitCode.notFound, "notFound", e.message)

@@ -55,7 +55,13 @@ struct DoctorSchemaNamesTests {
 
     let reindex = try cli.run(["reindex"])
     #expect(reindex.status == 0, "\(reindex.stderr)")
-    #expect(reindex.stdout.hasPrefix("Recreated what the database lacked: index knowledge_updated, index knowledge_header, index knowledge_memory_mirror\n"), "\(reindex.stdout)")
+    // Review 27-b, 4: what it dropped is said too.
+    #expect(
+      reindex.stdout.hasPrefix(
+        "Dropped dolphin's indexes of those names where they were: index knowledge_updated on table knowledge_old, "
+          + "index knowledge_header on table knowledge_old, index knowledge_memory_mirror on table knowledge_old\n"
+          + "Recreated what the database lacked: index knowledge_updated, index knowledge_header, index knowledge_memory_mirror\n"),
+      "\(reindex.stdout)")
     #expect(try Self.sqlite3(cli, "SELECT group_concat(tbl_name) FROM sqlite_master WHERE name IN ('knowledge_updated', 'knowledge_header', 'knowledge_memory_mirror')") == "knowledge,knowledge,knowledge")
     let after = try cli.run(["doctor"])
     #expect(after.status == 0, "\(after.stdout)")
@@ -74,7 +80,7 @@ struct DoctorSchemaNamesTests {
       text.stdout.contains(
         #"  - table knowledge is missing (schema step 0001-schema-v5-records creates it; table knowledge's "old" copy, "#
           + "which dolphin did not create, has exactly its columns: most likely it is this table renamed, with the "
-          + "records it held)\n"), "\(text.stdout)")
+          + "5 records it held and dolphin's indexes on it)\n"), "\(text.stdout)")
     #expect(!text.stdout.contains("went with it") && !text.stdout.contains(#""OLD""#) && !text.stdout.contains(#""NAME""#))
     #expect(
       text.stdout.contains(

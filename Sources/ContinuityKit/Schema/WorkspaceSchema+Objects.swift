@@ -47,6 +47,36 @@ public struct SchemaColumn: Sendable, Hashable, Codable, CustomStringConvertible
       + (primaryKey == 0 ? "" : primaryKey == 1 ? " PRIMARY KEY" : " PRIMARY KEY (its column \(primaryKey))")
   }
 
+  /// The clause of `ALTER TABLE … ADD COLUMN` that adds this column back as declared, with the
+  /// default every existing row takes (`''` for a `NOT NULL` text column, `0` for a `NOT NULL`
+  /// numeric one, none for a nullable one, whose rows take NULL); nil when SQLite refuses to add
+  /// it so (a column of the primary key; `unique` for one a UNIQUE constraint covers) (review
+  /// 27-b, 5). The name is quoted (``ShellWord/sqlIdentifier(_:)``).
+  package func addColumnClause(unique: Bool) -> String? {
+    guard primaryKey == 0, !unique else { return nil }
+    var clause = ShellWord.sqlIdentifier(name) + (type.isEmpty ? "" : " " + type)
+    if notNull {
+      // SQLite's type affinity rules: INT, REAL, FLOA, DOUB, NUMERIC, DECIMAL, BOOL… are numeric.
+      let t = type.uppercased()
+      let numeric = !(t.contains("CHAR") || t.contains("CLOB") || t.contains("TEXT") || t.contains("BLOB") || t.isEmpty)
+      clause += " NOT NULL DEFAULT " + (numeric ? "0" : "''")
+    }
+    return clause
+  }
+
+  /// `columns` for a list: each as ``description`` says, except that two or more columns of one
+  /// primary key are one key over them (`evidence_id TEXT NOT NULL, digest_id TEXT NOT NULL,
+  /// with one PRIMARY KEY over (evidence_id, digest_id)`), not a primary key each (review 27-b, 10).
+  public static func listed(_ columns: [SchemaColumn]) -> String {
+    let key = columns.filter { $0.primaryKey > 0 }.sorted { $0.primaryKey < $1.primaryKey }
+    guard key.count > 1 else { return columns.map(\.description).joined(separator: ", ") }
+    return columns.map { c in
+      var plain = c
+      plain.primaryKey = 0
+      return plain.description
+    }.joined(separator: ", ") + ", with one PRIMARY KEY over (" + key.map(\.name).joined(separator: ", ") + ")"
+  }
+
   /// Whether `other` declares the same column: the name and type without regard to ASCII case
   /// (as SQLite takes them), `NOT NULL` and the position in the primary key.
   package func isDeclared(like other: SchemaColumn) -> Bool {
@@ -81,6 +111,9 @@ extension WorkspaceSchema {
     /// For a table, its columns as the step leaves them (``SchemaColumn/columns(ofTable:in:)``
     /// on the database the steps ran on); empty for other objects.
     package var columns: [SchemaColumn] = []
+    /// For a table, its columns (lower-cased) that a UNIQUE constraint or index covers: SQLite
+    /// refuses `ALTER TABLE … ADD COLUMN` for such a column (review 27-b, 5).
+    package var uniqueColumns: Set<String> = []
   }
 
   /// What one migration step does to the schema: the objects it creates (or changes: an `ALTER
@@ -118,6 +151,11 @@ extension WorkspaceSchema {
         }
         for i in objects.indices where objects[i].object.type == "table" {
           objects[i].columns = try SchemaColumn.columns(ofTable: objects[i].object.name, in: conn)
+          objects[i].uniqueColumns = Set(
+            try conn.all(
+              "SELECT ii.name FROM pragma_index_list(?) il, pragma_index_info(il.name) ii WHERE il.\"unique\" = 1",
+              [.text(objects[i].object.name)]
+            ) { $0.text(0).lowercased() })
         }
         return objects
       }
@@ -159,6 +197,7 @@ extension WorkspaceSchema {
         if let at = out.firstIndex(where: { $0.object == created.object }) {
           out[at].sql = created.sql
           out[at].columns = created.columns
+          out[at].uniqueColumns = created.uniqueColumns
         } else {
           out.append(created)
         }
@@ -183,6 +222,20 @@ extension WorkspaceSchema {
   package static func isDerivedTable(_ name: String) -> Bool {
     let name = name.lowercased()
     return lexicalTables.contains(name) || name == "knowledge_tag" || name == "digest_evidence"
+  }
+
+  /// `sql`, a `CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON …` statement as
+  /// `sqlite_master.sql` holds it, with `name` replaced by `newName` (already quoted): what
+  /// makes an index again under another name, since SQLite cannot rename one. Nil when `sql`
+  /// does not read so (review 27-b, 4).
+  package static func renamingIndex(_ sql: String, to newName: String) -> String? {
+    let pattern = #"^(\s*CREATE\s+(?:UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?)(.+?)(\s+ON[\s"`\[])"#
+    guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive, .dotMatchesLineSeparators]),
+      let match = regex.firstMatch(in: sql, range: NSRange(sql.startIndex..., in: sql)),
+      let head = Range(match.range(at: 1), in: sql), let name = Range(match.range(at: 2), in: sql)
+    else { return nil }
+    let remade = String(sql[head]) + newName + String(sql[name.upperBound...])
+    return remade.split(whereSeparator: \.isWhitespace).joined(separator: " ")
   }
 
   /// The tokens of a `CREATE INDEX` (or any) statement as `sqlite_master.sql` holds it, for

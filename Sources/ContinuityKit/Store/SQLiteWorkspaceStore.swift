@@ -640,6 +640,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     /// The file is an SQLite database that another program made
     /// (``WorkspaceError/notAWorkspace(file:found:)``).
     case notAWorkspace = "not a dolphin workspace"
+    /// The workspace's `schema_migration` table is missing, and a table with its columns and
+    /// dolphin's steps is most likely it, renamed
+    /// (``WorkspaceError/migrationTableRenamed(file:renamedAs:)``, review 27-b, 2).
+    case migrationTableRenamed = "schema_migration renamed"
     /// The workspace directory, a directory on the way to it, or the database file is a
     /// symbolic link to nothing or part of a symbolic link loop.
     case symbolicLink = "symbolic link"
@@ -664,6 +668,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     case .noWorkspace: return .noWorkspace
     case .damaged: return .notADatabase
     case .notAWorkspace: return .notAWorkspace
+    case .migrationTableRenamed: return .migrationTableRenamed
     case .fileSystem, .storage, .readOnly:
       var directoryStatus = stat()
       if stat(dir, &directoryStatus) == 0, (directoryStatus.st_mode & S_IFMT) == S_IFDIR,
@@ -841,6 +846,11 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         }
       }
       let others = hasMigrationTable ? objects.filter { $0.name != "schema_migration" } : objects
+      if !hasMigrationTable, !objects.contains(where: { $0.type == "table" && $0.name.lowercased() == "schema_migration" }),
+        let renamed = try renamedMigrationTable(conn, tables: objects.filter { $0.type == "table" }.map(\.name))
+      {
+        throw .migrationTableRenamed(file: path, renamedAs: renamed)
+      }
       if !hasMigrationTable && !objects.isEmpty || noStepApplied && !others.isEmpty {
         let shown = WorkspaceError.notAWorkspaceNamesShown
         var found = others.prefix(shown).map { "\($0.type) \($0.name)" }
@@ -908,6 +918,33 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       connection: conn, readOnlyCause: readOnlyCause, warnings: warnings,
       pendingMigrationSteps: version > Int64(SchemaVersion.current) ? [] : pending,
       schemaAwaitsFirstWrite: schemaAwaitsFirstWrite && readOnlyCause == nil)
+  }
+
+  /// The table among `tables` that is most likely dolphin's `schema_migration` renamed (review
+  /// 27-b, 2): it has exactly that table's columns and records at least one of this build's
+  /// schema steps, and the database holds a table those steps create (so it is dolphin's
+  /// workspace, not another program's database with a table of the same layout); of several,
+  /// the one recording the most steps. Nil when none is.
+  private static func renamedMigrationTable(_ conn: SQLiteConnection, tables: [String]) throws(WorkspaceError) -> String? {
+    guard let migration = WorkspaceSchema.expectedObjects(applied: []).first(where: { $0.object.name == "schema_migration" })
+    else { return nil }
+    let known = WorkspaceSchema.steps.map(\.name)
+    let names = Set(tables.map { $0.lowercased() })
+    var best: (table: String, steps: Int64)?
+    for table in tables {
+      let columns = try SchemaColumn.columns(ofTable: table, in: conn)
+      guard columns.count == migration.columns.count,
+        migration.columns.allSatisfy({ e in columns.contains { $0.isDeclared(like: e) } })
+      else { continue }
+      let recorded = Set(try conn.all("SELECT name FROM main." + ShellWord.sqlIdentifier(table)) { $0.text(0) })
+      let steps = known.filter(recorded.contains)
+      guard !steps.isEmpty else { continue }
+      let dolphinTables = WorkspaceSchema.expectedObjects(applied: Set(steps))
+        .filter { $0.object.type == "table" && $0.object.name != "schema_migration" }.map { $0.object.name.lowercased() }
+      guard dolphinTables.contains(where: names.contains) else { continue }
+      if best.map({ Int64(steps.count) > $0.steps }) ?? true { best = (table, Int64(steps.count)) }
+    }
+    return best?.table
   }
 
   /// `PRAGMA journal_mode = WAL`, retried for as long as the busy timeout while another

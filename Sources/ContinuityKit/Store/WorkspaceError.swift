@@ -47,6 +47,12 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
   /// (`found` is then ``applicationIDOnly(_:)``), or a `PRAGMA user_version`, which dolphin sets
   /// only with its tables (``userVersionOnly(_:)``). It was neither read nor written.
   case notAWorkspace(file: String, found: [String])
+  /// `file` holds dolphin's tables but no `schema_migration` table, where dolphin records its
+  /// schema steps; table `renamedAs`, which dolphin did not create, has exactly that table's
+  /// columns and records dolphin's steps: most likely it is that table, renamed outside dolphin.
+  /// Every command refuses the workspace until it is renamed back (applying the steps again
+  /// would fail or repeat them); nothing was read or written (review 27-b, 2).
+  case migrationTableRenamed(file: String, renamedAs: String)
 
   /// The database file a store opened is no longer the file at `file`: it was deleted or moved
   /// away, alone or with its directory (`removed`), or another file took its place (another
@@ -115,6 +121,13 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
         + "\(found.isEmpty ? "other objects" : found.joined(separator: ", ")); nothing was read from it or written "
         + "to it. Pass --workspace (or set DOLPHIN_HOME) with a dolphin workspace directory, or move that file "
         + "away to start a new workspace there"
+    case .migrationTableRenamed(let file, let renamedAs):
+      return
+        "\(file) is a dolphin workspace without its schema_migration table, where dolphin records its schema steps: "
+        + "table \(renamedAs), which dolphin did not create, has exactly that table's columns and records dolphin's "
+        + "steps, so most likely it is that table renamed (`ALTER TABLE … RENAME TO`); the workspace was neither read "
+        + "nor written. Renaming it back (ALTER TABLE \(ShellWord.sqlIdentifier(renamedAs)) RENAME TO "
+        + "\"schema_migration\") restores it; `\(command: "dolphin doctor")` gives the command to run"
     case .notAtPath(let file, let removed):
       return
         "\(Limits.shownPath(file)) "

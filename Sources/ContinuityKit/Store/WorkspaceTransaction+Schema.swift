@@ -25,16 +25,89 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
     /// (neither holds rows of its own), or for a table `ALTER TABLE … RENAME TO` a name nothing
     /// holds, which keeps its rows. Identifiers quoted (``ShellWord/sqlIdentifier(_:)``).
     public var freeingStatement: String
+    /// Whether it is an index of the missing one's name that dolphin did not create: on a table
+    /// dolphin did not create that is no renamed copy of the index's table (a user's own index,
+    /// perhaps UNIQUE, on the user's own table). Doctor and `dolphin reindex` leave it alone
+    /// like any other object holding the name; its ``freeingStatement`` makes it again under
+    /// another name (review 27-b, 4).
+    public var isForeignIndex: Bool
 
     /// `object`, on `table`, freed by `freeingStatement`.
-    public init(object: SchemaObject, table: String, freeingStatement: String) {
+    public init(object: SchemaObject, table: String, freeingStatement: String, isForeignIndex: Bool = false) {
       self.object = object
       self.table = table
       self.freeingStatement = freeingStatement
+      self.isForeignIndex = isForeignIndex
     }
 
     /// E.g. `index knowledge_updated on table knowledge_old`, `view memory`.
     public var description: String { object.type == "index" ? "\(object) on table \(table)" : object.description }
+  }
+
+  /// A table dolphin did not create whose columns are exactly those a schema step gives one of
+  /// dolphin's tables of records: what `ALTER TABLE knowledge RENAME TO knowledge_old` leaves, or
+  /// a copy made with the same statement. When several match, doctor names every one with what
+  /// it holds, since renaming back an empty one would leave the records in another (review 27-b, 1).
+  public struct RenameCandidate: Sendable, Equatable, Codable {
+    /// The table's name.
+    public var table: String
+    /// How many rows it holds (`count(*)`).
+    public var rows: Int
+    /// Dolphin's indexes of the missing or replaced table that are on this one (`ALTER TABLE …
+    /// RENAME` takes a table's indexes along), by name; empty when none is.
+    public var dolphinIndexes: [String]
+
+    /// Table `table`, holding `rows` rows and `dolphinIndexes`.
+    public init(table: String, rows: Int, dolphinIndexes: [String] = []) {
+      self.table = table
+      self.rows = rows
+      self.dolphinIndexes = dolphinIndexes
+    }
+
+    /// What it holds, true of this table only: e.g. `with the 3 records it held and dolphin's
+    /// indexes on it`, `though it holds no records and none of dolphin's indexes`.
+    public var holding: String {
+      let records = rows == 1 ? "the 1 record it held" : "the \(rows) records it held"
+      switch (rows > 0, !dolphinIndexes.isEmpty) {
+      case (true, true): return "with \(records) and dolphin's indexes on it"
+      case (true, false): return "with \(records)"
+      case (false, true): return "with dolphin's indexes on it, though it holds no records"
+      case (false, false): return "though it holds no records and none of dolphin's indexes"
+      }
+    }
+
+    /// E.g. `k_real (3 rows, with dolphin's indexes on it)`, `a_empty (0 rows)`.
+    public var summary: String {
+      "\(table) (\(rows) row\(rows == 1 ? "" : "s")" + (dolphinIndexes.isEmpty ? "" : ", with dolphin's indexes on it") + ")"
+    }
+
+    /// Candidates best first: those holding dolphin's indexes (more first), then those holding
+    /// more rows, then by name.
+    package static func ranked(_ candidates: [RenameCandidate]) -> [RenameCandidate] {
+      candidates.sorted {
+        ($0.dolphinIndexes.count, $0.rows) != ($1.dolphinIndexes.count, $1.rows)
+          ? ($0.dolphinIndexes.count, $0.rows) > ($1.dolphinIndexes.count, $1.rows)
+          : $0.table.lowercased() < $1.table.lowercased()
+      }
+    }
+
+    /// For several `candidates` (best first, as ``ranked(_:)`` orders them), why the first is
+    /// taken and what the others hold, for doctor's report; empty for one.
+    public static func choice(_ candidates: [RenameCandidate]) -> String {
+      guard let first = candidates.first, candidates.count > 1 else { return "" }
+      let second = candidates[1]
+      let tie = (first.dolphinIndexes.count, first.rows) == (second.dolphinIndexes.count, second.rows)
+      let why =
+        tie
+        ? "the database cannot tell which of them it is (they hold as many rows"
+          + (first.dolphinIndexes.isEmpty ? "" : " and indexes") + "): \(first.table) is taken as the first by name; if "
+          + "another holds the records you want, rename that one back instead"
+        : first.dolphinIndexes.count > second.dolphinIndexes.count
+          ? "\(first.table) is most likely it, as dolphin's indexes went along with it"
+          : "\(first.table) is most likely it, as it holds the most rows"
+      return "tables " + candidates.map(\.summary).joined(separator: ", ") + " all have exactly its columns; " + why
+        + "; the others are left as they are (look at them before removing anything)"
+    }
   }
 
   /// A table or index (or any object) the applied steps create that the database lacks, with
@@ -66,13 +139,20 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
     /// those the step gives this one — what `ALTER TABLE knowledge RENAME TO knowledge_old`
     /// leaves —, one holding this table's indexes first, then the first by name. Renaming it
     /// back restores the table with its rows and indexes (review 26-b, 7). Nil when no table has
-    /// them.
+    /// them. When several have them, the first of ``renamedCandidates``.
     public var renamedAs: String?
+    /// Every table that has exactly this one's columns, best first (``RenameCandidate/ranked(_:)``:
+    /// holding dolphin's indexes of it, then the most rows), with what each holds; empty when
+    /// none does (review 27-b, 1).
+    public var renamedCandidates: [RenameCandidate]
+
+    /// The first of `renamedCandidates`, with what it holds.
+    public var renamedCandidate: RenameCandidate? { renamedCandidates.first }
 
     /// A missing object, as ``WorkspaceTransaction/schemaDifference()`` finds it.
     public init(
       object: SchemaObject, step: String, recreatedByReindex: Bool, sql: String, table: String,
-      nameHeldBy: NameHolder? = nil, renamedAs: String? = nil
+      nameHeldBy: NameHolder? = nil, renamedAs: String? = nil, renamedCandidates: [RenameCandidate] = []
     ) {
       self.object = object
       self.step = step
@@ -80,12 +160,15 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
       self.sql = sql
       self.table = table
       self.nameHeldBy = nameHeldBy
-      self.renamedAs = renamedAs
+      self.renamedAs = renamedAs ?? renamedCandidates.first?.table
+      self.renamedCandidates = renamedCandidates
     }
 
     /// Whether dolphin's own index of this name holds it: on another table, or defined otherwise.
     public var isMisplacedIndex: Bool {
-      nameHeldBy.map { $0.object.type == object.type && $0.object.name.lowercased() == object.name.lowercased() } ?? false
+      nameHeldBy.map {
+        !$0.isForeignIndex && $0.object.type == object.type && $0.object.name.lowercased() == object.name.lowercased()
+      } ?? false
     }
 
     /// Whether an object dolphin did not create holds this one's name.
@@ -105,10 +188,12 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
         }
       }
       if object.type == "table" && !recreatedByReindex {
+        let choice = RenameCandidate.choice(renamedCandidates)
         parts.append(
-          renamedAs.map {
-            "table \($0), which dolphin did not create, has exactly its columns: most likely it is this table "
-              + "renamed, with the records it held"
+          renamedAs.map { name in
+            (choice.isEmpty ? "" : choice + "; ")
+              + "table \(name), which dolphin did not create, has exactly its columns: most likely it is this table "
+              + "renamed" + (renamedCandidate.map { $0.table == name ? ", " + $0.holding : "" } ?? "")
           }
             ?? "no table has exactly its columns, as one renamed from it would: the records it held are not in the "
             + "database unless copied elsewhere")
@@ -171,8 +256,26 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
     /// did not create whose columns are exactly those the step gives this one — most likely
     /// the table this one replaced, renamed aside (`ALTER TABLE knowledge RENAME TO k_old;
     /// CREATE TABLE knowledge(…)`) —, one holding this table's indexes first, then the first by
-    /// name (review 26-b, 7). Nil when no table has them.
+    /// name (review 26-b, 7). Nil when no table has them. When several have them, the first of
+    /// ``renamedCandidates``.
     public var renamedAs: String?
+    /// Every table that has exactly the columns dolphin gives this one, best first
+    /// (``RenameCandidate/ranked(_:)``), with what each holds; empty when none does (review
+    /// 27-b, 1).
+    public var renamedCandidates: [RenameCandidate] = []
+    /// For a table of records that lacks columns and declares none otherwise: the `ALTER TABLE
+    /// … ADD COLUMN` statements that add each back as the schema step declares it, with a default
+    /// every existing row takes (only that column's values are lost), when SQLite allows all of
+    /// them (no column of the primary key or under a UNIQUE constraint); empty otherwise (review
+    /// 27-b, 5). Identifiers quoted.
+    public var addColumnStatements: [String] = []
+    /// For a table with columns dolphin did not create: the indexes dolphin did not create on it
+    /// that use one of those columns (by their definition). SQLite refuses to drop the column
+    /// while such an index is there, so doctor's advice drops them first (review 27-b, 9).
+    public var indexesOnUnexpectedColumns: [String] = []
+
+    /// The first of `renamedCandidates`, with what it holds.
+    public var renamedCandidate: RenameCandidate? { renamedCandidates.first }
 
     /// A changed table, as ``WorkspaceTransaction/schemaDifference()`` finds it.
     public init(
@@ -223,11 +326,10 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
     public var description: String {
       var parts: [String] = []
       if !missingColumns.isEmpty {
-        parts.append("it lacks " + missingColumns.map(\.description).joined(separator: ", "))
+        parts.append("it lacks " + SchemaColumn.listed(missingColumns))
       }
       if !unexpectedColumns.isEmpty {
-        parts.append(
-          "it has " + unexpectedColumns.map(\.description).joined(separator: ", ") + ", which dolphin did not create")
+        parts.append("it has " + SchemaColumn.listed(unexpectedColumns) + ", which dolphin did not create")
       }
       for a in alteredColumns {
         parts.append("it has \(a.actual) where dolphin creates \(a.expected)")
@@ -238,9 +340,11 @@ public struct SchemaDifference: Sendable, Equatable, Codable {
         + (recreatedByReindex
           ? "its rows are derived from the stored records; `\(command: "dolphin reindex")` recreates it"
           : "commands that read or write it may fail, and `dolphin export` carries only the columns dolphin created")
-        + (renamedAs.map {
-          "; table \($0), which dolphin did not create, has exactly the columns dolphin gives it: most likely the "
-            + "table it replaced, renamed aside, with its rows"
+        + (renamedAs.map { name in
+          let choice = RenameCandidate.choice(renamedCandidates)
+          return "; " + (choice.isEmpty ? "" : choice + "; ") + "table \(name), which dolphin did not create, has "
+            + "exactly the columns dolphin gives it: most likely the table it replaced, renamed aside"
+            + (renamedCandidate.map { $0.table == name ? ", " + $0.holding : "" } ?? "")
         } ?? "")
         + ")"
     }
@@ -375,11 +479,38 @@ extension WorkspaceTransaction {
     // table's indexes along) or defined otherwise, is not the index the step creates: it is
     // missing, its name held (review 26-b, 6).
     var misplaced: [SchemaObject: SchemaDifference.NameHolder] = [:]
+    let expectedTables = Dictionary(
+      expected.filter { $0.object.type == "table" }.map { ($0.object.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+    var namesTaken = Set(actual.map { $0.object.name.lowercased() }).union(expected.map { $0.object.name.lowercased() })
     for e in expected where e.object.type == "index" {
       guard let a = actualByKey[key(e.object)] else { continue }
       if a.table.lowercased() != e.table.lowercased()
         || WorkspaceSchema.definitionTokens(a.sql) != WorkspaceSchema.definitionTokens(e.sql)
       {
+        // On a table dolphin did not create that has not the columns of the index's table (no
+        // renamed copy of it): the user's own index, which only reindex's DROP would lose
+        // (review 27-b, 4). It is made again under a free name, which keeps it.
+        let onOwnTable = expectedTables[a.table.lowercased()] == nil
+        let copy = try expectedTables[e.table.lowercased()].map { t throws(WorkspaceError) in
+          SchemaDifference.Changed.compare(
+            table: t.object.name, step: t.step, sql: t.sql, expected: t.columns,
+            actual: try SchemaColumn.columns(ofTable: a.table, in: db)) == nil
+        } ?? false
+        if onOwnTable && !copy {
+          var aside = a.object.name + "_renamed"
+          var n = 2
+          while namesTaken.contains(aside.lowercased()) {
+            aside = a.object.name + "_renamed_\(n)"
+            n += 1
+          }
+          namesTaken.insert(aside.lowercased())
+          let remade = WorkspaceSchema.renamingIndex(a.sql, to: quote(aside))
+          misplaced[key(e.object)] = SchemaDifference.NameHolder(
+            object: a.object, table: a.table,
+            freeingStatement: "DROP INDEX " + quote(a.object.name) + (remade.map { "; " + $0 } ?? ""),
+            isForeignIndex: true)
+          continue
+        }
         misplaced[key(e.object)] = SchemaDifference.NameHolder(
           object: a.object, table: a.table, freeingStatement: "DROP INDEX " + quote(a.object.name))
       }
@@ -396,17 +527,23 @@ extension WorkspaceTransaction {
     let foreignTables = try foreign.filter { $0.object.type == "table" }.map { t throws(WorkspaceError) in
       (name: t.object.name, columns: try SchemaColumn.columns(ofTable: t.object.name, in: db))
     }
-    func renamedAs(_ e: WorkspaceSchema.ExpectedObject) -> String? {
-      let candidates = foreignTables.filter { t in
+    // Every one, best first: the one holding dolphin's indexes of it (they went along with it),
+    // then the one holding the most rows. Taking the first by name could name an empty copy while
+    // the records sit in another (review 27-b, 1).
+    func renamedCandidates(_ e: WorkspaceSchema.ExpectedObject) throws(WorkspaceError) -> [SchemaDifference.RenameCandidate] {
+      let names = foreignTables.filter { t in
         SchemaDifference.Changed.compare(
           table: e.object.name, step: e.step, sql: e.sql, expected: e.columns, actual: t.columns,
           pending: latest[e.object.name] ?? []) == nil
       }.map(\.name)
-      // Its indexes went along with it.
-      let holdingIndexes = Set(
-        expected.filter { $0.object.type == "index" && $0.table.lowercased() == e.object.name.lowercased() }
-          .compactMap { misplaced[key($0.object)]?.table.lowercased() })
-      return candidates.first { holdingIndexes.contains($0.lowercased()) } ?? candidates.first
+      var candidates: [SchemaDifference.RenameCandidate] = []
+      for name in names {
+        let indexes = expected.filter { $0.object.type == "index" && $0.table.lowercased() == e.object.name.lowercased() }
+          .filter { misplaced[key($0.object)]?.table.lowercased() == name.lowercased() }.map(\.object.name)
+        let rows = try db.integer("SELECT count(*) FROM main." + quote(name))
+        candidates.append(.init(table: name, rows: Int(rows), dolphinIndexes: indexes))
+      }
+      return SchemaDifference.RenameCandidate.ranked(candidates)
     }
     var changed: [SchemaDifference.Changed] = []
     for e in expected where e.object.type == "table" && present.contains(key(e.object)) {
@@ -416,7 +553,28 @@ extension WorkspaceTransaction {
         pending: latest[e.object.name] ?? [])
       {
         if !difference.recreatedByReindex && (!difference.missingColumns.isEmpty || !difference.alteredColumns.isEmpty) {
-          difference.renamedAs = renamedAs(e)
+          difference.renamedCandidates = try renamedCandidates(e)
+          difference.renamedAs = difference.renamedCandidates.first?.table
+        }
+        if !difference.recreatedByReindex && !difference.missingColumns.isEmpty && difference.alteredColumns.isEmpty {
+          let clauses = difference.missingColumns.map {
+            $0.addColumnClause(unique: e.uniqueColumns.contains($0.name.lowercased()))
+          }
+          if clauses.allSatisfy({ $0 != nil }) {
+            difference.addColumnStatements = clauses.compactMap { $0 }.map {
+              "ALTER TABLE \(quote(e.object.name)) ADD COLUMN " + $0
+            }
+          }
+        }
+        if !difference.unexpectedColumns.isEmpty {
+          let added = Set(difference.unexpectedColumns.map { $0.name.lowercased() })
+          difference.indexesOnUnexpectedColumns = foreign.filter { a in
+            guard a.object.type == "index", a.table.lowercased() == e.object.name.lowercased() else { return false }
+            // The tokens after the table's name: its columns, expressions and WHERE clause.
+            let tokens = WorkspaceSchema.definitionTokens(a.sql)
+            let body = tokens.firstIndex(of: "(").map { tokens[$0...] } ?? []
+            return body.contains { added.contains($0) }
+          }.map(\.object.name)
         }
         changed.append(difference)
       }
@@ -446,7 +604,7 @@ extension WorkspaceTransaction {
     }
     let foreignByName = Dictionary(
       foreign.filter { $0.object.type != "trigger" }.map { ($0.object.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
-    let missing = expected.filter { !present.contains(key($0.object)) }.map { e in
+    let missing = try expected.filter { !present.contains(key($0.object)) }.map { e throws(WorkspaceError) in
       let table = e.table.lowercased()
       return SchemaDifference.Missing(
         object: e.object, step: e.step,
@@ -459,12 +617,17 @@ extension WorkspaceTransaction {
         table: e.table,
         nameHeldBy: misplaced[key(e.object)]
           ?? (e.object.type == "trigger" ? nil : foreignByName[e.object.name.lowercased()].map(freeing)),
-        renamedAs: e.object.type == "table" && !WorkspaceSchema.isDerivedTable(e.object.name) ? renamedAs(e) : nil)
+        renamedCandidates: e.object.type == "table" && !WorkspaceSchema.isDerivedTable(e.object.name)
+          ? try renamedCandidates(e) : [])
     }
+    // A table taken for one of dolphin's, renamed, is named there, not also as a note that it is
+    // not a problem (review 27-b, 10).
+    let renamedTables = Set((missing.compactMap(\.renamedAs) + changed.compactMap(\.renamedAs)).map { $0.lowercased() })
     let missingByName = Dictionary(
       missing.filter { $0.object.type != "trigger" }.map { ($0.object.name.lowercased(), $0.object) },
       uniquingKeysWith: { a, _ in a })
-    let unexpected = foreign.map { a in
+    let unexpected = foreign.filter { !($0.object.type == "table" && renamedTables.contains($0.object.name.lowercased())) }
+      .map { a in
       SchemaDifference.Unexpected(
         object: a.object, table: a.table, onTableOfDolphin: dolphinTables.contains(a.table.lowercased()),
         holdsNameOf: a.object.type == "trigger" ? nil : missingByName[a.object.name.lowercased()])

@@ -322,9 +322,11 @@ enum Commands {
         /// create (`missing`: tables and indexes dropped outside dolphin, or an index of dolphin's
         /// name on another table or defined otherwise, with `table`, `nameHeldBy` — what holds
         /// the name, with the `freeingStatement` that frees it — and, for a table of records,
-        /// `renamedAs`: a table with exactly its columns; `unexpected`: triggers, views, tables
-        /// and indexes added, each with `isProblem` and `holdsNameOf`), and the tables whose
-        /// columns differ from those the steps give them (`changed`, with `renamedAs`), each by
+        /// `renamedAs`: a table with exactly its columns, and `renamedCandidates`: every such
+        /// table, best first, with its `rows` and the `dolphinIndexes` on it; `unexpected`:
+        /// triggers, views, tables and indexes added, each with `isProblem` and `holdsNameOf`), and
+        /// the tables whose columns differ from those the steps give them (`changed`, with
+        /// `renamedAs` and `renamedCandidates`), each by
         /// name. Missing and changed ones, unexpected triggers and indexes on dolphin's tables,
         /// and objects holding a missing one's name, are problems; unexpected tables and views,
         /// and triggers and indexes on them, are notes. `null` when not run (an interrupted
@@ -1349,7 +1351,10 @@ enum Commands {
           + "leaves " + them(holders.count) + " alone. Free the name" + (one ? "" : "s") + " first ("
           + (renamesTable
             ? "a view or an index holds no rows of its own, and a table is renamed aside with its rows"
-            : "a view or an index holds no rows of its own: nothing stored is lost") + "): `" + sqlite3
+            : "a view or an index holds no rows of its own: nothing stored is lost")
+          + (holders.contains(where: \.isForeignIndex)
+            ? "; an index of your own is made again under another name, as SQLite cannot rename one" : "")
+          + "): `" + sqlite3
           + ShellWord.sqlArgument(holders.map(\.freeingStatement).joined(separator: "; "))
           + "`; then follow the advice below.")
     }
@@ -1358,12 +1363,17 @@ enum Commands {
     let renamed = schema.missing.filter { $0.object.type == "table" && $0.renamedAs != nil }
     if !renamed.isEmpty {
       let one = renamed.count == 1
+      // What each holds, said of that table only; several candidates are all named, with their
+      // rows, and why one is taken (review 27-b, 1).
       let found = renamed.map { m in
-        "table \(m.renamedAs ?? ""), which dolphin did not create, has exactly the columns of the missing table \(m.object.name)"
+        let choice = SchemaDifference.RenameCandidate.choice(m.renamedCandidates)
+        return (choice.isEmpty ? "" : "for the missing table \(m.object.name), " + choice + ": ")
+          + "table \(m.renamedAs ?? ""), which dolphin did not create, has exactly the columns of the missing table "
+          + "\(m.object.name): most likely it is that table renamed (`ALTER TABLE … RENAME TO`)"
+          + (m.renamedCandidate.map { ", " + $0.holding } ?? "")
       }.joined(separator: "; ")
       advice.append(
-        found.prefix(1).uppercased() + found.dropFirst() + ": most likely " + (one ? "it is that table" : "each is that table")
-          + " renamed (`ALTER TABLE … RENAME TO`), with the records it held and dolphin's indexes on it. Nothing was "
+        found.prefix(1).uppercased() + found.dropFirst() + ". Nothing was "
           + "changed. Renaming " + (one ? "it" : "each") + " back restores " + them(renamed.count) + ": `" + sqlite3
           + ShellWord.sqlArgument(
             renamed.map { "ALTER TABLE \(identifier($0.renamedAs ?? "")) RENAME TO \(identifier($0.object.name))" }
@@ -1444,7 +1454,14 @@ enum Commands {
           + "them. Doctor leaves it alone. Unless it is there on purpose, remove it: `" + sqlite3
           + ShellWord.sqlArgument(triggers.map { "DROP TRIGGER \(identifier($0.object.name))" }.joined(separator: "; ")) + "`.")
     }
-    let others = schema.unexpected.filter { $0.isProblem && $0.holdsNameOf == nil && $0.object.type == "index" }
+    // Those the changed tables' advice drops before a column (review 27-b, 9) are not advised twice.
+    let droppedWithColumns = Set(
+      schema.changed.filter { $0.missingColumns.isEmpty && $0.alteredColumns.isEmpty && !$0.recreatedByReindex }
+        .flatMap(\.indexesOnUnexpectedColumns).map { $0.lowercased() })
+    let others = schema.unexpected.filter {
+      $0.isProblem && $0.holdsNameOf == nil && $0.object.type == "index"
+        && !droppedWithColumns.contains($0.object.name.lowercased())
+    }
     if !others.isEmpty {
       advice.append(
         "The database holds \(names(others.map(\.object))), which dolphin did not create: "
@@ -1524,13 +1541,31 @@ enum Commands {
         }
         taken.insert(aside.lowercased())
         steps.append(
-          "\(n). For table \(c.table): table \(former), which dolphin did not create, has exactly the columns dolphin "
-            + "gives it: most likely the table it replaced, renamed aside, with its rows and dolphin's indexes on it. Put "
+          "\(n). For table \(c.table): "
+            + {
+              let choice = SchemaDifference.RenameCandidate.choice(c.renamedCandidates)
+              return choice.isEmpty ? "" : choice + "; "
+            }()
+            + "table \(former), which dolphin did not create, has exactly the columns dolphin "
+            + "gives it: most likely the table it replaced, renamed aside"
+            + (c.renamedCandidate.map { ", " + $0.holding } ?? "") + ". Put "
             + "it back, keeping the replacement aside as \(aside): `" + sqlite3
             + ShellWord.sqlArgument(
               "ALTER TABLE \(identifier(c.table)) RENAME TO \(identifier(aside)); "
                 + "ALTER TABLE \(identifier(former)) RENAME TO \(identifier(c.table))")
             + "`.")
+      } else if !c.addColumnStatements.isEmpty {
+        // Review 27-b, 5: one ADD COLUMN brings every command back; only that column's values
+        // are lost, and a backup or an export may still hold them.
+        let single = c.missingColumns.count == 1
+        let columns = c.missingColumns.map(\.name).joined(separator: ", ")
+        steps.append(
+          "\(n). For table \(c.table): add the column" + (single ? "" : "s") + " it lacks back as the schema step "
+            + "declares " + (single ? "it" : "them") + ", with a default every row takes (only the values of "
+            + columns + " are lost; every other column of every row is intact): `" + sqlite3
+            + ShellWord.sqlArgument(c.addColumnStatements.joined(separator: "; ")) + "`. A backup made before the "
+            + "change or an earlier export may still hold those values: import it into a new directory, `"
+            + SuggestedCommand("dolphin import FILE").naming(workspace: fresh) + "`, to read them there.")
       } else {
         steps.append(
           "\(n). For table \(c.table): no table in the database has exactly the columns dolphin gives it, as its former "
@@ -1543,13 +1578,21 @@ enum Commands {
       n += 1
     }
     for c in onlyAdded {
+      // Review 27-b, 9: an index using the column goes first, in the same command, or the DROP
+      // COLUMN fails.
+      let indexes = c.indexesOnUnexpectedColumns
       steps.append(
         "\(n). For table \(c.table): remove the column" + (c.unexpectedColumns.count == 1 ? "" : "s")
           + " dolphin did not create (" + (c.unexpectedColumns.count == 1 ? "its values go" : "their values go")
-          + " with " + (c.unexpectedColumns.count == 1 ? "it" : "them") + "; SQLite refuses to drop a column an "
-          + "index or a constraint uses): `" + sqlite3
+          + " with " + (c.unexpectedColumns.count == 1 ? "it" : "them")
+          + (indexes.isEmpty
+            ? "; SQLite refuses to drop a column an index or a constraint uses"
+            : "; first the index" + (indexes.count == 1 ? " " : "es ") + indexes.joined(separator: ", ")
+              + " dolphin did not create, which SQLite requires gone before the column")
+          + "): `" + sqlite3
           + ShellWord.sqlArgument(
-            c.unexpectedColumns.map { "ALTER TABLE \(identifier(c.table)) DROP COLUMN \(identifier($0.name))" }
+            (indexes.map { "DROP INDEX \(identifier($0))" }
+              + c.unexpectedColumns.map { "ALTER TABLE \(identifier(c.table)) DROP COLUMN \(identifier($0.name))" })
               .joined(separator: "; ")) + "`.")
       n += 1
     }
@@ -1672,6 +1715,18 @@ enum Commands {
         "\(databasePath) is another program's SQLite database, not a dolphin workspace: it records no dolphin schema "
           + "step\(holds); dolphin neither read nor changed it. Pass --workspace (or set DOLPHIN_HOME) with a dolphin workspace directory, or move "
           + "that file away: the first command that stores something then creates a new workspace there."
+      ]
+    case .migrationTableRenamed:
+      // Review 27-b, 2: the workspace's records are there; only the table of its steps was renamed.
+      var renamedAs = "schema_migration_old"
+      if case .migrationTableRenamed(_, let name) = error { renamedAs = name }
+      return [
+        "The workspace's schema_migration table, where dolphin records its schema steps, is missing: table "
+          + "\(renamedAs), which dolphin did not create, has exactly its columns and records dolphin's steps, so most "
+          + "likely it is that table renamed; dolphin's other tables, with the records, are there. Nothing was changed. "
+          + "Renaming it back restores it: `sqlite3 " + ShellWord.quoted(databasePath) + " "
+          + ShellWord.sqlArgument("ALTER TABLE \(ShellWord.sqlIdentifier(renamedAs)) RENAME TO \"schema_migration\"")
+          + "`; then run `\(command: "dolphin doctor")` again."
       ]
     case .other:
       return [

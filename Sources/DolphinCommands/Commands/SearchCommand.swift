@@ -241,6 +241,10 @@ extension SearchCommands {
       let recreated = (difference?.missing ?? []).filter(\.recreatedByReindex).map(\.object)
       // Derived tables with other columns than the schema steps give them: dropped and recreated.
       let replaced = (difference?.changed ?? []).filter(\.recreatedByReindex).map { SchemaObject(type: "table", name: $0.table) }
+      // Dolphin's own indexes of those names left on another table (a renamed copy of theirs) or
+      // defined otherwise: dropped first, and said so (review 27-b, 4).
+      let dropped = (difference?.missing ?? []).filter { $0.recreatedByReindex && $0.isMisplacedIndex }
+        .compactMap(\.nameHeldBy)
       let n = try engine.rebuildSearchIndex()
       if let replacedVersion {
         ctx.console.printError(
@@ -276,13 +280,21 @@ extension SearchCommands {
           /// Derived tables whose columns differed from those the schema steps create, dropped
           /// and recreated (with their indexes) before the rebuild.
           var replaced: [SchemaObject]
+          /// Dolphin's indexes of those names found on another table (a renamed copy of theirs)
+          /// or defined otherwise, dropped before they were recreated: each `object` and the
+          /// `table` it was on.
+          var dropped: [SchemaDifference.NameHolder]
         }
         try ctx.console.printJSON(
           Out(
             indexed: n, problems: problems, replacedTokenizerVersion: replacedVersion, skipped: skipped,
-            recreated: recreated, replaced: replaced),
+            recreated: recreated, replaced: replaced, dropped: dropped),
           failure: failure)
       } else {
+        if !dropped.isEmpty {
+          ctx.console.print(
+            "Dropped dolphin's indexes of those names where they were: " + dropped.map(\.description).joined(separator: ", "))
+        }
         if !recreated.isEmpty {
           ctx.console.print("Recreated what the database lacked: " + recreated.map(\.description).joined(separator: ", "))
         }

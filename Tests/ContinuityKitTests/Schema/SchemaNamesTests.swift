@@ -117,8 +117,14 @@ struct SchemaNamesTests {
     #expect(table.renamedAs == "zz_knowledge_old")
     #expect(
       table.description
-        == "table knowledge is missing (schema step 0001-schema-v5-records creates it; table zz_knowledge_old, which "
-        + "dolphin did not create, has exactly its columns: most likely it is this table renamed, with the records it held)")
+        == "table knowledge is missing (schema step 0001-schema-v5-records creates it; tables zz_knowledge_old (1 row, "
+        + "with dolphin's indexes on it), aa_copy (0 rows) all have exactly its columns; zz_knowledge_old is most likely "
+        + "it, as dolphin's indexes went along with it; the others are left as they are (look at them before removing "
+        + "anything); table zz_knowledge_old, which dolphin did not create, has exactly its columns: most likely it is "
+        + "this table renamed, with the 1 record it held and dolphin's indexes on it)")
+    // Review 27-b, 1: every candidate, with what it holds.
+    #expect(table.renamedCandidates.map(\.table) == ["zz_knowledge_old", "aa_copy"])
+    #expect(table.renamedCandidates.map(\.rows) == [1, 0])
     // Its indexes went along, and come back with it.
     #expect(difference.missing.dropFirst().allSatisfy { $0.nameHeldBy?.table == "zz_knowledge_old" && !$0.recreatedByReindex })
     try store.write { tx in try tx.db.execute(#"ALTER TABLE "zz_knowledge_old" RENAME TO "knowledge""#) }
@@ -143,7 +149,7 @@ struct SchemaNamesTests {
     #expect(difference.changed.first?.renamedAs == "task_before")
     #expect(difference.changed.first?.description.hasSuffix(
       "; table task_before, which dolphin did not create, has exactly the columns dolphin gives it: most likely the "
-        + "table it replaced, renamed aside, with its rows)") == true)
+        + "table it replaced, renamed aside, with the 1 record it held)") == true, "\(difference.changed)")
     // A column added is no replacement: nothing renamed aside to look for.
     try store.write { tx in
       try tx.db.execute("DROP TABLE task; ALTER TABLE task_before RENAME TO task; ALTER TABLE task ADD COLUMN x TEXT")
