@@ -98,6 +98,18 @@ extension KnowledgeEngine {
             "legacy backups kept on purpose still hold copies of some erased records: "
               + verification.retainedCopies.joined(separator: ", ") + "; `\(command: "dolphin erase --kind all")` removes them")
         }
+        // Ids left in the database by objects dolphin did not create — a trigger copying deleted
+        // rows into a table of the user's — are named, not left to guess (review 27-b, 8).
+        if !verification.leakedIDs.isEmpty, let difference = try? schemaDifference() {
+          let foreign = difference.unexpected.filter { ["table", "trigger", "view"].contains($0.object.type) }
+          if !foreign.isEmpty {
+            verification.notes.append(
+              "the database holds objects dolphin did not create, which may keep copies of erased records: "
+                + foreign.prefix(5).map { "\($0.object.type) \($0.object.name)" + ($0.object.type == "trigger" ? " on \($0.table)" : "") }
+                  .joined(separator: ", ") + (foreign.count > 5 ? ", …" : "")
+                + "; `\(command: "dolphin doctor")` lists them, and removing such copies is up to whoever made them")
+          }
+        }
       } else {
         verification.notes.append("in-memory workspace: there are no files to scan")
       }
