@@ -18,6 +18,17 @@ struct LegacyNoticeTests {
     return ws
   }
 
+  /// A workspace directory `name` holding the v4 fixture as `workspace.json`, imported by a
+  /// first capture; the directory and the file.
+  static func importedDirectory(_ dir: TemporaryDirectory, _ name: String) throws -> (URL, URL) {
+    let ws = dir.appending(name)
+    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let file = ws.appendingPathComponent("workspace.json")
+    try FileManager.default.copyItem(at: fixtures.appendingPathComponent("workspace-v4.json"), to: file)
+    #expect(try runDolphin(["capture", "fact", "first", "--workspace", ws.path]).status == 0)
+    return (ws, file)
+  }
+
   static func settings(_ ws: URL) throws -> [String: Any] {
     let r = try runDolphin(["settings", "show", "--json", "--workspace", ws.path])
     let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
@@ -115,11 +126,7 @@ struct LegacyNoticeTests {
   func importRecordLost() throws {
     let dir = TemporaryDirectory("legacy-record-lost")
     defer { dir.remove() }
-    let ws = dir.appending("ws")
-    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let file = ws.appendingPathComponent("workspace.json")
-    try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: file)
-    #expect(try runDolphin(["capture", "fact", "first", "--workspace", ws.path]).status == 0)
+    let (ws, file) = try Self.importedDirectory(dir, "ws")
     #expect(try runDolphin(["erase", "--kind", "memories", "--yes", "--workspace", ws.path]).status == 0)
     // The table dropped and made again by hand, as doctor's advice for a missing table does.
     let db = ws.appendingPathComponent("workspace.sqlite").path
@@ -181,11 +188,7 @@ struct LegacyNoticeTests {
     let dir = TemporaryDirectory("legacy-changed-advice")
     defer { dir.remove() }
     // A directory name a shell would split: the printed command quotes it.
-    let ws = dir.appending("my ws")
-    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let file = ws.appendingPathComponent("workspace.json")
-    try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: file)
-    #expect(try runDolphin(["capture", "fact", "first", "--workspace", ws.path]).status == 0)
+    let (ws, file) = try Self.importedDirectory(dir, "my ws")
     #expect(try runDolphin(["erase", "--kind", "tasks", "--yes", "--workspace", ws.path]).status == 0)
     // The old app saves the file again: one byte more.
     try (try Data(contentsOf: file) + Data("\n".utf8)).write(to: file)
@@ -239,11 +242,7 @@ struct LegacyNoticeTests {
   func changedButDamaged() throws {
     let dir = TemporaryDirectory("legacy-changed-damaged")
     defer { dir.remove() }
-    let ws = dir.appending("ws")
-    try FileManager.default.createDirectory(at: ws, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let file = ws.appendingPathComponent("workspace.json")
-    try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: file)
-    #expect(try runDolphin(["capture", "fact", "first", "--workspace", ws.path]).status == 0)
+    let (ws, file) = try Self.importedDirectory(dir, "ws")
     try (try Data(contentsOf: file) + Data("1".utf8)).write(to: file)
     let r = try runDolphin(["capture", "fact", "second", "--workspace", ws.path])
     #expect(r.status == 0 && r.stderr.contains("is not valid JSON"), "\(r.stderr)")
