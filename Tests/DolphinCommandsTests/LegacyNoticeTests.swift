@@ -126,7 +126,7 @@ struct LegacyNoticeTests {
   func importRecordLost() throws {
     let dir = TemporaryDirectory("legacy-record-lost")
     defer { dir.remove() }
-    let (ws, file) = try Self.importedDirectory(dir, "ws")
+    let (ws, _) = try Self.importedDirectory(dir, "ws")
     #expect(try runDolphin(["erase", "--kind", "memories", "--yes", "--workspace", ws.path]).status == 0)
     // The table dropped and made again by hand, as doctor's advice for a missing table does.
     let db = ws.appendingPathComponent("workspace.sqlite").path
