@@ -517,10 +517,12 @@ final class CommandContext {
     let legacy = directory.appendingPathComponent(KnowledgeEngine.legacyFileName)
     // Only a legacy file the first write can import makes a workspace where there is none: an
     // `erase --kind tasks` beside a damaged one created an empty workspace (review 27-a, 9).
+    // Read and decoded at most once, and only where there is no database yet.
+    lazy var legacyStatus = try? KnowledgeEngine.legacyFileStatus(in: directory, store: nil, now: Date())
     let hasLegacy =
       access != .read && FileManager.default.fileExists(atPath: legacy.path)
       && (FileManager.default.fileExists(atPath: directory.appendingPathComponent(SQLiteWorkspaceStore.fileName).path)
-        || (try? KnowledgeEngine.legacyFileStatus(in: directory, store: nil, now: Date()))?.state == "pending")
+        || legacyStatus?.state == "pending")
     let store: SQLiteWorkspaceStore
     switch Result(catching: { () throws(WorkspaceError) in
       try SQLiteWorkspaceStore.open(
@@ -530,8 +532,7 @@ final class CommandContext {
     case .failure(.noWorkspace(let path)) where FileManager.default.fileExists(atPath: legacy.path):
       // Said only of a file the first write can import (review 27-a, 5: an empty or damaged
       // one was promised to be imported, and the migrate suggested failed).
-      let status = try KnowledgeEngine.legacyFileStatus(in: directory, store: nil, now: Date())
-      if let status, status.state != "pending" {
+      if let status = legacyStatus, status.state != "pending" {
         throw CLIError.notFound(
           "no workspace database at \(path) yet, and the legacy \(KnowledgeEngine.legacyFileName) the directory holds "
             + "cannot be imported: " + (status.reason ?? "?") + (status.reason?.hasSuffix(".") == true ? "" : ".")

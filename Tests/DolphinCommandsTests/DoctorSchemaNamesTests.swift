@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Review 27, 6–9, end to end: workspaces made by the `dolphin` CLI, changed with `sqlite3` as a
+/// Review 26-b, 6–9, end to end: workspaces made by the `dolphin` CLI, changed with `sqlite3` as a
 /// person would, then checked by `dolphin doctor`, whose advice is followed literally (its
 /// `sqlite3` commands pasted into a shell as shown) until doctor finds the workspace healthy.
 @Suite("doctor: index placement, renamed tables, user objects, names held", .serialized)

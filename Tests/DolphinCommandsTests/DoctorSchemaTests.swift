@@ -113,7 +113,7 @@ struct DoctorSchemaTests {
     try Self.edit(cli, "DROP TABLE legacy_import")
     let text = try cli.run(["doctor"])
     #expect(text.status == 5, "\(text.stdout)\(text.stderr)")
-    // Review 27, 7: said as it is — no table has its columns, as one renamed from it would.
+    // Review 26-b, 7: said as it is — no table has its columns, as one renamed from it would.
     #expect(
       text.stdout.contains(
         "  - table legacy_import is missing (schema step 0001-schema-v5-records creates it; no table has exactly its "
@@ -237,7 +237,7 @@ struct DoctorSchemaTests {
     try Self.edit(cli, "ALTER TABLE knowledge RENAME TO k_old; CREATE TABLE knowledge(id TEXT)")
     let text = try cli.run(["doctor"])
     #expect(text.status == 5, "\(text.stdout)\(text.stderr)")
-    // Review 27, 6: dolphin's indexes went along with the table renamed aside.
+    // Review 26-b, 6: dolphin's indexes went along with the table renamed aside.
     #expect(
       text.stdout.contains("\nSchema: 3 missing, 1 with other columns\n"),
       "\(text.stdout)")
@@ -256,7 +256,7 @@ struct DoctorSchemaTests {
     #expect(text.stdout.contains("\nSearch index: not run\n"), "\(text.stdout)")
     #expect(!text.stdout.contains("Checks stopped"), "\(text.stdout)")
     #expect(text.stdout.contains("Doctor changed nothing. To recover:"), "\(text.stdout)")
-    // Review 27, 7: the real names, quoted, in a command to paste as it is.
+    // Review 26-b, 7: the real names, quoted, in a command to paste as it is.
     let rename = #"ALTER TABLE "knowledge" RENAME TO "knowledge_replaced"; ALTER TABLE "k_old" RENAME TO "knowledge""#
     #expect(text.stdout.contains(rename), "\(text.stdout)")
     #expect(text.stdout.contains("table k_old, which dolphin did not create, has exactly the columns dolphin gives it"))

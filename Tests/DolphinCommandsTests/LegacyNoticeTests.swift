@@ -346,6 +346,30 @@ struct LegacyNoticeTests {
     #expect(listed?.count == 0, "\(tasks.stdout)")
   }
 
+  @Test("a workspace.json that is a symbolic link is left alone by writes; doctor names it with a migrate command that works pasted (review 27-b, 7)")
+  func symbolicLink() throws {
+    let dir = TemporaryDirectory("legacy-link")
+    defer { dir.remove() }
+    let ws = try Self.workspaceInUse(dir)
+    let target = dir.appending("saved.json")
+    try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: target)
+    try FileManager.default.createSymbolicLink(at: ws.appendingPathComponent("workspace.json"), withDestinationURL: target)
+    let capture = try runDolphin(["capture", "fact", "second", "--workspace", ws.path])
+    #expect(capture.status == 0 && !capture.stderr.contains("legacy"), "\(capture.stderr)")
+    let state = try Self.legacyState(ws)
+    let reason = try #require(state["reason"] as? String)
+    #expect(state["state"] as? String == "notImportable" && reason.contains("is a symbolic link"), "\(state)")
+    // The command in the reason, pasted through a shell from elsewhere, imports what it points to.
+    let parts = reason.components(separatedBy: "`")
+    try #require(parts.count >= 3, "\(reason)")
+    let command = parts[1]
+    #expect(command.hasPrefix("dolphin migrate ") && command.contains("--workspace"), "\(command)")
+    let shell = try runProcess(
+      "/bin/sh", ["-c", command.replacingOccurrences(of: "dolphin ", with: "'\(dolphinExecutable().path)' ")],
+      environment: ["DOLPHIN_HOME": dir.appending("elsewhere").path], currentDirectory: dir.url)
+    #expect(shell.status == 0 && shell.stdout.contains("3 tasks"), "\(shell.stdout)\(shell.stderr)")
+  }
+
   @Test("erase --kind all as the first write: the notice says the erase removes the file and its backup, not where the backup is (review 26-b, 10)")
   func eraseAllFirstWrite() throws {
     let dir = TemporaryDirectory("legacy-erase-first")

@@ -822,7 +822,7 @@ enum Commands {
           let foreign = schema.unexpected.filter(\.isProblem).count
           let noted = schema.unexpected.filter { !$0.isProblem }
           let tablesNoted = noted.filter { $0.object.type == "table" || $0.object.type == "view" }.count
-          // Review 27, 8: an index or trigger on a table of the user's own is a note too.
+          // Review 26-b, 8: an index or trigger on a table of the user's own is a note too.
           let onThemNoted = noted.count - tablesNoted
           let notes =
             noted.isEmpty
@@ -1532,7 +1532,7 @@ enum Commands {
     var n = 3
     for c in lacking {
       if let former = c.renamedAs {
-        // Review 27, 7: the real names, not placeholders to fill in.
+        // Review 26-b, 7: the real names, not placeholders to fill in.
         var aside = c.table + "_replaced"
         var k = 2
         while taken.contains(aside.lowercased()) {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Review 27, 6–9: the schema comparison matched dolphin's indexes by name only (an index left on
+/// Review 26-b, 6–9: the schema comparison matched dolphin's indexes by name only (an index left on
 /// a table renamed away counted as present), named no table a missing one was renamed to, called
 /// an index or trigger on a user's own table a problem, took every `lexical_*` table for the
 /// search index's (a user's `lexical_notes` was emptied by `erase --kind all`), and did not see

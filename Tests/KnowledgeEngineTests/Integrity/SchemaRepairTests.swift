@@ -33,7 +33,7 @@ struct SchemaRepairTests {
       "DROP TABLE knowledge_tag",
       "DROP TABLE digest_evidence",
       "DROP TABLE lexical_stale; DROP INDEX knowledge_header",
-      // Review 27, 6: an index of dolphin's name defined otherwise is dropped and made as the step does.
+      // Review 26-b, 6: an index of dolphin's name defined otherwise is dropped and made as the step does.
       "DROP INDEX knowledge_header; CREATE INDEX knowledge_header ON knowledge(title)",
     ])
   func reindexRecreates(_ statement: String) throws {

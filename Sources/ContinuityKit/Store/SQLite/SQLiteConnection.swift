@@ -192,7 +192,7 @@ package final class SQLiteConnection {
       sqliteMessage.hasPrefix("there is already ") || sqliteMessage.hasSuffix(" already exists")
         || sqliteMessage.hasSuffix(" because it is a view")
     {
-      // Review 27, 9: an object another program made holds the name of one dolphin's schema
+      // Review 26-b, 9: an object another program made holds the name of one dolphin's schema
       // creates (a view `memory` where the table was), so dolphin cannot make it or write there.
       cause =
         "an object that dolphin did not create holds the name of one that dolphin's schema creates; "
