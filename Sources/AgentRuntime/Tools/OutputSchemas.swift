@@ -158,14 +158,14 @@ enum OutputSchemas {
       "capturedSince": .object([
         "type": "array", "items": briefReference,
         "description": .string(
-          "Knowledge captured after the handoff was made, oldest first, at most \(KnowledgeEngine.briefCapturedSinceLimit).")
+          "Knowledge captured after the handoff was made: the newest \(KnowledgeEngine.briefCapturedSinceLimit), oldest of them first.")
       ]),
       "capturedSinceTotal": integer,
       "tasksSince": .object([
         "type": "array", "items": briefReference,
         "description": .string(
-          "Tasks added, completed or updated after the handoff was made, oldest change first, at most "
-            + "\(KnowledgeEngine.briefCapturedSinceLimit); a task reopened since is listed only when it was also added since.")
+          "Tasks added, completed or updated after the handoff was made: the \(KnowledgeEngine.briefCapturedSinceLimit) "
+            + "changed latest, oldest change first; a task reopened since is listed only when it was also added since.")
       ]),
       "tasksSinceTotal": integer, "previouslyActiveID": uuid, "notice": string, "stale": handoffStaleness,
     ],
