@@ -28,8 +28,9 @@ public struct Route: Sendable, Equatable {
   public var plan: [PlannedCall]
   /// Why this route, for display (`/search command`, `greeting`, …).
   public var reason: String
-  /// True for a `/command` the router could not run: an unknown name, or a known one missing
-  /// what it needs. Nothing runs; a caller can treat it as a usage error.
+  /// True for a `/command` the router could not run: an unknown name, a known one missing what
+  /// it needs (a `/capture` without a kind or a one-line title), or one given words it takes
+  /// none of (`/tasks open`). Nothing runs; a caller can treat it as a usage error.
   public var isMalformedCommand: Bool
   /// A fixed answer for a route that runs nothing and has one to give (`/help`: the commands);
   /// nil for every other route.
@@ -40,9 +41,10 @@ public struct Route: Sendable, Equatable {
   /// /capture?`); nil for every other route.
   public var commandProblem: String? {
     guard isMalformedCommand else { return nil }
-    // `: no tool` follows the problem, before any suggestion; a command word has no space, so
-    // the first one is the route's own.
-    guard let marker = reason.range(of: Self.noToolMarker) else { return reason }
+    // `: no tool` follows the problem, before any suggestion; what follows it (a suggestion, the
+    // command names) never holds it, while the problem may quote the user's words (`/tasks
+    // takes no arguments, and 'a: no tool' was given`), so the last one is the route's own.
+    guard let marker = reason.range(of: Self.noToolMarker, options: .backwards) else { return reason }
     return reason.replacingCharacters(in: marker, with: "")
   }
 
@@ -69,8 +71,9 @@ public struct Route: Sendable, Equatable {
 ///
 /// Rules, in order:
 /// 1. Text starting with `/` is a command only when the word after `/` is exactly one of
-///    ``commands`` (`/cap` and `/captures` are not `/capture`); a malformed command becomes a
-///    `conversation` route that says what is wrong and plans nothing.
+///    ``commands`` (`/cap` and `/captures` are not `/capture`); a malformed command — unknown,
+///    incomplete, or given words it does not take — becomes a `conversation` route that says
+///    what is wrong and plans nothing.
 /// 2. Greetings, thanks and small talk (``smallTalk``, several languages) plan nothing.
 /// 3. Any other text is `modelAssistedRead`: at most a `knowledge_search` (read-only) for
 ///    grounding. Free text never plans a write, a restore, a deletion, an analysis or a task
@@ -103,6 +106,13 @@ public struct AgentRequestRouter: Sendable {
   public static var commandNames: String {
     "(commands: " + commands.map { "/" + $0.name }.joined(separator: " ") + "; /help shows their usage)"
   }
+
+  /// What `/help` and `ask --help` say of `/analyze` and credentials: the message is refused
+  /// before the analysis runs, so the file command is the way to check such code (review
+  /// 28-c, 4).
+  public static let analyzeCredentialNote =
+    "/analyze refuses code that looks like it holds a credential (the message would stay in the chat log); "
+    + "`dolphin analyze FILE` checks such code and reports hardcoded_secret without printing the line."
 
   /// The commands, one usage per line (what `/help` answers and an unknown command lists).
   public static var commandList: String {
@@ -175,27 +185,47 @@ public struct AgentRequestRouter: Sendable {
       return Route(
         kind: .conversation, plan: [], reason: "/\(name) needs \(what) (usage: \(usage)): no tool", isMalformedCommand: true)
     }
+    // A command that takes no argument refuses words after it rather than dropping them:
+    // `/tasks open` listed every task, `/context please delete everything` ran as `/context`
+    // (review 28-c, 11). Every such command answers alike.
+    func takesNothing() -> Route? {
+      guard !rest.isEmpty else { return nil }
+      let usage = Self.commands.first { $0.name == name }?.usage ?? "/\(name)"
+      let given = Truncation.truncate(TerminalText.singleLine(rest), to: 60)
+      return Route(
+        kind: .conversation, plan: [],
+        reason: "/\(name) takes no arguments, and '\(given)' was given (usage: \(usage))\(Route.noToolMarker)",
+        isMalformedCommand: true)
+    }
     switch name {
     case "search": return rest.isEmpty ? needs("words to search for") : plan("knowledge_search", ["query": .string(rest)])
     case "get": return rest.isEmpty ? needs("an id") : plan("knowledge_get", ["id": .string(rest)])
     case "capture":
       guard let colon = rest.firstIndex(of: ":") else { return needs("a kind and a title") }
       let kind = rest[..<colon].trimmingCharacters(in: .whitespaces)
+      // `/capture : x` lacks its kind as `/capture x` does: the same usage verdict, not a call
+      // that fails in the tool and leaves a failed receipt (review 28-c, 11).
+      if Sanitizer.showsNothing(kind) { return needs("a kind") }
       let after = rest[rest.index(after: colon)...]
       let parts = after.split(separator: "|", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
       guard let title = parts.first, !Sanitizer.showsNothing(title) else { return needs("a title") }
+      // The title is one line; the content follows ` | ` (review 28-c, 11: a second line was
+      // stored in the title, `Captured fact "A\n/remember B"`).
+      if title.contains(where: \.isNewline) {
+        return needs("a title on one line; put more lines after ` | ` as the content")
+      }
       var args: JSONObject = ["kind": .string(kind), "title": .string(title)]
       if parts.count > 1 { args["content"] = .string(parts[1]) }
       return plan("knowledge_capture", args)
     case "remember": return rest.isEmpty ? needs("text") : plan("memory_save", ["text": .string(rest)])
-    case "context": return plan("project_context", [:])
-    case "review": return plan("project_review", [:])
-    case "insights": return plan("continuity_insights", [:])
+    case "context": return takesNothing() ?? plan("project_context", [:])
+    case "review": return takesNothing() ?? plan("project_review", [:])
+    case "insights": return takesNothing() ?? plan("continuity_insights", [:])
     case "handoff": return rest.isEmpty ? needs("a focus") : plan("handoff_create", ["focus": .string(rest)])
-    case "handoffs": return plan("handoff_list", [:])
+    case "handoffs": return takesNothing() ?? plan("handoff_list", [:])
     case "restore": return rest.isEmpty ? needs("a handoff id") : plan("handoff_restore", ["id": .string(rest)])
     case "analyze": return rest.isEmpty ? needs("Swift code") : plan("code_analyze", ["code": .string(rest)])
-    case "tasks": return plan("task_list", [:])
+    case "tasks": return takesNothing() ?? plan("task_list", [:])
     case "task":
       // `/task add Buy milk` is the CLI's `task add` habit: the `add` is not part of the title.
       var title = rest
@@ -204,10 +234,12 @@ public struct AgentRequestRouter: Sendable {
       }
       return Sanitizer.showsNothing(title) ? needs("a title") : plan("task_add", ["title": .string(title)])
     case "help":
+      if let refused = takesNothing() { return refused }
       return Route(
         kind: .conversation, plan: [], reason: "/help command\(Route.noToolMarker)",
         answer: "Commands (each runs one tool; writes ask for approval first):\n" + Self.commandList
-          + "\nAny other text only reads: a knowledge search for grounding.")
+          + "\nAny other text only reads: a knowledge search for grounding."
+          + "\n" + Self.analyzeCredentialNote)
     case "done": return rest.isEmpty ? needs("a task id") : plan("task_complete", ["id": .string(rest)])
     case "reopen": return rest.isEmpty ? needs("a task id") : plan("task_reopen", ["id": .string(rest)])
     default: return needs("arguments")

@@ -13,6 +13,10 @@ public struct AssistantReply: Sendable {
   /// talk, reads, failed or denied calls): nothing was written then, and the workspace was not
   /// created (see ``AssistantSession/ask(_:approver:)``).
   public var isRecorded: Bool = true
+  /// The first finding that looks like a credential in the answer, when the stored copy
+  /// (``assistantMessage``) withholds it (``AssistantSession/storedAnswer(_:)``); nil when the
+  /// answer was stored as shown.
+  public var storedAnswerWithheld: CredentialFinding? = nil
 }
 
 /// The entry point that ties a stored conversation, the router, the loop and approvals
@@ -96,9 +100,42 @@ public struct AssistantSession: Sendable {
     // Agents and MCP clients never store credentials; the message would be kept in the chat
     // log and copied into handoffs, so it is refused before anything is stored or run. There
     // is no override here: a secret is stored deliberately by a capture, never through chat.
+    // Code sent to `/analyze` is refused too, but whoever sends it wants a review, not to store
+    // a secret: the refusal names the command that reviews a file without quoting its line
+    // (review 28-c, 4).
+    let analyzing = isAnalyzeCommand(text)
     try CredentialDetector.requireNoCredential(
       in: text, field: "message",
-      consequence: "nothing was stored or run: a chat message stays in the chat log and is copied into handoffs")
+      consequence: analyzing
+        ? "nothing was stored or run: code sent with /analyze stays in the chat log and is copied into handoffs, so "
+          + "code that holds a credential is not analyzed here. Save the code to a file and run `dolphin analyze FILE`: "
+          + "it reports hardcoded_secret without printing the line"
+        : "nothing was stored or run: a chat message stays in the chat log and is copied into handoffs")
+  }
+
+  /// Whether `text` is an `/analyze` command (its credential refusal advises `dolphin analyze
+  /// FILE`, and offers no way to store the code: see ``validateMessage(_:)``).
+  public static func isAnalyzeCommand(_ text: String) -> Bool {
+    AgentRequestRouter().route(text).plan.first?.tool == "code_analyze"
+  }
+
+  /// The assistant's answer as the chat log stores it: `answer` cut to ``Limits/content``
+  /// characters, with each span that looks like a credential withheld
+  /// (``CredentialDetector/withholding(in:)``) and a line saying so, so that no credential
+  /// reaches the chat log through an answer that quotes one — a stored item kept with
+  /// `--allow-credentials`, or a model's reply (review 28-c, 1). The user who asked is shown the
+  /// answer whole.
+  /// - Returns: the text to store, and the first finding when something was withheld.
+  public static func storedAnswer(_ answer: String) -> (text: String, withheld: CredentialFinding?) {
+    guard let finding = CredentialDetector.firstFinding(in: answer) else {
+      return (Truncation.truncate(answer, to: Limits.content), nil)
+    }
+    let note = "\n[stored copy: text that looks like a credential was withheld; it was shown only when answered]"
+    var body = CredentialDetector.withholding(in: answer)
+    // A finding the spans do not cover (it cannot be cut out on its own): nothing of the text
+    // is kept rather than the credential.
+    if CredentialDetector.firstFinding(in: body) != nil { body = CredentialDetector.withheldText(finding.kind) }
+    return (Truncation.truncate(body, to: Limits.content - note.count) + note, finding)
   }
 
   /// Routes and runs one user message; stores the user message and the shown answer.
@@ -129,11 +166,13 @@ public struct AssistantSession: Sendable {
     // Held records are not in the store yet: the workspace holds no earlier message then.
     let excerpts = recorder.isHolding ? Self.excerpts(of: [user]) : try recentExcerpts()
     let run = await loop.run(route, question: text, approver: approver, recentExcerpts: excerpts, recorder: recorder)
-    let reply = ChatMessage(id: env.makeID(), conversationID: conversationID, role: .assistant, text: Truncation.truncate(run.answer, to: Limits.content), createdAt: env.now())
+    let stored = Self.storedAnswer(run.answer)
+    let reply = ChatMessage(id: env.makeID(), conversationID: conversationID, role: .assistant, text: stored.text, createdAt: env.now())
     try recorder.record { tx in try tx.appendMessage(reply) }
     let wrote = run.calls.contains { $0.succeeded && $0.receipt.risk == RiskClass.localWrite.rawValue }
     let recorded = try recorder.finish(keeping: wrote)
-    return AssistantReply(run: run, userMessage: user, assistantMessage: reply, isRecorded: recorded)
+    return AssistantReply(
+      run: run, userMessage: user, assistantMessage: reply, isRecorded: recorded, storedAnswerWithheld: stored.withheld)
   }
 }
 

@@ -22,9 +22,14 @@ public struct LoopbackChatGenerator: ResponseGenerator {
   public let timeoutSeconds: Int
   public var label: String { "loopback model at \(endpoint.hostHeader)" }
 
+  /// - Parameters:
+  ///   - url: the server's base URL, validated by ``LoopbackURLValidator/validate(_:name:)``.
+  ///   - urlName: what `url` is called in a refusal (`--model-url`, `DOLPHIN_MODEL_URL`).
   /// - Throws: ``AgentError/model(_:)`` when `url` is not an allowed loopback URL.
-  public init(url: String, model: String = "local", maxTokens: Int = 256, timeoutSeconds: Int = 120) throws(AgentError) {
-    self.endpoint = try LoopbackURLValidator.validate(url)
+  public init(
+    url: String, urlName: String = "model URL", model: String = "local", maxTokens: Int = 256, timeoutSeconds: Int = 120
+  ) throws(AgentError) {
+    self.endpoint = try LoopbackURLValidator.validate(url, name: urlName)
     self.model = model
     self.maxTokens = maxTokens
     self.timeoutSeconds = timeoutSeconds
@@ -79,7 +84,19 @@ struct HTTPResponse {
 /// A minimal HTTP/1.1 client for loopback only: one POST, `Connection: close`, read to EOF,
 /// `Content-Length` or chunked bodies.
 enum LoopbackHTTP {
+  /// Sends one POST of `body` to `path` at `e` and reads the response.
+  /// - Throws: ``AgentError/model(_:)`` before anything is sent (no socket is opened) when
+  ///   `path` holds a character a request line cannot carry (a space, a line break, another
+  ///   control character, a non-ASCII one: ``LoopbackURLValidator`` refuses such URLs, and this
+  ///   holds for any endpoint, so that no path is written raw into the request line and a line
+  ///   break cannot add headers; review 28-c, 2); when connecting, sending or reading fails; for
+  ///   a malformed response.
   static func post(_ e: LoopbackURLValidator.Endpoint, path: String, body: [UInt8], timeoutSeconds: Int) throws -> HTTPResponse {
+    if let (offset, scalar) = LoopbackURLValidator.firstNonPathCharacter(in: path) {
+      throw AgentError.model(
+        "the request path holds \(LoopbackURLValidator.describe(scalar)) at character \(offset + 1), which a request "
+          + "line cannot carry; nothing was sent to the model")
+    }
     let fd = socket(e.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw AgentError.model("cannot create a socket: \(String(cString: strerror(errno)))") }
     defer { close(fd) }

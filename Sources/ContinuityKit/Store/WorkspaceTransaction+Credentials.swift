@@ -31,11 +31,37 @@ public struct CredentialFlagReport: Sendable, Equatable, Codable {
   public var flags: [CredentialFlag]
   /// False when the scan stopped at its byte bound before reading every record.
   public var complete: Bool
+  /// How many records of each type were flagged (`message: 2`), for all of ``count``, not only
+  /// the ``flags`` listed: which records hold one says where they came from and which command
+  /// removes them (review 28-c, 1: a chat message was said to come from a migration and to be
+  /// removed by `knowledge delete`).
+  public var countByType: [String: Int]
 
-  public init(count: Int = 0, flags: [CredentialFlag] = [], complete: Bool = true) {
+  public init(count: Int = 0, flags: [CredentialFlag] = [], complete: Bool = true, countByType: [String: Int] = [:]) {
     self.count = count
     self.flags = flags
     self.complete = complete
+    self.countByType = countByType
+  }
+
+  /// Counts a flagged record of `type`, listing `flag` while fewer than `limit` are listed.
+  public mutating func add(_ flag: CredentialFlag, limit: Int) {
+    count += 1
+    countByType[flag.recordType, default: 0] += 1
+    if flags.count < limit { flags.append(flag) }
+  }
+
+  enum CodingKeys: String, CodingKey { case count, flags, complete, countByType }
+
+  /// Decodes a report; one written before ``countByType`` existed counts its listed flags.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    count = try c.decode(Int.self, forKey: .count)
+    flags = try c.decode([CredentialFlag].self, forKey: .flags)
+    complete = try c.decode(Bool.self, forKey: .complete)
+    countByType =
+      try c.decodeIfPresent([String: Int].self, forKey: .countByType)
+      ?? flags.reduce(into: [:]) { $0[$1.recordType, default: 0] += 1 }
   }
 }
 
@@ -70,10 +96,7 @@ extension WorkspaceTransaction {
           jsonFields.contains(field)
           ? CredentialDetector.firstFinding(inJSONText: text) : CredentialDetector.firstFinding(in: text)
         guard let f = finding else { continue }
-        report.count += 1
-        if report.flags.count < limit {
-          report.flags.append(CredentialFlag(recordType: type, id: id, field: field, finding: f))
-        }
+        report.add(CredentialFlag(recordType: type, id: id, field: field, finding: f), limit: limit)
         return
       }
     }

@@ -6,12 +6,55 @@ import KnowledgeEngine
 enum AgentCommands {
   static let all = [ask, tools, activity]
 
-  /// `--model-url`, else `DOLPHIN_MODEL_URL`, validated as loopback-only.
-  static func generator(_ ctx: CommandContext) throws -> (any ResponseGenerator)? {
+  /// Where the model URL of a run comes from.
+  enum ModelURLSource {
+    /// `--model-url URL`, given on the command line.
+    case option(String)
+    /// `DOLPHIN_MODEL_URL`, set in the environment.
+    case environment(String)
+
+    var url: String {
+      switch self {
+      case .option(let url), .environment(let url): url
+      }
+    }
+
+    /// What a refusal calls it: the option or the variable the user set (review 28-c, 10).
+    var name: String {
+      switch self {
+      case .option: "--model-url"
+      case .environment: "DOLPHIN_MODEL_URL"
+      }
+    }
+  }
+
+  /// The model URL of a run: `--model-url`, else a non-empty `DOLPHIN_MODEL_URL`; nil for none.
+  /// - Throws: ``CLIError/invalidValue(_:field:)`` for an empty `--model-url ''` (a forgotten
+  ///   value, as `--output ''` is, not a way to ask for no model: omitting the option does that;
+  ///   review 28-c, 10). An empty `DOLPHIN_MODEL_URL` is unset, as an empty variable usually is.
+  static func modelURL(_ ctx: CommandContext) throws -> ModelURLSource? {
+    if let url = ctx.arguments.value("model-url") {
+      guard !url.isEmpty else {
+        throw CLIError.invalidValue(
+          "--model-url needs a loopback URL (it was given an empty string); omit it to answer without a model",
+          field: "model-url")
+      }
+      return .option(url)
+    }
     let env = ctx.console.environment.isEmpty ? ProcessInfo.processInfo.environment : ctx.console.environment
-    guard let url = ctx.arguments.value("model-url") ?? env["DOLPHIN_MODEL_URL"], !url.isEmpty else { return nil }
+    guard let url = env["DOLPHIN_MODEL_URL"], !url.isEmpty else { return nil }
+    return .environment(url)
+  }
+
+  /// The generator for `source`, validated as loopback-only.
+  /// - Throws: ``CLIError/usage(_:)`` naming the option or the variable the URL came from, the
+  ///   URL and what is not allowed.
+  static func generator(_ ctx: CommandContext, _ source: ModelURLSource?) throws -> (any ResponseGenerator)? {
+    guard let source else { return nil }
+    let env = ctx.console.environment.isEmpty ? ProcessInfo.processInfo.environment : ctx.console.environment
     do {
-      return try LoopbackChatGenerator(url: url, model: ctx.arguments.value("model") ?? env["DOLPHIN_MODEL"] ?? "local")
+      return try LoopbackChatGenerator(
+        url: source.url, urlName: source.name, model: ctx.arguments.value("model") ?? env["DOLPHIN_MODEL"] ?? "local")
     } catch {
       throw CLIError.usage(error.description)
     }
@@ -20,18 +63,26 @@ enum AgentCommands {
   static let ask = Command(
     spec: CommandSpec(
       path: ["ask"], summary: "Ask the assistant: commands run deterministic plans; free text only reads.",
-      positionals: [("text", "A message, or one of the commands listed below (/help lists them too).")],
+      positionals: [
+        ("text", "A message, or one of the commands listed below (/help lists them too); '-' reads it from stdin.")
+      ],
       options: [
-        OptionSpec(name: "model-url", value: "URL", help: "OpenAI-compatible server on loopback (or DOLPHIN_MODEL_URL); only 127.0.0.0/8, ::1, localhost."),
+        OptionSpec(
+          name: "model-url", value: "URL",
+          help: "OpenAI-compatible server on loopback (or DOLPHIN_MODEL_URL); only 127.0.0.0/8, ::1, localhost."),
         OptionSpec(name: "model", value: "NAME", help: "Model name sent to the server (default local)."),
         OptionSpec(name: "receipts", value: nil, help: "Print the receipts of this run."),
       ],
       confirms: true,
       discussion: """
-        Commands (each runs one tool; an unknown one is a usage error, exit 2):
+        Commands (each runs one tool; an unknown or incomplete one, or words after a command that takes
+        none, is a usage error, exit 2; a /capture title is one line, more lines go after ` | `):
         \(AgentRequestRouter.commandList)
-        Each local write (capture, handoff, restore, task changes) shows the exact call and asks [y/N] on a terminal;
-        --yes approves the writes of this one invocation (for scripts). Greetings and small talk run no tool.
+        \(AgentRequestRouter.analyzeCredentialNote)
+        Each local write (capture, remember, handoff, restore, task changes) shows the exact call and asks [y/N]
+        on a terminal; --yes approves the writes of this one invocation (for scripts). Greetings and small talk
+        run no tool. `dolphin ask -` reads the message from standard input (UTF-8, at most \(Limits.content)
+        characters, no NUL; one final line break dropped); a write then needs --yes, since no answer can be read.
         Without a model the answer is the deterministic renderers' output, labeled as such. A model's answer
         starts with what the run changed, by its receipts alone (--json: receiptSummary); a handoff copies
         that line with it.
@@ -39,18 +90,49 @@ enum AgentCommands {
         a run whose local write succeeds creates it: free text, small talk and reads record nothing there.
         A message that looks like it holds a credential is refused (exit 4) and nothing is stored: ask has no
         --allow-credentials, since a chat message stays in the chat log and is copied into handoffs. Store a
-        secret deliberately with `dolphin capture … --allow-credentials` instead.
+        secret deliberately with `dolphin capture … --allow-credentials` instead. An answer that quotes one (an
+        item stored that way, a model's reply) is printed whole, and its copy in the chat log withholds it
+        (a notice says so; --json: storedAnswerWithheld).
+        A model URL is checked when a message would use it (free text): a bad --model-url is refused (exit 2)
+        whatever the message, a bad DOLPHIN_MODEL_URL only when the message is free text, each named in the
+        error. An empty --model-url is refused; an empty DOLPHIN_MODEL_URL means no model.
         """),
     run: { ctx in
-      let message = ctx.arguments.positionals[0]
+      var message = ctx.arguments.positionals[0]
+      // `-` reads the message from standard input, as `memory save -` and `--content -` do
+      // (review 28-c, 5: it was sent as the message "-", called small talk).
+      let fromStandardInput = message == "-"
+      if fromStandardInput {
+        ctx.standardInputHolds = "the message"
+        message = try TextInput.read(
+          .standardInput, field: "message", limit: Limits.content, console: ctx.console, dropsFinalLineBreak: true)
+        if message.isEmpty {
+          throw ValidationError(
+            field: "message",
+            message: "`dolphin ask -`: standard input was empty; pipe the message in, or give it in place of '-'; nothing was run")
+        }
+      }
       // A refused request stores nothing: the model URL, the message and the route are checked
       // before the workspace is opened (or created) and before a conversation is started, and
       // before any route or plan is shown.
-      let generator = try generator(ctx)
-      try AssistantSession.validateMessage(message)
+      let modelURL = try AgentCommands.modelURL(ctx)
+      // A URL typed on this command line is checked whatever the message.
+      if case .option = modelURL { _ = try AgentCommands.generator(ctx, modelURL) }
+      do {
+        try AssistantSession.validateMessage(message)
+      } catch var refusal as ValidationError where refusal.credential != nil && AssistantSession.isAnalyzeCommand(message) {
+        // The refusal already says what applies (`dolphin analyze FILE`); storing the code with
+        // --allow-credentials, the advice other credential refusals get, is not what reviewing
+        // it needs (review 28-c, 4).
+        refusal.credential = nil
+        throw refusal
+      }
       let route = AgentRequestRouter().route(message)
       // An unknown or incomplete /command would run nothing: a usage error, as for the CLI's own.
       if let problem = route.commandProblem { throw CLIError.usage(problem) }
+      // Only free text consults a model: a variable set for other runs does not stop a command
+      // that uses none (review 28-c, 10), and is named when it is refused.
+      let generator = route.kind == .modelAssistedRead ? try AgentCommands.generator(ctx, modelURL) : nil
       let engine = try ctx.engine(.create)
       let session = try AssistantSession(engine: engine, generator: generator)
       let console = ctx.console
@@ -58,6 +140,10 @@ enum AgentCommands {
       let interactive = console.isInteractive
       let approver = ClosureApprovalProvider { request in
         if yes { return .approved(by: "user:--yes") }
+        // Standard input held the message: no answer can be read from it, at a terminal too.
+        if fromStandardInput {
+          return .denied(reason: "approval needed: standard input held the message, so no answer can be read from it; pass --yes")
+        }
         guard interactive else { return .denied(reason: "approval needed: run in a terminal or pass --yes") }
         // What else the call rewrites (a handoff's rule-built summary) is said before the answer.
         let also = request.alsoChangesSentence.map { "\n  " + inert($0) } ?? ""
@@ -81,6 +167,9 @@ enum AgentCommands {
       if ctx.json {
         // A failed run is reported as the error document other commands print, with this run's
         // document inside it (`error.run`), so that what executed before the failure shows.
+        if reply.isRecorded, let finding = reply.storedAnswerWithheld {
+          console.printDiagnostic(storedAnswerNotice(finding))
+        }
         if let failure = failure(of: reply, notRecordedAt: notRecorded) { throw failure }
         try console.printJSON(AskDocument(reply))
         return
@@ -90,6 +179,9 @@ enum AgentCommands {
         console.print("")
         console.print("Receipts (\(run.receipts.count)\(reply.isRecorded ? "" : ", not stored")):")
         for r in run.receipts { console.print("  " + Render.receiptLine(r)) }
+      }
+      if reply.isRecorded, let finding = reply.storedAnswerWithheld {
+        console.printDiagnostic(storedAnswerNotice(finding))
       }
       if let failure = failure(of: reply, notRecordedAt: notRecorded) { throw failure }
       // Review 18-b (B7): say so, since a mistyped --workspace is the usual reason.
@@ -115,6 +207,9 @@ enum AgentCommands {
     /// Whether the run (its messages, checkpoints and receipts) was stored: false for a run on
     /// a workspace that did not exist yet none of whose calls succeeded, which creates nothing.
     var recorded: Bool
+    /// Whether the answer's copy in the chat log withholds text that looks like a credential
+    /// (`answer` is shown whole); false when it was stored as shown or not stored.
+    var storedAnswerWithheld: Bool
 
     init(_ reply: AssistantReply) {
       let run = reply.run
@@ -126,7 +221,15 @@ enum AgentCommands {
       evidenceIDs = run.evidenceIDs
       receipts = run.receipts
       recorded = reply.isRecorded
+      storedAnswerWithheld = reply.isRecorded && reply.storedAnswerWithheld != nil
     }
+  }
+
+  /// What `ask` says on stderr when the answer's stored copy withholds text that looks like a
+  /// credential (review 28-c, 1).
+  static func storedAnswerNotice(_ finding: CredentialFinding) -> String {
+    "dolphin: notice: the answer quotes text that looks like a credential (\(finding)); it is shown above, and the "
+      + "copy kept in the chat log withholds it. Rotate any real secret"
   }
 
   /// A run whose calls were denied or failed is not a success for scripts: exit 1 for a denied

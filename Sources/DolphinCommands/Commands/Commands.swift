@@ -102,6 +102,54 @@ enum Commands {
       }
     })
 
+  /// Doctor's advice for stored credential-looking text: for each type of record flagged, in
+  /// the scan's order, how many, where such a record comes from and the command that removes
+  /// it. A chat message or a receipt is removed by `activity clear` (or `erase --kind …`), never
+  /// by `knowledge delete`, which its id does not name (review 28-c, 1: the advice named only
+  /// the three delete commands, and a message's origin as "a migration or import, or
+  /// --allow-credentials").
+  static func credentialAdvice(_ r: CredentialFlagReport) -> String {
+    let byType = r.countByType.isEmpty ? r.flags.reduce(into: [String: Int]()) { $0[$1.recordType, default: 0] += 1 } : r.countByType
+    let imported = "kept by a migration or import"
+    let allowed = "stored with --allow-credentials, or \(imported)"
+    let remedies: [(type: String, noun: String, remedy: String)] = [
+      ("knowledge", "knowledge item(s)", "\(allowed): `\(command: "dolphin knowledge delete ID")`"),
+      ("memory", "memory(ies)", "\(allowed): `\(command: "dolphin memory delete ID")`"),
+      ("task", "task(s)", "\(allowed): `\(command: "dolphin task delete ID")`"),
+      (
+        "handoff", "handoff(s)",
+        "\(allowed), or a chat excerpt an earlier dolphin copied: `\(command: "dolphin handoff delete ID")`; "
+          + "`\(command: "dolphin activity clear")` removes the chat excerpts of every handoff"
+      ),
+      (
+        "message", "chat message(s)",
+        "an `ask` answer that quoted one, stored whole by an earlier dolphin, or \(imported): "
+          + "`\(command: "dolphin activity clear")` removes every chat message (with the receipts and run checkpoints), "
+          + "`\(command: "dolphin erase --kind conversations")` every conversation with its messages; no delete command "
+          + "takes a message's id"
+      ),
+      (
+        "receipt", "activity receipt(s)",
+        "a tool call's arguments, recorded whole by an earlier dolphin, or \(imported): "
+          + "`\(command: "dolphin activity clear")` or `\(command: "dolphin erase --kind activity")` removes every receipt"
+      ),
+      (
+        "digest", "digest(s)",
+        "quoting a record as it read when the digest was built: `\(command: "dolphin erase --kind digests")` removes "
+          + "every stored digest"
+      ),
+    ]
+    var parts: [String] = []
+    for entry in remedies {
+      guard let n = byType[entry.type], n > 0 else { continue }
+      parts.append("\(n) \(entry.noun) (\(entry.remedy))")
+    }
+    let others = byType.filter { type, _ in !remedies.contains { $0.type == type } }
+    for (type, n) in others.sorted(by: { $0.key < $1.key }) { parts.append("\(n) \(type) record(s)") }
+    return "\(r.count) stored record(s) hold text that looks like a credential. Rotate any real secret, then remove "
+      + "them: " + parts.joined(separator: "; ") + ". `\(command: "dolphin erase")` removes everything."
+  }
+
   /// Status lines for stored credential-looking text.
   static func credentialLines(_ r: CredentialFlagReport) -> [String] {
     guard r.count > 0 else {
@@ -763,10 +811,7 @@ enum Commands {
             + "the two builds do not rebuild it back and forth; upgrade this dolphin to search it directly.")
       }
       if let credentials = report.credentials, credentials.count > 0 {
-        report.advice.append(
-          "\(credentials.count) stored record(s) hold text that looks like a credential (kept by a migration or "
-            + "import, or stored with --allow-credentials). Rotate any real secret, then delete the records "
-            + "(`dolphin knowledge delete`, `memory delete`, `task delete`) or `dolphin erase`.")
+        report.advice.append(credentialAdvice(credentials))
       }
       if let blank = report.blankNextSteps, blank.count > 0 {
         report.advice.append(blankNextStepRemedy)

@@ -160,8 +160,19 @@ extension Render {
   /// client sent them (an MCP request's id and arguments are not sanitized), so they are shown
   /// with ``inertLine(_:)``: bidi controls as escapes, as error messages show them. `--json`
   /// keeps the exact values.
+  ///
+  /// A call that did not succeed ends with its receipt's message, the reason (`— declined by the
+  /// user`, `— approval needed: run in a terminal or pass --yes`, `— arguments.kind 'x' is not
+  /// one of …`), on the same line and cut at ``receiptReasonShown`` characters: the reason is
+  /// the outcome of such a call (review 28-c, 9: a "n", a missing terminal and a validation
+  /// failure read the same).
   static func receiptLine(_ r: ActivityReceipt) -> String {
     let changed = r.changedIDs.isEmpty ? "" : " changed " + r.changedIDs.map(\.uuidString).joined(separator: ",")
-    return "\(date(r.startedAt)) \(r.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(inertLine(r.tool)) [\(inertLine(r.risk))] call \(inertLine(r.callID)) approval \(inertLine(r.approval ?? "none"))\(changed) \(inertLine(Truncation.truncate(r.arguments, to: 200)))"
+    let reason =
+      r.outcome == .succeeded || r.message.isEmpty ? "" : " — " + inertLine(Truncation.truncate(r.message, to: receiptReasonShown))
+    return "\(date(r.startedAt)) \(r.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(inertLine(r.tool)) [\(inertLine(r.risk))] call \(inertLine(r.callID)) approval \(inertLine(r.approval ?? "none"))\(changed) \(inertLine(Truncation.truncate(r.arguments, to: 200)))\(reason)"
   }
+
+  /// The most characters of a receipt's message a text row shows (`--json` gives it whole).
+  static let receiptReasonShown = 300
 }

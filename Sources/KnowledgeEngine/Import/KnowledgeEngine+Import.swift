@@ -1069,8 +1069,7 @@ struct ImportAnalysis: Sendable {
         let finding =
           field == "arguments" ? CredentialDetector.firstFinding(inJSONText: text) : CredentialDetector.firstFinding(in: text)
         guard let f = finding else { continue }
-        report.count += 1
-        if report.flags.count < limit { report.flags.append(.init(recordType: type, id: id, field: field, finding: f)) }
+        report.add(.init(recordType: type, id: id, field: field, finding: f), limit: limit)
         return
       }
     }
