@@ -43,73 +43,121 @@ extension TitleContrast {
   /// Candidates come from keys, not from all pairs: for a title of *n* words, each window of one
   /// to ``choiceDifferingWords`` consecutive words that the rules above allow to differ (as many
   /// words outside it as counted inside, one of them naming a subject) is masked, and the words
-  /// before and after it (a fixed 64-bit hash of them and of their numbers) are the key. Two
-  /// titles that pair differ in exactly one such window on each side, with the same words around
-  /// it, so they share that key whatever the windows' lengths. A key with more than
+  /// before and after it (the high bits of a fixed 64-bit hash of them and of their numbers) are
+  /// the key. Two titles that pair differ in exactly one such window on each side, with the same
+  /// words around it, so they share that key whatever the windows' lengths. A key with more than
   /// ``choiceBucketLimit`` titles is skipped.
   /// - Parameter titles: the titles to compare, each with the caller's index for it.
   /// - Returns: the pairs, as the caller's indexes, the lower first, sorted, each once.
   /// - Complexity: O(*n* · ``choiceDifferingWords``) keys per title of *n* words, sorted once
   ///   (O(*K* log *K*) for *K* keys in all), plus O(*b*²) contrasts per key of *b* titles.
   static func choicePairs(_ titles: [(index: Int, title: String)]) -> [(Int, Int)] {
-    var tokensOf: [Int: [String]] = [:]
-    // (key, index) of every window, sorted afterwards: titles sharing a key stand side by side,
-    // with no array per key.
-    var keyed: [(key: UInt64, index: Int)] = []
-    for (index, title) in titles {
+    // Each window's key with the position of its title (in `titles`) in the low bits, sorted as
+    // plain integers: titles sharing a key stand side by side, with no array per key. The key
+    // keeps the high bits of its hash; two keys equal there only bring a pair that the rules
+    // then refuse.
+    let positionBits = max(1, Int.bitWidth - max(titles.count - 1, 1).leadingZeroBitCount)
+    let positionMask = UInt64(1) << positionBits - 1
+    var tokensOf = [[String]?](repeating: nil, count: titles.count)
+    var keyed: [UInt64] = []
+    var hashes: [UInt64] = [], prefix: [UInt64] = [], suffix: [UInt64] = [], counts: [Int] = []
+    for (position, (_, title)) in titles.enumerated() {
       // Most titles are longer: counted without building their words.
       guard asciiWordCountAtLeast(title) <= choiceTitleWords else { continue }
       let words = tokens(title)
       let n = words.count
       guard (2...choiceTitleWords).contains(n) else { continue }
-      tokensOf[index] = words
+      tokensOf[position] = words
       // The key of a window is a hash of the numbers of words before and after it and of those
       // words, built from running hashes of the prefixes and suffixes: O(n) per title, with no
       // string built. The hash is fixed (not `Hasher`'s per-process seed), so the keys are the
-      // same in every process; two keys that collide only bring a pair that the rules then refuse.
-      let hashes = words.map(Self.wordHash)
-      var prefix = [UInt64](repeating: 0, count: n + 1)
-      var suffix = [UInt64](repeating: 0, count: n + 1)
-      for k in words.indices { prefix[k + 1] = Self.mix(prefix[k], hashes[k]) }
-      for k in words.indices.reversed() { suffix[k] = Self.mix(suffix[k + 1], hashes[k]) }
-      // Whether a word naming a subject stands before position k, or from it on.
-      var subjectBefore = [Bool](repeating: false, count: n + 1)
-      var subjectFrom = [Bool](repeating: false, count: n + 1)
-      for k in words.indices { subjectBefore[k + 1] = subjectBefore[k] || namesSubject(words[k]) }
-      for k in words.indices.reversed() { subjectFrom[k] = subjectFrom[k + 1] || namesSubject(words[k]) }
+      // same in every process.
+      hashes.removeAll(keepingCapacity: true)
+      hashes.append(contentsOf: words.lazy.map(Self.wordHash))
+      prefix.removeAll(keepingCapacity: true)
+      prefix.append(contentsOf: repeatElement(0, count: n + 1))
+      suffix.removeAll(keepingCapacity: true)
+      suffix.append(contentsOf: repeatElement(0, count: n + 1))
+      for k in 0..<n { prefix[k + 1] = Self.mix(prefix[k], hashes[k]) }
+      for k in (0..<n).reversed() { suffix[k] = Self.mix(suffix[k + 1], hashes[k]) }
+      // Each word read once (one lookup, ``wordClasses``): whether it is counted among words that
+      // differ (``settlesPolarity(_:at:)``), and the first and last word naming a subject
+      // (``namesSubject(_:)``; a window leaves one outside when it starts after the first or
+      // ends before the last).
+      counts.removeAll(keepingCapacity: true)
+      var firstSubject = n, lastSubject = -1
+      var nextClass: UInt8 = 0
+      for k in (0..<n).reversed() {
+        let c = wordClasses[words[k]] ?? 0
+        let settles = c & WordClass.polarity != 0 || (c & WordClass.auxiliary != 0 && nextClass & WordClass.negation != 0)
+        counts.append(settles ? 0 : 1)
+        if c & WordClass.notSubject == 0 {
+          firstSubject = k
+          if lastSubject < 0 { lastSubject = k }
+        }
+        nextClass = c
+      }
+      counts.reverse()
       for start in 0..<n {
         var counted = 0
         for end in (start + 1)...min(n, start + choiceDifferingWords) {
-          if !settlesPolarity(words, at: end - 1) { counted += 1 }
-          guard counted <= n - (end - start), subjectBefore[start] || subjectFrom[end] else { continue }
+          counted += counts[end - 1]
+          guard counted <= n - (end - start), firstSubject < start || lastSubject >= end else { continue }
           let around = UInt64(start << 8 | (n - end))
-          keyed.append((Self.mix(Self.mix(around, prefix[start]), suffix[end] ^ 0x9E37_79B9_7F4A_7C15), index))
+          let key = Self.mix(Self.mix(around, prefix[start]), suffix[end] ^ 0x9E37_79B9_7F4A_7C15)
+          keyed.append(key & ~positionMask | UInt64(position))
         }
       }
     }
-    keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
+    keyed.sort()
     var seen = Set<UInt64>()
     var pairs: [(Int, Int)] = []
     var runStart = 0
     while runStart < keyed.count {
+      let key = keyed[runStart] & ~positionMask
       var runEnd = runStart + 1
-      while runEnd < keyed.count, keyed[runEnd].key == keyed[runStart].key { runEnd += 1 }
+      while runEnd < keyed.count, keyed[runEnd] & ~positionMask == key { runEnd += 1 }
       defer { runStart = runEnd }
       guard runEnd - runStart > 1, runEnd - runStart <= choiceBucketLimit else { continue }
       for k in runStart..<runEnd {
         for m in (k + 1)..<runEnd {
-          let (a, b) = (keyed[k].index, keyed[m].index)
-          guard a != b else { continue }
-          let (low, high) = (min(a, b), max(a, b))
-          guard seen.insert(UInt64(UInt32(truncatingIfNeeded: low)) << 32 | UInt64(UInt32(truncatingIfNeeded: high))).inserted,
-            let x = tokensOf[low], let y = tokensOf[high], isChoicePair(x, y)
-          else { continue }
-          pairs.append((low, high))
+          // Positions ascend in a run (the keys are equal above them), one title at most once
+          // per key (its windows differ in the numbers of words around them).
+          let (p, q) = (Int(keyed[k] & positionMask), Int(keyed[m] & positionMask))
+          guard p != q, seen.insert(UInt64(p) << 32 | UInt64(q)).inserted, let x = tokensOf[p], let y = tokensOf[q] else {
+            continue
+          }
+          guard isChoicePair(x, y) else { continue }
+          let (a, b) = (titles[p].index, titles[q].index)
+          pairs.append((min(a, b), max(a, b)))
         }
       }
     }
     return pairs.sorted { $0 < $1 }
   }
+
+  /// What ``choicePairs(_:)`` reads of a word, as bits of ``wordClasses``.
+  enum WordClass {
+    /// A negation, or a member of an antonym pair: it only sets polarity.
+    static let polarity: UInt8 = 1
+    /// A negation: an auxiliary right before it only sets polarity too.
+    static let negation: UInt8 = 2
+    /// An auxiliary.
+    static let auxiliary: UInt8 = 4
+    /// A stop word, negation or auxiliary: it names no subject.
+    static let notSubject: UInt8 = 8
+  }
+
+  /// The ``WordClass`` bits of every word that has some; any other word has none (it is counted
+  /// among words that differ, and names a subject).
+  static let wordClasses: [String: UInt8] = {
+    var out: [String: UInt8] = [:]
+    for w in negations { out[w, default: 0] |= WordClass.polarity | WordClass.negation | WordClass.notSubject }
+    for w in neutralForm.keys { out[w, default: 0] |= WordClass.polarity }
+    for w in auxiliaries { out[w, default: 0] |= WordClass.auxiliary | WordClass.notSubject }
+    for w in stopWords { out[w, default: 0] |= WordClass.notSubject }
+    return out
+  }()
 
   /// Whether `word`, shared by two titles, names what they are about: not a stop word, negation
   /// or auxiliary (review 25-b, 7).
