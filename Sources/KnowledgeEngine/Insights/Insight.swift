@@ -141,13 +141,14 @@ public struct InsightThresholds: Codable, Sendable, Equatable {
   /// Near-duplicates: trigram Jaccard similarity of two titles, at least this.
   public var nearDuplicateSimilarity = 0.8
   /// Possible conflicts: trigram Jaccard similarity of two titles, at least this — unless the
-  /// titles name different choices word by word (``TitleContrast/choicePairs(_:)``), which
-  /// needs no similarity.
+  /// titles name different choices or say opposite things word by word
+  /// (``TitleContrast/choicePairs(_:)``), which needs no similarity.
   public var conflictTitleSimilarity = 0.5
   /// Possible conflicts need different content: the first this many characters (Unicode
-  /// scalars) of the two contents, lowercased with punctuation and spacing ignored, differ.
-  /// Near-duplicate groups use the same comparison to choose between "merge them" and
-  /// "review them: keep one or reconcile them".
+  /// scalars) of the two contents, lowercased with punctuation and spacing ignored, differ —
+  /// and, for the same title twice, neither is empty nor only adds to the other
+  /// (``InsightRules/openingsAgree(_:_:)``, review 27-a, 15). Near-duplicate groups use the same
+  /// comparison to choose between "merge them" and "review them: keep one or reconcile them".
   public var conflictContentPrefix = 100
   /// In the near-duplicate join, a trigram found in more titles than this generates no
   /// candidates (it would pair up too many titles). Identical titles are always found.
