@@ -82,12 +82,14 @@ enum InsightRules {
   /// telemetry` / `Turn off telemetry`); words that only set polarity are not counted among those
   /// that differ (``TitleContrast/choicePairs(_:)``). `needn't`, `shan't`, `mightn't`, `oughtn't`
   /// and `hadn't` are negations (`Needn't sign commits` / `Need to sign commits`); `log to` names
-  /// a choice (`Log to stdout` / `Log to stderr`), and so do words after one modifier after a
-  /// choosing verb (`Use managed Postgres` / `Use managed MySQL`; not past a preposition: `Use
-  /// Postgres for analytics` / `Use Postgres for reporting` still hold together). The same title
-  /// twice, one content empty or only adding to the other's (``openingsAgree(_:_:)``), is no
-  /// longer a possible conflict "but different content": it is a near-duplicate, advised to be
-  /// merged into the one with the fullest content.
+  /// a choice (`Log to stdout` / `Log to stderr`), and so do words after one modifier of a short
+  /// list after a choosing verb (``TitleContrast/choiceModifiers``: `Use managed Postgres` / `Use
+  /// managed MySQL`; `Use Swift concurrency` / `Use Swift packages` and `Use Postgres for
+  /// analytics` / `Use Postgres for reporting` still hold together). The same title twice, one
+  /// content empty or only adding to the other's (``openingsAgree(_:_:)``), is no longer a
+  /// possible conflict "but different content": it is a near-duplicate, advised to be merged into
+  /// the one with the fullest content. Items another item supersedes are left out of
+  /// missing-tags too (review 28-b, 3).
   static let version = "14"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3

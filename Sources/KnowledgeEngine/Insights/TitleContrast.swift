@@ -139,13 +139,15 @@ struct TitleContrast: Equatable {
     "a", "an", "the", "our", "your", "their", "its", "my", "this", "that", "these", "those",
   ]
 
-  /// Prepositions that end the search for a choosing verb before the words that differ: the one
-  /// word ``namesChoice(_:_:)`` lets stand between such a verb and them (`Use managed Postgres`)
-  /// is a modifier, never one of these, nor a ``stopWords`` word (`Use Postgres for analytics` /
-  /// `Use Postgres for reporting`: `for` names a purpose, and the verb's object is the same).
-  static let modifierStops: Set<String> = [
-    "on", "off", "over", "under", "before", "after", "during", "until", "about", "above", "below", "within", "across",
-    "through", "behind", "between", "against", "like", "than", "when", "if", "unless", "but", "so", "then",
+  /// Modifiers that may stand between a choosing verb and the words that differ (`Use managed
+  /// Postgres` / `Use managed MySQL`, `Use local SQLite` / `Use local Postgres`): words that say
+  /// how or where the chosen thing runs, so that what follows them is the choice. A closed list:
+  /// any word there would make `Use Swift concurrency` / `Use Swift packages` (two things that
+  /// hold together) a choice, and every `Use X Y` / `Use X Z` in a workspace a possible conflict.
+  static let choiceModifiers: Set<String> = [
+    "managed", "hosted", "self-hosted", "selfhosted", "local", "remote", "embedded", "native", "cloud", "serverless",
+    "in-memory", "on-prem", "external", "internal", "dedicated", "standalone", "official", "third-party", "plain",
+    "vanilla",
   ]
 
   /// Words after which words that open a title name a choice: `Vim as the editor` / `Emacs as the
@@ -420,13 +422,13 @@ struct TitleContrast: Equatable {
   ///    verbs (`Use tabs`, `We will use tabs`, `Deploy with Nomad`, `Host on AWS`, `Store dates in
   ///    UTC`, `Switch to Bun`, `Log to stdout`); any other word there (`Run tests`, `Write docs`,
   ///    `Run tests before merging`) and they are not;
-  /// 3. one modifier stands between a ``choosingVerbs`` word and them, determiners skipped on
-  ///    both sides of it (`Use managed Postgres`, `Use the managed Postgres service`; review 27-a,
-  ///    14): a word that is no ``stopWords`` or ``modifierStops`` word, negation, auxiliary,
-  ///    polarity or ``rejecting`` word. A preposition or small word there names a purpose or a
-  ///    place of what is chosen, not the choice (`Use Postgres for analytics` / `Use Postgres for
-  ///    reporting`); a verb that is not a choosing verb names a task (`Run tests on CI` / `Run
-  ///    linters on CI`). Only one: past it, the words describe rather than choose;
+  /// 3. one ``choiceModifiers`` word stands between a ``choosingVerbs`` word and them,
+  ///    determiners skipped on both sides of it (`Use managed Postgres`, `Use the managed
+  ///    Postgres service`; review 27-a, 14). Any other word there names what is chosen, and the
+  ///    words after it a part or a purpose of it (`Use Swift concurrency` / `Use Swift packages`,
+  ///    `Use Postgres for analytics` / `Use Postgres for reporting`); a verb that is not a
+  ///    choosing verb names a task (`Run tests on CI` / `Run linters on CI`). Only one: past it,
+  ///    the words describe rather than choose;
   /// 4. they open the title (determiners aside) and a ``choosingFollowers`` word comes next
   ///    (`Vim as the editor`). Words that open a title and are followed by anything else are its
   ///    verb or its subject (`Encrypt backups at rest` / `Compress backups at rest`: two
@@ -442,19 +444,12 @@ struct TitleContrast: Equatable {
     guard k >= 0 else { return middle.endIndex < t.count && choosingFollowers.contains(t[middle.endIndex]) }
     if choosingVerbs.contains(t[k]) || choosingPrepositions.contains(t[k]) { return true }
     if let verbs = choosingParticles[t[k]], k > 0, verbs.contains(t[k - 1]) { return true }
-    if isModifier(t[k]) {
+    if choiceModifiers.contains(t[k]) {
       var v = k - 1
       while v >= 0, determiners.contains(t[v]) { v -= 1 }
       if v >= 0, choosingVerbs.contains(t[v]) { return true }
     }
     return false
-  }
-
-  /// Whether `word` may be the one modifier between a choosing verb and the words that differ
-  /// (``namesChoice(_:_:)``, 3).
-  private static func isModifier(_ word: String) -> Bool {
-    !stopWords.contains(word) && !modifierStops.contains(word) && !auxiliaries.contains(word)
-      && !isPolarityWord(word) && !rejecting.contains(word) && choosingParticles[word] == nil
   }
 
   /// The differing middles of two token sequences: what is left once the tokens both share at

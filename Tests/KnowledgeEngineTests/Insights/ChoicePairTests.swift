@@ -71,6 +71,8 @@ struct ChoicePairTests {
     PairCase(a: "Use the managed Postgres service", b: "Use the managed MySQL service", pairs: true, why: "a determiner and one modifier"),
     PairCase(a: "Use Postgres", b: "Use Docker Compose v2", pairs: false, why: "a value on one side"),
     PairCase(a: "Use fully managed Postgres", b: "Use fully managed MySQL", pairs: false, why: "two modifiers: past one, words describe"),
+    PairCase(a: "Use Swift concurrency", b: "Use Swift packages", pairs: false, why: "'swift' names what is used, not how: no modifier"),
+    PairCase(a: "Use alpha beta", b: "Use alpha gamma", pairs: false, why: "only listed modifiers: the one-tag benchmark's titles"),
     PairCase(a: "Use Redis to cache sessions", b: "Use Redis to cache tokens", pairs: false, why: "'to' ends the search for a verb"),
     PairCase(a: "Use Postgres for analytics", b: "Use Postgres for ad hoc reporting", pairs: false, why: "a purpose after 'for', of another length"),
     PairCase(a: "Run tests on CI", b: "Run the linters on CI", pairs: false, why: "two tasks, of another length"),

@@ -125,13 +125,11 @@ struct InsightTitleFastPathTests {
       {
         return true
       }
-      // Insights v14: one modifier between a choosing verb and the words (`Use managed Postgres`),
-      // never a small word, preposition, auxiliary, polarity or rejecting word.
-      let w = t[k]
-      let stops =
-        TitleContrast.stopWords.union(TitleContrast.modifierStops).union(TitleContrast.auxiliaries)
-        .union(TitleContrast.negations).union(TitleContrast.neutralForm.keys).union(["over", "instead", "rather", "to", "for"])
-      guard !stops.contains(w) else { return false }
+      // Insights v14: one modifier of a closed list between a choosing verb and the words (`Use
+      // managed Postgres`).
+      guard ["managed", "hosted", "local", "remote", "embedded", "native", "cloud"].contains(t[k])
+        || TitleContrast.choiceModifiers.contains(t[k])
+      else { return false }
       var v = k - 1
       while v >= 0, TitleContrast.determiners.contains(t[v]) { v -= 1 }
       return v >= 0 && TitleContrast.choosingVerbs.contains(t[v])

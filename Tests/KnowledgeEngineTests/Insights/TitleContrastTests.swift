@@ -114,6 +114,11 @@ struct TitleContrastTests {
     ContrastCase(a: "Use the managed Postgres service", b: "Use the managed MySQL service", kind: .alternatives, detail: "postgres / mysql"),
     // Past one modifier, or a preposition or small word, the words describe what is chosen.
     ContrastCase(a: "Use fully managed Postgres", b: "Use fully managed MySQL", kind: .reworded, detail: nil),
+    // The modifier is one of a closed list: a word that names what is chosen is no modifier, and
+    // the words after it are parts of it that hold together.
+    ContrastCase(a: "Use local SQLite", b: "Use local Postgres", kind: .alternatives, detail: "sqlite / postgres"),
+    ContrastCase(a: "Use Swift concurrency", b: "Use Swift packages", kind: .reworded, detail: nil),
+    ContrastCase(a: "Use React hooks", b: "Use React context", kind: .reworded, detail: nil),
     ContrastCase(a: "Use Redis to cache sessions", b: "Use Redis to cache tokens", kind: .reworded, detail: nil),
     ContrastCase(a: "Use Postgres for ad hoc analytics", b: "Use Postgres for reporting", kind: .reworded, detail: nil),
   ]
