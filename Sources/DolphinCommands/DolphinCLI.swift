@@ -19,7 +19,8 @@ public enum DolphinCLI {
     var arguments: [String] = []
     for (index, bytes) in rawArguments.enumerated() {
       guard let text = String(validating: bytes, as: UTF8.self) else {
-        let json = rawArguments.contains(Array("--json".utf8)) && rawArguments.first != Array("mcp".utf8)
+        let json =
+          rawArguments.prefix { $0 != Array("--".utf8) }.contains(Array("--json".utf8)) && rawArguments.first != Array("mcp".utf8)
         return report(invalidUTF8(rawArguments, at: index), wantsJSON: json, console: console)
       }
       arguments.append(text)
@@ -211,7 +212,10 @@ public enum DolphinCLI {
   public static func run(_ arguments: [String], console: Console) async -> Int32 {
     // `dolphin mcp` owns stdout for JSON-RPC: its errors never print a JSON document there.
     // `--json=true` is refused (a flag takes no value), in JSON: the caller asked for it (s17).
-    let wantsJSON = arguments.contains { $0 == "--json" || $0.hasPrefix("--json=") } && arguments.first != "mcp"
+    // Only before `--`: everything after it is text (review 28-a, 5: `search x -- --json` was
+    // refused in JSON while the message said `--json` there was text).
+    let wantsJSON =
+      arguments.prefix { $0 != "--" }.contains { $0 == "--json" || $0.hasPrefix("--json=") } && arguments.first != "mcp"
     do {
       guard let first = arguments.first else {
         // No command is a usage error like any other (stderr, exit 2): the overview goes with it
@@ -345,7 +349,7 @@ public enum DolphinCLI {
         do {
           try await command.run(context)
         } catch {
-          let failure = command.spec.advisingOnCredentials(in: command.spec.namingFlags(in: error))
+          let failure = command.spec.advisingOnCredentials(in: command.spec.namingFlags(in: context.namingIDOwner(in: error)))
           return report(failure, wantsJSON: wantsJSON, console: console)
         }
         return ExitCode.success
@@ -461,6 +465,9 @@ final class CommandContext {
   /// What this invocation read from standard input (`the document` for `import -`, `--notes -`),
   /// once it has: no confirmation can be read from it then (``confirm(_:action:plan:)``).
   var standardInputHolds: String?
+  /// The engine over the workspace this invocation opened last, if it opened one: what an error
+  /// about an id is checked against once the command failed (``namingIDOwner(in:)``).
+  private(set) var openedEngine: KnowledgeEngine?
 
   init(console: Console, arguments: ParsedArguments, spec: CommandSpec) {
     self.console = console
@@ -599,10 +606,12 @@ final class CommandContext {
   }
 
   private func engine(over store: SQLiteWorkspaceStore) -> KnowledgeEngine {
-    KnowledgeEngine(
+    let engine = KnowledgeEngine(
       store: store,
       searchIndexObserver: WorkspaceOpening.searchIndexNotices(console: console, program: "dolphin"),
       searchIndexRebuildStarting: WorkspaceOpening.searchIndexRebuildStart(console: console, program: "dolphin"))
+    openedEngine = engine
+    return engine
   }
 
   /// Asks for confirmation of `plan` unless `--yes`.
@@ -664,7 +673,10 @@ final class CommandContext {
 
   /// Parses a UUID argument.
   func uuid(_ text: String, field: String) throws -> UUID {
-    guard let id = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
+    // White space around an id is no part of it, a final line break included (review 28-a,
+    // 6: a pasted id ending in one was refused, spaces were not), as `handoff get` and the MCP
+    // tools read ids.
+    guard let id = UUID(uuidString: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
       throw ValidationError(field: field, message: "\(field) \(quotedValue(text, cutAt: 60)) is not a UUID (expected e.g. 3F2504E0-4F89-11D3-9A0C-0305E82C3301)")
     }
     return id

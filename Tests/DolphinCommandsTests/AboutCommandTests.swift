@@ -70,6 +70,11 @@ struct AboutCommandTests {
     #expect(lines.first?.hasPrefix("Bounds of this build") == true)
     #expect(lines.contains { $0.hasPrefix("  title ") && $0.hasSuffix(" 300 characters") }, "\(text.stdout)")
     #expect(lines.contains { $0.hasPrefix("  code analysis input ") && $0.hasSuffix(" 200000 UTF-8 bytes") }, "\(text.stdout)")
+    // Review 28-c, 8: the chat message bound, and the receipt cut a tool call records, were missing.
+    #expect(lines.contains { $0.hasPrefix("  chat message ") && $0.hasSuffix(" 16000 characters") }, "\(text.stdout)")
+    #expect(
+      lines.contains { $0.hasPrefix("  receipt arguments recorded per tool call ") && $0.hasSuffix(" 2000 characters") },
+      "\(text.stdout)")
 
     let json = try runDolphin(["limits", "--json"])
     #expect(json.status == 0, "\(json.stderr)")

@@ -280,4 +280,57 @@ struct AnalyzeCommandTests {
     #expect(document?["rulesChecked"] as? [String] == CodeRule.allCases.map(\.rawValue), "\(json.stdout)")
     #expect(document?["notChecked"] as? String == CodeRule.notChecked)
   }
+
+  /// Review 28-b, 5: an empty folder, one of only non-Swift files, or one whose every `.swift`
+  /// file was skipped printed "0 file(s), 0 finding(s)" and nothing else, a report that reads as
+  /// clean; only the `.gitignore` case said that nothing was analyzed.
+  @Test("a folder that leaves nothing to analyze says why, in text and SARIF, and exits 0 as the .gitignore case does")
+  func nothingAnalyzedSaysWhy() throws {
+    let dir = TemporaryDirectory("analyze-nothing")
+    defer { dir.remove() }
+    let fm = FileManager.default
+    for folder in ["empty", "onlytxt", "allskip"] {
+      try fm.createDirectory(at: dir.appending(folder), withIntermediateDirectories: true)
+    }
+    try Data("# Notes\n".utf8).write(to: dir.appending("onlytxt/readme.md"))
+    try Data("let x = y!\n\u{0}".utf8).write(to: dir.appending("allskip/a.swift"))
+    try Data([0x6C, 0x65, 0x74, 0x20, 0xE9, 0x0A]).write(to: dir.appending("allskip/b.swift"))
+    let header = "Heuristic code analysis (read-only lexical checks; not a compiler): 0 file(s), 0 finding(s)"
+    let cases: [(folder: String, summary: String, why: String)] = [
+      ("empty", header, "No Swift file was analyzed: no .swift file was found in the path(s) given."),
+      ("onlytxt", header + "; 1 non-Swift file(s) left out",
+       "No Swift file was analyzed: no .swift file was found in the path(s) given, only 1 non-Swift file(s)."),
+      ("allskip", header, "No Swift file was analyzed: 2 path(s) skipped, each named in a notice with the reason."),
+    ]
+    for c in cases {
+      let path = dir.appending(c.folder).path
+      let r = try runDolphin(["analyze", path])
+      #expect(r.status == 0, "\(c.folder): \(r.stderr)")
+      let lines = r.stdout.split(separator: "\n").map(String.init)
+      #expect(Array(lines.prefix(2)) == [c.summary, c.why], "\(c.folder): \(r.stdout)")
+      let sarif = try runDolphin(["analyze", path, "--format", "sarif"])
+      #expect(sarif.status == 0, "\(c.folder): \(sarif.stderr)")
+      #expect(sarif.stdout.contains("\"text\" : \"\(c.why)\""), "\(c.folder): \(sarif.stdout)")
+      let json = try runDolphin(["analyze", path, "--json"])
+      #expect(json.status == 0, "\(c.folder): \(json.stderr)")
+      let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+      #expect((document?["reports"] as? [Any])?.isEmpty == true, "\(json.stdout)")
+    }
+    let skipped = try runDolphin(["analyze", dir.appending("allskip").path])
+    #expect(skipped.stderr.contains("allskip/a.swift: not text: it holds a NUL byte"), "\(skipped.stderr)")
+    #expect(skipped.stderr.contains("allskip/b.swift: not UTF-8 text"), "\(skipped.stderr)")
+
+    // Skipped files beside ignored ones: both reasons, then the hint about naming an ignored file.
+    try Data("b.swift\n".utf8).write(to: dir.appending("allskip/.gitignore"))
+    let both = try runDolphin(["analyze", dir.appending("allskip").path])
+    #expect(
+      both.stdout.contains(
+        "\nNo Swift file was analyzed: 1 path(s) skipped, each named in a notice with the reason; the .gitignore rules "
+          + "left out 1 path(s) of what was found. A .swift file named on the command line is analyzed even when it is ignored.\n"),
+      "\(both.stdout)")
+    // One analyzed file, however small, and the line is gone.
+    try Data("let ok = 1\n".utf8).write(to: dir.appending("empty/ok.swift"))
+    let one = try runDolphin(["analyze", dir.appending("empty").path])
+    #expect(!one.stdout.contains("No Swift file was analyzed"), "\(one.stdout)")
+  }
 }

@@ -111,4 +111,109 @@ struct AnalyzeUntrustedFilesTests {
     #expect(named.status == 4, "\(named.stderr)")
     #expect(named.stderr.contains("Blob.swift: not text: it holds a NUL byte (at byte 5)"), "\(named.stderr)")
   }
+
+  /// Review 28-b, 1: a `hardcoded_secret` withheld its own line, but the `todo`, `long_line` and
+  /// `force_try` findings on the same lines printed them, secrets included, in text, JSON and SARIF.
+  @Test("no finding prints a line holding a hard-coded credential, in text, JSON or SARIF")
+  func secretLineNeverPrinted() throws {
+    let dir = TemporaryDirectory("analyze-secret-lines")
+    defer { dir.remove() }
+    let file = dir.appending("s.swift")
+    try Data(
+      """
+      let password = "Xk9#mQ2vLp8Rz4Tw" // TODO rotate this
+      let apiKey = "AKx9f8e7d6c5b4a3q2w1e9r8t7y6u5i4o3p2" ; let somethingElseThatMakesThisLineVeryLongIndeedForTheLongLineRule = 1234567
+      let token = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"; let t = try! x()
+      let config = try! load() // TODO: cache it
+
+      """.utf8
+    ).write(to: file)
+    let secrets = ["Xk9#mQ2vLp8Rz4Tw", "AKx9f8e7d6c5b4a3q2w1e9r8t7y6u5i4o3p2", "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]
+    let note = "(line not shown: it holds what looks like a hard-coded credential)"
+
+    let text = try runBounded(["analyze", file.path])
+    #expect(text.status == 0, "\(text.stderr)")
+    for secret in secrets { #expect(!text.stdout.contains(secret), "text prints \(secret): \(text.stdout)") }
+    let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    for finding in ["1:38: todo: TODO marker in a comment", "2:121: long_line: Line is 130 characters; the limit is 120", "3:65: force_try: try! crashes if the call throws; handle the error or use try?"] {
+      let index = try #require(lines.firstIndex(of: "\(file.path):\(finding) \(note)"), "\(text.stdout)")
+      // No snippet line under it: the next line is the next finding.
+      #expect(lines[index + 1].hasPrefix(file.path), "\(text.stdout)")
+    }
+    // A line without a credential still shows its snippet.
+    #expect(text.stdout.contains("\(file.path):4:14: force_try: try! crashes if the call throws; handle the error or use try?\n    let config = try! load() // TODO: cache it\n"), "\(text.stdout)")
+
+    let json = try runBounded(["analyze", file.path, "--json"])
+    #expect(json.status == 0, "\(json.stderr)")
+    for secret in secrets { #expect(!json.stdout.contains(secret), "JSON holds \(secret)") }
+    let reports = try jsonObject(json.stdout)["reports"] as? [[String: Any]]
+    let findings = reports?.first?["findings"] as? [[String: Any]] ?? []
+    let onSecretLines = findings.filter { ($0["line"] as? Int ?? 0) <= 3 }
+    #expect(onSecretLines.count == 6, "\(json.stdout)")
+    #expect(onSecretLines.allSatisfy { $0["snippet"] as? String == "" && $0["excerpt"] as? String == "" }, "\(json.stdout)")
+
+    let sarif = try runBounded(["analyze", file.path, "--format", "sarif"])
+    #expect(sarif.status == 0, "\(sarif.stderr)")
+    for secret in secrets { #expect(!sarif.stdout.contains(secret), "SARIF holds \(secret)") }
+    #expect(sarif.stdout.contains(#""text" : "TODO marker in a comment \#(note)""#), "\(sarif.stdout)")
+    // A line without one keeps its region's snippet.
+    #expect(sarif.stdout.contains(#""text" : "try! load() "#), "\(sarif.stdout)")
+  }
+
+  /// Review 28-b, 2: `analyze proj/*.swift` followed `proj/config.swift -> ../secret/env` and
+  /// printed the file's lines, while `analyze proj` skipped the link.
+  @Test("a .swift link named on the command line that leads out of its folder is skipped with a notice, as in a walk")
+  func namedLinkOutsideItsFolder() throws {
+    let dir = TemporaryDirectory("analyze-named-link")
+    defer { dir.remove() }
+    let fm = FileManager.default
+    for folder in ["proj", "secret", "lib"] {
+      try fm.createDirectory(at: dir.appending(folder), withIntermediateDirectories: true)
+    }
+    try Data(("API_TOKEN_X=sk-" + String(repeating: "A", count: 130) + " // TODO rotate\nDB_PASS=abc // FIXME\n").utf8)
+      .write(to: dir.appending("secret/env"))
+    try Data("let shared = try! make()\n".utf8).write(to: dir.appending("lib/Util.swift"))
+    try Data("let a = 1\nlet b = c!\n".utf8).write(to: dir.appending("proj/main.swift"))
+    try fm.createSymbolicLink(atPath: dir.appending("proj/config.swift").path, withDestinationPath: "../secret/env")
+    try fm.createSymbolicLink(atPath: dir.appending("proj/util.swift").path, withDestinationPath: "../lib/Util.swift")
+    try fm.createSymbolicLink(atPath: dir.appending("proj/alias.swift").path, withDestinationPath: "main.swift")
+    let env = dir.appending("secret/env").resolvingSymlinksInPath().path
+    let util = dir.appending("lib/Util.swift").resolvingSymlinksInPath().path
+    // What the shell makes of `proj/*.swift`.
+    let glob = ["proj/alias.swift", "proj/config.swift", "proj/main.swift", "proj/util.swift"]
+
+    let text = try runDolphin(["analyze"] + glob, currentDirectory: dir.url)
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(!text.stdout.contains("API_TOKEN") && !text.stdout.contains("DB_PASS") && !text.stdout.contains("try! make()"), "\(text.stdout)")
+    #expect(text.stdout.hasPrefix("Heuristic code analysis (read-only lexical checks; not a compiler): 1 file(s), 1 finding(s)\n"), "\(text.stdout)")
+    // A link inside the folder is followed, as in a walk.
+    #expect(text.stdout.contains("proj/alias.swift:2:10: force_unwrap"), "\(text.stdout)")
+    #expect(
+      text.stderr.contains(
+        "dolphin: notice: proj/config.swift: skipped, a symbolic link to \(env), outside the folder holding the link (not followed)\n"),
+      "\(text.stderr)")
+    #expect(
+      text.stderr.contains(
+        "dolphin: notice: proj/util.swift: skipped, a symbolic link to \(util), outside the folder holding the link "
+          + "(not followed; name \(util) itself to analyze it)"), "\(text.stderr)")
+
+    let json = try runDolphin(["analyze", "--json"] + glob, currentDirectory: dir.url)
+    #expect(json.status == 0, "\(json.stderr)")
+    let skipped = try jsonObject(json.stdout)["skipped"] as? [[String: Any]]
+    #expect(skipped?.map { "\($0["reason"] ?? "") \($0["path"] ?? "")" } == ["link_outside_tree proj/config.swift", "link_outside_tree proj/util.swift"], "\(json.stdout)")
+    let sarif = try runDolphin(["analyze", "--format", "sarif"] + glob, currentDirectory: dir.url)
+    #expect(sarif.stdout.contains("proj/config.swift: skipped, a symbolic link to"), "\(sarif.stdout)")
+    #expect(!sarif.stdout.contains("API_TOKEN"), "\(sarif.stdout)")
+
+    // The advice works: naming the target analyzes it.
+    let followed = try runDolphin(["analyze", util])
+    #expect(followed.status == 0, "\(followed.stderr)")
+    #expect(followed.stdout.contains("\(util):1:14: force_try"), "\(followed.stdout)")
+
+    // Named alone, the link leaves nothing analyzed, and the report says so.
+    let alone = try runDolphin(["analyze", "proj/config.swift"], currentDirectory: dir.url)
+    #expect(alone.status == 0, "\(alone.stderr)")
+    #expect(alone.stdout.contains("\nNo Swift file was analyzed: 1 path(s) skipped, each named in a notice with the reason.\n"), "\(alone.stdout)")
+    #expect(!alone.stdout.contains("API_TOKEN"), "\(alone.stdout)")
+  }
 }

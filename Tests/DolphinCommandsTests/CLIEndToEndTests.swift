@@ -821,6 +821,32 @@ struct CLIEndToEndTests {
     #expect(again["total"] as? Int == obj["total"] as? Int)
   }
 
+  /// Review 28-c, 7: three tasks added in one millisecond were listed, and carried by the
+  /// handoff, in the order of their random ids; the review item was stored unannounced.
+  @Test("two fresh demos print the same, ids, dates and paths aside, and name the review item they store")
+  func demoIsDeterministic() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    func run(_ name: String) throws -> String {
+      let dir = cli.dir.appending(name).path
+      let r = try runDolphin(["demo", "--workspace", dir])
+      #expect(r.status == 0, "\(r.stderr)")
+      return r.stdout.replacingOccurrences(of: dir, with: "DIR")
+        .replacing(/[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}/, with: "ID")
+        .replacing(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/, with: "DATE")
+        .replacing(/\d+ (second|minute|hour|day)s? ago/, with: "AGO")
+    }
+    let runs = try (1...3).map { try run("demo\($0)") }
+    #expect(runs[0] == runs[1] && runs[1] == runs[2], "\(runs[0])\n---\n\(runs[1])\n---\n\(runs[2])")
+    let tasks = try #require(runs[0].components(separatedBy: "2. Tasks (3 added):\n").last)
+    let lines = tasks.split(separator: "\n").prefix(3).map(String.init)
+    #expect(lines.count == 3 && lines[0].contains("Benchmark hybrid-lexical search") && lines[1].contains("Register dolphin mcp")
+      && lines[2].contains("Review the threat model"), "\(lines)")
+    if runs[0].contains("3. Heuristic code analysis of ") {
+      #expect(runs[0].contains("   Stored the review: ID  code       \"Heuristic review of"), "\(runs[0])")
+    }
+  }
+
   @Test("the demo refuses to write into the user's default workspace")
   func demoRefusesOwnWorkspace() throws {
     let cli = CLI()
@@ -1037,6 +1063,30 @@ struct MigrateCommandTests {
     let q = try cli.run(["quarantine"])
     #expect(q.stdout.contains("badsettings.json settings: "), "\(q.stdout)")
     #expect(!q.stdout.contains("settings[-"), "\(q.stdout)")
+  }
+
+  /// Review 28-c, 13: `quarantine` printed every entry, and --json every raw record whole, with
+  /// `truncated` always false.
+  @Test("quarantine lists 50 by default, --limit N the first N in file order, and says how many it left out")
+  func quarantineIsBounded() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let memories = (0..<60).map { i -> [String: Any] in
+      ["id": "not-a-uuid-\(i)", "text": "bad \(i)", "createdAt": "2025-01-06T09:20:00Z"]
+    }
+    let file = cli.dir.appending("legacy.json")
+    try JSONSerialization.data(withJSONObject: ["conversations": [], "memories": memories]).write(to: file)
+    #expect(try cli.run(["migrate", file.path]).status == 0)
+    let text = try cli.run(["quarantine"])
+    #expect(text.stdout.hasPrefix("50 of 60 quarantined record(s) shown (the first 50; 10 left out, --limit N lists up to 100000)"), "\(text.stdout)")
+    #expect(text.stdout.contains("legacy.json memories[49]:") && !text.stdout.contains("legacy.json memories[50]:"), "\(text.stdout)")
+    let json = try cli.json(["quarantine", "--limit", "5"])
+    #expect(json["count"] as? Int == 5 && json["total"] as? Int == 60 && json["truncated"] as? Bool == true, "\(json)")
+    #expect((json["quarantined"] as? [Any])?.count == 5)
+    let all = try cli.json(["quarantine", "--limit", "100"])
+    #expect(all["count"] as? Int == 60 && all["truncated"] as? Bool == false, "\(all)")
+    let bad = try cli.run(["quarantine", "--limit", "0"])
+    #expect(bad.status == 4 && bad.stderr.contains("--limit is 0; it must be between 1 and 100000"), "\(bad.stderr)")
   }
 
   @Test("a workspace.json in the workspace directory is imported by the first command that writes, with a notice on stderr")

@@ -37,7 +37,7 @@ struct HandoffAndTaskReviewTests {
     #expect(since.first { $0["id"] as? String == before }?["change"] as? String == "completed")
   }
 
-  @Test("#3: more tasks since than the brief lists: it lists 10 and says how many it left out")
+  @Test("#3: more tasks since than the brief lists: it lists the 10 changed latest and says how many earlier it left out (review 28-b, 6)")
   func briefBoundsTasksSince() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
@@ -45,8 +45,15 @@ struct HandoffAndTaskReviewTests {
     for i in 1...12 { #expect(try cli.run(["task", "add", "Task \(i)"]).status == 0) }
     let text = try cli.run(["handoff", "restore", h])
     #expect(text.stdout.contains("Tasks added, completed or updated since this handoff (10 of 12):"), "\(text.stdout)")
-    #expect(text.stdout.contains("  … 2 more tasks since this handoff not shown (`dolphin task list --status all --workspace \(cli.workspace)` lists them)"))
-    #expect(!text.stdout.contains("\"Task 11\""), "oldest first: \(text.stdout)")
+    #expect(
+      text.stdout.contains(
+        "  … 2 earlier tasks since this handoff not shown (`dolphin task list --status all --workspace \(cli.workspace)` "
+          + "lists every task, open first)"), "\(text.stdout)")
+    // The latest kept (the oldest were, hiding the newest), shown oldest first.
+    #expect(!text.stdout.contains("\"Task 1\"") && !text.stdout.contains("\"Task 2\""), "\(text.stdout)")
+    let third = try #require(text.stdout.range(of: "\"Task 3\""), "\(text.stdout)")
+    let twelfth = try #require(text.stdout.range(of: "\"Task 12\""), "\(text.stdout)")
+    #expect(third.lowerBound < twelfth.lowerBound)
   }
 
   @Test("#4: stale-handoff advice names the newer handoff to restore; --activate makes a new one active and clears it")

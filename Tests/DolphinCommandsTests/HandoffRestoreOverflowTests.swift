@@ -18,10 +18,13 @@ struct HandoffRestoreOverflowTests {
     let lines = restore.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     let knowledge = try #require(lines.firstIndex { $0.hasPrefix("Knowledge captured since this handoff (10 of 13)") })
     let tasks = try #require(lines.firstIndex { $0.hasPrefix("Tasks added, completed or updated since this handoff (1 of 1)") })
-    let more = try #require(lines.firstIndex { $0.contains("… 3 more knowledge items since this handoff not shown") })
+    let more = try #require(lines.firstIndex { $0.contains("… 3 earlier knowledge items since this handoff not shown") })
     #expect(more == knowledge + 11, "\(restore.stdout)")
     #expect(more < tasks)
     #expect(lines[tasks + 1].contains("Benchmark capture"))
-    #expect(!lines[(tasks + 1)...].contains { $0.contains("more knowledge item") }, "\(restore.stdout)")
+    #expect(!lines[(tasks + 1)...].contains { $0.contains("earlier knowledge item") }, "\(restore.stdout)")
+    // The newest kept, oldest of them first (review 28-b, 6): findings 4 to 13.
+    #expect(lines[knowledge + 1].contains("\"Finding 4 after the handoff\""), "\(restore.stdout)")
+    #expect(lines[knowledge + 10].contains("\"Finding 13 after the handoff\""), "\(restore.stdout)")
   }
 }

@@ -327,7 +327,7 @@ struct LegacyNoticeTests {
   }
 
   @Test(
-    "another user's workspace.json, which no write imports, is not called pending by doctor",
+    "another user's workspace.json, which no write imports, is said by writes and not called pending by doctor",
     .enabled(if: getuid() == 0, "needs root to give the file to another user"))
   func anotherUsersFile() throws {
     let dir = TemporaryDirectory("legacy-stranger")
@@ -336,7 +336,15 @@ struct LegacyNoticeTests {
     let file = ws.appendingPathComponent("workspace.json")
     try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: file)
     #expect(chown(file.path, 65534, 65534) == 0)
-    #expect(try runDolphin(["capture", "fact", "second", "--workspace", ws.path]).status == 0)
+    let capture = try runDolphin(["capture", "fact", "second", "--workspace", ws.path])
+    #expect(capture.status == 0)
+    // Said at the write, with the command that imports it (s28: skipped in silence before).
+    #expect(
+      capture.stderr.contains(
+        "is not imported: \(file.path) belongs to another user (uid 65534), so no command imports it by itself; "
+          + "`dolphin migrate \(file.path) --workspace \(ws.path)` imports it. The command went on without it; "
+          + "moving workspace.json out of the workspace directory ends this notice."),
+      "\(capture.stderr)")
     let state = try Self.legacyState(ws)
     #expect(state["state"] as? String == "notImportable")
     #expect((state["reason"] as? String)?.contains("belongs to another user (uid 65534)") == true, "\(state)")
@@ -346,7 +354,9 @@ struct LegacyNoticeTests {
     #expect(listed?.count == 0, "\(tasks.stdout)")
   }
 
-  @Test("a workspace.json that is a symbolic link is left alone by writes; doctor names it with a migrate command that works pasted (review 27-b, 7)")
+  @Test(
+    "a workspace.json that is a symbolic link is not imported by writes, but each says so until what it leads to is migrated; doctor names it with a migrate command that works pasted (review 27-b, 7; s28)"
+  )
   func symbolicLink() throws {
     let dir = TemporaryDirectory("legacy-link")
     defer { dir.remove() }
@@ -354,8 +364,18 @@ struct LegacyNoticeTests {
     let target = dir.appending("saved.json")
     try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("workspace-v4.json"), to: target)
     try FileManager.default.createSymbolicLink(at: ws.appendingPathComponent("workspace.json"), withDestinationURL: target)
+    let link = ws.appendingPathComponent("workspace.json").path
     let capture = try runDolphin(["capture", "fact", "second", "--workspace", ws.path])
-    #expect(capture.status == 0 && !capture.stderr.contains("legacy"), "\(capture.stderr)")
+    // Said, not skipped in silence; nothing of it imported.
+    #expect(capture.status == 0, "\(capture.stderr)")
+    #expect(
+      capture.stderr.contains(
+        "notice: the legacy workspace.json in the workspace directory is not imported: \(link) is a symbolic link, which "
+          + "no command follows by itself; `dolphin migrate \(link) --workspace \(ws.path)` imports the file it points to. "
+          + "The command went on without it; moving workspace.json out of the workspace directory ends this notice."),
+      "\(capture.stderr)")
+    let before = try runDolphin(["task", "list", "--json", "--workspace", ws.path])
+    #expect(!before.stdout.contains("\"title\""), "\(before.stdout)")
     let state = try Self.legacyState(ws)
     let reason = try #require(state["reason"] as? String)
     #expect(state["state"] as? String == "notImportable" && reason.contains("is a symbolic link"), "\(state)")
@@ -368,6 +388,37 @@ struct LegacyNoticeTests {
       "/bin/sh", ["-c", command.replacingOccurrences(of: "dolphin ", with: "'\(dolphinExecutable().path)' ")],
       environment: ["DOLPHIN_HOME": dir.appending("elsewhere").path], currentDirectory: dir.url)
     #expect(shell.status == 0 && shell.stdout.contains("3 tasks"), "\(shell.stdout)\(shell.stderr)")
+    // Migrated as advised: the link leads to imported bytes, so writes say nothing and doctor
+    // calls it imported.
+    let after = try runDolphin(["capture", "fact", "third", "--workspace", ws.path])
+    #expect(after.status == 0 && !after.stderr.contains("notice"), "\(after.stderr)")
+    let imported = try Self.legacyState(ws)
+    #expect(imported["state"] as? String == "imported" && imported["importedAt"] != nil, "\(imported)")
+    // What it leads to changes (the old app saved again): said again.
+    var saved = try Data(contentsOf: target)
+    saved.append(contentsOf: Array(" \n".utf8))
+    try saved.write(to: target)
+    let changed = try runDolphin(["capture", "fact", "fourth", "--workspace", ws.path])
+    #expect(changed.stderr.contains("is a symbolic link, which no command follows by itself"), "\(changed.stderr)")
+  }
+
+  @Test("doctor --json gives the sha256 of a workspace.json refused for what it holds (UTF-16), none for a directory (s28)")
+  func refusedFileDigest() throws {
+    let dir = TemporaryDirectory("legacy-utf16-digest")
+    defer { dir.remove() }
+    let ws = try Self.workspaceInUse(dir)
+    let file = ws.appendingPathComponent("workspace.json")
+    let text = try String(contentsOf: Self.fixtures.appendingPathComponent("workspace-v4.json"), encoding: .utf8)
+    let utf16 = try #require(text.data(using: .utf16))  // with a byte order mark
+    try utf16.write(to: file)
+    let state = try Self.legacyState(ws)
+    #expect(state["state"] as? String == "notImportable", "\(state)")
+    #expect((state["reason"] as? String)?.contains("is saved as UTF-16") == true, "\(state)")
+    #expect(state["sha256"] as? String == SHA256.hash(Array(utf16)).hexString, "\(state)")
+    try FileManager.default.removeItem(at: file)
+    try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+    let directory = try Self.legacyState(ws)
+    #expect(directory["state"] as? String == "notImportable" && directory["sha256"] == nil, "\(directory)")
   }
 
   @Test("erase --kind all as the first write: the notice says the erase removes the file and its backup, not where the backup is (review 26-b, 10)")

@@ -31,13 +31,13 @@ struct SearchMessagesTests {
     let r = try cli.run(["search", "grafana"])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(
-      r.stdout.contains("No results: the workspace has no knowledge item to search yet; `dolphin capture KIND TITLE --workspace \(cli.workspace)` adds one."),
+      r.stdout.contains("No results: the workspace holds no knowledge item to search; `dolphin capture KIND TITLE --workspace \(cli.workspace)` adds one."),
       "\(r.stdout)")
     let json = try cli.json(["search", "grafana"])
     #expect(json["emptyReason"] as? String == "noRecords")
     #expect(json["scope"] as? String == "knowledge")
     let memories = try cli.run(["memory", "search", "grafana"])
-    #expect(memories.stdout.contains("No results: the workspace has no memory to search yet; `dolphin memory save --workspace \(cli.workspace)` adds one."), "\(memories.stdout)")
+    #expect(memories.stdout.contains("No results: the workspace holds no memory to search; `dolphin memory save --workspace \(cli.workspace)` adds one."), "\(memories.stdout)")
   }
 
   @Test("a plain search names knowledge items only; with --include-memories it names memories too")

@@ -95,6 +95,21 @@ struct StandardInputOptionTests {
     #expect(notes.stdout.contains(#""notes" : "n\n""#), "\(notes.stdout)")
   }
 
+  /// Review 28-b, 7: a line of only a Braille blank refused the whole command, as "--next #3"
+  /// (a step number, not the line's), where an import drops such a step.
+  @Test("--next -: a line that shows nothing (invisible characters only) is a blank line; one holding only such lines holds no step")
+  func invisibleLinesAreBlank() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let r = try cli.run(["handoff", "create", "--focus", "F", "--next", "-", "--json"], stdin: "a\n\n  b  \n\u{2800}\n\u{00AD}\u{200B}\nc\n")
+    #expect(r.status == 0, "\(r.stderr)")
+    let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+    #expect((object?["handoff"] as? [String: Any])?["nextSteps"] as? [String] == ["a", "b", "c"], "\(r.stdout)")
+    let none = try cli.run(["handoff", "create", "--focus", "G", "--next", "-"], stdin: "\u{2800}\n \n")
+    #expect(none.status == 4, "\(none.stderr)")
+    #expect(none.stderr.contains("--next -: standard input held no step (no line showing anything but white space or invisible characters)"), "\(none.stderr)")
+  }
+
   @Test("refused with the bounds and errors of --content -; nothing is stored", arguments: refused)
   func refusals(_ c: RefusedCase) throws {
     let cli = CLI()

@@ -353,9 +353,32 @@ struct WorkspaceTrustCommandTests {
     try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false)
     try FileManager.default.createSymbolicLink(atPath: dir.appending("dolphin-demo").path, withDestinationPath: home)
     let r = try runDolphin(["demo"], environment: ["DOLPHIN_HOME": home])
-    #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+    // Refused for what it is, as `--workspace <default>` is (review 28-c, 3).
+    #expect(r.status == 4, "\(r.stdout)\(r.stderr)")
     #expect(r.stderr.contains("the demo's own directory \(dir.appending("dolphin-demo").path) leads to your default workspace \(home) (a symbolic link)"), "\(r.stderr)")
     #expect(!r.stderr.contains("omit --workspace"), "\(r.stderr)")
+  }
+
+  /// Review 28-c, 3: a default workspace named `dolphin-demo` is the demo's own directory by its
+  /// name; it was called a symbolic link, with advice to remove one (exit 2).
+  @Test("a default workspace named dolphin-demo is named as the demo's own directory, not a link; nothing is written")
+  func demoDefaultNamedDolphinDemo() throws {
+    let dir = TemporaryDirectory("trust-demo-named")
+    defer { dir.remove() }
+    let home = dir.appending("dolphin-demo").path
+    #expect(try runDolphin(["capture", "fact", "My real note"], environment: ["DOLPHIN_HOME": home]).status == 0)
+    let r = try runDolphin(["demo"], environment: ["DOLPHIN_HOME": home])
+    #expect(r.status == 4, "\(r.stdout)\(r.stderr)")
+    #expect(
+      r.stderr.contains(
+        "the demo's own directory, <default workspace>/../dolphin-demo, is your default workspace \(home) itself (it is "
+          + "named dolphin-demo); the demo writes only to a workspace of its own. Nothing was written. Name a new directory "
+          + "with --workspace DIR"), "\(r.stderr)")
+    #expect(!r.stderr.contains("symbolic link"), "\(r.stderr)")
+    let json = try runDolphin(["demo", "--json"], environment: ["DOLPHIN_HOME": home])
+    #expect(json.status == 4 && json.stdout.contains("\"kind\" : \"validation\""), "\(json.stdout)")
+    let list = try runDolphin(["knowledge", "list", "--json"], environment: ["DOLPHIN_HOME": home])
+    #expect(list.stdout.contains("\"total\" : 1"), "\(list.stdout)")
   }
 
   /// Third review (s14): a read command skipped every check when no database was found at the

@@ -67,7 +67,7 @@ public struct ToolExecutor: Sendable {
   /// succeeds creates it, and a read's receipt is not stored until it exists.
   public let readsCreateWorkspace: Bool
   /// Maximum characters of the canonical arguments stored in a receipt.
-  public static let receiptArgumentLimit = 2_000
+  public static let receiptArgumentLimit = Limits.receiptArgumentsRecorded
 
   /// - Parameters:
   ///   - registry: the tools.

@@ -93,8 +93,8 @@ extension ContinuityTools {
   /// The text of `handoff_restore`, within ``Limits/renderedToolOutput``: what it restored and
   /// carries, its focus and summary (cut at ``restoredSummaryCharacters``), a line counting what
   /// happened since it was made, then its next steps, its knowledge and tasks, the knowledge
-  /// captured and the tasks added, completed or updated since (``KnowledgeEngine/briefCapturedSinceLimit``
-  /// of each at most, as `dolphin handoff restore` lists them), every list cut between its
+  /// captured and the tasks added, completed or updated since (the latest
+  /// ``KnowledgeEngine/briefCapturedSinceLimit`` of each, as `dolphin handoff restore` lists them), every list cut between its
   /// lines and saying how many it left out; last, the handoff that was active before (or, with
   /// `alreadyActive`, that it was the active one already) and, when the stale-handoff rule holds
   /// for it, why and what clears it.
@@ -141,7 +141,7 @@ extension ContinuityTools {
         BoundedLines.Section(entries: b.capturedSince.map { capturedSinceLine($0, carried: carried) }, total: b.capturedSinceTotal, rank: 1) {
           more(
             $0, "knowledge item captured since", "knowledge items captured since",
-            "not shown; structuredContent.capturedSince holds the first \(b.capturedSince.count) of \(b.capturedSinceTotal)")
+            "not shown; structuredContent.capturedSince holds the latest \(b.capturedSince.count) of \(b.capturedSinceTotal)")
         },
         BoundedLines.Section(entries: tasksSince(b), total: b.tasksSinceTotal, rank: 1) {
           more($0, "task added, completed or updated since", "tasks added, completed or updated since", "task_list lists them")

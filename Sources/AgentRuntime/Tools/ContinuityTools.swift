@@ -45,11 +45,11 @@ enum ContinuityTools {
     },
     handler: { args, ctx in
       let kinds = ToolRendering.strings(args, "kinds").compactMap(KnowledgeKind.init(rawValue:))
+      let r = try ctx.engine.search(
+        args["query"]?.string ?? "", kinds: kinds, includeMemories: args["includeMemories"]?.bool ?? false,
+        tag: args["tag"]?.string, limit: args["limit"]?.int ?? Limits.searchResultsDefault)
       return try SearchTools.render(
-        try ctx.engine.search(
-          args["query"]?.string ?? "", kinds: kinds, includeMemories: args["includeMemories"]?.bool ?? false,
-          tag: args["tag"]?.string, limit: args["limit"]?.int ?? Limits.searchResultsDefault),
-        narrower: "a narrower query, kinds or tag")
+        try SearchTools.pointingToRecord(r, engine: ctx.engine), narrower: "a narrower query, kinds or tag")
     })
 
   static let knowledgeGet = ToolDefinition(
@@ -406,7 +406,10 @@ enum ContinuityTools {
     ]),
     outputSchema: OutputSchemas.taskSearch, risk: .readOnly, isIdempotent: true,
     handler: { args, ctx in
-      let r = try ctx.engine.searchTasks(args["query"]?.string ?? "", status: TaskStatus(rawValue: args["status"]?.string ?? "all"), limit: args["limit"]?.int ?? Limits.searchResultsDefault)
+      var found = try ctx.engine.searchTasks(args["query"]?.string ?? "", status: TaskStatus(rawValue: args["status"]?.string ?? "all"), limit: args["limit"]?.int ?? Limits.searchResultsDefault)
+      // A record's id is pointed to the tool that shows it, as knowledge_search does (review 28-a, 2).
+      found.idLookup = try found.queryID.map { try SearchTools.idLookup($0, engine: ctx.engine) }
+      let r = found
       return ToolOutput(
         structured: try ToolRendering.json(r), text: taskSearchText(r),
         listing: ToolOutput.Listing(field: "results") { taskSearchText(r, cut: $0) })
@@ -426,6 +429,7 @@ enum ContinuityTools {
         queryCut: (r.query, r.queryCutAt, r.queryCharacters)
         ).map { "Note: \(ToolRendering.line($0))." }
       }
+      if let lookup = r.idLookup { notes.insert(ToolRendering.line(lookup.message) + ".", at: 0) }
       if let why = r.emptyExplanation { notes.insert("No results: \(ToolRendering.line(why)).", at: 0) }
       // The header in `knowledge_search`'s form: the mode and the algorithm's version first.
       let header = "Search mode \(r.mode) (\(r.algorithmVersion ?? "exact")): \(shown) of \(r.total) matching task(s)"

@@ -16,7 +16,10 @@ enum LegacyTools {
     outputSchema: SearchTools.searchOutputSchema, risk: .readOnly, isIdempotent: true,
     usesSearchIndex: SearchTools.ranks,
     handler: { args, ctx in
-      try SearchTools.render(try ctx.engine.search(args["query"]?.string ?? "", kinds: [], includeMemories: true, memoriesOnly: true, limit: args["limit"]?.int ?? Limits.searchResultsDefault))
+      let r = try ctx.engine.search(
+        args["query"]?.string ?? "", kinds: [], includeMemories: true, memoriesOnly: true,
+        limit: args["limit"]?.int ?? Limits.searchResultsDefault)
+      return try SearchTools.render(try SearchTools.pointingToRecord(r, engine: ctx.engine))
     })
 
   static let memorySave = ToolDefinition(

@@ -158,14 +158,14 @@ enum OutputSchemas {
       "capturedSince": .object([
         "type": "array", "items": briefReference,
         "description": .string(
-          "Knowledge captured after the handoff was made, oldest first, at most \(KnowledgeEngine.briefCapturedSinceLimit).")
+          "Knowledge captured after the handoff was made: the newest \(KnowledgeEngine.briefCapturedSinceLimit), oldest of them first.")
       ]),
       "capturedSinceTotal": integer,
       "tasksSince": .object([
         "type": "array", "items": briefReference,
         "description": .string(
-          "Tasks added, completed or updated after the handoff was made, oldest change first, at most "
-            + "\(KnowledgeEngine.briefCapturedSinceLimit); a task reopened since is listed only when it was also added since.")
+          "Tasks added, completed or updated after the handoff was made: the \(KnowledgeEngine.briefCapturedSinceLimit) "
+            + "changed latest, oldest change first; a task reopened since is listed only when it was also added since.")
       ]),
       "tasksSinceTotal": integer, "previouslyActiveID": uuid, "notice": string, "stale": handoffStaleness,
     ],
@@ -255,6 +255,23 @@ enum OutputSchemas {
       "status": oneOf(TaskStatus.allCases.map(\.rawValue)),
       "terms": array(of: object([:])), "emptyReason": oneOf(EmptyReason.allCases.map(\.rawValue)),
       "unsearchedCommonWords": strings, "wordsPastTermLimit": strings, "unsearchedSymbols": strings,
-      "unappliedOperators": strings, "unmatchedWords": strings,
+      "unappliedOperators": strings, "unmatchedWords": strings, "idLookup": idLookup,
     ], required: ["mode", "query", "results", "total", "truncated"])
+
+  /// `idLookup` of the search tools (``IDLookup``): present when the query is one whole record
+  /// id and nothing matched (review 28-a, 2).
+  static let idLookup = object(
+    [
+      "id": uuid,
+      "recordType": .object([
+        "type": "string", "enum": .array(RecordType.allCases.map { .string($0.rawValue) }),
+        "description": "The type of the record that has the id; absent when no record of the workspace has it.",
+      ]),
+      "shownBy": .object([
+        "type": "string",
+        "description": "The tool call that shows that record, e.g. knowledge_get {\"id\": \"…\"}; absent when no record has the id or no tool shows it.",
+      ]),
+      "message": .object(["type": "string", "description": "The pointer in words, as the text says it."]),
+    ], required: ["id", "message"],
+    description: "The query is a record's id, and search matches words, not ids: which record has it and what shows it, or that no record has it. Absent otherwise.")
 }

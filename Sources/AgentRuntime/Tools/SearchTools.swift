@@ -20,7 +20,7 @@ enum SearchTools {
       "scope": OutputSchemas.oneOf(SearchResponse.Scope.allCases.map(\.rawValue)),
       "unsearchedCommonWords": OutputSchemas.strings, "wordsPastTermLimit": OutputSchemas.strings,
       "unsearchedSymbols": OutputSchemas.strings, "unappliedOperators": OutputSchemas.strings,
-      "unmatchedWords": OutputSchemas.strings, "tag": ToolRendering.string,
+      "unmatchedWords": OutputSchemas.strings, "tag": ToolRendering.string, "idLookup": OutputSchemas.idLookup,
     ], required: ["mode", "results", "total", "truncated"])
 
   /// The text rendering: a header naming the mode and counts, then each result (a line, and its
@@ -53,6 +53,7 @@ enum SearchTools {
       default: hint = ""
       }
       lines.append("No results: \(ToolRendering.line(r.emptyExplanation(hint: hint) ?? why.explanation + hint)).")
+      if let lookup = r.idLookup { lines.append(ToolRendering.line(lookup.message) + ".") }
     }
     let rows = r.results.prefix(shown).enumerated().map { i, x in
       let superseded = x.supersededBy.map { "; \(KnowledgeEngine.supersededNote($0))" } ?? ""
@@ -62,6 +63,49 @@ enum SearchTools {
     return ToolRendering.listing(
       head: lines, rows: rows, field: "results",
       tail: cut.map { [ToolRendering.sizeCutLine($0, "results", then: "they rank below the ones sent; \(narrower) lists fewer")] } ?? [])
+  }
+
+  /// What a search tool says of a query that is the record id `id` (``IDLookup``), naming the
+  /// tools that show that one record (review 28-a, 2: only the CLI's text pointed an id to its
+  /// record): `knowledge_get` for a knowledge item, and for a memory its knowledge mirror;
+  /// `handoff_get`; for a task, the `task_list` page that holds only it. No tool shows a memory
+  /// without a mirror, a stored digest or a receipt by its id, and the message says so.
+  /// - Throws: ``WorkspaceError`` from the store.
+  static func idLookup(_ id: UUID, engine: KnowledgeEngine) throws -> IDLookup {
+    let u = id.uuidString
+    guard let place = try engine.recordLocation(of: id) else {
+      return IDLookup(
+        id: id, recordType: nil, shownBy: nil, message: "No record in this workspace has the id \(u); search matches words, not ids")
+    }
+    let words = "\(u) is \(place.type.possessiveID); search matches words, not ids"
+    func call(_ tool: String, _ arguments: String, then: String) -> IDLookup {
+      let shown = "\(tool) {\(arguments)}"
+      return IDLookup(id: id, recordType: place.type, shownBy: shown, message: "\(words): \(shown) \(then)")
+    }
+    switch place.type {
+    case .knowledge: return call("knowledge_get", "\"id\": \"\(u)\"", then: "shows it")
+    case .memory:
+      if let mirror = place.mirrorID {
+        return call("knowledge_get", "\"id\": \"\(mirror.uuidString)\"", then: "shows its text (the memory's knowledge mirror)")
+      }
+      return IDLookup(
+        id: id, recordType: .memory, shownBy: nil,
+        message: "\(words), and no tool shows a memory without its knowledge mirror by its id (memory_search finds it by its words)")
+    case .task:
+      let offset = (place.listPosition ?? 1) - 1
+      return call("task_list", "\"status\": \"all\", \"offset\": \(offset), \"limit\": 1", then: "shows it")
+    case .handoff: return call("handoff_get", "\"id\": \"\(u)\"", then: "shows it")
+    case .digest, .receipt:
+      return IDLookup(id: id, recordType: place.type, shownBy: nil, message: "\(words), and no tool shows \(place.type.withArticle) by its id")
+    }
+  }
+
+  /// The search tools' response to `query`, with ``SearchResponse/idLookup`` set when the query
+  /// is a record's id and nothing matched.
+  static func pointingToRecord(_ r: SearchResponse, engine: KnowledgeEngine) throws -> SearchResponse {
+    var r = r
+    r.idLookup = try r.queryID.map { try idLookup($0, engine: engine) }
+    return r
   }
 
   /// The output of a search tool: the response as structured output, its ``text(_:cut:narrower:)``,

@@ -103,6 +103,19 @@ extension WorkspaceExport {
     return "line \(line), column \(column) (byte \(error.byteOffset))"
   }
 
+  /// The refusal of a document holding an object with the same key twice, as
+  /// ``strictRefusal(in:)`` words it, or nil when it has none (or is not JSON): what a refused
+  /// header says first, since the header decoder took one of the two values (review 28-b, 8).
+  static func duplicateKeyRefusal(in data: Data) -> String? {
+    do {
+      _ = try JSONParser(options: .init(maximumDepth: 1_000, maximumBytes: data.count)).parse(data)
+      return nil
+    } catch {
+      guard case .duplicateKey = error.reason else { return nil }
+      return "not acceptable JSON at \(location(of: error, in: data)): \(error.explanation)"
+    }
+  }
+
   /// What the strict parser (``JSONParser``) refuses in a document Foundation's decoder took,
   /// read in one parse:
   /// - an object holding the same key twice (`not acceptable JSON at line 3, column 5 (byte

@@ -99,6 +99,13 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
     } catch {
       throw .malformed(file: fileName, path: "", message: "\(error)")
     }
+    // A header key given twice (review 28-b, 8: `"formatVersion": 99, "formatVersion": 1` was called
+    // a newer format, and upgrading would not help): which value counts is a guess, so that is
+    // what a refused version says. Parsed only when the header is refused: an intact file pays
+    // nothing. (Another program's JSON is no export whatever keys it repeats.)
+    func refusingHeader(_ refusal: ExportDocumentError) -> ExportDocumentError {
+      duplicateKeyRefusal(in: data).map { .malformed(file: fileName, path: "", message: $0) } ?? refusal
+    }
     guard header.format == formatName else {
       throw .notAnExport(
         file: fileName,
@@ -110,18 +117,21 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
             : "it has no \"format\": \"\(formatName)\" field"))
     }
     guard let version = header.formatVersion else {
-      throw .malformed(file: fileName, path: "formatVersion", message: "missing")
+      throw refusingHeader(.malformed(file: fileName, path: "formatVersion", message: "missing"))
     }
     guard version <= currentFormatVersion else {
-      throw .newerFormatVersion(file: fileName, found: version, supported: currentFormatVersion)
+      throw refusingHeader(.newerFormatVersion(file: fileName, found: version, supported: currentFormatVersion))
     }
     guard version >= 1 else {
-      throw .malformed(file: fileName, path: "formatVersion", message: "\(version) is not a format version (1 or later)")
+      throw refusingHeader(
+        .malformed(file: fileName, path: "formatVersion", message: "\(version) is not a format version (1 or later)"))
     }
     guard header.schemaVersion == SchemaVersion.current else {
-      throw .malformed(
-        file: fileName, path: "schemaVersion",
-        message: "is \(header.schemaVersion.map(String.init) ?? "missing"); format version 1 carries schema \(SchemaVersion.current)")
+      throw refusingHeader(
+        .malformed(
+          file: fileName, path: "schemaVersion",
+          message:
+            "is \(header.schemaVersion.map(String.init) ?? "missing"); format version 1 carries schema \(SchemaVersion.current)"))
     }
     let document: WorkspaceExport
     do {

@@ -63,6 +63,13 @@ public enum Limits {
   /// 2,000 (a longer call's are kept as `{"truncated":true,"characters":n,"prefix":…}`); an import
   /// or migration accepts up to a knowledge item's content bound.
   public static let receiptArguments = 16_000
+  /// The canonical arguments a tool call's receipt records, in characters (2,000): a longer
+  /// call's are kept as `{"truncated":true,"characters":n,"prefix":…}`. ``receiptArguments`` is
+  /// what an import or migration accepts (review 28-c, 8: `dolphin limits` listed only that).
+  public static let receiptArgumentsRecorded = 2_000
+  /// A chat message's text, in characters: what `dolphin ask` takes and stores, and an import or
+  /// migration accepts — the bound of ``content``, since a message may carry a capture's body.
+  public static let chatMessage = content
   /// A receipt's `changedIDs`: a tool call changes a few records; an import accepts up to this
   /// many ids (review 18-d, M5: 20,000 were imported).
   public static let receiptChangedIDs = 1_000
@@ -166,11 +173,13 @@ public enum Limits {
     ("receipts kept", receiptsKept, "receipts"),
     ("checkpoints kept", checkpointsKept, "checkpoints"),
     ("messages kept", messagesKept, "messages"),
+    ("chat message", chatMessage, "characters"),
     ("receipt message", receiptMessage, "characters"),
     ("checkpoint note", checkpointNote, "characters"),
     ("receipt tool", receiptTool, "characters"),
     ("receipt call id", receiptCallID, "characters"),
     ("receipt arguments", receiptArguments, "characters"),
+    ("receipt arguments recorded per tool call", receiptArgumentsRecorded, "characters"),
     ("receipt changed ids", receiptChangedIDs, "ids"),
     ("export generator", exportGenerator, "characters"),
     ("quarantine reason", quarantineReason, "characters"),

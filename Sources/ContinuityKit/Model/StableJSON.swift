@@ -171,7 +171,8 @@ public enum ISO8601 {
     if u[i] == 90 || u[i] == 122 {
       i += 1
     } else if u[i] == 43 || u[i] == 45 {
-      guard let oh = num(i + 1, 2), u.count > i + 3, u[i + 3] == 58, let om = num(i + 4, 2)
+      // RFC 3339 offsets run from -23:59 to +23:59 (review 28-b, 9: `-24:00` was read as a day).
+      guard let oh = num(i + 1, 2), u.count > i + 3, u[i + 3] == 58, let om = num(i + 4, 2), oh < 24, om < 60
       else { return nil }
       offset = (oh * 3600 + om * 60) * (u[i] == 45 ? -1 : 1)
       i += 6
@@ -196,7 +197,8 @@ public enum ISO8601 {
   }
 
   /// Why `string`, shaped as a date ``date(from:)`` reads, names no moment: `2026-02 has 28
-  /// days, so day 30 does not exist`, or `second 60 (a leap second) is not accepted`; nil
+  /// days, so day 30 does not exist`, `second 60 (a leap second) is not accepted`, or `the offset
+  /// -24:00 is out of range: offsets run from -23:59 to +23:59`; nil
   /// when the string is not shaped so, or names a moment.
   public static func calendarProblem(in string: String) -> String? {
     let u = Array(string.utf8)
@@ -217,6 +219,17 @@ public enum ISO8601 {
       return String(format: "%04d-%02d has %d days, so day %d does not exist", y, mo, days, d)
     }
     if let s = num(17, 2), s == 60 { return "second 60 (a leap second) is not accepted" }
+    // The offset after the time (and its fraction): RFC 3339's run to ±23:59.
+    var i = 19
+    if i < u.count, u[i] == 46 {
+      i += 1
+      while i < u.count, u[i] >= 48, u[i] <= 57 { i += 1 }
+    }
+    if i + 6 == u.count, u[i] == 43 || u[i] == 45, u[i + 3] == 58, let oh = num(i + 1, 2), let om = num(i + 4, 2),
+      oh >= 24 || om >= 60
+    {
+      return "the offset \(String(decoding: u[i...], as: UTF8.self)) is out of range: offsets run from -23:59 to +23:59"
+    }
     return nil
   }
 

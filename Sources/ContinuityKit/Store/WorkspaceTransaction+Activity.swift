@@ -245,6 +245,23 @@ extension WorkspaceTransaction {
        Self.text(q.quarantinedAt)])
   }
 
+  /// At most `limit` records kept aside, and how many there are: in insertion order, or with
+  /// `byImport`, by import (time, then file), then collection, then place in the file — the order
+  /// `dolphin quarantine` shows (review 28-c, 13: it printed every entry, raw text whole).
+  public func listQuarantine(limit: Int, byImport: Bool) throws(WorkspaceError) -> (entries: [QuarantineEntry], total: Int) {
+    requireValid()
+    let order = byImport ? "quarantined_at, source_file, collection, record_index, rowid" : "rowid"
+    let entries = try db.all(
+      "SELECT source_file, collection, record_index, reason, raw, quarantined_at FROM quarantine ORDER BY \(order) LIMIT ?",
+      [.integer(Int64(max(0, limit)))]
+    ) { (row) throws(WorkspaceError) in
+      QuarantineEntry(
+        sourceFile: row.text(0), collection: row.text(1), recordIndex: row.int(2), reason: row.text(3),
+        raw: row.text(4), quarantinedAt: try date(row, 5, "quarantine.quarantined_at"))
+    }
+    return (entries, Int(try db.integer("SELECT count(*) FROM quarantine")))
+  }
+
   /// Records kept aside, in insertion order.
   public func listQuarantine() throws(WorkspaceError) -> [QuarantineEntry] {
     requireValid()

@@ -158,7 +158,9 @@ extension WorkspaceTransaction {
     for (i, r) in relationships.enumerated() where try knowledgeRowID(r.targetID) == nil {
       var error = ValidationError.unknownID("relationships[\(i)]", recordType: "knowledge item", id: r.targetID)
       // Relationships join knowledge items only (review 26-a, #7: the id's owner saves a look-up).
-      if try holdsID(r.targetID, inTable: "task") { error.message += " (it is a task's id; a relationship joins knowledge items)" }
+      if try holdsID(r.targetID, inTable: "task") {
+        error.message += RecordType.task.heldIDNote("a relationship joins knowledge items")
+      }
       throw .validation(error)
     }
   }

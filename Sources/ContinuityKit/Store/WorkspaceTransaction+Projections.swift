@@ -287,8 +287,8 @@ extension WorkspaceTransaction {
 
   /// The tasks added, completed or otherwise changed strictly after `date` — by their
   /// `createdAt`, `completedAt` or `updatedAt` (``TaskItem/updatedAt``: an edit, a reopening, a
-  /// cited knowledge item deleted) — ordered by the latest of those dates (then by id), at most
-  /// `limit`, and how many there are in all.
+  /// cited knowledge item deleted) — the `limit` changed latest, ordered by the latest of those
+  /// dates (then by id), oldest first, and how many there are in all.
   ///
   /// In a workspace read before schema step 0009 (``TaskUpdatedAtStep``), a task edited or
   /// reopened is found only by its creation or completion, as tasks then recorded no other date.
@@ -301,30 +301,33 @@ extension WorkspaceTransaction {
     // All three dates: an import may store a task whose updatedAt is before its completedAt.
     let latest = "max(created_at, coalesce(completed_at, created_at), \(updated))"
     let changed = "\(latest) > ?1"
+    // The latest `limit` changes, then shown oldest first (review 28-b, 6: the first `limit`
+    // were kept, hiding the newest).
     let tasks = try db.all(
-      "SELECT \(try taskColumns()) FROM task WHERE \(changed) ORDER BY \(latest), id LIMIT ?2",
+      "SELECT \(try taskColumns()) FROM task WHERE \(changed) ORDER BY \(latest) DESC, id DESC LIMIT ?2",
       [after, .integer(Int64(max(0, limit)))]
     ) { (row) throws(WorkspaceError) in try taskRow(row) }
     let total = Int(try db.integer("SELECT count(*) FROM task WHERE \(changed)", [after]))
-    return (tasks, total)
+    return (tasks.reversed(), total)
   }
 
-  /// Id, kind and title of the knowledge items created strictly after `date`, oldest first
-  /// (then by id), at most `limit`, and how many there are in all.
+  /// Id, kind and title of the newest `limit` knowledge items created strictly after `date`,
+  /// shown oldest first (then by id), and how many there are in all.
   package func knowledgeCreated(after date: Date, limit: Int) throws(WorkspaceError)
     -> (items: [(id: UUID, kind: KnowledgeKind, title: String)], total: Int)
   {
     requireValid()
     // Stored dates are fixed-width UTC ISO-8601 strings, so text order is time order.
     let after = Self.text(date)
+    // The newest `limit`, then shown oldest first (review 28-b, 6).
     let items = try db.all(
-      "SELECT id, kind, title FROM knowledge WHERE created_at > ? ORDER BY created_at, id LIMIT ?",
+      "SELECT id, kind, title FROM knowledge WHERE created_at > ? ORDER BY created_at DESC, id DESC LIMIT ?",
       [after, .integer(Int64(max(0, limit)))]
     ) { (row) throws(WorkspaceError) in
       (try uuid(row, 0, "knowledge"), try enumValue(KnowledgeKind.self, row, 1, "knowledge.kind", idColumn: 0), row.text(2))
     }
     let total = Int(try db.integer("SELECT count(*) FROM knowledge WHERE created_at > ?", [after]))
-    return (items, total)
+    return (items.reversed(), total)
   }
 
   /// Kind and title of the knowledge items `ids` that exist, keyed by id.

@@ -247,7 +247,7 @@ extension WorkspaceTransaction {
     for (i, id) in ids.enumerated() where try knowledgeRowID(id) == nil {
       var error = ValidationError.unknownID("\(field)[\(i)]", recordType: "knowledge item", id: id)
       if try holdsID(id, inTable: "task") {
-        error.message += taskField.map { " (it is a task's id; give it as \($0))" } ?? " (it is a task's id, not a knowledge item's)"
+        error.message += RecordType.task.heldIDNote(taskField.map { "give it as \($0)" }, expected: .knowledge)
       }
       throw .validation(error)
     }
@@ -265,7 +265,7 @@ extension WorkspaceTransaction {
     try checkKnowledgeIDs(knowledgeIDs, field: "knowledgeIDs", taskField: "taskIDs")
     for (i, id) in taskIDs.enumerated() where try task(id: id) == nil {
       var error = ValidationError.unknownID("taskIDs[\(i)]", recordType: "task", id: id)
-      if try knowledgeRowID(id) != nil { error.message += " (it is a knowledge item's id; give it as knowledgeIDs)" }
+      if try knowledgeRowID(id) != nil { error.message += RecordType.knowledge.heldIDNote("give it as knowledgeIDs") }
       throw .validation(error)
     }
   }

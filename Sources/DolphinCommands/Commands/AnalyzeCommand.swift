@@ -25,11 +25,15 @@ enum AnalyzeCommands {
         Directory walks skip .build, hidden folders and whatever .gitignore excludes
         (an ignore file over \(GitignoreMatcher.maximumIgnoreFileBytes) bytes or unreadable is not applied, with a notice);
         they skip files over \(Limits.codeAnalysisBytes) bytes, binary files (a NUL byte), files that are not UTF-8,
-        .swift links to nothing or round a loop, and .swift FIFOs, sockets and devices (never opened), with a
-        notice, and count the non-Swift files and the paths .gitignore leaves out. A file named
-        explicitly is analyzed even when ignored; it must be a regular .swift file (else exit 2) of at
-        most \(Limits.codeAnalysisBytes) bytes of UTF-8 text (else exit 4); a missing path exits 3, a symbolic
-        link loop 4. A file named two ways (or hard-linked) is analyzed once, under the first name given.
+        .swift links to nothing or round a loop, .swift links to a file outside the directory given, and
+        .swift FIFOs, sockets and devices (never opened), with a notice, and count the non-Swift files and
+        the paths .gitignore leaves out. A file named explicitly is analyzed even when ignored; it must be
+        a regular .swift file (else exit 2) of at most \(Limits.codeAnalysisBytes) bytes of UTF-8 text (else exit 4); a
+        missing path exits 3, a symbolic link loop 4. A named .swift link to a file outside the folder
+        holding it (as a glob like proj/*.swift names it) is skipped with a notice naming its target.
+        When no file was analyzed, a line says why (No Swift file was analyzed: …).
+        A file named two ways (or hard-linked) is analyzed once, under the first name given.
+        Lines holding what looks like a hard-coded credential are never printed, by any finding.
         Names that are not UTF-8 are walked and analyzed too, shown with each such byte as \\xHH
         (sub\\xFE/x.swift; the exact bytes percent-encoded in JSON and SARIF).
         Nothing is executed, compiled or uploaded. Exit 0 whether or not findings exist.
@@ -51,8 +55,10 @@ enum AnalyzeCommands {
         if showProgress, p.directories % 25 == 0 { console.printError("scanning: \(p.directories) directories, \(p.files) files…") }
       }
       // A file named explicitly that still could not be analyzed (unreadable, not UTF-8) is an
-      // error too; only what a directory walk finds is skipped with a notice.
-      if let s = result.skipped.first(where: { paths.contains($0.path) }) {
+      // error too; only what a directory walk finds is skipped with a notice. A named link
+      // leading out of its folder is skipped with a notice as well, not an error: a shell glob
+      // (`proj/*.swift`) names it among the files the user meant (review 28-b, 2).
+      if let s = result.skipped.first(where: { paths.contains($0.path) && $0.reason != .linkOutsideTree }) {
         let problem = s.notice.replacingOccurrences(of: "; skipped", with: "").replacingOccurrences(of: "skipped, ", with: "")
         throw s.reason == .notSwift ? CLIError.usage(shown(problem)) : CLIError.input(shown(problem))
       }
@@ -63,7 +69,8 @@ enum AnalyzeCommands {
       case "json":
         try console.printJSON(result)
       case "sarif":
-        let notices = result.unappliedIgnoreFiles.map(\.notice) + result.skipped.map(\.notice) + [ignoredNotice(result)].compactMap { $0 }
+        let notices = result.unappliedIgnoreFiles.map(\.notice) + result.skipped.map(\.notice)
+          + [ignoredNotice(result), nothingAnalyzedLine(result)].compactMap { $0 }
         let sarif = try SARIFReport(reports: result.reports, notices: notices, toolVersion: DolphinCLI.version).jsonData(pretty: true)
         // As JSON: DEL, C1 and bidi controls in a file name written as `\u` escapes.
         console.printJSONText(String(decoding: sarif, as: UTF8.self))
@@ -76,11 +83,7 @@ enum AnalyzeCommands {
         console.print(
           "Heuristic code analysis (read-only lexical checks; not a compiler): \(result.reports.count) file(s), "
             + "\(result.totalFindings) finding(s)\(others)\(ignored)")
-        if result.reports.isEmpty, result.ignoredCount > 0 {
-          console.print(
-            "No Swift file was analyzed: the .gitignore rules left out \(ignoredClause(result.ignoredCount, verb: false)) of "
-              + "what was found. A .swift file named on the command line is analyzed even when it is ignored.")
-        }
+        if let line = nothingAnalyzedLine(result) { console.print(line) }
         // Which rules ran and what none of them looks at: a short report is not a clean bill.
         console.print(CodeRule.checkedLine(result.rulesChecked))
         console.print(CodeRule.notCheckedLine)
@@ -99,6 +102,29 @@ enum AnalyzeCommands {
   /// once.
   static func ignoredClause(_ count: Int, verb: Bool = true) -> String {
     "\(count) path(s)" + (verb ? " ignored by .gitignore rules" : "")
+  }
+
+  /// The line a report that analyzed no file prints under its summary, so that it does not read
+  /// as a clean one (review 23-a, 5 for `.gitignore`; review 28-b, 5 for an empty folder, one of
+  /// only non-Swift files, or one whose every `.swift` file was skipped): `No Swift file was
+  /// analyzed: ` and why — the paths skipped (each named in a notice), the paths the ignore rules
+  /// left out, or that no `.swift` file was found. Nil when some file was analyzed. The exit
+  /// status stays 0, as for any report: nothing failed.
+  static func nothingAnalyzedLine(_ result: PathAnalysis) -> String? {
+    guard result.reports.isEmpty else { return nil }
+    var reasons: [String] = []
+    if !result.skipped.isEmpty {
+      reasons.append("\(result.skipped.count) path(s) skipped, each named in a notice with the reason")
+    }
+    if result.ignoredCount > 0 {
+      reasons.append("the .gitignore rules left out \(ignoredClause(result.ignoredCount, verb: false)) of what was found")
+    }
+    if reasons.isEmpty {
+      let others = result.nonSwiftCount > 0 ? ", only \(result.nonSwiftCount) non-Swift file(s)" : ""
+      reasons.append("no .swift file was found in the path(s) given\(others)")
+    }
+    let named = result.ignoredCount > 0 ? " A .swift file named on the command line is analyzed even when it is ignored." : ""
+    return "No Swift file was analyzed: " + reasons.joined(separator: "; ") + "." + named
   }
 
   /// SARIF's notification for what the ignore rules left out, as the text summary counts it;

@@ -1,6 +1,7 @@
 import ContinuityKit
 import Foundation
 import KnowledgeEngine
+import Synchronization
 
 extension Commands {
   /// The demo workspace: beside the default one, never the user's own.
@@ -130,6 +131,23 @@ extension Commands {
     ("Review the threat model", "Stored text is data; only loopback is contacted.", .normal),
   ]
 
+  /// The live clock and ids, but never the same millisecond twice: the demo adds its records
+  /// within a few milliseconds, and records of one millisecond are ordered by their random ids
+  /// (review 28-c, 7: the digest listed two tasks of one priority in either order).
+  static func strictlyIncreasingClock() -> Environment {
+    let last = Mutex<Date?>(nil)
+    return Environment(
+      now: {
+        let live = Environment.live.now()
+        return last.withLock { previous in
+          let next = previous.map { max(live, $0.addingTimeInterval(0.001)) } ?? live
+          previous = next
+          return next
+        }
+      },
+      makeID: Environment.live.makeID)
+  }
+
   static let demo = Command(
     spec: CommandSpec(
       path: ["demo"],
@@ -155,11 +173,19 @@ extension Commands {
       let own = WorkspaceLocation.defaultDirectory(environment: env)
       if Commands.resolvedPath(dir) == Commands.resolvedPath(own) {
         guard ctx.workspaceOption != nil else {
-          // No --workspace: the demo's own directory is a link to the default workspace.
-          throw CLIError.usage(
-            "the demo's own directory \(dir.path) leads to your default workspace \(own.path) (a symbolic link); the "
-              + "demo writes only to a workspace of its own. Nothing was written. Remove or replace that link, or "
-              + "name a new directory with --workspace DIR")
+          // No --workspace: the demo's own directory, beside the default workspace, is that
+          // workspace — by its name (the default is itself a `dolphin-demo`: review 28-c, 3, it was
+          // called a symbolic link) or through a link. Refused for what it is: exit 4, as below.
+          let sameName = dir.standardizedFileURL.path == own.standardizedFileURL.path
+          throw ValidationError(
+            field: "workspace",
+            message: sameName
+              ? "the demo's own directory, <default workspace>/../dolphin-demo, is your default workspace \(own.path) "
+                + "itself (it is named dolphin-demo); the demo writes only to a workspace of its own. Nothing was "
+                + "written. Name a new directory with --workspace DIR"
+              : "the demo's own directory \(dir.path) leads to your default workspace \(own.path) (a symbolic link); "
+                + "the demo writes only to a workspace of its own. Nothing was written. Remove or replace that link, "
+                + "or name a new directory with --workspace DIR")
         }
         // A well-formed path refused for what it is: validation (exit 4), not usage (review 18-a, A8).
         throw ValidationError(
@@ -195,7 +221,7 @@ extension Commands {
           message: "--workspace \(dir.path): \(why)Omit --workspace to use \(ownDemo.path), or name a new directory")
       }
       let store = try SQLiteWorkspaceStore.open(directory: dir)
-      let engine = KnowledgeEngine(store: store)
+      let engine = KnowledgeEngine(store: store, environment: strictlyIncreasingClock())
       let c = ctx.console
       let say: (String) -> Void = { line in if ctx.json { c.printError(line) } else { c.print(line) } }
       say("Demo workspace: \(dir.path)")
@@ -220,7 +246,10 @@ extension Commands {
         _ = try engine.addTask(title: title, notes: notes, priority: priority, knowledgeIDs: [captured[0].id])
         added += 1
       }
-      let allTasks = try engine.listTasks()
+      // In the demo's own order: added in one millisecond, tasks of one priority would otherwise be
+      // ordered by their random ids, and the handoff carry other tasks each run (review 28-c, 7).
+      let stored = try engine.listTasks()
+      let allTasks = demoTasks.compactMap { demo in stored.first { $0.title == demo.0 } }
       say("2. Tasks (\(added) added):")
       for t in allTasks { say("   " + Render.taskLine(t)) }
       // 3. A heuristic review of this repository's own Sources/, captured as a code item.
@@ -240,7 +269,10 @@ extension Commands {
             say("   Revised the stored review \(stored.id.uuidString) with these figures.")
           }
         } else {
-          _ = try engine.capture(CaptureRequest(kind: .code, title: reviewTitle, content: reviewContent, tags: ["code-review", "heuristic"]))
+          // Said, as step 1 says its captures (review 28-c, 7: step 8 counted an item no step named).
+          let review = try engine.capture(
+            CaptureRequest(kind: .code, title: reviewTitle, content: reviewContent, tags: ["code-review", "heuristic"])).item
+          say("   Stored the review: " + Render.knowledgeLine(review))
         }
       } else {
         say("3. Heuristic code analysis skipped: run the demo from the repository root to analyze its Sources/.")

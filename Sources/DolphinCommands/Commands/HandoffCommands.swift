@@ -71,14 +71,18 @@ enum HandoffCommands {
           continue
         }
         ctx.standardInputHolds = "the next steps"
-        let lines = try TextInput.readLines(
+        let read = try TextInput.readLines(
           option: "--next", field: "nextSteps", maxBytes: Limits.handoffNextStepsInputBytes,
           entries: "at most \(Limits.handoffNextSteps) steps of at most \(Limits.handoffNextStepLength) characters",
           console: ctx.console)
+        // A line that shows nothing (only invisible characters, the Braille blank U+2800) is a
+        // blank line too, as an import drops such a step (review 28-b, 7: it refused the command,
+        // naming a step number that was no line number).
+        let lines = Handoff.visibleNextSteps(read)
         guard !lines.isEmpty else {
           throw ValidationError(
             field: "nextSteps",
-            message: "--next -: standard input held no step (no line with anything but white space); pipe the steps "
+            message: "--next -: standard input held no step (no line showing anything but white space or invisible characters); pipe the steps "
               + "in, one per line, or give each with --next STEP; nothing was stored")
         }
         nextSteps += lines

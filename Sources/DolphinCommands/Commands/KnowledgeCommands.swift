@@ -647,30 +647,37 @@ enum MigrateCommands {
       }
     })
 
+  /// The most entries `dolphin quarantine --limit` lists at once.
+  static let quarantineListMaximum = 100_000
+
   static let quarantine = Command(
-    spec: CommandSpec(path: ["quarantine"], summary: "List records that imports kept aside verbatim because they failed validation."),
+    spec: CommandSpec(
+      path: ["quarantine"], summary: "List records that imports kept aside verbatim because they failed validation.",
+      options: [
+        OptionSpec(
+          name: "limit", value: "N",
+          help: "At most N, the first in the order shown (1…\(quarantineListMaximum), default \(Limits.listedRecordsDefault)).")
+      ]),
     run: { ctx in
+      // Bounded as every other list (review 28-c, 13: every entry was printed, each raw record
+      // whole in --json, up to 16 MiB apiece).
+      let limit = try ctx.integer("limit", default: Limits.listedRecordsDefault, range: 1...quarantineListMaximum)
       // By import, then in each file's order within a collection (review 21-a, 19: listed as
       // found, `memories[1]`, `[3]`, `[2]`); --json keeps the stored order.
-      let stored = try ctx.engine(.read).store.read { tx in try tx.listQuarantine() }
-      let entries =
-        ctx.json
-        ? stored
-        : stored.enumerated().sorted { a, b in
-          let x = a.element, y = b.element
-          if x.quarantinedAt != y.quarantinedAt { return x.quarantinedAt < y.quarantinedAt }
-          if x.sourceFile != y.sourceFile { return x.sourceFile < y.sourceFile }
-          if x.collection != y.collection { return x.collection < y.collection }
-          if x.recordIndex != y.recordIndex { return x.recordIndex < y.recordIndex }
-          return a.offset < b.offset
-        }.map(\.element)
+      let (entries, total) = try ctx.engine(.read).store.read { tx in
+        try tx.listQuarantine(limit: limit, byImport: !ctx.json)
+      }
       if ctx.json {
-        // Every entry (the quarantine holds what imports kept aside, and is listed whole), as a
-        // list: `{quarantined, count, total, truncated}`.
-        try ctx.console.printJSON(WholeListing(key: "quarantined", entries: entries))
+        // `{quarantined, count, total, truncated}`, as the other lists.
+        struct Out: Encodable { var quarantined: [WorkspaceTransaction.QuarantineEntry]; var count: Int; var total: Int; var truncated: Bool }
+        try ctx.console.printJSON(Out(quarantined: entries, count: entries.count, total: total, truncated: entries.count < total))
         return
       }
-      ctx.console.print("\(entries.count) quarantined record(s)")
+      ctx.console.print(
+        entries.count == total
+          ? "\(total) quarantined record(s)"
+          : "\(entries.count) of \(total) quarantined record(s) shown"
+            + Render.leftOutHint(shown: entries.count, total: total, maximum: quarantineListMaximum))
       for e in entries {
         // The settings have no index (stored as -1): `settings`, as `migrate` names them.
         // Cut, as `raw` is (review 18-c, C7: a 100,000-character reason was printed whole), but long enough for

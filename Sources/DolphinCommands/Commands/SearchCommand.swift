@@ -11,11 +11,10 @@ extension SearchCommands {
   ///     and the header says so).
   ///   - tag: the `--tag` filter, normalized; named in a hint when it has a comma and removed
   ///     every match.
-  /// - Parameter idRecord: for a query that is a UUID, the type of the record holding it (nil
-  ///   when none does), so that the hint names the command that shows it.
+  ///
+  /// A query that is a record's id gets the line of ``SearchResponse/idLookup`` (``idLookup(_:engine:)``).
   static func render(
-    _ r: SearchResponse, explain: Bool, limitGiven: Bool, tag: String? = nil, idRecord: RecordType?? = nil,
-    console: Console
+    _ r: SearchResponse, explain: Bool, limitGiven: Bool, tag: String? = nil, console: Console
   ) {
     let cut = limitGiven ? " · cut by --limit" : " · cut at the default limit of \(Limits.searchResultsDefault)"
     console.print("mode: \(r.mode.rawValue) (\(r.algorithmVersion ?? "exact")) · \(r.results.count) shown of \(r.total) match(es)" + (r.truncated ? cut : ""))
@@ -43,11 +42,9 @@ extension SearchCommands {
       }
       // The explanation may name query words: shown inert, as all user text is.
       console.print("No results: \(inert(r.emptyExplanation(hint: hint) ?? why.explanation + hint)).")
-      if let id = UUID(uuidString: r.query.trimmingCharacters(in: .whitespaces)) {
-        // Search matches words; an id is looked up exactly, by the command of its record's type
-        // (review 18-a, A7: a task's id was sent to `knowledge get`, which then failed).
-        console.print(idLookupHint(id, recordType: idRecord ?? .knowledge))
-      }
+      // Search matches words; an id is looked up exactly, by the command of its record's type
+      // (review 18-a, A7: a task's id was sent to `knowledge get`, which then failed).
+      if let lookup = r.idLookup { console.print(lookup.message) }
     }
     for (i, x) in r.results.enumerated() {
       let label = x.label
@@ -68,18 +65,45 @@ extension SearchCommands {
     }
   }
 
-  /// The line pointing a UUID query to the command that shows that record.
-  static func idLookupHint(_ id: UUID, recordType: RecordType?) -> String {
+  /// What a search says of a query that is the record id `id` (``IDLookup``), naming this
+  /// CLI's commands: the command that shows that one record (``pointer(to:)``), or that no
+  /// record has the id.
+  /// - Throws: ``WorkspaceError`` from the store.
+  static func idLookup(_ id: UUID, engine: KnowledgeEngine) throws -> IDLookup {
     let u = id.uuidString
-    return switch recordType {
-    case .knowledge: "To look up a record by its id: \(command: "dolphin knowledge get \(id)")"
-    case .memory: "\(u) is a legacy memory's id; search matches words, not ids: \(command: "dolphin memory list") shows it"
-    case .task: "\(u) is a task's id; search matches words, not ids: \(command: "dolphin task get \(id)") shows it"
-    case .handoff: "\(u) is a handoff's id: \(command: "dolphin handoff get \(id)")"
-    case .digest:
-      "\(u) is a stored digest's id; search matches words, not ids: \(command: "dolphin export") includes stored digests"
-    case .receipt: "\(u) is an activity receipt's id; search matches words, not ids: \(command: "dolphin activity") shows it"
-    case nil: "No record in this workspace has the id \(u); search matches words, not ids"
+    guard let place = try engine.recordLocation(of: id) else {
+      return IDLookup(
+        id: id, recordType: nil, shownBy: nil, message: "No record in this workspace has the id \(u); search matches words, not ids")
+    }
+    let (command, does) = pointer(to: place)
+    let message =
+      switch place.type {
+      case .knowledge: "To look up a record by its id: \(command)"
+      case .handoff: "\(u) is a handoff's id: \(command)"
+      default: "\(u) is \(place.type.possessiveID); search matches words, not ids: \(command) \(does)"
+      }
+    return IDLookup(id: id, recordType: place.type, shownBy: command, message: message)
+  }
+
+  /// The command that shows the record at `place`, naming the workspace in effect, and what it
+  /// does with it (`shows it`). A memory is shown by its knowledge mirror (`knowledge get`), or,
+  /// without one, by the `memory list --limit N` whose last line it is; a receipt by the
+  /// `activity --limit N` whose first line it is (review 28-a, 8: `memory list shows it` was
+  /// untrue past the list's first page).
+  static func pointer(to place: RecordLocation) -> (command: String, does: String) {
+    let u = place.id.uuidString
+    switch place.type {
+    case .knowledge: return ("\(command: "dolphin knowledge get \(u)")", "shows it")
+    case .memory:
+      if let mirror = place.mirrorID {
+        return ("\(command: "dolphin knowledge get \(mirror.uuidString)")", "shows its text (the memory's knowledge mirror)")
+      }
+      return ("\(command: "dolphin memory list --limit \(place.listPosition ?? Limits.memories)")", "lists it last")
+    case .task: return ("\(command: "dolphin task get \(u)")", "shows it")
+    case .handoff: return ("\(command: "dolphin handoff get \(u)")", "shows it")
+    case .digest: return ("\(command: "dolphin export")", "includes stored digests")
+    case .receipt:
+      return ("\(command: "dolphin activity --limit \(place.listPosition ?? Limits.receiptsKept)")", "shows it first")
     }
   }
 
@@ -204,17 +228,15 @@ extension SearchCommands {
       let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
       let tagFilter = try ctx.tagFilter()
       let engine = try ctx.engine(.read)
-      let r = try engine.search(
+      var r = try engine.search(
         a.positionals[0], kinds: kinds, includeMemories: a.has("include-memories"), tag: tagFilter,
         limit: limit)
+      // In the JSON too (review 28-a, 2: only the text pointed an id to its record).
+      r.idLookup = try r.queryID.map { try idLookup($0, engine: engine) }
       if ctx.json {
         try ctx.console.printJSON(CountedListing(listing: r, count: r.results.count))
       } else {
-        let id = r.results.isEmpty ? UUID(uuidString: r.query.trimmingCharacters(in: .whitespaces)) : nil
-        let idRecord: RecordType?? = try id.map { try engine.recordType(of: $0) }
-        render(
-          r, explain: a.has("explain"), limitGiven: a.value("limit") != nil, tag: tagFilter, idRecord: idRecord,
-          console: ctx.console)
+        render(r, explain: a.has("explain"), limitGiven: a.value("limit") != nil, tag: tagFilter, console: ctx.console)
       }
     })
 
@@ -316,17 +338,14 @@ extension SearchCommands {
   static func runMemorySearch(_ ctx: CommandContext) throws {
     let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
     let engine = try ctx.engine(.read)
-    let r = try engine.search(ctx.arguments.positionals[0], memoriesOnly: true, limit: limit)
+    var r = try engine.search(ctx.arguments.positionals[0], memoriesOnly: true, limit: limit)
+    // An id is pointed to its record's command, as `search` does (review 18-d, M2: every id
+    // was sent to `knowledge get`), in the JSON too (review 28-a, 2).
+    r.idLookup = try r.queryID.map { try SearchCommands.idLookup($0, engine: engine) }
     if ctx.json {
       try ctx.console.printJSON(CountedListing(listing: r, count: r.results.count))
     } else {
-      // An id is pointed to its record's command, as `search` does (review 18-d, M2: every id
-      // was sent to `knowledge get`).
-      let id = r.results.isEmpty ? UUID(uuidString: r.query.trimmingCharacters(in: .whitespaces)) : nil
-      let idRecord: RecordType?? = try id.map { try engine.recordType(of: $0) }
-      render(
-        r, explain: ctx.arguments.has("explain"), limitGiven: ctx.arguments.value("limit") != nil, idRecord: idRecord,
-        console: ctx.console)
+      render(r, explain: ctx.arguments.has("explain"), limitGiven: ctx.arguments.value("limit") != nil, console: ctx.console)
     }
   }
 }

@@ -24,7 +24,10 @@ extension TaskCommands {
       let status: TaskStatus? = s == "all" ? nil : TaskStatus(rawValue: s)
       let limit = try ctx.integer("limit", default: Limits.searchResultsDefault, range: 1...Limits.searchResultsMaximum)
       let engine = try ctx.engine(.read)
-      let r = try engine.searchTasks(ctx.arguments.positionals[0], status: status, limit: limit)
+      var r = try engine.searchTasks(ctx.arguments.positionals[0], status: status, limit: limit)
+      // An id is pointed to its record's command, as `search` does (review 18-d, M2), in the
+      // JSON too (review 28-a, 2).
+      r.idLookup = try r.queryID.map { try SearchCommands.idLookup($0, engine: engine) }
       if ctx.json {
         try ctx.console.printJSON(CountedListing(listing: r, count: r.results.count))
         return
@@ -44,10 +47,7 @@ extension TaskCommands {
         for note in notes { ctx.console.print("Note: \(inert(note)).") }
       }
       if let why = r.emptyExplanation { ctx.console.print("No results: \(inert(why)).") }
-      // An id is pointed to its record's command, as `search` does (review 18-d, M2).
-      if r.results.isEmpty, let id = UUID(uuidString: r.query.trimmingCharacters(in: .whitespaces)) {
-        ctx.console.print(SearchCommands.idLookupHint(id, recordType: try engine.recordType(of: id)))
-      }
+      if let lookup = r.idLookup { ctx.console.print(lookup.message) }
       let explain = ctx.arguments.has("explain")
       for x in r.results {
         // The ranker reports index terms (stemmed, or a typo variant), not the words typed.

@@ -140,6 +140,15 @@ enum WorkspaceOpening {
           "\(program): notice: \(Limits.shownPath(file)) differs from the legacy file (\(inert(earlier))) imported into this "
             + "workspace on \(Render.date(importedAt)), so it is not imported again by itself: records deleted or erased "
             + "since stay gone. \(goesOn). " + Self.againAdvice(file: file, workspace: workspace))
+      case .notImportedByItself(let reason):
+        // A link or another user's file (s28: skipped in silence before).
+        let next =
+          erasesLegacyFiles
+          ? " This erase removes it with everything else."
+          : " \(goesOn); moving \(KnowledgeEngine.legacyFileName) out of the workspace directory ends this notice."
+        console.printDiagnostic(
+          "\(program): notice: the legacy \(KnowledgeEngine.legacyFileName) in the workspace directory is not imported: "
+            + reason + "." + next)
       case .importRecordLost(let backup):
         console.printDiagnostic(
           "\(program): notice: \(Limits.shownPath(file)) was imported into this workspace before (\(Limits.shownPath(backup)) "

@@ -196,16 +196,22 @@ extension Render {
     // each heading says which records it lists, so that neither reads as everything since.
     // Each list's "… N more" line right under it (review 25-a, 3: the knowledge one came after
     // the tasks, reading as part of them).
-    func more(_ n: Int, _ one: String, _ many: String, _ lister: SuggestedCommand) -> [String] {
-      n > 0 ? ["  … \(n) more \(n == 1 ? one : many) since this handoff not shown (`\(command: lister)` lists them)"] : []
+    // The lists keep the latest (review 28-b, 6), so what is not shown came earlier; the lister
+    // is said for what it lists, since neither picks out just those.
+    func more(_ n: Int, _ one: String, _ many: String, _ lister: SuggestedCommand, _ lists: String) -> [String] {
+      n > 0 ? ["  … \(n) earlier \(n == 1 ? one : many) since this handoff not shown (`\(command: lister)` \(lists))"] : []
     }
     out += ["", "Knowledge captured since this handoff (\(b.capturedSince.count) of \(b.capturedSinceTotal)):"]
     let carried = Set(b.handoff.knowledgeIDs)
     out += b.capturedSince.isEmpty ? ["  (nothing)"] : b.capturedSince.map { reference($0, carried: carried) }
-    out += more(b.capturedSinceTotal - b.capturedSince.count, "knowledge item", "knowledge items", "dolphin knowledge list")
+    out += more(
+      b.capturedSinceTotal - b.capturedSince.count, "knowledge item", "knowledge items", "dolphin knowledge list",
+      "lists every item, most recently changed first")
     out += ["", "Tasks added, completed or updated since this handoff (\(b.tasksSince.count) of \(b.tasksSinceTotal)):"]
     out += b.tasksSince.isEmpty ? ["  (none)"] : b.tasksSince.map { reference($0) }
-    out += more(b.tasksSinceTotal - b.tasksSince.count, "task", "tasks", "dolphin task list --status all")
+    out += more(
+      b.tasksSinceTotal - b.tasksSince.count, "task", "tasks", "dolphin task list --status all",
+      "lists every task, open first")
     if !h.recentExcerpts.isEmpty {
       out += ["", "Recent excerpts (copied chat lines):"] + h.recentExcerpts.map { "  > \(inertLine($0))" }
     }

@@ -16,13 +16,15 @@ extension CodeAnalyzer {
   /// The keyword that opens a body is the last one seen at the same bracket level (a keyword
   /// inside `(…)` or `[…]`, such as an argument label `for:`, is forgotten when they close) and
   /// not after `.` (a member named `do`); the `while` of `repeat { … } while c` opens nothing.
+  ///
+  /// `hardcoded_secret` hits are returned whether or not that rule runs: they also say which
+  /// lines no finding may print (``withheldLines(_:_:_:)``, review 28-b, 1), and the caller
+  /// lists them as findings only when the rule is among `options.rules`.
   static func blockFindings(
     _ tokens: [SourceToken], _ classified: ClassifiedSource, options: CodeAnalysisOptions
   ) -> [RawFinding] {
     let wantsNesting = options.rules.contains(.deepNesting)
     let wantsEmptyCatch = options.rules.contains(.emptyCatch)
-    let wantsSecret = options.rules.contains(.hardcodedSecret)
-    guard wantsNesting || wantsEmptyCatch || wantsSecret else { return [] }
     let threshold = options.nestingThreshold
     var found: [RawFinding] = []
     var frames: [BlockFrame] = [BlockFrame(closer: .rbrace)]
@@ -87,7 +89,7 @@ extension CodeAnalyzer {
           frames.removeSubrange(open...)
         }
       case .literal:
-        if wantsSecret, let hit = secretAssignment(at: index, tokens, classified) {
+        if let hit = secretAssignment(at: index, tokens, classified) {
           found.append(hit)
         }
       default:
@@ -167,9 +169,40 @@ extension CodeAnalyzer {
     if spelled(literalText).hasSuffix(spelled(nameText)) { return nil }
     let text = nameText + " = " + literalText
     guard let credential = CredentialDetector.firstFinding(in: text) else { return nil }
+    // The lines from the name to the end of the literal: `password:` and its value may stand on
+    // two lines, and neither may be printed by any finding.
+    let first = classified.lineIndex(ofByte: name.start)
+    let last = classified.lineIndex(ofByte: max(literal.start, literal.end - 1))
     return RawFinding(
       rule: .hardcodedSecret, offset: name.start,
       message: "Looks like a hard-coded credential (\(credential.kind.displayName)) in `\(nameText)`; "
-        + "load it at run time (Keychain, environment, a file outside the repository)")
+        + "load it at run time (Keychain, environment, a file outside the repository)",
+      secret: RawFinding.Secret(lines: first...last, literal: literal.start..<literal.end))
+  }
+
+  /// The 0-based lines no finding may print because they hold what looks like a hard-coded
+  /// credential (review 28-b, 1: a `todo`, `long_line` or `force_try` on the line of a
+  /// `hardcoded_secret` printed the line, secret and all): the lines of each `secrets` hit, from
+  /// the name to the end of its literal, and every line holding a string literal spelled exactly
+  /// as one of those literals (`print("Xk9#mQ2vLp8Rz4Tw")` further down, or a repeated copy).
+  ///
+  /// - Complexity: O(1) without secrets; otherwise O(t) in the tokens, each literal token hashed
+  ///   once.
+  static func withheldLines(
+    _ secrets: [RawFinding.Secret], _ tokens: [SourceToken], _ classified: ClassifiedSource
+  ) -> Set<Int> {
+    guard !secrets.isEmpty else { return [] }
+    var lines = Set<Int>()
+    var literals = Set<ArraySlice<UInt8>>()
+    for secret in secrets {
+      lines.formUnion(secret.lines)
+      literals.insert(classified.bytes[secret.literal])
+    }
+    for token in tokens where token.kind == .literal && literals.contains(classified.bytes[token.start..<token.end]) {
+      let first = classified.lineIndex(ofByte: token.start)
+      let last = classified.lineIndex(ofByte: max(token.start, token.end - 1))
+      lines.formUnion(first...last)
+    }
+    return lines
   }
 }

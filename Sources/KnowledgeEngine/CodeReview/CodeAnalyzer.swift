@@ -66,12 +66,20 @@ public enum CodeAnalyzer {
         raw.append(RawFinding(rule: hit.rule, offset: hit.offset))
       }
     }
-    raw += blockFindings(tokens, classified, options: options)
+    let block = blockFindings(tokens, classified, options: options)
+    // Credentials are looked for even when `hardcoded_secret` is not among the rules: their
+    // lines are withheld from every finding either way (review 28-b, 1).
+    let withheld = withheldLines(block.compactMap(\.secret), tokens, classified)
+    raw += block.filter { $0.rule != .hardcodedSecret || rules.contains(.hardcodedSecret) }
     raw += lineFindings(classified, options: options)
     return makeReport(
       raw, classified, fileName: fileName, options: options, findingsCap: findingsCap,
-      byteCount: source.utf8.count)
+      byteCount: source.utf8.count, withheldLines: withheld)
   }
+
+  /// What a finding adds to its message when its line is withheld because it holds what looks
+  /// like a hard-coded credential: the snippet and excerpt are then empty, and this says why.
+  public static let withheldLineNote = "line not shown: it holds what looks like a hard-coded credential"
 
   /// A finding before columns and snippets are computed: only the listed ones pay for that.
   struct RawFinding {
@@ -81,18 +89,28 @@ public enum CodeAnalyzer {
     var message: String? = nil
     var occurrences: Int? = nil
     var relatedLines: [Int]? = nil
+    /// For `hardcoded_secret`: where the credential is.
+    var secret: Secret? = nil
+
+    /// Where a `hardcoded_secret` hit's credential is, so that no finding prints it.
+    struct Secret {
+      /// The 0-based lines from the credential-like name to the end of its literal.
+      var lines: ClosedRange<Int>
+      /// The byte range of the literal (its first piece), delimiters included.
+      var literal: Range<Int>
+    }
   }
 
   static func makeReport(
     _ raw: [RawFinding], _ classified: ClassifiedSource, fileName: String,
-    options: CodeAnalysisOptions, findingsCap: Int, byteCount: Int
+    options: CodeAnalysisOptions, findingsCap: Int, byteCount: Int, withheldLines: Set<Int> = []
   ) -> CodeAnalysisReport {
     let ordered = raw.sorted {
       if $0.offset != $1.offset { return $0.offset < $1.offset }
       return $0.rule < $1.rule
     }
     let listed = ordered.prefix(findingsCap)
-    let findings = listed.map { makeFinding($0, classified) }
+    let findings = listed.map { makeFinding($0, classified, withheldLines: withheldLines) }
     let counts = CodeRule.allCases.sorted().filter { options.rules.contains($0) }.map { rule in
       CodeAnalysisReport.RuleCount(rule: rule, count: raw.count { $0.rule == rule })
     }
@@ -102,7 +120,13 @@ public enum CodeAnalyzer {
       truncated: raw.count > listed.count, counts: counts)
   }
 
-  static func makeFinding(_ raw: RawFinding, _ classified: ClassifiedSource) -> CodeFinding {
+  /// The finding for `raw`, its snippet and excerpt taken from its line unless that line is
+  /// withheld: a `hardcoded_secret` finding's own line and any line in `withheldLines` (which
+  /// holds every copy of a secret's literal, so a `repeated_line` of a secret line is withheld
+  /// at whichever occurrence it is reported).
+  static func makeFinding(
+    _ raw: RawFinding, _ classified: ClassifiedSource, withheldLines: Set<Int> = []
+  ) -> CodeFinding {
     let lineIndex = classified.lineIndex(ofByte: raw.offset)
     let range = classified.lineRange(lineIndex)
     let prefix = classified.text(range.lowerBound..<min(raw.offset, range.upperBound))
@@ -115,14 +139,21 @@ public enum CodeAnalyzer {
     }
     // A line holding what looks like a credential is not copied into the report, which may be
     // printed, shared or handed to an agent: its snippet and excerpt stay empty (not known).
-    let withheld = raw.rule == .hardcodedSecret
+    // That holds for every finding on such a line, not only the secret's own (review 28-b, 1),
+    // and the others say why their line is missing.
+    var message = raw.message ?? defaultMessage(raw.rule)
+    var withheld = raw.rule == .hardcodedSecret
+    if !withheld, withheldLines.contains(lineIndex) {
+      withheld = true
+      message += " (\(withheldLineNote))"
+    }
     let text = withheld ? "" : classified.text(trimmed)
     // Untrimmed and cut without a marker, so that it is exactly the source at its columns.
     let fromColumn =
       withheld ? "" : classified.text(min(raw.offset, range.upperBound)..<range.upperBound)
     return CodeFinding(
       rule: raw.rule, line: lineIndex + 1, column: prefix.count + 1,
-      utf16Column: prefix.utf16.count + 1, message: raw.message ?? defaultMessage(raw.rule),
+      utf16Column: prefix.utf16.count + 1, message: message,
       snippet: Truncation.truncate(text, to: CodeFinding.snippetLimit),
       excerpt: String(fromColumn.prefix(CodeFinding.snippetLimit)),
       occurrences: raw.occurrences, relatedLines: raw.relatedLines)

@@ -24,13 +24,16 @@ public struct CodeFinding: Codable, Sendable, Equatable {
   public var utf16Column: Int
   /// What was found, in one sentence.
   public var message: String
-  /// The trimmed source line, at most ``snippetLimit`` `Character`s, for display.
+  /// The trimmed source line, at most ``snippetLimit`` `Character`s, for display; empty when
+  /// the line is withheld because it holds what looks like a hard-coded credential (a
+  /// `hardcoded_secret` finding, or any finding on such a line, whose ``message`` then ends with
+  /// ``CodeAnalyzer/withheldLineNote``).
   public var snippet: String
   /// The source from ``column`` to the end of the line exactly as written (not trimmed, the line
   /// terminator excluded), at most ``snippetLimit`` `Character`s, cut without a marker. It is
   /// the text of the columns `utf16Column ..< utf16Column + excerpt.utf16.count`, which is what
   /// a SARIF region's snippet must hold; empty when not known (a finding decoded from a report
-  /// written before findings carried it).
+  /// written before findings carried it) or withheld, as ``snippet`` is.
   public var excerpt: String
   /// For `repeated_line`: how many times the line occurs.
   public var occurrences: Int?

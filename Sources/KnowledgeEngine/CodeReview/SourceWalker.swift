@@ -19,8 +19,9 @@ import Foundation
 /// or that are not regular files (a FIFO, socket or device, or a link to one: never opened, so
 /// a FIFO without a writer cannot block the walk), are skipped with a notice; other files found
 /// in a directory are counted (``Walk/nonSwiftCount``), not listed. A `.swift` symbolic link met
-/// in a walk is followed only to a file inside the directory given; one leading outside it is
-/// skipped with a notice (``SkipReason/linkOutsideTree``).
+/// in a walk is followed only to a file inside the directory given, and one named explicitly
+/// only to a file inside the folder holding the link; one leading outside is skipped with a
+/// notice (``SkipReason/linkOutsideTree``).
 ///
 /// Directories are listed by the bytes of their entries' names (`readdir(3)`), so a file or
 /// folder whose name is not valid UTF-8 (`sub\xFE`, which Foundation lists as nothing) is walked
@@ -65,9 +66,11 @@ public struct SourceWalker: Sendable {
     /// The file holds a NUL byte, which source text never does: a binary file, refused as
     /// `dolphin capture` refuses such input as not text.
     case binary
-    /// A symbolic link met in a directory walk that leads to a file outside the directory given
-    /// (`config.swift -> ~/.env`): not followed, as git does not follow links, so a cloned
-    /// repository cannot make the report print lines of files outside it.
+    /// A `.swift` symbolic link that leads to a file outside the directory given, when met in a
+    /// directory walk, or outside the folder holding it, when named explicitly (a shell glob
+    /// such as `proj/*.swift` names every link in the folder): `config.swift -> ~/.env`. Not
+    /// followed, as git does not follow links, so a cloned repository cannot make the report
+    /// print lines of files outside it.
     case linkOutsideTree = "link_outside_tree"
   }
 
@@ -139,8 +142,8 @@ public struct SourceWalker: Sendable {
     var state = State()
     for path in paths {
       var url = URL(fileURLWithPath: path)
-      // A symbolic link named on the command line is followed, to a directory too (as `ls`
-      // does); only links met during a directory walk are left alone.
+      // A symbolic link to a directory named on the command line is followed (as `ls` does); a
+      // named link to a file only when it stays inside its folder (below).
       if Self.isSymbolicLinkToDirectory(url) { url = url.resolvingSymlinksInPath() }
       // A link loop is not a missing file: the notice says which it is.
       if let problem = PathProblem.of(path) {
@@ -154,7 +157,19 @@ public struct SourceWalker: Sendable {
       switch kind {
       case .file:
         if path.hasSuffix(".swift") {
-          take(path, url: url, into: &state)
+          // A link named on the command line (a shell glob, `proj/*.swift`, names every link in
+          // the folder) leading out of its own folder is not followed either: the report would
+          // print lines of a file the user never chose, as `config.swift -> ~/.env` (review
+          // 28-b, 2). Naming the file it leads to analyzes it.
+          if let target = Self.namedLinkTargetOutside(path) {
+            let advice = target.hasSuffix(".swift") ? "; name \(target) itself to analyze it" : ""
+            state.skip(
+              path, .linkOutsideTree,
+              "\(path): skipped, a symbolic link to \(target), outside the folder holding the link (not followed\(advice))",
+              bytes: Array(path.utf8))
+          } else {
+            take(path, url: url, into: &state)
+          }
         } else {
           state.skip(path, .notSwift, "\(path): skipped, not a .swift file")
         }
@@ -400,6 +415,23 @@ public struct SourceWalker: Sendable {
       inner.enter(directoryBytes: childRelative)
       visit(entry, relative: childRelative, matcher: inner, tree: tree, state: &state, progress: progress)
     }
+  }
+
+  /// The resolved target of `path`, a file named on the command line, when it is a symbolic
+  /// link leading outside the folder that holds it (the folder resolved too, so `proj/a.swift ->
+  /// b.swift` stays inside even when `proj` is itself a link), as messages show it; nil for a
+  /// file that is no link or whose link stays inside that folder or below it.
+  static func namedLinkTargetOutside(_ path: String) -> String? {
+    let bytes = Array(path.utf8)
+    let slash = UInt8(ascii: "/")
+    let folder: [UInt8] =
+      switch bytes.lastIndex(of: slash) {
+      case nil: Array(".".utf8)
+      case 0: [slash]
+      case let index?: Array(bytes[..<index])
+      }
+    guard let tree = SystemPath.resolved(folder) else { return nil }
+    return linkTargetOutside(bytes, tree: tree)
   }
 
   /// The resolved target of `path` (bytes) when it is a symbolic link leading outside `tree` (a

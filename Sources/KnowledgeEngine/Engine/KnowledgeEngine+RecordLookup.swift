@@ -1,21 +1,30 @@
 import ContinuityKit
 import Foundation
 
-/// The type of record an id belongs to, for pointing a user who typed an id to the command that
-/// shows it.
-public enum RecordType: String, Sendable, Codable, CaseIterable {
-  /// A knowledge item.
-  case knowledge
-  /// A legacy memory.
-  case memory
-  /// A task.
-  case task
-  /// A handoff.
-  case handoff
-  /// A stored digest.
-  case digest
-  /// An activity receipt (what an agent or MCP tool call executed).
-  case receipt
+/// A record found by its id, with what a message needs to name a command (or tool) that shows
+/// that one record (review 28-a, 2 and 8: a memory's id was sent to `memory list`, whose first
+/// page need not hold it).
+public struct RecordLocation: Sendable, Equatable {
+  /// The type of the record.
+  public var type: RecordType
+  /// Its id.
+  public var id: UUID
+  /// For a legacy memory: its knowledge mirror, whose content is the memory's text; nil when it
+  /// has none (an `erase --kind knowledge` removed it), and for the other types.
+  public var mirrorID: UUID?
+  /// Where the record stands in the list that shows records of its type, counted from 1: for a
+  /// legacy memory, in `memory list` order (newest first); for a task, in `task list --status
+  /// all` order (open first, then priority and age); for an activity receipt, among the newest
+  /// (`activity --limit N` shows the newest N); nil for the other types.
+  public var listPosition: Int?
+
+  /// Makes a location.
+  public init(type: RecordType, id: UUID, mirrorID: UUID? = nil, listPosition: Int? = nil) {
+    self.type = type
+    self.id = id
+    self.mirrorID = mirrorID
+    self.listPosition = listPosition
+  }
 }
 
 extension KnowledgeEngine {
@@ -24,14 +33,69 @@ extension KnowledgeEngine {
   /// - Returns: its type, or nil when no record has the id.
   /// - Throws: ``WorkspaceError`` from the store.
   public func recordType(of id: UUID) throws -> RecordType? {
+    try store.read { tx in try tx.recordType(of: id) }
+  }
+
+  /// The record that has `id`, with its knowledge mirror (a memory) or its place in its list
+  /// (a memory, a task, a receipt), read in one transaction (``RecordLocation``).
+  /// - Returns: nil when no record has the id.
+  /// - Complexity: O(*n*) in the records of its type for a memory without a mirror, a task or
+  ///   a receipt (at most ``Limits/memories``, ``Limits/tasks``, ``Limits/receiptsKept``).
+  /// - Throws: ``WorkspaceError`` from the store.
+  public func recordLocation(of id: UUID) throws -> RecordLocation? {
     try store.read { tx in
-      if try tx.knowledge(id: id) != nil { return .knowledge }
-      if try tx.memory(id: id) != nil { return .memory }
-      if try tx.task(id: id) != nil { return .task }
-      if try tx.handoff(id: id) != nil { return .handoff }
-      if try tx.digest(id: id) != nil { return .digest }
-      if try tx.receipt(id: id) != nil { return .receipt }
-      return nil
+      guard let type = try tx.recordType(of: id) else { return nil }
+      var location = RecordLocation(type: type, id: id)
+      switch type {
+      case .memory:
+        // A mirror still stored shows the memory's text; else its place in `memory list`.
+        if let mirror = try tx.memory(id: id)?.knowledgeID, try tx.knowledge(id: mirror) != nil {
+          location.mirrorID = mirror
+        } else {
+          location.listPosition = try tx.listMemories().firstIndex { $0.id == id }.map { $0 + 1 }
+        }
+      case .task: location.listPosition = try tx.listTasks().firstIndex { $0.id == id }.map { $0 + 1 }
+      case .receipt:
+        let receipts = try tx.listReceipts()
+        location.listPosition = receipts.lastIndex { $0.id == id }.map { receipts.count - $0 }
+      case .knowledge, .handoff, .digest: break
+      }
+      return location
     }
+  }
+}
+
+/// What a search says of a query that is a whole record id, since it matches words, not ids
+/// (review 28-a, 2: only the CLI's text said it; `--json` and MCP did not): which record has
+/// the id and what shows it, or that no record has it. Each face (the CLI, the MCP tools) fills
+/// in its own command or tool (``SearchResponse/idLookup``).
+public struct IDLookup: Sendable, Equatable, Codable {
+  /// The id the query is (upper case in JSON).
+  public var id: UUID
+  /// The type of the record that has it; nil (absent in JSON) when no record of the workspace
+  /// has it.
+  public var recordType: RecordType?
+  /// What shows that record: a command for the CLI (`dolphin task get <id>`), a tool call for
+  /// MCP (`knowledge_get {"id": "<id>"}`); nil (absent in JSON) when no record has the id, or
+  /// nothing of that face shows it by id.
+  public var shownBy: String?
+  /// The pointer in words, as the text output prints it: `<id> is a task's id; search matches
+  /// words, not ids: dolphin task get <id> shows it`.
+  public var message: String
+
+  /// Makes a pointer.
+  public init(id: UUID, recordType: RecordType?, shownBy: String?, message: String) {
+    self.id = id
+    self.recordType = recordType
+    self.shownBy = shownBy
+    self.message = message
+  }
+}
+
+extension SearchResponse {
+  /// The id the query is, when it is one whole UUID (white space around it ignored) and the
+  /// search found nothing: what ``idLookup`` is made for. Nil otherwise.
+  public var queryID: UUID? {
+    results.isEmpty ? UUID(uuidString: query.trimmingCharacters(in: .whitespacesAndNewlines)) : nil
   }
 }

@@ -197,15 +197,16 @@ public struct HandoffBrief: Sendable, Equatable, Codable {
   public var knowledge: [BriefReference]
   /// The handoff's tasks, in its order, with their current status.
   public var tasks: [BriefReference]
-  /// Knowledge captured after the handoff was made, oldest first, at most
-  /// ``KnowledgeEngine/briefCapturedSinceLimit``.
+  /// Knowledge captured after the handoff was made: the newest
+  /// ``KnowledgeEngine/briefCapturedSinceLimit``, shown oldest first (review 28-b, 6: the oldest
+  /// were kept, hiding what was captured last).
   public var capturedSince: [BriefReference]
   /// How many knowledge items were captured after the handoff was made.
   public var capturedSinceTotal: Int
   /// Tasks added, completed or otherwise changed after the handoff was made (by their
   /// ``TaskItem/updatedAt`` too: an edit, a reopening), whether the handoff carries them or
   /// not, each with its ``BriefReference/change`` and current status, ordered by their latest
-  /// change (oldest first); at most ``KnowledgeEngine/briefCapturedSinceLimit``.
+  /// change (oldest first): the ``KnowledgeEngine/briefCapturedSinceLimit`` changed latest.
   public var tasksSince: [BriefReference]
   /// How many tasks were added, completed or otherwise changed after the handoff was made.
   public var tasksSinceTotal: Int

@@ -6,6 +6,10 @@ extension KnowledgeEngine {
   /// (``resolveHandoffReference(_:field:)``).
   public static let handoffIDPrefixMinimum = 8
 
+  /// How many of the handoffs an ambiguous id prefix begins the error of
+  /// ``resolveHandoffReference(_:field:)`` names, newest first, before saying how many more.
+  public static let ambiguousHandoffsListed = 5
+
   /// The word that names the newest handoff by creation (``resolveHandoffReference(_:field:)``).
   public static let latestHandoffWord = "latest"
 
@@ -16,8 +20,8 @@ extension KnowledgeEngine {
   /// `3F2504E04F89` are the same prefix: digits are compared, hyphens left out), that exactly
   /// one stored handoff has.
   ///
-  /// A prefix is never a guess: when it names more than one handoff, every candidate is listed
-  /// and none is chosen. Surrounding white space is ignored. At most ``Limits/handoffs``
+  /// A prefix is never a guess: when it names more than one handoff, none is chosen, and the
+  /// error says how many it names and lists the newest ``ambiguousHandoffsListed`` of them. Surrounding white space is ignored. At most ``Limits/handoffs``
   /// handoffs exist, so a prefix is matched against all of them in memory.
   /// - Parameters:
   ///   - reference: what the user typed.
@@ -27,7 +31,8 @@ extension KnowledgeEngine {
   /// - Throws: ``WorkspaceError/validation(_:)`` naming `field`: for text that is neither a
   ///   UUID, `latest` nor a prefix of ``handoffIDPrefixMinimum``–32 hexadecimal digits (with the
   ///   UUID's hyphens or none); for a
-  ///   prefix more than one handoff has (listing them, newest first); and, marked
+  ///   prefix more than one handoff has (counting them, and listing the newest
+  ///   ``ambiguousHandoffsListed``); and, marked
   ///   ``ValidationError/missingRecord``, for `latest` when no handoff exists or a prefix no
   ///   handoff has. Storage errors.
   public func resolveHandoffReference(_ reference: String, field: String = "id") throws -> UUID {
@@ -80,12 +85,17 @@ extension KnowledgeEngine {
           field: field, message: "\(field) \(shown): no handoff id begins with \(prefix) (\(hints.listing) lists them)",
           missingRecord: .init(recordType: "handoff", id: prefix)))
     default:
-      let listed = candidates.map { "\($0.id.uuidString) \(TerminalText.quoted(Truncation.truncate($0.focus, to: 60)))" }
+      // The first few, then how many more (review 28-b, 4: 200 matches made one 10 KB line).
+      let listed = candidates.prefix(Self.ambiguousHandoffsListed).map {
+        "\($0.id.uuidString) \(TerminalText.quoted(Truncation.truncate($0.focus, to: 60)))"
+      }
+      let more = candidates.count - listed.count
       throw WorkspaceError.validation(
         ValidationError(
           field: field,
           message: "\(field) \(shown) begins \(candidates.count) handoff ids, so it names none of them: "
-            + listed.joined(separator: "; ") + ". Give more of the id"))
+            + (more > 0 ? "the newest \(listed.count) are " : "") + listed.joined(separator: "; ")
+            + (more > 0 ? "; and \(more) more (\(hints.listing) lists them)" : "") + ". Give more of the id"))
     }
   }
 

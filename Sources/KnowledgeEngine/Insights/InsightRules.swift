@@ -226,7 +226,8 @@ enum InsightRules {
         batch.removeAll(keepingCapacity: true)
       }
       scan.conflictEligible.append(eligible)
-      if h.isUntagged, !mirrors.contains(h.id) { scan.untagged.consider(h) }
+      // A superseded item is history (review 28-b, 3: it was asked to be tagged).
+      if h.isUntagged, !mirrors.contains(h.id), !superseded.contains(h.id) { scan.untagged.consider(h) }
       if h.kind == .decision || h.kind == .goal, !related.contains(h.id) { scan.unrelated.consider(h) }
       if !h.createdAt.isEmpty { scan.newer.consider(h) }
       scan.headers.append(h)

@@ -163,9 +163,20 @@ extension KnowledgeEngine {
     let base = URL(fileURLWithPath: checked, isDirectory: true)
     let file = base.appendingPathComponent(legacyFileName)
     var status = stat()
-    guard lstat(file.path, &status) == 0, (status.st_mode & S_IFMT) != S_IFLNK,
-      status.st_uid == geteuid() || status.st_uid == 0
-    else { return false }
+    guard lstat(file.path, &status) == 0 else { return false }
+    if (status.st_mode & S_IFMT) == S_IFLNK || (status.st_uid != geteuid() && status.st_uid != 0) {
+      // Never imported by itself, but no longer skipped in silence (s28, the open end of review
+      // 27-b, 7): said at each process's first write, as a damaged file is — unless the bytes it
+      // leads to were imported here already (a `dolphin migrate` of it, as advised).
+      if try importedRecord(of: file, store: store) == nil {
+        notImported(
+          .notImportedByItself(
+            reason: notImportedByItselfReason(
+              file: directory.standardizedFileURL.appendingPathComponent(legacyFileName), status: status,
+              workspace: directory.standardizedFileURL)))
+      }
+      return false
+    }
     let name = directory.appendingPathComponent(legacyFileName).path
     let data: Data
     do {
@@ -247,6 +258,28 @@ extension KnowledgeEngine {
       }
     }
     return true
+  }
+
+  /// Why a `workspace.json` that is a symbolic link or another user's file (`status`, from
+  /// `lstat(2)`) is not imported by any command by itself, with the `dolphin migrate` that imports
+  /// it, naming `workspace`: said by the notice at a write and by `dolphin doctor`.
+  static func notImportedByItselfReason(file: URL, status: stat, workspace: URL) -> String {
+    let migrate = "`\(SuggestedCommand("dolphin migrate \(file.path)").naming(workspace: workspace.path))`"
+    if (status.st_mode & S_IFMT) == S_IFLNK {
+      return "\(file.path) is a symbolic link, which no command follows by itself; \(migrate) imports the file it points to"
+    }
+    return "\(file.path) belongs to another user (uid \(status.st_uid)), so no command imports it by itself; \(migrate) imports it"
+  }
+
+  /// The import recorded in `store` of the bytes `file` leads to — read as `dolphin migrate`
+  /// reads it, through a link of this user's (``BoundedInput/readFile(atPath:maxBytes:stopsRegularFiles:stop:)``)
+  /// — or nil when none is, or when it cannot be read.
+  /// - Throws: storage errors reading the workspace.
+  static func importedRecord(of file: URL, store: any WorkspaceStore) throws -> (sha256: String, importedAt: Date)? {
+    guard let data = try? readLegacyFile(file, named: file.path) else { return nil }
+    let digest = SHA256.hash(Array(data)).hexString
+    guard let record = try store.read({ tx in try tx.legacyImport(sha256: digest) }) else { return nil }
+    return (digest, record.importedAt)
   }
 
   /// Where this workspace keeps legacy backups: `legacy-backups` in the workspace directory as
@@ -772,6 +805,12 @@ public enum LegacyFileNotImported: Sendable, Equatable {
   /// `legacy_import` table was dropped, or emptied, and made again). Imported again it would bring
   /// back what was deleted or erased since, so it is not (review 27-b, 3).
   case importRecordLost(backupPath: String)
+  /// It is a symbolic link or another user's file, which no command imports by itself (review,
+  /// s15: another user's link read root's private file into a shared workspace), and what it
+  /// leads to was not imported here. `reason` names it and gives the `dolphin migrate` that
+  /// imports it. Said at each process's first write until the file is moved out (s28: it was
+  /// skipped in silence, only `dolphin doctor` named it).
+  case notImportedByItself(reason: String)
 }
 
 /// Where a legacy `workspace.json` in a workspace directory stands (``KnowledgeEngine/legacyFileStatus(in:)``):
@@ -836,18 +875,21 @@ extension KnowledgeEngine {
       LegacyFileStatus(state: "notImportable", path: file.path, sha256: sha256, reason: reason)
     }
     if (status.st_mode & S_IFMT) == S_IFLNK {
-      // The first write reads a workspace.json only as a file of its own, never through a link.
-      // Not followed here either, so whether its target was migrated by hand cannot be told.
-      return refused(
-        "\(file.path) is a symbolic link, which no command follows by itself (so doctor cannot tell whether what it "
-          + "points to was imported); `\(SuggestedCommand("dolphin migrate \(file.path)").naming(workspace: directory.path))` "
-          + "imports the file it points to")
+      // The first write imports a workspace.json only as a file of its own, never through a link;
+      // what the link leads to is read here only to tell whether it was migrated by hand (s28).
+      if let store, let imported = try importedRecord(of: file, store: store) {
+        return LegacyFileStatus(state: "imported", path: file.path, sha256: imported.sha256, importedAt: imported.importedAt)
+      }
+      return refused(notImportedByItselfReason(file: file, status: status, workspace: directory))
     }
     let data: Data
     do {
       data = try readLegacyFile(file, named: file.path)
     } catch {
-      return refused("\(error)")
+      // A file refused for what it holds (UTF-16, a NUL byte) still has a sha256 to compare
+      // with a copy (s28: doctor --json gave none); a directory, a FIFO, one too large has none.
+      let raw = try? BoundedInput.readFile(atPath: file.path, maxBytes: Limits.importDocumentBytes)
+      return refused("\(error)", sha256: raw.map { SHA256.hash($0.bytes).hexString })
     }
     let digest = SHA256.hash(Array(data)).hexString
     let imported = try store?.read({ tx in try tx.legacyImport(sha256: digest) })
@@ -857,10 +899,7 @@ extension KnowledgeEngine {
     // The first write imports only a file of this user's or root's (another user's file in a
     // workspace directory is not taken for this user's data).
     if status.st_uid != geteuid(), status.st_uid != 0 {
-      return refused(
-        "\(file.path) belongs to another user (uid \(status.st_uid)), so no command imports it by itself; "
-          + "`\(SuggestedCommand("dolphin migrate \(file.path)").naming(workspace: directory.path))` imports it",
-        sha256: digest)
+      return refused(notImportedByItselfReason(file: file, status: status, workspace: directory), sha256: digest)
     }
     do {
       // What the import at first write checks before it stores anything, read-only here: the

@@ -77,7 +77,9 @@ extension HybridLexicalRanker {
   ///   (`Error: nil`, `https://…`, `10:30`) is not one;
   /// - each Boolean operator typed in capitals as a word of its own (`AND`, `OR`, `NOT`),
   ///   wherever it stands — first, last, alone or beside another one (`AND OR NOT` names all
-  ///   three) — which is read as the common word it spells (not searched beside other words).
+  ///   three) — which is read as the common word it spells (not searched beside other words);
+  /// - each word typed with a trailing `*` (`hand*`, as the word's letters and digits and one
+  ///   `*`), whose word is searched as it is, not as a prefix: `*` is no wildcard here.
   /// - Complexity: O(*n*) in the length of `query`.
   public static func unappliedOperators(in query: String) -> [String] {
     // Quotes first, whatever else the query holds, so that the cap never leaves them out.
@@ -95,6 +97,11 @@ extension HybridLexicalRanker {
         named = String(piece)
       } else if booleanOperators.contains(String(piece)) {
         named = String(piece)
+      } else if piece.last == "*" {
+        // A trailing `*`, the commonest prefix operator (review 28-a, 7): the word before it, as
+        // typed (its letters and digits), and the `*`.
+        let word = piece.reversed().drop { $0 == "*" }.prefix { $0.isLetter || $0.isNumber }
+        if !word.isEmpty { named = String(word.reversed()) + "*" }
       }
       if let named, !found.contains(named) { found.append(named) }
     }

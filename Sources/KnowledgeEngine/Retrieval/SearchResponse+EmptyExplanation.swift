@@ -33,7 +33,7 @@ extension SearchResponse {
           ? "" : "; " + EmptyReason.noTermMatched.explanation(
             searching: records, commonWords: [], otherWords: [], unmatchedWords: unmatched))
     } else {
-      why = emptyReason.explanation(
+      why = emptyReason.worded(unappliedOperators: unappliedOperators, unmatchedWords: terms.unmatchedWords).explanation(
         searching: scope?.records ?? EmptyReason.knowledgeRecords, commonWords: unsearchedCommonWords ?? [],
         otherWords: terms.typedWords, unmatchedWords: terms.unmatchedWords) + hint
     }
@@ -95,8 +95,9 @@ extension SearchResponse {
   /// phrase operator here: words are searched one by one (they rank higher where they stand
   /// together)`, `'-cache' excludes nothing here: it is read as the word 'cache'`, `'tag:auth'
   /// filters nothing here: it is read as the words 'tag' and 'auth'`, `'AND' is not an operator
-  /// here: it is read as the common word 'and'`, or several of these joined by `; `. Nil for
-  /// none.
+  /// here: it is read as the common word 'and'`, `'hand*' is not a prefix search here: '*' is no
+  /// wildcard, so the word 'hand' was searched, not the words that begin with it`, or several
+  /// of these joined by `; `. Nil for none.
   public static func unappliedOperatorsNote(_ operators: [String]?) -> String? {
     guard let operators, !operators.isEmpty else { return nil }
     var parts: [String] = []
@@ -130,6 +131,15 @@ extension SearchResponse {
         booleans.count == 1
           ? "\(quoted(booleans)) is not an operator here: it is read as the common word '\(booleans[0].lowercased())'"
           : "\(quoted(booleans)) are not operators here: each is read as the common word it spells")
+    }
+    let stars = operators.filter { $0.last == "*" }
+    if !stars.isEmpty {
+      parts.append(
+        stars.count == 1
+          ? "\(quoted(stars)) is not a prefix search here: '*' is no wildcard, so the word '\(stars[0].dropLast())' was "
+            + "searched, not the words that begin with it"
+          : "\(quoted(stars)) are not prefix searches here: '*' is no wildcard, so each word before a '*' was searched, "
+            + "not the words that begin with it")
     }
     if fields.contains(where: { $0.lowercased().hasPrefix("tag:") || $0.lowercased().hasPrefix("tags:") }) {
       parts.append("to keep only items with a tag, filter by it (--tag, or the tool's tag argument)")
@@ -165,6 +175,21 @@ extension SearchResponse {
 }
 
 extension EmptyReason {
+  /// The reason whose words an empty answer shows: ``noTermMatched`` for ``allBelowThreshold``
+  /// when a word that matched nothing was typed with a trailing `*` (review 28-a, 7: `hand*`
+  /// was said to have words "close enough to count as a typo" nearby, when the `*` was meant as
+  /// a prefix operator, which the note on `*` explains); else the reason itself. The code in
+  /// JSON (``SearchResponse/emptyReason``) is not changed.
+  /// - Parameters:
+  ///   - unappliedOperators: ``SearchResponse/unappliedOperators``.
+  ///   - unmatchedWords: the words that matched nothing, as typed.
+  package func worded(unappliedOperators: [String]?, unmatchedWords: [String]) -> EmptyReason {
+    guard self == .allBelowThreshold, let stars = unappliedOperators?.filter({ $0.last == "*" }), !stars.isEmpty,
+      unmatchedWords.contains(where: { stars.contains($0 + "*") })
+    else { return self }
+    return .noTermMatched
+  }
+
   /// ``explanation(searching:)``, naming the words of a query when the reason is about which
   /// of them were searched or found, each in single quotes: for ``noOtherWordMatched`` the
   /// common words left out and the others; for ``noTermMatched`` and ``allBelowThreshold`` the

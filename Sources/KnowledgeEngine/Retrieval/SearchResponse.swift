@@ -68,6 +68,11 @@ public struct SearchResponse: Sendable, Equatable, Codable {
   /// lowercased); nil when the search had no tag filter. ``emptyExplanation`` names it for
   /// ``EmptyReason/noItemWithTag``.
   public var tag: String?
+  /// When the query is one whole record id and nothing matched (``queryID``): which record has
+  /// the id and what shows it, or that no record has it (review 28-a, 2). Set by the face that
+  /// answers (the CLI names its commands, MCP its tools); nil otherwise, and in a response from
+  /// the ranker or the engine alone.
+  public var idLookup: IDLookup?
 
   /// What a search covers, for the words of its empty-result reason.
   public enum Scope: String, Sendable, Codable, CaseIterable {
@@ -155,7 +160,8 @@ public enum EmptyReason: String, Sendable, Codable, CaseIterable {
   public func explanation(searching records: String) -> String {
     switch self {
     case .noQueryTerms: "the query has no searchable word"
-    case .noRecords: "the workspace has no \(records) to search yet"
+    // Not "yet": the last one may just have been deleted (review 28-a, 8).
+    case .noRecords: "the workspace holds no \(records) to search"
     case .noTermMatched: "no query word (or a close spelling of one) occurs in any \(records)"
     case .noCommonWordMatched:
       "the query has only common words such as the, and, of (searched only when a query has no other word), "

@@ -100,6 +100,16 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
   /// The query's words that matched nothing, as in ``SearchResponse/unmatchedWords``; nil when
   /// every searched word matched something.
   public var unmatchedWords: [String]? = nil
+  /// When the query is one whole record id and no task matched: which record has the id and
+  /// what shows it, as in ``SearchResponse/idLookup`` (set by the face that answers); nil
+  /// otherwise.
+  public var idLookup: IDLookup? = nil
+
+  /// The id the query is, when it is one whole UUID and no task matched, as
+  /// ``SearchResponse/queryID``; nil otherwise.
+  public var queryID: UUID? {
+    results.isEmpty ? UUID(uuidString: query.trimmingCharacters(in: .whitespacesAndNewlines)) : nil
+  }
 
   /// The query terms made from a word longer than ``Tokenizer/maximumTermLength`` (64) Unicode
   /// scalars, indexed and compared by their first 64 only, as ``SearchResponse`` finds them for
@@ -113,7 +123,7 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
   /// found.
   public var emptyExplanation: String? {
     guard results.isEmpty, let emptyReason else { return nil }
-    var why = emptyReason.explanation(
+    var why = emptyReason.worded(unappliedOperators: unappliedOperators, unmatchedWords: terms.unmatchedWords).explanation(
       searching: status.map { "\($0.rawValue) task" } ?? "task", commonWords: unsearchedCommonWords ?? [],
       otherWords: terms.typedWords, unmatchedWords: terms.unmatchedWords)
     if let note = SearchResponse.unsearchedSymbolsNote(unsearchedSymbols) { why += "; " + note }

@@ -27,6 +27,11 @@ import Foundation
 /// - **Concurrency.** `initialize`, `ping` and every error are answered in input order before
 ///   the next line is read; other requests run in their own tasks, so a slow tool does not
 ///   block `ping`, and responses may come back in a different order than the requests.
+/// - **Request ids.** A request whose id is that of a request still waiting for its response
+///   (one running, or one of a batch whose line is not sent yet) is refused with -32600 naming
+///   the id, whatever its method (`ping` too), so no two responses share an id; an id is free
+///   again once its response is sent. A request's method sent without an id is a notification:
+///   it is never run, and the session logs it as an ignored message.
 /// - **Cancellation.** `notifications/cancelled` cancels the named in-flight request's task;
 ///   a cancelled request gets no response. An elicitation the call was waiting on is
 ///   cancelled toward the client too (`notifications/cancelled` with its id).

@@ -43,6 +43,10 @@ actor MCPSession {
   /// number.
   private var batches: [Int: PendingBatch] = [:]
   private var lastBatch = 0
+  /// The ids of the requests of each batch still being answered, by batch number: until the
+  /// batch's line is sent, the client is still waiting for their responses, so a request that
+  /// reuses one of them is refused (``isInProgress(_:)``).
+  private var batchRequestIDs: [Int: Set<JSONRPCRequestID>] = [:]
   /// Ignored messages so far (``logIgnored(_:)``).
   private var ignoredMessages = 0
   /// Set by the first send that fails (the client closed its end of the output, `EPIPE`): no
@@ -149,6 +153,12 @@ actor MCPSession {
 
   // MARK: Client requests
 
+  /// Whether a request with `id` is still waiting for its response: one running in its own
+  /// task, or one of a batch whose line is not sent yet.
+  private func isInProgress(_ id: JSONRPCRequestID) -> Bool {
+    inFlight[id] != nil || batchRequestIDs.values.contains { $0.contains(id) }
+  }
+
   private func route(_ method: String) -> Method? {
     switch method {
     case "initialize": .initialize
@@ -165,6 +175,19 @@ actor MCPSession {
   }
 
   private func handle(_ request: JSONRPCRequest, replyTo target: ReplyTarget) async {
+    // MCP Base Protocol › Requests: "The request ID MUST NOT have been previously used by the
+    // requestor within the same session." An id still in flight is refused before any method
+    // is served, `ping` included, so the client never gets two responses with one id (review
+    // 28-a, 3: a `ping` reusing the id of a call waiting for approval was answered, and so was
+    // the call later; two requests of one batch with one id were both answered).
+    if isInProgress(request.id) {
+      let error = JSONRPCError.invalidRequest(
+        "the id \(request.id) belongs to a request still in progress; use a new id for each request"
+      )
+      await reply(.error(error, id: request.id), to: target)
+      return
+    }
+    if case .batch(let number, _) = target { batchRequestIDs[number, default: []].insert(request.id) }
     guard let method = route(request.method) else {
       await reply(.error(.methodNotFound(request.method), id: request.id), to: target)
       return
@@ -190,13 +213,6 @@ actor MCPSession {
     guard phase != .awaitingInitialize else {
       let error = JSONRPCError.invalidRequest(
         "\(request.method) was sent before initialize; send initialize (then notifications/initialized) first"
-      )
-      await reply(.error(error, id: request.id), to: target)
-      return
-    }
-    guard inFlight[request.id] == nil else {
-      let error = JSONRPCError.invalidRequest(
-        "the id \(request.id) belongs to a request still in progress; use a new id for each request"
       )
       await reply(.error(error, id: request.id), to: target)
       return
@@ -350,6 +366,7 @@ actor MCPSession {
       batches[number]?.remaining -= 1
       guard let batch = batches[number], batch.remaining == 0 else { return }
       batches[number] = nil
+      batchRequestIDs[number] = nil
       guard !batch.responses.isEmpty else { return }
       await send(bytes: batchLine(batch.responses.sorted { $0.index < $1.index }))
     }
@@ -441,7 +458,15 @@ actor MCPSession {
       cancelled.insert(id)
       task.cancel()
     default:
-      break  // Other notifications (roots/list_changed, progress, …) need nothing from us.
+      // A request's method sent without an id is a notification: it is never answered, so it
+      // is not run (a tool call's result could reach no one), and it is logged (review 28-a,
+      // 4: a `tools/call` without an id vanished without a trace), bounded as every ignored
+      // message is. Other notifications (roots/list_changed, progress, …) need nothing from us.
+      if route(notification.method) != nil {
+        logIgnored(
+          "ignored a \(notification.method) message without an id: without an id it is a "
+            + "notification, which gets no response, so it was not run; send it as a request, with an id")
+      }
     }
   }
 

@@ -92,6 +92,21 @@ struct WorkspaceExportTests {
         "f.json: not acceptable JSON at line", "the key \"title\" appears twice in one object; keep one. Nothing was imported",
       ]),
     Refused(
+      // Review 28-b, 8: the header decoder took the first, and the file was called a newer format.
+      name: "a format version given twice is refused as a repeated key, whichever comes first",
+      json: { $0.replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 99, \"formatVersion\" : 1") },
+      message: [
+        "f.json: not acceptable JSON at line", "the key \"formatVersion\" appears twice in one object; keep one. Nothing was imported",
+      ]),
+    Refused(
+      name: "a format version given twice, the supported one first",
+      json: { $0.replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 1, \"formatVersion\" : 99") },
+      message: ["the key \"formatVersion\" appears twice in one object; keep one. Nothing was imported"]),
+    Refused(
+      name: "a schema version given twice",
+      json: { $0.replacingOccurrences(of: "\"schemaVersion\" : 5", with: "\"schemaVersion\" : 6, \"schemaVersion\" : 5") },
+      message: ["the key \"schemaVersion\" appears twice in one object; keep one. Nothing was imported"]),
+    Refused(
       name: "a null says what was expected instead",
       json: { $0.replacingOccurrences(of: "\"title\" : \"Use SQLite\"", with: "\"title\" : null") },
       message: ["workspace.knowledge[0].title: expected a string, got null. Nothing was imported"]),

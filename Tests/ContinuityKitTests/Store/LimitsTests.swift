@@ -449,4 +449,19 @@ struct LimitsTests {
     }
     #expect(ISO8601.string(from: try #require(ISO8601.date(from: "2024-02-29T10:00:00Z"))) == "2024-02-29T10:00:00.000Z")
   }
+
+  @Test("offsets past ±23:59 are refused and named, not read as a day more (review 28-b, 9)")
+  func iso8601OffsetRange() throws {
+    for bad in ["2026-12-03T06:00:00.000-24:00", "2026-12-03T06:00:00+24:00", "2026-12-03T06:00:00+05:60", "2026-12-03T06:00:00.5-99:99"] {
+      #expect(ISO8601.date(from: bad) == nil, "\(bad)")
+      #expect(ISO8601.calendarProblem(in: bad) != nil, "\(bad)")
+    }
+    #expect(
+      ISO8601.calendarProblem(in: "2026-12-03T06:00:00.000-24:00")
+        == "the offset -24:00 is out of range: offsets run from -23:59 to +23:59")
+    // The extremes that exist.
+    #expect(ISO8601.date(from: "2026-12-03T06:00:00+23:59") == Date(timeIntervalSince1970: 1_796_277_600 - 86_340))
+    #expect(ISO8601.date(from: "2026-12-03T06:00:00-23:59") == Date(timeIntervalSince1970: 1_796_277_600 + 86_340))
+    #expect(ISO8601.calendarProblem(in: "2026-12-03T06:00:00-23:59") == nil)
+  }
 }

@@ -326,9 +326,23 @@ extension CodeReview {
       try fm.removeItem(at: repo.appendingPathComponent("alias.swift"))
       try fm.createSymbolicLink(atPath: repo.appendingPathComponent("alias.swift").path, withDestinationPath: ".hidden/h.swift")
       #expect(SourceWalker().walk([repo.path]).files.map(\.path) == [repo.path + "/alias.swift"])
-      // Named on the command line, a link is followed wherever it leads (as `ls` would).
-      let named = SourceWalker().walk([repo.appendingPathComponent("config.swift").path])
-      #expect(named.files.map(\.path) == [repo.appendingPathComponent("config.swift").path], "\(named)")
+      // Named on the command line (as a shell glob names it, review 28-b, 2), a link out of its
+      // folder is skipped too, naming its target; one inside it is followed.
+      let config = repo.appendingPathComponent("config.swift").path
+      let named = SourceWalker().walk([config, repo.appendingPathComponent("alias.swift").path])
+      #expect(named.files.map(\.path) == [repo.appendingPathComponent("alias.swift").path], "\(named)")
+      #expect(
+        named.skipped.map { "\($0.reason.rawValue) \($0.notice)" } == [
+          "link_outside_tree \(config): skipped, a symbolic link to \(target), outside the folder holding the link (not followed)"
+        ])
+      // The folder is resolved too: through a linked folder, a link to a file inside the real
+      // one is followed, and one out of it is still skipped.
+      try fm.createSymbolicLink(atPath: dir.appendingPathComponent("linked").path, withDestinationPath: "repo")
+      let viaLink = SourceWalker().walk([
+        dir.appendingPathComponent("linked/alias.swift").path, dir.appendingPathComponent("linked/config.swift").path,
+      ])
+      #expect(viaLink.files.map(\.path) == [dir.appendingPathComponent("linked/alias.swift").path], "\(viaLink)")
+      #expect(viaLink.skipped.map(\.reason) == [.linkOutsideTree], "\(viaLink)")
     }
 
     @Test("a file named two ways is listed under the first name given, not the first in sort order")

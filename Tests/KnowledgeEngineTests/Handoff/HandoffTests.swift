@@ -201,14 +201,15 @@ struct HandoffTests {
     #expect(brief.notice == KnowledgeEngine.restoreNotice)
   }
 
-  @Test("the brief lists at most 10 captures since the handoff, with the total")
+  @Test("the brief lists the latest 10 captures since the handoff, oldest of them first, with the total (review 28-b, 6)")
   func briefBound() throws {
     let (engine, _, _) = try Self.seeded()
     let h = try engine.createHandoff(HandoffRequest(focus: "Bound")).handoff
     for i in 1...12 { _ = try engine.capture(CaptureRequest(kind: .fact, title: "Later fact \(i)")) }
     let brief = try engine.restoreHandoff(id: h.id)
     #expect(brief.capturedSince.count == KnowledgeEngine.briefCapturedSinceLimit)
-    #expect(brief.capturedSince.first?.title == "Later fact 1")
+    #expect(brief.capturedSince.first?.title == "Later fact 3")
+    #expect(brief.capturedSince.last?.title == "Later fact 12")
     #expect(brief.capturedSinceTotal == 12)
   }
 

@@ -494,6 +494,16 @@ struct InsightsTests {
     #expect(found.first?.message.hasPrefix("1 item has no tags: \"Reviews happen on Tuesdays\"") == true, "\(found)")
   }
 
+  @Test("review 28-b, 3: missing-tags leaves out an item another supersedes; its untagged successor is still asked")
+  func missingTagsLeavesOutSuperseded() throws {
+    let old = Self.item(1, .fact, "Old untagged fact", tags: [])
+    let successor = Self.item(2, .fact, "New fact", tags: ["x"], relationships: [.init(kind: .supersedes, targetID: old.id)])
+    #expect(try Self.insights(Self.engine([old, successor]), .missingTags).isEmpty)
+    let untaggedSuccessor = Self.item(3, .fact, "Newer fact", tags: [], relationships: [.init(kind: .supersedes, targetID: successor.id)])
+    let found = try Self.insights(Self.engine([old, successor, untaggedSuccessor]), .missingTags)
+    #expect(found.map(\.evidenceIDs) == [[untaggedSuccessor.id]], "\(found)")
+  }
+
   @Test("review 18-b B4: 80 unsupported open tasks cite 64 ids and say that 80 is the total")
   func unsupportedTasksEvidenceTotal() throws {
     let tasks = (1...80).map { TaskItem(id: sequentialID(100 + $0), title: "task \($0)", createdAt: Self.t0) }
