@@ -180,7 +180,7 @@ struct ContinuityCommandsTests {
     #expect(rules.contains("unsupported-tasks"))
     #expect(rules.contains("missing-relationships"))
     let text = try cli.run(["insights"])
-    #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v13"))
+    #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v14"))
     #expect(text.stdout.contains("[high] contradiction: Conflicting knowledge: "))
     // A filter that leaves everything out says so instead of "No rule fired".
     let critical = try cli.run(["insights", "--min-priority", "critical"])
@@ -200,7 +200,7 @@ struct ContinuityCommandsTests {
     let text = try cli.run(["insights"])
     #expect(text.status == 0)
     #expect(text.stdout.contains(
-      "possible conflicts between two decisions or two preferences that share a tag, at title similarity ≥ 0.5 (or once a negation is set aside, or word by word when the titles name different choices), with different opening content or titles that say opposite things, state different values or name different choices; "),
+      "possible conflicts between two decisions or two preferences that share a tag, at title similarity ≥ 0.5 (or once a negation is set aside, or word by word when the titles name different choices or say opposite things), with different opening content (one adding to the other's under the same title is a near-duplicate) or titles that say opposite things, state different values or name different choices; "),
       "\(text.stdout)")
     let line = try #require(text.stdout.split(separator: "\n").first { $0.contains("near-duplicates:") })
     #expect(line.contains("but different content"), "\(line)")
@@ -216,7 +216,7 @@ struct ContinuityCommandsTests {
       #expect(try cli.run(["capture", "decision", title, "--content", "About \(title).", "--tags", "rollout"]).status == 0)
     }
     let report = try cli.json(["insights"])
-    #expect(report["algorithmVersion"] as? String == "13")
+    #expect(report["algorithmVersion"] as? String == "14")
     let insights = try #require(report["insights"] as? [[String: Any]])
     let conflicts = insights.filter { $0["rule"] as? String == "possible-conflict" }.compactMap { $0["message"] as? String }
     #expect(conflicts.count == 1, "\(conflicts)")

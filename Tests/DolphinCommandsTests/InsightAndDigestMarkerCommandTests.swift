@@ -158,4 +158,50 @@ struct InsightAndDigestMarkerCommandTests {
         )
       }, "\(lines)")
   }
+
+  @Test("review 27-a, 14 and 15 through the binary: choices of different lengths, phrase antonyms, needn't, log to, a modifier; an elaborated duplicate is merged")
+  func review27aGaps() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let captures: [(title: String, content: String?, tag: String)] = [
+      ("Store dates in UTC", nil, "d1"), ("Store dates in local time", nil, "d1"),
+      ("Deploy with Kubernetes", nil, "d2"), ("Deploy with Docker Compose", nil, "d2"),
+      ("Enable telemetry", nil, "d3"), ("Turn off telemetry", nil, "d3"),
+      ("Needn't sign commits", nil, "d4"), ("Need to sign commits", nil, "d4"),
+      ("Log to stdout", nil, "d5"), ("Log to stderr", nil, "d5"),
+      ("Use managed Postgres", nil, "d6"), ("Use managed MySQL", nil, "d6"),
+      ("Use tabs", nil, "d7"), ("Use tabs", "Indent with tabs everywhere", "d7"),
+      ("Rate limit", "100 requests per minute", "d8"), ("Rate limit", "200 requests per minute", "d8"),
+      // Not conflicts.
+      ("Use Postgres for analytics", nil, "n1"), ("Use Postgres for reporting", nil, "n1"),
+      ("Run tests on CI", nil, "n2"), ("Run linters on CI", nil, "n2"),
+      ("Encrypt backups at rest", nil, "n3"), ("Compress backups at rest", nil, "n3"),
+    ]
+    for c in captures {
+      let content = c.content.map { ["--content", $0] } ?? []
+      #expect(try cli.run(["capture", "decision", c.title, "--tags", c.tag] + content).status == 0)
+    }
+    let text = try cli.run(["insights"])
+    #expect(text.status == 0)
+    #expect(text.stdout.hasPrefix("Insights — rule-based (rule-based-insights v14"), "\(text.stdout)")
+    let conflicts = text.stdout.split(separator: "\n").filter { $0.contains("possible-conflict:") }.map {
+      String($0.drop { $0 != "\"" })
+    }
+    let tail = "; link them (supersedes, contradicts) or reword one."
+    #expect(
+      conflicts.sorted() == [
+        #""Deploy with Docker Compose" and "Deploy with Kubernetes" share the tag "d2" and have titles that are the same but for words naming different choices (docker compose / kubernetes)"# + tail,
+        #""Enable telemetry" and "Turn off telemetry" share the tag "d3" and have titles that say opposite things (enable / turn off)"# + tail,
+        #""Log to stderr" and "Log to stdout" share the tag "d5" and have similar titles (trigram similarity 0.53) that name different choices (stderr / stdout)"# + tail,
+        #""Need to sign commits" and "Needn't sign commits" share the tag "d4" and have titles that say opposite things (need to / needn't)"# + tail,
+        #""Rate limit" and "Rate limit" share the tag "d8" and have similar titles (trigram similarity 1.00) but different content"# + tail,
+        #""Store dates in UTC" and "Store dates in local time" share the tag "d1" and have titles that are the same but for words naming different choices (utc / local time)"# + tail,
+        #""Use managed MySQL" and "Use managed Postgres" share the tag "d6" and have titles that are the same but for words naming different choices (mysql / postgres)"# + tail,
+      ], "\(text.stdout)")
+    let duplicates = text.stdout.split(separator: "\n").filter { $0.contains("near-duplicates:") }
+    #expect(
+      duplicates == [
+        #"[normal] near-duplicates: 2 items have identical titles, and the content of one only adds to the other's: "Use tabs", "Use tabs"; merge them into the one with the fullest content, or link them (supersedes) if one replaces the other, or make the titles distinct."#
+      ], "\(text.stdout)")
+  }
 }

@@ -75,7 +75,7 @@ struct WhereTheProjectStandsCommandTests {
         #"[normal] superseded-evidence: Open task "Cut the beta branch on January 10" rests on replaced knowledge: "Ship beta by January 15" is superseded by "Ship beta by February 1"; "#
       ), "\(insights.stdout)")
     #expect(insights.stdout.contains("    evidence: \(task), \(a), \(b)\n"), "\(insights.stdout)")
-    #expect(insights.stdout.hasPrefix("Insights — rule-based (rule-based-insights v13"))
+    #expect(insights.stdout.hasPrefix("Insights — rule-based (rule-based-insights v14"))
     let json = try cli.json(["insights"])
     let rules = (json["insights"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
     #expect(rules == ["superseded-evidence"], "\(rules)")

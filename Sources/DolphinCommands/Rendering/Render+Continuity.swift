@@ -76,8 +76,8 @@ extension Render {
     out.append(
       "Thresholds: near-duplicate titles at trigram similarity ≥ \(t.nearDuplicateSimilarity); "
         + "possible conflicts between two decisions or two preferences that share a tag, "
-        + "at title similarity ≥ \(t.conflictTitleSimilarity) (or once a negation is set aside, or word by word when the titles name different choices), "
-        + "with different opening content or titles that say opposite things, state different values "
+        + "at title similarity ≥ \(t.conflictTitleSimilarity) (or once a negation is set aside, or word by word when the titles name different choices or say opposite things), "
+        + "with different opening content (one adding to the other's under the same title is a near-duplicate) or titles that say opposite things, state different values "
         + "or name different choices; "
         + "duplicate tasks: open tasks at title similarity ≥ \(t.nearDuplicateSimilarity); "
         + "stale handoff: the active one, once a knowledge item is captured after it "

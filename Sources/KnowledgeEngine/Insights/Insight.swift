@@ -18,11 +18,17 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   /// for indentation`); such a pair is a possible conflict even with no content or the same
   /// content. Titles with their negations left out and antonyms read as the first word of the
   /// pair are joined too, so `Do not use SQLite WAL mode` meets `Use SQLite WAL mode for the
-  /// workspace` (similarity 0.45 as written). Titles that name different choices are also
-  /// compared word by word, whatever their trigram similarity (``TitleContrast/choicePairs(_:)``):
-  /// the same number of words (at most 12), one to three of them differing as above, and at
-  /// least as many shared, one of them not a stop word — `Use Postgres for analytics` / `Use
-  /// DuckDB for analytics` (0.47), not `Cache API responses` / `Cache DB queries`. Titles that
+  /// workspace` (similarity 0.45 as written). Titles that name different choices or say
+  /// opposite things are also compared word by word, whatever their trigram similarity
+  /// (``TitleContrast/choicePairs(_:)``): at most 12 words, one to three differing on each side
+  /// (as many on both sides or not), and at least as many shared as differ on the longer side
+  /// (words that only set polarity uncounted), one of them not a stop word — `Use Postgres for
+  /// analytics` / `Use DuckDB for analytics` (0.47), `Store dates in UTC` / `Store dates in local
+  /// time`, `Enable telemetry` / `Turn off telemetry`, not `Cache API responses` / `Cache DB
+  /// queries`. The same title twice whose contents agree but for what one adds (one empty, or
+  /// one opening with, or leading into, the other's) is no possible conflict but a
+  /// ``nearDuplicates`` group to merge (review 27-a, 15); with contents that differ otherwise it
+  /// is one. Titles that
   /// differ only in a sequence number — a number after a word that names a place in a plan or
   /// document, such as `step`, `phase`, `part`, `sprint`, `section` or `#` (`Migration step 2` / `Migration step
   /// 10`, `Phase II` / `Phase III`, `Step 2a` / `Step 2b`; ``NumberedTitle/sequenceLabels``),
@@ -52,8 +58,10 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   /// to each other (that rule's advice is the one that fits), but each is still grouped with
   /// any other item near it. Priority normal. The advice is to merge them when the openings of
   /// their content (the first ``InsightThresholds/conflictContentPrefix`` characters, compared
-  /// as the possible-conflict rule compares them) all agree, and otherwise to review them: keep
-  /// one or reconcile them; a group that holds both items of such a pair through other items
+  /// as the possible-conflict rule compares them) all agree — into the one with the fullest
+  /// content when some only add to the others' (an empty content, or one that opens with, or
+  /// leads into, another's; review 27-a, 15) —, and otherwise to review them: keep one or
+  /// reconcile them; a group that holds both items of such a pair through other items
   /// is always advised to be reviewed. A group two of whose titles say opposite things or
   /// state different values (``TitleContrast``, the first 8 titles compared pairwise) is never
   /// advised to be merged: it is asked which one holds. Otherwise the advice is to merge them,
@@ -133,13 +141,14 @@ public struct InsightThresholds: Codable, Sendable, Equatable {
   /// Near-duplicates: trigram Jaccard similarity of two titles, at least this.
   public var nearDuplicateSimilarity = 0.8
   /// Possible conflicts: trigram Jaccard similarity of two titles, at least this — unless the
-  /// titles name different choices word by word (``TitleContrast/choicePairs(_:)``), which
-  /// needs no similarity.
+  /// titles name different choices or say opposite things word by word
+  /// (``TitleContrast/choicePairs(_:)``), which needs no similarity.
   public var conflictTitleSimilarity = 0.5
   /// Possible conflicts need different content: the first this many characters (Unicode
-  /// scalars) of the two contents, lowercased with punctuation and spacing ignored, differ.
-  /// Near-duplicate groups use the same comparison to choose between "merge them" and
-  /// "review them: keep one or reconcile them".
+  /// scalars) of the two contents, lowercased with punctuation and spacing ignored, differ —
+  /// and, for the same title twice, neither is empty nor only adds to the other
+  /// (``InsightRules/openingsAgree(_:_:)``, review 27-a, 15). Near-duplicate groups use the same
+  /// comparison to choose between "merge them" and "review them: keep one or reconcile them".
   public var conflictContentPrefix = 100
   /// In the near-duplicate join, a trigram found in more titles than this generates no
   /// candidates (it would pair up too many titles). Identical titles are always found.

@@ -75,7 +75,22 @@ enum InsightRules {
   /// alone: similar titles among them still are one when their content differs, worded "similar
   /// titles … but different content" (review 27-a, 13). `no` is named with the word it negates
   /// (`an orm / no orm`, not `an / no`; review 27-a, 16).
-  static let version = "13"
+  /// Version 14 (review 27-a, 14 and 15): titles are compared word by word when the words that
+  /// differ are one to three a side even if not as many on both sides (`Store dates in UTC` /
+  /// `Store dates in local time`, `Deploy with Kubernetes` / `Deploy with Docker Compose`), and
+  /// pairs found that way that say opposite things are a possible conflict too (`Enable
+  /// telemetry` / `Turn off telemetry`); words that only set polarity are not counted among those
+  /// that differ (``TitleContrast/choicePairs(_:)``). `needn't`, `shan't`, `mightn't`, `oughtn't`
+  /// and `hadn't` are negations (`Needn't sign commits` / `Need to sign commits`); `log to` names
+  /// a choice (`Log to stdout` / `Log to stderr`), and so do words after one modifier of a short
+  /// list after a choosing verb (``TitleContrast/choiceModifiers``: `Use managed Postgres` / `Use
+  /// managed MySQL`; `Use Swift concurrency` / `Use Swift packages` and `Use Postgres for
+  /// analytics` / `Use Postgres for reporting` still hold together). The same title twice, one
+  /// content empty or only adding to the other's (``openingsAgree(_:_:)``), is no longer a
+  /// possible conflict "but different content": it is a near-duplicate, advised to be merged into
+  /// the one with the fullest content. Items another item supersedes are left out of
+  /// missing-tags too (review 28-b, 3).
+  static let version = "14"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
 
@@ -340,6 +355,53 @@ enum InsightRules {
   /// Members of a near-duplicate group whose titles are compared pairwise for a contrast.
   static let contrastMembers = 8
 
+  /// The opening of an item's content as the rules compare it: ``normalizedOpening(_:)`` of the
+  /// content's first ``InsightThresholds/conflictContentPrefix`` characters, and whether the
+  /// content may go on past them.
+  struct Opening: Equatable {
+    /// The normalized opening: lowercased words separated by one space.
+    var text: String
+    /// Whether the content filled the prefix read, so its last word may be cut.
+    var cut: Bool
+
+    /// The opening of `prefix`, read as at most `length` characters (Unicode scalars, as
+    /// SQLite's `substr` counts them).
+    init(_ prefix: String, length: Int) {
+      text = normalizedOpening(prefix)
+      cut = prefix.unicodeScalars.count >= length
+    }
+
+    /// How many words the opening has.
+    var wordCount: Int { text.isEmpty ? 0 : text.utf8.count(where: { $0 == 0x20 }) + 1 }
+  }
+
+  /// How the contents of a near-duplicate group compare: all ``Opening``s the same, each saying
+  /// what the fullest says or less (``openingsAgree(_:_:)``), or some differing.
+  enum GroupContent: Equatable { case same, added, different }
+
+  /// Whether two openings say the same thing, one perhaps saying more (review 27-a, 15): they
+  /// are equal; or one is empty; or the words of the shorter, whole and not cut, stand in order
+  /// within the longer's (it opens with them, `100 requests per minute` in `100 requests per
+  /// minute, burst 20`, or leads into them), with no negation or antonym and no value (a number,
+  /// URL or path, ``TitleContrast/isValue(_:)``) among the longer's words before them: `use
+  /// tabs` in `do not use tabs` is no elaboration, nor `100 requests per minute` in `200
+  /// requests per minute, up from 100 requests per minute`. A longer opening that is cut loses
+  /// its last word first, which may be cut too (`limit 1000` read as `limit 100`).
+  /// - Complexity: O(*a* · *b*) in the two openings' words (at most a hundred characters each).
+  static func openingsAgree(_ a: Opening, _ b: Opening) -> Bool {
+    if a.text == b.text || a.text.isEmpty || b.text.isEmpty { return true }
+    let (x, y) = (a.text.split(separator: " ").map(String.init), b.text.split(separator: " ").map(String.init))
+    let (short, shortCut, long, longCut) = x.count <= y.count ? (x, a.cut, y, b.cut) : (y, b.cut, x, a.cut)
+    guard !shortCut else { return false }
+    let whole = longCut ? Array(long.dropLast()) : long
+    guard whole.count >= short.count else { return false }
+    for k in 0...(whole.count - short.count) where whole[k..<(k + short.count)].elementsEqual(short) {
+      let before = whole[..<k]
+      return TitleContrast.flips(before) == 0 && !before.contains(where: TitleContrast.isValue)
+    }
+    return false
+  }
+
   /// The two ids in ``UUID/uuidString`` order.
   static func orderedPair(_ a: UUID, _ b: UUID) -> [UUID] { KnowledgeHeader.precedes(b, a) ? [b, a] : [a, b] }
 
@@ -471,12 +533,12 @@ enum InsightRules {
     let prefixes = try tx.contentPrefixes(
       rowIDs: candidates.flatMap { [headers[$0.pair.first].rowID, headers[$0.pair.second].rowID] },
       length: t.conflictContentPrefix)
-    var openingCache: [Int: String] = [:]
-    func opening(_ i: Int) -> String {
+    var openingCache: [Int: Opening] = [:]
+    func opening(_ i: Int) -> Opening {
       if let cached = openingCache[i] { return cached }
-      let normalized = normalizedOpening(prefixes[headers[i].rowID] ?? "")
-      openingCache[i] = normalized
-      return normalized
+      let read = Opening(prefixes[headers[i].rowID] ?? "", length: t.conflictContentPrefix)
+      openingCache[i] = read
+      return read
     }
     // Deterministic order whatever the join's: by positions.
     candidates.sort { ($0.pair.first, $0.pair.second) < ($1.pair.first, $1.pair.second) }
@@ -484,7 +546,13 @@ enum InsightRules {
       let a = headers[p.first], b = headers[p.second]
       // Titles that disagree on their own (opposite, other values, other choices) are a
       // possible conflict whatever the content, empty or equal included (review 20-b, #1).
-      if !contrastKind(p.first, p.second).disagrees && opening(p.first) == opening(p.second) { continue }
+      let kind = contrastKind(p.first, p.second)
+      if !kind.disagrees && opening(p.first).text == opening(p.second).text { continue }
+      // The same title twice, one content empty or adding to the other's (`Use tabs` / `Use
+      // tabs`: "Indent with tabs everywhere"), is one item saved twice: a near-duplicate to
+      // merge, not a conflict to settle (review 27-a, 15). Contents that differ otherwise (`100
+      // requests per minute` / `200 requests per minute`) still are one.
+      if kind == .sameWords && openingsAgree(opening(p.first), opening(p.second)) { continue }
       separated.insert(pairKey(p.first, p.second))
       let similarity = p.similarity
       let (x, y) = namedBefore(a.title, a.id, b.title, b.id) ? (a, b) : (b, a)
@@ -611,17 +679,26 @@ enum InsightRules {
       if seen[a], seen[b], root(a) == root(b) { holdsSeparatedPair.insert(root(a)) }
     }
     // Merging is safe advice only when the items say the same thing: the openings of their
-    // content (as the possible-conflict rule compares them) must all agree. Read for the
+    // content (as the possible-conflict rule compares them) must all be the same, or each say
+    // what the fullest says, or less (``openingsAgree(_:_:)``; review 27-a, 15). Read for the
     // groups that can be shown, stopping at the first that differs.
-    func openingsAgree(_ group: [Int]) throws -> Bool {
-      var first: String?
+    func groupContent(_ group: [Int]) throws -> GroupContent {
+      var fullest: Opening?
+      var same = true
       for m in group {
         let row = headers[m].rowID
-        let o = normalizedOpening(try tx.contentPrefixes(rowIDs: [row], length: t.conflictContentPrefix)[row] ?? "")
-        if let first, first != o { return false }
-        first = first ?? o
+        let o = Opening(try tx.contentPrefixes(rowIDs: [row], length: t.conflictContentPrefix)[row] ?? "", length: t.conflictContentPrefix)
+        guard let f = fullest else {
+          fullest = o
+          continue
+        }
+        if o.text == f.text { continue }
+        same = false
+        guard openingsAgree(o, f) else { return .different }
+        // Each opening read so far stands within the fullest; so it does within one that holds it.
+        if o.wordCount > f.wordCount { fullest = o }
       }
-      return true
+      return same ? .same : .added
     }
     var duplicates: [Ranked] = []
     for r in top.elements {
@@ -632,7 +709,7 @@ enum InsightRules {
       let words = group.map { titleWords(headers[$0].title) }
       let reordered = Set(words).count > 1 && Set(words.map { $0.sorted() }).count == 1
       let disputed = holdsSeparatedPair.contains(r)
-      let sameContent = try !disputed && openingsAgree(group)
+      let content = disputed ? GroupContent.different : try groupContent(group)
       let key = RankKey(
         major: -group.count, strength: hundredths(similarity), titles: [headers[first[r]].title], ids: [headers[first[r]].id])
       duplicates.append(Ranked(key: key) {
@@ -647,8 +724,12 @@ enum InsightRules {
           message = "\(group.count) items have \(titles) that say opposite things (\(c.detail)): \(list); decide which one holds: link them (supersedes, contradicts) or reword one."
         } else if let c = contrast, c.kind == .differentValues {
           message = "\(group.count) items have \(titles) that may state different values (\(c.detail)): \(list); check which one holds: supersede the outdated one, or make the titles distinct if both hold."
-        } else if !sameContent {
+        } else if content == .different {
           message = "\(group.count) items have \(titles) but different content: \(list); review them: keep one or reconcile them, or make the titles distinct."
+        } else if content == .added && !reordered {
+          let adds = group.count == 2 ? "the content of one only adds to the other's" : "the content of some only adds to the others'"
+          let others = group.count == 2 ? "the other" : "the others"
+          message = "\(group.count) items have \(titles), and \(adds): \(list); merge them into the one with the fullest content, or link them (supersedes) if one replaces \(others), or make the titles distinct."
         } else if reordered {
           message = "\(group.count) items have titles made of nearly the same letters (trigram similarity up to \(format(similarity))) but in a different order: \(list); check whether they say the same thing before merging them."
         } else {

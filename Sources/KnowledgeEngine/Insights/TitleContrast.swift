@@ -57,12 +57,14 @@ struct TitleContrast: Equatable {
   var detail: String
 
   /// Negation words: each flips a title's polarity. `do not` counts once (`not`); contractions
-  /// are read with or without the apostrophe.
+  /// are read with or without the apostrophe. `needn't`, `shan't`, `mightn't`, `oughtn't`,
+  /// `hadn't` are among them (review 27-a, 14: `Needn't sign commits` / `Need to sign commits`
+  /// were not read as opposite).
   static let negations: Set<String> = [
     "not", "no", "never", "dont", "don't", "doesnt", "doesn't", "didnt", "didn't", "isnt", "isn't", "arent", "aren't",
-    "wasnt", "wasn't", "werent", "weren't", "hasnt", "hasn't", "havent", "haven't", "shouldnt", "shouldn't",
-    "mustnt", "mustn't", "cannot", "cant", "can't", "couldnt", "couldn't", "wont", "won't", "wouldnt", "wouldn't",
-    "without", "nor",
+    "wasnt", "wasn't", "werent", "weren't", "hasnt", "hasn't", "havent", "haven't", "hadnt", "hadn't", "shouldnt",
+    "shouldn't", "mustnt", "mustn't", "cannot", "cant", "can't", "couldnt", "couldn't", "wont", "won't", "wouldnt",
+    "wouldn't", "neednt", "needn't", "shant", "shan't", "mightnt", "mightn't", "oughtnt", "oughtn't", "without", "nor",
   ]
 
   /// Antonym pairs, each as (first, second) with the word forms that count. A word of a
@@ -121,12 +123,13 @@ struct TitleContrast: Equatable {
   static let choosingPrepositions: Set<String> = ["with", "via", "in", "on", "as", "over"]
 
   /// Particles after which words name a choice when one of these verbs stands right before them:
-  /// `switch to`, `migrate to`, `move to`, `default to`, `opt for` (a bare `to` or `for` names a
-  /// target or a purpose: `Use Postgres for analytics` / `Use Postgres for reporting` hold together).
+  /// `switch to`, `migrate to`, `move to`, `default to`, `log to` (where logs go: `Log to stdout` /
+  /// `Log to stderr`, review 27-a, 14), `opt for` (a bare `to` or `for` names a target or a
+  /// purpose: `Use Postgres for analytics` / `Use Postgres for reporting` hold together).
   static let choosingParticles: [String: Set<String>] = [
     "to": [
       "switch", "switches", "switched", "switching", "migrate", "migrates", "migrated", "migrating", "move", "moves",
-      "moved", "moving", "default", "defaults", "defaulted",
+      "moved", "moving", "default", "defaults", "defaulted", "log", "logs", "logged", "logging",
     ],
     "for": ["opt", "opts", "opted", "opting"],
   ]
@@ -134,6 +137,17 @@ struct TitleContrast: Equatable {
   /// Words skipped between a choosing word and the words that differ (`Use the Postgres driver`).
   static let determiners: Set<String> = [
     "a", "an", "the", "our", "your", "their", "its", "my", "this", "that", "these", "those",
+  ]
+
+  /// Modifiers that may stand between a choosing verb and the words that differ (`Use managed
+  /// Postgres` / `Use managed MySQL`, `Use local SQLite` / `Use local Postgres`): words that say
+  /// how or where the chosen thing runs, so that what follows them is the choice. A closed list:
+  /// any word there would make `Use Swift concurrency` / `Use Swift packages` (two things that
+  /// hold together) a choice, and every `Use X Y` / `Use X Z` in a workspace a possible conflict.
+  static let choiceModifiers: Set<String> = [
+    "managed", "hosted", "self-hosted", "selfhosted", "local", "remote", "embedded", "native", "cloud", "serverless",
+    "in-memory", "on-prem", "external", "internal", "dedicated", "standalone", "official", "third-party", "plain",
+    "vanilla",
   ]
 
   /// Words after which words that open a title name a choice: `Vim as the editor` / `Emacs as the
@@ -406,15 +420,23 @@ struct TitleContrast: Equatable {
   /// 2. the word before them, ``determiners`` skipped, is a ``choosingVerbs`` or
   ///    ``choosingPrepositions`` word, or a ``choosingParticles`` particle right after one of its
   ///    verbs (`Use tabs`, `We will use tabs`, `Deploy with Nomad`, `Host on AWS`, `Store dates in
-  ///    UTC`, `Switch to Bun`); any other word there (`Run tests`, `Write docs`, `Run tests
-  ///    before merging`) and they are not;
-  /// 3. they open the title (determiners aside) and a ``choosingFollowers`` word comes next
+  ///    UTC`, `Switch to Bun`, `Log to stdout`); any other word there (`Run tests`, `Write docs`,
+  ///    `Run tests before merging`) and they are not;
+  /// 3. one ``choiceModifiers`` word stands between a ``choosingVerbs`` word and them,
+  ///    determiners skipped on both sides of it (`Use managed Postgres`, `Use the managed
+  ///    Postgres service`; review 27-a, 14). Any other word there names what is chosen, and the
+  ///    words after it a part or a purpose of it (`Use Swift concurrency` / `Use Swift packages`,
+  ///    `Use Postgres for analytics` / `Use Postgres for reporting`); a verb that is not a
+  ///    choosing verb names a task (`Run tests on CI` / `Run linters on CI`). Only one: past it,
+  ///    the words describe rather than choose;
+  /// 4. they open the title (determiners aside) and a ``choosingFollowers`` word comes next
   ///    (`Vim as the editor`). Words that open a title and are followed by anything else are its
   ///    verb or its subject (`Encrypt backups at rest` / `Compress backups at rest`: two
   ///    actions, not a choice).
   ///
-  /// Deterministic: English word lists, no model; a word the lists miss (`Log to stdout` /
-  /// `Log to stderr`) only makes the pair need different content to be a possible conflict.
+  /// Deterministic: English word lists, no model; a word the lists miss (`Send alerts to Slack`
+  /// / `Send alerts to PagerDuty`) only makes the pair need different content to be a possible
+  /// conflict.
   static func namesChoice(_ t: [String], _ middle: ArraySlice<String>) -> Bool {
     if middle.count >= 2, let first = middle.first, choosingVerbs.contains(first) { return true }
     var k = middle.startIndex - 1
@@ -422,6 +444,11 @@ struct TitleContrast: Equatable {
     guard k >= 0 else { return middle.endIndex < t.count && choosingFollowers.contains(t[middle.endIndex]) }
     if choosingVerbs.contains(t[k]) || choosingPrepositions.contains(t[k]) { return true }
     if let verbs = choosingParticles[t[k]], k > 0, verbs.contains(t[k - 1]) { return true }
+    if choiceModifiers.contains(t[k]) {
+      var v = k - 1
+      while v >= 0, determiners.contains(t[v]) { v -= 1 }
+      if v >= 0, choosingVerbs.contains(t[v]) { return true }
+    }
     return false
   }
 

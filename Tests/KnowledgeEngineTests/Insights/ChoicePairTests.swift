@@ -22,10 +22,11 @@ struct ChoicePairTests {
     PairCase(a: "Use Postgres for analytics", b: "Use DuckDB for analytics", pairs: true, why: "the review's pair"),
     PairCase(a: "Use tabs for indentation", b: "Use spaces for indentation", pairs: true, why: "one word"),
     PairCase(a: "Use tabs", b: "Use spaces", pairs: true, why: "two words, one shared"),
-    PairCase(a: "Host the docs on GitHub Pages", b: "Host the docs on Read the Docs", pairs: false, why: "unequal word counts"),
+    // Review 27-a, 14 (insights v14): sides of different lengths pair too.
+    PairCase(a: "Host the docs on GitHub Pages", b: "Host the docs on Read the Docs", pairs: true, why: "two words and three, after 'on'"),
     PairCase(
-      a: "Store sessions in Redis with TTL", b: "Store sessions in Memcached without TTL", pairs: false,
-      why: "a negation on one side: opposite, not a choice"),
+      a: "Store sessions in Redis with TTL", b: "Store sessions in Memcached without TTL", pairs: true,
+      why: "a negation on one side: opposite, found word by word as well as by the neutral join"),
     PairCase(a: "Run the API on Kubernetes", b: "Run the API on Nomad", pairs: true, why: "one word of five"),
     PairCase(a: "Ship the release notes as Markdown files", b: "Ship the release notes as HTML pages", pairs: true, why: "two words of seven"),
     PairCase(
@@ -40,7 +41,7 @@ struct ChoicePairTests {
     PairCase(a: "Use the tool", b: "Use a tool", pairs: false, why: "only stop words differ"),
     PairCase(a: "Postgres", b: "DuckDB", pairs: false, why: "one word each: nothing shared"),
     PairCase(a: "Of Postgres", b: "Of DuckDB", pairs: false, why: "only a stop word shared"),
-    PairCase(a: "Enable the cache", b: "Disable the cache", pairs: false, why: "opposite, which the neutral join finds"),
+    PairCase(a: "Enable the cache", b: "Disable the cache", pairs: true, why: "opposite, which the neutral join finds too"),
     // Review 25-b, 7: two rules that share only "do not" are not two choices of one thing.
     PairCase(a: "Do not enable telemetry", b: "Do not use tabs", pairs: false, why: "only 'do not' shared"),
     // Review 26-b, 11: two prohibitions under one shared negation hold together.
@@ -59,6 +60,29 @@ struct ChoicePairTests {
     PairCase(a: "Encrypt backups at rest", b: "Compress backups at rest", pairs: false, why: "the verbs differ: two actions"),
     PairCase(a: "Run tests before merging", b: "Run tests before releasing", pairs: false, why: "two moments, both kept"),
     PairCase(a: "Use Postgres for analytics", b: "Use Postgres for reporting", pairs: false, why: "two purposes after 'for'"),
+    // Review 27-a, 14: the review's pairs, sides of different lengths, phrase antonyms, `needn't`,
+    // `log to`, one modifier after a choosing verb.
+    PairCase(a: "Store dates in UTC", b: "Store dates in local time", pairs: true, why: "one word and two, after 'in'"),
+    PairCase(a: "Deploy with Kubernetes", b: "Deploy with Docker Compose", pairs: true, why: "one word and two, after 'with'"),
+    PairCase(a: "Enable telemetry", b: "Turn off telemetry", pairs: true, why: "opposite: 'off' flips, 'turn off' counts one word"),
+    PairCase(a: "Needn't sign commits", b: "Need to sign commits", pairs: true, why: "opposite: 'needn't' is a negation"),
+    PairCase(a: "Log to stdout", b: "Log to stderr", pairs: true, why: "after 'log to'"),
+    PairCase(a: "Use managed Postgres", b: "Use managed MySQL", pairs: true, why: "one modifier after 'use'"),
+    PairCase(a: "Use the managed Postgres service", b: "Use the managed MySQL service", pairs: true, why: "a determiner and one modifier"),
+    PairCase(a: "Use Postgres", b: "Use Docker Compose v2", pairs: false, why: "a value on one side"),
+    PairCase(a: "Use fully managed Postgres", b: "Use fully managed MySQL", pairs: false, why: "two modifiers: past one, words describe"),
+    PairCase(a: "Use Swift concurrency", b: "Use Swift packages", pairs: false, why: "'swift' names what is used, not how: no modifier"),
+    PairCase(a: "Use alpha beta", b: "Use alpha gamma", pairs: false, why: "only listed modifiers: the one-tag benchmark's titles"),
+    PairCase(a: "Use Redis to cache sessions", b: "Use Redis to cache tokens", pairs: false, why: "'to' ends the search for a verb"),
+    PairCase(a: "Use Postgres for analytics", b: "Use Postgres for ad hoc reporting", pairs: false, why: "a purpose after 'for', of another length"),
+    PairCase(a: "Run tests on CI", b: "Run the linters on CI", pairs: false, why: "two tasks, of another length"),
+    PairCase(a: "Encrypt backups at rest", b: "Compress old backups at rest", pairs: false, why: "two actions, of another length"),
+    PairCase(a: "Cache API responses", b: "Cache all DB queries", pairs: false, why: "one word shared, three differ"),
+    PairCase(a: "Use Go", b: "Use Rust for new services", pairs: false, why: "four words differ"),
+    PairCase(a: "Deploy with Kubernetes", b: "Deploy with Kubernetes on GCP", pairs: false, why: "one title only adds words"),
+    PairCase(a: "Do not enable telemetry", b: "Do not turn off the cache", pairs: false, why: "only 'do not' shared"),
+    PairCase(a: "Never log passwords", b: "Never log access tokens", pairs: false, why: "two prohibitions, of another length"),
+    PairCase(a: "Enable telemetry", b: "Turn off all the telemetry", pairs: false, why: "four words differ"),
     PairCase(
       a: "Use one two three four five six seven eight nine ten eleven Postgres",
       b: "Use one two three four five six seven eight nine ten eleven DuckDB", pairs: false, why: "over 12 words"),
@@ -85,6 +109,57 @@ struct ChoicePairTests {
     #expect(TitleContrast.choicePairs(titles(limit + 1)).isEmpty)
     let three = [(index: 7, title: "Use Rust for the CLI"), (index: 2, title: "Use Go for the CLI"), (index: 5, title: "Use Zig for the CLI")]
     #expect(TitleContrast.choicePairs(three).map { [$0.0, $0.1] } == [[2, 5], [2, 7], [5, 7]])
+  }
+
+  /// Titles of two to seven words, each with copies of itself whose words from one place on are
+  /// replaced by one to three others (as many or not), from a vocabulary with choosing words,
+  /// polarity words, stop words and values: what the keys must find.
+  static let generatedTitles: [String] = {
+    let vocabulary = [
+      "use", "prefer", "with", "in", "on", "to", "for", "the", "a", "not", "do", "never", "enable", "disable", "turn", "off",
+      "log", "managed", "postgres", "mysql", "duckdb", "tabs", "spaces", "kubernetes", "docker", "compose", "nomad", "utc",
+      "local", "time", "dates", "store", "deploy", "cache", "sessions", "tests", "ci", "run", "8080", "v2", "telemetry", "needn't",
+      "need", "sign", "commits", "stdout", "stderr", "vim", "emacs", "host",
+    ]
+    var state: UInt64 = 0xC401_CE27
+    func next(_ n: Int) -> Int {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return Int((z ^ (z >> 31)) % UInt64(n))
+    }
+    var out: [String] = []
+    for _ in 0..<90 {
+      let base = (0..<(2 + next(6))).map { _ in vocabulary[next(vocabulary.count)] }
+      out.append(base.joined(separator: " "))
+      for _ in 0..<3 {
+        let from = next(base.count), removed = 1 + next(min(3, base.count - from))
+        let inserted = (0..<(1 + next(3))).map { _ in vocabulary[next(vocabulary.count)] }
+        out.append((base[..<from] + inserted + base[(from + removed)...]).joined(separator: " "))
+      }
+    }
+    return out
+  }()
+
+  @Test("the keys find every pair the rules allow, as comparing all pairs does (review 27-a, 14)")
+  func keysFindEveryPair() {
+    let titles = Self.generatedTitles.enumerated().map { (index: $0.offset, title: $0.element) }
+    var expected: [[Int]] = []
+    for a in titles.indices {
+      for b in titles.indices where b > a {
+        if TitleContrast.isChoicePair(TitleContrast.tokens(titles[a].title), TitleContrast.tokens(titles[b].title)) {
+          expected.append([a, b])
+        }
+      }
+    }
+    #expect(TitleContrast.choicePairs(titles).map { [$0.0, $0.1] } == expected)
+    // Both kinds, and sides of different lengths, are exercised.
+    let kinds = expected.map { TitleContrast(titles[$0[0]].title, titles[$0[1]].title).kind }
+    #expect(kinds.count(where: { $0 == .alternatives }) > 10, "\(kinds)")
+    #expect(kinds.count(where: { $0 == .opposite }) > 10, "\(kinds)")
+    #expect(
+      expected.count(where: { TitleContrast.tokens(titles[$0[0]].title).count != TitleContrast.tokens(titles[$0[1]].title).count }) > 10)
   }
 
   @Test("words are read alike on the ASCII fast path and the general one; the cheap count is a lower bound")

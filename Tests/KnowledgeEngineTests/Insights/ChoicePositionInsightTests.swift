@@ -59,7 +59,7 @@ struct ChoicePositionInsightTests {
   @Test("the review's workspace: which pairs are possible conflicts, and how they are worded")
   func reviewWorkspace() throws {
     let report = try InsightsTests.engine(Self.reviewItems()).insights()
-    #expect(report.algorithmVersion == "13")
+    #expect(report.algorithmVersion == "14")
     let conflicts = report.insights.filter { $0.rule == .possibleConflict }
     for (k, pair) in Self.reviewPairs.enumerated() {
       let ids = [sequentialID(2 * k + 1), sequentialID(2 * k + 2)]

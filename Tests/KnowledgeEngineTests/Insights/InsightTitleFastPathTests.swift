@@ -120,8 +120,19 @@ struct InsightTitleFastPathTests {
       var k = s - 1
       while k >= 0, TitleContrast.determiners.contains(t[k]) { k -= 1 }
       if k < 0 { return e < t.count && ["as", "over"].contains(t[e]) }
-      return TitleContrast.choosingVerbs.contains(t[k]) || TitleContrast.choosingPrepositions.contains(t[k])
+      if TitleContrast.choosingVerbs.contains(t[k]) || TitleContrast.choosingPrepositions.contains(t[k])
         || (k > 0 && TitleContrast.choosingParticles[t[k]]?.contains(t[k - 1]) == true)
+      {
+        return true
+      }
+      // Insights v14: one modifier of a closed list between a choosing verb and the words (`Use
+      // managed Postgres`).
+      guard ["managed", "hosted", "local", "remote", "embedded", "native", "cloud"].contains(t[k])
+        || TitleContrast.choiceModifiers.contains(t[k])
+      else { return false }
+      var v = k - 1
+      while v >= 0, TitleContrast.determiners.contains(t[v]) { v -= 1 }
+      return v >= 0 && TitleContrast.choosingVerbs.contains(t[v])
     }
     func spelled(_ w: String) -> Bool {
       NumberedTitle.cardinalWords[w] != nil || NumberedTitle.cardinalTens[w] != nil || NumberedTitle.ordinalWords[w] != nil
@@ -198,6 +209,13 @@ struct InsightTitleFastPathTests {
       ("Use an ORM", "Use no ORM"), ("Run tests on CI", "Run linters on CI"), ("Encrypt backups at rest", "Compress backups at rest"),
       ("Use Postgres for analytics", "Use DuckDB for analytics"), ("Deploy with Kubernetes", "Deploy with Nomad"),
       ("Switch to Bun", "Switch to Deno"), ("Vim as the editor", "Emacs as the editor"), ("Deploy on day two", "Deploy on day one"),
+      // Review 27-a, 14 (insights v14): sides of different lengths, a phrase antonym, a negated
+      // contraction, `log to`, one modifier after a choosing verb.
+      ("Store dates in UTC", "Store dates in local time"), ("Deploy with Kubernetes", "Deploy with Docker Compose"),
+      ("Enable telemetry", "Turn off telemetry"), ("Needn't sign commits", "Need to sign commits"), ("Log to stdout", "Log to stderr"),
+      ("Use managed Postgres", "Use managed MySQL"), ("Use the managed Postgres service", "Use the managed MySQL service"),
+      ("Use fully managed Postgres", "Use fully managed MySQL"), ("Use Postgres for analytics", "Use Postgres for reporting"),
+      ("Use Redis to cache sessions", "Use Redis to cache tokens"),
     ]
     return out + reviewed + reviewed.map { ($0.1, $0.0) }
   }()

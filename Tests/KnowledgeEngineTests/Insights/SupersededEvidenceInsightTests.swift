@@ -44,7 +44,7 @@ struct SupersededEvidenceInsightTests {
         == #"Open task "Cut the beta branch on January 10" rests on replaced knowledge: "Ship beta by January 15" is superseded by "Ship beta by February 1"; check that the task still holds under what replaced it: complete or delete it, or add a task that cites the successor."#
     )
     #expect(insight.evidenceIDs == [task.id, old.id, new.id])
-    #expect(report.algorithmVersion == "13")
+    #expect(report.algorithmVersion == "14")
     // The task still counts as supported: it cites knowledge.
     #expect(!report.insights.contains { $0.rule == .unsupportedTasks })
   }

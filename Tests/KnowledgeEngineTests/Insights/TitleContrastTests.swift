@@ -98,6 +98,29 @@ struct TitleContrastTests {
     ContrastCase(a: "Run tests before merging", b: "Run tests before releasing", kind: .reworded, detail: nil),
     ContrastCase(a: "Use Postgres for analytics", b: "Use Postgres for reporting", kind: .reworded, detail: nil),
     ContrastCase(a: "Tests for the API", b: "Docs for the API", kind: .reworded, detail: nil),
+    // Review 27-a, 14 (insights v14): sides of different lengths, a phrase with an antonym,
+    // negated contractions, `log to`, one modifier after a choosing verb.
+    ContrastCase(a: "Store dates in UTC", b: "Store dates in local time", kind: .alternatives, detail: "utc / local time"),
+    ContrastCase(a: "Deploy with Kubernetes", b: "Deploy with Docker Compose", kind: .alternatives, detail: "kubernetes / docker compose"),
+    ContrastCase(a: "Enable telemetry", b: "Turn off telemetry", kind: .opposite, detail: "enable / turn off"),
+    ContrastCase(a: "Needn't sign commits", b: "Need to sign commits", kind: .opposite, detail: "needn't / need to"),
+    ContrastCase(a: "Needn\u{2019}t sign commits", b: "Need to sign commits", kind: .opposite, detail: "needn't / need to"),
+    ContrastCase(a: "We shan't ship on Fridays", b: "We shall ship on Fridays", kind: .opposite, detail: "shan't / shall"),
+    ContrastCase(a: "Retries mightn't help", b: "Retries might help", kind: .opposite, detail: "mightn't / might"),
+    ContrastCase(a: "You oughtn't force push", b: "You ought to force push", kind: .opposite, detail: "oughtn't / ought to"),
+    ContrastCase(a: "The job hadn't run", b: "The job had run", kind: .opposite, detail: "hadn't / had"),
+    ContrastCase(a: "Log to stdout", b: "Log to stderr", kind: .alternatives, detail: "stdout / stderr"),
+    ContrastCase(a: "Use managed Postgres", b: "Use managed MySQL", kind: .alternatives, detail: "postgres / mysql"),
+    ContrastCase(a: "Use the managed Postgres service", b: "Use the managed MySQL service", kind: .alternatives, detail: "postgres / mysql"),
+    // Past one modifier, or a preposition or small word, the words describe what is chosen.
+    ContrastCase(a: "Use fully managed Postgres", b: "Use fully managed MySQL", kind: .reworded, detail: nil),
+    // The modifier is one of a closed list: a word that names what is chosen is no modifier, and
+    // the words after it are parts of it that hold together.
+    ContrastCase(a: "Use local SQLite", b: "Use local Postgres", kind: .alternatives, detail: "sqlite / postgres"),
+    ContrastCase(a: "Use Swift concurrency", b: "Use Swift packages", kind: .reworded, detail: nil),
+    ContrastCase(a: "Use React hooks", b: "Use React context", kind: .reworded, detail: nil),
+    ContrastCase(a: "Use Redis to cache sessions", b: "Use Redis to cache tokens", kind: .reworded, detail: nil),
+    ContrastCase(a: "Use Postgres for ad hoc analytics", b: "Use Postgres for reporting", kind: .reworded, detail: nil),
   ]
 
   @Test("how two titles differ", arguments: contrastCases)
@@ -114,6 +137,8 @@ struct TitleContrastTests {
     #expect(TitleContrast.neutralTitle("Never squash merge PRs") == "always squash merge prs")
     #expect(TitleContrast.neutralTitle("Users may not export projects") == "users export projects")
     #expect(TitleContrast.neutralTitle("Retries aren't idempotent") == "retries idempotent")
+    #expect(TitleContrast.neutralTitle("Needn't sign commits") == "sign commits")
+    #expect(TitleContrast.neutralTitle("Turn off telemetry") == "turn on telemetry")
     #expect(TitleContrast.neutralTitle("Use SQLite WAL mode") == nil)
     #expect(TitleContrast.neutralTitle("Adopt trunk-based development") == nil)
   }
@@ -139,7 +164,7 @@ struct TitleContrastTests {
   @Test("review 20-b #1: title-only opposite decisions and preferences are possible conflicts, never merged")
   func reviewReproduction() throws {
     let report = try InsightsTests.engine(Self.reviewItems).insights()
-    #expect(report.algorithmVersion == "13")
+    #expect(report.algorithmVersion == "14")
     let conflicts = report.insights.filter { $0.rule == .possibleConflict }
     let pairs = Set(conflicts.map { Set($0.evidenceIDs) })
     #expect(
@@ -230,7 +255,7 @@ struct SupersededConflictTests {
     #expect(before.insights.contains { $0.rule == .possibleConflict && Set($0.evidenceIDs) == [tabs.id, spaces.id] })
     four.relationships = [KnowledgeRelationship(kind: .supersedes, targetID: tabs.id)]
     let after = try InsightsTests.engine([tabs, spaces, four]).insights()
-    #expect(after.algorithmVersion == "13")
+    #expect(after.algorithmVersion == "14")
     let conflicts = after.insights.filter { $0.rule == .possibleConflict }
     #expect(!conflicts.contains { $0.evidenceIDs.contains(tabs.id) }, "\(conflicts.map(\.message))")
   }
