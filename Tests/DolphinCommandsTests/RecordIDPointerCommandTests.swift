@@ -70,6 +70,25 @@ struct RecordIDPointerCommandTests {
     #expect(listed.stdout.split(separator: "\n").last?.contains(memory) == true, "\(listed.stdout)")
   }
 
+  /// Review 28-c, 12: `knowledge list` shows a memory by its mirror's id, the id a user pastes.
+  @Test("memory delete given a memory's mirror id names the memory it mirrors, and the advice deletes it")
+  func memoryDeleteOfMirrorID() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let memory = try #require(try cli.record("memory", ["memory", "save", "I like tea"])["id"] as? String)
+    let mirror = try #require(
+      try cli.json(["memory", "list"])["memories"].flatMap { ($0 as? [[String: Any]])?.first?["knowledgeID"] as? String })
+    let r = try cli.run(["memory", "delete", mirror, "--yes"])
+    #expect(r.status == 3, "\(r.stderr)")
+    #expect(
+      r.stderr.contains(
+        "no memory has the id \(mirror) (it is the id of the knowledge item mirroring memory \(memory); give that "
+          + "memory's id: `dolphin memory delete \(memory) --workspace \(cli.workspace)`)"), "\(r.stderr)")
+    let advised = try runDolphin(try Self.quotedCommand(r.stderr) + ["--yes"])
+    #expect(advised.status == 0, "\(advised.stderr)")
+    #expect(try cli.json(["memory", "list"])["total"] as? Int == 0)
+  }
+
   @Test("knowledge get/delete and task get/delete/complete given another record's id name it and the command for it")
   func notFoundNamesTheOwner() throws {
     let cli = CLI()

@@ -20,6 +20,16 @@ extension CommandContext {
       place.type.noun != type, !(place.type == .memory && type == "memory")
     else { return error }
     let verb = spec.path.count == 2 ? spec.path[1] : nil
+    // A memory command given the id of a memory's knowledge mirror (the id `knowledge list`
+    // shows): the memory it mirrors is what the command is about (review 28-c, 12).
+    if type == "memory", let memory = place.mirroredMemoryID, let verb,
+      Commands.all.contains(where: { $0.spec.path == ["memory", verb] && !$0.spec.positionals.isEmpty })
+    {
+      return CLIError.notFound(
+        error.localizedDescriptionForCLI
+          + " (it is the id of the knowledge item mirroring memory \(memory.uuidString); give that memory's id: "
+          + "`\(command: "dolphin memory \(verb) \(memory.uuidString)")`)")
+    }
     let same = verb.flatMap { verb in
       Commands.all.first { $0.spec.path == [place.type.rawValue, verb] && !$0.spec.positionals.isEmpty }
     }

@@ -17,13 +17,18 @@ public struct RecordLocation: Sendable, Equatable {
   /// all` order (open first, then priority and age); for an activity receipt, among the newest
   /// (`activity --limit N` shows the newest N); nil for the other types.
   public var listPosition: Int?
+  /// For a knowledge item that mirrors a legacy memory: that memory's id (review 28-c, 12:
+  /// `memory delete <the mirror's id>`, the id `knowledge list` shows, said only "no memory has
+  /// the id"); nil for other items and types.
+  public var mirroredMemoryID: UUID?
 
   /// Makes a location.
-  public init(type: RecordType, id: UUID, mirrorID: UUID? = nil, listPosition: Int? = nil) {
+  public init(type: RecordType, id: UUID, mirrorID: UUID? = nil, listPosition: Int? = nil, mirroredMemoryID: UUID? = nil) {
     self.type = type
     self.id = id
     self.mirrorID = mirrorID
     self.listPosition = listPosition
+    self.mirroredMemoryID = mirroredMemoryID
   }
 }
 
@@ -58,7 +63,8 @@ extension KnowledgeEngine {
       case .receipt:
         let receipts = try tx.listReceipts()
         location.listPosition = receipts.lastIndex { $0.id == id }.map { receipts.count - $0 }
-      case .knowledge, .handoff, .digest: break
+      case .knowledge: location.mirroredMemoryID = try tx.knowledge(id: id)?.memoryID
+      case .handoff, .digest: break
       }
       return location
     }
