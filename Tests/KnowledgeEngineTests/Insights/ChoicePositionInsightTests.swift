@@ -13,14 +13,6 @@ import TestSupport
 /// - 16: `Use an ORM` / `Use no ORM` was described as `(an / no)`.
 @Suite("Insights v13: exchanged titles are opposite, choices only where a choice is named")
 struct ChoicePositionInsightTests {
-  struct ReviewPair: CustomStringConvertible, Sendable {
-    var a: String
-    var b: String
-    /// The end of the possible conflict's message after the shared tag, or nil for none.
-    var how: String?
-    var description: String { "\(a) / \(b)" }
-  }
-
   /// Each pair as two title-only decisions sharing a tag; `a` is named first.
   static let reviewPairs: [ReviewPair] = [
     // 12: opposite, named with what each rejects.
@@ -46,36 +38,12 @@ struct ChoicePositionInsightTests {
     ReviewPair(a: "Host on AWS", b: "Host on GCP", how: "have titles that are the same but for words naming different choices (aws / gcp)"),
   ]
 
-  /// The review's workspace: each pair two title-only decisions under a tag of its own.
-  static func reviewItems() -> [KnowledgeItem] {
-    reviewPairs.enumerated().flatMap { k, pair in
-      [
-        InsightsTests.item(2 * k + 1, .decision, pair.a, tags: ["pair\(k)"]),
-        InsightsTests.item(2 * k + 2, .decision, pair.b, tags: ["pair\(k)"]),
-      ]
-    }
-  }
-
   @Test("the review's workspace: which pairs are possible conflicts, and how they are worded")
   func reviewWorkspace() throws {
-    let report = try InsightsTests.engine(Self.reviewItems()).insights()
-    #expect(report.algorithmVersion == "14")
-    let conflicts = report.insights.filter { $0.rule == .possibleConflict }
-    for (k, pair) in Self.reviewPairs.enumerated() {
-      let ids = [sequentialID(2 * k + 1), sequentialID(2 * k + 2)]
-      let found = conflicts.filter { Set($0.evidenceIDs) == Set(ids) }
-      guard let how = pair.how else {
-        #expect(found.isEmpty, "\(pair): \(found.map(\.message))")
-        continue
-      }
-      let message = try #require(found.first?.message, "\(pair): \(conflicts.map(\.message))")
-      #expect(
-        message.hasPrefix(#"Possible conflict: Decisions "\#(pair.a)" and "\#(pair.b)" share the tag "pair\#(k)" and "#),
-        "\(message)")
-      #expect(message.contains(how), "\(message)")
-      #expect(message.hasSuffix("; link them (supersedes, contradicts) or reword one."), "\(message)")
+    let report = try ReviewPair.checkConflicts(Self.reviewPairs, version: "14") { pair, k, message in
+      message.hasPrefix(#"Possible conflict: Decisions "\#(pair.a)" and "\#(pair.b)" share the tag "pair\#(k)" and "#)
+        && message.contains(pair.how ?? "") && message.hasSuffix("; link them (supersedes, contradicts) or reword one.")
     }
-    #expect(conflicts.count == Self.reviewPairs.filter { $0.how != nil }.count, "\(conflicts.map(\.message))")
     // 12: the exchanged pair is no longer near-duplicates to merge; the opposite pair is kept
     // apart as the possible conflict names it.
     let duplicates = report.insights.filter { $0.rule == .nearDuplicates }

@@ -16,14 +16,6 @@ import TestSupport
 ///   conflict "but different content", and so never advised to be merged.
 @Suite("Insights v14: choices of different lengths, phrase antonyms, elaborated duplicates")
 struct UnequalChoiceAndElaborationInsightTests {
-  struct ReviewPair: CustomStringConvertible, Sendable {
-    var a: String
-    var b: String
-    /// The end of the possible conflict's message after the shared tag, or nil for none.
-    var how: String?
-    var description: String { "\(a) / \(b)" }
-  }
-
   /// Each pair as two title-only decisions sharing a tag; `a` is named first.
   static let reviewPairs: [ReviewPair] = [
     // 14: found word by word, sides of different lengths.
@@ -57,35 +49,12 @@ struct UnequalChoiceAndElaborationInsightTests {
     ReviewPair(a: "Do not enable telemetry", b: "Do not turn off the cache", how: nil),
   ]
 
-  /// The review's workspace: each pair two title-only decisions under a tag of its own.
-  static func reviewItems() -> [KnowledgeItem] {
-    reviewPairs.enumerated().flatMap { k, pair in
-      [
-        InsightsTests.item(2 * k + 1, .decision, pair.a, tags: ["pair\(k)"]),
-        InsightsTests.item(2 * k + 2, .decision, pair.b, tags: ["pair\(k)"]),
-      ]
-    }
-  }
-
   @Test("review 27-a, 14: which pairs are possible conflicts, and how they are worded")
   func reviewWorkspace() throws {
-    let report = try InsightsTests.engine(Self.reviewItems()).insights()
-    #expect(report.algorithmVersion == "14")
-    let conflicts = report.insights.filter { $0.rule == .possibleConflict }
-    for (k, pair) in Self.reviewPairs.enumerated() {
-      let ids = [sequentialID(2 * k + 1), sequentialID(2 * k + 2)]
-      let found = conflicts.filter { Set($0.evidenceIDs) == Set(ids) }
-      guard let how = pair.how else {
-        #expect(found.isEmpty, "\(pair): \(found.map(\.message))")
-        continue
-      }
-      let message = try #require(found.first?.message, "\(pair): \(conflicts.map(\.message))")
-      #expect(
-        message
-          == #"Possible conflict: Decisions "\#(pair.a)" and "\#(pair.b)" share the tag "pair\#(k)" and \#(how); link them (supersedes, contradicts) or reword one."#,
-        "\(message)")
+    _ = try ReviewPair.checkConflicts(Self.reviewPairs, version: "14") { pair, k, message in
+      message
+        == #"Possible conflict: Decisions "\#(pair.a)" and "\#(pair.b)" share the tag "pair\#(k)" and \#(pair.how ?? ""); link them (supersedes, contradicts) or reword one."#
     }
-    #expect(conflicts.count == Self.reviewPairs.filter { $0.how != nil }.count, "\(conflicts.map(\.message))")
   }
 
   @Test("review 27-a, 14: pairs of different lengths are under the trigram gate, so only the word pass finds them")
