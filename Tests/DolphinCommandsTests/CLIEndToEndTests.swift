@@ -1067,7 +1067,7 @@ struct MigrateCommandTests {
 
   /// Review 28-c, 13: `quarantine` printed every entry, and --json every raw record whole, with
   /// `truncated` always false.
-  @Test("quarantine lists 50 by default, --limit N the first N in file order, and says how many it left out")
+  @Test("quarantine lists the latest 50 by default, --limit N the latest N, in file order, and says how many it left out")
   func quarantineIsBounded() throws {
     let cli = CLI()
     defer { cli.dir.remove() }
@@ -1078,8 +1078,14 @@ struct MigrateCommandTests {
     try JSONSerialization.data(withJSONObject: ["conversations": [], "memories": memories]).write(to: file)
     #expect(try cli.run(["migrate", file.path]).status == 0)
     let text = try cli.run(["quarantine"])
-    #expect(text.stdout.hasPrefix("50 of 60 quarantined record(s) shown (the first 50; 10 left out, --limit N lists up to 100000)"), "\(text.stdout)")
-    #expect(text.stdout.contains("legacy.json memories[49]:") && !text.stdout.contains("legacy.json memories[50]:"), "\(text.stdout)")
+    #expect(
+      text.stdout.hasPrefix("50 of 60 quarantined record(s) shown (the latest 50; 10 earlier left out, --limit N lists up to 100000)"),
+      "\(text.stdout)")
+    // The latest kept (review 28-d, 2: what the last import set aside was left out), in file order.
+    #expect(text.stdout.contains("legacy.json memories[59]:") && !text.stdout.contains("legacy.json memories[9]:"), "\(text.stdout)")
+    let tenth = try #require(text.stdout.range(of: "legacy.json memories[10]:"))
+    let last = try #require(text.stdout.range(of: "legacy.json memories[59]:"))
+    #expect(tenth.lowerBound < last.lowerBound)
     let json = try cli.json(["quarantine", "--limit", "5"])
     #expect(json["count"] as? Int == 5 && json["total"] as? Int == 60 && json["truncated"] as? Bool == true, "\(json)")
     #expect((json["quarantined"] as? [Any])?.count == 5)

@@ -194,7 +194,7 @@ struct RecordIDPointerCommandTests {
     #expect(try cli.run(["memory", "delete", memory, "--yes"]).status == 0)
     let r = try cli.run(["memory", "search", "pelican"])
     #expect(
-      r.stdout.contains("No results: the workspace holds no memory to search; `dolphin memory save --workspace \(cli.workspace)` adds one."),
+      r.stdout.contains("No results: the workspace holds no memory to search; `dolphin memory save TEXT --workspace \(cli.workspace)` adds one."),
       "\(r.stdout)")
     #expect(!r.stdout.contains("yet"), "\(r.stdout)")
   }

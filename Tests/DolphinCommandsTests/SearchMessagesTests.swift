@@ -37,7 +37,7 @@ struct SearchMessagesTests {
     #expect(json["emptyReason"] as? String == "noRecords")
     #expect(json["scope"] as? String == "knowledge")
     let memories = try cli.run(["memory", "search", "grafana"])
-    #expect(memories.stdout.contains("No results: the workspace holds no memory to search; `dolphin memory save --workspace \(cli.workspace)` adds one."), "\(memories.stdout)")
+    #expect(memories.stdout.contains("No results: the workspace holds no memory to search; `dolphin memory save TEXT --workspace \(cli.workspace)` adds one."), "\(memories.stdout)")
   }
 
   @Test("a plain search names knowledge items only; with --include-memories it names memories too")

@@ -228,7 +228,11 @@ public enum ISO8601 {
     if i + 6 == u.count, u[i] == 43 || u[i] == 45, u[i + 3] == 58, let oh = num(i + 1, 2), let om = num(i + 4, 2),
       oh >= 24 || om >= 60
     {
-      return "the offset \(String(decoding: u[i...], as: UTF8.self)) is out of range: offsets run from -23:59 to +23:59"
+      // Said of the part that is wrong (review 28-d, 9: `+05:60` was said to be outside ±23:59).
+      let offset = String(decoding: u[i...], as: UTF8.self)
+      return oh >= 24
+        ? "the offset \(offset) is out of range: offsets run from -23:59 to +23:59"
+        : "the offset \(offset) has minute \(om); minutes run from 00 to 59"
     }
     return nil
   }

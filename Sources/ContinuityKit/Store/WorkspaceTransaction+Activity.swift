@@ -245,21 +245,23 @@ extension WorkspaceTransaction {
        Self.text(q.quarantinedAt)])
   }
 
-  /// At most `limit` records kept aside, and how many there are: in insertion order, or with
-  /// `byImport`, by import (time, then file), then collection, then place in the file — the order
-  /// `dolphin quarantine` shows (review 28-c, 13: it printed every entry, raw text whole).
+  /// The latest `limit` records kept aside, and how many there are: shown in insertion order,
+  /// or with `byImport`, by import (time, then file), then collection, then place in the file —
+  /// the order `dolphin quarantine` shows (review 28-c, 13: it printed every entry, raw text
+  /// whole; review 28-d, 2: the latest are kept, so what the last import set aside is shown).
   public func listQuarantine(limit: Int, byImport: Bool) throws(WorkspaceError) -> (entries: [QuarantineEntry], total: Int) {
     requireValid()
     let order = byImport ? "quarantined_at, source_file, collection, record_index, rowid" : "rowid"
+    let descending = order.split(separator: ",").map { "\($0) DESC" }.joined(separator: ",")
     let entries = try db.all(
-      "SELECT source_file, collection, record_index, reason, raw, quarantined_at FROM quarantine ORDER BY \(order) LIMIT ?",
+      "SELECT source_file, collection, record_index, reason, raw, quarantined_at FROM quarantine ORDER BY \(descending) LIMIT ?",
       [.integer(Int64(max(0, limit)))]
     ) { (row) throws(WorkspaceError) in
       QuarantineEntry(
         sourceFile: row.text(0), collection: row.text(1), recordIndex: row.int(2), reason: row.text(3),
         raw: row.text(4), quarantinedAt: try date(row, 5, "quarantine.quarantined_at"))
     }
-    return (entries, Int(try db.integer("SELECT count(*) FROM quarantine")))
+    return (entries.reversed(), Int(try db.integer("SELECT count(*) FROM quarantine")))
   }
 
   /// Records kept aside, in insertion order.

@@ -656,7 +656,7 @@ enum MigrateCommands {
       options: [
         OptionSpec(
           name: "limit", value: "N",
-          help: "At most N, the first in the order shown (1…\(quarantineListMaximum), default \(Limits.listedRecordsDefault)).")
+          help: "At most N, the latest kept (1…\(quarantineListMaximum), default \(Limits.listedRecordsDefault)).")
       ]),
     run: { ctx in
       // Bounded as every other list (review 28-c, 13: every entry was printed, each raw record
@@ -676,8 +676,8 @@ enum MigrateCommands {
       ctx.console.print(
         entries.count == total
           ? "\(total) quarantined record(s)"
-          : "\(entries.count) of \(total) quarantined record(s) shown"
-            + Render.leftOutHint(shown: entries.count, total: total, maximum: quarantineListMaximum))
+          : "\(entries.count) of \(total) quarantined record(s) shown (the latest \(entries.count); \(total - entries.count) "
+            + "earlier left out, --limit N lists up to \(quarantineListMaximum))")
       for e in entries {
         // The settings have no index (stored as -1): `settings`, as `migrate` names them.
         // Cut, as `raw` is (review 18-c, C7: a 100,000-character reason was printed whole), but long enough for

@@ -37,7 +37,7 @@ extension SearchCommands {
           ? " (add --include-memories, or use \(command: "dolphin memory search"))"
           : " (\(command: "dolphin memory search") finds them)"
       case .onlyKnowledgeMatches: hint = " (\(command: "dolphin search") finds them)"
-      case .noRecords: hint = r.scope == .memories ? "; `\(command: "dolphin memory save")` adds one" : "; `\(command: "dolphin capture KIND TITLE")` adds one"
+      case .noRecords: hint = r.scope == .memories ? "; `\(command: "dolphin memory save TEXT")` adds one" : "; `\(command: "dolphin capture KIND TITLE")` adds one"
       default: hint = ""
       }
       // The explanation may name query words: shown inert, as all user text is.

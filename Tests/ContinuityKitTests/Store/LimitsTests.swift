@@ -459,6 +459,7 @@ struct LimitsTests {
     #expect(
       ISO8601.calendarProblem(in: "2026-12-03T06:00:00.000-24:00")
         == "the offset -24:00 is out of range: offsets run from -23:59 to +23:59")
+    #expect(ISO8601.calendarProblem(in: "2026-12-03T06:00:00+05:60") == "the offset +05:60 has minute 60; minutes run from 00 to 59")
     // The extremes that exist.
     #expect(ISO8601.date(from: "2026-12-03T06:00:00+23:59") == Date(timeIntervalSince1970: 1_796_277_600 - 86_340))
     #expect(ISO8601.date(from: "2026-12-03T06:00:00-23:59") == Date(timeIntervalSince1970: 1_796_277_600 + 86_340))
