@@ -400,6 +400,23 @@ struct LegacyNoticeTests {
     try saved.write(to: target)
     let changed = try runDolphin(["capture", "fact", "fourth", "--workspace", ws.path])
     #expect(changed.stderr.contains("is a symbolic link, which no command follows by itself"), "\(changed.stderr)")
+    // A changed save of a file imported here: the advice is `--again` (review 28-d, 3: a plain
+    // `migrate` was advised, and refused the records the workspace holds), and it works pasted.
+    #expect(
+      changed.stderr.contains(
+        "`dolphin migrate \(link) --again --workspace \(ws.path)` imports its records this workspace does not hold"),
+      "\(changed.stderr)")
+    let again = try runDolphin(try #require(Self.firstQuotedCommand(changed.stderr)))
+    #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+    let quiet = try runDolphin(["capture", "fact", "fifth", "--workspace", ws.path])
+    #expect(!quiet.stderr.contains("notice"), "\(quiet.stderr)")
+  }
+
+  /// The words of the first command quoted in backticks in `text`, without `dolphin`.
+  static func firstQuotedCommand(_ text: String) -> [String]? {
+    let parts = text.split(separator: "`", omittingEmptySubsequences: false)
+    guard parts.count >= 3 else { return nil }
+    return parts[1].split(separator: " ").dropFirst().map(String.init)
   }
 
   @Test("doctor --json gives the sha256 of a workspace.json refused for what it holds (UTF-16), none for a directory (s28)")

@@ -171,9 +171,9 @@ extension KnowledgeEngine {
       if try importedRecord(of: file, store: store) == nil {
         notImported(
           .notImportedByItself(
-            reason: notImportedByItselfReason(
+            reason: try notImportedByItselfReason(
               file: directory.standardizedFileURL.appendingPathComponent(legacyFileName), status: status,
-              workspace: directory.standardizedFileURL)))
+              workspace: directory.standardizedFileURL, store: store)))
       }
       return false
     }
@@ -263,12 +263,28 @@ extension KnowledgeEngine {
   /// Why a `workspace.json` that is a symbolic link or another user's file (`status`, from
   /// `lstat(2)`) is not imported by any command by itself, with the `dolphin migrate` that imports
   /// it, naming `workspace`: said by the notice at a write and by `dolphin doctor`.
-  static func notImportedByItselfReason(file: URL, status: stat, workspace: URL) -> String {
-    let migrate = "`\(SuggestedCommand("dolphin migrate \(file.path)").naming(workspace: workspace.path))`"
+  ///
+  /// When a `workspace.json` was imported here before (`store`'s latest legacy import of that
+  /// name), what it leads to now is a changed save of it: the command is `migrate … --again`,
+  /// which imports only the records the workspace lacks, as a plain `migrate` refuses a file
+  /// whose records the workspace holds (review 28-d, 3).
+  /// - Throws: storage errors reading `store`.
+  static func notImportedByItselfReason(file: URL, status: stat, workspace: URL, store: (any WorkspaceStore)?) throws
+    -> String
+  {
+    let again = try store?.read({ tx in try tx.latestLegacyImport(named: legacyFileName) }) != nil
+    // One interpolation per word: each is shell-quoted as one word.
+    let command = again ? SuggestedCommand("dolphin migrate \(file.path) --again") : SuggestedCommand("dolphin migrate \(file.path)")
+    let migrate = "`\(command.naming(workspace: workspace.path))`"
+    let imports =
+      again
+      ? "imports its records this workspace does not hold (a workspace.json was imported here before; records "
+        + "deleted or erased since come back too)"
+      : (status.st_mode & S_IFMT) == S_IFLNK ? "imports the file it points to" : "imports it"
     if (status.st_mode & S_IFMT) == S_IFLNK {
-      return "\(file.path) is a symbolic link, which no command follows by itself; \(migrate) imports the file it points to"
+      return "\(file.path) is a symbolic link, which no command follows by itself; \(migrate) \(imports)"
     }
-    return "\(file.path) belongs to another user (uid \(status.st_uid)), so no command imports it by itself; \(migrate) imports it"
+    return "\(file.path) belongs to another user (uid \(status.st_uid)), so no command imports it by itself; \(migrate) \(imports)"
   }
 
   /// The import recorded in `store` of the bytes `file` leads to — read as `dolphin migrate`
@@ -880,7 +896,7 @@ extension KnowledgeEngine {
       if let store, let imported = try importedRecord(of: file, store: store) {
         return LegacyFileStatus(state: "imported", path: file.path, sha256: imported.sha256, importedAt: imported.importedAt)
       }
-      return refused(notImportedByItselfReason(file: file, status: status, workspace: directory))
+      return refused(try notImportedByItselfReason(file: file, status: status, workspace: directory, store: store))
     }
     let data: Data
     do {
@@ -899,7 +915,8 @@ extension KnowledgeEngine {
     // The first write imports only a file of this user's or root's (another user's file in a
     // workspace directory is not taken for this user's data).
     if status.st_uid != geteuid(), status.st_uid != 0 {
-      return refused(notImportedByItselfReason(file: file, status: status, workspace: directory), sha256: digest)
+      return refused(
+        try notImportedByItselfReason(file: file, status: status, workspace: directory, store: store), sha256: digest)
     }
     do {
       // What the import at first write checks before it stores anything, read-only here: the
