@@ -186,23 +186,64 @@ extension CodeAnalyzer {
   /// the name to the end of its literal, and every line holding a string literal spelled exactly
   /// as one of those literals (`print("Xk9#mQ2vLp8Rz4Tw")` further down, or a repeated copy).
   ///
-  /// - Complexity: O(1) without secrets; otherwise O(t) in the tokens, each literal token hashed
-  ///   once.
+  ///
+  /// Also withheld (review 28-d, 1: the value printed again from a raw string `#"…"#`, inside a
+  /// longer literal, or inside a multi-line literal): every line holding a secret's value — its
+  /// literal without the delimiters, 8 bytes or more — wherever it stands, and every line of a
+  /// multi-line literal whose text the credential detector flags (a private key block).
+  /// ``makeFinding(_:_:withheldLines:)`` withholds, besides, any line the detector flags on its own.
+  ///
+  /// - Complexity: O(t) in the tokens, each literal token hashed once, plus the detector over
+  ///   each multi-line literal, plus O(n · v) byte comparisons over the file for each secret's
+  ///   value of v bytes.
   static func withheldLines(
     _ secrets: [RawFinding.Secret], _ tokens: [SourceToken], _ classified: ClassifiedSource
   ) -> Set<Int> {
-    guard !secrets.isEmpty else { return [] }
     var lines = Set<Int>()
-    var literals = Set<ArraySlice<UInt8>>()
-    for secret in secrets {
-      lines.formUnion(secret.lines)
-      literals.insert(classified.bytes[secret.literal])
-    }
-    for token in tokens where token.kind == .literal && literals.contains(classified.bytes[token.start..<token.end]) {
+    func withhold(_ token: SourceToken) {
       let first = classified.lineIndex(ofByte: token.start)
       let last = classified.lineIndex(ofByte: max(token.start, token.end - 1))
       lines.formUnion(first...last)
     }
+    for token in tokens where token.kind == .literal {
+      let first = classified.lineIndex(ofByte: token.start)
+      if first != classified.lineIndex(ofByte: max(token.start, token.end - 1)),
+        CredentialDetector.firstFinding(in: classified.text(token.start..<token.end)) != nil
+      {
+        withhold(token)
+      }
+    }
+    guard !secrets.isEmpty else { return lines }
+    var literals = Set<ArraySlice<UInt8>>()
+    var values: [ArraySlice<UInt8>] = []
+    for secret in secrets {
+      lines.formUnion(secret.lines)
+      let literal = classified.bytes[secret.literal]
+      literals.insert(literal)
+      // The value: the literal without its delimiters (`#`s and quotes at both ends).
+      let delimiter: (UInt8) -> Bool = { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "#") }
+      let value = literal.drop(while: delimiter).reversed().drop(while: delimiter).reversed()
+      if value.count >= 8 { values.append(ArraySlice(value)) }
+    }
+    for token in tokens where token.kind == .literal && literals.contains(classified.bytes[token.start..<token.end]) {
+      withhold(token)
+    }
+    for line in 0..<classified.lineCount where !lines.contains(line) {
+      let bytes = classified.bytes[classified.lineRange(line)]
+      if values.contains(where: { value in bytes.count >= value.count && contains(bytes, value) }) { lines.insert(line) }
+    }
     return lines
+  }
+
+  /// Whether `haystack` holds `needle` as a run of bytes.
+  private static func contains(_ haystack: ArraySlice<UInt8>, _ needle: ArraySlice<UInt8>) -> Bool {
+    guard let first = needle.first, haystack.count >= needle.count else { return false }
+    var i = haystack.startIndex
+    let last = haystack.endIndex - needle.count
+    while i <= last {
+      if haystack[i] == first, haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
+      i += 1
+    }
+    return false
   }
 }

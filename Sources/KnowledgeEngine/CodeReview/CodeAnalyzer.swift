@@ -143,7 +143,11 @@ public enum CodeAnalyzer {
     // and the others say why their line is missing.
     var message = raw.message ?? defaultMessage(raw.rule)
     var withheld = raw.rule == .hardcodedSecret
-    if !withheld, withheldLines.contains(lineIndex) {
+    // The lines of a secret and of its value (``withheldLines(_:_:_:)``), and any line the
+    // credential detector flags on its own (review 28-d, 1: a token in `print("Bearer …")`).
+    if !withheld,
+      withheldLines.contains(lineIndex) || CredentialDetector.firstFinding(in: classified.text(trimmed)) != nil
+    {
       withheld = true
       message += " (\(withheldLineNote))"
     }

@@ -82,5 +82,39 @@ extension CodeReview {
       let json = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
       for secret in Self.secrets { #expect(!json.contains(secret), "JSON holds \(secret)") }
     }
+
+    /// Review 28-d, 1: the value of a flagged secret was printed again from a raw string, from
+    /// inside a longer literal, and from a multi-line literal; a private key block in a
+    /// multi-line literal was printed by `long_line`.
+    @Test("a secret's value is withheld wherever it stands, and so is a multi-line literal holding a credential")
+    func valueWithheldEverywhere() throws {
+      let key = "sk-live-ABCDEFGHIJKLMNOPQRSTUVWX1234567890abcd"
+      let body = "MIIEowIBAAKCAQEA" + String(repeating: "Q", count: 140)
+      let source = """
+        let apiKey = "\(key)"
+        func f() { print("Authorization: Bearer \(key)") } // TODO remove
+        let m = #"\(key)"# // TODO raw
+        let config = \"\"\"
+          api_key: \(key)\(String(repeating: " ", count: 10))\(String(repeating: "x", count: 80))
+          \"\"\"
+        let privateKey = \"\"\"
+        -----BEGIN RSA PRIVATE KEY-----
+        \(body)
+        -----END RSA PRIVATE KEY-----
+        \"\"\"
+        let fine = 1 // TODO keep this one
+        """
+      let report = try CodeAnalyzer.analyze(source: source, fileName: "Keys.swift", options: CodeAnalysisOptions())
+      #expect(report.count(of: .hardcodedSecret) >= 1)
+      #expect(report.count(of: .todo) == 3 && report.count(of: .longLine) >= 2, "\(report.findings.map(\.rule))")
+      let json = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
+      let sarif = String(decoding: try SARIFReport(reports: [report]).jsonData(), as: UTF8.self)
+      for secret in [key, "MIIEowIBAAKCAQEAQQQQ"] {
+        #expect(!json.contains(secret), "JSON holds \(secret)")
+        #expect(!sarif.contains(secret), "SARIF holds \(secret)")
+      }
+      // A line holding no credential is still shown.
+      #expect(report.findings.contains { $0.rule == .todo && $0.snippet.contains("keep this one") })
+    }
   }
 }
