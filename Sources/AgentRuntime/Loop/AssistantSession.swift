@@ -87,7 +87,8 @@ public struct AssistantSession: Sendable {
   /// a caller can refuse it before showing a route or plan.
   /// - Throws: ``ValidationError`` (field `message`) when it is empty or whitespace, longer
   ///   than ``Limits/content`` characters, made only of control or invisible characters (which
-  ///   the sanitizer removes, so it would be stored empty), or looks like it holds a credential.
+  ///   the sanitizer removes, so it would be stored empty), or looks like it holds a credential
+  ///   (for an `/analyze` command, without ``ValidationError/credential``: see below).
   public static func validateMessage(_ text: String) throws {
     // White space alone is refused as such (a message is required); control or invisible
     // characters alone are called that by the sanitizing check, not empty.
@@ -103,14 +104,22 @@ public struct AssistantSession: Sendable {
     // Code sent to `/analyze` is refused too, but whoever sends it wants a review, not to store
     // a secret: the refusal names the command that reviews a file without quoting its line
     // (review 28-c, 4).
+    // Its refusal carries no ``ValidationError/credential``, so that no caller offers to store the
+    // code deliberately (`--allow-credentials`): that is not what reviewing it needs.
     let analyzing = isAnalyzeCommand(text)
-    try CredentialDetector.requireNoCredential(
-      in: text, field: "message",
-      consequence: analyzing
-        ? "nothing was stored or run: code sent with /analyze stays in the chat log and is copied into handoffs, so "
-          + "code that holds a credential is not analyzed here. Save the code to a file and run `dolphin analyze FILE`: "
-          + "it reports hardcoded_secret without printing the line"
-        : "nothing was stored or run: a chat message stays in the chat log and is copied into handoffs")
+    do {
+      try CredentialDetector.requireNoCredential(
+        in: text, field: "message",
+        consequence: analyzing
+          ? "nothing was stored or run: code sent with /analyze stays in the chat log and is copied into handoffs, so "
+            + "code that holds a credential is not analyzed here. Save the code to a file and run `dolphin analyze FILE`: "
+            + "it reports hardcoded_secret without printing the line"
+          : "nothing was stored or run: a chat message stays in the chat log and is copied into handoffs")
+    } catch {
+      var refusal = error
+      if analyzing { refusal.credential = nil }
+      throw refusal
+    }
   }
 
   /// Whether `text` is an `/analyze` command (its credential refusal advises `dolphin analyze

@@ -118,15 +118,8 @@ enum AgentCommands {
       let modelURL = try AgentCommands.modelURL(ctx)
       // A URL typed on this command line is checked whatever the message.
       if case .option = modelURL { _ = try AgentCommands.generator(ctx, modelURL) }
-      do {
-        try AssistantSession.validateMessage(message)
-      } catch var refusal as ValidationError where refusal.credential != nil && AssistantSession.isAnalyzeCommand(message) {
-        // The refusal already says what applies (`dolphin analyze FILE`); storing the code with
-        // --allow-credentials, the advice other credential refusals get, is not what reviewing
-        // it needs (review 28-c, 4).
-        refusal.credential = nil
-        throw refusal
-      }
+      // An `/analyze` refusal carries no credential to offer --allow-credentials for (review 28-c, 4).
+      try AssistantSession.validateMessage(message)
       let route = AgentRequestRouter().route(message)
       // An unknown or incomplete /command would run nothing: a usage error, as for the CLI's own.
       if let problem = route.commandProblem { throw CLIError.usage(problem) }
