@@ -118,7 +118,9 @@ extension CodeAnalyzer {
   /// `login(password: "…")`, `password2 = "…"`; the key-name rule of ``CredentialDetector``,
   /// so `passwordHint` and `tokenCount` are not) and ``CredentialDetector`` reads `name = "…"`
   /// as a credential (a non-trivial value without spaces, not a placeholder such as
-  /// `"<token>"`, not an interpolation). Not for
+  /// `"<token>"`, not an interpolation). A multi-line literal (`"""`, `#"""`) is a credential
+  /// when the detector flags its text (a private key block, a token's shape) or, holding one
+  /// line of text, that line as the value (``multiLineContent(_:_:)``; review 28-d, 1). Not for
   /// a member after `.` or a name after `case` (switch values, enum raw values), nor for a value
   /// whose letters and digits end with the name's (`refreshToken = "refresh_token"`,
   /// `authToken = "X-Auth-Token"`: the name of a field or header).
@@ -162,13 +164,38 @@ extension CodeAnalyzer {
     guard isKey else { return nil }
     let nameText = classified.text(name.start..<name.end)
     let literal = tokens[index]
-    let literalText = classified.text(literal.start..<literal.end)
     // A value that spells the name is the name of a field or header, not a secret:
     // `refreshToken = "refresh_token"`, `authToken = "X-Auth-Token"`.
     let spelled = { (s: String) in s.lowercased().filter { $0.isLetter || $0.isNumber } }
-    if spelled(literalText).hasSuffix(spelled(nameText)) { return nil }
-    let text = nameText + " = " + literalText
-    guard let credential = CredentialDetector.firstFinding(in: text) else { return nil }
+    let credential: CredentialFinding
+    let value: Range<Int>?
+    if let lines = multiLineContent(literal, classified) {
+      // A multi-line literal (`"""`, `#"""`) is checked like a one-line one (review 28-d, 1:
+      // `let privateKey = """` and a key block went unreported): the detector over its text (a
+      // private key block, a token's shape), or, for a literal of one line, that line as the
+      // value of `name = "…"`. A key block ends in the words of its name (`…PRIVATE KEY-----`),
+      // so the spelled-name rule applies to a one-line value only.
+      let content = lines.map { classified.text($0) }
+      var found = CredentialDetector.firstFinding(in: content.joined(separator: "\n"))
+      if found == nil, content.count == 1, !spelled(content[0]).hasSuffix(spelled(nameText)) {
+        found = CredentialDetector.firstFinding(in: nameText + " = \"" + content[0] + "\"")
+      }
+      guard let found else { return nil }
+      credential = found
+      value = lines.count == 1 ? lines[0] : nil
+    } else {
+      let literalText = classified.text(literal.start..<literal.end)
+      if spelled(literalText).hasSuffix(spelled(nameText)) { return nil }
+      guard let found = CredentialDetector.firstFinding(in: nameText + " = " + literalText) else { return nil }
+      credential = found
+      // The value: the literal without its delimiters (`#`s and quotes at both ends).
+      let isDelimiter = { (b: UInt8) in b == UInt8(ascii: "\"") || b == UInt8(ascii: "#") }
+      var start = literal.start
+      var end = literal.end
+      while start < end, isDelimiter(classified.bytes[start]) { start += 1 }
+      while end > start, isDelimiter(classified.bytes[end - 1]) { end -= 1 }
+      value = start..<end
+    }
     // The lines from the name to the end of the literal: `password:` and its value may stand on
     // two lines, and neither may be printed by any finding.
     let first = classified.lineIndex(ofByte: name.start)
@@ -177,7 +204,41 @@ extension CodeAnalyzer {
       rule: .hardcodedSecret, offset: name.start,
       message: "Looks like a hard-coded credential (\(credential.kind.displayName)) in `\(nameText)`; "
         + "load it at run time (Keychain, environment, a file outside the repository)",
-      secret: RawFinding.Secret(lines: first...last, literal: literal.start..<literal.end))
+      secret: RawFinding.Secret(lines: first...last, literal: literal.start..<literal.end, value: value))
+  }
+
+  /// The lines of text of `literal` when it is a whole multi-line string literal (`"""` or
+  /// `#"""`, closed, without interpolation: an interpolated one is split into pieces, and its
+  /// first piece does not end with the closing delimiter): each line between the delimiters'
+  /// lines that holds more than blanks, as the byte range of its text without the blanks around
+  /// it. Nil for any other literal.
+  /// - Complexity: O(b) in the literal's bytes.
+  static func multiLineContent(_ literal: SourceToken, _ classified: ClassifiedSource) -> [Range<Int>]? {
+    let bytes = classified.bytes
+    let quote = UInt8(ascii: "\"")
+    var open = literal.start
+    while open < literal.end, bytes[open] == ASCII.pound { open += 1 }
+    let pounds = open - literal.start
+    // `"""` after the `#`s, and the same `"""` and `#`s closing it, with something between.
+    guard literal.end - literal.start >= 2 * (pounds + 3),
+      bytes[open..<(open + 3)].allSatisfy({ $0 == quote }),
+      bytes[(literal.end - pounds)..<literal.end].allSatisfy({ $0 == ASCII.pound }),
+      bytes[(literal.end - pounds - 3)..<(literal.end - pounds)].allSatisfy({ $0 == quote })
+    else { return nil }
+    let body = (open + 3)..<(literal.end - pounds - 3)
+    guard let firstBreak = bytes[body].firstIndex(of: ASCII.lf) else { return nil }
+    var lines: [Range<Int>] = []
+    var start = firstBreak + 1
+    while start < body.upperBound {
+      let end = bytes[start..<body.upperBound].firstIndex(of: ASCII.lf) ?? body.upperBound
+      var low = start
+      var high = end
+      while low < high, isBlank(bytes[low]) || bytes[low] == ASCII.cr { low += 1 }
+      while high > low, isBlank(bytes[high - 1]) || bytes[high - 1] == ASCII.cr { high -= 1 }
+      if low < high { lines.append(low..<high) }
+      start = end + 1
+    }
+    return lines
   }
 
   /// The 0-based lines no finding may print because they hold what looks like a hard-coded
@@ -189,7 +250,8 @@ extension CodeAnalyzer {
   ///
   /// Also withheld (review 28-d, 1: the value printed again from a raw string `#"…"#`, inside a
   /// longer literal, or inside a multi-line literal): every line holding a secret's value — its
-  /// literal without the delimiters, 8 bytes or more — wherever it stands, and every line of a
+  /// literal without the delimiters, or the one line of text of a multi-line literal
+  /// (``RawFinding/Secret/value``), 8 bytes or more — wherever it stands, and every line of a
   /// multi-line literal whose text the credential detector flags (a private key block).
   /// ``makeFinding(_:_:withheldLines:)`` withholds, besides, any line the detector flags on its own.
   ///
@@ -218,12 +280,8 @@ extension CodeAnalyzer {
     var values: [ArraySlice<UInt8>] = []
     for secret in secrets {
       lines.formUnion(secret.lines)
-      let literal = classified.bytes[secret.literal]
-      literals.insert(literal)
-      // The value: the literal without its delimiters (`#`s and quotes at both ends).
-      let delimiter: (UInt8) -> Bool = { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "#") }
-      let value = literal.drop(while: delimiter).reversed().drop(while: delimiter).reversed()
-      if value.count >= 8 { values.append(ArraySlice(value)) }
+      literals.insert(classified.bytes[secret.literal])
+      if let value = secret.value, value.count >= 8 { values.append(classified.bytes[value]) }
     }
     for token in tokens where token.kind == .literal && literals.contains(classified.bytes[token.start..<token.end]) {
       withhold(token)

@@ -98,6 +98,10 @@ public enum CodeAnalyzer {
       var lines: ClosedRange<Int>
       /// The byte range of the literal (its first piece), delimiters included.
       var literal: Range<Int>
+      /// The byte range of the secret's value: a one-line literal without its delimiters, or
+      /// the one line of text of a multi-line literal, blanks around it left out; nil for a
+      /// multi-line literal of several lines (a key block), whose lines are all in ``lines``.
+      var value: Range<Int>?
     }
   }
 

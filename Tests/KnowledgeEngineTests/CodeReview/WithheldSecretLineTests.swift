@@ -116,5 +116,61 @@ extension CodeReview {
       // A line holding no credential is still shown.
       #expect(report.findings.contains { $0.rule == .todo && $0.snippet.contains("keep this one") })
     }
+
+    /// Review 28-d, 1: a multi-line literal bound to a credential-like name got no
+    /// `hardcoded_secret` finding (a private key block's words end in its name's, `privateKey`,
+    /// which read as the name of a field), and a one-line multi-line literal's value was printed
+    /// again from another line.
+    @Test("a multi-line literal bound to a credential-like name is checked like a one-line literal")
+    func multiLineLiterals() throws {
+      let body = "MIIEowIBAAKCAQEA" + String(repeating: "Q", count: 140)
+      let source = """
+        let privateKey = \"\"\"
+        -----BEGIN RSA PRIVATE KEY-----
+        \(body)
+        -----END RSA PRIVATE KEY-----
+        \"\"\"
+        struct Config {
+          static let password = \"\"\"
+            hunter2Xq9zLm
+            \"\"\"
+          let apiKey = #\"\"\"
+            Zt8wQ1mNp4Rk7Vb2
+            \"\"\"#
+        }
+        print("hunter2Xq9zLm") // TODO: drop the debug print
+        let passwordPrompt = \"\"\"
+          Enter your password
+          \"\"\"
+        let secretHint = \"\"\"
+          hunter2Xq9zLm
+          \"\"\"
+        let banner = \"\"\"
+          Welcome aboard, here is a longer line of text to show
+          \"\"\"
+        let token = \"\"\"
+          token
+          \"\"\"
+        let fine = 1 // TODO: keep this one
+        """
+      let report = try CodeAnalyzer.analyze(source: source, fileName: "Keys.swift", options: CodeAnalysisOptions())
+      let secrets = report.findings.filter { $0.rule == .hardcodedSecret }
+      #expect(secrets.map(\.line) == [1, 7, 10], "\(secrets.map { "\($0.line): \($0.message)" })")
+      #expect(secrets.first?.message.contains("private key") == true, "\(secrets.first?.message ?? "")")
+      #expect(secrets.count == 3 && secrets[1].message.contains("in `password`") && secrets[2].message.contains("in `apiKey`"))
+      let json = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
+      let sarif = String(decoding: try SARIFReport(reports: [report]).jsonData(), as: UTF8.self)
+      for secret in ["MIIEowIBAAKCAQEAQQQQ", "hunter2Xq9zLm", "Zt8wQ1mNp4Rk7Vb2"] {
+        #expect(!json.contains(secret), "JSON holds \(secret)")
+        #expect(!sarif.contains(secret), "SARIF holds \(secret)")
+      }
+      // The key block's long line and the debug print of the password are reported, their lines withheld.
+      let long = try #require(report.findings.first { $0.rule == .longLine && $0.line == 3 })
+      #expect(long.snippet.isEmpty && long.message.hasSuffix("(\(CodeAnalyzer.withheldLineNote))"))
+      let debug = try #require(report.findings.first { $0.rule == .todo && $0.line == 14 })
+      #expect(debug.snippet.isEmpty, "\(debug)")
+      // Prose, a hint's name, a value that spells the name and a line without a credential are left alone.
+      #expect(report.findings.contains { $0.rule == .todo && $0.snippet.contains("keep this one") })
+    }
   }
 }
