@@ -166,7 +166,12 @@ struct AnalyzeCommandTests {
     let json = try runDolphin(["analyze", dir.path, "--json"])
     let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
     let skipped = (document?["skipped"] as? [[String: Any]])?.map { "\($0["reason"] ?? "") \(($0["path"] as? String ?? "").dropFirst(dir.path.count + 1))" }
-    #expect(skipped == ["missing gone.swift", "unreadable loop.swift"], "\(json.stdout)")
+    // The hard link's second name is said to be the same file (review 28-d, 9).
+    #expect(skipped == ["same_file b.swift", "missing gone.swift", "unreadable loop.swift"], "\(json.stdout)")
+    #expect(
+      r.stderr.contains(
+        "dolphin: notice: \(dir.path)/b.swift: skipped, the same file as \(dir.path)/a.swift (a file is read once, under the first name given)"),
+      "\(r.stderr)")
     #expect(document?["nonSwiftCount"] as? Int == 1, "\(json.stdout)")
     #expect((document?["reports"] as? [Any])?.count == 1, "\(json.stdout)")
   }
@@ -222,6 +227,57 @@ struct AnalyzeCommandTests {
     #expect(r.stdout.contains("1 file(s), 1 finding(s)"), "\(r.stdout)")
     #expect(r.stdout.contains("\(viaLink):1:9: force_try"), "\(r.stdout)")
     #expect(!r.stdout.contains(dir.appending("aa/A.swift").path), "\(r.stdout)")
+    // The other name is said to be skipped, naming the one analyzed (review 28-d, 9).
+    #expect(
+      r.stderr.contains(
+        "dolphin: notice: \(dir.appending("aa/A.swift").path): skipped, the same file as \(viaLink) "
+          + "(a file is read once, under the first name given)"), "\(r.stderr)")
+  }
+
+  /// Review 28-d, 9: `analyze proj/*.swift` with several links to one file in the folder (a
+  /// relative link, an absolute one, one through `..`) reported `1 file(s)` under the first
+  /// link's name, and nothing of the other names.
+  @Test("several names of one file: one report, and a same_file notice for each other name, in text, JSON and SARIF")
+  func linksToOneFileNamed() throws {
+    let dir = TemporaryDirectory("analyze-same-file")
+    defer { dir.remove() }
+    let fm = FileManager.default
+    try fm.createDirectory(at: dir.appending("proj"), withIntermediateDirectories: true)
+    let ok = dir.appending("proj/ok.swift").path
+    try Data("let x = try! load()\n".utf8).write(to: URL(fileURLWithPath: ok))
+    try fm.createSymbolicLink(atPath: dir.appending("proj/inside.swift").path, withDestinationPath: "ok.swift")
+    try fm.createSymbolicLink(atPath: dir.appending("proj/abs.swift").path, withDestinationPath: ok)
+    try fm.createSymbolicLink(atPath: dir.appending("proj/up.swift").path, withDestinationPath: "../proj/ok.swift")
+    try Data("let y = 1\n".utf8).write(to: dir.appending("proj/other.swift"))
+    // As the shell expands proj/*.swift: in name order.
+    let names = ["abs", "inside", "ok", "other", "up"].map { dir.appending("proj/\($0).swift").path }
+    let first = names[0]
+    let text = try runDolphin(["analyze"] + names)
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdout.hasPrefix("Heuristic code analysis (read-only lexical checks; not a compiler): 2 file(s), 1 finding(s)\n"), "\(text.stdout)")
+    #expect(text.stdout.contains("\(first):1:9: force_try"), "\(text.stdout)")
+    for other in [names[1], names[2], names[4]] {
+      #expect(
+        text.stderr.contains(
+          "dolphin: notice: \(other): skipped, the same file as \(first) (a file is read once, under the first name given)\n"),
+        "\(text.stderr)")
+    }
+    #expect(!text.stderr.contains(names[3]), "\(text.stderr)")
+    let json = try runDolphin(["analyze", "--json"] + names)
+    #expect(json.status == 0, "\(json.stderr)")
+    let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let skipped = try #require(document["skipped"] as? [[String: Any]])
+    #expect(skipped.map { $0["path"] as? String } == [names[1], names[2], names[4]], "\(skipped)")
+    #expect(skipped.allSatisfy { $0["reason"] as? String == "same_file" }, "\(skipped)")
+    #expect((document["reports"] as? [[String: Any]])?.map { $0["fileName"] as? String } == [first, names[3]])
+    let sarif = try runDolphin(["analyze", "--format", "sarif"] + names)
+    #expect(sarif.status == 0, "\(sarif.stderr)")
+    #expect(sarif.stdout.contains("\(names[1]): skipped, the same file as \(first)"), "\(sarif.stdout)")
+    // A path given twice is read once, and said to be.
+    let twice = try runDolphin(["analyze", ok, ok])
+    #expect(twice.status == 0, "\(twice.stderr)")
+    #expect(twice.stdout.contains("1 file(s), 1 finding(s)"), "\(twice.stdout)")
+    #expect(twice.stderr.contains("dolphin: notice: \(ok): skipped, named more than once (a file is read once)"), "\(twice.stderr)")
   }
 
   /// Review 21-a F1: `analyze` missed `password2 = "…"` and reported prose assigned to `token`.
@@ -315,6 +371,10 @@ struct AnalyzeCommandTests {
       #expect(json.status == 0, "\(c.folder): \(json.stderr)")
       let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
       #expect((document?["reports"] as? [Any])?.isEmpty == true, "\(json.stdout)")
+      // Review 28-d, 8: --json says it too, as the text's reason after its lead-in.
+      #expect(
+        document?["noFileAnalyzed"] as? String == String(c.why.dropFirst("No Swift file was analyzed: ".count)),
+        "\(c.folder): \(json.stdout)")
     }
     let skipped = try runDolphin(["analyze", dir.appending("allskip").path])
     #expect(skipped.stderr.contains("allskip/a.swift: not text: it holds a NUL byte"), "\(skipped.stderr)")
@@ -332,5 +392,8 @@ struct AnalyzeCommandTests {
     try Data("let ok = 1\n".utf8).write(to: dir.appending("empty/ok.swift"))
     let one = try runDolphin(["analyze", dir.appending("empty").path])
     #expect(!one.stdout.contains("No Swift file was analyzed"), "\(one.stdout)")
+    let oneJSON = try JSONSerialization.jsonObject(
+      with: Data(try runDolphin(["analyze", dir.appending("empty").path, "--json"]).stdout.utf8)) as? [String: Any]
+    #expect(oneJSON?["noFileAnalyzed"] == nil && (oneJSON?["reports"] as? [Any])?.count == 1, "\(String(describing: oneJSON))")
   }
 }

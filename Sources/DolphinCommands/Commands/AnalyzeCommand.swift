@@ -32,7 +32,8 @@ enum AnalyzeCommands {
         missing path exits 3, a symbolic link loop 4. A named .swift link to a file outside the folder
         holding it (as a glob like proj/*.swift names it) is skipped with a notice naming its target.
         When no file was analyzed, a line says why (No Swift file was analyzed: …).
-        A file named two ways (or hard-linked) is analyzed once, under the first name given.
+        A file named two ways (or hard-linked) is analyzed once, under the first name given; each
+        other name is skipped with a notice naming that one.
         Lines holding what looks like a hard-coded credential are never printed, by any finding.
         Names that are not UTF-8 are walked and analyzed too, shown with each such byte as \\xHH
         (sub\\xFE/x.swift; the exact bytes percent-encoded in JSON and SARIF).
@@ -58,7 +59,10 @@ enum AnalyzeCommands {
       // error too; only what a directory walk finds is skipped with a notice. A named link
       // leading out of its folder is skipped with a notice as well, not an error: a shell glob
       // (`proj/*.swift`) names it among the files the user meant (review 28-b, 2).
-      if let s = result.skipped.first(where: { paths.contains($0.path) && $0.reason != .linkOutsideTree }) {
+      // Nor is a second name of a file analyzed under its first (review 28-d, 9).
+      if let s = result.skipped.first(where: {
+        paths.contains($0.path) && $0.reason != .linkOutsideTree && $0.reason != .sameFile
+      }) {
         let problem = s.notice.replacingOccurrences(of: "; skipped", with: "").replacingOccurrences(of: "skipped, ", with: "")
         throw s.reason == .notSwift ? CLIError.usage(shown(problem)) : CLIError.input(shown(problem))
       }
@@ -104,27 +108,11 @@ enum AnalyzeCommands {
     "\(count) path(s)" + (verb ? " ignored by .gitignore rules" : "")
   }
 
-  /// The line a report that analyzed no file prints under its summary, so that it does not read
-  /// as a clean one (review 23-a, 5 for `.gitignore`; review 28-b, 5 for an empty folder, one of
-  /// only non-Swift files, or one whose every `.swift` file was skipped): `No Swift file was
-  /// analyzed: ` and why — the paths skipped (each named in a notice), the paths the ignore rules
-  /// left out, or that no `.swift` file was found. Nil when some file was analyzed. The exit
-  /// status stays 0, as for any report: nothing failed.
+  /// The line a report that analyzed no file prints under its summary, and its SARIF
+  /// notification: `No Swift file was analyzed: ` and why (``PathAnalysis/noFileAnalyzed``,
+  /// which `--json` carries). Nil when some file was analyzed.
   static func nothingAnalyzedLine(_ result: PathAnalysis) -> String? {
-    guard result.reports.isEmpty else { return nil }
-    var reasons: [String] = []
-    if !result.skipped.isEmpty {
-      reasons.append("\(result.skipped.count) path(s) skipped, each named in a notice with the reason")
-    }
-    if result.ignoredCount > 0 {
-      reasons.append("the .gitignore rules left out \(ignoredClause(result.ignoredCount, verb: false)) of what was found")
-    }
-    if reasons.isEmpty {
-      let others = result.nonSwiftCount > 0 ? ", only \(result.nonSwiftCount) non-Swift file(s)" : ""
-      reasons.append("no .swift file was found in the path(s) given\(others)")
-    }
-    let named = result.ignoredCount > 0 ? " A .swift file named on the command line is analyzed even when it is ignored." : ""
-    return "No Swift file was analyzed: " + reasons.joined(separator: "; ") + "." + named
+    result.noFileAnalyzed.map { "No Swift file was analyzed: " + $0 }
   }
 
   /// SARIF's notification for what the ignore rules left out, as the text summary counts it;

@@ -30,6 +30,32 @@ public struct PathAnalysis: Sendable, Equatable, Codable {
   /// Total findings across reports.
   public var totalFindings: Int { reports.reduce(0) { $0 + $1.totalFindings } }
 
+  /// Why no file was analyzed, when none was, so that an empty report does not read as a clean
+  /// one (review 23-a, 5 for `.gitignore`; review 28-b, 5 for an empty folder, one of only
+  /// non-Swift files, or one whose every `.swift` file was skipped): the paths skipped (each
+  /// named in a notice, ``skipped``), the paths the ignore rules left out, or that no `.swift`
+  /// file was found, e.g. `no .swift file was found in the path(s) given, only 2 non-Swift
+  /// file(s)`; ending with a period. Nil when some file was analyzed. `dolphin analyze` prints it
+  /// after `No Swift file was analyzed: ` (text), as a SARIF notification, and as
+  /// `noFileAnalyzed` in `--json` (absent when nil; review 28-d, 8: only the text and SARIF said
+  /// it). Nothing failed: the exit status stays 0.
+  public var noFileAnalyzed: String? {
+    guard reports.isEmpty else { return nil }
+    var reasons: [String] = []
+    if !skipped.isEmpty {
+      reasons.append("\(skipped.count) path(s) skipped, each named in a notice with the reason")
+    }
+    if ignoredCount > 0 {
+      reasons.append("the .gitignore rules left out \(ignoredCount) path(s) of what was found")
+    }
+    if reasons.isEmpty {
+      let others = nonSwiftCount > 0 ? ", only \(nonSwiftCount) non-Swift file(s)" : ""
+      reasons.append("no .swift file was found in the path(s) given\(others)")
+    }
+    let named = ignoredCount > 0 ? " A .swift file named on the command line is analyzed even when it is ignored." : ""
+    return reasons.joined(separator: "; ") + "." + named
+  }
+
   /// Makes a result.
   public init(
     reports: [CodeAnalysisReport], skipped: [SourceWalker.Skipped], ignoredCount: Int,
@@ -58,6 +84,26 @@ public struct PathAnalysis: Sendable, Equatable, Codable {
       try c.decodeIfPresent([GitignoreMatcher.UnappliedFile].self, forKey: .unappliedIgnoreFiles) ?? []
     rulesChecked = try c.decodeIfPresent([CodeRule].self, forKey: .rulesChecked) ?? CodeRule.allCases
     notChecked = try c.decodeIfPresent(String.self, forKey: .notChecked) ?? CodeRule.notChecked
+  }
+
+  /// The keys of the JSON form: the stored properties, and ``noFileAnalyzed``, which is
+  /// written (when not nil) but read from the rest.
+  enum CodingKeys: String, CodingKey {
+    case reports, skipped, ignoredCount, nonSwiftCount, unappliedIgnoreFiles, rulesChecked, notChecked, noFileAnalyzed
+  }
+
+  /// Encodes the result with ``noFileAnalyzed`` when no file was analyzed.
+  /// - Throws: `EncodingError` from the encoder.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(reports, forKey: .reports)
+    try c.encode(skipped, forKey: .skipped)
+    try c.encode(ignoredCount, forKey: .ignoredCount)
+    try c.encode(nonSwiftCount, forKey: .nonSwiftCount)
+    try c.encode(unappliedIgnoreFiles, forKey: .unappliedIgnoreFiles)
+    try c.encode(rulesChecked, forKey: .rulesChecked)
+    try c.encode(notChecked, forKey: .notChecked)
+    try c.encodeIfPresent(noFileAnalyzed, forKey: .noFileAnalyzed)
   }
 }
 

@@ -72,6 +72,10 @@ public struct SourceWalker: Sendable {
     /// followed, as git does not follow links, so a cloned repository cannot make the report
     /// print lines of files outside it.
     case linkOutsideTree = "link_outside_tree"
+    /// A file reached under another name already taken (spelled two ways, through a symbolic
+    /// link, or a hard link: one device and inode): it is read once, under the first name given
+    /// (``Walk/files``), and each other name is skipped with a notice naming that one.
+    case sameFile = "same_file"
   }
 
   /// A path that was not taken, with a one-line notice for the user.
@@ -99,7 +103,8 @@ public struct SourceWalker: Sendable {
     /// The files to analyze, sorted by path (byte order), without duplicates: a file reached
     /// under several names (spelled two ways, through a symbolic link, or a hard link: one
     /// device and inode) is listed once, under the first of them in the order of the paths
-    /// given (then of the walk below each).
+    /// given (then of the walk below each); each other name is in ``skipped``
+    /// (``SkipReason/sameFile``).
     public var files: [File]
     /// What was left out and why, sorted by path.
     public var skipped: [Skipped]
@@ -194,11 +199,26 @@ public struct SourceWalker: Sendable {
     }
     // One file named two ways (`a.swift`, `./a.swift`, an absolute path, a link, a hard link) is
     // read once, under the first name the user gave it: duplicates are dropped in the order of
-    // `paths` (and of the walk below each), before sorting.
-    var seen = Set<String>()
-    let files = state.files
-      .filter { seen.insert(Self.identity(of: $0)).inserted }
-      .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    // `paths` (and of the walk below each), before sorting. Each other name is said to be
+    // skipped, naming the one taken (review 28-d, 9: `proj/*.swift` with three links to one
+    // file reported one file under the first link's name and nothing of the others).
+    var firstName: [String: File] = [:]
+    var unique: [File] = []
+    for file in state.files {
+      let identity = Self.identity(of: file)
+      if let kept = firstName[identity] {
+        let notice =
+          kept.path == file.path
+          ? "\(file.path): skipped, named more than once (a file is read once)"
+          : "\(file.path): skipped, the same file as \(kept.path) (a file is read once, under the first name given)"
+        state.skipped.append(
+          Skipped(path: file.path, reason: .sameFile, notice: notice, pathPercentEncoded: file.pathPercentEncoded))
+      } else {
+        firstName[identity] = file
+        unique.append(file)
+      }
+    }
+    let files = unique.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     let skipped = state.skipped.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     let unapplied = state.unapplied.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     return Walk(

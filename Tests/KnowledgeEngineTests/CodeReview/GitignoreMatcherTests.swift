@@ -260,6 +260,8 @@ extension CodeReview {
       #expect(walk.files.first?.byteCount == 14)
       #expect(
         walk.skipped.map { "\($0.reason.rawValue) \($0.notice.dropFirst(root.count + 1))" } == [
+          // Named twice, read once, and said to be (review 28-d, 9).
+          "same_file Anchored.swift: skipped, named more than once (a file is read once)",
           "too_large Big.swift: skipped, 301 bytes is over the 300-byte code analysis limit",
           "missing Nope.swift: skipped, no such file or directory",
           "not_swift app.log: skipped, not a .swift file",
@@ -317,7 +319,10 @@ extension CodeReview {
       let target = secret.appendingPathComponent("env").resolvingSymlinksInPath().path
       #expect(
         walk.skipped.map { "\($0.reason.rawValue) \($0.notice)" } == [
-          "link_outside_tree \(repo.path)/config.swift: skipped, a symbolic link to \(target), outside the directory analyzed (not followed)"
+          // The file's own name, met after the link, is said to be the same file (review 28-d, 9).
+          "same_file \(repo.path)/Sources/real.swift: skipped, the same file as \(repo.path)/alias.swift "
+            + "(a file is read once, under the first name given)",
+          "link_outside_tree \(repo.path)/config.swift: skipped, a symbolic link to \(target), outside the directory analyzed (not followed)",
         ])
       // An inside link to a file the walk does not reach otherwise is analyzed under its name.
       try fm.removeItem(at: repo.appendingPathComponent("Sources/real.swift"))
