@@ -39,8 +39,9 @@ public struct AssistantSession: Sendable {
     self.engine = engine
     self.router = AgentRequestRouter()
     // Reads do not create a workspace: free text on a mistyped path must leave nothing behind.
+    // Its calls come from slash commands: errors name those (review 28-d, 4).
     self.loop = AgentLoop(
-      executor: ToolExecutor(registry: registry, engine: engine, readsCreateWorkspace: false),
+      executor: ToolExecutor(registry: registry, engine: engine, readsCreateWorkspace: false, caller: .askCommands),
       generator: generator, bounds: bounds)
     let env = engine.environment
     if let store = engine.store as? SQLiteWorkspaceStore, !store.existsOnDisk {

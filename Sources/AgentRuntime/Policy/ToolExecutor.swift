@@ -66,6 +66,9 @@ public struct ToolExecutor: Sendable {
   /// on a mistyped `--workspace` must not make it a workspace: there only a local write that
   /// succeeds creates it, and a read's receipt is not stored until it exists.
   public let readsCreateWorkspace: Bool
+  /// Who calls the tools (an MCP client, `ask`), for the words an error uses to point an id
+  /// given for the wrong type of record to the tool or command that takes it (``ToolCaller``).
+  public let caller: ToolCaller
   /// Maximum characters of the canonical arguments stored in a receipt.
   public static let receiptArgumentLimit = Limits.receiptArgumentsRecorded
 
@@ -73,10 +76,15 @@ public struct ToolExecutor: Sendable {
   ///   - registry: the tools.
   ///   - engine: the workspace they work on.
   ///   - readsCreateWorkspace: see ``readsCreateWorkspace`` (default true).
-  public init(registry: ToolRegistry = .standard, engine: KnowledgeEngine, readsCreateWorkspace: Bool = true) {
+  ///   - caller: see ``caller`` (default ``ToolCaller/toolClient``).
+  public init(
+    registry: ToolRegistry = .standard, engine: KnowledgeEngine, readsCreateWorkspace: Bool = true,
+    caller: ToolCaller = .toolClient
+  ) {
     self.registry = registry
     self.engine = engine
     self.readsCreateWorkspace = readsCreateWorkspace
+    self.caller = caller
   }
 
   /// Executes `call`.
@@ -165,6 +173,8 @@ public struct ToolExecutor: Sendable {
       // An id no record has is named by the argument that holds it, as a refusal names one.
       let missing = tool.missingRecordArgument(from: error, given: call.arguments)
       var message = missing?.message ?? String(describing: error)
+      // An id another type of record has: whose it is, and what takes it (review 28-d, 4).
+      if missing == nil, let note = idOwnerNote(for: error, tool: tool, arguments: args) { message += note }
       if Self.isCredentialRefusal(error) { message += Self.credentialAdvice }
       var result = finish(.failed, risk: tool.risk, args: canonical, approval: approval, output: nil, error: nil, message: message)
       result.failedOnMissingRecord = Self.isMissingRecord(error)

@@ -78,26 +78,39 @@ enum SearchTools {
         id: id, recordType: nil, shownBy: nil, message: "No record in this workspace has the id \(u); search matches words, not ids")
     }
     let words = "\(u) is \(place.type.possessiveID); search matches words, not ids"
-    func call(_ tool: String, _ arguments: String, then: String) -> IDLookup {
-      let shown = "\(tool) {\(arguments)}"
-      return IDLookup(id: id, recordType: place.type, shownBy: shown, message: "\(words): \(shown) \(then)")
+    guard let (shown, does) = pointer(to: place) else {
+      return IDLookup(id: id, recordType: place.type, shownBy: nil, message: "\(words), and \(noToolShows(place.type))")
     }
+    return IDLookup(id: id, recordType: place.type, shownBy: shown, message: "\(words): \(shown) \(does)")
+  }
+
+  /// The tool call that shows the record at `place`, and what it does with it (`shows it`):
+  /// `knowledge_get` for a knowledge item, and for a memory its knowledge mirror;
+  /// `handoff_get`; for a task, the `task_list` page that holds only it. Nil for a memory
+  /// without a mirror, a stored digest and a receipt, which no tool shows by id
+  /// (``noToolShows(_:)`` says so).
+  static func pointer(to place: RecordLocation) -> (call: String, does: String)? {
+    let u = place.id.uuidString
     switch place.type {
-    case .knowledge: return call("knowledge_get", "\"id\": \"\(u)\"", then: "shows it")
+    case .knowledge: return ("knowledge_get {\"id\": \"\(u)\"}", "shows it")
     case .memory:
-      if let mirror = place.mirrorID {
-        return call("knowledge_get", "\"id\": \"\(mirror.uuidString)\"", then: "shows its text (the memory's knowledge mirror)")
-      }
-      return IDLookup(
-        id: id, recordType: .memory, shownBy: nil,
-        message: "\(words), and no tool shows a memory without its knowledge mirror by its id (memory_search finds it by its words)")
+      guard let mirror = place.mirrorID else { return nil }
+      return ("knowledge_get {\"id\": \"\(mirror.uuidString)\"}", "shows its text (the memory's knowledge mirror)")
     case .task:
       let offset = (place.listPosition ?? 1) - 1
-      return call("task_list", "\"status\": \"all\", \"offset\": \(offset), \"limit\": 1", then: "shows it")
-    case .handoff: return call("handoff_get", "\"id\": \"\(u)\"", then: "shows it")
-    case .digest, .receipt:
-      return IDLookup(id: id, recordType: place.type, shownBy: nil, message: "\(words), and no tool shows \(place.type.withArticle) by its id")
+      return ("task_list {\"status\": \"all\", \"offset\": \(offset), \"limit\": 1}", "shows it")
+    case .handoff: return ("handoff_get {\"id\": \"\(u)\"}", "shows it")
+    case .digest, .receipt: return nil
     }
+  }
+
+  /// That no tool shows a record of `type` by its id: `no tool shows a stored digest by its id`;
+  /// for a memory, `no tool shows a memory without its knowledge mirror by its id
+  /// (memory_search finds it by its words)`.
+  static func noToolShows(_ type: RecordType) -> String {
+    type == .memory
+      ? "no tool shows a memory without its knowledge mirror by its id (memory_search finds it by its words)"
+      : "no tool shows \(type.withArticle) by its id"
   }
 
   /// The search tools' response to `query`, with ``SearchResponse/idLookup`` set when the query

@@ -9,39 +9,41 @@ extension CommandContext {
   /// `dolphin task delete …`)`, naming the same subcommand of that record's type when there is
   /// one, else the command that shows the record (``SearchCommands/pointer(to:)``). Said as
   /// `search` and `handoff create --knowledge` say it (review 28-a, 2; review 28-b, 10: only
-  /// those named the record that has the id), by ``RecordType/heldIDNote(_:expected:)``.
+  /// those named the record that has the id), by ``KnowledgeEngine/idOwnerNote(for:givenID:advice:)``,
+  /// which words the note for the MCP tools and `ask` too (review 28-d, 4).
   /// Any other error, or an id no record has, is returned as it is.
   /// - Parameter error: what the command threw.
   func namingIDOwner(in error: any Error) -> any Error {
-    guard case WorkspaceError.notFound(let type, let text) = error, let id = UUID(uuidString: text),
-      let given = arguments.positionals.first,
-      UUID(uuidString: given.trimmingCharacters(in: .whitespacesAndNewlines)) == id,
-      let engine = openedEngine, let place = try? engine.recordLocation(of: id),
-      place.type.noun != type, !(place.type == .memory && type == "memory")
+    guard let given = arguments.positionals.first, let id = UUID(uuidString: given.trimmingCharacters(in: .whitespacesAndNewlines)),
+      let engine = openedEngine,
+      let note = engine.idOwnerNote(for: error, givenID: id, advice: Self.commandAdvice(verb: spec.path.count == 2 ? spec.path[1] : nil))
     else { return error }
-    let verb = spec.path.count == 2 ? spec.path[1] : nil
-    // A memory command given the id of a memory's knowledge mirror (the id `knowledge list`
-    // shows): the memory it mirrors is what the command is about (review 28-c, 12).
-    if type == "memory", let memory = place.mirroredMemoryID, let verb,
-      Commands.all.contains(where: { $0.spec.path == ["memory", verb] && !$0.spec.positionals.isEmpty })
-    {
-      return CLIError.notFound(
-        error.localizedDescriptionForCLI
-          + " (it is the id of the knowledge item mirroring memory \(memory.uuidString); give that memory's id: "
-          + "`\(command: "dolphin memory \(verb) \(memory.uuidString)")`)")
-    }
-    let same = verb.flatMap { verb in
-      Commands.all.first { $0.spec.path == [place.type.rawValue, verb] && !$0.spec.positionals.isEmpty }
-    }
-    let advice: String
-    if let same, same.spec.path.count == 2 {
-      // One interpolation per word: each is shell-quoted as one word.
-      advice = "give it to `\(command: "dolphin \(same.spec.path[0]) \(same.spec.path[1]) \(id.uuidString)")`"
-    } else {
-      let (shown, does) = SearchCommands.pointer(to: place)
-      advice = "`\(shown)` \(does)"
-    }
-    return CLIError.notFound(error.localizedDescriptionForCLI + place.type.heldIDNote(advice))
+    return CLIError.notFound(error.localizedDescriptionForCLI + note)
+  }
+
+  /// How this CLI names what takes a record given to the subcommand `verb` (`get`, `delete`):
+  /// the same subcommand of the record's type (`dolphin task delete <id>`) when there is one,
+  /// else the command that shows it; for a memory's knowledge mirror given to `memory <verb>`,
+  /// `dolphin memory <verb> <memory id>` (review 28-c, 12).
+  private static func commandAdvice(verb: String?) -> IDOwnerAdvice {
+    // Called while the command runs, so `\(command:)` names the workspace in effect.
+    IDOwnerAdvice(
+      forRecord: { place in
+        let same = verb.flatMap { verb in
+          Commands.all.first { $0.spec.path == [place.type.rawValue, verb] && !$0.spec.positionals.isEmpty }
+        }
+        if let same, same.spec.path.count == 2 {
+          // One interpolation per word: each is shell-quoted as one word.
+          return "give it to `\(command: "dolphin \(same.spec.path[0]) \(same.spec.path[1]) \(place.id.uuidString)")`"
+        }
+        let (shown, does) = SearchCommands.pointer(to: place)
+        return "`\(shown)` \(does)"
+      },
+      forMirroredMemory: { memory in
+        guard let verb, Commands.all.contains(where: { $0.spec.path == ["memory", verb] && !$0.spec.positionals.isEmpty })
+        else { return nil }
+        return "`\(command: "dolphin memory \(verb) \(memory.uuidString)")`"
+      })
   }
 }
 

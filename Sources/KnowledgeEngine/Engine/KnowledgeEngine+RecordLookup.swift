@@ -105,3 +105,60 @@ extension SearchResponse {
     results.isEmpty ? UUID(uuidString: query.trimmingCharacters(in: .whitespacesAndNewlines)) : nil
   }
 }
+
+/// How one face — the CLI's commands, the MCP tools, `ask`'s slash commands — names what takes
+/// or shows a record, for the note ``KnowledgeEngine/idOwnerNote(for:givenID:advice:)`` adds to
+/// an error about an id given for the wrong type of record. The wording of the note is the
+/// engine's, so that every face says it alike (review 28-d, 4: the MCP tools and `ask` said only
+/// "no knowledge item has the id …" where the CLI named the owner).
+public struct IDOwnerAdvice: Sendable {
+  /// What to do with the id of the record at the location given, in this face's words, said
+  /// after a semicolon: `` give it to `dolphin task get <id>` ``, `knowledge_get {"id": "<id>"}
+  /// shows it`; nil when nothing of this face takes or shows such a record.
+  public var forRecord: @Sendable (RecordLocation) -> String?
+  /// For the id of a knowledge item that mirrors a legacy memory, given where a memory's id is
+  /// taken: the command that takes that memory's id (`` `dolphin memory delete <id>` ``); nil
+  /// when the face has none, and the note then names the knowledge item as any other.
+  public var forMirroredMemory: @Sendable (_ memoryID: UUID) -> String?
+
+  /// Makes the advice of one face.
+  /// - Parameters:
+  ///   - forRecord: see ``forRecord``.
+  ///   - forMirroredMemory: see ``forMirroredMemory``; by default none.
+  public init(
+    forRecord: @escaping @Sendable (RecordLocation) -> String?,
+    forMirroredMemory: @escaping @Sendable (_ memoryID: UUID) -> String? = { _ in nil }
+  ) {
+    self.forRecord = forRecord
+    self.forMirroredMemory = forMirroredMemory
+  }
+}
+
+extension KnowledgeEngine {
+  /// The note an error adds when it says that no record of the type asked for has `givenID`
+  /// (``WorkspaceError/notFound(recordType:id:)``) and a record of another type has it:
+  /// ` (it is a task's id; <advice>)` (``RecordType/heldIDNote(_:expected:)``), or, for the id
+  /// of a knowledge item mirroring a memory given where a memory's id is taken, ` (it is the id
+  /// of the knowledge item mirroring memory <id>; give that memory's id: <command>)`. One helper
+  /// for the CLI, the MCP tools and `ask` (review 28-a, 2; review 28-b, 10; review 28-c, 12;
+  /// review 28-d, 4), each naming its own commands or tools through `advice`.
+  /// - Parameters:
+  ///   - error: what the command or tool threw.
+  ///   - givenID: the id the user or client gave; an error about any other id gets no note.
+  ///   - advice: how the face names what takes or shows the record.
+  /// - Returns: the note, starting with a space; nil for any other error, an id no record has,
+  ///   or one a record of the type asked for has (a legacy memory's id given to a memory
+  ///   command), or when the store cannot be read.
+  public func idOwnerNote(for error: any Error, givenID: UUID, advice: IDOwnerAdvice) -> String? {
+    guard case WorkspaceError.notFound(let type, let text) = error, UUID(uuidString: text) == givenID,
+      let place = try? recordLocation(of: givenID),
+      place.type.noun != type, !(place.type == .memory && type == "memory")
+    else { return nil }
+    // A memory command given the id of a memory's knowledge mirror (the id `knowledge list`
+    // shows): the memory it mirrors is what the command is about (review 28-c, 12).
+    if type == "memory", let memory = place.mirroredMemoryID, let command = advice.forMirroredMemory(memory) {
+      return " (it is the id of the knowledge item mirroring memory \(memory.uuidString); give that memory's id: \(command))"
+    }
+    return place.type.heldIDNote(advice.forRecord(place))
+  }
+}
