@@ -47,8 +47,8 @@ struct HandoffAndTaskReviewTests {
     #expect(text.stdout.contains("Tasks added, completed or updated since this handoff (10 of 12):"), "\(text.stdout)")
     #expect(
       text.stdout.contains(
-        "  … 2 earlier tasks since this handoff not shown (`dolphin task list --status all --workspace \(cli.workspace)` "
-          + "lists every task, open first)"), "\(text.stdout)")
+        "  … 2 earlier tasks since this handoff not shown (`dolphin task list --status all --limit 2 --workspace \(cli.workspace)` "
+          + "lists them among the first 2 tasks, open first, then by priority and age)"), "\(text.stdout)")
     // The latest kept (the oldest were, hiding the newest), shown oldest first.
     #expect(!text.stdout.contains("\"Task 1\"") && !text.stdout.contains("\"Task 2\""), "\(text.stdout)")
     let third = try #require(text.stdout.range(of: "\"Task 3\""), "\(text.stdout)")
