@@ -319,7 +319,8 @@ struct HandoffNextStepsInputTests {
     #expect((json["handoff"] as? [String: Any])?["nextSteps"] as? [String] == ["Write tests", "step a", "step b"])
     let long = try cli.run(["handoff", "create", "--focus", "f", "--next", "-"], stdin: "ok\n" + String(repeating: "x", count: 301) + "\n")
     #expect(long.status == 4, "\(long.stderr)")
-    #expect(long.stderr.contains("--next #2"), "\(long.stderr)")
+    // Named by its input line too (review 28-d, 9).
+    #expect(long.stderr.contains("--next - line 2 (step #2)"), "\(long.stderr)")
     let many = try cli.run(["handoff", "create", "--focus", "f", "--next", "-"], stdin: (1...13).map { "step \($0)" }.joined(separator: "\n"))
     #expect(many.status == 4, "\(many.stderr)")
     #expect(many.stderr.contains("12"), "\(many.stderr)")
@@ -353,7 +354,7 @@ struct HandoffNextStepsInputTests {
     let long = try cli.run(
       ["handoff", "create", "--focus", "f", "--next", "-"], stdin: String(repeating: "\n", count: 4000) + String(repeating: "z", count: 301))
     #expect(long.status == 4, "\(long.stderr)")
-    #expect(long.stderr.contains("--next #1 is 301 characters; the limit is 300 characters"), "\(long.stderr)")
+    #expect(long.stderr.contains("--next - line 4001 (step #1) is 301 characters; the limit is 300 characters"), "\(long.stderr)")
 
     let blank = try cli.run(["handoff", "create", "--focus", "f", "--next", "-"], stdin: " \n\t\n\n")
     #expect(blank.status == 4, "\(blank.stderr)")
