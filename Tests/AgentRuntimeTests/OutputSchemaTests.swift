@@ -128,7 +128,7 @@ struct OutputSchemaTests {
       #expect(schema["properties"]?.object?.isEmpty == false, "\(tool.name): \(schema)")
     }
     for (tool, list) in [
-      ("knowledge_search", "results"), ("task_search", "results"), ("task_list", "tasks"), ("handoff_list", "handoffs"),
+      ("knowledge_search", "results"), ("task_search", "results"), ("task_list", "tasks"), ("knowledge_list", "items"), ("handoff_list", "handoffs"),
       ("continuity_insights", "insights"), ("code_analyze", "findings"),
     ] {
       let items = try ToolRegistry.standard.tool(named: tool).outputSchema["properties"]?[list]?["items"]

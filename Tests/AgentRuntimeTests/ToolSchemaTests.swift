@@ -83,10 +83,10 @@ enum SchemaFixtures {
 struct ToolSchemaTests {
   static let names = ToolRegistry.standard.names
 
-  @Test("the registry holds the 14 continuity tools and the 5 legacy tools, and no deletion tool")
+  @Test("the registry holds the 15 continuity tools and the 5 legacy tools, and no deletion tool")
   func inventory() {
     #expect(Set(Self.names) == [
-      "knowledge_search", "knowledge_get", "knowledge_capture", "project_context", "project_review", "handoff_create",
+      "knowledge_search", "knowledge_get", "knowledge_list", "knowledge_capture", "project_context", "project_review", "handoff_create",
       "handoff_list", "handoff_get", "handoff_restore", "handoff_deactivate", "continuity_insights", "code_analyze",
       "task_search", "task_reopen", "memory_search", "memory_save", "task_list", "task_add", "task_complete",
     ])

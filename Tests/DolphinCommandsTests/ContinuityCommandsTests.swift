@@ -200,7 +200,7 @@ struct ContinuityCommandsTests {
     let text = try cli.run(["insights"])
     #expect(text.status == 0)
     #expect(text.stdout.contains(
-      "possible conflicts between two decisions or two preferences that share a tag, at title similarity ≥ 0.5 (or once a negation is set aside, or word by word when the titles name different choices or say opposite things), with different opening content (one adding to the other's under the same title is a near-duplicate) or titles that say opposite things, state different values or name different choices; "),
+      "possible conflicts between two decisions or two preferences that share a tag, at title similarity ≥ 0.5 (or once a negation is set aside, or word by word when the titles name different choices or say opposite things), with different opening content (one adding to the other's under the same title, with no negation or correction in what it adds, is a near-duplicate) or titles that say opposite things, state different values or name different choices; "),
       "\(text.stdout)")
     let line = try #require(text.stdout.split(separator: "\n").first { $0.contains("near-duplicates:") })
     #expect(line.contains("but different content"), "\(line)")

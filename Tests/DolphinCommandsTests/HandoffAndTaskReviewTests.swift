@@ -47,8 +47,8 @@ struct HandoffAndTaskReviewTests {
     #expect(text.stdout.contains("Tasks added, completed or updated since this handoff (10 of 12):"), "\(text.stdout)")
     #expect(
       text.stdout.contains(
-        "  … 2 earlier tasks since this handoff not shown (`dolphin task list --status all --workspace \(cli.workspace)` "
-          + "lists every task, open first)"), "\(text.stdout)")
+        "  … 2 earlier tasks since this handoff not shown (`dolphin task list --status all --limit 2 --workspace \(cli.workspace)` "
+          + "lists them among the first 2 tasks, open first, then by priority and age)"), "\(text.stdout)")
     // The latest kept (the oldest were, hiding the newest), shown oldest first.
     #expect(!text.stdout.contains("\"Task 1\"") && !text.stdout.contains("\"Task 2\""), "\(text.stdout)")
     let third = try #require(text.stdout.range(of: "\"Task 3\""), "\(text.stdout)")
@@ -319,7 +319,8 @@ struct HandoffNextStepsInputTests {
     #expect((json["handoff"] as? [String: Any])?["nextSteps"] as? [String] == ["Write tests", "step a", "step b"])
     let long = try cli.run(["handoff", "create", "--focus", "f", "--next", "-"], stdin: "ok\n" + String(repeating: "x", count: 301) + "\n")
     #expect(long.status == 4, "\(long.stderr)")
-    #expect(long.stderr.contains("--next #2"), "\(long.stderr)")
+    // Named by its input line too (review 28-d, 9).
+    #expect(long.stderr.contains("--next - line 2 (step #2)"), "\(long.stderr)")
     let many = try cli.run(["handoff", "create", "--focus", "f", "--next", "-"], stdin: (1...13).map { "step \($0)" }.joined(separator: "\n"))
     #expect(many.status == 4, "\(many.stderr)")
     #expect(many.stderr.contains("12"), "\(many.stderr)")
@@ -353,7 +354,7 @@ struct HandoffNextStepsInputTests {
     let long = try cli.run(
       ["handoff", "create", "--focus", "f", "--next", "-"], stdin: String(repeating: "\n", count: 4000) + String(repeating: "z", count: 301))
     #expect(long.status == 4, "\(long.stderr)")
-    #expect(long.stderr.contains("--next #1 is 301 characters; the limit is 300 characters"), "\(long.stderr)")
+    #expect(long.stderr.contains("--next - line 4001 (step #1) is 301 characters; the limit is 300 characters"), "\(long.stderr)")
 
     let blank = try cli.run(["handoff", "create", "--focus", "f", "--next", "-"], stdin: " \n\t\n\n")
     #expect(blank.status == 4, "\(blank.stderr)")

@@ -98,9 +98,10 @@ struct RecordIDPointerCommandTests {
     let w = cli.workspace
     let cases: [([String], String)] = [
       (["knowledge", "get", task], "no knowledge item has the id \(task) (it is a task's id; give it to `dolphin task get \(task) --workspace \(w)`)"),
-      (["knowledge", "delete", task, "--yes"], "no knowledge item has the id \(task) (it is a task's id; give it to `dolphin task delete \(task) --workspace \(w)`)"),
+      // `--yes` carried, as every option the other command takes (review 28-d, 9).
+      (["knowledge", "delete", task, "--yes"], "no knowledge item has the id \(task) (it is a task's id; give it to `dolphin task delete \(task) --yes --workspace \(w)`)"),
       (["task", "get", item], "no task has the id \(item) (it is a knowledge item's id; give it to `dolphin knowledge get \(item) --workspace \(w)`)"),
-      (["task", "delete", item, "--yes"], "no task has the id \(item) (it is a knowledge item's id; give it to `dolphin knowledge delete \(item) --workspace \(w)`)"),
+      (["task", "delete", item, "--yes"], "no task has the id \(item) (it is a knowledge item's id; give it to `dolphin knowledge delete \(item) --yes --workspace \(w)`)"),
       // No `knowledge complete`: the command that shows it.
       (["task", "complete", item], "no task has the id \(item) (it is a knowledge item's id; `dolphin knowledge get \(item) --workspace \(w)` shows it)"),
       (["handoff", "get", task], "no handoff has the id \(task) (it is a task's id; give it to `dolphin task get \(task) --workspace \(w)`)"),
@@ -126,9 +127,10 @@ struct RecordIDPointerCommandTests {
     // An id no record has is said as before.
     let none = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
     #expect(try cli.run(["knowledge", "get", none]).stderr == "dolphin: error: no knowledge item has the id \(none)\n")
-    // Followed, the delete advice deletes the task.
+    // Followed as printed (its `--yes` carried), the delete advice deletes the task.
     let delete = try Self.quotedCommand(try cli.run(["knowledge", "delete", task, "--yes"]).stderr)
-    #expect(try runDolphin(delete + ["--yes"]).status == 0)
+    #expect(delete.contains("--yes"))
+    #expect(try runDolphin(delete).status == 0)
     #expect(try cli.run(["task", "get", task]).status == 3)
   }
 

@@ -1,5 +1,6 @@
 import ContinuityKit
 import Foundation
+import KnowledgeEngine
 
 /// A tool call the router planned.
 public struct PlannedCall: Sendable, Equatable {
@@ -137,11 +138,19 @@ public struct AgentRequestRouter: Sendable {
     if trimmed.isEmpty { return Route(kind: .conversation, plan: [], reason: "empty message") }
     if trimmed.hasPrefix("/") { return command(trimmed) }
     if Self.isSmallTalk(trimmed) { return Route(kind: .conversation, plan: [], reason: "greeting or small talk: no tool") }
-    let query = Truncation.truncate(trimmed, to: Limits.query).replacingOccurrences(of: Truncation.marker, with: "")
+    // A long message is searched by its start, cut between words as the search cuts a long
+    // query, and the route says so (review 28-d, 9: it was cut mid-word at 500 characters, and
+    // the fragment, `he` of `hello`, was then reported as a word).
+    let query = HybridLexicalRanker.searchedPart(of: trimmed)
+    let cut =
+      query.count < trimmed.count
+      ? "; the message is \(trimmed.count) characters, and only its first \(query.count) are searched (a query is "
+        + "searched by its first \(Limits.query), cut between words)"
+      : ""
     return Route(
       kind: .modelAssistedRead,
       plan: [PlannedCall(tool: "knowledge_search", arguments: .object(["query": .string(query), "limit": 8]))],
-      reason: "free text: read-only knowledge search for grounding, no writes")
+      reason: "free text: read-only knowledge search for grounding, no writes" + cut)
   }
 
   static func isSmallTalk(_ text: String) -> Bool {
@@ -232,7 +241,11 @@ public struct AgentRequestRouter: Sendable {
       if title == "add" || (title.hasPrefix("add") && title.dropFirst(3).first?.isWhitespace == true) {
         title = title.dropFirst(3).trimmingCharacters(in: .whitespacesAndNewlines)
       }
-      return Sanitizer.showsNothing(title) ? needs("a title") : plan("task_add", ["title": .string(title)])
+      if Sanitizer.showsNothing(title) { return needs("a title") }
+      // One line, as `/capture` takes its title (review 28-c, 11): a second line would be stored
+      // in the task's title.
+      if title.contains(where: \.isNewline) { return needs("a title on one line") }
+      return plan("task_add", ["title": .string(title)])
     case "help":
       if let refused = takesNothing() { return refused }
       return Route(

@@ -138,16 +138,45 @@ extension ContinuityTools {
         BoundedLines.Section(entries: b.tasks.map { "Task: \(ToolRendering.quoted($0.title)) (id \($0.id.uuidString))" }, rank: 1) {
           more($0, "task", "tasks", note)
         },
+        // Each with the page of a list tool that holds what the brief leaves out (review 28-d, 6:
+        // structuredContent held only the latest 10 already shown, and `task_list` lists 50).
         BoundedLines.Section(entries: b.capturedSince.map { capturedSinceLine($0, carried: carried) }, total: b.capturedSinceTotal, rank: 1) {
           more(
             $0, "knowledge item captured since", "knowledge items captured since",
-            "not shown; structuredContent.capturedSince holds the latest \(b.capturedSince.count) of \(b.capturedSinceTotal)")
+            sinceNote(
+              shownInText: $0 - (b.capturedSinceTotal - b.capturedSince.count), field: "capturedSince",
+              leftOut: b.capturedSinceTotal - b.capturedSince.count, span: b.capturedSinceLeftOut,
+              call: { "knowledge_list {\"offset\": \($0.offset), \"limit\": \($0.limit)}" },
+              among: "among other items (most recently changed first)"))
         },
         BoundedLines.Section(entries: tasksSince(b), total: b.tasksSinceTotal, rank: 1) {
-          more($0, "task added, completed or updated since", "tasks added, completed or updated since", "task_list lists them")
+          more(
+            $0, "task added, completed or updated since", "tasks added, completed or updated since",
+            sinceNote(
+              shownInText: $0 - (b.tasksSinceTotal - b.tasksSince.count), field: "tasksSince",
+              leftOut: b.tasksSinceTotal - b.tasksSince.count, span: b.tasksSinceLeftOut,
+              call: { "task_list {\"status\": \"all\", \"offset\": \($0.offset), \"limit\": \($0.limit)}" },
+              among: "among other tasks (open first, then by priority and age)"))
         },
       ],
       tail: tail)
+  }
+
+  /// What a "… and N more … since" line of ``restoreText(_:stale:alreadyActive:)`` says of the
+  /// records it counts: those the text had no room for are in `structuredContent.<field>`; those
+  /// the brief left out (beyond its latest ten) are on the list tool's page `span`, named as the
+  /// call that lists them (`task_list {"status": "all", "offset": 3, "limit": 55} lists them,
+  /// among other tasks (…)` when the page holds other records too). `notInText` of them were cut
+  /// from the text only; `leftOut`, by the brief.
+  static func sinceNote(
+    shownInText notInText: Int, field: String, leftOut: Int, span: ListingSpan?, call: (ListingSpan) -> String, among: String
+  ) -> String {
+    var parts: [String] = []
+    if notInText > 0 { parts.append("\(notInText) as the text is bounded, structuredContent.\(field) holds \(notInText == 1 ? "it" : "them")") }
+    if let span {
+      parts.append((notInText > 0 ? "the earlier ones: " : "") + "\(call(span)) lists them" + (span.limit > leftOut ? ", \(among)" : ""))
+    }
+    return "not shown; " + parts.joined(separator: "; ")
   }
 
   /// `Since it was made (2026-11-20T09:00:00.000Z): 3 knowledge items captured, 1 task added,

@@ -2,10 +2,10 @@ import ContinuityKit
 import Foundation
 import KnowledgeEngine
 
-/// The 14 continuity tools. Deletion is never an agent tool.
+/// The 15 continuity tools. Deletion is never an agent tool.
 enum ContinuityTools {
   static let all: [ToolDefinition] = [
-    knowledgeSearch, knowledgeGet, knowledgeCapture, projectContext, projectReview, handoffCreate, handoffList,
+    knowledgeSearch, knowledgeGet, knowledgeList, knowledgeCapture, projectContext, projectReview, handoffCreate, handoffList,
     handoffGet, handoffRestore, handoffDeactivate, continuityInsights, codeAnalyze, taskSearch, taskReopen,
   ]
 
@@ -64,6 +64,66 @@ enum ContinuityTools {
       var structured: JSONObject = ["mode": "exact", "item": try ToolRendering.json(item)]
       if !successors.isEmpty { structured["supersededBy"] = try ToolRendering.json(successors.map(\.id)) }
       return ToolOutput(structured: .object(structured), text: ToolRendering.knowledgeDetail(item, supersededBy: successors))
+    })
+
+  /// Knowledge items most recently changed first, a page at a time, as `dolphin knowledge list`
+  /// lists them (review 28-d, 6: `handoff_restore` had no tool to point to for the items
+  /// captured since that it leaves out; it names the page of this one that holds them).
+  static let knowledgeList = ToolDefinition(
+    name: "knowledge_list", title: "List knowledge items",
+    description: "List knowledge items, most recently changed first (then by id), as `dolphin knowledge list` does: at most limit of them (default \(Limits.listedRecordsDefault)) after the first offset, with how many there are in all (total) and whether more come after this page (truncated; nextOffset is where the next page starts); supersededBy maps each listed item that other items supersede to their ids. A response too large for the server's byte bound keeps the first items, each whole, and counts the rest in omittedForSize: ask for them with nextOffset. Read-only.",
+    input: .object([
+      ToolProperty(
+        "limit", .integer(minimum: 1, maximum: Limits.knowledgeItemsMaximum), default: .integer(Limits.listedRecordsDefault),
+        "Most items listed (the first in the order above, after offset)."),
+      ToolProperty(
+        "offset", .integer(minimum: 0, maximum: Limits.knowledgeItemsMaximum), default: .integer(0),
+        "Items skipped first, in the order above: the count of items an earlier call listed, for the ones after them."),
+    ]),
+    outputSchema: ToolRendering.outputSchema(
+      [
+        "items": OutputSchemas.array(of: OutputSchemas.knowledgeItem), "count": ToolRendering.integer, "total": ToolRendering.integer,
+        "truncated": OutputSchemas.pageTruncated("items"), "offset": OutputSchemas.offset,
+        "nextOffset": OutputSchemas.nextOffset, "omittedForSize": OutputSchemas.omittedForSize,
+        "supersededBy": .object([
+          "type": "object", "additionalProperties": OutputSchemas.uuids,
+          "description": "For each listed item other items supersede (by id): their ids. Absent when no listed item is superseded.",
+        ]),
+      ],
+      required: ["items", "count", "total", "truncated", "offset"]),
+    risk: .readOnly, isIdempotent: true,
+    handler: { args, ctx in
+      let limit = args["limit"]?.int ?? Limits.listedRecordsDefault
+      let offset = args["offset"]?.int ?? 0
+      let l = try ctx.engine.knowledgeListing(limit: limit, offset: offset)
+      let successors = try ctx.engine.successors(of: l.items.map(\.id))
+      let rows = l.items.map { k in
+        ToolRendering.knowledgeLine(k) + (successors[k.id].map { " [\(KnowledgeEngine.supersededNote($0))]" } ?? "")
+      }
+      @Sendable func text(_ cut: ToolOutput.SizeCut?) -> String {
+        guard l.total > 0 else { return "No knowledge items." }
+        let shown = cut?.kept ?? l.items.count
+        let header = "\(shown) of \(l.total) knowledge item(s), most recently changed first"
+          + ToolRendering.pageClauses(offset: offset, listed: l.items.count, total: l.total)
+          + (offset + l.items.count < l.total ? ", cut by the limit of \(limit) (limit takes up to \(Limits.knowledgeItemsMaximum))" : "")
+          + (cut == nil ? "" : ToolRendering.sizeCutClause)
+        return ToolRendering.listing(
+          header: header, rows: Array(rows.prefix(shown)), field: "items",
+          tail: cut.map {
+            [ToolRendering.sizeCutLine($0, "knowledge item(s)", then: "call knowledge_list again with offset \(offset + $0.kept) for the next ones")]
+          } ?? [])
+      }
+      var structured: JSONObject = [
+        "items": try ToolRendering.json(l.items), "count": .integer(l.items.count), "total": .integer(l.total),
+        "truncated": .bool(l.isTruncated), "offset": .integer(offset),
+      ]
+      if let next = l.nextOffset { structured["nextOffset"] = .integer(next) }
+      if !successors.isEmpty {
+        // In the listing's order, so the same page reads the same.
+        structured["supersededBy"] = .object(
+          JSONObject(try l.items.compactMap { k in try successors[k.id].map { (k.id.uuidString, try ToolRendering.json($0)) } }))
+      }
+      return ToolOutput(structured: .object(structured), text: text(nil), listing: ToolOutput.Listing(field: "items") { text($0) })
     })
 
   static let knowledgeCapture = ToolDefinition(

@@ -93,6 +93,16 @@ enum OutputSchemas {
       "priority": priority, "createdAt": date, "completedAt": date, "updatedAt": date, "knowledgeIDs": uuids,
     ], required: ["id", "title", "status", "priority", "createdAt", "updatedAt", "knowledgeIDs"])
 
+  /// A ``KnowledgeItem`` (`knowledge_list`).
+  static let knowledgeItem = object(
+    [
+      "id": uuid, "kind": oneOf(KnowledgeKind.allCases.map(\.rawValue)), "title": string, "content": string,
+      "source": oneOf(KnowledgeSource.allCases.map(\.rawValue)), "tags": strings,
+      "relationships": array(
+        of: object(["kind": oneOf(RelationshipKind.allCases.map(\.rawValue)), "targetID": uuid], required: ["kind", "targetID"])),
+      "priority": priority, "createdAt": date, "updatedAt": date, "revision": integer, "memoryID": uuid,
+    ], required: ["id", "kind", "title", "content", "source", "tags", "relationships", "priority", "createdAt", "updatedAt", "revision"])
+
   /// A ``Handoff``.
   static let handoff = object(
     [
@@ -151,6 +161,14 @@ enum OutputSchemas {
     description: "Present when the stale-handoff rule holds for the restored handoff (now the active one): knowledge was "
       + "captured after it, or it is older than staleAfterDays days. advice says what clears it.")
 
+  /// A ``ListingSpan``: the page of the list tool `tool` that holds `what` (review 28-d, 6).
+  static func listingSpan(_ what: String, in tool: String) -> JSONValue {
+    object(
+      ["offset": integer, "limit": integer], required: ["offset", "limit"],
+      description: "The offset and limit arguments of \(tool) that list every one of \(what), with the records between them; "
+        + "absent when none is left out.")
+  }
+
   /// `handoff_restore` (``HandoffBrief``, with `stale` when the rule holds).
   static let handoffBrief = object(
     [
@@ -167,7 +185,12 @@ enum OutputSchemas {
           "Tasks added, completed or updated after the handoff was made: the \(KnowledgeEngine.briefCapturedSinceLimit) "
             + "changed latest, oldest change first; a task reopened since is listed only when it was also added since.")
       ]),
-      "tasksSinceTotal": integer, "previouslyActiveID": uuid, "notice": string, "stale": handoffStaleness,
+      "tasksSinceTotal": integer,
+      "capturedSinceLeftOut": listingSpan(
+        "the knowledge captured since that capturedSince leaves out", in: "knowledge_list (most recently changed first)"),
+      "tasksSinceLeftOut": listingSpan(
+        "the tasks changed since that tasksSince leaves out", in: "task_list with status all (open first, then by priority and age)"),
+      "previouslyActiveID": uuid, "notice": string, "stale": handoffStaleness,
     ],
     required: ["handoff", "knowledge", "tasks", "capturedSince", "capturedSinceTotal", "tasksSince", "tasksSinceTotal", "notice"])
 

@@ -311,6 +311,69 @@ extension WorkspaceTransaction {
     return (tasks.reversed(), total)
   }
 
+  /// Where the tasks that ``tasksChanged(after:limit:)`` leaves out with `limit` `shown` (those
+  /// changed after `date` but the `shown` changed latest) stand in ``listTasks(status:limit:offset:)``
+  /// order of every task: `offset`, how many tasks come before the first of them, and `limit`,
+  /// how many from there up to and with the last of them — the page (`task list --status all
+  /// --limit offset+limit`, MCP `task_list`) that holds every one, with the tasks between them
+  /// (review 28-d, 6: the brief pointed to `task list`, whose first 50 need not hold them). Nil
+  /// when none is left out.
+  /// - Complexity: two scans of the tasks (at most ``Limits/tasks``).
+  package func tasksChangedListSpan(after date: Date, skippingLatest shown: Int) throws(WorkspaceError) -> (offset: Int, limit: Int)? {
+    requireValid()
+    let after = Self.text(date)
+    let updated = try taskUpdatedAtSQL()
+    // As ``tasksChanged(after:limit:)`` selects and orders them.
+    let latest = "max(created_at, coalesce(completed_at, created_at), \(updated))"
+    let sortKey = Self.taskListKey("")
+    let key = Self.taskListKey("t.")
+    // The key's four columns of the first and of the last task left out, compared as a row
+    // value with every task's: those before the first, and those up to the last.
+    let sql = """
+      WITH omitted AS (
+        SELECT status, priority, created_at, id FROM task WHERE \(latest) > ?1
+        ORDER BY \(latest) DESC, id DESC LIMIT -1 OFFSET ?2),
+      f AS (SELECT * FROM omitted ORDER BY \(sortKey) LIMIT 1),
+      l AS (SELECT * FROM omitted ORDER BY \(Self.taskListKey("", descending: true)) LIMIT 1)
+      SELECT
+        (SELECT count(*) FROM omitted),
+        (SELECT count(*) FROM task t, f WHERE (\(key)) < (\(Self.taskListKey("f.")))),
+        (SELECT count(*) FROM task t, l WHERE (\(key)) <= (\(Self.taskListKey("l."))))
+      """
+    let counts = try db.first(sql, [after, .integer(Int64(max(0, shown)))]) { (r) throws(WorkspaceError) in
+      (omitted: Int(r.int64(0)), before: Int(r.int64(1)), upToLast: Int(r.int64(2)))
+    }
+    guard let counts, counts.omitted > 0 else { return nil }
+    return (counts.before, counts.upToLast - counts.before)
+  }
+
+  /// Where the knowledge items that ``knowledgeCreated(after:limit:)`` leaves out with `limit`
+  /// `shown` (those created after `date` but the newest `shown`) stand in ``listKnowledge(kinds:tag:limit:offset:)``
+  /// order of every item (most recently changed first, then id): `offset`, how many items come
+  /// before the first of them, and `limit`, how many from there up to and with the last of them
+  /// — the page (`knowledge list --limit offset+limit`, MCP `knowledge_list`) that holds every
+  /// one, with the items changed in between (review 28-d, 6). Nil when none is left out.
+  /// - Complexity: two scans of the knowledge items.
+  package func knowledgeCreatedListSpan(after date: Date, skippingNewest shown: Int) throws(WorkspaceError) -> (offset: Int, limit: Int)? {
+    requireValid()
+    let sql = """
+      WITH omitted AS (
+        SELECT updated_at AS u, id FROM knowledge WHERE created_at > ?1
+        ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET ?2),
+      f AS (SELECT * FROM omitted ORDER BY u DESC, id ASC LIMIT 1),
+      l AS (SELECT * FROM omitted ORDER BY u ASC, id DESC LIMIT 1)
+      SELECT
+        (SELECT count(*) FROM omitted),
+        (SELECT count(*) FROM knowledge k, f WHERE k.updated_at > f.u OR (k.updated_at = f.u AND k.id < f.id)),
+        (SELECT count(*) FROM knowledge k, l WHERE k.updated_at > l.u OR (k.updated_at = l.u AND k.id <= l.id))
+      """
+    let counts = try db.first(sql, [Self.text(date), .integer(Int64(max(0, shown)))]) { (r) throws(WorkspaceError) in
+      (omitted: Int(r.int64(0)), before: Int(r.int64(1)), upToLast: Int(r.int64(2)))
+    }
+    guard let counts, counts.omitted > 0 else { return nil }
+    return (counts.before, counts.upToLast - counts.before)
+  }
+
   /// Id, kind and title of the newest `limit` knowledge items created strictly after `date`,
   /// shown oldest first (then by id), and how many there are in all.
   package func knowledgeCreated(after date: Date, limit: Int) throws(WorkspaceError)

@@ -174,13 +174,24 @@ extension WorkspaceTransaction {
       sql += " WHERE status = ?"
       args.append(.text(status.rawValue))
     }
-    sql += """
-       ORDER BY CASE status WHEN 'open' THEN 0 ELSE 1 END,
-       CASE priority WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'normal' THEN 2 ELSE 3 END,
-       created_at ASC, id ASC
-      """
+    sql += " ORDER BY " + Self.taskListKey("")
     Self.appendPage(limit: limit, offset: offset, to: &sql, &args)
     return try db.all(sql, args) { (row) throws(WorkspaceError) in try taskRow(row) }
+  }
+
+  /// The order of ``listTasks(status:limit:offset:)``, as SQL: open before completed, then
+  /// priority (highest first), then oldest first, then id, each ascending, of the columns of the
+  /// table named `qualifier` (`"t."`; `""` for none). One expression for the listing and for
+  /// the positions found in it (``tasksChangedListSpan(after:skippingLatest:)``), so they cannot
+  /// disagree.
+  /// With `descending`, each term is `DESC`: the order reversed.
+  static func taskListKey(_ qualifier: String, descending: Bool = false) -> String {
+    let order = descending ? " DESC" : ""
+    return [
+      "CASE \(qualifier)status WHEN 'open' THEN 0 ELSE 1 END",
+      "CASE \(qualifier)priority WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'normal' THEN 2 ELSE 3 END",
+      "\(qualifier)created_at", "\(qualifier)id",
+    ].map { $0 + order }.joined(separator: ", ")
   }
 
   /// Number of tasks (with `status` when given).

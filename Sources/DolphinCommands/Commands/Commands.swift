@@ -265,6 +265,12 @@ enum Commands {
       }
       c.print("Active handoff: \(s.activeHandoffID?.uuidString ?? "none")")
       for line in credentialLines(s.credentials) { c.print(line) }
+      // Where each came from and what removes it differs by type (a chat message is removed by
+      // `activity clear`, never by `knowledge delete`): doctor says it, status points there
+      // (review 28-c, 1: status flagged them with no advice).
+      if s.credentials.count > 0 {
+        c.print("  Rotate any real secret; `\(command: "dolphin doctor")` says where each type of record came from and the command that removes it.")
+      }
       if s.integrityProblems.isEmpty {
         c.print("Integrity: references ok (run `\(command: "dolphin doctor")` for a full check)")
       } else {

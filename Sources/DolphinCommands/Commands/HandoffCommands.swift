@@ -4,6 +4,28 @@ import KnowledgeEngine
 
 /// `handoff create|list|get|restore|deactivate|delete`.
 enum HandoffCommands {
+  /// `error` with its leading `nextSteps[i]` naming the input line when that step was read from
+  /// standard input: `--next - line 5 (step #2) is 301 characters…` rather than `--next #2`,
+  /// which counts steps after blank lines were skipped and so names no line the user can find
+  /// (review 28-d, 9). Any other error is returned as it is (``CommandSpec/namingFlags(in:)``
+  /// names the flag of the others).
+  /// - Parameter inputLine: the input line of each step read from standard input, by its index.
+  static func namingInputLine(in error: any Error, _ inputLine: [Int: Int]) -> any Error {
+    func renamed(_ e: ValidationError) -> ValidationError? {
+      guard e.field.hasPrefix("nextSteps["), e.field.hasSuffix("]"), e.message.hasPrefix(e.field),
+        let index = Int(e.field.dropFirst("nextSteps[".count).dropLast()), let line = inputLine[index]
+      else { return nil }
+      var out = e
+      out.message = "--next - line \(line) (step #\(index + 1))" + e.message.dropFirst(e.field.count)
+      return out
+    }
+    switch error {
+    case let e as ValidationError: return renamed(e) ?? error
+    case WorkspaceError.validation(let e): return renamed(e).map { WorkspaceError.validation($0) } ?? error
+    default: return error
+    }
+  }
+
   static let all = [create, list, get, restore, deactivate, delete]
 
   /// How `handoff get` and `restore` name a handoff
@@ -65,6 +87,8 @@ enum HandoffCommands {
       // and the white space around a step count toward no bound (review 24-a, 6: the whole input
       // was held to an unstated 3,624 characters, blank lines included).
       var nextSteps: [String] = []
+      // The input line of each step read from standard input, by its index in `nextSteps`.
+      var inputLine: [Int: Int] = [:]
       for step in a.all("next") {
         guard step == "-" else {
           nextSteps.append(step)
@@ -78,22 +102,30 @@ enum HandoffCommands {
         // A line that shows nothing (only invisible characters, the Braille blank U+2800) is a
         // blank line too, as an import drops such a step (review 28-b, 7: it refused the command,
         // naming a step number that was no line number).
-        let lines = Handoff.visibleNextSteps(read)
+        let lines = read.filter { !Handoff.isBlankNextStep($0.text) }
         guard !lines.isEmpty else {
           throw ValidationError(
             field: "nextSteps",
             message: "--next -: standard input held no step (no line showing anything but white space or invisible characters); pipe the steps "
               + "in, one per line, or give each with --next STEP; nothing was stored")
         }
-        nextSteps += lines
+        for l in lines {
+          inputLine[nextSteps.count] = l.line
+          nextSteps.append(l.text)
+        }
       }
       // Counted before each step is checked, as the library counts them, so that thousands of
       // piped lines are refused at once.
       try Limits.checkCount("nextSteps", nextSteps.count, limit: Limits.handoffNextSteps, unit: "steps")
-      let r = try ctx.engine(.create).createHandoff(
-        HandoffRequest(
-          focus: focus, summary: summary, nextSteps: nextSteps, knowledgeIDs: knowledge, taskIDs: tasks,
-          autoSelect: a.has("auto"), allowCredentials: a.has("allow-credentials"), activate: a.has("activate")))
+      let r: HandoffCreation
+      do {
+        r = try ctx.engine(.create).createHandoff(
+          HandoffRequest(
+            focus: focus, summary: summary, nextSteps: nextSteps, knowledgeIDs: knowledge, taskIDs: tasks,
+            autoSelect: a.has("auto"), allowCredentials: a.has("allow-credentials"), activate: a.has("activate")))
+      } catch {
+        throw HandoffCommands.namingInputLine(in: error, inputLine)
+      }
       if ctx.json {
         try ctx.console.printJSON(r)
         return

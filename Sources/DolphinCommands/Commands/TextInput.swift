@@ -126,9 +126,13 @@ enum TextInput {
   }
 
   /// Reads a list from standard input, one entry per non-blank line (`handoff create --next -`):
-  /// each line trimmed of the white space around it, blank lines skipped, so that neither
-  /// counts toward any bound. The entries' number and length are the caller's to check, as for
-  /// entries given as arguments (`--next has 13 steps; the limit is 12`).
+  /// each line trimmed of the white space around it and of characters that show nothing
+  /// (``Sanitizer/showsNothing(_:)``: a Braille blank U+2800 or a zero-width space before the
+  /// text; review 28-d, 9: `\u{2800}x` was stored with its invisible start), blank lines
+  /// skipped, so that neither counts toward any bound. Each entry keeps its line number, so an
+  /// error about it can name the line (review 28-d, 9: `--next #2` named the step, not the line
+  /// the user sees). The entries' number and length are the caller's to check, as for entries
+  /// given as arguments (`--next has 13 steps; the limit is 12`).
   ///
   /// At most `maxBytes` are read: enough for every entry at its bound with blank lines
   /// between, and a bound on memory whatever is piped in (`yes |` stops there).
@@ -142,7 +146,7 @@ enum TextInput {
   ///   for input that is not UTF-8 text; ``CLIError/input(_:)`` when it cannot be read.
   static func readLines(
     option: String, field: String, maxBytes: Int, entries: String, console: Console
-  ) throws -> [String] {
+  ) throws -> [(line: Int, text: String)] {
     let result: BoundedInput.Result
     switch load(.standardInput, maxBytes: maxBytes, stop: BoundedInput.stopAtFirstNUL(), console: console) {
     case .success(let r): result = r
@@ -155,7 +159,22 @@ enum TextInput {
         message: "\(option) -: standard input is more than \(maxBytes) bytes, the most read for \(option) - "
           + "(\(entries), one per non-blank line); nothing was stored")
     }
-    return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    // Lines as a reader counts them: `\r\n` is one break (one Character), and so is each of
+    // `\n`, `\r`, U+2028 and the other line separators.
+    return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated().compactMap { n, line in
+      let entry = trimmedOfInvisibleEnds(line)
+      return entry.isEmpty ? nil : (n + 1, entry)
+    }
+  }
+
+  /// `line` without the characters at either end that show nothing: white space and what
+  /// ``Sanitizer/showsNothing(_:)`` reads as invisible, whole characters at a time, so an emoji's
+  /// variation selector (part of its character) stays.
+  static func trimmedOfInvisibleEnds(_ line: Substring) -> String {
+    var part = line
+    while let first = part.first, Sanitizer.showsNothing(String(first)) { part.removeFirst() }
+    while let last = part.last, Sanitizer.showsNothing(String(last)) { part.removeLast() }
+    return String(part)
   }
 
   /// The offset of the first byte of `bytes` past a UTF-8 byte-order mark and JSON white space

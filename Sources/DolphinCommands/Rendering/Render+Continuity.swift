@@ -77,7 +77,8 @@ extension Render {
       "Thresholds: near-duplicate titles at trigram similarity ≥ \(t.nearDuplicateSimilarity); "
         + "possible conflicts between two decisions or two preferences that share a tag, "
         + "at title similarity ≥ \(t.conflictTitleSimilarity) (or once a negation is set aside, or word by word when the titles name different choices or say opposite things), "
-        + "with different opening content (one adding to the other's under the same title is a near-duplicate) or titles that say opposite things, state different values "
+        + "with different opening content (one adding to the other's under the same title, with no negation or correction "
+        + "in what it adds, is a near-duplicate) or titles that say opposite things, state different values "
         + "or name different choices; "
         + "duplicate tasks: open tasks at title similarity ≥ \(t.nearDuplicateSimilarity); "
         + "stale handoff: the active one, once a knowledge item is captured after it "
@@ -196,22 +197,28 @@ extension Render {
     // each heading says which records it lists, so that neither reads as everything since.
     // Each list's "… N more" line right under it (review 25-a, 3: the knowledge one came after
     // the tasks, reading as part of them).
-    // The lists keep the latest (review 28-b, 6), so what is not shown came earlier; the lister
-    // is said for what it lists, since neither picks out just those.
-    func more(_ n: Int, _ one: String, _ many: String, _ lister: SuggestedCommand, _ lists: String) -> [String] {
-      n > 0 ? ["  … \(n) earlier \(n == 1 ? one : many) since this handoff not shown (`\(command: lister)` \(lists))"] : []
+    // The lists keep the latest (review 28-b, 6), so what is not shown came earlier. The lister
+    // is given the `--limit` that reaches the last of them (review 28-d, 6: `task list --status
+    // all` was said to list every task, and lists 50), and said for what it lists, since neither
+    // picks out just those.
+    func more(_ n: Int, _ one: String, _ many: String, _ pointer: String) -> [String] {
+      n > 0 ? ["  … \(n) earlier \(n == 1 ? one : many) since this handoff not shown (\(pointer))"] : []
     }
     out += ["", "Knowledge captured since this handoff (\(b.capturedSince.count) of \(b.capturedSinceTotal)):"]
     let carried = Set(b.handoff.knowledgeIDs)
     out += b.capturedSince.isEmpty ? ["  (nothing)"] : b.capturedSince.map { reference($0, carried: carried) }
     out += more(
-      b.capturedSinceTotal - b.capturedSince.count, "knowledge item", "knowledge items", "dolphin knowledge list",
-      "lists every item, most recently changed first")
+      b.capturedSinceTotal - b.capturedSince.count, "knowledge item", "knowledge items",
+      leftOutPointer(
+        b.capturedSinceLeftOut, maximum: Limits.knowledgeItemsMaximum, noun: "items", order: "most recently changed first",
+        { "dolphin knowledge list --limit \($0)" }))
     out += ["", "Tasks added, completed or updated since this handoff (\(b.tasksSince.count) of \(b.tasksSinceTotal)):"]
     out += b.tasksSince.isEmpty ? ["  (none)"] : b.tasksSince.map { reference($0) }
     out += more(
-      b.tasksSinceTotal - b.tasksSince.count, "task", "tasks", "dolphin task list --status all",
-      "lists every task, open first")
+      b.tasksSinceTotal - b.tasksSince.count, "task", "tasks",
+      leftOutPointer(
+        b.tasksSinceLeftOut, maximum: Limits.tasks, noun: "tasks", order: "open first, then by priority and age",
+        { "dolphin task list --status all --limit \($0)" }))
     if !h.recentExcerpts.isEmpty {
       out += ["", "Recent excerpts (copied chat lines):"] + h.recentExcerpts.map { "  > \(inertLine($0))" }
     }
@@ -219,6 +226,21 @@ extension Render {
     if let stale { out += ["", staleLine(stale)] }
     out += ["", b.notice]
     return out.joined(separator: "\n")
+  }
+
+  /// What lists the records a brief's list leaves out: `` `dolphin task list --status all --limit
+  /// 58` lists them among the first 58 tasks, open first, then by priority and age ``, the
+  /// `--limit` reaching the last of them (``HandoffBrief/tasksSinceLeftOut``). A span past the
+  /// list's `maximum` (which the record bounds leave to records stored before them) is said to
+  /// end past what one listing shows.
+  static func leftOutPointer(
+    _ span: ListingSpan?, maximum: Int, noun: String, order: String, _ lister: (Int) -> SuggestedCommand
+  ) -> String {
+    guard let span, span.end <= maximum else {
+      return "`\(command: lister(maximum))` lists the first \(maximum) \(noun), \(order)"
+        + (span == nil ? "" : "; some of them come after those, past what one listing shows")
+    }
+    return "`\(command: lister(span.end))` lists them among the first \(span.end) \(noun), \(order)"
   }
 
   /// `May be stale (rule stale-handoff, priority high): it is 15 days and 2 hours old (older

@@ -230,10 +230,12 @@ extension KnowledgeEngine {
   ///     diacritics folded, so `cafe` finds items tagged `café`, and Greek letters in notation
   ///     spelled out, so `tnf-alpha` finds `tnf-α` and back; nil for no tag filter.
   ///   - limit: at most this many items; nil for all.
+  ///   - offset: how many matching items to skip first, in that order (0, the default, skips
+  ///     none): a page that starts where an earlier one stopped (MCP `knowledge_list`).
   /// - Returns: the items, `total` (the matching items, all of them without filters) and the
   ///   ``KnowledgeListing/EmptyReason`` when `total` is 0.
   /// - Throws: ``ValidationError`` for an empty tag or one over 48 characters; storage errors.
-  public func knowledgeListing(kinds: [KnowledgeKind] = [], tag: String? = nil, limit: Int? = nil)
+  public func knowledgeListing(kinds: [KnowledgeKind] = [], tag: String? = nil, limit: Int? = nil, offset: Int = 0)
     throws -> KnowledgeListing
   {
     let tag = try tag.map { raw throws(ValidationError) in try Limits.tagFilter(raw) }
@@ -241,12 +243,12 @@ extension KnowledgeEngine {
     let kinds = kinds.filter { seen.insert($0).inserted }
     return try store.read { tx in
       let tags = try tag.map { try Self.storedTags(matching: $0, tx) }
-      let items = try tx.listKnowledge(kinds: kinds, taggedWithAny: tags, limit: limit)
+      let items = try tx.listKnowledge(kinds: kinds, taggedWithAny: tags, limit: limit ?? (offset > 0 ? -1 : nil), offset: offset)
       let all = try tx.knowledgeCount()
       let total: Int
       if kinds.isEmpty && tag == nil {
         total = all
-      } else if let limit, items.count >= limit {
+      } else if offset > 0 || limit.map({ items.count >= $0 }) == true {
         total = try tx.listKnowledge(kinds: kinds, taggedWithAny: tags).count
       } else {
         total = items.count
@@ -262,7 +264,9 @@ extension KnowledgeEngine {
           reason = .noItemInKinds
         }
       }
-      return KnowledgeListing(items: items, total: total, kinds: kinds, tag: tag, emptyReason: reason)
+      var listing = KnowledgeListing(items: items, total: total, kinds: kinds, tag: tag, emptyReason: reason)
+      listing.offset = offset
+      return listing
     }
   }
 

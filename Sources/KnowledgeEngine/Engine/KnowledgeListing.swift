@@ -26,6 +26,8 @@ public struct KnowledgeListing: Sendable, Equatable {
   public var tag: String?
   /// Why no item matches; nil when some item does.
   public var emptyReason: EmptyReason?
+  /// How many matching items were skipped before ``items`` (0 unless a page was asked for).
+  public var offset = 0
 
   /// Makes a listing.
   public init(
@@ -39,8 +41,12 @@ public struct KnowledgeListing: Sendable, Equatable {
     self.emptyReason = emptyReason
   }
 
-  /// Whether items that match the filters are not in ``items``: the limit left them out.
-  public var isTruncated: Bool { items.count < total }
+  /// Whether items that match the filters come after ``items``: the limit left them out.
+  public var isTruncated: Bool { offset + items.count < total }
+
+  /// The offset of the next page (`offset + items.count`) while ``isTruncated``; nil on the
+  /// last page.
+  public var nextOffset: Int? { isTruncated ? offset + items.count : nil }
 
   /// Why no item matches, in words that name the tag and kinds filtered on, for a "No items:"
   /// line (lower case, no final period); nil when some item matches.

@@ -210,8 +210,38 @@ public struct HandoffBrief: Sendable, Equatable, Codable {
   public var tasksSince: [BriefReference]
   /// How many tasks were added, completed or otherwise changed after the handoff was made.
   public var tasksSinceTotal: Int
+  /// Where the knowledge items captured since that ``capturedSince`` leaves out stand in the
+  /// knowledge listing (most recently changed first: `dolphin knowledge list`, MCP
+  /// `knowledge_list`): the page that holds every one of them, with the items changed between
+  /// them; nil (absent from JSON) when none is left out (review 28-d, 6: the brief said
+  /// `knowledge list` lists them, and its first 50 need not).
+  public var capturedSinceLeftOut: ListingSpan? = nil
+  /// Where the tasks changed since that ``tasksSince`` leaves out stand in the task listing
+  /// (`dolphin task list --status all`, MCP `task_list` with `status` `all`: open first, then by
+  /// priority and age): the page that holds every one of them, with the tasks between them; nil
+  /// (absent from JSON) when none is left out (review 28-d, 6).
+  public var tasksSinceLeftOut: ListingSpan? = nil
   /// The handoff that was active before, if another one was.
   public var previouslyActiveID: UUID?
   /// The fixed statement of what restoring did and did not do.
   public var notice: String
+}
+
+/// Consecutive records of a listing, in its order: those after the first ``offset``, at most
+/// ``limit`` of them — what `--limit offset+limit` lists last on the command line, and what
+/// the MCP list tools' `offset` and `limit` arguments select.
+public struct ListingSpan: Sendable, Equatable, Codable {
+  /// How many records of the listing come before the span (0 for none).
+  public var offset: Int
+  /// How many records the span holds (at least 1).
+  public var limit: Int
+  /// The records up to and with the span's last: the `--limit` of a listing that starts at the
+  /// first record and holds the whole span.
+  public var end: Int { offset + limit }
+
+  /// Makes a span.
+  public init(offset: Int, limit: Int) {
+    self.offset = offset
+    self.limit = limit
+  }
 }

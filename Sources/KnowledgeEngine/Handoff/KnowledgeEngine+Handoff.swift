@@ -415,6 +415,11 @@ extension KnowledgeEngine {
           change: Self.taskChange(t, since: h.createdAt))
       },
       tasksSinceTotal: changed.total,
+      // Only when the brief leaves some out, so a short brief costs no extra scan.
+      capturedSinceLeftOut: since.total > since.items.count
+        ? try tx.knowledgeCreatedListSpan(after: h.createdAt, skippingNewest: since.items.count).map { ListingSpan(offset: $0.offset, limit: $0.limit) } : nil,
+      tasksSinceLeftOut: changed.total > changed.tasks.count
+        ? try tx.tasksChangedListSpan(after: h.createdAt, skippingLatest: changed.tasks.count).map { ListingSpan(offset: $0.offset, limit: $0.limit) } : nil,
       previouslyActiveID: previous == id ? nil : previous, notice: Self.restoreNotice)
   }
 

@@ -88,8 +88,10 @@ enum InsightRules {
   /// analytics` / `Use Postgres for reporting` still hold together). The same title twice, one
   /// content empty or only adding to the other's (``openingsAgree(_:_:)``), is no longer a
   /// possible conflict "but different content": it is a near-duplicate, advised to be merged into
-  /// the one with the fullest content. Items another item supersedes are left out of
-  /// missing-tags too (review 28-b, 3).
+  /// the one with the fullest content; an addition holding a negation or a correcting word
+  /// (`Retry three times` / `Retry three times. Actually do not retry at all`) adds nothing: such
+  /// a pair is still a possible conflict (review 28-d, 7). Items another item supersedes are
+  /// left out of missing-tags too (review 28-b, 3).
   static let version = "14"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
@@ -385,8 +387,12 @@ enum InsightRules {
   /// minute, burst 20`, or leads into them), with no negation or antonym and no value (a number,
   /// URL or path, ``TitleContrast/isValue(_:)``) among the longer's words before them: `use
   /// tabs` in `do not use tabs` is no elaboration, nor `100 requests per minute` in `200
-  /// requests per minute, up from 100 requests per minute`. A longer opening that is cut loses
-  /// its last word first, which may be cut too (`limit 1000` read as `limit 100`).
+  /// requests per minute, up from 100 requests per minute`. Nor is an addition, before or
+  /// after them, that holds a negation (``TitleContrast/negations``, `don't` read as `don t`) or
+  /// a word that corrects (``correctionWords``): `Retry three times. Actually do not retry at
+  /// all`, `Sign commits: no, never`, `100 requests per minute is wrong; use 500` take back what
+  /// they repeat (review 28-d, 7: they were near-duplicates to merge). A longer opening that is
+  /// cut loses its last word first, which may be cut too (`limit 1000` read as `limit 100`).
   /// - Complexity: O(*a* · *b*) in the two openings' words (at most a hundred characters each).
   static func openingsAgree(_ a: Opening, _ b: Opening) -> Bool {
     if a.text == b.text || a.text.isEmpty || b.text.isEmpty { return true }
@@ -397,7 +403,29 @@ enum InsightRules {
     guard whole.count >= short.count else { return false }
     for k in 0...(whole.count - short.count) where whole[k..<(k + short.count)].elementsEqual(short) {
       let before = whole[..<k]
-      return TitleContrast.flips(before) == 0 && !before.contains(where: TitleContrast.isValue)
+      return TitleContrast.flips(before) == 0 && !before.contains(where: TitleContrast.isValue) && !takesBack(before)
+        && !takesBack(whole[(k + short.count)...])
+    }
+    return false
+  }
+
+  /// Words that correct what an opening repeats when added to it (`… is wrong; use 500`,
+  /// `Actually …`, `… instead`): an addition holding one is no elaboration
+  /// (``openingsAgree(_:_:)``, review 28-d, 7).
+  static let correctionWords: Set<String> = [
+    "actually", "instead", "wrong", "incorrect", "mistaken", "untrue", "false", "outdated", "obsolete",
+  ]
+
+  /// Whether `words` (of a ``normalizedOpening(_:)``) hold a negation or a correcting word
+  /// (``correctionWords``). A contraction reads as two words there (`don't` as `don t`): `t`
+  /// after `don`, `isn`, `can`… is the negation they make.
+  /// - Complexity: O(*n*) in the words.
+  static func takesBack(_ words: ArraySlice<String>) -> Bool {
+    var previous: String?
+    for w in words {
+      if TitleContrast.negations.contains(w) || correctionWords.contains(w) { return true }
+      if w == "t", let p = previous, TitleContrast.negations.contains(p + "t") { return true }
+      previous = w
     }
     return false
   }

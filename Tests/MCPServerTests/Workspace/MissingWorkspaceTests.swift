@@ -50,6 +50,7 @@ struct MissingWorkspaceTests {
       arguments: ["query": "what did we decide about the database"],
       usual: "Search mode hybrid-lexical (hybrid-lexical-v1): 0 of 0 match(es)"),
     Read(testDescription: "task_list", tool: "task_list", arguments: [:], usual: "No tasks."),
+    Read(testDescription: "knowledge_list", tool: "knowledge_list", arguments: [:], usual: "No knowledge items."),
     Read(testDescription: "handoff_list", tool: "handoff_list", arguments: [:], usual: "No handoffs."),
     Read(
       testDescription: "continuity_insights", tool: "continuity_insights", arguments: [:],

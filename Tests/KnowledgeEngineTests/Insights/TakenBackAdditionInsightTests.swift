@@ -1,0 +1,79 @@
+import ContinuityKit
+import Foundation
+import Testing
+import TestSupport
+
+@testable import KnowledgeEngine
+
+/// Review 28-d, 7: two items with the same title, one content repeating the other's and adding
+/// a negation or a correction (`Retry three times` / `Retry three times. Actually do not retry at
+/// all`), were near-duplicates "the content of one only adds to the other's", advised to be
+/// merged into the fullest — which keeps the contradiction.
+@Suite("Insights: an addition that takes back what it repeats is no elaboration")
+struct TakenBackAdditionInsightTests {
+  /// The review's pairs, each a title with two contents.
+  static let reviewPairs: [(title: String, short: String, long: String)] = [
+    ("Retries", "Retry three times", "Retry three times. Actually do not retry at all"),
+    ("Signing", "Sign commits", "Sign commits: no, never"),
+    ("Rate limit", "100 requests per minute", "100 requests per minute is wrong; use 500"),
+    ("Retries", "Retry three times", "Retry three times? Don't."),
+    ("Cache", "Cache responses for an hour", "Instead of that, cache responses for an hour only in staging"),
+  ]
+
+  @Test("two decisions sharing a tag: a possible conflict, not near-duplicates to merge", arguments: reviewPairs)
+  func decisionsConflict(_ pair: (title: String, short: String, long: String)) throws {
+    let found = try UnequalChoiceAndElaborationInsightTests.insights([(pair.title, pair.short), (pair.title, pair.long)])
+    #expect(found.map(\.rule) == [.possibleConflict], "\(found.map(\.message))")
+    #expect(
+      found.first?.message
+        == #"Possible conflict: Decisions "\#(pair.title)" and "\#(pair.title)" share the tag "d7" and have similar titles (trigram similarity 1.00) but different content; link them (supersedes, contradicts) or reword one."#
+    )
+  }
+
+  @Test("two facts (no conflict rule): near-duplicates to review, not to merge into the fullest")
+  func factsAreReviewed() throws {
+    let engine = try InsightsTests.engine([
+      InsightsTests.item(1, .fact, "Retries", content: "Retry three times"),
+      InsightsTests.item(2, .fact, "Retries", content: "Retry three times. Actually do not retry at all"),
+    ])
+    let found = try engine.insights().insights.filter { $0.rule == .nearDuplicates }
+    #expect(
+      found.map(\.message) == [
+        #"2 items have identical titles but different content: "Retries", "Retries"; review them: keep one or reconcile them, or make the titles distinct."#
+      ])
+  }
+
+  @Test("pure additions stay near-duplicates to merge")
+  func pureAdditionsStayDuplicates() throws {
+    for pair in [
+      [("Retries", "Retry three times"), ("Retries", "Retry three times, with exponential backoff")],
+      [("Rate limit", "100 requests per minute"), ("Rate limit", "100 requests per minute, burst of 20; use a token bucket")],
+      [("Signing", "Sign commits"), ("Signing", "Sign commits with the release key")],
+    ] {
+      let found = try UnequalChoiceAndElaborationInsightTests.insights(pair)
+      #expect(found.map(\.rule) == [.nearDuplicates], "\(pair): \(found.map(\.message))")
+      #expect(found.first?.message.contains("the content of one only adds to the other's") == true, "\(pair)")
+    }
+  }
+
+  @Test("which additions take back what they repeat")
+  func openings() {
+    func agree(_ a: String, _ b: String) -> Bool {
+      InsightRules.openingsAgree(InsightRules.Opening(a, length: 100), InsightRules.Opening(b, length: 100))
+    }
+    #expect(!agree("Retry three times", "Retry three times. Actually do not retry at all"))
+    #expect(!agree("Sign commits", "Sign commits: no, never"))
+    #expect(!agree("100 requests per minute", "100 requests per minute is wrong; use 500"))
+    #expect(!agree("Retry three times", "Retry three times? Don't."))
+    #expect(!agree("Retry three times", "Retry three times – we can’t, though"))
+    #expect(!agree("Retry three times", "Retry three times (incorrect)"))
+    #expect(!agree("Retry three times", "Actually, retry three times"))
+    // Added words that neither negate nor correct, values included, still only add.
+    #expect(agree("Retry three times", "Retry three times, then stop"))
+    #expect(agree("100 requests per minute", "100 requests per minute, burst 20"))
+    #expect(agree("WAL mode", "Open it in WAL mode"))
+    // `t` alone, or after a word that makes no negation with it, is no contraction.
+    #expect(agree("Use tabs", "Use tabs: see section t"))
+    #expect(agree("Use tabs", "Use tabs, it's the team's style"))
+  }
+}
