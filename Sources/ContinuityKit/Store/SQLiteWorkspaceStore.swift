@@ -377,6 +377,12 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     if let foreign = SQLiteSideFiles.foreignWAL(databasePath: path, emptyForeignAllowed: !readOnly) {
       throw .fileSystem(path: path, message: foreign)
     }
+    // A -wal or -shm deleted while another process has the workspace open: opening it now would
+    // make new side files beside that process's unlinked ones, and the two would overwrite each
+    // other's commits (review 29-a, 1). Refused, for reads too, until that process has closed it.
+    if let removed = SQLiteSideFiles.removedWhileOpen(databasePath: path) {
+      throw .fileSystem(path: path, message: Self.sideFilesRemovedMessage(removed))
+    }
     if readOnly { return .opened(try openReadOnly(path: path, warnings: warnings).checked(realDirectory, file: path)) }
     // Another user's read left its (empty) side files here: gone, as its last close would have
     // made them, if this user could have. Those still here of a user who may not write the
@@ -918,6 +924,19 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       connection: conn, readOnlyCause: readOnlyCause, warnings: warnings,
       pendingMigrationSteps: version > Int64(SchemaVersion.current) ? [] : pending,
       schemaAwaitsFirstWrite: schemaAwaitsFirstWrite && readOnlyCause == nil)
+  }
+
+  /// Why a workspace whose `-wal` or `-shm` was deleted while another process holds it open is
+  /// not opened (``SQLiteSideFiles/removedWhileOpen(databasePath:attempts:pauseMicroseconds:)``).
+  static func sideFilesRemovedMessage(_ removed: SQLiteSideFiles.RemovedWhileOpen) -> String {
+    let names = removed.missing.map { Limits.shownPath(URL(fileURLWithPath: $0).lastPathComponent) }
+    let list = names.joined(separator: " and ")
+    return "\(list) \(names.count == 1 ? "was" : "were") deleted while process \(removed.holder) has the workspace open "
+      + "(SQLite keeps its recent commits and their index there); opening it now would let this command and that "
+      + "process overwrite each other's writes, so nothing was read or written. Let process \(removed.holder) finish, "
+      + "or quit it the normal way (for `dolphin mcp`, quit its MCP client; not `kill -9`): as it closes the workspace, "
+      + "SQLite writes what it holds into workspace.sqlite. Then run the command again; never delete these files while "
+      + "a program has the workspace open"
   }
 
   /// The table among `tables` that is most likely dolphin's `schema_migration` renamed (review

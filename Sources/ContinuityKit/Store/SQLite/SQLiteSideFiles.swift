@@ -320,6 +320,95 @@ package struct SQLiteSideFiles: Sendable, Equatable {
     return withUnsafeMutablePointer(to: &lock) { fcntl(fd, command, $0) } == 0
   }
 
+  /// The side files of a WAL database that were removed while another process holds the
+  /// database open (review 29-a, 1).
+  package struct RemovedWhileOpen: Sendable, Equatable {
+    /// The missing side files (full paths), in ``SQLiteSideFiles/suffixes`` order.
+    package var missing: [String]
+    /// A process that holds a lock on the database file (Linux `/proc/locks`).
+    package var holder: Int32
+  }
+
+  /// Whether the `-wal` or `-shm` of `databasePath` is missing while another process holds
+  /// SQLite's lock on the database file, which only a deletion by hand (`rm *-shm`, a cleaner)
+  /// brings about.
+  ///
+  /// Every connection to a WAL database holds a shared lock on SQLite's lock range from its
+  /// first read until it closes, and keeps its `-wal` and `-shm` open and mapped meanwhile; the
+  /// last one to close deletes them. When they are deleted under it, it keeps using the
+  /// unlinked files, while a process that opens the database now would create new ones and run
+  /// WAL recovery on its own: the two then write over each other's commits in the `-wal`, and
+  /// commits both acknowledged are lost (https://www.sqlite.org/howtocorrupt.html, section 1.4,
+  /// "Deleting a hot journal"; `walIndexRecover` in SQLite's `wal.c`). A new connection must not
+  /// open the database until that process has closed it.
+  ///
+  /// The holder is found in `/proc/locks` (Linux), not by asking the database file with
+  /// `fcntl(F_GETLK)`: that needs a descriptor of the file, and closing any descriptor of it
+  /// drops every POSIX lock this process's own SQLite connections hold on it. This process's own
+  /// locks are not counted. A connection being opened holds the shared lock a moment before it
+  /// opens the side files, and the last one to close holds its lock while it deletes them, so a
+  /// missing file beside a lock counts only when it stays so for `attempts` looks `pause` apart.
+  /// Elsewhere than Linux this returns nil.
+  /// - Parameters:
+  ///   - databasePath: the database file, symbolic links resolved (as SQLite opens it).
+  ///   - attempts: how many looks find the state before it counts (at least 1).
+  ///   - pauseMicroseconds: the time between two looks.
+  /// - Returns: nil when both side files exist, when neither is missing and locked at once, or
+  ///   when the database file is missing; otherwise the missing files and a holder's pid.
+  /// - Complexity: reads `/proc/locks` once per look (one line per lock held on the machine).
+  package static func removedWhileOpen(
+    databasePath: String, attempts: Int = 40, pauseMicroseconds: UInt32 = 25_000
+  ) -> RemovedWhileOpen? {
+    #if os(Linux)
+      var database = stat()
+      guard stat(databasePath, &database) == 0 else { return nil }
+      for attempt in 0..<max(1, attempts) {
+        if attempt > 0 { usleep(pauseMicroseconds) }
+        let missing = suffixes.map { databasePath + $0 }.filter { !exists($0) }
+        guard !missing.isEmpty else { return nil }
+        guard let holder = lockHolder(of: database) else { return nil }
+        if attempt == max(1, attempts) - 1 { return RemovedWhileOpen(missing: missing, holder: holder) }
+      }
+      return nil
+    #else
+      return nil
+    #endif
+  }
+
+  /// Another process holding a lock on SQLite's lock range of the file with status `file`, as
+  /// `/proc/locks` lists it now; nil when none does or the list cannot be read.
+  static func lockHolder(of file: stat) -> Int32? {
+    guard let text = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
+    return lockHolder(
+      device: UInt64(truncatingIfNeeded: file.st_dev), inode: UInt64(truncatingIfNeeded: file.st_ino), in: text,
+      excluding: getpid())
+  }
+
+  /// A process other than `excluding` that holds a lock overlapping SQLite's lock range
+  /// (``pendingByte`` and the ``lockedBytes`` after it) of the file `device`/`inode`, read from
+  /// `locks` in the format of Linux's `/proc/locks` (proc(5)): `1: POSIX  ADVISORY  READ 1234
+  /// fe:00:16343322 1073741826 1073742335` — the major and minor device numbers in hexadecimal,
+  /// the inode in decimal, the first and last byte locked or `EOF`; a waiting request is marked
+  /// `->`. Open-file-description locks (pid -1) are not counted.
+  /// - Parameter device: a `dev_t` in glibc's encoding (`gnu_dev_major`, `gnu_dev_minor`).
+  package static func lockHolder(device: UInt64, inode: UInt64, in locks: String, excluding: Int32) -> Int32? {
+    let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
+    let minor = (device & 0xff) | ((device >> 12) & ~UInt64(0xff))
+    let first = Int64(pendingByte)
+    let last = Int64(pendingByte + lockedBytes - 1)
+    for line in locks.split(separator: "\n") {
+      let fields = line.split(separator: " ").filter { $0 != "->" }
+      guard fields.count >= 8, let pid = Int32(fields[4]), pid > 0, pid != excluding else { continue }
+      let parts = fields[5].split(separator: ":")
+      guard parts.count == 3, UInt64(parts[0], radix: 16) == major, UInt64(parts[1], radix: 16) == minor,
+        UInt64(parts[2]) == inode, let start = Int64(fields[6])
+      else { continue }
+      let end = fields[7] == "EOF" ? Int64.max : (Int64(fields[7]) ?? Int64.max)
+      if start <= last && end >= first { return pid }
+    }
+    return nil
+  }
+
   private static func exists(_ path: String) -> Bool {
     var st = stat()
     return lstat(path, &st) == 0
