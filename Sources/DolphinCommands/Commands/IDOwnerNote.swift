@@ -34,10 +34,11 @@ extension CommandContext {
         sameVerb[other.spec.path[0]] = sameVerbAdvice(other.spec, id: id)
       }
     }
+    let sameVerbAdvice = sameVerb
     // Called while the command runs, so `\(command:)` names the workspace in effect.
     return IDOwnerAdvice(
       forRecord: { place in
-        if let advice = sameVerb[place.type.rawValue] { return advice }
+        if let advice = sameVerbAdvice[place.type.rawValue] { return advice }
         let (shown, does) = SearchCommands.pointer(to: place)
         return "`\(shown)` \(does)"
       },
