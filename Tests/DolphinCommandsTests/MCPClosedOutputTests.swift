@@ -40,3 +40,65 @@ struct MCPClosedOutputTests {
     #expect(!list.stdout.contains("written after the client vanished") && !list.stderr.contains("written after"), "\(list.stdout)")
   }
 }
+
+/// Regression (review 29a, 7): `dolphin mcp` exited 0 after its transport broke (stdout on
+/// `/dev/full`, a closed stdout, a pipe whose reader left), so a supervisor could not tell that
+/// from a clean shutdown. It now exits 5 (storage and I/O) and says why on its last line; a
+/// clean end of input still exits 0.
+@Suite("dolphin mcp exits 5 when its output fails, 0 after a clean end of input", .serialized)
+struct MCPTransportFailureExitTests {
+  static let ping = #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
+
+  func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+  /// Runs `echo PING | dolphin mcp REDIRECT` in bash and returns the exit status of `dolphin`
+  /// (not of a later pipeline stage) and its standard error.
+  func run(_ redirect: String, tail: String = "") throws -> (status: String, stderr: String) {
+    let home = TemporaryDirectory("mcp-transport-exit")
+    defer { home.remove() }
+    let errors = home.appending("stderr").path
+    let script =
+      "echo \(quoted(Self.ping)) | \(quoted(dolphinExecutable().path)) mcp --workspace \(quoted(home.appending("ws").path)) "
+      + "\(redirect) 2>\(quoted(errors)) \(tail); echo \"rc=${PIPESTATUS[1]}\""
+    let result = try runProcess("/bin/bash", ["-c", script])
+    let log = (try? String(contentsOf: URL(fileURLWithPath: errors), encoding: .utf8)) ?? ""
+    return (result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), log)
+  }
+
+  @Test("standard output on /dev/full: exit 5, with the reason")
+  func fullDevice() throws {
+    let (status, log) = try run(">/dev/full")
+    #expect(status == "rc=5", "\(log)")
+    #expect(log.contains("dolphin: error: dolphin mcp stopped because its output failed"), "\(log)")
+    #expect(log.contains("No space left on device"), "\(log)")
+  }
+
+  @Test("standard output closed: exit 5")
+  func closedOutput() throws {
+    let (status, log) = try run(">&-")
+    #expect(status == "rc=5", "\(log)")
+    #expect(log.contains("its output failed"), "\(log)")
+  }
+
+  @Test("the reader of the output pipe has gone (EPIPE): exit 5")
+  func brokenPipe() throws {
+    // `true` exits without reading, so the ping's answer meets a pipe with no reader.
+    let home = TemporaryDirectory("mcp-transport-epipe")
+    defer { home.remove() }
+    let script =
+      "(sleep 1; echo \(quoted(Self.ping))) | \(quoted(dolphinExecutable().path)) mcp --workspace "
+      + "\(quoted(home.appending("ws").path)) 2>\(quoted(home.appending("stderr").path)) | true; "
+      + "echo \"rc=${PIPESTATUS[1]}\""
+    let result = try runProcess("/bin/bash", ["-c", script])
+    let log = (try? String(contentsOf: home.appending("stderr"), encoding: .utf8)) ?? ""
+    #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "rc=5", "\(log)")
+    #expect(log.contains("its output failed"), "\(log)")
+  }
+
+  @Test("a clean end of input after every answer was written: exit 0, no error")
+  func cleanShutdown() throws {
+    let (status, log) = try run(">/dev/null")
+    #expect(status == "rc=0", "\(log)")
+    #expect(!log.contains("dolphin: error"), "\(log)")
+  }
+}

@@ -254,8 +254,10 @@ enum Commands {
         return
       }
       let c = ctx.console
-      c.print("Workspace: \(ctx.workspaceDirectory.path)")
-      c.print("Database:  \(s.databasePath)")
+      // Each path on its one line, as messages show paths (review 29a, 9: a workspace path holding
+      // a line break printed as two lines).
+      c.print("Workspace: \(shownValue(ctx.workspaceDirectory.path))")
+      c.print("Database:  \(shownValue(s.databasePath))")
       c.print("Schema:    v\(s.schemaVersion)" + (s.readOnly ? " (read-only: \(s.readOnlyReason ?? ""))" : ""))
       c.print("Knowledge: \(s.counts["knowledge"] ?? 0) of \(s.knowledgeItemLimit) (knowledgeItemLimit; see `\(command: "dolphin settings")`)")
       for (label, key) in [("Memories", "memory"), ("Tasks", "task"), ("Handoffs", "handoff"), ("Digests", "digest"),
@@ -318,6 +320,9 @@ enum Commands {
         reports the free space with what to do (diskSpace in --json). A legacy workspace.json in the
         workspace directory is named with its state — imported, not imported yet (the next write imports it)
         or cannot be imported (damaged, empty; commands go on without it) — as a note (legacyFile in --json).
+        An `erase --kind all` stopped after it erased the records and before it removed the legacy files is a
+        problem, with the files that still hold erased data; running the erase again finishes it
+        (interruptedErase in --json).
         """),
     run: { ctx in
       let dir = ctx.workspaceDirectory
@@ -393,6 +398,12 @@ enum Commands {
         /// refused; writes go on without it). Not a problem of the workspace either way. `null`
         /// when there is none.
         var legacyFile: LegacyFileStatus?
+        /// The files an `erase --kind all` that was interrupted after it committed (killed, or a
+        /// removal failed) left holding erased data: legacy backups, a legacy `workspace.json`.
+        /// A problem; `dolphin erase --kind all` run again removes them. `legacyFile` is then
+        /// `null`: such a `workspace.json` is erased data, not a file to import. `null` when no
+        /// erase was interrupted, or when the check did not run (review 29a, 2).
+        var interruptedErase: [String]?
         /// Records whose JSON columns cannot be decoded (commands reading them refuse the workspace).
         var malformedRecords: [WorkspaceTransaction.MalformedJSON]?
         /// Records whose id is not a UUID (commands reading them refuse the workspace), by
@@ -454,7 +465,7 @@ enum Commands {
 
         enum CodingKeys: String, CodingKey {
           case databasePath, ok, openProblem, readOnlyReason, newerSchema, checksRun, interruptedFirstRun, pendingSchemaSteps
-          case integrityCheck, schema, legacyFile, malformedRecords, malformedIDs
+          case integrityCheck, schema, legacyFile, interruptedErase, malformedRecords, malformedIDs
           case referenceProblems, searchIndexProblems, searchIndexStaleRecords, searchIndexNotes, searchIndexUpgradePending
           case quarantined
           case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, refusedText, importRefusals, checkError
@@ -476,6 +487,7 @@ enum Commands {
           try c.encode(integrityCheck, forKey: .integrityCheck)
           try c.encode(schema, forKey: .schema)
           try c.encode(legacyFile, forKey: .legacyFile)
+          try c.encode(interruptedErase, forKey: .interruptedErase)
           try c.encode(malformedRecords, forKey: .malformedRecords)
           try c.encode(malformedIDs, forKey: .malformedIDs)
           try c.encode(referenceProblems, forKey: .referenceProblems)
@@ -502,6 +514,9 @@ enum Commands {
         malformedRecords: nil, referenceProblems: nil, searchIndexProblems: nil, searchIndexNotes: nil,
         searchIndexUpgradePending: nil, quarantined: nil, credentials: nil, blankNextSteps: nil, advice: [])
       var indexDisagrees = false
+      /// Set when the index disagrees for another reason than records changed after they were
+      /// indexed (entries missing, left without their record, sums off).
+      var indexOtherProblems = false
       /// Set when the schema lacks a table that holds records, or such a table lacks a column:
       /// the other checks, which read them, do not run.
       var schemaStopsChecks = false
@@ -592,6 +607,9 @@ enum Commands {
             if !schemaStopsChecks {
               // Review 26-a, 1: a damaged workspace.json refused every write, and doctor said nothing.
               report.legacyFile = try KnowledgeEngine(store: store).legacyFileStatus(in: dir)
+              // Review 29a, 2: an erase killed between its commit and its file removals.
+              report.interruptedErase = try KnowledgeEngine(store: store).interruptedEraseFiles()
+              if report.interruptedErase != nil { report.legacyFile = nil }
               report.malformedRecords = try store.read { tx in try tx.malformedJSON() }
               // Before the checks that read records: they skip such records rather than stop.
               report.malformedIDs = try store.read { tx in try tx.malformedIDs() }
@@ -646,6 +664,7 @@ enum Commands {
                   $0 == TagNormalizationStep.name || $0 == StoredTextCleanupStep.name
                 }
                 var indexProblems = try engine.verifySearchIndex() + (tagStepPending ? [] : engine.verifyTagFilterRows())
+                indexOtherProblems = !indexProblems.isEmpty
                 // Records changed by another program after they were indexed (an `UPDATE` through
                 // sqlite3): the sums above still agree, their entries describe the old text. Not
                 // while records hold malformed JSON: reading them fails, and they are reported above
@@ -753,7 +772,7 @@ enum Commands {
         && (report.malformedIDs ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
         && (report.refusedText?.count ?? 0) == 0 && (report.importRefusals ?? []).isEmpty && report.checkError == nil
-        && report.walProblem == nil && report.diskSpace?.full != true
+        && report.walProblem == nil && report.diskSpace?.full != true && report.interruptedErase == nil
       let healthy = healthyButForSchema && report.newerSchema == nil
       // True exactly when doctor exits 0 (review 19-d, #8: it was true beside exit 3 for an empty
       // workspace.sqlite): no problem found, and a workspace there to use.
@@ -789,6 +808,13 @@ enum Commands {
             + "after it did not run. Nothing was changed. Run `\(command: "dolphin doctor")` again once no other process is writing; if "
             + "the error comes back, treat the database as damaged:"] + recoverySteps(dir.path, dbPath)
       }
+      if let files = report.interruptedErase {
+        report.advice.append(
+          "An erase of everything (`\(command: "dolphin erase --kind all")`) was interrupted after it erased the records and before it "
+            + "removed \(files.count == 1 ? "this file, which still holds" : "these files, which still hold") erased data: "
+            + files.map { shownValue($0) }.joined(separator: ", ") + ". Nothing was changed. Run `\(command: "dolphin erase --kind all")` "
+            + "again: it removes \(files.count == 1 ? "it" : "them") and checks that the erased data is gone from disk.")
+      }
       if let malformed = report.malformedRecords, !malformed.isEmpty {
         report.advice += malformedRecordSteps(malformed, dir.path, dbPath, repairs: listRepairs)
       }
@@ -800,10 +826,12 @@ enum Commands {
           "Reference problems were found (dangling references or supersede cycles); they name the ids involved. "
             + "Delete or fix the records that hold them.")
       }
-      if indexDisagrees {
+      if indexDisagrees, indexOtherProblems {
         report.advice.append(
-          "The search index disagrees with the stored records (the records themselves are intact); "
-            + "`\(command: "dolphin reindex")` rebuilds it from them.")
+          "The search index disagrees with the stored records; `\(command: "dolphin reindex")` rebuilds it from them.")
+      }
+      if indexDisagrees, let stale = report.searchIndexStaleRecords, stale.staleCount > 0 {
+        report.advice.append(staleRecordAdvice(stale.staleCount))
       }
       switch tokenizer {
       case .current, .stale(.version): break  // Pending work, noted above.
@@ -855,7 +883,7 @@ enum Commands {
         try ctx.console.printJSON(report, failure: failure)
       } else {
         let c = ctx.console
-        c.print("Database: \(Limits.shownPath(dbPath))")
+        c.print("Database: \(shownValue(dbPath))")
         if let problem = report.openProblem {
           c.print("Open: failed (\(problem.reason)): \(problem.message)")
         } else if let reason = report.readOnlyReason {
@@ -895,6 +923,9 @@ enum Commands {
           for n in schema.notes { c.print("  note: \(inert(escapingLineBreaks(n)))") }
         } else if report.newerSchema == nil {  // Otherwise said above: a newer dolphin's schema is not compared.
           c.print("Schema: \(notRun)")
+        }
+        if let files = report.interruptedErase {
+          c.print("Erase: interrupted; \(files.count) file(s) still hold erased data (see below)")
         }
         if let legacy = report.legacyFile {
           switch legacy.state {
@@ -1256,6 +1287,22 @@ enum Commands {
       + "(changed outside dolphin after they were indexed), so searches rank them by their old words: "
       + shown.map(\.description).joined(separator: ", ") + (more > 0 ? ", and \(more) more" : "")
       + " (run `\(command: "dolphin reindex")`)"
+  }
+
+  /// Doctor's advice for records whose text no longer matches their search index entries.
+  ///
+  /// Such a record was changed outside dolphin, by an edit (`sqlite3`) or by damage to the file,
+  /// and doctor cannot tell which: it must not call the records intact, and `dolphin reindex`
+  /// would make damaged text searchable and erase the last trace of the damage (review 29a, 4).
+  static func staleRecordAdvice(_ count: Int) -> String {
+    let records = count == 1 ? "1 indexed record (listed above)" : "\(count) indexed records (listed above)"
+    return "\(records) changed outside dolphin after \(count == 1 ? "it was" : "they were") indexed: the stored "
+      + "text is not what dolphin wrote, whether by an edit (with `sqlite3` or another program) or by damage to the "
+      + "file; doctor cannot tell which, so nothing was changed. If you did not change "
+      + (count == 1 ? "it" : "them") + ", compare " + (count == 1 ? "it" : "them") + " with your latest export before "
+      + "`\(command: "dolphin reindex")`, which indexes the text as it is now: `\(command: "dolphin export --output FILE")` "
+      + "writes what is stored now, for a FILE outside the workspace. If you did, `\(command: "dolphin reindex")` makes "
+      + "searches find " + (count == 1 ? "it" : "them") + " by the new words."
   }
 
   /// Doctor's note on the `-wal` and `-shm` files its read-only open created and could not remove,

@@ -34,6 +34,8 @@ enum MCPCommands {
         A missing workspace is created by the first write that succeeds; reads there create nothing and say that no workspace exists yet
         (so a mistyped --workspace shows). A damaged one does not stop the server (calls report it).
         One that could not be written at start is served read-only; a write is checked again, and runs once the files can be written.
+        Exit status: 0 once standard input closes and every answer was written; 5 when the server stopped
+        because it could not write to standard output (a closed pipe, a full disk, a closed descriptor).
         """,
       noJSONReason: "`dolphin mcp` writes only JSON-RPC to stdout; --json does not apply"),
     run: { ctx in
@@ -73,10 +75,19 @@ enum MCPCommands {
       }
       let server = MCPServer.workspaceServer(
         workspace: workspace, writes: policy, version: DolphinCLI.version, verbose: verbose)
-      await SuggestedCommand.$workspace.withValue(directory.path) {
-        await server.run(transport: StdioTransport(output: protocolOutput))
+      let end = await SuggestedCommand.$workspace.withValue(directory.path) {
+        await server.serve(transport: StdioTransport(output: protocolOutput))
       }
       await opening.value
+      // A broken transport is not a clean shutdown: exit 5 (storage and I/O), so that a
+      // supervisor or client wrapper can tell the two apart (review 29a, 7). The log already
+      // said when it broke; this last line says why the exit code is not 0.
+      if case .outputFailed(let reason) = end {
+        throw ReportedFailure(
+          code: ExitCode.storage,
+          message: "dolphin mcp stopped because its output failed (\(reason)); messages read after that "
+            + "were not handled, and calls already in flight ran to their end")
+      }
       if verbose { console.printError("dolphin mcp: standard input closed; stopping") }
     })
 

@@ -102,6 +102,12 @@ enum WorkspaceOpening {
     let file = directory.standardizedFileURL.appendingPathComponent(KnowledgeEngine.legacyFileName).path
     // What goes on without the file: a command, or the MCP server's tool calls.
     let goesOn = program == "dolphin" ? "The command went on without it" : "The server goes on without it"
+    // Review 29a, 2: after an `erase --kind all` interrupted before it removed the legacy files,
+    // they hold erased data: the advice is to finish the erase, not `migrate --again`. Asked only
+    // when the file is there (a read; `try?`: a workspace without a schema has no erase).
+    let erasedData =
+      FileManager.default.fileExists(atPath: file)
+      && (try? KnowledgeEngine(store: store).interruptedEraseFiles()) != nil
     try KnowledgeEngine.importLegacyWorkspaceAtFirstWrite(in: directory, store: store) { report in
       console.printDiagnostic(
         "\(program): notice: imported legacy \(KnowledgeEngine.legacyFileName) (schema v\(report.sourceVersion ?? 0)): "
@@ -149,6 +155,14 @@ enum WorkspaceOpening {
         console.printDiagnostic(
           "\(program): notice: the legacy \(KnowledgeEngine.legacyFileName) in the workspace directory is not imported: "
             + reason + "." + next)
+      case .importRecordLost where erasedData:
+        console.printDiagnostic(
+          "\(program): notice: \(Limits.shownPath(file)) holds data that an interrupted `dolphin erase --kind all` erased "
+            + "from the workspace, so it is not imported again. "
+            + (erasesLegacyFiles
+              ? "This erase removes it with everything else."
+              : "\(goesOn). `\(SuggestedCommand("dolphin erase --kind all").naming(workspace: workspace))` finishes that erase "
+                + "and removes it."))
       case .importRecordLost(let backup):
         console.printDiagnostic(
           "\(program): notice: \(Limits.shownPath(file)) was imported into this workspace before (\(Limits.shownPath(backup)) "

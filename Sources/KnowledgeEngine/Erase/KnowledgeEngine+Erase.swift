@@ -64,6 +64,13 @@ extension KnowledgeEngine {
         throw WorkspaceError.concurrentChange(operation: "erase")
       }
       let (removed, changed, erasedIDs) = try Self.executeErase(target, tx, now: now)
+      // Review 29a, 2: an erase killed after this commit and before its files are removed left
+      // them holding the erased data, and nothing could tell. The marker commits with the erase
+      // and is cleared once the files are gone (``interruptedEraseFiles()``); an erase with no
+      // files to remove clears one an earlier, interrupted erase left.
+      if target == .all {
+        try tx.setMeta(Self.eraseMarkerKey, current.files.isEmpty ? nil : ISO8601.string(from: now))
+      }
       return (removed, changed, erasedIDs, current)
     }
     let plan = applied
@@ -80,13 +87,23 @@ extension KnowledgeEngine {
       }
     }
     var removedFiles: [String] = []
-    for path in plan.files {
+    // A legacy `workspace.json` goes first: left alone without its backup by an erase killed
+    // in between, the next write would import it again as a new legacy file (review 29a, 2).
+    // Backups are never imported by themselves.
+    let legacyFirst = plan.files.filter { URL(fileURLWithPath: $0).lastPathComponent == Self.legacyFileName && !$0.contains("/\(Self.legacyBackupFolder)/") }
+    for path in legacyFirst + plan.files.filter({ !legacyFirst.contains($0) }) {
       try SecureFile.removeSecurely(URL(fileURLWithPath: path))
       removedFiles.append(path)
     }
     if let dir = directory {
       // The backup folder goes too once empty (rmdir never removes anything else).
       rmdir(dir.appendingPathComponent(Self.legacyBackupFolder).path)
+    }
+    if target == .all, !plan.files.isEmpty {
+      // Every file is gone (each removal above throws otherwise): the erase is complete.
+      try store.write { tx in
+        if try Self.eraseFiles(tx, directory: directory).isEmpty { try tx.setMeta(Self.eraseMarkerKey, nil) }
+      }
     }
     if let sqlite {
       if let dir = Self.erasableDirectory(sqlite) ?? sqlite.directory {
@@ -120,6 +137,27 @@ extension KnowledgeEngine {
 
   /// The folder inside a workspace directory that holds legacy backups.
   static let legacyBackupFolder = "legacy-backups"
+
+  /// The `meta` key set by an `erase --kind all` in its transaction when it has files to remove
+  /// (its value: when the erase committed), and cleared once they are removed (review 29a, 2).
+  static let eraseMarkerKey = "eraseInterrupted"
+
+  /// The files an interrupted `erase --kind all` left holding erased data: those its plan would
+  /// remove now (legacy backups, a legacy `workspace.json`), when an erase committed and was
+  /// stopped (killed, or a removal failed) before it removed them. Reads only.
+  ///
+  /// Running `dolphin erase --kind all` again removes them and clears the marker.
+  /// - Returns: the paths, sorted; nil when no erase was interrupted, when the files are gone
+  ///   since (an erase killed after removing them), or for a workspace without a directory.
+  /// - Throws: storage errors.
+  public func interruptedEraseFiles() throws -> [String]? {
+    guard let sqlite = store as? SQLiteWorkspaceStore, let directory = Self.erasableDirectory(sqlite) else { return nil }
+    return try store.read { tx -> [String]? in
+      guard try tx.meta(Self.eraseMarkerKey) != nil else { return nil }
+      let files = try Self.eraseFiles(tx, directory: directory)
+      return files.isEmpty ? nil : files
+    }
+  }
 
   /// The directory whose legacy files an erase removes: the workspace directory as checked when
   /// `store` opened its files (``SQLiteWorkspaceStore/verifiedDirectory``), never the path as

@@ -230,8 +230,12 @@ extension KnowledgeEngine {
       // Imported already (by another process that raced this one, or an earlier write): nothing
       // to do, and nothing to say. Asked here, under the write lock, before the import, whose
       // `again` would otherwise report the file as imported again.
+      // Nor while an `erase --kind all` is unfinished (review 29a, 2): the file holds data it
+      // erased (the erase deleted the record of its import too), and the erase's own write
+      // that clears the marker must not bring it back from the bytes read at open.
       guard !gaveUp.isSet, try tx.legacyImport(sha256: source.sha256) == nil,
-        try tx.latestLegacyImport(named: legacyFileName) == nil
+        try tx.latestLegacyImport(named: legacyFileName) == nil,
+        try tx.meta(KnowledgeEngine.eraseMarkerKey) == nil
       else { return nil }
       // In a savepoint, so that a file whose import fails is rolled back alone and the write
       // goes on (review 26-a, 1: a changed or damaged workspace.json refused every write).

@@ -28,6 +28,7 @@ extension JSONRPCMessage {
   /// | deeper than ``JSONRPCLimits/maximumDepth`` | -32700 with the id read past the deep value (``requestID(inStartOf:)``), or `null`; `data.byteOffset` |
   /// | not JSON | -32700, id `null`, `data.byteOffset` |
   /// | JSON with a lone surrogate escape (`"\ud800"`), bytes in a string that are not UTF-8, or bytes after the message | -32700 with the id (or `null`), `data.byteOffset` |
+  /// | JSON with a key repeated in one object (other than `id`) | -32700 with the id read by walking the members (``requestID(inStartOf:)``), or `null`; `data.byteOffset` |
   /// | `[]` | -32600, id `null` |
   /// | a batch, `acceptsBatches` false | -32600, id `null` (batches were removed in MCP 2025-06-18) |
   /// | a batch, `acceptsBatches` true, of more than ``JSONRPCLimits/maximumBatchMessages`` elements | -32600, id `null`, `data.count` and `data.limit`; no element is read |
@@ -127,6 +128,12 @@ extension JSONRPCMessage {
     _ error: JSONParseError, in line: some Collection<UInt8>, limits: JSONRPCLimits
   ) -> JSONRPCRequestID? {
     if case .depthLimitExceeded = error.reason { return requestID(inStartOf: line) }
+    // A key given twice in one object (in `arguments`, say) leaves the top-level `id` readable
+    // by walking the members (review 29a, 9: it was answered with `id: null`). When the key
+    // repeated is `id` itself, at whatever depth, the id the client meant cannot be told: null.
+    if case .duplicateKey(let key) = error.reason {
+      return key == "id" ? nil : requestID(inStartOf: line)
+    }
     func isRecoverable(_ error: JSONParseError) -> Bool {
       switch error.reason {
       case .loneSurrogate, .invalidUTF8, .trailingData: true

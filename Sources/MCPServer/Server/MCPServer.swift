@@ -146,7 +146,26 @@ public struct MCPServer: Sendable {
   /// Each call starts a fresh session (a new `initialize` is expected). Nothing is thrown:
   /// every failure is answered on the wire or written to ``Configuration/log``.
   public func run(transport: some MCPTransport) async {
+    _ = await serve(transport: transport)
+  }
+
+  /// How a session served by ``serve(transport:)`` ended.
+  public enum SessionEnd: Sendable, Equatable {
+    /// The client closed its input, and every answer was written.
+    case inputClosed
+    /// The server stopped handling messages because its output failed: a send failed
+    /// (`EPIPE`, `ENOSPC` on `/dev/full`, a closed descriptor) or the output was seen closed
+    /// before a message was handled. `reason` says which, with the system error; calls already
+    /// in flight were still run to their end. A caller can tell a broken transport from a
+    /// clean shutdown by this (review 29a, 7: `dolphin mcp` exits 5 for it).
+    case outputFailed(reason: String)
+  }
+
+  /// Serves one client session as ``run(transport:)`` does, and says how it ended.
+  /// - Returns: ``SessionEnd/inputClosed`` after a clean end of input,
+  ///   ``SessionEnd/outputFailed(reason:)`` when the output stopped taking messages.
+  public func serve(transport: some MCPTransport) async -> SessionEnd {
     let session = MCPSession(server: self, transport: transport)
-    await session.run()
+    return await session.run().map { .outputFailed(reason: $0) } ?? .inputClosed
   }
 }

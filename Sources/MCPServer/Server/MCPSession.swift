@@ -53,6 +53,10 @@ actor MCPSession {
   /// message read after it is handled, since its answer could never arrive, and a tool that
   /// writes must not run for a client that is gone.
   private var outputClosed = false
+  /// Why the output stopped taking messages, once it did: the failed send's error, or the
+  /// closed output seen before a message was handled. ``run()`` returns it, so that `dolphin
+  /// mcp` can exit non-zero after a broken transport (review 29a, 7).
+  private var outputFailure: String?
 
   init(server: MCPServer, transport: any MCPTransport) {
     self.server = server
@@ -82,10 +86,14 @@ actor MCPSession {
 
   // MARK: The read loop
 
-  func run() async {
+  /// Serves until the input ends and the calls in flight are answered.
+  /// - Returns: why the output stopped taking messages, or nil when every message could be
+  ///   written (a clean end of input).
+  func run() async -> String? {
     for await frame in transport.inbound() {
       if !outputClosed && transport.outputIsClosed() {
         outputClosed = true
+        outputFailure = "the client closed the server's output"
         log("the client closed the output; no further message is handled, and the server stops once calls in flight end")
       }
       guard !outputClosed else { break }
@@ -101,6 +109,7 @@ actor MCPSession {
     while let task = inFlight.values.first ?? answering.values.first {
       await task.value
     }
+    return outputFailure
   }
 
   private func receive(_ frame: TransportFrame) async {
@@ -503,6 +512,7 @@ actor MCPSession {
       try await transport.send(bytes)
     } catch {
       outputClosed = true
+      outputFailure = "could not send a message: \(error)"
       log("could not send a message: \(error); no further message is handled, and the server stops once calls in flight end")
     }
   }

@@ -343,6 +343,21 @@ struct JSONRPCReadableIDTests {
     Case(testDescription: "deep, with a fractional id", bytes: line(#"{"id":1.5,"params":@}"#, deep), id: nil),
     Case(testDescription: "deep, an id only inside params", bytes: line(#"{"params":{"id":5,"a":@}}"#, deep), id: nil),
     Case(testDescription: "a deep array", bytes: deep, id: nil),
+    // Review 29a (9): a key repeated in `arguments` was answered with `id: null`.
+    Case(
+      testDescription: "a key repeated in the arguments",
+      bytes: line(#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"knowledge_capture","arguments":{"kind":"fact","title":"dup","title":"dup2"}}}"#),
+      id: JSONRPCRequestID(10)),
+    Case(
+      testDescription: "a key repeated before an id that comes last",
+      bytes: line(#"{"jsonrpc":"2.0","method":"ping","params":{"a":1,"a":2},"id":"late"}"#), id: .string("late")),
+    Case(testDescription: "the id itself given twice", bytes: line(#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#), id: nil),
+    Case(
+      testDescription: "the id given twice, once written with an escape",
+      bytes: line(#"{"jsonrpc":"2.0","id":1,"i\u0064":2,"method":"ping"}"#), id: nil),
+    Case(
+      testDescription: "a key named id repeated deeper down: null, as for a repeated top-level id",
+      bytes: line(#"{"jsonrpc":"2.0","id":7,"method":"m","params":{"id":1,"id":2}}"#), id: nil),
   ]
 
   /// 100 nested arrays, past the default depth bound of 64.
