@@ -30,6 +30,12 @@ package enum SystemErrorCause {
     case ENOSPC, EDQUOT: return diskFull
     case EROFS: return "the filesystem is read-only"
     case EACCES, EPERM: return "permission denied"
+    // Review 29-a, 5: these reached the user as SQLite's bare "disk I/O error".
+    case EFBIG:
+      return "a file-size limit was reached (this process's `ulimit -f`, or the largest file the filesystem holds)"
+    case EMFILE: return "too many open files (this process's limit, `ulimit -n`)"
+    case ENFILE: return "too many open files on this system"
+    case EIO: return "the storage device reported an input/output error (check the disk and the system log)"
     default: return nil
     }
   }

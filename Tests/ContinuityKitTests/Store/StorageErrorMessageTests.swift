@@ -24,6 +24,19 @@ struct StorageErrorMessageTests {
     Case(name: "cannot open with EACCES", code: 14, systemErrno: EACCES, expected: "permission denied; nothing was written (SQLite: m)"),
     Case(name: "SQLITE_PERM", code: 3, systemErrno: 0, expected: "permission denied; nothing was written (SQLite: m)"),
     Case(name: "a constraint ignores a stale errno", code: 19, systemErrno: EACCES, expected: "m"),
+    // Review 29-a, 5: `ulimit -f` (778 IOERR_WRITE, 4874 IOERR_SHMSIZE) and `ulimit -n` (14).
+    Case(
+      name: "write beyond ulimit -f", code: 778, systemErrno: EFBIG,
+      expected: "a file-size limit was reached (this process's `ulimit -f`, or the largest file the filesystem holds); nothing was written (SQLite: m)"),
+    Case(
+      name: "-shm beyond ulimit -f", code: 4874, systemErrno: EFBIG,
+      expected: "a file-size limit was reached (this process's `ulimit -f`, or the largest file the filesystem holds); nothing was written (SQLite: m)"),
+    Case(
+      name: "cannot open with EMFILE", code: 14, systemErrno: EMFILE,
+      expected: "too many open files (this process's limit, `ulimit -n`); nothing was written (SQLite: m)"),
+    Case(
+      name: "I/O error with EIO", code: 10, systemErrno: EIO,
+      expected: "the storage device reported an input/output error (check the disk and the system log); nothing was written (SQLite: m)"),
   ]
 
   @Test("SQLite codes and errno map to a plain cause", arguments: cases)
