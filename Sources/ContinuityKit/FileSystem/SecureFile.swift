@@ -39,7 +39,7 @@ public enum SecureFile {
       if let refusal = replacementRefusal(mode: st.st_mode) { throw .fileSystem(path: path, message: refusal) }
     }
     removeStaleTemporaries(for: url)
-    let temp = directory + "/" + temporaryPrefix(for: url) + String(getpid()) + "-" + UUID().uuidString.prefix(8)
+    let temp = directory + "/" + temporaryPrefix(for: url) + String(getpid()) + "-" + Environment.randomUUID().uuidString.prefix(8)
     let fd = open(temp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw .fileSystem(path: path, message: "cannot create a file here: \(errorText())") }
     var failure: String?
