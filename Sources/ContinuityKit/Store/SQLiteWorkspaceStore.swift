@@ -66,15 +66,18 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   /// from an earlier build that cannot be written here — reading works, on the records as they
   /// are stored, and the next writable open finishes the upgrade.
   public let pendingMigrationStepsNeededForReading: [String]
-  private let connection: Mutex<SQLiteConnection>
+  let connection: Mutex<SQLiteConnection>
   /// The device and inode of the database file `connection` opened (``changeAtPath()``); nil
   /// for the in-memory store and while a store opened with ``Creation/atFirstWrite`` has no
   /// files. Changed only while `connection` is locked.
   let openedFile: Mutex<FileIdentity?>
+  /// The `-wal` and `-shm` `connection` opened, by suffix (``removedSideFiles()``); empty for
+  /// the in-memory store and a store without files. Changed only while `connection` is locked.
+  let openedSideFiles: Mutex<[String: FileIdentity]>
   /// The workspace directory while a store opened with ``Creation/atFirstWrite`` has no files
   /// yet: `connection` is then a private, empty in-memory workspace. Nil once the files exist
   /// (and for every other store). Read and changed only while `connection` is locked.
-  private let deferredDirectory: Mutex<URL?>
+  let deferredDirectory: Mutex<URL?>
   /// Set when the files of a store opened with ``Creation/atFirstWrite`` were created (or found
   /// without schema) at its first write: the write transactions create the schema first, in
   /// their own transaction, until one commits. Read and changed only while `connection` is locked.
@@ -120,7 +123,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
 
   /// A connection opened and configured, with what ``open(directory:readOnly:creation:)``
   /// learned about it, before it becomes a store.
-  private struct Opened {
+  struct Opened {
     var connection: SQLiteConnection
     var readOnlyCause: ReadOnlyCause?
     var warnings: [String]
@@ -135,6 +138,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     /// The database file the connection opened, as ``SQLiteWorkspaceStore/changeAtPath()``
     /// compares it with the path later; set with ``verifiedDirectory``.
     var file: FileIdentity? = nil
+    /// The `-wal` and `-shm` the connection opened, by suffix, as
+    /// ``SQLiteWorkspaceStore/removedSideFiles()`` compares them with the paths later; set with
+    /// ``file`` (a side file that did not exist then is taken when first seen).
+    var sideFiles: [String: FileIdentity] = [:]
 
     /// This, opened in the checked directory `directory`, on the database file `path`.
     func checked(_ directory: String, file path: String) -> Opened {
@@ -143,6 +150,8 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       // Taken right after SQLite opened the file: a replacement in between is a race of a few
       // microseconds, and SQLite offers no portable way to ask for its file descriptor.
       opened.file = FileIdentity(path: path)
+      // Opening read the schema, so a connection in WAL mode has both side files open now.
+      opened.sideFiles = SideFileIdentities.taken(databasePath: path)
       return opened
     }
   }
@@ -176,6 +185,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     self.warnings = opened.warnings
     self.checkedDirectory = Mutex(opened.verifiedDirectory)
     self.openedFile = Mutex(opened.file)
+    self.openedSideFiles = Mutex(opened.sideFiles)
     self.connection = Mutex(opened.connection)
     self.deferredDirectory = Mutex(deferredDirectory)
   }
@@ -259,7 +269,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   }
 
   /// What ``openFiles(directory:readOnly:creation:)`` found.
-  private enum FileOpen {
+  enum FileOpen {
     case opened(Opened)
     /// Nothing exists yet and ``Creation/atFirstWrite`` was asked: no file was created.
     /// `verifiedDirectory` is the checked directory when it exists (only the database is missing).
@@ -271,7 +281,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
   ///
   /// With `schemaAtFirstWrite`, a database that holds no schema (made now, or left so) is not
   /// given one here: the returned connection's ``Opened/schemaAwaitsFirstWrite`` is set instead.
-  private static func openFiles(
+  static func openFiles(
     directory: URL, readOnly: Bool, creation: Creation, schemaAtFirstWrite: Bool = false
   ) throws(WorkspaceError) -> FileOpen {
     let dir = directory.path
@@ -459,6 +469,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
     }
     connection = opened.connection
     openedFile.withLock { $0 = opened.file }
+    openedSideFiles.withLock { $0 = opened.sideFiles }
     checkedDirectory.withLock { $0 = opened.verifiedDirectory }
     deferredDirectory.withLock { $0 = nil }
     schemaAwaitsFirstWrite.withLock { $0 = opened.schemaAwaitsFirstWrite }
@@ -1191,6 +1202,12 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         tx.invalidate()
         try conn.execute("COMMIT")
         if createsSchema { schemaAwaitsFirstWrite.withLock { $0 = false } }
+        // A `-wal` or `-shm` deleted while this store had it open (review 29-b, 1): the commit
+        // is in a file nothing can reach once this process ends, so it is copied into the
+        // database file before it is acknowledged, and the connection takes new side files.
+        // When that cannot be done now, the commit stays in this process's unlinked `-wal`,
+        // which its normal close still checkpoints; a server's watch tries again.
+        if !removedSideFiles().isEmpty { _ = try? rescueSideFiles(&conn) }
         ended?(true)
         return result
       } catch {
@@ -1298,6 +1315,7 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       if case .opened(let opened)? = try? Self.openFiles(directory: directory, readOnly: true, creation: .never) {
         conn = opened.connection
         openedFile.withLock { $0 = opened.file }
+        openedSideFiles.withLock { $0 = opened.sideFiles }
         conn.setBusyTimeout(milliseconds: busyTimeout)
       }
       return result

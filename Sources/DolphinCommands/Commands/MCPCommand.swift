@@ -73,11 +73,15 @@ enum MCPCommands {
           }
         }
       }
+      // A `-wal` or `-shm` deleted while the server holds the workspace: what it held is copied
+      // into the database within about a second, calls or not (review 29-b, 1).
+      let watch = Task.detached { await workspace.watchSideFiles(every: .seconds(1)) }
       let server = MCPServer.workspaceServer(
         workspace: workspace, writes: policy, version: DolphinCLI.version, verbose: verbose)
       let end = await SuggestedCommand.$workspace.withValue(directory.path) {
         await server.serve(transport: StdioTransport(output: protocolOutput))
       }
+      watch.cancel()
       await opening.value
       // A broken transport is not a clean shutdown: exit 5 (storage and I/O), so that a
       // supervisor or client wrapper can tell the two apart (review 29a, 7). The log already

@@ -31,6 +31,8 @@ public final class MCPWorkspace: Sendable {
   private let opened = Mutex<KnowledgeEngine?>(nil)
   /// Told when a read-only workspace was opened again for writing.
   private let notice: (@Sendable (String) -> Void)?
+  /// The last notice about deleted side files, so that a watch repeating it says it once.
+  private let sideFilesNotice = Mutex<String?>(nil)
 
   /// A workspace opened by `open` on first use.
   ///
@@ -75,7 +77,13 @@ public final class MCPWorkspace: Sendable {
   /// through the notice: the next open reaches what is there now. Forgotten before that open,
   /// so that an open that fails (the new file is damaged) is said once, not at every call.
   private func dropIfMoved(_ engine: inout KnowledgeEngine?) {
-    guard let store = engine?.store as? SQLiteWorkspaceStore, let change = store.changeAtPath() else { return }
+    guard let store = engine?.store as? SQLiteWorkspaceStore else { return }
+    guard let change = store.changeAtPath() else {
+      rescueSideFiles(of: store)
+      // Its side files were deleted and it could not be opened again: start over, as a first call.
+      if store.isConnectionClosed { engine = nil }
+      return
+    }
     engine = nil
     let what =
       switch change {
@@ -85,6 +93,64 @@ public final class MCPWorkspace: Sendable {
     notice?(
       "\(store.databasePath) \(what) while the server ran; opening the workspace at that path again"
         + (change == .removed ? " (a missing workspace is created by the first write that succeeds)" : ""))
+  }
+
+  /// Copies into the database file what the workspace's `-wal` held when it, or the `-shm`,
+  /// was deleted while the server had them open, and opens new ones
+  /// (``SQLiteWorkspaceStore/rescueRemovedSideFiles()``); says so through the notice. Does
+  /// nothing while they are in place (two `stat` calls) or before the workspace was opened.
+  ///
+  /// Every call that needs the engine does this first; ``watchSideFiles(every:)`` does it while
+  /// no call comes, so that a server killed after such a deletion loses nothing it acknowledged
+  /// more than about one interval earlier.
+  public func keepSideFiles() {
+    opened.withLock { (engine: inout KnowledgeEngine?) in
+      guard let store = engine?.store as? SQLiteWorkspaceStore else { return }
+      rescueSideFiles(of: store)
+      if store.isConnectionClosed { engine = nil }
+    }
+  }
+
+  /// Runs ``keepSideFiles()`` every `interval` until the task running it is cancelled.
+  /// - Parameter interval: the time between two checks (`dolphin mcp` uses 1 second).
+  public func watchSideFiles(every interval: Duration) async {
+    while !Task.isCancelled {
+      do { try await Task.sleep(for: interval) } catch { return }
+      keepSideFiles()
+    }
+  }
+
+  /// ``SQLiteWorkspaceStore/rescueRemovedSideFiles()`` on `store`, said through the notice.
+  private func rescueSideFiles(of store: SQLiteWorkspaceStore) {
+    do {
+      guard let rescue = try store.rescueRemovedSideFiles() else {
+        sideFilesNotice.withLock { $0 = nil }
+        return
+      }
+      let names = rescue.removed.joined(separator: " and ")
+      let deleted = "\(names) \(rescue.removed.count == 1 ? "was" : "were") deleted while the server had the workspace open; "
+      if let holder = rescue.heldBy {
+        noticeOnce(
+          deleted + "process \(holder) also has it open through the deleted files, so until it closes the workspace "
+            + "every commit is copied into the database as it is made")
+      } else {
+        noticeOnce(
+          deleted + "every commit they held (\(rescue.framesCopied) WAL frames) was copied into the database, "
+            + "and the workspace was opened again with new side files")
+        sideFilesNotice.withLock { $0 = nil }
+      }
+    } catch {
+      noticeOnce("\(error)")
+    }
+  }
+
+  /// Says `line` through the notice unless it was the last side-file notice said.
+  private func noticeOnce(_ line: String) {
+    let repeated = sideFilesNotice.withLock { last -> Bool in
+      defer { last = line }
+      return last == line
+    }
+    if !repeated { notice?(line) }
   }
 
   /// The engine for a call that writes: as ``engine()``, except that a workspace open read-only

@@ -347,7 +347,7 @@ package struct SQLiteSideFiles: Sendable, Equatable {
   /// drops every POSIX lock this process's own SQLite connections hold on it. This process's own
   /// locks are not counted. A connection being opened holds the shared lock a moment before it
   /// opens the side files, and the last one to close holds its lock while it deletes them, so a
-  /// missing file beside a lock counts only when it stays so for `attempts` looks `pause` apart.
+  /// missing file beside a lock counts only when it stays so for `attempts` looks, `pauseMicroseconds` apart.
   /// Elsewhere than Linux this returns nil.
   /// - Parameters:
   ///   - databasePath: the database file, symbolic links resolved (as SQLite opens it).
