@@ -554,8 +554,8 @@ final class CommandContext {
     where FileManager.default.fileExists(atPath: directory.appendingPathComponent(SQLiteWorkspaceStore.fileName).path):
       // A database file without any schema: a first run interrupted before its first step.
       throw CLIError.noWorkspaceYet(
-        "no workspace at \(path) yet: its \(SQLiteWorkspaceStore.fileName) holds no schema (a first run that was "
-          + "interrupted leaves it so); nothing was read or written. The first command that stores something "
+        "no workspace at \(path) yet: its \(SQLiteWorkspaceStore.fileName) holds no schema (a first run still "
+          + "creating it, in another process, or one that was interrupted leaves it so); nothing was read or written. The first command that stores something "
           + "(e.g. `\(command: "dolphin capture KIND TITLE")`) completes it")
     case .failure(let error) where SQLiteWorkspaceStore.openFailure(error, directory: directory) == .permissionDenied:
       // SQLite's "unable to open database file; nothing was written" says neither why nor what

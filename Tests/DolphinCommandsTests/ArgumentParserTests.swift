@@ -26,13 +26,39 @@ struct ArgumentParserTests {
       options: [OptionSpec(name: "kind", value: "K", repeatable: true, help: "Only these kinds.")])
     #expect(
       throws: CLIError.usage(
-        "unknown option '-sqlite wal' for `dolphin search`; options are spelled --name (see --help); "
-          + "to pass text that starts with '-', put it after --, with options before --: `dolphin search -- '-sqlite wal'`")
-    ) { try ArgumentParser.parse(["-sqlite wal"], spec: search) }
-    #expect(try ArgumentParser.parse(["--kind", "fact", "--", "-sqlite wal"], spec: search).positionals == ["-sqlite wal"])
+        "unknown option '-sqlite' for `dolphin search`; options are spelled --name (see --help); "
+          + "to pass text that starts with '-', put it after --, with options before --: `dolphin search -- -sqlite`")
+    ) { try ArgumentParser.parse(["-sqlite"], spec: search) }
+    #expect(try ArgumentParser.parse(["--kind", "fact", "--", "-sqlite"], spec: search).positionals == ["-sqlite"])
     let help = ArgumentParser.help(search)
     #expect(help.contains("--kind K                Only these kinds. Repeat the option for more."), "\(help)")
     #expect(!help.contains("K ..."))
+  }
+
+  /// Review 30-a, 10: `dolphin search "- dash"` (a pasted list line) was refused as an unknown
+  /// option. No option has white space in its name: one dash and white space is text.
+  @Test("text that starts with '-' and holds white space is text, for a command that takes text")
+  func dashTextWithWhiteSpace() throws {
+    let search = CommandSpec(
+      path: ["search"], summary: "s", positionals: [("query", "")],
+      options: [OptionSpec(name: "kind", value: "K", repeatable: true, help: "")])
+    for text in ["- dash", "-O2 flags", "-sqlite wal", "-\titem", "- item\n- other"] {
+      let parsed = try ArgumentParser.parse(["--kind", "fact", text], spec: search)
+      #expect(parsed.positionals == [text])
+      #expect(parsed.all("kind") == ["fact"])
+    }
+    // An option's inline value may hold white space: still the option.
+    #expect(try ArgumentParser.parse(["x", "--kind=a b"], spec: search).all("kind") == ["a b"])
+    // A command that takes no text refuses it as before.
+    let bare = CommandSpec(path: ["status"], summary: "s", positionals: [], options: [])
+    #expect(throws: CLIError.self) { try ArgumentParser.parse(["- dash"], spec: bare) }
+    // End to end: a search for a pasted list line lists, exit 0.
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "dash notes", "--content", "- dash in a list"]).status == 0)
+    let found = try cli.run(["search", "- dash", "--json"])
+    #expect(found.status == 0, "\(found.stderr)")
+    #expect(found.stdout.contains("\"dash notes\""), "\(found.stdout)")
   }
 
   /// A command line with text that starts with `-`, and the advice its refusal gives.
@@ -121,8 +147,8 @@ struct ArgumentParserTests {
       testDescription: "settings set knowledgeItemLimit -5", arguments: ["settings", "set", "knowledgeItemLimit", "-5"],
       status: 4, listing: [], shows: "knowledgeItemLimit is -5; it must be between 1 and 100000"),
     DashTextRun(
-      testDescription: "memory save -x it --tags a", arguments: ["memory", "save", "-x it", "--tags", "a"], status: 0,
-      listing: ["memory", "list"], shows: "-x it"),
+      testDescription: "memory save -xit --tags a", arguments: ["memory", "save", "-xit", "--tags", "a"], status: 0,
+      listing: ["memory", "list"], shows: "-xit"),
     DashTextRun(
       testDescription: "capture with a quote", arguments: ["capture", "--priority", "high", "decision", "-don't"], status: 0,
       listing: ["knowledge", "list"], shows: "decision   \"-don't\""),

@@ -97,6 +97,13 @@ enum ArgumentParser {
         out.positionals.append(arg)
         continue
       }
+      // `- item` or `-O2 flags` (a pasted list line, a quoted phrase): no option has white space
+      // in its name, so one dash and white space is text for a command that takes text (review
+      // 30-a, 10). `--name=a b` is still an option with its value.
+      if !arg.hasPrefix("--"), !spec.positionals.isEmpty, arg.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
+        out.positionals.append(arg)
+        continue
+      }
       if arg == "--" {
         optionsEnded = true
         optionsEnd = (i - 1, out.positionals.count)
