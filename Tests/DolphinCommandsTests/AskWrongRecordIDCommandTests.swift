@@ -21,8 +21,11 @@ struct AskWrongRecordIDCommandTests {
     #expect(get.status == 3, "\(get.stderr)")
     #expect(
       get.stderr.contains(
-        "knowledge_get failed: no knowledge item has the id \(task) (it is a task's id; `/done \(task)` completes it and "
-          + "`/reopen \(task)` reopens it)"), "\(get.stderr)")
+        "knowledge_get failed: no knowledge item has the id \(task) (it is a task's id; `dolphin task get \(task) --workspace "
+          + "\(cli.workspace)` shows it; `/done \(task)` completes it and `/reopen \(task)` reopens it)"), "\(get.stderr)")
+    // Review 29-b, 7: the command that shows the task is named too, and followed, it shows it.
+    let shownTask = try runDolphin(try Review28dWordingCommandTests.command(in: get.stderr, after: "it is a task's id; ").dropFirst().map { $0 })
+    #expect(shownTask.status == 0 && shownTask.stdout.contains("Benchmark WAL"), "\(shownTask.stdout) \(shownTask.stderr)")
 
     let done = try cli.run(["ask", "/done \(item)", "--yes"])
     #expect(done.status == 3, "\(done.stderr)")
@@ -59,6 +62,9 @@ struct AskWrongRecordIDCommandTests {
     let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
     let error = try #require(document["error"] as? [String: Any])
     #expect(error["kind"] as? String == "notFound")
-    #expect((error["message"] as? String)?.contains("(it is a task's id; `/done \(task)` completes it") == true, "\(error)")
+    #expect(
+      (error["message"] as? String)?.contains(
+        "(it is a task's id; `dolphin task get \(task) --workspace \(cli.workspace)` shows it; `/done \(task)` completes it") == true,
+      "\(error)")
   }
 }

@@ -18,8 +18,9 @@ struct DurabilityReview29aTests {
     let escaped = workspace.replacingOccurrences(of: "\n", with: "\\n")
     #expect(status.stdout.contains("Workspace: \(escaped)\n"), "\(status.stdout)")
     #expect(status.stdout.contains("Database:  \(escaped)/workspace.sqlite\n"), "\(status.stdout)")
-    // The suggested commands keep the path as one shell word, quoted: pasted, they name it.
-    #expect(status.stdout.contains("--workspace '\(workspace)'"), "\(status.stdout)")
+    // The suggested commands keep the path as one shell word, quoted in ANSI-C quotes on one
+    // line (review 29-b, 6): pasted into bash, they name it.
+    #expect(status.stdout.contains("--workspace $'\(escaped)'"), "\(status.stdout)")
     let doctor = try runDolphin(["doctor", "--workspace", workspace])
     #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
     #expect(doctor.stdout.contains("Database: \(escaped)/workspace.sqlite\n"), "\(doctor.stdout)")

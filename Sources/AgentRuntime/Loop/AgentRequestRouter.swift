@@ -75,7 +75,10 @@ public struct Route: Sendable, Equatable {
 ///    ``commands`` (`/cap` and `/captures` are not `/capture`); a malformed command — unknown,
 ///    incomplete, or given words it does not take — becomes a `conversation` route that says
 ///    what is wrong and plans nothing.
-/// 2. Greetings, thanks and small talk (``smallTalk``, several languages) plan nothing.
+/// 2. A message without a letter or a digit (only emoji, symbols or punctuation: `👍`, `?!`)
+///    plans nothing and answers that there is nothing to act on and how to ask
+///    (``nothingToActOn``).
+///    Greetings, thanks and small talk (``smallTalk``, several languages) plan nothing.
 /// 3. Any other text is `modelAssistedRead`: at most a `knowledge_search` (read-only) for
 ///    grounding. Free text never plans a write, a restore, a deletion, an analysis or a task
 ///    change, however it is phrased ("note that…?", "decided how to…?").
@@ -137,6 +140,12 @@ public struct AgentRequestRouter: Sendable {
     let trimmed = Sanitizer.sanitize(text).trimmingCharacters(in: .whitespacesAndNewlines)
     if trimmed.isEmpty { return Route(kind: .conversation, plan: [], reason: "empty message") }
     if trimmed.hasPrefix("/") { return command(trimmed) }
+    // Review 29-b, 7: `👍` was answered "No tool was run (greeting or small talk: no tool)".
+    if !trimmed.unicodeScalars.contains(where: Self.isWordScalar) {
+      return Route(
+        kind: .conversation, plan: [], reason: "no words to act on (only emoji, symbols or punctuation)\(Route.noToolMarker)",
+        answer: Self.nothingToActOn)
+    }
     if Self.isSmallTalk(trimmed) { return Route(kind: .conversation, plan: [], reason: "greeting or small talk: no tool") }
     // A long message is searched by its start, cut between words as the search cuts a long
     // query, and the route says so (review 28-d, 9: it was cut mid-word at 500 characters, and
@@ -153,13 +162,21 @@ public struct AgentRequestRouter: Sendable {
       reason: "free text: read-only knowledge search for grounding, no writes" + cut)
   }
 
+  /// What a message without a letter or a digit is answered (only emoji, symbols or
+  /// punctuation): there is nothing to act on, and how to ask.
+  public static let nothingToActOn =
+    "Nothing to act on: the message holds no words, only emoji, symbols or punctuation. Ask in words "
+    + "(a question, or words to search your knowledge for), or send /help for the commands."
+
+  /// Whether `u` makes a word: a letter (alphabetic) or a digit (any numeric scalar).
+  static func isWordScalar(_ u: Unicode.Scalar) -> Bool { u.properties.isAlphabetic || u.properties.numericType != nil }
+
   static func isSmallTalk(_ text: String) -> Bool {
     var t = text.lowercased()
-    func isWordScalar(_ u: Unicode.Scalar) -> Bool { u.properties.isAlphabetic || u.properties.numericType != nil }
     while let last = t.unicodeScalars.last, !isWordScalar(last) { t.unicodeScalars.removeLast() }
     while let first = t.unicodeScalars.first, !isWordScalar(first) { t.unicodeScalars.removeFirst() }
     t = t.trimmingCharacters(in: .whitespaces)
-    // Only emoji or punctuation (👋, "?!"): nothing to search for.
+    // Only emoji or punctuation: nothing to search for (``route(_:)`` answers such a message first).
     if t.isEmpty { return true }
     if smallTalk.contains(t) { return true }
     // "hi dolphin", "thanks!" with a name: greeting word followed by at most one more word.

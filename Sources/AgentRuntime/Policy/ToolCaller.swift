@@ -10,7 +10,8 @@ public enum ToolCaller: Sendable, Equatable {
   /// `(it is a task's id; task_list {"status": "all", "offset": 7, "limit": 1} shows it)`.
   case toolClient
   /// `dolphin ask`, whose user types slash commands: the note names them,
-  /// `` (it is a task's id; `/done <id>` completes it and `/reopen <id>` reopens it) ``.
+  /// `` (it is a task's id; `dolphin task get <id>` shows it; `/done <id>` completes it and
+  /// `/reopen <id>` reopens it) ``.
   case askCommands
 }
 
@@ -51,7 +52,9 @@ extension IDOwnerAdvice {
 
   /// `ask`'s advice: the slash command that takes a record of the type (``AgentRequestRouter/commands``):
   /// `/get` for a knowledge item (and a memory's knowledge mirror), `/done` and `/reopen` for a
-  /// task, `/restore` for a handoff; or that no command takes such a record.
+  /// task, `/restore` for a handoff; or that no command takes such a record. A task, which no
+  /// slash command shows, is also pointed to `dolphin task get ID`, the command that shows it
+  /// (review 29-b, 7: `/get <a task's id>` was pointed only to the commands that change it).
   static let askCommands = IDOwnerAdvice(forRecord: { place in
     let u = place.id.uuidString
     switch place.type {
@@ -59,7 +62,8 @@ extension IDOwnerAdvice {
     case .memory:
       guard let mirror = place.mirrorID else { return "no ask command takes a legacy memory's id" }
       return "`/get \(mirror.uuidString)` shows its text (the memory's knowledge mirror)"
-    case .task: return "`/done \(u)` completes it and `/reopen \(u)` reopens it"
+    case .task:
+      return "`\(command: "dolphin task get \(place.id)")` shows it; `/done \(u)` completes it and `/reopen \(u)` reopens it"
     case .handoff: return "`/restore \(u)` restores it"
     case .digest, .receipt: return "no ask command takes \(place.type.possessiveID)"
     }

@@ -2,13 +2,50 @@
 /// the user to paste into a terminal (`sqlite3 PATH "SQL"`, `ls -la DIR`, the `dolphin` commands
 /// of ``SuggestedCommand``).
 ///
-/// Source: POSIX.1-2017, Shell Command Language, 2.2 Quoting.
+/// Source: POSIX.1-2017, Shell Command Language, 2.2 Quoting; for `$'…'`, POSIX.1-2024, 2.2.4
+/// Dollar-Single-Quotes, and the bash manual, 3.1.2.4 ANSI-C Quoting.
 package enum ShellWord {
-  /// `text` in single quotes, each `'` in it written `'\''` (close the quotation, an escaped
-  /// quote, open it again). Inside single quotes the shell takes every character literally, so
-  /// spaces, `"`, `$`, backquotes, `\`, `!` and `*` stay as they are.
+  /// `text` as one shell word: in single quotes, each `'` in it written `'\''` (close the
+  /// quotation, an escaped quote, open it again). Inside single quotes the shell takes every
+  /// character literally, so spaces, `"`, `$`, backquotes, `\`, `!` and `*` stay as they are.
+  ///
+  /// Text holding a character that a message cannot show as it is — a tab, a line break or
+  /// another control character (C0, DEL, C1), U+2028, U+2029 or a bidirectional control; the
+  /// CLI prints those as escapes such as `\t`, which inside single quotes would be a backslash
+  /// and a `t` — is written in ANSI-C quotes instead, `$'a\tb'`, which bash, zsh, ksh93 and a
+  /// POSIX.1-2024 `sh` read back as the exact text (dash does not: it reads `$` and the escapes
+  /// literally) (review 29-b, 6): `\t`, `\n`, `\r` and `\\` for those characters, and every
+  /// other such character, `'` included, as the three-digit octal escapes of its UTF-8 bytes
+  /// (`\047`, `\342\200\250`), so that the word holds no `\'` (which interactive bash's history
+  /// expansion would misread), no escape can take in the digit after it, and it means the same
+  /// whatever the locale.
   package static func quoted(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    guard text.unicodeScalars.contains(where: needsEscape) else {
+      return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+    var out = "$'"
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\t": out += #"\t"#
+      case "\n": out += #"\n"#
+      case "\r": out += #"\r"#
+      case "\\": out += #"\\"#
+      case "'", _ where needsEscape(scalar):
+        for byte in String(scalar).utf8 {
+          let octal = String(byte, radix: 8)
+          out += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
+        }
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "'"
+  }
+
+  /// Whether `scalar` is one a message escapes rather than shows (``quoted(_:)``): a control
+  /// character (general category Cc: C0, DEL, C1), U+2028, U+2029 or a bidirectional control.
+  package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+      || scalar.properties.isBidiControl
   }
 
   /// `text` as it is when no character in it is special to a shell (letters, digits and
@@ -26,8 +63,10 @@ package enum ShellWord {
   /// literals keep their single quotes), when nothing in it is special inside double quotes;
   /// otherwise ``quoted(_:)``.
   package static func sqlArgument(_ sql: String) -> String {
-    // `$`, backquote, `\` and `"` are special inside double quotes; `!` is to an interactive bash.
-    sql.contains(where: { "$`\\\"!".contains($0) }) ? quoted(sql) : "\"\(sql)\""
+    // `$`, backquote, `\` and `"` are special inside double quotes; `!` is to an interactive
+    // bash; a control character must be escaped (``quoted(_:)``).
+    sql.contains(where: { "$`\\\"!".contains($0) }) || sql.unicodeScalars.contains(where: needsEscape)
+      ? quoted(sql) : "\"\(sql)\""
   }
 
   /// `value` as an SQL string literal: in single quotes, each `'` in it doubled (SQL-92).

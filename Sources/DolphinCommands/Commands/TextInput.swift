@@ -131,7 +131,8 @@ enum TextInput {
   /// text; review 28-d, 9: `\u{2800}x` was stored with its invisible start), blank lines
   /// skipped, so that neither counts toward any bound. Each entry keeps its line number, so an
   /// error about it can name the line (review 28-d, 9: `--next #2` named the step, not the line
-  /// the user sees). The entries' number and length are the caller's to check, as for entries
+  /// the user sees); lines are numbered by `\n` (and `\r\n`) alone, as editors number them,
+  /// though a lone `\r`, U+2028 or U+2029 ends an entry too. The entries' number and length are the caller's to check, as for entries
   /// given as arguments (`--next has 13 steps; the limit is 12`).
   ///
   /// At most `maxBytes` are read: enough for every entry at its bound with blank lines
@@ -159,12 +160,28 @@ enum TextInput {
         message: "\(option) -: standard input is more than \(maxBytes) bytes, the most read for \(option) - "
           + "(\(entries), one per non-blank line); nothing was stored")
     }
-    // Lines as a reader counts them: `\r\n` is one break (one Character), and so is each of
-    // `\n`, `\r`, U+2028 and the other line separators.
-    return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated().compactMap { n, line in
-      let entry = trimmedOfInvisibleEnds(line)
-      return entry.isEmpty ? nil : (n + 1, entry)
+    // Entries end at any line break (`\n`, `\r\n`, `\r`, U+2028 and the other separators); the
+    // line an entry is on is counted as editors, `wc -l` and `sed -n Np` count lines, by `\n`
+    // (`\r\n` is one Character, one break): two entries a U+2028 splits share one line
+    // (review 29-b, 7: they were named as different lines).
+    var entries: [(line: Int, text: String)] = []
+    var line = 1
+    var start = text.startIndex
+    var i = text.startIndex
+    while i < text.endIndex {
+      let c = text[i]
+      let next = text.index(after: i)
+      if c.isNewline {
+        let entry = trimmedOfInvisibleEnds(text[start..<i])
+        if !entry.isEmpty { entries.append((line, entry)) }
+        if c == "\n" || c == "\r\n" { line += 1 }
+        start = next
+      }
+      i = next
     }
+    let last = trimmedOfInvisibleEnds(text[start...])
+    if !last.isEmpty { entries.append((line, last)) }
+    return entries
   }
 
   /// `line` without the characters at either end that show nothing: white space and what

@@ -168,7 +168,7 @@ extension CodeAnalyzer {
     // `refreshToken = "refresh_token"`, `authToken = "X-Auth-Token"`.
     let spelled = { (s: String) in s.lowercased().filter { $0.isLetter || $0.isNumber } }
     let credential: CredentialFinding
-    let value: Range<Int>?
+    let texts: [Range<Int>]
     if let lines = multiLineContent(literal, classified) {
       // A multi-line literal (`"""`, `#"""`) is checked like a one-line one (review 28-d, 1:
       // `let privateKey = """` and a key block went unreported): the detector over its text (a
@@ -182,7 +182,7 @@ extension CodeAnalyzer {
       }
       guard let found else { return nil }
       credential = found
-      value = lines.count == 1 ? lines[0] : nil
+      texts = lines
     } else {
       let literalText = classified.text(literal.start..<literal.end)
       if spelled(literalText).hasSuffix(spelled(nameText)) { return nil }
@@ -194,7 +194,7 @@ extension CodeAnalyzer {
       var end = literal.end
       while start < end, isDelimiter(classified.bytes[start]) { start += 1 }
       while end > start, isDelimiter(classified.bytes[end - 1]) { end -= 1 }
-      value = start..<end
+      texts = [start..<end]
     }
     // The lines from the name to the end of the literal: `password:` and its value may stand on
     // two lines, and neither may be printed by any finding.
@@ -204,7 +204,7 @@ extension CodeAnalyzer {
       rule: .hardcodedSecret, offset: name.start,
       message: "Looks like a hard-coded credential (\(credential.kind.displayName)) in `\(nameText)`; "
         + "load it at run time (Keychain, environment, a file outside the repository)",
-      secret: RawFinding.Secret(lines: first...last, literal: literal.start..<literal.end, value: value))
+      secret: RawFinding.Secret(lines: first...last, literal: literal.start..<literal.end, texts: texts))
   }
 
   /// The lines of text of `literal` when it is a whole multi-line string literal (`"""` or
@@ -247,21 +247,24 @@ extension CodeAnalyzer {
   /// the name to the end of its literal, and every line holding a string literal spelled exactly
   /// as one of those literals (`print("Xk9#mQ2vLp8Rz4Tw")` further down, or a repeated copy).
   ///
-  ///
   /// Also withheld (review 28-d, 1: the value printed again from a raw string `#"…"#`, inside a
-  /// longer literal, or inside a multi-line literal): every line holding a secret's value — its
-  /// literal without the delimiters, or the one line of text of a multi-line literal
-  /// (``RawFinding/Secret/value``), 8 bytes or more — wherever it stands, and every line of a
-  /// multi-line literal whose text the credential detector flags (a private key block).
-  /// ``makeFinding(_:_:withheldLines:)`` withholds, besides, any line the detector flags on its own.
+  /// longer literal, or inside a multi-line literal): every line of a multi-line literal whose
+  /// text the credential detector flags (a private key block), and every line holding any of
+  /// the credentials' text (``SecretText``: a value without its delimiters, each line of text of
+  /// a flagged multi-line literal; review 29-b, 4: a line of a key block found again elsewhere
+  /// was printed), wherever it stands. ``makeFinding(_:_:withheldLines:)`` withholds, besides,
+  /// any line the detector flags on its own.
   ///
+  /// - Returns: the lines, and the credentials' text, which ``analyze(paths:options:progress:)``
+  ///   also withholds from the findings of the other files analyzed with this one.
   /// - Complexity: O(t) in the tokens, each literal token hashed once, plus the detector over
-  ///   each multi-line literal, plus O(n · v) byte comparisons over the file for each secret's
-  ///   value of v bytes.
+  ///   each multi-line literal, plus O(n) set lookups over the file's n bytes when a credential
+  ///   was found (``SecretText/occurs(in:)``).
   static func withheldLines(
     _ secrets: [RawFinding.Secret], _ tokens: [SourceToken], _ classified: ClassifiedSource
-  ) -> Set<Int> {
+  ) -> (lines: Set<Int>, text: SecretText) {
     var lines = Set<Int>()
+    var text = SecretText()
     func withhold(_ token: SourceToken) {
       let first = classified.lineIndex(ofByte: token.start)
       let last = classified.lineIndex(ofByte: max(token.start, token.end - 1))
@@ -269,39 +272,42 @@ extension CodeAnalyzer {
     }
     for token in tokens where token.kind == .literal {
       let first = classified.lineIndex(ofByte: token.start)
-      if first != classified.lineIndex(ofByte: max(token.start, token.end - 1)),
-        CredentialDetector.firstFinding(in: classified.text(token.start..<token.end)) != nil
-      {
+      let last = classified.lineIndex(ofByte: max(token.start, token.end - 1))
+      if first != last, CredentialDetector.firstFinding(in: classified.text(token.start..<token.end)) != nil {
         withhold(token)
+        // Each line of its text, trimmed (the delimiters' lines hold too little to count).
+        for line in first...last {
+          let range = classified.lineRange(line).clamped(to: token.start..<token.end)
+          text.add(trimmed(range, classified))
+        }
       }
     }
-    guard !secrets.isEmpty else { return lines }
     var literals = Set<ArraySlice<UInt8>>()
-    var values: [ArraySlice<UInt8>] = []
     for secret in secrets {
       lines.formUnion(secret.lines)
       literals.insert(classified.bytes[secret.literal])
-      if let value = secret.value, value.count >= 8 { values.append(classified.bytes[value]) }
+      for range in secret.texts { text.add(classified.bytes[range]) }
     }
-    for token in tokens where token.kind == .literal && literals.contains(classified.bytes[token.start..<token.end]) {
-      withhold(token)
+    if !literals.isEmpty {
+      for token in tokens where token.kind == .literal && literals.contains(classified.bytes[token.start..<token.end]) {
+        withhold(token)
+      }
     }
-    for line in 0..<classified.lineCount where !lines.contains(line) {
-      let bytes = classified.bytes[classified.lineRange(line)]
-      if values.contains(where: { value in bytes.count >= value.count && contains(bytes, value) }) { lines.insert(line) }
+    if !text.isEmpty {
+      for line in 0..<classified.lineCount where !lines.contains(line) {
+        if text.occurs(in: classified.bytes[classified.lineRange(line)]) { lines.insert(line) }
+      }
     }
-    return lines
+    return (lines, text)
   }
 
-  /// Whether `haystack` holds `needle` as a run of bytes.
-  private static func contains(_ haystack: ArraySlice<UInt8>, _ needle: ArraySlice<UInt8>) -> Bool {
-    guard let first = needle.first, haystack.count >= needle.count else { return false }
-    var i = haystack.startIndex
-    let last = haystack.endIndex - needle.count
-    while i <= last {
-      if haystack[i] == first, haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
-      i += 1
-    }
-    return false
+  /// The bytes of `range` without the blanks, and carriage returns, at either end.
+  private static func trimmed(_ range: Range<Int>, _ classified: ClassifiedSource) -> ArraySlice<UInt8> {
+    var low = range.lowerBound
+    var high = range.upperBound
+    let bytes = classified.bytes
+    while low < high, isBlank(bytes[low]) || bytes[low] == ASCII.cr || bytes[low] == ASCII.lf { low += 1 }
+    while high > low, isBlank(bytes[high - 1]) || bytes[high - 1] == ASCII.cr || bytes[high - 1] == ASCII.lf { high -= 1 }
+    return bytes[low..<high]
   }
 }

@@ -110,11 +110,14 @@ public struct PathAnalysis: Sendable, Equatable, Codable {
 extension CodeAnalyzer {
   /// Walks `paths` (files or directories of `.swift` files, honouring `.gitignore`; see
   /// ``SourceWalker``) and analyzes each file read-only. Nothing is executed, compiled or sent
-  /// anywhere.
+  /// anywhere. The text of a credential found in one file is withheld from the findings of
+  /// every file, as it is from its own (``SecretText``).
   /// - Parameter progress: called after each directory (for a progress line).
   public static func analyze(paths: [String], options: CodeAnalysisOptions = CodeAnalysisOptions(), progress: ((SourceWalker.Progress) -> Void)? = nil) -> PathAnalysis {
     let walk = SourceWalker().walk(paths, progress: progress)
     var reports: [CodeAnalysisReport] = []
+    // The credentials found in any file are withheld from every file's findings (review 29-b, 4).
+    var secretText = SecretText()
     var skipped = walk.skipped
     for file in walk.files {
       let text: String
@@ -128,9 +131,11 @@ extension CodeAnalyzer {
         continue
       }
       do {
-        var report = try analyze(source: text, fileName: file.path, options: options)
+        let (analyzed, found) = try analyzeCollectingSecrets(source: text, fileName: file.path, options: options)
+        var report = analyzed
         report.fileNamePercentEncoded = file.pathPercentEncoded
         reports.append(report)
+        secretText.formUnion(found)
       } catch {
         skipped.append(
           .init(
@@ -138,6 +143,7 @@ extension CodeAnalyzer {
             pathPercentEncoded: file.pathPercentEncoded))
       }
     }
+    reports = reports.map { withholding(secretText, from: $0) }
     return PathAnalysis(
       reports: reports, skipped: skipped, ignoredCount: walk.ignoredCount,
       nonSwiftCount: walk.nonSwiftCount, unappliedIgnoreFiles: walk.unappliedIgnoreFiles,

@@ -23,6 +23,16 @@ public enum CodeAnalyzer {
   public static func analyze(
     source: String, fileName: String, options: CodeAnalysisOptions = CodeAnalysisOptions()
   ) throws(ValidationError) -> CodeAnalysisReport {
+    try analyzeCollectingSecrets(source: source, fileName: fileName, options: options).report
+  }
+
+  /// ``analyze(source:fileName:options:)``, and the text of the credentials found
+  /// (``SecretText``), which ``analyze(paths:options:progress:)`` withholds from the findings of
+  /// the other files it analyzes too.
+  /// - Throws: as ``analyze(source:fileName:options:)``.
+  static func analyzeCollectingSecrets(
+    source: String, fileName: String, options: CodeAnalysisOptions
+  ) throws(ValidationError) -> (report: CodeAnalysisReport, secretText: SecretText) {
     let size = source.utf8.count
     if size > Limits.codeAnalysisBytes {
       throw ValidationError(
@@ -30,9 +40,7 @@ public enum CodeAnalyzer {
         message: "source of \(fileName) is \(size) UTF-8 bytes; the limit is "
           + "\(Limits.codeAnalysisBytes) UTF-8 bytes. Analyze a smaller file or split it.")
     }
-    return run(
-      source: source, fileName: fileName, options: options,
-      findingsCap: options.maximumFindings)
+    return run(source: source, fileName: fileName, options: options, findingsCap: options.maximumFindings)
   }
 
   /// The analysis without the input bound and without the findings cap, for tooling only: the
@@ -46,12 +54,15 @@ public enum CodeAnalyzer {
   public static func analyzeWithoutBounds(
     source: String, fileName: String, options: CodeAnalysisOptions = CodeAnalysisOptions()
   ) -> CodeAnalysisReport {
-    run(source: source, fileName: fileName, options: options, findingsCap: Int.max)
+    run(source: source, fileName: fileName, options: options, findingsCap: Int.max).report
   }
 
+  /// The analysis of one source text, and the text of the credentials found in it
+  /// (``SecretText``), which ``analyze(paths:options:progress:)`` withholds from the other files'
+  /// findings too.
   static func run(
     source: String, fileName: String, options: CodeAnalysisOptions, findingsCap: Int
-  ) -> CodeAnalysisReport {
+  ) -> (report: CodeAnalysisReport, secretText: SecretText) {
     // A UTF-8 byte-order mark is not source: swiftc and editors skip it, so columns on line 1
     // and snippets are counted from after it.
     var bytes = Array(source.utf8)
@@ -72,9 +83,28 @@ public enum CodeAnalyzer {
     let withheld = withheldLines(block.compactMap(\.secret), tokens, classified)
     raw += block.filter { $0.rule != .hardcodedSecret || rules.contains(.hardcodedSecret) }
     raw += lineFindings(classified, options: options)
-    return makeReport(
+    let report = makeReport(
       raw, classified, fileName: fileName, options: options, findingsCap: findingsCap,
-      byteCount: source.utf8.count, withheldLines: withheld)
+      byteCount: source.utf8.count, withheldLines: withheld.lines)
+    return (report, withheld.text)
+  }
+
+  /// `report` with the snippet and excerpt of each finding that would print any of `secretText`
+  /// withheld, as a finding on a credential's line is (``withheldLineNote`` added to its
+  /// message): for the text of credentials found in another file analyzed in the same run
+  /// (review 29-b, 4: a key block's line repeated in a second file was printed there).
+  /// - Complexity: O(f · c) for f findings of at most c bytes printed each.
+  static func withholding(_ secretText: SecretText, from report: CodeAnalysisReport) -> CodeAnalysisReport {
+    guard !secretText.isEmpty else { return report }
+    var report = report
+    for i in report.findings.indices {
+      let finding = report.findings[i]
+      guard secretText.occurs(in: finding.snippet) || secretText.occurs(in: finding.excerpt) else { continue }
+      report.findings[i].snippet = ""
+      report.findings[i].excerpt = ""
+      if !finding.message.hasSuffix("(\(withheldLineNote))") { report.findings[i].message += " (\(withheldLineNote))" }
+    }
+    return report
   }
 
   /// What a finding adds to its message when its line is withheld because it holds what looks
@@ -98,10 +128,10 @@ public enum CodeAnalyzer {
       var lines: ClosedRange<Int>
       /// The byte range of the literal (its first piece), delimiters included.
       var literal: Range<Int>
-      /// The byte range of the secret's value: a one-line literal without its delimiters, or
-      /// the one line of text of a multi-line literal, blanks around it left out; nil for a
-      /// multi-line literal of several lines (a key block), whose lines are all in ``lines``.
-      var value: Range<Int>?
+      /// The byte ranges of the secret's text, which no finding may print wherever it stands
+      /// (``SecretText``): a one-line literal without its delimiters, or each line of text of a
+      /// multi-line literal, blanks around it left out.
+      var texts: [Range<Int>]
     }
   }
 

@@ -147,8 +147,10 @@ public struct InsightThresholds: Codable, Sendable, Equatable {
   /// Possible conflicts need different content: the first this many characters (Unicode
   /// scalars) of the two contents, lowercased with punctuation and spacing ignored, differ —
   /// and, for the same title twice, neither is empty nor only adds to the other, an addition
-  /// holding a negation or a correction (`… Actually do not retry`) adding nothing
-  /// (``InsightRules/openingsAgree(_:_:)``, review 27-a, 15; review 28-d, 7). Near-duplicate groups use the same
+  /// holding a negation or a correction (`… Actually do not retry`; English words only, whole
+  /// and not joined by a hyphen or an underscore, so `no-cache`, `NO_PROXY` and `not only … but
+  /// also` add) adding nothing (``InsightRules/openingsAgree(_:_:)``, review 27-a, 15; review
+  /// 28-d, 7; review 29-b, 5). Near-duplicate groups use the same
   /// comparison to choose between "merge them" and "review them: keep one or reconcile them".
   public var conflictContentPrefix = 100
   /// In the near-duplicate join, a trigram found in more titles than this generates no

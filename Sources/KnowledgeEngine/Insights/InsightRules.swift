@@ -90,8 +90,10 @@ enum InsightRules {
   /// possible conflict "but different content": it is a near-duplicate, advised to be merged into
   /// the one with the fullest content; an addition holding a negation or a correcting word
   /// (`Retry three times` / `Retry three times. Actually do not retry at all`) adds nothing: such
-  /// a pair is still a possible conflict (review 28-d, 7). Items another item supersedes are
-  /// left out of missing-tags too (review 28-b, 3).
+  /// a pair is still a possible conflict (review 28-d, 7); a negation there is a word of its own,
+  /// not one joined by a hyphen or an underscore (`no-cache`, `NO_PROXY`, `--no-verify`), nor
+  /// the `not` of `not only` (review 29-b, 5). Items another item supersedes are left out of
+  /// missing-tags too (review 28-b, 3).
   static let version = "14"
   /// Titles quoted by an aggregate message.
   static let quotedTitles = 3
@@ -363,18 +365,38 @@ enum InsightRules {
   struct Opening: Equatable {
     /// The normalized opening: lowercased words separated by one space.
     var text: String
+    /// The words of ``text``, in order.
+    var words: [String]
+    /// For each of ``words``, whether it is joined to the one before or after it by a hyphen or
+    /// an underscore (`no-cache`, `NO_PROXY`, `--no-verify`, `cannot-miss`): part of a
+    /// compound word or an identifier, never a negation or a correction on its own.
+    var joined: [Bool]
     /// Whether the content filled the prefix read, so its last word may be cut.
     var cut: Bool
 
     /// The opening of `prefix`, read as at most `length` characters (Unicode scalars, as
     /// SQLite's `substr` counts them).
     init(_ prefix: String, length: Int) {
-      text = normalizedOpening(prefix)
+      (words, joined) = openingWords(prefix)
+      text = words.joined(separator: " ")
       cut = prefix.unicodeScalars.count >= length
     }
 
     /// How many words the opening has.
-    var wordCount: Int { text.isEmpty ? 0 : text.utf8.count(where: { $0 == 0x20 }) + 1 }
+    var wordCount: Int { words.count }
+
+    /// The words at `range` that may negate or correct what the opening says
+    /// (``openingsAgree(_:_:)``): not those joined to another by a hyphen or an underscore, nor
+    /// the `not` of `not only` and `not just`, which add rather than take back (`not only on
+    /// Fridays but also on Mondays`).
+    func polarityWords(_ range: Range<Int>) -> ArraySlice<String> {
+      var out: [String] = []
+      for i in range where !joined[i] {
+        if words[i] == "not", i + 1 < words.count, words[i + 1] == "only" || words[i + 1] == "just" { continue }
+        out.append(words[i])
+      }
+      return out[...]
+    }
   }
 
   /// How the contents of a near-duplicate group compare: all ``Opening``s the same, each saying
@@ -393,18 +415,25 @@ enum InsightRules {
   /// all`, `Sign commits: no, never`, `100 requests per minute is wrong; use 500` take back what
   /// they repeat (review 28-d, 7: they were near-duplicates to merge). A longer opening that is
   /// cut loses its last word first, which may be cut too (`limit 1000` read as `limit 100`).
+  ///
+  /// Negations and correcting words are read in English only (``TitleContrast/negations``,
+  /// ``correctionWords``): an addition in another language is read as adding. They count as
+  /// whole words only (`notice`, `note`, `knot`, `nothing`, `non` are none), not when a hyphen
+  /// or an underscore joins them to another word (`no-cache`, `NO_PROXY`, `no_proxy`,
+  /// `--no-verify`, `cannot-miss`: a compound or an identifier), and `not` is none in `not only`
+  /// and `not just` (``Opening/polarityWords(_:)``; review 29-b, 5: such additions made a
+  /// possible conflict of what only added).
   /// - Complexity: O(*a* · *b*) in the two openings' words (at most a hundred characters each).
   static func openingsAgree(_ a: Opening, _ b: Opening) -> Bool {
     if a.text == b.text || a.text.isEmpty || b.text.isEmpty { return true }
-    let (x, y) = (a.text.split(separator: " ").map(String.init), b.text.split(separator: " ").map(String.init))
-    let (short, shortCut, long, longCut) = x.count <= y.count ? (x, a.cut, y, b.cut) : (y, b.cut, x, a.cut)
-    guard !shortCut else { return false }
-    let whole = longCut ? Array(long.dropLast()) : long
-    guard whole.count >= short.count else { return false }
-    for k in 0...(whole.count - short.count) where whole[k..<(k + short.count)].elementsEqual(short) {
-      let before = whole[..<k]
-      return TitleContrast.flips(before) == 0 && !before.contains(where: TitleContrast.isValue) && !takesBack(before)
-        && !takesBack(whole[(k + short.count)...])
+    let (short, long) = a.wordCount <= b.wordCount ? (a, b) : (b, a)
+    guard !short.cut else { return false }
+    let whole = long.cut ? long.words.count - 1 : long.words.count
+    guard whole >= short.wordCount else { return false }
+    for k in 0...(whole - short.wordCount) where long.words[k..<(k + short.wordCount)].elementsEqual(short.words) {
+      let before = long.polarityWords(0..<k)
+      return TitleContrast.flips(before) == 0 && !long.words[..<k].contains(where: TitleContrast.isValue)
+        && !takesBack(before) && !takesBack(long.polarityWords((k + short.wordCount)..<whole))
     }
     return false
   }
@@ -416,9 +445,10 @@ enum InsightRules {
     "actually", "instead", "wrong", "incorrect", "mistaken", "untrue", "false", "outdated", "obsolete",
   ]
 
-  /// Whether `words` (of a ``normalizedOpening(_:)``) hold a negation or a correcting word
-  /// (``correctionWords``). A contraction reads as two words there (`don't` as `don t`): `t`
-  /// after `don`, `isn`, `can`… is the negation they make.
+  /// Whether `words` (of a ``normalizedOpening(_:)``, as ``Opening/polarityWords(_:)`` keeps
+  /// them) hold a negation or a correcting word (``correctionWords``), both English only. A
+  /// contraction reads as two words there (`don't` as `don t`): `t` after `don`, `isn`, `can`… is
+  /// the negation they make.
   /// - Complexity: O(*n*) in the words.
   static func takesBack(_ words: ArraySlice<String>) -> Bool {
     var previous: String?
@@ -899,34 +929,68 @@ enum InsightRules {
   /// Letters and digits of `text`, lowercased, single-spaced: two openings that differ only in
   /// case, spacing or punctuation are the same.
   static func normalizedOpening(_ text: String) -> String {
+    openingWords(text).words.joined(separator: " ")
+  }
+
+  /// The words of ``normalizedOpening(_:)`` (runs of letters and digits, lowercased), each with
+  /// whether a hyphen or an underscore joins it to a neighbour: the text between it and the word
+  /// before ends with one (`no` in `no-cache`, `--no-verify`, `x_no`), or the text between it and
+  /// the word after is only such characters (`no` in `no-cache`, `NO_PROXY`). `-`, `_`, U+2010
+  /// and U+2011 join; a dash between spaces (`no - never`) does not.
+  /// - Complexity: O(*n*) in the length of `text`.
+  static func openingWords(_ text: String) -> (words: [String], joined: [Bool]) {
+    var words: [String] = []
+    var joined: [Bool] = []
+    // The text since the last word: whether it is empty, ends with a joiner, is only joiners.
+    var separatorLength = 0
+    var separatorEndsWithJoiner = false
+    var separatorOnlyJoiners = true
+    func startWord() {
+      let afterJoiner = separatorLength > 0 && separatorEndsWithJoiner
+      if afterJoiner, separatorOnlyJoiners, !joined.isEmpty { joined[joined.count - 1] = true }
+      joined.append(afterJoiner)
+      separatorLength = 0
+      separatorEndsWithJoiner = false
+      separatorOnlyJoiners = true
+    }
+    func separator(isJoiner: Bool) {
+      separatorLength += 1
+      separatorEndsWithJoiner = isJoiner
+      if !isJoiner { separatorOnlyJoiners = false }
+    }
     if text.utf8.allSatisfy({ $0 < 0x80 }) {
-      // ASCII from its bytes (see ``titleWords(_:)``): the same letters, digits and spaces.
-      var bytes: [UInt8] = []
-      bytes.reserveCapacity(text.utf8.count)
-      var pendingSpace = false
+      // ASCII from its bytes (see ``titleWords(_:)``): the same letters and digits.
+      var word: [UInt8] = []
       for byte in text.utf8 {
         if let folded = asciiWordByte(byte) {
-          if pendingSpace, !bytes.isEmpty { bytes.append(0x20) }
-          pendingSpace = false
-          bytes.append(folded)
+          if word.isEmpty { startWord() }
+          word.append(folded)
         } else {
-          pendingSpace = true
+          if !word.isEmpty {
+            words.append(String(decoding: word, as: UTF8.self))
+            word.removeAll(keepingCapacity: true)
+          }
+          separator(isJoiner: byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_"))
         }
       }
-      return String(decoding: bytes, as: UTF8.self)
+      if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
+      return (words, joined)
     }
-    var out = ""
-    var pendingSpace = false
+    var word = ""
     for ch in text.lowercased() {
       if ch.isLetter || ch.isNumber {
-        if pendingSpace, !out.isEmpty { out.append(" ") }
-        pendingSpace = false
-        out.append(ch)
+        if word.isEmpty { startWord() }
+        word.append(ch)
       } else {
-        pendingSpace = true
+        if !word.isEmpty {
+          words.append(word)
+          word = ""
+        }
+        separator(isJoiner: ch == "-" || ch == "_" || ch == "\u{2010}" || ch == "\u{2011}")
       }
     }
-    return out
+    if !word.isEmpty { words.append(word) }
+    return (words, joined)
   }
 
   /// The stale-handoff insight for the active handoff `h`, or nil when it is not stale

@@ -76,4 +76,62 @@ struct TakenBackAdditionInsightTests {
     #expect(agree("Use tabs", "Use tabs: see section t"))
     #expect(agree("Use tabs", "Use tabs, it's the team's style"))
   }
+
+  /// Review 29-b, 5: words that only look like a negation made a possible conflict of an
+  /// addition: `no-cache`, `NO_PROXY`, `--no-verify`, `cannot-miss`, `not only … but also`.
+  struct Addition: CustomTestStringConvertible, Sendable {
+    var name: String
+    var short: String
+    var long: String
+    var testDescription: String { name }
+  }
+
+  static let falseNegations: [Addition] = [
+    Addition(name: "not only … but also", short: "Deploy on Fridays", long: "Deploy on Fridays, and not only on Fridays but also on Mondays"),
+    Addition(name: "not just", short: "Deploy on Fridays", long: "Deploy on Fridays, not just before holidays"),
+    Addition(name: "no-cache", short: "Send cache headers", long: "Send cache headers: no-cache for HTML"),
+    Addition(name: "NO_PROXY", short: "Use the proxy", long: "Use the proxy; set NO_PROXY for localhost"),
+    Addition(name: "no_proxy", short: "Use the proxy", long: "Use the proxy; export no_proxy=localhost"),
+    Addition(name: "NO_CACHE", short: "Build the image", long: "Build the image with NO_CACHE=1 in CI"),
+    Addition(name: "--no-verify", short: "Commit often", long: "Commit often; use --no-verify for WIP commits"),
+    Addition(name: "non-blocking", short: "Use async IO", long: "Use async IO with non-blocking sockets"),
+    Addition(name: "nothing changed", short: "Retry three times", long: "Retry three times. Nothing changed since March"),
+    Addition(name: "notice, note, knot", short: "Retry three times", long: "Retry three times; notice the note about the knot"),
+    Addition(name: "cannot-miss", short: "Retry three times", long: "Retry three times, a cannot-miss step"),
+    Addition(name: "Unicode hyphens", short: "Retry three times", long: "Retry three times \u{2010} no\u{2011}op otherwise, naïvely"),
+  ]
+
+  @Test("a word that only looks like a negation adds: near-duplicates to merge", arguments: falseNegations)
+  func falseNegationsAdd(_ c: Addition) throws {
+    let found = try UnequalChoiceAndElaborationInsightTests.insights([("Policy", c.short), ("Policy", c.long)])
+    #expect(found.map(\.rule) == [.nearDuplicates], "\(found.map(\.message))")
+    #expect(found.first?.message.contains("the content of one only adds to the other's") == true)
+  }
+
+  static let corrections: [Addition] = [
+    Addition(name: "do not", short: "Commit often", long: "Commit often. Do not use --no-verify"),
+    Addition(name: "never", short: "Use the proxy", long: "Use the proxy, never for NO_PROXY hosts"),
+    Addition(name: "no longer", short: "Send cache headers", long: "Send cache headers: no longer needed"),
+    Addition(name: "actually", short: "Retry three times", long: "Retry three times. Actually, retry once"),
+    Addition(name: "instead", short: "Retry three times", long: "Retry three times, or use a queue instead"),
+    Addition(name: "wrong", short: "Retry three times", long: "Retry three times: wrong, retry once"),
+    Addition(name: "isn't", short: "Deploy on Fridays", long: "Deploy on Fridays isn't allowed any more"),
+    Addition(name: "not, not only in another place", short: "Deploy on Fridays", long: "Deploy on Fridays, not only-if-green: not at all"),
+    Addition(name: "no, between dashes and spaces", short: "Sign commits", long: "Sign commits - no - skip that"),
+  ]
+
+  @Test("a real negation or correction still takes back: a possible conflict", arguments: corrections)
+  func correctionsConflict(_ c: Addition) throws {
+    let found = try UnequalChoiceAndElaborationInsightTests.insights([("Policy", c.short), ("Policy", c.long)])
+    #expect(found.map(\.rule) == [.possibleConflict], "\(found.map(\.message))")
+  }
+
+  @Test("which words are joined to a neighbour")
+  func joinedWords() {
+    let read = InsightRules.openingWords("Use --no-verify, NO_PROXY and no-cache; no - never: don't")
+    #expect(read.words == ["use", "no", "verify", "no", "proxy", "and", "no", "cache", "no", "never", "don", "t"])
+    #expect(read.joined == [false, true, true, true, true, false, true, true, false, false, false, false])
+    #expect(InsightRules.normalizedOpening("Ünïcode  no\u{2011}op — nötig") == "ünïcode no op nötig")
+    #expect(InsightRules.openingWords("Ünïcode no\u{2011}op — nötig").joined == [false, true, true, false])
+  }
 }

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Review 29-b, 7: `--next -` counted U+2028 and U+2029 as line breaks when naming the input line
+/// of a step, and `dolphin ask "👍"` was answered as small talk.
+@Suite("ask without words, and --next - input lines", .serialized)
+struct AskAndNextStepLinesCommandTests {
+  @Test("handoff create --next -: lines are counted by \\n and \\r\\n only, though U+2028 and U+2029 still end a step")
+  func nextStepLinesCountLineFeedsOnly() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let long = String(repeating: "x", count: 301)
+    let input = "Check\u{2028}Rotate\u{2029}Ship\r\n\(long)\nDone\n"
+    let r = try cli.run(["handoff", "create", "--focus", "Storage", "--next", "-"], stdin: input)
+    #expect(r.status == 4, "\(r.stderr)")
+    #expect(r.stderr.contains("--next - line 2 (step #4) is 301 characters"), "\(r.stderr)")
+    // The steps a separator splits are still steps of their own, each on the line it stands on.
+    let ok = try cli.run(["handoff", "create", "--focus", "Storage", "--next", "-", "--json"], stdin: "Check\u{2028}Rotate\nShip\n")
+    #expect(ok.status == 0, "\(ok.stderr)")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(ok.stdout.utf8)) as? [String: Any])
+    #expect((json["handoff"] as? [String: Any])?["nextSteps"] as? [String] == ["Check", "Rotate", "Ship"])
+    let third = try cli.run(["handoff", "create", "--focus", "Storage", "--next", "-"], stdin: "a\u{2028}b\n\nc\u{2029}\(long)\n")
+    #expect(third.stderr.contains("--next - line 3 (step #4) is 301 characters"), "\(third.stderr)")
+  }
+
+  @Test("ask with only emoji: nothing to act on, how to ask, nothing run or created")
+  func askEmojiOnly() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    for message in ["👍", "🎉🎉", "?!"] {
+      let r = try cli.run(["ask", message])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(
+        r.stdout.contains(
+          "Nothing to act on: the message holds no words, only emoji, symbols or punctuation. Ask in words (a question, "
+            + "or words to search your knowledge for), or send /help for the commands."), "\(r.stdout)")
+      #expect(!r.stdout.contains("small talk") && !r.stderr.contains("small talk"), "\(r.stdout) \(r.stderr)")
+      #expect(r.stderr.contains("route: conversation — no words to act on"), "\(r.stderr)")
+    }
+    #expect(try cli.run(["status"]).status == 3, "no workspace was created")
+  }
+}
