@@ -30,7 +30,7 @@ package enum ShellWord {
       case "\n": out += #"\n"#
       case "\r": out += #"\r"#
       case "\\": out += #"\\"#
-      case "'", _ where needsEscape(scalar):
+      case _ where scalar == "'" || needsEscape(scalar):
         for byte in String(scalar).utf8 {
           let octal = String(byte, radix: 8)
           out += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
