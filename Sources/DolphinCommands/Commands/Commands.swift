@@ -321,8 +321,8 @@ enum Commands {
         workspace directory is named with its state — imported, not imported yet (the next write imports it)
         or cannot be imported (damaged, empty; commands go on without it) — as a note (legacyFile in --json).
         An `erase --kind all` stopped after it erased the records and before it removed the legacy files is a
-        problem, with the files that still hold erased data; running the erase again finishes it
-        (interruptedErase in --json).
+        problem, with the files that still hold erased data; `dolphin erase --finish` finishes it, removing
+        only those files and keeping records stored since (interruptedErase in --json).
         """),
     run: { ctx in
       let dir = ctx.workspaceDirectory
@@ -400,7 +400,8 @@ enum Commands {
         var legacyFile: LegacyFileStatus?
         /// The files an `erase --kind all` that was interrupted after it committed (killed, or a
         /// removal failed) left holding erased data: legacy backups, a legacy `workspace.json`.
-        /// A problem; `dolphin erase --kind all` run again removes them. `legacyFile` is then
+        /// A problem; `dolphin erase --finish` removes them and touches no record (review 29-b, 3:
+        /// the whole erase run again erased the records stored since, too). `legacyFile` is then
         /// `null`: such a `workspace.json` is erased data, not a file to import. `null` when no
         /// erase was interrupted, or when the check did not run (review 29a, 2).
         var interruptedErase: [String]?
@@ -812,8 +813,9 @@ enum Commands {
         report.advice.append(
           "An erase of everything (`\(command: "dolphin erase --kind all")`) was interrupted after it erased the records and before it "
             + "removed \(files.count == 1 ? "this file, which still holds" : "these files, which still hold") erased data: "
-            + files.map { shownValue($0) }.joined(separator: ", ") + ". Nothing was changed. Run `\(command: "dolphin erase --kind all")` "
-            + "again: it removes \(files.count == 1 ? "it" : "them") and checks that the erased data is gone from disk.")
+            + files.map { shownValue($0) }.joined(separator: ", ") + ". Nothing was changed. Run `\(command: "dolphin erase --finish")`: "
+            + "it removes \(files.count == 1 ? "it" : "them") and touches no record, so records stored since the interruption stay "
+            + "(`\(command: "dolphin erase --kind all")` would erase those too).")
       }
       if let malformed = report.malformedRecords, !malformed.isEmpty {
         report.advice += malformedRecordSteps(malformed, dir.path, dbPath, repairs: listRepairs)

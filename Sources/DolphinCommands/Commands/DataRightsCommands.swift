@@ -376,7 +376,10 @@ enum DataRightsCommands {
       options: [
         OptionSpec(
           name: "kind", value: "K",
-          help: "knowledge, memories, tasks, handoffs, digests, conversations, activity or all (default all).")
+          help: "knowledge, memories, tasks, handoffs, digests, conversations, activity or all (default all)."),
+        OptionSpec(
+          name: "finish", value: nil,
+          help: "Finish an interrupted `erase --kind all` only: remove the files it left and touch no record."),
       ],
       confirms: true,
       discussion: """
@@ -385,12 +388,36 @@ enum DataRightsCommands {
         workspace.json — asks on a terminal (or takes --yes), removes everything in one transaction, then
         compacts the database (WAL checkpoint, VACUUM) and reads every file under the workspace directory
         to check that no erased record's id survives. Exit 5 when that check fails.
+
+        An `erase --kind all` stopped after it erased the records and before it removed the legacy files
+        leaves them holding erased data (`dolphin doctor` reports it). `--finish` removes only those files
+        (zeroed, then unlinked) and clears the erase's marker, then compacts the database; records stored
+        since the interruption stay (plan, confirmation and --yes as for any erase; nothing to finish is
+        said, exit 0). `--kind all` run again instead erases those records too, and its plan says how many.
         """),
     run: { ctx in
+      if ctx.arguments.has("finish") {
+        if ctx.arguments.value("kind") != nil {
+          throw CLIError.usage(
+            "--finish and --kind cannot be given together: --finish removes only the files an interrupted "
+              + "`erase --kind all` left, and erases no record")
+        }
+        let engine = try ctx.engineForPlannedChange(.update, legacyFile: .erasedByFinish)
+        try runErase(
+          ctx, engine: engine, plan: try engine.planFinishInterruptedErase(),
+          question: "Remove these files? This cannot be undone.", action: "finishing the interrupted erase")
+        return
+      }
       let scope = try ctx.parseEnum(EraseScope.self, ctx.arguments.value("kind") ?? "all", name: "--kind")
       let engine = try ctx.engineForPlannedChange(.update, legacyFile: scope == .all ? .erasedByCommand : .none)
+      let plan = try engine.planErase(scope)
+      // Review 29-b, 3: records stored since an interrupted erase are named in the question too.
+      let since = plan.storedSinceInterruptedErase ?? 0
       try runErase(
-        ctx, engine: engine, plan: try engine.planErase(scope), question: "Erase this data? This cannot be undone.",
+        ctx, engine: engine, plan: plan,
+        question: since > 0
+          ? "Erase this data, the \(since) record(s) stored since the interrupted erase included? This cannot be undone."
+          : "Erase this data? This cannot be undone.",
         action: "erasing this data")
     })
 
@@ -453,6 +480,33 @@ enum DataRightsCommands {
   ) throws {
     let text = Render.erasePlan(plan)
     if ctx.json { ctx.console.printError(text) } else { ctx.console.print(text) }
+    let finishing = plan.target == "finishInterrupted"
+    if finishing, plan.isEmpty {
+      // Nothing to finish: no write (which would import a legacy workspace.json waiting for one).
+      if ctx.json {
+        /// An ``EraseReport`` of nothing done: nothing removed or changed, nothing verified (null).
+        struct NothingToFinish: Encodable {
+          var plan: ErasePlan
+          var removed: [String: Int] = [:]
+          var changed: [String: Int] = [:]
+          var removedFiles: [String] = []
+          var verification: EraseVerification? = nil
+          func encode(to encoder: any Encoder) throws {
+            enum Keys: String, CodingKey { case plan, removed, changed, removedFiles, verification }
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(plan, forKey: .plan)
+            try c.encode(removed, forKey: .removed)
+            try c.encode(changed, forKey: .changed)
+            try c.encode(removedFiles, forKey: .removedFiles)
+            try c.encode(verification, forKey: .verification)
+          }
+        }
+        try ctx.console.printJSON(NothingToFinish(plan: plan))
+      } else {
+        ctx.console.print("No erase was interrupted: there is nothing to finish, and nothing was changed.")
+      }
+      return
+    }
     if !plan.isEmpty { try ctx.confirm(question, action: action, plan: plan) }
     // With --yes the erase is approved for its scope, not for the records listed a moment ago:
     // what a writer added meanwhile is erased too (review, s17: a steady writer made every
@@ -478,6 +532,13 @@ enum DataRightsCommands {
             + (v.unscanned.count > 3 ? ", …" : "") + ")")
     if ctx.json {
       try ctx.console.printJSON(report, failure: failure)
+    } else if finishing {
+      let v = report.verification
+      ctx.console.print(
+        "Finished the interrupted erase: removed \(report.removedFiles.count) file(s) it left"
+          + (report.changed["clearEraseMarker"] == nil ? "" : " and cleared its marker")
+          + "; no record was touched. WAL \(v.walBytes) bytes, \(v.freePages) free page(s).")
+      for n in v.notes { ctx.console.print("Note: \(inert(n))") }
     } else {
       let removed = report.removed.values.reduce(0, +)
       let changed = keptButChanged(report)

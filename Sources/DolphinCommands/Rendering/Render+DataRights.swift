@@ -112,15 +112,30 @@ extension Render {
   }
 
   static func erasePlan(_ p: ErasePlan) -> String {
-    let title = p.target == "chatAndActivity" ? "Clear chat & run activity plan:" : "Erase plan (\(p.target)):"
+    let finishing = p.target == "finishInterrupted"
+    let title =
+      p.target == "chatAndActivity"
+      ? "Clear chat & run activity plan:"
+      : finishing ? "Plan to finish the interrupted erase of everything:" : "Erase plan (\(p.target)):"
     var lines = [title]
     if p.isEmpty {
-      lines.append("  nothing to erase")
+      lines.append(finishing ? "  nothing to finish: no erase was interrupted" : "  nothing to erase")
     } else {
       for s in p.steps { lines.append("  - \(inertLine(s.detail))") }
       for f in p.files { lines.append("  - remove the file \(inert(f)) (overwritten with zeros, then unlinked)") }
     }
+    if finishing {
+      if !p.isEmpty { lines.append("  Then: checkpoint the WAL and VACUUM the database.") }
+      return lines.joined(separator: "\n")
+    }
     lines.append("  Then: checkpoint the WAL, VACUUM the database, and scan every workspace file for the erased ids.")
+    if let since = p.storedSinceInterruptedErase, since > 0 {
+      // Review 29-b, 3: said before the erase is confirmed, with what keeps them.
+      lines.append(
+        "  Note: an earlier erase of everything was interrupted before it removed its files; all \(since) record(s) "
+          + "this erase removes were stored since then. To finish only that erase and keep them, run "
+          + "`\(command: "dolphin erase --finish")` instead.")
+    }
     if !p.keptFiles.isEmpty, !p.isEmpty {
       lines.append(
         "  Kept on purpose: " + p.keptFiles.map(inert).joined(separator: ", ")
