@@ -450,6 +450,12 @@ enum Commands {
         /// handoffs is left to `textOverBounds`. A problem. `null` when not run (also while
         /// records hold malformed JSON or ids, reported above).
         var importRefusals: [ImportRefusal]?
+        /// Records no check above names that an export cannot decode all the same — a date that
+        /// is not a date, a reference that is not a record id (written by another program) —,
+        /// each `table id: why`; commands reading them refuse the workspace, and an export
+        /// carries them as stored (`unreadable`, exit 6). A problem. `null` when not run (as
+        /// `importRefusals`).
+        var unreadableRecords: [String]?
         /// Set when a check stopped with an error although SQLite's integrity check passed; that
         /// check and the ones after it did not run (their results are `null`). When the
         /// integrity check found damage, that is the report, and a check it stopped is only
@@ -469,7 +475,8 @@ enum Commands {
           case integrityCheck, schema, legacyFile, interruptedErase, malformedRecords, malformedIDs
           case referenceProblems, searchIndexProblems, searchIndexStaleRecords, searchIndexNotes, searchIndexUpgradePending
           case quarantined
-          case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, refusedText, importRefusals, checkError
+          case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, refusedText, importRefusals
+          case unreadableRecords, checkError
           case walProblem, diskSpace
           case advice
         }
@@ -503,6 +510,7 @@ enum Commands {
           try c.encode(textOverBounds, forKey: .textOverBounds)
           try c.encode(refusedText, forKey: .refusedText)
           try c.encode(importRefusals, forKey: .importRefusals)
+          try c.encode(unreadableRecords, forKey: .unreadableRecords)
           try c.encodeIfPresent(checkError, forKey: .checkError)
           try c.encode(walProblem, forKey: .walProblem)
           try c.encode(diskSpace, forKey: .diskSpace)
@@ -646,6 +654,8 @@ enum Commands {
               // Read as an export reads the workspace, which records that cannot be read stop.
               if (report.malformedRecords ?? []).isEmpty && (report.malformedIDs ?? []).isEmpty {
                 let document = try KnowledgeEngine(store: store).exportWorkspace(generator: "dolphin doctor")
+                // The export reads past what it cannot decode (review 29-a, 8): what it left out is a problem.
+                report.unreadableRecords = document.unreadableRecords.map(\.description)
                 report.importRefusals = KnowledgeEngine.importRefusals(of: document).filter { refusal in
                   // Listed under Text bounds, as advisory there.
                   !(refusal.rule == .textBound && ["knowledge", "memories", "tasks", "handoffs"].contains(refusal.collection))
@@ -773,6 +783,7 @@ enum Commands {
         && (report.malformedIDs ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
         && (report.refusedText?.count ?? 0) == 0 && (report.importRefusals ?? []).isEmpty && report.checkError == nil
+        && (report.unreadableRecords ?? []).isEmpty
         && report.walProblem == nil && report.diskSpace?.full != true && report.interruptedErase == nil
       let healthy = healthyButForSchema && report.newerSchema == nil
       // True exactly when doctor exits 0 (review 19-d, #8: it was true beside exit 3 for an empty
@@ -860,6 +871,16 @@ enum Commands {
       }
       if let refusals = report.importRefusals, !refusals.isEmpty {
         report.advice.append(importRefusalAdvice(refusals, dir.path, dbPath))
+      }
+      if let unreadable = report.unreadableRecords, !unreadable.isEmpty {
+        report.advice.append(
+          "\(unreadable.count) record(s) (listed above) hold a value dolphin cannot read — a date that is not an ISO-8601 "
+            + "date, a reference that is not a record id — that another program wrote. Commands that read them refuse the "
+            + "workspace as damaged; `\(command: "dolphin export --output FILE")` writes every other record as usual and these as "
+            + "stored, in its `unreadable` section. Nothing was changed. To repair one, stop every dolphin process using this "
+            + "workspace, copy the directory \(dir.path) somewhere safe, and set the value named to one dolphin reads with "
+            + "`sqlite3 \(ShellWord.quoted(dbPath))` (a date as 2026-11-29T18:19:32.000Z, a reference as the id of a record "
+            + "that exists), or delete the row; then run `\(command: "dolphin doctor")` again.")
       }
       if let quarantined = report.quarantined, quarantined > 0 {
         report.advice.append("\(quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `\(command: "dolphin quarantine")`.")
@@ -1020,6 +1041,11 @@ enum Commands {
         for line in refusedTextLines(report.refusedText) { c.print(line) }
         let unreadable = !(report.malformedRecords ?? []).isEmpty || !(report.malformedIDs ?? []).isEmpty
         for line in importRefusalLines(report.importRefusals, recordsUnreadable: unreadable) { c.print(line) }
+        if let others = report.unreadableRecords, !others.isEmpty {
+          c.print("Unreadable values: \(others.count) record(s) cannot be decoded:")
+          for o in others.prefix(20) { c.print("  - \(inert(escapingLineBreaks(o)))") }
+          if others.count > 20 { c.print("  … and \(others.count - 20) more") }
+        }
         if let error = report.checkError { c.print("Checks stopped: \(inert(error))") }
         for a in report.advice { c.print(a) }
         c.print(
@@ -1242,12 +1268,13 @@ enum Commands {
   /// Doctor's lines for stored records that break another rule of `dolphin import`
   /// (``ImportRefusal``): how many, the first 20 by table, id, field and rule, each with its fix;
   /// that there are none; or (for `nil`) that the check did not run, or waits for records that
-  /// cannot be read (an export stops at them; they are listed above with their fixes).
+  /// cannot be read (an export carries them as stored; they are listed above with their fixes).
   static func importRefusalLines(_ refusals: [ImportRefusal]?, recordsUnreadable: Bool = false) -> [String] {
     guard let refusals else {
       return [
         recordsUnreadable
-          ? "Importable records: checked once the records listed above can be read (an export stops at them)"
+          ? "Importable records: checked once the records listed above can be read (an export carries them as stored, "
+            + "in its `unreadable` section)"
           : "Importable records: not run"
       ]
     }

@@ -32,6 +32,14 @@ enum DataRightsCommands {
         leave --output out, to write to standard output). A supersede cycle stored before cycles were refused is exported
         as stored, with a warning on stderr: `dolphin import` refuses such a file until one of the
         cycle's supersedes relationships is removed from it.
+
+        A stored record that cannot be decoded (malformed JSON, an unknown name, an id or date that does
+        not parse: written by another program, e.g. the sqlite3 shell) does not stop the export: every
+        readable record is exported as usual, and each unreadable one is carried as stored in the
+        document's `unreadable` section (table, collection, id, reason, and every column's stored text by
+        name). The export is then written all the same, stderr names those records, and the exit code is
+        6 (`unreadable` in --json); `dolphin doctor` names them with a repair, and `dolphin import` keeps
+        them aside in the quarantine, never as records. Exit 5 means nothing was written.
         """),
     run: { ctx in
       let format = try ctx.choice("format", among: ["json", "markdown"], default: "json")
@@ -118,20 +126,34 @@ enum DataRightsCommands {
       // receipt arguments that are not JSON, …), found by import's own checks (s15).
       // The refused values are found once, for their own warning and for the import checks.
       let refusedText = format == "json" ? document.refusedTextFields : []
+      // Review 29-a, 8: records that cannot be decoded are carried as stored; said, exit 6.
+      let unreadable = document.unreadableRecords
+      let unreadableWarning = WorkspaceExport.unreadableSummary(unreadable).map { summary in
+        summary + "; they are written as stored in the export's `unreadable` section (every column's text, by name), "
+          + "not as records, and every other record is exported as usual. `\(command: "dolphin doctor")` names them with a "
+          + "repair; `dolphin import` keeps them aside in the quarantine"
+      }
+      let unreadableFailure = unreadableWarning.map { _ in
+        ReportedFailure(
+          code: ExitCode.partial,
+          message: "the export was written, but \(unreadable.count) stored record(s) could not be decoded (see the warning)")
+      }
       let warnings =
-        format == "json"
-        ? document.supersedeCycleWarnings(file: output?.path)
-          + [
-            WorkspaceExport.refusedTextWarning(for: refusedText),
-            KnowledgeEngine.importRefusalWarning(
-              KnowledgeEngine.importRefusals(of: document, refusedText: refusedText)),
-          ]
-          .compactMap { $0 }
-        : []
+        (unreadableWarning.map { [$0] } ?? [])
+        + (format == "json"
+          ? document.supersedeCycleWarnings(file: output?.path)
+            + [
+              WorkspaceExport.refusedTextWarning(for: refusedText),
+              KnowledgeEngine.importRefusalWarning(
+                KnowledgeEngine.importRefusals(of: document, refusedText: refusedText)),
+            ]
+            .compactMap { $0 }
+          : [])
       guard let output else {
         let text = String(decoding: data, as: UTF8.self)
         if format == "json" { ctx.console.printJSONText(text) } else { ctx.console.print(text) }
         for w in warnings { ctx.console.printDiagnostic("dolphin: warning: \(w)") }
+        if let failure = unreadableFailure { throw failure }
         return
       }
       try SecureFile.writeAtomically(data, to: destination ?? output, overwrite: ctx.arguments.has("force"))
@@ -144,18 +166,32 @@ enum DataRightsCommands {
         ("quarantined", document.quarantine.count),
       ]
       if ctx.json {
+        /// A record the export could not decode, as `--json` names it.
+        struct Unreadable: Encodable {
+          var table: String
+          var id: String
+          var reason: String
+        }
         struct Out: Encodable {
           var path: String
           var format: String
           var bytes: Int
           var counts: [String: Int]
+          /// Records written as stored in the document's `unreadable` section (exit 6); empty when none.
+          var unreadable: [Unreadable]
         }
         try ctx.console.printJSON(
-          Out(path: output.path, format: format, bytes: data.count, counts: Dictionary(uniqueKeysWithValues: counts)))
+          Out(
+            path: output.path, format: format, bytes: data.count, counts: Dictionary(uniqueKeysWithValues: counts),
+            unreadable: unreadable.map { Unreadable(table: $0.table, id: $0.id, reason: $0.reason) }),
+          failure: unreadableFailure)
       } else {
         ctx.console.print("Exported to \(output.path) (\(format), \(data.count) bytes, mode 0600):")
-        ctx.console.print("  " + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", "))
+        ctx.console.print(
+          "  " + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+            + (unreadable.isEmpty ? "" : "; \(unreadable.count) unreadable record(s) written as stored"))
       }
+      if let failure = unreadableFailure { throw failure }
     })
 
   /// Refuses an existing `--output` that export may not replace (review 18-c, C1): the file is
