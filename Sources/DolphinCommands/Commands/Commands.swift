@@ -316,7 +316,9 @@ enum Commands {
         given); they are not a problem either. Stored text over a bound of this build (a title stored before
         the bound of \(Limits.unicodeScalarsPerCharacter) Unicode scalars per character existed, say) is
         counted and the first records named with the field, the limit and the size; that is advisory, and
-        nothing is changed. A full disk is a problem (every write fails): doctor still runs every check, and
+        nothing is changed. Stored text that is not UTF-8 (bytes another program wrote, which every command
+        reads as U+FFFD) is a problem, named by record and field with the sqlite3 statement that stores the
+        text as dolphin reads it (invalidUTF8 in --json). A full disk is a problem (every write fails): doctor still runs every check, and
         reports the free space with what to do (diskSpace in --json). A legacy workspace.json in the
         workspace directory is named with its state — imported, not imported yet (the next write imports it)
         or cannot be imported (damaged, empty; commands go on without it) — as a note (legacyFile in --json).
@@ -442,6 +444,11 @@ enum Commands {
         /// cannot be restored into an empty workspace; each with the SQL that removes those
         /// characters and keeps the text (`count` 0 when there are none). A problem.
         var refusedText: RefusedTextReport?
+        /// Stored text that is not UTF-8 (bytes another program wrote), in the same columns as
+        /// `refusedText` and the settings: every command reads each ill-formed sequence as U+FFFD,
+        /// so what is shown and exported differs from what is stored; each with the SQL that
+        /// stores the text as it reads (`count` 0 when there are none). A problem.
+        var invalidUTF8: InvalidUTF8Report?
         /// Stored records that break another rule of `dolphin import` — an `updatedAt` before its
         /// `createdAt`, receipt arguments that are not JSON, an empty title, a setting out of
         /// range, … (``ImportRefusal``) —, so that the workspace's export cannot be restored
@@ -475,7 +482,7 @@ enum Commands {
           case integrityCheck, schema, legacyFile, interruptedErase, malformedRecords, malformedIDs
           case referenceProblems, searchIndexProblems, searchIndexStaleRecords, searchIndexNotes, searchIndexUpgradePending
           case quarantined
-          case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, refusedText, importRefusals
+          case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, refusedText, invalidUTF8, importRefusals
           case unreadableRecords, checkError
           case walProblem, diskSpace
           case advice
@@ -509,6 +516,7 @@ enum Commands {
           try c.encode(blankNextStepsCommand, forKey: .blankNextStepsCommand)
           try c.encode(textOverBounds, forKey: .textOverBounds)
           try c.encode(refusedText, forKey: .refusedText)
+          try c.encode(invalidUTF8, forKey: .invalidUTF8)
           try c.encode(importRefusals, forKey: .importRefusals)
           try c.encode(unreadableRecords, forKey: .unreadableRecords)
           try c.encodeIfPresent(checkError, forKey: .checkError)
@@ -651,6 +659,8 @@ enum Commands {
                 writable: writable, databasePath: dbPath)
               report.textOverBounds = try store.read { tx in try tx.textOverBounds() }
               report.refusedText = try store.read { tx in try tx.refusedText() }
+              // Review 29-a: text another program wrote that is not UTF-8 read as valid.
+              report.invalidUTF8 = try store.read { tx in try tx.invalidUTF8Text() }
               // Read as an export reads the workspace, which records that cannot be read stop.
               if (report.malformedRecords ?? []).isEmpty && (report.malformedIDs ?? []).isEmpty {
                 let document = try KnowledgeEngine(store: store).exportWorkspace(generator: "dolphin doctor")
@@ -783,7 +793,7 @@ enum Commands {
         && (report.malformedIDs ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
         && (report.refusedText?.count ?? 0) == 0 && (report.importRefusals ?? []).isEmpty && report.checkError == nil
-        && (report.unreadableRecords ?? []).isEmpty
+        && (report.unreadableRecords ?? []).isEmpty && (report.invalidUTF8?.count ?? 0) == 0
         && report.walProblem == nil && report.diskSpace?.full != true && report.interruptedErase == nil
       let healthy = healthyButForSchema && report.newerSchema == nil
       // True exactly when doctor exits 0 (review 19-d, #8: it was true beside exit 3 for an empty
@@ -871,6 +881,9 @@ enum Commands {
       }
       if let refusals = report.importRefusals, !refusals.isEmpty {
         report.advice.append(importRefusalAdvice(refusals, dir.path, dbPath))
+      }
+      if let invalid = report.invalidUTF8, invalid.count > 0 {
+        report.advice.append(invalidUTF8Advice(invalid, dir.path, dbPath))
       }
       if let unreadable = report.unreadableRecords, !unreadable.isEmpty {
         report.advice.append(
@@ -1039,6 +1052,7 @@ enum Commands {
         for line in blankNextStepLines(report.blankNextSteps) { c.print(line) }
         for line in textOverBoundLines(report.textOverBounds) { c.print(line) }
         for line in refusedTextLines(report.refusedText) { c.print(line) }
+        for line in invalidUTF8Lines(report.invalidUTF8) { c.print(line) }
         let unreadable = !(report.malformedRecords ?? []).isEmpty || !(report.malformedIDs ?? []).isEmpty
         for line in importRefusalLines(report.importRefusals, recordsUnreadable: unreadable) { c.print(line) }
         if let others = report.unreadableRecords, !others.isEmpty {
@@ -1246,6 +1260,41 @@ enum Commands {
     for entry in report.records { lines.append("  - \(inert(entry.description))") }
     if report.count > report.records.count { lines.append("  … and \(report.count - report.records.count) more") }
     return lines
+  }
+
+  /// Doctor's lines for stored text that is not UTF-8: how many, the first ones by table, id and
+  /// field; that there are none; or (for `nil`) that the check did not run.
+  static func invalidUTF8Lines(_ report: InvalidUTF8Report?) -> [String] {
+    guard let report else { return ["Text encoding: not run"] }
+    guard report.count > 0 else { return ["Text encoding: all stored text is UTF-8"] }
+    var lines = [
+      "Text encoding: \(report.count) stored value(s) are not UTF-8 (bytes another program wrote); every command reads "
+        + "them with U+FFFD (�) in place of those bytes:"
+    ]
+    for entry in report.records { lines.append("  - \(inert(entry.description))") }
+    if report.count > report.records.count { lines.append("  … and \(report.count - report.records.count) more") }
+    return lines
+  }
+
+  /// Doctor's advice for stored text that is not UTF-8: what it does, and the `sqlite3` commands
+  /// that store each value as dolphin reads it.
+  static func invalidUTF8Advice(_ report: InvalidUTF8Report, _ directory: String, _ databasePath: String) -> String {
+    let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
+    let fixes = report.records.compactMap(\.fixStatement).map { sqlite3 + ShellWord.sqlArgument($0) }
+    let unfixed = report.records.filter { $0.fixStatement == nil }
+    return "\(report.count) stored value(s) (listed above) are not UTF-8: another program wrote those bytes (an `UPDATE` "
+      + "through sqlite3, or text saved in another encoding such as Latin-1), as no dolphin command stores them. Search, "
+      + "get and export read each ill-formed byte sequence as U+FFFD (�), so what they show and what an export carries "
+      + "differ from what is stored. Nothing was changed. To store the text as dolphin reads it (each such sequence "
+      + "replaced by U+FFFD, every other byte kept), stop every dolphin process using this workspace, copy the directory "
+      + "\(directory) somewhere safe, and run: " + (fixes.isEmpty ? "(no statement: see below)" : fixes.joined(separator: "; "))
+      + (unfixed.isEmpty
+        ? ""
+        : "; " + unfixed.map { "\($0.table) \(WorkspaceTransaction.shownID($0.id))" }.joined(separator: ", ")
+          + " hold(s) more than \(WorkspaceTransaction.invalidUTF8FixSequences) such sequences (text saved in another "
+          + "encoding): write the text again with dolphin (`knowledge edit`, `task edit`) or delete the record")
+      + (report.truncated ? "; then run `\(command: "dolphin doctor")` again for the others" : "")
+      + "; then `\(command: "dolphin doctor")` again (and `\(command: "dolphin reindex")` if it reports the search index)."
   }
 
   /// Doctor's advice for stored values an import refuses: where they came from, what they
