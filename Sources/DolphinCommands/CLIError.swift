@@ -69,6 +69,10 @@ public enum ExitCode {
   /// concurrency: a workspace busy with another process's long write, or changed by another
   /// process between a shown plan (import, erase, deletion) and its application.
   public static let storage: Int32 = 5
+  /// The command did its work but could not read every stored record: `export` wrote the
+  /// records it could decode as usual and each one it could not, as stored, in the document's
+  /// `unreadable` section (review 29-a, 8). Distinct from 5, after which nothing was written.
+  public static let partial: Int32 = 6
 }
 
 extension CLIError {
@@ -198,12 +202,13 @@ struct ReportedFailure: Error {
   var message: String
 
   /// The `kind` named in the JSON `error` object, from the exit code as ``classify(_:)`` names
-  /// other errors: `notFound` (3), `validation` (4), `storage` (5).
+  /// other errors: `notFound` (3), `validation` (4), `storage` (5); `partial` (6).
   var kind: String {
     switch code {
     case ExitCode.notFound: "notFound"
     case ExitCode.validation: "validation"
     case ExitCode.storage: "storage"
+    case ExitCode.partial: "partial"
     default: "error"
     }
   }

@@ -431,7 +431,7 @@ public enum DolphinCLI {
       "JSON-RPC stream) takes --json (one JSON document on stdout): a record under its type's key ({task},",
       "{item, supersededBy}, {handoff, active}, …), a list as {<plural>, count, total, truncated}, and a",
       "failure as {error: {kind, message, exitCode}}.",
-      "Exit codes: 0 ok, 1 declined/aborted, 2 usage, 3 not found, 4 validation, 5 storage.",
+      "Exit codes: 0 ok, 1 declined/aborted, 2 usage, 3 not found, 4 validation, 5 storage, 6 partial (export: records it could not read).",
     ]
     return lines.joined(separator: "\n")
   }

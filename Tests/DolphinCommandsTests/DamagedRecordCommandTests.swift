@@ -65,9 +65,13 @@ struct DamagedRecordCommandTests {
 
     // The refusal names the record (table and id) as well as the column.
     let named = "knowledge \(k): knowledge.tags holds malformed JSON: [\"A\","
-    for args in [["knowledge", "list"], ["export"], ["export", "--format", "markdown"]] {
+    let r = try cli.run(["knowledge", "list"])
+    #expect(r.status == 5 && r.stderr.contains("run `dolphin doctor --workspace \(cli.workspace)` for recovery steps"), "\(r.stderr)")
+    #expect(r.stderr.contains(named), "\(r.stderr)")
+    // An export carries them as stored and says so, exit 6 (review 29-a, 8: it refused the workspace).
+    for args in [["export"], ["export", "--format", "markdown"]] {
       let r = try cli.run(args)
-      #expect(r.status == 5 && r.stderr.contains("run `dolphin doctor --workspace \(cli.workspace)` for recovery steps"), "\(args): \(r.stderr)")
+      #expect(r.status == 6 && r.stderr.contains("`dolphin doctor --workspace \(cli.workspace)` names them with a repair"), "\(args): \(r.stderr)")
       #expect(r.stderr.contains(named), "\(args): \(r.stderr)")
     }
 
@@ -240,9 +244,10 @@ struct DamagedRecordCommandTests {
   /// Regression (review, s14): the command that met a name the store does not know said only
   /// `knowledge.kind holds an unknown value "hypothesis"`, so in a workspace of thousands of items
   /// the record could be found only through `doctor`. The error now names it as doctor does (table,
-  /// id, column, value). Lists and export still refuse the workspace rather than leave the record
-  /// out: an export is the user's copy of everything, and a list that hid a record would misstate
-  /// what is stored; doctor gives the one-line fix.
+  /// id, column, value). Lists still refuse the workspace rather than leave the record out: a list
+  /// that hid a record would misstate what is stored; doctor gives the one-line fix. An export
+  /// carries the record as stored in its `unreadable` section, names it the same way, and exits 6
+  /// (review 29-a, 8: refusing, it let no data out).
   @Test("the command that meets an unknown name names the record: table, id, column and value", arguments: unknownValues)
   func commandNamesUnknownValue(_ c: UnknownValueCase) throws {
     let cli = CLI()
@@ -252,6 +257,11 @@ struct DamagedRecordCommandTests {
     func filled(_ s: String) -> String { s.replacingOccurrences(of: "{K}", with: k).replacingOccurrences(of: "{T}", with: t) }
     try sqlite(cli, filled(c.sql))
     let run = try cli.run(c.command)
+    if c.command == ["export"] {
+      #expect(run.status == 6)
+      #expect(run.stderr.contains("could not be decoded (" + filled(c.named) + ")"), "\(run.stderr)")
+      return
+    }
     #expect(run.status == 5)
     #expect(run.stderr.contains(filled(c.named) + ". Nothing was changed; run `dolphin doctor --workspace \(cli.workspace)` for recovery steps"), "\(run.stderr)")
   }

@@ -77,8 +77,8 @@ struct DurabilityReview29aTests {
     let w: String = ws.path
     var advice: String = "An erase of everything (`dolphin erase --kind all --workspace \(w)`) was interrupted after it erased the "
     advice += "records and before it removed these files, which still hold erased data: \(backup.path), \(legacy.path). "
-    advice += "Nothing was changed. Run `dolphin erase --kind all --workspace \(w)` again: it removes them and checks "
-    advice += "that the erased data is gone from disk."
+    advice += "Nothing was changed. Run `dolphin erase --finish --workspace \(w)`: it removes them and touches no record, "
+    advice += "so records stored since the interruption stay (`dolphin erase --kind all --workspace \(w)` would erase those too)."
     #expect(doctor.stdout.contains(advice), "\(doctor.stdout)")
     #expect(doctor.stdout.contains("Erase: interrupted; 2 file(s) still hold erased data"), "\(doctor.stdout)")
     #expect(!doctor.stdout.contains("--again"), "no advice to import the erased data again: \(doctor.stdout)")
@@ -96,7 +96,7 @@ struct DurabilityReview29aTests {
     #expect(!status.stderr.contains("--again"), "\(status.stderr)")
     #expect(try Self.sqlite3(ws, "SELECT count(*) FROM memory") == "0", "nothing of the file was imported again")
 
-    // The advice, followed: the erase finishes, and doctor is healthy.
+    // The whole erase run again finishes it too (erasing what was stored since), and doctor is healthy.
     let again = try runDolphin(["erase", "--kind", "all", "--yes", "--workspace", ws.path])
     #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
     #expect(!FileManager.default.fileExists(atPath: legacy.path) && !FileManager.default.fileExists(atPath: backup.path))

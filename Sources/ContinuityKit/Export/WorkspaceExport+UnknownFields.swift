@@ -67,6 +67,8 @@ extension WorkspaceExport {
       "format": .value, "formatVersion": .value, "schemaVersion": .value, "exportedAt": .value,
       "generator": .value, "workspace": workspace,
       "quarantine": .array(.record("sourceFile", "collection", "recordIndex", "reason", "raw", "quarantinedAt")),
+      // `columns` holds the stored row's own column names: not checked.
+      "unreadable": .array(.record("table", "collection", "id", "reason", "columns")),
     ])
   }()
 

@@ -32,10 +32,16 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
   public var workspace: AssistantWorkspace
   /// Records that imports kept aside verbatim because they failed validation.
   public var quarantine: [WorkspaceTransaction.QuarantineEntry]
+  /// Stored records the export could not decode, carried as stored (``UnreadableRecord``); nil
+  /// (and absent from the JSON) when every record was read, so a sound workspace's export is
+  /// unchanged. ``unreadableRecords`` reads it as a list.
+  public var unreadable: [UnreadableRecord]?
 
+  /// A document of this build's format.
+  /// - Parameter unreadable: records that could not be decoded (``unreadable``; empty gives nil).
   public init(
     exportedAt: Date, generator: String, workspace: AssistantWorkspace,
-    quarantine: [WorkspaceTransaction.QuarantineEntry]
+    quarantine: [WorkspaceTransaction.QuarantineEntry], unreadable: [UnreadableRecord] = []
   ) {
     self.format = Self.formatName
     self.formatVersion = Self.currentFormatVersion
@@ -44,6 +50,7 @@ public struct WorkspaceExport: Codable, Sendable, Equatable {
     self.generator = generator
     self.workspace = workspace
     self.quarantine = quarantine
+    self.unreadable = unreadable.isEmpty ? nil : unreadable
   }
 
   /// The document as pretty-printed JSON with sorted keys (deterministic for equal values).

@@ -73,14 +73,20 @@ extension WorkspaceTransaction {
 
   // MARK: Conversations and messages
 
+  /// The columns ``conversationRow(_:)`` reads, in its order.
+  static let conversationColumns = "id, title, created_at, updated_at"
+
+  func conversationRow(_ row: SQLRow) throws(WorkspaceError) -> Conversation {
+    Conversation(
+      id: try uuid(row, 0, "conversation"), title: row.text(1),
+      createdAt: try date(row, 2, "conversation.created_at"), updatedAt: try date(row, 3, "conversation.updated_at"))
+  }
+
   /// All conversations, oldest first.
   public func listConversations() throws(WorkspaceError) -> [Conversation] {
     requireValid()
-    return try db.all("SELECT id, title, created_at, updated_at FROM conversation ORDER BY created_at, id") {
-      (row) throws(WorkspaceError) in
-      Conversation(
-        id: try uuid(row, 0, "conversation"), title: row.text(1),
-        createdAt: try date(row, 2, "conversation.created_at"), updatedAt: try date(row, 3, "conversation.updated_at"))
+    return try db.all("SELECT \(Self.conversationColumns) FROM conversation ORDER BY created_at, id") {
+      (row) throws(WorkspaceError) in try conversationRow(row)
     }
   }
 
@@ -96,22 +102,27 @@ extension WorkspaceTransaction {
       [Self.text(c.id), .text(c.title), Self.text(c.createdAt), Self.text(c.updatedAt)])
   }
 
+  /// The columns ``messageRow(_:)`` reads, in its order.
+  static let messageColumns = "id, conversation_id, role, text, created_at"
+
+  func messageRow(_ row: SQLRow) throws(WorkspaceError) -> ChatMessage {
+    ChatMessage(
+      id: try uuid(row, 0, "message"), conversationID: try uuid(row, 1, "message.conversation_id"),
+      role: try enumValue(ChatRole.self, row, 2, "message.role", idColumn: 0), text: row.text(3),
+      createdAt: try date(row, 4, "message.created_at"))
+  }
+
   /// Messages in insertion order (all conversations, or one).
   public func listMessages(conversationID: UUID? = nil) throws(WorkspaceError) -> [ChatMessage] {
     requireValid()
-    var sql = "SELECT id, conversation_id, role, text, created_at FROM message"
+    var sql = "SELECT \(Self.messageColumns) FROM message"
     var args: [SQLValue] = []
     if let conversationID {
       sql += " WHERE conversation_id = ?"
       args.append(Self.text(conversationID))
     }
     sql += " ORDER BY rowid"
-    return try db.all(sql, args) { (row) throws(WorkspaceError) in
-      ChatMessage(
-        id: try uuid(row, 0, "message"), conversationID: try uuid(row, 1, "message.conversation_id"),
-        role: try enumValue(ChatRole.self, row, 2, "message.role", idColumn: 0), text: row.text(3),
-        createdAt: try date(row, 4, "message.created_at"))
-    }
+    return try db.all(sql, args) { (row) throws(WorkspaceError) in try messageRow(row) }
   }
 
   /// Adds a new message to its conversation: inserts it (as ``insertMessage(_:)`` does, pruning
@@ -155,17 +166,22 @@ extension WorkspaceTransaction {
     requireValid()
     // `started_at` is always written as fixed-width UTC ISO 8601 (`ISO8601.string(from:)`), so
     // its text order is its time order.
-    return try db.all(
-      "SELECT id, call_id, tool, risk, arguments, outcome, changed_ids, started_at, finished_at, approval, message "
-        + "FROM receipt ORDER BY started_at, rowid"
-    ) { (row) throws(WorkspaceError) in
-      ActivityReceipt(
-        id: try uuid(row, 0, "receipt"), callID: row.text(1), tool: row.text(2), risk: row.text(3),
-        arguments: row.text(4), outcome: try enumValue(ReceiptOutcome.self, row, 5, "receipt.outcome", idColumn: 0),
-        changedIDs: try decodeJSON([UUID].self, row, 6, "receipt.changed_ids", idColumn: 0),
-        startedAt: try date(row, 7, "receipt.started_at"), finishedAt: try date(row, 8, "receipt.finished_at"),
-        approval: row.optionalText(9), message: row.text(10))
+    return try db.all("SELECT \(Self.receiptColumns) FROM receipt ORDER BY started_at, rowid") {
+      (row) throws(WorkspaceError) in try receiptRow(row)
     }
+  }
+
+  /// The columns ``receiptRow(_:)`` reads, in its order.
+  static let receiptColumns =
+    "id, call_id, tool, risk, arguments, outcome, changed_ids, started_at, finished_at, approval, message"
+
+  func receiptRow(_ row: SQLRow) throws(WorkspaceError) -> ActivityReceipt {
+    ActivityReceipt(
+      id: try uuid(row, 0, "receipt"), callID: row.text(1), tool: row.text(2), risk: row.text(3),
+      arguments: row.text(4), outcome: try enumValue(ReceiptOutcome.self, row, 5, "receipt.outcome", idColumn: 0),
+      changedIDs: try decodeJSON([UUID].self, row, 6, "receipt.changed_ids", idColumn: 0),
+      startedAt: try date(row, 7, "receipt.started_at"), finishedAt: try date(row, 8, "receipt.finished_at"),
+      approval: row.optionalText(9), message: row.text(10))
   }
 
   /// Appends a receipt and prunes the oldest others beyond ``Limits/receiptsKept`` (by
@@ -182,14 +198,20 @@ extension WorkspaceTransaction {
     try pruneOldest(.receipts, sparing: db.lastInsertRowID)
   }
 
+  /// The columns ``checkpointRow(_:)`` reads, in its order.
+  static let checkpointColumns = "id, run_id, step, state, note, created_at"
+
+  func checkpointRow(_ row: SQLRow) throws(WorkspaceError) -> RunCheckpoint {
+    RunCheckpoint(
+      id: try uuid(row, 0, "checkpoint"), runID: try uuid(row, 1, "checkpoint.run_id"), step: row.int(2),
+      state: row.text(3), note: row.text(4), createdAt: try date(row, 5, "checkpoint.created_at"))
+  }
+
   /// Checkpoints, oldest first.
   public func listCheckpoints() throws(WorkspaceError) -> [RunCheckpoint] {
     requireValid()
-    return try db.all("SELECT id, run_id, step, state, note, created_at FROM checkpoint ORDER BY rowid") {
-      (row) throws(WorkspaceError) in
-      RunCheckpoint(
-        id: try uuid(row, 0, "checkpoint"), runID: try uuid(row, 1, "checkpoint.run_id"), step: row.int(2),
-        state: row.text(3), note: row.text(4), createdAt: try date(row, 5, "checkpoint.created_at"))
+    return try db.all("SELECT \(Self.checkpointColumns) FROM checkpoint ORDER BY rowid") {
+      (row) throws(WorkspaceError) in try checkpointRow(row)
     }
   }
 
@@ -264,15 +286,20 @@ extension WorkspaceTransaction {
     return (entries.reversed(), Int(try db.integer("SELECT count(*) FROM quarantine")))
   }
 
+  /// The columns ``quarantineRow(_:)`` reads, in its order.
+  static let quarantineColumns = "source_file, collection, record_index, reason, raw, quarantined_at"
+
+  func quarantineRow(_ row: SQLRow) throws(WorkspaceError) -> QuarantineEntry {
+    QuarantineEntry(
+      sourceFile: row.text(0), collection: row.text(1), recordIndex: row.int(2), reason: row.text(3),
+      raw: row.text(4), quarantinedAt: try date(row, 5, "quarantine.quarantined_at"))
+  }
+
   /// Records kept aside, in insertion order.
   public func listQuarantine() throws(WorkspaceError) -> [QuarantineEntry] {
     requireValid()
-    return try db.all(
-      "SELECT source_file, collection, record_index, reason, raw, quarantined_at FROM quarantine ORDER BY rowid"
-    ) { (row) throws(WorkspaceError) in
-      QuarantineEntry(
-        sourceFile: row.text(0), collection: row.text(1), recordIndex: row.int(2), reason: row.text(3),
-        raw: row.text(4), quarantinedAt: try date(row, 5, "quarantine.quarantined_at"))
+    return try db.all("SELECT \(Self.quarantineColumns) FROM quarantine ORDER BY rowid") {
+      (row) throws(WorkspaceError) in try quarantineRow(row)
     }
   }
 

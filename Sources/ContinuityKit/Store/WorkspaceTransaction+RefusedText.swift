@@ -69,7 +69,7 @@ public struct RefusedTextReport: Sendable, Equatable, Codable {
 
 extension WorkspaceTransaction {
   /// A column holding text, with the field name an export gives it.
-  private struct TextColumn {
+  struct TextColumn {
     var column: String
     var field: String
     /// A JSON list of texts (`next_steps`), or a JSON object (`sections`), rather than text.
@@ -79,7 +79,7 @@ extension WorkspaceTransaction {
   }
 
   /// The text columns of each table an export carries, and the column that names a row.
-  private static let textColumns: [(table: String, idColumn: String, columns: [TextColumn])] = [
+  static let textColumns: [(table: String, idColumn: String, columns: [TextColumn])] = [
     ("knowledge", "id", [.init(column: "title", field: "title"), .init(column: "content", field: "content"),
                          .init(column: "tags", field: "tags", isJSON: true, isTags: true)]),
     ("memory", "id", [.init(column: "text", field: "text"), .init(column: "tags", field: "tags", isJSON: true, isTags: true)]),

@@ -56,16 +56,8 @@ extension WorkspaceTransaction {
   }
 
   func listReceipts(where clause: String, _ args: [SQLValue]) throws(WorkspaceError) -> [ActivityReceipt] {
-    try db.all(
-      "SELECT id, call_id, tool, risk, arguments, outcome, changed_ids, started_at, finished_at, approval, message FROM receipt WHERE \(clause) ORDER BY rowid",
-      args
-    ) { (row) throws(WorkspaceError) in
-      ActivityReceipt(
-        id: try uuid(row, 0, "receipt"), callID: row.text(1), tool: row.text(2), risk: row.text(3),
-        arguments: row.text(4), outcome: try enumValue(ReceiptOutcome.self, row, 5, "receipt.outcome", idColumn: 0),
-        changedIDs: try decodeJSON([UUID].self, row, 6, "receipt.changed_ids", idColumn: 0),
-        startedAt: try date(row, 7, "receipt.started_at"), finishedAt: try date(row, 8, "receipt.finished_at"),
-        approval: row.optionalText(9), message: row.text(10))
+    try db.all("SELECT \(Self.receiptColumns) FROM receipt WHERE \(clause) ORDER BY rowid", args) {
+      (row) throws(WorkspaceError) in try receiptRow(row)
     }
   }
 

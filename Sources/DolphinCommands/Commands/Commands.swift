@@ -316,13 +316,15 @@ enum Commands {
         given); they are not a problem either. Stored text over a bound of this build (a title stored before
         the bound of \(Limits.unicodeScalarsPerCharacter) Unicode scalars per character existed, say) is
         counted and the first records named with the field, the limit and the size; that is advisory, and
-        nothing is changed. A full disk is a problem (every write fails): doctor still runs every check, and
+        nothing is changed. Stored text that is not UTF-8 (bytes another program wrote, which every command
+        reads as U+FFFD) is a problem, named by record and field with the sqlite3 statement that stores the
+        text as dolphin reads it (invalidUTF8 in --json). A full disk is a problem (every write fails): doctor still runs every check, and
         reports the free space with what to do (diskSpace in --json). A legacy workspace.json in the
         workspace directory is named with its state — imported, not imported yet (the next write imports it)
         or cannot be imported (damaged, empty; commands go on without it) — as a note (legacyFile in --json).
         An `erase --kind all` stopped after it erased the records and before it removed the legacy files is a
-        problem, with the files that still hold erased data; running the erase again finishes it
-        (interruptedErase in --json).
+        problem, with the files that still hold erased data; `dolphin erase --finish` finishes it, removing
+        only those files and keeping records stored since (interruptedErase in --json).
         """),
     run: { ctx in
       let dir = ctx.workspaceDirectory
@@ -400,7 +402,8 @@ enum Commands {
         var legacyFile: LegacyFileStatus?
         /// The files an `erase --kind all` that was interrupted after it committed (killed, or a
         /// removal failed) left holding erased data: legacy backups, a legacy `workspace.json`.
-        /// A problem; `dolphin erase --kind all` run again removes them. `legacyFile` is then
+        /// A problem; `dolphin erase --finish` removes them and touches no record (review 29-b, 3:
+        /// the whole erase run again erased the records stored since, too). `legacyFile` is then
         /// `null`: such a `workspace.json` is erased data, not a file to import. `null` when no
         /// erase was interrupted, or when the check did not run (review 29a, 2).
         var interruptedErase: [String]?
@@ -441,6 +444,11 @@ enum Commands {
         /// cannot be restored into an empty workspace; each with the SQL that removes those
         /// characters and keeps the text (`count` 0 when there are none). A problem.
         var refusedText: RefusedTextReport?
+        /// Stored text that is not UTF-8 (bytes another program wrote), in the same columns as
+        /// `refusedText` and the settings: every command reads each ill-formed sequence as U+FFFD,
+        /// so what is shown and exported differs from what is stored; each with the SQL that
+        /// stores the text as it reads (`count` 0 when there are none). A problem.
+        var invalidUTF8: InvalidUTF8Report?
         /// Stored records that break another rule of `dolphin import` — an `updatedAt` before its
         /// `createdAt`, receipt arguments that are not JSON, an empty title, a setting out of
         /// range, … (``ImportRefusal``) —, so that the workspace's export cannot be restored
@@ -449,6 +457,12 @@ enum Commands {
         /// handoffs is left to `textOverBounds`. A problem. `null` when not run (also while
         /// records hold malformed JSON or ids, reported above).
         var importRefusals: [ImportRefusal]?
+        /// Records no check above names that an export cannot decode all the same — a date that
+        /// is not a date, a reference that is not a record id (written by another program) —,
+        /// each `table id: why`; commands reading them refuse the workspace, and an export
+        /// carries them as stored (`unreadable`, exit 6). A problem. `null` when not run (as
+        /// `importRefusals`).
+        var unreadableRecords: [String]?
         /// Set when a check stopped with an error although SQLite's integrity check passed; that
         /// check and the ones after it did not run (their results are `null`). When the
         /// integrity check found damage, that is the report, and a check it stopped is only
@@ -468,7 +482,8 @@ enum Commands {
           case integrityCheck, schema, legacyFile, interruptedErase, malformedRecords, malformedIDs
           case referenceProblems, searchIndexProblems, searchIndexStaleRecords, searchIndexNotes, searchIndexUpgradePending
           case quarantined
-          case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, refusedText, importRefusals, checkError
+          case credentials, blankNextSteps, blankNextStepsCommand, textOverBounds, refusedText, invalidUTF8, importRefusals
+          case unreadableRecords, checkError
           case walProblem, diskSpace
           case advice
         }
@@ -501,7 +516,9 @@ enum Commands {
           try c.encode(blankNextStepsCommand, forKey: .blankNextStepsCommand)
           try c.encode(textOverBounds, forKey: .textOverBounds)
           try c.encode(refusedText, forKey: .refusedText)
+          try c.encode(invalidUTF8, forKey: .invalidUTF8)
           try c.encode(importRefusals, forKey: .importRefusals)
+          try c.encode(unreadableRecords, forKey: .unreadableRecords)
           try c.encodeIfPresent(checkError, forKey: .checkError)
           try c.encode(walProblem, forKey: .walProblem)
           try c.encode(diskSpace, forKey: .diskSpace)
@@ -642,9 +659,13 @@ enum Commands {
                 writable: writable, databasePath: dbPath)
               report.textOverBounds = try store.read { tx in try tx.textOverBounds() }
               report.refusedText = try store.read { tx in try tx.refusedText() }
+              // Review 29-a: text another program wrote that is not UTF-8 read as valid.
+              report.invalidUTF8 = try store.read { tx in try tx.invalidUTF8Text() }
               // Read as an export reads the workspace, which records that cannot be read stop.
               if (report.malformedRecords ?? []).isEmpty && (report.malformedIDs ?? []).isEmpty {
                 let document = try KnowledgeEngine(store: store).exportWorkspace(generator: "dolphin doctor")
+                // The export reads past what it cannot decode (review 29-a, 8): what it left out is a problem.
+                report.unreadableRecords = document.unreadableRecords.map(\.description)
                 report.importRefusals = KnowledgeEngine.importRefusals(of: document).filter { refusal in
                   // Listed under Text bounds, as advisory there.
                   !(refusal.rule == .textBound && ["knowledge", "memories", "tasks", "handoffs"].contains(refusal.collection))
@@ -772,6 +793,7 @@ enum Commands {
         && (report.malformedIDs ?? []).isEmpty
         && (report.referenceProblems ?? []).isEmpty && (report.searchIndexProblems ?? []).isEmpty
         && (report.refusedText?.count ?? 0) == 0 && (report.importRefusals ?? []).isEmpty && report.checkError == nil
+        && (report.unreadableRecords ?? []).isEmpty && (report.invalidUTF8?.count ?? 0) == 0
         && report.walProblem == nil && report.diskSpace?.full != true && report.interruptedErase == nil
       let healthy = healthyButForSchema && report.newerSchema == nil
       // True exactly when doctor exits 0 (review 19-d, #8: it was true beside exit 3 for an empty
@@ -812,8 +834,9 @@ enum Commands {
         report.advice.append(
           "An erase of everything (`\(command: "dolphin erase --kind all")`) was interrupted after it erased the records and before it "
             + "removed \(files.count == 1 ? "this file, which still holds" : "these files, which still hold") erased data: "
-            + files.map { shownValue($0) }.joined(separator: ", ") + ". Nothing was changed. Run `\(command: "dolphin erase --kind all")` "
-            + "again: it removes \(files.count == 1 ? "it" : "them") and checks that the erased data is gone from disk.")
+            + files.map { shownValue($0) }.joined(separator: ", ") + ". Nothing was changed. Run `\(command: "dolphin erase --finish")`: "
+            + "it removes \(files.count == 1 ? "it" : "them") and touches no record, so records stored since the interruption stay "
+            + "(`\(command: "dolphin erase --kind all")` would erase those too).")
       }
       if let malformed = report.malformedRecords, !malformed.isEmpty {
         report.advice += malformedRecordSteps(malformed, dir.path, dbPath, repairs: listRepairs)
@@ -858,6 +881,19 @@ enum Commands {
       }
       if let refusals = report.importRefusals, !refusals.isEmpty {
         report.advice.append(importRefusalAdvice(refusals, dir.path, dbPath))
+      }
+      if let invalid = report.invalidUTF8, invalid.count > 0 {
+        report.advice.append(invalidUTF8Advice(invalid, dir.path, dbPath))
+      }
+      if let unreadable = report.unreadableRecords, !unreadable.isEmpty {
+        report.advice.append(
+          "\(unreadable.count) record(s) (listed above) hold a value dolphin cannot read — a date that is not an ISO-8601 "
+            + "date, a reference that is not a record id — that another program wrote. Commands that read them refuse the "
+            + "workspace as damaged; `\(command: "dolphin export --output FILE")` writes every other record as usual and these as "
+            + "stored, in its `unreadable` section. Nothing was changed. To repair one, stop every dolphin process using this "
+            + "workspace, copy the directory \(dir.path) somewhere safe, and set the value named to one dolphin reads with "
+            + "`sqlite3 \(ShellWord.quoted(dbPath))` (a date as 2026-11-29T18:19:32.000Z, a reference as the id of a record "
+            + "that exists), or delete the row; then run `\(command: "dolphin doctor")` again.")
       }
       if let quarantined = report.quarantined, quarantined > 0 {
         report.advice.append("\(quarantined) imported record(s) were kept aside verbatim in the quarantine table; they are listed by `\(command: "dolphin quarantine")`.")
@@ -1016,8 +1052,14 @@ enum Commands {
         for line in blankNextStepLines(report.blankNextSteps) { c.print(line) }
         for line in textOverBoundLines(report.textOverBounds) { c.print(line) }
         for line in refusedTextLines(report.refusedText) { c.print(line) }
+        for line in invalidUTF8Lines(report.invalidUTF8) { c.print(line) }
         let unreadable = !(report.malformedRecords ?? []).isEmpty || !(report.malformedIDs ?? []).isEmpty
         for line in importRefusalLines(report.importRefusals, recordsUnreadable: unreadable) { c.print(line) }
+        if let others = report.unreadableRecords, !others.isEmpty {
+          c.print("Unreadable values: \(others.count) record(s) cannot be decoded:")
+          for o in others.prefix(20) { c.print("  - \(inert(escapingLineBreaks(o)))") }
+          if others.count > 20 { c.print("  … and \(others.count - 20) more") }
+        }
         if let error = report.checkError { c.print("Checks stopped: \(inert(error))") }
         for a in report.advice { c.print(a) }
         c.print(
@@ -1220,6 +1262,41 @@ enum Commands {
     return lines
   }
 
+  /// Doctor's lines for stored text that is not UTF-8: how many, the first ones by table, id and
+  /// field; that there are none; or (for `nil`) that the check did not run.
+  static func invalidUTF8Lines(_ report: InvalidUTF8Report?) -> [String] {
+    guard let report else { return ["Text encoding: not run"] }
+    guard report.count > 0 else { return ["Text encoding: all stored text is UTF-8"] }
+    var lines = [
+      "Text encoding: \(report.count) stored value(s) are not UTF-8 (bytes another program wrote); every command reads "
+        + "them with U+FFFD (�) in place of those bytes:"
+    ]
+    for entry in report.records { lines.append("  - \(inert(entry.description))") }
+    if report.count > report.records.count { lines.append("  … and \(report.count - report.records.count) more") }
+    return lines
+  }
+
+  /// Doctor's advice for stored text that is not UTF-8: what it does, and the `sqlite3` commands
+  /// that store each value as dolphin reads it.
+  static func invalidUTF8Advice(_ report: InvalidUTF8Report, _ directory: String, _ databasePath: String) -> String {
+    let sqlite3 = "sqlite3 " + ShellWord.quoted(databasePath) + " "
+    let fixes = report.records.compactMap(\.fixStatement).map { sqlite3 + ShellWord.sqlArgument($0) }
+    let unfixed = report.records.filter { $0.fixStatement == nil }
+    return "\(report.count) stored value(s) (listed above) are not UTF-8: another program wrote those bytes (an `UPDATE` "
+      + "through sqlite3, or text saved in another encoding such as Latin-1), as no dolphin command stores them. Search, "
+      + "get and export read each ill-formed byte sequence as U+FFFD (�), so what they show and what an export carries "
+      + "differ from what is stored. Nothing was changed. To store the text as dolphin reads it (each such sequence "
+      + "replaced by U+FFFD, every other byte kept), stop every dolphin process using this workspace, copy the directory "
+      + "\(directory) somewhere safe, and run: " + (fixes.isEmpty ? "(no statement: see below)" : fixes.joined(separator: "; "))
+      + (unfixed.isEmpty
+        ? ""
+        : "; " + unfixed.map { "\($0.table) \(WorkspaceTransaction.shownID($0.id))" }.joined(separator: ", ")
+          + " hold(s) more than \(WorkspaceTransaction.invalidUTF8FixSequences) such sequences (text saved in another "
+          + "encoding): write the text again with dolphin (`knowledge edit`, `task edit`) or delete the record")
+      + (report.truncated ? "; then run `\(command: "dolphin doctor")` again for the others" : "")
+      + "; then `\(command: "dolphin doctor")` again (and `\(command: "dolphin reindex")` if it reports the search index)."
+  }
+
   /// Doctor's advice for stored values an import refuses: where they came from, what they
   /// break, and the `sqlite3` commands that remove those characters and keep the text.
   static func refusedTextAdvice(_ report: RefusedTextReport, _ directory: String, _ databasePath: String) -> String {
@@ -1240,12 +1317,13 @@ enum Commands {
   /// Doctor's lines for stored records that break another rule of `dolphin import`
   /// (``ImportRefusal``): how many, the first 20 by table, id, field and rule, each with its fix;
   /// that there are none; or (for `nil`) that the check did not run, or waits for records that
-  /// cannot be read (an export stops at them; they are listed above with their fixes).
+  /// cannot be read (an export carries them as stored; they are listed above with their fixes).
   static func importRefusalLines(_ refusals: [ImportRefusal]?, recordsUnreadable: Bool = false) -> [String] {
     guard let refusals else {
       return [
         recordsUnreadable
-          ? "Importable records: checked once the records listed above can be read (an export stops at them)"
+          ? "Importable records: checked once the records listed above can be read (an export carries them as stored, "
+            + "in its `unreadable` section)"
           : "Importable records: not run"
       ]
     }

@@ -32,6 +32,14 @@ enum DataRightsCommands {
         leave --output out, to write to standard output). A supersede cycle stored before cycles were refused is exported
         as stored, with a warning on stderr: `dolphin import` refuses such a file until one of the
         cycle's supersedes relationships is removed from it.
+
+        A stored record that cannot be decoded (malformed JSON, an unknown name, an id or date that does
+        not parse: written by another program, e.g. the sqlite3 shell) does not stop the export: every
+        readable record is exported as usual, and each unreadable one is carried as stored in the
+        document's `unreadable` section (table, collection, id, reason, and every column's stored text by
+        name). The export is then written all the same, stderr names those records, and the exit code is
+        6 (`unreadable` in --json); `dolphin doctor` names them with a repair, and `dolphin import` keeps
+        them aside in the quarantine, never as records. Exit 5 means nothing was written.
         """),
     run: { ctx in
       let format = try ctx.choice("format", among: ["json", "markdown"], default: "json")
@@ -118,20 +126,34 @@ enum DataRightsCommands {
       // receipt arguments that are not JSON, …), found by import's own checks (s15).
       // The refused values are found once, for their own warning and for the import checks.
       let refusedText = format == "json" ? document.refusedTextFields : []
+      // Review 29-a, 8: records that cannot be decoded are carried as stored; said, exit 6.
+      let unreadable = document.unreadableRecords
+      let unreadableWarning = WorkspaceExport.unreadableSummary(unreadable).map { summary in
+        summary + "; they are written as stored in the export's `unreadable` section (every column's text, by name), "
+          + "not as records, and every other record is exported as usual. `\(command: "dolphin doctor")` names them with a "
+          + "repair; `dolphin import` keeps them aside in the quarantine"
+      }
+      let unreadableFailure = unreadableWarning.map { _ in
+        ReportedFailure(
+          code: ExitCode.partial,
+          message: "the export was written, but \(unreadable.count) stored record(s) could not be decoded (see the warning)")
+      }
       let warnings =
-        format == "json"
-        ? document.supersedeCycleWarnings(file: output?.path)
-          + [
-            WorkspaceExport.refusedTextWarning(for: refusedText),
-            KnowledgeEngine.importRefusalWarning(
-              KnowledgeEngine.importRefusals(of: document, refusedText: refusedText)),
-          ]
-          .compactMap { $0 }
-        : []
+        (unreadableWarning.map { [$0] } ?? [])
+        + (format == "json"
+          ? document.supersedeCycleWarnings(file: output?.path)
+            + [
+              WorkspaceExport.refusedTextWarning(for: refusedText),
+              KnowledgeEngine.importRefusalWarning(
+                KnowledgeEngine.importRefusals(of: document, refusedText: refusedText)),
+            ]
+            .compactMap { $0 }
+          : [])
       guard let output else {
         let text = String(decoding: data, as: UTF8.self)
         if format == "json" { ctx.console.printJSONText(text) } else { ctx.console.print(text) }
         for w in warnings { ctx.console.printDiagnostic("dolphin: warning: \(w)") }
+        if let failure = unreadableFailure { throw failure }
         return
       }
       try SecureFile.writeAtomically(data, to: destination ?? output, overwrite: ctx.arguments.has("force"))
@@ -144,18 +166,32 @@ enum DataRightsCommands {
         ("quarantined", document.quarantine.count),
       ]
       if ctx.json {
+        /// A record the export could not decode, as `--json` names it.
+        struct Unreadable: Encodable {
+          var table: String
+          var id: String
+          var reason: String
+        }
         struct Out: Encodable {
           var path: String
           var format: String
           var bytes: Int
           var counts: [String: Int]
+          /// Records written as stored in the document's `unreadable` section (exit 6); empty when none.
+          var unreadable: [Unreadable]
         }
         try ctx.console.printJSON(
-          Out(path: output.path, format: format, bytes: data.count, counts: Dictionary(uniqueKeysWithValues: counts)))
+          Out(
+            path: output.path, format: format, bytes: data.count, counts: Dictionary(uniqueKeysWithValues: counts),
+            unreadable: unreadable.map { Unreadable(table: $0.table, id: $0.id, reason: $0.reason) }),
+          failure: unreadableFailure)
       } else {
         ctx.console.print("Exported to \(output.path) (\(format), \(data.count) bytes, mode 0600):")
-        ctx.console.print("  " + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", "))
+        ctx.console.print(
+          "  " + counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+            + (unreadable.isEmpty ? "" : "; \(unreadable.count) unreadable record(s) written as stored"))
       }
+      if let failure = unreadableFailure { throw failure }
     })
 
   /// Refuses an existing `--output` that export may not replace (review 18-c, C1): the file is
@@ -376,7 +412,10 @@ enum DataRightsCommands {
       options: [
         OptionSpec(
           name: "kind", value: "K",
-          help: "knowledge, memories, tasks, handoffs, digests, conversations, activity or all (default all).")
+          help: "knowledge, memories, tasks, handoffs, digests, conversations, activity or all (default all)."),
+        OptionSpec(
+          name: "finish", value: nil,
+          help: "Finish an interrupted `erase --kind all` only: remove the files it left and touch no record."),
       ],
       confirms: true,
       discussion: """
@@ -385,12 +424,36 @@ enum DataRightsCommands {
         workspace.json — asks on a terminal (or takes --yes), removes everything in one transaction, then
         compacts the database (WAL checkpoint, VACUUM) and reads every file under the workspace directory
         to check that no erased record's id survives. Exit 5 when that check fails.
+
+        An `erase --kind all` stopped after it erased the records and before it removed the legacy files
+        leaves them holding erased data (`dolphin doctor` reports it). `--finish` removes only those files
+        (zeroed, then unlinked) and clears the erase's marker, then compacts the database; records stored
+        since the interruption stay (plan, confirmation and --yes as for any erase; nothing to finish is
+        said, exit 0). `--kind all` run again instead erases those records too, and its plan says how many.
         """),
     run: { ctx in
+      if ctx.arguments.has("finish") {
+        if ctx.arguments.value("kind") != nil {
+          throw CLIError.usage(
+            "--finish and --kind cannot be given together: --finish removes only the files an interrupted "
+              + "`erase --kind all` left, and erases no record")
+        }
+        let engine = try ctx.engineForPlannedChange(.update, legacyFile: .erasedByFinish)
+        try runErase(
+          ctx, engine: engine, plan: try engine.planFinishInterruptedErase(),
+          question: "Remove these files? This cannot be undone.", action: "finishing the interrupted erase")
+        return
+      }
       let scope = try ctx.parseEnum(EraseScope.self, ctx.arguments.value("kind") ?? "all", name: "--kind")
       let engine = try ctx.engineForPlannedChange(.update, legacyFile: scope == .all ? .erasedByCommand : .none)
+      let plan = try engine.planErase(scope)
+      // Review 29-b, 3: records stored since an interrupted erase are named in the question too.
+      let since = plan.storedSinceInterruptedErase ?? 0
       try runErase(
-        ctx, engine: engine, plan: try engine.planErase(scope), question: "Erase this data? This cannot be undone.",
+        ctx, engine: engine, plan: plan,
+        question: since > 0
+          ? "Erase this data, the \(since) record(s) stored since the interrupted erase included? This cannot be undone."
+          : "Erase this data? This cannot be undone.",
         action: "erasing this data")
     })
 
@@ -453,6 +516,33 @@ enum DataRightsCommands {
   ) throws {
     let text = Render.erasePlan(plan)
     if ctx.json { ctx.console.printError(text) } else { ctx.console.print(text) }
+    let finishing = plan.target == "finishInterrupted"
+    if finishing, plan.isEmpty {
+      // Nothing to finish: no write (which would import a legacy workspace.json waiting for one).
+      if ctx.json {
+        /// An ``EraseReport`` of nothing done: nothing removed or changed, nothing verified (null).
+        struct NothingToFinish: Encodable {
+          var plan: ErasePlan
+          var removed: [String: Int] = [:]
+          var changed: [String: Int] = [:]
+          var removedFiles: [String] = []
+          var verification: EraseVerification? = nil
+          func encode(to encoder: any Encoder) throws {
+            enum Keys: String, CodingKey { case plan, removed, changed, removedFiles, verification }
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(plan, forKey: .plan)
+            try c.encode(removed, forKey: .removed)
+            try c.encode(changed, forKey: .changed)
+            try c.encode(removedFiles, forKey: .removedFiles)
+            try c.encode(verification, forKey: .verification)
+          }
+        }
+        try ctx.console.printJSON(NothingToFinish(plan: plan))
+      } else {
+        ctx.console.print("No erase was interrupted: there is nothing to finish, and nothing was changed.")
+      }
+      return
+    }
     if !plan.isEmpty { try ctx.confirm(question, action: action, plan: plan) }
     // With --yes the erase is approved for its scope, not for the records listed a moment ago:
     // what a writer added meanwhile is erased too (review, s17: a steady writer made every
@@ -478,6 +568,13 @@ enum DataRightsCommands {
             + (v.unscanned.count > 3 ? ", …" : "") + ")")
     if ctx.json {
       try ctx.console.printJSON(report, failure: failure)
+    } else if finishing {
+      let v = report.verification
+      ctx.console.print(
+        "Finished the interrupted erase: removed \(report.removedFiles.count) file(s) it left"
+          + (report.changed["clearEraseMarker"] == nil ? "" : " and cleared its marker")
+          + "; no record was touched. WAL \(v.walBytes) bytes, \(v.freePages) free page(s).")
+      for n in v.notes { ctx.console.print("Note: \(inert(n))") }
     } else {
       let removed = report.removed.values.reduce(0, +)
       let changed = keptButChanged(report)

@@ -161,8 +161,11 @@ enum WorkspaceOpening {
             + "from the workspace, so it is not imported again. "
             + (erasesLegacyFiles
               ? "This erase removes it with everything else."
-              : "\(goesOn). `\(SuggestedCommand("dolphin erase --kind all").naming(workspace: workspace))` finishes that erase "
-                + "and removes it."))
+              : legacyFile == .erasedByFinish
+                ? "This command removes it."
+                // Review 29-b, 3: `erase --kind all` again erased the records stored since, too.
+                : "\(goesOn). `\(SuggestedCommand("dolphin erase --finish").naming(workspace: workspace))` finishes that "
+                  + "erase and removes it, keeping the records stored since."))
       case .importRecordLost(let backup):
         console.printDiagnostic(
           "\(program): notice: \(Limits.shownPath(file)) was imported into this workspace before (\(Limits.shownPath(backup)) "
@@ -194,6 +197,9 @@ enum LegacyFileUse: Sendable, Equatable {
   case erasedByCommand
   /// `dolphin migrate` of this very file: the command imports it and reports it itself.
   case importedByCommand
+  /// `erase --finish`: it removes the file when an interrupted erase left it (and imports
+  /// nothing while one is interrupted).
+  case erasedByFinish
 }
 
 extension Commands {

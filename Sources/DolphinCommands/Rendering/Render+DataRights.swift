@@ -11,12 +11,16 @@ extension Render {
   static func importPlan(_ p: ImportPlan, unknownFieldsIgnored: Int = 0) -> String {
     // A repeat kept once is something the file held that the workspace will not (review 26-a, #4).
     let repeats = p.droppedRepeatedIDs > 0 ? "; \(p.droppedRepeatedIDs) repeated id(s) kept once, see below" : ""
+    // Records the export could not decode are kept aside, not restored (review 29-a, 8).
+    let unreadable =
+      p.unreadableKeptAside > 0 ? "; \(p.unreadableKeptAside) unreadable record(s) kept aside, see below" : ""
     let restore =
-      unknownFieldsIgnored == 0 && repeats.isEmpty
+      unknownFieldsIgnored == 0 && repeats.isEmpty && unreadable.isEmpty
       ? "empty workspace: lossless restore"
       : unknownFieldsIgnored == 0
-        ? "empty workspace: restore of every record" + repeats
+        ? "empty workspace: restore of every " + (unreadable.isEmpty ? "record" : "readable record") + repeats + unreadable
         : "empty workspace: restore of every field the format defines; \(unknownFieldsIgnored) unknown field(s) ignored" + repeats
+          + unreadable
     var lines = [
       "Import plan for \(inert(p.source)) (on conflict: \(p.policy.rawValue); "
         + (p.intoEmptyWorkspace ? restore + ")" : "merging into a workspace that has records)"),
@@ -35,6 +39,12 @@ extension Render {
       ? "new, adopted (" + inert((p.settingChanges ?? []).map(\.description).joined(separator: ", ")) + ")" : p.settings
     let active = p.activeHandoff == "none" ? "unchanged (the file names none)" : p.activeHandoff
     lines.append("  settings: \(settings); active handoff: \(active); quarantine: \(p.quarantineNew) new, \(p.quarantineSame) already present")
+    if p.unreadableKeptAside > 0 {
+      lines.append(
+        "  \(p.unreadableKeptAside) record(s) of the file's `unreadable` section (records its export could not decode) are "
+          + "not imported as records: each is kept aside verbatim in the quarantine (`\(command: "dolphin quarantine")` lists them); "
+          + "repair one and capture it again to use it")
+    }
     if let new = p.newRecords {
       // Named, so that a record deleted here since the export is seen coming back (review 19-c, finding 9).
       lines.append(
@@ -112,15 +122,30 @@ extension Render {
   }
 
   static func erasePlan(_ p: ErasePlan) -> String {
-    let title = p.target == "chatAndActivity" ? "Clear chat & run activity plan:" : "Erase plan (\(p.target)):"
+    let finishing = p.target == "finishInterrupted"
+    let title =
+      p.target == "chatAndActivity"
+      ? "Clear chat & run activity plan:"
+      : finishing ? "Plan to finish the interrupted erase of everything:" : "Erase plan (\(p.target)):"
     var lines = [title]
     if p.isEmpty {
-      lines.append("  nothing to erase")
+      lines.append(finishing ? "  nothing to finish: no erase was interrupted" : "  nothing to erase")
     } else {
       for s in p.steps { lines.append("  - \(inertLine(s.detail))") }
       for f in p.files { lines.append("  - remove the file \(inert(f)) (overwritten with zeros, then unlinked)") }
     }
+    if finishing {
+      if !p.isEmpty { lines.append("  Then: checkpoint the WAL and VACUUM the database.") }
+      return lines.joined(separator: "\n")
+    }
     lines.append("  Then: checkpoint the WAL, VACUUM the database, and scan every workspace file for the erased ids.")
+    if let since = p.storedSinceInterruptedErase, since > 0 {
+      // Review 29-b, 3: said before the erase is confirmed, with what keeps them.
+      lines.append(
+        "  Note: an earlier erase of everything was interrupted before it removed its files; all \(since) record(s) "
+          + "this erase removes were stored since then. To finish only that erase and keep them, run "
+          + "`\(command: "dolphin erase --finish")` instead.")
+    }
     if !p.keptFiles.isEmpty, !p.isEmpty {
       lines.append(
         "  Kept on purpose: " + p.keptFiles.map(inert).joined(separator: ", ")

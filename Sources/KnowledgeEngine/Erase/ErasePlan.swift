@@ -35,7 +35,8 @@ public struct ErasePlan: Sendable, Equatable, Codable {
     /// `deleteDigests`, `deleteConversations`, `deleteMessages`, `deleteReceipts`,
     /// `deleteCheckpoints`, `deleteQuarantine`, `deleteLegacyImports`, `unlinkTasks`,
     /// `unlinkHandoffs`, `removeRelationships`, `clearMemoryLinks`, `clearActiveHandoff`,
-    /// `scrubExcerpts`, `resetSettings`, `clearSearchIndex`.
+    /// `scrubExcerpts`, `resetSettings`, `clearSearchIndex`; `clearEraseMarker` (finishing an
+    /// interrupted erase: ``KnowledgeEngine/planFinishInterruptedErase()``).
     public var action: String
     /// How many records it touches.
     public var count: Int
@@ -43,7 +44,8 @@ public struct ErasePlan: Sendable, Equatable, Codable {
     public var detail: String
   }
 
-  /// `knowledge` … `all` (an ``EraseScope``), or `chatAndActivity`.
+  /// `knowledge` … `all` (an ``EraseScope``), `chatAndActivity`, or `finishInterrupted`
+  /// (removing only the files an interrupted `all` left: ``KnowledgeEngine/planFinishInterruptedErase()``).
   public var target: String
   /// Changes in a stable order; steps that touch nothing are left out.
   public var steps: [Step]
@@ -67,6 +69,14 @@ public struct ErasePlan: Sendable, Equatable, Codable {
     public var collection: String
     public var count: Int
   }
+
+  /// For `all` while an earlier erase of everything was interrupted before it removed its files
+  /// (``KnowledgeEngine/interruptedEraseFiles()``): how many records this erase removes, every
+  /// one of them stored since that erase (which removed all records before it was stopped) —
+  /// said before the erase is confirmed, since finishing the interrupted erase alone
+  /// (``KnowledgeEngine/planFinishInterruptedErase()``) would keep them (review 29-b, 3). nil when
+  /// no erase was interrupted, or for another target.
+  public var storedSinceInterruptedErase: Int? = nil
 
   /// True when there is nothing to remove.
   public var isEmpty: Bool { steps.isEmpty && files.isEmpty }

@@ -25,6 +25,21 @@ extension KnowledgeEngine {
     return try store.read { tx in try Self.makePlan(.chatAndActivity, tx, directory: directory) }
   }
 
+  /// Plans finishing an `erase --kind all` that was interrupted after it erased the records and
+  /// before it removed its files (``interruptedEraseFiles()``): removing only the files its marker
+  /// names that are still there, and clearing the marker. No record is touched, so records stored
+  /// since the interruption stay (review 29-b, 3: the advice to run the whole erase again erased
+  /// them too). Writes nothing.
+  ///
+  /// The plan is empty when no erase was interrupted. Applied by ``apply(_:acceptingChanges:)``,
+  /// which removes the files as an erase does (zeroed, then unlinked), compacts the database (the
+  /// interrupted erase may have stopped before it did) and then clears the marker.
+  /// - Throws: storage errors.
+  public func planFinishInterruptedErase() throws -> ErasePlan {
+    let directory = (store as? SQLiteWorkspaceStore).flatMap(Self.erasableDirectory)
+    return try store.read { tx in try Self.makePlan(.finishInterrupted, tx, directory: directory) }
+  }
+
   /// Applies an erase plan, then makes sure the removed bytes do not survive on disk and checks
   /// that they do not.
   ///
@@ -36,7 +51,8 @@ extension KnowledgeEngine {
   /// erased records — an id found there that no live record still mentions is reported as
   /// leaked (``EraseVerification/leakedIDs``).
   /// - Parameters:
-  ///   - plan: the plan shown (``planErase(_:)``, ``planClearChatAndActivity()``).
+  ///   - plan: the plan shown (``planErase(_:)``, ``planClearChatAndActivity()``,
+  ///     ``planFinishInterruptedErase()``, which removes files only and scans for no id).
   ///   - acceptingChanges: erase what the plan's scope holds when the erase runs, even if records
   ///     were written since the plan was made — for an erase approved for its scope rather than
   ///     for the plan's exact records (`dolphin erase --yes`, where nobody reads the plan). Under
@@ -53,7 +69,7 @@ extension KnowledgeEngine {
     // The directory as checked at open, links resolved (``SQLiteWorkspaceStore/verifiedDirectory``).
     let directory = sqlite.flatMap(Self.erasableDirectory)
     let now = environment.now()
-    let (removed, changed, erasedIDs, applied) = try store.write {
+    var (removed, changed, erasedIDs, applied) = try store.write {
       tx -> ([String: Int], [String: Int], Set<UUID>, ErasePlan) in
       var current = try Self.makePlan(target, tx, directory: directory)
       // The files kept are only named, never touched: a backup the first write made meanwhile
@@ -68,8 +84,12 @@ extension KnowledgeEngine {
       // them holding the erased data, and nothing could tell. The marker commits with the erase
       // and is cleared once the files are gone (``interruptedEraseFiles()``); an erase with no
       // files to remove clears one an earlier, interrupted erase left.
+      // The marker names the files, so that finishing the erase removes those and no file made
+      // since (a backup of a later `dolphin migrate`).
       if target == .all {
-        try tx.setMeta(Self.eraseMarkerKey, current.files.isEmpty ? nil : ISO8601.string(from: now))
+        try tx.setMeta(
+          Self.eraseMarkerKey,
+          current.files.isEmpty ? nil : try StableJSON.string(EraseMarker(erasedAt: now, files: current.files)))
       }
       return (removed, changed, erasedIDs, current)
     }
@@ -99,13 +119,19 @@ extension KnowledgeEngine {
       // The backup folder goes too once empty (rmdir never removes anything else).
       rmdir(dir.appendingPathComponent(Self.legacyBackupFolder).path)
     }
-    if target == .all, !plan.files.isEmpty {
+    if (target == .all && !plan.files.isEmpty) || (target == .finishInterrupted && !plan.isEmpty) {
       // Every file is gone (each removal above throws otherwise): the erase is complete.
-      try store.write { tx in
-        if try Self.eraseFiles(tx, directory: directory).isEmpty { try tx.setMeta(Self.eraseMarkerKey, nil) }
+      let cleared = try store.write { tx -> Bool in
+        guard try tx.meta(Self.eraseMarkerKey) != nil,
+          try Self.interruptedFiles(tx, directory: directory)?.isEmpty ?? true
+        else { return false }
+        try tx.setMeta(Self.eraseMarkerKey, nil)
+        return true
       }
+      if cleared, target == .finishInterrupted { changed["clearEraseMarker"] = 1 }
     }
-    if let sqlite {
+    // Finishing an interrupted erase removes files only: there is no erased id to look for.
+    if let sqlite, target != .finishInterrupted {
       if let dir = Self.erasableDirectory(sqlite) ?? sqlite.directory {
         // A partial erase keeps the legacy files on purpose (the plan for `all` removes them).
         let kept = Set(try store.read { tx in try Self.eraseFiles(tx, directory: dir) })
@@ -139,24 +165,48 @@ extension KnowledgeEngine {
   static let legacyBackupFolder = "legacy-backups"
 
   /// The `meta` key set by an `erase --kind all` in its transaction when it has files to remove
-  /// (its value: when the erase committed), and cleared once they are removed (review 29a, 2).
+  /// (its value: an ``EraseMarker``), and cleared once they are removed (review 29a, 2).
   static let eraseMarkerKey = "eraseInterrupted"
 
-  /// The files an interrupted `erase --kind all` left holding erased data: those its plan would
-  /// remove now (legacy backups, a legacy `workspace.json`), when an erase committed and was
-  /// stopped (killed, or a removal failed) before it removed them. Reads only.
+  /// The value of the ``eraseMarkerKey`` row: when the erase committed, and the files it was to
+  /// remove. A marker written before the files were named (its value a date alone) names none:
+  /// the files such an erase would remove now stand for them.
+  struct EraseMarker: Codable, Equatable {
+    var erasedAt: Date
+    /// The paths, sorted.
+    var files: [String]
+  }
+
+  /// The files an interrupted `erase --kind all` left holding erased data: those its marker
+  /// names (legacy backups, a legacy `workspace.json`) that are still there, when an erase
+  /// committed and was stopped (killed, or a removal failed) before it removed them. Reads only.
   ///
-  /// Running `dolphin erase --kind all` again removes them and clears the marker.
+  /// `dolphin erase --finish` (``planFinishInterruptedErase()``) removes them and clears the
+  /// marker, touching no record.
   /// - Returns: the paths, sorted; nil when no erase was interrupted, when the files are gone
   ///   since (an erase killed after removing them), or for a workspace without a directory.
   /// - Throws: storage errors.
   public func interruptedEraseFiles() throws -> [String]? {
     guard let sqlite = store as? SQLiteWorkspaceStore, let directory = Self.erasableDirectory(sqlite) else { return nil }
     return try store.read { tx -> [String]? in
-      guard try tx.meta(Self.eraseMarkerKey) != nil else { return nil }
-      let files = try Self.eraseFiles(tx, directory: directory)
-      return files.isEmpty ? nil : files
+      guard let files = try Self.interruptedFiles(tx, directory: directory), !files.isEmpty else { return nil }
+      return files
     }
+  }
+
+  /// The files the ``eraseMarkerKey`` marker names that an erase would remove now
+  /// (``eraseFiles(_:directory:)``): never a path only because the database names it (review,
+  /// s15: a recorded path, put there by whoever could write the database, had an erase zero and
+  /// unlink a file of their choosing). Sorted; nil without a marker; for a marker that names no
+  /// files (written by an earlier build), every file an erase would remove now.
+  static func interruptedFiles(_ tx: WorkspaceTransaction, directory: URL?) throws -> [String]? {
+    guard let value = try tx.meta(eraseMarkerKey) else { return nil }
+    let removable = try eraseFiles(tx, directory: directory)
+    guard let marker = try? StableJSON.decoder().decode(EraseMarker.self, from: Data(value.utf8)) else {
+      return removable
+    }
+    let named = Set(marker.files)
+    return removable.filter(named.contains)
   }
 
   /// The directory whose legacy files an erase removes: the workspace directory as checked when
@@ -170,6 +220,8 @@ extension KnowledgeEngine {
 /// An erase target: a scope, or "clear chat & run activity".
 enum EraseTarget: String, Sendable {
   case knowledge, memories, tasks, handoffs, digests, conversations, activity, all, chatAndActivity
+  /// The files an interrupted `all` left, and its marker; no record.
+  case finishInterrupted
 
   init(_ scope: EraseScope) {
     // Every scope has a target of the same name.
@@ -252,12 +304,21 @@ extension KnowledgeEngine {
       let indexed = try tx.lexicalTables().isEmpty ? 0 : 1
       add("clearSearchIndex", indexed, "empty the search index (dolphin's own lexical_* tables; no other table)")
       files = try eraseFiles(tx, directory: directory)
+    case .finishInterrupted:
+      files = try interruptedFiles(tx, directory: directory) ?? []
+      add(
+        "clearEraseMarker", try tx.meta(eraseMarkerKey) == nil ? 0 : 1,
+        "clear the marker of the interrupted erase (no record is touched: records stored since it stay)")
     }
     // Said before the user confirms (review, s16: only the verification afterwards mentioned
     // the backups that still hold copies of erased records).
-    let kept = target == .all ? [] : try eraseFiles(tx, directory: directory)
+    let kept = target == .all ? [] : try eraseFiles(tx, directory: directory).filter { !files.contains($0) }
     var plan = ErasePlan(target: target.rawValue, steps: steps, files: files, keptFiles: kept)
     plan.keptCopies = try keptCopies(target, tx)
+    if target == .all, try tx.meta(eraseMarkerKey) != nil {
+      // An interrupted erase removed every record before it stopped: those here came since.
+      plan.storedSinceInterruptedErase = steps.filter { $0.action.hasPrefix("delete") }.reduce(0) { $0 + $1.count }
+    }
     return plan
   }
 
@@ -278,7 +339,7 @@ extension KnowledgeEngine {
       let conversations = try tx.rowCount(.conversation)
       if conversations > 0 { copies.append(.init(collection: "conversations", count: conversations)) }
       return copies
-    case .digests, .conversations, .activity, .all, .chatAndActivity:
+    case .digests, .conversations, .activity, .all, .chatAndActivity, .finishInterrupted:
       return []
     }
   }
@@ -441,6 +502,9 @@ extension KnowledgeEngine {
     case .chatAndActivity:
       changed["scrubExcerpts"] = try eraseChat(tx, note: note)
       try eraseActivity(tx, note: note)
+    case .finishInterrupted:
+      // Files only, removed after the commit; the marker is cleared once they are gone.
+      return (removed, changed, erased)
     case .all:
       // Checked first: deleting the handoffs clears the marker.
       if try tx.activeHandoffID() != nil { changed["clearActiveHandoff"] = 1 }

@@ -40,7 +40,8 @@ public enum MarkdownExport {
 
   /// The Markdown for `document`. Sections in order: knowledge, memories, tasks, handoffs,
   /// digests, conversations (with their messages), activity receipts, run checkpoints,
-  /// settings, quarantine. Within a section records come in the order the CLI lists them
+  /// settings, quarantine; then, only when the export could not decode some records, those
+  /// (``WorkspaceExport/unreadable``) as stored. Within a section records come in the order the CLI lists them
   /// (``readingOrder(_:)``): the newest knowledge (by update), memories, handoffs and digests
   /// first; open tasks before completed ones, by priority, oldest first. Deterministic for equal
   /// documents.
@@ -199,6 +200,16 @@ public enum MarkdownExport {
       out.item("reason", inline(q.reason))
       out.item("kept aside", date(q.quarantinedAt))
       out.fenced(q.raw, info: "json")
+    }
+    if !document.unreadableRecords.isEmpty {
+      // Review 29-a, 8: carried out as stored, not left behind.
+      out.section("Unreadable records", document.unreadableRecords.count)
+      out.line("Stored records the export could not decode, as stored (`dolphin doctor` names each with a repair).")
+      for r in document.unreadableRecords {
+        out.heading(3, inline(r.shownName))
+        out.item("reason", inline(r.reason))
+        out.fenced((try? StableJSON.string(r.columns, pretty: true)) ?? "", info: "json")
+      }
     }
     return out.text
   }

@@ -160,6 +160,10 @@ public struct ImportPlan: Sendable, Equatable, Codable {
   /// Quarantined records: new ones are added; identical ones are not duplicated.
   public var quarantineNew: Int
   public var quarantineSame: Int
+  /// How many records of the file's `unreadable` section (records its export could not decode,
+  /// ``WorkspaceExport/unreadable``) are kept aside in the quarantine rather than imported;
+  /// counted in ``quarantineNew`` or ``quarantineSame`` too. 0 when the file has none.
+  public var unreadableKeptAside: Int = 0
   /// Every conflict, in document order.
   public var conflicts: [Conflict]
   /// Imported records whose text looks like a credential: they are imported all the same (an

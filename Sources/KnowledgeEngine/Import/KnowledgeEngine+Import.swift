@@ -179,6 +179,7 @@ struct ImportAnalysis: Sendable {
       source: source, policy: policy, intoEmptyWorkspace: try tx.holdsNoRecords(), collections: [],
       settings: "same", activeHandoff: "none", quarantineNew: 0, quarantineSame: 0, conflicts: [],
       credentials: prepared.credentials, storesDigest: false, droppedNextSteps: 0)
+    plan.unreadableKeptAside = prepared.unreadableKeptAside
 
     // The file's text is compared in the form the import stores it (sanitized, tags
     // normalized), so the stored record is too: text another program wrote into the workspace

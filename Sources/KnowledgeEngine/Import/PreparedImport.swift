@@ -11,8 +11,13 @@ struct PreparedImport: Sendable {
   /// The document's workspace: text of knowledge, memories, tasks and handoffs sanitized and
   /// tags normalized as at capture, receipts normalized; every record validated.
   let workspace: AssistantWorkspace
-  /// The document's quarantined records, verbatim.
+  /// The document's quarantined records, verbatim, then its records that its export could not
+  /// decode (``WorkspaceExport/unreadable``), each kept aside as a quarantine entry
+  /// (``WorkspaceExport/UnreadableRecord/quarantineEntry(sourceFile:index:exportedAt:generator:)``):
+  /// never imported as records, never dropped (review 29-a, 8).
   let quarantine: [WorkspaceTransaction.QuarantineEntry]
+  /// How many entries of ``quarantine`` come from the document's `unreadable` section (the last ones).
+  let unreadableKeptAside: Int
   /// The records whose text looks like a credential (imported all the same, and flagged).
   let credentials: CredentialFlagReport
   /// Per handoff of the file, how many of its next steps showed nothing and were dropped
@@ -48,14 +53,19 @@ struct PreparedImport: Sendable {
     self.source = source
     self.refusedText = refusedText ?? document.refusedTextFields
     let refusedTags = Set(self.refusedText.filter { $0.field.hasPrefix("tags[") }.compactMap(\.id))
+    let keptAside = document.unreadableRecords.enumerated().map { i, record in
+      record.quarantineEntry(
+        sourceFile: source, index: i, exportedAt: document.exportedAt, generator: document.generator)
+    }
     do {
-      try Self.checkHeaderAndQuarantine(document)
+      try Self.checkHeaderAndQuarantine(document, unreadable: keptAside)
       (workspace, droppedNextSteps, droppedRepeats) = try Self.checkedRecords(
         document.workspace, deferringTagsOf: refusedTags, now: now)
     } catch {
       throw ImportAnalysis.refusal(error, source: source)
     }
-    quarantine = document.quarantine
+    quarantine = document.quarantine + keptAside
+    unreadableKeptAside = keptAside.count
     credentials =
       flaggingCredentials ? ImportAnalysis.credentialFlags(workspace) : CredentialFlagReport()
   }
@@ -220,12 +230,16 @@ struct PreparedImport: Sendable {
   /// (``Limits/quarantineReason`` characters), `raw` (JSON text of at most
   /// ``Limits/quarantineRawBytes`` bytes, as the legacy importer keeps a record), `recordIndex`
   /// (-1 for the settings, else an index into a file of at most ``Limits/importDocumentBytes``),
-  /// and `sourceFile` and `collection` (``Limits/title`` characters).
+  /// and `sourceFile` and `collection` (``Limits/title`` characters); and the same of the
+  /// entries made of the document's unreadable records (`unreadable`), named by their place there
+  /// (`unreadable[0]`).
   /// - Throws: ``WorkspaceError/validation(_:)`` whose field is the JSON path (`generator`,
   ///   `quarantine[2].raw`) and whose message names the field once, after its record as a
   ///   record's refusal does (`generator is 301 characters; …`, `quarantine[2]: raw is …`), with
   ///   the limit and what was given.
-  static func checkHeaderAndQuarantine(_ document: WorkspaceExport) throws(WorkspaceError) {
+  static func checkHeaderAndQuarantine(
+    _ document: WorkspaceExport, unreadable: [WorkspaceTransaction.QuarantineEntry] = []
+  ) throws(WorkspaceError) {
     /// Runs `body`, whose error names `body`'s field; `record` is the quarantine entry's path,
     /// nil for a field of the header (the message names it alone: review 19-b, F14 — it read
     /// `generator: generator is 301 characters`).
@@ -242,8 +256,10 @@ struct PreparedImport: Sendable {
     try check(nil) { () throws(ValidationError) in
       try Limits.check("generator", document.generator, limit: Limits.exportGenerator)
     }
-    for (i, q) in document.quarantine.enumerated() {
-      let path = "quarantine[\(i)]"
+    let entries =
+      document.quarantine.enumerated().map { ("quarantine[\($0)]", $1) }
+      + unreadable.enumerated().map { ("unreadable[\($0)]", $1) }
+    for (path, q) in entries {
       try check(path) { () throws(ValidationError) in
         try Limits.check("sourceFile", q.sourceFile, limit: Limits.title)
       }

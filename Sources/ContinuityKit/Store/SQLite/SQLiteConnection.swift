@@ -370,6 +370,12 @@ package struct SQLRow {
     return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
   }
   package func optionalText(_ i: Int32) -> String? { isNull(i) ? nil : text(i) }
+  /// How many columns the row has.
+  package var columnCount: Int32 { sqlite3_column_count(stmt) }
+  /// The name of column `i` (`AS` name, else the column's own), or "" when SQLite has none.
+  package func columnName(_ i: Int32) -> String {
+    sqlite3_column_name(stmt, i).map { String(cString: $0) } ?? ""
+  }
   /// Calls `body` with the bytes of blob column `i`, without copying them (the buffer is valid
   /// only inside `body`; empty for NULL or an empty blob).
   package func withBlob<T>(_ i: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
