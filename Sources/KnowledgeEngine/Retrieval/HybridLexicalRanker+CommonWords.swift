@@ -108,6 +108,20 @@ extension HybridLexicalRanker {
     return found
   }
 
+  /// `operators` (``unappliedOperators(in:)``) without each `word*` whose word was matched as
+  /// the start of longer words all the same (``QueryTermMatch/Match/prefix``: a word of one or
+  /// two letters no note holds, `a*` → *agent*): saying `*` searched only the word would be
+  /// untrue there.
+  package static func withoutPrefixesSearched(_ operators: [String], terms: [QueryTermMatch]) -> [String] {
+    operators.filter { named in
+      guard named.last == "*" else { return true }
+      let word = named.dropLast().lowercased()
+      return !terms.contains { term in
+        term.match == .prefix && (term.typedWords + term.words).contains { $0.lowercased() == word }
+      }
+    }
+  }
+
   /// The field names other search engines filter by with `name:value` (GitHub, Jira, Gmail,
   /// Lucene, web search), which ``unappliedOperators(in:)`` names when a query uses one: here
   /// `tag:auth` is the words `tag` and `auth`.

@@ -103,7 +103,17 @@ import Foundation
 /// corpus still counts; *N* documents, *df* containing the term), and, as in Lucene since 8.0,
 /// the constant (k1 + 1) numerator factor is left out — it does not change the order. Lengths
 /// are in terms. When several variants of one query term occur in a document, only the best
-/// one counts.
+/// one counts. Two bounds keep the fields in order for one occurrence of a term at any length
+/// (``Parameters/titleNormalizationCeiling`` 1.4, ``Parameters/contentNormalizationFloor`` 0.6:
+/// the title's denominator stops growing at 1.8 times the average title length, the content's
+/// stops shrinking at 0.47 times the average content length), so title (≥ 3 / 1.4) > tag (2) >
+/// content (≤ 1 / 0.6) — a 22-word meeting-note title ranked below a two-word content, a 41-word
+/// one below a tag (review 30a); neither changed a ranking on SciFact's even train ids. And in a
+/// query of at most ``Parameters/otherFormBoundMaximumTerms`` (4) terms, a word-form, typo or
+/// longer-number variant of a word the workspace holds scores at most
+/// ``Parameters/otherFormExactShare`` (0.9) of the lowest score the word typed gets in any
+/// document holding it, so it ranks below every one of them, whatever the field (`zookeeper`: a
+/// title *Zookeper upgrade* had ranked above a long content holding `zookeeper`).
 ///
 /// **Phrase boost.** For each pair of consecutive query words (in query order; stop words
 /// skipped, but their positions kept), the pair is *contiguous* in a document when its two
@@ -269,6 +279,28 @@ public struct HybridLexicalRanker: Sendable {
     /// words are left (0: never); a shorter query searches them. Only the dropping of query
     /// words changes: ``stopWords`` alone still decides compound parts and variants.
     public var smartStopWordsMinimumLeft: Int
+    /// The largest title length-normalization denominator (1 − b + b · len / avglen; ≥ 1 for
+    /// a title longer than average; `.infinity`: none). With the title weight 3 and a ceiling
+    /// below 1.5, one occurrence in a title of any length counts more than one in a tag (2).
+    public var titleNormalizationCeiling: Double
+    /// The least content length-normalization denominator (0: none). Above 0.5, one occurrence
+    /// in the shortest content counts less than one in a tag (weight 2, no normalization).
+    public var contentNormalizationFloor: Double
+    /// A word-form or typo variant of a word the workspace holds (and a longer number) scores at
+    /// most this share of the lowest score the word typed gets in a note holding it (0: no
+    /// bound), so it ranks below every note holding the word typed, whatever the field.
+    public var otherFormExactShare: Double
+    /// When above 0, the bound of ``otherFormExactShare`` is never lower than that share of
+    /// what one occurrence of the word typed scores in a content this many times the average
+    /// content length: only notes holding the word in a shorter content or a stronger field are
+    /// sure to rank above its other forms (0: every note holding it).
+    public var otherFormReferenceLength: Double
+    /// The bound of ``otherFormExactShare`` applies to queries of at most this many distinct
+    /// terms (what people type: `zookeeper`, `release plan`); in a longer query (a pasted claim
+    /// or sentence) forms keep their own weight, since a rarer form there is evidence of its own
+    /// (on SciFact's even train ids the bound costs nothing up to 4 terms, 0.0012 nDCG@10 up to 5
+    /// and 0.0031 on every query).
+    public var otherFormBoundMaximumTerms: Int
 
     /// The constants of `hybrid-lexical-v1`. Never edited once shipped: a change is a new
     /// algorithm version.
@@ -299,7 +331,12 @@ public struct HybridLexicalRanker: Sendable {
       searchesWholeNumbers: true,
       maximumQueryTerms: 64,
       stopWords: EnglishStopWords.snowball,
-      smartStopWordsMinimumLeft: 4)
+      smartStopWordsMinimumLeft: 4,
+      titleNormalizationCeiling: 1.4,
+      contentNormalizationFloor: 0.6,
+      otherFormExactShare: 0.9,
+      otherFormReferenceLength: 0,
+      otherFormBoundMaximumTerms: 4)
   }
 
   /// Ranks the documents of `index` for `query`.
@@ -452,7 +489,8 @@ public struct HybridLexicalRanker: Sendable {
     let filter = PostingFilter(
       kindMask: kinds.map { $0.reduce(0 as UInt8) { $0 | 1 << UInt8($1.orderIndex) } },
       documents: documents, excluded: excluding)
-    let normalization = Normalization(parameters: parameters, statistics: statistics)
+    var normalization = Normalization(parameters: parameters, statistics: statistics)
+    if groups.count > parameters.otherFormBoundMaximumTerms { normalization.otherFormShare = 0 }
     var matchedOutsideKinds = false
     var matchedOutsideDocuments = false
     for g in groups.indices {
@@ -499,7 +537,8 @@ public struct HybridLexicalRanker: Sendable {
     answer.unsearchedCommonWords = unsearched.isEmpty ? nil : unsearched
     answer.wordsPastTermLimit = analysis.leftOut.isEmpty ? nil : analysis.leftOut
     answer.unsearchedSymbols = symbols.isEmpty ? nil : symbols
-    answer.unappliedOperators = Self.nonEmpty(Self.unappliedOperators(in: query))
+    answer.unappliedOperators = Self.nonEmpty(
+      Self.withoutPrefixesSearched(Self.unappliedOperators(in: query), terms: termMatches))
     answer.unmatchedWords = Self.nonEmpty(termMatches.unmatchedWords)
     return answer
   }
@@ -1054,8 +1093,16 @@ public struct HybridLexicalRanker: Sendable {
       }
       var entries:
         [(document: Int64, score: Double, variant: UInt8, posting: Int32, kind: UInt8)] = []
+      // A word form or typo of the word typed (or a longer number) never reaches the lowest
+      // score of the word typed itself (`zookeeper`: a title *Zookeper upgrade* below a content
+      // holding `zookeeper`).
+      let cap =
+        variants.count > 1 && match == .exact && variants[0].isExact
+          && variants.contains(where: { !$0.isExact })
+        ? normalization.otherFormCap(exact: variants[0]) : .infinity
       for (v, variant) in variants.enumerated() {
         let list = variant.postings
+        let variantCap = variant.isExact ? Double.infinity : cap
         for i in 0..<list.count {
           let kind = list.kinds[i]
           if let kindMask = filter.kindMask, kindMask & (1 << kind) == 0 {
@@ -1072,9 +1119,11 @@ public struct HybridLexicalRanker: Sendable {
           entries.append(
             (
               list.documents[i],
-              normalization.score(
-                termFrequencies: list.termFrequencies[i], fieldLengths: list.fieldLengths[i],
-                variant: variant),
+              min(
+                variantCap,
+                normalization.score(
+                  termFrequencies: list.termFrequencies[i], fieldLengths: list.fieldLengths[i],
+                  variant: variant)),
               UInt8(v), Int32(i), kind
             ))
         }
@@ -1207,6 +1256,13 @@ public struct HybridLexicalRanker: Sendable {
     }
     let exact = try index.anyPostingList(for: term)
     let exactVariant = exact.isEmpty ? nil : variant(term, weight: 1, isExact: true, postings: exact)
+    // A stop word typed (a query of stop words only, `NOT`) is meant as itself: it has no typo
+    // or word form (`not` is no typo of *notes*), as a stop word is never another word's.
+    let typedStopWord =
+      words.isEmpty ? parameters.stopWords.contains(term) : words.allSatisfy { parameters.stopWords.contains($0) }
+    // Nor is a word written closed after a stop word a typo or form of the rest
+    // (`atypical` is no *a typical*).
+    let closedParts: Set<String> = typedStopWord ? [] : stopWordClosedParts(of: words.isEmpty ? [term] : words)
     // Another spelling, number or compound form of the word typed is searched at a reduced
     // weight *v* of the word's own evidence: when the form is rarer than the word typed (a
     // higher IDF), *v* is scaled by idf(typed) / idf(form), so that it never scores above *v*
@@ -1258,8 +1314,10 @@ public struct HybridLexicalRanker: Sendable {
 
     if let exactVariant {
       var variants = [exactVariant] + spellings + compounds
-      for candidate in try wordForms(of: term, in: index)
-      where !queryTerms.contains(candidate.term) && !variants.contains(where: { $0.term == candidate.term }) {
+      for candidate in try typedStopWord ? [] : wordForms(of: term, in: index)
+      where !queryTerms.contains(candidate.term) && !variants.contains(where: { $0.term == candidate.term })
+        && !closedParts.contains(candidate.term)
+      {
         var form = variant(
           candidate.term, weight: parameters.fuzzyWeight * candidate.similarity,
           isExact: false, postings: try index.anyPostingList(for: candidate.term))
@@ -1275,7 +1333,7 @@ public struct HybridLexicalRanker: Sendable {
     if !compounds.isEmpty {
       return (group(.compound, compounds), false)
     }
-    if Trigrams.isFuzzyEligible(term) {
+    if Trigrams.isFuzzyEligible(term), !typedStopWord {
       let trigrams = Trigrams.comparisonList(of: term)
       let candidates = try index.vocabularyTerms(
         sharingTrigrams: trigrams.strings,
@@ -1330,6 +1388,7 @@ public struct HybridLexicalRanker: Sendable {
           passing.append((stem, Trigrams.oneEditMatchSimilarity, df))
         }
       }
+      passing.removeAll { closedParts.contains($0.term) }
       passing.sort {
         $0.similarity != $1.similarity
           ? $0.similarity > $1.similarity
@@ -1500,6 +1559,31 @@ public struct HybridLexicalRanker: Sendable {
     return found.count == 1 ? found[0] : nil
   }
 
+  /// The terms of the rest of each of `words` after a stop word it starts with (`atypical` =
+  /// *a* + *typical* → `typic`, `inactive` → `activ`; the rest at least 3
+  /// characters and no stop word), which are never a typo or word form of it: `atypical` is no
+  /// *a typical*. Only a stop word in front: one at the end is mostly a suffix (`migraton` is a
+  /// typo of *migration*, not *migrat on*; `infection` and *infecti*), so `lesson` may still
+  /// find *less* as a typo.
+  /// - Complexity: O(*n*) set look-ups for *n* characters, one tokenization per part found.
+  func stopWordClosedParts(of words: [String]) -> Set<String> {
+    var parts: Set<String> = []
+    for word in words {
+      let characters = Array(word)
+      guard characters.count >= 4 else { continue }
+      for cut in 1..<(characters.count - 2) {
+        let head = String(characters[..<cut])
+        let tail = String(characters[cut...])
+        if parameters.stopWords.contains(head), !parameters.stopWords.contains(tail),
+          let term = analysedTerm(of: tail)
+        {
+          parts.insert(term)
+        }
+      }
+    }
+    return parts
+  }
+
   /// The term the tokenizer makes of one plain word (its stem), or nil for none.
   private func analysedTerm(of word: String) -> String? {
     var analysed: String?
@@ -1589,12 +1673,26 @@ public struct HybridLexicalRanker: Sendable {
     var constant: FieldValues<Double>
     /// b_f / avglen_f (0 when the field is empty everywhere).
     var perTerm: FieldValues<Double>
+    /// ``Parameters/titleNormalizationCeiling``.
+    var titleCeiling: Double
+    /// ``Parameters/contentNormalizationFloor``.
+    var contentFloor: Double
+    /// ``Parameters/otherFormExactShare``.
+    var otherFormShare: Double
+    /// The content length (in terms) of ``Parameters/otherFormReferenceLength``; 0 for none.
+    var otherFormReferenceLength: Double
 
     init(parameters: Parameters, statistics: IndexStatistics) {
       k1 = parameters.k1
       weight = parameters.fieldWeights
       constant = .zero
       perTerm = .zero
+      titleCeiling = parameters.titleNormalizationCeiling
+      contentFloor = parameters.contentNormalizationFloor
+      otherFormShare = parameters.otherFormExactShare
+      otherFormReferenceLength =
+        parameters.otherFormReferenceLength > 0
+        ? parameters.otherFormReferenceLength * max(1, statistics.averageLength(of: .content)) : 0
       for field in IndexField.allCases {
         let average = statistics.averageLength(of: field)
         constant[field] = average > 0 ? 1 - parameters.b[field] : 1
@@ -1611,7 +1709,7 @@ public struct HybridLexicalRanker: Sendable {
       if tf.title > 0 {
         result.title =
           weight.title * Double(tf.title)
-          / (constant.title + perTerm.title * Double(length.title))
+          / min(titleCeiling, constant.title + perTerm.title * Double(length.title))
       }
       if tf.tags > 0 {
         result.tags =
@@ -1620,7 +1718,7 @@ public struct HybridLexicalRanker: Sendable {
       if tf.content > 0 {
         result.content =
           weight.content * Double(tf.content)
-          / (constant.content + perTerm.content * Double(length.content))
+          / max(contentFloor, constant.content + perTerm.content * Double(length.content))
       }
       return result
     }
@@ -1632,6 +1730,27 @@ public struct HybridLexicalRanker: Sendable {
       let pseudo = pseudoFrequencies(termFrequencies: termFrequencies, fieldLengths: fieldLengths)
         .sum
       return variant.weight * variant.idf * pseudo / (k1 + pseudo)
+    }
+
+    /// The most a word-form, typo or longer-number variant may score in a note, for a group
+    /// whose first variant is the word typed (``Parameters/otherFormExactShare``): that share
+    /// of the lowest score the word typed gets in any note holding it (filters aside), or of
+    /// the reference content's score when that is higher. `.infinity` when unbounded.
+    func otherFormCap(exact: Variant) -> Double {
+      guard otherFormShare > 0, exact.postings.count > 0 else { return .infinity }
+      let list = exact.postings
+      var lowest = Double.infinity
+      for i in 0..<list.count {
+        lowest = min(
+          lowest,
+          score(termFrequencies: list.termFrequencies[i], fieldLengths: list.fieldLengths[i], variant: exact))
+      }
+      if otherFormReferenceLength > 0 {
+        let pseudo =
+          weight.content / max(contentFloor, constant.content + perTerm.content * otherFormReferenceLength)
+        lowest = max(lowest, exact.weight * exact.idf * pseudo / (k1 + pseudo))
+      }
+      return otherFormShare * lowest
     }
   }
 

@@ -149,7 +149,7 @@ extension KnowledgeEngine {
   {
     let (query, givenCharacters) = try Self.validateSearch(query, limit: limit)
     let ranker = continuityRanker
-    let operators = HybridLexicalRanker.unappliedOperators(in: query)
+    let named = HybridLexicalRanker.unappliedOperators(in: query)
     return try store.read { tx in
       let ranked = try ranker.rankTasks(query, status, limit, tx)
       var results: [TaskSearchResult] = []
@@ -160,6 +160,7 @@ extension KnowledgeEngine {
               task: t, score: m.score, matchedTerms: m.matchedTerms, scoreParts: m.scoreParts.map(TaskScoreParts.init)))
         }
       }
+      let operators = HybridLexicalRanker.withoutPrefixesSearched(named, terms: ranked.terms)
       var response = TaskSearchResponse(
         mode: ranker.mode, algorithmVersion: ranked.algorithmVersion, query: query, results: results, total: ranked.total,
         truncated: ranked.total > results.count, status: status, terms: ranked.terms,

@@ -511,7 +511,9 @@ struct HybridLexicalRankerTests {
     HostileCase(query: "\"unbalanced", reason: .noTermMatched),
     HostileCase(query: "(draft", reason: nil),
     HostileCase(query: "a*", reason: nil),
-    HostileCase(query: "NOT", reason: nil),
+    // `not` is a stop word, searched as itself since the query has nothing else, and no typo of
+    // *notes* (review 30a, 5).
+    HostileCase(query: "NOT", reason: .noCommonWordMatched),
     // `or` is a stop word, searched since the query has nothing else.
     HostileCase(query: "OR OR", reason: .noCommonWordMatched),
     HostileCase(query: "—", reason: .noQueryTerms),

@@ -4,7 +4,8 @@ import KnowledgeEngine
 /// combination, each applied on top of ``HybridLexicalRanker/Parameters/v1``.
 ///
 /// Names: `k1`, `b.title`, `b.tags`, `b.content`, `weight.title`, `weight.tags`,
-/// `weight.content`, `phrase`, `coverage`, `fuzzy`, `prefix`.
+/// `weight.content`, `phrase`, `coverage`, `fuzzy`, `prefix`, and the others of ``names``
+/// (`title.ceiling=inf` and `otherform.share=0` turn those bounds off).
 struct ParameterGrid {
   /// One axis: a parameter name and the values it takes.
   struct Axis {
@@ -40,6 +41,7 @@ struct ParameterGrid {
     "phrase", "coverage", "fuzzy", "prefix", "wordforms", "wordform.prefix",
     "wordform.similarity", "wordform.idfbound", "spellings", "spelling.weight", "compounds", "compound.weight", "compound.open",
     "plurals", "plurals.names", "initials", "particles", "oneedit", "numbers", "smart",
+    "title.ceiling", "content.floor", "otherform.share", "otherform.length", "otherform.terms",
   ]
 
   /// Every combination, named like `k1=1.2 b.content=0.75`, in axis order (the last axis
@@ -87,6 +89,11 @@ struct ParameterGrid {
     case "oneedit": p.matchesOneEditTypos = value != 0
     case "numbers": p.searchesWholeNumbers = value != 0
     case "smart": p.smartStopWordsMinimumLeft = Int(value)
+    case "title.ceiling": p.titleNormalizationCeiling = value
+    case "content.floor": p.contentNormalizationFloor = value
+    case "otherform.share": p.otherFormExactShare = value
+    case "otherform.length": p.otherFormReferenceLength = value
+    case "otherform.terms": p.otherFormBoundMaximumTerms = Int(value)
     default: break
     }
   }
