@@ -302,8 +302,10 @@ public struct HybridLexicalRanker: Sendable {
     /// and 0.0031 on every query).
     public var otherFormBoundMaximumTerms: Int
 
-    /// The constants of `hybrid-lexical-v1`. Never edited once shipped: a change is a new
-    /// algorithm version.
+    /// The constants of `hybrid-lexical-v1`. Until the first release they are tuned in place,
+    /// each change recorded in Benchmarks/Results/retrieval-tuning.md with its even-id figures
+    /// (round 25 added the field-order and word-form bounds, review 30a); once a release has
+    /// shipped, a change is a new algorithm version.
     public static let v1 = Parameters(
       k1: 1.2,
       b: FieldValues(title: 0.5, tags: 0, content: 0.75),
