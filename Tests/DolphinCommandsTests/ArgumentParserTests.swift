@@ -42,11 +42,15 @@ struct ArgumentParserTests {
     let search = CommandSpec(
       path: ["search"], summary: "s", positionals: [("query", "")],
       options: [OptionSpec(name: "kind", value: "K", repeatable: true, help: "")])
-    for text in ["- dash", "-O2 flags", "-sqlite wal", "-\titem", "- item\n- other"] {
+    for text in ["- dash", "-O2 flags", "-sqlite wal", "-\titem", "- item\n- other", "-- x", "--- x"] {
       let parsed = try ArgumentParser.parse(["--kind", "fact", text], spec: search)
       #expect(parsed.positionals == [text])
       #expect(parsed.all("kind") == ["fact"])
     }
+    // A dash and white space with nothing after it is no text (review 30-b: `memory save "- "`
+    // stored "- "); nor is `--json ` an option of another name.
+    #expect(throws: CLIError.self) { try ArgumentParser.parse(["x", "- "], spec: search) }
+    #expect(throws: CLIError.self) { try ArgumentParser.parse(["x", "--kind "], spec: search) }
     // An option's inline value may hold white space: still the option.
     #expect(try ArgumentParser.parse(["x", "--kind=a b"], spec: search).all("kind") == ["a b"])
     // A command that takes no text refuses it as before.

@@ -43,7 +43,13 @@ struct AskWrongRecordIDCommandTests {
     #expect(restore.stderr.contains("no handoff has the id \(item) (it is a knowledge item's id; `/get \(item)` shows it)"), "\(restore.stderr)")
     let reopen = try cli.run(["ask", "/reopen \(handoff)", "--yes"])
     #expect(reopen.status == 3, "\(reopen.stderr)")
-    #expect(reopen.stderr.contains("no task has the id \(handoff) (it is a handoff's id; `/restore \(handoff)` restores it)"), "\(reopen.stderr)")
+    // The read command first (review 30-b): `/restore` marks the handoff restored.
+    #expect(
+      reopen.stderr.contains(
+        "no task has the id \(handoff) (it is a handoff's id; `dolphin handoff get \(handoff) --workspace \(cli.workspace)` "
+          + "shows it; `/restore \(handoff)` restores it)"), "\(reopen.stderr)")
+    let handoffShown = try runDolphin(["handoff", "get", handoff, "--workspace", cli.workspace])
+    #expect(handoffShown.status == 0, "\(handoffShown.stderr)")
     let restored = try cli.run(["ask", "/restore \(handoff)", "--yes"])
     #expect(restored.status == 0 && restored.stdout.contains("Restored handoff \(handoff)"), "\(restored.stdout) \(restored.stderr)")
 

@@ -47,7 +47,7 @@ struct MCPSideFilesRemovedTests {
     }
     #expect(try MCPWorkspaceReplacedTests.titles(workspace) == ["after one", "after two", "before one", "before two"])
     let names = deleted.map { workspace + "/workspace.sqlite" + $0 }.joined(separator: " and ")
-    #expect(stderr.contains("dolphin mcp: notice: \(names) \(deleted.count == 1 ? "was" : "were") deleted while the server had the workspace open"), "\(stderr)")
+    #expect(stderr.contains("dolphin mcp: notice: \(names) \(deleted.count == 1 ? "was" : "were") deleted, moved or replaced while the server had the workspace open"), "\(stderr)")
     let doctor = try runDolphin(["doctor", "--workspace", workspace])
     #expect(doctor.status == 0, "\(doctor.stdout)")
   }

@@ -54,7 +54,8 @@ extension IDOwnerAdvice {
   /// `/get` for a knowledge item (and a memory's knowledge mirror), `/done` and `/reopen` for a
   /// task, `/restore` for a handoff; or that no command takes such a record. A task, which no
   /// slash command shows, is also pointed to `dolphin task get ID`, the command that shows it
-  /// (review 29-b, 7: `/get <a task's id>` was pointed only to the commands that change it).
+  /// (review 29-b, 7: `/get <a task's id>` was pointed only to the commands that change it); so
+  /// is a handoff to `dolphin handoff get ID`, since `/restore` marks it restored (review 30-b).
   static let askCommands = IDOwnerAdvice(forRecord: { place in
     let u = place.id.uuidString
     switch place.type {
@@ -64,7 +65,8 @@ extension IDOwnerAdvice {
       return "`/get \(mirror.uuidString)` shows its text (the memory's knowledge mirror)"
     case .task:
       return "`\(command: "dolphin task get \(place.id)")` shows it; `/done \(u)` completes it and `/reopen \(u)` reopens it"
-    case .handoff: return "`/restore \(u)` restores it"
+    case .handoff:
+      return "`\(command: "dolphin handoff get \(place.id)")` shows it; `/restore \(u)` restores it"
     case .digest, .receipt: return "no ask command takes \(place.type.possessiveID)"
     }
   })

@@ -1189,6 +1189,10 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
       let standIn = deferredDirectory.withLock { $0 }.map { (connection: conn, directory: $0) }
       try attachFiles(&conn, create: true)
       let createsSchema = schemaAwaitsFirstWrite.withLock { $0 }
+      // Side files deleted under this store: what they hold goes into the database first (the
+      // connection is then a new one), or, while another process also has them open, nothing is
+      // written (review 30-b, 1).
+      if !createsSchema, !removedSideFiles().isEmpty { _ = try rescueSideFiles(&conn) }
       let tx = WorkspaceTransaction(db: conn, isWritable: true)
       var ended: (@Sendable (Bool) -> Void)?
       do {
@@ -1205,8 +1209,9 @@ public final class SQLiteWorkspaceStore: WorkspaceStore {
         // A `-wal` or `-shm` deleted while this store had it open (review 29-b, 1): the commit
         // is in a file nothing can reach once this process ends, so it is copied into the
         // database file before it is acknowledged, and the connection takes new side files.
-        // When that cannot be done now, the commit stays in this process's unlinked `-wal`,
-        // which its normal close still checkpoints; a server's watch tries again.
+        // (Checked before the write too; this covers a deletion during the transaction.) When
+        // that cannot be done now, the commit stays in this process's unlinked `-wal`, which its
+        // normal close still checkpoints; a server's watch tries again.
         if !removedSideFiles().isEmpty { _ = try? rescueSideFiles(&conn) }
         ended?(true)
         return result

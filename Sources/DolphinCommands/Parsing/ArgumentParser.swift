@@ -79,6 +79,15 @@ struct ParsedArguments: Sendable {
 }
 
 enum ArgumentParser {
+  /// Whether `arg`, which starts with `-`, is text rather than an option: the part an option's
+  /// name would be (before an `=`, after the dashes) holds white space followed by more text.
+  static func isDashText(_ arg: String) -> Bool {
+    let name = arg.drop { $0 == "-" }.prefix { $0 != "=" || !arg.hasPrefix("--") }
+    let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+    return trimmed.unicodeScalars.contains(where: { $0.properties.isWhitespace })
+      || (!trimmed.isEmpty && name.first.map { $0.isWhitespace } == true)
+  }
+
   /// Parses `arguments` (after the command path) against `spec`.
   /// - Throws: ``CLIError/usage(_:)`` naming the offending argument, or
   ///   ``CLIError/invalidValue(_:field:)`` for an option's value (missing, repeated, or given to
@@ -97,10 +106,11 @@ enum ArgumentParser {
         out.positionals.append(arg)
         continue
       }
-      // `- item` or `-O2 flags` (a pasted list line, a quoted phrase): no option has white space
-      // in its name, so one dash and white space is text for a command that takes text (review
-      // 30-a, 10). `--name=a b` is still an option with its value.
-      if !arg.hasPrefix("--"), !spec.positionals.isEmpty, arg.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
+      // `- item`, `-O2 flags`, `-- x` (a pasted list line, a quoted phrase): no option has white
+      // space in its name, so dashes followed by a name holding white space between words are
+      // text for a command that takes text (review 30-a, 10; 30-b). `--name=a b` is still an
+      // option with its value; `- ` alone is no text (nothing follows the space).
+      if !spec.positionals.isEmpty, Self.isDashText(arg) {
         out.positionals.append(arg)
         continue
       }

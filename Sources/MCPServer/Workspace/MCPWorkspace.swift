@@ -128,17 +128,11 @@ public final class MCPWorkspace: Sendable {
         return
       }
       let names = rescue.removed.joined(separator: " and ")
-      let deleted = "\(names) \(rescue.removed.count == 1 ? "was" : "were") deleted while the server had the workspace open; "
-      if let holder = rescue.heldBy {
-        noticeOnce(
-          deleted + "process \(holder) also has it open through the deleted files, so until it closes the workspace "
-            + "every commit is copied into the database as it is made")
-      } else {
-        noticeOnce(
-          deleted + "every commit they held (\(rescue.framesCopied) WAL frames) was copied into the database, "
-            + "and the workspace was opened again with new side files")
-        sideFilesNotice.withLock { $0 = nil }
-      }
+      noticeOnce(
+        "\(names) \(rescue.removed.count == 1 ? "was" : "were") deleted, moved or replaced while the server had the "
+          + "workspace open; every commit they held (\(rescue.framesCopied) WAL frames) was copied into the database, "
+          + "and the workspace was opened again with new side files")
+      sideFilesNotice.withLock { $0 = nil }
     } catch {
       noticeOnce("\(error)")
     }

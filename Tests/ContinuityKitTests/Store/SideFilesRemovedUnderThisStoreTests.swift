@@ -9,15 +9,19 @@ import TestSupport
 /// had copied yet. Now a store that finds its side files gone copies what they hold into the
 /// database file and opens new ones: after each commit, and whenever asked.
 ///
-/// What survives a kill is what the database file holds without its side files, so each test
-/// copies `workspace.sqlite` alone into another directory and opens the copy.
+/// What survives a kill is what the database file and the `-wal` at its path hold (a `-wal`
+/// deleted under a process goes with it), so each test copies `workspace.sqlite` and the `-wal`
+/// found at its path into another directory, as a crash leaves them, and opens the copy.
 @Suite("Side files deleted under this process's own store")
 struct SideFilesRemovedUnderThisStoreTests {
   static func titles(ofCopyOf database: String, in dir: TemporaryDirectory) throws -> [String] {
     let copy = dir.appending("copy-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: false)
-    try FileManager.default.copyItem(
-      atPath: database, toPath: copy.appendingPathComponent(SQLiteWorkspaceStore.fileName).path)
+    let target = copy.appendingPathComponent(SQLiteWorkspaceStore.fileName).path
+    try FileManager.default.copyItem(atPath: database, toPath: target)
+    if FileManager.default.fileExists(atPath: database + "-wal") {
+      try FileManager.default.copyItem(atPath: database + "-wal", toPath: target + "-wal")
+    }
     let store: SQLiteWorkspaceStore
     do {
       store = try SQLiteWorkspaceStore.open(directory: copy, create: false)
@@ -39,8 +43,8 @@ struct SideFilesRemovedUnderThisStoreTests {
     let store = try SQLiteWorkspaceStore.open(directory: ws)
     let db = store.databasePath
     try store.write { tx in try tx.insertKnowledge(item(1, title: "Before the deletion")) }
-    // Still only in the -wal: the database file alone does not hold it yet.
-    #expect(try Self.titles(ofCopyOf: db, in: dir).isEmpty)
+    // In the -wal at the path, which a crash leaves and the copy takes along.
+    #expect(try Self.titles(ofCopyOf: db, in: dir) == ["Before the deletion"])
 
     for suffix in deleted { try FileManager.default.removeItem(atPath: db + suffix) }
     #expect(store.removedSideFiles() == deleted.map { db + $0 })
@@ -71,7 +75,6 @@ struct SideFilesRemovedUnderThisStoreTests {
     let rescue = try #require(try store.rescueRemovedSideFiles())
     #expect(rescue.removed == [db + "-wal"])
     #expect(rescue.framesCopied > 0)
-    #expect(rescue.heldBy == nil)
     #expect(try Self.titles(ofCopyOf: db, in: dir) == ["One", "Two"])
     #expect(try store.rescueRemovedSideFiles() == nil)
     #expect(try store.read { tx in try tx.knowledge(id: sequentialID(2))?.title } == "Two")
@@ -111,7 +114,9 @@ struct SideFilesRemovedUnderThisStoreTests {
   }
 
   #if os(Linux)
-    @Test("another process using the same deleted files: every commit is copied, the connection is kept until it closes")
+    /// Review 30-b, 1: with another process reading through the same deleted files, the copy
+    /// stopped part way, and once both processes were killed the database file was "malformed".
+    @Test("another process has the deleted files open: nothing is copied and writes are refused until it closes")
     func anotherProcessHoldsTheDeletedFiles() throws {
       let dir = TemporaryDirectory("sidefiles-own-shared")
       defer { dir.remove() }
@@ -120,22 +125,31 @@ struct SideFilesRemovedUnderThisStoreTests {
       let db = store.databasePath
       try store.write { tx in try tx.insertKnowledge(item(1, title: "Kept")) }
       let holder = try SideFilesRemovedWhileOpenTests.Holder(database: db)
+      let pid = holder.process.processIdentifier
+      let before = try Data(contentsOf: URL(fileURLWithPath: db))
       for suffix in SQLiteSideFiles.suffixes { try FileManager.default.removeItem(atPath: db + suffix) }
 
-      try store.write { tx in try tx.insertKnowledge(item(2, title: "Written while shared")) }
-      // The holder's change (item 1's title) and this store's commit are both in the file.
-      #expect(try Self.titles(ofCopyOf: db, in: dir) == ["Changed by the holder", "Written while shared"])
-      let rescue = try #require(try store.rescueRemovedSideFiles())
-      #expect(rescue.heldBy == holder.process.processIdentifier)
-      for suffix in SQLiteSideFiles.suffixes { #expect(!FileManager.default.fileExists(atPath: db + suffix)) }
+      do {
+        try store.write { tx in try tx.insertKnowledge(item(2, title: "Refused while shared")) }
+        Issue.record("a write was acknowledged into side files another process also holds")
+      } catch {
+        let message = String(describing: error)
+        #expect(message.contains("and process \(pid) has it open too; nothing was written"), "\(message)")
+      }
+      #expect(throws: WorkspaceError.self) { try store.rescueRemovedSideFiles() }
+      // Nothing was copied into the database file: it is exactly as it was.
+      #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+      #expect(try store.read { tx in try tx.knowledge(id: sequentialID(2)) } == nil)
 
       try holder.finish()
-      let reopened = try #require(try store.rescueRemovedSideFiles())
-      #expect(reopened.heldBy == nil)
-      #expect(store.removedSideFiles().isEmpty)
+      let rescue = try #require(try store.rescueRemovedSideFiles())
+      #expect(rescue.removed == SQLiteSideFiles.suffixes.map { db + $0 })
+      // The holder's change (item 1's title) is in the database file now.
+      #expect(try Self.titles(ofCopyOf: db, in: dir) == ["Changed by the holder"])
       for suffix in SQLiteSideFiles.suffixes { #expect(FileManager.default.fileExists(atPath: db + suffix)) }
-      try store.write { tx in try tx.insertKnowledge(item(3, title: "After it closed")) }
-      #expect(try store.read { tx in try tx.knowledgeCount() } == 3)
+      try store.write { tx in try tx.insertKnowledge(item(2, title: "After it closed")) }
+      #expect(try store.read { tx in try tx.knowledgeCount() } == 2)
+      #expect(try store.integrityCheck() == ["ok"])
     }
   #endif
 }

@@ -375,6 +375,19 @@ package struct SQLiteSideFiles: Sendable, Equatable {
     #endif
   }
 
+  /// Another process holding SQLite's lock on the database file `databasePath` now (any
+  /// connection of another process that has it open), found in `/proc/locks`; nil when none
+  /// does, when the file is missing, or elsewhere than Linux.
+  package static func otherHolder(databasePath: String) -> Int32? {
+    #if os(Linux)
+      var database = stat()
+      guard stat(databasePath, &database) == 0 else { return nil }
+      return lockHolder(of: database)
+    #else
+      return nil
+    #endif
+  }
+
   /// Another process holding a lock on SQLite's lock range of the file with status `file`, as
   /// `/proc/locks` lists it now; nil when none does or the list cannot be read.
   static func lockHolder(of file: stat) -> Int32? {

@@ -28,13 +28,6 @@ extension SQLiteWorkspaceStore {
     /// WAL frames the checkpoint copied into the database file (SQLite's `wal_checkpoint`
     /// count: one per page written by a commit since the last checkpoint; 0 when none was).
     public var framesCopied: Int
-    /// Another process that had the workspace open through the same deleted files when the
-    /// commits were copied (its pid): the connection was kept, since opening the database
-    /// again is refused while that process holds it
-    /// (``SQLiteSideFiles/removedWhileOpen(databasePath:attempts:pauseMicroseconds:)``), and
-    /// every later commit is copied as it is made until a call finds it gone. Nil when the
-    /// database was opened again with new side files.
-    public var heldBy: Int32?
   }
 
   /// Which of the `-wal` and `-shm` this store's connection opened are no longer the files at
@@ -81,15 +74,24 @@ extension SQLiteWorkspaceStore {
   /// and the database is opened as at the start (which makes new side files); other processes,
   /// refused while the side files were missing and this one held the workspace
   /// (``SQLiteSideFiles/removedWhileOpen(databasePath:attempts:pauseMicroseconds:)``), can open
-  /// it again. While another process still uses the deleted files, the connection is kept
-  /// (``SideFilesRescue/heldBy``). ``write(_:)`` calls this after a commit; a long-lived process (`dolphin mcp`)
+  /// it again.
+  ///
+  /// While another process has the workspace open (it holds SQLite's lock on the database file,
+  /// read from `/proc/locks`), nothing is copied: a reader of that process in the middle of a
+  /// transaction would stop the checkpoint part way, and a database file holding part of the
+  /// `-wal`'s pages is readable only with that `-wal`, which nothing can reach once both
+  /// processes end (review 30-b, 1: "database disk image is malformed" after both were killed).
+  /// The call throws instead, and ``write(_:)``, which asks first, refuses to write: nothing is
+  /// acknowledged that only the deleted `-wal` would hold. Once that process has closed the
+  /// workspace, the next call copies and opens anew. ``write(_:)`` calls this after a commit; a long-lived process (`dolphin mcp`)
   /// also calls it from time to time, so that commits made before the deletion are copied
   /// while it is idle.
   /// - Returns: nil when nothing was removed (and for the in-memory, read-only or file-less
   ///   store, and one whose database file was removed or replaced: ``changeAtPath()``); otherwise what was removed and how many frames the checkpoint copied.
-  /// - Throws: ``WorkspaceError/fileSystem(path:message:)`` when a reader of another process
-  ///   kept the checkpoint from copying everything (the connection is kept, with what it holds,
-  ///   and a later call tries again), or when the database cannot be opened again (the
+  /// - Throws: ``WorkspaceError/fileSystem(path:message:)`` while another process has the
+  ///   workspace open (nothing copied), when a reader of this process kept the checkpoint from
+  ///   copying everything (the connection is kept, with what it holds, and a later call tries
+  ///   again), or when the database cannot be opened again (the
   ///   connection stays closed: every later call fails with a storage error until the caller
   ///   opens the workspace again); the storage error of the checkpoint.
   @discardableResult
@@ -109,6 +111,15 @@ extension SQLiteWorkspaceStore {
     let removed = removedSideFiles()
     guard !removed.isEmpty else { return nil }
     let names = removed.map { ($0 as NSString).lastPathComponent }.joined(separator: " and ")
+    let verb = removed.count == 1 ? "was" : "were"
+    if let holder = SQLiteSideFiles.otherHolder(databasePath: databasePath) {
+      throw .fileSystem(
+        path: databasePath,
+        message: "\(names) \(verb) deleted, moved or replaced while this process had the workspace open, and process "
+          + "\(holder) has it open too; nothing was written. What they hold is copied into the database once that "
+          + "process has closed the workspace (let it finish, or quit it normally); until then reads work and writes "
+          + "are refused")
+    }
     // Columns: 1 when a reader kept the checkpoint from finishing, WAL frames, frames copied.
     let result = try conn.first("PRAGMA wal_checkpoint(FULL)") { row in
       (busy: row.int(0), frames: row.int(1), copied: row.int(2))
@@ -116,17 +127,12 @@ extension SQLiteWorkspaceStore {
     if let result, result.busy != 0 || result.copied < result.frames {
       throw .fileSystem(
         path: databasePath,
-        message: "\(names) \(removed.count == 1 ? "was" : "were") deleted while this process had the workspace open, "
-          + "and another process reading it kept the commits they hold from being copied into the database "
+        message: "\(names) \(verb) deleted while this process had the workspace open, "
+          + "and another reader kept the commits they hold from being copied into the database "
           + "(\(result.copied) of \(result.frames) WAL frames copied); they are kept while this process runs, "
           + "and copied when it tries again or closes the workspace normally")
     }
     let copied = result?.copied ?? 0
-    // Another process using the same deleted files: a new open would be refused until it has
-    // closed them, so this connection goes on, each commit copied after it is made.
-    if let held = SQLiteSideFiles.removedWhileOpen(databasePath: databasePath, attempts: 1) {
-      return SideFilesRescue(removed: removed, framesCopied: copied, heldBy: held.holder)
-    }
     let busyTimeout = conn.busyTimeoutMilliseconds
     conn.close()
     let opening: FileOpen
@@ -148,6 +154,6 @@ extension SQLiteWorkspaceStore {
     conn.setBusyTimeout(milliseconds: busyTimeout)
     openedFile.withLock { $0 = opened.file }
     openedSideFiles.withLock { $0 = opened.sideFiles }
-    return SideFilesRescue(removed: removed, framesCopied: copied, heldBy: nil)
+    return SideFilesRescue(removed: removed, framesCopied: copied)
   }
 }
