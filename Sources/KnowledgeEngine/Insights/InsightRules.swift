@@ -392,11 +392,30 @@ enum InsightRules {
     func polarityWords(_ range: Range<Int>) -> ArraySlice<String> {
       var out: [String] = []
       for i in range where !joined[i] {
-        if words[i] == "not", i + 1 < words.count, words[i + 1] == "only" || words[i + 1] == "just" { continue }
+        let next = i + 1 < words.count ? words[i + 1] : nil
+        let afterNext = i + 2 < words.count ? words[i + 2] : nil
+        if words[i] == "not", next == "only" || next == "just" { continue }
+        // Phrases that add or insist rather than take back (review 30-b, 4): `don't forget`,
+        // `no problem`, `no exceptions`, `without exception`, `no more than 4`, `X instead of Y`.
+        let negates = TitleContrast.negations.contains(words[i]) || (words[i] == "t" && i > 0 && !joined[i - 1])
+        if negates, next == "forget" { continue }
+        if words[i] == "no", let next, Self.addingAfterNo.contains(next) { continue }
+        if words[i] == "no", let next, Self.comparativesAfterNo.contains(next), afterNext == "than" { continue }
+        if words[i] == "without", next == "exception" || next == "exceptions" { continue }
+        // `tabs instead of spaces` compares; `instead of that, …` still corrects.
+        if words[i] == "instead", next == "of", let afterNext, !Self.pointingBack.contains(afterNext) { continue }
         out.append(words[i])
       }
       return out[...]
     }
+
+    /// Words after which `no` insists rather than negates (`no problem`, `no exceptions`,
+    /// `no doubt`).
+    static let addingAfterNo: Set<String> = ["problem", "problems", "exception", "exceptions", "doubt", "matter"]
+    /// Words by which `instead of` points back at what was said (`instead of that, …`).
+    static let pointingBack: Set<String> = ["that", "this", "it", "those", "these", "them"]
+    /// Comparatives after which `no … than` states a bound (`no more than 4 workers`).
+    static let comparativesAfterNo: Set<String> = ["more", "less", "fewer", "later", "earlier", "sooner", "longer"]
   }
 
   /// How the contents of a near-duplicate group compare: all ``Opening``s the same, each saying
@@ -422,7 +441,9 @@ enum InsightRules {
   /// or an underscore joins them to another word (`no-cache`, `NO_PROXY`, `no_proxy`,
   /// `--no-verify`, `cannot-miss`: a compound or an identifier), and `not` is none in `not only`
   /// and `not just` (``Opening/polarityWords(_:)``; review 29-b, 5: such additions made a
-  /// possible conflict of what only added).
+  /// possible conflict of what only added), nor in phrases that add or insist: `don't forget`,
+  /// `no problem`, `no exceptions`, `without exception`, `no more than 4`, `tabs instead of
+  /// spaces` (review 30-b, 4). `Scratch that`, `reverted`, `retracted` and `correction` correct.
   /// - Complexity: O(*a* · *b*) in the two openings' words (at most a hundred characters each).
   static func openingsAgree(_ a: Opening, _ b: Opening) -> Bool {
     if a.text == b.text || a.text.isEmpty || b.text.isEmpty { return true }
@@ -443,6 +464,7 @@ enum InsightRules {
   /// (``openingsAgree(_:_:)``, review 28-d, 7).
   static let correctionWords: Set<String> = [
     "actually", "instead", "wrong", "incorrect", "mistaken", "untrue", "false", "outdated", "obsolete",
+    "reverted", "retracted", "correction",
   ]
 
   /// Whether `words` (of a ``normalizedOpening(_:)``, as ``Opening/polarityWords(_:)`` keeps
@@ -455,6 +477,8 @@ enum InsightRules {
     for w in words {
       if TitleContrast.negations.contains(w) || correctionWords.contains(w) { return true }
       if w == "t", let p = previous, TitleContrast.negations.contains(p + "t") { return true }
+      // `Scratch that: retry once` (review 30-b, 4); `from scratch` alone corrects nothing.
+      if w == "that", previous == "scratch" { return true }
       previous = w
     }
     return false

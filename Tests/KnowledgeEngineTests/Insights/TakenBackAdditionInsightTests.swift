@@ -99,6 +99,15 @@ struct TakenBackAdditionInsightTests {
     Addition(name: "notice, note, knot", short: "Retry three times", long: "Retry three times; notice the note about the knot"),
     Addition(name: "cannot-miss", short: "Retry three times", long: "Retry three times, a cannot-miss step"),
     Addition(name: "Unicode hyphens", short: "Retry three times", long: "Retry three times \u{2010} no\u{2011}op otherwise, naïvely"),
+    // Review 30-b, 4: phrases that add or insist rather than take back.
+    Addition(name: "don't forget", short: "Back up the database", long: "Back up the database. Don't forget to verify restores"),
+    Addition(name: "do not forget", short: "Back up the database", long: "Back up the database; do not forget the -wal"),
+    Addition(name: "no problem", short: "Use the new driver", long: "Use the new driver. No problem with it either"),
+    Addition(name: "no more than", short: "Use Node 20", long: "Use Node 20; no more than 4 workers"),
+    Addition(name: "no exceptions", short: "Comparison is case-insensitive", long: "Comparison is case-insensitive; no exceptions"),
+    Addition(name: "without exception", short: "Sign commits", long: "Sign commits, without exception"),
+    Addition(name: "instead of", short: "Use tabs", long: "Use tabs instead of spaces, as gofmt does"),
+    Addition(name: "from scratch", short: "Rebuild the index", long: "Rebuild the index from scratch after an upgrade"),
   ]
 
   @Test("a word that only looks like a negation adds: near-duplicates to merge", arguments: falseNegations)
@@ -118,6 +127,10 @@ struct TakenBackAdditionInsightTests {
     Addition(name: "isn't", short: "Deploy on Fridays", long: "Deploy on Fridays isn't allowed any more"),
     Addition(name: "not, not only in another place", short: "Deploy on Fridays", long: "Deploy on Fridays, not only-if-green: not at all"),
     Addition(name: "no, between dashes and spaces", short: "Sign commits", long: "Sign commits - no - skip that"),
+    // Review 30-b, 4: corrections without a negation.
+    Addition(name: "scratch that", short: "Retry three times", long: "Retry three times. Scratch that: retry once"),
+    Addition(name: "reverted", short: "Use Postgres", long: "Use Postgres; reverted after the incident"),
+    Addition(name: "no longer than, still no longer", short: "Cache for an hour", long: "Cache for an hour, no longer needed"),
   ]
 
   @Test("a real negation or correction still takes back: a possible conflict", arguments: corrections)
