@@ -246,13 +246,41 @@ extension [QueryTermMatch] {
   package var unmatchedWords: [String] { filter { $0.match == .none }.typedWords }
 
   /// The query words behind these terms as typed (their folded forms where the typed ones were
-  /// not recorded, else the term), once each, in term order.
+  /// not recorded, else the term), once each, in term order, each as shown: at most
+  /// ``shownWordCharacters`` characters, a character at most ``shownScalarsPerCharacter``
+  /// Unicode scalars, a cut marked `…` (review 30-a, 8: a 500-character word and one letter with
+  /// 4,999 combining marks were echoed whole, though a term compares at most 64 characters).
   var typedWords: [String] {
     var words: [String] = []
     for term in self {
       let typed = !term.typedWords.isEmpty ? term.typedWords : !term.words.isEmpty ? term.words : [term.term]
-      for word in typed where !words.contains(word) { words.append(word) }
+      for word in typed.map(Self.shown) where !words.contains(word) { words.append(word) }
     }
     return words
+  }
+
+  /// The most characters of a typed word ``typedWords`` shows (as many as a term compares).
+  static var shownWordCharacters: Int { 64 }
+  /// The most Unicode scalars of one character ``typedWords`` shows (as capture allows).
+  static var shownScalarsPerCharacter: Int { 10 }
+
+  /// `word` as ``typedWords`` shows it.
+  static func shown(_ word: String) -> String {
+    var out = ""
+    var cut = false
+    for (n, character) in word.enumerated() {
+      if n == shownWordCharacters {
+        cut = true
+        break
+      }
+      let scalars = character.unicodeScalars
+      if scalars.count > shownScalarsPerCharacter {
+        out.unicodeScalars.append(contentsOf: scalars.prefix(shownScalarsPerCharacter))
+        cut = true
+      } else {
+        out.append(character)
+      }
+    }
+    return cut ? out + "…" : out
   }
 }

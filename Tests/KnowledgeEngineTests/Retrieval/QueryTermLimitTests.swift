@@ -62,3 +62,29 @@ struct QueryTermLimitTests {
     #expect(response.emptyExplanation?.hasSuffix("only the first 64 distinct words were searched, not 'postgres'") == true)
   }
 }
+
+/// Review 30-a, 8: a 500-character word, and one letter with 4,999 combining marks, were echoed
+/// whole in `No results:` and `unmatchedWords`, though a term compares at most 64 characters and
+/// capture refuses a character of more than 10 scalars.
+struct ShownTypedWordTests {
+  @Test("an unmatched word is shown at most 64 characters long, each of at most 10 scalars, the cut marked")
+  func longWordsShownBounded() throws {
+    let workspace = try PersistedSearchTests.Workspace([PersistedSearchTests.Item(title: "Database choice", content: "postgres")])
+    let long = "wal" + String(repeating: "x", count: 497)
+    let response = try workspace.search(long)
+    let shown = try #require(response.unmatchedWords?.first)
+    #expect(shown == String(long.prefix(64)) + "…")
+    let explanation = try #require(response.emptyExplanation)
+    #expect(!explanation.contains(String(long.prefix(65))))
+
+    let marks = "e" + String(repeating: "\u{301}", count: 4999)
+    let marked = try workspace.search(marks)
+    let word = try #require(marked.unmatchedWords?.first)
+    #expect(word.unicodeScalars.count == 11)  // e, nine marks, the ellipsis
+    #expect(word.hasSuffix("…"))
+    let markedExplanation = try #require(marked.emptyExplanation)
+    #expect(markedExplanation.unicodeScalars.count < 400, "\(markedExplanation.unicodeScalars.count)")
+    // A word within both bounds is shown as typed.
+    #expect(try workspace.search("Zürich").unmatchedWords == ["Zürich"])
+  }
+}
