@@ -1253,12 +1253,17 @@ enum Commands {
   static func refusedTextLines(_ report: RefusedTextReport?) -> [String] {
     guard let report else { return ["Importable text: not run"] }
     guard report.count > 0 else { return ["Importable text: no stored value would make an export unimportable"] }
-    var lines = [
+    return listedLines(
       "Importable text: \(report.count) stored value(s) hold a NUL or a tag with a control character or a comma, which "
-        + "no dolphin command stores; an import that writes such a record (a restore into an empty workspace) refuses it:"
-    ]
-    for entry in report.records { lines.append("  - \(inert(entry.description))") }
-    if report.count > report.records.count { lines.append("  … and \(report.count - report.records.count) more") }
+        + "no dolphin command stores; an import that writes such a record (a restore into an empty workspace) refuses it:",
+      report.records.map(\.description), count: report.count)
+  }
+
+  /// `header`, then one inert line per entry listed, then how many of `count` were not listed.
+  static func listedLines(_ header: String, _ entries: [String], count: Int) -> [String] {
+    var lines = [header]
+    for entry in entries { lines.append("  - \(inert(entry))") }
+    if count > entries.count { lines.append("  … and \(count - entries.count) more") }
     return lines
   }
 
@@ -1267,13 +1272,10 @@ enum Commands {
   static func invalidUTF8Lines(_ report: InvalidUTF8Report?) -> [String] {
     guard let report else { return ["Text encoding: not run"] }
     guard report.count > 0 else { return ["Text encoding: all stored text is UTF-8"] }
-    var lines = [
+    return listedLines(
       "Text encoding: \(report.count) stored value(s) are not UTF-8 (bytes another program wrote); every command reads "
-        + "them with U+FFFD (�) in place of those bytes:"
-    ]
-    for entry in report.records { lines.append("  - \(inert(entry.description))") }
-    if report.count > report.records.count { lines.append("  … and \(report.count - report.records.count) more") }
-    return lines
+        + "them with U+FFFD (�) in place of those bytes:",
+      report.records.map(\.description), count: report.count)
   }
 
   /// Doctor's advice for stored text that is not UTF-8: what it does, and the `sqlite3` commands
