@@ -488,6 +488,9 @@ enum ContinuityTools {
           wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators,
         queryCut: (r.query, r.queryCutAt, r.queryCharacters)
         ).map { "Note: \(ToolRendering.line($0))." }
+        if r.orderedByTermsMatched == true, Set(r.results.compactMap(\.termsMatched)).count > 1 {
+          notes.append("Order: tasks matching more of the query's \(r.terms.count) terms come first, then higher scores.")
+        }
       }
       if let lookup = r.idLookup { notes.insert(ToolRendering.line(lookup.message) + ".", at: 0) }
       if let why = r.emptyExplanation { notes.insert("No results: \(ToolRendering.line(why)).", at: 0) }

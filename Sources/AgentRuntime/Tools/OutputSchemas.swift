@@ -217,7 +217,7 @@ enum OutputSchemas {
   static let searchResult = object(
     [
       "id": uuid, "kind": string, "title": string, "snippet": string, "score": number, "scoreParts": object([:]),
-      "matchedTerms": strings, "source": string, "supersededBy": uuids,
+      "matchedTerms": strings, "source": string, "supersededBy": uuids, "termsMatched": integer,
     ], required: ["id", "kind", "title", "score"])
 
   /// The sections of a digest (``DigestSections``).
@@ -273,12 +273,14 @@ enum OutputSchemas {
       "mode": string, "algorithmVersion": string, "query": string,
       "results": array(
         of: object(
-          ["task": task, "score": number, "matchedTerms": strings, "scoreParts": object([:])], required: ["task", "score"])),
+          ["task": task, "score": number, "matchedTerms": strings, "scoreParts": object([:]), "termsMatched": integer],
+          required: ["task", "score"])),
       "total": integer, "truncated": truncated("results"), "omittedForSize": omittedForSize,
       "status": oneOf(TaskStatus.allCases.map(\.rawValue)),
       "terms": array(of: object([:])), "emptyReason": oneOf(EmptyReason.allCases.map(\.rawValue)),
       "unsearchedCommonWords": strings, "wordsPastTermLimit": strings, "unsearchedSymbols": strings,
       "unappliedOperators": strings, "unmatchedWords": strings, "idLookup": idLookup,
+      "orderedByTermsMatched": boolean,
     ], required: ["mode", "query", "results", "total", "truncated"])
 
   /// `idLookup` of the search tools (``IDLookup``): present when the query is one whole record

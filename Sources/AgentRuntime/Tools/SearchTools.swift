@@ -21,6 +21,7 @@ enum SearchTools {
       "unsearchedCommonWords": OutputSchemas.strings, "wordsPastTermLimit": OutputSchemas.strings,
       "unsearchedSymbols": OutputSchemas.strings, "unappliedOperators": OutputSchemas.strings,
       "unmatchedWords": OutputSchemas.strings, "tag": ToolRendering.string, "idLookup": OutputSchemas.idLookup,
+      "orderedByTermsMatched": ToolRendering.boolean,
     ], required: ["mode", "results", "total", "truncated"])
 
   /// The text rendering: a header naming the mode and counts, then each result (a line, and its
@@ -44,6 +45,10 @@ enum SearchTools {
         wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators,
         queryCut: (r.query, r.queryCutAt, r.queryCharacters))
       lines += notes.map { "Note: \(ToolRendering.line($0))." }
+      // As the CLI says it: the scores then need not fall down the list.
+      if r.orderedByTermsMatched == true, Set(r.results.compactMap(\.termsMatched)).count > 1 {
+        lines.append("Order: results matching more of the query's \(r.terms.count) terms come first, then higher scores.")
+      }
     }
     if r.results.isEmpty, let why = r.emptyReason {
       let hint: String
@@ -57,7 +62,8 @@ enum SearchTools {
     }
     let rows = r.results.prefix(shown).enumerated().map { i, x in
       let superseded = x.supersededBy.map { "; \(KnowledgeEngine.supersededNote($0))" } ?? ""
-      let row = "\(i + 1). \(x.label) \(ToolRendering.quoted(x.title)) (id \(x.id.uuidString), score \(String(format: "%.3f", x.score))\(superseded))"
+      let terms = x.termsMatched.map { ", \($0) of \(r.terms.count) terms matched" } ?? ""
+      let row = "\(i + 1). \(x.label) \(ToolRendering.quoted(x.title)) (id \(x.id.uuidString), score \(String(format: "%.3f", x.score))\(terms)\(superseded))"
       return x.snippet.isEmpty ? row : row + "\n   \(ToolRendering.line(x.snippet))"
     }
     return ToolRendering.listing(

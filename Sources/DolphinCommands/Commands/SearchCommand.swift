@@ -25,6 +25,12 @@ extension SearchCommands {
         wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators,
         queryCut: (r.query, r.queryCutAt, r.queryCharacters))
       for note in notes { console.print("Note: \(inert(note)).") }
+      // Scores that do not fall down the list are explained (review 30a: a content naming both
+      // words typed is listed above a title naming one, with a lower score).
+      let tiers = Set(r.results.compactMap(\.termsMatched))
+      if r.orderedByTermsMatched == true && (explain || tiers.count > 1) {
+        console.print("Order: results matching more of the query's \(r.terms.count) terms come first, then higher scores.")
+      }
     }
     if r.results.isEmpty, let why = r.emptyReason {
       let hint: String
@@ -55,8 +61,9 @@ extension SearchCommands {
       if !x.snippet.isEmpty { console.print("   \(inert(x.snippet))") }
       if explain {
         let p = x.scoreParts
-        console.print(String(format: "   score %.4f = title %.4f + tags %.4f + content %.4f + fuzzy %.4f + phrase %.4f + coverage %.4f; matched stems: %@",
-                             x.score, p.title, p.tags, p.content, p.fuzzy, p.phrase, p.coverage, matchedStems(x.matchedTerms, terms: r.terms)))
+        let terms = x.termsMatched.map { "; terms matched: \($0) of \(r.terms.count)" } ?? ""
+        console.print(String(format: "   score %.4f = title %.4f + tags %.4f + content %.4f + fuzzy %.4f + phrase %.4f + coverage %.4f; matched stems: %@%@",
+                             x.score, p.title, p.tags, p.content, p.fuzzy, p.phrase, p.coverage, matchedStems(x.matchedTerms, terms: r.terms), terms))
       }
     }
     if explain {

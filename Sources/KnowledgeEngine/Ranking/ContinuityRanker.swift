@@ -11,13 +11,19 @@ public struct RankedMatch: Sendable, Equatable, Codable {
   public var matchedTerms: [String]
   /// Where the score comes from, when the ranker reports it (task search's `--explain`).
   public var scoreParts: ScoreParts?
+  /// How many distinct query terms the record matched, when the ranker ordered by that first
+  /// (``SearchResult/termsMatched``); nil otherwise.
+  public var termsMatched: Int?
 
   /// A match as a ranker reports it.
-  public init(id: UUID, score: Double, matchedTerms: [String], scoreParts: ScoreParts? = nil) {
+  public init(
+    id: UUID, score: Double, matchedTerms: [String], scoreParts: ScoreParts? = nil, termsMatched: Int? = nil
+  ) {
     self.id = id
     self.score = score
     self.matchedTerms = matchedTerms
     self.scoreParts = scoreParts
+    self.termsMatched = termsMatched
   }
 }
 
@@ -39,6 +45,9 @@ package struct RankedTasks: Sendable {
   package var unsearchedSymbols: [String]?
   /// Why nothing matched; nil when something did.
   package var emptyReason: EmptyReason?
+  /// Whether the tasks are ordered by query terms matched first
+  /// (``SearchResponse/orderedByTermsMatched``).
+  package var orderedByTermsMatched: Bool? = nil
 }
 
 // The seam between continuity features and the lexical ranker: `handoff create --auto`
@@ -93,11 +102,13 @@ package struct ContinuityRanker: Sendable {
       return RankedTasks(
         algorithmVersion: response.algorithmVersion,
         matches: response.results.map {
-          RankedMatch(id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms, scoreParts: $0.scoreParts)
+          RankedMatch(
+            id: $0.id, score: $0.score, matchedTerms: $0.matchedTerms, scoreParts: $0.scoreParts,
+            termsMatched: $0.termsMatched)
         },
         total: response.total, terms: response.terms, unsearchedCommonWords: response.unsearchedCommonWords,
         wordsPastTermLimit: response.wordsPastTermLimit, unsearchedSymbols: response.unsearchedSymbols,
-        emptyReason: response.emptyReason)
+        emptyReason: response.emptyReason, orderedByTermsMatched: response.orderedByTermsMatched)
     })
 }
 

@@ -129,6 +129,15 @@ import Foundation
 ///
 ///     score = (Σ_t bm25f(t,d) + phrase) · (1 + γ · c)
 ///
+/// **Coordination level first in short queries.** In a query of two to
+/// ``Parameters/coverageOrderMaximumTerms`` (3) distinct terms — what people type — results are
+/// ordered by how many of those terms they match before their score (coordination level
+/// matching, Salton & McGill 1983, §6; Lucene's classic `coord` factor served the same end), so
+/// a content holding `kiwi` and `mango` ranks above a title holding only `kiwi` (review 30a: the
+/// factor above could not lift it over the title's field weight). A longer query (a pasted claim
+/// or sentence) is ordered by score alone: there a document missing one of ten words may be the
+/// best one. The response says which order it used (``SearchResponse/orderedByTermsMatched``).
+///
 /// **Parameters** (``Parameters/v1``): k1 = 1.2 and content b = 0.75, the usual values
 /// (Robertson & Zaragoza 2009, §3.3 reports k1 in 1.2–2.0 and b ≈ 0.75 as typical); title
 /// b = 0.5 (a short field, little length variation); tags b = 0, no length normalization, as
@@ -153,7 +162,8 @@ import Foundation
 ///
 /// ## Order and determinism
 ///
-/// Results are ordered by score descending, then kind order (``DocumentKind``: knowledge
+/// Results are ordered by the number of query terms matched when the query is short (above),
+/// then by score descending, then kind order (``DocumentKind``: knowledge
 /// kinds in declaration order, memories last), then `updatedAt` descending, then title
 /// ascending, then the UUID string ascending. Every sum is taken in query-term order, never in
 /// hash order, so the same index and query give the same scores and order in every process.
@@ -301,6 +311,15 @@ public struct HybridLexicalRanker: Sendable {
     /// (on SciFact's even train ids the bound costs nothing up to 4 terms, 0.0012 nDCG@10 up to 5
     /// and 0.0031 on every query).
     public var otherFormBoundMaximumTerms: Int
+    /// In a query of at least two and at most this many distinct terms, results are ordered
+    /// first by how many of those terms they match (coordination level matching, Salton & McGill,
+    /// *Introduction to Modern Information Retrieval*, 1983, §6), then by score, so a note holding
+    /// `kiwi` and `mango` ranks above one holding only `kiwi`, in whatever field (0: never; a
+    /// longer query — a pasted claim or sentence — is ordered by score alone, where the coverage
+    /// factor rewards matching more of it). On SciFact's even train ids (claims, round 26 of
+    /// `Benchmarks/Results/retrieval-tuning.md`) 3 changes no query; 4 costs 0.0009 nDCG@10
+    /// (4 queries), 5 costs 0.0094 and ordering every query so 0.0792.
+    public var coverageOrderMaximumTerms: Int
 
     /// The constants of `hybrid-lexical-v1`. Until the first release they are tuned in place,
     /// each change recorded in Benchmarks/Results/retrieval-tuning.md with its even-id figures
@@ -338,7 +357,8 @@ public struct HybridLexicalRanker: Sendable {
       contentNormalizationFloor: 0.6,
       otherFormExactShare: 0.9,
       otherFormReferenceLength: 0,
-      otherFormBoundMaximumTerms: 4)
+      otherFormBoundMaximumTerms: 4,
+      coverageOrderMaximumTerms: 3)
   }
 
   /// Ranks the documents of `index` for `query`.
@@ -508,7 +528,9 @@ public struct HybridLexicalRanker: Sendable {
           / Double(analysis.pairs.count))
     }
 
-    let (selection, counted) = select(groups: groups, pairs: pairs, limit: limit)
+    let ordersByCoverage = groups.count >= 2 && groups.count <= parameters.coverageOrderMaximumTerms
+    let (selection, counted) = select(
+      groups: groups, pairs: pairs, limit: limit, ordersByCoverage: ordersByCoverage)
     let (results, unstored) = try assemble(
       selection, groups: groups, normalization: normalization, index: index, limit: limit,
       snippets: snippets)
@@ -542,6 +564,7 @@ public struct HybridLexicalRanker: Sendable {
     answer.unappliedOperators = Self.nonEmpty(
       Self.withoutPrefixesSearched(Self.unappliedOperators(in: query), terms: termMatches))
     answer.unmatchedWords = Self.nonEmpty(termMatches.unmatchedWords)
+    answer.orderedByTermsMatched = ordersByCoverage && !results.isEmpty ? true : nil
     return answer
   }
 
@@ -1776,7 +1799,11 @@ public struct HybridLexicalRanker: Sendable {
   }
 
   /// Merges the scored lists document-at-a-time into a bounded top-k selection.
-  private func select(groups: [Group], pairs: [Pair], limit: Int) -> (TopKSelection, Int) {
+  /// With `ordersByCoverage`, a candidate's tier is the number of query terms it matched, so
+  /// more terms matched rank first whatever the scores (``Parameters/coverageOrderMaximumTerms``).
+  private func select(groups: [Group], pairs: [Pair], limit: Int, ordersByCoverage: Bool)
+    -> (TopKSelection, Int)
+  {
     var selection = TopKSelection(capacity: limit)
     var cursors = [Int](repeating: 0, count: groups.count)
     var matched: [Int] = []
@@ -1816,7 +1843,8 @@ public struct HybridLexicalRanker: Sendable {
       for pair in pairs where isMatched[pair.first] && isMatched[pair.second] {
         phraseBound += pair.weight
       }
-      let competitive = selection.threshold.map { (base + phraseBound) * factor >= $0 } ?? true
+      let tier = ordersByCoverage ? matched.count : 0
+      let competitive = selection.admits(tier: tier, bound: (base + phraseBound) * factor)
       if competitive {
         var phrase = 0.0
         if phraseBound > 0 {
@@ -1831,7 +1859,7 @@ public struct HybridLexicalRanker: Sendable {
         let kindOrder = Int(groups[matched[0]].kindOrder[cursors[matched[0]]])
         selection.insert(
           TopKSelection.Candidate(
-            document: document, score: (base + phrase) * factor, kindOrder: kindOrder,
+            document: document, tier: tier, score: (base + phrase) * factor, kindOrder: kindOrder,
             base: base, phrase: phrase, matchedGroups: mask))
       }
       for g in matched {
@@ -1918,6 +1946,7 @@ public struct HybridLexicalRanker: Sendable {
       candidates
       .compactMap { candidate in documents[candidate.document].map { (candidate, $0) } }
       .sorted { a, b in
+        if a.0.tier != b.0.tier { return a.0.tier > b.0.tier }
         if a.0.score != b.0.score { return a.0.score > b.0.score }
         if a.0.kindOrder != b.0.kindOrder { return a.0.kindOrder < b.0.kindOrder }
         if a.1.updatedAt != b.1.updatedAt { return a.1.updatedAt > b.1.updatedAt }
@@ -1974,7 +2003,7 @@ public struct HybridLexicalRanker: Sendable {
       scoreParts: ScoreParts(
         title: fields.title, tags: fields.tags, content: fields.content, fuzzy: fuzzy,
         phrase: candidate.phrase, coverage: coverage),
-      matchedTerms: matchedTerms, source: document.source)
+      matchedTerms: matchedTerms, source: document.source, termsMatched: candidate.tier > 0 ? candidate.tier : nil)
   }
 
   private func snippet(of content: String, firstMatch position: Int?) -> String {

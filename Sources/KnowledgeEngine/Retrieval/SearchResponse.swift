@@ -73,6 +73,12 @@ public struct SearchResponse: Sendable, Equatable, Codable {
   /// answers (the CLI names its commands, MCP its tools); nil otherwise, and in a response from
   /// the ranker or the engine alone.
   public var idLookup: IDLookup?
+  /// True when the results are ordered first by how many of the query's distinct terms each
+  /// matched (``SearchResult/termsMatched``), then by score: a query of two or three terms
+  /// (``HybridLexicalRanker/Parameters/coverageOrderMaximumTerms``), so a record holding every
+  /// word typed ranks above one holding fewer of them in a stronger field; nil (absent from
+  /// JSON) when they are ordered by score alone.
+  public var orderedByTermsMatched: Bool?
 
   /// What a search covers, for the words of its empty-result reason.
   public enum Scope: String, Sendable, Codable, CaseIterable {
@@ -286,11 +292,16 @@ public struct SearchResult: Sendable, Equatable, Codable {
   /// JSON) when none does. Set by ``KnowledgeEngine/search(_:kinds:includeMemories:memoriesOnly:tag:limit:)``
   /// after ranking; it does not change the rank or the score.
   public var supersededBy: [UUID]?
+  /// How many of the query's distinct terms this result matched (in any form), when the
+  /// response is ordered by that first (``SearchResponse/orderedByTermsMatched``); nil (absent
+  /// from JSON) otherwise.
+  public var termsMatched: Int?
 
   /// Makes a result.
   public init(
     id: UUID, kind: DocumentKind, title: String, snippet: String, score: Double,
-    scoreParts: ScoreParts, matchedTerms: [String], source: KnowledgeSource? = nil
+    scoreParts: ScoreParts, matchedTerms: [String], source: KnowledgeSource? = nil,
+    termsMatched: Int? = nil
   ) {
     self.id = id
     self.kind = kind
@@ -300,6 +311,7 @@ public struct SearchResult: Sendable, Equatable, Codable {
     self.scoreParts = scoreParts
     self.matchedTerms = matchedTerms
     self.source = source
+    self.termsMatched = termsMatched
   }
 
   /// How a result names what it is: its kind, and the provenance of a memory's mirror

@@ -1,11 +1,17 @@
 /// A bounded selection of the best `capacity` candidates, keeping everything tied with the
 /// worst kept one, so the final order can break those ties on fields it has not read yet.
 ///
-/// Candidates compare by score (higher is better), then by kind order (lower is better).
+/// Candidates compare by coverage tier (more distinct query terms matched is better; every
+/// candidate of a long query has tier 0), then by score (higher is better), then by kind order
+/// (lower is better).
 /// - Complexity: O(log *k*) per insertion; memory O(*k* + ties).
 struct TopKSelection {
   struct Candidate {
     var document: Int64
+    /// How many distinct query terms the document matched, when the query is short enough to
+    /// be ordered by it first (``HybridLexicalRanker/Parameters/coverageOrderMaximumTerms``);
+    /// otherwise 0.
+    var tier: Int
     var score: Double
     var kindOrder: Int
     /// BM25F sum over the matched query terms (fuzzy variants included).
@@ -28,8 +34,17 @@ struct TopKSelection {
 
   var isFull: Bool { heap.count >= capacity }
 
-  /// The score a new candidate must reach (ties included) to be kept, once full.
-  var threshold: Double? { isFull ? heap.first?.score : nil }
+  /// The tier and score a new candidate must reach (ties included) to be kept, once full.
+  var threshold: (tier: Int, score: Double)? {
+    guard isFull, let worst = heap.first else { return nil }
+    return (worst.tier, worst.score)
+  }
+
+  /// Whether a candidate of `tier` scoring at most `bound` could still be kept.
+  func admits(tier: Int, bound: Double) -> Bool {
+    guard let threshold else { return true }
+    return tier != threshold.tier ? tier > threshold.tier : bound >= threshold.score
+  }
 
   /// Everything kept: the best `capacity` and the candidates tied with the worst of them.
   var candidates: [Candidate] { heap + ties }
@@ -56,7 +71,8 @@ struct TopKSelection {
   }
 
   static func isWorse(_ a: Candidate, than b: Candidate) -> Bool {
-    a.score != b.score ? a.score < b.score : a.kindOrder > b.kindOrder
+    if a.tier != b.tier { return a.tier < b.tier }
+    return a.score != b.score ? a.score < b.score : a.kindOrder > b.kindOrder
   }
 
   private mutating func siftUp(_ index: Int) {

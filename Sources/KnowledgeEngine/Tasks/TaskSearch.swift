@@ -12,13 +12,19 @@ public struct TaskSearchResult: Sendable, Equatable, Codable {
   /// that does not report them (``KnowledgeEngine/continuityRankingMode`` `hybrid-lexical`
   /// always does).
   public var scoreParts: TaskScoreParts?
+  /// How many distinct query terms the task matched, when the response is ordered by that first
+  /// (``TaskSearchResponse/orderedByTermsMatched``); nil (absent from JSON) otherwise.
+  public var termsMatched: Int?
 
   /// A task found, with its score and where the score comes from.
-  public init(task: TaskItem, score: Double, matchedTerms: [String], scoreParts: TaskScoreParts? = nil) {
+  public init(
+    task: TaskItem, score: Double, matchedTerms: [String], scoreParts: TaskScoreParts? = nil, termsMatched: Int? = nil
+  ) {
     self.task = task
     self.score = score
     self.matchedTerms = matchedTerms
     self.scoreParts = scoreParts
+    self.termsMatched = termsMatched
   }
 }
 
@@ -104,6 +110,9 @@ public struct TaskSearchResponse: Sendable, Equatable, Codable {
   /// what shows it, as in ``SearchResponse/idLookup`` (set by the face that answers); nil
   /// otherwise.
   public var idLookup: IDLookup? = nil
+  /// True when the tasks are ordered by how many of the query's distinct terms each matched
+  /// first, then by score, as ``SearchResponse/orderedByTermsMatched``; nil otherwise.
+  public var orderedByTermsMatched: Bool? = nil
 
   /// The id the query is, when it is one whole UUID and no task matched, as
   /// ``SearchResponse/queryID``; nil otherwise.
@@ -157,7 +166,8 @@ extension KnowledgeEngine {
         if let t = try tx.task(id: m.id) {
           results.append(
             TaskSearchResult(
-              task: t, score: m.score, matchedTerms: m.matchedTerms, scoreParts: m.scoreParts.map(TaskScoreParts.init)))
+              task: t, score: m.score, matchedTerms: m.matchedTerms, scoreParts: m.scoreParts.map(TaskScoreParts.init),
+              termsMatched: m.termsMatched))
         }
       }
       let operators = HybridLexicalRanker.withoutPrefixesSearched(named, terms: ranked.terms)
@@ -169,6 +179,7 @@ extension KnowledgeEngine {
         unappliedOperators: operators.isEmpty ? nil : operators)
       let unmatched = ranked.terms.unmatchedWords
       response.unmatchedWords = unmatched.isEmpty ? nil : unmatched
+      response.orderedByTermsMatched = results.isEmpty ? nil : ranked.orderedByTermsMatched
       if givenCharacters > query.count {
         response.queryCutAt = query.count
         response.queryCharacters = givenCharacters
