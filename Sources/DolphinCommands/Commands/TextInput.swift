@@ -72,12 +72,14 @@ enum TextInput {
       text.removeLast()
     }
     if result.truncated {
+      // The read stopped once the answer was clear, so the whole size is not known: what was
+      // read is named as a lower bound (review 30-a, 13: the message gave no size at all).
       let read = text.count
       throw ValidationError(
         field: field, limit: limit, actual: read > limit ? read : nil,
         message: read > limit
-          ? "\(field) is more than \(limit) characters; the limit is \(limit) characters "
-            + "(\(origin) was read only until that was clear)"
+          ? "\(field) is more than \(limit) characters; the limit is \(limit) characters (\(origin) holds at least "
+            + "\(read) characters, \(result.bytes.count) bytes: it was read only until that was clear)"
           : "\(field) from \(origin) is more than \(maxBytes) bytes; the limit is \(limit) characters, read as "
             + "at most \(maxBytes) bytes")
     }
