@@ -146,6 +146,40 @@ public enum DolphinCLI {
     }
   }
 
+  /// Refuses a workspace path that can never be a directory (review 30-a, 13: `--workspace
+  /// /etc/passwd` failed as a storage error, exit 5): the path, or a component on the way to it
+  /// (`/etc/passwd/ws`), exists and is a file, a device, a FIFO or a socket
+  /// (``PathProblem/nonDirectory(onTheWayTo:)``). A well-formed path refused for what it names,
+  /// as a symbolic link loop in it is: exit 4, before anything is read or created.
+  /// - Parameters:
+  ///   - option: `--workspace`'s value as given; nil for the default workspace
+  ///     (``WorkspaceLocation/defaultDirectory(environment:)``).
+  ///   - environment: the process environment the default workspace comes from.
+  /// - Throws: ``ValidationError`` with field `workspace`, or `DOLPHIN_HOME` when the default
+  ///   workspace is that variable's, naming the path, the component and what it is.
+  static func requireWorkspaceNotAFile(option: String?, environment: [String: String]) throws(ValidationError) {
+    let fromHome = option == nil ? environment["DOLPHIN_HOME"].flatMap { $0.isEmpty ? nil : $0 } : nil
+    let path = option ?? fromHome ?? WorkspaceLocation.defaultDirectory(environment: environment).path
+    guard let found = PathProblem.nonDirectory(onTheWayTo: path) else { return }
+    let name =
+      option != nil ? "--workspace \(shownValue(path))"
+      : fromHome != nil ? "DOLPHIN_HOME (\(shownValue(path)))" : "the default workspace \(shownValue(path))"
+    let problem =
+      found.isWholePath
+      ? "\(name) is \(found.description)"
+      : "\(name): \(shownValue(found.path)) is \(found.description), so no directory can be made there"
+    let advice =
+      option != nil
+      ? "name a directory, or a new path to create one"
+      : fromHome != nil
+        ? "set DOLPHIN_HOME to a directory, unset it to use the default ($XDG_DATA_HOME/dolphin, else "
+          + "~/.local/share/dolphin), or pass --workspace DIR"
+        : "move that file aside, set DOLPHIN_HOME to a directory, or pass --workspace DIR"
+    throw ValidationError(
+      field: fromHome != nil ? "DOLPHIN_HOME" : "workspace",
+      message: "\(problem) (a workspace is a directory holding workspace.sqlite); \(advice). Nothing was read or created")
+  }
+
   /// `arguments` (which begin with an option, `--workspace X status`) as a command line with
   /// the options that came first moved after the command (`dolphin status --workspace X`), or nil
   /// when no command follows options that it accepts.
@@ -340,6 +374,12 @@ public enum DolphinCLI {
         } catch {
           throw CLIError.usage(error.message)
         }
+      }
+      // The demo's own directory, without --workspace, is not the default workspace: it checks it.
+      if command.spec.usesWorkspace, command.spec.path != ["demo"] || parsed.value("workspace") != nil {
+        try Self.requireWorkspaceNotAFile(
+          option: parsed.value("workspace"),
+          environment: console.environment.isEmpty ? ProcessInfo.processInfo.environment : console.environment)
       }
       let context = CommandContext(console: console, arguments: parsed, spec: command.spec)
       // The commands that messages suggest name the workspace the user named, so that pasted

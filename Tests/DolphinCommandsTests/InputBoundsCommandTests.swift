@@ -70,6 +70,39 @@ struct InputBoundsCommandTests {
     #expect(over.stderr.contains("content is more than 16000 characters; the limit is 16000 characters"), "\(over.stderr)")
   }
 
+  /// Review 30-a, 13: over the limit on standard input, the message named no size. The read stays
+  /// bounded, so it names what was read before it stopped, a lower bound of what was given.
+  @Test("over the limit on standard input: the field, the limit, and at least how much was given")
+  func overTheLimitNamesWhatWasRead() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    let r = try cli.run(["capture", "fact", "x", "--content", "-"], stdin: String(repeating: "x", count: 20_000))
+    #expect(r.status == 4, "\(r.stderr)")
+    let read = try #require(Self.readAtLeast(r.stderr), "\(r.stderr)")
+    #expect(read.characters > 16_000 && read.characters <= 20_000 && read.bytes == read.characters, "\(r.stderr)")
+    #expect(
+      r.stderr.contains(
+        "content is more than 16000 characters; the limit is 16000 characters (standard input holds at least "
+          + "\(read.characters) characters, \(read.bytes) bytes: it was read only until that was clear)"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: cli.workspace), "nothing was stored")
+    // Endless input is still read only up to the bound in bytes (40 per allowed character).
+    let endless = try Self.pipeline("yes", ["task", "add", "Ship", "--notes", "-", "--workspace", cli.workspace])
+    #expect(endless.status == 4, "\(endless.stderr)")
+    let bounded = try #require(Self.readAtLeast(endless.stderr), "\(endless.stderr)")
+    #expect(bounded.characters > 4_000 && bounded.bytes <= 4_000 * Limits.inputBytesPerCharacter + 1, "\(endless.stderr)")
+    #expect(endless.stderr.contains("--notes is more than 4000 characters; the limit is 4000 characters (standard input holds at least"))
+  }
+
+  /// The `N characters, M bytes` of a message saying what was read of input over the limit.
+  static func readAtLeast(_ message: String) -> (characters: Int, bytes: Int)? {
+    guard let start = message.range(of: "holds at least ") else { return nil }
+    let words = message[start.upperBound...].split(separator: " ", maxSplits: 3)
+    guard words.count >= 3, words[1] == "characters,", let characters = Int(words[0]), let bytes = Int(words[2]) else {
+      return nil
+    }
+    return (characters, bytes)
+  }
+
   @Test("--content-file: size checked before reading, NUL bytes refused as not text, the limit checked before sanitizing")
   func contentFiles() throws {
     let s = try Stored()

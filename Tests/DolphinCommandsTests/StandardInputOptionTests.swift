@@ -64,11 +64,11 @@ struct StandardInputOptionTests {
     RefusedCase(
       name: "over the bound, as --content - says it", args: ["task", "add", "Ship", "--notes", "-"],
       stdin: String(repeating: "n", count: 4_001), status: 4,
-      stderr: "--notes is more than 4000 characters; the limit is 4000 characters (standard input was read only until that was clear)"),
+      stderr: "--notes is more than 4000 characters; the limit is 4000 characters (standard input holds at least 4001 characters, 4001 bytes: it was read only until that was clear)"),
     RefusedCase(
       name: "a summary over its bound", args: ["handoff", "create", "--focus", "F", "--summary", "-"],
       stdin: String(repeating: "s", count: 4_002), status: 4,
-      stderr: "--summary is more than 4000 characters; the limit is 4000 characters (standard input was read only until"),
+      stderr: "--summary is more than 4000 characters; the limit is 4000 characters (standard input holds at least "),
     RefusedCase(
       name: "not text", args: ["handoff", "create", "--focus", "-"], stdin: "a\u{0}b", status: 4,
       stderr: "--focus from standard input is not text: it holds a NUL byte (at byte 1)"),

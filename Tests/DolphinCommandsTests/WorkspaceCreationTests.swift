@@ -42,35 +42,75 @@ struct WorkspaceCreationTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
   }
 
-  /// A workspace path that cannot be a directory, and what the error must name.
-  struct UnreachableCase: Sendable, CustomTestStringConvertible {
-    var name: String
-    var args: [String]
-    /// The rest of the message after `<workspace>: ` (`{dir}` stands for the temporary directory).
-    var message: String
-    var testDescription: String { name }
-  }
-
-  static let unreachable = [
-    UnreachableCase(
-      name: "capture under a file", args: ["capture", "fact", "x"],
-      message: "cannot open or create the workspace directory: {dir}/somefile is not a directory (Not a directory)"),
-    UnreachableCase(
-      name: "list under a file", args: ["knowledge", "list"],
-      message: "cannot open the workspace directory: {dir}/somefile is not a directory (Not a directory)"),
+  /// Review 30-a, 13: a workspace path that is a file, or goes through one, was a storage error
+  /// (exit 5); it is a bad value, refused before anything is read or created (exit 4, as a
+  /// symbolic link loop in the path), by every command that uses a workspace, doctor, mcp and
+  /// the demo included.
+  static let onAFile: [[String]] = [
+    ["status"], ["doctor"], ["knowledge", "list"], ["search", "words"], ["capture", "fact", "x"],
+    ["task", "add", "First task"], ["handoff", "create", "--focus", "F"], ["import", "-"], ["demo"], ["mcp"],
   ]
 
-  @Test("a workspace path under a regular file names that file and errno's text, and the operation", arguments: unreachable)
-  func underAFile(_ c: UnreachableCase) throws {
+  @Test("a workspace path that is a file is refused as a bad value naming --workspace; nothing is created or changed", arguments: onAFile)
+  func workspaceIsAFile(_ args: [String]) throws {
+    let dir = TemporaryDirectory("ws-file")
+    defer { dir.remove() }
+    let file = dir.appending("passwd")
+    let held = Data("root:x:0:0:root:/root:/bin/bash\n".utf8)
+    try held.write(to: file)
+    let r = try runDolphin(args + ["--workspace", file.path], stdin: "{}")
+    #expect(r.status == 4, "\(r.stdout)\(r.stderr)")
+    #expect(
+      r.stderr.contains(
+        "dolphin: error: --workspace \(file.path) is a file, not a directory (a workspace is a directory holding "
+          + "workspace.sqlite); name a directory, or a new path to create one. Nothing was read or created"),
+      "\(r.stderr)")
+    #expect(try Data(contentsOf: file) == held, "the file is untouched")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["passwd"], "nothing was created")
+  }
+
+  @Test("under a file, a device, through a link, from DOLPHIN_HOME, and in --json: exit 4 naming the option and the file")
+  func workspaceUnderAFile() throws {
     let dir = TemporaryDirectory("under-file")
     defer { dir.remove() }
     try Data("x".utf8).write(to: dir.appending("somefile"))
-    let ws = dir.appending("somefile/sub").path
-    let r = try runDolphin(c.args + ["--workspace", ws])
-    #expect(r.status == 5, "\(r.stderr)")
-    let message = c.message.replacingOccurrences(of: "{dir}", with: dir.path)
-    #expect(r.stderr.contains("dolphin: error: \(ws): \(message)"), "\(r.stderr)")
+    let file = dir.appending("somefile").path
+    for args in [["capture", "fact", "x"], ["knowledge", "list"]] {
+      let r = try runDolphin(args + ["--workspace", file + "/sub"])
+      #expect(r.status == 4, "\(r.stderr)")
+      #expect(
+        r.stderr.contains(
+          "dolphin: error: --workspace \(file)/sub: \(file) is a file, not a directory, so no directory can be made there "
+            + "(a workspace is a directory holding workspace.sqlite)"), "\(r.stderr)")
+    }
+    // The reviewer's own input, and a device.
+    let passwd = try runDolphin(["status", "--workspace", "/etc/passwd"])
+    #expect(passwd.status == 4 && passwd.stderr.contains("--workspace /etc/passwd is a file, not a directory"), "\(passwd.stderr)")
+    let null = try runDolphin(["capture", "fact", "x", "--workspace", "/dev/null"])
+    #expect(null.status == 4 && null.stderr.contains("--workspace /dev/null is a character device, not a directory"), "\(null.stderr)")
+    try FileManager.default.createSymbolicLink(atPath: dir.appending("link").path, withDestinationPath: file)
+    let link = try runDolphin(["status", "--workspace", dir.appending("link").path])
+    #expect(link.status == 4 && link.stderr.contains("is a symbolic link to a file, not a directory"), "\(link.stderr)")
+    // DOLPHIN_HOME naming a file is refused naming the variable, for reads and writes alike.
+    for args in [["status"], ["capture", "fact", "x"]] {
+      let home = try runDolphin(args, environment: ["DOLPHIN_HOME": file])
+      #expect(home.status == 4, "\(home.stderr)")
+      #expect(
+        home.stderr.contains(
+          "dolphin: error: DOLPHIN_HOME (\(file)) is a file, not a directory (a workspace is a directory holding "
+            + "workspace.sqlite); set DOLPHIN_HOME to a directory, unset it to use the default"), "\(home.stderr)")
+    }
+    let json = try runDolphin(["status", "--json"], environment: ["DOLPHIN_HOME": file + "/ws"])
+    #expect(json.status == 4)
+    let error = try #require(
+      (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any], "\(json.stdout)")
+    #expect(error["kind"] as? String == "validation" && error["field"] as? String == "DOLPHIN_HOME" && error["exitCode"] as? Int == 4)
+    let option = try runDolphin(["knowledge", "list", "--json", "--workspace", file])
+    let optionError = try #require(
+      (try JSONSerialization.jsonObject(with: Data(option.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any])
+    #expect(optionError["field"] as? String == "workspace" && optionError["kind"] as? String == "validation")
     #expect(try Data(contentsOf: dir.appending("somefile")) == Data("x".utf8), "the file is untouched")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["link", "somefile"], "nothing was created")
   }
 
   @Test(

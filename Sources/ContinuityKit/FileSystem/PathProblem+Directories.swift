@@ -21,6 +21,26 @@ package struct DirectoryObstacle: Sendable, Equatable {
   package var description: String { "\(Limits.shownPath(path)) \(reason)" }
 }
 
+/// A component of a directory path that exists and is not a directory
+/// (``PathProblem/nonDirectory(onTheWayTo:)``).
+package struct NonDirectory: Sendable, Equatable {
+  /// The component, spelled as in the path given (`/etc/passwd` for `/etc/passwd/ws`).
+  package var path: String
+  /// What it is, through symbolic links: `st_mode` of `stat(2)` (``FileKind/name(ofMode:)``).
+  package var mode: mode_t
+  /// Whether the component itself is a symbolic link (to that file).
+  package var isSymbolicLink: Bool
+  /// Whether the component is the whole path given, not one on the way to it.
+  package var isWholePath: Bool
+
+  /// What it is, with its article, then `, not a directory`: `a file, not a directory`, `a
+  /// symbolic link to a file, not a directory`, `a character device, not a directory`.
+  package var description: String {
+    let kind = FileKind.isRegular(mode) ? "a file" : FileKind.name(ofMode: mode)
+    return (isSymbolicLink ? "a symbolic link to \(kind)" : kind) + ", not a directory"
+  }
+}
+
 extension PathProblem {
   /// The first component on the way to the directory `path` that is in the way: one that exists
   /// but is not a directory, or one this user may not search, or one that cannot be examined.
@@ -49,6 +69,29 @@ extension PathProblem {
         return DirectoryObstacle(path: prefix, reason: PathProblem.symbolicLinkLoop.description)
       default:
         return DirectoryObstacle(path: prefix, reason: "cannot be examined: \(SystemErrorCause.describe(code))")
+      }
+    }
+    return nil
+  }
+
+  /// The first component of the directory path `path` — a component on the way, or `path`
+  /// itself — that exists and is not a directory: a regular file (`--workspace /etc/passwd`,
+  /// `/etc/passwd/ws`), a device, a FIFO or a socket, judged through symbolic links as opening
+  /// it would be. Such a path can never be a directory, whatever is created, so a caller can
+  /// refuse it as a bad value before anything is opened or created (review 30-a, 13).
+  /// - Parameter path: a directory path, absolute or relative (to the current directory).
+  /// - Returns: that component, or nil when every existing component is a directory, or when a
+  ///   component cannot be examined (missing, not searchable, a link loop: left to the caller's
+  ///   own errors).
+  package static func nonDirectory(onTheWayTo path: String) -> NonDirectory? {
+    let prefixes = componentPrefixes(path)
+    for (i, prefix) in prefixes.enumerated() {
+      var status = stat()
+      guard stat(prefix, &status) == 0 else { return nil }
+      if (status.st_mode & S_IFMT) != S_IFDIR {
+        var link = stat()
+        let isLink = lstat(prefix, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
+        return NonDirectory(path: prefix, mode: status.st_mode, isSymbolicLink: isLink, isWholePath: i == prefixes.count - 1)
       }
     }
     return nil

@@ -10,9 +10,11 @@ package enum ShellWord {
   /// character literally, so spaces, `"`, `$`, backquotes, `\`, `!` and `*` stay as they are.
   ///
   /// Text holding a character that a message cannot show as it is — a tab, a line break or
-  /// another control character (C0, DEL, C1), U+2028, U+2029 or a bidirectional control; the
-  /// CLI prints those as escapes such as `\t`, which inside single quotes would be a backslash
-  /// and a `t` — is written in ANSI-C quotes instead, `$'a\tb'`, which bash, zsh, ksh93 and a
+  /// another control character (C0, DEL, C1), U+2028, U+2029, a bidirectional control, or a
+  /// format character that shows nothing (a zero-width space or joiner, U+FEFF; review 30-b, 7:
+  /// they were printed raw, so the advice looked like another value); the CLI prints control
+  /// characters as escapes such as `\t`, which inside single quotes would be a backslash and a
+  /// `t` — is written in ANSI-C quotes instead, `$'a\tb'`, which bash, zsh, ksh93 and a
   /// POSIX.1-2024 `sh` read back as the exact text (dash does not: it reads `$` and the escapes
   /// literally) (review 29-b, 6): `\t`, `\n`, `\r` and `\\` for those characters, and every
   /// other such character, `'` included, as the three-digit octal escapes of its UTF-8 bytes
@@ -42,10 +44,18 @@ package enum ShellWord {
   }
 
   /// Whether `scalar` is one a message escapes rather than shows (``quoted(_:)``): a control
-  /// character (general category Cc: C0, DEL, C1), U+2028, U+2029 or a bidirectional control.
+  /// character (general category Cc: C0, DEL, C1), U+2028, U+2029, a bidirectional control
+  /// (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), or another format character
+  /// (general category Cf), which a terminal shows as nothing or next to nothing: the zero-width
+  /// space, non-joiner and joiner U+200B–U+200D, the word joiner U+2060 and the invisible
+  /// operators after it, U+FEFF, the soft hyphen U+00AD, U+180E and the tag characters
+  /// U+E0001–U+E007F. An emoji sequence's joiner is escaped too (`$'👩\342\200\215💻'`); the
+  /// shell reads the word back whole.
   package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
-      || scalar.properties.isBidiControl
+    switch scalar.properties.generalCategory {
+    case .control, .format: return true
+    default: return scalar == "\u{2028}" || scalar == "\u{2029}" || scalar.properties.isBidiControl
+    }
   }
 
   /// `text` as it is when no character in it is special to a shell (letters, digits and

@@ -28,8 +28,9 @@ enum TextInput {
   ///   ``CLIError/notFound(_:)`` (exit 3) when nothing is at the file's path;
   ///   ``CLIError/input(_:)`` (exit 4) for a file that cannot be read.
   ///   - dropsFinalLineBreak: for a field the library trims (a handoff's focus, summary and
-  ///     next steps), one final line break (`\n` or `\r\n`, which `echo` adds) is dropped before
-  ///     the bound is checked, so `limit` characters and a line break are taken (review 19-d);
+  ///     next steps), one final line break (`\n` or `\r\n`, which `echo` adds, or a lone `\r`,
+  ///     an old Mac line end, as `--next -` reads one) is dropped before the bound is checked, so
+  ///     `limit` characters and a line break are taken (review 19-d);
   ///     other text is read as given, its final line break counted and kept.
   static func read(
     _ source: Source, field: String, limit: Int, console: Console, dropsFinalLineBreak: Bool = false
@@ -67,16 +68,18 @@ enum TextInput {
       throw CLIError.input("\(field): \(failure.description)")
     }
     var text = try decodedText(result, field: field, origin: origin)
-    if dropsFinalLineBreak, !result.truncated, let last = text.last, last == "\n" || last == "\r\n" {
+    if dropsFinalLineBreak, !result.truncated, let last = text.last, last == "\n" || last == "\r\n" || last == "\r" {
       text.removeLast()
     }
     if result.truncated {
+      // The read stopped once the answer was clear, so the whole size is not known: what was
+      // read is named as a lower bound (review 30-a, 13: the message gave no size at all).
       let read = text.count
       throw ValidationError(
         field: field, limit: limit, actual: read > limit ? read : nil,
         message: read > limit
-          ? "\(field) is more than \(limit) characters; the limit is \(limit) characters "
-            + "(\(origin) was read only until that was clear)"
+          ? "\(field) is more than \(limit) characters; the limit is \(limit) characters (\(origin) holds at least "
+            + "\(read) characters, \(result.bytes.count) bytes: it was read only until that was clear)"
           : "\(field) from \(origin) is more than \(maxBytes) bytes; the limit is \(limit) characters, read as "
             + "at most \(maxBytes) bytes")
     }
@@ -131,9 +134,10 @@ enum TextInput {
   /// text; review 28-d, 9: `\u{2800}x` was stored with its invisible start), blank lines
   /// skipped, so that neither counts toward any bound. Each entry keeps its line number, so an
   /// error about it can name the line (review 28-d, 9: `--next #2` named the step, not the line
-  /// the user sees); lines are numbered by `\n` (and `\r\n`) alone, as editors number them,
-  /// though a lone `\r`, U+2028 or U+2029 ends an entry too. The entries' number and length are the caller's to check, as for entries
-  /// given as arguments (`--next has 13 steps; the limit is 12`).
+  /// the user sees); lines are numbered by `\n`, `\r\n` and a lone `\r` (an old Mac line end),
+  /// as editors number them, each ending one line, though U+2028, U+2029, VT, FF and NEL end an
+  /// entry too without starting a new line. The entries' number and length are the caller's to
+  /// check, as for entries given as arguments (`--next has 13 steps; the limit is 12`).
   ///
   /// At most `maxBytes` are read: enough for every entry at its bound with blank lines
   /// between, and a bound on memory whatever is piped in (`yes |` stops there).
@@ -161,9 +165,10 @@ enum TextInput {
           + "(\(entries), one per non-blank line); nothing was stored")
     }
     // Entries end at any line break (`\n`, `\r\n`, `\r`, U+2028 and the other separators); the
-    // line an entry is on is counted as editors, `wc -l` and `sed -n Np` count lines, by `\n`
-    // (`\r\n` is one Character, one break): two entries a U+2028 splits share one line
-    // (review 29-b, 7: they were named as different lines).
+    // line an entry is on is counted as editors count lines, by `\n`, `\r\n` (one Character,
+    // one break) and a lone `\r`, which old Mac files end lines with and editors show as a line
+    // end too (review 30-b, 7: `a\rb\r<301 characters>` was named line 1): two entries a U+2028
+    // splits share one line (review 29-b, 7: they were named as different lines).
     var entries: [(line: Int, text: String)] = []
     var line = 1
     var start = text.startIndex
@@ -174,7 +179,7 @@ enum TextInput {
       if c.isNewline {
         let entry = trimmedOfInvisibleEnds(text[start..<i])
         if !entry.isEmpty { entries.append((line, entry)) }
-        if c == "\n" || c == "\r\n" { line += 1 }
+        if c == "\n" || c == "\r\n" || c == "\r" { line += 1 }
         start = next
       }
       i = next

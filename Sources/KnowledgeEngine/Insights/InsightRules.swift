@@ -371,13 +371,16 @@ enum InsightRules {
     /// an underscore (`no-cache`, `NO_PROXY`, `--no-verify`, `cannot-miss`): part of a
     /// compound word or an identifier, never a negation or a correction on its own.
     var joined: [Bool]
+    /// For each of ``words``, whether it labels what follows it (`Update:` starting a sentence:
+    /// ``openingWords(_:)``).
+    var labels: [Bool]
     /// Whether the content filled the prefix read, so its last word may be cut.
     var cut: Bool
 
     /// The opening of `prefix`, read as at most `length` characters (Unicode scalars, as
     /// SQLite's `substr` counts them).
     init(_ prefix: String, length: Int) {
-      (words, joined) = openingWords(prefix)
+      (words, joined, labels) = openingWords(prefix)
       text = words.joined(separator: " ")
       cut = prefix.unicodeScalars.count >= length
     }
@@ -388,10 +391,16 @@ enum InsightRules {
     /// The words at `range` that may negate or correct what the opening says
     /// (``openingsAgree(_:_:)``): not those joined to another by a hyphen or an underscore, nor
     /// the `not` of `not only` and `not just`, which add rather than take back (`not only on
-    /// Fridays but also on Mondays`).
+    /// Fridays but also on Mondays`). A correcting lead-in (``correctingLeadIns``: `Update:`
+    /// starting a sentence) is given as the word `correction`, which it means there.
     func polarityWords(_ range: Range<Int>) -> ArraySlice<String> {
       var out: [String] = []
       for i in range where !joined[i] {
+        // `Update: we switched to Postgres` (review 30-b, 4: read as an addition, "merge them").
+        if labels[i], Self.correctingLeadIns.contains(words[i]) {
+          out.append("correction")
+          continue
+        }
         let next = i + 1 < words.count ? words[i + 1] : nil
         let afterNext = i + 2 < words.count ? words[i + 2] : nil
         if words[i] == "not", next == "only" || next == "just" { continue }
@@ -409,6 +418,12 @@ enum InsightRules {
       return out[...]
     }
 
+    /// Words that, starting a sentence with a colon after them, say that what follows replaces
+    /// what was said before (`Update: we switched to Postgres`, `Edit: …`, `Changed: …`, `Now:
+    /// …`): a correction, not an addition (review 30-b, 4). Without the colon, or inside a
+    /// sentence, they are ordinary words (`Update the docs too`, `Last update: May`, `now with
+    /// tests`). English only, as ``correctionWords``.
+    static let correctingLeadIns: Set<String> = ["update", "updated", "edit", "edited", "changed", "now"]
     /// Words after which `no` insists rather than negates (`no problem`, `no exceptions`,
     /// `no doubt`).
     static let addingAfterNo: Set<String> = ["problem", "problems", "exception", "exceptions", "doubt", "matter"]
@@ -443,7 +458,11 @@ enum InsightRules {
   /// and `not just` (``Opening/polarityWords(_:)``; review 29-b, 5: such additions made a
   /// possible conflict of what only added), nor in phrases that add or insist: `don't forget`,
   /// `no problem`, `no exceptions`, `without exception`, `no more than 4`, `tabs instead of
-  /// spaces` (review 30-b, 4). `Scratch that`, `reverted`, `retracted` and `correction` correct.
+  /// spaces` (review 30-b, 4). `Scratch that`, `reverted`, `retracted` and `correction` correct,
+  /// and so does a correcting lead-in starting a sentence, a colon after it
+  /// (``Opening/correctingLeadIns``: `Update:`, `Updated:`, `Edit:`, `Edited:`, `Changed:`,
+  /// `Now:`), though it holds no negation (review 30-b, 4: `… Update: we switched to Postgres`
+  /// was advised to be merged).
   /// - Complexity: O(*a* · *b*) in the two openings' words (at most a hundred characters each).
   static func openingsAgree(_ a: Opening, _ b: Opening) -> Bool {
     if a.text == b.text || a.text.isEmpty || b.text.isEmpty { return true }
@@ -961,27 +980,46 @@ enum InsightRules {
   /// before ends with one (`no` in `no-cache`, `--no-verify`, `x_no`), or the text between it and
   /// the word after is only such characters (`no` in `no-cache`, `NO_PROXY`). `-`, `_`, U+2010
   /// and U+2011 join; a dash between spaces (`no - never`) does not.
+  ///
+  /// `labels` marks each word that labels what follows it: it starts the text or a sentence (the
+  /// text before it holds `.`, `!`, `?`, `;`, `(`, `[` or a line break) and a colon follows it,
+  /// white space aside (`Update:` in `Use MySQL. Update: we switched`; not `update` in `Last
+  /// update: May`, nor in `Update the docs`).
   /// - Complexity: O(*n*) in the length of `text`.
-  static func openingWords(_ text: String) -> (words: [String], joined: [Bool]) {
+  static func openingWords(_ text: String) -> (words: [String], joined: [Bool], labels: [Bool]) {
     var words: [String] = []
     var joined: [Bool] = []
-    // The text since the last word: whether it is empty, ends with a joiner, is only joiners.
+    // For each word: whether it starts the text or a sentence; whether a colon follows it.
+    var startsSentence: [Bool] = []
+    var colonAfter: [Bool] = []
+    // The text since the last word: whether it is empty, ends with a joiner, is only joiners,
+    // ends a sentence, is only white space.
     var separatorLength = 0
     var separatorEndsWithJoiner = false
     var separatorOnlyJoiners = true
+    var separatorEndsSentence = false
+    var separatorOnlySpaces = true
     func startWord() {
       let afterJoiner = separatorLength > 0 && separatorEndsWithJoiner
       if afterJoiner, separatorOnlyJoiners, !joined.isEmpty { joined[joined.count - 1] = true }
       joined.append(afterJoiner)
+      startsSentence.append(joined.count == 1 || separatorEndsSentence)
+      colonAfter.append(false)
       separatorLength = 0
       separatorEndsWithJoiner = false
       separatorOnlyJoiners = true
+      separatorEndsSentence = false
+      separatorOnlySpaces = true
     }
-    func separator(isJoiner: Bool) {
+    func separator(isJoiner: Bool, endsSentence: Bool, isColon: Bool, isSpace: Bool) {
+      if isColon, separatorOnlySpaces, !colonAfter.isEmpty { colonAfter[colonAfter.count - 1] = true }
       separatorLength += 1
       separatorEndsWithJoiner = isJoiner
       if !isJoiner { separatorOnlyJoiners = false }
+      if endsSentence { separatorEndsSentence = true }
+      if !isSpace { separatorOnlySpaces = false }
     }
+    func labels() -> [Bool] { zip(startsSentence, colonAfter).map { $0 && $1 } }
     if text.utf8.allSatisfy({ $0 < 0x80 }) {
       // ASCII from its bytes (see ``titleWords(_:)``): the same letters and digits.
       var word: [UInt8] = []
@@ -994,11 +1032,14 @@ enum InsightRules {
             words.append(String(decoding: word, as: UTF8.self))
             word.removeAll(keepingCapacity: true)
           }
-          separator(isJoiner: byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_"))
+          separator(
+            isJoiner: byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_"),
+            endsSentence: Self.asciiSentenceEnds.contains(byte), isColon: byte == UInt8(ascii: ":"),
+            isSpace: byte == 0x20 || byte == 0x09)
         }
       }
       if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
-      return (words, joined)
+      return (words, joined, labels())
     }
     var word = ""
     for ch in text.lowercased() {
@@ -1010,12 +1051,19 @@ enum InsightRules {
           words.append(word)
           word = ""
         }
-        separator(isJoiner: ch == "-" || ch == "_" || ch == "\u{2010}" || ch == "\u{2011}")
+        separator(
+          isJoiner: ch == "-" || ch == "_" || ch == "\u{2010}" || ch == "\u{2011}",
+          endsSentence: ch.isNewline || ".!?;([".contains(ch), isColon: ch == ":",
+          isSpace: ch.isWhitespace && !ch.isNewline)
       }
     }
     if !word.isEmpty { words.append(word) }
-    return (words, joined)
+    return (words, joined, labels())
   }
+
+  /// The bytes that end a sentence, or open a new one, for ``openingWords(_:)``'s labels: `.`,
+  /// `!`, `?`, `;`, `(`, `[`, line feed and carriage return.
+  static let asciiSentenceEnds: Set<UInt8> = Set(".!?;([\n\r".utf8)
 
   /// The stale-handoff insight for the active handoff `h`, or nil when it is not stale
   /// (``HandoffStaleness/evaluate(_:capturedAfter:newest:now:thresholds:)``, the test a restore

@@ -94,6 +94,31 @@ struct PathProblemTests {
     #expect(PathProblem.createDirectories(fresh) == nil, "an existing directory is fine")
   }
 
+  /// Review 30-a, 13: `--workspace /etc/passwd` was a storage failure; the CLI refuses such a path
+  /// as a bad value, from this.
+  @Test("the first component that exists and is not a directory: the path itself, one on the way, through a link")
+  func nonDirectory() throws {
+    let dir = TemporaryDirectory("non-directory")
+    defer { dir.remove() }
+    let file = dir.appending("somefile").path
+    try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+    let itself = try #require(PathProblem.nonDirectory(onTheWayTo: file))
+    #expect(itself.path == file && itself.isWholePath && itself.description == "a file, not a directory")
+    let onTheWay = try #require(PathProblem.nonDirectory(onTheWayTo: file + "/sub/deeper"))
+    #expect(onTheWay.path == file && !onTheWay.isWholePath)
+    #expect(PathProblem.nonDirectory(onTheWayTo: file + "/")?.isWholePath == true)
+    let link = dir.appending("link").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+    let throughLink = try #require(PathProblem.nonDirectory(onTheWayTo: link + "/ws"))
+    #expect(throughLink.path == link && throughLink.description == "a symbolic link to a file, not a directory")
+    #expect(PathProblem.nonDirectory(onTheWayTo: "/dev/null")?.description == "a character device, not a directory")
+    // Directories, missing parts and the root are not in the way.
+    #expect(PathProblem.nonDirectory(onTheWayTo: dir.path) == nil)
+    #expect(PathProblem.nonDirectory(onTheWayTo: dir.appending("new/ws").path) == nil)
+    #expect(PathProblem.nonDirectory(onTheWayTo: "/") == nil)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["link", "somefile"], "nothing created")
+  }
+
   @Test(
     "a directory the filesystem refuses is named with errno's text and the parent that refused it",
     .enabled(if: FileManager.default.fileExists(atPath: "/proc/self")))

@@ -108,6 +108,12 @@ struct TakenBackAdditionInsightTests {
     Addition(name: "without exception", short: "Sign commits", long: "Sign commits, without exception"),
     Addition(name: "instead of", short: "Use tabs", long: "Use tabs instead of spaces, as gofmt does"),
     Addition(name: "from scratch", short: "Rebuild the index", long: "Rebuild the index from scratch after an upgrade"),
+    // Review 30-b, 4 (lead-ins): the words of a correcting lead-in, without its colon or inside
+    // a sentence, add.
+    Addition(name: "update as a verb", short: "Release on Fridays", long: "Release on Fridays. Update the changelog first"),
+    Addition(name: "last update:", short: "Release on Fridays", long: "Release on Fridays (last update: May)"),
+    Addition(name: "now inside a sentence", short: "Run the linters", long: "Run the linters, now with the new rules: strict"),
+    Addition(name: "a note: label", short: "Use Postgres", long: "Use Postgres. Note: the replica is read-only"),
   ]
 
   @Test("a word that only looks like a negation adds: near-duplicates to merge", arguments: falseNegations)
@@ -131,12 +137,31 @@ struct TakenBackAdditionInsightTests {
     Addition(name: "scratch that", short: "Retry three times", long: "Retry three times. Scratch that: retry once"),
     Addition(name: "reverted", short: "Use Postgres", long: "Use Postgres; reverted after the incident"),
     Addition(name: "no longer than, still no longer", short: "Cache for an hour", long: "Cache for an hour, no longer needed"),
+    // Review 30-b, 4: a correcting lead-in, without a negation, was read as an addition to merge.
+    Addition(
+      name: "Update:", short: "We use MySQL for the orders service",
+      long: "We use MySQL for the orders service. Update: we switched to Postgres."),
+    Addition(name: "UPDATE: in capitals", short: "Use MySQL", long: "Use MySQL.\nUPDATE : moved to Postgres"),
+    Addition(name: "Updated:", short: "Use MySQL", long: "Use MySQL (updated: Postgres since March)"),
+    Addition(name: "Edit:", short: "Retry three times", long: "Retry three times. Edit: retry once"),
+    Addition(name: "Changed:", short: "Deploy on Fridays", long: "Deploy on Fridays; changed: Mondays only"),
+    Addition(name: "Now:", short: "Deploy on Fridays", long: "Deploy on Fridays! Now: on Mondays"),
+    Addition(name: "Update: before the repeated text", short: "Use Postgres", long: "Update: use Postgres"),
   ]
 
   @Test("a real negation or correction still takes back: a possible conflict", arguments: corrections)
   func correctionsConflict(_ c: Addition) throws {
     let found = try UnequalChoiceAndElaborationInsightTests.insights([("Policy", c.short), ("Policy", c.long)])
     #expect(found.map(\.rule) == [.possibleConflict], "\(found.map(\.message))")
+  }
+
+  @Test("which words label what follows them: a sentence's first word with a colon after it")
+  func labels() {
+    let read = InsightRules.openingWords("Update: use X. Last update: May; now: y (edit : z) now x:")
+    #expect(read.words == ["update", "use", "x", "last", "update", "may", "now", "y", "edit", "z", "now", "x"])
+    #expect(read.labels == [true, false, false, false, false, false, true, false, true, false, false, false])
+    let unicode = InsightRules.openingWords("Ünïcode. Änderung: x\u{2028}Now: ü")
+    #expect(unicode.labels == [false, true, false, true, false])
   }
 
   @Test("which words are joined to a neighbour")
