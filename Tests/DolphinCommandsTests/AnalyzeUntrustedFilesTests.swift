@@ -160,6 +160,60 @@ struct AnalyzeUntrustedFilesTests {
     #expect(sarif.stdout.contains(#""text" : "try! load() "#), "\(sarif.stdout)")
   }
 
+  /// Review 30-b, 3: a flagged secret found again in pieces under 12 bytes (11 + 9 on one line,
+  /// 11 in another file, a wrap-around), or decoded from an escaped literal, was printed by the
+  /// text, `--json` (snippet and excerpt) and SARIF output.
+  @Test("no part of a flagged secret, nor its decoded spelling, is printed in text, JSON or SARIF")
+  func secretPartsNeverPrinted() throws {
+    let dir = TemporaryDirectory("analyze-secret-parts")
+    defer { dir.remove() }
+    try Data(
+      #"""
+      let password = "Zq8vLm3KpR7wXy2NbT5h"
+      // TODO: old one was Zq8vLm3KpR7 and tail wXy2NbT5h
+      let loginSecret = "line1Ab9Kq\nline2Zr4Wp"
+      let config = ["password": "Pw4Rt7Yu1Io3Pa6Sd9Fg"]
+
+      """#.utf8
+    ).write(to: dir.appending("a.swift"))
+    try Data(
+      #"""
+      // TODO partial Zq8vLm3KpR7 only
+      let z = try! q()  // NbT5hZq8vLm3 wrap-around
+      // TODO old: line1Ab9Kq line2Zr4Wp
+      // TODO Pw4Rt7Yu1Io3
+      let fine = try! h() // TODO keep
+
+      """#.utf8
+    ).write(to: dir.appending("b.swift"))
+    let a = dir.appending("a.swift").path
+    let b = dir.appending("b.swift").path
+    let pieces = ["Zq8vLm3KpR7", "wXy2NbT5h", "NbT5hZq8", "line1Ab9Kq", "line2Zr4Wp", "Pw4Rt7Yu1Io3"]
+    let note = "(line not shown: it holds what looks like a hard-coded credential)"
+
+    let text = try runBounded(["analyze", a, b])
+    #expect(text.status == 0, "\(text.stderr)")
+    for piece in pieces { #expect(!text.stdout.contains(piece), "text prints \(piece): \(text.stdout)") }
+    #expect(text.stdout.contains("\(a):4:16: hardcoded_secret: "), "\(text.stdout)")
+    for finding in ["\(b):1:4: todo: TODO marker in a comment \(note)", "\(b):2:9: force_try: try! crashes if the call throws; handle the error or use try? \(note)"] {
+      #expect(text.stdout.contains(finding + "\n"), "\(text.stdout)")
+    }
+    #expect(text.stdout.contains("\n    let fine = try! h() // TODO keep\n"), "\(text.stdout)")
+
+    let json = try runBounded(["analyze", a, b, "--json"])
+    #expect(json.status == 0, "\(json.stderr)")
+    for piece in pieces { #expect(!json.stdout.contains(piece), "JSON holds \(piece)") }
+    let reports = try jsonObject(json.stdout)["reports"] as? [[String: Any]]
+    let findings = reports?.last?["findings"] as? [[String: Any]] ?? []
+    let withheld = findings.filter { ($0["line"] as? Int ?? 0) <= 4 }
+    #expect(withheld.count == 4 && withheld.allSatisfy { $0["snippet"] as? String == "" && $0["excerpt"] as? String == "" }, "\(json.stdout)")
+
+    let sarif = try runBounded(["analyze", a, b, "--format", "sarif"])
+    #expect(sarif.status == 0, "\(sarif.stderr)")
+    for piece in pieces { #expect(!sarif.stdout.contains(piece), "SARIF holds \(piece)") }
+    #expect(sarif.stdout.contains(#""text" : "try! h() // TODO keep""#), "\(sarif.stdout)")
+  }
+
   /// Review 28-b, 2: `analyze proj/*.swift` followed `proj/config.swift -> ../secret/env` and
   /// printed the file's lines, while `analyze proj` skipped the link.
   @Test("a .swift link named on the command line that leads out of its folder is skipped with a notice, as in a walk")

@@ -89,7 +89,9 @@ extension CodeAnalyzer {
           frames.removeSubrange(open...)
         }
       case .literal:
-        if let hit = secretAssignment(at: index, tokens, classified) {
+        if let hit = secretAssignment(
+          at: index, tokens, classified, inBrackets: frames[frames.count - 1].closer == .rbracket)
+        {
           found.append(hit)
         }
       default:
@@ -118,17 +120,107 @@ extension CodeAnalyzer {
   /// `login(password: "…")`, `password2 = "…"`; the key-name rule of ``CredentialDetector``,
   /// so `passwordHint` and `tokenCount` are not) and ``CredentialDetector`` reads `name = "…"`
   /// as a credential (a non-trivial value without spaces, not a placeholder such as
-  /// `"<token>"`, not an interpolation). A multi-line literal (`"""`, `#"""`) is a credential
-  /// when the detector flags its text (a private key block, a token's shape) or, holding one
-  /// line of text, that line as the value (``multiLineContent(_:_:)``; review 28-d, 1). Not for
-  /// a member after `.` or a name after `case` (switch values, enum raw values), nor for a value
-  /// whose letters and digits end with the name's (`refreshToken = "refresh_token"`,
-  /// `authToken = "X-Auth-Token"`: the name of a field or header).
+  /// `"<token>"`, not an interpolation). The name may also be a string literal keying the value
+  /// in a dictionary literal or a subscript (`["password": "…"]`, `env["API_TOKEN"] = "…"`;
+  /// review 30-b, 3), when the key is spelled as a detector key is (letters, digits, `_`, `-`,
+  /// `.`). The value is judged as written between its delimiters (escapes undecoded, so
+  /// `"a\nb"` is one run of text), whatever its delimiters: a raw string (`#"…"#`) and one
+  /// holding an escaped quote (`"Pa\"ss"`) are judged as a plain one is (review 30-b, 3). A
+  /// multi-line literal (`"""`, `#"""`) is a credential when the detector flags its text (a
+  /// private key block, a token's shape) or, holding one line of text, that line as the value
+  /// (``multiLineContent(_:_:)``; review 28-d, 1). Not for a member after `.` or a name after
+  /// `case` (switch values, enum raw values), nor for a value whose letters and digits end with
+  /// the name's (`refreshToken = "refresh_token"`, `authToken = "X-Auth-Token"`: the name of a
+  /// field or header).
+  /// - Parameter inBrackets: whether the innermost open bracket at `index` is a `[` (so a
+  ///   literal before the `:` is a dictionary key).
   static func secretAssignment(
-    at index: Int, _ tokens: [SourceToken], _ classified: ClassifiedSource
+    at index: Int, _ tokens: [SourceToken], _ classified: ClassifiedSource, inBrackets: Bool = false
   ) -> RawFinding? {
     guard index >= 2, tokens[index - 1].kind == .assign || tokens[index - 1].kind == .colon
     else { return nil }
+    let name: Range<Int>
+    if let key = literalKey(before: index, tokens, classified, inBrackets: inBrackets) {
+      name = key
+    } else {
+      guard let identifier = identifierName(before: index, tokens, classified) else { return nil }
+      name = identifier
+    }
+    // `pwd` is the shortest credential word.
+    guard name.count >= 3 else { return nil }
+    let isKey = classified.bytes.withUnsafeBufferPointer {
+      CredentialDetector.isCredentialKey(utf8: UnsafeBufferPointer(rebasing: $0[name]))
+    }
+    guard isKey else { return nil }
+    let nameText = classified.text(name)
+    let literal = tokens[index]
+    // A value that spells the name is the name of a field or header, not a secret:
+    // `refreshToken = "refresh_token"`, `authToken = "X-Auth-Token"`.
+    let spelled = { (s: String) in s.lowercased().filter { $0.isLetter || $0.isNumber } }
+    let credential: CredentialFinding
+    let texts: [Range<Int>]
+    if let lines = multiLineContent(literal, classified) {
+      // A multi-line literal (`"""`, `#"""`) is checked like a one-line one (review 28-d, 1:
+      // `let privateKey = """` and a key block went unreported): the detector over its text (a
+      // private key block, a token's shape), or, for a literal of one line, that line as the
+      // value of `name = "…"`. A key block ends in the words of its name (`…PRIVATE KEY-----`),
+      // so the spelled-name rule applies to a one-line value only.
+      let content = lines.map { classified.text($0) }
+      var found = CredentialDetector.firstFinding(in: content.joined(separator: "\n"))
+      if found == nil, content.count == 1, !spelled(content[0]).hasSuffix(spelled(nameText)) {
+        found = CredentialDetector.firstFinding(in: nameText + " = " + quoted(classified.bytes[lines[0]]))
+      }
+      guard let found else { return nil }
+      credential = found
+      texts = lines
+    } else {
+      let literalText = classified.text(literal.start..<literal.end)
+      if spelled(literalText).hasSuffix(spelled(nameText)) { return nil }
+      if let body = SwiftStringEscapes.body(of: literal.start..<literal.end, in: classified.bytes) {
+        // The value between its delimiters, quoted with a mark it does not hold, so that
+        // neither `#`s nor an escaped quote end it early for the detector (review 30-b, 3).
+        guard let found = CredentialDetector.firstFinding(in: nameText + " = " + quoted(classified.bytes[body.range]))
+        else { return nil }
+        credential = found
+        texts = [body.range]
+      } else {
+        // A piece of an interpolated literal (`"ghp_…\(`), or an unterminated one: as written.
+        guard let found = CredentialDetector.firstFinding(in: nameText + " = " + literalText) else { return nil }
+        credential = found
+        // The value: the literal without its delimiters (`#`s and quotes at both ends).
+        let isDelimiter = { (b: UInt8) in b == ASCII.quote || b == ASCII.pound }
+        var start = literal.start
+        var end = literal.end
+        while start < end, isDelimiter(classified.bytes[start]) { start += 1 }
+        while end > start, isDelimiter(classified.bytes[end - 1]) { end -= 1 }
+        texts = [start..<end]
+      }
+    }
+    // The lines from the name to the end of the literal: `password:` and its value may stand on
+    // two lines, and neither may be printed by any finding.
+    let first = classified.lineIndex(ofByte: name.lowerBound)
+    let last = classified.lineIndex(ofByte: max(literal.start, literal.end - 1))
+    return RawFinding(
+      rule: .hardcodedSecret, offset: name.lowerBound,
+      message: "Looks like a hard-coded credential (\(credential.kind.displayName)) in `\(nameText)`; "
+        + "load it at run time (Keychain, environment, a file outside the repository)",
+      secret: RawFinding.Secret(lines: first...last, literal: literal.start..<literal.end, texts: texts))
+  }
+
+  /// `value` between quotes the detector reads (`"`, `'` or a backtick) that it does not hold;
+  /// between `"` when it holds all three (the detector then reads it up to its first `"`).
+  static func quoted(_ value: ArraySlice<UInt8>) -> String {
+    let mark = [ASCII.quote, UInt8(ascii: "'"), ASCII.backtick].first { !value.contains($0) } ?? ASCII.quote
+    return String(decoding: [mark] + value + [mark], as: UTF8.self)
+  }
+
+  /// The byte range of the identifier a value at `index` (after `=` or `:`) is bound to:
+  /// `name = "…"`, `name: Type = "…"`, `label: "…"`, or the name a conditional is assigned to
+  /// (`let apiKey = useEnv ? envKey : "sk_live_…"`). Nil when there is none, or it is a member
+  /// after `.` or a name after `case`.
+  static func identifierName(
+    before index: Int, _ tokens: [SourceToken], _ classified: ClassifiedSource
+  ) -> Range<Int>? {
     var nameIndex = index - 2
     // `name: Type = "…"`: the name is before the type annotation.
     if tokens[index - 1].kind == .assign, index >= 4, tokens[index - 3].kind == .colon,
@@ -151,60 +243,45 @@ extension CodeAnalyzer {
       nameIndex = assign - 1
     }
     let name = tokens[nameIndex]
-    // `pwd` is the shortest credential word.
-    guard name.kind == .identifier, name.end - name.start >= 3 else { return nil }
+    guard name.kind == .identifier else { return nil }
     // Not a member or an enum case: `case .apiToken: "API token"` (a switch's value) and
     // `case accessToken = "access_token"` (a raw value) name the credential, they hold none.
     if nameIndex > 0, tokens[nameIndex - 1].kind == .dot || tokens[nameIndex - 1].keyword == .case {
       return nil
     }
-    let isKey = classified.bytes.withUnsafeBufferPointer {
-      CredentialDetector.isCredentialKey(utf8: UnsafeBufferPointer(rebasing: $0[name.start..<name.end]))
-    }
-    guard isKey else { return nil }
-    let nameText = classified.text(name.start..<name.end)
-    let literal = tokens[index]
-    // A value that spells the name is the name of a field or header, not a secret:
-    // `refreshToken = "refresh_token"`, `authToken = "X-Auth-Token"`.
-    let spelled = { (s: String) in s.lowercased().filter { $0.isLetter || $0.isNumber } }
-    let credential: CredentialFinding
-    let texts: [Range<Int>]
-    if let lines = multiLineContent(literal, classified) {
-      // A multi-line literal (`"""`, `#"""`) is checked like a one-line one (review 28-d, 1:
-      // `let privateKey = """` and a key block went unreported): the detector over its text (a
-      // private key block, a token's shape), or, for a literal of one line, that line as the
-      // value of `name = "…"`. A key block ends in the words of its name (`…PRIVATE KEY-----`),
-      // so the spelled-name rule applies to a one-line value only.
-      let content = lines.map { classified.text($0) }
-      var found = CredentialDetector.firstFinding(in: content.joined(separator: "\n"))
-      if found == nil, content.count == 1, !spelled(content[0]).hasSuffix(spelled(nameText)) {
-        found = CredentialDetector.firstFinding(in: nameText + " = \"" + content[0] + "\"")
-      }
-      guard let found else { return nil }
-      credential = found
-      texts = lines
+    return name.start..<name.end
+  }
+
+  /// The byte range of the text of a string literal that keys the value at `index`: a
+  /// dictionary literal's key (`["password": "…"]`, `[…, "api_key": "…"]`, the `[` the
+  /// innermost open bracket) or a subscript's (`env["API_TOKEN"] = "…"`). The key must be a
+  /// whole one-line literal spelled as a detector key (letters, digits, `_`, `-`, `.`), so
+  /// `["Enter your password": "…"]` (a label) keys nothing.
+  static func literalKey(
+    before index: Int, _ tokens: [SourceToken], _ classified: ClassifiedSource, inBrackets: Bool
+  ) -> Range<Int>? {
+    let keyIndex: Int
+    if tokens[index - 1].kind == .colon, inBrackets, index >= 3, tokens[index - 2].kind == .literal,
+      tokens[index - 3].kind == .lbracket || tokens[index - 3].kind == .comma
+    {
+      keyIndex = index - 2
+    } else if tokens[index - 1].kind == .assign, index >= 5, tokens[index - 2].kind == .rbracket,
+      tokens[index - 3].kind == .literal, tokens[index - 4].kind == .lbracket,
+      [.identifier, .rparen, .rbracket, .postfixBang, .postfixQuestion].contains(tokens[index - 5].kind)
+    {
+      keyIndex = index - 3
     } else {
-      let literalText = classified.text(literal.start..<literal.end)
-      if spelled(literalText).hasSuffix(spelled(nameText)) { return nil }
-      guard let found = CredentialDetector.firstFinding(in: nameText + " = " + literalText) else { return nil }
-      credential = found
-      // The value: the literal without its delimiters (`#`s and quotes at both ends).
-      let isDelimiter = { (b: UInt8) in b == UInt8(ascii: "\"") || b == UInt8(ascii: "#") }
-      var start = literal.start
-      var end = literal.end
-      while start < end, isDelimiter(classified.bytes[start]) { start += 1 }
-      while end > start, isDelimiter(classified.bytes[end - 1]) { end -= 1 }
-      texts = [start..<end]
+      return nil
     }
-    // The lines from the name to the end of the literal: `password:` and its value may stand on
-    // two lines, and neither may be printed by any finding.
-    let first = classified.lineIndex(ofByte: name.start)
-    let last = classified.lineIndex(ofByte: max(literal.start, literal.end - 1))
-    return RawFinding(
-      rule: .hardcodedSecret, offset: name.start,
-      message: "Looks like a hard-coded credential (\(credential.kind.displayName)) in `\(nameText)`; "
-        + "load it at run time (Keychain, environment, a file outside the repository)",
-      secret: RawFinding.Secret(lines: first...last, literal: literal.start..<literal.end, texts: texts))
+    let key = tokens[keyIndex]
+    guard let body = SwiftStringEscapes.body(of: key.start..<key.end, in: classified.bytes),
+      !body.range.isEmpty, body.range.count <= 64,
+      classified.bytes[body.range].allSatisfy({
+        $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+          || SwiftTokenizer.isIdentifierByte($0) && $0 != UInt8(ascii: "$") && $0 < 0x80
+      })
+    else { return nil }
+    return body.range
   }
 
   /// The lines of text of `literal` when it is a whole multi-line string literal (`"""` or
@@ -248,23 +325,28 @@ extension CodeAnalyzer {
   /// as one of those literals (`print("Xk9#mQ2vLp8Rz4Tw")` further down, or a repeated copy).
   ///
   /// Also withheld (review 28-d, 1: the value printed again from a raw string `#"…"#`, inside a
-  /// longer literal, or inside a multi-line literal): every line of a multi-line literal whose
-  /// text the credential detector flags (a private key block), and every line holding any of
-  /// the credentials' text (``SecretText``: a value without its delimiters, each line of text of
-  /// a flagged multi-line literal; review 29-b, 4: a line of a key block found again elsewhere
-  /// was printed), wherever it stands. ``makeFinding(_:_:withheldLines:)`` withholds, besides,
-  /// any line the detector flags on its own.
+  /// longer literal, or inside a multi-line literal): every line of a multi-line literal, and of
+  /// a one-line literal of 8 bytes or more, whose text the credential detector flags (a private
+  /// key block; `"token=Tk9Lo8…"`), and every line holding any of the credentials' text
+  /// (``SecretText``; review 29-b, 4: a line of a key block found again elsewhere was printed;
+  /// review 30-b, 3: parts of a value, or its decoded spelling, were printed), wherever it
+  /// stands: a `hardcoded_secret` value without its delimiters, as written and with its escapes
+  /// decoded, as a secret (``SecretText/addSecret(_:)``); each line of text of a flagged
+  /// literal, as written and decoded, as a line of text (``SecretText/add(_:)``). A line is
+  /// compared as written and with its escapes decoded. ``makeFinding(_:_:withheldLines:)``
+  /// withholds, besides, any line the detector flags on its own.
   ///
   /// - Returns: the lines, and the credentials' text, which ``analyze(paths:options:progress:)``
   ///   also withholds from the findings of the other files analyzed with this one.
   /// - Complexity: O(t) in the tokens, each literal token hashed once, plus the detector over
-  ///   each multi-line literal, plus O(n) set lookups over the file's n bytes when a credential
-  ///   was found (``SecretText/occurs(in:)``).
+  ///   each multi-line literal and each one-line literal of 8 bytes or more, plus O(n) set
+  ///   lookups over the file's n bytes when a credential was found (``SecretText/occurs(in:)``).
   static func withheldLines(
     _ secrets: [RawFinding.Secret], _ tokens: [SourceToken], _ classified: ClassifiedSource
   ) -> (lines: Set<Int>, text: SecretText) {
     var lines = Set<Int>()
     var text = SecretText()
+    let bytes = classified.bytes
     func withhold(_ token: SourceToken) {
       let first = classified.lineIndex(ofByte: token.start)
       let last = classified.lineIndex(ofByte: max(token.start, token.end - 1))
@@ -273,32 +355,73 @@ extension CodeAnalyzer {
     for token in tokens where token.kind == .literal {
       let first = classified.lineIndex(ofByte: token.start)
       let last = classified.lineIndex(ofByte: max(token.start, token.end - 1))
-      if first != last, CredentialDetector.firstFinding(in: classified.text(token.start..<token.end)) != nil {
+      if first != last {
+        guard CredentialDetector.firstFinding(in: classified.text(token.start..<token.end)) != nil else { continue }
         withhold(token)
         // Each line of its text, trimmed (the delimiters' lines hold too little to count).
+        let pounds = bytes[token.start..<token.end].prefix { $0 == ASCII.pound }.count
         for line in first...last {
           let range = classified.lineRange(line).clamped(to: token.start..<token.end)
-          text.add(trimmed(range, classified))
+          addLine(trimmed(range, classified), pounds: pounds, to: &text)
+        }
+      } else if let body = SwiftStringEscapes.body(of: token.start..<token.end, in: bytes),
+        body.range.count >= SecretText.shortestText,
+        CredentialDetector.firstFinding(in: classified.text(token.start..<token.end)) != nil
+      {
+        // A one-line literal the detector flags on its own (`"token=Tk9Lo8…"`, `"Bearer …"`
+        // passed to a call; review 30-b, 3): what the detector flags in it, each as a line of
+        // text, not the whole literal (a JSON-RPC request holding a password shares its other
+        // 12-byte runs with every request of the file).
+        withhold(token)
+        for part in CredentialDetector.secretParts(of: classified.text(body.range)) {
+          addLine(ArraySlice(part.utf8), pounds: body.pounds, to: &text)
         }
       }
     }
     var literals = Set<ArraySlice<UInt8>>()
     for secret in secrets {
       lines.formUnion(secret.lines)
-      literals.insert(classified.bytes[secret.literal])
-      for range in secret.texts { text.add(classified.bytes[range]) }
+      literals.insert(bytes[secret.literal])
+      let pounds = bytes[secret.literal].prefix { $0 == ASCII.pound }.count
+      if secret.texts.count == 1, let range = secret.texts.first {
+        // The value: as written and decoded, each line of it (`"a\nb"` holds two).
+        text.addSecret(bytes[range])
+        let decoded = SwiftStringEscapes.decoded(bytes[range], pounds: pounds)
+        if !decoded.elementsEqual(bytes[range]) {
+          for piece in decoded.split(whereSeparator: { $0 == ASCII.lf || $0 == ASCII.cr }) {
+            text.addSecret(piece)
+          }
+        }
+      } else {
+        for range in secret.texts { addLine(bytes[range], pounds: pounds, to: &text) }
+      }
     }
     if !literals.isEmpty {
-      for token in tokens where token.kind == .literal && literals.contains(classified.bytes[token.start..<token.end]) {
+      for token in tokens where token.kind == .literal && literals.contains(bytes[token.start..<token.end]) {
         withhold(token)
       }
     }
     if !text.isEmpty {
       for line in 0..<classified.lineCount where !lines.contains(line) {
-        if text.occurs(in: classified.bytes[classified.lineRange(line)]) { lines.insert(line) }
+        let range = classified.lineRange(line)
+        // As written, and with escapes decoded (`Zq8v\u{4C}m3K…` spells `Zq8vLm3K…`).
+        if text.occurs(in: bytes[range])
+          || bytes[range].contains(ASCII.backslash) && text.occurs(in: SwiftStringEscapes.decoded(bytes[range]))
+        {
+          lines.insert(line)
+        }
       }
     }
     return (lines, text)
+  }
+
+  /// Adds a line of a credential's literal to `text` (``SecretText/add(_:)``), as written and,
+  /// when that differs, with its escapes (`\` and `pounds` `#`s) decoded, each line of that.
+  private static func addLine(_ line: ArraySlice<UInt8>, pounds: Int, to text: inout SecretText) {
+    text.add(line)
+    let decoded = SwiftStringEscapes.decoded(line, pounds: pounds)
+    guard !decoded.elementsEqual(line) else { return }
+    for piece in decoded.split(whereSeparator: { $0 == ASCII.lf || $0 == ASCII.cr }) { text.add(piece) }
   }
 
   /// The bytes of `range` without the blanks, and carriage returns, at either end.

@@ -29,8 +29,10 @@ public enum CodeRule: String, Codable, Sendable, CaseIterable, Comparable {
   /// A `catch` whose block is empty, without even a comment: the error is dropped silently.
   case emptyCatch = "empty_catch"
   /// A string literal assigned to a credential-like name (`password`, `apiKey`, `clientSecret`,
-  /// `GITHUB_TOKEN`, …) that ``CredentialDetector`` reads as a credential. Its line is
-  /// withheld from reports, by every finding on it, and so is any line holding the same literal.
+  /// `GITHUB_TOKEN`, …), or keyed by one in a dictionary literal or a subscript
+  /// (`["password": "…"]`), that ``CredentialDetector`` reads as a credential. Its line is
+  /// withheld from reports, by every finding on it, and so is any line holding the same literal
+  /// or a part of its value (``SecretText``).
   case hardcodedSecret = "hardcoded_secret"
 
   /// A one-line description, for rule tables (SARIF `shortDescription`, help output).

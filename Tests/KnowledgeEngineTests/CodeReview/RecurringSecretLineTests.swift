@@ -109,10 +109,17 @@ extension CodeReview {
       text.add(Array("AbCdEf12".utf8))
       text.add(Array(Self.keyLine.utf8))
       #expect(text.occurs(in: "x = \"AbCdEf12\""))
-      #expect(!text.occurs(in: "x = \"AbCdEf1\""))
-      #expect(text.occurs(in: "let p = \"" + Self.keyLine.dropFirst(30).prefix(12) + "\""), "12 bytes in a row")
-      #expect(!text.occurs(in: "let p = \"" + Self.keyLine.dropFirst(30).prefix(11) + "\""), "11 bytes are not")
+      // Key material (letters and digits): parts of it count (review 30-b, 3), 6 bytes of a
+      // line of 8, 8 of a longer one.
+      #expect(text.occurs(in: "x = \"AbCdEf\""))
+      #expect(!text.occurs(in: "x = \"AbCdE\""))
+      #expect(text.occurs(in: "let p = \"" + Self.keyLine.dropFirst(30).prefix(8) + "\""), "8 bytes in a row")
+      #expect(!text.occurs(in: "let p = \"" + Self.keyLine.dropFirst(30).prefix(7) + "\""), "7 bytes are not")
       #expect(!text.occurs(in: "let fine = try! loadDefaults()"))
+      // Prose around it: 12 bytes in a row.
+      text.add(Array("second line of the token".utf8))
+      #expect(text.occurs(in: "// the line of the token"), "12 bytes in a row")
+      #expect(!text.occurs(in: "// fetch the token"), "11 bytes are not")
     }
   }
 }
