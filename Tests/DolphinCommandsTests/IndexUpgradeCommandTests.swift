@@ -332,7 +332,8 @@ struct IndexUpgradeCommandTests {
     #expect(idle.response("0")?["result"]?["protocolVersion"] == "2025-11-25")
     #expect(idle.response("2")?["result"] != nil, "\(idle.stdoutLines)")
     #expect(!idle.stderr.contains("search index"), "\(idle.stderr)")
-    #expect(try Unwritable.snapshot(cli.workspace) == before, "no ranking call, no write")
+    let afterIdle = try Unwritable.snapshot(cli.workspace)
+    #expect(afterIdle == before, "no ranking call, no write: \(Set(afterIdle.keys).symmetricDifference(before.keys)) \(afterIdle.keys.filter { afterIdle[$0] != before[$0] }.map { ($0, afterIdle[$0]?.count ?? -1, before[$0]?.count ?? -1) }) \(idle.stderr)")
 
     let search = #"{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"knowledge_search","arguments":{"query":"oresund"}}}"#
     let run = try MCPRun(

@@ -51,7 +51,9 @@ struct TaskSearchExplainTests {
     #expect(r.status == 0, "\(r.stderr)")
     let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
     #expect(lines.first == "mode: hybrid-lexical (hybrid-lexical-v1) · 2 shown of 2 matching task(s)", "\(r.stdout)")
-    #expect(lines.count > 2 && lines[1].hasPrefix("[ ] \(bench)  \"Benchmark the digest\" (high)  matched stems: "), "\(r.stdout)")
+    // A two-word query is ordered by the terms matched first; --explain says so.
+    #expect(lines.count > 2 && lines[1] == "Order: tasks matching more of the query's 2 terms come first, then higher scores.", "\(r.stdout)")
+    #expect(lines.count > 3 && lines[2].hasPrefix("[ ] \(bench)  \"Benchmark the digest\" (high)  matched stems: "), "\(r.stdout)")
     let scoreLines = lines.filter { $0.hasPrefix("   score ") }
     #expect(scoreLines.count == 2, "\(r.stdout)")
     let json = try cli.json(["task", "search", "benchmark digest"])
