@@ -100,7 +100,10 @@ public enum PromptBuilder {
   /// Removes hidden-reasoning blocks (`<think>…</think>`, `<thinking>…</thinking>`,
   /// `<reasoning>…</reasoning>`, `<reflection>…</reflection>`) from model output: a block
   /// through its closing tag, an unclosed opening tag through the end, and everything before a
-  /// closing tag that has no opening tag.
+  /// closing tag that has no opening tag. A reply in OpenAI's harmony format (gpt-oss: it holds
+  /// a `<|channel|>` token) is first cut to its `final` channel's text, its `analysis` and
+  /// `commentary` messages and every header left out (`Sanitizer.harmonyFinalText(from:)`;
+  /// review 31-a, 3).
   ///
   /// Tags are read as the sanitizer reads a delimiter (`Sanitizer.removingTagBlocks(named:from:)`),
   /// so a spelling it would neutralize as `<think>` is stripped here as `<think>`: with
@@ -112,7 +115,7 @@ public enum PromptBuilder {
   ///   sanitizer's drops of controls and invisible characters and its NFC already applied; its
   ///   delimiters are not yet neutralized (sanitize it before use).
   public static func stripHiddenReasoning(_ text: String) -> String {
-    Sanitizer.removingTagBlocks(named: hiddenReasoningTags, from: text)
+    Sanitizer.removingTagBlocks(named: hiddenReasoningTags, from: Sanitizer.harmonyFinalText(from: text))
       .trimmingCharacters(in: .whitespacesAndNewlines)
   }
 }

@@ -46,7 +46,10 @@ public struct ToolCallResult: Sendable {
 /// Runs tool calls: validates arguments against the registry's schema, runs a `localWrite`
 /// tool's ``ToolDefinition/preflight`` (the engine's checks that need no write), answers a call
 /// that will certainly change nothing without asking (``ToolDefinition/unchangedAnswer``), and
-/// otherwise asks approval for the call, runs read-only tools over a store that refuses writes, honours
+/// otherwise asks approval for the call — its references (`latest`) resolved first, so that it
+/// runs on the records the request named (``ToolDefinition/resolvingReferences``) — and, once
+/// approved, reads the workspace again and refuses a call that would no longer do what the
+/// request showed (``AgentError/changedWhilePending(tool:change:)``), runs read-only tools over a store that refuses writes, honours
 /// cancellation right before a write commits, and writes one receipt per call — read-only,
 /// denied, failed and cancelled ones too — from what executed, never from model text. On a
 /// workspace that does not exist yet (``SQLiteWorkspaceStore/existsOnDisk`` is false) only a
@@ -182,6 +185,9 @@ public struct ToolExecutor: Sendable {
       return result
     }
     var approval = "notRequired"
+    // The arguments the tool runs with: a local write's references resolved before it is asked
+    // for (``ToolDefinition/resolvingReferences``), so that it runs on what the approval named.
+    var runArguments = args
     if tool.risk == .localWrite {
       if Task.isCancelled { return finish(.cancelled, risk: tool.risk, args: canonical, approval: nil, output: nil, error: .cancelled, message: "cancelled before approval") }
       let checking = ToolContext(
@@ -212,6 +218,13 @@ public struct ToolExecutor: Sendable {
           return failed(error, approval: nil)
         }
       }
+      // A reference that is not an exact id (`latest`, the start of an id) is resolved once,
+      // here: the approval names what it resolves to, and the call runs on that.
+      if let resolve = tool.resolvingReferences {
+        do { runArguments = try resolve(args, checking) } catch {
+          return failed(error, approval: nil)
+        }
+      }
       // The approval names the records the call changes beyond its arguments (review 19-c,
       // finding 3: a task_complete rewrote a handoff's summary and the prompt did not say so).
       let alsoChanges = (try? tool.alsoChanges?(args, checking)) ?? []
@@ -223,10 +236,32 @@ public struct ToolExecutor: Sendable {
       case .approved(let by):
         approval = by
       }
+      // The approval covers the call as the request showed it (review 31-a, 1: `latest` named
+      // handoff F in the dialog, another client created a handoff while it was open, and the
+      // approved call restored that one). The workspace is read again: a call that would now
+      // do something else is refused, and its receipt keeps the approval with no change.
+      // (`checking` reads through to the store: it reads the workspace as it is now.)
+      // What changed meanwhile may have left nothing to do (another client completed the task or
+      // restored the handoff): answered as such a call is before approval, the approval kept.
+      if let unchanged = tool.unchangedAnswer, let output = try? unchanged(runArguments, checking) {
+        return finish(
+          .succeeded, risk: tool.risk, args: canonical, approval: approval, output: sendable(output), error: nil,
+          message: "ok: nothing was left to change once approved", wroteNothing: true)
+      }
+      switch Self.changeWhilePending(of: tool, arguments: args, resolved: runArguments, shown: alsoChanges, in: checking) {
+      case .holds:
+        break
+      case .changed(let change):
+        return finish(
+          .failed, risk: tool.risk, args: canonical, approval: approval, output: nil,
+          error: .changedWhilePending(tool: tool.name, change: change), message: change)
+      case .unreadable(let error):
+        return failed(error, approval: approval)
+      }
     }
     // Between approval and commit: a cancelled run writes nothing.
     if Task.isCancelled { return finish(.cancelled, risk: tool.risk, args: canonical, approval: approval, output: nil, error: .cancelled, message: "cancelled before the call ran") }
-    if tool.usesSearchIndex(args) {
+    if tool.usesSearchIndex(runArguments) {
       // Rebuilding a stale index writes index rows only, never a record: it is done here, by
       // the executor's engine (whose observer reports it), not by the tool, whose store refuses
       // every write when the tool is read-only. When it cannot be done the tool's search
@@ -244,7 +279,7 @@ public struct ToolExecutor: Sendable {
       engine: toolEngine, recentExcerpts: recentExcerpts, approval: tool.risk == .localWrite ? approval : nil)
     do {
       // The text reaches a model verbatim: it leaves inert, capped and within the bound.
-      let output = sendable(try await tool.handler(args, context))
+      let output = sendable(try await tool.handler(runArguments, context))
       return finish(.succeeded, risk: tool.risk, args: canonical, approval: approval, output: output, error: nil, message: "ok")
     } catch {
       return failed(error, approval: approval)
@@ -253,6 +288,80 @@ public struct ToolExecutor: Sendable {
 }
 
 extension ToolExecutor {
+  /// Whether an approved call still does what its approval request showed.
+  enum PendingChange {
+    /// It does: the call may run.
+    case holds
+    /// It does not; the words say what changed, as the refusal and its receipt give them.
+    case changed(String)
+    /// The workspace could not be read to tell (a storage error): the call fails with it.
+    case unreadable(any Error)
+  }
+
+  /// What changed in the workspace, while the approval of a call to `tool` was pending, that
+  /// makes the call other than its approval request showed (review 31-a, 1), read once the
+  /// call is approved, on a store that refuses writes:
+  /// - the tool's ``ToolDefinition/preflight`` now refuses the call as it will run (a record
+  ///   it names, the handoff `latest` named among them, was deleted; a limit was reached);
+  /// - a reference that is not an exact id names another record now
+  ///   (``ToolDefinition/resolvingReferences``: `latest` names a handoff created meanwhile);
+  /// - what else the call changes (``ToolDefinition/alsoChanges``) is not what the request
+  ///   listed (another handoff became active in place of the one `handoff_create`'s
+  ///   `activate` named; a handoff carrying the task was created or deleted).
+  ///
+  /// - Parameters:
+  ///   - tool: the tool called.
+  ///   - arguments: its normalized arguments, as the request showed them.
+  ///   - resolved: the arguments with references resolved before the request was made (the
+  ///     arguments themselves for a tool that resolves none).
+  ///   - shown: ``ApprovalRequest/alsoChanges`` of the request.
+  ///   - context: a context whose store refuses writes.
+  /// - Returns: ``PendingChange/holds`` when the call still does what was shown;
+  ///   ``PendingChange/changed(_:)`` with `the workspace changed while the approval was
+  ///   pending: …; nothing was written. Send the call again to be asked about what it would do
+  ///   now`; ``PendingChange/unreadable(_:)`` for an
+  ///   error that is not a refusal of the call (storage).
+  static func changeWhilePending(
+    of tool: ToolDefinition, arguments: JSONObject, resolved: JSONObject, shown: [String], in context: ToolContext
+  ) -> PendingChange {
+    func changed(_ what: String) -> PendingChange {
+      .changed(
+        "the workspace changed while the approval was pending: \(what); nothing was written. Send the call again to "
+          + "be asked about what it would do now")
+    }
+    /// A refusal that what changed explains, or nil for an error that is no refusal of the call.
+    func refusal(_ error: any Error) -> String? {
+      if isMissingRecord(error) { return "a record it names was deleted meanwhile (\(error))" }
+      switch error {
+      case WorkspaceError.validation, is ValidationError: return "it would now be refused (\(error))"
+      default: return nil
+      }
+    }
+    do {
+      try tool.preflight?(resolved, context)
+      var resolvedNow = resolved
+      if let resolve = tool.resolvingReferences { resolvedNow = try resolve(arguments, context) }
+      let also = try tool.alsoChanges?(arguments, context) ?? []
+      if also != shown {
+        let before = shown.isEmpty ? "the approval request named nothing else it would change" : "the approval request said it will also " + shown.joined(separator: "; and ")
+        let now = also.isEmpty ? "it would now change nothing else" : "it would now " + also.joined(separator: "; and ")
+        return changed(before + "; " + now)
+      }
+      // Said for each argument (the request's words above say it better when they changed too).
+      let moved = resolved.keys.sorted().filter { resolvedNow[$0] != resolved[$0] }
+      if !moved.isEmpty {
+        return changed(
+          moved.map { key in
+            "arguments.\(key) \(arguments[key]?.jsonString() ?? "null") named \(resolved[key]?.jsonString() ?? "null") "
+              + "when the approval was asked, and names \(resolvedNow[key]?.jsonString() ?? "null") now"
+          }.joined(separator: "; "))
+      }
+      return .holds
+    } catch {
+      return refusal(error).map(changed) ?? .unreadable(error)
+    }
+  }
+
   /// Checks `call` as ``execute(_:approver:recentExcerpts:)`` does before anything runs — the
   /// tool exists, its arguments validate against its input schema, and they may be given
   /// together (``ToolDefinition/argumentConflict``) — without running it,

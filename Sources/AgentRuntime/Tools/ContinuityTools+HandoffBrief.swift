@@ -76,6 +76,13 @@ extension ContinuityTools {
     unchangedAnswer: { args, ctx in
       try ctx.engine.briefOfActiveHandoff(id: try handoffID(args, ctx)).map { try restoreOutput($0, ctx, alreadyActive: true) }
     },
+    // The approval names the handoff `latest` or a prefix names when it is asked; the call runs
+    // on that one, and is refused if the reference names another once approved (review 31-a, 1).
+    resolvingReferences: { args, ctx in
+      var resolved = args
+      resolved["id"] = .string(try handoffID(args, ctx).uuidString)
+      return resolved
+    },
     handler: { args, ctx in try restoreOutput(try ctx.engine.restoreHandoff(id: try handoffID(args, ctx)), ctx, alreadyActive: false) })
 
   /// `handoff_restore`'s output for the brief `b`: the brief (and `stale` when the stale-handoff

@@ -78,6 +78,16 @@ public struct ToolDefinition: Sendable {
   /// no changed ids). Nil (or a nil answer) when the call may change something; an error it
   /// throws fails the call, as the handler's would.
   public var unchangedAnswer: (@Sendable (JSONObject, ToolContext) throws -> ToolOutput?)?
+  /// For a `localWrite` tool whose arguments may name a record by something other than its
+  /// exact id (`handoff_restore`'s `latest` or the start of an id): the normalized arguments
+  /// with each such reference replaced by the id it names now. ``ToolExecutor`` reads it on a
+  /// store that refuses writes before it asks for approval, runs ``handler`` with what it
+  /// returned, and reads it again once the call is approved: when the reference names another
+  /// record by then (a newer handoff became `latest` while the dialog was open), the call is
+  /// refused (``AgentError/changedWhilePending(tool:change:)``) rather than run on a record the
+  /// approval did not name (review 31-a, 1). It throws what ``handler`` would throw for a
+  /// reference that names nothing; nil when every reference is an exact id.
+  public var resolvingReferences: (@Sendable (JSONObject, ToolContext) throws -> JSONObject)?
   /// Runs the tool with normalized arguments (a JSON object).
   public var handler: @Sendable (JSONObject, ToolContext) async throws -> ToolOutput
 
@@ -89,6 +99,7 @@ public struct ToolDefinition: Sendable {
     preflight: (@Sendable (JSONObject, ToolContext) throws -> Void)? = nil,
     alsoChanges: (@Sendable (JSONObject, ToolContext) throws -> [String])? = nil,
     unchangedAnswer: (@Sendable (JSONObject, ToolContext) throws -> ToolOutput?)? = nil,
+    resolvingReferences: (@Sendable (JSONObject, ToolContext) throws -> JSONObject)? = nil,
     handler: @escaping @Sendable (JSONObject, ToolContext) async throws -> ToolOutput
   ) {
     self.name = name
@@ -105,6 +116,7 @@ public struct ToolDefinition: Sendable {
     self.preflight = preflight
     self.alsoChanges = alsoChanges
     self.unchangedAnswer = unchangedAnswer
+    self.resolvingReferences = resolvingReferences
     self.handler = handler
   }
 

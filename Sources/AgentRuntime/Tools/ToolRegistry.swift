@@ -50,6 +50,11 @@ public enum AgentError: Error, Sendable, Equatable, CustomStringConvertible {
   case denied(tool: String, reason: String)
   /// The run was cancelled; nothing was written by the cancelled call.
   case cancelled
+  /// The call was approved, but the workspace changed while the approval was pending so that
+  /// the call would no longer do what the approval request showed (a reference such as
+  /// `latest` names another record, a record it names was deleted, it would change other
+  /// records besides its own); `change` says what, and the call was not run.
+  case changedWhilePending(tool: String, change: String)
   /// A run bound (steps, output, time) stopped the run.
   case limitReached(String)
   /// The model endpoint is not allowed or failed.
@@ -64,6 +69,7 @@ public enum AgentError: Error, Sendable, Equatable, CustomStringConvertible {
     case .invalidArguments(let e): return e.message
     case .denied(let tool, let reason): return "\(tool) was not run: \(reason)"
     case .cancelled: return "the run was cancelled; nothing further was written"
+    case .changedWhilePending(let tool, let change): return "\(tool) was not run: \(change)"
     case .limitReached(let what): return "the run stopped at a bound: \(what)"
     case .model(let m): return m
     }

@@ -36,7 +36,10 @@ import Foundation
 /// opened a match, in which case the outer `<` was not a type argument either and was rewritten
 /// too. The `>` after a type argument's name is never rewritten: a match's closing bracket is
 /// looked for only up to the next `<`, and the type argument's own `<` comes first. A `<` that
-/// was not a match then is not one now.
+/// was not a match then is not one now. A delimiter spelled exactly
+/// (``Sanitizer/Delimiter/isExactSpelling``: `<s>`, any pipe token outside the table) is also
+/// decided by the `|` and `>` right after its name; no `<` stands between them and its own
+/// `<`, so no other match's closing bracket is among them, and a rewrite cannot change them.
 struct DelimiterScanner {
   /// One delimiter found in the text.
   struct Match: Equatable {
@@ -55,17 +58,28 @@ struct DelimiterScanner {
     fileprivate let index: [Key: Sanitizer.Delimiter]
     /// The longest name, in scalars; longer identifiers are not looked up.
     fileprivate let longestName: Int
+    /// Whether a pipe token that is not in the table matches too, spelled exactly, with a name
+    /// of at most ``Sanitizer/anyPipeTokenNameLimit`` scalars.
+    fileprivate let matchesAnyPipeToken: Bool
 
     /// Keys `delimiters` by shape and lowercased name (the first of two equal keys wins).
-    init(_ delimiters: [Sanitizer.Delimiter]) {
+    /// - Parameter matchesAnyPipeToken: whether any exactly spelled pipe token matches too.
+    init(_ delimiters: [Sanitizer.Delimiter], matchesAnyPipeToken: Bool = false) {
       index = Dictionary(
         delimiters.map { (Key(shape: $0.shape, name: $0.name.lowercased()), $0) },
         uniquingKeysWith: { first, _ in first })
       longestName = delimiters.map(\.name.unicodeScalars.count).max() ?? 0
+      self.matchesAnyPipeToken = matchesAnyPipeToken
     }
 
-    /// ``Sanitizer/delimiters``: what sanitizing neutralizes.
-    static let sanitizer = Table(Sanitizer.delimiters)
+    /// The longest name looked for after brackets of `shape`.
+    fileprivate func longestName(_ shape: Sanitizer.Delimiter.Shape) -> Int {
+      shape == .pipeToken && matchesAnyPipeToken ? max(longestName, Sanitizer.anyPipeTokenNameLimit) : longestName
+    }
+
+    /// ``Sanitizer/delimiters``, and any other pipe token spelled exactly: what sanitizing
+    /// neutralizes.
+    static let sanitizer = Table(Sanitizer.delimiters, matchesAnyPipeToken: true)
   }
 
   /// How far past the name a closing bracket is looked for, in scalars. Attributes longer
@@ -153,7 +167,8 @@ struct DelimiterScanner {
     // Plain ASCII name characters only, nothing skipped or folded: only such a name can be a
     // type argument, as code spells one.
     var isPlainName = true
-    while cursor < s.count, name.count <= table.longestName {
+    let longestName = table.longestName(shape)
+    while cursor < s.count, name.count <= longestName {
       let scalar = s[cursor]
       if Sanitizer.isDefaultIgnorable(scalar) {
         isPlainName = false
@@ -166,10 +181,19 @@ struct DelimiterScanner {
       }
       cursor += 1
     }
-    guard !name.isEmpty, name.count <= table.longestName, !continuesWord(s, at: cursor) else {
+    guard !name.isEmpty, name.count <= longestName, !continuesWord(s, at: cursor) else {
       return nil
     }
-    guard let delimiter = table.index[Key(shape: shape, name: foldedName(name))] else { return nil }
+    let key = Key(shape: shape, name: foldedName(name))
+    let delimiter: Sanitizer.Delimiter
+    if let listed = table.index[key] {
+      delimiter = listed
+    } else if shape == .pipeToken, table.matchesAnyPipeToken {
+      // Any other pipe token, spelled exactly (review 31-a, 3: harmony's `<|channel|>`).
+      delimiter = Sanitizer.Delimiter(.pipeToken, key.name, isVocabularyToken: true, isExactSpelling: true)
+    } else {
+      return nil
+    }
     // `Array<User>`: a type argument, not a tag. `notes</user>`, `x< user>`, `ab<system>`,
     // `x<User attr=1>`, `x＜User＞` and `x<Us\u{AD}er>` stay live.
     if !delimiter.isVocabularyToken, isPlainName, s[start] == "<", nameStart == start + 1, start > 0,
@@ -177,6 +201,12 @@ struct DelimiterScanner {
       isTypeArgument(in: s, nameStart: nameStart, nameEnd: nameEnd, opening: opening)
     {
       return nil
+    }
+
+    if delimiter.isExactSpelling {
+      guard let closer = exactClosingBracket(in: s, start: start, nameStart: nameStart, nameEnd: nameEnd, shape: shape)
+      else { return nil }
+      return Match(delimiter: delimiter, brackets: [start, closer], isClosing: isClosing)
     }
 
     // The closing bracket, if there is one before the next delimiter could begin.
@@ -197,6 +227,26 @@ struct DelimiterScanner {
       cursor += 1
     }
     return Match(delimiter: delimiter, brackets: brackets, isClosing: isClosing)
+  }
+
+  /// The offset of the closing bracket of a delimiter spelled exactly
+  /// (``Sanitizer/Delimiter/isExactSpelling``) whose opening bracket is at `start` and whose
+  /// name is at `nameStart..<nameEnd`: no whitespace from the bracket to the name, and right
+  /// after the name its closing bracket, `>` for a tag, `|>` for a pipe token (read as
+  /// ``punctuation(_:)`` reads them, past default-ignorable characters and combining marks).
+  /// Nil when the text spells it otherwise (`< s >`, `<s id=1>`, `<|start |>`, `<|start`).
+  /// - Complexity: O(*k*) in the scalars from `start` to the closing bracket.
+  private static func exactClosingBracket(
+    in s: [Unicode.Scalar], start: Int, nameStart: Int, nameEnd: Int, shape: Sanitizer.Delimiter.Shape
+  ) -> Int? {
+    guard !s[start..<nameStart].contains(where: \.properties.isWhitespace) else { return nil }
+    var offset = skipIgnorableOrMark(in: s, from: nameEnd)
+    if shape == .pipeToken {
+      guard offset < s.count, punctuation(s[offset]) == "|" else { return nil }
+      offset = skipIgnorableOrMark(in: s, from: offset + 1)
+    }
+    guard offset < s.count, punctuation(s[offset]) == ">" else { return nil }
+    return offset
   }
 
   /// Whether `match`, closed, ends with `/>` (`<system/>`, `<think />`): a tag that opens and

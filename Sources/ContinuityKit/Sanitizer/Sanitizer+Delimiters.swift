@@ -65,16 +65,27 @@ extension Sanitizer {
     /// no `<` before `System` and is ordinary text.)
     public let isVocabularyToken: Bool
 
+    /// True when only the spelling a tokenizer reads counts: the brackets, an optional closing
+    /// slash, the name and the closing bracket with no whitespace, attributes or anything else
+    /// between them (default-ignorable characters and combining marks are still read past,
+    /// and fullwidth forms still folded). `<s>` and `</s>` (Llama 2 and Mistral) are such
+    /// entries, since a lenient `<s` would also take `0 < s < 1` or `if x <s {`; so is the
+    /// rule for any other pipe token (``Sanitizer/anyPipeTokenNameLimit``). Their spaced,
+    /// attributed and unclosed forms are ordinary text.
+    public let isExactSpelling: Bool
+
     /// Creates a table entry.
     ///
     /// - Parameters:
     ///   - shape: The brackets around the name.
     ///   - name: The name, ASCII letters, digits, `_` and `-` only.
     ///   - isVocabularyToken: Whether a tokenizer maps the spelling to one special token.
-    init(_ shape: Shape, _ name: String, isVocabularyToken: Bool) {
+    ///   - isExactSpelling: Whether only the exact spelling counts (``isExactSpelling``).
+    init(_ shape: Shape, _ name: String, isVocabularyToken: Bool, isExactSpelling: Bool = false) {
       self.shape = shape
       self.name = name
       self.isVocabularyToken = isVocabularyToken
+      self.isExactSpelling = isExactSpelling
     }
 
     /// The canonical spelling, e.g. `<system>`, `<|im_start|>`, `<<SYS>>` or `[INST]`.
@@ -108,8 +119,17 @@ extension Sanitizer {
   /// since without its `<` no bar can form a token. Text that merely looks similar, such as
   /// `a <| b |> c`, `x < y > z` or `<div>`, is not in the table and stays as it is.
   ///
+  /// Besides the table, every pipe token spelled exactly — `<|name|>` or `<|/name|>`, a name
+  /// of 1 to ``anyPipeTokenNameLimit`` ASCII letters, digits, `_`, `-` or `▁` with nothing
+  /// between the brackets, bars and name, in ASCII or fullwidth brackets and bars
+  /// (`<｜name｜>`) — is neutralized as a vocabulary token (review 31-a, 3: OpenAI's harmony
+  /// format of gpt-oss, `<|start|>`, `<|message|>`, `<|channel|>`, `<|return|>`, `<|call|>`,
+  /// `<|constrain|>`, was not in the table): model families keep adding special tokens of that
+  /// shape, and ordinary text rarely spells one. Spaced or unclosed (`f <| x`, `<|a -> 1|>`,
+  /// `<| b |>`, `<|>`), it stays text; the table's own entries also match spaced and unclosed.
+  ///
   /// Sources: ChatML (OpenAI, Qwen), Llama 2 and 3 model cards, Mistral's tokenizer
-  /// (`[INST]`, `[TOOL_CALLS]`), Gemma (`<start_of_turn>`), Phi-3, Granite, Command R,
+  /// (`[INST]`, `[TOOL_CALLS]`, `<s>`), OpenAI's harmony format (gpt-oss), Gemma (`<start_of_turn>`), Phi-3, Granite, Command R,
   /// DeepSeek (`<｜User｜>`), Hermes and Qwen tool calling (`<tool_call>`, `<tools>`), and the
   /// XML-style role tags used in hand-written prompts. Entries are sorted by shape, then by
   /// family.
@@ -138,6 +158,12 @@ extension Sanitizer {
     Delimiter(.tag, "end_of_turn", isVocabularyToken: true),
     Delimiter(.tag, "bos", isVocabularyToken: true),
     Delimiter(.tag, "eos", isVocabularyToken: true),
+    // Llama 2 and Mistral: beginning and end of sequence, exact spelling only (`x < s > y`,
+    // `<s foo>` are text). `<s>` is a vocabulary token, but lowercase: it is not marked as one,
+    // so that a generic parameter glued to its type (`Array<S>`, `func f<S>(`) stays code, as
+    // `Array<User>` does; a glued lowercase `x<s>` is neutralized. HTML's strikethrough `<s>`
+    // becomes `‹s›`, readable still.
+    Delimiter(.tag, "s", isVocabularyToken: false, isExactSpelling: true),
     // ChatML (OpenAI, Qwen, Phi-4).
     Delimiter(.pipeToken, "im_start", isVocabularyToken: true),
     Delimiter(.pipeToken, "im_end", isVocabularyToken: true),
@@ -188,4 +214,8 @@ extension Sanitizer {
     Delimiter(.square, "TOOL_RESULTS", isVocabularyToken: true),
     Delimiter(.square, "THINK", isVocabularyToken: true),
   ]
+
+  /// The longest name, in characters, of a pipe token outside ``delimiters`` that is still
+  /// neutralized when spelled exactly (`<|reserved_special_token_250|>` has 29): 64.
+  public static let anyPipeTokenNameLimit = 64
 }

@@ -31,7 +31,9 @@ import Foundation
 /// 3. **Delimiters.** Every delimiter of ``delimiters`` — whatever its case, spacing,
 ///    attributes, closing or self-closing slash, closed or not — gets its brackets swapped for
 ///    visible look-alikes: `<system>` → `‹system›`, `<|im_end|>` → `‹|im_end|›`,
-///    `[INST]` → `⟦INST⟧`. Nothing else is touched, and nothing invisible is inserted.
+///    `[INST]` → `⟦INST⟧`; so does every other pipe token spelled exactly (`<|channel|>` →
+///    `‹|channel|›`, `<｜name｜>`; see ``delimiters``). Nothing else is touched, and nothing
+///    invisible is inserted.
 ///    Matching reads past the default-ignorable characters that step 1 keeps
 ///    (``isDefaultIgnorable(_:)``: `<\u{AD}system>` with a soft hyphen → `‹\u{AD}system›`,
 ///    `[\u{FE0F}INST]`, `<|im\u{3164}_start|>`) and the combining marks that stand between the

@@ -226,7 +226,8 @@ enum AgentCommands {
   }
 
   /// A run whose calls were denied or failed is not a success for scripts: exit 1 for a denied
-  /// or cancelled write, 3 when a record was not found, 4 for other tool failures.
+  /// or cancelled write and for an approved one that was not run because the workspace changed
+  /// while the approval was pending, 3 when a record was not found, 4 for other tool failures.
   /// - Parameter notRecordedAt: the workspace directory when the run was not recorded (it did
   ///   not exist, and a run none of whose calls succeeded does not create it); the message
   ///   says so.
@@ -239,6 +240,15 @@ enum AgentCommands {
         "; nothing was recorded and no workspace was created: there is none at \($0) yet, and a run whose "
           + "call does not succeed does not create one"
       } ?? ""
+    // An approved call that the workspace's change while it was pending stopped: not run, as a
+    // declined one (review 31-a, 1).
+    if let stopped = run.calls.first(where: {
+      if case .changedWhilePending? = $0.error { return true } else { return false }
+    }) {
+      return FailedRun(
+        code: ExitCode.aborted, kind: "aborted", message: "\(stopped.receipt.tool) was not run: \(stopped.receipt.message)\(note)",
+        run: document)
+    }
     if let denied = run.calls.first(where: { $0.receipt.outcome == .denied || $0.receipt.outcome == .cancelled }) {
       return FailedRun(
         code: ExitCode.aborted, kind: "aborted",

@@ -222,6 +222,7 @@ public struct RegistryToolProvider: MCPToolProvider {
       return described
     case .unknownTool: return errorObject("\(tool) failed: \(error.description)", kind: "unknownTool")
     case .cancelled: return errorObject("\(tool) failed: \(error.description)", kind: "cancelled")
+    case .changedWhilePending: return errorObject(error.description, kind: "changedWhilePending")
     case .limitReached: return errorObject("\(tool) failed: \(error.description)", kind: "limitReached")
     case .model: return errorObject("\(tool) failed: \(error.description)", kind: "model")
     }

@@ -78,6 +78,20 @@ extension SanitizerTests {
 
     var testDescription: String { rawValue }
 
+    /// Whether the spelling is a delimiter's exact spelling (``Sanitizer/Delimiter/isExactSpelling``):
+    /// no whitespace or attributes between the brackets and the name, and closed — in any case,
+    /// with a closing slash, with invisible characters, combining marks or fullwidth brackets.
+    var isExact: Bool {
+      switch self {
+      case .canonical, .lowercase, .uppercase, .mixedCase, .closing, .amidProse, .hiddenByZeroWidthSpace,
+        .softHyphenInside, .fullwidthBrackets, .combiningMarksBeforeName:
+        true
+      case .spacedInside, .closingSpaced, .attributes, .selfClosing, .unclosedBeforeText, .unclosedAtEnd,
+        .newlineInside, .tabsInside:
+        false
+      }
+    }
+
     /// The brackets of a shape in its ASCII spelling.
     static func brackets(_ shape: Sanitizer.Delimiter.Shape) -> (open: String, close: String) {
       switch shape {
@@ -159,6 +173,9 @@ struct SanitizerTests {
     "Every delimiter of the table is detected and neutralized, in every spelling",
     arguments: Sanitizer.delimiters, Spelling.allCases)
   func neutralizesEverySpelling(delimiter: Sanitizer.Delimiter, spelling: Spelling) {
+    // An entry matched in its exact spelling only (`<s>`) is not matched spaced, attributed,
+    // self-closing or unclosed: SequenceAndPipeTokenTests checks those stay text.
+    if delimiter.isExactSpelling, !spelling.isExact { return }
     let (text, visible) = spelling.spell(delimiter)
     #expect(Sanitizer.containsLiveDelimiter(text))
 
@@ -509,6 +526,8 @@ struct SanitizerTests {
     // Kept default-ignorables and compatibility forms (review, s22).
     "\u{AD}", "\u{34F}", "\u{3164}", "\u{1D173}", "\u{E0100}", "＜", "＞", "［", "］", "｜", "／", "﹤", "﹥",
     "ｓｙｓｔｅｍ", "〈", "〉",
+    // Pipe tokens outside the table and `<s>` (review 31-a, 3).
+    "<|start|>", "<|channel|>", "message", "s", "S", "<s>", "</s>", "<|", "|", "▁",
   ]
 
   @Test("Random mixtures: idempotent, no live delimiter, nothing invisible")
