@@ -320,6 +320,12 @@ public struct HybridLexicalRanker: Sendable {
     /// `Benchmarks/Results/retrieval-tuning.md`) 3 changes no query; 4 costs 0.0009 nDCG@10
     /// (4 queries), 5 costs 0.0094 and ordering every query so 0.0792.
     public var coverageOrderMaximumTerms: Int
+    /// Whether a one-character part of a word joined by a hyphen or slash (the `1` of `PD-1`,
+    /// the `e` of `e-mail`) is searched only beside the query's other words: it adds to a note's
+    /// score, but a note that matches no other query term is no match (review 30a: `PD-1` listed
+    /// *Kir7.1 channel* through its `1`, `e-mail` *e.g. examples* through its `e`), as an adverb
+    /// particle is (``QueryAnalysis/dependent``). A query of nothing else keeps them.
+    public var joinedSinglePartsDependent: Bool
 
     /// The constants of `hybrid-lexical-v1`. Until the first release they are tuned in place,
     /// each change recorded in Benchmarks/Results/retrieval-tuning.md with its even-id figures
@@ -358,7 +364,8 @@ public struct HybridLexicalRanker: Sendable {
       otherFormExactShare: 0.9,
       otherFormReferenceLength: 0,
       otherFormBoundMaximumTerms: 4,
-      coverageOrderMaximumTerms: 3)
+      coverageOrderMaximumTerms: 3,
+      joinedSinglePartsDependent: true)
   }
 
   /// Ranks the documents of `index` for `query`.
@@ -647,9 +654,10 @@ public struct HybridLexicalRanker: Sendable {
     /// were searched because nothing else was left (a query that has other words drops them).
     var onlyCommonWords = false
     /// Per term, whether it is an adverb particle searched only as part of a compound
-    /// (``CompoundWords/particles``: the `off` of `hand-off`, the `up` of `set up`): it adds to
-    /// a note's score, but a note that matches no other term is no match (`clean up` does not
-    /// list every note with *up*).
+    /// (``CompoundWords/particles``: the `off` of `hand-off`, the `up` of `set up`), or a
+    /// one-character part of a joined word (`PD-1`, `e-mail`:
+    /// ``Parameters/joinedSinglePartsDependent``): it adds to a note's score, but a note that
+    /// matches no other term is no match (`clean up` does not list every note with *up*).
     var dependent: [Bool] = []
   }
 
@@ -952,15 +960,33 @@ public struct HybridLexicalRanker: Sendable {
       }
     }
     let onlyCommonWords = content.isEmpty && !all.isEmpty
+    // One-character parts of joined words (`PD-1`, `e-mail`) and the words typed otherwise.
+    var joinedSingles = Set<String>()
+    var freeWords = Set<String>()
+    for token in used {
+      let k = token.position
+      let single =
+        token.surface.unicodeScalars.count == 1 && all[k].surface == token.surface
+        && ((k > 0 && Self.joined(ranges[k - 1], ranges[k], in: bytes))
+          || (k + 1 < all.count && Self.joined(ranges[k], ranges[k + 1], in: bytes)))
+      if single { joinedSingles.insert(token.surface) } else { freeWords.insert(token.surface) }
+    }
+    var dependent = surfaces.map { words in
+      !onlyCommonWords && words.allSatisfy { CompoundWords.particles.contains($0) && parameters.stopWords.contains($0) }
+    }
+    if parameters.joinedSinglePartsDependent {
+      let parts = surfaces.map { words in words.allSatisfy { joinedSingles.contains($0) && !freeWords.contains($0) } }
+      // Some term must stay free to match on its own; a query of only such parts keeps them.
+      if zip(dependent, parts).contains(where: { !$0 && !$1 }) {
+        dependent = zip(dependent, parts).map { $0 || $1 }
+      }
+    }
     return QueryAnalysis(
       terms: terms, surfaces: surfaces, typedWords: typedWords, spellings: spellings,
       numberForms: numberForms, pairs: pairs, compounds: compounds, tailSplits: tailSplits,
       numberParts: terms.map { partsOfNumber[$0] ?? [] },
       versionForms: terms.map { versionOfNumber[$0] ?? [] },
-      leftOut: leftOut, onlyCommonWords: onlyCommonWords,
-      dependent: surfaces.map { words in
-        !onlyCommonWords && words.allSatisfy { CompoundWords.particles.contains($0) && parameters.stopWords.contains($0) }
-      })
+      leftOut: leftOut, onlyCommonWords: onlyCommonWords, dependent: dependent)
   }
 
   /// Whether only white space (space, tab, line breaks) and sentence or clause punctuation

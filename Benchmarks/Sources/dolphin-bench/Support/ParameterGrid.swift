@@ -42,7 +42,7 @@ struct ParameterGrid {
     "wordform.similarity", "wordform.idfbound", "spellings", "spelling.weight", "compounds", "compound.weight", "compound.open",
     "plurals", "plurals.names", "initials", "particles", "oneedit", "numbers", "smart",
     "title.ceiling", "content.floor", "otherform.share", "otherform.length", "otherform.terms",
-    "coverage.terms",
+    "coverage.terms", "joined.singles",
   ]
 
   /// Every combination, named like `k1=1.2 b.content=0.75`, in axis order (the last axis
@@ -96,6 +96,7 @@ struct ParameterGrid {
     case "otherform.length": p.otherFormReferenceLength = value
     case "otherform.terms": p.otherFormBoundMaximumTerms = Int(value)
     case "coverage.terms": p.coverageOrderMaximumTerms = Int(value)
+    case "joined.singles": p.joinedSinglePartsDependent = value != 0
     default: break
     }
   }
