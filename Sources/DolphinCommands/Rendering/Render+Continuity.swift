@@ -176,13 +176,18 @@ extension Render {
     return "  - \(r.id.uuidString)  \(r.kind)\(status)\(change): \(inertQuoted(r.title))\(tail)"
   }
 
-  /// - Parameter stale: why the restored handoff may be stale (``KnowledgeEngine/staleness(of:)``):
-  ///   a line before the notice, `May be stale (rule stale-handoff, priority normal): <reason>;
-  ///   to clear it, <advice>`, as `handoff_restore` says it with the tools' names.
-  static func brief(_ b: HandoffBrief, stale: HandoffStaleness? = nil) -> String {
+  /// - Parameters:
+  ///   - stale: why the restored handoff may be stale (``KnowledgeEngine/staleness(of:)``): a
+  ///     line before the notice, `May be stale (rule stale-handoff, priority normal): <reason>;
+  ///     to clear it, <advice>`, as `handoff_restore` says it with the tools' names.
+  ///   - alreadyActive: the handoff was the active one already, so restoring changed nothing:
+  ///     the heading says so instead of `is now active` (the notice, ``HandoffBrief/notice``,
+  ///     says it too, as `handoff_restore` does).
+  static func brief(_ b: HandoffBrief, stale: HandoffStaleness? = nil, alreadyActive: Bool = false) -> String {
     let h = b.handoff
     var out = [
-      "Continuity brief — handoff \(h.id.uuidString) is now active",
+      "Continuity brief — handoff \(h.id.uuidString) "
+        + (alreadyActive ? "was the active handoff already; nothing changed" : "is now active"),
       "Made:    \(date(h.createdAt))",
       "Focus:   \(inertLine(h.focus))",
       hanging(h.summary.isEmpty ? "(none)" : h.summary, label: "Summary: "),

@@ -223,7 +223,9 @@ public struct HandoffBrief: Sendable, Equatable, Codable {
   public var tasksSinceLeftOut: ListingSpan? = nil
   /// The handoff that was active before, if another one was.
   public var previouslyActiveID: UUID?
-  /// The fixed statement of what restoring did and did not do.
+  /// The fixed statement of what restoring did and did not do: ``KnowledgeEngine/restoreNotice``,
+  /// or ``KnowledgeEngine/alreadyActiveNotice`` when the handoff was the active one already
+  /// (``KnowledgeEngine/briefOfActiveHandoff(id:)``).
   public var notice: String
 }
 

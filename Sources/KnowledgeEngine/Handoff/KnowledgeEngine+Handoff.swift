@@ -20,6 +20,10 @@ extension KnowledgeEngine {
   /// What every restore says about itself.
   public static let restoreNotice =
     "Restoring only marked this handoff active. Nothing was re-run, no approval was reused, no task was completed, and nothing here claims that work was done."
+  /// What the brief of a handoff that was the active one already says about itself
+  /// (``briefOfActiveHandoff(id:)``): restoring it changed nothing.
+  public static let alreadyActiveNotice =
+    "It was the active handoff already; nothing changed. Nothing was re-run, no approval was reused, no task was completed, and nothing here claims that work was done."
 
   /// A handoff's focus as it is stored: sanitized and trimmed, not empty, at most
   /// ``Limits/handoffFocus`` characters.
@@ -355,7 +359,8 @@ extension KnowledgeEngine {
   /// - Returns: the handoff, its knowledge and tasks by title and id, the knowledge captured and
   ///   the tasks added, completed or otherwise changed since it was made (each at most
   ///   ``briefCapturedSinceLimit``, with the totals), and
-  ///   ``restoreNotice``. Knowledge another item supersedes names its successors
+  ///   ``restoreNotice`` (``alreadyActiveNotice`` when it was the active handoff already, which
+  ///   changes nothing). Knowledge another item supersedes names its successors
   ///   (``BriefReference/supersededBy``), and an item captured since names the items it
   ///   supersedes (``BriefReference/supersedes``), read from the stored relationships now.
   /// - Throws: ``WorkspaceError/notFound(recordType:id:)`` for an unknown id; storage errors.
@@ -364,18 +369,23 @@ extension KnowledgeEngine {
       guard let h = try tx.handoff(id: id) else { throw WorkspaceError.notFound(recordType: "handoff", id: id.uuidString) }
       let previous = try tx.activeHandoffID()
       if previous != id { try tx.setActiveHandoffID(id) }
-      return try Self.brief(of: h, previouslyActiveID: previous, tx)
+      var brief = try Self.brief(of: h, previouslyActiveID: previous, tx)
+      if previous == id { brief.notice = Self.alreadyActiveNotice }
+      return brief
     }
   }
 
   /// The brief ``restoreHandoff(id:)`` would return for `id` when that handoff is the active one
-  /// already, read without writing: restoring it would change nothing. Nil when another
-  /// handoff, or none, is active.
+  /// already, read without writing: restoring it would change nothing, and its
+  /// ``HandoffBrief/notice`` says so (``alreadyActiveNotice``). Nil when another handoff, or
+  /// none, is active.
   /// - Throws: storage errors.
   public func briefOfActiveHandoff(id: UUID) throws -> HandoffBrief? {
     try store.read { tx in
       guard try tx.activeHandoffID() == id, let h = try tx.handoff(id: id) else { return nil }
-      return try Self.brief(of: h, previouslyActiveID: id, tx)
+      var brief = try Self.brief(of: h, previouslyActiveID: id, tx)
+      brief.notice = Self.alreadyActiveNotice
+      return brief
     }
   }
 
