@@ -229,10 +229,11 @@ enum HandoffCommands {
           dolphin handoff restore latest
           dolphin handoff restore 3F2504E0
         Restoring re-runs nothing, reuses no approval, completes no task and claims no work was done; it only sets
-        the active-handoff marker. The brief lists the focus, summary, next steps, the handoff's knowledge and tasks,
-        and what was captured since the handoff was made. When the stale-handoff rule holds for the restored
-        handoff (knowledge captured after it, or older than 14 days), the brief says why and what clears it;
-        --json adds it as `stale`.
+        the active-handoff marker. The brief lists the focus, summary, next steps, the handoff's knowledge and tasks
+        (marking each knowledge item edited since, with its revision), and what was captured since the handoff was
+        made. When the stale-handoff rule holds for the restored handoff (knowledge captured after it, knowledge it
+        carries edited after it, or older than 14 days), the brief says why and what clears it; --json adds it as
+        `stale`. Restoring the active handoff again changes nothing and says so.
         """),
     run: { ctx in
       let engine = try ctx.engine(.update)

@@ -362,7 +362,10 @@ extension KnowledgeEngine {
   ///   ``restoreNotice`` (``alreadyActiveNotice`` when it was the active handoff already, which
   ///   changes nothing). Knowledge another item supersedes names its successors
   ///   (``BriefReference/supersededBy``), and an item captured since names the items it
-  ///   supersedes (``BriefReference/supersedes``), read from the stored relationships now.
+  ///   supersedes (``BriefReference/supersedes``), read from the stored relationships now. A
+  ///   carried knowledge item edited since the handoff was made (its `updatedAt` later than the
+  ///   handoff's `createdAt`) is marked with its revision now, and counted
+  ///   (``HandoffBrief/editedSince``).
   /// - Throws: ``WorkspaceError/notFound(recordType:id:)`` for an unknown id; storage errors.
   public func restoreHandoff(id: UUID) throws -> HandoffBrief {
     try store.write { tx in
@@ -396,9 +399,14 @@ extension KnowledgeEngine {
     let id = h.id
     let titles = try tx.knowledgeTitles(h.knowledgeIDs)
     let graph = try tx.supersedeGraph()
+    // Edited since: marked with the revision it is now (review 31-a, 2: a carried decision
+    // reversed since showed its new title as though it had always read so).
+    let edited = try tx.knowledgeRevisions(editedAfter: h.createdAt, among: h.knowledgeIDs)
     let knowledge = h.knowledgeIDs.map { kid in
       titles[kid].map {
-        BriefReference(id: kid, kind: $0.kind.rawValue, title: $0.title, status: nil, supersededBy: Self.nonEmpty(graph.successors(of: kid)))
+        BriefReference(
+          id: kid, kind: $0.kind.rawValue, title: $0.title, status: nil, supersededBy: Self.nonEmpty(graph.successors(of: kid)),
+          change: edited[kid] == nil ? nil : Self.editedChange, revision: edited[kid])
       } ?? BriefReference(id: kid, kind: "missing", title: "(no longer in the workspace)", status: nil)
     }
     var tasks: [BriefReference] = []
@@ -412,7 +420,7 @@ extension KnowledgeEngine {
     let since = try tx.knowledgeCreated(after: h.createdAt, limit: Self.briefCapturedSinceLimit)
     let changed = try tx.tasksChanged(after: h.createdAt, limit: Self.briefCapturedSinceLimit)
     return HandoffBrief(
-      handoff: h, knowledge: knowledge, tasks: tasks,
+      handoff: h, knowledge: knowledge, editedSince: edited.count, tasks: tasks,
       capturedSince: since.items.map {
         BriefReference(
           id: $0.id, kind: $0.kind.rawValue, title: $0.title, status: nil,
@@ -432,6 +440,9 @@ extension KnowledgeEngine {
         ? try tx.tasksChangedListSpan(after: h.createdAt, skippingLatest: changed.tasks.count).map { ListingSpan(offset: $0.offset, limit: $0.limit) } : nil,
       previouslyActiveID: previous == id ? nil : previous, notice: Self.restoreNotice)
   }
+
+  /// ``BriefReference/change`` of a carried knowledge item edited after the handoff was made.
+  public static let editedChange = "edited"
 
   /// What happened to `task` after `date`: `added`, `completed`, `added and completed`, or
   /// `updated` for a task neither added nor completed since that changed otherwise (an edit, a

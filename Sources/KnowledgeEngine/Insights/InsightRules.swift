@@ -250,7 +250,11 @@ enum InsightRules {
     let (conflicts, duplicates) = try similarityInsights(
       scan, linked: linked, superseded: superseded, contradictions: contradictions, choices: choices, t, tx)
     fired.append(conflicts)
-    if let handoff, let f = staleHandoff(handoff, scan, newest: try tx.listHandoffs(limit: 1).first, now: now, t) {
+    if let handoff,
+      let f = staleHandoff(
+        handoff, scan, edited: try tx.knowledgeRevisions(editedAfter: handoff.createdAt, among: handoff.knowledgeIDs),
+        newest: try tx.listHandoffs(limit: 1).first, now: now, t)
+    {
       fired.append(f)
     }
     fired.append(try unsupportedTasks(tx, t))
@@ -1025,12 +1029,22 @@ enum InsightRules {
   /// that handoff was made after `h` (creating a handoff does not make it active, so "create a
   /// new one" alone changed nothing: review 20-b, 4), otherwise creating one made active with
   /// `--activate`; or deactivating `h`.
-  static func staleHandoff(_ h: Handoff, _ scan: Scan, newest: Handoff?, now: Date, _ t: InsightThresholds) -> Fired? {
+  ///
+  /// - Parameter edited: the revisions of the knowledge items `h` carries that were edited after
+  ///   it (``WorkspaceTransaction/knowledgeRevisions(editedAfter:among:)``); they are cited after
+  ///   those captured after it, in the handoff's order.
+  static func staleHandoff(
+    _ h: Handoff, _ scan: Scan, edited: [UUID: Int], newest: Handoff?, now: Date, _ t: InsightThresholds
+  ) -> Fired? {
     let newer = scan.newer.total
-    guard let stale = HandoffStaleness.evaluate(h, capturedAfter: newer, newest: newest, now: now, thresholds: t) else {
+    guard
+      let stale = HandoffStaleness.evaluate(
+        h, capturedAfter: newer, editedAfter: edited.count, newest: newest, now: now, thresholds: t)
+    else {
       return nil
     }
-    let evidence = scan.newer.elements.map(\.id)
+    let editedIDs = KnowledgeEngine.unique(h.knowledgeIDs).filter { edited[$0] != nil }
+    let evidence = scan.newer.elements.map(\.id) + editedIDs
     return Fired(
       .staleHandoff, stale.priority,
       [
@@ -1038,7 +1052,7 @@ enum InsightRules {
           Insight(
             rule: .staleHandoff, priority: stale.priority,
             message: "The active handoff \(quote(h.focus)) may be stale: \(stale.reason); " + stale.commandAdvice,
-            evidenceIDs: [h.id] + evidence, evidenceTotal: 1 + newer)
+            evidenceIDs: [h.id] + evidence, evidenceTotal: 1 + newer + editedIDs.count)
         }
       ])
   }
