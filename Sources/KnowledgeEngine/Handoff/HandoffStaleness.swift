@@ -14,9 +14,11 @@ import Foundation
 public struct HandoffStaleness: Sendable, Equatable, Codable {
   /// What clears the insight (each face names its own command or tool for it).
   public enum Remedy: String, Sendable, Equatable, Codable {
-    /// Restore ``HandoffStaleness/newerHandoffID``, the newest handoff, made after this one.
+    /// Restore ``HandoffStaleness/newerHandoffID``, the newest handoff, made after this one and
+    /// not stale itself.
     case restoreNewer
-    /// Create a new handoff marked active (no handoff was made after this one).
+    /// Create a new handoff marked active (no handoff was made after this one, or the newest is
+    /// stale too).
     case createActive
   }
 
@@ -52,7 +54,9 @@ public struct HandoffStaleness: Sendable, Equatable, Codable {
   ///   - handoff: the handoff tested.
   ///   - capturedAfter: how many knowledge items were captured after it.
   ///   - editedAfter: how many knowledge items it carries were edited after it (0 by default).
-  ///   - newest: the newest handoff by creation (it may be `handoff` itself), or nil.
+  ///   - newest: the handoff to advise restoring instead: the newest by creation when it is not
+  ///     stale itself (``KnowledgeEngine/freshNewerHandoff(than:now:thresholds:_:)``), or nil. It
+  ///     is advised only when it is not `handoff` and was made at or after it.
   ///   - now: the time of the test.
   ///   - thresholds: the insight thresholds (``InsightThresholds/staleHandoffDays``).
   /// - Returns: nil when the handoff is not stale.

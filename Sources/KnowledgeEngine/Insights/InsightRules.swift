@@ -253,7 +253,7 @@ enum InsightRules {
     if let handoff,
       let f = staleHandoff(
         handoff, scan, edited: try tx.knowledgeRevisions(editedAfter: handoff.createdAt, among: handoff.knowledgeIDs),
-        newest: try tx.listHandoffs(limit: 1).first, now: now, t)
+        newest: try KnowledgeEngine.freshNewerHandoff(than: handoff, now: now, thresholds: t, tx), now: now, t)
     {
       fired.append(f)
     }
@@ -1027,8 +1027,9 @@ enum InsightRules {
   ///
   /// Its advice is what clears it (``HandoffStaleness/commandAdvice``): restoring `newest` when
   /// that handoff was made after `h` (creating a handoff does not make it active, so "create a
-  /// new one" alone changed nothing: review 20-b, 4), otherwise creating one made active with
-  /// `--activate`; or deactivating `h`.
+  /// new one" alone changed nothing: review 20-b, 4) and is not stale itself
+  /// (``KnowledgeEngine/freshNewerHandoff(than:now:thresholds:_:)``, review 31-a, 6), otherwise
+  /// creating one made active with `--activate`; or deactivating `h`.
   ///
   /// - Parameter edited: the revisions of the knowledge items `h` carries that were edited after
   ///   it (``WorkspaceTransaction/knowledgeRevisions(editedAfter:among:)``); they are cited after
