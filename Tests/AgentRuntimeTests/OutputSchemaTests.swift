@@ -101,11 +101,13 @@ struct OutputSchemaTests {
   func handoffParityOutputsValidate() async throws {
     let engine = try await Self.populated()
     let before = try #require(try engine.listHandoffs(limit: 1).handoffs.first)
+    // Captured before the newer handoff is made, so that one is not stale itself and is the one
+    // to restore (review 31-a, 6).
+    _ = try engine.capture(CaptureRequest(kind: .context, title: "Clients read structuredContent first"))
+    _ = try engine.addTask(title: "Document the since section")
     let created = try await BoundedListingToolsTests.run(engine, "handoff_create", ["focus": "Evening", "activate": true, "autoSelect": true])
     #expect(created.structured["activated"] == true)
     #expect(Self.problems(created.structured, try ToolRegistry.standard.tool(named: "handoff_create").outputSchema) == [])
-    _ = try engine.capture(CaptureRequest(kind: .context, title: "Clients read structuredContent first"))
-    _ = try engine.addTask(title: "Document the since section")
     // The older handoff: stale, with a newer one to restore, and a capture and a task since.
     let restored = try await BoundedListingToolsTests.run(engine, "handoff_restore", ["id": .string(before.id.uuidString)])
     #expect(restored.structured["stale"]?["remedy"] == "restoreNewer", "\(restored.structured)")

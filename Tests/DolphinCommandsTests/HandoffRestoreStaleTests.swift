@@ -61,8 +61,9 @@ struct HandoffRestoreStaleTests {
     let cli = CLI()
     defer { cli.dir.remove() }
     let old = try Self.handoffID(cli.json(["handoff", "create", "--focus", "Storage layer"]))
-    let newer = try Self.handoffID(cli.json(["handoff", "create", "--focus", "Search ranking"]))
     _ = try cli.json(["capture", "fact", "The CI runner has 2 cores"])
+    // Made after the capture, so not stale itself: the one to restore (review 31-a, 6).
+    let newer = try Self.handoffID(cli.json(["handoff", "create", "--focus", "Search ranking"]))
     let edit = try runProcess(
       "/usr/bin/env",
       [

@@ -73,7 +73,7 @@ struct InsightAndDigestMarkerCommandTests {
     let evidence = text.stdout.split(separator: "\n").filter { $0.hasPrefix("    evidence: ") }
     #expect(evidence.count == 2, "\(text.stdout)")
     #expect(evidence.allSatisfy { $0.hasSuffix(", … and 2 more (66 in all)") }, "\(evidence)")
-    #expect(text.stdout.contains("once a knowledge item is captured after it or once it is older than 14 days (336 hours)"), "\(text.stdout)")
+    #expect(text.stdout.contains("once a knowledge item is captured after it or one it carries is edited after it, or once it is older than 14 days (336 hours)"), "\(text.stdout)")
 
     let json = try cli.json(["insights"])
     let insights = try #require(json["insights"] as? [[String: Any]])

@@ -76,7 +76,7 @@ struct JSONShapeCommandTests {
     RecordCase(command: "handoff get", args: ["handoff", "get", "{handoff}"], record: "handoff", siblings: ["active"]),
     RecordCase(
       command: "handoff restore", args: ["handoff", "restore", "{handoff}"], record: "handoff",
-      siblings: ["knowledge", "tasks", "capturedSince", "capturedSinceTotal", "tasksSince", "tasksSinceTotal", "notice"],
+      siblings: ["knowledge", "tasks", "capturedSince", "capturedSinceTotal", "tasksSince", "tasksSinceTotal", "notice", "changed", "editedSince"],
       optional: ["previouslyActiveID", "stale"]),
     RecordCase(
       command: "context", args: ["context", "--save"], record: "digest", siblings: ["context", "droppedDigestIDs"]),

@@ -139,6 +139,7 @@ extension ContinuityTools {
         BoundedLines.Section(
           entries: b.knowledge.map {
             "Knowledge: \(ToolRendering.quoted($0.title)) (id \($0.id.uuidString)"
+              + ($0.revision.map { "; edited since this handoff, revision \($0)" } ?? "")
               + ($0.supersededBy.map { "; " + KnowledgeEngine.supersededNote($0) } ?? "") + ")"
           }, rank: 1
         ) { more($0, "knowledge item", "knowledge items", note) },
@@ -187,10 +188,13 @@ extension ContinuityTools {
   }
 
   /// `Since it was made (2026-11-20T09:00:00.000Z): 3 knowledge items captured, 1 task added,
-  /// completed or updated.`, the heading of what follows, said also when nothing happened.
+  /// completed or updated.`, the heading of what follows, said also when nothing happened; with
+  /// `1 knowledge item it carries edited, ` before the tasks when one was (review 31-a, 2).
   static func sinceLine(_ b: HandoffBrief) -> String {
     "Since it was made (\(ISO8601.string(from: b.handoff.createdAt))): "
       + ToolRendering.counted(b.capturedSinceTotal, "knowledge item", "knowledge items") + " captured, "
+      + (b.editedSince == 0
+        ? "" : ToolRendering.counted(b.editedSince, "knowledge item it carries", "knowledge items it carries") + " edited, ")
       + ToolRendering.counted(b.tasksSinceTotal, "task", "tasks") + " added, completed or updated."
   }
 

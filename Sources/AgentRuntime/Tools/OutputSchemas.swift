@@ -144,8 +144,14 @@ enum OutputSchemas {
       "id": uuid, "kind": string, "title": string, "status": oneOf(TaskStatus.allCases.map(\.rawValue)),
       "supersededBy": uuids, "supersedes": uuids,
       "change": .object([
-        "type": "string", "enum": ["added", "completed", "added and completed"],
-        "description": "For a task in tasksSince: what happened to it after the handoff was made.",
+        "type": "string", "enum": ["added", "completed", "added and completed", "updated", .string(KnowledgeEngine.editedChange)],
+        "description": .string(
+          "For a task in tasksSince: what happened to it after the handoff was made. For a knowledge item in "
+            + "knowledge: edited when it was edited after the handoff was made."),
+      ]),
+      "revision": .object([
+        "type": "integer",
+        "description": "For a knowledge item in knowledge edited after the handoff was made: its revision now.",
       ]),
     ], required: ["id", "kind", "title"])
 
@@ -153,13 +159,14 @@ enum OutputSchemas {
   /// in the tools' terms.
   static let handoffStaleness = object(
     [
-      "handoffID": uuid, "capturedAfter": integer, "ageSeconds": integer, "staleAfterDays": integer, "isOld": boolean,
+      "handoffID": uuid, "capturedAfter": integer, "editedAfter": integer, "ageSeconds": integer, "staleAfterDays": integer, "isOld": boolean,
       "priority": priority, "reason": string, "remedy": oneOf(["restoreNewer", "createActive"]),
       "newerHandoffID": uuid, "newerHandoffFocus": string, "advice": string,
     ],
-    required: ["handoffID", "capturedAfter", "ageSeconds", "staleAfterDays", "isOld", "priority", "reason", "remedy", "advice"],
+    required: ["handoffID", "capturedAfter", "editedAfter", "ageSeconds", "staleAfterDays", "isOld", "priority", "reason", "remedy", "advice"],
     description: "Present when the stale-handoff rule holds for the restored handoff (now the active one): knowledge was "
-      + "captured after it, or it is older than staleAfterDays days. advice says what clears it.")
+      + "captured after it, knowledge it carries was edited after it, or it is older than staleAfterDays days. advice says "
+      + "what clears it.")
 
   /// A ``ListingSpan``: the page of the list tool `tool` that holds `what` (review 28-d, 6).
   static func listingSpan(_ what: String, in tool: String) -> JSONValue {
@@ -173,6 +180,9 @@ enum OutputSchemas {
   static let handoffBrief = object(
     [
       "handoff": handoff, "knowledge": array(of: briefReference), "tasks": array(of: briefReference),
+      "editedSince": .object([
+        "type": "integer", "description": "How many of the knowledge items the handoff carries were edited after it was made.",
+      ]),
       "capturedSince": .object([
         "type": "array", "items": briefReference,
         "description": .string(
@@ -192,7 +202,7 @@ enum OutputSchemas {
         "the tasks changed since that tasksSince leaves out", in: "task_list with status all (open first, then by priority and age)"),
       "previouslyActiveID": uuid, "notice": string, "stale": handoffStaleness,
     ],
-    required: ["handoff", "knowledge", "tasks", "capturedSince", "capturedSinceTotal", "tasksSince", "tasksSinceTotal", "notice"])
+    required: ["handoff", "knowledge", "editedSince", "tasks", "capturedSince", "capturedSinceTotal", "tasksSince", "tasksSinceTotal", "notice"])
 
   /// A ``DigestLine``: its text, the ids of the records it quotes, and (digest version 11 on)
   /// how many records it is about in all and whether its ids were cut.

@@ -393,6 +393,27 @@ extension WorkspaceTransaction {
     return (items.reversed(), total)
   }
 
+  /// The revision of each of the knowledge items `ids` that was edited after `date`: one that
+  /// exists, was created at or before `date` (one created after it was captured since, not
+  /// edited) and whose `updatedAt` is later than `date`, keyed by id. Items not edited since,
+  /// and ids no item has, are absent.
+  /// - Complexity: one indexed lookup per distinct id.
+  package func knowledgeRevisions(editedAfter date: Date, among ids: [UUID]) throws(WorkspaceError) -> [UUID: Int] {
+    requireValid()
+    // Stored dates are fixed-width UTC ISO-8601 strings, so text order is time order.
+    let after = Self.text(date)
+    var out: [UUID: Int] = [:]
+    for id in Set(ids) {
+      if let revision = try db.first(
+        "SELECT revision FROM knowledge WHERE id = ? AND updated_at > ? AND created_at <= ?", [Self.text(id), after, after],
+        { (row) throws(WorkspaceError) in Int(row.int64(0)) })
+      {
+        out[id] = revision
+      }
+    }
+    return out
+  }
+
   /// Kind and title of the knowledge items `ids` that exist, keyed by id.
   package func knowledgeTitles(_ ids: [UUID]) throws(WorkspaceError) -> [UUID: (kind: KnowledgeKind, title: String)] {
     requireValid()

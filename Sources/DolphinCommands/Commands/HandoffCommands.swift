@@ -229,35 +229,42 @@ enum HandoffCommands {
           dolphin handoff restore latest
           dolphin handoff restore 3F2504E0
         Restoring re-runs nothing, reuses no approval, completes no task and claims no work was done; it only sets
-        the active-handoff marker. The brief lists the focus, summary, next steps, the handoff's knowledge and tasks,
-        and what was captured since the handoff was made. When the stale-handoff rule holds for the restored
-        handoff (knowledge captured after it, or older than 14 days), the brief says why and what clears it;
-        --json adds it as `stale`.
+        the active-handoff marker. The brief lists the focus, summary, next steps, the handoff's knowledge and tasks
+        (marking each knowledge item edited since, with its revision), and what was captured since the handoff was
+        made. When the stale-handoff rule holds for the restored handoff (knowledge captured after it, knowledge it
+        carries edited after it, or older than 14 days), the brief says why and what clears it; --json adds it as
+        `stale`. Restoring the active handoff again changes nothing and says so.
         """),
     run: { ctx in
       let engine = try ctx.engine(.update)
       let id = try engine.resolveHandoffReference(ctx.arguments.positionals[0], field: "id")
-      let b = try engine.restoreHandoff(id: id)
+      // The active handoff already: nothing to write, and said, as `handoff_restore` and `ask
+      // /restore` say it (review 31-a, 8: the CLI claimed it "is now active").
+      let unchanged = try engine.briefOfActiveHandoff(id: id)
+      let b = try unchanged ?? engine.restoreHandoff(id: id)
       // The advice `handoff_restore` gives over MCP, in the CLI's commands (review: s22).
       let stale = try engine.staleness(of: b)
       if ctx.json {
-        try ctx.console.printJSON(RestoredBrief(brief: b, stale: stale.map(StaleAdvice.init)))
+        try ctx.console.printJSON(RestoredBrief(brief: b, changed: unchanged == nil, stale: stale.map(StaleAdvice.init)))
       } else {
-        ctx.console.print(Render.brief(b, stale: stale))
+        ctx.console.print(Render.brief(b, stale: stale, alreadyActive: unchanged != nil))
       }
     })
 
-  /// `handoff restore --json`: the brief's own members, as before, and `stale` when the
-  /// stale-handoff rule holds for the restored handoff (as `handoff_restore`'s structured output
-  /// carries it).
+  /// `handoff restore --json`: the brief's own members, as before, `changed` (false when the
+  /// handoff was the active one already, as `handoff deactivate --json` says it when none was
+  /// active), and `stale` when the stale-handoff rule holds for the restored handoff (as
+  /// `handoff_restore`'s structured output carries it).
   struct RestoredBrief: Encodable {
-    enum Key: String, CodingKey { case stale }
+    enum Key: String, CodingKey { case changed, stale }
     var brief: HandoffBrief
+    var changed: Bool
     var stale: StaleAdvice?
 
     func encode(to encoder: any Encoder) throws {
       try brief.encode(to: encoder)
       var c = encoder.container(keyedBy: Key.self)
+      try c.encode(changed, forKey: .changed)
       try c.encodeIfPresent(stale, forKey: .stale)
     }
   }

@@ -81,7 +81,7 @@ extension Render {
         + "in what it adds, is a near-duplicate) or titles that say opposite things, state different values "
         + "or name different choices; "
         + "duplicate tasks: open tasks at title similarity ≥ \(t.nearDuplicateSimilarity); "
-        + "stale handoff: the active one, once a knowledge item is captured after it "
+        + "stale handoff: the active one, once a knowledge item is captured after it or one it carries is edited after it, "
         + "or once it is older than \(t.staleHandoffDays) days (\(t.staleHandoffDays * 24) hours). "
         + "Titles that differ only in a sequence number (step 2 / step 10, phase 1 / phase 2, #3 / #4) "
         + "are neither possible conflicts nor near-duplicates; "
@@ -162,11 +162,15 @@ extension Render {
   /// `  - <id>  task [open]: "Title"`: the id and status before the title, which is quoted
   /// with its quotes escaped, so that no title can show another id or status.
   ///
+  /// A carried knowledge item edited since the handoff was made reads `  - <id>  decision (edited
+  /// since this handoff, revision 2): "Title"`.
+  ///
   /// After the title: `[superseded by <id>]` for an item others supersede, and for an item
   /// captured since, `[supersedes <id> (in this handoff)]` naming what it replaces.
   static func reference(_ r: BriefReference, carried: Set<UUID> = []) -> String {
     let status = r.status.map { " [\($0)]" } ?? ""
-    let change = r.change.map { " (\($0) since)" } ?? ""
+    // A carried knowledge item edited since says which revision it shows (review 31-a, 2).
+    let change = r.revision.map { " (edited since this handoff, revision \($0))" } ?? r.change.map { " (\($0) since)" } ?? ""
     var marks: [String] = []
     if let s = r.supersededBy { marks.append(KnowledgeEngine.supersededNote(s)) }
     if let p = r.supersedes {
@@ -176,13 +180,18 @@ extension Render {
     return "  - \(r.id.uuidString)  \(r.kind)\(status)\(change): \(inertQuoted(r.title))\(tail)"
   }
 
-  /// - Parameter stale: why the restored handoff may be stale (``KnowledgeEngine/staleness(of:)``):
-  ///   a line before the notice, `May be stale (rule stale-handoff, priority normal): <reason>;
-  ///   to clear it, <advice>`, as `handoff_restore` says it with the tools' names.
-  static func brief(_ b: HandoffBrief, stale: HandoffStaleness? = nil) -> String {
+  /// - Parameters:
+  ///   - stale: why the restored handoff may be stale (``KnowledgeEngine/staleness(of:)``): a
+  ///     line before the notice, `May be stale (rule stale-handoff, priority normal): <reason>;
+  ///     to clear it, <advice>`, as `handoff_restore` says it with the tools' names.
+  ///   - alreadyActive: the handoff was the active one already, so restoring changed nothing:
+  ///     the heading says so instead of `is now active` (the notice, ``HandoffBrief/notice``,
+  ///     says it too, as `handoff_restore` does).
+  static func brief(_ b: HandoffBrief, stale: HandoffStaleness? = nil, alreadyActive: Bool = false) -> String {
     let h = b.handoff
     var out = [
-      "Continuity brief — handoff \(h.id.uuidString) is now active",
+      "Continuity brief — handoff \(h.id.uuidString) "
+        + (alreadyActive ? "was the active handoff already; nothing changed" : "is now active"),
       "Made:    \(date(h.createdAt))",
       "Focus:   \(inertLine(h.focus))",
       hanging(h.summary.isEmpty ? "(none)" : h.summary, label: "Summary: "),
@@ -191,7 +200,9 @@ extension Render {
     ]
     if h.nextSteps.isEmpty { out.append("  (none)") }
     for (i, s) in h.nextSteps.enumerated() { out.append("  \(i + 1). \(inertLine(s))") }
-    out += ["", "Knowledge:"] + (b.knowledge.isEmpty ? ["  (none)"] : b.knowledge.map { reference($0) })
+    // The edits since are counted in the heading (a written summary and the next steps predate them).
+    let edited = b.editedSince == 0 ? "" : " (\(b.editedSince) of them edited since this handoff)"
+    out += ["", "Knowledge:" + edited] + (b.knowledge.isEmpty ? ["  (none)"] : b.knowledge.map { reference($0) })
     out += ["", "Tasks (status as stored now):"] + (b.tasks.isEmpty ? ["  (none)"] : b.tasks.map { reference($0) })
     // Tasks too (review 20-b, 3: a critical task added since was nowhere in the brief), and
     // each heading says which records it lists, so that neither reads as everything since.

@@ -181,9 +181,15 @@ public struct BriefReference: Sendable, Equatable, Codable {
   public var supersedes: [UUID]? = nil
   /// For a task in ``HandoffBrief/tasksSince``: what happened to it after the handoff was
   /// made, `added`, `completed`, `added and completed`, or `updated` (changed otherwise: edited,
-  /// reopened, a cited knowledge item deleted — its ``TaskItem/updatedAt``); nil (absent from
-  /// JSON) elsewhere.
+  /// reopened, a cited knowledge item deleted — its ``TaskItem/updatedAt``). For a knowledge
+  /// item in ``HandoffBrief/knowledge``: `edited` when it was edited after the handoff was made
+  /// (its ``KnowledgeItem/updatedAt`` is later; ``revision`` says which revision it is now).
+  /// Nil (absent from JSON) elsewhere.
   public var change: String? = nil
+  /// For a knowledge item in ``HandoffBrief/knowledge`` edited after the handoff was made
+  /// (``change`` `edited`): its ``KnowledgeItem/revision`` now (the title shown is that
+  /// revision's, not the one the handoff was made with); nil (absent from JSON) elsewhere.
+  public var revision: Int? = nil
 }
 
 /// What restoring a handoff returns: context only.
@@ -193,8 +199,13 @@ public struct BriefReference: Sendable, Equatable, Codable {
 public struct HandoffBrief: Sendable, Equatable, Codable {
   /// The restored handoff, as stored.
   public var handoff: Handoff
-  /// The handoff's knowledge items, in its order.
+  /// The handoff's knowledge items, in its order; each edited after the handoff was made is
+  /// marked (``BriefReference/change`` `edited`, ``BriefReference/revision``).
   public var knowledge: [BriefReference]
+  /// How many of the knowledge items the handoff carries were edited after it was made (review
+  /// 31-a, 2: a carried decision reversed since read as though it had always said so). Such an
+  /// edit makes the handoff stale (``HandoffStaleness/editedAfter``).
+  public var editedSince: Int = 0
   /// The handoff's tasks, in its order, with their current status.
   public var tasks: [BriefReference]
   /// Knowledge captured after the handoff was made: the newest
@@ -223,7 +234,9 @@ public struct HandoffBrief: Sendable, Equatable, Codable {
   public var tasksSinceLeftOut: ListingSpan? = nil
   /// The handoff that was active before, if another one was.
   public var previouslyActiveID: UUID?
-  /// The fixed statement of what restoring did and did not do.
+  /// The fixed statement of what restoring did and did not do: ``KnowledgeEngine/restoreNotice``,
+  /// or ``KnowledgeEngine/alreadyActiveNotice`` when the handoff was the active one already
+  /// (``KnowledgeEngine/briefOfActiveHandoff(id:)``).
   public var notice: String
 }
 

@@ -20,6 +20,10 @@ extension KnowledgeEngine {
   /// What every restore says about itself.
   public static let restoreNotice =
     "Restoring only marked this handoff active. Nothing was re-run, no approval was reused, no task was completed, and nothing here claims that work was done."
+  /// What the brief of a handoff that was the active one already says about itself
+  /// (``briefOfActiveHandoff(id:)``): restoring it changed nothing.
+  public static let alreadyActiveNotice =
+    "It was the active handoff already; nothing changed. Nothing was re-run, no approval was reused, no task was completed, and nothing here claims that work was done."
 
   /// A handoff's focus as it is stored: sanitized and trimmed, not empty, at most
   /// ``Limits/handoffFocus`` characters.
@@ -355,27 +359,36 @@ extension KnowledgeEngine {
   /// - Returns: the handoff, its knowledge and tasks by title and id, the knowledge captured and
   ///   the tasks added, completed or otherwise changed since it was made (each at most
   ///   ``briefCapturedSinceLimit``, with the totals), and
-  ///   ``restoreNotice``. Knowledge another item supersedes names its successors
+  ///   ``restoreNotice`` (``alreadyActiveNotice`` when it was the active handoff already, which
+  ///   changes nothing). Knowledge another item supersedes names its successors
   ///   (``BriefReference/supersededBy``), and an item captured since names the items it
-  ///   supersedes (``BriefReference/supersedes``), read from the stored relationships now.
+  ///   supersedes (``BriefReference/supersedes``), read from the stored relationships now. A
+  ///   carried knowledge item edited since the handoff was made (its `updatedAt` later than the
+  ///   handoff's `createdAt`) is marked with its revision now, and counted
+  ///   (``HandoffBrief/editedSince``).
   /// - Throws: ``WorkspaceError/notFound(recordType:id:)`` for an unknown id; storage errors.
   public func restoreHandoff(id: UUID) throws -> HandoffBrief {
     try store.write { tx in
       guard let h = try tx.handoff(id: id) else { throw WorkspaceError.notFound(recordType: "handoff", id: id.uuidString) }
       let previous = try tx.activeHandoffID()
       if previous != id { try tx.setActiveHandoffID(id) }
-      return try Self.brief(of: h, previouslyActiveID: previous, tx)
+      var brief = try Self.brief(of: h, previouslyActiveID: previous, tx)
+      if previous == id { brief.notice = Self.alreadyActiveNotice }
+      return brief
     }
   }
 
   /// The brief ``restoreHandoff(id:)`` would return for `id` when that handoff is the active one
-  /// already, read without writing: restoring it would change nothing. Nil when another
-  /// handoff, or none, is active.
+  /// already, read without writing: restoring it would change nothing, and its
+  /// ``HandoffBrief/notice`` says so (``alreadyActiveNotice``). Nil when another handoff, or
+  /// none, is active.
   /// - Throws: storage errors.
   public func briefOfActiveHandoff(id: UUID) throws -> HandoffBrief? {
     try store.read { tx in
       guard try tx.activeHandoffID() == id, let h = try tx.handoff(id: id) else { return nil }
-      return try Self.brief(of: h, previouslyActiveID: id, tx)
+      var brief = try Self.brief(of: h, previouslyActiveID: id, tx)
+      brief.notice = Self.alreadyActiveNotice
+      return brief
     }
   }
 
@@ -386,9 +399,14 @@ extension KnowledgeEngine {
     let id = h.id
     let titles = try tx.knowledgeTitles(h.knowledgeIDs)
     let graph = try tx.supersedeGraph()
+    // Edited since: marked with the revision it is now (review 31-a, 2: a carried decision
+    // reversed since showed its new title as though it had always read so).
+    let edited = try tx.knowledgeRevisions(editedAfter: h.createdAt, among: h.knowledgeIDs)
     let knowledge = h.knowledgeIDs.map { kid in
       titles[kid].map {
-        BriefReference(id: kid, kind: $0.kind.rawValue, title: $0.title, status: nil, supersededBy: Self.nonEmpty(graph.successors(of: kid)))
+        BriefReference(
+          id: kid, kind: $0.kind.rawValue, title: $0.title, status: nil, supersededBy: Self.nonEmpty(graph.successors(of: kid)),
+          change: edited[kid] == nil ? nil : Self.editedChange, revision: edited[kid])
       } ?? BriefReference(id: kid, kind: "missing", title: "(no longer in the workspace)", status: nil)
     }
     var tasks: [BriefReference] = []
@@ -402,7 +420,7 @@ extension KnowledgeEngine {
     let since = try tx.knowledgeCreated(after: h.createdAt, limit: Self.briefCapturedSinceLimit)
     let changed = try tx.tasksChanged(after: h.createdAt, limit: Self.briefCapturedSinceLimit)
     return HandoffBrief(
-      handoff: h, knowledge: knowledge, tasks: tasks,
+      handoff: h, knowledge: knowledge, editedSince: edited.count, tasks: tasks,
       capturedSince: since.items.map {
         BriefReference(
           id: $0.id, kind: $0.kind.rawValue, title: $0.title, status: nil,
@@ -422,6 +440,9 @@ extension KnowledgeEngine {
         ? try tx.tasksChangedListSpan(after: h.createdAt, skippingLatest: changed.tasks.count).map { ListingSpan(offset: $0.offset, limit: $0.limit) } : nil,
       previouslyActiveID: previous == id ? nil : previous, notice: Self.restoreNotice)
   }
+
+  /// ``BriefReference/change`` of a carried knowledge item edited after the handoff was made.
+  public static let editedChange = "edited"
 
   /// What happened to `task` after `date`: `added`, `completed`, `added and completed`, or
   /// `updated` for a task neither added nor completed since that changed otherwise (an edit, a

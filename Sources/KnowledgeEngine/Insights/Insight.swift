@@ -37,8 +37,8 @@ public enum InsightRule: String, Codable, Sendable, CaseIterable {
   /// values and still count, versions among them (`port 8080` / `port 8081`, `API v1` / `API
   /// v2`, `TLS version 1.2` / `1.3`, `compression level 3` / `19`). Priority normal.
   case possibleConflict = "possible-conflict"
-  /// The active handoff predates later captures (any knowledge item captured after it), or is
-  /// older than ``InsightThresholds/staleHandoffDays`` days, compared as a duration (that many
+  /// The active handoff predates later captures (any knowledge item captured after it) or edits
+  /// of a knowledge item it carries (its `updatedAt` later than the handoff), or is older than ``InsightThresholds/staleHandoffDays`` days, compared as a duration (that many
   /// times 24 hours: 14 days and 1 hour is older than 14 days). Priority high when both hold,
   /// else normal.
   case staleHandoff = "stale-handoff"
@@ -161,7 +161,7 @@ public struct InsightThresholds: Codable, Sendable, Equatable {
   public var conflictGeneratorFrequency = 32
   /// The active handoff is stale when older than this many days, compared as a duration (this
   /// many times 24 hours), not in whole days. (It is also stale once a knowledge item is
-  /// captured after it, whatever its age.)
+  /// captured after it, or one it carries is edited after it, whatever its age.)
   public var staleHandoffDays = 14
   /// Evidence ids an aggregate insight carries at most.
   public var aggregateEvidence = Limits.idsPerList

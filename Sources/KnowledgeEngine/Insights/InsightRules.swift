@@ -250,7 +250,11 @@ enum InsightRules {
     let (conflicts, duplicates) = try similarityInsights(
       scan, linked: linked, superseded: superseded, contradictions: contradictions, choices: choices, t, tx)
     fired.append(conflicts)
-    if let handoff, let f = staleHandoff(handoff, scan, newest: try tx.listHandoffs(limit: 1).first, now: now, t) {
+    if let handoff,
+      let f = staleHandoff(
+        handoff, scan, edited: try tx.knowledgeRevisions(editedAfter: handoff.createdAt, among: handoff.knowledgeIDs),
+        newest: try KnowledgeEngine.freshNewerHandoff(than: handoff, now: now, thresholds: t, tx), now: now, t)
+    {
       fired.append(f)
     }
     fired.append(try unsupportedTasks(tx, t))
@@ -1071,14 +1075,25 @@ enum InsightRules {
   ///
   /// Its advice is what clears it (``HandoffStaleness/commandAdvice``): restoring `newest` when
   /// that handoff was made after `h` (creating a handoff does not make it active, so "create a
-  /// new one" alone changed nothing: review 20-b, 4), otherwise creating one made active with
-  /// `--activate`; or deactivating `h`.
-  static func staleHandoff(_ h: Handoff, _ scan: Scan, newest: Handoff?, now: Date, _ t: InsightThresholds) -> Fired? {
+  /// new one" alone changed nothing: review 20-b, 4) and is not stale itself
+  /// (``KnowledgeEngine/freshNewerHandoff(than:now:thresholds:_:)``, review 31-a, 6), otherwise
+  /// creating one made active with `--activate`; or deactivating `h`.
+  ///
+  /// - Parameter edited: the revisions of the knowledge items `h` carries that were edited after
+  ///   it (``WorkspaceTransaction/knowledgeRevisions(editedAfter:among:)``); they are cited after
+  ///   those captured after it, in the handoff's order.
+  static func staleHandoff(
+    _ h: Handoff, _ scan: Scan, edited: [UUID: Int], newest: Handoff?, now: Date, _ t: InsightThresholds
+  ) -> Fired? {
     let newer = scan.newer.total
-    guard let stale = HandoffStaleness.evaluate(h, capturedAfter: newer, newest: newest, now: now, thresholds: t) else {
+    guard
+      let stale = HandoffStaleness.evaluate(
+        h, capturedAfter: newer, editedAfter: edited.count, newest: newest, now: now, thresholds: t)
+    else {
       return nil
     }
-    let evidence = scan.newer.elements.map(\.id)
+    let editedIDs = KnowledgeEngine.unique(h.knowledgeIDs).filter { edited[$0] != nil }
+    let evidence = scan.newer.elements.map(\.id) + editedIDs
     return Fired(
       .staleHandoff, stale.priority,
       [
@@ -1086,7 +1101,7 @@ enum InsightRules {
           Insight(
             rule: .staleHandoff, priority: stale.priority,
             message: "The active handoff \(quote(h.focus)) may be stale: \(stale.reason); " + stale.commandAdvice,
-            evidenceIDs: [h.id] + evidence, evidenceTotal: 1 + newer)
+            evidenceIDs: [h.id] + evidence, evidenceTotal: 1 + newer + editedIDs.count)
         }
       ])
   }

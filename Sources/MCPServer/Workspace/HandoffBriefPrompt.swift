@@ -39,13 +39,24 @@ enum HandoffBriefPrompt {
     var supersededBy: [UUID] = []
     /// Their titles, in the same order (empty when not known).
     var successorTitles: [String] = []
+    /// For a knowledge item edited after the handoff was made: its revision now (review 31-a,
+    /// 2: the title shown is that revision's, not the one the handoff was made with).
+    var editedRevision: Int?
 
-    init(_ id: UUID, _ item: KnowledgeItem?, supersededBy: [UUID] = [], successorTitles: [String] = []) {
+    /// - Parameter handoffCreatedAt: when the handoff was made: an item created by then and
+    ///   changed after it is marked edited since, as the restore brief marks it.
+    init(
+      _ id: UUID, _ item: KnowledgeItem?, supersededBy: [UUID] = [], successorTitles: [String] = [],
+      handoffCreatedAt: Date? = nil
+    ) {
       self.id = id
       label = item?.kind.rawValue ?? "missing"
       title = item?.title ?? "(no longer in the workspace)"
       self.supersededBy = item == nil ? [] : supersededBy
       self.successorTitles = item == nil ? [] : successorTitles
+      if let item, let made = handoffCreatedAt, item.createdAt <= made, item.updatedAt > made {
+        editedRevision = item.revision
+      }
     }
 
     /// ` (superseded by <id> "Title", …; no longer current)`, or empty.
@@ -119,7 +130,7 @@ enum HandoffBriefPrompt {
       heading: "\(heading):",
       entries: refs.prefix(referenceLimit).map { r in
         "[\(r.label) \(r.id.uuidString)] " + quote(clean(r.title, 200)) + (r.status.map { " (\($0))" } ?? "")
-          + r.supersededMark
+          + (r.editedRevision.map { " (edited since this handoff, revision \($0))" } ?? "") + r.supersededMark
       }, total: refs.count, rank: 1
     ) { more($0, one, many, note) }
   }

@@ -70,7 +70,8 @@ public struct WorkspacePromptProvider: MCPPromptProvider {
         handoff: handoff,
         knowledge: zip(knowledge, successors).map { ref, next in
           HandoffBriefPrompt.Reference(
-            ref.id, ref.item, supersededBy: next, successorTitles: next.map { titles[$0]?.title ?? $0.uuidString })
+            ref.id, ref.item, supersededBy: next, successorTitles: next.map { titles[$0]?.title ?? $0.uuidString },
+            handoffCreatedAt: handoff.createdAt)
         },
         tasks: tasks.map { HandoffBriefPrompt.Reference($0.id, $0.task) },
         isActive: try tx.activeHandoffID() == id)

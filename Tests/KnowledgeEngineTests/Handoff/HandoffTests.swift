@@ -186,8 +186,12 @@ struct HandoffTests {
     #expect(after.activeHandoffID == h.id)
     after.activeHandoffID = before.activeHandoffID
     #expect(after == before)
-    // Restoring again, and reading, consume nothing.
-    _ = try engine.restoreHandoff(id: h.id)
+    // Restoring again, and reading, consume nothing; the second restore says that it changed
+    // nothing (review 31-a, 8), as the brief read without writing says it.
+    let again = try engine.restoreHandoff(id: h.id)
+    #expect(again.notice == KnowledgeEngine.alreadyActiveNotice)
+    #expect(again.previouslyActiveID == nil)
+    #expect(try engine.briefOfActiveHandoff(id: h.id) == again)
     #expect(try engine.handoff(id: h.id) == h)
     #expect(try engine.handoff(id: h.id).restoredAt == nil)
     #expect(try engine.listHandoffs().handoffs.map(\.id) == [h.id])

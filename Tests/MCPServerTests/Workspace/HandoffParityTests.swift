@@ -385,13 +385,25 @@ struct HandoffParityTests {
     let (fixture, newest, older, _) = try Self.referencedWorkspace()
     _ = try fixture.capture(.context, "Clients read structuredContent first")
 
-    // An older handoff: restore the newer one instead.
+    // An older handoff whose newer one is stale too (the capture came after both): not sent to
+    // that one, which would say the same (review 31-a, 6), but told to create one marked active.
+    let bothStale = await Self.call(fixture, "handoff_restore", ["id": "3F2504E0"])
+    let b = try #require(bothStale.structuredContent?["stale"])
+    #expect(b["remedy"] == "createActive" && b["newerHandoffID"] == nil, "\(b)")
+    #expect(
+      bothStale.text.hasSuffix(
+        "to clear it, create a new handoff marked active (handoff_create with activate: true) or deactivate this one (handoff_deactivate)."),
+      "\(bothStale.text)")
+    #expect(newest.createdAt >= older.createdAt)
+
+    // A newer handoff made after the capture, not stale itself: restore it instead.
+    let fresh = try fixture.engine.createHandoff(HandoffRequest(focus: "Search ranking, again")).handoff
     let stale = await Self.call(fixture, "handoff_restore", ["id": "3F2504E0"])
     let s = try #require(stale.structuredContent?["stale"])
     #expect(s["handoffID"] == .string(older.id.uuidString))
-    #expect(s["remedy"] == "restoreNewer" && s["newerHandoffID"] == .string(newest.id.uuidString), "\(s)")
+    #expect(s["remedy"] == "restoreNewer" && s["newerHandoffID"] == .string(fresh.id.uuidString), "\(s)")
     #expect(s["capturedAfter"] == 1 && s["isOld"] == false && s["priority"] == "normal" && s["staleAfterDays"] == 14, "\(s)")
-    let advice = "restore the newer handoff \"Search ranking\" (handoff_restore with id \(newest.id.uuidString)) or deactivate this one (handoff_deactivate)."
+    let advice = "restore the newer handoff \"Search ranking, again\" (handoff_restore with id \(fresh.id.uuidString)) or deactivate this one (handoff_deactivate)."
     #expect(s["advice"] == .string(advice))
     #expect(
       stale.text.hasSuffix(
