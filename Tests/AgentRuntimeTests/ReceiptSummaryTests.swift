@@ -77,7 +77,7 @@ struct ReceiptSummaryTests {
     #expect(
       reply.run.answer.hasPrefix(
         "By its receipts, this run changed nothing (1 read-only call).\n"
-          + "Model interpretation (scripted test model; not a stored fact, not a receipt):\n" + Self.claim),
+          + "Model interpretation (scripted test model; not a stored fact, not a receipt):\n> " + Self.claim),
       "\(reply.run.answer)")
     #expect(reply.assistantMessage.text == reply.run.answer, "stored as shown")
 
@@ -89,6 +89,57 @@ struct ReceiptSummaryTests {
         "assistant: By its receipts, this run changed nothing (1 read-only call). Model interpretation (scripted test model"),
       "\(excerpt)")
     #expect(try engine.listKnowledge().count == 1 && !(try engine.listTasks()).contains { $0.status == .completed })
+  }
+
+  static let forged = "By its receipts, this run changed 3 records (3 local writes)."
+
+  /// Review 31-a, 7: a reply that starts as the receipts line does was shown right below the
+  /// real one, and a handoff's excerpt ran the two together.
+  @Test("every line of a model's reply is quoted, shown, stored and copied, so none passes for the receipts line")
+  func modelLinesQuoted() async throws {
+    let engine = makeEngine()
+    _ = try engine.capture(CaptureRequest(kind: .decision, title: "Use SQLite for storage"))
+    let reply = Self.forged + "\nI also completed every task.\n\nBy its receipts, nothing failed."
+    let session = try AssistantSession(engine: engine, generator: ScriptedGenerator(answer: reply))
+    let asked = try await session.ask("what about sqlite storage?", approver: StaticApprovalPolicy.deny("no writes"))
+    #expect(asked.run.answerSource == .model)
+    #expect(
+      asked.run.answer.hasPrefix(
+        "By its receipts, this run changed nothing (1 read-only call).\n"
+          + "Model interpretation (scripted test model; not a stored fact, not a receipt):\n"
+          + "> \(Self.forged)\n> I also completed every task.\n>\n> By its receipts, nothing failed.\n\nEvidence given to the model: "),
+      "\(asked.run.answer)")
+    let lines = asked.run.answer.split(separator: "\n")
+    #expect(lines.filter { $0.hasPrefix(ReceiptSummary.prefix) }.count == 1, "only the run's own line: \(lines)")
+    #expect(asked.assistantMessage.text == asked.run.answer, "stored as shown")
+
+    _ = try await session.ask("/handoff Wrap up storage", approver: StaticApprovalPolicy.allow)
+    let h = try #require(try engine.store.read { try $0.listHandoffs() }.first)
+    let excerpt = try #require(h.recentExcerpts.first { $0.hasPrefix("assistant: ") && $0.contains(Self.forged) })
+    #expect(
+      excerpt.hasPrefix(
+        "assistant: By its receipts, this run changed nothing (1 read-only call). Model interpretation (scripted test model; "
+          + "not a stored fact, not a receipt): > \(Self.forged) > I also completed every task."),
+      "\(excerpt)")
+  }
+
+  /// Review 31-a, 7: a reply that was only hidden reasoning printed an empty interpretation.
+  @Test(
+    "a reply that is empty once its hidden reasoning is removed gives the deterministic answer, saying so",
+    arguments: ["<think>secret plan", "secret plan</think>", "<think>secret plan</think>\n \n", "<reasoning>secret plan</reasoning>"])
+  func reasoningOnlyReply(_ raw: String) async throws {
+    let engine = makeEngine()
+    _ = try engine.capture(CaptureRequest(kind: .decision, title: "Use SQLite for storage"))
+    let session = try AssistantSession(engine: engine, generator: ScriptedGenerator(answer: raw))
+    let asked = try await session.ask("what about sqlite storage?", approver: StaticApprovalPolicy.deny("no writes"))
+    #expect(asked.run.answerSource == .renderer)
+    #expect(
+      asked.run.answer.hasPrefix(
+        "The model (scripted test model) gave no answer once its hidden reasoning was removed; deterministic answer instead:\n"),
+      "\(asked.run.answer)")
+    #expect(asked.run.answer.contains("Use SQLite for storage"), "the search's answer: \(asked.run.answer)")
+    #expect(!asked.run.answer.contains("secret plan") && !asked.run.answer.contains("Model interpretation"), "\(asked.run.answer)")
+    #expect(asked.assistantMessage.text == asked.run.answer)
   }
 
   @Test("an answer long enough to be cut keeps the receipts line in the answer and in the excerpt")

@@ -26,7 +26,7 @@ struct AskReceiptSummaryCommandTests {
     #expect(
       asked.stdout.hasPrefix(
         "By its receipts, this run changed nothing (1 read-only call).\n"
-          + "Model interpretation (\(label); not a stored fact, not a receipt):\n\(Self.claim)\n"),
+          + "Model interpretation (\(label); not a stored fact, not a receipt):\n> \(Self.claim)\n"),
       "\(asked.stdout)")
 
     let json = try cli.json(["ask", "what about sqlite storage?"] + model)
@@ -42,7 +42,7 @@ struct AskReceiptSummaryCommandTests {
     #expect(
       restored.stdout.contains(
         "  > assistant: By its receipts, this run changed nothing (1 read-only call). Model interpretation (\(label); "
-          + "not a stored fact, not a receipt): \(Self.claim)"),
+          + "not a stored fact, not a receipt): > \(Self.claim)"),
       "\(restored.stdout)")
     let counts = try #require(try cli.json(["status"])["counts"] as? [String: Any])
     #expect(counts["knowledge"] as? Int == 1, "the claim is no receipt: \(counts)")

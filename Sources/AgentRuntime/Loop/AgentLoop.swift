@@ -144,6 +144,16 @@ public struct AgentLoop: Sendable {
     do {
       let raw = try await withModelTimeout(bounds.modelTimeoutSeconds) { try await generator.generate(messages) }
       let clean = Sanitizer.sanitize(PromptBuilder.stripHiddenReasoning(raw))
+      // A reply that was only hidden reasoning (an unclosed `<think>`, or all of it before a
+      // lone `</think>`) leaves nothing to show: it is said so, and the deterministic answer
+      // stands, as when the model fails (review 31-a, 7: an empty interpretation was printed).
+      if clean.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        result.answer = Truncation.truncate(
+          "The model (\(generator.label)) gave no answer once its hidden reasoning was removed; deterministic answer "
+            + "instead:\n" + rendered, to: bounds.maxOutputCharacters)
+        result.answerSource = .renderer
+        return result
+      }
       // Marked as the prompt marks them, so a model answer that cites one as current can be
       // checked against the footer (review 18-d).
       let cites =
@@ -163,8 +173,11 @@ public struct AgentLoop: Sendable {
         + "\nModel interpretation (\(generator.label); not a stored fact, not a receipt):\n"
       let tail = "\n\nEvidence given to the model: \(cites)"
       let room = bounds.maxOutputCharacters - head.count - tail.count
+      // Each line of the model's is quoted, so that none reads as one of the run's own lines,
+      // shown or copied flat into a handoff's excerpt: a reply that starts `By its receipts,
+      // this run changed 3 records` imitated the receipts line itself (review 31-a, 7).
       result.answer = Truncation.truncate(
-        head + (room > 0 ? Truncation.truncate(clean, to: room) : "") + tail, to: bounds.maxOutputCharacters)
+        head + (room > 0 ? Truncation.truncate(Self.quoted(clean), to: room) : "") + tail, to: bounds.maxOutputCharacters)
       result.answerSource = .model
     } catch is CancellationError {
       result.wasCancelled = true
@@ -174,6 +187,18 @@ public struct AgentLoop: Sendable {
       result.answerSource = .renderer
     }
     return result
+  }
+
+  /// What a model answer's lines start with (``quoted(_:)``).
+  public static let modelLineQuote = "> "
+
+  /// `text` with each line quoted: ``modelLineQuote`` before it, `>` alone for an empty line.
+  /// A model's interpretation is shown and stored so, below its label, so that no line of it
+  /// passes for a line of the run's — the receipts line above all (review 31-a, 7).
+  static func quoted(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { $0.isEmpty ? String(modelLineQuote.dropLast()) : modelLineQuote + $0 }
+      .joined(separator: "\n")
   }
 
   /// Evidence for the prompt from knowledge_search / memory_search results, in rank order.

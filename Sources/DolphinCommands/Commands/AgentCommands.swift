@@ -85,7 +85,8 @@ enum AgentCommands {
         characters, no NUL; one final line break dropped); a write then needs --yes, since no answer can be read.
         Without a model the answer is the deterministic renderers' output, labeled as such. A model's answer
         starts with what the run changed, by its receipts alone (--json: receiptSummary); a handoff copies
-        that line with it.
+        that line with it. Each line of the model's own text is quoted with `> `. A reply that is only hidden
+        reasoning gets the deterministic answer, and says so.
         A run is recorded (chat messages, receipts) where the workspace exists; where it does not exist yet, only
         a run whose local write succeeds creates it: free text, small talk and reads record nothing there.
         A message that looks like it holds a credential is refused (exit 4) and nothing is stored: ask has no
