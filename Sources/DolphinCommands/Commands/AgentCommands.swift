@@ -2,6 +2,7 @@ import AgentRuntime
 import ContinuityKit
 import Foundation
 import KnowledgeEngine
+import Synchronization
 
 enum AgentCommands {
   static let all = [ask, tools, activity]
@@ -87,6 +88,8 @@ enum AgentCommands {
         starts with what the run changed, by its receipts alone (--json: receiptSummary); a handoff copies
         that line with it. Each line of the model's own text is quoted with `> `. A reply that is only hidden
         reasoning gets the deterministic answer, and says so.
+        Ctrl-C (or SIGTERM) at an approval prompt denies that call: its receipt and the run's answer are
+        recorded, and the command exits 1.
         A run is recorded (chat messages, receipts) where the workspace exists; where it does not exist yet, only
         a run whose local write succeeds creates it: free text, small talk and reads record nothing there.
         A message that looks like it holds a credential is refused (exit 4) and nothing is stored: ask has no
@@ -132,6 +135,7 @@ enum AgentCommands {
       let console = ctx.console
       let yes = ctx.arguments.has("yes")
       let interactive = console.isInteractive
+      let interruption = PromptInterruption()
       let approver = ClosureApprovalProvider { request in
         if yes { return .approved(by: "user:--yes") }
         // Standard input held the message: no answer can be read from it, at a terminal too.
@@ -141,9 +145,23 @@ enum AgentCommands {
         guard interactive else { return .denied(reason: "approval needed: run in a terminal or pass --yes") }
         // What else the call rewrites (a handoff's rule-built summary) is said before the answer.
         let also = request.alsoChangesSentence.map { "\n  " + inert($0) } ?? ""
-        console.printError("Approve this local write?\n  \(inert(request.summary))\(also)\n[y/N] ")
-        let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        return answer == "y" || answer == "yes" ? .approved(by: "user") : .denied(reason: "declined by the user")
+        // After an interrupted prompt no other is shown: the user asked to stop.
+        if let signal = interruption.signal.withLock({ $0 }) {
+          return .denied(reason: "not asked: an earlier approval prompt of this run was interrupted (\(signal))")
+        }
+        // Ctrl-C or SIGTERM at the prompt denies the call, so that it leaves a receipt and the
+        // run its answer before the command exits (review 31-a, 4: the process died, leaving the
+        // user's command in the chat log with neither, and a handoff copied it as if it ran).
+        switch console.askConfirmation("Approve this local write?\n  \(inert(request.summary))\(also)\n[y/N] ") {
+        case .interrupted(let signal):
+          interruption.signal.withLock { $0 = signal }
+          // The terminal echoed `^C` after the prompt: what follows starts on a line of its own.
+          console.printError("")
+          return .denied(reason: "interrupted (\(signal)) at the approval prompt")
+        case .line(let line):
+          let answer = line?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+          return answer == "y" || answer == "yes" ? .approved(by: "user") : .denied(reason: "declined by the user")
+        }
       }
       if !ctx.json {
         // The route names what the request is; with no model configured nothing is assisted
@@ -185,6 +203,11 @@ enum AgentCommands {
             + "and a run that only reads does not create one")
       }
     })
+
+  /// The signal that interrupted an approval prompt of a run, once one has (nil before).
+  final class PromptInterruption: Sendable {
+    let signal = Mutex<String?>(nil)
+  }
 
   /// What `ask --json` prints for a run: on success the whole document, on failure inside the
   /// error document as `error.run`.

@@ -91,6 +91,18 @@ public final class Console: @unchecked Sendable {
     return Swift.readLine(strippingNewline: true)
   }
 
+  /// Shows `prompt` on stderr and reads the answer from stdin (nil at end of input). On real
+  /// streams SIGINT (Ctrl-C) and SIGTERM while it waits give
+  /// ``PromptAnswer/interrupted(signal:)`` instead of ending the process
+  /// (``InterruptiblePrompt``); a buffered console reads its next input line.
+  func askConfirmation(_ prompt: String) -> PromptAnswer {
+    if buffered {
+      printError(prompt)
+      return .line(readLine())
+    }
+    return InterruptiblePrompt.ask { printError(prompt) }
+  }
+
   /// Reads standard input, never more than `maxBytes + 1` bytes (see
   /// ``BoundedInput/read(fileDescriptor:source:maxBytes:stop:)``): `yes | dolphin …` stops
   /// once the bound is passed instead of growing without end.
