@@ -39,7 +39,8 @@ struct AskInterruptedApprovalTests {
     try #require(master >= 0, "posix_openpt: \(errno)")
     var name = [CChar](repeating: 0, count: 256)
     let named = grantpt(master) == 0 && unlockpt(master) == 0 && ptsname(master, &name, name.count) == 0
-    let slave = named ? open(String(cString: name), O_RDWR | O_NOCTTY) : -1
+    let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let slave = named ? open(path, O_RDWR | O_NOCTTY) : -1
     if slave < 0 { close(master) }
     try #require(slave >= 0, "no pseudo-terminal: errno \(errno)")
     return (master, slave)

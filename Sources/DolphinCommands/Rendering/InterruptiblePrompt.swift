@@ -80,7 +80,11 @@ enum InterruptiblePrompt {
       let count = read(STDIN_FILENO, &byte, 1)
       if count < 0, errno == EINTR || errno == EAGAIN { continue }
       if count <= 0 { return .line(bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)) }
-      if byte == UInt8(ascii: "\n") { return .line(String(decoding: bytes, as: UTF8.self)) }
+      if byte == UInt8(ascii: "\n") {
+        // As `readLine(strippingNewline:)`: a `\r\n` line end is dropped whole.
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        return .line(String(decoding: bytes, as: UTF8.self))
+      }
       if bytes.count < maxAnswerBytes { bytes.append(byte) }
     }
   }
