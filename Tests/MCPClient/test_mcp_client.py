@@ -838,9 +838,11 @@ async def handoff_parity(d: Dolphin) -> None:
         stale = structured(older).get("stale", {})
         check(structured(older)["handoff"]["id"] == first and structured(older)["previouslyActiveID"] == third,
               f"restore by a hyphenated prefix: {text_of(older)}")
-        check(stale.get("remedy") == "restoreNewer" and stale.get("newerHandoffID") == third
-              and f"handoff_restore with id {third}" in stale.get("advice", ""),
-              f"an older handoff names the newer one to restore: {stale}")
+        # The newer handoff is itself stale (a capture came after it), so it is not the remedy
+        # (review 31-a, 6): a new handoff marked active is.
+        check(stale.get("remedy") == "createActive" and "newerHandoffID" not in stale
+              and "handoff_create with activate: true" in stale.get("advice", ""),
+              f"an older handoff whose newer one is stale too advises a new active handoff: {stale}")
         check(f"Previously active: handoff {third} (no longer active)." in text_of(older), f"{text_of(older)}")
 
         # A prefix two handoffs share is refused, naming both; a malformed value names the field.

@@ -83,6 +83,10 @@ enum MCPCommands {
       }
       watch.cancel()
       await opening.value
+      await watch.value
+      // Closed here, not whenever the store is released: the process may end first, leaving the
+      // -wal and -shm beside the database.
+      workspace.close()
       // A broken transport is not a clean shutdown: exit 5 (storage and I/O), so that a
       // supervisor or client wrapper can tell the two apart (review 29a, 7). The log already
       // said when it broke; this last line says why the exit code is not 0.
