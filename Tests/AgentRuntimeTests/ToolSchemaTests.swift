@@ -358,6 +358,11 @@ struct ToolSchemaTests {
       var args = base
       args[key] = nil
       #expect(throws: ToolArgumentError(field: "arguments.\(key)", message: "arguments.\(key) is required")) { try tool.normalize(.object(args)) }
+      // Null is no value, and said as given (review 31-a, 10).
+      args[key] = .null
+      #expect(throws: ToolArgumentError(field: "arguments.\(key)", message: "arguments.\(key) is required; null was given")) {
+        try tool.normalize(.object(args))
+      }
     }
   }
 

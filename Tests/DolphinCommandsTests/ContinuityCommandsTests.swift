@@ -68,7 +68,7 @@ struct ContinuityCommandsTests {
     #expect(decisions.first?["evidenceIDs"] as? [String] == [sqlite])
     let tasks = try #require(sections["openTasks"] as? [[String: Any]])
     #expect(tasks.first?["evidenceIDs"] as? [String] == [benchmark, sqlite])
-    #expect(texts[0].hasPrefix("Project context — rule-based digest (rule-based-digest v11"))
+    #expect(texts[0].hasPrefix("Project context — rule-based digest (rule-based-digest v12"))
     // Evidence ids first, as the MCP tools render them, so that text cannot pose as an id.
     #expect(texts[0].contains("Each line starts with its evidence ids in brackets."))
     #expect(texts[0].contains("  - [\(sqlite)] Use SQLite for the workspace [high] — WAL mode.\n"))

@@ -48,7 +48,7 @@ struct InsightAndDigestMarkerCommandTests {
     let whole = try #require(tasks.first { ($0["evidenceIDs"] as? [String])?.first == few }, "\(tasks)")
     #expect(whole["evidenceTotal"] as? Int == 3)
     #expect(whole["evidenceTruncated"] as? Bool == false)
-    #expect((obj["context"] as? [String: Any])?["algorithmVersion"] as? String == "11")
+    #expect((obj["context"] as? [String: Any])?["algorithmVersion"] as? String == "12")
 
     let marked = "- [\(([task] + ids.prefix(8)).joined(separator: ", ")), and 10 more] all18"
     let context = try cli.run(["context"])

@@ -27,7 +27,7 @@ struct WhereTheProjectStandsCommandTests {
     for t in titles { ids[t] = try Self.id(cli.json(["capture", "decision", t, "--tags", "arch"])) }
     let context = try cli.run(["context"])
     #expect(context.status == 0, "\(context.stderr)")
-    #expect(context.stdout.hasPrefix("Project context — rule-based digest (rule-based-digest v11"), "\(context.stdout)")
+    #expect(context.stdout.hasPrefix("Project context — rule-based digest (rule-based-digest v12"), "\(context.stdout)")
     let rust = try #require(ids["Use Rust for the thumbnailer"])
     #expect(context.stdout.contains("Decisions:\n  - [\(rust)] Use Rust for the thumbnailer\n"), "\(context.stdout)")
     #expect(!context.stdout.contains("Adopt trunk-based development"), "\(context.stdout)")

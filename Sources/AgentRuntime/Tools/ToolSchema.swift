@@ -274,7 +274,9 @@ public indirect enum ToolSchema: Sendable {
         } else if let d = p.defaultValue {
           out[p.name] = d
         } else if p.isRequired {
-          throw ToolArgumentError(field: field, message: "\(field) is required")
+          // Null is no value: said as given (review 31-a, 10: `{"id": null}` read as omitted).
+          let given = given[p.name] == nil ? "" : "; null was given"
+          throw ToolArgumentError(field: field, message: "\(field) is required\(given)")
         }
       }
       return .object(out)

@@ -65,8 +65,10 @@ public enum DigestBuilder {
   /// `⸮`, the Greek `;`) is an open question, as one ending in `?` is. Version 11: every line
   /// records how many records it is about (``DigestLine/evidenceTotal``), so that a task line
   /// citing its task and 8 of 18 knowledge items says that 10 more were left out (version 10
-  /// dropped them with no marker; review 24-a, 10).
-  public static let version = "11"
+  /// dropped them with no marker; review 24-a, 10). Version 12: a question mark followed only by
+  /// closing quotes or brackets (`What about "quotes?"`, `Is it fast?)`) ends a question too
+  /// (review 31-a, 10: such titles landed in recent context).
+  public static let version = "12"
   /// How every digest is produced: templates and rules, no model.
   public static let method = "rule-based"
   /// Maximum characters per digest line.
@@ -260,14 +262,22 @@ public enum DigestBuilder {
   /// compares by canonical equivalence, under which it *is* `;` (see ``isQuestionTitle(_:)``).
   static let questionMarks: Set<Character> = ["?", "\u{FF1F}", "\u{FE56}", "\u{061F}", "\u{2E2E}"]
 
-  /// A title ending with a question mark (``questionMarks``; trailing white space ignored) reads
-  /// as an open question. The Greek question mark U+037E is canonically equivalent to `;`, so
+  /// Closing quotes and brackets a question mark may stand before at a title's end (`"Why?"`,
+  /// `(is it fast?)`, `「どれ？」`): `"`, `'`, `)`, `]`, `}`, `”`, `’`, `»`, `›`, `」`, `』`, `）`,
+  /// `］`, `】`.
+  static let closingPunctuation: Set<Character> = [
+    "\"", "'", ")", "]", "}", "\u{201D}", "\u{2019}", "\u{00BB}", "\u{203A}", "\u{300D}", "\u{300F}",
+    "\u{FF09}", "\u{FF3D}", "\u{3011}",
+  ]
+
+  /// A title ending with a question mark (``questionMarks``; trailing white space and closing
+  /// quotes or brackets after it ignored: ``closingPunctuation``) reads as an open question. The Greek question mark U+037E is canonically equivalent to `;`, so
   /// NFC (which capture applies) stores it as `;`: a title ending in `;` (either one) counts when
   /// the letter before it is Greek (`Ποια βάση δεδομένων;`), and not otherwise (`a; b;`,
   /// `TNF-α dose 10 mg;`).
   static func isQuestionTitle(_ title: String) -> Bool {
     var t = Substring(title)
-    while t.last?.isWhitespace == true { t.removeLast() }
+    while let last = t.last, last.isWhitespace || closingPunctuation.contains(last) { t.removeLast() }
     guard let last = t.last else { return false }
     if questionMarks.contains(last) { return true }
     guard last == ";" else { return false }

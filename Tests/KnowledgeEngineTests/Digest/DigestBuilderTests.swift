@@ -83,7 +83,7 @@ struct DigestBuilderTests {
     let s = c.sections
     #expect(c.method == "rule-based")
     #expect(c.algorithm == "rule-based-digest")
-    #expect(c.algorithmVersion == "11")
+    #expect(c.algorithmVersion == "12")
     // Priority first, then the newest first (both decisions are of one age here).
     #expect(s.decisions.map(\.text) == [
       "Use SQLite for the workspace [high] — WAL mode and single-row writes.",
@@ -256,6 +256,13 @@ struct DigestBuilderTests {
     QuestionCase(title: "TNF-α dose 10 mg;", isQuestion: false),
     QuestionCase(title: "Use SQLite WAL mode", isQuestion: false),
     QuestionCase(title: "Why not ¿", isQuestion: false),
+    // Review 31-a, 10: closing quotes and brackets after the question mark.
+    QuestionCase(title: "What about \"quotes?\"", isQuestion: true),
+    QuestionCase(title: "Is it fast?)", isQuestion: true),
+    QuestionCase(title: "Ask legal: «Can we ship?»", isQuestion: true),
+    QuestionCase(title: "どれを使う？」", isQuestion: true),
+    QuestionCase(title: "Rename the \"Why\" section", isQuestion: false),
+    QuestionCase(title: "Keep (for now)", isQuestion: false),
   ]
 
   @Test("a title ending in a question mark of any script is an open question", arguments: questionCases)

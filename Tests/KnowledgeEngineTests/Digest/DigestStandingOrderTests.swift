@@ -199,13 +199,13 @@ struct DigestStandingOrderTests {
     }
     let engine = KnowledgeEngine(store: store, environment: fixedEnvironment())
     let fresh = try engine.saveDigest()
-    #expect(fresh.algorithmVersion == "11")
+    #expect(fresh.algorithmVersion == "12")
     #expect(try engine.listDigests().first { $0.id == old.id } == old)
     // An export holding both imports into an empty workspace unchanged.
     let exported = try engine.exportWorkspace(generator: "dolphin test")
     let target = KnowledgeEngine(store: SQLiteWorkspaceStore.inMemory(), environment: fixedEnvironment())
     _ = try target.applyImport(exported, source: "export.json")
     #expect(try target.listDigests().contains(old))
-    #expect(Set(try target.listDigests().map(\.algorithmVersion)) == ["7", "11"])
+    #expect(Set(try target.listDigests().map(\.algorithmVersion)) == ["7", "12"])
   }
 }
