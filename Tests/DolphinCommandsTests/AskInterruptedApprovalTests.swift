@@ -119,6 +119,28 @@ struct AskInterruptedApprovalTests {
       "the command is followed by what came of it: \(excerpts)")
   }
 
+  @Test("an answer past the 1,024-byte bound is read whole and judged by its first 1,024 bytes")
+  func longAnswer() throws {
+    let cli = CLI()
+    defer { cli.dir.remove() }
+    #expect(try cli.run(["capture", "fact", "The workspace exists"]).status == 0)
+    // `y`, then 1,500 spaces: the kept 1,024 bytes trim to `y`, and the rest of the line is
+    // read and dropped rather than left for the shell.
+    let approved = try Self.atPrompt(cli, "/task add Long answer task") { _, master in
+      var answer = Array(("y" + String(repeating: " ", count: 1_500) + "\n").utf8)
+      _ = write(master, &answer, answer.count)
+    }
+    #expect(approved.reason == .exit && approved.status == 0, "\(approved.status): \(approved.stderr)")
+    // 1,500 letters: no `y`, declined.
+    let declined = try Self.atPrompt(cli, "/task add Declined task") { _, master in
+      var answer = Array((String(repeating: "n", count: 1_500) + "\n").utf8)
+      _ = write(master, &answer, answer.count)
+    }
+    #expect(declined.reason == .exit && declined.status == 1, "\(declined.status): \(declined.stderr)")
+    let tasks = try #require(try cli.json(["task", "list"])["tasks"] as? [[String: Any]])
+    #expect(tasks.map { $0["title"] as? String } == ["Long answer task"], "\(tasks)")
+  }
+
   @Test("an answer typed at the terminal is still read: y approves the call")
   func approvedAtTerminal() throws {
     let cli = CLI()

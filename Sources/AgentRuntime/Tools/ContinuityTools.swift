@@ -488,8 +488,11 @@ enum ContinuityTools {
           wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators,
         queryCut: (r.query, r.queryCutAt, r.queryCharacters)
         ).map { "Note: \(ToolRendering.line($0))." }
-        if r.orderedByTermsMatched == true, Set(r.results.compactMap(\.termsMatched)).count > 1 {
-          notes.append("Order: tasks matching more of the query's \(r.terms.count) terms come first, then higher scores.")
+        if let order = SearchResponse.termsMatchedOrderNote(
+          ordered: r.orderedByTermsMatched, termsMatched: r.results.map(\.termsMatched), termCount: r.terms.count,
+          records: "tasks")
+        {
+          notes.append(order + ".")
         }
       }
       if let lookup = r.idLookup { notes.insert(ToolRendering.line(lookup.message) + ".", at: 0) }

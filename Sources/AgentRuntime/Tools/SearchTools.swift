@@ -46,8 +46,10 @@ enum SearchTools {
         queryCut: (r.query, r.queryCutAt, r.queryCharacters))
       lines += notes.map { "Note: \(ToolRendering.line($0))." }
       // As the CLI says it: the scores then need not fall down the list.
-      if r.orderedByTermsMatched == true, Set(r.results.compactMap(\.termsMatched)).count > 1 {
-        lines.append("Order: results matching more of the query's \(r.terms.count) terms come first, then higher scores.")
+      if let order = SearchResponse.termsMatchedOrderNote(
+        ordered: r.orderedByTermsMatched, termsMatched: r.results.map(\.termsMatched), termCount: r.terms.count)
+      {
+        lines.append(order + ".")
       }
     }
     if r.results.isEmpty, let why = r.emptyReason {

@@ -27,9 +27,11 @@ extension SearchCommands {
       for note in notes { console.print("Note: \(inert(note)).") }
       // Scores that do not fall down the list are explained (review 30a: a content naming both
       // words typed is listed above a title naming one, with a lower score).
-      let tiers = Set(r.results.compactMap(\.termsMatched))
-      if r.orderedByTermsMatched == true && (explain || tiers.count > 1) {
-        console.print("Order: results matching more of the query's \(r.terms.count) terms come first, then higher scores.")
+      if let order = SearchResponse.termsMatchedOrderNote(
+        ordered: r.orderedByTermsMatched, termsMatched: r.results.map(\.termsMatched), termCount: r.terms.count,
+        always: explain)
+      {
+        console.print(order + ".")
       }
     }
     if r.results.isEmpty, let why = r.emptyReason {

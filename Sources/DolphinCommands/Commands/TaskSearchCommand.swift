@@ -45,9 +45,11 @@ extension TaskCommands {
         wordsPastTermLimit: r.wordsPastTermLimit, unsearchedSymbols: r.unsearchedSymbols, unappliedOperators: r.unappliedOperators,
         queryCut: (r.query, r.queryCutAt, r.queryCharacters))
         for note in notes { ctx.console.print("Note: \(inert(note)).") }
-        let tiers = Set(r.results.compactMap(\.termsMatched))
-        if r.orderedByTermsMatched == true && (ctx.arguments.has("explain") || tiers.count > 1) {
-          ctx.console.print("Order: tasks matching more of the query's \(r.terms.count) terms come first, then higher scores.")
+        if let order = SearchResponse.termsMatchedOrderNote(
+          ordered: r.orderedByTermsMatched, termsMatched: r.results.map(\.termsMatched), termCount: r.terms.count,
+          records: "tasks", always: ctx.arguments.has("explain"))
+        {
+          ctx.console.print(order + ".")
         }
       }
       if let why = r.emptyExplanation { ctx.console.print("No results: \(inert(why)).") }

@@ -80,6 +80,26 @@ public struct SearchResponse: Sendable, Equatable, Codable {
   /// JSON) when they are ordered by score alone.
   public var orderedByTermsMatched: Bool?
 
+  /// The sentence (no final period) that says a response is ordered by query terms matched
+  /// first (``orderedByTermsMatched``), so that a score further down the list can be higher:
+  /// `Order: results matching more of the query's 2 terms come first, then higher scores`.
+  /// Shared by `search`, `task search` and the MCP search tools.
+  /// - Parameters:
+  ///   - ordered: ``orderedByTermsMatched`` (or the task response's).
+  ///   - termsMatched: each result's ``SearchResult/termsMatched``.
+  ///   - termCount: the query's distinct terms (``terms``'s count).
+  ///   - records: what the results are, plural (`results`, `tasks`).
+  ///   - always: say it whenever the order applies (`--explain`), not only when the results
+  ///     matched different numbers of terms (when they all matched as many, the order is the
+  ///     scores' and nothing needs saying).
+  /// - Returns: the sentence, or nil when there is nothing to say.
+  public static func termsMatchedOrderNote(
+    ordered: Bool?, termsMatched: [Int?], termCount: Int, records: String = "results", always: Bool = false
+  ) -> String? {
+    guard ordered == true, always || Set(termsMatched.compactMap { $0 }).count > 1 else { return nil }
+    return "Order: \(records) matching more of the query's \(termCount) terms come first, then higher scores"
+  }
+
   /// What a search covers, for the words of its empty-result reason.
   public enum Scope: String, Sendable, Codable, CaseIterable {
     /// Knowledge items only (the default).

@@ -58,6 +58,18 @@ struct CoverageOrderTests {
     #expect(HybridLexicalRanker.Parameters.v1.coverageOrderMaximumTerms == 3)
   }
 
+  @Test("the order note: said when results matched different numbers of terms, or always with --explain; never for score order")
+  func orderNote() throws {
+    let said = "Order: results matching more of the query's 2 terms come first, then higher scores"
+    #expect(SearchResponse.termsMatchedOrderNote(ordered: true, termsMatched: [2, 1], termCount: 2) == said)
+    #expect(SearchResponse.termsMatchedOrderNote(ordered: true, termsMatched: [2, 2], termCount: 2) == nil)
+    #expect(SearchResponse.termsMatchedOrderNote(ordered: true, termsMatched: [2, 2], termCount: 2, always: true) == said)
+    #expect(SearchResponse.termsMatchedOrderNote(ordered: nil, termsMatched: [nil, nil], termCount: 1, always: true) == nil)
+    #expect(
+      SearchResponse.termsMatchedOrderNote(ordered: true, termsMatched: [3, 1], termCount: 3, records: "tasks")
+        == "Order: tasks matching more of the query's 3 terms come first, then higher scores")
+  }
+
   @Test("a one-word query is ordered by score alone, and says nothing of terms matched")
   func oneWordByScore() throws {
     let workspace = try Workspace(Self.fruit)
